@@ -1,0 +1,45 @@
+# palink — the targets a newcomer and CI use. `make help` lists them.
+GO      ?= go
+PKGS    ?= ./...
+BENCHTIME ?= 1x
+FUZZTIME  ?= 30s
+
+.PHONY: help build demo sim test test-short vet fmt bench fuzz e2e screenshots ci clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' Makefile | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+build: ## build ./palink
+	$(GO) build -o palink .
+
+demo: ## run palink on the embedded simulated cluster (no setup needed)
+	$(GO) run . demo
+
+sim: ## run the simulated cluster standalone on 127.0.0.1:8088
+	$(GO) run . sim --addr 127.0.0.1:8088 --jobs 40 --config-out /tmp/palink-sim.yaml
+
+vet: ## gofmt + go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+test: vet ## the whole test suite, with the race detector (what CI runs)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+test-short: ## quick tests without the race detector
+	$(GO) test -short -count=1 $(PKGS)
+
+bench: ## benchmarks (figures go to BENCHMARKS.md)
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+fuzz: ## run every fuzz target for FUZZTIME each
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+ci: ## what .ci/run calls after starting services
+	$(MAKE) test
+
+clean:
+	rm -f palink

@@ -1,0 +1,337 @@
+// Package model holds the domain records that core decides about, store
+// persists and tui renders: jobs, spec versions, commands, events, restore
+// points and audit entries, with their typed enums.
+//
+// It owns no behaviour beyond naming and parsing its enums: the state machines
+// live in core (core/doc.go has the diagrams). It must import nothing of
+// palink's own, so that every other package may import it.
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// JobKind says how a job's spec is deployed.
+type JobKind int
+
+// Job kinds.
+const (
+	KindSQL JobKind = iota + 1 // Flink SQL script, deployed through the SQL Gateway
+	KindJAR                    // a jar with an entry class, deployed by jars/run or `flink run`
+)
+
+var jobKindNames = map[JobKind]string{KindSQL: "SQL", KindJAR: "JAR"}
+
+func (k JobKind) String() string { return enumString(jobKindNames, k) }
+
+// ParseJobKind is the inverse of String.
+func ParseJobKind(s string) (JobKind, error) { return parseEnum(jobKindNames, "job kind", s) }
+
+// JobState is the platform's view of a job (DESIGN.md, "Job states").
+type JobState int
+
+// Job states. The legal transitions are core's transition table.
+const (
+	StateNone JobState = iota // a created job that was never submitted
+	StateDeploying
+	StateDeploySucceeded
+	StateDeployFailed
+	StateRunning
+	StateFinished
+	StateKilled
+	StateFailed
+)
+
+var jobStateNames = map[JobState]string{
+	StateNone:            "CREATED",
+	StateDeploying:       "DEPLOYING",
+	StateDeploySucceeded: "DEPLOY_SUCCEEDED",
+	StateDeployFailed:    "DEPLOY_FAILED",
+	StateRunning:         "RUNNING",
+	StateFinished:        "FINISHED",
+	StateKilled:          "KILLED",
+	StateFailed:          "FAILED",
+}
+
+func (s JobState) String() string { return enumString(jobStateNames, s) }
+
+// ParseJobState is the inverse of String.
+func ParseJobState(s string) (JobState, error) { return parseEnum(jobStateNames, "job state", s) }
+
+// JobStates lists every job state in display order.
+func JobStates() []JobState {
+	return []JobState{StateNone, StateDeploying, StateDeploySucceeded, StateDeployFailed,
+		StateRunning, StateFinished, StateKilled, StateFailed}
+}
+
+// Final reports whether the job has no live application: nothing to sync.
+func (s JobState) Final() bool {
+	switch s {
+	case StateNone, StateDeployFailed, StateFinished, StateKilled, StateFailed:
+		return true
+	}
+	return false
+}
+
+// Live reports whether an application may be running for the job.
+func (s JobState) Live() bool {
+	return s == StateDeploying || s == StateDeploySucceeded || s == StateRunning
+}
+
+// Job is one Flink job managed by palink.
+type Job struct {
+	ID          string
+	Name        string
+	Kind        JobKind
+	Cluster     string // name of a cluster in the config
+	SpecVersion int    // the version that is (or will be) deployed
+	// Parallelism and Config are the Flink settings palink passes at deploy time.
+	Parallelism int
+	Config      map[string]string
+
+	State JobState
+	// Expect is what the platform expects the cluster to report; when sync
+	// sees otherwise, Drift says so with both sides instead of hiding it.
+	Drift *Drift
+
+	AppID       string // YARN application id
+	FlinkJobID  string
+	TrackingURL string // the RM's (proxied) tracking URL, as of the last sync
+	JMAddress   string // JobManager REST host:port (the app's amRPCAddress)
+	// Session is set when the job runs in a shared session cluster: kill then
+	// means a Flink cancel of this job, never a YARN kill of the shared app.
+	Session bool
+	// FlinkState is Flink's own job status as last seen (RUNNING, RESTARTING, …).
+	FlinkState string
+	// Diagnostics is the last failure reason seen (YARN diagnostics or Flink's root exception).
+	Diagnostics string
+
+	LatestCheckpoint *RestorePoint
+	LatestSavepoint  *RestorePoint
+	// RestoredFrom is the path the running Flink job restored from, if any.
+	RestoredFrom string
+
+	PlatformRestarts int       // restarts done by the platform policy
+	RestartWindow    time.Time // start of the policy's current counting window
+	NextRestart      time.Time // when the policy may restart a FAILED job next (zero: not scheduled)
+	FlinkRestarts    int       // Flink's own restarts of the current Flink job
+
+	StartedAt time.Time // when the current application started running
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	SyncedAt  time.Time // last successful sync of this job
+}
+
+// Drift records a disagreement between the platform and the cluster.
+type Drift struct {
+	Expected string // e.g. "RUNNING"
+	Observed string // e.g. "YARN application_… not found"
+	Since    time.Time
+}
+
+// Spec is one saved version of a job's code. Every edit is a new version.
+type Spec struct {
+	JobID      string
+	Version    int
+	SQL        string   // for SQL jobs
+	JarPath    string   // for JAR jobs: local path of the jar to upload
+	EntryClass string   // for JAR jobs
+	Args       []string // program arguments for JAR jobs
+	Note       string
+	Author     string
+	CreatedAt  time.Time
+}
+
+// RestorePointKind tells a savepoint from a checkpoint.
+type RestorePointKind int
+
+// Restore point kinds.
+const (
+	Checkpoint RestorePointKind = iota + 1
+	Savepoint
+)
+
+var restorePointKindNames = map[RestorePointKind]string{Checkpoint: "checkpoint", Savepoint: "savepoint"}
+
+func (k RestorePointKind) String() string { return enumString(restorePointKindNames, k) }
+
+// ParseRestorePointKind is the inverse of String.
+func ParseRestorePointKind(s string) (RestorePointKind, error) {
+	return parseEnum(restorePointKindNames, "restore point kind", s)
+}
+
+// RestorePoint is a savepoint or checkpoint seen for a job.
+type RestorePoint struct {
+	JobID      string
+	Kind       RestorePointKind
+	Path       string // external path, e.g. hdfs:///flink/sp/…/savepoint-7f3a21
+	Time       time.Time
+	FlinkJobID string
+	CheckID    int64  // Flink's checkpoint id, when known
+	Origin     string // "sync", or the command that made it ("PAUSE #40")
+}
+
+// CommandKind is what a command does.
+type CommandKind int
+
+// Command kinds.
+const (
+	CmdSubmit CommandKind = iota + 1
+	CmdRestart
+	CmdResubmit
+	CmdPause
+	CmdKill
+	CmdSavepoint
+)
+
+var commandKindNames = map[CommandKind]string{
+	CmdSubmit: "SUBMIT", CmdRestart: "RESTART", CmdResubmit: "RESUBMIT",
+	CmdPause: "PAUSE", CmdKill: "KILL", CmdSavepoint: "SAVEPOINT",
+}
+
+func (k CommandKind) String() string { return enumString(commandKindNames, k) }
+
+// ParseCommandKind is the inverse of String.
+func ParseCommandKind(s string) (CommandKind, error) {
+	return parseEnum(commandKindNames, "command kind", s)
+}
+
+// Deploys reports whether the command starts a new application.
+func (k CommandKind) Deploys() bool {
+	return k == CmdSubmit || k == CmdRestart || k == CmdResubmit
+}
+
+// CommandState is a command's lifecycle: UNDO → DOING → SUCCEEDED | FAILED.
+type CommandState int
+
+// Command states.
+const (
+	CmdUndo CommandState = iota + 1
+	CmdDoing
+	CmdSucceeded
+	CmdFailed
+)
+
+var commandStateNames = map[CommandState]string{
+	CmdUndo: "UNDO", CmdDoing: "DOING", CmdSucceeded: "SUCCEEDED", CmdFailed: "FAILED",
+}
+
+func (s CommandState) String() string { return enumString(commandStateNames, s) }
+
+// ParseCommandState is the inverse of String.
+func ParseCommandState(s string) (CommandState, error) {
+	return parseEnum(commandStateNames, "command state", s)
+}
+
+// Final reports whether the command has ended.
+func (s CommandState) Final() bool { return s == CmdSucceeded || s == CmdFailed }
+
+// RestoreChoice says where a (re)started job restores from.
+type RestoreChoice int
+
+// Restore choices.
+const (
+	RestoreLatest     RestoreChoice = iota + 1 // newest of latest savepoint and latest checkpoint
+	RestoreSavepoint                           // latest savepoint
+	RestoreCheckpoint                          // latest checkpoint
+	RestoreNone                                // empty state
+	RestorePath                                // an explicit path (from history or typed)
+)
+
+var restoreChoiceNames = map[RestoreChoice]string{
+	RestoreLatest: "latest", RestoreSavepoint: "savepoint", RestoreCheckpoint: "checkpoint",
+	RestoreNone: "none", RestorePath: "path",
+}
+
+func (r RestoreChoice) String() string { return enumString(restoreChoiceNames, r) }
+
+// ParseRestoreChoice is the inverse of String.
+func ParseRestoreChoice(s string) (RestoreChoice, error) {
+	return parseEnum(restoreChoiceNames, "restore choice", s)
+}
+
+// CommandParams are a command's inputs, and the progress it must not lose.
+type CommandParams struct {
+	Restore     RestoreChoice
+	RestorePath string // the path for RestorePath; after resolution, the path actually used
+	SpecVersion int    // the spec version a deploy uses (0: the job's current one)
+	// TriggerID is the Flink trigger id of a stop-with-savepoint or savepoint,
+	// persisted before polling so that a restart of palink resumes the poll.
+	TriggerID string
+	// AppID and FlinkJobID are the ids a deploy created or adopted, or the ids
+	// an action targets, persisted as soon as they are known.
+	AppID      string
+	FlinkJobID string
+	// Auto marks commands issued by the platform's restart policy.
+	Auto bool
+}
+
+// LogLine is one line of a command's log.
+type LogLine struct {
+	Time time.Time
+	Text string
+}
+
+// Command is one requested action on a job. Commands are history: kept, never overwritten.
+type Command struct {
+	ID         string // sortable, e.g. "c000042"
+	Seq        int64  // store-assigned sequence number, the number users see (#42)
+	JobID      string
+	Kind       CommandKind
+	Params     CommandParams
+	State      CommandState
+	Attempts   int
+	LeaseOwner string
+	LeaseUntil time.Time
+	Log        []LogLine
+	Error      string // the failure, for FAILED commands
+	Issuer     string // OS user, or "policy" for the restart policy
+	CreatedAt  time.Time
+	StartedAt  time.Time
+	EndedAt    time.Time
+}
+
+// Logf appends a line to the command's log.
+func (c *Command) Logf(now time.Time, format string, args ...any) {
+	c.Log = append(c.Log, LogLine{Time: now, Text: fmt.Sprintf(format, args...)})
+}
+
+// Event is one entry of a job's append-only history.
+type Event struct {
+	JobID     string
+	Seq       int64 // per-job sequence, assigned by the store
+	Time      time.Time
+	From, To  JobState
+	Reason    string // "sync: YARN RUNNING, Flink RUNNING", "PAUSE #40 by ops: savepoint …"
+	CommandID string
+}
+
+// AuditEntry records who did what, when, and how it ended.
+type AuditEntry struct {
+	Seq       int64
+	Time      time.Time
+	User      string
+	Action    string // "create", "submit", "kill", "edit", "adopt", …
+	JobID     string
+	CommandID string
+	Outcome   string // "accepted", "refused: …", "succeeded", "failed: …"
+}
+
+func enumString[E comparable](names map[E]string, v E) string {
+	if s, ok := names[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("%T(%v)", v, v)
+}
+
+func parseEnum[E comparable](names map[E]string, what, s string) (E, error) {
+	for v, name := range names {
+		if strings.EqualFold(name, s) {
+			return v, nil
+		}
+	}
+	var zero E
+	return zero, fmt.Errorf("unknown %s %q", what, s)
+}

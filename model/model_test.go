@@ -1,0 +1,40 @@
+package model
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestEnumsRoundTripByName(t *testing.T) {
+	for _, s := range JobStates() {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back JobState
+		if err := json.Unmarshal(b, &back); err != nil || back != s {
+			t.Errorf("%s: round trip gave %v, %v (json %s)", s, back, err, b)
+		}
+	}
+	c := Command{Kind: CmdPause, State: CmdDoing, Params: CommandParams{Restore: RestoreNone}}
+	b, _ := json.Marshal(c)
+	var back Command
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Kind != CmdPause || back.State != CmdDoing || back.Params.Restore != RestoreNone {
+		t.Errorf("command round trip: %+v from %s", back, b)
+	}
+}
+
+func TestParseIsCaseInsensitiveAndRejectsUnknown(t *testing.T) {
+	if s, err := ParseJobState("failed"); err != nil || s != StateFailed {
+		t.Errorf("ParseJobState(failed) = %v, %v", s, err)
+	}
+	if _, err := ParseJobState("UNKNOWN"); err == nil {
+		t.Error("ParseJobState(UNKNOWN) did not fail")
+	}
+	if StateRunning.Final() || !StateKilled.Final() || !StateRunning.Live() {
+		t.Error("Final/Live disagree with DESIGN.md")
+	}
+}

@@ -1,0 +1,58 @@
+package model
+
+// The enums encode as their names, so that stored records and `-o json`
+// output stay readable and survive reordering of the constants.
+
+// MarshalText implements encoding.TextMarshaler.
+func (k JobKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *JobKind) UnmarshalText(b []byte) (err error) { *k, err = ParseJobKind(string(b)); return }
+
+// MarshalText implements encoding.TextMarshaler.
+func (s JobState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *JobState) UnmarshalText(b []byte) (err error) { *s, err = ParseJobState(string(b)); return }
+
+// MarshalText implements encoding.TextMarshaler.
+func (k RestorePointKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *RestorePointKind) UnmarshalText(b []byte) (err error) {
+	*k, err = ParseRestorePointKind(string(b))
+	return
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k CommandKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *CommandKind) UnmarshalText(b []byte) (err error) { *k, err = ParseCommandKind(string(b)); return }
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CommandState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CommandState) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseCommandState(string(b))
+	return
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r RestoreChoice) MarshalText() ([]byte, error) {
+	if r == 0 {
+		return []byte{}, nil
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *RestoreChoice) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*r = 0
+		return nil
+	}
+	*r, err = ParseRestoreChoice(string(b))
+	return
+}

@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/palink/palink/model"
+)
+
+// Errors every backend returns, wrapped with %w and the entity they concern.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrExists   = errors.New("already exists")
+	ErrReadOnly = errors.New("store is open read-only")
+	// ErrLocked: another process holds the store file. Its message names the
+	// file and says how to proceed (wait, stop the other palink, or use
+	// --read-only, or talk to the agent).
+	ErrLocked = errors.New("store is in use by another process")
+)
+
+// Store is palink's persistence. Every method of Tx inside one Update is one
+// atomic transaction: a job's state change and its event commit together or
+// not at all. Backends: Bolt (bbolt file); an etcd backend can follow.
+type Store interface {
+	// View runs fn in a read-only transaction.
+	View(ctx context.Context, fn func(ReadTx) error) error
+	// Update runs fn in a read-write transaction; fn's error rolls it back.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Backup writes a consistent copy of the whole store to w while it stays in use.
+	Backup(ctx context.Context, w io.Writer) (int64, error)
+	// Path names the store for messages (the file, or the endpoint).
+	Path() string
+	Close() error
+}
+
+// CommandFilter selects commands. Zero fields select everything.
+type CommandFilter struct {
+	JobID  string
+	States []model.CommandState
+	Kinds  []model.CommandKind
+	Limit  int // the newest Limit commands; 0 means all
+}
+
+// ReadTx reads within one transaction. Returned values are copies, safe
+// to keep after the transaction ends.
+type ReadTx interface {
+	Job(id string) (model.Job, error) // ErrNotFound
+	JobByName(name string) (model.Job, error)
+	Jobs() ([]model.Job, error) // ordered by id
+	Spec(jobID string, version int) (model.Spec, error)
+	Specs(jobID string) ([]model.Spec, error) // oldest first
+	Command(id string) (model.Command, error)
+	Commands(f CommandFilter) ([]model.Command, error) // oldest first
+	// Events returns the job's events with Seq > afterSeq, oldest first, at most limit (0: all).
+	Events(jobID string, afterSeq int64, limit int) ([]model.Event, error)
+	RestorePoints(jobID string) ([]model.RestorePoint, error) // oldest first
+	// Audit returns entries with Seq > afterSeq, oldest first, at most limit (0: all).
+	Audit(afterSeq int64, limit int) ([]model.AuditEntry, error)
+}
+
+// Tx reads and writes within one transaction.
+type Tx interface {
+	ReadTx
+	// CreateJob adds a job; ErrExists if its id or name is taken.
+	CreateJob(j model.Job) error
+	// PutJob replaces an existing job; ErrNotFound if it does not exist,
+	// ErrExists if a rename collides with another job's name.
+	PutJob(j model.Job) error
+	// AddSpec stores the next version of the job's spec and returns it with
+	// Version assigned (1 for the first).
+	AddSpec(s model.Spec) (model.Spec, error)
+	// PutCommand stores a command. A command with an empty ID is new: it gets
+	// the next Seq and an ID derived from it. Otherwise it replaces the stored one.
+	PutCommand(c model.Command) (model.Command, error)
+	// AppendEvent appends to the job's history with the next per-job Seq.
+	AppendEvent(e model.Event) (model.Event, error)
+	// AddRestorePoint records a restore point; a path already recorded for
+	// the job is not added twice (returns false).
+	AddRestorePoint(rp model.RestorePoint) (bool, error)
+	// AppendAudit appends to the audit log with the next Seq.
+	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)
+}
