@@ -1,0 +1,526 @@
+// Package config reads and checks palink's configuration file
+// (~/.config/palink/config.yaml by XDG rules): the clusters, state sync, the
+// restart policy and the store. Secrets come from environment variables or
+// files, are resolved only when a client is built, and are never printed.
+//
+// It imports nothing of palink's own.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the whole configuration file.
+type Config struct {
+	// Store is the bbolt file; default $XDG_DATA_HOME/palink/palink.db.
+	Store    string        `yaml:"store"`
+	Sync     Sync          `yaml:"sync"`
+	Restart  RestartPolicy `yaml:"restart_policy"`
+	Clusters []Cluster     `yaml:"clusters"`
+	// Socket is the agent's unix socket; default $XDG_RUNTIME_DIR/palink.sock.
+	Socket string `yaml:"socket"`
+
+	// path is the file this was read from, for messages.
+	path string
+	// lines maps a field path ("clusters[0].rm") to its line in the file.
+	lines map[string]int
+}
+
+// Sync configures state sync.
+type Sync struct {
+	Interval    Duration `yaml:"interval"`    // default 10s
+	Concurrency int      `yaml:"concurrency"` // JobManager requests in flight per cycle; default 8
+}
+
+// RestartPolicy configures the platform's restarts of FAILED jobs.
+type RestartPolicy struct {
+	Enabled     *bool    `yaml:"enabled"`      // default true
+	MaxAttempts int      `yaml:"max_attempts"` // within Window; default 3
+	Window      Duration `yaml:"window"`       // default 30m
+	Backoff     Duration `yaml:"backoff"`      // first delay; default 10s
+	MaxBackoff  Duration `yaml:"max_backoff"`  // default 5m
+	Multiplier  float64  `yaml:"multiplier"`   // default 2
+}
+
+// Cluster is one YARN cluster with its Flink access.
+type Cluster struct {
+	Name string `yaml:"name"`
+	// Protected clusters ask the user to type the job name before a kill.
+	Protected bool `yaml:"protected"`
+	// RM lists the ResourceManager addresses (HA: all of them).
+	RM []string `yaml:"rm"`
+	// FlinkAccess is "proxy" (reads through the RM web proxy, the default)
+	// or "direct" (everything straight to the JobManager's amRPCAddress).
+	FlinkAccess string `yaml:"flink_access"`
+	// SQLGateway is the Flink SQL Gateway's address, for SQL jobs.
+	SQLGateway string `yaml:"sql_gateway"`
+	// ApplicationType is YARN's type of Flink applications; default "Apache Flink".
+	ApplicationType string `yaml:"application_type"`
+	// User is sent as user.name for YARN simple authentication.
+	User    string   `yaml:"user"`
+	Timeout Duration `yaml:"timeout"` // per HTTP call; default 10s
+	TLS     TLS      `yaml:"tls"`
+	Auth    Auth     `yaml:"auth"`
+	Deploy  Deploy   `yaml:"deploy"`
+}
+
+// TLS configures HTTPS to the cluster.
+type TLS struct {
+	CAFile             string `yaml:"ca_file"`
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+}
+
+// Auth is HTTP basic authentication. The password comes from an
+// environment variable or a file, never from this file in clear.
+type Auth struct {
+	User         string `yaml:"user"`
+	PasswordEnv  string `yaml:"password_env"`
+	PasswordFile string `yaml:"password_file"`
+}
+
+// Deploy says how palink starts jobs on the cluster.
+type Deploy struct {
+	// Mode is Flink's execution.target: yarn-per-job (default),
+	// yarn-application or yarn-session.
+	Mode string `yaml:"mode"`
+	// SessionApp is the YARN application id of the session cluster for
+	// yarn-session mode (SQL jobs and JAR jobs via jars/run run in it).
+	SessionApp string `yaml:"session_app"`
+	// JarDeployer is "rest" (jars upload/run on the session cluster, default
+	// for yarn-session) or "exec" (run Command, default otherwise).
+	JarDeployer string `yaml:"jar_deployer"`
+	// Command is the `flink run` template of the exec deployer, with
+	// placeholders {jar} {class} {args} {name} {tags} {parallelism}
+	// {savepoint} {queue}; see README.
+	Command string `yaml:"command"`
+	// SavepointDir is the target directory of savepoints.
+	SavepointDir string `yaml:"savepoint_dir"`
+	// Queue is the YARN queue of new applications.
+	Queue string `yaml:"queue"`
+	// Properties are extra Flink settings for every job of this cluster.
+	Properties map[string]string `yaml:"properties"`
+}
+
+// Duration is a time.Duration written as "10s", "5m".
+type Duration time.Duration
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration (like 10s, 5m)", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML implements yaml.Marshaler.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// D returns the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// DefaultPath is $XDG_CONFIG_HOME/palink/config.yaml.
+func DefaultPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "palink", "config.yaml")
+}
+
+// DefaultStore is $XDG_DATA_HOME/palink/palink.db.
+func DefaultStore() string {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "palink", "palink.db")
+}
+
+// Problem is one finding of Check, at a line of the file.
+type Problem struct {
+	File    string
+	Line    int
+	Message string
+	Warning bool
+}
+
+func (p Problem) Error() string {
+	level := "error"
+	if p.Warning {
+		level = "warning"
+	}
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, level, p.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", p.File, level, p.Message)
+}
+
+// Problems is a list of findings; as an error it lists them all.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// Errors returns the problems that are not warnings.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Load reads, defaults and checks the file. It fails on the first syntax
+// error, or with every error Check finds; warnings are returned separately.
+func Load(path string) (*Config, Problems, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(path, b)
+}
+
+// Parse is Load of bytes already read; path names them in messages.
+func Parse(path string, b []byte) (*Config, Problems, error) {
+	c := &Config{path: path, lines: map[string]int{}}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, nil, Problems{{File: path, Line: yamlErrLine(err), Message: yamlErrText(err)}}
+	}
+	if len(bytes.TrimSpace(b)) > 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(c); err != nil {
+			return nil, nil, Problems{{File: path, Line: yamlErrLine(err), Message: yamlErrText(err)}}
+		}
+	}
+	indexLines(&root, "", c.lines)
+	c.applyDefaults()
+	ps := c.Check()
+	if errs := ps.Errors(); len(errs) > 0 {
+		return nil, ps, errs
+	}
+	return c, ps, nil
+}
+
+var lineRE = regexp.MustCompile(`line (\d+)`)
+
+func yamlErrLine(err error) int {
+	m := lineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	var n int
+	fmt.Sscan(m[1], &n)
+	return n
+}
+
+func yamlErrText(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "yaml: ")
+	s = strings.TrimPrefix(s, "unmarshal errors:\n  ")
+	s = lineRE.ReplaceAllString(s, "")
+	s = strings.TrimLeft(s, ": ")
+	s = strings.ReplaceAll(s, "in type config.", "in ")
+	return s
+}
+
+// indexLines records the line of every mapping key and sequence item.
+func indexLines(n *yaml.Node, path string, lines map[string]int) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			indexLines(c, path, lines)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			lines[p] = k.Line
+			indexLines(v, p, lines)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			lines[p] = c.Line
+			indexLines(c, p, lines)
+		}
+	}
+}
+
+// Line returns the line of a field path such as "clusters[1].rm", or of its
+// nearest ancestor that is in the file.
+func (c *Config) Line(path string) int {
+	for path != "" {
+		if l, ok := c.lines[path]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return 0
+}
+
+// Path is the file the config came from.
+func (c *Config) Path() string { return c.path }
+
+func (c *Config) applyDefaults() {
+	if c.Store == "" {
+		c.Store = DefaultStore()
+	}
+	c.Store = expandHome(c.Store)
+	if c.Sync.Interval == 0 {
+		c.Sync.Interval = Duration(10 * time.Second)
+	}
+	if c.Sync.Concurrency == 0 {
+		c.Sync.Concurrency = 8
+	}
+	r := &c.Restart
+	if r.Enabled == nil {
+		t := true
+		r.Enabled = &t
+	}
+	if r.MaxAttempts == 0 {
+		r.MaxAttempts = 3
+	}
+	if r.Window == 0 {
+		r.Window = Duration(30 * time.Minute)
+	}
+	if r.Backoff == 0 {
+		r.Backoff = Duration(10 * time.Second)
+	}
+	if r.MaxBackoff == 0 {
+		r.MaxBackoff = Duration(5 * time.Minute)
+	}
+	if r.Multiplier == 0 {
+		r.Multiplier = 2
+	}
+	for i := range c.Clusters {
+		cl := &c.Clusters[i]
+		if cl.FlinkAccess == "" {
+			cl.FlinkAccess = "proxy"
+		}
+		if cl.ApplicationType == "" {
+			cl.ApplicationType = "Apache Flink"
+		}
+		if cl.Timeout == 0 {
+			cl.Timeout = Duration(10 * time.Second)
+		}
+		if cl.Deploy.Mode == "" {
+			cl.Deploy.Mode = "yarn-per-job"
+		}
+		if cl.Deploy.JarDeployer == "" {
+			cl.Deploy.JarDeployer = "exec"
+			if cl.Deploy.Mode == "yarn-session" {
+				cl.Deploy.JarDeployer = "rest"
+			}
+		}
+		cl.TLS.CAFile = expandHome(cl.TLS.CAFile)
+		cl.Auth.PasswordFile = expandHome(cl.Auth.PasswordFile)
+	}
+}
+
+func expandHome(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		home, _ := os.UserHomeDir()
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+var nameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// Check validates the config and returns every problem found, each at its line.
+func (c *Config) Check() Problems {
+	var ps Problems
+	add := func(path string, warn bool, format string, args ...any) {
+		ps = append(ps, Problem{File: c.path, Line: c.Line(path), Message: fmt.Sprintf(format, args...), Warning: warn})
+	}
+	if len(c.Clusters) == 0 {
+		add("clusters", false, "no clusters: add at least one under clusters:")
+	}
+	if c.Sync.Interval.D() < time.Second {
+		add("sync.interval", false, "sync.interval %s is below 1s", c.Sync.Interval.D())
+	}
+	if c.Sync.Concurrency < 1 {
+		add("sync.concurrency", false, "sync.concurrency must be at least 1")
+	}
+	if c.Restart.MaxAttempts < 0 {
+		add("restart_policy.max_attempts", false, "restart_policy.max_attempts must not be negative")
+	}
+	if c.Restart.Multiplier < 1 {
+		add("restart_policy.multiplier", false, "restart_policy.multiplier must be at least 1")
+	}
+	seen := map[string]int{}
+	for i, cl := range c.Clusters {
+		p := fmt.Sprintf("clusters[%d]", i)
+		switch {
+		case cl.Name == "":
+			add(p, false, "cluster %d has no name", i+1)
+		case !nameRE.MatchString(cl.Name):
+			add(p+".name", false, "cluster name %q: use letters, digits, '.', '_' and '-'", cl.Name)
+		case seen[cl.Name] > 0:
+			add(p+".name", false, "cluster name %q is used twice (first at line %d)", cl.Name, seen[cl.Name])
+		default:
+			seen[cl.Name] = c.Line(p + ".name")
+		}
+		if len(cl.RM) == 0 {
+			add(p, false, "cluster %q: rm: needs at least one ResourceManager address", cl.Name)
+		}
+		for j, a := range cl.RM {
+			if err := checkURL(a); err != nil {
+				add(fmt.Sprintf("%s.rm[%d]", p, j), false, "cluster %q: rm %q: %v", cl.Name, Redact(a), err)
+			}
+		}
+		if cl.SQLGateway != "" {
+			if err := checkURL(cl.SQLGateway); err != nil {
+				add(p+".sql_gateway", false, "cluster %q: sql_gateway %q: %v", cl.Name, Redact(cl.SQLGateway), err)
+			}
+		}
+		switch cl.FlinkAccess {
+		case "proxy", "direct":
+		default:
+			add(p+".flink_access", false, "cluster %q: flink_access %q: want proxy or direct", cl.Name, cl.FlinkAccess)
+		}
+		switch cl.Deploy.Mode {
+		case "yarn-per-job", "yarn-application":
+		case "yarn-session":
+			if cl.Deploy.SessionApp == "" {
+				add(p+".deploy.mode", false, "cluster %q: deploy.mode yarn-session needs deploy.session_app (the session's application id)", cl.Name)
+			}
+		default:
+			add(p+".deploy.mode", false, "cluster %q: deploy.mode %q: want yarn-per-job, yarn-application or yarn-session", cl.Name, cl.Deploy.Mode)
+		}
+		switch cl.Deploy.JarDeployer {
+		case "rest":
+			if cl.Deploy.Mode != "yarn-session" {
+				add(p+".deploy.jar_deployer", false, "cluster %q: jar_deployer rest runs jars on a session cluster; set deploy.mode yarn-session or use exec", cl.Name)
+			}
+		case "exec":
+		default:
+			add(p+".deploy.jar_deployer", false, "cluster %q: jar_deployer %q: want rest or exec", cl.Name, cl.Deploy.JarDeployer)
+		}
+		if cl.Auth.User != "" && cl.Auth.PasswordEnv == "" && cl.Auth.PasswordFile == "" {
+			add(p+".auth", false, "cluster %q: auth.user needs password_env or password_file", cl.Name)
+		}
+		if cl.Auth.PasswordEnv != "" && os.Getenv(cl.Auth.PasswordEnv) == "" {
+			add(p+".auth.password_env", true, "cluster %q: environment variable %s is empty", cl.Name, cl.Auth.PasswordEnv)
+		}
+		if cl.Auth.PasswordFile != "" {
+			if _, err := os.Stat(cl.Auth.PasswordFile); err != nil {
+				add(p+".auth.password_file", false, "cluster %q: password_file: %v", cl.Name, err)
+			}
+		}
+		if cl.TLS.CAFile != "" {
+			if _, err := os.Stat(cl.TLS.CAFile); err != nil {
+				add(p+".tls.ca_file", false, "cluster %q: tls.ca_file: %v", cl.Name, err)
+			}
+		}
+		if cl.TLS.InsecureSkipVerify {
+			add(p+".tls.insecure_skip_verify", true, "cluster %q: TLS certificates are not verified", cl.Name)
+		}
+		if cl.SQLGateway == "" {
+			add(p, true, "cluster %q: no sql_gateway: SQL jobs cannot be deployed here", cl.Name)
+		}
+	}
+	return ps
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("want http:// or https://")
+	}
+	if u.Host == "" {
+		return errors.New("no host")
+	}
+	if u.User != nil {
+		return errors.New("credentials in the URL: use auth.user and auth.password_env instead")
+	}
+	return nil
+}
+
+// Redact hides the credentials of a URL for messages.
+func Redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = url.User("xxxxx")
+	return u.String()
+}
+
+// Cluster returns the cluster of that name.
+func (c *Config) Cluster(name string) (Cluster, bool) {
+	for _, cl := range c.Clusters {
+		if cl.Name == name {
+			return cl, true
+		}
+	}
+	return Cluster{}, false
+}
+
+// Password resolves the basic-auth password from its environment variable
+// or file. The value must never be logged or put in an error.
+func (a Auth) Password() (string, error) {
+	switch {
+	case a.PasswordEnv != "":
+		v := os.Getenv(a.PasswordEnv)
+		if v == "" {
+			return "", fmt.Errorf("password: environment variable %s is empty", a.PasswordEnv)
+		}
+		return v, nil
+	case a.PasswordFile != "":
+		b, err := os.ReadFile(a.PasswordFile)
+		if err != nil {
+			return "", fmt.Errorf("password file: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	return "", nil
+}
+
+// Write writes c as YAML to path (0600), for `palink sim --config-out`.
+func (c *Config) Write(path string) error {
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}

@@ -1,0 +1,112 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+const good = `
+store: /tmp/palink-test.db
+sync:
+  interval: 5s
+clusters:
+  - name: prod
+    protected: true
+    rm: [http://rm1:8088, http://rm2:8088]
+    sql_gateway: http://gw:8083
+    deploy:
+      mode: yarn-per-job
+      savepoint_dir: hdfs:///flink/savepoints
+  - name: staging
+    rm: [http://rm-staging:8088]
+    sql_gateway: http://gw-staging:8083
+    deploy:
+      mode: yarn-session
+      session_app: application_1730_0001
+`
+
+func TestParseGoodConfigAppliesDefaults(t *testing.T) {
+	c, warns, err := Parse("config.yaml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 0 {
+		t.Errorf("unexpected warnings: %v", warns)
+	}
+	if c.Sync.Interval.D() != 5*time.Second || c.Sync.Concurrency != 8 {
+		t.Errorf("sync = %+v", c.Sync)
+	}
+	prod, ok := c.Cluster("prod")
+	if !ok || !prod.Protected || len(prod.RM) != 2 || prod.FlinkAccess != "proxy" || prod.ApplicationType != "Apache Flink" {
+		t.Errorf("prod = %+v", prod)
+	}
+	if prod.Deploy.JarDeployer != "exec" {
+		t.Errorf("per-job jar deployer = %q, want exec", prod.Deploy.JarDeployer)
+	}
+	st, _ := c.Cluster("staging")
+	if st.Deploy.JarDeployer != "rest" {
+		t.Errorf("session jar deployer = %q, want rest", st.Deploy.JarDeployer)
+	}
+	if !*c.Restart.Enabled || c.Restart.MaxAttempts != 3 {
+		t.Errorf("restart defaults = %+v", c.Restart)
+	}
+}
+
+func TestCheckPointsAtTheBadLine(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		want       string // "file:line: error: fragment"
+	}{
+		{"unknown field", "clusters:\n  - name: a\n    rm: [http://x:1]\n    rn: [http://y:1]\n", "c.yaml:4: error: field rn not found"},
+		{"bad url", "clusters:\n  - name: a\n    rm:\n      - http://ok:1\n      - ftp://rm2\n", "c.yaml:5: error: cluster \"a\": rm \"ftp://rm2\": want http"},
+		{"duplicate name", "clusters:\n  - name: a\n    rm: [http://x:1]\n  - name: a\n    rm: [http://y:1]\n", "c.yaml:4: error: cluster name \"a\" is used twice (first at line 2)"},
+		{"bad duration", "sync:\n  interval: soon\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: \"soon\" is not a duration"},
+		{"session without app", "clusters:\n  - name: a\n    rm: [http://x:1]\n    deploy:\n      mode: yarn-session\n", "c.yaml:5: error: cluster \"a\": deploy.mode yarn-session needs"},
+		{"credentials in url", "clusters:\n  - name: a\n    rm: [\"http://u:secret@x:1\"]\n", "credentials in the URL"},
+		{"syntax", "clusters:\n  - name: a\n\trm: x\n", "c.yaml:2: error: found a tab character that violates indentation"},
+		{"no clusters", "", "no clusters"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Parse("c.yaml", []byte(tc.yaml))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error leaks a secret: %q", err)
+			}
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Errorf("error is %T, want Problems", err)
+			}
+		})
+	}
+}
+
+func TestPasswordFromEnvNeverInConfigDump(t *testing.T) {
+	t.Setenv("PALINK_TEST_PW", "hunter2")
+	c, _, err := Parse("c.yaml", []byte("clusters:\n  - name: a\n    rm: [http://x:1]\n    sql_gateway: http://g:1\n    auth:\n      user: ops\n      password_env: PALINK_TEST_PW\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := c.Clusters[0].Auth.Password()
+	if err != nil || pw != "hunter2" {
+		t.Fatalf("Password() = %q, %v", pw, err)
+	}
+	path := t.TempDir() + "/out.yaml"
+	if err := c.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := Load(path)
+	if err != nil {
+		t.Fatalf("written config does not load: %v", err)
+	}
+	if back.Clusters[0].Auth.PasswordEnv != "PALINK_TEST_PW" {
+		t.Errorf("round trip lost password_env")
+	}
+}

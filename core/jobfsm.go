@@ -1,0 +1,256 @@
+package core
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/palink/palink/model"
+)
+
+// JobEvent is something that happens to a job: a command's progress or an
+// observation of state sync.
+type JobEvent int
+
+// Job events. The transition table below says which are legal where.
+const (
+	EvDeploy         JobEvent = iota + 1 // a SUBMIT/RESTART/RESUBMIT command was accepted
+	EvDeployOK                           // that command succeeded: an application runs the job
+	EvDeployFailed                       // that command failed
+	EvSyncRunning                        // sync: YARN RUNNING, Flink RUNNING
+	EvSyncFinished                       // sync: the job finished
+	EvSyncKilled                         // sync: the application was killed or the job canceled
+	EvSyncFailed                         // sync: the job or its application failed
+	EvPaused                             // a PAUSE command stopped the job with a savepoint
+	EvKilled                             // a KILL command killed the application / canceled the job
+)
+
+var jobEventNames = map[JobEvent]string{
+	EvDeploy: "deploy", EvDeployOK: "deploy-ok", EvDeployFailed: "deploy-failed",
+	EvSyncRunning: "sync-running", EvSyncFinished: "sync-finished", EvSyncKilled: "sync-killed",
+	EvSyncFailed: "sync-failed", EvPaused: "paused", EvKilled: "killed",
+}
+
+func (e JobEvent) String() string {
+	if s, ok := jobEventNames[e]; ok {
+		return s
+	}
+	return fmt.Sprintf("JobEvent(%d)", int(e))
+}
+
+// JobEvents lists every job event, for exhaustive tests.
+func JobEvents() []JobEvent {
+	return []JobEvent{EvDeploy, EvDeployOK, EvDeployFailed, EvSyncRunning, EvSyncFinished,
+		EvSyncKilled, EvSyncFailed, EvPaused, EvKilled}
+}
+
+type jobEdge struct {
+	from model.JobState
+	ev   JobEvent
+}
+
+// jobTransitions is DESIGN.md's table of job states, and nothing else. An
+// observation that repeats the current state (sync says RUNNING of a RUNNING
+// job) is not an edge: Step reports it as unchanged.
+var jobTransitions = map[jobEdge]model.JobState{
+	{model.StateNone, EvDeploy}:         model.StateDeploying,
+	{model.StateDeployFailed, EvDeploy}: model.StateDeploying,
+	{model.StateFinished, EvDeploy}:     model.StateDeploying,
+	{model.StateKilled, EvDeploy}:       model.StateDeploying,
+	{model.StateFailed, EvDeploy}:       model.StateDeploying,
+
+	{model.StateDeploying, EvDeployOK}:     model.StateDeploySucceeded,
+	{model.StateDeploying, EvDeployFailed}: model.StateDeployFailed,
+
+	{model.StateDeploySucceeded, EvSyncRunning}:  model.StateRunning,
+	{model.StateDeploySucceeded, EvSyncFinished}: model.StateFinished,
+	{model.StateDeploySucceeded, EvSyncKilled}:   model.StateKilled,
+	{model.StateDeploySucceeded, EvSyncFailed}:   model.StateFailed,
+	{model.StateDeploySucceeded, EvKilled}:       model.StateKilled,
+
+	{model.StateRunning, EvSyncFinished}: model.StateFinished,
+	{model.StateRunning, EvSyncKilled}:   model.StateKilled,
+	{model.StateRunning, EvSyncFailed}:   model.StateFailed,
+	{model.StateRunning, EvPaused}:       model.StateFinished,
+	{model.StateRunning, EvKilled}:       model.StateKilled,
+}
+
+// jobSame lists observations that confirm the current state: legal, no change.
+var jobSame = map[jobEdge]bool{
+	{model.StateRunning, EvSyncRunning}:   true,
+	{model.StateFinished, EvSyncFinished}: true,
+	{model.StateFinished, EvPaused}:       true, // a resumed PAUSE whose job sync already saw finish
+	{model.StateKilled, EvSyncKilled}:     true,
+	{model.StateKilled, EvKilled}:         true,
+	{model.StateFailed, EvSyncFailed}:     true,
+}
+
+// IllegalTransitionError is returned for an event that the table does not allow.
+type IllegalTransitionError struct {
+	State model.JobState
+	Event JobEvent
+}
+
+func (e *IllegalTransitionError) Error() string {
+	return fmt.Sprintf("illegal job transition: %s on %s", e.Event, e.State)
+}
+
+// StepJob applies ev to a job in state s. It returns the next state and
+// whether it differs from s; an event the table does not allow is an error,
+// never a silent overwrite.
+func StepJob(s model.JobState, ev JobEvent) (model.JobState, bool, error) {
+	if to, ok := jobTransitions[jobEdge{s, ev}]; ok {
+		return to, true, nil
+	}
+	if jobSame[jobEdge{s, ev}] {
+		return s, false, nil
+	}
+	return s, false, &IllegalTransitionError{State: s, Event: ev}
+}
+
+// ActionRefusedError says why an action cannot be taken now, for people.
+type ActionRefusedError struct {
+	Job    string
+	Action model.CommandKind
+	Reason string
+}
+
+func (e *ActionRefusedError) Error() string {
+	return fmt.Sprintf("%s %s: %s", lower(e.Action.String()), e.Job, e.Reason)
+}
+
+// CanAct decides whether a user may issue action k on job j now. pending is
+// the job's unfinished command, if any: one at a time, so nothing is done twice.
+func CanAct(j model.Job, k model.CommandKind, pending *model.Command) error {
+	refuse := func(format string, args ...any) error {
+		return &ActionRefusedError{Job: j.Name, Action: k, Reason: fmt.Sprintf(format, args...)}
+	}
+	if pending != nil {
+		return refuse("%s #%d is still %s; wait for it to end", pending.Kind, pending.Seq, pending.State)
+	}
+	s := j.State
+	switch k {
+	case model.CmdSubmit:
+		if s != model.StateNone && s != model.StateDeployFailed {
+			if s.Live() {
+				return refuse("job is already %s", s)
+			}
+			return refuse("job is %s; use restart (from its latest state) or resubmit", s)
+		}
+	case model.CmdRestart:
+		switch s {
+		case model.StateFinished, model.StateFailed:
+		case model.StateKilled:
+			return refuse("after a kill, choose a restore point: use resubmit")
+		case model.StateNone:
+			return refuse("job was never deployed; use submit")
+		default:
+			return refuse("job is %s; only a FINISHED or FAILED job restarts", s)
+		}
+	case model.CmdResubmit:
+		switch s {
+		case model.StateFinished, model.StateKilled, model.StateFailed, model.StateDeployFailed:
+		case model.StateNone:
+			return refuse("job was never deployed; use submit")
+		default:
+			return refuse("job is %s; pause or kill it first", s)
+		}
+	case model.CmdPause:
+		if s != model.StateRunning {
+			return refuse("job is %s, not RUNNING", s)
+		}
+	case model.CmdSavepoint:
+		if s != model.StateRunning {
+			return refuse("job is %s, not RUNNING", s)
+		}
+	case model.CmdKill:
+		if s != model.StateRunning && s != model.StateDeploySucceeded {
+			return refuse("job is %s; nothing runs to kill", s)
+		}
+	default:
+		return refuse("unknown action")
+	}
+	return nil
+}
+
+// actionEvent is the job event a command's acceptance causes, if any.
+func acceptEvent(k model.CommandKind) (JobEvent, bool) {
+	if k.Deploys() {
+		return EvDeploy, true
+	}
+	return 0, false
+}
+
+// CommandEvent is a step of a command's life.
+type CommandEvent int
+
+// Command events.
+const (
+	CmdEvStart   CommandEvent = iota + 1 // a worker takes an UNDO command
+	CmdEvReclaim                         // a worker takes over a DOING command whose lease expired
+	CmdEvSucceed
+	CmdEvFail
+)
+
+var commandEventNames = map[CommandEvent]string{
+	CmdEvStart: "start", CmdEvReclaim: "reclaim", CmdEvSucceed: "succeed", CmdEvFail: "fail",
+}
+
+func (e CommandEvent) String() string {
+	if s, ok := commandEventNames[e]; ok {
+		return s
+	}
+	return fmt.Sprintf("CommandEvent(%d)", int(e))
+}
+
+// CommandEvents lists every command event, for exhaustive tests.
+func CommandEvents() []CommandEvent {
+	return []CommandEvent{CmdEvStart, CmdEvReclaim, CmdEvSucceed, CmdEvFail}
+}
+
+// StepCommand applies ev to command c at now and returns the new command.
+// owner and lease apply to start and reclaim. Reclaiming requires the lease
+// to have expired: a live worker's command is never taken from it.
+func StepCommand(c model.Command, ev CommandEvent, owner string, lease time.Duration, now time.Time) (model.Command, error) {
+	bad := func() (model.Command, error) {
+		return c, fmt.Errorf("illegal command transition: %s on %s #%d (%s)", ev, c.Kind, c.Seq, c.State)
+	}
+	switch ev {
+	case CmdEvStart:
+		if c.State != model.CmdUndo {
+			return bad()
+		}
+		c.State = model.CmdDoing
+		c.StartedAt = now
+	case CmdEvReclaim:
+		if c.State != model.CmdDoing || now.Before(c.LeaseUntil) {
+			return bad()
+		}
+	case CmdEvSucceed, CmdEvFail:
+		if c.State != model.CmdDoing {
+			return bad()
+		}
+		c.State = model.CmdSucceeded
+		if ev == CmdEvFail {
+			c.State = model.CmdFailed
+		}
+		c.EndedAt = now
+		c.LeaseOwner, c.LeaseUntil = "", time.Time{}
+		return c, nil
+	default:
+		return bad()
+	}
+	c.Attempts++
+	c.LeaseOwner = owner
+	c.LeaseUntil = now.Add(lease)
+	return c, nil
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, ch := range b {
+		if 'A' <= ch && ch <= 'Z' {
+			b[i] = ch + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,160 @@
+package core
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/model"
+)
+
+// TestStepJobEveryPair spells out, for every (state, event) pair, what must
+// happen: a new state, "=" for a legal no-change, or "x" for illegal.
+func TestStepJobEveryPair(t *testing.T) {
+	// columns: deploy deploy-ok deploy-failed sync-running sync-finished sync-killed sync-failed paused killed
+	matrix := map[model.JobState]string{
+		model.StateNone:            "DEPLOYING x x x x x x x x",
+		model.StateDeploying:       "x DEPLOY_SUCCEEDED DEPLOY_FAILED x x x x x x",
+		model.StateDeploySucceeded: "x x x RUNNING FINISHED KILLED FAILED x KILLED",
+		model.StateDeployFailed:    "DEPLOYING x x x x x x x x",
+		model.StateRunning:         "x x x = FINISHED KILLED FAILED FINISHED KILLED",
+		model.StateFinished:        "DEPLOYING x x x = x x = x",
+		model.StateKilled:          "DEPLOYING x x x x = x x =",
+		model.StateFailed:          "DEPLOYING x x x x x = x x",
+	}
+	events := JobEvents()
+	for _, s := range model.JobStates() {
+		row, ok := matrix[s]
+		if !ok {
+			t.Fatalf("matrix misses state %s", s)
+		}
+		want := strings.Fields(row)
+		if len(want) != len(events) {
+			t.Fatalf("row %s has %d cells, want %d", s, len(want), len(events))
+		}
+		for i, ev := range events {
+			t.Run(s.String()+"/"+ev.String(), func(t *testing.T) {
+				got, changed, err := StepJob(s, ev)
+				switch want[i] {
+				case "x":
+					var ill *IllegalTransitionError
+					if !errors.As(err, &ill) || got != s || changed {
+						t.Errorf("StepJob(%s, %s) = %s, %v, %v; want illegal", s, ev, got, changed, err)
+					}
+				case "=":
+					if err != nil || changed || got != s {
+						t.Errorf("StepJob(%s, %s) = %s, %v, %v; want unchanged", s, ev, got, changed, err)
+					}
+				default:
+					if err != nil || !changed || got.String() != want[i] {
+						t.Errorf("StepJob(%s, %s) = %s, %v, %v; want %s", s, ev, got, changed, err, want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestCanActEveryStateAndKind(t *testing.T) {
+	// "ok" or a fragment of the refusal.
+	kinds := []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit, model.CmdPause, model.CmdKill, model.CmdSavepoint}
+	matrix := map[model.JobState][]string{
+		model.StateNone:            {"ok", "never deployed", "never deployed", "not RUNNING", "nothing runs", "not RUNNING"},
+		model.StateDeploying:       {"already DEPLOYING", "only a FINISHED", "pause or kill", "not RUNNING", "nothing runs", "not RUNNING"},
+		model.StateDeploySucceeded: {"already", "only a FINISHED", "pause or kill", "not RUNNING", "ok", "not RUNNING"},
+		model.StateDeployFailed:    {"ok", "only a FINISHED", "ok", "not RUNNING", "nothing runs", "not RUNNING"},
+		model.StateRunning:         {"already RUNNING", "only a FINISHED", "pause or kill", "ok", "ok", "ok"},
+		model.StateFinished:        {"use restart", "ok", "ok", "not RUNNING", "nothing runs", "not RUNNING"},
+		model.StateKilled:          {"use restart", "use resubmit", "ok", "not RUNNING", "nothing runs", "not RUNNING"},
+		model.StateFailed:          {"use restart", "ok", "ok", "not RUNNING", "nothing runs", "not RUNNING"},
+	}
+	for _, s := range model.JobStates() {
+		for i, k := range kinds {
+			err := CanAct(model.Job{Name: "orders", State: s}, k, nil)
+			want := matrix[s][i]
+			if want == "ok" {
+				if err != nil {
+					t.Errorf("%s on %s: refused: %v", k, s, err)
+				}
+				continue
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s on %s: got %v, want a refusal containing %q", k, s, err, want)
+			}
+		}
+	}
+	pending := &model.Command{Kind: model.CmdPause, Seq: 41, State: model.CmdDoing}
+	err := CanAct(model.Job{Name: "orders", State: model.StateRunning}, model.CmdKill, pending)
+	if err == nil || !strings.Contains(err.Error(), "PAUSE #41 is still DOING") {
+		t.Errorf("second command while one is pending: %v", err)
+	}
+}
+
+func TestStepCommandEveryPair(t *testing.T) {
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	lease := 30 * time.Second
+	cases := []struct {
+		name    string
+		from    model.CommandState
+		leaseAt time.Time
+		ev      CommandEvent
+		want    model.CommandState // 0: illegal
+	}{
+		{"undo/start", model.CmdUndo, time.Time{}, CmdEvStart, model.CmdDoing},
+		{"undo/reclaim", model.CmdUndo, time.Time{}, CmdEvReclaim, 0},
+		{"undo/succeed", model.CmdUndo, time.Time{}, CmdEvSucceed, 0},
+		{"undo/fail", model.CmdUndo, time.Time{}, CmdEvFail, 0},
+		{"doing/start", model.CmdDoing, now.Add(-time.Second), CmdEvStart, 0},
+		{"doing/reclaim expired", model.CmdDoing, now.Add(-time.Second), CmdEvReclaim, model.CmdDoing},
+		{"doing/reclaim live lease", model.CmdDoing, now.Add(time.Second), CmdEvReclaim, 0},
+		{"doing/succeed", model.CmdDoing, now.Add(time.Second), CmdEvSucceed, model.CmdSucceeded},
+		{"doing/fail", model.CmdDoing, now.Add(time.Second), CmdEvFail, model.CmdFailed},
+		{"succeeded/start", model.CmdSucceeded, time.Time{}, CmdEvStart, 0},
+		{"succeeded/reclaim", model.CmdSucceeded, time.Time{}, CmdEvReclaim, 0},
+		{"succeeded/succeed", model.CmdSucceeded, time.Time{}, CmdEvSucceed, 0},
+		{"succeeded/fail", model.CmdSucceeded, time.Time{}, CmdEvFail, 0},
+		{"failed/start", model.CmdFailed, time.Time{}, CmdEvStart, 0},
+		{"failed/reclaim", model.CmdFailed, time.Time{}, CmdEvReclaim, 0},
+		{"failed/succeed", model.CmdFailed, time.Time{}, CmdEvSucceed, 0},
+		{"failed/fail", model.CmdFailed, time.Time{}, CmdEvFail, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := model.Command{Kind: model.CmdSubmit, Seq: 7, State: tc.from, LeaseUntil: tc.leaseAt, Attempts: 1}
+			got, err := StepCommand(c, tc.ev, "w2", lease, now)
+			if tc.want == 0 {
+				if err == nil {
+					t.Fatalf("want illegal, got %s", got.State)
+				}
+				if got.State != tc.from {
+					t.Errorf("illegal step changed state to %s", got.State)
+				}
+				return
+			}
+			if err != nil || got.State != tc.want {
+				t.Fatalf("got %s, %v; want %s", got.State, err, tc.want)
+			}
+			switch tc.ev {
+			case CmdEvStart, CmdEvReclaim:
+				if got.LeaseOwner != "w2" || !got.LeaseUntil.Equal(now.Add(lease)) || got.Attempts != 2 {
+					t.Errorf("lease not taken: %+v", got)
+				}
+			default:
+				if !got.EndedAt.Equal(now) || got.LeaseOwner != "" {
+					t.Errorf("end not recorded: %+v", got)
+				}
+			}
+		})
+	}
+	// Every CommandEvent appears in the table above.
+	seen := map[CommandEvent]bool{}
+	for _, tc := range cases {
+		seen[tc.ev] = true
+	}
+	for _, ev := range CommandEvents() {
+		if !seen[ev] {
+			t.Errorf("event %s not covered", ev)
+		}
+	}
+}
