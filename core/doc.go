@@ -2,9 +2,30 @@
 // scheduler, the state syncer, restore-point and restart policies, the
 // deployers, and Service, the one API that tui and the CLI call.
 //
-// Decisions are pure functions over typed states with time passed in; the
-// scheduler and syncer are the shell around them that calls yarn, persists
-// through store and publishes changes.
+// Decisions are pure functions over typed states (StepJob, StepCommand,
+// CanAct, MapObservation, RestartPolicy.Decide); the scheduler and syncer
+// are the shell around them that calls yarn, persists through store and
+// publishes changes.
 //
-// core imports store, yarn, join and core/flinksql; it never imports tui.
+// Jobs (DESIGN.md; every arrow is a row of jobTransitions):
+//
+//	                  adopt
+//	 CREATED ─────────────────────────────┐
+//	    │ deploy                          ▼
+//	    ▼          deploy-ok                         sync-running
+//	 DEPLOYING ───────────────► DEPLOY_SUCCEEDED ─────────────────► RUNNING
+//	    │ deploy-failed              │ sync-finished/killed/failed    │ paused, sync-finished ─► FINISHED
+//	    ▼                            │ killed                         │ killed, sync-killed ───► KILLED
+//	 DEPLOY_FAILED                   └──────────► FINISHED/KILLED/    │ sync-failed ───────────► FAILED
+//	    │ deploy (resubmit)                       FAILED
+//	    ▼
+//	 DEPLOYING ◄── deploy (restart / resubmit) ── FINISHED, KILLED, FAILED
+//
+// Commands:
+//
+//	UNDO ──start──► DOING ──succeed──► SUCCEEDED
+//	                 │  ▲  └──fail────► FAILED
+//	                 └──┘ reclaim (lease expired: reconcile with the cluster, then resume)
+//
+// core imports store, yarn, join, config and core/flinksql; it never imports tui.
 package core

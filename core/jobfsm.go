@@ -22,12 +22,13 @@ const (
 	EvSyncFailed                         // sync: the job or its application failed
 	EvPaused                             // a PAUSE command stopped the job with a savepoint
 	EvKilled                             // a KILL command killed the application / canceled the job
+	EvAdopt                              // a running application not deployed by palink became this job
 )
 
 var jobEventNames = map[JobEvent]string{
 	EvDeploy: "deploy", EvDeployOK: "deploy-ok", EvDeployFailed: "deploy-failed",
 	EvSyncRunning: "sync-running", EvSyncFinished: "sync-finished", EvSyncKilled: "sync-killed",
-	EvSyncFailed: "sync-failed", EvPaused: "paused", EvKilled: "killed",
+	EvSyncFailed: "sync-failed", EvPaused: "paused", EvKilled: "killed", EvAdopt: "adopt",
 }
 
 func (e JobEvent) String() string {
@@ -40,7 +41,7 @@ func (e JobEvent) String() string {
 // JobEvents lists every job event, for exhaustive tests.
 func JobEvents() []JobEvent {
 	return []JobEvent{EvDeploy, EvDeployOK, EvDeployFailed, EvSyncRunning, EvSyncFinished,
-		EvSyncKilled, EvSyncFailed, EvPaused, EvKilled}
+		EvSyncKilled, EvSyncFailed, EvPaused, EvKilled, EvAdopt}
 }
 
 type jobEdge struct {
@@ -53,6 +54,7 @@ type jobEdge struct {
 // job) is not an edge: Step reports it as unchanged.
 var jobTransitions = map[jobEdge]model.JobState{
 	{model.StateNone, EvDeploy}:         model.StateDeploying,
+	{model.StateNone, EvAdopt}:          model.StateDeploySucceeded,
 	{model.StateDeployFailed, EvDeploy}: model.StateDeploying,
 	{model.StateFinished, EvDeploy}:     model.StateDeploying,
 	{model.StateKilled, EvDeploy}:       model.StateDeploying,

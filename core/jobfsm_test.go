@@ -12,16 +12,16 @@ import (
 // TestStepJobEveryPair spells out, for every (state, event) pair, what must
 // happen: a new state, "=" for a legal no-change, or "x" for illegal.
 func TestStepJobEveryPair(t *testing.T) {
-	// columns: deploy deploy-ok deploy-failed sync-running sync-finished sync-killed sync-failed paused killed
+	// columns: deploy deploy-ok deploy-failed sync-running sync-finished sync-killed sync-failed paused killed adopt
 	matrix := map[model.JobState]string{
-		model.StateNone:            "DEPLOYING x x x x x x x x",
-		model.StateDeploying:       "x DEPLOY_SUCCEEDED DEPLOY_FAILED x x x x x x",
-		model.StateDeploySucceeded: "x x x RUNNING FINISHED KILLED FAILED x KILLED",
-		model.StateDeployFailed:    "DEPLOYING x x x x x x x x",
-		model.StateRunning:         "x x x = FINISHED KILLED FAILED FINISHED KILLED",
-		model.StateFinished:        "DEPLOYING x x x = x x = x",
-		model.StateKilled:          "DEPLOYING x x x x = x x =",
-		model.StateFailed:          "DEPLOYING x x x x x = x x",
+		model.StateNone:            "DEPLOYING x x x x x x x x DEPLOY_SUCCEEDED",
+		model.StateDeploying:       "x DEPLOY_SUCCEEDED DEPLOY_FAILED x x x x x x x",
+		model.StateDeploySucceeded: "x x x RUNNING FINISHED KILLED FAILED x KILLED x",
+		model.StateDeployFailed:    "DEPLOYING x x x x x x x x x",
+		model.StateRunning:         "x x x = FINISHED KILLED FAILED FINISHED KILLED x",
+		model.StateFinished:        "DEPLOYING x x x = x x = x x",
+		model.StateKilled:          "DEPLOYING x x x x = x x = x",
+		model.StateFailed:          "DEPLOYING x x x x x = x x x",
 	}
 	events := JobEvents()
 	for _, s := range model.JobStates() {
