@@ -17,6 +17,13 @@ var (
 	// file and says how to proceed (wait, stop the other palink, or use
 	// --read-only, or talk to the agent).
 	ErrLocked = errors.New("store is in use by another process")
+	// ErrInvalid: a record cannot be stored as given (a missing id, an enum
+	// out of range, a field that must not change). It reports a bug in the
+	// caller, not a condition to retry.
+	ErrInvalid = errors.New("invalid record")
+	// ErrSchema: the store's schema is not one this palink can use (newer
+	// than it knows, or older and the store is open read-only).
+	ErrSchema = errors.New("unsupported store schema")
 )
 
 // Store is palink's persistence. Every method of Tx inside one Update is one
@@ -31,6 +38,7 @@ type Store interface {
 	Backup(ctx context.Context, w io.Writer) (int64, error)
 	// Path names the store for messages (the file, or the endpoint).
 	Path() string
+	// Close releases the store; transactions still running finish first.
 	Close() error
 }
 
@@ -43,7 +51,9 @@ type CommandFilter struct {
 }
 
 // ReadTx reads within one transaction. Returned values are copies, safe
-// to keep after the transaction ends.
+// to keep after the transaction ends. Lists under one job (Specs, Events,
+// RestorePoints) fail with ErrNotFound when the job does not exist; a filter
+// that matches nothing (Commands) returns an empty list.
 type ReadTx interface {
 	Job(id string) (model.Job, error) // ErrNotFound
 	JobByName(name string) (model.Job, error)
@@ -68,16 +78,22 @@ type Tx interface {
 	// ErrExists if a rename collides with another job's name.
 	PutJob(j model.Job) error
 	// AddSpec stores the next version of the job's spec and returns it with
-	// Version assigned (1 for the first).
+	// Version assigned (1 for the first); ErrNotFound if the job does not
+	// exist. It does not change the job's SpecVersion: that is core's call.
 	AddSpec(s model.Spec) (model.Spec, error)
 	// PutCommand stores a command. A command with an empty ID is new: it gets
-	// the next Seq and an ID derived from it. Otherwise it replaces the stored one.
+	// the next Seq and an ID derived from it (CommandID), and its job must
+	// exist. Otherwise it replaces the stored one (ErrNotFound if there is
+	// none); its Seq, JobID and Kind cannot change (ErrInvalid).
 	PutCommand(c model.Command) (model.Command, error)
-	// AppendEvent appends to the job's history with the next per-job Seq.
+	// AppendEvent appends to the job's history with the next per-job Seq
+	// (1 for the first); ErrNotFound if the job does not exist.
 	AppendEvent(e model.Event) (model.Event, error)
 	// AddRestorePoint records a restore point; a path already recorded for
-	// the job is not added twice (returns false).
+	// the job is not added twice (returns false). ErrNotFound if the job
+	// does not exist.
 	AddRestorePoint(rp model.RestorePoint) (bool, error)
-	// AppendAudit appends to the audit log with the next Seq.
+	// AppendAudit appends to the audit log with the next Seq. Its JobID need
+	// not exist: refusals of unknown jobs are audited too.
 	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)
 }

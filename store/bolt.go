@@ -1,0 +1,199 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// DefaultLockTimeout is how long Open waits for another process to release
+// the store: long enough to ride out a CLI command that is finishing, short
+// enough that a console stuck behind a running TUI says so at once.
+const DefaultLockTimeout = time.Second
+
+// Options tune Open.
+type Options struct {
+	// ReadOnly opens the store with a shared lock, so that it coexists with
+	// other read-only palinks (but not with a writer); Update then fails
+	// with ErrReadOnly. A read-only Open creates nothing and migrates nothing.
+	ReadOnly bool
+	// LockTimeout is how long to wait for a busy store: 0 means
+	// DefaultLockTimeout, a negative value means fail at once.
+	LockTimeout time.Duration
+	// NoSync skips fsync after each commit: a crash may lose the last
+	// transactions. For tests and benchmarks only.
+	NoSync bool
+}
+
+// Bolt is the Store kept in one bbolt file. It is safe for concurrent use:
+// any number of View calls run in parallel, Update calls one at a time.
+type Bolt struct {
+	db       *bolt.DB
+	path     string
+	readOnly bool
+}
+
+var _ Store = (*Bolt)(nil)
+
+// Open opens (creating if needed, unless read-only) the store at path, waits
+// for its lock up to opts.LockTimeout, and migrates it to SchemaVersion. The
+// file's directory is created 0700 and the file 0600, since the store holds
+// job specs, which may embed credentials.
+func Open(path string, opts Options) (*Bolt, error) {
+	if path == "" {
+		return nil, errors.New("open store: no path given")
+	}
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("open store %s: create its directory: %w", path, err)
+		}
+	}
+	timeout := opts.LockTimeout
+	switch {
+	case timeout == 0:
+		timeout = DefaultLockTimeout
+	case timeout < 0:
+		// bbolt's 0 means "wait forever"; the smallest wait tries once.
+		timeout = time.Nanosecond
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:  timeout,
+		ReadOnly: opts.ReadOnly,
+		NoSync:   opts.NoSync,
+	})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, lockedError(path, opts.ReadOnly, timeout)
+	}
+	if err != nil {
+		if opts.ReadOnly && errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("open store %s read-only: %w (a read-only palink creates no store; run once without --read-only)", path, err)
+		}
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	b := &Bolt{db: db, path: path, readOnly: opts.ReadOnly}
+	if err := b.prepareSchema(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// lockedError says who holds the store, when the OS can tell, and how to go on.
+func lockedError(path string, readOnly bool, waited time.Duration) error {
+	who := "another palink"
+	if pid, ok := lockHolder(path); ok && pid == os.Getpid() {
+		who = fmt.Sprintf("this palink (pid %d) already", pid)
+	} else if ok {
+		who = fmt.Sprintf("another palink (pid %d)", pid)
+	}
+	advice := "stop it, run with --read-only, or point --db elsewhere"
+	if readOnly {
+		// A read-only store shares the lock, so the holder is a writer.
+		advice = "stop it, or point --db elsewhere (--read-only cannot share a store with a writer)"
+	}
+	return &sentinelError{
+		msg: fmt.Sprintf("open store: %s holds %s (waited %v); %s", who, path, waited, advice),
+		is:  ErrLocked,
+	}
+}
+
+// sentinelError is an error with its own text that still matches a sentinel
+// with errors.Is, for messages where ": <sentinel text>" would only repeat them.
+type sentinelError struct {
+	msg string
+	is  error
+}
+
+func (e *sentinelError) Error() string { return e.msg }
+func (e *sentinelError) Unwrap() error { return e.is }
+
+// Path returns the store's file.
+func (b *Bolt) Path() string { return b.path }
+
+// ReadOnly reports whether the store was opened read-only.
+func (b *Bolt) ReadOnly() bool { return b.readOnly }
+
+// Close releases the file and its lock. Calling it again does nothing.
+func (b *Bolt) Close() error {
+	if err := b.db.Close(); err != nil {
+		return fmt.Errorf("close store %s: %w", b.path, err)
+	}
+	return nil
+}
+
+// View runs fn in a read-only transaction. bbolt cannot interrupt a running
+// transaction, so ctx is checked before it starts.
+func (b *Bolt) View(ctx context.Context, fn func(ReadTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("read store %s: %w", b.path, err)
+	}
+	return b.db.View(func(btx *bolt.Tx) error {
+		t := &boltTx{tx: btx}
+		defer t.close()
+		return fn(t)
+	})
+}
+
+// Update runs fn in a read-write transaction and commits it if fn succeeds
+// and ctx is still live; otherwise nothing fn wrote is kept. Writers queue
+// on bbolt's single writer lock, which ctx cannot interrupt.
+func (b *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
+	if b.readOnly {
+		return fmt.Errorf("update store %s: %w", b.path, ErrReadOnly)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("update store %s: %w", b.path, err)
+	}
+	return b.db.Update(func(btx *bolt.Tx) error {
+		t := &boltTx{tx: btx}
+		defer t.close()
+		if err := fn(t); err != nil {
+			return err
+		}
+		// A caller that gave up must not find its write done after all.
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("update store %s: not committed: %w", b.path, err)
+		}
+		return nil
+	})
+}
+
+// Backup writes a consistent copy of the whole store to w, a valid bbolt
+// file, while other transactions go on: it reads one snapshot. Writers are
+// not blocked, except that the file cannot grow its memory map until the
+// copy ends. Cancelling ctx stops the copy at the next write to w.
+func (b *Bolt) Backup(ctx context.Context, w io.Writer) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("back up store %s: %w", b.path, err)
+	}
+	var n int64
+	err := b.db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(&ctxWriter{ctx: ctx, w: w})
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("back up store %s: %w", b.path, err)
+	}
+	return n, nil
+}
+
+// ctxWriter fails writes once its context is done, to abort a long copy.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c *ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}

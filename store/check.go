@@ -1,0 +1,228 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/palink/palink/model"
+)
+
+// maxCheckProblems bounds Check's report: past a few dozen, more lines only
+// bury the first, which usually explains the rest.
+const maxCheckProblems = 50
+
+// Check verifies the store in one snapshot, so a store in use can be
+// checked: bbolt's own page structure, then that every record decodes and
+// every index agrees with the records it indexes. It returns nil or the
+// problems found, joined.
+func (b *Bolt) Check(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	var problems []error
+	err := b.db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			problems = append(problems, fmt.Errorf("bbolt: %w", err))
+		}
+		problems = append(problems, checkTx(tx)...)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	if len(problems) > maxCheckProblems {
+		more := len(problems) - maxCheckProblems
+		problems = append(problems[:maxCheckProblems], fmt.Errorf("… and %d more problems", more))
+	}
+	return fmt.Errorf("check store %s: %w", b.path, errors.Join(problems...))
+}
+
+// has reports whether b holds key (with any value, empty included).
+func has(b *bolt.Bucket, key []byte) bool {
+	if b == nil {
+		return false
+	}
+	k, _ := b.Cursor().Seek(key)
+	return bytes.Equal(k, key)
+}
+
+// checkTx lists every disagreement between the records and the layout of
+// doc.go. It assumes schema SchemaVersion.
+func checkTx(tx *bolt.Tx) []error {
+	var problems []error
+	report := func(format string, args ...any) {
+		problems = append(problems, fmt.Errorf(format, args...))
+	}
+	v, err := readVersion(tx)
+	if err != nil {
+		return []error{err}
+	}
+	if v != SchemaVersion {
+		return []error{fmt.Errorf("schema version is %d, want %d", v, SchemaVersion)}
+	}
+	top := map[string]*bolt.Bucket{}
+	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
+		bucketCommandsByState, bucketCommandsByJob, bucketEvents, bucketRestorePoints,
+		bucketRestorePointPaths, bucketAudit} {
+		b := tx.Bucket(name)
+		if b == nil {
+			report("bucket %s is missing", name)
+			continue
+		}
+		top[string(name)] = b
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	jobs, names := top[string(bucketJobs)], top[string(bucketJobNames)]
+
+	// Jobs and their unique name index, both ways.
+	_ = jobs.ForEach(func(k, v []byte) error {
+		j, err := decode[model.Job]("job", k, v)
+		switch {
+		case err != nil:
+			report("%w", err)
+		case j.ID != string(k):
+			report("job stored under %q has id %q", k, j.ID)
+		case !bytes.Equal(names.Get([]byte(j.Name)), k):
+			report("job %s: name %q indexes job %q", k, j.Name, names.Get([]byte(j.Name)))
+		}
+		return nil
+	})
+	_ = names.ForEach(func(name, id []byte) error {
+		v := jobs.Get(id)
+		if v == nil {
+			report("name %q indexes missing job %q", name, id)
+			return nil
+		}
+		if j, err := decode[model.Job]("job", id, v); err == nil && j.Name != string(name) {
+			report("name %q indexes job %s, named %q", name, id, j.Name)
+		}
+		return nil
+	})
+
+	// Per-job buckets must belong to a job and hold records keyed by their seq.
+	perJob := func(parent []byte, what string, seqOf func(k, v []byte) (jobID string, seq int64, err error)) {
+		_ = top[string(parent)].ForEachBucket(func(jobID []byte) error {
+			if jobs.Get(jobID) == nil {
+				report("%s/%s belongs to no job", parent, jobID)
+			}
+			return top[string(parent)].Bucket(jobID).ForEach(func(k, v []byte) error {
+				id, seq, err := seqOf(k, v)
+				if err != nil {
+					report("%s/%s: %w", parent, jobID, err)
+					return nil
+				}
+				if kseq, err := keyU64(k); err != nil || int64(kseq) != seq {
+					report("%s/%s: %s %d stored under key %x", parent, jobID, what, seq, k)
+				}
+				if id != string(jobID) {
+					report("%s/%s: %s %d belongs to job %q", parent, jobID, what, seq, id)
+				}
+				return nil
+			})
+		})
+	}
+	perJob(bucketSpecs, "spec", func(k, v []byte) (string, int64, error) {
+		s, err := decode[model.Spec]("spec", k, v)
+		return s.JobID, int64(s.Version), err
+	})
+	perJob(bucketEvents, "event", func(k, v []byte) (string, int64, error) {
+		e, err := decode[model.Event]("event", k, v)
+		return e.JobID, e.Seq, err
+	})
+	perJob(bucketRestorePoints, "restore point", func(k, v []byte) (string, int64, error) {
+		rp, err := decode[model.RestorePoint]("restore point", k, v)
+		if err != nil {
+			return "", 0, err
+		}
+		paths := top[string(bucketRestorePointPaths)].Bucket([]byte(rp.JobID))
+		seq, _ := keyU64(k)
+		if paths == nil || !bytes.Equal(paths.Get([]byte(rp.Path)), k) {
+			report("restore point %s of job %s is missing from the path index", rp.Path, rp.JobID)
+		}
+		return rp.JobID, int64(seq), nil
+	})
+	_ = top[string(bucketRestorePointPaths)].ForEachBucket(func(jobID []byte) error {
+		rps := top[string(bucketRestorePoints)].Bucket(jobID)
+		return top[string(bucketRestorePointPaths)].Bucket(jobID).ForEach(func(path, seq []byte) error {
+			var v []byte
+			if rps != nil {
+				v = rps.Get(seq)
+			}
+			if v == nil {
+				report("path index of job %s lists %s at missing seq %x", jobID, path, seq)
+				return nil
+			}
+			if rp, err := decode[model.RestorePoint]("restore point", seq, v); err == nil && rp.Path != string(path) {
+				report("path index of job %s lists %s at seq %x, which is %s", jobID, path, seq, rp.Path)
+			}
+			return nil
+		})
+	})
+
+	// Commands, and their two indexes both ways.
+	cmds := top[string(bucketCommands)]
+	byState, byJob := top[string(bucketCommandsByState)], top[string(bucketCommandsByJob)]
+	_ = cmds.ForEach(func(k, v []byte) error {
+		c, err := decode[model.Command]("command", k, v)
+		if err != nil {
+			report("%w", err)
+			return nil
+		}
+		if c.ID != string(k) || CommandID(c.Seq) != c.ID {
+			report("command stored under %q has id %q and seq %d", k, c.ID, c.Seq)
+		}
+		if uint64(c.Seq) > cmds.Sequence() {
+			report("command %s has seq %d beyond the last assigned, %d", k, c.Seq, cmds.Sequence())
+		}
+		if jobs.Get([]byte(c.JobID)) == nil {
+			report("command %s belongs to missing job %q", k, c.JobID)
+		}
+		for _, s := range []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdSucceeded, model.CmdFailed} {
+			if in := has(byState.Bucket([]byte(s.String())), k); in != (s == c.State) {
+				report("command %s is %s but the %s index has it: %t", k, c.State, s, in)
+			}
+		}
+		if !has(byJob.Bucket([]byte(c.JobID)), k) {
+			report("command %s is missing from the index of job %s", k, c.JobID)
+		}
+		return nil
+	})
+	indexed := func(parent []byte, field string, matches func(c model.Command, name string) bool) {
+		_ = top[string(parent)].ForEachBucket(func(name []byte) error {
+			return top[string(parent)].Bucket(name).ForEach(func(id, _ []byte) error {
+				v := cmds.Get(id)
+				if v == nil {
+					report("%s/%s lists missing command %s", parent, name, id)
+					return nil
+				}
+				if c, err := decode[model.Command]("command", id, v); err == nil && !matches(c, string(name)) {
+					report("%s/%s lists command %s, whose %s differs", parent, name, id, field)
+				}
+				return nil
+			})
+		})
+	}
+	indexed(bucketCommandsByState, "state", func(c model.Command, s string) bool { return c.State.String() == s })
+	indexed(bucketCommandsByJob, "job", func(c model.Command, j string) bool { return c.JobID == j })
+
+	_ = top[string(bucketAudit)].ForEach(func(k, v []byte) error {
+		a, err := decode[model.AuditEntry]("audit entry", k, v)
+		if kseq, kerr := keyU64(k); err == nil && (kerr != nil || int64(kseq) != a.Seq) {
+			report("audit entry %d stored under key %x", a.Seq, k)
+		}
+		if err != nil {
+			report("%w", err)
+		}
+		return nil
+	})
+	return problems
+}
