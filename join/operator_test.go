@@ -554,7 +554,7 @@ func TestRetryExhaustedFailsWithLastError(t *testing.T) {
 		return nil, fmt.Errorf("attempt %d: %w", tries.Add(1), errTransient)
 	}
 	op := New(fn, Options{Retry: &Retry{MaxAttempts: 4, IfError: func(err error) bool { return errors.Is(err, errTransient) }}})
-	got, err := runAll(t, op, []Element[int]{rec(1, 1), rec(2, 2)})
+	got, err := runAll(t, op, []Element[int]{rec(1, 1)})
 	var ie *InputError[int]
 	if !errors.As(err, &ie) || ie.Attempts != 4 || !errors.Is(err, errTransient) {
 		t.Fatalf("Run: %v, want the 4th attempt's error", err)

@@ -5,11 +5,15 @@ package join
 type entry[I, O any] struct {
 	in       Element[I]
 	index    int64 // position among the records of the input
-	results  []O
-	err      error
+	results  []O   // set by the worker, read by Run after the hand-back
+	err      error // set by the worker
 	finished bool
-	next     *entry[I, O]   // link in a segment's finished list, or in the free list
+	next     *entry[I, O]   // link in a segment's finished list
 	seg      *segment[I, O] // the unordered queue's segment holding the record
+
+	ctx          *lookupCtx   // nil without a timeout; else &lc
+	lc           lookupCtx
+	older, newer *entry[I, O] // links in the run's list of records that may time out
 }
 
 // queue decides which finished element leaves next. The operator owns the
