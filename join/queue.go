@@ -11,7 +11,7 @@ type entry[I, O any] struct {
 	next     *entry[I, O]   // link in a segment's finished list
 	seg      *segment[I, O] // the unordered queue's segment holding the record
 
-	ctx          *lookupCtx   // nil without a timeout; else &lc
+	ctx          *lookupCtx // nil without a timeout; else &lc
 	lc           lookupCtx
 	older, newer *entry[I, O] // links in the run's list of records that may time out
 }
