@@ -23,10 +23,11 @@ import (
 // Config is the whole configuration file.
 type Config struct {
 	// Store is the bbolt file; default $XDG_DATA_HOME/palink/palink.db.
-	Store    string        `yaml:"store"`
-	Sync     Sync          `yaml:"sync"`
-	Restart  RestartPolicy `yaml:"restart_policy"`
-	Clusters []Cluster     `yaml:"clusters"`
+	Store     string        `yaml:"store"`
+	Sync      Sync          `yaml:"sync"`
+	Scheduler Scheduler     `yaml:"scheduler"`
+	Restart   RestartPolicy `yaml:"restart_policy"`
+	Clusters  []Cluster     `yaml:"clusters"`
 	// Socket is the agent's unix socket; default $XDG_RUNTIME_DIR/palink.sock.
 	Socket string `yaml:"socket"`
 
@@ -40,6 +41,14 @@ type Config struct {
 type Sync struct {
 	Interval    Duration `yaml:"interval"`    // default 10s
 	Concurrency int      `yaml:"concurrency"` // JobManager requests in flight per cycle; default 8
+}
+
+// Scheduler configures command execution.
+type Scheduler struct {
+	// Lease is how long a command stays owned by a process that stopped
+	// renewing it (it died) before another run reclaims it; default 30s.
+	Lease   Duration `yaml:"lease"`
+	Workers int      `yaml:"workers"` // commands executed at once; default 8
 }
 
 // RestartPolicy configures the platform's restarts of FAILED jobs.
@@ -219,7 +228,7 @@ func Parse(path string, b []byte) (*Config, Problems, error) {
 		}
 	}
 	indexLines(&root, "", c.lines)
-	c.applyDefaults()
+	c.ApplyDefaults()
 	ps := c.Check()
 	if errs := ps.Errors(); len(errs) > 0 {
 		return nil, ps, errs
@@ -294,7 +303,8 @@ func (c *Config) Line(path string) int {
 // Path is the file the config came from.
 func (c *Config) Path() string { return c.path }
 
-func (c *Config) applyDefaults() {
+// ApplyDefaults fills every setting left empty with its default; Load does it.
+func (c *Config) ApplyDefaults() {
 	if c.Store == "" {
 		c.Store = DefaultStore()
 	}
@@ -304,6 +314,12 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Sync.Concurrency == 0 {
 		c.Sync.Concurrency = 8
+	}
+	if c.Scheduler.Lease == 0 {
+		c.Scheduler.Lease = Duration(30 * time.Second)
+	}
+	if c.Scheduler.Workers == 0 {
+		c.Scheduler.Workers = 8
 	}
 	r := &c.Restart
 	if r.Enabled == nil {
@@ -374,6 +390,9 @@ func (c *Config) Check() Problems {
 	}
 	if c.Sync.Concurrency < 1 {
 		add("sync.concurrency", false, "sync.concurrency must be at least 1")
+	}
+	if c.Scheduler.Lease.D() < time.Second {
+		add("scheduler.lease", false, "scheduler.lease %s is below 1s", c.Scheduler.Lease.D())
 	}
 	if c.Restart.MaxAttempts < 0 {
 		add("restart_policy.max_attempts", false, "restart_policy.max_attempts must not be negative")
