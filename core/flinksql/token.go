@@ -43,7 +43,7 @@ const (
 	Semicolon              // ;
 	Dot                    // .
 	Colon                  // :
-	Star                   // *
+	Asterisk               // *
 	Plus                   // +
 	Minus                  // -
 	Slash                  // /
@@ -60,6 +60,7 @@ const (
 	Question               // ?
 	Caret                  // ^
 	Pipe                   // |
+	Dollar                 // $ (end anchor of a MATCH_RECOGNIZE pattern)
 	HintStart              // /*+ opening a hint block
 	HintEnd                // */ closing a hint block
 )
@@ -69,10 +70,10 @@ var tokenKindNames = [...]string{
 	String: "string", BinaryString: "binary string", DoubleQuoted: "double-quoted text",
 	Integer: "integer", Decimal: "decimal", Approx: "number",
 	LParen: "'('", RParen: "')'", LBracket: "'['", RBracket: "']'", LBrace: "'{'", RBrace: "'}'",
-	Comma: "','", Semicolon: "';'", Dot: "'.'", Colon: "':'", Star: "'*'", Plus: "'+'",
+	Comma: "','", Semicolon: "';'", Dot: "'.'", Colon: "':'", Asterisk: "'*'", Plus: "'+'",
 	Minus: "'-'", Slash: "'/'", Percent: "'%'", Eq: "'='", Neq: "'<>'", BangEq: "'!='",
 	Lt: "'<'", Le: "'<='", Gt: "'>'", Ge: "'>='", Concat: "'||'", Arrow: "'=>'",
-	Question: "'?'", Caret: "'^'", Pipe: "'|'", HintStart: "'/*+'", HintEnd: "'*/'",
+	Question: "'?'", Caret: "'^'", Pipe: "'|'", Dollar: "'$'", HintStart: "'/*+'", HintEnd: "'*/'",
 }
 
 // String names the kind the way an error message would.

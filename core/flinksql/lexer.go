@@ -1,0 +1,306 @@
+package flinksql
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Lex splits src into tokens by Flink's (Calcite's) lexical rules. It
+// never fails: unreadable input becomes Illegal tokens and an error each,
+// so the parser and the editor's highlighter keep going. The last token
+// is always EOF. Comments are returned apart, in source order.
+func Lex(src string) (toks []Token, comments []Comment, errs []*Error) {
+	lx := lexer{src: src, pos: Pos{Offset: 0, Line: 1, Col: 1}}
+	for {
+		t := lx.next()
+		toks = append(toks, t)
+		if t.Kind == EOF {
+			break
+		}
+	}
+	return toks, lx.comments, lx.errs
+}
+
+var twoKinds = map[string]TokenKind{"<>": Neq, "!=": BangEq, "<=": Le, ">=": Ge, "||": Concat, "=>": Arrow}
+
+var oneKinds = map[rune]TokenKind{
+	'(': LParen, ')': RParen, '[': LBracket, ']': RBracket, '{': LBrace, '}': RBrace,
+	',': Comma, ';': Semicolon, '.': Dot, ':': Colon, '*': Asterisk, '+': Plus, '-': Minus,
+	'/': Slash, '%': Percent, '=': Eq, '<': Lt, '>': Gt, '?': Question, '^': Caret, '|': Pipe,
+	'$': Dollar,
+}
+
+type lexer struct {
+	src      string
+	pos      Pos
+	inHint   bool
+	comments []Comment
+	errs     []*Error
+}
+
+// peekRune returns the rune at byte offset off from the current position
+// without moving.
+func (lx *lexer) peekRune(off int) rune {
+	i := lx.pos.Offset + off
+	if i >= len(lx.src) {
+		return -1
+	}
+	r, _ := utf8.DecodeRuneInString(lx.src[i:])
+	return r
+}
+
+func (lx *lexer) peekByte(off int) byte {
+	i := lx.pos.Offset + off
+	if i >= len(lx.src) {
+		return 0
+	}
+	return lx.src[i]
+}
+
+// advance moves past one rune, keeping line and column right. \r\n and a
+// lone \r both end a line, as editors count them.
+func (lx *lexer) advance() {
+	if lx.pos.Offset >= len(lx.src) {
+		return
+	}
+	r, n := utf8.DecodeRuneInString(lx.src[lx.pos.Offset:])
+	lx.pos.Offset += n
+	switch {
+	case r == '\n':
+		lx.pos.Line++
+		lx.pos.Col = 1
+	case r == '\r' && lx.peekByte(0) != '\n':
+		lx.pos.Line++
+		lx.pos.Col = 1
+	default:
+		lx.pos.Col++
+	}
+}
+
+func (lx *lexer) errorf(start, end Pos, msg, hint string) {
+	lx.errs = append(lx.errs, &Error{Pos: start, End: end, Msg: msg, Hint: hint, src: lx.src})
+}
+
+func (lx *lexer) token(kind TokenKind, start Pos, value string) Token {
+	text := lx.src[start.Offset:lx.pos.Offset]
+	if kind != QuotedIdent && kind != String && kind != BinaryString && kind != DoubleQuoted {
+		value = text
+	}
+	return Token{Kind: kind, Text: text, Value: value, Pos: start, End: lx.pos}
+}
+
+// skipSpaceAndComments moves past white space and comments, recording the
+// comments. A /*+ opens a hint and is a token, so it stops here.
+func (lx *lexer) skipSpaceAndComments() {
+	for lx.pos.Offset < len(lx.src) {
+		r := lx.peekRune(0)
+		switch {
+		case unicode.IsSpace(r):
+			lx.advance()
+		case r == '-' && lx.peekByte(1) == '-':
+			start := lx.pos
+			for lx.pos.Offset < len(lx.src) && lx.peekByte(0) != '\n' && lx.peekByte(0) != '\r' {
+				lx.advance()
+			}
+			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos})
+		case r == '/' && lx.peekByte(1) == '*' && lx.peekByte(2) != '+':
+			start := lx.pos
+			lx.advance()
+			lx.advance()
+			closed := false
+			for lx.pos.Offset < len(lx.src) {
+				if lx.peekByte(0) == '*' && lx.peekByte(1) == '/' {
+					lx.advance()
+					lx.advance()
+					closed = true
+					break
+				}
+				lx.advance()
+			}
+			if !closed {
+				lx.errorf(start, lx.pos, "unterminated comment", "close it with */")
+			}
+			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos, Block: true})
+		default:
+			return
+		}
+	}
+}
+
+func (lx *lexer) next() Token {
+	lx.skipSpaceAndComments()
+	start := lx.pos
+	if lx.pos.Offset >= len(lx.src) {
+		if lx.inHint {
+			lx.errorf(start, start, "unterminated hint", "close it with */")
+			lx.inHint = false
+		}
+		return Token{Kind: EOF, Pos: start, End: start}
+	}
+	r := lx.peekRune(0)
+	switch {
+	case (r == 'x' || r == 'X') && lx.peekByte(1) == '\'':
+		lx.advance()
+		v, ok := lx.quoted('\'')
+		t := lx.token(BinaryString, start, v)
+		if !ok {
+			lx.errorf(start, lx.pos, "unterminated binary string", "close it with '")
+		} else if !isHex(v) || len(v)%2 != 0 {
+			lx.errorf(start, lx.pos, "binary string "+t.Text+" must hold an even number of hex digits", "")
+		}
+		return t
+	case isIdentStart(r):
+		for isIdentPart(lx.peekRune(0)) {
+			lx.advance()
+		}
+		return lx.token(Word, start, "")
+	case r >= '0' && r <= '9' || r == '.' && isDigit(lx.peekByte(1)):
+		return lx.number(start)
+	case r == '`':
+		v, ok := lx.quoted('`')
+		if !ok {
+			lx.errorf(start, lx.pos, "unterminated quoted identifier", "close it with `")
+		} else if v == "" {
+			lx.errorf(start, lx.pos, "empty quoted identifier", "")
+		}
+		return lx.token(QuotedIdent, start, v)
+	case r == '\'':
+		v, ok := lx.quoted('\'')
+		if !ok {
+			lx.errorf(start, lx.pos, "unterminated string", "close it with '")
+		}
+		return lx.token(String, start, v)
+	case r == '"':
+		v, ok := lx.quoted('"')
+		if !ok {
+			lx.errorf(start, lx.pos, "unterminated double-quoted text", "")
+		}
+		return lx.token(DoubleQuoted, start, v)
+	}
+	two := ""
+	if lx.pos.Offset+2 <= len(lx.src) {
+		two = lx.src[lx.pos.Offset : lx.pos.Offset+2]
+	}
+	if lx.pos.Offset+3 <= len(lx.src) && lx.src[lx.pos.Offset:lx.pos.Offset+3] == "/*+" {
+		lx.advance()
+		lx.advance()
+		lx.advance()
+		lx.inHint = true
+		return lx.token(HintStart, start, "")
+	}
+	if two == "*/" && lx.inHint {
+		lx.advance()
+		lx.advance()
+		lx.inHint = false
+		return lx.token(HintEnd, start, "")
+	}
+	if k, ok := twoKinds[two]; ok {
+		lx.advance()
+		lx.advance()
+		return lx.token(k, start, "")
+	}
+	lx.advance()
+	if k, ok := oneKinds[r]; ok {
+		return lx.token(k, start, "")
+	}
+	t := lx.token(Illegal, start, "")
+	lx.errorf(start, lx.pos, "unexpected character "+quoteRune(r), "")
+	return t
+}
+
+// quoted reads a quoted run starting at the opening quote q, where a doubled
+// quote stands for one. It returns the decoded contents and whether the
+// closing quote was found.
+func (lx *lexer) quoted(q byte) (string, bool) {
+	lx.advance()
+	var b strings.Builder
+	for lx.pos.Offset < len(lx.src) {
+		c := lx.peekByte(0)
+		if c == q {
+			if lx.peekByte(1) == q {
+				b.WriteByte(q)
+				lx.advance()
+				lx.advance()
+				continue
+			}
+			lx.advance()
+			return b.String(), true
+		}
+		r, n := utf8.DecodeRuneInString(lx.src[lx.pos.Offset:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteByte(c)
+		} else {
+			b.WriteRune(r)
+		}
+		lx.advance()
+	}
+	return b.String(), false
+}
+
+// number reads 12, 1.5, .5, 1., 1e10, 1.5E-3. A letter glued to a number
+// (12abc) is an error, as it is in Flink.
+func (lx *lexer) number(start Pos) Token {
+	kind := Integer
+	for isDigit(lx.peekByte(0)) {
+		lx.advance()
+	}
+	if lx.peekByte(0) == '.' && !(lx.peekByte(1) == '.') {
+		kind = Decimal
+		lx.advance()
+		for isDigit(lx.peekByte(0)) {
+			lx.advance()
+		}
+	}
+	if c := lx.peekByte(0); c == 'e' || c == 'E' {
+		d := lx.peekByte(1)
+		if isDigit(d) || (d == '+' || d == '-') && isDigit(lx.peekByte(2)) {
+			kind = Approx
+			lx.advance()
+			lx.advance()
+			for isDigit(lx.peekByte(0)) {
+				lx.advance()
+			}
+		}
+	}
+	if isIdentStart(lx.peekRune(0)) {
+		for isIdentPart(lx.peekRune(0)) {
+			lx.advance()
+		}
+		t := lx.token(Illegal, start, "")
+		lx.errorf(start, lx.pos, "malformed number "+t.Text, "")
+		return t
+	}
+	return lx.token(kind, start, "")
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdentStart(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 && unicode.IsLetter(r)
+}
+
+func isIdentPart(r rune) bool {
+	return isIdentStart(r) || r >= '0' && r <= '9' || r == '$' || r > 127 && unicode.IsDigit(r)
+}
+
+func quoteRune(r rune) string {
+	if r == utf8.RuneError {
+		return "(invalid UTF-8)"
+	}
+	if unicode.IsPrint(r) {
+		return "'" + string(r) + "'"
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
