@@ -9,17 +9,17 @@
 //
 // Jobs (DESIGN.md; every arrow is a row of jobTransitions):
 //
-//	                  adopt
-//	 CREATED ─────────────────────────────┐
-//	    │ deploy                          ▼
-//	    ▼          deploy-ok                         sync-running
-//	 DEPLOYING ───────────────► DEPLOY_SUCCEEDED ─────────────────► RUNNING
-//	    │ deploy-failed              │ sync-finished/killed/failed    │ paused, sync-finished ─► FINISHED
-//	    ▼                            │ killed                         │ killed, sync-killed ───► KILLED
-//	 DEPLOY_FAILED                   └──────────► FINISHED/KILLED/    │ sync-failed ───────────► FAILED
-//	    │ deploy (resubmit)                       FAILED
-//	    ▼
-//	 DEPLOYING ◄── deploy (restart / resubmit) ── FINISHED, KILLED, FAILED
+//	                 adopt
+//	CREATED ─────────────────────────────┐
+//	   │ deploy                          ▼
+//	   ▼          deploy-ok                         sync-running
+//	DEPLOYING ───────────────► DEPLOY_SUCCEEDED ─────────────────► RUNNING
+//	   │ deploy-failed              │ sync-finished/killed/failed    │ paused, sync-finished ─► FINISHED
+//	   ▼                            │ killed                         │ killed, sync-killed ───► KILLED
+//	DEPLOY_FAILED                   └──────────► FINISHED/KILLED/    │ sync-failed ───────────► FAILED
+//	   │ deploy (resubmit)                       FAILED
+//	   ▼
+//	DEPLOYING ◄── deploy (restart / resubmit) ── FINISHED, KILLED, FAILED
 //
 // Commands:
 //

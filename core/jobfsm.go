@@ -13,16 +13,16 @@ type JobEvent int
 
 // Job events. The transition table below says which are legal where.
 const (
-	EvDeploy         JobEvent = iota + 1 // a SUBMIT/RESTART/RESUBMIT command was accepted
-	EvDeployOK                           // that command succeeded: an application runs the job
-	EvDeployFailed                       // that command failed
-	EvSyncRunning                        // sync: YARN RUNNING, Flink RUNNING
-	EvSyncFinished                       // sync: the job finished
-	EvSyncKilled                         // sync: the application was killed or the job canceled
-	EvSyncFailed                         // sync: the job or its application failed
-	EvPaused                             // a PAUSE command stopped the job with a savepoint
-	EvKilled                             // a KILL command killed the application / canceled the job
-	EvAdopt                              // a running application not deployed by palink became this job
+	EvDeploy       JobEvent = iota + 1 // a SUBMIT/RESTART/RESUBMIT command was accepted
+	EvDeployOK                         // that command succeeded: an application runs the job
+	EvDeployFailed                     // that command failed
+	EvSyncRunning                      // sync: YARN RUNNING, Flink RUNNING
+	EvSyncFinished                     // sync: the job finished
+	EvSyncKilled                       // sync: the application was killed or the job canceled
+	EvSyncFailed                       // sync: the job or its application failed
+	EvPaused                           // a PAUSE command stopped the job with a savepoint
+	EvKilled                           // a KILL command killed the application / canceled the job
+	EvAdopt                            // a running application not deployed by palink became this job
 )
 
 var jobEventNames = map[JobEvent]string{

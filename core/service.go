@@ -150,6 +150,7 @@ type CreateJobRequest struct {
 	Spec        model.Spec
 	Parallelism int
 	Config      map[string]string
+	Issuer      string // filled by the service when empty
 }
 
 // ActionRequest asks for one action on one job.
@@ -235,6 +236,7 @@ type AdoptRequest struct {
 	Cluster string
 	AppID   string
 	Name    string // defaults to the application's name
+	Issuer  string // filled by the service when empty
 }
 
 // ChangeKind says what a Change carries.

@@ -1,0 +1,262 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// Plan implements Service.
+func (l *Local) Plan(ctx context.Context, r ActionRequest) (ActionPlan, error) {
+	var p ActionPlan
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		j, err := findJob(tx, r.JobRef)
+		if err != nil {
+			return err
+		}
+		pending, err := pendingCommand(tx, j.ID)
+		if err != nil {
+			return err
+		}
+		p = l.plan(j, r, pending)
+		return nil
+	})
+	return p, err
+}
+
+// plan is the pure part of Plan: what the action would do to j now.
+func (l *Local) plan(j model.Job, r ActionRequest, pending *model.Command) ActionPlan {
+	p := ActionPlan{JobID: j.ID, JobName: j.Name, Kind: r.Kind, Allowed: true}
+	if l.readOnly {
+		p.Allowed, p.Reason = false, "palink is read-only"
+		return p
+	}
+	if err := CanAct(j, r.Kind, pending); err != nil {
+		var ar *ActionRefusedError
+		if errors.As(err, &ar) {
+			p.Allowed, p.Reason = false, ar.Reason
+		} else {
+			p.Allowed, p.Reason = false, err.Error()
+		}
+		return p
+	}
+	cl, _ := l.cfg.Cluster(j.Cluster)
+	spDir := cl.Deploy.SavepointDir
+	if spDir == "" {
+		spDir = "the cluster's default savepoint directory (state.savepoints.dir)"
+	}
+	app := j.AppID
+	if app == "" {
+		app = "its application"
+	}
+	jid := j.FlinkJobID
+	if jid == "" {
+		jid = "(id from the JobManager)"
+	}
+	ckptAge := "no checkpoint recorded"
+	if j.LatestCheckpoint != nil {
+		ckptAge = fmt.Sprintf("latest checkpoint %s ago (%s)", Age(l.now().Sub(j.LatestCheckpoint.Time)), baseName(j.LatestCheckpoint.Path))
+	}
+	switch r.Kind {
+	case model.CmdPause:
+		p.Steps = []string{
+			fmt.Sprintf("Flink will stop job %s with a savepoint to %s (stop-with-savepoint).", jid, spDir),
+			"The job ends FINISHED; restart resumes from that savepoint.",
+		}
+		if !j.Session {
+			p.Steps = append(p.Steps, fmt.Sprintf("The per-job cluster %s shuts down.", app))
+		}
+	case model.CmdKill:
+		p.Destructive, p.Protected = true, cl.Protected
+		if j.Session {
+			p.Steps = []string{fmt.Sprintf("Flink will cancel job %s in the shared session cluster %s; the session keeps running.", jid, app)}
+		} else {
+			p.Steps = []string{fmt.Sprintf("YARN will kill %s (per-job cluster).", app)}
+		}
+		p.Warnings = []string{"State is NOT saved. " + capitalize(ckptAge) + ".", "Prefer pause: stop with a savepoint."}
+	case model.CmdSavepoint:
+		p.Steps = []string{fmt.Sprintf("Flink will write a savepoint of job %s to %s; the job keeps running.", jid, spDir)}
+	case model.CmdSubmit, model.CmdRestart, model.CmdResubmit:
+		choice := r.Restore
+		if r.Kind == model.CmdSubmit {
+			choice = model.RestoreNone
+		}
+		if r.Kind == model.CmdRestart && choice == 0 {
+			choice = model.RestoreLatest
+		}
+		if r.Kind == model.CmdResubmit && choice == 0 {
+			p.Allowed, p.Reason = false, "resubmit needs a restore point: latest, savepoint, checkpoint, a path, or none"
+			return p
+		}
+		path, err := resolveRestore(j, choice, r.RestorePath)
+		if err != nil {
+			p.Allowed, p.Reason = false, err.Error()
+			return p
+		}
+		p.Restore = path
+		how := "through the SQL Gateway"
+		if j.Kind == model.KindJAR {
+			how = "with " + cl.Deploy.JarDeployer + " deploy"
+		}
+		p.Steps = []string{fmt.Sprintf("Deploy %s v%d to cluster %s (%s) %s.", j.Kind, j.SpecVersion, j.Cluster, cl.Deploy.Mode, how)}
+		if path != "" {
+			p.Steps = append(p.Steps, "Restore state from "+path+".")
+		} else {
+			p.Steps = append(p.Steps, "Start with empty state.")
+			if r.Kind != model.CmdSubmit && (j.LatestCheckpoint != nil || j.LatestSavepoint != nil) {
+				p.Warnings = append(p.Warnings, "The job's recorded state is NOT restored.")
+			}
+			if r.Kind == model.CmdRestart {
+				p.Warnings = append(p.Warnings, "No savepoint or checkpoint recorded: the job starts from empty state.")
+			}
+		}
+		p.Destructive = r.Kind != model.CmdSubmit && path == "" && (j.LatestCheckpoint != nil || j.LatestSavepoint != nil)
+	}
+	return p
+}
+
+// Act implements Service.
+func (l *Local) Act(ctx context.Context, r ActionRequest) (model.Command, error) {
+	return l.actWith(ctx, r, nil)
+}
+
+// actWith is Act with a last change to the new command and the job, made
+// in the same transaction (the restart policy marks its commands).
+func (l *Local) actWith(ctx context.Context, r ActionRequest, mod func(*model.Command, *model.Job)) (model.Command, error) {
+	issuer := r.Issuer
+	if issuer == "" {
+		issuer = l.user
+	}
+	if l.readOnly {
+		return model.Command{}, errReadOnly(lower(r.Kind.String()))
+	}
+	now := l.now()
+	var (
+		cmd     model.Command
+		job     model.Job
+		ev      *model.Event
+		refusal error
+	)
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		j, err := findJob(tx, r.JobRef)
+		if err != nil {
+			return err
+		}
+		pending, err := pendingCommand(tx, j.ID)
+		if err != nil {
+			return err
+		}
+		p := l.plan(j, r, pending)
+		if !p.Allowed {
+			// The refusal is audited; the job and its commands are untouched.
+			refusal = &ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}
+			_, err := tx.AppendAudit(model.AuditEntry{Time: now, User: issuer, Action: lower(r.Kind.String()), JobID: j.ID, Outcome: "refused: " + p.Reason})
+			return err
+		}
+		params := model.CommandParams{Restore: r.Restore, RestorePath: r.RestorePath, SpecVersion: j.SpecVersion}
+		if r.Kind.Deploys() {
+			if r.Kind == model.CmdSubmit {
+				params.Restore = model.RestoreNone
+			}
+			if params.Restore == 0 {
+				params.Restore = model.RestoreLatest
+			}
+			params.RestorePath = p.Restore // resolved now, so the command says what it restores
+		} else {
+			params.AppID, params.FlinkJobID = j.AppID, j.FlinkJobID
+		}
+		c := model.Command{JobID: j.ID, Kind: r.Kind, Params: params, State: model.CmdUndo, Issuer: issuer, CreatedAt: now}
+		if mod != nil {
+			mod(&c, &j)
+		}
+		c, err = tx.PutCommand(c)
+		if err != nil {
+			return err
+		}
+		cmd = c
+		if evk, ok := acceptEvent(r.Kind); ok {
+			to, _, err := StepJob(j.State, evk)
+			if err != nil {
+				return err
+			}
+			e, err := tx.AppendEvent(model.Event{JobID: j.ID, Time: now, From: j.State, To: to, CommandID: c.ID,
+				Reason: fmt.Sprintf("%s #%d by %s%s", r.Kind, c.Seq, issuer, restoreNote(p.Restore))})
+			if err != nil {
+				return err
+			}
+			ev = &e
+			j.State, j.Drift = to, nil
+		}
+		j.UpdatedAt = now
+		if err := tx.PutJob(j); err != nil {
+			return err
+		}
+		job = j
+		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: issuer, Action: lower(r.Kind.String()), JobID: j.ID, CommandID: c.ID, Outcome: "accepted"})
+		return err
+	})
+	if err != nil {
+		return model.Command{}, err
+	}
+	if refusal != nil {
+		return model.Command{}, refusal
+	}
+	l.publishCommand(cmd)
+	l.publishJob(job, &cmd, ev)
+	l.kick()
+	return cmd, nil
+}
+
+func restoreNote(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " (from " + baseName(path) + ")"
+}
+
+// kick wakes the scheduler.
+func (l *Local) kick() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Age renders a duration the way the screens show ages: 12s, 4m, 3h, 2d.
+func Age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' && i < len(p)-1 {
+			return p[i+1:]
+		}
+	}
+	return p
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	b := []byte(s)
+	if 'a' <= b[0] && b[0] <= 'z' {
+		b[0] -= 'a' - 'A'
+	}
+	return string(b)
+}

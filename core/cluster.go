@@ -1,0 +1,133 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/yarn"
+)
+
+// Cluster is palink's connection to one configured cluster: its RM (with
+// HA), the SQL Gateway, and a factory of JobManager clients. It also keeps
+// the cluster's connectivity for the header.
+type Cluster struct {
+	Name    string
+	Cfg     config.Cluster
+	RM      *yarn.ResourceManager
+	Gateway *yarn.SQLGateway // nil when the cluster has no sql_gateway
+	opts    yarn.Options
+
+	mu     sync.Mutex
+	status ClusterStatus
+}
+
+// NewClusters builds the clients of every configured cluster. It does no I/O.
+func NewClusters(cfg *config.Config, log *slog.Logger) (map[string]*Cluster, error) {
+	out := map[string]*Cluster{}
+	for _, cc := range cfg.Clusters {
+		c, err := NewCluster(cc)
+		if err != nil {
+			return nil, err
+		}
+		out[cc.Name] = c
+	}
+	return out, nil
+}
+
+// NewCluster builds one cluster's clients.
+func NewCluster(cc config.Cluster) (*Cluster, error) {
+	o := yarn.Options{
+		Timeout:            cc.Timeout.D(),
+		CAFile:             cc.TLS.CAFile,
+		InsecureSkipVerify: cc.TLS.InsecureSkipVerify,
+		SimpleAuthUser:     cc.User,
+		UserAgent:          "palink",
+	}
+	if cc.Auth.User != "" {
+		pw, err := cc.Auth.Password()
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+		}
+		o.Username, o.Password = cc.Auth.User, pw
+	}
+	rm, err := yarn.NewResourceManager(cc.RM, o)
+	if err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+	}
+	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, status: ClusterStatus{Name: cc.Name}}
+	if cc.SQLGateway != "" {
+		gw, err := yarn.NewSQLGateway(cc.SQLGateway, o)
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+		}
+		c.Gateway = gw
+	}
+	return c, nil
+}
+
+// Flink returns a JobManager client for a running application. Reads go
+// through the RM web proxy (the application's current tracking URL) unless
+// the cluster is configured for direct access; actions always go straight
+// to the JobManager at amRPCAddress, since the proxy forwards only GET and PUT.
+func (c *Cluster) Flink(app yarn.Application) (*yarn.Flink, error) {
+	direct := ""
+	if app.AMRPCAddress != "" {
+		direct = "http://" + app.AMRPCAddress
+	}
+	read := ""
+	if c.Cfg.FlinkAccess == "direct" {
+		read = direct
+	} else {
+		read = app.TrackingURL
+		if read == "" || app.TrackingUI == "UNASSIGNED" {
+			read = c.RM.ProxyURL(app.ID)
+		}
+	}
+	if read == "" {
+		return nil, fmt.Errorf("application %s has no JobManager address yet", app.ID)
+	}
+	f, err := yarn.NewFlink(read, direct, c.opts)
+	if err != nil {
+		return nil, fmt.Errorf("JobManager of %s: %w", app.ID, err)
+	}
+	return f, nil
+}
+
+// observe records the outcome of a call for the cluster's connectivity.
+func (c *Cluster) observe(err error, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err == nil {
+		c.status.Connected, c.status.LastOK, c.status.LastError = true, now, ""
+		c.status.ActiveRM = c.RM.Active()
+		return
+	}
+	if errors.Is(err, yarn.ErrNotFound) {
+		return // the cluster answered
+	}
+	c.status.Connected, c.status.LastError = false, err.Error()
+}
+
+// Status is the cluster's connectivity as last observed.
+func (c *Cluster) Status() ClusterStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status
+}
+
+// Tags palink puts on every application it submits, so that a crashed
+// submission can be found and adopted instead of repeated.
+const tagPalink = "palink"
+
+func jobTag(jobID string) string { return "palink-job-" + strings.ToLower(jobID) }
+func cmdTag(cmdID string) string { return "palink-cmd-" + strings.ToLower(cmdID) }
+
+// submissionTags are the YARN application tags of a deploy (YARN lower-cases tags).
+func submissionTags(jobID, cmdID string) []string {
+	return []string{tagPalink, jobTag(jobID), cmdTag(cmdID)}
+}

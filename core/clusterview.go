@@ -1,0 +1,273 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
+)
+
+// Clusters implements Service.
+func (l *Local) Clusters(ctx context.Context) ([]ClusterStatus, error) {
+	var out []ClusterStatus
+	for _, name := range l.clusterNames() {
+		if cl := l.clusters[name]; cl != nil {
+			out = append(out, cl.Status())
+		}
+	}
+	return out, nil
+}
+
+// ClusterOverview implements Service: YARN metrics, queues, and the Flink
+// applications no palink job owns.
+func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOverview, error) {
+	cl := l.clusters[name]
+	if cl == nil {
+		return ClusterOverview{}, fmt.Errorf("cluster %q is not configured (known: %s)", name, strings.Join(l.clusterNames(), ", "))
+	}
+	ov := ClusterOverview{Name: name}
+	var (
+		wg                  sync.WaitGroup
+		mErr, sErr, appsErr error
+		metrics             yarn.ClusterMetrics
+		sched               yarn.Scheduler
+		apps                []yarn.Application
+	)
+	wg.Add(3)
+	go func() { defer wg.Done(); metrics, mErr = cl.RM.ClusterMetrics(ctx) }()
+	go func() { defer wg.Done(); sched, sErr = cl.RM.Scheduler(ctx) }()
+	go func() {
+		defer wg.Done()
+		apps, appsErr = cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTypes: []string{cl.Cfg.ApplicationType}, States: liveStates})
+	}()
+	wg.Wait()
+	err := errors.Join(mErr, sErr, appsErr)
+	cl.observe(err, l.now())
+	if mErr == nil {
+		ov.Metrics = ClusterMetrics{
+			AppsRunning: metrics.AppsRunning, AppsPending: metrics.AppsPending, AppsFailed: metrics.AppsFailed,
+			AppsKilled: metrics.AppsKilled, AppsCompleted: metrics.AppsCompleted,
+			MemoryUsedMB: metrics.AllocatedMB, MemoryTotalMB: metrics.TotalMB,
+			VCoresUsed: metrics.AllocatedVirtualCores, VCoresTotal: metrics.TotalVirtualCores,
+			ActiveNodes: metrics.ActiveNodes, UnhealthyNodes: metrics.UnhealthyNodes,
+		}
+	}
+	if sErr == nil {
+		ov.Queues = flattenQueues(sched)
+	}
+	if appsErr == nil {
+		owned := map[string]bool{}
+		if err := l.st.View(ctx, func(tx store.ReadTx) error {
+			jobs, err := tx.Jobs()
+			for _, j := range jobs {
+				if j.AppID != "" && !j.Session {
+					owned[j.AppID] = true
+				}
+			}
+			return err
+		}); err != nil {
+			return ov, err
+		}
+		for _, a := range apps {
+			if owned[a.ID] || hasTag(a.Tags(), tagPalink) {
+				continue
+			}
+			ov.Unmanaged = append(ov.Unmanaged, Application{ID: a.ID, Name: a.Name, Type: a.ApplicationType,
+				User: a.User, Queue: a.Queue, State: a.State, Tags: a.Tags(), StartedAt: a.Started()})
+		}
+		sort.Slice(ov.Unmanaged, func(i, k int) bool { return ov.Unmanaged[i].ID < ov.Unmanaged[k].ID })
+	}
+	ov.FetchedAt = l.now()
+	return ov, err
+}
+
+func hasTag(tags []string, t string) bool {
+	for _, x := range tags {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Adopt implements Service: an application palink did not deploy becomes a
+// job in DEPLOY_SUCCEEDED; sync takes it from there. Its spec is unknown, so
+// it can be paused, killed and savepointed, and restarted only after a spec
+// is saved.
+func (l *Local) Adopt(ctx context.Context, r AdoptRequest) (model.Job, error) {
+	if l.readOnly {
+		return model.Job{}, errReadOnly("adopt")
+	}
+	cl := l.clusters[r.Cluster]
+	if cl == nil {
+		return model.Job{}, fmt.Errorf("adopt %s: cluster %q is not configured", r.AppID, r.Cluster)
+	}
+	app, err := cl.RM.Application(ctx, r.AppID)
+	if err != nil {
+		return model.Job{}, fmt.Errorf("adopt %s: %w", r.AppID, err)
+	}
+	if app.Final() {
+		return model.Job{}, fmt.Errorf("adopt %s: the application already ended (%s)", r.AppID, app.State)
+	}
+	name := r.Name
+	if name == "" {
+		name = sanitizeName(app.Name)
+	}
+	if err := checkJobName(name); err != nil {
+		return model.Job{}, fmt.Errorf("adopt %s: %w", r.AppID, err)
+	}
+	now := l.now()
+	user := orUser(r.Issuer, l.user)
+	j := model.Job{ID: newJobID(), Name: name, Kind: model.KindJAR, Cluster: r.Cluster, SpecVersion: 1,
+		AppID: app.ID, TrackingURL: app.TrackingURL, JMAddress: app.AMRPCAddress,
+		CreatedAt: now, UpdatedAt: now}
+	var ev *model.Event
+	err = l.st.Update(ctx, func(tx store.Tx) error {
+		jobs, err := tx.Jobs()
+		if err != nil {
+			return err
+		}
+		for _, o := range jobs {
+			if o.AppID == app.ID && !o.Session {
+				return fmt.Errorf("adopt %s: job %s already owns it", app.ID, o.Name)
+			}
+		}
+		if err := tx.CreateJob(j); err != nil {
+			return fmt.Errorf("adopt %s as %s: %w", app.ID, name, err)
+		}
+		if _, err := tx.AddSpec(model.Spec{JobID: j.ID, Author: user, CreatedAt: now,
+			Note: fmt.Sprintf("adopted from %s (%s); its code is not known to palink", app.ID, app.Name)}); err != nil {
+			return err
+		}
+		j, ev, err = applyEvent(tx, j, EvAdopt, fmt.Sprintf("adopted %s by %s", app.ID, user), "", now)
+		if err != nil {
+			return err
+		}
+		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: user, Action: "adopt", JobID: j.ID, Outcome: "succeeded: " + app.ID})
+		return err
+	})
+	if err != nil {
+		return model.Job{}, err
+	}
+	l.publishJob(j, nil, ev)
+	return j, nil
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		ok := r == '-' || r == '_' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if ok {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() == 0 {
+		return "adopted"
+	}
+	return b.String()
+}
+
+// live fetches what the cluster says of a job right now, for the detail view.
+func (l *Local) live(ctx context.Context, j model.Job) (*LiveJob, error) {
+	if j.AppID == "" {
+		return nil, nil
+	}
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return nil, fmt.Errorf("cluster %q is not configured", j.Cluster)
+	}
+	app, err := cl.RM.Application(ctx, j.AppID)
+	cl.observe(err, l.now())
+	if err != nil {
+		return nil, fmt.Errorf("application %s: %w", j.AppID, err)
+	}
+	lj := &LiveJob{FetchedAt: l.now(), YARNState: app.State, FinalStatus: app.FinalStatus}
+	if app.State != yarn.AppRunning || j.FlinkJobID == "" {
+		return lj, nil
+	}
+	f, err := cl.Flink(app)
+	if err != nil {
+		return lj, err
+	}
+	var (
+		wg            sync.WaitGroup
+		det           yarn.JobDetails
+		cps           yarn.CheckpointStats
+		ex            yarn.JobExceptions
+		dErr, cErr, e error
+	)
+	wg.Add(3)
+	go func() { defer wg.Done(); det, dErr = f.Job(ctx, j.FlinkJobID) }()
+	go func() { defer wg.Done(); cps, cErr = f.Checkpoints(ctx, j.FlinkJobID) }()
+	go func() { defer wg.Done(); ex, e = f.Exceptions(ctx, j.FlinkJobID, 20) }()
+	wg.Wait()
+	if dErr == nil {
+		lj.FlinkState = det.State
+		for _, v := range det.Vertices {
+			lj.Vertices = append(lj.Vertices, Vertex{ID: v.ID, Name: v.Name, Parallelism: v.Parallelism, Status: v.Status})
+		}
+		raw := det.Raw
+		if len(raw) == 0 {
+			raw, _ = json.Marshal(det)
+		}
+		lj.RawJSON = indentJSON(raw)
+	}
+	if cErr == nil {
+		for _, c := range cps.History {
+			lj.Checkpoints = append(lj.Checkpoints, CheckpointInfo{
+				ID: c.ID, Status: c.Status, Savepoint: c.IsSavepoint, TriggeredAt: time.UnixMilli(c.TriggerTimestamp),
+				Duration: time.Duration(c.EndToEndDuration) * time.Millisecond, Size: c.CheckpointedSize,
+				Path: c.ExternalPath, Failure: c.FailureMessage,
+			})
+		}
+	}
+	if e == nil {
+		lj.Exceptions = exceptionInfos(ex)
+	}
+	return lj, errors.Join(dErr, cErr, e)
+}
+
+// exceptionInfos orders a job's exceptions root cause first, then history.
+func exceptionInfos(ex yarn.JobExceptions) []ExceptionInfo {
+	var out []ExceptionInfo
+	for _, e := range ex.History.Entries {
+		out = append(out, ExceptionInfo{Time: time.UnixMilli(e.Timestamp), Name: e.ExceptionName,
+			Stacktrace: e.Stacktrace, Task: e.TaskName, Location: e.Endpoint})
+	}
+	if len(out) == 0 && ex.RootException != "" {
+		out = append(out, ExceptionInfo{Time: time.UnixMilli(ex.Timestamp), Name: firstLineOf(ex.RootException), Stacktrace: ex.RootException})
+	}
+	return out
+}
+
+func indentJSON(b []byte) string {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return string(b)
+	}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
+}
+
+// flattenQueues lists the scheduler's queues depth-first.
+func flattenQueues(s yarn.Scheduler) []Queue {
+	var out []Queue
+	for _, q := range s.Flatten() {
+		out = append(out, Queue{Name: q.Name, Depth: q.Depth, Capacity: q.Capacity, UsedCapacity: q.UsedCapacity,
+			MaxCapacity: q.MaxCapacity, Apps: q.Apps})
+	}
+	return out
+}

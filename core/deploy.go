@@ -1,0 +1,546 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
+)
+
+// deployed is what a deploy created.
+type deployed struct {
+	app     yarn.Application
+	jobID   string
+	session bool
+	restore string
+}
+
+// fixedJobID is the Flink job id palink gives a submission to a session
+// cluster, derived from the command: a resumed command finds the job it
+// already submitted, and Flink itself refuses a second job with that id.
+func fixedJobID(cmdID string) string {
+	h := sha256.Sum256([]byte("palink/" + cmdID))
+	return hex.EncodeToString(h[:16])
+}
+
+// liveStates are the YARN states of an application that may still run.
+var liveStates = []string{yarn.AppNew, yarn.AppNewSaving, yarn.AppSubmitted, yarn.AppAccepted, yarn.AppRunning}
+
+// runDeploy executes SUBMIT, RESTART and RESUBMIT. It first reconciles: an
+// application this command already created (the process died after
+// submitting) is adopted, never submitted again; and it refuses while any
+// other application of the job is alive.
+func (l *Local) runDeploy(ctx context.Context, x *execution) error {
+	p := x.params()
+	var (
+		j    model.Job
+		spec model.Spec
+	)
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		if j, err = tx.Job(x.cmd.JobID); err != nil {
+			return err
+		}
+		v := p.SpecVersion
+		if v == 0 {
+			v = j.SpecVersion
+		}
+		spec, err = tx.Spec(j.ID, v)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return fmt.Errorf("cluster %q is not configured", j.Cluster)
+	}
+	session := cl.Cfg.Deploy.Mode == "yarn-session"
+
+	// 1. Reconcile with what a previous attempt may have done.
+	if d, ok, err := l.findOwnSubmission(ctx, x, cl, session); err != nil {
+		return err
+	} else if ok {
+		x.logf(ctx, "found %s (Flink job %s) submitted by an earlier attempt of this command: adopting it, not submitting again", d.app.ID, orNone(d.jobID))
+		return l.deploySucceeded(ctx, x, d)
+	}
+	// 2. Never two live applications for one job.
+	if err := l.refuseIfAlive(ctx, x, cl, j, session); err != nil {
+		return err
+	}
+	// 3. Submit.
+	restore := p.RestorePath
+	if restore != "" {
+		x.logf(ctx, "restoring from %s", restore)
+	} else {
+		x.logf(ctx, "starting with empty state")
+	}
+	var d deployed
+	switch j.Kind {
+	case model.KindSQL:
+		d, err = l.deploySQL(ctx, x, cl, j, spec, restore, session)
+	case model.KindJAR:
+		if cl.Cfg.Deploy.JarDeployer == "rest" {
+			d, err = l.deployJarREST(ctx, x, cl, j, spec, restore)
+		} else {
+			d, err = l.deployJarExec(ctx, x, cl, j, spec, restore)
+		}
+	default:
+		err = fmt.Errorf("job kind %v cannot be deployed", j.Kind)
+	}
+	if err != nil {
+		return err
+	}
+	d.restore = restore
+	return l.deploySucceeded(ctx, x, d)
+}
+
+// findOwnSubmission looks for an application (or session job) this very
+// command created in an earlier attempt.
+func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster, session bool) (deployed, bool, error) {
+	p := x.params()
+	if x.cmd.Attempts <= 1 && p.AppID == "" {
+		return deployed{}, false, nil
+	}
+	if session {
+		app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp)
+		if err != nil {
+			return deployed{}, false, fmt.Errorf("session cluster %s: %w", cl.Cfg.Deploy.SessionApp, err)
+		}
+		f, err := cl.Flink(app)
+		if err != nil {
+			return deployed{}, false, err
+		}
+		jid := fixedJobID(x.cmd.ID)
+		if _, err := f.Job(ctx, jid); err == nil {
+			return deployed{app: app, jobID: jid, session: true}, true, nil
+		} else if !errors.Is(err, yarn.ErrNotFound) {
+			return deployed{}, false, fmt.Errorf("look for job %s on the session cluster: %w", jid, err)
+		}
+		return deployed{}, false, nil
+	}
+	// The submission may still be reaching the RM: look twice.
+	for i := 0; i < 2; i++ {
+		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}})
+		if err != nil {
+			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", cmdTag(x.cmd.ID), err)
+		}
+		if len(apps) > 0 {
+			return deployed{app: newest(apps), jobID: p.FlinkJobID}, true, nil
+		}
+		if i == 0 {
+			if err := sleepCtx(ctx, 2*l.opts.Poll); err != nil {
+				return deployed{}, false, err
+			}
+		}
+	}
+	return deployed{}, false, nil
+}
+
+func newest(apps []yarn.Application) yarn.Application {
+	best := apps[0]
+	for _, a := range apps[1:] {
+		if a.StartedTime > best.StartedTime {
+			best = a
+		}
+	}
+	return best
+}
+
+// refuseIfAlive fails when an application (or session job) of this job is
+// still alive: the duplicate-job failure other platforms suffer.
+func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *Cluster, j model.Job, session bool) error {
+	apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{jobTag(j.ID)}, States: liveStates})
+	if err != nil {
+		return fmt.Errorf("check for live applications of %s: %w", j.Name, err)
+	}
+	for _, a := range apps {
+		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, a.State)
+	}
+	if j.AppID != "" && !j.Session {
+		a, err := cl.RM.Application(ctx, j.AppID)
+		switch {
+		case errors.Is(err, yarn.ErrNotFound):
+		case err != nil:
+			return fmt.Errorf("check application %s of %s: %w", j.AppID, j.Name, err)
+		case !a.Final():
+			return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, a.State)
+		}
+	}
+	if j.Session && j.FlinkJobID != "" && j.AppID != "" {
+		a, err := cl.RM.Application(ctx, j.AppID)
+		if err == nil && a.State == yarn.AppRunning {
+			if f, err := cl.Flink(a); err == nil {
+				st, err := f.JobStatus(ctx, j.FlinkJobID)
+				if err == nil && !flinkTerminal(st) {
+					return fmt.Errorf("refusing to start %s: its Flink job %s is still %s in session %s; pause or kill it first", j.Name, j.FlinkJobID, st, a.ID)
+				}
+			}
+		}
+	}
+	x.logf(ctx, "no live application of %s: submitting", j.Name)
+	return nil
+}
+
+func flinkTerminal(s string) bool {
+	return s == yarn.JobFailed || s == yarn.JobCanceled || s == yarn.JobFinished
+}
+
+// deploySucceeded records the submission on the command at once (so that
+// a crash from here on adopts it) and sets the outcome for the job.
+func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) error {
+	if err := x.save(ctx, func(c *model.Command) {
+		c.Params.AppID, c.Params.FlinkJobID = d.app.ID, d.jobID
+	}); err != nil {
+		return errLeaseLost
+	}
+	x.logf(ctx, "deployed: %s, Flink job %s", d.app.ID, orNone(d.jobID))
+	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
+		if runErr != nil {
+			return deployFailedOutcome(tx, j, c, runErr, now)
+		}
+		j.AppID, j.FlinkJobID, j.Session = d.app.ID, d.jobID, d.session
+		j.TrackingURL, j.JMAddress = d.app.TrackingURL, d.app.AMRPCAddress
+		j.RestoredFrom, j.FlinkState, j.Diagnostics, j.Drift = d.restore, "", "", nil
+		j.StartedAt = time.Time{}
+		j.SpecVersion = max(j.SpecVersion, c.Params.SpecVersion)
+		if c.Kind != model.CmdRestart || !c.Params.Auto {
+			// A human deploy starts the restart policy's count afresh.
+			j.PlatformRestarts, j.RestartWindow = 0, time.Time{}
+		}
+		j.NextRestart = time.Time{}
+		return applyEvent(tx, j, EvDeployOK, fmt.Sprintf("%s #%d by %s: %s%s", c.Kind, c.Seq, c.Issuer, d.app.ID, restoreNote(d.restore)), c.ID, now)
+	}
+	return nil
+}
+
+func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
+	j.Diagnostics = runErr.Error()
+	j.NextRestart = time.Time{}
+	return applyEvent(tx, j, EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+}
+
+// deploySQL runs the job's script through the SQL Gateway: session
+// properties target the cluster and tag the application; SET statements
+// name the pipeline, set parallelism and the restore path; then the DDL,
+// then the one INSERT (or STATEMENT SET) whose job id the gateway returns.
+func (l *Local) deploySQL(ctx context.Context, x *execution, cl *Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
+	if cl.Gateway == nil {
+		return deployed{}, fmt.Errorf("cluster %s has no sql_gateway configured", cl.Name)
+	}
+	stmts, err := planScript(spec.SQL)
+	if err != nil {
+		return deployed{}, err
+	}
+	props := map[string]string{}
+	for k, v := range cl.Cfg.Deploy.Properties {
+		props[k] = v
+	}
+	for k, v := range j.Config {
+		props[k] = v
+	}
+	props["execution.target"] = cl.Cfg.Deploy.Mode
+	props["yarn.application.name"] = j.Name
+	props["yarn.tags"] = strings.Join(submissionTags(j.ID, x.cmd.ID), ",")
+	if q := cl.Cfg.Deploy.Queue; q != "" {
+		props["yarn.application.queue"] = q
+	}
+	if session {
+		props["yarn.application.id"] = cl.Cfg.Deploy.SessionApp
+		props["$internal.pipeline.job-id"] = fixedJobID(x.cmd.ID)
+	}
+	if dir := cl.Cfg.Deploy.SavepointDir; dir != "" {
+		props["state.savepoints.dir"] = dir
+	}
+	sess, err := cl.Gateway.OpenSession(ctx, yarn.SessionRequest{Name: "palink-" + j.Name, Properties: props})
+	if err != nil {
+		return deployed{}, fmt.Errorf("open SQL Gateway session: %w", err)
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_, _ = cl.Gateway.CloseSession(cctx, sess)
+	}()
+	exec := func(stmt string) (yarn.Result, error) {
+		return cl.Gateway.ExecuteAndFetch(ctx, sess, yarn.StatementRequest{Statement: stmt}, 100)
+	}
+	for _, s := range stmts.sets {
+		if _, err := exec(s.text); err != nil {
+			return deployed{}, fmt.Errorf("line %d: %w", s.line, err)
+		}
+	}
+	palinkSets := []string{fmt.Sprintf("SET 'pipeline.name' = '%s'", sqlQuote(j.Name))}
+	if j.Parallelism > 0 {
+		palinkSets = append(palinkSets, fmt.Sprintf("SET 'parallelism.default' = '%d'", j.Parallelism))
+	}
+	if restore != "" {
+		// 1.x reads execution.savepoint.path, 1.20+ execution.state-recovery.path.
+		palinkSets = append(palinkSets,
+			fmt.Sprintf("SET 'execution.savepoint.path' = '%s'", sqlQuote(restore)),
+			fmt.Sprintf("SET 'execution.state-recovery.path' = '%s'", sqlQuote(restore)))
+	}
+	for _, s := range palinkSets {
+		if _, err := exec(s); err != nil {
+			return deployed{}, fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	for _, s := range stmts.ddl {
+		if _, err := exec(s.text); err != nil {
+			return deployed{}, fmt.Errorf("line %d: %w", s.line, err)
+		}
+	}
+	x.logf(ctx, "executing the job statement (line %d) through %s", stmts.job.line, cl.Gateway.Base())
+	res, err := exec(stmts.job.text)
+	if err != nil {
+		return deployed{}, fmt.Errorf("line %d: %w", stmts.job.line, err)
+	}
+	jid, ok := yarn.InsertJobID(res)
+	if !ok {
+		return deployed{}, fmt.Errorf("line %d: the gateway returned no job id", stmts.job.line)
+	}
+	_ = x.save(ctx, func(c *model.Command) { c.Params.FlinkJobID = jid })
+	x.logf(ctx, "Flink job %s submitted", jid)
+	if session {
+		app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp)
+		if err != nil {
+			return deployed{}, err
+		}
+		return deployed{app: app, jobID: jid, session: true}, nil
+	}
+	app, err := l.awaitApp(ctx, x, cl)
+	if err != nil {
+		return deployed{}, err
+	}
+	return deployed{app: app, jobID: jid}, nil
+}
+
+// awaitApp waits until the application tagged with this command appears on the RM.
+func (l *Local) awaitApp(ctx context.Context, x *execution, cl *Cluster) (yarn.Application, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.opts.DeployWait)
+	defer cancel()
+	wait := l.opts.Poll
+	for {
+		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}})
+		if err == nil && len(apps) > 0 {
+			return newest(apps), nil
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", cmdTag(x.cmd.ID), l.opts.DeployWait)
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// deployJarREST uploads the jar to the session cluster and runs it.
+func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+	app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp)
+	if err != nil {
+		return deployed{}, fmt.Errorf("session cluster %s: %w", cl.Cfg.Deploy.SessionApp, err)
+	}
+	if app.State != yarn.AppRunning {
+		return deployed{}, fmt.Errorf("session cluster %s is %s, not RUNNING", app.ID, app.State)
+	}
+	f, err := cl.Flink(app)
+	if err != nil {
+		return deployed{}, err
+	}
+	up, err := f.UploadJarFile(ctx, spec.JarPath)
+	if err != nil {
+		return deployed{}, fmt.Errorf("upload %s: %w", spec.JarPath, err)
+	}
+	x.logf(ctx, "uploaded %s to %s as %s", spec.JarPath, app.ID, up.ID)
+	conf := map[string]string{"pipeline.name": j.Name}
+	for k, v := range j.Config {
+		conf[k] = v
+	}
+	jid := fixedJobID(x.cmd.ID)
+	res, err := f.RunJar(ctx, up.ID, yarn.JarRunRequest{
+		EntryClass: spec.EntryClass, ProgramArgsList: spec.Args, Parallelism: j.Parallelism,
+		JobID: jid, SavepointPath: restore, FlinkConfiguration: conf,
+	})
+	if err != nil {
+		return deployed{}, fmt.Errorf("run %s: %w", up.ID, err)
+	}
+	if res.JobID != "" {
+		jid = res.JobID
+	}
+	return deployed{app: app, jobID: jid, session: true}, nil
+}
+
+// deployJarExec runs the cluster's `flink run` command template and reads
+// the application and job ids from its output.
+func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+	tmpl := cl.Cfg.Deploy.Command
+	if tmpl == "" {
+		tmpl = DefaultRunTemplate
+	}
+	argv, err := expandRunTemplate(tmpl, runVars{
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: submissionTags(j.ID, x.cmd.ID),
+		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
+		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
+	})
+	if err != nil {
+		return deployed{}, err
+	}
+	x.logf(ctx, "running %s", strings.Join(argv, " "))
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &limitedBuffer{buf: &out, max: 1 << 20}, &limitedBuffer{buf: &out, max: 1 << 20}
+	runErr := cmd.Run()
+	text := out.String()
+	appID, jobID := parseRunOutput(text)
+	for _, line := range lastLines(text, 5) {
+		x.logf(ctx, "flink: %s", line)
+	}
+	if runErr != nil {
+		if appID == "" {
+			return deployed{}, fmt.Errorf("%s failed: %v", argv[0], runErr)
+		}
+		x.logf(ctx, "%s exited with %v after submitting %s", argv[0], runErr, appID)
+	}
+	if appID == "" {
+		// Application mode may print the id late or not at all: the tag finds it.
+		app, err := l.awaitApp(ctx, x, cl)
+		if err != nil {
+			return deployed{}, fmt.Errorf("%s printed no application id: %w", argv[0], err)
+		}
+		return deployed{app: app, jobID: jobID}, nil
+	}
+	_ = x.save(ctx, func(c *model.Command) { c.Params.AppID, c.Params.FlinkJobID = appID, jobID })
+	app, err := cl.RM.Application(ctx, appID)
+	if err != nil {
+		return deployed{}, fmt.Errorf("application %s printed by %s: %w", appID, argv[0], err)
+	}
+	return deployed{app: app, jobID: jobID}, nil
+}
+
+func mergeProps(maps ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range maps {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// limitedBuffer keeps at most max bytes of a process's output.
+type limitedBuffer struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func lastLines(s string, n int) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	if len(lines) == 1 && lines[0] == "" {
+		return nil
+	}
+	return lines
+}
+
+func sqlQuote(s string) string { return strings.ReplaceAll(s, "'", "''") }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// scriptPlan is a SQL job script sorted for deployment.
+type scriptPlan struct {
+	sets []scriptStmt // SET/RESET, in order
+	ddl  []scriptStmt // everything else before the job statement, in order
+	job  scriptStmt   // the one INSERT, or STATEMENT SET
+}
+
+type scriptStmt struct {
+	text string
+	line int
+}
+
+// planScript splits a SQL job script into its statements and finds the one
+// statement that submits the job. A script with two INSERTs outside a
+// statement set would start two Flink jobs; palink refuses it.
+func planScript(src string) (scriptPlan, error) {
+	var p scriptPlan
+	stmts, err := splitScript(src)
+	if err != nil {
+		return p, fmt.Errorf("split the script: %w", err)
+	}
+	found := false
+	for _, s := range stmts {
+		st := scriptStmt{text: s.Text, line: s.Line}
+		switch leadKeywords(s.Text) {
+		case "SET", "RESET":
+			p.sets = append(p.sets, st)
+		case "INSERT", "EXECUTE", "BEGIN":
+			if found {
+				return p, fmt.Errorf("line %d: a second job statement (line %d has the first); put several INSERTs in one EXECUTE STATEMENT SET BEGIN … END", s.Line, p.job.line)
+			}
+			p.job, found = st, true
+		case "SELECT", "WITH":
+			return p, fmt.Errorf("line %d: a query is not a job: it needs an INSERT INTO a sink", s.Line)
+		default:
+			if found {
+				return p, fmt.Errorf("line %d: statements after the job statement (line %d) would not take effect", s.Line, p.job.line)
+			}
+			p.ddl = append(p.ddl, st)
+		}
+	}
+	if !found {
+		return p, errors.New("the script has no INSERT or STATEMENT SET: nothing would run")
+	}
+	return p, nil
+}
+
+// leadKeywords is the statement's first word, upper-cased, after comments.
+func leadKeywords(stmt string) string {
+	s := stmt
+	for {
+		s = strings.TrimSpace(s)
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s, "*/")
+			if i < 0 {
+				return ""
+			}
+			s = s[i+2:]
+		default:
+			end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
+			if end < 0 {
+				end = len(s)
+			}
+			return strings.ToUpper(s[:end])
+		}
+	}
+}

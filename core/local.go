@@ -1,0 +1,469 @@
+package core
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/user"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// Options wire a Local service.
+type Options struct {
+	Store  store.Store
+	Config *config.Config
+	// Clusters are the connections to the configured clusters, by name
+	// (NewClusters builds them from the config).
+	Clusters map[string]*Cluster
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// User is the OS user recorded as the issuer of actions.
+	User     string
+	ReadOnly bool
+	Log      *slog.Logger
+	// Lease is how long a worker owns a DOING command without renewing it;
+	// default 30s. After it expires another process reclaims the command.
+	Lease time.Duration
+	// Workers bound the commands executed at once; default 8.
+	Workers int
+	// Poll is the first interval of trigger and state polling; default 500ms.
+	Poll time.Duration
+	// DeployWait bounds how long a deploy waits for its application to show
+	// up and run; default 5m.
+	DeployWait time.Duration
+	// NoJitter syncs every job at the start of a cycle instead of spreading
+	// them over the interval (for `sync --once` and benchmarks).
+	NoJitter bool
+}
+
+// Local is the in-process Service: it embeds the store and the cluster
+// clients, and with Run it also runs the scheduler and state sync.
+type Local struct {
+	st       store.Store
+	cfg      *config.Config
+	clusters map[string]*Cluster
+	now      func() time.Time
+	user     string
+	readOnly bool
+	log      *slog.Logger
+	opts     Options
+	owner    string // this process's lease owner id
+	policy   RestartPolicy
+	hub      *hub
+	wake     chan struct{}
+
+	mu      sync.Mutex
+	figures map[string]Figures // job id → latest figures (metrics collection)
+	running map[string]bool    // command ids executing in this process
+}
+
+var _ Service = (*Local)(nil)
+
+// NewLocal builds the in-process service. It does no I/O.
+func NewLocal(o Options) (*Local, error) {
+	if o.Store == nil || o.Config == nil {
+		return nil, errors.New("core: store and config are required")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.User == "" {
+		o.User = CurrentUser()
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Lease == 0 {
+		o.Lease = 30 * time.Second
+	}
+	if o.Workers == 0 {
+		o.Workers = 8
+	}
+	if o.Poll == 0 {
+		o.Poll = 500 * time.Millisecond
+	}
+	if o.DeployWait == 0 {
+		o.DeployWait = 5 * time.Minute
+	}
+	if o.Clusters == nil {
+		o.Clusters = map[string]*Cluster{}
+	}
+	rp := o.Config.Restart
+	host, _ := os.Hostname()
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	return &Local{
+		st: o.Store, cfg: o.Config, clusters: o.Clusters, now: o.Now, user: o.User,
+		readOnly: o.ReadOnly, log: o.Log, opts: o,
+		owner: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(rnd[:])),
+		policy: RestartPolicy{
+			Enabled: rp.Enabled == nil || *rp.Enabled, MaxAttempts: rp.MaxAttempts,
+			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
+			Multiplier: rp.Multiplier,
+		},
+		hub:     newHub(),
+		wake:    make(chan struct{}, 1),
+		figures: map[string]Figures{},
+		running: map[string]bool{},
+	}, nil
+}
+
+// CurrentUser is the OS user name recorded in the audit log.
+func CurrentUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+}
+
+// ReadOnly implements Service.
+func (l *Local) ReadOnly() bool { return l.readOnly }
+
+// Watch implements Service.
+func (l *Local) Watch(ctx context.Context) (<-chan Change, error) {
+	return l.hub.subscribe(ctx), nil
+}
+
+// findJob resolves a job id or unique name inside a transaction.
+func findJob(tx store.ReadTx, ref string) (model.Job, error) {
+	j, err := tx.Job(ref)
+	if err == nil {
+		return j, nil
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return j, err
+	}
+	j, err = tx.JobByName(ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return j, fmt.Errorf("job %q: %w (give a job id or its exact name; `palink jobs` lists them)", ref, store.ErrNotFound)
+	}
+	return j, err
+}
+
+// pendingCommand returns the job's unfinished command, if any.
+func pendingCommand(tx store.ReadTx, jobID string) (*model.Command, error) {
+	cs, err := tx.Commands(store.CommandFilter{JobID: jobID, States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+	if err != nil || len(cs) == 0 {
+		return nil, err
+	}
+	return &cs[0], nil
+}
+
+// ListJobs implements Service.
+func (l *Local) ListJobs(ctx context.Context, f JobFilter) ([]JobView, error) {
+	var out []JobView
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		jobs, err := tx.Jobs()
+		if err != nil {
+			return err
+		}
+		pending, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		if err != nil {
+			return err
+		}
+		byJob := map[string]*model.Command{}
+		for i := range pending {
+			byJob[pending[i].JobID] = &pending[i]
+		}
+		states := map[model.JobState]bool{}
+		for _, s := range f.States {
+			states[s] = true
+		}
+		for _, j := range jobs {
+			if f.Cluster != "" && j.Cluster != f.Cluster {
+				continue
+			}
+			if len(states) > 0 && !states[j.State] {
+				continue
+			}
+			if f.Name != "" && !strings.Contains(strings.ToLower(j.Name), strings.ToLower(f.Name)) {
+				continue
+			}
+			out = append(out, l.view(j, byJob[j.ID]))
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (l *Local) view(j model.Job, pending *model.Command) JobView {
+	l.mu.Lock()
+	fig := l.figures[j.ID]
+	l.mu.Unlock()
+	if j.LatestCheckpoint != nil && j.State == model.StateRunning {
+		fig.CheckpointAge = l.now().Sub(j.LatestCheckpoint.Time)
+	}
+	return JobView{Job: j, Pending: pending, Figures: fig}
+}
+
+// Job implements Service. It syncs the job with its cluster first (bounded
+// by ctx), so the detail view opens on fresh facts.
+func (l *Local) Job(ctx context.Context, ref string) (JobDetail, error) {
+	var d JobDetail
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		j, err := findJob(tx, ref)
+		if err != nil {
+			return err
+		}
+		d.Job = j
+		if d.Spec, err = tx.Spec(j.ID, j.SpecVersion); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if d.Events, err = tx.Events(j.ID, 0, 0); err != nil {
+			return err
+		}
+		if d.Commands, err = tx.Commands(store.CommandFilter{JobID: j.ID}); err != nil {
+			return err
+		}
+		d.RestorePoints, err = tx.RestorePoints(j.ID)
+		return err
+	})
+	if err != nil {
+		return d, err
+	}
+	live, err := l.live(ctx, d.Job)
+	if err != nil {
+		d.LiveError = err.Error()
+	}
+	d.Live = live
+	return d, nil
+}
+
+// CreateJob implements Service.
+func (l *Local) CreateJob(ctx context.Context, r CreateJobRequest) (model.Job, error) {
+	if l.readOnly {
+		return model.Job{}, errReadOnly("create job")
+	}
+	if err := checkJobName(r.Name); err != nil {
+		return model.Job{}, err
+	}
+	if _, ok := l.cfg.Cluster(r.Cluster); !ok {
+		return model.Job{}, fmt.Errorf("create job %s: unknown cluster %q (known: %s)", r.Name, r.Cluster, strings.Join(l.clusterNames(), ", "))
+	}
+	switch r.Kind {
+	case model.KindSQL:
+		if strings.TrimSpace(r.Spec.SQL) == "" {
+			return model.Job{}, fmt.Errorf("create job %s: the SQL script is empty", r.Name)
+		}
+	case model.KindJAR:
+		if r.Spec.JarPath == "" {
+			return model.Job{}, fmt.Errorf("create job %s: no jar given", r.Name)
+		}
+	default:
+		return model.Job{}, fmt.Errorf("create job %s: kind must be SQL or JAR", r.Name)
+	}
+	now := l.now()
+	user := orUser(r.Issuer, l.user)
+	j := model.Job{
+		ID: newJobID(), Name: r.Name, Kind: r.Kind, Cluster: r.Cluster, SpecVersion: 1,
+		Parallelism: r.Parallelism, Config: r.Config, State: model.StateNone,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	var ev model.Event
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		if err := tx.CreateJob(j); err != nil {
+			return fmt.Errorf("create job %s: %w", r.Name, err)
+		}
+		s := r.Spec
+		s.JobID, s.CreatedAt = j.ID, now
+		s.Author = user
+		if _, err := tx.AddSpec(s); err != nil {
+			return err
+		}
+		var err error
+		ev, err = tx.AppendEvent(model.Event{JobID: j.ID, Time: now, From: model.StateNone, To: model.StateNone,
+			Reason: fmt.Sprintf("created by %s (%s v1)", user, r.Kind)})
+		if err != nil {
+			return err
+		}
+		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: user, Action: "create", JobID: j.ID, Outcome: "succeeded"})
+		return err
+	})
+	if err != nil {
+		return model.Job{}, err
+	}
+	l.publishJob(j, nil, &ev)
+	return j, nil
+}
+
+// SaveSpec implements Service.
+func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
+	if l.readOnly {
+		return model.Spec{}, errReadOnly("save spec")
+	}
+	var saved model.Spec
+	var j model.Job
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		var err error
+		if j, err = findJob(tx, ref); err != nil {
+			return err
+		}
+		s.JobID, s.CreatedAt = j.ID, l.now()
+		if s.Author == "" {
+			s.Author = l.user
+		}
+		if saved, err = tx.AddSpec(s); err != nil {
+			return fmt.Errorf("save spec of %s: %w", j.Name, err)
+		}
+		j.SpecVersion, j.UpdatedAt = saved.Version, l.now()
+		if err := tx.PutJob(j); err != nil {
+			return err
+		}
+		_, err = tx.AppendAudit(model.AuditEntry{Time: l.now(), User: s.Author, Action: fmt.Sprintf("edit (v%d)", saved.Version), JobID: j.ID, Outcome: "succeeded"})
+		return err
+	})
+	if err == nil {
+		l.publishJob(j, nil, nil)
+	}
+	return saved, err
+}
+
+// Specs implements Service.
+func (l *Local) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
+	var out []model.Spec
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		j, err := findJob(tx, ref)
+		if err != nil {
+			return err
+		}
+		out, err = tx.Specs(j.ID)
+		return err
+	})
+	return out, err
+}
+
+// Command implements Service.
+func (l *Local) Command(ctx context.Context, id string) (model.Command, error) {
+	var c model.Command
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		c, err = tx.Command(commandID(id))
+		return err
+	})
+	return c, err
+}
+
+// Commands implements Service.
+func (l *Local) Commands(ctx context.Context, f CommandFilter) ([]model.Command, error) {
+	var out []model.Command
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		sf := store.CommandFilter{States: f.States, Limit: f.Limit}
+		if f.JobRef != "" {
+			j, err := findJob(tx, f.JobRef)
+			if err != nil {
+				return err
+			}
+			sf.JobID = j.ID
+		}
+		var err error
+		out, err = tx.Commands(sf)
+		return err
+	})
+	return out, err
+}
+
+// WaitCommand implements Service.
+func (l *Local) WaitCommand(ctx context.Context, id string) (model.Command, error) {
+	ch := l.hub.subscribe(ctx)
+	for {
+		c, err := l.Command(ctx, id)
+		if err != nil || c.State.Final() {
+			return c, err
+		}
+		// Wake on any change of this command, and poll now and then in case
+		// another process (the agent) runs it.
+		t := time.NewTimer(time.Second)
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return c, ctx.Err()
+			case <-t.C:
+				break wait
+			case ch2, ok := <-ch:
+				if !ok {
+					t.Stop()
+					return c, ctx.Err()
+				}
+				if ch2.Kind == Resync || (ch2.Command != nil && ch2.Command.ID == c.ID) {
+					t.Stop()
+					break wait
+				}
+			}
+		}
+	}
+}
+
+// commandID accepts "c000042", "42" and "#42".
+func commandID(s string) string {
+	if n, err := store.ParseCommandID(s); err == nil {
+		return store.CommandID(n)
+	}
+	return s
+}
+
+func (l *Local) clusterNames() []string {
+	var names []string
+	for _, c := range l.cfg.Clusters {
+		names = append(names, c.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (l *Local) publishJob(j model.Job, pending *model.Command, ev *model.Event) {
+	v := l.view(j, pending)
+	l.hub.publish(Change{Kind: JobChanged, Job: &v, Event: ev})
+}
+
+func (l *Local) publishCommand(c model.Command) {
+	l.hub.publish(Change{Kind: CommandChanged, Command: &c})
+}
+
+func orUser(u, def string) string {
+	if u != "" {
+		return u
+	}
+	return def
+}
+
+func errReadOnly(what string) error {
+	return fmt.Errorf("%s: palink is read-only (--read-only or a viewer role)", what)
+}
+
+func newJobID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "j" + hex.EncodeToString(b[:])
+}
+
+func checkJobName(name string) error {
+	if name == "" {
+		return errors.New("create job: a name is required")
+	}
+	if len(name) > 100 {
+		return fmt.Errorf("create job: name %q is longer than 100 characters", name)
+	}
+	for _, r := range name {
+		ok := r == '-' || r == '_' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok {
+			return fmt.Errorf("create job: name %q: use letters, digits, '-', '_' and '.'", name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
+)
+
+// outcomeFunc applies a finished command to its job inside the
+// transaction that ends the command.
+type outcomeFunc func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error)
+
+// run dispatches a command to its executor.
+func (l *Local) run(ctx context.Context, x *execution) error {
+	switch x.cmd.Kind {
+	case model.CmdSubmit, model.CmdRestart, model.CmdResubmit:
+		x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
+			return deployFailedOutcome(tx, j, c, runErr, now)
+		}
+		return l.runDeploy(ctx, x)
+	case model.CmdPause:
+		return l.runSavepoint(ctx, x, true)
+	case model.CmdSavepoint:
+		return l.runSavepoint(ctx, x, false)
+	case model.CmdKill:
+		return l.runKill(ctx, x)
+	}
+	return fmt.Errorf("unknown command kind %v", x.cmd.Kind)
+}
+
+// target loads the job a command acts on, its cluster and its application.
+func (l *Local) target(ctx context.Context, x *execution) (model.Job, *Cluster, yarn.Application, error) {
+	var j model.Job
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		j, err = tx.Job(x.cmd.JobID)
+		return err
+	})
+	if err != nil {
+		return j, nil, yarn.Application{}, err
+	}
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return j, nil, yarn.Application{}, fmt.Errorf("cluster %q is not configured", j.Cluster)
+	}
+	appID := x.params().AppID
+	if appID == "" {
+		appID = j.AppID
+	}
+	if appID == "" {
+		return j, cl, yarn.Application{}, fmt.Errorf("job %s has no application", j.Name)
+	}
+	app, err := cl.RM.Application(ctx, appID)
+	cl.observe(err, l.now())
+	if err != nil {
+		return j, cl, app, fmt.Errorf("application %s: %w", appID, err)
+	}
+	return j, cl, app, nil
+}
+
+// runSavepoint executes SAVEPOINT and PAUSE (stop-with-savepoint). The
+// trigger id is chosen and persisted before the request is sent: a resumed
+// command polls it, and re-sending it reaches the same operation in Flink
+// instead of stopping the job a second time.
+func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error {
+	j, cl, app, err := l.target(ctx, x)
+	if err != nil {
+		return err
+	}
+	what := "savepoint"
+	if stop {
+		what = "stop-with-savepoint"
+	}
+	jid := x.params().FlinkJobID
+	if jid == "" {
+		jid = j.FlinkJobID
+	}
+	if jid == "" {
+		return fmt.Errorf("%s: the Flink job id of %s is not known yet; wait for sync", what, j.Name)
+	}
+	f, err := cl.Flink(app)
+	if err != nil {
+		return err
+	}
+	trigger := x.params().TriggerID
+	resumed := trigger != ""
+	if !resumed {
+		trigger = yarn.NewTriggerID()
+		if err := x.save(ctx, func(c *model.Command) { c.Params.TriggerID = trigger }); err != nil {
+			return errLeaseLost
+		}
+	}
+	send := func() error {
+		dir := cl.Cfg.Deploy.SavepointDir
+		var err error
+		if stop {
+			_, err = f.StopWithSavepoint(ctx, jid, yarn.StopRequest{TargetDirectory: dir, TriggerID: trigger})
+		} else {
+			_, err = f.TriggerSavepoint(ctx, jid, yarn.SavepointRequest{TargetDirectory: dir, TriggerID: trigger})
+		}
+		return err
+	}
+	if resumed {
+		x.logf(ctx, "resuming %s %s of job %s", what, trigger, jid)
+		_, err := f.SavepointStatus(ctx, jid, trigger)
+		if errors.Is(err, yarn.ErrNotFound) {
+			// The JobManager never saw it (or forgot it after a failover):
+			// the same trigger id keeps a second request idempotent.
+			if st, serr := f.JobStatus(ctx, jid); serr == nil && flinkTerminal(st) && stop {
+				return fmt.Errorf("%s: job %s is already %s and the savepoint %s is unknown to the JobManager", what, jid, st, trigger)
+			}
+			x.logf(ctx, "trigger %s unknown to the JobManager: sending it again", trigger)
+			if err := send(); err != nil {
+				return fmt.Errorf("%s of %s: %w", what, jid, err)
+			}
+		} else if err != nil {
+			return fmt.Errorf("%s status: %w", what, err)
+		}
+	} else {
+		x.logf(ctx, "%s of job %s via %s (trigger %s)", what, jid, f.DirectBase(), trigger)
+		if err := send(); err != nil {
+			return fmt.Errorf("%s of %s: %w", what, jid, err)
+		}
+	}
+	op, err := f.WaitSavepoint(ctx, jid, trigger)
+	if err != nil {
+		return fmt.Errorf("%s of %s: %w", what, jid, err)
+	}
+	if op.Failure != nil {
+		return fmt.Errorf("%s of %s failed: %s", what, jid, op.Failure.Message())
+	}
+	if op.Location == "" {
+		return fmt.Errorf("%s of %s completed without a location", what, jid)
+	}
+	x.logf(ctx, "savepoint %s", op.Location)
+	loc := op.Location
+	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
+		if runErr != nil {
+			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+			return j, ev, err
+		}
+		rp := model.RestorePoint{JobID: j.ID, Kind: model.Savepoint, Path: loc, Time: now, FlinkJobID: jid,
+			Origin: fmt.Sprintf("%s #%d", c.Kind, c.Seq)}
+		if _, err := tx.AddRestorePoint(rp); err != nil {
+			return j, nil, err
+		}
+		j.LatestSavepoint = &rp
+		reason := fmt.Sprintf("%s #%d by %s: savepoint %s", c.Kind, c.Seq, c.Issuer, loc)
+		if !stop {
+			j.UpdatedAt = now
+			if err := tx.PutJob(j); err != nil {
+				return j, nil, err
+			}
+			ev, err := noteEvent(tx, j, reason, c.ID, now)
+			return j, ev, err
+		}
+		j.FlinkState = yarn.JobFinished
+		return applyEvent(tx, j, EvPaused, reason, c.ID, now)
+	}
+	return nil
+}
+
+// runKill kills the job's YARN application, or, for a job in a shared
+// session cluster, cancels only that Flink job. It is idempotent: an
+// application already gone or ended counts as killed.
+func (l *Local) runKill(ctx context.Context, x *execution) error {
+	j, cl, app, err := l.target(ctx, x)
+	gone := errors.Is(err, yarn.ErrNotFound)
+	if err != nil && !gone {
+		return err
+	}
+	switch {
+	case gone:
+		x.logf(ctx, "application %s is gone from the RM: nothing left to kill", j.AppID)
+	case j.Session:
+		jid := x.params().FlinkJobID
+		if jid == "" {
+			jid = j.FlinkJobID
+		}
+		if jid == "" {
+			return fmt.Errorf("the Flink job id of %s in session %s is not known; cannot cancel it without killing the session", j.Name, app.ID)
+		}
+		f, err := cl.Flink(app)
+		if err != nil {
+			return err
+		}
+		x.logf(ctx, "cancelling Flink job %s in session cluster %s (the session keeps running)", jid, app.ID)
+		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
+			return fmt.Errorf("cancel %s: %w", jid, err)
+		}
+		if err := waitFlinkTerminal(ctx, f, jid, l.opts.Poll); err != nil {
+			return err
+		}
+	case app.Final():
+		x.logf(ctx, "application %s already ended (%s/%s)", app.ID, app.State, app.FinalStatus)
+	default:
+		x.logf(ctx, "killing YARN application %s", app.ID)
+		final, err := cl.RM.Kill(ctx, app.ID)
+		if err != nil {
+			return err
+		}
+		x.logf(ctx, "application %s is %s", final.ID, final.State)
+	}
+	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
+		if runErr != nil {
+			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+			return j, ev, err
+		}
+		j.FlinkState, j.Drift = "", nil
+		return applyEvent(tx, j, EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
+	}
+	return nil
+}
+
+func isConflict(err error) bool {
+	var he *yarn.HTTPError
+	return errors.As(err, &he) && he.Status == 409
+}
+
+func waitFlinkTerminal(ctx context.Context, f *yarn.Flink, jid string, poll time.Duration) error {
+	for {
+		st, err := f.JobStatus(ctx, jid)
+		if errors.Is(err, yarn.ErrNotFound) || (err == nil && flinkTerminal(st)) {
+			return nil
+		}
+		if err := sleepCtx(ctx, poll); err != nil {
+			return fmt.Errorf("wait for job %s to end: %w", jid, err)
+		}
+		poll = min(2*poll, 5*time.Second)
+	}
+}
+
+// startDueRestarts issues the RESTART commands the restart policy scheduled.
+func (l *Local) startDueRestarts(ctx context.Context) error {
+	now := l.now()
+	var due []model.Job
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		jobs, err := tx.Jobs()
+		for _, j := range jobs {
+			if j.State == model.StateFailed && !j.NextRestart.IsZero() && !now.Before(j.NextRestart) {
+				due = append(due, j)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, j := range due {
+		choice, path := policyRestore(j)
+		_, err := l.actWith(ctx, ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
+			func(c *model.Command, j *model.Job) {
+				c.Params.Auto = true
+				j.NextRestart = time.Time{}
+			})
+		if err != nil {
+			l.log.Warn("restart policy", "job", j.Name, "err", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,465 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/rpc"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/model"
+)
+
+// The agent protocol: Go's net/rpc (gob) over a unix socket. The socket
+// tells the agent which OS user is on the other end (SO_PEERCRED): that user
+// is recorded as the issuer of actions and decides the role (viewer or
+// operator); the client's own claim is ignored. Watch is a long poll.
+
+// Roles decide who may act through the agent. Empty Operators means every
+// user may act.
+type Roles struct {
+	Operators []string
+}
+
+func (r Roles) operator(user string) bool {
+	if len(r.Operators) == 0 {
+		return true
+	}
+	for _, o := range r.Operators {
+		if o == user {
+			return true
+		}
+	}
+	return false
+}
+
+// Serve answers agent clients on l until ctx is done.
+func Serve(ctx context.Context, l net.Listener, svc *Local, roles Roles) error {
+	go func() { <-ctx.Done(); l.Close() }()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("agent: accept: %w", err)
+		}
+		user, err := peerUser(conn)
+		if err != nil {
+			svc.log.Warn("agent: refusing a connection", "err", err)
+			conn.Close()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			connCtx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			srv := rpc.NewServer()
+			h := &rpcHandler{ctx: connCtx, svc: svc, user: user, operator: roles.operator(user) && !svc.ReadOnly()}
+			if err := srv.RegisterName("Palink", h); err != nil {
+				svc.log.Error("agent: register", "err", err)
+				conn.Close()
+				return
+			}
+			go func() { <-connCtx.Done(); conn.Close() }()
+			srv.ServeConn(conn)
+		}()
+	}
+}
+
+// rpcHandler serves one connection, for one user.
+type rpcHandler struct {
+	ctx      context.Context
+	svc      *Local
+	user     string
+	operator bool
+
+	watchOnce sync.Once
+	watch     <-chan Change
+}
+
+// Empty is an argument or reply without content.
+type Empty struct{}
+
+func (h *rpcHandler) call(timeout time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(h.ctx, timeout)
+}
+
+func (h *rpcHandler) mustOperate(what string) error {
+	if !h.operator {
+		return fmt.Errorf("%s: user %s is a viewer on this agent", what, h.user)
+	}
+	return nil
+}
+
+// ListJobs is Service.ListJobs.
+func (h *rpcHandler) ListJobs(f JobFilter, out *[]JobView) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.ListJobs(ctx, f)
+	return err
+}
+
+// Job is Service.Job.
+func (h *rpcHandler) Job(ref string, out *JobDetail) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.Job(ctx, ref)
+	return err
+}
+
+// SyncJob is Service.SyncJob.
+func (h *rpcHandler) SyncJob(ref string, out *model.Job) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.SyncJob(ctx, ref)
+	return err
+}
+
+// CreateJob is Service.CreateJob.
+func (h *rpcHandler) CreateJob(r CreateJobRequest, out *model.Job) (err error) {
+	if err := h.mustOperate("create job"); err != nil {
+		return err
+	}
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	r.Issuer = h.user
+	*out, err = h.svc.CreateJob(ctx, r)
+	return err
+}
+
+// SaveSpecArgs are SaveSpec's arguments.
+type SaveSpecArgs struct {
+	Ref  string
+	Spec model.Spec
+}
+
+// SaveSpec is Service.SaveSpec.
+func (h *rpcHandler) SaveSpec(a SaveSpecArgs, out *model.Spec) (err error) {
+	if err := h.mustOperate("save spec"); err != nil {
+		return err
+	}
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	a.Spec.Author = h.user
+	*out, err = h.svc.SaveSpec(ctx, a.Ref, a.Spec)
+	return err
+}
+
+// Specs is Service.Specs.
+func (h *rpcHandler) Specs(ref string, out *[]model.Spec) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.Specs(ctx, ref)
+	return err
+}
+
+// Plan is Service.Plan.
+func (h *rpcHandler) Plan(r ActionRequest, out *ActionPlan) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.Plan(ctx, r)
+	if err == nil && !h.operator {
+		out.Allowed, out.Reason = false, "user "+h.user+" is a viewer on this agent"
+	}
+	return err
+}
+
+// Act is Service.Act; the issuer is the connection's OS user.
+func (h *rpcHandler) Act(r ActionRequest, out *model.Command) (err error) {
+	if err := h.mustOperate(lower(r.Kind.String())); err != nil {
+		return err
+	}
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	r.Issuer = h.user
+	*out, err = h.svc.Act(ctx, r)
+	return err
+}
+
+// WaitArgs are WaitCommand's arguments: the agent waits at most Wait, and
+// the client calls again until the command ends.
+type WaitArgs struct {
+	ID   string
+	Wait time.Duration
+}
+
+// WaitCommand is one bounded round of Service.WaitCommand.
+func (h *rpcHandler) WaitCommand(a WaitArgs, out *model.Command) error {
+	ctx, cancel := h.call(a.Wait)
+	defer cancel()
+	c, err := h.svc.WaitCommand(ctx, a.ID)
+	*out = c
+	if errors.Is(err, context.DeadlineExceeded) && h.ctx.Err() == nil {
+		return nil // not ended yet: the client asks again
+	}
+	return err
+}
+
+// Command is Service.Command.
+func (h *rpcHandler) Command(id string, out *model.Command) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.Command(ctx, id)
+	return err
+}
+
+// Commands is Service.Commands.
+func (h *rpcHandler) Commands(f CommandFilter, out *[]model.Command) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.Commands(ctx, f)
+	return err
+}
+
+// Clusters is Service.Clusters.
+func (h *rpcHandler) Clusters(_ Empty, out *[]ClusterStatus) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.Clusters(ctx)
+	return err
+}
+
+// ClusterOverview is Service.ClusterOverview.
+func (h *rpcHandler) ClusterOverview(name string, out *ClusterOverview) (err error) {
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	*out, err = h.svc.ClusterOverview(ctx, name)
+	return err
+}
+
+// Adopt is Service.Adopt.
+func (h *rpcHandler) Adopt(r AdoptRequest, out *model.Job) (err error) {
+	if err := h.mustOperate("adopt"); err != nil {
+		return err
+	}
+	ctx, cancel := h.call(time.Minute)
+	defer cancel()
+	r.Issuer = h.user
+	*out, err = h.svc.Adopt(ctx, r)
+	return err
+}
+
+// Info says who the agent thinks the caller is.
+type Info struct {
+	User     string
+	ReadOnly bool
+	Store    string
+}
+
+// Info reports the caller's identity and role.
+func (h *rpcHandler) Info(_ Empty, out *Info) error {
+	*out = Info{User: h.user, ReadOnly: !h.operator, Store: h.svc.st.Path()}
+	return nil
+}
+
+// WatchNext returns the next changes, waiting up to Wait for the first.
+func (h *rpcHandler) WatchNext(wait time.Duration, out *[]Change) error {
+	h.watchOnce.Do(func() { h.watch = h.svc.hub.subscribe(h.ctx) })
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case c, ok := <-h.watch:
+		if !ok {
+			return errors.New("agent is stopping")
+		}
+		*out = append(*out, c)
+	case <-t.C:
+		return nil
+	}
+	for len(*out) < 256 {
+		select {
+		case c, ok := <-h.watch:
+			if !ok {
+				return nil
+			}
+			*out = append(*out, c)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// Remote is a Service that talks to `palink agent` over its unix socket.
+type Remote struct {
+	c    *rpc.Client
+	info Info
+}
+
+var _ Service = (*Remote)(nil)
+
+// Dial connects to the agent's socket.
+func Dial(ctx context.Context, socket string) (*Remote, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		return nil, err
+	}
+	r := &Remote{c: rpc.NewClient(conn)}
+	if err := r.call(ctx, "Info", Empty{}, &r.info); err != nil {
+		r.c.Close()
+		return nil, fmt.Errorf("agent at %s: %w", socket, err)
+	}
+	return r, nil
+}
+
+// Info is what the agent said of this connection.
+func (r *Remote) Info() Info { return r.info }
+
+// Close ends the connection.
+func (r *Remote) Close() error { return r.c.Close() }
+
+// call runs one RPC bounded by ctx.
+func (r *Remote) call(ctx context.Context, method string, args, reply any) error {
+	call := r.c.Go("Palink."+method, args, reply, make(chan *rpc.Call, 1))
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case c := <-call.Done:
+		if c.Error != nil {
+			var se rpc.ServerError
+			if errors.As(c.Error, &se) {
+				return remoteError(se)
+			}
+			return fmt.Errorf("agent: %w", c.Error)
+		}
+		return nil
+	}
+}
+
+// remoteError keeps the agent's message and restores the sentinel errors
+// callers test for.
+func remoteError(se rpc.ServerError) error {
+	msg := string(se)
+	return &RemoteError{Msg: msg, notFound: strings.Contains(msg, "not found")}
+}
+
+// RemoteError is an error the agent returned.
+type RemoteError struct {
+	Msg      string
+	notFound bool
+}
+
+func (e *RemoteError) Error() string { return e.Msg }
+
+// NotFound reports whether the agent could not find the entity.
+func (e *RemoteError) NotFound() bool { return e.notFound }
+
+// ListJobs implements Service.
+func (r *Remote) ListJobs(ctx context.Context, f JobFilter) (out []JobView, err error) {
+	return out, r.call(ctx, "ListJobs", f, &out)
+}
+
+// Job implements Service.
+func (r *Remote) Job(ctx context.Context, ref string) (out JobDetail, err error) {
+	return out, r.call(ctx, "Job", ref, &out)
+}
+
+// SyncJob implements Service.
+func (r *Remote) SyncJob(ctx context.Context, ref string) (out model.Job, err error) {
+	return out, r.call(ctx, "SyncJob", ref, &out)
+}
+
+// CreateJob implements Service.
+func (r *Remote) CreateJob(ctx context.Context, req CreateJobRequest) (out model.Job, err error) {
+	return out, r.call(ctx, "CreateJob", req, &out)
+}
+
+// SaveSpec implements Service.
+func (r *Remote) SaveSpec(ctx context.Context, ref string, s model.Spec) (out model.Spec, err error) {
+	return out, r.call(ctx, "SaveSpec", SaveSpecArgs{Ref: ref, Spec: s}, &out)
+}
+
+// Specs implements Service.
+func (r *Remote) Specs(ctx context.Context, ref string) (out []model.Spec, err error) {
+	return out, r.call(ctx, "Specs", ref, &out)
+}
+
+// Plan implements Service.
+func (r *Remote) Plan(ctx context.Context, req ActionRequest) (out ActionPlan, err error) {
+	return out, r.call(ctx, "Plan", req, &out)
+}
+
+// Act implements Service.
+func (r *Remote) Act(ctx context.Context, req ActionRequest) (out model.Command, err error) {
+	return out, r.call(ctx, "Act", req, &out)
+}
+
+// WaitCommand implements Service.
+func (r *Remote) WaitCommand(ctx context.Context, id string) (model.Command, error) {
+	for {
+		var c model.Command
+		if err := r.call(ctx, "WaitCommand", WaitArgs{ID: id, Wait: 20 * time.Second}, &c); err != nil {
+			return c, err
+		}
+		if c.State.Final() {
+			return c, nil
+		}
+	}
+}
+
+// Command implements Service.
+func (r *Remote) Command(ctx context.Context, id string) (out model.Command, err error) {
+	return out, r.call(ctx, "Command", id, &out)
+}
+
+// Commands implements Service.
+func (r *Remote) Commands(ctx context.Context, f CommandFilter) (out []model.Command, err error) {
+	return out, r.call(ctx, "Commands", f, &out)
+}
+
+// Clusters implements Service.
+func (r *Remote) Clusters(ctx context.Context) (out []ClusterStatus, err error) {
+	return out, r.call(ctx, "Clusters", Empty{}, &out)
+}
+
+// ClusterOverview implements Service.
+func (r *Remote) ClusterOverview(ctx context.Context, name string) (out ClusterOverview, err error) {
+	return out, r.call(ctx, "ClusterOverview", name, &out)
+}
+
+// Adopt implements Service.
+func (r *Remote) Adopt(ctx context.Context, req AdoptRequest) (out model.Job, err error) {
+	return out, r.call(ctx, "Adopt", req, &out)
+}
+
+// ReadOnly implements Service: true for viewers.
+func (r *Remote) ReadOnly() bool { return r.info.ReadOnly }
+
+// Watch implements Service with a long poll.
+func (r *Remote) Watch(ctx context.Context) (<-chan Change, error) {
+	out := make(chan Change)
+	go func() {
+		defer close(out)
+		for ctx.Err() == nil {
+			var batch []Change
+			if err := r.call(ctx, "WatchNext", 20*time.Second, &batch); err != nil {
+				return
+			}
+			for _, c := range batch {
+				select {
+				case out <- c:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
+}
+
+// DefaultSocket is $XDG_RUNTIME_DIR/palink.sock, else /tmp/palink-UID.sock.
+func DefaultSocket() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return d + "/palink.sock"
+	}
+	return fmt.Sprintf("/tmp/palink-%d.sock", os.Getuid())
+}

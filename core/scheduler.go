@@ -1,0 +1,326 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// RunScheduler executes commands until ctx is done: it claims UNDO commands
+// and DOING commands whose lease expired (their process died), marks them
+// DOING under this process's lease, runs them, and ends them SUCCEEDED or
+// FAILED with a log. It also starts the restarts the policy scheduled.
+//
+// ctx is "the program is quitting": commands in flight stop where they are
+// and keep their persisted progress (trigger ids, application ids); their
+// lease is released so that the next run resumes them at once.
+func (l *Local) RunScheduler(ctx context.Context) error {
+	if l.readOnly {
+		return errReadOnly("scheduler")
+	}
+	sem := make(chan struct{}, l.opts.Workers)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		if err := l.startDueRestarts(ctx); err != nil && ctx.Err() == nil {
+			l.log.Warn("restart policy", "err", err)
+		}
+		claimed, err := l.claim(ctx, cap(sem)-len(sem))
+		if err != nil && ctx.Err() == nil {
+			l.log.Warn("claim commands", "err", err)
+		}
+		for _, c := range claimed {
+			sem <- struct{}{}
+			wg.Add(1)
+			go func(c model.Command) {
+				defer wg.Done()
+				defer func() { <-sem }()
+				l.execute(ctx, c)
+			}(c)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		case <-l.wake:
+		}
+	}
+}
+
+// claim takes up to n runnable commands under this process's lease.
+func (l *Local) claim(ctx context.Context, n int) ([]model.Command, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	now := l.now()
+	var claimed []model.Command
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if len(claimed) == n {
+				break
+			}
+			l.mu.Lock()
+			mine := l.running[c.ID]
+			l.mu.Unlock()
+			if mine {
+				continue
+			}
+			var next model.Command
+			switch {
+			case c.State == model.CmdUndo:
+				next, err = StepCommand(c, CmdEvStart, l.owner, l.opts.Lease, now)
+				if err == nil {
+					next.Logf(now, "started by %s", l.owner)
+				}
+			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now):
+				prev := c.LeaseOwner
+				next, err = StepCommand(c, CmdEvReclaim, l.owner, l.opts.Lease, now)
+				if err == nil {
+					next.Logf(now, "lease of %s expired; reconciling with the cluster before resuming (attempt %d)", orNone(prev), next.Attempts)
+				}
+			default:
+				continue // another live worker owns it
+			}
+			if err != nil {
+				return err
+			}
+			if next, err = tx.PutCommand(next); err != nil {
+				return err
+			}
+			claimed = append(claimed, next)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	for _, c := range claimed {
+		l.running[c.ID] = true
+	}
+	l.mu.Unlock()
+	for _, c := range claimed {
+		l.publishCommand(c)
+	}
+	return claimed, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "a previous run"
+	}
+	return s
+}
+
+// execution is one command being run: its persisted state plus helpers to
+// log and save progress under the lease.
+type execution struct {
+	l   *Local
+	mu  sync.Mutex
+	cmd model.Command
+	// outcome applies the command's end to its job; set by the executor.
+	outcome outcomeFunc
+}
+
+// logf appends to the command's log and persists it.
+func (x *execution) logf(ctx context.Context, format string, args ...any) {
+	x.mu.Lock()
+	x.cmd.Logf(x.l.now(), format, args...)
+	x.mu.Unlock()
+	_ = x.save(ctx, nil)
+}
+
+// save persists the command after mod (which may record progress such as a
+// trigger id). It fails if another process took the command over.
+func (x *execution) save(ctx context.Context, mod func(*model.Command)) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if mod != nil {
+		mod(&x.cmd)
+	}
+	var saved model.Command
+	err := x.l.st.Update(context.WithoutCancel(ctx), func(tx store.Tx) error {
+		cur, err := tx.Command(x.cmd.ID)
+		if err != nil {
+			return err
+		}
+		if cur.LeaseOwner != x.l.owner || cur.State != model.CmdDoing {
+			return fmt.Errorf("%s #%d: lease lost to %s", cur.Kind, cur.Seq, orNone(cur.LeaseOwner))
+		}
+		c := x.cmd
+		c.LeaseUntil = x.l.now().Add(x.l.opts.Lease)
+		saved, err = tx.PutCommand(c)
+		return err
+	})
+	if err == nil {
+		x.cmd = saved
+		x.l.publishCommand(saved)
+	}
+	return err
+}
+
+func (x *execution) params() model.CommandParams {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.cmd.Params
+}
+
+// execute runs one claimed command to its end, renewing its lease meanwhile.
+func (l *Local) execute(ctx context.Context, c model.Command) {
+	defer func() {
+		l.mu.Lock()
+		delete(l.running, c.ID)
+		l.mu.Unlock()
+	}()
+	x := &execution{l: l, cmd: c}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { // keep the lease while working
+		t := time.NewTicker(l.opts.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+				if err := x.save(runCtx, nil); err != nil && runCtx.Err() == nil {
+					l.log.Warn("lease renewal failed; stopping", "command", c.ID, "err", err)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	err := l.run(runCtx, x)
+	if ctx.Err() != nil {
+		// Quitting: leave the command DOING with its progress and release
+		// the lease so that the next run resumes it without waiting.
+		_ = x.save(context.Background(), func(c *model.Command) {
+			c.Logf(l.now(), "interrupted: palink is quitting; the next run resumes it")
+		})
+		_ = l.releaseLease(x.cmd.ID)
+		return
+	}
+	if errors.Is(err, errLeaseLost) {
+		return
+	}
+	l.finish(x, err)
+}
+
+var errLeaseLost = errors.New("lease lost")
+
+func (l *Local) releaseLease(id string) error {
+	return l.st.Update(context.Background(), func(tx store.Tx) error {
+		c, err := tx.Command(id)
+		if err != nil || c.LeaseOwner != l.owner || c.State != model.CmdDoing {
+			return err
+		}
+		c.LeaseUntil = l.now()
+		_, err = tx.PutCommand(c)
+		return err
+	})
+}
+
+// finish ends a command and applies its outcome to the job in one
+// transaction: the command's end, the job's state and the job's event
+// commit together.
+func (l *Local) finish(x *execution, runErr error) {
+	now := l.now()
+	var (
+		job     model.Job
+		ev      *model.Event
+		cmd     model.Command
+		outcome = x.outcome
+	)
+	err := l.st.Update(context.Background(), func(tx store.Tx) error {
+		c, err := tx.Command(x.cmd.ID)
+		if err != nil {
+			return err
+		}
+		if c.LeaseOwner != l.owner || c.State != model.CmdDoing {
+			return errLeaseLost
+		}
+		x.mu.Lock()
+		c.Log, c.Params = x.cmd.Log, x.cmd.Params
+		x.mu.Unlock()
+		evk := CmdEvSucceed
+		if runErr != nil {
+			evk = CmdEvFail
+			c.Error = runErr.Error()
+			c.Logf(now, "failed: %v", runErr)
+		} else {
+			c.Logf(now, "succeeded")
+		}
+		if c, err = StepCommand(c, evk, "", 0, now); err != nil {
+			return err
+		}
+		if cmd, err = tx.PutCommand(c); err != nil {
+			return err
+		}
+		j, err := tx.Job(c.JobID)
+		if err != nil {
+			return err
+		}
+		if outcome != nil {
+			j, ev, err = outcome(tx, j, c, runErr, now)
+			if err != nil {
+				return err
+			}
+		}
+		job = j
+		outcomeText := "succeeded"
+		if runErr != nil {
+			outcomeText = "failed: " + runErr.Error()
+		}
+		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: c.Issuer, Action: lower(c.Kind.String()), JobID: c.JobID, CommandID: c.ID, Outcome: outcomeText})
+		return err
+	})
+	if err != nil {
+		l.log.Error("finish command", "command", x.cmd.ID, "err", err)
+		return
+	}
+	l.publishCommand(cmd)
+	if job.ID != "" {
+		l.publishJob(job, nil, ev)
+	}
+}
+
+// applyEvent steps the job with ev and appends the event, inside tx.
+func applyEvent(tx store.Tx, j model.Job, evk JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
+	to, changed, err := StepJob(j.State, evk)
+	if err != nil {
+		return j, nil, fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	e := model.Event{JobID: j.ID, Time: now, From: j.State, To: to, Reason: reason, CommandID: cmdID}
+	if !changed {
+		j.UpdatedAt = now
+		return j, nil, tx.PutJob(j)
+	}
+	saved, err := tx.AppendEvent(e)
+	if err != nil {
+		return j, nil, err
+	}
+	j.State, j.UpdatedAt = to, now
+	return j, &saved, tx.PutJob(j)
+}
+
+// noteEvent appends an event that records a fact without a state change
+// (a savepoint, a drift, the restart policy's decision).
+func noteEvent(tx store.Tx, j model.Job, reason, cmdID string, now time.Time) (*model.Event, error) {
+	e, err := tx.AppendEvent(model.Event{JobID: j.ID, Time: now, From: j.State, To: j.State, Reason: reason, CommandID: cmdID})
+	if err != nil {
+		return nil, err
+	}
+	return &e, nil
+}

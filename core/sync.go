@@ -1,0 +1,519 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
+)
+
+// SyncStats describe one sync cycle.
+type SyncStats struct {
+	Jobs       int // jobs synced
+	Changed    int // jobs whose record changed
+	RMCalls    int64
+	FlinkCalls int64
+	Errors     int
+	Duration   time.Duration
+}
+
+// RunSync runs state sync until ctx is done: every interval one cycle, its
+// jobs spread over the interval with random jitter.
+func (l *Local) RunSync(ctx context.Context) error {
+	interval := l.cfg.Sync.Interval.D()
+	for {
+		start := l.now()
+		spread := interval
+		if l.opts.NoJitter {
+			spread = 0
+		}
+		stats, err := l.SyncOnce(ctx, spread)
+		if err != nil && ctx.Err() == nil {
+			l.log.Warn("sync cycle", "err", err)
+		} else {
+			l.log.Debug("sync cycle", "jobs", stats.Jobs, "changed", stats.Changed, "rm", stats.RMCalls, "flink", stats.FlinkCalls, "took", stats.Duration)
+		}
+		wait := interval - l.now().Sub(start)
+		if wait < 0 {
+			wait = 0
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+	}
+}
+
+// syncable reports whether sync looks after a job in state s. DEPLOYING
+// jobs belong to their command; final states have no application to watch.
+func syncable(s model.JobState) bool {
+	return s == model.StateDeploySucceeded || s == model.StateRunning
+}
+
+type syncWork struct {
+	cl  *Cluster
+	job model.Job
+	app *yarn.Application // from the cycle's list call; nil if absent
+	at  time.Duration     // offset within the cycle
+}
+
+// SyncOnce runs one sync cycle: one application list call per cluster, then
+// every live job's Flink state through the application's current tracking
+// URL, spread over spread with jitter and bounded concurrency.
+func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, error) {
+	start := time.Now()
+	var stats SyncStats
+	var jobs []model.Job
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		all, err := tx.Jobs()
+		if err != nil {
+			return err
+		}
+		owned, err := ownedJobs(tx)
+		if err != nil {
+			return err
+		}
+		for _, j := range all {
+			if syncable(j.State) && !owned[j.ID] {
+				jobs = append(jobs, j)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return stats, err
+	}
+	byCluster := map[string][]model.Job{}
+	for _, j := range jobs {
+		byCluster[j.Cluster] = append(byCluster[j.Cluster], j)
+	}
+	var (
+		mu   sync.Mutex
+		work []syncWork
+		wg   sync.WaitGroup
+		rm   atomic.Int64
+	)
+	for name, js := range byCluster {
+		cl := l.clusters[name]
+		if cl == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rm.Add(1)
+			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTypes: []string{cl.Cfg.ApplicationType}})
+			cl.observe(err, l.now())
+			l.publishCluster(cl)
+			if err != nil {
+				// An unreachable RM says nothing about the jobs: no state changes.
+				l.log.Warn("sync: list applications", "cluster", name, "err", err)
+				mu.Lock()
+				stats.Errors++
+				mu.Unlock()
+				return
+			}
+			byID := make(map[string]*yarn.Application, len(apps))
+			for i := range apps {
+				byID[apps[i].ID] = &apps[i]
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, j := range js {
+				w := syncWork{cl: cl, job: j, app: byID[j.AppID]}
+				if spread > 0 {
+					w.at = time.Duration(rand.Int64N(int64(spread)))
+				}
+				work = append(work, w)
+			}
+		}()
+	}
+	wg.Wait()
+	sort.Slice(work, func(a, b int) bool { return work[a].at < work[b].at })
+
+	// A delay queue: a dispatcher releases each job at its offset to a
+	// bounded pool, so a thousand jobs are not fetched in the same second.
+	queue := make(chan syncWork)
+	var flink atomic.Int64
+	var changed, failed atomic.Int64
+	var pool sync.WaitGroup
+	for i := 0; i < max(1, l.cfg.Sync.Concurrency); i++ {
+		pool.Add(1)
+		go func() {
+			defer pool.Done()
+			for w := range queue {
+				c, calls, err := l.syncOne(ctx, w.cl, w.job, w.app)
+				flink.Add(calls)
+				if err != nil {
+					failed.Add(1)
+					l.log.Warn("sync job", "job", w.job.Name, "err", err)
+				}
+				if c {
+					changed.Add(1)
+				}
+			}
+		}()
+	}
+	cycleStart := time.Now()
+dispatch:
+	for _, w := range work {
+		if d := w.at - time.Since(cycleStart); d > 0 {
+			select {
+			case <-ctx.Done():
+				break dispatch
+			case <-time.After(d):
+			}
+		}
+		select {
+		case queue <- w:
+		case <-ctx.Done():
+			break dispatch
+		}
+	}
+	close(queue)
+	pool.Wait()
+	stats.Jobs = len(work)
+	stats.Changed = int(changed.Load())
+	stats.Errors += int(failed.Load())
+	stats.RMCalls = rm.Load()
+	stats.FlinkCalls = flink.Load()
+	stats.Duration = time.Since(start)
+	return stats, ctx.Err()
+}
+
+// ownedJobs are the jobs a pending command acts on (all but SAVEPOINT,
+// which leaves the job running): sync leaves them to the command.
+func ownedJobs(tx store.ReadTx) (map[string]bool, error) {
+	cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(cs))
+	for _, c := range cs {
+		if c.Kind != model.CmdSavepoint {
+			out[c.JobID] = true
+		}
+	}
+	return out, nil
+}
+
+// SyncJob implements Service: it syncs one job now.
+func (l *Local) SyncJob(ctx context.Context, ref string) (model.Job, error) {
+	var j model.Job
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		j, err = findJob(tx, ref)
+		return err
+	})
+	if err != nil || !syncable(j.State) || j.AppID == "" {
+		return j, err
+	}
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return j, fmt.Errorf("sync %s: cluster %q is not configured", j.Name, j.Cluster)
+	}
+	if _, _, err := l.syncOne(ctx, cl, j, nil); err != nil {
+		return j, fmt.Errorf("sync %s: %w", j.Name, err)
+	}
+	err = l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		j, err = tx.Job(j.ID)
+		return err
+	})
+	return j, err
+}
+
+// flinkFacts is what the JobManager said of a job in one sync.
+type flinkFacts struct {
+	jobID    string
+	state    string
+	gone     bool
+	started  time.Time
+	restarts int
+	ckpt     *yarn.Checkpoint
+	sp       *yarn.Checkpoint
+	restored *yarn.RestoredCheckpoint
+	rootErr  string
+}
+
+// syncOne observes one job and persists what changed. It returns whether
+// the record changed and how many JobManager calls it made.
+func (l *Local) syncOne(ctx context.Context, cl *Cluster, j model.Job, app *yarn.Application) (bool, int64, error) {
+	var calls int64
+	if app == nil && j.AppID != "" {
+		a, err := cl.RM.Application(ctx, j.AppID)
+		cl.observe(err, l.now())
+		switch {
+		case errors.Is(err, yarn.ErrNotFound):
+		case err != nil:
+			return false, calls, err
+		default:
+			app = &a
+		}
+	}
+	obs := Observation{AppFound: app != nil}
+	var ff *flinkFacts
+	if app != nil {
+		obs.YARNState, obs.FinalStatus = app.State, app.FinalStatus
+		if app.State == yarn.AppRunning {
+			var err error
+			ff, calls, err = l.observeFlink(ctx, cl, *app, j)
+			if err != nil {
+				l.log.Info("sync: JobManager unreachable", "job", j.Name, "err", err)
+			}
+			if ff != nil {
+				obs.FlinkState, obs.FlinkGone = ff.state, ff.gone
+			}
+		}
+	}
+	outcome, reason := MapObservation(obs)
+	changed, err := l.applyObservation(ctx, j, app, ff, outcome, "sync: "+reason)
+	return changed, calls, err
+}
+
+// observeFlink asks the application's JobManager about the job.
+func (l *Local) observeFlink(ctx context.Context, cl *Cluster, app yarn.Application, j model.Job) (*flinkFacts, int64, error) {
+	var calls int64
+	f, err := cl.Flink(app)
+	if err != nil {
+		return nil, calls, err
+	}
+	ff := &flinkFacts{jobID: j.FlinkJobID}
+	if ff.jobID == "" {
+		calls++
+		jobs, err := f.Jobs(ctx)
+		if err != nil {
+			return nil, calls, err
+		}
+		if jo, ok := pickFlinkJob(jobs, j); ok {
+			ff.jobID = jo.ID
+		} else {
+			return nil, calls, nil // not submitted yet: nothing to say
+		}
+	}
+	calls++
+	det, err := f.Job(ctx, ff.jobID)
+	if errors.Is(err, yarn.ErrNotFound) {
+		ff.gone = true
+		return ff, calls, nil
+	}
+	if err != nil {
+		return nil, calls, err
+	}
+	ff.state = det.State
+	if det.StartTime > 0 {
+		ff.started = time.UnixMilli(det.StartTime)
+	}
+	calls++
+	cps, err := f.Checkpoints(ctx, ff.jobID)
+	if err == nil {
+		ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
+	}
+	if det.State == yarn.JobFailed || det.State == yarn.JobFailing || det.State == yarn.JobRestarting {
+		calls++
+		if ex, err := f.Exceptions(ctx, ff.jobID, 1); err == nil {
+			ff.rootErr = rootCause(ex)
+		}
+	}
+	return ff, calls, nil
+}
+
+// pickFlinkJob finds the job's Flink job on a JobManager: the only one in a
+// per-job cluster, else the newest with the job's name.
+func pickFlinkJob(jobs []yarn.JobOverview, j model.Job) (yarn.JobOverview, bool) {
+	if len(jobs) == 1 && !j.Session {
+		return jobs[0], true
+	}
+	var best yarn.JobOverview
+	found := false
+	for _, jo := range jobs {
+		if jo.Name == j.Name && (!found || jo.StartTime > best.StartTime) {
+			best, found = jo, true
+		}
+	}
+	return best, found
+}
+
+func rootCause(ex yarn.JobExceptions) string {
+	if len(ex.History.Entries) > 0 {
+		e := ex.History.Entries[0]
+		if e.Stacktrace != "" {
+			return firstLineOf(e.Stacktrace)
+		}
+		return e.ExceptionName
+	}
+	return firstLineOf(ex.RootException)
+}
+
+func firstLineOf(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// applyObservation persists what one observation changed, in one
+// transaction: the job's record, its state change with its event, the
+// restore points seen, and the restart policy's decision.
+func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome Outcome, reason string) (bool, error) {
+	now := l.now()
+	var (
+		job     model.Job
+		events  []*model.Event
+		changed bool
+	)
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		j, err := tx.Job(seen.ID)
+		if err != nil {
+			return err
+		}
+		if j.State != seen.State || j.AppID != seen.AppID {
+			return nil // a command moved the job meanwhile; the next cycle looks again
+		}
+		if owned, err := ownedJobs(tx); err != nil || owned[j.ID] {
+			return err // a command acts on the job now: its outcome decides
+		}
+		before := j
+		if app != nil {
+			j.TrackingURL = app.TrackingURL
+			if app.AMRPCAddress != "" {
+				j.JMAddress = app.AMRPCAddress
+			}
+			if app.Diagnostics != "" && (app.State == yarn.AppFailed || app.FinalStatus == yarn.FinalFailed) {
+				j.Diagnostics = app.Diagnostics
+			}
+		}
+		if ff != nil {
+			if ff.jobID != "" {
+				j.FlinkJobID = ff.jobID
+			}
+			if ff.state != "" {
+				j.FlinkState = ff.state
+			}
+			if ff.rootErr != "" {
+				j.Diagnostics = ff.rootErr
+			}
+			if ff.restored != nil && ff.restored.ExternalPath != "" {
+				j.RestoredFrom = ff.restored.ExternalPath
+			}
+			for _, cp := range []*yarn.Checkpoint{ff.ckpt, ff.sp} {
+				if cp == nil || cp.ExternalPath == "" {
+					continue
+				}
+				kind := model.Checkpoint
+				if cp.IsSavepoint {
+					kind = model.Savepoint
+				}
+				rp := model.RestorePoint{JobID: j.ID, Kind: kind, Path: cp.ExternalPath, FlinkJobID: j.FlinkJobID,
+					CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), Origin: "sync"}
+				if cp.LatestAckTimestamp == 0 {
+					rp.Time = now
+				}
+				if _, err := tx.AddRestorePoint(rp); err != nil {
+					return err
+				}
+				if kind == model.Savepoint {
+					if j.LatestSavepoint == nil || j.LatestSavepoint.Path != rp.Path {
+						j.LatestSavepoint = &rp
+					}
+				} else if j.LatestCheckpoint == nil || j.LatestCheckpoint.Path != rp.Path {
+					j.LatestCheckpoint = &rp
+				}
+			}
+		}
+		// Drift: the platform expects a live job, the cluster has none.
+		if outcome == OutcomeGone {
+			if j.Drift == nil {
+				j.Drift = &model.Drift{Expected: j.State.String(), Observed: reason, Since: now}
+				ev, err := noteEvent(tx, j, fmt.Sprintf("drift: platform expects %s, %s", j.State, reason), "", now)
+				if err != nil {
+					return err
+				}
+				events = append(events, ev)
+			}
+		} else if j.Drift != nil && outcome != OutcomeWait {
+			ev, err := noteEvent(tx, j, fmt.Sprintf("drift resolved: %s", reason), "", now)
+			if err != nil {
+				return err
+			}
+			events = append(events, ev)
+			j.Drift = nil
+		}
+		if evk, ok := outcome.Event(); ok {
+			var ev *model.Event
+			prev := j.State
+			j, ev, err = applyEvent(tx, j, evk, reason, "", now)
+			if err != nil {
+				return err
+			}
+			if ev != nil {
+				events = append(events, ev)
+				if j.State == model.StateRunning && prev != model.StateRunning {
+					j.StartedAt = now
+					if ff != nil && !ff.started.IsZero() {
+						j.StartedAt = ff.started
+					}
+				}
+				if j.State == model.StateFailed {
+					d := l.policy.Decide(j, now)
+					if d.Restart {
+						j.NextRestart, j.PlatformRestarts, j.RestartWindow = d.At, d.Attempt, d.WindowStart
+					} else {
+						j.NextRestart = time.Time{}
+					}
+					pev, err := noteEvent(tx, j, d.Reason, "", now)
+					if err != nil {
+						return err
+					}
+					events = append(events, pev)
+				}
+			}
+		}
+		if !jobChanged(before, j) && len(events) == 0 {
+			return nil
+		}
+		changed = true
+		j.UpdatedAt, j.SyncedAt = now, now
+		job = j
+		return tx.PutJob(j)
+	})
+	if err != nil || !changed {
+		return false, err
+	}
+	var last *model.Event
+	if n := len(events); n > 0 {
+		last = events[n-1]
+	}
+	l.publishJob(job, nil, last)
+	return true, nil
+}
+
+// jobChanged compares the fields sync maintains.
+func jobChanged(a, b model.Job) bool {
+	rp := func(x, y *model.RestorePoint) bool {
+		if x == nil || y == nil {
+			return x != y
+		}
+		return x.Path != y.Path
+	}
+	return a.State != b.State || a.TrackingURL != b.TrackingURL || a.JMAddress != b.JMAddress ||
+		a.FlinkJobID != b.FlinkJobID || a.FlinkState != b.FlinkState || a.Diagnostics != b.Diagnostics ||
+		a.RestoredFrom != b.RestoredFrom || rp(a.LatestCheckpoint, b.LatestCheckpoint) ||
+		rp(a.LatestSavepoint, b.LatestSavepoint) || (a.Drift == nil) != (b.Drift == nil)
+}
+
+func (l *Local) publishCluster(cl *Cluster) {
+	s := cl.Status()
+	l.hub.publish(Change{Kind: ClusterChanged, Cluster: &s})
+}
