@@ -669,8 +669,11 @@ func (p *parser) parseCallSuffix(f *FuncCall, start Pos) Expr {
 
 func (p *parser) parseCallArg() Expr {
 	if (p.is(Word) || p.is(QuotedIdent)) && p.peek(1).Kind == Arrow {
-		start := p.tok().Pos
-		name := p.parseIdent("an argument name")
+		// Any word names an argument, reserved or not: the docs call
+		// TUMBLE(..., OFFSET => ...) and Flink takes it.
+		t := p.next()
+		start := t.Pos
+		name := &Ident{Span: Span{t.Pos, t.End}, Name: t.Value, Quoted: t.Kind == QuotedIdent}
 		p.next()
 		v := p.parseExpr()
 		return &NamedArg{Span: p.span(start), Name: name, Value: v}

@@ -1,0 +1,34 @@
+package flinksql
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFlinkDocsCorpus parses every example collected from Flink's own
+// documentation (testdata/flinkdocs, one file per docs page).
+func TestFlinkDocsCorpus(t *testing.T) {
+	files, err := filepath.Glob("testdata/flinkdocs/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files: %v", err)
+	}
+	total, bad := 0, 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, errs := ParseFile(filepath.Base(f), string(src))
+		total += len(script.Stmts)
+		for _, st := range script.Stmts {
+			if _, ok := st.(*BadStmt); ok {
+				bad++
+			}
+		}
+		for _, e := range errs {
+			t.Errorf("%s\n%s", e.Error(), e.Snippet())
+		}
+	}
+	t.Logf("corpus: %d files, %d statements, %d failed", len(files), total, bad)
+}
