@@ -2,6 +2,8 @@ package yarn
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -107,5 +109,39 @@ func (l *listOf[T]) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*l = many
+	return nil
+}
+
+// flexID reads a Flink id (ApplicationID, SlotSharingGroupId). Flink
+// writes them as hex strings through custom serializers, while the OpenAPI
+// spec describes the Java object ({"bytes": base64, "lowerPart",
+// "upperPart"}); both decode to the hex string.
+type flexID string
+
+func (id *flexID) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*id = ""
+		return nil
+	case len(b) > 0 && b[0] == '{':
+		var o struct {
+			Bytes string `json:"bytes"`
+		}
+		if err := json.Unmarshal(b, &o); err != nil {
+			return err
+		}
+		raw, err := base64.StdEncoding.DecodeString(o.Bytes)
+		if err != nil {
+			return fmt.Errorf("id bytes: %w", err)
+		}
+		*id = flexID(hex.EncodeToString(raw))
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*id = flexID(s)
 	return nil
 }

@@ -107,6 +107,21 @@ type JobDetails struct {
 // Started is StartTime as a time (zero when unset).
 func (j JobDetails) Started() time.Time { return millis(j.StartTime) }
 
+// UnmarshalJSON reads application-id as Flink writes it (hex) or as the
+// spec describes it (object).
+func (j *JobDetails) UnmarshalJSON(b []byte) error {
+	type plain JobDetails
+	w := struct {
+		*plain
+		ApplicationID flexID `json:"application-id"`
+	}{plain: (*plain)(j)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	j.ApplicationID = string(w.ApplicationID)
+	return nil
+}
+
 // JobVertex is one vertex (operator chain) of a job.
 type JobVertex struct {
 	ID                 string         `json:"id"`
@@ -120,6 +135,21 @@ type JobVertex struct {
 	Tasks              map[string]int `json:"tasks"`
 	Metrics            IOMetrics      `json:"metrics"`
 	SlotSharingGroupID string         `json:"slotSharingGroupId"`
+}
+
+// UnmarshalJSON reads slotSharingGroupId as Flink writes it (hex) or as
+// the spec describes it (object).
+func (v *JobVertex) UnmarshalJSON(b []byte) error {
+	type plain JobVertex
+	w := struct {
+		*plain
+		SlotSharingGroupID flexID `json:"slotSharingGroupId"`
+	}{plain: (*plain)(v)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	v.SlotSharingGroupID = string(w.SlotSharingGroupID)
+	return nil
 }
 
 // IOMetrics are a vertex's accumulated I/O figures.
@@ -600,6 +630,19 @@ type JarRunRequest struct {
 type JarRunResult struct {
 	JobID         string `json:"jobid"`
 	ApplicationID string `json:"applicationId"`
+}
+
+// UnmarshalJSON reads applicationId as hex or as the spec's object.
+func (r *JarRunResult) UnmarshalJSON(b []byte) error {
+	var w struct {
+		JobID         string `json:"jobid"`
+		ApplicationID flexID `json:"applicationId"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	r.JobID, r.ApplicationID = w.JobID, string(w.ApplicationID)
+	return nil
 }
 
 // JarUpload is the answer to a jar upload; ID is the jar id (the stored

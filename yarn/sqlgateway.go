@@ -199,10 +199,7 @@ func (c *SQLGateway) ConfigureSession(ctx context.Context, session, statement st
 	if v < 2 {
 		return fmt.Errorf("configure session %s: %w (v%d)", session, ErrUnsupported, v)
 	}
-	body := struct {
-		Statement        string `json:"statement"`
-		ExecutionTimeout int64  `json:"executionTimeout,omitempty"`
-	}{statement, timeout.Milliseconds()}
+	body := configureBody{Statement: statement, ExecutionTimeout: timeout.Milliseconds()}
 	return c.send(ctx, http.MethodPost, p, body, "", nil)
 }
 
@@ -228,6 +225,19 @@ func (c *SQLGateway) CloseSession(ctx context.Context, session string) (string, 
 	return v.Status, err
 }
 
+// configureBody is ConfigureSessionRequestBody.
+type configureBody struct {
+	Statement        string `json:"statement"`
+	ExecutionTimeout int64  `json:"executionTimeout,omitempty"`
+}
+
+// executeBody is ExecuteStatementRequestBody.
+type executeBody struct {
+	Statement        string            `json:"statement"`
+	ExecutionTimeout int64             `json:"executionTimeout,omitempty"`
+	ExecutionConfig  map[string]string `json:"executionConfig,omitempty"`
+}
+
 // StatementRequest executes a statement.
 type StatementRequest struct {
 	Statement string
@@ -244,11 +254,8 @@ func (c *SQLGateway) Execute(ctx context.Context, session string, r StatementReq
 	if err != nil {
 		return "", err
 	}
-	body := struct {
-		Statement        string            `json:"statement"`
-		ExecutionTimeout int64             `json:"executionTimeout,omitempty"`
-		ExecutionConfig  map[string]string `json:"executionConfig,omitempty"`
-	}{r.Statement, r.ExecutionTimeout.Milliseconds(), r.ExecutionConfig}
+	body := executeBody{Statement: r.Statement, ExecutionTimeout: r.ExecutionTimeout.Milliseconds(),
+		ExecutionConfig: r.ExecutionConfig}
 	var v struct {
 		OperationHandle string `json:"operationHandle"`
 	}
@@ -319,9 +326,9 @@ type Column struct {
 // ({"type":"BIGINT","nullable":false,…}); Raw keeps the whole object
 // (length, precision, fields of a ROW …).
 type LogicalType struct {
-	Type     string
-	Nullable bool
-	Raw      json.RawMessage
+	Type     string          `json:"type"`
+	Nullable bool            `json:"nullable"`
+	Raw      json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON reads the serialised logical type; the OpenAPI spec's

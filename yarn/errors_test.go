@@ -1,0 +1,304 @@
+package yarn
+
+import (
+	"context"
+	"encoding/pem"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// resetConn drops the connection with a TCP RST, as a crashing or
+// overloaded server does.
+func resetConn(w http.ResponseWriter, _ *http.Request) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
+}
+
+func TestHTTPErrorsMapToSentinels(t *testing.T) {
+	ctx := context.Background()
+	jm := newFake(t)
+	jm.json("GET", "/jobs/"+jobID, 404, `{"errors":["Job 0f8a6c3b2d1e4f5a6b7c8d9e0f1a2b3c not found"]}`)
+	jm.json("GET", "/jobs/"+jobID+"/status", 500, `{"errors":["Internal server error.","<Exception on server side:\norg.apache.flink.runtime.rpc.exceptions.RecipientUnreachableException: Could not send message\n\tat org.apache.flink...\nCaused by: java.util.concurrent.TimeoutException: Invocation of ... timed out.\n\nEnd of exception on server side>"]}`)
+	jm.json("GET", "/jobs/"+jobID+"/checkpoints", 403, `<html><body>Forbidden</body></html>`)
+	c := newFlink(t, jm.URL(), "", fastOpts())
+
+	_, err := c.Job(ctx, jobID)
+	if !errors.Is(err, ErrNotFound) || errors.Is(err, ErrUnavailable) {
+		t.Errorf("404: err = %v", err)
+	}
+	mustEqual(t, "404 message", err.Error(), "GET /jobs/"+jobID+" on "+jm.Host()+": not found: Job "+jobID+" not found")
+
+	_, err = c.JobStatus(ctx, jobID)
+	var he *HTTPError
+	if !errors.As(err, &he) || he.Status != 500 || len(he.Errors) != 2 {
+		t.Fatalf("500: err = %#v", err)
+	}
+	mustEqual(t, "root cause", he.RootCause(), "java.util.concurrent.TimeoutException: Invocation of ... timed out.")
+	want := "GET /jobs/" + jobID + "/status on " + jm.Host() + ": 500 Internal Server Error: " +
+		"java.util.concurrent.TimeoutException: Invocation of ... timed out."
+	mustEqual(t, "500 message", err.Error(), want)
+	mustEqual(t, "500 not retried", jm.hits("GET", "/jobs/"+jobID+"/status"), 1)
+
+	_, err = c.Checkpoints(ctx, jobID)
+	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "<html><body>Forbidden</body></html>") {
+		t.Errorf("403: err = %v", err)
+	}
+}
+
+func TestDecodeErrorsShowTheBody(t *testing.T) {
+	ctx := context.Background()
+	jm := newFake(t)
+	jm.json("GET", "/overview", 200, `{"taskmanagers": 2, "slots-total": 4, "flink-vers`)
+	jm.json("GET", "/config", 200, `<html><head><title>Apache Flink Web Dashboard</title></head></html>`)
+	jm.json("GET", "/jobs/overview", 200, `{"jobs": {"jid": 1}}`)
+	jm.json("GET", "/jobs/"+jobID+"/status", 200, ``)
+	c := newFlink(t, jm.URL(), "", fastOpts())
+
+	_, err := c.Overview(ctx)
+	var de *DecodeError
+	if !errors.As(err, &de) || de.Excerpt != `{"taskmanagers": 2, "slots-total": 4, "flink-vers` || de.What != "cluster overview" {
+		t.Fatalf("truncated: %#v", err)
+	}
+	if !strings.Contains(err.Error(), "unexpected end of JSON input") {
+		t.Errorf("message %q", err)
+	}
+	_, err = c.Config(ctx)
+	if !errors.As(err, &de) || !strings.Contains(de.Excerpt, "Apache Flink Web Dashboard") {
+		t.Errorf("html: %v", err)
+	}
+	_, err = c.Jobs(ctx)
+	if !errors.As(err, &de) {
+		t.Errorf("wrong shape: %v", err)
+	}
+	_, err = c.JobStatus(ctx, jobID)
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "empty body") {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestTimeouts(t *testing.T) {
+	jm := newFake(t)
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}
+	jm.on("GET", "/overview", slow).times(1)
+	o := fastOpts()
+	o.Timeout = 50 * time.Millisecond
+	c := newFlink(t, jm.URL(), "", o)
+
+	start := time.Now()
+	_, err := c.Overview(context.Background())
+	if !errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("slow server: err = %v, want ErrTimeout (not the caller's deadline)", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+	mustEqual(t, "a timeout is not retried", jm.hits("GET", "/overview"), 1)
+
+	t.Run("caller deadline", func(t *testing.T) {
+		jm := newFake(t)
+		jm.on("GET", "/overview", slow)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		defer cancel()
+		_, err := newFlink(t, jm.URL(), "", fastOpts()).Overview(ctx)
+		if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("caller cancel", func(t *testing.T) {
+		jm := newFake(t)
+		jm.on("GET", "/overview", slow)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(20*time.Millisecond, cancel)
+		_, err := newFlink(t, jm.URL(), "", fastOpts()).Overview(ctx)
+		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func TestRetriesOnlyForGET(t *testing.T) {
+	ctx := context.Background()
+	t.Run("reset GET is retried", func(t *testing.T) {
+		jm := newFake(t)
+		var n atomic.Int32
+		jm.on("GET", "/overview", func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) == 1 {
+				resetConn(w, r)
+				return
+			}
+			jsonHandler(200, fixture(t, "flink_overview.json"))(w, r)
+		}).times(2)
+		if _, err := newFlink(t, jm.URL(), "", fastOpts()).Overview(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("reset POST is not", func(t *testing.T) {
+		jm := newFake(t)
+		jm.on("POST", "/jobs/"+jobID+"/stop", resetConn)
+		_, err := newFlink(t, "", jm.URL(), fastOpts()).StopWithSavepoint(ctx, jobID, StopRequest{})
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("err = %v, want ErrUnavailable", err)
+		}
+		mustEqual(t, "POST attempts", jm.hits("POST", "/jobs/"+jobID+"/stop"), 1)
+	})
+	t.Run("503 GET retried up to the limit", func(t *testing.T) {
+		jm := newFake(t)
+		jm.json("GET", "/overview", 503, `{"errors":["Service temporarily unavailable due to an ongoing leader election. Please refresh."]}`).times(3)
+		_, err := newFlink(t, jm.URL(), "", fastOpts()).Overview(ctx)
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "leader election") {
+			t.Fatalf("err = %v", err)
+		}
+		mustEqual(t, "attempts (1 + DefaultRetries)", jm.hits("GET", "/overview"), 1+DefaultRetries)
+	})
+	t.Run("503 POST not retried", func(t *testing.T) {
+		jm := newFake(t)
+		jm.json("POST", "/jobs/"+jobID+"/savepoints", 503, `{"errors":["leader election"]}`)
+		_, err := newFlink(t, "", jm.URL(), fastOpts()).TriggerSavepoint(ctx, jobID, SavepointRequest{})
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("err = %v", err)
+		}
+		mustEqual(t, "attempts", jm.hits("POST", "/jobs/"+jobID+"/savepoints"), 1)
+	})
+	t.Run("refused", func(t *testing.T) {
+		o := fastOpts()
+		o.Retries = -1
+		_, err := newFlink(t, deadAddr(t), "", o).Overview(ctx)
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("err = %v", err)
+		}
+		var re *RequestError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), "GET /overview on 127.0.0.1:") {
+			t.Errorf("message %q", err)
+		}
+	})
+}
+
+func TestBodyCap(t *testing.T) {
+	jm := newFake(t)
+	jm.json("GET", "/jobs/overview", 200, `{"jobs":[`+strings.Repeat(`{"jid":"x"},`, 200)+`{}]}`)
+	o := fastOpts()
+	o.MaxBodyBytes = 1024
+	_, err := newFlink(t, jm.URL(), "", o).Jobs(context.Background())
+	if !errors.Is(err, ErrBodyTooLarge) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSecretsStayOutOfMessages(t *testing.T) {
+	jm := newFake(t)
+	jm.json("GET", "/jobs/overview", 500, `{"errors":["boom"]}`)
+	base := strings.Replace(jm.URL(), "http://", "http://ops:hunter2@", 1)
+	_, err := newFlink(t, base, "", fastOpts()).Jobs(context.Background())
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("err = %v", err)
+	}
+	var he *HTTPError
+	if errors.As(err, &he) && strings.Contains(he.URL, "hunter2") {
+		t.Errorf("HTTPError.URL keeps the password: %s", he.URL)
+	}
+	if u := redactString("http://u:p@h:1/x?delegation=tok&user.name=ops"); strings.Contains(u, "tok") ||
+		strings.Contains(u, "u:p") || !strings.Contains(u, "user.name=ops") {
+		t.Errorf("redact = %s", u)
+	}
+
+	_, err = newFlink(t, "http://ops:hunter2@"+strings.TrimPrefix(deadAddr(t), "http://"), "", Options{Retries: -1}).Jobs(context.Background())
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("transport error leaks the password: %v", err)
+	}
+}
+
+func TestRequestHeadersAndAuth(t *testing.T) {
+	jm := newFake(t)
+	jm.json("GET", "/overview", 200, fixture(t, "flink_overview.json"))
+	o := fastOpts()
+	o.Username, o.Password, o.UserAgent, o.SimpleAuthUser = "ops", "s3cret", "palink/test", "flink"
+	if _, err := newFlink(t, jm.URL(), "", o).Overview(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h := jm.lastHeader("GET", "/overview")
+	mustEqual(t, "User-Agent", h.Get("User-Agent"), "palink/test")
+	req := &http.Request{Header: h}
+	user, pass, ok := req.BasicAuth()
+	if !ok || user != "ops" || pass != "s3cret" {
+		t.Errorf("basic auth = %q %q %v", user, pass, ok)
+	}
+	mustEqual(t, "user.name", jm.lastQuery("GET", "/overview"), "user.name=flink")
+}
+
+func TestTLSOptions(t *testing.T) {
+	srv := httptest.NewUnstartedServer(jsonHandler(200, `{"status":"RUNNING"}`))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the failed handshake below is expected
+	srv.StartTLS()
+	defer srv.Close()
+	ctx := context.Background()
+	o := fastOpts()
+	o.Retries = -1
+
+	_, err := newFlink(t, srv.URL, "", o).JobStatus(ctx, jobID)
+	if err == nil {
+		t.Fatal("an unknown CA was trusted")
+	}
+
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	cert := srv.TLS.Certificates[0].Certificate[0]
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withCA := o
+	withCA.CAFile = caFile
+	if s, err := newFlink(t, srv.URL, "", withCA).JobStatus(ctx, jobID); err != nil || s != "RUNNING" {
+		t.Fatalf("with CA file: %q %v", s, err)
+	}
+	insecure := o
+	insecure.InsecureSkipVerify = true
+	if _, err := newFlink(t, srv.URL, "", insecure).JobStatus(ctx, jobID); err != nil {
+		t.Fatalf("insecure: %v", err)
+	}
+	bad := o
+	bad.CAFile = filepath.Join(t.TempDir(), "missing.pem")
+	if _, err := NewFlink(srv.URL, "", bad); err == nil {
+		t.Error("a missing CA file was accepted")
+	}
+}
+
+func TestBackoffBounds(t *testing.T) {
+	tr, err := newTransport(Options{RetryWait: 100 * time.Millisecond, RetryMaxWait: time.Second}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, full := range []time.Duration{100, 200, 400, 800, 1000, 1000, 1000} {
+		full *= time.Millisecond
+		for range 50 {
+			d := tr.backoff(n)
+			if d < full/2 || d > full {
+				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, full/2, full)
+			}
+		}
+	}
+	for _, n := range []int{30, 63, 64, 200} { // shifts that would overflow without the cap
+		if d := tr.backoff(n); d < time.Second/2 || d > time.Second {
+			t.Errorf("backoff(%d) = %v, want within [0.5s, 1s]", n, d)
+		}
+	}
+}
