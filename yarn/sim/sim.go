@@ -1,0 +1,307 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Options configure a simulated cluster. The zero value is a usable,
+// real-time, single-RM cluster with no applications.
+type Options struct {
+	// Seed makes ids, metrics, the populated fleet and fault draws
+	// reproducible. 0 picks a seed from the time.
+	Seed int64
+	// Speed is simulated seconds per wall-clock second (e.g. 20 lets a test
+	// see INITIALIZING → RUNNING and several checkpoints within a second).
+	// 0 means 1. Ignored when Clock is set.
+	Speed float64
+	// Clock overrides Speed, e.g. a *ManualClock.
+	Clock Clock
+	// Start is the simulated time at startup; zero means time.Now().
+	Start time.Time
+	// Apps is the number of pre-existing Flink applications (mixed states,
+	// some session clusters, tags unrelated to palink).
+	Apps int
+	// RMs is the number of ResourceManagers, each on its own listener. With
+	// 2 or more, the first is active and the others are standbys. 0 means 1.
+	RMs int
+	// Faults are the faults injected from the start.
+	Faults Faults
+	// FlinkVersion is the version every JobManager and the SQL Gateway
+	// report. 1.x gateways serve the SQL Gateway API up to V3, 2.x up to V4.
+	// Default "2.1.0".
+	FlinkVersion string
+	// Host is the interface every listener binds. Default "127.0.0.1".
+	Host string
+	// GatewayAddr is the SQL Gateway's listen address. Default Host:0.
+	GatewayAddr string
+	// User is the YARN user of applications that name none. Default "flink".
+	User string
+	// LogSize is the size in bytes of each generated JobManager and
+	// TaskManager log file; it is generated on the fly, never held in
+	// memory. Default 1 MiB.
+	LogSize int64
+	// CheckpointInterval is the simulated checkpoint interval of jobs that
+	// do not set execution.checkpointing.interval. Default 10s.
+	CheckpointInterval time.Duration
+	// RequireUser makes PUT /apps/{id}/state answer 401 without a
+	// user.name query parameter, like an RM with an authentication filter
+	// that does not allow anonymous requests.
+	RequireUser bool
+	// LenientRestore lets jobs restore from paths the simulator never
+	// produced; by default such a restore fails like a missing file would.
+	LenientRestore bool
+	// Logf receives the simulator's own log lines (nil: discarded).
+	Logf func(format string, args ...any)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Seed == 0 {
+		o.Seed = time.Now().UnixNano()
+	}
+	if o.Speed <= 0 {
+		o.Speed = 1
+	}
+	if o.Start.IsZero() {
+		o.Start = time.Now()
+	}
+	if o.RMs <= 0 {
+		o.RMs = 1
+	}
+	if o.FlinkVersion == "" {
+		o.FlinkVersion = "2.1.0"
+	}
+	if o.Host == "" {
+		o.Host = "127.0.0.1"
+	}
+	if o.User == "" {
+		o.User = "flink"
+	}
+	if o.LogSize <= 0 {
+		o.LogSize = 1 << 20
+	}
+	if o.CheckpointInterval <= 0 {
+		o.CheckpointInterval = 10 * time.Second
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	return o
+}
+
+// Cluster is a simulated YARN cluster running Flink, with its web proxy,
+// one JobManager REST server per running application and a SQL Gateway.
+// All its methods are safe for concurrent use.
+type Cluster struct {
+	opts  Options
+	clock Clock
+
+	frngMu sync.Mutex
+	frng   *rand.Rand // fault draws only, so they do not shift the simulation's ids
+	faults Faults
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	rms    []*rmServer
+	active int // index of the active RM; -1 while none is
+	gw     *http.Server
+	gwURL  string
+
+	ctx     context.Context // ends at Close
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	started bool
+	closed  bool
+}
+
+// rmServer is one ResourceManager's listener.
+type rmServer struct {
+	idx     int
+	url     string // http://host:port
+	srv     *http.Server
+	startMs int64 // its start time, the cluster timestamp of the ids it issues
+}
+
+// New checks o and builds a cluster. Nothing listens until Start.
+func New(o Options) (*Cluster, error) {
+	if err := o.Faults.Validate(); err != nil {
+		return nil, fmt.Errorf("new simulated cluster: %w", err)
+	}
+	if o.Faults.RMFailoverEvery > 0 && o.RMs < 2 {
+		return nil, fmt.Errorf("new simulated cluster: faults: RM failover needs RMs >= 2, have %d", o.RMs)
+	}
+	o = o.withDefaults()
+	c := &Cluster{
+		opts:   o,
+		clock:  o.Clock,
+		frng:   rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
+		faults: o.Faults.clone(),
+		rng:    rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
+	}
+	if c.clock == nil {
+		c.clock = NewScaledClock(o.Start, o.Speed)
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
+}
+
+// Start binds the listeners: the first RM on addr ("127.0.0.1:0" in tests),
+// the other RMs and the SQL Gateway on ephemeral ports of Options.Host.
+// The cluster then runs until Close, or until ctx is done.
+func (c *Cluster) Start(ctx context.Context, addr string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return fmt.Errorf("start simulated cluster: %w", ErrClosed)
+	}
+	if c.started {
+		return fmt.Errorf("start simulated cluster: already started")
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("start simulated cluster: %w", err)
+	}
+	c.started = true
+	for i := 0; i < c.opts.RMs; i++ {
+		a := addr
+		if i > 0 {
+			a = net.JoinHostPort(c.opts.Host, "0")
+		}
+		ln, err := net.Listen("tcp", a)
+		if err != nil {
+			c.closeLocked()
+			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
+		}
+		rm := &rmServer{idx: i, url: "http://" + ln.Addr().String(), startMs: c.clock.Now().UnixMilli() - int64(i)*1000}
+		rm.srv = &http.Server{Handler: c.withFaults(rmKind, c.rmHandler(rm)), ReadHeaderTimeout: 10 * time.Second}
+		c.rms = append(c.rms, rm)
+		c.serve(rm.srv, ln)
+	}
+	gwAddr := c.opts.GatewayAddr
+	if gwAddr == "" {
+		gwAddr = net.JoinHostPort(c.opts.Host, "0")
+	}
+	ln, err := net.Listen("tcp", gwAddr)
+	if err != nil {
+		c.closeLocked()
+		return fmt.Errorf("start simulated cluster: listen for the SQL Gateway on %s: %w", gwAddr, err)
+	}
+	c.gwURL = "http://" + ln.Addr().String()
+	c.gw = &http.Server{Handler: c.withFaults(func(*http.Request) Kind { return KindGateway }, c.gatewayHandler()),
+		ReadHeaderTimeout: 10 * time.Second}
+	c.serve(c.gw, ln)
+
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		select {
+		case <-ctx.Done():
+			// Not Close: it waits for this goroutine.
+			c.mu.Lock()
+			c.closeLocked()
+			c.mu.Unlock()
+		case <-c.ctx.Done():
+		}
+	}()
+	return nil
+}
+
+// serve runs srv on ln until the cluster closes.
+func (c *Cluster) serve(srv *http.Server, ln net.Listener) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			c.opts.Logf("sim: serve %s: %v", ln.Addr(), err)
+		}
+	}()
+}
+
+func rmKind(r *http.Request) Kind {
+	if len(r.URL.Path) >= 7 && r.URL.Path[:7] == "/proxy/" {
+		return KindProxy
+	}
+	return KindRM
+}
+
+// Close stops every listener and background goroutine. It is idempotent.
+func (c *Cluster) Close() error {
+	c.mu.Lock()
+	c.closeLocked()
+	c.mu.Unlock()
+	c.wg.Wait()
+	return nil
+}
+
+func (c *Cluster) closeLocked() {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.cancel()
+	for _, rm := range c.rms {
+		_ = rm.srv.Close()
+	}
+	if c.gw != nil {
+		_ = c.gw.Close()
+	}
+}
+
+// RMURLs returns the base URL (http://host:port) of every ResourceManager,
+// in order; the first is active at start.
+func (c *Cluster) RMURLs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, len(c.rms))
+	for i, rm := range c.rms {
+		out[i] = rm.url
+	}
+	return out
+}
+
+// ActiveRMURL returns the base URL of the active ResourceManager, or ""
+// while none is active.
+func (c *Cluster) ActiveRMURL() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active < 0 || c.active >= len(c.rms) {
+		return ""
+	}
+	return c.rms[c.active].url
+}
+
+// GatewayURL returns the SQL Gateway's base URL (http://host:port).
+func (c *Cluster) GatewayURL() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gwURL
+}
+
+// Now returns the simulated time.
+func (c *Cluster) Now() time.Time { return c.clock.Now() }
+
+// SetFaults replaces the injected faults at once.
+func (c *Cluster) SetFaults(f Faults) error {
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("set faults: %w", err)
+	}
+	if f.RMFailoverEvery > 0 && c.opts.RMs < 2 {
+		return fmt.Errorf("set faults: RM failover needs RMs >= 2, have %d", c.opts.RMs)
+	}
+	c.frngMu.Lock()
+	c.faults = f.clone()
+	c.frngMu.Unlock()
+	return nil
+}
+
+// Faults returns the faults in force.
+func (c *Cluster) Faults() Faults {
+	c.frngMu.Lock()
+	defer c.frngMu.Unlock()
+	return c.faults.clone()
+}
