@@ -15,6 +15,7 @@ func Lex(src string) (toks []Token, comments []Comment, errs []*Error) {
 	lx := lexer{src: src, pos: Pos{Offset: 0, Line: 1, Col: 1}}
 	for {
 		t := lx.next()
+		lx.lastLine = t.End.Line
 		toks = append(toks, t)
 		if t.Kind == EOF {
 			break
@@ -36,6 +37,7 @@ type lexer struct {
 	src      string
 	pos      Pos
 	inHint   bool
+	lastLine int // line where the last token ended; 0 before any token
 	comments []Comment
 	errs     []*Error
 }
@@ -104,7 +106,8 @@ func (lx *lexer) skipSpaceAndComments() {
 			for lx.pos.Offset < len(lx.src) && lx.peekByte(0) != '\n' && lx.peekByte(0) != '\r' {
 				lx.advance()
 			}
-			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos})
+			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos,
+				Trailing: lx.lastLine == start.Line})
 		case r == '/' && lx.peekByte(1) == '*' && lx.peekByte(2) != '+':
 			start := lx.pos
 			lx.advance()
@@ -122,7 +125,8 @@ func (lx *lexer) skipSpaceAndComments() {
 			if !closed {
 				lx.errorf(start, lx.pos, "unterminated comment", "close it with */")
 			}
-			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos, Block: true})
+			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos, Block: true,
+				Trailing: lx.lastLine == start.Line})
 		default:
 			return
 		}

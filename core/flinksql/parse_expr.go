@@ -497,7 +497,7 @@ func (p *parser) parseWordExpr() Expr {
 		case "TIMESTAMPADD", "TIMESTAMPDIFF", "TIMESTAMP_DIFF", "DATEDIFF", "DATE_DIFF":
 			if (p.peek(2).Kind == Word) && p.peek(3).Kind == Comma {
 				p.next()
-				name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: t.Text}}}
+				name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: w}}}
 				p.next()
 				ut := p.tok()
 				unit := &TimeUnitExpr{Span: Span{ut.Pos, ut.End}, Unit: p.parseUnitWord()}
@@ -519,7 +519,7 @@ func (p *parser) parseWordExpr() Expr {
 		}
 	} else if niladic[w] {
 		p.next()
-		name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: t.Text}}}
+		name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: w}}}
 		return &FuncCall{Span: Span{t.Pos, t.End}, Name: name, NoParens: true}
 	}
 	if (w == "FINAL" || w == "RUNNING") && p.peek(1).Kind == Word && p.peek(2).Kind == LParen {
@@ -530,7 +530,9 @@ func (p *parser) parseWordExpr() Expr {
 	if reservedWords[w] {
 		if nextParen && (!structural[w] || functionWords[w]) {
 			p.next()
-			name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: t.Text}}}
+			// A keyword names the function: keywords are case-insensitive, so
+			// the name is kept upper-case, as the formatter prints it.
+			name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: w}}}
 			return p.parseCallAfterName(name)
 		}
 		if structural[w] {

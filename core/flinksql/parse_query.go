@@ -1,5 +1,7 @@
 package flinksql
 
+import "strings"
+
 // isQueryStart reports whether a query starts here.
 func (p *parser) isQueryStart() bool {
 	switch p.up[p.pos] {
@@ -540,6 +542,10 @@ func (p *parser) parseHints() []*Hint {
 func (p *parser) parseHint() *Hint {
 	start := p.tok().Pos
 	h := &Hint{Name: p.parseIdent("a hint name")}
+	if !h.Name.Quoted {
+		// Hint names are case-insensitive (Calcite's hint strategy table).
+		h.Name.Name = strings.ToUpper(h.Name.Name)
+	}
 	if p.accept(LParen) {
 		h.Parens = true
 		kv := p.peek(1).Kind == Eq

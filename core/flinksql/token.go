@@ -105,4 +105,7 @@ type Comment struct {
 	Pos   Pos
 	End   Pos
 	Block bool // /* */ rather than --
+	// Trailing is set when a token precedes the comment on its line, as in
+	// "a INT, -- the id": the formatter keeps such comments at line ends.
+	Trailing bool
 }
