@@ -184,6 +184,9 @@ func canonical(v any, t colType) (any, error) {
 			return []byte(x), nil
 		}
 	case kindDate:
+		if x, ok := v.(time.Time); ok {
+			return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC), nil // the date where it was written
+		}
 		ts, err := toTime(v)
 		if err != nil {
 			return nil, err
