@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -157,7 +158,7 @@ func TestUseAfterClose(t *testing.T) {
 // older palink might have left it.
 func corrupt(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
 	t.Helper()
-	db, err := bolt.Open(path, 0o600, nil)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

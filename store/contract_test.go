@@ -1015,56 +1015,66 @@ func contractConcurrent(t *testing.T, open opener) {
 	})
 }
 
-// dump renders everything a store holds, through ReadTx alone, so that two
-// stores (or one before and after a migration or restore) can be compared.
-func dump(t testing.TB, s Store) string {
+// storeDump is everything a store holds, as read through ReadTx alone, so
+// that two stores (or one before and after a migration or a restore) can be
+// compared whatever the backend.
+type storeDump struct {
+	Jobs          []model.Job
+	Specs         map[string][]model.Spec
+	Events        map[string][]model.Event
+	RestorePoints map[string][]model.RestorePoint
+	Commands      []model.Command
+	Audit         []model.AuditEntry
+}
+
+func dump(t testing.TB, s Store) storeDump {
 	t.Helper()
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	put := func(label string, v any) {
-		b.WriteString(label + " ")
-		if err := enc.Encode(v); err != nil {
-			t.Fatal(err)
-		}
+	d := storeDump{
+		Specs:         map[string][]model.Spec{},
+		Events:        map[string][]model.Event{},
+		RestorePoints: map[string][]model.RestorePoint{},
 	}
-	view(t, s, func(tx ReadTx) error {
-		jobs, err := tx.Jobs()
-		if err != nil {
+	view(t, s, func(tx ReadTx) (err error) {
+		if d.Jobs, err = tx.Jobs(); err != nil {
 			return err
 		}
-		put("jobs", jobs)
-		for _, j := range jobs {
+		for _, j := range d.Jobs {
 			byName, err := tx.JobByName(j.Name)
 			if err != nil || byName.ID != j.ID {
 				return fmt.Errorf("name %q does not find job %s: %v", j.Name, j.ID, err)
 			}
-			specs, err := tx.Specs(j.ID)
-			if err != nil {
+			if d.Specs[j.ID], err = tx.Specs(j.ID); err != nil {
 				return err
 			}
-			events, err := tx.Events(j.ID, 0, 0)
-			if err != nil {
+			if d.Events[j.ID], err = tx.Events(j.ID, 0, 0); err != nil {
 				return err
 			}
-			rps, err := tx.RestorePoints(j.ID)
-			if err != nil {
+			if d.RestorePoints[j.ID], err = tx.RestorePoints(j.ID); err != nil {
 				return err
 			}
-			put("specs/"+j.ID, specs)
-			put("events/"+j.ID, events)
-			put("restore_points/"+j.ID, rps)
 		}
-		cmds, err := tx.Commands(CommandFilter{})
-		if err != nil {
+		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
 			return err
 		}
-		put("commands", cmds)
-		audit, err := tx.Audit(0, 0)
-		if err != nil {
-			return err
-		}
-		put("audit", audit)
-		return nil
+		d.Audit, err = tx.Audit(0, 0)
+		return err
 	})
-	return b.String()
+	return d
+}
+
+// sameDump fails with the first differing line when two dumps differ.
+func sameDump(t testing.TB, what string, got, want storeDump) {
+	t.Helper()
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	g, _ := json.MarshalIndent(got, "", " ")
+	w, _ := json.MarshalIndent(want, "", " ")
+	gl, wl := strings.Split(string(g), "\n"), strings.Split(string(w), "\n")
+	for i := range min(len(gl), len(wl)) {
+		if gl[i] != wl[i] {
+			t.Fatalf("%s: contents differ at line %d of the JSON dump:\n got: %s\nwant: %s", what, i+1, gl[i], wl[i])
+		}
+	}
+	t.Fatalf("%s: contents differ: dump has %d lines, want %d (or only in what JSON does not show)", what, len(gl), len(wl))
 }
