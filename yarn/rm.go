@@ -326,18 +326,25 @@ func (f AppFilter) query() url.Values {
 // Applications lists the applications f selects. An RM with none answers
 // `{"apps":null}`, which is an empty list, not an error.
 func (c *ResourceManager) Applications(ctx context.Context, f AppFilter) ([]Application, error) {
-	var w struct {
-		Apps *struct {
-			App listOf[Application] `json:"app"`
-		} `json:"apps"`
-	}
+	var w appsResponse
 	if err := c.get(ctx, clusterPath+"apps", f.query(), "applications", &w, nil); err != nil {
 		return nil, err
 	}
+	return w.list(), nil
+}
+
+// appsResponse is `{"apps":{"app":[…]}}`, or `{"apps":null}` for none.
+type appsResponse struct {
+	Apps *struct {
+		App listOf[Application] `json:"app"`
+	} `json:"apps"`
+}
+
+func (w appsResponse) list() []Application {
 	if w.Apps == nil {
-		return nil, nil
+		return nil
 	}
-	return w.Apps.App, nil
+	return w.Apps.App
 }
 
 // Application returns one application; an id the RM does not know fails

@@ -522,7 +522,7 @@ func (c *SQLGateway) FetchAll(ctx context.Context, session, op string, maxRows i
 			return res, err
 		}
 		if pg.Type != ResultNotReady {
-			if pg.Columns != nil {
+			if len(pg.Columns) > 0 { // an EOS page may list none
 				res.Columns = pg.Columns
 			}
 			if pg.JobID != "" {
