@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// The action flow, shared by every screen: a screen sends startActionMsg;
+// the root checks what it can locally, asks Plan, shows the confirmation
+// (which says exactly what Plan says will happen), then Act records the
+// command and the flash says so. The command's progress arrives through
+// Watch, and the flash reports how it ended.
+
+// verb is an action's name in prose.
+func verb(k model.CommandKind) string { return strings.ToLower(k.String()) }
+
+// actionBlocked says why an action cannot apply to a job as the TUI last saw
+// it, or "" when it may (Plan has the last word). It lets a refused key
+// answer at once, even when the service is slow.
+func actionBlocked(kind model.CommandKind, j model.Job) string {
+	switch kind {
+	case model.CmdPause, model.CmdSavepoint:
+		if j.State != model.StateRunning {
+			return fmt.Sprintf("job is not RUNNING (it is %s)", j.State)
+		}
+	case model.CmdKill:
+		if !j.State.Live() {
+			return fmt.Sprintf("job has no live application (it is %s)", j.State)
+		}
+	case model.CmdRestart:
+		switch j.State {
+		case model.StateFinished, model.StateKilled, model.StateFailed:
+		case model.StateDeployFailed:
+			return "its deploy failed: resubmit (R) it instead"
+		default:
+			return fmt.Sprintf("job is %s: pause or kill it first", j.State)
+		}
+	case model.CmdSubmit:
+		if j.State != model.StateNone {
+			return fmt.Sprintf("job was submitted already (it is %s)", j.State)
+		}
+	case model.CmdResubmit:
+		if !j.State.Final() {
+			return fmt.Sprintf("job is %s: pause or kill it first", j.State)
+		}
+	}
+	return ""
+}
+
+// actionFor maps a key to the action it starts on a job in state s. Restart
+// of a job that never ran is its first submit.
+func actionFor(k keyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKind, bool) {
+	switch {
+	case key.Matches(msg, k.Pause):
+		return model.CmdPause, true
+	case key.Matches(msg, k.Kill):
+		return model.CmdKill, true
+	case key.Matches(msg, k.Restart):
+		if s == model.StateNone {
+			return model.CmdSubmit, true
+		}
+		return model.CmdRestart, true
+	case key.Matches(msg, k.Resubmit):
+		return model.CmdResubmit, true
+	case key.Matches(msg, k.Savepoint):
+		return model.CmdSavepoint, true
+	}
+	return 0, false
+}
+
+// allActionKeys is the keymap with every action enabled, to recognise an
+// action key that read-only mode disabled.
+var allActionKeys = newKeyMap(false)
+
+func isActionKey(k keyMap, msg tea.KeyPressMsg) bool {
+	_, ok := actionFor(k, msg, model.StateRunning)
+	return ok
+}
+
+// refusedInReadOnly reports an action key pressed in read-only mode, so the
+// screen can say why nothing happens.
+func refusedInReadOnly(e *env, msg tea.KeyPressMsg) bool {
+	return e.readOnly && isActionKey(allActionKeys, msg)
+}
+
+// needsConfirm: pause, kill, restart and every deploy ask first, as does
+// anything Plan calls destructive; a savepoint does not.
+func needsConfirm(it planItem) bool {
+	return it.plan.Destructive || it.plan.Protected || it.req.Kind != model.CmdSavepoint
+}
+
+func (m *Model) startAction(msg startActionMsg) tea.Cmd {
+	if len(msg.jobs) == 0 {
+		return nil
+	}
+	if m.env.readOnly {
+		return m.setFlash(flashWarn, fmt.Sprintf("read-only: %s is refused", verb(msg.kind)))
+	}
+	if msg.kind == model.CmdResubmit && msg.restore == 0 {
+		if len(msg.jobs) > 1 {
+			return m.setFlash(flashWarn, "resubmit works on one job at a time: its restore point is chosen per job")
+		}
+		j := msg.jobs[0]
+		if why := actionBlocked(model.CmdResubmit, j); why != "" {
+			return m.setFlash(flashWarn, fmt.Sprintf("resubmit %s: %s", j.Name, why))
+		}
+		d, init := newResubmitDialog(m.env, j, msg.history)
+		m.dialog = d
+		return init
+	}
+	m.actionSeq++
+	items := make([]planItem, 0, len(msg.jobs))
+	for _, j := range msg.jobs {
+		kind := msg.kind
+		if kind == model.CmdRestart && j.State == model.StateNone {
+			kind = model.CmdSubmit
+		}
+		items = append(items, planItem{
+			req:     core.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.restore, RestorePath: msg.path},
+			job:     j,
+			skipped: actionBlocked(kind, j),
+		})
+	}
+	if len(items) == 1 && items[0].skipped != "" {
+		return m.setFlash(flashWarn, fmt.Sprintf("%s %s: %s", verb(items[0].req.Kind), items[0].job.Name, items[0].skipped))
+	}
+	what := items[0].job.Name
+	if len(items) > 1 {
+		what = fmt.Sprintf("%d jobs", len(items))
+	}
+	return tea.Batch(
+		m.setFlash(flashInfo, fmt.Sprintf("planning %s of %s…", verb(msg.kind), what)),
+		planCmd(m.env.call(), m.actionSeq, items),
+	)
+}
+
+func (m *Model) planned(msg plannedMsg) tea.Cmd {
+	if msg.seq != m.actionSeq || len(msg.items) == 0 {
+		return nil // the user has started another action since
+	}
+	if len(msg.items) == 1 {
+		it := msg.items[0]
+		switch {
+		case it.err != nil:
+			return m.setFlash(flashError, it.err.Error())
+		case !it.plan.Allowed:
+			return m.setFlash(flashWarn, fmt.Sprintf("%s %s refused: %s", verb(it.req.Kind), it.job.Name, it.plan.Reason))
+		case !needsConfirm(it):
+			return m.act(msg.seq, msg.items)
+		}
+		m.flash.expire(m.flash.id)
+		m.dialog = newConfirmDialog(m.env, msg.seq, msg.items)
+		return nil
+	}
+	allowed := 0
+	for _, it := range msg.items {
+		if it.allowed() {
+			allowed++
+		}
+	}
+	if allowed == 0 {
+		return m.setFlash(flashWarn, fmt.Sprintf("%s: none of the %d marked jobs can be done (%s)",
+			verb(msg.items[0].req.Kind), len(msg.items), itemProblem(msg.items[0])))
+	}
+	m.flash.expire(m.flash.id)
+	m.dialog = newConfirmDialog(m.env, msg.seq, msg.items)
+	return nil
+}
+
+// itemProblem says why an item will not be done.
+func itemProblem(it planItem) string {
+	switch {
+	case it.skipped != "":
+		return it.skipped
+	case it.err != nil:
+		return it.err.Error()
+	case !it.plan.Allowed:
+		return "refused: " + it.plan.Reason
+	}
+	return ""
+}
+
+func (m *Model) confirmed(msg confirmedMsg) tea.Cmd {
+	if msg.seq != m.actionSeq {
+		return nil
+	}
+	return m.act(msg.seq, msg.items)
+}
+
+func (m *Model) act(seq int, items []planItem) tea.Cmd {
+	return tea.Batch(
+		m.setFlash(flashInfo, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
+		actCmd(m.env.call(), seq, items),
+	)
+}
+
+// acted reports what Act recorded. It is never dropped, even when another
+// action has started since: the user must learn that a command exists.
+func (m *Model) acted(msg actedMsg) tea.Cmd {
+	var ok []actResult
+	var failed []error
+	for _, r := range msg.results {
+		if r.err != nil {
+			failed = append(failed, r.err)
+			continue
+		}
+		ok = append(ok, r)
+		m.issued[r.cmd.ID] = r.item.job.Name
+	}
+	switch {
+	case len(msg.results) == 1 && len(ok) == 1:
+		r := ok[0]
+		return m.setFlash(flashInfo, fmt.Sprintf("%s #%d queued for %s", r.cmd.Kind, r.cmd.Seq, r.item.job.Name))
+	case len(msg.results) == 1:
+		return m.setFlash(flashError, failed[0].Error())
+	case len(failed) == 0:
+		return m.setFlash(flashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].cmd.Kind, len(ok), seqRange(ok)))
+	case len(ok) == 0:
+		return m.setFlash(flashError, fmt.Sprintf("all %d failed; first: %v", len(failed), failed[0]))
+	}
+	return m.setFlash(flashWarn, fmt.Sprintf("%s queued for %d jobs (%s); %d failed, first: %v",
+		ok[0].cmd.Kind, len(ok), seqRange(ok), len(failed), failed[0]))
+}
+
+// seqRange names the commands of a bulk action: "#41–#43".
+func seqRange(rs []actResult) string {
+	lo, hi := rs[0].cmd.Seq, rs[0].cmd.Seq
+	for _, r := range rs {
+		lo, hi = min(lo, r.cmd.Seq), max(hi, r.cmd.Seq)
+	}
+	if lo == hi {
+		return fmt.Sprintf("#%d", lo)
+	}
+	return fmt.Sprintf("#%d–#%d", lo, hi)
+}

@@ -1,0 +1,72 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+)
+
+// adoptDialog makes an unmanaged Flink application a palink job, under a
+// name the user may change.
+type adoptDialog struct {
+	env     *env
+	cluster string
+	app     core.Application
+	name    textinput.Model
+}
+
+func newAdoptDialog(e *env, cluster string, app core.Application) *adoptDialog {
+	in := textinput.New()
+	in.Prompt = "name: "
+	in.SetValue(app.Name)
+	in.CursorEnd()
+	in.SetStyles(e.styles.Input)
+	in.SetVirtualCursor(true)
+	in.Focus()
+	return &adoptDialog{env: e, cluster: cluster, app: app, name: in}
+}
+
+func (d *adoptDialog) ShortHelp() []key.Binding {
+	return []key.Binding{d.env.keys.Confirm, d.env.keys.Cancel}
+}
+
+func (d *adoptDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, d.env.keys.Cancel):
+			return nil, nil
+		case key.Matches(k, d.env.keys.Confirm):
+			name := strings.TrimSpace(d.name.Value())
+			req := core.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
+			return nil, tea.Batch(
+				send(flashMsg{level: flashInfo, text: fmt.Sprintf("adopting %s as %s…", d.app.ID, name)}),
+				adoptCmd(d.env.call(), req),
+			)
+		}
+	}
+	if _, ok := msg.(tea.KeyPressMsg); !ok {
+		if _, ok := msg.(tea.PasteMsg); !ok {
+			return d, nil
+		}
+	}
+	var cmd tea.Cmd
+	d.name, cmd = d.name.Update(msg)
+	return d, cmd
+}
+
+func (d *adoptDialog) View(width, height int) string {
+	st := d.env.styles
+	w := min(width-4, 72)
+	inner := w - 4
+	var lines []string
+	lines = append(lines, st.DialogTitle.Render("Adopt "+d.app.ID+"?"))
+	lines = append(lines, wrap(fmt.Sprintf("%q on %s (user %s, queue %s, %s) becomes a palink job: palink syncs its state, records its checkpoints, and p, ctrl+k, r act on it. The application keeps running.",
+		d.app.Name, d.cluster, orDash(d.app.User), orDash(d.app.Queue), d.app.State), inner)...)
+	lines = append(lines, "", d.name.View(), "", st.Dim.Render("enter adopts · esc cancels"))
+	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
+}

@@ -1,0 +1,226 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+)
+
+// clusterScreen is `:cluster`: one cluster's YARN metrics and queues, and
+// the Flink applications on it that palink does not manage yet, which `a`
+// adopts.
+type clusterScreen struct {
+	env   *env
+	names []string
+	name  string
+	ov    *core.ClusterOverview
+
+	cursor         int // over the unmanaged applications
+	loading, again bool
+	seq            int
+	err            error
+	width, height  int
+}
+
+func newClusterScreen(e *env, names []string, name string) (*clusterScreen, tea.Cmd) {
+	m := &clusterScreen{env: e, names: names, name: name}
+	return m, m.load()
+}
+
+func (m *clusterScreen) load() tea.Cmd {
+	if m.loading {
+		m.again = true
+		return nil
+	}
+	m.loading = true
+	m.seq = m.env.nextSeq()
+	return loadOverviewCmd(m.env.call(), m.name, m.seq)
+}
+
+func (m *clusterScreen) Title() string             { return "Cluster " + m.name }
+func (m *clusterScreen) Capturing() bool           { return false }
+func (m *clusterScreen) ShortHelp() []key.Binding  { return m.env.keys.clusterShort() }
+func (m *clusterScreen) FullHelp() [][]key.Binding { return m.env.keys.clusterFull() }
+
+func (m *clusterScreen) apps() []core.Application {
+	if m.ov == nil {
+		return nil
+	}
+	return m.ov.Unmanaged
+}
+
+func (m *clusterScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case overviewLoadedMsg:
+		if msg.seq != m.seq || msg.cluster != m.name {
+			return m, nil
+		}
+		m.loading = false
+		var again tea.Cmd
+		if m.again {
+			m.again = false
+			again = m.load()
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return m, tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+		}
+		m.err = nil
+		ov := msg.ov
+		m.ov = &ov
+		m.cursor = clamp(m.cursor, 0, len(ov.Unmanaged)-1)
+		return m, again
+	case changeMsg:
+		if c := msg.change; (c.Kind == core.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == core.Resync {
+			return m, m.load()
+		}
+	case adoptedMsg:
+		if msg.err == nil && msg.req.Cluster == m.name {
+			return m, m.load()
+		}
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	apps := m.apps()
+	if listNav(k, msg, &m.cursor, len(apps), 5) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Refresh):
+		return m.load()
+	case key.Matches(msg, k.NextCluster), key.Matches(msg, k.PrevCluster):
+		if len(m.names) < 2 {
+			return nil
+		}
+		step := 1
+		if key.Matches(msg, k.PrevCluster) {
+			step = len(m.names) - 1
+		}
+		i := max(slices.Index(m.names, m.name), 0)
+		m.name = m.names[(i+step)%len(m.names)]
+		m.ov, m.err, m.cursor = nil, nil, 0
+		m.loading = false // the answer for the old cluster is dropped by its name
+		return m.load()
+	case key.Matches(msg, k.Adopt):
+		if m.cursor < len(apps) {
+			return send(adoptMsg{cluster: m.name, app: apps[m.cursor]})
+		}
+		return send(flashMsg{level: flashWarn, text: "adopt: no unmanaged Flink application on " + m.name})
+	}
+	if m.env.readOnly && key.Matches(msg, allActionKeys.Adopt) {
+		return send(flashMsg{level: flashWarn, text: "read-only: adopting is disabled"})
+	}
+	return nil
+}
+
+func (m *clusterScreen) View() string {
+	st := m.env.styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	note := ""
+	var lines []string
+	switch {
+	case m.ov == nil && m.err != nil:
+		lines = centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+	case m.ov == nil:
+		lines = centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
+	default:
+		note = "fetched " + fmtAgo(m.env.now, m.ov.FetchedAt)
+		if m.err != nil {
+			note = st.Error.Render("✖ refresh failed") + " · " + note
+		}
+		lines = clusterLines(st, m.ov, m.cursor, inner, h-2)
+	}
+	if len(m.names) > 1 {
+		note = st.Dim.Render(fmt.Sprintf("%d/%d clusters", slices.Index(m.names, m.name)+1, len(m.names))) + " · " + note
+	}
+	return box(st, st.Title.Render(m.Title()), note, lines, w, h)
+}
+
+// clusterLines renders the overview (pure): metrics, queues, and the
+// unmanaged applications with the cursor, fitted to h lines so the
+// applications stay visible on a small terminal.
+func clusterLines(st *Styles, ov *core.ClusterOverview, cursor, w, h int) []string {
+	cm := ov.Metrics
+	memPct := 0.0
+	if cm.MemoryTotalMB > 0 {
+		memPct = float64(cm.MemoryUsedMB) / float64(cm.MemoryTotalMB)
+	}
+	top := []string{
+		" " + st.Section.Render("YARN"),
+		fmt.Sprintf("  apps     running %d · pending %d · failed %d · killed %d · completed %d",
+			cm.AppsRunning, cm.AppsPending, cm.AppsFailed, cm.AppsKilled, cm.AppsCompleted),
+		fmt.Sprintf("  memory   %s / %s %s   vcores %d / %d",
+			fmtBytes(cm.MemoryUsedMB<<20), fmtBytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
+		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)),
+		"",
+	}
+	appsHead := []string{
+		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%d)", len(ov.Unmanaged))) + st.Dim.Render("  a adopts"),
+		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", "APPLICATION", "NAME", "USER", "QUEUE", "STATE", "STARTED")),
+	}
+	var apps []string
+	if len(ov.Unmanaged) == 0 {
+		apps = append(apps, "  "+st.Dim.Render("none: every Flink application on this cluster is a palink job"))
+	}
+	for i, a := range ov.Unmanaged {
+		row := fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", a.ID, truncate(a.Name, 24), truncate(a.User, 10), truncate(a.Queue, 10), a.State, fmtAgo(ov.FetchedAt, a.StartedAt))
+		if i == cursor {
+			apps = append(apps, st.Cursor.Render(fit("▸ "+row, w)))
+		} else {
+			apps = append(apps, "  "+row)
+		}
+	}
+	queues := []string{
+		" " + st.Section.Render("Queues"),
+		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-24s %9s %9s %9s %5s", "QUEUE", "CAPACITY", "USED", "MAX", "APPS")),
+	}
+	for _, q := range ov.Queues {
+		name := strings.Repeat("  ", q.Depth) + q.Name
+		queues = append(queues, fmt.Sprintf("  %-24s %8.1f%% %8.1f%% %8.1f%% %5d %s", truncate(name, 24), q.Capacity, q.UsedCapacity, q.MaxCapacity, q.Apps, meter(q.UsedCapacity/100, 10)))
+	}
+	queues = append(queues, "")
+	// Applications matter most (they can be acted on); queues give way,
+	// and a long application list shows the window around the cursor.
+	if avail := max(h-len(top)-len(appsHead), 1); len(apps) > avail {
+		first := scrollTo(cursor, 0, avail, len(apps))
+		apps = apps[first : first+avail]
+	}
+	room := h - len(top) - len(appsHead) - len(apps)
+	if room < len(queues) {
+		queues = queues[:max(room, 0)]
+	}
+	out := append(top, queues...)
+	out = append(out, appsHead...)
+	return append(out, apps...)
+}
+
+func unhealthy(st *Styles, n int) string {
+	s := fmt.Sprintf("%d unhealthy", n)
+	if n > 0 {
+		return st.Warn.Render(s)
+	}
+	return s
+}
+
+// meter draws a ratio as a bar of n cells.
+func meter(ratio float64, n int) string {
+	full := int(ratio*float64(n) + 0.5)
+	full = clamp(full, 0, n)
+	return "▕" + strings.Repeat("█", full) + strings.Repeat("░", n-full) + "▏"
+}

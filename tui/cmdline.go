@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// commandLine is the `:` prompt, with tab completion of commands, cluster
+// names and job names.
+type commandLine struct {
+	keys   keyMap
+	input  textinput.Model
+	active bool
+}
+
+func newCommandLine(e *env) commandLine {
+	in := textinput.New()
+	in.Prompt = ":"
+	in.ShowSuggestions = true
+	in.SetStyles(e.styles.Input)
+	in.SetVirtualCursor(true)
+	return commandLine{keys: e.keys, input: in}
+}
+
+// commandVerbs are the commands the line knows, for completion and errors.
+var commandVerbs = []string{"jobs", "cmd", "cluster", "sql", "theme", "help", "q"}
+
+// completions lists every full command line the user may mean.
+func completions(clusters, jobNames []string) []string {
+	out := []string{"jobs", "cmd", "cluster", "help", "q", "quit", "theme dark", "theme light"}
+	for _, c := range clusters {
+		out = append(out, "jobs @"+c, "cluster "+c)
+	}
+	for _, n := range jobNames {
+		out = append(out, "sql "+n)
+	}
+	return out
+}
+
+func (c *commandLine) open(suggestions []string) tea.Cmd {
+	c.active = true
+	c.input.SetValue("")
+	c.input.SetSuggestions(suggestions)
+	return c.input.Focus()
+}
+
+func (c *commandLine) close() {
+	c.active = false
+	c.input.Blur()
+	c.input.SetSuggestions(nil)
+}
+
+// Update handles a key while the line is open.
+func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, c.keys.Confirm):
+			line := strings.TrimSpace(c.input.Value())
+			c.close()
+			if line == "" {
+				return nil
+			}
+			return send(commandLineMsg{line: line})
+		case key.Matches(k, c.keys.Cancel):
+			c.close()
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	c.input, cmd = c.input.Update(msg)
+	return cmd
+}
+
+func (c *commandLine) View(st *Styles, width int) string {
+	line := " " + c.input.View()
+	// Show what tab would complete to, a few at a time.
+	if m := c.input.MatchedSuggestions(); len(m) > 1 && c.input.Value() != "" {
+		more := ""
+		if len(m) > 5 {
+			m, more = m[:5], fmt.Sprintf(" (+%d)", len(m)-5)
+		}
+		line += "   " + st.Dim.Render(strings.Join(m, "  ")+more)
+	}
+	return fit(line, width)
+}
+
+// command is a parsed `:` line.
+type command struct {
+	verb string // one of commandVerbs
+	arg  string
+}
+
+// parseCommand reads a `:` line: a verb (or its alias) and one argument.
+func parseCommand(line string) (command, error) {
+	verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	arg = strings.TrimSpace(arg)
+	switch verb {
+	case "jobs", "job", "j":
+		return command{"jobs", strings.TrimPrefix(arg, "@")}, nil
+	case "cmd", "cmds", "commands":
+		return command{"cmd", ""}, nil
+	case "cluster", "clusters":
+		return command{"cluster", arg}, nil
+	case "sql":
+		if arg == "" {
+			return command{}, fmt.Errorf(":sql needs a job name, e.g. :sql orders-enrich")
+		}
+		return command{"sql", arg}, nil
+	case "theme":
+		if arg != "dark" && arg != "light" {
+			return command{}, fmt.Errorf(":theme takes dark or light, not %q", arg)
+		}
+		return command{"theme", arg}, nil
+	case "help", "h":
+		return command{"help", ""}, nil
+	case "q", "quit", "q!", "exit":
+		return command{"q", ""}, nil
+	}
+	known := slices.Clone(commandVerbs)
+	for i, v := range known {
+		known[i] = ":" + v
+	}
+	return command{}, fmt.Errorf("unknown command :%s (try %s)", verb, strings.Join(known, " "))
+}

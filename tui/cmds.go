@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// Every function here makes a tea.Cmd that calls the service. They take
+// values (a call, ids, sequence numbers) and never a model, so the Cmd's
+// goroutine shares nothing with the event loop.
+
+func loadJobsCmd(c call, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var jobs []core.JobView
+		err := c.with(func(ctx context.Context) (err error) {
+			jobs, err = c.svc.ListJobs(ctx, core.JobFilter{})
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list jobs: %w", err)
+		}
+		return jobsLoadedMsg{seq: seq, jobs: jobs, err: err}
+	}
+}
+
+func loadClustersCmd(c call, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var cs []core.ClusterStatus
+		err := c.with(func(ctx context.Context) (err error) {
+			cs, err = c.svc.Clusters(ctx)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("read cluster status: %w", err)
+		}
+		return clustersLoadedMsg{seq: seq, clusters: cs, err: err}
+	}
+}
+
+// startWatchCmd opens the change stream. It lives as long as ctx (the
+// program), not the request timeout.
+func startWatchCmd(ctx context.Context, svc core.Service, gen int) tea.Cmd {
+	return func() tea.Msg {
+		ch, err := svc.Watch(ctx)
+		if err != nil {
+			err = fmt.Errorf("watch changes: %w", err)
+		}
+		return watchStartedMsg{gen: gen, ch: ch, err: err}
+	}
+}
+
+// nextChangeCmd reads one change; the root re-issues it after each, so
+// exactly one read is pending at any time.
+func nextChangeCmd(ctx context.Context, ch <-chan core.Change, gen int) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case c, ok := <-ch:
+			if !ok {
+				return watchEndedMsg{gen: gen}
+			}
+			return changeMsg{gen: gen, change: c}
+		case <-ctx.Done():
+			return watchEndedMsg{gen: gen}
+		}
+	}
+}
+
+// timerFunc makes a Cmd that sends fn's message after d (tea.Tick).
+type timerFunc = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+
+func watchRetryCmd(after timerFunc, gen int, d time.Duration) tea.Cmd {
+	return after(d, func(time.Time) tea.Msg { return watchRetryMsg{gen: gen} })
+}
+
+func tickCmd(after timerFunc, clock func() time.Time) tea.Cmd {
+	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
+}
+
+func loadDetailCmd(c call, jobID string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var d core.JobDetail
+		err := c.with(func(ctx context.Context) (err error) {
+			d, err = c.svc.Job(ctx, jobID)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("load job %s: %w", jobID, err)
+		}
+		return detailLoadedMsg{jobID: jobID, seq: seq, detail: d, err: err}
+	}
+}
+
+func loadCommandsCmd(c call, f core.CommandFilter, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var cmds []model.Command
+		err := c.with(func(ctx context.Context) (err error) {
+			cmds, err = c.svc.Commands(ctx, f)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list commands: %w", err)
+		}
+		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
+	}
+}
+
+func loadOverviewCmd(c call, cluster string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var ov core.ClusterOverview
+		err := c.with(func(ctx context.Context) (err error) {
+			ov, err = c.svc.ClusterOverview(ctx, cluster)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("read cluster %s: %w", cluster, err)
+		}
+		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
+	}
+}
+
+// parallelCalls bounds how many plan or act calls of a bulk action run at
+// once: enough to hide latency, few enough not to flood the service.
+const parallelCalls = 8
+
+// each runs fn for every index with at most parallelCalls at once.
+func each(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, parallelCalls)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			fn(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// planCmd asks Plan for every item that no local check has skipped.
+func planCmd(c call, seq int, items []planItem) tea.Cmd {
+	items = append([]planItem(nil), items...)
+	return func() tea.Msg {
+		each(len(items), func(i int) {
+			it := &items[i]
+			if it.skipped != "" {
+				return
+			}
+			it.err = c.with(func(ctx context.Context) (err error) {
+				it.plan, err = c.svc.Plan(ctx, it.req)
+				return err
+			})
+			if it.err != nil {
+				it.err = fmt.Errorf("plan %s of %s: %w", verb(it.req.Kind), it.job.Name, it.err)
+			}
+		})
+		return plannedMsg{seq: seq, items: items}
+	}
+}
+
+// actCmd records the allowed items as commands.
+func actCmd(c call, seq int, items []planItem) tea.Cmd {
+	var todo []planItem
+	for _, it := range items {
+		if it.allowed() {
+			todo = append(todo, it)
+		}
+	}
+	return func() tea.Msg {
+		res := make([]actResult, len(todo))
+		each(len(todo), func(i int) {
+			r := &res[i]
+			r.item = todo[i]
+			r.err = c.with(func(ctx context.Context) (err error) {
+				r.cmd, err = c.svc.Act(ctx, todo[i].req)
+				return err
+			})
+			if r.err != nil {
+				r.err = fmt.Errorf("%s %s: %w", verb(todo[i].req.Kind), todo[i].job.Name, r.err)
+			}
+		})
+		return actedMsg{seq: seq, results: res}
+	}
+}
+
+func createJobCmd(c call, req core.CreateJobRequest) tea.Cmd {
+	return func() tea.Msg {
+		var j model.Job
+		err := c.with(func(ctx context.Context) (err error) {
+			j, err = c.svc.CreateJob(ctx, req)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("create job %s on %s: %w", req.Name, req.Cluster, err)
+		}
+		return createdMsg{job: j, err: err, req: req}
+	}
+}
+
+func adoptCmd(c call, req core.AdoptRequest) tea.Cmd {
+	return func() tea.Msg {
+		var j model.Job
+		err := c.with(func(ctx context.Context) (err error) {
+			j, err = c.svc.Adopt(ctx, req)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("adopt %s on %s: %w", req.AppID, req.Cluster, err)
+		}
+		return adoptedMsg{req: req, job: j, err: err}
+	}
+}

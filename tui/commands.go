@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// commandsLimit is how much history `:cmd` loads: the recent past is what
+// an operator asks about; older commands stay in `palink cmd list`.
+const commandsLimit = 1000
+
+// commandsScreen is `:cmd`: every command, newest first, with its state, age
+// and issuer; enter opens its log.
+type commandsScreen struct {
+	env  *env
+	cmds []model.Command
+
+	cursor, offset int
+	loaded         bool
+	loading, again bool
+	seq            int
+	err            error
+	width, height  int
+}
+
+func newCommandsScreen(e *env) (*commandsScreen, tea.Cmd) {
+	m := &commandsScreen{env: e}
+	return m, m.load()
+}
+
+func (m *commandsScreen) load() tea.Cmd {
+	if m.loading {
+		m.again = true
+		return nil
+	}
+	m.loading = true
+	m.seq = m.env.nextSeq()
+	return loadCommandsCmd(m.env.call(), core.CommandFilter{Limit: commandsLimit}, m.seq)
+}
+
+func (m *commandsScreen) Title() string             { return "Commands" }
+func (m *commandsScreen) Capturing() bool           { return false }
+func (m *commandsScreen) ShortHelp() []key.Binding  { return m.env.keys.commandsShort() }
+func (m *commandsScreen) FullHelp() [][]key.Binding { return m.env.keys.commandsFull() }
+func (m *commandsScreen) page() int                 { return max(m.height-3, 1) }
+
+func (m *commandsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.cursor = clamp(m.cursor, 0, len(m.cmds)-1)
+	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
+	return m, cmd
+}
+
+func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case commandsLoadedMsg:
+		if msg.seq != m.seq {
+			return nil
+		}
+		m.loading = false
+		var again tea.Cmd
+		if m.again {
+			m.again = false
+			again = m.load()
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+		}
+		m.err, m.loaded = nil, true
+		m.cmds = slices.Clone(msg.cmds)
+		slices.SortStableFunc(m.cmds, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
+		return again
+	case changeMsg:
+		switch msg.change.Kind {
+		case core.CommandChanged:
+			if msg.change.Command != nil {
+				m.upsert(*msg.change.Command)
+			}
+		case core.Resync:
+			return m.load()
+		}
+	case actedMsg:
+		for _, r := range msg.results {
+			if r.err == nil {
+				m.upsert(r.cmd)
+			}
+		}
+	case tea.KeyPressMsg:
+		k := m.env.keys
+		if listNav(k, msg, &m.cursor, len(m.cmds), m.page()) {
+			m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
+			return nil
+		}
+		switch {
+		case key.Matches(msg, k.Refresh):
+			return m.load()
+		case key.Matches(msg, k.Enter):
+			if m.cursor < len(m.cmds) {
+				return send(pushMsg{s: newLogScreen(m.env, m.cmds[m.cursor])})
+			}
+		}
+	}
+	return nil
+}
+
+// upsert keeps the list newest first; the cursor stays on its command.
+func (m *commandsScreen) upsert(c model.Command) {
+	if !m.loaded {
+		return
+	}
+	if i := slices.IndexFunc(m.cmds, func(x model.Command) bool { return x.ID == c.ID }); i >= 0 {
+		m.cmds[i] = c
+		return
+	}
+	i, _ := slices.BinarySearchFunc(m.cmds, c.Seq, func(x model.Command, seq int64) int { return cmp.Compare(seq, x.Seq) })
+	m.cmds = slices.Insert(m.cmds, i, c)
+	if i <= m.cursor && len(m.cmds) > 1 {
+		m.cursor++
+	}
+}
+
+// Columns of the commands table.
+const (
+	ccSeq = iota
+	ccKind
+	ccJob
+	ccState
+	ccAge
+	ccBy
+	ccTry
+	ccResult
+	numCmdCols
+)
+
+var cmdColTitles = [numCmdCols]string{"#", "KIND", "JOB", "STATE", "AGE", "BY", "TRY", "RESULT"}
+
+// commandCells turns a command into the text of its cells (pure).
+func commandCells(c model.Command, job string, now time.Time) [numCmdCols]string {
+	result := ""
+	switch {
+	case c.Error != "":
+		result = firstLine(c.Error)
+	case len(c.Log) > 0:
+		result = firstLine(c.Log[len(c.Log)-1].Text)
+	}
+	return [numCmdCols]string{
+		ccSeq:    fmt.Sprintf("#%d", c.Seq),
+		ccKind:   c.Kind.String(),
+		ccJob:    job,
+		ccState:  c.State.String(),
+		ccAge:    fmtSince(now, c.CreatedAt),
+		ccBy:     orDash(c.Issuer),
+		ccTry:    fmt.Sprint(c.Attempts),
+		ccResult: result,
+	}
+}
+
+// commandWidths sizes the columns for an inner width: the job column
+// shares the room with the result, and TRY goes first when it is narrow.
+func commandWidths(w int) [numCmdCols]int {
+	ws := [numCmdCols]int{ccSeq: 6, ccKind: 9, ccJob: 0, ccState: 10, ccAge: 6, ccBy: 8, ccTry: 3}
+	if w < 100 {
+		ws[ccTry] = 0
+	}
+	fixed := 2 // cursor column
+	for i, x := range ws {
+		if x > 0 && i != ccResult {
+			fixed += x + 1
+		}
+	}
+	ws[ccJob] = clamp((w-fixed)/2, 12, 28)
+	ws[ccResult] = max(w-fixed-ws[ccJob]-1, 0)
+	return ws
+}
+
+// commandLine joins cells at their widths; style colours a cell by column.
+func joinCommandCells(cells [numCmdCols]string, ws [numCmdCols]int, style func(col int, s string) string) string {
+	var parts []string
+	for i, c := range cells {
+		if ws[i] == 0 {
+			continue
+		}
+		var s string
+		if i == ccAge || i == ccTry {
+			s = fitRight(c, ws[i])
+		} else {
+			s = fit(c, ws[i])
+		}
+		parts = append(parts, style(i, s))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (m *commandsScreen) View() string {
+	st := m.env.styles
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	inner := m.width - 2
+	ws := commandWidths(inner)
+	plain := func(_ int, s string) string { return s }
+	lines := []string{st.ColumnHeader.Render("  " + joinCommandCells(cmdColTitles, ws, plain))}
+	body := m.height - 3
+	switch {
+	case !m.loaded && m.err != nil:
+		lines = append(lines, centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+	case !m.loaded:
+		lines = append(lines, centered(st.Dim.Render("loading commands…"), inner, body)...)
+	case len(m.cmds) == 0:
+		lines = append(lines, centered(st.Dim.Render("no commands yet"), inner, body)...)
+	}
+	for i := m.offset; i < min(m.offset+body, len(m.cmds)) && m.loaded; i++ {
+		c := m.cmds[i]
+		cells := commandCells(c, m.env.jobName(c.JobID), m.env.now)
+		if i == m.cursor {
+			lines = append(lines, st.Cursor.Render(fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
+			continue
+		}
+		lines = append(lines, "  "+joinCommandCells(cells, ws, func(col int, s string) string {
+			switch {
+			case col == ccState:
+				return st.CommandState(c.State).Render(s)
+			case col == ccResult && c.Error != "":
+				return st.Error.Render(s)
+			case col == ccResult:
+				return st.Dim.Render(s)
+			}
+			return s
+		}))
+	}
+	note := fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.cmds)), len(m.cmds))
+	return box(st, st.Title.Render("Commands"), note, lines, m.width, m.height)
+}

@@ -1,0 +1,319 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// createScreen is the create-job form. The new job is CREATED, not
+// running: `r` on it submits it, through the usual confirmation.
+type createScreen struct {
+	env      *env
+	clusters []string
+	cluster  int
+	kind     model.JobKind
+
+	name        textinput.Model
+	parallelism textinput.Model
+	sql         textarea.Model
+	jar         textinput.Model
+	entry       textinput.Model
+	args        textinput.Model
+
+	focus      int
+	err        error
+	submitting bool
+	sent       core.CreateJobRequest
+
+	width, height int
+}
+
+// Form fields, in tab order; the last ones depend on the kind.
+const (
+	fieldName = iota
+	fieldCluster
+	fieldKind
+	fieldParallelism
+	fieldSQL   // SQL jobs
+	fieldJar   // JAR jobs, in place of fieldSQL
+	fieldEntry // JAR jobs
+	fieldArgs  // JAR jobs
+)
+
+func newCreateScreen(e *env, clusters []string, scope string) *createScreen {
+	input := func(placeholder string) textinput.Model {
+		in := textinput.New()
+		in.Prompt = ""
+		in.Placeholder = placeholder
+		in.SetStyles(e.styles.Input)
+		in.SetVirtualCursor(true)
+		return in
+	}
+	m := &createScreen{
+		env:         e,
+		clusters:    clusters,
+		kind:        model.KindSQL,
+		name:        input("orders-enrich"),
+		parallelism: input("1"),
+		jar:         input("/path/to/job.jar"),
+		entry:       input("com.example.StreamingJob"),
+		args:        input("--input kafka://… (space separated)"),
+	}
+	m.cluster = max(slices.Index(clusters, scope), 0)
+	m.sql = textarea.New()
+	m.sql.Placeholder = "CREATE TABLE …; INSERT INTO … SELECT …;"
+	m.sql.ShowLineNumbers = true
+	m.sql.SetStyles(e.styles.Area)
+	m.sql.SetVirtualCursor(true)
+	m.name.Focus()
+	return m
+}
+
+// fields lists the form's fields for the chosen kind.
+func (m *createScreen) fields() []int {
+	if m.kind == model.KindJAR {
+		return []int{fieldName, fieldCluster, fieldKind, fieldParallelism, fieldJar, fieldEntry, fieldArgs}
+	}
+	return []int{fieldName, fieldCluster, fieldKind, fieldParallelism, fieldSQL}
+}
+
+func (m *createScreen) Title() string   { return "New job" }
+func (m *createScreen) Capturing() bool { return true }
+
+func (m *createScreen) ShortHelp() []key.Binding { return m.env.keys.formShort() }
+
+func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{m.env.keys.formShort()} }
+
+func (m *createScreen) current() int { return m.fields()[clamp(m.focus, 0, len(m.fields())-1)] }
+
+// setFocus moves the keyboard to field index i.
+func (m *createScreen) setFocus(i int) tea.Cmd {
+	fs := m.fields()
+	m.focus = (i + len(fs)) % len(fs)
+	for _, in := range []*textinput.Model{&m.name, &m.parallelism, &m.jar, &m.entry, &m.args} {
+		in.Blur()
+	}
+	m.sql.Blur()
+	switch m.current() {
+	case fieldName:
+		return m.name.Focus()
+	case fieldParallelism:
+		return m.parallelism.Focus()
+	case fieldSQL:
+		return m.sql.Focus()
+	case fieldJar:
+		return m.jar.Focus()
+	case fieldEntry:
+		return m.entry.Focus()
+	case fieldArgs:
+		return m.args.Focus()
+	}
+	return nil
+}
+
+func (m *createScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		w := max(m.width-20, 20)
+		for _, in := range []*textinput.Model{&m.name, &m.parallelism, &m.jar, &m.entry, &m.args} {
+			in.SetWidth(w)
+		}
+		m.sql.SetWidth(max(m.width-6, 20))
+		m.sql.SetHeight(max(m.height-12, 3))
+		return m, nil
+	case createdMsg:
+		if !m.submitting || msg.req.Name != m.sent.Name {
+			return m, nil
+		}
+		m.submitting = false
+		if msg.err != nil {
+			m.err = msg.err
+			return m, nil
+		}
+		return m, send(popMsg{})
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		return m, m.toField(msg)
+	}
+	return m, nil
+}
+
+func (m *createScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return send(popMsg{})
+	case key.Matches(msg, k.Submit):
+		return m.submit()
+	case key.Matches(msg, k.NextField):
+		return m.setFocus(m.focus + 1)
+	case key.Matches(msg, k.PrevField):
+		return m.setFocus(m.focus - 1)
+	}
+	switch m.current() {
+	case fieldCluster:
+		if key.Matches(msg, k.Toggle) && len(m.clusters) > 0 {
+			m.cluster = (m.cluster + 1) % len(m.clusters)
+		}
+		return nil
+	case fieldKind:
+		if key.Matches(msg, k.Toggle) {
+			if m.kind == model.KindSQL {
+				m.kind = model.KindJAR
+			} else {
+				m.kind = model.KindSQL
+			}
+		}
+		return nil
+	}
+	return m.toField(msg)
+}
+
+// toField gives a key or a paste to the focused text field.
+func (m *createScreen) toField(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch m.current() {
+	case fieldName:
+		m.name, cmd = m.name.Update(msg)
+	case fieldParallelism:
+		m.parallelism, cmd = m.parallelism.Update(msg)
+	case fieldSQL:
+		m.sql, cmd = m.sql.Update(msg)
+	case fieldJar:
+		m.jar, cmd = m.jar.Update(msg)
+	case fieldEntry:
+		m.entry, cmd = m.entry.Update(msg)
+	case fieldArgs:
+		m.args, cmd = m.args.Update(msg)
+	}
+	return cmd
+}
+
+// request validates the form and builds the request.
+func (m *createScreen) request() (core.CreateJobRequest, error) {
+	var errs []error
+	r := core.CreateJobRequest{Name: strings.TrimSpace(m.name.Value()), Kind: m.kind, Parallelism: 1}
+	if r.Name == "" {
+		errs = append(errs, errors.New("name is required"))
+	} else if strings.ContainsAny(r.Name, " \t/") {
+		errs = append(errs, fmt.Errorf("name %q may not contain spaces or slashes", r.Name))
+	}
+	if len(m.clusters) == 0 {
+		errs = append(errs, errors.New("no cluster is known yet"))
+	} else {
+		r.Cluster = m.clusters[m.cluster]
+	}
+	if p := strings.TrimSpace(m.parallelism.Value()); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("parallelism %q is not a whole number ≥ 1", p))
+		}
+		r.Parallelism = n
+	}
+	switch m.kind {
+	case model.KindSQL:
+		r.Spec.SQL = strings.TrimSpace(m.sql.Value())
+		if r.Spec.SQL == "" {
+			errs = append(errs, errors.New("SQL is required"))
+		}
+	case model.KindJAR:
+		r.Spec.JarPath = strings.TrimSpace(m.jar.Value())
+		r.Spec.EntryClass = strings.TrimSpace(m.entry.Value())
+		r.Spec.Args = strings.Fields(m.args.Value())
+		if r.Spec.JarPath == "" || r.Spec.EntryClass == "" {
+			errs = append(errs, errors.New("jar path and entry class are required"))
+		}
+	}
+	return r, errors.Join(errs...)
+}
+
+func (m *createScreen) submit() tea.Cmd {
+	if m.submitting {
+		return nil
+	}
+	r, err := m.request()
+	if err != nil {
+		m.err = err
+		return nil
+	}
+	m.err = nil
+	m.submitting = true
+	m.sent = r
+	return tea.Batch(
+		send(flashMsg{level: flashInfo, text: fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)}),
+		createJobCmd(m.env.call(), r),
+	)
+}
+
+func (m *createScreen) View() string {
+	st := m.env.styles
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	label := func(f int, s string) string {
+		l := fmt.Sprintf("%-12s", s)
+		if m.current() == f {
+			return st.Bold.Render("▸ " + l)
+		}
+		return "  " + st.Label.Render(l)
+	}
+	choice := func(opts []string, sel int) string {
+		var parts []string
+		for i, o := range opts {
+			if i == sel {
+				parts = append(parts, st.ButtonFocused.Render(o))
+			} else {
+				parts = append(parts, st.Button.Render(o))
+			}
+		}
+		if len(parts) == 0 {
+			return st.Error.Render("no cluster known")
+		}
+		return strings.Join(parts, " ") + st.Dim.Render("  ←/→")
+	}
+	kindSel := 0
+	if m.kind == model.KindJAR {
+		kindSel = 1
+	}
+	lines := []string{
+		label(fieldName, "name") + " " + m.name.View(),
+		label(fieldCluster, "cluster") + " " + choice(m.clusters, m.cluster),
+		label(fieldKind, "kind") + " " + choice([]string{"SQL", "JAR"}, kindSel),
+		label(fieldParallelism, "parallelism") + " " + m.parallelism.View(),
+	}
+	if m.kind == model.KindJAR {
+		lines = append(lines,
+			label(fieldJar, "jar")+" "+m.jar.View(),
+			label(fieldEntry, "entry class")+" "+m.entry.View(),
+			label(fieldArgs, "args")+" "+m.args.View(),
+		)
+	} else {
+		lines = append(lines, label(fieldSQL, "SQL"))
+		lines = append(lines, strings.Split(m.sql.View(), "\n")...)
+	}
+	lines = append(lines, "")
+	switch {
+	case m.submitting:
+		lines = append(lines, st.Dim.Render("  creating…"))
+	case m.err != nil:
+		for _, l := range strings.Split(m.err.Error(), "\n") {
+			lines = append(lines, "  "+st.Error.Render("✖ "+l))
+		}
+	default:
+		lines = append(lines, st.Dim.Render("  ctrl+s creates the job (state CREATED); r on it submits it."))
+	}
+	return box(st, st.Title.Render("New job"), "", lines, m.width, m.height)
+}

@@ -1,0 +1,339 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// jobData is what the detail's tabs read: the job as the list last saw it
+// (always there) and its detail (nil until Job(ref) answers).
+type jobData struct {
+	job    core.JobView
+	detail *core.JobDetail
+}
+
+// detailTab is one tab of the job detail. Tabs are pluggable: a later issue
+// adds its own (metrics, logs, the SQL editor) by implementing this and
+// listing it in detailTabs. A tab gets every key while it is active, and
+// the detail's size as a WindowSizeMsg.
+type detailTab interface {
+	Title() string
+	Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd)
+	View(d *jobData) string
+	ShortHelp() []key.Binding
+	Capturing() bool
+}
+
+// detailTabs builds the tabs, in order.
+func detailTabs(e *env) []detailTab {
+	return []detailTab{
+		newLinesTab(e, "Overview", overviewLines, nil),
+		newLinesTab(e, "Timeline", timelineLines, nil),
+		newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine),
+		newLinesTab(e, "Exceptions", exceptionLines, nil),
+		newLinesTab(e, "Commands", commandLines, openCommandLog),
+		newLinesTab(e, "Metrics", placeholderLines("Metrics", "the metrics and logs issue"), nil),
+		newLinesTab(e, "Logs", placeholderLines("Logs", "the metrics and logs issue"), nil),
+		newLinesTab(e, "SQL", sqlLines, nil),
+	}
+}
+
+// detailScreen is one job in depth. Opening it asks Job(ref), which syncs
+// the job with its cluster at once; until the answer arrives it shows what
+// the list knew. Watch changes for the job keep it current.
+type detailScreen struct {
+	env  *env
+	data jobData
+	tabs []detailTab
+	tab  int
+
+	loading bool
+	again   bool
+	seq     int
+	err     error
+
+	width, height int
+}
+
+func newDetailScreen(e *env, j core.JobView, tab string) (*detailScreen, tea.Cmd) {
+	d := &detailScreen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
+	for i, t := range d.tabs {
+		if strings.EqualFold(t.Title(), tab) {
+			d.tab = i
+		}
+	}
+	return d, d.load()
+}
+
+// load asks for the detail, one request at a time.
+func (d *detailScreen) load() tea.Cmd {
+	if d.loading {
+		d.again = true
+		return nil
+	}
+	d.loading = true
+	d.seq = d.env.nextSeq()
+	return loadDetailCmd(d.env.call(), d.data.job.ID, d.seq)
+}
+
+func (d *detailScreen) Title() string { return d.data.job.Name }
+
+func (d *detailScreen) Capturing() bool { return d.tabs[d.tab].Capturing() }
+
+func (d *detailScreen) ShortHelp() []key.Binding {
+	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), d.env.keys.detailShort()...)
+}
+
+func (d *detailScreen) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, d.env.keys.detailFull()...)
+}
+
+// tabSize is the area under the title, tab bar and rule.
+func (d *detailScreen) tabSize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: d.width, Height: max(d.height-3, 1)}
+}
+
+func (d *detailScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		d.width, d.height = msg.Width, msg.Height
+		return d, d.toAllTabs(d.tabSize())
+	case detailLoadedMsg:
+		if msg.seq != d.seq || msg.jobID != d.data.job.ID {
+			return d, nil
+		}
+		d.loading = false
+		if d.again {
+			d.again = false
+			cmds = append(cmds, d.load())
+		}
+		if msg.err != nil {
+			d.err = msg.err
+			return d, tea.Batch(append(cmds, send(flashMsg{level: flashError, text: msg.err.Error()}))...)
+		}
+		d.err = nil
+		det := msg.detail
+		d.data.detail = &det
+		d.data.job.Job = det.Job
+	case changeMsg:
+		cmds = append(cmds, d.applyChange(msg.change))
+	case actedMsg:
+		for _, r := range msg.results {
+			if r.err == nil && r.cmd.JobID == d.data.job.ID {
+				d.upsertCommand(r.cmd)
+			}
+		}
+	case tea.KeyPressMsg:
+		return d, d.key(msg)
+	}
+	cmds = append(cmds, d.toAllTabs(msg))
+	return d, tea.Batch(cmds...)
+}
+
+func (d *detailScreen) toAllTabs(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, t := range d.tabs {
+		var cmd tea.Cmd
+		d.tabs[i], cmd = t.Update(msg, &d.data)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (d *detailScreen) applyChange(c core.Change) tea.Cmd {
+	switch c.Kind {
+	case core.JobChanged:
+		if c.Job == nil || c.Job.ID != d.data.job.ID {
+			return nil
+		}
+		d.data.job = *c.Job
+		if d.data.detail == nil {
+			return nil
+		}
+		d.data.detail.Job = c.Job.Job
+		if e := c.Event; e != nil {
+			evs := d.data.detail.Events
+			last := int64(0)
+			if len(evs) > 0 {
+				last = evs[len(evs)-1].Seq
+			}
+			switch {
+			case e.Seq <= last:
+			case e.Seq == last+1 || last == 0:
+				d.data.detail.Events = append(evs, *e)
+			default:
+				// Watch coalesced away some events: fetch the whole history.
+				return d.load()
+			}
+		}
+	case core.CommandChanged:
+		if c.Command != nil && c.Command.JobID == d.data.job.ID {
+			d.upsertCommand(*c.Command)
+		}
+	case core.Resync:
+		return d.load()
+	}
+	return nil
+}
+
+func (d *detailScreen) upsertCommand(c model.Command) {
+	if d.data.detail == nil {
+		return
+	}
+	cs := d.data.detail.Commands
+	if i := slices.IndexFunc(cs, func(x model.Command) bool { return x.ID == c.ID }); i >= 0 {
+		cs[i] = c
+		return
+	}
+	d.data.detail.Commands = append(cs, c)
+}
+
+func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := d.env.keys
+	if d.tabs[d.tab].Capturing() {
+		var cmd tea.Cmd
+		d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.NextTab):
+		d.tab = (d.tab + 1) % len(d.tabs)
+		return nil
+	case key.Matches(msg, k.PrevTab):
+		d.tab = (d.tab + len(d.tabs) - 1) % len(d.tabs)
+		return nil
+	case key.Matches(msg, k.Refresh):
+		return d.load()
+	case key.Matches(msg, k.RawJSON):
+		return send(pushMsg{s: newTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
+	case key.Matches(msg, k.EditSQL):
+		d.selectTab("SQL")
+		return nil
+	case key.Matches(msg, k.Metrics):
+		d.selectTab("Metrics")
+		return nil
+	case key.Matches(msg, k.Logs):
+		d.selectTab("Logs")
+		return nil
+	}
+	if kind, ok := actionFor(k, msg, d.data.job.State); ok {
+		var hist []model.RestorePoint
+		if d.data.detail != nil {
+			hist = d.data.detail.RestorePoints
+			if hist == nil {
+				hist = []model.RestorePoint{}
+			}
+		}
+		return send(startActionMsg{kind: kind, jobs: []model.Job{d.data.job.Job}, history: hist})
+	}
+	if refusedInReadOnly(d.env, msg) {
+		return send(flashMsg{level: flashWarn, text: "read-only: actions are disabled"})
+	}
+	var cmd tea.Cmd
+	d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
+	return cmd
+}
+
+func (d *detailScreen) selectTab(title string) {
+	for i, t := range d.tabs {
+		if t.Title() == title {
+			d.tab = i
+		}
+	}
+}
+
+// rawJSON is Flink's own job JSON when the cluster answered, else palink's
+// record of the job, indented.
+func rawJSON(d jobData) string {
+	if d.detail != nil && d.detail.Live != nil && d.detail.Live.RawJSON != "" {
+		var b bytes.Buffer
+		if json.Indent(&b, []byte(d.detail.Live.RawJSON), "", "  ") == nil {
+			return b.String()
+		}
+		return d.detail.Live.RawJSON
+	}
+	var v any = d.job
+	head := "// palink's record of the job (no live Flink JSON"
+	if d.detail != nil {
+		v = d.detail.Job
+		if d.detail.LiveError != "" {
+			head += ": " + d.detail.LiveError
+		}
+	}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "cannot render the job as JSON: " + err.Error()
+	}
+	return head + ")\n" + string(out)
+}
+
+func (d *detailScreen) View() string {
+	st := d.env.styles
+	w := d.width
+	if w <= 0 || d.height <= 0 {
+		return ""
+	}
+	j := d.data.job
+	title := " " + st.Title.Render(j.Name) + "  " + st.JobState(j.State, j.FlinkState).Render(stateCell(&j))
+	facts := []string{j.Cluster}
+	if j.AppID != "" {
+		facts = append(facts, j.AppID)
+	}
+	if j.FlinkJobID != "" {
+		facts = append(facts, "job "+shortID(j.FlinkJobID, 4))
+	}
+	if j.Kind != 0 {
+		facts = append(facts, fmt.Sprintf("%s v%d", j.Kind, j.SpecVersion))
+	}
+	if j.RestoredFrom != "" {
+		facts = append(facts, "restored from "+lastPathPart(j.RestoredFrom))
+	}
+	title += "  " + st.Dim.Render(strings.Join(facts, " · "))
+	switch {
+	case d.loading && d.data.detail == nil:
+		title += "  " + st.Dim.Render("syncing…")
+	case d.loading:
+		title += "  " + st.Dim.Render("refreshing…")
+	case d.err != nil:
+		title += "  " + st.Error.Render("✖ not current")
+	}
+
+	var bar strings.Builder
+	bar.WriteString(" ")
+	for i, t := range d.tabs {
+		if i == d.tab {
+			bar.WriteString(st.TabActive.Render(" " + t.Title() + " "))
+		} else {
+			bar.WriteString(st.TabInactive.Render(" " + t.Title() + " "))
+		}
+	}
+	body := d.tabs[d.tab].View(&d.data)
+	if d.err != nil && d.data.detail == nil {
+		body = strings.Join(centered(st.Error.Render("✖ "+d.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), w, d.height-3), "\n")
+	}
+	return strings.Join([]string{
+		fit(title, w),
+		fit(bar.String(), w),
+		st.Border.Render(strings.Repeat("─", w)),
+		padLines(body, w, d.height-3),
+	}, "\n")
+}
+
+// lastPathPart is the last element of a restore path: "savepoint-7f3a21".
+func lastPathPart(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}

@@ -1,0 +1,442 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/model"
+)
+
+// tabLine is one rendered line of a tab; a line with a target can be
+// selected, and enter acts on the target.
+type tabLine struct {
+	text   string
+	target any
+}
+
+// linesTab is a tab whose content is a list of lines, scrolled, with an
+// optional cursor over the selectable ones. Its content comes from a pure
+// render function of the job data, so it is always current.
+type linesTab struct {
+	env           *env
+	title         string
+	render        func(e *env, d *jobData, w int) []tabLine
+	enter         func(e *env, d *jobData, target any) tea.Cmd
+	cursor        int // index of the selected line
+	offset        int
+	width, height int
+}
+
+func newLinesTab(e *env, title string, render func(*env, *jobData, int) []tabLine, enter func(*env, *jobData, any) tea.Cmd) *linesTab {
+	return &linesTab{env: e, title: title, render: render, enter: enter}
+}
+
+func (t *linesTab) Title() string   { return t.title }
+func (t *linesTab) Capturing() bool { return false }
+
+func (t *linesTab) ShortHelp() []key.Binding {
+	if t.enter != nil {
+		if t.title == "Commands" {
+			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log"))}
+		}
+		return []key.Binding{t.env.keys.Restore}
+	}
+	return nil
+}
+
+// selectable lists the indexes of the lines with a target.
+func selectable(lines []tabLine) []int {
+	var out []int
+	for i, l := range lines {
+		if l.target != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		t.width, t.height = msg.Width, msg.Height
+	case tea.KeyPressMsg:
+		lines := t.render(t.env, d, t.width)
+		sel := selectable(lines)
+		if t.enter == nil || len(sel) == 0 {
+			listNav(t.env.keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
+			return t, nil
+		}
+		pos := max(slices.Index(sel, t.cursor), 0)
+		if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
+			t.cursor = sel[pos]
+			t.offset = scrollTo(t.cursor, t.offset, t.height, len(lines))
+			return t, nil
+		}
+		if key.Matches(msg, t.env.keys.Enter) {
+			if !slices.Contains(sel, t.cursor) {
+				t.cursor = sel[0]
+			}
+			return t, t.enter(t.env, d, lines[t.cursor].target)
+		}
+	}
+	return t, nil
+}
+
+func (t *linesTab) View(d *jobData) string {
+	lines := t.render(t.env, d, t.width)
+	sel := selectable(lines)
+	if t.enter != nil && len(sel) > 0 && !slices.Contains(sel, t.cursor) {
+		t.cursor = sel[0]
+	}
+	t.offset = clamp(t.offset, 0, max(len(lines)-t.height, 0))
+	end := min(t.offset+t.height, len(lines))
+	out := make([]string, 0, end-t.offset)
+	for i := t.offset; i < end; i++ {
+		l := lines[i].text
+		if t.enter != nil && len(sel) > 0 && i == t.cursor {
+			l = t.env.styles.Cursor.Render(fit("▸"+strings.TrimPrefix(l, " "), t.width))
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// kv renders a label and a value for the overview.
+func kv(st *Styles, label, value string) tabLine {
+	return tabLine{text: " " + st.Label.Render(fmt.Sprintf("%-12s", label)) + " " + value}
+}
+
+func section(st *Styles, title string) tabLine {
+	return tabLine{text: " " + st.Section.Render(title)}
+}
+
+// clockTime renders a timestamp for history lists: the time alone when it is
+// today, the date too when it is not.
+func clockTime(now, t time.Time) string {
+	if t.IsZero() {
+		return noValue
+	}
+	t = t.In(now.Location())
+	y1, m1, d1 := now.Date()
+	if y2, m2, d2 := t.Date(); y1 == y2 && m1 == m2 && d1 == d2 {
+		return t.Format("15:04:05")
+	}
+	return t.Format("Jan 02 15:04")
+}
+
+func overviewLines(e *env, d *jobData, w int) []tabLine {
+	st, now, j := e.styles, e.now, d.job
+	var out []tabLine
+	out = append(out, section(st, "Job"))
+	spec := noValue
+	if d.detail != nil {
+		s := d.detail.Spec
+		switch j.Kind {
+		case model.KindSQL:
+			spec = fmt.Sprintf("SQL v%d · %s", s.Version, truncate(firstLine(s.SQL), max(w-40, 20)))
+		case model.KindJAR:
+			spec = fmt.Sprintf("JAR v%d · %s · %s %s", s.Version, s.JarPath, s.EntryClass, strings.Join(s.Args, " "))
+		}
+		if s.Note != "" {
+			spec += st.Dim.Render(" — " + s.Note)
+		}
+	} else if j.Kind != 0 {
+		spec = fmt.Sprintf("%s v%d", j.Kind, j.SpecVersion)
+	}
+	out = append(out, kv(st, "spec", spec))
+	state := st.JobState(j.State, j.FlinkState).Render(j.State.String())
+	if j.FlinkState != "" {
+		state += st.Dim.Render(" · Flink " + j.FlinkState)
+	}
+	if p := j.Pending; p != nil && !p.State.Final() {
+		state += st.Warn.Render(fmt.Sprintf(" · %s #%d %s", p.Kind, p.Seq, p.State))
+	}
+	out = append(out, kv(st, "state", state))
+	if dr := j.Drift; dr != nil {
+		out = append(out, kv(st, "drift", st.Warn.Render(fmt.Sprintf("⚠ expected %s, cluster says %s (since %s)", dr.Expected, dr.Observed, fmtAgo(now, dr.Since)))))
+	}
+	mode := "per-job cluster"
+	if j.Session {
+		mode = "session cluster (kill cancels the Flink job only)"
+	}
+	par := ""
+	if j.Parallelism > 0 {
+		par = fmt.Sprintf(" · parallelism %d", j.Parallelism)
+	}
+	out = append(out,
+		kv(st, "cluster", j.Cluster+" · "+mode+par),
+		kv(st, "ids", fmt.Sprintf("job %s · app %s · flink %s", j.ID, orDash(j.AppID), orDash(j.FlinkJobID))),
+		kv(st, "tracking", orDash(j.TrackingURL)),
+		kv(st, "jobmanager", orDash(j.JMAddress)),
+		kv(st, "restarts", fmt.Sprintf("platform %d · Flink %d", j.PlatformRestarts, j.FlinkRestarts)+nextRestart(now, j.NextRestart)),
+		kv(st, "times", fmt.Sprintf("started %s · synced %s · created %s", fmtAgo(now, j.StartedAt), fmtAgo(now, j.SyncedAt), fmtAgo(now, j.CreatedAt))),
+	)
+	if j.Diagnostics != "" {
+		out = append(out, kv(st, "diagnostics", st.Error.Render(truncate(firstLine(j.Diagnostics), max(w-16, 20)))))
+	}
+	if f := j.Figures; !f.At.IsZero() {
+		out = append(out, kv(st, "figures", fmt.Sprintf("in %s/s · out %s/s · backpressure %s · watermark delay %s · as of %s",
+			fmtRate(f.RecordsInPerSec), fmtRate(f.RecordsOutPerS), fmtBackpressure(f.Backpressure), fmtDuration(f.WatermarkDelay), fmtAgo(now, f.At))))
+	}
+	switch {
+	case d.detail == nil:
+		out = append(out, kv(st, "live", st.Dim.Render("syncing with the cluster…")))
+	case d.detail.Live != nil:
+		l := d.detail.Live
+		out = append(out, kv(st, "live", fmt.Sprintf("YARN %s/%s · Flink %s · fetched %s", orDash(l.YARNState), orDash(l.FinalStatus), orDash(l.FlinkState), fmtAgo(now, l.FetchedAt))))
+		for _, v := range l.Vertices {
+			out = append(out, tabLine{text: fmt.Sprintf("              %s ×%d %s", v.Name, v.Parallelism, st.Dim.Render(v.Status))})
+		}
+	default:
+		out = append(out, kv(st, "live", st.Warn.Render("⚠ no live facts: "+orDash(d.detail.LiveError))))
+	}
+
+	out = append(out, tabLine{}, section(st, "Restore points"))
+	rps := restorePointRows(st, now, j.Job)
+	if len(rps) == 0 {
+		out = append(out, tabLine{text: "  " + st.Dim.Render("none yet — a restart would start with empty state")})
+	}
+	return append(out, rps...)
+}
+
+func nextRestart(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	if t.After(now) {
+		return " · next policy restart in " + fmtAge(t.Sub(now))
+	}
+	return " · policy restart due"
+}
+
+// restorePointRows lists the job's latest restore points, newest first.
+func restorePointRows(st *Styles, now time.Time, j model.Job) []tabLine {
+	type row struct {
+		label string
+		rp    *model.RestorePoint
+	}
+	var rows []row
+	if j.LatestCheckpoint != nil {
+		rows = append(rows, row{"latest checkpoint", j.LatestCheckpoint})
+	}
+	if j.LatestSavepoint != nil {
+		rows = append(rows, row{"latest savepoint", j.LatestSavepoint})
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return b.rp.Time.Compare(a.rp.Time) })
+	var out []tabLine
+	for _, r := range rows {
+		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", r.label, fmtAgo(now, r.rp.Time), r.rp.Path)})
+	}
+	if j.RestoredFrom != "" {
+		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", "restored from", "", j.RestoredFrom)})
+	}
+	return out
+}
+
+func timelineLines(e *env, d *jobData, w int) []tabLine {
+	st, now := e.styles, e.now
+	if d.detail == nil {
+		return []tabLine{{text: " " + st.Dim.Render("loading the job's history…")}}
+	}
+	evs := slices.Clone(d.detail.Events)
+	if len(evs) == 0 {
+		return []tabLine{{text: " " + st.Dim.Render("no events yet")}}
+	}
+	slices.SortStableFunc(evs, func(a, b model.Event) int { return cmp.Compare(b.Seq, a.Seq) })
+	out := make([]tabLine, 0, len(evs))
+	for _, ev := range evs {
+		to := st.JobState(ev.To, "").Render(fmt.Sprintf("%-16s", ev.To))
+		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", clockTime(now, ev.Time), to, truncate(ev.Reason, max(w-32, 10)))})
+	}
+	return out
+}
+
+// restoreTarget is a checkpoint line's target: where to restore from.
+type restoreTarget struct{ path string }
+
+func checkpointLines(e *env, d *jobData, w int) []tabLine {
+	st, now := e.styles, e.now
+	var out []tabLine
+	out = append(out, section(st, "Restore points known to palink"))
+	var hist []model.RestorePoint
+	if d.detail != nil {
+		hist = slices.Clone(d.detail.RestorePoints)
+	}
+	slices.SortStableFunc(hist, func(a, b model.RestorePoint) int { return b.Time.Compare(a.Time) })
+	switch {
+	case d.detail == nil:
+		out = append(out, tabLine{text: "  " + st.Dim.Render("loading…")})
+	case len(hist) == 0:
+		out = append(out, tabLine{text: "  " + st.Dim.Render("none recorded yet")})
+	}
+	for _, rp := range hist {
+		origin := rp.Origin
+		if origin == "" {
+			origin = noValue
+		}
+		out = append(out, tabLine{
+			text:   fmt.Sprintf("  %-10s %-10s %-12s %s", rp.Kind, fmtAgo(now, rp.Time), truncate(origin, 12), rp.Path),
+			target: restoreTarget{rp.Path},
+		})
+	}
+	out = append(out, tabLine{}, section(st, "Flink checkpoints (live)"))
+	if d.detail == nil || d.detail.Live == nil {
+		why := "loading…"
+		if d.detail != nil {
+			why = "unavailable: " + orDash(d.detail.LiveError)
+		}
+		return append(out, tabLine{text: "  " + st.Dim.Render(why)})
+	}
+	cps := d.detail.Live.Checkpoints
+	if len(cps) == 0 {
+		return append(out, tabLine{text: "  " + st.Dim.Render("none yet")})
+	}
+	out = append(out, tabLine{text: "  " + st.ColumnHeader.Render(fmt.Sprintf("%-8s %-11s %-10s %-10s %-8s %-10s %s", "ID", "STATUS", "KIND", "TRIGGERED", "TOOK", "SIZE", "PATH"))})
+	for _, c := range cps {
+		kind := "checkpoint"
+		if c.Savepoint {
+			kind = "savepoint"
+		}
+		status := fmt.Sprintf("%-11s", c.Status)
+		switch c.Status {
+		case "COMPLETED":
+			status = st.StateRunning.Render(status)
+		case "FAILED":
+			status = st.StateFailed.Render(status)
+		default:
+			status = st.StateDeploying.Render(status)
+		}
+		where := c.Path
+		if c.Failure != "" {
+			where = st.Error.Render(c.Failure)
+		}
+		size := noValue
+		if c.Size > 0 {
+			size = fmtBytes(c.Size)
+		}
+		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, fmtAgo(now, c.TriggeredAt), fmtDuration(c.Duration), size, where)}
+		if c.Status == "COMPLETED" && c.Path != "" {
+			l.target = restoreTarget{c.Path}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// restoreFromLine starts a resubmit from the selected restore point; it goes
+// through Plan and the confirmation like every action.
+func restoreFromLine(e *env, d *jobData, target any) tea.Cmd {
+	t, ok := target.(restoreTarget)
+	if !ok {
+		return nil
+	}
+	return send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job.Job}, restore: model.RestorePath, path: t.path})
+}
+
+func exceptionLines(e *env, d *jobData, w int) []tabLine {
+	st, now := e.styles, e.now
+	switch {
+	case d.detail == nil:
+		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
+	case d.detail.Live == nil:
+		return []tabLine{{text: " " + st.Dim.Render("no live facts: "+orDash(d.detail.LiveError))}}
+	case len(d.detail.Live.Exceptions) == 0:
+		out := []tabLine{{text: " " + st.Dim.Render("no exceptions recorded")}}
+		if d.job.Diagnostics != "" {
+			out = append(out, tabLine{}, kv(st, "diagnostics", d.job.Diagnostics))
+		}
+		return out
+	}
+	var out []tabLine
+	for i, ex := range d.detail.Live.Exceptions {
+		label := "earlier"
+		if i == 0 {
+			label = "root cause"
+		}
+		if i > 0 {
+			out = append(out, tabLine{})
+		}
+		out = append(out, tabLine{text: fmt.Sprintf(" %s  %s  %s", st.Error.Render(label), clockTime(now, ex.Time), st.Bold.Render(ex.Name))})
+		var where []string
+		for _, x := range []string{ex.Task, ex.Location} {
+			if x != "" {
+				where = append(where, x)
+			}
+		}
+		if len(where) > 0 {
+			out = append(out, tabLine{text: "   " + st.Dim.Render(strings.Join(where, " @ "))})
+		}
+		for _, l := range strings.Split(strings.TrimRight(ex.Stacktrace, "\n"), "\n") {
+			if l = strings.TrimRight(l, " \t\r"); l != "" {
+				out = append(out, tabLine{text: "   " + st.Dim.Render(truncate(strings.ReplaceAll(l, "\t", "  "), max(w-4, 10)))})
+			}
+		}
+	}
+	return out
+}
+
+func commandLines(e *env, d *jobData, w int) []tabLine {
+	st, now := e.styles, e.now
+	if d.detail == nil {
+		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
+	}
+	cs := slices.Clone(d.detail.Commands)
+	if len(cs) == 0 {
+		return []tabLine{{text: " " + st.Dim.Render("no commands yet")}}
+	}
+	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
+	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
+	for _, c := range cs {
+		result := ""
+		switch {
+		case c.Error != "":
+			result = st.Error.Render(c.Error)
+		case len(c.Log) > 0:
+			result = st.Dim.Render(c.Log[len(c.Log)-1].Text)
+		}
+		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
+		out = append(out, tabLine{
+			text:   truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, fmtSince(now, c.CreatedAt), truncate(orDash(c.Issuer), 10), result), w),
+			target: c,
+		})
+	}
+	return out
+}
+
+func openCommandLog(e *env, d *jobData, target any) tea.Cmd {
+	c, ok := target.(model.Command)
+	if !ok {
+		return nil
+	}
+	return send(pushMsg{s: newLogScreen(e, c)})
+}
+
+func sqlLines(e *env, d *jobData, w int) []tabLine {
+	st := e.styles
+	if d.detail == nil {
+		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
+	}
+	s := d.detail.Spec
+	head := tabLine{text: " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · read-only here; the SQL editor comes with its own issue", s.Version, fmtAgo(e.now, s.CreatedAt), orDash(s.Author)))}
+	if d.job.Kind != model.KindSQL {
+		return []tabLine{head, {}, kv(st, "jar", orDash(s.JarPath)), kv(st, "entry class", orDash(s.EntryClass)), kv(st, "args", orDash(strings.Join(s.Args, " ")))}
+	}
+	out := []tabLine{head}
+	for i, l := range strings.Split(strings.TrimRight(s.SQL, "\n"), "\n") {
+		out = append(out, tabLine{text: st.Dim.Render(fmt.Sprintf(" %4d │ ", i+1)) + strings.ReplaceAll(l, "\t", "    ")})
+	}
+	return out
+}
+
+// placeholderLines is the content of a tab that a later issue fills.
+func placeholderLines(what, issue string) func(*env, *jobData, int) []tabLine {
+	return func(e *env, d *jobData, w int) []tabLine {
+		return []tabLine{{}, {text: " " + e.styles.Dim.Render(fmt.Sprintf("%s of %s arrive with %s.", what, d.job.Name, issue))}}
+	}
+}

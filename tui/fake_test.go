@@ -1,0 +1,558 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// fakeService is core.Service in memory for the TUI's tests: it holds jobs,
+// records every call, can be made slow (every call waits delay, or until
+// its ctx ends) or failing, and pushes changes to its watchers.
+type fakeService struct {
+	mu        sync.Mutex
+	now       time.Time
+	jobs      []core.JobView
+	details   map[string]core.JobDetail
+	commands  []model.Command
+	clusters  []core.ClusterStatus
+	overviews map[string]core.ClusterOverview
+	protected map[string]bool
+	readOnly  bool
+	delay     time.Duration
+	fail      error
+	calls     []string
+	watchers  []chan core.Change
+	seq       int64
+}
+
+var _ core.Service = (*fakeService)(nil)
+
+// errClusterDown is what a failing fake answers.
+var errClusterDown = errors.New("connection refused")
+
+func (f *fakeService) record(format string, args ...any) {
+	f.mu.Lock()
+	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+	f.mu.Unlock()
+}
+
+// Calls returns the recorded calls, in order.
+func (f *fakeService) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// called reports whether a call starting with prefix was made.
+func (f *fakeService) called(prefix string) bool {
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// wait is the fake's latency and failure: it honours ctx like a real client.
+func (f *fakeService) wait(ctx context.Context) error {
+	f.mu.Lock()
+	d, fail := f.delay, f.fail
+	f.mu.Unlock()
+	if d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return fail
+}
+
+func (f *fakeService) setDelay(d time.Duration) { f.mu.Lock(); f.delay = d; f.mu.Unlock() }
+func (f *fakeService) setFail(err error)        { f.mu.Lock(); f.fail = err; f.mu.Unlock() }
+
+func (f *fakeService) find(ref string) (int, error) {
+	i := slices.IndexFunc(f.jobs, func(j core.JobView) bool { return j.ID == ref || j.Name == ref })
+	if i < 0 {
+		return -1, fmt.Errorf("job %q: not found", ref)
+	}
+	return i, nil
+}
+
+func (f *fakeService) ListJobs(ctx context.Context, flt core.JobFilter) ([]core.JobView, error) {
+	f.record("ListJobs")
+	if err := f.wait(ctx); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []core.JobView
+	for _, j := range f.jobs {
+		if flt.Cluster != "" && j.Cluster != flt.Cluster {
+			continue
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
+
+func (f *fakeService) Job(ctx context.Context, ref string) (core.JobDetail, error) {
+	f.record("Job %s", ref)
+	if err := f.wait(ctx); err != nil {
+		return core.JobDetail{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.find(ref)
+	if err != nil {
+		return core.JobDetail{}, err
+	}
+	d := f.details[f.jobs[i].ID]
+	d.Job = f.jobs[i].Job
+	for _, c := range f.commands {
+		if c.JobID == d.Job.ID && !slices.ContainsFunc(d.Commands, func(x model.Command) bool { return x.ID == c.ID }) {
+			d.Commands = append(d.Commands, c)
+		}
+	}
+	return d, nil
+}
+
+func (f *fakeService) SyncJob(ctx context.Context, ref string) (model.Job, error) {
+	f.record("SyncJob %s", ref)
+	if err := f.wait(ctx); err != nil {
+		return model.Job{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.find(ref)
+	if err != nil {
+		return model.Job{}, err
+	}
+	return f.jobs[i].Job, nil
+}
+
+func (f *fakeService) CreateJob(ctx context.Context, r core.CreateJobRequest) (model.Job, error) {
+	f.record("CreateJob %s %s %s", r.Name, r.Cluster, r.Kind)
+	if err := f.wait(ctx); err != nil {
+		return model.Job{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.find(r.Name); err == nil {
+		return model.Job{}, fmt.Errorf("job %s: already exists", r.Name)
+	}
+	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.jobs)+1), Name: r.Name, Kind: r.Kind, Cluster: r.Cluster,
+		SpecVersion: 1, Parallelism: r.Parallelism, State: model.StateNone, CreatedAt: f.now}
+	f.jobs = append(f.jobs, core.JobView{Job: j})
+	f.emitLocked(core.Change{Kind: core.JobChanged, Job: &core.JobView{Job: j}})
+	return j, nil
+}
+
+func (f *fakeService) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
+	f.record("SaveSpec %s", ref)
+	return s, f.wait(ctx)
+}
+
+func (f *fakeService) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
+	f.record("Specs %s", ref)
+	return nil, f.wait(ctx)
+}
+
+// planFor is the fake's own idea of what an action would do, kept apart
+// from the TUI's local checks so the tests see the service's word.
+func planFor(j core.JobView, kind model.CommandKind, protected bool) core.ActionPlan {
+	p := core.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: kind, Allowed: true, Destructive: kind != model.CmdSavepoint}
+	refuse := func(why string) core.ActionPlan { p.Allowed, p.Reason = false, why; return p }
+	switch kind {
+	case model.CmdPause:
+		if j.State != model.StateRunning {
+			return refuse("job is " + j.State.String())
+		}
+		p.Steps = []string{"Flink will stop " + j.Name + " with a savepoint (stop-with-savepoint)."}
+	case model.CmdSavepoint:
+		if j.State != model.StateRunning {
+			return refuse("job is " + j.State.String())
+		}
+		p.Steps = []string{"Flink will trigger a savepoint of " + j.Name + "."}
+	case model.CmdKill:
+		if !j.State.Live() {
+			return refuse("job is " + j.State.String())
+		}
+		p.Steps = []string{fmt.Sprintf("YARN will kill %s (per-job cluster).", j.AppID)}
+		p.Warnings = []string{"State is NOT saved; latest checkpoint 12s ago."}
+		p.Protected = protected
+	case model.CmdRestart, model.CmdResubmit, model.CmdSubmit:
+		if j.State.Live() {
+			return refuse("job is " + j.State.String())
+		}
+		p.Steps = []string{fmt.Sprintf("palink will submit %s v%d to %s.", j.Name, j.SpecVersion, j.Cluster)}
+		if j.LatestSavepoint != nil {
+			p.Restore = j.LatestSavepoint.Path
+		}
+	}
+	return p
+}
+
+func (f *fakeService) Plan(ctx context.Context, r core.ActionRequest) (core.ActionPlan, error) {
+	f.record("Plan %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore))
+	if err := f.wait(ctx); err != nil {
+		return core.ActionPlan{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.find(r.JobRef)
+	if err != nil {
+		return core.ActionPlan{}, err
+	}
+	j := f.jobs[i]
+	p := planFor(j, r.Kind, f.protected[j.Cluster])
+	if r.Restore == model.RestorePath {
+		p.Restore = r.RestorePath
+	}
+	return p, nil
+}
+
+func (f *fakeService) Act(ctx context.Context, r core.ActionRequest) (model.Command, error) {
+	f.record("Act %s %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore), r.RestorePath)
+	if err := f.wait(ctx); err != nil {
+		return model.Command{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.readOnly {
+		return model.Command{}, errors.New("read-only")
+	}
+	i, err := f.find(r.JobRef)
+	if err != nil {
+		return model.Command{}, err
+	}
+	if p := planFor(f.jobs[i], r.Kind, false); !p.Allowed {
+		return model.Command{}, errors.New("refused: " + p.Reason)
+	}
+	f.seq++
+	c := model.Command{ID: fmt.Sprintf("c%06d", f.seq), Seq: f.seq, JobID: f.jobs[i].ID, Kind: r.Kind,
+		Params: model.CommandParams{Restore: r.Restore, RestorePath: r.RestorePath}, State: model.CmdUndo,
+		Issuer: "ops", CreatedAt: f.now}
+	f.commands = append(f.commands, c)
+	f.jobs[i].Pending = &c
+	jv := f.jobs[i]
+	f.emitLocked(core.Change{Kind: core.CommandChanged, Command: &c})
+	f.emitLocked(core.Change{Kind: core.JobChanged, Job: &jv})
+	return c, nil
+}
+
+// restoreName prints a restore choice; the zero value (none chosen) would
+// send model's String into endless recursion (reported to the lead).
+func restoreName(r model.RestoreChoice) string {
+	if r == 0 {
+		return "-"
+	}
+	return r.String()
+}
+
+// finish ends a command the way the scheduler would, and moves its job.
+func (f *fakeService) finish(id string, ok bool, logLine string) model.Command {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ci := slices.IndexFunc(f.commands, func(c model.Command) bool { return c.ID == id })
+	c := &f.commands[ci]
+	c.Logf(f.now, "%s", logLine)
+	c.State = model.CmdSucceeded
+	if !ok {
+		c.State, c.Error = model.CmdFailed, logLine
+	}
+	ji, _ := f.find(c.JobID)
+	j := &f.jobs[ji]
+	from := j.State
+	if ok {
+		switch c.Kind {
+		case model.CmdPause:
+			j.State = model.StateFinished
+		case model.CmdKill:
+			j.State = model.StateKilled
+		case model.CmdRestart, model.CmdResubmit, model.CmdSubmit:
+			j.State = model.StateDeploying
+		}
+	}
+	j.Pending = nil
+	jv, cc := *j, *c
+	ev := model.Event{JobID: j.ID, Seq: int64(len(f.details[j.ID].Events) + 1), Time: f.now, From: from, To: j.State,
+		Reason: fmt.Sprintf("%s #%d by ops", c.Kind, c.Seq), CommandID: c.ID}
+	f.emitLocked(core.Change{Kind: core.CommandChanged, Command: &cc})
+	f.emitLocked(core.Change{Kind: core.JobChanged, Job: &jv, Event: &ev})
+	return cc
+}
+
+func (f *fakeService) WaitCommand(ctx context.Context, id string) (model.Command, error) {
+	return f.Command(ctx, id)
+}
+
+func (f *fakeService) Command(ctx context.Context, id string) (model.Command, error) {
+	f.record("Command %s", id)
+	if err := f.wait(ctx); err != nil {
+		return model.Command{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.commands {
+		if c.ID == id {
+			return c, nil
+		}
+	}
+	return model.Command{}, fmt.Errorf("command %s: not found", id)
+}
+
+func (f *fakeService) Commands(ctx context.Context, flt core.CommandFilter) ([]model.Command, error) {
+	f.record("Commands")
+	if err := f.wait(ctx); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.commands), nil
+}
+
+func (f *fakeService) Clusters(ctx context.Context) ([]core.ClusterStatus, error) {
+	f.record("Clusters")
+	if err := f.wait(ctx); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.clusters), nil
+}
+
+func (f *fakeService) ClusterOverview(ctx context.Context, cluster string) (core.ClusterOverview, error) {
+	f.record("ClusterOverview %s", cluster)
+	if err := f.wait(ctx); err != nil {
+		return core.ClusterOverview{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ov, ok := f.overviews[cluster]
+	if !ok {
+		return core.ClusterOverview{}, fmt.Errorf("cluster %s: not found", cluster)
+	}
+	return ov, nil
+}
+
+func (f *fakeService) Adopt(ctx context.Context, r core.AdoptRequest) (model.Job, error) {
+	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
+	if err := f.wait(ctx); err != nil {
+		return model.Job{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.jobs)+1), Name: r.Name, Kind: model.KindJAR, Cluster: r.Cluster,
+		State: model.StateRunning, AppID: r.AppID, CreatedAt: f.now}
+	f.jobs = append(f.jobs, core.JobView{Job: j})
+	ov := f.overviews[r.Cluster]
+	ov.Unmanaged = slices.DeleteFunc(slices.Clone(ov.Unmanaged), func(a core.Application) bool { return a.ID == r.AppID })
+	f.overviews[r.Cluster] = ov
+	return j, nil
+}
+
+func (f *fakeService) Watch(ctx context.Context) (<-chan core.Change, error) {
+	f.record("Watch")
+	f.mu.Lock()
+	fail := f.fail
+	f.mu.Unlock()
+	if fail != nil {
+		return nil, fail
+	}
+	ch := make(chan core.Change, 1024)
+	f.mu.Lock()
+	f.watchers = append(f.watchers, ch)
+	f.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.watchers = slices.DeleteFunc(f.watchers, func(c chan core.Change) bool { return c == ch })
+		close(ch)
+	}()
+	return ch, nil
+}
+
+func (f *fakeService) emit(c core.Change) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.emitLocked(c)
+}
+
+func (f *fakeService) emitLocked(c core.Change) {
+	for _, w := range f.watchers {
+		select {
+		case w <- c:
+		default: // a reader this far behind gets a resync from a real service
+		}
+	}
+}
+
+func (f *fakeService) ReadOnly() bool { return f.readOnly }
+
+// testNow is the pinned clock of every test: golden files depend on it.
+var testNow = time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
+
+// newFixture is a fake with a realistic spread of jobs over two clusters,
+// prod being protected.
+func newFixture() *fakeService {
+	now := testNow
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	rp := func(kind model.RestorePointKind, path string, d time.Duration, origin string) *model.RestorePoint {
+		return &model.RestorePoint{JobID: "j001", Kind: kind, Path: path, Time: ago(d), Origin: origin}
+	}
+	fig := func(in, out, bp float64, ck time.Duration) core.Figures {
+		return core.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck}
+	}
+	job := func(id, name string, kind model.JobKind, cluster string, st model.JobState) model.Job {
+		return model.Job{ID: id, Name: name, Kind: kind, Cluster: cluster, State: st, SpecVersion: 3, Parallelism: 4,
+			CreatedAt: ago(30 * 24 * time.Hour), UpdatedAt: ago(time.Minute), SyncedAt: ago(2 * time.Second)}
+	}
+
+	orders := job("j001", "orders-enrich", model.KindSQL, "prod", model.StateRunning)
+	orders.SpecVersion = 7
+	orders.AppID, orders.FlinkJobID = "application_1732000000000_0042", "3f9c0d1e2b3a4c5d6e7f8091a2b3a21e"
+	orders.TrackingURL = "http://rm1.prod:8088/proxy/application_1732000000000_0042/"
+	orders.JMAddress = "node7.prod:41233"
+	orders.FlinkState = "RUNNING"
+	orders.StartedAt = ago(76 * time.Hour)
+	orders.LatestCheckpoint = rp(model.Checkpoint, "hdfs:///flink/ck/3f9c0d1e/chk-8812", 12*time.Second, "sync")
+	orders.LatestSavepoint = rp(model.Savepoint, "hdfs:///flink/sp/orders-enrich/savepoint-7f3a21", 77*time.Hour, "PAUSE #40")
+	orders.RestoredFrom = "hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"
+
+	payments := job("j002", "payments-dedup", model.KindJAR, "prod", model.StateRunning)
+	payments.AppID, payments.StartedAt, payments.FlinkState = "application_1732000000000_0017", ago(217*time.Hour), "RUNNING"
+	payments.PlatformRestarts, payments.FlinkRestarts = 1, 1
+	payments.LatestCheckpoint = rp(model.Checkpoint, "hdfs:///flink/ck/payments/chk-120", 31*time.Second, "sync")
+
+	clicks := job("j003", "clicks-to-hudi", model.KindSQL, "prod", model.StateRunning)
+	clicks.AppID, clicks.StartedAt, clicks.FlinkState = "application_1732000000000_0090", ago(14*time.Minute), "RUNNING"
+	clicks.LatestCheckpoint = rp(model.Checkpoint, "hdfs:///flink/ck/clicks/chk-9", 8*time.Second, "sync")
+
+	users := job("j004", "user-features", model.KindSQL, "staging", model.StateRunning)
+	users.AppID, users.StartedAt, users.FlinkState = "application_1730000000000_0003", ago(26*time.Hour), "RESTARTING"
+	users.FlinkRestarts = 4
+	users.LatestCheckpoint = rp(model.Checkpoint, "hdfs:///flink/ck/users/chk-77", 3*time.Minute, "sync")
+
+	fraud := job("j005", "fraud-scoring", model.KindJAR, "prod", model.StateFailed)
+	fraud.Diagnostics = "java.lang.OutOfMemoryError: Java heap space"
+	fraud.LatestCheckpoint = rp(model.Checkpoint, "hdfs:///flink/ck/fraud/chk-4410", 2*time.Hour, "sync")
+
+	sessions := job("j006", "sessionize", model.KindSQL, "staging", model.StateFinished)
+	sessions.LatestSavepoint = rp(model.Savepoint, "hdfs:///flink/sp/sessionize/savepoint-01ab", 5*time.Hour, "PAUSE #12")
+
+	ads := job("j007", "ad-clicks-agg", model.KindSQL, "staging", model.StateKilled)
+
+	inventory := job("j008", "inventory-sync", model.KindJAR, "prod", model.StateDeploying)
+	inventory.AppID = "application_1732000000000_0101"
+	submit := &model.Command{ID: "c000038", Seq: 38, JobID: "j008", Kind: model.CmdSubmit, State: model.CmdDoing, Issuer: "ops", CreatedAt: ago(20 * time.Second)}
+
+	draft := job("j009", "new-pipeline", model.KindSQL, "staging", model.StateNone)
+
+	geo := job("j010", "geo-enrich", model.KindSQL, "prod", model.StateDeployFailed)
+	geo.Diagnostics = "SQL validation failed: Object 'geo_dim' not found"
+
+	f := &fakeService{
+		now: now,
+		jobs: []core.JobView{
+			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second)},
+			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second)},
+			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second)},
+			{Job: users, Figures: fig(900, 0, 0, 3*time.Minute)},
+			{Job: fraud},
+			{Job: sessions},
+			{Job: ads},
+			{Job: inventory, Pending: submit},
+			{Job: draft},
+			{Job: geo},
+		},
+		commands: []model.Command{
+			{ID: "c000040", Seq: 40, JobID: "j001", Kind: model.CmdPause, State: model.CmdSucceeded, Attempts: 1, Issuer: "ops",
+				CreatedAt: ago(78 * time.Hour), Log: []model.LogLine{
+					{Time: ago(78 * time.Hour), Text: "stop-with-savepoint triggered (trigger 9a1c)"},
+					{Time: ago(77 * time.Hour), Text: "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"}}},
+			{ID: "c000041", Seq: 41, JobID: "j001", Kind: model.CmdRestart, State: model.CmdSucceeded, Attempts: 1, Issuer: "ops",
+				CreatedAt: ago(76 * time.Hour), Params: model.CommandParams{Restore: model.RestoreSavepoint},
+				Log: []model.LogLine{{Time: ago(76 * time.Hour), Text: "submitted application_1732000000000_0042"}}},
+			*submit,
+			{ID: "c000039", Seq: 39, JobID: "j005", Kind: model.CmdRestart, State: model.CmdFailed, Attempts: 3, Issuer: "policy",
+				CreatedAt: ago(90 * time.Minute), Error: "deploy timed out after 5m: application stayed ACCEPTED"},
+		},
+		clusters: []core.ClusterStatus{
+			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: ago(2 * time.Second)},
+			{Name: "staging", Connected: true, ActiveRM: "rm2", LastOK: ago(4 * time.Second)},
+		},
+		protected: map[string]bool{"prod": true},
+		seq:       41,
+		details: map[string]core.JobDetail{
+			"j001": {
+				Spec: model.Spec{JobID: "j001", Version: 7, Author: "ops", CreatedAt: ago(80 * time.Hour), Note: "join users dimension",
+					SQL: "CREATE TABLE orders (\n  order_id BIGINT,\n  user_id BIGINT\n) WITH ('connector' = 'kafka');\nINSERT INTO enriched\nSELECT o.order_id, u.name FROM orders AS o\nLEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;"},
+				Events: []model.Event{
+					{JobID: "j001", Seq: 1, Time: ago(77 * time.Hour), From: model.StateRunning, To: model.StateFinished, Reason: "PAUSE #40 by ops: savepoint savepoint-7f3a21", CommandID: "c000040"},
+					{JobID: "j001", Seq: 2, Time: ago(76*time.Hour - time.Minute), From: model.StateFinished, To: model.StateDeploying, Reason: "RESTART #41 by ops", CommandID: "c000041"},
+					{JobID: "j001", Seq: 3, Time: ago(20 * time.Second), From: model.StateDeploySucceeded, To: model.StateRunning, Reason: "sync: YARN RUNNING, Flink RUNNING"},
+				},
+				RestorePoints: []model.RestorePoint{*orders.LatestSavepoint, *orders.LatestCheckpoint,
+					{JobID: "j001", Kind: model.Savepoint, Path: "hdfs:///flink/sp/orders-enrich/savepoint-11aa02", Time: ago(300 * time.Hour), Origin: "SAVEPOINT #12"}},
+				Live: &core.LiveJob{
+					FetchedAt: ago(time.Second), YARNState: "RUNNING", FinalStatus: "UNDEFINED", FlinkState: "RUNNING",
+					Vertices: []core.Vertex{{ID: "v1", Name: "Source: orders", Parallelism: 4, Status: "RUNNING"}, {ID: "v2", Name: "LookupJoin -> Sink: enriched", Parallelism: 4, Status: "RUNNING"}},
+					Checkpoints: []core.CheckpointInfo{
+						{ID: 8812, Status: "COMPLETED", TriggeredAt: ago(12 * time.Second), Duration: 1200 * time.Millisecond, Size: 38 << 20, Path: "hdfs:///flink/ck/3f9c0d1e/chk-8812"},
+						{ID: 8811, Status: "FAILED", TriggeredAt: ago(72 * time.Second), Duration: 60 * time.Second, Failure: "Checkpoint expired before completing"},
+						{ID: 8810, Status: "COMPLETED", TriggeredAt: ago(132 * time.Second), Duration: 1100 * time.Millisecond, Size: 37 << 20, Path: "hdfs:///flink/ck/3f9c0d1e/chk-8810"},
+					},
+					Exceptions: []core.ExceptionInfo{
+						{Time: ago(3 * time.Hour), Name: "java.net.SocketTimeoutException: Read timed out", Task: "LookupJoin (2/4)", Location: "node7.prod:41233",
+							Stacktrace: "java.net.SocketTimeoutException: Read timed out\n\tat java.net.SocketInputStream.read(SocketInputStream.java:171)\n\tat org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)"},
+						{Time: ago(27 * time.Hour), Name: "org.apache.kafka.common.errors.TimeoutException", Task: "Source: orders (1/4)"},
+					},
+					RawJSON: `{"jid":"3f9c0d1e2b3a4c5d6e7f8091a2b3a21e","name":"orders-enrich","state":"RUNNING","vertices":[{"id":"v1","name":"Source: orders","parallelism":4}]}`,
+				},
+			},
+		},
+		overviews: map[string]core.ClusterOverview{
+			"prod": {
+				Name: "prod", FetchedAt: ago(time.Second),
+				Metrics: core.ClusterMetrics{AppsRunning: 12, AppsPending: 1, AppsFailed: 2, AppsKilled: 5, AppsCompleted: 40,
+					MemoryUsedMB: 49152, MemoryTotalMB: 98304, VCoresUsed: 24, VCoresTotal: 48, ActiveNodes: 6, UnhealthyNodes: 1},
+				Queues: []core.Queue{
+					{Name: "root", Depth: 0, Capacity: 100, UsedCapacity: 50, MaxCapacity: 100, Apps: 13},
+					{Name: "streaming", Depth: 1, Capacity: 70, UsedCapacity: 64.3, MaxCapacity: 90, Apps: 11},
+					{Name: "adhoc", Depth: 1, Capacity: 30, UsedCapacity: 10, MaxCapacity: 50, Apps: 2},
+				},
+				Unmanaged: []core.Application{
+					{ID: "application_1732000000000_0077", Name: "legacy-etl", Type: "Apache Flink", User: "etl", Queue: "streaming", State: "RUNNING", StartedAt: ago(400 * time.Hour)},
+					{ID: "application_1732000000000_0088", Name: "ad-hoc-backfill", Type: "Apache Flink", User: "alice", Queue: "adhoc", State: "RUNNING", StartedAt: ago(3 * time.Hour)},
+				},
+			},
+			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: core.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
+		},
+	}
+	return f
+}
+
+// manyJobs is a fake with n generated jobs, for benchmarks and scale tests.
+func manyJobs(n int) []core.JobView {
+	states := []model.JobState{model.StateRunning, model.StateRunning, model.StateRunning, model.StateFailed, model.StateFinished, model.StateDeploying}
+	out := make([]core.JobView, n)
+	for i := range out {
+		st := states[i%len(states)]
+		out[i] = core.JobView{Job: model.Job{
+			ID: fmt.Sprintf("j%07d", i), Name: fmt.Sprintf("job-%07d", (i*7919)%n), Kind: model.KindSQL,
+			Cluster: []string{"prod", "staging", "dev"}[i%3], State: st,
+			AppID: fmt.Sprintf("application_1732000000000_%04d", i), StartedAt: testNow.Add(-time.Duration(i) * time.Minute),
+		}, Figures: core.Figures{At: testNow, RecordsInPerSec: float64(i % 5000)}}
+	}
+	return out
+}

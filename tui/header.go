@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// staleAfter is the data age at which a cluster's figures turn yellow: state
+// sync runs every few seconds, so half a minute without news means it is
+// not reaching the cluster.
+const staleAfter = 30 * time.Second
+
+// headerData is everything the header shows; renderHeader is pure over it.
+type headerData struct {
+	context     string
+	clusters    []core.ClusterStatus
+	clustersErr error
+	jobsLoaded  bool
+	counts      [numStates]int
+	watching    bool
+	now         time.Time
+}
+
+// renderHeader renders the one-line header: who we talk to, each cluster's
+// connectivity and data age, and the job counts by state. It tries the
+// richest form first and sheds detail until the line fits the width.
+func renderHeader(st *Styles, d headerData, width int) string {
+	for level := 0; level < 4; level++ {
+		left := headerLeft(st, d, level)
+		right := headerRight(st, d, level)
+		lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+		if lw+rw+1 <= width {
+			return left + strings.Repeat(" ", width-lw-rw) + right
+		}
+	}
+	return fit(headerLeft(st, d, 3), width)
+}
+
+func headerLeft(st *Styles, d headerData, level int) string {
+	var b strings.Builder
+	b.WriteString(" " + st.Brand.Render("palink"))
+	if d.context != "" && level < 3 {
+		b.WriteString(" " + st.Dim.Render(d.context))
+	}
+	if d.clustersErr != nil && len(d.clusters) == 0 {
+		b.WriteString("  " + st.ClusterDown.Render("✖ clusters unknown"))
+	}
+	for _, c := range d.clusters {
+		b.WriteString("  " + clusterBadge(st, c, d.now, level))
+	}
+	if !d.watching {
+		if level < 2 {
+			b.WriteString("  " + st.Warn.Render("⚠ live updates paused"))
+		} else {
+			b.WriteString(" " + st.Warn.Render("⚠"))
+		}
+	}
+	return b.String()
+}
+
+// clusterBadge says whether a cluster is reachable and how old its data is:
+// "● prod rm1 live 2s", "● prod 2s", or "✖ prod down 35s".
+func clusterBadge(st *Styles, c core.ClusterStatus, now time.Time, level int) string {
+	age := "never"
+	if !c.LastOK.IsZero() {
+		age = fmtAge(now.Sub(c.LastOK))
+	}
+	if !c.Connected {
+		if level >= 3 {
+			return st.ClusterDown.Render("✖" + c.Name)
+		}
+		return st.ClusterDown.Render("✖ "+c.Name+" down") + " " + st.Dim.Render(age)
+	}
+	style := st.ClusterLive
+	if c.LastOK.IsZero() || now.Sub(c.LastOK) >= staleAfter {
+		style = st.ClusterStale
+	}
+	switch level {
+	case 0:
+		s := style.Render("●") + " " + c.Name
+		if c.ActiveRM != "" {
+			s += " " + st.Dim.Render(c.ActiveRM)
+		}
+		return s + " " + style.Render(age)
+	case 1, 2:
+		return style.Render("●") + " " + c.Name + " " + style.Render(age)
+	}
+	return style.Render("●") + c.Name
+}
+
+// headerCounts are the states the header counts, in order, with the states
+// folded into each.
+var headerCounts = []struct {
+	label  string
+	states []model.JobState
+}{
+	{"RUNNING", []model.JobState{model.StateRunning}},
+	{"FAILED", []model.JobState{model.StateFailed, model.StateDeployFailed}},
+	{"DEPLOYING", []model.JobState{model.StateDeploying, model.StateDeploySucceeded}},
+}
+
+func headerRight(st *Styles, d headerData, level int) string {
+	if !d.jobsLoaded {
+		return st.Dim.Render("jobs …") + " "
+	}
+	total := 0
+	for _, n := range d.counts {
+		total += n
+	}
+	parts := []string{fmt.Sprintf("jobs %d", total)}
+	for i, hc := range headerCounts {
+		n := 0
+		for _, s := range hc.states {
+			n += d.counts[s]
+		}
+		if n == 0 && i > 0 {
+			continue
+		}
+		icon := stateIcon(hc.states[0])
+		style := st.JobState(hc.states[0], "")
+		switch {
+		case level == 0:
+			parts = append(parts, style.Render(icon+" "+hc.label)+fmt.Sprintf(" %d", n))
+		default:
+			parts = append(parts, style.Render(icon)+fmt.Sprintf("%d", n))
+		}
+	}
+	sep := "  "
+	if level >= 2 {
+		sep = " "
+	}
+	return strings.Join(parts, sep) + " "
+}

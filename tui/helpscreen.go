@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// helpScreen is `?`: every key of the view below it, rendered from the same
+// bindings that handle the keys, plus the global ones.
+type helpScreen struct {
+	env           *env
+	of            screen
+	offset        int
+	width, height int
+}
+
+func newHelpScreen(e *env, of screen) *helpScreen { return &helpScreen{env: e, of: of} }
+
+func (m *helpScreen) Title() string             { return "Help · " + m.of.Title() }
+func (m *helpScreen) Capturing() bool           { return false }
+func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.keys.Back} }
+func (m *helpScreen) FullHelp() [][]key.Binding { return nil }
+
+func (m *helpScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.KeyPressMsg:
+		page := max(m.height-2, 1)
+		listNav(m.env.keys, msg, &m.offset, max(len(m.lines())-page, 0)+1, page)
+	}
+	return m, nil
+}
+
+func (m *helpScreen) View() string {
+	st := m.env.styles
+	lines := m.lines()
+	page := max(m.height-2, 1)
+	m.offset = clamp(m.offset, 0, max(len(lines)-page, 0))
+	note := "esc or ? closes"
+	if len(lines) > page {
+		note = "j/k scroll · " + note
+	}
+	return box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[m.offset:], m.width, m.height)
+}
+
+// lines is the help text, wrapped to the width.
+func (m *helpScreen) lines() []string {
+	st := m.env.styles
+	groups := append(m.of.FullHelp(), m.env.keys.globalHelp())
+	lines := []string{""}
+	for _, l := range fullHelp(st.Help, groups, m.width-6) {
+		lines = append(lines, "  "+l)
+	}
+	if _, ok := m.of.(*jobsScreen); ok {
+		lines = append(lines, "",
+			"  "+st.Section.Render("Filter")+st.Dim.Render("  /"))
+		for _, l := range wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {
+			lines = append(lines, "  "+l)
+		}
+		lines = append(lines, "",
+			"  "+st.Section.Render("Commands")+st.Dim.Render("  :"),
+		)
+		for _, l := range wrap(":jobs  :jobs @CLUSTER  :cmd  :cluster [NAME]  :sql NAME  :theme dark|light  :q", m.width-6) {
+			lines = append(lines, "  "+l)
+		}
+	}
+	if m.env.readOnly {
+		lines = append(lines, "", "  "+st.Warn.Render("read-only: actions are hidden and refused"))
+	}
+	return lines
+}
+
+// fullHelp lays key groups out as columns, starting a new band of columns
+// below when the width is used up, so that no key is ever cut off.
+func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
+	var cols [][]string
+	for _, g := range groups {
+		kw := 0
+		for _, k := range g {
+			if k.Enabled() {
+				kw = max(kw, ansi.StringWidth(k.Help().Key))
+			}
+		}
+		var col []string
+		for _, k := range g {
+			if k.Enabled() {
+				col = append(col, st.FullKey.Render(fit(k.Help().Key, kw))+" "+st.FullDesc.Render(k.Help().Desc))
+			}
+		}
+		if len(col) > 0 {
+			cols = append(cols, col)
+		}
+	}
+	var out []string
+	for len(cols) > 0 {
+		// Take as many columns as fit side by side.
+		n, used := 0, 0
+		widths := []int{}
+		for n < len(cols) {
+			cw := 0
+			for _, l := range cols[n] {
+				cw = max(cw, ansi.StringWidth(l))
+			}
+			if n > 0 && used+4+cw > width {
+				break
+			}
+			if n > 0 {
+				used += 4
+			}
+			used += cw
+			widths = append(widths, cw)
+			n++
+		}
+		rows := 0
+		for _, c := range cols[:n] {
+			rows = max(rows, len(c))
+		}
+		for r := range rows {
+			var b strings.Builder
+			for i, c := range cols[:n] {
+				cell := ""
+				if r < len(c) {
+					cell = c[r]
+				}
+				if i > 0 {
+					b.WriteString("    ")
+				}
+				if i < n-1 {
+					cell = fit(cell, widths[i])
+				}
+				b.WriteString(cell)
+			}
+			out = append(out, b.String())
+		}
+		cols = cols[n:]
+		if len(cols) > 0 {
+			out = append(out, "")
+		}
+	}
+	return out
+}

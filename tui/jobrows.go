@@ -1,0 +1,233 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// column is one column of the jobs table.
+type column int
+
+// Columns in display order.
+const (
+	colName column = iota
+	colKind
+	colCluster
+	colState
+	colApp
+	colUp
+	colRestarts
+	colCkpt
+	colIn
+	colOut
+	colBP
+	numCols
+)
+
+// colSpec describes a column. drop ranks the columns a narrow terminal
+// loses first (highest first); the name column never goes and takes the
+// width that is left.
+type colSpec struct {
+	title string
+	width int
+	right bool
+	drop  int
+}
+
+var jobColumns = [numCols]colSpec{
+	colName:     {title: "NAME", width: 16, drop: 0},
+	colKind:     {title: "KIND", width: 4, drop: 10},
+	colCluster:  {title: "CLUSTER", width: 9, drop: 2},
+	colState:    {title: "STATE", width: 16, drop: 1},
+	colApp:      {title: "APP", width: 30, drop: 8},
+	colUp:       {title: "UP", width: 6, right: true, drop: 3},
+	colRestarts: {title: "RST", width: 3, right: true, drop: 6},
+	colCkpt:     {title: "CKPT", width: 6, right: true, drop: 4},
+	colIn:       {title: "IN/s", width: 6, right: true, drop: 5},
+	colOut:      {title: "OUT/s", width: 6, right: true, drop: 9},
+	colBP:       {title: "BP", width: 6, drop: 7},
+}
+
+// maxNameWidth keeps very wide terminals from giving everything to names.
+const maxNameWidth = 40
+
+// staleCheckpoint is the checkpoint age that earns a ⚠ on a running job:
+// usual checkpoint intervals are seconds to a minute, so older than this
+// means checkpoints are failing or stuck.
+const staleCheckpoint = 2 * time.Minute
+
+// layout is the columns that fit a width, with their widths.
+type layout struct {
+	cols   []column
+	widths [numCols]int
+}
+
+// jobLayout picks the columns for a table of inner width w (the mark
+// column excluded), dropping columns by priority, never the name.
+func jobLayout(w int) layout {
+	order := make([]column, 0, numCols)
+	for c := range numCols {
+		order = append(order, c)
+	}
+	// Keep columns by ascending drop rank while they fit.
+	byKeep := slices.Clone(order)
+	slices.SortFunc(byKeep, func(a, b column) int { return cmp.Compare(jobColumns[a].drop, jobColumns[b].drop) })
+	keep := [numCols]bool{}
+	used := 0
+	for _, c := range byKeep {
+		need := jobColumns[c].width
+		if used > 0 {
+			need++ // the gap before it
+		}
+		if c != colName && used+need > w {
+			break
+		}
+		keep[c] = true
+		used += need
+	}
+	var l layout
+	for _, c := range order {
+		if keep[c] {
+			l.cols = append(l.cols, c)
+			l.widths[c] = jobColumns[c].width
+		}
+	}
+	if extra := w - used; extra > 0 {
+		l.widths[colName] = min(jobColumns[colName].width+extra, maxNameWidth)
+	}
+	return l
+}
+
+// jobCells turns a job into the plain text of each cell. It is pure: the
+// clock comes in as now.
+func jobCells(j *core.JobView, now time.Time) [numCols]string {
+	var c [numCols]string
+	c[colName] = j.Name
+	c[colKind] = noValue
+	if j.Kind != 0 {
+		c[colKind] = j.Kind.String()
+	}
+	c[colCluster] = j.Cluster
+	c[colState] = stateCell(j)
+	c[colApp] = cmp.Or(j.AppID, noValue)
+	c[colUp] = noValue
+	if j.State.Live() && !j.StartedAt.IsZero() {
+		c[colUp] = fmtAge(now.Sub(j.StartedAt))
+	}
+	c[colRestarts] = strconv.Itoa(j.PlatformRestarts + j.FlinkRestarts)
+	c[colCkpt] = ckptCell(j, now)
+	c[colIn], c[colOut], c[colBP] = noValue, noValue, noValue
+	if j.State == model.StateRunning && !j.Figures.At.IsZero() {
+		c[colIn] = fmtRate(j.Figures.RecordsInPerSec)
+		c[colOut] = fmtRate(j.Figures.RecordsOutPerS)
+		c[colBP] = fmtBackpressure(j.Figures.Backpressure)
+	}
+	return c
+}
+
+// stateCell is the state badge's text: the state, a pending command, drift.
+func stateCell(j *core.JobView) string {
+	s := stateLabel(j.State, j.FlinkState)
+	if j.Pending != nil && !j.Pending.State.Final() {
+		s += " ›" + j.Pending.Kind.String()
+	}
+	if j.Drift != nil {
+		s += " ⚠"
+	}
+	return s
+}
+
+func ckptCell(j *core.JobView, now time.Time) string {
+	var age time.Duration
+	switch {
+	case j.LatestCheckpoint != nil && !j.LatestCheckpoint.Time.IsZero():
+		age = now.Sub(j.LatestCheckpoint.Time)
+	case j.Figures.CheckpointAge > 0:
+		age = j.Figures.CheckpointAge + now.Sub(j.Figures.At)
+	default:
+		return noValue
+	}
+	s := fmtAge(age)
+	if j.State == model.StateRunning && age >= staleCheckpoint {
+		s += "⚠"
+	}
+	return s
+}
+
+// lessFunc orders jobs by a column; ties fall back to the name and the id
+// so that the order is total and rows do not jump between rebuilds.
+func lessFunc(c column, desc bool) func(a, b *core.JobView) int {
+	key := func(a, b *core.JobView) int {
+		switch c {
+		case colKind:
+			return cmp.Compare(a.Kind, b.Kind)
+		case colCluster:
+			return strings.Compare(a.Cluster, b.Cluster)
+		case colState:
+			return cmp.Compare(stateRank(a.State), stateRank(b.State))
+		case colApp:
+			return strings.Compare(a.AppID, b.AppID)
+		case colUp:
+			// Ascending uptime: the latest start first.
+			return -a.StartedAt.Compare(b.StartedAt)
+		case colRestarts:
+			return cmp.Compare(a.PlatformRestarts+a.FlinkRestarts, b.PlatformRestarts+b.FlinkRestarts)
+		case colCkpt:
+			return -ckptTime(a).Compare(ckptTime(b))
+		case colIn:
+			return cmp.Compare(a.Figures.RecordsInPerSec, b.Figures.RecordsInPerSec)
+		case colOut:
+			return cmp.Compare(a.Figures.RecordsOutPerS, b.Figures.RecordsOutPerS)
+		case colBP:
+			return cmp.Compare(a.Figures.Backpressure, b.Figures.Backpressure)
+		}
+		return strings.Compare(a.Name, b.Name)
+	}
+	return func(a, b *core.JobView) int {
+		r := key(a, b)
+		if desc {
+			r = -r
+		}
+		if r != 0 {
+			return r
+		}
+		if r = strings.Compare(a.Name, b.Name); r != 0 {
+			return r
+		}
+		return strings.Compare(a.ID, b.ID)
+	}
+}
+
+func ckptTime(j *core.JobView) time.Time {
+	if j.LatestCheckpoint != nil {
+		return j.LatestCheckpoint.Time
+	}
+	return time.Time{}
+}
+
+// stateRank orders states by how much they need attention: failures first.
+func stateRank(s model.JobState) int {
+	switch s {
+	case model.StateFailed:
+		return 0
+	case model.StateDeployFailed:
+		return 1
+	case model.StateDeploying:
+		return 2
+	case model.StateDeploySucceeded:
+		return 3
+	case model.StateRunning:
+		return 4
+	case model.StateKilled:
+		return 5
+	case model.StateFinished:
+		return 6
+	}
+	return 7
+}

@@ -1,0 +1,525 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// jobsScreen is the default view: one table of the jobs of every cluster.
+//
+// It is virtualized: the filtered, sorted index (rows) is rebuilt only when
+// the jobs, the filter, the scope or the sort change, never per frame, and
+// View renders only the rows on screen, so a frame costs the same for a
+// hundred jobs as for a hundred thousand.
+type jobsScreen struct {
+	env *env
+
+	byID   map[string]*core.JobView
+	rows   []*core.JobView // the index: scoped, filtered, sorted
+	counts [numStates]int  // all jobs by state, for the header
+
+	scope     string // a cluster name from `:jobs @NAME`, or "" for all
+	query     jobQuery
+	queryText string
+	queryErr  error
+	input     textinput.Model
+	filtering bool
+
+	sortCol  column
+	sortDesc bool
+
+	cursor, offset int
+	marks          map[string]bool
+
+	loaded      bool
+	loading     bool
+	loadSeq     int
+	loadErr     error
+	reloadAgain bool // a reload was asked for while one was in flight
+
+	dirty         bool // the index is out of date
+	rebuildQueued bool
+
+	width, height int
+}
+
+// numStates sizes per-state counters (model.JobState values are small ints).
+const numStates = int(model.StateFailed) + 1
+
+// rebuildNowBelow is the job count under which a change rebuilds the index at
+// once; above it, changes within rebuildDelay are coalesced into one rebuild,
+// so a burst of changes does not sort 100,000 rows per change.
+const (
+	rebuildNowBelow = 2000
+	rebuildDelay    = 150 * time.Millisecond
+)
+
+type rebuildMsg struct{}
+
+func newJobsScreen(e *env, scope string) *jobsScreen {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "name, state:FAILED, cluster:prod"
+	in.SetStyles(e.styles.Input)
+	in.SetVirtualCursor(true)
+	return &jobsScreen{
+		env:   e,
+		byID:  map[string]*core.JobView{},
+		scope: scope,
+		input: in,
+		marks: map[string]bool{},
+	}
+}
+
+// load asks for the job list, unless a load is already in flight: then one
+// more load follows it, so that at most one is in flight and none is lost.
+func (m *jobsScreen) load() tea.Cmd {
+	if m.loading {
+		m.reloadAgain = true
+		return nil
+	}
+	m.loading = true
+	m.loadSeq++
+	return loadJobsCmd(m.env.call(), m.loadSeq)
+}
+
+func (m *jobsScreen) Title() string {
+	if m.scope != "" {
+		return "Jobs @" + m.scope
+	}
+	return "Jobs · all clusters"
+}
+
+func (m *jobsScreen) Capturing() bool { return m.filtering }
+
+func (m *jobsScreen) ShortHelp() []key.Binding {
+	if m.filtering {
+		return []key.Binding{m.env.keys.Confirm, m.env.keys.Cancel}
+	}
+	return m.env.keys.jobsShort()
+}
+
+func (m *jobsScreen) FullHelp() [][]key.Binding { return m.env.keys.jobsFull() }
+
+// page is the number of table rows on screen.
+func (m *jobsScreen) page() int { return max(m.height-3, 1) }
+
+func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(m.width/2, 20))
+		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+	case jobsLoadedMsg:
+		return m, m.loaded_(msg)
+	case changeMsg:
+		return m, m.applyChange(msg.change)
+	case createdMsg:
+		if msg.err == nil {
+			return m, m.upsert(core.JobView{Job: msg.job})
+		}
+	case adoptedMsg:
+		if msg.err == nil {
+			return m, m.upsert(core.JobView{Job: msg.job})
+		}
+	case actedMsg:
+		// Marks served their purpose once the bulk action is recorded.
+		for _, r := range msg.results {
+			if r.err == nil {
+				delete(m.marks, r.item.job.ID)
+			}
+		}
+	case rebuildMsg:
+		m.rebuildQueued = false
+		if m.dirty {
+			m.rebuild()
+		}
+	case tea.KeyPressMsg:
+		if m.filtering {
+			return m, m.filterKey(msg)
+		}
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.filtering {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			m.setQuery(m.input.Value())
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// loaded_ takes a full job list.
+func (m *jobsScreen) loaded_(msg jobsLoadedMsg) tea.Cmd {
+	if msg.seq != m.loadSeq {
+		return nil // an answer to a load that a newer one replaced
+	}
+	m.loading = false
+	var again tea.Cmd
+	if m.reloadAgain {
+		m.reloadAgain = false
+		again = m.load()
+	}
+	if msg.err != nil {
+		m.loadErr = msg.err
+		return tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+	}
+	m.loadErr = nil
+	m.loaded = true
+	m.byID = make(map[string]*core.JobView, len(msg.jobs))
+	m.counts = [numStates]int{}
+	for i := range msg.jobs {
+		j := &msg.jobs[i]
+		m.byID[j.ID] = j
+		m.count(j.State, 1)
+	}
+	for id := range m.marks {
+		if _, ok := m.byID[id]; !ok {
+			delete(m.marks, id)
+		}
+	}
+	m.rebuild()
+	return again
+}
+
+func (m *jobsScreen) count(s model.JobState, d int) {
+	if int(s) >= 0 && int(s) < numStates {
+		m.counts[s] += d
+	}
+}
+
+func (m *jobsScreen) applyChange(c core.Change) tea.Cmd {
+	switch c.Kind {
+	case core.JobChanged:
+		if c.Job != nil {
+			return m.upsert(*c.Job)
+		}
+	case core.Resync:
+		return m.load()
+	}
+	return nil
+}
+
+// upsert applies one job's new state. A job that keeps its place in the
+// index is updated where it is; otherwise the index is rebuilt, at once for
+// small tables and coalesced for large ones.
+func (m *jobsScreen) upsert(v core.JobView) tea.Cmd {
+	if old, ok := m.byID[v.ID]; ok {
+		m.count(old.State, -1)
+		m.count(v.State, 1)
+		moved := m.inView(old) != m.inView(&v) || lessFunc(m.sortCol, m.sortDesc)(old, &v) != 0
+		*old = v
+		if !moved {
+			return nil
+		}
+	} else {
+		nv := v
+		m.byID[v.ID] = &nv
+		m.count(v.State, 1)
+		if !m.inView(&nv) {
+			return nil
+		}
+	}
+	m.dirty = true
+	if len(m.byID) < rebuildNowBelow {
+		m.rebuild()
+		return nil
+	}
+	if m.rebuildQueued {
+		return nil
+	}
+	m.rebuildQueued = true
+	return m.env.after(rebuildDelay, func(time.Time) tea.Msg { return rebuildMsg{} })
+}
+
+func (m *jobsScreen) inView(j *core.JobView) bool {
+	return (m.scope == "" || j.Cluster == m.scope) && m.query.match(j)
+}
+
+// rebuild recomputes the index and keeps the cursor on the same job.
+func (m *jobsScreen) rebuild() {
+	selected := ""
+	if j := m.selected(); j != nil {
+		selected = j.ID
+	}
+	rows := make([]*core.JobView, 0, len(m.byID))
+	for _, j := range m.byID {
+		if m.inView(j) {
+			rows = append(rows, j)
+		}
+	}
+	slices.SortFunc(rows, lessFunc(m.sortCol, m.sortDesc))
+	m.rows = rows
+	m.dirty = false
+	if selected != "" {
+		if i := slices.IndexFunc(rows, func(j *core.JobView) bool { return j.ID == selected }); i >= 0 {
+			m.cursor = i
+		}
+	}
+	m.cursor = clamp(m.cursor, 0, len(rows)-1)
+	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+}
+
+// selected is the job under the cursor, or nil.
+func (m *jobsScreen) selected() *core.JobView {
+	if m.cursor >= 0 && m.cursor < len(m.rows) {
+		return m.rows[m.cursor]
+	}
+	return nil
+}
+
+func (m *jobsScreen) setScope(cluster string) {
+	m.scope = cluster
+	m.rebuild()
+}
+
+func (m *jobsScreen) setQuery(s string) {
+	m.queryText = s
+	m.query, m.queryErr = parseQuery(s)
+	m.rebuild()
+}
+
+func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	switch {
+	case key.Matches(msg, k.Confirm):
+		m.filtering = false
+		m.input.Blur()
+		return nil
+	case key.Matches(msg, k.Cancel):
+		m.filtering = false
+		m.input.Blur()
+		m.input.SetValue("")
+		m.setQuery("")
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.input.Value() != m.queryText {
+		m.setQuery(m.input.Value())
+	}
+	return cmd
+}
+
+func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	if listNav(k, msg, &m.cursor, len(m.rows), m.page()) {
+		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.input.SetValue(m.queryText)
+		m.input.CursorEnd()
+		return m.input.Focus()
+	case key.Matches(msg, k.Back):
+		// esc at the bottom of the stack clears, most recent first.
+		switch {
+		case m.queryText != "":
+			m.input.SetValue("")
+			m.setQuery("")
+		case len(m.marks) > 0:
+			clear(m.marks)
+		}
+		return nil
+	case key.Matches(msg, k.Mark):
+		if j := m.selected(); j != nil {
+			if m.marks[j.ID] {
+				delete(m.marks, j.ID)
+			} else {
+				m.marks[j.ID] = true
+			}
+			m.cursor = clamp(m.cursor+1, 0, len(m.rows)-1)
+			m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+		}
+		return nil
+	case key.Matches(msg, k.ClearMarks):
+		clear(m.marks)
+		return nil
+	case key.Matches(msg, k.Sort):
+		m.sortCol = (m.sortCol + 1) % numCols
+		m.rebuild()
+		return send(flashMsg{level: flashInfo, text: "sorted by " + jobColumns[m.sortCol].title})
+	case key.Matches(msg, k.SortReverse):
+		m.sortDesc = !m.sortDesc
+		m.rebuild()
+		return nil
+	case key.Matches(msg, k.Refresh):
+		return m.load()
+	case key.Matches(msg, k.Create):
+		return send(openCreateMsg{})
+	}
+	j := m.selected()
+	if j == nil {
+		if isActionKey(k, msg) || key.Matches(msg, k.Enter) {
+			return send(flashMsg{level: flashWarn, text: "no job selected"})
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Enter):
+		return send(openDetailMsg{job: *j})
+	case key.Matches(msg, k.EditSQL):
+		return send(openDetailMsg{job: *j, tab: "SQL"})
+	case key.Matches(msg, k.Metrics):
+		return send(openDetailMsg{job: *j, tab: "Metrics"})
+	case key.Matches(msg, k.Logs):
+		return send(openDetailMsg{job: *j, tab: "Logs"})
+	}
+	if kind, ok := actionFor(k, msg, j.State); ok {
+		return send(startActionMsg{kind: kind, jobs: m.actionTargets(j)})
+	}
+	if refusedInReadOnly(m.env, msg) {
+		return send(flashMsg{level: flashWarn, text: "read-only: actions are disabled"})
+	}
+	return nil
+}
+
+// actionTargets are the marked jobs, or the selected one when none is marked.
+func (m *jobsScreen) actionTargets(sel *core.JobView) []model.Job {
+	if len(m.marks) == 0 {
+		return []model.Job{sel.Job}
+	}
+	var out []model.Job
+	for _, j := range m.rows {
+		if m.marks[j.ID] {
+			out = append(out, j.Job)
+		}
+	}
+	// Marked jobs hidden by the current filter still count: the user marked them.
+	for id := range m.marks {
+		if j, ok := m.byID[id]; ok && !m.inView(j) {
+			out = append(out, j.Job)
+		}
+	}
+	return out
+}
+
+func (m *jobsScreen) View() string {
+	st := m.env.styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	lay := jobLayout(inner - 3)
+
+	title := st.Title.Render(m.Title())
+	switch {
+	case m.filtering:
+		title += " " + m.input.View()
+	case m.queryText != "":
+		title += st.Dim.Render(" filter: ") + m.queryText
+	}
+	if m.queryErr != nil {
+		title += " " + st.Error.Render("✖ "+m.queryErr.Error())
+	}
+	note := fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.rows)), len(m.rows))
+	if len(m.rows) == 0 {
+		note = "0/0"
+	}
+	if n := len(m.marks); n > 0 {
+		note = st.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + st.Border.Render(" ─ ") + note
+	}
+	if m.sortCol != colName || m.sortDesc {
+		note = st.Dim.Render("sort "+sortLabel(m.sortCol, m.sortDesc)) + st.Border.Render(" ─ ") + note
+	}
+
+	lines := make([]string, 0, h-2)
+	lines = append(lines, "   "+m.headerRow(lay))
+	body := h - 3
+	switch {
+	case !m.loaded && m.loadErr != nil:
+		lines = append(lines, centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+	case !m.loaded:
+		lines = append(lines, centered(st.Dim.Render("loading jobs…"), inner, body)...)
+	case len(m.byID) == 0:
+		lines = append(lines, centered(st.Dim.Render("no jobs yet — n creates one, :cluster adopts a running application"), inner, body)...)
+	case len(m.rows) == 0:
+		lines = append(lines, centered(st.Dim.Render("no job matches — esc clears the filter"), inner, body)...)
+	default:
+		end := min(m.offset+body, len(m.rows))
+		for i := m.offset; i < end; i++ {
+			lines = append(lines, m.renderRow(m.rows[i], lay, i == m.cursor, inner))
+		}
+	}
+	return box(st, title, note, lines, w, h)
+}
+
+func sortLabel(c column, desc bool) string {
+	arrow := "▲"
+	if desc {
+		arrow = "▼"
+	}
+	return jobColumns[c].title + arrow
+}
+
+func (m *jobsScreen) headerRow(lay layout) string {
+	st := m.env.styles
+	cells := make([]string, 0, len(lay.cols))
+	for _, c := range lay.cols {
+		t := jobColumns[c].title
+		if c == m.sortCol {
+			t = sortLabel(c, m.sortDesc)
+		}
+		if jobColumns[c].right {
+			cells = append(cells, fitRight(t, lay.widths[c]))
+		} else {
+			cells = append(cells, fit(t, lay.widths[c]))
+		}
+	}
+	return st.ColumnHeader.Render(strings.Join(cells, " "))
+}
+
+// renderRow renders one visible row: the cursor row is reversed as a whole,
+// other rows colour only their state badge.
+func (m *jobsScreen) renderRow(j *core.JobView, lay layout, isCursor bool, inner int) string {
+	st := m.env.styles
+	cells := jobCells(j, m.env.now)
+	var b strings.Builder
+	switch {
+	case isCursor:
+		b.WriteString("▸")
+	default:
+		b.WriteString(" ")
+	}
+	mark := " "
+	if m.marks[j.ID] {
+		mark = "✓"
+	}
+	if !isCursor && mark != " " {
+		mark = st.Mark.Render(mark)
+	}
+	b.WriteString(mark)
+	b.WriteByte(' ')
+	for i, c := range lay.cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		var cell string
+		if jobColumns[c].right {
+			cell = fitRight(cells[c], lay.widths[c])
+		} else {
+			cell = fit(cells[c], lay.widths[c])
+		}
+		if c == colState && !isCursor {
+			cell = st.JobState(j.State, j.FlinkState).Render(cell)
+		}
+		b.WriteString(cell)
+	}
+	if isCursor {
+		return st.Cursor.Render(fit(b.String(), inner))
+	}
+	return b.String()
+}

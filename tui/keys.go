@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// keyMap is every key the TUI answers to. Screens match keys only through
+// these bindings, and the footer, the `?` help and KeymapMarkdown render from
+// the same bindings, so what is documented is what works.
+type keyMap struct {
+	// Global keys, handled by the root model.
+	Quit    key.Binding
+	Help    key.Binding
+	Back    key.Binding
+	Command key.Binding
+
+	// Navigation, shared by every list.
+	Up       key.Binding
+	Down     key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Enter    key.Binding
+	Refresh  key.Binding
+
+	// Jobs view.
+	Filter      key.Binding
+	Mark        key.Binding
+	ClearMarks  key.Binding
+	Sort        key.Binding
+	SortReverse key.Binding
+	Create      key.Binding
+
+	// Actions on jobs; the dangerous ones are hidden and refused in read-only mode.
+	Pause     key.Binding
+	Kill      key.Binding
+	Restart   key.Binding
+	Resubmit  key.Binding
+	Savepoint key.Binding
+	EditSQL   key.Binding
+	Logs      key.Binding
+	Metrics   key.Binding
+
+	// Job detail.
+	NextTab key.Binding
+	PrevTab key.Binding
+	RawJSON key.Binding
+	Restore key.Binding // enter on a checkpoint: restore from it
+
+	// Cluster view.
+	Adopt       key.Binding
+	NextCluster key.Binding
+	PrevCluster key.Binding
+
+	// Dialogs and forms.
+	Toggle    key.Binding
+	Confirm   key.Binding
+	Cancel    key.Binding
+	NextField key.Binding
+	PrevField key.Binding
+	Submit    key.Binding
+	Complete  key.Binding
+}
+
+// newKeyMap builds the keymap. In read-only mode the action keys are
+// disabled, which hides them from the footer and help as well.
+func newKeyMap(readOnly bool) keyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	k := keyMap{
+		Quit:    b("q", "quit", "q", "ctrl+c"),
+		Help:    b("?", "help", "?"),
+		Back:    b("esc", "back", "esc"),
+		Command: b(":", "command", ":"),
+
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		Top:      b("g", "top", "g", "home"),
+		Bottom:   b("G", "bottom", "G", "end"),
+		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
+		Enter:    b("enter", "open", "enter"),
+		Refresh:  b("ctrl+r", "refresh", "ctrl+r"),
+
+		Filter:      b("/", "filter", "/"),
+		Mark:        b("space", "mark", "space"),
+		ClearMarks:  b("x", "clear marks", "x"),
+		Sort:        b("o", "sort column", "o"),
+		SortReverse: b("O", "reverse sort", "O"),
+		Create:      b("n", "new job", "n"),
+
+		Pause:     b("p", "pause", "p"),
+		Kill:      b("ctrl+k", "kill", "ctrl+k"),
+		Restart:   b("r", "restart", "r"),
+		Resubmit:  b("R", "resubmit", "R"),
+		Savepoint: b("s", "savepoint", "s"),
+		EditSQL:   b("e", "SQL", "e"),
+		Logs:      b("l", "logs", "l"),
+		Metrics:   b("m", "metrics", "m"),
+
+		NextTab: b("tab", "next tab", "tab", "]"),
+		PrevTab: b("shift+tab", "prev tab", "shift+tab", "["),
+		RawJSON: b("y", "raw JSON", "y"),
+		Restore: b("enter", "restore from it", "enter"),
+
+		Adopt:       b("a", "adopt", "a"),
+		NextCluster: b("]", "next cluster", "]", "tab"),
+		PrevCluster: b("[", "prev cluster", "[", "shift+tab"),
+
+		Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),
+		Confirm:   b("enter", "do it", "enter"),
+		Cancel:    b("esc", "cancel", "esc"),
+		NextField: b("tab", "next field", "tab"),
+		PrevField: b("shift+tab", "prev field", "shift+tab"),
+		Submit:    b("ctrl+s", "create", "ctrl+s"),
+		Complete:  b("tab", "complete", "tab"),
+	}
+	if readOnly {
+		for _, a := range k.actions() {
+			a.SetEnabled(false)
+		}
+		k.Create.SetEnabled(false)
+		k.Adopt.SetEnabled(false)
+	}
+	return k
+}
+
+// actions are the keys that change jobs: the ones read-only mode refuses.
+func (k *keyMap) actions() []*key.Binding {
+	return []*key.Binding{&k.Pause, &k.Kill, &k.Restart, &k.Resubmit, &k.Savepoint}
+}
+
+// The help sets below are what each view's footer and `?` show. They are
+// methods of the keymap so that KeymapMarkdown documents exactly them.
+
+func (k keyMap) globalHelp() []key.Binding {
+	return []key.Binding{k.Help, k.Command, k.Back, k.Quit}
+}
+
+func (k keyMap) navHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}
+}
+
+func (k keyMap) actionHelp() []key.Binding {
+	return []key.Binding{k.Pause, k.Kill, k.Restart, k.Resubmit, k.Savepoint}
+}
+
+func (k keyMap) jobsShort() []key.Binding {
+	return []key.Binding{k.Enter, k.Filter, k.Mark, k.Pause, k.Kill, k.Restart, k.Savepoint, k.Metrics, k.Logs}
+}
+
+func (k keyMap) jobsFull() [][]key.Binding {
+	return [][]key.Binding{
+		append(k.navHelp(), k.Enter),
+		{k.Filter, k.Sort, k.SortReverse, k.Mark, k.ClearMarks, k.Refresh},
+		append(k.actionHelp(), k.Create),
+		{k.EditSQL, k.Metrics, k.Logs},
+	}
+}
+
+func (k keyMap) detailShort() []key.Binding {
+	return []key.Binding{k.NextTab, k.Pause, k.Kill, k.Restart, k.Resubmit, k.Savepoint, k.RawJSON}
+}
+
+func (k keyMap) detailFull() [][]key.Binding {
+	return [][]key.Binding{
+		append(k.navHelp(), k.Restore),
+		{k.NextTab, k.PrevTab, k.RawJSON, k.Refresh},
+		k.actionHelp(),
+		{k.EditSQL, k.Metrics, k.Logs},
+	}
+}
+
+func (k keyMap) commandsShort() []key.Binding {
+	return []key.Binding{k.Enter, k.Refresh}
+}
+
+func (k keyMap) commandsFull() [][]key.Binding {
+	return [][]key.Binding{append(k.navHelp(), k.Enter), {k.Refresh}}
+}
+
+func (k keyMap) clusterShort() []key.Binding {
+	return []key.Binding{k.Adopt, k.NextCluster, k.Refresh}
+}
+
+func (k keyMap) clusterFull() [][]key.Binding {
+	return [][]key.Binding{k.navHelp(), {k.Adopt, k.NextCluster, k.PrevCluster, k.Refresh}}
+}
+
+func (k keyMap) textShort() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom}
+}
+
+func (k keyMap) textFull() [][]key.Binding { return [][]key.Binding{k.navHelp()} }
+
+func (k keyMap) dialogShort() []key.Binding {
+	return []key.Binding{k.Toggle, k.Confirm, k.Cancel}
+}
+
+func (k keyMap) pickerShort() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Confirm, k.Cancel}
+}
+
+func (k keyMap) formShort() []key.Binding {
+	return []key.Binding{k.NextField, k.PrevField, k.Toggle, k.Submit, k.Cancel}
+}
+
+func (k keyMap) commandLineShort() []key.Binding {
+	return []key.Binding{k.Complete, k.Confirm, k.Cancel}
+}
+
+// KeymapMarkdown documents every view's keys as Markdown tables, generated
+// from the same bindings that handle the keys (for the README's keymap).
+// readOnly documents what a read-only session offers.
+func KeymapMarkdown(readOnly bool) string {
+	k := newKeyMap(readOnly)
+	sections := []struct {
+		title  string
+		groups [][]key.Binding
+	}{
+		{"Everywhere", [][]key.Binding{k.globalHelp()}},
+		{"Jobs (default view)", k.jobsFull()},
+		{"Job detail", k.detailFull()},
+		{"Commands (`:cmd`)", k.commandsFull()},
+		{"Cluster (`:cluster`)", k.clusterFull()},
+		{"Dialogs", [][]key.Binding{k.dialogShort(), {k.Up, k.Down}}},
+		{"Create-job form", [][]key.Binding{k.formShort()}},
+		{"Command line (`:`)", [][]key.Binding{k.commandLineShort()}},
+	}
+	var b strings.Builder
+	for i, s := range sections {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "### %s\n\n| key | action |\n|---|---|\n", s.title)
+		seen := map[string]bool{}
+		for _, g := range s.groups {
+			for _, kb := range g {
+				h := kb.Help()
+				if !kb.Enabled() || seen[h.Key+h.Desc] {
+					continue
+				}
+				seen[h.Key+h.Desc] = true
+				fmt.Fprintf(&b, "| `%s` | %s |\n", h.Key, h.Desc)
+			}
+		}
+	}
+	b.WriteString("\nCommands: `:jobs`, `:jobs @CLUSTER`, `:cmd`, `:cluster [NAME]`, `:sql NAME`, `:theme dark|light`, `:q`.\n")
+	b.WriteString("Filter (`/`): words match name or application id; `state:FAILED,KILLED`, `cluster:prod`, `kind:SQL` narrow.\n")
+	return b.String()
+}

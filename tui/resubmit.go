@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/model"
+)
+
+// resubmitDialog picks where a resubmitted job restores from: its latest
+// savepoint, its latest checkpoint, one from its history, or none. The
+// choice then goes through Plan and the confirmation like any action.
+type resubmitDialog struct {
+	env     *env
+	job     model.Job
+	history []model.RestorePoint
+	loading bool
+	loadErr error
+	seq     int
+	cursor  int
+}
+
+// restoreOption is one line of the picker.
+type restoreOption struct {
+	label  string
+	choice model.RestoreChoice
+	path   string
+}
+
+func newResubmitDialog(e *env, j model.Job, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
+	d := &resubmitDialog{env: e, job: j, history: history}
+	var cmd tea.Cmd
+	if history == nil {
+		d.loading = true
+		d.seq = e.nextSeq()
+		cmd = loadDetailCmd(e.call(), j.ID, d.seq)
+	}
+	d.cursor = 0 // the first option is the safest: the newest restore point there is
+	return d, cmd
+}
+
+// options lists the choices, the usual ones first. History entries that
+// are the latest savepoint or checkpoint are not listed twice.
+func (d *resubmitDialog) options() []restoreOption {
+	now := d.env.now
+	line := func(label string, rp *model.RestorePoint) string {
+		return fmt.Sprintf("%-18s %-11s %s", label, fmtAgo(now, rp.Time), rp.Path)
+	}
+	var out []restoreOption
+	seen := map[string]bool{}
+	if sp := d.job.LatestSavepoint; sp != nil {
+		out = append(out, restoreOption{line("latest savepoint", sp), model.RestoreSavepoint, ""})
+		seen[sp.Path] = true
+	}
+	if cp := d.job.LatestCheckpoint; cp != nil {
+		out = append(out, restoreOption{line("latest checkpoint", cp), model.RestoreCheckpoint, ""})
+		seen[cp.Path] = true
+	}
+	hist := slices.Clone(d.history)
+	slices.SortFunc(hist, func(a, b model.RestorePoint) int { return b.Time.Compare(a.Time) })
+	for _, rp := range hist {
+		if seen[rp.Path] {
+			continue
+		}
+		seen[rp.Path] = true
+		out = append(out, restoreOption{line(rp.Kind.String(), &rp), model.RestorePath, rp.Path})
+	}
+	out = append(out, restoreOption{"none — start with empty state", model.RestoreNone, ""})
+	return out
+}
+
+func (d *resubmitDialog) ShortHelp() []key.Binding { return d.env.keys.pickerShort() }
+
+func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case detailLoadedMsg:
+		if msg.seq != d.seq || msg.jobID != d.job.ID {
+			return d, nil
+		}
+		d.loading = false
+		if msg.err != nil {
+			d.loadErr = msg.err
+			return d, nil
+		}
+		d.history = msg.detail.RestorePoints
+		d.job = msg.detail.Job
+	case tea.KeyPressMsg:
+		k := d.env.keys
+		opts := d.options()
+		switch {
+		case key.Matches(msg, k.Cancel):
+			return nil, nil
+		case key.Matches(msg, k.Confirm):
+			o := opts[clamp(d.cursor, 0, len(opts)-1)]
+			return nil, send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job}, restore: o.choice, path: o.path})
+		default:
+			listNav(k, msg, &d.cursor, len(opts), 5)
+		}
+	}
+	return d, nil
+}
+
+func (d *resubmitDialog) View(width, height int) string {
+	st := d.env.styles
+	w := min(width-4, 96)
+	inner := w - 4
+	opts := d.options()
+	lines := []string{
+		st.DialogTitle.Render("Resubmit " + d.job.Name + " — restore from?"),
+		st.Dim.Render(fmt.Sprintf("spec v%d on %s; the choice is confirmed on the next screen", d.job.SpecVersion, d.job.Cluster)),
+		"",
+	}
+	// Keep the cursor visible when the history is long.
+	room := max(height-10, 3)
+	first := scrollTo(d.cursor, 0, room, len(opts))
+	for i := first; i < min(first+room, len(opts)); i++ {
+		l := "  " + opts[i].label
+		if i == d.cursor {
+			l = st.Cursor.Render(fit("▸ "+opts[i].label, inner))
+		}
+		lines = append(lines, truncate(l, inner))
+	}
+	switch {
+	case d.loading:
+		lines = append(lines, st.Dim.Render("loading restore point history…"))
+	case d.loadErr != nil:
+		lines = append(lines, wrap(st.Error.Render("✖ "+d.loadErr.Error()), inner)...)
+	}
+	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
+}
