@@ -180,6 +180,10 @@ func (b *Bolt) Backup(ctx context.Context, w io.Writer) (int64, error) {
 		return err
 	})
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			// bbolt formats some writer errors with %s, losing the cause.
+			err = cerr
+		}
 		return n, fmt.Errorf("back up store %s: %w", b.path, err)
 	}
 	return n, nil
