@@ -3,6 +3,26 @@
 // Flink SQL Gateway. It is the only package that speaks HTTP.
 //
 // Field names, paths and states follow the official specs in
-// ../shared/reference (Flink OpenAPI files, Hadoop ResourceManagerRest.md).
-// It imports nothing of palink's own but model.
+// ../shared/reference (Flink OpenAPI files, Hadoop ResourceManagerRest.md),
+// plus the wire facts its README documents where the servers depart from
+// their specs (bare metric arrays, the SQL Gateway's fetch shape, ids written
+// as hex strings, the standby RM's redirect). The tests check the types
+// against those files.
+//
+// Clients:
+//
+//   - ResourceManager: /ws/v1/cluster/…, with RM HA (standby redirects and
+//     unreachable RMs fail over; the active RM is remembered).
+//   - Flink: one JobManager; GETs through the read base (usually the YARN
+//     proxy), actions to the direct base (amRPCAddress), since the proxy
+//     forwards only GET and PUT.
+//   - SQLGateway: version negotiation, sessions, statements, paged results.
+//
+// Every method takes a ctx and returns plain structs. Failures are the
+// sentinels and types of errors.go (ErrNotFound, ErrUnavailable,
+// ErrTimeout, *HTTPError, *DecodeError, *RequestError), and read
+// "GET /path on host:port: cause" with credentials removed. Only GETs are
+// retried (Options.Retries, exponential backoff with jitter).
+//
+// It imports nothing of palink's own.
 package yarn

@@ -302,3 +302,71 @@ func TestBackoffBounds(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPErrorMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		e    HTTPError
+		want string
+	}{
+		{"plain flink error", HTTPError{Method: "GET", URL: "http://jm:8081/jobs/x", Status: 409,
+			Errors: []string{"Job has already been cancelled."}},
+			"GET /jobs/x on jm:8081: 409 Conflict: Job has already been cancelled."},
+		{"headline with a deeper cause", HTTPError{Method: "POST", URL: "http://jm:8081/jars/a.jar/run", Status: 400,
+			Errors: []string{"org.apache.flink.runtime.rest.handler.RestHandlerException: Could not execute application.\n\tat x\nCaused by: org.apache.flink.client.program.ProgramInvocationException: The main method caused an error: boom"}},
+			"POST /jars/a.jar/run on jm:8081: 400 Bad Request: org.apache.flink.runtime.rest.handler.RestHandlerException: Could not execute application. (caused by org.apache.flink.client.program.ProgramInvocationException: The main method caused an error: boom)"},
+		{"excerpt when no error shape", HTTPError{Method: "GET", URL: "http://rm:8088/proxy/application_1_0001/overview", Status: 502,
+			Excerpt: "<html> Bad Gateway </html>"},
+			"GET /proxy/application_1_0001/overview on rm:8088: unavailable (502 Bad Gateway): <html> Bad Gateway </html>"},
+		{"nothing said", HTTPError{Method: "DELETE", URL: "http://gw:8083/v2/sessions/s", Status: 500},
+			"DELETE /v2/sessions/s on gw:8083: 500 Internal Server Error"},
+		{"proxy refuses a POST", HTTPError{Method: "POST", URL: "http://rm:8088/proxy/a/jobs/x/stop", Status: 405},
+			"POST /proxy/a/jobs/x/stop on rm:8088: 405 Method Not Allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { mustEqual(t, "Error()", tc.e.Error(), tc.want) })
+	}
+	if got := excerpt([]byte("a\n\tb  \x00c"+strings.Repeat("é", 200)), 20); got != "a b c"+strings.Repeat("é", 6)+"…" {
+		t.Errorf("excerpt = %q", got)
+	}
+}
+
+func TestBaseURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		"rm1:8088":                      "http://rm1:8088",
+		"https://rm1:8090/":             "https://rm1:8090/",
+		" http://rm1:8088/gateway?x=1 ": "http://rm1:8088/gateway",
+	} {
+		u, err := parseBase(in)
+		if err != nil || u.String() != want {
+			t.Errorf("parseBase(%q) = %v, %v; want %s", in, u, err, want)
+		}
+	}
+	for _, bad := range []string{"", "ftp://x", "http://"} {
+		if _, err := parseBase(bad); err == nil {
+			t.Errorf("parseBase(%q) accepted", bad)
+		}
+	}
+	base, _ := parseBase("http://rm:8088/proxy/application_1_0001/")
+	mustEqual(t, "join keeps the prefix", joinURL(base, "jobs/a%2Fb/status?x=1").String(),
+		"http://rm:8088/proxy/application_1_0001/jobs/a%2Fb/status?x=1")
+
+	rm, err := NewResourceManager([]string{"rm1:8088", "http://rm2:8088"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "proxy URL", rm.ProxyURL("application_1_0001"), "http://rm1:8088/proxy/application_1_0001/")
+	if _, err := NewResourceManager(nil, Options{}); err == nil {
+		t.Error("no RM address accepted")
+	}
+	fl, err := NewFlink("http://rm1:8088/proxy/application_1_0001/", "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := fl.WithBases("", "jm-host:40321")
+	if err != nil || other.t != fl.t || other.DirectBase() != "http://jm-host:40321" || other.ReadBase() != "" {
+		t.Errorf("WithBases = %+v, %v", other, err)
+	}
+	if _, err := fl.WithBases(" ", ""); err == nil {
+		t.Error("no base accepted")
+	}
+}
