@@ -28,6 +28,9 @@ const (
 	DefaultRetryWait    = 200 * time.Millisecond
 	DefaultRetryMaxWait = 3 * time.Second
 	DefaultMaxBodyBytes = 8 << 20
+	// DefaultRMMaxBodyBytes is the ResourceManager client's cap: an
+	// application listing of a busy cluster runs to about 1 KiB per app.
+	DefaultRMMaxBodyBytes = 64 << 20
 	DefaultPollInterval = 500 * time.Millisecond
 	DefaultUserAgent    = "palink"
 )
@@ -48,8 +51,9 @@ type Options struct {
 	RetryWait    time.Duration
 	RetryMaxWait time.Duration
 	// MaxBodyBytes caps a response body read into memory; a larger one fails
-	// with ErrBodyTooLarge. Log files are read through their own bounded
-	// readers instead (Flink.ReadLog, Flink.OpenLog).
+	// with ErrBodyTooLarge. 0 means DefaultMaxBodyBytes, or
+	// DefaultRMMaxBodyBytes for the ResourceManager. Log files are read
+	// through their own bounded readers instead (Flink.ReadLog, Flink.OpenLog).
 	MaxBodyBytes int64
 	// PollInterval is the first pause of waits (kill, savepoint, SQL
 	// results); it doubles up to 8× between polls.

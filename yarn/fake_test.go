@@ -17,7 +17,7 @@ import (
 // declared route was hit at least as often as required (lazygit's fake
 // command runner, over HTTP).
 type fake struct {
-	t   *testing.T
+	t   testing.TB
 	srv *httptest.Server
 
 	mu         sync.Mutex
@@ -36,7 +36,7 @@ type route struct {
 	queries      []string
 }
 
-func newFake(t *testing.T) *fake {
+func newFake(t testing.TB) *fake {
 	t.Helper()
 	f := &fake{t: t}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))

@@ -306,17 +306,24 @@ func (c *Flink) waitOperation(ctx context.Context, what string, status func(cont
 // or, with no direct base, GET /jobs/:id/yarn-cancel through the proxy (the
 // route Flink keeps for the YARN proxy). Flink answers 202 and cancels
 // asynchronously; poll JobStatus for CANCELED.
+//
+// When the direct base cannot even be connected to (JobManager hosts
+// firewalled from the ops host), the request was never sent, and cancel
+// goes through the proxy instead.
 func (c *Flink) Cancel(ctx context.Context, jobID string) error {
-	if c.direct == nil {
-		r := request{method: http.MethodGet, path: jobPath(jobID, "yarn-cancel")}
-		resp, err := c.t.do(ctx, c.read, r)
-		if err != nil {
+	if c.direct != nil {
+		q := url.Values{"mode": {"cancel"}}
+		err := c.act(ctx, http.MethodPatch, jobPath(jobID), q, nil, "", nil, http.StatusAccepted, http.StatusOK)
+		if err == nil || c.read == nil || !notSent(err) {
 			return err
 		}
-		return expect(r.method, resp, http.StatusAccepted, http.StatusOK)
 	}
-	q := url.Values{"mode": {"cancel"}}
-	return c.act(ctx, http.MethodPatch, jobPath(jobID), q, nil, "", nil, http.StatusAccepted, http.StatusOK)
+	r := request{method: http.MethodGet, path: jobPath(jobID, "yarn-cancel")}
+	resp, err := c.t.do(ctx, c.read, r)
+	if err != nil {
+		return err
+	}
+	return expect(r.method, resp, http.StatusAccepted, http.StatusOK)
 }
 
 // Exceptions returns a job's exception history (at most max entries when

@@ -301,6 +301,25 @@ func TestFlinkWithoutDirectBase(t *testing.T) {
 	}
 }
 
+func TestFlinkCancelFallsBackWhenTheJobManagerIsUnreachable(t *testing.T) {
+	px := newFake(t)
+	px.json("GET", proxy+"/jobs/"+jobID+"/yarn-cancel", 202, `{}`)
+	o := fastOpts()
+	if err := newFlink(t, px.URL()+proxy, deadAddr(t), o).Cancel(context.Background(), jobID); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("not when the request may have reached it", func(t *testing.T) {
+		px := newFake(t)
+		jm := newFake(t)
+		jm.on("PATCH", "/jobs/"+jobID, resetConn)
+		err := newFlink(t, px.URL()+proxy, jm.URL(), o).Cancel(context.Background(), jobID)
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
 func TestFlinkWaitSavepoint(t *testing.T) {
 	ctx := context.Background()
 	trig := NewTriggerID()

@@ -41,6 +41,9 @@ func NewResourceManager(addrs []string, o Options) (*ResourceManager, error) {
 		}
 		c.addrs = append(c.addrs, u)
 	}
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = DefaultRMMaxBodyBytes
+	}
 	t, err := newTransport(o, false)
 	if err != nil {
 		return nil, fmt.Errorf("new ResourceManager client: %w", err)
