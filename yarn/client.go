@@ -162,6 +162,10 @@ func newTransport(o Options, followRedirects bool) (*transport, error) {
 	return &transport{rc: rc, opts: o}, nil
 }
 
+// closeIdle drops the pool's idle keep-alive connections (and their
+// goroutines).
+func (t *transport) closeIdle() { t.rc.GetClient().CloseIdleConnections() }
+
 // request is one HTTP exchange, independent of the base it is sent to.
 type request struct {
 	method string

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -368,5 +369,36 @@ func TestBaseURLs(t *testing.T) {
 	}
 	if _, err := fl.WithBases(" ", ""); err == nil {
 		t.Error("no base accepted")
+	}
+}
+
+func TestNoGoroutineLeft(t *testing.T) {
+	jm := newFake(t)
+	jm.json("GET", "/overview", 200, fixture(t, "flink_overview.json")).times(10)
+	jm.on("GET", "/jobmanager/log", wholeLog(1<<20, false)).times(2)
+	before := runtime.NumGoroutine()
+	c := newFlink(t, jm.URL(), "", fastOpts())
+	for range 10 {
+		if _, err := c.Overview(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.ReadLog(context.Background(), LogFile{}, LogRange{Tail: true, Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := c.OpenLog(context.Background(), LogFile{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.CopyN(io.Discard, rc, 100) // a reader closed before its end
+	rc.Close()
+	c.CloseIdleConnections()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left over (%d before):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
 	}
 }

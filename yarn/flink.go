@@ -483,3 +483,7 @@ func (c *Flink) RunJar(ctx context.Context, jarID string, r JarRunRequest) (JarR
 func (c *Flink) DeleteJar(ctx context.Context, jarID string) error {
 	return c.act(ctx, http.MethodDelete, "jars/"+pathEscape(jarID), nil, nil, "", nil, http.StatusOK)
 }
+
+// CloseIdleConnections closes the client's idle keep-alive connections;
+// call it when dropping the client. It affects every client made from this one with WithBases. In-flight calls are not affected.
+func (c *Flink) CloseIdleConnections() { c.t.closeIdle() }

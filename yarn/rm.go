@@ -459,3 +459,7 @@ func (c *ResourceManager) WaitFinal(ctx context.Context, appID string) (Applicat
 		}
 	}
 }
+
+// CloseIdleConnections closes the client's idle keep-alive connections;
+// call it when dropping the client. In-flight calls are not affected.
+func (c *ResourceManager) CloseIdleConnections() { c.t.closeIdle() }

@@ -595,3 +595,7 @@ func InsertJobID(r Result) (id string, ok bool) {
 	}
 	return "", false
 }
+
+// CloseIdleConnections closes the client's idle keep-alive connections;
+// call it when dropping the client. In-flight calls are not affected.
+func (c *SQLGateway) CloseIdleConnections() { c.t.closeIdle() }
