@@ -360,6 +360,9 @@ func (m *Model) setTheme(dark bool) {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return tea.Quit
+	}
 	if m.dialog != nil {
 		var cmd tea.Cmd
 		m.dialog, cmd = m.dialog.Update(msg)

@@ -298,15 +298,16 @@ func (d *detailScreen) View() string {
 	if j.RestoredFrom != "" {
 		facts = append(facts, "restored from "+lastPathPart(j.RestoredFrom))
 	}
-	title += "  " + st.Dim.Render(strings.Join(facts, " · "))
+	// The sync status goes before the facts, so a narrow terminal keeps it.
 	switch {
 	case d.loading && d.data.detail == nil:
-		title += "  " + st.Dim.Render("syncing…")
+		title += "  " + st.Info.Render("syncing…")
 	case d.loading:
 		title += "  " + st.Dim.Render("refreshing…")
 	case d.err != nil:
 		title += "  " + st.Error.Render("✖ not current")
 	}
+	title += "  " + st.Dim.Render(strings.Join(facts, " · "))
 
 	var bar strings.Builder
 	bar.WriteString(" ")

@@ -214,8 +214,18 @@ func (f *fakeService) Plan(ctx context.Context, r core.ActionRequest) (core.Acti
 	}
 	j := f.jobs[i]
 	p := planFor(j, r.Kind, f.protected[j.Cluster])
-	if r.Restore == model.RestorePath {
-		p.Restore = r.RestorePath
+	if p.Allowed && r.Kind.Deploys() {
+		switch r.Restore {
+		case model.RestorePath:
+			p.Restore = r.RestorePath
+		case model.RestoreNone:
+			p.Restore = ""
+		case model.RestoreCheckpoint:
+			p.Restore = ""
+			if j.LatestCheckpoint != nil {
+				p.Restore = j.LatestCheckpoint.Path
+			}
+		}
 	}
 	return p, nil
 }

@@ -35,7 +35,7 @@ func parseQuery(s string) (jobQuery, error) {
 			for _, v := range splitList(val) {
 				st, err := model.ParseJobState(v)
 				if err != nil {
-					errs = append(errs, fmt.Errorf("filter %s: %w", f, err))
+					errs = append(errs, fmt.Errorf("%s: %w", f, err))
 					continue
 				}
 				if q.states == nil {
@@ -54,7 +54,7 @@ func parseQuery(s string) (jobQuery, error) {
 			for _, v := range splitList(val) {
 				k, err := model.ParseJobKind(v)
 				if err != nil {
-					errs = append(errs, fmt.Errorf("filter %s: %w", f, err))
+					errs = append(errs, fmt.Errorf("%s: %w", f, err))
 					continue
 				}
 				if q.kinds == nil {
@@ -63,7 +63,7 @@ func parseQuery(s string) (jobQuery, error) {
 				q.kinds[k] = true
 			}
 		default:
-			errs = append(errs, fmt.Errorf("filter %s: unknown term %q (use state:, cluster:, kind:)", f, name))
+			errs = append(errs, fmt.Errorf("%s: unknown term %q (use state:, cluster:, kind:)", f, name))
 		}
 	}
 	return q, errors.Join(errs...)

@@ -261,3 +261,7 @@ func goldenFrame(t *testing.T, name string, setup func(h *harness)) {
 		})
 	}
 }
+
+func sizeMsg(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+func stripped(s string) string { return ansi.Strip(s) }

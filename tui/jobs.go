@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/model"
@@ -117,7 +118,7 @@ func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(max(m.width/2, 20))
+		m.fitInput()
 		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 	case jobsLoadedMsg:
 		return m, m.loaded_(msg)
@@ -153,6 +154,7 @@ func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			var cmd tea.Cmd
 			m.input, cmd = m.input.Update(msg)
 			m.setQuery(m.input.Value())
+			m.fitInput()
 			return m, cmd
 		}
 	}
@@ -308,7 +310,14 @@ func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.input.Value() != m.queryText {
 		m.setQuery(m.input.Value())
 	}
+	m.fitInput()
 	return cmd
+}
+
+// fitInput sizes the filter field to its text, so the title keeps room
+// for the count and for a filter error.
+func (m *jobsScreen) fitInput() {
+	m.input.SetWidth(clamp(ansi.StringWidth(m.input.Value())+1, ansi.StringWidth(m.input.Placeholder)+1, max(m.width/2, 20)))
 }
 
 func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -322,6 +331,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.filtering = true
 		m.input.SetValue(m.queryText)
 		m.input.CursorEnd()
+		m.fitInput()
 		return m.input.Focus()
 	case key.Matches(msg, k.Back):
 		// esc at the bottom of the stack clears, most recent first.

@@ -11,11 +11,13 @@ import (
 // these bindings, and the footer, the `?` help and KeymapMarkdown render from
 // the same bindings, so what is documented is what works.
 type keyMap struct {
-	// Global keys, handled by the root model.
-	Quit    key.Binding
-	Help    key.Binding
-	Back    key.Binding
-	Command key.Binding
+	// Global keys, handled by the root model. ForceQuit works even while a
+	// text field has the keyboard; it is documented through Quit.
+	Quit      key.Binding
+	ForceQuit key.Binding
+	Help      key.Binding
+	Back      key.Binding
+	Command   key.Binding
 
 	// Navigation, shared by every list.
 	Up       key.Binding
@@ -73,10 +75,11 @@ func newKeyMap(readOnly bool) keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	k := keyMap{
-		Quit:    b("q", "quit", "q", "ctrl+c"),
-		Help:    b("?", "help", "?"),
-		Back:    b("esc", "back", "esc"),
-		Command: b(":", "command", ":"),
+		Quit:      b("q", "quit", "q", "ctrl+c"),
+		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
+		Help:      b("?", "help", "?"),
+		Back:      b("esc", "back", "esc"),
+		Command:   b(":", "command", ":"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),

@@ -1,0 +1,389 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// actCalls are the Act calls the fake saw.
+func actCalls(f *fakeService) []string {
+	var out []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestConfirmDefaultsToCancel(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("user-features")
+	h.press("p")
+	if !f.called("Plan PAUSE j004") {
+		t.Fatalf("p did not ask Plan; calls %v", f.Calls())
+	}
+	h.mustShow("Pause user-features?", "Flink will stop user-features with a savepoint", "Cancel")
+	h.press("enter")
+	if h.m.dialog != nil {
+		t.Fatal("enter on the default button left the dialog open")
+	}
+	if got := actCalls(f); len(got) != 0 {
+		t.Fatalf("enter on the default button acted: %v", got)
+	}
+	// esc cancels too.
+	h.press("p", "esc")
+	if h.m.dialog != nil || len(actCalls(f)) != 0 {
+		t.Fatal("esc did not cancel")
+	}
+}
+
+func TestPauseEndToEnd(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("user-features")
+	h.press("p", "tab", "enter")
+	if got := actCalls(f); !slices.Equal(got, []string{"Act PAUSE j004 - "}) {
+		t.Fatalf("confirmed pause made the calls %v", got)
+	}
+	if h.flashText() != "PAUSE #42 queued for user-features" {
+		t.Errorf("flash says %q", h.flashText())
+	}
+	// The fake's Act pushed the pending command through Watch.
+	for _, msg := range drain(f) {
+		h.change(msg)
+	}
+	h.mustShow("RESTARTING ›PAU") // the badge of the pending command (cut to the column)
+	f.finish("c000042", true, "savepoint hdfs:///flink/sp/user-features/savepoint-1")
+	for _, msg := range drain(f) {
+		h.change(msg)
+	}
+	if want := "PAUSE #42 of user-features succeeded: savepoint hdfs:///flink/sp/user-features/savepoint-1"; h.flashText() != want {
+		t.Errorf("flash says %q, want %q", h.flashText(), want)
+	}
+	if j := h.m.jobs.byID["j004"]; j.State != model.StateFinished || j.Pending != nil {
+		t.Errorf("user-features is %s with pending %v after its pause", j.State, j.Pending)
+	}
+}
+
+// drain takes the changes the fake pushed to its watchers.
+func drain(f *fakeService) []core.Change {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []core.Change
+	for _, w := range f.watchers {
+		for {
+			select {
+			case c := <-w:
+				out = append(out, c)
+				continue
+			default:
+			}
+			break
+		}
+	}
+	return out
+}
+
+func TestKillOnProtectedClusterAsksForTheName(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("orders-enrich")
+	h.press("ctrl+k")
+	h.mustShow("Kill orders-enrich?", "YARN will kill application_1732000000000_0042", "State is NOT saved", "Type orders-enrich to kill")
+	h.press("enter")
+	h.mustShow("that is not orders-enrich")
+	h.typeText("orders")
+	h.press("enter")
+	if len(actCalls(f)) != 0 || h.m.dialog == nil {
+		t.Fatal("a partial name confirmed the kill")
+	}
+	h.typeText("-enrich")
+	h.press("enter")
+	if got := actCalls(f); !slices.Equal(got, []string{"Act KILL j001 - "}) {
+		t.Fatalf("typed name made the calls %v", got)
+	}
+	if !strings.Contains(h.flashText(), "KILL #42 queued for orders-enrich") {
+		t.Errorf("flash says %q", h.flashText())
+	}
+}
+
+func TestKillOnUnprotectedClusterUsesButtons(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("user-features") // staging is not protected
+	h.press("ctrl+k")
+	h.mustShow("Kill user-features?", "Prefer p pause")
+	h.mustNotShow("Type user-features")
+	h.press("right", "enter")
+	if got := actCalls(f); !slices.Equal(got, []string{"Act KILL j004 - "}) {
+		t.Fatalf("calls %v", got)
+	}
+}
+
+func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
+	f := newFixture()
+	f.setDelay(0)
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("sessionize")
+	before := len(f.Calls())
+	h.press("s")
+	if want := "savepoint sessionize: job is not RUNNING (it is FINISHED)"; h.flashText() != want {
+		t.Errorf("flash %q, want %q", h.flashText(), want)
+	}
+	h.press("ctrl+k")
+	if !strings.Contains(h.flashText(), "kill sessionize: job has no live application") {
+		t.Errorf("flash %q", h.flashText())
+	}
+	if calls := f.Calls()[before:]; len(calls) != 0 {
+		t.Errorf("blocked actions called the service: %v", calls)
+	}
+}
+
+func TestServiceRefusalIsFlashed(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	// The service knows better than the table: the job has just finished.
+	f.jobs[3].State = model.StateFinished
+	h.selectJob("user-features")
+	h.press("p")
+	if h.m.dialog != nil {
+		t.Fatal("a refused plan opened the confirmation")
+	}
+	if want := "pause user-features refused: job is FINISHED"; h.flashText() != want {
+		t.Errorf("flash %q, want %q", h.flashText(), want)
+	}
+}
+
+func TestActFailureIsFlashedNotFatal(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("user-features")
+	h.press("p", "tab")
+	f.setFail(errClusterDown)
+	h.press("enter")
+	if want := "pause user-features: connection refused"; h.flashText() != want {
+		t.Errorf("flash %q, want %q", h.flashText(), want)
+	}
+	h.mustShow("user-features", "connection refused")
+	// Plan failing is reported the same way.
+	h.press("p")
+	if !strings.Contains(h.flashText(), "plan pause of user-features: connection refused") {
+		t.Errorf("flash %q", h.flashText())
+	}
+}
+
+func TestSavepointNeedsNoConfirmation(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("clicks-to-hudi")
+	h.press("s")
+	if h.m.dialog != nil {
+		t.Fatal("a savepoint asked for confirmation")
+	}
+	if got := actCalls(f); !slices.Equal(got, []string{"Act SAVEPOINT j003 - "}) {
+		t.Fatalf("calls %v", got)
+	}
+}
+
+func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("clicks-to-hudi")
+	h.press("space", "space") // clicks-to-hudi, fraud-scoring (FAILED)
+	h.selectJob("user-features")
+	h.press("space", "p")
+	h.mustShow("Pause 2 of 3 marked jobs?", "Dry run", "✓ clicks-to-hudi", "✗ fraud-scoring", "job is not RUNNING (it is FAILED)", "✓ user-features", "Pause 2 jobs")
+	if f.called("Plan PAUSE j005") {
+		t.Error("a locally refused job was planned anyway")
+	}
+	h.press("tab", "enter")
+	got := actCalls(f)
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"Act PAUSE j003 - ", "Act PAUSE j004 - "}) {
+		t.Fatalf("bulk pause acted on %v", got)
+	}
+	if want := "PAUSE queued for 2 jobs (#42–#43)"; h.flashText() != want {
+		t.Errorf("flash %q, want %q", h.flashText(), want)
+	}
+	// What was done is unmarked; what was refused stays marked, to be seen to.
+	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j005"] {
+		t.Errorf("marks after the bulk action are %v, want only the refused j005", h.m.jobs.marks)
+	}
+}
+
+func TestBulkKillWithProtectedJobsAsksForPhrase(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("orders-enrich")
+	h.press("space")
+	h.selectJob("user-features")
+	h.press("space", "ctrl+k")
+	h.mustShow("Kill 2 of 2 marked jobs?", "Type kill 2 jobs to kill")
+	h.typeText("kill 2 jobs")
+	h.press("enter")
+	if got := actCalls(f); len(got) != 2 {
+		t.Fatalf("calls %v", got)
+	}
+}
+
+func TestBulkWithNothingAllowed(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("sessionize")
+	h.press("space")
+	h.selectJob("ad-clicks-agg")
+	h.press("space", "p")
+	if h.m.dialog != nil {
+		t.Fatal("a bulk action with nothing to do opened a dialog")
+	}
+	if !strings.Contains(h.flashText(), "none of the 2 marked jobs can be done") {
+		t.Errorf("flash %q", h.flashText())
+	}
+}
+
+func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
+	for name, setup := range map[string]func(f *fakeService) Options{
+		"--read-only":     func(f *fakeService) Options { return Options{ReadOnly: true} },
+		"service refuses": func(f *fakeService) Options { f.readOnly = true; return Options{} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture()
+			h := newHarness(t, f, 120, 40, setup(f))
+			h.mustNotShow("p pause", "ctrl+k kill")
+			h.selectJob("user-features")
+			h.press("p")
+			if h.flashText() != "read-only: actions are disabled" {
+				t.Errorf("flash %q", h.flashText())
+			}
+			h.press("n")
+			if _, ok := h.m.top().(*createScreen); ok {
+				t.Error("n opened the create form in read-only mode")
+			}
+			h.openDetail("user-features")
+			h.press("ctrl+k")
+			if h.m.dialog != nil || f.called("Plan") {
+				t.Error("kill from the detail reached Plan in read-only mode")
+			}
+			// A message from elsewhere is refused at the root too.
+			h.send(startActionMsg{kind: model.CmdKill, jobs: []model.Job{f.jobs[3].Job}})
+			if f.called("Plan") || !strings.Contains(h.flashText(), "read-only") {
+				t.Errorf("read-only root let an action through; flash %q", h.flashText())
+			}
+		})
+	}
+}
+
+func TestResubmitPicksRestorePoint(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("sessionize")
+	h.press("R")
+	if !f.called("Job j006") {
+		t.Error("the resubmit dialog did not load the restore history")
+	}
+	h.mustShow("Resubmit sessionize — restore from?", "latest savepoint", "savepoint-01ab", "none — start with empty state")
+	h.press("G", "enter") // none
+	if !f.called("Plan RESUBMIT j006 none") {
+		t.Fatalf("calls %v", f.Calls())
+	}
+	h.mustShow("Resubmit sessionize?", "Starts with empty state")
+	h.press("tab", "enter")
+	if got := actCalls(f); !slices.Equal(got, []string{"Act RESUBMIT j006 none "}) {
+		t.Fatalf("calls %v", got)
+	}
+}
+
+func TestResubmitDefaultIsLatestSavepoint(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("sessionize")
+	h.press("R", "enter")
+	h.mustShow("Restores from hdfs:///flink/sp/sessionize/savepoint-01ab.")
+	h.press("tab", "enter")
+	if got := actCalls(f); !slices.Equal(got, []string{"Act RESUBMIT j006 savepoint "}) {
+		t.Fatalf("calls %v", got)
+	}
+}
+
+func TestRestartOfACreatedJobSubmitsIt(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("new-pipeline")
+	h.press("r")
+	if !f.called("Plan SUBMIT j009") {
+		t.Fatalf("r on a CREATED job: calls %v", f.Calls())
+	}
+	h.mustShow("Submit new-pipeline?")
+}
+
+func TestLatePlanIsDropped(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	stale := plannedMsg{seq: h.m.actionSeq, items: []planItem{{
+		req: core.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.jobs[3].Job,
+		plan: core.ActionPlan{Allowed: true, Destructive: true}}}}
+	h.m.actionSeq++ // the user started another action meanwhile
+	h.send(stale)
+	if h.m.dialog != nil {
+		t.Fatal("a plan for an abandoned action opened a dialog")
+	}
+}
+
+func TestActResultIsNeverDropped(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.m.actionSeq = 7
+	h.send(actedMsg{seq: 3, results: []actResult{{item: planItem{job: f.jobs[3].Job},
+		cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
+	if h.flashText() != "PAUSE #9 queued for user-features" {
+		t.Errorf("a command recorded for an older action was not reported: %q", h.flashText())
+	}
+}
+
+func TestFlashClearsItself(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h.send(flashMsg{level: flashInfo, text: "first"})
+	h.send(flashMsg{level: flashError, text: "second"})
+	// The first flash's expiry must not clear the second.
+	var expiries []flashExpiredMsg
+	for _, tm := range h.timers {
+		if e, ok := tm.fire(testNow).(flashExpiredMsg); ok {
+			expiries = append(expiries, e)
+		}
+	}
+	if len(expiries) != 2 {
+		t.Fatalf("%d flash expiries scheduled, want 2", len(expiries))
+	}
+	h.send(expiries[0])
+	if h.flashText() != "second" {
+		t.Fatalf("the first flash's expiry cleared %q", h.flashText())
+	}
+	h.send(expiries[1])
+	if h.flashText() != "" {
+		t.Fatalf("flash %q did not clear", h.flashText())
+	}
+	if flashLife(flashError) <= flashLife(flashInfo) {
+		t.Error("errors do not stay longer than results")
+	}
+}
+
+func TestQuitKeys(t *testing.T) {
+	for _, k := range []string{"q", "ctrl+c"} {
+		h := newHarness(t, newFixture(), 120, 40, Options{})
+		_, cmd := h.m.Update(keyPress(k))
+		if cmd == nil {
+			t.Fatalf("%s returned no Cmd", k)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf("%s does not quit", k)
+		}
+	}
+}

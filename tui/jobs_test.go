@@ -1,0 +1,319 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// rowNames are the names in the jobs table, in order.
+func rowNames(h *harness) []string {
+	var out []string
+	for _, j := range h.m.jobs.rows {
+		out = append(out, j.Name)
+	}
+	return out
+}
+
+func TestStartLoadsJobsClustersAndWatches(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	for _, call := range []string{"ListJobs", "Clusters", "Watch"} {
+		if !f.called(call) {
+			t.Errorf("start did not call %s; calls: %v", call, f.Calls())
+		}
+	}
+	if !h.m.watching {
+		t.Error("the change stream is not marked live after Watch answered")
+	}
+	h.mustShow("orders-enrich", "user-features", "jobs 10", "RUNNING 4", "prod rm1 2s", "1/10")
+}
+
+func TestFilterNarrowsAsYouType(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h.press("/")
+	if !h.m.top().Capturing() {
+		t.Fatal("/ did not give the keyboard to the filter")
+	}
+	h.typeText("state:FAILED")
+	if got := rowNames(h); !slices.Equal(got, []string{"fraud-scoring"}) {
+		t.Errorf("state:FAILED shows %v", got)
+	}
+	h.press("enter")
+	if h.m.top().Capturing() {
+		t.Fatal("enter did not close the filter input")
+	}
+	h.mustShow("filter: state:FAILED", "1/1")
+
+	// q typed into the filter is text, not quit.
+	h.press("/")
+	h.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	h.typeText("cluster:staging q")
+	for _, msg := range h.seen {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			t.Fatal("q in the filter quit the program")
+		}
+	}
+	h.press("backspace", "backspace")
+	if got := rowNames(h); !slices.Equal(got, []string{"ad-clicks-agg", "new-pipeline", "sessionize", "user-features"}) {
+		t.Errorf("cluster:staging shows %v", got)
+	}
+	// A bad term is reported and the rest still applies.
+	h.typeText(" state:NOPE")
+	h.mustShow("unknown job state")
+	if len(h.m.jobs.rows) != 4 {
+		t.Errorf("a bad term hid the other terms' results: %v", rowNames(h))
+	}
+	// esc while typing clears the filter.
+	h.press("esc")
+	if len(h.m.jobs.rows) != 10 || h.m.jobs.queryText != "" {
+		t.Errorf("esc left the filter %q with %d rows", h.m.jobs.queryText, len(h.m.jobs.rows))
+	}
+}
+
+func TestEscClearsAnAppliedFilterThenMarks(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h.press("space", "space")
+	h.press("/")
+	h.typeText("orders")
+	h.press("enter", "esc")
+	if h.m.jobs.queryText != "" || len(h.m.jobs.marks) != 2 {
+		t.Fatalf("first esc: filter %q, %d marks; want the filter cleared, marks kept", h.m.jobs.queryText, len(h.m.jobs.marks))
+	}
+	h.press("esc")
+	if len(h.m.jobs.marks) != 0 {
+		t.Fatalf("second esc kept %d marks", len(h.m.jobs.marks))
+	}
+}
+
+func TestScopeToOneCluster(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h.press(":")
+	h.typeText("jobs @staging")
+	h.press("enter")
+	for _, j := range h.m.jobs.rows {
+		if j.Cluster != "staging" {
+			t.Fatalf(":jobs @staging shows %s of %s", j.Name, j.Cluster)
+		}
+	}
+	h.mustShow("Jobs @staging", "1/4")
+	h.press(":")
+	h.typeText("jobs @nowhere")
+	h.press("enter")
+	if !strings.Contains(h.flashText(), "no such cluster") {
+		t.Errorf("unknown cluster flashed %q", h.flashText())
+	}
+	h.press(":")
+	h.typeText("jobs")
+	h.press("enter")
+	if len(h.m.jobs.rows) != 10 {
+		t.Errorf(":jobs shows %d jobs, want all 10", len(h.m.jobs.rows))
+	}
+}
+
+func TestSortCyclesColumnsAndReverses(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	if got := rowNames(h); got[0] != "ad-clicks-agg" || got[9] != "user-features" {
+		t.Fatalf("default order is not by name: %v", got)
+	}
+	h.press("o", "o", "o") // name → kind → cluster → state
+	if h.m.jobs.sortCol != colState {
+		t.Fatalf("three o's sort by %s", jobColumns[h.m.jobs.sortCol].title)
+	}
+	if first := h.m.jobs.rows[0]; first.State != model.StateFailed {
+		t.Errorf("sorted by state, first is %s (%s)", first.Name, first.State)
+	}
+	h.press("O")
+	if last := h.m.jobs.rows[9]; last.State != model.StateFailed {
+		t.Errorf("reversed, last is %s (%s)", last.Name, last.State)
+	}
+	h.mustShow("STATE▼")
+}
+
+func TestCursorKeysAndPaging(t *testing.T) {
+	f := newFixture()
+	f.jobs = manyJobs(100)
+	h := newHarness(t, f, 80, 24, Options{})
+	page := h.m.jobs.page() // 24 − header, footer, flash − box chrome
+	if page != 18 {
+		t.Fatalf("page is %d rows, want 18", page)
+	}
+	h.press("j", "j", "k")
+	if h.m.jobs.cursor != 1 {
+		t.Errorf("j j k leaves the cursor at %d", h.m.jobs.cursor)
+	}
+	h.press("G")
+	if h.m.jobs.cursor != 99 || h.m.jobs.offset != 100-page {
+		t.Errorf("G: cursor %d offset %d", h.m.jobs.cursor, h.m.jobs.offset)
+	}
+	h.mustShow("100/100", h.m.jobs.rows[99].Name)
+	h.press("pgup")
+	if h.m.jobs.cursor != 99-page {
+		t.Errorf("pgup: cursor %d", h.m.jobs.cursor)
+	}
+	h.press("g")
+	h.mustShow("1/100", h.m.jobs.rows[0].Name)
+	h.press("k")
+	if h.m.jobs.cursor != 0 {
+		t.Errorf("k at the top moved the cursor to %d", h.m.jobs.cursor)
+	}
+}
+
+func TestMarks(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h.press("space", "space", "k", "space")
+	// ad-clicks-agg (j007) and clicks-to-hudi (j003) marked, then j003 unmarked.
+	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j007"] {
+		t.Errorf("space space k space leaves marks %v, want only j007", h.m.jobs.marks)
+	}
+	h.mustShow("✓ 1 marked")
+	h.press("x")
+	if len(h.m.jobs.marks) != 0 {
+		t.Errorf("x left marks %v", h.m.jobs.marks)
+	}
+	h.mustNotShow("marked")
+}
+
+func TestChangesUpdateTheTableAndHeader(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.selectJob("orders-enrich")
+	failed := f.jobs[0]
+	failed.State, failed.Diagnostics = model.StateFailed, "boom"
+	sortBy(h, colState)
+	h.change(core.Change{Kind: core.JobChanged, Job: &failed})
+	if j := h.m.jobs.selected(); j == nil || j.Name != "orders-enrich" {
+		t.Fatalf("the cursor left orders-enrich when it moved in the order; on %v", j)
+	}
+	if got := rowNames(h)[:2]; !slices.Equal(got, []string{"fraud-scoring", "orders-enrich"}) {
+		t.Errorf("orders-enrich did not move to the failed jobs: %v", rowNames(h))
+	}
+	h.mustShow("RUNNING 3", "FAILED 3")
+
+	// A job the table has not seen appears.
+	nj := core.JobView{Job: model.Job{ID: "j099", Name: "late-arrival", Cluster: "prod", State: model.StateDeploying}}
+	h.change(core.Change{Kind: core.JobChanged, Job: &nj})
+	h.mustShow("late-arrival", "jobs 11")
+}
+
+// sortBy presses o until the table is sorted by c.
+func sortBy(h *harness, c column) {
+	for range numCols {
+		if h.m.jobs.sortCol == c {
+			return
+		}
+		h.press("o")
+	}
+	h.t.Fatalf("o never sorts by %s", jobColumns[c].title)
+}
+
+func TestLargeTablesCoalesceRebuilds(t *testing.T) {
+	f := newFixture()
+	f.jobs = manyJobs(rebuildNowBelow + 500)
+	h := newHarness(t, f, 120, 40, Options{})
+	timers := len(h.timers)
+	a := core.JobView{Job: model.Job{ID: "new-a", Name: "aaa-new-a", Cluster: "prod", State: model.StateRunning}}
+	b := core.JobView{Job: model.Job{ID: "new-b", Name: "aaa-new-b", Cluster: "prod", State: model.StateRunning}}
+	h.change(core.Change{Kind: core.JobChanged, Job: &a})
+	h.change(core.Change{Kind: core.JobChanged, Job: &b})
+	if got := len(h.timers) - timers; got != 1 {
+		t.Fatalf("two changes queued %d rebuilds, want 1", got)
+	}
+	if h.m.jobs.rows[0].Name == "aaa-new-a" {
+		t.Fatal("the index was rebuilt before the coalescing timer fired")
+	}
+	h.fire(rebuildMsg{})
+	if got := rowNames(h)[:2]; !slices.Equal(got, []string{"aaa-new-a", "aaa-new-b"}) {
+		t.Errorf("after the rebuild the table starts with %v", got)
+	}
+	// A change that keeps a row in place needs no rebuild at all.
+	same := h.m.jobs.rows[5]
+	upd := *same
+	upd.Figures.RecordsInPerSec = 123456
+	h.change(core.Change{Kind: core.JobChanged, Job: &upd})
+	if h.m.jobs.dirty || h.m.jobs.rows[5].Figures.RecordsInPerSec != 123456 {
+		t.Error("an in-place change rebuilt the index or was not applied")
+	}
+}
+
+func TestOneJobLoadInFlight(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	js := h.m.jobs
+	first := js.load()
+	if first == nil {
+		t.Fatal("no load when none was in flight")
+	}
+	if js.load() != nil {
+		t.Fatal("a second load went out while one was in flight")
+	}
+	stale := jobsLoadedMsg{seq: js.loadSeq - 1, jobs: nil}
+	h.send(stale)
+	if len(js.rows) != 10 {
+		t.Fatal("an answer to a replaced request emptied the table")
+	}
+	before := len(f.Calls())
+	h.run(first) // the answer arrives; the queued reload follows
+	calls := f.Calls()[before:]
+	if n := strings.Count(strings.Join(calls, ","), "ListJobs"); n != 2 {
+		t.Errorf("the in-flight load plus the queued one made %d ListJobs calls, want 2: %v", n, calls)
+	}
+}
+
+func TestResyncReloads(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	f.jobs = f.jobs[:3]
+	h.change(core.Change{Kind: core.Resync})
+	if len(h.m.jobs.rows) != 3 {
+		t.Errorf("after a resync the table has %d jobs, want 3", len(h.m.jobs.rows))
+	}
+}
+
+func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
+	f := newFixture()
+	f.setFail(errClusterDown)
+	h := newHarness(t, f, 80, 24, Options{})
+	h.mustShow("list jobs: connection refused", "ctrl+r retries", "clusters unknown", "live updates paused")
+	f.setFail(nil)
+	h.press("ctrl+r")
+	h.mustShow("orders-enrich")
+	h.mustNotShow("ctrl+r retries")
+	// The watch retries on its own with backoff, and reloads what it missed.
+	if !slices.ContainsFunc(h.timers, func(tm timerMsg) bool { _, ok := tm.fire(testNow).(watchRetryMsg); return ok }) {
+		t.Fatal("a failed Watch scheduled no retry")
+	}
+	h.fire(watchRetryMsg{})
+	if !h.m.watching {
+		t.Error("the retried Watch did not take")
+	}
+	h.mustNotShow("live updates paused")
+}
+
+func TestWatchEndRetriesWithBackoff(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	var delays []time.Duration
+	for range 3 {
+		h.send(watchEndedMsg{gen: h.m.watchGen})
+		for _, tm := range h.timers {
+			if _, ok := tm.fire(testNow).(watchRetryMsg); ok {
+				delays = append(delays, tm.d)
+			}
+		}
+		h.timers = nil
+		h.m.watchGen++ // as a retry would
+	}
+	if !slices.Equal(delays, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
+		t.Errorf("retry delays %v, want doubling from 1s", delays)
+	}
+	h.send(watchEndedMsg{gen: h.m.watchGen - 10})
+	if len(h.timers) != 0 {
+		t.Error("the end of a replaced stream scheduled a retry")
+	}
+}
