@@ -31,8 +31,8 @@ const (
 	// DefaultRMMaxBodyBytes is the ResourceManager client's cap: an
 	// application listing of a busy cluster runs to about 1 KiB per app.
 	DefaultRMMaxBodyBytes = 64 << 20
-	DefaultPollInterval = 500 * time.Millisecond
-	DefaultUserAgent    = "palink"
+	DefaultPollInterval   = 500 * time.Millisecond
+	DefaultUserAgent      = "palink"
 )
 
 // Options are the settings every client of this package shares. The zero
