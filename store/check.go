@@ -83,26 +83,27 @@ func checkTx(tx *bolt.Tx) []error {
 	}
 	jobs, names := top[string(bucketJobs)], top[string(bucketJobNames)]
 
-	// Jobs and their unique name index, both ways.
+	// Jobs and their unique name index, both ways. Records are decoded once
+	// and looked up from the maps by the index walks.
+	jobByID := map[string]model.Job{}
 	_ = jobs.ForEach(func(k, v []byte) error {
 		j, err := decode[model.Job]("job", k, v)
 		switch {
 		case err != nil:
 			report("%w", err)
+			return nil
 		case j.ID != string(k):
 			report("job stored under %q has id %q", k, j.ID)
 		case !bytes.Equal(names.Get([]byte(j.Name)), k):
 			report("job %s: name %q indexes job %q", k, j.Name, names.Get([]byte(j.Name)))
 		}
+		jobByID[string(k)] = j
 		return nil
 	})
 	_ = names.ForEach(func(name, id []byte) error {
-		v := jobs.Get(id)
-		if v == nil {
+		if jobs.Get(id) == nil {
 			report("name %q indexes missing job %q", name, id)
-			return nil
-		}
-		if j, err := decode[model.Job]("job", id, v); err == nil && j.Name != string(name) {
+		} else if j, ok := jobByID[string(id)]; ok && j.Name != string(name) {
 			report("name %q indexes job %s, named %q", name, id, j.Name)
 		}
 		return nil
@@ -171,12 +172,14 @@ func checkTx(tx *bolt.Tx) []error {
 	// Commands, and their two indexes both ways.
 	cmds := top[string(bucketCommands)]
 	byState, byJob := top[string(bucketCommandsByState)], top[string(bucketCommandsByJob)]
+	cmdByID := map[string]model.Command{}
 	_ = cmds.ForEach(func(k, v []byte) error {
 		c, err := decode[model.Command]("command", k, v)
 		if err != nil {
 			report("%w", err)
 			return nil
 		}
+		cmdByID[string(k)] = c
 		if c.ID != string(k) || CommandID(c.Seq) != c.ID {
 			report("command stored under %q has id %q and seq %d", k, c.ID, c.Seq)
 		}
@@ -186,10 +189,8 @@ func checkTx(tx *bolt.Tx) []error {
 		if jobs.Get([]byte(c.JobID)) == nil {
 			report("command %s belongs to missing job %q", k, c.JobID)
 		}
-		for _, s := range []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdSucceeded, model.CmdFailed} {
-			if in := has(byState.Bucket([]byte(s.String())), k); in != (s == c.State) {
-				report("command %s is %s but the %s index has it: %t", k, c.State, s, in)
-			}
+		if !has(byState.Bucket([]byte(c.State.String())), k) {
+			report("command %s is %s but missing from the %s index", k, c.State, c.State)
 		}
 		if !has(byJob.Bucket([]byte(c.JobID)), k) {
 			report("command %s is missing from the index of job %s", k, c.JobID)
@@ -199,13 +200,10 @@ func checkTx(tx *bolt.Tx) []error {
 	indexed := func(parent []byte, field string, matches func(c model.Command, name string) bool) {
 		_ = top[string(parent)].ForEachBucket(func(name []byte) error {
 			return top[string(parent)].Bucket(name).ForEach(func(id, _ []byte) error {
-				v := cmds.Get(id)
-				if v == nil {
+				if c, ok := cmdByID[string(id)]; !ok && cmds.Get(id) == nil {
 					report("%s/%s lists missing command %s", parent, name, id)
-					return nil
-				}
-				if c, err := decode[model.Command]("command", id, v); err == nil && !matches(c, string(name)) {
-					report("%s/%s lists command %s, whose %s differs", parent, name, id, field)
+				} else if ok && !matches(c, string(name)) {
+					report("%s/%s lists command %s, whose %s differs (it is %s of job %s)", parent, name, id, field, c.State, c.JobID)
 				}
 				return nil
 			})
