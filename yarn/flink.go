@@ -71,6 +71,41 @@ func (c *Flink) WithBases(readBase, directBase string) (*Flink, error) {
 	return n, nil
 }
 
+// JobManagerBases returns the read and direct bases of a YARN
+// application's JobManager: the RM-proxied tracking URL while it points at
+// the ApplicationMaster (not "History" after the end, nor "UNASSIGNED"
+// before the JobManager is up), and http(s)://amRPCAddress. ok is false
+// when the application has no live JobManager to talk to. httpsREST is the
+// cluster's security.ssl.rest.enabled.
+func JobManagerBases(a Application, httpsREST bool) (read, direct string, ok bool) {
+	if a.Final() {
+		return "", "", false
+	}
+	if strings.EqualFold(a.TrackingUI, "ApplicationMaster") && a.TrackingURL != "" {
+		read = a.TrackingURL
+	}
+	if a.AMRPCAddress != "" && !strings.HasPrefix(a.AMRPCAddress, "N/A") {
+		scheme := "http://"
+		if httpsREST {
+			scheme = "https://"
+		}
+		direct = scheme + a.AMRPCAddress
+	}
+	return read, direct, read != "" || direct != ""
+}
+
+// ForApplication returns a client for a YARN application's JobManager
+// (see JobManagerBases), sharing this client's connections. It fails with
+// ErrUnavailable when the application has no live JobManager.
+func (c *Flink) ForApplication(a Application, httpsREST bool) (*Flink, error) {
+	read, direct, ok := JobManagerBases(a, httpsREST)
+	if !ok {
+		return nil, fmt.Errorf("JobManager of %s: %w: application %s, tracking UI %q",
+			a.ID, ErrUnavailable, a.State, a.TrackingUI)
+	}
+	return c.WithBases(read, direct)
+}
+
 // ReadBase is the base GETs go to ("" when none was given).
 func (c *Flink) ReadBase() string { return redactURL(c.read) }
 

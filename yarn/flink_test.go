@@ -451,3 +451,38 @@ func TestFlinkJars(t *testing.T) {
 		t.Errorf("programArgsList = %v", body["programArgsList"])
 	}
 }
+
+func TestJobManagerBasesFromApplication(t *testing.T) {
+	running := Application{ID: appID, State: AppRunning, TrackingUI: "ApplicationMaster",
+		TrackingURL: "http://rm1:8088/proxy/" + appID + "/", AMRPCAddress: "host-1:40321"}
+	for _, tc := range []struct {
+		name         string
+		app          Application
+		tls          bool
+		read, direct string
+		ok           bool
+	}{
+		{"running", running, false, "http://rm1:8088/proxy/" + appID + "/", "http://host-1:40321", true},
+		{"running with TLS REST", running, true, "http://rm1:8088/proxy/" + appID + "/", "https://host-1:40321", true},
+		{"JobManager not up", Application{ID: appID, State: AppAccepted, TrackingUI: "UNASSIGNED"}, false, "", "", false},
+		{"no RPC address", Application{ID: appID, State: AppRunning, TrackingUI: "ApplicationMaster",
+			TrackingURL: "http://rm1:8088/proxy/" + appID + "/"}, false, "http://rm1:8088/proxy/" + appID + "/", "", true},
+		{"finished", Application{ID: appID, State: AppFinished, TrackingUI: "History",
+			TrackingURL: "http://rm1:8088/cluster/app/" + appID, AMRPCAddress: "host-1:40321"}, false, "", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			read, direct, ok := JobManagerBases(tc.app, tc.tls)
+			if read != tc.read || direct != tc.direct || ok != tc.ok {
+				t.Errorf("got %q %q %v, want %q %q %v", read, direct, ok, tc.read, tc.direct, tc.ok)
+			}
+		})
+	}
+	root := newFlink(t, "http://placeholder:1", "", Options{})
+	if _, err := root.ForApplication(Application{ID: appID, State: AppKilled}, false); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("err = %v", err)
+	}
+	c, err := root.ForApplication(running, false)
+	if err != nil || c.DirectBase() != "http://host-1:40321" || c.t != root.t {
+		t.Errorf("ForApplication = %v %v", c, err)
+	}
+}
