@@ -32,3 +32,23 @@ func TestFlinkDocsCorpus(t *testing.T) {
 	}
 	t.Logf("corpus: %d files, %d statements, %d failed", len(files), total, bad)
 }
+
+// TestValidJobsAreClean runs Check over complete, correct jobs: any
+// diagnostic is a false alarm.
+func TestValidJobsAreClean(t *testing.T) {
+	files, _ := filepath.Glob("testdata/valid/*.sql")
+	if len(files) == 0 {
+		t.Fatal("no files in testdata/valid")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Check(string(src), Options{File: filepath.Base(f)})
+		for _, d := range r.Diagnostics {
+			t.Errorf("%s\n%s", d.Error(), d.Snippet())
+		}
+		checkRoundTrip(t, filepath.Base(f), string(src))
+	}
+}

@@ -114,6 +114,7 @@ const (
 	CodeSelectStar        = "select-star-into-sink"
 	CodeNoWatermark       = "no-watermark"
 	CodeMissingPrimaryKey = "missing-primary-key"
+	CodeAppendOnlySink    = "append-only-sink"
 	CodeBadPrimaryKey     = "bad-primary-key"
 	CodeBadWatermark      = "bad-watermark"
 	CodeNoInsert          = "no-insert"

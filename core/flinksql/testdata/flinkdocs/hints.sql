@@ -2,8 +2,8 @@
 -- WITH (...) filled in; the LOOKUP hint fragments of the docs are used in
 -- full lookup-join queries.
 
-CREATE TABLE kafka_table1 (id BIGINT, name STRING, age INT) WITH ('connector' = 'datagen');
-CREATE TABLE kafka_table2 (id BIGINT, name STRING, age INT) WITH ('connector' = 'datagen');
+CREATE TABLE kafka_table1 (id BIGINT, name STRING, age INT) WITH ('connector' = 'kafka', 'topic' = 't1', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'csv');
+CREATE TABLE kafka_table2 (id BIGINT, name STRING, age INT) WITH ('connector' = 'kafka', 'topic' = 't2', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'csv');
 
 -- override table options in query source
 select id, name from kafka_table1 /*+ OPTIONS('scan.startup.mode'='earliest-offset') */;

@@ -1,0 +1,41 @@
+package flinksql
+
+// Result is what Check found: the parsed script (statements that did not
+// parse are *BadStmt) and every diagnostic, syntax and semantic, sorted by
+// position.
+type Result struct {
+	Script      *Script
+	Diagnostics []Diagnostic
+}
+
+// Errors counts the diagnostics of severity Error.
+func (r Result) Errors() int { return r.count(SeverityError) }
+
+// Warnings counts the diagnostics of severity Warning.
+func (r Result) Warnings() int { return r.count(SeverityWarning) }
+
+func (r Result) count(s Severity) int {
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Check parses and validates src in one call, cheap enough for an editor
+// to run on every (debounced) keystroke: a few hundred lines take well
+// under a millisecond (BenchmarkParseValidate2000Lines).
+func Check(src string, opts Options) Result {
+	script, errs := ParseFile(opts.File, src)
+	var diags []Diagnostic
+	for _, e := range errs {
+		diags = append(diags, e.Diagnostic())
+	}
+	if !opts.ParseOnly {
+		diags = append(diags, Validate(script, opts)...)
+	}
+	sortDiagnostics(diags)
+	return Result{Script: script, Diagnostics: diags}
+}

@@ -1,0 +1,116 @@
+package flinksql
+
+// StatementText is the source of one statement as SplitStatements found
+// it: from its first token to its last, without the ';' and without the
+// comments around it.
+type StatementText struct {
+	Text string
+	Pos  Pos
+	End  Pos
+}
+
+// SplitStatements cuts a script into statements at the semicolons that end
+// them, without parsing: a ';' inside a string, a quoted name, a comment or
+// parentheses does not count, and a statement set (BEGIN STATEMENT SET;
+// ... END, EXECUTE STATEMENT SET BEGIN ... END) stays one statement. It
+// splits the same way ParseScript does, so the deployer can send each
+// statement's text even when some of them do not parse.
+func SplitStatements(src string) []StatementText {
+	toks, _, _ := Lex(src)
+	var out []StatementText
+	start := -1 // index of the current statement's first token
+	depth := 0
+	inBlock, atInnerStart, blockEnded := false, false, false
+	for i, t := range toks {
+		if t.Kind == EOF {
+			break
+		}
+		if start < 0 {
+			if t.Kind == Semicolon {
+				continue
+			}
+			start = i
+			depth, inBlock, atInnerStart, blockEnded = 0, false, false, false
+		}
+		switch t.Kind {
+		case LParen, LBracket:
+			depth++
+		case RParen, RBracket:
+			if depth > 0 {
+				depth--
+			}
+		case Semicolon:
+			if depth > 0 {
+				continue
+			}
+			if inBlock && !blockEnded {
+				atInnerStart = true
+				continue
+			}
+			out = append(out, statementText(src, toks[start], toks[i-1]))
+			start = -1
+			continue
+		case Word:
+			w := upperASCII(t.Text)
+			switch {
+			case w == "STATEMENT" && i+2 < len(toks) && upperASCII(toks[i+1].Text) == "SET":
+				next := toks[i+2]
+				if next.Kind == Semicolon || next.Kind == Word && upperASCII(next.Text) == "BEGIN" {
+					inBlock = true
+				}
+			case w == "BEGIN" && inBlock:
+				atInnerStart = true
+				continue
+			case w == "END" && inBlock && atInnerStart:
+				blockEnded = true
+			}
+		}
+		atInnerStart = false
+	}
+	if start >= 0 {
+		last := start
+		for j := start; j < len(toks) && toks[j].Kind != EOF; j++ {
+			last = j
+		}
+		out = append(out, statementText(src, toks[start], toks[last]))
+	}
+	return out
+}
+
+func statementText(src string, first, last Token) StatementText {
+	return StatementText{Text: src[first.Pos.Offset:last.End.Offset], Pos: first.Pos, End: last.End}
+}
+
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// Inserts returns the INSERT statements of the script in order, including
+// those inside statement sets and behind EXECUTE or EXPLAIN: the statements
+// that make up the job.
+func (s *Script) Inserts() []*InsertStmt {
+	var out []*InsertStmt
+	var visit func(st Statement)
+	visit = func(st Statement) {
+		switch x := st.(type) {
+		case *InsertStmt:
+			out = append(out, x)
+		case *StatementSet:
+			for _, inner := range x.Stmts {
+				visit(inner)
+			}
+		case *ExecuteStmt:
+			visit(x.Stmt)
+		}
+	}
+	for _, st := range s.Stmts {
+		visit(st)
+	}
+	return out
+}

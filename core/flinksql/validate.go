@@ -1,0 +1,831 @@
+package flinksql
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Options tunes Validate and Check.
+type Options struct {
+	// File names the source in diagnostics.
+	File string
+	// KnownTables are tables that exist outside the script, in a catalog,
+	// keyed by the name the script uses for them ("orders" or
+	// "cat.db.orders").
+	KnownTables map[string]*TableInfo
+	// ParseOnly makes Check report syntax errors only.
+	ParseOnly bool
+	// IgnoreUnknownTables accepts references to tables the script does not
+	// define and KnownTables does not list, as tables of unknown shape.
+	IgnoreUnknownTables bool
+}
+
+// TableInfo describes a table defined outside the script.
+type TableInfo struct {
+	// Columns is nil when the columns are not known: then any column name
+	// is accepted.
+	Columns    []ColumnInfo
+	Connector  string
+	Options    map[string]string
+	PrimaryKey []string
+	View       bool
+}
+
+// ColumnInfo describes a column of a TableInfo.
+type ColumnInfo struct {
+	Name     string
+	Type     *DataType
+	Kind     ColumnKind
+	Virtual  bool // a VIRTUAL metadata column: read-only
+	ProcTime bool // a processing-time attribute (AS PROCTIME())
+	RowTime  bool // an event-time attribute (has a WATERMARK)
+	// unsure marks a column whose origin the validator could not follow
+	// (it comes from a table of unknown shape): its time attributes are
+	// unknown, so no check relies on them.
+	unsure bool
+}
+
+// tableDef is what the validator knows about a table or view at a point of
+// the script.
+type tableDef struct {
+	name      string
+	cols      []ColumnInfo
+	unknown   bool // columns not known
+	view      bool
+	connector string
+	props     Properties
+	pk        []string
+	def       Node // the defining statement, for messages
+}
+
+func (t *tableDef) column(name string) *ColumnInfo {
+	for i := range t.cols {
+		if t.cols[i].Name == name {
+			return &t.cols[i]
+		}
+	}
+	return nil
+}
+
+type validator struct {
+	opts   Options
+	src    string
+	diags  []Diagnostic
+	tables map[string]*tableDef
+	// broken are names of CREATE statements that did not parse: a reference
+	// to them is not reported again.
+	broken map[string]bool
+	// catalogKnown is false once USE switches to a catalog or database the
+	// script does not define: names then resolve to tables we cannot see.
+	catalogKnown bool
+	catalogs     map[string]string // catalogs created in the script -> type
+	databases    map[string]bool
+	// sinks are the tables INSERT writes to, for the sink-only checks.
+	sinks map[*tableDef]bool
+}
+
+// Validate checks a parsed script against its own DDL: names of tables and
+// columns, connector options, lookup joins, INSERT shapes and common
+// streaming mistakes. Statements that did not parse are skipped.
+// Diagnostics come sorted by position.
+func Validate(s *Script, opts Options) []Diagnostic {
+	v := &validator{opts: opts, src: s.Src, tables: map[string]*tableDef{}, broken: map[string]bool{},
+		catalogKnown: true, catalogs: map[string]string{}, databases: map[string]bool{}, sinks: map[*tableDef]bool{}}
+	if opts.File == "" {
+		v.opts.File = s.File
+	}
+	for _, st := range s.Stmts {
+		if b, ok := st.(*BadStmt); ok {
+			if name := createdName(s.Text(b)); name != "" {
+				v.broken[name] = true
+			}
+		}
+	}
+	for _, st := range s.Stmts {
+		v.stmt(st)
+	}
+	sortDiagnostics(v.diags)
+	return v.diags
+}
+
+func sortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Pos.Offset != ds[j].Pos.Offset {
+			return ds[i].Pos.Offset < ds[j].Pos.Offset
+		}
+		return ds[i].Severity < ds[j].Severity
+	})
+}
+
+// createdName finds the name a failed CREATE TABLE/VIEW statement meant to
+// define, from its text.
+func createdName(text string) string {
+	toks, _, _ := Lex(text)
+	i := 0
+	word := func(w string) bool {
+		if i < len(toks) && toks[i].Kind == Word && upperASCII(toks[i].Text) == w {
+			i++
+			return true
+		}
+		return false
+	}
+	if !word("CREATE") {
+		return ""
+	}
+	if word("OR") {
+		word("REPLACE")
+	}
+	word("TEMPORARY")
+	if !word("TABLE") && !word("VIEW") {
+		return ""
+	}
+	if word("IF") {
+		word("NOT")
+		word("EXISTS")
+	}
+	var parts []string
+	for i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent) {
+		parts = append(parts, toks[i].Value)
+		i++
+		if i < len(toks) && toks[i].Kind == Dot {
+			i++
+			continue
+		}
+		break
+	}
+	return strings.Join(parts, ".")
+}
+
+func (v *validator) report(sev Severity, code string, n Node, msg, hint string) {
+	r := n.Range()
+	v.diags = append(v.diags, Diagnostic{Severity: sev, Code: code, File: v.opts.File, Pos: r.Pos, End: r.End,
+		Msg: msg, Hint: hint, src: v.src})
+}
+
+func (v *validator) errorf(code string, n Node, hint, format string, args ...any) {
+	v.report(SeverityError, code, n, fmt.Sprintf(format, args...), hint)
+}
+
+func (v *validator) warnf(code string, n Node, hint, format string, args ...any) {
+	v.report(SeverityWarning, code, n, fmt.Sprintf(format, args...), hint)
+}
+
+func didYouMean(s string, candidates []string) string {
+	if m := suggest(s, candidates); m != "" {
+		return "did you mean '" + m + "'?"
+	}
+	return ""
+}
+
+// ---- table resolution ----
+
+// lookupTable finds the table a name refers to. skip is true when the name
+// may refer to something the validator cannot see, so no error is due.
+func (v *validator) lookupTable(q *QualifiedName) (t *tableDef, skip bool) {
+	key := q.Key()
+	if t := v.tables[key]; t != nil {
+		return t, false
+	}
+	if info := v.opts.KnownTables[key]; info != nil {
+		return tableFromInfo(key, info), false
+	}
+	if len(q.Parts) > 1 {
+		prefix := strings.Join(partNames(q.Parts[:len(q.Parts)-1]), ".")
+		if prefix == "default_catalog.default_database" || prefix == "default_database" {
+			if t := v.tables[q.Last()]; t != nil {
+				return t, false
+			}
+		}
+		// Another catalog or database: not ours to check.
+		return nil, true
+	}
+	if v.broken[key] || !v.catalogKnown || v.opts.IgnoreUnknownTables {
+		return nil, true
+	}
+	return nil, false
+}
+
+func partNames(ids []*Ident) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.Name
+	}
+	return out
+}
+
+func tableFromInfo(name string, info *TableInfo) *tableDef {
+	t := &tableDef{name: name, cols: info.Columns, unknown: info.Columns == nil, view: info.View,
+		connector: info.Connector, pk: info.PrimaryKey}
+	keys := make([]string, 0, len(info.Options))
+	for k := range info.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.props = append(t.props, &Property{Key: &StringLit{Value: k}, Value: &StringLit{Value: info.Options[k]}})
+	}
+	return t
+}
+
+// tableNames lists the names a table reference could have meant.
+func (v *validator) tableNames(extra ...string) []string {
+	names := append([]string{}, extra...)
+	for k := range v.tables {
+		names = append(names, k)
+	}
+	for k := range v.opts.KnownTables {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (v *validator) unknownTable(q *QualifiedName, candidates []string) {
+	hint := didYouMean(q.Key(), candidates)
+	if hint == "" {
+		hint = "define it with CREATE TABLE or CREATE VIEW before this statement"
+	}
+	v.errorf(CodeUnknownTable, q, hint, "unknown table '%s'", q.Key())
+}
+
+// ---- statements ----
+
+func (v *validator) stmt(st Statement) {
+	switch s := st.(type) {
+	case *CreateTable:
+		v.createTable(s)
+	case *CreateView:
+		v.createView(s)
+	case *DropStmt:
+		if s.Object == "TABLE" || s.Object == "VIEW" {
+			delete(v.tables, s.Name.Key())
+		}
+	case *AlterTable:
+		v.alterTable(s)
+	case *AlterView:
+		if t, _ := v.lookupTable(s.Name); t != nil && s.As != nil {
+			cols, known := v.query(s.As, newScope(nil))
+			t.cols, t.unknown = outColumns(cols), !known
+		}
+		if s.RenameTo != nil {
+			if t := v.tables[s.Name.Key()]; t != nil {
+				delete(v.tables, s.Name.Key())
+				t.name = s.RenameTo.Key()
+				v.tables[t.name] = t
+			}
+		}
+	case *InsertStmt:
+		v.insert(s)
+	case *QueryStmt:
+		v.query(s.Query, newScope(nil))
+	case *StatementSet:
+		for _, inner := range s.Stmts {
+			v.stmt(inner)
+		}
+	case *ExecuteStmt:
+		v.stmt(s.Stmt)
+	case *ExplainStmt:
+		v.stmt(s.Stmt)
+	case *CompilePlan:
+		v.stmt(s.Stmt)
+	case *CreateCatalog:
+		typ, _ := s.With.Get("type")
+		v.catalogs[s.Name.Name] = typ
+	case *CreateDatabase:
+		v.databases[s.Name.Key()] = true
+	case *UseStmt:
+		name := s.Name.Key()
+		if s.Catalog {
+			v.catalogKnown = name == "default_catalog" || v.catalogs[name] == "generic_in_memory"
+		} else {
+			v.catalogKnown = name == "default_database" || v.databases[name] ||
+				name == "default_catalog.default_database"
+		}
+	case *DeleteStmt:
+		v.tableExists(s.Table)
+	case *UpdateStmt:
+		v.tableExists(s.Table)
+	case *TruncateStmt:
+		v.tableExists(s.Table)
+	case *AnalyzeStmt:
+		v.tableExists(s.Table)
+	}
+}
+
+func (v *validator) tableExists(q *QualifiedName) *tableDef {
+	t, skip := v.lookupTable(q)
+	if t == nil && !skip {
+		v.unknownTable(q, v.tableNames())
+	}
+	return t
+}
+
+func (v *validator) register(t *tableDef, name *QualifiedName, replace, ifNotExists bool, kind string) {
+	key := name.Key()
+	if old := v.tables[key]; old != nil && !replace && !ifNotExists {
+		v.errorf(CodeDuplicateTable, name, "drop it first, or write CREATE "+kind+" IF NOT EXISTS",
+			"%s '%s' is already defined earlier in the script", strings.ToLower(kind), key)
+	}
+	if old := v.tables[key]; old != nil && ifNotExists {
+		return
+	}
+	v.tables[key] = t
+}
+
+// columnsFromDDL turns column definitions into column infos.
+func columnsFromDDL(cols []*ColumnDef, watermarks []*Watermark) []ColumnInfo {
+	var out []ColumnInfo
+	for _, c := range cols {
+		ci := ColumnInfo{Name: c.Name.Name, Type: c.Type, Kind: c.Kind(), Virtual: c.Virtual}
+		if fc, ok := c.Expr.(*FuncCall); ok && fc.FuncName() == "PROCTIME" {
+			ci.ProcTime = true
+		}
+		for _, w := range watermarks {
+			if len(w.Column.Parts) == 1 && w.Column.Parts[0].Name == ci.Name {
+				ci.RowTime = true
+			}
+		}
+		out = append(out, ci)
+	}
+	return out
+}
+
+func (v *validator) createTable(s *CreateTable) {
+	t := &tableDef{name: s.Name.Key(), props: s.With, def: s}
+	t.cols = columnsFromDDL(s.Columns, s.Watermarks)
+	seen := map[string]bool{}
+	for _, c := range s.Columns {
+		if seen[c.Name.Name] {
+			v.errorf(CodeDuplicateColumn, c.Name, "", "column '%s' is defined twice in table '%s'", c.Name.Name, t.name)
+		}
+		seen[c.Name.Name] = true
+	}
+	likeKnown := true
+	if s.Like != nil {
+		src, skip := v.lookupTable(s.Like.Table)
+		switch {
+		case src != nil:
+			v.mergeLike(t, s, src)
+		case !skip:
+			v.unknownTable(s.Like.Table, v.tableNames())
+			likeKnown = false
+		default:
+			likeKnown = false
+		}
+	}
+	if s.As != nil {
+		cols, known := v.query(s.As, newScope(nil))
+		t.cols, t.unknown = outColumns(cols), !known
+	}
+	t.connector, _ = t.props.Get("connector")
+	t.pk = s.PrimaryKey()
+	if t.pk == nil && s.Like != nil {
+		if src, _ := v.lookupTable(s.Like.Table); src != nil && likeIncludes(s.Like, "CONSTRAINTS") {
+			t.pk = src.pk
+		}
+	}
+	v.checkSchema(s, t)
+	if likeKnown {
+		v.checkOptions(s, t)
+	}
+	v.register(t, s.Name, s.OrReplace || s.Replace, s.IfNotExists, "TABLE")
+}
+
+// likeIncludes reports whether the LIKE clause keeps the feature of the
+// source table (INCLUDING ALL OVERWRITING OPTIONS by default).
+func likeIncludes(l *LikeClause, feature string) bool {
+	inc := true
+	for _, o := range l.Options {
+		if o.Feature == "ALL" || o.Feature == feature {
+			inc = o.Strategy != "EXCLUDING"
+		}
+	}
+	return inc
+}
+
+func (v *validator) mergeLike(t *tableDef, s *CreateTable, src *tableDef) {
+	var cols []ColumnInfo
+	for _, c := range src.cols {
+		switch {
+		case c.Kind == ColumnComputed && !likeIncludes(s.Like, "GENERATED"):
+			continue
+		case c.Kind == ColumnMetadata && !likeIncludes(s.Like, "METADATA"):
+			continue
+		}
+		if !likeIncludes(s.Like, "WATERMARKS") {
+			c.RowTime = false
+		}
+		cols = append(cols, c)
+	}
+	own := t.cols
+	t.cols = append(cols, own...)
+	// A watermark of the new table may name an inherited column.
+	for _, w := range s.Watermarks {
+		if c := t.column(w.Column.Parts[0].Name); c != nil {
+			c.RowTime = true
+		}
+	}
+	t.unknown = src.unknown
+	if likeIncludes(s.Like, "OPTIONS") {
+		merged := Properties{}
+		for _, p := range src.props {
+			if s.With.Find(p.Key.Value) == nil {
+				merged = append(merged, p)
+			}
+		}
+		t.props = append(merged, s.With...)
+	}
+}
+
+// checkSchema checks watermarks, keys and partition columns against the
+// columns.
+func (v *validator) checkSchema(s *CreateTable, t *tableDef) {
+	if t.unknown {
+		return
+	}
+	names := func() []string {
+		out := make([]string, len(t.cols))
+		for i, c := range t.cols {
+			out[i] = c.Name
+		}
+		return out
+	}
+	scope := newScope(nil)
+	scope.rels = []*relation{{alias: s.Name.Last(), cols: t.cols}}
+	for _, c := range s.Columns {
+		if c.Expr != nil {
+			v.expr(c.Expr, scope)
+		}
+	}
+	for _, w := range s.Watermarks {
+		name := w.Column.Parts[0].Name
+		c := t.column(name)
+		if c == nil {
+			v.errorf(CodeBadWatermark, w.Column, didYouMean(name, names()), "watermark column '%s' is not a column of '%s'", name, t.name)
+			continue
+		}
+		if c.Type != nil && len(w.Column.Parts) == 1 {
+			root := c.Type.Root()
+			if root != "TIMESTAMP" && root != "TIMESTAMP_LTZ" {
+				v.errorf(CodeBadWatermark, w.Column, "declare it TIMESTAMP(3) or TIMESTAMP_LTZ(3), or compute one: ts AS TO_TIMESTAMP_LTZ("+name+", 3)",
+					"watermark column '%s' is %s; it must be TIMESTAMP or TIMESTAMP_LTZ", name, typeString(c.Type))
+			}
+		}
+		v.expr(w.Expr, scope)
+	}
+	pks := 0
+	for _, c := range s.Columns {
+		if c.Constraint != nil {
+			pks++
+			v.checkConstraint(c.Constraint)
+		}
+	}
+	for _, c := range s.Constraints {
+		pks++
+		v.checkConstraint(c)
+		for _, id := range c.Columns {
+			if t.column(id.Name) == nil {
+				v.errorf(CodeBadPrimaryKey, id, didYouMean(id.Name, names()), "primary key column '%s' is not a column of '%s'", id.Name, t.name)
+			} else if col := t.column(id.Name); col.Kind != ColumnPhysical {
+				v.errorf(CodeBadPrimaryKey, id, "", "primary key column '%s' must be a physical column, not a %s one", id.Name, col.Kind)
+			}
+		}
+	}
+	if pks > 1 {
+		v.errorf(CodeBadPrimaryKey, s.Name, "", "table '%s' declares more than one primary key", t.name)
+	}
+	for _, id := range s.PartitionBy {
+		if t.column(id.Name) == nil {
+			v.errorf(CodeUnknownColumn, id, didYouMean(id.Name, names()), "partition column '%s' is not a column of '%s'", id.Name, t.name)
+		}
+	}
+}
+
+func (v *validator) checkConstraint(c *TableConstraint) {
+	if c.Kind == "UNIQUE" {
+		v.errorf(CodeBadPrimaryKey, c, "declare a PRIMARY KEY ... NOT ENFORCED instead", "UNIQUE constraints are not supported by Flink")
+		return
+	}
+	if c.Enforced != "NOT ENFORCED" {
+		v.errorf(CodeBadPrimaryKey, c, "add NOT ENFORCED: Flink does not own the data, so it cannot enforce the key",
+			"primary key must be declared NOT ENFORCED")
+	}
+}
+
+// inDefaultCatalog reports whether a table name lands in the default
+// in-memory catalog, where a table needs a connector.
+func (v *validator) inDefaultCatalog(q *QualifiedName) bool {
+	if !v.catalogKnown {
+		return false
+	}
+	switch len(q.Parts) {
+	case 1:
+		return true
+	case 2:
+		return true
+	}
+	cat := q.Parts[0].Name
+	return cat == "default_catalog" || v.catalogs[cat] == "generic_in_memory"
+}
+
+// checkOptions checks the WITH options against the connector's spec.
+func (v *validator) checkOptions(s *CreateTable, t *tableDef) {
+	props := t.props
+	connProp := props.Find("connector")
+	if connProp == nil {
+		if v.inDefaultCatalog(s.Name) && s.Like == nil {
+			v.errorf(CodeMissingConnector, s.Name, "add WITH ('connector' = '...'), e.g. 'kafka', 'jdbc', 'datagen' or 'filesystem'",
+				"table '%s' has no 'connector' option", t.name)
+		}
+		return
+	}
+	spec := connectors[t.connector]
+	if spec == nil {
+		var all []string
+		for k := range connectors {
+			all = append(all, k)
+		}
+		all = append(all, otherConnectors...)
+		known := false
+		for _, c := range otherConnectors {
+			known = known || c == t.connector
+		}
+		if m := suggest(t.connector, all); m != "" && !known {
+			v.warnf(CodeBadOptionValue, connProp.Value, "did you mean '"+m+"'?", "unknown connector '%s'", t.connector)
+		}
+		return
+	}
+	v.checkOptionKeys(props, spec, t, s.With)
+	for _, req := range spec.required {
+		found := false
+		for _, k := range req {
+			if _, ok := props.Get(k); ok {
+				found = true
+			}
+		}
+		if !found {
+			v.errorf(CodeMissingOption, s.Name, "add "+quoteString(req[0])+" = '...' to the WITH options",
+				"%s table '%s' needs the %s option", t.connector, t.name, alternatives(req))
+		}
+	}
+	if spec.upsert && t.connector == "upsert-kafka" && t.pk == nil {
+		v.errorf(CodeMissingPrimaryKey, s.Name, "add PRIMARY KEY (...) NOT ENFORCED: its columns make the Kafka record key",
+			"upsert-kafka table '%s' needs a primary key", t.name)
+	}
+	v.checkOptionValues(props, t)
+	if t.connector == "kafka" || t.connector == "upsert-kafka" {
+		v.checkKafkaMetadata(s)
+	}
+}
+
+func alternatives(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = quoteString(k)
+	}
+	return strings.Join(q, " or ")
+}
+
+// checkOptionKeys reports options the connector does not know. Only the
+// options written in own (this statement) are reported, with their spans.
+func (v *validator) checkOptionKeys(props Properties, spec *connectorSpec, t *tableDef, own Properties) {
+	exact, prefixes := allowedOptions(spec, props)
+	candidates := sortedKeys(exact)
+	for _, p := range own {
+		k := p.Key.Value
+		if exact[k] {
+			continue
+		}
+		matched := false
+		for _, pre := range prefixes {
+			if strings.HasPrefix(k, pre) && len(k) > len(pre) {
+				matched = true
+				if pre == "fields." {
+					v.checkDatagenField(p, t)
+				}
+			}
+		}
+		if matched {
+			continue
+		}
+		hint := didYouMean(k, candidates)
+		if hint == "" {
+			hint = "the " + t.connector + " connector does not take it"
+		}
+		v.errorf(CodeUnknownOption, p.Key, hint, "unknown option '%s'", k)
+	}
+}
+
+// datagenFieldOptions are the per-field options of the datagen connector.
+var datagenFieldOptions = []string{"kind", "min", "max", "max-past", "length", "var-len", "start", "end", "null-rate"}
+
+func (v *validator) checkDatagenField(p *Property, t *tableDef) {
+	rest := strings.TrimPrefix(p.Key.Value, "fields.")
+	i := strings.LastIndexByte(rest, '.')
+	if i <= 0 {
+		v.errorf(CodeUnknownOption, p.Key, "write 'fields.<column>.<option>'", "malformed datagen option '%s'", p.Key.Value)
+		return
+	}
+	col, opt := rest[:i], rest[i+1:]
+	if !t.unknown && t.column(col) == nil && t.column(strings.SplitN(col, ".", 2)[0]) == nil {
+		names := make([]string, len(t.cols))
+		for i, c := range t.cols {
+			names[i] = c.Name
+		}
+		v.errorf(CodeUnknownColumn, p.Key, didYouMean(col, names), "datagen option '%s' names no column of '%s'", p.Key.Value, t.name)
+	}
+	known := false
+	for _, o := range datagenFieldOptions {
+		known = known || o == opt
+	}
+	if !known {
+		hint := didYouMean(opt, datagenFieldOptions)
+		v.errorf(CodeUnknownOption, p.Key, hint, "unknown datagen field option '%s'", opt)
+		return
+	}
+	if opt == "kind" && p.Value.Value != "random" && p.Value.Value != "sequence" {
+		v.errorf(CodeBadOptionValue, p.Value, didYouMean(p.Value.Value, []string{"random", "sequence"}),
+			"'%s' must be 'random' or 'sequence'", p.Key.Value)
+	}
+}
+
+func (v *validator) checkOptionValues(props Properties, t *tableDef) {
+	for _, p := range props {
+		allowed, ok := optionEnums[p.Key.Value]
+		if !ok || p.Value == nil || !p.Value.Pos.IsValid() {
+			continue
+		}
+		valid := false
+		for _, a := range allowed {
+			valid = valid || strings.EqualFold(a, p.Value.Value)
+		}
+		if !valid {
+			hint := didYouMean(p.Value.Value, allowed)
+			if hint == "" {
+				hint = "one of '" + strings.Join(allowed, "', '") + "'"
+			}
+			v.errorf(CodeBadOptionValue, p.Value, hint, "invalid value '%s' for '%s'", p.Value.Value, p.Key.Value)
+		}
+	}
+	if t.connector != "kafka" {
+		return
+	}
+	need := func(cond bool, p *Property, key, why string) {
+		if cond && p != nil && props.Find(key) == nil {
+			v.errorf(CodeMissingOption, p, "add '"+key+"'", "%s needs '%s'", why, key)
+		}
+	}
+	mode := props.Find("scan.startup.mode")
+	modeValue := ""
+	if mode != nil {
+		modeValue = mode.Value.Value
+	}
+	need(modeValue == "timestamp", mode, "scan.startup.timestamp-millis", "'scan.startup.mode' = 'timestamp'")
+	need(modeValue == "specific-offsets", mode, "scan.startup.specific-offsets", "'scan.startup.mode' = 'specific-offsets'")
+	dg := props.Find("sink.delivery-guarantee")
+	need(dg != nil && dg.Value.Value == "exactly-once", dg, "sink.transactional-id-prefix", "'sink.delivery-guarantee' = 'exactly-once'")
+	if kf := props.Find("key.format"); kf != nil && props.Find("key.fields") == nil {
+		v.errorf(CodeMissingOption, kf, "list the key columns: 'key.fields' = 'col1;col2'",
+			"'key.format' needs 'key.fields' on a kafka table")
+	}
+	if kf := props.Find("key.fields"); kf != nil && !t.unknown {
+		prefix, _ := props.Get("key.fields-prefix")
+		for _, name := range strings.Split(kf.Value.Value, ";") {
+			name = strings.TrimSpace(name)
+			if name != "" && t.column(name) == nil {
+				v.errorf(CodeUnknownColumn, kf.Value, "", "'key.fields' names '%s', which is not a column of '%s'", name, t.name)
+			} else if prefix != "" && !strings.HasPrefix(name, prefix) {
+				v.errorf(CodeBadOptionValue, kf.Value, "", "key column '%s' does not start with 'key.fields-prefix' '%s'", name, prefix)
+			}
+		}
+	}
+	if props.Find("topic") != nil && props.Find("topic-pattern") != nil {
+		v.errorf(CodeBadOptionValue, props.Find("topic-pattern").Key, "keep one of them", "'topic' and 'topic-pattern' cannot both be set")
+	}
+}
+
+// checkKafkaMetadata checks metadata column keys against the Kafka
+// connector's metadata (value.* keys belong to the value format).
+func (v *validator) checkKafkaMetadata(s *CreateTable) {
+	for _, c := range s.Columns {
+		if !c.Metadata {
+			continue
+		}
+		key, node := c.Name.Name, Node(c.Name)
+		if c.MetadataFrom != nil {
+			key, node = c.MetadataFrom.Value, c.MetadataFrom
+		}
+		if strings.HasPrefix(key, "value.") || strings.HasPrefix(key, "key.") {
+			continue
+		}
+		known := false
+		for _, k := range kafkaMetadata {
+			known = known || k == key
+		}
+		if !known {
+			v.errorf(CodeUnknownOption, node, didYouMean(key, kafkaMetadata), "unknown kafka metadata key '%s'", key)
+		}
+	}
+}
+
+func (v *validator) createView(s *CreateView) {
+	cols, known := v.query(s.Query, newScope(nil))
+	t := &tableDef{name: s.Name.Key(), view: true, def: s, cols: outColumns(cols), unknown: !known}
+	if len(s.Columns) > 0 {
+		if known && len(s.Columns) != len(cols) {
+			v.errorf(CodeInsertArity, s.Name, "", "view '%s' names %d columns but its query produces %d", t.name, len(s.Columns), len(cols))
+		}
+		renamed := make([]ColumnInfo, len(s.Columns))
+		for i, id := range s.Columns {
+			renamed[i] = ColumnInfo{Name: id.Name}
+			if i < len(t.cols) {
+				renamed[i] = t.cols[i]
+				renamed[i].Name = id.Name
+			}
+		}
+		t.cols = renamed
+		t.unknown = false
+	}
+	v.register(t, s.Name, s.OrReplace, s.IfNotExists, "VIEW")
+}
+
+func (v *validator) alterTable(s *AlterTable) {
+	t, skip := v.lookupTable(s.Name)
+	if t == nil {
+		if !skip && !s.IfExists {
+			v.unknownTable(s.Name, v.tableNames())
+		}
+		return
+	}
+	switch a := s.Action.(type) {
+	case *RenameTable:
+		delete(v.tables, s.Name.Key())
+		t.name = a.To.Key()
+		v.tables[t.name] = t
+	case *RenameColumn:
+		if c := t.column(a.From.Last()); c != nil {
+			c.Name = a.To.Name
+		} else if !t.unknown {
+			v.errorf(CodeUnknownColumn, a.From, "", "table '%s' has no column '%s'", t.name, a.From.Last())
+		}
+	case *SetOptions:
+		for _, p := range a.Props {
+			if old := t.props.Find(p.Key.Value); old != nil {
+				old.Value = p.Value
+			} else {
+				t.props = append(t.props, p)
+			}
+		}
+		t.connector, _ = t.props.Get("connector")
+		if spec := connectors[t.connector]; spec != nil {
+			v.checkOptionKeys(t.props, spec, t, a.Props)
+		}
+	case *ResetOptions:
+		for _, k := range a.Keys {
+			kept := t.props[:0]
+			for _, p := range t.props {
+				if p.Key.Value != k.Value {
+					kept = append(kept, p)
+				}
+			}
+			t.props = kept
+		}
+	case *AlterSchema:
+		for _, it := range a.Items {
+			col, ok := it.(*ColumnDef)
+			if !ok {
+				continue
+			}
+			ci := columnsFromDDL([]*ColumnDef{col}, nil)[0]
+			existing := t.column(col.Name.Name)
+			switch {
+			case a.Modify && existing == nil && !t.unknown:
+				v.errorf(CodeUnknownColumn, col.Name, "", "cannot MODIFY '%s': table '%s' has no such column", col.Name.Name, t.name)
+			case !a.Modify && existing != nil:
+				v.errorf(CodeDuplicateColumn, col.Name, "use MODIFY to change it", "table '%s' already has a column '%s'", t.name, col.Name.Name)
+			case existing != nil:
+				*existing = ci
+			default:
+				t.cols = append(t.cols, ci)
+			}
+		}
+	case *DropSchema:
+		for _, c := range a.Columns {
+			name := c.Last()
+			if t.column(name) == nil {
+				if !t.unknown {
+					v.errorf(CodeUnknownColumn, c, "", "cannot DROP '%s': table '%s' has no such column", name, t.name)
+				}
+				continue
+			}
+			kept := t.cols[:0]
+			for _, col := range t.cols {
+				if col.Name != name {
+					kept = append(kept, col)
+				}
+			}
+			t.cols = kept
+		}
+	}
+}

@@ -1,0 +1,368 @@
+package flinksql
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Shared DDL for the validator tests.
+const (
+	ddlOrders = `CREATE TABLE orders (
+  order_id BIGINT, user_id BIGINT, amount DECIMAL(10, 2), order_time TIMESTAMP(3),
+  proc_time AS PROCTIME(),
+  WATERMARK FOR order_time AS order_time - INTERVAL '5' SECOND
+) WITH ('connector' = 'kafka', 'topic' = 'orders', 'properties.bootstrap.servers' = 'k:9092', 'format' = 'json');
+`
+	ddlUsers = `CREATE TABLE users (
+  id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED
+) WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://db:3306/app', 'table-name' = 'users');
+`
+	ddlSink = `CREATE TABLE enriched (order_id BIGINT, name STRING)
+WITH ('connector' = 'print');
+`
+)
+
+// diagAt describes one expected diagnostic: code, severity and where.
+type diagAt struct {
+	code      string
+	sev       Severity
+	line, col int
+	msg       string // substring of the message with hint
+}
+
+func (d diagAt) String() string {
+	return fmt.Sprintf("%s %s at %d:%d %q", d.sev, d.code, d.line, d.col, d.msg)
+}
+
+func TestValidateRules(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []diagAt
+	}{
+		{
+			name: "unknown option with did you mean (SCREENS.md example)",
+			src:  "CREATE TABLE users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)\nWITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://dim-db:3306/app', 'table-nam' = 'users');",
+			want: []diagAt{
+				{CodeMissingOption, SeverityError, 1, 14, "needs the 'table-name' option"},
+				{CodeUnknownOption, SeverityError, 2, 69, "unknown option 'table-nam'; did you mean 'table-name'?"},
+			},
+		},
+		{
+			name: "missing connector",
+			src:  "CREATE TABLE t (a INT);",
+			want: []diagAt{{CodeMissingConnector, SeverityError, 1, 14, "table 't' has no 'connector' option"}},
+		},
+		{
+			name: "no connector needed in a catalog the script does not define",
+			src:  "USE CATALOG hive;\nCREATE TABLE t (a INT);",
+		},
+		{
+			name: "kafka required options",
+			src:  "CREATE TABLE k (a INT) WITH ('connector' = 'kafka', 'format' = 'json');",
+			want: []diagAt{
+				{CodeMissingOption, SeverityError, 1, 14, "'topic' or 'topic-pattern'"},
+				{CodeMissingOption, SeverityError, 1, 14, "'properties.bootstrap.servers'"},
+			},
+		},
+		{
+			name: "kafka format options are checked under their prefix",
+			src: `CREATE TABLE k (a INT) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b',
+ 'value.format' = 'json', 'value.json.ignore-parse-eror' = 'true', 'properties.max.poll.records' = '10');`,
+			want: []diagAt{{CodeUnknownOption, SeverityError, 2, 27, "did you mean 'value.json.ignore-parse-errors'?"}},
+		},
+		{
+			name: "kafka key.format needs key.fields naming real columns",
+			src: `CREATE TABLE k (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b',
+ 'key.format' = 'json', 'value.format' = 'json');
+CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b',
+ 'key.format' = 'json', 'key.fields' = 'a;c', 'value.format' = 'json');`,
+			want: []diagAt{
+				{CodeMissingOption, SeverityError, 2, 2, "'key.format' needs 'key.fields'"},
+				{CodeUnknownColumn, SeverityError, 4, 40, "'key.fields' names 'c'"},
+			},
+		},
+		{
+			name: "bad enum value",
+			src:  "CREATE TABLE k (a INT) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b', 'format' = 'csv', 'scan.startup.mode' = 'earliest');",
+			want: []diagAt{{CodeBadOptionValue, SeverityError, 1, 146, "invalid value 'earliest' for 'scan.startup.mode'"}},
+		},
+		{
+			name: "upsert-kafka needs a primary key and both formats",
+			src:  "CREATE TABLE u (a INT) WITH ('connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b', 'value.format' = 'json');",
+			want: []diagAt{
+				{CodeMissingOption, SeverityError, 1, 14, "needs the 'key.format' option"},
+				{CodeMissingPrimaryKey, SeverityError, 1, 14, "upsert-kafka table 'u' needs a primary key"},
+			},
+		},
+		{
+			name: "filesystem needs path and format",
+			src:  "CREATE TABLE f (a INT) WITH ('connector' = 'filesystem');",
+			want: []diagAt{
+				{CodeMissingOption, SeverityError, 1, 14, "'path'"},
+				{CodeMissingOption, SeverityError, 1, 14, "'format'"},
+			},
+		},
+		{
+			name: "datagen field options name columns",
+			src:  "CREATE TABLE g (id INT) WITH ('connector' = 'datagen', 'fields.idd.kind' = 'sequence', 'fields.id.kind' = 'random', 'fields.id.mn' = '1');",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 1, 56, "names no column of 'g'; did you mean 'id'?"},
+				{CodeUnknownOption, SeverityError, 1, 117, "unknown datagen field option 'mn'; did you mean 'min'?"},
+			},
+		},
+		{
+			name: "print and blackhole take no required options",
+			src:  "CREATE TABLE p (a INT) WITH ('connector' = 'print');\nCREATE TABLE b (a INT) WITH ('connector' = 'blackhole');",
+		},
+		{
+			name: "unknown connector close to a known one",
+			src:  "CREATE TABLE k (a INT) WITH ('connector' = 'kafak');",
+			want: []diagAt{{CodeBadOptionValue, SeverityWarning, 1, 44, "unknown connector 'kafak'; did you mean 'kafka'?"}},
+		},
+		{
+			name: "duplicate column and table",
+			src:  "CREATE TABLE t (a INT, a STRING) WITH ('connector' = 'print');\nCREATE TABLE t (a INT) WITH ('connector' = 'print');",
+			want: []diagAt{
+				{CodeDuplicateColumn, SeverityError, 1, 24, "column 'a' is defined twice"},
+				{CodeDuplicateTable, SeverityError, 2, 14, "table 't' is already defined"},
+			},
+		},
+		{
+			name: "primary key must be NOT ENFORCED and name columns",
+			src:  "CREATE TABLE t (a INT, PRIMARY KEY (b)) WITH ('connector' = 'print');",
+			want: []diagAt{
+				{CodeBadPrimaryKey, SeverityError, 1, 24, "must be declared NOT ENFORCED"},
+				{CodeBadPrimaryKey, SeverityError, 1, 37, "primary key column 'b' is not a column of 't'"},
+			},
+		},
+		{
+			name: "watermark on a missing or non-timestamp column",
+			src:  "CREATE TABLE t (a INT, ts TIMESTAMP(3), WATERMARK FOR a AS a, WATERMARK FOR tss AS tss) WITH ('connector' = 'print');",
+			want: []diagAt{
+				{CodeBadWatermark, SeverityError, 1, 55, "watermark column 'a' is INT"},
+				{CodeBadWatermark, SeverityError, 1, 77, "watermark column 'tss' is not a column of 't'; did you mean 'ts'?"},
+			},
+		},
+		{
+			name: "unknown table and column in a query",
+			src:  ddlOrders + "SELECT order_idd FROM orders;\nSELECT 1 FROM orderz;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 6, 8, "unknown column 'order_idd'; did you mean 'order_id'?"},
+				{CodeUnknownTable, SeverityError, 7, 15, "unknown table 'orderz'; did you mean 'orders'?"},
+			},
+		},
+		{
+			name: "qualified column of an alias",
+			src:  ddlOrders + ddlUsers + "SELECT o.amout, u.nme FROM orders AS o JOIN users AS u ON o.user_id = u.id;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 9, 8, "unknown column 'amout' in 'o'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 9, 17, "unknown column 'nme' in 'u'; did you mean 'name'?"},
+			},
+		},
+		{
+			name: "ambiguous column and duplicate alias",
+			src: "CREATE TABLE a (id INT) WITH ('connector' = 'print');\nCREATE TABLE b (id INT) WITH ('connector' = 'print');\n" +
+				"SELECT id FROM a JOIN b ON a.id = b.id;\nSELECT 1 FROM a AS x, b AS x;\nSELECT id FROM a JOIN b USING (id);",
+			want: []diagAt{
+				{CodeAmbiguousColumn, SeverityError, 3, 8, "column 'id' is ambiguous: it is in 'a' and 'b'"},
+				{CodeDuplicateAlias, SeverityError, 4, 23, "'x' appears twice"},
+			},
+		},
+		{
+			name: "scopes: CTE, view, subquery, UNNEST alias, select alias in ORDER BY",
+			src: ddlOrders + "CREATE VIEW big AS SELECT order_id, amount * 2 AS dbl FROM orders;\n" +
+				"WITH c AS (SELECT user_id, SUM(amount) AS total FROM orders GROUP BY user_id)\n" +
+				"SELECT c.user_id, b.dbl, t.x, s.n AS renamed FROM c, big AS b, UNNEST(ARRAY[1, 2]) AS t (x), (SELECT 1 AS n) AS s\n" +
+				"WHERE b.order_id IN (SELECT order_id FROM orders WHERE amount > c.total) ORDER BY renamed;\n" +
+				"SELECT dbl2 FROM big;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 10, 8, "unknown column 'dbl2'; did you mean 'dbl'?"}},
+		},
+		{
+			name: "derived table does not see its FROM siblings",
+			src:  ddlOrders + "SELECT * FROM orders AS o, (SELECT o.order_id) AS s;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 6, 36, "unknown column 'o.order_id'; no table or alias 'o' here"}},
+		},
+		{
+			name: "lookup join: fine, not a lookup source, no equality, event time",
+			src: ddlOrders + ddlUsers + ddlSink +
+				"INSERT INTO enriched SELECT o.order_id, u.name FROM orders AS o LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;\n" +
+				"SELECT o.order_id FROM orders AS o JOIN orders FOR SYSTEM_TIME AS OF o.proc_time AS p ON o.order_id = p.order_id;\n" +
+				"SELECT o.order_id FROM orders AS o JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id > u.id;\n" +
+				"SELECT o.order_id FROM orders AS o JOIN users FOR SYSTEM_TIME AS OF o.order_time AS u ON o.user_id = u.id;",
+			want: []diagAt{
+				{CodeLookupJoin, SeverityError, 12, 41, "'orders' (connector 'kafka') is not a lookup source"},
+				{CodeLookupJoin, SeverityError, 13, 89, "needs an equality between one of its columns and the other side"},
+				{CodeLookupJoin, SeverityError, 14, 41, "event-time temporal join needs 'users' to be a versioned table"},
+				{CodeLookupTimeAttr, SeverityWarning, 14, 69, "'o.order_time' is an event-time attribute"},
+			},
+		},
+		{
+			name: "lookup join on a plain timestamp column is a warning",
+			src: ddlUsers + "CREATE TABLE s (uid BIGINT, t TIMESTAMP(3)) WITH ('connector' = 'datagen');\n" +
+				"SELECT s.uid FROM s JOIN users FOR SYSTEM_TIME AS OF s.t AS u ON s.uid = u.id;",
+			want: []diagAt{{CodeLookupTimeAttr, SeverityWarning, 5, 54, "'s.t' is not a processing-time attribute"}},
+		},
+		{
+			name: "INSERT arity, column list, unknown sink, view",
+			src: ddlOrders + ddlSink + "CREATE VIEW v AS SELECT 1 AS x;\n" +
+				"INSERT INTO enriched SELECT order_id FROM orders;\n" +
+				"INSERT INTO enriched (order_id, nam) SELECT order_id, 'x' FROM orders;\n" +
+				"INSERT INTO missing SELECT 1;\n" +
+				"INSERT INTO v SELECT 1;",
+			want: []diagAt{
+				{CodeInsertArity, SeverityError, 9, 22, "the query produces 1 columns but sink 'enriched' takes 2"},
+				{CodeUnknownColumn, SeverityError, 10, 33, "sink 'enriched' has no column 'nam'; did you mean 'name'?"},
+				{CodeUnknownSink, SeverityError, 11, 13, "unknown sink table 'missing'"},
+				{CodeInsertIntoView, SeverityError, 12, 13, "'v' is a view"},
+			},
+		},
+		{
+			name: "INSERT skips computed and virtual columns and static partitions",
+			src: "CREATE TABLE s (a INT, b AS a + 1, m BIGINT METADATA FROM 'offset' VIRTUAL, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', 'path' = '/x', 'format' = 'csv');\n" +
+				"INSERT INTO s PARTITION (dt = '2024-01-01') SELECT 1;\nINSERT INTO s SELECT 1, '2024';",
+		},
+		{
+			name: "SELECT * into a sink, updating query into kafka",
+			src: ddlOrders + "CREATE TABLE o2 WITH ('connector' = 'print') LIKE orders;\n" +
+				"CREATE TABLE totals (user_id BIGINT, total DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b', 'format' = 'json');\n" +
+				"INSERT INTO o2 SELECT * FROM orders;\n" +
+				"INSERT INTO totals SELECT user_id, SUM(amount) FROM orders GROUP BY user_id;\n" +
+				"INSERT INTO o2 SELECT order_id, user_id, amount, order_time FROM orders;",
+			want: []diagAt{
+				// o2 inherits the computed proc_time, which an INSERT cannot write.
+				{CodeInsertArity, SeverityError, 8, 16, "the query produces 5 columns but sink 'o2' takes 4"},
+				{CodeSelectStar, SeverityWarning, 8, 23, "SELECT * into sink 'o2'"},
+				{CodeAppendOnlySink, SeverityWarning, 9, 20, "produces updates but kafka sink 'totals' can only append"},
+			},
+		},
+		{
+			name: "updating query into a jdbc sink without a primary key",
+			src: ddlOrders + "CREATE TABLE totals (user_id BIGINT, total DECIMAL(10, 2)) WITH ('connector' = 'jdbc', 'url' = 'jdbc:x', 'table-name' = 't');\n" +
+				"INSERT INTO totals SELECT user_id, SUM(amount) FROM orders GROUP BY user_id;",
+			want: []diagAt{{CodeMissingPrimaryKey, SeverityWarning, 7, 13, "sink 'totals' has no primary key"}},
+		},
+		{
+			name: "window TVF over a column without watermark",
+			src: "CREATE TABLE s (ts TIMESTAMP(3), v INT) WITH ('connector' = 'datagen');\n" +
+				"SELECT window_start, SUM(v) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
+				"SELECT 1 FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(tz), INTERVAL '1' MINUTE));\n" +
+				"SELECT SUM(v) FROM s GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE);",
+			want: []diagAt{
+				{CodeNoWatermark, SeverityWarning, 2, 67, "'ts' of 's' is not a time attribute"},
+				{CodeUnknownColumn, SeverityError, 3, 48, "unknown column 'tz' in 's'; did you mean 'ts'?"},
+				{CodeNoWatermark, SeverityWarning, 4, 38, "'ts' is not a time attribute: the TUMBLE window never closes"},
+			},
+		},
+		{
+			name: "window TVF over processing time and event time is fine",
+			src: ddlOrders + "SELECT window_start, COUNT(*) FROM TABLE(HOP(TABLE orders, DESCRIPTOR(proc_time), INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)) GROUP BY window_start, window_end;\n" +
+				"SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(DATA => TABLE orders, TIMECOL => DESCRIPTOR(order_time), STEP => INTERVAL '1' MINUTE, SIZE => INTERVAL '1' HOUR)) GROUP BY window_start, window_end;",
+		},
+		{
+			name: "LOOKUP hint names a table the query does not join",
+			src:  ddlOrders + ddlUsers + "SELECT /*+ LOOKUP('table'='user') */ o.order_id FROM orders AS o JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;",
+			want: []diagAt{{CodeLookupJoin, SeverityWarning, 9, 12, "LOOKUP hint names 'user', which this query does not join; did you mean 'users'?"}},
+		},
+		{
+			name: "dynamic OPTIONS hint keys are checked",
+			src:  ddlOrders + "SELECT order_id FROM orders /*+ OPTIONS('scan.startup.mod'='latest-offset') */;",
+			want: []diagAt{{CodeUnknownOption, SeverityError, 6, 41, "did you mean 'scan.startup.mode'?"}},
+		},
+		{
+			name: "kafka metadata keys",
+			src:  "CREATE TABLE k (a INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestmp') WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b', 'format' = 'json');",
+			want: []diagAt{{CodeUnknownOption, SeverityError, 1, 58, "unknown kafka metadata key 'timestmp'; did you mean 'timestamp'?"}},
+		},
+		{
+			name: "writing read-only kafka metadata",
+			src: "CREATE TABLE k (a INT, off BIGINT METADATA FROM 'offset') WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b', 'format' = 'json');\n" +
+				"INSERT INTO k SELECT 1, 2;",
+			want: []diagAt{{CodeInsertArity, SeverityError, 2, 13, "writes metadata column 'off', which Kafka can only read"}},
+		},
+		{
+			name: "tables in KnownTables or other catalogs are accepted",
+			src:  "SELECT a FROM ext;\nSELECT x FROM hive.db.t;\nSELECT b FROM ext;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 3, 8, "unknown column 'b'; did you mean 'a'?"}},
+		},
+		{
+			name: "a table whose CREATE failed to parse is not reported again",
+			src:  "CREATE TABLE broken (a INT,, b INT) WITH ('connector' = 'print');\nSELECT a FROM broken;",
+			want: []diagAt{{CodeSyntax, SeverityError, 1, 28, "expected a column name, found ','"}},
+		},
+		{
+			name: "reserved word as a column name",
+			src:  "CREATE TABLE t (value INT) WITH ('connector' = 'print');",
+			want: []diagAt{{CodeReservedWord, SeverityError, 1, 17, "'value' is a reserved word in Flink SQL; quote it as `value`"}},
+		},
+		{
+			name: "ALTER TABLE keeps the schema up to date",
+			src: "CREATE TABLE t (a INT) WITH ('connector' = 'print');\nALTER TABLE t ADD b STRING;\nALTER TABLE t RENAME a TO c;\n" +
+				"SELECT b, c FROM t;\nSELECT a FROM t;\nALTER TABLE t SET ('print-identifer' = 'x');",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 5, 8, "unknown column 'a'"},
+				{CodeUnknownOption, SeverityError, 6, 20, "did you mean 'print-identifier'?"},
+			},
+		},
+	}
+	known := map[string]*TableInfo{"ext": {Columns: []ColumnInfo{{Name: "a"}}, Connector: "kafka"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Check(tt.src, Options{KnownTables: known})
+			var got []string
+			for _, d := range r.Diagnostics {
+				got = append(got, diagAt{d.Code, d.Severity, d.Pos.Line, d.Pos.Col, d.Message()}.String())
+			}
+			if len(r.Diagnostics) != len(tt.want) {
+				t.Fatalf("got %d diagnostics, want %d:\n%s", len(r.Diagnostics), len(tt.want), strings.Join(got, "\n"))
+			}
+			for i, w := range tt.want {
+				d := r.Diagnostics[i]
+				if d.Code != w.code || d.Severity != w.sev || d.Pos.Line != w.line || d.Pos.Col != w.col || !strings.Contains(d.Message(), w.msg) {
+					t.Errorf("diagnostic %d:\n got %s\nwant %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckParseOnly(t *testing.T) {
+	r := Check("SELECT a FROM nowhere;\nSELECT FROM;", Options{ParseOnly: true})
+	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Code != CodeSyntax || r.Diagnostics[0].Pos.Line != 2 {
+		t.Fatalf("ParseOnly diagnostics = %v, want one syntax error on line 2", r.Diagnostics)
+	}
+	if r.Errors() != 1 || r.Warnings() != 0 {
+		t.Errorf("Errors/Warnings = %d/%d", r.Errors(), r.Warnings())
+	}
+	if len(r.Script.Stmts) != 2 {
+		t.Errorf("script has %d statements, want 2 (one bad)", len(r.Script.Stmts))
+	}
+}
+
+func TestIgnoreUnknownTables(t *testing.T) {
+	r := Check("SELECT a, b FROM nowhere JOIN elsewhere ON nowhere.a = elsewhere.c;", Options{IgnoreUnknownTables: true})
+	if len(r.Diagnostics) != 0 {
+		t.Fatalf("diagnostics = %v, want none", r.Diagnostics)
+	}
+}
+
+func TestDiagnosticSnippetAndFile(t *testing.T) {
+	src := "CREATE TABLE users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)\n" +
+		"WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://dim-db:3306/app', 'table-name' = 'users', 'lookup.cache' = 'PARTAL');"
+	r := Check(src, Options{File: "job.sql"})
+	if len(r.Diagnostics) != 1 {
+		t.Fatalf("diagnostics = %v", r.Diagnostics)
+	}
+	d := r.Diagnostics[0]
+	if got := d.Error(); got != "job.sql:2:110: error: invalid value 'PARTAL' for 'lookup.cache'; did you mean 'PARTIAL'?" {
+		t.Errorf("Error() = %q", got)
+	}
+	lines := strings.Split(d.Snippet(), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[1], "^^^^^^^^ invalid value 'PARTAL' for 'lookup.cache'; did you mean 'PARTIAL'?") {
+		t.Errorf("Snippet:\n%s", d.Snippet())
+	}
+	if caret := strings.Index(lines[1], "^"); caret != strings.Index(lines[0], "'PARTAL'") {
+		t.Errorf("caret at %d, value at %d", caret, strings.Index(lines[0], "'PARTAL'"))
+	}
+}
