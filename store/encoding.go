@@ -43,7 +43,7 @@ func CommandID(seq int64) string {
 func ParseCommandID(s string) (int64, error) {
 	digits := strings.TrimPrefix(strings.TrimPrefix(s, "#"), "c")
 	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil || n <= 0 || digits == "" || digits[0] == '+' {
+	if err != nil || n <= 0 || digits[0] == '+' {
 		return 0, fmt.Errorf("parse command id %q: want c%0*d, #42 or 42", s, commandIDDigits, 42)
 	}
 	return n, nil

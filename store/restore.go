@@ -17,8 +17,10 @@ import (
 // its indexes agree) before a rename puts it in place, so path always holds
 // either the old store or the whole backup. The store must not be open: the
 // file's lock is held while it is replaced, and a palink holding it makes
-// Restore fail with ErrLocked. The old contents are gone afterwards: take a
-// Backup first to keep them.
+// Restore fail with ErrLocked. (A palink that starts opening the store
+// during the Restore may get the replaced file once the lock is released;
+// start palinks after Restore returns.) The old contents are gone
+// afterwards: take a Backup first to keep them.
 func Restore(backupFile, path string) (err error) {
 	op := fmt.Sprintf("restore store %s from %s", path, backupFile)
 	dir := filepath.Dir(path)
