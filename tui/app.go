@@ -92,6 +92,9 @@ func Run(ctx context.Context, svc core.Service, opts Options) error {
 		env = os.Environ()
 	}
 	popts = append(popts, tea.WithEnvironment(env))
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
 	_, err := tea.NewProgram(New(ctx, svc, opts), popts...).Run()
 	if err != nil && errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // the caller cancelled: a normal end

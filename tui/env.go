@@ -35,6 +35,9 @@ type Options struct {
 	Input   io.Reader
 	Output  io.Writer
 	Environ []string
+	// Width and Height fix the terminal size when Output is not a terminal
+	// (recordings, tests); zero means ask the terminal.
+	Width, Height int
 }
 
 const defaultRequestTimeout = 15 * time.Second

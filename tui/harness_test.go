@@ -19,7 +19,18 @@ import (
 	"github.com/palink/palink/core"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+// -update rewrites the golden files in testdata/. teatest's golden package
+// defines the same flag; both then follow it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files in testdata/")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // timerMsg is what a timer Cmd returns under the harness: the timer is
 // recorded, not waited for; fire delivers it when a test wants.
@@ -205,7 +216,7 @@ func pinned(s string) string {
 func golden(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,201 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+)
+
+// These scenarios run the real program loop (bubbletea, its renderer, the
+// real Cmds and the change stream) against the fake, and wait for content
+// on the rendered output; they never sleep.
+
+func startProgram(t *testing.T, f *fakeService, opts Options) *teatest.TestModel {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return testNow }
+	}
+	opts.Theme = ThemeDark
+	tm := teatest.NewTestModel(t, New(ctx, f, opts), teatest.WithInitialTermSize(120, 40))
+	t.Cleanup(func() { _ = tm.Quit() })
+	return tm
+}
+
+// waitFor waits until the screen output shows every text.
+func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		plain := ansi.Strip(string(b))
+		for _, s := range texts {
+			if !bytes.Contains([]byte(plain), []byte(s)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	return tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Model)
+}
+
+func TestProgramFilterAndOpenByKeyboard(t *testing.T) {
+	f := newFixture()
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich", "fraud-scoring")
+	tm.Type("/state:FAILED")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "1/1")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "OutOfMemoryError")
+	m := finalModel(t, tm)
+	if d, ok := m.top().(*detailScreen); !ok || d.data.job.Name != "fraud-scoring" {
+		t.Fatalf("the keyboard did not open fraud-scoring's detail: %T", m.top())
+	}
+}
+
+func TestProgramPauseWithConfirmationAndProgress(t *testing.T) {
+	f := newFixture()
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "user-features")
+	tm.Type("/user")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Type("p")
+	waitFor(t, tm, "Pause user-features?", "Cancel")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "queued for user-features")
+	// The scheduler's progress arrives through Watch.
+	f.finish("c000042", true, "savepoint hdfs:///sp/uf-1")
+	waitFor(t, tm, "succeeded")
+	m := finalModel(t, tm)
+	if j := m.jobs.byID["j004"]; j.State != model.StateFinished {
+		t.Errorf("user-features is %s after its pause succeeded", j.State)
+	}
+	if !slices.Contains(f.Calls(), "Act PAUSE j004 - ") {
+		t.Errorf("calls %v", f.Calls())
+	}
+}
+
+func TestProgramStaysResponsiveWhenTheServiceIsSlowOrDown(t *testing.T) {
+	f := newFixture()
+	tm := startProgram(t, f, Options{RequestTimeout: 300 * time.Millisecond})
+	waitFor(t, tm, "orders-enrich")
+
+	// The cluster becomes slow, and sync says so.
+	f.setDelay(time.Hour)
+	f.emit(core.Change{Kind: core.ClusterChanged, Cluster: &core.ClusterStatus{
+		Name: "prod", Connected: false, LastOK: testNow.Add(-95 * time.Second), LastError: "timeout"}})
+	waitFor(t, tm, "prod down", "1m")
+
+	// An action waits on the service; keys still answer at once.
+	tm.Type("/clicks-to")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Type("s")
+	waitFor(t, tm, "planning savepoint of clicks-to-hudi")
+	tm.Type("?")
+	waitFor(t, tm, "Help")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	// The call gives up after the request timeout and says so.
+	waitFor(t, tm, "plan savepoint of clicks-to-hudi: context deadline exceeded")
+
+	// A refresh that cannot answer leaves the table as it was.
+	tm.Send(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	// The renderer redraws only what changed: the flash keeps its old tail
+	// (": context deadline exceeded"), so only the new head is written.
+	waitFor(t, tm, "list jobs:")
+	m := finalModel(t, tm)
+	if len(m.jobs.rows) != 1 || len(m.jobs.byID) != 10 {
+		t.Errorf("a failed refresh changed the table: %d rows of %d", len(m.jobs.rows), len(m.jobs.byID))
+	}
+}
+
+// syncBuffer is a writer safe to read while the program writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+	r  int
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// Read returns what was written since the last Read.
+func (s *syncBuffer) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.r >= s.b.Len() {
+		return 0, io.EOF
+	}
+	n := copy(p, s.b.Bytes()[s.r:])
+	s.r += n
+	return n, nil
+}
+
+func (s *syncBuffer) all() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// colourSGR matches an SGR sequence that sets a foreground colour.
+var colourSGR = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-7]|38;5;[0-9]+|9[0-7])m`)
+
+func TestRunHonoursNoColorAndEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		env    []string
+		colour bool
+	}{
+		{"256 colours", []string{"TERM=xterm-256color", "TTY_FORCE=1"}, true},
+		{"NO_COLOR", []string{"TERM=xterm-256color", "TTY_FORCE=1", "NO_COLOR=1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			in, inW := io.Pipe()
+			defer inW.Close()
+			out := &syncBuffer{}
+			done := make(chan error, 1)
+			go func() {
+				done <- Run(ctx, newFixture(), Options{Input: in, Output: out, Environ: tc.env, Width: 120, Height: 40,
+					Theme: ThemeDark, Now: func() time.Time { return testNow }})
+			}()
+			teatest.WaitFor(t, out, func(b []byte) bool { return bytes.Contains([]byte(ansi.Strip(string(b))), []byte("orders-enrich")) },
+				teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("Run ended with %v after its context was cancelled", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Run did not end when its context was cancelled")
+			}
+			if got := colourSGR.FindString(out.all()); (got != "") != tc.colour {
+				t.Errorf("colour in the output: %q, want colour %v", got, tc.colour)
+			}
+		})
+	}
+}
