@@ -282,17 +282,23 @@ func (m *storeMachine) compare(t *rapid.T) {
 	}
 }
 
-// quickChecks is how many random sequences a plain `go test` tries, to keep
-// the package's tests within seconds under -race. For a long run:
+// quickChecks is how many random sequences a plain `go test` tries (fewer
+// with -short), to keep the package's tests within seconds under -race.
+// For a long run:
 //
 //	go test ./store -run TestIndexesFollowRecords -rapid.checks=5000
-const quickChecks = "40"
+func quickChecks() string {
+	if testing.Short() {
+		return "10"
+	}
+	return "30"
+}
 
 func TestIndexesFollowRecords(t *testing.T) {
 	explicit := false
 	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "rapid.checks" })
 	if !explicit {
-		if err := flag.Set("rapid.checks", quickChecks); err != nil {
+		if err := flag.Set("rapid.checks", quickChecks()); err != nil {
 			t.Fatal(err)
 		}
 	}
