@@ -33,6 +33,9 @@ type LookupJoin struct {
 	// Keys are the positions in the input row of the values that the ON
 	// clause's equalities compare to the table's key columns, in that order.
 	Keys []int
+	// KeyOf, if set, computes the key values from the input instead of Keys
+	// (the ON clause compares the table's columns to expressions).
+	KeyOf func(in Row) ([]any, error)
 	// Condition is the rest of the ON clause, if any: a matching row joins
 	// only when it holds (for a LEFT JOIN, an input none passes gets NULLs).
 	Condition func(in, dim Row) (bool, error)
@@ -45,12 +48,9 @@ type LookupJoin struct {
 func (j *LookupJoin) Func() Func[Row, Row] {
 	width := len(j.Source.Columns())
 	return func(ctx context.Context, in Row) ([]Row, error) {
-		key := make([]any, len(j.Keys))
-		for i, at := range j.Keys {
-			if at < 0 || at >= len(in) {
-				return nil, fmt.Errorf("join key %d: input has %d columns", at, len(in))
-			}
-			key[i] = in[at]
+		key, err := j.key(in)
+		if err != nil {
+			return nil, err
 		}
 		dims, err := j.lookup(ctx, key)
 		if err != nil {
@@ -74,6 +74,20 @@ func (j *LookupJoin) Func() Func[Row, Row] {
 		}
 		return out, nil
 	}
+}
+
+func (j *LookupJoin) key(in Row) ([]any, error) {
+	if j.KeyOf != nil {
+		return j.KeyOf(in)
+	}
+	key := make([]any, len(j.Keys))
+	for i, at := range j.Keys {
+		if at < 0 || at >= len(in) {
+			return nil, fmt.Errorf("join key %d: input has %d columns", at, len(in))
+		}
+		key[i] = in[at]
+	}
+	return key, nil
 }
 
 // lookup asks the source, again after a miss while MissRetry allows.

@@ -1,0 +1,268 @@
+package join
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/core/flinksql"
+)
+
+// planJoin plans `left [LEFT] JOIN dim FOR SYSTEM_TIME AS OF … ON …`: the
+// left side is any relation, the right one a lookup table, and the rows go
+// through the async operator.
+func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes map[string]*flinksql.Query, hints map[string]map[string]string, where *[]flinksql.Expr) (*stream, error) {
+	right, ok := j.R.(*flinksql.TableRef)
+	if !ok || right.SystemTime == nil {
+		return nil, refuse(j, "regular joins are out of scope for debug runs: only lookup joins (JOIN t FOR SYSTEM_TIME AS OF …) run")
+	}
+	var kind JoinKind
+	switch j.Kind {
+	case flinksql.JoinInner:
+		kind = InnerJoin
+	case flinksql.JoinLeft:
+		kind = LeftJoin
+	default:
+		return nil, refuse(j, "a lookup join is JOIN or LEFT JOIN, not %s", j.Kind)
+	}
+	if j.On == nil {
+		return nil, refuse(j, "a lookup join needs an ON clause with an equality on the table's columns")
+	}
+	t := d.table(right.Name)
+	if t == nil {
+		return nil, refuse(right, "no CREATE TABLE for %s", right.Name)
+	}
+	if len(t.computed) > 0 {
+		return nil, refuse(right, "lookup table %s has computed or metadata columns: not supported in debug runs", t.name)
+	}
+	alias := t.name
+	if right.Alias != nil {
+		alias = right.Alias.Name.Name
+	}
+	left, err := d.planFrom(ctx, g, j.L, ctes, hints, where)
+	if err != nil {
+		return nil, err
+	}
+	dimScope := make(scope, len(t.physical))
+	for i, c := range t.physical {
+		ct, err := parseType(c.Type)
+		if err != nil {
+			return nil, refuse(right, "column %s: %v", c.Name, err)
+		}
+		dimScope[i] = field{table: alias, name: c.Name, typ: ct}
+	}
+	both := append(append(scope{}, left.scope...), dimScope...)
+
+	// As Flink's planner does, the WHERE conditions on the input alone are
+	// applied before the lookup: rows they drop are not looked up.
+	var early []evalFn
+	if where != nil {
+		var keep []flinksql.Expr
+		for _, c := range *where {
+			f, _, errLeft := left.scope.compile(c)
+			_, _, errBoth := both.compile(c)
+			if errLeft == nil && errBoth == nil {
+				early = append(early, f)
+				continue
+			}
+			keep = append(keep, c)
+		}
+		*where = keep
+	}
+	if len(early) > 0 {
+		left = d.filter(ctx, g, left, early)
+	}
+
+	// The ON clause: equalities between a table column and an expression of
+	// the left side are the lookup keys; the rest filters the matches.
+	var keys []string
+	var keyOf []evalFn
+	var rest []flinksql.Expr
+	for _, c := range conjuncts(j.On) {
+		if col, expr, ok := keyEquality(c, dimScope, left.scope); ok {
+			f, _, err := left.scope.compile(expr)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, col)
+			keyOf = append(keyOf, f)
+			continue
+		}
+		rest = append(rest, c)
+	}
+	if len(keys) == 0 {
+		return nil, refuse(j.On, "the ON clause of the lookup join on %s has no equality between its columns and the input's", t.name)
+	}
+	var cond evalFn
+	for _, c := range rest {
+		f, _, err := both.compile(c)
+		if err != nil {
+			return nil, err
+		}
+		if prev := cond; prev == nil {
+			cond = f
+		} else {
+			cond = func(env *evalEnv, row Row) (any, error) {
+				a, err := prev(env, row)
+				if err != nil || a != true {
+					return a, err
+				}
+				return f(env, row)
+			}
+		}
+	}
+
+	hint := hints[strings.ToLower(alias)]
+	if hint == nil {
+		hint = hints[strings.ToLower(t.name)]
+	}
+	cfg, err := ParseLookupConfig(d.sets, hint)
+	if err != nil {
+		return nil, refuse(j, "lookup join on %s: %v", t.name, err)
+	}
+	srcOpts, err := ParseSourceOptions(t.with)
+	if err != nil {
+		return nil, refuse(t.node, "lookup table %s: %v", t.name, err)
+	}
+	src, err := OpenSource(ctx, srcOpts, Table{Name: t.name, Columns: t.physical, Keys: keys}, cfg.Options.Capacity)
+	if err != nil {
+		return nil, err
+	}
+	report := &LookupReport{Table: t.name, Config: cfg}
+	d.mu.Lock()
+	d.lookups = append(d.lookups, report)
+	d.mu.Unlock()
+
+	now := d.opts.Now
+	lj := &LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry,
+		KeyOf: func(in Row) ([]any, error) {
+			env := &evalEnv{now: now()}
+			key := make([]any, len(keyOf))
+			for i, f := range keyOf {
+				v, err := f(env, in)
+				if err != nil {
+					return nil, fmt.Errorf("key %s: %w", keys[i], err)
+				}
+				key[i] = outKey(v)
+			}
+			return key, nil
+		}}
+	if cond != nil {
+		lj.Condition = func(in, dim Row) (bool, error) {
+			row := append(append(Row{}, in...), internalRow(dim, dimScope)...)
+			v, err := cond(&evalEnv{now: now()}, row)
+			return v == true, err
+		}
+	}
+	fn := lj.Func()
+	op := New(func(ctx context.Context, in drow) ([]drow, error) {
+		began := time.Now()
+		rows, err := fn(ctx, in.vals)
+		took := time.Since(began)
+		if err != nil {
+			return nil, err
+		}
+		d.mu.Lock()
+		report.Latency = append(report.Latency, took)
+		d.mu.Unlock()
+		out := make([]drow, len(rows))
+		for i, r := range rows {
+			out[i] = drow{vals: internalRow(r, both), src: in.src, lat: in.lat + took}
+		}
+		return out, nil
+	}, cfg.Options)
+
+	out := make(chan Element[drow], 64)
+	g.go_(func() error {
+		defer src.Close()
+		err := op.Run(ctx, left.ch, out)
+		d.mu.Lock()
+		report.Stats = src.Stats()
+		d.mu.Unlock()
+		if err != nil {
+			var ie *InputError[drow]
+			if errors.As(err, &ie) {
+				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, ie.Input.src, ie.Err)
+			}
+			return fmt.Errorf("lookup join on %s: %w", t.name, err)
+		}
+		return nil
+	})
+	return &stream{scope: both, ch: out}, nil
+}
+
+// internalRow is a row of canonical values (a source's or a file's) as the
+// evaluator reads them: decimals computed with.
+func internalRow(r Row, s scope) Row {
+	out := make(Row, len(r))
+	for i, v := range r {
+		if i < len(s) {
+			out[i] = internal(v, s[i].typ)
+		} else {
+			out[i] = v
+		}
+	}
+	return out
+}
+
+// outKey is a computed key as a source takes it.
+func outKey(v any) any {
+	if r, ok := v.(interface{ FloatString(int) string }); ok {
+		return str(r)
+	}
+	return v
+}
+
+// conjuncts splits a condition at its top-level ANDs.
+func conjuncts(e flinksql.Expr) []flinksql.Expr {
+	switch x := e.(type) {
+	case *flinksql.ParenExpr:
+		return conjuncts(x.X)
+	case *flinksql.BinaryExpr:
+		if strings.EqualFold(x.Op, "AND") {
+			return append(conjuncts(x.L), conjuncts(x.R)...)
+		}
+	}
+	return []flinksql.Expr{e}
+}
+
+// keyEquality recognizes `dim.col = expr` (either way round) where expr
+// reads only the left side: a lookup key.
+func keyEquality(e flinksql.Expr, dim, left scope) (string, flinksql.Expr, bool) {
+	b, ok := e.(*flinksql.BinaryExpr)
+	if !ok || b.Op != "=" {
+		return "", nil, false
+	}
+	try := func(colSide, exprSide flinksql.Expr) (string, flinksql.Expr, bool) {
+		for {
+			p, ok := colSide.(*flinksql.ParenExpr)
+			if !ok {
+				break
+			}
+			colSide = p.X
+		}
+		ref, ok := colSide.(*flinksql.ColumnRef)
+		if !ok {
+			return "", nil, false
+		}
+		i, _, err := dim.resolve(ref)
+		if err != nil {
+			return "", nil, false
+		}
+		if len(ref.Parts) == 1 {
+			if _, _, err := left.resolve(ref); err == nil {
+				return "", nil, false // the name is the left side's too: ambiguous
+			}
+		}
+		if _, _, err := left.compile(exprSide); err != nil {
+			return "", nil, false
+		}
+		return dim[i].name, exprSide, true
+	}
+	if col, expr, ok := try(b.L, b.R); ok {
+		return col, expr, true
+	}
+	return try(b.R, b.L)
+}

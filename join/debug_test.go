@@ -1,0 +1,271 @@
+package join
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const ordersJSONL = `{"order_id": 100, "user_id": 1, "amount": 9.5, "status": "paid"}
+{"order_id": 101, "user_id": 2, "amount": 1, "status": "paid", "ignored": [1, 2]}
+{"order_id": 102, "user_id": 3, "amount": 2.25, "status": "paid"}
+
+{"order_id": 103, "user_id": null, "amount": 3, "status": "paid"}
+{"order_id": 104, "user_id": 4, "amount": 4, "status": "cancelled"}
+{"order_id": 105, "user_id": 5, "amount": 5.5, "status": "paid"}
+{"order_id": 106, "USER_ID": 1, "amount": 6}
+`
+
+func enrichJob(d *testDB, table string) string {
+	auth := ""
+	if d.user != "" {
+		auth = fmt.Sprintf(", 'username' = '%s', 'password' = '%s'", d.user, d.pass)
+	}
+	return fmt.Sprintf(`
+SET 'table.exec.async-lookup.buffer-capacity' = '4';
+SET 'table.exec.async-lookup.timeout' = '30 s';
+CREATE TABLE orders (
+  order_id BIGINT,
+  user_id BIGINT,
+  amount DECIMAL(10, 2),
+  status STRING,
+  proc_time AS PROCTIME()
+) WITH ('connector' = 'kafka', 'topic' = 'orders', 'format' = 'json');
+CREATE TABLE users (
+  id BIGINT, name STRING, tier STRING, score DECIMAL(10, 2), since DATE, updated TIMESTAMP(3), active BOOLEAN
+) WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = '%s'%s,
+  'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' = '100');
+CREATE TABLE enriched (order_id BIGINT, name STRING, tier STRING, total DECIMAL(10, 2), big BOOLEAN, since DATE)
+  WITH ('connector' = 'print');
+INSERT INTO enriched
+SELECT /*+ LOOKUP('table'='u', 'output-mode'='allow_unordered') */
+  o.order_id, UPPER(u.name), COALESCE(u.tier, 'none'), o.amount * 2,
+  CASE WHEN o.amount > 5 THEN TRUE ELSE FALSE END, u.since
+FROM orders AS o
+LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id
+WHERE o.status IS NULL OR o.status <> 'cancelled';
+`, d.jdbcURL, table, auth)
+}
+
+var wantEnriched = []Row{
+	{int64(100), "ANN", "gold", "19.00", true, date(2024, 1, 2)},
+	{int64(101), "BOB", "silver", "2.00", false, date(2023, 12, 31)},
+	{int64(101), "BOB2", "bronze", "2.00", false, date(2023, 6, 1)},
+	{int64(102), nil, "none", "4.50", false, nil},
+	{int64(103), nil, "none", "6.00", false, nil},
+	{int64(105), "EVE", "gold", "11.00", true, date(2020, 2, 29)},
+	{int64(106), "ANN", "gold", "12.00", true, date(2024, 1, 2)},
+}
+
+// The same debug job gives the same rows on SQLite, PostgreSQL and MariaDB.
+func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
+	orders := writeFile(t, "orders.jsonl", ordersJSONL)
+	for _, db := range databases {
+		t.Run(db.name, func(t *testing.T) {
+			d := db.open(t)
+			table := d.createUsers(t)
+			var mu sync.Mutex
+			var streamed []DebugRow
+			res, err := Debug(context.Background(), enrichJob(d, table), DebugOptions{
+				Data: map[string]string{"orders": orders}, Now: func() time.Time { return fixedNow },
+				OnRow: func(r DebugRow) { mu.Lock(); streamed = append(streamed, r); mu.Unlock() },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Sinks) != 1 || res.Sinks[0].Name != "enriched" {
+				t.Fatalf("sinks %+v", res.Sinks)
+			}
+			got := res.Sinks[0].Rows
+			sortRows(got)
+			want := slices.Clone(wantEnriched)
+			sortRows(want)
+			if !rowsEqual(got, want) {
+				t.Fatalf("got\n%v\nwant\n%v", got, want)
+			}
+			if len(streamed) != len(want) {
+				t.Fatalf("OnRow saw %d rows", len(streamed))
+			}
+			for _, r := range streamed {
+				if r.Input < 1 || r.Input > 8 || r.Lookup <= 0 {
+					t.Fatalf("streamed row %+v: want its input line and lookup time", r)
+				}
+			}
+			if len(res.Lookups) != 1 {
+				t.Fatalf("lookups %+v", res.Lookups)
+			}
+			l := res.Lookups[0]
+			if l.Config.Options.Capacity != 4 || l.Config.Options.Mode != Unordered || l.Config.Options.Timeout != 30*time.Second {
+				t.Fatalf("lookup config %+v: want SET capacity and timeout, hint's output mode", l.Config.Options)
+			}
+			// user 1 twice (cached once), NULL user asks nothing.
+			// The cancelled order is filtered before its lookup; user 1 is cached the
+			// second time; the NULL user asks nothing.
+			// (Both lookups of user 1 may be in flight at once: then they share one query.)
+			if l.Stats.Lookups != 6 || l.Stats.Queries != 4 || l.Stats.Cache.Hits+l.Stats.Shared != 1 || len(l.Latency) != 6 {
+				t.Fatalf("lookup stats %+v, %d latencies", l.Stats, len(l.Latency))
+			}
+		})
+	}
+}
+
+func TestDebugExpressions(t *testing.T) {
+	data := writeFile(t, "t.csv", "id,name,price,qty,dt,note\n"+
+		"1,apple,1.25,4,2024-01-31,\n"+
+		"2,Banana split,0.10,,2024-02-29,\"x, y\"\n"+
+		"3,cherry,,7,,ok\n")
+	job := `
+CREATE TABLE t (id INT, name STRING, price DECIMAL(5, 2), qty INT, dt DATE, note STRING) WITH ('connector' = 'filesystem');
+SELECT id,
+  price * qty AS total,
+  CAST(price AS DOUBLE) * 2 AS dbl,
+  qty / 2 AS half, qty % 3 AS rest,
+  CASE id WHEN 1 THEN 'one' WHEN 2 THEN 'two' END AS word,
+  name LIKE '%an%' AS has_an, id IN (1, 3) AS odd, id BETWEEN 2 AND 3 AS late,
+  qty IS NULL AS no_qty, NOT (id = 1) AS not_one,
+  CHAR_LENGTH(name) AS len, SUBSTRING(name FROM 2 FOR 3) AS sub, TRIM(BOTH 'a' FROM name) AS trimmed,
+  CONCAT_WS('-', name, note) AS joined, name || '!' AS bang, INITCAP(name) AS cap, LPAD(CAST(id AS STRING), 3, '0') AS padded,
+  EXTRACT(MONTH FROM dt) AS m, DATE_FORMAT(dt, 'yyyy/MM/dd') AS fmt, CAST('42' AS INT) + 1 AS num,
+  TRY_CAST(note AS INT) AS bad, IF(qty > 5, 'many', 'few') AS how_many, ROUND(CAST(price AS DOUBLE), 1) AS r,
+  NULLIF(note, '') AS note_or_null, PROCTIME() AS pt
+FROM t WHERE id < 10`
+	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"T": data}, Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Sinks[0]
+	var b bytes.Buffer
+	if err := WriteTable(&b, s.Columns, s.Rows); err != nil {
+		t.Fatal(err)
+	}
+	want := `id | total | dbl  | half | rest | word | has_an | odd   | late  | no_qty | not_one | len | sub | trimmed      | joined            | bang          | cap          | padded | m    | fmt        | num | bad  | how_many | r    | note_or_null | pt
+-- | ----- | ---- | ---- | ---- | ---- | ------ | ----- | ----- | ------ | ------- | --- | --- | ------------ | ----------------- | ------------- | ------------ | ------ | ---- | ---------- | --- | ---- | -------- | ---- | ------------ | -------------------
+1  | 5.00  | 2.5  | 2    | 1    | one  | FALSE  | TRUE  | FALSE | FALSE  | FALSE   | 5   | ppl | pple         | apple-            | apple!        | Apple        | 001    | 1    | 2024/01/31 | 43  | NULL | few      | 1.3  | NULL         | 2024-05-06 07:08:09
+2  | NULL  | 0.2  | NULL | NULL | two  | TRUE   | FALSE | TRUE  | TRUE   | TRUE    | 12  | ana | Banana split | Banana split-x, y | Banana split! | Banana Split | 002    | 2    | 2024/02/29 | 43  | NULL | few      | 0.1  | x, y         | 2024-05-06 07:08:09
+3  | NULL  | NULL | 3    | 1    | NULL | FALSE  | TRUE  | TRUE  | FALSE  | TRUE    | 6   | her | cherry       | cherry-ok         | cherry!       | Cherry       | 003    | NULL | NULL       | 43  | NULL | many     | NULL | ok           | 2024-05-06 07:08:09
+`
+	if got := b.String(); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestDebugDatagenAndLimit(t *testing.T) {
+	job := `
+CREATE TABLE gen (id BIGINT, score INT, name STRING, flag BOOLEAN) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '50', 'rows-per-second' = '100000',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '10', 'fields.id.end' = '1000',
+  'fields.score.min' = '1', 'fields.score.max' = '6', 'fields.name.length' = '5');
+CREATE TABLE sink (id BIGINT, score INT, name STRING, flag BOOLEAN) WITH ('connector' = 'blackhole');
+INSERT INTO sink SELECT * FROM gen WHERE score >= 1;
+SELECT id FROM gen LIMIT 3;`
+	res, err := Debug(context.Background(), job, DebugOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := res.Sinks[0].Rows
+	if len(rows) != 50 || rows[0][0] != int64(10) || rows[49][0] != int64(59) {
+		t.Fatalf("%d rows, first %v, last %v", len(rows), rows[0], rows[len(rows)-1])
+	}
+	for _, r := range rows {
+		if s := r[1].(int64); s < 1 || s > 6 || len(r[2].(string)) != 5 {
+			t.Fatalf("row %v out of its options", r)
+		}
+	}
+	again, _ := Debug(context.Background(), job, DebugOptions{})
+	if !rowsEqual(again.Sinks[0].Rows, rows) {
+		t.Fatal("datagen is not repeatable")
+	}
+	if got := res.Sinks[1].Rows; !rowsEqual(got, []Row{{int64(10)}, {int64(11)}, {int64(12)}}) {
+		t.Fatalf("LIMIT 3: %v", got)
+	}
+	res, err = Debug(context.Background(), job, DebugOptions{Limit: 7})
+	if err != nil || len(res.Sinks[0].Rows) != 7 {
+		t.Fatalf("--limit 7: %v, %v", res, err)
+	}
+}
+
+func TestDebugRefusesWhatItCannotRun(t *testing.T) {
+	data := writeFile(t, "t.jsonl", `{"a": 1}`)
+	base := "CREATE TABLE t (a INT, ts TIMESTAMP(3)) WITH ('connector' = 'kafka');\nCREATE TABLE u (a INT) WITH ('connector' = 'kafka');\n"
+	for _, tc := range []struct{ sql, want string }{
+		{"SELECT a, COUNT(*) FROM t GROUP BY a", "GROUP BY and aggregations are out of scope"},
+		{"SELECT COUNT(*) FROM t", "aggregations and windows are out of scope"},
+		{"SELECT * FROM t JOIN u ON t.a = u.a", "regular joins are out of scope"},
+		{"SELECT * FROM t ORDER BY a", "ORDER BY is out of scope"},
+		{"SELECT DISTINCT a FROM t", "DISTINCT is out of scope"},
+		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))", "out of scope"},
+		{"SELECT * FROM u", "give its rows with --data u=FILE"},
+		{"SELECT nope FROM t", "unknown column nope"},
+		{"SELECT my_udf(a) FROM t", "function MY_UDF is not supported"},
+		{"INSERT INTO missing SELECT a FROM t", "no CREATE TABLE for the sink"},
+		{"SELECT a FROM t UNION ALL SELECT a FROM t", "out of scope"},
+		{"CREATE FUNCTION f AS 'x.Y'", "CreateFunction is not supported"},
+		{"SELECT FROM", "does not parse"},
+	} {
+		_, err := Debug(context.Background(), base+tc.sql, DebugOptions{Data: map[string]string{"t": data}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.sql, err, tc.want)
+		}
+	}
+}
+
+// Errors name the input row and the reason.
+func TestDebugErrorsNameTheRow(t *testing.T) {
+	bad := writeFile(t, "t.jsonl", "{\"a\": 1}\n{\"a\": \"x\"}\n")
+	_, err := Debug(context.Background(), "CREATE TABLE t (a INT) WITH ('connector'='kafka'); SELECT a FROM t",
+		DebugOptions{Data: map[string]string{"t": bad}})
+	if err == nil || !strings.Contains(err.Error(), "line 2, column a") {
+		t.Fatalf("%v", err)
+	}
+
+	d := openSQLite(t)
+	table := d.createUsers(t)
+	orders := writeFile(t, "orders.jsonl", ordersJSONL)
+	job := enrichJob(d, table)
+	d.exec(t, "DROP TABLE "+d.quote(table)) // lookups fail
+	_, err = Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
+	if err == nil || !strings.Contains(err.Error(), "no such table") {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestDebugLookupErrorNamesInputRow(t *testing.T) {
+	d := openSQLite(t)
+	table := d.createUsers(t)
+	orders := writeFile(t, "orders.jsonl", ordersJSONL)
+	job := strings.Replace(enrichJob(d, table), "ON o.user_id = u.id", "ON o.user_id = u.id AND 1 / (o.order_id - 101) > 0", 1)
+	_, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
+	if err == nil || !strings.Contains(err.Error(), "input row 2") || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestWriteJSONLines(t *testing.T) {
+	var b bytes.Buffer
+	cols := []Column{{"id", "BIGINT"}, {"total", "DECIMAL(10, 2)"}, {"day", "DATE"}, {"ts", "TIMESTAMP(3)"}, {"n", "STRING"}}
+	rows := []Row{{int64(1), "12.50", date(2024, 1, 2), ts("2024-01-02 10:00:00.123"), nil}}
+	if err := WriteJSONLines(&b, cols, rows); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":1,"total":12.50,"day":"2024-01-02","ts":"2024-01-02 10:00:00.123","n":null}` + "\n"; b.String() != want {
+		t.Fatalf("%s", b.String())
+	}
+}

@@ -1,0 +1,1357 @@
+package join
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/palink/palink/core/flinksql"
+)
+
+// The expression evaluator of debug runs. Expressions are compiled once
+// against the columns in scope into closures over a row. Values inside are
+// those of Row, except DECIMAL, which is a *big.Rat while computed (exact,
+// as Flink's) and its canonical string again in the rows a run emits.
+
+// field is a column in scope: of a table (by its alias or name) or a result.
+type field struct {
+	table string
+	name  string
+	typ   colType
+}
+
+type scope []field
+
+// evalEnv is what an evaluation may read besides the row.
+type evalEnv struct {
+	now time.Time // PROCTIME() and CURRENT_TIMESTAMP of this row
+}
+
+type evalFn func(env *evalEnv, row Row) (any, error)
+
+// compileError names where in the job an expression failed to compile.
+func compileError(e flinksql.Node, format string, args ...any) error {
+	p := e.Range().Pos
+	return fmt.Errorf("line %d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
+}
+
+func (s scope) resolve(ref *flinksql.ColumnRef) (int, colType, error) {
+	name := ref.Name()
+	qual := ""
+	if len(ref.Parts) > 1 {
+		qual = ref.Parts[len(ref.Parts)-2].Name
+	}
+	found := -1
+	for i, f := range s {
+		if !strings.EqualFold(f.name, name) || qual != "" && !strings.EqualFold(f.table, qual) {
+			continue
+		}
+		if found >= 0 {
+			return 0, colType{}, compileError(ref, "column %s is ambiguous: qualify it with its table", ref.Key())
+		}
+		found = i
+	}
+	if found < 0 {
+		return 0, colType{}, compileError(ref, "unknown column %s", ref.Key())
+	}
+	return found, s[found].typ, nil
+}
+
+// compile turns an expression into a closure and its static type (kindAny
+// when it depends on the values).
+func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
+	switch x := e.(type) {
+	case *flinksql.ParenExpr:
+		return s.compile(x.X)
+	case *flinksql.ColumnRef:
+		i, t, err := s.resolve(x)
+		if err != nil {
+			return nil, t, err
+		}
+		return func(_ *evalEnv, row Row) (any, error) { return internal(row[i], t), nil }, t, nil
+	case *flinksql.NumberLit:
+		switch x.Kind {
+		case flinksql.NumInteger:
+			n, err := strconv.ParseInt(x.Text, 10, 64)
+			if err != nil {
+				return nil, colType{}, compileError(x, "integer %s: %v", x.Text, err)
+			}
+			return constant(n), colType{kind: kindInt}, nil
+		case flinksql.NumDecimal:
+			r, ok := new(big.Rat).SetString(x.Text)
+			if !ok {
+				return nil, colType{}, compileError(x, "bad number %s", x.Text)
+			}
+			scale := 0
+			if i := strings.IndexByte(x.Text, '.'); i >= 0 {
+				scale = len(x.Text) - i - 1
+			}
+			return constant(r), colType{kind: kindDecimal, scale: scale}, nil
+		default:
+			f, err := strconv.ParseFloat(x.Text, 64)
+			if err != nil {
+				return nil, colType{}, compileError(x, "bad number %s", x.Text)
+			}
+			return constant(f), colType{kind: kindFloat}, nil
+		}
+	case *flinksql.StringLit:
+		return constant(x.Value), colType{kind: kindString}, nil
+	case *flinksql.BoolLit:
+		return constant(x.Value), colType{kind: kindBool}, nil
+	case *flinksql.NullLit:
+		return constant(nil), colType{}, nil
+	case *flinksql.TypedLit:
+		t, err := parseType(x.Type)
+		if err != nil {
+			return nil, t, compileError(x, "%v", err)
+		}
+		v, err := castValue(x.Value.Value, t)
+		if err != nil {
+			return nil, t, compileError(x, "%s literal: %v", x.Type, err)
+		}
+		return constant(v), t, nil
+	case *flinksql.UnaryExpr:
+		return s.unary(x)
+	case *flinksql.BinaryExpr:
+		return s.binary(x)
+	case *flinksql.IsExpr:
+		f, _, err := s.compile(x.X)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil {
+				return nil, err
+			}
+			var r bool
+			switch x.What {
+			case "NULL", "UNKNOWN":
+				r = v == nil
+			case "TRUE":
+				r = v == true
+			case "FALSE":
+				r = v == false
+			default:
+				return nil, compileError(x, "IS %s is not supported in debug runs", x.What)
+			}
+			return r != x.Not, nil
+		}, colType{kind: kindBool}, nil
+	case *flinksql.IsDistinctExpr:
+		l, _, err := s.compile(x.L)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		r, _, err := s.compile(x.R)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			a, b, err := both(env, row, l, r)
+			if err != nil {
+				return nil, err
+			}
+			var distinct bool
+			switch {
+			case a == nil || b == nil:
+				distinct = (a == nil) != (b == nil)
+			default:
+				c, err := compare(a, b)
+				if err != nil {
+					return nil, compileError(x, "%v", err)
+				}
+				distinct = c != 0
+			}
+			return distinct != x.Not, nil
+		}, colType{kind: kindBool}, nil
+	case *flinksql.InExpr:
+		if x.Query != nil {
+			return nil, colType{}, compileError(x, "IN (subquery) is not supported in debug runs")
+		}
+		f, _, err := s.compile(x.X)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		list, err := s.compileAll(x.List)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			sawNull := false
+			for _, g := range list {
+				w, err := g(env, row)
+				if err != nil {
+					return nil, err
+				}
+				if w == nil {
+					sawNull = true
+					continue
+				}
+				if c, err := compare(v, w); err != nil {
+					return nil, compileError(x, "%v", err)
+				} else if c == 0 {
+					return !x.Not, nil
+				}
+			}
+			if sawNull {
+				return nil, nil
+			}
+			return x.Not, nil
+		}, colType{kind: kindBool}, nil
+	case *flinksql.BetweenExpr:
+		f, _, err := s.compile(x.X)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		lo, _, err := s.compile(x.Lo)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		hi, _, err := s.compile(x.Hi)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			a, b, err := both(env, row, lo, hi)
+			if err != nil || a == nil || b == nil {
+				return nil, err
+			}
+			if x.Mode == "SYMMETRIC" {
+				if c, _ := compare(a, b); c > 0 {
+					a, b = b, a
+				}
+			}
+			c1, err := compare(v, a)
+			if err != nil {
+				return nil, compileError(x, "%v", err)
+			}
+			c2, err := compare(v, b)
+			if err != nil {
+				return nil, compileError(x, "%v", err)
+			}
+			return (c1 >= 0 && c2 <= 0) != x.Not, nil
+		}, colType{kind: kindBool}, nil
+	case *flinksql.LikeExpr:
+		return s.like(x)
+	case *flinksql.CaseExpr:
+		return s.caseExpr(x)
+	case *flinksql.CastExpr:
+		f, _, err := s.compile(x.X)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		t, err := parseType(x.Type.String())
+		if err != nil {
+			return nil, t, compileError(x, "%v", err)
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			c, err := castValue(v, t)
+			if err != nil {
+				if x.Try {
+					return nil, nil
+				}
+				return nil, fmt.Errorf("CAST(%v AS %s): %w", v, x.Type.String(), err)
+			}
+			return c, nil
+		}, t, nil
+	case *flinksql.FuncCall:
+		return s.call(x)
+	case *flinksql.TrimExpr:
+		f, _, err := s.compile(x.X)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		chars := evalFn(constant(" "))
+		if x.Chars != nil {
+			if chars, _, err = s.compile(x.Chars); err != nil {
+				return nil, colType{}, err
+			}
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			v, c, err := both(env, row, f, chars)
+			if err != nil || v == nil || c == nil {
+				return nil, err
+			}
+			str, cut := fmt.Sprint(v), fmt.Sprint(c)
+			switch x.Side {
+			case "LEADING":
+				return strings.TrimLeft(str, cut), nil
+			case "TRAILING":
+				return strings.TrimRight(str, cut), nil
+			}
+			return strings.Trim(str, cut), nil
+		}, colType{kind: kindString}, nil
+	case *flinksql.SubstringExpr:
+		args := []flinksql.Expr{x.X, x.From}
+		if x.Length != nil {
+			args = append(args, x.Length)
+		}
+		return s.callNamed(x, "SUBSTRING", args)
+	case *flinksql.PositionExpr:
+		return s.callNamed(x, "POSITION", []flinksql.Expr{x.Sub, x.X})
+	case *flinksql.ExtractExpr:
+		f, _, err := s.compile(x.X)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			t, ok := v.(time.Time)
+			if !ok {
+				return nil, fmt.Errorf("EXTRACT from %T", v)
+			}
+			return extract(x.Unit, t)
+		}, colType{kind: kindInt}, nil
+	}
+	return nil, colType{}, compileError(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
+}
+
+func (s scope) compileAll(es []flinksql.Expr) ([]evalFn, error) {
+	out := make([]evalFn, len(es))
+	for i, e := range es {
+		f, _, err := s.compile(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+func constant(v any) evalFn { return func(*evalEnv, Row) (any, error) { return v, nil } }
+
+func both(env *evalEnv, row Row, f, g evalFn) (any, any, error) {
+	a, err := f(env, row)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := g(env, row)
+	return a, b, err
+}
+
+// internal is a row value as the evaluator computes with it.
+func internal(v any, t colType) any {
+	if t.kind == kindDecimal {
+		if s, ok := v.(string); ok {
+			if r, ok := new(big.Rat).SetString(s); ok {
+				return r
+			}
+		}
+	}
+	return v
+}
+
+func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, colType, error) {
+	f, t, err := s.compile(x.X)
+	if err != nil {
+		return nil, t, err
+	}
+	switch x.Op {
+	case "NOT":
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			b, ok := v.(bool)
+			if !ok {
+				return nil, compileError(x, "NOT of %T", v)
+			}
+			return !b, nil
+		}, colType{kind: kindBool}, nil
+	case "+":
+		return f, t, nil
+	case "-":
+		return func(env *evalEnv, row Row) (any, error) {
+			v, err := f(env, row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			return arith("-", int64(0), v)
+		}, t, nil
+	}
+	return nil, t, compileError(x, "%s is not supported in debug runs", x.Op)
+}
+
+func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, colType, error) {
+	l, lt, err := s.compile(x.L)
+	if err != nil {
+		return nil, lt, err
+	}
+	r, rt, err := s.compile(x.R)
+	if err != nil {
+		return nil, rt, err
+	}
+	switch x.Op {
+	case "AND", "OR":
+		and := x.Op == "AND"
+		return func(env *evalEnv, row Row) (any, error) {
+			a, err := l(env, row)
+			if err != nil {
+				return nil, err
+			}
+			if a == !and { // FALSE AND …, TRUE OR …
+				return a, nil
+			}
+			b, err := r(env, row)
+			if err != nil {
+				return nil, err
+			}
+			if b == !and {
+				return b, nil
+			}
+			if a == nil || b == nil {
+				return nil, nil
+			}
+			if _, ok := a.(bool); !ok {
+				return nil, compileError(x, "%s of %T", x.Op, a)
+			}
+			return and, nil
+		}, colType{kind: kindBool}, nil
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		return func(env *evalEnv, row Row) (any, error) {
+			a, b, err := both(env, row, l, r)
+			if err != nil || a == nil || b == nil {
+				return nil, err
+			}
+			c, err := compare(a, b)
+			if err != nil {
+				return nil, compileError(x, "%v", err)
+			}
+			switch x.Op {
+			case "=":
+				return c == 0, nil
+			case "<>", "!=":
+				return c != 0, nil
+			case "<":
+				return c < 0, nil
+			case "<=":
+				return c <= 0, nil
+			case ">":
+				return c > 0, nil
+			}
+			return c >= 0, nil
+		}, colType{kind: kindBool}, nil
+	case "||":
+		return func(env *evalEnv, row Row) (any, error) {
+			a, b, err := both(env, row, l, r)
+			if err != nil || a == nil || b == nil {
+				return nil, err
+			}
+			return str(a) + str(b), nil
+		}, colType{kind: kindString}, nil
+	case "+", "-", "*", "/", "%":
+		t := arithType(x.Op, lt, rt)
+		return func(env *evalEnv, row Row) (any, error) {
+			a, b, err := both(env, row, l, r)
+			if err != nil || a == nil || b == nil {
+				return nil, err
+			}
+			v, err := arith(x.Op, a, b)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", flinksql.FormatExpr(x), err)
+			}
+			return v, nil
+		}, t, nil
+	}
+	return nil, colType{}, compileError(x, "operator %s is not supported in debug runs", x.Op)
+}
+
+// arithType is the static type of an arithmetic result, Flink's rules
+// simplified: the wider operand, decimal scales added for *.
+func arithType(op string, a, b colType) colType {
+	switch {
+	case a.kind == kindFloat || b.kind == kindFloat:
+		return colType{kind: kindFloat}
+	case a.kind == kindDecimal || b.kind == kindDecimal:
+		switch op {
+		case "*":
+			return colType{kind: kindDecimal, scale: a.scale + b.scale}
+		case "/":
+			return colType{kind: kindDecimal, scale: max(6, a.scale)}
+		}
+		return colType{kind: kindDecimal, scale: max(a.scale, b.scale)}
+	case a.kind == kindInt && b.kind == kindInt:
+		return colType{kind: kindInt}
+	}
+	return colType{}
+}
+
+func arith(op string, a, b any) (any, error) {
+	if ai, ok := a.(int64); ok {
+		if bi, ok := b.(int64); ok {
+			switch op {
+			case "+":
+				return ai + bi, nil
+			case "-":
+				return ai - bi, nil
+			case "*":
+				return ai * bi, nil
+			case "/", "%":
+				if bi == 0 {
+					return nil, errors.New("division by zero")
+				}
+				if op == "/" {
+					return ai / bi, nil
+				}
+				return ai % bi, nil
+			}
+		}
+	}
+	_, af := a.(float64)
+	_, bf := b.(float64)
+	if af || bf {
+		x, err1 := toFloat(a)
+		y, err2 := toFloat(b)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		switch op {
+		case "+":
+			return x + y, nil
+		case "-":
+			return x - y, nil
+		case "*":
+			return x * y, nil
+		case "/":
+			return x / y, nil
+		case "%":
+			return math.Mod(x, y), nil
+		}
+	}
+	x, err1 := toRat(a)
+	y, err2 := toRat(b)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, err
+	}
+	z := new(big.Rat)
+	switch op {
+	case "+":
+		return z.Add(x, y), nil
+	case "-":
+		return z.Sub(x, y), nil
+	case "*":
+		return z.Mul(x, y), nil
+	case "/":
+		if y.Sign() == 0 {
+			return nil, errors.New("division by zero")
+		}
+		return z.Quo(x, y), nil
+	case "%":
+		if y.Sign() == 0 {
+			return nil, errors.New("division by zero")
+		}
+		q := new(big.Int).Quo(new(big.Int).Mul(x.Num(), y.Denom()), new(big.Int).Mul(x.Denom(), y.Num()))
+		return z.Sub(x, new(big.Rat).Mul(y, new(big.Rat).SetInt(q))), nil
+	}
+	return nil, fmt.Errorf("operator %s", op)
+}
+
+func toFloat(v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case int64:
+		return float64(x), nil
+	case *big.Rat:
+		f, _ := x.Float64()
+		return f, nil
+	}
+	return 0, fmt.Errorf("%T %v is not a number", v, v)
+}
+
+func toRat(v any) (*big.Rat, error) {
+	switch x := v.(type) {
+	case *big.Rat:
+		return x, nil
+	case int64:
+		return new(big.Rat).SetInt64(x), nil
+	case float64:
+		r := new(big.Rat)
+		if r.SetFloat64(x) == nil {
+			return nil, fmt.Errorf("%v is not a finite number", x)
+		}
+		return r, nil
+	case string:
+		if r, ok := new(big.Rat).SetString(strings.TrimSpace(x)); ok {
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("%T %v is not a number", v, v)
+}
+
+// compare orders two non-NULL values of comparable types; numbers of any
+// kind compare by value, and a string compared to a number or time is read
+// as one (Flink casts implicitly there).
+func compare(a, b any) (int, error) {
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y), nil
+		}
+		switch b.(type) {
+		case int64, float64, *big.Rat:
+			r, err := toRat(x)
+			if err != nil {
+				return 0, err
+			}
+			return compare(r, b)
+		case time.Time:
+			t, err := toTime(x)
+			if err != nil {
+				return 0, err
+			}
+			return compare(t, b)
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			switch {
+			case x == y:
+				return 0, nil
+			case !x:
+				return -1, nil
+			}
+			return 1, nil
+		}
+	case time.Time:
+		switch y := b.(type) {
+		case time.Time:
+			return x.Compare(y), nil
+		case string:
+			c, err := compare(b, a)
+			return -c, err
+		}
+	case int64, float64, *big.Rat:
+		if _, ok := b.(string); ok {
+			c, err := compare(b, a)
+			return -c, err
+		}
+		if ai, ok := a.(int64); ok {
+			if bi, ok := b.(int64); ok {
+				return cmpInt(ai, bi), nil
+			}
+		}
+		_, af := a.(float64)
+		_, bf := b.(float64)
+		if af || bf {
+			fa, err1 := toFloat(a)
+			fb, err2 := toFloat(b)
+			if err := errors.Join(err1, err2); err != nil {
+				return 0, err
+			}
+			switch {
+			case fa < fb:
+				return -1, nil
+			case fa > fb:
+				return 1, nil
+			}
+			return 0, nil
+		}
+		ra, err1 := toRat(a)
+		rb, err2 := toRat(b)
+		if err := errors.Join(err1, err2); err != nil {
+			return 0, err
+		}
+		return ra.Cmp(rb), nil
+	case []byte:
+		if y, ok := b.([]byte); ok {
+			return strings.Compare(string(x), string(y)), nil
+		}
+	}
+	return 0, fmt.Errorf("cannot compare %T with %T", a, b)
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// str is a value as a STRING, as CAST(v AS STRING) writes it.
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case *big.Rat:
+		return ratString(x)
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("2006-01-02")
+		}
+		return x.Format("2006-01-02 15:04:05.999999999")
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []byte:
+		return string(x)
+	case bool:
+		if x {
+			return "TRUE"
+		}
+		return "FALSE"
+	}
+	return fmt.Sprint(v)
+}
+
+// ratString writes a decimal with as many digits as it has.
+func ratString(r *big.Rat) string {
+	for scale := 0; scale <= 18; scale++ {
+		s := r.FloatString(scale)
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
+			return s
+		}
+	}
+	return r.FloatString(18)
+}
+
+// castValue is CAST(v AS t).
+func castValue(v any, t colType) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch t.kind {
+	case kindDecimal:
+		r, err := toRat(v)
+		if err != nil {
+			return nil, err
+		}
+		s := r.FloatString(t.scale) // rounds half away from zero, as Flink
+		r, _ = new(big.Rat).SetString(s)
+		return r, nil
+	case kindString:
+		return str(v), nil
+	case kindInt:
+		switch x := v.(type) {
+		case float64:
+			return int64(x), nil // Flink truncates
+		case *big.Rat:
+			return new(big.Int).Quo(x.Num(), x.Denom()).Int64(), nil
+		case bool:
+			return canonical(x, t)
+		case string:
+			return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		}
+	case kindFloat:
+		if r, ok := v.(*big.Rat); ok {
+			f, _ := r.Float64()
+			return f, nil
+		}
+	case kindBool:
+		switch x := v.(type) {
+		case string:
+			switch strings.ToLower(strings.TrimSpace(x)) {
+			case "true", "1", "t", "yes", "y":
+				return true, nil
+			case "false", "0", "f", "no", "n":
+				return false, nil
+			}
+			return nil, fmt.Errorf("%q is not a boolean", x)
+		}
+	}
+	return canonical(v, t)
+}
+
+func (s scope) like(x *flinksql.LikeExpr) (evalFn, colType, error) {
+	f, _, err := s.compile(x.X)
+	if err != nil {
+		return nil, colType{}, err
+	}
+	p, _, err := s.compile(x.Pattern)
+	if err != nil {
+		return nil, colType{}, err
+	}
+	esc := evalFn(constant(nil))
+	if x.Escape != nil {
+		if esc, _, err = s.compile(x.Escape); err != nil {
+			return nil, colType{}, err
+		}
+	}
+	similar := x.Op != "LIKE"
+	return func(env *evalEnv, row Row) (any, error) {
+		v, pat, err := both(env, row, f, p)
+		if err != nil || v == nil || pat == nil {
+			return nil, err
+		}
+		e, err := esc(env, row)
+		if err != nil {
+			return nil, err
+		}
+		re, err := likeRegexp(str(pat), e, similar)
+		if err != nil {
+			return nil, compileError(x, "%v", err)
+		}
+		return re.MatchString(str(v)) != x.Not, nil
+	}, colType{kind: kindBool}, nil
+}
+
+func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error) {
+	var esc rune = -1
+	if escape != nil {
+		r := []rune(str(escape))
+		if len(r) != 1 {
+			return nil, errors.New("ESCAPE must be one character")
+		}
+		esc = r[0]
+	}
+	var b strings.Builder
+	b.WriteString("(?s)^")
+	rs := []rune(pattern)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case c == esc && i+1 < len(rs):
+			i++
+			b.WriteString(regexp.QuoteMeta(string(rs[i])))
+		case c == '%':
+			b.WriteString(".*")
+		case c == '_':
+			b.WriteString(".")
+		case similar && strings.ContainsRune("|*+?()[]{}", c):
+			b.WriteRune(c)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
+func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, colType, error) {
+	var operand evalFn
+	if x.Operand != nil {
+		f, _, err := s.compile(x.Operand)
+		if err != nil {
+			return nil, colType{}, err
+		}
+		operand = f
+	}
+	type when struct{ cond, result evalFn }
+	var whens []when
+	var t colType
+	for _, w := range x.Whens {
+		c, _, err := s.compile(w.Cond)
+		if err != nil {
+			return nil, t, err
+		}
+		r, rt, err := s.compile(w.Result)
+		if err != nil {
+			return nil, t, err
+		}
+		if t.kind == kindAny {
+			t = rt
+		}
+		whens = append(whens, when{c, r})
+	}
+	otherwise := evalFn(constant(nil))
+	if x.Else != nil {
+		f, _, err := s.compile(x.Else)
+		if err != nil {
+			return nil, t, err
+		}
+		otherwise = f
+	}
+	return func(env *evalEnv, row Row) (any, error) {
+		var subject any
+		if operand != nil {
+			v, err := operand(env, row)
+			if err != nil {
+				return nil, err
+			}
+			subject = v
+		}
+		for _, w := range whens {
+			c, err := w.cond(env, row)
+			if err != nil {
+				return nil, err
+			}
+			hit := c == true
+			if operand != nil {
+				hit = false
+				if subject != nil && c != nil {
+					n, err := compare(subject, c)
+					if err != nil {
+						return nil, compileError(x, "%v", err)
+					}
+					hit = n == 0
+				}
+			}
+			if hit {
+				return w.result(env, row)
+			}
+		}
+		return otherwise(env, row)
+	}, t, nil
+}
+
+func (s scope) call(x *flinksql.FuncCall) (evalFn, colType, error) {
+	if x.Over != nil || x.OverRef != nil || x.Filter != nil || x.Distinct {
+		return nil, colType{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
+	}
+	return s.callNamed(x, x.FuncName(), x.Args)
+}
+
+// aggregates are refused by name: a debug run does not aggregate.
+var aggregates = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "LISTAGG": true,
+	"COLLECT": true, "FIRST_VALUE": true, "LAST_VALUE": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true,
+	"VAR_SAMP": true, "ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "LEAD": true, "LAG": true,
+	"TUMBLE": true, "HOP": true, "SESSION": true, "CUMULATE": true, "TUMBLE_START": true, "TUMBLE_END": true}
+
+func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, colType, error) {
+	if aggregates[name] {
+		return nil, colType{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
+	}
+	args, err := s.compileAll(argExprs)
+	if err != nil {
+		return nil, colType{}, err
+	}
+	types := make([]colType, len(argExprs))
+	for i, a := range argExprs {
+		_, types[i], _ = s.compile(a)
+	}
+	fn, ok := functions[name]
+	if !ok {
+		return nil, colType{}, compileError(at, "function %s is not supported in debug runs", name)
+	}
+	if len(args) < fn.min || fn.max >= 0 && len(args) > fn.max {
+		return nil, colType{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
+	}
+	t := fn.typ
+	if fn.typeOf != nil {
+		t = fn.typeOf(types)
+	}
+	return func(env *evalEnv, row Row) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(env, row)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil && !fn.nulls {
+				return nil, nil // NULL in, NULL out
+			}
+			vals[i] = v
+		}
+		v, err := fn.eval(env, vals)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return v, nil
+	}, t, nil
+}
+
+func arity(lo, hi int) string {
+	switch {
+	case hi < 0:
+		return fmt.Sprintf("at least %d", lo)
+	case lo == hi:
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
+}
+
+// function is a built-in scalar function.
+type function struct {
+	min, max int  // arguments; max -1: any number
+	nulls    bool // sees NULL arguments (else NULL in gives NULL out)
+	typ      colType
+	typeOf   func([]colType) colType
+	eval     func(env *evalEnv, args []any) (any, error)
+}
+
+var (
+	tString = colType{kind: kindString}
+	tInt    = colType{kind: kindInt}
+	tFloat  = colType{kind: kindFloat}
+	tTS     = colType{kind: kindTimestamp}
+	tDate   = colType{kind: kindDate}
+	tBool   = colType{kind: kindBool}
+)
+
+func firstType(ts []colType) colType {
+	for _, t := range ts {
+		if t.kind != kindAny {
+			return t
+		}
+	}
+	return colType{}
+}
+
+var functions = map[string]function{
+	"UPPER":            {1, 1, false, tString, nil, func(_ *evalEnv, a []any) (any, error) { return strings.ToUpper(str(a[0])), nil }},
+	"LOWER":            {1, 1, false, tString, nil, func(_ *evalEnv, a []any) (any, error) { return strings.ToLower(str(a[0])), nil }},
+	"CHAR_LENGTH":      {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return int64(len([]rune(str(a[0])))), nil }},
+	"CHARACTER_LENGTH": {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return int64(len([]rune(str(a[0])))), nil }},
+	"INITCAP": {1, 1, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		rs := []rune(strings.ToLower(str(a[0])))
+		for i := range rs {
+			if i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsDigit(rs[i-1]) {
+				rs[i] = unicode.ToUpper(rs[i])
+			}
+		}
+		return string(rs), nil
+	}},
+	"CONCAT": {1, -1, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		var b strings.Builder
+		for _, v := range a {
+			b.WriteString(str(v))
+		}
+		return b.String(), nil
+	}},
+	"CONCAT_WS": {2, -1, true, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		var parts []string
+		for _, v := range a[1:] {
+			if v != nil {
+				parts = append(parts, str(v))
+			}
+		}
+		return strings.Join(parts, str(a[0])), nil
+	}},
+	"SUBSTRING": {2, 3, false, tString, nil, substring},
+	"SUBSTR":    {2, 3, false, tString, nil, substring},
+	"REPLACE": {3, 3, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		return strings.ReplaceAll(str(a[0]), str(a[1]), str(a[2])), nil
+	}},
+	"POSITION": {2, 2, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) {
+		i := strings.Index(str(a[1]), str(a[0]))
+		if i < 0 {
+			return int64(0), nil
+		}
+		return int64(len([]rune(str(a[1])[:i])) + 1), nil
+	}},
+	"LPAD": {3, 3, false, tString, nil, func(_ *evalEnv, a []any) (any, error) { return pad(a, true) }},
+	"RPAD": {3, 3, false, tString, nil, func(_ *evalEnv, a []any) (any, error) { return pad(a, false) }},
+	"REGEXP_REPLACE": {3, 3, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		re, err := regexp.Compile(str(a[1]))
+		if err != nil {
+			return nil, err
+		}
+		return re.ReplaceAllString(str(a[0]), str(a[2])), nil
+	}},
+	"REGEXP_EXTRACT": {2, 3, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		re, err := regexp.Compile(str(a[1]))
+		if err != nil {
+			return nil, err
+		}
+		group := int64(0)
+		if len(a) == 3 {
+			if group, err = toInt(a[2]); err != nil {
+				return nil, err
+			}
+		}
+		m := re.FindStringSubmatch(str(a[0]))
+		if m == nil || int(group) >= len(m) {
+			return nil, nil
+		}
+		return m[group], nil
+	}},
+	"ABS": {1, 1, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+		if c, err := compare(a[0], int64(0)); err != nil || c >= 0 {
+			return a[0], err
+		}
+		return arith("-", int64(0), a[0])
+	}},
+	"MOD": {2, 2, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return arith("%", a[0], a[1]) }},
+	"POWER": {2, 2, false, tFloat, nil, func(_ *evalEnv, a []any) (any, error) {
+		x, err1 := toFloat(a[0])
+		y, err2 := toFloat(a[1])
+		return math.Pow(x, y), errors.Join(err1, err2)
+	}},
+	"SQRT": {1, 1, false, tFloat, nil, func(_ *evalEnv, a []any) (any, error) {
+		x, err := toFloat(a[0])
+		return math.Sqrt(x), err
+	}},
+	"ROUND": {1, 2, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "ROUND") }},
+	"FLOOR": {1, 1, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "FLOOR") }},
+	"CEIL":  {1, 1, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "CEIL") }},
+	"COALESCE": {1, -1, true, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+		for _, v := range a {
+			if v != nil {
+				return v, nil
+			}
+		}
+		return nil, nil
+	}},
+	"IFNULL": {2, 2, true, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+		if a[0] != nil {
+			return a[0], nil
+		}
+		return a[1], nil
+	}},
+	"NULLIF": {2, 2, true, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+		if a[0] != nil && a[1] != nil {
+			if c, err := compare(a[0], a[1]); err == nil && c == 0 {
+				return nil, nil
+			}
+		}
+		return a[0], nil
+	}},
+	"IF": {3, 3, true, colType{}, func(ts []colType) colType { return firstType(ts[1:]) }, func(_ *evalEnv, a []any) (any, error) {
+		if a[0] == true {
+			return a[1], nil
+		}
+		return a[2], nil
+	}},
+	"PROCTIME":          {0, 0, true, tTS, nil, func(env *evalEnv, _ []any) (any, error) { return env.now, nil }},
+	"NOW":               {0, 0, true, tTS, nil, func(env *evalEnv, _ []any) (any, error) { return env.now, nil }},
+	"CURRENT_TIMESTAMP": {0, 0, true, tTS, nil, func(env *evalEnv, _ []any) (any, error) { return env.now, nil }},
+	"LOCALTIMESTAMP":    {0, 0, true, tTS, nil, func(env *evalEnv, _ []any) (any, error) { return env.now, nil }},
+	"CURRENT_DATE": {0, 0, true, tDate, nil, func(env *evalEnv, _ []any) (any, error) {
+		return time.Date(env.now.Year(), env.now.Month(), env.now.Day(), 0, 0, 0, 0, time.UTC), nil
+	}},
+	"UNIX_TIMESTAMP": {0, 2, false, tInt, nil, func(env *evalEnv, a []any) (any, error) {
+		if len(a) == 0 {
+			return env.now.Unix(), nil
+		}
+		t, err := parseTimeFormat(str(a[0]), a[1:])
+		if err != nil {
+			return nil, err
+		}
+		return t.Unix(), nil
+	}},
+	"FROM_UNIXTIME": {1, 2, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		n, err := toInt(a[0])
+		if err != nil {
+			return nil, err
+		}
+		layout := "yyyy-MM-dd HH:mm:ss"
+		if len(a) == 2 {
+			layout = str(a[1])
+		}
+		return time.Unix(n, 0).UTC().Format(javaLayout(layout)), nil
+	}},
+	"TO_TIMESTAMP": {1, 2, false, tTS, nil, func(_ *evalEnv, a []any) (any, error) { return parseTimeFormat(str(a[0]), a[1:]) }},
+	"TO_DATE": {1, 2, false, tDate, nil, func(_ *evalEnv, a []any) (any, error) {
+		layout := []any{"yyyy-MM-dd"}
+		if len(a) == 2 {
+			layout = a[1:]
+		}
+		t, err := parseTimeFormat(str(a[0]), layout)
+		return t, err
+	}},
+	"TO_TIMESTAMP_LTZ": {2, 2, false, tTS, nil, func(_ *evalEnv, a []any) (any, error) {
+		n, err := toInt(a[0])
+		if err != nil {
+			return nil, err
+		}
+		p, err := toInt(a[1])
+		if err != nil {
+			return nil, err
+		}
+		if p == 0 {
+			return time.Unix(n, 0).UTC(), nil
+		}
+		return time.UnixMilli(n).UTC(), nil
+	}},
+	"DATE_FORMAT": {2, 2, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
+		t, err := toTime(a[0])
+		if err != nil {
+			return nil, err
+		}
+		return t.Format(javaLayout(str(a[1]))), nil
+	}},
+	"YEAR":       {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return extractOf("YEAR", a[0]) }},
+	"MONTH":      {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return extractOf("MONTH", a[0]) }},
+	"DAYOFMONTH": {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return extractOf("DAY", a[0]) }},
+	"HOUR":       {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return extractOf("HOUR", a[0]) }},
+	"MINUTE":     {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return extractOf("MINUTE", a[0]) }},
+	"SECOND":     {1, 1, false, tInt, nil, func(_ *evalEnv, a []any) (any, error) { return extractOf("SECOND", a[0]) }},
+	"IS_ALPHA": {1, 1, false, tBool, nil, func(_ *evalEnv, a []any) (any, error) {
+		s := str(a[0])
+		return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) < 0, nil
+	}},
+	"IS_DIGIT": {1, 1, false, tBool, nil, func(_ *evalEnv, a []any) (any, error) {
+		s := str(a[0])
+		return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) < 0, nil
+	}},
+}
+
+func toInt(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case float64:
+		return int64(x), nil
+	case *big.Rat:
+		return new(big.Int).Quo(x.Num(), x.Denom()).Int64(), nil
+	case string:
+		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	}
+	return 0, fmt.Errorf("%T %v is not an integer", v, v)
+}
+
+func substring(_ *evalEnv, a []any) (any, error) {
+	rs := []rune(str(a[0]))
+	from, err := toInt(a[1])
+	if err != nil {
+		return nil, err
+	}
+	start := int(from) - 1 // 1-based
+	if from <= 0 {
+		start = 0
+	}
+	end := len(rs)
+	if len(a) == 3 {
+		n, err := toInt(a[2])
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			return nil, errors.New("negative length")
+		}
+		end = min(len(rs), start+int(n))
+	}
+	if start >= len(rs) || start >= end {
+		return "", nil
+	}
+	return string(rs[start:end]), nil
+}
+
+func pad(a []any, left bool) (any, error) {
+	s, n, fill := []rune(str(a[0])), a[1], []rune(str(a[2]))
+	width, err := toInt(n)
+	if err != nil {
+		return nil, err
+	}
+	if width < 0 {
+		return nil, nil
+	}
+	if int(width) <= len(s) {
+		return string(s[:width]), nil
+	}
+	if len(fill) == 0 {
+		return string(s), nil
+	}
+	var p []rune
+	for len(p) < int(width)-len(s) {
+		p = append(p, fill[len(p)%len(fill)])
+	}
+	if left {
+		return string(p) + string(s), nil
+	}
+	return string(s) + string(p), nil
+}
+
+func round(a []any, how string) (any, error) {
+	digits := int64(0)
+	if len(a) == 2 {
+		d, err := toInt(a[1])
+		if err != nil {
+			return nil, err
+		}
+		digits = d
+	}
+	switch x := a[0].(type) {
+	case int64:
+		return x, nil
+	case float64:
+		p := math.Pow(10, float64(digits))
+		switch how {
+		case "FLOOR":
+			return math.Floor(x), nil
+		case "CEIL":
+			return math.Ceil(x), nil
+		}
+		return math.Round(x*p) / p, nil
+	case *big.Rat:
+		switch how {
+		case "FLOOR", "CEIL":
+			q := new(big.Int).Quo(x.Num(), x.Denom()) // towards zero
+			r := new(big.Rat).SetInt(q)
+			if how == "FLOOR" && x.Sign() < 0 && r.Cmp(x) != 0 {
+				r.Sub(r, big.NewRat(1, 1))
+			}
+			if how == "CEIL" && x.Sign() > 0 && r.Cmp(x) != 0 {
+				r.Add(r, big.NewRat(1, 1))
+			}
+			return r, nil
+		}
+		r, _ := new(big.Rat).SetString(x.FloatString(int(max(digits, 0))))
+		return r, nil
+	}
+	return nil, fmt.Errorf("%T is not a number", a[0])
+}
+
+func extractOf(unit string, v any) (any, error) {
+	t, err := toTime(v)
+	if err != nil {
+		return nil, err
+	}
+	return extract(unit, t)
+}
+
+func extract(unit string, t time.Time) (any, error) {
+	switch strings.ToUpper(unit) {
+	case "YEAR":
+		return int64(t.Year()), nil
+	case "QUARTER":
+		return int64((t.Month()-1)/3 + 1), nil
+	case "MONTH":
+		return int64(t.Month()), nil
+	case "WEEK":
+		_, w := t.ISOWeek()
+		return int64(w), nil
+	case "DAY", "DAYOFMONTH":
+		return int64(t.Day()), nil
+	case "DOW", "DAYOFWEEK":
+		return int64(t.Weekday()) + 1, nil
+	case "DOY", "DAYOFYEAR":
+		return int64(t.YearDay()), nil
+	case "HOUR":
+		return int64(t.Hour()), nil
+	case "MINUTE":
+		return int64(t.Minute()), nil
+	case "SECOND":
+		return int64(t.Second()), nil
+	case "MILLISECOND":
+		return int64(t.Nanosecond() / 1e6), nil
+	case "EPOCH":
+		return t.Unix(), nil
+	}
+	return nil, fmt.Errorf("EXTRACT(%s): unknown unit", unit)
+}
+
+// javaLayout turns a Java SimpleDateFormat pattern, as Flink's time
+// functions take, into a Go layout.
+func javaLayout(p string) string {
+	r := strings.NewReplacer("yyyy", "2006", "yy", "06", "MM", "01", "dd", "02", "HH", "15", "hh", "03",
+		"mm", "04", "ss", "05", "SSS", "000", "a", "PM", "EEE", "Mon", "XXX", "Z07:00", "Z", "-0700", "'T'", "T")
+	return r.Replace(p)
+}
+
+func parseTimeFormat(s string, layout []any) (time.Time, error) {
+	if len(layout) == 0 || layout[0] == nil {
+		return toTime(s)
+	}
+	t, err := time.Parse(javaLayout(str(layout[0])), s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return t.UTC(), nil
+}
