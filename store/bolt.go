@@ -134,11 +134,17 @@ func (b *Bolt) View(ctx context.Context, fn func(ReadTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("read store %s: %w", b.path, err)
 	}
-	return b.db.View(func(btx *bolt.Tx) error {
+	var fnErr error
+	err := b.db.View(func(btx *bolt.Tx) error {
 		t := &boltTx{tx: btx}
 		defer t.close()
-		return fn(t)
+		fnErr = fn(t)
+		return fnErr
 	})
+	if err != nil && err != fnErr {
+		return fmt.Errorf("read store %s: %w", b.path, err)
+	}
+	return err
 }
 
 // Update runs fn in a read-write transaction and commits it if fn succeeds
@@ -151,18 +157,24 @@ func (b *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("update store %s: %w", b.path, err)
 	}
-	return b.db.Update(func(btx *bolt.Tx) error {
+	var fnErr error
+	err := b.db.Update(func(btx *bolt.Tx) error {
 		t := &boltTx{tx: btx}
 		defer t.close()
-		if err := fn(t); err != nil {
-			return err
+		if fnErr = fn(t); fnErr != nil {
+			return fnErr
 		}
 		// A caller that gave up must not find its write done after all.
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("update store %s: not committed: %w", b.path, err)
+			fnErr = fmt.Errorf("update store %s: not committed: %w", b.path, err)
 		}
-		return nil
+		return fnErr
 	})
+	if err != nil && err != fnErr {
+		// bbolt's own failure: starting the transaction or committing it.
+		return fmt.Errorf("update store %s: %w", b.path, err)
+	}
+	return err
 }
 
 // Backup writes a consistent copy of the whole store to w, a valid bbolt

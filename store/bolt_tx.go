@@ -270,7 +270,7 @@ func (t *boltTx) Command(id string) (model.Command, error) {
 	if v == nil {
 		return model.Command{}, fmt.Errorf("get command %q: %w", id, ErrNotFound)
 	}
-	return decode[model.Command]("command", []byte(id), v)
+	return decodeCommand([]byte(id), v)
 }
 
 // PutCommand creates a command (empty ID) or replaces one, keeping the
@@ -361,6 +361,11 @@ func (t *boltTx) Commands(f CommandFilter) ([]model.Command, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list commands: %w", err)
 	}
+	for _, s := range f.States {
+		if err := validEnum("list commands: state", s, commandStates); err != nil {
+			return nil, err
+		}
+	}
 	states := slices.Compact(slices.Sorted(slices.Values(f.States)))
 	var sources []*bolt.Bucket
 	switch {
@@ -394,7 +399,7 @@ func (t *boltTx) Commands(f CommandFilter) ([]model.Command, error) {
 		if v == nil {
 			return false, fmt.Errorf("index lists command %s, which does not exist", id)
 		}
-		c, err := decode[model.Command]("command", id, v)
+		c, err := decodeCommand(id, v)
 		if err != nil {
 			return false, err
 		}

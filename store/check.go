@@ -174,7 +174,7 @@ func checkTx(tx *bolt.Tx) []error {
 	byState, byJob := top[string(bucketCommandsByState)], top[string(bucketCommandsByJob)]
 	cmdByID := map[string]model.Command{}
 	_ = cmds.ForEach(func(k, v []byte) error {
-		c, err := decode[model.Command]("command", k, v)
+		c, err := decodeCommand(k, v)
 		if err != nil {
 			report("%w", err)
 			return nil

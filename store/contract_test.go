@@ -574,6 +574,11 @@ func contractCommandFilters(t *testing.T, open opener) {
 		return err
 	})
 	wantErr(t, err, ErrInvalid, "-1")
+	err = s.View(context.Background(), func(tx ReadTx) error {
+		_, err := tx.Commands(CommandFilter{States: []model.CommandState{model.CmdUndo, 0}})
+		return err
+	})
+	wantErr(t, err, ErrInvalid, "state 0")
 }
 
 func contractEvents(t *testing.T, open opener) {

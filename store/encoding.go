@@ -73,6 +73,19 @@ func decode[T any](what string, key []byte, v []byte) (T, error) {
 	return rec, nil
 }
 
+// decodeCommand decodes a stored command and checks its enums, since the
+// indexes are named after its state (a record from a bug or an older
+// palink without one must fail here, not as a bad index name).
+func decodeCommand(key, v []byte) (model.Command, error) {
+	c, err := decode[model.Command]("command", key, v)
+	if err == nil {
+		if err = checkCommand(c); err != nil {
+			err = fmt.Errorf("decode command %q: %w", key, err)
+		}
+	}
+	return c, err
+}
+
 // encode marshals a record for storage.
 func encode(what, id string, rec any) ([]byte, error) {
 	b, err := json.Marshal(rec)

@@ -146,7 +146,7 @@ func migrateTo1(tx *bolt.Tx) error {
 	}
 
 	err = tx.Bucket(bucketCommands).ForEach(func(k, v []byte) error {
-		c, err := decode[model.Command]("command", k, v)
+		c, err := decodeCommand(k, v)
 		if err != nil {
 			return err
 		}
