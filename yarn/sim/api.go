@@ -2,53 +2,54 @@ package sim
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
 // App is a snapshot of one YARN application and its Flink jobs.
 type App struct {
-	ID          string
-	Name        string
-	Type        string // applicationType, "Apache Flink" for Flink
-	User        string
-	Queue       string
-	Tags        []string
-	State       string // YARN state: NEW … ACCEPTED, RUNNING, FINISHED, FAILED, KILLED
-	FinalStatus string // UNDEFINED, SUCCEEDED, FAILED, KILLED
-	Diagnostics string
-	// Session is true for a Flink session cluster (yarn-session).
-	Session bool
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Type        string   `json:"type"` // applicationType, "Apache Flink" for Flink
+	User        string   `json:"user"`
+	Queue       string   `json:"queue"`
+	Tags        []string `json:"tags,omitempty"`
+	State       string   `json:"state"`       // YARN state: NEW … ACCEPTED, RUNNING, FINISHED, FAILED, KILLED
+	FinalStatus string   `json:"finalStatus"` // UNDEFINED, SUCCEEDED, FAILED, KILLED
+	Diagnostics string   `json:"diagnostics,omitempty"`
+	// Mode is ModePerJob, ModeApplication or ModeSession ("" for non-Flink apps).
+	Mode string `json:"mode,omitempty"`
 	// Attempt is the current application attempt number (1, 2 after a JM failover, …).
-	Attempt int
+	Attempt int `json:"attempt"`
 	// JMAddress is the JobManager REST host:port (YARN's amRPCAddress), ""
 	// while no JobManager runs.
-	JMAddress string
-	// TrackingURL is the RM's trackingUrl ("" while UNASSIGNED).
-	TrackingURL string
-	StartedAt   time.Time
-	FinishedAt  time.Time
-	Jobs        []Job
+	JMAddress string `json:"jmAddress,omitempty"`
+	// TrackingURL is the active RM's trackingUrl ("" while UNASSIGNED).
+	TrackingURL string    `json:"trackingUrl,omitempty"`
+	StartedAt   time.Time `json:"startedAt"`
+	FinishedAt  time.Time `json:"finishedAt,omitzero"`
+	Jobs        []Job     `json:"jobs,omitempty"`
 }
 
 // Job is a snapshot of one Flink job.
 type Job struct {
-	ID    string
-	Name  string
-	State string // Flink JobStatus: INITIALIZING, CREATED, RUNNING, RESTARTING, FINISHED, …
-	// Restarts is Flink's numRestarts.
-	Restarts int
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	State string `json:"state"` // Flink JobStatus: INITIALIZING, CREATED, RUNNING, RESTARTING, FINISHED, …; SUSPENDED once its JobManager is gone
+	// Restarts is Flink's numRestarts (of the current JobManager).
+	Restarts int `json:"restarts"`
 	// RestoredFrom is the path the job last restored from ("" for none).
-	RestoredFrom string
-	// CompletedCheckpoints counts completed checkpoints and savepoints.
-	CompletedCheckpoints int64
+	RestoredFrom string `json:"restoredFrom,omitempty"`
+	// CompletedCheckpoints counts completed checkpoints and savepoints of
+	// the current JobManager (Flink's counts.completed).
+	CompletedCheckpoints int64 `json:"completedCheckpoints"`
 	// LatestCheckpoint is the external path of the newest completed checkpoint.
-	LatestCheckpoint string
+	LatestCheckpoint string `json:"latestCheckpoint,omitempty"`
 	// Savepoints are the paths of the job's completed savepoints, oldest first.
-	Savepoints []string
-	StartedAt  time.Time
-	EndedAt    time.Time
+	Savepoints []string  `json:"savepoints,omitempty"`
+	StartedAt  time.Time `json:"startedAt"`
+	EndedAt    time.Time `json:"endedAt,omitzero"`
 }
 
 // Deployment modes of SubmitRequest.Mode, named like Flink's execution.target.
@@ -98,42 +99,170 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	if err := ctx.Err(); err != nil {
 		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
 	}
-	return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, errNotYet)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, ErrClosed)
+	}
+	now := c.clock.Now()
+	conf := map[string]string{}
+	for k, v := range r.Config {
+		conf[k] = v
+	}
+	a, err := c.newApp(now, r)
+	if err != nil {
+		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
+	}
+	out := Submitted{AppID: a.id}
+	if a.mode != ModeSession {
+		entry := r.EntryClass
+		name := firstNonEmpty(r.JobName, conf["pipeline.name"], r.Name, entry[strings.LastIndex(entry, ".")+1:])
+		j := c.addJob(a, jobSpec{name: name, entryClass: entry, parallelism: r.Parallelism, config: conf,
+			restorePath:      firstNonEmpty(r.SavepointPath, conf["execution.state-recovery.path"], conf["execution.savepoint.path"]),
+			allowNonRestored: r.AllowNonRestoredState}, now)
+		out.JobID = j.id
+	}
+	c.opts.Logf("sim: submitted %s (%s) %s", a.id, a.mode, out.JobID)
+	return out, nil
 }
 
-var errNotYet = errors.New("not implemented yet")
-
 // Apps returns a snapshot of every application, oldest first.
-func (c *Cluster) Apps() []App { return nil }
+func (c *Cluster) Apps() []App {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	out := make([]App, 0, len(c.order))
+	for _, a := range c.order {
+		c.advance(a, now)
+		out = append(out, c.snapshot(a, now))
+	}
+	return out
+}
 
 // App returns a snapshot of one application.
 func (c *Cluster) App(id string) (App, error) {
-	return App{}, fmt.Errorf("app %s: %w", id, ErrNotFound)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	a := c.appLocked(id, now)
+	if a == nil {
+		return App{}, fmt.Errorf("app %s: %w", id, ErrNotFound)
+	}
+	return c.snapshot(a, now), nil
+}
+
+func (c *Cluster) snapshot(a *app, now time.Time) App {
+	out := App{ID: a.id, Name: a.name, Type: a.appType, User: a.user, Queue: a.queue,
+		Tags: append([]string(nil), a.tags...), State: a.state, FinalStatus: a.final, Diagnostics: a.diag,
+		Mode: a.mode, Attempt: len(a.attempts), StartedAt: a.submitted, FinishedAt: a.finished}
+	if a.state == yarnRunning {
+		if jm := c.ensureJM(a); jm != nil {
+			out.JMAddress = jm.addr
+		}
+		if rm := c.activeRMLocked(); rm != nil {
+			out.TrackingURL = rm.url + "/proxy/" + a.id + "/"
+		}
+	} else if yarnFinal(a.state) {
+		if rm := c.activeRMLocked(); rm != nil {
+			out.TrackingURL = rm.url + "/cluster/app/" + a.id
+		}
+	}
+	for _, j := range a.jobs {
+		c.syncCheckpoints(j, now)
+		sj := Job{ID: j.id, Name: j.name, State: j.state, Restarts: j.restarts, RestoredFrom: j.restoredFrom,
+			CompletedCheckpoints: j.ck.completed, Savepoints: append([]string(nil), j.savepoints...),
+			StartedAt: j.start, EndedAt: j.end}
+		if j.ck.latest != nil {
+			sj.LatestCheckpoint = j.ck.latest.path
+		}
+		out.Jobs = append(out.Jobs, sj)
+	}
+	return out
+}
+
+// resolveJob finds a job by Flink job id, or an app's newest live job.
+func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
+	if j, ok := c.jobs[ref]; ok {
+		c.advance(j.app, now)
+		return j, nil
+	}
+	a := c.appLocked(ref, now)
+	if a == nil {
+		return nil, fmt.Errorf("%w: no application or job %s", ErrNotFound, ref)
+	}
+	for i := len(a.jobs) - 1; i >= 0; i-- {
+		if !flinkTerminal(a.jobs[i].state) {
+			return a.jobs[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w: application %s has no live job", ErrState, ref)
 }
 
 // FailJob makes a Flink job fail for good: Flink restarts it (RESTARTING,
-// numRestarts grows) until its restart strategy gives up, then the job is
+// numRestarts grows) until its restart strategy gives up
+// (restart-strategy.fixed-delay.attempts, default 3), then the job is
 // FAILED with its exceptions recorded and, in a per-job or application
-// cluster, the YARN application ends with final status FAILED. ref is an
-// application id (its newest running job) or a Flink job id.
-func (c *Cluster) FailJob(ref string) error { return fmt.Errorf("fail job %s: %w", ref, errNotYet) }
+// cluster, the YARN application ends: state FINISHED, final status FAILED,
+// as when Flink deregisters after a failed job. ref is an application id
+// (its newest live job) or a Flink job id.
+func (c *Cluster) FailJob(ref string) error { return c.fail(ref, true, "fail job") }
 
 // InterruptJob makes a Flink job fail once: it goes RESTARTING and recovers
 // from its latest checkpoint. ref is as for FailJob.
-func (c *Cluster) InterruptJob(ref string) error {
-	return fmt.Errorf("interrupt job %s: %w", ref, errNotYet)
+func (c *Cluster) InterruptJob(ref string) error { return c.fail(ref, false, "interrupt job") }
+
+func (c *Cluster) fail(ref string, fatal bool, op string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	j, err := c.resolveJob(ref, now)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", op, ref, err)
+	}
+	c.syncCheckpoints(j, now)
+	if j.state != jobRunning {
+		return fmt.Errorf("%s %s: %w: job %s is %s, not RUNNING", op, ref, ErrState, j.id, j.state)
+	}
+	c.failJob(j, now, fatal, "")
+	return nil
 }
 
 // FailoverJM kills the application's JobManager: YARN starts a new
-// attempt, whose JobManager listens on a new port (amRPCAddress changes)
-// and recovers the jobs from their latest checkpoints.
+// attempt (the app is ACCEPTED meanwhile), whose JobManager listens on a
+// new port (amRPCAddress changes) and recovers the jobs from their latest
+// checkpoints. After yarn.application-attempts (default 10) the app FAILS.
 func (c *Cluster) FailoverJM(appID string) error {
-	return fmt.Errorf("fail over JobManager of %s: %w", appID, errNotYet)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	a := c.appLocked(appID, now)
+	if a == nil {
+		return fmt.Errorf("fail over JobManager of %s: %w", appID, ErrNotFound)
+	}
+	for _, j := range a.jobs {
+		c.syncCheckpoints(j, now)
+	}
+	if err := c.failoverJM(a, now); err != nil {
+		return fmt.Errorf("fail over JobManager of %s: %w", appID, err)
+	}
+	return nil
 }
 
-// KillApp kills an application as `yarn application -kill` does.
+// KillApp kills an application as `yarn application -kill` does: it is
+// KILLED a simulated second later and its JobManager is gone.
 func (c *Cluster) KillApp(appID string) error {
-	return fmt.Errorf("kill %s: %w", appID, errNotYet)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	a := c.appLocked(appID, now)
+	if a == nil {
+		return fmt.Errorf("kill %s: %w", appID, ErrNotFound)
+	}
+	if yarnFinal(a.state) {
+		return fmt.Errorf("kill %s: %w: application is already %s", appID, ErrState, a.state)
+	}
+	c.kill(a, now)
+	return nil
 }
 
 // FailoverRM makes the next ResourceManager the active one and the others

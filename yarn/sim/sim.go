@@ -106,12 +106,25 @@ type Cluster struct {
 	frng   *rand.Rand // fault draws only, so they do not shift the simulation's ids
 	faults Faults
 
-	mu     sync.Mutex
-	rng    *rand.Rand
-	rms    []*rmServer
-	active int // index of the active RM; -1 while none is
-	gw     *http.Server
-	gwURL  string
+	// mu guards everything below: the simulation is small enough for one
+	// lock, and one lock keeps every transition atomic.
+	mu        sync.Mutex
+	rng       *rand.Rand
+	rms       []*rmServer
+	active    int // index of the active RM; -1 while none is
+	gw        *http.Server
+	gwURL     string
+	apps      map[string]*app
+	order     []*app // by submission
+	jobs      map[string]*job
+	points    map[string]*checkpoint // every completed checkpoint and savepoint, by path
+	due       dueHeap
+	eventSeq  uint64
+	nodes     int
+	sessions  map[string]*sqlSession
+	lastFault map[string]time.Time // when each periodic fault last fired
+	// proxyTransport carries the web proxy's requests to JobManagers.
+	proxyTransport *http.Transport
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -126,6 +139,7 @@ type rmServer struct {
 	url     string // http://host:port
 	srv     *http.Server
 	startMs int64 // its start time, the cluster timestamp of the ids it issues
+	appSeq  int   // the sequence number of the last application id it issued
 }
 
 // New checks o and builds a cluster. Nothing listens until Start.
@@ -138,16 +152,33 @@ func New(o Options) (*Cluster, error) {
 	}
 	o = o.withDefaults()
 	c := &Cluster{
-		opts:   o,
-		clock:  o.Clock,
-		frng:   rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
-		faults: o.Faults.clone(),
-		rng:    rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
+		opts:           o,
+		clock:          o.Clock,
+		frng:           rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
+		faults:         o.Faults.clone(),
+		rng:            rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
+		apps:           map[string]*app{},
+		jobs:           map[string]*job{},
+		points:         map[string]*checkpoint{},
+		sessions:       map[string]*sqlSession{},
+		lastFault:      map[string]time.Time{},
+		nodes:          20 + o.Apps/4,
+		proxyTransport: &http.Transport{MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
 	}
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
+	now := c.clock.Now()
+	for i := 0; i < o.RMs; i++ {
+		// Each RM has its own start time: ids issued after a failover carry
+		// the new active RM's cluster timestamp, as in YARN.
+		// They started before the oldest pre-existing application.
+		c.rms = append(c.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
+	}
+	c.mu.Lock()
+	c.populate(now, o.Apps)
+	c.mu.Unlock()
 	return c, nil
 }
 
@@ -167,7 +198,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		return fmt.Errorf("start simulated cluster: %w", err)
 	}
 	c.started = true
-	for i := 0; i < c.opts.RMs; i++ {
+	for i, rm := range c.rms {
 		a := addr
 		if i > 0 {
 			a = net.JoinHostPort(c.opts.Host, "0")
@@ -177,9 +208,8 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			c.closeLocked()
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
-		rm := &rmServer{idx: i, url: "http://" + ln.Addr().String(), startMs: c.clock.Now().UnixMilli() - int64(i)*1000}
+		rm.url = "http://" + ln.Addr().String()
 		rm.srv = &http.Server{Handler: c.withFaults(rmKind, c.rmHandler(rm)), ReadHeaderTimeout: 10 * time.Second}
-		c.rms = append(c.rms, rm)
 		c.serve(rm.srv, ln)
 	}
 	gwAddr := c.opts.GatewayAddr
@@ -196,6 +226,8 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		ReadHeaderTimeout: 10 * time.Second}
 	c.serve(c.gw, ln)
 
+	c.wg.Add(1)
+	go c.scheduler()
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
@@ -235,6 +267,7 @@ func (c *Cluster) Close() error {
 	c.closeLocked()
 	c.mu.Unlock()
 	c.wg.Wait()
+	c.proxyTransport.CloseIdleConnections()
 	return nil
 }
 
@@ -245,10 +278,18 @@ func (c *Cluster) closeLocked() {
 	c.closed = true
 	c.cancel()
 	for _, rm := range c.rms {
-		_ = rm.srv.Close()
+		if rm.srv != nil {
+			_ = rm.srv.Close()
+		}
 	}
 	if c.gw != nil {
 		_ = c.gw.Close()
+	}
+	for _, a := range c.order {
+		if a.jm != nil {
+			_ = a.jm.srv.Close()
+			a.jm = nil
+		}
 	}
 }
 
@@ -257,9 +298,11 @@ func (c *Cluster) closeLocked() {
 func (c *Cluster) RMURLs() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]string, len(c.rms))
-	for i, rm := range c.rms {
-		out[i] = rm.url
+	out := make([]string, 0, len(c.rms))
+	for _, rm := range c.rms {
+		if rm.url != "" {
+			out = append(out, rm.url)
+		}
 	}
 	return out
 }

@@ -1,0 +1,165 @@
+package sim
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+)
+
+// The admin API lives under /sim/ on every RM listener. It is not YARN: it
+// is how a fake `flink` CLI submits, and how a demo or a test breaks
+// things. Wire faults never apply to it, so faults can always be turned off.
+//
+//	GET  /sim/state                      now, RMs, gateway, every app (App JSON)
+//	POST /sim/submit                     SubmitRequest → Submitted
+//	GET  /sim/faults, PUT /sim/faults    Faults JSON (durations as "250ms")
+//	POST /sim/rm-failover                the next RM becomes active
+//	POST /sim/apps/{id}/jm-failover      FailoverJM
+//	POST /sim/apps/{id}/kill             KillApp
+//	POST /sim/apps/{id}/fail[?transient=true]   FailJob / InterruptJob
+//	POST /sim/jobs/{id}/fail[?transient=true]   the same, by Flink job id
+func (c *Cluster) adminRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /sim/state", func(w http.ResponseWriter, r *http.Request) {
+		state := map[string]any{"now": c.Now(), "rms": c.RMURLs(), "activeRM": c.ActiveRMURL(),
+			"gateway": c.GatewayURL(), "faults": c.Faults(), "apps": c.Apps()}
+		writeJSON(w, http.StatusOK, state)
+	})
+	mux.HandleFunc("POST /sim/submit", func(w http.ResponseWriter, r *http.Request) {
+		var req SubmitRequest
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req); err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		out, err := c.Submit(r.Context(), req)
+		if err != nil {
+			adminError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+	mux.HandleFunc("GET /sim/faults", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, c.Faults())
+	})
+	mux.HandleFunc("PUT /sim/faults", func(w http.ResponseWriter, r *http.Request) {
+		var f Faults
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&f); err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		if err := c.SetFaults(f); err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		writeJSON(w, http.StatusOK, c.Faults())
+	})
+	mux.HandleFunc("POST /sim/rm-failover", func(w http.ResponseWriter, r *http.Request) {
+		c.FailoverRM()
+		writeJSON(w, http.StatusOK, map[string]string{"activeRM": c.ActiveRMURL()})
+	})
+	act := func(fn func(id string, transient bool) error) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if err := fn(r.PathValue("id"), r.URL.Query().Get("transient") == "true"); err != nil {
+				adminError(w, err)
+				return
+			}
+			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		}
+	}
+	fail := func(id string, transient bool) error {
+		if transient {
+			return c.InterruptJob(id)
+		}
+		return c.FailJob(id)
+	}
+	mux.HandleFunc("POST /sim/apps/{id}/jm-failover", act(func(id string, _ bool) error { return c.FailoverJM(id) }))
+	mux.HandleFunc("POST /sim/apps/{id}/kill", act(func(id string, _ bool) error { return c.KillApp(id) }))
+	mux.HandleFunc("POST /sim/apps/{id}/fail", act(fail))
+	mux.HandleFunc("POST /sim/jobs/{id}/fail", act(fail))
+}
+
+func adminError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, ErrNotFound):
+		status = http.StatusNotFound
+	case errors.Is(err, ErrState):
+		status = http.StatusConflict
+	case errors.Is(err, ErrInvalid):
+		status = http.StatusBadRequest
+	case errors.Is(err, ErrClosed):
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, map[string]string{"error": err.Error()})
+}
+
+// periodicFaults fires the interval faults that are due. c.mu is held.
+func (c *Cluster) periodicFaults(now time.Time) {
+	c.frngMu.Lock()
+	f := c.faults
+	c.frngMu.Unlock()
+	due := func(name string, every time.Duration) bool {
+		if every <= 0 {
+			delete(c.lastFault, name)
+			return false
+		}
+		last, ok := c.lastFault[name]
+		if !ok {
+			c.lastFault[name] = now
+			return false
+		}
+		if now.Sub(last) < every {
+			return false
+		}
+		c.lastFault[name] = now
+		return true
+	}
+	if due("rm", f.RMFailoverEvery) && len(c.rms) > 1 {
+		c.active = (c.active + 1) % len(c.rms)
+		c.opts.Logf("sim: fault: RM failover, rm%d is active", c.active+1)
+	}
+	if due("jm", f.JMFailoverEvery) {
+		if a := c.pickApp(now, func(a *app) bool { return a.state == yarnRunning && a.appType == "Apache Flink" }); a != nil {
+			for _, j := range a.jobs {
+				c.syncCheckpoints(j, now)
+			}
+			_ = c.failoverJM(a, now)
+			c.opts.Logf("sim: fault: JobManager failover of %s", a.id)
+		}
+	}
+	if due("job", f.JobFailEvery) {
+		if a := c.pickApp(now, func(a *app) bool {
+			for _, j := range a.jobs {
+				if j.state == jobRunning {
+					return true
+				}
+			}
+			return false
+		}); a != nil {
+			for _, j := range a.jobs {
+				if j.state == jobRunning {
+					c.syncCheckpoints(j, now)
+					c.failJob(j, now, c.rng.Float64() < f.FatalShare, "")
+					c.opts.Logf("sim: fault: job %s of %s failed", j.id, a.id)
+					break
+				}
+			}
+		}
+	}
+}
+
+// pickApp returns a random app that satisfies ok, or nil.
+func (c *Cluster) pickApp(now time.Time, ok func(*app) bool) *app {
+	var candidates []*app
+	for _, a := range c.order {
+		c.advance(a, now)
+		if ok(a) {
+			candidates = append(candidates, a)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	return candidates[c.rng.IntN(len(candidates))]
+}
