@@ -155,7 +155,10 @@ func (f *formatter) statementLines(s *Script, st Statement) []outLine {
 		}
 	} else {
 		f.stmt(st, 0)
-		f.flushBefore(r.End.Offset+1, 0)
+		// Comments after the last line of the statement stay on that line;
+		// comments on lines of their own go before the next statement, where
+		// a second format would find them.
+		f.flushTrailing(r.End)
 	}
 	if n := len(f.lines); n > 0 {
 		f.lines[n-1].text += ";"
@@ -919,11 +922,10 @@ func (f *formatter) condition(word string, cond Expr, ind int) {
 	}
 	flatten(cond)
 	for i, c := range conj {
-		text := f.sub(c, precAnd+1, ind+1)
 		if i == 0 {
-			f.emit(c.Range().Pos, ind, word+" "+text)
+			f.emit(c.Range().Pos, ind, word+" "+f.sub(c, precAnd+1, ind))
 		} else {
-			f.emit(c.Range().Pos, ind+1, "AND "+text)
+			f.emit(c.Range().Pos, ind+1, "AND "+f.sub(c, precAnd+1, ind+1))
 		}
 	}
 }

@@ -13,6 +13,9 @@ import (
 // is always EOF. Comments are returned apart, in source order.
 func Lex(src string) (toks []Token, comments []Comment, errs []*Error) {
 	lx := lexer{src: src, pos: Pos{Offset: 0, Line: 1, Col: 1}}
+	// About one token per five bytes of SQL; sizing up front saves the
+	// copies of a growing slice.
+	toks = make([]Token, 0, len(src)/5+8)
 	for {
 		t := lx.next()
 		lx.lastLine = t.End.Line

@@ -263,7 +263,7 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			idx := p.parseExpr()
 			p.expect(RBracket)
 			x = &IndexExpr{Span: p.span(start), X: x, Index: idx}
-		case p.is(Dot) && p.peek(1).Kind != Asterisk:
+		case p.is(Dot) && p.peek(1).Kind != Asterisk && fieldAccessible(x):
 			p.next()
 			f := p.parseIdent("a field name")
 			x = &FieldExpr{Span: p.span(start), X: x, Field: f}
@@ -272,6 +272,16 @@ func (p *parser) parsePostfix(x Expr) Expr {
 		}
 	}
 	return x
+}
+
+// fieldAccessible reports whether .field may follow x: a literal such as
+// 0 .a would print as the malformed number 0.a.
+func fieldAccessible(x Expr) bool {
+	switch x.(type) {
+	case *ColumnRef, *FuncCall, *ParenExpr, *IndexExpr, *FieldExpr, *CastExpr, *RowExpr, *SubqueryExpr:
+		return true
+	}
+	return false
 }
 
 // niladic are the functions written without parentheses.
@@ -611,6 +621,11 @@ func (p *parser) parseNameExpr() Expr {
 // was read.
 func (p *parser) parseCallAfterName(name *QualifiedName) Expr {
 	start := name.Pos
+	if len(name.Parts) == 1 && !name.Parts[0].Quoted {
+		if up := strings.ToUpper(name.Parts[0].Name); builtinFunctions[up] {
+			name.Parts[0].Name = up
+		}
+	}
 	f := &FuncCall{Name: name}
 	p.expect(LParen)
 	switch {
@@ -826,7 +841,7 @@ func (p *parser) parseOptIntParams() []int {
 		return nil
 	}
 	p.next()
-	params := []int{p.parseIntParam("a precision")}
+	params := []int{p.parseIntParam("a length or precision")}
 	for !p.failed && p.accept(Comma) {
 		params = append(params, p.parseIntParam("a scale"))
 	}

@@ -230,7 +230,9 @@ func (p *parser) parseCreateTable(start Pos, orReplace, replace, temporary bool)
 // table schema.
 func (p *parser) parseTableElement(ct *CreateTable) {
 	switch {
-	case p.isKw("WATERMARK") && p.isKwAt(1, "FOR"):
+	case p.isKw("WATERMARK"):
+		// WATERMARK is reserved, so it starts a watermark even when FOR is
+		// missing: the error then says so.
 		ct.Watermarks = append(ct.Watermarks, p.parseWatermark())
 	case p.isKw("CONSTRAINT") || p.isKws("PRIMARY", "KEY") || p.isKw("UNIQUE") && p.peek(1).Kind == LParen:
 		ct.Constraints = append(ct.Constraints, p.parseTableConstraint(true))
@@ -617,7 +619,7 @@ func (p *parser) parseAlterTable(start Pos) Statement {
 
 func (p *parser) parseSchemaComponent() Node {
 	switch {
-	case p.isKw("WATERMARK") && p.isKwAt(1, "FOR"):
+	case p.isKw("WATERMARK"):
 		return p.parseWatermark()
 	case p.isKw("CONSTRAINT") || p.isKws("PRIMARY", "KEY") || p.isKw("UNIQUE") && p.peek(1).Kind == LParen:
 		return p.parseTableConstraint(true)

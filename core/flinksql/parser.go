@@ -101,7 +101,7 @@ func newParser(file, src string) *parser {
 	p.up = make([]string, len(toks))
 	for i, t := range toks {
 		if t.Kind == Word {
-			p.up[i] = strings.ToUpper(t.Text)
+			p.up[i] = upperWord(t.Text)
 		}
 	}
 	for _, e := range lexErrs {
@@ -256,6 +256,20 @@ func describe(t Token) string {
 		return "'" + t.Text[:40] + "…'"
 	}
 	return "'" + t.Text + "'"
+}
+
+// upperWord upper-cases a word, without allocating when it already is.
+func upperWord(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			return upperASCII(s)
+		}
+		if c >= 0x80 {
+			return strings.ToUpper(s)
+		}
+	}
+	return s
 }
 
 func firstLine(s string) string {
