@@ -80,7 +80,7 @@ func BenchmarkWriteStateChange(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			perSecond(b, b.N, "updates/s")
+			perSecond(b, b.N, "ops/s")
 		})
 	}
 }
@@ -98,7 +98,7 @@ func BenchmarkJobs10000(b *testing.B) {
 			return err
 		})
 	}
-	perSecond(b, b.N, "scans/s")
+	perSecond(b, b.N, "ops/s")
 	perSecond(b, b.N*10000, "jobs/s")
 }
 
@@ -144,7 +144,7 @@ func BenchmarkCommandsByState(b *testing.B) {
 					return err
 				})
 			}
-			perSecond(b, b.N, "queries/s")
+			perSecond(b, b.N, "ops/s")
 		})
 	}
 }
