@@ -269,3 +269,36 @@ func TestWriteJSONLines(t *testing.T) {
 		t.Fatalf("%s", b.String())
 	}
 }
+
+func TestWriteDebugResult(t *testing.T) {
+	d := openSQLite(t)
+	table := d.createUsers(t)
+	orders := writeFile(t, "orders.jsonl", ordersJSONL)
+	job := strings.Replace(enrichJob(d, table), "'output-mode'='allow_unordered'", "'output-mode'='ordered'", 1)
+	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := WriteDebugText(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	wantText := `enriched: 2 rows
+order_id | name | tier   | total | big   | since
+-------- | ---- | ------ | ----- | ----- | ----------
+100      | ANN  | gold   | 19.00 | TRUE  | 2024-01-02
+101      | BOB  | silver | 2.00  | FALSE | 2023-12-31
+`
+	if got := text.String(); !strings.HasPrefix(got, wantText) || !strings.Contains(got, "lookup users: ") || !strings.Contains(got, "(ordered, capacity 4)") {
+		t.Fatalf("got\n%s\nwant it to start with\n%s", got, wantText)
+	}
+	var js bytes.Buffer
+	if err := WriteDebugJSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"name": "enriched"`, `"order_id": 100,`, `"total": 19.00,`, `"since": "2024-01-02"`, `"table": "users"`} {
+		if !strings.Contains(js.String(), want) {
+			t.Fatalf("JSON %s\nlacks %s", js.String(), want)
+		}
+	}
+}

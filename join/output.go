@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -122,4 +123,84 @@ func jsonValue(v any, typ string) ([]byte, error) {
 		}
 	}
 	return json.Marshal(v)
+}
+
+// WriteDebugText writes a debug run's result for people: each sink's rows
+// as a table, then what each lookup join did.
+func WriteDebugText(w io.Writer, res *DebugResult) error {
+	for i, s := range res.Sinks {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintf(w, "%s: %d rows\n", s.Name, len(s.Rows)); err != nil {
+			return err
+		}
+		if err := WriteTable(w, s.Columns, s.Rows); err != nil {
+			return err
+		}
+	}
+	for _, l := range res.Lookups {
+		p50, p99 := percentile(l.Latency, 0.5), percentile(l.Latency, 0.99)
+		if _, err := fmt.Fprintf(w, "\nlookup %s: %d lookups, %d queries, cache hit %.0f%%, p50 %v, p99 %v (%s, capacity %d)\n",
+			l.Table, l.Stats.Lookups, l.Stats.Queries, 100*l.Stats.Cache.HitRatio(), p50, p99,
+			strings.ToLower(l.Config.Options.Mode.String()), l.Config.Options.Capacity); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// percentile of durations, 0 for none.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))].Round(10 * time.Microsecond)
+}
+
+// WriteDebugJSON writes a debug run's result as one JSON document, for
+// scripts: {"sinks": [{"name", "columns", "rows": [{col: value}]}], "lookups": […]}.
+func WriteDebugJSON(w io.Writer, res *DebugResult) error {
+	type sink struct {
+		Name    string            `json:"name"`
+		Columns []Column          `json:"columns"`
+		Rows    []json.RawMessage `json:"rows"`
+	}
+	type lookup struct {
+		Table    string  `json:"table"`
+		Lookups  int64   `json:"lookups"`
+		Queries  int64   `json:"queries"`
+		HitRatio float64 `json:"cache_hit_ratio"`
+		P50ms    float64 `json:"p50_ms"`
+		P99ms    float64 `json:"p99_ms"`
+	}
+	doc := struct {
+		Sinks   []sink   `json:"sinks"`
+		Lookups []lookup `json:"lookups"`
+	}{Sinks: []sink{}, Lookups: []lookup{}}
+	for _, s := range res.Sinks {
+		var b strings.Builder
+		if err := WriteJSONLines(&b, s.Columns, s.Rows); err != nil {
+			return fmt.Errorf("sink %s: %w", s.Name, err)
+		}
+		out := sink{Name: s.Name, Columns: s.Columns, Rows: []json.RawMessage{}}
+		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if line != "" {
+				out.Rows = append(out.Rows, json.RawMessage(line))
+			}
+		}
+		doc.Sinks = append(doc.Sinks, out)
+	}
+	for _, l := range res.Lookups {
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		doc.Lookups = append(doc.Lookups, lookup{Table: l.Table, Lookups: l.Stats.Lookups, Queries: l.Stats.Queries,
+			HitRatio: l.Stats.Cache.HitRatio(), P50ms: ms(percentile(l.Latency, 0.5)), P99ms: ms(percentile(l.Latency, 0.99))})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }

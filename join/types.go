@@ -29,8 +29,8 @@ type Row []any
 
 // Column is a column of a table as its DDL declares it.
 type Column struct {
-	Name string
-	Type string // the Flink SQL type, as written: "INT", "DECIMAL(10, 2)", "TIMESTAMP(3)"
+	Name string `json:"name"`
+	Type string `json:"type"` // the Flink SQL type, as written: "INT", "DECIMAL(10, 2)", "TIMESTAMP(3)"
 }
 
 // kind is the canonical Go representation of a Flink type.
