@@ -319,11 +319,11 @@ type AuditEntry struct {
 	Outcome   string // "accepted", "refused: …", "succeeded", "failed: …"
 }
 
-func enumString[E comparable](names map[E]string, v E) string {
+func enumString[E ~int](names map[E]string, v E) string {
 	if s, ok := names[v]; ok {
 		return s
 	}
-	return fmt.Sprintf("%T(%v)", v, v)
+	return fmt.Sprintf("%T(%d)", v, int(v))
 }
 
 func parseEnum[E comparable](names map[E]string, what, s string) (E, error) {

@@ -38,3 +38,12 @@ func TestParseIsCaseInsensitiveAndRejectsUnknown(t *testing.T) {
 		t.Error("Final/Live disagree with DESIGN.md")
 	}
 }
+
+func TestOutOfRangeEnumsPrintWithoutRecursion(t *testing.T) {
+	if got := CommandKind(0).String(); got != "model.CommandKind(0)" {
+		t.Errorf("CommandKind(0) = %q", got)
+	}
+	if got := JobState(99).String(); got != "model.JobState(99)" {
+		t.Errorf("JobState(99) = %q", got)
+	}
+}
