@@ -1,9 +1,11 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/rpc"
 	"os"
@@ -247,6 +249,18 @@ func (h *rpcHandler) Adopt(r AdoptRequest, out *model.Job) (err error) {
 	return err
 }
 
+// Backup returns a consistent copy of the agent's store.
+func (h *rpcHandler) Backup(_ Empty, out *[]byte) error {
+	ctx, cancel := h.call(10 * time.Minute)
+	defer cancel()
+	var buf bytes.Buffer
+	if _, err := h.svc.st.Backup(ctx, &buf); err != nil {
+		return err
+	}
+	*out = buf.Bytes()
+	return nil
+}
+
 // Info says who the agent thinks the caller is.
 type Info struct {
 	User     string
@@ -309,6 +323,16 @@ func Dial(ctx context.Context, socket string) (*Remote, error) {
 		return nil, fmt.Errorf("agent at %s: %w", socket, err)
 	}
 	return r, nil
+}
+
+// Backup writes a consistent copy of the agent's store to w.
+func (r *Remote) Backup(ctx context.Context, w io.Writer) (int64, error) {
+	var b []byte
+	if err := r.call(ctx, "Backup", Empty{}, &b); err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
 }
 
 // Info is what the agent said of this connection.

@@ -28,7 +28,10 @@ func (k *RestorePointKind) UnmarshalText(b []byte) (err error) {
 func (k CommandKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (k *CommandKind) UnmarshalText(b []byte) (err error) { *k, err = ParseCommandKind(string(b)); return }
+func (k *CommandKind) UnmarshalText(b []byte) (err error) {
+	*k, err = ParseCommandKind(string(b))
+	return
+}
 
 // MarshalText implements encoding.TextMarshaler.
 func (s CommandState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
