@@ -475,13 +475,9 @@ func jmCheckpoints(x *jmReq, j *job) jmAnswer {
 	hist := []map[string]any{}
 	var sizes, durs []int64
 	inProg := 0
-	if id, trig, ok := j.inProgress(x.now); ok {
+	if p := x.pendingJSON(j); p != nil {
 		inProg = 1
-		hist = append(hist, map[string]any{"className": "in_progress", "id": id, "status": "IN_PROGRESS",
-			"is_savepoint": false, "trigger_timestamp": trig.UnixMilli(), "latest_ack_timestamp": trig.UnixMilli(),
-			"checkpointed_size": 0, "state_size": 0, "end_to_end_duration": x.now.Sub(trig).Milliseconds(),
-			"alignment_buffered": 0, "processed_data": 0, "persisted_data": 0, "num_subtasks": j.subtasks(),
-			"num_acknowledged_subtasks": 0, "checkpoint_type": "CHECKPOINT", "tasks": map[string]any{}})
+		hist = append(hist, p)
 	}
 	for _, cp := range j.ck.history {
 		hist = append(hist, checkpointJSON(cp))
@@ -515,10 +511,26 @@ func jmCheckpoints(x *jmReq, j *job) jmAnswer {
 	})
 }
 
+// pendingJSON is the checkpoint in progress, if any (PendingCheckpointStatistics).
+func (x *jmReq) pendingJSON(j *job) map[string]any {
+	id, trig, ok := j.inProgress(x.now)
+	if !ok {
+		return nil
+	}
+	return map[string]any{"className": "in_progress", "id": id, "status": "IN_PROGRESS",
+		"is_savepoint": false, "trigger_timestamp": trig.UnixMilli(), "latest_ack_timestamp": trig.UnixMilli(),
+		"checkpointed_size": 0, "state_size": 0, "end_to_end_duration": x.now.Sub(trig).Milliseconds(),
+		"alignment_buffered": 0, "processed_data": 0, "persisted_data": 0, "num_subtasks": j.subtasks(),
+		"num_acknowledged_subtasks": 0, "checkpoint_type": "CHECKPOINT", "tasks": map[string]any{}}
+}
+
 func jmCheckpointDetails(x *jmReq, j *job) jmAnswer {
 	id, err := strconv.ParseInt(x.r.PathValue("checkpointid"), 10, 64)
 	if err != nil {
 		return badRequestFlink("Bad request, could not parse parameters: Conversion of path parameter checkpointid failed")
+	}
+	if p := x.pendingJSON(j); p != nil && p["id"] == id {
+		return ok(p)
 	}
 	for _, cp := range j.ck.history {
 		if cp.id == id {
