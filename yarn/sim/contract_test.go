@@ -314,8 +314,8 @@ func (v *validator) checkFetch(req *http.Request, body []byte) {
 		t.Errorf("fetch %s: %s with nextResultUri present=%v", req.URL, rt, hasNext)
 	}
 	var res struct {
-		Columns []map[string]json.RawMessage `json:"columns"`
-		RowFormat string                     `json:"rowFormat"`
+		Columns   []map[string]json.RawMessage `json:"columns"`
+		RowFormat string                       `json:"rowFormat"`
 		Data      []map[string]json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(m["results"], &res); err != nil {
