@@ -108,7 +108,7 @@ type UnaryExpr struct {
 }
 
 // BinaryExpr is a binary operator application. Op is one of OR, AND,
-// =, <>, !=, <, <=, >, >=, ||, +, -, *, /, %.
+// =, <>, !=, <, <=, >, >=, OVERLAPS, ||, +, -, *, /, %.
 type BinaryExpr struct {
 	Span
 	Op   string

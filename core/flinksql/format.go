@@ -32,7 +32,7 @@ func Format(s *Script) string {
 		for f.ci < len(f.comments) && f.comments[f.ci].Pos.Offset < r.Pos.Offset {
 			c := f.comments[f.ci]
 			f.ci++
-			if c.Trailing && len(prev) > 0 && c.Pos.Line == lastEndLine {
+			if c.Trailing && canTrail(prev) && c.Pos.Line == lastEndLine {
 				prev[len(prev)-1].trailing = append(prev[len(prev)-1].trailing, c.Text)
 				continue
 			}
@@ -59,7 +59,7 @@ func Format(s *Script) string {
 	for f.ci < len(f.comments) {
 		c := f.comments[f.ci]
 		f.ci++
-		if c.Trailing && len(prev) > 0 && c.Pos.Line == lastEndLine {
+		if c.Trailing && canTrail(prev) && c.Pos.Line == lastEndLine {
 			prev[len(prev)-1].trailing = append(prev[len(prev)-1].trailing, c.Text)
 			continue
 		}
@@ -72,6 +72,16 @@ func Format(s *Script) string {
 	}
 	flushPrev()
 	return out.String()
+}
+
+// canTrail reports whether a comment can go at the end of the last line:
+// not after a -- comment, which would swallow it.
+func canTrail(lines []outLine) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	tr := lines[len(lines)-1].trailing
+	return len(tr) == 0 || !strings.HasPrefix(tr[len(tr)-1], "--")
 }
 
 // semicolonLine is the line of the ';' ending the statement, or of its
@@ -188,6 +198,18 @@ func (f *formatter) emitNode(sp Span, ind int, text string) {
 	f.flushTrailing(sp.End)
 }
 
+// appendTrailing puts a comment at the end of the last line, unless that
+// line already ends in a -- comment, which would swallow it: then the
+// comment gets a line of its own.
+func (f *formatter) appendTrailing(c Comment, ind int) {
+	last := &f.lines[len(f.lines)-1]
+	if n := len(last.trailing); n > 0 && strings.HasPrefix(last.trailing[n-1], "--") {
+		f.lines = append(f.lines, outLine{text: indent(ind) + c.Text})
+		return
+	}
+	last.trailing = append(last.trailing, c.Text)
+}
+
 // flushTrailing places the pending comments that follow end on its source
 // line at the end of the last line written.
 func (f *formatter) flushTrailing(end Pos) {
@@ -197,9 +219,17 @@ func (f *formatter) flushTrailing(end Pos) {
 			return
 		}
 		f.ci++
-		last := &f.lines[len(f.lines)-1]
-		last.trailing = append(last.trailing, c.Text)
+		f.appendTrailing(c, leadingIndent(f.lines[len(f.lines)-1].text))
 	}
+}
+
+// leadingIndent is the indent level of a written line.
+func leadingIndent(line string) int {
+	n := 0
+	for n < len(line) && line[n] == ' ' {
+		n++
+	}
+	return n / 2
 }
 
 // flushBefore places the pending comments that start before off: a comment
@@ -213,8 +243,7 @@ func (f *formatter) flushBefore(off, ind int) {
 		}
 		f.ci++
 		if c.Trailing && len(f.lines) > 0 {
-			last := &f.lines[len(f.lines)-1]
-			last.trailing = append(last.trailing, c.Text)
+			f.appendTrailing(c, ind)
 			continue
 		}
 		f.lines = append(f.lines, outLine{text: indent(ind) + c.Text})
@@ -857,7 +886,15 @@ func (f *formatter) selectBlock(s *Select, ind int) {
 	}
 	f.flushBefore(s.Pos.Offset, ind)
 	items := make([]string, len(s.Items))
-	oneLine := !f.hasCommentsIn(Span{s.Items[0].Pos, s.Items[len(s.Items)-1].End})
+	// Comments anywhere before the next clause put the items on lines of
+	// their own, so each comment stays next to its item.
+	listEnd := s.End
+	if s.From != nil {
+		listEnd = s.From.Range().Pos
+	} else if s.Where != nil {
+		listEnd = s.Where.Range().Pos
+	}
+	oneLine := !f.hasCommentsIn(Span{s.Pos, listEnd})
 	total := len(head)
 	for i, it := range s.Items {
 		items[i] = f.expr(it.Expr, ind+1)

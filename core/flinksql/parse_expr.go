@@ -100,6 +100,11 @@ func (p *parser) parseComparison() Expr {
 			l = p.binary(op, l, p.parseConcat())
 			continue
 		}
+		if p.isKw("OVERLAPS") {
+			p.next()
+			l = p.binary("OVERLAPS", l, p.parseConcat())
+			continue
+		}
 		if p.isKw("IS") {
 			p.next()
 			not := p.acceptKw("NOT")
