@@ -25,6 +25,10 @@ type DebugOptions struct {
 	// OnRow, if set, sees each row a sink receives as it comes, for a live
 	// view. It is called from one goroutine at a time.
 	OnRow func(DebugRow)
+	// OnRead, if set, is told each source row read (its table and number),
+	// for a progress bar; CountRows gives the total of a data file. It may be
+	// called from several goroutines at once.
+	OnRead func(table string, row int64)
 }
 
 // DebugRow is one row a sink received.

@@ -61,6 +61,9 @@ func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string
 	g.go_(func() error {
 		defer close(ch)
 		return read(ctx, func(src int64, vals Row) error {
+			if d.opts.OnRead != nil {
+				d.opts.OnRead(t.name, src)
+			}
 			env := &evalEnv{now: d.opts.Now()}
 			in := internalRow(vals, physical)
 			row := make(Row, len(from))
@@ -79,6 +82,31 @@ func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string
 		})
 	})
 	return &stream{scope: out, ch: ch}, nil
+}
+
+// CountRows counts the rows of a data file as a debug run reads them: its
+// non-blank lines, less a CSV's header.
+func CountRows(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	var n int64
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) != "" {
+			n++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".csv") && n > 0 {
+		n-- // the header; a quoted field spanning lines would make this an estimate
+	}
+	return n, nil
 }
 
 // readFunc calls emit for each row of a source, with its number.

@@ -84,9 +84,11 @@ func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 			table := d.createUsers(t)
 			var mu sync.Mutex
 			var streamed []DebugRow
+			var read []int64
 			res, err := Debug(context.Background(), enrichJob(d, table), DebugOptions{
 				Data: map[string]string{"orders": orders}, Now: func() time.Time { return fixedNow },
-				OnRow: func(r DebugRow) { mu.Lock(); streamed = append(streamed, r); mu.Unlock() },
+				OnRow:  func(r DebugRow) { mu.Lock(); streamed = append(streamed, r); mu.Unlock() },
+				OnRead: func(table string, n int64) { mu.Lock(); read = append(read, n); mu.Unlock() },
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -103,6 +105,9 @@ func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 			}
 			if len(streamed) != len(want) {
 				t.Fatalf("OnRow saw %d rows", len(streamed))
+			}
+			if total, err := CountRows(orders); err != nil || total != 7 || !slices.Equal(read, []int64{1, 2, 3, 5, 6, 7, 8}) {
+				t.Fatalf("read lines %v of %d (%v)", read, total, err)
 			}
 			for _, r := range streamed {
 				if r.Input < 1 || r.Input > 8 || r.Lookup <= 0 {
