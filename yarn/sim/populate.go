@@ -20,11 +20,17 @@ func (c *Cluster) populate(now time.Time, n int) {
 	type plan struct {
 		at    time.Time
 		flink bool
+		seed  uint64
 	}
 	plans := make([]plan, total)
 	for i := range plans {
 		age := time.Duration(noise(uint64(c.opts.Seed), uint64(i)) * float64(maxAge))
-		plans[i] = plan{at: now.Add(-age - 10*time.Second), flink: i < n}
+		p := plan{at: now.Add(-age - 10*time.Second), flink: i < n, seed: c.rng.Uint64()}
+		if p.flink && noise(p.seed, 6) >= 0.93 {
+			// Just submitted: it walks the normal lifecycle from NEW_SAVING.
+			p.at = now.Add(-time.Duration(noise(p.seed, 8)*float64(dAccepted)) - 100*time.Millisecond)
+		}
+		plans[i] = p
 	}
 	// Submission order is time order, so ids grow with startedTime.
 	sort.Slice(plans, func(i, k int) bool { return plans[i].at.Before(plans[k].at) })
@@ -32,9 +38,9 @@ func (c *Cluster) populate(now time.Time, n int) {
 	for _, p := range plans {
 		rm.appSeq++
 		if p.flink {
-			c.populateFlink(now, p.at, rm)
+			c.populateFlink(now, p.at, rm, p.seed)
 		} else {
-			c.populateOther(now, p.at, rm)
+			c.populateOther(now, p.at, rm, p.seed)
 		}
 	}
 }
@@ -54,8 +60,7 @@ func (c *Cluster) pick(list []string, k uint64, seed uint64) string {
 }
 
 // populateFlink adds one Flink application submitted at `at`.
-func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer) {
-	seed := c.rng.Uint64()
+func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 	a := &app{
 		seq: rm.appSeq, id: fmt.Sprintf("application_%d_%04d", rm.startMs, rm.appSeq),
 		user: c.pick(fleetUsers, 1, seed), queue: c.pick(fleetQueues, 2, seed), appType: "Apache Flink",
@@ -86,9 +91,6 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer) {
 		kind = "accepted"
 	}
 	if kind == "accepted" {
-		// Submitted a moment ago: it walks the normal lifecycle.
-		at = now.Add(-time.Duration(noise(seed, 8)*float64(dAccepted)) - 100*time.Millisecond)
-		a.submitted = at
 		a.state = yarnNewSaving
 		c.apps[a.id] = a
 		c.order = append(c.order, a)
@@ -195,8 +197,7 @@ func (c *Cluster) backdateJob(j *job, start, now time.Time) {
 }
 
 // populateOther adds a Spark or MapReduce application.
-func (c *Cluster) populateOther(now, at time.Time, rm *rmServer) {
-	seed := c.rng.Uint64()
+func (c *Cluster) populateOther(now, at time.Time, rm *rmServer, seed uint64) {
 	a := &app{seq: rm.appSeq, id: fmt.Sprintf("application_%d_%04d", rm.startMs, rm.appSeq),
 		user: c.pick([]string{"hive", "spark", "etl"}, 1, seed), queue: c.pick([]string{"default", "adhoc"}, 2, seed),
 		seed: seed, submitted: at, config: map[string]string{}, maxAttempts: 2}
