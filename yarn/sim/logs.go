@@ -2,9 +2,9 @@ package sim
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,46 +24,55 @@ type logFile struct {
 	out   bool      // a .out file (stdout) rather than log4j output
 }
 
-// lineAt renders line i, padded to logLine bytes.
-func (f *logFile) lineAt(i int64) []byte {
+// lineInto renders line i into dst (len(dst) == logLine): a log4j-looking
+// line padded with spaces, ending in a newline.
+func (f *logFile) lineInto(dst []byte, i int64) {
 	t := f.start.Add(time.Duration(i) * 250 * time.Millisecond).UTC()
-	var text string
+	b := dst[:0]
+	n := noise(f.seed, uint64(i))
 	if f.out {
-		text = fmt.Sprintf("%s stdout: processed batch %d", t.Format("2006-01-02 15:04:05"), i)
+		b = t.AppendFormat(b, "2006-01-02 15:04:05")
+		b = append(b, " stdout: processed batch "...)
+		b = strconv.AppendInt(b, i, 10)
 	} else {
-		n := noise(f.seed, uint64(i))
 		tmpl := jmLogTemplates
 		if f.kind == "taskmanager" {
 			tmpl = tmLogTemplates
 		}
-		msg := tmpl[int(n*float64(len(tmpl)))]
-		text = fmt.Sprintf("%s INFO  %s", t.Format("2006-01-02 15:04:05,000"), fmt.Sprintf(msg, i, int64(n*1e6)))
+		l := tmpl[int(n*float64(len(tmpl)))]
+		b = t.AppendFormat(b, "2006-01-02 15:04:05,000")
+		b = append(b, " INFO  "...)
+		b = append(b, l[0]...)
+		b = strconv.AppendInt(b, i, 10)
+		b = append(b, l[1]...)
+		b = strconv.AppendInt(b, int64(n*1e6), 10)
+		b = append(b, l[2]...)
 	}
-	b := make([]byte, logLine)
-	copy(b, text)
-	for k := len(text); k < logLine-1; k++ {
-		b[k] = ' '
+	// A long line outgrew dst's capacity and was reallocated: copy it back.
+	written := copy(dst[:logLine-1], b)
+	if len(b) > logLine-1 {
+		copy(dst[logLine-4:], "...")
 	}
-	if len(text) > logLine-1 {
-		b[logLine-4], b[logLine-3], b[logLine-2] = '.', '.', '.'
+	for k := written; k < logLine-1; k++ {
+		dst[k] = ' '
 	}
-	b[logLine-1] = '\n'
-	return b
+	dst[logLine-1] = '\n'
 }
 
-var jmLogTemplates = []string{
-	"org.apache.flink.runtime.checkpoint.CheckpointCoordinator    [] - Triggering checkpoint %d (type=CheckpointType{name='Checkpoint'}) @ %d.",
-	"org.apache.flink.runtime.checkpoint.CheckpointCoordinator    [] - Completed checkpoint %d for job (%d bytes, checkpointDuration=412 ms).",
-	"org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Worker container_%d is registered (%d).",
-	"org.apache.flink.runtime.executiongraph.ExecutionGraph       [] - Source: orders[1] -> Calc[2] (1/2) switched from DEPLOYING to RUNNING (%d/%d).",
-	"org.apache.flink.runtime.dispatcher.StandaloneDispatcher     [] - Job status request %d served in %d us.",
+// Log line templates: text, a number, text, a number, text.
+var jmLogTemplates = [][3]string{
+	{"org.apache.flink.runtime.checkpoint.CheckpointCoordinator    [] - Triggering checkpoint ", " (type=CheckpointType{name='Checkpoint'}) @ ", "."},
+	{"org.apache.flink.runtime.checkpoint.CheckpointCoordinator    [] - Completed checkpoint ", " for job (", " bytes, checkpointDuration=412 ms)."},
+	{"org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Worker container_", " is registered (", ")."},
+	{"org.apache.flink.runtime.executiongraph.ExecutionGraph       [] - Source: orders[1] -> Calc[2] (1/2) switched from DEPLOYING to RUNNING (", "/", ")."},
+	{"org.apache.flink.runtime.dispatcher.StandaloneDispatcher     [] - Job status request ", " served in ", " us."},
 }
 
-var tmLogTemplates = []string{
-	"org.apache.flink.runtime.taskmanager.Task                    [] - Source: orders[1] -> Calc[2] (1/2)#0 checkpoint %d acknowledged (%d).",
-	"org.apache.flink.connector.kafka.source.reader.KafkaSourceReader [] - Committing offsets for checkpoint %d (%d records).",
-	"org.apache.flink.runtime.state.heap.HeapKeyedStateBackend    [] - Snapshot %d of keyed state took %d us.",
-	"org.apache.flink.streaming.runtime.tasks.StreamTask          [] - Notify checkpoint %d complete on task (%d).",
+var tmLogTemplates = [][3]string{
+	{"org.apache.flink.runtime.taskmanager.Task                    [] - Source: orders[1] -> Calc[2] (1/2)#0 checkpoint ", " acknowledged (", ")."},
+	{"org.apache.flink.connector.kafka.source.reader.KafkaSourceReader [] - Committing offsets for checkpoint ", " (", " records)."},
+	{"org.apache.flink.runtime.state.heap.HeapKeyedStateBackend    [] - Snapshot ", " of keyed state took ", " us."},
+	{"org.apache.flink.streaming.runtime.tasks.StreamTask          [] - Notify checkpoint ", " complete on task (", ")."},
 }
 
 // ReadAt fills p with the bytes at off.
@@ -71,10 +80,18 @@ func (f *logFile) ReadAt(p []byte, off int64) (int, error) {
 	if off >= f.size {
 		return 0, io.EOF
 	}
+	var line [logLine]byte
 	n := 0
 	for n < len(p) && off < f.size {
-		line := f.lineAt(off / logLine)
-		k := copy(p[n:], line[off%logLine:])
+		i, within := off/logLine, off%logLine
+		if within == 0 && len(p)-n >= logLine && f.size-off >= logLine {
+			f.lineInto(p[n:n+logLine], i) // whole line: straight into p
+			n += logLine
+			off += logLine
+			continue
+		}
+		f.lineInto(line[:], i)
+		k := copy(p[n:], line[within:])
 		if rest := f.size - off; int64(k) > rest {
 			k = int(rest)
 		}
