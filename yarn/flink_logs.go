@@ -140,11 +140,17 @@ func (c *Flink) ReadLog(ctx context.Context, f LogFile, r LogRange) (LogChunk, e
 	defer resp.stream.Close()
 
 	if resp.status == http.StatusPartialContent {
-		start, _, total, ok := parseContentRange(resp.header.Get("Content-Range"))
+		cr := resp.header.Get("Content-Range")
+		start, _, total, ok := parseContentRange(cr)
+		if !ok && strings.HasSuffix(cr, "/0") {
+			// An empty file has no byte to range over; some servers still
+			// answer 206 with a span like "0--1".
+			return LogChunk{Size: 0}, nil
+		}
 		if !ok {
 			return LogChunk{}, fmt.Errorf("read %s: %w", f, &DecodeError{Method: http.MethodGet, URL: resp.url,
 				Status: resp.status, What: "Content-Range", Err: errors.New("missing or malformed"),
-				Excerpt: resp.header.Get("Content-Range")})
+				Excerpt: cr})
 		}
 		data, err := readUpTo(resp.stream, limit)
 		if err != nil {

@@ -134,9 +134,9 @@ func TestReadLogRanges(t *testing.T) {
 
 func TestReadLogTailOfLargeLogStaysBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("streams 32 MiB")
+		t.Skip("streams 16 MiB")
 	}
-	const size = 32 << 20
+	const size = 16 << 20
 	const limit = 64 << 10
 	jm := newFake(t)
 	jm.on("GET", proxy+"/taskmanagers/container_1_01_000002/logs/taskmanager.log", wholeLog(size, false))
@@ -154,7 +154,7 @@ func TestReadLogTailOfLargeLogStaysBounded(t *testing.T) {
 	if !bytes.Equal(ch.Data, logBytes(size-limit, size)) || ch.Offset != size-limit || ch.Size != size {
 		t.Fatalf("tail wrong: offset %d size %d len %d", ch.Offset, ch.Size, len(ch.Data))
 	}
-	// Everything allocated while 32 MiB went through, server side included.
+	// Everything allocated while 16 MiB went through, server side included.
 	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("allocated %d KiB while streaming %d MiB", alloc>>10, size>>20)
 	if alloc > 4<<20 {
@@ -211,6 +211,22 @@ func TestLogListsAndPaths(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	mustEqual(t, "message", err.Error(), "read JobManager log missing.log: GET /jobmanager/logs/missing.log on "+jm.Host()+": not found: Not found.")
+}
+
+func TestReadEmptyLog(t *testing.T) {
+	jm := newFake(t)
+	jm.on("GET", "/jobmanager/logs/jobmanager.err", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Range", "bytes 0--1/0") // a ranged answer over nothing
+		w.WriteHeader(http.StatusPartialContent)
+	})
+	jm.on("GET", "/jobmanager/logs/jobmanager.out", rangedLog(0))
+	c := newFlink(t, jm.URL(), "", fastOpts())
+	for _, name := range []string{"jobmanager.err", "jobmanager.out"} {
+		ch, err := c.ReadLog(context.Background(), LogFile{Name: name}, LogRange{Tail: true, Limit: 100})
+		if err != nil || len(ch.Data) != 0 || ch.More || ch.Size != 0 {
+			t.Errorf("%s: chunk %+v err %v", name, ch, err)
+		}
+	}
 }
 
 func TestParseContentRange(t *testing.T) {
