@@ -506,7 +506,12 @@ func (m *Model) render() string {
 	} else {
 		bottom = m.flash.view(st, w)
 	}
-	return strings.Join([]string{header, padLines(body, w, h-3), m.footer(), bottom}, "\n")
+	// Screens render exactly their size; padding is a safety net for a
+	// screen that does not (it costs a width measure per line).
+	if strings.Count(body, "\n") != h-4 {
+		body = padLines(body, w, h-3)
+	}
+	return strings.Join([]string{header, body, m.footer(), bottom}, "\n")
 }
 
 // footer shows the keys of what has the keyboard: the dialog, the command
@@ -572,8 +577,9 @@ func shortHelp(st help.Styles, keys []key.Binding, width int) string {
 func overlay(body, box string, w, h int) string {
 	bw, bh := lipgloss.Size(box)
 	x, y := max((w-bw)/2, 0), max((h-bh)/3, 0)
-	return lipgloss.NewCompositor(
+	// The compositor trims trailing blanks; pad back to the frame's size.
+	return padLines(lipgloss.NewCompositor(
 		lipgloss.NewLayer(padLines(body, w, h)),
 		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
-	).Render()
+	).Render(), w, h)
 }

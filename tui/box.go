@@ -2,8 +2,6 @@ package tui
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // box draws lines inside a border of exactly w×h cells, with a title on the
@@ -29,11 +27,11 @@ func box(st *Styles, title, note string, lines []string, w, h int) string {
 	if note != "" {
 		right = " " + note + " "
 	}
-	if ansi.StringWidth(left)+ansi.StringWidth(right) > inner {
+	if width(left)+width(right) > inner {
 		right = ""
 	}
 	left = truncate(left, inner)
-	fill := inner - ansi.StringWidth(left) - ansi.StringWidth(right)
+	fill := inner - width(left) - width(right)
 	b.WriteString(st.Border.Render("┌"))
 	b.WriteString(left)
 	b.WriteString(st.Border.Render(strings.Repeat("─", max(fill, 0))))
@@ -66,7 +64,7 @@ func centered(msg string, w, h int) []string {
 		out = append(out, "")
 	}
 	for _, l := range lines {
-		pad := max((w-ansi.StringWidth(l))/2, 0)
+		pad := max((w-width(l))/2, 0)
 		out = append(out, strings.Repeat(" ", pad)+l)
 	}
 	return out

@@ -552,7 +552,9 @@ func newFixture() *fakeService {
 	return f
 }
 
-// manyJobs is a fake with n generated jobs, for benchmarks and scale tests.
+// manyJobs generates n jobs for benchmarks and scale tests. Every row looks
+// alike whatever n is (same widths, same kinds of figures), so that a
+// frame's cost can be compared across sizes.
 func manyJobs(n int) []core.JobView {
 	states := []model.JobState{model.StateRunning, model.StateRunning, model.StateRunning, model.StateFailed, model.StateFinished, model.StateDeploying}
 	out := make([]core.JobView, n)
@@ -561,8 +563,9 @@ func manyJobs(n int) []core.JobView {
 		out[i] = core.JobView{Job: model.Job{
 			ID: fmt.Sprintf("j%07d", i), Name: fmt.Sprintf("job-%07d", (i*7919)%n), Kind: model.KindSQL,
 			Cluster: []string{"prod", "staging", "dev"}[i%3], State: st,
-			AppID: fmt.Sprintf("application_1732000000000_%04d", i), StartedAt: testNow.Add(-time.Duration(i) * time.Minute),
-		}, Figures: core.Figures{At: testNow, RecordsInPerSec: float64(i % 5000)}}
+			AppID:     fmt.Sprintf("application_1732000000000_%06d", i),
+			StartedAt: testNow.Add(-time.Duration(600+i%1000) * time.Minute),
+		}, Figures: core.Figures{At: testNow, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
 	}
 	return out
 }

@@ -120,12 +120,24 @@ func shortID(s string, keep int) string {
 	return s[:keep] + "…" + s[len(s)-keep:]
 }
 
+// width is the number of cells s takes. Most cells are plain ASCII, whose
+// width is their length; only the others pay for grapheme segmentation,
+// which is most of a frame's cost otherwise.
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c == 0x1b || c < 0x20 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
 // fit pads or truncates s (which may carry ANSI styles) to exactly w cells.
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := width(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
 	}
@@ -137,7 +149,7 @@ func fitRight(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := width(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
 	}
@@ -148,6 +160,9 @@ func fitRight(s string, w int) string {
 func truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
+	}
+	if width(s) <= w {
+		return s
 	}
 	return ansi.Truncate(s, w, "…")
 }

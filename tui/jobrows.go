@@ -204,6 +204,73 @@ func lessFunc(c column, desc bool) func(a, b *core.JobView) int {
 	}
 }
 
+// sortJobs sorts jobs in the order of lessFunc(c, desc). It copies each
+// job's sort key next to its pointer first, so that the sort compares
+// contiguous values instead of chasing a pointer per comparison: that is
+// what makes sorting 100,000 jobs take a fraction of a second, not seconds.
+func sortJobs(jobs []*core.JobView, c column, desc bool) {
+	type entry struct {
+		n        float64
+		t        time.Time
+		s        string
+		name, id string
+		j        *core.JobView
+	}
+	es := make([]entry, len(jobs))
+	for i, j := range jobs {
+		e := entry{name: j.Name, id: j.ID, j: j}
+		switch c {
+		case colKind:
+			e.n = float64(j.Kind)
+		case colCluster:
+			e.s = j.Cluster
+		case colState:
+			e.n = float64(stateRank(j.State))
+		case colApp:
+			e.s = j.AppID
+		case colUp:
+			e.t = j.StartedAt
+		case colRestarts:
+			e.n = float64(j.PlatformRestarts + j.FlinkRestarts)
+		case colCkpt:
+			e.t = ckptTime(j)
+		case colIn:
+			e.n = j.Figures.RecordsInPerSec
+		case colOut:
+			e.n = j.Figures.RecordsOutPerS
+		case colBP:
+			e.n = j.Figures.Backpressure
+		default:
+			e.s = j.Name
+		}
+		es[i] = e
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		var r int
+		switch c {
+		case colUp, colCkpt:
+			r = -a.t.Compare(b.t) // as lessFunc: the latest first
+		case colCluster, colApp, colName:
+			r = strings.Compare(a.s, b.s)
+		default:
+			r = cmp.Compare(a.n, b.n)
+		}
+		if desc {
+			r = -r
+		}
+		if r != 0 {
+			return r
+		}
+		if r = strings.Compare(a.name, b.name); r != 0 {
+			return r
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	for i := range es {
+		jobs[i] = es[i].j
+	}
+}
+
 func ckptTime(j *core.JobView) time.Time {
 	if j.LatestCheckpoint != nil {
 		return j.LatestCheckpoint.Time

@@ -20,12 +20,15 @@ import (
 // It is virtualized: the filtered, sorted index (rows) is rebuilt only when
 // the jobs, the filter, the scope or the sort change, never per frame, and
 // View renders only the rows on screen, so a frame costs the same for a
-// hundred jobs as for a hundred thousand.
+// hundred jobs as for a hundred thousand. Every job is kept sorted (all),
+// so a filter keystroke costs one pass over the jobs, not a sort, and a
+// job whose sort key changes moves by binary search.
 type jobsScreen struct {
 	env *env
 
 	byID   map[string]*core.JobView
-	rows   []*core.JobView // the index: scoped, filtered, sorted
+	all    []*core.JobView // every job, in the current sort order
+	rows   []*core.JobView // the index: all, scoped and filtered
 	counts [numStates]int  // all jobs by state, for the header
 
 	scope     string // a cluster name from `:jobs @NAME`, or "" for all
@@ -190,7 +193,7 @@ func (m *jobsScreen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 			delete(m.marks, id)
 		}
 	}
-	m.rebuild()
+	m.resort()
 	return again
 }
 
@@ -213,21 +216,38 @@ func (m *jobsScreen) applyChange(c core.Change) tea.Cmd {
 }
 
 // upsert applies one job's new state. A job that keeps its place in the
-// index is updated where it is; otherwise the index is rebuilt, at once for
-// small tables and coalesced for large ones.
+// index is updated where it is; otherwise it moves within the sorted list
+// and the index is rebuilt, at once for small tables and coalesced for
+// large ones.
 func (m *jobsScreen) upsert(v core.JobView) tea.Cmd {
-	if old, ok := m.byID[v.ID]; ok {
+	less := lessFunc(m.sortCol, m.sortDesc)
+	old, ok := m.byID[v.ID]
+	if ok {
 		m.count(old.State, -1)
 		m.count(v.State, 1)
-		moved := m.inView(old) != m.inView(&v) || lessFunc(m.sortCol, m.sortDesc)(old, &v) != 0
-		*old = v
-		if !moved {
+		wasIn, isIn := m.inView(old), m.inView(&v)
+		if less(old, &v) != 0 {
+			if i, found := slices.BinarySearchFunc(m.all, old, less); found {
+				m.all = slices.Delete(m.all, i, i+1)
+			}
+			*old = v
+			i, _ := slices.BinarySearchFunc(m.all, old, less)
+			m.all = slices.Insert(m.all, i, old)
+		} else {
+			*old = v
+			if wasIn == isIn {
+				return nil // same place, same visibility: the row shows the new data as it is
+			}
+		}
+		if !wasIn && !isIn {
 			return nil
 		}
 	} else {
 		nv := v
 		m.byID[v.ID] = &nv
 		m.count(v.State, 1)
+		i, _ := slices.BinarySearchFunc(m.all, &nv, less)
+		m.all = slices.Insert(m.all, i, &nv)
 		if !m.inView(&nv) {
 			return nil
 		}
@@ -248,19 +268,30 @@ func (m *jobsScreen) inView(j *core.JobView) bool {
 	return (m.scope == "" || j.Cluster == m.scope) && m.query.match(j)
 }
 
-// rebuild recomputes the index and keeps the cursor on the same job.
+// resort sorts every job by the current column, then rebuilds the index.
+func (m *jobsScreen) resort() {
+	all := make([]*core.JobView, 0, len(m.byID))
+	for _, j := range m.byID {
+		all = append(all, j)
+	}
+	sortJobs(all, m.sortCol, m.sortDesc)
+	m.all = all
+	m.rebuild()
+}
+
+// rebuild recomputes the index from the sorted jobs — one pass, no sort —
+// and keeps the cursor on the same job.
 func (m *jobsScreen) rebuild() {
 	selected := ""
 	if j := m.selected(); j != nil {
 		selected = j.ID
 	}
-	rows := make([]*core.JobView, 0, len(m.byID))
-	for _, j := range m.byID {
+	rows := make([]*core.JobView, 0, len(m.rows))
+	for _, j := range m.all {
 		if m.inView(j) {
 			rows = append(rows, j)
 		}
 	}
-	slices.SortFunc(rows, lessFunc(m.sortCol, m.sortDesc))
 	m.rows = rows
 	m.dirty = false
 	if selected != "" {
@@ -359,11 +390,11 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Sort):
 		m.sortCol = (m.sortCol + 1) % numCols
-		m.rebuild()
+		m.resort()
 		return send(flashMsg{level: flashInfo, text: "sorted by " + jobColumns[m.sortCol].title})
 	case key.Matches(msg, k.SortReverse):
 		m.sortDesc = !m.sortDesc
-		m.rebuild()
+		m.resort()
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.load()

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"pgregory.net/rapid"
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/model"
@@ -316,4 +318,67 @@ func TestWatchEndRetriesWithBackoff(t *testing.T) {
 	if len(h.timers) != 0 {
 		t.Error("the end of a replaced stream scheduled a retry")
 	}
+}
+
+// TestIndexMatchesAFreshSortUnderChanges is a property test: whatever
+// changes arrive (new jobs, state changes, renames, figures), with whatever
+// sort and filter, the incrementally kept index equals filtering and sorting
+// every job from scratch, and the header counts equal a recount.
+func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		f := newFixture()
+		f.jobs = manyJobs(40)
+		h := newHarness(t, f, 120, 40, Options{})
+		js := h.m.jobs
+		for range rapid.IntRange(0, int(numCols)-1).Draw(rt, "sort") {
+			h.press("o")
+		}
+		if rapid.Bool().Draw(rt, "desc") {
+			h.press("O")
+		}
+		if q := rapid.SampledFrom([]string{"", "state:RUNNING", "cluster:prod", "job-00000", "state:FAILED,RUNNING cluster:dev"}).Draw(rt, "filter"); q != "" {
+			h.press("/")
+			h.typeText(q)
+			h.press("enter")
+		}
+		states := model.JobStates()
+		for i := range rapid.IntRange(1, 30).Draw(rt, "changes") {
+			var v core.JobView
+			if rapid.Bool().Draw(rt, "new") {
+				v = core.JobView{Job: model.Job{ID: fmt.Sprintf("n%03d", i), Name: fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "name")),
+					Cluster: rapid.SampledFrom([]string{"prod", "dev"}).Draw(rt, "cluster")}}
+			} else {
+				v = *js.byID[fmt.Sprintf("j%07d", rapid.IntRange(0, 39).Draw(rt, "job"))]
+			}
+			v.State = rapid.SampledFrom(states).Draw(rt, "state")
+			v.Figures.RecordsInPerSec = float64(rapid.IntRange(0, 3).Draw(rt, "rate"))
+			if rapid.Bool().Draw(rt, "rename") {
+				v.Name = fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "rename to"))
+			}
+			h.change(core.Change{Kind: core.JobChanged, Job: &v})
+		}
+		var want []*core.JobView
+		var counts [numStates]int
+		for _, j := range js.byID {
+			counts[j.State]++
+			if js.inView(j) {
+				want = append(want, j)
+			}
+		}
+		slices.SortFunc(want, lessFunc(js.sortCol, js.sortDesc))
+		if !slices.Equal(js.rows, want) {
+			rt.Fatalf("index %v, want %v", names(js.rows), names(want))
+		}
+		if counts != js.counts {
+			rt.Fatalf("counts %v, want %v", js.counts, counts)
+		}
+	})
+}
+
+func names(js []*core.JobView) []string {
+	var out []string
+	for _, j := range js {
+		out = append(out, j.ID+":"+j.Name)
+	}
+	return out
 }

@@ -389,3 +389,27 @@ func TestKeymapMarkdown(t *testing.T) {
 		t.Error("read-only keymap lost the filter")
 	}
 }
+
+func TestSortJobsAgreesWithLessFunc(t *testing.T) {
+	jobs := manyJobs(500)
+	// Ties and zero values too: equal kinds, equal names, no checkpoints.
+	jobs[3].Name, jobs[4].Name = "same", "same"
+	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: testNow}
+	jobs[6].StartedAt = time.Time{}
+	ptrs := make([]*core.JobView, len(jobs))
+	for i := range jobs {
+		ptrs[i] = &jobs[i]
+	}
+	for c := range numCols {
+		for _, desc := range []bool{false, true} {
+			want := slices.Clone(ptrs)
+			slices.SortFunc(want, lessFunc(c, desc))
+			got := slices.Clone(ptrs)
+			slices.Reverse(got)
+			sortJobs(got, c, desc)
+			if !slices.Equal(got, want) {
+				t.Errorf("sortJobs by %s (desc %v) disagrees with lessFunc", jobColumns[c].title, desc)
+			}
+		}
+	}
+}
