@@ -594,7 +594,10 @@ type redacted struct {
 	text string
 }
 
+// Error is the text without the password.
 func (r redacted) Error() string { return r.text }
+
+// Unwrap keeps the chain for errors.Is.
 func (r redacted) Unwrap() error { return r.err }
 
 // redactURL drops credentials from a JDBC URL, for messages.

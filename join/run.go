@@ -419,10 +419,16 @@ type lookupCtx struct {
 
 var _ context.Context = (*lookupCtx)(nil)
 
+// Deadline is the record's: its slot time plus the timeout.
 func (c *lookupCtx) Deadline() (time.Time, bool) { return c.deadline, true }
-func (c *lookupCtx) Done() <-chan struct{}       { return c.done }
-func (c *lookupCtx) Value(key any) any           { return c.run.Value(key) }
 
+// Done is closed by Run at the deadline or when the run ends.
+func (c *lookupCtx) Done() <-chan struct{} { return c.done }
+
+// Value is the run's context's.
+func (c *lookupCtx) Value(key any) any { return c.run.Value(key) }
+
+// Err is DeadlineExceeded or Canceled once Done is closed.
 func (c *lookupCtx) Err() error {
 	select {
 	case <-c.done:
@@ -439,4 +445,5 @@ func (c *lookupCtx) end(err error) {
 	}
 }
 
+// String names the context for debugging.
 func (c *lookupCtx) String() string { return fmt.Sprintf("join.lookupCtx(deadline %v)", c.deadline) }
