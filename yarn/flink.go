@@ -216,6 +216,15 @@ func (c *Flink) JobStatus(ctx context.Context, jobID string) (string, error) {
 	return v.Status, err
 }
 
+// ExecutionResult returns a finished job's result (Done false while it
+// runs). A per-job cluster is gone soon after its job ends: expect
+// ErrUnavailable or ErrNotFound then, and read the YARN final status instead.
+func (c *Flink) ExecutionResult(ctx context.Context, jobID string) (ExecutionResult, error) {
+	var v executionResultWire
+	_, err := c.get(ctx, jobPath(jobID, "execution-result"), nil, "job execution result", &v)
+	return v.result(), err
+}
+
 // Checkpoints returns a job's checkpoint statistics, including
 // Latest.Restored, the path the job restored from.
 func (c *Flink) Checkpoints(ctx context.Context, jobID string) (CheckpointStats, error) {

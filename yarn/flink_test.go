@@ -486,3 +486,31 @@ func TestJobManagerBasesFromApplication(t *testing.T) {
 		t.Errorf("ForApplication = %v %v", c, err)
 	}
 }
+
+func TestFlinkExecutionResult(t *testing.T) {
+	jm := newFake(t)
+	// JobResultSerializer's names, as 2.x writes them.
+	jm.json("GET", "/jobs/"+jobID+"/execution-result", 200, `{"status":{"id":"COMPLETED"},"job-execution-result":{
+		"id":"`+jobID+`","name":"orders-enrich","application-status":"FAILED","accumulator-results":{},"net-runtime":5012,
+		"failure-cause":{"class":"java.lang.RuntimeException","stack-trace":"java.lang.RuntimeException: lookup timed out\n\tat x","serialized-throwable":"rO0"},
+		"application-id":"1a2b3c4d5e6f70819a0b1c2d3e4f5a6b","start-time":1732860000000,"end-time":1732860005012}}`)
+	jm.json("GET", "/jobs/"+vertexID+"/execution-result", 200, `{"status":{"id":"IN_PROGRESS"}}`)
+	c := newFlink(t, jm.URL(), "", fastOpts())
+	r, err := c.ExecutionResult(context.Background(), jobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Done || r.ApplicationStatus != "FAILED" || r.NetRuntime != 5012 || r.Name != "orders-enrich" ||
+		r.Failure.Message() != "java.lang.RuntimeException: lookup timed out" || r.EndTime != 1732860005012 {
+		t.Errorf("result = %+v", r)
+	}
+	r, err = c.ExecutionResult(context.Background(), vertexID)
+	if err != nil || r.Done {
+		t.Errorf("running job: %+v %v", r, err)
+	}
+	var w executionResultWire // the spec's bean names (2.4 spec)
+	json.Unmarshal([]byte(`{"status":{"id":"COMPLETED"},"job-execution-result":{"jobId":"`+jobID+`","jobStatus":"CANCELED","netRuntime":7}}`), &w)
+	if r := w.result(); r.ApplicationStatus != "CANCELED" || r.JobID != jobID || r.NetRuntime != 7 {
+		t.Errorf("spec-named result = %+v", r)
+	}
+}

@@ -652,3 +652,84 @@ type JarUpload struct {
 	Status   string `json:"status"`
 	ID       string `json:"-"`
 }
+
+// ExecutionResult is GET /jobs/:id/execution-result once the job is
+// globally terminal. Flink writes it with JobResultSerializer, whose field
+// names (application-status, net-runtime, failure-cause, …) are not the
+// spec's bean names; both are read. Done is false while the job runs.
+type ExecutionResult struct {
+	Done bool
+	// JobID and Name identify the job (Name is 2.x).
+	JobID string
+	Name  string
+	// ApplicationStatus is SUCCEEDED, FAILED, CANCELED or UNKNOWN.
+	ApplicationStatus string
+	NetRuntime        int64 // ms
+	StartTime         int64 // 2.x
+	EndTime           int64 // 2.x
+	ApplicationID     string
+	// Failure is the job's failure, when it failed.
+	Failure *FailureCause
+}
+
+type executionResultWire struct {
+	Status struct {
+		ID string `json:"id"`
+	} `json:"status"`
+	Result *struct {
+		ID                string        `json:"id"`
+		JobID             string        `json:"jobId"`
+		Name              string        `json:"name"`
+		JobName           string        `json:"job-name"`
+		ApplicationStatus string        `json:"application-status"`
+		SpecStatus        string        `json:"applicationStatus"`
+		JobStatus         string        `json:"jobStatus"`
+		NetRuntime        int64         `json:"net-runtime"`
+		SpecNetRuntime    int64         `json:"netRuntime"`
+		StartTime         int64         `json:"start-time"`
+		EndTime           int64         `json:"end-time"`
+		ApplicationID     flexID        `json:"application-id"`
+		FailureCause      *FailureCause `json:"failure-cause"`
+	} `json:"job-execution-result"`
+}
+
+func (w executionResultWire) result() ExecutionResult {
+	r := ExecutionResult{Done: w.Status.ID == "COMPLETED"}
+	if x := w.Result; x != nil {
+		r.JobID = firstSet(x.ID, x.JobID)
+		r.Name = firstSet(x.Name, x.JobName)
+		r.ApplicationStatus = firstSet(x.ApplicationStatus, x.SpecStatus, appStatusOf(x.JobStatus))
+		r.NetRuntime = x.NetRuntime
+		if r.NetRuntime == 0 {
+			r.NetRuntime = x.SpecNetRuntime
+		}
+		r.StartTime, r.EndTime = x.StartTime, x.EndTime
+		r.ApplicationID = string(x.ApplicationID)
+		r.Failure = x.FailureCause
+	}
+	return r
+}
+
+// appStatusOf maps a terminal JobStatus to Flink's ApplicationStatus.
+func appStatusOf(jobStatus string) string {
+	switch jobStatus {
+	case JobFinished:
+		return "SUCCEEDED"
+	case JobFailed:
+		return "FAILED"
+	case JobCanceled:
+		return "CANCELED"
+	case "":
+		return ""
+	}
+	return "UNKNOWN"
+}
+
+func firstSet(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
