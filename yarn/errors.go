@@ -37,6 +37,13 @@ var (
 	ErrUnsupported = errors.New("not supported by the server's API version")
 )
 
+var (
+	_ error = (*HTTPError)(nil)
+	_ error = (*DecodeError)(nil)
+	_ error = (*RequestError)(nil)
+	_ error = (*OperationFailedError)(nil)
+)
+
 // HTTPError is a response with a status other than the one expected.
 // errors.Is maps it onto the sentinels: 404 → ErrNotFound, 401/403 →
 // ErrUnauthorized, 502/503/504 → ErrUnavailable, 408 → ErrTimeout.
@@ -52,6 +59,7 @@ type HTTPError struct {
 	Excerpt string
 }
 
+// Error reads "METHOD /path on host: status: server's message".
 func (e *HTTPError) Error() string {
 	var b strings.Builder
 	b.WriteString(where(e.Method, e.URL))
@@ -131,6 +139,7 @@ type DecodeError struct {
 	Excerpt string
 }
 
+// Error reads "METHOD /path on host: decode what: cause; body: excerpt".
 func (e *DecodeError) Error() string {
 	msg := fmt.Sprintf("%s: decode %s: %v", where(e.Method, e.URL), e.What, e.Err)
 	if e.Excerpt != "" {
@@ -139,6 +148,7 @@ func (e *DecodeError) Error() string {
 	return msg
 }
 
+// Unwrap returns the JSON error.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // RequestError is a request that got no usable HTTP answer: the connection
@@ -152,6 +162,7 @@ type RequestError struct {
 	Err    error
 }
 
+// Error reads "METHOD /path on host: kind: cause".
 func (e *RequestError) Error() string {
 	switch {
 	case e.Kind == nil:

@@ -90,6 +90,7 @@ func (f flexFloat) MarshalJSON() ([]byte, error) {
 // be null (empty collection), an array, or a lone object (old Jersey JSON).
 type listOf[T any] []T
 
+// UnmarshalJSON accepts null, an array or a lone object.
 func (l *listOf[T]) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {

@@ -318,6 +318,7 @@ type OperationFailedError struct {
 	Failure *FailureCause
 }
 
+// Error says what failed and Flink's reason.
 func (e *OperationFailedError) Error() string {
 	return fmt.Sprintf("%s failed: %s", e.What, e.Failure.Message())
 }

@@ -39,6 +39,7 @@ func (l LogFile) path() string {
 	return p + "/log"
 }
 
+// String names the file for messages ("TaskManager c_01 log taskmanager.log").
 func (l LogFile) String() string {
 	who := "JobManager"
 	if l.TaskManager != "" {

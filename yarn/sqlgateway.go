@@ -363,6 +363,7 @@ func (t LogicalType) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]any{"type": t.Type, "nullable": t.Nullable})
 }
 
+// String is the type as SQL shows it ("BIGINT NOT NULL").
 func (t LogicalType) String() string {
 	if t.Nullable || t.Type == "" {
 		return t.Type
