@@ -3,6 +3,7 @@ package join
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -305,5 +306,59 @@ order_id | name | tier   | total | big   | since
 		if !strings.Contains(js.String(), want) {
 			t.Fatalf("JSON %s\nlacks %s", js.String(), want)
 		}
+	}
+}
+
+// Two lookups in a row, the second keyed by an expression of the first's output.
+func TestDebugChainedLookups(t *testing.T) {
+	d := openSQLite(t)
+	table := d.createUsers(t)
+	orders := writeFile(t, "orders.jsonl", ordersJSONL)
+	job := enrichJob(d, table)
+	job = job[:strings.Index(job, "CREATE TABLE enriched")] + `
+SELECT /*+ LOOKUP('table'='nxt', 'async'='false') */ o.order_id, u.name, nxt.name AS next_name
+FROM orders AS o
+JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON u.id = o.user_id
+LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS nxt ON nxt.id = u.id + 1 AND nxt.active
+WHERE o.amount < 6`
+	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Sinks[0].Rows
+	sortRows(got)
+	// 1 → 2 has two rows, one active (bob2); 2 → 3 none; 4 → 5 eve (active); 100 and 106 are >= 6.
+	want := []Row{{int64(101), "bob", nil}, {int64(101), "bob2", nil}, {int64(104), "dan", "eve"}, {int64(105), "eve", nil}}
+	sortRows(want)
+	if !rowsEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if len(res.Lookups) != 2 || res.Lookups[1].Config.Async || res.Lookups[1].Config.Options.Capacity != 1 {
+		t.Fatalf("lookups %+v", res.Lookups)
+	}
+}
+
+// Cancelling a run stops it at once, whatever its stages are doing.
+func TestDebugCancel(t *testing.T) {
+	job := `CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000000', 'rows-per-second' = '5',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000000');
+SELECT id FROM g`
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan struct{})
+	var once sync.Once
+	errc := make(chan error, 1)
+	go func() {
+		_, err := Debug(ctx, job, DebugOptions{OnRow: func(DebugRow) { once.Do(func() { close(first) }) }})
+		errc <- err
+	}()
+	<-first
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Debug: %v", err)
+		}
+	case <-time.After(wait):
+		t.Fatal("Debug did not return after cancel")
 	}
 }
