@@ -971,4 +971,3 @@ func arity(lo, hi int) string {
 	}
 	return fmt.Sprintf("%d to %d", lo, hi)
 }
-
