@@ -811,3 +811,19 @@ func TestDelays(t *testing.T) {
 		}
 	}
 }
+
+// A lookup that gives up by itself at its deadline (as a driver whose socket
+// deadline comes from ctx.Deadline does) has timed out: the handler runs.
+func TestErrorAtDeadlineIsATimeout(t *testing.T) {
+	fn := func(ctx context.Context, in int) ([]int, error) {
+		dl, _ := ctx.Deadline()
+		time.Sleep(time.Until(dl))
+		return nil, errors.New("i/o timeout")
+	}
+	op := New(fn, Options{Timeout: 20 * time.Millisecond, Retry: &Retry{MaxAttempts: 5}}).
+		WithTimeoutHandler(func(in int) ([]int, error) { return []int{-in}, nil })
+	got, err := runAll(t, op, []Element[int]{rec(1, 1)})
+	if err != nil || !slices.Equal(got, []Element[int]{rec(-1, 1)}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}

@@ -353,8 +353,11 @@ func (r *run[I, O]) lookup(ctx context.Context, e *entry[I, O]) ([]O, error) {
 		if r.ctx.Err() != nil {
 			return nil, r.ctx.Err() // the run is over; abort ignores this
 		}
-		if ctx.Err() != nil {
-			// Timed out: final, never retried, and a result that came too late is ignored.
+		// Timed out: final, never retried, and a result that came too late is
+		// ignored. An error at or past the deadline is the deadline's doing,
+		// even before Run's timer says so: drivers set their socket deadlines
+		// from ctx.Deadline().
+		if ctx.Err() != nil || err != nil && e.ctx != nil && !time.Now().Before(e.ctx.deadline) {
 			return r.timedOut(e, attempt)
 		}
 		if !retryable(retry, res, err) || attempt >= retry.MaxAttempts {
