@@ -62,8 +62,9 @@ func jmDeleteJar(x *jmReq) jmAnswer {
 }
 
 // jmUpload is POST /jars/upload: one multipart file whose name ends in .jar.
-func (c *Cluster) jmUpload(jm *jobManager) http.Handler {
+func (c *Cluster) jmUpload() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		jm := jmOf(r)
 		r.Body = http.MaxBytesReader(w, r.Body, maxJar)
 		mr, err := r.MultipartReader()
 		if err != nil {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,11 +48,29 @@ func badRequestFlink(msg string) jmAnswer {
 
 var reHex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
-// jmHandler serves one JobManager's REST API, at / and at /v1.
-func (c *Cluster) jmHandler(jm *jobManager) http.Handler {
+// jmKey carries the JobManager a request reached, from its listener to the
+// shared router (unexported: nothing outside this file can set or read it).
+type jmKey struct{}
+
+// jmEntry is the handler of one JobManager's listener: it tags requests
+// with their JobManager and hands them to the router all JobManagers share,
+// so that a JobManager costs a listener, not a router of its own.
+type jmEntry struct {
+	c  *Cluster
+	jm *jobManager
+}
+
+func (e jmEntry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e.c.jmMux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), jmKey{}, e.jm)))
+}
+
+func jmOf(r *http.Request) *jobManager { return r.Context().Value(jmKey{}).(*jobManager) }
+
+// jmRouter routes the JobManager REST API, at / and at /v1.
+func (c *Cluster) jmRouter() http.Handler {
 	mux := http.NewServeMux()
 	handle := func(method, path string, fn func(x *jmReq) jmAnswer) {
-		h := c.jmServe(jm, fn)
+		h := c.jmServe(fn)
 		mux.Handle(method+" "+path, h)
 		mux.Handle(method+" /v1"+path, h)
 	}
@@ -92,13 +111,13 @@ func (c *Cluster) jmHandler(jm *jobManager) http.Handler {
 	handle("POST", "/jars/{jarid}/run", jmRunJar)
 	// Upload and log files are not JSON handlers: they stream.
 	for _, p := range []string{"", "/v1"} {
-		mux.Handle("POST "+p+"/jars/upload", c.jmUpload(jm))
-		mux.Handle("GET "+p+"/jobmanager/log", c.jmLogFile(jm, "jobmanager", "", "jobmanager.log"))
-		mux.Handle("GET "+p+"/jobmanager/stdout", c.jmLogFile(jm, "jobmanager", "", "jobmanager.out"))
-		mux.Handle("GET "+p+"/jobmanager/logs/{name}", c.jmLogFile(jm, "jobmanager", "", ""))
-		mux.Handle("GET "+p+"/taskmanagers/{tmid}/log", c.jmLogFile(jm, "taskmanager", "{tmid}", "taskmanager.log"))
-		mux.Handle("GET "+p+"/taskmanagers/{tmid}/stdout", c.jmLogFile(jm, "taskmanager", "{tmid}", "taskmanager.out"))
-		mux.Handle("GET "+p+"/taskmanagers/{tmid}/logs/{name}", c.jmLogFile(jm, "taskmanager", "{tmid}", ""))
+		mux.Handle("POST "+p+"/jars/upload", c.jmUpload())
+		mux.Handle("GET "+p+"/jobmanager/log", c.jmLogFile("jobmanager", "", "jobmanager.log"))
+		mux.Handle("GET "+p+"/jobmanager/stdout", c.jmLogFile("jobmanager", "", "jobmanager.out"))
+		mux.Handle("GET "+p+"/jobmanager/logs/{name}", c.jmLogFile("jobmanager", "", ""))
+		mux.Handle("GET "+p+"/taskmanagers/{tmid}/log", c.jmLogFile("taskmanager", "{tmid}", "taskmanager.log"))
+		mux.Handle("GET "+p+"/taskmanagers/{tmid}/stdout", c.jmLogFile("taskmanager", "{tmid}", "taskmanager.out"))
+		mux.Handle("GET "+p+"/taskmanagers/{tmid}/logs/{name}", c.jmLogFile("taskmanager", "{tmid}", ""))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Flink's router answers unknown routes (and known paths with an
@@ -110,8 +129,9 @@ func (c *Cluster) jmHandler(jm *jobManager) http.Handler {
 
 // jmServe runs fn under the cluster lock, for a JobManager that is still
 // alive; a request to a JobManager that died gets its connection reset.
-func (c *Cluster) jmServe(jm *jobManager, fn func(x *jmReq) jmAnswer) http.Handler {
+func (c *Cluster) jmServe(fn func(x *jmReq) jmAnswer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		jm := jmOf(r)
 		c.mu.Lock()
 		now := c.clock.Now()
 		a := jm.app

@@ -155,8 +155,9 @@ func logList(x *jmReq, kind string) map[string]any {
 
 // jmLogFile serves one log file as plain text, with Range support. name is
 // fixed, or taken from the {name} path value when empty.
-func (c *Cluster) jmLogFile(jm *jobManager, kind, tmParam, name string) http.Handler {
+func (c *Cluster) jmLogFile(kind, tmParam, name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		jm := jmOf(r)
 		file := name
 		if file == "" {
 			file = r.PathValue("name")

@@ -270,7 +270,8 @@ func TestKillNeedsUserWhenRequired(t *testing.T) {
 }
 
 func TestPopulatedFleetIsPlausible(t *testing.T) {
-	c := startCluster(t, Options{Seed: 99, Apps: 200})
+	epoch := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	c := startCluster(t, Options{Seed: 99, Apps: 200, Clock: NewManualClock(epoch)})
 	apps := c.Apps()
 	count := map[string]int{}
 	sessions, restored, withSavepoint := 0, 0, 0
@@ -326,14 +327,16 @@ func TestPopulatedFleetIsPlausible(t *testing.T) {
 		}
 	}
 	// Same seed, same fleet.
-	c3, err := New(Options{Seed: 99, Apps: 200, Start: time.Now()})
+	c3, err := New(Options{Seed: 99, Apps: 200, Clock: NewManualClock(epoch)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c3.Close()
 	other := c3.Apps()
 	for i := range apps {
-		if apps[i].Name != other[i].Name || apps[i].State != other[i].State || strings.Join(apps[i].Tags, ",") != strings.Join(other[i].Tags, ",") {
+		if apps[i].ID != other[i].ID || apps[i].Name != other[i].Name || apps[i].State != other[i].State ||
+			strings.Join(apps[i].Tags, ",") != strings.Join(other[i].Tags, ",") || len(apps[i].Jobs) != len(other[i].Jobs) ||
+			len(apps[i].Jobs) > 0 && apps[i].Jobs[0].ID != other[i].Jobs[0].ID {
 			t.Fatalf("seed 99 made different fleets at %d: %+v vs %+v", i, apps[i], other[i])
 		}
 	}

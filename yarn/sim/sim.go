@@ -125,6 +125,8 @@ type Cluster struct {
 	lastFault map[string]time.Time // when each periodic fault last fired
 	// proxyTransport carries the web proxy's requests to JobManagers.
 	proxyTransport *http.Transport
+	// jmMux routes the requests of every JobManager listener.
+	jmMux http.Handler
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -168,6 +170,7 @@ func New(o Options) (*Cluster, error) {
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
+	c.jmMux = c.jmRouter()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {

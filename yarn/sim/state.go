@@ -336,7 +336,7 @@ func (c *Cluster) ensureJM(a *app) *jobManager {
 		return nil
 	}
 	jm := &jobManager{app: a, attempt: len(a.attempts), addr: ln.Addr().String(), started: c.clock.Now()}
-	jm.srv = &http.Server{Handler: c.withFaults(func(*http.Request) Kind { return KindJM }, c.jmHandler(jm)),
+	jm.srv = &http.Server{Handler: c.withFaults(jmKind, jmEntry{c: c, jm: jm}),
 		ReadHeaderTimeout: 10 * time.Second}
 	a.jm = jm
 	c.serve(jm.srv, ln)
@@ -508,3 +508,5 @@ func firstNonEmpty(ss ...string) string {
 func (c *Cluster) hex32() string {
 	return fmt.Sprintf("%016x%016x", c.rng.Uint64(), c.rng.Uint64())
 }
+
+func jmKind(*http.Request) Kind { return KindJM }
