@@ -284,7 +284,7 @@ func TestTimeoutFailsRun(t *testing.T) {
 	for _, mode := range modes {
 		t.Run(mode.String(), func(t *testing.T) {
 			s := newStub()
-			h := start(t, New(s.fn, Options{Mode: mode, Capacity: 4, Timeout: 50 * time.Millisecond}))
+			h := start(t, New(s.fn, Options{Mode: mode, Capacity: 4, Timeout: 300 * time.Millisecond}))
 			h.send(rec(1, 1), rec(2, 2))
 			c := s.started(t, 2)
 			c[1].complete(10)
@@ -301,7 +301,7 @@ func TestTimeoutFailsRun(t *testing.T) {
 			if len(got) != 0 {
 				t.Fatalf("emitted %v after the timeout", got)
 			}
-			if time.Since(began) > time.Second {
+			if time.Since(began) > 2*time.Second {
 				t.Fatalf("timeout took %v", time.Since(began))
 			}
 		})
@@ -323,7 +323,7 @@ func TestTimeoutHandler(t *testing.T) {
 				return []int{in}, nil
 			}
 			var handled []int
-			op := New(fn, Options{Mode: mode, Capacity: 4, Timeout: 30 * time.Millisecond}).
+			op := New(fn, Options{Mode: mode, Capacity: 4, Timeout: 200 * time.Millisecond}).
 				WithTimeoutHandler(func(in int) ([]int, error) {
 					handled = append(handled, in)
 					return []int{in * 3}, nil
@@ -359,13 +359,13 @@ func TestTimeoutHandlerErrorFailsRun(t *testing.T) {
 }
 
 // The timeout clock of an input starts when it gets its slot, not when it was
-// offered: with capacity 1 the second input waits ~150ms for its slot and
-// then takes 100ms, within its 200ms timeout.
+// offered: with capacity 1 the second input waits ~300ms for its slot and
+// then takes 200ms, within its 400ms timeout.
 func TestTimeoutClockStartsAtSlot(t *testing.T) {
 	fn := func(ctx context.Context, in int) ([]int, error) {
-		d := 100 * time.Millisecond
+		d := 200 * time.Millisecond
 		if in == 1 {
-			d = 150 * time.Millisecond
+			d = 300 * time.Millisecond
 		}
 		select {
 		case <-time.After(d):
@@ -374,7 +374,7 @@ func TestTimeoutClockStartsAtSlot(t *testing.T) {
 			return nil, ctx.Err()
 		}
 	}
-	op := New(fn, Options{Mode: Ordered, Capacity: 1, Timeout: 200 * time.Millisecond})
+	op := New(fn, Options{Mode: Ordered, Capacity: 1, Timeout: 400 * time.Millisecond})
 	got, err := runAll(t, op, []Element[int]{rec(1, 1), rec(2, 2)})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
