@@ -30,6 +30,9 @@ type Config struct {
 	Clusters  []Cluster     `yaml:"clusters"`
 	// Socket is the agent's unix socket; default $XDG_RUNTIME_DIR/palink.sock.
 	Socket string `yaml:"socket"`
+	// Operators may act through the agent; everyone else only views. Empty:
+	// every user of the host may act.
+	Operators []string `yaml:"operators"`
 
 	// path is the file this was read from, for messages.
 	path string

@@ -21,6 +21,9 @@ type Cluster struct {
 	RM      *yarn.ResourceManager
 	Gateway *yarn.SQLGateway // nil when the cluster has no sql_gateway
 	opts    yarn.Options
+	// flink is the root JobManager client: every application's client
+	// derives from it and shares its connection pool.
+	flink *yarn.Flink
 
 	mu     sync.Mutex
 	status ClusterStatus
@@ -59,7 +62,11 @@ func NewCluster(cc config.Cluster) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
 	}
-	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, status: ClusterStatus{Name: cc.Name}}
+	root, err := yarn.NewFlink(rm.ProxyURL(""), "", o)
+	if err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+	}
+	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, flink: root, status: ClusterStatus{Name: cc.Name}}
 	if cc.SQLGateway != "" {
 		gw, err := yarn.NewSQLGateway(cc.SQLGateway, o)
 		if err != nil {
@@ -75,27 +82,14 @@ func NewCluster(cc config.Cluster) (*Cluster, error) {
 // the cluster is configured for direct access; actions always go straight
 // to the JobManager at amRPCAddress, since the proxy forwards only GET and PUT.
 func (c *Cluster) Flink(app yarn.Application) (*yarn.Flink, error) {
-	direct := ""
-	if app.AMRPCAddress != "" {
-		direct = "http://" + app.AMRPCAddress
-	}
-	read := ""
 	if c.Cfg.FlinkAccess == "direct" {
-		read = direct
-	} else {
-		read = app.TrackingURL
-		if read == "" || app.TrackingUI == "UNASSIGNED" {
-			read = c.RM.ProxyURL(app.ID)
+		if app.AMRPCAddress == "" {
+			return nil, fmt.Errorf("JobManager of %s: %w: no amRPCAddress", app.ID, yarn.ErrUnavailable)
 		}
+		direct := "http://" + app.AMRPCAddress
+		return c.flink.WithBases(direct, direct)
 	}
-	if read == "" {
-		return nil, fmt.Errorf("application %s has no JobManager address yet", app.ID)
-	}
-	f, err := yarn.NewFlink(read, direct, c.opts)
-	if err != nil {
-		return nil, fmt.Errorf("JobManager of %s: %w", app.ID, err)
-	}
-	return f, nil
+	return c.flink.ForApplication(app, false)
 }
 
 // observe records the outcome of a call for the cluster's connectivity.

@@ -157,14 +157,13 @@ func newest(apps []yarn.Application) yarn.Application {
 }
 
 // refuseIfAlive fails when an application (or session job) of this job is
-// still alive: the duplicate-job failure other platforms suffer.
+// still alive: the duplicate-job failure other platforms suffer. An
+// application whose Flink job already ended (a per-job cluster shutting down
+// after a pause) is waited for, not refused.
 func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *Cluster, j model.Job, session bool) error {
 	apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{jobTag(j.ID)}, States: liveStates})
 	if err != nil {
 		return fmt.Errorf("check for live applications of %s: %w", j.Name, err)
-	}
-	for _, a := range apps {
-		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, a.State)
 	}
 	if j.AppID != "" && !j.Session {
 		a, err := cl.RM.Application(ctx, j.AppID)
@@ -172,8 +171,13 @@ func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *Cluster, j 
 		case errors.Is(err, yarn.ErrNotFound):
 		case err != nil:
 			return fmt.Errorf("check application %s of %s: %w", j.AppID, j.Name, err)
-		case !a.Final():
-			return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, a.State)
+		case !a.Final() && !containsApp(apps, a.ID):
+			apps = append(apps, a)
+		}
+	}
+	for _, a := range apps {
+		if err := l.awaitEnding(ctx, x, cl, j, a); err != nil {
+			return err
 		}
 	}
 	if j.Session && j.FlinkJobID != "" && j.AppID != "" {
@@ -188,6 +192,44 @@ func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *Cluster, j 
 		}
 	}
 	x.logf(ctx, "no live application of %s: submitting", j.Name)
+	return nil
+}
+
+func containsApp(apps []yarn.Application, id string) bool {
+	for _, a := range apps {
+		if a.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// awaitEnding refuses a live application whose Flink job still runs, and
+// waits (bounded) for one whose job has ended to shut down.
+func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j model.Job, a yarn.Application) error {
+	refuse := fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, a.State)
+	if a.State != yarn.AppRunning {
+		return refuse
+	}
+	f, err := cl.Flink(a)
+	if err != nil {
+		return refuse
+	}
+	jobs, err := f.Jobs(ctx)
+	if err != nil {
+		return refuse
+	}
+	for _, jo := range jobs {
+		if !flinkTerminal(jo.State) {
+			return refuse
+		}
+	}
+	x.logf(ctx, "application %s has no running job left; waiting for it to shut down", a.ID)
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if _, err := cl.RM.WaitFinal(wctx, a.ID); err != nil {
+		return fmt.Errorf("%w (it did not shut down: %v)", refuse, err)
+	}
 	return nil
 }
 

@@ -144,7 +144,7 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 			return j, ev, err
 		}
-		rp := model.RestorePoint{JobID: j.ID, Kind: model.Savepoint, Path: loc, Time: now, FlinkJobID: jid,
+		rp := model.RestorePoint{JobID: j.ID, Kind: model.Savepoint, Path: loc, Time: now, SeenAt: now, FlinkJobID: jid,
 			Origin: fmt.Sprintf("%s #%d", c.Kind, c.Seq)}
 		if _, err := tx.AddRestorePoint(rp); err != nil {
 			return j, nil, err

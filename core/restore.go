@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/palink/palink/model"
 )
@@ -38,7 +39,10 @@ func resolveRestore(j model.Job, choice model.RestoreChoice, path string) (strin
 }
 
 // newestRestorePoint is the newer of the job's latest savepoint and latest
-// checkpoint: what a restart after pause or failure resumes from.
+// checkpoint: what a restart after pause or failure resumes from. Within one
+// Flink job the checkpoint ids order them (savepoints share the counter);
+// otherwise the order palink recorded them in does. Times from the cluster
+// and from palink are never compared: their clocks may disagree.
 func newestRestorePoint(j model.Job) *model.RestorePoint {
 	sp, cp := j.LatestSavepoint, j.LatestCheckpoint
 	switch {
@@ -46,10 +50,22 @@ func newestRestorePoint(j model.Job) *model.RestorePoint {
 		return cp
 	case cp == nil:
 		return sp
-	case cp.Time.After(sp.Time):
+	case sp.FlinkJobID != "" && sp.FlinkJobID == cp.FlinkJobID && sp.CheckID > 0 && cp.CheckID > 0:
+		if cp.CheckID > sp.CheckID {
+			return cp
+		}
+		return sp
+	case seen(cp).After(seen(sp)):
 		return cp
 	}
 	return sp
+}
+
+func seen(rp *model.RestorePoint) time.Time {
+	if !rp.SeenAt.IsZero() {
+		return rp.SeenAt
+	}
+	return rp.Time
 }
 
 // policyRestore is the restore point of the platform's restart policy: the

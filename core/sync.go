@@ -416,16 +416,19 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 					kind = model.Savepoint
 				}
 				rp := model.RestorePoint{JobID: j.ID, Kind: kind, Path: cp.ExternalPath, FlinkJobID: j.FlinkJobID,
-					CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), Origin: "sync"}
+					CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), SeenAt: now, Origin: "sync"}
 				if cp.LatestAckTimestamp == 0 {
 					rp.Time = now
 				}
-				if _, err := tx.AddRestorePoint(rp); err != nil {
+				added, err := tx.AddRestorePoint(rp)
+				if err != nil {
 					return err
 				}
 				if kind == model.Savepoint {
 					if j.LatestSavepoint == nil || j.LatestSavepoint.Path != rp.Path {
-						j.LatestSavepoint = &rp
+						if added {
+							j.LatestSavepoint = &rp
+						}
 					}
 				} else if j.LatestCheckpoint == nil || j.LatestCheckpoint.Path != rp.Path {
 					j.LatestCheckpoint = &rp

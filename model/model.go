@@ -164,10 +164,13 @@ func ParseRestorePointKind(s string) (RestorePointKind, error) {
 
 // RestorePoint is a savepoint or checkpoint seen for a job.
 type RestorePoint struct {
-	JobID      string
-	Kind       RestorePointKind
-	Path       string // external path, e.g. hdfs:///flink/sp/…/savepoint-7f3a21
-	Time       time.Time
+	JobID string
+	Kind  RestorePointKind
+	Path  string    // external path, e.g. hdfs:///flink/sp/…/savepoint-7f3a21
+	Time  time.Time // when the cluster completed it (the cluster's clock)
+	// SeenAt is when palink first recorded it (palink's clock): restore
+	// points are ordered by it, never by comparing two clocks.
+	SeenAt     time.Time
 	FlinkJobID string
 	CheckID    int64  // Flink's checkpoint id, when known
 	Origin     string // "sync", or the command that made it ("PAUSE #40")

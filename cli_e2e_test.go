@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// cliEnv is a simulator and a config file pointing at it, for running the
+// CLI the way a user does.
+type cliEnv struct {
+	t      *testing.T
+	sim    *sim.Cluster
+	config string
+}
+
+func newCLIEnv(t *testing.T, o sim.Options, edit func(*config.Config)) *cliEnv {
+	t.Helper()
+	if o.Speed == 0 {
+		o.Speed = 30
+	}
+	if o.Seed == 0 {
+		o.Seed = 7
+	}
+	c, err := sim.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := c.Start(ctx, "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	dir := t.TempDir()
+	cfg := simConfig(c, filepath.Join(dir, "palink.db"))
+	cfg.Sync.Interval = config.Duration(time.Second)
+	cfg.Scheduler.Lease = config.Duration(2 * time.Second)
+	cfg.Restart.Backoff = config.Duration(time.Second)
+	cfg.Restart.MaxBackoff = config.Duration(2 * time.Second)
+	cfg.Restart.MaxAttempts = 2
+	cfg.Socket = filepath.Join(dir, "agent.sock")
+	if edit != nil {
+		edit(cfg)
+	}
+	path := filepath.Join(dir, "config.yaml")
+	if err := cfg.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	return &cliEnv{t: t, sim: c, config: path}
+}
+
+// run runs one palink CLI invocation and returns its standard output; a
+// failure carries its standard error.
+func (e *cliEnv) run(ctx context.Context, args ...string) (string, error) {
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(append([]string{"--config", e.config}, args...))
+	if err := root.ExecuteContext(ctx); err != nil {
+		return out.String(), fmt.Errorf("%w\n%s", err, errOut.String())
+	}
+	return out.String(), nil
+}
+
+func (e *cliEnv) mustRun(args ...string) string {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := e.run(ctx, args...)
+	if err != nil {
+		e.t.Fatalf("palink %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func (e *cliEnv) job(name string) core.JobDetail {
+	e.t.Helper()
+	var d core.JobDetail
+	if err := json.Unmarshal([]byte(e.mustRun("job", "show", name, "-o", "json")), &d); err != nil {
+		e.t.Fatalf("job show -o json: %v", err)
+	}
+	return d
+}
+
+// syncUntil runs `palink sync --once` until cond holds for the job.
+func (e *cliEnv) syncUntil(name, what string, cond func(model.Job) bool) model.Job {
+	e.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		e.mustRun("sync", "--once")
+		j := e.job(name).Job
+		if cond(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s: %s never happened; job is %s (%+v)", name, what, j.State, j)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+const e2eSQL = `CREATE TABLE src (id BIGINT, v STRING) WITH ('connector' = 'datagen');
+CREATE TABLE snk (id BIGINT, v STRING) WITH ('connector' = 'blackhole');
+INSERT INTO snk SELECT id, v FROM src;
+`
+
+// TestCLIJobLifecycle is the end-to-end test of issue 3 through the CLI:
+// create, submit, run with checkpoints, pause with a savepoint, restart from
+// it, kill, resubmit with nothing restored, and the restart policy on
+// failure until it gives up.
+func TestCLIJobLifecycle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	e := newCLIEnv(t, sim.Options{}, nil)
+	sqlFile := filepath.Join(t.TempDir(), "job.sql")
+	if err := os.WriteFile(sqlFile, []byte(e2eSQL), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.mustRun("job", "create", "--name", "orders", "--sql", sqlFile)
+	out := e.mustRun("job", "submit", "orders", "--wait")
+	if !strings.Contains(out, "SUBMIT #1 SUCCEEDED") {
+		t.Fatalf("submit: %s", out)
+	}
+	j := e.syncUntil("orders", "RUNNING with a checkpoint", func(j model.Job) bool {
+		return j.State == model.StateRunning && j.LatestCheckpoint != nil
+	})
+	if !strings.HasPrefix(j.AppID, "application_") || j.FlinkJobID == "" {
+		t.Fatalf("running job lacks ids: %+v", j)
+	}
+	if apps := e.appsOf(j.ID); len(apps) != 1 {
+		t.Fatalf("%d applications for the job, want 1", len(apps))
+	}
+
+	// pause → FINISHED with a savepoint recorded
+	out = e.mustRun("job", "pause", "orders", "--wait")
+	if !strings.Contains(out, "PAUSE #2 SUCCEEDED") {
+		t.Fatalf("pause: %s", out)
+	}
+	d := e.job("orders")
+	if d.Job.State != model.StateFinished || d.Job.LatestSavepoint == nil {
+		t.Fatalf("after pause: %s, savepoint %+v", d.Job.State, d.Job.LatestSavepoint)
+	}
+	sp := d.Job.LatestSavepoint.Path
+	if !hasRestorePoint(d.RestorePoints, model.Savepoint, sp) {
+		t.Errorf("savepoint %s not in the restore points %+v", sp, d.RestorePoints)
+	}
+
+	// restart → RUNNING, and the new Flink job restored that savepoint
+	e.mustRun("job", "restart", "orders", "--wait")
+	j = e.syncUntil("orders", "RUNNING after restart", func(j model.Job) bool { return j.State == model.StateRunning })
+	if j.RestoredFrom != sp {
+		t.Errorf("restarted job restored from %q, want the savepoint %q", j.RestoredFrom, sp)
+	}
+	if app, err := e.sim.App(j.AppID); err != nil || len(app.Jobs) == 0 || app.Jobs[len(app.Jobs)-1].RestoredFrom != sp {
+		t.Errorf("the simulator's Flink job did not restore %s: %+v, %v", sp, app.Jobs, err)
+	}
+
+	// kill → KILLED (confirmation skipped with --yes)
+	out = e.mustRun("job", "kill", "orders", "--yes", "--wait")
+	if !strings.Contains(out, "SUCCEEDED") {
+		t.Fatalf("kill: %s", out)
+	}
+	if s := e.job("orders").Job.State; s != model.StateKilled {
+		t.Fatalf("after kill: %s", s)
+	}
+	if app, _ := e.sim.App(j.AppID); app.State != "KILLED" {
+		t.Errorf("YARN application is %s after kill", app.State)
+	}
+
+	// resubmit with --restore none → RUNNING with nothing restored
+	e.mustRun("job", "resubmit", "orders", "--restore", "none", "--yes", "--wait")
+	j = e.syncUntil("orders", "RUNNING after resubmit", func(j model.Job) bool { return j.State == model.StateRunning })
+	if j.RestoredFrom != "" {
+		t.Errorf("resubmit --restore none restored %q", j.RestoredFrom)
+	}
+	j = e.syncUntil("orders", "a checkpoint of the new run", func(x model.Job) bool {
+		return x.LatestCheckpoint != nil && strings.Contains(x.LatestCheckpoint.Path, x.FlinkJobID)
+	})
+
+	// A job made to fail is restarted by the policy from its latest
+	// checkpoint, then given up after max attempts (2 in this config).
+	ctx, cancel := context.WithCancel(context.Background())
+	agentDone := make(chan error, 1)
+	go func() { _, err := e.run(ctx, "agent"); agentDone <- err }()
+	var once sync.Once
+	stopAgent := func() { once.Do(func() { cancel(); <-agentDone }) }
+	defer stopAgent()
+	failures := 0
+	deadline := time.Now().Add(90 * time.Second)
+	lastApp := ""
+	for time.Now().Before(deadline) {
+		time.Sleep(300 * time.Millisecond)
+		cur, err := e.jobViaAgentStore(ctx, "orders")
+		if err != nil {
+			continue
+		}
+		if cur.State == model.StateRunning && cur.AppID != lastApp && failures <= 2 {
+			ckpt := cur.LatestCheckpoint
+			if failures > 0 && (ckpt == nil || cur.RestoredFrom == "") {
+				t.Errorf("policy restart %d restored %q, want the latest checkpoint", failures, cur.RestoredFrom)
+			}
+			lastApp = cur.AppID
+			if err := e.sim.FailJob(cur.AppID); err != nil {
+				t.Fatal(err)
+			}
+			failures++
+		}
+		if cur.State == model.StateFailed && failures == 3 && cur.NextRestart.IsZero() {
+			break
+		}
+	}
+	stopAgent()
+	d = e.job("orders")
+	if d.Job.State != model.StateFailed || failures != 3 {
+		t.Fatalf("after %d failures: %s", failures, d.Job.State)
+	}
+	gaveUp := false
+	for _, ev := range d.Events {
+		if strings.Contains(ev.Reason, "gave up") {
+			gaveUp = true
+		}
+	}
+	if !gaveUp {
+		t.Errorf("no 'gave up' event in the timeline")
+	}
+	auto := 0
+	for _, c := range d.Commands {
+		if c.Kind == model.CmdRestart && c.Params.Auto {
+			auto++
+			if c.Params.Restore != model.RestoreCheckpoint {
+				t.Errorf("policy restart #%d restores %s, want checkpoint", c.Seq, c.Params.Restore)
+			}
+		}
+	}
+	if auto != 2 {
+		t.Errorf("%d policy restarts, want 2 (max attempts)", auto)
+	}
+}
+
+// jobViaAgentStore reads the job while `palink agent` owns the store: the
+// CLI then talks to the agent over its socket.
+func (e *cliEnv) jobViaAgentStore(ctx context.Context, name string) (model.Job, error) {
+	out, err := e.run(ctx, "job", "show", name, "-o", "json")
+	if err != nil {
+		return model.Job{}, err
+	}
+	var d core.JobDetail
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		return model.Job{}, err
+	}
+	return d.Job, nil
+}
+
+func (e *cliEnv) appsOf(jobID string) []sim.App {
+	var out []sim.App
+	for _, a := range e.sim.Apps() {
+		for _, tag := range a.Tags {
+			if tag == "palink-job-"+strings.ToLower(jobID) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func hasRestorePoint(rps []model.RestorePoint, k model.RestorePointKind, path string) bool {
+	for _, rp := range rps {
+		if rp.Kind == k && rp.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *cliEnv) commandsJSON(ctx context.Context) ([]model.Command, error) {
+	out, err := e.run(ctx, "commands", "-o", "json")
+	if err != nil {
+		return nil, err
+	}
+	var cs []model.Command
+	return cs, json.Unmarshal([]byte(out), &cs)
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/core"
+)
+
+func newSyncCmd(g *globals) *cobra.Command {
+	var once bool
+	cmd := &cobra.Command{
+		Use:   "sync",
+		Short: "Sync job states with the clusters (once, or every interval)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			e, err := g.openEnv(ctx)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			if !once && e.local != nil {
+				return e.local.RunSync(ctx)
+			}
+			if e.local == nil {
+				return errors.New("an agent runs state sync already; `palink jobs` shows its results")
+			}
+			st, err := e.local.SyncOnce(ctx, 0)
+			if err != nil {
+				return err
+			}
+			if g.output == "json" {
+				return writeJSON(cmd.OutOrStdout(), st)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %d errors\n",
+				st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, st.Errors)
+			if st.Errors > 0 {
+				return exitError{code: 1, msg: ""}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&once, "once", false, "run one sync cycle and exit")
+	return cmd
+}
+
+func newAgentCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "agent",
+		Short: "Run the scheduler and state sync headless (owns the store)",
+		Long: "Runs the command scheduler, state sync and the restart policy without a UI, until\n" +
+			"interrupted. Commands issued while palink was down are resumed at start.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			cfg, err := g.loadConfig()
+			if err != nil {
+				return err
+			}
+			sock := socketPath(cfg)
+			if r, err := core.Dial(ctx, sock); err == nil {
+				r.Close()
+				return fmt.Errorf("an agent already answers on %s", sock)
+			}
+			g.dbPath = cfg.Store // never dial ourselves
+			e, err := g.openEnvWith(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			stopServe, err := serveAgent(ctx, e)
+			if err != nil {
+				return err
+			}
+			defer stopServe()
+			fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: store %s, socket %s, %d clusters, sync every %s\n",
+				e.store.Path(), sock, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
+			err = runBackground(ctx, e.local)
+			return err
+		},
+	}
+}
+
+// serveAgent answers on the agent socket for the palink that owns the
+// store (the agent, or a TUI), so that other palinks on the host — the CLI,
+// more TUIs — work through it. stop closes the socket.
+func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
+	sock := socketPath(e.cfg)
+	_ = os.Remove(sock) // a stale socket of a dead owner: we hold the store, so it is dead
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("agent socket: %w", err)
+	}
+	// Everyone on the host may connect; roles decide who may act.
+	_ = os.Chmod(sock, 0o666)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := core.Serve(ctx, ln, e.local, core.Roles{Operators: e.cfg.Operators}); err != nil {
+			e.log.Warn("agent socket", "err", err)
+		}
+	}()
+	return func() { cancel(); <-done; os.Remove(sock) }, nil
+}
+
+// runBackground runs the scheduler and state sync until ctx is done.
+func runBackground(ctx context.Context, svc *core.Local) error {
+	errc := make(chan error, 2)
+	go func() { errc <- svc.RunScheduler(ctx) }()
+	go func() { errc <- svc.RunSync(ctx) }()
+	err1, err2 := <-errc, <-errc
+	if err1 != nil {
+		return err1
+	}
+	return err2
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/store"
+)
+
+func newConfigCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "config", Short: "Check the configuration"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "check",
+		Short: "Validate the config file; every problem is reported at its line",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path := g.configPath
+			if path == "" {
+				path = config.DefaultPath()
+			}
+			_, warnings, err := config.Load(path)
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), w.Error())
+			}
+			if err != nil {
+				var ps config.Problems
+				if errors.As(err, &ps) {
+					return exitError{code: 1, msg: ps.Error()}
+				}
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
+			return nil
+		},
+	})
+	return cmd
+}
+
+func newStoreCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "store", Short: "Back up and restore palink's store"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "backup FILE",
+		Short: "Write a consistent copy of the store to FILE while palink keeps running",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			path, err := g.storePath()
+			if err != nil {
+				return err
+			}
+			// The palink that owns the store (an agent, or a TUI) takes the
+			// backup while it keeps working; otherwise open it read-only.
+			var backup func(io.Writer) (int64, error)
+			if cfg, cerr := g.loadConfig(); cerr == nil && g.dbPath == "" {
+				if r, err := core.Dial(ctx, socketPath(cfg)); err == nil {
+					defer r.Close()
+					path = r.Info().Store
+					backup = func(w io.Writer) (int64, error) { return r.Backup(ctx, w) }
+				}
+			}
+			if backup == nil {
+				st, err := store.Open(path, store.Options{ReadOnly: true})
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				backup = func(w io.Writer) (int64, error) { return st.Backup(ctx, w) }
+			}
+			f, err := os.OpenFile(args[0], os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+			if err != nil {
+				return err
+			}
+			n, err := backup(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				os.Remove(args[0])
+				return fmt.Errorf("backup %s: %w", path, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "backed up %s to %s (%d bytes)\n", path, args[0], n)
+			return nil
+		},
+	}, &cobra.Command{
+		Use:   "restore FILE",
+		Short: "Replace the store with a backup (palink must not be running)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := g.storePath()
+			if err != nil {
+				return err
+			}
+			if err := store.Restore(args[0], path); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "restored %s from %s\n", path, args[0])
+			return nil
+		},
+	})
+	return cmd
+}
+
+// storePath is --db, else the config's store.
+func (g *globals) storePath() (string, error) {
+	if g.dbPath != "" {
+		return g.dbPath, nil
+	}
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return "", err
+	}
+	return cfg.Store, nil
+}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/yarn/sim"
+)
+
+func newDemoCmd(g *globals) *cobra.Command {
+	var (
+		f     simFlags
+		jobs  int
+		noTUI bool
+	)
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Open palink on a simulated cluster with a fleet of jobs (nothing to set up)",
+		Long: "Starts a simulated YARN + Flink + SQL Gateway cluster in this process, creates a few dozen\n" +
+			"SQL jobs and deploys them, then opens the UI. Some jobs get paused, killed or fail, so every\n" +
+			"state is on screen. The demo keeps its state in a throwaway store, never in yours.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			c, cfg, stop, err := startSim(ctx, f)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			g.dbPath = cfg.Store
+			e, err := g.openEnvWith(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			bg, stopBG := context.WithCancel(ctx)
+			defer stopBG()
+			done := make(chan error, 1)
+			go func() { done <- runBackground(bg, e.local) }()
+			if err := seedDemo(ctx, e.local, c, jobs); err != nil {
+				return fmt.Errorf("demo: %w", err)
+			}
+			go stageDemo(bg, e.local, c, e.log)
+			if noTUI {
+				return watchJobs(ctx, cmd.OutOrStdout(), e.local)
+			}
+			err = tui.Run(ctx, e.svc, tui.Options{Context: "demo"})
+			stopBG()
+			<-done
+			return err
+		},
+	}
+	f.register(cmd, 6)
+	f.speed = 2
+	cmd.Flags().IntVar(&jobs, "managed", 24, "palink jobs to create and deploy")
+	cmd.Flags().BoolVar(&noTUI, "no-tui", false, "print the jobs table every few seconds instead of opening the UI")
+	return cmd
+}
+
+// runTUI opens the UI on the configured clusters, with the scheduler and
+// state sync running in this process.
+func runTUI(cmd *cobra.Command, g *globals) error {
+	ctx, cancel := signalContext(cmd.Context())
+	defer cancel()
+	e, err := g.openEnv(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	e.log = g.logger(true)
+	bg, stopBG := context.WithCancel(ctx)
+	defer stopBG()
+	done := make(chan error, 1)
+	if g.readOnly || e.local == nil {
+		close(done) // read-only, or the agent runs them
+	} else {
+		go func() { done <- runBackground(bg, e.local) }()
+		// This TUI owns the store: the CLI and other TUIs work through it.
+		if stopServe, err := serveAgent(bg, e); err == nil {
+			defer stopServe()
+		} else {
+			e.log.Warn("no agent socket", "err", err)
+		}
+	}
+	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster})
+	stopBG()
+	<-done
+	return err
+}
+
+// demoJobs are the SQL jobs of the demo fleet, by name stem.
+var demoJobs = []struct{ name, sql string }{
+	{"orders-enrich", demoSQLEnrich},
+	{"payments-dedup", demoSQLDedup},
+	{"clicks-to-hudi", demoSQLClicks},
+	{"user-features", demoSQLEnrich},
+	{"fraud-scoring", demoSQLDedup},
+	{"inventory-sync", demoSQLClicks},
+}
+
+const demoSQLEnrich = `-- Enrich orders with the user dimension (async lookup join).
+CREATE TABLE orders (
+  order_id BIGINT,
+  user_id BIGINT,
+  amount DECIMAL(10, 2),
+  proc_time AS PROCTIME()
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'orders',
+  'properties.bootstrap.servers' = 'kafka:9092',
+  'format' = 'json'
+);
+CREATE TABLE users (
+  id BIGINT,
+  name STRING,
+  PRIMARY KEY (id) NOT ENFORCED
+) WITH (
+  'connector' = 'jdbc',
+  'url' = 'jdbc:mysql://dim-db:3306/app',
+  'table-name' = 'users'
+);
+CREATE TABLE enriched (
+  order_id BIGINT,
+  name STRING,
+  amount DECIMAL(10, 2)
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'orders-enriched',
+  'properties.bootstrap.servers' = 'kafka:9092',
+  'format' = 'json'
+);
+INSERT INTO enriched
+SELECT o.order_id, u.name, o.amount
+FROM orders AS o
+LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;
+`
+
+const demoSQLDedup = `CREATE TABLE payments (
+  payment_id STRING,
+  amount DOUBLE,
+  ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'payments',
+  'properties.bootstrap.servers' = 'kafka:9092',
+  'format' = 'json'
+);
+CREATE TABLE payments_unique (
+  payment_id STRING,
+  amount DOUBLE,
+  ts TIMESTAMP(3),
+  PRIMARY KEY (payment_id) NOT ENFORCED
+) WITH (
+  'connector' = 'upsert-kafka',
+  'topic' = 'payments-unique',
+  'properties.bootstrap.servers' = 'kafka:9092',
+  'key.format' = 'json',
+  'value.format' = 'json'
+);
+INSERT INTO payments_unique
+SELECT payment_id, amount, ts FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY payment_id ORDER BY ts) AS rn FROM payments
+) WHERE rn = 1;
+`
+
+const demoSQLClicks = `CREATE TABLE clicks (
+  user_id BIGINT,
+  url STRING,
+  ts TIMESTAMP(3)
+) WITH (
+  'connector' = 'datagen',
+  'rows-per-second' = '1000'
+);
+CREATE TABLE clicks_sink (
+  user_id BIGINT,
+  url STRING,
+  ts TIMESTAMP(3)
+) WITH (
+  'connector' = 'blackhole'
+);
+INSERT INTO clicks_sink SELECT user_id, url, ts FROM clicks WHERE url IS NOT NULL;
+`
+
+// seedDemo creates the demo's jobs and queues their submission. It is
+// quick: deploys happen in the background, while the UI is already up.
+func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error {
+	for i := 0; i < n; i++ {
+		t := demoJobs[i%len(demoJobs)]
+		name := t.name
+		if i >= len(demoJobs) {
+			name = fmt.Sprintf("%s-%d", t.name, i/len(demoJobs)+1)
+		}
+		j, err := svc.CreateJob(ctx, core.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
+			Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4})
+		if err != nil {
+			return err
+		}
+		if i == n-1 {
+			continue // one job stays CREATED, never submitted
+		}
+		if _, err := svc.Act(ctx, core.ActionRequest{JobRef: j.ID, Kind: model.CmdSubmit, Issuer: "demo"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stageDemo gives the fleet its mix of states once the jobs run: a few
+// paused, a few killed, a couple failing for good.
+func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.Logger) {
+	plan := map[int]func(j core.JobView) error{
+		2:  func(j core.JobView) error { return act(ctx, svc, j, model.CmdPause) },
+		5:  func(j core.JobView) error { return act(ctx, svc, j, model.CmdKill) },
+		8:  func(j core.JobView) error { return c.FailJob(j.AppID) },
+		11: func(j core.JobView) error { return act(ctx, svc, j, model.CmdPause) },
+		14: func(j core.JobView) error { return c.FailJob(j.AppID) },
+		17: func(j core.JobView) error { return act(ctx, svc, j, model.CmdKill) },
+	}
+	staged := map[int]bool{}
+	for len(staged) < len(plan) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(2 * time.Second):
+		}
+		jobs, err := svc.ListJobs(ctx, core.JobFilter{})
+		if err != nil {
+			continue
+		}
+		for i, j := range jobs {
+			fn, ok := plan[i]
+			if !ok || staged[i] || j.State != model.StateRunning || j.Pending != nil {
+				continue
+			}
+			staged[i] = true
+			if err := fn(j); err != nil {
+				log.Warn("demo staging", "job", j.Name, "err", err)
+			}
+		}
+	}
+}
+
+func act(ctx context.Context, svc *core.Local, j core.JobView, k model.CommandKind) error {
+	_, err := svc.Act(ctx, core.ActionRequest{JobRef: j.ID, Kind: k, Issuer: "demo"})
+	return err
+}
+
+// watchJobs prints the jobs table every few seconds until ctx is done.
+func watchJobs(ctx context.Context, w io.Writer, svc *core.Local) error {
+	for {
+		jobs, err := svc.ListJobs(ctx, core.JobFilter{})
+		if err == nil {
+			fmt.Fprintf(w, "\n%s\n", time.Now().Format(time.TimeOnly))
+			_ = printJobs(w, "table", jobs)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(3 * time.Second):
+		}
+	}
+}

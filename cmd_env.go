@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/store"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	configPath string
+	dbPath     string
+	cluster    string
+	readOnly   bool
+	output     string
+	yes        bool
+	logFile    string
+}
+
+func (g *globals) register(root *cobra.Command) {
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/palink/config.yaml)")
+	pf.StringVar(&g.dbPath, "db", "", "store file (default from the config, else $XDG_DATA_HOME/palink/palink.db)")
+	pf.StringVar(&g.cluster, "cluster", "", "cluster to work on (default: all, or the only one)")
+	pf.BoolVar(&g.readOnly, "read-only", false, "open the store read-only and refuse every action")
+	pf.StringVarP(&g.output, "output", "o", "table", "output format: table, wide or json")
+	pf.BoolVar(&g.yes, "yes", false, "do not ask for confirmation (scripts)")
+	pf.StringVar(&g.logFile, "log-file", "", "write logs to this file (default: none for the CLI, $XDG_STATE_HOME/palink/palink.log for the TUI)")
+}
+
+// env is an opened palink: the config and a service, either in-process
+// (local, over the store) or the agent's (remote, over its socket).
+type env struct {
+	g      *globals
+	cfg    *config.Config
+	store  *store.Bolt  // nil when remote
+	local  *core.Local  // nil when remote
+	remote *core.Remote // nil when local
+	svc    core.Service
+	log    *slog.Logger
+	close  []func()
+}
+
+func (e *env) Close() {
+	for i := len(e.close) - 1; i >= 0; i-- {
+		e.close[i]()
+	}
+}
+
+// loadConfig reads the config file named by --config or the default path.
+func (g *globals) loadConfig() (*config.Config, error) {
+	path := g.configPath
+	if path == "" {
+		path = config.DefaultPath()
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no config at %s: write one (see README, \"Configuration\"), pass --config, or try `palink demo`", path)
+		}
+	}
+	cfg, warnings, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(os.Stderr, w.Error())
+	}
+	return cfg, nil
+}
+
+// openEnv loads the config, opens the store and builds the service.
+func (g *globals) openEnv(ctx context.Context) (*env, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	return g.openEnvWith(ctx, cfg)
+}
+
+func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, error) {
+	e := &env{g: g, cfg: cfg}
+	e.log = g.logger(false)
+	// A running agent owns the store: talk to it.
+	if g.dbPath == "" {
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		r, err := core.Dial(dctx, socketPath(cfg))
+		cancel()
+		if err == nil {
+			e.remote, e.svc = r, r
+			e.close = append(e.close, func() { r.Close() })
+			return e, nil
+		}
+	}
+	dbPath := g.dbPath
+	if dbPath == "" {
+		dbPath = cfg.Store
+	}
+	st, err := store.Open(dbPath, store.Options{ReadOnly: g.readOnly})
+	if err != nil {
+		return nil, err
+	}
+	e.store = st
+	e.close = append(e.close, func() { st.Close() })
+	clusters, err := core.NewClusters(cfg, e.log)
+	if err != nil {
+		e.Close()
+		return nil, err
+	}
+	svc, err := core.NewLocal(core.Options{
+		Store: st, Config: cfg, Clusters: clusters, ReadOnly: g.readOnly, Log: e.log,
+		Lease: cfg.Scheduler.Lease.D(), Workers: cfg.Scheduler.Workers,
+	})
+	if err != nil {
+		e.Close()
+		return nil, err
+	}
+	e.local, e.svc = svc, svc
+	return e, nil
+}
+
+// socketPath is the agent's socket from the config, else the default.
+func socketPath(cfg *config.Config) string {
+	if cfg.Socket != "" {
+		return cfg.Socket
+	}
+	return core.DefaultSocket()
+}
+
+// logger writes to --log-file, or discards.
+func (g *globals) logger(tui bool) *slog.Logger {
+	path := g.logFile
+	if path == "" && tui {
+		dir := os.Getenv("XDG_STATE_HOME")
+		if dir == "" {
+			home, _ := os.UserHomeDir()
+			dir = filepath.Join(home, ".local", "state")
+		}
+		path = filepath.Join(dir, "palink", "palink.log")
+	}
+	if path == "" {
+		return slog.New(slog.DiscardHandler)
+	}
+	_ = os.MkdirAll(filepath.Dir(path), 0o700)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// isTerminal reports whether f is a terminal (confirmation prompts need one).
+func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func since(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return core.Age(time.Since(t))
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// simFlags configure a simulated cluster.
+type simFlags struct {
+	addr      string
+	apps      int
+	seed      int64
+	speed     float64
+	faults    string
+	rms       int
+	configOut string
+	version   string
+}
+
+func (f *simFlags) register(cmd *cobra.Command, defaultApps int) {
+	fl := cmd.Flags()
+	fl.IntVar(&f.apps, "jobs", defaultApps, "Flink applications already on the cluster (mixed states, not managed by palink)")
+	fl.Int64Var(&f.seed, "seed", 0, "seed for a reproducible cluster (0: random)")
+	fl.Float64Var(&f.speed, "speed", 1, "simulated seconds per real second")
+	fl.StringVar(&f.faults, "faults", "", "faults to inject, e.g. 'latency=200ms,5xx=0.05;jm:reset=0.1;job-fail=5m' (see yarn/sim ParseFaults)")
+	fl.IntVar(&f.rms, "rms", 1, "ResourceManagers (2+ for HA; the first is active)")
+	fl.StringVar(&f.version, "flink-version", "", "Flink version the cluster reports (default 2.1.0)")
+}
+
+func (f *simFlags) options() (sim.Options, error) {
+	o := sim.Options{Seed: f.seed, Speed: f.speed, Apps: f.apps, RMs: f.rms, FlinkVersion: f.version}
+	if f.faults != "" {
+		faults, err := sim.ParseFaults(f.faults)
+		if err != nil {
+			return o, err
+		}
+		o.Faults = faults
+	}
+	return o, nil
+}
+
+// simConfig is a palink config whose one cluster is the simulator.
+func simConfig(c *sim.Cluster, storePath string) *config.Config {
+	cfg := &config.Config{
+		Store: storePath,
+		Sync:  config.Sync{Interval: config.Duration(3 * time.Second), Concurrency: 8},
+		Restart: config.RestartPolicy{
+			MaxAttempts: 3, Window: config.Duration(30 * time.Minute),
+			Backoff: config.Duration(5 * time.Second), MaxBackoff: config.Duration(time.Minute), Multiplier: 2,
+		},
+		Clusters: []config.Cluster{{
+			Name:       "sim",
+			RM:         c.RMURLs(),
+			SQLGateway: c.GatewayURL(),
+			User:       "ops",
+			Deploy: config.Deploy{
+				Mode:         "yarn-per-job",
+				SavepointDir: "hdfs:///flink/savepoints",
+				Queue:        "default",
+			},
+		}},
+	}
+	cfg.ApplyDefaults()
+	return cfg
+}
+
+func newSimCmd(g *globals) *cobra.Command {
+	var f simFlags
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "Run a simulated YARN + Flink + SQL Gateway cluster",
+		Long: "Runs a simulated cluster that speaks the YARN ResourceManager, Flink REST and SQL Gateway APIs,\n" +
+			"with fault injection. With --config-out it writes a palink config that points at it, so\n" +
+			"`palink --config FILE …` works against it at once.",
+		Example: "  palink sim --addr 127.0.0.1:8088 --jobs 40 --config-out /tmp/sim.yaml\n  palink --config /tmp/sim.yaml jobs",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			o, err := f.options()
+			if err != nil {
+				return err
+			}
+			c, err := sim.New(o)
+			if err != nil {
+				return err
+			}
+			if err := c.Start(ctx, f.addr); err != nil {
+				return err
+			}
+			defer c.Close()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "ResourceManager  %s\n", c.RMURLs()[0])
+			for i, u := range c.RMURLs()[1:] {
+				fmt.Fprintf(out, "ResourceManager  %s (standby %d)\n", u, i+1)
+			}
+			fmt.Fprintf(out, "SQL Gateway      %s\n", c.GatewayURL())
+			fmt.Fprintf(out, "RM web proxy     %s/proxy/<appId>/\n", c.RMURLs()[0])
+			if f.configOut != "" {
+				storePath := filepath.Join(filepath.Dir(f.configOut), "palink-sim.db")
+				if err := simConfig(c, storePath).Write(f.configOut); err != nil {
+					return fmt.Errorf("write config: %w", err)
+				}
+				fmt.Fprintf(out, "config           %s (store %s)\n", f.configOut, storePath)
+			}
+			fmt.Fprintln(out, "ctrl-c stops the simulator")
+			<-ctx.Done()
+			return nil
+		},
+	}
+	f.register(cmd, 40)
+	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8088", "address of the (first) ResourceManager")
+	cmd.Flags().StringVar(&f.configOut, "config-out", "", "write a palink config for this simulator to FILE")
+	return cmd
+}
+
+// startSim starts an in-process simulator and a throwaway store directory;
+// stop removes both.
+func startSim(ctx context.Context, f simFlags) (c *sim.Cluster, cfg *config.Config, stop func(), err error) {
+	o, err := f.options()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, err = sim.New(o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := c.Start(ctx, "127.0.0.1:0"); err != nil {
+		return nil, nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "palink-demo-")
+	if err != nil {
+		c.Close()
+		return nil, nil, nil, err
+	}
+	cfg = simConfig(c, filepath.Join(dir, "palink.db"))
+	return c, cfg, func() { c.Close(); os.RemoveAll(dir) }, nil
+}
