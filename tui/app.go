@@ -340,7 +340,11 @@ func lastLog(c *model.Command) string {
 	if len(c.Log) == 0 {
 		return ""
 	}
-	return ": " + c.Log[len(c.Log)-1].Text
+	last := c.Log[len(c.Log)-1].Text
+	if strings.EqualFold(strings.TrimSpace(last), c.State.String()) {
+		return "" // "succeeded: succeeded" says nothing more
+	}
+	return ": " + last
 }
 
 func (m *Model) clusterNames() []string {

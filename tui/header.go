@@ -71,6 +71,10 @@ func clusterBadge(st *Styles, c core.ClusterStatus, now time.Time, level int) st
 	if !c.LastOK.IsZero() {
 		age = fmtAge(now.Sub(c.LastOK))
 	}
+	if !c.Connected && c.LastOK.IsZero() && c.LastError == "" {
+		// Not reached yet, not failed either: the first sync is on its way.
+		return st.ClusterStale.Render("◌") + " " + c.Name + " " + st.Dim.Render("connecting")
+	}
 	if !c.Connected {
 		if level >= 3 {
 			return st.ClusterDown.Render("✖" + c.Name)
@@ -84,8 +88,8 @@ func clusterBadge(st *Styles, c core.ClusterStatus, now time.Time, level int) st
 	switch level {
 	case 0:
 		s := style.Render("●") + " " + c.Name
-		if c.ActiveRM != "" {
-			s += " " + st.Dim.Render(c.ActiveRM)
+		if rm := strings.TrimPrefix(strings.TrimPrefix(c.ActiveRM, "http://"), "https://"); rm != "" {
+			s += " " + st.Dim.Render(rm)
 		}
 		return s + " " + style.Render(age)
 	case 1, 2:

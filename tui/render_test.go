@@ -366,8 +366,12 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 	if !strings.Contains(full, st.ClusterStale.Render("45s")) || !strings.Contains(full, st.ClusterLive.Render("2s")) {
 		t.Errorf("data age is not coloured by staleness: %q", full)
 	}
+	d.clusters = append(d.clusters, core.ClusterStatus{Name: "new"})
+	if !strings.Contains(ansi.Strip(renderHeader(st, d, 200)), "◌ new connecting") {
+		t.Errorf("a cluster not reached yet is not shown as connecting: %q", ansi.Strip(renderHeader(st, d, 200)))
+	}
 	d.watching = false
-	if !strings.Contains(ansi.Strip(renderHeader(st, d, 160)), "live updates paused") {
+	if !strings.Contains(ansi.Strip(renderHeader(st, d, 200)), "live updates paused") {
 		t.Error("header does not say that the change stream is down")
 	}
 }
