@@ -444,7 +444,7 @@ func (x *jmReq) terminate(j *job, mode string) jmAnswer {
 			fmt.Sprintf("Job cancellation failed because the job has already reached another terminal state (%s).", j.state))
 	}
 	if j.state != jobCancelling {
-		x.c.cancelJob(j, x.now)
+		x.c.cancelJob(j, x.now, false)
 	}
 	return jmAnswer{status: http.StatusAccepted}
 }

@@ -206,10 +206,10 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 			return
 		}
 		if failure != "" {
-			j.record(t, "java.io.FileNotFoundException", failure, "")
+			j.record(t, "java.io.FileNotFoundException: "+failure, "", "")
 			j.setState(jobFailed, t)
 			j.end = t
-			c.appShutdownAfterJob(j.app, j, t, false)
+			c.appShutdownAfterJob(j.app, t, false)
 			return
 		}
 		if from != nil {
@@ -419,17 +419,18 @@ func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, canc
 				// (RETAIN_ON_CANCELLATION keeps them on cancel and failure only).
 				j.ck.latest.discarded = true
 			}
-			_ = drain
-			c.appShutdownAfterJob(j.app, j, t, true)
+			_ = drain // draining only changes the final watermark, which the simulation has no use for
+			c.appShutdownAfterJob(j.app, t, true)
 		case cancel:
-			c.cancelJob(j, t)
+			c.cancelJob(j, t, true)
 		}
 	})
 	return op
 }
 
-// cancelJob cancels a live job: CANCELLING, then CANCELED.
-func (c *Cluster) cancelJob(j *job, now time.Time) {
+// cancelJob cancels a live job: CANCELLING, then CANCELED. waitForResult
+// is for a cancel that ends a savepoint a client polls.
+func (c *Cluster) cancelJob(j *job, now time.Time, waitForResult bool) {
 	j.gen++
 	g := j.gen
 	j.failUntil = 0
@@ -440,7 +441,7 @@ func (c *Cluster) cancelJob(j *job, now time.Time) {
 		}
 		j.setState(jobCanceled, t)
 		j.end = t
-		c.appShutdownAfterJob(j.app, j, t, false)
+		c.appShutdownAfterJob(j.app, t, waitForResult)
 	})
 }
 
@@ -473,7 +474,7 @@ func (c *Cluster) failJob(j *job, now time.Time, fatal bool, msg string) {
 			}
 			j.setState(jobFailed, t)
 			j.end = t
-			c.appShutdownAfterJob(j.app, j, t, false)
+			c.appShutdownAfterJob(j.app, t, false)
 		})
 		return
 	}

@@ -439,53 +439,48 @@ func (c *Cluster) activeRMLocked() *rmServer {
 }
 
 // appShutdownAfterJob ends a per-job or application cluster once its job
-// is terminal, the way Flink deregisters the AM.
-func (c *Cluster) appShutdownAfterJob(a *app, j *job, now time.Time, waitForResult bool) {
+// is terminal, the way Flink deregisters the AM. With waitForResult (the
+// job ended by a stop or savepoint a client polls), the JobManager stays
+// until the result was fetched (see resultFetched), at most dResultGrace.
+func (c *Cluster) appShutdownAfterJob(a *app, now time.Time, waitForResult bool) {
 	if a.mode == ModeSession {
 		return
 	}
+	delay := dShutdown
+	if waitForResult && !a.stopFetched {
+		delay = dResultGrace
+	}
+	c.schedule(a, now.Add(delay), func(t time.Time) { c.deregister(a, t) })
+}
+
+// deregister ends the app with the final status its jobs call for.
+func (c *Cluster) deregister(a *app, now time.Time) {
 	final, diag := finalSucceeded, ""
-	switch j.state {
-	case jobFailed:
-		final = finalFailed
-		diag = "Flink per-job cluster failed: job " + j.id + " reached state FAILED.\n" + j.rootCause()
-	case jobCanceled:
-		final = finalKilled
+	for _, j := range a.jobs {
+		switch j.state {
+		case jobCanceled:
+			final = finalKilled
+		case jobFailed:
+			final = finalFailed
+			diag = "Flink job " + j.id + " reached state FAILED.\n" + j.rootCause()
+		}
 	}
-	shutdown := func(t time.Time) { c.endApp(a, t, yarnFinished, final, diag) }
-	if !waitForResult {
-		c.schedule(a, now.Add(dShutdown), shutdown)
-		return
-	}
-	// The stop or savepoint result must stay fetchable until a client got it.
-	c.schedule(a, now.Add(dResultGrace), shutdown)
+	c.endApp(a, now, yarnFinished, final, diag)
 }
 
 // resultFetched is called when a client reads a completed operation that
-// ended its job: the per-job cluster may go now.
+// ends its job: the per-job cluster may go shortly after.
 func (c *Cluster) resultFetched(a *app, now time.Time) {
 	if a.mode == ModeSession || a.stopFetched {
 		return
 	}
+	a.stopFetched = true
 	for _, j := range a.jobs {
 		if !flinkTerminal(j.state) {
-			return
+			return // it goes when the job ends (appShutdownAfterJob)
 		}
 	}
-	a.stopFetched = true
-	var final, diag string
-	c.schedule(a, now.Add(dAfterFetch), func(t time.Time) {
-		final = finalSucceeded
-		for _, j := range a.jobs {
-			switch j.state {
-			case jobCanceled:
-				final = finalKilled
-			case jobFailed:
-				final, diag = finalFailed, j.rootCause()
-			}
-		}
-		c.endApp(a, t, yarnFinished, final, diag)
-	})
+	c.schedule(a, now.Add(dAfterFetch), func(t time.Time) { c.deregister(a, t) })
 }
 
 func or(s, def string) string {
