@@ -60,7 +60,6 @@ func newDemoCmd(g *globals) *cobra.Command {
 		},
 	}
 	f.register(cmd, 6)
-	f.speed = 2
 	cmd.Flags().IntVar(&jobs, "managed", 24, "palink jobs to create and deploy")
 	cmd.Flags().BoolVar(&noTUI, "no-tui", false, "print the jobs table every few seconds instead of opening the UI")
 	return cmd
@@ -216,18 +215,14 @@ func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error
 }
 
 // stageDemo gives the fleet its mix of states once the jobs run: a few
-// paused, a few killed, a couple failing for good.
+// paused, a few killed, and two that keep failing until the restart policy
+// gives up on them.
 func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.Logger) {
-	plan := map[int]func(j core.JobView) error{
-		2:  func(j core.JobView) error { return act(ctx, svc, j, model.CmdPause) },
-		5:  func(j core.JobView) error { return act(ctx, svc, j, model.CmdKill) },
-		8:  func(j core.JobView) error { return c.FailJob(j.AppID) },
-		11: func(j core.JobView) error { return act(ctx, svc, j, model.CmdPause) },
-		14: func(j core.JobView) error { return c.FailJob(j.AppID) },
-		17: func(j core.JobView) error { return act(ctx, svc, j, model.CmdKill) },
-	}
-	staged := map[int]bool{}
-	for len(staged) < len(plan) {
+	pause := map[string]bool{"payments-dedup": true, "inventory-sync-2": true}
+	kill := map[string]bool{"clicks-to-hudi-2": true, "fraud-scoring-3": true}
+	fail := map[string]bool{"user-features": true, "orders-enrich-3": true}
+	done := map[string]bool{}
+	for {
 		select {
 		case <-ctx.Done():
 			return
@@ -237,13 +232,23 @@ func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.L
 		if err != nil {
 			continue
 		}
-		for i, j := range jobs {
-			fn, ok := plan[i]
-			if !ok || staged[i] || j.State != model.StateRunning || j.Pending != nil {
+		for _, j := range jobs {
+			if j.State != model.StateRunning || j.Pending != nil || done[j.Name+j.AppID] {
 				continue
 			}
-			staged[i] = true
-			if err := fn(j); err != nil {
+			var err error
+			switch {
+			case pause[j.Name]:
+				err = act(ctx, svc, j, model.CmdPause)
+			case kill[j.Name]:
+				err = act(ctx, svc, j, model.CmdKill)
+			case fail[j.Name]:
+				err = c.FailJob(j.AppID) // again after each policy restart, until it gives up
+			default:
+				continue
+			}
+			done[j.Name+j.AppID] = true
+			if err != nil {
 				log.Warn("demo staging", "job", j.Name, "err", err)
 			}
 		}

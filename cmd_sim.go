@@ -23,6 +23,8 @@ type simFlags struct {
 	rms       int
 	configOut string
 	version   string
+	// checkpoint is the simulated jobs' checkpoint interval.
+	checkpoint time.Duration
 }
 
 func (f *simFlags) register(cmd *cobra.Command, defaultApps int) {
@@ -33,10 +35,12 @@ func (f *simFlags) register(cmd *cobra.Command, defaultApps int) {
 	fl.StringVar(&f.faults, "faults", "", "faults to inject, e.g. 'latency=200ms,5xx=0.05;jm:reset=0.1;job-fail=5m' (see yarn/sim ParseFaults)")
 	fl.IntVar(&f.rms, "rms", 1, "ResourceManagers (2+ for HA; the first is active)")
 	fl.StringVar(&f.version, "flink-version", "", "Flink version the cluster reports (default 2.1.0)")
+	fl.DurationVar(&f.checkpoint, "checkpoint-interval", 10*time.Second, "checkpoint interval of the simulated jobs")
 }
 
 func (f *simFlags) options() (sim.Options, error) {
-	o := sim.Options{Seed: f.seed, Speed: f.speed, Apps: f.apps, RMs: f.rms, FlinkVersion: f.version}
+	o := sim.Options{Seed: f.seed, Speed: f.speed, Apps: f.apps, RMs: f.rms, FlinkVersion: f.version,
+		CheckpointInterval: f.checkpoint}
 	if f.faults != "" {
 		faults, err := sim.ParseFaults(f.faults)
 		if err != nil {
