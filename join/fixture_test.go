@@ -21,7 +21,26 @@ import (
 const (
 	envPostgres = "PALINK_TEST_POSTGRES_DSN" // postgres://user:password@host:port/db?sslmode=disable
 	envMySQL    = "PALINK_TEST_MYSQL_DSN"    // user:password@tcp(host:port)/db (go-sql-driver/mysql)
+	// envRequire set to 1 (CI sets it) turns a missing database from a skip
+	// into a failure, so that CI cannot pass without having run these tests.
+	envRequire = "PALINK_REQUIRE_DATABASES"
 )
+
+// skipWithout skips the test when the database's variable is unset, or
+// fails it when envRequire says the databases must be there.
+func skipWithout(t testing.TB, env, what string) string {
+	t.Helper()
+	dsn := os.Getenv(env)
+	if dsn != "" {
+		return dsn
+	}
+	msg := fmt.Sprintf("%s is not set: run eval \"$(.ci/databases.sh)\" for a %s to test against", env, what)
+	if os.Getenv(envRequire) == "1" {
+		t.Fatalf("%s (%s=1)", msg, envRequire)
+	}
+	t.Skip(msg)
+	return ""
+}
 
 // testDB is a database a test writes its dimension tables into.
 type testDB struct {
@@ -36,10 +55,7 @@ type testDB struct {
 
 func openPostgres(t testing.TB) *testDB {
 	t.Helper()
-	dsn := os.Getenv(envPostgres)
-	if dsn == "" {
-		t.Skipf("%s is not set: run eval \"$(.ci/databases.sh)\" for a PostgreSQL to test against", envPostgres)
-	}
+	dsn := skipWithout(t, envPostgres, "PostgreSQL")
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatalf("%s: %v", envPostgres, err)
@@ -58,10 +74,7 @@ func openPostgres(t testing.TB) *testDB {
 
 func openMySQL(t testing.TB) *testDB {
 	t.Helper()
-	dsn := os.Getenv(envMySQL)
-	if dsn == "" {
-		t.Skipf("%s is not set: run eval \"$(.ci/databases.sh)\" for a MariaDB to test against", envMySQL)
-	}
+	dsn := skipWithout(t, envMySQL, "MariaDB")
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatalf("%s: %v", envMySQL, err)
