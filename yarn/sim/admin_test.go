@@ -188,3 +188,26 @@ func TestMetricsEvolveAndAreConsistent(t *testing.T) {
 		t.Errorf("over an hour: calm %v, pressed %v, rates changed %v", calm, pressed, changed)
 	}
 }
+
+func TestLongRunsKeepMemoryBounded(t *testing.T) {
+	clock := NewManualClock(time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC))
+	c, err := New(Options{Seed: 1, Clock: clock, CheckpointInterval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	out, _ := c.Submit(t.Context(), SubmitRequest{Name: "long"})
+	for i := 0; i < 2000; i++ {
+		clock.Advance(700 * time.Millisecond)
+		if _, err := c.App(out.AppID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := c.App(out.AppID)
+	c.mu.Lock()
+	points, history := len(c.points), len(c.jobs[out.JobID].ck.history)
+	c.mu.Unlock()
+	if a.Jobs[0].CompletedCheckpoints < 1000 || points > 2 || history > historySize {
+		t.Errorf("after %d checkpoints: %d restorable points, %d history entries", a.Jobs[0].CompletedCheckpoints, points, history)
+	}
+}

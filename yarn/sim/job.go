@@ -338,9 +338,10 @@ func (c *Cluster) completeCheckpoint(j *job, id int64, trig time.Time, dur time.
 		j.ck.latestSavepoint = cp
 		j.savepoints = append(j.savepoints, path)
 	} else {
-		// state.checkpoints.num-retained = 1: the previous one is subsumed.
-		if j.ck.retained != nil && !j.ck.retained.savepoint {
-			j.ck.retained.discarded = true
+		// state.checkpoints.num-retained = 1: the previous one is subsumed,
+		// its files deleted (and forgotten here, so memory stays bounded).
+		if prev := j.ck.retained; prev != nil && !prev.savepoint {
+			c.discard(prev)
 		}
 		j.ck.latest = cp
 	}
@@ -348,6 +349,12 @@ func (c *Cluster) completeCheckpoint(j *job, id int64, trig time.Time, dur time.
 	j.pushHistory(cp)
 	c.points[path] = cp
 	return cp
+}
+
+// discard marks a checkpoint deleted: it can no longer be restored.
+func (c *Cluster) discard(cp *checkpoint) {
+	cp.discarded = true
+	delete(c.points, cp.path)
 }
 
 func (c *Cluster) failCheckpoint(j *job, id int64, trig time.Time, dur time.Duration) {
@@ -417,7 +424,7 @@ func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, canc
 			if j.ck.latest != nil {
 				// Retained checkpoints are discarded when a job finishes
 				// (RETAIN_ON_CANCELLATION keeps them on cancel and failure only).
-				j.ck.latest.discarded = true
+				c.discard(j.ck.latest)
 			}
 			_ = drain // draining only changes the final watermark, which the simulation has no use for
 			c.appShutdownAfterJob(j.app, t, true)

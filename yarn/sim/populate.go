@@ -149,7 +149,7 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 		c.completeCheckpoint(j, j.ck.lastID, end.Add(-2*time.Second), 1500*time.Millisecond, "SYNC_SAVEPOINT",
 			fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], c.hex32()[:12]))
 		if j.ck.latest != nil {
-			j.ck.latest.discarded = true
+			c.discard(j.ck.latest)
 		}
 		j.setState(jobFinished, end)
 		c.endApp(a, end.Add(dShutdown), yarnFinished, finalSucceeded, "")

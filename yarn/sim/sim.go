@@ -123,6 +123,7 @@ type Cluster struct {
 	nodes     int
 	sessions  map[string]*sqlSession
 	lastFault map[string]time.Time // when each periodic fault last fired
+	lastSweep time.Time            // when idle gateway sessions were last removed
 	// proxyTransport carries the web proxy's requests to JobManagers.
 	proxyTransport *http.Transport
 	// jmMux routes the requests of every JobManager listener.

@@ -189,6 +189,15 @@ func (c *Cluster) tick() {
 		c.advance(e.app, now)
 	}
 	c.periodicFaults(now)
+	if now.Sub(c.lastSweep) > time.Minute {
+		// Sessions nobody closed expire like the gateway's idle timeout.
+		c.lastSweep = now
+		for h, s := range c.sessions {
+			if now.Sub(s.lastAccess) > sessionIdle {
+				delete(c.sessions, h)
+			}
+		}
+	}
 }
 
 // scheduler drives time forward for apps nobody reads.
