@@ -245,9 +245,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.push(newCreateScreen(m.env, m.clusterNames(), m.jobs.scope), nil)
 	case commandLineMsg:
 		return m, m.runCommand(msg.line)
-	case openDialogMsg:
-		m.dialog = msg.d
-		return m, nil
 	case startActionMsg:
 		return m, m.startAction(msg)
 	case plannedMsg:

@@ -150,10 +150,6 @@ type adoptMsg struct {
 	app     core.Application
 }
 
-// openDialogMsg asks the root to show a dialog over the current screen.
-// Dialogs close themselves by returning a nil dialog from Update.
-type openDialogMsg struct{ d dialog }
-
 // send wraps a message in a Cmd. The message is built before the Cmd runs,
 // so the Cmd shares nothing with the model.
 func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
