@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -435,43 +436,62 @@ func (d *debugRun) plan(ctx context.Context, g *group, q *flinksql.Query, ctes m
 		}
 		return nil, refuse(q.Body, "%s is out of scope for debug runs", strings.TrimPrefix(fmt.Sprintf("%T", q.Body), "*flinksql."))
 	}
-	st, err := d.planSelect(ctx, g, sel, ctes)
-	if err != nil {
-		return nil, err
-	}
 	limit := q.Limit
 	if limit == nil {
 		limit = q.Fetch
 	}
-	if limit != nil {
-		n, ok := limit.(*flinksql.NumberLit)
-		if !ok || n.Kind != flinksql.NumInteger {
-			return nil, refuse(limit, "LIMIT needs a number")
-		}
-		var max int64
-		fmt.Sscan(n.Text, &max)
-		st = d.limit(ctx, g, st, max)
+	if limit == nil {
+		return d.planSelect(ctx, g, sel, ctes)
 	}
-	return st, nil
+	n, ok := limit.(*flinksql.NumberLit)
+	if !ok || n.Kind != flinksql.NumInteger {
+		return nil, refuse(limit, "LIMIT needs a number")
+	}
+	max, err := strconv.ParseInt(n.Text, 10, 64)
+	if err != nil {
+		return nil, refuse(limit, "LIMIT %s: %v", n.Text, err)
+	}
+	// The stages under a LIMIT run in a group of their own, which the limit
+	// ends once it has its rows: an unbounded source must not run on.
+	subCtx, cancel := context.WithCancel(ctx)
+	sub := &group{cancel: cancel}
+	st, err := d.planSelect(subCtx, sub, sel, ctes)
+	if err != nil {
+		sub.stop()
+		return nil, err
+	}
+	return d.limit(ctx, g, sub, st, max), nil
 }
 
-func (d *debugRun) limit(ctx context.Context, g *group, in *stream, n int64) *stream {
+// limit passes the first n records of in, then stops the stages that feed it.
+func (d *debugRun) limit(ctx context.Context, g *group, sub *group, in *stream, n int64) *stream {
 	out := make(chan Element[drow], 64)
 	g.go_(func() error {
 		defer close(out)
 		var seen int64
-		for e := range in.ch {
-			if seen >= n {
-				continue // drain: upstream stages end when their input does
+		for seen < n {
+			e, ok := <-in.ch
+			if !ok {
+				break
 			}
 			if !e.Watermark {
 				seen++
 			}
 			if err := send(ctx, out, e); err != nil {
+				sub.stop()
 				return err
 			}
 		}
-		return nil
+		reached := seen >= n
+		sub.cancel()
+		for range in.ch {
+			// Let the stopped stages finish their sends.
+		}
+		err := sub.wait()
+		if reached && errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			return nil // ended by the limit, not by a failure
+		}
+		return err
 	})
 	return &stream{scope: in.scope, ch: out}
 }

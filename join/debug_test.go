@@ -362,3 +362,25 @@ SELECT id FROM g`
 		t.Fatal("Debug did not return after cancel")
 	}
 }
+
+// LIMIT stops an unbounded source once it has its rows.
+func TestDebugLimitStopsUnboundedSource(t *testing.T) {
+	job := `CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000000', 'rows-per-second' = '1000',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000000');
+SELECT id * 10 AS x FROM (SELECT id FROM g WHERE id > 2 LIMIT 4)`
+	done := make(chan struct{})
+	var res *DebugResult
+	var err error
+	go func() {
+		defer close(done)
+		res, err = Debug(context.Background(), job, DebugOptions{})
+	}()
+	select {
+	case <-done:
+	case <-time.After(wait):
+		t.Fatal("the run did not stop at its LIMIT")
+	}
+	if err != nil || !rowsEqual(res.Sinks[0].Rows, []Row{{int64(30)}, {int64(40)}, {int64(50)}, {int64(60)}}) {
+		t.Fatalf("%v, %v", res, err)
+	}
+}
