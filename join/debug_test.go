@@ -384,3 +384,21 @@ SELECT id * 10 AS x FROM (SELECT id FROM g WHERE id > 2 LIMIT 4)`
 		t.Fatalf("%v, %v", res, err)
 	}
 }
+
+// An unbounded datagen table runs until the run's row limit.
+func TestDebugUnboundedDatagenNeedsLimit(t *testing.T) {
+	job := `CREATE TABLE g (id INT, v DOUBLE) WITH ('connector' = 'datagen', 'fields.v.min' = '1', 'fields.v.max' = '2');
+SELECT id, v FROM g`
+	if _, err := Debug(context.Background(), job, DebugOptions{}); err == nil || !strings.Contains(err.Error(), "unbounded") {
+		t.Fatalf("%v", err)
+	}
+	res, err := Debug(context.Background(), job, DebugOptions{Limit: 5})
+	if err != nil || len(res.Sinks[0].Rows) != 5 {
+		t.Fatalf("%v, %v", res, err)
+	}
+	for _, r := range res.Sinks[0].Rows {
+		if v := r[1].(float64); v < 1 || v > 2 {
+			t.Fatalf("v %v outside its min and max", v)
+		}
+	}
+}
