@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -122,7 +122,7 @@ func (m *Model) startAction(msg startActionMsg) tea.Cmd {
 			kind = model.CmdSubmit
 		}
 		items = append(items, planItem{
-			req:     core.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.restore, RestorePath: msg.path},
+			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.restore, RestorePath: msg.path},
 			job:     j,
 			skipped: actionBlocked(kind, j),
 		})

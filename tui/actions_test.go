@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -74,10 +74,10 @@ func TestPauseEndToEnd(t *testing.T) {
 }
 
 // drain takes the changes the fake pushed to its watchers.
-func drain(f *fakeService) []core.Change {
+func drain(f *fakeService) []api.Change {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []core.Change
+	var out []api.Change
 	for _, w := range f.watchers {
 		for {
 			select {
@@ -328,8 +328,8 @@ func TestLatePlanIsDropped(t *testing.T) {
 	f := newFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	stale := plannedMsg{seq: h.m.actionSeq, items: []planItem{{
-		req: core.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.jobs[3].Job,
-		plan: core.ActionPlan{Allowed: true, Destructive: true}}}}
+		req: api.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.jobs[3].Job,
+		plan: api.ActionPlan{Allowed: true, Destructive: true}}}}
 	h.m.actionSeq++ // the user started another action meanwhile
 	h.send(stale)
 	if h.m.dialog != nil {

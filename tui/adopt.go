@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 )
 
 // adoptDialog makes an unmanaged Flink application a palink job, under a
@@ -16,11 +16,11 @@ import (
 type adoptDialog struct {
 	env     *env
 	cluster string
-	app     core.Application
+	app     api.Application
 	name    textinput.Model
 }
 
-func newAdoptDialog(e *env, cluster string, app core.Application) *adoptDialog {
+func newAdoptDialog(e *env, cluster string, app api.Application) *adoptDialog {
 	in := textinput.New()
 	in.Prompt = "name: "
 	in.SetValue(app.Name)
@@ -42,7 +42,7 @@ func (d *adoptDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 			return nil, nil
 		case key.Matches(k, d.env.keys.Confirm):
 			name := strings.TrimSpace(d.name.Value())
-			req := core.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
+			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(
 				send(flashMsg{level: flashInfo, text: fmt.Sprintf("adopting %s as %s…", d.app.ID, name)}),
 				adoptCmd(d.env.call(), req),

@@ -14,7 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -32,13 +32,13 @@ type Model struct {
 	cmd    commandLine
 	flash  flash
 
-	clusters        []core.ClusterStatus
+	clusters        []api.ClusterStatus
 	clustersErr     error
 	clustersSeq     int
 	clustersLoading bool
 
 	watchGen     int
-	watchCh      <-chan core.Change
+	watchCh      <-chan api.Change
 	watching     bool
 	watchBackoff time.Duration
 
@@ -55,7 +55,7 @@ var _ tea.Model = (*Model)(nil)
 // New builds the TUI over svc. It does no I/O: Init returns the Cmds that
 // load the jobs and the clusters and open the change stream, all bound to
 // ctx; cancelling ctx ends the stream.
-func New(ctx context.Context, svc core.Service, opts Options) *Model {
+func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	e := newEnv(ctx, svc, opts)
 	jobs := newJobsScreen(e, opts.Scope)
 	e.jobName = func(id string) string {
@@ -77,7 +77,7 @@ func New(ctx context.Context, svc core.Service, opts Options) *Model {
 
 // Run opens the TUI on the terminal (or opts.Input/Output) and blocks until
 // the user quits or ctx is done.
-func Run(ctx context.Context, svc core.Service, opts Options) error {
+func Run(ctx context.Context, svc api.Service, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the watch stream and any call still in flight
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
@@ -300,18 +300,18 @@ func (m *Model) retryWatch() tea.Cmd {
 
 // onChange keeps the root's own state current: cluster health, and the
 // flash for commands this session issued when they end.
-func (m *Model) onChange(c core.Change) tea.Cmd {
+func (m *Model) onChange(c api.Change) tea.Cmd {
 	switch c.Kind {
-	case core.ClusterChanged:
+	case api.ClusterChanged:
 		if c.Cluster != nil {
-			i := slices.IndexFunc(m.clusters, func(s core.ClusterStatus) bool { return s.Name == c.Cluster.Name })
+			i := slices.IndexFunc(m.clusters, func(s api.ClusterStatus) bool { return s.Name == c.Cluster.Name })
 			if i >= 0 {
 				m.clusters[i] = *c.Cluster
 			} else {
 				m.clusters = append(m.clusters, *c.Cluster)
 			}
 		}
-	case core.CommandChanged:
+	case api.CommandChanged:
 		if c.Command == nil || !c.Command.State.Final() {
 			return nil
 		}
@@ -325,7 +325,7 @@ func (m *Model) onChange(c core.Change) tea.Cmd {
 			return m.setFlash(flashError, fmt.Sprintf("%s #%d of %s failed: %s", cm.Kind, cm.Seq, name, cm.Error))
 		}
 		return m.setFlash(flashInfo, fmt.Sprintf("%s #%d of %s succeeded%s", cm.Kind, cm.Seq, name, lastLog(cm)))
-	case core.Resync:
+	case api.Resync:
 		return m.loadClusters()
 	}
 	return nil

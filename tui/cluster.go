@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 )
 
 // clusterScreen is `:cluster`: one cluster's YARN metrics and queues, and
@@ -18,7 +18,7 @@ type clusterScreen struct {
 	env   *env
 	names []string
 	name  string
-	ov    *core.ClusterOverview
+	ov    *api.ClusterOverview
 
 	cursor         int // over the unmanaged applications
 	loading, again bool
@@ -47,7 +47,7 @@ func (m *clusterScreen) Capturing() bool           { return false }
 func (m *clusterScreen) ShortHelp() []key.Binding  { return m.env.keys.clusterShort() }
 func (m *clusterScreen) FullHelp() [][]key.Binding { return m.env.keys.clusterFull() }
 
-func (m *clusterScreen) apps() []core.Application {
+func (m *clusterScreen) apps() []api.Application {
 	if m.ov == nil {
 		return nil
 	}
@@ -78,7 +78,7 @@ func (m *clusterScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		m.cursor = clamp(m.cursor, 0, len(ov.Unmanaged)-1)
 		return m, again
 	case changeMsg:
-		if c := msg.change; (c.Kind == core.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == core.Resync {
+		if c := msg.change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
 			return m, m.load()
 		}
 	case adoptedMsg:
@@ -155,7 +155,7 @@ func (m *clusterScreen) View() string {
 // clusterLines renders the overview (pure): metrics, queues, and the
 // unmanaged applications with the cursor, fitted to h lines so the
 // applications stay visible on a small terminal.
-func clusterLines(st *Styles, ov *core.ClusterOverview, cursor, w, h int) []string {
+func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []string {
 	cm := ov.Metrics
 	memPct := 0.0
 	if cm.MemoryTotalMB > 0 {

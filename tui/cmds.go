@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -18,9 +18,9 @@ import (
 
 func loadJobsCmd(c call, seq int) tea.Cmd {
 	return func() tea.Msg {
-		var jobs []core.JobView
+		var jobs []api.JobView
 		err := c.with(func(ctx context.Context) (err error) {
-			jobs, err = c.svc.ListJobs(ctx, core.JobFilter{})
+			jobs, err = c.svc.ListJobs(ctx, api.JobFilter{})
 			return err
 		})
 		if err != nil {
@@ -32,7 +32,7 @@ func loadJobsCmd(c call, seq int) tea.Cmd {
 
 func loadClustersCmd(c call, seq int) tea.Cmd {
 	return func() tea.Msg {
-		var cs []core.ClusterStatus
+		var cs []api.ClusterStatus
 		err := c.with(func(ctx context.Context) (err error) {
 			cs, err = c.svc.Clusters(ctx)
 			return err
@@ -46,7 +46,7 @@ func loadClustersCmd(c call, seq int) tea.Cmd {
 
 // startWatchCmd opens the change stream. It lives as long as ctx (the
 // program), not the request timeout.
-func startWatchCmd(ctx context.Context, svc core.Service, gen int) tea.Cmd {
+func startWatchCmd(ctx context.Context, svc api.Service, gen int) tea.Cmd {
 	return func() tea.Msg {
 		ch, err := svc.Watch(ctx)
 		if err != nil {
@@ -58,7 +58,7 @@ func startWatchCmd(ctx context.Context, svc core.Service, gen int) tea.Cmd {
 
 // nextChangeCmd reads one change; the root re-issues it after each, so
 // exactly one read is pending at any time.
-func nextChangeCmd(ctx context.Context, ch <-chan core.Change, gen int) tea.Cmd {
+func nextChangeCmd(ctx context.Context, ch <-chan api.Change, gen int) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case c, ok := <-ch:
@@ -85,7 +85,7 @@ func tickCmd(after timerFunc, clock func() time.Time) tea.Cmd {
 
 func loadDetailCmd(c call, jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		var d core.JobDetail
+		var d api.JobDetail
 		err := c.with(func(ctx context.Context) (err error) {
 			d, err = c.svc.Job(ctx, jobID)
 			return err
@@ -97,7 +97,7 @@ func loadDetailCmd(c call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func loadCommandsCmd(c call, f core.CommandFilter, seq int) tea.Cmd {
+func loadCommandsCmd(c call, f api.CommandFilter, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cmds []model.Command
 		err := c.with(func(ctx context.Context) (err error) {
@@ -113,7 +113,7 @@ func loadCommandsCmd(c call, f core.CommandFilter, seq int) tea.Cmd {
 
 func loadOverviewCmd(c call, cluster string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		var ov core.ClusterOverview
+		var ov api.ClusterOverview
 		err := c.with(func(ctx context.Context) (err error) {
 			ov, err = c.svc.ClusterOverview(ctx, cluster)
 			return err
@@ -191,7 +191,7 @@ func actCmd(c call, seq int, items []planItem) tea.Cmd {
 	}
 }
 
-func createJobCmd(c call, req core.CreateJobRequest) tea.Cmd {
+func createJobCmd(c call, req api.CreateJobRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.with(func(ctx context.Context) (err error) {
@@ -205,7 +205,7 @@ func createJobCmd(c call, req core.CreateJobRequest) tea.Cmd {
 	}
 }
 
-func adoptCmd(c call, req core.AdoptRequest) tea.Cmd {
+func adoptCmd(c call, req api.AdoptRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.with(func(ctx context.Context) (err error) {

@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -44,7 +44,7 @@ func (m *commandsScreen) load() tea.Cmd {
 	}
 	m.loading = true
 	m.seq = m.env.nextSeq()
-	return loadCommandsCmd(m.env.call(), core.CommandFilter{Limit: commandsLimit}, m.seq)
+	return loadCommandsCmd(m.env.call(), api.CommandFilter{Limit: commandsLimit}, m.seq)
 }
 
 func (m *commandsScreen) Title() string             { return "Commands" }
@@ -84,11 +84,11 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 		return again
 	case changeMsg:
 		switch msg.change.Kind {
-		case core.CommandChanged:
+		case api.CommandChanged:
 			if msg.change.Command != nil {
 				m.upsert(*msg.change.Command)
 			}
-		case core.Resync:
+		case api.Resync:
 			return m.load()
 		}
 	case actedMsg:

@@ -12,7 +12,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -34,7 +34,7 @@ type createScreen struct {
 	focus      int
 	err        error
 	submitting bool
-	sent       core.CreateJobRequest
+	sent       api.CreateJobRequest
 
 	width, height int
 }
@@ -203,9 +203,9 @@ func (m *createScreen) toField(msg tea.Msg) tea.Cmd {
 }
 
 // request validates the form and builds the request.
-func (m *createScreen) request() (core.CreateJobRequest, error) {
+func (m *createScreen) request() (api.CreateJobRequest, error) {
 	var errs []error
-	r := core.CreateJobRequest{Name: strings.TrimSpace(m.name.Value()), Kind: m.kind, Parallelism: 1}
+	r := api.CreateJobRequest{Name: strings.TrimSpace(m.name.Value()), Kind: m.kind, Parallelism: 1}
 	if r.Name == "" {
 		errs = append(errs, errors.New("name is required"))
 	} else if strings.ContainsAny(r.Name, " \t/") {

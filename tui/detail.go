@@ -10,15 +10,15 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
 // jobData is what the detail's tabs read: the job as the list last saw it
 // (always there) and its detail (nil until Job(ref) answers).
 type jobData struct {
-	job    core.JobView
-	detail *core.JobDetail
+	job    api.JobView
+	detail *api.JobDetail
 }
 
 // detailTab is one tab of the job detail. Tabs are pluggable: a later issue
@@ -64,7 +64,7 @@ type detailScreen struct {
 	width, height int
 }
 
-func newDetailScreen(e *env, j core.JobView, tab string) (*detailScreen, tea.Cmd) {
+func newDetailScreen(e *env, j api.JobView, tab string) (*detailScreen, tea.Cmd) {
 	d := &detailScreen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
@@ -150,9 +150,9 @@ func (d *detailScreen) toAllTabs(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (d *detailScreen) applyChange(c core.Change) tea.Cmd {
+func (d *detailScreen) applyChange(c api.Change) tea.Cmd {
 	switch c.Kind {
-	case core.JobChanged:
+	case api.JobChanged:
 		if c.Job == nil || c.Job.ID != d.data.job.ID {
 			return nil
 		}
@@ -176,11 +176,11 @@ func (d *detailScreen) applyChange(c core.Change) tea.Cmd {
 				return d.load()
 			}
 		}
-	case core.CommandChanged:
+	case api.CommandChanged:
 		if c.Command != nil && c.Command.JobID == d.data.job.ID {
 			d.upsertCommand(*c.Command)
 		}
-	case core.Resync:
+	case api.Resync:
 		return d.load()
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -80,7 +80,7 @@ func TestDetailFollowsWatch(t *testing.T) {
 	j := f.jobs[0]
 	j.State = model.StateFinished
 	ev := model.Event{JobID: "j001", Seq: 4, Time: testNow, From: model.StateRunning, To: model.StateFinished, Reason: "PAUSE #42 by ops: savepoint sp-9"}
-	h.change(core.Change{Kind: core.JobChanged, Job: &j, Event: &ev})
+	h.change(api.Change{Kind: api.JobChanged, Job: &j, Event: &ev})
 	h.mustShow("PAUSE #42 by ops: savepoint sp-9", "orders-enrich  FINISHED")
 	if n := strings.Count(strings.Join(f.Calls(), ","), "Job j001"); n != jobCalls {
 		t.Error("the next event in sequence made the detail reload")
@@ -88,17 +88,17 @@ func TestDetailFollowsWatch(t *testing.T) {
 	// Another job's change does not touch this detail.
 	other := f.jobs[1]
 	other.State = model.StateKilled
-	h.change(core.Change{Kind: core.JobChanged, Job: &other})
+	h.change(api.Change{Kind: api.JobChanged, Job: &other})
 	h.mustShow("orders-enrich  FINISHED")
 	// A gap in the event sequence (Watch coalesced events away) reloads.
 	gap := model.Event{JobID: "j001", Seq: 7, Time: testNow, To: model.StateDeploying, Reason: "RESTART #44"}
-	h.change(core.Change{Kind: core.JobChanged, Job: &j, Event: &gap})
+	h.change(api.Change{Kind: api.JobChanged, Job: &j, Event: &gap})
 	if n := strings.Count(strings.Join(f.Calls(), ","), "Job j001"); n != jobCalls+1 {
 		t.Errorf("an event gap made %d reloads, want 1", n-jobCalls)
 	}
 	// Commands of this job appear in the Commands tab as they change.
 	c := model.Command{ID: "c000050", Seq: 50, JobID: "j001", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "ops", CreatedAt: testNow}
-	h.change(core.Change{Kind: core.CommandChanged, Command: &c})
+	h.change(api.Change{Kind: api.CommandChanged, Command: &c})
 	h.press("tab", "tab", "tab") // Checkpoints, Exceptions, Commands
 	h.mustShow("#50", "SAVEPOINT", "DOING")
 }
@@ -108,7 +108,7 @@ func TestDetailLateAnswerIsDropped(t *testing.T) {
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
-	other := core.JobDetail{Job: model.Job{ID: "j001", Name: "orders-enrich", State: model.StateKilled}}
+	other := api.JobDetail{Job: model.Job{ID: "j001", Name: "orders-enrich", State: model.StateKilled}}
 	h.send(detailLoadedMsg{jobID: "j001", seq: d.seq - 1, detail: other})
 	h.send(detailLoadedMsg{jobID: "j002", seq: d.seq, detail: other})
 	if d.data.job.State != model.StateRunning {
@@ -142,7 +142,7 @@ func TestCommandsTabOpensLiveLog(t *testing.T) {
 	h.mustShow("PAUSE #40 of orders-enrich · log", "stop-with-savepoint triggered", "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21")
 	c := log.cmd
 	c.Logf(testNow, "a line that arrived later")
-	h.change(core.Change{Kind: core.CommandChanged, Command: &c})
+	h.change(api.Change{Kind: api.CommandChanged, Command: &c})
 	h.mustShow("a line that arrived later")
 }
 
@@ -160,7 +160,7 @@ func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
 	j := f.jobs[0]
 	j.State = model.StateFinished
 	f.jobs[0].State = model.StateFinished
-	h.change(core.Change{Kind: core.JobChanged, Job: &j})
+	h.change(api.Change{Kind: api.JobChanged, Job: &j})
 	h.press("enter")
 	if !f.called("Plan RESUBMIT j001 path") {
 		t.Fatalf("calls %v", f.Calls())

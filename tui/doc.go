@@ -8,7 +8,7 @@
 // keys for the README.
 //
 // It renders and dispatches only: no I/O of its own. Every call to
-// core.Service is a tea.Cmd, and changes arrive through Service.Watch as
+// api.Service is a tea.Cmd, and changes arrive through Service.Watch as
 // messages. It imports neither net/http, bbolt, store nor yarn; it reaches
 // them only through core (TestImportBoundary).
 //

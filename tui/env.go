@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 )
 
 // Options configure the TUI. The zero value is usable.
@@ -16,7 +16,7 @@ type Options struct {
 	// the config file's context, or "agent".
 	Context string
 	// ReadOnly hides and refuses every action, in addition to what
-	// core.Service.ReadOnly says.
+	// api.Service.ReadOnly says.
 	ReadOnly bool
 	// Theme picks the palette; ThemeAuto follows the terminal background.
 	Theme Theme
@@ -48,7 +48,7 @@ const defaultRequestTimeout = 15 * time.Second
 // env; they capture the values they need when they are made.
 type env struct {
 	ctx      context.Context
-	svc      core.Service
+	svc      api.Service
 	timeout  time.Duration
 	readOnly bool
 	keys     keyMap
@@ -64,7 +64,7 @@ type env struct {
 	// them for ones that return at once, so that every other Cmd can be run
 	// synchronously and its message fed back.
 	after      func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
-	readChange func(ctx context.Context, ch <-chan core.Change, gen int) tea.Cmd
+	readChange func(ctx context.Context, ch <-chan api.Change, gen int) tea.Cmd
 }
 
 // nextSeq numbers a request. One counter for every screen keeps the
@@ -74,7 +74,7 @@ func (e *env) nextSeq() int {
 	return e.seq
 }
 
-func newEnv(ctx context.Context, svc core.Service, opts Options) *env {
+func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
 	clock := opts.Now
 	if clock == nil {
 		clock = time.Now
@@ -104,7 +104,7 @@ func newEnv(ctx context.Context, svc core.Service, opts Options) *env {
 // Cmd is made, so that the Cmd's goroutine shares nothing with the model.
 type call struct {
 	ctx     context.Context
-	svc     core.Service
+	svc     api.Service
 	timeout time.Duration
 }
 

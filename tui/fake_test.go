@@ -9,31 +9,31 @@ import (
 	"sync"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
-// fakeService is core.Service in memory for the TUI's tests: it holds jobs,
+// fakeService is api.Service in memory for the TUI's tests: it holds jobs,
 // records every call, can be made slow (every call waits delay, or until
 // its ctx ends) or failing, and pushes changes to its watchers.
 type fakeService struct {
 	mu        sync.Mutex
 	now       time.Time
-	jobs      []core.JobView
-	details   map[string]core.JobDetail
+	jobs      []api.JobView
+	details   map[string]api.JobDetail
 	commands  []model.Command
-	clusters  []core.ClusterStatus
-	overviews map[string]core.ClusterOverview
+	clusters  []api.ClusterStatus
+	overviews map[string]api.ClusterOverview
 	protected map[string]bool
 	readOnly  bool
 	delay     time.Duration
 	fail      error
 	calls     []string
-	watchers  []chan core.Change
+	watchers  []chan api.Change
 	seq       int64
 }
 
-var _ core.Service = (*fakeService)(nil)
+var _ api.Service = (*fakeService)(nil)
 
 // errClusterDown is what a failing fake answers.
 var errClusterDown = errors.New("connection refused")
@@ -80,21 +80,21 @@ func (f *fakeService) setDelay(d time.Duration) { f.mu.Lock(); f.delay = d; f.mu
 func (f *fakeService) setFail(err error)        { f.mu.Lock(); f.fail = err; f.mu.Unlock() }
 
 func (f *fakeService) find(ref string) (int, error) {
-	i := slices.IndexFunc(f.jobs, func(j core.JobView) bool { return j.ID == ref || j.Name == ref })
+	i := slices.IndexFunc(f.jobs, func(j api.JobView) bool { return j.ID == ref || j.Name == ref })
 	if i < 0 {
 		return -1, fmt.Errorf("job %q: not found", ref)
 	}
 	return i, nil
 }
 
-func (f *fakeService) ListJobs(ctx context.Context, flt core.JobFilter) ([]core.JobView, error) {
+func (f *fakeService) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.JobView, error) {
 	f.record("ListJobs")
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []core.JobView
+	var out []api.JobView
 	for _, j := range f.jobs {
 		if flt.Cluster != "" && j.Cluster != flt.Cluster {
 			continue
@@ -104,16 +104,16 @@ func (f *fakeService) ListJobs(ctx context.Context, flt core.JobFilter) ([]core.
 	return out, nil
 }
 
-func (f *fakeService) Job(ctx context.Context, ref string) (core.JobDetail, error) {
+func (f *fakeService) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 	f.record("Job %s", ref)
 	if err := f.wait(ctx); err != nil {
-		return core.JobDetail{}, err
+		return api.JobDetail{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	i, err := f.find(ref)
 	if err != nil {
-		return core.JobDetail{}, err
+		return api.JobDetail{}, err
 	}
 	d := f.details[f.jobs[i].ID]
 	d.Job = f.jobs[i].Job
@@ -139,7 +139,7 @@ func (f *fakeService) SyncJob(ctx context.Context, ref string) (model.Job, error
 	return f.jobs[i].Job, nil
 }
 
-func (f *fakeService) CreateJob(ctx context.Context, r core.CreateJobRequest) (model.Job, error) {
+func (f *fakeService) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
 	f.record("CreateJob %s %s %s", r.Name, r.Cluster, r.Kind)
 	if err := f.wait(ctx); err != nil {
 		return model.Job{}, err
@@ -151,8 +151,8 @@ func (f *fakeService) CreateJob(ctx context.Context, r core.CreateJobRequest) (m
 	}
 	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.jobs)+1), Name: r.Name, Kind: r.Kind, Cluster: r.Cluster,
 		SpecVersion: 1, Parallelism: r.Parallelism, State: model.StateNone, CreatedAt: f.now}
-	f.jobs = append(f.jobs, core.JobView{Job: j})
-	f.emitLocked(core.Change{Kind: core.JobChanged, Job: &core.JobView{Job: j}})
+	f.jobs = append(f.jobs, api.JobView{Job: j})
+	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &api.JobView{Job: j}})
 	return j, nil
 }
 
@@ -168,9 +168,9 @@ func (f *fakeService) Specs(ctx context.Context, ref string) ([]model.Spec, erro
 
 // planFor is the fake's own idea of what an action would do, kept apart
 // from the TUI's local checks so the tests see the service's word.
-func planFor(j core.JobView, kind model.CommandKind, protected bool) core.ActionPlan {
-	p := core.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: kind, Allowed: true, Destructive: kind != model.CmdSavepoint}
-	refuse := func(why string) core.ActionPlan { p.Allowed, p.Reason = false, why; return p }
+func planFor(j api.JobView, kind model.CommandKind, protected bool) api.ActionPlan {
+	p := api.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: kind, Allowed: true, Destructive: kind != model.CmdSavepoint}
+	refuse := func(why string) api.ActionPlan { p.Allowed, p.Reason = false, why; return p }
 	switch kind {
 	case model.CmdPause:
 		if j.State != model.StateRunning {
@@ -201,16 +201,16 @@ func planFor(j core.JobView, kind model.CommandKind, protected bool) core.Action
 	return p
 }
 
-func (f *fakeService) Plan(ctx context.Context, r core.ActionRequest) (core.ActionPlan, error) {
+func (f *fakeService) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
 	f.record("Plan %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore))
 	if err := f.wait(ctx); err != nil {
-		return core.ActionPlan{}, err
+		return api.ActionPlan{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	i, err := f.find(r.JobRef)
 	if err != nil {
-		return core.ActionPlan{}, err
+		return api.ActionPlan{}, err
 	}
 	j := f.jobs[i]
 	p := planFor(j, r.Kind, f.protected[j.Cluster])
@@ -230,7 +230,7 @@ func (f *fakeService) Plan(ctx context.Context, r core.ActionRequest) (core.Acti
 	return p, nil
 }
 
-func (f *fakeService) Act(ctx context.Context, r core.ActionRequest) (model.Command, error) {
+func (f *fakeService) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
 	f.record("Act %s %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore), r.RestorePath)
 	if err := f.wait(ctx); err != nil {
 		return model.Command{}, err
@@ -254,8 +254,8 @@ func (f *fakeService) Act(ctx context.Context, r core.ActionRequest) (model.Comm
 	f.commands = append(f.commands, c)
 	f.jobs[i].Pending = &c
 	jv := f.jobs[i]
-	f.emitLocked(core.Change{Kind: core.CommandChanged, Command: &c})
-	f.emitLocked(core.Change{Kind: core.JobChanged, Job: &jv})
+	f.emitLocked(api.Change{Kind: api.CommandChanged, Command: &c})
+	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &jv})
 	return c, nil
 }
 
@@ -296,8 +296,8 @@ func (f *fakeService) finish(id string, ok bool, logLine string) model.Command {
 	jv, cc := *j, *c
 	ev := model.Event{JobID: j.ID, Seq: int64(len(f.details[j.ID].Events) + 1), Time: f.now, From: from, To: j.State,
 		Reason: fmt.Sprintf("%s #%d by ops", c.Kind, c.Seq), CommandID: c.ID}
-	f.emitLocked(core.Change{Kind: core.CommandChanged, Command: &cc})
-	f.emitLocked(core.Change{Kind: core.JobChanged, Job: &jv, Event: &ev})
+	f.emitLocked(api.Change{Kind: api.CommandChanged, Command: &cc})
+	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &jv, Event: &ev})
 	return cc
 }
 
@@ -320,7 +320,7 @@ func (f *fakeService) Command(ctx context.Context, id string) (model.Command, er
 	return model.Command{}, fmt.Errorf("command %s: not found", id)
 }
 
-func (f *fakeService) Commands(ctx context.Context, flt core.CommandFilter) ([]model.Command, error) {
+func (f *fakeService) Commands(ctx context.Context, flt api.CommandFilter) ([]model.Command, error) {
 	f.record("Commands")
 	if err := f.wait(ctx); err != nil {
 		return nil, err
@@ -330,7 +330,7 @@ func (f *fakeService) Commands(ctx context.Context, flt core.CommandFilter) ([]m
 	return slices.Clone(f.commands), nil
 }
 
-func (f *fakeService) Clusters(ctx context.Context) ([]core.ClusterStatus, error) {
+func (f *fakeService) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	f.record("Clusters")
 	if err := f.wait(ctx); err != nil {
 		return nil, err
@@ -340,21 +340,21 @@ func (f *fakeService) Clusters(ctx context.Context) ([]core.ClusterStatus, error
 	return slices.Clone(f.clusters), nil
 }
 
-func (f *fakeService) ClusterOverview(ctx context.Context, cluster string) (core.ClusterOverview, error) {
+func (f *fakeService) ClusterOverview(ctx context.Context, cluster string) (api.ClusterOverview, error) {
 	f.record("ClusterOverview %s", cluster)
 	if err := f.wait(ctx); err != nil {
-		return core.ClusterOverview{}, err
+		return api.ClusterOverview{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ov, ok := f.overviews[cluster]
 	if !ok {
-		return core.ClusterOverview{}, fmt.Errorf("cluster %s: not found", cluster)
+		return api.ClusterOverview{}, fmt.Errorf("cluster %s: not found", cluster)
 	}
 	return ov, nil
 }
 
-func (f *fakeService) Adopt(ctx context.Context, r core.AdoptRequest) (model.Job, error) {
+func (f *fakeService) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {
 		return model.Job{}, err
@@ -363,14 +363,14 @@ func (f *fakeService) Adopt(ctx context.Context, r core.AdoptRequest) (model.Job
 	defer f.mu.Unlock()
 	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.jobs)+1), Name: r.Name, Kind: model.KindJAR, Cluster: r.Cluster,
 		State: model.StateRunning, AppID: r.AppID, CreatedAt: f.now}
-	f.jobs = append(f.jobs, core.JobView{Job: j})
+	f.jobs = append(f.jobs, api.JobView{Job: j})
 	ov := f.overviews[r.Cluster]
-	ov.Unmanaged = slices.DeleteFunc(slices.Clone(ov.Unmanaged), func(a core.Application) bool { return a.ID == r.AppID })
+	ov.Unmanaged = slices.DeleteFunc(slices.Clone(ov.Unmanaged), func(a api.Application) bool { return a.ID == r.AppID })
 	f.overviews[r.Cluster] = ov
 	return j, nil
 }
 
-func (f *fakeService) Watch(ctx context.Context) (<-chan core.Change, error) {
+func (f *fakeService) Watch(ctx context.Context) (<-chan api.Change, error) {
 	f.record("Watch")
 	f.mu.Lock()
 	fail := f.fail
@@ -378,7 +378,7 @@ func (f *fakeService) Watch(ctx context.Context) (<-chan core.Change, error) {
 	if fail != nil {
 		return nil, fail
 	}
-	ch := make(chan core.Change, 1024)
+	ch := make(chan api.Change, 1024)
 	f.mu.Lock()
 	f.watchers = append(f.watchers, ch)
 	f.mu.Unlock()
@@ -386,19 +386,19 @@ func (f *fakeService) Watch(ctx context.Context) (<-chan core.Change, error) {
 		<-ctx.Done()
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		f.watchers = slices.DeleteFunc(f.watchers, func(c chan core.Change) bool { return c == ch })
+		f.watchers = slices.DeleteFunc(f.watchers, func(c chan api.Change) bool { return c == ch })
 		close(ch)
 	}()
 	return ch, nil
 }
 
-func (f *fakeService) emit(c core.Change) {
+func (f *fakeService) emit(c api.Change) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.emitLocked(c)
 }
 
-func (f *fakeService) emitLocked(c core.Change) {
+func (f *fakeService) emitLocked(c api.Change) {
 	for _, w := range f.watchers {
 		select {
 		case w <- c:
@@ -420,8 +420,8 @@ func newFixture() *fakeService {
 	rp := func(kind model.RestorePointKind, path string, d time.Duration, origin string) *model.RestorePoint {
 		return &model.RestorePoint{JobID: "j001", Kind: kind, Path: path, Time: ago(d), Origin: origin}
 	}
-	fig := func(in, out, bp float64, ck time.Duration) core.Figures {
-		return core.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck}
+	fig := func(in, out, bp float64, ck time.Duration) api.Figures {
+		return api.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck}
 	}
 	job := func(id, name string, kind model.JobKind, cluster string, st model.JobState) model.Job {
 		return model.Job{ID: id, Name: name, Kind: kind, Cluster: cluster, State: st, SpecVersion: 3, Parallelism: 4,
@@ -473,7 +473,7 @@ func newFixture() *fakeService {
 
 	f := &fakeService{
 		now: now,
-		jobs: []core.JobView{
+		jobs: []api.JobView{
 			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second)},
 			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second)},
 			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second)},
@@ -497,13 +497,13 @@ func newFixture() *fakeService {
 			{ID: "c000039", Seq: 39, JobID: "j005", Kind: model.CmdRestart, State: model.CmdFailed, Attempts: 3, Issuer: "policy",
 				CreatedAt: ago(90 * time.Minute), Error: "deploy timed out after 5m: application stayed ACCEPTED"},
 		},
-		clusters: []core.ClusterStatus{
+		clusters: []api.ClusterStatus{
 			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: ago(2 * time.Second)},
 			{Name: "staging", Connected: true, ActiveRM: "rm2", LastOK: ago(4 * time.Second)},
 		},
 		protected: map[string]bool{"prod": true},
 		seq:       41,
-		details: map[string]core.JobDetail{
+		details: map[string]api.JobDetail{
 			"j001": {
 				Spec: model.Spec{JobID: "j001", Version: 7, Author: "ops", CreatedAt: ago(80 * time.Hour), Note: "join users dimension",
 					SQL: "CREATE TABLE orders (\n  order_id BIGINT,\n  user_id BIGINT\n) WITH ('connector' = 'kafka');\nINSERT INTO enriched\nSELECT o.order_id, u.name FROM orders AS o\nLEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;"},
@@ -514,15 +514,15 @@ func newFixture() *fakeService {
 				},
 				RestorePoints: []model.RestorePoint{*orders.LatestSavepoint, *orders.LatestCheckpoint,
 					{JobID: "j001", Kind: model.Savepoint, Path: "hdfs:///flink/sp/orders-enrich/savepoint-11aa02", Time: ago(300 * time.Hour), Origin: "SAVEPOINT #12"}},
-				Live: &core.LiveJob{
+				Live: &api.LiveJob{
 					FetchedAt: ago(time.Second), YARNState: "RUNNING", FinalStatus: "UNDEFINED", FlinkState: "RUNNING",
-					Vertices: []core.Vertex{{ID: "v1", Name: "Source: orders", Parallelism: 4, Status: "RUNNING"}, {ID: "v2", Name: "LookupJoin -> Sink: enriched", Parallelism: 4, Status: "RUNNING"}},
-					Checkpoints: []core.CheckpointInfo{
+					Vertices: []api.Vertex{{ID: "v1", Name: "Source: orders", Parallelism: 4, Status: "RUNNING"}, {ID: "v2", Name: "LookupJoin -> Sink: enriched", Parallelism: 4, Status: "RUNNING"}},
+					Checkpoints: []api.CheckpointInfo{
 						{ID: 8812, Status: "COMPLETED", TriggeredAt: ago(12 * time.Second), Duration: 1200 * time.Millisecond, Size: 38 << 20, Path: "hdfs:///flink/ck/3f9c0d1e/chk-8812"},
 						{ID: 8811, Status: "FAILED", TriggeredAt: ago(72 * time.Second), Duration: 60 * time.Second, Failure: "Checkpoint expired before completing"},
 						{ID: 8810, Status: "COMPLETED", TriggeredAt: ago(132 * time.Second), Duration: 1100 * time.Millisecond, Size: 37 << 20, Path: "hdfs:///flink/ck/3f9c0d1e/chk-8810"},
 					},
-					Exceptions: []core.ExceptionInfo{
+					Exceptions: []api.ExceptionInfo{
 						{Time: ago(3 * time.Hour), Name: "java.net.SocketTimeoutException: Read timed out", Task: "LookupJoin (2/4)", Location: "node7.prod:41233",
 							Stacktrace: "java.net.SocketTimeoutException: Read timed out\n\tat java.net.SocketInputStream.read(SocketInputStream.java:171)\n\tat org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)"},
 						{Time: ago(27 * time.Hour), Name: "org.apache.kafka.common.errors.TimeoutException", Task: "Source: orders (1/4)"},
@@ -531,22 +531,22 @@ func newFixture() *fakeService {
 				},
 			},
 		},
-		overviews: map[string]core.ClusterOverview{
+		overviews: map[string]api.ClusterOverview{
 			"prod": {
 				Name: "prod", FetchedAt: ago(time.Second),
-				Metrics: core.ClusterMetrics{AppsRunning: 12, AppsPending: 1, AppsFailed: 2, AppsKilled: 5, AppsCompleted: 40,
+				Metrics: api.ClusterMetrics{AppsRunning: 12, AppsPending: 1, AppsFailed: 2, AppsKilled: 5, AppsCompleted: 40,
 					MemoryUsedMB: 49152, MemoryTotalMB: 98304, VCoresUsed: 24, VCoresTotal: 48, ActiveNodes: 6, UnhealthyNodes: 1},
-				Queues: []core.Queue{
+				Queues: []api.Queue{
 					{Name: "root", Depth: 0, Capacity: 100, UsedCapacity: 50, MaxCapacity: 100, Apps: 13},
 					{Name: "streaming", Depth: 1, Capacity: 70, UsedCapacity: 64.3, MaxCapacity: 90, Apps: 11},
 					{Name: "adhoc", Depth: 1, Capacity: 30, UsedCapacity: 10, MaxCapacity: 50, Apps: 2},
 				},
-				Unmanaged: []core.Application{
+				Unmanaged: []api.Application{
 					{ID: "application_1732000000000_0077", Name: "legacy-etl", Type: "Apache Flink", User: "etl", Queue: "streaming", State: "RUNNING", StartedAt: ago(400 * time.Hour)},
 					{ID: "application_1732000000000_0088", Name: "ad-hoc-backfill", Type: "Apache Flink", User: "alice", Queue: "adhoc", State: "RUNNING", StartedAt: ago(3 * time.Hour)},
 				},
 			},
-			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: core.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
+			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: api.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
 		},
 	}
 	return f
@@ -555,17 +555,17 @@ func newFixture() *fakeService {
 // manyJobs generates n jobs for benchmarks and scale tests. Every row looks
 // alike whatever n is (same widths, same kinds of figures), so that a
 // frame's cost can be compared across sizes.
-func manyJobs(n int) []core.JobView {
+func manyJobs(n int) []api.JobView {
 	states := []model.JobState{model.StateRunning, model.StateRunning, model.StateRunning, model.StateFailed, model.StateFinished, model.StateDeploying}
-	out := make([]core.JobView, n)
+	out := make([]api.JobView, n)
 	for i := range out {
 		st := states[i%len(states)]
-		out[i] = core.JobView{Job: model.Job{
+		out[i] = api.JobView{Job: model.Job{
 			ID: fmt.Sprintf("j%07d", i), Name: fmt.Sprintf("job-%07d", (i*7919)%n), Kind: model.KindSQL,
 			Cluster: []string{"prod", "staging", "dev"}[i%3], State: st,
 			AppID:     fmt.Sprintf("application_1732000000000_%06d", i),
 			StartedAt: testNow.Add(-time.Duration(600+i%1000) * time.Minute),
-		}, Figures: core.Figures{At: testNow, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
+		}, Figures: api.Figures{At: testNow, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
 	}
 	return out
 }

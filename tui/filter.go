@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -85,7 +85,7 @@ func (q jobQuery) empty() bool {
 }
 
 // match reports whether the job passes the query.
-func (q jobQuery) match(j *core.JobView) bool {
+func (q jobQuery) match(j *api.JobView) bool {
 	if q.states != nil && !q.states[j.State] {
 		return false
 	}

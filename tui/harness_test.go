@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 )
 
 // -update rewrites the golden files in testdata/. teatest's golden package
@@ -66,7 +66,7 @@ func newHarness(t testing.TB, f *fakeService, w, h int, opts Options) *harness {
 	m.env.after = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		return func() tea.Msg { return timerMsg{d: d, fire: fn} }
 	}
-	m.env.readChange = func(context.Context, <-chan core.Change, int) tea.Cmd {
+	m.env.readChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
 		return func() tea.Msg { return pendingReadMsg{} }
 	}
 	hs := &harness{t: t, f: f, m: m}
@@ -144,7 +144,7 @@ func (h *harness) fire(like tea.Msg) {
 }
 
 // change delivers a change as the watch stream would.
-func (h *harness) change(c core.Change) {
+func (h *harness) change(c api.Change) {
 	h.t.Helper()
 	h.send(changeMsg{gen: h.m.watchGen, change: c})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -19,7 +19,7 @@ const staleAfter = 30 * time.Second
 // headerData is everything the header shows; renderHeader is pure over it.
 type headerData struct {
 	context     string
-	clusters    []core.ClusterStatus
+	clusters    []api.ClusterStatus
 	clustersErr error
 	jobsLoaded  bool
 	counts      [numStates]int
@@ -66,7 +66,7 @@ func headerLeft(st *Styles, d headerData, level int) string {
 
 // clusterBadge says whether a cluster is reachable and how old its data is:
 // "● prod rm1 live 2s", "● prod 2s", or "✖ prod down 35s".
-func clusterBadge(st *Styles, c core.ClusterStatus, now time.Time, level int) string {
+func clusterBadge(st *Styles, c api.ClusterStatus, now time.Time, level int) string {
 	age := "never"
 	if !c.LastOK.IsZero() {
 		age = fmtAge(now.Sub(c.LastOK))

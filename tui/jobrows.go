@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -106,7 +106,7 @@ func jobLayout(w int) layout {
 
 // jobCells turns a job into the plain text of each cell. It is pure: the
 // clock comes in as now.
-func jobCells(j *core.JobView, now time.Time) [numCols]string {
+func jobCells(j *api.JobView, now time.Time) [numCols]string {
 	var c [numCols]string
 	c[colName] = j.Name
 	c[colKind] = noValue
@@ -132,7 +132,7 @@ func jobCells(j *core.JobView, now time.Time) [numCols]string {
 }
 
 // stateCell is the state badge's text: the state, a pending command, drift.
-func stateCell(j *core.JobView) string {
+func stateCell(j *api.JobView) string {
 	s := stateLabel(j.State, j.FlinkState)
 	if j.Pending != nil && !j.Pending.State.Final() {
 		s += " ›" + j.Pending.Kind.String()
@@ -143,7 +143,7 @@ func stateCell(j *core.JobView) string {
 	return s
 }
 
-func ckptCell(j *core.JobView, now time.Time) string {
+func ckptCell(j *api.JobView, now time.Time) string {
 	var age time.Duration
 	switch {
 	case j.LatestCheckpoint != nil && !j.LatestCheckpoint.Time.IsZero():
@@ -162,8 +162,8 @@ func ckptCell(j *core.JobView, now time.Time) string {
 
 // lessFunc orders jobs by a column; ties fall back to the name and the id
 // so that the order is total and rows do not jump between rebuilds.
-func lessFunc(c column, desc bool) func(a, b *core.JobView) int {
-	key := func(a, b *core.JobView) int {
+func lessFunc(c column, desc bool) func(a, b *api.JobView) int {
+	key := func(a, b *api.JobView) int {
 		switch c {
 		case colKind:
 			return cmp.Compare(a.Kind, b.Kind)
@@ -189,7 +189,7 @@ func lessFunc(c column, desc bool) func(a, b *core.JobView) int {
 		}
 		return strings.Compare(a.Name, b.Name)
 	}
-	return func(a, b *core.JobView) int {
+	return func(a, b *api.JobView) int {
 		r := key(a, b)
 		if desc {
 			r = -r
@@ -208,13 +208,13 @@ func lessFunc(c column, desc bool) func(a, b *core.JobView) int {
 // job's sort key next to its pointer first, so that the sort compares
 // contiguous values instead of chasing a pointer per comparison: that is
 // what makes sorting 100,000 jobs take a fraction of a second, not seconds.
-func sortJobs(jobs []*core.JobView, c column, desc bool) {
+func sortJobs(jobs []*api.JobView, c column, desc bool) {
 	type entry struct {
 		n        float64
 		t        time.Time
 		s        string
 		name, id string
-		j        *core.JobView
+		j        *api.JobView
 	}
 	es := make([]entry, len(jobs))
 	for i, j := range jobs {
@@ -271,7 +271,7 @@ func sortJobs(jobs []*core.JobView, c column, desc bool) {
 	}
 }
 
-func ckptTime(j *core.JobView) time.Time {
+func ckptTime(j *api.JobView) time.Time {
 	if j.LatestCheckpoint != nil {
 		return j.LatestCheckpoint.Time
 	}

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -26,9 +26,9 @@ import (
 type jobsScreen struct {
 	env *env
 
-	byID   map[string]*core.JobView
-	all    []*core.JobView // every job, in the current sort order
-	rows   []*core.JobView // the index: all, scoped and filtered
+	byID   map[string]*api.JobView
+	all    []*api.JobView // every job, in the current sort order
+	rows   []*api.JobView // the index: all, scoped and filtered
 	counts [numStates]int  // all jobs by state, for the header
 
 	scope     string // a cluster name from `:jobs @NAME`, or "" for all
@@ -77,7 +77,7 @@ func newJobsScreen(e *env, scope string) *jobsScreen {
 	in.SetVirtualCursor(true)
 	return &jobsScreen{
 		env:   e,
-		byID:  map[string]*core.JobView{},
+		byID:  map[string]*api.JobView{},
 		scope: scope,
 		input: in,
 		marks: map[string]bool{},
@@ -129,11 +129,11 @@ func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return m, m.applyChange(msg.change)
 	case createdMsg:
 		if msg.err == nil {
-			return m, m.upsert(core.JobView{Job: msg.job})
+			return m, m.upsert(api.JobView{Job: msg.job})
 		}
 	case adoptedMsg:
 		if msg.err == nil {
-			return m, m.upsert(core.JobView{Job: msg.job})
+			return m, m.upsert(api.JobView{Job: msg.job})
 		}
 	case actedMsg:
 		// Marks served their purpose once the bulk action is recorded.
@@ -181,7 +181,7 @@ func (m *jobsScreen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 	}
 	m.loadErr = nil
 	m.loaded = true
-	m.byID = make(map[string]*core.JobView, len(msg.jobs))
+	m.byID = make(map[string]*api.JobView, len(msg.jobs))
 	m.counts = [numStates]int{}
 	for i := range msg.jobs {
 		j := &msg.jobs[i]
@@ -203,13 +203,13 @@ func (m *jobsScreen) count(s model.JobState, d int) {
 	}
 }
 
-func (m *jobsScreen) applyChange(c core.Change) tea.Cmd {
+func (m *jobsScreen) applyChange(c api.Change) tea.Cmd {
 	switch c.Kind {
-	case core.JobChanged:
+	case api.JobChanged:
 		if c.Job != nil {
 			return m.upsert(*c.Job)
 		}
-	case core.Resync:
+	case api.Resync:
 		return m.load()
 	}
 	return nil
@@ -219,7 +219,7 @@ func (m *jobsScreen) applyChange(c core.Change) tea.Cmd {
 // index is updated where it is; otherwise it moves within the sorted list
 // and the index is rebuilt, at once for small tables and coalesced for
 // large ones.
-func (m *jobsScreen) upsert(v core.JobView) tea.Cmd {
+func (m *jobsScreen) upsert(v api.JobView) tea.Cmd {
 	less := lessFunc(m.sortCol, m.sortDesc)
 	old, ok := m.byID[v.ID]
 	if ok {
@@ -264,13 +264,13 @@ func (m *jobsScreen) upsert(v core.JobView) tea.Cmd {
 	return m.env.after(rebuildDelay, func(time.Time) tea.Msg { return rebuildMsg{} })
 }
 
-func (m *jobsScreen) inView(j *core.JobView) bool {
+func (m *jobsScreen) inView(j *api.JobView) bool {
 	return (m.scope == "" || j.Cluster == m.scope) && m.query.match(j)
 }
 
 // resort sorts every job by the current column, then rebuilds the index.
 func (m *jobsScreen) resort() {
-	all := make([]*core.JobView, 0, len(m.byID))
+	all := make([]*api.JobView, 0, len(m.byID))
 	for _, j := range m.byID {
 		all = append(all, j)
 	}
@@ -286,7 +286,7 @@ func (m *jobsScreen) rebuild() {
 	if j := m.selected(); j != nil {
 		selected = j.ID
 	}
-	rows := make([]*core.JobView, 0, len(m.rows))
+	rows := make([]*api.JobView, 0, len(m.rows))
 	for _, j := range m.all {
 		if m.inView(j) {
 			rows = append(rows, j)
@@ -295,7 +295,7 @@ func (m *jobsScreen) rebuild() {
 	m.rows = rows
 	m.dirty = false
 	if selected != "" {
-		if i := slices.IndexFunc(rows, func(j *core.JobView) bool { return j.ID == selected }); i >= 0 {
+		if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == selected }); i >= 0 {
 			m.cursor = i
 		}
 	}
@@ -304,7 +304,7 @@ func (m *jobsScreen) rebuild() {
 }
 
 // selected is the job under the cursor, or nil.
-func (m *jobsScreen) selected() *core.JobView {
+func (m *jobsScreen) selected() *api.JobView {
 	if m.cursor >= 0 && m.cursor < len(m.rows) {
 		return m.rows[m.cursor]
 	}
@@ -428,7 +428,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // actionTargets are the marked jobs, or the selected one when none is marked.
-func (m *jobsScreen) actionTargets(sel *core.JobView) []model.Job {
+func (m *jobsScreen) actionTargets(sel *api.JobView) []model.Job {
 	if len(m.marks) == 0 {
 		return []model.Job{sel.Job}
 	}
@@ -525,7 +525,7 @@ func (m *jobsScreen) headerRow(lay layout) string {
 
 // renderRow renders one visible row: the cursor row is reversed as a whole,
 // other rows colour only their state badge.
-func (m *jobsScreen) renderRow(j *core.JobView, lay layout, isCursor bool, inner int) string {
+func (m *jobsScreen) renderRow(j *api.JobView, lay layout, isCursor bool, inner int) string {
 	st := m.env.styles
 	cells := jobCells(j, m.env.now)
 	var b strings.Builder

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"pgregory.net/rapid"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -189,7 +189,7 @@ func TestChangesUpdateTheTableAndHeader(t *testing.T) {
 	failed := f.jobs[0]
 	failed.State, failed.Diagnostics = model.StateFailed, "boom"
 	sortBy(h, colState)
-	h.change(core.Change{Kind: core.JobChanged, Job: &failed})
+	h.change(api.Change{Kind: api.JobChanged, Job: &failed})
 	if j := h.m.jobs.selected(); j == nil || j.Name != "orders-enrich" {
 		t.Fatalf("the cursor left orders-enrich when it moved in the order; on %v", j)
 	}
@@ -199,8 +199,8 @@ func TestChangesUpdateTheTableAndHeader(t *testing.T) {
 	h.mustShow("RUNNING 3", "FAILED 3")
 
 	// A job the table has not seen appears.
-	nj := core.JobView{Job: model.Job{ID: "j099", Name: "late-arrival", Cluster: "prod", State: model.StateDeploying}}
-	h.change(core.Change{Kind: core.JobChanged, Job: &nj})
+	nj := api.JobView{Job: model.Job{ID: "j099", Name: "late-arrival", Cluster: "prod", State: model.StateDeploying}}
+	h.change(api.Change{Kind: api.JobChanged, Job: &nj})
 	h.mustShow("late-arrival", "jobs 11")
 }
 
@@ -220,10 +220,10 @@ func TestLargeTablesCoalesceRebuilds(t *testing.T) {
 	f.jobs = manyJobs(rebuildNowBelow + 500)
 	h := newHarness(t, f, 120, 40, Options{})
 	timers := len(h.timers)
-	a := core.JobView{Job: model.Job{ID: "new-a", Name: "aaa-new-a", Cluster: "prod", State: model.StateRunning}}
-	b := core.JobView{Job: model.Job{ID: "new-b", Name: "aaa-new-b", Cluster: "prod", State: model.StateRunning}}
-	h.change(core.Change{Kind: core.JobChanged, Job: &a})
-	h.change(core.Change{Kind: core.JobChanged, Job: &b})
+	a := api.JobView{Job: model.Job{ID: "new-a", Name: "aaa-new-a", Cluster: "prod", State: model.StateRunning}}
+	b := api.JobView{Job: model.Job{ID: "new-b", Name: "aaa-new-b", Cluster: "prod", State: model.StateRunning}}
+	h.change(api.Change{Kind: api.JobChanged, Job: &a})
+	h.change(api.Change{Kind: api.JobChanged, Job: &b})
 	if got := len(h.timers) - timers; got != 1 {
 		t.Fatalf("two changes queued %d rebuilds, want 1", got)
 	}
@@ -238,7 +238,7 @@ func TestLargeTablesCoalesceRebuilds(t *testing.T) {
 	same := h.m.jobs.rows[5]
 	upd := *same
 	upd.Figures.RecordsInPerSec = 123456
-	h.change(core.Change{Kind: core.JobChanged, Job: &upd})
+	h.change(api.Change{Kind: api.JobChanged, Job: &upd})
 	if h.m.jobs.dirty || h.m.jobs.rows[5].Figures.RecordsInPerSec != 123456 {
 		t.Error("an in-place change rebuilt the index or was not applied")
 	}
@@ -272,7 +272,7 @@ func TestResyncReloads(t *testing.T) {
 	f := newFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	f.jobs = f.jobs[:3]
-	h.change(core.Change{Kind: core.Resync})
+	h.change(api.Change{Kind: api.Resync})
 	if len(h.m.jobs.rows) != 3 {
 		t.Errorf("after a resync the table has %d jobs, want 3", len(h.m.jobs.rows))
 	}
@@ -343,9 +343,9 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 		}
 		states := model.JobStates()
 		for i := range rapid.IntRange(1, 30).Draw(rt, "changes") {
-			var v core.JobView
+			var v api.JobView
 			if rapid.Bool().Draw(rt, "new") {
-				v = core.JobView{Job: model.Job{ID: fmt.Sprintf("n%03d", i), Name: fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "name")),
+				v = api.JobView{Job: model.Job{ID: fmt.Sprintf("n%03d", i), Name: fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "name")),
 					Cluster: rapid.SampledFrom([]string{"prod", "dev"}).Draw(rt, "cluster")}}
 			} else {
 				v = *js.byID[fmt.Sprintf("j%07d", rapid.IntRange(0, 39).Draw(rt, "job"))]
@@ -355,9 +355,9 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 			if rapid.Bool().Draw(rt, "rename") {
 				v.Name = fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "rename to"))
 			}
-			h.change(core.Change{Kind: core.JobChanged, Job: &v})
+			h.change(api.Change{Kind: api.JobChanged, Job: &v})
 		}
-		var want []*core.JobView
+		var want []*api.JobView
 		var counts [numStates]int
 		for _, j := range js.byID {
 			counts[j.State]++
@@ -375,7 +375,7 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 	})
 }
 
-func names(js []*core.JobView) []string {
+func names(js []*api.JobView) []string {
 	var out []string
 	for _, j := range js {
 		out = append(out, j.ID+":"+j.Name)

@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -17,13 +17,13 @@ type tickMsg struct{ now time.Time }
 
 type jobsLoadedMsg struct {
 	seq  int
-	jobs []core.JobView
+	jobs []api.JobView
 	err  error
 }
 
 type clustersLoadedMsg struct {
 	seq      int
-	clusters []core.ClusterStatus
+	clusters []api.ClusterStatus
 	err      error
 }
 
@@ -31,13 +31,13 @@ type clustersLoadedMsg struct {
 // watch stream, so that changes of a stream that was replaced are dropped.
 type watchStartedMsg struct {
 	gen int
-	ch  <-chan core.Change
+	ch  <-chan api.Change
 	err error
 }
 
 type changeMsg struct {
 	gen    int
-	change core.Change
+	change api.Change
 }
 
 type watchEndedMsg struct{ gen int }
@@ -47,7 +47,7 @@ type watchRetryMsg struct{ gen int }
 type detailLoadedMsg struct {
 	jobID  string
 	seq    int
-	detail core.JobDetail
+	detail api.JobDetail
 	err    error
 }
 
@@ -60,7 +60,7 @@ type commandsLoadedMsg struct {
 type overviewLoadedMsg struct {
 	cluster string
 	seq     int
-	ov      core.ClusterOverview
+	ov      api.ClusterOverview
 	err     error
 }
 
@@ -100,9 +100,9 @@ type startActionMsg struct {
 // planItem is one job of an action on its way: the request, what Plan said,
 // and why it was skipped when a local check already refused it.
 type planItem struct {
-	req     core.ActionRequest
+	req     api.ActionRequest
 	job     model.Job
-	plan    core.ActionPlan
+	plan    api.ActionPlan
 	err     error
 	skipped string
 }
@@ -135,11 +135,11 @@ type actedMsg struct {
 type createdMsg struct {
 	job model.Job
 	err error
-	req core.CreateJobRequest
+	req api.CreateJobRequest
 }
 
 type adoptedMsg struct {
-	req core.AdoptRequest
+	req api.AdoptRequest
 	job model.Job
 	err error
 }
@@ -147,7 +147,7 @@ type adoptedMsg struct {
 // adoptMsg asks the root to confirm adopting an unmanaged application.
 type adoptMsg struct {
 	cluster string
-	app     core.Application
+	app     api.Application
 }
 
 // send wraps a message in a Cmd. The message is built before the Cmd runs,
@@ -157,7 +157,7 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 // openDetailMsg asks the root to open a job's detail, on a tab by title
 // ("" for Overview).
 type openDetailMsg struct {
-	job core.JobView
+	job api.JobView
 	tab string
 }
 

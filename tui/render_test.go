@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -97,10 +97,10 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 
 func TestJobCells(t *testing.T) {
 	now := testNow
-	running := core.JobView{Job: model.Job{Name: "orders", Kind: model.KindSQL, Cluster: "prod", State: model.StateRunning,
+	running := api.JobView{Job: model.Job{Name: "orders", Kind: model.KindSQL, Cluster: "prod", State: model.StateRunning,
 		AppID: "application_1_0042", StartedAt: now.Add(-76 * time.Hour), PlatformRestarts: 1, FlinkRestarts: 2,
 		LatestCheckpoint: &model.RestorePoint{Time: now.Add(-12 * time.Second)}},
-		Figures: core.Figures{At: now, RecordsInPerSec: 12400, RecordsOutPerS: 850, Backpressure: 0.6}}
+		Figures: api.Figures{At: now, RecordsInPerSec: 12400, RecordsOutPerS: 850, Backpressure: 0.6}}
 	stale := running
 	stale.LatestCheckpoint = &model.RestorePoint{Time: now.Add(-3 * time.Minute)}
 	restarting := running
@@ -111,14 +111,14 @@ func TestJobCells(t *testing.T) {
 	donePending.Pending = &model.Command{Kind: model.CmdPause, State: model.CmdSucceeded}
 	drifted := running
 	drifted.Drift = &model.Drift{Expected: "RUNNING", Observed: "application not found"}
-	failed := core.JobView{Job: model.Job{Name: "fraud", State: model.StateFailed, Kind: model.KindJAR,
+	failed := api.JobView{Job: model.Job{Name: "fraud", State: model.StateFailed, Kind: model.KindJAR,
 		StartedAt: now.Add(-time.Hour), LatestCheckpoint: &model.RestorePoint{Time: now.Add(-3 * time.Minute)}},
-		Figures: core.Figures{At: now, RecordsInPerSec: 5}}
-	created := core.JobView{Job: model.Job{Name: "draft"}}
+		Figures: api.Figures{At: now, RecordsInPerSec: 5}}
+	created := api.JobView{Job: model.Job{Name: "draft"}}
 
 	for _, tc := range []struct {
 		name string
-		job  core.JobView
+		job  api.JobView
 		want map[column]string
 	}{
 		{"running job shows its live figures", running, map[column]string{
@@ -146,7 +146,7 @@ func TestJobCells(t *testing.T) {
 
 func TestLessFuncIsTotalAndStable(t *testing.T) {
 	jobs := manyJobs(300)
-	ptrs := make([]*core.JobView, len(jobs))
+	ptrs := make([]*api.JobView, len(jobs))
 	for i := range jobs {
 		ptrs[i] = &jobs[i]
 	}
@@ -203,7 +203,7 @@ func TestStateColours(t *testing.T) {
 }
 
 func TestParseQuery(t *testing.T) {
-	jobs := []core.JobView{
+	jobs := []api.JobView{
 		{Job: model.Job{ID: "j1", Name: "orders-enrich", Cluster: "prod", State: model.StateRunning, Kind: model.KindSQL, AppID: "application_1_0042"}},
 		{Job: model.Job{ID: "j2", Name: "fraud-scoring", Cluster: "prod", State: model.StateFailed, Kind: model.KindJAR}},
 		{Job: model.Job{ID: "j3", Name: "sessionize", Cluster: "staging", State: model.StateKilled, Kind: model.KindSQL}},
@@ -329,7 +329,7 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 	st := DarkStyles()
 	d := headerData{
 		context: "demo",
-		clusters: []core.ClusterStatus{
+		clusters: []api.ClusterStatus{
 			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: testNow.Add(-2 * time.Second)},
 			{Name: "staging", Connected: true, LastOK: testNow.Add(-45 * time.Second)},
 			{Name: "dr", Connected: false, LastOK: testNow.Add(-35 * time.Minute)},
@@ -366,7 +366,7 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 	if !strings.Contains(full, st.ClusterStale.Render("45s")) || !strings.Contains(full, st.ClusterLive.Render("2s")) {
 		t.Errorf("data age is not coloured by staleness: %q", full)
 	}
-	d.clusters = append(d.clusters, core.ClusterStatus{Name: "new"})
+	d.clusters = append(d.clusters, api.ClusterStatus{Name: "new"})
 	if !strings.Contains(ansi.Strip(renderHeader(st, d, 200)), "◌ new connecting") {
 		t.Errorf("a cluster not reached yet is not shown as connecting: %q", ansi.Strip(renderHeader(st, d, 200)))
 	}
@@ -400,7 +400,7 @@ func TestSortJobsAgreesWithLessFunc(t *testing.T) {
 	jobs[3].Name, jobs[4].Name = "same", "same"
 	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: testNow}
 	jobs[6].StartedAt = time.Time{}
-	ptrs := make([]*core.JobView, len(jobs))
+	ptrs := make([]*api.JobView, len(jobs))
 	for i := range jobs {
 		ptrs[i] = &jobs[i]
 	}

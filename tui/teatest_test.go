@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -102,7 +102,7 @@ func TestProgramStaysResponsiveWhenTheServiceIsSlowOrDown(t *testing.T) {
 
 	// The cluster becomes slow, and sync says so.
 	f.setDelay(time.Hour)
-	f.emit(core.Change{Kind: core.ClusterChanged, Cluster: &core.ClusterStatus{
+	f.emit(api.Change{Kind: api.ClusterChanged, Cluster: &api.ClusterStatus{
 		Name: "prod", Connected: false, LastOK: testNow.Add(-95 * time.Second), LastError: "timeout"}})
 	waitFor(t, tm, "prod down", "1m")
 

@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -110,7 +110,7 @@ func orDash(s string) string {
 }
 
 func (m *logScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
-	if cm, ok := msg.(changeMsg); ok && cm.change.Kind == core.CommandChanged && cm.change.Command != nil && cm.change.Command.ID == m.cmd.ID {
+	if cm, ok := msg.(changeMsg); ok && cm.change.Kind == api.CommandChanged && cm.change.Command != nil && cm.change.Command.ID == m.cmd.ID {
 		end := m.atEnd()
 		m.cmd = *cm.change.Command
 		m.setLines(commandLogLines(m.env.styles, m.cmd, m.env.now))

@@ -1,0 +1,266 @@
+// Package api declares core.Service, the one interface the TUI and the CLI
+// use, with the types that cross it. It holds no behaviour and imports only
+// model, so that a package built on it (the TUI) provably never reaches
+// HTTP, bbolt or the cluster clients.
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/palink/palink/model"
+)
+
+// Service is the one API the TUI and the CLI use. The in-process
+// implementation embeds the store and the cluster clients; a socket client to
+// `palink agent` can implement it too. Every method takes a ctx and returns
+// plain values; changes are pushed through Watch so that no caller polls.
+type Service interface {
+	// ListJobs returns the jobs matching f, with their live figures.
+	ListJobs(ctx context.Context, f JobFilter) ([]JobView, error)
+	// Job returns one job in depth. ref is a job id or a unique job name.
+	Job(ctx context.Context, ref string) (JobDetail, error)
+	// SyncJob syncs one job with its cluster at once and returns the result.
+	SyncJob(ctx context.Context, ref string) (model.Job, error)
+	// CreateJob adds a job (state CREATED) with its first spec version.
+	CreateJob(ctx context.Context, r CreateJobRequest) (model.Job, error)
+	// SaveSpec stores a new spec version of a job and makes it the job's current one.
+	SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error)
+	// Specs lists every saved version of a job's spec, oldest first.
+	Specs(ctx context.Context, ref string) ([]model.Spec, error)
+
+	// Plan says exactly what an action would do, without doing it: the text
+	// of confirmation dialogs and of bulk dry runs. A refused action has
+	// Allowed false and the reason.
+	Plan(ctx context.Context, r ActionRequest) (ActionPlan, error)
+	// Act records the action as a command (UNDO) for the scheduler and
+	// returns it at once. A refused action returns an error and records nothing
+	// but an audit entry.
+	Act(ctx context.Context, r ActionRequest) (model.Command, error)
+	// WaitCommand blocks until the command ends or ctx is done.
+	WaitCommand(ctx context.Context, id string) (model.Command, error)
+	Command(ctx context.Context, id string) (model.Command, error)
+	Commands(ctx context.Context, f CommandFilter) ([]model.Command, error)
+
+	// Clusters reports each configured cluster's connectivity and data age.
+	Clusters(ctx context.Context) ([]ClusterStatus, error)
+	// ClusterOverview returns YARN metrics, queues and the Flink applications
+	// that palink does not manage yet.
+	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
+	// Adopt makes an unmanaged Flink application on YARN a palink job.
+	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)
+
+	// Watch streams changes until ctx is done. The channel is closed then.
+	// A slow reader loses intermediate changes, never the latest one per
+	// entity (changes are coalesced), and gets a Resync when it must reload.
+	Watch(ctx context.Context) (<-chan Change, error)
+
+	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
+	ReadOnly() bool
+}
+
+// JobFilter narrows ListJobs. Zero fields select everything.
+type JobFilter struct {
+	Cluster string
+	States  []model.JobState
+	Name    string // substring
+}
+
+// CommandFilter narrows Commands.
+type CommandFilter struct {
+	JobRef string
+	States []model.CommandState
+	Limit  int
+}
+
+// JobView is a job as the jobs table shows it.
+type JobView struct {
+	model.Job
+	// Pending is the job's command in UNDO or DOING, if any, for a badge.
+	Pending *model.Command
+	// Live figures from the last sync or metrics collection; zero when unknown.
+	Figures Figures
+}
+
+// Figures are a job's headline metrics.
+type Figures struct {
+	At              time.Time
+	RecordsInPerSec float64
+	RecordsOutPerS  float64
+	Backpressure    float64 // the worst vertex's ratio, 0..1
+	CheckpointAge   time.Duration
+	WatermarkDelay  time.Duration
+}
+
+// JobDetail is a job in depth for the detail view and `palink job show`.
+type JobDetail struct {
+	Job           model.Job
+	Spec          model.Spec // the current version
+	Events        []model.Event
+	Commands      []model.Command
+	RestorePoints []model.RestorePoint
+	// Live facts, fetched from the cluster when the detail was asked for;
+	// Error says why they are missing.
+	Live      *LiveJob
+	LiveError string
+}
+
+// LiveJob is what the cluster says about a job right now.
+type LiveJob struct {
+	FetchedAt   time.Time
+	YARNState   string
+	FinalStatus string
+	FlinkState  string
+	Vertices    []Vertex
+	Checkpoints []CheckpointInfo // newest first
+	Exceptions  []ExceptionInfo  // root cause first, then history
+	RawJSON     string           // the Flink job details as served, for `y`
+}
+
+// Vertex is one operator chain of a Flink job.
+type Vertex struct {
+	ID          string
+	Name        string
+	Parallelism int
+	Status      string
+}
+
+// CheckpointInfo is one checkpoint or savepoint as Flink reports it.
+type CheckpointInfo struct {
+	ID          int64
+	Status      string // COMPLETED, FAILED, IN_PROGRESS
+	Savepoint   bool
+	TriggeredAt time.Time
+	Duration    time.Duration
+	Size        int64
+	Path        string
+	Failure     string
+}
+
+// ExceptionInfo is one entry of a Flink job's exception history.
+type ExceptionInfo struct {
+	Time       time.Time
+	Name       string
+	Stacktrace string
+	Task       string
+	Location   string
+}
+
+// CreateJobRequest creates a job.
+type CreateJobRequest struct {
+	Name        string
+	Cluster     string
+	Kind        model.JobKind
+	Spec        model.Spec
+	Parallelism int
+	Config      map[string]string
+	Issuer      string // filled by the service when empty
+}
+
+// ActionRequest asks for one action on one job.
+type ActionRequest struct {
+	JobRef      string
+	Kind        model.CommandKind
+	Restore     model.RestoreChoice // for RESTART (default latest) and RESUBMIT (required)
+	RestorePath string              // for RestorePath
+	Issuer      string              // filled by the service when empty
+}
+
+// ActionPlan describes what an action would do.
+type ActionPlan struct {
+	JobID   string
+	JobName string
+	Kind    model.CommandKind
+	Allowed bool
+	Reason  string // why not, when !Allowed
+	// Steps say exactly what will happen, in order, e.g.
+	// "YARN will kill application_1732_0042 (per-job cluster)".
+	Steps []string
+	// Warnings say what will be lost, e.g. "state is NOT saved; latest checkpoint 12 s ago".
+	Warnings []string
+	// Restore is the restore point a deploy would use ("" for none).
+	Restore string
+	// Destructive actions ask for confirmation; Protected ones ask the user to
+	// type the job name (a cluster marked protected in the config).
+	Destructive bool
+	Protected   bool
+}
+
+// ClusterStatus is one configured cluster's health as the header shows it.
+type ClusterStatus struct {
+	Name      string
+	Connected bool
+	ActiveRM  string
+	LastOK    time.Time // data age is now − LastOK
+	LastError string
+}
+
+// ClusterOverview is the cluster view's content.
+type ClusterOverview struct {
+	Name      string
+	FetchedAt time.Time
+	Metrics   ClusterMetrics
+	Queues    []Queue
+	// Unmanaged are the Flink applications on YARN that no palink job owns.
+	Unmanaged []Application
+}
+
+// ClusterMetrics are YARN's cluster metrics.
+type ClusterMetrics struct {
+	AppsRunning, AppsPending, AppsFailed, AppsKilled, AppsCompleted int
+	MemoryUsedMB, MemoryTotalMB                                     int64
+	VCoresUsed, VCoresTotal                                         int64
+	ActiveNodes, UnhealthyNodes                                     int
+}
+
+// Queue is one scheduler queue.
+type Queue struct {
+	Name         string
+	Depth        int     // 0 for root's children
+	Capacity     float64 // percent of parent
+	UsedCapacity float64 // percent of its own capacity
+	MaxCapacity  float64
+	Apps         int
+}
+
+// Application is a YARN application.
+type Application struct {
+	ID        string
+	Name      string
+	Type      string
+	User      string
+	Queue     string
+	State     string
+	Tags      []string
+	StartedAt time.Time
+}
+
+// AdoptRequest adopts an unmanaged application.
+type AdoptRequest struct {
+	Cluster string
+	AppID   string
+	Name    string // defaults to the application's name
+	Issuer  string // filled by the service when empty
+}
+
+// ChangeKind says what a Change carries.
+type ChangeKind int
+
+// Change kinds.
+const (
+	JobChanged ChangeKind = iota + 1
+	CommandChanged
+	ClusterChanged
+	// Resync tells a watcher it missed changes and must reload.
+	Resync
+)
+
+// Change is one pushed change.
+type Change struct {
+	Kind    ChangeKind
+	Job     *JobView
+	Command *model.Command
+	Cluster *ClusterStatus
+	// Event is the job's new history entry, when the change made one.
+	Event *model.Event
+}
