@@ -150,7 +150,7 @@ func TestFaultsAllAndAdminStaysReachable(t *testing.T) {
 func TestPeriodicFaults(t *testing.T) {
 	o := fastOptions()
 	o.RMs = 2
-	c, _, jid, appID := runningJM(t, o)
+	c, _, _, appID := runningJM(t, o)
 	first := c.ActiveRMURL()
 	if err := c.SetFaults(Faults{RMFailoverEvery: 2 * time.Second, JMFailoverEvery: 3 * time.Second}); err != nil {
 		t.Fatal(err)
@@ -167,7 +167,6 @@ func TestPeriodicFaults(t *testing.T) {
 		a, _ := c.App(appID)
 		return a.Jobs[0].State == "FAILED"
 	})
-	_ = jid
 	if err := (Faults{RMFailoverEvery: time.Second}); err.Validate() != nil {
 		t.Fatal(err)
 	}

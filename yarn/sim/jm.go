@@ -593,7 +593,7 @@ func jmTriggerSavepoint(x *jmReq, j *job) jmAnswer {
 	if err := decodeBody(x.r, &body); err != nil {
 		return badRequestFlink("Request did not match expected format SavepointTriggerRequestBody: " + err.Error())
 	}
-	return x.trigger(j, body.TargetDirectory, body.TriggerID, false, body.CancelJob, false)
+	return x.trigger(j, body.TargetDirectory, body.TriggerID, false, body.CancelJob)
 }
 
 func jmStop(x *jmReq, j *job) jmAnswer {
@@ -606,21 +606,22 @@ func jmStop(x *jmReq, j *job) jmAnswer {
 	if err := decodeBody(x.r, &body); err != nil {
 		return badRequestFlink("Request did not match expected format StopWithSavepointRequestBody: " + err.Error())
 	}
-	return x.trigger(j, body.TargetDirectory, body.TriggerID, true, false, body.Drain)
+	// drain only decides whether Flink emits a final MAX_WATERMARK; the job
+	// ends FINISHED either way, which is all the simulation shows.
+	return x.trigger(j, body.TargetDirectory, body.TriggerID, true, false)
 }
 
-func (x *jmReq) trigger(j *job, dir, triggerID string, stop, cancel, drain bool) jmAnswer {
+func (x *jmReq) trigger(j *job, dir, triggerID string, stop, cancel bool) jmAnswer {
 	if triggerID != "" {
 		if !reHex32.MatchString(triggerID) {
 			return badRequestFlink("Request did not match expected format: triggerId is not a 32-character hex string")
 		}
-		if op, ok := j.ops[triggerID]; ok {
+		if _, ok := j.ops[triggerID]; ok {
 			// An idempotent retry of the same trigger.
-			_ = op
 			return jmAnswer{status: http.StatusAccepted, body: map[string]string{"request-id": triggerID}}
 		}
 	}
-	op := x.c.triggerSavepoint(j, x.now, dir, stop, cancel, drain)
+	op := x.c.triggerSavepoint(j, x.now, dir, stop, cancel)
 	if triggerID != "" {
 		delete(j.ops, op.id)
 		op.id = triggerID
@@ -777,7 +778,7 @@ func (x *jmReq) vertexMetricValues(j *job, v *vertex) map[string]string {
 			if k == "currentInputWatermark" && v.role == roleSource {
 				continue
 			}
-			m[strconv.Itoa(s)+"."+k] = formatMetric(k, val)
+			m[strconv.Itoa(s)+"."+k] = formatMetric(val)
 		}
 	}
 	return m

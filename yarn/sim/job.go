@@ -382,7 +382,7 @@ func (j *job) inProgress(now time.Time) (int64, time.Time, bool) {
 
 // triggerSavepoint starts an asynchronous savepoint; stop ends the job
 // (stop-with-savepoint), cancel cancels it after the savepoint.
-func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, cancel, drain bool) *operation {
+func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, cancel bool) *operation {
 	op := &operation{id: c.hex32(), kind: "savepoint", endsJob: stop || cancel}
 	if stop {
 		op.kind = "stop"
@@ -426,7 +426,6 @@ func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, canc
 				// (RETAIN_ON_CANCELLATION keeps them on cancel and failure only).
 				c.discard(j.ck.latest)
 			}
-			_ = drain // draining only changes the final watermark, which the simulation has no use for
 			c.appShutdownAfterJob(j.app, t, true)
 		case cancel:
 			c.cancelJob(j, t, true)

@@ -150,14 +150,13 @@ func (j *job) subtaskMetrics(v *vertex, subtask int, t time.Time) map[string]flo
 
 // formatMetric writes a value as Flink's metric store does: integers
 // without a fraction, gauges as Java would print a double.
-func formatMetric(name string, v float64) string {
+func formatMetric(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e18 {
 		return strconv.FormatInt(int64(v), 10)
 	}
 	if v == float64(math.MinInt64) {
 		return strconv.FormatInt(math.MinInt64, 10)
 	}
-	_ = name
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 

@@ -360,13 +360,10 @@ func (c *Cluster) stopJM(a *app) {
 	if jm == nil {
 		return
 	}
-	// Close (not Shutdown): a dead process does not finish its answers.
-	// In its own goroutine, since a handler of this JM may hold c.mu's turn.
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		_ = jm.srv.Close()
-	}()
+	// Close (not Shutdown): a dead process does not finish its answers,
+	// and its port refuses connections from now on. Close does not wait
+	// for handlers, so calling it under c.mu cannot deadlock.
+	_ = jm.srv.Close()
 }
 
 // endApp moves the app to a final YARN state and takes its JM down.
