@@ -6,14 +6,40 @@
 // What listens:
 //   - one or more ResourceManagers (RM REST API under /ws/v1/cluster, the web
 //     proxy under /proxy/<appId>/, and the simulator's own admin API under
-//     /sim/, which is not YARN);
+//     /sim/, which is not YARN); with two or more, the standbys answer like
+//     Hadoop's RMWebAppFilter (307 to the active RM, except cluster/info);
 //   - one Flink JobManager REST server per running application, on its own
-//     port, which is the application's amRPCAddress;
-//   - one Flink SQL Gateway.
+//     port, which is the application's amRPCAddress; it is opened when the
+//     address is first needed and closed when the JobManager dies;
+//   - one Flink SQL Gateway (API V1…V4, V3 for Flink 1.x).
 //
-// Time is simulated (Options.Speed, or any Clock): every state is a function
-// of the clock, evaluated lazily when read and by one scheduler goroutine,
-// so ten thousand applications cost no goroutine each.
+// Time is simulated (Options.Speed, or any Clock such as a *ManualClock):
+// every state is a function of the clock, applied lazily when read and by
+// one scheduler goroutine that only visits applications with due events, so
+// ten thousand applications cost no goroutine each.
+//
+// Where real clusters and the brief could differ, the simulator follows the
+// real clusters, and says so:
+//   - a per-job cluster whose job FAILED ends YARN state FINISHED with final
+//     status FAILED (Flink deregisters its AM); state FAILED is for an AM
+//     that exhausted its attempts. A canceled job ends FINISHED/KILLED, a
+//     stopped one FINISHED/SUCCEEDED, a YARN kill KILLED/KILLED;
+//   - restoring from a path the simulator never produced, or from a
+//     subsumed checkpoint, fails the job like a missing file does
+//     (Options.LenientRestore accepts any path);
+//   - YARN lower-cases application tags; an empty application list is
+//     {"apps":null};
+//   - per-job and application clusters have no web submission (/jars is
+//     404); only session clusters take jars;
+//   - checkpoints: one retained (state.checkpoints.num-retained = 1),
+//     kept on cancel and failure, discarded when a job FINISHES;
+//   - a per-job JobManager whose job ended by stop-with-savepoint stays up
+//     until a client fetched the result (at most 60 simulated seconds).
+//
+// Simplifications: the YARN application name of an SQL job is
+// yarn.application.name, else pipeline.name (Flink itself would use its
+// default name); SELECT is simulated for constants only; gateway session
+// idle timeouts run on the simulated clock.
 //
 // It must not import palink's HTTP clients (package yarn): it is what they
 // are tested against, so it is written from the specs alone.
