@@ -938,15 +938,13 @@ func (f *formatter) selectBlock(s *Select, ind int) {
 	}
 }
 
-// condition writes WHERE/HAVING/ON cond, breaking a long AND chain into one
-// conjunct per line.
+// condition writes WHERE/HAVING cond, breaking a long AND chain into one
+// conjunct per line. Each conjunct is rendered once: rendering twice would
+// be exponential in the nesting of subqueries, and would place comments
+// twice.
 func (f *formatter) condition(word string, cond Expr, ind int) {
 	f.flushBefore(cond.Range().Pos.Offset, ind)
-	one := f.expr(cond, ind)
-	if ind*2+len(word)+1+len(one) <= lineWidth && !strings.Contains(one, "\n") && !f.hasCommentsIn(cond.Range()) {
-		f.emit(cond.Range().Pos, ind, word+" "+one)
-		return
-	}
+	comments := f.hasCommentsIn(cond.Range())
 	var conj []Expr
 	var flatten func(e Expr)
 	flatten = func(e Expr) {
@@ -958,11 +956,26 @@ func (f *formatter) condition(word string, cond Expr, ind int) {
 		conj = append(conj, e)
 	}
 	flatten(cond)
+	parts := make([]string, len(conj))
+	multi := false
+	for i, c := range conj {
+		in := ind + 1
+		if i == 0 {
+			in = ind
+		}
+		parts[i] = f.sub(c, precAnd+1, in)
+		multi = multi || strings.Contains(parts[i], "\n")
+	}
+	one := strings.Join(parts, " AND ")
+	if len(conj) == 1 || !comments && !multi && ind*2+len(word)+1+len(one) <= lineWidth {
+		f.emit(cond.Range().Pos, ind, word+" "+one)
+		return
+	}
 	for i, c := range conj {
 		if i == 0 {
-			f.emit(c.Range().Pos, ind, word+" "+f.sub(c, precAnd+1, ind))
+			f.emit(c.Range().Pos, ind, word+" "+parts[i])
 		} else {
-			f.emit(c.Range().Pos, ind+1, "AND "+f.sub(c, precAnd+1, ind+1))
+			f.emit(c.Range().Pos, ind+1, "AND "+parts[i])
 		}
 	}
 }
@@ -1299,13 +1312,7 @@ func (f *formatter) expr(e Expr, ind int) string {
 		}
 		return x.Op + " " + f.sub(x.X, precUnary, ind)
 	case *BinaryExpr:
-		p := exprPrec(x)
-		l := f.sub(x.L, p, ind)
-		r := f.sub(x.R, p+1, ind)
-		if p == precCmp {
-			r = f.sub(x.R, precConcat, ind)
-		}
-		return l + " " + x.Op + " " + r
+		return f.binary(x, ind)
 	case *IsExpr:
 		return f.sub(x.X, precCmp, ind) + " IS " + kw(x.Not, "NOT ") + x.What
 	case *IsDistinctExpr:
@@ -1443,6 +1450,37 @@ func (f *formatter) expr(e Expr, ind int) string {
 		return "CUBE (" + f.exprList(x.Items, ind) + ")"
 	}
 	return ""
+}
+
+// binary renders a chain of left-associated operators of one precedence
+// (a + b + c ...) in one pass: rendering it recursively would copy the
+// growing left side at every step.
+func (f *formatter) binary(x *BinaryExpr, ind int) string {
+	p := exprPrec(x)
+	var chain []*BinaryExpr
+	var base Expr = x
+	for {
+		b, ok := base.(*BinaryExpr)
+		if !ok || exprPrec(b) != p {
+			break
+		}
+		chain = append(chain, b)
+		base = b.L
+	}
+	var sb strings.Builder
+	sb.WriteString(f.sub(base, p, ind))
+	for i := len(chain) - 1; i >= 0; i-- {
+		b := chain[i]
+		rmin := p + 1
+		if p == precCmp {
+			rmin = precConcat
+		}
+		sb.WriteByte(' ')
+		sb.WriteString(b.Op)
+		sb.WriteByte(' ')
+		sb.WriteString(f.sub(b.R, rmin, ind))
+	}
+	return sb.String()
 }
 
 func (f *formatter) funcCall(x *FuncCall, ind int) string {

@@ -106,7 +106,7 @@ func newParser(file, src string) *parser {
 	}
 	for _, e := range lexErrs {
 		e.File = file
-		p.errs = append(p.errs, e)
+		p.addError(e)
 	}
 	p.lastEnd = Pos{Line: 1, Col: 1}
 	return p
@@ -221,12 +221,26 @@ func (p *parser) fail(t Token, msg, hint string) {
 		msg = "double-quoted " + t.Text + " is not valid in Flink SQL"
 		hint = "write strings in 'single quotes' and names in `back-quotes`"
 	}
-	p.errs = append(p.errs, &Error{File: p.file, Pos: t.Pos, End: t.End, Msg: msg, Hint: hint, src: p.src})
+	p.addError(&Error{File: p.file, Pos: t.Pos, End: t.End, Msg: msg, Hint: hint, src: p.src})
+}
+
+// maxErrors bounds the errors of one parse: past it, more help nobody, and
+// reporting them (with a snippet each) would make garbage input slow.
+const maxErrors = 100
+
+func (p *parser) addError(e *Error) {
+	switch {
+	case len(p.errs) < maxErrors:
+		p.errs = append(p.errs, e)
+	case len(p.errs) == maxErrors:
+		p.errs = append(p.errs, &Error{File: p.file, Pos: e.Pos, End: e.Pos, src: p.src,
+			Msg: fmt.Sprintf("too many errors; stopped reporting after %d", maxErrors)})
+	}
 }
 
 // report records a non-fatal error: the parse goes on.
 func (p *parser) report(start, end Pos, code, msg, hint string) {
-	p.errs = append(p.errs, &Error{File: p.file, Pos: start, End: end, Msg: msg, Hint: hint, src: p.src, code: code})
+	p.addError(&Error{File: p.file, Pos: start, End: end, Msg: msg, Hint: hint, src: p.src, code: code})
 }
 
 func (p *parser) span(start Pos) Span { return Span{Pos: start, End: p.lastEnd} }

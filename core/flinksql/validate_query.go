@@ -334,6 +334,7 @@ func (v *validator) addRelation(r *relation, sc *scope) {
 			if o.alias == r.alias {
 				v.errorf(CodeDuplicateAlias, r.node, "give one of them another alias with AS",
 					"'%s' appears twice in this FROM clause", r.alias)
+				break
 			}
 		}
 	}
