@@ -141,6 +141,9 @@ func (c *Cluster) jmServe(fn func(x *jmReq) jmAnswer) http.Handler {
 			resetConn(w)
 			return
 		}
+		for _, j := range a.jobs {
+			c.syncCheckpoints(j, now)
+		}
 		ans := fn(&jmReq{c: c, jm: jm, a: a, now: now, r: r})
 		c.mu.Unlock()
 		for k, v := range ans.header {
@@ -166,7 +169,6 @@ func (x *jmReq) findJob() (*job, *jmAnswer) {
 	}
 	for _, j := range x.a.jobs {
 		if j.id == id {
-			x.c.syncCheckpoints(j, x.now)
 			return j, nil
 		}
 	}

@@ -191,6 +191,7 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 	j.timestamps = map[string]int64{}
 	j.ck = checkpoints{lastID: j.ck.lastID, retained: j.ck.retained}
 	j.exceptions = nil
+	j.ops = map[string]*operation{} // a new JobManager has a new operation cache
 	j.setState(jobInitializing, now)
 
 	var from *checkpoint
