@@ -317,9 +317,11 @@ func ckptDuration(j *job, id int64) time.Duration {
 	return time.Duration(150+noise(j.seed, uint64(id))*900) * time.Millisecond
 }
 
+// ckptSize grows with the state and drops back at each (simulated)
+// compaction, so long-running jobs keep plausible sizes.
 func ckptSize(j *job, id int64) int64 {
 	base := 2_000_000 + int64(noise(j.seed, 7)*80_000_000)
-	return base + base*id/500 + int64(noise(j.seed, uint64(id)+3)*float64(base)/10)
+	return base + base*(id%500)/1000 + int64(noise(j.seed, uint64(id)+3)*float64(base)/10)
 }
 
 func (j *job) subtasks() int {
