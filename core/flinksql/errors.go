@@ -115,6 +115,7 @@ const (
 	CodeNoWatermark       = "no-watermark"
 	CodeMissingPrimaryKey = "missing-primary-key"
 	CodeAppendOnlySink    = "append-only-sink"
+	CodeNotGrouped        = "not-grouped"
 	CodeBadPrimaryKey     = "bad-primary-key"
 	CodeBadWatermark      = "bad-watermark"
 	CodeNoInsert          = "no-insert"

@@ -297,6 +297,31 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			want: []diagAt{{CodeReservedWord, SeverityError, 1, 17, "'value' is a reserved word in Flink SQL; quote it as `value`"}},
 		},
 		{
+			name: "columns neither grouped nor aggregated",
+			src: ddlOrders +
+				"SELECT user_id, amount, SUM(amount) FROM orders GROUP BY user_id;\n" +
+				"SELECT COUNT(*), order_id FROM orders;\n" +
+				"SELECT user_id, COUNT(*) FROM orders GROUP BY order_id HAVING MAX(amount) > 1 AND user_id > 0;\n" +
+				"SELECT window_start, user_id, COUNT(*) FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(order_time), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;",
+			want: []diagAt{
+				{CodeNotGrouped, SeverityError, 6, 17, "'amount' is neither grouped nor aggregated"},
+				{CodeNotGrouped, SeverityError, 7, 18, "'order_id' is neither grouped nor aggregated; add it to GROUP BY, or aggregate it, e.g. MAX(order_id)"},
+				{CodeNotGrouped, SeverityError, 8, 8, "'user_id' is neither grouped nor aggregated"},
+				{CodeNotGrouped, SeverityError, 8, 83, "'user_id' is neither grouped nor aggregated"},
+				{CodeNotGrouped, SeverityError, 9, 22, "'user_id' is neither grouped nor aggregated"},
+			},
+		},
+		{
+			name: "grouped forms that are fine",
+			src: ddlOrders +
+				"SELECT o.user_id, COUNT(*) FROM orders AS o GROUP BY user_id;\n" +
+				"SELECT amount + 1, COUNT(*) FROM orders GROUP BY amount + 1;\n" +
+				"SELECT my_udaf(amount), user_id FROM orders GROUP BY user_id;\n" +
+				"SELECT TUMBLE_START(order_time, INTERVAL '1' MINUTE), COUNT(*) FROM orders GROUP BY TUMBLE(order_time, INTERVAL '1' MINUTE);\n" +
+				"SELECT user_id, CASE WHEN SUM(amount) > 10 THEN 'big' ELSE 'small' END FROM orders GROUP BY ROLLUP (user_id);\n" +
+				"SELECT user_id, (SELECT MAX(amount) FROM orders AS i WHERE i.user_id = o.user_id) FROM orders AS o GROUP BY user_id;",
+		},
+		{
 			name: "ALTER TABLE keeps the schema up to date",
 			src: "CREATE TABLE t (a INT) WITH ('connector' = 'print');\nALTER TABLE t ADD b STRING;\nALTER TABLE t RENAME a TO c;\n" +
 				"SELECT b, c FROM t;\nSELECT a FROM t;\nALTER TABLE t SET ('print-identifer' = 'x');",
