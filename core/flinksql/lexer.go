@@ -27,13 +27,72 @@ func Lex(src string) (toks []Token, comments []Comment, errs []*Error) {
 	return toks, lx.comments, lx.errs
 }
 
-var twoKinds = map[string]TokenKind{"<>": Neq, "!=": BangEq, "<=": Le, ">=": Ge, "||": Concat, "=>": Arrow}
+func twoCharKind(s string) TokenKind {
+	switch s {
+	case "<>":
+		return Neq
+	case "!=":
+		return BangEq
+	case "<=":
+		return Le
+	case ">=":
+		return Ge
+	case "||":
+		return Concat
+	case "=>":
+		return Arrow
+	}
+	return Illegal
+}
 
-var oneKinds = map[rune]TokenKind{
-	'(': LParen, ')': RParen, '[': LBracket, ']': RBracket, '{': LBrace, '}': RBrace,
-	',': Comma, ';': Semicolon, '.': Dot, ':': Colon, '*': Asterisk, '+': Plus, '-': Minus,
-	'/': Slash, '%': Percent, '=': Eq, '<': Lt, '>': Gt, '?': Question, '^': Caret, '|': Pipe,
-	'$': Dollar,
+func oneCharKind(r rune) TokenKind {
+	switch r {
+	case '(':
+		return LParen
+	case ')':
+		return RParen
+	case '[':
+		return LBracket
+	case ']':
+		return RBracket
+	case '{':
+		return LBrace
+	case '}':
+		return RBrace
+	case ',':
+		return Comma
+	case ';':
+		return Semicolon
+	case '.':
+		return Dot
+	case ':':
+		return Colon
+	case '*':
+		return Asterisk
+	case '+':
+		return Plus
+	case '-':
+		return Minus
+	case '/':
+		return Slash
+	case '%':
+		return Percent
+	case '=':
+		return Eq
+	case '<':
+		return Lt
+	case '>':
+		return Gt
+	case '?':
+		return Question
+	case '^':
+		return Caret
+	case '|':
+		return Pipe
+	case '$':
+		return Dollar
+	}
+	return Illegal
 }
 
 type lexer struct {
@@ -70,6 +129,11 @@ func (lx *lexer) advance() {
 	if lx.pos.Offset >= len(lx.src) {
 		return
 	}
+	if c := lx.src[lx.pos.Offset]; c < utf8.RuneSelf && c != '\n' && c != '\r' {
+		lx.pos.Offset++
+		lx.pos.Col++
+		return
+	}
 	r, n := utf8.DecodeRuneInString(lx.src[lx.pos.Offset:])
 	lx.pos.Offset += n
 	switch {
@@ -100,7 +164,15 @@ func (lx *lexer) token(kind TokenKind, start Pos, value string) Token {
 // comments. A /*+ opens a hint and is a token, so it stops here.
 func (lx *lexer) skipSpaceAndComments() {
 	for lx.pos.Offset < len(lx.src) {
-		r := lx.peekRune(0)
+		c := lx.src[lx.pos.Offset]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			lx.advance()
+			continue
+		}
+		r := rune(c)
+		if c >= utf8.RuneSelf {
+			r = lx.peekRune(0)
+		}
 		switch {
 		case unicode.IsSpace(r):
 			lx.advance()
@@ -159,7 +231,19 @@ func (lx *lexer) next() Token {
 		}
 		return t
 	case isIdentStart(r):
-		for isIdentPart(lx.peekRune(0)) {
+		for lx.pos.Offset < len(lx.src) {
+			c := lx.src[lx.pos.Offset]
+			if c < utf8.RuneSelf {
+				if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+					break
+				}
+				lx.pos.Offset++
+				lx.pos.Col++
+				continue
+			}
+			if !isIdentPart(lx.peekRune(0)) {
+				break
+			}
 			lx.advance()
 		}
 		return lx.token(Word, start, "")
@@ -203,13 +287,13 @@ func (lx *lexer) next() Token {
 		lx.inHint = false
 		return lx.token(HintEnd, start, "")
 	}
-	if k, ok := twoKinds[two]; ok {
+	if k := twoCharKind(two); k != Illegal {
 		lx.advance()
 		lx.advance()
 		return lx.token(k, start, "")
 	}
 	lx.advance()
-	if k, ok := oneKinds[r]; ok {
+	if k := oneCharKind(r); k != Illegal {
 		return lx.token(k, start, "")
 	}
 	t := lx.token(Illegal, start, "")

@@ -465,7 +465,7 @@ func (v *validator) checkSchema(s *CreateTable, t *tableDef) {
 			v.errorf(CodeBadWatermark, w.Column, didYouMean(name, names()), "watermark column '%s' is not a column of '%s'", name, t.name)
 			continue
 		}
-		if c.Type != nil && len(w.Column.Parts) == 1 {
+		if c.Type != nil && c.Type.UserType == nil && len(w.Column.Parts) == 1 {
 			root := c.Type.Root()
 			if root != "TIMESTAMP" && root != "TIMESTAMP_LTZ" {
 				v.errorf(CodeBadWatermark, w.Column, "declare it TIMESTAMP(3) or TIMESTAMP_LTZ(3), or compute one: ts AS TO_TIMESTAMP_LTZ("+name+", 3)",
@@ -610,7 +610,13 @@ func (v *validator) checkOptionKeys(props Properties, spec *connectorSpec, t *ta
 			continue
 		}
 		hint := didYouMean(k, candidates)
-		if hint == "" {
+		switch {
+		case hint != "":
+		case exact["value."+k]:
+			hint = "with 'value.format', format options take the 'value.' prefix: 'value." + k + "'"
+		case strings.HasPrefix(k, "value.") && exact[strings.TrimPrefix(k, "value.")]:
+			hint = "with 'format', format options have no 'value.' prefix: '" + strings.TrimPrefix(k, "value.") + "'"
+		default:
 			hint = "the " + t.connector + " connector does not take it"
 		}
 		v.errorf(CodeUnknownOption, p.Key, hint, "unknown option '%s'", k)

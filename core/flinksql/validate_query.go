@@ -882,6 +882,24 @@ func (sc *scope) lookup(ref *ColumnRef) (*ColumnInfo, resolveStatus, *relation) 
 			}
 		}
 	}
+	if len(ref.Parts) >= 3 {
+		// db.t.col or cat.db.t.col: the prefix names a table of this FROM.
+		for _, r := range sc.rels {
+			if r.table == nil {
+				continue
+			}
+			for i := len(ref.Parts) - 1; i >= 2; i-- {
+				if strings.Join(partNames(ref.Parts[:i]), ".") == r.table.name {
+					if c := r.column(ref.Parts[i].Name); c != nil {
+						return c, resolvedFound, r
+					}
+					if r.unknown {
+						return nil, resolvedUnknown, r
+					}
+				}
+			}
+		}
+	}
 	var found *ColumnInfo
 	n, unknown := 0, false
 	for _, r := range sc.rels {

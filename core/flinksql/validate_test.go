@@ -297,6 +297,16 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			want: []diagAt{{CodeReservedWord, SeverityError, 1, 17, "'value' is a reserved word in Flink SQL; quote it as `value`"}},
 		},
 		{
+			name: "unprefixed format option with value.format",
+			src:  "CREATE TABLE k (a INT) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b', 'value.format' = 'json', 'json.fail-on-missing-field' = 'false');",
+			want: []diagAt{{CodeUnknownOption, SeverityError, 1, 131, "with 'value.format', format options take the 'value.' prefix: 'value.json.fail-on-missing-field'"}},
+		},
+		{
+			name: "columns qualified with the table's full name",
+			src:  "CREATE TABLE db.t (a INT) WITH ('connector' = 'print');\nSELECT db.t.a, t.a FROM db.t;\nSELECT db.t.b FROM db.t;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 3, 8, "unknown column 'db.t.b'"}},
+		},
+		{
 			name: "columns neither grouped nor aggregated",
 			src: ddlOrders +
 				"SELECT user_id, amount, SUM(amount) FROM orders GROUP BY user_id;\n" +
