@@ -9,8 +9,9 @@ type Statement interface {
 }
 
 // SetStmt is SET; (list all), SET 'key' = 'value' or the unquoted SET
-// key = value the SQL client also takes. For unquoted parts Key and Value
-// hold the source text between the tokens.
+// key = value the SQL client also takes. An unquoted part is its tokens'
+// text, joined by one space where they were written apart
+// (table.exec.mini-batch.enabled stays as it is).
 type SetStmt struct {
 	Span
 	Key         string

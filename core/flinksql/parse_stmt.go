@@ -85,15 +85,24 @@ func (p *parser) parseQueryStmt() Statement {
 // rawUntil collects the source text of the tokens before the first one
 // for which stop is true; SET key = value takes unquoted keys with dots
 // and dashes this way.
+//
+// Tokens written apart (by space or a comment) are joined by one space;
+// comments stay comments, so the formatter does not print them twice.
 func (p *parser) rawUntil(stop func() bool) (string, bool) {
 	if p.failed || stop() {
 		return "", false
 	}
-	first := p.tok()
+	var b strings.Builder
+	prevEnd := -1
 	for !stop() {
-		p.next()
+		t := p.next()
+		if prevEnd >= 0 && t.Pos.Offset > prevEnd {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+		prevEnd = t.End.Offset
 	}
-	return p.src[first.Pos.Offset:p.lastEnd.Offset], true
+	return b.String(), true
 }
 
 func (p *parser) endOfStatement() bool { return p.is(Semicolon) || p.is(EOF) }
