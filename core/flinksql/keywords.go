@@ -62,3 +62,67 @@ var reservedWords = map[string]bool{
 	"WATERMARK": true, "WATERMARKS": true, "WHEN": true, "WHENEVER": true, "WHERE": true, "WIDTH_BUCKET": true,
 	"WINDOW": true, "WITH": true, "WITHIN": true, "WITHOUT": true, "YEAR": true,
 }
+
+// nonReservedWords are Flink keywords that may also be used as names.
+var nonReservedWords = map[string]bool{
+	"A": true, "ABSENT": true, "ABSOLUTE": true, "ACTION": true, "ADA": true, "ADD": true,
+	"ADMIN": true, "AFTER": true, "ALWAYS": true, "ANALYZE": true, "APPLY": true, "ARRAY_AGG": true,
+	"ASC": true, "ASSERTION": true, "ASSIGNMENT": true, "ATTRIBUTE": true, "ATTRIBUTES": true, "BEFORE": true,
+	"BERNOULLI": true, "BREADTH": true, "C": true, "CASCADE": true, "CATALOG": true, "CATALOG_NAME": true,
+	"CENTURY": true, "CHAIN": true, "CHANGELOG_MODE": true, "CHARACTERISTICS": true, "CHARACTERS": true, "CHARACTER_SET_CATALOG": true,
+	"CHARACTER_SET_NAME": true, "CHARACTER_SET_SCHEMA": true, "CLASS_ORIGIN": true, "COBOL": true, "COLLATION": true, "COLLATION_CATALOG": true,
+	"COLLATION_NAME": true, "COLLATION_SCHEMA": true, "COLUMNS": true, "COLUMN_NAME": true, "COMMAND_FUNCTION": true, "COMMAND_FUNCTION_CODE": true,
+	"COMMITTED": true, "COMPILE": true, "COMPUTE": true, "CONDITIONAL": true, "CONDITION_NUMBER": true, "CONNECTION": true,
+	"CONNECTION_NAME": true, "CONSTRAINTS": true, "CONSTRAINT_CATALOG": true, "CONSTRAINT_NAME": true, "CONSTRAINT_SCHEMA": true, "CONSTRUCTOR": true,
+	"CONTINUE": true, "CURSOR_NAME": true, "DATA": true, "DATABASE": true, "DATETIME_DIFF": true, "DATETIME_INTERVAL_CODE": true,
+	"DATETIME_INTERVAL_PRECISION": true, "DATE_DIFF": true, "DAYOFWEEK": true, "DAYOFYEAR": true, "DAYS": true, "DECADE": true,
+	"DEFAULTS": true, "DEFERRABLE": true, "DEFERRED": true, "DEFINED": true, "DEFINER": true, "DEGREE": true,
+	"DEPTH": true, "DERIVED": true, "DESC": true, "DESCRIPTION": true, "DESCRIPTOR": true, "DIAGNOSTICS": true,
+	"DISPATCH": true, "DOMAIN": true, "DOW": true, "DOY": true, "DRAIN": true, "DYNAMIC_FUNCTION": true,
+	"DYNAMIC_FUNCTION_CODE": true, "ENCODING": true, "ENFORCED": true, "EPOCH": true, "ERROR": true, "ESTIMATED_COST": true,
+	"EXCEPTION": true, "EXCLUDE": true, "EXCLUDING": true, "FINAL": true, "FIRST": true, "FOLLOWING": true,
+	"FORMAT": true, "FORTRAN": true, "FOUND": true, "FRAC_SECOND": true, "G": true, "GENERAL": true,
+	"GENERATED": true, "GEOMETRY": true, "GO": true, "GOTO": true, "GRANTED": true, "HIERARCHY": true,
+	"HOP": true, "HOURS": true, "IF": true, "IGNORE": true, "IMMEDIATE": true, "IMMEDIATELY": true,
+	"IMPLEMENTATION": true, "INCLUDING": true, "INCREMENT": true, "INITIALLY": true, "INPUT": true, "INSTANCE": true,
+	"INSTANTIABLE": true, "INVOKER": true, "ISODOW": true, "ISOLATION": true, "ISOYEAR": true, "JAR": true,
+	"JARS": true, "JAVA": true, "JOB": true, "JOBS": true, "JSON": true, "JSON_EXECUTION_PLAN": true,
+	"K": true, "KEY": true, "KEY_MEMBER": true, "KEY_TYPE": true, "LABEL": true, "LAST": true,
+	"LENGTH": true, "LEVEL": true, "LIBRARY": true, "LOAD": true, "LOCATOR": true, "M": true,
+	"MAP": true, "MATCHED": true, "MAXVALUE": true, "MESSAGE_LENGTH": true, "MESSAGE_OCTET_LENGTH": true, "MESSAGE_TEXT": true,
+	"METADATA": true, "MICROSECOND": true, "MILLENNIUM": true, "MILLISECOND": true, "MINUTES": true, "MINVALUE": true,
+	"MODEL": true, "MONTHS": true, "MORE": true, "MUMPS": true, "NAME": true, "NAMES": true,
+	"NANOSECOND": true, "NESTING": true, "NORMALIZED": true, "NULLABLE": true, "NULLS": true, "NUMBER": true,
+	"OBJECT": true, "OCTETS": true, "OPTION": true, "OPTIONS": true, "ORDERING": true, "ORDINALITY": true,
+	"OTHERS": true, "OUTPUT": true, "OVERRIDING": true, "OVERWRITE": true, "OVERWRITING": true, "PAD": true,
+	"PARAMETER_MODE": true, "PARAMETER_NAME": true, "PARAMETER_ORDINAL_POSITION": true, "PARAMETER_SPECIFIC_CATALOG": true, "PARAMETER_SPECIFIC_NAME": true, "PARAMETER_SPECIFIC_SCHEMA": true,
+	"PARTIAL": true, "PARTITIONED": true, "PARTITIONS": true, "PASCAL": true, "PASSING": true, "PASSTHROUGH": true,
+	"PAST": true, "PATH": true, "PLACING": true, "PLAN": true, "PLAN_ADVICE": true, "PLI": true,
+	"PRECEDING": true, "PRESERVE": true, "PRIOR": true, "PRIVILEGES": true, "PUBLIC": true, "PYTHON": true,
+	"QUARTER": true, "READ": true, "RELATIVE": true, "REMOVE": true, "REPEATABLE": true, "REPLACE": true,
+	"RESPECT": true, "RESTART": true, "RESTRICT": true, "RETURNED_CARDINALITY": true, "RETURNED_LENGTH": true, "RETURNED_OCTET_LENGTH": true,
+	"RETURNED_SQLSTATE": true, "RETURNING": true, "ROLE": true, "ROUTINE": true, "ROUTINE_CATALOG": true, "ROUTINE_NAME": true,
+	"ROUTINE_SCHEMA": true, "ROW_COUNT": true, "SCALAR": true, "SCALE": true, "SCHEMA": true, "SCHEMA_NAME": true,
+	"SCOPE_CATALOGS": true, "SCOPE_NAME": true, "SCOPE_SCHEMA": true, "SECONDS": true, "SECTION": true, "SECURITY": true,
+	"SELF": true, "SEQUENCE": true, "SERIALIZABLE": true, "SERVER": true, "SERVER_NAME": true, "SESSION": true,
+	"SETS": true, "SIMPLE": true, "SIZE": true, "SOURCE": true, "SPACE": true, "SPECIFIC_NAME": true,
+	"STATE": true, "STATISTICS": true, "STOP": true, "STRUCTURE": true, "STYLE": true, "SUBCLASS_ORIGIN": true,
+	"SUBSTITUTE": true, "TABLE_NAME": true, "TEMPORARY": true, "TIES": true, "TIMESTAMPADD": true, "TIMESTAMPDIFF": true,
+	"TOP_LEVEL_COUNT": true, "TRANSACTION": true, "TRANSACTIONS_ACTIVE": true, "TRANSACTIONS_COMMITTED": true, "TRANSACTIONS_ROLLED_BACK": true, "TRANSFORM": true,
+	"TRANSFORMS": true, "TRIGGER_CATALOG": true, "TRIGGER_NAME": true, "TRIGGER_SCHEMA": true, "TUMBLE": true, "TYPE": true,
+	"UNBOUNDED": true, "UNCOMMITTED": true, "UNCONDITIONAL": true, "UNDER": true, "UNLOAD": true, "UNNAMED": true,
+	"USAGE": true, "USER_DEFINED_TYPE_CATALOG": true, "USER_DEFINED_TYPE_CODE": true, "USER_DEFINED_TYPE_NAME": true, "USER_DEFINED_TYPE_SCHEMA": true, "UTF16": true,
+	"UTF32": true, "UTF8": true, "VERSION": true, "VIEW": true, "VIRTUAL": true, "WEEK": true,
+	"WORK": true, "WRAPPER": true, "WRITE": true, "XML": true, "YEARS": true, "ZONE": true,
+}
+
+// IsReserved reports whether word (any case) is reserved in Flink SQL: used
+// unquoted as a name, Flink rejects it.
+func IsReserved(word string) bool { return reservedWords[upperWord(word)] }
+
+// IsKeyword reports whether word (any case) is a Flink SQL keyword,
+// reserved or not; an editor highlights these.
+func IsKeyword(word string) bool {
+	w := upperWord(word)
+	return reservedWords[w] || nonReservedWords[w]
+}

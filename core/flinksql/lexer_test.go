@@ -159,3 +159,19 @@ func TestSnippetWideRunes(t *testing.T) {
 		t.Errorf("Snippet:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestKeywordClasses(t *testing.T) {
+	for _, w := range []string{"select", "VALUE", "user", "Timestamp", "watermark", "comment"} {
+		if !IsReserved(w) || !IsKeyword(w) {
+			t.Errorf("%q: reserved %v keyword %v, want both", w, IsReserved(w), IsKeyword(w))
+		}
+	}
+	for _, w := range []string{"name", "data", "temporary", "metadata", "json", "tumble"} {
+		if IsReserved(w) || !IsKeyword(w) {
+			t.Errorf("%q: reserved %v keyword %v, want a non-reserved keyword", w, IsReserved(w), IsKeyword(w))
+		}
+	}
+	if IsKeyword("order_id") || IsReserved("orders") {
+		t.Error("plain names reported as keywords")
+	}
+}
