@@ -38,6 +38,12 @@ fuzz: ## run every fuzz target for FUZZTIME each
 	  done; \
 	done
 
+e2e: ## drive `palink demo` in tmux: filter, open, pause, restart, kill (needs tmux)
+	bash tui/e2e/e2e.sh
+
+screenshots: ## render the main views of `palink demo` to screenshots/ (SCREENSHOT_PNG=1 for PNG)
+	bash tui/e2e/screenshots.sh
+
 ci: ## what .ci/run calls after starting services
 	$(MAKE) test
 

@@ -36,7 +36,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer stop()
-			g.dbPath = cfg.Store
+			g.dbPath, g.throwaway = cfg.Store, true
 			e, err := g.openEnvWith(ctx, cfg)
 			if err != nil {
 				return err

@@ -28,6 +28,8 @@ type globals struct {
 	output     string
 	yes        bool
 	logFile    string
+	// throwaway stores (the demo's) skip fsync.
+	throwaway bool
 }
 
 func (g *globals) register(root *cobra.Command) {
@@ -106,7 +108,7 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 	if dbPath == "" {
 		dbPath = cfg.Store
 	}
-	st, err := store.Open(dbPath, store.Options{ReadOnly: g.readOnly})
+	st, err := store.Open(dbPath, store.Options{ReadOnly: g.readOnly, NoSync: g.throwaway})
 	if err != nil {
 		return nil, err
 	}

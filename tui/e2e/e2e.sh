@@ -81,7 +81,7 @@ tmux new-session -d -s "$session" -x 120 -y 40 \
 wait_for "Jobs · all clusters" "jobs "
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 step "jobs view after ${ms} ms"
-((ms < ${E2E_FIRST_SCREEN_MS:-3000})) || fail "the jobs view took ${ms} ms to open"
+((ms < ${E2E_FIRST_SCREEN_MS:-1000})) || fail "the jobs view took ${ms} ms to open"
 wait_re "▲ RUNNING [1-9]"
 
 # --- filter: find a running job ------------------------------------------

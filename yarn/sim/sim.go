@@ -155,18 +155,19 @@ func New(o Options) (*Cluster, error) {
 	}
 	o = o.withDefaults()
 	c := &Cluster{
-		opts:           o,
-		clock:          o.Clock,
-		frng:           rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
-		faults:         o.Faults.clone(),
-		rng:            rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
-		apps:           map[string]*app{},
-		jobs:           map[string]*job{},
-		points:         map[string]*checkpoint{},
-		sessions:       map[string]*sqlSession{},
-		lastFault:      map[string]time.Time{},
-		nodes:          20 + o.Apps/4,
-		proxyTransport: &http.Transport{MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+		opts:      o,
+		clock:     o.Clock,
+		frng:      rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
+		faults:    o.Faults.clone(),
+		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
+		apps:      map[string]*app{},
+		jobs:      map[string]*job{},
+		points:    map[string]*checkpoint{},
+		sessions:  map[string]*sqlSession{},
+		lastFault: map[string]time.Time{},
+		nodes:     20 + o.Apps/4,
+		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
+		proxyTransport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
 	}
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
