@@ -379,7 +379,10 @@ func (p *parser) parseLikeClause() *LikeClause {
 			}
 			o.Span = p.span(ostart)
 			l.Options = append(l.Options, o)
-			if !p.accept(Comma) && !(p.isKw("INCLUDING") || p.isKw("EXCLUDING") || p.isKw("OVERWRITING")) {
+			if p.is(Comma) {
+				p.fail(p.tok(), "LIKE options are separated by spaces, not commas", "write (EXCLUDING ALL INCLUDING GENERATED)")
+			}
+			if !(p.isKw("INCLUDING") || p.isKw("EXCLUDING") || p.isKw("OVERWRITING")) {
 				break
 			}
 		}
@@ -916,6 +919,14 @@ func (p *parser) parseInsert() Statement {
 	ins.Hints = p.parseHints()
 	if p.acceptKw("PARTITION") {
 		ins.Partition = p.parsePartitionValues()
+		for _, pv := range ins.Partition {
+			if pv.Value == nil && !p.failed {
+				// INSERT takes static partitions only (PartitionSpecCommaList
+				// in Flink's parser); dynamic ones are simply left out.
+				p.fail(Token{Pos: pv.End, End: pv.End}, "expected '=' and a value for partition column '"+pv.Name.Name+"'",
+					"leave dynamic partition columns out of PARTITION (...)")
+			}
+		}
 	}
 	if p.is(LParen) && !p.parenLeadsToQuery() {
 		ins.Columns = p.parseParenIdentList("a column of the sink")

@@ -40,6 +40,8 @@ func TestParseErrorsAtExactPositions(t *testing.T) {
 		{"SET 'a'", 1, 8, "expected '=' after the key of SET, found end of input"},
 		{"DROP THING x", 1, 6, "expected TABLE, VIEW, FUNCTION, CATALOG or DATABASE after DROP, found 'THING'"},
 		{"SELEC 1", 1, 1, "expected a statement, found 'SELEC'"},
+		{"CREATE TABLE t2 WITH ('a' = 'b') LIKE t (EXCLUDING ALL, INCLUDING GENERATED)", 1, 55, "LIKE options are separated by spaces, not commas"},
+		{"INSERT INTO t PARTITION (dt = '1', hr) SELECT 1", 1, 38, "expected '=' and a value for partition column 'hr'"},
 		{"END", 1, 1, "END without BEGIN STATEMENT SET"},
 		{"BEGIN STATEMENT SET;\nINSERT INTO a SELECT 1;", 2, 24, "expected END to close the statement set, found end of input"},
 		{"SELECT 'abc", 1, 8, "unterminated string"},
