@@ -472,9 +472,11 @@ type ExecuteStmt struct {
 	Stmt Statement
 }
 
-// CompilePlan is COMPILE PLAN 'file' [IF NOT EXISTS] FOR statement.
+// CompilePlan is COMPILE PLAN 'file' [IF NOT EXISTS] FOR statement, or
+// COMPILE AND EXECUTE PLAN 'file' FOR statement.
 type CompilePlan struct {
 	Span
+	Execute     bool
 	Path        *StringLit
 	IfNotExists bool
 	Stmt        Statement

@@ -26,7 +26,7 @@ type DataType struct {
 	Postfix  bool // INT ARRAY, INT MULTISET
 	Parens   bool // ROW(...) rather than ROW<...>
 	Interval *IntervalQualifier
-	// RawClass and RawSnapshot are the arguments of RAW; RawSnapshot may be nil.
+	// RawClass and RawSnapshot are the arguments of RAW.
 	RawClass    *StringLit
 	RawSnapshot *StringLit
 	UserType    *QualifiedName

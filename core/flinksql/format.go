@@ -430,7 +430,7 @@ func (f *formatter) stmt(st Statement, ind int) {
 	case *ExecutePlan:
 		f.emit(s.Pos, ind, "EXECUTE PLAN "+quoteString(s.Path.Value))
 	case *CompilePlan:
-		f.emit(s.Pos, ind, "COMPILE PLAN "+quoteString(s.Path.Value)+kw(s.IfNotExists, " IF NOT EXISTS")+" FOR")
+		f.emit(s.Pos, ind, "COMPILE "+kw(s.Execute, "AND EXECUTE ")+"PLAN "+quoteString(s.Path.Value)+kw(s.IfNotExists, " IF NOT EXISTS")+" FOR")
 		f.stmt(s.Stmt, ind)
 	case *CallStmt:
 		f.emit(s.Pos, ind, "CALL "+f.expr(s.Call, ind))
@@ -1580,9 +1580,12 @@ func typeString(t *DataType) string {
 				fields[i] += " " + quoteString(fd.Comment.Value)
 			}
 		}
-		if t.Parens {
+		switch {
+		case t.Parens:
 			s = "ROW(" + strings.Join(fields, ", ") + ")"
-		} else {
+		case len(fields) == 0:
+			s = "ROW<>"
+		default:
 			s = "ROW<" + strings.Join(fields, ", ") + ">"
 		}
 	case t.Name == "RAW":

@@ -856,6 +856,11 @@ func (p *parser) parseExplain() Statement {
 		for !p.failed {
 			switch w := p.up[p.pos]; w {
 			case "ESTIMATED_COST", "CHANGELOG_MODE", "JSON_EXECUTION_PLAN", "PLAN_ADVICE":
+				for _, d := range e.Details {
+					if d == w {
+						p.fail(p.tok(), "explain detail "+w+" is given twice", "")
+					}
+				}
 				e.Details = append(e.Details, w)
 				p.next()
 				if p.accept(Comma) {
@@ -865,10 +870,7 @@ func (p *parser) parseExplain() Statement {
 			break
 		}
 	}
-	e.Stmt = p.parseStatement()
-	if e.Stmt == nil && !p.failed {
-		p.fail(p.tok(), "expected a statement to explain", "")
-	}
+	e.Stmt = p.parseRestricted("EXPLAIN takes a query, an INSERT or a statement set", true)
 	e.Span = p.span(start)
 	return e
 }
@@ -963,7 +965,12 @@ func (p *parser) parseStatementSet(form SetForm) Statement {
 		if p.isKw("END") || p.is(EOF) {
 			break
 		}
-		st := p.parseStatement()
+		var st Statement
+		if p.isKw("INSERT") {
+			st = p.parseStatement()
+		} else {
+			p.fail(p.tok(), "a statement set holds only INSERT statements, found "+describe(p.tok()), "")
+		}
 		if !p.failed && !p.is(Semicolon) {
 			p.fail(p.tok(), "expected ';' after a statement of the statement set, found "+describe(p.tok()), "")
 		}
@@ -995,7 +1002,7 @@ func (p *parser) parseExecute() Statement {
 		ep.Span = p.span(start)
 		return ep
 	}
-	st := p.parseStatement()
+	st := p.parseRestricted("EXECUTE takes an INSERT, a query or a statement set", true)
 	if st == nil {
 		return nil
 	}
@@ -1004,13 +1011,33 @@ func (p *parser) parseExecute() Statement {
 
 func (p *parser) parseCompilePlan() Statement {
 	start := p.next().Pos
+	execute := p.acceptKws("AND", "EXECUTE")
 	p.expectKw("PLAN")
-	c := &CompilePlan{Path: p.parseStringLit("the plan file in quotes")}
-	c.IfNotExists = p.parseIfNotExists()
+	c := &CompilePlan{Execute: execute, Path: p.parseStringLit("the plan file in quotes")}
+	if !execute {
+		c.IfNotExists = p.parseIfNotExists()
+	}
 	p.expectKw("FOR")
-	c.Stmt = p.parseStatement()
+	c.Stmt = p.parseRestricted("COMPILE PLAN takes an INSERT or a statement set", false)
 	c.Span = p.span(start)
 	return c
+}
+
+// parseRestricted parses the statement EXPLAIN, EXECUTE or COMPILE PLAN
+// wraps: an INSERT, a statement set or (when queries is true) a query.
+func (p *parser) parseRestricted(what string, queries bool) Statement {
+	t := p.tok()
+	switch {
+	case p.isKw("INSERT"), p.isKws("STATEMENT", "SET"), p.isKws("EXECUTE", "STATEMENT", "SET"):
+	case queries && p.isQueryStart():
+	case p.is(EOF):
+		p.fail(t, "expected a statement, found end of input", what)
+		return nil
+	default:
+		p.fail(t, "unexpected "+describe(t), what)
+		return nil
+	}
+	return p.parseStatement()
 }
 
 func (p *parser) parseCall() Statement {

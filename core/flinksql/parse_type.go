@@ -106,6 +106,12 @@ func (p *parser) parseBaseType() *DataType {
 		t.Value = p.parseType()
 		p.expectTypeClose()
 		return t
+	case w == "ROW" && p.peek(1).Kind == Neq:
+		// ROW<> is the empty row type; the lexer reads <> as one token.
+		p.next()
+		p.next()
+		t.Name = "ROW"
+		return t
 	case w == "ROW" && (p.peek(1).Kind == Lt || p.peek(1).Kind == LParen):
 		p.next()
 		t.Name = "ROW"
@@ -139,9 +145,8 @@ func (p *parser) parseBaseType() *DataType {
 		p.next()
 		t.Name = "RAW"
 		t.RawClass = p.parseStringLit("the class name in quotes")
-		if p.accept(Comma) {
-			t.RawSnapshot = p.parseStringLit("the serializer snapshot in quotes")
-		}
+		p.expect(Comma)
+		t.RawSnapshot = p.parseStringLit("the serializer snapshot in quotes")
 		p.expect(RParen)
 		return t
 	case p.is(QuotedIdent) || p.is(Word) && !reservedWords[w]:

@@ -75,6 +75,9 @@ func TestStatementsCanonical(t *testing.T) {
 		{"execute statement set begin insert into a select 1; end", "EXECUTE STATEMENT SET\nBEGIN\n  INSERT INTO a\n  SELECT 1;\nEND"},
 		{"compile plan 'p.json' if not exists for insert into t select 1", "COMPILE PLAN 'p.json' IF NOT EXISTS FOR\nINSERT INTO t\nSELECT 1"},
 		{"execute plan 'p.json'", "EXECUTE PLAN 'p.json'"},
+		{"compile and execute plan 'p.json' for statement set begin insert into t select 1; end",
+			"COMPILE AND EXECUTE PLAN 'p.json' FOR\nSTATEMENT SET\nBEGIN\n  INSERT INTO t\n  SELECT 1;\nEND"},
+		{"execute select 1", "EXECUTE\nSELECT 1"},
 		{"call c.sys.proc(1, 'a')", "CALL c.sys.proc(1, 'a')"},
 		{"analyze table t partition (a) compute statistics for columns x, y", "ANALYZE TABLE t PARTITION (a) COMPUTE STATISTICS FOR COLUMNS x, y"},
 		{"truncate table t", "TRUNCATE TABLE t"},
@@ -226,6 +229,8 @@ func TestDataTypes(t *testing.T) {
 		{"row<a int, `b c` string 'desc'>", "ROW<a INT, `b c` STRING 'desc'>", "ROW"},
 		{"row(a int, b row<c int>)", "ROW(a INT, b ROW<c INT>)", "ROW"},
 		{"raw('java.lang.Object', 'AbCd')", "RAW('java.lang.Object', 'AbCd')", "RAW"},
+		{"row<>", "ROW<>", "ROW"},
+		{"row()", "ROW()", "ROW"},
 		{"my_cat.my_db.MyType", "my_cat.my_db.MyType", "my_cat.my_db.MyType"},
 	}
 	for _, tt := range tests {
