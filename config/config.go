@@ -27,6 +27,8 @@ type Config struct {
 	Sync      Sync          `yaml:"sync"`
 	Scheduler Scheduler     `yaml:"scheduler"`
 	Restart   RestartPolicy `yaml:"restart_policy"`
+	Metrics   Metrics       `yaml:"metrics"`
+	Alerts    Alerts        `yaml:"alerts"`
 	Clusters  []Cluster     `yaml:"clusters"`
 	// Socket is the agent's unix socket; default $XDG_RUNTIME_DIR/palink.sock.
 	Socket string `yaml:"socket"`
@@ -344,6 +346,7 @@ func (c *Config) ApplyDefaults() {
 	if r.Multiplier == 0 {
 		r.Multiplier = 2
 	}
+	c.applyObservability()
 	for i := range c.Clusters {
 		cl := &c.Clusters[i]
 		if cl.FlinkAccess == "" {
@@ -403,6 +406,7 @@ func (c *Config) Check() Problems {
 	if c.Restart.Multiplier < 1 {
 		add("restart_policy.multiplier", false, "restart_policy.multiplier must be at least 1")
 	}
+	c.checkObservability(add)
 	seen := map[string]int{}
 	for i, cl := range c.Clusters {
 		p := fmt.Sprintf("clusters[%d]", i)
