@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -294,4 +295,74 @@ func (e *cliEnv) commandsJSON(ctx context.Context) ([]model.Command, error) {
 	}
 	var cs []model.Command
 	return cs, json.Unmarshal([]byte(out), &cs)
+}
+
+// TestSimCommand runs `palink sim` on a loopback port: it answers the YARN
+// RM API, the RM web proxy and the SQL Gateway, and its --config-out file
+// makes `palink --config FILE …` work against it at once.
+func TestSimCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "sim.yaml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"sim", "--addr", "127.0.0.1:0", "--jobs", "4", "--seed", "3", "--config-out", cfgPath})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	var cfg *config.Config
+	for deadline := time.Now().Add(20 * time.Second); cfg == nil; {
+		if c, _, err := config.Load(cfgPath); err == nil {
+			cfg = c
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no config written: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	get := func(url string, v any) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %s", url, resp.Status)
+		}
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+	}
+	rm := cfg.Clusters[0].RM[0]
+	var apps struct {
+		Apps struct {
+			App []struct{ ID, State, ApplicationType string } `json:"app"`
+		} `json:"apps"`
+	}
+	get(rm+"/ws/v1/cluster/apps?states=RUNNING&applicationTypes=Apache%20Flink", &apps)
+	if len(apps.Apps.App) == 0 {
+		t.Fatal("no running Flink applications listed")
+	}
+	var overview struct {
+		Jobs []struct{ Jid, State string } `json:"jobs"`
+	}
+	get(rm+"/proxy/"+apps.Apps.App[0].ID+"/jobs/overview", &overview)
+	if len(overview.Jobs) == 0 || overview.Jobs[0].Jid == "" {
+		t.Errorf("jobs overview through the proxy: %+v", overview)
+	}
+	var versions struct{ Versions []string }
+	get(cfg.Clusters[0].SQLGateway+"/api_versions", &versions)
+	if len(versions.Versions) == 0 {
+		t.Errorf("gateway api_versions: %+v", versions)
+	}
+	e := &cliEnv{t: t, config: cfgPath}
+	if got := e.mustRun("config", "check"); !strings.Contains(got, "ok") {
+		t.Errorf("config check: %s", got)
+	}
+	e.mustRun("jobs")
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("palink sim: %v", err)
+	}
 }
