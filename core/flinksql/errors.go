@@ -116,6 +116,8 @@ const (
 	CodeMissingPrimaryKey = "missing-primary-key"
 	CodeAppendOnlySink    = "append-only-sink"
 	CodeNotGrouped        = "not-grouped"
+	CodeUnknownConfig     = "unknown-config"
+	CodeUnknownFunction   = "unknown-function"
 	CodeBadPrimaryKey     = "bad-primary-key"
 	CodeBadWatermark      = "bad-watermark"
 	CodeNoInsert          = "no-insert"

@@ -83,6 +83,8 @@ type validator struct {
 	databases    map[string]bool
 	// sinks are the tables INSERT writes to, for the sink-only checks.
 	sinks map[*tableDef]bool
+	// functions are the functions the script creates, upper-case.
+	functions map[string]bool
 }
 
 // Validate checks a parsed script against its own DDL: names of tables and
@@ -91,7 +93,8 @@ type validator struct {
 // Diagnostics come sorted by position.
 func Validate(s *Script, opts Options) []Diagnostic {
 	v := &validator{opts: opts, src: s.Src, tables: map[string]*tableDef{}, broken: map[string]bool{},
-		catalogKnown: true, catalogs: map[string]string{}, databases: map[string]bool{}, sinks: map[*tableDef]bool{}}
+		catalogKnown: true, catalogs: map[string]string{}, databases: map[string]bool{}, sinks: map[*tableDef]bool{},
+		functions: map[string]bool{}}
 	if opts.File == "" {
 		v.opts.File = s.File
 	}
@@ -289,6 +292,10 @@ func (v *validator) stmt(st Statement) {
 		v.stmt(s.Stmt)
 	case *CompilePlan:
 		v.stmt(s.Stmt)
+	case *SetStmt:
+		v.checkSetKey(s)
+	case *CreateFunction:
+		v.functions[strings.ToUpper(s.Name.Last())] = true
 	case *CreateCatalog:
 		typ, _ := s.With.Get("type")
 		v.catalogs[s.Name.Name] = typ

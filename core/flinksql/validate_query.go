@@ -824,6 +824,7 @@ func (v *validator) expr(e Expr, sc *scope) *ColumnInfo {
 				return false
 			}
 		case *FuncCall:
+			v.checkFunctionName(x)
 			if x.OverRef != nil && !sc.window(x.OverRef.Name) {
 				v.errorf(CodeUnknownColumn, x.OverRef, "define it in a WINDOW clause", "unknown window '%s'", x.OverRef.Name)
 			}

@@ -307,6 +307,16 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			want: []diagAt{{CodeUnknownColumn, SeverityError, 3, 8, "unknown column 'db.t.b'"}},
 		},
 		{
+			name: "typos in SET keys and function names",
+			src: "SET 'execution.checkpointing.intervall' = '10s';\nSET 'my.own.key' = 'x';\nSET 'pipeline.name' = 'j';\n" +
+				"CREATE FUNCTION my_parse AS 'a.B';\nSELECT UPPPER('a'), my_prase('x'), my_parse('y'), LOWER('b'), f1(1);",
+			want: []diagAt{
+				{CodeUnknownConfig, SeverityWarning, 1, 1, "did you mean 'execution.checkpointing.interval'?"},
+				{CodeUnknownFunction, SeverityWarning, 5, 8, "unknown function 'UPPPER'; did you mean UPPER?"},
+				{CodeUnknownFunction, SeverityWarning, 5, 21, "unknown function 'my_prase'; did you mean MY_PARSE?"},
+			},
+		},
+		{
 			name: "columns neither grouped nor aggregated",
 			src: ddlOrders +
 				"SELECT user_id, amount, SUM(amount) FROM orders GROUP BY user_id;\n" +
