@@ -70,7 +70,7 @@ func checkTx(tx *bolt.Tx) []error {
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
 		bucketCommandsByState, bucketCommandsByJob, bucketEvents, bucketRestorePoints,
-		bucketRestorePointPaths, bucketAudit} {
+		bucketRestorePointPaths, bucketAudit, bucketAlerts} {
 		b := tx.Bucket(name)
 		if b == nil {
 			report("bucket %s is missing", name)

@@ -49,6 +49,7 @@ func runContract(t *testing.T, newBackend backend) {
 		{"CancelledContext", contractContext},
 		{"ReturnedValuesAreCopies", contractCopies},
 		{"ConcurrentUpdates", contractConcurrent},
+		{"AlertsPerRuleAndJob", contractAlerts},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newBackend(t)) })
@@ -1030,6 +1031,7 @@ type storeDump struct {
 	RestorePoints map[string][]model.RestorePoint
 	Commands      []model.Command
 	Audit         []model.AuditEntry
+	Alerts        []model.Alert `json:",omitempty"` // schema 2
 }
 
 func dump(t testing.TB, s Store) storeDump {
@@ -1061,7 +1063,13 @@ func dump(t testing.TB, s Store) storeDump {
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
 			return err
 		}
-		d.Audit, err = tx.Audit(0, 0)
+		if d.Audit, err = tx.Audit(0, 0); err != nil {
+			return err
+		}
+		as, err := tx.Alerts()
+		if len(as) > 0 {
+			d.Alerts = as
+		}
 		return err
 	})
 	return d
@@ -1082,4 +1090,77 @@ func sameDump(t testing.TB, what string, got, want storeDump) {
 		}
 	}
 	t.Fatalf("%s: contents differ: dump has %d lines, want %d (or only in what JSON does not show)", what, len(gl), len(wl))
+}
+
+func contractAlerts(t *testing.T, open opener) {
+	s := open(t)
+	defer func() { s.Close() }()
+	firing := model.Alert{Rule: "lag", Kind: "lag", JobID: "j2", JobName: "b", State: model.AlertFiring,
+		Since: t0, Value: "120000 records", Notified: []string{"ops"}, UpdatedAt: t0}
+	update(t, s, func(tx Tx) error {
+		for _, a := range []model.Alert{
+			firing,
+			{Rule: "job-failed", JobID: "j9", State: model.AlertFiring, Since: t0},
+			{Rule: "lag", JobID: "j1", State: model.AlertResolved, Since: t0, ResolvedAt: t0.Add(time.Minute)},
+		} {
+			if err := tx.PutAlert(a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	keys := func(as []model.Alert) string {
+		var ks []string
+		for _, a := range as {
+			ks = append(ks, a.Key())
+		}
+		return strings.Join(ks, " ")
+	}
+	view(t, s, func(tx ReadTx) error {
+		as, err := tx.Alerts()
+		if got := keys(as); err != nil || got != "job-failed/j9 lag/j1 lag/j2" {
+			t.Errorf("Alerts() = %q, %v; want ordered by rule then job", got, err)
+		}
+		return nil
+	})
+	// One record per rule and job: a resolve replaces the firing.
+	resolved := firing
+	resolved.State, resolved.ResolvedAt, resolved.ResolveNotified = model.AlertResolved, t0.Add(2*time.Minute), []string{"ops"}
+	update(t, s, func(tx Tx) error {
+		if err := tx.PutAlert(resolved); err != nil {
+			return err
+		}
+		if err := tx.DeleteAlert("job-failed", "j9"); err != nil {
+			return err
+		}
+		return tx.DeleteAlert("job-failed", "never-there")
+	})
+	s = reopen(t, s, open)
+	view(t, s, func(tx ReadTx) error {
+		as, err := tx.Alerts()
+		if err != nil || keys(as) != "lag/j1 lag/j2" {
+			t.Fatalf("after replace, delete and reopen: %q, %v", keys(as), err)
+		}
+		if !reflect.DeepEqual(as[1], resolved) {
+			t.Errorf("stored alert\n got %+v\nwant %+v", as[1], resolved)
+		}
+		return nil
+	})
+	for _, bad := range []model.Alert{
+		{JobID: "j1", State: model.AlertFiring},
+		{Rule: "lag", State: model.AlertFiring},
+		{Rule: "a/b", JobID: "j1", State: model.AlertFiring},
+		{Rule: "lag", JobID: "j1"},
+	} {
+		err := s.Update(context.Background(), func(tx Tx) error { return tx.PutAlert(bad) })
+		wantErr(t, err, ErrInvalid)
+	}
+	if err := s.View(context.Background(), func(tx ReadTx) error {
+		if w, ok := tx.(Tx); ok {
+			return w.PutAlert(firing)
+		}
+		return errors.New("a ReadTx cannot write")
+	}); err == nil {
+		t.Error("PutAlert in a View succeeded")
+	}
 }

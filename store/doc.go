@@ -1,14 +1,14 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 1)
+// # Bolt layout (schema version 2)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("1")
+//	meta                          "version" → schema version, decimal ASCII ("2")
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
 //	specs/<job id>                <version> → model.Spec           bucket sequence = last version
@@ -19,6 +19,7 @@
 //	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded
 //	restore_point_paths/<job id>  <path> → <seq>                   one restore point per path
 //	audit                         <seq> → model.AuditEntry         append-only; bucket sequence = last seq
+//	alerts                        <rule>/<job id> → model.Alert    the latest firing or resolve per rule and job (schema 2)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek

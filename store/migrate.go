@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the layout this palink reads and writes (doc.go). Adding
 // a migration step raises it; a test checks that it matches the step list.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migration turns a store of version to-1 into version to.
 type migration struct {
@@ -25,6 +25,7 @@ type migration struct {
 // keep the previous version's fixture (doc.go) to test it from.
 var migrations = []migration{
 	{to: 1, what: "add the name, command and restore point indexes", run: migrateTo1},
+	{to: 2, what: "add the alerts bucket", run: migrateTo2},
 }
 
 // prepareSchema brings a freshly opened store to SchemaVersion, or fails if

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,16 @@ func seedFixture(tx Tx) error {
 	for _, rp := range []model.RestorePoint{*orders.LatestSavepoint, *orders.LatestCheckpoint, *orders.LatestCheckpoint,
 		{JobID: "j-002", Kind: model.Checkpoint, Path: "hdfs:///ck/j-002/chk-3", Time: at(39), CheckID: 3, Origin: "sync"}} {
 		if _, err := tx.AddRestorePoint(rp); err != nil {
+			return err
+		}
+	}
+	for _, a := range []model.Alert{
+		{Rule: "job-failed", Kind: "job_failed", Severity: "critical", JobID: "j-002", JobName: "clicks", Cluster: "prod",
+			State: model.AlertFiring, Since: at(40), Value: "FAILED", Message: "clicks is FAILED", Notified: []string{"ops"}, UpdatedAt: at(40)},
+		{Rule: "backpressure", Kind: "backpressure", Severity: "warning", JobID: "j-001", JobName: "orders-enrich", Cluster: "prod",
+			State: model.AlertResolved, Since: at(20), ResolvedAt: at(28), Value: "87%", Notified: []string{"ops"}, ResolveNotified: []string{"ops"}, UpdatedAt: at(28)},
+	} {
+		if err := tx.PutAlert(a); err != nil {
 			return err
 		}
 	}
@@ -336,36 +347,39 @@ func TestMigrationChainIsOneTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	step2 := migration{to: 2, what: "add widgets", run: func(tx *bolt.Tx) error {
+	// Synthetic steps after today's last one: the store is at SchemaVersion.
+	n := SchemaVersion
+	next := migration{to: n + 1, what: "add widgets", run: func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucket([]byte("widgets"))
 		return err
 	}}
-	broken := migration{to: 3, what: "break", run: func(*bolt.Tx) error { return errors.New("disk says no") }}
+	broken := migration{to: n + 2, what: "break", run: func(*bolt.Tx) error { return errors.New("disk says no") }}
+	chain := func(steps ...migration) []migration { return append(slices.Clone(migrations), steps...) }
 
-	err = db.Update(func(tx *bolt.Tx) error { return migrate(tx, append(migrations[:1:1], step2, broken)) })
-	if err == nil || !strings.Contains(err.Error(), "from schema 2 to 3 (break): disk says no") {
-		t.Fatalf("failing chain = %v", err)
+	err = db.Update(func(tx *bolt.Tx) error { return migrate(tx, chain(next, broken)) })
+	if want := fmt.Sprintf("from schema %d to %d (break): disk says no", n+1, n+2); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("failing chain = %v, want %q", err, want)
 	}
 	_ = db.View(func(tx *bolt.Tx) error {
 		v, _ := readVersion(tx)
-		if v != 1 || tx.Bucket([]byte("widgets")) != nil {
-			t.Errorf("after a failed chain: schema %d, widgets bucket %t; want 1 and none (step 2 rolled back)", v, tx.Bucket([]byte("widgets")) != nil)
+		if v != n || tx.Bucket([]byte("widgets")) != nil {
+			t.Errorf("after a failed chain: schema %d, widgets bucket %t; want %d and none (step %d rolled back)", v, tx.Bucket([]byte("widgets")) != nil, n, n+1)
 		}
 		return nil
 	})
 
-	gap := migration{to: 4, what: "gap", run: func(*bolt.Tx) error { return nil }}
-	err = db.Update(func(tx *bolt.Tx) error { return migrate(tx, append(migrations[:1:1], gap)) })
-	if err == nil || !strings.Contains(err.Error(), "no step from schema 1 to 4") {
-		t.Errorf("chain with a gap = %v", err)
+	gap := migration{to: n + 3, what: "gap", run: func(*bolt.Tx) error { return nil }}
+	err = db.Update(func(tx *bolt.Tx) error { return migrate(tx, chain(gap)) })
+	if want := fmt.Sprintf("no step from schema %d to %d", n, n+3); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("chain with a gap = %v, want %q", err, want)
 	}
 
-	if err := db.Update(func(tx *bolt.Tx) error { return migrate(tx, append(migrations[:1:1], step2)) }); err != nil {
+	if err := db.Update(func(tx *bolt.Tx) error { return migrate(tx, chain(next)) }); err != nil {
 		t.Fatal(err)
 	}
 	_ = db.View(func(tx *bolt.Tx) error {
-		if v, _ := readVersion(tx); v != 2 || tx.Bucket([]byte("widgets")) == nil {
-			t.Errorf("after step 2: schema %d; want 2 with a widgets bucket", v)
+		if v, _ := readVersion(tx); v != n+1 || tx.Bucket([]byte("widgets")) == nil {
+			t.Errorf("after step %d: schema %d; want %d with a widgets bucket", n+1, v, n+1)
 		}
 		return nil
 	})

@@ -67,6 +67,8 @@ type ReadTx interface {
 	RestorePoints(jobID string) ([]model.RestorePoint, error) // oldest first
 	// Audit returns entries with Seq > afterSeq, oldest first, at most limit (0: all).
 	Audit(afterSeq int64, limit int) ([]model.AuditEntry, error)
+	// Alerts returns every alert, ordered by rule and job id.
+	Alerts() ([]model.Alert, error)
 }
 
 // Tx reads and writes within one transaction.
@@ -96,4 +98,10 @@ type Tx interface {
 	// AppendAudit appends to the audit log with the next Seq. Its JobID need
 	// not exist: refusals of unknown jobs are audited too.
 	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)
+	// PutAlert stores the alert of (a.Rule, a.JobID), replacing the one
+	// before; ErrInvalid without a rule or a job id. The job need not
+	// exist: an alert outlives its job's record.
+	PutAlert(a model.Alert) error
+	// DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
+	DeleteAlert(rule, jobID string) error
 }
