@@ -57,6 +57,8 @@ type Service interface {
 
 	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
 	ReadOnly() bool
+
+	SQLPlanner
 }
 
 // JobFilter narrows ListJobs. Zero fields select everything.

@@ -1,0 +1,134 @@
+package api
+
+import (
+	"context"
+	"time"
+)
+
+// Debugger runs a SQL job locally, on this machine, against data files and
+// the real lookup databases (issue 6's debug run). It is not part of
+// Service: the data files are the caller's, so a debug run happens in the
+// caller's process even when Service is an agent's.
+type Debugger interface {
+	// Debug starts a run and streams what happens. The first event is
+	// DebugStarted, the last DebugFinished (with the run's error, if any);
+	// then the channel is closed. Rows come as DebugRowReceived, progress
+	// (rows read per source) as DebugProgress a few times a second.
+	// Cancelling ctx stops the run; events after that may be dropped, but
+	// the channel is still closed, and no goroutine outlives the run.
+	Debug(ctx context.Context, r DebugRequest) (<-chan DebugEvent, error)
+}
+
+// DebugRequest is one debug run.
+type DebugRequest struct {
+	// SQL is the job's script.
+	SQL string
+	// Data feeds source tables from files: table name → path of a JSON
+	// lines or CSV (with a header) file. A datagen table without a file
+	// generates its rows.
+	Data map[string]string
+	// Limit is the most rows each sink receives; 0: all.
+	Limit int
+}
+
+// DebugEventKind says what a DebugEvent carries.
+type DebugEventKind int
+
+// Debug event kinds.
+const (
+	DebugStarted DebugEventKind = iota + 1
+	DebugProgress
+	DebugRowReceived
+	DebugFinished
+)
+
+// String names the kind.
+func (k DebugEventKind) String() string {
+	switch k {
+	case DebugStarted:
+		return "started"
+	case DebugProgress:
+		return "progress"
+	case DebugRowReceived:
+		return "row"
+	case DebugFinished:
+		return "finished"
+	}
+	return "unknown"
+}
+
+// DebugEvent is one step of a debug run.
+type DebugEvent struct {
+	Kind DebugEventKind
+	// Sources (DebugStarted) are the tables the run reads.
+	Sources []DebugSource
+	// Sinks are the captured sinks: their columns as the DDL declares them
+	// at DebugStarted, and as the run produced them, with row counts, at
+	// DebugFinished.
+	Sinks []DebugSink
+	// Lookups are the lookup joins: their tables at DebugStarted, what
+	// they did at DebugFinished.
+	Lookups []DebugLookup
+	// Read (DebugProgress and DebugFinished) counts the rows read so far,
+	// by source table.
+	Read map[string]int64
+	// Elapsed is the time since the run started.
+	Elapsed time.Duration
+	// Row (DebugRowReceived) is the row a sink received.
+	Row *DebugRow
+	// Err (DebugFinished) is why the run failed; nil when it completed.
+	// A failure of one input names it ("orders.jsonl line 3: …", "input
+	// row 2: …").
+	Err error
+}
+
+// DebugSource is a table the run reads.
+type DebugSource struct {
+	Table string
+	// File is the data file, "" when datagen generates the rows.
+	File string
+	// Total is the number of rows the source will give, -1 when unknown
+	// (an unbounded datagen).
+	Total int64
+}
+
+// DebugSink is a captured sink.
+type DebugSink struct {
+	Name    string
+	Columns []DebugColumn
+	Rows    int
+}
+
+// DebugColumn is a column of a sink.
+type DebugColumn struct {
+	Name string
+	Type string // the Flink SQL type as the DDL writes it
+}
+
+// DebugRow is one row a sink received.
+type DebugRow struct {
+	Sink string
+	// Values are rendered as Flink's SQL client prints them (NULL, TRUE,
+	// 2024-01-02 10:00:00.123).
+	Values []string
+	// Input is the source row it came from: its line in the data file, or
+	// its number for generated rows.
+	Input int64
+	// Lookup is how long that input's lookups took; 0 without a lookup join.
+	Lookup time.Duration
+}
+
+// DebugLookup is one lookup join of the run.
+type DebugLookup struct {
+	Table string
+	// Where is the database, as the table's 'url' names it, without
+	// credentials.
+	Where string
+	// The rest is known once the run finished.
+	Mode     string // ordered or unordered
+	Capacity int
+	Lookups  int64
+	Queries  int64
+	CacheHit float64 // ratio of lookups the cache answered, 0..1
+	P50, P99 time.Duration
+}

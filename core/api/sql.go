@@ -1,0 +1,14 @@
+package api
+
+import "context"
+
+// SQLPlanner asks a cluster's SQL Gateway about a SQL job without running
+// it: `palink sql check --remote`.
+type SQLPlanner interface {
+	// Explain runs the script's SET and DDL statements in a throwaway
+	// gateway session of the cluster and returns the gateway's EXPLAIN of
+	// the job statement (the INSERT or statement set). It fails when the
+	// cluster has no SQL Gateway, when the script has no job statement, or
+	// with the gateway's own error (a missing table, a bad option).
+	Explain(ctx context.Context, cluster, sql string) (string, error)
+}

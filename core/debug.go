@@ -1,0 +1,347 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/join"
+)
+
+// Debugger runs SQL jobs locally with join.Debug and streams the run as
+// api.DebugEvents, for the TUI's debug screen.
+type Debugger struct {
+	// Now is PROCTIME() of the runs; nil: the wall clock.
+	Now func() time.Time
+	// Progress is how often the rows read are reported; default 100ms.
+	Progress time.Duration
+}
+
+var _ api.Debugger = (*Debugger)(nil)
+
+// debugBuffer is how many events wait for a slow reader before the run
+// itself waits: enough to absorb a screen redraw, small enough that a
+// cancelled reader stops the run soon.
+const debugBuffer = 256
+
+// Debug implements api.Debugger. Counting the rows of the data files (for
+// the progress bar) happens in the run's goroutine, so it returns at once.
+func (d *Debugger) Debug(ctx context.Context, r api.DebugRequest) (<-chan api.DebugEvent, error) {
+	if strings.TrimSpace(r.SQL) == "" {
+		return nil, fmt.Errorf("debug run: the job's SQL is empty")
+	}
+	every := d.Progress
+	if every <= 0 {
+		every = 100 * time.Millisecond
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	out := make(chan api.DebugEvent, debugBuffer)
+	go func() {
+		defer close(out)
+		d.run(ctx, r, every, now, out)
+	}()
+	return out, nil
+}
+
+// run is one debug run, from the plan to the outcome.
+func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Duration, now func() time.Time, out chan<- api.DebugEvent) {
+	began := time.Now()
+	emit := func(ev api.DebugEvent) bool {
+		select {
+		case out <- ev:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	sources, sinks, lookups := debugPlan(r.SQL, r.Data)
+	if !emit(api.DebugEvent{Kind: api.DebugStarted, Sources: sources, Sinks: sinks, Lookups: lookups}) {
+		return
+	}
+
+	var mu sync.Mutex
+	read := map[string]int64{}
+	changed := false
+	snapshot := func() map[string]int64 {
+		mu.Lock()
+		defer mu.Unlock()
+		changed = false
+		m := make(map[string]int64, len(read))
+		for k, v := range read {
+			m[k] = v
+		}
+		return m
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	tickerDone := make(chan struct{})
+	go func() {
+		defer close(tickerDone)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+				mu.Lock()
+				c := changed
+				mu.Unlock()
+				if c && !emit(api.DebugEvent{Kind: api.DebugProgress, Read: snapshot(), Elapsed: time.Since(began)}) {
+					return
+				}
+			}
+		}
+	}()
+
+	res, err := join.Debug(runCtx, r.SQL, join.DebugOptions{
+		Data:  r.Data,
+		Limit: r.Limit,
+		Now:   now,
+		OnRead: func(table string, n int64) {
+			mu.Lock()
+			// Count calls rather than keep n: n is a line number, and
+			// blank lines and a CSV header are not rows.
+			read[table]++
+			changed = true
+			mu.Unlock()
+		},
+		OnRow: func(row join.DebugRow) {
+			vals := make([]string, len(row.Values))
+			for i, v := range row.Values {
+				vals[i] = join.FormatValue(v)
+			}
+			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
+				Sink: row.Sink, Values: vals, Input: row.Input, Lookup: row.Lookup}})
+		},
+	})
+	cancel()
+	<-tickerDone
+	fin := api.DebugEvent{Kind: api.DebugFinished, Read: snapshot(), Elapsed: time.Since(began), Err: err}
+	if ctx.Err() != nil && err != nil {
+		fin.Err = fmt.Errorf("debug run: cancelled")
+	}
+	if res != nil {
+		for _, s := range res.Sinks {
+			fin.Sinks = append(fin.Sinks, api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows)})
+		}
+		for i, l := range res.Lookups {
+			dl := api.DebugLookup{
+				Table:    l.Table,
+				Mode:     lookupMode(l.Config.Options.Mode),
+				Capacity: l.Config.Options.Capacity,
+				Lookups:  l.Stats.Lookups,
+				Queries:  l.Stats.Queries,
+				CacheHit: l.Stats.Cache.HitRatio(),
+				P50:      percentile(l.Latency, 0.50),
+				P99:      percentile(l.Latency, 0.99),
+			}
+			if i < len(lookups) && strings.EqualFold(lookups[i].Table, l.Table) {
+				dl.Where = lookups[i].Where
+			}
+			fin.Lookups = append(fin.Lookups, dl)
+		}
+	}
+	emit(fin)
+}
+
+func debugColumns(cs []join.Column) []api.DebugColumn {
+	out := make([]api.DebugColumn, len(cs))
+	for i, c := range cs {
+		out[i] = api.DebugColumn{Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+func lookupMode(m join.Mode) string {
+	if m == join.Unordered {
+		return "unordered"
+	}
+	return "ordered"
+}
+
+// percentile of durations, 0 for none.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
+
+// debugPlan reads what a run will read and write from the script alone, so
+// that a screen can show its sources, progress totals and sink columns
+// before the first row. It is best effort: join.Debug is the judge, and the
+// finished event carries what it actually did.
+func debugPlan(src string, data map[string]string) ([]api.DebugSource, []api.DebugSink, []api.DebugLookup) {
+	script, _ := flinksql.ParseScript(src)
+	if script == nil {
+		return nil, nil, nil
+	}
+	var (
+		sources []api.DebugSource
+		sinks   []api.DebugSink
+		lookups []api.DebugLookup
+		seen    = map[string]bool{}
+	)
+	fileFor := func(table string) string {
+		for k, v := range data {
+			if strings.EqualFold(k, table) {
+				return v
+			}
+		}
+		return ""
+	}
+	addSource := func(ref *flinksql.TableRef) {
+		t := script.Table(ref.Name.String())
+		if t == nil {
+			t = script.Table(ref.Name.Last())
+		}
+		if t == nil {
+			return // a CTE, or a table of a catalog
+		}
+		name := t.Name.Last()
+		key := strings.ToLower(name)
+		if ref.SystemTime != nil {
+			if !seen["lookup:"+key] {
+				seen["lookup:"+key] = true
+				u, _ := t.With.Get("url")
+				lookups = append(lookups, api.DebugLookup{Table: name, Where: dbWhere(u)})
+			}
+			return
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		s := api.DebugSource{Table: name, File: fileFor(name), Total: -1}
+		if s.File != "" {
+			if n, err := join.CountRows(s.File); err == nil {
+				s.Total = n
+			}
+		} else {
+			s.Total = datagenRows(t)
+		}
+		sources = append(sources, s)
+	}
+	var walkQuery func(n flinksql.Node, depth int)
+	walkQuery = func(n flinksql.Node, depth int) {
+		flinksql.Inspect(n, func(x flinksql.Node) bool {
+			ref, ok := x.(*flinksql.TableRef)
+			if !ok {
+				return true
+			}
+			if v := script.View(ref.Name.String()); v != nil && depth < 8 {
+				walkQuery(v.Query, depth+1)
+				return false
+			}
+			addSource(ref)
+			return false
+		})
+	}
+	var collect func(st flinksql.Statement)
+	collect = func(st flinksql.Statement) {
+		switch s := st.(type) {
+		case *flinksql.InsertStmt:
+			sinks = append(sinks, api.DebugSink{Name: s.Table.String(), Columns: sinkColumns(script, s)})
+			walkQuery(s.Query, 0)
+		case *flinksql.QueryStmt:
+			sinks = append(sinks, api.DebugSink{Name: fmt.Sprintf("SELECT #%d", len(sinks)+1)})
+			walkQuery(s.Query, 0)
+		case *flinksql.StatementSet:
+			for _, inner := range s.Stmts {
+				collect(inner)
+			}
+		case *flinksql.ExecuteStmt:
+			collect(s.Stmt)
+		}
+	}
+	for _, st := range script.Stmts {
+		collect(st)
+	}
+	return sources, sinks, lookups
+}
+
+// sinkColumns are the columns an INSERT writes: the ones it names, else
+// the sink's physical columns in DDL order.
+func sinkColumns(script *flinksql.Script, ins *flinksql.InsertStmt) []api.DebugColumn {
+	t := script.Table(ins.Table.String())
+	if t == nil {
+		return nil
+	}
+	var out []api.DebugColumn
+	if len(ins.Columns) > 0 {
+		for _, id := range ins.Columns {
+			c := t.Column(id.Name)
+			if c == nil || c.Type == nil {
+				return nil
+			}
+			out = append(out, api.DebugColumn{Name: c.Name.Name, Type: c.Type.String()})
+		}
+		return out
+	}
+	for _, c := range t.Columns {
+		if c.Kind() == flinksql.ColumnPhysical && c.Type != nil {
+			out = append(out, api.DebugColumn{Name: c.Name.Name, Type: c.Type.String()})
+		}
+	}
+	return out
+}
+
+// datagenRows is how many rows a datagen table gives, -1 when unbounded or
+// not datagen.
+func datagenRows(t *flinksql.CreateTable) int64 {
+	if c, _ := t.With.Get("connector"); !strings.EqualFold(c, "datagen") {
+		return -1
+	}
+	rows := int64(-1)
+	if v, ok := t.With.Get("number-of-rows"); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+			rows = n
+		}
+	}
+	for _, c := range t.Columns {
+		kind, _ := t.With.Get("fields." + c.Name.Name + ".kind")
+		if !strings.EqualFold(kind, "sequence") {
+			continue
+		}
+		start, _ := t.With.Get("fields." + c.Name.Name + ".start")
+		end, _ := t.With.Get("fields." + c.Name.Name + ".end")
+		s, err1 := strconv.ParseInt(start, 10, 64)
+		e, err2 := strconv.ParseInt(end, 10, 64)
+		if err1 == nil && err2 == nil && e >= s && (rows < 0 || e-s+1 < rows) {
+			rows = e - s + 1
+		}
+	}
+	return rows
+}
+
+// dbWhere names a lookup database for a screen: the host of a JDBC URL, or
+// the file of an SQLite one; never its credentials.
+func dbWhere(jdbc string) string {
+	rest, ok := strings.CutPrefix(jdbc, "jdbc:")
+	if !ok {
+		return ""
+	}
+	if path, ok := strings.CutPrefix(rest, "sqlite:"); ok {
+		path, _, _ = strings.Cut(path, "?")
+		return filepath.Base(strings.TrimPrefix(path, "file:"))
+	}
+	u, err := url.Parse(rest)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Hostname()
+}

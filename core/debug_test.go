@@ -1,0 +1,201 @@
+package core_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
+)
+
+// debugJob is a small job with a lookup join against an SQLite file: the
+// enrich job of the SQL editor's sketch.
+func debugJob(t *testing.T) (sqlText, ordersFile string) {
+	t.Helper()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "dim.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		"CREATE TABLE users (id BIGINT, name VARCHAR(50))",
+		"INSERT INTO users VALUES (1, 'Alice'), (2, 'Bob')",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ordersFile = filepath.Join(dir, "orders.jsonl")
+	orders := `{"order_id": 1, "user_id": 1, "amount": 50}
+{"order_id": 2, "user_id": 2, "amount": 5}
+
+{"order_id": 3, "user_id": 9, "amount": 10}
+`
+	if err := os.WriteFile(ordersFile, []byte(orders), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sqlText = `CREATE TABLE orders (
+  order_id BIGINT, user_id BIGINT, amount DOUBLE, proc_time AS PROCTIME()
+) WITH ('connector' = 'kafka', 'topic' = 'orders', 'format' = 'json');
+CREATE TABLE users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)
+  WITH ('connector' = 'jdbc', 'url' = 'jdbc:sqlite:` + dbPath + `', 'table-name' = 'users');
+CREATE TABLE enriched (order_id BIGINT, name STRING, doubled DOUBLE, big BOOLEAN) WITH ('connector' = 'print');
+INSERT INTO enriched
+SELECT o.order_id, u.name, o.amount * 2, o.amount > 20
+FROM orders AS o
+LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;
+`
+	return sqlText, ordersFile
+}
+
+// drain reads a run to its end.
+func drain(t *testing.T, ch <-chan api.DebugEvent) []api.DebugEvent {
+	t.Helper()
+	var evs []api.DebugEvent
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				return evs
+			}
+			evs = append(evs, ev)
+		case <-timeout:
+			t.Fatalf("the run did not end; events so far: %+v", evs)
+		}
+	}
+}
+
+func TestDebuggerStreamsARun(t *testing.T) {
+	job, orders := debugJob(t)
+	d := &core.Debugger{Now: func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) }, Progress: time.Millisecond}
+	ch, err := d.Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(t, ch)
+	first, last := evs[0], evs[len(evs)-1]
+	if first.Kind != api.DebugStarted || last.Kind != api.DebugFinished {
+		t.Fatalf("events run %s … %s, want started … finished", first.Kind, last.Kind)
+	}
+	if len(first.Sources) != 1 || first.Sources[0].Table != "orders" || first.Sources[0].File != orders || first.Sources[0].Total != 3 {
+		t.Errorf("sources %+v: want orders from its file, 3 rows", first.Sources)
+	}
+	if len(first.Sinks) != 1 || first.Sinks[0].Name != "enriched" || len(first.Sinks[0].Columns) != 4 || first.Sinks[0].Columns[3].Name != "big" {
+		t.Errorf("sinks %+v: want enriched with its 4 DDL columns", first.Sinks)
+	}
+	if len(first.Lookups) != 1 || first.Lookups[0].Table != "users" || first.Lookups[0].Where != "dim.db" {
+		t.Errorf("lookups %+v: want users @ dim.db", first.Lookups)
+	}
+	var rows []api.DebugRow
+	for _, ev := range evs {
+		if ev.Kind == api.DebugRowReceived {
+			rows = append(rows, *ev.Row)
+		}
+	}
+	want := map[string]string{"1": "1 Alice 100 TRUE", "2": "2 Bob 10 FALSE", "3": "3 NULL 20 FALSE"}
+	if len(rows) != 3 {
+		t.Fatalf("rows %+v, want 3", rows)
+	}
+	for _, r := range rows {
+		if got := strings.Join(r.Values, " "); got != want[r.Values[0]] {
+			t.Errorf("row %q, want %q", got, want[r.Values[0]])
+		}
+		if r.Sink != "enriched" || r.Lookup <= 0 || r.Input < 1 || r.Input > 4 {
+			t.Errorf("row %+v: want its sink, input line and lookup time", r)
+		}
+	}
+	if last.Err != nil {
+		t.Fatalf("run failed: %v", last.Err)
+	}
+	if last.Read["orders"] != 3 || len(last.Sinks) != 1 || last.Sinks[0].Rows != 3 {
+		t.Errorf("finished: read %v, sinks %+v", last.Read, last.Sinks)
+	}
+	if l := last.Lookups; len(l) != 1 || l[0].Lookups != 3 || l[0].Mode != "ordered" || l[0].Capacity != 100 || l[0].Where != "dim.db" || l[0].P99 <= 0 {
+		t.Errorf("lookup report %+v", last.Lookups)
+	}
+}
+
+func TestDebuggerReportsTheFailingRow(t *testing.T) {
+	orders := filepath.Join(t.TempDir(), "orders.jsonl")
+	if err := os.WriteFile(orders, []byte("{\"order_id\": 1, \"amount\": 5}\n{\"order_id\": \"x\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// No lookup join here: join.Debug may then report the cancelled open of
+	// the lookup table instead of the row (reported to the lead).
+	job := `CREATE TABLE orders (order_id BIGINT, amount DOUBLE) WITH ('connector' = 'kafka');
+CREATE TABLE sink (order_id BIGINT) WITH ('connector' = 'print');
+INSERT INTO sink SELECT order_id FROM orders WHERE amount > 1;`
+	ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(t, ch)
+	last := evs[len(evs)-1]
+	if last.Kind != api.DebugFinished || last.Err == nil || !strings.Contains(last.Err.Error(), "line 2") {
+		t.Fatalf("last event %+v: want a failure naming line 2", last)
+	}
+}
+
+func TestDebuggerRefusesWhatItCannotRun(t *testing.T) {
+	ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: `
+CREATE TABLE t (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '5');
+CREATE TABLE s (a INT, n BIGINT) WITH ('connector' = 'print');
+INSERT INTO s SELECT a, COUNT(*) FROM t GROUP BY a;`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(t, ch)
+	if ev := evs[0]; ev.Kind != api.DebugStarted || len(ev.Sources) != 1 || ev.Sources[0].Total != 5 || ev.Sources[0].File != "" {
+		t.Errorf("started %+v: want the datagen source with its 5 rows", ev)
+	}
+	last := evs[len(evs)-1]
+	if last.Err == nil || !strings.Contains(strings.ToLower(last.Err.Error()), "group by") {
+		t.Fatalf("finished with %v, want a refusal of GROUP BY", last.Err)
+	}
+	if _, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: "  "}); err == nil {
+		t.Error("an empty job started a run")
+	}
+}
+
+func TestDebuggerCancelStopsTheRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := (&core.Debugger{}).Debug(ctx, api.DebugRequest{SQL: `
+CREATE TABLE t (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20', 'number-of-rows' = '100000');
+CREATE TABLE s (a BIGINT) WITH ('connector' = 'print');
+INSERT INTO s SELECT a FROM t;`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range ch {
+		if ev.Kind == api.DebugStarted && (len(ev.Sources) != 1 || ev.Sources[0].Total != 100000) {
+			t.Errorf("started %+v", ev)
+		}
+		if ev.Kind == api.DebugRowReceived {
+			cancel()
+			break
+		}
+	}
+	// The channel closes soon, whether or not the reader goes on reading.
+	done := make(chan struct{})
+	go func() {
+		for range ch {
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run went on after cancel")
+	}
+}

@@ -1,0 +1,25 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// ExplainArgs are Explain's arguments.
+type ExplainArgs struct {
+	Cluster string
+	SQL     string
+}
+
+// Explain is Service.Explain. Viewers may ask too: it changes nothing.
+func (h *rpcHandler) Explain(a ExplainArgs, out *string) (err error) {
+	ctx, cancel := h.call(2 * time.Minute)
+	defer cancel()
+	*out, err = h.svc.Explain(ctx, a.Cluster, a.SQL)
+	return err
+}
+
+// Explain implements Service.
+func (r *Remote) Explain(ctx context.Context, cluster, sql string) (out string, err error) {
+	return out, r.call(ctx, "Explain", ExplainArgs{Cluster: cluster, SQL: sql}, &out)
+}
