@@ -83,6 +83,11 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 	if jid == "" {
 		return fmt.Errorf("%s: the Flink job id of %s is not known yet; wait for sync", what, j.Name)
 	}
+	if stop && x.params().TriggerID != "" && app.Final() && !j.Session {
+		// Resumed after the per-job cluster already shut down: the stop
+		// happened, but its result left with the JobManager.
+		return l.pausedWithoutLocation(ctx, x, app, cl.Cfg.Deploy.SavepointDir)
+	}
 	f, err := cl.Flink(app)
 	if err != nil {
 		return err
@@ -161,6 +166,29 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 		}
 		j.FlinkState = yarn.JobFinished
 		return applyEvent(tx, j, EvPaused, reason, c.ID, now)
+	}
+	return nil
+}
+
+// pausedWithoutLocation ends a resumed PAUSE whose per-job cluster shut
+// down before palink read the savepoint's path: a successful stop (final
+// status SUCCEEDED) is a pause, and the log says where to look.
+func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yarn.Application, dir string) error {
+	if app.FinalStatus != yarn.FinalSucceeded {
+		return fmt.Errorf("stop-with-savepoint: application %s ended %s/%s before palink read the result: %s",
+			app.ID, app.State, app.FinalStatus, firstLineOf(app.Diagnostics))
+	}
+	if dir == "" {
+		dir = "the cluster's state.savepoints.dir"
+	}
+	x.logf(ctx, "application %s shut down after the stop before palink read the savepoint's path; it is the newest savepoint under %s — record it with resubmit --restore PATH", app.ID, dir)
+	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
+		if runErr != nil {
+			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+			return j, ev, err
+		}
+		j.FlinkState = yarn.JobFinished
+		return applyEvent(tx, j, EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil
 }
