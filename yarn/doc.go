@@ -17,12 +17,15 @@
 //     proxy), actions to the direct base (amRPCAddress), since the proxy
 //     forwards only GET and PUT.
 //   - SQLGateway: version negotiation, sessions, statements, paged results.
+//   - Webhook: POSTs alert messages (JSON) to a receiver, retried with
+//     backoff; its URL is a secret and never shows beyond scheme and host.
 //
 // Every method takes a ctx and returns plain structs. Failures are the
 // sentinels and types of errors.go (ErrNotFound, ErrUnavailable,
 // ErrTimeout, *HTTPError, *DecodeError, *RequestError), and read
 // "GET /path on host:port: cause" with credentials removed. Only GETs are
-// retried (Options.Retries, exponential backoff with jitter).
+// retried (Options.Retries, exponential backoff with jitter), and webhook
+// POSTs, whose loss costs more than a repeat.
 //
 // It imports nothing of palink's own.
 package yarn
