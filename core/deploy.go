@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/core/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -529,26 +530,28 @@ type scriptStmt struct {
 // statement set would start two Flink jobs; palink refuses it.
 func planScript(src string) (scriptPlan, error) {
 	var p scriptPlan
-	stmts, err := splitScript(src)
-	if err != nil {
-		return p, fmt.Errorf("split the script: %w", err)
+	// Lex errors are the gateway's to report, at its line; the split is
+	// still exact where the text is valid.
+	if _, _, errs := flinksql.Lex(src); len(errs) > 0 {
+		return p, fmt.Errorf("line %d:%d: %s", errs[0].Pos.Line, errs[0].Pos.Col, errs[0].Msg)
 	}
 	found := false
-	for _, s := range stmts {
-		st := scriptStmt{text: s.Text, line: s.Line}
+	for _, s := range flinksql.SplitStatements(src) {
+		st := scriptStmt{text: s.Text, line: s.Pos.Line}
 		switch leadKeywords(s.Text) {
 		case "SET", "RESET":
 			p.sets = append(p.sets, st)
 		case "INSERT", "EXECUTE", "BEGIN":
 			if found {
-				return p, fmt.Errorf("line %d: a second job statement (line %d has the first); put several INSERTs in one EXECUTE STATEMENT SET BEGIN … END", s.Line, p.job.line)
+				return p, fmt.Errorf("line %d: a second job statement (line %d has the first); put several INSERTs in one EXECUTE STATEMENT SET BEGIN … END", st.line, p.job.line)
 			}
+			st.text = executeForm(st.text)
 			p.job, found = st, true
 		case "SELECT", "WITH":
-			return p, fmt.Errorf("line %d: a query is not a job: it needs an INSERT INTO a sink", s.Line)
+			return p, fmt.Errorf("line %d: a query is not a job: it needs an INSERT INTO a sink", st.line)
 		default:
 			if found {
-				return p, fmt.Errorf("line %d: statements after the job statement (line %d) would not take effect", s.Line, p.job.line)
+				return p, fmt.Errorf("line %d: statements after the job statement (line %d) would not take effect", st.line, p.job.line)
 			}
 			p.ddl = append(p.ddl, st)
 		}
@@ -557,6 +560,22 @@ func planScript(src string) (scriptPlan, error) {
 		return p, errors.New("the script has no INSERT or STATEMENT SET: nothing would run")
 	}
 	return p, nil
+}
+
+// executeForm turns the SQL client's statement set (BEGIN STATEMENT SET;
+// … END), which the gateway only knows statement by statement, into the
+// one statement form EXECUTE STATEMENT SET BEGIN … END. The inner
+// statements keep their text.
+func executeForm(stmt string) string {
+	toks, _, errs := flinksql.Lex(stmt)
+	if len(errs) > 0 || len(toks) < 4 {
+		return stmt
+	}
+	w := func(i int, s string) bool { return toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, s) }
+	if !w(0, "BEGIN") || !w(1, "STATEMENT") || !w(2, "SET") || toks[3].Kind != flinksql.Semicolon {
+		return stmt
+	}
+	return stmt[:toks[0].Pos.Offset] + "EXECUTE STATEMENT SET BEGIN" + stmt[toks[3].End.Offset:]
 }
 
 // leadKeywords is the statement's first word, upper-cased, after comments.
