@@ -76,16 +76,25 @@ type WebhookAnswer struct {
 	Body   []byte
 }
 
-// Post sends body (JSON) and returns the receiver's answer. Connection
+// Post sends body (JSON), with query added to the URL's own query (a
+// signature, for DingTalk), and returns the receiver's answer. Connection
 // failures, timeouts, 429 and 5xx are retried with exponential backoff
 // and jitter (honouring Retry-After up to RetryMaxWait); other statuses
 // fail at once with an *HTTPError. check, when not nil, judges a 2xx
 // answer (chat bots answer 200 with an error code inside): an error it
 // returns that wraps ErrUnavailable is retried like a 503, any other fails
 // the post. attempts counts the POSTs made.
-func (w *Webhook) Post(ctx context.Context, body []byte, check func(WebhookAnswer) error) (attempts int, err error) {
+func (w *Webhook) Post(ctx context.Context, body []byte, query url.Values, check func(WebhookAnswer) error) (attempts int, err error) {
+	target := *w.url
+	if len(query) > 0 {
+		q := target.Query()
+		for k, vs := range query {
+			q[k] = append(q[k], vs...)
+		}
+		target.RawQuery = q.Encode()
+	}
 	for n := 0; ; n++ {
-		ans, retryAfter, err := w.once(ctx, body)
+		ans, retryAfter, err := w.once(ctx, &target, body)
 		attempts++
 		if err == nil && check != nil {
 			err = check(ans)
@@ -120,7 +129,7 @@ func retryableWebhook(err error) bool {
 }
 
 // once makes one POST. It returns the Retry-After of a 429 or 503.
-func (w *Webhook) once(ctx context.Context, body []byte) (WebhookAnswer, time.Duration, error) {
+func (w *Webhook) once(ctx context.Context, target *url.URL, body []byte) (WebhookAnswer, time.Duration, error) {
 	const method = http.MethodPost
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -129,18 +138,18 @@ func (w *Webhook) once(ctx context.Context, body []byte) (WebhookAnswer, time.Du
 	defer timer.Stop()
 	res, err := w.t.rc.R().SetContext(actx).SetDoNotParseResponse(true).
 		SetHeader("Content-Type", "application/json; charset=utf-8").
-		SetBody(body).Execute(method, w.url.String())
+		SetBody(body).Execute(method, target.String())
 	if err != nil {
 		if res != nil && res.RawBody() != nil {
 			res.RawBody().Close()
 		}
-		return WebhookAnswer{}, 0, w.redact(classify(ctx, timedOut, method, w.inErrs, err))
+		return WebhookAnswer{}, 0, w.redact(target, classify(ctx, timedOut, method, w.inErrs, err))
 	}
 	raw := res.RawResponse
 	b, rerr := readLimited(raw.Body, webhookMaxBody)
 	raw.Body.Close()
 	if rerr != nil && !errors.Is(rerr, ErrBodyTooLarge) {
-		return WebhookAnswer{}, 0, w.redact(classify(ctx, timedOut, method, w.inErrs, rerr))
+		return WebhookAnswer{}, 0, w.redact(target, classify(ctx, timedOut, method, w.inErrs, rerr))
 	}
 	ans := WebhookAnswer{Status: raw.StatusCode, Body: b}
 	if raw.StatusCode/100 == 2 {
@@ -157,15 +166,15 @@ func (w *Webhook) once(ctx context.Context, body []byte) (WebhookAnswer, time.Du
 
 // redact removes any trace of the URL from a transport error's cause (the
 // message of a failed dial or TLS handshake can quote it).
-func (w *Webhook) redact(err error) error {
+func (w *Webhook) redact(target *url.URL, err error) error {
 	var re *RequestError
 	if !errors.As(err, &re) || re.Err == nil {
 		return err
 	}
-	full := w.url.String()
-	if msg := re.Err.Error(); strings.Contains(msg, full) || strings.Contains(msg, w.url.RawQuery) && w.url.RawQuery != "" ||
-		strings.Contains(msg, w.url.Path) && len(w.url.Path) > 1 {
-		re.Err = errors.New(strings.NewReplacer(full, w.inErrs, w.url.Path, "/REDACTED", w.url.RawQuery, "REDACTED").Replace(msg))
+	full := target.String()
+	if msg := re.Err.Error(); strings.Contains(msg, full) || strings.Contains(msg, target.RawQuery) && target.RawQuery != "" ||
+		strings.Contains(msg, target.Path) && len(target.Path) > 1 {
+		re.Err = errors.New(strings.NewReplacer(full, w.inErrs, target.Path, "/REDACTED", target.RawQuery, "REDACTED").Replace(msg))
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,12 +33,12 @@ func TestWebhookPostsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := w.Post(context.Background(), []byte(`{"text":"hello"}`), nil)
+	n, err := w.Post(context.Background(), []byte(`{"text":"hello"}`), url.Values{"sign": {"abc="}}, nil)
 	if err != nil || n != 1 {
 		t.Fatalf("Post = %d attempts, %v", n, err)
 	}
 	if got.method != "POST" || !strings.HasPrefix(got.ctype, "application/json") || got.path != "/services/T000/B000/SECRET" ||
-		got.query != "access_token=SECRET2" || got.body["text"] != "hello" {
+		got.query != "access_token=SECRET2&sign=abc%3D" || got.body["text"] != "hello" {
 		t.Errorf("receiver saw %+v", got)
 	}
 	if s := w.String(); strings.Contains(s, "SECRET") || !strings.HasSuffix(s, "/…") {
@@ -62,7 +63,7 @@ func TestWebhookRetriesTransientFailures(t *testing.T) {
 	}))
 	defer srv.Close()
 	w, _ := NewWebhook(srv.URL+"/hook/SECRET", webhookOpts)
-	n, err := w.Post(context.Background(), []byte(`{}`), nil)
+	n, err := w.Post(context.Background(), []byte(`{}`), nil, nil)
 	if err != nil || n != 4 || calls.Load() != 4 {
 		t.Fatalf("Post = %d attempts, %v (server saw %d)", n, err, calls.Load())
 	}
@@ -76,7 +77,7 @@ func TestWebhookGivesUpAndHidesTheURL(t *testing.T) {
 	}))
 	defer srv.Close()
 	w, _ := NewWebhook(srv.URL+"/services/T/B/SECRET?token=SECRET", webhookOpts)
-	n, err := w.Post(context.Background(), []byte(`{}`), nil)
+	n, err := w.Post(context.Background(), []byte(`{}`), nil, nil)
 	if err == nil || n != 4 || calls.Load() != 4 {
 		t.Fatalf("Post = %d attempts, %v; want 1 + 3 retries, then the error", n, err)
 	}
@@ -86,7 +87,7 @@ func TestWebhookGivesUpAndHidesTheURL(t *testing.T) {
 
 	// A refused connection is retried too, and its message hides the URL.
 	srv.Close()
-	n, err = w.Post(context.Background(), []byte(`{}`), nil)
+	n, err = w.Post(context.Background(), []byte(`{}`), nil, nil)
 	if err == nil || n != 4 || !errors.Is(err, ErrUnavailable) || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("refused: %d attempts, %v", n, err)
 	}
@@ -101,7 +102,7 @@ func TestWebhookClientErrorsAreNotRetried(t *testing.T) {
 	}))
 	defer srv.Close()
 	w, _ := NewWebhook(srv.URL+"/x", webhookOpts)
-	n, err := w.Post(context.Background(), []byte(`{}`), nil)
+	n, err := w.Post(context.Background(), []byte(`{}`), nil, nil)
 	var he *HTTPError
 	if !errors.As(err, &he) || he.Status != 400 || n != 1 || calls.Load() != 1 || !strings.Contains(err.Error(), "invalid payload") {
 		t.Errorf("Post = %d attempts, %v", n, err)
@@ -133,7 +134,7 @@ func TestWebhookCheckJudgesTheAnswer(t *testing.T) {
 		}
 		return fmt.Errorf("dingtalk: %s (%d)", v.Msg, v.Code)
 	}
-	n, err := w.Post(context.Background(), []byte(`{}`), check)
+	n, err := w.Post(context.Background(), []byte(`{}`), nil, check)
 	if n != 2 || err == nil || !strings.Contains(err.Error(), "sign not match") {
 		t.Errorf("Post = %d attempts, %v; want the rate limit retried, then the refusal", n, err)
 	}
@@ -150,7 +151,7 @@ func TestWebhookStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	n, err := w.Post(ctx, []byte(`{}`), nil)
+	n, err := w.Post(ctx, []byte(`{}`), nil, nil)
 	if err == nil || n > 2 || time.Since(start) > 2*time.Second {
 		t.Errorf("Post under a 100ms ctx = %d attempts, %v after %s", n, err, time.Since(start))
 	}
