@@ -31,6 +31,7 @@ type fakeService struct {
 	calls     []string
 	watchers  []chan api.Change
 	seq       int64
+	logs      fakeLogs // fake_logs_test.go
 }
 
 var _ api.Service = (*fakeService)(nil)

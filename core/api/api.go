@@ -58,6 +58,8 @@ type Service interface {
 	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
 	ReadOnly() bool
 
+	LogService
+
 	SQLPlanner
 }
 
@@ -92,6 +94,9 @@ type Figures struct {
 	Backpressure    float64 // the worst vertex's ratio, 0..1
 	CheckpointAge   time.Duration
 	WatermarkDelay  time.Duration
+	// InSpark is the recent records in per second, oldest first, for the
+	// jobs table's sparkline (empty until metrics are collected).
+	InSpark []float64
 }
 
 // JobDetail is a job in depth for the detail view and `palink job show`.

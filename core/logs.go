@@ -1,0 +1,592 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
+)
+
+// Logs are read through the JobManager's REST API of the job's running
+// application, in chunks of at most api.MaxLogChunk: no call holds a whole
+// log, whatever its size. The application is looked up afresh for every
+// call, since its tracking URL changes when the JobManager fails over.
+
+// The log types are declared in core/api; these aliases let core's callers
+// name them as core.X.
+type (
+	LogService     = api.LogService
+	LogRef         = api.LogRef
+	LogSource      = api.LogSource
+	LogList        = api.LogList
+	LogRequest     = api.LogRequest
+	LogChunk       = api.LogChunk
+	LogQuery       = api.LogQuery
+	LogSearch      = api.LogSearch
+	LogMatch       = api.LogMatch
+	SaveLogRequest = api.SaveLogRequest
+	SavedLog       = api.SavedLog
+)
+
+// logListCalls bounds the TaskManager log lists fetched at once.
+const logListCalls = 8
+
+// logJob resolves a job and its cluster for a log call.
+func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *Cluster, error) {
+	var j model.Job
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		j, err = findJob(tx, ref)
+		return err
+	})
+	if err != nil {
+		return j, nil, err
+	}
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return j, nil, fmt.Errorf("logs of job %s: cluster %q is not configured", j.Name, j.Cluster)
+	}
+	return j, cl, nil
+}
+
+// logFlink returns the JobManager client of the job's running application.
+func (l *Local) logFlink(ctx context.Context, ref string) (model.Job, *yarn.Flink, error) {
+	j, cl, err := l.logJob(ctx, ref)
+	if err != nil {
+		return j, nil, err
+	}
+	if j.AppID == "" {
+		return j, nil, fmt.Errorf("logs of job %s: it has no YARN application yet", j.Name)
+	}
+	app, err := cl.RM.Application(ctx, j.AppID)
+	cl.observe(err, l.now())
+	if err != nil {
+		return j, nil, fmt.Errorf("logs of job %s: application %s: %w", j.Name, j.AppID, err)
+	}
+	if app.State != yarn.AppRunning {
+		return j, nil, fmt.Errorf("logs of job %s: %w", j.Name, notRunningError(app))
+	}
+	f, err := cl.Flink(app)
+	if err != nil {
+		return j, nil, fmt.Errorf("logs of job %s: %w", j.Name, err)
+	}
+	return j, f, nil
+}
+
+func notRunningError(app yarn.Application) error {
+	return fmt.Errorf("application %s is %s: its JobManager and TaskManagers are gone; the YARN container logs remain", app.ID, app.State)
+}
+
+// Logs implements Service.
+func (l *Local) Logs(ctx context.Context, ref string) (LogList, error) {
+	j, cl, err := l.logJob(ctx, ref)
+	if err != nil {
+		return LogList{}, err
+	}
+	out := LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FetchedAt: l.now()}
+	if j.AppID == "" {
+		out.FlinkError = "the job has no YARN application yet"
+		return out, nil
+	}
+	app, err := cl.RM.Application(ctx, j.AppID)
+	cl.observe(err, l.now())
+	if err != nil {
+		return out, fmt.Errorf("logs of job %s: application %s: %w", j.Name, j.AppID, err)
+	}
+	var (
+		wg       sync.WaitGroup
+		attempts []yarn.AppAttempt
+		attErr   error
+		flink    []LogSource
+		flinkErr error
+	)
+	wg.Add(1)
+	go func() { defer wg.Done(); attempts, attErr = cl.RM.AppAttempts(ctx, app.ID) }()
+	if app.State == yarn.AppRunning {
+		f, err := cl.Flink(app)
+		if err != nil {
+			flinkErr = err
+		} else {
+			flink, flinkErr = flinkLogSources(ctx, f)
+		}
+	} else {
+		flinkErr = notRunningError(app)
+	}
+	wg.Wait()
+	out.Sources = append(flink, containerLogSources(app, attempts)...)
+	var msgs []string
+	if flinkErr != nil {
+		msgs = append(msgs, flinkErr.Error())
+	}
+	if attErr != nil {
+		msgs = append(msgs, fmt.Sprintf("application attempts of %s: %v", app.ID, attErr))
+	}
+	out.FlinkError = strings.Join(msgs, "; ")
+	return out, nil
+}
+
+// flinkLogSources lists the JobManager's logs, then every TaskManager's.
+// A list that fails still leaves the main log and stdout, which Flink
+// serves on their own routes; the error says what is missing.
+func flinkLogSources(ctx context.Context, f *yarn.Flink) ([]LogSource, error) {
+	var (
+		wg            sync.WaitGroup
+		jmFiles       []yarn.LogInfo
+		tms           []yarn.TaskManager
+		jmErr, tmsErr error
+	)
+	wg.Add(2)
+	go func() { defer wg.Done(); jmFiles, jmErr = f.JobManagerLogs(ctx) }()
+	go func() { defer wg.Done(); tms, tmsErr = f.TaskManagers(ctx) }()
+	wg.Wait()
+	if jmErr != nil && tmsErr != nil && ctx.Err() == nil {
+		// Nothing answered: the JobManager is unreachable.
+		return nil, fmt.Errorf("JobManager logs: %w", jmErr)
+	}
+	errs := []error{}
+	if jmErr != nil {
+		errs = append(errs, fmt.Errorf("JobManager log list: %w", jmErr))
+	}
+	if tmsErr != nil {
+		errs = append(errs, fmt.Errorf("TaskManager list: %w", tmsErr))
+	}
+	out := processLogSources(api.LogJobManager, "", "jobmanager", jmFiles)
+
+	slices.SortFunc(tms, func(a, b yarn.TaskManager) int { return strings.Compare(a.ID, b.ID) })
+	files := make([][]yarn.LogInfo, len(tms))
+	fileErrs := make([]error, len(tms))
+	sem := make(chan struct{}, logListCalls)
+	for i, tm := range tms {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			files[i], fileErrs[i] = f.TaskManagerLogs(ctx, tm.ID)
+		}()
+	}
+	wg.Wait()
+	for i, tm := range tms {
+		if fileErrs[i] != nil {
+			errs = append(errs, fmt.Errorf("log list of TaskManager %s: %w", tm.ID, fileErrs[i]))
+		}
+		out = append(out, processLogSources(api.LogTaskManager, tm.ID, "taskmanager", files[i])...)
+	}
+	return out, errors.Join(errs...)
+}
+
+// processLogSources lists one process's logs: the main log and stdout first
+// (sized from the directory listing when it has the usual file names), then
+// the other files of its log directory.
+func processLogSources(kind api.LogSourceKind, tm, base string, files []yarn.LogInfo) []LogSource {
+	who := "JobManager"
+	if tm != "" {
+		who = "TaskManager " + tm
+	}
+	main := LogSource{Kind: kind, Ref: LogRef{TaskManager: tm}, Title: who + " log", Size: -1}
+	stdout := LogSource{Kind: kind, Ref: LogRef{TaskManager: tm, Stdout: true}, Title: who + " stdout", Size: -1}
+	var rest []LogSource
+	for _, f := range files {
+		mtime := msTime(f.MTime)
+		switch f.Name {
+		case base + ".log":
+			main.Size, main.MTime = f.Size, mtime
+		case base + ".out":
+			stdout.Size, stdout.MTime = f.Size, mtime
+		default:
+			rest = append(rest, LogSource{Kind: kind, Ref: LogRef{TaskManager: tm, Name: f.Name},
+				Title: who + " " + f.Name, Size: f.Size, MTime: mtime})
+		}
+	}
+	slices.SortFunc(rest, func(a, b LogSource) int { return strings.Compare(a.Ref.Name, b.Ref.Name) })
+	return append([]LogSource{main, stdout}, rest...)
+}
+
+// containerLogSources lists the YARN log pages: the AM container's (the
+// JobManager's), then every attempt's that differs from it.
+func containerLogSources(app yarn.Application, attempts []yarn.AppAttempt) []LogSource {
+	var out []LogSource
+	seen := map[string]bool{}
+	add := func(title, url string, started int64) {
+		if url == "" || seen[url] {
+			return
+		}
+		seen[url] = true
+		out = append(out, LogSource{Kind: api.LogContainer, Title: title, URL: url, Size: -1, MTime: msTime(started)})
+	}
+	add("AM container (JobManager), current attempt", app.AMContainerLogs, app.StartedTime)
+	for i := len(attempts) - 1; i >= 0; i-- { // newest first
+		a := attempts[i]
+		add(fmt.Sprintf("AM container %s, attempt %s (%s)", a.ContainerID, a.ID, strings.ToLower(a.AppAttemptState)), a.LogsLink, a.StartTime)
+	}
+	return out
+}
+
+// checkLogRef refuses names that could leave the log directory.
+func checkLogRef(r LogRef) error {
+	if r.Name == "" {
+		return nil
+	}
+	if r.Stdout {
+		return errors.New("a log is either stdout or a named file, not both")
+	}
+	if r.Name == "." || r.Name == ".." || strings.ContainsAny(r.Name, "/\\") {
+		return fmt.Errorf("log file name %q: give a name from the log list", r.Name)
+	}
+	return nil
+}
+
+func yarnLogFile(r LogRef) yarn.LogFile {
+	return yarn.LogFile{TaskManager: r.TaskManager, Name: r.Name, Stdout: r.Stdout}
+}
+
+// chunkLimit applies LogRequest.Limit's default and cap.
+func chunkLimit(n int64) int64 {
+	switch {
+	case n <= 0:
+		return api.DefaultLogChunk
+	case n > api.MaxLogChunk:
+		return api.MaxLogChunk
+	}
+	return n
+}
+
+// readFunc reads one chunk of a log that a caller has already resolved.
+type readFunc func(ctx context.Context, offset int64, tail bool, limit int64) (LogChunk, error)
+
+// flinkReader reads one log of a resolved JobManager.
+func flinkReader(f *yarn.Flink, r LogRef) readFunc {
+	file := yarnLogFile(r)
+	return func(ctx context.Context, offset int64, tail bool, limit int64) (LogChunk, error) {
+		ch, err := f.ReadLog(ctx, file, yarn.LogRange{Offset: offset, Tail: tail, Limit: chunkLimit(limit)})
+		return LogChunk{Data: ch.Data, Offset: ch.Offset, Size: ch.Size, More: ch.More}, err
+	}
+}
+
+// ReadLog implements Service.
+func (l *Local) ReadLog(ctx context.Context, r LogRequest) (LogChunk, error) {
+	if err := checkLogRef(r.Log); err != nil {
+		return LogChunk{}, fmt.Errorf("read log of job %s: %w", r.JobRef, err)
+	}
+	j, f, err := l.logFlink(ctx, r.JobRef)
+	if err != nil {
+		return LogChunk{}, err
+	}
+	ch, err := flinkReader(f, r.Log)(ctx, max(r.Offset, 0), r.Tail, r.Limit)
+	if err != nil {
+		return LogChunk{}, fmt.Errorf("job %s: %w", j.Name, err)
+	}
+	return ch, nil
+}
+
+// FindInLog implements Service.
+func (l *Local) FindInLog(ctx context.Context, s LogSearch) (LogMatch, error) {
+	if err := checkLogRef(s.Log); err != nil {
+		return LogMatch{}, fmt.Errorf("search log of job %s: %w", s.JobRef, err)
+	}
+	j, f, err := l.logFlink(ctx, s.JobRef)
+	if err != nil {
+		return LogMatch{}, err
+	}
+	m, err := scanLog(ctx, flinkReader(f, s.Log), s)
+	if err != nil {
+		return m, fmt.Errorf("search %q in a log of job %s: %w", s.Query, j.Name, err)
+	}
+	return m, nil
+}
+
+// SaveLog implements Service: the JobManager client is resolved once, then
+// the file is copied chunk by chunk.
+func (l *Local) SaveLog(ctx context.Context, r SaveLogRequest) (SavedLog, error) {
+	if err := checkLogRef(r.Log); err != nil {
+		return SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
+	}
+	j, f, err := l.logFlink(ctx, r.JobRef)
+	if err != nil {
+		return SavedLog{}, err
+	}
+	s, err := saveLog(ctx, flinkReader(f, r.Log), r.Path)
+	if err != nil {
+		return s, fmt.Errorf("save %s of job %s: %w", logTitle(r.Log), j.Name, err)
+	}
+	return s, nil
+}
+
+// logTitle names a log in messages.
+func logTitle(r LogRef) string {
+	return yarnLogFile(r).String()
+}
+
+// maxMatchLine caps LogMatch.Line.
+const maxMatchLine = 4 << 10
+
+// scanLog is FindInLog over any reader: forward or backward from s.From,
+// a chunk at a time, for at most s.MaxScan bytes. It holds one chunk and
+// one unfinished line at a time.
+func scanLog(ctx context.Context, read readFunc, s LogSearch) (LogMatch, error) {
+	if s.Query == (LogQuery{}) {
+		return LogMatch{}, errors.New("empty query")
+	}
+	budget := s.MaxScan
+	if budget <= 0 {
+		budget = api.DefaultLogScan
+	}
+	if s.Backward {
+		return scanBackward(ctx, read, s.Query, max(s.From, 0), budget)
+	}
+	return scanForward(ctx, read, s.Query, max(s.From, 0), budget)
+}
+
+func found(q LogQuery, line []byte, off int64) (LogMatch, bool) {
+	start, end, ok := q.Match(line)
+	if !ok {
+		return LogMatch{}, false
+	}
+	m := LogMatch{Found: true, Offset: off, Start: start, End: end}
+	if len(line) > maxMatchLine {
+		line = line[:maxMatchLine]
+		m.End = min(m.End, maxMatchLine)
+		m.Start = min(m.Start, m.End)
+	}
+	m.Line = string(line)
+	return m, true
+}
+
+func scanForward(ctx context.Context, read readFunc, q LogQuery, from, budget int64) (LogMatch, error) {
+	var (
+		buf     []byte // the unfinished line, then the new chunk
+		bufOff  = from // file offset of buf[0]
+		pos     = from // next byte to read
+		scanned int64
+		size    = int64(-1)
+	)
+	// The budget is soft: a call ends at a line boundary past it, so that
+	// every call makes progress whatever the budget.
+	for scanned < budget || bufOff == from {
+		if err := ctx.Err(); err != nil {
+			return LogMatch{}, err
+		}
+		ch, err := read(ctx, pos, false, api.MaxLogChunk)
+		if err != nil {
+			return LogMatch{}, err
+		}
+		size = ch.Size
+		if ch.Offset != pos && len(ch.Data) > 0 {
+			return LogMatch{}, fmt.Errorf("asked for offset %d, got %d", pos, ch.Offset)
+		}
+		buf = append(buf, ch.Data...)
+		pos += int64(len(ch.Data))
+		scanned += int64(len(ch.Data))
+		start := 0
+		for {
+			i := indexByteFrom(buf, '\n', start)
+			if i < 0 {
+				break
+			}
+			if m, ok := found(q, buf[start:i], bufOff+int64(start)); ok {
+				m.Size = size
+				return m, nil
+			}
+			start = i + 1
+		}
+		n := copy(buf, buf[start:])
+		buf = buf[:n]
+		bufOff += int64(start)
+		end := len(ch.Data) == 0 || !ch.More
+		if end || len(buf) > api.MaxLogChunk {
+			// The last line has no newline, or a line is too long to
+			// hold: match what there is.
+			if m, ok := found(q, buf, bufOff); ok {
+				m.Size = size
+				return m, nil
+			}
+			if end {
+				return LogMatch{Exhausted: true, Next: pos, Size: size}, nil
+			}
+			bufOff += int64(len(buf))
+			buf = buf[:0]
+		}
+	}
+	return LogMatch{Next: bufOff, Size: size}, nil
+}
+
+func indexByteFrom(b []byte, c byte, from int) int {
+	i := slices.Index(b[from:], c)
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+func scanBackward(ctx context.Context, read readFunc, q LogQuery, from, budget int64) (LogMatch, error) {
+	var (
+		carry    []byte // the start of the line that continues after pos
+		pos      = from // bytes before pos are still to read
+		resolved = from // every line starting at or after it was checked
+		scanned  int64
+		size     = int64(-1)
+	)
+	for (scanned < budget || resolved == from) && pos > 0 {
+		if err := ctx.Err(); err != nil {
+			return LogMatch{}, err
+		}
+		start := max(pos-api.MaxLogChunk, 0)
+		data, sz, err := readFull(ctx, read, start, pos-start)
+		if err != nil {
+			return LogMatch{}, err
+		}
+		size = sz
+		if int64(len(data)) != pos-start {
+			// The file shrank (rotated) under the search.
+			return LogMatch{Exhausted: true, Next: resolved, Size: size}, nil
+		}
+		scanned += pos - start
+		buf := append(data, carry...)
+		end := len(buf)
+		for {
+			i := lastIndexByteBefore(buf, '\n', end)
+			if i < 0 {
+				break
+			}
+			off := start + int64(i) + 1
+			if m, ok := found(q, buf[i+1:end], off); ok {
+				m.Size = size
+				return m, nil
+			}
+			resolved = off
+			end = i
+		}
+		pos = start
+		carry = append(carry[:0], buf[:end]...)
+		if pos == 0 || len(carry) > api.MaxLogChunk {
+			if m, ok := found(q, carry, pos); ok {
+				m.Size = size
+				return m, nil
+			}
+			resolved = pos
+			carry = carry[:0]
+		}
+	}
+	return LogMatch{Next: resolved, Exhausted: resolved == 0, Size: size}, nil
+}
+
+// readFull reads n bytes at off, in as many reads as the reader needs; it
+// returns fewer only at the end of the file.
+func readFull(ctx context.Context, read readFunc, off, n int64) ([]byte, int64, error) {
+	var out []byte
+	size := int64(-1)
+	for int64(len(out)) < n {
+		at := off + int64(len(out))
+		ch, err := read(ctx, at, false, n-int64(len(out)))
+		if err != nil {
+			return nil, size, err
+		}
+		size = ch.Size
+		if len(ch.Data) == 0 {
+			break
+		}
+		if ch.Offset != at {
+			return nil, size, fmt.Errorf("asked for offset %d, got %d", at, ch.Offset)
+		}
+		if out == nil && int64(len(ch.Data)) == n {
+			return ch.Data, size, nil
+		}
+		out = append(out, ch.Data...)
+	}
+	return out, size, nil
+}
+
+func lastIndexByteBefore(b []byte, c byte, end int) int {
+	for i := end - 1; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// saveLog copies a log into a new file at path, chunk by chunk, up to the
+// size the file had when the copy began (a log that keeps growing would
+// otherwise never end). A failed copy removes the partial file.
+func saveLog(ctx context.Context, read readFunc, path string) (SavedLog, error) {
+	path, err := expandPath(path)
+	if err != nil {
+		return SavedLog{}, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return SavedLog{}, err
+	}
+	n, err := copyLog(ctx, read, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return SavedLog{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return SavedLog{Path: path, Bytes: n}, nil
+}
+
+func copyLog(ctx context.Context, read readFunc, w io.Writer) (int64, error) {
+	var off int64
+	limit := int64(-1)
+	for {
+		ask := int64(api.MaxLogChunk)
+		if limit >= 0 {
+			ask = min(ask, limit-off)
+		}
+		ch, err := read(ctx, off, false, ask)
+		if err != nil {
+			return off, err
+		}
+		if limit < 0 {
+			limit = ch.Size
+		}
+		if len(ch.Data) > 0 && ch.Offset != off {
+			return off, fmt.Errorf("asked for offset %d, got %d", off, ch.Offset)
+		}
+		if _, err := w.Write(ch.Data); err != nil {
+			return off, err
+		}
+		off += int64(len(ch.Data))
+		if len(ch.Data) == 0 || !ch.More || (limit >= 0 && off >= limit) {
+			return off, nil
+		}
+	}
+}
+
+// expandPath makes a path absolute, expanding a leading ~/.
+func expandPath(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return "", errors.New("no file name given")
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	return filepath.Abs(p)
+}
+
+// msTime is a wire time in milliseconds since the epoch; 0 is no time.
+func msTime(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}

@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/palink/palink/core/api"
+)
+
+// fakeLog is one log of the fake service: its content, which tests may
+// grow (for follow mode), served by range like the real service.
+type fakeLog struct {
+	data []byte
+}
+
+// logKey names a log of a job in the fake.
+type logKey struct {
+	job string
+	ref api.LogRef
+}
+
+// fakeLogs is the fake's log state; the zero value has no logs.
+type fakeLogs struct {
+	files map[logKey]*fakeLog
+	// lists are what Logs answers, by job id.
+	lists map[string]api.LogList
+	reads int // ReadLog calls
+}
+
+// setLog installs a log of a job, listed with the given title.
+func (f *fakeService) setLog(jobID string, kind api.LogSourceKind, ref api.LogRef, title string, data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.logs.files == nil {
+		f.logs.files = map[logKey]*fakeLog{}
+		f.logs.lists = map[string]api.LogList{}
+	}
+	f.logs.files[logKey{jobID, ref}] = &fakeLog{data: data}
+	l := f.logs.lists[jobID]
+	l.JobID = jobID
+	l.Sources = append(l.Sources, api.LogSource{Kind: kind, Ref: ref, Title: title, Size: int64(len(data)), MTime: testNow})
+	f.logs.lists[jobID] = l
+}
+
+// appendLog grows a log, as a running process does.
+func (f *fakeService) appendLog(jobID string, ref api.LogRef, data string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	lg := f.logs.files[logKey{jobID, ref}]
+	lg.data = append(lg.data, data...)
+}
+
+// logReads counts ReadLog calls.
+func (f *fakeService) logReads() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.logs.reads
+}
+
+func (f *fakeService) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
+	i, err := f.find(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	id := f.jobs[i].ID
+	lg := f.logs.files[logKey{id, r}]
+	if lg == nil {
+		return id, nil, fmt.Errorf("log %+v of job %s: not found", r, ref)
+	}
+	return id, lg, nil
+}
+
+func (f *fakeService) Logs(ctx context.Context, ref string) (api.LogList, error) {
+	f.record("Logs %s", ref)
+	if err := f.wait(ctx); err != nil {
+		return api.LogList{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.find(ref)
+	if err != nil {
+		return api.LogList{}, err
+	}
+	j := f.jobs[i]
+	l, ok := f.logs.lists[j.ID]
+	if !ok {
+		return api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FlinkError: "application is FINISHED: its JobManager and TaskManagers are gone", FetchedAt: testNow}, nil
+	}
+	l.JobName, l.AppID, l.FetchedAt = j.Name, j.AppID, testNow
+	for k, s := range l.Sources {
+		if lg := f.logs.files[logKey{j.ID, s.Ref}]; lg != nil && s.Kind != api.LogContainer {
+			l.Sources[k].Size = int64(len(lg.data))
+		}
+	}
+	l.Sources = append([]api.LogSource(nil), l.Sources...)
+	return l, nil
+}
+
+func (f *fakeService) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
+	f.record("ReadLog %s %+v %d %v", r.JobRef, r.Log, r.Offset, r.Tail)
+	if err := f.wait(ctx); err != nil {
+		return api.LogChunk{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.logs.reads++
+	_, lg, err := f.logFile(r.JobRef, r.Log)
+	if err != nil {
+		return api.LogChunk{}, err
+	}
+	return chunkOf(lg.data, r), nil
+}
+
+// chunkOf serves a range of data as the service does.
+func chunkOf(data []byte, r api.LogRequest) api.LogChunk {
+	limit := r.Limit
+	if limit <= 0 {
+		limit = api.DefaultLogChunk
+	}
+	limit = min(limit, api.MaxLogChunk)
+	size := int64(len(data))
+	off := min(max(r.Offset, 0), size)
+	if r.Tail {
+		off = max(size-limit, 0)
+	}
+	end := min(off+limit, size)
+	return api.LogChunk{Data: bytes.Clone(data[off:end]), Offset: off, Size: size, More: end < size}
+}
+
+func (f *fakeService) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
+	f.record("FindInLog %s %q from %d back=%v", s.JobRef, s.Query.String(), s.From, s.Backward)
+	if err := f.wait(ctx); err != nil {
+		return api.LogMatch{}, err
+	}
+	f.mu.Lock()
+	_, lg, err := f.logFile(s.JobRef, s.Log)
+	var data []byte
+	if err == nil {
+		data = bytes.Clone(lg.data)
+	}
+	f.mu.Unlock()
+	if err != nil {
+		return api.LogMatch{}, err
+	}
+	return findIn(data, s), nil
+}
+
+// findIn is a plain, whole-file FindInLog for the fake: a reference the
+// viewer's chunked behaviour is checked against.
+func findIn(data []byte, s api.LogSearch) api.LogMatch {
+	size := int64(len(data))
+	var starts []int64
+	for off := int64(0); off < size; {
+		starts = append(starts, off)
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += int64(i) + 1
+	}
+	check := func(st int64) (api.LogMatch, bool) {
+		end := st + int64(bytes.IndexByte(data[st:], '\n'))
+		if end < st {
+			end = size
+		}
+		line := data[st:end]
+		a, b, ok := s.Query.Match(line)
+		return api.LogMatch{Found: ok, Offset: st, Line: string(line), Start: a, End: b, Size: size}, ok
+	}
+	if s.Backward {
+		for i := len(starts) - 1; i >= 0; i-- {
+			if starts[i] < s.From {
+				if m, ok := check(starts[i]); ok {
+					return m
+				}
+			}
+		}
+	} else {
+		for _, st := range starts {
+			if st >= s.From {
+				if m, ok := check(st); ok {
+					return m
+				}
+			}
+		}
+	}
+	return api.LogMatch{Exhausted: true, Size: size}
+}
+
+func (f *fakeService) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
+	f.record("SaveLog %s %+v %s", r.JobRef, r.Log, r.Path)
+	if err := f.wait(ctx); err != nil {
+		return api.SavedLog{}, err
+	}
+	f.mu.Lock()
+	_, lg, err := f.logFile(r.JobRef, r.Log)
+	var data []byte
+	if err == nil {
+		data = bytes.Clone(lg.data)
+	}
+	f.mu.Unlock()
+	if err != nil {
+		return api.SavedLog{}, err
+	}
+	path, err := filepath.Abs(r.Path)
+	if err != nil {
+		return api.SavedLog{}, err
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return api.SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
+	}
+	defer w.Close()
+	_, err = w.Write(data)
+	return api.SavedLog{Path: path, Bytes: int64(len(data))}, err
+}
+
+// logLines makes n log4j-looking lines starting at a time, with ERROR lines
+// and a stack trace where errAt says (line numbers).
+func logLines(n int, errAt ...int) []byte {
+	var b bytes.Buffer
+	t := testNow.Add(-time.Hour)
+	isErr := map[int]bool{}
+	for _, e := range errAt {
+		isErr[e] = true
+	}
+	for i := range n {
+		ts := t.Add(time.Duration(i) * time.Second).UTC().Format("2006-01-02 15:04:05,000")
+		if isErr[i] {
+			fmt.Fprintf(&b, "%s ERROR org.apache.flink.runtime.taskmanager.Task [] - Lookup failed (line %d)\n", ts, i)
+			fmt.Fprintf(&b, "java.net.SocketTimeoutException: Read timed out\n\tat java.net.SocketInputStream.read(SocketInputStream.java:171)\n")
+			continue
+		}
+		fmt.Fprintf(&b, "%s INFO  org.apache.flink.runtime.checkpoint.CheckpointCoordinator [] - Completed checkpoint %d for job (line %d)\n", ts, 8000+i, i)
+	}
+	return b.Bytes()
+}
