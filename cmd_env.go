@@ -99,6 +99,9 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 		r, err := core.Dial(dctx, socketPath(cfg))
 		cancel()
 		if err == nil {
+			if g.readOnly {
+				r.SetReadOnly()
+			}
 			e.remote, e.svc = r, r
 			e.close = append(e.close, func() { r.Close() })
 			return e, nil

@@ -306,7 +306,14 @@ func (h *rpcHandler) WatchNext(wait time.Duration, out *[]Change) error {
 type Remote struct {
 	c    *rpc.Client
 	info Info
+	// readOnly is this client's own --read-only: it refuses actions before
+	// asking the agent.
+	readOnly bool
 }
+
+// SetReadOnly makes this client refuse every action, whatever the agent
+// would allow (palink --read-only).
+func (r *Remote) SetReadOnly() { r.readOnly = true }
 
 var _ Service = (*Remote)(nil)
 
@@ -394,11 +401,17 @@ func (r *Remote) SyncJob(ctx context.Context, ref string) (out model.Job, err er
 
 // CreateJob implements Service.
 func (r *Remote) CreateJob(ctx context.Context, req CreateJobRequest) (out model.Job, err error) {
+	if r.readOnly {
+		return out, errReadOnly("create job")
+	}
 	return out, r.call(ctx, "CreateJob", req, &out)
 }
 
 // SaveSpec implements Service.
 func (r *Remote) SaveSpec(ctx context.Context, ref string, s model.Spec) (out model.Spec, err error) {
+	if r.readOnly {
+		return out, errReadOnly("save spec")
+	}
 	return out, r.call(ctx, "SaveSpec", SaveSpecArgs{Ref: ref, Spec: s}, &out)
 }
 
@@ -409,11 +422,18 @@ func (r *Remote) Specs(ctx context.Context, ref string) (out []model.Spec, err e
 
 // Plan implements Service.
 func (r *Remote) Plan(ctx context.Context, req ActionRequest) (out ActionPlan, err error) {
-	return out, r.call(ctx, "Plan", req, &out)
+	err = r.call(ctx, "Plan", req, &out)
+	if err == nil && r.readOnly {
+		out.Allowed, out.Reason = false, "palink is read-only"
+	}
+	return out, err
 }
 
 // Act implements Service.
 func (r *Remote) Act(ctx context.Context, req ActionRequest) (out model.Command, err error) {
+	if r.readOnly {
+		return out, errReadOnly(lower(req.Kind.String()))
+	}
 	return out, r.call(ctx, "Act", req, &out)
 }
 
@@ -452,11 +472,14 @@ func (r *Remote) ClusterOverview(ctx context.Context, name string) (out ClusterO
 
 // Adopt implements Service.
 func (r *Remote) Adopt(ctx context.Context, req AdoptRequest) (out model.Job, err error) {
+	if r.readOnly {
+		return out, errReadOnly("adopt")
+	}
 	return out, r.call(ctx, "Adopt", req, &out)
 }
 
-// ReadOnly implements Service: true for viewers.
-func (r *Remote) ReadOnly() bool { return r.info.ReadOnly }
+// ReadOnly implements Service: true for viewers and read-only clients.
+func (r *Remote) ReadOnly() bool { return r.readOnly || r.info.ReadOnly }
 
 // Watch implements Service with a long poll.
 func (r *Remote) Watch(ctx context.Context) (<-chan Change, error) {

@@ -1,0 +1,93 @@
+package core_test
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
+)
+
+func serveAgent(t *testing.T, e *simEnv, roles core.Roles) *core.Remote {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "a.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = core.Serve(ctx, ln, e.svc, roles) }()
+	r, err := core.Dial(e.ctx, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); cancel(); <-done })
+	return r
+}
+
+// TestAgentProtocol: a client on the agent's socket sees the jobs, acts as
+// the OS user the socket reports (whatever it claims), gets changes pushed,
+// and a viewer cannot act.
+func TestAgentProtocol(t *testing.T) {
+	e := newSimEnv(t, sim.Options{}, nil)
+	e.createSQL("via-agent")
+	r := serveAgent(t, e, core.Roles{})
+	me := core.CurrentUser()
+	if r.Info().User != me || r.ReadOnly() {
+		t.Fatalf("agent says user %q read-only %v, want %q operator", r.Info().User, r.ReadOnly(), me)
+	}
+	jobs, err := r.ListJobs(e.ctx, core.JobFilter{})
+	if err != nil || len(jobs) != 1 || jobs[0].Name != "via-agent" {
+		t.Fatalf("ListJobs over the socket: %+v %v", jobs, err)
+	}
+	watch, err := r.Watch(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdSubmit, Issuer: "mallory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Issuer != me {
+		t.Errorf("command issued by %q, want the socket's user %q", c.Issuer, me)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+	defer cancel()
+	final, err := r.WaitCommand(ctx, c.ID)
+	if err != nil || final.State != model.CmdSucceeded {
+		t.Fatalf("wait over the socket: %s %v", final.State, err)
+	}
+	sawJob := false
+	for !sawJob {
+		select {
+		case ch := <-watch:
+			sawJob = ch.Kind == core.JobChanged && ch.Job != nil && ch.Job.Name == "via-agent" && ch.Job.State == model.StateDeploySucceeded
+		case <-ctx.Done():
+			t.Fatal("no job change pushed over the socket")
+		}
+	}
+	if _, err := r.Job(e.ctx, "nope"); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("unknown job over the socket: %v", err)
+	}
+
+	viewer := serveAgent(t, e, core.Roles{Operators: []string{"somebody-else"}})
+	if !viewer.ReadOnly() {
+		t.Error("a user outside operators is not read-only")
+	}
+	if _, err := viewer.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "viewer") {
+		t.Errorf("viewer kill: %v", err)
+	}
+	if p, err := viewer.Plan(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err != nil || p.Allowed {
+		t.Errorf("viewer plan allowed: %+v %v", p, err)
+	}
+	r.SetReadOnly()
+	if _, err := r.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("--read-only client acted: %v", err)
+	}
+}
