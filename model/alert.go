@@ -26,7 +26,10 @@ func ParseAlertState(s string) (AlertState, error) {
 func (s AlertState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (s *AlertState) UnmarshalText(b []byte) (err error) { *s, err = ParseAlertState(string(b)); return }
+func (s *AlertState) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseAlertState(string(b))
+	return
+}
 
 // Alert is one alert rule's verdict about one job: there is at most one
 // record per (rule, job), the latest firing or its resolution. Webhook

@@ -29,7 +29,7 @@ type jobsScreen struct {
 	byID   map[string]*api.JobView
 	all    []*api.JobView // every job, in the current sort order
 	rows   []*api.JobView // the index: all, scoped and filtered
-	counts [numStates]int  // all jobs by state, for the header
+	counts [numStates]int // all jobs by state, for the header
 
 	scope     string // a cluster name from `:jobs @NAME`, or "" for all
 	query     jobQuery
