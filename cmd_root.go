@@ -29,6 +29,9 @@ func newRootCmd() *cobra.Command {
 		newJobsCmd(g), newJobCmd(g), newCommandsCmd(g),
 		newSyncCmd(g), newAgentCmd(g),
 		newConfigCmd(g), newStoreCmd(g),
+		newClusterCmd(g), newAdoptCmd(g),
+		newSQLCmd(g),
+		newDebugCmd(g),
 	)
 	return root
 }

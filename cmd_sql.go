@@ -1,0 +1,259 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/core/flinksql"
+)
+
+func newSQLCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sql",
+		Short: "Check and format Flink SQL scripts",
+		Long: "Flink SQL is checked by palink's own parser and validator (the one the SQL editor runs),\n" +
+			"so mistakes show up before a cluster sees the job.",
+	}
+	cmd.AddCommand(newSQLCheckCmd(g), newSQLFmtCmd())
+	return cmd
+}
+
+// readSQL reads a script from a file, or from stdin for "-".
+func readSQL(cmd *cobra.Command, path string) (string, error) {
+	if path == "-" {
+		b, err := io.ReadAll(cmd.InOrStdin())
+		if err != nil {
+			return "", fmt.Errorf("read SQL from stdin: %w", err)
+		}
+		return string(b), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read SQL: %w", err)
+	}
+	return string(b), nil
+}
+
+// sqlFinding is a diagnostic as `sql check -o json` prints it.
+type sqlFinding struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	EndLine int    `json:"end_line"`
+	EndCol  int    `json:"end_col"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+	Snippet string `json:"snippet"`
+}
+
+// sqlReport is `sql check -o json`'s document.
+type sqlReport struct {
+	File     string       `json:"file"`
+	Errors   []sqlFinding `json:"errors"`
+	Warnings []sqlFinding `json:"warnings"`
+	// Explain is the gateway's plan with --remote; ExplainError why there is none.
+	Explain      string `json:"explain,omitempty"`
+	ExplainError string `json:"explain_error,omitempty"`
+}
+
+func newSQLCheckCmd(g *globals) *cobra.Command {
+	var parseOnly, remote bool
+	cmd := &cobra.Command{
+		Use:   "check FILE",
+		Short: "Parse and validate a Flink SQL script (exit 1 on errors)",
+		Long: "Reports every error with file:line:col, the offending line underlined and a hint, then the\n" +
+			"warnings (legal SQL that likely does not do what was meant). --parse-only checks the syntax\n" +
+			"alone, for fragments whose tables are defined elsewhere. --remote also asks the SQL Gateway\n" +
+			"of the cluster (--cluster, or the only one configured) to EXPLAIN the job. FILE - reads stdin.",
+		Example: "  palink sql check orders.sql\n  palink sql check fragment.sql --parse-only -o json\n  palink sql check orders.sql --remote --cluster prod",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if g.output != "table" && g.output != "json" {
+				return fmt.Errorf("sql check: unknown output format %q: want table or json", g.output)
+			}
+			src, err := readSQL(cmd, args[0])
+			if err != nil {
+				return err
+			}
+			name := args[0]
+			if name == "-" {
+				name = "<stdin>"
+			}
+			res := flinksql.Check(src, flinksql.Options{File: name, ParseOnly: parseOnly})
+			rep := sqlReport{File: name, Errors: []sqlFinding{}, Warnings: []sqlFinding{}}
+			for _, d := range res.Diagnostics {
+				f := sqlFinding{Line: d.Pos.Line, Col: d.Pos.Col, EndLine: d.End.Line, EndCol: d.End.Col,
+					Code: d.Code, Message: d.Msg, Hint: d.Hint, Snippet: d.Snippet()}
+				if d.Severity == flinksql.SeverityError {
+					rep.Errors = append(rep.Errors, f)
+				} else {
+					rep.Warnings = append(rep.Warnings, f)
+				}
+			}
+			if remote {
+				switch {
+				case len(rep.Errors) > 0:
+					rep.ExplainError = "not asked: the script has errors"
+				default:
+					plan, err := explainRemote(cmd, g, src)
+					if err != nil {
+						rep.ExplainError = err.Error()
+					}
+					rep.Explain = plan
+				}
+			}
+			out := cmd.OutOrStdout()
+			if g.output == "json" {
+				if err := writeJSON(out, rep); err != nil {
+					return err
+				}
+			} else if err := printSQLReport(out, res, rep, remote); err != nil {
+				return err
+			}
+			if len(rep.Errors) > 0 || rep.ExplainError != "" {
+				return exitError{code: 1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&parseOnly, "parse-only", false, "check the syntax only (tables may be defined elsewhere)")
+	cmd.Flags().BoolVar(&remote, "remote", false, "also EXPLAIN the job on the cluster's SQL Gateway")
+	return cmd
+}
+
+// explainRemote asks the chosen cluster's gateway for the job's plan.
+func explainRemote(cmd *cobra.Command, g *globals, src string) (string, error) {
+	ctx, cancel := signalContext(cmd.Context())
+	defer cancel()
+	e, err := g.openEnv(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer e.Close()
+	cluster, err := pickCluster(e, g.cluster)
+	if err != nil {
+		return "", err
+	}
+	return e.svc.Explain(ctx, cluster, src)
+}
+
+func printSQLReport(w io.Writer, res flinksql.Result, rep sqlReport, remote bool) error {
+	var b strings.Builder
+	for _, sev := range []flinksql.Severity{flinksql.SeverityError, flinksql.SeverityWarning} {
+		for _, d := range res.Diagnostics {
+			if d.Severity != sev {
+				continue
+			}
+			b.WriteString(d.Error() + "\n")
+			for _, l := range strings.Split(strings.TrimRight(d.Snippet(), "\n"), "\n") {
+				b.WriteString("  " + l + "\n")
+			}
+		}
+	}
+	stmts := 0
+	if res.Script != nil {
+		stmts = len(res.Script.Stmts)
+	}
+	switch {
+	case len(rep.Errors) == 0 && len(rep.Warnings) == 0:
+		fmt.Fprintf(&b, "%s: ok (%s)\n", rep.File, plural(stmts, "statement"))
+	default:
+		fmt.Fprintf(&b, "%s: %s, %s\n", rep.File, plural(len(rep.Errors), "error"), plural(len(rep.Warnings), "warning"))
+	}
+	if remote {
+		switch {
+		case rep.ExplainError != "":
+			fmt.Fprintf(&b, "explain: %s\n", rep.ExplainError)
+		default:
+			b.WriteString("\n" + strings.TrimRight(rep.Explain, "\n") + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func newSQLFmtCmd() *cobra.Command {
+	var write bool
+	cmd := &cobra.Command{
+		Use:   "fmt FILE",
+		Short: "Print a Flink SQL script in palink's canonical layout (-w rewrites the file)",
+		Long: "Keywords upper-case, one clause per line, one column or option per line; comments are kept.\n" +
+			"A script with syntax errors is not formatted: the errors are reported instead (exit 1).",
+		Example: "  palink sql fmt orders.sql\n  palink sql fmt -w orders.sql",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if write && args[0] == "-" {
+				return errors.New("sql fmt: -w needs a file, not stdin")
+			}
+			src, err := readSQL(cmd, args[0])
+			if err != nil {
+				return err
+			}
+			script, errs := flinksql.ParseFile(args[0], src)
+			if len(errs) > 0 {
+				var b strings.Builder
+				for _, e := range errs {
+					b.WriteString(e.Error() + "\n")
+					for _, l := range strings.Split(strings.TrimRight(e.Snippet(), "\n"), "\n") {
+						b.WriteString("  " + l + "\n")
+					}
+				}
+				fmt.Fprint(cmd.ErrOrStderr(), b.String())
+				return exitError{code: 1, msg: fmt.Sprintf("sql fmt %s: %s; not formatted", args[0], plural(len(errs), "syntax error"))}
+			}
+			out := flinksql.Format(script)
+			if !write {
+				_, err := io.WriteString(cmd.OutOrStdout(), out)
+				return err
+			}
+			if out == src {
+				return nil
+			}
+			return writeFileAtomic(args[0], []byte(out))
+		},
+	}
+	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite FILE in place")
+	return cmd
+}
+
+// writeFileAtomic replaces path with data, keeping its mode: a crash
+// leaves the old file or the new one, never half of one.
+func writeFileAtomic(path string, data []byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, nothing is there
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	return nil
+}
