@@ -62,6 +62,7 @@ type Local struct {
 	policy   RestartPolicy
 	hub      *hub
 	wake     chan struct{}
+	obs      *observer // metrics collection and alerts (metrics.go, alerts.go)
 
 	mu      sync.Mutex
 	figures map[string]Figures // job id → latest figures (metrics collection)
@@ -114,6 +115,7 @@ func NewLocal(o Options) (*Local, error) {
 		},
 		hub:     newHub(),
 		wake:    make(chan struct{}, 1),
+		obs:     newObserver(o.Config),
 		figures: map[string]Figures{},
 		running: map[string]bool{},
 	}, nil

@@ -26,8 +26,12 @@ type SyncStats struct {
 }
 
 // RunSync runs state sync until ctx is done: every interval one cycle, its
-// jobs spread over the interval with random jitter.
+// jobs spread over the interval with random jitter. Metrics collection and
+// alerting run with it (startObserver).
 func (l *Local) RunSync(ctx context.Context) error {
+	// Metrics collection and the alert rules run beside sync, in the one
+	// process that syncs.
+	defer l.startObserver(ctx)()
 	interval := l.cfg.Sync.Interval.D()
 	for {
 		start := l.now()

@@ -31,7 +31,8 @@ type fakeService struct {
 	calls     []string
 	watchers  []chan api.Change
 	seq       int64
-	logs      fakeLogs // fake_logs_test.go
+	logs      fakeLogs    // fake_logs_test.go
+	metrics   fakeMetrics // fake_metrics_test.go
 }
 
 var _ api.Service = (*fakeService)(nil)

@@ -58,6 +58,8 @@ type Service interface {
 	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
 	ReadOnly() bool
 
+	MetricsService
+
 	LogService
 
 	SQLPlanner

@@ -1,0 +1,453 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// Alerts: the rules of the config are evaluated after every metrics round
+// over what state sync records of every job (FAILED, drift, the latest
+// checkpoint) and what the observer measured (restarts, failed
+// checkpoints, backpressure, lag). Each (rule, job) has at most one alert
+// record in the store, firing or resolved, with the webhooks that were told:
+// a restarted palink neither fires again what already fires nor notifies
+// twice. Deliveries are notify.go's.
+
+// resolvedKept is how long a resolved alert stays listed.
+const resolvedKept = 24 * time.Hour
+
+// alerter holds the rules and the alerts' state.
+type alerter struct {
+	rules []config.AlertRule
+
+	mu     sync.Mutex
+	alerts map[string]*model.Alert // by key; the latest record per (rule, job)
+	// pending is when a condition started to hold, for rules with a For.
+	pending map[string]time.Time
+	// dirty are the alerts changed in memory and not yet stored.
+	dirty map[string]bool
+}
+
+func newAlerter(cfg *config.Config) *alerter {
+	return &alerter{
+		rules:   slices.Clone(cfg.Alerts.Rules),
+		alerts:  map[string]*model.Alert{},
+		pending: map[string]time.Time{},
+		dirty:   map[string]bool{},
+	}
+}
+
+func (a *alerter) load(stored []model.Alert) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := range stored {
+		s := stored[i]
+		a.alerts[s.Key()] = &s
+	}
+}
+
+// watchesMetrics reports whether some rule needs measured metrics.
+func (a *alerter) watchesMetrics() bool {
+	for _, r := range a.rules {
+		if config.MetricRule(r.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// watchesMetricsOf reports whether a metric rule selects job j.
+func (a *alerter) watchesMetricsOf(j model.Job) bool {
+	for _, r := range a.rules {
+		if config.MetricRule(r.Kind) && r.Selects(j.Name, j.Cluster) {
+			return true
+		}
+	}
+	return false
+}
+
+// longestWindow is how long restart marks must be kept.
+func (a *alerter) longestWindow() time.Duration {
+	w := time.Duration(0)
+	for _, r := range a.rules {
+		if r.Kind == config.RuleRestarts {
+			w = max(w, r.Window.D())
+		}
+	}
+	return w
+}
+
+// alertInput is what the rules read of one job's measures.
+type alertInput struct {
+	measured    bool
+	latest      api.MetricPoint
+	collectedAt time.Time
+	restarts    []restartMark
+}
+
+func (in alertInput) restartsSince(t time.Time) int64 {
+	var n int64
+	for _, m := range in.restarts {
+		if !m.at.Before(t) {
+			n += m.n
+		}
+	}
+	return n
+}
+
+// verdict is a rule's judgement of one job: whether its condition holds,
+// with the value that shows it; known is false when there is nothing
+// recent to judge by, and the alert then stays as it is.
+type verdict struct {
+	holds bool
+	value string
+	known bool
+}
+
+// judge applies rule r to job j at now. stale is how old a measure may be.
+func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale time.Duration) verdict {
+	switch r.Kind {
+	case config.RuleJobFailed:
+		if j.State != model.StateFailed {
+			return verdict{known: true}
+		}
+		v := "FAILED"
+		if d := firstLineOf(strings.TrimSpace(j.Diagnostics)); d != "" {
+			v += ": " + clipRunes(d, 200)
+		}
+		return verdict{holds: true, value: v, known: true}
+	case config.RuleDrift:
+		if j.Drift == nil {
+			return verdict{known: true}
+		}
+		return verdict{holds: true, value: fmt.Sprintf("platform expects %s, %s", j.Drift.Expected, j.Drift.Observed), known: true}
+	case config.RuleCheckpointAge:
+		if j.State != model.StateRunning {
+			return verdict{known: true}
+		}
+		limit := r.Age.D()
+		switch {
+		case in.measured && now.Sub(in.collectedAt) <= stale && in.latest.CheckpointAge >= 0:
+			age := in.latest.CheckpointAge + now.Sub(in.collectedAt)
+			return verdict{holds: age > limit, value: fmt.Sprintf("latest checkpoint %s ago (limit %s)", roundAge(age), limit), known: true}
+		case j.LatestCheckpoint != nil && !j.LatestCheckpoint.Time.IsZero():
+			age := now.Sub(j.LatestCheckpoint.Time)
+			return verdict{holds: age > limit, value: fmt.Sprintf("latest checkpoint %s ago (limit %s)", roundAge(age), limit), known: true}
+		case !j.StartedAt.IsZero():
+			up := now.Sub(j.StartedAt)
+			return verdict{holds: up > limit, value: fmt.Sprintf("no checkpoint in the %s since it started (limit %s)", roundAge(up), limit), known: true}
+		}
+		return verdict{}
+	}
+	// The metric rules: a job that does not run has no such trouble; one
+	// that runs is judged by a recent measure only.
+	if j.State != model.StateRunning {
+		return verdict{known: true}
+	}
+	if !in.measured || now.Sub(in.collectedAt) > stale {
+		return verdict{}
+	}
+	p := in.latest
+	switch r.Kind {
+	case config.RuleRestarts:
+		n := in.restartsSince(now.Add(-r.Window.D()))
+		return verdict{holds: n > int64(r.Count), value: fmt.Sprintf("%d restarts in %s (limit %d)", n, r.Window.D(), r.Count), known: true}
+	case config.RuleFailedCheckpoints:
+		return verdict{holds: p.FailedInARow >= r.Count, value: fmt.Sprintf("%d failed checkpoints in a row (limit %d)", p.FailedInARow, r.Count), known: true}
+	case config.RuleBackpressure:
+		v := fmt.Sprintf("backpressure %d%% at %s (limit %d%%)", percent(p.Backpressure), dashIfEmpty(p.BackpressureVertex), percent(r.Above))
+		return verdict{holds: p.Backpressure > r.Above, value: v, known: true}
+	case config.RuleLag:
+		if p.Lag < 0 {
+			return verdict{known: true} // the sources report no lag
+		}
+		return verdict{holds: p.Lag > r.Above, value: fmt.Sprintf("consumer lag %s records (limit %s)", countText(p.Lag), countText(r.Above)), known: true}
+	}
+	return verdict{}
+}
+
+// evaluateAlerts judges every rule over every job it selects, fires and
+// resolves alerts, stores what changed and tells watchers.
+func (l *Local) evaluateAlerts(ctx context.Context) error {
+	o := l.obs
+	a := o.al
+	now := l.now()
+	stale := 3 * o.alertInterval
+	o.mu.Lock()
+	jobs := make([]model.Job, 0, len(o.known))
+	for _, j := range o.known {
+		jobs = append(jobs, j)
+	}
+	inputs := make(map[string]alertInput, len(o.jobs))
+	for id, jm := range o.jobs {
+		if !jm.collectedAt.IsZero() {
+			inputs[id] = alertInput{measured: true, latest: jm.latest, collectedAt: jm.collectedAt, restarts: slices.Clone(jm.restarts)}
+		}
+	}
+	o.mu.Unlock()
+
+	changed := a.evaluate(jobs, inputs, now, stale)
+	if err := l.storeAlerts(ctx); err != nil {
+		return err
+	}
+	if changed {
+		l.hub.publish(Change{Kind: api.AlertsChanged})
+	}
+	return nil
+}
+
+// evaluate updates the alerts in memory and reports whether any fired,
+// resolved or was forgotten.
+func (a *alerter) evaluate(jobs []model.Job, inputs map[string]alertInput, now time.Time, stale time.Duration) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	changed := false
+	judged := map[string]bool{}
+	for _, r := range a.rules {
+		for _, j := range jobs {
+			if !r.Selects(j.Name, j.Cluster) {
+				continue
+			}
+			key := model.AlertKey(r.Name, j.ID)
+			judged[key] = true
+			v := judge(r, j, inputs[j.ID], now, stale)
+			if !v.known {
+				continue
+			}
+			cur := a.alerts[key]
+			firing := cur != nil && cur.State == model.AlertFiring
+			switch {
+			case v.holds && firing:
+				cur.Value = v.value // shown, not stored: it moves every round
+			case v.holds:
+				since, ok := a.pending[key]
+				if !ok {
+					since, a.pending[key] = now, now
+				}
+				if now.Sub(since) < r.For.D() {
+					continue
+				}
+				delete(a.pending, key)
+				al := &model.Alert{Rule: r.Name, Kind: r.Kind, Severity: r.Severity, JobID: j.ID, JobName: j.Name,
+					Cluster: j.Cluster, State: model.AlertFiring, Since: since, Value: v.value, UpdatedAt: now}
+				al.Message = alertMessage(al, now)
+				a.alerts[key], a.dirty[key], changed = al, true, true
+			default:
+				delete(a.pending, key)
+				if firing {
+					a.resolve(cur, now, v.value)
+					changed = true
+				}
+			}
+		}
+	}
+	// Alerts whose rule or job is gone, or that the rule no longer selects,
+	// resolve; long-resolved ones that owe no message are forgotten.
+	for key, al := range a.alerts {
+		switch {
+		case al.State == model.AlertFiring && !judged[key]:
+			a.resolve(al, now, "no longer watched")
+			changed = true
+		case al.State == model.AlertResolved && now.Sub(al.ResolvedAt) > resolvedKept && !a.owesResolve(al):
+			delete(a.alerts, key)
+			a.dirty[key], changed = true, true
+		}
+	}
+	for key := range a.pending {
+		if !judged[key] {
+			delete(a.pending, key)
+		}
+	}
+	return changed
+}
+
+func (a *alerter) resolve(al *model.Alert, now time.Time, value string) {
+	al.State, al.ResolvedAt, al.UpdatedAt = model.AlertResolved, now, now
+	if value != "" {
+		al.Value = value
+	}
+	al.Message = alertMessage(al, now)
+	a.dirty[al.Key()] = true
+}
+
+// owesResolve: a webhook was told of the firing and not yet of the resolve.
+func (a *alerter) owesResolve(al *model.Alert) bool {
+	for _, h := range al.Notified {
+		if !slices.Contains(al.ResolveNotified, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// storeAlerts writes the changed alerts (a deleted one is one no longer in
+// memory). A failure keeps them dirty for the next round.
+func (l *Local) storeAlerts(ctx context.Context) error {
+	a := l.obs.al
+	a.mu.Lock()
+	if len(a.dirty) == 0 {
+		a.mu.Unlock()
+		return nil
+	}
+	puts := make([]model.Alert, 0, len(a.dirty))
+	var dels []string
+	for key := range a.dirty {
+		if al, ok := a.alerts[key]; ok {
+			c := *al
+			c.Notified, c.ResolveNotified = slices.Clone(al.Notified), slices.Clone(al.ResolveNotified)
+			puts = append(puts, c)
+		} else {
+			dels = append(dels, key)
+		}
+	}
+	clear(a.dirty)
+	a.mu.Unlock()
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		for _, al := range puts {
+			if err := tx.PutAlert(al); err != nil {
+				return err
+			}
+		}
+		for _, key := range dels {
+			rule, job, _ := strings.Cut(key, "/")
+			if err := tx.DeleteAlert(rule, job); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		a.mu.Lock()
+		for _, al := range puts {
+			a.dirty[al.Key()] = true
+		}
+		for _, k := range dels {
+			a.dirty[k] = true
+		}
+		a.mu.Unlock()
+		return fmt.Errorf("store alerts: %w", err)
+	}
+	return nil
+}
+
+// Alerts implements Service. It reads the store, so that any palink on the
+// host (a read-only one too) lists what the agent decided.
+func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
+	var out []model.Alert
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		jobID := ""
+		if f.JobRef != "" {
+			j, err := findJob(tx, f.JobRef)
+			if err != nil {
+				return err
+			}
+			jobID = j.ID
+		}
+		all, err := tx.Alerts()
+		if err != nil {
+			return err
+		}
+		for _, a := range all {
+			if (jobID == "" || a.JobID == jobID) && (len(f.States) == 0 || slices.Contains(f.States, a.State)) {
+				out = append(out, a)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list alerts: %w", err)
+	}
+	// The stored value is the one that fired; a firing alert's latest one
+	// is in memory.
+	a := l.obs.al
+	a.mu.Lock()
+	for i := range out {
+		if m, ok := a.alerts[out[i].Key()]; ok && m.State == out[i].State && m.Since.Equal(out[i].Since) {
+			out[i].Value = m.Value
+		}
+	}
+	a.mu.Unlock()
+	sortAlerts(out)
+	return out, nil
+}
+
+// sortAlerts orders firing alerts first, newest first, then resolved ones,
+// most recently resolved first.
+func sortAlerts(as []model.Alert) {
+	sort.SliceStable(as, func(i, k int) bool {
+		a, b := as[i], as[k]
+		if a.State != b.State {
+			return a.State == model.AlertFiring
+		}
+		ta, tb := a.Since, b.Since
+		if a.State == model.AlertResolved {
+			ta, tb = a.ResolvedAt, b.ResolvedAt
+		}
+		if !ta.Equal(tb) {
+			return ta.After(tb)
+		}
+		return a.Key() < b.Key()
+	})
+}
+
+// alertMessage is the one line webhooks send and logs keep.
+func alertMessage(a *model.Alert, now time.Time) string {
+	who := a.JobName
+	if a.Cluster != "" {
+		who += " (" + a.Cluster + ")"
+	}
+	if a.State == model.AlertResolved {
+		return fmt.Sprintf("[RESOLVED] %s · %s after %s: %s", a.Rule, who, roundAge(a.ResolvedAt.Sub(a.Since)), a.Value)
+	}
+	return fmt.Sprintf("[FIRING] %s · %s: %s", a.Rule, who, a.Value)
+}
+
+func roundAge(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Hour:
+		return d.Round(time.Minute)
+	case d >= time.Minute:
+		return d.Round(time.Second)
+	}
+	return d.Round(100 * time.Millisecond)
+}
+
+func percent(r float64) int { return int(math.Round(r * 100)) }
+
+// countText renders a record count compactly: 950, 12.4k, 1.2M.
+func countText(v float64) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// clipRunes keeps the first n runes of s.
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func dashIfEmpty(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

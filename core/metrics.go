@@ -1,0 +1,556 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// Live metrics: the observer measures the jobs that clients show (their
+// interest) every metrics interval, and the jobs that metric alert rules
+// watch every alerts interval — never a job that nothing asked for, so the
+// requests follow the screen, not the fleet. It keeps each shown job's
+// history in ring buffers, publishes headline figures through Watch, and
+// feeds the alert rules (alerts.go). It runs beside state sync (RunSync),
+// in the process that owns the store: the agent when one runs.
+
+// observer is Local's metrics and alerts state.
+type observer struct {
+	interval      time.Duration // for shown jobs
+	alertInterval time.Duration // for jobs only alert rules watch
+	ttl           time.Duration // how long an interest lasts undeclared
+	concurrency   int
+
+	mu      sync.Mutex
+	clients map[string]clientInterest
+	jobs    map[string]*jobMetrics // by job id
+	// known is every job as the store and the change stream last said, for
+	// the alert rules (which watch jobs nobody shows).
+	known map[string]model.Job
+
+	al *alerter
+	// hookWait overrides the first pause between webhook retries (tests).
+	hookWait time.Duration
+}
+
+// clientInterest is one client's declared screen.
+type clientInterest struct {
+	jobs   []string
+	detail string
+	until  time.Time
+}
+
+// jobMetrics is what the observer knows of one job.
+type jobMetrics struct {
+	flinkJobID string
+	series     *series // history; only for jobs some client showed
+	vertices   []api.VertexMetrics
+	// lagNames are the source vertices' lag metric names, listed once per
+	// Flink job (vertex id → names).
+	lagNames map[string][]string
+
+	latest      api.MetricPoint
+	collectedAt time.Time // of latest
+	shownAt     time.Time // when a client last showed the job
+	lastErr     string
+	lastErrAt   time.Time
+
+	// restarts are the increases of Flink's numRestarts seen, for the
+	// restarts rule's window; lastRestarts is Unknown before the first.
+	restarts     []restartMark
+	lastRestarts int64
+	// failedBase is Flink's failed-checkpoint count when a checkpoint last
+	// completed, so that a run of failures longer than Flink's history
+	// still counts in full; lastCompleted is the completed count then.
+	failedBase, lastCompleted int64
+	streak                    int
+	ckSeen                    bool
+}
+
+type restartMark struct {
+	at time.Time
+	n  int64
+}
+
+func newObserver(cfg *config.Config) *observer {
+	iv := cfg.Metrics.Interval.D()
+	if iv <= 0 {
+		iv = 5 * time.Second
+	}
+	av := max(cfg.Alerts.Interval.D(), iv)
+	return &observer{
+		interval:      iv,
+		alertInterval: av,
+		ttl:           max(3*iv, 30*time.Second),
+		concurrency:   max(cfg.Metrics.Concurrency, 1),
+		clients:       map[string]clientInterest{},
+		jobs:          map[string]*jobMetrics{},
+		known:         map[string]model.Job{},
+		al:            newAlerter(cfg),
+	}
+}
+
+// SetInterest implements Service.
+func (l *Local) SetInterest(ctx context.Context, r api.InterestRequest) error {
+	if r.Client == "" {
+		return errors.New("set metrics interest: no client id")
+	}
+	o := l.obs
+	now := l.now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(r.Jobs) == 0 && r.Detail == "" {
+		delete(o.clients, r.Client)
+		return nil
+	}
+	o.clients[r.Client] = clientInterest{jobs: slices.Clone(r.Jobs), detail: r.Detail, until: now.Add(o.ttl)}
+	return nil
+}
+
+// JobMetrics implements Service.
+func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
+	var j model.Job
+	if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = findJob(tx, ref); return err }); err != nil {
+		return api.MetricsSeries{}, fmt.Errorf("metrics of %s: %w", ref, err)
+	}
+	o := l.obs
+	now := l.now()
+	out := api.MetricsSeries{JobID: j.ID, Interval: o.interval}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	jm := o.jobs[j.ID]
+	if jm == nil {
+		return out, nil
+	}
+	if jm.series != nil {
+		out.Recent = jm.series.recentSince(now.Add(-recentSpan))
+		out.Hour = jm.series.hourSince(now.Add(-hourSpan))
+	}
+	out.Vertices = slices.Clone(jm.vertices)
+	out.LastError, out.LastErrorAt = jm.lastErr, jm.lastErrAt
+	return out, nil
+}
+
+// CollectStats describe one collection round.
+type CollectStats struct {
+	Jobs     int   // jobs measured
+	Shown    int   // of which some client shows
+	Requests int64 // JobManager requests made
+	Errors   int
+	Duration time.Duration
+}
+
+// collectTarget is one job to measure in a round.
+type collectTarget struct {
+	job   model.Job
+	shown bool
+}
+
+// dueTargets lists the jobs to measure now: the ones clients show, and
+// those that metric alert rules watch whose last measure is an alerts
+// interval old. Expired interests are dropped here.
+func (o *observer) dueTargets(now time.Time) (shown []string, watched []model.Job) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	seen := map[string]bool{}
+	for id, c := range o.clients {
+		if now.After(c.until) {
+			delete(o.clients, id)
+			continue
+		}
+		for _, j := range append([]string{c.detail}, c.jobs...) {
+			if j != "" && !seen[j] {
+				seen[j] = true
+				shown = append(shown, j)
+			}
+		}
+	}
+	sort.Strings(shown)
+	if !o.al.watchesMetrics() {
+		return shown, nil
+	}
+	for id, j := range o.known {
+		if seen[id] || !measurable(j) || !o.al.watchesMetricsOf(j) {
+			continue
+		}
+		if jm := o.jobs[id]; jm != nil && now.Sub(jm.collectedAt) < o.alertInterval-o.interval/2 {
+			continue
+		}
+		watched = append(watched, j)
+	}
+	sort.Slice(watched, func(a, b int) bool { return watched[a].ID < watched[b].ID })
+	return shown, watched
+}
+
+// measurable: a running Flink job whose JobManager palink knows.
+func measurable(j model.Job) bool {
+	return j.State == model.StateRunning && j.AppID != "" && j.FlinkJobID != "" &&
+		(j.TrackingURL != "" || j.JMAddress != "")
+}
+
+// collectOnce runs one round: it measures the due jobs (bounded
+// concurrency), records what they said, publishes the shown ones' figures,
+// and forgets what nobody looked at for an hour.
+func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
+	start := time.Now()
+	o := l.obs
+	now := l.now()
+	var stats CollectStats
+	shownIDs, watched := o.dueTargets(now)
+	var targets []collectTarget
+	if len(shownIDs) > 0 {
+		err := l.st.View(ctx, func(tx store.ReadTx) error {
+			for _, id := range shownIDs {
+				j, err := tx.Job(id)
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				targets = append(targets, collectTarget{job: j, shown: true})
+			}
+			return nil
+		})
+		if err != nil {
+			return stats, fmt.Errorf("collect metrics: read jobs: %w", err)
+		}
+	}
+	for _, j := range watched {
+		targets = append(targets, collectTarget{job: j})
+	}
+
+	var (
+		requests atomic.Int64
+		failed   atomic.Int64
+		measured atomic.Int64
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, o.concurrency)
+	)
+	for _, t := range targets {
+		j := t.job
+		cl := l.clusters[j.Cluster]
+		if !measurable(j) || cl == nil {
+			if t.shown {
+				l.forgetFigures(j.ID)
+			}
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return stats, ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			jctx, cancel := context.WithTimeout(ctx, max(2*o.interval, 10*time.Second))
+			defer cancel()
+			m, err := l.measure(jctx, cl, j, o.lagNamesOf(j))
+			requests.Add(int64(m.calls))
+			measured.Add(1)
+			if err != nil {
+				failed.Add(1)
+				l.log.Debug("metrics", "job", j.Name, "err", err)
+			}
+			o.record(j, t.shown, m, err, l.now())
+		}()
+	}
+	wg.Wait()
+	stats.Jobs = int(measured.Load())
+	stats.Shown = len(shownIDs)
+	stats.Requests = requests.Load()
+	stats.Errors = int(failed.Load())
+	l.publishFigures(ctx, shownIDs, now)
+	o.prune(now)
+	l.pruneFigures(now)
+	stats.Duration = time.Since(start)
+	return stats, ctx.Err()
+}
+
+func (o *observer) lagNamesOf(j model.Job) map[string][]string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if jm := o.jobs[j.ID]; jm != nil && jm.flinkJobID == j.FlinkJobID {
+		return jm.lagNames
+	}
+	return nil
+}
+
+// record keeps one measurement.
+func (o *observer) record(j model.Job, shown bool, m measurement, err error, now time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	jm := o.jobs[j.ID]
+	if jm == nil {
+		jm = &jobMetrics{lastRestarts: api.Unknown}
+		o.jobs[j.ID] = jm
+	}
+	if jm.flinkJobID != j.FlinkJobID {
+		// A new Flink job (a redeploy): its counters start again.
+		jm.flinkJobID, jm.lagNames = j.FlinkJobID, nil
+		jm.lastRestarts, jm.failedBase, jm.lastCompleted, jm.streak, jm.ckSeen = api.Unknown, 0, 0, 0, false
+	}
+	if shown {
+		jm.shownAt = now
+	}
+	if err != nil {
+		jm.lastErr, jm.lastErrAt = err.Error(), now
+		return
+	}
+	jm.lastErr = ""
+	if jm.lagNames == nil {
+		jm.lagNames = map[string][]string{}
+	}
+	for id, names := range m.lagNames {
+		jm.lagNames[id] = names
+	}
+	p := m.point
+	if p.Restarts >= 0 {
+		if jm.lastRestarts >= 0 && p.Restarts > jm.lastRestarts {
+			jm.restarts = append(jm.restarts, restartMark{at: now, n: p.Restarts - jm.lastRestarts})
+		}
+		jm.lastRestarts = p.Restarts
+	}
+	// Failures in a row: Flink's history shows the newest few; the counts
+	// carry longer runs. A completion resets the run.
+	if m.checkpointsOK {
+		if !jm.ckSeen || m.completed > jm.lastCompleted {
+			jm.lastCompleted, jm.failedBase, jm.ckSeen = m.completed, m.failed-int64(p.FailedInARow), true
+		}
+		jm.streak = max(p.FailedInARow, int(m.failed-jm.failedBase))
+	}
+	p.FailedInARow = jm.streak
+	jm.latest, jm.collectedAt = p, now
+	if shown {
+		if jm.series == nil {
+			jm.series = newSeries(o.interval)
+		}
+		jm.series.add(p)
+		jm.vertices = m.vertices
+	}
+}
+
+// prune forgets what nobody needs: histories not shown for an hour, and
+// everything of jobs not measured for an hour.
+func (o *observer) prune(now time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	keep := o.al.longestWindow()
+	for id, jm := range o.jobs {
+		if jm.series != nil && now.Sub(jm.shownAt) > hourSpan {
+			jm.series, jm.vertices = nil, nil
+		}
+		if now.Sub(jm.collectedAt) > hourSpan && now.Sub(jm.lastErrAt) > hourSpan {
+			delete(o.jobs, id)
+			continue
+		}
+		i := 0
+		for i < len(jm.restarts) && now.Sub(jm.restarts[i].at) > keep {
+			i++
+		}
+		jm.restarts = jm.restarts[i:]
+	}
+}
+
+// figuresOf is the jobs table's view of a job's latest measure.
+func (o *observer) figuresOf(id string, now time.Time) (Figures, bool) {
+	jm := o.jobs[id]
+	if jm == nil || jm.collectedAt.IsZero() || jm.series == nil {
+		return Figures{}, false
+	}
+	p := jm.latest
+	f := Figures{At: jm.collectedAt, RecordsInPerSec: p.RecordsIn, RecordsOutPerS: p.RecordsOut,
+		Backpressure: p.Backpressure, InSpark: jm.series.spark(now.Add(-recentSpan))}
+	if p.CheckpointAge >= 0 {
+		f.CheckpointAge = p.CheckpointAge
+	}
+	if p.WatermarkDelay >= 0 {
+		f.WatermarkDelay = p.WatermarkDelay
+	}
+	return f, true
+}
+
+// publishFigures hands the shown jobs' new figures to ListJobs and to
+// watchers, with each job's current record and pending command, so that a
+// figures update never rolls a row back to an older state.
+func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time) {
+	if len(ids) == 0 {
+		return
+	}
+	o := l.obs
+	var views []JobView
+	_ = l.st.View(ctx, func(tx store.ReadTx) error {
+		for _, id := range ids {
+			j, err := tx.Job(id)
+			if err != nil || !measurable(j) {
+				continue
+			}
+			o.mu.Lock()
+			f, ok := o.figuresOf(id, now)
+			o.mu.Unlock()
+			if !ok {
+				continue
+			}
+			pending, err := pendingCommand(tx, id)
+			if err != nil {
+				return err
+			}
+			l.mu.Lock()
+			l.figures[id] = f
+			l.mu.Unlock()
+			views = append(views, JobView{Job: j, Pending: pending, Figures: f})
+		}
+		return nil
+	})
+	for i := range views {
+		v := views[i]
+		if v.Figures.CheckpointAge == 0 && v.LatestCheckpoint != nil {
+			v.Figures.CheckpointAge = now.Sub(v.LatestCheckpoint.Time)
+		}
+		l.hub.publish(Change{Kind: JobChanged, Job: &v})
+	}
+}
+
+// pruneFigures drops the figures of jobs no client shows any more: hidden
+// rows are not measured, and figures that stopped moving would mislead
+// when the row comes back.
+func (l *Local) pruneFigures(now time.Time) {
+	o := l.obs
+	o.mu.Lock()
+	stale := map[string]bool{}
+	l.mu.Lock()
+	for id := range l.figures {
+		if jm := o.jobs[id]; jm == nil || now.Sub(jm.shownAt) > o.ttl {
+			stale[id] = true
+		}
+	}
+	for id := range stale {
+		delete(l.figures, id)
+	}
+	l.mu.Unlock()
+	o.mu.Unlock()
+}
+
+// forgetFigures drops a job's figures once it is not running: the jobs
+// table shows none rather than the last ones of a job that stopped.
+func (l *Local) forgetFigures(id string) {
+	l.mu.Lock()
+	delete(l.figures, id)
+	l.mu.Unlock()
+}
+
+// startObserver runs metrics collection and alerting beside state sync
+// until ctx is done; stop waits for them to end.
+func (l *Local) startObserver(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		l.runObserver(ctx, &wg)
+	}()
+	return func() { cancel(); wg.Wait() }
+}
+
+// runObserver is the collection loop: every metrics interval a round, then
+// the alert rules over what it and state sync know.
+func (l *Local) runObserver(ctx context.Context, wg *sync.WaitGroup) {
+	o := l.obs
+	if err := l.loadObserved(ctx); err != nil && ctx.Err() == nil {
+		l.log.Warn("alerts: load", "err", err)
+	}
+	changes := l.hub.subscribe(ctx)
+	wg.Add(2)
+	go func() { defer wg.Done(); l.followJobs(ctx, changes) }()
+	kick := make(chan struct{}, 1)
+	go func() { defer wg.Done(); l.runNotifier(ctx, kick) }()
+	t := time.NewTicker(o.interval)
+	defer t.Stop()
+	for {
+		stats, err := l.collectOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			l.log.Warn("metrics round", "err", err)
+		} else if stats.Jobs > 0 {
+			l.log.Debug("metrics round", "jobs", stats.Jobs, "shown", stats.Shown, "requests", stats.Requests, "errors", stats.Errors, "took", stats.Duration)
+		}
+		if err := l.evaluateAlerts(ctx); err != nil && ctx.Err() == nil {
+			l.log.Warn("alerts", "err", err)
+		}
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// loadObserved reads every job (for the alert rules) and the alerts the
+// last run left.
+func (l *Local) loadObserved(ctx context.Context) error {
+	var jobs []model.Job
+	var alerts []model.Alert
+	err := l.st.View(ctx, func(tx store.ReadTx) (err error) {
+		if jobs, err = tx.Jobs(); err != nil {
+			return err
+		}
+		alerts, err = tx.Alerts()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	o := l.obs
+	o.mu.Lock()
+	o.known = make(map[string]model.Job, len(jobs))
+	for _, j := range jobs {
+		o.known[j.ID] = j
+	}
+	o.mu.Unlock()
+	o.al.load(alerts)
+	return nil
+}
+
+// followJobs keeps the observer's copy of every job current from the
+// change stream; a Resync reloads it.
+func (l *Local) followJobs(ctx context.Context, ch <-chan Change) {
+	o := l.obs
+	for c := range ch {
+		switch {
+		case c.Kind == JobChanged && c.Job != nil:
+			o.mu.Lock()
+			o.known[c.Job.ID] = c.Job.Job
+			o.mu.Unlock()
+		case c.Kind == Resync:
+			var jobs []model.Job
+			if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { jobs, err = tx.Jobs(); return err }); err != nil {
+				if ctx.Err() == nil {
+					l.log.Warn("alerts: reload jobs", "err", err)
+				}
+				continue
+			}
+			o.mu.Lock()
+			o.known = make(map[string]model.Job, len(jobs))
+			for _, j := range jobs {
+				o.known[j.ID] = j
+			}
+			o.mu.Unlock()
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn"
+)
+
+// The task metrics asked of every vertex, aggregated over its subtasks in
+// one request (agg=sum,max,min): the request count per job is fixed, one
+// per vertex plus three (details, checkpoints, restarts).
+const (
+	mRecordsIn    = "numRecordsInPerSecond"
+	mRecordsOut   = "numRecordsOutPerSecond"
+	mBusy         = "busyTimeMsPerSecond"
+	mBackpressure = "backPressuredTimeMsPerSecond"
+	mWatermark    = "currentInputWatermark"
+	mRestarts     = "numRestarts"
+)
+
+var vertexMetricNames = []string{mRecordsIn, mRecordsOut, mBusy, mBackpressure, mWatermark}
+
+// measurement is what one collection learned of a job.
+type measurement struct {
+	point      api.MetricPoint
+	vertices   []api.VertexMetrics
+	flinkState string
+	// lagNames are the source vertices' lag metrics found this time
+	// (vertex id → names; an empty list: the vertex reports none).
+	lagNames map[string][]string
+	// completed and failed are Flink's checkpoint counts, when
+	// checkpointsOK says they were read.
+	completed, failed int64
+	checkpointsOK     bool
+	calls             int
+}
+
+// jobApplication rebuilds the job's YARN application from what state sync
+// last recorded, so that measuring costs no ResourceManager request. The
+// proxied tracking URL outlives JobManager failovers; amRPCAddress is
+// refreshed by every sync cycle.
+func jobApplication(j model.Job) yarn.Application {
+	return yarn.Application{ID: j.AppID, State: yarn.AppRunning, TrackingUI: "ApplicationMaster",
+		TrackingURL: j.TrackingURL, AMRPCAddress: j.JMAddress}
+}
+
+// measure asks a job's JobManager for its figures: the job details (state,
+// vertices, plan, the JobManager's clock), the checkpoint statistics, the
+// restart count, and per vertex the aggregated task metrics. known holds
+// the lag metric names found earlier, so they are listed once per Flink job.
+func (l *Local) measure(ctx context.Context, cl *Cluster, j model.Job, known map[string][]string) (measurement, error) {
+	var m measurement
+	f, err := cl.Flink(jobApplication(j))
+	if err != nil {
+		return m, fmt.Errorf("measure %s: %w", j.Name, err)
+	}
+	m.calls++
+	det, err := f.Job(ctx, j.FlinkJobID)
+	if err != nil {
+		return m, fmt.Errorf("measure %s: %w", j.Name, err)
+	}
+	m.flinkState = det.State
+	// Watermarks and checkpoint times are the cluster's clock: measure
+	// delays against it, not against this host's.
+	jmNow := l.now()
+	if det.Now > 0 {
+		jmNow = time.UnixMilli(det.Now)
+	}
+	p := api.MetricPoint{At: l.now(), WatermarkDelay: api.Unknown, Lag: api.Unknown, CheckpointAge: api.Unknown, Restarts: api.Unknown}
+
+	m.calls++
+	if cps, err := f.Checkpoints(ctx, j.FlinkJobID); err == nil {
+		if c := cps.Latest.Completed; c != nil {
+			p.CheckpointDuration = time.Duration(c.EndToEndDuration) * time.Millisecond
+			p.CheckpointSize = c.CheckpointedSize
+			if c.LatestAckTimestamp > 0 {
+				p.CheckpointAge = max(jmNow.Sub(time.UnixMilli(c.LatestAckTimestamp)), 0)
+			}
+		}
+		p.FailedCheckpoints = cps.Counts.Failed
+		p.FailedInARow = failedInARow(cps.History)
+		m.completed, m.failed, m.checkpointsOK = cps.Counts.Completed, cps.Counts.Failed, true
+	} else if ctx.Err() != nil {
+		return m, fmt.Errorf("measure %s: %w", j.Name, err)
+	}
+
+	m.calls++
+	if ms, err := f.JobMetrics(ctx, j.FlinkJobID, mRestarts); err == nil {
+		for _, x := range ms {
+			if n, err := strconv.ParseInt(x.Value, 10, 64); x.ID == mRestarts && err == nil {
+				p.Restarts = n
+			}
+		}
+	} else if ctx.Err() != nil {
+		return m, fmt.Errorf("measure %s: %w", j.Name, err)
+	}
+
+	if det.State != yarn.JobRunning {
+		// No task runs: rates are zero, watermarks and lag unknown.
+		m.point = p
+		return m, nil
+	}
+	sources, sinks := graphEnds(det)
+	m.lagNames = map[string][]string{}
+	var lags, lagMax []float64
+	for _, v := range det.Vertices {
+		names := vertexMetricNames
+		if sources[v.ID] {
+			lag, ok := known[v.ID]
+			if !ok {
+				m.calls++
+				all, err := f.SubtaskMetrics(ctx, j.FlinkJobID, v.ID, nil, nil)
+				if err != nil {
+					return m, fmt.Errorf("measure %s: list metrics of %s: %w", j.Name, v.Name, err)
+				}
+				lag = lagMetricNames(all)
+			}
+			m.lagNames[v.ID] = lag
+			names = append(append([]string(nil), names...), lag...)
+		}
+		m.calls++
+		agg, err := f.SubtaskMetrics(ctx, j.FlinkJobID, v.ID, names, []string{"sum", "max", "min"})
+		if err != nil {
+			return m, fmt.Errorf("measure %s: metrics of %s: %w", j.Name, v.Name, err)
+		}
+		vm := api.VertexMetrics{ID: v.ID, Name: v.Name, Parallelism: v.Parallelism, Source: sources[v.ID],
+			Sink: sinks[v.ID], WatermarkDelay: api.Unknown}
+		for _, a := range agg {
+			switch {
+			case a.ID == mRecordsIn:
+				vm.RecordsIn = finite(a.Sum)
+			case a.ID == mRecordsOut:
+				vm.RecordsOut = finite(a.Sum)
+			case a.ID == mBusy:
+				vm.Busy = clampRatio(finite(a.Max) / 1000)
+			case a.ID == mBackpressure:
+				vm.Backpressure = clampRatio(finite(a.Max) / 1000)
+			case a.ID == mWatermark:
+				// Long.MIN_VALUE (no watermark yet) and NaN are not watermarks.
+				if wm := finite(a.Min); wm > 0 && !vm.Source {
+					vm.WatermarkDelay = max(jmNow.Sub(time.UnixMilli(int64(wm))), 0)
+				}
+			case strings.HasSuffix(a.ID, "pendingRecords"):
+				lags = append(lags, finite(a.Sum))
+			case strings.HasSuffix(a.ID, "records-lag-max"):
+				lagMax = append(lagMax, finite(a.Max))
+			}
+		}
+		m.vertices = append(m.vertices, vm)
+	}
+	p.RecordsIn, p.RecordsOut = 0, 0
+	for _, vm := range m.vertices {
+		if vm.Source {
+			p.RecordsIn += vm.RecordsOut // what the sources emit is what the job takes in
+		}
+		if vm.Sink {
+			p.RecordsOut += vm.RecordsIn
+		}
+		if vm.Backpressure > p.Backpressure || p.BackpressureVertex == "" {
+			p.Backpressure, p.BackpressureVertex = vm.Backpressure, vm.Name
+		}
+		p.Busy = max(p.Busy, vm.Busy)
+		p.WatermarkDelay = max(p.WatermarkDelay, vm.WatermarkDelay) // the lowest watermark is the largest delay
+	}
+	switch {
+	case len(lags) > 0:
+		p.Lag = metricSum(lags)
+	case len(lagMax) > 0:
+		p.Lag = metricMax(lagMax)
+	}
+	m.point = p
+	return m, nil
+}
+
+// graphEnds finds the sources (vertices nothing feeds) and sinks (vertices
+// that feed nothing) in the job's plan; without a plan, the first and last
+// vertices, which Flink lists in topological order.
+func graphEnds(det yarn.JobDetails) (sources, sinks map[string]bool) {
+	sources, sinks = map[string]bool{}, map[string]bool{}
+	var plan struct {
+		Nodes []struct {
+			ID     string `json:"id"`
+			Inputs []struct {
+				ID string `json:"id"`
+			} `json:"inputs"`
+		} `json:"nodes"`
+	}
+	if len(det.Plan) > 0 && json.Unmarshal(det.Plan, &plan) == nil && len(plan.Nodes) > 0 {
+		fed := map[string]bool{}
+		for _, n := range plan.Nodes {
+			if len(n.Inputs) == 0 {
+				sources[n.ID] = true
+			}
+			for _, in := range n.Inputs {
+				fed[in.ID] = true
+			}
+		}
+		for _, n := range plan.Nodes {
+			if !fed[n.ID] {
+				sinks[n.ID] = true
+			}
+		}
+		return sources, sinks
+	}
+	if n := len(det.Vertices); n > 0 {
+		sources[det.Vertices[0].ID] = true
+		sinks[det.Vertices[n-1].ID] = true
+	}
+	return sources, sinks
+}
+
+// lagMetricNames picks the consumer-lag metrics among a source vertex's
+// metric names: the FLIP-33 pendingRecords of new sources, and the Kafka
+// consumer's records-lag-max.
+func lagMetricNames(all []yarn.AggregatedMetric) []string {
+	out := []string{}
+	for _, a := range all {
+		if strings.Contains(a.ID, ",") {
+			continue // it could not be asked for in a get list
+		}
+		if strings.HasSuffix(a.ID, ".pendingRecords") || a.ID == "pendingRecords" || strings.HasSuffix(a.ID, "records-lag-max") {
+			out = append(out, a.ID)
+		}
+	}
+	return out
+}
+
+// failedInARow counts the newest checkpoints that failed, in-progress
+// ones aside (history is newest first).
+func failedInARow(history []yarn.Checkpoint) int {
+	n := 0
+	for _, c := range history {
+		switch c.Status {
+		case "FAILED":
+			n++
+		case "COMPLETED":
+			return n
+		}
+	}
+	return n
+}
+
+func finite(p *float64) float64 {
+	if p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) {
+		return 0
+	}
+	return *p
+}
+
+func clampRatio(r float64) float64 { return math.Min(math.Max(r, 0), 1) }
+
+func metricSum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func metricMax(xs []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = math.Max(m, x)
+	}
+	return m
+}
