@@ -366,3 +366,51 @@ func TestSimCommand(t *testing.T) {
 		t.Errorf("palink sim: %v", err)
 	}
 }
+
+// TestCLIClusterAdoptEdit: the cluster view lists the Flink applications
+// palink does not manage; adopting one makes it a job that sync follows;
+// a new spec version is saved with job edit.
+func TestCLIClusterAdoptEdit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	e := newCLIEnv(t, sim.Options{Apps: 8}, nil)
+	var ov core.ClusterOverview
+	if err := json.Unmarshal([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
+		t.Fatal(err)
+	}
+	if ov.Metrics.VCoresTotal == 0 || len(ov.Queues) == 0 {
+		t.Errorf("cluster metrics/queues missing: %+v", ov.Metrics)
+	}
+	var app core.Application
+	for _, a := range ov.Unmanaged {
+		if a.State == "RUNNING" {
+			app = a
+			break
+		}
+	}
+	if app.ID == "" {
+		t.Fatalf("no running unmanaged application among %d", len(ov.Unmanaged))
+	}
+	e.mustRun("adopt", app.ID, "--name", "adopted-one")
+	j := e.syncUntil("adopted-one", "RUNNING", func(j model.Job) bool { return j.State == model.StateRunning })
+	if j.AppID != app.ID || j.FlinkJobID == "" {
+		t.Errorf("adopted job: %+v", j)
+	}
+	if err := json.Unmarshal([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range ov.Unmanaged {
+		if a.ID == app.ID {
+			t.Errorf("%s is still listed as unmanaged after adoption", app.ID)
+		}
+	}
+	sqlFile := filepath.Join(t.TempDir(), "v2.sql")
+	_ = os.WriteFile(sqlFile, []byte(e2eSQL), 0o600)
+	if out := e.mustRun("job", "edit", "adopted-one", "--sql", sqlFile, "--note", "now with SQL"); !strings.Contains(out, "v2") {
+		t.Errorf("job edit: %s", out)
+	}
+	if d := e.job("adopted-one"); d.Job.SpecVersion != 2 || !strings.Contains(d.Spec.SQL, "INSERT INTO snk") {
+		t.Errorf("after edit: v%d %q", d.Job.SpecVersion, d.Spec.SQL)
+	}
+}

@@ -20,32 +20,27 @@ func newSyncCmd(g *globals) *cobra.Command {
 		Short: "Sync job states with the clusters (once, or every interval)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			e, err := g.openEnv(ctx)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			if !once && e.local != nil {
-				return e.local.RunSync(ctx)
-			}
-			if e.local == nil {
-				return errors.New("an agent runs state sync already; `palink jobs` shows its results")
-			}
-			st, err := e.local.SyncOnce(ctx, 0)
-			if err != nil {
-				return err
-			}
-			if g.output == "json" {
-				return writeJSON(cmd.OutOrStdout(), st)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %d errors\n",
-				st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, st.Errors)
-			if st.Errors > 0 {
-				return exitError{code: 1, msg: ""}
-			}
-			return nil
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				if !once && e.local != nil {
+					return e.local.RunSync(ctx)
+				}
+				if e.local == nil {
+					return errors.New("an agent runs state sync already; `palink jobs` shows its results")
+				}
+				st, err := e.local.SyncOnce(ctx, 0)
+				if err != nil {
+					return err
+				}
+				if g.output == "json" {
+					return writeJSON(cmd.OutOrStdout(), st)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %d errors\n",
+					st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, st.Errors)
+				if st.Errors > 0 {
+					return exitError{code: 1, msg: ""}
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&once, "once", false, "run one sync cycle and exit")

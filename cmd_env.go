@@ -179,3 +179,16 @@ func since(t time.Time) string {
 	}
 	return core.Age(time.Since(t))
 }
+
+// withEnv runs fn with an opened palink, cancelled on SIGINT/SIGTERM, and
+// closes it afterwards: the frame of every CLI command that reads or acts.
+func (g *globals) withEnv(cmd *cobra.Command, fn func(ctx context.Context, e *env) error) error {
+	ctx, cancel := signalContext(cmd.Context())
+	defer cancel()
+	e, err := g.openEnv(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	return fn(ctx, e)
+}

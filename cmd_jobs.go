@@ -37,26 +37,21 @@ func newJobsCmd(g *globals) *cobra.Command {
 		Example: "  palink jobs\n  palink jobs --state FAILED -o wide\n  palink jobs --cluster prod -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			e, err := g.openEnv(ctx)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			f := core.JobFilter{Cluster: g.cluster}
-			for _, s := range states {
-				st, err := model.ParseJobState(s)
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				f := core.JobFilter{Cluster: g.cluster}
+				for _, s := range states {
+					st, err := model.ParseJobState(s)
+					if err != nil {
+						return err
+					}
+					f.States = append(f.States, st)
+				}
+				jobs, err := e.svc.ListJobs(ctx, f)
 				if err != nil {
 					return err
 				}
-				f.States = append(f.States, st)
-			}
-			jobs, err := e.svc.ListJobs(ctx, f)
-			if err != nil {
-				return err
-			}
-			return printJobs(cmd.OutOrStdout(), g.output, jobs)
+				return printJobs(cmd.OutOrStdout(), g.output, jobs)
+			})
 		},
 	}
 	cmd.Flags().StringSliceVar(&states, "state", nil, "only jobs in these states (RUNNING, FAILED, …)")
@@ -117,7 +112,7 @@ func dash(s string) string {
 
 func newJobCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "job", Short: "Create, inspect and act on one job"}
-	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g))
+	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g))
 	for _, k := range []model.CommandKind{model.CmdSubmit, model.CmdPause, model.CmdKill, model.CmdRestart, model.CmdSavepoint, model.CmdResubmit} {
 		cmd.AddCommand(newActionCmd(g, k))
 	}
@@ -215,25 +210,20 @@ func newJobShowCmd(g *globals) *cobra.Command {
 		Short: "Show a job in depth (syncs it first)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			e, err := g.openEnv(ctx)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			if _, err := e.svc.SyncJob(ctx, args[0]); err != nil && !isNotFound(err) {
-				fmt.Fprintln(cmd.ErrOrStderr(), "sync:", err)
-			}
-			d, err := e.svc.Job(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if g.output == "json" {
-				return writeJSON(cmd.OutOrStdout(), d)
-			}
-			printDetail(cmd.OutOrStdout(), d)
-			return nil
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				if _, err := e.svc.SyncJob(ctx, args[0]); err != nil && !isNotFound(err) {
+					fmt.Fprintln(cmd.ErrOrStderr(), "sync:", err)
+				}
+				d, err := e.svc.Job(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if g.output == "json" {
+					return writeJSON(cmd.OutOrStdout(), d)
+				}
+				printDetail(cmd.OutOrStdout(), d)
+				return nil
+			})
 		},
 	}
 }
@@ -290,32 +280,27 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 		Short: "A job's events and commands, oldest first",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			e, err := g.openEnv(ctx)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			d, err := e.svc.Job(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if g.output == "json" {
-				return writeJSON(cmd.OutOrStdout(), struct {
-					Events   []model.Event
-					Commands []model.Command
-				}{d.Events, d.Commands})
-			}
-			w := cmd.OutOrStdout()
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "TIME\tFROM\tTO\tREASON")
-			for _, ev := range d.Events {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ev.Time.Format(time.DateTime), ev.From, ev.To, ev.Reason)
-			}
-			tw.Flush()
-			fmt.Fprintln(w)
-			return printCommands(w, "table", d.Commands)
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				d, err := e.svc.Job(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if g.output == "json" {
+					return writeJSON(cmd.OutOrStdout(), struct {
+						Events   []model.Event
+						Commands []model.Command
+					}{d.Events, d.Commands})
+				}
+				w := cmd.OutOrStdout()
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "TIME\tFROM\tTO\tREASON")
+				for _, ev := range d.Events {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ev.Time.Format(time.DateTime), ev.From, ev.To, ev.Reason)
+				}
+				tw.Flush()
+				fmt.Fprintln(w)
+				return printCommands(w, "table", d.Commands)
+			})
 		},
 	}
 }
@@ -499,26 +484,21 @@ func newCommandsCmd(g *globals) *cobra.Command {
 		Short:   "List commands (the audit of every action), newest last",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			e, err := g.openEnv(ctx)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			f := core.CommandFilter{JobRef: job, Limit: limit}
-			for _, s := range states {
-				st, err := model.ParseCommandState(s)
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				f := core.CommandFilter{JobRef: job, Limit: limit}
+				for _, s := range states {
+					st, err := model.ParseCommandState(s)
+					if err != nil {
+						return err
+					}
+					f.States = append(f.States, st)
+				}
+				cs, err := e.svc.Commands(ctx, f)
 				if err != nil {
 					return err
 				}
-				f.States = append(f.States, st)
-			}
-			cs, err := e.svc.Commands(ctx, f)
-			if err != nil {
-				return err
-			}
-			return printCommands(cmd.OutOrStdout(), g.output, cs)
+				return printCommands(cmd.OutOrStdout(), g.output, cs)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&job, "job", "", "only this job's commands")
