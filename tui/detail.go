@@ -39,10 +39,10 @@ func detailTabs(e *env) []detailTab {
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
 		newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine),
-		newLinesTab(e, "Exceptions", exceptionLines, nil),
+		newExceptionsTab(e),
 		newLinesTab(e, "Commands", commandLines, openCommandLog),
 		newLinesTab(e, "Metrics", placeholderLines("Metrics", "the metrics and logs issue"), nil),
-		newLinesTab(e, "Logs", placeholderLines("Logs", "the metrics and logs issue"), nil),
+		newLogsTab(e),
 		newLinesTab(e, "SQL", sqlLines, nil),
 	}
 }
@@ -71,7 +71,22 @@ func newDetailScreen(e *env, j api.JobView, tab string) (*detailScreen, tea.Cmd)
 			d.tab = i
 		}
 	}
-	return d, d.load()
+	return d, tea.Batch(d.load(), d.show(d.tab))
+}
+
+// shownTab is a tab that fetches its content when it is shown (Logs), so
+// that nothing is fetched for a tab the user never opens.
+type shownTab interface {
+	shown(d *jobData) tea.Cmd
+}
+
+// show makes tab i the active one.
+func (d *detailScreen) show(i int) tea.Cmd {
+	d.tab = i
+	if t, ok := d.tabs[i].(shownTab); ok {
+		return t.shown(&d.data)
+	}
+	return nil
 }
 
 // load asks for the detail, one request at a time.
@@ -207,11 +222,9 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.NextTab):
-		d.tab = (d.tab + 1) % len(d.tabs)
-		return nil
+		return d.show((d.tab + 1) % len(d.tabs))
 	case key.Matches(msg, k.PrevTab):
-		d.tab = (d.tab + len(d.tabs) - 1) % len(d.tabs)
-		return nil
+		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
 	case key.Matches(msg, k.Refresh):
 		return d.load()
 	case key.Matches(msg, k.RawJSON):
@@ -223,8 +236,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		d.selectTab("Metrics")
 		return nil
 	case key.Matches(msg, k.Logs):
-		d.selectTab("Logs")
-		return nil
+		return d.selectTab("Logs")
 	}
 	if kind, ok := actionFor(k, msg, d.data.job.State); ok {
 		var hist []model.RestorePoint
@@ -244,12 +256,13 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (d *detailScreen) selectTab(title string) {
+func (d *detailScreen) selectTab(title string) tea.Cmd {
 	for i, t := range d.tabs {
 		if t.Title() == title {
-			d.tab = i
+			return d.show(i)
 		}
 	}
+	return nil
 }
 
 // rawJSON is Flink's own job JSON when the cluster answered, else palink's

@@ -339,48 +339,6 @@ func restoreFromLine(e *env, d *jobData, target any) tea.Cmd {
 	return send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job.Job}, restore: model.RestorePath, path: t.path})
 }
 
-func exceptionLines(e *env, d *jobData, w int) []tabLine {
-	st, now := e.styles, e.now
-	switch {
-	case d.detail == nil:
-		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
-	case d.detail.Live == nil:
-		return []tabLine{{text: " " + st.Dim.Render("no live facts: "+orDash(d.detail.LiveError))}}
-	case len(d.detail.Live.Exceptions) == 0:
-		out := []tabLine{{text: " " + st.Dim.Render("no exceptions recorded")}}
-		if d.job.Diagnostics != "" {
-			out = append(out, tabLine{}, kv(st, "diagnostics", d.job.Diagnostics))
-		}
-		return out
-	}
-	var out []tabLine
-	for i, ex := range d.detail.Live.Exceptions {
-		label := "earlier"
-		if i == 0 {
-			label = "root cause"
-		}
-		if i > 0 {
-			out = append(out, tabLine{})
-		}
-		out = append(out, tabLine{text: fmt.Sprintf(" %s  %s  %s", st.Error.Render(label), clockTime(now, ex.Time), st.Bold.Render(ex.Name))})
-		var where []string
-		for _, x := range []string{ex.Task, ex.Location} {
-			if x != "" {
-				where = append(where, x)
-			}
-		}
-		if len(where) > 0 {
-			out = append(out, tabLine{text: "   " + st.Dim.Render(strings.Join(where, " @ "))})
-		}
-		for _, l := range strings.Split(strings.TrimRight(ex.Stacktrace, "\n"), "\n") {
-			if l = strings.TrimRight(l, " \t\r"); l != "" {
-				out = append(out, tabLine{text: "   " + st.Dim.Render(truncate(strings.ReplaceAll(l, "\t", "  "), max(w-4, 10)))})
-			}
-		}
-	}
-	return out
-}
-
 func commandLines(e *env, d *jobData, w int) []tabLine {
 	st, now := e.styles, e.now
 	if d.detail == nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 // fakeLog is one log of the fake service: its content, which tests may
@@ -88,7 +89,13 @@ func (f *fakeService) Logs(ctx context.Context, ref string) (api.LogList, error)
 	j := f.jobs[i]
 	l, ok := f.logs.lists[j.ID]
 	if !ok {
-		return api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FlinkError: "application is FINISHED: its JobManager and TaskManagers are gone", FetchedAt: testNow}, nil
+		// What core answers when the application ended, or when the
+		// JobManager does not answer.
+		why := fmt.Sprintf("application %s is %s: its JobManager and TaskManagers are gone; the YARN container logs remain", j.AppID, j.State)
+		if j.State == model.StateRunning {
+			why = "JobManager logs: GET http://node7.prod:8081/jobmanager/logs: connection refused"
+		}
+		return api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FlinkError: why, FetchedAt: testNow}, nil
 	}
 	l.JobName, l.AppID, l.FetchedAt = j.Name, j.AppID, testNow
 	for k, s := range l.Sources {
@@ -231,11 +238,25 @@ func logLines(n int, errAt ...int) []byte {
 	for i := range n {
 		ts := t.Add(time.Duration(i) * time.Second).UTC().Format("2006-01-02 15:04:05,000")
 		if isErr[i] {
-			fmt.Fprintf(&b, "%s ERROR org.apache.flink.runtime.taskmanager.Task [] - Lookup failed (line %d)\n", ts, i)
+			fmt.Fprintf(&b, "%s ERROR o.a.f.runtime.taskmanager.Task [] - Lookup failed (line %d)\n", ts, i)
 			fmt.Fprintf(&b, "java.net.SocketTimeoutException: Read timed out\n\tat java.net.SocketInputStream.read(SocketInputStream.java:171)\n")
 			continue
 		}
-		fmt.Fprintf(&b, "%s INFO  org.apache.flink.runtime.checkpoint.CheckpointCoordinator [] - Completed checkpoint %d for job (line %d)\n", ts, 8000+i, i)
+		fmt.Fprintf(&b, "%s INFO  CheckpointCoordinator [] - Completed checkpoint %d (line %d)\n", ts, 8000+i, i)
 	}
 	return b.Bytes()
+}
+
+// setLink lists a YARN container log page of a job.
+func (f *fakeService) setLink(jobID, title, url string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.logs.lists == nil {
+		f.logs.files = map[logKey]*fakeLog{}
+		f.logs.lists = map[string]api.LogList{}
+	}
+	l := f.logs.lists[jobID]
+	l.JobID = jobID
+	l.Sources = append(l.Sources, api.LogSource{Kind: api.LogContainer, Title: title, URL: url, Size: -1})
+	f.logs.lists[jobID] = l
 }

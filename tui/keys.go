@@ -58,6 +58,18 @@ type keyMap struct {
 	NextCluster key.Binding
 	PrevCluster key.Binding
 
+	// Log viewer, and the detail's Exceptions tab.
+	Follow     key.Binding
+	Wrap       key.Binding
+	Search     key.Binding
+	NextMatch  key.Binding
+	PrevMatch  key.Binding
+	FirstError key.Binding
+	SaveLog    key.Binding
+	ScrollSide key.Binding
+	Fold       key.Binding
+	OpenLog    key.Binding
+
 	// Dialogs and forms.
 	Toggle    key.Binding
 	Confirm   key.Binding
@@ -114,6 +126,17 @@ func newKeyMap(readOnly bool) keyMap {
 		Adopt:       b("a", "adopt", "a"),
 		NextCluster: b("]", "next cluster", "]", "tab"),
 		PrevCluster: b("[", "prev cluster", "[", "shift+tab"),
+
+		Follow:     b("f", "follow", "f"),
+		Wrap:       b("w", "wrap", "w"),
+		Search:     b("/", "search", "/"),
+		NextMatch:  b("n", "next match", "n"),
+		PrevMatch:  b("N", "prev match", "N"),
+		FirstError: b("E", "first error", "E"),
+		SaveLog:    b("ctrl+s", "save to file", "ctrl+s"),
+		ScrollSide: b("←/→", "scroll sideways", "left", "right"),
+		Fold:       b("enter", "expand/fold", "enter"),
+		OpenLog:    b("enter", "open log", "enter"),
 
 		Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),
 		Confirm:   b("enter", "do it", "enter"),
@@ -172,7 +195,7 @@ func (k keyMap) detailShort() []key.Binding {
 
 func (k keyMap) detailFull() [][]key.Binding {
 	return [][]key.Binding{
-		append(k.navHelp(), k.Restore),
+		append(k.navHelp(), k.Restore, k.Fold, k.OpenLog),
 		{k.NextTab, k.PrevTab, k.RawJSON, k.Refresh},
 		k.actionHelp(),
 		{k.EditSQL, k.Metrics, k.Logs},
@@ -193,6 +216,19 @@ func (k keyMap) clusterShort() []key.Binding {
 
 func (k keyMap) clusterFull() [][]key.Binding {
 	return [][]key.Binding{k.navHelp(), {k.Adopt, k.NextCluster, k.PrevCluster, k.Refresh}}
+}
+
+func (k keyMap) logShort() []key.Binding {
+	return []key.Binding{k.Follow, k.Search, k.NextMatch, k.PrevMatch, k.FirstError, k.Wrap, k.SaveLog}
+}
+
+func (k keyMap) logFull() [][]key.Binding {
+	return [][]key.Binding{
+		append(k.navHelp(), k.ScrollSide),
+		{k.Follow, k.Wrap, k.Refresh},
+		{k.Search, k.NextMatch, k.PrevMatch, k.FirstError},
+		{k.SaveLog},
+	}
 }
 
 func (k keyMap) textShort() []key.Binding {
@@ -229,6 +265,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Everywhere", [][]key.Binding{k.globalHelp()}},
 		{"Jobs (default view)", k.jobsFull()},
 		{"Job detail", k.detailFull()},
+		{"Log viewer (`l` opens a job's Logs tab, enter a log)", k.logFull()},
 		{"Commands (`:cmd`)", k.commandsFull()},
 		{"Cluster (`:cluster`)", k.clusterFull()},
 		{"Dialogs", [][]key.Binding{k.dialogShort(), {k.Up, k.Down}}},

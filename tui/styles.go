@@ -60,6 +60,10 @@ type Styles struct {
 	Warn  lipgloss.Style
 	Error lipgloss.Style
 
+	// Match marks a search match in a log; MatchCurrent the one n/N reached.
+	Match        lipgloss.Style
+	MatchCurrent lipgloss.Style
+
 	TabActive   lipgloss.Style
 	TabInactive lipgloss.Style
 
@@ -142,6 +146,9 @@ func newStyles(p palette) *Styles {
 		Info:  s().Foreground(p.cyan),
 		Warn:  s().Foreground(p.yellow),
 		Error: s().Foreground(p.red).Bold(true),
+
+		Match:        s().Reverse(true).Foreground(p.yellow),
+		MatchCurrent: s().Reverse(true).Bold(true).Foreground(p.cyan),
 
 		TabActive:   s().Bold(true).Reverse(true),
 		TabInactive: s().Foreground(p.dim),

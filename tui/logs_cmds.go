@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+)
+
+// The log viewer's Cmds and messages. Every message carries the viewer's
+// id and the request's sequence number, so that a viewer drops answers to
+// requests it no longer waits for, and another viewer never takes them.
+
+type logsListedMsg struct {
+	jobID string
+	seq   int
+	list  api.LogList
+	err   error
+}
+
+// logOp says what a read is for, which decides how the chunk joins the
+// window.
+type logOp int
+
+const (
+	// opReset replaces the window (open, jump to top or bottom, a search
+	// hit outside the window).
+	opReset logOp = iota
+	opPrepend
+	opAppend
+	// opFollow appends what the file gained since the last poll.
+	opFollow
+)
+
+type logReadMsg struct {
+	viewer int
+	seq    int
+	op     logOp
+	req    api.LogRequest
+	chunk  api.LogChunk
+	err    error
+}
+
+type logFoundMsg struct {
+	viewer int
+	seq    int
+	search api.LogSearch
+	match  api.LogMatch
+	err    error
+}
+
+type logSavedMsg struct {
+	viewer int
+	saved  api.SavedLog
+	err    error
+}
+
+// logPollMsg is follow mode's clock; gen ends a poll loop when follow is
+// turned off and on again.
+type logPollMsg struct {
+	viewer int
+	gen    int
+}
+
+// followEvery is how often follow mode asks for the log's new bytes.
+const followEvery = 2 * time.Second
+
+// saveTimeout bounds saving a whole log, which may take minutes for a big
+// one on a slow cluster; every other call has the request timeout.
+const saveTimeout = 30 * time.Minute
+
+func listLogsCmd(c call, jobID string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var l api.LogList
+		err := c.with(func(ctx context.Context) (err error) {
+			l, err = c.svc.Logs(ctx, jobID)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list logs: %w", err)
+		}
+		return logsListedMsg{jobID: jobID, seq: seq, list: l, err: err}
+	}
+}
+
+func readLogCmd(c call, viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
+	return func() tea.Msg {
+		var ch api.LogChunk
+		err := c.with(func(ctx context.Context) (err error) {
+			ch, err = c.svc.ReadLog(ctx, req)
+			return err
+		})
+		return logReadMsg{viewer: viewer, seq: seq, op: op, req: req, chunk: ch, err: err}
+	}
+}
+
+func findInLogCmd(c call, viewer, seq int, s api.LogSearch) tea.Cmd {
+	return func() tea.Msg {
+		var m api.LogMatch
+		err := c.with(func(ctx context.Context) (err error) {
+			m, err = c.svc.FindInLog(ctx, s)
+			return err
+		})
+		return logFoundMsg{viewer: viewer, seq: seq, search: s, match: m, err: err}
+	}
+}
+
+func saveLogCmd(c call, viewer int, r api.SaveLogRequest) tea.Cmd {
+	c.timeout = saveTimeout
+	return func() tea.Msg {
+		var s api.SavedLog
+		err := c.with(func(ctx context.Context) (err error) {
+			s, err = c.svc.SaveLog(ctx, r)
+			return err
+		})
+		return logSavedMsg{viewer: viewer, saved: s, err: err}
+	}
+}
+
+func logPollCmd(after timerFunc, viewer, gen int) tea.Cmd {
+	return after(followEvery, func(time.Time) tea.Msg { return logPollMsg{viewer: viewer, gen: gen} })
+}

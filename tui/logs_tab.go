@@ -1,0 +1,195 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/core/api"
+)
+
+// logsTab is the job detail's Logs tab: the logs the job's application
+// offers (the JobManager's, each TaskManager's, the YARN containers'
+// pages), listed when the tab is shown; enter opens one in the log viewer.
+type logsTab struct {
+	env     *env
+	jobID   string
+	list    *api.LogList
+	err     error
+	loading bool
+	seq     int
+
+	cursor, offset int // over the lines; the cursor stays on a source
+	width, height  int
+}
+
+func newLogsTab(e *env) *logsTab { return &logsTab{env: e} }
+
+func (t *logsTab) Title() string            { return "Logs" }
+func (t *logsTab) Capturing() bool          { return false }
+func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.OpenLog} }
+
+// shown lists the job's logs each time the tab is shown: the TaskManagers
+// come and go, so an old list would offer logs that are gone.
+func (t *logsTab) shown(d *jobData) tea.Cmd {
+	if t.loading {
+		return nil
+	}
+	t.loading, t.jobID = true, d.job.ID
+	t.seq = t.env.nextSeq()
+	return listLogsCmd(t.env.call(), d.job.ID, t.seq)
+}
+
+// logLine is one line of the tab: a heading, or a source.
+type logLine struct {
+	text string
+	src  *api.LogSource
+}
+
+func (t *logsTab) lines(d *jobData) []logLine {
+	st := t.env.styles
+	switch {
+	case t.list == nil && t.err != nil:
+		return []logLine{{text: " " + st.Error.Render("✖ "+t.err.Error())}, {text: " " + st.Dim.Render("show the tab again to retry")}}
+	case t.list == nil:
+		return []logLine{{text: " " + st.Dim.Render("listing the logs of "+d.job.Name+"…")}}
+	}
+	var out []logLine
+	if t.list.FlinkError != "" {
+		out = append(out, logLine{text: " " + st.Warn.Render("⚠ "+t.list.FlinkError)}, logLine{})
+	}
+	owner := ""
+	nameW := 30
+	for i := range t.list.Sources {
+		s := &t.list.Sources[i]
+		if o := sourceOwner(s); o != owner {
+			if owner != "" {
+				out = append(out, logLine{})
+			}
+			owner = o
+			out = append(out, logLine{text: " " + st.Section.Render(o)})
+		}
+		if s.Kind == api.LogContainer {
+			out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
+			continue
+		}
+		size := noValue
+		if s.Size >= 0 {
+			size = fmtBytes(s.Size)
+		}
+		mod := ""
+		if !s.MTime.IsZero() {
+			mod = "modified " + fmtAgo(t.env.now, s.MTime)
+		}
+		out = append(out, logLine{text: fmt.Sprintf("   %-*s %10s   %s", nameW, truncate(sourceName(s), nameW), size, st.Dim.Render(mod)), src: s})
+	}
+	if len(t.list.Sources) == 0 {
+		out = append(out, logLine{text: " " + st.Dim.Render("no logs to show")})
+	}
+	return out
+}
+
+// sourceOwner is the heading a source goes under.
+func sourceOwner(s *api.LogSource) string {
+	switch s.Kind {
+	case api.LogJobManager:
+		return "JobManager"
+	case api.LogTaskManager:
+		return "TaskManager " + s.Ref.TaskManager
+	}
+	return "YARN containers · the NodeManager's pages (enter copies the link)"
+}
+
+// sourceName is a source's name under its heading.
+func sourceName(s *api.LogSource) string {
+	switch {
+	case s.Ref.Stdout:
+		return "stdout"
+	case s.Ref.Name != "":
+		return s.Ref.Name
+	}
+	return "log"
+}
+
+func (t *logsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		t.width, t.height = msg.Width, msg.Height
+	case logsListedMsg:
+		if msg.seq != t.seq || msg.jobID != d.job.ID {
+			return t, nil
+		}
+		t.loading = false
+		if msg.err != nil {
+			t.err = msg.err
+			return t, send(flashMsg{level: flashError, text: fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)})
+		}
+		t.err = nil
+		l := msg.list
+		t.list = &l
+	case tea.KeyPressMsg:
+		return t, t.key(msg, d)
+	}
+	return t, nil
+}
+
+func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
+	lines := t.lines(d)
+	var sel []int
+	for i, l := range lines {
+		if l.src != nil {
+			sel = append(sel, i)
+		}
+	}
+	if len(sel) == 0 {
+		return nil
+	}
+	pos := 0
+	for i, s := range sel {
+		if s == t.cursor {
+			pos = i
+		}
+	}
+	if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
+		t.cursor = sel[pos]
+		t.offset = scrollTo(t.cursor, t.offset, t.height, len(lines))
+		return nil
+	}
+	if !key.Matches(msg, t.env.keys.OpenLog) {
+		return nil
+	}
+	src := lines[sel[pos]].src
+	if src.Kind == api.LogContainer {
+		return tea.Batch(tea.SetClipboard(src.URL), send(flashMsg{level: flashInfo,
+			text: "copied to the clipboard: " + src.URL + " (YARN serves container logs on the NodeManager; `yarn logs` reads them after the end)"}))
+	}
+	v, init := newLogViewer(t.env, d.job.ID, d.job.Name, *src)
+	return send(pushMsg{s: v, init: init})
+}
+
+func (t *logsTab) View(d *jobData) string {
+	lines := t.lines(d)
+	cursorOK := t.cursor < len(lines) && lines[t.cursor].src != nil
+	if !cursorOK {
+		for i, l := range lines {
+			if l.src != nil {
+				t.cursor = i
+				break
+			}
+		}
+	}
+	t.offset = clamp(t.offset, 0, max(len(lines)-t.height, 0))
+	end := min(t.offset+t.height, len(lines))
+	out := make([]string, 0, end-t.offset)
+	for i := t.offset; i < end; i++ {
+		l := lines[i].text
+		if lines[i].src != nil && i == t.cursor {
+			l = t.env.styles.Cursor.Render(fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}

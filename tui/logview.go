@@ -1,0 +1,426 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+)
+
+// The log viewer reads a log a chunk at a time and holds a window of a few
+// chunks around the view, dropping the others: memory stays the same for
+// a 1 MB and a 200 MB log. Reading up or down past the window fetches the
+// next chunk; g and G jump by reading the head or the tail. Follow mode
+// polls for new bytes while the view is at the bottom. A search looks in
+// the window first, then asks the service to scan on, chunk by chunk on
+// its side, and reads the window around the hit.
+
+const (
+	logChunk     = api.DefaultLogChunk // bytes per read
+	logWindowMax = 4 * logChunk        // bytes held
+	logScanStep  = 32 << 20            // bytes one FindInLog call scans
+)
+
+// logMatchPos is a search hit: the start of its line in the file, and where
+// the query matched in it.
+type logMatchPos struct {
+	off        int64
+	start, end int
+}
+
+// logPlace says where the view goes once a reset read is in.
+type logPlace int
+
+const (
+	placeTop logPlace = iota
+	placeBottom
+	// placeMatch shows readAt as the current search hit; placeAt only
+	// puts the line at readAt on top.
+	placeMatch
+	placeAt
+)
+
+// promptKind is what the viewer's input line asks for.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptSearch
+	promptSave
+)
+
+type logViewer struct {
+	env     *env
+	id      int // identity of this viewer's requests
+	jobID   string
+	jobName string
+	src     api.LogSource
+
+	win  logWindow
+	size int64 // the file's size as last seen; -1 unknown
+	more bool  // the last read said bytes follow
+
+	// The view: top line of the window, the wrapped row within it, and the
+	// horizontal scroll when lines are not wrapped.
+	top, sub, xoff int
+	wrap           bool
+	follow         bool
+	followGen      int
+
+	// One read at a time: seq identifies it, op and place say what it is for.
+	seq       int
+	readOp    logOp
+	readPlace logPlace
+	readAt    *logMatchPos
+	loaded    bool
+	err       error
+
+	query     api.LogQuery
+	match     *logMatchPos
+	searchSeq int // the FindInLog in flight, 0 for none
+	searching api.LogSearch
+	scanned   int64
+
+	prompt promptKind
+	input  textinput.Model
+	saving bool
+
+	width, height int
+}
+
+func newLogViewer(e *env, jobID, jobName string, src api.LogSource) (*logViewer, tea.Cmd) {
+	in := textinput.New()
+	in.SetStyles(e.styles.Input)
+	in.SetVirtualCursor(true)
+	m := &logViewer{env: e, id: e.nextSeq(), jobID: jobID, jobName: jobName, src: src,
+		win: newLogWindow(logWindowMax), size: -1, input: in}
+	return m, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+}
+
+func (m *logViewer) Title() string { return m.jobName + " · " + m.src.Title }
+
+// Capturing: the input line has the keyboard, and so does a running search,
+// so that esc stops it instead of closing the viewer.
+func (m *logViewer) Capturing() bool { return m.prompt != promptNone || m.searchSeq != 0 }
+
+func (m *logViewer) ShortHelp() []key.Binding {
+	k := m.env.keys
+	switch {
+	case m.prompt != promptNone:
+		return []key.Binding{k.Confirm, k.Cancel}
+	case m.searchSeq != 0:
+		return append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop search"))}, k.logShort()...)
+	}
+	return k.logShort()
+}
+
+func (m *logViewer) FullHelp() [][]key.Binding { return m.env.keys.logFull() }
+
+// page is the number of rows of log text on screen.
+func (m *logViewer) page() int { return max(m.height-3, 1) }
+
+// cols is the width of log text.
+func (m *logViewer) cols() int { return max(m.width-2, 1) }
+
+// read asks for one chunk, unless a read is in flight.
+func (m *logViewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogRequest) tea.Cmd {
+	if m.seq != 0 {
+		return nil
+	}
+	req.JobRef, req.Log = m.jobID, m.src.Ref
+	m.seq = m.env.nextSeq()
+	m.readOp, m.readPlace, m.readAt = op, place, at
+	return readLogCmd(m.env.call(), m.id, m.seq, op, req)
+}
+
+// hasMore reports bytes after the window.
+func (m *logViewer) hasMore() bool {
+	if m.size >= 0 {
+		return m.win.end() < m.size
+	}
+	return m.more
+}
+
+func (m *logViewer) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(m.cols()-20, 10))
+		m.clampView()
+	case logReadMsg:
+		if msg.viewer == m.id && msg.seq == m.seq {
+			return m, m.onRead(msg)
+		}
+	case logFoundMsg:
+		if msg.viewer == m.id && msg.seq == m.searchSeq {
+			return m, m.onFound(msg)
+		}
+	case logSavedMsg:
+		if msg.viewer == m.id {
+			m.saving = false
+			if msg.err != nil {
+				return m, send(flashMsg{level: flashError, text: fmt.Sprintf("save %s of %s: %v", m.src.Title, m.jobName, msg.err)})
+			}
+			return m, send(flashMsg{level: flashInfo, text: fmt.Sprintf("saved %s of %s (%s) to %s", m.src.Title, m.jobName, fmtBytes(msg.saved.Bytes), msg.saved.Path)})
+		}
+	case logPollMsg:
+		if msg.viewer == m.id && msg.gen == m.followGen && m.follow {
+			return m, tea.Batch(logPollCmd(m.env.after, m.id, m.followGen), m.poll())
+		}
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.prompt != promptNone {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// onRead joins a chunk to the window and places the view.
+func (m *logViewer) onRead(msg logReadMsg) tea.Cmd {
+	m.seq = 0
+	if msg.err != nil {
+		m.err = msg.err
+		return send(flashMsg{level: flashError, text: fmt.Sprintf("read %s of %s: %v", m.src.Title, m.jobName, msg.err)})
+	}
+	m.err = nil
+	ch := msg.chunk
+	if ch.Size >= 0 && ch.Size < m.win.end() && m.loaded {
+		// The file shrank: the process rotated or truncated it.
+		m.size = ch.Size
+		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	}
+	wasEnd := m.viewAtEnd()
+	m.size, m.more = ch.Size, ch.More
+	topOff := int64(-1)
+	if len(m.win.lines) > 0 {
+		topOff = m.win.lineOffset(m.top)
+	}
+	switch m.readOp {
+	case opReset:
+		m.win.reset(ch.Offset, ch.Data)
+		m.loaded = true
+		m.top, m.sub = 0, 0
+		switch m.readPlace {
+		case placeBottom:
+			m.toBottom()
+		case placeMatch:
+			m.showMatch(m.readAt)
+		case placeAt:
+			m.top = m.win.lineAt(m.readAt.off)
+		}
+	case opPrepend:
+		if m.win.prepend(ch.Offset, ch.Data) {
+			m.top = m.win.lineAt(topOff)
+		}
+	case opAppend, opFollow:
+		if !m.win.appendChunk(ch.Offset, ch.Data) {
+			return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+		}
+		m.top = m.win.lineAt(topOff)
+		if m.follow && wasEnd {
+			m.toBottom()
+		}
+	}
+	m.clampView()
+	if m.readOp == opFollow && m.follow && ch.More {
+		return m.poll() // more arrived than one chunk: catch up
+	}
+	return nil
+}
+
+// poll reads what the file gained, when the view is at the bottom; a file
+// far ahead of the window is read from its tail instead.
+func (m *logViewer) poll() tea.Cmd {
+	if m.seq != 0 || !m.viewAtEnd() {
+		return nil
+	}
+	if m.size >= 0 && m.more && m.size-m.win.end() > logWindowMax {
+		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	}
+	return m.read(opFollow, placeBottom, nil, api.LogRequest{Offset: m.win.end(), Limit: logChunk})
+}
+
+// ensure fetches the next chunk in the direction the view moves, when it
+// comes within a page of the window's edge.
+func (m *logViewer) ensure(down bool) tea.Cmd {
+	if !m.loaded || m.seq != 0 {
+		return nil
+	}
+	page := m.page()
+	if !down && m.top < page && m.win.start > 0 {
+		start := max(m.win.start-logChunk, 0)
+		return m.read(opPrepend, placeTop, nil, api.LogRequest{Offset: start, Limit: m.win.start - start})
+	}
+	if down && len(m.win.lines)-m.top < 2*page && m.hasMore() {
+		return m.read(opAppend, placeTop, nil, api.LogRequest{Offset: m.win.end(), Limit: logChunk})
+	}
+	return nil
+}
+
+func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	if m.prompt != promptNone {
+		return m.promptKey(msg)
+	}
+	if m.searchSeq != 0 && key.Matches(msg, k.Back) {
+		m.searchSeq = 0
+		return send(flashMsg{level: flashInfo, text: fmt.Sprintf("search for %q stopped", m.query.String())})
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		m.scroll(-1)
+		return m.ensure(false)
+	case key.Matches(msg, k.Down):
+		m.scroll(1)
+		return m.ensure(true)
+	case key.Matches(msg, k.PageUp):
+		m.scroll(-m.page())
+		return m.ensure(false)
+	case key.Matches(msg, k.PageDown):
+		m.scroll(m.page())
+		return m.ensure(true)
+	case key.Matches(msg, k.Top):
+		if m.win.start == 0 {
+			m.top, m.sub = 0, 0
+			return nil
+		}
+		m.seq = 0 // a jump wins over a read in flight
+		return m.read(opReset, placeTop, nil, api.LogRequest{Offset: 0, Limit: logChunk})
+	case key.Matches(msg, k.Bottom):
+		if !m.hasMore() {
+			m.toBottom()
+			return nil
+		}
+		m.seq = 0
+		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	case key.Matches(msg, k.ScrollSide):
+		if !m.wrap {
+			step := max(m.cols()/2, 1)
+			if msg.String() == "left" {
+				step = -step
+			}
+			m.xoff = max(m.xoff+step, 0)
+		}
+	case key.Matches(msg, k.Wrap):
+		end := m.viewAtEnd()
+		m.wrap = !m.wrap
+		m.sub, m.xoff = 0, 0
+		m.clampView()
+		if end {
+			m.toBottom()
+		}
+	case key.Matches(msg, k.Follow):
+		m.follow = !m.follow
+		if !m.follow {
+			return nil
+		}
+		m.followGen++
+		poll := logPollCmd(m.env.after, m.id, m.followGen)
+		if m.hasMore() {
+			m.seq = 0
+			return tea.Batch(poll, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk}))
+		}
+		m.toBottom()
+		return tea.Batch(poll, m.poll())
+	case key.Matches(msg, k.Refresh):
+		m.seq = 0
+		if !m.loaded {
+			return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+		}
+		return m.read(opReset, placeAt, &logMatchPos{off: m.topOffset()}, api.LogRequest{Offset: max(m.topOffset()-logChunk/2, 0), Limit: logChunk})
+	case key.Matches(msg, k.Search):
+		return m.openPrompt(promptSearch, "/", "")
+	case key.Matches(msg, k.NextMatch):
+		return m.next(false)
+	case key.Matches(msg, k.PrevMatch):
+		return m.next(true)
+	case key.Matches(msg, k.FirstError):
+		return m.firstError()
+	case key.Matches(msg, k.SaveLog):
+		if m.saving {
+			return send(flashMsg{level: flashWarn, text: "a save of this log is already running"})
+		}
+		return m.openPrompt(promptSave, "save to: ", defaultSavePath(m.jobName, m.src))
+	}
+	return nil
+}
+
+// topOffset is the file offset of the top line.
+func (m *logViewer) topOffset() int64 {
+	if len(m.win.lines) == 0 {
+		return 0
+	}
+	return m.win.lineOffset(m.top)
+}
+
+func (m *logViewer) openPrompt(p promptKind, label, value string) tea.Cmd {
+	m.prompt = p
+	m.input.Prompt = label
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
+func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.prompt = promptNone
+		m.input.Blur()
+		return nil
+	case key.Matches(msg, k.Confirm):
+		p, v := m.prompt, m.input.Value()
+		m.prompt = promptNone
+		m.input.Blur()
+		switch p {
+		case promptSearch:
+			if v == "" {
+				return nil
+			}
+			m.query, m.match = api.LogQuery{Text: v}, nil
+			return m.find(false, m.topOffset(), true)
+		case promptSave:
+			if strings.TrimSpace(v) == "" {
+				return nil
+			}
+			m.saving = true
+			return tea.Batch(
+				send(flashMsg{level: flashInfo, text: fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)}),
+				saveLogCmd(m.env.call(), m.id, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// defaultSavePath names a saved log after its job and source:
+// orders-enrich-taskmanager-container_01-stdout.log.
+func defaultSavePath(job string, src api.LogSource) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(job + "-" + src.Title) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	name := strings.Trim(b.String(), "-.")
+	for strings.Contains(name, "--") {
+		name = strings.ReplaceAll(name, "--", "-")
+	}
+	if !strings.HasSuffix(name, ".log") {
+		name += ".log"
+	}
+	return name
+}
