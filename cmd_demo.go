@@ -53,7 +53,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 			if noTUI {
 				return watchJobs(ctx, cmd.OutOrStdout(), e.local)
 			}
-			err = tui.Run(ctx, e.svc, tui.Options{Context: "demo"})
+			err = tui.Run(ctx, e.svc, tui.Options{Context: "demo", Debugger: &core.Debugger{}})
 			stopBG()
 			<-done
 			return err
@@ -90,7 +90,7 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 			e.log.Warn("no agent socket", "err", err)
 		}
 	}
-	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster})
+	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: &core.Debugger{}})
 	stopBG()
 	<-done
 	return err

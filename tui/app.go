@@ -238,6 +238,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openDetailMsg:
 		d, init := newDetailScreen(m.env, msg.job, msg.tab)
 		return m, m.push(d, init)
+	case openEditorMsg:
+		return m, m.openEditor(msg.job)
 	case openCreateMsg:
 		if m.env.readOnly {
 			return m, m.setFlash(flashWarn, "read-only: creating jobs is disabled")
@@ -365,6 +367,11 @@ func (m *Model) setTheme(dark bool) {
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	if key.Matches(msg, k.ForceQuit) {
+		if s, ok := m.top().(interrupter); ok && m.dialog == nil {
+			if cmd, handled := s.interrupt(); handled {
+				return cmd
+			}
+		}
 		return tea.Quit
 	}
 	if m.dialog != nil {
@@ -458,8 +465,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	case "sql":
 		for _, j := range m.jobs.byID {
 			if j.Name == c.arg || j.ID == c.arg {
-				d, init := newDetailScreen(m.env, *j, "SQL")
-				return m.push(d, init)
+				return m.openEditor(*j)
 			}
 		}
 		return m.setFlash(flashError, fmt.Sprintf(":sql %s: no such job", c.arg))

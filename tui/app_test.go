@@ -41,10 +41,11 @@ func TestCommandLine(t *testing.T) {
 	h.press(":")
 	h.typeText("sql orders-enrich")
 	h.press("enter")
-	if d, ok := h.m.top().(*detailScreen); !ok || d.tabs[d.tab].Title() != "SQL" {
+	if ed, ok := h.m.top().(*editorScreen); !ok || ed.job.Name != "orders-enrich" {
 		t.Fatalf(":sql opened %T", h.m.top())
 	}
 	h.mustShow("LEFT JOIN users FOR SYSTEM_TIME AS OF")
+	h.press("esc") // the editor has the keyboard: leave it for the next command
 
 	h.press(":")
 	h.typeText("sql nothing-like-it")

@@ -43,7 +43,7 @@ func detailTabs(e *env) []detailTab {
 		newLinesTab(e, "Commands", commandLines, openCommandLog),
 		newLinesTab(e, "Metrics", placeholderLines("Metrics", "the metrics and logs issue"), nil),
 		newLogsTab(e),
-		newLinesTab(e, "SQL", sqlLines, nil),
+		newSQLTab(e),
 	}
 }
 
@@ -230,8 +230,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.RawJSON):
 		return send(pushMsg{s: newTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
 	case key.Matches(msg, k.EditSQL):
-		d.selectTab("SQL")
-		return nil
+		return send(openEditorMsg{job: d.data.job})
 	case key.Matches(msg, k.Metrics):
 		d.selectTab("Metrics")
 		return nil

@@ -375,23 +375,6 @@ func openCommandLog(e *env, d *jobData, target any) tea.Cmd {
 	return send(pushMsg{s: newLogScreen(e, c)})
 }
 
-func sqlLines(e *env, d *jobData, w int) []tabLine {
-	st := e.styles
-	if d.detail == nil {
-		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
-	}
-	s := d.detail.Spec
-	head := tabLine{text: " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · read-only here; the SQL editor comes with its own issue", s.Version, fmtAgo(e.now, s.CreatedAt), orDash(s.Author)))}
-	if d.job.Kind != model.KindSQL {
-		return []tabLine{head, {}, kv(st, "jar", orDash(s.JarPath)), kv(st, "entry class", orDash(s.EntryClass)), kv(st, "args", orDash(strings.Join(s.Args, " ")))}
-	}
-	out := []tabLine{head}
-	for i, l := range strings.Split(strings.TrimRight(s.SQL, "\n"), "\n") {
-		out = append(out, tabLine{text: st.Dim.Render(fmt.Sprintf(" %4d │ ", i+1)) + strings.ReplaceAll(l, "\t", "    ")})
-	}
-	return out
-}
-
 // placeholderLines is the content of a tab that a later issue fills.
 func placeholderLines(what, issue string) func(*env, *jobData, int) []tabLine {
 	return func(e *env, d *jobData, w int) []tabLine {

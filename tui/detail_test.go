@@ -53,12 +53,18 @@ func TestDetailTabsAndKeys(t *testing.T) {
 	if d.tabs[d.tab].Title() != "SQL" {
 		t.Errorf("shift+tab from Overview goes to %s", d.tabs[d.tab].Title())
 	}
-	for k, want := range map[string]string{"m": "Metrics", "l": "Logs", "e": "SQL"} {
+	for k, want := range map[string]string{"m": "Metrics", "l": "Logs"} {
 		h.press(k)
 		if got := d.tabs[d.tab].Title(); got != want {
 			t.Errorf("%s selects %s, want %s", k, got, want)
 		}
 	}
+	// e opens the SQL editor over the detail; esc comes back.
+	h.press("e")
+	if _, ok := h.m.top().(*editorScreen); !ok {
+		t.Fatalf("e in the detail opened %T, want the SQL editor", h.m.top())
+	}
+	h.press("esc")
 	h.press("esc")
 	if _, ok := h.m.top().(*jobsScreen); !ok {
 		t.Fatal("esc did not go back to the jobs")

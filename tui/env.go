@@ -28,6 +28,9 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Now is the clock (default time.Now); tests pin it.
 	Now func() time.Time
+	// Debugger runs SQL jobs locally for the editor's debug run (ctrl-d);
+	// nil disables it.
+	Debugger api.Debugger
 
 	// Input, Output and Environ are used by Run (defaults: the terminal and
 	// os.Environ). The environment decides the colour profile: NO_COLOR,
@@ -57,7 +60,12 @@ type env struct {
 	clock    func() time.Time
 	// jobName resolves a job id to its name for views that show commands.
 	jobName func(id string) string
-	seq     int
+	// debugger runs debug runs; debugInputs remembers, per job id, the data
+	// files and limit last given to one, for this session.
+	debugger    api.Debugger
+	debugInputs map[string]debugInput
+
+	seq int
 
 	// after makes timers (tea.Tick) and readChange reads the change stream
 	// (nextChangeCmd). They are the only Cmds that wait; Update tests swap
@@ -94,6 +102,9 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
 		now:      clock(),
 		clock:    clock,
 		jobName:  func(id string) string { return id },
+
+		debugger:    opts.Debugger,
+		debugInputs: map[string]debugInput{},
 
 		after:      tea.Tick,
 		readChange: nextChangeCmd,

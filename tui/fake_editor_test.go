@@ -3,7 +3,11 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 // Explain is the fake's SQL Gateway: a plan naming the script's first
@@ -19,4 +23,49 @@ func (f *fakeService) Explain(ctx context.Context, cluster, sql string) (string,
 	}
 	sink, _, _ := strings.Cut(rest, " ")
 	return "== Optimized Execution Plan ==\nSink(table=[" + strings.ToLower(sink) + "])", nil
+}
+
+// specsOf lists a job's versions: those saved in the test, else its
+// detail's spec, else an empty one of the job's version.
+func (f *fakeService) specsOf(ref string) ([]model.Spec, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, err := f.find(ref)
+	if err != nil {
+		return nil, err
+	}
+	j := f.jobs[i]
+	if vs := f.specs[j.ID]; len(vs) > 0 {
+		return slices.Clone(vs), nil
+	}
+	if d, ok := f.details[j.ID]; ok && d.Spec.Version > 0 {
+		return []model.Spec{d.Spec}, nil
+	}
+	return []model.Spec{{JobID: j.ID, Version: j.SpecVersion}}, nil
+}
+
+// saveSpec stores a new version and makes it the job's current one, as
+// core does, with the change a watcher sees.
+func (f *fakeService) saveSpec(ref string, s model.Spec) (model.Spec, error) {
+	vs, err := f.specsOf(ref)
+	if err != nil {
+		return model.Spec{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, _ := f.find(ref)
+	j := &f.jobs[i]
+	s.JobID, s.Version, s.Author, s.CreatedAt = j.ID, vs[len(vs)-1].Version+1, "ops", f.now
+	if f.specs == nil {
+		f.specs = map[string][]model.Spec{}
+	}
+	f.specs[j.ID] = append(vs, s)
+	j.SpecVersion = s.Version
+	if d, ok := f.details[j.ID]; ok {
+		d.Spec = s
+		f.details[j.ID] = d
+	}
+	jv := *j
+	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &jv})
+	return s, nil
 }

@@ -33,6 +33,8 @@ type fakeService struct {
 	seq       int64
 	logs      fakeLogs    // fake_logs_test.go
 	metrics   fakeMetrics // fake_metrics_test.go
+
+	specs map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
 }
 
 var _ api.Service = (*fakeService)(nil)
@@ -160,12 +162,18 @@ func (f *fakeService) CreateJob(ctx context.Context, r api.CreateJobRequest) (mo
 
 func (f *fakeService) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
 	f.record("SaveSpec %s", ref)
-	return s, f.wait(ctx)
+	if err := f.wait(ctx); err != nil {
+		return model.Spec{}, err
+	}
+	return f.saveSpec(ref, s) // fake_editor_test.go
 }
 
 func (f *fakeService) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
 	f.record("Specs %s", ref)
-	return nil, f.wait(ctx)
+	if err := f.wait(ctx); err != nil {
+		return nil, err
+	}
+	return f.specsOf(ref) // fake_editor_test.go
 }
 
 // planFor is the fake's own idea of what an action would do, kept apart

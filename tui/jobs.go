@@ -412,7 +412,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Enter):
 		return send(openDetailMsg{job: *j})
 	case key.Matches(msg, k.EditSQL):
-		return send(openDetailMsg{job: *j, tab: "SQL"})
+		return send(openEditorMsg{job: *j})
 	case key.Matches(msg, k.Metrics):
 		return send(openDetailMsg{job: *j, tab: "Metrics"})
 	case key.Matches(msg, k.Logs):

@@ -58,6 +58,9 @@ type keyMap struct {
 	NextCluster key.Binding
 	PrevCluster key.Binding
 
+	// The detail's Metrics tab.
+	MetricsWindow key.Binding
+
 	// Log viewer, and the detail's Exceptions tab.
 	Follow     key.Binding
 	Wrap       key.Binding
@@ -69,6 +72,55 @@ type keyMap struct {
 	ScrollSide key.Binding
 	Fold       key.Binding
 	OpenLog    key.Binding
+
+	// SQL editor: commands, then moving (shift extends the selection),
+	// then editing. The editor has the keyboard, so its keys are chords.
+	EdSave        key.Binding
+	EdSubmit      key.Binding
+	EdDebug       key.Binding
+	EdExternal    key.Binding
+	EdVersions    key.Binding
+	EdFind        key.Binding
+	EdFindNext    key.Binding
+	EdFindPrev    key.Binding
+	EdNextProblem key.Binding
+	EdUndo        key.Binding
+	EdRedo        key.Binding
+	EdSelectAll   key.Binding
+	EdCopy        key.Binding
+	EdCut         key.Binding
+	EdPaste       key.Binding
+	EdHelp        key.Binding
+	EdBack        key.Binding
+	EdLeft        key.Binding
+	EdRight       key.Binding
+	EdUp          key.Binding
+	EdDown        key.Binding
+	EdWordLeft    key.Binding
+	EdWordRight   key.Binding
+	EdHome        key.Binding
+	EdEnd         key.Binding
+	EdDocStart    key.Binding
+	EdDocEnd      key.Binding
+	EdPageUp      key.Binding
+	EdPageDown    key.Binding
+	EdSelect      key.Binding // documents shift+move; never matched
+	EdNewline     key.Binding
+	EdBackspace   key.Binding
+	EdDelete      key.Binding
+	EdDeleteWord  key.Binding
+	EdDeleteWordF key.Binding
+	EdIndent      key.Binding
+	EdDedent      key.Binding
+
+	// SQL versions, their diff, and the debug run.
+	VerDiff     key.Binding
+	VerMark     key.Binding
+	VerOpen     key.Binding
+	DiffMode    key.Binding
+	DebugAgain  key.Binding
+	DebugCancel key.Binding
+	FormRun     key.Binding
 
 	// Dialogs and forms.
 	Toggle    key.Binding
@@ -127,6 +179,8 @@ func newKeyMap(readOnly bool) keyMap {
 		NextCluster: b("]", "next cluster", "]", "tab"),
 		PrevCluster: b("[", "prev cluster", "[", "shift+tab"),
 
+		MetricsWindow: b("t", "5 min / 1 h", "t"),
+
 		Follow:     b("f", "follow", "f"),
 		Wrap:       b("w", "wrap", "w"),
 		Search:     b("/", "search", "/"),
@@ -137,6 +191,52 @@ func newKeyMap(readOnly bool) keyMap {
 		ScrollSide: b("←/→", "scroll sideways", "left", "right"),
 		Fold:       b("enter", "expand/fold", "enter"),
 		OpenLog:    b("enter", "open log", "enter"),
+
+		EdSave:        b("ctrl+s", "save version", "ctrl+s"),
+		EdSubmit:      b("ctrl+r", "submit", "ctrl+r"),
+		EdDebug:       b("ctrl+d", "debug run", "ctrl+d"),
+		EdExternal:    b("ctrl+e", "$EDITOR", "ctrl+e"),
+		EdVersions:    b("ctrl+o", "versions", "ctrl+o"),
+		EdFind:        b("ctrl+f", "find", "ctrl+f"),
+		EdFindNext:    b("ctrl+n", "next match", "ctrl+n"),
+		EdFindPrev:    b("ctrl+p", "prev match", "ctrl+p"),
+		EdNextProblem: b("ctrl+g", "next problem", "ctrl+g"),
+		EdUndo:        b("ctrl+z", "undo", "ctrl+z"),
+		EdRedo:        b("ctrl+y", "redo", "ctrl+y", "ctrl+shift+z"),
+		EdSelectAll:   b("ctrl+a", "select all", "ctrl+a"),
+		EdCopy:        b("alt+c", "copy", "alt+c", "alt+w"),
+		EdCut:         b("ctrl+x", "cut", "ctrl+x"),
+		EdPaste:       b("ctrl+v", "paste", "ctrl+v"),
+		EdHelp:        b("f1", "help", "f1"),
+		EdBack:        b("esc", "back", "esc"),
+		EdLeft:        b("←", "left", "left", "shift+left"),
+		EdRight:       b("→", "right", "right", "shift+right"),
+		EdUp:          b("↑", "up", "up", "shift+up"),
+		EdDown:        b("↓", "down", "down", "shift+down"),
+		EdWordLeft:    b("ctrl+←", "word left", "ctrl+left", "alt+left", "alt+b", "ctrl+shift+left", "alt+shift+left"),
+		EdWordRight:   b("ctrl+→", "word right", "ctrl+right", "alt+right", "alt+f", "ctrl+shift+right", "alt+shift+right"),
+		EdHome:        b("home", "line start", "home", "shift+home"),
+		EdEnd:         b("end", "line end", "end", "shift+end"),
+		EdDocStart:    b("ctrl+home", "top", "ctrl+home", "ctrl+shift+home"),
+		EdDocEnd:      b("ctrl+end", "bottom", "ctrl+end", "ctrl+shift+end"),
+		EdPageUp:      b("pgup", "page up", "pgup", "shift+pgup"),
+		EdPageDown:    b("pgdn", "page down", "pgdown", "shift+pgdown"),
+		EdSelect:      b("shift+move", "select", "shift+left"),
+		EdNewline:     b("enter", "new line", "enter"),
+		EdBackspace:   b("backspace", "delete left", "backspace", "ctrl+h"),
+		EdDelete:      b("delete", "delete right", "delete"),
+		EdDeleteWord:  b("ctrl+w", "delete word left", "ctrl+w", "alt+backspace", "ctrl+backspace"),
+		EdDeleteWordF: b("alt+d", "delete word right", "alt+d", "ctrl+delete"),
+		EdIndent:      b("tab", "indent", "tab"),
+		EdDedent:      b("shift+tab", "dedent", "shift+tab"),
+
+		VerDiff:     b("enter", "diff", "enter"),
+		VerMark:     b("space", "compare with…", "space"),
+		VerOpen:     b("o", "open in editor", "o"),
+		DiffMode:    b("v", "unified/side by side", "v"),
+		DebugAgain:  b("ctrl+d", "run again", "ctrl+d"),
+		DebugCancel: b("esc", "cancel run", "esc", "ctrl+c"),
+		FormRun:     b("ctrl+d", "run", "ctrl+d"),
 
 		Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),
 		Confirm:   b("enter", "do it", "enter"),
@@ -152,6 +252,8 @@ func newKeyMap(readOnly bool) keyMap {
 		}
 		k.Create.SetEnabled(false)
 		k.Adopt.SetEnabled(false)
+		k.EdSave.SetEnabled(false)
+		k.EdSubmit.SetEnabled(false)
 	}
 	return k
 }
@@ -218,6 +320,14 @@ func (k keyMap) clusterFull() [][]key.Binding {
 	return [][]key.Binding{k.navHelp(), {k.Adopt, k.NextCluster, k.PrevCluster, k.Refresh}}
 }
 
+func (k keyMap) alertsShort() []key.Binding {
+	return []key.Binding{k.Enter, k.Refresh}
+}
+
+func (k keyMap) alertsFull() [][]key.Binding {
+	return [][]key.Binding{append(k.navHelp(), k.Enter), {k.Refresh}}
+}
+
 func (k keyMap) logShort() []key.Binding {
 	return []key.Binding{k.Follow, k.Search, k.NextMatch, k.PrevMatch, k.FirstError, k.Wrap, k.SaveLog}
 }
@@ -229,6 +339,52 @@ func (k keyMap) logFull() [][]key.Binding {
 		{k.Search, k.NextMatch, k.PrevMatch, k.FirstError},
 		{k.SaveLog},
 	}
+}
+
+func (k keyMap) editorShort() []key.Binding {
+	return []key.Binding{k.EdSave, k.EdDebug, k.EdExternal, k.EdSubmit, k.EdVersions, k.EdFind, k.EdHelp, k.EdBack}
+}
+
+func (k keyMap) editorFull() [][]key.Binding {
+	return [][]key.Binding{
+		{k.EdSave, k.EdSubmit, k.EdDebug, k.EdExternal, k.EdVersions, k.EdBack},
+		{k.EdFind, k.EdFindNext, k.EdFindPrev, k.EdNextProblem, k.EdUndo, k.EdRedo},
+		{k.EdSelectAll, k.EdCopy, k.EdCut, k.EdPaste, k.EdSelect, k.EdHelp},
+		{k.EdLeft, k.EdRight, k.EdUp, k.EdDown, k.EdWordLeft, k.EdWordRight},
+		{k.EdHome, k.EdEnd, k.EdDocStart, k.EdDocEnd, k.EdPageUp, k.EdPageDown},
+		{k.EdNewline, k.EdBackspace, k.EdDelete, k.EdDeleteWord, k.EdDeleteWordF, k.EdIndent, k.EdDedent},
+	}
+}
+
+func (k keyMap) versionsShort() []key.Binding {
+	return []key.Binding{k.VerDiff, k.VerMark, k.VerOpen}
+}
+
+func (k keyMap) versionsFull() [][]key.Binding {
+	return [][]key.Binding{append(k.navHelp(), k.VerDiff, k.VerMark, k.VerOpen)}
+}
+
+func (k keyMap) diffShort() []key.Binding {
+	return []key.Binding{k.DiffMode, k.Up, k.Down}
+}
+
+func (k keyMap) diffFull() [][]key.Binding {
+	return [][]key.Binding{append(k.navHelp(), k.DiffMode)}
+}
+
+func (k keyMap) debugShort(running bool) []key.Binding {
+	if running {
+		return []key.Binding{k.DebugCancel, k.Up, k.Down}
+	}
+	return []key.Binding{k.DebugAgain, k.Up, k.Down}
+}
+
+func (k keyMap) debugFull() [][]key.Binding {
+	return [][]key.Binding{k.navHelp(), {k.DebugAgain, k.DebugCancel}}
+}
+
+func (k keyMap) debugFormShort() []key.Binding {
+	return []key.Binding{k.FormRun, k.NextField, k.Cancel}
 }
 
 func (k keyMap) textShort() []key.Binding {
@@ -265,9 +421,15 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Everywhere", [][]key.Binding{k.globalHelp()}},
 		{"Jobs (default view)", k.jobsFull()},
 		{"Job detail", k.detailFull()},
+		{"Metrics tab (`m`)", [][]key.Binding{{k.MetricsWindow, k.Up, k.Down}}},
 		{"Log viewer (`l` opens a job's Logs tab, enter a log)", k.logFull()},
+		{"SQL editor (`e`, `:sql NAME`)", k.editorFull()},
+		{"SQL versions (ctrl+o in the editor)", k.versionsFull()},
+		{"Version diff (enter on a version)", k.diffFull()},
+		{"Debug run (ctrl+d in the editor)", append(k.debugFull(), k.debugFormShort())},
 		{"Commands (`:cmd`)", k.commandsFull()},
 		{"Cluster (`:cluster`)", k.clusterFull()},
+		{"Alerts (`:alerts`)", k.alertsFull()},
 		{"Dialogs", [][]key.Binding{k.dialogShort(), {k.Up, k.Down}}},
 		{"Create-job form", [][]key.Binding{k.formShort()}},
 		{"Command line (`:`)", [][]key.Binding{k.commandLineShort()}},
@@ -290,7 +452,7 @@ func KeymapMarkdown(readOnly bool) string {
 			}
 		}
 	}
-	b.WriteString("\nCommands: `:jobs`, `:jobs @CLUSTER`, `:cmd`, `:cluster [NAME]`, `:sql NAME`, `:theme dark|light`, `:q`.\n")
+	b.WriteString("\nCommands: `:jobs`, `:jobs @CLUSTER`, `:cmd`, `:cluster [NAME]`, `:alerts`, `:sql NAME`, `:theme dark|light`, `:q`.\n")
 	b.WriteString("Filter (`/`): words match name or application id; `state:FAILED,KILLED`, `cluster:prod`, `kind:SQL` narrow.\n")
 	return b.String()
 }

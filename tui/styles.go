@@ -76,6 +76,8 @@ type Styles struct {
 	Help  help.Styles
 	Input textinput.Styles
 	Area  textarea.Styles
+
+	Editor EditorStyles // the SQL editor's (styles_editor.go)
 }
 
 // palette is what differs between the dark and the light theme.
@@ -167,6 +169,7 @@ func newStyles(p palette) *Styles {
 	st.Input.Cursor.Blink = false
 	st.Area = textarea.DefaultStyles(p.dark)
 	st.Area.Cursor.Blink = false
+	st.Editor = newEditorStyles(p)
 	return st
 }
 

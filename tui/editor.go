@@ -1,0 +1,564 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/model"
+)
+
+// editorScreen is the SQL editor of one job: a multi-line editor with
+// Flink SQL highlighting, live validation (debounced, run in a Cmd), error
+// markers, search, undo; ctrl-s saves a new spec version, ctrl-r submits
+// the saved version through the usual plan → confirm → act flow, ctrl-e
+// hands the text to $EDITOR, ctrl-o lists versions and ctrl-d starts a
+// local debug run.
+type editorScreen struct {
+	env *env
+	// id tells this editor's messages from another's.
+	id  int
+	job api.JobView
+	buf *textBuffer
+
+	// base is the text of the version loaded or last saved; the buffer is
+	// "edited" when it differs.
+	base    string
+	version int
+	loaded  bool
+	loadErr error
+	loadSeq int
+	saving  bool
+	saveSeq int
+
+	// Validation: diags are for the text of checkedVersion.
+	diags          []flinksql.Diagnostic
+	checkedVersion int
+	checking       bool
+	checkAgain     bool
+
+	hl        [][]span
+	hlVersion int
+
+	search     textinput.Model
+	searching  bool
+	query      string
+	searchFrom pos
+
+	clipboard string
+	// warned is the key whose second press confirms dropping unsaved
+	// edits (esc, or ctrl-c through interrupt).
+	warned string
+
+	offset, xoff  int
+	width, height int
+}
+
+// validateDelay is how long typing must pause before the text is checked.
+const validateDelay = 250 * time.Millisecond
+
+func newEditorScreen(e *env, j api.JobView) (*editorScreen, tea.Cmd) {
+	in := textinput.New()
+	in.Prompt = "find: "
+	in.SetStyles(e.styles.Input)
+	in.SetVirtualCursor(true)
+	m := &editorScreen{env: e, id: e.nextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
+	return m, m.load()
+}
+
+func (m *editorScreen) load() tea.Cmd {
+	m.loadSeq = m.env.nextSeq()
+	return loadSpecsCmd(m.env.call(), m.job.ID, m.loadSeq)
+}
+
+func (m *editorScreen) Title() string   { return m.job.Name + " · SQL" }
+func (m *editorScreen) Capturing() bool { return true }
+
+func (m *editorScreen) ShortHelp() []key.Binding {
+	k := m.env.keys
+	if m.searching {
+		return []key.Binding{k.Confirm, k.EdFindNext, k.EdFindPrev, k.Cancel}
+	}
+	return k.editorShort()
+}
+
+func (m *editorScreen) FullHelp() [][]key.Binding { return m.env.keys.editorFull() }
+
+func (m *editorScreen) dirty() bool { return m.loaded && m.buf.Text() != m.base }
+
+// Update handles results of this editor's calls, changes of its job, and keys.
+func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.search.SetWidth(max(m.width-20, 10))
+		m.scroll()
+	case specsLoadedMsg:
+		if msg.seq != m.loadSeq || msg.jobID != m.job.ID {
+			return m, nil
+		}
+		return m, m.loadedSpecs(msg)
+	case specSavedMsg:
+		if msg.seq != m.saveSeq || msg.jobID != m.job.ID {
+			return m, nil
+		}
+		return m, m.saved(msg)
+	case validateTickMsg:
+		if msg.id != m.id || msg.version != m.buf.version {
+			return m, nil // typing went on: a later tick will come
+		}
+		return m, m.validate()
+	case validatedMsg:
+		if msg.id != m.id {
+			return m, nil
+		}
+		// Even a result for an older text is newer than what is shown;
+		// the tick of the current text brings the next.
+		m.checking = false
+		m.diags, m.checkedVersion = msg.res.Diagnostics, msg.version
+		if m.checkAgain {
+			m.checkAgain = false
+			return m, m.validate()
+		}
+	case changeMsg:
+		if c := msg.change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
+			m.job = *c.Job
+		}
+	case editorFileMsg:
+		if msg.id != m.id {
+			return m, nil
+		}
+		if msg.err != nil {
+			return m, send(flashMsg{level: flashError, text: msg.err.Error()})
+		}
+		return m, runEditorCmd(msg)
+	case editorExitedMsg:
+		if msg.id != m.id {
+			return m, nil
+		}
+		return m, readEditedCmd(msg)
+	case editorReloadMsg:
+		if msg.id != m.id {
+			return m, nil
+		}
+		if msg.err != nil {
+			return m, send(flashMsg{level: flashError, text: msg.err.Error()})
+		}
+		return m, m.replaceAll(msg.text, "reloaded the text from $EDITOR")
+	case versionOpenMsg:
+		if msg.jobID != m.job.ID {
+			return m, nil
+		}
+		return m, m.replaceAll(msg.spec.SQL, fmt.Sprintf("v%d is in the editor; ctrl+s saves it as a new version, ctrl+z undoes", msg.spec.Version))
+	case tea.PasteMsg:
+		if m.searching {
+			var cmd tea.Cmd
+			m.search, cmd = m.search.Update(msg)
+			return m, tea.Batch(cmd, m.incremental())
+		}
+		return m, m.edit(func() { m.buf.insert(msg.Content, editOther) })
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *editorScreen) loadedSpecs(msg specsLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.loadErr = msg.err
+		return send(flashMsg{level: flashError, text: msg.err.Error()})
+	}
+	cur, ok := currentSpec(msg.specs, m.job.SpecVersion)
+	if !ok {
+		m.loadErr = fmt.Errorf("load SQL of %s: no spec version saved", m.job.Name)
+		return nil
+	}
+	m.loadErr = nil
+	m.loaded, m.base, m.version = true, cur.SQL, cur.Version
+	m.buf.setText(cur.SQL)
+	m.offset, m.xoff = 0, 0
+	return m.validate()
+}
+
+// currentSpec is the job's current version among its versions, else the newest.
+func currentSpec(specs []model.Spec, current int) (model.Spec, bool) {
+	if len(specs) == 0 {
+		return model.Spec{}, false
+	}
+	for _, s := range specs {
+		if s.Version == current {
+			return s, true
+		}
+	}
+	return specs[len(specs)-1], true
+}
+
+func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
+	m.saving = false
+	if msg.err != nil {
+		return send(flashMsg{level: flashError, text: msg.err.Error()})
+	}
+	m.base, m.version = msg.spec.SQL, msg.spec.Version
+	m.job.SpecVersion = msg.spec.Version
+	text := fmt.Sprintf("saved %s v%d", m.job.Name, msg.spec.Version)
+	level := flashInfo
+	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 && m.checkedVersion == m.buf.version {
+		text += fmt.Sprintf(" with %s: ctrl+g goes to it", plural(n, "error"))
+		level = flashWarn
+	}
+	return send(flashMsg{level: level, text: text})
+}
+
+// validate checks the text in a Cmd, one check at a time.
+func (m *editorScreen) validate() tea.Cmd {
+	if m.checking {
+		m.checkAgain = true
+		return nil
+	}
+	m.checking = true
+	return validateCmd(m.id, m.buf.version, m.buf.Text())
+}
+
+// edit runs a change of the buffer and, when the text changed, schedules
+// its validation once typing pauses.
+func (m *editorScreen) edit(fn func()) tea.Cmd {
+	if !m.loaded {
+		return nil
+	}
+	before := m.buf.version
+	fn()
+	m.scroll()
+	if m.buf.version == before {
+		return nil
+	}
+	m.warned = ""
+	return m.env.after(validateDelay, validateTick(m.id, m.buf.version))
+}
+
+func validateTick(id, version int) func(time.Time) tea.Msg {
+	return func(time.Time) tea.Msg { return validateTickMsg{id: id, version: version} }
+}
+
+// replaceAll puts new text in the buffer as one edit that ctrl-z undoes.
+func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
+	if !m.loaded {
+		return nil
+	}
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if text == m.buf.Text() {
+		return send(flashMsg{level: flashInfo, text: "no change"})
+	}
+	last := len(m.buf.lines) - 1
+	cur := m.buf.cursor
+	cmd := m.edit(func() {
+		m.buf.apply(pos{}, pos{last, len(m.buf.lines[last])}, text, editOther)
+		m.buf.moveTo(cur, false, false)
+	})
+	return tea.Batch(cmd, send(flashMsg{level: flashInfo, text: note}))
+}
+
+// interrupt is ctrl-c: with unsaved edits, the first press warns.
+func (m *editorScreen) interrupt() (tea.Cmd, bool) {
+	if !m.dirty() || m.warned == "ctrl+c" {
+		return nil, false
+	}
+	m.warned = "ctrl+c"
+	return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, ctrl+c again quits without saving", m.job.Name, m.version+1)}), true
+}
+
+func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	if m.searching {
+		return m.searchKey(msg)
+	}
+	if !m.loaded && !key.Matches(msg, k.EdBack) {
+		return nil
+	}
+	b := m.buf
+	extend := msg.Mod.Contains(tea.ModShift)
+	page := max(m.textHeight()-1, 1)
+	switch {
+	case m.env.readOnly && (key.Matches(msg, allActionKeys.EdSave) || key.Matches(msg, allActionKeys.EdSubmit)):
+		return send(flashMsg{level: flashWarn, text: "read-only: saving and submitting are disabled"})
+	case key.Matches(msg, k.EdBack):
+		if m.dirty() && m.warned != "esc" {
+			m.warned = "esc"
+			return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, esc again leaves without saving", m.job.Name, m.version+1)})
+		}
+		return send(popMsg{})
+	case key.Matches(msg, k.EdHelp):
+		return send(pushMsg{s: newHelpScreen(m.env, m)})
+	case key.Matches(msg, k.EdSave):
+		return m.save()
+	case key.Matches(msg, k.EdSubmit):
+		return m.submit()
+	case key.Matches(msg, k.EdDebug):
+		return m.debug()
+	case key.Matches(msg, k.EdExternal):
+		return writeEditorFileCmd(m.id, m.job.Name, b.Text())
+	case key.Matches(msg, k.EdVersions):
+		s, init := newVersionsScreen(m.env, m.job, b.Text(), m.dirty())
+		return send(pushMsg{s: s, init: init})
+	case key.Matches(msg, k.EdFind):
+		m.searching, m.searchFrom = true, b.cursor
+		m.search.SetValue(m.query)
+		m.search.CursorEnd()
+		return m.search.Focus()
+	case key.Matches(msg, k.EdFindNext):
+		return m.findNext(false)
+	case key.Matches(msg, k.EdFindPrev):
+		return m.findNext(true)
+	case key.Matches(msg, k.EdNextProblem):
+		return m.nextProblem()
+	case key.Matches(msg, k.EdUndo):
+		return m.edit(func() { b.undo() })
+	case key.Matches(msg, k.EdRedo):
+		return m.edit(func() { b.redo() })
+	case key.Matches(msg, k.EdSelectAll):
+		b.selectAll()
+	case key.Matches(msg, k.EdCopy):
+		return m.copy(false)
+	case key.Matches(msg, k.EdCut):
+		return m.copy(true)
+	case key.Matches(msg, k.EdPaste):
+		return m.edit(func() { b.insert(m.clipboard, editOther) })
+
+	case key.Matches(msg, k.EdWordLeft):
+		b.moveTo(b.wordLeft(b.cursor), extend, false)
+	case key.Matches(msg, k.EdWordRight):
+		b.moveTo(b.wordRight(b.cursor), extend, false)
+	case key.Matches(msg, k.EdDocStart):
+		b.moveTo(pos{}, extend, false)
+	case key.Matches(msg, k.EdDocEnd):
+		b.moveTo(pos{len(b.lines) - 1, len(b.lines[len(b.lines)-1])}, extend, false)
+	case key.Matches(msg, k.EdLeft):
+		if from, _, ok := b.selection(); ok && !extend {
+			b.moveTo(from, false, false)
+		} else {
+			b.moveTo(b.left(b.cursor), extend, false)
+		}
+	case key.Matches(msg, k.EdRight):
+		if _, to, ok := b.selection(); ok && !extend {
+			b.moveTo(to, false, false)
+		} else {
+			b.moveTo(b.right(b.cursor), extend, false)
+		}
+	case key.Matches(msg, k.EdUp):
+		b.vertical(-1, extend)
+	case key.Matches(msg, k.EdDown):
+		b.vertical(1, extend)
+	case key.Matches(msg, k.EdHome):
+		b.moveTo(b.home(b.cursor), extend, false)
+	case key.Matches(msg, k.EdEnd):
+		b.moveTo(b.end(b.cursor), extend, false)
+	case key.Matches(msg, k.EdPageUp):
+		b.vertical(-page, extend)
+		m.offset = max(m.offset-page, 0)
+	case key.Matches(msg, k.EdPageDown):
+		b.vertical(page, extend)
+		m.offset += page
+
+	case key.Matches(msg, k.EdNewline):
+		return m.edit(b.newline)
+	case key.Matches(msg, k.EdBackspace):
+		return m.edit(b.backspace)
+	case key.Matches(msg, k.EdDelete):
+		return m.edit(b.deleteForward)
+	case key.Matches(msg, k.EdDeleteWord):
+		return m.edit(b.deleteWordBack)
+	case key.Matches(msg, k.EdDeleteWordF):
+		return m.edit(b.deleteWordForward)
+	case key.Matches(msg, k.EdIndent):
+		return m.edit(b.indent)
+	case key.Matches(msg, k.EdDedent):
+		return m.edit(b.dedent)
+	default:
+		if msg.Text != "" && !msg.Mod.Contains(tea.ModCtrl) && !msg.Mod.Contains(tea.ModAlt) {
+			return m.edit(func() { b.insert(msg.Text, editTyping) })
+		}
+		return nil
+	}
+	m.scroll()
+	return nil
+}
+
+// copy puts the selection on palink's clipboard and the terminal's (OSC 52).
+func (m *editorScreen) copy(cut bool) tea.Cmd {
+	text := m.buf.selectedText()
+	if text == "" {
+		return send(flashMsg{level: flashInfo, text: "nothing selected: shift+arrows select, ctrl+a selects all"})
+	}
+	m.clipboard = text
+	cmds := []tea.Cmd{tea.SetClipboard(text)}
+	if cut {
+		cmds = append(cmds, m.edit(func() { m.buf.deleteSelection() }))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *editorScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.searching = false
+		m.search.Blur()
+		m.buf.moveTo(m.searchFrom, false, false)
+		m.scroll()
+		return nil
+	case key.Matches(msg, k.Confirm):
+		m.searching = false
+		m.search.Blur()
+		return nil
+	case key.Matches(msg, k.EdFindNext):
+		return m.findNext(false)
+	case key.Matches(msg, k.EdFindPrev):
+		return m.findNext(true)
+	}
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	return tea.Batch(cmd, m.incremental())
+}
+
+// incremental moves to the first match from where the search began.
+func (m *editorScreen) incremental() tea.Cmd {
+	m.query = m.search.Value()
+	if m.query == "" {
+		m.buf.moveTo(m.searchFrom, false, false)
+		m.scroll()
+		return nil
+	}
+	if p, ok := m.buf.find(m.query, m.searchFrom, false); ok {
+		m.selectMatch(p)
+	}
+	return nil
+}
+
+func (m *editorScreen) selectMatch(p pos) {
+	m.buf.moveTo(p, false, false)
+	m.buf.moveTo(pos{p.line, p.col + len([]rune(m.query))}, true, false)
+	m.scroll()
+}
+
+func (m *editorScreen) findNext(backwards bool) tea.Cmd {
+	if m.query == "" {
+		return send(flashMsg{level: flashInfo, text: "nothing to find: ctrl+f asks what"})
+	}
+	from := m.buf.cursor
+	if sel, _, ok := m.buf.selection(); ok && backwards {
+		from = sel
+	}
+	p, ok := m.buf.find(m.query, from, backwards)
+	if !ok {
+		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%q is not in the text", m.query)})
+	}
+	m.selectMatch(p)
+	return nil
+}
+
+// nextProblem moves to the first diagnostic after the cursor, wrapping.
+func (m *editorScreen) nextProblem() tea.Cmd {
+	if len(m.diags) == 0 {
+		return send(flashMsg{level: flashInfo, text: "no problems found"})
+	}
+	cur := m.buf.cursor
+	target := m.diags[0]
+	for _, d := range m.diags {
+		p := diagPos(d.Pos)
+		if cur.before(p) {
+			target = d
+			break
+		}
+	}
+	m.buf.moveTo(diagPos(target.Pos), false, false)
+	m.scroll()
+	return nil
+}
+
+// diagPos is a diagnostic's place in the editor's terms (0-based).
+func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }
+
+func (m *editorScreen) save() tea.Cmd {
+	if m.env.readOnly {
+		return send(flashMsg{level: flashWarn, text: "read-only: saving is disabled"})
+	}
+	if !m.dirty() {
+		return send(flashMsg{level: flashInfo, text: fmt.Sprintf("no changes to save (v%d)", m.version)})
+	}
+	if m.saving {
+		return nil
+	}
+	m.saving = true
+	m.saveSeq = m.env.nextSeq()
+	return tea.Batch(
+		send(flashMsg{level: flashInfo, text: fmt.Sprintf("saving %s…", m.job.Name)}),
+		saveSpecCmd(m.env.call(), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
+	)
+}
+
+// submit deploys the saved version: a job never submitted is submitted,
+// one that ended is resubmitted (the restore-point dialog asks from where).
+// Unsaved edits and errors are refused first: what runs must be what the
+// user sees and a saved, checked version.
+func (m *editorScreen) submit() tea.Cmd {
+	j := m.job.Job
+	switch {
+	case m.env.readOnly:
+		return send(flashMsg{level: flashWarn, text: "read-only: submitting is disabled"})
+	case m.dirty():
+		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("submit %s: save the edits first (ctrl+s saves v%d)", j.Name, m.version+1)})
+	case m.checkedVersion != m.buf.version:
+		return send(flashMsg{level: flashInfo, text: "checking the SQL…; ctrl+r again in a moment"})
+	}
+	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 {
+		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, plural(n, "error"))})
+	}
+	kind := model.CmdResubmit
+	if j.State == model.StateNone {
+		kind = model.CmdSubmit
+	}
+	return send(startActionMsg{kind: kind, jobs: []model.Job{j}})
+}
+
+func countSeverity(ds []flinksql.Diagnostic, s flinksql.Severity) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// textHeight is the rows the text has: the body less the title and status lines.
+func (m *editorScreen) textHeight() int { return max(m.height-2, 1) }
+
+// scroll keeps the cursor on screen, with room for the problem line under it.
+func (m *editorScreen) scroll() {
+	h := m.textHeight()
+	if m.annotationFor(m.buf.cursor.line) != nil {
+		h--
+	}
+	m.offset = scrollTo(m.buf.cursor.line, m.offset, max(h, 1), len(m.buf.lines))
+	m.offset = clamp(m.offset, 0, max(len(m.buf.lines)-1, 0))
+	w := m.textWidth()
+	c := cellCol(m.buf.lines[m.buf.cursor.line], m.buf.cursor.col)
+	switch {
+	case c < m.xoff:
+		m.xoff = max(c-w/4, 0)
+	case c >= m.xoff+w:
+		m.xoff = c - w + 1 + w/4
+	}
+}

@@ -1,0 +1,293 @@
+package tui
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	_ "modernc.org/sqlite"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+// fakeDebugger plays a scripted run: its events, then the channel closes.
+// With hold, it sends the first event and waits for ctx (a run that goes
+// on until cancelled).
+type fakeDebugger struct {
+	mu     sync.Mutex
+	events []api.DebugEvent
+	hold   bool
+	reqs   []api.DebugRequest
+}
+
+func (d *fakeDebugger) Debug(ctx context.Context, r api.DebugRequest) (<-chan api.DebugEvent, error) {
+	d.mu.Lock()
+	d.reqs = append(d.reqs, r)
+	evs, hold := d.events, d.hold
+	d.mu.Unlock()
+	if r.SQL == "" {
+		return nil, errors.New("debug run: the job's SQL is empty")
+	}
+	ch := make(chan api.DebugEvent, len(evs))
+	if !hold {
+		for _, ev := range evs {
+			ch <- ev
+		}
+		close(ch)
+		return ch, nil
+	}
+	go func() {
+		defer close(ch)
+		ch <- evs[0]
+		<-ctx.Done()
+	}()
+	return ch, nil
+}
+
+func (d *fakeDebugger) requests() []api.DebugRequest {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]api.DebugRequest(nil), d.reqs...)
+}
+
+// enrichRun is a finished run of enrichSQL over three orders.
+func enrichRun(err error) []api.DebugEvent {
+	cols := []api.DebugColumn{{Name: "order_id", Type: "BIGINT"}, {Name: "name", Type: "STRING"}}
+	row := func(in int64, lat time.Duration, vals ...string) api.DebugEvent {
+		return api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{Sink: "enriched", Values: vals, Input: in, Lookup: lat}}
+	}
+	evs := []api.DebugEvent{
+		{Kind: api.DebugStarted, Sources: []api.DebugSource{{Table: "orders", File: "/data/orders.jsonl", Total: 3}},
+			Sinks: []api.DebugSink{{Name: "enriched", Columns: cols}}, Lookups: []api.DebugLookup{{Table: "users", Where: "dim-db"}}},
+		row(1, 1800*time.Microsecond, "1", "Alice"),
+		{Kind: api.DebugProgress, Read: map[string]int64{"orders": 2}, Elapsed: 400 * time.Millisecond},
+		row(2, 6200*time.Microsecond, "2", "NULL"),
+	}
+	fin := api.DebugEvent{Kind: api.DebugFinished, Read: map[string]int64{"orders": 3}, Elapsed: 1200 * time.Millisecond, Err: err,
+		Sinks: []api.DebugSink{{Name: "enriched", Columns: cols, Rows: 3}}}
+	if err == nil {
+		evs = append(evs, row(3, 900*time.Microsecond, "3", "Bob"))
+		fin.Lookups = []api.DebugLookup{{Table: "users", Where: "dim-db", Mode: "ordered", Capacity: 100, Lookups: 3, Queries: 2, CacheHit: 1.0 / 3}}
+	}
+	return append(evs, fin)
+}
+
+func debugHarness(t *testing.T, d api.Debugger, w, hgt int) *harness {
+	t.Helper()
+	return newHarness(t, withVersions(newFixture()), w, hgt, Options{Context: "test", Debugger: d})
+}
+
+func TestDebugRunFromTheEditor(t *testing.T) {
+	d := &fakeDebugger{events: enrichRun(nil)}
+	h := debugHarness(t, d, 120, 40)
+	ed := h.openEditor("orders-enrich")
+	h.typeText("-- try\n") // a debug run takes the editor's text, saved or not
+	h.chord("ctrl+d")
+	if _, ok := h.m.top().(*debugForm); !ok {
+		t.Fatalf("ctrl+d opened %T", h.m.top())
+	}
+	// The form lists the sources to feed; the lookup table and the sink are not sources.
+	h.mustShow("Debug run of orders-enrich", "orders=")
+	h.mustNotShow("users=", "enriched=")
+	h.typeText("/data/orders.jsonl")
+	h.press("tab")
+	h.typeText("50")
+	h.chord("ctrl+d")
+	reqs := d.requests()
+	if len(reqs) != 1 || reqs[0].Data["orders"] != "/data/orders.jsonl" || reqs[0].Limit != 50 || reqs[0].SQL != ed.buf.Text() {
+		t.Fatalf("requests %+v", reqs)
+	}
+	if _, ok := h.m.top().(*debugScreen); !ok {
+		t.Fatalf("the run shows on %T", h.m.top())
+	}
+	h.mustShow("orders.jsonl (3 rows)", "lookup users @ dim-db · ordered, capacity 100",
+		"3/3", "lookup p50 1.8 ms  p99 6.2 ms", "cache hit 33%", "✓ done in 1.2s",
+		"INPUT   LOOKUP     order_id  name", "1       1.8 ms     1         Alice", "2       6.2 ms     2         NULL")
+	// Back in the editor, ctrl+d remembers the files of this job.
+	h.press("esc")
+	if h.m.top() != screen(ed) {
+		t.Fatalf("esc after the run left %T", h.m.top())
+	}
+	h.chord("ctrl+d")
+	h.mustShow("orders=/data/orders.jsonl")
+	h.press("esc")
+}
+
+func TestDebugRunNamesTheFailingRow(t *testing.T) {
+	d := &fakeDebugger{events: enrichRun(errors.New("debug run: /data/orders.jsonl line 3, column amount: not a DOUBLE: \"x\""))}
+	h := debugHarness(t, d, 120, 40)
+	h.openEditor("orders-enrich")
+	h.chord("ctrl+d")
+	h.typeText("/data/orders.jsonl")
+	h.chord("ctrl+d")
+	h.mustShow("✖ failed", "/data/orders.jsonl line 3, column amount: not a DOUBLE", "1       1.8 ms")
+	// ctrl+d runs it again.
+	h.chord("ctrl+d")
+	if n := len(d.requests()); n != 2 {
+		t.Fatalf("%d runs after ctrl+d on the result, want 2", n)
+	}
+}
+
+func TestDebugFormChecksItsInput(t *testing.T) {
+	h := debugHarness(t, &fakeDebugger{events: enrichRun(nil)}, 120, 40)
+	h.openEditor("orders-enrich")
+	h.chord("ctrl+d")
+	h.chord("ctrl+d") // orders= without a file
+	h.mustShow("line 1: which file feeds orders?")
+	h.press("tab")
+	h.typeText("ten")
+	h.press("tab")
+	h.typeText("/x.csv")
+	h.chord("ctrl+d")
+	h.mustShow(`limit "ten": want a whole number`)
+	if _, ok := h.m.top().(*debugForm); !ok {
+		t.Fatal("a bad form started a run")
+	}
+}
+
+func TestDebugNeedsADebugger(t *testing.T) {
+	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h.openEditor("orders-enrich")
+	h.chord("ctrl+d")
+	if !strings.Contains(h.flashText(), "debug runs are not available") {
+		t.Fatalf("flash %q", h.flashText())
+	}
+}
+
+func TestDebugTemplate(t *testing.T) {
+	got := debugTemplate(`CREATE TABLE a (x INT) WITH ('connector' = 'kafka');
+CREATE TABLE g (x INT) WITH ('connector' = 'datagen');
+CREATE TABLE s (x INT) WITH ('connector' = 'print');
+CREATE VIEW v AS SELECT x FROM a;
+INSERT INTO s SELECT x FROM a UNION ALL SELECT x FROM g;`)
+	if got != "a=\n# g: generated by datagen (a file here overrides it)" {
+		t.Errorf("template %q", got)
+	}
+	data, limit, err := parseDebugInput(debugInput{data: "# note\n\n orders = /x.jsonl \nusers=/u.csv", limit: " 5 "})
+	if err != nil || limit != 5 || data["orders"] != "/x.jsonl" || data["users"] != "/u.csv" || len(data) != 2 {
+		t.Errorf("parse: %v %d %v", data, limit, err)
+	}
+	if _, _, err := parseDebugInput(debugInput{data: "orders /x"}); err == nil || !strings.Contains(err.Error(), "want TABLE=FILE") {
+		t.Errorf("a line without =: %v", err)
+	}
+}
+
+func TestGoldenDebugRun(t *testing.T) {
+	goldenFrameWith(t, "debug_run", withVersions, func(h *harness) {
+		h.m.env.debugger = &fakeDebugger{events: enrichRun(nil)}
+		h.openEditor("orders-enrich")
+		h.chord("ctrl+d")
+		h.typeText("/data/orders.jsonl")
+		h.chord("ctrl+d")
+	})
+}
+
+// sqliteJob is a job whose lookup table is in an SQLite file, and its
+// orders file: a real debug run, as join's tests make one.
+func sqliteJob(t *testing.T) (job, orders string) {
+	t.Helper()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "dim.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"CREATE TABLE users (id BIGINT, name VARCHAR(50))", "INSERT INTO users VALUES (1, 'Alice'), (2, 'Bob')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orders = filepath.Join(dir, "orders.jsonl")
+	if err := os.WriteFile(orders, []byte(`{"order_id": 1, "user_id": 1, "amount": 50}
+{"order_id": 2, "user_id": 2, "amount": 5}
+{"order_id": 3, "user_id": 9, "amount": 10}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	job = strings.Replace(enrichSQL, "'url' = 'jdbc:mysql://dim-db:3306/app'", "'url' = 'jdbc:sqlite:"+dbPath+"'", 1)
+	return job, orders
+}
+
+func TestDebugRunAgainstSQLite(t *testing.T) {
+	job, orders := sqliteJob(t)
+	f := withVersions(newFixture())
+	f.specs["j001"][2].SQL = job
+	h := newHarness(t, f, 120, 40, Options{Context: "test", Debugger: &core.Debugger{}})
+	h.openEditor("orders-enrich")
+	h.chord("ctrl+d")
+	h.typeText(orders)
+	h.chord("ctrl+d")
+	h.mustShow("orders.jsonl (3 rows)", "lookup users @ dim.db · ordered, capacity 100", "3/3", "✓ done in",
+		"order_id  name", "Alice", "Bob")
+	s := h.m.top().(*debugScreen)
+	if len(s.rows) != 3 || s.err != nil {
+		t.Fatalf("rows %+v, err %v", s.rows, s.err)
+	}
+	for _, r := range s.rows {
+		if r.Lookup <= 0 {
+			t.Errorf("row %v has no lookup latency", r.Values)
+		}
+	}
+	if s.rows[2].Values[1] != "NULL" {
+		t.Errorf("the order of an unknown user joined %q, want NULL", s.rows[2].Values[1])
+	}
+}
+
+// A run that goes on is cancelled by esc (or ctrl+c), which leaves the
+// program running.
+func TestProgramCancelsADebugRun(t *testing.T) {
+	f := withVersions(newFixture())
+	d := &fakeDebugger{events: enrichRun(nil)[:1], hold: true}
+	tm := startProgram(t, f, Options{Debugger: d})
+	waitFor(t, tm, "orders-enrich")
+	tm.Type("/orders-enrich")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "1/1")
+	tm.Type("e")
+	waitFor(t, tm, "SQL v7", "no problems")
+	tm.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
+	waitFor(t, tm, "Debug run of orders-enrich")
+	tm.Type("/data/orders.jsonl")
+	tm.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
+	waitFor(t, tm, "running", "waiting for the first row")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	waitFor(t, tm, "cancelled")
+	m := finalModel(t, tm)
+	if s, ok := m.top().(*debugScreen); !ok || s.running || !s.stopped {
+		t.Fatalf("after ctrl+c: %T", m.top())
+	}
+}
+
+func TestProgramEditValidateSave(t *testing.T) {
+	f := withVersions(newFixture())
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich")
+	tm.Type("/orders-enrich")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "1/1")
+	tm.Type("e")
+	waitFor(t, tm, "SQL v7", "✓ no problems")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl})
+	tm.Type("\nINSERT INTO nowhere SELECT 1;")
+	waitFor(t, tm, "(edited)", "✖ 1 error", "unknown sink table 'nowhere'")
+	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	// The renderer writes what changed: "saving …" becomes "sav|ed … v8 …".
+	waitFor(t, tm, "v8 with 1 error")
+	finalModel(t, tm)
+	if vs, _ := f.specsOf("j001"); len(vs) != 4 || !strings.Contains(vs[3].SQL, "nowhere") {
+		t.Fatalf("saved versions %d", len(vs))
+	}
+	if j, _ := f.SyncJob(context.Background(), "j001"); j.SpecVersion != 8 || j.Kind != model.KindSQL {
+		t.Errorf("job at v%d", j.SpecVersion)
+	}
+}

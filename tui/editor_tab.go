@@ -1,0 +1,141 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/model"
+)
+
+// sqlTab is the detail's SQL tab: the current version, highlighted, with
+// the validator's markers; e (or enter) opens it in the editor.
+type sqlTab struct {
+	env *env
+	id  int
+
+	// The checked text: its job, version and diagnostics.
+	checkedJob     string
+	checkedVersion int
+	diags          []flinksql.Diagnostic
+	hl             [][]span
+	hlText         string
+
+	offset        int
+	width, height int
+}
+
+// sqlTabCheckedMsg carries the tab's validation of a version.
+type sqlTabCheckedMsg struct {
+	id      int
+	jobID   string
+	version int
+	res     flinksql.Result
+}
+
+func newSQLTab(e *env) *sqlTab { return &sqlTab{env: e, id: e.nextSeq()} }
+
+func (t *sqlTab) Title() string   { return "SQL" }
+func (t *sqlTab) Capturing() bool { return false }
+
+func (t *sqlTab) ShortHelp() []key.Binding {
+	return []key.Binding{t.env.keys.EditSQL}
+}
+
+func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		t.width, t.height = msg.Width, msg.Height
+	case sqlTabCheckedMsg:
+		if msg.id == t.id && d.detail != nil && msg.jobID == d.job.ID && msg.version == d.detail.Spec.Version {
+			t.diags = msg.res.Diagnostics
+		}
+	case tea.KeyPressMsg:
+		if key.Matches(msg, t.env.keys.Enter) {
+			return t, send(openEditorMsg{job: d.job})
+		}
+		n := len(t.lines(d))
+		listNav(t.env.keys, msg, &t.offset, max(n-t.height+1, 0)+1, t.height-1)
+	}
+	// A new version (the first load, a save elsewhere) is checked again.
+	if d.detail != nil && d.job.Kind == model.KindSQL &&
+		(t.checkedJob != d.job.ID || t.checkedVersion != d.detail.Spec.Version) {
+		t.checkedJob, t.checkedVersion, t.diags = d.job.ID, d.detail.Spec.Version, nil
+		id, job, v, text := t.id, d.job.ID, d.detail.Spec.Version, d.detail.Spec.SQL
+		return t, func() tea.Msg {
+			return sqlTabCheckedMsg{id: id, jobID: job, version: v, res: flinksql.Check(text, flinksql.Options{})}
+		}
+	}
+	return t, nil
+}
+
+func (t *sqlTab) lines(d *jobData) []string {
+	if d.detail == nil {
+		return nil
+	}
+	return strings.Split(d.detail.Spec.SQL, "\n")
+}
+
+func (t *sqlTab) View(d *jobData) string {
+	st := t.env.styles
+	ed := &st.Editor
+	if d.detail == nil {
+		return " " + st.Dim.Render("loading…")
+	}
+	s := d.detail.Spec
+	if d.job.Kind != model.KindSQL {
+		head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, fmtAgo(t.env.now, s.CreatedAt), orDash(s.Author)))
+		return strings.Join([]string{head, "", kv(st, "jar", orDash(s.JarPath)).text, kv(st, "entry class", orDash(s.EntryClass)).text,
+			kv(st, "args", orDash(strings.Join(s.Args, " "))).text}, "\n")
+	}
+	problems := ""
+	errs, warns := countSeverity(t.diags, flinksql.SeverityError), countSeverity(t.diags, flinksql.SeverityWarning)
+	if errs > 0 {
+		problems += "  " + ed.ErrorMark.Render("✖ "+plural(errs, "error"))
+	}
+	if warns > 0 {
+		problems += "  " + ed.WarnMark.Render("⚠ "+plural(warns, "warning"))
+	}
+	head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · e or enter edits", s.Version, fmtAgo(t.env.now, s.CreatedAt), orDash(s.Author))) + problems
+	if t.hlText != s.SQL || t.hl == nil {
+		t.hl, t.hlText = highlight(s.SQL), s.SQL
+	}
+	lines := t.lines(d)
+	digits := max(len(fmt.Sprint(len(lines))), 3)
+	sty := &styler{ed: ed, cache: map[cellAttr]lipgloss.Style{}}
+	page := max(t.height-1, 1)
+	t.offset = clamp(t.offset, 0, max(len(lines)-page, 0))
+	out := []string{head}
+	for i := t.offset; i < min(t.offset+page, len(lines)); i++ {
+		mk := marks{cursor: -1}
+		marker := " "
+		for _, dg := range t.diags {
+			if dg.Pos.Line-1 != i {
+				continue
+			}
+			sev := 1
+			if dg.Severity == flinksql.SeverityError {
+				sev = 2
+			}
+			to := dg.End.Col - 1
+			if dg.End.Line != dg.Pos.Line || to <= dg.Pos.Col-1 {
+				to = dg.Pos.Col
+			}
+			mk.diags = append(mk.diags, [3]int{dg.Pos.Col - 1, to, sev})
+			if sev == 2 || marker == " " {
+				marker = map[int]string{1: ed.WarnMark.Render("⚠"), 2: ed.ErrorMark.Render("✖")}[sev]
+			}
+		}
+		var spans []span
+		if i < len(t.hl) {
+			spans = t.hl[i]
+		}
+		gutter := marker + ed.LineNumber.Render(fmt.Sprintf("%*d", digits, i+1)) + ed.Gutter.Render(" │ ")
+		out = append(out, gutter+renderLine(sty, []rune(lines[i]), spans, mk, 0, max(t.width-digits-4, 1)))
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,418 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/model"
+)
+
+// tabWidth is how many cells a tab advances to.
+const tabWidth = 4
+
+// runeCells is how many cells r takes at cell column c.
+func runeCells(r rune, c int) int {
+	switch {
+	case r == '\t':
+		return tabWidth - c%tabWidth
+	case r < 0x80:
+		return 1
+	case !unicode.IsPrint(r):
+		return 1 // drawn as a replacement mark
+	}
+	return max(ansi.StringWidth(string(r)), 1)
+}
+
+// cellCol is the cell column of rune column col of a line.
+func cellCol(line []rune, col int) int {
+	c := 0
+	for _, r := range line[:min(col, len(line))] {
+		c += runeCells(r, c)
+	}
+	return c
+}
+
+// gutterWidth is the width of the marker, the line numbers and the rule.
+func (m *editorScreen) gutterWidth() int {
+	digits := max(len(fmt.Sprint(len(m.buf.lines))), 3)
+	return 1 + digits + 3 // marker, number, " │ "
+}
+
+func (m *editorScreen) textWidth() int { return max(m.width-m.gutterWidth(), 1) }
+
+// annotationFor is the problem shown under a line: the cursor's line only,
+// its first error, else its first warning.
+func (m *editorScreen) annotationFor(line int) *flinksql.Diagnostic {
+	if line != m.buf.cursor.line {
+		return nil
+	}
+	var warn *flinksql.Diagnostic
+	for i := range m.diags {
+		d := &m.diags[i]
+		if d.Pos.Line-1 != line {
+			continue
+		}
+		if d.Severity == flinksql.SeverityError {
+			return d
+		}
+		if warn == nil {
+			warn = d
+		}
+	}
+	return warn
+}
+
+// cellAttr is what decides a cell's look besides its syntax class.
+type cellAttr struct {
+	class  syntaxClass
+	sel    bool
+	match  bool
+	diag   uint8 // 0 none, 1 warning, 2 error
+	cursor bool
+}
+
+// styler composes and remembers the styles of one frame.
+type styler struct {
+	ed    *EditorStyles
+	cache map[cellAttr]lipgloss.Style
+}
+
+func (s *styler) style(a cellAttr) lipgloss.Style {
+	if st, ok := s.cache[a]; ok {
+		return st
+	}
+	ed := s.ed
+	st := [...]lipgloss.Style{
+		synText: lipgloss.NewStyle(), synKeyword: ed.Keyword, synType: ed.Type, synFunction: ed.Function,
+		synString: ed.String, synNumber: ed.Number, synComment: ed.Comment, synHint: ed.Hint,
+		synQuoted: ed.Quoted, synOperator: ed.Operator, synIllegal: ed.Illegal,
+	}[a.class]
+	switch a.diag {
+	case 2:
+		st = ed.ErrorSpan
+	case 1:
+		st = ed.WarnSpan
+	}
+	if a.match {
+		st = ed.Match
+	}
+	if a.sel {
+		st = st.Background(ed.Selection.GetBackground())
+	}
+	if a.cursor {
+		st = st.Reverse(true)
+	}
+	s.cache[a] = st
+	return st
+}
+
+// marks are a line's overlays: ranges of rune columns.
+type marks struct {
+	sel         [2]int // [from, to); from == to: none
+	matches     [][2]int
+	diags       [][3]int // from, to, severity (1 warning, 2 error)
+	cursor      int      // -1: not on this line
+	selectToEOL bool     // the selection goes on past the line's end
+}
+
+// renderLine draws the visible cells [xoff, xoff+w) of a line.
+func renderLine(s *styler, line []rune, spans []span, mk marks, xoff, w int) string {
+	var b strings.Builder
+	classAt := make([]syntaxClass, len(line))
+	i := 0
+	for _, sp := range spans {
+		for k := 0; k < sp.n && i < len(line); k++ {
+			classAt[i] = sp.class
+			i++
+		}
+	}
+	attrAt := func(c int) cellAttr {
+		a := cellAttr{cursor: c == mk.cursor}
+		if c < len(line) {
+			a.class = classAt[c]
+		}
+		a.sel = c >= mk.sel[0] && c < mk.sel[1]
+		for _, r := range mk.matches {
+			if c >= r[0] && c < r[1] {
+				a.match = true
+			}
+		}
+		for _, r := range mk.diags {
+			if c >= r[0] && c < r[1] && uint8(r[2]) > a.diag {
+				a.diag = uint8(r[2])
+			}
+		}
+		return a
+	}
+	var run strings.Builder
+	var runAttr cellAttr
+	flush := func() {
+		if run.Len() > 0 {
+			b.WriteString(s.style(runAttr).Render(run.String()))
+			run.Reset()
+		}
+	}
+	put := func(a cellAttr, text string) {
+		if a != runAttr {
+			flush()
+			runAttr = a
+		}
+		run.WriteString(text)
+	}
+	cell, used := 0, 0
+	for c, r := range line {
+		n := runeCells(r, cell)
+		start := cell
+		cell += n
+		if cell <= xoff {
+			continue
+		}
+		if start >= xoff+w {
+			break
+		}
+		a := attrAt(c)
+		text := string(r)
+		switch {
+		case r == '\t':
+			text = strings.Repeat(" ", n)
+		case !unicode.IsPrint(r):
+			text = "�"
+		}
+		if start < xoff || cell > xoff+w { // a wide rune or tab cut by an edge
+			text = strings.Repeat(" ", min(cell, xoff+w)-max(start, xoff))
+		}
+		put(a, text)
+		used += width(text)
+	}
+	if used < w && mk.cursor == len(line) && cell >= xoff {
+		put(cellAttr{cursor: true, sel: mk.selectToEOL}, " ")
+		used++
+	} else if used < w && mk.selectToEOL && cell >= xoff {
+		put(cellAttr{sel: true}, " ")
+		used++
+	}
+	flush()
+	if used < w {
+		b.WriteString(strings.Repeat(" ", w-used))
+	}
+	return b.String()
+}
+
+// View renders the title, the text with its gutter, and the status line.
+func (m *editorScreen) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := m.env.styles
+	var body []string
+	switch {
+	case m.job.Kind == model.KindJAR:
+		body = centered(st.Dim.Render(m.job.Name+" is a JAR job: it has no SQL to edit"), m.width, m.textHeight())
+	case m.loadErr != nil:
+		body = centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("esc goes back"), m.width, m.textHeight())
+	case !m.loaded:
+		body = centered(st.Dim.Render("loading the SQL of "+m.job.Name+"…"), m.width, m.textHeight())
+	default:
+		body = m.textLines()
+	}
+	return strings.Join([]string{
+		fit(m.titleLine(), m.width),
+		padLines(strings.Join(body, "\n"), m.width, m.textHeight()),
+		fit(m.statusLine(), m.width),
+	}, "\n")
+}
+
+func (m *editorScreen) titleLine() string {
+	st := m.env.styles
+	left := " " + st.Title.Render(m.job.Name) + st.Dim.Render(" · ") + fmt.Sprintf("SQL v%d", m.version)
+	if m.dirty() {
+		left += st.Warn.Render(" (edited)")
+	}
+	if m.saving {
+		left += st.Dim.Render(" saving…")
+	}
+	if m.job.State != model.StateNone {
+		left += st.Dim.Render(" · job ") + st.JobState(m.job.State, m.job.FlinkState).Render(stateLabel(m.job.State, m.job.FlinkState))
+	}
+	var right string
+	switch {
+	case !m.loaded:
+	case m.checkedVersion != m.buf.version:
+		right = st.Dim.Render("checking…")
+	default:
+		errs, warns := countSeverity(m.diags, flinksql.SeverityError), countSeverity(m.diags, flinksql.SeverityWarning)
+		var parts []string
+		if errs > 0 {
+			parts = append(parts, st.Editor.ErrorMark.Render("✖ "+plural(errs, "error")))
+		}
+		if warns > 0 {
+			parts = append(parts, st.Editor.WarnMark.Render("⚠ "+plural(warns, "warning")))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, st.StateRunning.Render("✓ no problems"))
+		}
+		right = strings.Join(parts, "  ")
+	}
+	gap := m.width - width(left) - width(right) - 1
+	if gap < 1 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m *editorScreen) statusLine() string {
+	st := m.env.styles
+	if m.searching {
+		return " " + m.search.View()
+	}
+	b := m.buf
+	parts := []string{fmt.Sprintf("Ln %d, Col %d", b.cursor.line+1, b.cursor.col+1)}
+	if from, to, ok := b.selection(); ok {
+		if from.line == to.line {
+			parts = append(parts, fmt.Sprintf("%d selected", to.col-from.col))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d lines selected", to.line-from.line+1))
+		}
+	}
+	if m.query != "" {
+		parts = append(parts, fmt.Sprintf("find %q (ctrl+n/ctrl+p)", m.query))
+	}
+	line := " " + st.Dim.Render(strings.Join(parts, " · "))
+	// The whole message of the cursor's line: the caret line may cut it.
+	if d := m.annotationFor(b.cursor.line); d != nil {
+		mark, icon := st.Editor.ErrorMark, "✖ "
+		if d.Severity != flinksql.SeverityError {
+			mark, icon = st.Editor.WarnMark, "⚠ "
+		}
+		line += st.Dim.Render(" · ") + mark.Render(icon+d.Message())
+	}
+	return line
+}
+
+// textLines renders the visible lines with their gutter, and the problem
+// line under the cursor's line.
+func (m *editorScreen) textLines() []string {
+	st := m.env.styles
+	ed := &st.Editor
+	b := m.buf
+	if m.hlVersion != b.version {
+		m.hl, m.hlVersion = highlight(b.Text()), b.version
+	}
+	digits := m.gutterWidth() - 4
+	w := m.textWidth()
+	sty := &styler{ed: ed, cache: map[cellAttr]lipgloss.Style{}}
+	lineSev := map[int]int{}
+	for _, d := range m.diags {
+		sev := 1
+		if d.Severity == flinksql.SeverityError {
+			sev = 2
+		}
+		lineSev[d.Pos.Line-1] = max(lineSev[d.Pos.Line-1], sev)
+	}
+	selFrom, selTo, selOK := b.selection()
+	h := m.textHeight()
+	out := make([]string, 0, h)
+	for i := m.offset; i < len(b.lines) && len(out) < h; i++ {
+		marker := " "
+		switch lineSev[i] {
+		case 2:
+			marker = ed.ErrorMark.Render("✖")
+		case 1:
+			marker = ed.WarnMark.Render("⚠")
+		}
+		num := ed.LineNumber.Render(fmt.Sprintf("%*d", digits, i+1))
+		if i == b.cursor.line {
+			num = ed.CurrentLine.Render(fmt.Sprintf("%*d", digits, i+1))
+		}
+		gutter := marker + num + ed.Gutter.Render(" │ ")
+		mk := m.marksFor(i, selFrom, selTo, selOK)
+		var spans []span
+		if i < len(m.hl) {
+			spans = m.hl[i]
+		}
+		out = append(out, gutter+renderLine(sty, b.lines[i], spans, mk, m.xoff, w))
+		if d := m.annotationFor(i); d != nil && len(out) < h {
+			out = append(out, m.annotation(d, digits, w))
+		}
+	}
+	return out
+}
+
+// marksFor collects line i's selection, matches and problem spans.
+func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) marks {
+	b := m.buf
+	line := b.lines[i]
+	mk := marks{cursor: -1}
+	if i == b.cursor.line {
+		mk.cursor = b.cursor.col
+	}
+	if selOK && i >= selFrom.line && i <= selTo.line {
+		from, to := 0, len(line)
+		if i == selFrom.line {
+			from = selFrom.col
+		}
+		if i == selTo.line {
+			to = selTo.col
+		} else {
+			mk.selectToEOL = true
+		}
+		mk.sel = [2]int{from, to}
+	}
+	if q := []rune(strings.ToLower(m.query)); len(q) > 0 {
+		lower := []rune(strings.ToLower(string(line)))
+		if len(lower) == len(line) { // case mapping kept the length: columns line up
+			for c := 0; c+len(q) <= len(lower); c++ {
+				if string(lower[c:c+len(q)]) == string(q) {
+					mk.matches = append(mk.matches, [2]int{c, c + len(q)})
+				}
+			}
+		}
+	}
+	for _, d := range m.diags {
+		first, last := d.Pos.Line-1, d.End.Line-1
+		if i < first || i > max(last, first) {
+			continue
+		}
+		from, to := 0, len(line)
+		if i == first {
+			from = d.Pos.Col - 1
+		}
+		if i == last && d.End.Col-1 > from {
+			to = d.End.Col - 1
+		} else if i == first && last <= first {
+			to = from + 1 // a point: mark one rune
+		}
+		sev := 1
+		if d.Severity == flinksql.SeverityError {
+			sev = 2
+		}
+		mk.diags = append(mk.diags, [3]int{from, min(to, max(len(line), from+1)), sev})
+	}
+	return mk
+}
+
+// annotation is the caret line under the cursor's line: carets under the
+// offending text, then the message and its hint.
+func (m *editorScreen) annotation(d *flinksql.Diagnostic, digits, w int) string {
+	ed := &m.env.styles.Editor
+	line := m.buf.lines[d.Pos.Line-1]
+	from := cellCol(line, d.Pos.Col-1)
+	to := from + 1
+	if d.End.Line == d.Pos.Line && d.End.Col > d.Pos.Col {
+		to = cellCol(line, d.End.Col-1)
+	}
+	mark := ed.ErrorMark
+	if d.Severity != flinksql.SeverityError {
+		mark = ed.WarnMark
+	}
+	gutter := strings.Repeat(" ", 1+digits) + ed.Gutter.Render(" │ ")
+	lead := max(from-m.xoff, 0)
+	carets := max(to-max(from, m.xoff), 1)
+	text := strings.Repeat(" ", lead) + mark.Render(strings.Repeat("^", carets)+" "+d.Message())
+	return gutter + truncate(text, w)
+}
