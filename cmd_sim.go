@@ -60,6 +60,16 @@ func simConfig(c *sim.Cluster, storePath string) *config.Config {
 			MaxAttempts: 3, Window: config.Duration(30 * time.Minute),
 			Backoff: config.Duration(5 * time.Second), MaxBackoff: config.Duration(time.Minute), Multiplier: 2,
 		},
+		// Figures every 2s, so that sparklines move at once; and a rule of
+		// every kind, so that the simulator's troubles show as alerts.
+		Metrics: config.Metrics{Interval: config.Duration(2 * time.Second)},
+		Alerts: config.Alerts{Rules: append(config.DefaultAlertRules(),
+			config.AlertRule{Name: "backpressure", Kind: config.RuleBackpressure, Above: 0.8, For: config.Duration(30 * time.Second)},
+			config.AlertRule{Name: "consumer-lag", Kind: config.RuleLag, Above: 1_000_000, For: config.Duration(time.Minute)},
+			config.AlertRule{Name: "checkpoint-stale", Kind: config.RuleCheckpointAge, Age: config.Duration(2 * time.Minute)},
+			config.AlertRule{Name: "checkpoints-failing", Kind: config.RuleFailedCheckpoints, Count: 3},
+			config.AlertRule{Name: "restarts", Kind: config.RuleRestarts, Count: 2, Window: config.Duration(10 * time.Minute)},
+		)},
 		Clusters: []config.Cluster{{
 			Name:       "sim",
 			RM:         c.RMURLs(),

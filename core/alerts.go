@@ -140,13 +140,13 @@ func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale 
 		switch {
 		case in.measured && now.Sub(in.collectedAt) <= stale && in.latest.CheckpointAge >= 0:
 			age := in.latest.CheckpointAge + now.Sub(in.collectedAt)
-			return verdict{holds: age > limit, value: fmt.Sprintf("latest checkpoint %s ago (limit %s)", roundAge(age), limit), known: true}
+			return verdict{holds: age > limit, value: fmt.Sprintf("latest checkpoint %s ago (limit %s)", shortDuration(roundAge(age)), shortDuration(limit)), known: true}
 		case j.LatestCheckpoint != nil && !j.LatestCheckpoint.Time.IsZero():
 			age := now.Sub(j.LatestCheckpoint.Time)
-			return verdict{holds: age > limit, value: fmt.Sprintf("latest checkpoint %s ago (limit %s)", roundAge(age), limit), known: true}
+			return verdict{holds: age > limit, value: fmt.Sprintf("latest checkpoint %s ago (limit %s)", shortDuration(roundAge(age)), shortDuration(limit)), known: true}
 		case !j.StartedAt.IsZero():
 			up := now.Sub(j.StartedAt)
-			return verdict{holds: up > limit, value: fmt.Sprintf("no checkpoint in the %s since it started (limit %s)", roundAge(up), limit), known: true}
+			return verdict{holds: up > limit, value: fmt.Sprintf("no checkpoint in the %s since it started (limit %s)", shortDuration(roundAge(up)), shortDuration(limit)), known: true}
 		}
 		return verdict{}
 	}
@@ -162,7 +162,7 @@ func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale 
 	switch r.Kind {
 	case config.RuleRestarts:
 		n := in.restartsSince(now.Add(-r.Window.D()))
-		return verdict{holds: n > int64(r.Count), value: fmt.Sprintf("%d restarts in %s (limit %d)", n, r.Window.D(), r.Count), known: true}
+		return verdict{holds: n > int64(r.Count), value: fmt.Sprintf("%d restarts in %s (limit %d)", n, shortDuration(r.Window.D()), r.Count), known: true}
 	case config.RuleFailedCheckpoints:
 		return verdict{holds: p.FailedInARow >= r.Count, value: fmt.Sprintf("%d failed checkpoints in a row (limit %d)", p.FailedInARow, r.Count), known: true}
 	case config.RuleBackpressure:
@@ -408,7 +408,7 @@ func alertMessage(a *model.Alert, now time.Time) string {
 		who += " (" + a.Cluster + ")"
 	}
 	if a.State == model.AlertResolved {
-		return fmt.Sprintf("[RESOLVED] %s · %s after %s: %s", a.Rule, who, roundAge(a.ResolvedAt.Sub(a.Since)), a.Value)
+		return fmt.Sprintf("[RESOLVED] %s · %s after %s: %s", a.Rule, who, shortDuration(roundAge(a.ResolvedAt.Sub(a.Since))), a.Value)
 	}
 	return fmt.Sprintf("[FIRING] %s · %s: %s", a.Rule, who, a.Value)
 }
@@ -421,6 +421,18 @@ func roundAge(d time.Duration) time.Duration {
 		return d.Round(time.Second)
 	}
 	return d.Round(100 * time.Millisecond)
+}
+
+// shortDuration writes a duration without its zero tail: "10m", "1h30m", "2.5s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func percent(r float64) int { return int(math.Round(r * 100)) }

@@ -59,7 +59,7 @@ func TestRenderAlertFormats(t *testing.T) {
 	r := a
 	r.State, r.ResolvedAt = model.AlertResolved, alertT0.Add(3*time.Minute)
 	r.Message = alertMessage(&r, r.ResolvedAt)
-	if r.Message != "[RESOLVED] job-failed · orders-enrich (prod) after 3m0s: FAILED: java.lang.OutOfMemoryError" {
+	if r.Message != "[RESOLVED] job-failed · orders-enrich (prod) after 3m: FAILED: java.lang.OutOfMemoryError" {
 		t.Errorf("resolve message %q", r.Message)
 	}
 	b, q, _ = renderAlert(config.FormatDingTalk, r, "SECabc", now)

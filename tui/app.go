@@ -43,6 +43,8 @@ type Model struct {
 	watchBackoff time.Duration
 
 	actionSeq int
+	// obs declares the jobs on screen and counts firing alerts (observe.go).
+	obs observeState
 	// issued are the commands this session recorded, so the flash can say
 	// how they ended when Watch reports it.
 	issued map[string]string // command id → job name
@@ -72,6 +74,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		cmd:          newCommandLine(e),
 		issued:       map[string]string{},
 		watchBackoff: time.Second,
+		obs:          newObserveState(),
 	}
 }
 
@@ -111,6 +114,7 @@ func (m *Model) Init() tea.Cmd {
 		m.jobs.load(),
 		m.loadClusters(),
 		m.startWatch(),
+		m.loadFiring(),
 		tickCmd(m.env.after, m.env.clock),
 	}
 	if m.opts.Theme == ThemeAuto {
@@ -158,7 +162,15 @@ func (m *Model) setFlash(level flashLevel, text string) tea.Cmd {
 
 // Update routes a message: keys to the dialog, the command line or the top
 // screen; everything else to the root's own state and then to every screen.
+// Whatever it changed on screen, it then declares the jobs on screen to the
+// service (observe.go), so that only those are measured.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	pre := m.observe(msg)
+	_, cmd := m.update(msg)
+	return m, tea.Batch(pre, cmd, m.declareInterest())
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -462,6 +474,9 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		}
 		s, init := newClusterScreen(m.env, names, name)
 		return m.push(s, init)
+	case "alerts":
+		s, init := newAlertsScreen(m.env, m.jobByID)
+		return m.push(s, init)
 	case "sql":
 		for _, j := range m.jobs.byID {
 			if j.Name == c.arg || j.ID == c.arg {
@@ -502,6 +517,7 @@ func (m *Model) render() string {
 		counts:      m.jobs.counts,
 		watching:    m.watching,
 		now:         m.env.now,
+		alerts:      m.obs.firing,
 	}, w)
 	body := m.top().View()
 	if m.dialog != nil {

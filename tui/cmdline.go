@@ -28,11 +28,11 @@ func newCommandLine(e *env) commandLine {
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
-var commandVerbs = []string{"jobs", "cmd", "cluster", "sql", "theme", "help", "q"}
+var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "sql", "theme", "help", "q"}
 
 // completions lists every full command line the user may mean.
 func completions(clusters, jobNames []string) []string {
-	out := []string{"jobs", "cmd", "cluster", "help", "q", "quit", "theme dark", "theme light"}
+	out := []string{"jobs", "cmd", "cluster", "alerts", "help", "q", "quit", "theme dark", "theme light"}
 	for _, c := range clusters {
 		out = append(out, "jobs @"+c, "cluster "+c)
 	}
@@ -106,6 +106,8 @@ func parseCommand(line string) (command, error) {
 		return command{"cmd", ""}, nil
 	case "cluster", "clusters":
 		return command{"cluster", arg}, nil
+	case "alerts", "alert":
+		return command{"alerts", ""}, nil
 	case "sql":
 		if arg == "" {
 			return command{}, fmt.Errorf(":sql needs a job name, e.g. :sql orders-enrich")

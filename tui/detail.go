@@ -41,7 +41,7 @@ func detailTabs(e *env) []detailTab {
 		newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine),
 		newExceptionsTab(e),
 		newLinesTab(e, "Commands", commandLines, openCommandLog),
-		newLinesTab(e, "Metrics", placeholderLines("Metrics", "the metrics and logs issue"), nil),
+		newMetricsTab(e),
 		newLogsTab(e),
 		newSQLTab(e),
 	}
@@ -232,8 +232,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.EditSQL):
 		return send(openEditorMsg{job: d.data.job})
 	case key.Matches(msg, k.Metrics):
-		d.selectTab("Metrics")
-		return nil
+		return d.selectTab("Metrics")
 	case key.Matches(msg, k.Logs):
 		return d.selectTab("Logs")
 	}

@@ -108,7 +108,7 @@ func fixtureAlerts() []model.Alert {
 			State: model.AlertFiring, Since: ago(7 * time.Minute), Value: "backpressure 87% at Sink: hudi[5] (limit 80%)"},
 		{Rule: "restarts", Kind: "restarts", Severity: "warning", JobID: "j004", JobName: "user-features", Cluster: "staging",
 			State: model.AlertResolved, Since: ago(50 * time.Minute), ResolvedAt: ago(20 * time.Minute),
-			Value: "4 restarts in 10m0s (limit 3)", Notified: []string{"ops-slack"}, ResolveNotified: []string{"ops-slack"}},
+			Value: "4 restarts in 10m (limit 3)", Notified: []string{"ops-slack"}, ResolveNotified: []string{"ops-slack"}},
 	}
 }
 

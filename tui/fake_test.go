@@ -431,7 +431,8 @@ func newFixture() *fakeService {
 		return &model.RestorePoint{JobID: "j001", Kind: kind, Path: path, Time: ago(d), Origin: origin}
 	}
 	fig := func(in, out, bp float64, ck time.Duration) api.Figures {
-		return api.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck}
+		return api.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck,
+			InSpark: []float64{in * 0.5, in * 0.7, in * 0.9, in * 1.2, in}}
 	}
 	job := func(id, name string, kind model.JobKind, cluster string, st model.JobState) model.Job {
 		return model.Job{ID: id, Name: name, Kind: kind, Cluster: cluster, State: st, SpecVersion: 3, Parallelism: 4,

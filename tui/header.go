@@ -25,6 +25,8 @@ type headerData struct {
 	counts      [numStates]int
 	watching    bool
 	now         time.Time
+	// alerts are the firing alerts, for the badge.
+	alerts []model.Alert
 }
 
 // renderHeader renders the one-line header: who we talk to, each cluster's
@@ -110,8 +112,12 @@ var headerCounts = []struct {
 }
 
 func headerRight(st *Styles, d headerData, level int) string {
+	badge := alertBadge(st, d.alerts, level)
+	if badge != "" {
+		badge += "  "
+	}
 	if !d.jobsLoaded {
-		return st.Dim.Render("jobs …") + " "
+		return badge + st.Dim.Render("jobs …") + " "
 	}
 	total := 0
 	for _, n := range d.counts {
@@ -139,5 +145,5 @@ func headerRight(st *Styles, d headerData, level int) string {
 	if level >= 2 {
 		sep = " "
 	}
-	return strings.Join(parts, sep) + " "
+	return badge + strings.Join(parts, sep) + " "
 }

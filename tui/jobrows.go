@@ -54,6 +54,11 @@ var jobColumns = [numCols]colSpec{
 	colBP:       {title: "BP", width: 6, drop: 7},
 }
 
+// sparkCells is the width of the IN/s column's sparkline: the last
+// sparkCells collections, oldest on the left. The column widens to hold it
+// when the table has room (widenIn).
+const sparkCells = 5
+
 // maxNameWidth keeps very wide terminals from giving everything to names.
 const maxNameWidth = 40
 
@@ -98,6 +103,7 @@ func jobLayout(w int) layout {
 			l.widths[c] = jobColumns[c].width
 		}
 	}
+	used = widenIn(&l, w, used)
 	if extra := w - used; extra > 0 {
 		l.widths[colName] = min(jobColumns[colName].width+extra, maxNameWidth)
 	}
@@ -125,6 +131,9 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 	c[colIn], c[colOut], c[colBP] = noValue, noValue, noValue
 	if j.State == model.StateRunning && !j.Figures.At.IsZero() {
 		c[colIn] = fmtRate(j.Figures.RecordsInPerSec)
+		if len(j.Figures.InSpark) > 0 {
+			c[colIn] = sparkRate(j.Figures.InSpark, j.Figures.RecordsInPerSec)
+		}
 		c[colOut] = fmtRate(j.Figures.RecordsOutPerS)
 		c[colBP] = fmtBackpressure(j.Figures.Backpressure)
 	}

@@ -528,6 +528,7 @@ func (m *jobsScreen) headerRow(lay layout) string {
 func (m *jobsScreen) renderRow(j *api.JobView, lay layout, isCursor bool, inner int) string {
 	st := m.env.styles
 	cells := jobCells(j, m.env.now)
+	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
 	var b strings.Builder
 	switch {
 	case isCursor:

@@ -73,9 +73,16 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 	if got := cols(narrow); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "RST", "CKPT", "IN/s", "BP"}) {
 		t.Errorf("80 columns show %v", got)
 	}
+	// 120 columns: IN/s takes OUT/s's room for its sparkline.
 	wide := jobLayout(115)
-	if got := cols(wide); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "OUT/s", "BP"}) {
-		t.Errorf("120 columns show %v", got)
+	if got := cols(wide); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "BP"}) || wide.widths[colIn] != sparkInWidth {
+		t.Errorf("120 columns show %v (IN/s %d wide)", got, wide.widths[colIn])
+	}
+	if l := jobLayout(160); !slices.Contains(l.cols, colOut) || l.widths[colIn] != sparkInWidth {
+		t.Errorf("160 columns: OUT/s and a sparkline both fit: %v", cols(l))
+	}
+	if narrow.widths[colIn] != jobColumns[colIn].width {
+		t.Errorf("80 columns: IN/s keeps BP's room rather than drawing a sparkline")
 	}
 	for _, w := range []int{40, 75, 115, 160, 300} {
 		l := jobLayout(w)

@@ -67,6 +67,13 @@ type Styles struct {
 	TabActive   lipgloss.Style
 	TabInactive lipgloss.Style
 
+	// ChartLine draws a chart's line; ChartAlert the line of a figure that
+	// alerts (backpressure, lag). AlertFiring is the header badge and the
+	// state of firing alerts.
+	ChartLine   lipgloss.Style
+	ChartAlert  lipgloss.Style
+	AlertFiring lipgloss.Style
+
 	Dialog        lipgloss.Style
 	DialogTitle   lipgloss.Style
 	Button        lipgloss.Style
@@ -154,6 +161,10 @@ func newStyles(p palette) *Styles {
 
 		TabActive:   s().Bold(true).Reverse(true),
 		TabInactive: s().Foreground(p.dim),
+
+		ChartLine:   s().Foreground(p.cyan),
+		ChartAlert:  s().Foreground(p.yellow),
+		AlertFiring: s().Foreground(p.red).Bold(true),
 
 		Dialog:        s().Border(lipgloss.RoundedBorder()).BorderForeground(p.border).Padding(0, 1),
 		DialogTitle:   s().Bold(true),

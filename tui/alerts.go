@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+// alertsScreen is `:alerts`: firing alerts first, newest first, then the
+// ones resolved within the last day, each with its rule, job, since and
+// value; enter opens the job.
+type alertsScreen struct {
+	env    *env
+	alerts []model.Alert
+
+	cursor, offset int
+	loaded         bool
+	loading, again bool
+	seq            int
+	err            error
+	width, height  int
+	// open finds a job to open by id (the jobs table's).
+	open func(id string) (api.JobView, bool)
+}
+
+type alertsLoadedMsg struct {
+	seq    int
+	alerts []model.Alert
+	err    error
+	// badge marks the root's load of the firing alerts for the header.
+	badge bool
+}
+
+func loadAlertsCmd(c call, f api.AlertFilter, seq int, badge bool) tea.Cmd {
+	return func() tea.Msg {
+		var as []model.Alert
+		err := c.with(func(ctx context.Context) (err error) {
+			as, err = c.svc.Alerts(ctx, f)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list alerts: %w", err)
+		}
+		return alertsLoadedMsg{seq: seq, alerts: as, err: err, badge: badge}
+	}
+}
+
+func newAlertsScreen(e *env, open func(id string) (api.JobView, bool)) (*alertsScreen, tea.Cmd) {
+	m := &alertsScreen{env: e, open: open}
+	return m, m.load()
+}
+
+func (m *alertsScreen) load() tea.Cmd {
+	if m.loading {
+		m.again = true
+		return nil
+	}
+	m.loading = true
+	m.seq = m.env.nextSeq()
+	return loadAlertsCmd(m.env.call(), api.AlertFilter{}, m.seq, false)
+}
+
+func (m *alertsScreen) Title() string             { return "Alerts" }
+func (m *alertsScreen) Capturing() bool           { return false }
+func (m *alertsScreen) ShortHelp() []key.Binding  { return m.env.keys.alertsShort() }
+func (m *alertsScreen) FullHelp() [][]key.Binding { return m.env.keys.alertsFull() }
+func (m *alertsScreen) page() int                 { return max(m.height-3, 1) }
+
+func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case alertsLoadedMsg:
+		if msg.badge || msg.seq != m.seq {
+			return m, nil
+		}
+		m.loading = false
+		var again tea.Cmd
+		if m.again {
+			m.again = false
+			again = m.load()
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return m, tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+		}
+		m.err, m.loaded, m.alerts = nil, true, msg.alerts
+		m.cursor = clamp(m.cursor, 0, len(m.alerts)-1)
+		return m, again
+	case changeMsg:
+		if k := msg.change.Kind; k == api.AlertsChanged || k == api.Resync {
+			return m, m.load()
+		}
+	case tea.KeyPressMsg:
+		k := m.env.keys
+		if listNav(k, msg, &m.cursor, len(m.alerts), m.page()) {
+			m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.alerts))
+			return m, nil
+		}
+		switch {
+		case key.Matches(msg, k.Refresh):
+			return m, m.load()
+		case key.Matches(msg, k.Enter):
+			if m.cursor >= len(m.alerts) {
+				return m, nil
+			}
+			a := m.alerts[m.cursor]
+			if j, ok := m.open(a.JobID); ok {
+				return m, send(openDetailMsg{job: j})
+			}
+			return m, send(flashMsg{level: flashWarn, text: fmt.Sprintf("job %s is not in the jobs table", a.JobName)})
+		}
+	}
+	return m, nil
+}
+
+func (m *alertsScreen) View() string {
+	st := m.env.styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	firing := 0
+	for _, a := range m.alerts {
+		if a.State == model.AlertFiring {
+			firing++
+		}
+	}
+	note := fmt.Sprintf("%d firing · %d resolved", firing, len(m.alerts)-firing)
+	var lines []string
+	switch {
+	case !m.loaded && m.err != nil:
+		lines = centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+	case !m.loaded:
+		lines = centered(st.Dim.Render("loading alerts…"), inner, h-2)
+	case len(m.alerts) == 0:
+		lines = centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
+	default:
+		lines = alertLines(st, m.alerts, m.cursor, m.offset, inner, h-2, m.env.now)
+	}
+	return box(st, st.Title.Render(m.Title()), note, lines, w, h)
+}
+
+// alertColumns picks the columns a width allows; the value, which says
+// what is wrong, takes the rest (severity shows in the state's colour too).
+func alertColumns(w int) (job, rule int, cluster, severity bool) {
+	job, rule = 20, 16
+	cluster, severity = w >= 150, w >= 135
+	if w < 100 {
+		job, rule = 16, 12
+	}
+	return
+}
+
+// alertLines renders the list (pure): a header row and one row per
+// alert, the cursor row reversed.
+func alertLines(st *Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
+	jw, rw, withCluster, withSeverity := alertColumns(w)
+	head := fmt.Sprintf("  %-9s ", "STATE")
+	if withSeverity {
+		head += fmt.Sprintf("%-9s ", "SEVERITY")
+	}
+	head += fmt.Sprintf("%-*s %-*s ", rw, "RULE", jw, "JOB")
+	if withCluster {
+		head += fmt.Sprintf("%-9s ", "CLUSTER")
+	}
+	head += fmt.Sprintf("%-7s %-7s %s", "SINCE", "FOR", "VALUE")
+	out := []string{st.ColumnHeader.Render(head)}
+	page := max(h-1, 1)
+	offset = scrollTo(cursor, offset, page, len(as))
+	for i := offset; i < min(offset+page, len(as)); i++ {
+		a := as[i]
+		state := fmt.Sprintf("%-9s", a.State)
+		dur := a.ResolvedAt.Sub(a.Since)
+		if a.State == model.AlertFiring {
+			dur = now.Sub(a.Since)
+		}
+		sevText := fmt.Sprintf("%-9s", a.Severity)
+		row := fmt.Sprintf("%s ", state)
+		if withSeverity {
+			row += sevText + " "
+		}
+		row += fmt.Sprintf("%-*s %-*s ", rw, truncate(a.Rule, rw), jw, truncate(a.JobName, jw))
+		if withCluster {
+			row += fmt.Sprintf("%-9s ", truncate(a.Cluster, 9))
+		}
+		row += fmt.Sprintf("%-7s %-7s ", fmtSince(now, a.Since), fmtAge(dur))
+		used := width(row) + 2
+		row += truncate(a.Value, max(w-used, 10))
+		if i == cursor {
+			out = append(out, st.Cursor.Render(fit("▸ "+row, w)))
+			continue
+		}
+		// Colour the state, and the severity of what fires.
+		styled := st.StateFinal.Render(state)
+		if a.State == model.AlertFiring {
+			styled = st.AlertFiring.Render(state)
+		}
+		rest := strings.TrimPrefix(row, state)
+		if withSeverity && a.State == model.AlertFiring && a.Severity == "critical" {
+			rest = " " + st.Error.Render(sevText) + strings.TrimPrefix(rest, " "+sevText)
+		}
+		out = append(out, "  "+styled+rest)
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+// The root's part in live metrics and alerts: it declares to the service
+// which jobs are on screen (the visible rows of the jobs table, or the job
+// of the detail view), so that only those are measured; and it keeps the
+// count of firing alerts for the header badge.
+
+// interestRefresh is how often an unchanged interest is declared again:
+// well within the service's expiry (a few collection intervals, at least
+// 30s), so a running TUI never lapses and a closed one soon does.
+const interestRefresh = 10 * time.Second
+
+// observeState is the root model's interest and alert badge state.
+type observeState struct {
+	client string
+
+	sent     api.InterestRequest // the last interest declared
+	sentAt   time.Time
+	declared bool // an interest was ever declared
+	inFlight bool
+
+	firing      []model.Alert // for the badge
+	alertsSeq   int
+	alertsBusy  bool
+	alertsAgain bool
+}
+
+type interestSentMsg struct{ err error }
+
+func newObserveState() observeState {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return observeState{client: "tui-" + hex.EncodeToString(b[:])}
+}
+
+func setInterestCmd(c call, r api.InterestRequest) tea.Cmd {
+	return func() tea.Msg {
+		err := c.with(func(ctx context.Context) error { return c.svc.SetInterest(ctx, r) })
+		return interestSentMsg{err: err}
+	}
+}
+
+// interest is what is on screen now: the topmost jobs table or job detail
+// of the stack (a help or text screen over them keeps theirs).
+func (m *Model) interest() api.InterestRequest {
+	r := api.InterestRequest{Client: m.obs.client}
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		switch s := m.stack[i].(type) {
+		case *detailScreen:
+			r.Detail = s.data.job.ID
+			return r
+		case *jobsScreen:
+			if !s.loaded {
+				return r
+			}
+			end := min(s.offset+s.page(), len(s.rows))
+			for _, j := range s.rows[min(s.offset, end):end] {
+				r.Jobs = append(r.Jobs, j.ID)
+			}
+			return r
+		}
+	}
+	return r
+}
+
+func sameInterest(a, b api.InterestRequest) bool {
+	return a.Detail == b.Detail && slices.Equal(a.Jobs, b.Jobs)
+}
+
+// declareInterest sends the interest when it changed (scroll, filter,
+// resize, a screen opened or closed) or is due again, one call at a time.
+func (m *Model) declareInterest() tea.Cmd {
+	o := &m.obs
+	if o.inFlight {
+		return nil
+	}
+	r := m.interest()
+	changed := !sameInterest(r, o.sent)
+	due := o.declared && m.env.now.Sub(o.sentAt) >= interestRefresh
+	if !changed && !due {
+		return nil
+	}
+	if !o.declared && len(r.Jobs) == 0 && r.Detail == "" {
+		return nil // nothing on screen yet, nothing declared yet
+	}
+	o.sent, o.sentAt, o.declared, o.inFlight = r, m.env.now, true, true
+	return setInterestCmd(m.env.call(), r)
+}
+
+// loadFiring asks for the firing alerts, for the badge.
+func (m *Model) loadFiring() tea.Cmd {
+	o := &m.obs
+	if o.alertsBusy {
+		o.alertsAgain = true
+		return nil
+	}
+	o.alertsBusy = true
+	o.alertsSeq = m.env.nextSeq()
+	return loadAlertsCmd(m.env.call(), api.AlertFilter{States: []model.AlertState{model.AlertFiring}}, o.alertsSeq, true)
+}
+
+// observe handles the root's metrics and alerts messages before the rest
+// of Update sees them.
+func (m *Model) observe(msg tea.Msg) tea.Cmd {
+	o := &m.obs
+	switch msg := msg.(type) {
+	case interestSentMsg:
+		o.inFlight = false
+		// A failure is not worth a flash: the interest is declared again
+		// at the next change or refresh, and the table works without figures.
+	case alertsLoadedMsg:
+		if !msg.badge || msg.seq != o.alertsSeq {
+			return nil
+		}
+		o.alertsBusy = false
+		var again tea.Cmd
+		if o.alertsAgain {
+			o.alertsAgain = false
+			again = m.loadFiring()
+		}
+		if msg.err == nil {
+			o.firing = msg.alerts
+		}
+		return again
+	case changeMsg:
+		if msg.gen == m.watchGen && (msg.change.Kind == api.AlertsChanged || msg.change.Kind == api.Resync) {
+			return m.loadFiring()
+		}
+	case watchRetryMsg:
+		if msg.gen == m.watchGen {
+			return m.loadFiring() // alerts may have changed while the stream was down
+		}
+	}
+	return nil
+}
+
+// alertBadge is the header's count of firing alerts, "" when none fire.
+func alertBadge(st *Styles, firing []model.Alert, level int) string {
+	n := len(firing)
+	if n == 0 {
+		return ""
+	}
+	critical := false
+	for _, a := range firing {
+		critical = critical || a.Severity == "critical"
+	}
+	style := st.Warn
+	if critical {
+		style = st.AlertFiring
+	}
+	switch {
+	case level >= 2:
+		return style.Render(fmt.Sprintf("⚠%d", n))
+	case n == 1:
+		return style.Render("⚠ 1 alert")
+	}
+	return style.Render(fmt.Sprintf("⚠ %d alerts", n))
+}
+
+// jobByID is the jobs table's view of a job, for screens that open one.
+func (m *Model) jobByID(id string) (api.JobView, bool) {
+	if j, ok := m.jobs.byID[id]; ok {
+		return *j, true
+	}
+	return api.JobView{}, false
+}
