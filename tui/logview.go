@@ -255,7 +255,7 @@ func (m *logViewer) ensure(down bool) tea.Cmd {
 		return nil
 	}
 	page := m.page()
-	if !down && m.top < page && m.win.start > 0 {
+	if !down && m.top < 2*page && m.win.start > 0 {
 		start := max(m.win.start-logChunk, 0)
 		return m.read(opPrepend, placeTop, nil, api.LogRequest{Offset: start, Limit: m.win.start - start})
 	}

@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"bytes"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+)
+
+// TestProgramLogViewer runs the real program loop: l opens the Logs tab,
+// enter the JobManager log at its tail, / searches past the window (the
+// service scans and the window is read around the hit), f follows to a
+// line that arrived; the last frame is pinned in a golden file.
+func TestProgramLogViewer(t *testing.T) {
+	f := newFixture()
+	withLogs(f)
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich")
+	tm.Type("/orders-enrich")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Type("l")
+	// The renderer writes only the cells that change, so the waits look
+	// for words that are new on the screen; the final frame is checked
+	// whole.
+	waitFor(t, tm, "jobmanager.err")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "19999)")
+
+	tm.Type("/line 77)")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "point")
+	tm.Type("N")
+	waitFor(t, tm, "8077")
+
+	// A line arrives; f reads it at once, then polls every 2 s.
+	f.appendLog("j001", api.LogRef{}, "2026-03-14 09:12:04,000 WARN  CheckpointCoordinator [] - Checkpoint 28000 expired before completing\n")
+	tm.Type("f")
+	waitFor(t, tm, "28000", "following")
+
+	m := finalModel(t, tm)
+	v, ok := m.top().(*logViewer)
+	if !ok {
+		t.Fatalf("the top screen is %T", m.top())
+	}
+	if !v.atBottom() || !v.follow {
+		t.Fatal("following did not stay at the bottom")
+	}
+	line77 := bytes.LastIndexByte(jmLog[:bytes.Index(jmLog, []byte("(line 77)\n"))], '\n') + 1
+	if v.match == nil || v.match.off != int64(line77) {
+		t.Fatalf("the current match is %+v, line 77 starts at %d", v.match, line77)
+	}
+	// The flash line depends on timers (a warning lasts 8 s): not pinned.
+	m.flash = flash{}
+	golden(t, "log_viewer_program_120x40", pinned(m.render()))
+}
