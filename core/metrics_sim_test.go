@@ -320,6 +320,10 @@ func BenchmarkCollectRound(b *testing.B) {
 			var reqs int
 			for i := 0; i < b.N; i++ {
 				f.clock.advance(5 * time.Second)
+				// The TUI renews its interest well within its expiry.
+				if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "bench", Jobs: ids}); err != nil {
+					b.Fatal(err)
+				}
 				if _, err := f.svc.collectOnce(ctx); err != nil {
 					b.Fatal(err)
 				}
