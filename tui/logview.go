@@ -84,6 +84,7 @@ type logViewer struct {
 	searchSeq int // the FindInLog in flight, 0 for none
 	searching api.LogSearch
 	scanned   int64
+	wholeLog  bool // the search started at the first byte (E)
 
 	prompt promptKind
 	input  textinput.Model

@@ -36,6 +36,7 @@ func (m *logViewer) firstError() tea.Cmd {
 // from, that line included when inclusive, in the window and then beyond.
 func (m *logViewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 	m.searchSeq = 0 // a new search replaces one in flight
+	m.wholeLog = !backward && from == 0 && inclusive
 	if !m.loaded {
 		return nil
 	}
@@ -83,8 +84,11 @@ func (m *logViewer) scan(s api.LogSearch) tea.Cmd {
 
 func (m *logViewer) notFound(backward bool) tea.Cmd {
 	where := "after this point"
-	if backward {
+	switch {
+	case backward:
 		where = "before this point"
+	case m.wholeLog:
+		where = "in the whole log"
 	}
 	return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s: no match for %s %s", m.src.Title, quoteQuery(m.query), where)})
 }

@@ -313,3 +313,14 @@ func TestGoldenExceptionsExpanded(t *testing.T) {
 		h.press("tab", "tab", "tab", "enter")
 	})
 }
+
+func TestFirstErrorSaysWhenTheLogHasNone(t *testing.T) {
+	h := logHarness(t, 120, 40)
+	h.selectJob("orders-enrich")
+	h.press("l", "j", "enter") // the JobManager's stdout
+	h.mustShow("stdout: started")
+	h.press("E")
+	if want := "JobManager stdout: no match for ERROR/exception in the whole log"; h.flashText() != want {
+		t.Fatalf("flash %q, want %q", h.flashText(), want)
+	}
+}
