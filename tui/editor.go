@@ -43,7 +43,9 @@ type editorScreen struct {
 	checking       bool
 	checkAgain     bool
 
+	// hl classes lines [hlFrom, hlFrom+len(hl)) of the text of hlVersion.
 	hl        [][]span
+	hlFrom    int
 	hlVersion int
 
 	search     textinput.Model
@@ -52,6 +54,11 @@ type editorScreen struct {
 	searchFrom pos
 
 	clipboard string
+	dirtyMemo struct {
+		version int
+		base    string // compared by pointer and length first, so cheap
+		dirty   bool
+	}
 	// warned is the key whose second press confirms dropping unsaved
 	// edits (esc, or ctrl-c through interrupt).
 	warned string
@@ -90,7 +97,18 @@ func (m *editorScreen) ShortHelp() []key.Binding {
 
 func (m *editorScreen) FullHelp() [][]key.Binding { return m.env.keys.editorFull() }
 
-func (m *editorScreen) dirty() bool { return m.loaded && m.buf.Text() != m.base }
+// dirty reports unsaved edits. It compares the texts once per change:
+// joining a long script on every frame would cost more than the frame.
+func (m *editorScreen) dirty() bool {
+	if !m.loaded {
+		return false
+	}
+	if m.dirtyMemo.version != m.buf.version || m.dirtyMemo.base != m.base {
+		m.dirtyMemo.version, m.dirtyMemo.base = m.buf.version, m.base
+		m.dirtyMemo.dirty = m.buf.Text() != m.base
+	}
+	return m.dirtyMemo.dirty
+}
 
 // Update handles results of this editor's calls, changes of its job, and keys.
 func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {

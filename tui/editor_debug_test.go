@@ -254,7 +254,7 @@ func TestProgramCancelsADebugRun(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "1/1")
 	tm.Type("e")
-	waitFor(t, tm, "SQL v7", "no problems")
+	waitFor(t, tm, "no problems", "LEFT JOIN users")
 	tm.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
 	waitFor(t, tm, "Debug run of orders-enrich")
 	tm.Type("/data/orders.jsonl")
@@ -276,13 +276,14 @@ func TestProgramEditValidateSave(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "1/1")
 	tm.Type("e")
-	waitFor(t, tm, "SQL v7", "✓ no problems")
+	waitFor(t, tm, "✓ no problems", "LEFT JOIN users")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl})
 	tm.Type("\nINSERT INTO nowhere SELECT 1;")
 	waitFor(t, tm, "(edited)", "✖ 1 error", "unknown sink table 'nowhere'")
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
-	// The renderer writes what changed: "saving …" becomes "sav|ed … v8 …".
-	waitFor(t, tm, "v8 with 1 error")
+	// The renderer rewrites only what changed: "SQL v7 (edited) · job"
+	// becomes "SQL v" kept, then "8 · job RUNNING" written.
+	waitFor(t, tm, "8 · job RUNNING")
 	finalModel(t, tm)
 	if vs, _ := f.specsOf("j001"); len(vs) != 4 || !strings.Contains(vs[3].SQL, "nowhere") {
 		t.Fatalf("saved versions %d", len(vs))

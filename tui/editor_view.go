@@ -80,6 +80,26 @@ type cellAttr struct {
 type styler struct {
 	ed    *EditorStyles
 	cache map[cellAttr]lipgloss.Style
+	// wraps are each style's escape codes before and after a text: these
+	// styles only colour, so a run is wrap[0]+text+wrap[1], which is much
+	// cheaper than Style.Render for every run of every line.
+	wraps map[cellAttr][2]string
+}
+
+// render styles text with the look of a.
+func (s *styler) render(a cellAttr, text string) string {
+	w, ok := s.wraps[a]
+	if !ok {
+		// "x" is in no escape code; lipgloss would style NUL apart.
+		out := s.style(a).Render("x")
+		before, after, _ := strings.Cut(out, "x")
+		w = [2]string{before, after}
+		if s.wraps == nil {
+			s.wraps = map[cellAttr][2]string{}
+		}
+		s.wraps[a] = w
+	}
+	return w[0] + text + w[1]
 }
 
 func (s *styler) style(a cellAttr) lipgloss.Style {
@@ -153,7 +173,7 @@ func renderLine(s *styler, line []rune, spans []span, mk marks, xoff, w int) str
 	var runAttr cellAttr
 	flush := func() {
 		if run.Len() > 0 {
-			b.WriteString(s.style(runAttr).Render(run.String()))
+			b.WriteString(s.render(runAttr, run.String()))
 			run.Reset()
 		}
 	}
@@ -229,7 +249,10 @@ func (m *editorScreen) View() string {
 
 func (m *editorScreen) titleLine() string {
 	st := m.env.styles
-	left := " " + st.Title.Render(m.job.Name) + st.Dim.Render(" · ") + fmt.Sprintf("SQL v%d", m.version)
+	left := " " + st.Title.Render(m.job.Name) + st.Dim.Render(" · ") + "SQL"
+	if m.loaded {
+		left += fmt.Sprintf(" v%d", m.version)
+	}
 	if m.dirty() {
 		left += st.Warn.Render(" (edited)")
 	}
@@ -300,9 +323,7 @@ func (m *editorScreen) textLines() []string {
 	st := m.env.styles
 	ed := &st.Editor
 	b := m.buf
-	if m.hlVersion != b.version {
-		m.hl, m.hlVersion = highlight(b.Text()), b.version
-	}
+	m.highlightWindow(m.offset, min(m.offset+m.textHeight(), len(b.lines)))
 	digits := m.gutterWidth() - 4
 	w := m.textWidth()
 	sty := &styler{ed: ed, cache: map[cellAttr]lipgloss.Style{}}
@@ -332,8 +353,8 @@ func (m *editorScreen) textLines() []string {
 		gutter := marker + num + ed.Gutter.Render(" │ ")
 		mk := m.marksFor(i, selFrom, selTo, selOK)
 		var spans []span
-		if i < len(m.hl) {
-			spans = m.hl[i]
+		if k := i - m.hlFrom; k >= 0 && k < len(m.hl) {
+			spans = m.hl[k]
 		}
 		out = append(out, gutter+renderLine(sty, b.lines[i], spans, mk, m.xoff, w))
 		if d := m.annotationFor(i); d != nil && len(out) < h {
@@ -341,6 +362,42 @@ func (m *editorScreen) textLines() []string {
 		}
 	}
 	return out
+}
+
+// highlightWindow classes at least lines [from, to). Lexing a long script
+// on every keystroke would cost a frame (16 ms for 2,000 lines), so it
+// lexes from the start of the statement above the window: a line that
+// starts in column 0 after a line ending in ';' (or a blank one), where no
+// string or comment of Flink SQL can be open in a script laid out as
+// people write them.
+func (m *editorScreen) highlightWindow(from, to int) {
+	b := m.buf
+	if m.hlVersion == b.version && from >= m.hlFrom && to <= m.hlFrom+len(m.hl) {
+		return
+	}
+	start := from
+	for start > 0 && !statementStart(b.lines, start) {
+		start--
+	}
+	end := min(to+50, len(b.lines)) // a little ahead, for scrolling down
+	var sb strings.Builder
+	for i := start; i < end; i++ {
+		if i > start {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(string(b.lines[i]))
+	}
+	m.hl, m.hlFrom, m.hlVersion = highlight(sb.String()), start, b.version
+}
+
+// statementStart reports whether line i can only start a statement.
+func statementStart(lines [][]rune, i int) bool {
+	l := lines[i]
+	if len(l) == 0 || l[0] == ' ' || l[0] == '\t' {
+		return false
+	}
+	prev := strings.TrimSpace(string(lines[i-1]))
+	return prev == "" || strings.HasSuffix(prev, ";")
 }
 
 // marksFor collects line i's selection, matches and problem spans.

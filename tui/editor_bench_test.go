@@ -1,0 +1,24 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// BenchmarkEditorKeystroke is one key typed into a 2,000-line script and
+// the frame drawn after it: the buffer edit, the highlighting of the
+// whole text and the visible lines.
+func BenchmarkEditorKeystroke(b *testing.B) {
+	text := strings.Repeat(enrichSQL+"\n", 2000/strings.Count(enrichSQL+"\n", "\n"))
+	f := withVersions(newFixture())
+	f.specs["j001"][2].SQL = text
+	h := newHarness(b, f, 120, 40, Options{Context: "test"})
+	ed := h.openEditor("orders-enrich")
+	h.chord("ctrl+end")
+	b.ReportMetric(float64(len(ed.buf.lines)), "lines")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ed.Update(edKey("x"))
+		_ = h.m.render()
+	}
+}
