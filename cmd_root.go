@@ -26,7 +26,7 @@ func newRootCmd() *cobra.Command {
 	g.register(root)
 	root.AddCommand(
 		newDemoCmd(g), newSimCmd(g),
-		newJobsCmd(g), newJobCmd(g), newCommandsCmd(g),
+		newJobsCmd(g), newJobCmd(g), newCommandsCmd(g), newAlertsCmd(g),
 		newSyncCmd(g), newAgentCmd(g),
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
