@@ -61,6 +61,7 @@ type jobMetrics struct {
 
 	latest      api.MetricPoint
 	collectedAt time.Time // of latest
+	triedAt     time.Time // of the last attempt, which may have failed
 	shownAt     time.Time // when a client last showed the job
 	lastErr     string
 	lastErrAt   time.Time
@@ -183,7 +184,9 @@ func (o *observer) dueTargets(now time.Time) (shown []string, watched []model.Jo
 		if seen[id] || !measurable(j) || !o.al.watchesMetricsOf(j) {
 			continue
 		}
-		if jm := o.jobs[id]; jm != nil && now.Sub(jm.collectedAt) < o.alertInterval-o.interval/2 {
+		// A JobManager that does not answer is asked again an alerts
+		// interval later too, not every round.
+		if jm := o.jobs[id]; jm != nil && now.Sub(jm.triedAt) < o.alertInterval-o.interval/2 {
 			continue
 		}
 		watched = append(watched, j)
@@ -303,6 +306,7 @@ func (o *observer) record(j model.Job, shown bool, m measurement, err error, now
 		jm.flinkJobID, jm.lagNames = j.FlinkJobID, nil
 		jm.lastRestarts, jm.failedBase, jm.lastCompleted, jm.streak, jm.ckSeen = api.Unknown, 0, 0, 0, false
 	}
+	jm.triedAt = now
 	if shown {
 		jm.shownAt = now
 	}

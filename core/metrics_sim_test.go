@@ -346,3 +346,60 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestAlertRulesMeasureTheirJobsAtTheAlertsInterval: jobs no screen shows
+// are measured only when a metric rule selects them, once per alerts
+// interval, and a rule's selector bounds the cost.
+func TestAlertRulesMeasureTheirJobsAtTheAlertsInterval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fleet")
+	}
+	f := newFleet(t, 300, func(c *config.Config) {
+		c.Alerts.Rules = append(c.Alerts.Rules, config.AlertRule{Name: "bp", Kind: config.RuleBackpressure, Above: 0.9,
+			Jobs: []string{"job-0000*"}, Severity: "warning"})
+	})
+	ctx := context.Background()
+	if err := f.svc.loadObserved(ctx); err != nil {
+		t.Fatal(err)
+	}
+	selected := f.page(0, 10) // job-00000 … job-00009 (ids j00000 …)
+	var want []string
+	for _, id := range selected {
+		if f.running[id] && strings.HasPrefix(jobName(f, id), "job-0000") {
+			want = append(want, id)
+		}
+	}
+	round := func() (map[string]int, int) {
+		t.Helper()
+		if _, err := f.svc.collectOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return f.counter.take()
+	}
+	byApp, all := round()
+	if all == 0 || len(byApp) != len(want) {
+		t.Fatalf("first round measured %d applications (%d requests), want the %d running jobs the rule selects", len(byApp), all, len(want))
+	}
+	for app := range byApp {
+		if id := f.appsOf(want)[app]; id == "" {
+			t.Fatalf("measured %s, which the rule does not select", app)
+		}
+	}
+	f.clock.advance(f.svc.obs.interval)
+	if _, all := round(); all != 0 {
+		t.Fatalf("%d requests one metrics interval later; rule-only jobs wait for the alerts interval", all)
+	}
+	f.clock.advance(f.svc.obs.alertInterval)
+	if byApp, _ := round(); len(byApp) != len(want) {
+		t.Fatalf("an alerts interval later, %d applications measured, want %d", len(byApp), len(want))
+	}
+}
+
+func jobName(f *fleetEnv, id string) string {
+	for _, j := range f.jobs {
+		if j.ID == id {
+			return j.Name
+		}
+	}
+	return ""
+}
