@@ -73,14 +73,20 @@ func (t *exceptionsTab) lines(d *jobData) []exLine {
 	switch {
 	case d.detail == nil:
 		return []exLine{dim("loading…")}
+	case (d.detail.Live == nil || len(d.detail.Live.Exceptions) == 0) && d.job.Diagnostics != "":
+		// The JobManager is gone with the application: YARN's diagnostics
+		// are what is left of the failure, shown whole.
+		out := []exLine{{text: " " + st.Section.Render("Root cause") + st.Dim.Render(" · YARN's diagnostics, as Flink has none to show"), entry: -1}}
+		for _, l := range stackLines(d.job.Diagnostics) {
+			for _, part := range strings.Split(ansi.Hardwrap(l, max(w-6, 20), true), "\n") {
+				out = append(out, exLine{text: "   " + part, entry: -1})
+			}
+		}
+		return out
 	case d.detail.Live == nil:
 		return []exLine{dim("no live facts: " + orDash(d.detail.LiveError))}
 	case len(d.detail.Live.Exceptions) == 0:
-		out := []exLine{dim("no exceptions recorded")}
-		if d.job.Diagnostics != "" {
-			out = append(out, exLine{entry: -1}, exLine{text: kv(st, "diagnostics", d.job.Diagnostics).text, entry: -1})
-		}
-		return out
+		return []exLine{dim("no exceptions recorded")}
 	}
 	exs := d.detail.Live.Exceptions
 	var out []exLine
@@ -155,7 +161,8 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	case tea.KeyPressMsg:
 		lines := t.lines(d)
 		sel := exSelectable(lines)
-		if len(sel) == 0 {
+		if len(sel) == 0 { // text only (diagnostics): scroll it
+			listNav(t.env.keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
 			return t, nil
 		}
 		pos := max(slices.Index(sel, t.cursor), 0)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -323,4 +324,15 @@ func TestFirstErrorSaysWhenTheLogHasNone(t *testing.T) {
 	if want := "JobManager stdout: no match for ERROR/exception in the whole log"; h.flashText() != want {
 		t.Fatalf("flash %q, want %q", h.flashText(), want)
 	}
+}
+
+func TestExceptionsTabShowsYARNDiagnosticsWhenFlinkIsGone(t *testing.T) {
+	h := logHarness(t, 80, 24)
+	h.f.jobs[slices.IndexFunc(h.f.jobs, func(j api.JobView) bool { return j.Name == "fraud-scoring" })].Diagnostics =
+		"org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)\n" +
+			"\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:180)\n" +
+			"Caused by: java.lang.OutOfMemoryError: Java heap space"
+	h.openDetail("fraud-scoring")
+	h.press("tab", "tab", "tab")
+	h.mustShow("Root cause", "YARN's diagnostics", "backoffTimeMS", "Caused by: java.lang.OutOfMemoryError: Java heap space")
 }
