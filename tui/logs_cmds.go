@@ -108,7 +108,10 @@ func findInLogCmd(c call, viewer, seq int, s api.LogSearch) tea.Cmd {
 	}
 }
 
-func saveLogCmd(c call, viewer int, r api.SaveLogRequest) tea.Cmd {
+// saveLogCmd saves a log; its outcome goes to the flash line even when the
+// user has left the viewer meanwhile. what names the log: "orders-enrich
+// JobManager log".
+func saveLogCmd(c call, viewer int, what string, r api.SaveLogRequest) tea.Cmd {
 	c.timeout = saveTimeout
 	return func() tea.Msg {
 		var s api.SavedLog
@@ -116,7 +119,11 @@ func saveLogCmd(c call, viewer int, r api.SaveLogRequest) tea.Cmd {
 			s, err = c.svc.SaveLog(ctx, r)
 			return err
 		})
-		return logSavedMsg{viewer: viewer, saved: s, err: err}
+		flash := flashMsg{level: flashInfo, text: fmt.Sprintf("saved %s (%s) to %s", what, fmtBytes(s.Bytes), s.Path)}
+		if err != nil {
+			flash = flashMsg{level: flashError, text: fmt.Sprintf("save %s: %v", what, err)}
+		}
+		return tea.BatchMsg{send(logSavedMsg{viewer: viewer, saved: s, err: err}), send(flash)}
 	}
 }
 

@@ -82,7 +82,6 @@ type logViewer struct {
 	query     api.LogQuery
 	match     *logMatchPos
 	searchSeq int // the FindInLog in flight, 0 for none
-	searching api.LogSearch
 	scanned   int64
 	wholeLog  bool // the search started at the first byte (E)
 
@@ -163,10 +162,6 @@ func (m *logViewer) Update(msg tea.Msg) (screen, tea.Cmd) {
 	case logSavedMsg:
 		if msg.viewer == m.id {
 			m.saving = false
-			if msg.err != nil {
-				return m, send(flashMsg{level: flashError, text: fmt.Sprintf("save %s of %s: %v", m.src.Title, m.jobName, msg.err)})
-			}
-			return m, send(flashMsg{level: flashInfo, text: fmt.Sprintf("saved %s of %s (%s) to %s", m.src.Title, m.jobName, fmtBytes(msg.saved.Bytes), msg.saved.Path)})
 		}
 	case logPollMsg:
 		if msg.viewer == m.id && msg.gen == m.followGen && m.follow {
@@ -395,7 +390,7 @@ func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.saving = true
 			return tea.Batch(
 				send(flashMsg{level: flashInfo, text: fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)}),
-				saveLogCmd(m.env.call(), m.id, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+				saveLogCmd(m.env.call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil
 	}

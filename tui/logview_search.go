@@ -78,7 +78,6 @@ func (m *logViewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 
 func (m *logViewer) scan(s api.LogSearch) tea.Cmd {
 	m.searchSeq = m.env.nextSeq()
-	m.searching = s
 	return findInLogCmd(m.env.call(), m.id, m.searchSeq, s)
 }
 

@@ -211,7 +211,7 @@ func TestLogViewerWrapsAndSaves(t *testing.T) {
 	if !bytes.Equal(got, jmLog) {
 		t.Fatalf("saved %d bytes, the log has %d", len(got), len(jmLog))
 	}
-	if !strings.Contains(h.flashText(), "saved JobManager log of orders-enrich (1.8 MiB)") || !strings.Contains(h.flashText(), path) {
+	if !strings.Contains(h.flashText(), "saved orders-enrich JobManager log (1.8 MiB)") || !strings.Contains(h.flashText(), path) {
 		t.Fatalf("flash %q", h.flashText())
 	}
 	// Saving over an existing file is refused by the service and said.
