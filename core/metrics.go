@@ -55,6 +55,7 @@ type jobMetrics struct {
 	flinkJobID string
 	series     *series // history; only for jobs some client showed
 	vertices   []api.VertexMetrics
+	cluster    *api.FlinkCluster // when a client showed the job in depth
 	// lagNames are the source vertices' lag metric names, listed once per
 	// Flink job (vertex id → names).
 	lagNames map[string][]string
@@ -138,6 +139,10 @@ func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, 
 		out.Hour = jm.series.hourSince(now.Add(-hourSpan))
 	}
 	out.Vertices = slices.Clone(jm.vertices)
+	if jm.cluster != nil && now.Sub(jm.cluster.At) <= o.ttl {
+		c := *jm.cluster
+		out.Cluster = &c
+	}
 	out.LastError, out.LastErrorAt = jm.lastErr, jm.lastErrAt
 	return out, nil
 }
@@ -155,19 +160,24 @@ type CollectStats struct {
 type collectTarget struct {
 	job   model.Job
 	shown bool
+	depth bool // a client shows it in depth
 }
 
 // dueTargets lists the jobs to measure now: the ones clients show, and
 // those that metric alert rules watch whose last measure is an alerts
 // interval old. Expired interests are dropped here.
-func (o *observer) dueTargets(now time.Time) (shown []string, watched []model.Job) {
+func (o *observer) dueTargets(now time.Time) (shown []string, depth map[string]bool, watched []model.Job) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	seen := map[string]bool{}
+	depth = map[string]bool{}
 	for id, c := range o.clients {
 		if now.After(c.until) {
 			delete(o.clients, id)
 			continue
+		}
+		if c.detail != "" {
+			depth[c.detail] = true
 		}
 		for _, j := range append([]string{c.detail}, c.jobs...) {
 			if j != "" && !seen[j] {
@@ -178,7 +188,7 @@ func (o *observer) dueTargets(now time.Time) (shown []string, watched []model.Jo
 	}
 	sort.Strings(shown)
 	if !o.al.watchesMetrics() {
-		return shown, nil
+		return shown, depth, nil
 	}
 	for id, j := range o.known {
 		if seen[id] || !measurable(j) || !o.al.watchesMetricsOf(j) {
@@ -192,7 +202,7 @@ func (o *observer) dueTargets(now time.Time) (shown []string, watched []model.Jo
 		watched = append(watched, j)
 	}
 	sort.Slice(watched, func(a, b int) bool { return watched[a].ID < watched[b].ID })
-	return shown, watched
+	return shown, depth, watched
 }
 
 // measurable: a running Flink job whose JobManager palink knows.
@@ -209,7 +219,7 @@ func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
 	o := l.obs
 	now := l.now()
 	var stats CollectStats
-	shownIDs, watched := o.dueTargets(now)
+	shownIDs, depth, watched := o.dueTargets(now)
 	var targets []collectTarget
 	if len(shownIDs) > 0 {
 		err := l.st.View(ctx, func(tx store.ReadTx) error {
@@ -221,7 +231,7 @@ func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
 				if err != nil {
 					return err
 				}
-				targets = append(targets, collectTarget{job: j, shown: true})
+				targets = append(targets, collectTarget{job: j, shown: true, depth: depth[id]})
 			}
 			return nil
 		})
@@ -261,7 +271,7 @@ func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
 			defer func() { <-sem }()
 			jctx, cancel := context.WithTimeout(ctx, max(2*o.interval, 10*time.Second))
 			defer cancel()
-			m, err := l.measure(jctx, cl, j, o.lagNamesOf(j))
+			m, err := l.measure(jctx, cl, j, o.lagNamesOf(j), t.depth)
 			requests.Add(int64(m.calls))
 			measured.Add(1)
 			if err != nil {
@@ -344,6 +354,9 @@ func (o *observer) record(j model.Job, shown bool, m measurement, err error, now
 		}
 		jm.series.add(p)
 		jm.vertices = m.vertices
+	}
+	if m.cluster != nil {
+		jm.cluster = m.cluster
 	}
 }
 

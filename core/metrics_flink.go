@@ -32,6 +32,7 @@ var vertexMetricNames = []string{mRecordsIn, mRecordsOut, mBusy, mBackpressure, 
 type measurement struct {
 	point      api.MetricPoint
 	vertices   []api.VertexMetrics
+	cluster    *api.FlinkCluster // when measured in depth
 	flinkState string
 	// lagNames are the source vertices' lag metrics found this time
 	// (vertex id → names; an empty list: the vertex reports none).
@@ -54,9 +55,11 @@ func jobApplication(j model.Job) yarn.Application {
 
 // measure asks a job's JobManager for its figures: the job details (state,
 // vertices, plan, the JobManager's clock), the checkpoint statistics, the
-// restart count, and per vertex the aggregated task metrics. known holds
-// the lag metric names found earlier, so they are listed once per Flink job.
-func (l *Local) measure(ctx context.Context, cl *Cluster, j model.Job, known map[string][]string) (measurement, error) {
+// restart count, and per vertex the aggregated task metrics; in depth (the
+// job a detail view shows), also the cluster overview (TaskManagers and
+// slots). known holds the lag metric names found earlier, so they are
+// listed once per Flink job.
+func (l *Local) measure(ctx context.Context, cl *Cluster, j model.Job, known map[string][]string, depth bool) (measurement, error) {
 	var m measurement
 	f, err := cl.Flink(jobApplication(j))
 	if err != nil {
@@ -101,6 +104,16 @@ func (l *Local) measure(ctx context.Context, cl *Cluster, j model.Job, known map
 		}
 	} else if ctx.Err() != nil {
 		return m, fmt.Errorf("measure %s: %w", j.Name, err)
+	}
+
+	if depth {
+		m.calls++
+		if ov, err := f.Overview(ctx); err == nil {
+			m.cluster = &api.FlinkCluster{At: p.At, TaskManagers: ov.TaskManagers, SlotsTotal: ov.SlotsTotal,
+				SlotsFree: ov.SlotsAvailable, FlinkVersion: ov.FlinkVersion}
+		} else if ctx.Err() != nil {
+			return m, fmt.Errorf("measure %s: %w", j.Name, err)
+		}
 	}
 
 	if det.State != yarn.JobRunning {

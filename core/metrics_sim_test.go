@@ -192,14 +192,20 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	if running < 10 {
 		t.Fatalf("only %d of the first 40 jobs run; pick another seed", running)
 	}
-	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-1", Jobs: screen[1:], Detail: screen[0]}); err != nil {
+	// A second client shows one running job in depth.
+	detail := screen[firstRunning(f, screen)]
+	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-1", Jobs: screen}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-2", Detail: detail}); err != nil {
 		t.Fatal(err)
 	}
 	// Each running job costs details + checkpoints + restarts + one per
 	// vertex (3 in the simulator), and once per Flink job the listing of
-	// its source's metric names.
-	const perJob, firstTime = 6, 1
-	for round, want := range []int{running * (perJob + firstTime), running * perJob} {
+	// its source's metric names; the job shown in depth one more (the
+	// cluster overview).
+	const perJob, firstTime, inDepth = 6, 1, 1
+	for round, want := range []int{running*(perJob+firstTime) + inDepth, running*perJob + inDepth} {
 		stats, err := f.svc.collectOnce(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -246,12 +252,15 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 			t.Errorf("published %s: running %t, figures %+v", id, f.running[id], fg)
 		}
 	}
-	series, err := f.svc.JobMetrics(ctx, screen[firstRunning(f, screen)])
+	series, err := f.svc.JobMetrics(ctx, detail)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(series.Recent) != 2 || len(series.Vertices) != 3 || !series.Vertices[0].Source || !series.Vertices[2].Sink {
 		t.Fatalf("series of a shown job: %d points, vertices %+v", len(series.Recent), series.Vertices)
+	}
+	if c := series.Cluster; c == nil || c.TaskManagers < 1 || c.SlotsTotal < c.SlotsFree || c.SlotsTotal < 1 {
+		t.Errorf("the job shown in depth has no cluster overview: %+v", c)
 	}
 	if p := series.Latest(); p.WatermarkDelay < 0 || p.CheckpointAge < 0 && p.CheckpointDuration > 0 || p.Restarts < 0 {
 		t.Errorf("latest point %+v: watermark delay, checkpoint age and restarts should be known", p)
@@ -261,6 +270,9 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	// job that scrolled off.
 	next := f.page(40, 40)
 	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-1", Jobs: next}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-2"}); err != nil { // the detail closed
 		t.Fatal(err)
 	}
 	if _, err := f.svc.collectOnce(ctx); err != nil {

@@ -136,6 +136,7 @@ func fixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 		}
 		s.Recent = append(s.Recent, p)
 	}
+	s.Cluster = &api.FlinkCluster{At: now, TaskManagers: 2, SlotsTotal: 8, SlotsFree: 4, FlinkVersion: "2.1.0"}
 	s.Vertices = []api.VertexMetrics{
 		{ID: "v1", Name: "Source: orders", Parallelism: 4, Source: true, RecordsOut: fig.RecordsInPerSec, Busy: 0.21, WatermarkDelay: api.Unknown},
 		{ID: "v2", Name: "LookupJoin -> Sink: enriched", Parallelism: 4, Sink: true, RecordsIn: fig.RecordsOutPerS, Busy: 0.62,

@@ -205,7 +205,11 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 	if v.hour {
 		window = "last hour, by minute (worst backpressure, delay and lag of each minute)"
 	}
-	out = append(out, " "+st.Dim.Render(fmt.Sprintf("as of %s · %s", fmtAgo(v.now, p.At), window)))
+	asOf := fmt.Sprintf("as of %s · %s", fmtAgo(v.now, p.At), window)
+	if c := s.Cluster; c != nil {
+		asOf = fmt.Sprintf("%d TaskManagers · %d of %d slots free · Flink %s · ", c.TaskManagers, c.SlotsFree, c.SlotsTotal, orDash(c.FlinkVersion)) + asOf
+	}
+	out = append(out, " "+st.Dim.Render(asOf))
 	if s.LastError != "" {
 		out = append(out, " "+st.Warn.Render("⚠ last collection failed: "+truncate(s.LastError, max(w-30, 20))))
 	}

@@ -61,6 +61,9 @@ type MetricsSeries struct {
 	Hour []MetricPoint
 	// Vertices are the latest figures of each vertex, in job graph order.
 	Vertices []VertexMetrics
+	// Cluster is the job's Flink cluster (TaskManagers and slots), measured
+	// while some client shows the job in depth; nil otherwise.
+	Cluster *FlinkCluster
 	// LastError says why the latest collection failed, if it did.
 	LastError   string
 	LastErrorAt time.Time
@@ -105,6 +108,14 @@ type MetricPoint struct {
 
 // Unknown marks a MetricPoint field that Flink did not report.
 const Unknown = -1
+
+// FlinkCluster is the JobManager's overview of its cluster.
+type FlinkCluster struct {
+	At                    time.Time
+	TaskManagers          int
+	SlotsTotal, SlotsFree int
+	FlinkVersion          string
+}
 
 // VertexMetrics are one vertex's latest figures.
 type VertexMetrics struct {
