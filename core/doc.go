@@ -7,6 +7,12 @@
 // are the shell around them that calls yarn, persists through store and
 // publishes changes.
 //
+// Beside sync run live metrics and alerts (metrics.go, alerts.go,
+// notify.go): the jobs clients declare on screen (SetInterest) and the jobs
+// metric alert rules select are measured, never others; the alert rules
+// judge every job (judge is pure) after each round, and webhooks hear of
+// each firing and its resolve once.
+//
 // Jobs (DESIGN.md; every arrow is a row of jobTransitions):
 //
 //	                 adopt
