@@ -156,6 +156,45 @@ key Escape
 wait_re "^│▸ +$job +[a-z0-9-]+ +KILLED"
 step "the jobs table shows $job KILLED"
 
+# --- the cluster turns slow, then unreachable: the UI keeps answering ------
+# The simulator's RM address is in the header ("● sim 127.0.0.1:PORT …").
+rm=$(screen | head -1 | grep -oE '127\.0\.0\.1:[0-9]+' | head -1)
+[[ -n $rm ]] || fail "no RM address in the header"
+# PUT /sim/faults on the simulator's admin API, with bash's /dev/tcp (no curl needed).
+sim_faults() {
+	local body=$1 host=${rm%:*} port=${rm#*:}
+	exec 3<>"/dev/tcp/$host/$port"
+	printf 'PUT /sim/faults HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
+		"$rm" "${#body}" "$body" >&3
+	cat <&3 >/dev/null
+	exec 3<&-
+}
+step "every cluster request now takes 20s (longer than the client timeout)"
+sim_faults '{"all":{"latency":"20s"}}'
+key Escape
+wait_re "RUNNING"
+step "keys answer at once while the cluster hangs"
+t0=$(date +%s%N)
+key "?"
+wait_for "esc or ? closes"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+((ms < 1500)) || fail "help took ${ms} ms to open while the cluster was slow"
+step "help opened in ${ms} ms"
+key Escape
+key /
+text "state:RUNNING"
+key Enter
+wait_for "filter: state:RUNNING"
+slow=$(screen | grep -m1 '▸' | sed -E 's/^│▸[ ✓]+//' | awk '{print $1}')
+[[ -n $slow ]] || fail "no running job to act on"
+step "savepoint of $slow fails and the flash line says so"
+key s
+wait_for "queued for $slow"
+wait_re "SAVEPOINT #[0-9]+ .*(failed|FAILED)"
+step "the header shows the cluster down"
+wait_re "✖ sim down"
+sim_faults '{}'
+
 # --- quit --------------------------------------------------------------------
 key q
 wait_for "palink-exited-0"
