@@ -374,10 +374,3 @@ func openCommandLog(e *env, d *jobData, target any) tea.Cmd {
 	}
 	return send(pushMsg{s: newLogScreen(e, c)})
 }
-
-// placeholderLines is the content of a tab that a later issue fills.
-func placeholderLines(what, issue string) func(*env, *jobData, int) []tabLine {
-	return func(e *env, d *jobData, w int) []tabLine {
-		return []tabLine{{}, {text: " " + e.styles.Dim.Render(fmt.Sprintf("%s of %s arrive with %s.", what, d.job.Name, issue))}}
-	}
-}
