@@ -30,6 +30,7 @@ func newRootCmd() *cobra.Command {
 		newSyncCmd(g), newAgentCmd(g),
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
+		newLogsCmd(g),
 		newSQLCmd(g),
 		newDebugCmd(g),
 	)

@@ -39,6 +39,15 @@ type (
 	SavedLog       = api.SavedLog
 )
 
+// Chunk sizes and source kinds, as core/api declares them.
+const (
+	DefaultLogChunk = api.DefaultLogChunk
+	MaxLogChunk     = api.MaxLogChunk
+	LogJobManager   = api.LogJobManager
+	LogTaskManager  = api.LogTaskManager
+	LogContainer    = api.LogContainer
+)
+
 // logListCalls bounds the TaskManager log lists fetched at once.
 const logListCalls = 8
 

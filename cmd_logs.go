@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/core"
+)
+
+// logFollowEvery is how often `palink logs -f` asks for new bytes.
+const logFollowEvery = 2 * time.Second
+
+func newLogsCmd(g *globals) *cobra.Command {
+	var (
+		tail        string
+		all, follow bool
+		grep, save  string
+		errorsOnly  bool
+		maxMatches  int
+	)
+	cmd := &cobra.Command{
+		Use:   "logs JOB [LOG]",
+		Short: "List a job's logs, or print, follow, search or save one",
+		Long: "Without LOG, lists the logs of the job's application: the JobManager's and each\n" +
+			"TaskManager's (read through Flink's REST API) and the YARN containers' log pages.\n\n" +
+			"LOG names one: jobmanager (or jm), jm:stdout, jm:FILE, or a TaskManager id as listed,\n" +
+			"ID:stdout or ID:FILE. It is read in chunks of at most 1 MiB, whatever its size.",
+		Example: "  palink logs orders-enrich\n" +
+			"  palink logs orders-enrich jm --tail 1m\n" +
+			"  palink logs orders-enrich container_e01_1732_0042_01_000002 -f\n" +
+			"  palink logs orders-enrich jm --errors\n" +
+			"  palink logs orders-enrich jm --save jm.log",
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				w := cmd.OutOrStdout()
+				if len(args) == 1 {
+					return listLogs(ctx, e, w, args[0], g.output == "json")
+				}
+				ref, err := parseLogRef(args[1])
+				if err != nil {
+					return err
+				}
+				job := args[0]
+				switch {
+				case save != "":
+					s, err := e.svc.SaveLog(ctx, core.SaveLogRequest{JobRef: job, Log: ref, Path: save})
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(w, "saved %s (%d bytes) to %s\n", args[1], s.Bytes, s.Path)
+					return nil
+				case grep != "" || errorsOnly:
+					return grepLog(ctx, e, w, job, ref, core.LogQuery{Text: grep, Errors: errorsOnly}, maxMatches)
+				}
+				n, err := parseSize(tail)
+				if err != nil {
+					return fmt.Errorf("--tail: %w", err)
+				}
+				return printLog(ctx, e, w, job, ref, n, all, follow)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&tail, "tail", "64k", "print the last bytes of the log (k, m suffixes)")
+	f.BoolVar(&all, "all", false, "print the whole log, chunk by chunk")
+	f.BoolVarP(&follow, "follow", "f", false, "then keep printing what the log gains, until interrupted")
+	f.StringVar(&grep, "grep", "", "print the lines that contain this text (ignoring case unless it has capitals), with their byte offsets")
+	f.BoolVar(&errorsOnly, "errors", false, "print the lines that report a failure (ERROR, FATAL, exception class names)")
+	f.IntVar(&maxMatches, "max", 100, "stop --grep and --errors after this many lines")
+	f.StringVar(&save, "save", "", "copy the whole log into this new file")
+	return cmd
+}
+
+func listLogs(ctx context.Context, e *env, w io.Writer, job string, asJSON bool) error {
+	l, err := e.svc.Logs(ctx, job)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(w, l)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LOG\tSIZE\tWHAT")
+	for _, s := range l.Sources {
+		switch s.Kind {
+		case core.LogContainer:
+			fmt.Fprintf(tw, "%s\t-\t%s\n", s.URL, s.Title)
+		default:
+			size := "-"
+			if s.Size >= 0 {
+				size = strconv.FormatInt(s.Size, 10)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", formatLogRef(s.Ref), size, s.Title)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if l.FlinkError != "" {
+		fmt.Fprintf(w, "\nnote: %s\n", l.FlinkError)
+	}
+	return nil
+}
+
+// parseLogRef reads a LOG argument: jm, jm:stdout, jm:FILE, ID, ID:stdout, ID:FILE.
+func parseLogRef(s string) (core.LogRef, error) {
+	who, what, _ := strings.Cut(s, ":")
+	var r core.LogRef
+	switch who {
+	case "":
+		return r, fmt.Errorf("log %q: name jobmanager (jm) or a TaskManager id; `palink logs JOB` lists them", s)
+	case "jm", "jobmanager":
+	default:
+		r.TaskManager = who
+	}
+	switch what {
+	case "", "log":
+	case "stdout":
+		r.Stdout = true
+	default:
+		r.Name = what
+	}
+	return r, nil
+}
+
+func formatLogRef(r core.LogRef) string {
+	who := "jm"
+	if r.TaskManager != "" {
+		who = r.TaskManager
+	}
+	switch {
+	case r.Stdout:
+		return who + ":stdout"
+	case r.Name != "":
+		return who + ":" + r.Name
+	}
+	return who
+}
+
+// parseSize reads a byte count with an optional k or m suffix (binary).
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(strings.ToLower(s), "k"):
+		mult, s = 1<<10, s[:len(s)-1]
+	case strings.HasSuffix(strings.ToLower(s), "m"):
+		mult, s = 1<<20, s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a size (like 4096, 64k or 2m)", s)
+	}
+	return n * mult, nil
+}
+
+// printLog prints the log's last n bytes (from a line start), or all of it,
+// then follows it when asked. Memory holds one chunk at a time.
+func printLog(ctx context.Context, e *env, w io.Writer, job string, ref core.LogRef, n int64, all, follow bool) error {
+	var off int64
+	if !all {
+		ch, err := e.svc.ReadLog(ctx, core.LogRequest{JobRef: job, Log: ref, Tail: true, Limit: 1})
+		if err != nil {
+			return err
+		}
+		off = max(ch.Size-n, 0)
+	}
+	first := !all && off > 0
+	for {
+		ch, err := e.svc.ReadLog(ctx, core.LogRequest{JobRef: job, Log: ref, Offset: off, Limit: core.MaxLogChunk})
+		if err != nil {
+			if follow && ctx.Err() != nil {
+				return nil // interrupted
+			}
+			return err
+		}
+		if ch.Size >= 0 && ch.Size < off {
+			fmt.Fprintf(w, "\n[palink: the log shrank to %d bytes (rotated?); following from its start]\n", ch.Size)
+			off = 0
+			continue
+		}
+		data := ch.Data
+		if first {
+			// Start at a whole line.
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				data = data[i+1:]
+			}
+			first = false
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+		off += int64(len(ch.Data))
+		if len(ch.Data) > 0 && ch.More {
+			continue
+		}
+		if !follow {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(logFollowEvery):
+		}
+	}
+}
+
+// grepLog prints the matching lines with their offsets, one FindInLog scan
+// after another.
+func grepLog(ctx context.Context, e *env, w io.Writer, job string, ref core.LogRef, q core.LogQuery, limit int) error {
+	s := core.LogSearch{JobRef: job, Log: ref, Query: q}
+	for n := 0; n < limit; {
+		m, err := e.svc.FindInLog(ctx, s)
+		if err != nil {
+			return err
+		}
+		switch {
+		case m.Found:
+			fmt.Fprintf(w, "%d: %s\n", m.Offset, m.Line)
+			n++
+			s.From = m.Offset + 1
+		case m.Exhausted:
+			if n == 0 {
+				return errors.New("no line matches")
+			}
+			return nil
+		default:
+			s.From = m.Next
+		}
+	}
+	fmt.Fprintf(w, "[palink: stopped after %d lines; --max raises the limit]\n", limit)
+	return nil
+}
