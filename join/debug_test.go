@@ -402,3 +402,17 @@ SELECT id, v FROM g`
 		}
 	}
 }
+
+// A bad source row that fails before the lookup table is open: the run
+// reports the row, not the cancellation it caused in the lookup stage.
+func TestDebugEarlySourceErrorWinsOverLookupSetup(t *testing.T) {
+	d := openSQLite(t)
+	table := d.createUsers(t)
+	bad := writeFile(t, "orders.jsonl", "{\"order_id\": \"not a number\", \"user_id\": 1}\n")
+	for i := 0; i < 20; i++ { // the race between the two stages goes both ways
+		_, err := Debug(context.Background(), enrichJob(d, table), DebugOptions{Data: map[string]string{"orders": bad}})
+		if err == nil || !strings.Contains(err.Error(), "line 1, column order_id") || strings.Contains(err.Error(), "context canceled") {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+}
