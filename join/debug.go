@@ -245,7 +245,7 @@ func (d *debugRun) run(ctx context.Context, j job, n int) (*SinkResult, error) {
 	st, err := d.plan(ctx, g, query, nil)
 	if err != nil {
 		g.stop()
-		if first := g.wait(); first != nil {
+		if first := g.wait(); first != nil && !errors.Is(first, context.Canceled) {
 			// A stage started while planning failed first and cancelled the
 			// rest: its error (a bad input row) is the cause.
 			return nil, first
