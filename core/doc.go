@@ -13,6 +13,11 @@
 // judge every job (judge is pure) after each round, and webhooks hear of
 // each firing and its resolve once.
 //
+// Logs (logs.go) are read through the JobManager's REST API of the running
+// application in chunks of at most 1 MiB, searched on this side
+// (FindInLog, so an agent's client never downloads a log to search it), and
+// saved by the caller's own process (Remote.SaveLog).
+//
 // Jobs (DESIGN.md; every arrow is a row of jobTransitions):
 //
 //	                 adopt

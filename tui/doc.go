@@ -1,5 +1,5 @@
 // Package tui is palink's terminal UI (bubbletea v2): a root model with a
-// screen stack (jobs, job detail, commands, cluster, help, text), dialogs
+// screen stack (jobs, job detail, log viewer, commands, cluster, help, text), dialogs
 // over it (confirm, resubmit, adopt), one file per screen and component,
 // keymaps in keys.go and styles in styles.go.
 //
