@@ -35,7 +35,9 @@ func startProgram(t *testing.T, f *fakeService, opts Options) *teatest.TestModel
 	return tm
 }
 
-// waitFor waits until the screen output shows every text.
+// waitFor waits until the screen output shows every text. The bound is
+// generous because CI machines run the whole suite with -race at once; a
+// passing wait returns as soon as the text shows.
 func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -46,7 +48,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
@@ -54,7 +56,7 @@ func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	return tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Model)
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 }
 
 func TestProgramFilterAndOpenByKeyboard(t *testing.T) {
@@ -183,7 +185,7 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 					Theme: ThemeDark, Now: func() time.Time { return testNow }})
 			}()
 			teatest.WaitFor(t, out, func(b []byte) bool { return bytes.Contains([]byte(ansi.Strip(string(b))), []byte("orders-enrich")) },
-				teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+				teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 			cancel()
 			select {
 			case err := <-done:
