@@ -42,6 +42,14 @@ func newClusterCmd(g *globals) *cobra.Command {
 					m.AppsRunning, m.AppsPending, m.AppsFailed, m.AppsKilled, m.AppsCompleted)
 				fmt.Fprintf(w, "  memory    %d / %d MB\n  vcores    %d / %d\n  nodes     %d active, %d unhealthy\n",
 					m.MemoryUsedMB, m.MemoryTotalMB, m.VCoresUsed, m.VCoresTotal, m.ActiveNodes, m.UnhealthyNodes)
+				for _, sc := range ov.Sessions {
+					if sc.Error != "" {
+						fmt.Fprintf(w, "  session   %s %s: %s\n", sc.AppID, sc.Name, sc.Error)
+						continue
+					}
+					fmt.Fprintf(w, "  session   %s %s: %d TaskManagers, %d of %d slots free, %d jobs\n",
+						sc.AppID, sc.Name, sc.TaskManagers, sc.SlotsFree, sc.SlotsTotal, sc.Jobs)
+				}
 				if len(ov.Queues) > 0 {
 					fmt.Fprintln(w, "\nQueues")
 					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

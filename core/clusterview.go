@@ -64,11 +64,18 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 		ov.Queues = flattenQueues(sched)
 	}
 	if appsErr == nil {
-		owned := map[string]bool{}
+		owned, sessions := map[string]bool{}, map[string]bool{}
+		if s := cl.Cfg.Deploy.SessionApp; s != "" {
+			sessions[s] = true
+		}
 		if err := l.st.View(ctx, func(tx store.ReadTx) error {
 			jobs, err := tx.Jobs()
 			for _, j := range jobs {
-				if j.AppID != "" && !j.Session {
+				switch {
+				case j.AppID == "":
+				case j.Session:
+					sessions[j.AppID] = true
+				default:
 					owned[j.AppID] = true
 				}
 			}
@@ -76,6 +83,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 		}); err != nil {
 			return ov, err
 		}
+		ov.Sessions = l.sessionClusters(ctx, cl, apps, sessions)
 		for _, a := range apps {
 			if owned[a.ID] || hasTag(a.Tags(), tagPalink) {
 				continue
@@ -87,6 +95,40 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 	}
 	ov.FetchedAt = l.now()
 	return ov, err
+}
+
+// sessionClusters asks each live session cluster palink uses for its
+// TaskManagers and slots, concurrently.
+func (l *Local) sessionClusters(ctx context.Context, cl *Cluster, apps []yarn.Application, ids map[string]bool) []SessionCluster {
+	var out []SessionCluster
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, a := range apps {
+		if !ids[a.ID] || a.State != yarn.AppRunning {
+			continue
+		}
+		wg.Add(1)
+		go func(a yarn.Application) {
+			defer wg.Done()
+			sc := SessionCluster{AppID: a.ID, Name: a.Name}
+			f, err := cl.Flink(a)
+			if err == nil {
+				var o yarn.FlinkOverview
+				if o, err = f.Overview(ctx); err == nil {
+					sc.TaskManagers, sc.SlotsTotal, sc.SlotsFree, sc.Jobs = o.TaskManagers, o.SlotsTotal, o.SlotsAvailable, o.JobsRunning
+				}
+			}
+			if err != nil {
+				sc.Error = err.Error()
+			}
+			mu.Lock()
+			out = append(out, sc)
+			mu.Unlock()
+		}(a)
+	}
+	wg.Wait()
+	sort.Slice(out, func(i, k int) bool { return out[i].AppID < out[k].AppID })
+	return out
 }
 
 func hasTag(tags []string, t string) bool {

@@ -20,6 +20,7 @@ type (
 	ActionPlan       = api.ActionPlan
 	ClusterStatus    = api.ClusterStatus
 	ClusterOverview  = api.ClusterOverview
+	SessionCluster   = api.SessionCluster
 	ClusterMetrics   = api.ClusterMetrics
 	Queue            = api.Queue
 	Application      = api.Application

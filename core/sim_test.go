@@ -346,6 +346,13 @@ func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
 	if !j.Session || j.AppID != sessionApp {
 		t.Fatalf("job runs in %s (session %v), want the session %s", j.AppID, j.Session, sessionApp)
 	}
+	ov, err := svc.ClusterOverview(e.ctx, "sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ov.Sessions) != 1 || ov.Sessions[0].AppID != sessionApp || ov.Sessions[0].SlotsTotal == 0 || ov.Sessions[0].Jobs < 1 {
+		t.Errorf("session clusters in the overview: %+v", ov.Sessions)
+	}
 	plan, err := svc.Plan(e.ctx, core.ActionRequest{JobRef: "in-session", Kind: model.CmdKill})
 	if err != nil || !strings.Contains(strings.Join(plan.Steps, " "), "cancel job") || !strings.Contains(strings.Join(plan.Steps, " "), "session keeps running") {
 		t.Errorf("kill plan for a session job: %+v %v", plan.Steps, err)

@@ -168,8 +168,22 @@ func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []strin
 		fmt.Sprintf("  memory   %s / %s %s   vcores %d / %d",
 			fmtBytes(cm.MemoryUsedMB<<20), fmtBytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
 		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)),
-		"",
 	}
+	for _, sc := range ov.Sessions {
+		line := fmt.Sprintf("  session  %s %s  ", sc.AppID, truncate(sc.Name, 24))
+		if sc.Error != "" {
+			line += st.Error.Render("✖ " + truncate(sc.Error, max(w-len(line)-4, 10)))
+		} else {
+			used := 0.0
+			if sc.SlotsTotal > 0 {
+				used = float64(sc.SlotsTotal-sc.SlotsFree) / float64(sc.SlotsTotal)
+			}
+			line += fmt.Sprintf("%d TaskManagers · slots %d free of %d %s · %d jobs",
+				sc.TaskManagers, sc.SlotsFree, sc.SlotsTotal, meter(used, 10), sc.Jobs)
+		}
+		top = append(top, line)
+	}
+	top = append(top, "")
 	appsHead := []string{
 		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%d)", len(ov.Unmanaged))) + st.Dim.Render("  a adopts"),
 		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", "APPLICATION", "NAME", "USER", "QUEUE", "STATE", "STARTED")),

@@ -556,6 +556,9 @@ func newFixture() *fakeService {
 					{ID: "application_1732000000000_0077", Name: "legacy-etl", Type: "Apache Flink", User: "etl", Queue: "streaming", State: "RUNNING", StartedAt: ago(400 * time.Hour)},
 					{ID: "application_1732000000000_0088", Name: "ad-hoc-backfill", Type: "Apache Flink", User: "alice", Queue: "adhoc", State: "RUNNING", StartedAt: ago(3 * time.Hour)},
 				},
+				Sessions: []api.SessionCluster{
+					{AppID: "application_1732000000000_0003", Name: "flink-session-prod", TaskManagers: 4, SlotsTotal: 16, SlotsFree: 5, Jobs: 6},
+				},
 			},
 			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: api.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
 		},

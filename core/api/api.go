@@ -212,6 +212,19 @@ type ClusterOverview struct {
 	Queues    []Queue
 	// Unmanaged are the Flink applications on YARN that no palink job owns.
 	Unmanaged []Application
+	// Sessions are the shared Flink session clusters palink runs jobs in,
+	// with their TaskManagers and slots (one JobManager request each).
+	Sessions []SessionCluster
+}
+
+// SessionCluster is a Flink session cluster on YARN and its capacity.
+type SessionCluster struct {
+	AppID, Name  string
+	TaskManagers int
+	SlotsTotal   int
+	SlotsFree    int
+	Jobs         int // running Flink jobs
+	Error        string
 }
 
 // ClusterMetrics are YARN's cluster metrics.
