@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -412,5 +413,32 @@ func TestCLIClusterAdoptEdit(t *testing.T) {
 	}
 	if d := e.job("adopted-one"); d.Job.SpecVersion != 2 || !strings.Contains(d.Spec.SQL, "INSERT INTO snk") {
 		t.Errorf("after edit: v%d %q", d.Job.SpecVersion, d.Spec.SQL)
+	}
+}
+
+// TestREADMEConfigIsValid: the configuration example in the README uses
+// only fields palink knows, with values it accepts; what it names outside
+// (files, environment variables) is all that `config check` may complain of.
+func TestREADMEConfigIsValid(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "### Configuration")
+	j := strings.Index(s[i:], "```yaml\n")
+	k := strings.Index(s[i+j+8:], "```")
+	if i < 0 || j < 0 || k < 0 {
+		t.Fatal("no yaml block under ### Configuration")
+	}
+	_, _, err = config.Parse("README.md", []byte(s[i+j+8:i+j+8+k]))
+	var ps config.Problems
+	if err != nil && !errors.As(err, &ps) {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if !strings.Contains(p.Message, "no such file") {
+			t.Errorf("README config: %v", p)
+		}
 	}
 }

@@ -26,7 +26,9 @@ func newConfigCmd(g *globals) *cobra.Command {
 			}
 			_, warnings, err := config.Load(path)
 			for _, w := range warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), w.Error())
+				if w.Warning { // errors come back as err
+					fmt.Fprintln(cmd.ErrOrStderr(), w.Error())
+				}
 			}
 			if err != nil {
 				var ps config.Problems

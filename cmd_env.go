@@ -76,7 +76,9 @@ func (g *globals) loadConfig() (*config.Config, error) {
 		return nil, err
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(os.Stderr, w.Error())
+		if w.Warning { // errors come back as err
+			fmt.Fprintln(os.Stderr, w.Error())
+		}
 	}
 	return cfg, nil
 }
