@@ -21,9 +21,8 @@ func TestProgramLogViewer(t *testing.T) {
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("l")
-	// The renderer writes only the cells that change, so the waits look
-	// for words that are new on the screen; the final frame is checked
-	// whole.
+	// waitFor replays the output onto a terminal grid (vterm), so a wait
+	// sees the screen even though the renderer writes only changed cells.
 	waitFor(t, tm, "jobmanager.err")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "19999)")

@@ -327,9 +327,7 @@ func TestProgramAlertsBadgeAndView(t *testing.T) {
 	waitFor(t, tm, "⚠ 2 alerts")
 	tm.Type(":alerts")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	// The renderer rewrites only the cells that change, so wait for words
-	// drawn where the screen was blank, not for a whole phrase.
-	waitFor(t, tm, "OutOfMemoryError", "RESOLVED")
+	waitFor(t, tm, "2 firing · 1 resolved", "java.lang.OutOfMemoryError")
 	m := finalModel(t, tm)
 	if _, ok := m.top().(*alertsScreen); !ok {
 		t.Fatalf("top screen %T", m.top())

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,20 +36,40 @@ func startProgram(t *testing.T, f *fakeService, opts Options) *teatest.TestModel
 	return tm
 }
 
-// waitFor waits until the screen output shows every text. The bound is
-// generous because CI machines run the whole suite with -race at once; a
-// passing wait returns as soon as the text shows.
+// screens replays each program's output onto a terminal grid, so that a
+// wait sees the screen a user sees, not the diff the renderer wrote.
+var screens sync.Map // *teatest.TestModel → *vterm
+
+// waitFor waits until the screen shows every text (each within one line).
+// The bound is generous because CI machines run the whole suite with -race
+// at once; a passing wait returns as soon as the text shows.
 func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		plain := ansi.Strip(string(b))
+	v, _ := screens.LoadOrStore(tm, newVterm(120, 40))
+	term := v.(*vterm)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, err := io.ReadAll(tm.Output())
+		if err != nil {
+			t.Fatalf("read program output: %v", err)
+		}
+		term.Write(b)
+		scr := term.Text()
+		missing := ""
 		for _, s := range texts {
-			if !bytes.Contains([]byte(plain), []byte(s)) {
-				return false
+			if !strings.Contains(scr, s) {
+				missing = s
+				break
 			}
 		}
-		return true
-	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 20s for %q; the screen shows:\n%s", missing, scr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
