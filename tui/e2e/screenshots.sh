@@ -67,6 +67,23 @@ wait_for "YARN RUNNING"
 shot job-detail
 key Tab Tab
 shot job-checkpoints
+key m
+wait_for "records in/s"
+sleep 12 # a few collections, so the charts have a line
+shot job-metrics
+key l
+wait_for "JobManager"
+key Enter
+wait_for "INFO"
+shot log-viewer
+key Escape
+sleep 0.3
+key e
+wait_for "CREATE TABLE"
+sleep 1
+shot sql-editor
+key Escape
+sleep 0.3
 key C-k
 wait_for "Kill "
 shot confirm-kill
@@ -89,6 +106,14 @@ text "cluster"
 key Enter
 wait_for "Flink applications palink does not manage"
 shot cluster
+
+key Escape
+sleep 0.3
+key :
+text "alerts"
+key Enter
+wait_for "FIRING|RESOLVED|no alert"
+shot alerts
 
 key Escape
 sleep 0.3
