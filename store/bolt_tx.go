@@ -240,24 +240,8 @@ func (t *boltTx) AddSpec(s model.Spec) (model.Spec, error) {
 	if err := t.requireJob("add spec", s.JobID); err != nil {
 		return model.Spec{}, err
 	}
-	op := fmt.Sprintf("add spec to job %s", s.JobID)
-	specs, err := t.childForWrite(bucketSpecs, s.JobID)
-	if err != nil {
-		return model.Spec{}, fmt.Errorf("%s: %w", op, err)
-	}
-	seq, err := specs.NextSequence()
-	if err != nil {
-		return model.Spec{}, fmt.Errorf("%s: %w", op, err)
-	}
-	s.Version = int(seq)
-	v, err := encode("spec", s.JobID, s)
-	if err != nil {
-		return model.Spec{}, fmt.Errorf("%s: %w", op, err)
-	}
-	if err := specs.Put(u64Key(seq), v); err != nil {
-		return model.Spec{}, fmt.Errorf("%s: %w", op, err)
-	}
-	return s, nil
+	return appendToJob(t, bucketSpecs, "spec", fmt.Sprintf("add spec to job %s", s.JobID), s.JobID, s,
+		func(s *model.Spec, seq uint64) { s.Version = int(seq) })
 }
 
 // Command returns one command by id.
@@ -504,24 +488,8 @@ func (t *boltTx) AppendEvent(e model.Event) (model.Event, error) {
 	if err := t.requireJob("append event", e.JobID); err != nil {
 		return model.Event{}, err
 	}
-	op := fmt.Sprintf("append event %s→%s to job %s", e.From, e.To, e.JobID)
-	events, err := t.childForWrite(bucketEvents, e.JobID)
-	if err != nil {
-		return model.Event{}, fmt.Errorf("%s: %w", op, err)
-	}
-	seq, err := events.NextSequence()
-	if err != nil {
-		return model.Event{}, fmt.Errorf("%s: %w", op, err)
-	}
-	e.Seq = int64(seq)
-	v, err := encode("event", e.JobID, e)
-	if err != nil {
-		return model.Event{}, fmt.Errorf("%s: %w", op, err)
-	}
-	if err := events.Put(u64Key(seq), v); err != nil {
-		return model.Event{}, fmt.Errorf("%s: %w", op, err)
-	}
-	return e, nil
+	return appendToJob(t, bucketEvents, "event", fmt.Sprintf("append event %s→%s to job %s", e.From, e.To, e.JobID), e.JobID, e,
+		func(e *model.Event, seq uint64) { e.Seq = int64(seq) })
 }
 
 // RestorePoints returns a job's restore points in the order recorded.
@@ -610,4 +578,28 @@ func (t *boltTx) AppendAudit(a model.AuditEntry) (model.AuditEntry, error) {
 		return model.AuditEntry{}, fmt.Errorf("%s: %w", op, err)
 	}
 	return a, nil
+}
+
+// appendToJob stores rec in the job's child bucket of parent under the
+// bucket's next sequence number, which setSeq writes into the record first:
+// the append of specs (versions) and events (history).
+func appendToJob[T any](t *boltTx, parent []byte, what, op, jobID string, rec T, setSeq func(*T, uint64)) (T, error) {
+	var zero T
+	b, err := t.childForWrite(parent, jobID)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", op, err)
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", op, err)
+	}
+	setSeq(&rec, seq)
+	v, err := encode(what, jobID, rec)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := b.Put(u64Key(seq), v); err != nil {
+		return zero, fmt.Errorf("%s: %w", op, err)
+	}
+	return rec, nil
 }
