@@ -162,7 +162,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		rows, err := fn(ctx, in.vals)
 		took := time.Since(began)
 		if err != nil {
-			return nil, err
+			return nil, &rowError{row: in.src, err: err}
 		}
 		d.mu.Lock()
 		report.Latency = append(report.Latency, took)
@@ -183,7 +183,11 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		d.mu.Unlock()
 		if err != nil {
 			var ie *InputError[drow]
-			if errors.As(err, &ie) {
+			var re *rowError
+			switch {
+			case errors.As(err, &re):
+				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, re.row, re.err)
+			case errors.As(err, &ie):
 				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, ie.Input.src, ie.Err)
 			}
 			return fmt.Errorf("lookup join on %s: %w", t.name, err)
@@ -266,3 +270,14 @@ func keyEquality(e flinksql.Expr, dim, left scope) (string, flinksql.Expr, bool)
 	}
 	return try(b.R, b.L)
 }
+
+// rowError is a lookup's failure with the input row it was for: the
+// operator returns lookup errors as they are, so the debug run names the row
+// itself.
+type rowError struct {
+	row int64
+	err error
+}
+
+func (e *rowError) Error() string { return fmt.Sprintf("input row %d: %v", e.row, e.err) }
+func (e *rowError) Unwrap() error { return e.err }

@@ -114,8 +114,9 @@ func (op *Operator[I, O]) validate() error {
 }
 
 // Run reads in until it is closed, emits to out, waits for every input in
-// flight, closes out and returns nil. It returns the first failure (an error
-// after retries, as an *InputError; a timeout wraps ErrTimeout) or ctx.Err(),
+// flight, closes out and returns nil. It returns the first failure (the
+// lookup's last error after retries, as the lookup returned it; a timeout, as
+// an *InputError that wraps ErrTimeout and names the record) or ctx.Err(),
 // also closing out; then nothing still pending is emitted, and no goroutine
 // it started outlives it.
 //
@@ -153,7 +154,9 @@ func (op *Operator[I, O]) handleTimeout(in I) (res []O, err error) {
 	return op.onTimeout(in)
 }
 
-// InputError is the failure of one input's lookup, which fails the run.
+// InputError is the timeout of one input's lookup, which fails the run: it
+// names the record, and wraps ErrTimeout (and the handler's error, if the
+// timeout handler failed).
 type InputError[I any] struct {
 	Input     I
 	Timestamp int64

@@ -361,10 +361,9 @@ func (r *run[I, O]) lookup(ctx context.Context, e *entry[I, O]) ([]O, error) {
 			return r.timedOut(e, attempt)
 		}
 		if !retryable(retry, res, err) || attempt >= retry.MaxAttempts {
-			if err != nil {
-				return nil, &InputError[I]{Input: e.in.Value, Timestamp: e.in.Timestamp, Index: e.index, Attempts: attempt, Err: err}
-			}
-			return res, nil
+			// The lookup's own error, exactly: callers compare it with the
+			// errors their lookups return.
+			return res, err
 		}
 		if retry.Backoff == nil {
 			continue
