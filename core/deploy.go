@@ -206,32 +206,63 @@ func containsApp(apps []yarn.Application, id string) bool {
 }
 
 // awaitEnding refuses a live application whose Flink job still runs, and
-// waits (bounded) for one whose job has ended to shut down.
+// waits (bounded) for one whose job has ended to shut down. A restart or
+// resubmit starts from a job palink saw end (FINISHED, KILLED, FAILED), yet
+// its JobManager may report the job running for a moment longer: that is
+// waited out for Options.EndingGrace, then refused.
 func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j model.Job, a yarn.Application) error {
-	refuse := fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, a.State)
-	if a.State != yarn.AppRunning {
-		return refuse
+	refuse := func(state string) error {
+		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
 	}
-	f, err := cl.Flink(a)
-	if err != nil {
-		return refuse
-	}
-	jobs, err := f.Jobs(ctx)
-	if err != nil {
-		return refuse
-	}
-	for _, jo := range jobs {
-		if !flinkTerminal(jo.State) {
-			return refuse
+	ended := x.cmd.Kind == model.CmdRestart || x.cmd.Kind == model.CmdResubmit
+	grace := time.Now().Add(l.opts.EndingGrace)
+	wait := l.opts.Poll
+	for {
+		cur, err := cl.RM.Application(ctx, a.ID)
+		switch {
+		case errors.Is(err, yarn.ErrNotFound):
+			return nil
+		case err != nil:
+			return fmt.Errorf("%w (%v)", refuse(a.State), err)
+		case cur.Final():
+			return nil
 		}
+		if cur.State == yarn.AppRunning && allJobsEnded(ctx, cl, cur) {
+			break
+		}
+		if !ended || time.Now().After(grace) {
+			return refuse(cur.State)
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return err
+		}
+		wait = min(2*wait, 2*time.Second)
 	}
 	x.logf(ctx, "application %s has no running job left; waiting for it to shut down", a.ID)
 	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	if _, err := cl.RM.WaitFinal(wctx, a.ID); err != nil {
-		return fmt.Errorf("%w (it did not shut down: %v)", refuse, err)
+		return fmt.Errorf("%w (it did not shut down: %v)", refuse(yarn.AppRunning), err)
 	}
 	return nil
+}
+
+// allJobsEnded reports whether the application's JobManager runs no job.
+func allJobsEnded(ctx context.Context, cl *Cluster, a yarn.Application) bool {
+	f, err := cl.Flink(a)
+	if err != nil {
+		return false
+	}
+	jobs, err := f.Jobs(ctx)
+	if err != nil {
+		return false
+	}
+	for _, jo := range jobs {
+		if !flinkTerminal(jo.State) {
+			return false
+		}
+	}
+	return true
 }
 
 func flinkTerminal(s string) bool {

@@ -42,6 +42,9 @@ type Options struct {
 	// DeployWait bounds how long a deploy waits for its application to show
 	// up and run; default 5m.
 	DeployWait time.Duration
+	// EndingGrace is how long a restart waits for a JobManager that still
+	// reports the previous run of the job as running; default 30s.
+	EndingGrace time.Duration
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool
@@ -96,6 +99,9 @@ func NewLocal(o Options) (*Local, error) {
 	}
 	if o.DeployWait == 0 {
 		o.DeployWait = 5 * time.Minute
+	}
+	if o.EndingGrace == 0 {
+		o.EndingGrace = 30 * time.Second
 	}
 	if o.Clusters == nil {
 		o.Clusters = map[string]*Cluster{}

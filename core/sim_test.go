@@ -61,7 +61,7 @@ func newSimEnv(t *testing.T, o sim.Options, edit func(*config.Cluster)) *simEnv 
 		t.Fatal(err)
 	}
 	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, Clusters: clusters, User: "tester",
-		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true})
+		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
