@@ -361,7 +361,8 @@ func TestEditorSubmit(t *testing.T) {
 
 func TestEditorRefusesToSubmitErrors(t *testing.T) {
 	f := withVersions(newFixture())
-	f.specs["j009"] = []model.Spec{{JobID: "j009", Version: 3, SQL: "INSERT INTO nowhere SELECT 1;"}}
+	f.specs["j009"] = []model.Spec{{JobID: "j009", Version: 3,
+		SQL: "CREATE TABLE t (a INT) WITH ('connector' = 'blackhole');\nINSERT INTO nowhere SELECT a FROM t;"}}
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
 	h.openEditor("new-pipeline")
 	h.chord("ctrl+r")

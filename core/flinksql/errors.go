@@ -121,6 +121,7 @@ const (
 	CodeBadPrimaryKey     = "bad-primary-key"
 	CodeBadWatermark      = "bad-watermark"
 	CodeNoInsert          = "no-insert"
+	CodeCatalogTables     = "catalog-tables"
 	CodeInternal          = "internal"
 )
 

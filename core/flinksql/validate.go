@@ -105,11 +105,30 @@ func Validate(s *Script, opts Options) []Diagnostic {
 			}
 		}
 	}
+	if !opts.IgnoreUnknownTables && !definesTables(s) && len(opts.KnownTables) == 0 && len(v.broken) == 0 && len(s.Stmts) > 0 {
+		// A script that defines no table at all reads them from a catalog
+		// (or is a fragment of one that does): names are not ours to check.
+		v.opts.IgnoreUnknownTables = true
+		at := s.Stmts[0].Range().Pos
+		v.warnf(CodeCatalogTables, Span{Pos: at, End: at}, "add the CREATE TABLE statements, or check with --parse-only",
+			"this script defines no table: table and column names are not checked (they may come from a catalog)")
+	}
 	for _, st := range s.Stmts {
 		v.stmt(st)
 	}
 	sortDiagnostics(v.diags)
 	return v.diags
+}
+
+// definesTables reports whether the script creates any table or view.
+func definesTables(s *Script) bool {
+	for _, st := range s.Stmts {
+		switch st.(type) {
+		case *CreateTable, *CreateView:
+			return true
+		}
+	}
+	return false
 }
 
 func sortDiagnostics(ds []Diagnostic) {
