@@ -392,6 +392,19 @@ func TestIgnoreUnknownTables(t *testing.T) {
 	}
 }
 
+// A script with no DDL reads its tables from a catalog: one warning, no
+// unknown-table errors; one CREATE TABLE makes every other name checked.
+func TestScriptWithoutDDLUsesCatalogTables(t *testing.T) {
+	r := Check("INSERT INTO sink SELECT a FROM src;\nSELECT x FROM other;", Options{})
+	if r.Errors() != 0 || r.Warnings() != 1 || r.Diagnostics[0].Code != CodeCatalogTables {
+		t.Fatalf("diagnostics = %v", r.Diagnostics)
+	}
+	r = Check("CREATE TABLE src (a INT) WITH ('connector' = 'datagen');\nINSERT INTO sink SELECT a FROM src;", Options{})
+	if r.Errors() != 1 || r.Diagnostics[0].Code != CodeUnknownSink {
+		t.Fatalf("with DDL: %v", r.Diagnostics)
+	}
+}
+
 func TestDiagnosticSnippetAndFile(t *testing.T) {
 	src := "CREATE TABLE users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)\n" +
 		"WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://dim-db:3306/app', 'table-name' = 'users', 'lookup.cache' = 'PARTAL');"
