@@ -78,6 +78,21 @@ func (e *cliEnv) run(ctx context.Context, args ...string) (string, error) {
 	return out.String(), nil
 }
 
+// runBoth runs one palink CLI invocation and returns its standard output
+// and standard error, failing the test if it fails.
+func (e *cliEnv) runBoth(ctx context.Context, args ...string) (string, string) {
+	e.t.Helper()
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(append([]string{"--config", e.config}, args...))
+	if err := root.ExecuteContext(ctx); err != nil {
+		e.t.Fatalf("palink %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), errOut.String())
+	}
+	return out.String(), errOut.String()
+}
+
 func (e *cliEnv) mustRun(args ...string) string {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

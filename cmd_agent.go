@@ -21,11 +21,14 @@ func newSyncCmd(g *globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
-				if !once && e.local != nil {
-					return e.local.RunSync(ctx)
-				}
 				if e.local == nil {
 					return errors.New("an agent runs state sync already; `palink jobs` shows its results")
+				}
+				if err := resumeOrphans(ctx, e, cmd.ErrOrStderr()); err != nil {
+					return err
+				}
+				if !once {
+					return e.local.RunSync(ctx)
 				}
 				st, err := e.local.SyncOnce(ctx, 0)
 				if err != nil {
@@ -34,8 +37,14 @@ func newSyncCmd(g *globals) *cobra.Command {
 				if g.output == "json" {
 					return writeJSON(cmd.OutOrStdout(), st)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %d errors\n",
-					st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, st.Errors)
+				fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %s\n",
+					st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, plural(st.Errors, "error"))
+				for _, p := range st.Problems {
+					fmt.Fprintln(cmd.ErrOrStderr(), "  "+p)
+				}
+				if more := st.Errors - len(st.Problems); more > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "  … and %s more (the log has them all: --log-file)\n", plural(more, "error"))
+				}
 				if st.Errors > 0 {
 					return exitError{code: 1, msg: ""}
 				}

@@ -25,9 +25,11 @@ func newConfigCmd(g *globals) *cobra.Command {
 				path = config.DefaultPath()
 			}
 			_, warnings, err := config.Load(path)
+			nwarn := 0
 			for _, w := range warnings {
 				if w.Warning { // errors come back as err
 					fmt.Fprintln(cmd.ErrOrStderr(), w.Error())
+					nwarn++
 				}
 			}
 			if err != nil {
@@ -36,6 +38,10 @@ func newConfigCmd(g *globals) *cobra.Command {
 					return exitError{code: 1, msg: ps.Error()}
 				}
 				return err
+			}
+			if nwarn > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: valid, with %s (above)\n", path, plural(nwarn, "warning"))
+				return nil
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
 			return nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -50,6 +51,7 @@ func newJobsCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				noteOrphans(ctx, e, cmd.ErrOrStderr())
 				return printJobs(cmd.OutOrStdout(), g.output, jobs)
 			})
 		},
@@ -368,6 +370,26 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 // destructive or bulk, then issues the commands and, in-process, runs them.
 func runActions(ctx context.Context, cmd *cobra.Command, e *env, req core.ActionRequest, refs []string, wait bool) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if e.local != nil {
+		// No agent runs commands for this store: finish what a palink that
+		// died left behind first. A kill supersedes its jobs' orphans
+		// instead of resuming them.
+		var skip []string
+		if req.Kind == model.CmdKill {
+			jobs, err := e.svc.ListJobs(ctx, core.JobFilter{})
+			if err != nil {
+				return err
+			}
+			for _, j := range jobs {
+				if slices.Contains(refs, j.ID) || slices.Contains(refs, j.Name) {
+					skip = append(skip, j.ID)
+				}
+			}
+		}
+		if err := resumeOrphans(ctx, e, errOut, skip...); err != nil {
+			return err
+		}
+	}
 	var plans []core.ActionPlan
 	confirm, protected := len(refs) > 1, false
 	for _, ref := range refs {
@@ -497,6 +519,7 @@ func newCommandsCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				noteOrphans(ctx, e, cmd.ErrOrStderr())
 				return printCommands(cmd.OutOrStdout(), g.output, cs)
 			})
 		},
@@ -524,3 +547,73 @@ func printCommands(w io.Writer, format string, cs []model.Command) error {
 }
 
 func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+
+// resumeOrphans runs, in this process, the commands a palink that died left
+// behind (queued, or DOING under an expired lease), but those of skipJobs,
+// and says what it did on w.
+func resumeOrphans(ctx context.Context, e *env, w io.Writer, skipJobs ...string) error {
+	orphans, err := e.local.Orphans(ctx)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, c := range orphans {
+		if !slices.Contains(skipJobs, c.JobID) {
+			n++
+			fmt.Fprintf(w, "resuming %s #%d of %s: %s\n", c.Kind, c.Seq, jobName(ctx, e, c.JobID), orphanState(c))
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	ended, err := e.local.ResumeOrphans(ctx, skipJobs...)
+	for _, c := range ended {
+		fmt.Fprintf(w, "%s #%d %s", c.Kind, c.Seq, c.State)
+		if c.Error != "" {
+			fmt.Fprintf(w, ": %s", c.Error)
+		} else if len(c.Log) > 0 {
+			fmt.Fprintf(w, ": %s", c.Log[len(c.Log)-1].Text)
+		}
+		fmt.Fprintln(w)
+	}
+	return err
+}
+
+// noteOrphans tells the user of a read-only look that commands wait for a
+// palink to run them, instead of running them behind a read.
+func noteOrphans(ctx context.Context, e *env, w io.Writer) {
+	if e.local == nil || e.local.ReadOnly() {
+		return
+	}
+	orphans, err := e.local.Orphans(ctx)
+	if err != nil || len(orphans) == 0 {
+		return
+	}
+	c := orphans[0]
+	more := ""
+	if len(orphans) > 1 {
+		more = fmt.Sprintf(" and %d more", len(orphans)-1)
+	}
+	fmt.Fprintf(w, "note: %s #%d of %s is %s%s; the next action, `palink sync` or `palink agent` resumes it\n",
+		c.Kind, c.Seq, jobName(ctx, e, c.JobID), orphanState(c), more)
+}
+
+func orphanState(c model.Command) string {
+	if c.State == model.CmdUndo {
+		return "queued with no palink running it"
+	}
+	return fmt.Sprintf("orphaned (its palink %s stopped; lease expired %s ago)", c.LeaseOwner, core.Age(time.Since(c.LeaseUntil)))
+}
+
+// jobName names a job for a message without syncing it.
+func jobName(ctx context.Context, e *env, id string) string {
+	jobs, err := e.svc.ListJobs(ctx, core.JobFilter{})
+	if err == nil {
+		for _, j := range jobs {
+			if j.ID == id {
+				return j.Name
+			}
+		}
+	}
+	return id
+}

@@ -406,6 +406,17 @@ func (c *Config) Check() Problems {
 	if c.Restart.Multiplier < 1 {
 		add("restart_policy.multiplier", false, "restart_policy.multiplier must be at least 1")
 	}
+	for _, d := range []struct {
+		key string
+		v   Duration
+	}{{"window", c.Restart.Window}, {"backoff", c.Restart.Backoff}, {"max_backoff", c.Restart.MaxBackoff}} {
+		if d.v < 0 {
+			add("restart_policy."+d.key, false, "restart_policy.%s %s is negative: give a duration such as 10s", d.key, d.v.D())
+		}
+	}
+	if c.Restart.Backoff > 0 && c.Restart.MaxBackoff > 0 && c.Restart.Backoff > c.Restart.MaxBackoff {
+		add("restart_policy.backoff", false, "restart_policy.backoff %s is above max_backoff %s", c.Restart.Backoff.D(), c.Restart.MaxBackoff.D())
+	}
 	c.checkObservability(add)
 	seen := map[string]int{}
 	for i, cl := range c.Clusters {
@@ -460,7 +471,8 @@ func (c *Config) Check() Problems {
 			add(p+".auth", false, "cluster %q: auth.user needs password_env or password_file", cl.Name)
 		}
 		if cl.Auth.PasswordEnv != "" && os.Getenv(cl.Auth.PasswordEnv) == "" {
-			add(p+".auth.password_env", true, "cluster %q: environment variable %s is empty", cl.Name, cl.Auth.PasswordEnv)
+			// Not a warning: every request to the cluster would fail.
+			add(p+".auth.password_env", false, "cluster %q: environment variable %s (auth.password_env) is empty or unset: set it before palink starts", cl.Name, cl.Auth.PasswordEnv)
 		}
 		if cl.Auth.PasswordFile != "" {
 			if _, err := os.Stat(cl.Auth.PasswordFile); err != nil {

@@ -72,10 +72,17 @@ func (l *Local) plan(j model.Job, r ActionRequest, pending *model.Command) Actio
 		}
 	case model.CmdKill:
 		p.Destructive, p.Protected = true, cl.Protected
-		if j.Session {
+		switch {
+		case j.State == model.StateDeploying:
+			p.Steps = []string{fmt.Sprintf("YARN will kill every live application of %s (found by its tags); it is still deploying.", j.Name)}
+		case j.Session:
 			p.Steps = []string{fmt.Sprintf("Flink will cancel job %s in the shared session cluster %s; the session keeps running.", jid, app)}
-		} else {
+		default:
 			p.Steps = []string{fmt.Sprintf("YARN will kill %s (per-job cluster).", app)}
+		}
+		if Supersedes(r.Kind, pending) {
+			p.Steps = append(p.Steps, fmt.Sprintf("%s #%d (%s) ends FAILED, superseded by this kill; whatever it started is killed too.",
+				pending.Kind, pending.Seq, l.pendingState(*pending)))
 		}
 		p.Warnings = []string{"State is NOT saved. " + capitalize(ckptAge) + ".", "Prefer pause: stop with a savepoint."}
 	case model.CmdSavepoint:
@@ -136,10 +143,11 @@ func (l *Local) actWith(ctx context.Context, r ActionRequest, mod func(*model.Co
 	}
 	now := l.now()
 	var (
-		cmd     model.Command
-		job     model.Job
-		ev      *model.Event
-		refusal error
+		cmd        model.Command
+		superseded *model.Command
+		job        model.Job
+		ev         *model.Event
+		refusal    error
 	)
 	err := l.st.Update(ctx, func(tx store.Tx) error {
 		j, err := findJob(tx, r.JobRef)
@@ -169,6 +177,16 @@ func (l *Local) actWith(ctx context.Context, r ActionRequest, mod func(*model.Co
 		} else {
 			params.AppID, params.FlinkJobID = j.AppID, j.FlinkJobID
 		}
+		supersede := Supersedes(r.Kind, pending)
+		if supersede {
+			params.Supersedes = pending.ID
+			if pending.State == model.CmdDoing && now.Before(pending.LeaseUntil) && !ownerGone(pending.LeaseOwner) {
+				params.SupersededLease = pending.LeaseUntil
+			}
+			if params.AppID == "" {
+				params.AppID = pending.Params.AppID
+			}
+		}
 		c := model.Command{JobID: j.ID, Kind: r.Kind, Params: params, State: model.CmdUndo, Issuer: issuer, CreatedAt: now}
 		if mod != nil {
 			mod(&c, &j)
@@ -178,6 +196,11 @@ func (l *Local) actWith(ctx context.Context, r ActionRequest, mod func(*model.Co
 			return err
 		}
 		cmd = c
+		if supersede {
+			if superseded, err = l.supersede(tx, *pending, c, now); err != nil {
+				return err
+			}
+		}
 		if evk, ok := acceptEvent(r.Kind); ok {
 			to, _, err := StepJob(j.State, evk)
 			if err != nil {
@@ -205,10 +228,48 @@ func (l *Local) actWith(ctx context.Context, r ActionRequest, mod func(*model.Co
 	if refusal != nil {
 		return model.Command{}, refusal
 	}
+	if superseded != nil {
+		l.publishCommand(*superseded)
+	}
 	l.publishCommand(cmd)
 	l.publishJob(job, &cmd, ev)
 	l.kick()
 	return cmd, nil
+}
+
+// supersede ends the pending command p in favour of the KILL k, inside the
+// transaction that records k. Its worker, if one still runs, loses the
+// lease: its next save fails and a deploy undoes what it created.
+func (l *Local) supersede(tx store.Tx, p, k model.Command, now time.Time) (*model.Command, error) {
+	held := l.pendingState(p)
+	s, err := StepCommand(p, CmdEvSupersede, "", 0, now)
+	if err != nil {
+		return nil, err
+	}
+	s.SupersededBy = k.ID
+	s.Error = fmt.Sprintf("superseded by %s #%d (issued by %s)", k.Kind, k.Seq, k.Issuer)
+	s.Logf(now, "superseded by %s #%d issued by %s while %s", k.Kind, k.Seq, k.Issuer, held)
+	if s, err = tx.PutCommand(s); err != nil {
+		return nil, err
+	}
+	_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: k.Issuer, Action: lower(p.Kind.String()), JobID: p.JobID, CommandID: p.ID,
+		Outcome: "failed: " + s.Error})
+	return &s, err
+}
+
+// pendingState says, for people, where a pending command stands: queued,
+// running under a live lease, or orphaned by a palink that died.
+func (l *Local) pendingState(c model.Command) string {
+	switch {
+	case c.State == model.CmdUndo:
+		return "queued, not started"
+	case l.now().Before(c.LeaseUntil) && !ownerGone(c.LeaseOwner):
+		return fmt.Sprintf("DOING, held by %s", orNone(c.LeaseOwner))
+	case l.now().Before(c.LeaseUntil):
+		return fmt.Sprintf("DOING, orphaned: its palink %s is gone", c.LeaseOwner)
+	default:
+		return fmt.Sprintf("DOING, orphaned: the lease of %s expired %s ago", orNone(c.LeaseOwner), Age(l.now().Sub(c.LeaseUntil)))
+	}
 }
 
 func restoreNote(path string) string {

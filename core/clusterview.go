@@ -93,6 +93,10 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 		}
 		sort.Slice(ov.Unmanaged, func(i, k int) bool { return ov.Unmanaged[i].ID < ov.Unmanaged[k].ID })
 	}
+	if mErr != nil && sErr != nil && appsErr != nil {
+		// Nothing was fetched: the overview is no overview (FetchedAt stays zero).
+		return ov, fmt.Errorf("cluster %s: no ResourceManager answered: %w", name, err)
+	}
 	ov.FetchedAt = l.now()
 	return ov, err
 }

@@ -109,7 +109,10 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 // command created in an earlier attempt.
 func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster, session bool) (deployed, bool, error) {
 	p := x.params()
-	if x.cmd.Attempts <= 1 && p.AppID == "" {
+	x.mu.Lock()
+	first := x.cmd.Attempts <= 1 && x.retries == 0
+	x.mu.Unlock()
+	if first && p.AppID == "" {
 		return deployed{}, false, nil
 	}
 	if session {

@@ -62,6 +62,9 @@ var jobTransitions = map[jobEdge]model.JobState{
 
 	{model.StateDeploying, EvDeployOK}:     model.StateDeploySucceeded,
 	{model.StateDeploying, EvDeployFailed}: model.StateDeployFailed,
+	// A KILL supersedes a deploy that is stuck or unwanted: it kills
+	// whatever the deploy may have started.
+	{model.StateDeploying, EvKilled}: model.StateKilled,
 
 	{model.StateDeploySucceeded, EvSyncRunning}:  model.StateRunning,
 	{model.StateDeploySucceeded, EvSyncFinished}: model.StateFinished,
@@ -121,12 +124,15 @@ func (e *ActionRefusedError) Error() string {
 }
 
 // CanAct decides whether a user may issue action k on job j now. pending is
-// the job's unfinished command, if any: one at a time, so nothing is done twice.
+// the job's unfinished command, if any: one at a time, so nothing is done
+// twice. The one exception is KILL: an emergency is never blocked by a
+// command that is stuck (or whose palink died), so a kill supersedes any
+// pending command but another kill (Supersedes says so).
 func CanAct(j model.Job, k model.CommandKind, pending *model.Command) error {
 	refuse := func(format string, args ...any) error {
 		return &ActionRefusedError{Job: j.Name, Action: k, Reason: fmt.Sprintf(format, args...)}
 	}
-	if pending != nil {
+	if pending != nil && !Supersedes(k, pending) {
 		return refuse("%s #%d is still %s; wait for it to end", pending.Kind, pending.Seq, pending.State)
 	}
 	s := j.State
@@ -165,13 +171,19 @@ func CanAct(j model.Job, k model.CommandKind, pending *model.Command) error {
 			return refuse("job is %s, not RUNNING", s)
 		}
 	case model.CmdKill:
-		if s != model.StateRunning && s != model.StateDeploySucceeded {
+		if !s.Live() {
 			return refuse("job is %s; nothing runs to kill", s)
 		}
 	default:
 		return refuse("unknown action")
 	}
 	return nil
+}
+
+// Supersedes reports whether a new command of kind k ends the pending
+// command instead of waiting for it: only a KILL does, and not another KILL.
+func Supersedes(k model.CommandKind, pending *model.Command) bool {
+	return k == model.CmdKill && pending != nil && pending.Kind != model.CmdKill && !pending.State.Final()
 }
 
 // actionEvent is the job event a command's acceptance causes, if any.
@@ -191,10 +203,11 @@ const (
 	CmdEvReclaim                         // a worker takes over a DOING command whose lease expired
 	CmdEvSucceed
 	CmdEvFail
+	CmdEvSupersede // a KILL ends the command, whoever runs it
 )
 
 var commandEventNames = map[CommandEvent]string{
-	CmdEvStart: "start", CmdEvReclaim: "reclaim", CmdEvSucceed: "succeed", CmdEvFail: "fail",
+	CmdEvStart: "start", CmdEvReclaim: "reclaim", CmdEvSucceed: "succeed", CmdEvFail: "fail", CmdEvSupersede: "supersede",
 }
 
 func (e CommandEvent) String() string {
@@ -206,7 +219,7 @@ func (e CommandEvent) String() string {
 
 // CommandEvents lists every command event, for exhaustive tests.
 func CommandEvents() []CommandEvent {
-	return []CommandEvent{CmdEvStart, CmdEvReclaim, CmdEvSucceed, CmdEvFail}
+	return []CommandEvent{CmdEvStart, CmdEvReclaim, CmdEvSucceed, CmdEvFail, CmdEvSupersede}
 }
 
 // StepCommand applies ev to command c at now and returns the new command.
@@ -236,6 +249,15 @@ func StepCommand(c model.Command, ev CommandEvent, owner string, lease time.Dura
 			c.State = model.CmdFailed
 		}
 		c.EndedAt = now
+		c.LeaseOwner, c.LeaseUntil = "", time.Time{}
+		return c, nil
+	case CmdEvSupersede:
+		// Whoever holds the lease loses it: its next save fails, and a
+		// deploy that finds itself superseded undoes what it created.
+		if c.State.Final() {
+			return bad()
+		}
+		c.State, c.EndedAt = model.CmdFailed, now
 		c.LeaseOwner, c.LeaseUntil = "", time.Time{}
 		return c, nil
 	default:

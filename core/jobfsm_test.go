@@ -15,7 +15,7 @@ func TestStepJobEveryPair(t *testing.T) {
 	// columns: deploy deploy-ok deploy-failed sync-running sync-finished sync-killed sync-failed paused killed adopt
 	matrix := map[model.JobState]string{
 		model.StateNone:            "DEPLOYING x x x x x x x x DEPLOY_SUCCEEDED",
-		model.StateDeploying:       "x DEPLOY_SUCCEEDED DEPLOY_FAILED x x x x x x x",
+		model.StateDeploying:       "x DEPLOY_SUCCEEDED DEPLOY_FAILED x x x x x KILLED x",
 		model.StateDeploySucceeded: "x x x RUNNING FINISHED KILLED FAILED x KILLED x",
 		model.StateDeployFailed:    "DEPLOYING x x x x x x x x x",
 		model.StateRunning:         "x x x = FINISHED KILLED FAILED FINISHED KILLED x",
@@ -61,7 +61,7 @@ func TestCanActEveryStateAndKind(t *testing.T) {
 	kinds := []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit, model.CmdPause, model.CmdKill, model.CmdSavepoint}
 	matrix := map[model.JobState][]string{
 		model.StateNone:            {"ok", "never deployed", "never deployed", "not RUNNING", "nothing runs", "not RUNNING"},
-		model.StateDeploying:       {"already DEPLOYING", "only a FINISHED", "pause or kill", "not RUNNING", "nothing runs", "not RUNNING"},
+		model.StateDeploying:       {"already DEPLOYING", "only a FINISHED", "pause or kill", "not RUNNING", "ok", "not RUNNING"},
 		model.StateDeploySucceeded: {"already", "only a FINISHED", "pause or kill", "not RUNNING", "ok", "not RUNNING"},
 		model.StateDeployFailed:    {"ok", "only a FINISHED", "ok", "not RUNNING", "nothing runs", "not RUNNING"},
 		model.StateRunning:         {"already RUNNING", "only a FINISHED", "pause or kill", "ok", "ok", "ok"},
@@ -84,10 +84,32 @@ func TestCanActEveryStateAndKind(t *testing.T) {
 			}
 		}
 	}
-	pending := &model.Command{Kind: model.CmdPause, Seq: 41, State: model.CmdDoing}
-	err := CanAct(model.Job{Name: "orders", State: model.StateRunning}, model.CmdKill, pending)
-	if err == nil || !strings.Contains(err.Error(), "PAUSE #41 is still DOING") {
-		t.Errorf("second command while one is pending: %v", err)
+	// One command at a time, except that a kill supersedes anything but a kill.
+	for _, tc := range []struct {
+		state   model.JobState
+		pending model.CommandKind
+		kind    model.CommandKind
+		want    string
+	}{
+		{model.StateRunning, model.CmdPause, model.CmdSavepoint, "PAUSE #41 is still DOING"},
+		{model.StateRunning, model.CmdSavepoint, model.CmdPause, "SAVEPOINT #41 is still DOING"},
+		{model.StateDeploying, model.CmdSubmit, model.CmdResubmit, "SUBMIT #41 is still DOING"},
+		{model.StateRunning, model.CmdKill, model.CmdKill, "KILL #41 is still DOING"},
+		{model.StateRunning, model.CmdPause, model.CmdKill, "ok"},
+		{model.StateDeploying, model.CmdSubmit, model.CmdKill, "ok"},
+		{model.StateDeploying, model.CmdRestart, model.CmdKill, "ok"},
+	} {
+		pending := &model.Command{Kind: tc.pending, Seq: 41, State: model.CmdDoing}
+		err := CanAct(model.Job{Name: "orders", State: tc.state}, tc.kind, pending)
+		if tc.want == "ok" {
+			if err != nil || !Supersedes(tc.kind, pending) {
+				t.Errorf("%s while %s is pending on a %s job: %v; want it to supersede", tc.kind, tc.pending, tc.state, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s while %s is pending: %v, want %q", tc.kind, tc.pending, err, tc.want)
+		}
 	}
 }
 
@@ -118,6 +140,11 @@ func TestStepCommandEveryPair(t *testing.T) {
 		{"failed/reclaim", model.CmdFailed, time.Time{}, CmdEvReclaim, 0},
 		{"failed/succeed", model.CmdFailed, time.Time{}, CmdEvSucceed, 0},
 		{"failed/fail", model.CmdFailed, time.Time{}, CmdEvFail, 0},
+		{"undo/supersede", model.CmdUndo, time.Time{}, CmdEvSupersede, model.CmdFailed},
+		{"doing/supersede live lease", model.CmdDoing, now.Add(time.Second), CmdEvSupersede, model.CmdFailed},
+		{"doing/supersede expired", model.CmdDoing, now.Add(-time.Second), CmdEvSupersede, model.CmdFailed},
+		{"succeeded/supersede", model.CmdSucceeded, time.Time{}, CmdEvSupersede, 0},
+		{"failed/supersede", model.CmdFailed, time.Time{}, CmdEvSupersede, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

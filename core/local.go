@@ -45,6 +45,12 @@ type Options struct {
 	// EndingGrace is how long a restart waits for a JobManager that still
 	// reports the previous run of the job as running; default 30s.
 	EndingGrace time.Duration
+	// Tries bounds how often a command runs its step when the cluster fails
+	// transiently (a 5xx, a reset, a timeout), reconciling before each
+	// retry; default 5. RetryBackoff is the first wait; it doubles, up to
+	// 30s; default 2s.
+	Tries        int
+	RetryBackoff time.Duration
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool
@@ -103,6 +109,12 @@ func NewLocal(o Options) (*Local, error) {
 	if o.EndingGrace == 0 {
 		o.EndingGrace = 30 * time.Second
 	}
+	if o.Tries == 0 {
+		o.Tries = 5
+	}
+	if o.RetryBackoff == 0 {
+		o.RetryBackoff = 2 * time.Second
+	}
 	if o.Clusters == nil {
 		o.Clusters = map[string]*Cluster{}
 	}
@@ -113,7 +125,7 @@ func NewLocal(o Options) (*Local, error) {
 	return &Local{
 		st: o.Store, cfg: o.Config, clusters: o.Clusters, now: o.Now, user: o.User,
 		readOnly: o.ReadOnly, log: o.Log, opts: o,
-		owner: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(rnd[:])),
+		owner: leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])),
 		policy: RestartPolicy{
 			Enabled: rp.Enabled == nil || *rp.Enabled, MaxAttempts: rp.MaxAttempts,
 			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
@@ -467,9 +479,13 @@ func checkJobName(name string) error {
 	if len(name) > 100 {
 		return fmt.Errorf("create job: name %q is longer than 100 characters", name)
 	}
-	for _, r := range name {
-		ok := r == '-' || r == '_' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
-		if !ok {
+	for i, r := range name {
+		alnum := (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if i == 0 && !alnum {
+			// "--x" or ".x" would read as a flag or a hidden file in scripts.
+			return fmt.Errorf("create job: name %q must start with a letter or a digit", name)
+		}
+		if !alnum && r != '-' && r != '_' && r != '.' {
 			return fmt.Errorf("create job: name %q: use letters, digits, '-', '_' and '.'", name)
 		}
 	}

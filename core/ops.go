@@ -195,44 +195,59 @@ func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yar
 
 // runKill kills the job's YARN application, or, for a job in a shared
 // session cluster, cancels only that Flink job. It is idempotent: an
-// application already gone or ended counts as killed.
+// application already gone or ended counts as killed. A kill that
+// superseded a pending command also kills what that command may have
+// started (a deploy's application, found by its tags), looking once more
+// after the superseded worker's lease ran out if that worker was alive.
 func (l *Local) runKill(ctx context.Context, x *execution) error {
-	j, cl, app, err := l.target(ctx, x)
-	gone := errors.Is(err, yarn.ErrNotFound)
-	if err != nil && !gone {
+	var j model.Job
+	var sup *model.Command
+	p := x.params()
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		if j, err = tx.Job(x.cmd.JobID); err != nil {
+			return err
+		}
+		if p.Supersedes != "" {
+			c, err := tx.Command(p.Supersedes)
+			if err != nil {
+				return fmt.Errorf("the superseded command %s: %w", p.Supersedes, err)
+			}
+			sup = &c
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	switch {
-	case gone:
-		x.logf(ctx, "application %s is gone from the RM: nothing left to kill", j.AppID)
-	case j.Session:
-		jid := x.params().FlinkJobID
-		if jid == "" {
-			jid = j.FlinkJobID
-		}
-		if jid == "" {
-			return fmt.Errorf("the Flink job id of %s in session %s is not known; cannot cancel it without killing the session", j.Name, app.ID)
-		}
-		f, err := cl.Flink(app)
-		if err != nil {
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return fmt.Errorf("cluster %q is not configured", j.Cluster)
+	}
+	if sup != nil {
+		x.logf(ctx, "%s #%d was superseded by this kill: killing whatever it started too", sup.Kind, sup.Seq)
+	}
+	session := j.Session || (sup != nil && sup.Kind.Deploys() && cl.Cfg.Deploy.Mode == "yarn-session")
+	if session {
+		if err := l.cancelSessionJobs(ctx, x, cl, j, sup); err != nil {
 			return err
 		}
-		x.logf(ctx, "cancelling Flink job %s in session cluster %s (the session keeps running)", jid, app.ID)
-		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
-			return fmt.Errorf("cancel %s: %w", jid, err)
-		}
-		if err := waitFlinkTerminal(ctx, f, jid, l.opts.Poll); err != nil {
+	} else {
+		if err := l.killApps(ctx, x, cl, j, sup); err != nil {
 			return err
 		}
-	case app.Final():
-		x.logf(ctx, "application %s already ended (%s/%s)", app.ID, app.State, app.FinalStatus)
-	default:
-		x.logf(ctx, "killing YARN application %s", app.ID)
-		final, err := cl.RM.Kill(ctx, app.ID)
-		if err != nil {
-			return err
+		if until := p.SupersededLease; !until.IsZero() && l.now().Before(until) {
+			// The superseded worker was alive: it stops at its next save and
+			// undoes its own submission, but a submission in flight may
+			// still reach the RM until its lease would have run out.
+			x.logf(ctx, "its worker was alive (lease until %s): looking again once that has passed", until.Format(time.TimeOnly))
+			if err := sleepCtx(ctx, until.Sub(l.now())+l.opts.Poll); err != nil {
+				return err
+			}
+			if err := l.killApps(ctx, x, cl, j, sup); err != nil {
+				return err
+			}
 		}
-		x.logf(ctx, "application %s is %s", final.ID, final.State)
 	}
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
@@ -241,6 +256,121 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 		}
 		j.FlinkState, j.Drift = "", nil
 		return applyEvent(tx, j, EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
+	}
+	return nil
+}
+
+// killApps kills every live application of the job: the one it records,
+// the one the command targets, the one a superseded deploy recorded, and
+// any other the RM lists with the job's tag.
+func (l *Local) killApps(ctx context.Context, x *execution, cl *Cluster, j model.Job, sup *model.Command) error {
+	ids := []string{x.params().AppID, j.AppID}
+	if sup != nil {
+		ids = append(ids, sup.Params.AppID)
+	}
+	tagged, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{jobTag(j.ID)}, States: liveStates})
+	cl.observe(err, l.now())
+	if err != nil {
+		return fmt.Errorf("look for live applications of %s: %w", j.Name, err)
+	}
+	for _, a := range tagged {
+		ids = append(ids, a.ID)
+	}
+	seen, live := map[string]bool{}, 0
+	for _, id := range ids {
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		app, err := cl.RM.Application(ctx, id)
+		switch {
+		case errors.Is(err, yarn.ErrNotFound):
+			x.logf(ctx, "application %s is gone from the RM: nothing left to kill", id)
+			continue
+		case err != nil:
+			return fmt.Errorf("application %s: %w", id, err)
+		case app.Final():
+			x.logf(ctx, "application %s already ended (%s/%s)", app.ID, app.State, app.FinalStatus)
+			continue
+		}
+		live++
+		x.logf(ctx, "killing YARN application %s", app.ID)
+		final, err := cl.RM.Kill(ctx, app.ID)
+		if err != nil {
+			return err
+		}
+		x.logf(ctx, "application %s is %s", final.ID, final.State)
+	}
+	if len(seen) == 0 {
+		x.logf(ctx, "no application of %s was ever recorded or tagged on the RM: nothing runs", j.Name)
+	}
+	return nil
+}
+
+// cancelSessionJobs cancels the job's Flink job (and a superseded deploy's)
+// in its session cluster, never killing the shared application.
+func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *Cluster, j model.Job, sup *model.Command) error {
+	appID := x.params().AppID
+	if appID == "" {
+		appID = j.AppID
+	}
+	if appID == "" {
+		appID = cl.Cfg.Deploy.SessionApp
+	}
+	jids := []string{x.params().FlinkJobID, j.FlinkJobID}
+	guessed := "" // the fixed id a superseded deploy would have given its job
+	if sup != nil && sup.Kind.Deploys() {
+		guessed = fixedJobID(sup.ID)
+		jids = append(jids, sup.Params.FlinkJobID, guessed)
+	}
+	app, err := cl.RM.Application(ctx, appID)
+	cl.observe(err, l.now())
+	if errors.Is(err, yarn.ErrNotFound) {
+		x.logf(ctx, "session application %s is gone from the RM: nothing left to cancel", appID)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("application %s: %w", appID, err)
+	}
+	if app.Final() {
+		x.logf(ctx, "session application %s already ended (%s/%s)", app.ID, app.State, app.FinalStatus)
+		return nil
+	}
+	f, err := cl.Flink(app)
+	if err != nil {
+		return err
+	}
+	seen, known := map[string]bool{}, false
+	for _, jid := range jids {
+		if jid == "" || seen[jid] {
+			continue
+		}
+		seen[jid] = true
+		st, err := f.JobStatus(ctx, jid)
+		switch {
+		case errors.Is(err, yarn.ErrNotFound):
+			if jid != guessed {
+				x.logf(ctx, "Flink job %s is unknown to session %s: nothing to cancel", jid, app.ID)
+			}
+			continue
+		case err != nil:
+			return fmt.Errorf("status of Flink job %s: %w", jid, err)
+		case flinkTerminal(st):
+			x.logf(ctx, "Flink job %s already %s", jid, st)
+			known = true
+			continue
+		}
+		known = true
+		x.logf(ctx, "cancelling Flink job %s in session cluster %s (the session keeps running)", jid, app.ID)
+		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
+			return fmt.Errorf("cancel %s: %w", jid, err)
+		}
+		if err := waitFlinkTerminal(ctx, f, jid, l.opts.Poll); err != nil {
+			return err
+		}
+	}
+	if !known && x.params().FlinkJobID == "" && j.FlinkJobID == "" && sup == nil {
+		return fmt.Errorf("the Flink job id of %s in session %s is not known; cannot cancel it without killing the session", j.Name, app.ID)
 	}
 	return nil
 }

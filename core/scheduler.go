@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
 )
 
 // RunScheduler executes commands until ctx is done: it claims UNDO commands
@@ -32,7 +35,7 @@ func (l *Local) RunScheduler(ctx context.Context) error {
 		if err := l.startDueRestarts(ctx); err != nil && ctx.Err() == nil {
 			l.log.Warn("restart policy", "err", err)
 		}
-		claimed, err := l.claim(ctx, cap(sem)-len(sem))
+		claimed, err := l.claim(ctx, cap(sem)-len(sem), nil)
 		if err != nil && ctx.Err() == nil {
 			l.log.Warn("claim commands", "err", err)
 		}
@@ -54,8 +57,9 @@ func (l *Local) RunScheduler(ctx context.Context) error {
 	}
 }
 
-// claim takes up to n runnable commands under this process's lease.
-func (l *Local) claim(ctx context.Context, n int) ([]model.Command, error) {
+// claim takes up to n runnable commands under this process's lease,
+// leaving those skip names to others.
+func (l *Local) claim(ctx context.Context, n int, skip func(model.Command) bool) ([]model.Command, error) {
 	if n <= 0 {
 		return nil, nil
 	}
@@ -73,7 +77,7 @@ func (l *Local) claim(ctx context.Context, n int) ([]model.Command, error) {
 			l.mu.Lock()
 			mine := l.running[c.ID]
 			l.mu.Unlock()
-			if mine {
+			if mine || (skip != nil && skip(c)) {
 				continue
 			}
 			var next model.Command
@@ -116,6 +120,53 @@ func (l *Local) claim(ctx context.Context, n int) ([]model.Command, error) {
 	return claimed, nil
 }
 
+// Orphans are the commands no live process runs: queued ones (UNDO) and
+// DOING ones whose lease expired because their palink died.
+func (l *Local) Orphans(ctx context.Context) ([]model.Command, error) {
+	now := l.now()
+	var out []model.Command
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		for _, c := range cs {
+			if c.State == model.CmdUndo || !now.Before(c.LeaseUntil) {
+				out = append(out, c)
+			}
+		}
+		return err
+	})
+	return out, err
+}
+
+// ResumeOrphans claims the orphaned commands (but those of the jobs in
+// skipJobs) and runs them to their end in this process, reconciling each
+// with the cluster first as every reclaim does. A palink that opens the
+// store as a writer calls it before acting, so that no command is left
+// hanging because no agent runs; it returns the commands as they ended.
+func (l *Local) ResumeOrphans(ctx context.Context, skipJobs ...string) ([]model.Command, error) {
+	if l.readOnly {
+		return nil, nil
+	}
+	skip := func(c model.Command) bool { return slices.Contains(skipJobs, c.JobID) }
+	claimed, err := l.claim(ctx, math.MaxInt, skip)
+	if err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	for _, c := range claimed {
+		wg.Add(1)
+		go func() { defer wg.Done(); l.execute(ctx, c) }()
+	}
+	wg.Wait()
+	out := make([]model.Command, 0, len(claimed))
+	for _, c := range claimed {
+		if cur, err := l.Command(ctx, c.ID); err == nil {
+			c = cur
+		}
+		out = append(out, c)
+	}
+	return out, ctx.Err()
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "a previous run"
@@ -131,6 +182,9 @@ type execution struct {
 	cmd model.Command
 	// outcome applies the command's end to its job; set by the executor.
 	outcome outcomeFunc
+	// retries counts the tries of this run after the first: a deploy that
+	// retries reconciles as a reclaimed one does.
+	retries int
 }
 
 // logf appends to the command's log and persists it.
@@ -203,6 +257,19 @@ func (l *Local) execute(ctx context.Context, c model.Command) {
 		}
 	}()
 	err := l.run(runCtx, x)
+	for try := 1; try < l.opts.Tries && transient(err) && runCtx.Err() == nil; try++ {
+		// The step is idempotent or reconciled first (a deploy looks for
+		// what an earlier try submitted; a savepoint resumes its trigger).
+		delay := l.retryDelay(try)
+		x.logf(ctx, "try %d of %d failed on a transient cluster error: %v; trying again in %s", try, l.opts.Tries, err, delay)
+		if sleepCtx(runCtx, delay) != nil {
+			break
+		}
+		x.mu.Lock()
+		x.retries++
+		x.mu.Unlock()
+		err = l.run(runCtx, x)
+	}
 	if ctx.Err() != nil {
 		// Quitting: leave the command DOING with its progress and release
 		// the lease so that the next run resumes it without waiting.
@@ -212,10 +279,104 @@ func (l *Local) execute(ctx context.Context, c model.Command) {
 		_ = l.releaseLease(x.cmd.ID)
 		return
 	}
+	if by, ok := l.supersededBy(x.cmd.ID); ok {
+		l.undoSuperseded(ctx, x, by)
+		return
+	}
 	if errors.Is(err, errLeaseLost) {
 		return
 	}
 	l.finish(x, err)
+}
+
+// supersededBy reports whether a KILL ended the command while it ran.
+func (l *Local) supersededBy(id string) (string, bool) {
+	var c model.Command
+	err := l.st.View(context.Background(), func(tx store.ReadTx) error {
+		var err error
+		c, err = tx.Command(id)
+		return err
+	})
+	return c.SupersededBy, err == nil && c.SupersededBy != ""
+}
+
+// undoSuperseded runs in the worker of a deploy that a KILL superseded:
+// whatever this worker submitted must not outlive the kill, so it looks
+// for the application tagged with its command (the submission may still be
+// reaching the RM) and kills it, or cancels its fixed Flink job in a
+// session cluster. What it did goes to the superseded command's log.
+func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
+	if !x.cmd.Kind.Deploys() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	var j model.Job
+	if err := l.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		j, err = tx.Job(x.cmd.JobID)
+		return err
+	}); err != nil {
+		l.log.Error("undo a superseded deploy", "command", x.cmd.ID, "err", err)
+		return
+	}
+	cl := l.clusters[j.Cluster]
+	if cl == nil {
+		return
+	}
+	var notes []string
+	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	if cl.Cfg.Deploy.Mode == "yarn-session" {
+		if app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp); err == nil && !app.Final() {
+			if f, err := cl.Flink(app); err == nil {
+				jid := fixedJobID(x.cmd.ID)
+				if st, err := f.JobStatus(ctx, jid); err == nil && !flinkTerminal(st) {
+					if cerr := f.Cancel(ctx, jid); cerr != nil {
+						note("its worker failed to cancel Flink job %s it had submitted to session %s: %v", jid, app.ID, cerr)
+					} else {
+						note("its worker cancelled Flink job %s it had submitted to session %s", jid, app.ID)
+					}
+				}
+			}
+		}
+	} else {
+		for i := 0; i < 3; i++ {
+			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}, States: liveStates})
+			if err == nil {
+				for _, a := range apps {
+					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
+						note("its worker failed to kill application %s it had submitted: %v", a.ID, kerr)
+					} else {
+						note("its worker killed application %s it had submitted", a.ID)
+					}
+				}
+			}
+			if err := sleepCtx(ctx, 2*l.opts.Poll); err != nil {
+				break
+			}
+		}
+	}
+	if len(notes) == 0 {
+		note("its worker stopped after %s superseded it; it had started no application", by)
+	}
+	now := l.now()
+	var saved model.Command
+	err := l.st.Update(ctx, func(tx store.Tx) error {
+		c, err := tx.Command(x.cmd.ID)
+		if err != nil {
+			return err
+		}
+		for _, n := range notes {
+			c.Logf(now, "%s", n)
+		}
+		saved, err = tx.PutCommand(c)
+		return err
+	})
+	if err != nil {
+		l.log.Error("undo a superseded deploy", "command", x.cmd.ID, "err", err)
+		return
+	}
+	l.publishCommand(saved)
 }
 
 var errLeaseLost = errors.New("lease lost")

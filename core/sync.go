@@ -22,7 +22,19 @@ type SyncStats struct {
 	RMCalls    int64
 	FlinkCalls int64
 	Errors     int
-	Duration   time.Duration
+	// Problems say what the first errors were ("cluster prod: …",
+	// "job orders: …"), at most maxSyncProblems.
+	Problems []string `json:",omitempty"`
+	Duration time.Duration
+}
+
+const maxSyncProblems = 5
+
+func (s *SyncStats) problem(format string, args ...any) {
+	s.Errors++
+	if len(s.Problems) < maxSyncProblems {
+		s.Problems = append(s.Problems, fmt.Sprintf(format, args...))
+	}
 }
 
 // RunSync runs state sync until ctx is done: every interval one cycle, its
@@ -122,7 +134,7 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 				// An unreachable RM says nothing about the jobs: no state changes.
 				l.log.Warn("sync: list applications", "cluster", name, "err", err)
 				mu.Lock()
-				stats.Errors++
+				stats.problem("cluster %s: list applications: %v", name, err)
 				mu.Unlock()
 				return
 			}
@@ -148,7 +160,7 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 	// bounded pool, so a thousand jobs are not fetched in the same second.
 	queue := make(chan syncWork)
 	var flink atomic.Int64
-	var changed, failed atomic.Int64
+	var changed atomic.Int64
 	var pool sync.WaitGroup
 	for i := 0; i < max(1, l.cfg.Sync.Concurrency); i++ {
 		pool.Add(1)
@@ -158,8 +170,10 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 				c, calls, err := l.syncOne(ctx, w.cl, w.job, w.app)
 				flink.Add(calls)
 				if err != nil {
-					failed.Add(1)
 					l.log.Warn("sync job", "job", w.job.Name, "err", err)
+					mu.Lock()
+					stats.problem("job %s: %v", w.job.Name, err)
+					mu.Unlock()
 				}
 				if c {
 					changed.Add(1)
@@ -187,7 +201,6 @@ dispatch:
 	pool.Wait()
 	stats.Jobs = len(work)
 	stats.Changed = int(changed.Load())
-	stats.Errors += int(failed.Load())
 	stats.RMCalls = rm.Load()
 	stats.FlinkCalls = flink.Load()
 	stats.Duration = time.Since(start)

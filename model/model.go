@@ -269,6 +269,11 @@ type CommandParams struct {
 	FlinkJobID string
 	// Auto marks commands issued by the platform's restart policy.
 	Auto bool
+	// Supersedes is the id of the pending command a KILL ended; while that
+	// command's worker was alive (its lease ran until SupersededLease), the
+	// kill looks again for what it may still have started.
+	Supersedes      string
+	SupersededLease time.Time
 }
 
 // LogLine is one line of a command's log.
@@ -290,6 +295,8 @@ type Command struct {
 	LeaseUntil time.Time
 	Log        []LogLine
 	Error      string // the failure, for FAILED commands
+	// SupersededBy is the KILL that ended this command before it finished.
+	SupersededBy string
 	Issuer     string // OS user, or "policy" for the restart policy
 	CreatedAt  time.Time
 	StartedAt  time.Time

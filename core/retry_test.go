@@ -1,0 +1,100 @@
+package core_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// waitLog waits until the command's log has a line containing text.
+func (e *simEnv) waitLog(id, text string) model.Command {
+	e.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		c, err := e.svc.Command(e.ctx, id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if strings.Contains(strings.Join(logTexts(c), "\n"), text) {
+			return c
+		}
+		if c.State.Final() || time.Now().After(deadline) {
+			e.t.Fatalf("%s #%d never logged %q: %s %s\n%v", c.Kind, c.Seq, text, c.State, c.Error, logTexts(c))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestTransientFailuresAreRetried: a command whose step meets a transient
+// cluster error (here every answer a 5xx for a moment) tries again after a
+// backoff, reconciling first, and succeeds once the cluster recovers; the
+// log shows each failed try. Without retries the deploy ends FAILED and the
+// job DEPLOY_FAILED although the cluster came back.
+func TestTransientFailuresAreRetried(t *testing.T) {
+	e := newSimEnv(t, sim.Options{}, nil)
+	j := e.createSQL("flaky")
+	set := func(spec string) {
+		f, err := sim.ParseFaults(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.sim.SetFaults(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	set("gateway:5xx=1")
+	c, err := e.svc.Act(e.ctx, core.ActionRequest{JobRef: "flaky", Kind: model.CmdSubmit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.waitLog(c.ID, "try 1 of 5 failed on a transient cluster error")
+	set("")
+	ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+	defer cancel()
+	if c, err = e.svc.WaitCommand(ctx, c.ID); err != nil || c.State != model.CmdSucceeded {
+		t.Fatalf("submit after the gateway recovered: %s %s %v\n%v", c.State, c.Error, err, logTexts(c))
+	}
+	if n := len(e.liveApps(j.ID)); n != 1 {
+		t.Errorf("%d live applications, want 1", n)
+	}
+	e.syncUntil("flaky", "RUNNING", running)
+
+	set("rm:5xx=1")
+	c, err = e.svc.Act(e.ctx, core.ActionRequest{JobRef: "flaky", Kind: model.CmdKill})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.waitLog(c.ID, "try 1 of 5 failed on a transient cluster error")
+	set("")
+	if c, err = e.svc.WaitCommand(ctx, c.ID); err != nil || c.State != model.CmdSucceeded {
+		t.Fatalf("kill after the RM recovered: %s %s %v\n%v", c.State, c.Error, err, logTexts(c))
+	}
+	if n := len(e.liveApps(j.ID)); n != 0 {
+		t.Errorf("%d live applications after the kill", n)
+	}
+	if got := e.job("flaky").State; got != model.StateKilled {
+		t.Errorf("job is %s, want KILLED", got)
+	}
+}
+
+// TestRequestErrorsAreNotRetried: a statement the gateway rejects as
+// invalid fails at once; retrying cannot mend it.
+func TestRequestErrorsAreNotRetried(t *testing.T) {
+	e := newSimEnv(t, sim.Options{}, nil)
+	if _, err := e.svc.CreateJob(e.ctx, core.CreateJobRequest{Name: "bad", Cluster: "sim", Kind: model.KindSQL,
+		Spec: model.Spec{SQL: "CREATE TABLE t (id BIGINT) WITH ('connector' = 'datagen');\nINSERT INTO nowhere SELECT id FROM t;"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := e.act("bad", model.CmdSubmit, 0)
+	if c.State != model.CmdFailed {
+		t.Fatalf("submit of an invalid statement: %s\n%v", c.State, logTexts(c))
+	}
+	if strings.Contains(strings.Join(logTexts(c), "\n"), "transient") {
+		t.Errorf("a request error was retried: %v", logTexts(c))
+	}
+}
