@@ -297,10 +297,10 @@ type Command struct {
 	Error      string // the failure, for FAILED commands
 	// SupersededBy is the KILL that ended this command before it finished.
 	SupersededBy string
-	Issuer     string // OS user, or "policy" for the restart policy
-	CreatedAt  time.Time
-	StartedAt  time.Time
-	EndedAt    time.Time
+	Issuer       string // OS user, or "policy" for the restart policy
+	CreatedAt    time.Time
+	StartedAt    time.Time
+	EndedAt      time.Time
 }
 
 // Logf appends a line to the command's log.
