@@ -67,6 +67,10 @@ func TestCheckPointsAtTheBadLine(t *testing.T) {
 		{"credentials in url", "clusters:\n  - name: a\n    rm: [\"http://u:secret@x:1\"]\n", "credentials in the URL"},
 		{"syntax", "clusters:\n  - name: a\n\trm: x\n", "c.yaml:2: error: found a tab character that violates indentation"},
 		{"no clusters", "", "no clusters"},
+		{"negative backoff", "restart_policy:\n  backoff: -5s\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.backoff -5s is negative"},
+		{"negative window", "restart_policy:\n  window: -1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.window -1m0s is negative"},
+		{"backoff above max", "restart_policy:\n  backoff: 10m\n  max_backoff: 1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.backoff 10m0s is above max_backoff 1m0s"},
+		{"empty password_env", "clusters:\n  - name: a\n    rm: [http://x:1]\n    auth:\n      user: ops\n      password_env: PALINK_TEST_UNSET_PW\n", "c.yaml:6: error: cluster \"a\": environment variable PALINK_TEST_UNSET_PW (auth.password_env) is empty or unset"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
