@@ -446,6 +446,8 @@ func TestREADMEConfigIsValid(t *testing.T) {
 	if i < 0 || j < 0 || k < 0 {
 		t.Fatal("no yaml block under ### Configuration")
 	}
+	// The example names its secret by variable; a user sets it before palink runs.
+	t.Setenv("PALINK_PROD_PASSWORD", "example")
 	_, _, err = config.Parse("README.md", []byte(s[i+j+8:i+j+8+k]))
 	var ps config.Problems
 	if err != nil && !errors.As(err, &ps) {

@@ -74,12 +74,17 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 		x.logf(ctx, "found %s (Flink job %s) submitted by an earlier attempt of this command: adopting it, not submitting again", d.app.ID, orNone(d.jobID))
 		return l.deploySucceeded(ctx, x, d)
 	}
-	// 2. Never two live applications for one job.
+	// 2. The restore point, checked against what exists now (the previous
+	// run's JobManager may still answer while it shuts down).
+	restore, err := l.checkRestore(ctx, x, cl, j)
+	if err != nil {
+		return err
+	}
+	// 3. Never two live applications for one job.
 	if err := l.refuseIfAlive(ctx, x, cl, j, session); err != nil {
 		return err
 	}
-	// 3. Submit.
-	restore := p.RestorePath
+	// 4. Submit.
 	if restore != "" {
 		x.logf(ctx, "restoring from %s", restore)
 	} else {

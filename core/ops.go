@@ -227,6 +227,16 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	if sup != nil {
 		x.logf(ctx, "%s #%d was superseded by this kill: killing whatever it started too", sup.Kind, sup.Seq)
 	}
+	// A kill loses the JobManager, and with it the only word on which
+	// checkpoint is the newest: ask it first, so a later resubmit from the
+	// latest checkpoint restores one that still exists.
+	pts, asked, err := l.askCluster(ctx, cl, j, 3*time.Second)
+	switch {
+	case err != nil:
+		x.logf(ctx, "could not read the checkpoints before the kill: %v", err)
+	case asked && pts.latest[0] != nil:
+		x.logf(ctx, "before the kill the JobManager reports checkpoint %d at %s", pts.latest[0].ID, pts.latest[0].ExternalPath)
+	}
 	session := j.Session || (sup != nil && sup.Kind.Deploys() && cl.Cfg.Deploy.Mode == "yarn-session")
 	if session {
 		if err := l.cancelSessionJobs(ctx, x, cl, j, sup); err != nil {
@@ -255,6 +265,11 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 			return j, ev, err
 		}
 		j.FlinkState, j.Drift = "", nil
+		for _, cp := range pts.latest {
+			if err := recordFlinkPoint(tx, &j, cp, fmt.Sprintf("%s #%d", c.Kind, c.Seq), now); err != nil {
+				return j, nil, err
+			}
+		}
 		return applyEvent(tx, j, EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil

@@ -1,10 +1,14 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
 )
 
 // resolveRestore turns a restore choice into the path a deploy restores
@@ -78,4 +82,146 @@ func policyRestore(j model.Job) (model.RestoreChoice, string) {
 		return model.RestoreSavepoint, j.LatestSavepoint.Path
 	}
 	return model.RestoreNone, ""
+}
+
+// recordFlinkPoint records a completed checkpoint or savepoint that the
+// JobManager reported for the job's current Flink job, and makes it the
+// job's latest of its kind. A savepoint already recorded (by the command
+// that took it) keeps its record.
+func recordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin string, now time.Time) error {
+	if cp == nil || cp.ExternalPath == "" {
+		return nil
+	}
+	kind := model.Checkpoint
+	if cp.IsSavepoint {
+		kind = model.Savepoint
+	}
+	rp := model.RestorePoint{JobID: j.ID, Kind: kind, Path: cp.ExternalPath, FlinkJobID: j.FlinkJobID,
+		CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), SeenAt: now, Origin: origin}
+	if cp.LatestAckTimestamp == 0 {
+		rp.Time = now
+	}
+	added, err := tx.AddRestorePoint(rp)
+	if err != nil {
+		return err
+	}
+	if kind == model.Savepoint {
+		if added && (j.LatestSavepoint == nil || j.LatestSavepoint.Path != rp.Path) {
+			j.LatestSavepoint = &rp
+		}
+	} else if j.LatestCheckpoint == nil || j.LatestCheckpoint.Path != rp.Path {
+		j.LatestCheckpoint = &rp
+	}
+	return nil
+}
+
+// clusterPoints is what a live JobManager says of the job's restore
+// points: its newest completed checkpoint and savepoint, and the paths of
+// checkpoints it has discarded (subsumed by newer ones, so gone from the
+// file system).
+type clusterPoints struct {
+	latest    []*yarn.Checkpoint
+	discarded map[string]bool
+}
+
+// askCluster reads the checkpoint statistics of the job's current Flink job
+// while its JobManager still answers (bounded: a slow or dead JobManager
+// must not hold up a kill or a deploy). ok is false when it could not.
+func (l *Local) askCluster(ctx context.Context, cl *Cluster, j model.Job, within time.Duration) (clusterPoints, bool, error) {
+	if j.AppID == "" || j.FlinkJobID == "" {
+		return clusterPoints{}, false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	app, err := cl.RM.Application(ctx, j.AppID)
+	if err != nil || app.Final() {
+		return clusterPoints{}, false, err
+	}
+	f, err := cl.Flink(app)
+	if err != nil {
+		return clusterPoints{}, false, err
+	}
+	stats, err := f.Checkpoints(ctx, j.FlinkJobID)
+	if err != nil {
+		if errors.Is(err, yarn.ErrNotFound) {
+			err = nil
+		}
+		return clusterPoints{}, false, err
+	}
+	cp := clusterPoints{latest: []*yarn.Checkpoint{stats.Latest.Completed, stats.Latest.Savepoint}, discarded: map[string]bool{}}
+	for _, h := range stats.History {
+		if h.Discarded && h.ExternalPath != "" {
+			cp.discarded[h.ExternalPath] = true
+		}
+	}
+	return cp, true, nil
+}
+
+// checkRestore is the restore point a deploy uses, checked against the
+// facts of now rather than those of when the command was accepted: for
+// "latest" and "checkpoint" it takes the newest point recorded since
+// (sync, or the kill that recorded the last checkpoint before it struck),
+// asks the previous run's JobManager when it still answers, and never
+// picks a checkpoint the cluster reports as discarded. It says why in the
+// command log. Explicit paths, savepoints and "none" are taken as given.
+func (l *Local) checkRestore(ctx context.Context, x *execution, cl *Cluster, j model.Job) (string, error) {
+	p := x.params()
+	if p.Restore != model.RestoreLatest && p.Restore != model.RestoreCheckpoint {
+		return p.RestorePath, nil
+	}
+	cur := j
+	pts, ok, err := l.askCluster(ctx, cl, j, 10*time.Second)
+	if err != nil {
+		x.logf(ctx, "could not ask the JobManager of %s for its checkpoints (%v); using palink's records", j.AppID, err)
+	}
+	if ok {
+		now := l.now()
+		if err := l.st.Update(ctx, func(tx store.Tx) error {
+			fresh, err := tx.Job(j.ID)
+			if err != nil {
+				return err
+			}
+			for _, cp := range pts.latest {
+				if err := recordFlinkPoint(tx, &fresh, cp, "deploy check", now); err != nil {
+					return err
+				}
+			}
+			cur = fresh
+			return tx.PutJob(fresh)
+		}); err != nil {
+			return "", err
+		}
+	}
+	var rp *model.RestorePoint
+	if p.Restore == model.RestoreLatest {
+		rp = newestRestorePoint(cur)
+	} else {
+		rp = cur.LatestCheckpoint
+	}
+	if rp != nil && pts.discarded[rp.Path] {
+		return "", fmt.Errorf("the restore point %s was discarded by the cluster (a newer checkpoint subsumed it); choose another with resubmit --restore", rp.Path)
+	}
+	path := ""
+	if rp != nil {
+		path = rp.Path
+	}
+	switch {
+	case path == p.RestorePath && ok:
+		x.logf(ctx, "restore point checked with the JobManager of %s: %s is still the newest", j.AppID, orEmpty(path))
+	case path == p.RestorePath:
+		x.logf(ctx, "restore point %s: the newest palink recorded (the previous run's JobManager is gone, so it cannot be asked)", orEmpty(path))
+	default:
+		x.logf(ctx, "restoring from %s instead of %s: a newer %s was recorded after this command was accepted", orEmpty(path), orEmpty(p.RestorePath), rp.Kind)
+		if err := x.save(ctx, func(c *model.Command) { c.Params.RestorePath = path }); err != nil {
+			return "", errLeaseLost
+		}
+	}
+	return path, nil
+}
+
+func orEmpty(path string) string {
+	if path == "" {
+		return "empty state"
+	}
+	return path
 }

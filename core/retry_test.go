@@ -98,3 +98,47 @@ func TestRequestErrorsAreNotRetried(t *testing.T) {
 		t.Errorf("a request error was retried: %v", logTexts(c))
 	}
 }
+
+// TestResubmitAfterKillRestoresACheckpointThatExists: palink synced a
+// checkpoint, then the job went on checkpointing (each new one discards
+// the one before: num-retained 1) without palink looking. A kill asks the
+// JobManager for its newest checkpoint before it strikes, so a resubmit
+// from "latest" restores one that still exists instead of failing with
+// FileNotFoundException on the one palink saw last.
+func TestResubmitAfterKillRestoresACheckpointThatExists(t *testing.T) {
+	e := newSimEnv(t, sim.Options{}, nil)
+	j := e.createSQL("ckpt")
+	if c := e.act("ckpt", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s", c.State, c.Error)
+	}
+	j = e.syncUntil("ckpt", "a checkpoint", func(j model.Job) bool { return running(j) && j.LatestCheckpoint != nil })
+	seen := j.LatestCheckpoint.Path
+	newest := func() string {
+		a, _ := e.sim.App(j.AppID)
+		for _, fj := range a.Jobs {
+			return fj.LatestCheckpoint
+		}
+		return ""
+	}
+	for deadline := time.Now().Add(time.Minute); newest() == seen; {
+		if time.Now().After(deadline) {
+			t.Fatal("the job never took another checkpoint")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c := e.act("ckpt", model.CmdKill, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("kill: %s %s", c.State, c.Error)
+	}
+	killed := e.job("ckpt")
+	if killed.LatestCheckpoint == nil || killed.LatestCheckpoint.Path == seen {
+		t.Fatalf("the kill did not record the newest checkpoint: %+v (palink had %s)", killed.LatestCheckpoint, seen)
+	}
+	c := e.act("ckpt", model.CmdResubmit, model.RestoreLatest)
+	if c.State != model.CmdSucceeded || c.Params.RestorePath != killed.LatestCheckpoint.Path {
+		t.Fatalf("resubmit: %s %s from %q\n%v", c.State, c.Error, c.Params.RestorePath, logTexts(c))
+	}
+	j = e.syncUntil("ckpt", "RUNNING restored", func(j model.Job) bool { return running(j) || j.State == model.StateFailed })
+	if j.State != model.StateRunning || j.RestoredFrom != killed.LatestCheckpoint.Path {
+		t.Fatalf("after resubmit: %s restored from %q: %s", j.State, j.RestoredFrom, j.Diagnostics)
+	}
+}

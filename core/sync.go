@@ -425,30 +425,8 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 				j.RestoredFrom = ff.restored.ExternalPath
 			}
 			for _, cp := range []*yarn.Checkpoint{ff.ckpt, ff.sp} {
-				if cp == nil || cp.ExternalPath == "" {
-					continue
-				}
-				kind := model.Checkpoint
-				if cp.IsSavepoint {
-					kind = model.Savepoint
-				}
-				rp := model.RestorePoint{JobID: j.ID, Kind: kind, Path: cp.ExternalPath, FlinkJobID: j.FlinkJobID,
-					CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), SeenAt: now, Origin: "sync"}
-				if cp.LatestAckTimestamp == 0 {
-					rp.Time = now
-				}
-				added, err := tx.AddRestorePoint(rp)
-				if err != nil {
+				if err := recordFlinkPoint(tx, &j, cp, "sync", now); err != nil {
 					return err
-				}
-				if kind == model.Savepoint {
-					if j.LatestSavepoint == nil || j.LatestSavepoint.Path != rp.Path {
-						if added {
-							j.LatestSavepoint = &rp
-						}
-					}
-				} else if j.LatestCheckpoint == nil || j.LatestCheckpoint.Path != rp.Path {
-					j.LatestCheckpoint = &rp
 				}
 			}
 		}
