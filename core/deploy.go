@@ -225,6 +225,7 @@ func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j mo
 	ended := x.cmd.Kind == model.CmdRestart || x.cmd.Kind == model.CmdResubmit
 	grace := time.Now().Add(l.opts.EndingGrace)
 	wait := l.opts.Poll
+	waiting := false
 	for {
 		cur, err := cl.RM.Application(ctx, a.ID)
 		switch {
@@ -240,6 +241,11 @@ func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j mo
 		}
 		if !ended || time.Now().After(grace) {
 			return refuse(cur.State)
+		}
+		if !waiting {
+			waiting = true
+			x.logf(ctx, "the JobManager of %s still lists a job as running although %s ended; waiting up to %s for it to catch up",
+				a.ID, j.Name, l.opts.EndingGrace)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			return err

@@ -65,6 +65,11 @@ type Faults struct {
 	// failure that exhausts the restart strategy. 0 disables it.
 	JobFailEvery time.Duration
 	FatalShare   float64
+	// StaleStatus makes a JobManager report a job that just ended (stopped,
+	// cancelled, finished) as still RUNNING for this long of simulated time
+	// in its job listings and status: the moment a restart may meet right
+	// after a pause. 0 disables it.
+	StaleStatus time.Duration
 }
 
 // Wire returns the wire faults that apply to listener kind k.
@@ -104,6 +109,7 @@ type faultsJSON struct {
 	JMFailoverEvery string                  `json:"jmFailoverEvery,omitempty"`
 	JobFailEvery    string                  `json:"jobFailEvery,omitempty"`
 	FatalShare      float64                 `json:"fatalShare,omitempty"`
+	StaleStatus     string                  `json:"staleStatus,omitempty"`
 }
 
 func durString(d time.Duration) string {
@@ -172,7 +178,7 @@ func (f Faults) Validate() error {
 	if f.FatalShare < 0 || f.FatalShare > 1 {
 		return fmt.Errorf("faults: fatalShare %v is not a probability in [0,1]", f.FatalShare)
 	}
-	if f.RMFailoverEvery < 0 || f.JMFailoverEvery < 0 || f.JobFailEvery < 0 {
+	if f.RMFailoverEvery < 0 || f.JMFailoverEvery < 0 || f.JobFailEvery < 0 || f.StaleStatus < 0 {
 		return fmt.Errorf("faults: negative interval")
 	}
 	return nil
@@ -190,7 +196,8 @@ func validKind(k Kind) bool {
 // MarshalJSON writes f as /sim/faults serves it, durations as strings.
 func (f Faults) MarshalJSON() ([]byte, error) {
 	j := faultsJSON{All: f.All.toJSON(), RMFailoverEvery: durString(f.RMFailoverEvery),
-		JMFailoverEvery: durString(f.JMFailoverEvery), JobFailEvery: durString(f.JobFailEvery), FatalShare: f.FatalShare}
+		JMFailoverEvery: durString(f.JMFailoverEvery), JobFailEvery: durString(f.JobFailEvery), FatalShare: f.FatalShare,
+		StaleStatus: durString(f.StaleStatus)}
 	if len(f.Per) > 0 {
 		j.Per = make(map[Kind]wireFaultsJSON, len(f.Per))
 		for k, w := range f.Per {
@@ -230,6 +237,9 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 	if g.JobFailEvery, err = parseDur("jobFailEvery", j.JobFailEvery); err != nil {
 		return err
 	}
+	if g.StaleStatus, err = parseDur("staleStatus", j.StaleStatus); err != nil {
+		return err
+	}
 	g.FatalShare = j.FatalShare
 	if err := g.Validate(); err != nil {
 		return err
@@ -244,7 +254,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 // without a kind, rm-failover, jm-failover, job-fail (simulated intervals)
 // and fatal (share of job failures that are fatal). Example:
 //
-//	latency=20ms,5xx=0.02;jm:reset=0.05;job-fail=2m,fatal=0.3
+//	latency=20ms,5xx=0.02;jm:reset=0.05;job-fail=2m,fatal=0.3;stale-status=5s
 func ParseFaults(s string) (Faults, error) {
 	var f Faults
 	for _, group := range strings.Split(s, ";") {
@@ -328,6 +338,8 @@ func setFault(f *Faults, w *WireFaults, kind Kind, key, val string) error {
 		return dur(&f.JobFailEvery)
 	case "fatal":
 		return rate(&f.FatalShare)
+	case "stale-status":
+		return dur(&f.StaleStatus)
 	}
 	return fmt.Errorf("unknown fault %q", key)
 }
@@ -514,4 +526,12 @@ func malform(body []byte) []byte {
 		return out
 	}
 	return append([]byte("}"), out...)
+}
+
+// staleStatus is the StaleStatus fault in force; callers may hold c.mu
+// (frngMu is always taken after it).
+func (c *Cluster) staleStatus() time.Duration {
+	c.frngMu.Lock()
+	defer c.frngMu.Unlock()
+	return c.faults.StaleStatus
 }

@@ -84,7 +84,7 @@ func (c *Cluster) jmRouter() http.Handler {
 	handle("GET", "/jobs/{jobid}/yarn-cancel", withJob(jmYarnCancel))
 	handle("GET", "/jobs/{jobid}/yarn-stop", withJob(jmYarnStop))
 	handle("GET", "/jobs/{jobid}/status", withJob(func(x *jmReq, j *job) jmAnswer {
-		return ok(map[string]string{"status": j.state})
+		return ok(map[string]string{"status": x.reported(j)})
 	}))
 	handle("GET", "/jobs/{jobid}/plan", withJob(func(x *jmReq, j *job) jmAnswer {
 		return ok(map[string]any{"plan": planJSON(j)})
@@ -268,9 +268,19 @@ func jmOverview(x *jmReq) jmAnswer {
 func jmJobs(x *jmReq) jmAnswer {
 	out := []map[string]string{}
 	for _, j := range x.a.jobs {
-		out = append(out, map[string]string{"id": j.id, "status": j.state})
+		out = append(out, map[string]string{"id": j.id, "status": x.reported(j)})
 	}
 	return ok(map[string]any{"jobs": out})
+}
+
+// reported is the status the JobManager's listings give for j: its state,
+// except that with the stale-status fault a job that ended moments ago
+// still reads RUNNING.
+func (x *jmReq) reported(j *job) string {
+	if d := x.c.staleStatus(); d > 0 && flinkTerminal(j.state) && !j.end.IsZero() && x.now.Sub(j.end) < d {
+		return jobRunning
+	}
+	return j.state
 }
 
 var executionStates = []string{"CREATED", "SCHEDULED", "DEPLOYING", "RUNNING", "FINISHED", "CANCELING", "CANCELED", "FAILED", "RECONCILING", "INITIALIZING"}
@@ -347,7 +357,9 @@ func jobOverviewJSON(j *job, now time.Time) map[string]any {
 func jmJobsOverview(x *jmReq) jmAnswer {
 	out := []map[string]any{}
 	for _, j := range x.a.jobs {
-		out = append(out, jobOverviewJSON(j, x.now))
+		o := jobOverviewJSON(j, x.now)
+		o["state"] = x.reported(j)
+		out = append(out, o)
 	}
 	return ok(map[string]any{"jobs": out})
 }

@@ -456,7 +456,23 @@ func (c *Cluster) appShutdownAfterJob(a *app, now time.Time, waitForResult bool)
 	if waitForResult && !a.stopFetched {
 		delay = dResultGrace
 	}
-	c.schedule(a, now.Add(delay), func(t time.Time) { c.deregister(a, t) })
+	c.schedule(a, c.shutdownAt(a, now.Add(delay)), func(t time.Time) { c.deregister(a, t) })
+}
+
+// shutdownAt is when a per-job cluster deregisters, at the earliest at:
+// with the stale-status fault its JobManager lingers (still listing the
+// ended job as RUNNING) until that window has passed.
+func (c *Cluster) shutdownAt(a *app, at time.Time) time.Time {
+	stale := c.staleStatus()
+	if stale <= 0 {
+		return at
+	}
+	for _, j := range a.jobs {
+		if !j.end.IsZero() && j.end.Add(stale).After(at) {
+			at = j.end.Add(stale)
+		}
+	}
+	return at
 }
 
 // deregister ends the app with the final status its jobs call for.
@@ -486,7 +502,7 @@ func (c *Cluster) resultFetched(a *app, now time.Time) {
 			return // it goes when the job ends (appShutdownAfterJob)
 		}
 	}
-	c.schedule(a, now.Add(dAfterFetch), func(t time.Time) { c.deregister(a, t) })
+	c.schedule(a, c.shutdownAt(a, now.Add(dAfterFetch)), func(t time.Time) { c.deregister(a, t) })
 }
 
 func or(s, def string) string {

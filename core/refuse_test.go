@@ -1,0 +1,141 @@
+package core_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// TestDeployRefusesALiveApplication checks the deploy-time refusal on its
+// own, past CanAct: a deploy command written straight into the store (as a
+// bug, a race between two palinks, or an old store could leave it) must
+// still refuse while the job has a live application, whichever way that
+// application is known — only by its tags (the job lost its AppID), or only
+// by the recorded AppID (an adopted application carries no palink tags).
+func TestDeployRefusesALiveApplication(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(e *simEnv) model.Job
+	}{
+		{"found by its tag only", func(e *simEnv) model.Job {
+			e.createSQL("tagged")
+			if c := e.act("tagged", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+				e.t.Fatalf("submit: %s", c.Error)
+			}
+			return e.syncUntil("tagged", "RUNNING", running)
+		}},
+		{"found by the recorded AppID only", func(e *simEnv) model.Job {
+			sub, err := e.sim.Submit(e.ctx, sim.SubmitRequest{Name: "legacy", JobName: "legacy"})
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			if _, err := e.svc.Adopt(e.ctx, core.AdoptRequest{Cluster: "sim", AppID: sub.AppID, Name: "legacy"}); err != nil {
+				e.t.Fatal(err)
+			}
+			j := e.syncUntil("legacy", "RUNNING", running)
+			if a, _ := e.sim.App(j.AppID); len(a.Tags) != 0 {
+				e.t.Fatalf("the adopted application has tags %v; the case needs none", a.Tags)
+			}
+			return j
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newSimEnv(t, sim.Options{}, nil)
+			j := tc.setup(e)
+			app := j.AppID
+			var id string
+			err := e.st.Update(e.ctx, func(tx store.Tx) error {
+				cur, err := tx.Job(j.ID)
+				if err != nil {
+					return err
+				}
+				if tc.name == "found by its tag only" {
+					cur.AppID = ""
+				}
+				cur.State = model.StateDeploying
+				if err := tx.PutJob(cur); err != nil {
+					return err
+				}
+				c, err := tx.PutCommand(model.Command{JobID: j.ID, Kind: model.CmdResubmit, State: model.CmdUndo, Issuer: "test",
+					Params: model.CommandParams{Restore: model.RestoreNone, SpecVersion: 1}, CreatedAt: time.Now()})
+				id = c.ID
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+			defer cancel()
+			c, err := e.svc.WaitCommand(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.State != model.CmdFailed || !strings.Contains(c.Error, "refusing to start "+j.Name+": its application "+app+" is still RUNNING") {
+				t.Fatalf("deploy past CanAct while %s lives: %s %q\n%v", app, c.State, c.Error, logTexts(c))
+			}
+			var live int
+			for _, a := range e.sim.Apps() {
+				if a.State == "RUNNING" || a.State == "ACCEPTED" || a.State == "SUBMITTED" {
+					live++
+				}
+			}
+			if live != 1 {
+				t.Errorf("%d live applications on the cluster, want the one that was there", live)
+			}
+		})
+	}
+}
+
+// TestRestartWaitsOutAJobManagerThatStillSaysRunning: right after a pause,
+// the per-job cluster's JobManager may list the stopped job as RUNNING a
+// moment longer while it shuts down. A restart waits that out (up to
+// EndingGrace) instead of refusing; a JobManager that goes on saying
+// RUNNING past the grace is refused with its application named.
+func TestRestartWaitsOutAJobManagerThatStillSaysRunning(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stale time.Duration // simulated: 30× the wall clock here, against a grace of 3s
+		want  model.CommandState
+	}{
+		{"shorter than the grace", 90 * time.Second, model.CmdSucceeded},
+		{"longer than the grace", 30 * time.Minute, model.CmdFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newSimEnv(t, sim.Options{}, nil)
+			e.createSQL("paused")
+			if c := e.act("paused", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+				t.Fatalf("submit: %s", c.Error)
+			}
+			j := e.syncUntil("paused", "RUNNING", running)
+			f := e.sim.Faults()
+			f.StaleStatus = tc.stale
+			if err := e.sim.SetFaults(f); err != nil {
+				t.Fatal(err)
+			}
+			if c := e.act("paused", model.CmdPause, 0); c.State != model.CmdSucceeded {
+				t.Fatalf("pause: %s %s", c.State, c.Error)
+			}
+			if a, _ := e.sim.App(j.AppID); a.State != "RUNNING" {
+				t.Fatalf("the paused job's cluster is already %s: the case needs it still shutting down", a.State)
+			}
+			c := e.act("paused", model.CmdRestart, 0)
+			log := strings.Join(logTexts(c), "\n")
+			if c.State != tc.want {
+				t.Fatalf("restart: %s %s\n%s", c.State, c.Error, log)
+			}
+			if tc.want == model.CmdFailed && !strings.Contains(c.Error, "its application "+j.AppID+" is still RUNNING") {
+				t.Errorf("refusal does not name the application: %q", c.Error)
+			}
+			if !strings.Contains(log, "the JobManager of "+j.AppID+" still lists a job as running") {
+				t.Errorf("the restart did not wait for the old cluster:\n%s", log)
+			}
+		})
+	}
+}
