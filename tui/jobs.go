@@ -280,12 +280,9 @@ func (m *jobsScreen) resort() {
 }
 
 // rebuild recomputes the index from the sorted jobs — one pass, no sort —
-// and keeps the cursor on the same job.
+// and keeps the cursor on the same job (followCursor).
 func (m *jobsScreen) rebuild() {
-	selected := ""
-	if j := m.selected(); j != nil {
-		selected = j.ID
-	}
+	prev := m.rows
 	rows := make([]*api.JobView, 0, len(m.rows))
 	for _, j := range m.all {
 		if m.inView(j) {
@@ -294,13 +291,45 @@ func (m *jobsScreen) rebuild() {
 	}
 	m.rows = rows
 	m.dirty = false
-	if selected != "" {
-		if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == selected }); i >= 0 {
-			m.cursor = i
+	m.cursor = followCursor(prev, m.cursor, rows)
+	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+}
+
+// followCursor is where the cursor goes when the rows change from prev to
+// rows: to the row of the job it was on; when that job is gone or filtered
+// out, to the nearest of its old neighbours still shown, the one below
+// first (it takes the job's place); with nothing to go by, it stays in range.
+func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
+	if cursor < 0 || cursor >= len(prev) || len(rows) == 0 {
+		return clamp(cursor, 0, len(rows)-1)
+	}
+	id := prev[cursor].ID
+	if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == id }); i >= 0 {
+		return i
+	}
+	at := make(map[string]int, len(rows))
+	for i, j := range rows {
+		at[j.ID] = i
+	}
+	for d := 1; d < len(prev); d++ {
+		if i := cursor + d; i < len(prev) {
+			if r, ok := at[prev[i].ID]; ok {
+				return r
+			}
+		}
+		if i := cursor - d; i >= 0 {
+			if r, ok := at[prev[i].ID]; ok {
+				return r
+			}
 		}
 	}
-	m.cursor = clamp(m.cursor, 0, len(rows)-1)
-	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+	return clamp(cursor, 0, len(rows)-1)
+}
+
+// toFirst puts the cursor on the first row: a new filter or scope shows a
+// new list, and the first match is what the operator acts on next.
+func (m *jobsScreen) toFirst() {
+	m.cursor, m.offset = 0, 0
 }
 
 // selected is the job under the cursor, or nil.
@@ -314,12 +343,19 @@ func (m *jobsScreen) selected() *api.JobView {
 func (m *jobsScreen) setScope(cluster string) {
 	m.scope = cluster
 	m.rebuild()
+	m.toFirst()
 }
 
+// setQuery applies a filter and puts the cursor on its first match.
+// Clearing the filter keeps the cursor on its job: it was a match, and it
+// is still there.
 func (m *jobsScreen) setQuery(s string) {
 	m.queryText = s
 	m.query, m.queryErr = parseQuery(s)
 	m.rebuild()
+	if s != "" {
+		m.toFirst()
+	}
 }
 
 func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -328,6 +364,9 @@ func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Confirm):
 		m.filtering = false
 		m.input.Blur()
+		if m.queryText != "" {
+			m.toFirst() // rows may have come and gone while it was typed
+		}
 		return nil
 	case key.Matches(msg, k.Cancel):
 		m.filtering = false

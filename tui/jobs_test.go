@@ -382,3 +382,93 @@ func names(js []*api.JobView) []string {
 	}
 	return out
 }
+
+// selectedName is the name of the job under the cursor, or "".
+func selectedName(h *harness) string {
+	if j := h.m.jobs.selected(); j != nil {
+		return j.Name
+	}
+	return ""
+}
+
+// Issue 9a: the filter puts the cursor on its first match, whatever the
+// cursor was on before, as the text changes and again on enter.
+func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
+	h := newHarness(t, withOrdersFamily(newFixture()), 120, 40, Options{})
+	h.selectJob("orders-enrich-4") // a match, but not the first
+	h.press("/")
+	for i, r := range "orders-enrich" {
+		h.typeText(string(r))
+		if got := selectedName(h); got != h.m.jobs.rows[0].Name {
+			t.Fatalf("after %q the cursor is on %s, not the first match %s", "orders-enrich"[:i+1], got, h.m.jobs.rows[0].Name)
+		}
+	}
+	if got := selectedName(h); got != "orders-enrich" {
+		t.Fatalf("/orders-enrich leaves the cursor on %s", got)
+	}
+	// A match that sorts first arrives while the filter is typed: the cursor
+	// stays on its job, and enter puts it on the first match.
+	twin := api.JobView{Job: model.Job{ID: "j000", Name: "orders-enrich", Cluster: "staging", State: model.StateRunning}}
+	h.change(api.Change{Kind: api.JobChanged, Job: &twin})
+	if j := h.m.jobs.selected(); j.ID != "j001" {
+		t.Fatalf("a new row moved the cursor from j001 to %s", j.ID)
+	}
+	h.press("enter")
+	if j := h.m.jobs.selected(); j.ID != "j000" || h.m.jobs.cursor != 0 {
+		t.Fatalf("enter leaves the cursor on %s (row %d), not the first match", j.ID, h.m.jobs.cursor)
+	}
+	h.mustShow("1/6")
+	// Clearing the filter keeps the cursor on its job.
+	h.press("j", "esc")
+	if got := h.m.jobs.selected(); h.m.jobs.queryText != "" || got.ID != "j001" {
+		t.Fatalf("esc cleared the filter %q and left the cursor on %s, want j001", h.m.jobs.queryText, got.ID)
+	}
+}
+
+// The cursor follows its job when the list changes; when the job is gone or
+// filtered out, it goes to the nearest row left: the one below it, or the
+// one above when it was last.
+func TestCursorFollowsItsJob(t *testing.T) {
+	t.Run("the job moves", func(t *testing.T) {
+		h := newHarness(t, newFixture(), 120, 40, Options{})
+		sortBy(h, colIn)
+		h.selectJob("user-features")
+		v := *h.m.jobs.byID["j004"]
+		v.Figures.RecordsInPerSec = 1e6
+		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		if got := selectedName(h); got != "user-features" {
+			t.Fatalf("the cursor left user-features for %s when it moved", got)
+		}
+	})
+	t.Run("the job is gone and another came above", func(t *testing.T) {
+		f := newFixture()
+		h := newHarness(t, f, 120, 40, Options{})
+		h.selectJob("orders-enrich") // below it: payments-dedup
+		f.jobs = slices.DeleteFunc(f.jobs, func(j api.JobView) bool { return j.ID == "j001" })
+		f.jobs = append(f.jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-first", Cluster: "prod"}})
+		h.change(api.Change{Kind: api.Resync})
+		if got := selectedName(h); got != "payments-dedup" {
+			t.Fatalf("orders-enrich went away and the cursor is on %s, want payments-dedup", got)
+		}
+	})
+	t.Run("the job is filtered out", func(t *testing.T) {
+		h := newHarness(t, newFixture(), 120, 40, Options{})
+		h.press("/")
+		h.typeText("state:RUNNING")
+		h.press("enter")
+		h.selectJob("orders-enrich")
+		v := *h.m.jobs.byID["j001"]
+		v.State = model.StateFailed
+		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		if got := selectedName(h); got != "payments-dedup" {
+			t.Fatalf("orders-enrich left the filter and the cursor is on %s, want payments-dedup", got)
+		}
+		h.selectJob("user-features") // the last row
+		v = *h.m.jobs.byID["j004"]
+		v.State = model.StateFailed
+		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		if got := selectedName(h); got != "payments-dedup" {
+			t.Fatalf("the last row left the filter and the cursor is on %s, want payments-dedup", got)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"regexp"
 	"slices"
@@ -220,5 +221,44 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 				t.Errorf("colour in the output: %q, want colour %v", got, tc.colour)
 			}
 		})
+	}
+}
+
+// withOrdersFamily adds jobs whose names extend orders-enrich, so that a
+// filter for orders-enrich matches several rows.
+func withOrdersFamily(f *fakeService) *fakeService {
+	for i := 2; i <= 5; i++ {
+		j := model.Job{ID: fmt.Sprintf("j1%02d", i), Name: fmt.Sprintf("orders-enrich-%d", i), Kind: model.KindSQL,
+			Cluster: "staging", State: model.StateRunning, StartedAt: testNow.Add(-time.Hour)}
+		f.jobs = append(f.jobs, api.JobView{Job: j})
+	}
+	return f
+}
+
+// Issue 9a: a filter puts the cursor on its first match, so the action
+// that follows names that job and is done to it, wherever the cursor was.
+func TestProgramFilterThenActNamesTheFirstMatch(t *testing.T) {
+	f := withOrdersFamily(newFixture())
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich-5")
+	tm.Type("jjjjjjjjj") // the cursor on orders-enrich-4, a match but not the first
+	waitFor(t, tm, "10/14")
+	tm.Type("/orders-enrich")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "filter: orders-enrich", "1/5")
+	tm.Type("p")
+	waitFor(t, tm, "Pause orders-enrich?", "Cancel")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "queued for orders-enrich")
+	finalModel(t, tm)
+	var acts []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			acts = append(acts, c)
+		}
+	}
+	if !slices.Equal(acts, []string{"Act PAUSE j001 - "}) {
+		t.Errorf("Act calls %v, want one pause of orders-enrich (j001)", acts)
 	}
 }
