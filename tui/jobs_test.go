@@ -472,3 +472,85 @@ func TestCursorFollowsItsJob(t *testing.T) {
 		}
 	})
 }
+
+// Issue 9b: a job with no live application keeps its last figures, which
+// must neither show as live nor sort it above running jobs. For every
+// column whose value only a live job has, jobs that show it come first,
+// then live jobs that have none yet, then the dead ones, by name — in both
+// directions.
+func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
+	at := testNow.Add(-2 * time.Second)
+	job := func(id string, st model.JobState, in, bp float64, up time.Duration) *api.JobView {
+		j := &api.JobView{Job: model.Job{ID: id, Name: id, State: st}}
+		if in >= 0 {
+			j.Figures = api.Figures{At: at, RecordsInPerSec: in, RecordsOutPerS: in, Backpressure: bp}
+		}
+		if up > 0 {
+			j.StartedAt = testNow.Add(-up)
+		}
+		return j
+	}
+	jobs := []*api.JobView{
+		job("failed-stale", model.StateFailed, 1e6, 1, time.Minute), // the highest figures of all, and the latest start
+		job("run-hi", model.StateRunning, 20, 0.9, 2*time.Hour),
+		job("killed", model.StateKilled, 0.5, 0.01, 0),
+		job("deploying", model.StateDeploying, -1, 0, 0),
+		job("run-lo", model.StateRunning, 10, 0.1, time.Hour),
+		job("finished", model.StateFinished, -1, 0, 0),
+	}
+	for _, tc := range []struct {
+		col       column
+		asc, desc []string
+	}{
+		{colIn, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+		{colOut, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+		{colBP, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+		// UP: the latest start first; a live job not started yet shows no uptime.
+		{colUp, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+	} {
+		for _, desc := range []bool{false, true} {
+			want := tc.asc
+			if desc {
+				want = tc.desc
+			}
+			byLess := slices.Clone(jobs)
+			slices.SortFunc(byLess, lessFunc(tc.col, desc))
+			bySort := slices.Clone(jobs)
+			sortJobs(bySort, tc.col, desc)
+			for how, got := range map[string][]*api.JobView{"lessFunc": byLess, "sortJobs": bySort} {
+				var ids []string
+				for _, j := range got {
+					ids = append(ids, j.ID)
+				}
+				if !slices.Equal(ids, want) {
+					t.Errorf("%s by %s (desc %v): %v, want %v", how, jobColumns[tc.col].title, desc, ids, want)
+				}
+			}
+		}
+	}
+	// A dead job's stale figures are not shown: its cells say "-" as for a
+	// job that never had figures.
+	cells := jobCells(jobs[0], testNow)
+	for _, c := range []column{colUp, colIn, colOut, colBP} {
+		if cells[c] != noValue {
+			t.Errorf("a FAILED job shows %s %q", jobColumns[c].title, cells[c])
+		}
+	}
+
+	// In the table: sorted by IN/s either way, the running jobs lead.
+	f := newFixture()
+	f.jobs[4].Figures = api.Figures{At: at, RecordsInPerSec: 1e6} // fraud-scoring (FAILED) with stale figures
+	h := newHarness(t, f, 120, 40, Options{})
+	sortBy(h, colIn)
+	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"user-features", "payments-dedup", "orders-enrich", "clicks-to-hudi"}) {
+		t.Errorf("by IN/s ascending the table starts %v", rowNames(h))
+	}
+	h.press("O")
+	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"clicks-to-hudi", "orders-enrich", "payments-dedup", "user-features"}) {
+		t.Errorf("by IN/s descending the table starts %v", rowNames(h))
+	}
+}
