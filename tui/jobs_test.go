@@ -554,3 +554,85 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 		t.Errorf("by IN/s descending the table starts %v", rowNames(h))
 	}
 }
+
+// setBP delivers a change of one job's backpressure.
+func setBP(h *harness, id string, bp float64) {
+	h.t.Helper()
+	v := *h.m.jobs.byID[id]
+	v.Figures.Backpressure = bp
+	h.change(api.Change{Kind: api.JobChanged, Job: &v})
+}
+
+// Issue 9b: while jobs are marked, or a dialog is open, live changes
+// refresh the rows but do not move them, and the frame says the sort is
+// paused; when the marks are cleared or the dialog closes, the order
+// catches up.
+func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	sortBy(h, colBP)
+	h.press("O", "g")
+	seen := rowNames(h) // clicks-to-hudi, payments-dedup, orders-enrich, user-features, …
+	h.mustNotShow("sort paused")
+
+	h.press("space")
+	h.mustShow("sort paused")
+	setBP(h, "j004", 0.95) // user-features would go first
+	if got := rowNames(h); !slices.Equal(got, seen) {
+		t.Fatalf("a change moved the rows while a job was marked:\n got %v\nwant %v", got, seen)
+	}
+	h.mustShow("95%")
+	if got := selectedName(h); got != "payments-dedup" {
+		t.Fatalf("space moved the cursor to %s, want the next row as seen, payments-dedup", got)
+	}
+	// A job new to the table goes after the held rows.
+	nj := api.JobView{Job: model.Job{ID: "j099", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
+		Figures: api.Figures{At: testNow, Backpressure: 0.99}}
+	h.change(api.Change{Kind: api.JobChanged, Job: &nj})
+	if got := rowNames(h); !slices.Equal(got[:len(seen)], seen) || got[len(seen)] != "aaa-new" {
+		t.Fatalf("a new job broke the held order: %v", got)
+	}
+	// A filter narrows the held order without reordering it.
+	h.press("/")
+	h.typeText("state:RUNNING")
+	h.press("enter")
+	if got := rowNames(h); !slices.Equal(got, []string{"clicks-to-hudi", "payments-dedup", "orders-enrich", "user-features", "aaa-new"}) {
+		t.Fatalf("the filter reordered the held rows: %v", got)
+	}
+	h.press("esc")
+
+	h.press("x") // the marks go, the order catches up
+	h.mustNotShow("sort paused")
+	if got := rowNames(h)[:3]; !slices.Equal(got, []string{"aaa-new", "user-features", "clicks-to-hudi"}) {
+		t.Fatalf("the order did not catch up when the marks were cleared: %v", rowNames(h))
+	}
+
+	// A confirmation dialog holds the order too.
+	h.selectJob("clicks-to-hudi")
+	h.press("p")
+	if _, ok := h.m.dialog.(*confirmDialog); !ok {
+		t.Fatalf("p opened no confirmation: %T", h.m.dialog)
+	}
+	seen = rowNames(h)
+	h.mustShow("sort paused")
+	setBP(h, "j003", 0.001)
+	if got := rowNames(h); !slices.Equal(got, seen) {
+		t.Fatalf("a change moved the rows under the dialog: %v", got)
+	}
+	h.press("esc")
+	h.mustNotShow("sort paused")
+	if got := rowNames(h)[2]; got != "payments-dedup" {
+		t.Fatalf("the order did not catch up when the dialog closed: %v", rowNames(h))
+	}
+	if got := selectedName(h); got != "clicks-to-hudi" {
+		t.Fatalf("the cursor left clicks-to-hudi when the order caught up: %s", got)
+	}
+}
+
+// The hint stays when a long title leaves little room: the marks (the
+// footer counts them too) and the position give way first.
+func TestSortPausedHintKeepsItsPlace(t *testing.T) {
+	h := newHarness(t, newFixture(), 80, 24, Options{})
+	h.press("space", "/")
+	h.typeText("cluster:prod,staging state:RUNNING")
+	h.mustShow("sort paused")
+}

@@ -262,3 +262,57 @@ func TestProgramFilterThenActNamesTheFirstMatch(t *testing.T) {
 		t.Errorf("Act calls %v, want one pause of orders-enrich (j001)", acts)
 	}
 }
+
+// Issue 9b: sorted by backpressure, the figures change between two marks,
+// so the rows would move under the operator. While jobs are marked the
+// order holds (and says so), the marks land on the rows the operator saw,
+// and the bulk dialog lists exactly those jobs, which are the ones acted on.
+func TestProgramMarksHoldALiveSort(t *testing.T) {
+	f := newFixture()
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich")
+	tm.Type(strings.Repeat("o", int(colBP)) + "O") // by BP, highest first
+	waitFor(t, tm, "BP▼")
+	space := tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	tm.Type("g")
+	tm.Send(space) // clicks-to-hudi (87%); the cursor goes to payments-dedup (31%)
+	waitFor(t, tm, "✓ 1 marked", "sort paused")
+
+	// user-features' backpressure rises above all; payments-dedup's falls.
+	f.mu.Lock()
+	f.jobs[3].Figures.Backpressure = 0.95
+	f.jobs[1].Figures.Backpressure = 0.01
+	users, payments := f.jobs[3], f.jobs[1]
+	f.mu.Unlock()
+	f.emit(api.Change{Kind: api.JobChanged, Job: &users})
+	f.emit(api.Change{Kind: api.JobChanged, Job: &payments})
+	waitFor(t, tm, "95%", "1%") // the values refresh in place
+
+	tm.Send(space) // payments-dedup, where it was seen
+	tm.Send(space) // orders-enrich, the next row as seen
+	waitFor(t, tm, "✓ 3 marked")
+	tm.Type("p")
+	waitFor(t, tm, "Pause 3 of 3 marked jobs?", "sort paused",
+		"✓ clicks-to-hudi  Flink will stop", "✓ payments-dedup  Flink will stop", "✓ orders-enrich  Flink will stop")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "PAUSE queued for 3 jobs")
+	m := finalModel(t, tm)
+	var acts []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			acts = append(acts, c)
+		}
+	}
+	slices.Sort(acts)
+	if want := []string{"Act PAUSE j001 - ", "Act PAUSE j002 - ", "Act PAUSE j003 - "}; !slices.Equal(acts, want) {
+		t.Errorf("Act calls %v, want %v", acts, want)
+	}
+	// The marks are spent, and the order catches up.
+	if len(m.jobs.marks) != 0 || m.jobs.held != nil {
+		t.Errorf("after the action: marks %v, order held %v", m.jobs.marks, m.jobs.held != nil)
+	}
+	if got := m.jobs.rows[0].Name; got != "user-features" {
+		t.Errorf("the order did not catch up: %s first", got)
+	}
+}
