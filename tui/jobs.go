@@ -551,7 +551,11 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// actionTargets are the marked jobs, or the selected one when none is marked.
+// actionTargets are the marked jobs, or the selected one when none is
+// marked: copies, taken now, which the action carries by id to Plan, the
+// dialog and Act, whatever the table does meanwhile. Marked rows come in
+// the order the table shows them, then the marked jobs the filter hides
+// (they still count: the user marked them) in sort order.
 func (m *jobsScreen) actionTargets(sel *api.JobView) []model.Job {
 	if len(m.marks) == 0 {
 		return []model.Job{sel.Job}
@@ -562,9 +566,8 @@ func (m *jobsScreen) actionTargets(sel *api.JobView) []model.Job {
 			out = append(out, j.Job)
 		}
 	}
-	// Marked jobs hidden by the current filter still count: the user marked them.
-	for id := range m.marks {
-		if j, ok := m.byID[id]; ok && !m.inView(j) {
+	for _, j := range m.all {
+		if m.marks[j.ID] && !m.inView(j) {
 			out = append(out, j.Job)
 		}
 	}
