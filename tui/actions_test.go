@@ -387,3 +387,55 @@ func TestQuitKeys(t *testing.T) {
 		}
 	}
 }
+
+// A bulk dialog lists the jobs it will act on: the marked rows in the order
+// the table shows them, then marked jobs the filter hides, in sort order —
+// the same order every time — and past the first few, how many more.
+func TestBulkDialogListsTheMarkedJobsInOrder(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h.press("g")
+	for range 10 {
+		h.press("space") // every job, in name order
+	}
+	h.press("/")
+	h.typeText("state:RUNNING")
+	h.press("enter", "p")
+	d, ok := h.m.dialog.(*confirmDialog)
+	if !ok {
+		t.Fatalf("p with marks opened %T", h.m.dialog)
+	}
+	var got []string
+	for _, it := range d.items {
+		got = append(got, it.job.Name)
+	}
+	want := []string{"clicks-to-hudi", "orders-enrich", "payments-dedup", "user-features", // shown
+		"ad-clicks-agg", "fraud-scoring", "geo-enrich", "inventory-sync", "new-pipeline", "sessionize"} // hidden
+	if !slices.Equal(got, want) {
+		t.Fatalf("the dialog is about %v, want %v", got, want)
+	}
+	h.mustShow("Pause 4 of 10 marked jobs?", "✓ clicks-to-hudi", "✗ inventory-sync", "+2 more")
+	h.mustNotShow("new-pipeline", "sessionize")
+}
+
+// The confirmation acts on the job it names even when the table changed
+// while it was open: the target is the job's id, taken when the key was
+// pressed, not a row.
+func TestConfirmActsOnTheJobItNamesAfterTheTableChanged(t *testing.T) {
+	f := newFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	sortBy(h, colIn)
+	h.selectJob("payments-dedup")
+	h.press("p")
+	h.mustShow("Pause payments-dedup?")
+	// Meanwhile payments-dedup is renamed and sinks, and a job arrives above it.
+	f.jobs[1].Name = "payments-dedup-v2"
+	f.jobs[1].Figures.RecordsInPerSec = 1
+	f.jobs = append(f.jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
+		Figures: api.Figures{At: testNow, RecordsInPerSec: 0.5}})
+	h.change(api.Change{Kind: api.Resync})
+	h.mustShow("Pause payments-dedup?")
+	h.press("tab", "enter")
+	if got := actCalls(f); !slices.Equal(got, []string{"Act PAUSE j002 - "}) {
+		t.Fatalf("the confirmation acted with %v, want a pause of j002", got)
+	}
+}

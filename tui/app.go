@@ -167,6 +167,7 @@ func (m *Model) setFlash(level flashLevel, text string) tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	pre := m.observe(msg)
 	_, cmd := m.update(msg)
+	m.jobs.holdOrder(m.dialog != nil)
 	return m, tea.Batch(pre, cmd, m.declareInterest())
 }
 

@@ -27,7 +27,8 @@ type confirmDialog struct {
 	miss   bool // enter was pressed with a wrong phrase
 }
 
-// maxDryRunLines bounds the bulk list so the box fits 80×24.
+// maxDryRunLines bounds the bulk list so the box fits 80×24: the first
+// jobs, then "+N more".
 const maxDryRunLines = 8
 
 func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
@@ -147,7 +148,7 @@ func (d *confirmDialog) View(width, height int) string {
 		lines = append(lines, st.Dim.Render("Dry run — what will be done:"))
 		for i, it := range d.items {
 			if i == maxDryRunLines {
-				lines = append(lines, st.Dim.Render(fmt.Sprintf("… and %d more", len(d.items)-i)))
+				lines = append(lines, st.Dim.Render(fmt.Sprintf("+%d more", len(d.items)-i)))
 				break
 			}
 			if it.allowed() {

@@ -123,13 +123,13 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 	c[colState] = stateCell(j)
 	c[colApp] = cmp.Or(j.AppID, noValue)
 	c[colUp] = noValue
-	if j.State.Live() && !j.StartedAt.IsZero() {
+	if showsUptime(j) {
 		c[colUp] = fmtAge(now.Sub(j.StartedAt))
 	}
 	c[colRestarts] = strconv.Itoa(j.PlatformRestarts + j.FlinkRestarts)
 	c[colCkpt] = ckptCell(j, now)
 	c[colIn], c[colOut], c[colBP] = noValue, noValue, noValue
-	if j.State == model.StateRunning && !j.Figures.At.IsZero() {
+	if showsFigures(j) {
 		c[colIn] = fmtRate(j.Figures.RecordsInPerSec)
 		if len(j.Figures.InSpark) > 0 {
 			c[colIn] = sparkRate(j.Figures.InSpark, j.Figures.RecordsInPerSec)
@@ -138,6 +138,43 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 		c[colBP] = fmtBackpressure(j.Figures.Backpressure)
 	}
 	return c
+}
+
+// showsFigures reports whether the job's figures are live: it runs and has
+// been measured. Any other job's figures are stale (a dead job keeps its
+// last ones) and show as noValue.
+func showsFigures(j *api.JobView) bool {
+	return j.State == model.StateRunning && !j.Figures.At.IsZero()
+}
+
+// showsUptime reports whether the job has an uptime: a live application
+// that has started.
+func showsUptime(j *api.JobView) bool {
+	return j.State.Live() && !j.StartedAt.IsZero()
+}
+
+// liveRank groups jobs for a column whose value only a live job has (UP,
+// IN/s, OUT/s, BP): 0 shows the value, 1 is live but has none yet, 2 has
+// no live application. The groups keep this order in both directions, and
+// within groups 1 and 2 the stale value does not count, so a dead job
+// never sorts above a running one. For other columns every job is 0.
+func liveRank(c column, j *api.JobView) int {
+	var shown bool
+	switch c {
+	case colUp:
+		shown = showsUptime(j)
+	case colIn, colOut, colBP:
+		shown = showsFigures(j)
+	default:
+		return 0
+	}
+	switch {
+	case shown:
+		return 0
+	case j.State.Live():
+		return 1
+	}
+	return 2
 }
 
 // stateCell is the state badge's text: the state, a pending command, drift.
@@ -170,7 +207,8 @@ func ckptCell(j *api.JobView, now time.Time) string {
 }
 
 // lessFunc orders jobs by a column; ties fall back to the name and the id
-// so that the order is total and rows do not jump between rebuilds.
+// so that the order is total and rows do not jump between rebuilds. For a
+// live column, liveRank comes first, whatever the direction.
 func lessFunc(c column, desc bool) func(a, b *api.JobView) int {
 	key := func(a, b *api.JobView) int {
 		switch c {
@@ -199,7 +237,14 @@ func lessFunc(c column, desc bool) func(a, b *api.JobView) int {
 		return strings.Compare(a.Name, b.Name)
 	}
 	return func(a, b *api.JobView) int {
-		r := key(a, b)
+		ra := liveRank(c, a)
+		if r := cmp.Compare(ra, liveRank(c, b)); r != 0 {
+			return r
+		}
+		var r int
+		if ra == 0 {
+			r = key(a, b)
+		}
 		if desc {
 			r = -r
 		}
@@ -219,6 +264,7 @@ func lessFunc(c column, desc bool) func(a, b *api.JobView) int {
 // what makes sorting 100,000 jobs take a fraction of a second, not seconds.
 func sortJobs(jobs []*api.JobView, c column, desc bool) {
 	type entry struct {
+		rank     int // liveRank
 		n        float64
 		t        time.Time
 		s        string
@@ -227,7 +273,7 @@ func sortJobs(jobs []*api.JobView, c column, desc bool) {
 	}
 	es := make([]entry, len(jobs))
 	for i, j := range jobs {
-		e := entry{name: j.Name, id: j.ID, j: j}
+		e := entry{rank: liveRank(c, j), name: j.Name, id: j.ID, j: j}
 		switch c {
 		case colKind:
 			e.n = float64(j.Kind)
@@ -255,11 +301,15 @@ func sortJobs(jobs []*api.JobView, c column, desc bool) {
 		es[i] = e
 	}
 	slices.SortFunc(es, func(a, b entry) int {
+		if r := cmp.Compare(a.rank, b.rank); r != 0 {
+			return r
+		}
 		var r int
-		switch c {
-		case colUp, colCkpt:
+		switch {
+		case a.rank != 0: // stale values do not count (as lessFunc)
+		case c == colUp || c == colCkpt:
 			r = -a.t.Compare(b.t) // as lessFunc: the latest first
-		case colCluster, colApp, colName:
+		case c == colCluster || c == colApp || c == colName:
 			r = strings.Compare(a.s, b.s)
 		default:
 			r = cmp.Compare(a.n, b.n)

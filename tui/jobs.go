@@ -17,6 +17,12 @@ import (
 
 // jobsScreen is the default view: one table of the jobs of every cluster.
 //
+// The order holds while the operator is choosing (held): while jobs are
+// marked or a dialog is open over the table, live changes refresh the rows
+// in place but do not move them, so that space, and the dialog, act on the
+// jobs the operator sees. When the marks are cleared or the dialog closes,
+// the order catches up.
+//
 // It is virtualized: the filtered, sorted index (rows) is rebuilt only when
 // the jobs, the filter, the scope or the sort change, never per frame, and
 // View renders only the rows on screen, so a frame costs the same for a
@@ -44,6 +50,9 @@ type jobsScreen struct {
 	cursor, offset int
 	marks          map[string]bool
 
+	dialogOpen bool       // the root has a dialog over the table (holdOrder)
+	held       *heldOrder // the order on screen when it began to hold, or nil
+
 	loaded      bool
 	loading     bool
 	loadSeq     int
@@ -54,6 +63,13 @@ type jobsScreen struct {
 	rebuildQueued bool
 
 	width, height int
+}
+
+// heldOrder is the order of every job as the table showed it when the
+// order began to hold, by id: ids are what survive a reload.
+type heldOrder struct {
+	ids []string
+	has map[string]bool
 }
 
 // numStates sizes per-state counters (model.JobState values are small ints).
@@ -118,22 +134,28 @@ func (m *jobsScreen) FullHelp() [][]key.Binding { return m.env.keys.jobsFull() }
 func (m *jobsScreen) page() int { return max(m.height-3, 1) }
 
 func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.syncHold() // marks may have come or gone
+	return m, cmd
+}
+
+func (m *jobsScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.fitInput()
 		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 	case jobsLoadedMsg:
-		return m, m.loaded_(msg)
+		return m.loaded_(msg)
 	case changeMsg:
-		return m, m.applyChange(msg.change)
+		return m.applyChange(msg.change)
 	case createdMsg:
 		if msg.err == nil {
-			return m, m.upsert(api.JobView{Job: msg.job})
+			return m.upsert(api.JobView{Job: msg.job})
 		}
 	case adoptedMsg:
 		if msg.err == nil {
-			return m, m.upsert(api.JobView{Job: msg.job})
+			return m.upsert(api.JobView{Job: msg.job})
 		}
 	case actedMsg:
 		// Marks served their purpose once the bulk action is recorded.
@@ -149,19 +171,19 @@ func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		if m.filtering {
-			return m, m.filterKey(msg)
+			return m.filterKey(msg)
 		}
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.PasteMsg:
 		if m.filtering {
 			var cmd tea.Cmd
 			m.input, cmd = m.input.Update(msg)
 			m.setQuery(m.input.Value())
 			m.fitInput()
-			return m, cmd
+			return cmd
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // loaded_ takes a full job list.
@@ -279,28 +301,120 @@ func (m *jobsScreen) resort() {
 	m.rebuild()
 }
 
-// rebuild recomputes the index from the sorted jobs — one pass, no sort —
-// and keeps the cursor on the same job.
-func (m *jobsScreen) rebuild() {
-	selected := ""
-	if j := m.selected(); j != nil {
-		selected = j.ID
+// resortNow applies a sort the operator asked for, even while the order
+// holds: the rows move because they said so, and the new order holds.
+func (m *jobsScreen) resortNow() {
+	held := m.held != nil
+	m.held = nil
+	m.resort()
+	if held {
+		m.held = m.orderOnScreen()
 	}
+}
+
+// rebuild recomputes the index from the sorted jobs — one pass, no sort —
+// or, while the order holds, from the held order; and keeps the cursor on
+// the same job (followCursor).
+func (m *jobsScreen) rebuild() {
+	prev := m.rows
 	rows := make([]*api.JobView, 0, len(m.rows))
+	if m.held != nil {
+		for _, id := range m.held.ids {
+			if j, ok := m.byID[id]; ok && m.inView(j) {
+				rows = append(rows, j)
+			}
+		}
+	}
 	for _, j := range m.all {
-		if m.inView(j) {
+		// Held, a job new to the table goes after the held ones.
+		if (m.held == nil || !m.held.has[j.ID]) && m.inView(j) {
 			rows = append(rows, j)
 		}
 	}
 	m.rows = rows
 	m.dirty = false
-	if selected != "" {
-		if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == selected }); i >= 0 {
-			m.cursor = i
+	m.cursor = followCursor(prev, m.cursor, rows)
+	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+}
+
+// followCursor is where the cursor goes when the rows change from prev to
+// rows: to the row of the job it was on; when that job is gone or filtered
+// out, to the nearest of its old neighbours still shown, the one below
+// first (it takes the job's place); with nothing to go by, it stays in range.
+func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
+	if cursor < 0 || cursor >= len(prev) || len(rows) == 0 {
+		return clamp(cursor, 0, len(rows)-1)
+	}
+	id := prev[cursor].ID
+	if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == id }); i >= 0 {
+		return i
+	}
+	at := make(map[string]int, len(rows))
+	for i, j := range rows {
+		at[j.ID] = i
+	}
+	for d := 1; d < len(prev); d++ {
+		if i := cursor + d; i < len(prev) {
+			if r, ok := at[prev[i].ID]; ok {
+				return r
+			}
+		}
+		if i := cursor - d; i >= 0 {
+			if r, ok := at[prev[i].ID]; ok {
+				return r
+			}
 		}
 	}
-	m.cursor = clamp(m.cursor, 0, len(rows)-1)
-	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+	return clamp(cursor, 0, len(rows)-1)
+}
+
+// toFirst puts the cursor on the first row: a new filter or scope shows a
+// new list, and the first match is what the operator acts on next.
+func (m *jobsScreen) toFirst() {
+	m.cursor, m.offset = 0, 0
+}
+
+// holdOrder tells the table whether a dialog is open over it (the root
+// calls it after every message).
+func (m *jobsScreen) holdOrder(dialogOpen bool) {
+	m.dialogOpen = dialogOpen
+	m.syncHold()
+}
+
+// syncHold starts holding the order when the operator begins to choose
+// (a mark, a dialog), and lets it catch up when they are done.
+func (m *jobsScreen) syncHold() {
+	hold := m.dialogOpen || len(m.marks) > 0
+	switch {
+	case hold && m.held == nil:
+		m.held = m.orderOnScreen()
+	case !hold && m.held != nil:
+		m.held = nil
+		m.rebuild()
+	}
+}
+
+// orderOnScreen is the order of every job as the table shows it: the rows
+// in their order, and the jobs they do not show where they sort. (The rows
+// can lag the sorted jobs while a coalesced rebuild is pending; what the
+// operator sees is what holds.)
+func (m *jobsScreen) orderOnScreen() *heldOrder {
+	shown := make(map[string]bool, len(m.rows))
+	for _, j := range m.rows {
+		shown[j.ID] = true
+	}
+	h := &heldOrder{ids: make([]string, 0, len(m.all)), has: make(map[string]bool, len(m.all))}
+	next := 0
+	for _, j := range m.all {
+		id := j.ID
+		if shown[id] && next < len(m.rows) {
+			id = m.rows[next].ID // a shown job's place takes the next row as shown
+			next++
+		}
+		h.ids = append(h.ids, id)
+		h.has[id] = true
+	}
+	return h
 }
 
 // selected is the job under the cursor, or nil.
@@ -314,12 +428,19 @@ func (m *jobsScreen) selected() *api.JobView {
 func (m *jobsScreen) setScope(cluster string) {
 	m.scope = cluster
 	m.rebuild()
+	m.toFirst()
 }
 
+// setQuery applies a filter and puts the cursor on its first match.
+// Clearing the filter keeps the cursor on its job: it was a match, and it
+// is still there.
 func (m *jobsScreen) setQuery(s string) {
 	m.queryText = s
 	m.query, m.queryErr = parseQuery(s)
 	m.rebuild()
+	if s != "" {
+		m.toFirst()
+	}
 }
 
 func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -328,6 +449,9 @@ func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Confirm):
 		m.filtering = false
 		m.input.Blur()
+		if m.queryText != "" {
+			m.toFirst() // rows may have come and gone while it was typed
+		}
 		return nil
 	case key.Matches(msg, k.Cancel):
 		m.filtering = false
@@ -390,11 +514,11 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Sort):
 		m.sortCol = (m.sortCol + 1) % numCols
-		m.resort()
+		m.resortNow()
 		return send(flashMsg{level: flashInfo, text: "sorted by " + jobColumns[m.sortCol].title})
 	case key.Matches(msg, k.SortReverse):
 		m.sortDesc = !m.sortDesc
-		m.resort()
+		m.resortNow()
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.load()
@@ -427,7 +551,11 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// actionTargets are the marked jobs, or the selected one when none is marked.
+// actionTargets are the marked jobs, or the selected one when none is
+// marked: copies, taken now, which the action carries by id to Plan, the
+// dialog and Act, whatever the table does meanwhile. Marked rows come in
+// the order the table shows them, then the marked jobs the filter hides
+// (they still count: the user marked them) in sort order.
 func (m *jobsScreen) actionTargets(sel *api.JobView) []model.Job {
 	if len(m.marks) == 0 {
 		return []model.Job{sel.Job}
@@ -438,9 +566,8 @@ func (m *jobsScreen) actionTargets(sel *api.JobView) []model.Job {
 			out = append(out, j.Job)
 		}
 	}
-	// Marked jobs hidden by the current filter still count: the user marked them.
-	for id := range m.marks {
-		if j, ok := m.byID[id]; ok && !m.inView(j) {
+	for _, j := range m.all {
+		if m.marks[j.ID] && !m.inView(j) {
 			out = append(out, j.Job)
 		}
 	}
@@ -466,17 +593,7 @@ func (m *jobsScreen) View() string {
 	if m.queryErr != nil {
 		title += " " + st.Error.Render("✖ "+m.queryErr.Error())
 	}
-	note := fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.rows)), len(m.rows))
-	if len(m.rows) == 0 {
-		note = "0/0"
-	}
-	if n := len(m.marks); n > 0 {
-		note = st.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + st.Border.Render(" ─ ") + note
-	}
-	if m.sortCol != colName || m.sortDesc {
-		note = st.Dim.Render("sort "+sortLabel(m.sortCol, m.sortDesc)) + st.Border.Render(" ─ ") + note
-	}
-
+	note := m.note(width(title), inner)
 	lines := make([]string, 0, h-2)
 	lines = append(lines, "   "+m.headerRow(lay))
 	body := h - 3
@@ -496,6 +613,46 @@ func (m *jobsScreen) View() string {
 		}
 	}
 	return box(st, title, note, lines, w, h)
+}
+
+// note is the right of the table's top edge: the sort (or that it is
+// paused), the marks and the position. When the title leaves too little
+// room, the sort label goes first, then the marks (the footer counts them
+// too), then the position; "sort paused" stays while the order holds.
+func (m *jobsScreen) note(titleWidth, inner int) string {
+	st := m.env.styles
+	var parts [3]string // sort, marks, position
+	switch {
+	case m.held != nil:
+		parts[0] = st.Warn.Render("sort paused")
+	case m.sortCol != colName || m.sortDesc:
+		parts[0] = st.Dim.Render("sort " + sortLabel(m.sortCol, m.sortDesc))
+	}
+	if n := len(m.marks); n > 0 {
+		parts[1] = st.Mark.Render(fmt.Sprintf("✓ %d marked", n))
+	}
+	parts[2] = fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.rows)), len(m.rows))
+	join := func() string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, st.Border.Render(" ─ "))
+	}
+	room := inner - titleWidth - 4 // the spaces around the title and the note
+	drop := []int{1, 2}
+	if m.held == nil {
+		drop = []int{0, 1, 2}
+	}
+	for _, i := range drop {
+		if width(join()) <= room {
+			break
+		}
+		parts[i] = ""
+	}
+	return join()
 }
 
 func sortLabel(c column, desc bool) string {

@@ -382,3 +382,257 @@ func names(js []*api.JobView) []string {
 	}
 	return out
 }
+
+// selectedName is the name of the job under the cursor, or "".
+func selectedName(h *harness) string {
+	if j := h.m.jobs.selected(); j != nil {
+		return j.Name
+	}
+	return ""
+}
+
+// Issue 9a: the filter puts the cursor on its first match, whatever the
+// cursor was on before, as the text changes and again on enter.
+func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
+	h := newHarness(t, withOrdersFamily(newFixture()), 120, 40, Options{})
+	h.selectJob("orders-enrich-4") // a match, but not the first
+	h.press("/")
+	for i, r := range "orders-enrich" {
+		h.typeText(string(r))
+		if got := selectedName(h); got != h.m.jobs.rows[0].Name {
+			t.Fatalf("after %q the cursor is on %s, not the first match %s", "orders-enrich"[:i+1], got, h.m.jobs.rows[0].Name)
+		}
+	}
+	if got := selectedName(h); got != "orders-enrich" {
+		t.Fatalf("/orders-enrich leaves the cursor on %s", got)
+	}
+	// A match that sorts first arrives while the filter is typed: the cursor
+	// stays on its job, and enter puts it on the first match.
+	twin := api.JobView{Job: model.Job{ID: "j000", Name: "orders-enrich", Cluster: "staging", State: model.StateRunning}}
+	h.change(api.Change{Kind: api.JobChanged, Job: &twin})
+	if j := h.m.jobs.selected(); j.ID != "j001" {
+		t.Fatalf("a new row moved the cursor from j001 to %s", j.ID)
+	}
+	h.press("enter")
+	if j := h.m.jobs.selected(); j.ID != "j000" || h.m.jobs.cursor != 0 {
+		t.Fatalf("enter leaves the cursor on %s (row %d), not the first match", j.ID, h.m.jobs.cursor)
+	}
+	h.mustShow("1/6")
+	// Clearing the filter keeps the cursor on its job.
+	h.press("j", "esc")
+	if got := h.m.jobs.selected(); h.m.jobs.queryText != "" || got.ID != "j001" {
+		t.Fatalf("esc cleared the filter %q and left the cursor on %s, want j001", h.m.jobs.queryText, got.ID)
+	}
+}
+
+// The cursor follows its job when the list changes; when the job is gone or
+// filtered out, it goes to the nearest row left: the one below it, or the
+// one above when it was last.
+func TestCursorFollowsItsJob(t *testing.T) {
+	t.Run("the job moves", func(t *testing.T) {
+		h := newHarness(t, newFixture(), 120, 40, Options{})
+		sortBy(h, colIn)
+		h.selectJob("user-features")
+		v := *h.m.jobs.byID["j004"]
+		v.Figures.RecordsInPerSec = 1e6
+		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		if got := selectedName(h); got != "user-features" {
+			t.Fatalf("the cursor left user-features for %s when it moved", got)
+		}
+	})
+	t.Run("the job is gone and another came above", func(t *testing.T) {
+		f := newFixture()
+		h := newHarness(t, f, 120, 40, Options{})
+		h.selectJob("orders-enrich") // below it: payments-dedup
+		f.jobs = slices.DeleteFunc(f.jobs, func(j api.JobView) bool { return j.ID == "j001" })
+		f.jobs = append(f.jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-first", Cluster: "prod"}})
+		h.change(api.Change{Kind: api.Resync})
+		if got := selectedName(h); got != "payments-dedup" {
+			t.Fatalf("orders-enrich went away and the cursor is on %s, want payments-dedup", got)
+		}
+	})
+	t.Run("the job is filtered out", func(t *testing.T) {
+		h := newHarness(t, newFixture(), 120, 40, Options{})
+		h.press("/")
+		h.typeText("state:RUNNING")
+		h.press("enter")
+		h.selectJob("orders-enrich")
+		v := *h.m.jobs.byID["j001"]
+		v.State = model.StateFailed
+		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		if got := selectedName(h); got != "payments-dedup" {
+			t.Fatalf("orders-enrich left the filter and the cursor is on %s, want payments-dedup", got)
+		}
+		h.selectJob("user-features") // the last row
+		v = *h.m.jobs.byID["j004"]
+		v.State = model.StateFailed
+		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		if got := selectedName(h); got != "payments-dedup" {
+			t.Fatalf("the last row left the filter and the cursor is on %s, want payments-dedup", got)
+		}
+	})
+}
+
+// Issue 9b: a job with no live application keeps its last figures, which
+// must neither show as live nor sort it above running jobs. For every
+// column whose value only a live job has, jobs that show it come first,
+// then live jobs that have none yet, then the dead ones, by name — in both
+// directions.
+func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
+	at := testNow.Add(-2 * time.Second)
+	job := func(id string, st model.JobState, in, bp float64, up time.Duration) *api.JobView {
+		j := &api.JobView{Job: model.Job{ID: id, Name: id, State: st}}
+		if in >= 0 {
+			j.Figures = api.Figures{At: at, RecordsInPerSec: in, RecordsOutPerS: in, Backpressure: bp}
+		}
+		if up > 0 {
+			j.StartedAt = testNow.Add(-up)
+		}
+		return j
+	}
+	jobs := []*api.JobView{
+		job("failed-stale", model.StateFailed, 1e6, 1, time.Minute), // the highest figures of all, and the latest start
+		job("run-hi", model.StateRunning, 20, 0.9, 2*time.Hour),
+		job("killed", model.StateKilled, 0.5, 0.01, 0),
+		job("deploying", model.StateDeploying, -1, 0, 0),
+		job("run-lo", model.StateRunning, 10, 0.1, time.Hour),
+		job("finished", model.StateFinished, -1, 0, 0),
+	}
+	for _, tc := range []struct {
+		col       column
+		asc, desc []string
+	}{
+		{colIn, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+		{colOut, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+		{colBP, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+		// UP: the latest start first; a live job not started yet shows no uptime.
+		{colUp, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
+			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
+	} {
+		for _, desc := range []bool{false, true} {
+			want := tc.asc
+			if desc {
+				want = tc.desc
+			}
+			byLess := slices.Clone(jobs)
+			slices.SortFunc(byLess, lessFunc(tc.col, desc))
+			bySort := slices.Clone(jobs)
+			sortJobs(bySort, tc.col, desc)
+			for how, got := range map[string][]*api.JobView{"lessFunc": byLess, "sortJobs": bySort} {
+				var ids []string
+				for _, j := range got {
+					ids = append(ids, j.ID)
+				}
+				if !slices.Equal(ids, want) {
+					t.Errorf("%s by %s (desc %v): %v, want %v", how, jobColumns[tc.col].title, desc, ids, want)
+				}
+			}
+		}
+	}
+	// A dead job's stale figures are not shown: its cells say "-" as for a
+	// job that never had figures.
+	cells := jobCells(jobs[0], testNow)
+	for _, c := range []column{colUp, colIn, colOut, colBP} {
+		if cells[c] != noValue {
+			t.Errorf("a FAILED job shows %s %q", jobColumns[c].title, cells[c])
+		}
+	}
+
+	// In the table: sorted by IN/s either way, the running jobs lead.
+	f := newFixture()
+	f.jobs[4].Figures = api.Figures{At: at, RecordsInPerSec: 1e6} // fraud-scoring (FAILED) with stale figures
+	h := newHarness(t, f, 120, 40, Options{})
+	sortBy(h, colIn)
+	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"user-features", "payments-dedup", "orders-enrich", "clicks-to-hudi"}) {
+		t.Errorf("by IN/s ascending the table starts %v", rowNames(h))
+	}
+	h.press("O")
+	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"clicks-to-hudi", "orders-enrich", "payments-dedup", "user-features"}) {
+		t.Errorf("by IN/s descending the table starts %v", rowNames(h))
+	}
+}
+
+// setBP delivers a change of one job's backpressure.
+func setBP(h *harness, id string, bp float64) {
+	h.t.Helper()
+	v := *h.m.jobs.byID[id]
+	v.Figures.Backpressure = bp
+	h.change(api.Change{Kind: api.JobChanged, Job: &v})
+}
+
+// Issue 9b: while jobs are marked, or a dialog is open, live changes
+// refresh the rows but do not move them, and the frame says the sort is
+// paused; when the marks are cleared or the dialog closes, the order
+// catches up.
+func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
+	h := newHarness(t, newFixture(), 120, 40, Options{})
+	sortBy(h, colBP)
+	h.press("O", "g")
+	seen := rowNames(h) // clicks-to-hudi, payments-dedup, orders-enrich, user-features, …
+	h.mustNotShow("sort paused")
+
+	h.press("space")
+	h.mustShow("sort paused")
+	setBP(h, "j004", 0.95) // user-features would go first
+	if got := rowNames(h); !slices.Equal(got, seen) {
+		t.Fatalf("a change moved the rows while a job was marked:\n got %v\nwant %v", got, seen)
+	}
+	h.mustShow("95%")
+	if got := selectedName(h); got != "payments-dedup" {
+		t.Fatalf("space moved the cursor to %s, want the next row as seen, payments-dedup", got)
+	}
+	// A job new to the table goes after the held rows.
+	nj := api.JobView{Job: model.Job{ID: "j099", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
+		Figures: api.Figures{At: testNow, Backpressure: 0.99}}
+	h.change(api.Change{Kind: api.JobChanged, Job: &nj})
+	if got := rowNames(h); !slices.Equal(got[:len(seen)], seen) || got[len(seen)] != "aaa-new" {
+		t.Fatalf("a new job broke the held order: %v", got)
+	}
+	// A filter narrows the held order without reordering it.
+	h.press("/")
+	h.typeText("state:RUNNING")
+	h.press("enter")
+	if got := rowNames(h); !slices.Equal(got, []string{"clicks-to-hudi", "payments-dedup", "orders-enrich", "user-features", "aaa-new"}) {
+		t.Fatalf("the filter reordered the held rows: %v", got)
+	}
+	h.press("esc")
+
+	h.press("x") // the marks go, the order catches up
+	h.mustNotShow("sort paused")
+	if got := rowNames(h)[:3]; !slices.Equal(got, []string{"aaa-new", "user-features", "clicks-to-hudi"}) {
+		t.Fatalf("the order did not catch up when the marks were cleared: %v", rowNames(h))
+	}
+
+	// A confirmation dialog holds the order too.
+	h.selectJob("clicks-to-hudi")
+	h.press("p")
+	if _, ok := h.m.dialog.(*confirmDialog); !ok {
+		t.Fatalf("p opened no confirmation: %T", h.m.dialog)
+	}
+	seen = rowNames(h)
+	h.mustShow("sort paused")
+	setBP(h, "j003", 0.001)
+	if got := rowNames(h); !slices.Equal(got, seen) {
+		t.Fatalf("a change moved the rows under the dialog: %v", got)
+	}
+	h.press("esc")
+	h.mustNotShow("sort paused")
+	if got := rowNames(h)[2]; got != "payments-dedup" {
+		t.Fatalf("the order did not catch up when the dialog closed: %v", rowNames(h))
+	}
+	if got := selectedName(h); got != "clicks-to-hudi" {
+		t.Fatalf("the cursor left clicks-to-hudi when the order caught up: %s", got)
+	}
+}
+
+// The hint stays when a long title leaves little room: the marks (the
+// footer counts them too) and the position give way first.
+func TestSortPausedHintKeepsItsPlace(t *testing.T) {
+	h := newHarness(t, newFixture(), 80, 24, Options{})
+	h.press("space", "/")
+	h.typeText("cluster:prod,staging state:RUNNING")
+	h.mustShow("sort paused")
+}

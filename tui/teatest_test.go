@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"regexp"
 	"slices"
@@ -220,5 +221,99 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 				t.Errorf("colour in the output: %q, want colour %v", got, tc.colour)
 			}
 		})
+	}
+}
+
+// withOrdersFamily adds jobs whose names extend orders-enrich, so that a
+// filter for orders-enrich matches several rows.
+func withOrdersFamily(f *fakeService) *fakeService {
+	for i := 2; i <= 5; i++ {
+		j := model.Job{ID: fmt.Sprintf("j1%02d", i), Name: fmt.Sprintf("orders-enrich-%d", i), Kind: model.KindSQL,
+			Cluster: "staging", State: model.StateRunning, StartedAt: testNow.Add(-time.Hour)}
+		f.jobs = append(f.jobs, api.JobView{Job: j})
+	}
+	return f
+}
+
+// Issue 9a: a filter puts the cursor on its first match, so the action
+// that follows names that job and is done to it, wherever the cursor was.
+func TestProgramFilterThenActNamesTheFirstMatch(t *testing.T) {
+	f := withOrdersFamily(newFixture())
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich-5")
+	tm.Type("jjjjjjjjj") // the cursor on orders-enrich-4, a match but not the first
+	waitFor(t, tm, "10/14")
+	tm.Type("/orders-enrich")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "filter: orders-enrich", "1/5")
+	tm.Type("p")
+	waitFor(t, tm, "Pause orders-enrich?", "Cancel")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "queued for orders-enrich")
+	finalModel(t, tm)
+	var acts []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			acts = append(acts, c)
+		}
+	}
+	if !slices.Equal(acts, []string{"Act PAUSE j001 - "}) {
+		t.Errorf("Act calls %v, want one pause of orders-enrich (j001)", acts)
+	}
+}
+
+// Issue 9b: sorted by backpressure, the figures change between two marks,
+// so the rows would move under the operator. While jobs are marked the
+// order holds (and says so), the marks land on the rows the operator saw,
+// and the bulk dialog lists exactly those jobs, which are the ones acted on.
+func TestProgramMarksHoldALiveSort(t *testing.T) {
+	f := newFixture()
+	tm := startProgram(t, f, Options{})
+	waitFor(t, tm, "orders-enrich")
+	tm.Type(strings.Repeat("o", int(colBP)) + "O") // by BP, highest first
+	waitFor(t, tm, "BP▼")
+	space := tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	tm.Type("g")
+	tm.Send(space) // clicks-to-hudi (87%); the cursor goes to payments-dedup (31%)
+	waitFor(t, tm, "✓ 1 marked", "sort paused")
+
+	// user-features' backpressure rises above all; payments-dedup's falls.
+	f.mu.Lock()
+	f.jobs[3].Figures.Backpressure = 0.95
+	f.jobs[1].Figures.Backpressure = 0.01
+	users, payments := f.jobs[3], f.jobs[1]
+	f.mu.Unlock()
+	// The stream is read in order: once the second change shows, both are in.
+	f.emit(api.Change{Kind: api.JobChanged, Job: &payments})
+	f.emit(api.Change{Kind: api.JobChanged, Job: &users})
+	waitFor(t, tm, "95%") // the values refresh in place
+
+	tm.Send(space) // payments-dedup, where it was seen
+	tm.Send(space) // orders-enrich, the next row as seen
+	waitFor(t, tm, "✓ 3 marked")
+	tm.Type("p")
+	waitFor(t, tm, "Pause 3 of 3 marked jobs?", "sort paused",
+		"✓ clicks-to-hudi  Flink will stop", "✓ payments-dedup  Flink will stop", "✓ orders-enrich  Flink will stop")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "PAUSE queued for 3 jobs")
+	m := finalModel(t, tm)
+	var acts []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			acts = append(acts, c)
+		}
+	}
+	slices.Sort(acts)
+	if want := []string{"Act PAUSE j001 - ", "Act PAUSE j002 - ", "Act PAUSE j003 - "}; !slices.Equal(acts, want) {
+		t.Errorf("Act calls %v, want %v", acts, want)
+	}
+	// The marks are spent, and the order catches up.
+	if len(m.jobs.marks) != 0 || m.jobs.held != nil {
+		t.Errorf("after the action: marks %v, order held %v", m.jobs.marks, m.jobs.held != nil)
+	}
+	if got := m.jobs.rows[0].Name; got != "user-features" {
+		t.Errorf("the order did not catch up: %s first", got)
 	}
 }
