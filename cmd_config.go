@@ -53,21 +53,23 @@ func newStoreCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			path, err := g.storePath()
-			if err != nil {
-				return err
+			// Without a config file, --db names the store.
+			cfg, cerr := g.loadConfig()
+			if cerr != nil && g.dbPath == "" {
+				return cerr
 			}
+			path := g.storeOf(cfg)
 			// The palink that owns the store (an agent, or a TUI) takes the
 			// backup while it keeps working; otherwise open it read-only.
 			var backup func(io.Writer) (int64, error)
-			if cfg, cerr := g.loadConfig(); cerr == nil && g.dbPath == "" {
-				if r, err := core.Dial(ctx, socketPath(cfg)); err == nil {
-					defer r.Close()
-					path = r.Info().Store
-					backup = func(w io.Writer) (int64, error) { return r.Backup(ctx, w) }
-				}
-			}
-			if backup == nil {
+			r, err := dialAgent(ctx, cfg, path)
+			switch {
+			case err == nil:
+				defer r.Close()
+				backup = func(w io.Writer) (int64, error) { return r.Backup(ctx, w) }
+			case !errors.Is(err, core.ErrNoAgent):
+				return err
+			default:
 				st, err := store.Open(path, store.Options{ReadOnly: true})
 				if err != nil {
 					return err
@@ -109,14 +111,15 @@ func newStoreCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// storePath is --db, else the config's store.
+// storePath is --db, else the config's store (storeOf, without a config
+// file when --db is given).
 func (g *globals) storePath() (string, error) {
 	if g.dbPath != "" {
-		return g.dbPath, nil
+		return g.storeOf(nil), nil
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return "", err
 	}
-	return cfg.Store, nil
+	return g.storeOf(cfg), nil
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/rpc"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +19,7 @@ import (
 // tells the agent which OS user is on the other end (SO_PEERCRED): that user
 // is recorded as the issuer of actions and decides the role (viewer or
 // operator); the client's own claim is ignored. Watch is a long poll.
+// Where the socket lies and whom a client trusts there: remote_socket.go.
 
 // Roles decide who may act through the agent. Empty Operators means every
 // user may act.
@@ -52,12 +52,13 @@ func Serve(ctx context.Context, l net.Listener, svc *Local, roles Roles) error {
 			}
 			return fmt.Errorf("agent: accept: %w", err)
 		}
-		user, err := peerUser(conn)
+		uid, err := peerUID(conn)
 		if err != nil {
 			svc.log.Warn("agent: refusing a connection", "err", err)
 			conn.Close()
 			continue
 		}
+		user := loginName(uid)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -317,21 +318,6 @@ func (r *Remote) SetReadOnly() { r.readOnly = true }
 
 var _ Service = (*Remote)(nil)
 
-// Dial connects to the agent's socket.
-func Dial(ctx context.Context, socket string) (*Remote, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socket)
-	if err != nil {
-		return nil, err
-	}
-	r := &Remote{c: rpc.NewClient(conn)}
-	if err := r.call(ctx, "Info", Empty{}, &r.info); err != nil {
-		r.c.Close()
-		return nil, fmt.Errorf("agent at %s: %w", socket, err)
-	}
-	return r, nil
-}
-
 // Backup writes a consistent copy of the agent's store to w.
 func (r *Remote) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	var b []byte
@@ -501,12 +487,4 @@ func (r *Remote) Watch(ctx context.Context) (<-chan Change, error) {
 		}
 	}()
 	return out, nil
-}
-
-// DefaultSocket is $XDG_RUNTIME_DIR/palink.sock, else /tmp/palink-UID.sock.
-func DefaultSocket() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		return d + "/palink.sock"
-	}
-	return fmt.Sprintf("/tmp/palink-%d.sock", os.Getuid())
 }

@@ -23,7 +23,7 @@ func serveAgent(t *testing.T, e *simEnv, roles core.Roles) *core.Remote {
 	ctx, cancel := context.WithCancel(e.ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = core.Serve(ctx, ln, e.svc, roles) }()
-	r, err := core.Dial(e.ctx, sock)
+	r, err := core.Dial(e.ctx, core.AgentSocket{Path: sock, Configured: true})
 	if err != nil {
 		t.Fatal(err)
 	}
