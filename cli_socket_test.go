@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -371,5 +372,72 @@ func TestDBFlagIsTheStoreEverywhere(t *testing.T) {
 	}
 	if got := e.jobNames("--db", x); !slices.Equal(got, []string{"xjob"}) {
 		t.Errorf("palink --db X jobs with the config's agent up: %q, want [xjob]", got)
+	}
+}
+
+// TestViewerCannotCopyTheStore: with operators: [root] and agent.group the
+// viewer's group, a viewer (nobody) reaches the agent and lists and shows
+// jobs, but its `store backup` is refused and writes no file; root's works.
+func TestViewerCannotCopyTheStore(t *testing.T) {
+	needRoot(t)
+	g, err := user.LookupGroupId(fmt.Sprint(nobody))
+	if err != nil {
+		t.Skip("no group", nobody)
+	}
+	bin := nobodyBinary(t)
+	team := sharedDir(t, 0o755)
+	out := filepath.Join(team, "out")
+	if err := os.Mkdir(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	e := newCLIEnv(t, sim.Options{}, func(c *config.Config) {
+		c.Store = filepath.Join(team, "palink.db")
+		c.Socket = filepath.Join(team, "agent.sock")
+		c.Operators = []string{"root"}
+		c.Agent.Group = g.Name
+	})
+	cfg, _, err := config.Load(e.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.config = filepath.Join(team, "config.yaml")
+	if err := cfg.Write(e.config); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(e.config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.startAgent(cfg.Socket)
+	if fi, err := os.Stat(cfg.Socket); err != nil || fi.Mode().Perm() != 0o660 || fi.Sys().(*syscall.Stat_t).Gid != nobody {
+		t.Errorf("agent.group %s: the socket is %v, want 0660 and that group", g.Name, fi.Mode())
+	}
+	e.mustRun("job", "create", "--name", "secret-sql", "--sql", writeSQL(t))
+
+	viewer := func(args ...string) (string, error) {
+		b, err := asNobody(bin, []string{"PALINK_BE_MAIN=1"}, append([]string{"--config", e.config}, args...)...).CombinedOutput()
+		return string(b), err
+	}
+	backup := filepath.Join(out, "viewer.db")
+	o, err := viewer("store", "backup", backup)
+	if err == nil || !strings.Contains(o, "back up the store: user nobody is a viewer on this agent") {
+		t.Errorf("a viewer's store backup: %v\n%s", err, o)
+	}
+	if _, err := os.Stat(backup); err == nil {
+		t.Error("a viewer's refused backup left a file")
+	}
+	if o, err := viewer("jobs"); err != nil || !strings.Contains(o, "secret-sql") {
+		t.Errorf("a viewer's palink jobs: %v\n%s", err, o)
+	}
+	if o, err := viewer("job", "show", "secret-sql"); err != nil || !strings.Contains(o, "secret-sql") {
+		t.Errorf("a viewer's palink job show: %v\n%s", err, o)
+	}
+	if o, err := viewer("job", "kill", "secret-sql", "--yes"); err == nil || !strings.Contains(o, "viewer") {
+		t.Errorf("a viewer's kill: %v\n%s", err, o)
+	}
+	if o := e.mustRun("store", "backup", filepath.Join(out, "root.db")); !strings.Contains(o, "backed up") {
+		t.Errorf("root's backup: %s", o)
 	}
 }

@@ -77,16 +77,18 @@ func newStoreCmd(g *globals) *cobra.Command {
 				defer st.Close()
 				backup = func(w io.Writer) (int64, error) { return st.Backup(ctx, w) }
 			}
-			f, err := os.OpenFile(args[0], os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-			if err != nil {
-				return err
+			if _, err := os.Lstat(args[0]); err == nil {
+				return fmt.Errorf("backup %s: %s exists", path, args[0])
 			}
+			// The file is made at the first byte of the backup, so that a
+			// refused one leaves nothing behind.
+			f := &newFile{path: args[0]}
 			n, err := backup(f)
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 			if err != nil {
-				os.Remove(args[0])
+				f.Remove()
 				return fmt.Errorf("backup %s: %w", path, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "backed up %s to %s (%d bytes)\n", path, args[0], n)
@@ -109,6 +111,39 @@ func newStoreCmd(g *globals) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+// newFile is a file (0600) made at its first write; an existing file is an
+// error then.
+type newFile struct {
+	path string
+	f    *os.File
+}
+
+func (w *newFile) Write(b []byte) (int, error) {
+	if w.f == nil {
+		f, err := os.OpenFile(w.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return 0, err
+		}
+		w.f = f
+	}
+	return w.f.Write(b)
+}
+
+// Close closes the file, if it was made.
+func (w *newFile) Close() error {
+	if w.f == nil {
+		return nil
+	}
+	return w.f.Close()
+}
+
+// Remove removes the file, if it was made.
+func (w *newFile) Remove() {
+	if w.f != nil {
+		os.Remove(w.path)
+	}
 }
 
 // storePath is --db, else the config's store (storeOf, without a config
