@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -83,29 +85,6 @@ func asNobody(bin string, env []string, args ...string) *exec.Cmd {
 	cmd.Env = append([]string{"HOME=/nonexistent", "PATH=" + os.Getenv("PATH")}, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	return cmd
-}
-
-// impostor listens on path as whoever runs it (PALINK_IMPOSTOR) and
-// reports each connection, one after the other, with the number of bytes
-// it received: "conn N".
-func impostor(path string) {
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		fmt.Println("error:", err)
-		os.Exit(1)
-	}
-	_ = os.Chmod(path, 0o777)
-	fmt.Println("listening")
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			os.Exit(1)
-		}
-		_ = c.SetReadDeadline(time.Now().Add(time.Minute))
-		n, _ := io.Copy(io.Discard, c)
-		c.Close()
-		fmt.Printf("conn %d\n", n)
-	}
 }
 
 // startImpostor runs an impostor as nobody on sock and returns its reports.
