@@ -214,8 +214,11 @@ func (s AgentSocket) checkDir(owners []int) error {
 	if err != nil {
 		return fmt.Errorf("agent socket %s: %w", s.Path, err)
 	}
-	if !fi.IsDir() {
-		return s.untrusted("%s is not a directory (%s)", dir, fi.Mode().Type())
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return s.untrusted("its directory %s is a symbolic link: a private socket directory must be a directory of its own", dir)
+	case !fi.IsDir():
+		return s.untrusted("%s is not a directory", dir)
 	}
 	uid, ok := fileOwner(fi)
 	if !ok {

@@ -142,7 +142,9 @@ func TestPrivateSocketDirectory(t *testing.T) {
 	}
 	listenRaw(t, filepath.Join(real, filepath.Base(s.Path)))
 	_, err = core.Dial(ctx, s)
-	wantUntrusted(t, "client, a link as the directory", err, "is not a directory")
+	wantUntrusted(t, "client, a link as the directory", err, "is a symbolic link")
+	_, err = s.Listen("")
+	wantUntrusted(t, "agent, a link as the directory", err, "is a symbolic link")
 }
 
 // listenDead leaves a socket file at path that nobody listens on.
