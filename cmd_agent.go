@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -70,13 +68,18 @@ func newAgentCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sock := socketPath(cfg)
-			if r, err := core.Dial(ctx, sock); err == nil {
+			// The agent serves --db, else the config's store, on that store's socket.
+			path := g.storeOf(cfg)
+			sock := agentSocket(cfg, path)
+			r, err := dialAgent(ctx, cfg, path)
+			if err == nil {
 				r.Close()
-				return fmt.Errorf("an agent already answers on %s", sock)
+				return fmt.Errorf("an agent already serves %s on %s", path, sock.Path)
 			}
-			g.dbPath = cfg.Store // never dial ourselves
-			e, err := g.openEnvWith(ctx, cfg)
+			if !errors.Is(err, core.ErrNoAgent) {
+				return err
+			}
+			e, err := g.openLocal(ctx, cfg, path)
 			if err != nil {
 				return err
 			}
@@ -87,25 +90,21 @@ func newAgentCmd(g *globals) *cobra.Command {
 			}
 			defer stopServe()
 			fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: store %s, socket %s, %d clusters, sync every %s\n",
-				e.store.Path(), sock, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
+				e.store.Path(), sock.Path, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
 			err = runBackground(ctx, e.local)
 			return err
 		},
 	}
 }
 
-// serveAgent answers on the agent socket for the palink that owns the
-// store (the agent, or a TUI), so that other palinks on the host — the CLI,
-// more TUIs — work through it. stop closes the socket.
+// serveAgent answers on the socket of the store e holds, for the palink
+// that owns it (the agent, or a TUI), so that other palinks on the host —
+// the CLI, more TUIs — work through it. stop closes the socket.
 func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
-	sock := socketPath(e.cfg)
-	_ = os.Remove(sock) // a stale socket of a dead owner: we hold the store, so it is dead
-	ln, err := net.Listen("unix", sock)
+	ln, err := agentSocket(e.cfg, e.store.Path()).Listen(e.cfg.Agent.Group)
 	if err != nil {
-		return nil, fmt.Errorf("agent socket: %w", err)
+		return nil, err
 	}
-	// Everyone on the host may connect; roles decide who may act.
-	_ = os.Chmod(sock, 0o666)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -114,7 +113,7 @@ func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
 			e.log.Warn("agent socket", "err", err)
 		}
 	}()
-	return func() { cancel(); <-done; os.Remove(sock) }, nil
+	return func() { cancel(); <-done }, nil
 }
 
 // runBackground runs the scheduler and state sync until ctx is done.

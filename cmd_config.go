@@ -59,21 +59,23 @@ func newStoreCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			path, err := g.storePath()
-			if err != nil {
-				return err
+			// Without a config file, --db names the store.
+			cfg, cerr := g.loadConfig()
+			if cerr != nil && g.dbPath == "" {
+				return cerr
 			}
+			path := g.storeOf(cfg)
 			// The palink that owns the store (an agent, or a TUI) takes the
 			// backup while it keeps working; otherwise open it read-only.
 			var backup func(io.Writer) (int64, error)
-			if cfg, cerr := g.loadConfig(); cerr == nil && g.dbPath == "" {
-				if r, err := core.Dial(ctx, socketPath(cfg)); err == nil {
-					defer r.Close()
-					path = r.Info().Store
-					backup = func(w io.Writer) (int64, error) { return r.Backup(ctx, w) }
-				}
-			}
-			if backup == nil {
+			r, err := dialAgent(ctx, cfg, path)
+			switch {
+			case err == nil:
+				defer r.Close()
+				backup = func(w io.Writer) (int64, error) { return r.Backup(ctx, w) }
+			case !errors.Is(err, core.ErrNoAgent):
+				return err
+			default:
 				st, err := store.Open(path, store.Options{ReadOnly: true})
 				if err != nil {
 					return err
@@ -81,16 +83,18 @@ func newStoreCmd(g *globals) *cobra.Command {
 				defer st.Close()
 				backup = func(w io.Writer) (int64, error) { return st.Backup(ctx, w) }
 			}
-			f, err := os.OpenFile(args[0], os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-			if err != nil {
-				return err
+			if _, err := os.Lstat(args[0]); err == nil {
+				return fmt.Errorf("backup %s: %s exists", path, args[0])
 			}
+			// The file is made at the first byte of the backup, so that a
+			// refused one leaves nothing behind.
+			f := &newFile{path: args[0]}
 			n, err := backup(f)
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 			if err != nil {
-				os.Remove(args[0])
+				f.Remove()
 				return fmt.Errorf("backup %s: %w", path, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "backed up %s to %s (%d bytes)\n", path, args[0], n)
@@ -115,14 +119,48 @@ func newStoreCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// storePath is --db, else the config's store.
+// newFile is a file (0600) made at its first write; an existing file is an
+// error then.
+type newFile struct {
+	path string
+	f    *os.File
+}
+
+func (w *newFile) Write(b []byte) (int, error) {
+	if w.f == nil {
+		f, err := os.OpenFile(w.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return 0, err
+		}
+		w.f = f
+	}
+	return w.f.Write(b)
+}
+
+// Close closes the file, if it was made.
+func (w *newFile) Close() error {
+	if w.f == nil {
+		return nil
+	}
+	return w.f.Close()
+}
+
+// Remove removes the file, if it was made.
+func (w *newFile) Remove() {
+	if w.f != nil {
+		os.Remove(w.path)
+	}
+}
+
+// storePath is --db, else the config's store (storeOf, without a config
+// file when --db is given).
 func (g *globals) storePath() (string, error) {
 	if g.dbPath != "" {
-		return g.dbPath, nil
+		return g.storeOf(nil), nil
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return "", err
 	}
-	return cfg.Store, nil
+	return g.storeOf(cfg), nil
 }

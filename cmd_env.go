@@ -92,28 +92,31 @@ func (g *globals) openEnv(ctx context.Context) (*env, error) {
 	return g.openEnvWith(ctx, cfg)
 }
 
+// openEnvWith talks to the agent that serves the store (--db, else the
+// config's) if one runs, and opens the store itself otherwise. A socket
+// refused for trust is an error, never a reason to open the store.
 func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, error) {
+	path := g.storeOf(cfg)
+	r, err := dialAgent(ctx, cfg, path)
+	if err == nil {
+		if g.readOnly {
+			r.SetReadOnly()
+		}
+		e := &env{g: g, cfg: cfg, log: g.logger(false), remote: r, svc: r}
+		e.close = append(e.close, func() { r.Close() })
+		return e, nil
+	}
+	if !errors.Is(err, core.ErrNoAgent) {
+		return nil, err
+	}
+	return g.openLocal(ctx, cfg, path)
+}
+
+// openLocal opens the store at path itself and builds the in-process service.
+func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
-	// A running agent owns the store: talk to it.
-	if g.dbPath == "" {
-		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		r, err := core.Dial(dctx, socketPath(cfg))
-		cancel()
-		if err == nil {
-			if g.readOnly {
-				r.SetReadOnly()
-			}
-			e.remote, e.svc = r, r
-			e.close = append(e.close, func() { r.Close() })
-			return e, nil
-		}
-	}
-	dbPath := g.dbPath
-	if dbPath == "" {
-		dbPath = cfg.Store
-	}
-	st, err := store.Open(dbPath, store.Options{ReadOnly: g.readOnly, NoSync: g.throwaway})
+	st, err := store.Open(path, store.Options{ReadOnly: g.readOnly, NoSync: g.throwaway})
 	if err != nil {
 		return nil, err
 	}
@@ -136,12 +139,36 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 	return e, nil
 }
 
-// socketPath is the agent's socket from the config, else the default.
-func socketPath(cfg *config.Config) string {
-	if cfg.Socket != "" {
-		return cfg.Socket
+// storeOf is the store this palink works on: --db, else the config's, as
+// an absolute path. One store is one path everywhere: its agent's socket is
+// named after it.
+func (g *globals) storeOf(cfg *config.Config) string {
+	path := g.dbPath
+	if path == "" && cfg != nil {
+		path = cfg.Store
 	}
-	return core.DefaultSocket()
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+// agentSocket is where the agent of the store at path answers: the
+// config's socket for the config's store, else the store's default socket
+// (so --db X and a config whose store is X meet at one socket).
+func agentSocket(cfg *config.Config, path string) core.AgentSocket {
+	if cfg != nil && cfg.Socket != "" && core.SameStore(cfg.Store, path) {
+		return core.AgentSocket{Path: cfg.Socket, Store: path, Configured: true}
+	}
+	return core.AgentSocket{Path: core.DefaultSocket(path), Store: path}
+}
+
+// dialAgent connects to the agent that serves the store at path; the error
+// wraps core.ErrNoAgent when none runs. cfg may be nil (no config file).
+func dialAgent(ctx context.Context, cfg *config.Config, path string) (*core.Remote, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return core.Dial(ctx, agentSocket(cfg, path))
 }
 
 // logger writes to --log-file, or discards.

@@ -30,16 +30,32 @@ type Config struct {
 	Metrics   Metrics       `yaml:"metrics"`
 	Alerts    Alerts        `yaml:"alerts"`
 	Clusters  []Cluster     `yaml:"clusters"`
-	// Socket is the agent's unix socket; default $XDG_RUNTIME_DIR/palink.sock.
+	// Socket is the unix socket of the agent of Store, for a team: it must
+	// lie in a directory only the agent's user (or root) may write to, or in
+	// a root-owned sticky one such as /tmp. Default: a socket named after
+	// the store in the user's private $XDG_RUNTIME_DIR/palink (else
+	// /tmp/palink-UID), which no other user can reach. A store other than
+	// Store (--db) always gets its default socket.
 	Socket string `yaml:"socket"`
-	// Operators may act through the agent; everyone else only views. Empty:
-	// every user of the host may act.
+	// Agent configures the agent's socket.
+	Agent Agent `yaml:"agent"`
+	// Operators may act through the agent, back up its store and explain
+	// SQL on a cluster; everyone else only views. Empty: every user who can
+	// reach the socket may.
 	Operators []string `yaml:"operators"`
 
 	// path is the file this was read from, for messages.
 	path string
 	// lines maps a field path ("clusters[0].rm") to its line in the file.
 	lines map[string]int
+}
+
+// Agent configures `palink agent`'s socket.
+type Agent struct {
+	// Group, when set, owns the socket, which is then 0660, so that the
+	// group's members may connect; default: only the agent's user (0600).
+	// It needs Socket: nobody else can reach the default private one.
+	Group string `yaml:"group"`
 }
 
 // Sync configures state sync.
@@ -314,6 +330,7 @@ func (c *Config) ApplyDefaults() {
 		c.Store = DefaultStore()
 	}
 	c.Store = expandHome(c.Store)
+	c.Socket = expandHome(c.Socket)
 	if c.Sync.Interval == 0 {
 		c.Sync.Interval = Duration(10 * time.Second)
 	}
@@ -382,6 +399,10 @@ func expandHome(p string) string {
 
 var nameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
+// groupRE is what a unix group name may look like (shadow-utils', with the
+// dots and @ that directory services use).
+var groupRE = regexp.MustCompile(`^[a-zA-Z0-9_][a-zA-Z0-9_.@-]*\$?$`)
+
 // Check validates the config and returns every problem found, each at its line.
 func (c *Config) Check() Problems {
 	var ps Problems
@@ -416,6 +437,17 @@ func (c *Config) Check() Problems {
 	}
 	if c.Restart.Backoff > 0 && c.Restart.MaxBackoff > 0 && c.Restart.Backoff > c.Restart.MaxBackoff {
 		add("restart_policy.backoff", false, "restart_policy.backoff %s is above max_backoff %s", c.Restart.Backoff.D(), c.Restart.MaxBackoff.D())
+	}
+	if c.Socket != "" && !filepath.IsAbs(c.Socket) {
+		add("socket", false, "socket %q: use an absolute path (palink runs from any directory)", c.Socket)
+	}
+	if c.Agent.Group != "" {
+		if !groupRE.MatchString(c.Agent.Group) {
+			add("agent.group", false, "agent.group %q is not a group name", c.Agent.Group)
+		}
+		if c.Socket == "" {
+			add("agent.group", true, "agent.group %q without socket: the default socket lies in the agent user's private directory, where the group cannot reach it; set socket: too", c.Agent.Group)
+		}
 	}
 	c.checkObservability(add)
 	seen := map[string]int{}

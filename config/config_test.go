@@ -71,6 +71,8 @@ func TestCheckPointsAtTheBadLine(t *testing.T) {
 		{"negative window", "restart_policy:\n  window: -1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.window -1m0s is negative"},
 		{"backoff above max", "restart_policy:\n  backoff: 10m\n  max_backoff: 1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.backoff 10m0s is above max_backoff 1m0s"},
 		{"empty password_env", "clusters:\n  - name: a\n    rm: [http://x:1]\n    auth:\n      user: ops\n      password_env: PALINK_TEST_UNSET_PW\n", "c.yaml:6: error: cluster \"a\": environment variable PALINK_TEST_UNSET_PW (auth.password_env) is empty or unset"},
+		{"relative socket", "socket: run/agent.sock\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:1: error: socket \"run/agent.sock\": use an absolute path"},
+		{"bad group", "socket: /run/palink/agent.sock\nagent:\n  group: \"ops team\"\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:3: error: agent.group \"ops team\" is not a group name"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,5 +114,22 @@ func TestPasswordFromEnvNeverInConfigDump(t *testing.T) {
 	}
 	if back.Clusters[0].Auth.PasswordEnv != "PALINK_TEST_PW" {
 		t.Errorf("round trip lost password_env")
+	}
+}
+
+// TestAgentGroupNeedsASocket: a group for the default socket reaches no
+// one, since that socket lies in its user's private directory.
+func TestAgentGroupNeedsASocket(t *testing.T) {
+	base := "clusters:\n  - name: a\n    rm: [http://x:1]\n    sql_gateway: http://g:1\n"
+	c, warns, err := Parse("c.yaml", []byte("agent:\n  group: palink\n"+base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Agent.Group != "palink" || len(warns) != 1 || !strings.Contains(warns[0].Error(), "c.yaml:2: warning: agent.group \"palink\" without socket") {
+		t.Errorf("group %q, warnings %v", c.Agent.Group, warns)
+	}
+	c, warns, err = Parse("c.yaml", []byte("socket: ~/palink.sock\nagent:\n  group: palink\n"+base))
+	if err != nil || len(warns) != 0 || !strings.HasSuffix(c.Socket, "/palink.sock") || strings.HasPrefix(c.Socket, "~") {
+		t.Errorf("socket %q, warnings %v, %v", c.Socket, warns, err)
 	}
 }

@@ -221,7 +221,7 @@ func TestSaveLogThroughTheAgent(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- core.Serve(ctx, ln, e.svc, core.Roles{}) }()
 	defer func() { cancel(); <-served }()
-	r, err := core.Dial(ctx, sock)
+	r, err := core.Dial(ctx, core.AgentSocket{Path: sock, Configured: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,35 +3,31 @@ package core
 import (
 	"fmt"
 	"net"
-	"os/user"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 )
 
-// peerUser is the OS user at the other end of a unix socket (SO_PEERCRED).
-func peerUser(conn net.Conn) (string, error) {
+// peerUID is the uid of the process at the other end of a unix socket
+// (SO_PEERCRED): for the agent, the client's; for a client, the uid the
+// agent had when it began listening.
+func peerUID(conn net.Conn) (int, error) {
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
-		return "", fmt.Errorf("not a unix socket connection")
+		return -1, fmt.Errorf("not a unix socket connection")
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return "", err
+		return -1, err
 	}
 	var cred *unix.Ucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil {
-		return "", err
+		return -1, err
 	}
 	if credErr != nil {
-		return "", fmt.Errorf("peer credentials: %w", credErr)
+		return -1, fmt.Errorf("peer credentials: %w", credErr)
 	}
-	uid := strconv.Itoa(int(cred.Uid))
-	if u, err := user.LookupId(uid); err == nil {
-		return u.Username, nil
-	}
-	return "uid:" + uid, nil
+	return int(cred.Uid), nil
 }

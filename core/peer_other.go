@@ -1,11 +1,14 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
 package core
 
 import (
+	"errors"
 	"net"
 )
 
-// peerUser cannot tell the peer on this platform: the agent records the
-// connection as the agent's own user.
-func peerUser(conn net.Conn) (string, error) { return CurrentUser(), nil }
+// peerUID cannot tell the peer on this platform: the agent refuses every
+// connection and clients refuse every agent, rather than guess.
+func peerUID(net.Conn) (int, error) {
+	return -1, errors.New("this platform does not tell who is at the other end of a unix socket")
+}

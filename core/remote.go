@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/rpc"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +19,7 @@ import (
 // tells the agent which OS user is on the other end (SO_PEERCRED): that user
 // is recorded as the issuer of actions and decides the role (viewer or
 // operator); the client's own claim is ignored. Watch is a long poll.
+// Where the socket lies and whom a client trusts there: remote_socket.go.
 
 // Roles decide who may act through the agent. Empty Operators means every
 // user may act.
@@ -52,19 +52,21 @@ func Serve(ctx context.Context, l net.Listener, svc *Local, roles Roles) error {
 			}
 			return fmt.Errorf("agent: accept: %w", err)
 		}
-		user, err := peerUser(conn)
+		uid, err := peerUID(conn)
 		if err != nil {
 			svc.log.Warn("agent: refusing a connection", "err", err)
 			conn.Close()
 			continue
 		}
+		user := loginName(uid)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			connCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			srv := rpc.NewServer()
-			h := &rpcHandler{ctx: connCtx, svc: svc, user: user, operator: roles.operator(user) && !svc.ReadOnly()}
+			op := roles.operator(user)
+			h := &rpcHandler{ctx: connCtx, svc: svc, user: user, operator: op, mayAct: op && !svc.ReadOnly()}
 			if err := srv.RegisterName("Palink", h); err != nil {
 				svc.log.Error("agent: register", "err", err)
 				conn.Close()
@@ -77,11 +79,23 @@ func Serve(ctx context.Context, l net.Listener, svc *Local, roles Roles) error {
 }
 
 // rpcHandler serves one connection, for one user.
+//
+// A viewer (a user outside Roles.Operators) may read what a console shows
+// one job or one list at a time: jobs, a job with its current spec and its
+// spec versions, commands, clusters, logs, metrics, alerts and the change
+// stream; SyncJob too, which only asks the cluster for the truth. Only an
+// operator may change anything (create, save, act, adopt), copy the store in
+// bulk (Backup: every spec of every job with the secrets their SQL may hold,
+// and the audit log), or have the agent run SQL on a cluster's gateway under
+// its identity (Explain runs the script's DDL there).
 type rpcHandler struct {
-	ctx      context.Context
-	svc      *Local
-	user     string
+	ctx  context.Context
+	svc  *Local
+	user string
+	// operator: the user is one of Roles.Operators; mayAct: an operator on
+	// an agent that is not read-only.
 	operator bool
+	mayAct   bool
 
 	watchOnce sync.Once
 	watch     <-chan Change
@@ -94,9 +108,18 @@ func (h *rpcHandler) call(timeout time.Duration) (context.Context, context.Cance
 	return context.WithTimeout(h.ctx, timeout)
 }
 
+// mustOperate refuses changes to viewers and on a read-only agent.
 func (h *rpcHandler) mustOperate(what string) error {
-	if !h.operator {
+	if !h.mayAct {
 		return fmt.Errorf("%s: user %s is a viewer on this agent", what, h.user)
+	}
+	return nil
+}
+
+// mustBeOperator refuses to viewers what only operators may read or run.
+func (h *rpcHandler) mustBeOperator(what string) error {
+	if !h.operator {
+		return fmt.Errorf("%s: user %s is a viewer on this agent; ask an operator", what, h.user)
 	}
 	return nil
 }
@@ -168,7 +191,7 @@ func (h *rpcHandler) Plan(r ActionRequest, out *ActionPlan) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.Plan(ctx, r)
-	if err == nil && !h.operator {
+	if err == nil && !h.mayAct {
 		out.Allowed, out.Reason = false, "user "+h.user+" is a viewer on this agent"
 	}
 	return err
@@ -249,8 +272,13 @@ func (h *rpcHandler) Adopt(r AdoptRequest, out *model.Job) (err error) {
 	return err
 }
 
-// Backup returns a consistent copy of the agent's store.
+// Backup returns a consistent copy of the agent's store: every spec version
+// of every job (with whatever secrets their SQL holds) and the whole audit
+// log, so only operators may take it.
 func (h *rpcHandler) Backup(_ Empty, out *[]byte) error {
+	if err := h.mustBeOperator("back up the store"); err != nil {
+		return err
+	}
 	ctx, cancel := h.call(10 * time.Minute)
 	defer cancel()
 	var buf bytes.Buffer
@@ -270,7 +298,7 @@ type Info struct {
 
 // Info reports the caller's identity and role.
 func (h *rpcHandler) Info(_ Empty, out *Info) error {
-	*out = Info{User: h.user, ReadOnly: !h.operator, Store: h.svc.st.Path()}
+	*out = Info{User: h.user, ReadOnly: !h.mayAct, Store: h.svc.st.Path()}
 	return nil
 }
 
@@ -316,21 +344,6 @@ type Remote struct {
 func (r *Remote) SetReadOnly() { r.readOnly = true }
 
 var _ Service = (*Remote)(nil)
-
-// Dial connects to the agent's socket.
-func Dial(ctx context.Context, socket string) (*Remote, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socket)
-	if err != nil {
-		return nil, err
-	}
-	r := &Remote{c: rpc.NewClient(conn)}
-	if err := r.call(ctx, "Info", Empty{}, &r.info); err != nil {
-		r.c.Close()
-		return nil, fmt.Errorf("agent at %s: %w", socket, err)
-	}
-	return r, nil
-}
 
 // Backup writes a consistent copy of the agent's store to w.
 func (r *Remote) Backup(ctx context.Context, w io.Writer) (int64, error) {
@@ -501,12 +514,4 @@ func (r *Remote) Watch(ctx context.Context) (<-chan Change, error) {
 		}
 	}()
 	return out, nil
-}
-
-// DefaultSocket is $XDG_RUNTIME_DIR/palink.sock, else /tmp/palink-UID.sock.
-func DefaultSocket() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		return d + "/palink.sock"
-	}
-	return fmt.Sprintf("/tmp/palink-%d.sock", os.Getuid())
 }

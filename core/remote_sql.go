@@ -11,8 +11,13 @@ type ExplainArgs struct {
 	SQL     string
 }
 
-// Explain is Service.Explain. Viewers may ask too: it changes nothing.
+// Explain is Service.Explain, for operators only: it runs the script's
+// DDL (CREATE, DROP, ALTER …) in a SQL Gateway session under the agent's
+// identity, and a persistent catalog keeps what it does.
 func (h *rpcHandler) Explain(a ExplainArgs, out *string) (err error) {
+	if err := h.mustBeOperator("explain on the SQL Gateway"); err != nil {
+		return err
+	}
 	ctx, cancel := h.call(2 * time.Minute)
 	defer cancel()
 	*out, err = h.svc.Explain(ctx, a.Cluster, a.SQL)

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"path/filepath"
@@ -23,7 +24,7 @@ func serveAgent(t *testing.T, e *simEnv, roles core.Roles) *core.Remote {
 	ctx, cancel := context.WithCancel(e.ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = core.Serve(ctx, ln, e.svc, roles) }()
-	r, err := core.Dial(e.ctx, sock)
+	r, err := core.Dial(e.ctx, core.AgentSocket{Path: sock, Configured: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +86,30 @@ func TestAgentProtocol(t *testing.T) {
 	}
 	if p, err := viewer.Plan(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err != nil || p.Allowed {
 		t.Errorf("viewer plan allowed: %+v %v", p, err)
+	}
+	// A viewer reads what a console shows, one job or one list at a time …
+	if jobs, err := viewer.ListJobs(e.ctx, core.JobFilter{}); err != nil || len(jobs) != 1 {
+		t.Errorf("viewer ListJobs: %d jobs, %v", len(jobs), err)
+	}
+	if d, err := viewer.Job(e.ctx, "via-agent"); err != nil || d.Spec.SQL == "" {
+		t.Errorf("viewer Job: %v", err)
+	}
+	if specs, err := viewer.Specs(e.ctx, "via-agent"); err != nil || len(specs) != 1 {
+		t.Errorf("viewer Specs: %d, %v", len(specs), err)
+	}
+	if cmds, err := viewer.Commands(e.ctx, core.CommandFilter{}); err != nil || len(cmds) == 0 {
+		t.Errorf("viewer Commands: %d, %v", len(cmds), err)
+	}
+	// … but copies no store and runs no SQL on a cluster as the agent.
+	var backup bytes.Buffer
+	if _, err := viewer.Backup(e.ctx, &backup); err == nil || !strings.Contains(err.Error(), "back up the store: user "+me+" is a viewer") || backup.Len() > 0 {
+		t.Errorf("viewer backup: %d bytes, %v", backup.Len(), err)
+	}
+	if _, err := viewer.Explain(e.ctx, "sim", "CREATE TABLE t (x INT) WITH ('connector' = 'datagen');\nINSERT INTO t SELECT 1;"); err == nil || !strings.Contains(err.Error(), "viewer") {
+		t.Errorf("viewer explain: %v", err)
+	}
+	if _, err := r.Backup(e.ctx, &backup); err != nil || backup.Len() == 0 {
+		t.Errorf("operator backup: %d bytes, %v", backup.Len(), err)
 	}
 	r.SetReadOnly()
 	if _, err := r.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "read-only") {
