@@ -85,18 +85,28 @@ func Open(path string, opts Options) (*Bolt, error) {
 	return b, nil
 }
 
-// lockedError says who holds the store, when the OS can tell, and how to go on.
+// lockInfo is who holds a store's flock, as far as the OS tells (lockHolder).
+type lockInfo struct {
+	pid    int
+	shared bool // a read-only palink's shared lock, not a writer's
+}
+
+// lockedError says who holds the store, when the OS can tell, and how to go
+// on. Its advice must work when followed: a read-only palink shares a store
+// with other read-only ones but never with a writer, so --read-only is
+// offered only when the holder is known to be read-only.
 func lockedError(path string, readOnly bool, waited time.Duration) error {
+	h, known := lockHolder(path)
 	who := "another palink"
-	if pid, ok := lockHolder(path); ok && pid == os.Getpid() {
-		who = fmt.Sprintf("this palink (pid %d) already", pid)
-	} else if ok {
-		who = fmt.Sprintf("another palink (pid %d)", pid)
+	if known && h.pid == os.Getpid() {
+		who = fmt.Sprintf("this palink (pid %d) already", h.pid)
+	} else if known {
+		who = fmt.Sprintf("another palink (pid %d)", h.pid)
 	}
-	advice := "stop it, run with --read-only, or point --db elsewhere"
-	if readOnly {
-		// A read-only store shares the lock, so the holder is a writer.
-		advice = "stop it, or point --db elsewhere (--read-only cannot share a store with a writer)"
+	advice := "wait for it to finish or stop it, or point --db elsewhere; " +
+		"to share one store among several palinks, run `palink agent`: every palink started without --db then talks to it"
+	if known && h.shared && !readOnly {
+		advice = "it has the store open read-only: wait for it to finish or stop it, or run this one with --read-only too"
 	}
 	return &sentinelError{
 		msg: fmt.Sprintf("open store: %s holds %s (waited %v); %s", who, path, waited, advice),

@@ -14,8 +14,9 @@ var (
 	ErrExists   = errors.New("already exists")
 	ErrReadOnly = errors.New("store is open read-only")
 	// ErrLocked: another process holds the store file. Its message names the
-	// file and says how to proceed (wait, stop the other palink, or use
-	// --read-only, or talk to the agent).
+	// file and the holder and says how to proceed: wait for it or stop it,
+	// share the store through `palink agent`, or, when the holder is itself
+	// read-only, open it --read-only too.
 	ErrLocked = errors.New("store is in use by another process")
 	// ErrInvalid: a record cannot be stored as given (a missing id, an enum
 	// out of range, a field that must not change). It reports a bug in the
