@@ -44,6 +44,30 @@
 // file. A change of schema adds its fixture with
 // `go test ./store -run TestFixtures -update` and keeps the older ones.
 //
+// # Damaged files
+//
+// A store file can be damaged under palink: truncated, emptied, pages
+// overwritten by a bad disk or a stray write. bbolt trusts its pages: it
+// panics on one it cannot make sense of (in the goroutine of the
+// transaction), and reads past the end of a truncated file. So:
+//
+//   - Open creates a store only where no file exists, whole, in a temporary
+//     file linked into place; an existing empty file is refused, never
+//     made into a new store.
+//   - Open looks at an existing file read-only before using it: a directory
+//     or a device is refused; the file must hold every page its meta page
+//     counts; and bbolt's own check walks the page headers (every page
+//     reachable or free, none both, each of the type its parent says),
+//     which costs tens of milliseconds for a store of hundreds of MB.
+//   - Every transaction (View, Update, Backup, Check, the migrations) runs
+//     under guard, which turns a panic raised in bbolt, or a fault reading
+//     the mapped file, into ErrCorrupt; a panic of the caller's own code
+//     goes on. A Bolt that met damage refuses every later Update.
+//
+// ErrCorrupt's message names the file, what is wrong, and the command that
+// puts a backup in its place (RestoreAdvice). CheckFile is the full check
+// of `palink store check`: pages, records and indexes.
+//
 // # Locking
 //
 // bbolt takes flock on the file: a writer holds it exclusively, a read-only

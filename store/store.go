@@ -22,6 +22,12 @@ var (
 	// out of range, a field that must not change). It reports a bug in the
 	// caller, not a condition to retry.
 	ErrInvalid = errors.New("invalid record")
+	// ErrCorrupt: the store file is damaged: empty, truncated, pages
+	// overwritten, or records and indexes that disagree. Its message names
+	// the file, what is wrong, and the command that restores a backup
+	// (RestoreAdvice). Once a Bolt store has met damage it refuses every
+	// Update, so that nothing is written on top of it.
+	ErrCorrupt = errors.New("store file is damaged")
 	// ErrSchema: the store's schema is not one this palink can use (newer
 	// than it knows, or older and the store is open read-only).
 	ErrSchema = errors.New("unsupported store schema")
