@@ -38,6 +38,7 @@ type Bolt struct {
 	db       *bolt.DB
 	path     string
 	readOnly bool
+	id       string // meta/store_id, read at Open
 	// damage is the first damage a transaction met; Update refuses to
 	// write once it is set.
 	damage atomic.Pointer[damageError]
@@ -146,6 +147,11 @@ func (e *sentinelError) Unwrap() error { return e.is }
 
 // Path returns the store's file.
 func (b *Bolt) Path() string { return b.path }
+
+// ID returns the store's id (meta/store_id), minted when the store was
+// created or migrated to schema 3. It is never empty: Open refuses a store
+// without one, and a read-only Open refuses an older schema.
+func (b *Bolt) ID() string { return b.id }
 
 // ReadOnly reports whether the store was opened read-only.
 func (b *Bolt) ReadOnly() bool { return b.readOnly }

@@ -168,6 +168,7 @@ func CheckFile(ctx context.Context, path string, opts Options) (Report, error) {
 			if v, err := readVersion(tx); err == nil {
 				r.Schema = v
 			}
+			r.ID = readStoreID(tx)
 			if b := tx.Bucket(bucketJobs); b != nil {
 				r.Jobs = b.Stats().KeyN
 			}
@@ -207,6 +208,9 @@ func checkTx(tx *bolt.Tx) []error {
 	}
 	if v != SchemaVersion {
 		return []error{fmt.Errorf("schema version is %d, want %d", v, SchemaVersion)}
+	}
+	if id := readStoreID(tx); !validStoreID(id) {
+		report("meta: %s is %q, not 12 lowercase hex characters", keyStoreID, id)
 	}
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
@@ -321,7 +325,7 @@ func checkTx(tx *bolt.Tx) []error {
 			return nil
 		}
 		cmdByID[string(k)] = c
-		if c.ID != string(k) || CommandID(c.Seq) != c.ID {
+		if c.ID != string(k) || !commandIDHasSeq(k, c.Seq) {
 			report("command stored under %q has id %q and seq %d", k, c.ID, c.Seq)
 		}
 		if uint64(c.Seq) > cmds.Sequence() {

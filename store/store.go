@@ -45,6 +45,11 @@ type Store interface {
 	Backup(ctx context.Context, w io.Writer) (int64, error)
 	// Path names the store for messages (the file, or the endpoint).
 	Path() string
+	// ID is the store's identity: 12 lowercase hex characters, minted once
+	// when the store is made and kept by backups and restores. Two stores
+	// never share one, so YARN tags that carry it tell their applications
+	// apart. It is never empty for an open store.
+	ID() string
 	// Close releases the store; transactions still running finish first.
 	Close() error
 }
@@ -67,7 +72,12 @@ type ReadTx interface {
 	Jobs() ([]model.Job, error) // ordered by id
 	Spec(jobID string, version int) (model.Spec, error)
 	Specs(jobID string) ([]model.Spec, error) // oldest first
+	// Command returns the command with the given id, exactly as stored.
 	Command(id string) (model.Command, error)
+	// CommandBySeq returns the command with the given Seq, which is how
+	// users name commands ("42", "#42", "c000000042": ParseCommandID),
+	// whatever the form of its id.
+	CommandBySeq(seq int64) (model.Command, error)
 	Commands(f CommandFilter) ([]model.Command, error) // oldest first
 	// Events returns the job's events with Seq > afterSeq, oldest first, at most limit (0: all).
 	Events(jobID string, afterSeq int64, limit int) ([]model.Event, error)
@@ -91,7 +101,8 @@ type Tx interface {
 	// exist. It does not change the job's SpecVersion: that is core's call.
 	AddSpec(s model.Spec) (model.Spec, error)
 	// PutCommand stores a command. A command with an empty ID is new: it gets
-	// the next Seq and an ID derived from it (CommandID), and its job must
+	// the next Seq and an ID made of it and a random part (CommandID(Seq),
+	// "-", 12 lowercase hex characters), unique across stores; its job must
 	// exist. Otherwise it replaces the stored one (ErrNotFound if there is
 	// none); its Seq, JobID and Kind cannot change (ErrInvalid).
 	PutCommand(c model.Command) (model.Command, error)
