@@ -237,18 +237,28 @@ func TestViewOverDamagedPageIsErrCorrupt(t *testing.T) {
 // caller's own function is its bug, and goes on as it was.
 func TestCallerPanicIsNotDamage(t *testing.T) {
 	s := openT(t, filepath.Join(t.TempDir(), "palink.db"), Options{NoSync: true})
-	for _, op := range []func(){
-		func() { _ = s.View(context.Background(), func(ReadTx) error { panic("caller bug") }) },
-		func() { _ = s.Update(context.Background(), func(Tx) error { panic("caller bug") }) },
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r != "caller bug" {
-					t.Errorf("recovered %v, want the caller's own panic", r)
-				}
+	var none []int
+	var nilJob *model.Job
+	bugs := map[string]func(){
+		"panic":       func() { panic("caller bug") },
+		"index":       func() { _ = none[3] },
+		"nil pointer": func() { _ = nilJob.Name },
+	}
+	for name, bug := range bugs {
+		for _, op := range []func(){
+			func() { _ = s.View(context.Background(), func(ReadTx) error { bug(); return nil }) },
+			func() { _ = s.Update(context.Background(), func(Tx) error { bug(); return nil }) },
+		} {
+			func() {
+				defer func() {
+					r := recover()
+					if err, ok := r.(error); r == nil || ok && errors.Is(err, ErrCorrupt) {
+						t.Errorf("%s in the caller's fn: recovered %v, want the caller's own panic", name, r)
+					}
+				}()
+				op()
 			}()
-			op()
-		}()
+		}
 	}
 	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
 }
