@@ -50,7 +50,7 @@ func (b *Bolt) Check(ctx context.Context) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return &CheckError{Path: b.path, Problems: problems}
+	return &CheckError{Path: b.path, Problems: distinct(problems)}
 }
 
 // checkFile is the whole check of a store file of size bytes: bbolt's
@@ -183,7 +183,22 @@ func CheckFile(ctx context.Context, path string, opts Options) (Report, error) {
 	} else if err != nil {
 		return r, fmt.Errorf("check store %s: %w", path, err)
 	}
+	r.Problems = distinct(r.Problems)
 	return r, nil
+}
+
+// distinct drops repeats, keeping the first of each: a broken page that
+// stopped bbolt's check also stops the record walk that comes after it.
+func distinct(problems []string) []string {
+	seen := map[string]bool{}
+	out := problems[:0:0]
+	for _, p := range problems {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // has reports whether b holds key (with any value, empty included).

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -290,6 +291,9 @@ func TestCheckFileReports(t *testing.T) {
 	r, err = CheckFile(context.Background(), path, Options{})
 	if err != nil || len(r.Problems) == 0 || !strings.HasPrefix(r.Problems[0], "bbolt: ") {
 		t.Fatalf("overwritten pages: %q, %v", r.Problems, err)
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(r.Problems)))) != len(r.Problems) {
+		t.Errorf("a problem is listed twice: %q", r.Problems)
 	}
 
 	st, _ := os.Stat(path)
