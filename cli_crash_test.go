@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,7 +116,7 @@ func (e *cliEnv) commandViaAgent(ctx context.Context, id string) (model.Command,
 		return model.Command{}, err
 	}
 	for _, c := range cs {
-		if c.ID == id || strings.TrimLeft(strings.TrimPrefix(c.ID, "c"), "0") == id {
+		if c.ID == id || strconv.FormatInt(c.Seq, 10) == id {
 			return c, nil
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +52,7 @@ func newConfigCmd(g *globals) *cobra.Command {
 }
 
 func newStoreCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{Use: "store", Short: "Back up and restore palink's store"}
+	cmd := &cobra.Command{Use: "store", Short: "Back up, check and restore palink's store"}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "backup FILE",
 		Short: "Write a consistent copy of the store to FILE while palink keeps running",
@@ -100,7 +101,7 @@ func newStoreCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(cmd.OutOrStdout(), "backed up %s to %s (%d bytes)\n", path, args[0], n)
 			return nil
 		},
-	}, &cobra.Command{
+	}, newStoreCheckCmd(g), &cobra.Command{
 		Use:   "restore FILE",
 		Short: "Replace the store with a backup (palink must not be running)",
 		Args:  cobra.ExactArgs(1),
@@ -117,6 +118,94 @@ func newStoreCmd(g *globals) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+func newStoreCheckCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "check",
+		Short: "Check the store: bbolt's pages, then every record and index; exit 1 if it is damaged",
+		Long: "Check the store file: that it is whole, that bbolt finds every page reachable or free\n" +
+			"(and none both), and that every record decodes and every index agrees with its records.\n" +
+			"It opens the store read-only; when an agent owns the store, it checks a snapshot taken\n" +
+			"through the agent, as `palink store backup` does.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			cfg, cerr := g.loadConfig()
+			if cerr != nil && g.dbPath == "" {
+				return cerr
+			}
+			path := g.storeOf(cfg)
+			file, via := path, ""
+			r, err := dialAgent(ctx, cfg, path)
+			switch {
+			case err == nil:
+				defer r.Close()
+				via = " (a snapshot taken through the agent)"
+				if file, err = snapshot(ctx, r); err != nil {
+					return fmt.Errorf("check store %s: take a snapshot through the agent: %w", path, err)
+				}
+				defer os.Remove(file)
+			case !errors.Is(err, core.ErrNoAgent):
+				return err
+			}
+			rep, err := store.CheckFile(ctx, file, store.Options{})
+			if err != nil {
+				return err
+			}
+			rep.Path = path
+			w := cmd.OutOrStdout()
+			if g.output == "json" {
+				if err := writeJSON(w, rep); err != nil {
+					return err
+				}
+			} else {
+				printReport(w, rep, via)
+			}
+			if err := rep.Err(); err != nil {
+				return exitError{code: 1, msg: err.Error()}
+			}
+			return nil
+		},
+	}
+}
+
+func printReport(w io.Writer, rep store.Report, via string) {
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(w, "%s%s: %s:\n", rep.Path, via, plural(len(rep.Problems), "problem"))
+		for _, p := range rep.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+		return
+	}
+	id := rep.ID
+	if id == "" {
+		id = "none"
+	}
+	fmt.Fprintf(w, "%s%s: ok: schema %d, store id %s, %s, %s, %d bytes\n", rep.Path, via, rep.Schema, id,
+		plural(rep.Jobs, "job"), plural(rep.Commands, "command"), rep.Size)
+	if rep.Schema < store.SchemaVersion {
+		fmt.Fprintf(w, "records and indexes are checked at schema %d only: open the store once without --read-only to upgrade it, then check again\n",
+			store.SchemaVersion)
+	}
+}
+
+// snapshot copies the agent's store into a new private temporary file.
+func snapshot(ctx context.Context, r *core.Remote) (string, error) {
+	f, err := os.CreateTemp("", "palink-check-*.db")
+	if err != nil {
+		return "", err
+	}
+	_, err = r.Backup(ctx, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // newFile is a file (0600) made at its first write; an existing file is an

@@ -239,7 +239,7 @@ func TestRestoreRefusesBadBackups(t *testing.T) {
 		{"newer schema", seeded(t, "newer.db", func(tx *bolt.Tx) error { return writeVersion(tx, 9) }),
 			"store schema 9 is newer than this palink", ErrSchema},
 		{"broken index", seeded(t, "broken.db", func(tx *bolt.Tx) error {
-			return tx.Bucket(bucketCommandsByState).Bucket([]byte("UNDO")).Delete([]byte(CommandID(5)))
+			return tx.Bucket(bucketCommandsByState).Bucket([]byte("UNDO")).Delete(storedCommandID(tx, 5))
 		}), "backup is damaged", nil},
 	}
 	for _, c := range cases {
@@ -299,3 +299,12 @@ func TestBackupCancelled(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// storedCommandID is the id of the command with seq, read from the file.
+func storedCommandID(tx *bolt.Tx, seq int64) []byte {
+	k, _ := tx.Bucket(bucketCommands).Cursor().Seek([]byte(CommandID(seq)))
+	if !commandIDHasSeq(k, seq) {
+		return nil
+	}
+	return cloneBytes(k)
+}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // DefaultLockTimeout is how long Open waits for another process to release
@@ -38,65 +38,96 @@ type Bolt struct {
 	db       *bolt.DB
 	path     string
 	readOnly bool
+	id       string // meta/store_id, read at Open
+	// damage is the first damage a transaction met; Update refuses to
+	// write once it is set.
+	damage atomic.Pointer[damageError]
 }
 
 var _ Store = (*Bolt)(nil)
 
-// Open opens (creating if needed, unless read-only) the store at path, waits
-// for its lock up to opts.LockTimeout, and migrates it to SchemaVersion. The
-// file's directory is created 0700 and the file 0600, since the store holds
-// job specs, which may embed credentials.
+// Open opens the store at path, waiting for its lock up to
+// opts.LockTimeout, and migrates it to SchemaVersion. Where no file exists
+// it creates one (unless read-only): its directory 0700 and the file 0600,
+// since the store holds job specs, which may embed credentials. Any file
+// that is there is checked before use (doc.go, "Damaged files"): one that is
+// empty, truncated or whose pages bbolt finds broken fails with ErrCorrupt,
+// never a panic and never a new store in its place.
 func Open(path string, opts Options) (*Bolt, error) {
 	if path == "" {
 		return nil, errors.New("open store: no path given")
 	}
-	if !opts.ReadOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("open store %s: create its directory: %w", path, err)
-		}
-	}
-	timeout := opts.LockTimeout
+	missing, err := statStore(path)
 	switch {
-	case timeout == 0:
-		timeout = DefaultLockTimeout
-	case timeout < 0:
-		// bbolt's 0 means "wait forever"; the smallest wait tries once.
-		timeout = time.Nanosecond
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:  timeout,
-		ReadOnly: opts.ReadOnly,
-		NoSync:   opts.NoSync,
-	})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, lockedError(path, opts.ReadOnly, timeout)
-	}
-	if err != nil {
-		if opts.ReadOnly && errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("open store %s read-only: %w (a read-only palink creates no store; run once without --read-only)", path, err)
+	case err != nil:
+		return nil, err
+	case missing && opts.ReadOnly:
+		return nil, fmt.Errorf("open store %s read-only: %w (a read-only palink creates no store; run once without --read-only)",
+			path, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist})
+	case missing:
+		if err := create(path, opts); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	timeout := lockWait(opts.LockTimeout)
+	// The file is looked at read-only first: a writer's bbolt reads the
+	// freelist inside bolt.Open, past the end of a truncated file.
+	db, err := openBolt(path, true, opts.NoSync, timeout)
+	if err != nil {
+		return nil, lockedAs(err, path, opts.ReadOnly, timeout)
+	}
+	if err := inspect(db, path); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if !opts.ReadOnly {
+		_ = db.Close()
+		if db, err = openBolt(path, false, opts.NoSync, timeout); err != nil {
+			return nil, err
+		}
 	}
 	b := &Bolt{db: db, path: path, readOnly: opts.ReadOnly}
-	if err := b.prepareSchema(); err != nil {
+	if err := b.guard("open", b.prepareSchema); err != nil {
 		_ = db.Close()
+		if errors.Is(err, ErrCorrupt) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return b, nil
 }
 
-// lockedError says who holds the store, when the OS can tell, and how to go on.
-func lockedError(path string, readOnly bool, waited time.Duration) error {
-	who := "another palink"
-	if pid, ok := lockHolder(path); ok && pid == os.Getpid() {
-		who = fmt.Sprintf("this palink (pid %d) already", pid)
-	} else if ok {
-		who = fmt.Sprintf("another palink (pid %d)", pid)
+// lockedAs restates a lock timeout of the read-only look at a store in the
+// terms of the Open that asked: a writer is advised as a writer.
+func lockedAs(err error, path string, readOnly bool, waited time.Duration) error {
+	if errors.Is(err, ErrLocked) && !readOnly {
+		return lockedError(path, false, waited)
 	}
-	advice := "stop it, run with --read-only, or point --db elsewhere"
-	if readOnly {
-		// A read-only store shares the lock, so the holder is a writer.
-		advice = "stop it, or point --db elsewhere (--read-only cannot share a store with a writer)"
+	return err
+}
+
+// lockInfo is who holds a store's flock, as far as the OS tells (lockHolder).
+type lockInfo struct {
+	pid    int
+	shared bool // a read-only palink's shared lock, not a writer's
+}
+
+// lockedError says who holds the store, when the OS can tell, and how to go
+// on. Its advice must work when followed: a read-only palink shares a store
+// with other read-only ones but never with a writer, so --read-only is
+// offered only when the holder is known to be read-only.
+func lockedError(path string, readOnly bool, waited time.Duration) error {
+	h, known := lockHolder(path)
+	who := "another palink"
+	if known && h.pid == os.Getpid() {
+		who = fmt.Sprintf("this palink (pid %d) already", h.pid)
+	} else if known {
+		who = fmt.Sprintf("another palink (pid %d)", h.pid)
+	}
+	advice := "wait for it to finish or stop it, or point --db elsewhere; " +
+		"to share one store among several palinks, run `palink agent`: every palink started without --db then talks to it"
+	if known && h.shared && !readOnly {
+		advice = "it has the store open read-only: wait for it to finish or stop it, or run this one with --read-only too"
 	}
 	return &sentinelError{
 		msg: fmt.Sprintf("open store: %s holds %s (waited %v); %s", who, path, waited, advice),
@@ -117,6 +148,11 @@ func (e *sentinelError) Unwrap() error { return e.is }
 // Path returns the store's file.
 func (b *Bolt) Path() string { return b.path }
 
+// ID returns the store's id (meta/store_id), minted when the store was
+// created or migrated to schema 3. It is never empty: Open refuses a store
+// without one, and a read-only Open refuses an older schema.
+func (b *Bolt) ID() string { return b.id }
+
 // ReadOnly reports whether the store was opened read-only.
 func (b *Bolt) ReadOnly() bool { return b.readOnly }
 
@@ -135,12 +171,17 @@ func (b *Bolt) View(ctx context.Context, fn func(ReadTx) error) error {
 		return fmt.Errorf("read store %s: %w", b.path, err)
 	}
 	var fnErr error
-	err := b.db.View(func(btx *bolt.Tx) error {
-		t := &boltTx{tx: btx}
-		defer t.close()
-		fnErr = fn(t)
-		return fnErr
+	err := b.guard("read", func() error {
+		return b.db.View(func(btx *bolt.Tx) error {
+			t := &boltTx{tx: btx}
+			defer t.close()
+			fnErr = fn(t)
+			return fnErr
+		})
 	})
+	if errors.Is(err, ErrCorrupt) && err != fnErr {
+		return err
+	}
 	if err != nil && err != fnErr {
 		return fmt.Errorf("read store %s: %w", b.path, err)
 	}
@@ -157,19 +198,27 @@ func (b *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("update store %s: %w", b.path, err)
 	}
+	if d := b.damage.Load(); d != nil {
+		return fmt.Errorf("update store %s: nothing is written to a damaged store: %w", b.path, d)
+	}
 	var fnErr error
-	err := b.db.Update(func(btx *bolt.Tx) error {
-		t := &boltTx{tx: btx}
-		defer t.close()
-		if fnErr = fn(t); fnErr != nil {
+	err := b.guard("update", func() error {
+		return b.db.Update(func(btx *bolt.Tx) error {
+			t := &boltTx{tx: btx}
+			defer t.close()
+			if fnErr = fn(t); fnErr != nil {
+				return fnErr
+			}
+			// A caller that gave up must not find its write done after all.
+			if err := ctx.Err(); err != nil {
+				fnErr = fmt.Errorf("update store %s: not committed: %w", b.path, err)
+			}
 			return fnErr
-		}
-		// A caller that gave up must not find its write done after all.
-		if err := ctx.Err(); err != nil {
-			fnErr = fmt.Errorf("update store %s: not committed: %w", b.path, err)
-		}
-		return fnErr
+		})
 	})
+	if errors.Is(err, ErrCorrupt) && err != fnErr {
+		return err
+	}
 	if err != nil && err != fnErr {
 		// bbolt's own failure: starting the transaction or committing it.
 		return fmt.Errorf("update store %s: %w", b.path, err)
@@ -186,11 +235,16 @@ func (b *Bolt) Backup(ctx context.Context, w io.Writer) (int64, error) {
 		return 0, fmt.Errorf("back up store %s: %w", b.path, err)
 	}
 	var n int64
-	err := b.db.View(func(tx *bolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(&ctxWriter{ctx: ctx, w: w})
-		return err
+	err := b.guard("back up", func() error {
+		return b.db.View(func(tx *bolt.Tx) error {
+			var err error
+			n, err = tx.WriteTo(&ctxWriter{ctx: ctx, w: w})
+			return err
+		})
 	})
+	if errors.Is(err, ErrCorrupt) {
+		return n, err
+	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			// bbolt formats some writer errors with %s, losing the cause.
@@ -199,6 +253,17 @@ func (b *Bolt) Backup(ctx context.Context, w io.Writer) (int64, error) {
 		return n, fmt.Errorf("back up store %s: %w", b.path, err)
 	}
 	return n, nil
+}
+
+// guard runs fn under the package's guard and remembers damage it meets,
+// so that later Updates refuse to write.
+func (b *Bolt) guard(op string, fn func() error) error {
+	err := guard(op, b.path, fn)
+	var d *damageError
+	if errors.As(err, &d) {
+		b.damage.CompareAndSwap(nil, d)
+	}
+	return err
 }
 
 // ctxWriter fails writes once its context is done, to abort a long copy.

@@ -14,10 +14,26 @@ import (
 	"github.com/palink/palink/model"
 )
 
-// boltBackend gives each test its own file; NoSync keeps the suite fast
-// without changing what a transaction sees.
-func boltBackend(t *testing.T) opener {
-	path := filepath.Join(t.TempDir(), "palink.db")
+// boltBackend gives each test its own files; NoSync keeps the suite fast
+// without changing what a transaction sees. A backup is restored with
+// Restore.
+var boltBackend = backend{
+	fresh: func(t *testing.T) opener { return boltOpener(filepath.Join(t.TempDir(), "palink.db")) },
+	restore: func(t *testing.T, backup []byte) opener {
+		dir := t.TempDir()
+		file, path := filepath.Join(dir, "backup.db"), filepath.Join(dir, "palink.db")
+		if err := os.WriteFile(file, backup, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := Restore(file, path); err != nil {
+			t.Fatal(err)
+		}
+		return boltOpener(path)
+	},
+}
+
+// boltOpener opens the store at path, and checks it when the test ends.
+func boltOpener(path string) opener {
 	return func(t *testing.T) Store {
 		t.Helper()
 		b, err := Open(path, Options{NoSync: true})
@@ -161,16 +177,16 @@ func TestUseAfterClose(t *testing.T) {
 func TestCommandWithoutStateIsReportedNotIndexed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "palink.db")
 	s := openT(t, path, Options{NoSync: true})
-	commandWorld(t, s)
+	id := commandWorld(t, s)[2].ID
 	_ = s.Close()
 	// A record as a buggy or older writer might leave it: no state at all.
 	corrupt(t, path, func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketCommands).Put([]byte(CommandID(3)), []byte(`{"ID":"c000000003","Seq":3,"JobID":"j1","Kind":"PAUSE"}`))
+		return tx.Bucket(bucketCommands).Put([]byte(id), []byte(`{"ID":"`+id+`","Seq":3,"JobID":"j1","Kind":"PAUSE"}`))
 	})
 	s = openT(t, path, Options{NoSync: true})
 	err := s.View(context.Background(), func(tx ReadTx) error { _, err := tx.Commands(CommandFilter{JobID: "j1"}); return err })
-	wantErr(t, err, ErrInvalid, CommandID(3), "state 0")
-	if err := s.Check(context.Background()); err == nil || !strings.Contains(err.Error(), CommandID(3)) {
+	wantErr(t, err, ErrInvalid, id, "state 0")
+	if err := s.Check(context.Background()); err == nil || !strings.Contains(err.Error(), id) {
 		t.Errorf("Check = %v, want the stateless command reported", err)
 	}
 	// Other queries that do not read it still work.

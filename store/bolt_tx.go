@@ -257,6 +257,33 @@ func (t *boltTx) Command(id string) (model.Command, error) {
 	return decodeCommand([]byte(id), v)
 }
 
+// CommandBySeq returns the command with sequence number seq. Its id starts
+// with CommandID(seq), alone for a command of before schema 3 or followed
+// by "-" and its random suffix, and ids sort by that prefix: a cursor Seek
+// to it lands on the command, if there is one.
+func (t *boltTx) CommandBySeq(seq int64) (model.Command, error) {
+	op := fmt.Sprintf("get command #%d", seq)
+	cmds, err := t.bucket(bucketCommands)
+	if err != nil {
+		return model.Command{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if seq <= 0 {
+		return model.Command{}, fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	k, v := cmds.Cursor().Seek([]byte(CommandID(seq)))
+	if k == nil || !commandIDHasSeq(k, seq) {
+		return model.Command{}, fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	c, err := decodeCommand(k, v)
+	if err != nil {
+		return model.Command{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if c.Seq != seq {
+		return model.Command{}, fmt.Errorf("%s: command %s holds seq %d (damaged record?)", op, k, c.Seq)
+	}
+	return c, nil
+}
+
 // PutCommand creates a command (empty ID) or replaces one, keeping the
 // by-state and by-job indexes in step with the record.
 func (t *boltTx) PutCommand(c model.Command) (model.Command, error) {
@@ -275,7 +302,7 @@ func (t *boltTx) PutCommand(c model.Command) (model.Command, error) {
 		if err != nil {
 			return model.Command{}, fmt.Errorf("add %s command to job %s: %w", c.Kind, c.JobID, err)
 		}
-		c.Seq, c.ID = int64(seq), CommandID(int64(seq))
+		c.Seq, c.ID = int64(seq), newCommandID(int64(seq))
 	} else {
 		old, err := t.Command(c.ID)
 		if err != nil {

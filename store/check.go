@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -15,33 +18,187 @@ import (
 // bury the first, which usually explains the rest.
 const maxCheckProblems = 50
 
-// Check verifies the store in one snapshot, so a store in use can be
-// checked: bbolt's own page structure, then that every record decodes and
-// every index agrees with the records it indexes. It returns nil or the
-// problems found, joined.
+// Check verifies the store in one snapshot: bbolt's own page structure,
+// then that every record decodes and every index agrees with the records it
+// indexes. It returns nil or a *CheckError listing the problems found.
+// bbolt's page check reads the freelist that this process's writers change,
+// so Check is for a store no Update of this process runs on meanwhile (a
+// store open read-only, a test's, `palink store check`'s).
 func (b *Bolt) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("check store %s: %w", b.path, err)
 	}
-	var problems []error
-	err := b.db.View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			problems = append(problems, fmt.Errorf("bbolt: %w", err))
-		}
-		problems = append(problems, checkTx(tx)...)
-		return nil
-	})
+	fi, err := os.Stat(b.path)
 	if err != nil {
+		return fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	var problems []string
+	err = b.guard("check", func() error {
+		return b.db.View(func(tx *bolt.Tx) error {
+			checkFile(tx, fi.Size(), &problems)
+			return nil
+		})
+	})
+	var d *damageError
+	switch {
+	case errors.As(err, &d):
+		// bbolt gave up on a page part way: what was found so far, and that.
+		problems = append(problems, d.what)
+	case err != nil:
 		return fmt.Errorf("check store %s: %w", b.path, err)
 	}
 	if len(problems) == 0 {
 		return nil
 	}
-	if len(problems) > maxCheckProblems {
-		more := len(problems) - maxCheckProblems
-		problems = append(problems[:maxCheckProblems], fmt.Errorf("… and %d more problems", more))
+	return &CheckError{Path: b.path, Problems: distinct(problems)}
+}
+
+// checkFile is the whole check of a store file of size bytes: bbolt's
+// pages, then, if the schema is this palink's, the records and indexes
+// (an older store is checked that far once a writer has migrated it).
+// Problems are appended to *found as they are found, so that what came
+// before a panic on a broken page is kept.
+func checkFile(tx *bolt.Tx, size int64, found *[]string) {
+	*found = append(*found, pageProblems(tx, size)...)
+	if tx.Size() > size {
+		return // truncated: nothing past the end can be read
 	}
-	return fmt.Errorf("check store %s: %w", b.path, errors.Join(problems...))
+	v, err := readVersion(tx)
+	if err != nil {
+		*found = append(*found, err.Error())
+		return
+	}
+	if v != SchemaVersion {
+		return
+	}
+	for _, err := range checkTx(tx) {
+		*found = append(*found, err.Error())
+	}
+}
+
+// CheckError is what a check found wrong with a store, one problem per
+// entry; its message lists the first maxCheckProblems. It matches ErrCorrupt.
+type CheckError struct {
+	Path     string
+	Problems []string
+}
+
+func (e *CheckError) Error() string {
+	ps := e.Problems
+	if len(ps) > maxCheckProblems {
+		ps = append(ps[:maxCheckProblems:maxCheckProblems], fmt.Sprintf("… and %d more problems", len(e.Problems)-maxCheckProblems))
+	}
+	return fmt.Sprintf("check store %s: %s:\n%s", e.Path, plural(len(e.Problems), "problem"), strings.Join(ps, "\n"))
+}
+
+func (e *CheckError) Unwrap() error { return ErrCorrupt }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Report is what CheckFile found in a store file.
+type Report struct {
+	Path   string
+	Size   int64 // bytes
+	Schema int   // the file's schema version (-1: unreadable)
+	ID     string
+	// Jobs and Commands count the records, when they could be read.
+	Jobs, Commands int
+	// Problems lists what is wrong, in the order found; empty for a sound store.
+	Problems []string
+}
+
+// Err is nil for a sound store, else an ErrCorrupt error that counts the
+// problems and says how to restore the store.
+func (r Report) Err() error {
+	if len(r.Problems) == 0 {
+		return nil
+	}
+	return damaged("check", r.Path, plural(len(r.Problems), "problem")+" found")
+}
+
+// CheckFile checks the store file at path without using it, for `palink
+// store check`: what is at path, bbolt's meta pages and page structure
+// (every page reachable or free, none both), then, at this palink's schema,
+// every record and index (Bolt.Check). It opens the file read-only, waiting
+// for the lock like Open (so a writer holding the store makes it fail with
+// ErrLocked), and creates and migrates nothing. Damage goes into the
+// report; err is for a file it could not check at all: missing, locked,
+// unreadable, a directory.
+func CheckFile(ctx context.Context, path string, opts Options) (Report, error) {
+	r := Report{Path: path, Schema: -1}
+	if err := ctx.Err(); err != nil {
+		return r, fmt.Errorf("check store %s: %w", path, err)
+	}
+	var d *damageError
+	missing, err := statStore(path)
+	switch {
+	case errors.As(err, &d):
+		r.Problems = append(r.Problems, d.what)
+		return r, nil
+	case err != nil:
+		return r, err
+	case missing:
+		return r, fmt.Errorf("check store %s: %w", path, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist})
+	}
+	db, err := openBolt(path, true, true, lockWait(opts.LockTimeout))
+	switch {
+	case errors.As(err, &d):
+		r.Problems = append(r.Problems, d.what)
+		return r, nil
+	case err != nil:
+		return r, err
+	}
+	defer db.Close()
+	fi, err := os.Stat(path)
+	if err != nil {
+		return r, fmt.Errorf("check store %s: %w", path, err)
+	}
+	r.Size = fi.Size()
+	err = guard("check", path, func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			checkFile(tx, r.Size, &r.Problems)
+			if tx.Size() > r.Size {
+				return nil
+			}
+			if v, err := readVersion(tx); err == nil {
+				r.Schema = v
+			}
+			r.ID = readStoreID(tx)
+			if b := tx.Bucket(bucketJobs); b != nil {
+				r.Jobs = b.Stats().KeyN
+			}
+			if b := tx.Bucket(bucketCommands); b != nil {
+				r.Commands = b.Stats().KeyN
+			}
+			return nil
+		})
+	})
+	if errors.As(err, &d) {
+		r.Problems = append(r.Problems, d.what)
+	} else if err != nil {
+		return r, fmt.Errorf("check store %s: %w", path, err)
+	}
+	r.Problems = distinct(r.Problems)
+	return r, nil
+}
+
+// distinct drops repeats, keeping the first of each: a broken page that
+// stopped bbolt's check also stops the record walk that comes after it.
+func distinct(problems []string) []string {
+	seen := map[string]bool{}
+	out := problems[:0:0]
+	for _, p := range problems {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // has reports whether b holds key (with any value, empty included).
@@ -66,6 +223,9 @@ func checkTx(tx *bolt.Tx) []error {
 	}
 	if v != SchemaVersion {
 		return []error{fmt.Errorf("schema version is %d, want %d", v, SchemaVersion)}
+	}
+	if id := readStoreID(tx); !validStoreID(id) {
+		report("meta: %s is %q, not 12 lowercase hex characters", keyStoreID, id)
 	}
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
@@ -180,7 +340,7 @@ func checkTx(tx *bolt.Tx) []error {
 			return nil
 		}
 		cmdByID[string(k)] = c
-		if c.ID != string(k) || CommandID(c.Seq) != c.ID {
+		if c.ID != string(k) || !commandIDHasSeq(k, c.Seq) {
 			report("command stored under %q has id %q and seq %d", k, c.ID, c.Seq)
 		}
 		if uint64(c.Seq) > cmds.Sequence() {

@@ -4,11 +4,13 @@ package store
 // runContract with a constructor; nothing here knows about bbolt.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -22,14 +24,20 @@ import (
 // closed, it reopens the same data, for close-and-reopen checks.
 type opener func(t *testing.T) Store
 
-// backend prepares one fresh, empty store for a test and returns its opener.
-type backend func(t *testing.T) opener
+// backend makes the stores of the contract tests.
+type backend struct {
+	// fresh prepares one new, empty store for a test and returns its opener.
+	fresh func(t *testing.T) opener
+	// restore makes a new store from what a store's Backup wrote, the way
+	// the backend restores backups, and returns its opener.
+	restore func(t *testing.T, backup []byte) opener
+}
 
 // t0 is the fixed clock of the tests: stored times must come back Equal
 // and, in UTC, DeepEqual.
 var t0 = time.Date(2025, 11, 30, 12, 0, 0, 0, time.UTC)
 
-func runContract(t *testing.T, newBackend backend) {
+func runContract(t *testing.T, b backend) {
 	cases := []struct {
 		name string
 		fn   func(t *testing.T, open opener)
@@ -52,7 +60,18 @@ func runContract(t *testing.T, newBackend backend) {
 		{"AlertsPerRuleAndJob", contractAlerts},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { c.fn(t, newBackend(t)) })
+		t.Run(c.name, func(t *testing.T) { c.fn(t, b.fresh(t)) })
+	}
+	// Cases about more than one store.
+	for _, c := range []struct {
+		name string
+		fn   func(t *testing.T, b backend)
+	}{
+		{"StoreIDs", contractStoreIDs},
+		{"CommandIDsUniqueAcrossStores", contractCommandIDsAcrossStores},
+		{"CommandIDsUniqueAcrossRestore", contractCommandIDsAcrossRestore},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.fn(t, b) })
 	}
 }
 
@@ -323,8 +342,21 @@ func contractSpecs(t *testing.T, open opener) {
 	})
 }
 
+// newCommandIDForm is the form of a new command's id: CommandID(seq), "-",
+// 12 random lowercase hex characters.
+var newCommandIDForm = regexp.MustCompile(`^c[0-9]{9}-[0-9a-f]{12}$`)
+
+// wantNewID fails unless c has seq and an id of the new form for it.
+func wantNewID(t *testing.T, c model.Command, seq int64) {
+	t.Helper()
+	if c.Seq != seq || !newCommandIDForm.MatchString(c.ID) || !strings.HasPrefix(c.ID, CommandID(seq)+"-") {
+		t.Errorf("command got seq %d id %q, want seq %d and id %s-<12 hex>", c.Seq, c.ID, seq, CommandID(seq))
+	}
+}
+
 func contractCommandSeq(t *testing.T, open opener) {
 	s := open(t)
+	var first []model.Command
 	update(t, s, func(tx Tx) error {
 		for _, id := range []string{"j1", "j2"} {
 			if err := tx.CreateJob(sampleJob(id, "job-"+id)); err != nil {
@@ -336,9 +368,8 @@ func contractCommandSeq(t *testing.T, open opener) {
 			if err != nil {
 				return err
 			}
-			if want := int64(i + 1); c.Seq != want || c.ID != CommandID(want) {
-				t.Errorf("command #%d got seq %d id %q, want %d %q (seq is store-wide)", i+1, c.Seq, c.ID, want, CommandID(want))
-			}
+			wantNewID(t, c, int64(i+1)) // seq is store-wide
+			first = append(first, c)
 		}
 		return nil
 	})
@@ -349,9 +380,7 @@ func contractCommandSeq(t *testing.T, open opener) {
 		c4, err = tx.PutCommand(sampleCommand("j2", model.CmdPause, model.CmdUndo))
 		return err
 	})
-	if c4.Seq != 4 || c4.ID != "c000000004" {
-		t.Errorf("command after reopen = %d %q, want 4 c000000004", c4.Seq, c4.ID)
-	}
+	wantNewID(t, c4, 4)
 	view(t, s, func(tx ReadTx) error {
 		got, err := tx.Command(c4.ID)
 		if err != nil {
@@ -360,6 +389,23 @@ func contractCommandSeq(t *testing.T, open opener) {
 		if !reflect.DeepEqual(got, c4) {
 			t.Errorf("Command(%s) = %+v, want %+v", c4.ID, got, c4)
 		}
+		// Users name commands by seq.
+		for _, c := range append(first, c4) {
+			got, err := tx.CommandBySeq(c.Seq)
+			if err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got, c) {
+				t.Errorf("CommandBySeq(%d) = %+v, want %+v", c.Seq, got, c)
+			}
+		}
+		for _, seq := range []int64{0, -1, 5, 40} {
+			_, err = tx.CommandBySeq(seq)
+			wantErr(t, err, ErrNotFound, fmt.Sprintf("#%d", seq))
+		}
+		// The seq alone is no id.
+		_, err = tx.Command(CommandID(4))
+		wantErr(t, err, ErrNotFound, CommandID(4))
 		_, err = tx.Command("c000000099")
 		wantErr(t, err, ErrNotFound, "c000000099")
 		return nil
@@ -369,6 +415,117 @@ func contractCommandSeq(t *testing.T, open opener) {
 		return err
 	})
 	wantErr(t, err, ErrNotFound, "ghost")
+}
+
+// storeIDForm is the form of a store id.
+var storeIDForm = regexp.MustCompile(`^[0-9a-f]{12}$`)
+
+func contractStoreIDs(t *testing.T, b backend) {
+	open := b.fresh(t)
+	s := open(t)
+	id := s.ID()
+	if !storeIDForm.MatchString(id) {
+		t.Fatalf("store id %q, want 12 lowercase hex characters", id)
+	}
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	s = reopen(t, s, open)
+	if s.ID() != id {
+		t.Errorf("store id %q after reopen, was %q", s.ID(), id)
+	}
+	other := b.fresh(t)(t)
+	defer other.Close()
+	if other.ID() == id {
+		t.Errorf("two stores share the id %q", id)
+	}
+	var backup bytes.Buffer
+	if _, err := s.Backup(context.Background(), &backup); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close()
+	restored := b.restore(t, backup.Bytes())(t)
+	defer restored.Close()
+	if restored.ID() != id {
+		t.Errorf("restored store has id %q, its backup was of %q: a restore is the same store", restored.ID(), id)
+	}
+}
+
+// twinCommands files the same three commands in s, as another team's
+// palink with the same history would.
+func twinCommands(t *testing.T, s Store) []model.Command {
+	t.Helper()
+	var out []model.Command
+	update(t, s, func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j1", "orders")); err != nil {
+			return err
+		}
+		for range 3 {
+			c, err := tx.PutCommand(sampleCommand("j1", model.CmdSubmit, model.CmdSucceeded))
+			if err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return nil
+	})
+	return out
+}
+
+func contractCommandIDsAcrossStores(t *testing.T, b backend) {
+	s1, s2 := b.fresh(t)(t), b.fresh(t)(t)
+	defer s1.Close()
+	defer s2.Close()
+	a, c := twinCommands(t, s1), twinCommands(t, s2)
+	for i := range a {
+		if a[i].Seq != c[i].Seq {
+			t.Fatalf("twin stores gave seqs %d and %d", a[i].Seq, c[i].Seq)
+		}
+		if a[i].ID == c[i].ID {
+			t.Errorf("two stores both gave command #%d the id %s: a YARN tag could not tell them apart", a[i].Seq, a[i].ID)
+		}
+	}
+	view(t, s2, func(tx ReadTx) error {
+		_, err := tx.Command(a[0].ID)
+		wantErr(t, err, ErrNotFound, a[0].ID)
+		return nil
+	})
+}
+
+// contractCommandIDsAcrossRestore: a store restored from a backup hands out
+// again the seqs its original used after the backup; the commands that get
+// them must not get the original's ids.
+func contractCommandIDsAcrossRestore(t *testing.T, b backend) {
+	s := b.fresh(t)(t)
+	defer s.Close()
+	twinCommands(t, s)
+	var backup bytes.Buffer
+	if _, err := s.Backup(context.Background(), &backup); err != nil {
+		t.Fatal(err)
+	}
+	var lost, again model.Command
+	update(t, s, func(tx Tx) (err error) {
+		lost, err = tx.PutCommand(sampleCommand("j1", model.CmdKill, model.CmdUndo))
+		return err
+	})
+	restored := b.restore(t, backup.Bytes())(t)
+	defer restored.Close()
+	update(t, restored, func(tx Tx) (err error) {
+		again, err = tx.PutCommand(sampleCommand("j1", model.CmdKill, model.CmdUndo))
+		return err
+	})
+	if again.Seq != lost.Seq {
+		t.Fatalf("after the restore the next seq is %d, want %d (the test needs a reused seq)", again.Seq, lost.Seq)
+	}
+	wantNewID(t, again, lost.Seq)
+	if again.ID == lost.ID {
+		t.Errorf("command #%d has the id %s both before and after the restore", again.Seq, again.ID)
+	}
+	view(t, restored, func(tx ReadTx) error {
+		got, err := tx.CommandBySeq(lost.Seq)
+		if err == nil && got.ID != again.ID {
+			t.Errorf("CommandBySeq(%d) = %s, want %s", lost.Seq, got.ID, again.ID)
+		}
+		return err
+	})
 }
 
 func contractCommandReplace(t *testing.T, open opener) {
@@ -522,7 +679,7 @@ func contractCommandFilters(t *testing.T, open opener) {
 				if spelled {
 					var spelledIDs []string
 					for _, seq := range c.want {
-						spelledIDs = append(spelledIDs, CommandID(seq))
+						spelledIDs = append(spelledIDs, all[seq-1].ID)
 					}
 					if !slices.Equal(want, spelledIDs) {
 						t.Fatalf("test bug: %s: reference gives %v, table says %v", c.name, want, spelledIDs)
@@ -541,7 +698,7 @@ func contractCommandFilters(t *testing.T, open opener) {
 	// Each must leave the old state's index.
 	move := func(seq int64, to model.CommandState) {
 		update(t, s, func(tx Tx) error {
-			c, err := tx.Command(CommandID(seq))
+			c, err := tx.CommandBySeq(seq)
 			if err != nil {
 				return err
 			}
@@ -557,11 +714,11 @@ func contractCommandFilters(t *testing.T, open opener) {
 	run("after moves", all, false)
 	view(t, s, func(tx ReadTx) error {
 		got, err := tx.Commands(CommandFilter{States: undo})
-		if ids := commandIDs(got); err != nil || !slices.Equal(ids, []string{CommandID(10)}) {
+		if ids := commandIDs(got); err != nil || !slices.Equal(ids, []string{all[9].ID}) {
 			t.Errorf("UNDO after moves = %v, %v; want [c…10] alone", ids, err)
 		}
 		got, err = tx.Commands(CommandFilter{States: doing})
-		if ids := commandIDs(got); err != nil || !slices.Equal(ids, []string{CommandID(6), CommandID(8)}) {
+		if ids := commandIDs(got); err != nil || !slices.Equal(ids, []string{all[5].ID, all[7].ID}) {
 			t.Errorf("DOING after moves = %v, %v; want c…6, c…8", ids, err)
 		}
 		return nil
@@ -1032,6 +1189,9 @@ type storeDump struct {
 	Commands      []model.Command
 	Audit         []model.AuditEntry
 	Alerts        []model.Alert `json:",omitempty"` // schema 2
+	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
+	// it empty (stores with one history but two ids compare equal).
+	StoreID string `json:",omitempty"`
 }
 
 func dump(t testing.TB, s Store) storeDump {

@@ -1,14 +1,15 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 2)
+// # Bolt layout (schema version 3)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("2")
+//	meta                          "version" → schema version, decimal ASCII ("3")
+//	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
 //	specs/<job id>                <version> → model.Spec           bucket sequence = last version
@@ -23,8 +24,19 @@
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek
-// resumes after a given seq. Command ids are "c" and the Seq zero-padded to
-// nine digits (CommandID), so that they sort as they were created.
+// resumes after a given seq.
+//
+// The store id is minted from crypto/rand when the store is made (or
+// migrated to schema 3), and kept by backups and restores: it is the
+// store's identity, which YARN tags carry (Store.ID). Command ids are "c"
+// and the Seq zero-padded to nine digits (CommandID), then "-" and 12
+// random lowercase hex characters: c000000042-3f9a1b2c4d5e. They sort as
+// the commands were created, and a cursor Seek to CommandID(seq) finds a
+// command by the seq users name it with (ReadTx.CommandBySeq). The random
+// part keeps ids apart across stores, and across a restore, which hands
+// out again the seqs used after its backup was taken. Commands created
+// before schema 3 keep their ids of the plain form "c000000042"; nothing
+// assumes that an id is CommandID(Seq).
 //
 // The three index families (job_names, commands_by_*, restore_point_paths)
 // are written in the same transaction as the record they index; Bolt.Check
@@ -37,12 +49,39 @@
 // the forward migrations from its version to SchemaVersion in one
 // transaction, so a failed migration leaves the file as it was. A file
 // without meta is version 0: the primary buckets only, without indexes (and
-// an empty file is the degenerate version 0). A version newer than
-// SchemaVersion is refused. testdata/store-v<N>.db is a store written at
-// schema N and store-v<N>.json what it holds; each must open with today's
-// code to those contents, so every migration is tested from a real old
-// file. A change of schema adds its fixture with
-// `go test ./store -run TestFixtures -update` and keeps the older ones.
+// a new store, bbolt's empty tree, is the degenerate version 0, migrated up
+// before it is linked into place). A version newer than SchemaVersion is
+// refused. A read-only Open migrates nothing, so it refuses an older schema
+// ("open it once without --read-only"): a store open read-only has a store
+// id too. testdata/store-v<N>.db is a store written at schema N and
+// store-v<N>.json what it holds; each must open with today's code to those
+// contents, so every migration is tested from a real old file. A change of
+// schema adds its fixture with `go test ./store -run TestFixtures -update`
+// and keeps the older ones.
+//
+// # Damaged files
+//
+// A store file can be damaged under palink: truncated, emptied, pages
+// overwritten by a bad disk or a stray write. bbolt trusts its pages: it
+// panics on one it cannot make sense of (in the goroutine of the
+// transaction), and reads past the end of a truncated file. So:
+//
+//   - Open creates a store only where no file exists, whole, in a temporary
+//     file linked into place; an existing empty file is refused, never
+//     made into a new store.
+//   - Open looks at an existing file read-only before using it: a directory
+//     or a device is refused; the file must hold every page its meta page
+//     counts; and bbolt's own check walks the page headers (every page
+//     reachable or free, none both, each of the type its parent says),
+//     which costs tens of milliseconds for a store of hundreds of MB.
+//   - Every transaction (View, Update, Backup, Check, the migrations) runs
+//     under guard, which turns a panic raised in bbolt, or a fault reading
+//     the mapped file, into ErrCorrupt; a panic of the caller's own code
+//     goes on. A Bolt that met damage refuses every later Update.
+//
+// ErrCorrupt's message names the file, what is wrong, and the command that
+// puts a backup in its place (RestoreAdvice). CheckFile is the full check
+// of `palink store check`: pages, records and indexes.
 //
 // # Locking
 //

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"bytes"
+	"crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -26,20 +29,73 @@ var (
 	bucketAudit             = []byte("audit")
 
 	keyVersion = []byte("version")
+	keyStoreID = []byte("store_id")
 )
 
 // commandIDDigits is the zero-padded width of a command id's number: wide
 // enough that ids keep sorting as numbers for a billion commands.
 const commandIDDigits = 9
 
-// CommandID is the id of the command with sequence number seq: "c" and the
-// seq zero-padded, so that ids sort in creation order.
+// randomIDBytes is the randomness of a store id and of a command id's
+// suffix: 6 bytes, 12 hex characters.
+const randomIDBytes = 6
+
+// CommandID is "c" and seq zero-padded: the id of a command created before
+// schema 3, and the prefix of every newer command's id (newCommandID), so
+// that ids sort in creation order and a cursor finds a command by its seq.
 func CommandID(seq int64) string {
 	return fmt.Sprintf("c%0*d", commandIDDigits, seq)
 }
 
-// ParseCommandID is the inverse of CommandID. It also accepts the forms users
-// type ("42", "#42"), so that a CLI argument can name a command by its Seq.
+// newCommandID is the id of a new command with sequence number seq:
+// CommandID(seq), "-" and 12 random lowercase hex characters, such as
+// c000000042-3f9a1b2c4d5e. Seqs are per store, and a store restored from a
+// backup hands out again the seqs used after the backup was taken; the
+// random part keeps ids unique across stores and across such a restore,
+// so that a YARN application tagged with one (lowercase, under YARN's 100
+// characters) is never taken for another store's command.
+func newCommandID(seq int64) string {
+	return CommandID(seq) + "-" + randomHex()
+}
+
+// commandIDHasSeq reports whether id is an id of the command with seq: the
+// old form, CommandID(seq), or the new one, with its random suffix.
+func commandIDHasSeq(id []byte, seq int64) bool {
+	prefix := CommandID(seq)
+	if !bytes.HasPrefix(id, []byte(prefix)) {
+		return false
+	}
+	rest := id[len(prefix):]
+	return len(rest) == 0 || rest[0] == '-' && isLowerHex(rest[1:], 2*randomIDBytes)
+}
+
+// newStoreID mints a store id: 12 random lowercase hex characters.
+func newStoreID() string { return randomHex() }
+
+// validStoreID reports whether id has the form newStoreID gives.
+func validStoreID(id string) bool { return isLowerHex([]byte(id), 2*randomIDBytes) }
+
+func randomHex() string {
+	b := make([]byte, randomIDBytes)
+	_, _ = rand.Read(b) // crypto/rand: never fails, or the program dies
+	return hex.EncodeToString(b)
+}
+
+func isLowerHex(b []byte, n int) bool {
+	if len(b) != n {
+		return false
+	}
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseCommandID reads the forms users type to name a command by its Seq:
+// "42", "#42", and the old id form "c000000042" (CommandID). A full id with
+// its random suffix is not a seq: look it up with ReadTx.Command.
 func ParseCommandID(s string) (int64, error) {
 	digits := strings.TrimPrefix(strings.TrimPrefix(s, "#"), "c")
 	n, err := strconv.ParseInt(digits, 10, 64)

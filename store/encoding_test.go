@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,40 @@ func TestCommandIDsSortAsNumbers(t *testing.T) {
 	for _, s := range seqs {
 		if got, err := ParseCommandID(CommandID(s)); err != nil || got != s {
 			t.Errorf("ParseCommandID(CommandID(%d)) = %d, %v", s, got, err)
+		}
+	}
+}
+
+// TestNewCommandIDs: new ids keep sorting by seq, among themselves and
+// with the old ids of a migrated store, and fit a YARN application tag.
+func TestNewCommandIDs(t *testing.T) {
+	var ids []string
+	for i, s := range []int64{1, 9, 10, 99, 100, 12345, 999999999} {
+		id := newCommandID(s)
+		if i%2 == 0 {
+			id = CommandID(s) // an old command's id
+		}
+		ids = append(ids, id)
+		if !commandIDHasSeq([]byte(id), s) {
+			t.Errorf("%s is not an id of #%d", id, s)
+		}
+		if commandIDHasSeq([]byte(id), s+1) || commandIDHasSeq([]byte(id+"0"), s) {
+			t.Errorf("%s passes for another seq's id", id)
+		}
+	}
+	if !slices.IsSorted(ids) {
+		t.Errorf("ids %v do not sort like their seqs", ids)
+	}
+	id := newCommandID(42)
+	if len(id) != len("c000000042-3f9a1b2c4d5e") || id != strings.ToLower(id) || len(id) >= 100 {
+		t.Errorf("newCommandID(42) = %q, want c000000042-<12 lowercase hex>", id)
+	}
+	if newCommandID(42) == id || newStoreID() == newStoreID() {
+		t.Error("two new ids came out the same")
+	}
+	for _, bad := range []string{"c000000042-3F9A1B2C4D5E", "c000000042-3f9a1b2c4d5", "c000000042-", "c000000042x"} {
+		if commandIDHasSeq([]byte(bad), 42) {
+			t.Errorf("%q passes for an id of #42", bad)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func TestLockSameProcess(t *testing.T) {
 	start := time.Now()
 	_, err := Open(path, Options{LockTimeout: shortLock})
 	waited := time.Since(start)
-	wantErr(t, err, ErrLocked, path, "--read-only", "--db")
+	wantErr(t, err, ErrLocked, path, "--db", "palink agent")
 	if waited < shortLock-50*time.Millisecond {
 		t.Errorf("Open gave up after %v, want about the %v LockTimeout", waited, shortLock)
 	}
@@ -36,7 +36,16 @@ func TestLockSameProcess(t *testing.T) {
 	}
 
 	_, err = Open(path, Options{ReadOnly: true, LockTimeout: shortLock})
-	wantErr(t, err, ErrLocked, path, "cannot share a store with a writer")
+	wantErr(t, err, ErrLocked, path, "palink agent")
+}
+
+// noReadOnlyAdvice fails if a locked error offers --read-only: it cannot
+// share a store with the writer that holds it.
+func noReadOnlyAdvice(t *testing.T, err error) {
+	t.Helper()
+	if strings.Contains(err.Error(), "--read-only") {
+		t.Errorf("error %q offers --read-only, which cannot share a store with a writer", err)
+	}
 }
 
 func TestLockReadOnlyBlocksWriter(t *testing.T) {
@@ -129,26 +138,34 @@ func TestLockAcrossProcesses(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "palink.db")
 	pid, release := holdInChild(t, path, false)
 
+	// A writer holds it: the advice is to wait, stop it, or share it through
+	// an agent; --read-only would fail too, so it is not offered.
 	_, err := Open(path, Options{LockTimeout: shortLock})
-	wantErr(t, err, ErrLocked, path, "stop it, run with --read-only, or point --db elsewhere")
+	wantErr(t, err, ErrLocked, path, "wait for it to finish or stop it", "run `palink agent`")
+	noReadOnlyAdvice(t, err)
 	if runtime.GOOS == "linux" {
 		wantErr(t, err, ErrLocked, fmt.Sprintf("another palink (pid %d) holds %s", pid, path))
 	}
 	_, err = Open(path, Options{ReadOnly: true, LockTimeout: shortLock})
-	wantErr(t, err, ErrLocked, path)
+	wantErr(t, err, ErrLocked, path, "wait for it to finish or stop it", "run `palink agent`")
+	noReadOnlyAdvice(t, err)
 
 	release()
 	b := openT(t, path, Options{LockTimeout: shortLock})
 	update(t, b, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
 	_ = b.Close()
 
-	// A read-only palink elsewhere: more read-only ones may join, a writer may not.
+	// A read-only palink elsewhere: a writer may not join, and is told to
+	// come in read-only; following that advice works.
 	_, release = holdInChild(t, path, true)
+	_, err = Open(path, Options{LockTimeout: shortLock})
+	wantErr(t, err, ErrLocked, path)
+	if runtime.GOOS == "linux" {
+		wantErr(t, err, ErrLocked, "open read-only", "--read-only too")
+	}
 	ro := openT(t, path, Options{ReadOnly: true, LockTimeout: shortLock})
 	view(t, ro, func(tx ReadTx) error { _, err := tx.Job("j1"); return err })
 	_ = ro.Close()
-	_, err = Open(path, Options{LockTimeout: shortLock})
-	wantErr(t, err, ErrLocked, path)
 	release()
 }
 

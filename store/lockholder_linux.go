@@ -10,15 +10,15 @@ import (
 )
 
 // lockHolder finds in /proc/locks a process holding a flock on path, so that
-// "store is locked" can say which palink to stop.
-func lockHolder(path string) (pid int, ok bool) {
+// "store is locked" can say which palink to stop and how it holds the store.
+func lockHolder(path string) (lockInfo, bool) {
 	var st syscall.Stat_t
 	if err := syscall.Stat(path, &st); err != nil {
-		return 0, false
+		return lockInfo{}, false
 	}
 	f, err := os.Open("/proc/locks")
 	if err != nil {
-		return 0, false
+		return lockInfo{}, false
 	}
 	defer f.Close()
 	return findLockHolder(bufio.NewScanner(f), uint64(st.Dev), st.Ino)
@@ -30,8 +30,9 @@ func lockHolder(path string) (pid int, ok bool) {
 //	3: -> FLOCK  ADVISORY  WRITE 4243 fd:01:1835012 0 EOF
 //
 // for a granted flock (not a "->" waiter) on the file with device dev and
-// inode ino; proc prints the device as hex major:minor.
-func findLockHolder(lines *bufio.Scanner, dev, ino uint64) (int, bool) {
+// inode ino; proc prints the device as hex major:minor. READ is the shared
+// lock of a read-only palink, WRITE a writer's.
+func findLockHolder(lines *bufio.Scanner, dev, ino uint64) (lockInfo, bool) {
 	major := (dev>>8)&0xfff | (dev>>32)&^0xfff
 	minor := dev&0xff | (dev>>12)&^0xff
 	want := fmt.Sprintf("%02x:%02x:%d", major, minor, ino)
@@ -41,8 +42,8 @@ func findLockHolder(lines *bufio.Scanner, dev, ino uint64) (int, bool) {
 			continue
 		}
 		if pid, err := strconv.Atoi(fields[4]); err == nil && pid > 0 {
-			return pid, true
+			return lockInfo{pid: pid, shared: fields[3] == "READ"}, true
 		}
 	}
-	return 0, false
+	return lockInfo{}, false
 }

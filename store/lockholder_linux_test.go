@@ -13,13 +13,13 @@ func TestFindLockHolder(t *testing.T) {
 3: FLOCK  ADVISORY  READ 5151 fd:01:1835012 0 EOF
 `
 	dev := uint64(0xfd<<8 | 0x01) // major fd, minor 01
-	pid, ok := findLockHolder(bufio.NewScanner(strings.NewReader(locks)), dev, 1835012)
-	if !ok || pid != 5151 {
-		t.Errorf("holder = %d, %t; want 5151 (the granted lock, not the waiter)", pid, ok)
+	h, ok := findLockHolder(bufio.NewScanner(strings.NewReader(locks)), dev, 1835012)
+	if !ok || h.pid != 5151 || !h.shared {
+		t.Errorf("holder = %+v, %t; want 5151, shared (the granted READ lock, not the waiter)", h, ok)
 	}
 	big := uint64(0x103<<8 | 0x02)
-	if pid, ok := findLockHolder(bufio.NewScanner(strings.NewReader(locks)), big, 778448); !ok || pid != 4242 {
-		t.Errorf("holder on device 103:02 = %d, %t; want 4242 (POSIX locks are not bbolt's)", pid, ok)
+	if h, ok := findLockHolder(bufio.NewScanner(strings.NewReader(locks)), big, 778448); !ok || h.pid != 4242 || h.shared {
+		t.Errorf("holder on device 103:02 = %+v, %t; want 4242, a writer (POSIX locks are not bbolt's)", h, ok)
 	}
 	if _, ok := findLockHolder(bufio.NewScanner(strings.NewReader(locks)), dev, 1); ok {
 		t.Error("found a holder for an unlocked inode")

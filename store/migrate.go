@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the layout this palink reads and writes (doc.go). Adding
 // a migration step raises it; a test checks that it matches the step list.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migration turns a store of version to-1 into version to.
 type migration struct {
@@ -26,10 +26,12 @@ type migration struct {
 var migrations = []migration{
 	{to: 1, what: "add the name, command and restore point indexes", run: migrateTo1},
 	{to: 2, what: "add the alerts bucket", run: migrateTo2},
+	{to: 3, what: "mint the store id", run: migrateTo3},
 }
 
 // prepareSchema brings a freshly opened store to SchemaVersion, or fails if
-// it cannot: newer than this binary, or older and open read-only.
+// it cannot: newer than this binary, or older and open read-only. It then
+// reads the store id.
 func (b *Bolt) prepareSchema() error {
 	var v int
 	err := b.db.View(func(tx *bolt.Tx) (err error) {
@@ -41,15 +43,32 @@ func (b *Bolt) prepareSchema() error {
 		return err
 	case v > SchemaVersion:
 		return newerSchemaError(v, SchemaVersion)
-	case v == SchemaVersion:
-		return nil
-	case b.readOnly:
+	case v < SchemaVersion && b.readOnly:
 		return &sentinelError{
 			msg: fmt.Sprintf("store schema %d is older than this palink (%d); open it once without --read-only to upgrade it", v, SchemaVersion),
 			is:  ErrSchema,
 		}
+	case v < SchemaVersion:
+		if err := b.db.Update(func(tx *bolt.Tx) error { return migrate(tx, migrations) }); err != nil {
+			return err
+		}
 	}
-	return b.db.Update(func(tx *bolt.Tx) error { return migrate(tx, migrations) })
+	return b.db.View(func(tx *bolt.Tx) error {
+		id := readStoreID(tx)
+		if !validStoreID(id) {
+			return damaged("open", b.path, fmt.Sprintf("its %s is %q, not 12 lowercase hex characters", keyStoreID, id))
+		}
+		b.id = id
+		return nil
+	})
+}
+
+// readStoreID returns meta/store_id, "" if there is none (before schema 3).
+func readStoreID(tx *bolt.Tx) string {
+	if meta := tx.Bucket(bucketMeta); meta != nil {
+		return string(meta.Get(keyStoreID))
+	}
+	return ""
 }
 
 func newerSchemaError(found, known int) error {
@@ -178,4 +197,17 @@ func migrateTo1(tx *bolt.Tx) error {
 		return fmt.Errorf("index restore points: %w", err)
 	}
 	return nil
+}
+
+// migrateTo3 gives the store its identity: a store id, minted once, that
+// YARN tags carry so that no other store takes this one's applications.
+func migrateTo3(tx *bolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	if validStoreID(string(meta.Get(keyStoreID))) {
+		return nil
+	}
+	return meta.Put(keyStoreID, []byte(newStoreID()))
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -78,18 +79,21 @@ func seedFixture(tx Tx) error {
 	doing.LeaseOwner, doing.LeaseUntil, doing.Params.Auto = "ops-host-1", at(43), true
 	doing.Params.Restore, doing.Params.AppID = model.RestoreCheckpoint, "application_1732_0051"
 	doing.Logf(at(41), "deploying from %s", "hdfs:///ck/j-002/chk-3")
+	var ids []string // as stored: the form of the schema that wrote them
 	for _, c := range []model.Command{
 		cmd("j-001", model.CmdSubmit, model.CmdSucceeded, 3), failed,
 		cmd("j-002", model.CmdSubmit, model.CmdSucceeded, 4), doing,
 		cmd("j-001", model.CmdKill, model.CmdUndo, 50),
 	} {
-		if _, err := tx.PutCommand(c); err != nil {
+		c, err := tx.PutCommand(c)
+		if err != nil {
 			return err
 		}
+		ids = append(ids, c.ID)
 	}
 	for _, e := range []model.Event{
-		{JobID: "j-001", Time: at(3), From: model.StateNone, To: model.StateDeploying, Reason: "SUBMIT #1 by ops", CommandID: CommandID(1)},
-		{JobID: "j-001", Time: at(5), From: model.StateDeploying, To: model.StateDeploySucceeded, Reason: "SUBMIT #1 succeeded", CommandID: CommandID(1)},
+		{JobID: "j-001", Time: at(3), From: model.StateNone, To: model.StateDeploying, Reason: "SUBMIT #1 by ops", CommandID: ids[0]},
+		{JobID: "j-001", Time: at(5), From: model.StateDeploying, To: model.StateDeploySucceeded, Reason: "SUBMIT #1 succeeded", CommandID: ids[0]},
 		{JobID: "j-001", Time: at(6), From: model.StateDeploySucceeded, To: model.StateRunning, Reason: "sync: YARN RUNNING, Flink RUNNING"},
 		{JobID: "j-002", Time: at(40), From: model.StateRunning, To: model.StateFailed, Reason: "sync: YARN FAILED"},
 	} {
@@ -115,8 +119,8 @@ func seedFixture(tx Tx) error {
 	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
-		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: CommandID(1), Outcome: "succeeded"},
-		{Time: at(50), User: "eve", Action: "kill", JobID: "j-001", CommandID: CommandID(5), Outcome: "accepted"},
+		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},
+		{Time: at(50), User: "eve", Action: "kill", JobID: "j-001", CommandID: ids[4], Outcome: "accepted"},
 		{Time: at(51), User: "eve", Action: "kill", JobID: "nope", Outcome: "refused: no such job"},
 	} {
 		if _, err := tx.AppendAudit(a); err != nil {
@@ -161,6 +165,7 @@ func writeFixture(t *testing.T) {
 	base := filepath.Join("testdata", fmt.Sprintf("store-v%d", SchemaVersion))
 	tmp := filepath.Join(t.TempDir(), "palink.db")
 	want := seededStore(t, tmp)
+	want.StoreID = openT(t, tmp, Options{ReadOnly: true}).ID()
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -203,19 +208,59 @@ func TestFixtures(t *testing.T) {
 			if err := s.Check(context.Background()); err != nil {
 				t.Fatalf("after opening %s: %v", file, err)
 			}
+			// The store id is the one written at schema 3, or, for an older
+			// store, one minted by its migration.
+			if want.StoreID != "" && s.ID() != want.StoreID || !validStoreID(s.ID()) {
+				t.Errorf("store id %q, want %q (or a new one before schema 3)", s.ID(), want.StoreID)
+			}
+			want.StoreID = ""
 			sameDump(t, file, dump(t, s), want)
-			// The migrated store keeps working: seqs go on from the old ones.
-			update(t, s, func(tx Tx) error {
-				c, err := tx.PutCommand(sampleCommand("j-003", model.CmdSubmit, model.CmdUndo))
-				if err == nil && c.Seq != int64(len(want.Commands)+1) {
-					err = fmt.Errorf("next command seq %d after %d commands", c.Seq, len(want.Commands))
-				}
+			// The migrated store keeps working: seqs go on from the old ones,
+			// with ids of today's form, and every command, old ids or new,
+			// is found by its seq.
+			var next model.Command
+			update(t, s, func(tx Tx) (err error) {
+				next, err = tx.PutCommand(sampleCommand("j-003", model.CmdSubmit, model.CmdUndo))
 				return err
+			})
+			wantNewID(t, next, int64(len(want.Commands)+1))
+			view(t, s, func(tx ReadTx) error {
+				for _, c := range append(want.Commands, next) {
+					got, err := tx.CommandBySeq(c.Seq)
+					if err != nil {
+						return err
+					}
+					if got.ID != c.ID || got.Seq != c.Seq {
+						t.Errorf("CommandBySeq(%d) = %s, want %s", c.Seq, got.ID, c.ID)
+					}
+				}
+				return nil
 			})
 		})
 	}
 	// The fixture of the current schema holds what seedFixture writes today.
-	sameDump(t, "seedFixture vs "+current, seededStore(t, filepath.Join(t.TempDir(), "fresh.db")), mustLoadDump(t, current))
+	// Command ids differ in their random part only.
+	fixture := mustLoadDump(t, current)
+	fixture.StoreID = ""
+	sameDump(t, "seedFixture vs "+current, sameRandom(t, seededStore(t, filepath.Join(t.TempDir(), "fresh.db"))), sameRandom(t, fixture))
+}
+
+// randomPart is the random suffix of new command ids.
+var randomPart = regexp.MustCompile(`(c[0-9]{9})-[0-9a-f]{12}`)
+
+// sameRandom gives every command id in d the same random part, so that two
+// stores with the same history compare equal.
+func sameRandom(t *testing.T, d storeDump) storeDump {
+	t.Helper()
+	js, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out storeDump
+	if err := json.Unmarshal(randomPart.ReplaceAll(js, []byte("$1-000000000000")), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func mustLoadDump(t *testing.T, dbFile string) storeDump {
@@ -292,7 +337,7 @@ func TestMigrateFromV0(t *testing.T) {
 	view(t, s, func(tx ReadTx) error {
 		// The rebuilt indexes answer the scheduler and the name lookup.
 		active, err := tx.Commands(CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
-		if ids := commandIDs(active); err != nil || len(ids) != 2 || ids[0] != CommandID(4) || ids[1] != CommandID(5) {
+		if ids := commandIDs(active); err != nil || len(ids) != 2 || ids[0] != want.Commands[3].ID || ids[1] != want.Commands[4].ID {
 			t.Errorf("active commands after migration = %v, %v; want c…4 and c…5", ids, err)
 		}
 		if j, err := tx.JobByName("clicks"); err != nil || j.ID != "j-002" {
@@ -417,5 +462,34 @@ func TestDamagedVersionReported(t *testing.T) {
 	_, err := Open(path, Options{})
 	if err == nil || !strings.Contains(err.Error(), `"seven" is not a version`) || !strings.Contains(err.Error(), path) {
 		t.Errorf("Open of a store with a garbled version = %v", err)
+	}
+}
+
+// TestStoreIDKeptAndRequired: migrating to schema 3 mints the id once; a
+// store of schema 3 without one is damaged, not silently given a new one
+// (its applications on YARN carry the old).
+func TestStoreIDKeptAndRequired(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "palink.db")
+	copyFile(t, filepath.Join("testdata", "store-v2.db"), path)
+	_, err := Open(path, Options{ReadOnly: true})
+	wantErr(t, err, ErrSchema, "schema 2 is older", "without --read-only")
+
+	s := openT(t, path, Options{NoSync: true})
+	id := s.ID()
+	_ = s.Close()
+	ro := openT(t, path, Options{ReadOnly: true})
+	if ro.ID() != id {
+		t.Errorf("store id %q after reopening, minted as %q", ro.ID(), id)
+	}
+	_ = ro.Close()
+
+	corrupt(t, path, func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(keyStoreID) })
+	for _, ro := range []bool{false, true} {
+		_, err := Open(path, Options{ReadOnly: ro, NoSync: true})
+		wantDamage(t, err, path, `its store_id is ""`)
+	}
+	r, err := CheckFile(context.Background(), path, Options{})
+	if err != nil || len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "store_id") {
+		t.Errorf("CheckFile of a store without its id: %q, %v", r.Problems, err)
 	}
 }

@@ -109,8 +109,8 @@ func (m *storeMachine) AddCommand(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := int64(len(m.cmds) + 1); got.Seq != want || got.ID != CommandID(want) {
-		t.Fatalf("new command got seq %d id %s, want %d", got.Seq, got.ID, want)
+	if want := int64(len(m.cmds) + 1); got.Seq != want || !commandIDHasSeq([]byte(got.ID), want) || got.ID == CommandID(want) {
+		t.Fatalf("new command got seq %d id %s, want %d and an id %s-<random>", got.Seq, got.ID, want, CommandID(want))
 	}
 	m.cmds = append(m.cmds, got)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -104,35 +105,49 @@ func copyToTemp(src, dir, base string) (name string, err error) {
 }
 
 // verifyBackup opens a copy of a backup read-only and checks that palink can
-// use it.
+// use it: bbolt's pages, a schema this palink knows, and at the current
+// schema its records and indexes.
 func verifyBackup(path string) error {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: DefaultLockTimeout})
 	if err != nil {
 		return fmt.Errorf("backup is not a bbolt store: %w", err)
 	}
 	defer db.Close()
-	return db.View(func(tx *bolt.Tx) error {
-		v, err := readVersion(tx)
-		switch {
-		case err != nil:
-			return fmt.Errorf("backup: %w", err)
-		case v == 0:
-			return errors.New("backup has no schema version: not a palink store")
-		case v > SchemaVersion:
-			return fmt.Errorf("backup: %w", newerSchemaError(v, SchemaVersion))
-		}
-		var problems []error
-		for err := range tx.Check() {
-			problems = append(problems, err)
-		}
-		if v == SchemaVersion {
-			problems = append(problems, checkTx(tx)...)
-		}
-		if len(problems) > 0 {
-			return fmt.Errorf("backup is damaged: %w", errors.Join(problems...))
-		}
-		return nil
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	var problems []string
+	var refused error
+	err = guard("verify", path, func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			checkFile(tx, fi.Size(), &problems)
+			if len(problems) > 0 {
+				return nil
+			}
+			v, err := readVersion(tx)
+			switch {
+			case err != nil:
+				refused = fmt.Errorf("backup: %w", err)
+			case v == 0:
+				refused = errors.New("backup has no schema version: not a palink store")
+			case v > SchemaVersion:
+				refused = fmt.Errorf("backup: %w", newerSchemaError(v, SchemaVersion))
+			}
+			return nil
+		})
 	})
+	var d *damageError
+	switch {
+	case errors.As(err, &d):
+		problems = append(problems, d.what)
+	case err != nil:
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("backup is damaged: %s", strings.Join(problems, "; "))
+	}
+	return refused
 }
 
 // syncDir fsyncs a directory, so that a rename in it survives a crash.

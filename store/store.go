@@ -14,13 +14,20 @@ var (
 	ErrExists   = errors.New("already exists")
 	ErrReadOnly = errors.New("store is open read-only")
 	// ErrLocked: another process holds the store file. Its message names the
-	// file and says how to proceed (wait, stop the other palink, or use
-	// --read-only, or talk to the agent).
+	// file and the holder and says how to proceed: wait for it or stop it,
+	// share the store through `palink agent`, or, when the holder is itself
+	// read-only, open it --read-only too.
 	ErrLocked = errors.New("store is in use by another process")
 	// ErrInvalid: a record cannot be stored as given (a missing id, an enum
 	// out of range, a field that must not change). It reports a bug in the
 	// caller, not a condition to retry.
 	ErrInvalid = errors.New("invalid record")
+	// ErrCorrupt: the store file is damaged: empty, truncated, pages
+	// overwritten, or records and indexes that disagree. Its message names
+	// the file, what is wrong, and the command that restores a backup
+	// (RestoreAdvice). Once a Bolt store has met damage it refuses every
+	// Update, so that nothing is written on top of it.
+	ErrCorrupt = errors.New("store file is damaged")
 	// ErrSchema: the store's schema is not one this palink can use (newer
 	// than it knows, or older and the store is open read-only).
 	ErrSchema = errors.New("unsupported store schema")
@@ -38,6 +45,11 @@ type Store interface {
 	Backup(ctx context.Context, w io.Writer) (int64, error)
 	// Path names the store for messages (the file, or the endpoint).
 	Path() string
+	// ID is the store's identity: 12 lowercase hex characters, minted once
+	// when the store is made and kept by backups and restores. Two stores
+	// never share one, so YARN tags that carry it tell their applications
+	// apart. It is never empty for an open store.
+	ID() string
 	// Close releases the store; transactions still running finish first.
 	Close() error
 }
@@ -60,7 +72,12 @@ type ReadTx interface {
 	Jobs() ([]model.Job, error) // ordered by id
 	Spec(jobID string, version int) (model.Spec, error)
 	Specs(jobID string) ([]model.Spec, error) // oldest first
+	// Command returns the command with the given id, exactly as stored.
 	Command(id string) (model.Command, error)
+	// CommandBySeq returns the command with the given Seq, which is how
+	// users name commands ("42", "#42", "c000000042": ParseCommandID),
+	// whatever the form of its id.
+	CommandBySeq(seq int64) (model.Command, error)
 	Commands(f CommandFilter) ([]model.Command, error) // oldest first
 	// Events returns the job's events with Seq > afterSeq, oldest first, at most limit (0: all).
 	Events(jobID string, afterSeq int64, limit int) ([]model.Event, error)
@@ -84,7 +101,8 @@ type Tx interface {
 	// exist. It does not change the job's SpecVersion: that is core's call.
 	AddSpec(s model.Spec) (model.Spec, error)
 	// PutCommand stores a command. A command with an empty ID is new: it gets
-	// the next Seq and an ID derived from it (CommandID), and its job must
+	// the next Seq and an ID made of it and a random part (CommandID(Seq),
+	// "-", 12 lowercase hex characters), unique across stores; its job must
 	// exist. Otherwise it replaces the stored one (ErrNotFound if there is
 	// none); its Seq, JobID and Kind cannot change (ErrInvalid).
 	PutCommand(c model.Command) (model.Command, error)
