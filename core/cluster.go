@@ -115,13 +115,46 @@ func (c *Cluster) Status() ClusterStatus {
 }
 
 // Tags palink puts on every application it submits, so that a crashed
-// submission can be found and adopted instead of repeated.
+// submission can be found and adopted instead of repeated. Every tag is
+// global: the store id is minted at random when a store is created, job
+// ids are random, and a command id carries a random part besides its
+// sequence number, so no tag of one store (or of an earlier copy of the
+// same store, restored from a backup) names another's submission.
 const tagPalink = "palink"
 
-func jobTag(jobID string) string { return "palink-job-" + strings.ToLower(jobID) }
-func cmdTag(cmdID string) string { return "palink-cmd-" + strings.ToLower(cmdID) }
+func storeTag(storeID string) string { return "palink-store-" + strings.ToLower(storeID) }
+func jobTag(jobID string) string     { return "palink-job-" + strings.ToLower(jobID) }
+func cmdTag(cmdID string) string     { return "palink-cmd-" + strings.ToLower(cmdID) }
 
 // submissionTags are the YARN application tags of a deploy (YARN lower-cases tags).
-func submissionTags(jobID, cmdID string) []string {
-	return []string{tagPalink, jobTag(jobID), cmdTag(cmdID)}
+func submissionTags(storeID, jobID, cmdID string) []string {
+	return []string{tagPalink, storeTag(storeID), jobTag(jobID), cmdTag(cmdID)}
 }
+
+// submittedBy reports whether application a was submitted by command
+// cmdID of job jobID from the store storeID: every one of those tags must
+// be on it. Commands created before stores had ids (their id has no random
+// part) tagged no store; for them the job and command tags must match and
+// no other store's tag may be there.
+func submittedBy(a yarn.Application, storeID, jobID, cmdID string) bool {
+	tags := a.Tags()
+	if !hasTag(tags, jobTag(jobID)) || !hasTag(tags, cmdTag(cmdID)) {
+		return false
+	}
+	if hasTag(tags, storeTag(storeID)) {
+		return true
+	}
+	if !legacyCommandID(cmdID) {
+		return false
+	}
+	for _, t := range tags {
+		if strings.HasPrefix(t, "palink-store-") {
+			return false
+		}
+	}
+	return true
+}
+
+// legacyCommandID reports whether a command id is of the form palink gave
+// before store identities: "c" and the sequence number alone.
+func legacyCommandID(id string) bool { return !strings.Contains(id, "-") }

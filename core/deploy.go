@@ -143,8 +143,24 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster
 		if err != nil {
 			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", cmdTag(x.cmd.ID), err)
 		}
-		if len(apps) > 0 {
-			return deployed{app: newest(apps), jobID: p.FlinkJobID}, true, nil
+		var own []yarn.Application
+		for _, a := range apps {
+			if submittedBy(a, l.storeID, x.cmd.JobID, x.cmd.ID) {
+				own = append(own, a)
+			} else {
+				x.logf(ctx, "application %s carries this command's tag but not all of this store's (%s): not ours, left alone", a.ID, strings.Join(a.Tags(), ","))
+			}
+		}
+		if len(own) > 0 {
+			a := newest(own)
+			if a.Final() {
+				// Submitting again would run the job twice over its life;
+				// a person decides.
+				return deployed{}, false, fmt.Errorf("an earlier attempt of this command submitted %s, which already ended (%s/%s): not submitting again; restart or resubmit the job when its cause is known: %s",
+					a.ID, a.State, a.FinalStatus, firstLineOf(a.Diagnostics))
+			}
+			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, storeTag(l.storeID), a.State)
+			return deployed{app: a, jobID: p.FlinkJobID}, true, nil
 		}
 		if i == 0 {
 			if err := sleepCtx(ctx, 2*l.opts.Poll); err != nil {
@@ -338,7 +354,7 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *Cluster, j mode
 	}
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
-	props["yarn.tags"] = strings.Join(submissionTags(j.ID, x.cmd.ID), ",")
+	props["yarn.tags"] = strings.Join(submissionTags(l.storeID, j.ID, x.cmd.ID), ",")
 	if q := cl.Cfg.Deploy.Queue; q != "" {
 		props["yarn.application.queue"] = q
 	}
@@ -418,8 +434,14 @@ func (l *Local) awaitApp(ctx context.Context, x *execution, cl *Cluster) (yarn.A
 	wait := l.opts.Poll
 	for {
 		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}})
-		if err == nil && len(apps) > 0 {
-			return newest(apps), nil
+		var own []yarn.Application
+		for _, a := range apps {
+			if submittedBy(a, l.storeID, x.cmd.JobID, x.cmd.ID) {
+				own = append(own, a)
+			}
+		}
+		if err == nil && len(own) > 0 {
+			return newest(own), nil
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", cmdTag(x.cmd.ID), l.opts.DeployWait)
@@ -472,7 +494,7 @@ func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *Cluster, j 
 		tmpl = DefaultRunTemplate
 	}
 	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: submissionTags(j.ID, x.cmd.ID),
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: submissionTags(l.storeID, j.ID, x.cmd.ID),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
 	})

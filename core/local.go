@@ -68,6 +68,7 @@ type Local struct {
 	log      *slog.Logger
 	opts     Options
 	owner    string // this process's lease owner id
+	storeID  string // the store's identity, on every application palink submits
 	policy   RestartPolicy
 	hub      *hub
 	wake     chan struct{}
@@ -84,6 +85,9 @@ var _ Service = (*Local)(nil)
 func NewLocal(o Options) (*Local, error) {
 	if o.Store == nil || o.Config == nil {
 		return nil, errors.New("core: store and config are required")
+	}
+	if o.Store.ID() == "" && !o.ReadOnly {
+		return nil, fmt.Errorf("core: store %s has no id: open it once as a writer to upgrade it", o.Store.Path())
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -125,7 +129,8 @@ func NewLocal(o Options) (*Local, error) {
 	return &Local{
 		st: o.Store, cfg: o.Config, clusters: o.Clusters, now: o.Now, user: o.User,
 		readOnly: o.ReadOnly, log: o.Log, opts: o,
-		owner: leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])),
+		owner:   leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])),
+		storeID: o.Store.ID(),
 		policy: RestartPolicy{
 			Enabled: rp.Enabled == nil || *rp.Enabled, MaxAttempts: rp.MaxAttempts,
 			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
@@ -371,10 +376,21 @@ func (l *Local) Command(ctx context.Context, id string) (model.Command, error) {
 	var c model.Command
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		c, err = tx.Command(commandID(id))
+		c, err = findCommand(tx, id)
 		return err
 	})
 	return c, err
+}
+
+// findCommand resolves a command's full id, or the number users see
+// ("42", "#42", "c000000042").
+func findCommand(tx store.ReadTx, ref string) (model.Command, error) {
+	if !strings.Contains(ref, "-") {
+		if seq, err := store.ParseCommandID(ref); err == nil {
+			return tx.CommandBySeq(seq)
+		}
+	}
+	return tx.Command(ref)
 }
 
 // Commands implements Service.
@@ -429,13 +445,6 @@ func (l *Local) WaitCommand(ctx context.Context, id string) (model.Command, erro
 	}
 }
 
-// commandID accepts "c000042", "42" and "#42".
-func commandID(s string) string {
-	if n, err := store.ParseCommandID(s); err == nil {
-		return store.CommandID(n)
-	}
-	return s
-}
 
 func (l *Local) clusterNames() []string {
 	var names []string

@@ -200,12 +200,18 @@ func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yar
 // started (a deploy's application, found by its tags), looking once more
 // after the superseded worker's lease ran out if that worker was alive.
 func (l *Local) runKill(ctx context.Context, x *execution) error {
-	var j model.Job
-	var sup *model.Command
+	var (
+		j    model.Job
+		sup  *model.Command
+		cmds []model.Command
+	)
 	p := x.params()
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		if j, err = tx.Job(x.cmd.JobID); err != nil {
+			return err
+		}
+		if cmds, err = tx.Commands(store.CommandFilter{JobID: j.ID}); err != nil {
 			return err
 		}
 		if p.Supersedes != "" {
@@ -237,13 +243,24 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	case asked && pts.latest[0] != nil:
 		x.logf(ctx, "before the kill the JobManager reports checkpoint %d at %s", pts.latest[0].ID, pts.latest[0].ExternalPath)
 	}
+	// An application is the job's to kill when one of this store's
+	// commands of this job submitted it (a copy of this store restored
+	// elsewhere, or another store, may run applications with the job's tag).
+	ours := func(a yarn.Application) bool {
+		for _, c := range cmds {
+			if c.Kind.Deploys() && submittedBy(a, l.storeID, j.ID, c.ID) {
+				return true
+			}
+		}
+		return false
+	}
 	session := j.Session || (sup != nil && sup.Kind.Deploys() && cl.Cfg.Deploy.Mode == "yarn-session")
 	if session {
 		if err := l.cancelSessionJobs(ctx, x, cl, j, sup); err != nil {
 			return err
 		}
 	} else {
-		if err := l.killApps(ctx, x, cl, j, sup); err != nil {
+		if err := l.killApps(ctx, x, cl, j, sup, ours); err != nil {
 			return err
 		}
 		if until := p.SupersededLease; !until.IsZero() && l.now().Before(until) {
@@ -254,7 +271,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 			if err := sleepCtx(ctx, until.Sub(l.now())+l.opts.Poll); err != nil {
 				return err
 			}
-			if err := l.killApps(ctx, x, cl, j, sup); err != nil {
+			if err := l.killApps(ctx, x, cl, j, sup, ours); err != nil {
 				return err
 			}
 		}
@@ -277,8 +294,8 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 
 // killApps kills every live application of the job: the one it records,
 // the one the command targets, the one a superseded deploy recorded, and
-// any other the RM lists with the job's tag.
-func (l *Local) killApps(ctx context.Context, x *execution, cl *Cluster, j model.Job, sup *model.Command) error {
+// any other the RM lists that one of the job's commands submitted.
+func (l *Local) killApps(ctx context.Context, x *execution, cl *Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
 	ids := []string{x.params().AppID, j.AppID}
 	if sup != nil {
 		ids = append(ids, sup.Params.AppID)
@@ -289,7 +306,11 @@ func (l *Local) killApps(ctx context.Context, x *execution, cl *Cluster, j model
 		return fmt.Errorf("look for live applications of %s: %w", j.Name, err)
 	}
 	for _, a := range tagged {
-		ids = append(ids, a.ID)
+		if ours(a) {
+			ids = append(ids, a.ID)
+		} else {
+			x.logf(ctx, "application %s carries the job's tag but no command of this store submitted it: left alone", a.ID)
+		}
 	}
 	seen, live := map[string]bool{}, 0
 	for _, id := range ids {

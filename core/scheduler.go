@@ -344,6 +344,9 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}, States: liveStates})
 			if err == nil {
 				for _, a := range apps {
+					if !submittedBy(a, l.storeID, x.cmd.JobID, x.cmd.ID) {
+						continue
+					}
 					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
 						note("its worker failed to kill application %s it had submitted: %v", a.ID, kerr)
 					} else {
