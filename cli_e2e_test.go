@@ -46,6 +46,13 @@ func newCLIEnv(t *testing.T, o sim.Options, edit func(*config.Config)) *cliEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	return newCLIEnvOn(t, c, edit)
+}
+
+// newCLIEnvOn is a store and config of its own against a running
+// simulator: several of them are several palinks sharing one cluster.
+func newCLIEnvOn(t *testing.T, c *sim.Cluster, edit func(*config.Config)) *cliEnv {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := simConfig(c, filepath.Join(dir, "palink.db"))
 	cfg.Sync.Interval = config.Duration(time.Second)

@@ -71,7 +71,7 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 	if d, ok, err := l.findOwnSubmission(ctx, x, cl, session); err != nil {
 		return err
 	} else if ok {
-		x.logf(ctx, "found %s (Flink job %s) submitted by an earlier attempt of this command: adopting it, not submitting again", d.app.ID, orNone(d.jobID))
+		x.logf(ctx, "found %s (Flink job %s) submitted by an earlier attempt of this command: adopting it, not submitting again", d.app.ID, orUnknown(d.jobID))
 		return l.deploySucceeded(ctx, x, d)
 	}
 	// 2. The restore point, checked against what exists now (the previous
@@ -307,7 +307,7 @@ func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) e
 	}); err != nil {
 		return errLeaseLost
 	}
-	x.logf(ctx, "deployed: %s, Flink job %s", d.app.ID, orNone(d.jobID))
+	x.logf(ctx, "deployed: %s, Flink job %s", d.app.ID, orUnknown(d.jobID))
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
 			return deployFailedOutcome(tx, j, c, runErr, now)
@@ -671,4 +671,11 @@ func leadKeywords(stmt string) string {
 			return strings.ToUpper(s[:end])
 		}
 	}
+}
+
+func orUnknown(id string) string {
+	if id == "" {
+		return "not known yet (sync reads it from the JobManager)"
+	}
+	return id
 }
