@@ -38,5 +38,14 @@
 //	                 │  ▲  └──fail────► FAILED
 //	                 └──┘ reclaim (lease expired: reconcile with the cluster, then resume)
 //
+// Identity: every application palink submits carries the tags of the store
+// (an id minted at random when the store was created), the job and the
+// command (whose id is its number and a random part). Adoption after a
+// crash (findOwnSubmission) needs all three on a live application, and a
+// kill touches only applications one of the job's own commands submitted
+// (submittedBy). Two stores share no store id; a store and an older copy of
+// itself restored from a backup share it, but never a command id, because
+// the random part differs; so neither can take the other's application.
+//
 // core imports store, yarn, join, config and core/flinksql; it never imports tui.
 package core
