@@ -153,3 +153,23 @@ func TestNextCLICallResumesAnOrphan(t *testing.T) {
 		t.Errorf("%d applications for the job, want exactly 1", n)
 	}
 }
+
+// TestClusterFailsWhenNoResourceManagerAnswers: `palink cluster` exits
+// non-zero (with the cause) when every call to the RM failed, instead of
+// printing an empty overview and exit 0.
+func TestClusterFailsWhenNoResourceManagerAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	faults, _ := sim.ParseFaults("rm:5xx=1")
+	e := newCLIEnv(t, sim.Options{Faults: faults}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := e.run(ctx, "cluster")
+	if err == nil || !strings.Contains(err.Error(), "no ResourceManager answered") {
+		t.Fatalf("palink cluster with its RM down: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "apps      0 running") {
+		t.Errorf("an empty overview was printed as if fetched:\n%s", out)
+	}
+}
