@@ -445,7 +445,6 @@ func (l *Local) WaitCommand(ctx context.Context, id string) (model.Command, erro
 	}
 }
 
-
 func (l *Local) clusterNames() []string {
 	var names []string
 	for _, c := range l.cfg.Clusters {
