@@ -48,7 +48,7 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 	)
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		if j, err = tx.Job(x.cmd.JobID); err != nil {
+		if j, err = tx.Job(x.jobID); err != nil {
 			return err
 		}
 		v := p.SpecVersion
@@ -129,7 +129,7 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster
 		if err != nil {
 			return deployed{}, false, err
 		}
-		jid := fixedJobID(x.cmd.ID)
+		jid := fixedJobID(x.id)
 		if _, err := f.Job(ctx, jid); err == nil {
 			return deployed{app: app, jobID: jid, session: true}, true, nil
 		} else if !errors.Is(err, yarn.ErrNotFound) {
@@ -139,13 +139,13 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster
 	}
 	// The submission may still be reaching the RM: look twice.
 	for i := 0; i < 2; i++ {
-		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}})
+		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.id)}})
 		if err != nil {
-			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", cmdTag(x.cmd.ID), err)
+			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", cmdTag(x.id), err)
 		}
 		var own []yarn.Application
 		for _, a := range apps {
-			if submittedBy(a, l.storeID, x.cmd.JobID, x.cmd.ID) {
+			if submittedBy(a, l.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			} else {
 				x.logf(ctx, "application %s carries this command's tag but not all of this store's (%s): not ours, left alone", a.ID, strings.Join(a.Tags(), ","))
@@ -238,7 +238,7 @@ func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j mo
 	refuse := func(state string) error {
 		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
 	}
-	ended := x.cmd.Kind == model.CmdRestart || x.cmd.Kind == model.CmdResubmit
+	ended := x.kind == model.CmdRestart || x.kind == model.CmdResubmit
 	grace := time.Now().Add(l.opts.EndingGrace)
 	wait := l.opts.Poll
 	waiting := false
@@ -354,13 +354,13 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *Cluster, j mode
 	}
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
-	props["yarn.tags"] = strings.Join(submissionTags(l.storeID, j.ID, x.cmd.ID), ",")
+	props["yarn.tags"] = strings.Join(submissionTags(l.storeID, j.ID, x.id), ",")
 	if q := cl.Cfg.Deploy.Queue; q != "" {
 		props["yarn.application.queue"] = q
 	}
 	if session {
 		props["yarn.application.id"] = cl.Cfg.Deploy.SessionApp
-		props["$internal.pipeline.job-id"] = fixedJobID(x.cmd.ID)
+		props["$internal.pipeline.job-id"] = fixedJobID(x.id)
 	}
 	if dir := cl.Cfg.Deploy.SavepointDir; dir != "" {
 		props["state.savepoints.dir"] = dir
@@ -433,10 +433,10 @@ func (l *Local) awaitApp(ctx context.Context, x *execution, cl *Cluster) (yarn.A
 	defer cancel()
 	wait := l.opts.Poll
 	for {
-		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}})
+		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.id)}})
 		var own []yarn.Application
 		for _, a := range apps {
-			if submittedBy(a, l.storeID, x.cmd.JobID, x.cmd.ID) {
+			if submittedBy(a, l.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			}
 		}
@@ -444,7 +444,7 @@ func (l *Local) awaitApp(ctx context.Context, x *execution, cl *Cluster) (yarn.A
 			return newest(own), nil
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
-			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", cmdTag(x.cmd.ID), l.opts.DeployWait)
+			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", cmdTag(x.id), l.opts.DeployWait)
 		}
 		wait = min(2*wait, 5*time.Second)
 	}
@@ -472,7 +472,7 @@ func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *Cluster, j 
 	for k, v := range j.Config {
 		conf[k] = v
 	}
-	jid := fixedJobID(x.cmd.ID)
+	jid := fixedJobID(x.id)
 	res, err := f.RunJar(ctx, up.ID, yarn.JarRunRequest{
 		EntryClass: spec.EntryClass, ProgramArgsList: spec.Args, Parallelism: j.Parallelism,
 		JobID: jid, SavepointPath: restore, FlinkConfiguration: conf,
@@ -494,7 +494,7 @@ func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *Cluster, j 
 		tmpl = DefaultRunTemplate
 	}
 	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: submissionTags(l.storeID, j.ID, x.cmd.ID),
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: submissionTags(l.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
 	})

@@ -17,7 +17,7 @@ type outcomeFunc func(tx store.Tx, j model.Job, c model.Command, runErr error, n
 
 // run dispatches a command to its executor.
 func (l *Local) run(ctx context.Context, x *execution) error {
-	switch x.cmd.Kind {
+	switch x.kind {
 	case model.CmdSubmit, model.CmdRestart, model.CmdResubmit:
 		x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 			return deployFailedOutcome(tx, j, c, runErr, now)
@@ -30,7 +30,7 @@ func (l *Local) run(ctx context.Context, x *execution) error {
 	case model.CmdKill:
 		return l.runKill(ctx, x)
 	}
-	return fmt.Errorf("unknown command kind %v", x.cmd.Kind)
+	return fmt.Errorf("unknown command kind %v", x.kind)
 }
 
 // target loads the job a command acts on, its cluster and its application.
@@ -38,7 +38,7 @@ func (l *Local) target(ctx context.Context, x *execution) (model.Job, *Cluster, 
 	var j model.Job
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		j, err = tx.Job(x.cmd.JobID)
+		j, err = tx.Job(x.jobID)
 		return err
 	})
 	if err != nil {
@@ -208,7 +208,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	p := x.params()
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		if j, err = tx.Job(x.cmd.JobID); err != nil {
+		if j, err = tx.Job(x.jobID); err != nil {
 			return err
 		}
 		if cmds, err = tx.Commands(store.CommandFilter{JobID: j.ID}); err != nil {

@@ -177,9 +177,12 @@ func orNone(s string) string {
 // execution is one command being run: its persisted state plus helpers to
 // log and save progress under the lease.
 type execution struct {
-	l   *Local
-	mu  sync.Mutex
-	cmd model.Command
+	l *Local
+	// id, jobID and kind never change while it runs: read them freely.
+	id, jobID string
+	kind      model.CommandKind
+	mu        sync.Mutex
+	cmd       model.Command // guarded by mu: saves replace it
 	// outcome applies the command's end to its job; set by the executor.
 	outcome outcomeFunc
 	// retries counts the tries of this run after the first: a deploy that
@@ -237,7 +240,7 @@ func (l *Local) execute(ctx context.Context, c model.Command) {
 		delete(l.running, c.ID)
 		l.mu.Unlock()
 	}()
-	x := &execution{l: l, cmd: c}
+	x := &execution{l: l, cmd: c, id: c.ID, jobID: c.JobID, kind: c.Kind}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { // keep the lease while working
@@ -276,10 +279,10 @@ func (l *Local) execute(ctx context.Context, c model.Command) {
 		_ = x.save(context.Background(), func(c *model.Command) {
 			c.Logf(l.now(), "interrupted: palink is quitting; the next run resumes it")
 		})
-		_ = l.releaseLease(x.cmd.ID)
+		_ = l.releaseLease(x.id)
 		return
 	}
-	if by, ok := l.supersededBy(x.cmd.ID); ok {
+	if by, ok := l.supersededBy(x.id); ok {
 		l.undoSuperseded(ctx, x, by)
 		return
 	}
@@ -306,7 +309,7 @@ func (l *Local) supersededBy(id string) (string, bool) {
 // reaching the RM) and kills it, or cancels its fixed Flink job in a
 // session cluster. What it did goes to the superseded command's log.
 func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
-	if !x.cmd.Kind.Deploys() {
+	if !x.kind.Deploys() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
@@ -314,10 +317,10 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 	var j model.Job
 	if err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		j, err = tx.Job(x.cmd.JobID)
+		j, err = tx.Job(x.jobID)
 		return err
 	}); err != nil {
-		l.log.Error("undo a superseded deploy", "command", x.cmd.ID, "err", err)
+		l.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
 	cl := l.clusters[j.Cluster]
@@ -329,7 +332,7 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 	if cl.Cfg.Deploy.Mode == "yarn-session" {
 		if app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp); err == nil && !app.Final() {
 			if f, err := cl.Flink(app); err == nil {
-				jid := fixedJobID(x.cmd.ID)
+				jid := fixedJobID(x.id)
 				if st, err := f.JobStatus(ctx, jid); err == nil && !flinkTerminal(st) {
 					if cerr := f.Cancel(ctx, jid); cerr != nil {
 						note("its worker failed to cancel Flink job %s it had submitted to session %s: %v", jid, app.ID, cerr)
@@ -341,10 +344,10 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 		}
 	} else {
 		for i := 0; i < 3; i++ {
-			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.cmd.ID)}, States: liveStates})
+			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.id)}, States: liveStates})
 			if err == nil {
 				for _, a := range apps {
-					if !submittedBy(a, l.storeID, x.cmd.JobID, x.cmd.ID) {
+					if !submittedBy(a, l.storeID, x.jobID, x.id) {
 						continue
 					}
 					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
@@ -365,7 +368,7 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 	now := l.now()
 	var saved model.Command
 	err := l.st.Update(ctx, func(tx store.Tx) error {
-		c, err := tx.Command(x.cmd.ID)
+		c, err := tx.Command(x.id)
 		if err != nil {
 			return err
 		}
@@ -376,7 +379,7 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 		return err
 	})
 	if err != nil {
-		l.log.Error("undo a superseded deploy", "command", x.cmd.ID, "err", err)
+		l.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
 	l.publishCommand(saved)
@@ -408,7 +411,7 @@ func (l *Local) finish(x *execution, runErr error) {
 		outcome = x.outcome
 	)
 	err := l.st.Update(context.Background(), func(tx store.Tx) error {
-		c, err := tx.Command(x.cmd.ID)
+		c, err := tx.Command(x.id)
 		if err != nil {
 			return err
 		}
@@ -451,7 +454,7 @@ func (l *Local) finish(x *execution, runErr error) {
 		return err
 	})
 	if err != nil {
-		l.log.Error("finish command", "command", x.cmd.ID, "err", err)
+		l.log.Error("finish command", "command", x.id, "err", err)
 		return
 	}
 	l.publishCommand(cmd)
