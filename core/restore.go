@@ -89,7 +89,8 @@ func policyRestore(j model.Job) (model.RestoreChoice, string) {
 // job's latest of its kind. A savepoint already recorded (by the command
 // that took it) keeps its record.
 func recordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin string, now time.Time) error {
-	if cp == nil || cp.ExternalPath == "" {
+	if cp == nil || cp.ExternalPath == "" || cp.Discarded {
+		// A discarded checkpoint is gone from the file system: never a restore point.
 		return nil
 	}
 	kind := model.Checkpoint
@@ -105,12 +106,26 @@ func recordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin str
 	if err != nil {
 		return err
 	}
+	latest := &j.LatestCheckpoint
 	if kind == model.Savepoint {
-		if added && (j.LatestSavepoint == nil || j.LatestSavepoint.Path != rp.Path) {
-			j.LatestSavepoint = &rp
+		latest = &j.LatestSavepoint
+	}
+	switch cur := *latest; {
+	case cur == nil || cur.Path != rp.Path:
+		// A savepoint seen again (one recorded before) is not the latest.
+		if kind == model.Checkpoint || added {
+			*latest = &rp
 		}
-	} else if j.LatestCheckpoint == nil || j.LatestCheckpoint.Path != rp.Path {
-		j.LatestCheckpoint = &rp
+	case cur.CheckID == 0 && cp.ID > 0:
+		// The same point, recorded before its id was known (a savepoint
+		// taken by a command reads only its path): the id orders it
+		// against checkpoints of the same Flink job.
+		known := *cur
+		known.CheckID = cp.ID
+		if known.FlinkJobID == "" {
+			known.FlinkJobID = j.FlinkJobID
+		}
+		*latest = &known
 	}
 	return nil
 }
