@@ -20,7 +20,7 @@ import (
 // REST rejects unknown fields), and the Flink fixtures the other tests
 // serve are valid instances of the schemas.
 
-const referenceDir = "../reference/flink"
+const referenceDir = "testdata/reference/flink"
 
 var (
 	specMu    sync.Mutex
@@ -36,7 +36,7 @@ func loadSpec(t *testing.T, rel string) *openapi3.T {
 	}
 	p := filepath.Join(referenceDir, rel)
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("reference spec %s missing (reference/ of the repository): %v", p, err)
+		t.Fatalf("reference spec %s missing (yarn/testdata/reference): %v", p, err)
 	}
 	doc, err := openapi3.NewLoader().LoadFromFile(p)
 	if err != nil {

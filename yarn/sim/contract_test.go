@@ -24,8 +24,8 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 )
 
-// The official specs are kept in the repository (reference/, copied verbatim from shared/reference).
-const specDir = "../../reference/flink"
+// The official specs are kept in the repository (yarn/testdata/reference, copied verbatim from shared/reference).
+const specDir = "../testdata/reference/flink"
 
 // loadRouter loads one OpenAPI file. Two documented departures of the real
 // servers from these files are applied, and only these:
@@ -38,7 +38,7 @@ func loadRouter(t *testing.T, rel string) routers.Router {
 	t.Helper()
 	doc, err := openapi3.NewLoader().LoadFromFile(filepath.Join(specDir, rel))
 	if err != nil {
-		t.Fatalf("load spec %s (reference/ of the repository): %v", rel, err)
+		t.Fatalf("load spec %s (yarn/testdata/reference): %v", rel, err)
 	}
 	if s := doc.Components.Schemas["ResourceID"]; s != nil {
 		s.Value.Pattern = ""
