@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 )
 
 func newSQLCmd(g *globals) *cobra.Command {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 )
 

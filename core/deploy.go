@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"

@@ -47,5 +47,5 @@
 // itself restored from a backup share it, but never a command id, because
 // the random part differs; so neither can take the other's application.
 //
-// core imports store, yarn, join, config and core/flinksql; it never imports tui.
+// core imports store, yarn, join, config and flinksql; it never imports tui.
 package core

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 )
 
 // DebugOptions configure a debug run of a SQL job.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 )
 
 // planJoin plans `left [LEFT] JOIN dim FOR SYSTEM_TIME AS OF … ON …`: the

@@ -37,7 +37,7 @@
 // # Debug runs
 //
 // Debug runs a SQL job locally (`palink debug`, ctrl-d in the SQL editor). It
-// parses the job with core/flinksql, feeds each source table from a data file
+// parses the job with flinksql, feeds each source table from a data file
 // (JSON lines or CSV with a header, typed by the DDL; any connector) or from
 // the datagen connector's options, replaces every sink with a capture, and
 // evaluates projections, WHERE filters and expressions (CASE, CAST and
@@ -51,6 +51,6 @@
 // aggregations, GROUP BY, DISTINCT, windows, OVER, regular joins, ORDER BY,
 // set operations, user-defined functions.
 //
-// It may import core/flinksql and model, nothing else of palink's; it must
+// It may import flinksql and model, nothing else of palink's; it must
 // not import net/http, bbolt, yarn or tui.
 package join

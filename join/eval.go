@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 )
 
 // The expression evaluator of debug runs. Expressions are compiled once

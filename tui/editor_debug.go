@@ -14,7 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 )
 

@@ -6,11 +6,11 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 )
 
 // Syntax highlighting is chroma's: a Flink SQL lexer registered below,
-// whose words are keywords when core/flinksql says so (the same list the
+// whose words are keywords when flinksql says so (the same list the
 // parser reserves), so the editor and the validator agree on what a keyword
 // is. Its tokens are cut into lines and classed; the editor styles a class.
 
@@ -25,7 +25,7 @@ var flinkSQLLexer = sqlLexers.Register(chroma.MustNewLexer(&chroma.Config{
 	Aliases:   []string{"flinksql", "flink-sql"},
 	Filenames: []string{"*.flink.sql"},
 	MimeTypes: []string{"text/x-flink-sql"},
-	// Flink's lexer is Calcite's; these rules follow core/flinksql.Lex.
+	// Flink's lexer is Calcite's; these rules follow flinksql.Lex.
 }, flinkSQLRules))
 
 func flinkSQLRules() chroma.Rules {

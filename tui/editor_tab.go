@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 )
 

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/core/flinksql"
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 )
 
