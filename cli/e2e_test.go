@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -442,7 +442,7 @@ func TestCLIClusterAdoptEdit(t *testing.T) {
 // only fields palink knows, with values it accepts; what it names outside
 // (files, environment variables) is all that `config check` may complain of.
 func TestREADMEConfigIsValid(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

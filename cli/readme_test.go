@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -14,7 +14,7 @@ var updateREADME = flag.Bool("update", false, "rewrite the README's generated se
 // TestREADMEKeymap keeps the README's keymap the one the TUI handles keys with.
 func TestREADMEKeymap(t *testing.T) {
 	const start, end = "<!-- keymap:start -->\n", "<!-- keymap:end -->"
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestREADMEKeymap(t *testing.T) {
 		t.Fatal("the README keymap differs from tui.KeymapMarkdown; run: go test . -run TestREADMEKeymap -update")
 	}
 	s = s[:i+len(start)] + want + s[j:]
-	if err := os.WriteFile("README.md", []byte(s), 0o644); err != nil {
+	if err := os.WriteFile("../README.md", []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -63,37 +63,6 @@ func newDemoCmd(g *globals) *cobra.Command {
 	cmd.Flags().IntVar(&jobs, "managed", 24, "palink jobs to create and deploy")
 	cmd.Flags().BoolVar(&noTUI, "no-tui", false, "print the jobs table every few seconds instead of opening the UI")
 	return cmd
-}
-
-// runTUI opens the UI on the configured clusters, with the scheduler and
-// state sync running in this process.
-func runTUI(cmd *cobra.Command, g *globals) error {
-	ctx, cancel := signalContext(cmd.Context())
-	defer cancel()
-	e, err := g.openEnv(ctx)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	e.log = g.logger(true)
-	bg, stopBG := context.WithCancel(ctx)
-	defer stopBG()
-	done := make(chan error, 1)
-	if g.readOnly || e.local == nil {
-		close(done) // read-only, or the agent runs them
-	} else {
-		go func() { done <- runBackground(bg, e.local) }()
-		// This TUI owns the store: the CLI and other TUIs work through it.
-		if stopServe, err := serveAgent(bg, e); err == nil {
-			defer stopServe()
-		} else {
-			e.log.Warn("no agent socket", "err", err)
-		}
-	}
-	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: &core.Debugger{}})
-	stopBG()
-	<-done
-	return err
 }
 
 // demoJobs are the SQL jobs of the demo fleet, by name stem.

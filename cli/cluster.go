@@ -1,16 +1,13 @@
-package main
+package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/core"
-	"github.com/palink/palink/model"
 )
 
 func newClusterCmd(g *globals) *cobra.Command {
@@ -100,53 +97,5 @@ func newAdoptCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "job name (default: the application's name)")
-	return cmd
-}
-
-func newJobEditCmd(g *globals) *cobra.Command {
-	var sqlFile, jarFile, class, note string
-	cmd := &cobra.Command{
-		Use:   "edit JOB (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
-		Short: "Save a new spec version of a job (deploy it with restart or resubmit)",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			var s model.Spec
-			switch {
-			case sqlFile != "" && jarFile == "":
-				b, err := os.ReadFile(sqlFile)
-				if err != nil {
-					return err
-				}
-				s = model.Spec{SQL: string(b), Note: note}
-			case jarFile != "" && sqlFile == "":
-				if class == "" {
-					return errors.New("a JAR spec needs --class")
-				}
-				s = model.Spec{JarPath: jarFile, EntryClass: class, Args: args[1:], Note: note}
-			default:
-				return errors.New("give --sql FILE, or --jar FILE --class CLASS")
-			}
-			e, err := g.openEnv(ctx)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			saved, err := e.svc.SaveSpec(ctx, args[0], s)
-			if err != nil {
-				return err
-			}
-			if g.output == "json" {
-				return writeJSON(cmd.OutOrStdout(), saved)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "saved %s v%d; deploy it with: palink job resubmit %s --restore latest\n", args[0], saved.Version, args[0])
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&sqlFile, "sql", "", "the new SQL script")
-	cmd.Flags().StringVar(&jarFile, "jar", "", "the new jar")
-	cmd.Flags().StringVar(&class, "class", "", "entry class of the jar")
-	cmd.Flags().StringVar(&note, "note", "", "what changed")
 	return cmd
 }

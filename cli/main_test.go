@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -14,8 +14,7 @@ import (
 // or as a stranger listening on an agent's socket (PALINK_IMPOSTOR=PATH).
 func TestMain(m *testing.M) {
 	if os.Getenv("PALINK_BE_MAIN") == "1" {
-		main()
-		os.Exit(0)
+		os.Exit(Execute())
 	}
 	if path := os.Getenv("PALINK_IMPOSTOR"); path != "" {
 		impostor(path)

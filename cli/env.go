@@ -1,17 +1,14 @@
-package main
+package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/config"
@@ -191,22 +188,6 @@ func (g *globals) logger(tui bool) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
-
-// isTerminal reports whether f is a terminal (confirmation prompts need one).
-func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func since(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return core.Age(time.Since(t))
 }
 
 // withEnv runs fn with an opened palink, cancelled on SIGINT/SIGTERM, and

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -176,13 +176,6 @@ func printSQLReport(w io.Writer, res flinksql.Result, rep sqlReport, remote bool
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func newSQLFmtCmd() *cobra.Command {

@@ -1,0 +1,274 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/spf13/cobra"
+)
+
+func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
+	var (
+		wait    bool
+		restore string
+		timeout time.Duration
+	)
+	short := map[model.CommandKind]string{
+		model.CmdSubmit:    "Deploy a created job (or one whose deploy failed)",
+		model.CmdPause:     "Stop a job with a savepoint (FINISHED)",
+		model.CmdKill:      "Kill a job's YARN application, or cancel it in a session cluster (state is NOT saved)",
+		model.CmdRestart:   "Start a FINISHED or FAILED job again from its newest savepoint or checkpoint",
+		model.CmdSavepoint: "Trigger a savepoint of a running job",
+		model.CmdResubmit:  "Deploy the job's current spec again from a restore point you choose",
+	}[kind]
+	name := strings.ToLower(kind.String())
+	cmd := &cobra.Command{
+		Use:   name + " JOB…",
+		Short: short,
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			if timeout > 0 {
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			req := core.ActionRequest{Kind: kind}
+			if kind == model.CmdResubmit {
+				if restore == "" {
+					return errors.New("resubmit needs --restore latest|savepoint|checkpoint|none|PATH")
+				}
+			}
+			if restore != "" {
+				if c, err := model.ParseRestoreChoice(restore); err == nil && c != model.RestorePath {
+					req.Restore = c
+				} else {
+					req.Restore, req.RestorePath = model.RestorePath, restore
+				}
+			}
+			e, err := g.openEnv(ctx)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			return runActions(ctx, cmd, e, req, args, wait)
+		},
+	}
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the command ends; exit 1 if it failed")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "give up waiting after this long (0: no limit)")
+	if kind == model.CmdResubmit || kind == model.CmdRestart {
+		usage := "restore point: latest, savepoint, checkpoint, none, or a path"
+		if kind == model.CmdRestart {
+			usage += " (default latest)"
+		}
+		cmd.Flags().StringVar(&restore, "restore", "", usage)
+	}
+	return cmd
+}
+
+// runActions plans every action, shows the plan, asks once when it is
+// destructive or bulk, then issues the commands and, in-process, runs them.
+func runActions(ctx context.Context, cmd *cobra.Command, e *env, req core.ActionRequest, refs []string, wait bool) error {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if e.local != nil {
+		// No agent runs commands for this store: finish what a palink that
+		// died left behind first. A kill supersedes its jobs' orphans
+		// instead of resuming them.
+		var skip []string
+		if req.Kind == model.CmdKill {
+			jobs, err := e.svc.ListJobs(ctx, core.JobFilter{})
+			if err != nil {
+				return err
+			}
+			for _, j := range jobs {
+				if slices.Contains(refs, j.ID) || slices.Contains(refs, j.Name) {
+					skip = append(skip, j.ID)
+				}
+			}
+		}
+		if err := resumeOrphans(ctx, e, errOut, skip...); err != nil {
+			return err
+		}
+	}
+	var plans []core.ActionPlan
+	confirm, protected := len(refs) > 1, false
+	for _, ref := range refs {
+		r := req
+		r.JobRef = ref
+		p, err := e.svc.Plan(ctx, r)
+		if err != nil {
+			return err
+		}
+		if !p.Allowed {
+			return exitError{code: 1, msg: fmt.Sprintf("%s %s: %s", strings.ToLower(req.Kind.String()), p.JobName, p.Reason)}
+		}
+		plans = append(plans, p)
+		confirm = confirm || p.Destructive
+		protected = protected || p.Protected
+	}
+	if confirm && !e.g.yes {
+		for _, p := range plans {
+			fmt.Fprintf(errOut, "%s %s:\n", req.Kind, p.JobName)
+			for _, s := range p.Steps {
+				fmt.Fprintln(errOut, "  "+s)
+			}
+			for _, w := range p.Warnings {
+				fmt.Fprintln(errOut, "  ! "+w)
+			}
+		}
+		if !isTerminal(os.Stdin) {
+			return exitError{code: 2, msg: "refusing without confirmation: no terminal to ask on; pass --yes"}
+		}
+		want := "yes"
+		if protected && len(plans) == 1 {
+			want = plans[0].JobName
+			fmt.Fprintf(errOut, "Cluster is protected: type the job name (%s) to proceed: ", want)
+		} else {
+			fmt.Fprintf(errOut, "Proceed with %d %s? Type yes: ", len(plans), strings.ToLower(req.Kind.String()))
+		}
+		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) != want {
+			return exitError{code: 1, msg: "cancelled"}
+		}
+	}
+	var cmds []model.Command
+	for _, p := range plans {
+		r := req
+		r.JobRef = p.JobID
+		c, err := e.svc.Act(ctx, r)
+		if err != nil {
+			return err
+		}
+		cmds = append(cmds, c)
+		if e.g.output != "json" {
+			fmt.Fprintf(out, "%s #%d queued for %s\n", c.Kind, c.Seq, p.JobName)
+		}
+	}
+	// Without an agent nobody else runs commands: this process does, and
+	// reports how they end. With an agent, it runs them; --wait waits.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan error, 1)
+	if e.local != nil {
+		go func() { done <- e.local.RunScheduler(runCtx) }()
+	} else {
+		close(done)
+		if !wait {
+			if e.g.output == "json" {
+				return writeJSON(out, cmds)
+			}
+			return nil
+		}
+	}
+	failed := 0
+	var ended []model.Command
+	for _, c := range cmds {
+		final, err := e.svc.WaitCommand(ctx, c.ID)
+		if err != nil {
+			return fmt.Errorf("wait for %s #%d: %w (it goes on in the background of the next palink run)", c.Kind, c.Seq, err)
+		}
+		ended = append(ended, final)
+		if final.State == model.CmdFailed {
+			failed++
+		}
+		if e.g.output != "json" {
+			fmt.Fprintf(out, "%s #%d %s", final.Kind, final.Seq, final.State)
+			if final.Error != "" {
+				fmt.Fprintf(out, ": %s", final.Error)
+			} else if n := len(final.Log); n > 0 {
+				fmt.Fprintf(out, ": %s", final.Log[n-1].Text)
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	stop()
+	<-done
+	if e.g.output == "json" {
+		if err := writeJSON(out, ended); err != nil {
+			return err
+		}
+	}
+	if failed > 0 && wait {
+		return exitError{code: 1, msg: fmt.Sprintf("%d of %d commands failed", failed, len(cmds))}
+	}
+	return nil
+}
+
+// resumeOrphans runs, in this process, the commands a palink that died left
+// behind (queued, or DOING under an expired lease), but those of skipJobs,
+// and says what it did on w.
+func resumeOrphans(ctx context.Context, e *env, w io.Writer, skipJobs ...string) error {
+	orphans, err := e.local.Orphans(ctx)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, c := range orphans {
+		if !slices.Contains(skipJobs, c.JobID) {
+			n++
+			fmt.Fprintf(w, "resuming %s #%d of %s: %s\n", c.Kind, c.Seq, jobName(ctx, e, c.JobID), orphanState(c))
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	ended, err := e.local.ResumeOrphans(ctx, skipJobs...)
+	for _, c := range ended {
+		fmt.Fprintf(w, "%s #%d %s", c.Kind, c.Seq, c.State)
+		if c.Error != "" {
+			fmt.Fprintf(w, ": %s", c.Error)
+		} else if len(c.Log) > 0 {
+			fmt.Fprintf(w, ": %s", c.Log[len(c.Log)-1].Text)
+		}
+		fmt.Fprintln(w)
+	}
+	return err
+}
+
+// noteOrphans tells the user of a read-only look that commands wait for a
+// palink to run them, instead of running them behind a read.
+func noteOrphans(ctx context.Context, e *env, w io.Writer) {
+	if e.local == nil || e.local.ReadOnly() {
+		return
+	}
+	orphans, err := e.local.Orphans(ctx)
+	if err != nil || len(orphans) == 0 {
+		return
+	}
+	c := orphans[0]
+	more := ""
+	if len(orphans) > 1 {
+		more = fmt.Sprintf(" and %d more", len(orphans)-1)
+	}
+	fmt.Fprintf(w, "note: %s #%d of %s is %s%s; the next action, `palink sync` or `palink agent` resumes it\n",
+		c.Kind, c.Seq, jobName(ctx, e, c.JobID), orphanState(c), more)
+}
+
+func orphanState(c model.Command) string {
+	if c.State == model.CmdUndo {
+		return "queued with no palink running it"
+	}
+	return fmt.Sprintf("orphaned (its palink %s stopped; lease expired %s ago)", c.LeaseOwner, core.Age(time.Since(c.LeaseUntil)))
+}
+
+// jobName names a job for a message without syncing it.
+func jobName(ctx context.Context, e *env, id string) string {
+	jobs, err := e.svc.ListJobs(ctx, core.JobFilter{})
+	if err == nil {
+		for _, j := range jobs {
+			if j.ID == id {
+				return j.Name
+			}
+		}
+	}
+	return id
+}

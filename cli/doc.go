@@ -1,0 +1,12 @@
+// Package cli is palink's command line (cobra): one file per noun (jobs,
+// job, actions, commands, cluster, logs, alerts, sql, debug, store, config,
+// agent, sim, demo), and the process frame in frame.go — Execute, exit
+// codes, signals, output helpers and opening the TUI.
+//
+// It works through core/api.Service, in process (core.Local over the store)
+// or through the agent's socket; it builds core's options from the config
+// file. It opens no bbolt file, speaks no HTTP and runs no join itself: the
+// store, the cluster clients and the debug runtime are core's to drive.
+// The simulator (yarn/sim) is the one program of a lower room it starts,
+// for `palink sim` and `palink demo`.
+package cli

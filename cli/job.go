@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/spf13/cobra"
+)
+
+func newJobCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "job", Short: "Create, inspect and act on one job"}
+	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g))
+	for _, k := range []model.CommandKind{model.CmdSubmit, model.CmdPause, model.CmdKill, model.CmdRestart, model.CmdSavepoint, model.CmdResubmit} {
+		cmd.AddCommand(newActionCmd(g, k))
+	}
+	return cmd
+}
+
+func newJobCreateCmd(g *globals) *cobra.Command {
+	var (
+		name, sqlFile, jarFile, class, note string
+		parallelism                         int
+		props                               map[string]string
+	)
+	cmd := &cobra.Command{
+		Use:   "create --name NAME (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
+		Short: "Create a job (it is not started: use `palink job submit`)",
+		Example: "  palink job create --name orders-enrich --cluster prod --sql orders.sql\n" +
+			"  palink job create --name dedup --jar dedup.jar --class com.acme.Dedup -- --topic payments",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			req := core.CreateJobRequest{Name: name, Parallelism: parallelism, Config: props}
+			switch {
+			case sqlFile != "" && jarFile != "":
+				return errors.New("give either --sql or --jar, not both")
+			case sqlFile != "":
+				b, err := os.ReadFile(sqlFile)
+				if err != nil {
+					return err
+				}
+				req.Kind, req.Spec = model.KindSQL, model.Spec{SQL: string(b), Note: note}
+				if len(args) > 0 {
+					return errors.New("program arguments are for JAR jobs")
+				}
+			case jarFile != "":
+				if class == "" {
+					return errors.New("a JAR job needs --class (its entry class)")
+				}
+				if _, err := os.Stat(jarFile); err != nil {
+					return err
+				}
+				req.Kind, req.Spec = model.KindJAR, model.Spec{JarPath: jarFile, EntryClass: class, Args: args, Note: note}
+			default:
+				return errors.New("give --sql FILE or --jar FILE --class CLASS")
+			}
+			e, err := g.openEnv(ctx)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			req.Cluster, err = pickCluster(e, g.cluster)
+			if err != nil {
+				return err
+			}
+			j, err := e.svc.CreateJob(ctx, req)
+			if err != nil {
+				return err
+			}
+			if g.output == "json" {
+				return writeJSON(cmd.OutOrStdout(), j)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "created job %s (%s) on %s; start it with: palink job submit %s\n", j.Name, j.ID, j.Cluster, j.Name)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&name, "name", "", "job name (unique)")
+	f.StringVar(&sqlFile, "sql", "", "Flink SQL script")
+	f.StringVar(&jarFile, "jar", "", "job jar")
+	f.StringVar(&class, "class", "", "entry class of the jar")
+	f.StringVar(&note, "note", "", "a note for the first spec version")
+	f.IntVar(&parallelism, "parallelism", 0, "default parallelism (0: the cluster's)")
+	f.StringToStringVar(&props, "set", nil, "Flink setting for this job, key=value (repeatable)")
+	_ = cmd.MarkFlagRequired("name")
+	return cmd
+}
+
+// pickCluster is --cluster, or the only configured cluster.
+func pickCluster(e *env, flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if len(e.cfg.Clusters) == 1 {
+		return e.cfg.Clusters[0].Name, nil
+	}
+	var names []string
+	for _, c := range e.cfg.Clusters {
+		names = append(names, c.Name)
+	}
+	return "", fmt.Errorf("several clusters are configured (%s): choose one with --cluster", strings.Join(names, ", "))
+}
+
+func newJobShowCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show JOB",
+		Short: "Show a job in depth (syncs it first)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				if _, err := e.svc.SyncJob(ctx, args[0]); err != nil && !isNotFound(err) {
+					fmt.Fprintln(cmd.ErrOrStderr(), "sync:", err)
+				}
+				d, err := e.svc.Job(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if g.output == "json" {
+					return writeJSON(cmd.OutOrStdout(), d)
+				}
+				printDetail(cmd.OutOrStdout(), d)
+				return nil
+			})
+		},
+	}
+}
+
+func printDetail(w io.Writer, d core.JobDetail) {
+	j := d.Job
+	fmt.Fprintf(w, "%s  %s  %s · %s\n", j.Name, j.State, j.Cluster, j.Kind)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "id\t%s\n", j.ID)
+	fmt.Fprintf(tw, "spec\tv%d\n", j.SpecVersion)
+	fmt.Fprintf(tw, "application\t%s\n", dash(j.AppID))
+	fmt.Fprintf(tw, "flink job\t%s %s\n", dash(j.FlinkJobID), j.FlinkState)
+	fmt.Fprintf(tw, "tracking url\t%s\n", dash(j.TrackingURL))
+	fmt.Fprintf(tw, "jobmanager\t%s\n", dash(j.JMAddress))
+	if j.RestoredFrom != "" {
+		fmt.Fprintf(tw, "restored from\t%s\n", j.RestoredFrom)
+	}
+	if j.LatestCheckpoint != nil {
+		fmt.Fprintf(tw, "latest checkpoint\t%s ago\t%s\n", since(j.LatestCheckpoint.Time), j.LatestCheckpoint.Path)
+	}
+	if j.LatestSavepoint != nil {
+		fmt.Fprintf(tw, "latest savepoint\t%s ago\t%s\n", since(j.LatestSavepoint.Time), j.LatestSavepoint.Path)
+	}
+	if j.Drift != nil {
+		fmt.Fprintf(tw, "DRIFT\texpected %s, cluster says %s (since %s)\n", j.Drift.Expected, j.Drift.Observed, j.Drift.Since.Format(time.TimeOnly))
+	}
+	if j.Diagnostics != "" {
+		fmt.Fprintf(tw, "diagnostics\t%s\n", firstLine(j.Diagnostics))
+	}
+	fmt.Fprintf(tw, "platform restarts\t%d\n", j.PlatformRestarts)
+	tw.Flush()
+	if d.LiveError != "" {
+		fmt.Fprintf(w, "\nlive: %s\n", d.LiveError)
+	}
+	if len(d.Events) > 0 {
+		fmt.Fprintln(w, "\nTimeline")
+		start := max(0, len(d.Events)-10)
+		for _, ev := range d.Events[start:] {
+			fmt.Fprintf(w, "  %s  %-17s %s\n", ev.Time.Format("01-02 15:04:05"), ev.To, ev.Reason)
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func newJobHistoryCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "history JOB",
+		Short: "A job's events and commands, oldest first",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				d, err := e.svc.Job(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if g.output == "json" {
+					return writeJSON(cmd.OutOrStdout(), struct {
+						Events   []model.Event
+						Commands []model.Command
+					}{d.Events, d.Commands})
+				}
+				w := cmd.OutOrStdout()
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "TIME\tFROM\tTO\tREASON")
+				for _, ev := range d.Events {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ev.Time.Format(time.DateTime), ev.From, ev.To, ev.Reason)
+				}
+				tw.Flush()
+				fmt.Fprintln(w)
+				return printCommands(w, "table", d.Commands)
+			})
+		},
+	}
+}
+
+func newJobEditCmd(g *globals) *cobra.Command {
+	var sqlFile, jarFile, class, note string
+	cmd := &cobra.Command{
+		Use:   "edit JOB (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
+		Short: "Save a new spec version of a job (deploy it with restart or resubmit)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			var s model.Spec
+			switch {
+			case sqlFile != "" && jarFile == "":
+				b, err := os.ReadFile(sqlFile)
+				if err != nil {
+					return err
+				}
+				s = model.Spec{SQL: string(b), Note: note}
+			case jarFile != "" && sqlFile == "":
+				if class == "" {
+					return errors.New("a JAR spec needs --class")
+				}
+				s = model.Spec{JarPath: jarFile, EntryClass: class, Args: args[1:], Note: note}
+			default:
+				return errors.New("give --sql FILE, or --jar FILE --class CLASS")
+			}
+			e, err := g.openEnv(ctx)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			saved, err := e.svc.SaveSpec(ctx, args[0], s)
+			if err != nil {
+				return err
+			}
+			if g.output == "json" {
+				return writeJSON(cmd.OutOrStdout(), saved)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "saved %s v%d; deploy it with: palink job resubmit %s --restore latest\n", args[0], saved.Version, args[0])
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&sqlFile, "sql", "", "the new SQL script")
+	cmd.Flags().StringVar(&jarFile, "jar", "", "the new jar")
+	cmd.Flags().StringVar(&class, "class", "", "entry class of the jar")
+	cmd.Flags().StringVar(&note, "note", "", "what changed")
+	return cmd
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+func newJobsCmd(g *globals) *cobra.Command {
+	var states []string
+	cmd := &cobra.Command{
+		Use:     "jobs",
+		Short:   "List jobs across clusters",
+		Example: "  palink jobs\n  palink jobs --state FAILED -o wide\n  palink jobs --cluster prod -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				f := core.JobFilter{Cluster: g.cluster}
+				for _, s := range states {
+					st, err := model.ParseJobState(s)
+					if err != nil {
+						return err
+					}
+					f.States = append(f.States, st)
+				}
+				jobs, err := e.svc.ListJobs(ctx, f)
+				if err != nil {
+					return err
+				}
+				noteOrphans(ctx, e, cmd.ErrOrStderr())
+				return printJobs(cmd.OutOrStdout(), g.output, jobs)
+			})
+		},
+	}
+	cmd.Flags().StringSliceVar(&states, "state", nil, "only jobs in these states (RUNNING, FAILED, …)")
+	return cmd
+}
+
+func printJobs(w io.Writer, format string, jobs []core.JobView) error {
+	switch format {
+	case "json":
+		out := make([]model.Job, len(jobs))
+		for i, j := range jobs {
+			out[i] = j.Job
+		}
+		return writeJSON(w, out)
+	case "table", "wide":
+	default:
+		return fmt.Errorf("unknown output format %q: want table, wide or json", format)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if format == "wide" {
+		fmt.Fprintln(tw, "ID\tNAME\tKIND\tCLUSTER\tSTATE\tAPP\tFLINK JOB\tUP\tCKPT\tRESTARTS\tPENDING\tDRIFT")
+	} else {
+		fmt.Fprintln(tw, "NAME\tKIND\tCLUSTER\tSTATE\tAPP\tUP\tCKPT")
+	}
+	for _, j := range jobs {
+		up := "-"
+		if j.State == model.StateRunning && !j.StartedAt.IsZero() {
+			up = since(j.StartedAt)
+		}
+		ckpt := "-"
+		if j.LatestCheckpoint != nil {
+			ckpt = since(j.LatestCheckpoint.Time)
+		}
+		app := dash(j.AppID)
+		if format == "wide" {
+			pending, drift := "-", "-"
+			if j.Pending != nil {
+				pending = fmt.Sprintf("%s #%d %s", j.Pending.Kind, j.Pending.Seq, j.Pending.State)
+			}
+			if j.Drift != nil {
+				drift = fmt.Sprintf("expected %s, saw %s", j.Drift.Expected, j.Drift.Observed)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", j.ID, j.Name, j.Kind, j.Cluster, j.State, app,
+				dash(j.FlinkJobID), up, ckpt, j.PlatformRestarts, pending, drift)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, j.Cluster, j.State, app, up, ckpt)
+		}
+	}
+	return tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
