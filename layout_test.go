@@ -1,0 +1,174 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/palink/palink"
+
+// rooms says which of palink's packages each room may import directly
+// (DESIGN.md, "Layout"): a room is a package and its subpackages, unless a
+// subpackage has a rule of its own. Standard library and third-party
+// imports are not listed here; the reach rules below limit those.
+var rooms = map[string][]string{
+	"":         {"cli"},
+	"cli":      {"core", "core/api", "config", "model", "tui", "flinksql", "yarn/sim"},
+	"tui":      {"tui", "core/api", "flinksql", "model"},
+	"core":     {"core", "core/api", "config", "store", "yarn", "join", "flinksql", "model"},
+	"core/api": {"model"},
+	"flinksql": {"flinksql"},
+	"join":     {"join", "flinksql", "model"},
+	"store":    {"model"},
+	"yarn":     {"model"},
+	"yarn/sim": {"yarn/sim"},
+	"config":   {},
+	"model":    {},
+}
+
+// pending are imports the restructure has still to remove.
+// TODO(palink): empty it #11
+var pending = map[string][]string{
+	"cli": {"store", "join"},
+}
+
+// reach lists what a room must never reach, directly or through anything
+// it imports: the TUI renders and dispatches, so no path from it may lead
+// to HTTP, bbolt or core's implementation.
+var reach = map[string][]string{
+	"tui": {"net/http", "go.etcd.io/bbolt", module + "/core", module + "/store", module + "/yarn", module + "/join"},
+}
+
+// room is the rule that governs package p: its own, or its nearest parent's.
+func room(p string) (string, bool) {
+	rel := strings.TrimPrefix(strings.TrimPrefix(p, module), "/")
+	for r := rel; ; {
+		if _, ok := rooms[r]; ok {
+			return r, true
+		}
+		i := strings.LastIndex(r, "/")
+		if i < 0 {
+			if _, ok := rooms[""]; ok && rel == "" {
+				return "", true
+			}
+			return "", false
+		}
+		r = r[:i]
+	}
+}
+
+func allowed(from, imp string) bool {
+	r, ok := room(from)
+	if !ok {
+		return false
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(imp, module), "/")
+	for _, a := range append(rooms[r], pending[r]...) {
+		if rel == a || strings.HasPrefix(rel, a+"/") && !hasOwnRoom(rel, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasOwnRoom: under an allowed room a, a subpackage with a rule of its own
+// is a room apart (core/api is not "core"), unless a names it exactly.
+func hasOwnRoom(rel, a string) bool {
+	for r := range rooms {
+		if r != a && strings.HasPrefix(r, a+"/") && (rel == r || strings.HasPrefix(rel, r+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// violations lists every import of graph (package → its imports) that the
+// rules forbid, and every forbidden reach.
+func violations(graph map[string][]string) []string {
+	var out []string
+	for p, imps := range graph {
+		if !strings.HasPrefix(p, module) {
+			continue
+		}
+		if _, ok := room(p); !ok {
+			out = append(out, p+": a package in no room of DESIGN.md's layout")
+			continue
+		}
+		for _, imp := range imps {
+			if strings.HasPrefix(imp, module) && !allowed(p, imp) {
+				out = append(out, p+" imports "+imp)
+			}
+		}
+	}
+	for r, bad := range reach {
+		start := module + "/" + r
+		seen := map[string]string{start: ""}
+		queue := []string{start}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			if slices.Contains(bad, p) {
+				path := []string{p}
+				for q := seen[p]; q != ""; q = seen[q] {
+					path = append([]string{q}, path...)
+				}
+				out = append(out, r+" reaches "+p+": "+strings.Join(path, " → "))
+				continue
+			}
+			for _, imp := range graph[p] {
+				if _, ok := seen[imp]; !ok {
+					seen[imp] = p
+					queue = append(queue, imp)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestLayout holds the import graph to the rooms of DESIGN.md: the root
+// has only package main, the CLI talks to core's facade and core/api, the
+// TUI to core/api alone, store and yarn import nothing of palink's but
+// model, and no room reaches a forbidden one through another.
+func TestLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	graph := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		graph[f[0]] = f[1:]
+	}
+	for _, v := range violations(graph) {
+		t.Error(v)
+	}
+}
+
+// TestLayoutCatchesAForbiddenImport shows the rules at work on the graph of
+// today with one forbidden import added: the TUI importing the store.
+func TestLayoutCatchesAForbiddenImport(t *testing.T) {
+	graph := map[string][]string{
+		module + "/tui":      {module + "/core/api", module + "/model", module + "/store"},
+		module + "/core/api": {module + "/model"},
+		module + "/store":    {module + "/model", "go.etcd.io/bbolt"},
+		module + "/model":    nil,
+		module + "/cli":      {module + "/core", module + "/tui", module + "/yarn"},
+		module + "/core":     {module + "/store"},
+	}
+	got := violations(graph)
+	want := []string{
+		module + "/cli imports " + module + "/yarn",
+		module + "/tui imports " + module + "/store",
+		"tui reaches " + module + "/store: " + module + "/tui → " + module + "/store",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
