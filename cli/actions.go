@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/spf13/cobra"
 )
@@ -42,7 +43,7 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 				ctx, cancel = context.WithTimeout(ctx, timeout)
 				defer cancel()
 			}
-			req := core.ActionRequest{Kind: kind}
+			req := api.ActionRequest{Kind: kind}
 			if kind == model.CmdResubmit {
 				if restore == "" {
 					return errors.New("resubmit needs --restore latest|savepoint|checkpoint|none|PATH")
@@ -77,7 +78,7 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 
 // runActions plans every action, shows the plan, asks once when it is
 // destructive or bulk, then issues the commands and, in-process, runs them.
-func runActions(ctx context.Context, cmd *cobra.Command, e *env, req core.ActionRequest, refs []string, wait bool) error {
+func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionRequest, refs []string, wait bool) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if e.local != nil {
 		// No agent runs commands for this store: finish what a palink that
@@ -85,7 +86,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req core.Action
 		// instead of resuming them.
 		var skip []string
 		if req.Kind == model.CmdKill {
-			jobs, err := e.svc.ListJobs(ctx, core.JobFilter{})
+			jobs, err := e.svc.ListJobs(ctx, api.JobFilter{})
 			if err != nil {
 				return err
 			}
@@ -99,7 +100,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req core.Action
 			return err
 		}
 	}
-	var plans []core.ActionPlan
+	var plans []api.ActionPlan
 	confirm, protected := len(refs) > 1, false
 	for _, ref := range refs {
 		r := req
@@ -262,7 +263,7 @@ func orphanState(c model.Command) string {
 
 // jobName names a job for a message without syncing it.
 func jobName(ctx context.Context, e *env, id string) string {
-	jobs, err := e.svc.ListJobs(ctx, core.JobFilter{})
+	jobs, err := e.svc.ListJobs(ctx, api.JobFilter{})
 	if err == nil {
 		for _, j := range jobs {
 			if j.ID == id {

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/palink/palink/core/api"
 	"github.com/spf13/cobra"
-
-	"github.com/palink/palink/core"
 )
 
 func newClusterCmd(g *globals) *cobra.Command {
@@ -84,7 +83,7 @@ func newAdoptCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				j, err := e.svc.Adopt(ctx, core.AdoptRequest{Cluster: cl, AppID: args[0], Name: name})
+				j, err := e.svc.Adopt(ctx, api.AdoptRequest{Cluster: cl, AppID: args[0], Name: name})
 				if err != nil {
 					return err
 				}

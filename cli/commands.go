@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/spf13/cobra"
 )
@@ -24,7 +24,7 @@ func newCommandsCmd(g *globals) *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
-				f := core.CommandFilter{JobRef: job, Limit: limit}
+				f := api.CommandFilter{JobRef: job, Limit: limit}
 				for _, s := range states {
 					st, err := model.ParseCommandState(s)
 					if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/yarn/sim"
@@ -168,7 +169,7 @@ func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error
 		if i >= len(demoJobs) {
 			name = fmt.Sprintf("%s-%d", t.name, i/len(demoJobs)+1)
 		}
-		j, err := svc.CreateJob(ctx, core.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
+		j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
 			Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4})
 		if err != nil {
 			return err
@@ -176,7 +177,7 @@ func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error
 		if i == n-1 {
 			continue // one job stays CREATED, never submitted
 		}
-		if _, err := svc.Act(ctx, core.ActionRequest{JobRef: j.ID, Kind: model.CmdSubmit, Issuer: "demo"}); err != nil {
+		if _, err := svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdSubmit, Issuer: "demo"}); err != nil {
 			return err
 		}
 	}
@@ -197,7 +198,7 @@ func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.L
 			return
 		case <-time.After(2 * time.Second):
 		}
-		jobs, err := svc.ListJobs(ctx, core.JobFilter{})
+		jobs, err := svc.ListJobs(ctx, api.JobFilter{})
 		if err != nil {
 			continue
 		}
@@ -224,15 +225,15 @@ func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.L
 	}
 }
 
-func act(ctx context.Context, svc *core.Local, j core.JobView, k model.CommandKind) error {
-	_, err := svc.Act(ctx, core.ActionRequest{JobRef: j.ID, Kind: k, Issuer: "demo"})
+func act(ctx context.Context, svc *core.Local, j api.JobView, k model.CommandKind) error {
+	_, err := svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Issuer: "demo"})
 	return err
 }
 
 // watchJobs prints the jobs table every few seconds until ctx is done.
 func watchJobs(ctx context.Context, w io.Writer, svc *core.Local) error {
 	for {
-		jobs, err := svc.ListJobs(ctx, core.JobFilter{})
+		jobs, err := svc.ListJobs(ctx, api.JobFilter{})
 		if err == nil {
 			fmt.Fprintf(w, "\n%s\n", time.Now().Format(time.TimeOnly))
 			_ = printJobs(w, "table", jobs)

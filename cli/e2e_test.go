@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -111,9 +111,9 @@ func (e *cliEnv) mustRun(args ...string) string {
 	return out
 }
 
-func (e *cliEnv) job(name string) core.JobDetail {
+func (e *cliEnv) job(name string) api.JobDetail {
 	e.t.Helper()
-	var d core.JobDetail
+	var d api.JobDetail
 	if err := json.Unmarshal([]byte(e.mustRun("job", "show", name, "-o", "json")), &d); err != nil {
 		e.t.Fatalf("job show -o json: %v", err)
 	}
@@ -283,7 +283,7 @@ func (e *cliEnv) jobViaAgentStore(ctx context.Context, name string) (model.Job, 
 	if err != nil {
 		return model.Job{}, err
 	}
-	var d core.JobDetail
+	var d api.JobDetail
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		return model.Job{}, err
 	}
@@ -398,14 +398,14 @@ func TestCLIClusterAdoptEdit(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	e := newCLIEnv(t, sim.Options{Apps: 8}, nil)
-	var ov core.ClusterOverview
+	var ov api.ClusterOverview
 	if err := json.Unmarshal([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
 		t.Fatal(err)
 	}
 	if ov.Metrics.VCoresTotal == 0 || len(ov.Queues) == 0 {
 		t.Errorf("cluster metrics/queues missing: %+v", ov.Metrics)
 	}
-	var app core.Application
+	var app api.Application
 	for _, a := range ov.Unmanaged {
 		if a.State == "RUNNING" {
 			app = a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/store"
 )
 
@@ -48,7 +49,7 @@ type env struct {
 	store  *store.Bolt  // nil when remote
 	local  *core.Local  // nil when remote
 	remote *core.Remote // nil when local
-	svc    core.Service
+	svc    api.Service
 	log    *slog.Logger
 	close  []func()
 }

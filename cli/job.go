@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/spf13/cobra"
 )
@@ -38,7 +38,7 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			req := core.CreateJobRequest{Name: name, Parallelism: parallelism, Config: props}
+			req := api.CreateJobRequest{Name: name, Parallelism: parallelism, Config: props}
 			switch {
 			case sqlFile != "" && jarFile != "":
 				return errors.New("give either --sql or --jar, not both")
@@ -133,7 +133,7 @@ func newJobShowCmd(g *globals) *cobra.Command {
 	}
 }
 
-func printDetail(w io.Writer, d core.JobDetail) {
+func printDetail(w io.Writer, d api.JobDetail) {
 	j := d.Job
 	fmt.Fprintf(w, "%s  %s  %s · %s\n", j.Name, j.State, j.Cluster, j.Kind)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -23,7 +23,7 @@ func newJobsCmd(g *globals) *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
-				f := core.JobFilter{Cluster: g.cluster}
+				f := api.JobFilter{Cluster: g.cluster}
 				for _, s := range states {
 					st, err := model.ParseJobState(s)
 					if err != nil {
@@ -44,7 +44,7 @@ func newJobsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func printJobs(w io.Writer, format string, jobs []core.JobView) error {
+func printJobs(w io.Writer, format string, jobs []api.JobView) error {
 	switch format {
 	case "json":
 		out := make([]model.Job, len(jobs))

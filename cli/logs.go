@@ -11,9 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/spf13/cobra"
-
-	"github.com/palink/palink/core"
 )
 
 // logFollowEvery is how often `palink logs -f` asks for new bytes.
@@ -53,14 +52,14 @@ func newLogsCmd(g *globals) *cobra.Command {
 				job := args[0]
 				switch {
 				case save != "":
-					s, err := e.svc.SaveLog(ctx, core.SaveLogRequest{JobRef: job, Log: ref, Path: save})
+					s, err := e.svc.SaveLog(ctx, api.SaveLogRequest{JobRef: job, Log: ref, Path: save})
 					if err != nil {
 						return err
 					}
 					fmt.Fprintf(w, "saved %s (%d bytes) to %s\n", args[1], s.Bytes, s.Path)
 					return nil
 				case grep != "" || errorsOnly:
-					return grepLog(ctx, e, w, job, ref, core.LogQuery{Text: grep, Errors: errorsOnly}, maxMatches)
+					return grepLog(ctx, e, w, job, ref, api.LogQuery{Text: grep, Errors: errorsOnly}, maxMatches)
 				}
 				n, err := parseSize(tail)
 				if err != nil {
@@ -93,7 +92,7 @@ func listLogs(ctx context.Context, e *env, w io.Writer, job string, asJSON bool)
 	fmt.Fprintln(tw, "LOG\tSIZE\tWHAT")
 	for _, s := range l.Sources {
 		switch s.Kind {
-		case core.LogContainer:
+		case api.LogContainer:
 			fmt.Fprintf(tw, "%s\t-\t%s\n", s.URL, s.Title)
 		default:
 			size := "-"
@@ -113,9 +112,9 @@ func listLogs(ctx context.Context, e *env, w io.Writer, job string, asJSON bool)
 }
 
 // parseLogRef reads a LOG argument: jm, jm:stdout, jm:FILE, ID, ID:stdout, ID:FILE.
-func parseLogRef(s string) (core.LogRef, error) {
+func parseLogRef(s string) (api.LogRef, error) {
 	who, what, _ := strings.Cut(s, ":")
-	var r core.LogRef
+	var r api.LogRef
 	switch who {
 	case "":
 		return r, fmt.Errorf("log %q: name jobmanager (jm) or a TaskManager id; `palink logs JOB` lists them", s)
@@ -133,7 +132,7 @@ func parseLogRef(s string) (core.LogRef, error) {
 	return r, nil
 }
 
-func formatLogRef(r core.LogRef) string {
+func formatLogRef(r api.LogRef) string {
 	who := "jm"
 	if r.TaskManager != "" {
 		who = r.TaskManager
@@ -165,10 +164,10 @@ func parseSize(s string) (int64, error) {
 
 // printLog prints the log's last n bytes (from a line start), or all of it,
 // then follows it when asked. Memory holds one chunk at a time.
-func printLog(ctx context.Context, e *env, w io.Writer, job string, ref core.LogRef, n int64, all, follow bool) error {
+func printLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogRef, n int64, all, follow bool) error {
 	var off int64
 	if !all {
-		ch, err := e.svc.ReadLog(ctx, core.LogRequest{JobRef: job, Log: ref, Tail: true, Limit: 1})
+		ch, err := e.svc.ReadLog(ctx, api.LogRequest{JobRef: job, Log: ref, Tail: true, Limit: 1})
 		if err != nil {
 			return err
 		}
@@ -176,7 +175,7 @@ func printLog(ctx context.Context, e *env, w io.Writer, job string, ref core.Log
 	}
 	first := !all && off > 0
 	for {
-		ch, err := e.svc.ReadLog(ctx, core.LogRequest{JobRef: job, Log: ref, Offset: off, Limit: core.MaxLogChunk})
+		ch, err := e.svc.ReadLog(ctx, api.LogRequest{JobRef: job, Log: ref, Offset: off, Limit: api.MaxLogChunk})
 		if err != nil {
 			if follow && ctx.Err() != nil {
 				return nil // interrupted
@@ -216,8 +215,8 @@ func printLog(ctx context.Context, e *env, w io.Writer, job string, ref core.Log
 
 // grepLog prints the matching lines with their offsets, one FindInLog scan
 // after another.
-func grepLog(ctx context.Context, e *env, w io.Writer, job string, ref core.LogRef, q core.LogQuery, limit int) error {
-	s := core.LogSearch{JobRef: job, Log: ref, Query: q}
+func grepLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogRef, q api.LogQuery, limit int) error {
+	s := api.LogSearch{JobRef: job, Log: ref, Query: q}
 	for n := 0; n < limit; {
 		m, err := e.svc.FindInLog(ctx, s)
 		if err != nil {

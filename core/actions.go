@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
 
 // Plan implements Service.
-func (l *Local) Plan(ctx context.Context, r ActionRequest) (ActionPlan, error) {
-	var p ActionPlan
+func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
+	var p api.ActionPlan
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		j, err := findJob(tx, r.JobRef)
 		if err != nil {
@@ -29,8 +30,8 @@ func (l *Local) Plan(ctx context.Context, r ActionRequest) (ActionPlan, error) {
 }
 
 // plan is the pure part of Plan: what the action would do to j now.
-func (l *Local) plan(j model.Job, r ActionRequest, pending *model.Command) ActionPlan {
-	p := ActionPlan{JobID: j.ID, JobName: j.Name, Kind: r.Kind, Allowed: true}
+func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) api.ActionPlan {
+	p := api.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: r.Kind, Allowed: true}
 	if l.readOnly {
 		p.Allowed, p.Reason = false, "palink is read-only"
 		return p
@@ -127,13 +128,13 @@ func (l *Local) plan(j model.Job, r ActionRequest, pending *model.Command) Actio
 }
 
 // Act implements Service.
-func (l *Local) Act(ctx context.Context, r ActionRequest) (model.Command, error) {
+func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
 	return l.actWith(ctx, r, nil)
 }
 
 // actWith is Act with a last change to the new command and the job, made
 // in the same transaction (the restart policy marks its commands).
-func (l *Local) actWith(ctx context.Context, r ActionRequest, mod func(*model.Command, *model.Job)) (model.Command, error) {
+func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*model.Command, *model.Job)) (model.Command, error) {
 	issuer := r.Issuer
 	if issuer == "" {
 		issuer = l.user

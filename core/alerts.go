@@ -202,7 +202,7 @@ func (l *Local) evaluateAlerts(ctx context.Context) error {
 		return err
 	}
 	if changed {
-		l.hub.publish(Change{Kind: api.AlertsChanged})
+		l.hub.publish(api.Change{Kind: api.AlertsChanged})
 	}
 	return nil
 }

@@ -153,7 +153,7 @@ func (e *alertEnv) job(id string) model.Job {
 func (e *alertEnv) act(id string, k model.CommandKind, restore model.RestoreChoice) {
 	e.t.Helper()
 	ctx := context.Background()
-	c, err := e.svc.Act(ctx, ActionRequest{JobRef: id, Kind: k, Restore: restore})
+	c, err := e.svc.Act(ctx, api.ActionRequest{JobRef: id, Kind: k, Restore: restore})
 	if err != nil {
 		e.t.Fatalf("%s: %v", k, err)
 	}
@@ -176,7 +176,7 @@ func TestFailedJobAlertsTheWebhookOnceAndResolves(t *testing.T) {
 	rec := newReceiver(t)
 	e := newAlertEnv(t, rec.srv.URL+"/alerts")
 	ctx := context.Background()
-	j, err := e.svc.CreateJob(ctx, CreateJobRequest{Name: "orders-enrich", Cluster: "sim", Kind: model.KindSQL,
+	j, err := e.svc.CreateJob(ctx, api.CreateJobRequest{Name: "orders-enrich", Cluster: "sim", Kind: model.KindSQL,
 		Spec: model.Spec{SQL: "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');\nCREATE TABLE snk (id BIGINT) WITH ('connector' = 'blackhole');\nINSERT INTO snk SELECT id FROM src;"}})
 	if err != nil {
 		t.Fatal(err)

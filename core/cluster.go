@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/yarn"
 )
 
@@ -26,7 +27,7 @@ type Cluster struct {
 	flink *yarn.Flink
 
 	mu     sync.Mutex
-	status ClusterStatus
+	status api.ClusterStatus
 }
 
 // NewClusters builds the clients of every configured cluster. It does no I/O.
@@ -66,7 +67,7 @@ func NewCluster(cc config.Cluster) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
 	}
-	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, flink: root, status: ClusterStatus{Name: cc.Name}}
+	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, flink: root, status: api.ClusterStatus{Name: cc.Name}}
 	if cc.SQLGateway != "" {
 		gw, err := yarn.NewSQLGateway(cc.SQLGateway, o)
 		if err != nil {
@@ -108,7 +109,7 @@ func (c *Cluster) observe(err error, now time.Time) {
 }
 
 // Status is the cluster's connectivity as last observed.
-func (c *Cluster) Status() ClusterStatus {
+func (c *Cluster) Status() api.ClusterStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.status

@@ -10,14 +10,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
 
 // Clusters implements Service.
-func (l *Local) Clusters(ctx context.Context) ([]ClusterStatus, error) {
-	var out []ClusterStatus
+func (l *Local) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
+	var out []api.ClusterStatus
 	for _, name := range l.clusterNames() {
 		if cl := l.clusters[name]; cl != nil {
 			out = append(out, cl.Status())
@@ -28,12 +29,12 @@ func (l *Local) Clusters(ctx context.Context) ([]ClusterStatus, error) {
 
 // ClusterOverview implements Service: YARN metrics, queues, and the Flink
 // applications no palink job owns.
-func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOverview, error) {
+func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOverview, error) {
 	cl := l.clusters[name]
 	if cl == nil {
-		return ClusterOverview{}, fmt.Errorf("cluster %q is not configured (known: %s)", name, strings.Join(l.clusterNames(), ", "))
+		return api.ClusterOverview{}, fmt.Errorf("cluster %q is not configured (known: %s)", name, strings.Join(l.clusterNames(), ", "))
 	}
-	ov := ClusterOverview{Name: name}
+	ov := api.ClusterOverview{Name: name}
 	var (
 		wg                  sync.WaitGroup
 		mErr, sErr, appsErr error
@@ -52,7 +53,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 	err := errors.Join(mErr, sErr, appsErr)
 	cl.observe(err, l.now())
 	if mErr == nil {
-		ov.Metrics = ClusterMetrics{
+		ov.Metrics = api.ClusterMetrics{
 			AppsRunning: metrics.AppsRunning, AppsPending: metrics.AppsPending, AppsFailed: metrics.AppsFailed,
 			AppsKilled: metrics.AppsKilled, AppsCompleted: metrics.AppsCompleted,
 			MemoryUsedMB: metrics.AllocatedMB, MemoryTotalMB: metrics.TotalMB,
@@ -88,7 +89,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 			if owned[a.ID] || hasTag(a.Tags(), tagPalink) {
 				continue
 			}
-			ov.Unmanaged = append(ov.Unmanaged, Application{ID: a.ID, Name: a.Name, Type: a.ApplicationType,
+			ov.Unmanaged = append(ov.Unmanaged, api.Application{ID: a.ID, Name: a.Name, Type: a.ApplicationType,
 				User: a.User, Queue: a.Queue, State: a.State, Tags: a.Tags(), StartedAt: a.Started()})
 		}
 		sort.Slice(ov.Unmanaged, func(i, k int) bool { return ov.Unmanaged[i].ID < ov.Unmanaged[k].ID })
@@ -103,8 +104,8 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (ClusterOvervi
 
 // sessionClusters asks each live session cluster palink uses for its
 // TaskManagers and slots, concurrently.
-func (l *Local) sessionClusters(ctx context.Context, cl *Cluster, apps []yarn.Application, ids map[string]bool) []SessionCluster {
-	var out []SessionCluster
+func (l *Local) sessionClusters(ctx context.Context, cl *Cluster, apps []yarn.Application, ids map[string]bool) []api.SessionCluster {
+	var out []api.SessionCluster
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, a := range apps {
@@ -114,7 +115,7 @@ func (l *Local) sessionClusters(ctx context.Context, cl *Cluster, apps []yarn.Ap
 		wg.Add(1)
 		go func(a yarn.Application) {
 			defer wg.Done()
-			sc := SessionCluster{AppID: a.ID, Name: a.Name}
+			sc := api.SessionCluster{AppID: a.ID, Name: a.Name}
 			f, err := cl.Flink(a)
 			if err == nil {
 				var o yarn.FlinkOverview
@@ -148,7 +149,7 @@ func hasTag(tags []string, t string) bool {
 // job in DEPLOY_SUCCEEDED; sync takes it from there. Its spec is unknown, so
 // it can be paused, killed and savepointed, and restarted only after a spec
 // is saved.
-func (l *Local) Adopt(ctx context.Context, r AdoptRequest) (model.Job, error) {
+func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	if l.readOnly {
 		return model.Job{}, errReadOnly("adopt")
 	}
@@ -224,7 +225,7 @@ func sanitizeName(s string) string {
 }
 
 // live fetches what the cluster says of a job right now, for the detail view.
-func (l *Local) live(ctx context.Context, j model.Job) (*LiveJob, error) {
+func (l *Local) live(ctx context.Context, j model.Job) (*api.LiveJob, error) {
 	if j.AppID == "" {
 		return nil, nil
 	}
@@ -237,7 +238,7 @@ func (l *Local) live(ctx context.Context, j model.Job) (*LiveJob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("application %s: %w", j.AppID, err)
 	}
-	lj := &LiveJob{FetchedAt: l.now(), YARNState: app.State, FinalStatus: app.FinalStatus}
+	lj := &api.LiveJob{FetchedAt: l.now(), YARNState: app.State, FinalStatus: app.FinalStatus}
 	if app.State != yarn.AppRunning || j.FlinkJobID == "" {
 		return lj, nil
 	}
@@ -260,7 +261,7 @@ func (l *Local) live(ctx context.Context, j model.Job) (*LiveJob, error) {
 	if dErr == nil {
 		lj.FlinkState = det.State
 		for _, v := range det.Vertices {
-			lj.Vertices = append(lj.Vertices, Vertex{ID: v.ID, Name: v.Name, Parallelism: v.Parallelism, Status: v.Status})
+			lj.Vertices = append(lj.Vertices, api.Vertex{ID: v.ID, Name: v.Name, Parallelism: v.Parallelism, Status: v.Status})
 		}
 		raw := det.Raw
 		if len(raw) == 0 {
@@ -270,7 +271,7 @@ func (l *Local) live(ctx context.Context, j model.Job) (*LiveJob, error) {
 	}
 	if cErr == nil {
 		for _, c := range cps.History {
-			lj.Checkpoints = append(lj.Checkpoints, CheckpointInfo{
+			lj.Checkpoints = append(lj.Checkpoints, api.CheckpointInfo{
 				ID: c.ID, Status: c.Status, Savepoint: c.IsSavepoint, TriggeredAt: time.UnixMilli(c.TriggerTimestamp),
 				Duration: time.Duration(c.EndToEndDuration) * time.Millisecond, Size: c.CheckpointedSize,
 				Path: c.ExternalPath, Failure: c.FailureMessage,
@@ -284,14 +285,14 @@ func (l *Local) live(ctx context.Context, j model.Job) (*LiveJob, error) {
 }
 
 // exceptionInfos orders a job's exceptions root cause first, then history.
-func exceptionInfos(ex yarn.JobExceptions) []ExceptionInfo {
-	var out []ExceptionInfo
+func exceptionInfos(ex yarn.JobExceptions) []api.ExceptionInfo {
+	var out []api.ExceptionInfo
 	for _, e := range ex.History.Entries {
-		out = append(out, ExceptionInfo{Time: time.UnixMilli(e.Timestamp), Name: e.ExceptionName,
+		out = append(out, api.ExceptionInfo{Time: time.UnixMilli(e.Timestamp), Name: e.ExceptionName,
 			Stacktrace: e.Stacktrace, Task: e.TaskName, Location: e.Endpoint})
 	}
 	if len(out) == 0 && ex.RootException != "" {
-		out = append(out, ExceptionInfo{Time: time.UnixMilli(ex.Timestamp), Name: firstLineOf(ex.RootException), Stacktrace: ex.RootException})
+		out = append(out, api.ExceptionInfo{Time: time.UnixMilli(ex.Timestamp), Name: firstLineOf(ex.RootException), Stacktrace: ex.RootException})
 	}
 	return out
 }
@@ -309,10 +310,10 @@ func indentJSON(b []byte) string {
 }
 
 // flattenQueues lists the scheduler's queues depth-first.
-func flattenQueues(s yarn.Scheduler) []Queue {
-	var out []Queue
+func flattenQueues(s yarn.Scheduler) []api.Queue {
+	var out []api.Queue
 	for _, q := range s.Flatten() {
-		out = append(out, Queue{Name: q.Name, Depth: q.Depth, Capacity: q.Capacity, UsedCapacity: q.UsedCapacity,
+		out = append(out, api.Queue{Name: q.Name, Depth: q.Depth, Capacity: q.Capacity, UsedCapacity: q.UsedCapacity,
 			MaxCapacity: q.MaxCapacity, Apps: q.Apps})
 	}
 	return out

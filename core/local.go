@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -75,11 +76,11 @@ type Local struct {
 	obs      *observer // metrics collection and alerts (metrics.go, alerts.go)
 
 	mu      sync.Mutex
-	figures map[string]Figures // job id → latest figures (metrics collection)
-	running map[string]bool    // command ids executing in this process
+	figures map[string]api.Figures // job id → latest figures (metrics collection)
+	running map[string]bool        // command ids executing in this process
 }
 
-var _ Service = (*Local)(nil)
+var _ api.Service = (*Local)(nil)
 
 // NewLocal builds the in-process service. It does no I/O.
 func NewLocal(o Options) (*Local, error) {
@@ -139,7 +140,7 @@ func NewLocal(o Options) (*Local, error) {
 		hub:     newHub(),
 		wake:    make(chan struct{}, 1),
 		obs:     newObserver(o.Config),
-		figures: map[string]Figures{},
+		figures: map[string]api.Figures{},
 		running: map[string]bool{},
 	}, nil
 }
@@ -159,7 +160,7 @@ func CurrentUser() string {
 func (l *Local) ReadOnly() bool { return l.readOnly }
 
 // Watch implements Service.
-func (l *Local) Watch(ctx context.Context) (<-chan Change, error) {
+func (l *Local) Watch(ctx context.Context) (<-chan api.Change, error) {
 	return l.hub.subscribe(ctx), nil
 }
 
@@ -189,8 +190,8 @@ func pendingCommand(tx store.ReadTx, jobID string) (*model.Command, error) {
 }
 
 // ListJobs implements Service.
-func (l *Local) ListJobs(ctx context.Context, f JobFilter) ([]JobView, error) {
-	var out []JobView
+func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, error) {
+	var out []api.JobView
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		jobs, err := tx.Jobs()
 		if err != nil {
@@ -225,20 +226,20 @@ func (l *Local) ListJobs(ctx context.Context, f JobFilter) ([]JobView, error) {
 	return out, err
 }
 
-func (l *Local) view(j model.Job, pending *model.Command) JobView {
+func (l *Local) view(j model.Job, pending *model.Command) api.JobView {
 	l.mu.Lock()
 	fig := l.figures[j.ID]
 	l.mu.Unlock()
 	if j.LatestCheckpoint != nil && j.State == model.StateRunning {
 		fig.CheckpointAge = l.now().Sub(j.LatestCheckpoint.Time)
 	}
-	return JobView{Job: j, Pending: pending, Figures: fig}
+	return api.JobView{Job: j, Pending: pending, Figures: fig}
 }
 
 // Job implements Service. It syncs the job with its cluster first (bounded
 // by ctx), so the detail view opens on fresh facts.
-func (l *Local) Job(ctx context.Context, ref string) (JobDetail, error) {
-	var d JobDetail
+func (l *Local) Job(ctx context.Context, ref string) (api.JobDetail, error) {
+	var d api.JobDetail
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		j, err := findJob(tx, ref)
 		if err != nil {
@@ -269,7 +270,7 @@ func (l *Local) Job(ctx context.Context, ref string) (JobDetail, error) {
 }
 
 // CreateJob implements Service.
-func (l *Local) CreateJob(ctx context.Context, r CreateJobRequest) (model.Job, error) {
+func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
 	if l.readOnly {
 		return model.Job{}, errReadOnly("create job")
 	}
@@ -394,7 +395,7 @@ func findCommand(tx store.ReadTx, ref string) (model.Command, error) {
 }
 
 // Commands implements Service.
-func (l *Local) Commands(ctx context.Context, f CommandFilter) ([]model.Command, error) {
+func (l *Local) Commands(ctx context.Context, f api.CommandFilter) ([]model.Command, error) {
 	var out []model.Command
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		sf := store.CommandFilter{States: f.States, Limit: f.Limit}
@@ -436,7 +437,7 @@ func (l *Local) WaitCommand(ctx context.Context, id string) (model.Command, erro
 					t.Stop()
 					return c, ctx.Err()
 				}
-				if ch2.Kind == Resync || (ch2.Command != nil && ch2.Command.ID == c.ID) {
+				if ch2.Kind == api.Resync || (ch2.Command != nil && ch2.Command.ID == c.ID) {
 					t.Stop()
 					break wait
 				}
@@ -456,11 +457,11 @@ func (l *Local) clusterNames() []string {
 
 func (l *Local) publishJob(j model.Job, pending *model.Command, ev *model.Event) {
 	v := l.view(j, pending)
-	l.hub.publish(Change{Kind: JobChanged, Job: &v, Event: ev})
+	l.hub.publish(api.Change{Kind: api.JobChanged, Job: &v, Event: ev})
 }
 
 func (l *Local) publishCommand(c model.Command) {
-	l.hub.publish(Change{Kind: CommandChanged, Command: &c})
+	l.hub.publish(api.Change{Kind: api.CommandChanged, Command: &c})
 }
 
 func orUser(u, def string) string {

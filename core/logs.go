@@ -23,31 +23,6 @@ import (
 // log, whatever its size. The application is looked up afresh for every
 // call, since its tracking URL changes when the JobManager fails over.
 
-// The log types are declared in core/api; these aliases let core's callers
-// name them as core.X.
-type (
-	LogService     = api.LogService
-	LogRef         = api.LogRef
-	LogSource      = api.LogSource
-	LogList        = api.LogList
-	LogRequest     = api.LogRequest
-	LogChunk       = api.LogChunk
-	LogQuery       = api.LogQuery
-	LogSearch      = api.LogSearch
-	LogMatch       = api.LogMatch
-	SaveLogRequest = api.SaveLogRequest
-	SavedLog       = api.SavedLog
-)
-
-// Chunk sizes and source kinds, as core/api declares them.
-const (
-	DefaultLogChunk = api.DefaultLogChunk
-	MaxLogChunk     = api.MaxLogChunk
-	LogJobManager   = api.LogJobManager
-	LogTaskManager  = api.LogTaskManager
-	LogContainer    = api.LogContainer
-)
-
 // logListCalls bounds the TaskManager log lists fetched at once.
 const logListCalls = 8
 
@@ -98,12 +73,12 @@ func notRunningError(app yarn.Application) error {
 }
 
 // Logs implements Service.
-func (l *Local) Logs(ctx context.Context, ref string) (LogList, error) {
+func (l *Local) Logs(ctx context.Context, ref string) (api.LogList, error) {
 	j, cl, err := l.logJob(ctx, ref)
 	if err != nil {
-		return LogList{}, err
+		return api.LogList{}, err
 	}
-	out := LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FetchedAt: l.now()}
+	out := api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FetchedAt: l.now()}
 	if j.AppID == "" {
 		out.FlinkError = "the job has no YARN application yet"
 		return out, nil
@@ -117,7 +92,7 @@ func (l *Local) Logs(ctx context.Context, ref string) (LogList, error) {
 		wg       sync.WaitGroup
 		attempts []yarn.AppAttempt
 		attErr   error
-		flink    []LogSource
+		flink    []api.LogSource
 		flinkErr error
 	)
 	wg.Add(1)
@@ -148,7 +123,7 @@ func (l *Local) Logs(ctx context.Context, ref string) (LogList, error) {
 // flinkLogSources lists the JobManager's logs, then every TaskManager's.
 // A list that fails still leaves the main log and stdout, which Flink
 // serves on their own routes; the error says what is missing.
-func flinkLogSources(ctx context.Context, f *yarn.Flink) ([]LogSource, error) {
+func flinkLogSources(ctx context.Context, f *yarn.Flink) ([]api.LogSource, error) {
 	var (
 		wg            sync.WaitGroup
 		jmFiles       []yarn.LogInfo
@@ -198,14 +173,14 @@ func flinkLogSources(ctx context.Context, f *yarn.Flink) ([]LogSource, error) {
 // processLogSources lists one process's logs: the main log and stdout first
 // (sized from the directory listing when it has the usual file names), then
 // the other files of its log directory.
-func processLogSources(kind api.LogSourceKind, tm, base string, files []yarn.LogInfo) []LogSource {
+func processLogSources(kind api.LogSourceKind, tm, base string, files []yarn.LogInfo) []api.LogSource {
 	who := "JobManager"
 	if tm != "" {
 		who = "TaskManager " + tm
 	}
-	main := LogSource{Kind: kind, Ref: LogRef{TaskManager: tm}, Title: who + " log", Size: -1}
-	stdout := LogSource{Kind: kind, Ref: LogRef{TaskManager: tm, Stdout: true}, Title: who + " stdout", Size: -1}
-	var rest []LogSource
+	main := api.LogSource{Kind: kind, Ref: api.LogRef{TaskManager: tm}, Title: who + " log", Size: -1}
+	stdout := api.LogSource{Kind: kind, Ref: api.LogRef{TaskManager: tm, Stdout: true}, Title: who + " stdout", Size: -1}
+	var rest []api.LogSource
 	for _, f := range files {
 		mtime := msTime(f.MTime)
 		switch f.Name {
@@ -214,25 +189,25 @@ func processLogSources(kind api.LogSourceKind, tm, base string, files []yarn.Log
 		case base + ".out":
 			stdout.Size, stdout.MTime = f.Size, mtime
 		default:
-			rest = append(rest, LogSource{Kind: kind, Ref: LogRef{TaskManager: tm, Name: f.Name},
+			rest = append(rest, api.LogSource{Kind: kind, Ref: api.LogRef{TaskManager: tm, Name: f.Name},
 				Title: who + " " + f.Name, Size: f.Size, MTime: mtime})
 		}
 	}
-	slices.SortFunc(rest, func(a, b LogSource) int { return strings.Compare(a.Ref.Name, b.Ref.Name) })
-	return append([]LogSource{main, stdout}, rest...)
+	slices.SortFunc(rest, func(a, b api.LogSource) int { return strings.Compare(a.Ref.Name, b.Ref.Name) })
+	return append([]api.LogSource{main, stdout}, rest...)
 }
 
 // containerLogSources lists the YARN log pages: the AM container's (the
 // JobManager's), then every attempt's that differs from it.
-func containerLogSources(app yarn.Application, attempts []yarn.AppAttempt) []LogSource {
-	var out []LogSource
+func containerLogSources(app yarn.Application, attempts []yarn.AppAttempt) []api.LogSource {
+	var out []api.LogSource
 	seen := map[string]bool{}
 	add := func(title, url string, started int64) {
 		if url == "" || seen[url] {
 			return
 		}
 		seen[url] = true
-		out = append(out, LogSource{Kind: api.LogContainer, Title: title, URL: url, Size: -1, MTime: msTime(started)})
+		out = append(out, api.LogSource{Kind: api.LogContainer, Title: title, URL: url, Size: -1, MTime: msTime(started)})
 	}
 	add("AM container (JobManager), current attempt", app.AMContainerLogs, app.StartedTime)
 	for i := len(attempts) - 1; i >= 0; i-- { // newest first
@@ -243,7 +218,7 @@ func containerLogSources(app yarn.Application, attempts []yarn.AppAttempt) []Log
 }
 
 // checkLogRef refuses names that could leave the log directory.
-func checkLogRef(r LogRef) error {
+func checkLogRef(r api.LogRef) error {
 	if r.Name == "" {
 		return nil
 	}
@@ -256,7 +231,7 @@ func checkLogRef(r LogRef) error {
 	return nil
 }
 
-func yarnLogFile(r LogRef) yarn.LogFile {
+func yarnLogFile(r api.LogRef) yarn.LogFile {
 	return yarn.LogFile{TaskManager: r.TaskManager, Name: r.Name, Stdout: r.Stdout}
 }
 
@@ -272,41 +247,41 @@ func chunkLimit(n int64) int64 {
 }
 
 // readFunc reads one chunk of a log that a caller has already resolved.
-type readFunc func(ctx context.Context, offset int64, tail bool, limit int64) (LogChunk, error)
+type readFunc func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error)
 
 // flinkReader reads one log of a resolved JobManager.
-func flinkReader(f *yarn.Flink, r LogRef) readFunc {
+func flinkReader(f *yarn.Flink, r api.LogRef) readFunc {
 	file := yarnLogFile(r)
-	return func(ctx context.Context, offset int64, tail bool, limit int64) (LogChunk, error) {
+	return func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error) {
 		ch, err := f.ReadLog(ctx, file, yarn.LogRange{Offset: offset, Tail: tail, Limit: chunkLimit(limit)})
-		return LogChunk{Data: ch.Data, Offset: ch.Offset, Size: ch.Size, More: ch.More}, err
+		return api.LogChunk{Data: ch.Data, Offset: ch.Offset, Size: ch.Size, More: ch.More}, err
 	}
 }
 
 // ReadLog implements Service.
-func (l *Local) ReadLog(ctx context.Context, r LogRequest) (LogChunk, error) {
+func (l *Local) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
 	if err := checkLogRef(r.Log); err != nil {
-		return LogChunk{}, fmt.Errorf("read log of job %s: %w", r.JobRef, err)
+		return api.LogChunk{}, fmt.Errorf("read log of job %s: %w", r.JobRef, err)
 	}
 	j, f, err := l.logFlink(ctx, r.JobRef)
 	if err != nil {
-		return LogChunk{}, err
+		return api.LogChunk{}, err
 	}
 	ch, err := flinkReader(f, r.Log)(ctx, max(r.Offset, 0), r.Tail, r.Limit)
 	if err != nil {
-		return LogChunk{}, fmt.Errorf("job %s: %w", j.Name, err)
+		return api.LogChunk{}, fmt.Errorf("job %s: %w", j.Name, err)
 	}
 	return ch, nil
 }
 
 // FindInLog implements Service.
-func (l *Local) FindInLog(ctx context.Context, s LogSearch) (LogMatch, error) {
+func (l *Local) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
 	if err := checkLogRef(s.Log); err != nil {
-		return LogMatch{}, fmt.Errorf("search log of job %s: %w", s.JobRef, err)
+		return api.LogMatch{}, fmt.Errorf("search log of job %s: %w", s.JobRef, err)
 	}
 	j, f, err := l.logFlink(ctx, s.JobRef)
 	if err != nil {
-		return LogMatch{}, err
+		return api.LogMatch{}, err
 	}
 	m, err := scanLog(ctx, flinkReader(f, s.Log), s)
 	if err != nil {
@@ -317,13 +292,13 @@ func (l *Local) FindInLog(ctx context.Context, s LogSearch) (LogMatch, error) {
 
 // SaveLog implements Service: the JobManager client is resolved once, then
 // the file is copied chunk by chunk.
-func (l *Local) SaveLog(ctx context.Context, r SaveLogRequest) (SavedLog, error) {
+func (l *Local) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
 	if err := checkLogRef(r.Log); err != nil {
-		return SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
+		return api.SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
 	}
 	j, f, err := l.logFlink(ctx, r.JobRef)
 	if err != nil {
-		return SavedLog{}, err
+		return api.SavedLog{}, err
 	}
 	s, err := saveLog(ctx, flinkReader(f, r.Log), r.Path)
 	if err != nil {
@@ -333,7 +308,7 @@ func (l *Local) SaveLog(ctx context.Context, r SaveLogRequest) (SavedLog, error)
 }
 
 // logTitle names a log in messages.
-func logTitle(r LogRef) string {
+func logTitle(r api.LogRef) string {
 	return yarnLogFile(r).String()
 }
 
@@ -343,9 +318,9 @@ const maxMatchLine = 4 << 10
 // scanLog is FindInLog over any reader: forward or backward from s.From,
 // a chunk at a time, for at most s.MaxScan bytes. It holds one chunk and
 // one unfinished line at a time.
-func scanLog(ctx context.Context, read readFunc, s LogSearch) (LogMatch, error) {
-	if s.Query == (LogQuery{}) {
-		return LogMatch{}, errors.New("empty query")
+func scanLog(ctx context.Context, read readFunc, s api.LogSearch) (api.LogMatch, error) {
+	if s.Query == (api.LogQuery{}) {
+		return api.LogMatch{}, errors.New("empty query")
 	}
 	budget := s.MaxScan
 	if budget <= 0 {
@@ -357,12 +332,12 @@ func scanLog(ctx context.Context, read readFunc, s LogSearch) (LogMatch, error) 
 	return scanForward(ctx, read, s.Query, max(s.From, 0), budget)
 }
 
-func found(q LogQuery, line []byte, off int64) (LogMatch, bool) {
+func found(q api.LogQuery, line []byte, off int64) (api.LogMatch, bool) {
 	start, end, ok := q.Match(line)
 	if !ok {
-		return LogMatch{}, false
+		return api.LogMatch{}, false
 	}
-	m := LogMatch{Found: true, Offset: off, Start: start, End: end}
+	m := api.LogMatch{Found: true, Offset: off, Start: start, End: end}
 	if len(line) > maxMatchLine {
 		line = line[:maxMatchLine]
 		m.End = min(m.End, maxMatchLine)
@@ -372,7 +347,7 @@ func found(q LogQuery, line []byte, off int64) (LogMatch, bool) {
 	return m, true
 }
 
-func scanForward(ctx context.Context, read readFunc, q LogQuery, from, budget int64) (LogMatch, error) {
+func scanForward(ctx context.Context, read readFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
 	var (
 		buf     []byte // the unfinished line, then the new chunk
 		bufOff  = from // file offset of buf[0]
@@ -384,15 +359,15 @@ func scanForward(ctx context.Context, read readFunc, q LogQuery, from, budget in
 	// every call makes progress whatever the budget.
 	for scanned < budget || bufOff == from {
 		if err := ctx.Err(); err != nil {
-			return LogMatch{}, err
+			return api.LogMatch{}, err
 		}
 		ch, err := read(ctx, pos, false, api.MaxLogChunk)
 		if err != nil {
-			return LogMatch{}, err
+			return api.LogMatch{}, err
 		}
 		size = ch.Size
 		if ch.Offset != pos && len(ch.Data) > 0 {
-			return LogMatch{}, fmt.Errorf("asked for offset %d, got %d", pos, ch.Offset)
+			return api.LogMatch{}, fmt.Errorf("asked for offset %d, got %d", pos, ch.Offset)
 		}
 		buf = append(buf, ch.Data...)
 		pos += int64(len(ch.Data))
@@ -421,13 +396,13 @@ func scanForward(ctx context.Context, read readFunc, q LogQuery, from, budget in
 				return m, nil
 			}
 			if end {
-				return LogMatch{Exhausted: true, Next: pos, Size: size}, nil
+				return api.LogMatch{Exhausted: true, Next: pos, Size: size}, nil
 			}
 			bufOff += int64(len(buf))
 			buf = buf[:0]
 		}
 	}
-	return LogMatch{Next: bufOff, Size: size}, nil
+	return api.LogMatch{Next: bufOff, Size: size}, nil
 }
 
 func indexByteFrom(b []byte, c byte, from int) int {
@@ -438,7 +413,7 @@ func indexByteFrom(b []byte, c byte, from int) int {
 	return from + i
 }
 
-func scanBackward(ctx context.Context, read readFunc, q LogQuery, from, budget int64) (LogMatch, error) {
+func scanBackward(ctx context.Context, read readFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
 	var (
 		carry    []byte // the start of the line that continues after pos
 		pos      = from // bytes before pos are still to read
@@ -448,17 +423,17 @@ func scanBackward(ctx context.Context, read readFunc, q LogQuery, from, budget i
 	)
 	for (scanned < budget || resolved == from) && pos > 0 {
 		if err := ctx.Err(); err != nil {
-			return LogMatch{}, err
+			return api.LogMatch{}, err
 		}
 		start := max(pos-api.MaxLogChunk, 0)
 		data, sz, err := readFull(ctx, read, start, pos-start)
 		if err != nil {
-			return LogMatch{}, err
+			return api.LogMatch{}, err
 		}
 		size = sz
 		if int64(len(data)) != pos-start {
 			// The file shrank (rotated) under the search.
-			return LogMatch{Exhausted: true, Next: resolved, Size: size}, nil
+			return api.LogMatch{Exhausted: true, Next: resolved, Size: size}, nil
 		}
 		scanned += pos - start
 		buf := append(data, carry...)
@@ -487,7 +462,7 @@ func scanBackward(ctx context.Context, read readFunc, q LogQuery, from, budget i
 			carry = carry[:0]
 		}
 	}
-	return LogMatch{Next: resolved, Exhausted: resolved == 0, Size: size}, nil
+	return api.LogMatch{Next: resolved, Exhausted: resolved == 0, Size: size}, nil
 }
 
 // readFull reads n bytes at off, in as many reads as the reader needs; it
@@ -528,14 +503,14 @@ func lastIndexByteBefore(b []byte, c byte, end int) int {
 // saveLog copies a log into a new file at path, chunk by chunk, up to the
 // size the file had when the copy began (a log that keeps growing would
 // otherwise never end). A failed copy removes the partial file.
-func saveLog(ctx context.Context, read readFunc, path string) (SavedLog, error) {
+func saveLog(ctx context.Context, read readFunc, path string) (api.SavedLog, error) {
 	path, err := expandPath(path)
 	if err != nil {
-		return SavedLog{}, err
+		return api.SavedLog{}, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return SavedLog{}, err
+		return api.SavedLog{}, err
 	}
 	n, err := copyLog(ctx, read, f)
 	if cerr := f.Close(); err == nil {
@@ -543,9 +518,9 @@ func saveLog(ctx context.Context, read readFunc, path string) (SavedLog, error) 
 	}
 	if err != nil {
 		os.Remove(path)
-		return SavedLog{}, fmt.Errorf("%s: %w", path, err)
+		return api.SavedLog{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return SavedLog{Path: path, Bytes: n}, nil
+	return api.SavedLog{Path: path, Bytes: n}, nil
 }
 
 func copyLog(ctx context.Context, read readFunc, w io.Writer) (int64, error) {

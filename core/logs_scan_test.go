@@ -17,7 +17,7 @@ import (
 // memReader serves data by range, at most step bytes per read, like a
 // server that answers less than asked.
 func memReader(data []byte, step int64, reads *int) readFunc {
-	return func(ctx context.Context, off int64, tail bool, limit int64) (LogChunk, error) {
+	return func(ctx context.Context, off int64, tail bool, limit int64) (api.LogChunk, error) {
 		if reads != nil {
 			*reads++
 		}
@@ -28,13 +28,13 @@ func memReader(data []byte, step int64, reads *int) readFunc {
 		}
 		off = min(off, size)
 		end := min(off+limit, size)
-		return LogChunk{Data: bytes.Clone(data[off:end]), Offset: off, Size: size, More: end < size}, nil
+		return api.LogChunk{Data: bytes.Clone(data[off:end]), Offset: off, Size: size, More: end < size}, nil
 	}
 }
 
 // wholeFind is the obvious whole-file search the chunked scan must agree
 // with: every line start, in order, checked with the query.
-func wholeFind(data []byte, q LogQuery, from int64, backward bool) (int64, bool) {
+func wholeFind(data []byte, q api.LogQuery, from int64, backward bool) (int64, bool) {
 	var starts []int64
 	for off := int64(0); off < int64(len(data)); {
 		starts = append(starts, off)
@@ -90,7 +90,7 @@ func TestScanLogAgreesWithAWholeFileSearch(t *testing.T) {
 			b.WriteString("needle at the end")
 		}
 		data := []byte(b.String())
-		q := rapid.SampledFrom([]LogQuery{{Text: "needle"}, {Text: "Needle"}, {Errors: true}, {Text: "ok x"}}).Draw(rt, "query")
+		q := rapid.SampledFrom([]api.LogQuery{{Text: "needle"}, {Text: "Needle"}, {Errors: true}, {Text: "ok x"}}).Draw(rt, "query")
 		backward := rapid.Bool().Draw(rt, "backward")
 		step := int64(rapid.IntRange(1, 40).Draw(rt, "step"))
 		budget := int64(rapid.IntRange(1, 80).Draw(rt, "budget"))
@@ -111,7 +111,7 @@ func TestScanLogAgreesWithAWholeFileSearch(t *testing.T) {
 		want, wantOK := wholeFind(data, q, from, backward)
 
 		read := memReader(data, step, nil)
-		s := LogSearch{Query: q, From: from, Backward: backward, MaxScan: budget}
+		s := api.LogSearch{Query: q, From: from, Backward: backward, MaxScan: budget}
 		for calls := 0; ; calls++ {
 			if calls > len(data)+2 {
 				rt.Fatalf("the scan does not progress: %+v", s)
@@ -142,22 +142,22 @@ func TestScanLogAgreesWithAWholeFileSearch(t *testing.T) {
 
 func TestLogQueryMatches(t *testing.T) {
 	for _, c := range []struct {
-		q    LogQuery
+		q    api.LogQuery
 		line string
 		want string // the matched text, "" for no match
 	}{
-		{LogQuery{Text: "timeout"}, "Read TIMEOUT on x", "TIMEOUT"},
-		{LogQuery{Text: "Timeout"}, "Read TIMEOUT on x", ""},
-		{LogQuery{Text: "Timeout"}, "SocketTimeout", "Timeout"},
-		{LogQuery{Text: "straße"}, "STRASSE Straße", "Straße"},
-		{LogQuery{Errors: true}, "2026-01-01 10:00:00,000 ERROR org.a.B [] - boom", "ERROR"},
-		{LogQuery{Errors: true}, "2026-01-01 10:00:00,000 INFO  org.a.ErrorHandler [] - fine", ""},
-		{LogQuery{Errors: true}, "java.net.SocketTimeoutException: Read timed out", "java.net.SocketTimeoutException"},
-		{LogQuery{Errors: true}, "Caused by: java.lang.OutOfMemoryError: Java heap space", "java.lang.OutOfMemoryError"},
-		{LogQuery{Errors: true}, "Exception in thread \"main\"", "Exception"},
-		{LogQuery{Errors: true}, "INFO no errors, 0 exceptions, Error count 0", ""},
-		{LogQuery{Errors: true}, "ERROR_CODE=0 FATALISM", ""},
-		{LogQuery{}, "anything", ""},
+		{api.LogQuery{Text: "timeout"}, "Read TIMEOUT on x", "TIMEOUT"},
+		{api.LogQuery{Text: "Timeout"}, "Read TIMEOUT on x", ""},
+		{api.LogQuery{Text: "Timeout"}, "SocketTimeout", "Timeout"},
+		{api.LogQuery{Text: "straße"}, "STRASSE Straße", "Straße"},
+		{api.LogQuery{Errors: true}, "2026-01-01 10:00:00,000 ERROR org.a.B [] - boom", "ERROR"},
+		{api.LogQuery{Errors: true}, "2026-01-01 10:00:00,000 INFO  org.a.ErrorHandler [] - fine", ""},
+		{api.LogQuery{Errors: true}, "java.net.SocketTimeoutException: Read timed out", "java.net.SocketTimeoutException"},
+		{api.LogQuery{Errors: true}, "Caused by: java.lang.OutOfMemoryError: Java heap space", "java.lang.OutOfMemoryError"},
+		{api.LogQuery{Errors: true}, "Exception in thread \"main\"", "Exception"},
+		{api.LogQuery{Errors: true}, "INFO no errors, 0 exceptions, Error count 0", ""},
+		{api.LogQuery{Errors: true}, "ERROR_CODE=0 FATALISM", ""},
+		{api.LogQuery{}, "anything", ""},
 	} {
 		start, end, ok := c.q.Match([]byte(c.line))
 		got := ""
@@ -197,9 +197,9 @@ func TestSaveLogCopiesInChunksAndNeverOverwrites(t *testing.T) {
 		t.Fatal("the existing file was changed")
 	}
 
-	failing := func(ctx context.Context, off int64, tail bool, limit int64) (LogChunk, error) {
+	failing := func(ctx context.Context, off int64, tail bool, limit int64) (api.LogChunk, error) {
 		if off > 0 {
-			return LogChunk{}, errors.New("jobmanager unavailable")
+			return api.LogChunk{}, errors.New("jobmanager unavailable")
 		}
 		return memReader(data, 1000, nil)(ctx, off, tail, limit)
 	}
@@ -216,7 +216,7 @@ func TestSaveLogCopiesInChunksAndNeverOverwrites(t *testing.T) {
 // saved is copied as it was when the copy began.
 func TestSaveLogStopsAtTheSizeItStartedWith(t *testing.T) {
 	data := []byte(strings.Repeat("line\n", 100))
-	grow := func(ctx context.Context, off int64, tail bool, limit int64) (LogChunk, error) {
+	grow := func(ctx context.Context, off int64, tail bool, limit int64) (api.LogChunk, error) {
 		ch, err := memReader(data, 100, nil)(ctx, off, tail, limit)
 		data = append(data, "more\n"...) // the process keeps logging
 		return ch, err

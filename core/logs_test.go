@@ -64,12 +64,12 @@ func newLogEnv(t *testing.T, logSize int64) *logEnv {
 	t.Cleanup(func() { cancel(); <-done; st.Close(); c.Close() })
 
 	e := &logEnv{t: t, ctx: ctx, sim: c, svc: svc}
-	_, err = svc.CreateJob(ctx, core.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{
+	_, err = svc.CreateJob(ctx, api.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{
 		SQL: "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');\nCREATE TABLE snk (id BIGINT) WITH ('connector' = 'blackhole');\nINSERT INTO snk SELECT id FROM src;"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := svc.Act(ctx, core.ActionRequest{JobRef: "orders", Kind: model.CmdSubmit})
+	cmd, err := svc.Act(ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdSubmit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestSaveLogThroughTheAgent(t *testing.T) {
 // Flink's logs are gone and the list says so, with YARN's links left.
 func TestLogsOfAStoppedJobKeepTheContainerLinks(t *testing.T) {
 	e := newLogEnv(t, 1<<20)
-	cmd, err := e.svc.Act(e.ctx, core.ActionRequest{JobRef: "orders", Kind: model.CmdKill})
+	cmd, err := e.svc.Act(e.ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdKill})
 	if err != nil {
 		t.Fatal(err)
 	}

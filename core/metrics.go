@@ -383,13 +383,13 @@ func (o *observer) prune(now time.Time) {
 }
 
 // figuresOf is the jobs table's view of a job's latest measure.
-func (o *observer) figuresOf(id string, now time.Time) (Figures, bool) {
+func (o *observer) figuresOf(id string, now time.Time) (api.Figures, bool) {
 	jm := o.jobs[id]
 	if jm == nil || jm.collectedAt.IsZero() || jm.series == nil {
-		return Figures{}, false
+		return api.Figures{}, false
 	}
 	p := jm.latest
-	f := Figures{At: jm.collectedAt, RecordsInPerSec: p.RecordsIn, RecordsOutPerS: p.RecordsOut,
+	f := api.Figures{At: jm.collectedAt, RecordsInPerSec: p.RecordsIn, RecordsOutPerS: p.RecordsOut,
 		Backpressure: p.Backpressure, InSpark: jm.series.spark(now.Add(-recentSpan))}
 	if p.CheckpointAge >= 0 {
 		f.CheckpointAge = p.CheckpointAge
@@ -408,7 +408,7 @@ func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time)
 		return
 	}
 	o := l.obs
-	var views []JobView
+	var views []api.JobView
 	_ = l.st.View(ctx, func(tx store.ReadTx) error {
 		for _, id := range ids {
 			j, err := tx.Job(id)
@@ -428,7 +428,7 @@ func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time)
 			l.mu.Lock()
 			l.figures[id] = f
 			l.mu.Unlock()
-			views = append(views, JobView{Job: j, Pending: pending, Figures: f})
+			views = append(views, api.JobView{Job: j, Pending: pending, Figures: f})
 		}
 		return nil
 	})
@@ -437,7 +437,7 @@ func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time)
 		if v.Figures.CheckpointAge == 0 && v.LatestCheckpoint != nil {
 			v.Figures.CheckpointAge = now.Sub(v.LatestCheckpoint.Time)
 		}
-		l.hub.publish(Change{Kind: JobChanged, Job: &v})
+		l.hub.publish(api.Change{Kind: api.JobChanged, Job: &v})
 	}
 }
 
@@ -546,15 +546,15 @@ func (l *Local) loadObserved(ctx context.Context) error {
 
 // followJobs keeps the observer's copy of every job current from the
 // change stream; a Resync reloads it.
-func (l *Local) followJobs(ctx context.Context, ch <-chan Change) {
+func (l *Local) followJobs(ctx context.Context, ch <-chan api.Change) {
 	o := l.obs
 	for c := range ch {
 		switch {
-		case c.Kind == JobChanged && c.Job != nil:
+		case c.Kind == api.JobChanged && c.Job != nil:
 			o.mu.Lock()
 			o.known[c.Job.ID] = c.Job.Job
 			o.mu.Unlock()
-		case c.Kind == Resync:
+		case c.Kind == api.Resync:
 			var jobs []model.Job
 			if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { jobs, err = tx.Jobs(); return err }); err != nil {
 				if ctx.Err() == nil {

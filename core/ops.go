@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -447,7 +448,7 @@ func (l *Local) startDueRestarts(ctx context.Context) error {
 	}
 	for _, j := range due {
 		choice, path := policyRestore(j)
-		_, err := l.actWith(ctx, ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
+		_, err := l.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
 			func(c *model.Command, j *model.Job) {
 				c.Params.Auto = true
 				j.NextRestart = time.Time{}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -52,13 +53,13 @@ func TestNeverTwoLiveApplications(t *testing.T) {
 				if k == model.CmdResubmit {
 					restore = rapid.SampledFrom([]model.RestoreChoice{model.RestoreNone, model.RestoreLatest}).Draw(rt, "restore")
 				}
-				c, err := e.svc.Act(e.ctx, core.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
+				c, err := e.svc.Act(e.ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
 				var refused *core.ActionRefusedError
 				if err != nil && !errors.As(err, &refused) {
 					rt.Fatalf("%s: %v", k, err)
 				}
 				if double { // a second key press while the first runs
-					_, err2 := e.svc.Act(e.ctx, core.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
+					_, err2 := e.svc.Act(e.ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
 					if err == nil && err2 == nil {
 						rt.Fatalf("%s accepted twice while the first was pending", k)
 					}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -35,7 +35,7 @@ func TestDeployRefusesALiveApplication(t *testing.T) {
 			if err != nil {
 				e.t.Fatal(err)
 			}
-			if _, err := e.svc.Adopt(e.ctx, core.AdoptRequest{Cluster: "sim", AppID: sub.AppID, Name: "legacy"}); err != nil {
+			if _, err := e.svc.Adopt(e.ctx, api.AdoptRequest{Cluster: "sim", AppID: sub.AppID, Name: "legacy"}); err != nil {
 				e.t.Fatal(err)
 			}
 			j := e.syncUntil("legacy", "RUNNING", running)

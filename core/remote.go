@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -98,7 +99,7 @@ type rpcHandler struct {
 	mayAct   bool
 
 	watchOnce sync.Once
-	watch     <-chan Change
+	watch     <-chan api.Change
 }
 
 // Empty is an argument or reply without content.
@@ -125,7 +126,7 @@ func (h *rpcHandler) mustBeOperator(what string) error {
 }
 
 // ListJobs is Service.ListJobs.
-func (h *rpcHandler) ListJobs(f JobFilter, out *[]JobView) (err error) {
+func (h *rpcHandler) ListJobs(f api.JobFilter, out *[]api.JobView) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.ListJobs(ctx, f)
@@ -133,7 +134,7 @@ func (h *rpcHandler) ListJobs(f JobFilter, out *[]JobView) (err error) {
 }
 
 // Job is Service.Job.
-func (h *rpcHandler) Job(ref string, out *JobDetail) (err error) {
+func (h *rpcHandler) Job(ref string, out *api.JobDetail) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.Job(ctx, ref)
@@ -149,7 +150,7 @@ func (h *rpcHandler) SyncJob(ref string, out *model.Job) (err error) {
 }
 
 // CreateJob is Service.CreateJob.
-func (h *rpcHandler) CreateJob(r CreateJobRequest, out *model.Job) (err error) {
+func (h *rpcHandler) CreateJob(r api.CreateJobRequest, out *model.Job) (err error) {
 	if err := h.mustOperate("create job"); err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (h *rpcHandler) Specs(ref string, out *[]model.Spec) (err error) {
 }
 
 // Plan is Service.Plan.
-func (h *rpcHandler) Plan(r ActionRequest, out *ActionPlan) (err error) {
+func (h *rpcHandler) Plan(r api.ActionRequest, out *api.ActionPlan) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.Plan(ctx, r)
@@ -198,7 +199,7 @@ func (h *rpcHandler) Plan(r ActionRequest, out *ActionPlan) (err error) {
 }
 
 // Act is Service.Act; the issuer is the connection's OS user.
-func (h *rpcHandler) Act(r ActionRequest, out *model.Command) (err error) {
+func (h *rpcHandler) Act(r api.ActionRequest, out *model.Command) (err error) {
 	if err := h.mustOperate(lower(r.Kind.String())); err != nil {
 		return err
 	}
@@ -237,7 +238,7 @@ func (h *rpcHandler) Command(id string, out *model.Command) (err error) {
 }
 
 // Commands is Service.Commands.
-func (h *rpcHandler) Commands(f CommandFilter, out *[]model.Command) (err error) {
+func (h *rpcHandler) Commands(f api.CommandFilter, out *[]model.Command) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.Commands(ctx, f)
@@ -245,7 +246,7 @@ func (h *rpcHandler) Commands(f CommandFilter, out *[]model.Command) (err error)
 }
 
 // Clusters is Service.Clusters.
-func (h *rpcHandler) Clusters(_ Empty, out *[]ClusterStatus) (err error) {
+func (h *rpcHandler) Clusters(_ Empty, out *[]api.ClusterStatus) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.Clusters(ctx)
@@ -253,7 +254,7 @@ func (h *rpcHandler) Clusters(_ Empty, out *[]ClusterStatus) (err error) {
 }
 
 // ClusterOverview is Service.ClusterOverview.
-func (h *rpcHandler) ClusterOverview(name string, out *ClusterOverview) (err error) {
+func (h *rpcHandler) ClusterOverview(name string, out *api.ClusterOverview) (err error) {
 	ctx, cancel := h.call(time.Minute)
 	defer cancel()
 	*out, err = h.svc.ClusterOverview(ctx, name)
@@ -261,7 +262,7 @@ func (h *rpcHandler) ClusterOverview(name string, out *ClusterOverview) (err err
 }
 
 // Adopt is Service.Adopt.
-func (h *rpcHandler) Adopt(r AdoptRequest, out *model.Job) (err error) {
+func (h *rpcHandler) Adopt(r api.AdoptRequest, out *model.Job) (err error) {
 	if err := h.mustOperate("adopt"); err != nil {
 		return err
 	}
@@ -303,7 +304,7 @@ func (h *rpcHandler) Info(_ Empty, out *Info) error {
 }
 
 // WatchNext returns the next changes, waiting up to Wait for the first.
-func (h *rpcHandler) WatchNext(wait time.Duration, out *[]Change) error {
+func (h *rpcHandler) WatchNext(wait time.Duration, out *[]api.Change) error {
 	h.watchOnce.Do(func() { h.watch = h.svc.hub.subscribe(h.ctx) })
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -343,7 +344,7 @@ type Remote struct {
 // would allow (palink --read-only).
 func (r *Remote) SetReadOnly() { r.readOnly = true }
 
-var _ Service = (*Remote)(nil)
+var _ api.Service = (*Remote)(nil)
 
 // Backup writes a consistent copy of the agent's store to w.
 func (r *Remote) Backup(ctx context.Context, w io.Writer) (int64, error) {
@@ -398,12 +399,12 @@ func (e *RemoteError) Error() string { return e.Msg }
 func (e *RemoteError) NotFound() bool { return e.notFound }
 
 // ListJobs implements Service.
-func (r *Remote) ListJobs(ctx context.Context, f JobFilter) (out []JobView, err error) {
+func (r *Remote) ListJobs(ctx context.Context, f api.JobFilter) (out []api.JobView, err error) {
 	return out, r.call(ctx, "ListJobs", f, &out)
 }
 
 // Job implements Service.
-func (r *Remote) Job(ctx context.Context, ref string) (out JobDetail, err error) {
+func (r *Remote) Job(ctx context.Context, ref string) (out api.JobDetail, err error) {
 	return out, r.call(ctx, "Job", ref, &out)
 }
 
@@ -413,7 +414,7 @@ func (r *Remote) SyncJob(ctx context.Context, ref string) (out model.Job, err er
 }
 
 // CreateJob implements Service.
-func (r *Remote) CreateJob(ctx context.Context, req CreateJobRequest) (out model.Job, err error) {
+func (r *Remote) CreateJob(ctx context.Context, req api.CreateJobRequest) (out model.Job, err error) {
 	if r.readOnly {
 		return out, errReadOnly("create job")
 	}
@@ -434,7 +435,7 @@ func (r *Remote) Specs(ctx context.Context, ref string) (out []model.Spec, err e
 }
 
 // Plan implements Service.
-func (r *Remote) Plan(ctx context.Context, req ActionRequest) (out ActionPlan, err error) {
+func (r *Remote) Plan(ctx context.Context, req api.ActionRequest) (out api.ActionPlan, err error) {
 	err = r.call(ctx, "Plan", req, &out)
 	if err == nil && r.readOnly {
 		out.Allowed, out.Reason = false, "palink is read-only"
@@ -443,7 +444,7 @@ func (r *Remote) Plan(ctx context.Context, req ActionRequest) (out ActionPlan, e
 }
 
 // Act implements Service.
-func (r *Remote) Act(ctx context.Context, req ActionRequest) (out model.Command, err error) {
+func (r *Remote) Act(ctx context.Context, req api.ActionRequest) (out model.Command, err error) {
 	if r.readOnly {
 		return out, errReadOnly(lower(req.Kind.String()))
 	}
@@ -469,22 +470,22 @@ func (r *Remote) Command(ctx context.Context, id string) (out model.Command, err
 }
 
 // Commands implements Service.
-func (r *Remote) Commands(ctx context.Context, f CommandFilter) (out []model.Command, err error) {
+func (r *Remote) Commands(ctx context.Context, f api.CommandFilter) (out []model.Command, err error) {
 	return out, r.call(ctx, "Commands", f, &out)
 }
 
 // Clusters implements Service.
-func (r *Remote) Clusters(ctx context.Context) (out []ClusterStatus, err error) {
+func (r *Remote) Clusters(ctx context.Context) (out []api.ClusterStatus, err error) {
 	return out, r.call(ctx, "Clusters", Empty{}, &out)
 }
 
 // ClusterOverview implements Service.
-func (r *Remote) ClusterOverview(ctx context.Context, name string) (out ClusterOverview, err error) {
+func (r *Remote) ClusterOverview(ctx context.Context, name string) (out api.ClusterOverview, err error) {
 	return out, r.call(ctx, "ClusterOverview", name, &out)
 }
 
 // Adopt implements Service.
-func (r *Remote) Adopt(ctx context.Context, req AdoptRequest) (out model.Job, err error) {
+func (r *Remote) Adopt(ctx context.Context, req api.AdoptRequest) (out model.Job, err error) {
 	if r.readOnly {
 		return out, errReadOnly("adopt")
 	}
@@ -495,12 +496,12 @@ func (r *Remote) Adopt(ctx context.Context, req AdoptRequest) (out model.Job, er
 func (r *Remote) ReadOnly() bool { return r.readOnly || r.info.ReadOnly }
 
 // Watch implements Service with a long poll.
-func (r *Remote) Watch(ctx context.Context) (<-chan Change, error) {
-	out := make(chan Change)
+func (r *Remote) Watch(ctx context.Context) (<-chan api.Change, error) {
+	out := make(chan api.Change)
 	go func() {
 		defer close(out)
 		for ctx.Err() == nil {
-			var batch []Change
+			var batch []api.Change
 			if err := r.call(ctx, "WatchNext", 20*time.Second, &batch); err != nil {
 				return
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/palink/palink/core/api"
 )
 
 // The log calls of the agent protocol. Logs, ReadLog and FindInLog run on
@@ -16,7 +18,7 @@ import (
 const logCallTimeout = 2 * time.Minute
 
 // Logs is Service.Logs.
-func (h *rpcHandler) Logs(ref string, out *LogList) (err error) {
+func (h *rpcHandler) Logs(ref string, out *api.LogList) (err error) {
 	ctx, cancel := h.call(logCallTimeout)
 	defer cancel()
 	*out, err = h.svc.Logs(ctx, ref)
@@ -24,7 +26,7 @@ func (h *rpcHandler) Logs(ref string, out *LogList) (err error) {
 }
 
 // ReadLog is Service.ReadLog.
-func (h *rpcHandler) ReadLog(r LogRequest, out *LogChunk) (err error) {
+func (h *rpcHandler) ReadLog(r api.LogRequest, out *api.LogChunk) (err error) {
 	ctx, cancel := h.call(logCallTimeout)
 	defer cancel()
 	*out, err = h.svc.ReadLog(ctx, r)
@@ -32,7 +34,7 @@ func (h *rpcHandler) ReadLog(r LogRequest, out *LogChunk) (err error) {
 }
 
 // FindInLog is Service.FindInLog.
-func (h *rpcHandler) FindInLog(s LogSearch, out *LogMatch) (err error) {
+func (h *rpcHandler) FindInLog(s api.LogSearch, out *api.LogMatch) (err error) {
 	ctx, cancel := h.call(logCallTimeout)
 	defer cancel()
 	*out, err = h.svc.FindInLog(ctx, s)
@@ -40,25 +42,25 @@ func (h *rpcHandler) FindInLog(s LogSearch, out *LogMatch) (err error) {
 }
 
 // Logs implements Service.
-func (r *Remote) Logs(ctx context.Context, ref string) (out LogList, err error) {
+func (r *Remote) Logs(ctx context.Context, ref string) (out api.LogList, err error) {
 	return out, r.call(ctx, "Logs", ref, &out)
 }
 
 // ReadLog implements Service.
-func (r *Remote) ReadLog(ctx context.Context, req LogRequest) (out LogChunk, err error) {
+func (r *Remote) ReadLog(ctx context.Context, req api.LogRequest) (out api.LogChunk, err error) {
 	return out, r.call(ctx, "ReadLog", req, &out)
 }
 
 // FindInLog implements Service.
-func (r *Remote) FindInLog(ctx context.Context, s LogSearch) (out LogMatch, err error) {
+func (r *Remote) FindInLog(ctx context.Context, s api.LogSearch) (out api.LogMatch, err error) {
 	return out, r.call(ctx, "FindInLog", s, &out)
 }
 
 // SaveLog implements Service: the agent sends the log chunk by chunk and
 // this process writes the file.
-func (r *Remote) SaveLog(ctx context.Context, req SaveLogRequest) (SavedLog, error) {
-	read := func(ctx context.Context, offset int64, tail bool, limit int64) (LogChunk, error) {
-		return r.ReadLog(ctx, LogRequest{JobRef: req.JobRef, Log: req.Log, Offset: offset, Tail: tail, Limit: limit})
+func (r *Remote) SaveLog(ctx context.Context, req api.SaveLogRequest) (api.SavedLog, error) {
+	read := func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error) {
+		return r.ReadLog(ctx, api.LogRequest{JobRef: req.JobRef, Log: req.Log, Offset: offset, Tail: tail, Limit: limit})
 	}
 	s, err := saveLog(ctx, read, req.Path)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -43,7 +44,7 @@ func TestAgentProtocol(t *testing.T) {
 	if r.Info().User != me || r.ReadOnly() {
 		t.Fatalf("agent says user %q read-only %v, want %q operator", r.Info().User, r.ReadOnly(), me)
 	}
-	jobs, err := r.ListJobs(e.ctx, core.JobFilter{})
+	jobs, err := r.ListJobs(e.ctx, api.JobFilter{})
 	if err != nil || len(jobs) != 1 || jobs[0].Name != "via-agent" {
 		t.Fatalf("ListJobs over the socket: %+v %v", jobs, err)
 	}
@@ -51,7 +52,7 @@ func TestAgentProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := r.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdSubmit, Issuer: "mallory"})
+	c, err := r.Act(e.ctx, api.ActionRequest{JobRef: "via-agent", Kind: model.CmdSubmit, Issuer: "mallory"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestAgentProtocol(t *testing.T) {
 	for !sawJob {
 		select {
 		case ch := <-watch:
-			sawJob = ch.Kind == core.JobChanged && ch.Job != nil && ch.Job.Name == "via-agent" && ch.Job.State == model.StateDeploySucceeded
+			sawJob = ch.Kind == api.JobChanged && ch.Job != nil && ch.Job.Name == "via-agent" && ch.Job.State == model.StateDeploySucceeded
 		case <-ctx.Done():
 			t.Fatal("no job change pushed over the socket")
 		}
@@ -81,14 +82,14 @@ func TestAgentProtocol(t *testing.T) {
 	if !viewer.ReadOnly() {
 		t.Error("a user outside operators is not read-only")
 	}
-	if _, err := viewer.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "viewer") {
+	if _, err := viewer.Act(e.ctx, api.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "viewer") {
 		t.Errorf("viewer kill: %v", err)
 	}
-	if p, err := viewer.Plan(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err != nil || p.Allowed {
+	if p, err := viewer.Plan(e.ctx, api.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err != nil || p.Allowed {
 		t.Errorf("viewer plan allowed: %+v %v", p, err)
 	}
 	// A viewer reads what a console shows, one job or one list at a time …
-	if jobs, err := viewer.ListJobs(e.ctx, core.JobFilter{}); err != nil || len(jobs) != 1 {
+	if jobs, err := viewer.ListJobs(e.ctx, api.JobFilter{}); err != nil || len(jobs) != 1 {
 		t.Errorf("viewer ListJobs: %d jobs, %v", len(jobs), err)
 	}
 	if d, err := viewer.Job(e.ctx, "via-agent"); err != nil || d.Spec.SQL == "" {
@@ -97,7 +98,7 @@ func TestAgentProtocol(t *testing.T) {
 	if specs, err := viewer.Specs(e.ctx, "via-agent"); err != nil || len(specs) != 1 {
 		t.Errorf("viewer Specs: %d, %v", len(specs), err)
 	}
-	if cmds, err := viewer.Commands(e.ctx, core.CommandFilter{}); err != nil || len(cmds) == 0 {
+	if cmds, err := viewer.Commands(e.ctx, api.CommandFilter{}); err != nil || len(cmds) == 0 {
 		t.Errorf("viewer Commands: %d, %v", len(cmds), err)
 	}
 	// … but copies no store and runs no SQL on a cluster as the agent.
@@ -112,7 +113,7 @@ func TestAgentProtocol(t *testing.T) {
 		t.Errorf("operator backup: %d bytes, %v", backup.Len(), err)
 	}
 	r.SetReadOnly()
-	if _, err := r.Act(e.ctx, core.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "read-only") {
+	if _, err := r.Act(e.ctx, api.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("--read-only client acted: %v", err)
 	}
 }

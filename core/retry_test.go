@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -48,7 +48,7 @@ func TestTransientFailuresAreRetried(t *testing.T) {
 	}
 
 	set("gateway:5xx=1")
-	c, err := e.svc.Act(e.ctx, core.ActionRequest{JobRef: "flaky", Kind: model.CmdSubmit})
+	c, err := e.svc.Act(e.ctx, api.ActionRequest{JobRef: "flaky", Kind: model.CmdSubmit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestTransientFailuresAreRetried(t *testing.T) {
 	e.syncUntil("flaky", "RUNNING", running)
 
 	set("rm:5xx=1")
-	c, err = e.svc.Act(e.ctx, core.ActionRequest{JobRef: "flaky", Kind: model.CmdKill})
+	c, err = e.svc.Act(e.ctx, api.ActionRequest{JobRef: "flaky", Kind: model.CmdKill})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestTransientFailuresAreRetried(t *testing.T) {
 // invalid fails at once; retrying cannot mend it.
 func TestRequestErrorsAreNotRetried(t *testing.T) {
 	e := newSimEnv(t, sim.Options{}, nil)
-	if _, err := e.svc.CreateJob(e.ctx, core.CreateJobRequest{Name: "bad", Cluster: "sim", Kind: model.KindSQL,
+	if _, err := e.svc.CreateJob(e.ctx, api.CreateJobRequest{Name: "bad", Cluster: "sim", Kind: model.KindSQL,
 		Spec: model.Spec{SQL: "CREATE TABLE t (id BIGINT) WITH ('connector' = 'datagen');\nINSERT INTO nowhere SELECT id FROM t;"}}); err != nil {
 		t.Fatal(err)
 	}

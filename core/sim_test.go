@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -77,7 +78,7 @@ INSERT INTO snk SELECT id FROM src;`
 
 func (e *simEnv) createSQL(name string) model.Job {
 	e.t.Helper()
-	j, err := e.svc.CreateJob(e.ctx, core.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{SQL: simSQL}})
+	j, err := e.svc.CreateJob(e.ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{SQL: simSQL}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func (e *simEnv) createSQL(name string) model.Job {
 // act issues an action and waits for its command to end.
 func (e *simEnv) act(ref string, k model.CommandKind, restore model.RestoreChoice) model.Command {
 	e.t.Helper()
-	c, err := e.svc.Act(e.ctx, core.ActionRequest{JobRef: ref, Kind: k, Restore: restore})
+	c, err := e.svc.Act(e.ctx, api.ActionRequest{JobRef: ref, Kind: k, Restore: restore})
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", k, ref, err)
 	}
@@ -161,7 +162,7 @@ func TestExecDeployerWithFakeFlink(t *testing.T) {
 	if err := os.WriteFile(jar, []byte("PK\x03\x04 not really a jar"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	j, err := e.svc.CreateJob(e.ctx, core.CreateJobRequest{Name: "dedup", Cluster: "sim", Kind: model.KindJAR,
+	j, err := e.svc.CreateJob(e.ctx, api.CreateJobRequest{Name: "dedup", Cluster: "sim", Kind: model.KindJAR,
 		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Dedup", Args: []string{"--topic", "payments"}}, Parallelism: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func TestExecDeployerReportsClientFailure(t *testing.T) {
 	t.Setenv("FAKE_FLINK_RM", e.sim.RMURLs()[0])
 	jar := filepath.Join(t.TempDir(), "gone.jar")
 	_ = os.WriteFile(jar, []byte("x"), 0o600)
-	if _, err := e.svc.CreateJob(e.ctx, core.CreateJobRequest{Name: "gone", Cluster: "sim", Kind: model.KindJAR,
+	if _, err := e.svc.CreateJob(e.ctx, api.CreateJobRequest{Name: "gone", Cluster: "sim", Kind: model.KindJAR,
 		Spec: model.Spec{JarPath: jar, EntryClass: "X"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
 	if len(ov.Sessions) != 1 || ov.Sessions[0].AppID != sessionApp || ov.Sessions[0].SlotsTotal == 0 || ov.Sessions[0].Jobs < 1 {
 		t.Errorf("session clusters in the overview: %+v", ov.Sessions)
 	}
-	plan, err := svc.Plan(e.ctx, core.ActionRequest{JobRef: "in-session", Kind: model.CmdKill})
+	plan, err := svc.Plan(e.ctx, api.ActionRequest{JobRef: "in-session", Kind: model.CmdKill})
 	if err != nil || !strings.Contains(strings.Join(plan.Steps, " "), "cancel job") || !strings.Contains(strings.Join(plan.Steps, " "), "session keeps running") {
 		t.Errorf("kill plan for a session job: %+v %v", plan.Steps, err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -136,7 +137,7 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 			cfg.Restart.MaxAttempts = 0
 			p := &palinkStore{name: name, path: filepath.Join(dir, name+".db"), cfg: cfg, kills: kills}
 			p.open(t)
-			if _, err := p.svc.CreateJob(ctx, core.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL,
+			if _, err := p.svc.CreateJob(ctx, api.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL,
 				Spec: model.Spec{SQL: simSQL}}); err != nil {
 				rt.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 				if j.Job.State != model.StateNone && j.Job.State != model.StateDeployFailed {
 					kind = model.CmdResubmit
 				}
-				_, err = p.svc.Act(ctx, core.ActionRequest{JobRef: "orders", Kind: kind, Restore: model.RestoreNone})
+				_, err = p.svc.Act(ctx, api.ActionRequest{JobRef: "orders", Kind: kind, Restore: model.RestoreNone})
 				var refused *core.ActionRefusedError
 				if errors.As(err, &refused) {
 					break
@@ -185,7 +186,7 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 					rt.Fatal(err)
 				}
 			case "kill":
-				_, err := p.svc.Act(ctx, core.ActionRequest{JobRef: "orders", Kind: model.CmdKill})
+				_, err := p.svc.Act(ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdKill})
 				var refused *core.ActionRefusedError
 				if err != nil && !errors.As(err, &refused) {
 					rt.Fatal(err)
@@ -247,7 +248,7 @@ func checkOwnActions(rt *rapid.T, c *sim.Cluster, p *palinkStore, step int, op s
 		return false
 	}
 	storeTag := "palink-store-" + p.st.ID()
-	cmds, err := p.svc.Commands(ctx, core.CommandFilter{})
+	cmds, err := p.svc.Commands(ctx, api.CommandFilter{})
 	if err != nil {
 		rt.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -513,5 +514,5 @@ func jobChanged(a, b model.Job) bool {
 
 func (l *Local) publishCluster(cl *Cluster) {
 	s := cl.Status()
-	l.hub.publish(Change{Kind: ClusterChanged, Cluster: &s})
+	l.hub.publish(api.Change{Kind: api.ClusterChanged, Cluster: &s})
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"sync"
+
+	"github.com/palink/palink/core/api"
 )
 
 // hub fans changes out to watchers. A watcher that reads slowly never blocks
@@ -16,13 +18,13 @@ type hub struct {
 const maxPending = 4096
 
 type watchKey struct {
-	kind ChangeKind
+	kind api.ChangeKind
 	id   string
 }
 
 type watcher struct {
 	mu      sync.Mutex
-	pending map[watchKey]Change
+	pending map[watchKey]api.Change
 	order   []watchKey
 	resync  bool
 	wake    chan struct{}
@@ -31,12 +33,12 @@ type watcher struct {
 func newHub() *hub { return &hub{subs: map[*watcher]struct{}{}} }
 
 // subscribe returns a channel of changes that closes when ctx is done.
-func (h *hub) subscribe(ctx context.Context) <-chan Change {
-	w := &watcher{pending: map[watchKey]Change{}, wake: make(chan struct{}, 1)}
+func (h *hub) subscribe(ctx context.Context) <-chan api.Change {
+	w := &watcher{pending: map[watchKey]api.Change{}, wake: make(chan struct{}, 1)}
 	h.mu.Lock()
 	h.subs[w] = struct{}{}
 	h.mu.Unlock()
-	out := make(chan Change)
+	out := make(chan api.Change)
 	go func() {
 		defer close(out)
 		defer func() {
@@ -62,14 +64,14 @@ func (h *hub) subscribe(ctx context.Context) <-chan Change {
 	return out
 }
 
-func (w *watcher) drain() []Change {
+func (w *watcher) drain() []api.Change {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.resync {
 		w.resync = false
-		return []Change{{Kind: Resync}}
+		return []api.Change{{Kind: api.Resync}}
 	}
-	out := make([]Change, 0, len(w.order))
+	out := make([]api.Change, 0, len(w.order))
 	for _, k := range w.order {
 		out = append(out, w.pending[k])
 	}
@@ -79,7 +81,7 @@ func (w *watcher) drain() []Change {
 }
 
 // publish hands c to every watcher without blocking.
-func (h *hub) publish(c Change) {
+func (h *hub) publish(c api.Change) {
 	k := keyOf(c)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -105,7 +107,7 @@ func (h *hub) publish(c Change) {
 	}
 }
 
-func keyOf(c Change) watchKey {
+func keyOf(c api.Change) watchKey {
 	switch {
 	case c.Job != nil:
 		return watchKey{c.Kind, c.Job.ID}

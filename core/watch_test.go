@@ -6,14 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
-func jobChange(id string, s model.JobState) Change {
-	return Change{Kind: JobChanged, Job: &JobView{Job: model.Job{ID: id, State: s}}}
+func jobChange(id string, s model.JobState) api.Change {
+	return api.Change{Kind: api.JobChanged, Job: &api.JobView{Job: model.Job{ID: id, State: s}}}
 }
 
-func recv(t *testing.T, ch <-chan Change) Change {
+func recv(t *testing.T, ch <-chan api.Change) api.Change {
 	t.Helper()
 	select {
 	case c, ok := <-ch:
@@ -24,7 +25,7 @@ func recv(t *testing.T, ch <-chan Change) Change {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no change arrived")
 	}
-	return Change{}
+	return api.Change{}
 }
 
 func TestHubCoalescesPerEntityForSlowReaders(t *testing.T) {
@@ -71,7 +72,7 @@ func TestHubOverflowSendsResync(t *testing.T) {
 	for {
 		select {
 		case c := <-ch:
-			if c.Kind == Resync {
+			if c.Kind == api.Resync {
 				return
 			}
 		case <-deadline:

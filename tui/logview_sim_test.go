@@ -59,11 +59,11 @@ func simService(t *testing.T, logSize int64) *core.Local {
 	go func() { defer close(done); _ = svc.RunScheduler(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; st.Close(); c.Close() })
 
-	if _, err := svc.CreateJob(ctx, core.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{
+	if _, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{
 		SQL: "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');\nCREATE TABLE snk (id BIGINT) WITH ('connector' = 'blackhole');\nINSERT INTO snk SELECT id FROM src;"}}); err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := svc.Act(ctx, core.ActionRequest{JobRef: "orders", Kind: model.CmdSubmit})
+	cmd, err := svc.Act(ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdSubmit})
 	if err != nil {
 		t.Fatal(err)
 	}
