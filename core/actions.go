@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -36,8 +38,8 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 		p.Allowed, p.Reason = false, "palink is read-only"
 		return p
 	}
-	if err := CanAct(j, r.Kind, pending); err != nil {
-		var ar *ActionRefusedError
+	if err := decide.CanAct(j, r.Kind, pending); err != nil {
+		var ar *decide.ActionRefusedError
 		if errors.As(err, &ar) {
 			p.Allowed, p.Reason = false, ar.Reason
 		} else {
@@ -81,7 +83,7 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 		default:
 			p.Steps = []string{fmt.Sprintf("YARN will kill %s (per-job cluster).", app)}
 		}
-		if Supersedes(r.Kind, pending) {
+		if decide.Supersedes(r.Kind, pending) {
 			p.Steps = append(p.Steps, fmt.Sprintf("%s #%d (%s) ends FAILED, superseded by this kill; whatever it started is killed too.",
 				pending.Kind, pending.Seq, l.pendingState(*pending)))
 		}
@@ -100,7 +102,7 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 			p.Allowed, p.Reason = false, "resubmit needs a restore point: latest, savepoint, checkpoint, a path, or none"
 			return p
 		}
-		path, err := resolveRestore(j, choice, r.RestorePath)
+		path, err := decide.ResolveRestore(j, choice, r.RestorePath)
 		if err != nil {
 			p.Allowed, p.Reason = false, err.Error()
 			return p
@@ -140,7 +142,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		issuer = l.user
 	}
 	if l.readOnly {
-		return model.Command{}, errReadOnly(lower(r.Kind.String()))
+		return model.Command{}, errReadOnly(strings.ToLower(r.Kind.String()))
 	}
 	now := l.now()
 	var (
@@ -162,8 +164,8 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		p := l.plan(j, r, pending)
 		if !p.Allowed {
 			// The refusal is audited; the job and its commands are untouched.
-			refusal = &ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}
-			_, err := tx.AppendAudit(model.AuditEntry{Time: now, User: issuer, Action: lower(r.Kind.String()), JobID: j.ID, Outcome: "refused: " + p.Reason})
+			refusal = &decide.ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}
+			_, err := tx.AppendAudit(model.AuditEntry{Time: now, User: issuer, Action: strings.ToLower(r.Kind.String()), JobID: j.ID, Outcome: "refused: " + p.Reason})
 			return err
 		}
 		params := model.CommandParams{Restore: r.Restore, RestorePath: r.RestorePath, SpecVersion: j.SpecVersion}
@@ -178,7 +180,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		} else {
 			params.AppID, params.FlinkJobID = j.AppID, j.FlinkJobID
 		}
-		supersede := Supersedes(r.Kind, pending)
+		supersede := decide.Supersedes(r.Kind, pending)
 		if supersede {
 			params.Supersedes = pending.ID
 			if pending.State == model.CmdDoing && now.Before(pending.LeaseUntil) && !ownerGone(pending.LeaseOwner) {
@@ -202,8 +204,8 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 				return err
 			}
 		}
-		if evk, ok := acceptEvent(r.Kind); ok {
-			to, _, err := StepJob(j.State, evk)
+		if evk, ok := decide.AcceptEvent(r.Kind); ok {
+			to, _, err := decide.StepJob(j.State, evk)
 			if err != nil {
 				return err
 			}
@@ -220,7 +222,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 			return err
 		}
 		job = j
-		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: issuer, Action: lower(r.Kind.String()), JobID: j.ID, CommandID: c.ID, Outcome: "accepted"})
+		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: issuer, Action: strings.ToLower(r.Kind.String()), JobID: j.ID, CommandID: c.ID, Outcome: "accepted"})
 		return err
 	})
 	if err != nil {
@@ -243,7 +245,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 // lease: its next save fails and a deploy undoes what it created.
 func (l *Local) supersede(tx store.Tx, p, k model.Command, now time.Time) (*model.Command, error) {
 	held := l.pendingState(p)
-	s, err := StepCommand(p, CmdEvSupersede, "", 0, now)
+	s, err := decide.StepCommand(p, decide.CmdEvSupersede, "", 0, now)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +255,7 @@ func (l *Local) supersede(tx store.Tx, p, k model.Command, now time.Time) (*mode
 	if s, err = tx.PutCommand(s); err != nil {
 		return nil, err
 	}
-	_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: k.Issuer, Action: lower(p.Kind.String()), JobID: p.JobID, CommandID: p.ID,
+	_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: k.Issuer, Action: strings.ToLower(p.Kind.String()), JobID: p.JobID, CommandID: p.ID,
 		Outcome: "failed: " + s.Error})
 	return &s, err
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -322,7 +323,7 @@ func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) e
 			j.PlatformRestarts, j.RestartWindow = 0, time.Time{}
 		}
 		j.NextRestart = time.Time{}
-		return applyEvent(tx, j, EvDeployOK, fmt.Sprintf("%s #%d by %s: %s%s", c.Kind, c.Seq, c.Issuer, d.app.ID, restoreNote(d.restore)), c.ID, now)
+		return applyEvent(tx, j, decide.EvDeployOK, fmt.Sprintf("%s #%d by %s: %s%s", c.Kind, c.Seq, c.Issuer, d.app.ID, restoreNote(d.restore)), c.ID, now)
 	}
 	return nil
 }
@@ -330,7 +331,7 @@ func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) e
 func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 	j.Diagnostics = runErr.Error()
 	j.NextRestart = time.Time{}
-	return applyEvent(tx, j, EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+	return applyEvent(tx, j, decide.EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 }
 
 // deploySQL runs the job's script through the SQL Gateway: session

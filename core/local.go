@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -70,7 +71,7 @@ type Local struct {
 	opts     Options
 	owner    string // this process's lease owner id
 	storeID  string // the store's identity, on every application palink submits
-	policy   RestartPolicy
+	policy   decide.RestartPolicy
 	hub      *hub
 	wake     chan struct{}
 	obs      *observer // metrics collection and alerts (metrics.go, alerts.go)
@@ -132,7 +133,7 @@ func NewLocal(o Options) (*Local, error) {
 		readOnly: o.ReadOnly, log: o.Log, opts: o,
 		owner:   leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])),
 		storeID: o.Store.ID(),
-		policy: RestartPolicy{
+		policy: decide.RestartPolicy{
 			Enabled: rp.Enabled == nil || *rp.Enabled, MaxAttempts: rp.MaxAttempts,
 			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
 			Multiplier: rp.Multiplier,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -166,7 +167,7 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 			return j, ev, err
 		}
 		j.FlinkState = yarn.JobFinished
-		return applyEvent(tx, j, EvPaused, reason, c.ID, now)
+		return applyEvent(tx, j, decide.EvPaused, reason, c.ID, now)
 	}
 	return nil
 }
@@ -189,7 +190,7 @@ func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yar
 			return j, ev, err
 		}
 		j.FlinkState = yarn.JobFinished
-		return applyEvent(tx, j, EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
+		return applyEvent(tx, j, decide.EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil
 }
@@ -288,7 +289,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 				return j, nil, err
 			}
 		}
-		return applyEvent(tx, j, EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
+		return applyEvent(tx, j, decide.EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil
 }
@@ -447,7 +448,7 @@ func (l *Local) startDueRestarts(ctx context.Context) error {
 		return err
 	}
 	for _, j := range due {
-		choice, path := policyRestore(j)
+		choice, path := decide.PolicyRestore(j)
 		_, err := l.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
 			func(c *model.Command, j *model.Job) {
 				c.Params.Auto = true

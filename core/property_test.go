@@ -9,8 +9,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -54,7 +54,7 @@ func TestNeverTwoLiveApplications(t *testing.T) {
 					restore = rapid.SampledFrom([]model.RestoreChoice{model.RestoreNone, model.RestoreLatest}).Draw(rt, "restore")
 				}
 				c, err := e.svc.Act(e.ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
-				var refused *core.ActionRefusedError
+				var refused *decide.ActionRefusedError
 				if err != nil && !errors.As(err, &refused) {
 					rt.Fatalf("%s: %v", k, err)
 				}

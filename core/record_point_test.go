@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -52,7 +53,7 @@ func TestRecordFlinkPoint(t *testing.T) {
 		if j.LatestCheckpoint == nil || j.LatestCheckpoint.CheckID != 3 {
 			t.Errorf("a new checkpoint: %+v", j.LatestCheckpoint)
 		}
-		if rp := newestRestorePoint(j); rp.Path != "hdfs:///ck/chk-3" {
+		if rp := decide.NewestRestorePoint(j); rp.Path != "hdfs:///ck/chk-3" {
 			t.Errorf("newest after chk-3: %s", rp.Path)
 		}
 		return nil

@@ -200,7 +200,7 @@ func (h *rpcHandler) Plan(r api.ActionRequest, out *api.ActionPlan) (err error) 
 
 // Act is Service.Act; the issuer is the connection's OS user.
 func (h *rpcHandler) Act(r api.ActionRequest, out *model.Command) (err error) {
-	if err := h.mustOperate(lower(r.Kind.String())); err != nil {
+	if err := h.mustOperate(strings.ToLower(r.Kind.String())); err != nil {
 		return err
 	}
 	ctx, cancel := h.call(time.Minute)
@@ -446,7 +446,7 @@ func (r *Remote) Plan(ctx context.Context, req api.ActionRequest) (out api.Actio
 // Act implements Service.
 func (r *Remote) Act(ctx context.Context, req api.ActionRequest) (out model.Command, err error) {
 	if r.readOnly {
-		return out, errReadOnly(lower(req.Kind.String()))
+		return out, errReadOnly(strings.ToLower(req.Kind.String()))
 	}
 	return out, r.call(ctx, "Act", req, &out)
 }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -83,13 +85,13 @@ func (l *Local) claim(ctx context.Context, n int, skip func(model.Command) bool)
 			var next model.Command
 			switch {
 			case c.State == model.CmdUndo:
-				next, err = StepCommand(c, CmdEvStart, l.owner, l.opts.Lease, now)
+				next, err = decide.StepCommand(c, decide.CmdEvStart, l.owner, l.opts.Lease, now)
 				if err == nil {
 					next.Logf(now, "started by %s", l.owner)
 				}
 			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now):
 				prev := c.LeaseOwner
-				next, err = StepCommand(c, CmdEvReclaim, l.owner, l.opts.Lease, now)
+				next, err = decide.StepCommand(c, decide.CmdEvReclaim, l.owner, l.opts.Lease, now)
 				if err == nil {
 					next.Logf(now, "lease of %s expired; reconciling with the cluster before resuming (attempt %d)", orNone(prev), next.Attempts)
 				}
@@ -421,15 +423,15 @@ func (l *Local) finish(x *execution, runErr error) {
 		x.mu.Lock()
 		c.Log, c.Params = x.cmd.Log, x.cmd.Params
 		x.mu.Unlock()
-		evk := CmdEvSucceed
+		evk := decide.CmdEvSucceed
 		if runErr != nil {
-			evk = CmdEvFail
+			evk = decide.CmdEvFail
 			c.Error = runErr.Error()
 			c.Logf(now, "failed: %v", runErr)
 		} else {
 			c.Logf(now, "succeeded")
 		}
-		if c, err = StepCommand(c, evk, "", 0, now); err != nil {
+		if c, err = decide.StepCommand(c, evk, "", 0, now); err != nil {
 			return err
 		}
 		if cmd, err = tx.PutCommand(c); err != nil {
@@ -450,7 +452,7 @@ func (l *Local) finish(x *execution, runErr error) {
 		if runErr != nil {
 			outcomeText = "failed: " + runErr.Error()
 		}
-		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: c.Issuer, Action: lower(c.Kind.String()), JobID: c.JobID, CommandID: c.ID, Outcome: outcomeText})
+		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: c.Issuer, Action: strings.ToLower(c.Kind.String()), JobID: c.JobID, CommandID: c.ID, Outcome: outcomeText})
 		return err
 	})
 	if err != nil {
@@ -464,8 +466,8 @@ func (l *Local) finish(x *execution, runErr error) {
 }
 
 // applyEvent steps the job with ev and appends the event, inside tx.
-func applyEvent(tx store.Tx, j model.Job, evk JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
-	to, changed, err := StepJob(j.State, evk)
+func applyEvent(tx store.Tx, j model.Job, evk decide.JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
+	to, changed, err := decide.StepJob(j.State, evk)
 	if err != nil {
 		return j, nil, fmt.Errorf("job %s: %w", j.Name, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -163,7 +164,7 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 					kind = model.CmdResubmit
 				}
 				_, err = p.svc.Act(ctx, api.ActionRequest{JobRef: "orders", Kind: kind, Restore: model.RestoreNone})
-				var refused *core.ActionRefusedError
+				var refused *decide.ActionRefusedError
 				if errors.As(err, &refused) {
 					break
 				}
@@ -187,7 +188,7 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 				}
 			case "kill":
 				_, err := p.svc.Act(ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdKill})
-				var refused *core.ActionRefusedError
+				var refused *decide.ActionRefusedError
 				if err != nil && !errors.As(err, &refused) {
 					rt.Fatal(err)
 				}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -278,7 +279,7 @@ func (l *Local) syncOne(ctx context.Context, cl *Cluster, j model.Job, app *yarn
 			app = &a
 		}
 	}
-	obs := Observation{AppFound: app != nil}
+	obs := decide.Observation{AppFound: app != nil}
 	var ff *flinkFacts
 	if app != nil {
 		obs.YARNState, obs.FinalStatus = app.State, app.FinalStatus
@@ -293,7 +294,7 @@ func (l *Local) syncOne(ctx context.Context, cl *Cluster, j model.Job, app *yarn
 			}
 		}
 	}
-	outcome, reason := MapObservation(obs)
+	outcome, reason := decide.MapObservation(obs)
 	changed, err := l.applyObservation(ctx, j, app, ff, outcome, "sync: "+reason)
 	return changed, calls, err
 }
@@ -384,7 +385,7 @@ func firstLineOf(s string) string {
 // applyObservation persists what one observation changed, in one
 // transaction: the job's record, its state change with its event, the
 // restore points seen, and the restart policy's decision.
-func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome Outcome, reason string) (bool, error) {
+func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, reason string) (bool, error) {
 	now := l.now()
 	var (
 		job     model.Job
@@ -432,7 +433,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 			}
 		}
 		// Drift: the platform expects a live job, the cluster has none.
-		if outcome == OutcomeGone {
+		if outcome == decide.OutcomeGone {
 			if j.Drift == nil {
 				j.Drift = &model.Drift{Expected: j.State.String(), Observed: reason, Since: now}
 				ev, err := noteEvent(tx, j, fmt.Sprintf("drift: platform expects %s, %s", j.State, reason), "", now)
@@ -441,7 +442,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 				}
 				events = append(events, ev)
 			}
-		} else if j.Drift != nil && outcome != OutcomeWait {
+		} else if j.Drift != nil && outcome != decide.OutcomeWait {
 			ev, err := noteEvent(tx, j, fmt.Sprintf("drift resolved: %s", reason), "", now)
 			if err != nil {
 				return err

@@ -1,8 +1,8 @@
-package core
+package decide
 
 import (
 	"fmt"
-	"time"
+	"strings"
 
 	"github.com/palink/palink/model"
 )
@@ -120,7 +120,7 @@ type ActionRefusedError struct {
 }
 
 func (e *ActionRefusedError) Error() string {
-	return fmt.Sprintf("%s %s: %s", lower(e.Action.String()), e.Job, e.Reason)
+	return fmt.Sprintf("%s %s: %s", strings.ToLower(e.Action.String()), e.Job, e.Reason)
 }
 
 // CanAct decides whether a user may issue action k on job j now. pending is
@@ -187,94 +187,9 @@ func Supersedes(k model.CommandKind, pending *model.Command) bool {
 }
 
 // actionEvent is the job event a command's acceptance causes, if any.
-func acceptEvent(k model.CommandKind) (JobEvent, bool) {
+func AcceptEvent(k model.CommandKind) (JobEvent, bool) {
 	if k.Deploys() {
 		return EvDeploy, true
 	}
 	return 0, false
-}
-
-// CommandEvent is a step of a command's life.
-type CommandEvent int
-
-// Command events.
-const (
-	CmdEvStart   CommandEvent = iota + 1 // a worker takes an UNDO command
-	CmdEvReclaim                         // a worker takes over a DOING command whose lease expired
-	CmdEvSucceed
-	CmdEvFail
-	CmdEvSupersede // a KILL ends the command, whoever runs it
-)
-
-var commandEventNames = map[CommandEvent]string{
-	CmdEvStart: "start", CmdEvReclaim: "reclaim", CmdEvSucceed: "succeed", CmdEvFail: "fail", CmdEvSupersede: "supersede",
-}
-
-func (e CommandEvent) String() string {
-	if s, ok := commandEventNames[e]; ok {
-		return s
-	}
-	return fmt.Sprintf("CommandEvent(%d)", int(e))
-}
-
-// CommandEvents lists every command event, for exhaustive tests.
-func CommandEvents() []CommandEvent {
-	return []CommandEvent{CmdEvStart, CmdEvReclaim, CmdEvSucceed, CmdEvFail, CmdEvSupersede}
-}
-
-// StepCommand applies ev to command c at now and returns the new command.
-// owner and lease apply to start and reclaim. Reclaiming requires the lease
-// to have expired: a live worker's command is never taken from it.
-func StepCommand(c model.Command, ev CommandEvent, owner string, lease time.Duration, now time.Time) (model.Command, error) {
-	bad := func() (model.Command, error) {
-		return c, fmt.Errorf("illegal command transition: %s on %s #%d (%s)", ev, c.Kind, c.Seq, c.State)
-	}
-	switch ev {
-	case CmdEvStart:
-		if c.State != model.CmdUndo {
-			return bad()
-		}
-		c.State = model.CmdDoing
-		c.StartedAt = now
-	case CmdEvReclaim:
-		if c.State != model.CmdDoing || now.Before(c.LeaseUntil) {
-			return bad()
-		}
-	case CmdEvSucceed, CmdEvFail:
-		if c.State != model.CmdDoing {
-			return bad()
-		}
-		c.State = model.CmdSucceeded
-		if ev == CmdEvFail {
-			c.State = model.CmdFailed
-		}
-		c.EndedAt = now
-		c.LeaseOwner, c.LeaseUntil = "", time.Time{}
-		return c, nil
-	case CmdEvSupersede:
-		// Whoever holds the lease loses it: its next save fails, and a
-		// deploy that finds itself superseded undoes what it created.
-		if c.State.Final() {
-			return bad()
-		}
-		c.State, c.EndedAt = model.CmdFailed, now
-		c.LeaseOwner, c.LeaseUntil = "", time.Time{}
-		return c, nil
-	default:
-		return bad()
-	}
-	c.Attempts++
-	c.LeaseOwner = owner
-	c.LeaseUntil = now.Add(lease)
-	return c, nil
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, ch := range b {
-		if 'A' <= ch && ch <= 'Z' {
-			b[i] = ch + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
