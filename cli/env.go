@@ -120,13 +120,8 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 	}
 	e.store = st
 	e.close = append(e.close, func() { st.Close() })
-	clusters, err := core.NewClusters(cfg, e.log)
-	if err != nil {
-		e.Close()
-		return nil, err
-	}
 	svc, err := core.NewLocal(core.Options{
-		Store: st, Config: cfg, Clusters: clusters, ReadOnly: g.readOnly, Log: e.log,
+		Store: st, Config: cfg, ReadOnly: g.readOnly, Log: e.log,
 		Lease: cfg.Scheduler.Lease.D(), Workers: cfg.Scheduler.Workers,
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -114,7 +115,7 @@ func newAlertEnv(t *testing.T, hookURL string) *alertEnv {
 // scheduler and sync (and so metrics and alerts).
 func (e *alertEnv) start() {
 	e.t.Helper()
-	clusters, err := NewClusters(e.cfg, nil)
+	clusters, err := clusters.New(e.cfg, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}

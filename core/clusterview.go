@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -48,11 +49,11 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 	go func() { defer wg.Done(); sched, sErr = cl.RM.Scheduler(ctx) }()
 	go func() {
 		defer wg.Done()
-		apps, appsErr = cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTypes: []string{cl.Cfg.ApplicationType}, States: liveStates})
+		apps, appsErr = cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTypes: []string{cl.Cfg.ApplicationType}, States: clusters.LiveStates})
 	}()
 	wg.Wait()
 	err := errors.Join(mErr, sErr, appsErr)
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if mErr == nil {
 		ov.Metrics = api.ClusterMetrics{
 			AppsRunning: metrics.AppsRunning, AppsPending: metrics.AppsPending, AppsFailed: metrics.AppsFailed,
@@ -87,7 +88,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 		}
 		ov.Sessions = l.sessionClusters(ctx, cl, apps, sessions)
 		for _, a := range apps {
-			if owned[a.ID] || hasTag(a.Tags(), tagPalink) {
+			if owned[a.ID] || clusters.HasTag(a.Tags(), clusters.TagPalink) {
 				continue
 			}
 			ov.Unmanaged = append(ov.Unmanaged, api.Application{ID: a.ID, Name: a.Name, Type: a.ApplicationType,
@@ -105,7 +106,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 
 // sessionClusters asks each live session cluster palink uses for its
 // TaskManagers and slots, concurrently.
-func (l *Local) sessionClusters(ctx context.Context, cl *Cluster, apps []yarn.Application, ids map[string]bool) []api.SessionCluster {
+func (l *Local) sessionClusters(ctx context.Context, cl *clusters.Cluster, apps []yarn.Application, ids map[string]bool) []api.SessionCluster {
 	var out []api.SessionCluster
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -135,15 +136,6 @@ func (l *Local) sessionClusters(ctx context.Context, cl *Cluster, apps []yarn.Ap
 	wg.Wait()
 	sort.Slice(out, func(i, k int) bool { return out[i].AppID < out[k].AppID })
 	return out
-}
-
-func hasTag(tags []string, t string) bool {
-	for _, x := range tags {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // Adopt implements Service: an application palink did not deploy becomes a
@@ -235,7 +227,7 @@ func (l *Local) live(ctx context.Context, j model.Job) (*api.LiveJob, error) {
 		return nil, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
 	app, err := cl.RM.Application(ctx, j.AppID)
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if err != nil {
 		return nil, fmt.Errorf("application %s: %w", j.AppID, err)
 	}

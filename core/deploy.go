@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
@@ -33,9 +34,6 @@ func fixedJobID(cmdID string) string {
 	h := sha256.Sum256([]byte("palink/" + cmdID))
 	return hex.EncodeToString(h[:16])
 }
-
-// liveStates are the YARN states of an application that may still run.
-var liveStates = []string{yarn.AppNew, yarn.AppNewSaving, yarn.AppSubmitted, yarn.AppAccepted, yarn.AppRunning}
 
 // runDeploy executes SUBMIT, RESTART and RESUBMIT. It first reconciles: an
 // application this command already created (the process died after
@@ -113,7 +111,7 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 
 // findOwnSubmission looks for an application (or session job) this very
 // command created in an earlier attempt.
-func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster, session bool) (deployed, bool, error) {
+func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *clusters.Cluster, session bool) (deployed, bool, error) {
 	p := x.params()
 	x.mu.Lock()
 	first := x.cmd.Attempts <= 1 && x.retries == 0
@@ -140,13 +138,13 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster
 	}
 	// The submission may still be reaching the RM: look twice.
 	for i := 0; i < 2; i++ {
-		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.id)}})
+		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}})
 		if err != nil {
-			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", cmdTag(x.id), err)
+			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", clusters.CmdTag(x.id), err)
 		}
 		var own []yarn.Application
 		for _, a := range apps {
-			if submittedBy(a, l.storeID, x.jobID, x.id) {
+			if clusters.SubmittedBy(a, l.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			} else {
 				x.logf(ctx, "application %s carries this command's tag but not all of this store's (%s): not ours, left alone", a.ID, strings.Join(a.Tags(), ","))
@@ -160,7 +158,7 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *Cluster
 				return deployed{}, false, fmt.Errorf("an earlier attempt of this command submitted %s, which already ended (%s/%s): not submitting again; restart or resubmit the job when its cause is known: %s",
 					a.ID, a.State, a.FinalStatus, firstLineOf(a.Diagnostics))
 			}
-			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, storeTag(l.storeID), a.State)
+			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, clusters.StoreTag(l.storeID), a.State)
 			return deployed{app: a, jobID: p.FlinkJobID}, true, nil
 		}
 		if i == 0 {
@@ -186,8 +184,8 @@ func newest(apps []yarn.Application) yarn.Application {
 // still alive: the duplicate-job failure other platforms suffer. An
 // application whose Flink job already ended (a per-job cluster shutting down
 // after a pause) is waited for, not refused.
-func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *Cluster, j model.Job, session bool) error {
-	apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{jobTag(j.ID)}, States: liveStates})
+func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, session bool) error {
+	apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.JobTag(j.ID)}, States: clusters.LiveStates})
 	if err != nil {
 		return fmt.Errorf("check for live applications of %s: %w", j.Name, err)
 	}
@@ -211,7 +209,7 @@ func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *Cluster, j 
 		if err == nil && a.State == yarn.AppRunning {
 			if f, err := cl.Flink(a); err == nil {
 				st, err := f.JobStatus(ctx, j.FlinkJobID)
-				if err == nil && !flinkTerminal(st) {
+				if err == nil && !clusters.FlinkTerminal(st) {
 					return fmt.Errorf("refusing to start %s: its Flink job %s is still %s in session %s; pause or kill it first", j.Name, j.FlinkJobID, st, a.ID)
 				}
 			}
@@ -235,7 +233,7 @@ func containsApp(apps []yarn.Application, id string) bool {
 // resubmit starts from a job palink saw end (FINISHED, KILLED, FAILED), yet
 // its JobManager may report the job running for a moment longer: that is
 // waited out for Options.EndingGrace, then refused.
-func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j model.Job, a yarn.Application) error {
+func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, a yarn.Application) error {
 	refuse := func(state string) error {
 		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
 	}
@@ -279,7 +277,7 @@ func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *Cluster, j mo
 }
 
 // allJobsEnded reports whether the application's JobManager runs no job.
-func allJobsEnded(ctx context.Context, cl *Cluster, a yarn.Application) bool {
+func allJobsEnded(ctx context.Context, cl *clusters.Cluster, a yarn.Application) bool {
 	f, err := cl.Flink(a)
 	if err != nil {
 		return false
@@ -289,15 +287,11 @@ func allJobsEnded(ctx context.Context, cl *Cluster, a yarn.Application) bool {
 		return false
 	}
 	for _, jo := range jobs {
-		if !flinkTerminal(jo.State) {
+		if !clusters.FlinkTerminal(jo.State) {
 			return false
 		}
 	}
 	return true
-}
-
-func flinkTerminal(s string) bool {
-	return s == yarn.JobFailed || s == yarn.JobCanceled || s == yarn.JobFinished
 }
 
 // deploySucceeded records the submission on the command at once (so that
@@ -338,7 +332,7 @@ func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error
 // properties target the cluster and tag the application; SET statements
 // name the pipeline, set parallelism and the restore path; then the DDL,
 // then the one INSERT (or STATEMENT SET) whose job id the gateway returns.
-func (l *Local) deploySQL(ctx context.Context, x *execution, cl *Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
+func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
 	if cl.Gateway == nil {
 		return deployed{}, fmt.Errorf("cluster %s has no sql_gateway configured", cl.Name)
 	}
@@ -355,7 +349,7 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *Cluster, j mode
 	}
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
-	props["yarn.tags"] = strings.Join(submissionTags(l.storeID, j.ID, x.id), ",")
+	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(l.storeID, j.ID, x.id), ",")
 	if q := cl.Cfg.Deploy.Queue; q != "" {
 		props["yarn.application.queue"] = q
 	}
@@ -429,15 +423,15 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *Cluster, j mode
 }
 
 // awaitApp waits until the application tagged with this command appears on the RM.
-func (l *Local) awaitApp(ctx context.Context, x *execution, cl *Cluster) (yarn.Application, error) {
+func (l *Local) awaitApp(ctx context.Context, x *execution, cl *clusters.Cluster) (yarn.Application, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.opts.DeployWait)
 	defer cancel()
 	wait := l.opts.Poll
 	for {
-		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.id)}})
+		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}})
 		var own []yarn.Application
 		for _, a := range apps {
-			if submittedBy(a, l.storeID, x.jobID, x.id) {
+			if clusters.SubmittedBy(a, l.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			}
 		}
@@ -445,14 +439,14 @@ func (l *Local) awaitApp(ctx context.Context, x *execution, cl *Cluster) (yarn.A
 			return newest(own), nil
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
-			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", cmdTag(x.id), l.opts.DeployWait)
+			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", clusters.CmdTag(x.id), l.opts.DeployWait)
 		}
 		wait = min(2*wait, 5*time.Second)
 	}
 }
 
 // deployJarREST uploads the jar to the session cluster and runs it.
-func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
 	app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp)
 	if err != nil {
 		return deployed{}, fmt.Errorf("session cluster %s: %w", cl.Cfg.Deploy.SessionApp, err)
@@ -489,13 +483,13 @@ func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *Cluster, j 
 
 // deployJarExec runs the cluster's `flink run` command template and reads
 // the application and job ids from its output.
-func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
 	tmpl := cl.Cfg.Deploy.Command
 	if tmpl == "" {
 		tmpl = DefaultRunTemplate
 	}
 	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: submissionTags(l.storeID, j.ID, x.id),
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(l.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
 	})

@@ -29,7 +29,7 @@ func (l *Local) Explain(ctx context.Context, cluster, sql string) (string, error
 		return "", fmt.Errorf("explain on %s: line %d: %w", cluster, p.job.line, err)
 	}
 	sess, err := cl.Gateway.OpenSession(ctx, yarn.SessionRequest{Name: "palink-explain"})
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if err != nil {
 		return "", fmt.Errorf("explain on %s: open SQL Gateway session: %w", cluster, err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -25,9 +26,9 @@ import (
 type Options struct {
 	Store  store.Store
 	Config *config.Config
-	// Clusters are the connections to the configured clusters, by name
-	// (NewClusters builds them from the config).
-	Clusters map[string]*Cluster
+	// Clusters are the connections to the configured clusters, by name;
+	// nil builds them from Config.
+	Clusters map[string]*clusters.Cluster
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// User is the OS user recorded as the issuer of actions.
@@ -63,7 +64,7 @@ type Options struct {
 type Local struct {
 	st       store.Store
 	cfg      *config.Config
-	clusters map[string]*Cluster
+	clusters map[string]*clusters.Cluster
 	now      func() time.Time
 	user     string
 	readOnly bool
@@ -122,7 +123,11 @@ func NewLocal(o Options) (*Local, error) {
 		o.RetryBackoff = 2 * time.Second
 	}
 	if o.Clusters == nil {
-		o.Clusters = map[string]*Cluster{}
+		cs, err := clusters.New(o.Config, o.Log)
+		if err != nil {
+			return nil, err
+		}
+		o.Clusters = cs
 	}
 	rp := o.Config.Restart
 	host, _ := os.Hostname()

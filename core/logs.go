@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -27,7 +28,7 @@ import (
 const logListCalls = 8
 
 // logJob resolves a job and its cluster for a log call.
-func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *Cluster, error) {
+func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *clusters.Cluster, error) {
 	var j model.Job
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
@@ -54,7 +55,7 @@ func (l *Local) logFlink(ctx context.Context, ref string) (model.Job, *yarn.Flin
 		return j, nil, fmt.Errorf("logs of job %s: it has no YARN application yet", j.Name)
 	}
 	app, err := cl.RM.Application(ctx, j.AppID)
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if err != nil {
 		return j, nil, fmt.Errorf("logs of job %s: application %s: %w", j.Name, j.AppID, err)
 	}
@@ -84,7 +85,7 @@ func (l *Local) Logs(ctx context.Context, ref string) (api.LogList, error) {
 		return out, nil
 	}
 	app, err := cl.RM.Application(ctx, j.AppID)
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if err != nil {
 		return out, fmt.Errorf("logs of job %s: application %s: %w", j.Name, j.AppID, err)
 	}

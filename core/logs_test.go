@@ -50,11 +50,7 @@ func newLogEnv(t *testing.T, logSize int64) *logEnv {
 	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
 		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}}
 	cfg.ApplyDefaults()
-	clusters, err := core.NewClusters(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, Clusters: clusters, User: "tester",
+	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester",
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true})
 	if err != nil {
 		t.Fatal(err)

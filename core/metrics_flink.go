@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn"
 )
@@ -59,7 +60,7 @@ func jobApplication(j model.Job) yarn.Application {
 // job a detail view shows), also the cluster overview (TaskManagers and
 // slots). known holds the lag metric names found earlier, so they are
 // listed once per Flink job.
-func (l *Local) measure(ctx context.Context, cl *Cluster, j model.Job, known map[string][]string, depth bool) (measurement, error) {
+func (l *Local) measure(ctx context.Context, cl *clusters.Cluster, j model.Job, known map[string][]string, depth bool) (measurement, error) {
 	var m measurement
 	f, err := cl.Flink(jobApplication(j))
 	if err != nil {

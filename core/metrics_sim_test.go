@@ -14,9 +14,9 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
-	"github.com/palink/palink/yarn"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -121,15 +121,15 @@ func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	clusters, err := NewClusters(cfg, nil)
+	clusters, err := clusters.New(cfg, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	cl := clusters["sim"]
-	if cl.flink, err = yarn.NewFlink(cl.RM.ProxyURL(""), "", yarn.Options{Transport: f.counter}); err != nil {
+	if err = cl.UseFlinkTransport(f.counter); err != nil {
 		tb.Fatal(err)
 	}
-	if f.svc, err = NewLocal(Options{Store: st, Config: cfg, Clusters: clusters, Now: f.clock.now}); err != nil {
+	if f.svc, err = NewLocal(Options{Store: st, Config: cfg, Now: f.clock.now}); err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cancel(); st.Close(); c.Close() })

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -36,7 +37,7 @@ func (l *Local) run(ctx context.Context, x *execution) error {
 }
 
 // target loads the job a command acts on, its cluster and its application.
-func (l *Local) target(ctx context.Context, x *execution) (model.Job, *Cluster, yarn.Application, error) {
+func (l *Local) target(ctx context.Context, x *execution) (model.Job, *clusters.Cluster, yarn.Application, error) {
 	var j model.Job
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
@@ -58,7 +59,7 @@ func (l *Local) target(ctx context.Context, x *execution) (model.Job, *Cluster, 
 		return j, cl, yarn.Application{}, fmt.Errorf("job %s has no application", j.Name)
 	}
 	app, err := cl.RM.Application(ctx, appID)
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if err != nil {
 		return j, cl, app, fmt.Errorf("application %s: %w", appID, err)
 	}
@@ -118,7 +119,7 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 		if errors.Is(err, yarn.ErrNotFound) {
 			// The JobManager never saw it (or forgot it after a failover):
 			// the same trigger id keeps a second request idempotent.
-			if st, serr := f.JobStatus(ctx, jid); serr == nil && flinkTerminal(st) && stop {
+			if st, serr := f.JobStatus(ctx, jid); serr == nil && clusters.FlinkTerminal(st) && stop {
 				return fmt.Errorf("%s: job %s is already %s and the savepoint %s is unknown to the JobManager", what, jid, st, trigger)
 			}
 			x.logf(ctx, "trigger %s unknown to the JobManager: sending it again", trigger)
@@ -250,7 +251,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	// elsewhere, or another store, may run applications with the job's tag).
 	ours := func(a yarn.Application) bool {
 		for _, c := range cmds {
-			if c.Kind.Deploys() && submittedBy(a, l.storeID, j.ID, c.ID) {
+			if c.Kind.Deploys() && clusters.SubmittedBy(a, l.storeID, j.ID, c.ID) {
 				return true
 			}
 		}
@@ -297,13 +298,13 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 // killApps kills every live application of the job: the one it records,
 // the one the command targets, the one a superseded deploy recorded, and
 // any other the RM lists that one of the job's commands submitted.
-func (l *Local) killApps(ctx context.Context, x *execution, cl *Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
+func (l *Local) killApps(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
 	ids := []string{x.params().AppID, j.AppID}
 	if sup != nil {
 		ids = append(ids, sup.Params.AppID)
 	}
-	tagged, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{jobTag(j.ID)}, States: liveStates})
-	cl.observe(err, l.now())
+	tagged, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.JobTag(j.ID)}, States: clusters.LiveStates})
+	cl.Observe(err, l.now())
 	if err != nil {
 		return fmt.Errorf("look for live applications of %s: %w", j.Name, err)
 	}
@@ -347,7 +348,7 @@ func (l *Local) killApps(ctx context.Context, x *execution, cl *Cluster, j model
 
 // cancelSessionJobs cancels the job's Flink job (and a superseded deploy's)
 // in its session cluster, never killing the shared application.
-func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *Cluster, j model.Job, sup *model.Command) error {
+func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command) error {
 	appID := x.params().AppID
 	if appID == "" {
 		appID = j.AppID
@@ -362,7 +363,7 @@ func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *Cluster
 		jids = append(jids, sup.Params.FlinkJobID, guessed)
 	}
 	app, err := cl.RM.Application(ctx, appID)
-	cl.observe(err, l.now())
+	cl.Observe(err, l.now())
 	if errors.Is(err, yarn.ErrNotFound) {
 		x.logf(ctx, "session application %s is gone from the RM: nothing left to cancel", appID)
 		return nil
@@ -393,7 +394,7 @@ func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *Cluster
 			continue
 		case err != nil:
 			return fmt.Errorf("status of Flink job %s: %w", jid, err)
-		case flinkTerminal(st):
+		case clusters.FlinkTerminal(st):
 			x.logf(ctx, "Flink job %s already %s", jid, st)
 			known = true
 			continue
@@ -421,7 +422,7 @@ func isConflict(err error) bool {
 func waitFlinkTerminal(ctx context.Context, f *yarn.Flink, jid string, poll time.Duration) error {
 	for {
 		st, err := f.JobStatus(ctx, jid)
-		if errors.Is(err, yarn.ErrNotFound) || (err == nil && flinkTerminal(st)) {
+		if errors.Is(err, yarn.ErrNotFound) || (err == nil && clusters.FlinkTerminal(st)) {
 			return nil
 		}
 		if err := sleepCtx(ctx, poll); err != nil {

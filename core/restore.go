@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -70,7 +71,7 @@ type clusterPoints struct {
 // askCluster reads the checkpoint statistics of the job's current Flink job
 // while its JobManager still answers (bounded: a slow or dead JobManager
 // must not hold up a kill or a deploy). ok is false when it could not.
-func (l *Local) askCluster(ctx context.Context, cl *Cluster, j model.Job, within time.Duration) (clusterPoints, bool, error) {
+func (l *Local) askCluster(ctx context.Context, cl *clusters.Cluster, j model.Job, within time.Duration) (clusterPoints, bool, error) {
 	if j.AppID == "" || j.FlinkJobID == "" {
 		return clusterPoints{}, false, nil
 	}
@@ -107,7 +108,7 @@ func (l *Local) askCluster(ctx context.Context, cl *Cluster, j model.Job, within
 // asks the previous run's JobManager when it still answers, and never
 // picks a checkpoint the cluster reports as discarded. It says why in the
 // command log. Explicit paths, savepoints and "none" are taken as given.
-func (l *Local) checkRestore(ctx context.Context, x *execution, cl *Cluster, j model.Job) (string, error) {
+func (l *Local) checkRestore(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job) (string, error) {
 	p := x.params()
 	if p.Restore != model.RestoreLatest && p.Restore != model.RestoreCheckpoint {
 		return p.RestorePath, nil

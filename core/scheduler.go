@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -335,7 +336,7 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 		if app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp); err == nil && !app.Final() {
 			if f, err := cl.Flink(app); err == nil {
 				jid := fixedJobID(x.id)
-				if st, err := f.JobStatus(ctx, jid); err == nil && !flinkTerminal(st) {
+				if st, err := f.JobStatus(ctx, jid); err == nil && !clusters.FlinkTerminal(st) {
 					if cerr := f.Cancel(ctx, jid); cerr != nil {
 						note("its worker failed to cancel Flink job %s it had submitted to session %s: %v", jid, app.ID, cerr)
 					} else {
@@ -346,10 +347,10 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 		}
 	} else {
 		for i := 0; i < 3; i++ {
-			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{cmdTag(x.id)}, States: liveStates})
+			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}, States: clusters.LiveStates})
 			if err == nil {
 				for _, a := range apps {
-					if !submittedBy(a, l.storeID, x.jobID, x.id) {
+					if !clusters.SubmittedBy(a, l.storeID, x.jobID, x.id) {
 						continue
 					}
 					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {

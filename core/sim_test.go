@@ -57,11 +57,7 @@ func newSimEnv(t *testing.T, o sim.Options, edit func(*config.Cluster)) *simEnv 
 	cfg := &config.Config{Clusters: []config.Cluster{cc}}
 	cfg.ApplyDefaults()
 	cfg.Restart.MaxAttempts = 0 // tests drive failures themselves
-	clusters, err := core.NewClusters(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, Clusters: clusters, User: "tester",
+	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester",
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -318,11 +314,7 @@ func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
 	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: e.sim.RMURLs(), SQLGateway: e.sim.GatewayURL(),
 		Deploy: config.Deploy{Mode: "yarn-session", SessionApp: sessionApp, SavepointDir: "hdfs:///flink/savepoints"}}}}
 	cfg.ApplyDefaults()
-	clusters, err := core.NewClusters(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: e.st, Config: cfg, Clusters: clusters, Poll: 20 * time.Millisecond, Lease: 2 * time.Second})
+	svc, err := core.NewLocal(core.Options{Store: e.st, Config: cfg, Poll: 20 * time.Millisecond, Lease: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

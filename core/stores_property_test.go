@@ -81,11 +81,7 @@ func (p *palinkStore) open(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clusters, err := core.NewClusters(p.cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: p.cfg, Clusters: clusters, User: p.name,
+	svc, err := core.NewLocal(core.Options{Store: st, Config: p.cfg, User: p.name,
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: time.Second, RetryBackoff: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

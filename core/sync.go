@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -78,7 +79,7 @@ func syncable(s model.JobState) bool {
 }
 
 type syncWork struct {
-	cl  *Cluster
+	cl  *clusters.Cluster
 	job model.Job
 	app *yarn.Application // from the cycle's list call; nil if absent
 	at  time.Duration     // offset within the cycle
@@ -130,7 +131,7 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 			defer wg.Done()
 			rm.Add(1)
 			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTypes: []string{cl.Cfg.ApplicationType}})
-			cl.observe(err, l.now())
+			cl.Observe(err, l.now())
 			l.publishCluster(cl)
 			if err != nil {
 				// An unreachable RM says nothing about the jobs: no state changes.
@@ -266,11 +267,11 @@ type flinkFacts struct {
 
 // syncOne observes one job and persists what changed. It returns whether
 // the record changed and how many JobManager calls it made.
-func (l *Local) syncOne(ctx context.Context, cl *Cluster, j model.Job, app *yarn.Application) (bool, int64, error) {
+func (l *Local) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job, app *yarn.Application) (bool, int64, error) {
 	var calls int64
 	if app == nil && j.AppID != "" {
 		a, err := cl.RM.Application(ctx, j.AppID)
-		cl.observe(err, l.now())
+		cl.Observe(err, l.now())
 		switch {
 		case errors.Is(err, yarn.ErrNotFound):
 		case err != nil:
@@ -300,7 +301,7 @@ func (l *Local) syncOne(ctx context.Context, cl *Cluster, j model.Job, app *yarn
 }
 
 // observeFlink asks the application's JobManager about the job.
-func (l *Local) observeFlink(ctx context.Context, cl *Cluster, app yarn.Application, j model.Job) (*flinkFacts, int64, error) {
+func (l *Local) observeFlink(ctx context.Context, cl *clusters.Cluster, app yarn.Application, j model.Job) (*flinkFacts, int64, error) {
 	var calls int64
 	f, err := cl.Flink(app)
 	if err != nil {
@@ -513,7 +514,7 @@ func jobChanged(a, b model.Job) bool {
 		rp(a.LatestSavepoint, b.LatestSavepoint) || (a.Drift == nil) != (b.Drift == nil)
 }
 
-func (l *Local) publishCluster(cl *Cluster) {
+func (l *Local) publishCluster(cl *clusters.Cluster) {
 	s := cl.Status()
 	l.hub.publish(api.Change{Kind: api.ClusterChanged, Cluster: &s})
 }

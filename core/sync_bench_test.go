@@ -97,11 +97,7 @@ func fleet(b *testing.B, n int) (*core.Local, func()) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	clusters, err := core.NewClusters(cfg, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, Clusters: clusters, NoJitter: true})
+	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, NoJitter: true})
 	if err != nil {
 		b.Fatal(err)
 	}

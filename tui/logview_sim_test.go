@@ -47,11 +47,7 @@ func simService(t *testing.T, logSize int64) *core.Local {
 	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
 		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}}
 	cfg.ApplyDefaults()
-	clusters, err := core.NewClusters(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, Clusters: clusters, User: "tester", Poll: 20 * time.Millisecond, NoJitter: true})
+	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester", Poll: 20 * time.Millisecond, NoJitter: true})
 	if err != nil {
 		t.Fatal(err)
 	}

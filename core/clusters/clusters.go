@@ -1,9 +1,10 @@
-package core
+package clusters
 
 import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +31,8 @@ type Cluster struct {
 	status api.ClusterStatus
 }
 
-// NewClusters builds the clients of every configured cluster. It does no I/O.
-func NewClusters(cfg *config.Config, log *slog.Logger) (map[string]*Cluster, error) {
+// New builds the clients of every configured cluster, by name. It does no I/O.
+func New(cfg *config.Config, log *slog.Logger) (map[string]*Cluster, error) {
 	out := map[string]*Cluster{}
 	for _, cc := range cfg.Clusters {
 		c, err := NewCluster(cc)
@@ -93,8 +94,8 @@ func (c *Cluster) Flink(app yarn.Application) (*yarn.Flink, error) {
 	return c.flink.ForApplication(app, false)
 }
 
-// observe records the outcome of a call for the cluster's connectivity.
-func (c *Cluster) observe(err error, now time.Time) {
+// Observe records the outcome of a call for the cluster's connectivity.
+func (c *Cluster) Observe(err error, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err == nil {
@@ -121,31 +122,33 @@ func (c *Cluster) Status() api.ClusterStatus {
 // ids are random, and a command id carries a random part besides its
 // sequence number, so no tag of one store (or of an earlier copy of the
 // same store, restored from a backup) names another's submission.
-const tagPalink = "palink"
+// TagPalink marks every application palink submitted.
+const TagPalink = "palink"
 
-func storeTag(storeID string) string { return "palink-store-" + strings.ToLower(storeID) }
-func jobTag(jobID string) string     { return "palink-job-" + strings.ToLower(jobID) }
-func cmdTag(cmdID string) string     { return "palink-cmd-" + strings.ToLower(cmdID) }
+// StoreTag, JobTag and CmdTag name a store, a job and a command on YARN.
+func StoreTag(storeID string) string { return "palink-store-" + strings.ToLower(storeID) }
+func JobTag(jobID string) string     { return "palink-job-" + strings.ToLower(jobID) }
+func CmdTag(cmdID string) string     { return "palink-cmd-" + strings.ToLower(cmdID) }
 
-// submissionTags are the YARN application tags of a deploy (YARN lower-cases tags).
-func submissionTags(storeID, jobID, cmdID string) []string {
-	return []string{tagPalink, storeTag(storeID), jobTag(jobID), cmdTag(cmdID)}
+// SubmissionTags are the YARN application tags of a deploy (YARN lower-cases tags).
+func SubmissionTags(storeID, jobID, cmdID string) []string {
+	return []string{TagPalink, StoreTag(storeID), JobTag(jobID), CmdTag(cmdID)}
 }
 
-// submittedBy reports whether application a was submitted by command
+// SubmittedBy reports whether application a was submitted by command
 // cmdID of job jobID from the store storeID: every one of those tags must
 // be on it. Commands created before stores had ids (their id has no random
 // part) tagged no store; for them the job and command tags must match and
 // no other store's tag may be there.
-func submittedBy(a yarn.Application, storeID, jobID, cmdID string) bool {
+func SubmittedBy(a yarn.Application, storeID, jobID, cmdID string) bool {
 	tags := a.Tags()
-	if !hasTag(tags, jobTag(jobID)) || !hasTag(tags, cmdTag(cmdID)) {
+	if !HasTag(tags, JobTag(jobID)) || !HasTag(tags, CmdTag(cmdID)) {
 		return false
 	}
-	if hasTag(tags, storeTag(storeID)) {
+	if HasTag(tags, StoreTag(storeID)) {
 		return true
 	}
-	if !legacyCommandID(cmdID) {
+	if !LegacyCommandID(cmdID) {
 		return false
 	}
 	for _, t := range tags {
@@ -156,6 +159,38 @@ func submittedBy(a yarn.Application, storeID, jobID, cmdID string) bool {
 	return true
 }
 
-// legacyCommandID reports whether a command id is of the form palink gave
+// LegacyCommandID reports whether a command id is of the form palink gave
 // before store identities: "c" and the sequence number alone.
-func legacyCommandID(id string) bool { return !strings.Contains(id, "-") }
+func LegacyCommandID(id string) bool { return !strings.Contains(id, "-") }
+
+// HasTag reports whether t is among tags.
+func HasTag(tags []string, t string) bool {
+	for _, x := range tags {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// LiveStates are the YARN states of an application that may still run.
+var LiveStates = []string{yarn.AppNew, yarn.AppNewSaving, yarn.AppSubmitted, yarn.AppAccepted, yarn.AppRunning}
+
+// FlinkTerminal reports whether a Flink job status is globally terminal.
+func FlinkTerminal(s string) bool {
+	return s == yarn.JobFailed || s == yarn.JobCanceled || s == yarn.JobFinished
+}
+
+// UseFlinkTransport sends every JobManager request of this cluster through
+// t (over the cluster's own options): the benchmarks and tests that count
+// requests per job measure with it.
+func (c *Cluster) UseFlinkTransport(t http.RoundTripper) error {
+	o := c.opts
+	o.Transport = t
+	root, err := yarn.NewFlink(c.RM.ProxyURL(""), "", o)
+	if err != nil {
+		return err
+	}
+	c.flink = root
+	return nil
+}
