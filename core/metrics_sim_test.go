@@ -121,15 +121,15 @@ func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	clusters, err := clusters.New(cfg, nil)
+	cs, err := clusters.New(cfg, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cl := clusters["sim"]
+	cl := cs["sim"]
 	if err = cl.UseFlinkTransport(f.counter); err != nil {
 		tb.Fatal(err)
 	}
-	if f.svc, err = NewLocal(Options{Store: st, Config: cfg, Now: f.clock.now}); err != nil {
+	if f.svc, err = NewLocal(Options{Store: st, Config: cfg, Clusters: cs, Now: f.clock.now}); err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cancel(); st.Close(); c.Close() })
