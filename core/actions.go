@@ -9,6 +9,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -17,11 +18,11 @@ import (
 func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
 	var p api.ActionPlan
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
-		j, err := findJob(tx, r.JobRef)
+		j, err := journal.FindJob(tx, r.JobRef)
 		if err != nil {
 			return err
 		}
-		pending, err := pendingCommand(tx, j.ID)
+		pending, err := journal.Pending(tx, j.ID)
 		if err != nil {
 			return err
 		}
@@ -153,11 +154,11 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		refusal    error
 	)
 	err := l.st.Update(ctx, func(tx store.Tx) error {
-		j, err := findJob(tx, r.JobRef)
+		j, err := journal.FindJob(tx, r.JobRef)
 		if err != nil {
 			return err
 		}
-		pending, err := pendingCommand(tx, j.ID)
+		pending, err := journal.Pending(tx, j.ID)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -348,7 +349,7 @@ func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, e
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		jobID := ""
 		if f.JobRef != "" {
-			j, err := findJob(tx, f.JobRef)
+			j, err := journal.FindJob(tx, f.JobRef)
 			if err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -187,7 +188,7 @@ func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error
 			Note: fmt.Sprintf("adopted from %s (%s); its code is not known to palink", app.ID, app.Name)}); err != nil {
 			return err
 		}
-		j, ev, err = applyEvent(tx, j, decide.EvAdopt, fmt.Sprintf("adopted %s by %s", app.ID, user), "", now)
+		j, ev, err = journal.Apply(tx, j, decide.EvAdopt, fmt.Sprintf("adopted %s by %s", app.ID, user), "", now)
 		if err != nil {
 			return err
 		}

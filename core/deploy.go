@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -317,7 +318,7 @@ func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) e
 			j.PlatformRestarts, j.RestartWindow = 0, time.Time{}
 		}
 		j.NextRestart = time.Time{}
-		return applyEvent(tx, j, decide.EvDeployOK, fmt.Sprintf("%s #%d by %s: %s%s", c.Kind, c.Seq, c.Issuer, d.app.ID, restoreNote(d.restore)), c.ID, now)
+		return journal.Apply(tx, j, decide.EvDeployOK, fmt.Sprintf("%s #%d by %s: %s%s", c.Kind, c.Seq, c.Issuer, d.app.ID, restoreNote(d.restore)), c.ID, now)
 	}
 	return nil
 }
@@ -325,7 +326,7 @@ func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) e
 func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 	j.Diagnostics = runErr.Error()
 	j.NextRestart = time.Time{}
-	return applyEvent(tx, j, decide.EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+	return journal.Apply(tx, j, decide.EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 }
 
 // deploySQL runs the job's script through the SQL Gateway: session

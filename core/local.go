@@ -18,6 +18,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -170,31 +171,6 @@ func (l *Local) Watch(ctx context.Context) (<-chan api.Change, error) {
 	return l.hub.subscribe(ctx), nil
 }
 
-// findJob resolves a job id or unique name inside a transaction.
-func findJob(tx store.ReadTx, ref string) (model.Job, error) {
-	j, err := tx.Job(ref)
-	if err == nil {
-		return j, nil
-	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return j, err
-	}
-	j, err = tx.JobByName(ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return j, fmt.Errorf("job %q: %w (give a job id or its exact name; `palink jobs` lists them)", ref, store.ErrNotFound)
-	}
-	return j, err
-}
-
-// pendingCommand returns the job's unfinished command, if any.
-func pendingCommand(tx store.ReadTx, jobID string) (*model.Command, error) {
-	cs, err := tx.Commands(store.CommandFilter{JobID: jobID, States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
-	if err != nil || len(cs) == 0 {
-		return nil, err
-	}
-	return &cs[0], nil
-}
-
 // ListJobs implements Service.
 func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, error) {
 	var out []api.JobView
@@ -247,7 +223,7 @@ func (l *Local) view(j model.Job, pending *model.Command) api.JobView {
 func (l *Local) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 	var d api.JobDetail
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
-		j, err := findJob(tx, ref)
+		j, err := journal.FindJob(tx, ref)
 		if err != nil {
 			return err
 		}
@@ -341,7 +317,7 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 	var j model.Job
 	err := l.st.Update(ctx, func(tx store.Tx) error {
 		var err error
-		if j, err = findJob(tx, ref); err != nil {
+		if j, err = journal.FindJob(tx, ref); err != nil {
 			return err
 		}
 		s.JobID, s.CreatedAt = j.ID, l.now()
@@ -368,7 +344,7 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 func (l *Local) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
 	var out []model.Spec
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
-		j, err := findJob(tx, ref)
+		j, err := journal.FindJob(tx, ref)
 		if err != nil {
 			return err
 		}
@@ -383,21 +359,10 @@ func (l *Local) Command(ctx context.Context, id string) (model.Command, error) {
 	var c model.Command
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		c, err = findCommand(tx, id)
+		c, err = journal.FindCommand(tx, id)
 		return err
 	})
 	return c, err
-}
-
-// findCommand resolves a command's full id, or the number users see
-// ("42", "#42", "c000000042").
-func findCommand(tx store.ReadTx, ref string) (model.Command, error) {
-	if !strings.Contains(ref, "-") {
-		if seq, err := store.ParseCommandID(ref); err == nil {
-			return tx.CommandBySeq(seq)
-		}
-	}
-	return tx.Command(ref)
 }
 
 // Commands implements Service.
@@ -406,7 +371,7 @@ func (l *Local) Commands(ctx context.Context, f api.CommandFilter) ([]model.Comm
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		sf := store.CommandFilter{States: f.States, Limit: f.Limit}
 		if f.JobRef != "" {
-			j, err := findJob(tx, f.JobRef)
+			j, err := journal.FindJob(tx, f.JobRef)
 			if err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -32,7 +33,7 @@ func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *clusters.Cl
 	var j model.Job
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		j, err = findJob(tx, ref)
+		j, err = journal.FindJob(tx, ref)
 		return err
 	})
 	if err != nil {

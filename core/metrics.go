@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -122,7 +123,7 @@ func (l *Local) SetInterest(ctx context.Context, r api.InterestRequest) error {
 // JobMetrics implements Service.
 func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
 	var j model.Job
-	if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = findJob(tx, ref); return err }); err != nil {
+	if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = journal.FindJob(tx, ref); return err }); err != nil {
 		return api.MetricsSeries{}, fmt.Errorf("metrics of %s: %w", ref, err)
 	}
 	o := l.obs
@@ -421,7 +422,7 @@ func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time)
 			if !ok {
 				continue
 			}
-			pending, err := pendingCommand(tx, id)
+			pending, err := journal.Pending(tx, id)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -149,7 +150,7 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 	loc := op.Location
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
-			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+			ev, err := journal.Note(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 			return j, ev, err
 		}
 		rp := model.RestorePoint{JobID: j.ID, Kind: model.Savepoint, Path: loc, Time: now, SeenAt: now, FlinkJobID: jid,
@@ -164,11 +165,11 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 			if err := tx.PutJob(j); err != nil {
 				return j, nil, err
 			}
-			ev, err := noteEvent(tx, j, reason, c.ID, now)
+			ev, err := journal.Note(tx, j, reason, c.ID, now)
 			return j, ev, err
 		}
 		j.FlinkState = yarn.JobFinished
-		return applyEvent(tx, j, decide.EvPaused, reason, c.ID, now)
+		return journal.Apply(tx, j, decide.EvPaused, reason, c.ID, now)
 	}
 	return nil
 }
@@ -187,11 +188,11 @@ func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yar
 	x.logf(ctx, "application %s shut down after the stop before palink read the savepoint's path; it is the newest savepoint under %s — record it with resubmit --restore PATH", app.ID, dir)
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
-			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+			ev, err := journal.Note(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 			return j, ev, err
 		}
 		j.FlinkState = yarn.JobFinished
-		return applyEvent(tx, j, decide.EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
+		return journal.Apply(tx, j, decide.EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil
 }
@@ -281,16 +282,16 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	}
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
-			ev, err := noteEvent(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+			ev, err := journal.Note(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 			return j, ev, err
 		}
 		j.FlinkState, j.Drift = "", nil
 		for _, cp := range pts.latest {
-			if err := recordFlinkPoint(tx, &j, cp, fmt.Sprintf("%s #%d", c.Kind, c.Seq), now); err != nil {
+			if err := journal.RecordFlinkPoint(tx, &j, cp, fmt.Sprintf("%s #%d", c.Kind, c.Seq), now); err != nil {
 				return j, nil, err
 			}
 		}
-		return applyEvent(tx, j, decide.EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
+		return journal.Apply(tx, j, decide.EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil
 }

@@ -8,56 +8,11 @@ import (
 
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
-
-// recordFlinkPoint records a completed checkpoint or savepoint that the
-// JobManager reported for the job's current Flink job, and makes it the
-// job's latest of its kind. A savepoint already recorded (by the command
-// that took it) keeps its record.
-func recordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin string, now time.Time) error {
-	if cp == nil || cp.ExternalPath == "" || cp.Discarded {
-		// A discarded checkpoint is gone from the file system: never a restore point.
-		return nil
-	}
-	kind := model.Checkpoint
-	if cp.IsSavepoint {
-		kind = model.Savepoint
-	}
-	rp := model.RestorePoint{JobID: j.ID, Kind: kind, Path: cp.ExternalPath, FlinkJobID: j.FlinkJobID,
-		CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), SeenAt: now, Origin: origin}
-	if cp.LatestAckTimestamp == 0 {
-		rp.Time = now
-	}
-	added, err := tx.AddRestorePoint(rp)
-	if err != nil {
-		return err
-	}
-	latest := &j.LatestCheckpoint
-	if kind == model.Savepoint {
-		latest = &j.LatestSavepoint
-	}
-	switch cur := *latest; {
-	case cur == nil || cur.Path != rp.Path:
-		// A savepoint seen again (one recorded before) is not the latest.
-		if kind == model.Checkpoint || added {
-			*latest = &rp
-		}
-	case cur.CheckID == 0 && cp.ID > 0:
-		// The same point, recorded before its id was known (a savepoint
-		// taken by a command reads only its path): the id orders it
-		// against checkpoints of the same Flink job.
-		known := *cur
-		known.CheckID = cp.ID
-		if known.FlinkJobID == "" {
-			known.FlinkJobID = j.FlinkJobID
-		}
-		*latest = &known
-	}
-	return nil
-}
 
 // clusterPoints is what a live JobManager says of the job's restore
 // points: its newest completed checkpoint and savepoint, and the paths of
@@ -126,7 +81,7 @@ func (l *Local) checkRestore(ctx context.Context, x *execution, cl *clusters.Clu
 				return err
 			}
 			for _, cp := range pts.latest {
-				if err := recordFlinkPoint(tx, &fresh, cp, "deploy check", now); err != nil {
+				if err := journal.RecordFlinkPoint(tx, &fresh, cp, "deploy check", now); err != nil {
 					return err
 				}
 			}

@@ -465,32 +465,3 @@ func (l *Local) finish(x *execution, runErr error) {
 		l.publishJob(job, nil, ev)
 	}
 }
-
-// applyEvent steps the job with ev and appends the event, inside tx.
-func applyEvent(tx store.Tx, j model.Job, evk decide.JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
-	to, changed, err := decide.StepJob(j.State, evk)
-	if err != nil {
-		return j, nil, fmt.Errorf("job %s: %w", j.Name, err)
-	}
-	e := model.Event{JobID: j.ID, Time: now, From: j.State, To: to, Reason: reason, CommandID: cmdID}
-	if !changed {
-		j.UpdatedAt = now
-		return j, nil, tx.PutJob(j)
-	}
-	saved, err := tx.AppendEvent(e)
-	if err != nil {
-		return j, nil, err
-	}
-	j.State, j.UpdatedAt = to, now
-	return j, &saved, tx.PutJob(j)
-}
-
-// noteEvent appends an event that records a fact without a state change
-// (a savepoint, a drift, the restart policy's decision).
-func noteEvent(tx store.Tx, j model.Job, reason, cmdID string, now time.Time) (*model.Event, error) {
-	e, err := tx.AppendEvent(model.Event{JobID: j.ID, Time: now, From: j.State, To: j.State, Reason: reason, CommandID: cmdID})
-	if err != nil {
-		return nil, err
-	}
-	return &e, nil
-}

@@ -13,6 +13,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -231,7 +232,7 @@ func (l *Local) SyncJob(ctx context.Context, ref string) (model.Job, error) {
 	var j model.Job
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
-		j, err = findJob(tx, ref)
+		j, err = journal.FindJob(tx, ref)
 		return err
 	})
 	if err != nil || !syncable(j.State) || j.AppID == "" {
@@ -428,7 +429,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 				j.RestoredFrom = ff.restored.ExternalPath
 			}
 			for _, cp := range []*yarn.Checkpoint{ff.ckpt, ff.sp} {
-				if err := recordFlinkPoint(tx, &j, cp, "sync", now); err != nil {
+				if err := journal.RecordFlinkPoint(tx, &j, cp, "sync", now); err != nil {
 					return err
 				}
 			}
@@ -437,14 +438,14 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 		if outcome == decide.OutcomeGone {
 			if j.Drift == nil {
 				j.Drift = &model.Drift{Expected: j.State.String(), Observed: reason, Since: now}
-				ev, err := noteEvent(tx, j, fmt.Sprintf("drift: platform expects %s, %s", j.State, reason), "", now)
+				ev, err := journal.Note(tx, j, fmt.Sprintf("drift: platform expects %s, %s", j.State, reason), "", now)
 				if err != nil {
 					return err
 				}
 				events = append(events, ev)
 			}
 		} else if j.Drift != nil && outcome != decide.OutcomeWait {
-			ev, err := noteEvent(tx, j, fmt.Sprintf("drift resolved: %s", reason), "", now)
+			ev, err := journal.Note(tx, j, fmt.Sprintf("drift resolved: %s", reason), "", now)
 			if err != nil {
 				return err
 			}
@@ -454,7 +455,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 		if evk, ok := outcome.Event(); ok {
 			var ev *model.Event
 			prev := j.State
-			j, ev, err = applyEvent(tx, j, evk, reason, "", now)
+			j, ev, err = journal.Apply(tx, j, evk, reason, "", now)
 			if err != nil {
 				return err
 			}
@@ -473,7 +474,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 					} else {
 						j.NextRestart = time.Time{}
 					}
-					pev, err := noteEvent(tx, j, d.Reason, "", now)
+					pev, err := journal.Note(tx, j, d.Reason, "", now)
 					if err != nil {
 						return err
 					}
