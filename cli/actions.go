@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/spf13/cobra"
@@ -258,7 +257,7 @@ func orphanState(c model.Command) string {
 	if c.State == model.CmdUndo {
 		return "queued with no palink running it"
 	}
-	return fmt.Sprintf("orphaned (its palink %s stopped; lease expired %s ago)", c.LeaseOwner, core.Age(time.Since(c.LeaseUntil)))
+	return fmt.Sprintf("orphaned (its palink %s stopped; lease expired %s ago)", c.LeaseOwner, model.Age(time.Since(c.LeaseUntil)))
 }
 
 // jobName names a job for a message without syncing it.

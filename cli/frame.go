@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/spf13/cobra"
 )
@@ -112,5 +113,5 @@ func since(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return core.Age(time.Since(t))
+	return model.Age(time.Since(t))
 }

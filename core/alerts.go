@@ -124,7 +124,7 @@ func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale 
 			return verdict{known: true}
 		}
 		v := "FAILED"
-		if d := firstLineOf(strings.TrimSpace(j.Diagnostics)); d != "" {
+		if d := model.FirstLine(strings.TrimSpace(j.Diagnostics)); d != "" {
 			v += ": " + clipRunes(d, 200)
 		}
 		return verdict{holds: true, value: v, known: true}

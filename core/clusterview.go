@@ -145,7 +145,7 @@ func (l *Local) sessionClusters(ctx context.Context, cl *clusters.Cluster, apps 
 // is saved.
 func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	if l.readOnly {
-		return model.Job{}, errReadOnly("adopt")
+		return model.Job{}, api.ReadOnly("adopt")
 	}
 	cl := l.clusters[r.Cluster]
 	if cl == nil {
@@ -286,7 +286,7 @@ func exceptionInfos(ex yarn.JobExceptions) []api.ExceptionInfo {
 			Stacktrace: e.Stacktrace, Task: e.TaskName, Location: e.Endpoint})
 	}
 	if len(out) == 0 && ex.RootException != "" {
-		out = append(out, api.ExceptionInfo{Time: time.UnixMilli(ex.Timestamp), Name: firstLineOf(ex.RootException), Stacktrace: ex.RootException})
+		out = append(out, api.ExceptionInfo{Time: time.UnixMilli(ex.Timestamp), Name: model.FirstLine(ex.RootException), Stacktrace: ex.RootException})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/core/script"
 	"github.com/palink/palink/yarn"
 )
 
@@ -20,13 +21,13 @@ func (l *Local) Explain(ctx context.Context, cluster, sql string) (string, error
 	if cl.Gateway == nil {
 		return "", fmt.Errorf("explain on %s: the cluster has no sql_gateway configured", cluster)
 	}
-	p, err := planScript(sql)
+	p, err := script.Plan(sql)
 	if err != nil {
 		return "", fmt.Errorf("explain on %s: %w", cluster, err)
 	}
-	job, err := explainable(p.job.text)
+	job, err := script.Explainable(p.Job.Text)
 	if err != nil {
-		return "", fmt.Errorf("explain on %s: line %d: %w", cluster, p.job.line, err)
+		return "", fmt.Errorf("explain on %s: line %d: %w", cluster, p.Job.Line, err)
 	}
 	sess, err := cl.Gateway.OpenSession(ctx, yarn.SessionRequest{Name: "palink-explain"})
 	cl.Observe(err, l.now())
@@ -41,14 +42,14 @@ func (l *Local) Explain(ctx context.Context, cluster, sql string) (string, error
 	exec := func(stmt string) (yarn.Result, error) {
 		return cl.Gateway.ExecuteAndFetch(ctx, sess, yarn.StatementRequest{Statement: stmt}, 1000)
 	}
-	for _, s := range append(p.sets, p.ddl...) {
-		if _, err := exec(s.text); err != nil {
-			return "", fmt.Errorf("explain on %s: line %d: %w", cluster, s.line, err)
+	for _, s := range append(p.Sets, p.DDL...) {
+		if _, err := exec(s.Text); err != nil {
+			return "", fmt.Errorf("explain on %s: line %d: %w", cluster, s.Line, err)
 		}
 	}
 	res, err := exec("EXPLAIN " + job)
 	if err != nil {
-		return "", fmt.Errorf("explain on %s: line %d: %w", cluster, p.job.line, err)
+		return "", fmt.Errorf("explain on %s: line %d: %w", cluster, p.Job.Line, err)
 	}
 	var b strings.Builder
 	for _, r := range res.Rows {
@@ -60,29 +61,4 @@ func (l *Local) Explain(ctx context.Context, cluster, sql string) (string, error
 		return "", fmt.Errorf("explain on %s: the gateway returned no plan", cluster)
 	}
 	return b.String(), nil
-}
-
-// explainable turns a job statement into what EXPLAIN takes: an INSERT or
-// STATEMENT SET BEGIN … END. EXECUTE is dropped, and the SQL client's
-// BEGIN STATEMENT SET; … END; is rewritten into the one-statement form.
-func explainable(stmt string) (string, error) {
-	s := strings.TrimSpace(stmt)
-	if w := leadKeywords(s); w == "EXECUTE" {
-		i := strings.Index(strings.ToUpper(s), "EXECUTE")
-		s = strings.TrimSpace(s[i+len("EXECUTE"):])
-	}
-	up := strings.ToUpper(s)
-	if strings.HasPrefix(up, "BEGIN") {
-		rest := strings.TrimSpace(s[len("BEGIN"):])
-		if !strings.HasPrefix(strings.ToUpper(rest), "STATEMENT") {
-			return "", fmt.Errorf("cannot explain %q", firstLineOf(strings.TrimSpace(stmt)))
-		}
-		rest = strings.TrimSpace(rest[len("STATEMENT"):])
-		if !strings.HasPrefix(strings.ToUpper(rest), "SET") {
-			return "", fmt.Errorf("cannot explain %q", firstLineOf(strings.TrimSpace(stmt)))
-		}
-		rest = strings.TrimPrefix(strings.TrimSpace(rest[len("SET"):]), ";")
-		return "STATEMENT SET BEGIN\n" + strings.TrimSpace(rest), nil
-	}
-	return s, nil
 }

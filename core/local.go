@@ -19,6 +19,7 @@ import (
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
+	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -36,25 +37,11 @@ type Options struct {
 	User     string
 	ReadOnly bool
 	Log      *slog.Logger
-	// Lease is how long a worker owns a DOING command without renewing it;
-	// default 30s. After it expires another process reclaims the command.
-	Lease time.Duration
-	// Workers bound the commands executed at once; default 8.
-	Workers int
-	// Poll is the first interval of trigger and state polling; default 500ms.
-	Poll time.Duration
-	// DeployWait bounds how long a deploy waits for its application to show
-	// up and run; default 5m.
-	DeployWait time.Duration
-	// EndingGrace is how long a restart waits for a JobManager that still
-	// reports the previous run of the job as running; default 30s.
-	EndingGrace time.Duration
-	// Tries bounds how often a command runs its step when the cluster fails
-	// transiently (a 5xx, a reset, a timeout), reconciling before each
-	// retry; default 5. RetryBackoff is the first wait; it doubles, up to
-	// 30s; default 2s.
-	Tries        int
-	RetryBackoff time.Duration
+	// Lease, Workers, Poll, DeployWait, EndingGrace, Tries and RetryBackoff
+	// tune the scheduler (scheduler.Options says what each does and its
+	// default).
+	Lease, Poll, DeployWait, EndingGrace, RetryBackoff time.Duration
+	Workers, Tries                                     int
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool
@@ -71,16 +58,13 @@ type Local struct {
 	readOnly bool
 	log      *slog.Logger
 	opts     Options
-	owner    string // this process's lease owner id
-	storeID  string // the store's identity, on every application palink submits
 	policy   decide.RestartPolicy
 	hub      *hub
-	wake     chan struct{}
-	obs      *observer // metrics collection and alerts (metrics.go, alerts.go)
+	obs      *observer            // metrics collection and alerts (metrics.go, alerts.go)
+	sched    *scheduler.Scheduler // commands: Plan, Act, and running them
 
 	mu      sync.Mutex
 	figures map[string]api.Figures // job id → latest figures (metrics collection)
-	running map[string]bool        // command ids executing in this process
 }
 
 var _ api.Service = (*Local)(nil)
@@ -102,27 +86,6 @@ func NewLocal(o Options) (*Local, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if o.Lease == 0 {
-		o.Lease = 30 * time.Second
-	}
-	if o.Workers == 0 {
-		o.Workers = 8
-	}
-	if o.Poll == 0 {
-		o.Poll = 500 * time.Millisecond
-	}
-	if o.DeployWait == 0 {
-		o.DeployWait = 5 * time.Minute
-	}
-	if o.EndingGrace == 0 {
-		o.EndingGrace = 30 * time.Second
-	}
-	if o.Tries == 0 {
-		o.Tries = 5
-	}
-	if o.RetryBackoff == 0 {
-		o.RetryBackoff = 2 * time.Second
-	}
 	if o.Clusters == nil {
 		cs, err := clusters.New(o.Config, o.Log)
 		if err != nil {
@@ -131,25 +94,24 @@ func NewLocal(o Options) (*Local, error) {
 		o.Clusters = cs
 	}
 	rp := o.Config.Restart
-	host, _ := os.Hostname()
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
-	return &Local{
+	l := &Local{
 		st: o.Store, cfg: o.Config, clusters: o.Clusters, now: o.Now, user: o.User,
 		readOnly: o.ReadOnly, log: o.Log, opts: o,
-		owner:   leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])),
-		storeID: o.Store.ID(),
 		policy: decide.RestartPolicy{
 			Enabled: rp.Enabled == nil || *rp.Enabled, MaxAttempts: rp.MaxAttempts,
 			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
 			Multiplier: rp.Multiplier,
 		},
 		hub:     newHub(),
-		wake:    make(chan struct{}, 1),
 		obs:     newObserver(o.Config),
 		figures: map[string]api.Figures{},
-		running: map[string]bool{},
-	}, nil
+	}
+	l.sched = scheduler.New(scheduler.Options{
+		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
+		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
+		Tries: o.Tries, RetryBackoff: o.RetryBackoff,
+	})
+	return l, nil
 }
 
 // CurrentUser is the OS user name recorded in the audit log.
@@ -254,7 +216,7 @@ func (l *Local) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 // CreateJob implements Service.
 func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
 	if l.readOnly {
-		return model.Job{}, errReadOnly("create job")
+		return model.Job{}, api.ReadOnly("create job")
 	}
 	if err := checkJobName(r.Name); err != nil {
 		return model.Job{}, err
@@ -311,7 +273,7 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 // SaveSpec implements Service.
 func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
 	if l.readOnly {
-		return model.Spec{}, errReadOnly("save spec")
+		return model.Spec{}, api.ReadOnly("save spec")
 	}
 	var saved model.Spec
 	var j model.Job
@@ -442,10 +404,6 @@ func orUser(u, def string) string {
 	return def
 }
 
-func errReadOnly(what string) error {
-	return fmt.Errorf("%s: palink is read-only (--read-only or a viewer role)", what)
-}
-
 func newJobID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -470,4 +428,36 @@ func checkJobName(name string) error {
 		}
 	}
 	return nil
+}
+
+// publisher tells watchers of what the parts commit, with each job's live
+// figures (journal.Publisher).
+type publisher struct{ l *Local }
+
+func (p publisher) Job(j model.Job, pending *model.Command, ev *model.Event) {
+	p.l.publishJob(j, pending, ev)
+}
+func (p publisher) Command(c model.Command) { p.l.publishCommand(c) }
+func (p publisher) Publish(c api.Change)    { p.l.hub.publish(c) }
+
+// Plan implements api.Service.
+func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
+	return l.sched.Plan(ctx, r)
+}
+
+// Act implements api.Service.
+func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
+	return l.sched.Act(ctx, r)
+}
+
+// RunScheduler runs commands until ctx is done (scheduler.Scheduler.Run).
+func (l *Local) RunScheduler(ctx context.Context) error { return l.sched.Run(ctx) }
+
+// Orphans are the commands no live process runs (scheduler.Scheduler.Orphans).
+func (l *Local) Orphans(ctx context.Context) ([]model.Command, error) { return l.sched.Orphans(ctx) }
+
+// ResumeOrphans runs the orphaned commands, but those of skipJobs, to their
+// end in this process (scheduler.Scheduler.ResumeOrphans).
+func (l *Local) ResumeOrphans(ctx context.Context, skipJobs ...string) ([]model.Command, error) {
+	return l.sched.ResumeOrphans(ctx, skipJobs...)
 }

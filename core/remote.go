@@ -416,7 +416,7 @@ func (r *Remote) SyncJob(ctx context.Context, ref string) (out model.Job, err er
 // CreateJob implements Service.
 func (r *Remote) CreateJob(ctx context.Context, req api.CreateJobRequest) (out model.Job, err error) {
 	if r.readOnly {
-		return out, errReadOnly("create job")
+		return out, api.ReadOnly("create job")
 	}
 	return out, r.call(ctx, "CreateJob", req, &out)
 }
@@ -424,7 +424,7 @@ func (r *Remote) CreateJob(ctx context.Context, req api.CreateJobRequest) (out m
 // SaveSpec implements Service.
 func (r *Remote) SaveSpec(ctx context.Context, ref string, s model.Spec) (out model.Spec, err error) {
 	if r.readOnly {
-		return out, errReadOnly("save spec")
+		return out, api.ReadOnly("save spec")
 	}
 	return out, r.call(ctx, "SaveSpec", SaveSpecArgs{Ref: ref, Spec: s}, &out)
 }
@@ -446,7 +446,7 @@ func (r *Remote) Plan(ctx context.Context, req api.ActionRequest) (out api.Actio
 // Act implements Service.
 func (r *Remote) Act(ctx context.Context, req api.ActionRequest) (out model.Command, err error) {
 	if r.readOnly {
-		return out, errReadOnly(strings.ToLower(req.Kind.String()))
+		return out, api.ReadOnly(strings.ToLower(req.Kind.String()))
 	}
 	return out, r.call(ctx, "Act", req, &out)
 }
@@ -487,7 +487,7 @@ func (r *Remote) ClusterOverview(ctx context.Context, name string) (out api.Clus
 // Adopt implements Service.
 func (r *Remote) Adopt(ctx context.Context, req api.AdoptRequest) (out model.Job, err error) {
 	if r.readOnly {
-		return out, errReadOnly("adopt")
+		return out, api.ReadOnly("adopt")
 	}
 	return out, r.call(ctx, "Adopt", req, &out)
 }

@@ -368,20 +368,11 @@ func rootCause(ex yarn.JobExceptions) string {
 	if len(ex.History.Entries) > 0 {
 		e := ex.History.Entries[0]
 		if e.Stacktrace != "" {
-			return firstLineOf(e.Stacktrace)
+			return model.FirstLine(e.Stacktrace)
 		}
 		return e.ExceptionName
 	}
-	return firstLineOf(ex.RootException)
-}
-
-func firstLineOf(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
+	return model.FirstLine(ex.RootException)
 }
 
 // applyObservation persists what one observation changed, in one

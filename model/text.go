@@ -1,5 +1,11 @@
 package model
 
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
 // The enums encode as their names, so that stored records and `-o json`
 // output stay readable and survive reordering of the constants.
 
@@ -58,4 +64,26 @@ func (r *RestoreChoice) UnmarshalText(b []byte) (err error) {
 	}
 	*r, err = ParseRestoreChoice(string(b))
 	return
+}
+
+// FirstLine is s up to its first line break: the headline of a diagnostics
+// text or a stack trace.
+func FirstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// Age renders a duration the way the screens show ages: 12s, 4m, 3h, 2d.
+func Age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

@@ -1,4 +1,4 @@
-package core
+package scheduler
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func transient(err error) bool {
 }
 
 // retryDelay is the wait before retry n (1-based) of a command's step.
-func (l *Local) retryDelay(n int) time.Duration {
-	d := l.opts.RetryBackoff << (n - 1)
+func (s *Scheduler) retryDelay(n int) time.Duration {
+	d := s.opts.RetryBackoff << (n - 1)
 	return min(d, 30*time.Second)
 }

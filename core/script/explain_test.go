@@ -1,4 +1,4 @@
-package core
+package script
 
 import "testing"
 
@@ -10,12 +10,12 @@ func TestExplainable(t *testing.T) {
 		"BEGIN STATEMENT SET;\nINSERT INTO s SELECT 1;\nEND":                       "STATEMENT SET BEGIN\nINSERT INTO s SELECT 1;\nEND",
 		"begin statement set; insert into a select 1; insert into b select 2; end": "STATEMENT SET BEGIN\ninsert into a select 1; insert into b select 2; end",
 	} {
-		got, err := explainable(in)
+		got, err := Explainable(in)
 		if err != nil || got != want {
-			t.Errorf("explainable(%q) = %q, %v; want %q", in, got, err, want)
+			t.Errorf("Explainable(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := explainable("BEGIN WORK"); err == nil {
+	if _, err := Explainable("BEGIN WORK"); err == nil {
 		t.Error("BEGIN WORK was taken for a statement set")
 	}
 }

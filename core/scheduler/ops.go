@@ -1,4 +1,4 @@
-package core
+package scheduler
 
 import (
 	"context"
@@ -20,27 +20,27 @@ import (
 type outcomeFunc func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error)
 
 // run dispatches a command to its executor.
-func (l *Local) run(ctx context.Context, x *execution) error {
+func (s *Scheduler) run(ctx context.Context, x *execution) error {
 	switch x.kind {
 	case model.CmdSubmit, model.CmdRestart, model.CmdResubmit:
 		x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 			return deployFailedOutcome(tx, j, c, runErr, now)
 		}
-		return l.runDeploy(ctx, x)
+		return s.runDeploy(ctx, x)
 	case model.CmdPause:
-		return l.runSavepoint(ctx, x, true)
+		return s.runSavepoint(ctx, x, true)
 	case model.CmdSavepoint:
-		return l.runSavepoint(ctx, x, false)
+		return s.runSavepoint(ctx, x, false)
 	case model.CmdKill:
-		return l.runKill(ctx, x)
+		return s.runKill(ctx, x)
 	}
 	return fmt.Errorf("unknown command kind %v", x.kind)
 }
 
 // target loads the job a command acts on, its cluster and its application.
-func (l *Local) target(ctx context.Context, x *execution) (model.Job, *clusters.Cluster, yarn.Application, error) {
+func (s *Scheduler) target(ctx context.Context, x *execution) (model.Job, *clusters.Cluster, yarn.Application, error) {
 	var j model.Job
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = tx.Job(x.jobID)
 		return err
@@ -48,7 +48,7 @@ func (l *Local) target(ctx context.Context, x *execution) (model.Job, *clusters.
 	if err != nil {
 		return j, nil, yarn.Application{}, err
 	}
-	cl := l.clusters[j.Cluster]
+	cl := s.clusters[j.Cluster]
 	if cl == nil {
 		return j, nil, yarn.Application{}, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
@@ -60,7 +60,7 @@ func (l *Local) target(ctx context.Context, x *execution) (model.Job, *clusters.
 		return j, cl, yarn.Application{}, fmt.Errorf("job %s has no application", j.Name)
 	}
 	app, err := cl.RM.Application(ctx, appID)
-	cl.Observe(err, l.now())
+	cl.Observe(err, s.now())
 	if err != nil {
 		return j, cl, app, fmt.Errorf("application %s: %w", appID, err)
 	}
@@ -71,8 +71,8 @@ func (l *Local) target(ctx context.Context, x *execution) (model.Job, *clusters.
 // trigger id is chosen and persisted before the request is sent: a resumed
 // command polls it, and re-sending it reaches the same operation in Flink
 // instead of stopping the job a second time.
-func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error {
-	j, cl, app, err := l.target(ctx, x)
+func (s *Scheduler) runSavepoint(ctx context.Context, x *execution, stop bool) error {
+	j, cl, app, err := s.target(ctx, x)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 	if stop && x.params().TriggerID != "" && app.Final() && !j.Session {
 		// Resumed after the per-job cluster already shut down: the stop
 		// happened, but its result left with the JobManager.
-		return l.pausedWithoutLocation(ctx, x, app, cl.Cfg.Deploy.SavepointDir)
+		return s.pausedWithoutLocation(ctx, x, app, cl.Cfg.Deploy.SavepointDir)
 	}
 	f, err := cl.Flink(app)
 	if err != nil {
@@ -177,10 +177,10 @@ func (l *Local) runSavepoint(ctx context.Context, x *execution, stop bool) error
 // pausedWithoutLocation ends a resumed PAUSE whose per-job cluster shut
 // down before palink read the savepoint's path: a successful stop (final
 // status SUCCEEDED) is a pause, and the log says where to look.
-func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yarn.Application, dir string) error {
+func (s *Scheduler) pausedWithoutLocation(ctx context.Context, x *execution, app yarn.Application, dir string) error {
 	if app.FinalStatus != yarn.FinalSucceeded {
 		return fmt.Errorf("stop-with-savepoint: application %s ended %s/%s before palink read the result: %s",
-			app.ID, app.State, app.FinalStatus, firstLineOf(app.Diagnostics))
+			app.ID, app.State, app.FinalStatus, model.FirstLine(app.Diagnostics))
 	}
 	if dir == "" {
 		dir = "the cluster's state.savepoints.dir"
@@ -203,14 +203,14 @@ func (l *Local) pausedWithoutLocation(ctx context.Context, x *execution, app yar
 // superseded a pending command also kills what that command may have
 // started (a deploy's application, found by its tags), looking once more
 // after the superseded worker's lease ran out if that worker was alive.
-func (l *Local) runKill(ctx context.Context, x *execution) error {
+func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
 	var (
 		j    model.Job
 		sup  *model.Command
 		cmds []model.Command
 	)
 	p := x.params()
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		if j, err = tx.Job(x.jobID); err != nil {
 			return err
@@ -230,7 +230,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	if err != nil {
 		return err
 	}
-	cl := l.clusters[j.Cluster]
+	cl := s.clusters[j.Cluster]
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
@@ -240,7 +240,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	// A kill loses the JobManager, and with it the only word on which
 	// checkpoint is the newest: ask it first, so a later resubmit from the
 	// latest checkpoint restores one that still exists.
-	pts, asked, err := l.askCluster(ctx, cl, j, 3*time.Second)
+	pts, asked, err := s.askCluster(ctx, cl, j, 3*time.Second)
 	switch {
 	case err != nil:
 		x.logf(ctx, "could not read the checkpoints before the kill: %v", err)
@@ -252,7 +252,7 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	// elsewhere, or another store, may run applications with the job's tag).
 	ours := func(a yarn.Application) bool {
 		for _, c := range cmds {
-			if c.Kind.Deploys() && clusters.SubmittedBy(a, l.storeID, j.ID, c.ID) {
+			if c.Kind.Deploys() && clusters.SubmittedBy(a, s.storeID, j.ID, c.ID) {
 				return true
 			}
 		}
@@ -260,22 +260,22 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 	}
 	session := j.Session || (sup != nil && sup.Kind.Deploys() && cl.Cfg.Deploy.Mode == "yarn-session")
 	if session {
-		if err := l.cancelSessionJobs(ctx, x, cl, j, sup); err != nil {
+		if err := s.cancelSessionJobs(ctx, x, cl, j, sup); err != nil {
 			return err
 		}
 	} else {
-		if err := l.killApps(ctx, x, cl, j, sup, ours); err != nil {
+		if err := s.killApps(ctx, x, cl, j, sup, ours); err != nil {
 			return err
 		}
-		if until := p.SupersededLease; !until.IsZero() && l.now().Before(until) {
+		if until := p.SupersededLease; !until.IsZero() && s.now().Before(until) {
 			// The superseded worker was alive: it stops at its next save and
 			// undoes its own submission, but a submission in flight may
 			// still reach the RM until its lease would have run out.
 			x.logf(ctx, "its worker was alive (lease until %s): looking again once that has passed", until.Format(time.TimeOnly))
-			if err := sleepCtx(ctx, until.Sub(l.now())+l.opts.Poll); err != nil {
+			if err := sleepCtx(ctx, until.Sub(s.now())+s.opts.Poll); err != nil {
 				return err
 			}
-			if err := l.killApps(ctx, x, cl, j, sup, ours); err != nil {
+			if err := s.killApps(ctx, x, cl, j, sup, ours); err != nil {
 				return err
 			}
 		}
@@ -299,13 +299,13 @@ func (l *Local) runKill(ctx context.Context, x *execution) error {
 // killApps kills every live application of the job: the one it records,
 // the one the command targets, the one a superseded deploy recorded, and
 // any other the RM lists that one of the job's commands submitted.
-func (l *Local) killApps(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
+func (s *Scheduler) killApps(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
 	ids := []string{x.params().AppID, j.AppID}
 	if sup != nil {
 		ids = append(ids, sup.Params.AppID)
 	}
 	tagged, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.JobTag(j.ID)}, States: clusters.LiveStates})
-	cl.Observe(err, l.now())
+	cl.Observe(err, s.now())
 	if err != nil {
 		return fmt.Errorf("look for live applications of %s: %w", j.Name, err)
 	}
@@ -349,7 +349,7 @@ func (l *Local) killApps(ctx context.Context, x *execution, cl *clusters.Cluster
 
 // cancelSessionJobs cancels the job's Flink job (and a superseded deploy's)
 // in its session cluster, never killing the shared application.
-func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command) error {
+func (s *Scheduler) cancelSessionJobs(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command) error {
 	appID := x.params().AppID
 	if appID == "" {
 		appID = j.AppID
@@ -364,7 +364,7 @@ func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *cluster
 		jids = append(jids, sup.Params.FlinkJobID, guessed)
 	}
 	app, err := cl.RM.Application(ctx, appID)
-	cl.Observe(err, l.now())
+	cl.Observe(err, s.now())
 	if errors.Is(err, yarn.ErrNotFound) {
 		x.logf(ctx, "session application %s is gone from the RM: nothing left to cancel", appID)
 		return nil
@@ -405,7 +405,7 @@ func (l *Local) cancelSessionJobs(ctx context.Context, x *execution, cl *cluster
 		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
 			return fmt.Errorf("cancel %s: %w", jid, err)
 		}
-		if err := waitFlinkTerminal(ctx, f, jid, l.opts.Poll); err != nil {
+		if err := waitFlinkTerminal(ctx, f, jid, s.opts.Poll); err != nil {
 			return err
 		}
 	}
@@ -434,10 +434,10 @@ func waitFlinkTerminal(ctx context.Context, f *yarn.Flink, jid string, poll time
 }
 
 // startDueRestarts issues the RESTART commands the restart policy scheduled.
-func (l *Local) startDueRestarts(ctx context.Context) error {
-	now := l.now()
+func (s *Scheduler) startDueRestarts(ctx context.Context) error {
+	now := s.now()
 	var due []model.Job
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		jobs, err := tx.Jobs()
 		for _, j := range jobs {
 			if j.State == model.StateFailed && !j.NextRestart.IsZero() && !now.Before(j.NextRestart) {
@@ -451,13 +451,13 @@ func (l *Local) startDueRestarts(ctx context.Context) error {
 	}
 	for _, j := range due {
 		choice, path := decide.PolicyRestore(j)
-		_, err := l.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
+		_, err := s.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
 			func(c *model.Command, j *model.Job) {
 				c.Params.Auto = true
 				j.NextRestart = time.Time{}
 			})
 		if err != nil {
-			l.log.Warn("restart policy", "job", j.Name, "err", err)
+			s.log.Warn("restart policy", "job", j.Name, "err", err)
 		}
 	}
 	return nil

@@ -1,23 +1,121 @@
-package core
+package scheduler
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
 
-// RunScheduler executes commands until ctx is done: it claims UNDO commands
+// Options wire a Scheduler; zero durations and counts take the defaults
+// named on each.
+type Options struct {
+	Store     store.Store
+	Clusters  map[string]*clusters.Cluster
+	Publisher journal.Publisher
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// User is the issuer of actions that name none.
+	User     string
+	ReadOnly bool
+	Log      *slog.Logger
+	// Lease is how long a worker owns a DOING command without renewing it;
+	// default 30s. After it expires another process reclaims the command.
+	Lease time.Duration
+	// Workers bound the commands executed at once; default 8.
+	Workers int
+	// Poll is the first interval of trigger and state polling; default 500ms.
+	Poll time.Duration
+	// DeployWait bounds how long a deploy waits for its application to show
+	// up and run; default 5m.
+	DeployWait time.Duration
+	// EndingGrace is how long a restart waits for a JobManager that still
+	// reports the previous run of the job as running; default 30s.
+	EndingGrace time.Duration
+	// Tries bounds how often a command runs its step when the cluster fails
+	// transiently (a 5xx, a reset, a timeout), reconciling before each
+	// retry; default 5. RetryBackoff is the first wait; it doubles, up to
+	// 30s; default 2s.
+	Tries        int
+	RetryBackoff time.Duration
+}
+
+// Scheduler runs commands: it records actions as commands (Plan, Act), and
+// claims, executes and ends them under a lease, so that a command is done
+// once whatever process dies on the way.
+type Scheduler struct {
+	st       store.Store
+	clusters map[string]*clusters.Cluster
+	pub      journal.Publisher
+	now      func() time.Time
+	user     string
+	readOnly bool
+	log      *slog.Logger
+	opts     Options
+	owner    string // this process's lease owner id
+	storeID  string // the store's identity, on every application palink submits
+	wake     chan struct{}
+
+	mu      sync.Mutex
+	running map[string]bool // command ids executing in this process
+}
+
+// New builds a scheduler. It does no I/O.
+func New(o Options) *Scheduler {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Lease == 0 {
+		o.Lease = 30 * time.Second
+	}
+	if o.Workers == 0 {
+		o.Workers = 8
+	}
+	if o.Poll == 0 {
+		o.Poll = 500 * time.Millisecond
+	}
+	if o.DeployWait == 0 {
+		o.DeployWait = 5 * time.Minute
+	}
+	if o.EndingGrace == 0 {
+		o.EndingGrace = 30 * time.Second
+	}
+	if o.Tries == 0 {
+		o.Tries = 5
+	}
+	if o.RetryBackoff == 0 {
+		o.RetryBackoff = 2 * time.Second
+	}
+	host, _ := os.Hostname()
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	return &Scheduler{
+		st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, user: o.User, readOnly: o.ReadOnly,
+		log: o.Log, opts: o, owner: leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])), storeID: o.Store.ID(),
+		wake: make(chan struct{}, 1), running: map[string]bool{},
+	}
+}
+
+// Run executes commands until ctx is done: it claims UNDO commands
 // and DOING commands whose lease expired (their process died), marks them
 // DOING under this process's lease, runs them, and ends them SUCCEEDED or
 // FAILED with a log. It also starts the restarts the policy scheduled.
@@ -25,22 +123,22 @@ import (
 // ctx is "the program is quitting": commands in flight stop where they are
 // and keep their persisted progress (trigger ids, application ids); their
 // lease is released so that the next run resumes them at once.
-func (l *Local) RunScheduler(ctx context.Context) error {
-	if l.readOnly {
-		return errReadOnly("scheduler")
+func (s *Scheduler) Run(ctx context.Context) error {
+	if s.readOnly {
+		return api.ReadOnly("scheduler")
 	}
-	sem := make(chan struct{}, l.opts.Workers)
+	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
-		if err := l.startDueRestarts(ctx); err != nil && ctx.Err() == nil {
-			l.log.Warn("restart policy", "err", err)
+		if err := s.startDueRestarts(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("restart policy", "err", err)
 		}
-		claimed, err := l.claim(ctx, cap(sem)-len(sem), nil)
+		claimed, err := s.claim(ctx, cap(sem)-len(sem), nil)
 		if err != nil && ctx.Err() == nil {
-			l.log.Warn("claim commands", "err", err)
+			s.log.Warn("claim commands", "err", err)
 		}
 		for _, c := range claimed {
 			sem <- struct{}{}
@@ -48,27 +146,27 @@ func (l *Local) RunScheduler(ctx context.Context) error {
 			go func(c model.Command) {
 				defer wg.Done()
 				defer func() { <-sem }()
-				l.execute(ctx, c)
+				s.execute(ctx, c)
 			}(c)
 		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-		case <-l.wake:
+		case <-s.wake:
 		}
 	}
 }
 
 // claim takes up to n runnable commands under this process's lease,
 // leaving those skip names to others.
-func (l *Local) claim(ctx context.Context, n int, skip func(model.Command) bool) ([]model.Command, error) {
+func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) bool) ([]model.Command, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	now := l.now()
+	now := s.now()
 	var claimed []model.Command
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
 		if err != nil {
 			return err
@@ -77,22 +175,22 @@ func (l *Local) claim(ctx context.Context, n int, skip func(model.Command) bool)
 			if len(claimed) == n {
 				break
 			}
-			l.mu.Lock()
-			mine := l.running[c.ID]
-			l.mu.Unlock()
+			s.mu.Lock()
+			mine := s.running[c.ID]
+			s.mu.Unlock()
 			if mine || (skip != nil && skip(c)) {
 				continue
 			}
 			var next model.Command
 			switch {
 			case c.State == model.CmdUndo:
-				next, err = decide.StepCommand(c, decide.CmdEvStart, l.owner, l.opts.Lease, now)
+				next, err = decide.StepCommand(c, decide.CmdEvStart, s.owner, s.opts.Lease, now)
 				if err == nil {
-					next.Logf(now, "started by %s", l.owner)
+					next.Logf(now, "started by %s", s.owner)
 				}
 			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now):
 				prev := c.LeaseOwner
-				next, err = decide.StepCommand(c, decide.CmdEvReclaim, l.owner, l.opts.Lease, now)
+				next, err = decide.StepCommand(c, decide.CmdEvReclaim, s.owner, s.opts.Lease, now)
 				if err == nil {
 					next.Logf(now, "lease of %s expired; reconciling with the cluster before resuming (attempt %d)", orNone(prev), next.Attempts)
 				}
@@ -112,23 +210,23 @@ func (l *Local) claim(ctx context.Context, n int, skip func(model.Command) bool)
 	if err != nil {
 		return nil, err
 	}
-	l.mu.Lock()
+	s.mu.Lock()
 	for _, c := range claimed {
-		l.running[c.ID] = true
+		s.running[c.ID] = true
 	}
-	l.mu.Unlock()
+	s.mu.Unlock()
 	for _, c := range claimed {
-		l.publishCommand(c)
+		s.pub.Command(c)
 	}
 	return claimed, nil
 }
 
 // Orphans are the commands no live process runs: queued ones (UNDO) and
 // DOING ones whose lease expired because their palink died.
-func (l *Local) Orphans(ctx context.Context) ([]model.Command, error) {
-	now := l.now()
+func (s *Scheduler) Orphans(ctx context.Context) ([]model.Command, error) {
+	now := s.now()
 	var out []model.Command
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
 		for _, c := range cs {
 			if c.State == model.CmdUndo || !now.Before(c.LeaseUntil) {
@@ -145,24 +243,24 @@ func (l *Local) Orphans(ctx context.Context) ([]model.Command, error) {
 // with the cluster first as every reclaim does. A palink that opens the
 // store as a writer calls it before acting, so that no command is left
 // hanging because no agent runs; it returns the commands as they ended.
-func (l *Local) ResumeOrphans(ctx context.Context, skipJobs ...string) ([]model.Command, error) {
-	if l.readOnly {
+func (s *Scheduler) ResumeOrphans(ctx context.Context, skipJobs ...string) ([]model.Command, error) {
+	if s.readOnly {
 		return nil, nil
 	}
 	skip := func(c model.Command) bool { return slices.Contains(skipJobs, c.JobID) }
-	claimed, err := l.claim(ctx, math.MaxInt, skip)
+	claimed, err := s.claim(ctx, math.MaxInt, skip)
 	if err != nil {
 		return nil, err
 	}
 	var wg sync.WaitGroup
 	for _, c := range claimed {
 		wg.Add(1)
-		go func() { defer wg.Done(); l.execute(ctx, c) }()
+		go func() { defer wg.Done(); s.execute(ctx, c) }()
 	}
 	wg.Wait()
 	out := make([]model.Command, 0, len(claimed))
 	for _, c := range claimed {
-		if cur, err := l.Command(ctx, c.ID); err == nil {
+		if cur, err := s.command(ctx, c.ID); err == nil {
 			c = cur
 		}
 		out = append(out, c)
@@ -180,7 +278,7 @@ func orNone(s string) string {
 // execution is one command being run: its persisted state plus helpers to
 // log and save progress under the lease.
 type execution struct {
-	l *Local
+	s *Scheduler
 	// id, jobID and kind never change while it runs: read them freely.
 	id, jobID string
 	kind      model.CommandKind
@@ -196,7 +294,7 @@ type execution struct {
 // logf appends to the command's log and persists it.
 func (x *execution) logf(ctx context.Context, format string, args ...any) {
 	x.mu.Lock()
-	x.cmd.Logf(x.l.now(), format, args...)
+	x.cmd.Logf(x.s.now(), format, args...)
 	x.mu.Unlock()
 	_ = x.save(ctx, nil)
 }
@@ -210,22 +308,22 @@ func (x *execution) save(ctx context.Context, mod func(*model.Command)) error {
 		mod(&x.cmd)
 	}
 	var saved model.Command
-	err := x.l.st.Update(context.WithoutCancel(ctx), func(tx store.Tx) error {
+	err := x.s.st.Update(context.WithoutCancel(ctx), func(tx store.Tx) error {
 		cur, err := tx.Command(x.cmd.ID)
 		if err != nil {
 			return err
 		}
-		if cur.LeaseOwner != x.l.owner || cur.State != model.CmdDoing {
+		if cur.LeaseOwner != x.s.owner || cur.State != model.CmdDoing {
 			return fmt.Errorf("%s #%d: lease lost to %s", cur.Kind, cur.Seq, orNone(cur.LeaseOwner))
 		}
 		c := x.cmd
-		c.LeaseUntil = x.l.now().Add(x.l.opts.Lease)
+		c.LeaseUntil = x.s.now().Add(x.s.opts.Lease)
 		saved, err = tx.PutCommand(c)
 		return err
 	})
 	if err == nil {
 		x.cmd = saved
-		x.l.publishCommand(saved)
+		x.s.pub.Command(saved)
 	}
 	return err
 }
@@ -237,17 +335,17 @@ func (x *execution) params() model.CommandParams {
 }
 
 // execute runs one claimed command to its end, renewing its lease meanwhile.
-func (l *Local) execute(ctx context.Context, c model.Command) {
+func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 	defer func() {
-		l.mu.Lock()
-		delete(l.running, c.ID)
-		l.mu.Unlock()
+		s.mu.Lock()
+		delete(s.running, c.ID)
+		s.mu.Unlock()
 	}()
-	x := &execution{l: l, cmd: c, id: c.ID, jobID: c.JobID, kind: c.Kind}
+	x := &execution{s: s, cmd: c, id: c.ID, jobID: c.JobID, kind: c.Kind}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { // keep the lease while working
-		t := time.NewTicker(l.opts.Lease / 3)
+		t := time.NewTicker(s.opts.Lease / 3)
 		defer t.Stop()
 		for {
 			select {
@@ -255,50 +353,50 @@ func (l *Local) execute(ctx context.Context, c model.Command) {
 				return
 			case <-t.C:
 				if err := x.save(runCtx, nil); err != nil && runCtx.Err() == nil {
-					l.log.Warn("lease renewal failed; stopping", "command", c.ID, "err", err)
+					s.log.Warn("lease renewal failed; stopping", "command", c.ID, "err", err)
 					cancel()
 					return
 				}
 			}
 		}
 	}()
-	err := l.run(runCtx, x)
-	for try := 1; try < l.opts.Tries && transient(err) && runCtx.Err() == nil; try++ {
+	err := s.run(runCtx, x)
+	for try := 1; try < s.opts.Tries && transient(err) && runCtx.Err() == nil; try++ {
 		// The step is idempotent or reconciled first (a deploy looks for
 		// what an earlier try submitted; a savepoint resumes its trigger).
-		delay := l.retryDelay(try)
-		x.logf(ctx, "try %d of %d failed on a transient cluster error: %v; trying again in %s", try, l.opts.Tries, err, delay)
+		delay := s.retryDelay(try)
+		x.logf(ctx, "try %d of %d failed on a transient cluster error: %v; trying again in %s", try, s.opts.Tries, err, delay)
 		if sleepCtx(runCtx, delay) != nil {
 			break
 		}
 		x.mu.Lock()
 		x.retries++
 		x.mu.Unlock()
-		err = l.run(runCtx, x)
+		err = s.run(runCtx, x)
 	}
 	if ctx.Err() != nil {
 		// Quitting: leave the command DOING with its progress and release
 		// the lease so that the next run resumes it without waiting.
 		_ = x.save(context.Background(), func(c *model.Command) {
-			c.Logf(l.now(), "interrupted: palink is quitting; the next run resumes it")
+			c.Logf(s.now(), "interrupted: palink is quitting; the next run resumes it")
 		})
-		_ = l.releaseLease(x.id)
+		_ = s.releaseLease(x.id)
 		return
 	}
-	if by, ok := l.supersededBy(x.id); ok {
-		l.undoSuperseded(ctx, x, by)
+	if by, ok := s.supersededBy(x.id); ok {
+		s.undoSuperseded(ctx, x, by)
 		return
 	}
 	if errors.Is(err, errLeaseLost) {
 		return
 	}
-	l.finish(x, err)
+	s.finish(x, err)
 }
 
 // supersededBy reports whether a KILL ended the command while it ran.
-func (l *Local) supersededBy(id string) (string, bool) {
+func (s *Scheduler) supersededBy(id string) (string, bool) {
 	var c model.Command
-	err := l.st.View(context.Background(), func(tx store.ReadTx) error {
+	err := s.st.View(context.Background(), func(tx store.ReadTx) error {
 		var err error
 		c, err = tx.Command(id)
 		return err
@@ -311,22 +409,22 @@ func (l *Local) supersededBy(id string) (string, bool) {
 // for the application tagged with its command (the submission may still be
 // reaching the RM) and kills it, or cancels its fixed Flink job in a
 // session cluster. What it did goes to the superseded command's log.
-func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
+func (s *Scheduler) undoSuperseded(ctx context.Context, x *execution, by string) {
 	if !x.kind.Deploys() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	var j model.Job
-	if err := l.st.View(ctx, func(tx store.ReadTx) error {
+	if err := s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = tx.Job(x.jobID)
 		return err
 	}); err != nil {
-		l.log.Error("undo a superseded deploy", "command", x.id, "err", err)
+		s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
-	cl := l.clusters[j.Cluster]
+	cl := s.clusters[j.Cluster]
 	if cl == nil {
 		return
 	}
@@ -350,7 +448,7 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}, States: clusters.LiveStates})
 			if err == nil {
 				for _, a := range apps {
-					if !clusters.SubmittedBy(a, l.storeID, x.jobID, x.id) {
+					if !clusters.SubmittedBy(a, s.storeID, x.jobID, x.id) {
 						continue
 					}
 					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
@@ -360,7 +458,7 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 					}
 				}
 			}
-			if err := sleepCtx(ctx, 2*l.opts.Poll); err != nil {
+			if err := sleepCtx(ctx, 2*s.opts.Poll); err != nil {
 				break
 			}
 		}
@@ -368,9 +466,9 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 	if len(notes) == 0 {
 		note("its worker stopped after %s superseded it; it had started no application", by)
 	}
-	now := l.now()
+	now := s.now()
 	var saved model.Command
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		c, err := tx.Command(x.id)
 		if err != nil {
 			return err
@@ -382,21 +480,21 @@ func (l *Local) undoSuperseded(ctx context.Context, x *execution, by string) {
 		return err
 	})
 	if err != nil {
-		l.log.Error("undo a superseded deploy", "command", x.id, "err", err)
+		s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
-	l.publishCommand(saved)
+	s.pub.Command(saved)
 }
 
 var errLeaseLost = errors.New("lease lost")
 
-func (l *Local) releaseLease(id string) error {
-	return l.st.Update(context.Background(), func(tx store.Tx) error {
+func (s *Scheduler) releaseLease(id string) error {
+	return s.st.Update(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Command(id)
-		if err != nil || c.LeaseOwner != l.owner || c.State != model.CmdDoing {
+		if err != nil || c.LeaseOwner != s.owner || c.State != model.CmdDoing {
 			return err
 		}
-		c.LeaseUntil = l.now()
+		c.LeaseUntil = s.now()
 		_, err = tx.PutCommand(c)
 		return err
 	})
@@ -405,20 +503,20 @@ func (l *Local) releaseLease(id string) error {
 // finish ends a command and applies its outcome to the job in one
 // transaction: the command's end, the job's state and the job's event
 // commit together.
-func (l *Local) finish(x *execution, runErr error) {
-	now := l.now()
+func (s *Scheduler) finish(x *execution, runErr error) {
+	now := s.now()
 	var (
 		job     model.Job
 		ev      *model.Event
 		cmd     model.Command
 		outcome = x.outcome
 	)
-	err := l.st.Update(context.Background(), func(tx store.Tx) error {
+	err := s.st.Update(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Command(x.id)
 		if err != nil {
 			return err
 		}
-		if c.LeaseOwner != l.owner || c.State != model.CmdDoing {
+		if c.LeaseOwner != s.owner || c.State != model.CmdDoing {
 			return errLeaseLost
 		}
 		x.mu.Lock()
@@ -457,11 +555,22 @@ func (l *Local) finish(x *execution, runErr error) {
 		return err
 	})
 	if err != nil {
-		l.log.Error("finish command", "command", x.id, "err", err)
+		s.log.Error("finish command", "command", x.id, "err", err)
 		return
 	}
-	l.publishCommand(cmd)
+	s.pub.Command(cmd)
 	if job.ID != "" {
-		l.publishJob(job, nil, ev)
+		s.pub.Job(job, nil, ev)
 	}
+}
+
+// command reads a command as stored now.
+func (s *Scheduler) command(ctx context.Context, id string) (model.Command, error) {
+	var c model.Command
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		c, err = tx.Command(id)
+		return err
+	})
+	return c, err
 }

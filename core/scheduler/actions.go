@@ -1,4 +1,4 @@
-package core
+package scheduler
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
@@ -15,9 +16,9 @@ import (
 )
 
 // Plan implements Service.
-func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
+func (s *Scheduler) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
 	var p api.ActionPlan
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		j, err := journal.FindJob(tx, r.JobRef)
 		if err != nil {
 			return err
@@ -26,16 +27,16 @@ func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, 
 		if err != nil {
 			return err
 		}
-		p = l.plan(j, r, pending)
+		p = s.plan(j, r, pending)
 		return nil
 	})
 	return p, err
 }
 
 // plan is the pure part of Plan: what the action would do to j now.
-func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) api.ActionPlan {
+func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Command) api.ActionPlan {
 	p := api.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: r.Kind, Allowed: true}
-	if l.readOnly {
+	if s.readOnly {
 		p.Allowed, p.Reason = false, "palink is read-only"
 		return p
 	}
@@ -48,7 +49,10 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 		}
 		return p
 	}
-	cl, _ := l.cfg.Cluster(j.Cluster)
+	var cl config.Cluster
+	if c := s.clusters[j.Cluster]; c != nil {
+		cl = c.Cfg
+	}
 	spDir := cl.Deploy.SavepointDir
 	if spDir == "" {
 		spDir = "the cluster's default savepoint directory (state.savepoints.dir)"
@@ -63,7 +67,7 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 	}
 	ckptAge := "no checkpoint recorded"
 	if j.LatestCheckpoint != nil {
-		ckptAge = fmt.Sprintf("latest checkpoint %s ago (%s)", Age(l.now().Sub(j.LatestCheckpoint.Time)), baseName(j.LatestCheckpoint.Path))
+		ckptAge = fmt.Sprintf("latest checkpoint %s ago (%s)", model.Age(s.now().Sub(j.LatestCheckpoint.Time)), baseName(j.LatestCheckpoint.Path))
 	}
 	switch r.Kind {
 	case model.CmdPause:
@@ -86,7 +90,7 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 		}
 		if decide.Supersedes(r.Kind, pending) {
 			p.Steps = append(p.Steps, fmt.Sprintf("%s #%d (%s) ends FAILED, superseded by this kill; whatever it started is killed too.",
-				pending.Kind, pending.Seq, l.pendingState(*pending)))
+				pending.Kind, pending.Seq, s.pendingState(*pending)))
 		}
 		p.Warnings = []string{"State is NOT saved. " + capitalize(ckptAge) + ".", "Prefer pause: stop with a savepoint."}
 	case model.CmdSavepoint:
@@ -131,21 +135,21 @@ func (l *Local) plan(j model.Job, r api.ActionRequest, pending *model.Command) a
 }
 
 // Act implements Service.
-func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
-	return l.actWith(ctx, r, nil)
+func (s *Scheduler) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
+	return s.actWith(ctx, r, nil)
 }
 
 // actWith is Act with a last change to the new command and the job, made
 // in the same transaction (the restart policy marks its commands).
-func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*model.Command, *model.Job)) (model.Command, error) {
+func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*model.Command, *model.Job)) (model.Command, error) {
 	issuer := r.Issuer
 	if issuer == "" {
-		issuer = l.user
+		issuer = s.user
 	}
-	if l.readOnly {
-		return model.Command{}, errReadOnly(strings.ToLower(r.Kind.String()))
+	if s.readOnly {
+		return model.Command{}, api.ReadOnly(strings.ToLower(r.Kind.String()))
 	}
-	now := l.now()
+	now := s.now()
 	var (
 		cmd        model.Command
 		superseded *model.Command
@@ -153,7 +157,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		ev         *model.Event
 		refusal    error
 	)
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		j, err := journal.FindJob(tx, r.JobRef)
 		if err != nil {
 			return err
@@ -162,7 +166,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		if err != nil {
 			return err
 		}
-		p := l.plan(j, r, pending)
+		p := s.plan(j, r, pending)
 		if !p.Allowed {
 			// The refusal is audited; the job and its commands are untouched.
 			refusal = &decide.ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}
@@ -201,7 +205,7 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		}
 		cmd = c
 		if supersede {
-			if superseded, err = l.supersede(tx, *pending, c, now); err != nil {
+			if superseded, err = s.supersede(tx, *pending, c, now); err != nil {
 				return err
 			}
 		}
@@ -233,46 +237,46 @@ func (l *Local) actWith(ctx context.Context, r api.ActionRequest, mod func(*mode
 		return model.Command{}, refusal
 	}
 	if superseded != nil {
-		l.publishCommand(*superseded)
+		s.pub.Command(*superseded)
 	}
-	l.publishCommand(cmd)
-	l.publishJob(job, &cmd, ev)
-	l.kick()
+	s.pub.Command(cmd)
+	s.pub.Job(job, &cmd, ev)
+	s.kick()
 	return cmd, nil
 }
 
 // supersede ends the pending command p in favour of the KILL k, inside the
 // transaction that records k. Its worker, if one still runs, loses the
 // lease: its next save fails and a deploy undoes what it created.
-func (l *Local) supersede(tx store.Tx, p, k model.Command, now time.Time) (*model.Command, error) {
-	held := l.pendingState(p)
-	s, err := decide.StepCommand(p, decide.CmdEvSupersede, "", 0, now)
+func (s *Scheduler) supersede(tx store.Tx, p, k model.Command, now time.Time) (*model.Command, error) {
+	held := s.pendingState(p)
+	c, err := decide.StepCommand(p, decide.CmdEvSupersede, "", 0, now)
 	if err != nil {
 		return nil, err
 	}
-	s.SupersededBy = k.ID
-	s.Error = fmt.Sprintf("superseded by %s #%d (issued by %s)", k.Kind, k.Seq, k.Issuer)
-	s.Logf(now, "superseded by %s #%d issued by %s while %s", k.Kind, k.Seq, k.Issuer, held)
-	if s, err = tx.PutCommand(s); err != nil {
+	c.SupersededBy = k.ID
+	c.Error = fmt.Sprintf("superseded by %s #%d (issued by %s)", k.Kind, k.Seq, k.Issuer)
+	c.Logf(now, "superseded by %s #%d issued by %s while %s", k.Kind, k.Seq, k.Issuer, held)
+	if c, err = tx.PutCommand(c); err != nil {
 		return nil, err
 	}
 	_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: k.Issuer, Action: strings.ToLower(p.Kind.String()), JobID: p.JobID, CommandID: p.ID,
-		Outcome: "failed: " + s.Error})
-	return &s, err
+		Outcome: "failed: " + c.Error})
+	return &c, err
 }
 
 // pendingState says, for people, where a pending command stands: queued,
 // running under a live lease, or orphaned by a palink that died.
-func (l *Local) pendingState(c model.Command) string {
+func (s *Scheduler) pendingState(c model.Command) string {
 	switch {
 	case c.State == model.CmdUndo:
 		return "queued, not started"
-	case l.now().Before(c.LeaseUntil) && !ownerGone(c.LeaseOwner):
+	case s.now().Before(c.LeaseUntil) && !ownerGone(c.LeaseOwner):
 		return fmt.Sprintf("DOING, held by %s", orNone(c.LeaseOwner))
-	case l.now().Before(c.LeaseUntil):
+	case s.now().Before(c.LeaseUntil):
 		return fmt.Sprintf("DOING, orphaned: its palink %s is gone", c.LeaseOwner)
 	default:
-		return fmt.Sprintf("DOING, orphaned: the lease of %s expired %s ago", orNone(c.LeaseOwner), Age(l.now().Sub(c.LeaseUntil)))
+		return fmt.Sprintf("DOING, orphaned: the lease of %s expired %s ago", orNone(c.LeaseOwner), model.Age(s.now().Sub(c.LeaseUntil)))
 	}
 }
 
@@ -284,26 +288,11 @@ func restoreNote(path string) string {
 }
 
 // kick wakes the scheduler.
-func (l *Local) kick() {
+func (s *Scheduler) kick() {
 	select {
-	case l.wake <- struct{}{}:
+	case s.wake <- struct{}{}:
 	default:
 	}
-}
-
-// Age renders a duration the way the screens show ages: 12s, 4m, 3h, 2d.
-func Age(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
 func baseName(p string) string {

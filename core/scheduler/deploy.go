@@ -1,4 +1,4 @@
-package core
+package scheduler
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/core/script"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -40,13 +40,13 @@ func fixedJobID(cmdID string) string {
 // application this command already created (the process died after
 // submitting) is adopted, never submitted again; and it refuses while any
 // other application of the job is alive.
-func (l *Local) runDeploy(ctx context.Context, x *execution) error {
+func (s *Scheduler) runDeploy(ctx context.Context, x *execution) error {
 	p := x.params()
 	var (
 		j    model.Job
 		spec model.Spec
 	)
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		if j, err = tx.Job(x.jobID); err != nil {
 			return err
@@ -61,27 +61,27 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 	if err != nil {
 		return err
 	}
-	cl := l.clusters[j.Cluster]
+	cl := s.clusters[j.Cluster]
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
 	session := cl.Cfg.Deploy.Mode == "yarn-session"
 
 	// 1. Reconcile with what a previous attempt may have done.
-	if d, ok, err := l.findOwnSubmission(ctx, x, cl, session); err != nil {
+	if d, ok, err := s.findOwnSubmission(ctx, x, cl, session); err != nil {
 		return err
 	} else if ok {
 		x.logf(ctx, "found %s (Flink job %s) submitted by an earlier attempt of this command: adopting it, not submitting again", d.app.ID, orUnknown(d.jobID))
-		return l.deploySucceeded(ctx, x, d)
+		return s.deploySucceeded(ctx, x, d)
 	}
 	// 2. The restore point, checked against what exists now (the previous
 	// run's JobManager may still answer while it shuts down).
-	restore, err := l.checkRestore(ctx, x, cl, j)
+	restore, err := s.checkRestore(ctx, x, cl, j)
 	if err != nil {
 		return err
 	}
 	// 3. Never two live applications for one job.
-	if err := l.refuseIfAlive(ctx, x, cl, j, session); err != nil {
+	if err := s.refuseIfAlive(ctx, x, cl, j, session); err != nil {
 		return err
 	}
 	// 4. Submit.
@@ -93,12 +93,12 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 	var d deployed
 	switch j.Kind {
 	case model.KindSQL:
-		d, err = l.deploySQL(ctx, x, cl, j, spec, restore, session)
+		d, err = s.deploySQL(ctx, x, cl, j, spec, restore, session)
 	case model.KindJAR:
 		if cl.Cfg.Deploy.JarDeployer == "rest" {
-			d, err = l.deployJarREST(ctx, x, cl, j, spec, restore)
+			d, err = s.deployJarREST(ctx, x, cl, j, spec, restore)
 		} else {
-			d, err = l.deployJarExec(ctx, x, cl, j, spec, restore)
+			d, err = s.deployJarExec(ctx, x, cl, j, spec, restore)
 		}
 	default:
 		err = fmt.Errorf("job kind %v cannot be deployed", j.Kind)
@@ -107,12 +107,12 @@ func (l *Local) runDeploy(ctx context.Context, x *execution) error {
 		return err
 	}
 	d.restore = restore
-	return l.deploySucceeded(ctx, x, d)
+	return s.deploySucceeded(ctx, x, d)
 }
 
 // findOwnSubmission looks for an application (or session job) this very
 // command created in an earlier attempt.
-func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *clusters.Cluster, session bool) (deployed, bool, error) {
+func (s *Scheduler) findOwnSubmission(ctx context.Context, x *execution, cl *clusters.Cluster, session bool) (deployed, bool, error) {
 	p := x.params()
 	x.mu.Lock()
 	first := x.cmd.Attempts <= 1 && x.retries == 0
@@ -145,7 +145,7 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *cluster
 		}
 		var own []yarn.Application
 		for _, a := range apps {
-			if clusters.SubmittedBy(a, l.storeID, x.jobID, x.id) {
+			if clusters.SubmittedBy(a, s.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			} else {
 				x.logf(ctx, "application %s carries this command's tag but not all of this store's (%s): not ours, left alone", a.ID, strings.Join(a.Tags(), ","))
@@ -157,13 +157,13 @@ func (l *Local) findOwnSubmission(ctx context.Context, x *execution, cl *cluster
 				// Submitting again would run the job twice over its life;
 				// a person decides.
 				return deployed{}, false, fmt.Errorf("an earlier attempt of this command submitted %s, which already ended (%s/%s): not submitting again; restart or resubmit the job when its cause is known: %s",
-					a.ID, a.State, a.FinalStatus, firstLineOf(a.Diagnostics))
+					a.ID, a.State, a.FinalStatus, model.FirstLine(a.Diagnostics))
 			}
-			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, clusters.StoreTag(l.storeID), a.State)
+			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, clusters.StoreTag(s.storeID), a.State)
 			return deployed{app: a, jobID: p.FlinkJobID}, true, nil
 		}
 		if i == 0 {
-			if err := sleepCtx(ctx, 2*l.opts.Poll); err != nil {
+			if err := sleepCtx(ctx, 2*s.opts.Poll); err != nil {
 				return deployed{}, false, err
 			}
 		}
@@ -185,7 +185,7 @@ func newest(apps []yarn.Application) yarn.Application {
 // still alive: the duplicate-job failure other platforms suffer. An
 // application whose Flink job already ended (a per-job cluster shutting down
 // after a pause) is waited for, not refused.
-func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, session bool) error {
+func (s *Scheduler) refuseIfAlive(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, session bool) error {
 	apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.JobTag(j.ID)}, States: clusters.LiveStates})
 	if err != nil {
 		return fmt.Errorf("check for live applications of %s: %w", j.Name, err)
@@ -201,7 +201,7 @@ func (l *Local) refuseIfAlive(ctx context.Context, x *execution, cl *clusters.Cl
 		}
 	}
 	for _, a := range apps {
-		if err := l.awaitEnding(ctx, x, cl, j, a); err != nil {
+		if err := s.awaitEnding(ctx, x, cl, j, a); err != nil {
 			return err
 		}
 	}
@@ -234,13 +234,13 @@ func containsApp(apps []yarn.Application, id string) bool {
 // resubmit starts from a job palink saw end (FINISHED, KILLED, FAILED), yet
 // its JobManager may report the job running for a moment longer: that is
 // waited out for Options.EndingGrace, then refused.
-func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, a yarn.Application) error {
+func (s *Scheduler) awaitEnding(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, a yarn.Application) error {
 	refuse := func(state string) error {
 		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
 	}
 	ended := x.kind == model.CmdRestart || x.kind == model.CmdResubmit
-	grace := time.Now().Add(l.opts.EndingGrace)
-	wait := l.opts.Poll
+	grace := time.Now().Add(s.opts.EndingGrace)
+	wait := s.opts.Poll
 	waiting := false
 	for {
 		cur, err := cl.RM.Application(ctx, a.ID)
@@ -261,7 +261,7 @@ func (l *Local) awaitEnding(ctx context.Context, x *execution, cl *clusters.Clus
 		if !waiting {
 			waiting = true
 			x.logf(ctx, "the JobManager of %s still lists a job as running although %s ended; waiting up to %s for it to catch up",
-				a.ID, j.Name, l.opts.EndingGrace)
+				a.ID, j.Name, s.opts.EndingGrace)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			return err
@@ -297,7 +297,7 @@ func allJobsEnded(ctx context.Context, cl *clusters.Cluster, a yarn.Application)
 
 // deploySucceeded records the submission on the command at once (so that
 // a crash from here on adopts it) and sets the outcome for the job.
-func (l *Local) deploySucceeded(ctx context.Context, x *execution, d deployed) error {
+func (s *Scheduler) deploySucceeded(ctx context.Context, x *execution, d deployed) error {
 	if err := x.save(ctx, func(c *model.Command) {
 		c.Params.AppID, c.Params.FlinkJobID = d.app.ID, d.jobID
 	}); err != nil {
@@ -333,11 +333,11 @@ func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error
 // properties target the cluster and tag the application; SET statements
 // name the pipeline, set parallelism and the restore path; then the DDL,
 // then the one INSERT (or STATEMENT SET) whose job id the gateway returns.
-func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
+func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
 	if cl.Gateway == nil {
 		return deployed{}, fmt.Errorf("cluster %s has no sql_gateway configured", cl.Name)
 	}
-	stmts, err := planScript(spec.SQL)
+	stmts, err := script.Plan(spec.SQL)
 	if err != nil {
 		return deployed{}, err
 	}
@@ -350,7 +350,7 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluste
 	}
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
-	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(l.storeID, j.ID, x.id), ",")
+	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(s.storeID, j.ID, x.id), ",")
 	if q := cl.Cfg.Deploy.Queue; q != "" {
 		props["yarn.application.queue"] = q
 	}
@@ -373,9 +373,9 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluste
 	exec := func(stmt string) (yarn.Result, error) {
 		return cl.Gateway.ExecuteAndFetch(ctx, sess, yarn.StatementRequest{Statement: stmt}, 100)
 	}
-	for _, s := range stmts.sets {
-		if _, err := exec(s.text); err != nil {
-			return deployed{}, fmt.Errorf("line %d: %w", s.line, err)
+	for _, s := range stmts.Sets {
+		if _, err := exec(s.Text); err != nil {
+			return deployed{}, fmt.Errorf("line %d: %w", s.Line, err)
 		}
 	}
 	palinkSets := []string{fmt.Sprintf("SET 'pipeline.name' = '%s'", sqlQuote(j.Name))}
@@ -393,19 +393,19 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluste
 			return deployed{}, fmt.Errorf("%s: %w", s, err)
 		}
 	}
-	for _, s := range stmts.ddl {
-		if _, err := exec(s.text); err != nil {
-			return deployed{}, fmt.Errorf("line %d: %w", s.line, err)
+	for _, s := range stmts.DDL {
+		if _, err := exec(s.Text); err != nil {
+			return deployed{}, fmt.Errorf("line %d: %w", s.Line, err)
 		}
 	}
-	x.logf(ctx, "executing the job statement (line %d) through %s", stmts.job.line, cl.Gateway.Base())
-	res, err := exec(stmts.job.text)
+	x.logf(ctx, "executing the job statement (line %d) through %s", stmts.Job.Line, cl.Gateway.Base())
+	res, err := exec(stmts.Job.Text)
 	if err != nil {
-		return deployed{}, fmt.Errorf("line %d: %w", stmts.job.line, err)
+		return deployed{}, fmt.Errorf("line %d: %w", stmts.Job.Line, err)
 	}
 	jid, ok := yarn.InsertJobID(res)
 	if !ok {
-		return deployed{}, fmt.Errorf("line %d: the gateway returned no job id", stmts.job.line)
+		return deployed{}, fmt.Errorf("line %d: the gateway returned no job id", stmts.Job.Line)
 	}
 	_ = x.save(ctx, func(c *model.Command) { c.Params.FlinkJobID = jid })
 	x.logf(ctx, "Flink job %s submitted", jid)
@@ -416,7 +416,7 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluste
 		}
 		return deployed{app: app, jobID: jid, session: true}, nil
 	}
-	app, err := l.awaitApp(ctx, x, cl)
+	app, err := s.awaitApp(ctx, x, cl)
 	if err != nil {
 		return deployed{}, err
 	}
@@ -424,15 +424,15 @@ func (l *Local) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluste
 }
 
 // awaitApp waits until the application tagged with this command appears on the RM.
-func (l *Local) awaitApp(ctx context.Context, x *execution, cl *clusters.Cluster) (yarn.Application, error) {
-	ctx, cancel := context.WithTimeout(ctx, l.opts.DeployWait)
+func (s *Scheduler) awaitApp(ctx context.Context, x *execution, cl *clusters.Cluster) (yarn.Application, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.DeployWait)
 	defer cancel()
-	wait := l.opts.Poll
+	wait := s.opts.Poll
 	for {
 		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}})
 		var own []yarn.Application
 		for _, a := range apps {
-			if clusters.SubmittedBy(a, l.storeID, x.jobID, x.id) {
+			if clusters.SubmittedBy(a, s.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			}
 		}
@@ -440,14 +440,14 @@ func (l *Local) awaitApp(ctx context.Context, x *execution, cl *clusters.Cluster
 			return newest(own), nil
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
-			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", clusters.CmdTag(x.id), l.opts.DeployWait)
+			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", clusters.CmdTag(x.id), s.opts.DeployWait)
 		}
 		wait = min(2*wait, 5*time.Second)
 	}
 }
 
 // deployJarREST uploads the jar to the session cluster and runs it.
-func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+func (s *Scheduler) deployJarREST(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
 	app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp)
 	if err != nil {
 		return deployed{}, fmt.Errorf("session cluster %s: %w", cl.Cfg.Deploy.SessionApp, err)
@@ -484,13 +484,13 @@ func (l *Local) deployJarREST(ctx context.Context, x *execution, cl *clusters.Cl
 
 // deployJarExec runs the cluster's `flink run` command template and reads
 // the application and job ids from its output.
-func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+func (s *Scheduler) deployJarExec(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
 	tmpl := cl.Cfg.Deploy.Command
 	if tmpl == "" {
 		tmpl = DefaultRunTemplate
 	}
 	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(l.storeID, j.ID, x.id),
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
 	})
@@ -515,7 +515,7 @@ func (l *Local) deployJarExec(ctx context.Context, x *execution, cl *clusters.Cl
 	}
 	if appID == "" {
 		// Application mode may print the id late or not at all: the tag finds it.
-		app, err := l.awaitApp(ctx, x, cl)
+		app, err := s.awaitApp(ctx, x, cl)
 		if err != nil {
 			return deployed{}, fmt.Errorf("%s printed no application id: %w", argv[0], err)
 		}
@@ -573,99 +573,6 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	case <-t.C:
 		return nil
-	}
-}
-
-// scriptPlan is a SQL job script sorted for deployment.
-type scriptPlan struct {
-	sets []scriptStmt // SET/RESET, in order
-	ddl  []scriptStmt // everything else before the job statement, in order
-	job  scriptStmt   // the one INSERT, or STATEMENT SET
-}
-
-type scriptStmt struct {
-	text string
-	line int
-}
-
-// planScript splits a SQL job script into its statements and finds the one
-// statement that submits the job. A script with two INSERTs outside a
-// statement set would start two Flink jobs; palink refuses it.
-func planScript(src string) (scriptPlan, error) {
-	var p scriptPlan
-	// Lex errors are the gateway's to report, at its line; the split is
-	// still exact where the text is valid.
-	if _, _, errs := flinksql.Lex(src); len(errs) > 0 {
-		return p, fmt.Errorf("line %d:%d: %s", errs[0].Pos.Line, errs[0].Pos.Col, errs[0].Msg)
-	}
-	found := false
-	for _, s := range flinksql.SplitStatements(src) {
-		st := scriptStmt{text: s.Text, line: s.Pos.Line}
-		switch leadKeywords(s.Text) {
-		case "SET", "RESET":
-			p.sets = append(p.sets, st)
-		case "INSERT", "EXECUTE", "BEGIN":
-			if found {
-				return p, fmt.Errorf("line %d: a second job statement (line %d has the first); put several INSERTs in one EXECUTE STATEMENT SET BEGIN … END", st.line, p.job.line)
-			}
-			st.text = executeForm(st.text)
-			p.job, found = st, true
-		case "SELECT", "WITH":
-			return p, fmt.Errorf("line %d: a query is not a job: it needs an INSERT INTO a sink", st.line)
-		default:
-			if found {
-				return p, fmt.Errorf("line %d: statements after the job statement (line %d) would not take effect", st.line, p.job.line)
-			}
-			p.ddl = append(p.ddl, st)
-		}
-	}
-	if !found {
-		return p, errors.New("the script has no INSERT or STATEMENT SET: nothing would run")
-	}
-	return p, nil
-}
-
-// executeForm turns the SQL client's statement set (BEGIN STATEMENT SET;
-// … END), which the gateway only knows statement by statement, into the
-// one statement form EXECUTE STATEMENT SET BEGIN … END. The inner
-// statements keep their text.
-func executeForm(stmt string) string {
-	toks, _, errs := flinksql.Lex(stmt)
-	if len(errs) > 0 || len(toks) < 4 {
-		return stmt
-	}
-	w := func(i int, s string) bool { return toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, s) }
-	if !w(0, "BEGIN") || !w(1, "STATEMENT") || !w(2, "SET") || toks[3].Kind != flinksql.Semicolon {
-		return stmt
-	}
-	return stmt[:toks[0].Pos.Offset] + "EXECUTE STATEMENT SET BEGIN" + stmt[toks[3].End.Offset:]
-}
-
-// leadKeywords is the statement's first word, upper-cased, after comments.
-func leadKeywords(stmt string) string {
-	s := stmt
-	for {
-		s = strings.TrimSpace(s)
-		switch {
-		case strings.HasPrefix(s, "--"):
-			i := strings.IndexByte(s, '\n')
-			if i < 0 {
-				return ""
-			}
-			s = s[i+1:]
-		case strings.HasPrefix(s, "/*"):
-			i := strings.Index(s, "*/")
-			if i < 0 {
-				return ""
-			}
-			s = s[i+2:]
-		default:
-			end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
-			if end < 0 {
-				end = len(s)
-			}
-			return strings.ToUpper(s[:end])
-		}
 	}
 }
 

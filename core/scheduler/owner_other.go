@@ -1,6 +1,6 @@
 //go:build !unix
 
-package core
+package scheduler
 
 // processExists cannot tell on this platform: every owner counts as alive.
 func processExists(int) bool { return true }

@@ -1,4 +1,4 @@
-package core
+package scheduler
 
 import (
 	"context"
@@ -26,7 +26,7 @@ type clusterPoints struct {
 // askCluster reads the checkpoint statistics of the job's current Flink job
 // while its JobManager still answers (bounded: a slow or dead JobManager
 // must not hold up a kill or a deploy). ok is false when it could not.
-func (l *Local) askCluster(ctx context.Context, cl *clusters.Cluster, j model.Job, within time.Duration) (clusterPoints, bool, error) {
+func (s *Scheduler) askCluster(ctx context.Context, cl *clusters.Cluster, j model.Job, within time.Duration) (clusterPoints, bool, error) {
 	if j.AppID == "" || j.FlinkJobID == "" {
 		return clusterPoints{}, false, nil
 	}
@@ -63,19 +63,19 @@ func (l *Local) askCluster(ctx context.Context, cl *clusters.Cluster, j model.Jo
 // asks the previous run's JobManager when it still answers, and never
 // picks a checkpoint the cluster reports as discarded. It says why in the
 // command log. Explicit paths, savepoints and "none" are taken as given.
-func (l *Local) checkRestore(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job) (string, error) {
+func (s *Scheduler) checkRestore(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job) (string, error) {
 	p := x.params()
 	if p.Restore != model.RestoreLatest && p.Restore != model.RestoreCheckpoint {
 		return p.RestorePath, nil
 	}
 	cur := j
-	pts, ok, err := l.askCluster(ctx, cl, j, 10*time.Second)
+	pts, ok, err := s.askCluster(ctx, cl, j, 10*time.Second)
 	if err != nil {
 		x.logf(ctx, "could not ask the JobManager of %s for its checkpoints (%v); using palink's records", j.AppID, err)
 	}
 	if ok {
-		now := l.now()
-		if err := l.st.Update(ctx, func(tx store.Tx) error {
+		now := s.now()
+		if err := s.st.Update(ctx, func(tx store.Tx) error {
 			fresh, err := tx.Job(j.ID)
 			if err != nil {
 				return err
