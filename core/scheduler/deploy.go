@@ -40,13 +40,13 @@ func fixedJobID(cmdID string) string {
 // application this command already created (the process died after
 // submitting) is adopted, never submitted again; and it refuses while any
 // other application of the job is alive.
-func (s *Scheduler) runDeploy(ctx context.Context, x *execution) error {
+func (x *execution) runDeploy(ctx context.Context) error {
 	p := x.params()
 	var (
 		j    model.Job
 		spec model.Spec
 	)
-	err := s.st.View(ctx, func(tx store.ReadTx) error {
+	err := x.s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		if j, err = tx.Job(x.jobID); err != nil {
 			return err
@@ -61,27 +61,27 @@ func (s *Scheduler) runDeploy(ctx context.Context, x *execution) error {
 	if err != nil {
 		return err
 	}
-	cl := s.clusters[j.Cluster]
+	cl := x.s.clusters[j.Cluster]
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
 	session := cl.Cfg.Deploy.Mode == "yarn-session"
 
 	// 1. Reconcile with what a previous attempt may have done.
-	if d, ok, err := s.findOwnSubmission(ctx, x, cl, session); err != nil {
+	if d, ok, err := x.findOwnSubmission(ctx, cl, session); err != nil {
 		return err
 	} else if ok {
 		x.logf(ctx, "found %s (Flink job %s) submitted by an earlier attempt of this command: adopting it, not submitting again", d.app.ID, orUnknown(d.jobID))
-		return s.deploySucceeded(ctx, x, d)
+		return x.deploySucceeded(ctx, d)
 	}
 	// 2. The restore point, checked against what exists now (the previous
 	// run's JobManager may still answer while it shuts down).
-	restore, err := s.checkRestore(ctx, x, cl, j)
+	restore, err := x.checkRestore(ctx, cl, j)
 	if err != nil {
 		return err
 	}
 	// 3. Never two live applications for one job.
-	if err := s.refuseIfAlive(ctx, x, cl, j, session); err != nil {
+	if err := x.refuseIfAlive(ctx, cl, j, session); err != nil {
 		return err
 	}
 	// 4. Submit.
@@ -93,12 +93,12 @@ func (s *Scheduler) runDeploy(ctx context.Context, x *execution) error {
 	var d deployed
 	switch j.Kind {
 	case model.KindSQL:
-		d, err = s.deploySQL(ctx, x, cl, j, spec, restore, session)
+		d, err = x.deploySQL(ctx, cl, j, spec, restore, session)
 	case model.KindJAR:
 		if cl.Cfg.Deploy.JarDeployer == "rest" {
-			d, err = s.deployJarREST(ctx, x, cl, j, spec, restore)
+			d, err = x.deployJarREST(ctx, cl, j, spec, restore)
 		} else {
-			d, err = s.deployJarExec(ctx, x, cl, j, spec, restore)
+			d, err = x.deployJarExec(ctx, cl, j, spec, restore)
 		}
 	default:
 		err = fmt.Errorf("job kind %v cannot be deployed", j.Kind)
@@ -107,12 +107,12 @@ func (s *Scheduler) runDeploy(ctx context.Context, x *execution) error {
 		return err
 	}
 	d.restore = restore
-	return s.deploySucceeded(ctx, x, d)
+	return x.deploySucceeded(ctx, d)
 }
 
 // findOwnSubmission looks for an application (or session job) this very
 // command created in an earlier attempt.
-func (s *Scheduler) findOwnSubmission(ctx context.Context, x *execution, cl *clusters.Cluster, session bool) (deployed, bool, error) {
+func (x *execution) findOwnSubmission(ctx context.Context, cl *clusters.Cluster, session bool) (deployed, bool, error) {
 	p := x.params()
 	x.mu.Lock()
 	first := x.cmd.Attempts <= 1 && x.retries == 0
@@ -145,7 +145,7 @@ func (s *Scheduler) findOwnSubmission(ctx context.Context, x *execution, cl *clu
 		}
 		var own []yarn.Application
 		for _, a := range apps {
-			if clusters.SubmittedBy(a, s.storeID, x.jobID, x.id) {
+			if clusters.SubmittedBy(a, x.s.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			} else {
 				x.logf(ctx, "application %s carries this command's tag but not all of this store's (%s): not ours, left alone", a.ID, strings.Join(a.Tags(), ","))
@@ -159,11 +159,11 @@ func (s *Scheduler) findOwnSubmission(ctx context.Context, x *execution, cl *clu
 				return deployed{}, false, fmt.Errorf("an earlier attempt of this command submitted %s, which already ended (%s/%s): not submitting again; restart or resubmit the job when its cause is known: %s",
 					a.ID, a.State, a.FinalStatus, model.FirstLine(a.Diagnostics))
 			}
-			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, clusters.StoreTag(s.storeID), a.State)
+			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, clusters.StoreTag(x.s.storeID), a.State)
 			return deployed{app: a, jobID: p.FlinkJobID}, true, nil
 		}
 		if i == 0 {
-			if err := sleepCtx(ctx, 2*s.opts.Poll); err != nil {
+			if err := sleepCtx(ctx, 2*x.s.opts.Poll); err != nil {
 				return deployed{}, false, err
 			}
 		}
@@ -185,7 +185,7 @@ func newest(apps []yarn.Application) yarn.Application {
 // still alive: the duplicate-job failure other platforms suffer. An
 // application whose Flink job already ended (a per-job cluster shutting down
 // after a pause) is waited for, not refused.
-func (s *Scheduler) refuseIfAlive(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, session bool) error {
+func (x *execution) refuseIfAlive(ctx context.Context, cl *clusters.Cluster, j model.Job, session bool) error {
 	apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.JobTag(j.ID)}, States: clusters.LiveStates})
 	if err != nil {
 		return fmt.Errorf("check for live applications of %s: %w", j.Name, err)
@@ -201,7 +201,7 @@ func (s *Scheduler) refuseIfAlive(ctx context.Context, x *execution, cl *cluster
 		}
 	}
 	for _, a := range apps {
-		if err := s.awaitEnding(ctx, x, cl, j, a); err != nil {
+		if err := x.awaitEnding(ctx, cl, j, a); err != nil {
 			return err
 		}
 	}
@@ -234,13 +234,13 @@ func containsApp(apps []yarn.Application, id string) bool {
 // resubmit starts from a job palink saw end (FINISHED, KILLED, FAILED), yet
 // its JobManager may report the job running for a moment longer: that is
 // waited out for Options.EndingGrace, then refused.
-func (s *Scheduler) awaitEnding(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, a yarn.Application) error {
+func (x *execution) awaitEnding(ctx context.Context, cl *clusters.Cluster, j model.Job, a yarn.Application) error {
 	refuse := func(state string) error {
 		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
 	}
 	ended := x.kind == model.CmdRestart || x.kind == model.CmdResubmit
-	grace := time.Now().Add(s.opts.EndingGrace)
-	wait := s.opts.Poll
+	grace := time.Now().Add(x.s.opts.EndingGrace)
+	wait := x.s.opts.Poll
 	waiting := false
 	for {
 		cur, err := cl.RM.Application(ctx, a.ID)
@@ -261,7 +261,7 @@ func (s *Scheduler) awaitEnding(ctx context.Context, x *execution, cl *clusters.
 		if !waiting {
 			waiting = true
 			x.logf(ctx, "the JobManager of %s still lists a job as running although %s ended; waiting up to %s for it to catch up",
-				a.ID, j.Name, s.opts.EndingGrace)
+				a.ID, j.Name, x.s.opts.EndingGrace)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			return err
@@ -297,7 +297,7 @@ func allJobsEnded(ctx context.Context, cl *clusters.Cluster, a yarn.Application)
 
 // deploySucceeded records the submission on the command at once (so that
 // a crash from here on adopts it) and sets the outcome for the job.
-func (s *Scheduler) deploySucceeded(ctx context.Context, x *execution, d deployed) error {
+func (x *execution) deploySucceeded(ctx context.Context, d deployed) error {
 	if err := x.save(ctx, func(c *model.Command) {
 		c.Params.AppID, c.Params.FlinkJobID = d.app.ID, d.jobID
 	}); err != nil {
@@ -333,7 +333,7 @@ func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error
 // properties target the cluster and tag the application; SET statements
 // name the pipeline, set parallelism and the restore path; then the DDL,
 // then the one INSERT (or STATEMENT SET) whose job id the gateway returns.
-func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
+func (x *execution) deploySQL(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
 	if cl.Gateway == nil {
 		return deployed{}, fmt.Errorf("cluster %s has no sql_gateway configured", cl.Name)
 	}
@@ -350,7 +350,7 @@ func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cl
 	}
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
-	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(s.storeID, j.ID, x.id), ",")
+	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(x.s.storeID, j.ID, x.id), ",")
 	if q := cl.Cfg.Deploy.Queue; q != "" {
 		props["yarn.application.queue"] = q
 	}
@@ -373,9 +373,9 @@ func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cl
 	exec := func(stmt string) (yarn.Result, error) {
 		return cl.Gateway.ExecuteAndFetch(ctx, sess, yarn.StatementRequest{Statement: stmt}, 100)
 	}
-	for _, s := range stmts.Sets {
-		if _, err := exec(s.Text); err != nil {
-			return deployed{}, fmt.Errorf("line %d: %w", s.Line, err)
+	for _, st := range stmts.Sets {
+		if _, err := exec(st.Text); err != nil {
+			return deployed{}, fmt.Errorf("line %d: %w", st.Line, err)
 		}
 	}
 	palinkSets := []string{fmt.Sprintf("SET 'pipeline.name' = '%s'", sqlQuote(j.Name))}
@@ -388,14 +388,14 @@ func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cl
 			fmt.Sprintf("SET 'execution.savepoint.path' = '%s'", sqlQuote(restore)),
 			fmt.Sprintf("SET 'execution.state-recovery.path' = '%s'", sqlQuote(restore)))
 	}
-	for _, s := range palinkSets {
-		if _, err := exec(s); err != nil {
-			return deployed{}, fmt.Errorf("%s: %w", s, err)
+	for _, set := range palinkSets {
+		if _, err := exec(set); err != nil {
+			return deployed{}, fmt.Errorf("%s: %w", set, err)
 		}
 	}
-	for _, s := range stmts.DDL {
-		if _, err := exec(s.Text); err != nil {
-			return deployed{}, fmt.Errorf("line %d: %w", s.Line, err)
+	for _, st := range stmts.DDL {
+		if _, err := exec(st.Text); err != nil {
+			return deployed{}, fmt.Errorf("line %d: %w", st.Line, err)
 		}
 	}
 	x.logf(ctx, "executing the job statement (line %d) through %s", stmts.Job.Line, cl.Gateway.Base())
@@ -416,7 +416,7 @@ func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cl
 		}
 		return deployed{app: app, jobID: jid, session: true}, nil
 	}
-	app, err := s.awaitApp(ctx, x, cl)
+	app, err := x.awaitApp(ctx, cl)
 	if err != nil {
 		return deployed{}, err
 	}
@@ -424,15 +424,15 @@ func (s *Scheduler) deploySQL(ctx context.Context, x *execution, cl *clusters.Cl
 }
 
 // awaitApp waits until the application tagged with this command appears on the RM.
-func (s *Scheduler) awaitApp(ctx context.Context, x *execution, cl *clusters.Cluster) (yarn.Application, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.DeployWait)
+func (x *execution) awaitApp(ctx context.Context, cl *clusters.Cluster) (yarn.Application, error) {
+	ctx, cancel := context.WithTimeout(ctx, x.s.opts.DeployWait)
 	defer cancel()
-	wait := s.opts.Poll
+	wait := x.s.opts.Poll
 	for {
 		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}})
 		var own []yarn.Application
 		for _, a := range apps {
-			if clusters.SubmittedBy(a, s.storeID, x.jobID, x.id) {
+			if clusters.SubmittedBy(a, x.s.storeID, x.jobID, x.id) {
 				own = append(own, a)
 			}
 		}
@@ -440,14 +440,14 @@ func (s *Scheduler) awaitApp(ctx context.Context, x *execution, cl *clusters.Clu
 			return newest(own), nil
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
-			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", clusters.CmdTag(x.id), s.opts.DeployWait)
+			return yarn.Application{}, fmt.Errorf("no YARN application tagged %s appeared within %s", clusters.CmdTag(x.id), x.s.opts.DeployWait)
 		}
 		wait = min(2*wait, 5*time.Second)
 	}
 }
 
 // deployJarREST uploads the jar to the session cluster and runs it.
-func (s *Scheduler) deployJarREST(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+func (x *execution) deployJarREST(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
 	app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp)
 	if err != nil {
 		return deployed{}, fmt.Errorf("session cluster %s: %w", cl.Cfg.Deploy.SessionApp, err)
@@ -484,13 +484,13 @@ func (s *Scheduler) deployJarREST(ctx context.Context, x *execution, cl *cluster
 
 // deployJarExec runs the cluster's `flink run` command template and reads
 // the application and job ids from its output.
-func (s *Scheduler) deployJarExec(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
 	tmpl := cl.Cfg.Deploy.Command
 	if tmpl == "" {
 		tmpl = DefaultRunTemplate
 	}
 	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(s.storeID, j.ID, x.id),
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
 	})
@@ -515,7 +515,7 @@ func (s *Scheduler) deployJarExec(ctx context.Context, x *execution, cl *cluster
 	}
 	if appID == "" {
 		// Application mode may print the id late or not at all: the tag finds it.
-		app, err := s.awaitApp(ctx, x, cl)
+		app, err := x.awaitApp(ctx, cl)
 		if err != nil {
 			return deployed{}, fmt.Errorf("%s printed no application id: %w", argv[0], err)
 		}

@@ -20,27 +20,27 @@ import (
 type outcomeFunc func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error)
 
 // run dispatches a command to its executor.
-func (s *Scheduler) run(ctx context.Context, x *execution) error {
+func (x *execution) run(ctx context.Context) error {
 	switch x.kind {
 	case model.CmdSubmit, model.CmdRestart, model.CmdResubmit:
 		x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 			return deployFailedOutcome(tx, j, c, runErr, now)
 		}
-		return s.runDeploy(ctx, x)
+		return x.runDeploy(ctx)
 	case model.CmdPause:
-		return s.runSavepoint(ctx, x, true)
+		return x.runSavepoint(ctx, true)
 	case model.CmdSavepoint:
-		return s.runSavepoint(ctx, x, false)
+		return x.runSavepoint(ctx, false)
 	case model.CmdKill:
-		return s.runKill(ctx, x)
+		return x.runKill(ctx)
 	}
 	return fmt.Errorf("unknown command kind %v", x.kind)
 }
 
 // target loads the job a command acts on, its cluster and its application.
-func (s *Scheduler) target(ctx context.Context, x *execution) (model.Job, *clusters.Cluster, yarn.Application, error) {
+func (x *execution) target(ctx context.Context) (model.Job, *clusters.Cluster, yarn.Application, error) {
 	var j model.Job
-	err := s.st.View(ctx, func(tx store.ReadTx) error {
+	err := x.s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = tx.Job(x.jobID)
 		return err
@@ -48,7 +48,7 @@ func (s *Scheduler) target(ctx context.Context, x *execution) (model.Job, *clust
 	if err != nil {
 		return j, nil, yarn.Application{}, err
 	}
-	cl := s.clusters[j.Cluster]
+	cl := x.s.clusters[j.Cluster]
 	if cl == nil {
 		return j, nil, yarn.Application{}, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
@@ -60,7 +60,7 @@ func (s *Scheduler) target(ctx context.Context, x *execution) (model.Job, *clust
 		return j, cl, yarn.Application{}, fmt.Errorf("job %s has no application", j.Name)
 	}
 	app, err := cl.RM.Application(ctx, appID)
-	cl.Observe(err, s.now())
+	cl.Observe(err, x.s.now())
 	if err != nil {
 		return j, cl, app, fmt.Errorf("application %s: %w", appID, err)
 	}
@@ -71,8 +71,8 @@ func (s *Scheduler) target(ctx context.Context, x *execution) (model.Job, *clust
 // trigger id is chosen and persisted before the request is sent: a resumed
 // command polls it, and re-sending it reaches the same operation in Flink
 // instead of stopping the job a second time.
-func (s *Scheduler) runSavepoint(ctx context.Context, x *execution, stop bool) error {
-	j, cl, app, err := s.target(ctx, x)
+func (x *execution) runSavepoint(ctx context.Context, stop bool) error {
+	j, cl, app, err := x.target(ctx)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *Scheduler) runSavepoint(ctx context.Context, x *execution, stop bool) e
 	if stop && x.params().TriggerID != "" && app.Final() && !j.Session {
 		// Resumed after the per-job cluster already shut down: the stop
 		// happened, but its result left with the JobManager.
-		return s.pausedWithoutLocation(ctx, x, app, cl.Cfg.Deploy.SavepointDir)
+		return x.pausedWithoutLocation(ctx, app, cl.Cfg.Deploy.SavepointDir)
 	}
 	f, err := cl.Flink(app)
 	if err != nil {
@@ -177,7 +177,7 @@ func (s *Scheduler) runSavepoint(ctx context.Context, x *execution, stop bool) e
 // pausedWithoutLocation ends a resumed PAUSE whose per-job cluster shut
 // down before palink read the savepoint's path: a successful stop (final
 // status SUCCEEDED) is a pause, and the log says where to look.
-func (s *Scheduler) pausedWithoutLocation(ctx context.Context, x *execution, app yarn.Application, dir string) error {
+func (x *execution) pausedWithoutLocation(ctx context.Context, app yarn.Application, dir string) error {
 	if app.FinalStatus != yarn.FinalSucceeded {
 		return fmt.Errorf("stop-with-savepoint: application %s ended %s/%s before palink read the result: %s",
 			app.ID, app.State, app.FinalStatus, model.FirstLine(app.Diagnostics))
@@ -203,14 +203,14 @@ func (s *Scheduler) pausedWithoutLocation(ctx context.Context, x *execution, app
 // superseded a pending command also kills what that command may have
 // started (a deploy's application, found by its tags), looking once more
 // after the superseded worker's lease ran out if that worker was alive.
-func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
+func (x *execution) runKill(ctx context.Context) error {
 	var (
 		j    model.Job
 		sup  *model.Command
 		cmds []model.Command
 	)
 	p := x.params()
-	err := s.st.View(ctx, func(tx store.ReadTx) error {
+	err := x.s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		if j, err = tx.Job(x.jobID); err != nil {
 			return err
@@ -230,7 +230,7 @@ func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
 	if err != nil {
 		return err
 	}
-	cl := s.clusters[j.Cluster]
+	cl := x.s.clusters[j.Cluster]
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
@@ -240,7 +240,7 @@ func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
 	// A kill loses the JobManager, and with it the only word on which
 	// checkpoint is the newest: ask it first, so a later resubmit from the
 	// latest checkpoint restores one that still exists.
-	pts, asked, err := s.askCluster(ctx, cl, j, 3*time.Second)
+	pts, asked, err := x.s.askCluster(ctx, cl, j, 3*time.Second)
 	switch {
 	case err != nil:
 		x.logf(ctx, "could not read the checkpoints before the kill: %v", err)
@@ -252,7 +252,7 @@ func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
 	// elsewhere, or another store, may run applications with the job's tag).
 	ours := func(a yarn.Application) bool {
 		for _, c := range cmds {
-			if c.Kind.Deploys() && clusters.SubmittedBy(a, s.storeID, j.ID, c.ID) {
+			if c.Kind.Deploys() && clusters.SubmittedBy(a, x.s.storeID, j.ID, c.ID) {
 				return true
 			}
 		}
@@ -260,22 +260,22 @@ func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
 	}
 	session := j.Session || (sup != nil && sup.Kind.Deploys() && cl.Cfg.Deploy.Mode == "yarn-session")
 	if session {
-		if err := s.cancelSessionJobs(ctx, x, cl, j, sup); err != nil {
+		if err := x.cancelSessionJobs(ctx, cl, j, sup); err != nil {
 			return err
 		}
 	} else {
-		if err := s.killApps(ctx, x, cl, j, sup, ours); err != nil {
+		if err := x.killApps(ctx, cl, j, sup, ours); err != nil {
 			return err
 		}
-		if until := p.SupersededLease; !until.IsZero() && s.now().Before(until) {
+		if until := p.SupersededLease; !until.IsZero() && x.s.now().Before(until) {
 			// The superseded worker was alive: it stops at its next save and
 			// undoes its own submission, but a submission in flight may
 			// still reach the RM until its lease would have run out.
 			x.logf(ctx, "its worker was alive (lease until %s): looking again once that has passed", until.Format(time.TimeOnly))
-			if err := sleepCtx(ctx, until.Sub(s.now())+s.opts.Poll); err != nil {
+			if err := sleepCtx(ctx, until.Sub(x.s.now())+x.s.opts.Poll); err != nil {
 				return err
 			}
-			if err := s.killApps(ctx, x, cl, j, sup, ours); err != nil {
+			if err := x.killApps(ctx, cl, j, sup, ours); err != nil {
 				return err
 			}
 		}
@@ -299,13 +299,13 @@ func (s *Scheduler) runKill(ctx context.Context, x *execution) error {
 // killApps kills every live application of the job: the one it records,
 // the one the command targets, the one a superseded deploy recorded, and
 // any other the RM lists that one of the job's commands submitted.
-func (s *Scheduler) killApps(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
+func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
 	ids := []string{x.params().AppID, j.AppID}
 	if sup != nil {
 		ids = append(ids, sup.Params.AppID)
 	}
 	tagged, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.JobTag(j.ID)}, States: clusters.LiveStates})
-	cl.Observe(err, s.now())
+	cl.Observe(err, x.s.now())
 	if err != nil {
 		return fmt.Errorf("look for live applications of %s: %w", j.Name, err)
 	}
@@ -349,7 +349,7 @@ func (s *Scheduler) killApps(ctx context.Context, x *execution, cl *clusters.Clu
 
 // cancelSessionJobs cancels the job's Flink job (and a superseded deploy's)
 // in its session cluster, never killing the shared application.
-func (s *Scheduler) cancelSessionJobs(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job, sup *model.Command) error {
+func (x *execution) cancelSessionJobs(ctx context.Context, cl *clusters.Cluster, j model.Job, sup *model.Command) error {
 	appID := x.params().AppID
 	if appID == "" {
 		appID = j.AppID
@@ -364,7 +364,7 @@ func (s *Scheduler) cancelSessionJobs(ctx context.Context, x *execution, cl *clu
 		jids = append(jids, sup.Params.FlinkJobID, guessed)
 	}
 	app, err := cl.RM.Application(ctx, appID)
-	cl.Observe(err, s.now())
+	cl.Observe(err, x.s.now())
 	if errors.Is(err, yarn.ErrNotFound) {
 		x.logf(ctx, "session application %s is gone from the RM: nothing left to cancel", appID)
 		return nil
@@ -405,7 +405,7 @@ func (s *Scheduler) cancelSessionJobs(ctx context.Context, x *execution, cl *clu
 		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
 			return fmt.Errorf("cancel %s: %w", jid, err)
 		}
-		if err := waitFlinkTerminal(ctx, f, jid, s.opts.Poll); err != nil {
+		if err := waitFlinkTerminal(ctx, f, jid, x.s.opts.Poll); err != nil {
 			return err
 		}
 	}

@@ -63,19 +63,19 @@ func (s *Scheduler) askCluster(ctx context.Context, cl *clusters.Cluster, j mode
 // asks the previous run's JobManager when it still answers, and never
 // picks a checkpoint the cluster reports as discarded. It says why in the
 // command log. Explicit paths, savepoints and "none" are taken as given.
-func (s *Scheduler) checkRestore(ctx context.Context, x *execution, cl *clusters.Cluster, j model.Job) (string, error) {
+func (x *execution) checkRestore(ctx context.Context, cl *clusters.Cluster, j model.Job) (string, error) {
 	p := x.params()
 	if p.Restore != model.RestoreLatest && p.Restore != model.RestoreCheckpoint {
 		return p.RestorePath, nil
 	}
 	cur := j
-	pts, ok, err := s.askCluster(ctx, cl, j, 10*time.Second)
+	pts, ok, err := x.s.askCluster(ctx, cl, j, 10*time.Second)
 	if err != nil {
 		x.logf(ctx, "could not ask the JobManager of %s for its checkpoints (%v); using palink's records", j.AppID, err)
 	}
 	if ok {
-		now := s.now()
-		if err := s.st.Update(ctx, func(tx store.Tx) error {
+		now := x.s.now()
+		if err := x.s.st.Update(ctx, func(tx store.Tx) error {
 			fresh, err := tx.Job(j.ID)
 			if err != nil {
 				return err

@@ -360,7 +360,7 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 			}
 		}
 	}()
-	err := s.run(runCtx, x)
+	err := x.run(runCtx)
 	for try := 1; try < s.opts.Tries && transient(err) && runCtx.Err() == nil; try++ {
 		// The step is idempotent or reconciled first (a deploy looks for
 		// what an earlier try submitted; a savepoint resumes its trigger).
@@ -372,7 +372,7 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 		x.mu.Lock()
 		x.retries++
 		x.mu.Unlock()
-		err = s.run(runCtx, x)
+		err = x.run(runCtx)
 	}
 	if ctx.Err() != nil {
 		// Quitting: leave the command DOING with its progress and release
@@ -384,7 +384,7 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 		return
 	}
 	if by, ok := s.supersededBy(x.id); ok {
-		s.undoSuperseded(ctx, x, by)
+		x.undoSuperseded(ctx, by)
 		return
 	}
 	if errors.Is(err, errLeaseLost) {
@@ -409,22 +409,22 @@ func (s *Scheduler) supersededBy(id string) (string, bool) {
 // for the application tagged with its command (the submission may still be
 // reaching the RM) and kills it, or cancels its fixed Flink job in a
 // session cluster. What it did goes to the superseded command's log.
-func (s *Scheduler) undoSuperseded(ctx context.Context, x *execution, by string) {
+func (x *execution) undoSuperseded(ctx context.Context, by string) {
 	if !x.kind.Deploys() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	var j model.Job
-	if err := s.st.View(ctx, func(tx store.ReadTx) error {
+	if err := x.s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = tx.Job(x.jobID)
 		return err
 	}); err != nil {
-		s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
+		x.s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
-	cl := s.clusters[j.Cluster]
+	cl := x.s.clusters[j.Cluster]
 	if cl == nil {
 		return
 	}
@@ -448,7 +448,7 @@ func (s *Scheduler) undoSuperseded(ctx context.Context, x *execution, by string)
 			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}, States: clusters.LiveStates})
 			if err == nil {
 				for _, a := range apps {
-					if !clusters.SubmittedBy(a, s.storeID, x.jobID, x.id) {
+					if !clusters.SubmittedBy(a, x.s.storeID, x.jobID, x.id) {
 						continue
 					}
 					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
@@ -458,7 +458,7 @@ func (s *Scheduler) undoSuperseded(ctx context.Context, x *execution, by string)
 					}
 				}
 			}
-			if err := sleepCtx(ctx, 2*s.opts.Poll); err != nil {
+			if err := sleepCtx(ctx, 2*x.s.opts.Poll); err != nil {
 				break
 			}
 		}
@@ -466,9 +466,9 @@ func (s *Scheduler) undoSuperseded(ctx context.Context, x *execution, by string)
 	if len(notes) == 0 {
 		note("its worker stopped after %s superseded it; it had started no application", by)
 	}
-	now := s.now()
+	now := x.s.now()
 	var saved model.Command
-	err := s.st.Update(ctx, func(tx store.Tx) error {
+	err := x.s.st.Update(ctx, func(tx store.Tx) error {
 		c, err := tx.Command(x.id)
 		if err != nil {
 			return err
@@ -480,10 +480,10 @@ func (s *Scheduler) undoSuperseded(ctx context.Context, x *execution, by string)
 		return err
 	})
 	if err != nil {
-		s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
+		x.s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
-	s.pub.Command(saved)
+	x.s.pub.Command(saved)
 }
 
 var errLeaseLost = errors.New("lease lost")
