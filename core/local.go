@@ -20,6 +20,7 @@ import (
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/core/scheduler"
+	"github.com/palink/palink/core/syncer"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -62,6 +63,7 @@ type Local struct {
 	hub      *hub
 	obs      *observer            // metrics collection and alerts (metrics.go, alerts.go)
 	sched    *scheduler.Scheduler // commands: Plan, Act, and running them
+	sync     *syncer.Syncer       // state sync
 
 	mu      sync.Mutex
 	figures map[string]api.Figures // job id → latest figures (metrics collection)
@@ -110,6 +112,10 @@ func NewLocal(o Options) (*Local, error) {
 		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff,
+	})
+	l.sync = syncer.New(syncer.Options{
+		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
+		Interval: o.Config.Sync.Interval.D(), Concurrency: o.Config.Sync.Concurrency, NoJitter: o.NoJitter, Policy: l.policy,
 	})
 	return l, nil
 }
@@ -460,4 +466,21 @@ func (l *Local) Orphans(ctx context.Context) ([]model.Command, error) { return l
 // end in this process (scheduler.Scheduler.ResumeOrphans).
 func (l *Local) ResumeOrphans(ctx context.Context, skipJobs ...string) ([]model.Command, error) {
 	return l.sched.ResumeOrphans(ctx, skipJobs...)
+}
+
+// RunSync runs state sync until ctx is done, with metrics collection and
+// the alert rules beside it: they run in the one process that syncs.
+func (l *Local) RunSync(ctx context.Context) error {
+	defer l.startObserver(ctx)()
+	return l.sync.Run(ctx)
+}
+
+// SyncOnce runs one sync cycle, spread over spread (syncer.Syncer.Once).
+func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (api.SyncStats, error) {
+	return l.sync.Once(ctx, spread)
+}
+
+// SyncJob implements api.Service.
+func (l *Local) SyncJob(ctx context.Context, ref string) (model.Job, error) {
+	return l.sync.Job(ctx, ref)
 }

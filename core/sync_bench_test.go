@@ -9,6 +9,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -23,7 +24,7 @@ func BenchmarkSyncCycle(b *testing.B) {
 			svc, stop := fleet(b, n)
 			defer stop()
 			ctx := context.Background()
-			var last core.SyncStats
+			var last api.SyncStats
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				st, err := svc.SyncOnce(ctx, 0)

@@ -1,9 +1,10 @@
-package core
+package syncer
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -19,49 +20,77 @@ import (
 	"github.com/palink/palink/yarn"
 )
 
-// SyncStats describe one sync cycle.
-type SyncStats struct {
-	Jobs       int // jobs synced
-	Changed    int // jobs whose record changed
-	RMCalls    int64
-	FlinkCalls int64
-	Errors     int
-	// Problems say what the first errors were ("cluster prod: …",
-	// "job orders: …"), at most maxSyncProblems.
-	Problems []string `json:",omitempty"`
-	Duration time.Duration
+// Options wire a Syncer.
+type Options struct {
+	Store     store.Store
+	Clusters  map[string]*clusters.Cluster
+	Publisher journal.Publisher
+	Now       func() time.Time
+	Log       *slog.Logger
+	// Interval is the cycle; Concurrency bounds the jobs fetched at once.
+	Interval    time.Duration
+	Concurrency int
+	// NoJitter syncs every job at the start of a cycle instead of spreading
+	// them over the interval (for `sync --once` and benchmarks).
+	NoJitter bool
+	// Policy decides the restart of a job that sync sees FAILED.
+	Policy decide.RestartPolicy
 }
 
-const maxSyncProblems = 5
+// Syncer is state sync: it keeps each live job's record in step with what
+// YARN and Flink report, and schedules the restart policy's restarts.
+type Syncer struct {
+	st       store.Store
+	clusters map[string]*clusters.Cluster
+	pub      journal.Publisher
+	now      func() time.Time
+	log      *slog.Logger
+	opts     Options
+}
 
-func (s *SyncStats) problem(format string, args ...any) {
+// New builds a syncer. It does no I/O.
+func New(o Options) *Syncer {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Interval <= 0 {
+		o.Interval = 10 * time.Second
+	}
+	o.Concurrency = max(o.Concurrency, 1)
+	return &Syncer{st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, log: o.Log, opts: o}
+}
+
+// maxProblems bounds the errors a cycle describes (it counts them all).
+const maxProblems = 5
+
+// problem counts an error of the cycle and keeps the first few.
+func problem(s *api.SyncStats, format string, args ...any) {
 	s.Errors++
-	if len(s.Problems) < maxSyncProblems {
+	if len(s.Problems) < maxProblems {
 		s.Problems = append(s.Problems, fmt.Sprintf(format, args...))
 	}
 }
 
-// RunSync runs state sync until ctx is done: every interval one cycle, its
-// jobs spread over the interval with random jitter. Metrics collection and
-// alerting run with it (startObserver).
-func (l *Local) RunSync(ctx context.Context) error {
-	// Metrics collection and the alert rules run beside sync, in the one
-	// process that syncs.
-	defer l.startObserver(ctx)()
-	interval := l.cfg.Sync.Interval.D()
+// Run runs state sync until ctx is done: every interval one cycle, its
+// jobs spread over the interval with random jitter.
+func (s *Syncer) Run(ctx context.Context) error {
+	interval := s.opts.Interval
 	for {
-		start := l.now()
+		start := s.now()
 		spread := interval
-		if l.opts.NoJitter {
+		if s.opts.NoJitter {
 			spread = 0
 		}
-		stats, err := l.SyncOnce(ctx, spread)
+		stats, err := s.Once(ctx, spread)
 		if err != nil && ctx.Err() == nil {
-			l.log.Warn("sync cycle", "err", err)
+			s.log.Warn("sync cycle", "err", err)
 		} else {
-			l.log.Debug("sync cycle", "jobs", stats.Jobs, "changed", stats.Changed, "rm", stats.RMCalls, "flink", stats.FlinkCalls, "took", stats.Duration)
+			s.log.Debug("sync cycle", "jobs", stats.Jobs, "changed", stats.Changed, "rm", stats.RMCalls, "flink", stats.FlinkCalls, "took", stats.Duration)
 		}
-		wait := interval - l.now().Sub(start)
+		wait := interval - s.now().Sub(start)
 		if wait < 0 {
 			wait = 0
 		}
@@ -86,14 +115,14 @@ type syncWork struct {
 	at  time.Duration     // offset within the cycle
 }
 
-// SyncOnce runs one sync cycle: one application list call per cluster, then
+// Once runs one sync cycle: one application list call per cluster, then
 // every live job's Flink state through the application's current tracking
 // URL, spread over spread with jitter and bounded concurrency.
-func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, error) {
+func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats, error) {
 	start := time.Now()
-	var stats SyncStats
+	var stats api.SyncStats
 	var jobs []model.Job
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		all, err := tx.Jobs()
 		if err != nil {
 			return err
@@ -123,7 +152,7 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 		rm   atomic.Int64
 	)
 	for name, js := range byCluster {
-		cl := l.clusters[name]
+		cl := s.clusters[name]
 		if cl == nil {
 			continue
 		}
@@ -132,13 +161,13 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 			defer wg.Done()
 			rm.Add(1)
 			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTypes: []string{cl.Cfg.ApplicationType}})
-			cl.Observe(err, l.now())
-			l.publishCluster(cl)
+			cl.Observe(err, s.now())
+			s.publishCluster(cl)
 			if err != nil {
 				// An unreachable RM says nothing about the jobs: no state changes.
-				l.log.Warn("sync: list applications", "cluster", name, "err", err)
+				s.log.Warn("sync: list applications", "cluster", name, "err", err)
 				mu.Lock()
-				stats.problem("cluster %s: list applications: %v", name, err)
+				problem(&stats, "cluster %s: list applications: %v", name, err)
 				mu.Unlock()
 				return
 			}
@@ -166,17 +195,17 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (SyncStats, 
 	var flink atomic.Int64
 	var changed atomic.Int64
 	var pool sync.WaitGroup
-	for i := 0; i < max(1, l.cfg.Sync.Concurrency); i++ {
+	for i := 0; i < s.opts.Concurrency; i++ {
 		pool.Add(1)
 		go func() {
 			defer pool.Done()
 			for w := range queue {
-				c, calls, err := l.syncOne(ctx, w.cl, w.job, w.app)
+				c, calls, err := s.syncOne(ctx, w.cl, w.job, w.app)
 				flink.Add(calls)
 				if err != nil {
-					l.log.Warn("sync job", "job", w.job.Name, "err", err)
+					s.log.Warn("sync job", "job", w.job.Name, "err", err)
 					mu.Lock()
-					stats.problem("job %s: %v", w.job.Name, err)
+					problem(&stats, "job %s: %v", w.job.Name, err)
 					mu.Unlock()
 				}
 				if c {
@@ -227,10 +256,10 @@ func ownedJobs(tx store.ReadTx) (map[string]bool, error) {
 	return out, nil
 }
 
-// SyncJob implements Service: it syncs one job now.
-func (l *Local) SyncJob(ctx context.Context, ref string) (model.Job, error) {
+// Job implements Service: it syncs one job now.
+func (s *Syncer) Job(ctx context.Context, ref string) (model.Job, error) {
 	var j model.Job
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = journal.FindJob(tx, ref)
 		return err
@@ -238,14 +267,14 @@ func (l *Local) SyncJob(ctx context.Context, ref string) (model.Job, error) {
 	if err != nil || !syncable(j.State) || j.AppID == "" {
 		return j, err
 	}
-	cl := l.clusters[j.Cluster]
+	cl := s.clusters[j.Cluster]
 	if cl == nil {
 		return j, fmt.Errorf("sync %s: cluster %q is not configured", j.Name, j.Cluster)
 	}
-	if _, _, err := l.syncOne(ctx, cl, j, nil); err != nil {
+	if _, _, err := s.syncOne(ctx, cl, j, nil); err != nil {
 		return j, fmt.Errorf("sync %s: %w", j.Name, err)
 	}
-	err = l.st.View(ctx, func(tx store.ReadTx) error {
+	err = s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = tx.Job(j.ID)
 		return err
@@ -268,11 +297,11 @@ type flinkFacts struct {
 
 // syncOne observes one job and persists what changed. It returns whether
 // the record changed and how many JobManager calls it made.
-func (l *Local) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job, app *yarn.Application) (bool, int64, error) {
+func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job, app *yarn.Application) (bool, int64, error) {
 	var calls int64
 	if app == nil && j.AppID != "" {
 		a, err := cl.RM.Application(ctx, j.AppID)
-		cl.Observe(err, l.now())
+		cl.Observe(err, s.now())
 		switch {
 		case errors.Is(err, yarn.ErrNotFound):
 		case err != nil:
@@ -287,9 +316,9 @@ func (l *Local) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job, 
 		obs.YARNState, obs.FinalStatus = app.State, app.FinalStatus
 		if app.State == yarn.AppRunning {
 			var err error
-			ff, calls, err = l.observeFlink(ctx, cl, *app, j)
+			ff, calls, err = s.observeFlink(ctx, cl, *app, j)
 			if err != nil {
-				l.log.Info("sync: JobManager unreachable", "job", j.Name, "err", err)
+				s.log.Info("sync: JobManager unreachable", "job", j.Name, "err", err)
 			}
 			if ff != nil {
 				obs.FlinkState, obs.FlinkGone = ff.state, ff.gone
@@ -297,12 +326,12 @@ func (l *Local) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job, 
 		}
 	}
 	outcome, reason := decide.MapObservation(obs)
-	changed, err := l.applyObservation(ctx, j, app, ff, outcome, "sync: "+reason)
+	changed, err := s.applyObservation(ctx, j, app, ff, outcome, "sync: "+reason)
 	return changed, calls, err
 }
 
 // observeFlink asks the application's JobManager about the job.
-func (l *Local) observeFlink(ctx context.Context, cl *clusters.Cluster, app yarn.Application, j model.Job) (*flinkFacts, int64, error) {
+func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yarn.Application, j model.Job) (*flinkFacts, int64, error) {
 	var calls int64
 	f, err := cl.Flink(app)
 	if err != nil {
@@ -378,14 +407,14 @@ func rootCause(ex yarn.JobExceptions) string {
 // applyObservation persists what one observation changed, in one
 // transaction: the job's record, its state change with its event, the
 // restore points seen, and the restart policy's decision.
-func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, reason string) (bool, error) {
-	now := l.now()
+func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, reason string) (bool, error) {
+	now := s.now()
 	var (
 		job     model.Job
 		events  []*model.Event
 		changed bool
 	)
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	err := s.st.Update(ctx, func(tx store.Tx) error {
 		j, err := tx.Job(seen.ID)
 		if err != nil {
 			return err
@@ -459,7 +488,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 					}
 				}
 				if j.State == model.StateFailed {
-					d := l.policy.Decide(j, now)
+					d := s.opts.Policy.Decide(j, now)
 					if d.Restart {
 						j.NextRestart, j.PlatformRestarts, j.RestartWindow = d.At, d.Attempt, d.WindowStart
 					} else {
@@ -488,7 +517,7 @@ func (l *Local) applyObservation(ctx context.Context, seen model.Job, app *yarn.
 	if n := len(events); n > 0 {
 		last = events[n-1]
 	}
-	l.publishJob(job, nil, last)
+	s.pub.Job(job, nil, last)
 	return true, nil
 }
 
@@ -506,7 +535,8 @@ func jobChanged(a, b model.Job) bool {
 		rp(a.LatestSavepoint, b.LatestSavepoint) || (a.Drift == nil) != (b.Drift == nil)
 }
 
-func (l *Local) publishCluster(cl *clusters.Cluster) {
-	s := cl.Status()
-	l.hub.publish(api.Change{Kind: api.ClusterChanged, Cluster: &s})
+// publishCluster tells watchers of the cluster's connectivity.
+func (s *Syncer) publishCluster(cl *clusters.Cluster) {
+	st := cl.Status()
+	s.pub.Publish(api.Change{Kind: api.ClusterChanged, Cluster: &st})
 }
