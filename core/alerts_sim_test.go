@@ -1,4 +1,4 @@
-package core
+package core_test
 
 import (
 	"context"
@@ -12,12 +12,33 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
 )
+
+// alertJSON is the generic webhook's message, as a receiver reads it.
+type alertJSON struct {
+	Source   string `json:"source"`
+	Status   string `json:"status"` // firing | resolved
+	Key      string `json:"key"`
+	Rule     string `json:"rule"`
+	Kind     string `json:"kind"`
+	Severity string `json:"severity"`
+	Job      struct {
+		ID      string `json:"id"`
+		Name    string `json:"name"`
+		Cluster string `json:"cluster"`
+	} `json:"job"`
+	Value      string    `json:"value"`
+	Message    string    `json:"message"`
+	Since      time.Time `json:"since"`
+	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+	SentAt     time.Time `json:"sent_at"`
+}
 
 // receiver is a test webhook: it keeps every message it was sent.
 type receiver struct {
@@ -75,7 +96,7 @@ type alertEnv struct {
 	sim  *sim.Cluster
 	st   store.Store
 	cfg  *config.Config
-	svc  *Local
+	svc  *core.Local
 	stop func()
 }
 
@@ -119,11 +140,11 @@ func (e *alertEnv) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	svc, err := NewLocal(Options{Store: e.st, Config: e.cfg, Clusters: clusters, Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true})
+	svc, err := core.NewLocal(core.Options{Store: e.st, Config: e.cfg, Clusters: clusters, Poll: 20 * time.Millisecond, Lease: 2 * time.Second,
+		NoJitter: true, HookRetryWait: 10 * time.Millisecond})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	svc.obs.hookWait = 10 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(2)

@@ -11,7 +11,6 @@ import (
 	"os/user"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/palink/palink/config"
@@ -19,6 +18,7 @@ import (
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
+	"github.com/palink/palink/core/observe"
 	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/core/syncer"
 	"github.com/palink/palink/model"
@@ -43,6 +43,9 @@ type Options struct {
 	// default).
 	Lease, Poll, DeployWait, EndingGrace, RetryBackoff time.Duration
 	Workers, Tries                                     int
+	// HookRetryWait is the first pause between a webhook's retries
+	// (observe.Options); default 500ms.
+	HookRetryWait time.Duration
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool
@@ -61,12 +64,10 @@ type Local struct {
 	opts     Options
 	policy   decide.RestartPolicy
 	hub      *hub
-	obs      *observer            // metrics collection and alerts (metrics.go, alerts.go)
+	obs      *observe.Observer    // metrics, alerts and webhooks
 	sched    *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync     *syncer.Syncer       // state sync
 
-	mu      sync.Mutex
-	figures map[string]api.Figures // job id → latest figures (metrics collection)
 }
 
 var _ api.Service = (*Local)(nil)
@@ -104,10 +105,13 @@ func NewLocal(o Options) (*Local, error) {
 			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
 			Multiplier: rp.Multiplier,
 		},
-		hub:     newHub(),
-		obs:     newObserver(o.Config),
-		figures: map[string]api.Figures{},
+		hub: newHub(),
 	}
+	l.obs = observe.New(observe.Options{
+		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Config: o.Config, Now: o.Now, Log: o.Log,
+		HookRetryWait: o.HookRetryWait,
+		Watch:         func(ctx context.Context) <-chan api.Change { return l.hub.subscribe(ctx) },
+	})
 	l.sched = scheduler.New(scheduler.Options{
 		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
@@ -177,9 +181,7 @@ func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, e
 }
 
 func (l *Local) view(j model.Job, pending *model.Command) api.JobView {
-	l.mu.Lock()
-	fig := l.figures[j.ID]
-	l.mu.Unlock()
+	fig, _ := l.obs.Figures(j.ID)
 	if j.LatestCheckpoint != nil && j.State == model.StateRunning {
 		fig.CheckpointAge = l.now().Sub(j.LatestCheckpoint.Time)
 	}
@@ -471,7 +473,7 @@ func (l *Local) ResumeOrphans(ctx context.Context, skipJobs ...string) ([]model.
 // RunSync runs state sync until ctx is done, with metrics collection and
 // the alert rules beside it: they run in the one process that syncs.
 func (l *Local) RunSync(ctx context.Context) error {
-	defer l.startObserver(ctx)()
+	defer l.obs.Start(ctx)()
 	return l.sync.Run(ctx)
 }
 
@@ -483,4 +485,19 @@ func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (api.SyncSta
 // SyncJob implements api.Service.
 func (l *Local) SyncJob(ctx context.Context, ref string) (model.Job, error) {
 	return l.sync.Job(ctx, ref)
+}
+
+// SetInterest implements api.Service.
+func (l *Local) SetInterest(ctx context.Context, r api.InterestRequest) error {
+	return l.obs.SetInterest(ctx, r)
+}
+
+// JobMetrics implements api.Service.
+func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
+	return l.obs.JobMetrics(ctx, ref)
+}
+
+// Alerts implements api.Service.
+func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
+	return l.obs.Alerts(ctx, f)
 }

@@ -1,4 +1,4 @@
-package core
+package observe
 
 import (
 	"context"
@@ -180,10 +180,9 @@ func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale 
 
 // evaluateAlerts judges every rule over every job it selects, fires and
 // resolves alerts, stores what changed and tells watchers.
-func (l *Local) evaluateAlerts(ctx context.Context) error {
-	o := l.obs
+func (o *Observer) evaluateAlerts(ctx context.Context) error {
 	a := o.al
-	now := l.now()
+	now := o.now()
 	stale := 3 * o.alertInterval
 	o.mu.Lock()
 	jobs := make([]model.Job, 0, len(o.known))
@@ -199,11 +198,11 @@ func (l *Local) evaluateAlerts(ctx context.Context) error {
 	o.mu.Unlock()
 
 	changed := a.evaluate(jobs, inputs, now, stale)
-	if err := l.storeAlerts(ctx); err != nil {
+	if err := o.storeAlerts(ctx); err != nil {
 		return err
 	}
 	if changed {
-		l.hub.publish(api.Change{Kind: api.AlertsChanged})
+		o.pub.Publish(api.Change{Kind: api.AlertsChanged})
 	}
 	return nil
 }
@@ -294,8 +293,8 @@ func (a *alerter) owesResolve(al *model.Alert) bool {
 
 // storeAlerts writes the changed alerts (a deleted one is one no longer in
 // memory). A failure keeps them dirty for the next round.
-func (l *Local) storeAlerts(ctx context.Context) error {
-	a := l.obs.al
+func (o *Observer) storeAlerts(ctx context.Context) error {
+	a := o.al
 	a.mu.Lock()
 	if len(a.dirty) == 0 {
 		a.mu.Unlock()
@@ -314,7 +313,7 @@ func (l *Local) storeAlerts(ctx context.Context) error {
 	}
 	clear(a.dirty)
 	a.mu.Unlock()
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	err := o.st.Update(ctx, func(tx store.Tx) error {
 		for _, al := range puts {
 			if err := tx.PutAlert(al); err != nil {
 				return err
@@ -344,9 +343,9 @@ func (l *Local) storeAlerts(ctx context.Context) error {
 
 // Alerts implements Service. It reads the store, so that any palink on the
 // host (a read-only one too) lists what the agent decided.
-func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
+func (o *Observer) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
 	var out []model.Alert
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := o.st.View(ctx, func(tx store.ReadTx) error {
 		jobID := ""
 		if f.JobRef != "" {
 			j, err := journal.FindJob(tx, f.JobRef)
@@ -371,7 +370,7 @@ func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, e
 	}
 	// The stored value is the one that fired; a firing alert's latest one
 	// is in memory.
-	a := l.obs.al
+	a := o.al
 	a.mu.Lock()
 	for i := range out {
 		if m, ok := a.alerts[out[i].Key()]; ok && m.State == out[i].State && m.Since.Equal(out[i].Since) {

@@ -1,9 +1,10 @@
-package core
+package observe
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sort"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -25,8 +27,35 @@ import (
 // feeds the alert rules (alerts.go). It runs beside state sync (RunSync),
 // in the process that owns the store: the agent when one runs.
 
-// observer is Local's metrics and alerts state.
-type observer struct {
+// Options wire an Observer.
+type Options struct {
+	Store     store.Store
+	Clusters  map[string]*clusters.Cluster
+	Publisher journal.Publisher
+	// Watch streams the changes the other parts publish (the alert rules
+	// follow every job's record through it).
+	Watch  func(ctx context.Context) <-chan api.Change
+	Config *config.Config // metrics: and alerts: (rules, webhooks)
+	Now    func() time.Time
+	Log    *slog.Logger
+	// HookRetryWait is the first pause between a webhook's retries; it
+	// doubles per retry. Default 500ms.
+	HookRetryWait time.Duration
+}
+
+// Observer measures jobs, judges the alert rules and notifies webhooks.
+type Observer struct {
+	st       store.Store
+	clusters map[string]*clusters.Cluster
+	pub      journal.Publisher
+	watch    func(ctx context.Context) <-chan api.Change
+	webhooks []config.Webhook
+	now      func() time.Time
+	log      *slog.Logger
+
+	fmu     sync.Mutex
+	figures map[string]api.Figures // job id → latest figures of a shown job
+
 	interval      time.Duration // for shown jobs
 	alertInterval time.Duration // for jobs only alert rules watch
 	ttl           time.Duration // how long an interest lasts undeclared
@@ -85,13 +114,23 @@ type restartMark struct {
 	n  int64
 }
 
-func newObserver(cfg *config.Config) *observer {
+// New builds an observer. It does no I/O.
+func New(o Options) *Observer {
+	cfg := o.Config
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
 	iv := cfg.Metrics.Interval.D()
 	if iv <= 0 {
 		iv = 5 * time.Second
 	}
 	av := max(cfg.Alerts.Interval.D(), iv)
-	return &observer{
+	return &Observer{
+		st: o.Store, clusters: o.Clusters, pub: o.Publisher, watch: o.Watch, webhooks: cfg.Alerts.Webhooks,
+		now: o.Now, log: o.Log, figures: map[string]api.Figures{}, hookWait: o.HookRetryWait,
 		interval:      iv,
 		alertInterval: av,
 		ttl:           max(3*iv, 30*time.Second),
@@ -104,12 +143,11 @@ func newObserver(cfg *config.Config) *observer {
 }
 
 // SetInterest implements Service.
-func (l *Local) SetInterest(ctx context.Context, r api.InterestRequest) error {
+func (o *Observer) SetInterest(ctx context.Context, r api.InterestRequest) error {
 	if r.Client == "" {
 		return errors.New("set metrics interest: no client id")
 	}
-	o := l.obs
-	now := l.now()
+	now := o.now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(r.Jobs) == 0 && r.Detail == "" {
@@ -121,13 +159,12 @@ func (l *Local) SetInterest(ctx context.Context, r api.InterestRequest) error {
 }
 
 // JobMetrics implements Service.
-func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
+func (o *Observer) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
 	var j model.Job
-	if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = journal.FindJob(tx, ref); return err }); err != nil {
+	if err := o.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = journal.FindJob(tx, ref); return err }); err != nil {
 		return api.MetricsSeries{}, fmt.Errorf("metrics of %s: %w", ref, err)
 	}
-	o := l.obs
-	now := l.now()
+	now := o.now()
 	out := api.MetricsSeries{JobID: j.ID, Interval: o.interval}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -167,7 +204,7 @@ type collectTarget struct {
 // dueTargets lists the jobs to measure now: the ones clients show, and
 // those that metric alert rules watch whose last measure is an alerts
 // interval old. Expired interests are dropped here.
-func (o *observer) dueTargets(now time.Time) (shown []string, depth map[string]bool, watched []model.Job) {
+func (o *Observer) dueTargets(now time.Time) (shown []string, depth map[string]bool, watched []model.Job) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	seen := map[string]bool{}
@@ -215,15 +252,14 @@ func measurable(j model.Job) bool {
 // collectOnce runs one round: it measures the due jobs (bounded
 // concurrency), records what they said, publishes the shown ones' figures,
 // and forgets what nobody looked at for an hour.
-func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
+func (o *Observer) collectOnce(ctx context.Context) (CollectStats, error) {
 	start := time.Now()
-	o := l.obs
-	now := l.now()
+	now := o.now()
 	var stats CollectStats
 	shownIDs, depth, watched := o.dueTargets(now)
 	var targets []collectTarget
 	if len(shownIDs) > 0 {
-		err := l.st.View(ctx, func(tx store.ReadTx) error {
+		err := o.st.View(ctx, func(tx store.ReadTx) error {
 			for _, id := range shownIDs {
 				j, err := tx.Job(id)
 				if errors.Is(err, store.ErrNotFound) {
@@ -253,10 +289,10 @@ func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
 	)
 	for _, t := range targets {
 		j := t.job
-		cl := l.clusters[j.Cluster]
+		cl := o.clusters[j.Cluster]
 		if !measurable(j) || cl == nil {
 			if t.shown {
-				l.forgetFigures(j.ID)
+				o.forgetFigures(j.ID)
 			}
 			continue
 		}
@@ -272,14 +308,14 @@ func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
 			defer func() { <-sem }()
 			jctx, cancel := context.WithTimeout(ctx, max(2*o.interval, 10*time.Second))
 			defer cancel()
-			m, err := l.measure(jctx, cl, j, o.lagNamesOf(j), t.depth)
+			m, err := o.measure(jctx, cl, j, o.lagNamesOf(j), t.depth)
 			requests.Add(int64(m.calls))
 			measured.Add(1)
 			if err != nil {
 				failed.Add(1)
-				l.log.Debug("metrics", "job", j.Name, "err", err)
+				o.log.Debug("metrics", "job", j.Name, "err", err)
 			}
-			o.record(j, t.shown, m, err, l.now())
+			o.record(j, t.shown, m, err, o.now())
 		}()
 	}
 	wg.Wait()
@@ -287,14 +323,14 @@ func (l *Local) collectOnce(ctx context.Context) (CollectStats, error) {
 	stats.Shown = len(shownIDs)
 	stats.Requests = requests.Load()
 	stats.Errors = int(failed.Load())
-	l.publishFigures(ctx, shownIDs, now)
+	o.publishFigures(ctx, shownIDs, now)
 	o.prune(now)
-	l.pruneFigures(now)
+	o.pruneFigures(now)
 	stats.Duration = time.Since(start)
 	return stats, ctx.Err()
 }
 
-func (o *observer) lagNamesOf(j model.Job) map[string][]string {
+func (o *Observer) lagNamesOf(j model.Job) map[string][]string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if jm := o.jobs[j.ID]; jm != nil && jm.flinkJobID == j.FlinkJobID {
@@ -304,7 +340,7 @@ func (o *observer) lagNamesOf(j model.Job) map[string][]string {
 }
 
 // record keeps one measurement.
-func (o *observer) record(j model.Job, shown bool, m measurement, err error, now time.Time) {
+func (o *Observer) record(j model.Job, shown bool, m measurement, err error, now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	jm := o.jobs[j.ID]
@@ -363,7 +399,7 @@ func (o *observer) record(j model.Job, shown bool, m measurement, err error, now
 
 // prune forgets what nobody needs: histories not shown for an hour, and
 // everything of jobs not measured for an hour.
-func (o *observer) prune(now time.Time) {
+func (o *Observer) prune(now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	keep := o.al.longestWindow()
@@ -384,7 +420,7 @@ func (o *observer) prune(now time.Time) {
 }
 
 // figuresOf is the jobs table's view of a job's latest measure.
-func (o *observer) figuresOf(id string, now time.Time) (api.Figures, bool) {
+func (o *Observer) figuresOf(id string, now time.Time) (api.Figures, bool) {
 	jm := o.jobs[id]
 	if jm == nil || jm.collectedAt.IsZero() || jm.series == nil {
 		return api.Figures{}, false
@@ -404,13 +440,12 @@ func (o *observer) figuresOf(id string, now time.Time) (api.Figures, bool) {
 // publishFigures hands the shown jobs' new figures to ListJobs and to
 // watchers, with each job's current record and pending command, so that a
 // figures update never rolls a row back to an older state.
-func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time) {
+func (o *Observer) publishFigures(ctx context.Context, ids []string, now time.Time) {
 	if len(ids) == 0 {
 		return
 	}
-	o := l.obs
 	var views []api.JobView
-	_ = l.st.View(ctx, func(tx store.ReadTx) error {
+	_ = o.st.View(ctx, func(tx store.ReadTx) error {
 		for _, id := range ids {
 			j, err := tx.Job(id)
 			if err != nil || !measurable(j) {
@@ -426,9 +461,9 @@ func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time)
 			if err != nil {
 				return err
 			}
-			l.mu.Lock()
-			l.figures[id] = f
-			l.mu.Unlock()
+			o.fmu.Lock()
+			o.figures[id] = f
+			o.fmu.Unlock()
 			views = append(views, api.JobView{Job: j, Pending: pending, Figures: f})
 		}
 		return nil
@@ -438,74 +473,72 @@ func (l *Local) publishFigures(ctx context.Context, ids []string, now time.Time)
 		if v.Figures.CheckpointAge == 0 && v.LatestCheckpoint != nil {
 			v.Figures.CheckpointAge = now.Sub(v.LatestCheckpoint.Time)
 		}
-		l.hub.publish(api.Change{Kind: api.JobChanged, Job: &v})
+		o.pub.Publish(api.Change{Kind: api.JobChanged, Job: &v})
 	}
 }
 
 // pruneFigures drops the figures of jobs no client shows any more: hidden
 // rows are not measured, and figures that stopped moving would mislead
 // when the row comes back.
-func (l *Local) pruneFigures(now time.Time) {
-	o := l.obs
+func (o *Observer) pruneFigures(now time.Time) {
 	o.mu.Lock()
 	stale := map[string]bool{}
-	l.mu.Lock()
-	for id := range l.figures {
+	o.fmu.Lock()
+	for id := range o.figures {
 		if jm := o.jobs[id]; jm == nil || now.Sub(jm.shownAt) > o.ttl {
 			stale[id] = true
 		}
 	}
 	for id := range stale {
-		delete(l.figures, id)
+		delete(o.figures, id)
 	}
-	l.mu.Unlock()
+	o.fmu.Unlock()
 	o.mu.Unlock()
 }
 
 // forgetFigures drops a job's figures once it is not running: the jobs
 // table shows none rather than the last ones of a job that stopped.
-func (l *Local) forgetFigures(id string) {
-	l.mu.Lock()
-	delete(l.figures, id)
-	l.mu.Unlock()
+func (o *Observer) forgetFigures(id string) {
+	o.fmu.Lock()
+	delete(o.figures, id)
+	o.fmu.Unlock()
 }
 
-// startObserver runs metrics collection and alerting beside state sync
+// Start runs metrics collection and alerting beside state sync
 // until ctx is done; stop waits for them to end.
-func (l *Local) startObserver(ctx context.Context) (stop func()) {
+func (o *Observer) Start(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		l.runObserver(ctx, &wg)
+		o.runObserver(ctx, &wg)
 	}()
 	return func() { cancel(); wg.Wait() }
 }
 
 // runObserver is the collection loop: every metrics interval a round, then
 // the alert rules over what it and state sync know.
-func (l *Local) runObserver(ctx context.Context, wg *sync.WaitGroup) {
-	o := l.obs
-	if err := l.loadObserved(ctx); err != nil && ctx.Err() == nil {
-		l.log.Warn("alerts: load", "err", err)
+func (o *Observer) runObserver(ctx context.Context, wg *sync.WaitGroup) {
+	if err := o.loadObserved(ctx); err != nil && ctx.Err() == nil {
+		o.log.Warn("alerts: load", "err", err)
 	}
-	changes := l.hub.subscribe(ctx)
+	changes := o.watch(ctx)
 	wg.Add(2)
-	go func() { defer wg.Done(); l.followJobs(ctx, changes) }()
+	go func() { defer wg.Done(); o.followJobs(ctx, changes) }()
 	kick := make(chan struct{}, 1)
-	go func() { defer wg.Done(); l.runNotifier(ctx, kick) }()
+	go func() { defer wg.Done(); o.runNotifier(ctx, kick) }()
 	t := time.NewTicker(o.interval)
 	defer t.Stop()
 	for {
-		stats, err := l.collectOnce(ctx)
+		stats, err := o.collectOnce(ctx)
 		if err != nil && ctx.Err() == nil {
-			l.log.Warn("metrics round", "err", err)
+			o.log.Warn("metrics round", "err", err)
 		} else if stats.Jobs > 0 {
-			l.log.Debug("metrics round", "jobs", stats.Jobs, "shown", stats.Shown, "requests", stats.Requests, "errors", stats.Errors, "took", stats.Duration)
+			o.log.Debug("metrics round", "jobs", stats.Jobs, "shown", stats.Shown, "requests", stats.Requests, "errors", stats.Errors, "took", stats.Duration)
 		}
-		if err := l.evaluateAlerts(ctx); err != nil && ctx.Err() == nil {
-			l.log.Warn("alerts", "err", err)
+		if err := o.evaluateAlerts(ctx); err != nil && ctx.Err() == nil {
+			o.log.Warn("alerts", "err", err)
 		}
 		select {
 		case kick <- struct{}{}:
@@ -521,10 +554,10 @@ func (l *Local) runObserver(ctx context.Context, wg *sync.WaitGroup) {
 
 // loadObserved reads every job (for the alert rules) and the alerts the
 // last run left.
-func (l *Local) loadObserved(ctx context.Context) error {
+func (o *Observer) loadObserved(ctx context.Context) error {
 	var jobs []model.Job
 	var alerts []model.Alert
-	err := l.st.View(ctx, func(tx store.ReadTx) (err error) {
+	err := o.st.View(ctx, func(tx store.ReadTx) (err error) {
 		if jobs, err = tx.Jobs(); err != nil {
 			return err
 		}
@@ -534,7 +567,6 @@ func (l *Local) loadObserved(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o := l.obs
 	o.mu.Lock()
 	o.known = make(map[string]model.Job, len(jobs))
 	for _, j := range jobs {
@@ -547,8 +579,7 @@ func (l *Local) loadObserved(ctx context.Context) error {
 
 // followJobs keeps the observer's copy of every job current from the
 // change stream; a Resync reloads it.
-func (l *Local) followJobs(ctx context.Context, ch <-chan api.Change) {
-	o := l.obs
+func (o *Observer) followJobs(ctx context.Context, ch <-chan api.Change) {
 	for c := range ch {
 		switch {
 		case c.Kind == api.JobChanged && c.Job != nil:
@@ -557,9 +588,9 @@ func (l *Local) followJobs(ctx context.Context, ch <-chan api.Change) {
 			o.mu.Unlock()
 		case c.Kind == api.Resync:
 			var jobs []model.Job
-			if err := l.st.View(ctx, func(tx store.ReadTx) (err error) { jobs, err = tx.Jobs(); return err }); err != nil {
+			if err := o.st.View(ctx, func(tx store.ReadTx) (err error) { jobs, err = tx.Jobs(); return err }); err != nil {
 				if ctx.Err() == nil {
-					l.log.Warn("alerts: reload jobs", "err", err)
+					o.log.Warn("alerts: reload jobs", "err", err)
 				}
 				continue
 			}
@@ -571,4 +602,12 @@ func (l *Local) followJobs(ctx context.Context, ch <-chan api.Change) {
 			o.mu.Unlock()
 		}
 	}
+}
+
+// Figures are the job's latest headline figures, while a client shows it.
+func (o *Observer) Figures(jobID string) (api.Figures, bool) {
+	o.fmu.Lock()
+	defer o.fmu.Unlock()
+	f, ok := o.figures[jobID]
+	return f, ok
 }

@@ -1,4 +1,4 @@
-package core
+package observe
 
 import (
 	"context"
@@ -61,11 +61,23 @@ func (m *manualClock) now() time.Time          { return time.Unix(0, m.ns.Load()
 func (m *manualClock) set(t time.Time)         { m.ns.Store(t.UnixNano()) }
 func (m *manualClock) advance(d time.Duration) { m.ns.Add(int64(d)) }
 
+// chanPublisher keeps what the observer publishes, for the test to read.
+type chanPublisher struct{ ch chan api.Change }
+
+func (p *chanPublisher) Job(j model.Job, pending *model.Command, ev *model.Event) {
+	p.ch <- api.Change{Kind: api.JobChanged, Job: &api.JobView{Job: j, Pending: pending}, Event: ev}
+}
+func (p *chanPublisher) Command(c model.Command) {
+	p.ch <- api.Change{Kind: api.CommandChanged, Command: &c}
+}
+func (p *chanPublisher) Publish(c api.Change) { p.ch <- c }
+
 // fleetEnv is a simulated fleet with one palink job per Flink application,
 // a Local over it whose JobManager requests are counted, and its clock.
 type fleetEnv struct {
 	sim     *sim.Cluster
-	svc     *Local
+	svc     *Observer
+	pub     *chanPublisher
 	st      store.Store
 	counter *countingTransport
 	clock   *manualClock
@@ -129,9 +141,9 @@ func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
 	if err = cl.UseFlinkTransport(f.counter); err != nil {
 		tb.Fatal(err)
 	}
-	if f.svc, err = NewLocal(Options{Store: st, Config: cfg, Clusters: cs, Now: f.clock.now}); err != nil {
-		tb.Fatal(err)
-	}
+	f.pub = &chanPublisher{ch: make(chan api.Change, 100_000)}
+	f.svc = New(Options{Store: st, Config: cfg, Clusters: cs, Now: f.clock.now, Publisher: f.pub,
+		Watch: func(ctx context.Context) <-chan api.Change { return make(chan api.Change) }})
 	tb.Cleanup(func() { cancel(); st.Close(); c.Close() })
 	return f
 }
@@ -185,7 +197,7 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	if len(f.jobs) < apps/2 {
 		t.Fatalf("fleet has %d jobs", len(f.jobs))
 	}
-	watch := f.svc.hub.subscribe(ctx)
+	watch := f.pub.ch
 
 	screen := f.page(0, 40)
 	running := f.runningOf(screen)
@@ -294,7 +306,7 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	}
 
 	// The TUI quit: its interest expires and nothing is measured any more.
-	f.clock.advance(f.svc.obs.ttl + time.Second)
+	f.clock.advance(f.svc.ttl + time.Second)
 	stats, err := f.svc.collectOnce(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -397,11 +409,11 @@ func TestAlertRulesMeasureTheirJobsAtTheAlertsInterval(t *testing.T) {
 			t.Fatalf("measured %s, which the rule does not select", app)
 		}
 	}
-	f.clock.advance(f.svc.obs.interval)
+	f.clock.advance(f.svc.interval)
 	if _, all := round(); all != 0 {
 		t.Fatalf("%d requests one metrics interval later; rule-only jobs wait for the alerts interval", all)
 	}
-	f.clock.advance(f.svc.obs.alertInterval)
+	f.clock.advance(f.svc.alertInterval)
 	if byApp, _ := round(); len(byApp) != len(want) {
 		t.Fatalf("an alerts interval later, %d applications measured, want %d", len(byApp), len(want))
 	}

@@ -1,4 +1,4 @@
-package core
+package observe
 
 import (
 	"bytes"
@@ -163,13 +163,10 @@ func TestDeliveryFailuresLogNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	l, err := NewLocal(Options{Store: st, Config: cfg, Log: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.obs.hookWait = time.Millisecond
+	l := New(Options{Store: st, Config: cfg, HookRetryWait: time.Millisecond,
+		Log: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	a := sampleAlert()
-	l.obs.al.load([]model.Alert{a})
+	l.al.load([]model.Alert{a})
 	ctx, cancel := context.WithCancel(context.Background())
 	kick := make(chan struct{})
 	done := make(chan struct{})
@@ -192,7 +189,7 @@ func TestDeliveryFailuresLogNoSecret(t *testing.T) {
 		!strings.Contains(out, "webhook left out") || !strings.Contains(out, "webhook=missing") {
 		t.Errorf("log lacks the failures by webhook name:\n%s", out)
 	}
-	if al := l.obs.al.alerts[a.Key()]; len(al.Notified) != 0 {
+	if al := l.al.alerts[a.Key()]; len(al.Notified) != 0 {
 		t.Errorf("a failed delivery was recorded as sent: %+v", al)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !race
 
-package core
+package observe
 
 // metricsRace shrinks the metrics scale tests under the race detector.
 const metricsRace = false

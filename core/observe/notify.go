@@ -1,4 +1,4 @@
-package core
+package observe
 
 import (
 	"context"
@@ -47,39 +47,42 @@ var hookRetry = struct{ first, last time.Duration }{30 * time.Second, 10 * time.
 // buildHooks resolves the configured webhooks. One that cannot be built
 // (its URL variable is empty, its file unreadable) is logged by name and
 // left out; the others work.
-func (l *Local) buildHooks() []*hook {
+func (o *Observer) buildHooks() []*hook {
 	var out []*hook
-	for _, w := range l.cfg.Alerts.Webhooks {
+	for _, w := range o.webhooks {
 		endpoint, err := w.Endpoint()
 		if err == nil {
 			var secret string
 			if secret, err = w.Secret(); err == nil {
 				var c *yarn.Webhook
 				c, err = yarn.NewWebhook(endpoint, yarn.Options{Timeout: w.Timeout.D(), Retries: w.Retries,
-					RetryWait: l.hookRetryWait(), RetryMaxWait: 20 * l.hookRetryWait(), UserAgent: "palink"})
+					RetryWait: o.hookRetryWait(), RetryMaxWait: 20 * o.hookRetryWait(), UserAgent: "palink"})
 				if err == nil {
 					out = append(out, &hook{cfg: w, client: c, secret: secret})
 					continue
 				}
 			}
 		}
-		l.log.Error("alerts: webhook left out", "webhook", w.Name, "err", err)
+		o.log.Error("alerts: webhook left out", "webhook", w.Name, "err", err)
 	}
 	return out
 }
 
 // hookRetryWait is the first pause between a webhook client's retries.
-func (l *Local) hookRetryWait() time.Duration {
-	if l.obs.hookWait > 0 {
-		return l.obs.hookWait
+func (o *Observer) hookRetryWait() time.Duration {
+	if o.hookWait > 0 {
+		return o.hookWait
 	}
-	return 500 * time.Millisecond
+	return defaultHookRetryWait
 }
+
+// defaultHookRetryWait is the first pause between webhook retries.
+const defaultHookRetryWait = 500 * time.Millisecond
 
 // runNotifier delivers what the alerts owe each time kick says a round of
 // rules ended, one delivery at a time, until ctx is done.
-func (l *Local) runNotifier(ctx context.Context, kick <-chan struct{}) {
-	hooks := l.buildHooks()
+func (o *Observer) runNotifier(ctx context.Context, kick <-chan struct{}) {
+	hooks := o.buildHooks()
 	defer func() {
 		for _, h := range hooks {
 			h.client.CloseIdleConnections()
@@ -96,13 +99,13 @@ func (l *Local) runNotifier(ctx context.Context, kick <-chan struct{}) {
 		if len(hooks) == 0 {
 			continue
 		}
-		now := l.now()
-		for _, d := range l.obs.al.owed(hooks) {
+		now := o.now()
+		for _, d := range o.al.owed(hooks) {
 			key := d.key()
 			if now.Before(nextTry[key]) {
 				continue
 			}
-			err := l.deliver(ctx, d)
+			err := o.deliver(ctx, d)
 			if ctx.Err() != nil {
 				return
 			}
@@ -110,15 +113,15 @@ func (l *Local) runNotifier(ctx context.Context, kick <-chan struct{}) {
 				failures[key]++
 				wait := min(hookRetry.first<<min(failures[key]-1, 10), hookRetry.last)
 				nextTry[key] = now.Add(wait)
-				l.log.Warn("alerts: webhook delivery failed", "webhook", d.hook.cfg.Name, "alert", d.alert.Key(),
+				o.log.Warn("alerts: webhook delivery failed", "webhook", d.hook.cfg.Name, "alert", d.alert.Key(),
 					"attempts", failures[key], "retry in", wait, "err", err)
 				continue
 			}
 			delete(failures, key)
 			delete(nextTry, key)
-			if l.obs.al.delivered(d) {
-				if err := l.storeAlerts(ctx); err != nil && ctx.Err() == nil {
-					l.log.Warn("alerts: record delivery", "err", err)
+			if o.al.delivered(d) {
+				if err := o.storeAlerts(ctx); err != nil && ctx.Err() == nil {
+					o.log.Warn("alerts: record delivery", "err", err)
 				}
 			}
 		}
@@ -193,8 +196,8 @@ func (a *alerter) delivered(d delivery) bool {
 }
 
 // deliver sends one message.
-func (l *Local) deliver(ctx context.Context, d delivery) error {
-	now := l.now()
+func (o *Observer) deliver(ctx context.Context, d delivery) error {
+	now := o.now()
 	body, query, err := renderAlert(d.hook.cfg.Format, d.alert, d.hook.secret, now)
 	if err != nil {
 		return err
@@ -203,7 +206,7 @@ func (l *Local) deliver(ctx context.Context, d delivery) error {
 	if err != nil {
 		return fmt.Errorf("webhook %s (%s): %w", d.hook.cfg.Name, d.hook.client, err)
 	}
-	l.log.Info("alerts: sent", "webhook", d.hook.cfg.Name, "alert", d.alert.Key(), "state", d.alert.State)
+	o.log.Info("alerts: sent", "webhook", d.hook.cfg.Name, "alert", d.alert.Key(), "state", d.alert.State)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package core
+package observe
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func jobApplication(j model.Job) yarn.Application {
 // job a detail view shows), also the cluster overview (TaskManagers and
 // slots). known holds the lag metric names found earlier, so they are
 // listed once per Flink job.
-func (l *Local) measure(ctx context.Context, cl *clusters.Cluster, j model.Job, known map[string][]string, depth bool) (measurement, error) {
+func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Job, known map[string][]string, depth bool) (measurement, error) {
 	var m measurement
 	f, err := cl.Flink(jobApplication(j))
 	if err != nil {
@@ -74,11 +74,11 @@ func (l *Local) measure(ctx context.Context, cl *clusters.Cluster, j model.Job, 
 	m.flinkState = det.State
 	// Watermarks and checkpoint times are the cluster's clock: measure
 	// delays against it, not against this host's.
-	jmNow := l.now()
+	jmNow := o.now()
 	if det.Now > 0 {
 		jmNow = time.UnixMilli(det.Now)
 	}
-	p := api.MetricPoint{At: l.now(), WatermarkDelay: api.Unknown, Lag: api.Unknown, CheckpointAge: api.Unknown, Restarts: api.Unknown}
+	p := api.MetricPoint{At: o.now(), WatermarkDelay: api.Unknown, Lag: api.Unknown, CheckpointAge: api.Unknown, Restarts: api.Unknown}
 
 	m.calls++
 	if cps, err := f.Checkpoints(ctx, j.FlinkJobID); err == nil {
