@@ -96,9 +96,7 @@ func adminError(w http.ResponseWriter, err error) {
 
 // periodicFaults fires the interval faults that are due. c.mu is held.
 func (c *Cluster) periodicFaults(now time.Time) {
-	c.frngMu.Lock()
-	f := c.faults
-	c.frngMu.Unlock()
+	f := c.faults.get()
 	due := func(name string, every time.Duration) bool {
 		if every <= 0 {
 			delete(c.lastFault, name)

@@ -277,7 +277,7 @@ func jmJobs(x *jmReq) jmAnswer {
 // except that with the stale-status fault a job that ended moments ago
 // still reads RUNNING.
 func (x *jmReq) reported(j *job) string {
-	if d := x.c.staleStatus(); d > 0 && flinkTerminal(j.state) && !j.end.IsZero() && x.now.Sub(j.end) < d {
+	if d := x.c.faults.staleStatus(); d > 0 && flinkTerminal(j.state) && !j.end.IsZero() && x.now.Sub(j.end) < d {
 		return jobRunning
 	}
 	return j.state

@@ -102,9 +102,8 @@ type Cluster struct {
 	opts  Options
 	clock Clock
 
-	frngMu sync.Mutex
-	frng   *rand.Rand // fault draws only, so they do not shift the simulation's ids
-	faults Faults
+	// faults injects the wire faults; it has its own lock, taken after mu.
+	faults *injector
 
 	// mu guards everything below: the simulation is small enough for one
 	// lock, and one lock keeps every transition atomic.
@@ -157,8 +156,7 @@ func New(o Options) (*Cluster, error) {
 	c := &Cluster{
 		opts:      o,
 		clock:     o.Clock,
-		frng:      rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
-		faults:    o.Faults.clone(),
+		faults:    newInjector(o.Seed, o.Faults),
 		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
 		apps:      map[string]*app{},
 		jobs:      map[string]*job{},
@@ -214,7 +212,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
 		rm.url = "http://" + ln.Addr().String()
-		rm.srv = &http.Server{Handler: c.withFaults(rmKind, c.rmHandler(rm)), ReadHeaderTimeout: 10 * time.Second}
+		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rmHandler(rm)), ReadHeaderTimeout: 10 * time.Second}
 		c.serve(rm.srv, ln)
 	}
 	gwAddr := c.opts.GatewayAddr
@@ -227,7 +225,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		return fmt.Errorf("start simulated cluster: listen for the SQL Gateway on %s: %w", gwAddr, err)
 	}
 	c.gwURL = "http://" + ln.Addr().String()
-	c.gw = &http.Server{Handler: c.withFaults(func(*http.Request) Kind { return KindGateway }, c.gatewayHandler()),
+	c.gw = &http.Server{Handler: c.faults.wrap(func(*http.Request) Kind { return KindGateway }, c.gatewayHandler()),
 		ReadHeaderTimeout: 10 * time.Second}
 	c.serve(c.gw, ln)
 
@@ -341,15 +339,11 @@ func (c *Cluster) SetFaults(f Faults) error {
 	if f.RMFailoverEvery > 0 && c.opts.RMs < 2 {
 		return fmt.Errorf("set faults: RM failover needs RMs >= 2, have %d", c.opts.RMs)
 	}
-	c.frngMu.Lock()
-	c.faults = f.clone()
-	c.frngMu.Unlock()
+	c.faults.set(f)
 	return nil
 }
 
 // Faults returns the faults in force.
 func (c *Cluster) Faults() Faults {
-	c.frngMu.Lock()
-	defer c.frngMu.Unlock()
-	return c.faults.clone()
+	return c.faults.get()
 }

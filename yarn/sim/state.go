@@ -345,7 +345,7 @@ func (c *Cluster) ensureJM(a *app) *jobManager {
 		return nil
 	}
 	jm := &jobManager{app: a, attempt: len(a.attempts), addr: ln.Addr().String(), started: c.clock.Now()}
-	jm.srv = &http.Server{Handler: c.withFaults(jmKind, jmEntry{c: c, jm: jm}),
+	jm.srv = &http.Server{Handler: c.faults.wrap(jmKind, jmEntry{c: c, jm: jm}),
 		ReadHeaderTimeout: 10 * time.Second}
 	a.jm = jm
 	c.serve(jm.srv, ln)
@@ -463,7 +463,7 @@ func (c *Cluster) appShutdownAfterJob(a *app, now time.Time, waitForResult bool)
 // with the stale-status fault its JobManager lingers (still listing the
 // ended job as RUNNING) until that window has passed.
 func (c *Cluster) shutdownAt(a *app, at time.Time) time.Time {
-	stale := c.staleStatus()
+	stale := c.faults.staleStatus()
 	if stale <= 0 {
 		return at
 	}
