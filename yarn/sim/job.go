@@ -202,7 +202,7 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 	case j.restorePath != "":
 		from, failure = c.lookupPoint(j.restorePath)
 	}
-	c.schedule(j.app, now.Add(dJobCreated), func(t time.Time) {
+	c.events.schedule(j.app, now.Add(dJobCreated), func(t time.Time) {
 		if j.gen != g {
 			return
 		}
@@ -218,7 +218,7 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 		}
 		j.setState(jobCreated, t)
 	})
-	c.schedule(j.app, now.Add(dJobCreated+dJobRunning), func(t time.Time) {
+	c.events.schedule(j.app, now.Add(dJobCreated+dJobRunning), func(t time.Time) {
 		if j.gen != g || j.state != jobCreated {
 			return
 		}
@@ -265,7 +265,7 @@ func (c *Cluster) enterRunning(j *job, t time.Time) {
 	j.ck.next = t.Add(j.interval)
 	if j.failUntil > 0 {
 		g := j.gen
-		c.schedule(j.app, t.Add(dRefail), func(t time.Time) {
+		c.events.schedule(j.app, t.Add(dRefail), func(t time.Time) {
 			if j.gen == g && j.state == jobRunning {
 				c.failJob(j, t, true, j.failMessage)
 			}
@@ -397,7 +397,7 @@ func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, canc
 	dir = strings.TrimRight(dir, "/")
 	if j.state != jobRunning {
 		state := j.state
-		c.schedule(j.app, now.Add(100*time.Millisecond), func(time.Time) {
+		c.events.schedule(j.app, now.Add(100*time.Millisecond), func(time.Time) {
 			op.done = true
 			op.failure = fmt.Sprintf("org.apache.flink.runtime.checkpoint.CheckpointException: Checkpoint triggering task %s of job %s is not being executed at the moment (job status %s). Aborting checkpoint. Failure reason: Not all required tasks are currently running.",
 				j.vertices[0].name+" (1/"+strconv.Itoa(j.vertices[0].parallelism)+")", j.id, state)
@@ -405,7 +405,7 @@ func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, canc
 		return op
 	}
 	g := j.gen
-	c.schedule(j.app, now.Add(dSavepoint), func(t time.Time) {
+	c.events.schedule(j.app, now.Add(dSavepoint), func(t time.Time) {
 		if j.gen != g || j.state != jobRunning {
 			op.done = true
 			op.failure = "org.apache.flink.runtime.checkpoint.CheckpointException: Task has failed. Failure reason: The job failed or was canceled while the savepoint was in progress."
@@ -444,7 +444,7 @@ func (c *Cluster) cancelJob(j *job, now time.Time, waitForResult bool) {
 	g := j.gen
 	j.failUntil = 0
 	j.setState(jobCancelling, now)
-	c.schedule(j.app, now.Add(dCancel), func(t time.Time) {
+	c.events.schedule(j.app, now.Add(dCancel), func(t time.Time) {
 		if j.gen != g {
 			return
 		}
@@ -477,7 +477,7 @@ func (c *Cluster) failJob(j *job, now time.Time, fatal bool, msg string) {
 		j.record(now, "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts="+
 			strconv.Itoa(j.restarts)+", backoffTimeMS=1000)", "", "")
 		j.setState(jobFailing, now)
-		c.schedule(j.app, now.Add(dFailing), func(t time.Time) {
+		c.events.schedule(j.app, now.Add(dFailing), func(t time.Time) {
 			if j.gen != g {
 				return
 			}
@@ -490,7 +490,7 @@ func (c *Cluster) failJob(j *job, now time.Time, fatal bool, msg string) {
 	j.restarts++
 	j.totalRestarts++
 	j.setState(jobRestarting, now)
-	c.schedule(j.app, now.Add(dRestartDelay), func(t time.Time) {
+	c.events.schedule(j.app, now.Add(dRestartDelay), func(t time.Time) {
 		if j.gen != g {
 			return
 		}

@@ -94,8 +94,8 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 		a.state = yarnNewSaving
 		c.apps[a.id] = a
 		c.order = append(c.order, a)
-		c.schedule(a, at.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
-		c.schedule(a, at.Add(dAccepted), func(t time.Time) { c.startAttempt(a, t) })
+		c.events.schedule(a, at.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
+		c.events.schedule(a, at.Add(dAccepted), func(t time.Time) { c.startAttempt(a, t) })
 		c.addJob(a, jobSpec{name: a.name, parallelism: 1 + int(noise(seed, 9)*4)}, at)
 		return
 	}

@@ -117,8 +117,7 @@ type Cluster struct {
 	order     []*app // by submission
 	jobs      map[string]*job
 	points    map[string]*checkpoint // every completed checkpoint and savepoint, by path
-	due       dueHeap
-	eventSeq  uint64
+	events    *eventQueue
 	nodes     int
 	sessions  map[string]*sqlSession
 	lastFault map[string]time.Time // when each periodic fault last fired
@@ -158,6 +157,7 @@ func New(o Options) (*Cluster, error) {
 		clock:     o.Clock,
 		faults:    newInjector(o.Seed, o.Faults),
 		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
+		events:    &eventQueue{},
 		apps:      map[string]*app{},
 		jobs:      map[string]*job{},
 		points:    map[string]*checkpoint{},

@@ -1,11 +1,9 @@
 package sim
 
 import (
-	"container/heap"
 	"fmt"
 	"net"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -119,27 +117,6 @@ type jobManager struct {
 	started time.Time
 }
 
-// event is a scheduled state change of one application.
-type event struct {
-	at  time.Time
-	seq uint64
-	do  func(now time.Time)
-}
-
-// schedule runs do at simulated time at (in order with the app's other events).
-func (c *Cluster) schedule(a *app, at time.Time, do func(now time.Time)) {
-	c.eventSeq++
-	e := &event{at: at, seq: c.eventSeq, do: do}
-	i := sort.Search(len(a.events), func(i int) bool {
-		x := a.events[i]
-		return x.at.After(at) || (x.at.Equal(at) && x.seq > e.seq)
-	})
-	a.events = append(a.events, nil)
-	copy(a.events[i+1:], a.events[i:])
-	a.events[i] = e
-	heap.Push(&c.due, dueEntry{at: at, app: a})
-}
-
 // advance applies the app's events due at now, in order. Checkpoints of
 // running jobs are brought up to each event's time first, so that an event
 // sees the checkpoints that completed before it.
@@ -154,26 +131,6 @@ func (c *Cluster) advance(a *app, now time.Time) {
 	}
 }
 
-// dueEntry is one entry of the scheduler's heap. Entries may be stale (the
-// event already ran on a read); advancing then does nothing.
-type dueEntry struct {
-	at  time.Time
-	app *app
-}
-
-type dueHeap []dueEntry
-
-func (h dueHeap) Len() int           { return len(h) }
-func (h dueHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h dueHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *dueHeap) Push(x any)        { *h = append(*h, x.(dueEntry)) }
-func (h *dueHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // tick runs due events of every app and the periodic faults. The
 // scheduler goroutine calls it; it is the only per-tick work, and it is
 // proportional to the events due, not to the number of apps.
@@ -184,9 +141,8 @@ func (c *Cluster) tick() {
 		return
 	}
 	now := c.clock.Now()
-	for c.due.Len() > 0 && !c.due[0].at.After(now) {
-		e := heap.Pop(&c.due).(dueEntry)
-		c.advance(e.app, now)
+	for a := c.events.next(now); a != nil; a = c.events.next(now) {
+		c.advance(a, now)
 	}
 	c.periodicFaults(now)
 	if now.Sub(c.lastSweep) > time.Minute {
@@ -274,9 +230,9 @@ func (c *Cluster) newApp(now time.Time, r SubmitRequest) (*app, error) {
 	}
 	c.apps[a.id] = a
 	c.order = append(c.order, a)
-	c.schedule(a, now.Add(dNewSaving), func(time.Time) { a.state = yarnNewSaving })
-	c.schedule(a, now.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
-	c.schedule(a, now.Add(dAccepted), func(t time.Time) { c.startAttempt(a, t) })
+	c.events.schedule(a, now.Add(dNewSaving), func(time.Time) { a.state = yarnNewSaving })
+	c.events.schedule(a, now.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
+	c.events.schedule(a, now.Add(dAccepted), func(t time.Time) { c.startAttempt(a, t) })
 	return a, nil
 }
 
@@ -302,12 +258,12 @@ func (c *Cluster) startAttempt(a *app, now time.Time) {
 		container: containerID(a, n, 1)}
 	a.attempts = append(a.attempts, at)
 	a.state = yarnAccepted
-	c.schedule(a, now.Add(dAMRegistered/3), func(time.Time) {
+	c.events.schedule(a, now.Add(dAMRegistered/3), func(time.Time) {
 		if at.state == "SCHEDULED" {
 			at.state = "LAUNCHED"
 		}
 	})
-	c.schedule(a, now.Add(dAMRegistered), func(t time.Time) {
+	c.events.schedule(a, now.Add(dAMRegistered), func(t time.Time) {
 		if yarnFinal(a.state) || at.state != "LAUNCHED" || a.current() != at {
 			return
 		}
@@ -402,7 +358,7 @@ func (c *Cluster) kill(a *app, now time.Time) {
 		return
 	}
 	a.killAt = now
-	c.schedule(a, now.Add(dKill), func(t time.Time) {
+	c.events.schedule(a, now.Add(dKill), func(t time.Time) {
 		c.endApp(a, t, yarnKilled, finalKilled, "Application killed by user.")
 	})
 }
@@ -456,7 +412,7 @@ func (c *Cluster) appShutdownAfterJob(a *app, now time.Time, waitForResult bool)
 	if waitForResult && !a.stopFetched {
 		delay = dResultGrace
 	}
-	c.schedule(a, c.shutdownAt(a, now.Add(delay)), func(t time.Time) { c.deregister(a, t) })
+	c.events.schedule(a, c.shutdownAt(a, now.Add(delay)), func(t time.Time) { c.deregister(a, t) })
 }
 
 // shutdownAt is when a per-job cluster deregisters, at the earliest at:
@@ -502,7 +458,7 @@ func (c *Cluster) resultFetched(a *app, now time.Time) {
 			return // it goes when the job ends (appShutdownAfterJob)
 		}
 	}
-	c.schedule(a, c.shutdownAt(a, now.Add(dAfterFetch)), func(t time.Time) { c.deregister(a, t) })
+	c.events.schedule(a, c.shutdownAt(a, now.Add(dAfterFetch)), func(t time.Time) { c.deregister(a, t) })
 }
 
 func or(s, def string) string {
