@@ -113,9 +113,8 @@ func (c *Cluster) periodicFaults(now time.Time) {
 		c.lastFault[name] = now
 		return true
 	}
-	if due("rm", f.RMFailoverEvery) && len(c.rms) > 1 {
-		c.active = (c.active + 1) % len(c.rms)
-		c.opts.Logf("sim: fault: RM failover, rm%d is active", c.active+1)
+	if due("rm", f.RMFailoverEvery) && len(c.ha.rms) > 1 {
+		c.opts.Logf("sim: fault: RM failover, rm%d is active", c.ha.failover()+1)
 	}
 	if due("jm", f.JMFailoverEvery) {
 		if a := c.pickApp(now, func(a *app) bool { return a.state == yarnRunning && a.appType == "Apache Flink" }); a != nil {

@@ -159,11 +159,11 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 		if jm := c.ensureJM(a); jm != nil {
 			out.JMAddress = jm.addr
 		}
-		if rm := c.activeRMLocked(); rm != nil {
+		if rm := c.ha.activeRM(); rm != nil {
 			out.TrackingURL = rm.url + "/proxy/" + a.id + "/"
 		}
 	} else if yarnFinal(a.state) {
-		if rm := c.activeRMLocked(); rm != nil {
+		if rm := c.ha.activeRM(); rm != nil {
 			out.TrackingURL = rm.url + "/cluster/app/" + a.id
 		}
 	}
@@ -270,15 +270,12 @@ func (c *Cluster) KillApp(appID string) error {
 func (c *Cluster) FailoverRM() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.rms) < 2 {
-		return c.active
+	if len(c.ha.rms) < 2 {
+		return c.ha.active
 	}
-	c.active = (c.active + 1) % len(c.rms)
-	if c.active < 0 {
-		c.active = 0
-	}
-	c.opts.Logf("sim: RM failover: rm%d is active", c.active+1)
-	return c.active
+	i := c.ha.failover()
+	c.opts.Logf("sim: RM failover: rm%d is active", i+1)
+	return i
 }
 
 // SetActiveRM makes RM i (0-based) active and the others standbys; -1
@@ -286,13 +283,13 @@ func (c *Cluster) FailoverRM() int {
 func (c *Cluster) SetActiveRM(i int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := len(c.rms)
+	n := len(c.ha.rms)
 	if n == 0 {
 		n = c.opts.RMs
 	}
 	if i < -1 || i >= n {
 		return fmt.Errorf("set active RM %d: %w: have %d RMs", i, ErrInvalid, n)
 	}
-	c.active = i
+	c.ha.active = i
 	return nil
 }

@@ -196,7 +196,7 @@ func (c *Cluster) newApp(now time.Time, r SubmitRequest) (*app, error) {
 	if !leafQueue(r.Queue) {
 		return nil, fmt.Errorf("%w: submitted by user %s to unknown queue: %s", ErrInvalid, or(r.User, c.opts.User), r.Queue)
 	}
-	rm := c.activeRMLocked()
+	rm := c.ha.activeRM()
 	if rm == nil {
 		return nil, fmt.Errorf("%w: no active ResourceManager", ErrState)
 	}
@@ -390,14 +390,6 @@ func (c *Cluster) failoverJM(a *app, now time.Time) error {
 
 func attemptID(a *app, n int) string {
 	return fmt.Sprintf("appattempt_%s_%06d", strings.TrimPrefix(a.id, "application_"), n)
-}
-
-// activeRMLocked returns the active RM, or nil.
-func (c *Cluster) activeRMLocked() *rmServer {
-	if c.active < 0 || c.active >= len(c.rms) {
-		return nil
-	}
-	return c.rms[c.active]
 }
 
 // appShutdownAfterJob ends a per-job or application cluster once its job

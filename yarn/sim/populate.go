@@ -34,7 +34,7 @@ func (c *Cluster) populate(now time.Time, n int) {
 	}
 	// Submission order is time order, so ids grow with startedTime.
 	sort.Slice(plans, func(i, k int) bool { return plans[i].at.Before(plans[k].at) })
-	rm := c.rms[0]
+	rm := c.ha.rms[0]
 	for _, p := range plans {
 		rm.appSeq++
 		if p.flink {

@@ -25,7 +25,7 @@ func (c *Cluster) proxyHandler() http.Handler {
 		c.mu.Lock()
 		a := c.appLocked(id, c.clock.Now())
 		var addr, state, rmURL string
-		if rm := c.activeRMLocked(); rm != nil {
+		if rm := c.ha.activeRM(); rm != nil {
 			rmURL = rm.url
 		}
 		if a != nil {

@@ -77,9 +77,9 @@ func (c *Cluster) standbyFilter(rm *rmServer, next http.Handler) http.Handler {
 			return
 		}
 		c.mu.Lock()
-		standby := c.active != rm.idx
+		standby := c.ha.active != rm.idx
 		var activeURL string
-		if a := c.activeRMLocked(); a != nil {
+		if a := c.ha.activeRM(); a != nil {
 			activeURL = a.url
 		}
 		c.mu.Unlock()
@@ -107,11 +107,11 @@ func (c *Cluster) rmInfo(rm *rmServer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c.mu.Lock()
 		ha := "ACTIVE"
-		if c.active != rm.idx {
+		if c.ha.active != rm.idx {
 			ha = "STANDBY"
 		}
 		zk := "ResourceManager HA is not enabled."
-		if len(c.rms) > 1 {
+		if len(c.ha.rms) > 1 {
 			zk = "CONNECTED"
 		}
 		c.mu.Unlock()
@@ -847,4 +847,41 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// rmServer is one ResourceManager's listener.
+type rmServer struct {
+	idx     int
+	url     string // http://host:port
+	srv     *http.Server
+	startMs int64 // its start time, the cluster timestamp of the ids it issues
+	appSeq  int   // the sequence number of the last application id it issued
+}
+
+// rmHA is the cluster's ResourceManagers and which of them is active, as
+// ZooKeeper-based RM HA elects it. It is guarded by the cluster lock.
+type rmHA struct {
+	rms    []*rmServer
+	active int // index of the active RM; -1 while none is
+}
+
+// activeRM returns the active RM, or nil while none is.
+func (h *rmHA) activeRM() *rmServer {
+	if h.active < 0 || h.active >= len(h.rms) {
+		return nil
+	}
+	return h.rms[h.active]
+}
+
+// failover makes the next RM the active one and returns its index. With a
+// single RM it changes nothing.
+func (h *rmHA) failover() int {
+	if len(h.rms) < 2 {
+		return h.active
+	}
+	h.active = (h.active + 1) % len(h.rms)
+	if h.active < 0 {
+		h.active = 0
+	}
+	return h.active
 }

@@ -109,8 +109,7 @@ type Cluster struct {
 	// lock, and one lock keeps every transition atomic.
 	mu        sync.Mutex
 	rng       *rand.Rand
-	rms       []*rmServer
-	active    int // index of the active RM; -1 while none is
+	ha        *rmHA
 	gw        *http.Server
 	gwURL     string
 	apps      map[string]*app
@@ -134,15 +133,6 @@ type Cluster struct {
 	closed  bool
 }
 
-// rmServer is one ResourceManager's listener.
-type rmServer struct {
-	idx     int
-	url     string // http://host:port
-	srv     *http.Server
-	startMs int64 // its start time, the cluster timestamp of the ids it issues
-	appSeq  int   // the sequence number of the last application id it issued
-}
-
 // New checks o and builds a cluster. Nothing listens until Start.
 func New(o Options) (*Cluster, error) {
 	if err := o.Faults.Validate(); err != nil {
@@ -158,6 +148,7 @@ func New(o Options) (*Cluster, error) {
 		faults:    newInjector(o.Seed, o.Faults),
 		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
 		events:    &eventQueue{},
+		ha:        &rmHA{},
 		apps:      map[string]*app{},
 		jobs:      map[string]*job{},
 		points:    map[string]*checkpoint{},
@@ -177,7 +168,7 @@ func New(o Options) (*Cluster, error) {
 		// Each RM has its own start time: ids issued after a failover carry
 		// the new active RM's cluster timestamp, as in YARN.
 		// They started before the oldest pre-existing application.
-		c.rms = append(c.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
+		c.ha.rms = append(c.ha.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
 	}
 	c.mu.Lock()
 	c.populate(now, o.Apps)
@@ -201,7 +192,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		return fmt.Errorf("start simulated cluster: %w", err)
 	}
 	c.started = true
-	for i, rm := range c.rms {
+	for i, rm := range c.ha.rms {
 		a := addr
 		if i > 0 {
 			a = net.JoinHostPort(c.opts.Host, "0")
@@ -280,7 +271,7 @@ func (c *Cluster) closeLocked() {
 	}
 	c.closed = true
 	c.cancel()
-	for _, rm := range c.rms {
+	for _, rm := range c.ha.rms {
 		if rm.srv != nil {
 			_ = rm.srv.Close()
 		}
@@ -301,8 +292,8 @@ func (c *Cluster) closeLocked() {
 func (c *Cluster) RMURLs() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]string, 0, len(c.rms))
-	for _, rm := range c.rms {
+	out := make([]string, 0, len(c.ha.rms))
+	for _, rm := range c.ha.rms {
 		if rm.url != "" {
 			out = append(out, rm.url)
 		}
@@ -315,10 +306,10 @@ func (c *Cluster) RMURLs() []string {
 func (c *Cluster) ActiveRMURL() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.active < 0 || c.active >= len(c.rms) {
-		return ""
+	if rm := c.ha.activeRM(); rm != nil {
+		return rm.url
 	}
-	return c.rms[c.active].url
+	return ""
 }
 
 // GatewayURL returns the SQL Gateway's base URL (http://host:port).
