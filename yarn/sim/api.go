@@ -156,7 +156,7 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 		Tags: append([]string(nil), a.tags...), State: a.state, FinalStatus: a.final, Diagnostics: a.diag,
 		Mode: a.mode, Attempt: len(a.attempts), StartedAt: a.submitted, FinishedAt: a.finished}
 	if a.state == yarnRunning {
-		if jm := c.ensureJM(a); jm != nil {
+		if jm := c.jms.ensure(a); jm != nil {
 			out.JMAddress = jm.addr
 		}
 		if rm := c.ha.activeRM(); rm != nil {

@@ -2,8 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -106,15 +104,6 @@ type attempt struct {
 	state     string // RMAppAttemptState
 	node      int
 	container string
-}
-
-// jobManager is one JobManager REST server (one per attempt).
-type jobManager struct {
-	app     *app
-	attempt int
-	addr    string // host:port
-	srv     *http.Server
-	started time.Time
 }
 
 // advance applies the app's events due at now, in order. Checkpoints of
@@ -288,40 +277,6 @@ func containerID(a *app, attempt, n int) string {
 	return fmt.Sprintf("container_e%02d_%s_%s_%02d_%06d", 1, parts[0], parts[1], attempt, n)
 }
 
-// ensureJM opens the app's JobManager listener if it should run and does
-// not yet. Listeners are opened lazily, when an address is first needed,
-// so that a large fleet costs nothing until it is looked at.
-func (c *Cluster) ensureJM(a *app) *jobManager {
-	if !a.jmPending || a.jm != nil || c.closed {
-		return a.jm
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(c.opts.Host, "0"))
-	if err != nil {
-		c.opts.Logf("sim: %s: open JobManager listener: %v", a.id, err)
-		return nil
-	}
-	jm := &jobManager{app: a, attempt: len(a.attempts), addr: ln.Addr().String(), started: c.clock.Now()}
-	jm.srv = &http.Server{Handler: c.faults.wrap(jmKind, jmEntry{c: c, jm: jm}),
-		ReadHeaderTimeout: 10 * time.Second}
-	a.jm = jm
-	c.serve(jm.srv, ln)
-	return jm
-}
-
-// stopJM takes the app's JobManager down: its port stops answering.
-func (c *Cluster) stopJM(a *app) {
-	a.jmPending = false
-	jm := a.jm
-	a.jm = nil
-	if jm == nil {
-		return
-	}
-	// Close (not Shutdown): a dead process does not finish its answers,
-	// and its port refuses connections from now on. Close does not wait
-	// for handlers, so calling it under c.mu cannot deadlock.
-	_ = jm.srv.Close()
-}
-
 // endApp moves the app to a final YARN state and takes its JM down.
 func (c *Cluster) endApp(a *app, now time.Time, state, final, diag string) {
 	if yarnFinal(a.state) {
@@ -349,7 +304,7 @@ func (c *Cluster) endApp(a *app, now time.Time, state, final, diag string) {
 			j.end = now
 		}
 	}
-	c.stopJM(a)
+	c.jms.stop(a)
 }
 
 // kill is YARN's kill: the app is KILLED a moment later, its JM gone.
@@ -371,7 +326,7 @@ func (c *Cluster) failoverJM(a *app, now time.Time) error {
 		return fmt.Errorf("%w: application is %s, not RUNNING", ErrState, a.state)
 	}
 	at.state = "FAILED"
-	c.stopJM(a)
+	c.jms.stop(a)
 	for _, j := range a.jobs {
 		if !flinkTerminal(j.state) {
 			j.gen++ // cancels the job's pending transitions
@@ -473,5 +428,3 @@ func firstNonEmpty(ss ...string) string {
 func (c *Cluster) hex32() string {
 	return fmt.Sprintf("%016x%016x", c.rng.Uint64(), c.rng.Uint64())
 }
-
-func jmKind(*http.Request) Kind { return KindJM }

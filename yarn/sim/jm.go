@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"sort"
@@ -56,12 +57,12 @@ type jmKey struct{}
 // with their JobManager and hands them to the router all JobManagers share,
 // so that a JobManager costs a listener, not a router of its own.
 type jmEntry struct {
-	c  *Cluster
+	m  *jobManagers
 	jm *jobManager
 }
 
 func (e jmEntry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	e.c.jmMux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), jmKey{}, e.jm)))
+	e.m.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), jmKey{}, e.jm)))
 }
 
 func jmOf(r *http.Request) *jobManager { return r.Context().Value(jmKey{}).(*jobManager) }
@@ -933,3 +934,73 @@ func jmJobManagerConfig(x *jmReq) jmAnswer {
 	}
 	return ok(out)
 }
+
+// jobManagers runs the JobManager REST servers: one listener per running
+// application, which is its amRPCAddress, opened lazily and closed when the
+// JobManager dies, and one router that all of them share. It is guarded by
+// the cluster lock.
+type jobManagers struct {
+	clock  Clock
+	host   string
+	logf   func(format string, args ...any)
+	serve  func(*http.Server, net.Listener) // runs a listener until the cluster closes
+	faults *injector
+	mux    http.Handler // routes the requests of every JobManager listener
+	closed bool         // the cluster closed: no listener opens any more
+}
+
+// jobManager is one JobManager REST server (one per attempt).
+type jobManager struct {
+	app     *app
+	attempt int
+	addr    string // host:port
+	srv     *http.Server
+	started time.Time
+}
+
+// ensure opens the app's JobManager listener if it should run and does
+// not yet. Listeners are opened lazily, when an address is first needed,
+// so that a large fleet costs nothing until it is looked at.
+func (m *jobManagers) ensure(a *app) *jobManager {
+	if !a.jmPending || a.jm != nil || m.closed {
+		return a.jm
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(m.host, "0"))
+	if err != nil {
+		m.logf("sim: %s: open JobManager listener: %v", a.id, err)
+		return nil
+	}
+	jm := &jobManager{app: a, attempt: len(a.attempts), addr: ln.Addr().String(), started: m.clock.Now()}
+	jm.srv = &http.Server{Handler: m.faults.wrap(jmKind, jmEntry{m: m, jm: jm}),
+		ReadHeaderTimeout: 10 * time.Second}
+	a.jm = jm
+	m.serve(jm.srv, ln)
+	return jm
+}
+
+// stop takes the app's JobManager down: its port stops answering.
+func (m *jobManagers) stop(a *app) {
+	a.jmPending = false
+	jm := a.jm
+	a.jm = nil
+	if jm == nil {
+		return
+	}
+	// Close (not Shutdown): a dead process does not finish its answers,
+	// and its port refuses connections from now on. Close does not wait
+	// for handlers, so calling it under the cluster lock cannot deadlock.
+	_ = jm.srv.Close()
+}
+
+// closeAll closes the JobManagers of apps for good: the cluster is closing.
+func (m *jobManagers) closeAll(apps []*app) {
+	m.closed = true
+	for _, a := range apps {
+		if a.jm != nil {
+			_ = a.jm.srv.Close()
+			a.jm = nil
+		}
+	}
+}
+
+func jmKind(*http.Request) Kind { return KindJM }

@@ -31,7 +31,7 @@ func (c *Cluster) proxyHandler() http.Handler {
 		if a != nil {
 			state = a.state
 			if a.state == yarnRunning {
-				if jm := c.ensureJM(a); jm != nil {
+				if jm := c.jms.ensure(a); jm != nil {
 					addr = jm.addr
 				}
 			}

@@ -229,7 +229,7 @@ func (c *Cluster) renderApp(a *app, rmURL string, clusterID int64, now time.Time
 		j.AMHostHTTPAddress = httpAddr
 		j.AMContainerLogs = "http://" + httpAddr + "/node/containerlogs/" + at.container + "/" + a.user
 		if a.state == yarnRunning {
-			if jm := c.ensureJM(a); jm != nil {
+			if jm := c.jms.ensure(a); jm != nil {
 				j.AMRPCAddress = jm.addr
 			}
 		}

@@ -123,8 +123,7 @@ type Cluster struct {
 	lastSweep time.Time            // when idle gateway sessions were last removed
 	// proxyTransport carries the web proxy's requests to JobManagers.
 	proxyTransport *http.Transport
-	// jmMux routes the requests of every JobManager listener.
-	jmMux http.Handler
+	jms            *jobManagers
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -161,7 +160,8 @@ func New(o Options) (*Cluster, error) {
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
-	c.jmMux = c.jmRouter()
+	c.jms = &jobManagers{clock: c.clock, host: o.Host, logf: o.Logf, serve: c.serve, faults: c.faults}
+	c.jms.mux = c.jmRouter()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
@@ -279,12 +279,7 @@ func (c *Cluster) closeLocked() {
 	if c.gw != nil {
 		_ = c.gw.Close()
 	}
-	for _, a := range c.order {
-		if a.jm != nil {
-			_ = a.jm.srv.Close()
-			a.jm = nil
-		}
-	}
+	c.jms.closeAll(c.order)
 }
 
 // RMURLs returns the base URL (http://host:port) of every ResourceManager,
