@@ -117,16 +117,16 @@ func (c *Cluster) periodicFaults(now time.Time) {
 		c.opts.Logf("sim: fault: RM failover, rm%d is active", c.ha.failover()+1)
 	}
 	if due("jm", f.JMFailoverEvery) {
-		if a := c.pickApp(now, func(a *app) bool { return a.state == yarnRunning && a.appType == "Apache Flink" }); a != nil {
+		if a := c.yarn.pick(now, func(a *app) bool { return a.state == yarnRunning && a.appType == "Apache Flink" }); a != nil {
 			for _, j := range a.jobs {
-				c.syncCheckpoints(j, now)
+				c.flink.syncCheckpoints(j, now)
 			}
-			_ = c.failoverJM(a, now)
+			_ = c.yarn.failoverJM(a, now)
 			c.opts.Logf("sim: fault: JobManager failover of %s", a.id)
 		}
 	}
 	if due("job", f.JobFailEvery) {
-		if a := c.pickApp(now, func(a *app) bool {
+		if a := c.yarn.pick(now, func(a *app) bool {
 			for _, j := range a.jobs {
 				if j.state == jobRunning {
 					return true
@@ -136,27 +136,12 @@ func (c *Cluster) periodicFaults(now time.Time) {
 		}); a != nil {
 			for _, j := range a.jobs {
 				if j.state == jobRunning {
-					c.syncCheckpoints(j, now)
-					c.failJob(j, now, c.rng.Float64() < f.FatalShare, "")
+					c.flink.syncCheckpoints(j, now)
+					c.flink.failJob(j, now, c.rng.Float64() < f.FatalShare, "")
 					c.opts.Logf("sim: fault: job %s of %s failed", j.id, a.id)
 					break
 				}
 			}
 		}
 	}
-}
-
-// pickApp returns a random app that satisfies ok, or nil.
-func (c *Cluster) pickApp(now time.Time, ok func(*app) bool) *app {
-	var candidates []*app
-	for _, a := range c.order {
-		c.advance(a, now)
-		if ok(a) {
-			candidates = append(candidates, a)
-		}
-	}
-	if len(candidates) == 0 {
-		return nil
-	}
-	return candidates[c.rng.IntN(len(candidates))]
 }

@@ -109,7 +109,7 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	for k, v := range r.Config {
 		conf[k] = v
 	}
-	a, err := c.newApp(now, r)
+	a, err := c.yarn.newApp(now, r)
 	if err != nil {
 		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
 	}
@@ -117,7 +117,7 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	if a.mode != ModeSession {
 		entry := r.EntryClass
 		name := firstNonEmpty(r.JobName, conf["pipeline.name"], r.Name, entry[strings.LastIndex(entry, ".")+1:])
-		j := c.addJob(a, jobSpec{name: name, entryClass: entry, parallelism: r.Parallelism, config: conf,
+		j := c.flink.addJob(a, jobSpec{name: name, entryClass: entry, parallelism: r.Parallelism, config: conf,
 			restorePath:      firstNonEmpty(r.SavepointPath, conf["execution.state-recovery.path"], conf["execution.savepoint.path"]),
 			allowNonRestored: r.AllowNonRestoredState}, now)
 		out.JobID = j.id
@@ -131,9 +131,9 @@ func (c *Cluster) Apps() []App {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	out := make([]App, 0, len(c.order))
-	for _, a := range c.order {
-		c.advance(a, now)
+	out := make([]App, 0, len(c.yarn.order))
+	for _, a := range c.yarn.order {
+		c.yarn.advance(a, now)
 		out = append(out, c.snapshot(a, now))
 	}
 	return out
@@ -144,7 +144,7 @@ func (c *Cluster) App(id string) (App, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	a := c.appLocked(id, now)
+	a := c.yarn.get(id, now)
 	if a == nil {
 		return App{}, fmt.Errorf("app %s: %w", id, ErrNotFound)
 	}
@@ -168,7 +168,7 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 		}
 	}
 	for _, j := range a.jobs {
-		c.syncCheckpoints(j, now)
+		c.flink.syncCheckpoints(j, now)
 		sj := Job{ID: j.id, Name: j.name, State: j.state, Restarts: j.restarts, RestoredFrom: j.restoredFrom,
 			CompletedCheckpoints: j.ck.completed, Savepoints: append([]string(nil), j.savepoints...),
 			StartedAt: j.start, EndedAt: j.end}
@@ -182,11 +182,11 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 
 // resolveJob finds a job by Flink job id, or an app's newest live job.
 func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
-	if j, ok := c.jobs[ref]; ok {
-		c.advance(j.app, now)
+	if j, ok := c.flink.byID[ref]; ok {
+		c.yarn.advance(j.app, now)
 		return j, nil
 	}
-	a := c.appLocked(ref, now)
+	a := c.yarn.get(ref, now)
 	if a == nil {
 		return nil, fmt.Errorf("%w: no application or job %s", ErrNotFound, ref)
 	}
@@ -219,11 +219,11 @@ func (c *Cluster) fail(ref string, fatal bool, op string) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", op, ref, err)
 	}
-	c.syncCheckpoints(j, now)
+	c.flink.syncCheckpoints(j, now)
 	if j.state != jobRunning {
 		return fmt.Errorf("%s %s: %w: job %s is %s, not RUNNING", op, ref, ErrState, j.id, j.state)
 	}
-	c.failJob(j, now, fatal, "")
+	c.flink.failJob(j, now, fatal, "")
 	return nil
 }
 
@@ -235,14 +235,14 @@ func (c *Cluster) FailoverJM(appID string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	a := c.appLocked(appID, now)
+	a := c.yarn.get(appID, now)
 	if a == nil {
 		return fmt.Errorf("fail over JobManager of %s: %w", appID, ErrNotFound)
 	}
 	for _, j := range a.jobs {
-		c.syncCheckpoints(j, now)
+		c.flink.syncCheckpoints(j, now)
 	}
-	if err := c.failoverJM(a, now); err != nil {
+	if err := c.yarn.failoverJM(a, now); err != nil {
 		return fmt.Errorf("fail over JobManager of %s: %w", appID, err)
 	}
 	return nil
@@ -254,14 +254,14 @@ func (c *Cluster) KillApp(appID string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	a := c.appLocked(appID, now)
+	a := c.yarn.get(appID, now)
 	if a == nil {
 		return fmt.Errorf("kill %s: %w", appID, ErrNotFound)
 	}
 	if yarnFinal(a.state) {
 		return fmt.Errorf("kill %s: %w: application is already %s", appID, ErrState, a.state)
 	}
-	c.kill(a, now)
+	c.yarn.kill(a, now)
 	return nil
 }
 

@@ -202,7 +202,7 @@ func withOp(fn func(g *gwReq, s *sqlSession, op *sqlOp) jmAnswer) func(g *gwReq)
 }
 
 func (c *Cluster) uuid() string {
-	h := c.hex32()
+	h := hex32(c.rng)
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
@@ -326,7 +326,7 @@ func gwCancel(g *gwReq, s *sqlSession, op *sqlOp) jmAnswer {
 	op.status = "CANCELED"
 	if op.app != nil && !yarnFinal(op.app.state) && op.app.mode != ModeSession {
 		// The deployment was still in progress: abort it.
-		g.c.kill(op.app, g.now)
+		g.c.yarn.kill(op.app, g.now)
 	}
 	return ok(map[string]string{"status": "CANCELED"})
 }
@@ -337,7 +337,7 @@ func (c *Cluster) refreshOp(op *sqlOp, now time.Time) {
 		return
 	}
 	if op.app != nil {
-		c.advance(op.app, now)
+		c.yarn.advance(op.app, now)
 		switch {
 		case yarnFinal(op.app.state):
 			op.status = "ERROR"

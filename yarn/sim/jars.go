@@ -105,7 +105,7 @@ func (c *Cluster) jmUpload() http.Handler {
 		c.mu.Lock()
 		now := c.clock.Now()
 		a := jm.app
-		c.advance(a, now)
+		c.yarn.advance(a, now)
 		if a.jm != jm {
 			c.mu.Unlock()
 			resetConn(w)
@@ -116,7 +116,7 @@ func (c *Cluster) jmUpload() http.Handler {
 			writeFlinkError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
 			return
 		}
-		u := c.hex32()
+		u := hex32(c.rng)
 		id := fmt.Sprintf("%s-%s-%s-%s-%s_%s", u[:8], u[8:12], u[12:16], u[16:20], u[20:], name)
 		a.jars = append(a.jars, &jar{id: id, name: name, uploaded: now, mainClass: mainClass})
 		c.mu.Unlock()
@@ -215,7 +215,7 @@ func jmRunJar(x *jmReq) jmAnswer {
 		if !reHex32.MatchString(body.JobID) {
 			return badRequestFlink("Request did not match expected format JarRunRequestBody: jobId is not a 32-character hex string")
 		}
-		if _, taken := x.c.jobs[body.JobID]; taken {
+		if _, taken := x.c.flink.byID[body.JobID]; taken {
 			return restError(http.StatusConflict, "org.apache.flink.runtime.client.DuplicateJobSubmissionException",
 				"Job has already been submitted. JobID "+body.JobID)
 		}
@@ -225,12 +225,12 @@ func jmRunJar(x *jmReq) jmAnswer {
 		conf[k] = v
 	}
 	name := firstNonEmpty(conf["pipeline.name"], entry[strings.LastIndex(entry, ".")+1:])
-	j := x.c.addJob(x.a, jobSpec{name: name, entryClass: entry, parallelism: p, config: conf,
+	j := x.c.flink.addJob(x.a, jobSpec{name: name, entryClass: entry, parallelism: p, config: conf,
 		restorePath: savepoint, allowNonRestored: allow}, x.now)
 	if body.JobID != "" {
-		delete(x.c.jobs, j.id)
+		delete(x.c.flink.byID, j.id)
 		j.id = body.JobID
-		x.c.jobs[j.id] = j
+		x.c.flink.byID[j.id] = j
 	}
 	return ok(map[string]string{"jobid": j.id})
 }

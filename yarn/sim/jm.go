@@ -136,14 +136,14 @@ func (c *Cluster) jmServe(fn func(x *jmReq) jmAnswer) http.Handler {
 		c.mu.Lock()
 		now := c.clock.Now()
 		a := jm.app
-		c.advance(a, now)
+		c.yarn.advance(a, now)
 		if a.jm != jm {
 			c.mu.Unlock()
 			resetConn(w)
 			return
 		}
 		for _, j := range a.jobs {
-			c.syncCheckpoints(j, now)
+			c.flink.syncCheckpoints(j, now)
 		}
 		ans := fn(&jmReq{c: c, jm: jm, a: a, now: now, r: r})
 		c.mu.Unlock()
@@ -459,7 +459,7 @@ func (x *jmReq) terminate(j *job, mode string) jmAnswer {
 			fmt.Sprintf("Job cancellation failed because the job has already reached another terminal state (%s).", j.state))
 	}
 	if j.state != jobCancelling {
-		x.c.cancelJob(j, x.now, false)
+		x.c.flink.cancelJob(j, x.now, false)
 	}
 	return jmAnswer{status: http.StatusAccepted}
 }
@@ -636,7 +636,7 @@ func (x *jmReq) trigger(j *job, dir, triggerID string, stop, cancel bool) jmAnsw
 			return jmAnswer{status: http.StatusAccepted, body: map[string]string{"request-id": triggerID}}
 		}
 	}
-	op := x.c.triggerSavepoint(j, x.now, dir, stop, cancel)
+	op := x.c.flink.triggerSavepoint(j, x.now, dir, stop, cancel)
 	if triggerID != "" {
 		delete(j.ops, op.id)
 		op.id = triggerID
@@ -660,7 +660,7 @@ func jmSavepointStatus(x *jmReq, j *job) jmAnswer {
 	} else {
 		operation = map[string]any{"location": op.location}
 		if op.endsJob {
-			x.c.resultFetched(x.a, x.now)
+			x.c.yarn.resultFetched(x.a, x.now)
 		}
 	}
 	return ok(map[string]any{"status": map[string]string{"id": "COMPLETED"}, "operation": operation})

@@ -165,7 +165,7 @@ func (c *Cluster) jmLogFile(kind, tmParam, name string) http.Handler {
 		c.mu.Lock()
 		now := c.clock.Now()
 		a := jm.app
-		c.advance(a, now)
+		c.yarn.advance(a, now)
 		if a.jm != jm {
 			c.mu.Unlock()
 			resetConn(w)

@@ -92,11 +92,10 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 	}
 	if kind == "accepted" {
 		a.state = yarnNewSaving
-		c.apps[a.id] = a
-		c.order = append(c.order, a)
+		c.yarn.add(a)
 		c.events.schedule(a, at.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
-		c.events.schedule(a, at.Add(dAccepted), func(t time.Time) { c.startAttempt(a, t) })
-		c.addJob(a, jobSpec{name: a.name, parallelism: 1 + int(noise(seed, 9)*4)}, at)
+		c.events.schedule(a, at.Add(dAccepted), func(t time.Time) { c.yarn.startAttempt(a, t) })
+		c.flink.addJob(a, jobSpec{name: a.name, parallelism: 1 + int(noise(seed, 9)*4)}, at)
 		return
 	}
 	attempts := 1
@@ -109,10 +108,9 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 			st = "RUNNING"
 		}
 		a.attempts = append(a.attempts, &attempt{n: i, start: at.Add(dAccepted + time.Duration(i-1)*time.Hour/4), state: st,
-			node: int(noise(seed, uint64(20+i))*float64(c.nodes)) % c.nodes, container: containerID(a, i, 1)})
+			node: int(noise(seed, uint64(20+i))*float64(c.yarn.nodes)) % c.yarn.nodes, container: containerID(a, i, 1)})
 	}
-	c.apps[a.id] = a
-	c.order = append(c.order, a)
+	c.yarn.add(a)
 	runningAt := at.Add(dAccepted + dAMRegistered)
 	njobs := 1
 	if kind == "session" {
@@ -128,7 +126,7 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 		if a.mode == ModeSession {
 			name = fmt.Sprintf("%s-%d", c.pick(fleetNames, uint64(30+i), seed), i+1)
 		}
-		j := c.addJob(a, jobSpec{name: name, parallelism: 1 + int(noise(seed, uint64(40+i))*6)}, runningAt)
+		j := c.flink.addJob(a, jobSpec{name: name, parallelism: 1 + int(noise(seed, uint64(40+i))*6)}, runningAt)
 		c.backdateJob(j, runningAt.Add(time.Duration(i)*time.Minute), now)
 	}
 	a.state = yarnRunning
@@ -140,32 +138,32 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 	life := now.Sub(runningAt)
 	end := runningAt.Add(time.Duration((0.2 + 0.7*noise(seed, 13)) * float64(life)))
 	j := a.jobs[0]
-	c.syncCheckpoints(j, end)
+	c.flink.syncCheckpoints(j, end)
 	j.gen++
 	j.end = end
 	switch kind {
 	case "finished":
 		j.ck.lastID++
-		c.completeCheckpoint(j, j.ck.lastID, end.Add(-2*time.Second), 1500*time.Millisecond, "SYNC_SAVEPOINT",
-			fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], c.hex32()[:12]))
+		c.flink.completeCheckpoint(j, j.ck.lastID, end.Add(-2*time.Second), 1500*time.Millisecond, "SYNC_SAVEPOINT",
+			fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], hex32(c.rng)[:12]))
 		if j.ck.latest != nil {
-			c.discard(j.ck.latest)
+			c.flink.points.discard(j.ck.latest)
 		}
 		j.setState(jobFinished, end)
-		c.endApp(a, end.Add(dShutdown), yarnFinished, finalSucceeded, "")
+		c.yarn.endApp(a, end.Add(dShutdown), yarnFinished, finalSucceeded, "")
 	case "failed":
 		j.record(end, failureMessages[int(noise(seed, 14)*float64(len(failureMessages)))], "", j.vertices[0].name+" (1/1)#3")
 		j.restarts = 3
 		j.setState(jobFailed, end)
 		if noise(seed, 15) < 0.5 {
-			c.endApp(a, end.Add(dShutdown), yarnFinished, finalFailed, "Flink per-job cluster failed: job "+j.id+" reached state FAILED.\n"+j.rootCause())
+			c.yarn.endApp(a, end.Add(dShutdown), yarnFinished, finalFailed, "Flink per-job cluster failed: job "+j.id+" reached state FAILED.\n"+j.rootCause())
 		} else {
-			c.endApp(a, end, yarnFailed, finalFailed, fmt.Sprintf(
+			c.yarn.endApp(a, end, yarnFailed, finalFailed, fmt.Sprintf(
 				"Application %s failed 2 times due to AM Container for %s exited with  exitCode: 239\nFailing this attempt. Failing the application.",
 				a.id, attemptID(a, len(a.attempts))))
 		}
 	case "killed":
-		c.endApp(a, end, yarnKilled, finalKilled, "Application killed by user.")
+		c.yarn.endApp(a, end, yarnKilled, finalKilled, "Application killed by user.")
 	}
 }
 
@@ -181,10 +179,10 @@ func (c *Cluster) backdateJob(j *job, start, now time.Time) {
 	if noise(j.seed, 50) < 0.3 {
 		// Started from a savepoint of an earlier run of the same pipeline.
 		id := int64(100 + noise(j.seed, 51)*5000)
-		path := fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], c.hex32()[:12])
-		cp := &checkpoint{id: id, jobID: c.hex32(), savepoint: true, kind: "SAVEPOINT", status: "COMPLETED",
+		path := fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], hex32(c.rng)[:12])
+		cp := &checkpoint{id: id, jobID: hex32(c.rng), savepoint: true, kind: "SAVEPOINT", status: "COMPLETED",
 			trigger: start.Add(-time.Hour), ack: start.Add(-time.Hour + time.Second), size: ckptSize(j, id), path: path}
-		c.points[path] = cp
+		c.flink.points.add(cp)
 		j.restorePath = path
 		j.restoreFrom(cp, start.Add(dJobCreated))
 	}
@@ -214,6 +212,5 @@ func (c *Cluster) populateOther(now, at time.Time, rm *rmServer, seed uint64) {
 		a.attempts[0].state = "RUNNING"
 	}
 	a.tags = []string{strings.ToLower(a.appType) + "-nightly"}
-	c.apps[a.id] = a
-	c.order = append(c.order, a)
+	c.yarn.add(a)
 }

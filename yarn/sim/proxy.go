@@ -23,7 +23,7 @@ func (c *Cluster) proxyHandler() http.Handler {
 		rest := strings.TrimPrefix(r.URL.Path, "/proxy/")
 		id, sub, _ := strings.Cut(rest, "/")
 		c.mu.Lock()
-		a := c.appLocked(id, c.clock.Now())
+		a := c.yarn.get(id, c.clock.Now())
 		var addr, state, rmURL string
 		if rm := c.ha.activeRM(); rm != nil {
 			rmURL = rm.url

@@ -240,7 +240,7 @@ func (c *Cluster) renderApp(a *app, rmURL string, clusterID int64, now time.Time
 		j.AllocatedMB, j.AllocatedVCores, j.RunningContainers = -1, -1, -1
 	} else {
 		j.AllocatedMB, j.AllocatedVCores, j.RunningContainers = mb, int64(n), n
-		total := float64(c.nodes * nodeMB)
+		total := float64(c.yarn.nodes * nodeMB)
 		j.ClusterUsagePercentage = round1(float64(mb) / total * 100)
 		j.QueueUsagePercentage = round1(float64(mb) / (total * queueShare(a.queue)) * 100)
 	}
@@ -275,7 +275,7 @@ func (c *Cluster) lookupApp(w http.ResponseWriter, id string) (*app, bool) {
 			"java.lang.IllegalArgumentException: Invalid ApplicationId: "+id)
 		return nil, false
 	}
-	a := c.appLocked(id, c.clock.Now())
+	a := c.yarn.get(id, c.clock.Now())
 	if a == nil {
 		writeRemoteException(w, http.StatusNotFound, "NotFoundException", "org.apache.hadoop.yarn.webapp.NotFoundException",
 			"java.lang.Exception: app with id: "+id+" not found")
@@ -440,9 +440,9 @@ func (c *Cluster) rmApps(rm *rmServer) http.HandlerFunc {
 		now := c.clock.Now()
 		var out []appJSON
 		// Newest first, as the RM's own example lists them.
-		for i := len(c.order) - 1; i >= 0; i-- {
-			a := c.order[i]
-			c.advance(a, now)
+		for i := len(c.yarn.order) - 1; i >= 0; i-- {
+			a := c.yarn.order[i]
+			c.yarn.advance(a, now)
 			if !f.match(a) {
 				continue
 			}
@@ -544,7 +544,7 @@ func (c *Cluster) rmKill(rm *rmServer) http.HandlerFunc {
 			writeJSON(w, http.StatusOK, appState{State: a.state})
 			return
 		}
-		c.kill(a, c.clock.Now())
+		c.yarn.kill(a, c.clock.Now())
 		w.Header().Set("Location", rm.url+"/ws/v1/cluster/apps/"+a.id)
 		writeJSON(w, http.StatusAccepted, appState{State: a.state})
 	}
@@ -553,7 +553,7 @@ func (c *Cluster) rmKill(rm *rmServer) http.HandlerFunc {
 // rmAppPage is a minimal RM web UI page, where History tracking URLs lead.
 func (c *Cluster) rmAppPage(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
-	a := c.appLocked(r.PathValue("id"), c.clock.Now())
+	a := c.yarn.get(r.PathValue("id"), c.clock.Now())
 	var state, final, diag string
 	if a != nil {
 		state, final, diag = a.state, a.final, a.diag
@@ -600,10 +600,10 @@ type clusterMetrics struct {
 func (c *Cluster) rmMetrics(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	now := c.clock.Now()
-	m := clusterMetrics{TotalNodes: c.nodes, ActiveNodes: c.nodes,
-		TotalMB: int64(c.nodes) * nodeMB, TotalVirtualCores: int64(c.nodes) * nodeVCores}
-	for _, a := range c.order {
-		c.advance(a, now)
+	m := clusterMetrics{TotalNodes: c.yarn.nodes, ActiveNodes: c.yarn.nodes,
+		TotalMB: int64(c.yarn.nodes) * nodeMB, TotalVirtualCores: int64(c.yarn.nodes) * nodeVCores}
+	for _, a := range c.yarn.order {
+		c.yarn.advance(a, now)
 		m.AppsSubmitted++
 		switch a.state {
 		case yarnFinished:
@@ -764,8 +764,8 @@ func (c *Cluster) rmScheduler(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	now := c.clock.Now()
 	use := map[string]*queueUse{}
-	for _, a := range c.order {
-		c.advance(a, now)
+	for _, a := range c.yarn.order {
+		c.yarn.advance(a, now)
 		if yarnFinal(a.state) {
 			continue
 		}
@@ -783,7 +783,7 @@ func (c *Cluster) rmScheduler(w http.ResponseWriter, r *http.Request) {
 		u.containers += a.containers()
 		u.mb += a.allocatedMB()
 	}
-	total := float64(c.nodes * nodeMB)
+	total := float64(c.yarn.nodes * nodeMB)
 	c.mu.Unlock()
 
 	var build func(d *queueDef, path string, absCap, absMax float64) (queueJSON, queueUse)

@@ -112,12 +112,9 @@ type Cluster struct {
 	ha        *rmHA
 	gw        *http.Server
 	gwURL     string
-	apps      map[string]*app
-	order     []*app // by submission
-	jobs      map[string]*job
-	points    map[string]*checkpoint // every completed checkpoint and savepoint, by path
 	events    *eventQueue
-	nodes     int
+	yarn      *yarnApps
+	flink     *flinkJobs
 	sessions  map[string]*sqlSession
 	lastFault map[string]time.Time // when each periodic fault last fired
 	lastSweep time.Time            // when idle gateway sessions were last removed
@@ -148,12 +145,8 @@ func New(o Options) (*Cluster, error) {
 		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
 		events:    &eventQueue{},
 		ha:        &rmHA{},
-		apps:      map[string]*app{},
-		jobs:      map[string]*job{},
-		points:    map[string]*checkpoint{},
 		sessions:  map[string]*sqlSession{},
 		lastFault: map[string]time.Time{},
-		nodes:     20 + o.Apps/4,
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		proxyTransport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
 	}
@@ -161,6 +154,11 @@ func New(o Options) (*Cluster, error) {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
 	c.jms = &jobManagers{clock: c.clock, host: o.Host, logf: o.Logf, serve: c.serve, faults: c.faults}
+	c.yarn = &yarnApps{user: o.User, nodes: 20 + o.Apps/4, rng: c.rng, byID: map[string]*app{},
+		events: c.events, ha: c.ha, jms: c.jms, faults: c.faults}
+	c.flink = &flinkJobs{interval: o.CheckpointInterval, rng: c.rng, byID: map[string]*job{},
+		points: pointStore{byPath: map[string]*checkpoint{}, lenient: o.LenientRestore}, events: c.events, yarn: c.yarn}
+	c.yarn.flink = c.flink
 	c.jms.mux = c.jmRouter()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
@@ -279,7 +277,7 @@ func (c *Cluster) closeLocked() {
 	if c.gw != nil {
 		_ = c.gw.Close()
 	}
-	c.jms.closeAll(c.order)
+	c.jms.closeAll(c.yarn.order)
 }
 
 // RMURLs returns the base URL (http://host:port) of every ResourceManager,
@@ -332,4 +330,44 @@ func (c *Cluster) SetFaults(f Faults) error {
 // Faults returns the faults in force.
 func (c *Cluster) Faults() Faults {
 	return c.faults.get()
+}
+
+// tick runs due events of every app and the periodic faults. The
+// scheduler goroutine calls it; it is the only per-tick work, and it is
+// proportional to the events due, not to the number of apps.
+func (c *Cluster) tick() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	now := c.clock.Now()
+	for a := c.events.next(now); a != nil; a = c.events.next(now) {
+		c.yarn.advance(a, now)
+	}
+	c.periodicFaults(now)
+	if now.Sub(c.lastSweep) > time.Minute {
+		// Sessions nobody closed expire like the gateway's idle timeout.
+		c.lastSweep = now
+		for h, s := range c.sessions {
+			if now.Sub(s.lastAccess) > sessionIdle {
+				delete(c.sessions, h)
+			}
+		}
+	}
+}
+
+// scheduler drives time forward for apps nobody reads.
+func (c *Cluster) scheduler() {
+	defer c.wg.Done()
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+			c.tick()
+		}
+	}
 }

@@ -336,7 +336,7 @@ func (c *Cluster) constantSelect(sql string) (*sqlResult, string) {
 	if m == nil || reFromWord.MatchString(sql) {
 		return nil, "org.apache.flink.table.api.TableException: sim: only SELECT of constants (no FROM) is simulated; a streaming query would need a running job."
 	}
-	r := &sqlResult{kind: "SUCCESS_WITH_CONTENT", query: true, jobID: c.hex32()}
+	r := &sqlResult{kind: "SUCCESS_WITH_CONTENT", query: true, jobID: hex32(c.rng)}
 	row := []any{}
 	for i, expr := range splitTopLevel(m[1]) {
 		expr = strings.TrimSpace(expr)
@@ -426,18 +426,18 @@ func (c *Cluster) gatewaySubmit(s *sqlSession, sql string, execConfig map[string
 	}
 	switch target := conf["execution.target"]; target {
 	case ModePerJob, ModeApplication:
-		a, err := c.newApp(now, SubmitRequest{Mode: target, Name: firstNonEmpty(conf["yarn.application.name"], conf["pipeline.name"]),
+		a, err := c.yarn.newApp(now, SubmitRequest{Mode: target, Name: firstNonEmpty(conf["yarn.application.name"], conf["pipeline.name"]),
 			Queue: conf["yarn.application.queue"], Tags: splitList(conf["yarn.tags"]), Config: conf})
 		if err != nil {
 			return nil, fmt.Errorf("org.apache.flink.client.deployment.ClusterDeploymentException: Could not deploy Yarn job cluster.\nCaused by: %v", err)
 		}
-		return c.addJob(a, spec, now), nil
+		return c.flink.addJob(a, spec, now), nil
 	case ModeSession:
 		id := conf["yarn.application.id"]
 		if id == "" {
 			return nil, fmt.Errorf("java.lang.IllegalStateException: No cluster id was specified. Please specify a cluster to which you would like to connect (yarn.application.id).")
 		}
-		a := c.appLocked(id, now)
+		a := c.yarn.get(id, now)
 		if a == nil || a.mode != ModeSession || a.state != yarnRunning {
 			state := "unknown"
 			if a != nil {
@@ -445,7 +445,7 @@ func (c *Cluster) gatewaySubmit(s *sqlSession, sql string, execConfig map[string
 			}
 			return nil, fmt.Errorf("org.apache.flink.client.deployment.ClusterRetrieveException: Couldn't retrieve Yarn cluster\nCaused by: The Yarn application %s is not a running Flink session cluster (state %s).", id, state)
 		}
-		return c.addJob(a, spec, now), nil
+		return c.flink.addJob(a, spec, now), nil
 	default:
 		return nil, fmt.Errorf("java.lang.IllegalStateException: sim: execution.target %q is not simulated; use %s, %s or %s", target, ModePerJob, ModeApplication, ModeSession)
 	}
