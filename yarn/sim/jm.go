@@ -5,18 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 // jmReq is one request to a JobManager, handled under the cluster lock.
 type jmReq struct {
-	c   *Cluster
+	m   *jobManagers
 	jm  *jobManager
 	a   *app
 	now time.Time
@@ -67,11 +69,11 @@ func (e jmEntry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func jmOf(r *http.Request) *jobManager { return r.Context().Value(jmKey{}).(*jobManager) }
 
-// jmRouter routes the JobManager REST API, at / and at /v1.
-func (c *Cluster) jmRouter() http.Handler {
+// router routes the JobManager REST API, at / and at /v1.
+func (m *jobManagers) router() http.Handler {
 	mux := http.NewServeMux()
 	handle := func(method, path string, fn func(x *jmReq) jmAnswer) {
-		h := c.jmServe(fn)
+		h := m.handler(fn)
 		mux.Handle(method+" "+path, h)
 		mux.Handle(method+" /v1"+path, h)
 	}
@@ -112,13 +114,13 @@ func (c *Cluster) jmRouter() http.Handler {
 	handle("POST", "/jars/{jarid}/run", jmRunJar)
 	// Upload and log files are not JSON handlers: they stream.
 	for _, p := range []string{"", "/v1"} {
-		mux.Handle("POST "+p+"/jars/upload", c.jmUpload())
-		mux.Handle("GET "+p+"/jobmanager/log", c.jmLogFile("jobmanager", "", "jobmanager.log"))
-		mux.Handle("GET "+p+"/jobmanager/stdout", c.jmLogFile("jobmanager", "", "jobmanager.out"))
-		mux.Handle("GET "+p+"/jobmanager/logs/{name}", c.jmLogFile("jobmanager", "", ""))
-		mux.Handle("GET "+p+"/taskmanagers/{tmid}/log", c.jmLogFile("taskmanager", "{tmid}", "taskmanager.log"))
-		mux.Handle("GET "+p+"/taskmanagers/{tmid}/stdout", c.jmLogFile("taskmanager", "{tmid}", "taskmanager.out"))
-		mux.Handle("GET "+p+"/taskmanagers/{tmid}/logs/{name}", c.jmLogFile("taskmanager", "{tmid}", ""))
+		mux.Handle("POST "+p+"/jars/upload", m.upload())
+		mux.Handle("GET "+p+"/jobmanager/log", m.logFile("jobmanager", "", "jobmanager.log"))
+		mux.Handle("GET "+p+"/jobmanager/stdout", m.logFile("jobmanager", "", "jobmanager.out"))
+		mux.Handle("GET "+p+"/jobmanager/logs/{name}", m.logFile("jobmanager", "", ""))
+		mux.Handle("GET "+p+"/taskmanagers/{tmid}/log", m.logFile("taskmanager", "{tmid}", "taskmanager.log"))
+		mux.Handle("GET "+p+"/taskmanagers/{tmid}/stdout", m.logFile("taskmanager", "{tmid}", "taskmanager.out"))
+		mux.Handle("GET "+p+"/taskmanagers/{tmid}/logs/{name}", m.logFile("taskmanager", "{tmid}", ""))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		// Flink's router answers unknown routes (and known paths with an
@@ -128,25 +130,25 @@ func (c *Cluster) jmRouter() http.Handler {
 	return mux
 }
 
-// jmServe runs fn under the cluster lock, for a JobManager that is still
+// handler runs fn under the cluster lock, for a JobManager that is still
 // alive; a request to a JobManager that died gets its connection reset.
-func (c *Cluster) jmServe(fn func(x *jmReq) jmAnswer) http.Handler {
+func (m *jobManagers) handler(fn func(x *jmReq) jmAnswer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		jm := jmOf(r)
-		c.mu.Lock()
-		now := c.clock.Now()
+		m.mu.Lock()
+		now := m.clock.Now()
 		a := jm.app
-		c.yarn.advance(a, now)
+		m.yarn.advance(a, now)
 		if a.jm != jm {
-			c.mu.Unlock()
+			m.mu.Unlock()
 			resetConn(w)
 			return
 		}
 		for _, j := range a.jobs {
-			c.flink.syncCheckpoints(j, now)
+			m.flink.syncCheckpoints(j, now)
 		}
-		ans := fn(&jmReq{c: c, jm: jm, a: a, now: now, r: r})
-		c.mu.Unlock()
+		ans := fn(&jmReq{m: m, jm: jm, a: a, now: now, r: r})
+		m.mu.Unlock()
 		for k, v := range ans.header {
 			w.Header().Set(k, v)
 		}
@@ -221,7 +223,7 @@ func jmConfig(x *jmReq) jmAnswer {
 		"refresh-interval": 3000,
 		"timezone-name":    "Coordinated Universal Time",
 		"timezone-offset":  offset * 1000,
-		"flink-version":    x.c.opts.FlinkVersion,
+		"flink-version":    x.m.flinkVersion,
 		"flink-revision":   "a1b2c3d @ 2025-07-01T12:00:00+02:00",
 		"features": map[string]bool{"web-submit": session, "web-cancel": true, "web-rescale": false,
 			"web-history": false},
@@ -261,7 +263,7 @@ func jmOverview(x *jmReq) jmAnswer {
 	return ok(map[string]any{
 		"taskmanagers": tms, "taskmanagers-blocked": 0, "slots-total": total, "slots-available": total - used,
 		"slots-free-and-blocked": 0, "jobs-running": running, "jobs-finished": finished,
-		"jobs-cancelled": canceled, "jobs-failed": failed, "flink-version": x.c.opts.FlinkVersion,
+		"jobs-cancelled": canceled, "jobs-failed": failed, "flink-version": x.m.flinkVersion,
 		"flink-commit": "a1b2c3d",
 	})
 }
@@ -278,7 +280,7 @@ func jmJobs(x *jmReq) jmAnswer {
 // except that with the stale-status fault a job that ended moments ago
 // still reads RUNNING.
 func (x *jmReq) reported(j *job) string {
-	if d := x.c.faults.staleStatus(); d > 0 && flinkTerminal(j.state) && !j.end.IsZero() && x.now.Sub(j.end) < d {
+	if d := x.m.faults.staleStatus(); d > 0 && flinkTerminal(j.state) && !j.end.IsZero() && x.now.Sub(j.end) < d {
 		return jobRunning
 	}
 	return j.state
@@ -427,7 +429,7 @@ func jmJobDetails(x *jmReq, j *job) jmAnswer {
 		"maxParallelism": -1, "now": x.now.UnixMilli(), "timestamps": ts, "vertices": vs,
 		"status-counts": counts, "plan": planJSON(j),
 	}
-	if !strings.HasPrefix(x.c.opts.FlinkVersion, "1.") {
+	if !strings.HasPrefix(x.m.flinkVersion, "1.") {
 		body["pending-operators"] = 0
 	}
 	return ok(body)
@@ -459,7 +461,7 @@ func (x *jmReq) terminate(j *job, mode string) jmAnswer {
 			fmt.Sprintf("Job cancellation failed because the job has already reached another terminal state (%s).", j.state))
 	}
 	if j.state != jobCancelling {
-		x.c.flink.cancelJob(j, x.now, false)
+		x.m.flink.cancelJob(j, x.now, false)
 	}
 	return jmAnswer{status: http.StatusAccepted}
 }
@@ -636,7 +638,7 @@ func (x *jmReq) trigger(j *job, dir, triggerID string, stop, cancel bool) jmAnsw
 			return jmAnswer{status: http.StatusAccepted, body: map[string]string{"request-id": triggerID}}
 		}
 	}
-	op := x.c.flink.triggerSavepoint(j, x.now, dir, stop, cancel)
+	op := x.m.flink.triggerSavepoint(j, x.now, dir, stop, cancel)
 	if triggerID != "" {
 		delete(j.ops, op.id)
 		op.id = triggerID
@@ -660,7 +662,7 @@ func jmSavepointStatus(x *jmReq, j *job) jmAnswer {
 	} else {
 		operation = map[string]any{"location": op.location}
 		if op.endsJob {
-			x.c.yarn.resultFetched(x.a, x.now)
+			x.m.yarn.resultFetched(x.a, x.now)
 		}
 	}
 	return ok(map[string]any{"status": map[string]string{"id": "COMPLETED"}, "operation": operation})
@@ -700,7 +702,7 @@ func jmExceptions(x *jmReq, j *job) jmAnswer {
 		entries = append(entries, entry)
 	}
 	body := map[string]any{"exceptionHistory": map[string]any{"entries": entries, "truncated": len(j.exceptions) > maxN}}
-	if strings.HasPrefix(x.c.opts.FlinkVersion, "1.") {
+	if strings.HasPrefix(x.m.flinkVersion, "1.") {
 		// 1.x still serves the deprecated top-level fields.
 		body["all-exceptions"] = []any{}
 		body["truncated"] = false
@@ -901,7 +903,7 @@ func jmTaskManagers(x *jmReq) jmAnswer {
 				"managedMemory": 512 * slots, "networkMemory": 128 * slots, "extendedResources": map[string]float64{}}
 		}
 		tms = append(tms, map[string]any{
-			"id": id, "path": fmt.Sprintf("pekko.tcp://flink@%s:%d/user/rpc/taskmanager_0", x.c.opts.Host, 35000+i),
+			"id": id, "path": fmt.Sprintf("pekko.tcp://flink@%s:%d/user/rpc/taskmanager_0", x.m.host, 35000+i),
 			"dataPort": 36000 + i, "jmxPort": -1, "timeSinceLastHeartbeat": x.now.UnixMilli() - 1200,
 			"slotsNumber": slotsPerTM, "freeSlots": free, "totalResource": res(slotsPerTM), "freeResource": res(free),
 			"hardware": map[string]any{"cpuCores": nodeVCores, "physicalMemory": int64(nodeMB) << 20,
@@ -917,7 +919,7 @@ func jmTaskManagers(x *jmReq) jmAnswer {
 
 func jmJobManagerConfig(x *jmReq) jmAnswer {
 	conf := map[string]string{
-		"jobmanager.rpc.address": x.c.opts.Host, "rest.address": x.c.opts.Host,
+		"jobmanager.rpc.address": x.m.host, "rest.address": x.m.host,
 		"rest.bind-port": strings.SplitN(x.jm.addr, ":", 2)[1], "execution.target": x.a.mode,
 		"high-availability.type": "zookeeper", "high-availability.cluster-id": x.a.id,
 		"yarn.application.id": x.a.id, "yarn.application.name": x.a.name, "yarn.application.queue": x.a.queue,
@@ -940,13 +942,19 @@ func jmJobManagerConfig(x *jmReq) jmAnswer {
 // JobManager dies, and one router that all of them share. It is guarded by
 // the cluster lock.
 type jobManagers struct {
-	clock  Clock
-	host   string
-	logf   func(format string, args ...any)
-	serve  func(*http.Server, net.Listener) // runs a listener until the cluster closes
-	faults *injector
-	mux    http.Handler // routes the requests of every JobManager listener
-	closed bool         // the cluster closed: no listener opens any more
+	mu           *sync.Mutex // the cluster lock
+	clock        Clock
+	host         string
+	flinkVersion string
+	logSize      int64
+	logf         func(format string, args ...any)
+	serve        func(*http.Server, net.Listener) // runs a listener until the cluster closes
+	faults       *injector
+	rng          *rand.Rand // jar ids
+	yarn         *yarnApps
+	flink        *flinkJobs
+	mux          http.Handler // routes the requests of every JobManager listener
+	closed       bool         // the cluster closed: no listener opens any more
 }
 
 // jobManager is one JobManager REST server (one per attempt).

@@ -153,13 +153,15 @@ func New(o Options) (*Cluster, error) {
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
-	c.jms = &jobManagers{clock: c.clock, host: o.Host, logf: o.Logf, serve: c.serve, faults: c.faults}
+	c.jms = &jobManagers{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, logSize: o.LogSize,
+		logf: o.Logf, serve: c.serve, faults: c.faults, rng: c.rng}
 	c.yarn = &yarnApps{user: o.User, nodes: 20 + o.Apps/4, rng: c.rng, byID: map[string]*app{},
 		events: c.events, ha: c.ha, jms: c.jms, faults: c.faults}
 	c.flink = &flinkJobs{interval: o.CheckpointInterval, rng: c.rng, byID: map[string]*job{},
 		points: pointStore{byPath: map[string]*checkpoint{}, lenient: o.LenientRestore}, events: c.events, yarn: c.yarn}
 	c.yarn.flink = c.flink
-	c.jms.mux = c.jmRouter()
+	c.jms.yarn, c.jms.flink = c.yarn, c.flink
+	c.jms.mux = c.jms.router()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
