@@ -110,14 +110,11 @@ type Cluster struct {
 	mu        sync.Mutex
 	rng       *rand.Rand
 	ha        *rmHA
-	gw        *http.Server
-	gwURL     string
 	events    *eventQueue
 	yarn      *yarnApps
 	flink     *flinkJobs
-	sessions  map[string]*sqlSession
+	gw        *sqlGateway
 	lastFault map[string]time.Time // when each periodic fault last fired
-	lastSweep time.Time            // when idle gateway sessions were last removed
 	// proxyTransport carries the web proxy's requests to JobManagers.
 	proxyTransport *http.Transport
 	jms            *jobManagers
@@ -145,7 +142,6 @@ func New(o Options) (*Cluster, error) {
 		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
 		events:    &eventQueue{},
 		ha:        &rmHA{},
-		sessions:  map[string]*sqlSession{},
 		lastFault: map[string]time.Time{},
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		proxyTransport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
@@ -162,6 +158,8 @@ func New(o Options) (*Cluster, error) {
 	c.yarn.flink = c.flink
 	c.jms.yarn, c.jms.flink = c.yarn, c.flink
 	c.jms.mux = c.jms.router()
+	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: c.rng,
+		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
@@ -215,10 +213,10 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		c.closeLocked()
 		return fmt.Errorf("start simulated cluster: listen for the SQL Gateway on %s: %w", gwAddr, err)
 	}
-	c.gwURL = "http://" + ln.Addr().String()
-	c.gw = &http.Server{Handler: c.faults.wrap(func(*http.Request) Kind { return KindGateway }, c.gatewayHandler()),
+	c.gw.url = "http://" + ln.Addr().String()
+	c.gw.srv = &http.Server{Handler: c.faults.wrap(func(*http.Request) Kind { return KindGateway }, c.gw.handler()),
 		ReadHeaderTimeout: 10 * time.Second}
-	c.serve(c.gw, ln)
+	c.serve(c.gw.srv, ln)
 
 	c.wg.Add(1)
 	go c.scheduler()
@@ -276,8 +274,8 @@ func (c *Cluster) closeLocked() {
 			_ = rm.srv.Close()
 		}
 	}
-	if c.gw != nil {
-		_ = c.gw.Close()
+	if c.gw.srv != nil {
+		_ = c.gw.srv.Close()
 	}
 	c.jms.closeAll(c.yarn.order)
 }
@@ -311,7 +309,7 @@ func (c *Cluster) ActiveRMURL() string {
 func (c *Cluster) GatewayURL() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.gwURL
+	return c.gw.url
 }
 
 // Now returns the simulated time.
@@ -348,15 +346,7 @@ func (c *Cluster) tick() {
 		c.yarn.advance(a, now)
 	}
 	c.periodicFaults(now)
-	if now.Sub(c.lastSweep) > time.Minute {
-		// Sessions nobody closed expire like the gateway's idle timeout.
-		c.lastSweep = now
-		for h, s := range c.sessions {
-			if now.Sub(s.lastAccess) > sessionIdle {
-				delete(c.sessions, h)
-			}
-		}
-	}
+	c.gw.sweep(now)
 }
 
 // scheduler drives time forward for apps nobody reads.
@@ -373,3 +363,7 @@ func (c *Cluster) scheduler() {
 		}
 	}
 }
+
+// gatewayVersions returns the SQL Gateway API versions served, oldest
+// first (the contract tests walk them).
+func (c *Cluster) gatewayVersions() []string { return c.gw.versions() }
