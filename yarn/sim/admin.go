@@ -20,7 +20,13 @@ import (
 //	POST /sim/apps/{id}/kill             KillApp
 //	POST /sim/apps/{id}/fail[?transient=true]   FailJob / InterruptJob
 //	POST /sim/jobs/{id}/fail[?transient=true]   the same, by Flink job id
-func (c *Cluster) adminRoutes(mux *http.ServeMux) {
+type admin struct {
+	c *Cluster // the admin API is the Go API over HTTP
+}
+
+// routes registers the admin API on an RM listener's mux.
+func (ad *admin) routes(mux *http.ServeMux) {
+	c := ad.c
 	mux.HandleFunc("GET /sim/state", func(w http.ResponseWriter, r *http.Request) {
 		state := map[string]any{"now": c.Now(), "rms": c.RMURLs(), "activeRM": c.ActiveRMURL(),
 			"gateway": c.GatewayURL(), "faults": c.Faults(), "apps": c.Apps()}

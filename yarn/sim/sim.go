@@ -115,9 +115,9 @@ type Cluster struct {
 	flink     *flinkJobs
 	gw        *sqlGateway
 	lastFault map[string]time.Time // when each periodic fault last fired
-	// proxyTransport carries the web proxy's requests to JobManagers.
-	proxyTransport *http.Transport
-	jms            *jobManagers
+	jms       *jobManagers
+	rm        *rmAPI
+	proxy     *webProxy
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -143,8 +143,6 @@ func New(o Options) (*Cluster, error) {
 		events:    &eventQueue{},
 		ha:        &rmHA{},
 		lastFault: map[string]time.Time{},
-		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
-		proxyTransport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
 	}
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
@@ -160,6 +158,11 @@ func New(o Options) (*Cluster, error) {
 	c.jms.mux = c.jms.router()
 	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: c.rng,
 		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
+	c.proxy = &webProxy{mu: &c.mu, clock: c.clock, ha: c.ha, yarn: c.yarn, jms: c.jms,
+		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
+		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
+	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
+		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
@@ -201,7 +204,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
 		rm.url = "http://" + ln.Addr().String()
-		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rmHandler(rm)), ReadHeaderTimeout: 10 * time.Second}
+		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rm.handler(rm)), ReadHeaderTimeout: 10 * time.Second}
 		c.serve(rm.srv, ln)
 	}
 	gwAddr := c.opts.GatewayAddr
@@ -246,20 +249,13 @@ func (c *Cluster) serve(srv *http.Server, ln net.Listener) {
 	}()
 }
 
-func rmKind(r *http.Request) Kind {
-	if len(r.URL.Path) >= 7 && r.URL.Path[:7] == "/proxy/" {
-		return KindProxy
-	}
-	return KindRM
-}
-
 // Close stops every listener and background goroutine. It is idempotent.
 func (c *Cluster) Close() error {
 	c.mu.Lock()
 	c.closeLocked()
 	c.mu.Unlock()
 	c.wg.Wait()
-	c.proxyTransport.CloseIdleConnections()
+	c.proxy.transport.CloseIdleConnections()
 	return nil
 }
 
