@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 )
 
 // The admin API lives under /sim/ on every RM listener. It is not YARN: it
@@ -98,56 +97,4 @@ func adminError(w http.ResponseWriter, err error) {
 		status = http.StatusServiceUnavailable
 	}
 	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
-
-// periodicFaults fires the interval faults that are due. c.mu is held.
-func (c *Cluster) periodicFaults(now time.Time) {
-	f := c.faults.get()
-	due := func(name string, every time.Duration) bool {
-		if every <= 0 {
-			delete(c.lastFault, name)
-			return false
-		}
-		last, ok := c.lastFault[name]
-		if !ok {
-			c.lastFault[name] = now
-			return false
-		}
-		if now.Sub(last) < every {
-			return false
-		}
-		c.lastFault[name] = now
-		return true
-	}
-	if due("rm", f.RMFailoverEvery) && len(c.ha.rms) > 1 {
-		c.opts.Logf("sim: fault: RM failover, rm%d is active", c.ha.failover()+1)
-	}
-	if due("jm", f.JMFailoverEvery) {
-		if a := c.yarn.pick(now, func(a *app) bool { return a.state == yarnRunning && a.appType == "Apache Flink" }); a != nil {
-			for _, j := range a.jobs {
-				c.flink.syncCheckpoints(j, now)
-			}
-			_ = c.yarn.failoverJM(a, now)
-			c.opts.Logf("sim: fault: JobManager failover of %s", a.id)
-		}
-	}
-	if due("job", f.JobFailEvery) {
-		if a := c.yarn.pick(now, func(a *app) bool {
-			for _, j := range a.jobs {
-				if j.state == jobRunning {
-					return true
-				}
-			}
-			return false
-		}); a != nil {
-			for _, j := range a.jobs {
-				if j.state == jobRunning {
-					c.flink.syncCheckpoints(j, now)
-					c.flink.failJob(j, now, c.rng.Float64() < f.FatalShare, "")
-					c.opts.Logf("sim: fault: job %s of %s failed", j.id, a.id)
-					break
-				}
-			}
-		}
-	}
 }

@@ -107,17 +107,17 @@ type Cluster struct {
 
 	// mu guards everything below: the simulation is small enough for one
 	// lock, and one lock keeps every transition atomic.
-	mu        sync.Mutex
-	rng       *rand.Rand
-	ha        *rmHA
-	events    *eventQueue
-	yarn      *yarnApps
-	flink     *flinkJobs
-	gw        *sqlGateway
-	lastFault map[string]time.Time // when each periodic fault last fired
-	jms       *jobManagers
-	rm        *rmAPI
-	proxy     *webProxy
+	mu     sync.Mutex
+	rng    *rand.Rand
+	ha     *rmHA
+	events *eventQueue
+	yarn   *yarnApps
+	flink  *flinkJobs
+	gw     *sqlGateway
+	chaos  *chaos
+	jms    *jobManagers
+	rm     *rmAPI
+	proxy  *webProxy
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -136,13 +136,12 @@ func New(o Options) (*Cluster, error) {
 	}
 	o = o.withDefaults()
 	c := &Cluster{
-		opts:      o,
-		clock:     o.Clock,
-		faults:    newInjector(o.Seed, o.Faults),
-		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
-		events:    &eventQueue{},
-		ha:        &rmHA{},
-		lastFault: map[string]time.Time{},
+		opts:   o,
+		clock:  o.Clock,
+		faults: newInjector(o.Seed, o.Faults),
+		rng:    rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
+		events: &eventQueue{},
+		ha:     &rmHA{},
 	}
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
@@ -163,6 +162,7 @@ func New(o Options) (*Cluster, error) {
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
 	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
 		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}}
+	c.chaos = &chaos{faults: c.faults, last: map[string]time.Time{}, rng: c.rng, logf: o.Logf, ha: c.ha, yarn: c.yarn, flink: c.flink}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
@@ -172,7 +172,7 @@ func New(o Options) (*Cluster, error) {
 		c.ha.rms = append(c.ha.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
 	}
 	c.mu.Lock()
-	c.populate(now, o.Apps)
+	(&fleet{seed: o.Seed, rng: c.rng, events: c.events, yarn: c.yarn, flink: c.flink}).populate(now, o.Apps, c.ha.rms[0])
 	c.mu.Unlock()
 	return c, nil
 }
@@ -341,7 +341,7 @@ func (c *Cluster) tick() {
 	for a := c.events.next(now); a != nil; a = c.events.next(now) {
 		c.yarn.advance(a, now)
 	}
-	c.periodicFaults(now)
+	c.chaos.fire(now)
 	c.gw.sweep(now)
 }
 
