@@ -18,11 +18,11 @@ type fleet struct {
 	flink  *flinkJobs
 }
 
-// populate creates n pre-existing Flink applications, with ids issued by
-// rm, in mixed states, plus
+// populate creates n pre-existing Flink applications in mixed states, plus
 // a few non-Flink ones (a real cluster has them, and filters must skip
-// them). They are built directly in their state, not replayed, so ten
-// thousand cost a few milliseconds; their JobManagers open lazily.
+// them), with ids issued by rm. They are built directly in their state,
+// not replayed, so ten thousand cost a few milliseconds; their JobManagers
+// open lazily.
 func (fl *fleet) populate(now time.Time, n int, rm *rmServer) {
 	if n <= 0 {
 		return
