@@ -98,6 +98,10 @@ func (o Options) withDefaults() Options {
 // Cluster is a simulated YARN cluster running Flink, with its web proxy,
 // one JobManager REST server per running application and a SQL Gateway.
 // All its methods are safe for concurrent use.
+//
+// It is a facade over parts, each holding the few others it uses (doc.go
+// names them): the simulation itself (the YARN and Flink sides, driven by
+// one event queue), the servers that answer from it, and the faults.
 type Cluster struct {
 	opts  Options
 	clock Clock
@@ -105,19 +109,20 @@ type Cluster struct {
 	// faults injects the wire faults; it has its own lock, taken after mu.
 	faults *injector
 
-	// mu guards everything below: the simulation is small enough for one
-	// lock, and one lock keeps every transition atomic.
+	// mu guards every part below and all they hold: the simulation is
+	// small enough for one lock, and one lock keeps every transition
+	// atomic. The parts that serve HTTP take it themselves (they hold a
+	// pointer to it).
 	mu     sync.Mutex
-	rng    *rand.Rand
-	ha     *rmHA
-	events *eventQueue
-	yarn   *yarnApps
-	flink  *flinkJobs
-	gw     *sqlGateway
-	chaos  *chaos
+	events *eventQueue // the agenda of every app's state changes
+	ha     *rmHA       // the RMs and which one is active
+	yarn   *yarnApps   // applications and their lifecycle
+	flink  *flinkJobs  // jobs, their state machine and checkpoints
 	jms    *jobManagers
 	rm     *rmAPI
 	proxy  *webProxy
+	gw     *sqlGateway
+	chaos  *chaos // the periodic faults
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -135,34 +140,36 @@ func New(o Options) (*Cluster, error) {
 		return nil, fmt.Errorf("new simulated cluster: faults: RM failover needs RMs >= 2, have %d", o.RMs)
 	}
 	o = o.withDefaults()
-	c := &Cluster{
-		opts:   o,
-		clock:  o.Clock,
-		faults: newInjector(o.Seed, o.Faults),
-		rng:    rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
-		events: &eventQueue{},
-		ha:     &rmHA{},
-	}
+	c := &Cluster{opts: o, clock: o.Clock, faults: newInjector(o.Seed, o.Faults), events: &eventQueue{}, ha: &rmHA{}}
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
-	c.jms = &jobManagers{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, logSize: o.LogSize,
-		logf: o.Logf, serve: c.serve, faults: c.faults, rng: c.rng}
-	c.yarn = &yarnApps{user: o.User, nodes: 20 + o.Apps/4, rng: c.rng, byID: map[string]*app{},
-		events: c.events, ha: c.ha, jms: c.jms, faults: c.faults}
-	c.flink = &flinkJobs{interval: o.CheckpointInterval, rng: c.rng, byID: map[string]*job{},
+	// One generator draws every id, seed and victim, in the order the
+	// simulation asks, so a seed reproduces a run; it is guarded by mu.
+	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0x51))
+
+	// The simulation: applications and jobs call each other (an app's
+	// JobManager starts its jobs, a job that ends deregisters its app).
+	c.yarn = &yarnApps{user: o.User, nodes: 20 + o.Apps/4, rng: rng, byID: map[string]*app{},
+		events: c.events, ha: c.ha, faults: c.faults}
+	c.flink = &flinkJobs{interval: o.CheckpointInterval, rng: rng, byID: map[string]*job{},
 		points: pointStore{byPath: map[string]*checkpoint{}, lenient: o.LenientRestore}, events: c.events, yarn: c.yarn}
 	c.yarn.flink = c.flink
-	c.jms.yarn, c.jms.flink = c.yarn, c.flink
+
+	// The servers.
+	c.jms = &jobManagers{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, logSize: o.LogSize,
+		logf: o.Logf, serve: c.serve, faults: c.faults, rng: rng, yarn: c.yarn, flink: c.flink}
 	c.jms.mux = c.jms.router()
-	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: c.rng,
-		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
+	c.yarn.jms = c.jms
 	c.proxy = &webProxy{mu: &c.mu, clock: c.clock, ha: c.ha, yarn: c.yarn, jms: c.jms,
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
 	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
 		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}}
-	c.chaos = &chaos{faults: c.faults, last: map[string]time.Time{}, rng: c.rng, logf: o.Logf, ha: c.ha, yarn: c.yarn, flink: c.flink}
+	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
+		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
+
+	c.chaos = &chaos{faults: c.faults, last: map[string]time.Time{}, rng: rng, logf: o.Logf, ha: c.ha, yarn: c.yarn, flink: c.flink}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
@@ -172,7 +179,7 @@ func New(o Options) (*Cluster, error) {
 		c.ha.rms = append(c.ha.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
 	}
 	c.mu.Lock()
-	(&fleet{seed: o.Seed, rng: c.rng, events: c.events, yarn: c.yarn, flink: c.flink}).populate(now, o.Apps, c.ha.rms[0])
+	(&fleet{seed: o.Seed, rng: rng, events: c.events, yarn: c.yarn, flink: c.flink}).populate(now, o.Apps, c.ha.rms[0])
 	c.mu.Unlock()
 	return c, nil
 }
@@ -259,6 +266,7 @@ func (c *Cluster) Close() error {
 	return nil
 }
 
+// closeLocked closes every listener and ends the goroutines; mu is held.
 func (c *Cluster) closeLocked() {
 	if c.closed {
 		return
