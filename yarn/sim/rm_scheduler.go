@@ -6,6 +6,10 @@ import (
 	"strings"
 )
 
+// The RM's cluster metrics and its capacity scheduler: a fixed queue tree
+// whose usage is summed from the applications.
+
+// clusterMetrics is {"clusterMetrics":{…}} (Cluster Metrics API).
 type clusterMetrics struct {
 	AppsSubmitted         int   `json:"appsSubmitted"`
 	AppsCompleted         int   `json:"appsCompleted"`
