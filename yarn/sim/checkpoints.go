@@ -171,6 +171,7 @@ func (f *flinkJobs) completeCheckpoint(j *job, id int64, trig time.Time, dur tim
 	return cp
 }
 
+// failCheckpoint records checkpoint id as expired.
 func (f *flinkJobs) failCheckpoint(j *job, id int64, trig time.Time, dur time.Duration) {
 	cp := &checkpoint{id: id, jobID: j.id, kind: "CHECKPOINT", status: "FAILED", trigger: trig, ack: trig.Add(dur),
 		failure: "Checkpoint expired before completing.", subtasks: j.subtasks()}

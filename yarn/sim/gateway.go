@@ -179,6 +179,8 @@ type gwReq struct {
 	r       *http.Request
 }
 
+// serveJSON runs fn under the cluster lock and writes its answer after
+// the lock is released.
 func (gw *sqlGateway) serveJSON(version string, fn func(g *gwReq) jmAnswer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gw.mu.Lock()

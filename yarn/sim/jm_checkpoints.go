@@ -162,6 +162,8 @@ func jmStop(x *jmReq, j *job) jmAnswer {
 	return x.trigger(j, body.TargetDirectory, body.TriggerID, true, false)
 }
 
+// trigger starts a savepoint or stop-with-savepoint of j; a repeated
+// trigger id is an idempotent retry.
 func (x *jmReq) trigger(j *job, dir, triggerID string, stop, cancel bool) jmAnswer {
 	if triggerID != "" {
 		if !reHex32.MatchString(triggerID) {

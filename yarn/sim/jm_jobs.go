@@ -175,6 +175,7 @@ func jmYarnCancel(x *jmReq, j *job) jmAnswer { return x.terminate(j, "CANCEL") }
 
 func jmYarnStop(x *jmReq, j *job) jmAnswer { return x.terminate(j, "STOP") }
 
+// terminate cancels j (mode CANCEL); the removed STOP mode redirects.
 func (x *jmReq) terminate(j *job, mode string) jmAnswer {
 	switch mode {
 	case "CANCEL":

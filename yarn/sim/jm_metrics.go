@@ -7,7 +7,6 @@ import "strconv"
 // metrics.go.
 
 // ioMetrics are a vertex's accumulated I/O figures (IOMetricsInfo).
-
 func (x *jmReq) ioMetrics(j *job, v *vertex) map[string]any {
 	var in, out float64
 	if j.state == jobRunning {

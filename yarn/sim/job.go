@@ -221,6 +221,8 @@ func (f *flinkJobs) startJob(j *job, now time.Time) {
 	})
 }
 
+// enterRunning makes j RUNNING at t and schedules its checkpoints, and
+// its next failure while it fails fatally.
 func (f *flinkJobs) enterRunning(j *job, t time.Time) {
 	j.setState(jobRunning, t)
 	j.running = t

@@ -161,6 +161,7 @@ func (api *rmAPI) standbyFilter(rm *rmServer, next http.Handler) http.Handler {
 	})
 }
 
+// info is GET /ws/v1/cluster/info, as RM rm answers it.
 func (api *rmAPI) info(rm *rmServer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		api.mu.Lock()
@@ -221,6 +222,7 @@ type attemptJSON struct {
 	AppAttemptState string `json:"appAttemptState"`
 }
 
+// attempts is GET /ws/v1/cluster/apps/{id}/appattempts.
 func (api *rmAPI) attempts(w http.ResponseWriter, r *http.Request) {
 	api.mu.Lock()
 	defer api.mu.Unlock()
@@ -247,6 +249,7 @@ type appState struct {
 	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
+// appState is GET /ws/v1/cluster/apps/{id}/state.
 func (api *rmAPI) appState(w http.ResponseWriter, r *http.Request) {
 	api.mu.Lock()
 	defer api.mu.Unlock()

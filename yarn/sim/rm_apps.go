@@ -80,6 +80,7 @@ func (a *app) allocatedMB() int64 {
 	return jmContainerMB + int64(n-1)*tmContainerMB
 }
 
+// nodeHost is the NodeManager address of node and its web address.
 func (api *rmAPI) nodeHost(node int) (nodeID, httpAddr string) {
 	return fmt.Sprintf("%s:%d", api.host, 45454+node), fmt.Sprintf("%s:%d", api.host, 8042+node)
 }
@@ -136,6 +137,7 @@ func (api *rmAPI) renderApp(a *app, rmURL string, clusterID int64, now time.Time
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
+// getApp is GET /ws/v1/cluster/apps/{id}.
 func (api *rmAPI) getApp(rm *rmServer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -289,6 +291,7 @@ func (f appFilter) match(a *app) bool {
 	return true
 }
 
+// listApps is GET /ws/v1/cluster/apps, newest first.
 func (api *rmAPI) listApps(rm *rmServer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		f, err := parseAppFilter(r.URL.Query())

@@ -38,6 +38,7 @@ type clusterMetrics struct {
 	ShutdownNodes         int   `json:"shutdownNodes"`
 }
 
+// metrics is GET /ws/v1/cluster/metrics.
 func (api *rmAPI) metrics(w http.ResponseWriter, r *http.Request) {
 	api.mu.Lock()
 	now := api.clock.Now()
@@ -201,6 +202,8 @@ type queueUse struct {
 	mb                                int64
 }
 
+// scheduler is GET /ws/v1/cluster/scheduler: the capacity scheduler's queue
+// tree with each leaf's usage.
 func (api *rmAPI) scheduler(w http.ResponseWriter, r *http.Request) {
 	api.mu.Lock()
 	now := api.clock.Now()
