@@ -20,9 +20,10 @@
 //
 // Inside, the Cluster is a facade over parts, each a type with the few
 // other parts it uses. One lock, the cluster's, guards them all, so every
-// transition is atomic; a server takes it, computes its answer, and writes
-// the answer after releasing it. Only the wire-fault injector has a lock of
-// its own, always taken after the cluster's, never before. The rooms:
+// transition is atomic: each handler and each Go API call holds it while
+// it reads or changes the simulation. Only the wire-fault injector has a
+// lock of its own, always taken after the cluster's, never before. The
+// rooms:
 //
 //   - sim.go: Options, the Cluster, New (which wires the parts), Start,
 //     Close and the scheduler's tick; api.go: the Go API (Submit, Apps,
