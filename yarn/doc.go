@@ -20,6 +20,22 @@
 //   - Webhook: POSTs alert messages (JSON) to a receiver, retried with
 //     backoff; its URL is a secret and never shows beyond scheme and host.
 //
+// Files:
+//
+//   - client.go: Options and the transport every client shares (resty,
+//     retries, TLS); errors.go: the sentinels and error types; flex.go: lenient
+//     JSON scalars (numbers or strings, hex ids, bare or wrapped lists).
+//   - rm.go, rm_types.go: the ResourceManager client and its types.
+//   - flink.go: the JobManager client; flink_logs.go: log listing and
+//     ranged reads. Its types: flink_types.go (jobs, exceptions, jars,
+//     execution results), flink_checkpoint_types.go (checkpoints,
+//     savepoints, asynchronous operations), flink_metric_types.go
+//     (metrics, back pressure, TaskManagers, log files).
+//   - sqlgateway.go: the SQL Gateway client (versions, sessions,
+//     statements, operations); sqlgateway_results.go: result columns,
+//     pages and fetching them to the end.
+//   - webhook.go: the alert webhook.
+//
 // Every method takes a ctx and returns plain structs. Failures are the
 // sentinels and types of errors.go (ErrNotFound, ErrUnavailable,
 // ErrTimeout, *HTTPError, *DecodeError, *RequestError), and read

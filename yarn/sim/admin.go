@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 )
 
 // The admin API lives under /sim/ on every RM listener. It is not YARN: it
@@ -20,7 +19,13 @@ import (
 //	POST /sim/apps/{id}/kill             KillApp
 //	POST /sim/apps/{id}/fail[?transient=true]   FailJob / InterruptJob
 //	POST /sim/jobs/{id}/fail[?transient=true]   the same, by Flink job id
-func (c *Cluster) adminRoutes(mux *http.ServeMux) {
+type admin struct {
+	c *Cluster // the admin API is the Go API over HTTP
+}
+
+// routes registers the admin API on an RM listener's mux.
+func (ad *admin) routes(mux *http.ServeMux) {
+	c := ad.c
 	mux.HandleFunc("GET /sim/state", func(w http.ResponseWriter, r *http.Request) {
 		state := map[string]any{"now": c.Now(), "rms": c.RMURLs(), "activeRM": c.ActiveRMURL(),
 			"gateway": c.GatewayURL(), "faults": c.Faults(), "apps": c.Apps()}
@@ -92,74 +97,4 @@ func adminError(w http.ResponseWriter, err error) {
 		status = http.StatusServiceUnavailable
 	}
 	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
-
-// periodicFaults fires the interval faults that are due. c.mu is held.
-func (c *Cluster) periodicFaults(now time.Time) {
-	c.frngMu.Lock()
-	f := c.faults
-	c.frngMu.Unlock()
-	due := func(name string, every time.Duration) bool {
-		if every <= 0 {
-			delete(c.lastFault, name)
-			return false
-		}
-		last, ok := c.lastFault[name]
-		if !ok {
-			c.lastFault[name] = now
-			return false
-		}
-		if now.Sub(last) < every {
-			return false
-		}
-		c.lastFault[name] = now
-		return true
-	}
-	if due("rm", f.RMFailoverEvery) && len(c.rms) > 1 {
-		c.active = (c.active + 1) % len(c.rms)
-		c.opts.Logf("sim: fault: RM failover, rm%d is active", c.active+1)
-	}
-	if due("jm", f.JMFailoverEvery) {
-		if a := c.pickApp(now, func(a *app) bool { return a.state == yarnRunning && a.appType == "Apache Flink" }); a != nil {
-			for _, j := range a.jobs {
-				c.syncCheckpoints(j, now)
-			}
-			_ = c.failoverJM(a, now)
-			c.opts.Logf("sim: fault: JobManager failover of %s", a.id)
-		}
-	}
-	if due("job", f.JobFailEvery) {
-		if a := c.pickApp(now, func(a *app) bool {
-			for _, j := range a.jobs {
-				if j.state == jobRunning {
-					return true
-				}
-			}
-			return false
-		}); a != nil {
-			for _, j := range a.jobs {
-				if j.state == jobRunning {
-					c.syncCheckpoints(j, now)
-					c.failJob(j, now, c.rng.Float64() < f.FatalShare, "")
-					c.opts.Logf("sim: fault: job %s of %s failed", j.id, a.id)
-					break
-				}
-			}
-		}
-	}
-}
-
-// pickApp returns a random app that satisfies ok, or nil.
-func (c *Cluster) pickApp(now time.Time, ok func(*app) bool) *app {
-	var candidates []*app
-	for _, a := range c.order {
-		c.advance(a, now)
-		if ok(a) {
-			candidates = append(candidates, a)
-		}
-	}
-	if len(candidates) == 0 {
-		return nil
-	}
-	return candidates[c.rng.IntN(len(candidates))]
 }

@@ -132,13 +132,13 @@ func TestMetricsEvolveAndAreConsistent(t *testing.T) {
 	// busy, watermarks lag, the Kafka lag grows.
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a, err := c.newApp(clock.Now(), SubmitRequest{Name: "m"})
+	a, err := c.yarn.newApp(clock.Now(), SubmitRequest{Name: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var j *job
 	for i := 0; i < 200 && j == nil; i++ {
-		cand := c.addJob(a, jobSpec{name: "m", parallelism: 2}, clock.Now())
+		cand := c.flink.addJob(a, jobSpec{name: "m", parallelism: 2}, clock.Now())
 		if noise(cand.seed, 101) > 0.8 && cand.vertices[0].kafka {
 			j = cand
 		}
@@ -205,7 +205,7 @@ func TestLongRunsKeepMemoryBounded(t *testing.T) {
 	}
 	a, _ := c.App(out.AppID)
 	c.mu.Lock()
-	points, history := len(c.points), len(c.jobs[out.JobID].ck.history)
+	points, history := len(c.flink.points.byPath), len(c.flink.byID[out.JobID].ck.history)
 	c.mu.Unlock()
 	if a.Jobs[0].CompletedCheckpoints < 1000 || points > 2 || history > historySize {
 		t.Errorf("after %d checkpoints: %d restorable points, %d history entries", a.Jobs[0].CompletedCheckpoints, points, history)

@@ -109,7 +109,7 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	for k, v := range r.Config {
 		conf[k] = v
 	}
-	a, err := c.newApp(now, r)
+	a, err := c.yarn.newApp(now, r)
 	if err != nil {
 		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
 	}
@@ -117,7 +117,7 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	if a.mode != ModeSession {
 		entry := r.EntryClass
 		name := firstNonEmpty(r.JobName, conf["pipeline.name"], r.Name, entry[strings.LastIndex(entry, ".")+1:])
-		j := c.addJob(a, jobSpec{name: name, entryClass: entry, parallelism: r.Parallelism, config: conf,
+		j := c.flink.addJob(a, jobSpec{name: name, entryClass: entry, parallelism: r.Parallelism, config: conf,
 			restorePath:      firstNonEmpty(r.SavepointPath, conf["execution.state-recovery.path"], conf["execution.savepoint.path"]),
 			allowNonRestored: r.AllowNonRestoredState}, now)
 		out.JobID = j.id
@@ -131,9 +131,9 @@ func (c *Cluster) Apps() []App {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	out := make([]App, 0, len(c.order))
-	for _, a := range c.order {
-		c.advance(a, now)
+	out := make([]App, 0, len(c.yarn.order))
+	for _, a := range c.yarn.order {
+		c.yarn.advance(a, now)
 		out = append(out, c.snapshot(a, now))
 	}
 	return out
@@ -144,7 +144,7 @@ func (c *Cluster) App(id string) (App, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	a := c.appLocked(id, now)
+	a := c.yarn.get(id, now)
 	if a == nil {
 		return App{}, fmt.Errorf("app %s: %w", id, ErrNotFound)
 	}
@@ -156,19 +156,19 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 		Tags: append([]string(nil), a.tags...), State: a.state, FinalStatus: a.final, Diagnostics: a.diag,
 		Mode: a.mode, Attempt: len(a.attempts), StartedAt: a.submitted, FinishedAt: a.finished}
 	if a.state == yarnRunning {
-		if jm := c.ensureJM(a); jm != nil {
+		if jm := c.jms.ensure(a); jm != nil {
 			out.JMAddress = jm.addr
 		}
-		if rm := c.activeRMLocked(); rm != nil {
+		if rm := c.ha.activeRM(); rm != nil {
 			out.TrackingURL = rm.url + "/proxy/" + a.id + "/"
 		}
 	} else if yarnFinal(a.state) {
-		if rm := c.activeRMLocked(); rm != nil {
+		if rm := c.ha.activeRM(); rm != nil {
 			out.TrackingURL = rm.url + "/cluster/app/" + a.id
 		}
 	}
 	for _, j := range a.jobs {
-		c.syncCheckpoints(j, now)
+		c.flink.syncCheckpoints(j, now)
 		sj := Job{ID: j.id, Name: j.name, State: j.state, Restarts: j.restarts, RestoredFrom: j.restoredFrom,
 			CompletedCheckpoints: j.ck.completed, Savepoints: append([]string(nil), j.savepoints...),
 			StartedAt: j.start, EndedAt: j.end}
@@ -182,11 +182,11 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 
 // resolveJob finds a job by Flink job id, or an app's newest live job.
 func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
-	if j, ok := c.jobs[ref]; ok {
-		c.advance(j.app, now)
+	if j, ok := c.flink.byID[ref]; ok {
+		c.yarn.advance(j.app, now)
 		return j, nil
 	}
-	a := c.appLocked(ref, now)
+	a := c.yarn.get(ref, now)
 	if a == nil {
 		return nil, fmt.Errorf("%w: no application or job %s", ErrNotFound, ref)
 	}
@@ -219,11 +219,11 @@ func (c *Cluster) fail(ref string, fatal bool, op string) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", op, ref, err)
 	}
-	c.syncCheckpoints(j, now)
+	c.flink.syncCheckpoints(j, now)
 	if j.state != jobRunning {
 		return fmt.Errorf("%s %s: %w: job %s is %s, not RUNNING", op, ref, ErrState, j.id, j.state)
 	}
-	c.failJob(j, now, fatal, "")
+	c.flink.failJob(j, now, fatal, "")
 	return nil
 }
 
@@ -235,14 +235,14 @@ func (c *Cluster) FailoverJM(appID string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	a := c.appLocked(appID, now)
+	a := c.yarn.get(appID, now)
 	if a == nil {
 		return fmt.Errorf("fail over JobManager of %s: %w", appID, ErrNotFound)
 	}
 	for _, j := range a.jobs {
-		c.syncCheckpoints(j, now)
+		c.flink.syncCheckpoints(j, now)
 	}
-	if err := c.failoverJM(a, now); err != nil {
+	if err := c.yarn.failoverJM(a, now); err != nil {
 		return fmt.Errorf("fail over JobManager of %s: %w", appID, err)
 	}
 	return nil
@@ -254,14 +254,14 @@ func (c *Cluster) KillApp(appID string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
-	a := c.appLocked(appID, now)
+	a := c.yarn.get(appID, now)
 	if a == nil {
 		return fmt.Errorf("kill %s: %w", appID, ErrNotFound)
 	}
 	if yarnFinal(a.state) {
 		return fmt.Errorf("kill %s: %w: application is already %s", appID, ErrState, a.state)
 	}
-	c.kill(a, now)
+	c.yarn.kill(a, now)
 	return nil
 }
 
@@ -270,15 +270,12 @@ func (c *Cluster) KillApp(appID string) error {
 func (c *Cluster) FailoverRM() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.rms) < 2 {
-		return c.active
+	if len(c.ha.rms) < 2 {
+		return c.ha.active
 	}
-	c.active = (c.active + 1) % len(c.rms)
-	if c.active < 0 {
-		c.active = 0
-	}
-	c.opts.Logf("sim: RM failover: rm%d is active", c.active+1)
-	return c.active
+	i := c.ha.failover()
+	c.opts.Logf("sim: RM failover: rm%d is active", i+1)
+	return i
 }
 
 // SetActiveRM makes RM i (0-based) active and the others standbys; -1
@@ -286,13 +283,13 @@ func (c *Cluster) FailoverRM() int {
 func (c *Cluster) SetActiveRM(i int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := len(c.rms)
+	n := len(c.ha.rms)
 	if n == 0 {
 		n = c.opts.RMs
 	}
 	if i < -1 || i >= n {
 		return fmt.Errorf("set active RM %d: %w: have %d RMs", i, ErrInvalid, n)
 	}
-	c.active = i
+	c.ha.active = i
 	return nil
 }

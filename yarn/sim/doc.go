@@ -18,6 +18,40 @@
 // one scheduler goroutine that only visits applications with due events, so
 // ten thousand applications cost no goroutine each.
 //
+// Inside, the Cluster is a facade over parts, each a type with the few
+// other parts it uses. One lock, the cluster's, guards them all, so every
+// transition is atomic: each handler and each Go API call holds it while
+// it reads or changes the simulation. Only the wire-fault injector has a
+// lock of its own, always taken after the cluster's, never before. The
+// rooms:
+//
+//   - sim.go: Options, the Cluster, New (which wires the parts), Start,
+//     Close and the scheduler's tick; api.go: the Go API (Submit, Apps,
+//     FailJob, FailoverJM, KillApp, FailoverRM, …).
+//   - events.go: eventQueue, the agenda. Every state change is an event of
+//     one application, run when the clock has passed it.
+//   - apps.go: yarnApps, the YARN applications and their lifecycle
+//     (submission, attempts, kill, deregistration); ids.go: their ids.
+//   - job.go: flinkJobs, the Flink jobs and their state machine (start,
+//     restarts, failure, cancel); checkpoints.go: periodic checkpoints,
+//     savepoints, stop-with-savepoint, and pointStore, what can still be
+//     restored; metrics.go: a job's metrics, a pure function of its seed
+//     and the time.
+//   - rm.go: the RM listeners, rmHA (which RM is active) and rmAPI, the RM
+//     REST API behind the standby filter; rm_apps.go: applications and
+//     their filters; rm_scheduler.go: cluster metrics and the capacity
+//     scheduler; proxy.go: webProxy; admin.go: the /sim/ API.
+//   - jm.go: jobManagers, the JobManager listeners, their shared router
+//     and the cluster-wide endpoints; jm_jobs.go, jm_checkpoints.go,
+//     jm_metrics.go, jars.go, logs.go: the other endpoints, by family.
+//   - gateway.go: sqlGateway, its sessions and operations; sql.go: the SQL
+//     it understands.
+//   - faults.go: the Faults configuration; inject.go: injector, the wire
+//     faults; chaos.go: the periodic faults (failovers, job failures).
+//   - populate.go: fleet, the applications that exist at start.
+//   - clock.go: clocks; errors.go: the Go API's errors and the REST error
+//     shapes.
+//
 // Where real clusters and the brief could differ, the simulator follows the
 // real clusters, and says so:
 //   - a per-job cluster whose job FAILED ends YARN state FINISHED with final

@@ -2,14 +2,32 @@ package sim
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
-// The SQL Gateway serves /v1…/v4 (…/v3 for Flink 1.x) and unversioned
-// paths, which map to the newest version (SqlGatewayRestAPIVersion).
+// sqlGateway is the Flink SQL Gateway: its listener, its sessions and
+// their operations. It serves /v1…/v4 (…/v3 for Flink 1.x) and unversioned
+// paths, which map to the newest version (SqlGatewayRestAPIVersion). The
+// SQL it understands is in sql.go; an INSERT deploys a job through the YARN
+// and Flink sides. It is guarded by the cluster lock.
+type sqlGateway struct {
+	mu           *sync.Mutex // the cluster lock
+	clock        Clock
+	host         string
+	flinkVersion string
+	rng          *rand.Rand // handles and ids
+	yarn         *yarnApps
+	flink        *flinkJobs
+	sessions     map[string]*sqlSession
+	lastSweep    time.Time // when idle sessions were last removed
+	srv          *http.Server
+	url          string // http://host:port, once listening
+}
 
 // sqlSession is one gateway session: its configuration and its catalog
 // (the default in-memory catalog is per session).
@@ -76,18 +94,32 @@ func stringRows(col string, vals []string) *sqlResult {
 
 const sessionIdle = 10 * time.Minute // sql-gateway.session.idle-timeout
 
-// gatewayVersions returns the API versions this gateway serves, oldest first.
-func (c *Cluster) gatewayVersions() []string {
-	if strings.HasPrefix(c.opts.FlinkVersion, "1.") {
+// sweep removes the sessions nobody used for sessionIdle, like the
+// gateway's idle timeout, at most once a simulated minute.
+func (gw *sqlGateway) sweep(now time.Time) {
+	if now.Sub(gw.lastSweep) <= time.Minute {
+		return
+	}
+	gw.lastSweep = now
+	for h, s := range gw.sessions {
+		if now.Sub(s.lastAccess) > sessionIdle {
+			delete(gw.sessions, h)
+		}
+	}
+}
+
+// versions returns the API versions this gateway serves, oldest first.
+func (gw *sqlGateway) versions() []string {
+	if strings.HasPrefix(gw.flinkVersion, "1.") {
 		return []string{"v1", "v2", "v3"}
 	}
 	return []string{"v1", "v2", "v3", "v4"}
 }
 
-// gatewayHandler serves the SQL Gateway REST API.
-func (c *Cluster) gatewayHandler() http.Handler {
+// handler serves the SQL Gateway REST API.
+func (gw *sqlGateway) handler() http.Handler {
 	mux := http.NewServeMux()
-	versions := c.gatewayVersions()
+	versions := gw.versions()
 	latest := versions[len(versions)-1]
 	handle := func(method, path, since string, fn func(g *gwReq) jmAnswer) {
 		prefixes := map[string]string{"": latest}
@@ -101,7 +133,7 @@ func (c *Cluster) gatewayHandler() http.Handler {
 			if v < since {
 				continue
 			}
-			mux.Handle(method+" "+prefix+path, c.gwServe(v, fn))
+			mux.Handle(method+" "+prefix+path, gw.serveJSON(v, fn))
 		}
 	}
 	handle("GET", "/api_versions", "v1", func(g *gwReq) jmAnswer {
@@ -112,7 +144,7 @@ func (c *Cluster) gatewayHandler() http.Handler {
 		return ok(map[string]any{"versions": out})
 	})
 	handle("GET", "/info", "v1", func(g *gwReq) jmAnswer {
-		return ok(map[string]string{"productName": "Apache Flink", "version": g.c.opts.FlinkVersion})
+		return ok(map[string]string{"productName": "Apache Flink", "version": g.gw.flinkVersion})
 	})
 	handle("POST", "/sessions", "v1", gwOpenSession)
 	handle("GET", "/sessions/{session_handle}", "v1", withSession(gwGetSession))
@@ -141,17 +173,19 @@ func (c *Cluster) gatewayHandler() http.Handler {
 
 // gwReq is one gateway request, handled under the cluster lock.
 type gwReq struct {
-	c       *Cluster
+	gw      *sqlGateway
 	version string // "v1" … "v4"
 	now     time.Time
 	r       *http.Request
 }
 
-func (c *Cluster) gwServe(version string, fn func(g *gwReq) jmAnswer) http.Handler {
+// serveJSON runs fn under the cluster lock and writes its answer after
+// the lock is released.
+func (gw *sqlGateway) serveJSON(version string, fn func(g *gwReq) jmAnswer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		ans := fn(&gwReq{c: c, version: version, now: c.clock.Now(), r: r})
-		c.mu.Unlock()
+		gw.mu.Lock()
+		ans := fn(&gwReq{gw: gw, version: version, now: gw.clock.Now(), r: r})
+		gw.mu.Unlock()
 		if ans.body == nil {
 			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 			w.WriteHeader(ans.status)
@@ -174,9 +208,9 @@ func gwInternal(what, cause string) jmAnswer {
 func withSession(fn func(g *gwReq, s *sqlSession) jmAnswer) func(g *gwReq) jmAnswer {
 	return func(g *gwReq) jmAnswer {
 		h := g.r.PathValue("session_handle")
-		s := g.c.sessions[h]
+		s := g.gw.sessions[h]
 		if s != nil && g.now.Sub(s.lastAccess) > sessionIdle {
-			delete(g.c.sessions, h) // expired: nobody sent a heartbeat
+			delete(g.gw.sessions, h) // expired: nobody sent a heartbeat
 			s = nil
 		}
 		if s == nil {
@@ -196,24 +230,25 @@ func withOp(fn func(g *gwReq, s *sqlSession, op *sqlOp) jmAnswer) func(g *gwReq)
 			return gwInternal("Failed to handle the operation "+h+".",
 				"org.apache.flink.table.gateway.service.utils.SqlExecutionException: Can not find the submitted operation in the OperationManager with the "+h+".")
 		}
-		g.c.refreshOp(op, g.now)
+		g.gw.refreshOp(op, g.now)
 		return fn(g, s, op)
 	})
 }
 
-func (c *Cluster) uuid() string {
-	h := c.hex32()
+// uuid returns a new random UUID (session and operation handles).
+func (gw *sqlGateway) uuid() string {
+	h := hex32(gw.rng)
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
-// gatewayDefaults are the gateway's own configuration, under every session's.
-func (c *Cluster) gatewayDefaults() map[string]string {
+// defaults are the gateway's own configuration, under every session's.
+func (gw *sqlGateway) defaults() map[string]string {
 	return map[string]string{
 		"execution.target":                        ModePerJob,
 		"execution.runtime-mode":                  "streaming",
 		"sql-gateway.session.idle-timeout":        "10 min",
 		"table.exec.resource.default-parallelism": "-1",
-		"rest.address":                            c.opts.Host,
+		"rest.address":                            gw.host,
 	}
 }
 
@@ -225,14 +260,14 @@ func gwOpenSession(g *gwReq) jmAnswer {
 	if err := decodeBody(g.r, &body); err != nil {
 		return badRequestFlink("Request did not match expected format OpenSessionRequestBody: " + err.Error())
 	}
-	s := &sqlSession{handle: g.c.uuid(), name: body.SessionName, props: g.c.gatewayDefaults(),
+	s := &sqlSession{handle: g.gw.uuid(), name: body.SessionName, props: g.gw.defaults(),
 		tables: map[string]tableDef{}, views: map[string]bool{}, functions: map[string]bool{},
 		ops: map[string]*sqlOp{}, lastAccess: g.now}
 	for k, v := range body.Properties {
 		s.props[k] = v
 	}
 	s.initial = cloneMap(s.props)
-	g.c.sessions[s.handle] = s
+	g.gw.sessions[s.handle] = s
 	return ok(map[string]string{"sessionHandle": s.handle})
 }
 
@@ -249,7 +284,7 @@ func gwGetSession(g *gwReq, s *sqlSession) jmAnswer {
 }
 
 func gwCloseSession(g *gwReq, s *sqlSession) jmAnswer {
-	delete(g.c.sessions, s.handle)
+	delete(g.gw.sessions, s.handle)
 	return ok(map[string]string{"status": "CLOSED"})
 }
 
@@ -269,7 +304,7 @@ func gwConfigure(g *gwReq, s *sqlSession) jmAnswer {
 			"org.apache.flink.table.gateway.service.utils.SqlExecutionException: Unsupported statement for configuring session:"+body.Statement+
 				"\nThe configureSession API only supports to execute statement of type CREATE TABLE, DROP TABLE, ALTER TABLE, CREATE DATABASE, DROP DATABASE, ALTER DATABASE, CREATE FUNCTION, DROP FUNCTION, ALTER FUNCTION, CREATE CATALOG, DROP CATALOG, USE CATALOG, USE [CATALOG.]DATABASE, CREATE VIEW, DROP VIEW, LOAD MODULE, UNLOAD MODULE, USE MODULE, ADD JAR.")
 	}
-	if _, err := g.c.runDDL(s, st); err != nil {
+	if _, err := g.gw.runDDL(s, st); err != nil {
 		return gwInternal("Failed to configure session.", err.Error())
 	}
 	return jmAnswer{status: http.StatusOK}
@@ -311,9 +346,9 @@ func gwExecute(g *gwReq, s *sqlSession) jmAnswer {
 	if err := decodeBody(g.r, &body); err != nil {
 		return badRequestFlink("Request did not match expected format ExecuteStatementRequestBody: " + err.Error())
 	}
-	op := &sqlOp{handle: g.c.uuid(), status: "RUNNING"}
+	op := &sqlOp{handle: g.gw.uuid(), status: "RUNNING"}
 	s.ops[op.handle] = op
-	g.c.execute(s, op, body.Statement, body.ExecutionConfig, g.now)
+	g.gw.execute(s, op, body.Statement, body.ExecutionConfig, g.now)
 	return ok(map[string]string{"operationHandle": op.handle})
 }
 
@@ -326,18 +361,18 @@ func gwCancel(g *gwReq, s *sqlSession, op *sqlOp) jmAnswer {
 	op.status = "CANCELED"
 	if op.app != nil && !yarnFinal(op.app.state) && op.app.mode != ModeSession {
 		// The deployment was still in progress: abort it.
-		g.c.kill(op.app, g.now)
+		g.gw.yarn.kill(op.app, g.now)
 	}
 	return ok(map[string]string{"status": "CANCELED"})
 }
 
 // refreshOp moves an operation forward in time.
-func (c *Cluster) refreshOp(op *sqlOp, now time.Time) {
+func (gw *sqlGateway) refreshOp(op *sqlOp, now time.Time) {
 	if op.status != "RUNNING" {
 		return
 	}
 	if op.app != nil {
-		c.advance(op.app, now)
+		gw.yarn.advance(op.app, now)
 		switch {
 		case yarnFinal(op.app.state):
 			op.status = "ERROR"

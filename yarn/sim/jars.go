@@ -61,8 +61,8 @@ func jmDeleteJar(x *jmReq) jmAnswer {
 	return badRequestFlink("File " + id + " does not exist in /tmp/flink-web-upload.")
 }
 
-// jmUpload is POST /jars/upload: one multipart file whose name ends in .jar.
-func (c *Cluster) jmUpload() http.Handler {
+// upload is POST /jars/upload: one multipart file whose name ends in .jar.
+func (m *jobManagers) upload() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		jm := jmOf(r)
 		r.Body = http.MaxBytesReader(w, r.Body, maxJar)
@@ -102,24 +102,24 @@ func (c *Cluster) jmUpload() http.Handler {
 			writeFlinkError(w, http.StatusBadRequest, "org.apache.flink.runtime.rest.handler.RestHandlerException: Only Jar files are allowed.")
 			return
 		}
-		c.mu.Lock()
-		now := c.clock.Now()
+		m.mu.Lock()
+		now := m.clock.Now()
 		a := jm.app
-		c.advance(a, now)
+		m.yarn.advance(a, now)
 		if a.jm != jm {
-			c.mu.Unlock()
+			m.mu.Unlock()
 			resetConn(w)
 			return
 		}
 		if !webSubmit(a) {
-			c.mu.Unlock()
+			m.mu.Unlock()
 			writeFlinkError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
 			return
 		}
-		u := c.hex32()
+		u := hex32(m.rng)
 		id := fmt.Sprintf("%s-%s-%s-%s-%s_%s", u[:8], u[8:12], u[12:16], u[16:20], u[20:], name)
 		a.jars = append(a.jars, &jar{id: id, name: name, uploaded: now, mainClass: mainClass})
-		c.mu.Unlock()
+		m.mu.Unlock()
 		writeJSON(w, http.StatusOK, map[string]string{"filename": "/tmp/flink-web-" + u[:8] + "/flink-web-upload/" + id, "status": "success"})
 	})
 }
@@ -215,7 +215,7 @@ func jmRunJar(x *jmReq) jmAnswer {
 		if !reHex32.MatchString(body.JobID) {
 			return badRequestFlink("Request did not match expected format JarRunRequestBody: jobId is not a 32-character hex string")
 		}
-		if _, taken := x.c.jobs[body.JobID]; taken {
+		if _, taken := x.m.flink.byID[body.JobID]; taken {
 			return restError(http.StatusConflict, "org.apache.flink.runtime.client.DuplicateJobSubmissionException",
 				"Job has already been submitted. JobID "+body.JobID)
 		}
@@ -225,12 +225,12 @@ func jmRunJar(x *jmReq) jmAnswer {
 		conf[k] = v
 	}
 	name := firstNonEmpty(conf["pipeline.name"], entry[strings.LastIndex(entry, ".")+1:])
-	j := x.c.addJob(x.a, jobSpec{name: name, entryClass: entry, parallelism: p, config: conf,
+	j := x.m.flink.addJob(x.a, jobSpec{name: name, entryClass: entry, parallelism: p, config: conf,
 		restorePath: savepoint, allowNonRestored: allow}, x.now)
 	if body.JobID != "" {
-		delete(x.c.jobs, j.id)
+		delete(x.m.flink.byID, j.id)
 		j.id = body.JobID
-		x.c.jobs[j.id] = j
+		x.m.flink.byID[j.id] = j
 	}
 	return ok(map[string]string{"jobid": j.id})
 }

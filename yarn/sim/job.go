@@ -1,12 +1,56 @@
 package sim
 
 import (
-	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// Flink job states (JobStatus).
+const (
+	jobInitializing = "INITIALIZING"
+	jobCreated      = "CREATED"
+	jobRunning      = "RUNNING"
+	jobFailing      = "FAILING"
+	jobFailed       = "FAILED"
+	jobCancelling   = "CANCELLING"
+	jobCanceled     = "CANCELED"
+	jobFinished     = "FINISHED"
+	jobRestarting   = "RESTARTING"
+	jobSuspended    = "SUSPENDED"
+)
+
+// flinkTerminal reports a globally terminal job state.
+func flinkTerminal(s string) bool { return s == jobFailed || s == jobCanceled || s == jobFinished }
+
+// Simulated durations of the job lifecycle, and Flink defaults.
+const (
+	dJobCreated     = 1 * time.Second // INITIALIZING → CREATED
+	dJobRunning     = 1 * time.Second // CREATED → RUNNING
+	dCancel         = 500 * time.Millisecond
+	dSavepoint      = 1200 * time.Millisecond
+	dRestartDelay   = 1 * time.Second
+	dRefail         = 2 * time.Second // a fatally failing job fails again this long after a restart
+	dFailing        = 300 * time.Millisecond
+	historySize     = 10 // web.checkpoints.history
+	defaultAttempts = 3  // restart-strategy.fixed-delay.attempts
+)
+
+// flinkJobs is the Flink side of the simulation: every job by id and its
+// state machine (INITIALIZING … RUNNING, restarts, failure, cancel, stop
+// with savepoint), its checkpoints, and the store of restorable points. A
+// job that ends asks its application to deregister. It is guarded by the
+// cluster lock.
+type flinkJobs struct {
+	interval time.Duration // checkpoint interval of jobs that set none
+	rng      *rand.Rand
+	byID     map[string]*job
+	points   pointStore
+	events   *eventQueue
+	yarn     *yarnApps
+}
 
 // job is one Flink job, in a per-job/application cluster or a session.
 type job struct {
@@ -51,55 +95,6 @@ type job struct {
 	savepoints []string
 }
 
-// checkpoints are the checkpoint statistics of the current JobMaster, plus
-// the id counter and the newest retained point, which survive failovers
-// (they live in ZooKeeper and on HDFS).
-type checkpoints struct {
-	next            time.Time // trigger time of the next periodic checkpoint; zero while not scheduled
-	lastID          int64
-	completed       int64
-	failed          int64
-	restored        int64
-	history         []*checkpoint // newest first, at most historySize
-	latest          *checkpoint   // newest completed checkpoint (not savepoint)
-	latestSavepoint *checkpoint
-	latestFailed    *checkpoint
-	restore         *restoreInfo
-	retained        *checkpoint // newest completed point of any kind, across JobMasters
-}
-
-type checkpoint struct {
-	id        int64
-	jobID     string
-	savepoint bool
-	kind      string // CHECKPOINT, SAVEPOINT, SYNC_SAVEPOINT
-	status    string // COMPLETED, FAILED
-	trigger   time.Time
-	ack       time.Time
-	size      int64
-	path      string
-	discarded bool
-	failure   string
-	subtasks  int
-}
-
-type restoreInfo struct {
-	id        int64
-	at        time.Time
-	savepoint bool
-	path      string
-}
-
-// operation is an asynchronous savepoint, stop or checkpoint trigger.
-type operation struct {
-	id       string
-	kind     string // "savepoint", "stop"
-	done     bool
-	location string
-	failure  string
-	endsJob  bool
-}
-
 type exception struct {
 	at       time.Time
 	name     string
@@ -123,15 +118,15 @@ type jobSpec struct {
 
 // addJob creates a job in app a. If the app's JobManager is up the job
 // starts at once; otherwise it starts when the JobManager comes up.
-func (c *Cluster) addJob(a *app, s jobSpec, now time.Time) *job {
+func (f *flinkJobs) addJob(a *app, s jobSpec, now time.Time) *job {
 	j := &job{
 		app:              a,
-		id:               c.hex32(),
+		id:               hex32(f.rng),
 		name:             s.name,
 		sql:              s.sql,
 		entryClass:       s.entryClass,
 		config:           s.config,
-		seed:             c.rng.Uint64(),
+		seed:             f.rng.Uint64(),
 		parallelism:      s.parallelism,
 		restorePath:      s.restorePath,
 		allowNonRestored: s.allowNonRestored,
@@ -150,7 +145,7 @@ func (c *Cluster) addJob(a *app, s jobSpec, now time.Time) *job {
 		}
 	}
 	j.maxParallelism = 128
-	j.interval = c.opts.CheckpointInterval
+	j.interval = f.interval
 	if d, ok := parseFlinkDuration(firstNonEmpty(j.config["execution.checkpointing.interval"], a.config["execution.checkpointing.interval"])); ok && d > 0 {
 		j.interval = d
 	}
@@ -161,21 +156,21 @@ func (c *Cluster) addJob(a *app, s jobSpec, now time.Time) *job {
 	if j.name == "" {
 		j.name = "Flink Streaming Job"
 	}
-	j.vertices = c.planVertices(j, s.kafkaTables)
+	j.vertices = f.planVertices(j, s.kafkaTables)
 	a.jobs = append(a.jobs, j)
-	c.jobs[j.id] = j
+	f.byID[j.id] = j
 	if a.state == yarnRunning && a.jmPending {
-		c.startJob(j, now)
+		f.startJob(j, now)
 	}
 	return j
 }
 
 // recoverJobs starts every live job of a on the JobManager that just came
 // up: the first start of a per-job cluster, or HA recovery after a JM failover.
-func (c *Cluster) recoverJobs(a *app, now time.Time) {
+func (f *flinkJobs) recoverJobs(a *app, now time.Time) {
 	for _, j := range a.jobs {
 		if !flinkTerminal(j.state) {
-			c.startJob(j, now)
+			f.startJob(j, now)
 		}
 	}
 }
@@ -183,7 +178,7 @@ func (c *Cluster) recoverJobs(a *app, now time.Time) {
 // startJob runs a job on the current JobManager: INITIALIZING → CREATED →
 // RUNNING, restored from the newest retained point it has, or from the
 // path it was submitted with.
-func (c *Cluster) startJob(j *job, now time.Time) {
+func (f *flinkJobs) startJob(j *job, now time.Time) {
 	j.gen++
 	g := j.gen
 	j.start, j.end = now, time.Time{}
@@ -200,9 +195,9 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 	case j.ck.retained != nil:
 		from = j.ck.retained
 	case j.restorePath != "":
-		from, failure = c.lookupPoint(j.restorePath)
+		from, failure = f.points.lookup(j.restorePath)
 	}
-	c.schedule(j.app, now.Add(dJobCreated), func(t time.Time) {
+	f.events.schedule(j.app, now.Add(dJobCreated), func(t time.Time) {
 		if j.gen != g {
 			return
 		}
@@ -210,7 +205,7 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 			j.record(t, "java.io.FileNotFoundException: "+failure, "", "")
 			j.setState(jobFailed, t)
 			j.end = t
-			c.appShutdownAfterJob(j.app, t, false)
+			f.yarn.shutdownAfterJob(j.app, t, false)
 			return
 		}
 		if from != nil {
@@ -218,56 +213,25 @@ func (c *Cluster) startJob(j *job, now time.Time) {
 		}
 		j.setState(jobCreated, t)
 	})
-	c.schedule(j.app, now.Add(dJobCreated+dJobRunning), func(t time.Time) {
+	f.events.schedule(j.app, now.Add(dJobCreated+dJobRunning), func(t time.Time) {
 		if j.gen != g || j.state != jobCreated {
 			return
 		}
-		c.enterRunning(j, t)
+		f.enterRunning(j, t)
 	})
 }
 
-// restoreFrom records a restore from cp at t.
-func (j *job) restoreFrom(cp *checkpoint, t time.Time) {
-	j.ck.restored++
-	j.ck.restore = &restoreInfo{id: cp.id, at: t, savepoint: cp.savepoint, path: cp.path}
-	if cp.id > j.ck.lastID {
-		j.ck.lastID = cp.id
-	}
-	j.restoredFrom = cp.path
-}
-
-// lookupPoint finds a restorable savepoint or checkpoint by path.
-func (c *Cluster) lookupPoint(path string) (*checkpoint, string) {
-	p := strings.TrimRight(path, "/")
-	if cp, ok := c.points[p]; ok && !cp.discarded {
-		return cp, ""
-	}
-	if c.opts.LenientRestore {
-		cp := &checkpoint{path: p, savepoint: strings.Contains(p, "savepoint"), kind: "SAVEPOINT", status: "COMPLETED"}
-		if i := strings.LastIndex(p, "chk-"); i >= 0 {
-			cp.id, _ = strconv.ParseInt(p[i+4:], 10, 64)
-			cp.kind = "CHECKPOINT"
-		}
-		return cp, ""
-	}
-	scheme := "hdfs"
-	if i := strings.Index(p, "://"); i > 0 {
-		scheme = p[:i]
-	} else if strings.HasPrefix(p, "/") {
-		scheme = "file"
-	}
-	return nil, fmt.Sprintf("Cannot find checkpoint or savepoint file/directory '%s' on file system '%s'.", path, scheme)
-}
-
-func (c *Cluster) enterRunning(j *job, t time.Time) {
+// enterRunning makes j RUNNING at t and schedules its checkpoints, and
+// its next failure while it fails fatally.
+func (f *flinkJobs) enterRunning(j *job, t time.Time) {
 	j.setState(jobRunning, t)
 	j.running = t
 	j.ck.next = t.Add(j.interval)
 	if j.failUntil > 0 {
 		g := j.gen
-		c.schedule(j.app, t.Add(dRefail), func(t time.Time) {
+		f.events.schedule(j.app, t.Add(dRefail), func(t time.Time) {
 			if j.gen == g && j.state == jobRunning {
-				c.failJob(j, t, true, j.failMessage)
+				f.failJob(j, t, true, j.failMessage)
 			}
 		})
 	}
@@ -281,49 +245,6 @@ func (j *job) setState(s string, t time.Time) {
 	}
 }
 
-// syncCheckpoints completes the periodic checkpoints due by t. Far behind
-// (a fleet nobody looked at for hours), it skips to the last historySize,
-// so its cost is bounded.
-func (c *Cluster) syncCheckpoints(j *job, t time.Time) {
-	if j.state != jobRunning || j.ck.next.IsZero() {
-		return
-	}
-	for {
-		trig := j.ck.next
-		if behind := int64(t.Sub(trig) / j.interval); behind > historySize+2 {
-			skip := behind - historySize
-			j.ck.lastID += skip
-			j.ck.failed += skip / 40
-			j.ck.completed += skip - skip/40
-			j.ck.next = trig.Add(time.Duration(skip) * j.interval)
-			continue
-		}
-		id := j.ck.lastID + 1
-		dur := ckptDuration(j, id)
-		if trig.Add(dur).After(t) {
-			return
-		}
-		j.ck.lastID = id
-		if noise(j.seed, uint64(id)^0xfa11) < 0.025 {
-			c.failCheckpoint(j, id, trig, dur)
-		} else {
-			c.completeCheckpoint(j, id, trig, dur, "CHECKPOINT", fmt.Sprintf("%s/%s/chk-%d", j.checkpointDir, j.id, id))
-		}
-		j.ck.next = trig.Add(j.interval)
-	}
-}
-
-func ckptDuration(j *job, id int64) time.Duration {
-	return time.Duration(150+noise(j.seed, uint64(id))*900) * time.Millisecond
-}
-
-// ckptSize grows with the state and drops back at each (simulated)
-// compaction, so long-running jobs keep plausible sizes.
-func ckptSize(j *job, id int64) int64 {
-	base := 2_000_000 + int64(noise(j.seed, 7)*80_000_000)
-	return base + base*(id%500)/1000 + int64(noise(j.seed, uint64(id)+3)*float64(base)/10)
-}
-
 func (j *job) subtasks() int {
 	n := 0
 	for _, v := range j.vertices {
@@ -332,131 +253,26 @@ func (j *job) subtasks() int {
 	return n
 }
 
-// completeCheckpoint records a completed checkpoint or savepoint.
-func (c *Cluster) completeCheckpoint(j *job, id int64, trig time.Time, dur time.Duration, kind, path string) *checkpoint {
-	cp := &checkpoint{id: id, jobID: j.id, savepoint: kind != "CHECKPOINT", kind: kind, status: "COMPLETED",
-		trigger: trig, ack: trig.Add(dur), size: ckptSize(j, id), path: path, subtasks: j.subtasks()}
-	j.ck.completed++
-	if cp.savepoint {
-		j.ck.latestSavepoint = cp
-		j.savepoints = append(j.savepoints, path)
-	} else {
-		// state.checkpoints.num-retained = 1: the previous one is subsumed,
-		// its files deleted (and forgotten here, so memory stays bounded).
-		if prev := j.ck.retained; prev != nil && !prev.savepoint {
-			c.discard(prev)
-		}
-		j.ck.latest = cp
-	}
-	j.ck.retained = cp
-	j.pushHistory(cp)
-	c.points[path] = cp
-	return cp
-}
-
-// discard marks a checkpoint deleted: it can no longer be restored.
-func (c *Cluster) discard(cp *checkpoint) {
-	cp.discarded = true
-	delete(c.points, cp.path)
-}
-
-func (c *Cluster) failCheckpoint(j *job, id int64, trig time.Time, dur time.Duration) {
-	cp := &checkpoint{id: id, jobID: j.id, kind: "CHECKPOINT", status: "FAILED", trigger: trig, ack: trig.Add(dur),
-		failure: "Checkpoint expired before completing.", subtasks: j.subtasks()}
-	j.ck.failed++
-	j.ck.latestFailed = cp
-	j.pushHistory(cp)
-}
-
-func (j *job) pushHistory(cp *checkpoint) {
-	j.ck.history = append([]*checkpoint{cp}, j.ck.history...)
-	if len(j.ck.history) > historySize {
-		j.ck.history = j.ck.history[:historySize]
-	}
-}
-
-// inProgress reports the checkpoint running at now, if any.
-func (j *job) inProgress(now time.Time) (int64, time.Time, bool) {
-	if j.state != jobRunning || j.ck.next.IsZero() || j.ck.next.After(now) {
-		return 0, time.Time{}, false
-	}
-	return j.ck.lastID + 1, j.ck.next, true
-}
-
-// triggerSavepoint starts an asynchronous savepoint; stop ends the job
-// (stop-with-savepoint), cancel cancels it after the savepoint.
-func (c *Cluster) triggerSavepoint(j *job, now time.Time, dir string, stop, cancel bool) *operation {
-	op := &operation{id: c.hex32(), kind: "savepoint", endsJob: stop || cancel}
-	if stop {
-		op.kind = "stop"
-	}
-	j.ops[op.id] = op
-	if dir == "" {
-		dir = j.savepointDir
-	}
-	dir = strings.TrimRight(dir, "/")
-	if j.state != jobRunning {
-		state := j.state
-		c.schedule(j.app, now.Add(100*time.Millisecond), func(time.Time) {
-			op.done = true
-			op.failure = fmt.Sprintf("org.apache.flink.runtime.checkpoint.CheckpointException: Checkpoint triggering task %s of job %s is not being executed at the moment (job status %s). Aborting checkpoint. Failure reason: Not all required tasks are currently running.",
-				j.vertices[0].name+" (1/"+strconv.Itoa(j.vertices[0].parallelism)+")", j.id, state)
-		})
-		return op
-	}
-	g := j.gen
-	c.schedule(j.app, now.Add(dSavepoint), func(t time.Time) {
-		if j.gen != g || j.state != jobRunning {
-			op.done = true
-			op.failure = "org.apache.flink.runtime.checkpoint.CheckpointException: Task has failed. Failure reason: The job failed or was canceled while the savepoint was in progress."
-			return
-		}
-		j.ck.lastID++
-		kind := "SAVEPOINT"
-		if stop {
-			kind = "SYNC_SAVEPOINT"
-		}
-		path := fmt.Sprintf("%s/savepoint-%s-%s", dir, j.id[:6], c.hex32()[:12])
-		c.completeCheckpoint(j, j.ck.lastID, now, t.Sub(now), kind, path)
-		op.done, op.location = true, path
-		switch {
-		case stop:
-			j.gen++
-			j.setState(jobFinished, t)
-			j.end = t
-			if j.ck.latest != nil {
-				// Retained checkpoints are discarded when a job finishes
-				// (RETAIN_ON_CANCELLATION keeps them on cancel and failure only).
-				c.discard(j.ck.latest)
-			}
-			c.appShutdownAfterJob(j.app, t, true)
-		case cancel:
-			c.cancelJob(j, t, true)
-		}
-	})
-	return op
-}
-
 // cancelJob cancels a live job: CANCELLING, then CANCELED. waitForResult
 // is for a cancel that ends a savepoint a client polls.
-func (c *Cluster) cancelJob(j *job, now time.Time, waitForResult bool) {
+func (f *flinkJobs) cancelJob(j *job, now time.Time, waitForResult bool) {
 	j.gen++
 	g := j.gen
 	j.failUntil = 0
 	j.setState(jobCancelling, now)
-	c.schedule(j.app, now.Add(dCancel), func(t time.Time) {
+	f.events.schedule(j.app, now.Add(dCancel), func(t time.Time) {
 		if j.gen != g {
 			return
 		}
 		j.setState(jobCanceled, t)
 		j.end = t
-		c.appShutdownAfterJob(j.app, t, waitForResult)
+		f.yarn.shutdownAfterJob(j.app, t, waitForResult)
 	})
 }
 
 // failJob makes a running job fail. A fatal failure repeats after every
 // restart until the restart strategy gives up; a transient one recovers.
-func (c *Cluster) failJob(j *job, now time.Time, fatal bool, msg string) {
+func (f *flinkJobs) failJob(j *job, now time.Time, fatal bool, msg string) {
 	if msg == "" {
 		msg = failureMessages[int(noise(j.seed, uint64(j.totalRestarts)+11)*float64(len(failureMessages)))]
 	}
@@ -477,20 +293,20 @@ func (c *Cluster) failJob(j *job, now time.Time, fatal bool, msg string) {
 		j.record(now, "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts="+
 			strconv.Itoa(j.restarts)+", backoffTimeMS=1000)", "", "")
 		j.setState(jobFailing, now)
-		c.schedule(j.app, now.Add(dFailing), func(t time.Time) {
+		f.events.schedule(j.app, now.Add(dFailing), func(t time.Time) {
 			if j.gen != g {
 				return
 			}
 			j.setState(jobFailed, t)
 			j.end = t
-			c.appShutdownAfterJob(j.app, t, false)
+			f.yarn.shutdownAfterJob(j.app, t, false)
 		})
 		return
 	}
 	j.restarts++
 	j.totalRestarts++
 	j.setState(jobRestarting, now)
-	c.schedule(j.app, now.Add(dRestartDelay), func(t time.Time) {
+	f.events.schedule(j.app, now.Add(dRestartDelay), func(t time.Time) {
 		if j.gen != g {
 			return
 		}
@@ -498,7 +314,7 @@ func (c *Cluster) failJob(j *job, now time.Time, fatal bool, msg string) {
 		if cp := j.ck.retained; cp != nil && !cp.discarded {
 			j.restoreFrom(cp, t)
 		}
-		c.enterRunning(j, t)
+		f.enterRunning(j, t)
 	})
 }
 
@@ -545,7 +361,7 @@ var (
 )
 
 // planVertices makes a plausible job graph: Source → Calc or LookupJoin → Sink.
-func (c *Cluster) planVertices(j *job, kafkaTables map[string]bool) []*vertex {
+func (f *flinkJobs) planVertices(j *job, kafkaTables map[string]bool) []*vertex {
 	src, sink, lookup := "", "", ""
 	if m := reFrom.FindStringSubmatch(j.sql); m != nil {
 		src = unquoteIdent(m[1])
@@ -579,7 +395,7 @@ func (c *Cluster) planVertices(j *job, kafkaTables map[string]bool) []*vertex {
 		{name: "Sink: " + sink + "[5]", parallelism: p, role: roleSink, opScope: metricScope("Sink: " + sink + "[5]")},
 	}
 	for i, v := range vs {
-		v.id = c.hex32()
+		v.id = hex32(f.rng)
 		v.base = 200 + noise(j.seed, uint64(40+i))*4800
 	}
 	return vs

@@ -135,8 +135,8 @@ func (r *logReader) Seek(offset int64, whence int) (int64, error) {
 }
 
 // logFiles lists the files in a JobManager's or TaskManager's log directory.
-func (c *Cluster) logFiles(a *app, kind string, owner uint64, start time.Time) map[string]*logFile {
-	size := c.opts.LogSize / logLine * logLine
+func (m *jobManagers) logFiles(a *app, kind string, owner uint64, start time.Time) map[string]*logFile {
+	size := m.logSize / logLine * logLine
 	return map[string]*logFile{
 		kind + ".log": {seed: a.seed ^ owner, size: size, start: start, kind: kind},
 		kind + ".out": {seed: a.seed ^ owner, size: 16 * logLine, start: start, kind: kind, out: true},
@@ -146,34 +146,34 @@ func (c *Cluster) logFiles(a *app, kind string, owner uint64, start time.Time) m
 
 func logList(x *jmReq, kind string) map[string]any {
 	out := []map[string]any{}
-	files := x.c.logFiles(x.a, kind, 0, x.jm.started)
+	files := x.m.logFiles(x.a, kind, 0, x.jm.started)
 	for _, name := range sortedKeys(files) {
 		out = append(out, map[string]any{"name": name, "size": files[name].size, "mtime": x.now.UnixMilli()})
 	}
 	return map[string]any{"logs": out}
 }
 
-// jmLogFile serves one log file as plain text, with Range support. name is
+// logFile serves one log file as plain text, with Range support. name is
 // fixed, or taken from the {name} path value when empty.
-func (c *Cluster) jmLogFile(kind, tmParam, name string) http.Handler {
+func (m *jobManagers) logFile(kind, tmParam, name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		jm := jmOf(r)
 		file := name
 		if file == "" {
 			file = r.PathValue("name")
 		}
-		c.mu.Lock()
-		now := c.clock.Now()
+		m.mu.Lock()
+		now := m.clock.Now()
 		a := jm.app
-		c.advance(a, now)
+		m.yarn.advance(a, now)
 		if a.jm != jm {
-			c.mu.Unlock()
+			m.mu.Unlock()
 			resetConn(w)
 			return
 		}
 		var owner uint64
 		if tmParam != "" {
-			x := &jmReq{c: c, jm: jm, a: a, now: now, r: r}
+			x := &jmReq{m: m, jm: jm, a: a, now: now, r: r}
 			tm := r.PathValue("tmid")
 			found := false
 			for i, id := range x.taskManagerIDs() {
@@ -182,13 +182,13 @@ func (c *Cluster) jmLogFile(kind, tmParam, name string) http.Handler {
 				}
 			}
 			if !found {
-				c.mu.Unlock()
+				m.mu.Unlock()
 				writeFlinkError(w, http.StatusNotFound, "org.apache.flink.runtime.rest.NotFoundException: Could not find TaskExecutor "+tm+".")
 				return
 			}
 		}
-		files := c.logFiles(a, kind, owner, jm.started)
-		c.mu.Unlock()
+		files := m.logFiles(a, kind, owner, jm.started)
+		m.mu.Unlock()
 		f, ok := files[file]
 		if !ok || strings.Contains(file, "/") {
 			writeFlinkError(w, http.StatusNotFound, "org.apache.flink.runtime.rest.NotFoundException: File "+file+" does not exist.")

@@ -2,16 +2,28 @@ package sim
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"time"
 )
 
+// fleet builds the applications a cluster has before the simulation
+// starts (Options.Apps), deterministically from the seed.
+type fleet struct {
+	seed   int64
+	rng    *rand.Rand
+	events *eventQueue
+	yarn   *yarnApps
+	flink  *flinkJobs
+}
+
 // populate creates n pre-existing Flink applications in mixed states, plus
 // a few non-Flink ones (a real cluster has them, and filters must skip
-// them). They are built directly in their state, not replayed, so ten
-// thousand cost a few milliseconds; their JobManagers open lazily.
-func (c *Cluster) populate(now time.Time, n int) {
+// them), with ids issued by rm. They are built directly in their state,
+// not replayed, so ten thousand cost a few milliseconds; their JobManagers
+// open lazily.
+func (fl *fleet) populate(now time.Time, n int, rm *rmServer) {
 	if n <= 0 {
 		return
 	}
@@ -24,8 +36,8 @@ func (c *Cluster) populate(now time.Time, n int) {
 	}
 	plans := make([]plan, total)
 	for i := range plans {
-		age := time.Duration(noise(uint64(c.opts.Seed), uint64(i)) * float64(maxAge))
-		p := plan{at: now.Add(-age - 10*time.Second), flink: i < n, seed: c.rng.Uint64()}
+		age := time.Duration(noise(uint64(fl.seed), uint64(i)) * float64(maxAge))
+		p := plan{at: now.Add(-age - 10*time.Second), flink: i < n, seed: fl.rng.Uint64()}
 		if p.flink && noise(p.seed, 6) >= 0.93 {
 			// Just submitted: it walks the normal lifecycle from NEW_SAVING.
 			p.at = now.Add(-time.Duration(noise(p.seed, 8)*float64(dAccepted)) - 100*time.Millisecond)
@@ -34,13 +46,12 @@ func (c *Cluster) populate(now time.Time, n int) {
 	}
 	// Submission order is time order, so ids grow with startedTime.
 	sort.Slice(plans, func(i, k int) bool { return plans[i].at.Before(plans[k].at) })
-	rm := c.rms[0]
 	for _, p := range plans {
 		rm.appSeq++
 		if p.flink {
-			c.populateFlink(now, p.at, rm, p.seed)
+			fl.flinkApp(now, p.at, rm, p.seed)
 		} else {
-			c.populateOther(now, p.at, rm, p.seed)
+			fl.otherApp(now, p.at, rm, p.seed)
 		}
 	}
 }
@@ -55,19 +66,20 @@ var (
 		{"cost-center-42"}, {}, {"env:prod", "tier:gold"}, {"team:logistics"}}
 )
 
-func (c *Cluster) pick(list []string, k uint64, seed uint64) string {
+// pick picks an element of list by the noise of (seed, k).
+func pick(list []string, k uint64, seed uint64) string {
 	return list[int(noise(seed, k)*float64(len(list)))%len(list)]
 }
 
-// populateFlink adds one Flink application submitted at `at`.
-func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
+// flinkApp adds one Flink application submitted at `at`.
+func (fl *fleet) flinkApp(now, at time.Time, rm *rmServer, seed uint64) {
 	a := &app{
 		seq: rm.appSeq, id: fmt.Sprintf("application_%d_%04d", rm.startMs, rm.appSeq),
-		user: c.pick(fleetUsers, 1, seed), queue: c.pick(fleetQueues, 2, seed), appType: "Apache Flink",
+		user: pick(fleetUsers, 1, seed), queue: pick(fleetQueues, 2, seed), appType: "Apache Flink",
 		mode: ModePerJob, config: map[string]string{}, seed: seed, submitted: at, final: finalUndefined,
 		maxAttempts: 10,
 	}
-	base := c.pick(fleetNames, 3, seed)
+	base := pick(fleetNames, 3, seed)
 	a.name = fmt.Sprintf("%s-%d", base, 1+int(noise(seed, 4)*20))
 	tags := fleetTags[int(noise(seed, 5)*float64(len(fleetTags)))%len(fleetTags)]
 	a.tags = append(a.tags, tags...)
@@ -92,11 +104,10 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 	}
 	if kind == "accepted" {
 		a.state = yarnNewSaving
-		c.apps[a.id] = a
-		c.order = append(c.order, a)
-		c.schedule(a, at.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
-		c.schedule(a, at.Add(dAccepted), func(t time.Time) { c.startAttempt(a, t) })
-		c.addJob(a, jobSpec{name: a.name, parallelism: 1 + int(noise(seed, 9)*4)}, at)
+		fl.yarn.add(a)
+		fl.events.schedule(a, at.Add(dSubmitted), func(time.Time) { a.state = yarnSubmitted })
+		fl.events.schedule(a, at.Add(dAccepted), func(t time.Time) { fl.yarn.startAttempt(a, t) })
+		fl.flink.addJob(a, jobSpec{name: a.name, parallelism: 1 + int(noise(seed, 9)*4)}, at)
 		return
 	}
 	attempts := 1
@@ -109,10 +120,9 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 			st = "RUNNING"
 		}
 		a.attempts = append(a.attempts, &attempt{n: i, start: at.Add(dAccepted + time.Duration(i-1)*time.Hour/4), state: st,
-			node: int(noise(seed, uint64(20+i))*float64(c.nodes)) % c.nodes, container: containerID(a, i, 1)})
+			node: int(noise(seed, uint64(20+i))*float64(fl.yarn.nodes)) % fl.yarn.nodes, container: containerID(a, i, 1)})
 	}
-	c.apps[a.id] = a
-	c.order = append(c.order, a)
+	fl.yarn.add(a)
 	runningAt := at.Add(dAccepted + dAMRegistered)
 	njobs := 1
 	if kind == "session" {
@@ -126,10 +136,10 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 	for i := 0; i < njobs; i++ {
 		name := a.name
 		if a.mode == ModeSession {
-			name = fmt.Sprintf("%s-%d", c.pick(fleetNames, uint64(30+i), seed), i+1)
+			name = fmt.Sprintf("%s-%d", pick(fleetNames, uint64(30+i), seed), i+1)
 		}
-		j := c.addJob(a, jobSpec{name: name, parallelism: 1 + int(noise(seed, uint64(40+i))*6)}, runningAt)
-		c.backdateJob(j, runningAt.Add(time.Duration(i)*time.Minute), now)
+		j := fl.flink.addJob(a, jobSpec{name: name, parallelism: 1 + int(noise(seed, uint64(40+i))*6)}, runningAt)
+		fl.backdate(j, runningAt.Add(time.Duration(i)*time.Minute), now)
 	}
 	a.state = yarnRunning
 	a.jmPending = true
@@ -140,37 +150,37 @@ func (c *Cluster) populateFlink(now, at time.Time, rm *rmServer, seed uint64) {
 	life := now.Sub(runningAt)
 	end := runningAt.Add(time.Duration((0.2 + 0.7*noise(seed, 13)) * float64(life)))
 	j := a.jobs[0]
-	c.syncCheckpoints(j, end)
+	fl.flink.syncCheckpoints(j, end)
 	j.gen++
 	j.end = end
 	switch kind {
 	case "finished":
 		j.ck.lastID++
-		c.completeCheckpoint(j, j.ck.lastID, end.Add(-2*time.Second), 1500*time.Millisecond, "SYNC_SAVEPOINT",
-			fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], c.hex32()[:12]))
+		fl.flink.completeCheckpoint(j, j.ck.lastID, end.Add(-2*time.Second), 1500*time.Millisecond, "SYNC_SAVEPOINT",
+			fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], hex32(fl.rng)[:12]))
 		if j.ck.latest != nil {
-			c.discard(j.ck.latest)
+			fl.flink.points.discard(j.ck.latest)
 		}
 		j.setState(jobFinished, end)
-		c.endApp(a, end.Add(dShutdown), yarnFinished, finalSucceeded, "")
+		fl.yarn.endApp(a, end.Add(dShutdown), yarnFinished, finalSucceeded, "")
 	case "failed":
 		j.record(end, failureMessages[int(noise(seed, 14)*float64(len(failureMessages)))], "", j.vertices[0].name+" (1/1)#3")
 		j.restarts = 3
 		j.setState(jobFailed, end)
 		if noise(seed, 15) < 0.5 {
-			c.endApp(a, end.Add(dShutdown), yarnFinished, finalFailed, "Flink per-job cluster failed: job "+j.id+" reached state FAILED.\n"+j.rootCause())
+			fl.yarn.endApp(a, end.Add(dShutdown), yarnFinished, finalFailed, "Flink per-job cluster failed: job "+j.id+" reached state FAILED.\n"+j.rootCause())
 		} else {
-			c.endApp(a, end, yarnFailed, finalFailed, fmt.Sprintf(
+			fl.yarn.endApp(a, end, yarnFailed, finalFailed, fmt.Sprintf(
 				"Application %s failed 2 times due to AM Container for %s exited with  exitCode: 239\nFailing this attempt. Failing the application.",
 				a.id, attemptID(a, len(a.attempts))))
 		}
 	case "killed":
-		c.endApp(a, end, yarnKilled, finalKilled, "Application killed by user.")
+		fl.yarn.endApp(a, end, yarnKilled, finalKilled, "Application killed by user.")
 	}
 }
 
-// backdateJob makes a fresh job look as if it had been running since start.
-func (c *Cluster) backdateJob(j *job, start, now time.Time) {
+// backdate makes a fresh job look as if it had been running since start.
+func (fl *fleet) backdate(j *job, start, now time.Time) {
 	j.gen++
 	j.submitted, j.start = start, start
 	j.timestamps = map[string]int64{jobInitializing: start.UnixMilli(), jobCreated: start.Add(dJobCreated).UnixMilli()}
@@ -181,10 +191,10 @@ func (c *Cluster) backdateJob(j *job, start, now time.Time) {
 	if noise(j.seed, 50) < 0.3 {
 		// Started from a savepoint of an earlier run of the same pipeline.
 		id := int64(100 + noise(j.seed, 51)*5000)
-		path := fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], c.hex32()[:12])
-		cp := &checkpoint{id: id, jobID: c.hex32(), savepoint: true, kind: "SAVEPOINT", status: "COMPLETED",
+		path := fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], hex32(fl.rng)[:12])
+		cp := &checkpoint{id: id, jobID: hex32(fl.rng), savepoint: true, kind: "SAVEPOINT", status: "COMPLETED",
 			trigger: start.Add(-time.Hour), ack: start.Add(-time.Hour + time.Second), size: ckptSize(j, id), path: path}
-		c.points[path] = cp
+		fl.flink.points.add(cp)
 		j.restorePath = path
 		j.restoreFrom(cp, start.Add(dJobCreated))
 	}
@@ -196,15 +206,15 @@ func (c *Cluster) backdateJob(j *job, start, now time.Time) {
 	}
 }
 
-// populateOther adds a Spark or MapReduce application.
-func (c *Cluster) populateOther(now, at time.Time, rm *rmServer, seed uint64) {
+// otherApp adds a Spark or MapReduce application.
+func (fl *fleet) otherApp(now, at time.Time, rm *rmServer, seed uint64) {
 	a := &app{seq: rm.appSeq, id: fmt.Sprintf("application_%d_%04d", rm.startMs, rm.appSeq),
-		user: c.pick([]string{"hive", "spark", "etl"}, 1, seed), queue: c.pick([]string{"default", "adhoc"}, 2, seed),
+		user: pick([]string{"hive", "spark", "etl"}, 1, seed), queue: pick([]string{"default", "adhoc"}, 2, seed),
 		seed: seed, submitted: at, config: map[string]string{}, maxAttempts: 2}
 	if noise(seed, 3) < 0.6 {
-		a.appType, a.name = "SPARK", c.pick([]string{"daily-report", "feature-backfill", "sessions-compaction"}, 4, seed)
+		a.appType, a.name = "SPARK", pick([]string{"daily-report", "feature-backfill", "sessions-compaction"}, 4, seed)
 	} else {
-		a.appType, a.name = "MAPREDUCE", "INSERT OVERWRITE TABLE dw."+c.pick([]string{"orders_daily", "users_dim"}, 5, seed)+"(Stage-1)"
+		a.appType, a.name = "MAPREDUCE", "INSERT OVERWRITE TABLE dw."+pick([]string{"orders_daily", "users_dim"}, 5, seed)+"(Stage-1)"
 	}
 	a.attempts = []*attempt{{n: 1, start: at.Add(time.Second), state: "FINISHED", container: containerID(a, 1, 1)}}
 	a.state, a.final = yarnFinished, finalSucceeded
@@ -214,6 +224,5 @@ func (c *Cluster) populateOther(now, at time.Time, rm *rmServer, seed uint64) {
 		a.attempts[0].state = "RUNNING"
 	}
 	a.tags = []string{strings.ToLower(a.appType) + "-nightly"}
-	c.apps[a.id] = a
-	c.order = append(c.order, a)
+	fl.yarn.add(a)
 }

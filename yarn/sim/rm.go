@@ -5,15 +5,73 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math"
 	"net/http"
-	"net/url"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
+	"sync"
 )
+
+// rmServer is one ResourceManager's listener.
+type rmServer struct {
+	idx     int
+	url     string // http://host:port
+	srv     *http.Server
+	startMs int64 // its start time, the cluster timestamp of the ids it issues
+	appSeq  int   // the sequence number of the last application id it issued
+}
+
+// rmHA is the cluster's ResourceManagers and which of them is active, as
+// ZooKeeper-based RM HA elects it. It is guarded by the cluster lock.
+type rmHA struct {
+	rms    []*rmServer
+	active int // index of the active RM; -1 while none is
+}
+
+// activeRM returns the active RM, or nil while none is.
+func (h *rmHA) activeRM() *rmServer {
+	if h.active < 0 || h.active >= len(h.rms) {
+		return nil
+	}
+	return h.rms[h.active]
+}
+
+// failover makes the next RM the active one and returns its index. With a
+// single RM it changes nothing.
+func (h *rmHA) failover() int {
+	if len(h.rms) < 2 {
+		return h.active
+	}
+	h.active = (h.active + 1) % len(h.rms)
+	if h.active < 0 {
+		h.active = 0
+	}
+	return h.active
+}
+
+// rmKind tells the fault kind of a request to an RM listener.
+func rmKind(r *http.Request) Kind {
+	if len(r.URL.Path) >= 7 && r.URL.Path[:7] == "/proxy/" {
+		return KindProxy
+	}
+	return KindRM
+}
+
+// rmAPI serves the ResourceManager REST API on every RM listener, with the
+// web proxy and the simulator's admin API beside it, and a standby RM's
+// redirects in front. It answers from the YARN side of the simulation
+// under the cluster lock.
+type rmAPI struct {
+	mu          *sync.Mutex // the cluster lock
+	clock       Clock
+	host        string
+	requireUser bool // Options.RequireUser
+	ha          *rmHA
+	yarn        *yarnApps
+	jms         *jobManagers // a running app's amRPCAddress opens its JobManager
+	proxy       http.Handler // the web proxy, /proxy/<appId>/
+	admin       *admin       // the simulator's own API, /sim/
+}
 
 // clusterInfo is the RM's {"clusterInfo":{…}} (ResourceManagerRest.md, Cluster Information API).
 type clusterInfo struct {
@@ -42,33 +100,33 @@ const (
 	nodeVCores    = 32
 )
 
-// rmHandler serves one ResourceManager's listener: the RM REST API, the web
+// handler serves one ResourceManager's listener: the RM REST API, the web
 // proxy and the simulator's admin API.
-func (c *Cluster) rmHandler(rm *rmServer) http.Handler {
+func (api *rmAPI) handler(rm *rmServer) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /ws/v1/cluster", c.rmInfo(rm))
-	mux.HandleFunc("GET /ws/v1/cluster/info", c.rmInfo(rm))
-	mux.HandleFunc("GET /ws/v1/cluster/metrics", c.rmMetrics)
-	mux.HandleFunc("GET /ws/v1/cluster/scheduler", c.rmScheduler)
-	mux.HandleFunc("GET /ws/v1/cluster/apps", c.rmApps(rm))
-	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}", c.rmApp(rm))
-	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/appattempts", c.rmAttempts)
-	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/state", c.rmAppState)
-	mux.HandleFunc("PUT /ws/v1/cluster/apps/{id}/state", c.rmKill(rm))
+	mux.HandleFunc("GET /ws/v1/cluster", api.info(rm))
+	mux.HandleFunc("GET /ws/v1/cluster/info", api.info(rm))
+	mux.HandleFunc("GET /ws/v1/cluster/metrics", api.metrics)
+	mux.HandleFunc("GET /ws/v1/cluster/scheduler", api.scheduler)
+	mux.HandleFunc("GET /ws/v1/cluster/apps", api.listApps(rm))
+	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}", api.getApp(rm))
+	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/appattempts", api.attempts)
+	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/state", api.appState)
+	mux.HandleFunc("PUT /ws/v1/cluster/apps/{id}/state", api.killApp(rm))
 	mux.HandleFunc("/ws/", func(w http.ResponseWriter, r *http.Request) {
 		writeRemoteException(w, http.StatusNotFound, "NotFoundException", "org.apache.hadoop.yarn.webapp.NotFoundException",
 			"java.lang.Exception: no resource "+r.URL.Path)
 	})
-	mux.HandleFunc("GET /cluster/app/{id}", c.rmAppPage)
-	mux.Handle("/proxy/", c.proxyHandler())
-	c.adminRoutes(mux)
-	return c.standbyFilter(rm, mux)
+	mux.HandleFunc("GET /cluster/app/{id}", api.appPage)
+	mux.Handle("/proxy/", api.proxy)
+	api.admin.routes(mux)
+	return api.standbyFilter(rm, mux)
 }
 
 // standbyFilter answers for a standby RM as Hadoop's RMWebAppFilter does:
 // a 307 to the active RM with a one-line text body, except for the paths
 // it never redirects (cluster/info, the proxy, …).
-func (c *Cluster) standbyFilter(rm *rmServer, next http.Handler) http.Handler {
+func (api *rmAPI) standbyFilter(rm *rmServer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if strings.HasPrefix(p, "/sim/") || p == "/ws/v1/cluster/info" || p == "/cluster" ||
@@ -76,13 +134,13 @@ func (c *Cluster) standbyFilter(rm *rmServer, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		c.mu.Lock()
-		standby := c.active != rm.idx
+		api.mu.Lock()
+		standby := api.ha.active != rm.idx
 		var activeURL string
-		if a := c.activeRMLocked(); a != nil {
+		if a := api.ha.activeRM(); a != nil {
 			activeURL = a.url
 		}
-		c.mu.Unlock()
+		api.mu.Unlock()
 		if !standby {
 			next.ServeHTTP(w, r)
 			return
@@ -103,18 +161,19 @@ func (c *Cluster) standbyFilter(rm *rmServer, next http.Handler) http.Handler {
 	})
 }
 
-func (c *Cluster) rmInfo(rm *rmServer) http.HandlerFunc {
+// info is GET /ws/v1/cluster/info, as RM rm answers it.
+func (api *rmAPI) info(rm *rmServer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
+		api.mu.Lock()
 		ha := "ACTIVE"
-		if c.active != rm.idx {
+		if api.ha.active != rm.idx {
 			ha = "STANDBY"
 		}
 		zk := "ResourceManager HA is not enabled."
-		if len(c.rms) > 1 {
+		if len(api.ha.rms) > 1 {
 			zk = "CONNECTED"
 		}
-		c.mu.Unlock()
+		api.mu.Unlock()
 		writeJSON(w, http.StatusOK, map[string]clusterInfo{"clusterInfo": {
 			ID: rm.startMs, StartedOn: rm.startMs, State: "STARTED", HAState: ha,
 			RMStateStoreName:              "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore",
@@ -129,153 +188,17 @@ func (c *Cluster) rmInfo(rm *rmServer) http.HandlerFunc {
 	}
 }
 
-// appJSON is one application as the RM serves it (AppInfo).
-type appJSON struct {
-	ID                         string  `json:"id"`
-	User                       string  `json:"user"`
-	Name                       string  `json:"name"`
-	Queue                      string  `json:"queue"`
-	State                      string  `json:"state"`
-	FinalStatus                string  `json:"finalStatus"`
-	Progress                   float64 `json:"progress"`
-	TrackingUI                 string  `json:"trackingUI"`
-	TrackingURL                string  `json:"trackingUrl,omitempty"`
-	Diagnostics                string  `json:"diagnostics"`
-	ClusterID                  int64   `json:"clusterId"`
-	ApplicationType            string  `json:"applicationType"`
-	ApplicationTags            string  `json:"applicationTags"`
-	Priority                   int     `json:"priority"`
-	StartedTime                int64   `json:"startedTime"`
-	FinishedTime               int64   `json:"finishedTime"`
-	ElapsedTime                int64   `json:"elapsedTime"`
-	AMContainerLogs            string  `json:"amContainerLogs,omitempty"`
-	AMHostHTTPAddress          string  `json:"amHostHttpAddress,omitempty"`
-	AMRPCAddress               string  `json:"amRPCAddress,omitempty"`
-	AllocatedMB                int64   `json:"allocatedMB"`
-	AllocatedVCores            int64   `json:"allocatedVCores"`
-	RunningContainers          int     `json:"runningContainers"`
-	MemorySeconds              int64   `json:"memorySeconds"`
-	VcoreSeconds               int64   `json:"vcoreSeconds"`
-	QueueUsagePercentage       float64 `json:"queueUsagePercentage"`
-	ClusterUsagePercentage     float64 `json:"clusterUsagePercentage"`
-	PreemptedResourceMB        int64   `json:"preemptedResourceMB"`
-	PreemptedResourceVCores    int64   `json:"preemptedResourceVCores"`
-	NumNonAMContainerPreempted int     `json:"numNonAMContainerPreempted"`
-	NumAMContainerPreempted    int     `json:"numAMContainerPreempted"`
-	LogAggregationStatus       string  `json:"logAggregationStatus"`
-	UnmanagedApplication       bool    `json:"unmanagedApplication"`
-	AppNodeLabelExpression     string  `json:"appNodeLabelExpression"`
-	AMNodeLabelExpression      string  `json:"amNodeLabelExpression"`
-}
-
-// containers is the number of containers a running app holds.
-func (a *app) containers() int {
-	if a.state != yarnRunning {
-		if a.state == yarnAccepted && a.current() != nil && a.current().state == "LAUNCHED" {
-			return 1
-		}
-		return 0
-	}
-	slots := 0
-	for _, j := range a.jobs {
-		if !flinkTerminal(j.state) {
-			slots += j.parallelism
-		}
-	}
-	if a.mode == ModeSession && slots < 4 {
-		slots = 4 // a session keeps its TaskManagers
-	}
-	return 1 + (slots+slotsPerTM-1)/slotsPerTM
-}
-
-func (a *app) allocatedMB() int64 {
-	n := a.containers()
-	if n == 0 {
-		return 0
-	}
-	return jmContainerMB + int64(n-1)*tmContainerMB
-}
-
-func (c *Cluster) nodeHost(node int) (nodeID, httpAddr string) {
-	return fmt.Sprintf("%s:%d", c.opts.Host, 45454+node), fmt.Sprintf("%s:%d", c.opts.Host, 8042+node)
-}
-
-// renderApp turns an app into the RM's JSON, as seen by the RM at rmURL.
-func (c *Cluster) renderApp(a *app, rmURL string, clusterID int64, now time.Time) appJSON {
-	j := appJSON{
-		ID: a.id, User: a.user, Name: a.name, Queue: a.queue, State: a.state, FinalStatus: a.final,
-		Diagnostics: a.diag, ClusterID: clusterID, ApplicationType: a.appType,
-		ApplicationTags: strings.Join(a.tags, ","), StartedTime: a.submitted.UnixMilli(),
-		LogAggregationStatus: "NOT_START", TrackingUI: "UNASSIGNED",
-	}
-	end := now
-	if !a.finished.IsZero() {
-		j.FinishedTime = a.finished.UnixMilli()
-		end = a.finished
-		j.Progress = 100
-		j.LogAggregationStatus = "SUCCEEDED"
-	}
-	j.ElapsedTime = end.Sub(a.submitted).Milliseconds()
-	switch {
-	case yarnFinal(a.state):
-		j.TrackingUI = "History"
-		j.TrackingURL = rmURL + "/cluster/app/" + a.id
-	case a.state == yarnRunning:
-		j.TrackingUI = "ApplicationMaster"
-		j.TrackingURL = rmURL + "/proxy/" + a.id + "/"
-	}
-	if at := a.current(); at != nil && at.state != "SCHEDULED" {
-		_, httpAddr := c.nodeHost(at.node)
-		j.AMHostHTTPAddress = httpAddr
-		j.AMContainerLogs = "http://" + httpAddr + "/node/containerlogs/" + at.container + "/" + a.user
-		if a.state == yarnRunning {
-			if jm := c.ensureJM(a); jm != nil {
-				j.AMRPCAddress = jm.addr
-			}
-		}
-	}
-	mb := a.allocatedMB()
-	n := a.containers()
-	if yarnFinal(a.state) {
-		j.AllocatedMB, j.AllocatedVCores, j.RunningContainers = -1, -1, -1
-	} else {
-		j.AllocatedMB, j.AllocatedVCores, j.RunningContainers = mb, int64(n), n
-		total := float64(c.nodes * nodeMB)
-		j.ClusterUsagePercentage = round1(float64(mb) / total * 100)
-		j.QueueUsagePercentage = round1(float64(mb) / (total * queueShare(a.queue)) * 100)
-	}
-	secs := end.Sub(a.submitted).Seconds()
-	j.MemorySeconds = int64(secs * float64(jmContainerMB+2*tmContainerMB))
-	j.VcoreSeconds = int64(secs * 3)
-	return j
-}
-
-func round1(f float64) float64 { return math.Round(f*10) / 10 }
-
-func (c *Cluster) rmApp(rm *rmServer) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id := r.PathValue("id")
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		a, ok := c.lookupApp(w, id)
-		if !ok {
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]appJSON{"app": c.renderApp(a, rm.url, rm.startMs, c.clock.Now())})
-	}
-}
-
 var reAppID = regexp.MustCompile(`^application_\d+_\d+$`)
 
 // lookupApp finds and advances an app, or answers 400/404 as the RM does.
-// c.mu must be held.
-func (c *Cluster) lookupApp(w http.ResponseWriter, id string) (*app, bool) {
+// The cluster lock must be held.
+func (api *rmAPI) lookupApp(w http.ResponseWriter, id string) (*app, bool) {
 	if !reAppID.MatchString(id) {
 		writeRemoteException(w, http.StatusBadRequest, "BadRequestException", "org.apache.hadoop.yarn.webapp.BadRequestException",
 			"java.lang.IllegalArgumentException: Invalid ApplicationId: "+id)
 		return nil, false
 	}
-	a := c.appLocked(id, c.clock.Now())
+	a := api.yarn.get(id, api.clock.Now())
 	if a == nil {
 		writeRemoteException(w, http.StatusNotFound, "NotFoundException", "org.apache.hadoop.yarn.webapp.NotFoundException",
 			"java.lang.Exception: app with id: "+id+" not found")
@@ -289,178 +212,6 @@ func badRequest(w http.ResponseWriter, msg string) {
 		"java.lang.Exception: "+msg)
 }
 
-// appFilter is the query of GET /ws/v1/cluster/apps.
-type appFilter struct {
-	states        map[string]bool
-	finalStatus   string
-	user, queue   string
-	name          string
-	types, tags   map[string]bool
-	limit         int
-	startedBegin  int64
-	startedEnd    int64
-	finishedBegin int64
-	finishedEnd   int64
-}
-
-func parseAppFilter(q url.Values) (appFilter, error) {
-	f := appFilter{limit: -1, startedEnd: math.MaxInt64, finishedEnd: math.MaxInt64}
-	states := q.Get("states")
-	if s := q.Get("state"); s != "" {
-		states = s
-	}
-	if states != "" {
-		f.states = map[string]bool{}
-		for _, s := range splitList(states) {
-			s = strings.ToUpper(s)
-			valid := false
-			for _, v := range yarnStates {
-				valid = valid || v == s
-			}
-			if !valid {
-				return f, fmt.Errorf("Invalid application-state %s specified. It should be one of %s", s, strings.Join(yarnStates, ", "))
-			}
-			f.states[s] = true
-		}
-	}
-	if s := q.Get("finalStatus"); s != "" {
-		s = strings.ToUpper(s)
-		switch s {
-		case finalUndefined, finalSucceeded, finalFailed, finalKilled, "ENDED":
-		default:
-			return f, fmt.Errorf("No enum constant org.apache.hadoop.yarn.api.records.FinalApplicationStatus.%s", s)
-		}
-		f.finalStatus = s
-	}
-	f.user, f.queue, f.name = q.Get("user"), q.Get("queue"), q.Get("name")
-	if s := q.Get("applicationTypes"); s != "" {
-		f.types = map[string]bool{}
-		for _, t := range splitList(s) {
-			f.types[strings.ToLower(t)] = true
-		}
-	}
-	if s := q.Get("applicationTags"); s != "" {
-		f.tags = map[string]bool{}
-		for _, t := range splitList(s) {
-			f.tags[strings.ToLower(t)] = true
-		}
-	}
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			return f, fmt.Errorf("limit value must be greater then 0")
-		}
-		f.limit = n
-	}
-	for _, p := range []struct {
-		key string
-		dst *int64
-	}{{"startedTimeBegin", &f.startedBegin}, {"startedTimeEnd", &f.startedEnd},
-		{"finishedTimeBegin", &f.finishedBegin}, {"finishedTimeEnd", &f.finishedEnd}} {
-		if s := q.Get(p.key); s != "" {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || n < 0 {
-				return f, fmt.Errorf("%s must be greater than 0", p.key)
-			}
-			*p.dst = n
-		}
-	}
-	if f.startedBegin > f.startedEnd {
-		return f, fmt.Errorf("startedTimeEnd must be greater than startTimeBegin")
-	}
-	if f.finishedBegin > f.finishedEnd {
-		return f, fmt.Errorf("finishedTimeEnd must be greater than finishedTimeBegin")
-	}
-	return f, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func (f appFilter) match(a *app) bool {
-	if f.states != nil && !f.states[a.state] {
-		return false
-	}
-	if f.finalStatus != "" && a.final != f.finalStatus {
-		return false
-	}
-	if f.user != "" && a.user != f.user {
-		return false
-	}
-	// "queue will only implicitly filter on unfinished applications".
-	if f.queue != "" && (queueLeaf(f.queue) != a.queue || yarnFinal(a.state)) {
-		return false
-	}
-	if f.name != "" && a.name != f.name {
-		return false
-	}
-	if f.types != nil && !f.types[strings.ToLower(a.appType)] {
-		return false
-	}
-	if f.tags != nil {
-		any := false
-		for _, t := range a.tags {
-			any = any || f.tags[t]
-		}
-		if !any {
-			return false
-		}
-	}
-	ms := a.submitted.UnixMilli()
-	if ms < f.startedBegin || ms > f.startedEnd {
-		return false
-	}
-	if f.finishedBegin > 0 || f.finishedEnd != math.MaxInt64 {
-		if a.finished.IsZero() {
-			return false
-		}
-		fm := a.finished.UnixMilli()
-		if fm < f.finishedBegin || fm > f.finishedEnd {
-			return false
-		}
-	}
-	return true
-}
-
-func (c *Cluster) rmApps(rm *rmServer) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		f, err := parseAppFilter(r.URL.Query())
-		if err != nil {
-			badRequest(w, err.Error())
-			return
-		}
-		c.mu.Lock()
-		now := c.clock.Now()
-		var out []appJSON
-		// Newest first, as the RM's own example lists them.
-		for i := len(c.order) - 1; i >= 0; i-- {
-			a := c.order[i]
-			c.advance(a, now)
-			if !f.match(a) {
-				continue
-			}
-			out = append(out, c.renderApp(a, rm.url, rm.startMs, now))
-			if f.limit > 0 && len(out) >= f.limit {
-				break
-			}
-		}
-		c.mu.Unlock()
-		if len(out) == 0 {
-			// The RM's JSON provider writes an empty list as null.
-			writeJSON(w, http.StatusOK, map[string]any{"apps": nil})
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]map[string][]appJSON{"apps": {"app": out}})
-	}
-}
-
 type attemptJSON struct {
 	ID              int    `json:"id"`
 	NodeID          string `json:"nodeId"`
@@ -471,16 +222,17 @@ type attemptJSON struct {
 	AppAttemptState string `json:"appAttemptState"`
 }
 
-func (c *Cluster) rmAttempts(w http.ResponseWriter, r *http.Request) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a, ok := c.lookupApp(w, r.PathValue("id"))
+// attempts is GET /ws/v1/cluster/apps/{id}/appattempts.
+func (api *rmAPI) attempts(w http.ResponseWriter, r *http.Request) {
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	a, ok := api.lookupApp(w, r.PathValue("id"))
 	if !ok {
 		return
 	}
 	var out []attemptJSON
 	for _, at := range a.attempts {
-		nodeID, httpAddr := c.nodeHost(at.node)
+		nodeID, httpAddr := api.nodeHost(at.node)
 		out = append(out, attemptJSON{ID: at.n, NodeID: nodeID, NodeHTTPAddress: httpAddr,
 			LogsLink:    "http://" + httpAddr + "/node/containerlogs/" + at.container + "/" + a.user,
 			ContainerID: at.container, StartTime: at.start.UnixMilli(), AppAttemptState: at.state})
@@ -497,22 +249,23 @@ type appState struct {
 	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
-func (c *Cluster) rmAppState(w http.ResponseWriter, r *http.Request) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a, ok := c.lookupApp(w, r.PathValue("id"))
+// appState is GET /ws/v1/cluster/apps/{id}/state.
+func (api *rmAPI) appState(w http.ResponseWriter, r *http.Request) {
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	a, ok := api.lookupApp(w, r.PathValue("id"))
 	if !ok {
 		return
 	}
 	writeJSON(w, http.StatusOK, appState{State: a.state})
 }
 
-// rmKill is PUT /apps/{id}/state (RMWebServices.updateAppState): only
+// killApp is PUT /apps/{id}/state (RMWebServices.updateAppState): only
 // KILLED is a valid target; the first answer is 202 with a Location while
 // the kill is in progress, 200 once the app is in a final state.
-func (c *Cluster) rmKill(rm *rmServer) http.HandlerFunc {
+func (api *rmAPI) killApp(rm *rmServer) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if c.opts.RequireUser && r.URL.Query().Get("user.name") == "" {
+		if api.requireUser && r.URL.Query().Get("user.name") == "" {
 			writeRemoteException(w, http.StatusUnauthorized, "AuthorizationException",
 				"org.apache.hadoop.security.authorize.AuthorizationException", "Unable to obtain user name, user not authenticated")
 			return
@@ -526,9 +279,9 @@ func (c *Cluster) rmKill(rm *rmServer) http.HandlerFunc {
 			badRequest(w, "Could not parse the request body as {\"state\": …}: "+err.Error())
 			return
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		a, ok := c.lookupApp(w, r.PathValue("id"))
+		api.mu.Lock()
+		defer api.mu.Unlock()
+		a, ok := api.lookupApp(w, r.PathValue("id"))
 		if !ok {
 			return
 		}
@@ -544,21 +297,21 @@ func (c *Cluster) rmKill(rm *rmServer) http.HandlerFunc {
 			writeJSON(w, http.StatusOK, appState{State: a.state})
 			return
 		}
-		c.kill(a, c.clock.Now())
+		api.yarn.kill(a, api.clock.Now())
 		w.Header().Set("Location", rm.url+"/ws/v1/cluster/apps/"+a.id)
 		writeJSON(w, http.StatusAccepted, appState{State: a.state})
 	}
 }
 
-// rmAppPage is a minimal RM web UI page, where History tracking URLs lead.
-func (c *Cluster) rmAppPage(w http.ResponseWriter, r *http.Request) {
-	c.mu.Lock()
-	a := c.appLocked(r.PathValue("id"), c.clock.Now())
+// appPage is a minimal RM web UI page, where History tracking URLs lead.
+func (api *rmAPI) appPage(w http.ResponseWriter, r *http.Request) {
+	api.mu.Lock()
+	a := api.yarn.get(r.PathValue("id"), api.clock.Now())
 	var state, final, diag string
 	if a != nil {
 		state, final, diag = a.state, a.final, a.diag
 	}
-	c.mu.Unlock()
+	api.mu.Unlock()
 	if a == nil {
 		http.Error(w, "Application not found: "+r.PathValue("id"), http.StatusNotFound)
 		return
@@ -567,276 +320,6 @@ func (c *Cluster) rmAppPage(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "<html><head><title>Application %s</title></head><body><h1>Application %s</h1>"+
 		"<p>YarnApplicationState: %s</p><p>FinalStatus Reported by AM: %s</p><pre>%s</pre></body></html>\n",
 		html.EscapeString(a.id), html.EscapeString(a.id), state, final, html.EscapeString(diag))
-}
-
-type clusterMetrics struct {
-	AppsSubmitted         int   `json:"appsSubmitted"`
-	AppsCompleted         int   `json:"appsCompleted"`
-	AppsPending           int   `json:"appsPending"`
-	AppsRunning           int   `json:"appsRunning"`
-	AppsFailed            int   `json:"appsFailed"`
-	AppsKilled            int   `json:"appsKilled"`
-	ReservedMB            int64 `json:"reservedMB"`
-	AvailableMB           int64 `json:"availableMB"`
-	AllocatedMB           int64 `json:"allocatedMB"`
-	ReservedVirtualCores  int64 `json:"reservedVirtualCores"`
-	AvailableVirtualCores int64 `json:"availableVirtualCores"`
-	AllocatedVirtualCores int64 `json:"allocatedVirtualCores"`
-	ContainersAllocated   int   `json:"containersAllocated"`
-	ContainersReserved    int   `json:"containersReserved"`
-	ContainersPending     int   `json:"containersPending"`
-	TotalMB               int64 `json:"totalMB"`
-	TotalVirtualCores     int64 `json:"totalVirtualCores"`
-	TotalNodes            int   `json:"totalNodes"`
-	LostNodes             int   `json:"lostNodes"`
-	UnhealthyNodes        int   `json:"unhealthyNodes"`
-	DecommissioningNodes  int   `json:"decommissioningNodes"`
-	DecommissionedNodes   int   `json:"decommissionedNodes"`
-	RebootedNodes         int   `json:"rebootedNodes"`
-	ActiveNodes           int   `json:"activeNodes"`
-	ShutdownNodes         int   `json:"shutdownNodes"`
-}
-
-func (c *Cluster) rmMetrics(w http.ResponseWriter, r *http.Request) {
-	c.mu.Lock()
-	now := c.clock.Now()
-	m := clusterMetrics{TotalNodes: c.nodes, ActiveNodes: c.nodes,
-		TotalMB: int64(c.nodes) * nodeMB, TotalVirtualCores: int64(c.nodes) * nodeVCores}
-	for _, a := range c.order {
-		c.advance(a, now)
-		m.AppsSubmitted++
-		switch a.state {
-		case yarnFinished:
-			m.AppsCompleted++
-		case yarnFailed:
-			m.AppsFailed++
-		case yarnKilled:
-			m.AppsKilled++
-		case yarnRunning:
-			m.AppsRunning++
-		default:
-			m.AppsPending++
-		}
-		n := a.containers()
-		m.ContainersAllocated += n
-		m.AllocatedMB += a.allocatedMB()
-		m.AllocatedVirtualCores += int64(n)
-	}
-	c.mu.Unlock()
-	m.AvailableMB = m.TotalMB - m.AllocatedMB
-	m.AvailableVirtualCores = m.TotalVirtualCores - m.AllocatedVirtualCores
-	writeJSON(w, http.StatusOK, map[string]clusterMetrics{"clusterMetrics": m})
-}
-
-// queueDef is one queue of the simulated capacity scheduler.
-type queueDef struct {
-	name     string
-	capacity float64 // percent of parent
-	max      float64
-	children []*queueDef
-}
-
-var rootQueue = &queueDef{name: "root", capacity: 100, max: 100, children: []*queueDef{
-	{name: "default", capacity: 30, max: 100},
-	{name: "streaming", capacity: 60, max: 100, children: []*queueDef{
-		{name: "prod", capacity: 70, max: 100},
-		{name: "dev", capacity: 30, max: 50},
-	}},
-	{name: "adhoc", capacity: 10, max: 40},
-}}
-
-// queueLeaf accepts a leaf name or a full path ("root.streaming.prod").
-func queueLeaf(q string) string {
-	if i := strings.LastIndex(q, "."); i >= 0 {
-		return q[i+1:]
-	}
-	return q
-}
-
-func leafQueue(q string) bool {
-	var find func(d *queueDef) bool
-	find = func(d *queueDef) bool {
-		if len(d.children) == 0 {
-			return d.name == queueLeaf(q)
-		}
-		for _, ch := range d.children {
-			if find(ch) {
-				return true
-			}
-		}
-		return false
-	}
-	return find(rootQueue)
-}
-
-// queueShare is a leaf's absolute capacity as a fraction of the cluster.
-func queueShare(leaf string) float64 {
-	var walk func(d *queueDef, abs float64) float64
-	walk = func(d *queueDef, abs float64) float64 {
-		abs *= d.capacity / 100
-		if len(d.children) == 0 {
-			if d.name == leaf {
-				return abs
-			}
-			return 0
-		}
-		for _, ch := range d.children {
-			if v := walk(ch, abs); v > 0 {
-				return v
-			}
-		}
-		return 0
-	}
-	if s := walk(rootQueue, 1); s > 0 {
-		return s
-	}
-	return 1
-}
-
-type resources struct {
-	Memory int64 `json:"memory"`
-	VCores int64 `json:"vCores"`
-}
-
-// queueJSON is a capacity-scheduler queue; leaf-only fields are omitted for parents.
-type queueJSON struct {
-	Type                   string         `json:"type,omitempty"`
-	QueuePath              string         `json:"queuePath"`
-	Capacity               float64        `json:"capacity"`
-	UsedCapacity           float64        `json:"usedCapacity"`
-	MaxCapacity            float64        `json:"maxCapacity"`
-	AbsoluteCapacity       float64        `json:"absoluteCapacity"`
-	AbsoluteMaxCapacity    float64        `json:"absoluteMaxCapacity"`
-	AbsoluteUsedCapacity   float64        `json:"absoluteUsedCapacity"`
-	Weight                 float64        `json:"weight"`
-	NormalizedWeight       float64        `json:"normalizedWeight"`
-	NumApplications        int            `json:"numApplications"`
-	MaxParallelApps        int            `json:"maxParallelApps"`
-	QueueName              string         `json:"queueName"`
-	IsAbsoluteResource     bool           `json:"isAbsoluteResource"`
-	State                  string         `json:"state"`
-	ResourcesUsed          resources      `json:"resourcesUsed"`
-	Mode                   string         `json:"mode"`
-	QueueType              string         `json:"queueType"`
-	CreationMethod         string         `json:"creationMethod"`
-	Queues                 *queueList     `json:"queues,omitempty"`
-	NumActiveApplications  *int           `json:"numActiveApplications,omitempty"`
-	NumPendingApplications *int           `json:"numPendingApplications,omitempty"`
-	NumContainers          *int           `json:"numContainers,omitempty"`
-	AllocatedContainers    *int           `json:"allocatedContainers,omitempty"`
-	ReservedContainers     *int           `json:"reservedContainers,omitempty"`
-	PendingContainers      *int           `json:"pendingContainers,omitempty"`
-	MaxApplications        *int           `json:"maxApplications,omitempty"`
-	MaxApplicationsPerUser *int           `json:"maxApplicationsPerUser,omitempty"`
-	UserLimit              *int           `json:"userLimit,omitempty"`
-	UserLimitFactor        *float64       `json:"userLimitFactor,omitempty"`
-	Users                  map[string]any `json:"users,omitempty"`
-	NodeLabels             []string       `json:"nodeLabels,omitempty"`
-}
-
-type queueList struct {
-	Queue []queueJSON `json:"queue"`
-}
-
-type schedulerInfo struct {
-	Type               string    `json:"type"`
-	Capacity           float64   `json:"capacity"`
-	UsedCapacity       float64   `json:"usedCapacity"`
-	MaxCapacity        float64   `json:"maxCapacity"`
-	Weight             float64   `json:"weight"`
-	NormalizedWeight   float64   `json:"normalizedWeight"`
-	QueueName          string    `json:"queueName"`
-	QueuePath          string    `json:"queuePath"`
-	MaxParallelApps    int       `json:"maxParallelApps"`
-	IsAbsoluteResource bool      `json:"isAbsoluteResource"`
-	Queues             queueList `json:"queues"`
-	Mode               string    `json:"mode"`
-	QueueType          string    `json:"queueType"`
-	CreationMethod     string    `json:"creationMethod"`
-}
-
-type queueUse struct {
-	apps, active, pending, containers int
-	mb                                int64
-}
-
-func (c *Cluster) rmScheduler(w http.ResponseWriter, r *http.Request) {
-	c.mu.Lock()
-	now := c.clock.Now()
-	use := map[string]*queueUse{}
-	for _, a := range c.order {
-		c.advance(a, now)
-		if yarnFinal(a.state) {
-			continue
-		}
-		u := use[a.queue]
-		if u == nil {
-			u = &queueUse{}
-			use[a.queue] = u
-		}
-		u.apps++
-		if a.state == yarnRunning {
-			u.active++
-		} else {
-			u.pending++
-		}
-		u.containers += a.containers()
-		u.mb += a.allocatedMB()
-	}
-	total := float64(c.nodes * nodeMB)
-	c.mu.Unlock()
-
-	var build func(d *queueDef, path string, absCap, absMax float64) (queueJSON, queueUse)
-	build = func(d *queueDef, path string, absCap, absMax float64) (queueJSON, queueUse) {
-		path += "." + d.name
-		absCap *= d.capacity / 100
-		absMax *= d.max / 100
-		q := queueJSON{QueuePath: path, QueueName: d.name, Capacity: d.capacity, MaxCapacity: d.max,
-			AbsoluteCapacity: round1(absCap * 100), AbsoluteMaxCapacity: round1(absMax * 100), Weight: -1,
-			MaxParallelApps: math.MaxInt32, State: "RUNNING", Mode: "percentage", CreationMethod: "static"}
-		var sum queueUse
-		if len(d.children) > 0 {
-			q.QueueType = "parent"
-			q.Queues = &queueList{}
-			for _, ch := range d.children {
-				cq, cu := build(ch, path, absCap, absMax)
-				q.Queues.Queue = append(q.Queues.Queue, cq)
-				sum.apps += cu.apps
-				sum.containers += cu.containers
-				sum.mb += cu.mb
-			}
-		} else {
-			q.Type, q.QueueType = "capacitySchedulerLeafQueueInfo", "leaf"
-			if u := use[d.name]; u != nil {
-				sum = *u
-			}
-			zero, maxApps, limit, factor := 0, int(10000*absCap), 100, 1.0
-			active, pending, containers := sum.active, sum.pending, sum.containers
-			q.NumActiveApplications, q.NumPendingApplications, q.NumContainers = &active, &pending, &containers
-			q.AllocatedContainers, q.ReservedContainers, q.PendingContainers = &containers, &zero, &zero
-			q.MaxApplications, q.MaxApplicationsPerUser, q.UserLimit, q.UserLimitFactor = &maxApps, &maxApps, &limit, &factor
-			q.Users = map[string]any{}
-			q.NodeLabels = []string{"*"}
-		}
-		q.NumApplications = sum.apps
-		q.ResourcesUsed = resources{Memory: sum.mb, VCores: int64(sum.containers)}
-		q.AbsoluteUsedCapacity = round1(float64(sum.mb) / total * 100)
-		if absCap > 0 {
-			q.UsedCapacity = round1(float64(sum.mb) / (total * absCap) * 100)
-		}
-		return q, sum
-	}
-	si := schedulerInfo{Type: "capacityScheduler", Capacity: 100, MaxCapacity: 100, Weight: -1,
-		QueueName: "root", QueuePath: "root", MaxParallelApps: math.MaxInt32, Mode: "percentage",
-		QueueType: "parent", CreationMethod: "static"}
-	var used int64
-	for _, ch := range rootQueue.children {
-		q, u := build(ch, "root", 1, 1)
-		si.Queues.Queue = append(si.Queues.Queue, q)
-		used += u.mb
-	}
-	si.UsedCapacity = round1(float64(used) / total * 100)
-	writeJSON(w, http.StatusOK, map[string]map[string]schedulerInfo{"scheduler": {"schedulerInfo": si}})
 }
 
 // sortedKeys returns m's keys in order.

@@ -317,8 +317,8 @@ func TestPopulatedFleetIsPlausible(t *testing.T) {
 				t.Fatal(err)
 			}
 			c2.mu.Lock()
-			j := c2.jobs[out.JobID]
-			from, failure := c2.lookupPoint(j.restorePath)
+			j := c2.flink.byID[out.JobID]
+			from, failure := c2.flink.points.lookup(j.restorePath)
 			c2.mu.Unlock()
 			if from == nil || failure != "" || !from.savepoint {
 				t.Errorf("restore from the fleet's savepoint %s: %v %q", a.Jobs[0].Savepoints[0], from, failure)

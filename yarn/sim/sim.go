@@ -98,51 +98,37 @@ func (o Options) withDefaults() Options {
 // Cluster is a simulated YARN cluster running Flink, with its web proxy,
 // one JobManager REST server per running application and a SQL Gateway.
 // All its methods are safe for concurrent use.
+//
+// It is a facade over parts, each holding the few others it uses (doc.go
+// names them): the simulation itself (the YARN and Flink sides, driven by
+// one event queue), the servers that answer from it, and the faults.
 type Cluster struct {
 	opts  Options
 	clock Clock
 
-	frngMu sync.Mutex
-	frng   *rand.Rand // fault draws only, so they do not shift the simulation's ids
-	faults Faults
+	// faults injects the wire faults; it has its own lock, taken after mu.
+	faults *injector
 
-	// mu guards everything below: the simulation is small enough for one
-	// lock, and one lock keeps every transition atomic.
-	mu        sync.Mutex
-	rng       *rand.Rand
-	rms       []*rmServer
-	active    int // index of the active RM; -1 while none is
-	gw        *http.Server
-	gwURL     string
-	apps      map[string]*app
-	order     []*app // by submission
-	jobs      map[string]*job
-	points    map[string]*checkpoint // every completed checkpoint and savepoint, by path
-	due       dueHeap
-	eventSeq  uint64
-	nodes     int
-	sessions  map[string]*sqlSession
-	lastFault map[string]time.Time // when each periodic fault last fired
-	lastSweep time.Time            // when idle gateway sessions were last removed
-	// proxyTransport carries the web proxy's requests to JobManagers.
-	proxyTransport *http.Transport
-	// jmMux routes the requests of every JobManager listener.
-	jmMux http.Handler
+	// mu guards every part below and all they hold: the simulation is
+	// small enough for one lock, and one lock keeps every transition
+	// atomic. The parts that serve HTTP take it themselves (they hold a
+	// pointer to it).
+	mu     sync.Mutex
+	events *eventQueue // the agenda of every app's state changes
+	ha     *rmHA       // the RMs and which one is active
+	yarn   *yarnApps   // applications and their lifecycle
+	flink  *flinkJobs  // jobs, their state machine and checkpoints
+	jms    *jobManagers
+	rm     *rmAPI
+	proxy  *webProxy
+	gw     *sqlGateway
+	chaos  *chaos // the periodic faults
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	started bool
 	closed  bool
-}
-
-// rmServer is one ResourceManager's listener.
-type rmServer struct {
-	idx     int
-	url     string // http://host:port
-	srv     *http.Server
-	startMs int64 // its start time, the cluster timestamp of the ids it issues
-	appSeq  int   // the sequence number of the last application id it issued
 }
 
 // New checks o and builds a cluster. Nothing listens until Start.
@@ -154,35 +140,46 @@ func New(o Options) (*Cluster, error) {
 		return nil, fmt.Errorf("new simulated cluster: faults: RM failover needs RMs >= 2, have %d", o.RMs)
 	}
 	o = o.withDefaults()
-	c := &Cluster{
-		opts:      o,
-		clock:     o.Clock,
-		frng:      rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
-		faults:    o.Faults.clone(),
-		rng:       rand.New(rand.NewPCG(uint64(o.Seed), 0x51)),
-		apps:      map[string]*app{},
-		jobs:      map[string]*job{},
-		points:    map[string]*checkpoint{},
-		sessions:  map[string]*sqlSession{},
-		lastFault: map[string]time.Time{},
-		nodes:     20 + o.Apps/4,
-		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
-		proxyTransport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
-	}
+	c := &Cluster{opts: o, clock: o.Clock, faults: newInjector(o.Seed, o.Faults), events: &eventQueue{}, ha: &rmHA{}}
 	if c.clock == nil {
 		c.clock = NewScaledClock(o.Start, o.Speed)
 	}
-	c.jmMux = c.jmRouter()
+	// One generator draws every id, seed and victim, in the order the
+	// simulation asks, so a seed reproduces a run; it is guarded by mu.
+	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0x51))
+
+	// The simulation: applications and jobs call each other (an app's
+	// JobManager starts its jobs, a job that ends deregisters its app).
+	c.yarn = &yarnApps{user: o.User, nodes: 20 + o.Apps/4, rng: rng, byID: map[string]*app{},
+		events: c.events, ha: c.ha, faults: c.faults}
+	c.flink = &flinkJobs{interval: o.CheckpointInterval, rng: rng, byID: map[string]*job{},
+		points: pointStore{byPath: map[string]*checkpoint{}, lenient: o.LenientRestore}, events: c.events, yarn: c.yarn}
+	c.yarn.flink = c.flink
+
+	// The servers.
+	c.jms = &jobManagers{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, logSize: o.LogSize,
+		logf: o.Logf, serve: c.serve, faults: c.faults, rng: rng, yarn: c.yarn, flink: c.flink}
+	c.jms.mux = c.jms.router()
+	c.yarn.jms = c.jms
+	c.proxy = &webProxy{mu: &c.mu, clock: c.clock, ha: c.ha, yarn: c.yarn, jms: c.jms,
+		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
+		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
+	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
+		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}}
+	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
+		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
+
+	c.chaos = &chaos{faults: c.faults, last: map[string]time.Time{}, rng: rng, logf: o.Logf, ha: c.ha, yarn: c.yarn, flink: c.flink}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	now := c.clock.Now()
 	for i := 0; i < o.RMs; i++ {
 		// Each RM has its own start time: ids issued after a failover carry
 		// the new active RM's cluster timestamp, as in YARN.
 		// They started before the oldest pre-existing application.
-		c.rms = append(c.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
+		c.ha.rms = append(c.ha.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
 	}
 	c.mu.Lock()
-	c.populate(now, o.Apps)
+	(&fleet{seed: o.Seed, rng: rng, events: c.events, yarn: c.yarn, flink: c.flink}).populate(now, o.Apps, c.ha.rms[0])
 	c.mu.Unlock()
 	return c, nil
 }
@@ -203,7 +200,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		return fmt.Errorf("start simulated cluster: %w", err)
 	}
 	c.started = true
-	for i, rm := range c.rms {
+	for i, rm := range c.ha.rms {
 		a := addr
 		if i > 0 {
 			a = net.JoinHostPort(c.opts.Host, "0")
@@ -214,7 +211,7 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
 		rm.url = "http://" + ln.Addr().String()
-		rm.srv = &http.Server{Handler: c.withFaults(rmKind, c.rmHandler(rm)), ReadHeaderTimeout: 10 * time.Second}
+		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rm.handler(rm)), ReadHeaderTimeout: 10 * time.Second}
 		c.serve(rm.srv, ln)
 	}
 	gwAddr := c.opts.GatewayAddr
@@ -226,10 +223,10 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 		c.closeLocked()
 		return fmt.Errorf("start simulated cluster: listen for the SQL Gateway on %s: %w", gwAddr, err)
 	}
-	c.gwURL = "http://" + ln.Addr().String()
-	c.gw = &http.Server{Handler: c.withFaults(func(*http.Request) Kind { return KindGateway }, c.gatewayHandler()),
+	c.gw.url = "http://" + ln.Addr().String()
+	c.gw.srv = &http.Server{Handler: c.faults.wrap(func(*http.Request) Kind { return KindGateway }, c.gw.handler()),
 		ReadHeaderTimeout: 10 * time.Second}
-	c.serve(c.gw, ln)
+	c.serve(c.gw.srv, ln)
 
 	c.wg.Add(1)
 	go c.scheduler()
@@ -259,43 +256,32 @@ func (c *Cluster) serve(srv *http.Server, ln net.Listener) {
 	}()
 }
 
-func rmKind(r *http.Request) Kind {
-	if len(r.URL.Path) >= 7 && r.URL.Path[:7] == "/proxy/" {
-		return KindProxy
-	}
-	return KindRM
-}
-
 // Close stops every listener and background goroutine. It is idempotent.
 func (c *Cluster) Close() error {
 	c.mu.Lock()
 	c.closeLocked()
 	c.mu.Unlock()
 	c.wg.Wait()
-	c.proxyTransport.CloseIdleConnections()
+	c.proxy.transport.CloseIdleConnections()
 	return nil
 }
 
+// closeLocked closes every listener and ends the goroutines; mu is held.
 func (c *Cluster) closeLocked() {
 	if c.closed {
 		return
 	}
 	c.closed = true
 	c.cancel()
-	for _, rm := range c.rms {
+	for _, rm := range c.ha.rms {
 		if rm.srv != nil {
 			_ = rm.srv.Close()
 		}
 	}
-	if c.gw != nil {
-		_ = c.gw.Close()
+	if c.gw.srv != nil {
+		_ = c.gw.srv.Close()
 	}
-	for _, a := range c.order {
-		if a.jm != nil {
-			_ = a.jm.srv.Close()
-			a.jm = nil
-		}
-	}
+	c.jms.closeAll(c.yarn.order)
 }
 
 // RMURLs returns the base URL (http://host:port) of every ResourceManager,
@@ -303,8 +289,8 @@ func (c *Cluster) closeLocked() {
 func (c *Cluster) RMURLs() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]string, 0, len(c.rms))
-	for _, rm := range c.rms {
+	out := make([]string, 0, len(c.ha.rms))
+	for _, rm := range c.ha.rms {
 		if rm.url != "" {
 			out = append(out, rm.url)
 		}
@@ -317,17 +303,17 @@ func (c *Cluster) RMURLs() []string {
 func (c *Cluster) ActiveRMURL() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.active < 0 || c.active >= len(c.rms) {
-		return ""
+	if rm := c.ha.activeRM(); rm != nil {
+		return rm.url
 	}
-	return c.rms[c.active].url
+	return ""
 }
 
 // GatewayURL returns the SQL Gateway's base URL (http://host:port).
 func (c *Cluster) GatewayURL() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.gwURL
+	return c.gw.url
 }
 
 // Now returns the simulated time.
@@ -341,15 +327,47 @@ func (c *Cluster) SetFaults(f Faults) error {
 	if f.RMFailoverEvery > 0 && c.opts.RMs < 2 {
 		return fmt.Errorf("set faults: RM failover needs RMs >= 2, have %d", c.opts.RMs)
 	}
-	c.frngMu.Lock()
-	c.faults = f.clone()
-	c.frngMu.Unlock()
+	c.faults.set(f)
 	return nil
 }
 
 // Faults returns the faults in force.
 func (c *Cluster) Faults() Faults {
-	c.frngMu.Lock()
-	defer c.frngMu.Unlock()
-	return c.faults.clone()
+	return c.faults.get()
 }
+
+// tick runs due events of every app and the periodic faults. The
+// scheduler goroutine calls it; it is the only per-tick work, and it is
+// proportional to the events due, not to the number of apps.
+func (c *Cluster) tick() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	now := c.clock.Now()
+	for a := c.events.next(now); a != nil; a = c.events.next(now) {
+		c.yarn.advance(a, now)
+	}
+	c.chaos.fire(now)
+	c.gw.sweep(now)
+}
+
+// scheduler drives time forward for apps nobody reads.
+func (c *Cluster) scheduler() {
+	defer c.wg.Done()
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+			c.tick()
+		}
+	}
+}
+
+// gatewayVersions returns the SQL Gateway API versions served, oldest
+// first (the contract tests walk them).
+func (c *Cluster) gatewayVersions() []string { return c.gw.versions() }

@@ -107,7 +107,7 @@ var (
 )
 
 // runDDL executes CREATE/DROP/USE against the session's catalog.
-func (c *Cluster) runDDL(s *sqlSession, st statement) (*sqlResult, error) {
+func (gw *sqlGateway) runDDL(s *sqlSession, st statement) (*sqlResult, error) {
 	switch st.kind {
 	case stmtCreate:
 		m := reCreate.FindStringSubmatch(st.text)
@@ -168,7 +168,7 @@ func (c *Cluster) runDDL(s *sqlSession, st statement) (*sqlResult, error) {
 }
 
 // execute runs a statement as operation op.
-func (c *Cluster) execute(s *sqlSession, op *sqlOp, sql string, execConfig map[string]string, now time.Time) {
+func (gw *sqlGateway) execute(s *sqlSession, op *sqlOp, sql string, execConfig map[string]string, now time.Time) {
 	st := classify(sql)
 	op.readyAt = now.Add(100 * time.Millisecond)
 	fail := func(msg string) { op.err = msg }
@@ -208,7 +208,7 @@ func (c *Cluster) execute(s *sqlSession, op *sqlOp, sql string, execConfig map[s
 		}
 		op.result = resultOK()
 	case stmtCreate, stmtDrop, stmtUse:
-		r, err := c.runDDL(s, st)
+		r, err := gw.runDDL(s, st)
 		if err != nil {
 			fail(err.Error())
 			return
@@ -255,7 +255,7 @@ func (c *Cluster) execute(s *sqlSession, op *sqlOp, sql string, execConfig map[s
 			rows: [][]any{{explainPlan(inner)}}}
 		op.readyAt = now.Add(300 * time.Millisecond)
 	case stmtSelect:
-		r, errMsg := c.constantSelect(st.text)
+		r, errMsg := gw.constantSelect(st.text)
 		if errMsg != "" {
 			fail(errMsg)
 			return
@@ -277,7 +277,7 @@ func (c *Cluster) execute(s *sqlSession, op *sqlOp, sql string, execConfig map[s
 				return
 			}
 		}
-		j, err := c.gatewaySubmit(s, strings.Join(inserts, ";\n"), execConfig, now)
+		j, err := gw.submit(s, strings.Join(inserts, ";\n"), execConfig, now)
 		if err != nil {
 			fail(err.Error())
 			return
@@ -331,12 +331,12 @@ func explainPlan(sql string) string {
 }
 
 // constantSelect evaluates SELECT of literals, e.g. SELECT 1, 'a' AS b.
-func (c *Cluster) constantSelect(sql string) (*sqlResult, string) {
+func (gw *sqlGateway) constantSelect(sql string) (*sqlResult, string) {
 	m := reSelect.FindStringSubmatch(sql)
 	if m == nil || reFromWord.MatchString(sql) {
 		return nil, "org.apache.flink.table.api.TableException: sim: only SELECT of constants (no FROM) is simulated; a streaming query would need a running job."
 	}
-	r := &sqlResult{kind: "SUCCESS_WITH_CONTENT", query: true, jobID: c.hex32()}
+	r := &sqlResult{kind: "SUCCESS_WITH_CONTENT", query: true, jobID: hex32(gw.rng)}
 	row := []any{}
 	for i, expr := range splitTopLevel(m[1]) {
 		expr = strings.TrimSpace(expr)
@@ -396,9 +396,9 @@ func splitTopLevel(s string) []string {
 	return append(out, s[start:])
 }
 
-// gatewaySubmit deploys a job for an INSERT as Flink's executor would for
+// submit deploys a job for an INSERT as Flink's executor would for
 // the session's execution.target.
-func (c *Cluster) gatewaySubmit(s *sqlSession, sql string, execConfig map[string]string, now time.Time) (*job, error) {
+func (gw *sqlGateway) submit(s *sqlSession, sql string, execConfig map[string]string, now time.Time) (*job, error) {
 	conf := cloneMap(s.props)
 	for k, v := range execConfig {
 		conf[k] = v
@@ -426,18 +426,18 @@ func (c *Cluster) gatewaySubmit(s *sqlSession, sql string, execConfig map[string
 	}
 	switch target := conf["execution.target"]; target {
 	case ModePerJob, ModeApplication:
-		a, err := c.newApp(now, SubmitRequest{Mode: target, Name: firstNonEmpty(conf["yarn.application.name"], conf["pipeline.name"]),
+		a, err := gw.yarn.newApp(now, SubmitRequest{Mode: target, Name: firstNonEmpty(conf["yarn.application.name"], conf["pipeline.name"]),
 			Queue: conf["yarn.application.queue"], Tags: splitList(conf["yarn.tags"]), Config: conf})
 		if err != nil {
 			return nil, fmt.Errorf("org.apache.flink.client.deployment.ClusterDeploymentException: Could not deploy Yarn job cluster.\nCaused by: %v", err)
 		}
-		return c.addJob(a, spec, now), nil
+		return gw.flink.addJob(a, spec, now), nil
 	case ModeSession:
 		id := conf["yarn.application.id"]
 		if id == "" {
 			return nil, fmt.Errorf("java.lang.IllegalStateException: No cluster id was specified. Please specify a cluster to which you would like to connect (yarn.application.id).")
 		}
-		a := c.appLocked(id, now)
+		a := gw.yarn.get(id, now)
 		if a == nil || a.mode != ModeSession || a.state != yarnRunning {
 			state := "unknown"
 			if a != nil {
@@ -445,7 +445,7 @@ func (c *Cluster) gatewaySubmit(s *sqlSession, sql string, execConfig map[string
 			}
 			return nil, fmt.Errorf("org.apache.flink.client.deployment.ClusterRetrieveException: Couldn't retrieve Yarn cluster\nCaused by: The Yarn application %s is not a running Flink session cluster (state %s).", id, state)
 		}
-		return c.addJob(a, spec, now), nil
+		return gw.flink.addJob(a, spec, now), nil
 	default:
 		return nil, fmt.Errorf("java.lang.IllegalStateException: sim: execution.target %q is not simulated; use %s, %s or %s", target, ModePerJob, ModeApplication, ModeSession)
 	}

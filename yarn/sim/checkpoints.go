@@ -1,0 +1,250 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// checkpoints are the checkpoint statistics of the current JobMaster, plus
+// the id counter and the newest retained point, which survive failovers
+// (they live in ZooKeeper and on HDFS).
+type checkpoints struct {
+	next            time.Time // trigger time of the next periodic checkpoint; zero while not scheduled
+	lastID          int64
+	completed       int64
+	failed          int64
+	restored        int64
+	history         []*checkpoint // newest first, at most historySize
+	latest          *checkpoint   // newest completed checkpoint (not savepoint)
+	latestSavepoint *checkpoint
+	latestFailed    *checkpoint
+	restore         *restoreInfo
+	retained        *checkpoint // newest completed point of any kind, across JobMasters
+}
+
+type checkpoint struct {
+	id        int64
+	jobID     string
+	savepoint bool
+	kind      string // CHECKPOINT, SAVEPOINT, SYNC_SAVEPOINT
+	status    string // COMPLETED, FAILED
+	trigger   time.Time
+	ack       time.Time
+	size      int64
+	path      string
+	discarded bool
+	failure   string
+	subtasks  int
+}
+
+type restoreInfo struct {
+	id        int64
+	at        time.Time
+	savepoint bool
+	path      string
+}
+
+// operation is an asynchronous savepoint, stop or checkpoint trigger.
+type operation struct {
+	id       string
+	kind     string // "savepoint", "stop"
+	done     bool
+	location string
+	failure  string
+	endsJob  bool
+}
+
+// restoreFrom records a restore from cp at t.
+func (j *job) restoreFrom(cp *checkpoint, t time.Time) {
+	j.ck.restored++
+	j.ck.restore = &restoreInfo{id: cp.id, at: t, savepoint: cp.savepoint, path: cp.path}
+	if cp.id > j.ck.lastID {
+		j.ck.lastID = cp.id
+	}
+	j.restoredFrom = cp.path
+}
+
+// pointStore is every completed checkpoint and savepoint that can still
+// be restored, by path: what the simulated HDFS holds.
+type pointStore struct {
+	byPath  map[string]*checkpoint
+	lenient bool // Options.LenientRestore: any path restores
+}
+
+// add records a completed point.
+func (s *pointStore) add(cp *checkpoint) { s.byPath[cp.path] = cp }
+
+// discard marks a checkpoint deleted: it can no longer be restored.
+func (s *pointStore) discard(cp *checkpoint) {
+	cp.discarded = true
+	delete(s.byPath, cp.path)
+}
+
+// lookup finds a restorable savepoint or checkpoint by path, or says why
+// there is none, as Flink's failure would.
+func (s *pointStore) lookup(path string) (*checkpoint, string) {
+	p := strings.TrimRight(path, "/")
+	if cp, ok := s.byPath[p]; ok && !cp.discarded {
+		return cp, ""
+	}
+	if s.lenient {
+		cp := &checkpoint{path: p, savepoint: strings.Contains(p, "savepoint"), kind: "SAVEPOINT", status: "COMPLETED"}
+		if i := strings.LastIndex(p, "chk-"); i >= 0 {
+			cp.id, _ = strconv.ParseInt(p[i+4:], 10, 64)
+			cp.kind = "CHECKPOINT"
+		}
+		return cp, ""
+	}
+	scheme := "hdfs"
+	if i := strings.Index(p, "://"); i > 0 {
+		scheme = p[:i]
+	} else if strings.HasPrefix(p, "/") {
+		scheme = "file"
+	}
+	return nil, fmt.Sprintf("Cannot find checkpoint or savepoint file/directory '%s' on file system '%s'.", path, scheme)
+}
+
+// syncCheckpoints completes the periodic checkpoints due by t. Far behind
+// (a fleet nobody looked at for hours), it skips to the last historySize,
+// so its cost is bounded.
+func (f *flinkJobs) syncCheckpoints(j *job, t time.Time) {
+	if j.state != jobRunning || j.ck.next.IsZero() {
+		return
+	}
+	for {
+		trig := j.ck.next
+		if behind := int64(t.Sub(trig) / j.interval); behind > historySize+2 {
+			skip := behind - historySize
+			j.ck.lastID += skip
+			j.ck.failed += skip / 40
+			j.ck.completed += skip - skip/40
+			j.ck.next = trig.Add(time.Duration(skip) * j.interval)
+			continue
+		}
+		id := j.ck.lastID + 1
+		dur := ckptDuration(j, id)
+		if trig.Add(dur).After(t) {
+			return
+		}
+		j.ck.lastID = id
+		if noise(j.seed, uint64(id)^0xfa11) < 0.025 {
+			f.failCheckpoint(j, id, trig, dur)
+		} else {
+			f.completeCheckpoint(j, id, trig, dur, "CHECKPOINT", fmt.Sprintf("%s/%s/chk-%d", j.checkpointDir, j.id, id))
+		}
+		j.ck.next = trig.Add(j.interval)
+	}
+}
+
+func ckptDuration(j *job, id int64) time.Duration {
+	return time.Duration(150+noise(j.seed, uint64(id))*900) * time.Millisecond
+}
+
+// ckptSize grows with the state and drops back at each (simulated)
+// compaction, so long-running jobs keep plausible sizes.
+func ckptSize(j *job, id int64) int64 {
+	base := 2_000_000 + int64(noise(j.seed, 7)*80_000_000)
+	return base + base*(id%500)/1000 + int64(noise(j.seed, uint64(id)+3)*float64(base)/10)
+}
+
+// completeCheckpoint records a completed checkpoint or savepoint.
+func (f *flinkJobs) completeCheckpoint(j *job, id int64, trig time.Time, dur time.Duration, kind, path string) *checkpoint {
+	cp := &checkpoint{id: id, jobID: j.id, savepoint: kind != "CHECKPOINT", kind: kind, status: "COMPLETED",
+		trigger: trig, ack: trig.Add(dur), size: ckptSize(j, id), path: path, subtasks: j.subtasks()}
+	j.ck.completed++
+	if cp.savepoint {
+		j.ck.latestSavepoint = cp
+		j.savepoints = append(j.savepoints, path)
+	} else {
+		// state.checkpoints.num-retained = 1: the previous one is subsumed,
+		// its files deleted (and forgotten here, so memory stays bounded).
+		if prev := j.ck.retained; prev != nil && !prev.savepoint {
+			f.points.discard(prev)
+		}
+		j.ck.latest = cp
+	}
+	j.ck.retained = cp
+	j.pushHistory(cp)
+	f.points.add(cp)
+	return cp
+}
+
+// failCheckpoint records checkpoint id as expired.
+func (f *flinkJobs) failCheckpoint(j *job, id int64, trig time.Time, dur time.Duration) {
+	cp := &checkpoint{id: id, jobID: j.id, kind: "CHECKPOINT", status: "FAILED", trigger: trig, ack: trig.Add(dur),
+		failure: "Checkpoint expired before completing.", subtasks: j.subtasks()}
+	j.ck.failed++
+	j.ck.latestFailed = cp
+	j.pushHistory(cp)
+}
+
+func (j *job) pushHistory(cp *checkpoint) {
+	j.ck.history = append([]*checkpoint{cp}, j.ck.history...)
+	if len(j.ck.history) > historySize {
+		j.ck.history = j.ck.history[:historySize]
+	}
+}
+
+// inProgress reports the checkpoint running at now, if any.
+func (j *job) inProgress(now time.Time) (int64, time.Time, bool) {
+	if j.state != jobRunning || j.ck.next.IsZero() || j.ck.next.After(now) {
+		return 0, time.Time{}, false
+	}
+	return j.ck.lastID + 1, j.ck.next, true
+}
+
+// triggerSavepoint starts an asynchronous savepoint; stop ends the job
+// (stop-with-savepoint), cancel cancels it after the savepoint.
+func (f *flinkJobs) triggerSavepoint(j *job, now time.Time, dir string, stop, cancel bool) *operation {
+	op := &operation{id: hex32(f.rng), kind: "savepoint", endsJob: stop || cancel}
+	if stop {
+		op.kind = "stop"
+	}
+	j.ops[op.id] = op
+	if dir == "" {
+		dir = j.savepointDir
+	}
+	dir = strings.TrimRight(dir, "/")
+	if j.state != jobRunning {
+		state := j.state
+		f.events.schedule(j.app, now.Add(100*time.Millisecond), func(time.Time) {
+			op.done = true
+			op.failure = fmt.Sprintf("org.apache.flink.runtime.checkpoint.CheckpointException: Checkpoint triggering task %s of job %s is not being executed at the moment (job status %s). Aborting checkpoint. Failure reason: Not all required tasks are currently running.",
+				j.vertices[0].name+" (1/"+strconv.Itoa(j.vertices[0].parallelism)+")", j.id, state)
+		})
+		return op
+	}
+	g := j.gen
+	f.events.schedule(j.app, now.Add(dSavepoint), func(t time.Time) {
+		if j.gen != g || j.state != jobRunning {
+			op.done = true
+			op.failure = "org.apache.flink.runtime.checkpoint.CheckpointException: Task has failed. Failure reason: The job failed or was canceled while the savepoint was in progress."
+			return
+		}
+		j.ck.lastID++
+		kind := "SAVEPOINT"
+		if stop {
+			kind = "SYNC_SAVEPOINT"
+		}
+		path := fmt.Sprintf("%s/savepoint-%s-%s", dir, j.id[:6], hex32(f.rng)[:12])
+		f.completeCheckpoint(j, j.ck.lastID, now, t.Sub(now), kind, path)
+		op.done, op.location = true, path
+		switch {
+		case stop:
+			j.gen++
+			j.setState(jobFinished, t)
+			j.end = t
+			if j.ck.latest != nil {
+				// Retained checkpoints are discarded when a job finishes
+				// (RETAIN_ON_CANCELLATION keeps them on cancel and failure only).
+				f.points.discard(j.ck.latest)
+			}
+			f.yarn.shutdownAfterJob(j.app, t, true)
+		case cancel:
+			f.cancelJob(j, t, true)
+		}
+	})
+	return op
+}
