@@ -225,7 +225,7 @@ func (d *debugRun) run(ctx context.Context, j job, n int) (*SinkResult, error) {
 		if len(t.computed) > 0 {
 			sinkCols = nil
 			for _, name := range t.order {
-				if i := columnIndex(t.physical, name); i >= 0 {
+				if i := ColumnIndex(t.physical, name); i >= 0 {
 					sinkCols = append(sinkCols, t.physical[i])
 				}
 			}
@@ -233,7 +233,7 @@ func (d *debugRun) run(ctx context.Context, j job, n int) (*SinkResult, error) {
 		if len(j.insert.Columns) > 0 {
 			var named []Column
 			for _, id := range j.insert.Columns {
-				i := columnIndex(t.physical, id.Name)
+				i := ColumnIndex(t.physical, id.Name)
 				if i < 0 {
 					return nil, refuse(id, "INSERT INTO %s: no column %s", sinkName, id.Name)
 				}
@@ -261,9 +261,9 @@ func (d *debugRun) run(ctx context.Context, j job, n int) (*SinkResult, error) {
 		g.stop()
 		return nil, refuse(query, "%s has %d columns, the query gives %d", sinkName, len(sinkCols), len(st.scope))
 	}
-	types := make([]colType, len(sinkCols))
+	types := make([]Type, len(sinkCols))
 	for i, c := range sinkCols {
-		if types[i], err = parseType(c.Type); err != nil {
+		if types[i], err = ParseType(c.Type); err != nil {
 			g.stop()
 			return nil, fmt.Errorf("sink %s column %s: %w", sinkName, c.Name, err)
 		}
@@ -305,11 +305,11 @@ func (d *debugRun) run(ctx context.Context, j job, n int) (*SinkResult, error) {
 var errLimit = errors.New("row limit reached")
 
 // outValue is a computed value as a sink of type t receives it.
-func outValue(v any, t colType) (any, error) {
+func outValue(v any, t Type) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if t.kind != kindAny {
+	if t.Kind != KindAny {
 		c, err := castValue(v, t)
 		if err != nil {
 			return nil, err
@@ -317,33 +317,33 @@ func outValue(v any, t colType) (any, error) {
 		v = c
 	}
 	if r, ok := v.(interface{ FloatString(int) string }); ok {
-		if t.kind == kindDecimal {
-			return r.FloatString(t.scale), nil
+		if t.Kind == KindDecimal {
+			return r.FloatString(t.Scale), nil
 		}
 		return str(v), nil
 	}
 	return v, nil
 }
 
-func typeName(t colType) string {
-	switch t.kind {
-	case kindBool:
+func typeName(t Type) string {
+	switch t.Kind {
+	case KindBool:
 		return "BOOLEAN"
-	case kindInt:
+	case KindInt:
 		return "BIGINT"
-	case kindFloat:
+	case KindFloat:
 		return "DOUBLE"
-	case kindDecimal:
-		return fmt.Sprintf("DECIMAL(38, %d)", t.scale)
-	case kindString:
+	case KindDecimal:
+		return fmt.Sprintf("DECIMAL(38, %d)", t.Scale)
+	case KindString:
 		return "STRING"
-	case kindBytes:
+	case KindBytes:
 		return "BYTES"
-	case kindDate:
+	case KindDate:
 		return "DATE"
-	case kindTime:
+	case KindTime:
 		return "TIME"
-	case kindTimestamp:
+	case KindTimestamp:
 		return "TIMESTAMP(3)"
 	}
 	return ""

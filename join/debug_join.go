@@ -47,7 +47,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	}
 	dimScope := make(scope, len(t.physical))
 	for i, c := range t.physical {
-		ct, err := parseType(c.Type)
+		ct, err := ParseType(c.Type)
 		if err != nil {
 			return nil, refuse(right, "column %s: %v", c.Name, err)
 		}

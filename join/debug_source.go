@@ -21,10 +21,10 @@ import (
 // scan is the stage that reads a source table: from its data file, or
 // from the datagen connector's options.
 func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string) (*stream, error) {
-	types := make([]colType, len(t.physical))
+	types := make([]Type, len(t.physical))
 	physical := make(scope, len(t.physical))
 	for i, c := range t.physical {
-		ct, err := parseType(c.Type)
+		ct, err := ParseType(c.Type)
 		if err != nil {
 			return nil, refuse(t.node, "table %s column %s: %v", t.name, c.Name, err)
 		}
@@ -36,7 +36,7 @@ func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string
 	out := make(scope, 0, len(t.order))
 	from := make([]int, 0, len(t.order)) // ≥ 0: physical column; < 0: -1-computed
 	for _, name := range t.order {
-		if i := columnIndex(t.physical, name); i >= 0 {
+		if i := ColumnIndex(t.physical, name); i >= 0 {
 			out = append(out, physical[i])
 			from = append(from, i)
 			continue
@@ -112,7 +112,7 @@ func CountRows(path string) (int64, error) {
 // readFunc calls emit for each row of a source, with its number.
 type readFunc func(ctx context.Context, emit func(src int64, vals Row) error) error
 
-func (d *debugRun) reader(t *tableDef, types []colType) (readFunc, error) {
+func (d *debugRun) reader(t *tableDef, types []Type) (readFunc, error) {
 	path := ""
 	for k, v := range d.opts.Data {
 		if strings.EqualFold(k, t.name) {
@@ -155,7 +155,7 @@ func (d *debugRun) reader(t *tableDef, types []colType) (readFunc, error) {
 
 // readJSONLines reads one JSON object a line; fields the DDL does not
 // declare are ignored and missing ones are NULL, as Flink's json format does.
-func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emit func(int64, Row) error) error {
+func readJSONLines(r io.Reader, name string, cols []Column, types []Type, emit func(int64, Row) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	var line int64
@@ -184,7 +184,7 @@ func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emi
 			if n, ok := v.(json.Number); ok {
 				v = string(n)
 			}
-			cv, err := canonical(v, types[i])
+			cv, err := Canonical(v, types[i])
 			if err != nil {
 				return fmt.Errorf("%s line %d, column %s: %w", name, line, c.Name, err)
 			}
@@ -202,7 +202,7 @@ func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emi
 
 // readCSV reads a CSV file whose header names the columns; an empty field
 // is NULL, except for a string column, where it is the empty string.
-func readCSV(r io.Reader, name string, cols []Column, types []colType, emit func(int64, Row) error) error {
+func readCSV(r io.Reader, name string, cols []Column, types []Type, emit func(int64, Row) error) error {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -234,10 +234,10 @@ func readCSV(r io.Reader, name string, cols []Column, types []colType, emit func
 		row := make(Row, len(cols))
 		for i, c := range cols {
 			s := rec[at[i]]
-			if s == "" && types[i].kind != kindString {
+			if s == "" && types[i].Kind != KindString {
 				continue
 			}
-			v, err := canonical(s, types[i])
+			v, err := Canonical(s, types[i])
 			if err != nil {
 				return fmt.Errorf("%s row %d, column %s: %w", name, line, c.Name, err)
 			}
@@ -251,7 +251,7 @@ func readCSV(r io.Reader, name string, cols []Column, types []colType, emit func
 
 // datagen generates rows as Flink's datagen connector does, from a fixed
 // seed so that a debug run is repeatable.
-func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
+func (d *debugRun) datagen(t *tableDef, types []Type) (readFunc, error) {
 	opt := func(key string) (string, bool) {
 		v, ok := t.with[key]
 		return v, ok
@@ -314,7 +314,7 @@ func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
 
 // fieldGenerator reads the 'fields.<name>.*' options of a column; n is the
 // length of a sequence, -1 for random values.
-func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, time.Time) any, int64, error) {
+func fieldGenerator(t *tableDef, c Column, ct Type) (func(*rand.Rand, int64, time.Time) any, int64, error) {
 	opt := func(key string) (string, bool) {
 		v, ok := t.with["fields."+c.Name+"."+key]
 		return v, ok
@@ -351,7 +351,7 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			return nil, 0, fmt.Errorf("sequence %s to %s", s, e)
 		}
 		return func(_ *rand.Rand, i int64, _ time.Time) any {
-			v, _ := canonical(strconv.FormatInt(start+i, 10), ct)
+			v, _ := Canonical(strconv.FormatInt(start+i, 10), ct)
 			return v
 		}, end - start + 1, nil
 	}
@@ -365,8 +365,8 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 		}
 		return strconv.ParseFloat(v, 64)
 	}
-	switch ct.kind {
-	case kindInt:
+	switch ct.Kind {
+	case KindInt:
 		a, b := intRange(c.Type)
 		var err1, err2 error
 		if v, ok := opt("min"); ok {
@@ -385,7 +385,7 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			}
 			return a + int64(r.Uint64N(span+1))
 		}), -1, nil
-	case kindFloat, kindDecimal:
+	case KindFloat, KindDecimal:
 		mn, err1 := bound("min", 0)
 		mx, err2 := bound("max", 1000)
 		if err := errors.Join(err1, err2); err != nil || mx < mn {
@@ -393,14 +393,14 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 		}
 		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
 			f := mn + r.Float64()*(mx-mn)
-			if ct.kind == kindDecimal {
-				return new(big.Rat).SetFloat64(f).FloatString(ct.scale)
+			if ct.Kind == KindDecimal {
+				return new(big.Rat).SetFloat64(f).FloatString(ct.Scale)
 			}
 			return f
 		}), -1, nil
-	case kindBool:
+	case KindBool:
 		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any { return r.IntN(2) == 1 }), -1, nil
-	case kindString, kindBytes:
+	case KindString, KindBytes:
 		n, err := bound("length", 100)
 		if err != nil || n < 0 {
 			return nil, 0, fmt.Errorf("'length': %v", err)
@@ -411,12 +411,12 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			for i := range b {
 				b[i] = letters[r.IntN(len(letters))]
 			}
-			if ct.kind == kindBytes {
+			if ct.Kind == KindBytes {
 				return b
 			}
 			return string(b)
 		}), -1, nil
-	case kindDate, kindTimestamp, kindTime:
+	case KindDate, KindTimestamp, KindTime:
 		past := time.Duration(0)
 		if v, ok := opt("max-past"); ok {
 			p, err := ParseFlinkDuration(v)
@@ -430,7 +430,7 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			if past > 0 {
 				ts = now.Add(-time.Duration(r.Int64N(int64(past))))
 			}
-			v, _ := canonical(ts.UTC(), ct)
+			v, _ := Canonical(ts.UTC(), ct)
 			return v
 		}), -1, nil
 	}

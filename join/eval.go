@@ -22,7 +22,7 @@ import (
 type field struct {
 	table string
 	name  string
-	typ   colType
+	typ   Type
 }
 
 type scope []field
@@ -40,7 +40,7 @@ func compileError(e flinksql.Node, format string, args ...any) error {
 	return fmt.Errorf("line %d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
 }
 
-func (s scope) resolve(ref *flinksql.ColumnRef) (int, colType, error) {
+func (s scope) resolve(ref *flinksql.ColumnRef) (int, Type, error) {
 	name := ref.Name()
 	qual := ""
 	if len(ref.Parts) > 1 {
@@ -52,19 +52,19 @@ func (s scope) resolve(ref *flinksql.ColumnRef) (int, colType, error) {
 			continue
 		}
 		if found >= 0 {
-			return 0, colType{}, compileError(ref, "column %s is ambiguous: qualify it with its table", ref.Key())
+			return 0, Type{}, compileError(ref, "column %s is ambiguous: qualify it with its table", ref.Key())
 		}
 		found = i
 	}
 	if found < 0 {
-		return 0, colType{}, compileError(ref, "unknown column %s", ref.Key())
+		return 0, Type{}, compileError(ref, "unknown column %s", ref.Key())
 	}
 	return found, s[found].typ, nil
 }
 
-// compile turns an expression into a closure and its static type (kindAny
+// compile turns an expression into a closure and its static type (KindAny
 // when it depends on the values).
-func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
+func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 	switch x := e.(type) {
 	case *flinksql.ParenExpr:
 		return s.compile(x.X)
@@ -79,34 +79,34 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 		case flinksql.NumInteger:
 			n, err := strconv.ParseInt(x.Text, 10, 64)
 			if err != nil {
-				return nil, colType{}, compileError(x, "integer %s: %v", x.Text, err)
+				return nil, Type{}, compileError(x, "integer %s: %v", x.Text, err)
 			}
-			return constant(n), colType{kind: kindInt}, nil
+			return constant(n), Type{Kind: KindInt}, nil
 		case flinksql.NumDecimal:
 			r, ok := new(big.Rat).SetString(x.Text)
 			if !ok {
-				return nil, colType{}, compileError(x, "bad number %s", x.Text)
+				return nil, Type{}, compileError(x, "bad number %s", x.Text)
 			}
 			scale := 0
 			if i := strings.IndexByte(x.Text, '.'); i >= 0 {
 				scale = len(x.Text) - i - 1
 			}
-			return constant(r), colType{kind: kindDecimal, scale: scale}, nil
+			return constant(r), Type{Kind: KindDecimal, Scale: scale}, nil
 		default:
 			f, err := strconv.ParseFloat(x.Text, 64)
 			if err != nil {
-				return nil, colType{}, compileError(x, "bad number %s", x.Text)
+				return nil, Type{}, compileError(x, "bad number %s", x.Text)
 			}
-			return constant(f), colType{kind: kindFloat}, nil
+			return constant(f), Type{Kind: KindFloat}, nil
 		}
 	case *flinksql.StringLit:
-		return constant(x.Value), colType{kind: kindString}, nil
+		return constant(x.Value), Type{Kind: KindString}, nil
 	case *flinksql.BoolLit:
-		return constant(x.Value), colType{kind: kindBool}, nil
+		return constant(x.Value), Type{Kind: KindBool}, nil
 	case *flinksql.NullLit:
-		return constant(nil), colType{}, nil
+		return constant(nil), Type{}, nil
 	case *flinksql.TypedLit:
-		t, err := parseType(x.Type)
+		t, err := ParseType(x.Type)
 		if err != nil {
 			return nil, t, compileError(x, "%v", err)
 		}
@@ -122,7 +122,7 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 	case *flinksql.IsExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		return func(env *evalEnv, row Row) (any, error) {
 			v, err := f(env, row)
@@ -141,15 +141,15 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 				return nil, compileError(x, "IS %s is not supported in debug runs", x.What)
 			}
 			return r != x.Not, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case *flinksql.IsDistinctExpr:
 		l, _, err := s.compile(x.L)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		r, _, err := s.compile(x.R)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		return func(env *evalEnv, row Row) (any, error) {
 			a, b, err := both(env, row, l, r)
@@ -168,18 +168,18 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 				distinct = c != 0
 			}
 			return distinct != x.Not, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case *flinksql.InExpr:
 		if x.Query != nil {
-			return nil, colType{}, compileError(x, "IN (subquery) is not supported in debug runs")
+			return nil, Type{}, compileError(x, "IN (subquery) is not supported in debug runs")
 		}
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		list, err := s.compileAll(x.List)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		return func(env *evalEnv, row Row) (any, error) {
 			v, err := f(env, row)
@@ -206,19 +206,19 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 				return nil, nil
 			}
 			return x.Not, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case *flinksql.BetweenExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		lo, _, err := s.compile(x.Lo)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		hi, _, err := s.compile(x.Hi)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		return func(env *evalEnv, row Row) (any, error) {
 			v, err := f(env, row)
@@ -243,7 +243,7 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 				return nil, compileError(x, "%v", err)
 			}
 			return (c1 >= 0 && c2 <= 0) != x.Not, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case *flinksql.LikeExpr:
 		return s.like(x)
 	case *flinksql.CaseExpr:
@@ -251,9 +251,9 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 	case *flinksql.CastExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
-		t, err := parseType(x.Type.String())
+		t, err := ParseType(x.Type.String())
 		if err != nil {
 			return nil, t, compileError(x, "%v", err)
 		}
@@ -276,12 +276,12 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 	case *flinksql.TrimExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		chars := evalFn(constant(" "))
 		if x.Chars != nil {
 			if chars, _, err = s.compile(x.Chars); err != nil {
-				return nil, colType{}, err
+				return nil, Type{}, err
 			}
 		}
 		return func(env *evalEnv, row Row) (any, error) {
@@ -297,7 +297,7 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 				return strings.TrimRight(str, cut), nil
 			}
 			return strings.Trim(str, cut), nil
-		}, colType{kind: kindString}, nil
+		}, Type{Kind: KindString}, nil
 	case *flinksql.SubstringExpr:
 		args := []flinksql.Expr{x.X, x.From}
 		if x.Length != nil {
@@ -309,7 +309,7 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 	case *flinksql.ExtractExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		return func(env *evalEnv, row Row) (any, error) {
 			v, err := f(env, row)
@@ -321,9 +321,9 @@ func (s scope) compile(e flinksql.Expr) (evalFn, colType, error) {
 				return nil, fmt.Errorf("EXTRACT from %T", v)
 			}
 			return extract(x.Unit, t)
-		}, colType{kind: kindInt}, nil
+		}, Type{Kind: KindInt}, nil
 	}
-	return nil, colType{}, compileError(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
+	return nil, Type{}, compileError(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
 }
 
 func (s scope) compileAll(es []flinksql.Expr) ([]evalFn, error) {
@@ -350,8 +350,8 @@ func both(env *evalEnv, row Row, f, g evalFn) (any, any, error) {
 }
 
 // internal is a row value as the evaluator computes with it.
-func internal(v any, t colType) any {
-	if t.kind == kindDecimal {
+func internal(v any, t Type) any {
+	if t.Kind == KindDecimal {
 		if s, ok := v.(string); ok {
 			if r, ok := new(big.Rat).SetString(s); ok {
 				return r
@@ -361,7 +361,7 @@ func internal(v any, t colType) any {
 	return v
 }
 
-func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, colType, error) {
+func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, Type, error) {
 	f, t, err := s.compile(x.X)
 	if err != nil {
 		return nil, t, err
@@ -378,7 +378,7 @@ func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, colType, error) {
 				return nil, compileError(x, "NOT of %T", v)
 			}
 			return !b, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case "+":
 		return f, t, nil
 	case "-":
@@ -393,7 +393,7 @@ func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, colType, error) {
 	return nil, t, compileError(x, "%s is not supported in debug runs", x.Op)
 }
 
-func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, colType, error) {
+func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, Type, error) {
 	l, lt, err := s.compile(x.L)
 	if err != nil {
 		return nil, lt, err
@@ -427,7 +427,7 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, colType, error) {
 				return nil, compileError(x, "%s of %T", x.Op, a)
 			}
 			return and, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		return func(env *evalEnv, row Row) (any, error) {
 			a, b, err := both(env, row, l, r)
@@ -451,7 +451,7 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, colType, error) {
 				return c > 0, nil
 			}
 			return c >= 0, nil
-		}, colType{kind: kindBool}, nil
+		}, Type{Kind: KindBool}, nil
 	case "||":
 		return func(env *evalEnv, row Row) (any, error) {
 			a, b, err := both(env, row, l, r)
@@ -459,7 +459,7 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, colType, error) {
 				return nil, err
 			}
 			return str(a) + str(b), nil
-		}, colType{kind: kindString}, nil
+		}, Type{Kind: KindString}, nil
 	case "+", "-", "*", "/", "%":
 		t := arithType(x.Op, lt, rt)
 		return func(env *evalEnv, row Row) (any, error) {
@@ -474,27 +474,27 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, colType, error) {
 			return v, nil
 		}, t, nil
 	}
-	return nil, colType{}, compileError(x, "operator %s is not supported in debug runs", x.Op)
+	return nil, Type{}, compileError(x, "operator %s is not supported in debug runs", x.Op)
 }
 
 // arithType is the static type of an arithmetic result, Flink's rules
 // simplified: the wider operand, decimal scales added for *.
-func arithType(op string, a, b colType) colType {
+func arithType(op string, a, b Type) Type {
 	switch {
-	case a.kind == kindFloat || b.kind == kindFloat:
-		return colType{kind: kindFloat}
-	case a.kind == kindDecimal || b.kind == kindDecimal:
+	case a.Kind == KindFloat || b.Kind == KindFloat:
+		return Type{Kind: KindFloat}
+	case a.Kind == KindDecimal || b.Kind == KindDecimal:
 		switch op {
 		case "*":
-			return colType{kind: kindDecimal, scale: a.scale + b.scale}
+			return Type{Kind: KindDecimal, Scale: a.Scale + b.Scale}
 		case "/":
-			return colType{kind: kindDecimal, scale: max(6, a.scale)}
+			return Type{Kind: KindDecimal, Scale: max(6, a.Scale)}
 		}
-		return colType{kind: kindDecimal, scale: max(a.scale, b.scale)}
-	case a.kind == kindInt && b.kind == kindInt:
-		return colType{kind: kindInt}
+		return Type{Kind: KindDecimal, Scale: max(a.Scale, b.Scale)}
+	case a.Kind == KindInt && b.Kind == KindInt:
+		return Type{Kind: KindInt}
 	}
-	return colType{}
+	return Type{}
 }
 
 func arith(op string, a, b any) (any, error) {
@@ -617,7 +617,7 @@ func compare(a, b any) (int, error) {
 			}
 			return compare(r, b)
 		case time.Time:
-			t, err := toTime(x)
+			t, err := ParseTime(x)
 			if err != nil {
 				return 0, err
 			}
@@ -728,38 +728,38 @@ func ratString(r *big.Rat) string {
 }
 
 // castValue is CAST(v AS t).
-func castValue(v any, t colType) (any, error) {
+func castValue(v any, t Type) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	switch t.kind {
-	case kindDecimal:
+	switch t.Kind {
+	case KindDecimal:
 		r, err := toRat(v)
 		if err != nil {
 			return nil, err
 		}
-		s := r.FloatString(t.scale) // rounds half away from zero, as Flink
+		s := r.FloatString(t.Scale) // rounds half away from zero, as Flink
 		r, _ = new(big.Rat).SetString(s)
 		return r, nil
-	case kindString:
+	case KindString:
 		return str(v), nil
-	case kindInt:
+	case KindInt:
 		switch x := v.(type) {
 		case float64:
 			return int64(x), nil // Flink truncates
 		case *big.Rat:
 			return new(big.Int).Quo(x.Num(), x.Denom()).Int64(), nil
 		case bool:
-			return canonical(x, t)
+			return Canonical(x, t)
 		case string:
 			return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		}
-	case kindFloat:
+	case KindFloat:
 		if r, ok := v.(*big.Rat); ok {
 			f, _ := r.Float64()
 			return f, nil
 		}
-	case kindBool:
+	case KindBool:
 		switch x := v.(type) {
 		case string:
 			switch strings.ToLower(strings.TrimSpace(x)) {
@@ -771,22 +771,22 @@ func castValue(v any, t colType) (any, error) {
 			return nil, fmt.Errorf("%q is not a boolean", x)
 		}
 	}
-	return canonical(v, t)
+	return Canonical(v, t)
 }
 
-func (s scope) like(x *flinksql.LikeExpr) (evalFn, colType, error) {
+func (s scope) like(x *flinksql.LikeExpr) (evalFn, Type, error) {
 	f, _, err := s.compile(x.X)
 	if err != nil {
-		return nil, colType{}, err
+		return nil, Type{}, err
 	}
 	p, _, err := s.compile(x.Pattern)
 	if err != nil {
-		return nil, colType{}, err
+		return nil, Type{}, err
 	}
 	esc := evalFn(constant(nil))
 	if x.Escape != nil {
 		if esc, _, err = s.compile(x.Escape); err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 	}
 	similar := x.Op != "LIKE"
@@ -804,7 +804,7 @@ func (s scope) like(x *flinksql.LikeExpr) (evalFn, colType, error) {
 			return nil, compileError(x, "%v", err)
 		}
 		return re.MatchString(str(v)) != x.Not, nil
-	}, colType{kind: kindBool}, nil
+	}, Type{Kind: KindBool}, nil
 }
 
 func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error) {
@@ -839,18 +839,18 @@ func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error
 	return regexp.Compile(b.String())
 }
 
-func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, colType, error) {
+func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, Type, error) {
 	var operand evalFn
 	if x.Operand != nil {
 		f, _, err := s.compile(x.Operand)
 		if err != nil {
-			return nil, colType{}, err
+			return nil, Type{}, err
 		}
 		operand = f
 	}
 	type when struct{ cond, result evalFn }
 	var whens []when
-	var t colType
+	var t Type
 	for _, w := range x.Whens {
 		c, _, err := s.compile(w.Cond)
 		if err != nil {
@@ -860,7 +860,7 @@ func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, colType, error) {
 		if err != nil {
 			return nil, t, err
 		}
-		if t.kind == kindAny {
+		if t.Kind == KindAny {
 			t = rt
 		}
 		whens = append(whens, when{c, r})
@@ -906,9 +906,9 @@ func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, colType, error) {
 	}, t, nil
 }
 
-func (s scope) call(x *flinksql.FuncCall) (evalFn, colType, error) {
+func (s scope) call(x *flinksql.FuncCall) (evalFn, Type, error) {
 	if x.Over != nil || x.OverRef != nil || x.Filter != nil || x.Distinct {
-		return nil, colType{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
+		return nil, Type{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
 	}
 	return s.callNamed(x, x.FuncName(), x.Args)
 }
@@ -919,24 +919,24 @@ var aggregates = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MIN":
 	"VAR_SAMP": true, "ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "LEAD": true, "LAG": true,
 	"TUMBLE": true, "HOP": true, "SESSION": true, "CUMULATE": true, "TUMBLE_START": true, "TUMBLE_END": true}
 
-func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, colType, error) {
+func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, Type, error) {
 	if aggregates[name] {
-		return nil, colType{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
+		return nil, Type{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
 	}
 	args, err := s.compileAll(argExprs)
 	if err != nil {
-		return nil, colType{}, err
+		return nil, Type{}, err
 	}
-	types := make([]colType, len(argExprs))
+	types := make([]Type, len(argExprs))
 	for i, a := range argExprs {
 		_, types[i], _ = s.compile(a)
 	}
 	fn, ok := functions[name]
 	if !ok {
-		return nil, colType{}, compileError(at, "function %s is not supported in debug runs", name)
+		return nil, Type{}, compileError(at, "function %s is not supported in debug runs", name)
 	}
 	if len(args) < fn.min || fn.max >= 0 && len(args) > fn.max {
-		return nil, colType{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
+		return nil, Type{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
 	}
 	t := fn.typ
 	if fn.typeOf != nil {

@@ -263,8 +263,8 @@ type JDBCSource struct {
 	secret  string // the password, scrubbed from errors
 	db      *sql.DB
 	stmt    *sql.Stmt
-	cols    []colType
-	keyCols []colType
+	cols    []Type
+	keyCols []Type
 	shape   atomic.Pointer[resultShape]
 	cache   *Cache
 	flight  flight
@@ -295,14 +295,14 @@ func OpenSource(ctx context.Context, opts SourceOptions, table Table, capacity i
 		return fail(errors.New("no key columns: the ON clause needs an equality on the table's columns"))
 	}
 	for _, c := range table.Columns {
-		t, err := parseType(c.Type)
+		t, err := ParseType(c.Type)
 		if err != nil {
 			return fail(fmt.Errorf("column %s: %w", c.Name, err))
 		}
 		s.cols = append(s.cols, t)
 	}
 	for _, k := range table.Keys {
-		i := columnIndex(table.Columns, k)
+		i := ColumnIndex(table.Columns, k)
 		if i < 0 {
 			return fail(fmt.Errorf("key %s is not a column of the table", k))
 		}
@@ -341,7 +341,9 @@ func OpenSource(ctx context.Context, opts SourceOptions, table Table, capacity i
 	return s, nil
 }
 
-func columnIndex(cols []Column, name string) int {
+// ColumnIndex is the position of the column named name (in any case) in
+// cols, -1 if there is none.
+func ColumnIndex(cols []Column, name string) int {
 	for i, c := range cols {
 		if strings.EqualFold(c.Name, name) {
 			return i
@@ -431,7 +433,7 @@ func (s *JDBCSource) Lookup(ctx context.Context, key []any) ([]Row, error) {
 		if v == nil {
 			return nil, nil // NULL = anything is never true
 		}
-		c, err := canonical(v, s.keyCols[i])
+		c, err := Canonical(v, s.keyCols[i])
 		if err != nil {
 			return nil, fmt.Errorf("lookup in %s: key %s: %w", s.table.Name, s.table.Keys[i], err)
 		}
@@ -532,7 +534,7 @@ func (s *JDBCSource) queryOnce(ctx context.Context, args []any) ([]Row, error) {
 		}
 		row := make(Row, len(s.table.Columns))
 		for i, at := range shape.order {
-			v, err := canonical(raw[at], s.cols[i])
+			v, err := Canonical(raw[at], s.cols[i])
 			if err != nil {
 				return nil, fmt.Errorf("column %s: %w", s.table.Columns[i].Name, err)
 			}

@@ -118,7 +118,7 @@ func jsonValue(v any, typ string) ([]byte, error) {
 	case time.Time:
 		return json.Marshal(FormatValue(x))
 	case string:
-		if t, err := parseType(typ); err == nil && t.kind == kindDecimal {
+		if t, err := ParseType(typ); err == nil && t.Kind == KindDecimal {
 			return []byte(x), nil
 		}
 	}
