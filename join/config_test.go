@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/palink/palink/join/internal/dbtest"
 )
 
 func TestParseFlinkDuration(t *testing.T) {
@@ -188,7 +190,7 @@ func TestCanonical(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, err := Canonical(tc.in, ct)
-		if err != nil || !valueEqual(got, tc.want) {
+		if err != nil || !dbtest.ValueEqual(got, tc.want) {
 			t.Errorf("%s %T %v: %T %v, %v; want %v", tc.typ, tc.in, tc.in, got, got, err, tc.want)
 		}
 	}

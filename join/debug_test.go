@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/palink/palink/join/internal/dbtest"
 )
 
 var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -35,10 +37,10 @@ const ordersJSONL = `{"order_id": 100, "user_id": 1, "amount": 9.5, "status": "p
 {"order_id": 106, "USER_ID": 1, "amount": 6}
 `
 
-func enrichJob(d *testDB, table string) string {
+func enrichJob(d *dbtest.DB, table string) string {
 	auth := ""
-	if d.user != "" {
-		auth = fmt.Sprintf(", 'username' = '%s', 'password' = '%s'", d.user, d.pass)
+	if d.User != "" {
+		auth = fmt.Sprintf(", 'username' = '%s', 'password' = '%s'", d.User, d.Pass)
 	}
 	return fmt.Sprintf(`
 SET 'table.exec.async-lookup.buffer-capacity' = '4';
@@ -63,7 +65,7 @@ SELECT /*+ LOOKUP('table'='u', 'output-mode'='allow_unordered') */
 FROM orders AS o
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id
 WHERE o.status IS NULL OR o.status <> 'cancelled';
-`, d.jdbcURL, table, auth)
+`, d.JDBCURL, table, auth)
 }
 
 var wantEnriched = []Row{
@@ -79,10 +81,10 @@ var wantEnriched = []Row{
 // The same debug job gives the same rows on SQLite, PostgreSQL and MariaDB.
 func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
-	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
-			d := db.open(t)
-			table := d.createUsers(t)
+	for _, db := range dbtest.All {
+		t.Run(db.Name, func(t *testing.T) {
+			d := db.Open(t)
+			table := d.CreateUsers(t)
 			var mu sync.Mutex
 			var streamed []DebugRow
 			var read []int64
@@ -242,11 +244,11 @@ func TestDebugErrorsNameTheRow(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := enrichJob(d, table)
-	d.exec(t, "DROP TABLE "+d.quote(table)) // lookups fail
+	d.Exec(t, "DROP TABLE "+d.Quote(table)) // lookups fail
 	_, err = Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
 	if err == nil || !strings.Contains(err.Error(), "no such table") {
 		t.Fatalf("%v", err)
@@ -254,8 +256,8 @@ func TestDebugErrorsNameTheRow(t *testing.T) {
 }
 
 func TestDebugLookupErrorNamesInputRow(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := strings.Replace(enrichJob(d, table), "ON o.user_id = u.id", "ON o.user_id = u.id AND 1 / (o.order_id - 101) > 0", 1)
 	_, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
@@ -277,8 +279,8 @@ func TestWriteJSONLines(t *testing.T) {
 }
 
 func TestWriteDebugResult(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := strings.Replace(enrichJob(d, table), "'output-mode'='allow_unordered'", "'output-mode'='ordered'", 1)
 	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}, Limit: 2})
@@ -311,8 +313,8 @@ order_id | name | tier   | total | big   | since
 
 // Two lookups in a row, the second keyed by an expression of the first's output.
 func TestDebugChainedLookups(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := enrichJob(d, table)
 	job = job[:strings.Index(job, "CREATE TABLE enriched")] + `
@@ -406,8 +408,8 @@ SELECT id, v FROM g`
 // A bad source row that fails before the lookup table is open: the run
 // reports the row, not the cancellation it caused in the lookup stage.
 func TestDebugEarlySourceErrorWinsOverLookupSetup(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	bad := writeFile(t, "orders.jsonl", "{\"order_id\": \"not a number\", \"user_id\": 1}\n")
 	for i := 0; i < 20; i++ { // the race between the two stages goes both ways
 		_, err := Debug(context.Background(), enrichJob(d, table), DebugOptions{Data: map[string]string{"orders": bad}})
