@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug"
 )
 
 func newDebugCmd(g *globals) *cobra.Command {
@@ -52,14 +52,14 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			opts := join.DebugOptions{Data: files, Limit: limit}
+			opts := debug.Options{Data: files, Limit: limit}
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && isTerminal(f) {
 				p := newDebugProgress(f, files)
 				opts.OnRead, opts.OnRow = p.read, p.row
 				stop := p.start(ctx)
 				defer stop()
 			}
-			res, err := join.Debug(ctx, src, opts)
+			res, err := debug.Run(ctx, src, opts)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -73,18 +73,18 @@ func newDebugCmd(g *globals) *cobra.Command {
 					return err
 				}
 				if g.output == "json" {
-					return join.WriteDebugJSON(w, res)
+					return res.WriteJSON(w)
 				}
 				// The rows went to the file: say where, and what the lookups did.
 				for i, s := range res.Sinks {
 					fmt.Fprintf(w, "%s: %s → %s\n", s.Name, plural(len(s.Rows), "row"), written[i])
 				}
-				return join.WriteDebugText(w, &join.DebugResult{Lookups: res.Lookups})
+				return res.WriteLookups(w)
 			}
 			if g.output == "json" {
-				return join.WriteDebugJSON(w, res)
+				return res.WriteJSON(w)
 			}
-			return join.WriteDebugText(w, res)
+			return res.WriteText(w)
 		},
 	}
 	f := cmd.Flags()
@@ -113,7 +113,7 @@ func parseDataFlags(flags []string) (map[string]string, error) {
 
 // writeDebugOut writes each sink's rows as JSON lines: to path with one
 // sink, to path.SINK.ext with several. It returns the files, by sink.
-func writeDebugOut(path string, res *join.DebugResult) ([]string, error) {
+func writeDebugOut(path string, res *debug.Result) ([]string, error) {
 	names := make([]string, len(res.Sinks))
 	for i, s := range res.Sinks {
 		names[i] = path
@@ -127,7 +127,7 @@ func writeDebugOut(path string, res *join.DebugResult) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("debug: write rows of %s: %w", s.Name, err)
 		}
-		err = join.WriteJSONLines(f, s.Columns, s.Rows)
+		err = debug.WriteJSONLines(f, s.Columns, s.Rows)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -162,7 +162,7 @@ type debugProgress struct {
 func newDebugProgress(w io.Writer, files map[string]string) *debugProgress {
 	p := &debugProgress{w: w, totals: map[string]int64{}, counts: map[string]int64{}}
 	for table, path := range files {
-		if n, err := join.CountRows(path); err == nil {
+		if n, err := debug.CountRows(path); err == nil {
 			p.totals[strings.ToLower(table)] = n
 		}
 	}
@@ -175,7 +175,7 @@ func (p *debugProgress) read(table string, _ int64) {
 	p.mu.Unlock()
 }
 
-func (p *debugProgress) row(join.DebugRow) {
+func (p *debugProgress) row(debug.SinkRow) {
 	p.mu.Lock()
 	p.rows++
 	p.mu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug"
 )
 
 // Debugger runs SQL jobs locally with join.Debug and streams the run as
@@ -105,7 +106,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		}
 	}()
 
-	res, err := join.Debug(runCtx, r.SQL, join.DebugOptions{
+	res, err := debug.Run(runCtx, r.SQL, debug.Options{
 		Data:  r.Data,
 		Limit: r.Limit,
 		Now:   now,
@@ -117,10 +118,10 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			changed = true
 			mu.Unlock()
 		},
-		OnRow: func(row join.DebugRow) {
+		OnRow: func(row debug.SinkRow) {
 			vals := make([]string, len(row.Values))
 			for i, v := range row.Values {
-				vals[i] = join.FormatValue(v)
+				vals[i] = debug.FormatValue(v)
 			}
 			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
 				Sink: row.Sink, Values: vals, Input: row.Input, Lookup: row.Lookup}})
@@ -228,7 +229,7 @@ func debugPlan(src string, data map[string]string) ([]api.DebugSource, []api.Deb
 		seen[key] = true
 		s := api.DebugSource{Table: name, File: fileFor(name), Total: -1}
 		if s.File != "" {
-			if n, err := join.CountRows(s.File); err == nil {
+			if n, err := debug.CountRows(s.File); err == nil {
 				s.Total = n
 			}
 		} else {

@@ -1,4 +1,4 @@
-package join
+package debug
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join"
 )
 
 // The expression evaluator of debug runs. Expressions are compiled once
@@ -22,7 +23,7 @@ import (
 type field struct {
 	table string
 	name  string
-	typ   Type
+	typ   join.Type
 }
 
 type scope []field
@@ -32,7 +33,7 @@ type evalEnv struct {
 	now time.Time // PROCTIME() and CURRENT_TIMESTAMP of this row
 }
 
-type evalFn func(env *evalEnv, row Row) (any, error)
+type evalFn func(env *evalEnv, row join.Row) (any, error)
 
 // compileError names where in the job an expression failed to compile.
 func compileError(e flinksql.Node, format string, args ...any) error {
@@ -40,7 +41,7 @@ func compileError(e flinksql.Node, format string, args ...any) error {
 	return fmt.Errorf("line %d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
 }
 
-func (s scope) resolve(ref *flinksql.ColumnRef) (int, Type, error) {
+func (s scope) resolve(ref *flinksql.ColumnRef) (int, join.Type, error) {
 	name := ref.Name()
 	qual := ""
 	if len(ref.Parts) > 1 {
@@ -52,19 +53,19 @@ func (s scope) resolve(ref *flinksql.ColumnRef) (int, Type, error) {
 			continue
 		}
 		if found >= 0 {
-			return 0, Type{}, compileError(ref, "column %s is ambiguous: qualify it with its table", ref.Key())
+			return 0, join.Type{}, compileError(ref, "column %s is ambiguous: qualify it with its table", ref.Key())
 		}
 		found = i
 	}
 	if found < 0 {
-		return 0, Type{}, compileError(ref, "unknown column %s", ref.Key())
+		return 0, join.Type{}, compileError(ref, "unknown column %s", ref.Key())
 	}
 	return found, s[found].typ, nil
 }
 
 // compile turns an expression into a closure and its static type (KindAny
 // when it depends on the values).
-func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
+func (s scope) compile(e flinksql.Expr) (evalFn, join.Type, error) {
 	switch x := e.(type) {
 	case *flinksql.ParenExpr:
 		return s.compile(x.X)
@@ -73,40 +74,40 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 		if err != nil {
 			return nil, t, err
 		}
-		return func(_ *evalEnv, row Row) (any, error) { return internal(row[i], t), nil }, t, nil
+		return func(_ *evalEnv, row join.Row) (any, error) { return internal(row[i], t), nil }, t, nil
 	case *flinksql.NumberLit:
 		switch x.Kind {
 		case flinksql.NumInteger:
 			n, err := strconv.ParseInt(x.Text, 10, 64)
 			if err != nil {
-				return nil, Type{}, compileError(x, "integer %s: %v", x.Text, err)
+				return nil, join.Type{}, compileError(x, "integer %s: %v", x.Text, err)
 			}
-			return constant(n), Type{Kind: KindInt}, nil
+			return constant(n), join.Type{Kind: join.KindInt}, nil
 		case flinksql.NumDecimal:
 			r, ok := new(big.Rat).SetString(x.Text)
 			if !ok {
-				return nil, Type{}, compileError(x, "bad number %s", x.Text)
+				return nil, join.Type{}, compileError(x, "bad number %s", x.Text)
 			}
 			scale := 0
 			if i := strings.IndexByte(x.Text, '.'); i >= 0 {
 				scale = len(x.Text) - i - 1
 			}
-			return constant(r), Type{Kind: KindDecimal, Scale: scale}, nil
+			return constant(r), join.Type{Kind: join.KindDecimal, Scale: scale}, nil
 		default:
 			f, err := strconv.ParseFloat(x.Text, 64)
 			if err != nil {
-				return nil, Type{}, compileError(x, "bad number %s", x.Text)
+				return nil, join.Type{}, compileError(x, "bad number %s", x.Text)
 			}
-			return constant(f), Type{Kind: KindFloat}, nil
+			return constant(f), join.Type{Kind: join.KindFloat}, nil
 		}
 	case *flinksql.StringLit:
-		return constant(x.Value), Type{Kind: KindString}, nil
+		return constant(x.Value), join.Type{Kind: join.KindString}, nil
 	case *flinksql.BoolLit:
-		return constant(x.Value), Type{Kind: KindBool}, nil
+		return constant(x.Value), join.Type{Kind: join.KindBool}, nil
 	case *flinksql.NullLit:
-		return constant(nil), Type{}, nil
+		return constant(nil), join.Type{}, nil
 	case *flinksql.TypedLit:
-		t, err := ParseType(x.Type)
+		t, err := join.ParseType(x.Type)
 		if err != nil {
 			return nil, t, compileError(x, "%v", err)
 		}
@@ -122,9 +123,9 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 	case *flinksql.IsExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil {
 				return nil, err
@@ -141,17 +142,17 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 				return nil, compileError(x, "IS %s is not supported in debug runs", x.What)
 			}
 			return r != x.Not, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case *flinksql.IsDistinctExpr:
 		l, _, err := s.compile(x.L)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 		r, _, err := s.compile(x.R)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			a, b, err := both(env, row, l, r)
 			if err != nil {
 				return nil, err
@@ -168,20 +169,20 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 				distinct = c != 0
 			}
 			return distinct != x.Not, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case *flinksql.InExpr:
 		if x.Query != nil {
-			return nil, Type{}, compileError(x, "IN (subquery) is not supported in debug runs")
+			return nil, join.Type{}, compileError(x, "IN (subquery) is not supported in debug runs")
 		}
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 		list, err := s.compileAll(x.List)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil || v == nil {
 				return nil, err
@@ -206,21 +207,21 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 				return nil, nil
 			}
 			return x.Not, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case *flinksql.BetweenExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 		lo, _, err := s.compile(x.Lo)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 		hi, _, err := s.compile(x.Hi)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil || v == nil {
 				return nil, err
@@ -243,7 +244,7 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 				return nil, compileError(x, "%v", err)
 			}
 			return (c1 >= 0 && c2 <= 0) != x.Not, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case *flinksql.LikeExpr:
 		return s.like(x)
 	case *flinksql.CaseExpr:
@@ -251,13 +252,13 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 	case *flinksql.CastExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
-		t, err := ParseType(x.Type.String())
+		t, err := join.ParseType(x.Type.String())
 		if err != nil {
 			return nil, t, compileError(x, "%v", err)
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil || v == nil {
 				return nil, err
@@ -276,15 +277,15 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 	case *flinksql.TrimExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 		chars := evalFn(constant(" "))
 		if x.Chars != nil {
 			if chars, _, err = s.compile(x.Chars); err != nil {
-				return nil, Type{}, err
+				return nil, join.Type{}, err
 			}
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, c, err := both(env, row, f, chars)
 			if err != nil || v == nil || c == nil {
 				return nil, err
@@ -297,7 +298,7 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 				return strings.TrimRight(str, cut), nil
 			}
 			return strings.Trim(str, cut), nil
-		}, Type{Kind: KindString}, nil
+		}, join.Type{Kind: join.KindString}, nil
 	case *flinksql.SubstringExpr:
 		args := []flinksql.Expr{x.X, x.From}
 		if x.Length != nil {
@@ -309,9 +310,9 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 	case *flinksql.ExtractExpr:
 		f, _, err := s.compile(x.X)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil || v == nil {
 				return nil, err
@@ -321,9 +322,9 @@ func (s scope) compile(e flinksql.Expr) (evalFn, Type, error) {
 				return nil, fmt.Errorf("EXTRACT from %T", v)
 			}
 			return extract(x.Unit, t)
-		}, Type{Kind: KindInt}, nil
+		}, join.Type{Kind: join.KindInt}, nil
 	}
-	return nil, Type{}, compileError(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
+	return nil, join.Type{}, compileError(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
 }
 
 func (s scope) compileAll(es []flinksql.Expr) ([]evalFn, error) {
@@ -338,9 +339,9 @@ func (s scope) compileAll(es []flinksql.Expr) ([]evalFn, error) {
 	return out, nil
 }
 
-func constant(v any) evalFn { return func(*evalEnv, Row) (any, error) { return v, nil } }
+func constant(v any) evalFn { return func(*evalEnv, join.Row) (any, error) { return v, nil } }
 
-func both(env *evalEnv, row Row, f, g evalFn) (any, any, error) {
+func both(env *evalEnv, row join.Row, f, g evalFn) (any, any, error) {
 	a, err := f(env, row)
 	if err != nil {
 		return nil, nil, err
@@ -350,8 +351,8 @@ func both(env *evalEnv, row Row, f, g evalFn) (any, any, error) {
 }
 
 // internal is a row value as the evaluator computes with it.
-func internal(v any, t Type) any {
-	if t.Kind == KindDecimal {
+func internal(v any, t join.Type) any {
+	if t.Kind == join.KindDecimal {
 		if s, ok := v.(string); ok {
 			if r, ok := new(big.Rat).SetString(s); ok {
 				return r
@@ -361,14 +362,14 @@ func internal(v any, t Type) any {
 	return v
 }
 
-func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, Type, error) {
+func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, join.Type, error) {
 	f, t, err := s.compile(x.X)
 	if err != nil {
 		return nil, t, err
 	}
 	switch x.Op {
 	case "NOT":
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil || v == nil {
 				return nil, err
@@ -378,11 +379,11 @@ func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, Type, error) {
 				return nil, compileError(x, "NOT of %T", v)
 			}
 			return !b, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case "+":
 		return f, t, nil
 	case "-":
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			v, err := f(env, row)
 			if err != nil || v == nil {
 				return nil, err
@@ -393,7 +394,7 @@ func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, Type, error) {
 	return nil, t, compileError(x, "%s is not supported in debug runs", x.Op)
 }
 
-func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, Type, error) {
+func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, join.Type, error) {
 	l, lt, err := s.compile(x.L)
 	if err != nil {
 		return nil, lt, err
@@ -405,7 +406,7 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, Type, error) {
 	switch x.Op {
 	case "AND", "OR":
 		and := x.Op == "AND"
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			a, err := l(env, row)
 			if err != nil {
 				return nil, err
@@ -427,9 +428,9 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, Type, error) {
 				return nil, compileError(x, "%s of %T", x.Op, a)
 			}
 			return and, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			a, b, err := both(env, row, l, r)
 			if err != nil || a == nil || b == nil {
 				return nil, err
@@ -451,18 +452,18 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, Type, error) {
 				return c > 0, nil
 			}
 			return c >= 0, nil
-		}, Type{Kind: KindBool}, nil
+		}, join.Type{Kind: join.KindBool}, nil
 	case "||":
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			a, b, err := both(env, row, l, r)
 			if err != nil || a == nil || b == nil {
 				return nil, err
 			}
 			return str(a) + str(b), nil
-		}, Type{Kind: KindString}, nil
+		}, join.Type{Kind: join.KindString}, nil
 	case "+", "-", "*", "/", "%":
 		t := arithType(x.Op, lt, rt)
-		return func(env *evalEnv, row Row) (any, error) {
+		return func(env *evalEnv, row join.Row) (any, error) {
 			a, b, err := both(env, row, l, r)
 			if err != nil || a == nil || b == nil {
 				return nil, err
@@ -474,27 +475,27 @@ func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, Type, error) {
 			return v, nil
 		}, t, nil
 	}
-	return nil, Type{}, compileError(x, "operator %s is not supported in debug runs", x.Op)
+	return nil, join.Type{}, compileError(x, "operator %s is not supported in debug runs", x.Op)
 }
 
 // arithType is the static type of an arithmetic result, Flink's rules
 // simplified: the wider operand, decimal scales added for *.
-func arithType(op string, a, b Type) Type {
+func arithType(op string, a, b join.Type) join.Type {
 	switch {
-	case a.Kind == KindFloat || b.Kind == KindFloat:
-		return Type{Kind: KindFloat}
-	case a.Kind == KindDecimal || b.Kind == KindDecimal:
+	case a.Kind == join.KindFloat || b.Kind == join.KindFloat:
+		return join.Type{Kind: join.KindFloat}
+	case a.Kind == join.KindDecimal || b.Kind == join.KindDecimal:
 		switch op {
 		case "*":
-			return Type{Kind: KindDecimal, Scale: a.Scale + b.Scale}
+			return join.Type{Kind: join.KindDecimal, Scale: a.Scale + b.Scale}
 		case "/":
-			return Type{Kind: KindDecimal, Scale: max(6, a.Scale)}
+			return join.Type{Kind: join.KindDecimal, Scale: max(6, a.Scale)}
 		}
-		return Type{Kind: KindDecimal, Scale: max(a.Scale, b.Scale)}
-	case a.Kind == KindInt && b.Kind == KindInt:
-		return Type{Kind: KindInt}
+		return join.Type{Kind: join.KindDecimal, Scale: max(a.Scale, b.Scale)}
+	case a.Kind == join.KindInt && b.Kind == join.KindInt:
+		return join.Type{Kind: join.KindInt}
 	}
-	return Type{}
+	return join.Type{}
 }
 
 func arith(op string, a, b any) (any, error) {
@@ -617,7 +618,7 @@ func compare(a, b any) (int, error) {
 			}
 			return compare(r, b)
 		case time.Time:
-			t, err := ParseTime(x)
+			t, err := join.ParseTime(x)
 			if err != nil {
 				return 0, err
 			}
@@ -728,12 +729,12 @@ func ratString(r *big.Rat) string {
 }
 
 // castValue is CAST(v AS t).
-func castValue(v any, t Type) (any, error) {
+func castValue(v any, t join.Type) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
 	switch t.Kind {
-	case KindDecimal:
+	case join.KindDecimal:
 		r, err := toRat(v)
 		if err != nil {
 			return nil, err
@@ -741,25 +742,25 @@ func castValue(v any, t Type) (any, error) {
 		s := r.FloatString(t.Scale) // rounds half away from zero, as Flink
 		r, _ = new(big.Rat).SetString(s)
 		return r, nil
-	case KindString:
+	case join.KindString:
 		return str(v), nil
-	case KindInt:
+	case join.KindInt:
 		switch x := v.(type) {
 		case float64:
 			return int64(x), nil // Flink truncates
 		case *big.Rat:
 			return new(big.Int).Quo(x.Num(), x.Denom()).Int64(), nil
 		case bool:
-			return Canonical(x, t)
+			return join.Canonical(x, t)
 		case string:
 			return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		}
-	case KindFloat:
+	case join.KindFloat:
 		if r, ok := v.(*big.Rat); ok {
 			f, _ := r.Float64()
 			return f, nil
 		}
-	case KindBool:
+	case join.KindBool:
 		switch x := v.(type) {
 		case string:
 			switch strings.ToLower(strings.TrimSpace(x)) {
@@ -771,26 +772,26 @@ func castValue(v any, t Type) (any, error) {
 			return nil, fmt.Errorf("%q is not a boolean", x)
 		}
 	}
-	return Canonical(v, t)
+	return join.Canonical(v, t)
 }
 
-func (s scope) like(x *flinksql.LikeExpr) (evalFn, Type, error) {
+func (s scope) like(x *flinksql.LikeExpr) (evalFn, join.Type, error) {
 	f, _, err := s.compile(x.X)
 	if err != nil {
-		return nil, Type{}, err
+		return nil, join.Type{}, err
 	}
 	p, _, err := s.compile(x.Pattern)
 	if err != nil {
-		return nil, Type{}, err
+		return nil, join.Type{}, err
 	}
 	esc := evalFn(constant(nil))
 	if x.Escape != nil {
 		if esc, _, err = s.compile(x.Escape); err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 	}
 	similar := x.Op != "LIKE"
-	return func(env *evalEnv, row Row) (any, error) {
+	return func(env *evalEnv, row join.Row) (any, error) {
 		v, pat, err := both(env, row, f, p)
 		if err != nil || v == nil || pat == nil {
 			return nil, err
@@ -804,7 +805,7 @@ func (s scope) like(x *flinksql.LikeExpr) (evalFn, Type, error) {
 			return nil, compileError(x, "%v", err)
 		}
 		return re.MatchString(str(v)) != x.Not, nil
-	}, Type{Kind: KindBool}, nil
+	}, join.Type{Kind: join.KindBool}, nil
 }
 
 func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error) {
@@ -839,18 +840,18 @@ func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error
 	return regexp.Compile(b.String())
 }
 
-func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, Type, error) {
+func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, join.Type, error) {
 	var operand evalFn
 	if x.Operand != nil {
 		f, _, err := s.compile(x.Operand)
 		if err != nil {
-			return nil, Type{}, err
+			return nil, join.Type{}, err
 		}
 		operand = f
 	}
 	type when struct{ cond, result evalFn }
 	var whens []when
-	var t Type
+	var t join.Type
 	for _, w := range x.Whens {
 		c, _, err := s.compile(w.Cond)
 		if err != nil {
@@ -860,7 +861,7 @@ func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, Type, error) {
 		if err != nil {
 			return nil, t, err
 		}
-		if t.Kind == KindAny {
+		if t.Kind == join.KindAny {
 			t = rt
 		}
 		whens = append(whens, when{c, r})
@@ -873,7 +874,7 @@ func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, Type, error) {
 		}
 		otherwise = f
 	}
-	return func(env *evalEnv, row Row) (any, error) {
+	return func(env *evalEnv, row join.Row) (any, error) {
 		var subject any
 		if operand != nil {
 			v, err := operand(env, row)
@@ -906,9 +907,9 @@ func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, Type, error) {
 	}, t, nil
 }
 
-func (s scope) call(x *flinksql.FuncCall) (evalFn, Type, error) {
+func (s scope) call(x *flinksql.FuncCall) (evalFn, join.Type, error) {
 	if x.Over != nil || x.OverRef != nil || x.Filter != nil || x.Distinct {
-		return nil, Type{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
+		return nil, join.Type{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
 	}
 	return s.callNamed(x, x.FuncName(), x.Args)
 }
@@ -919,30 +920,30 @@ var aggregates = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MIN":
 	"VAR_SAMP": true, "ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "LEAD": true, "LAG": true,
 	"TUMBLE": true, "HOP": true, "SESSION": true, "CUMULATE": true, "TUMBLE_START": true, "TUMBLE_END": true}
 
-func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, Type, error) {
+func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, join.Type, error) {
 	if aggregates[name] {
-		return nil, Type{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
+		return nil, join.Type{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
 	}
 	args, err := s.compileAll(argExprs)
 	if err != nil {
-		return nil, Type{}, err
+		return nil, join.Type{}, err
 	}
-	types := make([]Type, len(argExprs))
+	types := make([]join.Type, len(argExprs))
 	for i, a := range argExprs {
 		_, types[i], _ = s.compile(a)
 	}
 	fn, ok := functions[name]
 	if !ok {
-		return nil, Type{}, compileError(at, "function %s is not supported in debug runs", name)
+		return nil, join.Type{}, compileError(at, "function %s is not supported in debug runs", name)
 	}
 	if len(args) < fn.min || fn.max >= 0 && len(args) > fn.max {
-		return nil, Type{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
+		return nil, join.Type{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
 	}
 	t := fn.typ
 	if fn.typeOf != nil {
 		t = fn.typeOf(types)
 	}
-	return func(env *evalEnv, row Row) (any, error) {
+	return func(env *evalEnv, row join.Row) (any, error) {
 		vals := make([]any, len(args))
 		for i, a := range args {
 			v, err := a(env, row)

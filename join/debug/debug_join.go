@@ -1,4 +1,4 @@
-package join
+package debug
 
 import (
 	"context"
@@ -8,22 +8,23 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join"
 )
 
 // planJoin plans `left [LEFT] JOIN dim FOR SYSTEM_TIME AS OF … ON …`: the
 // left side is any relation, the right one a lookup table, and the rows go
 // through the async operator.
-func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes map[string]*flinksql.Query, hints map[string]map[string]string, where *[]flinksql.Expr) (*stream, error) {
+func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes map[string]*flinksql.Query, hints map[string]map[string]string, where *[]flinksql.Expr) (*stream, error) {
 	right, ok := j.R.(*flinksql.TableRef)
 	if !ok || right.SystemTime == nil {
 		return nil, refuse(j, "regular joins are out of scope for debug runs: only lookup joins (JOIN t FOR SYSTEM_TIME AS OF …) run")
 	}
-	var kind JoinKind
+	var kind join.JoinKind
 	switch j.Kind {
 	case flinksql.JoinInner:
-		kind = InnerJoin
+		kind = join.InnerJoin
 	case flinksql.JoinLeft:
-		kind = LeftJoin
+		kind = join.LeftJoin
 	default:
 		return nil, refuse(j, "a lookup join is JOIN or LEFT JOIN, not %s", j.Kind)
 	}
@@ -47,7 +48,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	}
 	dimScope := make(scope, len(t.physical))
 	for i, c := range t.physical {
-		ct, err := ParseType(c.Type)
+		ct, err := join.ParseType(c.Type)
 		if err != nil {
 			return nil, refuse(right, "column %s: %v", c.Name, err)
 		}
@@ -104,7 +105,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		if prev := cond; prev == nil {
 			cond = f
 		} else {
-			cond = func(env *evalEnv, row Row) (any, error) {
+			cond = func(env *evalEnv, row join.Row) (any, error) {
 				a, err := prev(env, row)
 				if err != nil || a != true {
 					return a, err
@@ -118,15 +119,15 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	if hint == nil {
 		hint = hints[strings.ToLower(t.name)]
 	}
-	cfg, err := ParseLookupConfig(d.sets, hint)
+	cfg, err := join.ParseLookupConfig(d.sets, hint)
 	if err != nil {
 		return nil, refuse(j, "lookup join on %s: %v", t.name, err)
 	}
-	srcOpts, err := ParseSourceOptions(t.with)
+	srcOpts, err := join.ParseSourceOptions(t.with)
 	if err != nil {
 		return nil, refuse(t.node, "lookup table %s: %v", t.name, err)
 	}
-	src, err := OpenSource(ctx, srcOpts, Table{Name: t.name, Columns: t.physical, Keys: keys}, cfg.Options.Capacity)
+	src, err := join.OpenSource(ctx, srcOpts, join.Table{Name: t.name, Columns: t.physical, Keys: keys}, cfg.Options.Capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +137,8 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	d.mu.Unlock()
 
 	now := d.opts.Now
-	lj := &LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry,
-		KeyOf: func(in Row) ([]any, error) {
+	lj := &join.LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry,
+		KeyOf: func(in join.Row) ([]any, error) {
 			env := &evalEnv{now: now()}
 			key := make([]any, len(keyOf))
 			for i, f := range keyOf {
@@ -150,14 +151,14 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 			return key, nil
 		}}
 	if cond != nil {
-		lj.Condition = func(in, dim Row) (bool, error) {
-			row := append(append(Row{}, in...), internalRow(dim, dimScope)...)
+		lj.Condition = func(in, dim join.Row) (bool, error) {
+			row := append(append(join.Row{}, in...), internalRow(dim, dimScope)...)
 			v, err := cond(&evalEnv{now: now()}, row)
 			return v == true, err
 		}
 	}
 	fn := lj.Func()
-	op := New(func(ctx context.Context, in drow) ([]drow, error) {
+	op := join.New(func(ctx context.Context, in drow) ([]drow, error) {
 		began := time.Now()
 		rows, err := fn(ctx, in.vals)
 		took := time.Since(began)
@@ -174,7 +175,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		return out, nil
 	}, cfg.Options)
 
-	out := make(chan Element[drow], 64)
+	out := make(chan join.Element[drow], 64)
 	g.go_(func() error {
 		defer src.Close()
 		err := op.Run(ctx, left.ch, out)
@@ -182,7 +183,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		report.Stats = src.Stats()
 		d.mu.Unlock()
 		if err != nil {
-			var ie *InputError[drow]
+			var ie *join.InputError[drow]
 			var re *rowError
 			switch {
 			case errors.As(err, &re):
@@ -199,8 +200,8 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 
 // internalRow is a row of canonical values (a source's or a file's) as the
 // evaluator reads them: decimals computed with.
-func internalRow(r Row, s scope) Row {
-	out := make(Row, len(r))
+func internalRow(r join.Row, s scope) join.Row {
+	out := make(join.Row, len(r))
 	for i, v := range r {
 		if i < len(s) {
 			out[i] = internal(v, s[i].typ)

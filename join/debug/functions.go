@@ -1,4 +1,4 @@
-package join
+package debug
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/palink/palink/join"
 )
 
 // The built-in scalar functions of debug runs: Flink's common string,
@@ -19,27 +21,27 @@ import (
 type function struct {
 	min, max int  // arguments; max -1: any number
 	nulls    bool // sees NULL arguments (else NULL in gives NULL out)
-	typ      Type
-	typeOf   func([]Type) Type
+	typ      join.Type
+	typeOf   func([]join.Type) join.Type
 	eval     func(env *evalEnv, args []any) (any, error)
 }
 
 var (
-	tString = Type{Kind: KindString}
-	tInt    = Type{Kind: KindInt}
-	tFloat  = Type{Kind: KindFloat}
-	tTS     = Type{Kind: KindTimestamp}
-	tDate   = Type{Kind: KindDate}
-	tBool   = Type{Kind: KindBool}
+	tString = join.Type{Kind: join.KindString}
+	tInt    = join.Type{Kind: join.KindInt}
+	tFloat  = join.Type{Kind: join.KindFloat}
+	tTS     = join.Type{Kind: join.KindTimestamp}
+	tDate   = join.Type{Kind: join.KindDate}
+	tBool   = join.Type{Kind: join.KindBool}
 )
 
-func firstType(ts []Type) Type {
+func firstType(ts []join.Type) join.Type {
 	for _, t := range ts {
-		if t.Kind != KindAny {
+		if t.Kind != join.KindAny {
 			return t
 		}
 	}
-	return Type{}
+	return join.Type{}
 }
 
 var functions = map[string]function{
@@ -113,13 +115,13 @@ var functions = map[string]function{
 		}
 		return m[group], nil
 	}},
-	"ABS": {1, 1, false, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"ABS": {1, 1, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		if c, err := compare(a[0], int64(0)); err != nil || c >= 0 {
 			return a[0], err
 		}
 		return arith("-", int64(0), a[0])
 	}},
-	"MOD": {2, 2, false, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return arith("%", a[0], a[1]) }},
+	"MOD": {2, 2, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return arith("%", a[0], a[1]) }},
 	"POWER": {2, 2, false, tFloat, nil, func(_ *evalEnv, a []any) (any, error) {
 		x, err1 := toFloat(a[0])
 		y, err2 := toFloat(a[1])
@@ -129,10 +131,10 @@ var functions = map[string]function{
 		x, err := toFloat(a[0])
 		return math.Sqrt(x), err
 	}},
-	"ROUND": {1, 2, false, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "ROUND") }},
-	"FLOOR": {1, 1, false, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "FLOOR") }},
-	"CEIL":  {1, 1, false, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "CEIL") }},
-	"COALESCE": {1, -1, true, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"ROUND": {1, 2, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "ROUND") }},
+	"FLOOR": {1, 1, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "FLOOR") }},
+	"CEIL":  {1, 1, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "CEIL") }},
+	"COALESCE": {1, -1, true, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		for _, v := range a {
 			if v != nil {
 				return v, nil
@@ -140,13 +142,13 @@ var functions = map[string]function{
 		}
 		return nil, nil
 	}},
-	"IFNULL": {2, 2, true, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"IFNULL": {2, 2, true, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		if a[0] != nil {
 			return a[0], nil
 		}
 		return a[1], nil
 	}},
-	"NULLIF": {2, 2, true, Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"NULLIF": {2, 2, true, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		if a[0] != nil && a[1] != nil {
 			if c, err := compare(a[0], a[1]); err == nil && c == 0 {
 				return nil, nil
@@ -154,7 +156,7 @@ var functions = map[string]function{
 		}
 		return a[0], nil
 	}},
-	"IF": {3, 3, true, Type{}, func(ts []Type) Type { return firstType(ts[1:]) }, func(_ *evalEnv, a []any) (any, error) {
+	"IF": {3, 3, true, join.Type{}, func(ts []join.Type) join.Type { return firstType(ts[1:]) }, func(_ *evalEnv, a []any) (any, error) {
 		if a[0] == true {
 			return a[1], nil
 		}
@@ -212,7 +214,7 @@ var functions = map[string]function{
 		return time.UnixMilli(n).UTC(), nil
 	}},
 	"DATE_FORMAT": {2, 2, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
-		t, err := ParseTime(a[0])
+		t, err := join.ParseTime(a[0])
 		if err != nil {
 			return nil, err
 		}
@@ -341,7 +343,7 @@ func round(a []any, how string) (any, error) {
 }
 
 func extractOf(unit string, v any) (any, error) {
-	t, err := ParseTime(v)
+	t, err := join.ParseTime(v)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +391,7 @@ func javaLayout(p string) string {
 
 func parseTimeFormat(s string, layout []any) (time.Time, error) {
 	if len(layout) == 0 || layout[0] == nil {
-		return ParseTime(s)
+		return join.ParseTime(s)
 	}
 	t, err := time.Parse(javaLayout(str(layout[0])), s)
 	if err != nil {
