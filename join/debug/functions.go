@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 )
 
@@ -398,4 +399,70 @@ func parseTimeFormat(s string, layout []any) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return t.UTC(), nil
+}
+
+func (s scope) call(x *flinksql.FuncCall) (evalFn, join.Type, error) {
+	if x.Over != nil || x.OverRef != nil || x.Filter != nil || x.Distinct {
+		return nil, join.Type{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
+	}
+	return s.callNamed(x, x.FuncName(), x.Args)
+}
+
+// aggregates are refused by name: a debug run does not aggregate.
+var aggregates = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "LISTAGG": true,
+	"COLLECT": true, "FIRST_VALUE": true, "LAST_VALUE": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true,
+	"VAR_SAMP": true, "ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "LEAD": true, "LAG": true,
+	"TUMBLE": true, "HOP": true, "SESSION": true, "CUMULATE": true, "TUMBLE_START": true, "TUMBLE_END": true}
+
+func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, join.Type, error) {
+	if aggregates[name] {
+		return nil, join.Type{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
+	}
+	args, err := s.compileAll(argExprs)
+	if err != nil {
+		return nil, join.Type{}, err
+	}
+	types := make([]join.Type, len(argExprs))
+	for i, a := range argExprs {
+		_, types[i], _ = s.compile(a)
+	}
+	fn, ok := functions[name]
+	if !ok {
+		return nil, join.Type{}, compileError(at, "function %s is not supported in debug runs", name)
+	}
+	if len(args) < fn.min || fn.max >= 0 && len(args) > fn.max {
+		return nil, join.Type{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
+	}
+	t := fn.typ
+	if fn.typeOf != nil {
+		t = fn.typeOf(types)
+	}
+	return func(env *evalEnv, row join.Row) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(env, row)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil && !fn.nulls {
+				return nil, nil // NULL in, NULL out
+			}
+			vals[i] = v
+		}
+		v, err := fn.eval(env, vals)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return v, nil
+	}, t, nil
+}
+
+func arity(lo, hi int) string {
+	switch {
+	case hi < 0:
+		return fmt.Sprintf("at least %d", lo)
+	case lo == hi:
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }
