@@ -205,3 +205,18 @@ func internal(v any, t join.Type) any {
 	}
 	return v
 }
+
+// and is a AND b for conditions that filter rows: b runs only when a is TRUE.
+// A nil a is TRUE.
+func and(a, b evalFn) evalFn {
+	if a == nil {
+		return b
+	}
+	return func(env *evalEnv, row join.Row) (any, error) {
+		v, err := a(env, row)
+		if err != nil || v != true {
+			return v, err
+		}
+		return b(env, row)
+	}
+}

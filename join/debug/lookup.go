@@ -56,63 +56,12 @@ func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes 
 	}
 	both := append(append(scope{}, left.scope...), dimScope...)
 
-	// As Flink's planner does, the WHERE conditions on the input alone are
-	// applied before the lookup: rows they drop are not looked up.
-	var early []evalFn
-	if where != nil {
-		var keep []flinksql.Expr
-		for _, c := range *where {
-			f, _, errLeft := left.scope.compile(c)
-			_, _, errBoth := both.compile(c)
-			if errLeft == nil && errBoth == nil {
-				early = append(early, f)
-				continue
-			}
-			keep = append(keep, c)
-		}
-		*where = keep
-	}
-	if len(early) > 0 {
+	if early := pushDown(where, left.scope, both); len(early) > 0 {
 		left = d.filter(ctx, g, left, early)
 	}
-
-	// The ON clause: equalities between a table column and an expression of
-	// the left side are the lookup keys; the rest filters the matches.
-	var keys []string
-	var keyOf []evalFn
-	var rest []flinksql.Expr
-	for _, c := range conjuncts(j.On) {
-		if col, expr, ok := keyEquality(c, dimScope, left.scope); ok {
-			f, _, err := left.scope.compile(expr)
-			if err != nil {
-				return nil, err
-			}
-			keys = append(keys, col)
-			keyOf = append(keyOf, f)
-			continue
-		}
-		rest = append(rest, c)
-	}
-	if len(keys) == 0 {
-		return nil, refuse(j.On, "the ON clause of the lookup join on %s has no equality between its columns and the input's", t.name)
-	}
-	var cond evalFn
-	for _, c := range rest {
-		f, _, err := both.compile(c)
-		if err != nil {
-			return nil, err
-		}
-		if prev := cond; prev == nil {
-			cond = f
-		} else {
-			cond = func(env *evalEnv, row join.Row) (any, error) {
-				a, err := prev(env, row)
-				if err != nil || a != true {
-					return a, err
-				}
-				return f(env, row)
-			}
-		}
+	on, err := compileOn(j.On, t.name, dimScope, left.scope, both)
+	if err != nil {
+		return nil, err
 	}
 
 	hint := hints[strings.ToLower(alias)]
@@ -127,7 +76,7 @@ func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes 
 	if err != nil {
 		return nil, refuse(t.node, "lookup table %s: %v", t.name, err)
 	}
-	src, err := join.OpenSource(ctx, srcOpts, join.Table{Name: t.name, Columns: t.physical, Keys: keys}, cfg.Options.Capacity)
+	src, err := join.OpenSource(ctx, srcOpts, join.Table{Name: t.name, Columns: t.physical, Keys: on.keys}, cfg.Options.Capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -135,25 +84,94 @@ func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes 
 	d.mu.Lock()
 	d.lookups = append(d.lookups, report)
 	d.mu.Unlock()
+	lj := &join.LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry}
+	return d.lookupStage(ctx, g, left, lj, on, report, cfg.Options), nil
+}
 
-	now := d.opts.Now
-	lj := &join.LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry,
-		KeyOf: func(in join.Row) ([]any, error) {
-			env := &evalEnv{now: now()}
-			key := make([]any, len(keyOf))
-			for i, f := range keyOf {
-				v, err := f(env, in)
-				if err != nil {
-					return nil, fmt.Errorf("key %s: %w", keys[i], err)
-				}
-				key[i] = outKey(v)
+// pushDown takes from where the conditions on the input alone, as Flink's
+// planner does: they are applied before the lookup, and the rows they drop
+// are not looked up.
+func pushDown(where *[]flinksql.Expr, left, both scope) []evalFn {
+	if where == nil {
+		return nil
+	}
+	var early []evalFn
+	var keep []flinksql.Expr
+	for _, c := range *where {
+		f, _, errLeft := left.compile(c)
+		_, _, errBoth := both.compile(c)
+		if errLeft == nil && errBoth == nil {
+			early = append(early, f)
+			continue
+		}
+		keep = append(keep, c)
+	}
+	*where = keep
+	return early
+}
+
+// onClause is a lookup join's ON clause, compiled: the equalities between a
+// table column and an expression of the input are the lookup keys; the rest
+// filters the matches.
+type onClause struct {
+	keys  []string // the table's key columns
+	keyOf []evalFn // the input's values for them, over the input row
+	cond  evalFn   // the rest, over the joined row; nil if none
+	dim   scope    // the table's columns
+	both  scope    // the joined row's
+}
+
+// compileOn compiles the ON clause of the lookup join on table; without a
+// key it is refused.
+func compileOn(on flinksql.Expr, table string, dim, left, both scope) (*onClause, error) {
+	c := &onClause{dim: dim, both: both}
+	var rest []flinksql.Expr
+	for _, e := range conjuncts(on) {
+		if col, expr, ok := keyEquality(e, dim, left); ok {
+			f, _, err := left.compile(expr)
+			if err != nil {
+				return nil, err
 			}
-			return key, nil
-		}}
-	if cond != nil {
+			c.keys = append(c.keys, col)
+			c.keyOf = append(c.keyOf, f)
+			continue
+		}
+		rest = append(rest, e)
+	}
+	if len(c.keys) == 0 {
+		return nil, refuse(on, "the ON clause of the lookup join on %s has no equality between its columns and the input's", table)
+	}
+	for _, e := range rest {
+		f, _, err := both.compile(e)
+		if err != nil {
+			return nil, err
+		}
+		c.cond = and(c.cond, f)
+	}
+	return c, nil
+}
+
+// lookupStage is the stage that runs the lookups of left's rows through the
+// async operator, as lj (to which it adds the keys and condition of on) with
+// opts, and counts what they did in report.
+func (d *runner) lookupStage(ctx context.Context, g *group, left *stream, lj *join.LookupJoin, on *onClause, report *LookupReport, opts join.Options) *stream {
+	now := d.opts.Now
+	lj.KeyOf = func(in join.Row) ([]any, error) {
+		env := &evalEnv{now: now()}
+		key := make([]any, len(on.keyOf))
+		for i, f := range on.keyOf {
+			v, err := f(env, in)
+			if err != nil {
+				return nil, fmt.Errorf("key %s: %w", on.keys[i], err)
+			}
+			key[i] = outKey(v)
+		}
+		return key, nil
+	}
+	if on.cond != nil {
 		lj.Condition = func(in, dim join.Row) (bool, error) {
-			row := append(append(join.Row{}, in...), internalRow(dim, dimScope)...)
-			v, err := cond(&evalEnv{now: now()}, row)
+			row := append(append(join.Row{}, in...), internalRow(dim, on.dim)...)
+			v, err := on.cond(&evalEnv{now: now()}, row)
 			return v == true, err
 		}
 	}
@@ -170,12 +188,13 @@ func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes 
 		d.mu.Unlock()
 		out := make([]drow, len(rows))
 		for i, r := range rows {
-			out[i] = drow{vals: internalRow(r, both), src: in.src, lat: in.lat + took}
+			out[i] = drow{vals: internalRow(r, on.both), src: in.src, lat: in.lat + took}
 		}
 		return out, nil
-	}, cfg.Options)
+	}, opts)
 
 	out := make(chan join.Element[drow], 64)
+	src, table := lj.Source, report.Table
 	g.go_(func() error {
 		defer src.Close()
 		err := op.Run(ctx, left.ch, out)
@@ -187,15 +206,15 @@ func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes 
 			var re *rowError
 			switch {
 			case errors.As(err, &re):
-				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, re.row, re.err)
+				return fmt.Errorf("lookup join on %s, input row %d: %w", table, re.row, re.err)
 			case errors.As(err, &ie):
-				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, ie.Input.src, ie.Err)
+				return fmt.Errorf("lookup join on %s, input row %d: %w", table, ie.Input.src, ie.Err)
 			}
-			return fmt.Errorf("lookup join on %s: %w", t.name, err)
+			return fmt.Errorf("lookup join on %s: %w", table, err)
 		}
 		return nil
 	})
-	return &stream{scope: both, ch: out}, nil
+	return &stream{scope: on.both, ch: out}
 }
 
 // internalRow is a row of canonical values (a source's or a file's) as the

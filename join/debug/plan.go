@@ -181,23 +181,12 @@ func (d *runner) planSelect(ctx context.Context, g *group, s *flinksql.Select, c
 	case len(s.Windows) > 0:
 		return nil, refuse(s, "WINDOW clauses are out of scope for debug runs")
 	}
-	lookupHints := map[string]map[string]string{}
-	for _, h := range s.Hints {
-		if !strings.EqualFold(h.Name.Name, "LOOKUP") {
-			continue
-		}
-		kv := map[string]string{}
-		for _, p := range h.KVs {
-			k, v := hintText(p.Key), hintText(p.Value)
-			kv[k] = v
-		}
-		lookupHints[strings.ToLower(kv["table"])] = kv
-	}
+	hints := lookupHints(s.Hints)
 	var conds []flinksql.Expr
 	if s.Where != nil {
 		conds = conjuncts(s.Where)
 	}
-	in, err := d.planFrom(ctx, g, s.From, ctes, lookupHints, &conds)
+	in, err := d.planFrom(ctx, g, s.From, ctes, hints, &conds)
 	if err != nil {
 		return nil, err
 	}
@@ -207,51 +196,11 @@ func (d *runner) planSelect(ctx context.Context, g *group, s *flinksql.Select, c
 		if err != nil {
 			return nil, err
 		}
-		if prev := where; prev == nil {
-			where = f
-		} else {
-			where = func(env *evalEnv, row join.Row) (any, error) {
-				a, err := prev(env, row)
-				if err != nil || a != true {
-					return a, err
-				}
-				return f(env, row)
-			}
-		}
+		where = and(where, f)
 	}
-	var items []evalFn
-	var out scope
-	for i, it := range s.Items {
-		if star, ok := it.Expr.(*flinksql.Star); ok {
-			qual := ""
-			if len(star.Qualifier) > 0 {
-				qual = star.Qualifier[len(star.Qualifier)-1].Name
-			}
-			matched := false
-			for j, f := range in.scope {
-				if qual == "" || strings.EqualFold(f.table, qual) {
-					items = append(items, func(_ *evalEnv, row join.Row) (any, error) { return row[j], nil })
-					out = append(out, field{name: f.name, typ: f.typ})
-					matched = true
-				}
-			}
-			if !matched {
-				return nil, refuse(star, "no table %s in FROM", qual)
-			}
-			continue
-		}
-		f, t, err := in.scope.compile(it.Expr)
-		if err != nil {
-			return nil, err
-		}
-		name := fmt.Sprintf("EXPR$%d", i)
-		if it.Alias != nil {
-			name = it.Alias.Name
-		} else if ref, ok := it.Expr.(*flinksql.ColumnRef); ok {
-			name = ref.Name()
-		}
-		items = append(items, f)
-		out = append(out, field{name: name, typ: t})
+	items, out, err := projection(s.Items, in.scope)
+	if err != nil {
+		return nil, err
 	}
 	ch := make(chan join.Element[drow], 64)
 	g.go_(func() error {
@@ -286,6 +235,62 @@ func (d *runner) planSelect(ctx context.Context, g *group, s *flinksql.Select, c
 		return nil
 	})
 	return &stream{scope: out, ch: ch}, nil
+}
+
+// lookupHints are the options of a SELECT's LOOKUP hints, by their 'table'
+// in lower case.
+func lookupHints(hints []*flinksql.Hint) map[string]map[string]string {
+	byTable := map[string]map[string]string{}
+	for _, h := range hints {
+		if !strings.EqualFold(h.Name.Name, "LOOKUP") {
+			continue
+		}
+		kv := map[string]string{}
+		for _, p := range h.KVs {
+			k, v := hintText(p.Key), hintText(p.Value)
+			kv[k] = v
+		}
+		byTable[strings.ToLower(kv["table"])] = kv
+	}
+	return byTable
+}
+
+// projection compiles a SELECT list over the columns in, * and t.* too: the
+// closures and the columns they give.
+func projection(list []*flinksql.SelectItem, in scope) (items []evalFn, out scope, err error) {
+	for i, it := range list {
+		if star, ok := it.Expr.(*flinksql.Star); ok {
+			qual := ""
+			if len(star.Qualifier) > 0 {
+				qual = star.Qualifier[len(star.Qualifier)-1].Name
+			}
+			matched := false
+			for j, f := range in {
+				if qual == "" || strings.EqualFold(f.table, qual) {
+					items = append(items, func(_ *evalEnv, row join.Row) (any, error) { return row[j], nil })
+					out = append(out, field{name: f.name, typ: f.typ})
+					matched = true
+				}
+			}
+			if !matched {
+				return nil, nil, refuse(star, "no table %s in FROM", qual)
+			}
+			continue
+		}
+		f, t, err := in.compile(it.Expr)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := fmt.Sprintf("EXPR$%d", i)
+		if it.Alias != nil {
+			name = it.Alias.Name
+		} else if ref, ok := it.Expr.(*flinksql.ColumnRef); ok {
+			name = ref.Name()
+		}
+		items = append(items, f)
+		out = append(out, field{name: name, typ: t})
+	}
+	return items, out, nil
 }
 
 // filter is a stage that keeps the rows every condition holds for.
