@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -150,7 +149,7 @@ func (res *Result) WriteText(w io.Writer) error {
 // queries, cache hits, latency, mode and capacity.
 func (res *Result) WriteLookups(w io.Writer) error {
 	for _, l := range res.Lookups {
-		p50, p99 := percentile(l.Latency, 0.5), percentile(l.Latency, 0.99)
+		p50, p99 := l.Percentile(0.5).Round(10*time.Microsecond), l.Percentile(0.99).Round(10*time.Microsecond)
 		if _, err := fmt.Fprintf(w, "\nlookup %s: %d lookups, %d queries, cache hit %.0f%%, p50 %v, p99 %v (%s, capacity %d)\n",
 			l.Table, l.Stats.Lookups, l.Stats.Queries, 100*l.Stats.Cache.HitRatio(), p50, p99,
 			strings.ToLower(l.Config.Options.Mode.String()), l.Config.Options.Capacity); err != nil {
@@ -167,16 +166,6 @@ func (res *Result) WriteRows(w io.Writer, sink int) error {
 	}
 	s := res.Sinks[sink]
 	return WriteJSONLines(w, s.Columns, s.Rows)
-}
-
-// percentile of durations, 0 for none.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(p*float64(len(s))))].Round(10 * time.Microsecond)
 }
 
 // WriteJSON writes the result as one JSON document, for scripts:
@@ -213,9 +202,9 @@ func (res *Result) WriteJSON(w io.Writer) error {
 		doc.Sinks = append(doc.Sinks, out)
 	}
 	for _, l := range res.Lookups {
-		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		ms := func(d time.Duration) float64 { return float64(d.Round(10*time.Microsecond).Microseconds()) / 1000 }
 		doc.Lookups = append(doc.Lookups, lookup{Table: l.Table, Lookups: l.Stats.Lookups, Queries: l.Stats.Queries,
-			HitRatio: l.Stats.Cache.HitRatio(), P50ms: ms(percentile(l.Latency, 0.5)), P99ms: ms(percentile(l.Latency, 0.99))})
+			HitRatio: l.Stats.Cache.HitRatio(), P50ms: ms(l.Percentile(0.5)), P99ms: ms(l.Percentile(0.99))})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -347,4 +348,15 @@ func typeName(t join.Type) string {
 		return "TIMESTAMP(3)"
 	}
 	return ""
+}
+
+// Percentile is the latency of the lookups of inputs at or under which
+// fraction p (0.5, 0.99) of them finished; 0 before any.
+func (l *LookupReport) Percentile(p float64) time.Duration {
+	if len(l.Latency) == 0 {
+		return 0
+	}
+	s := slices.Clone(l.Latency)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
