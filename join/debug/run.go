@@ -218,30 +218,11 @@ func (d *runner) run(ctx context.Context, j job, n int) (*Sink, error) {
 	if j.insert != nil {
 		query = j.insert.Query
 		sinkName = j.insert.Table.String()
-		t := d.table(j.insert.Table)
-		if t == nil {
-			return nil, refuse(j.insert, "INSERT INTO %s: no CREATE TABLE for the sink", sinkName)
+		cols, err := d.insertColumns(j.insert, sinkName)
+		if err != nil {
+			return nil, err
 		}
-		sinkCols = t.physical
-		if len(t.computed) > 0 {
-			sinkCols = nil
-			for _, name := range t.order {
-				if i := join.ColumnIndex(t.physical, name); i >= 0 {
-					sinkCols = append(sinkCols, t.physical[i])
-				}
-			}
-		}
-		if len(j.insert.Columns) > 0 {
-			var named []join.Column
-			for _, id := range j.insert.Columns {
-				i := join.ColumnIndex(t.physical, id.Name)
-				if i < 0 {
-					return nil, refuse(id, "INSERT INTO %s: no column %s", sinkName, id.Name)
-				}
-				named = append(named, t.physical[i])
-			}
-			sinkCols = named
-		}
+		sinkCols = cols
 	}
 	st, err := d.plan(ctx, g, query, nil)
 	if err != nil {
@@ -300,6 +281,36 @@ func (d *runner) run(ctx context.Context, j job, n int) (*Sink, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// insertColumns are the columns an INSERT writes: those it names, else the
+// sink's physical columns in DDL order.
+func (d *runner) insertColumns(ins *flinksql.InsertStmt, sinkName string) ([]join.Column, error) {
+	t := d.table(ins.Table)
+	if t == nil {
+		return nil, refuse(ins, "INSERT INTO %s: no CREATE TABLE for the sink", sinkName)
+	}
+	sinkCols := t.physical
+	if len(t.computed) > 0 {
+		sinkCols = nil
+		for _, name := range t.order {
+			if i := join.ColumnIndex(t.physical, name); i >= 0 {
+				sinkCols = append(sinkCols, t.physical[i])
+			}
+		}
+	}
+	if len(ins.Columns) > 0 {
+		var named []join.Column
+		for _, id := range ins.Columns {
+			i := join.ColumnIndex(t.physical, id.Name)
+			if i < 0 {
+				return nil, refuse(id, "INSERT INTO %s: no column %s", sinkName, id.Name)
+			}
+			named = append(named, t.physical[i])
+		}
+		sinkCols = named
+	}
+	return sinkCols, nil
 }
 
 // errLimit stops a run that has all the rows it wants.

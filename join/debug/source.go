@@ -274,7 +274,7 @@ func (d *runner) datagen(t *tableDef, types []join.Type) (readFunc, error) {
 		}
 		perSecond = f
 	}
-	gens := make([]func(r *rand.Rand, i int64, now time.Time) any, len(t.physical))
+	gens := make([]generator, len(t.physical))
 	for i, c := range t.physical {
 		g, n, err := fieldGenerator(t, c, types[i])
 		if err != nil {
@@ -314,9 +314,12 @@ func (d *runner) datagen(t *tableDef, types []join.Type) (readFunc, error) {
 	}, nil
 }
 
+// generator gives a generated column's value for row i (from 0) at now.
+type generator func(r *rand.Rand, i int64, now time.Time) any
+
 // fieldGenerator reads the 'fields.<name>.*' options of a column; n is the
 // length of a sequence, -1 for random values.
-func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (func(*rand.Rand, int64, time.Time) any, int64, error) {
+func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (generator, int64, error) {
 	opt := func(key string) (string, bool) {
 		v, ok := t.with["fields."+c.Name+"."+key]
 		return v, ok
@@ -328,17 +331,6 @@ func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (func(*rand.Rand, 
 			return nil, 0, fmt.Errorf("'null-rate' = '%s'", v)
 		}
 		nullRate = f
-	}
-	withNulls := func(g func(*rand.Rand, int64, time.Time) any) func(*rand.Rand, int64, time.Time) any {
-		if nullRate == 0 {
-			return g
-		}
-		return func(r *rand.Rand, i int64, now time.Time) any {
-			if r.Float64() < nullRate {
-				return nil
-			}
-			return g(r, i, now)
-		}
 	}
 	kind, _ := opt("kind")
 	if strings.EqualFold(kind, "sequence") {
@@ -360,6 +352,21 @@ func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (func(*rand.Rand, 
 	if kind != "" && !strings.EqualFold(kind, "random") {
 		return nil, 0, fmt.Errorf("'kind' = '%s': want random or sequence", kind)
 	}
+	g, err := randomGenerator(c, ct, opt)
+	if err != nil || nullRate == 0 {
+		return g, -1, err
+	}
+	return func(r *rand.Rand, i int64, now time.Time) any {
+		if r.Float64() < nullRate {
+			return nil
+		}
+		return g(r, i, now)
+	}, -1, nil
+}
+
+// randomGenerator gives random values of the column's type within its
+// options: 'min' and 'max', 'length', 'max-past'.
+func randomGenerator(c join.Column, ct join.Type, opt func(key string) (string, bool)) (generator, error) {
 	bound := func(key string, def float64) (float64, error) {
 		v, ok := opt(key)
 		if !ok {
@@ -378,37 +385,37 @@ func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (func(*rand.Rand, 
 			b, err2 = strconv.ParseInt(v, 10, 64)
 		}
 		if err := errors.Join(err1, err2); err != nil || b < a {
-			return nil, 0, fmt.Errorf("min/max: %v", err)
+			return nil, fmt.Errorf("min/max: %v", err)
 		}
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
+		return func(r *rand.Rand, _ int64, _ time.Time) any {
 			span := uint64(b - a)
 			if span == math.MaxUint64 {
 				return int64(r.Uint64())
 			}
 			return a + int64(r.Uint64N(span+1))
-		}), -1, nil
+		}, nil
 	case join.KindFloat, join.KindDecimal:
 		mn, err1 := bound("min", 0)
 		mx, err2 := bound("max", 1000)
 		if err := errors.Join(err1, err2); err != nil || mx < mn {
-			return nil, 0, fmt.Errorf("min/max: %v", err)
+			return nil, fmt.Errorf("min/max: %v", err)
 		}
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
+		return func(r *rand.Rand, _ int64, _ time.Time) any {
 			f := mn + r.Float64()*(mx-mn)
 			if ct.Kind == join.KindDecimal {
 				return new(big.Rat).SetFloat64(f).FloatString(ct.Scale)
 			}
 			return f
-		}), -1, nil
+		}, nil
 	case join.KindBool:
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any { return r.IntN(2) == 1 }), -1, nil
+		return func(r *rand.Rand, _ int64, _ time.Time) any { return r.IntN(2) == 1 }, nil
 	case join.KindString, join.KindBytes:
 		n, err := bound("length", 100)
 		if err != nil || n < 0 {
-			return nil, 0, fmt.Errorf("'length': %v", err)
+			return nil, fmt.Errorf("'length': %v", err)
 		}
 		const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
+		return func(r *rand.Rand, _ int64, _ time.Time) any {
 			b := make([]byte, int(n))
 			for i := range b {
 				b[i] = letters[r.IntN(len(letters))]
@@ -417,26 +424,26 @@ func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (func(*rand.Rand, 
 				return b
 			}
 			return string(b)
-		}), -1, nil
+		}, nil
 	case join.KindDate, join.KindTimestamp, join.KindTime:
 		past := time.Duration(0)
 		if v, ok := opt("max-past"); ok {
 			p, err := join.ParseFlinkDuration(v)
 			if err != nil {
-				return nil, 0, fmt.Errorf("'max-past': %v", err)
+				return nil, fmt.Errorf("'max-past': %v", err)
 			}
 			past = p
 		}
-		return withNulls(func(r *rand.Rand, _ int64, now time.Time) any {
+		return func(r *rand.Rand, _ int64, now time.Time) any {
 			ts := now
 			if past > 0 {
 				ts = now.Add(-time.Duration(r.Int64N(int64(past))))
 			}
 			v, _ := join.Canonical(ts.UTC(), ct)
 			return v
-		}), -1, nil
+		}, nil
 	}
-	return nil, 0, fmt.Errorf("datagen cannot generate %s", c.Type)
+	return nil, fmt.Errorf("datagen cannot generate %s", c.Type)
 }
 
 func intRange(typ string) (int64, int64) {
