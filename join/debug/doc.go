@@ -16,10 +16,12 @@
 // joins, ORDER BY, set operations, user-defined functions.
 //
 // The parts: the planner (run.go, plan.go, lookup.go) turns the job into
-// stages connected by channels; the expression compiler (compile*.go) turns
-// an expression into a closure over a row, one compiler per kind of node;
+// stages connected by channels, each a goroutine of the run; the expression
+// compiler (compile.go, compile_ops.go) turns an expression into a closure
+// over a row, one compiler per kind of node, over the values of values.go;
 // functions.go holds the built-in functions; source.go reads data files and
-// generates datagen rows; output.go writes the captured rows.
+// generates datagen rows; output.go writes the captured rows (Result is
+// core/api's DebugOutput).
 //
 // Values are join's Row values (join.Type says which Go type each Flink
 // type has); DECIMAL is a *big.Rat while computed. It may import join,

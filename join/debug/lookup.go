@@ -299,5 +299,8 @@ type rowError struct {
 	err error
 }
 
+// Error names the row and the cause.
 func (e *rowError) Error() string { return fmt.Sprintf("input row %d: %v", e.row, e.err) }
+
+// Unwrap returns the cause.
 func (e *rowError) Unwrap() error { return e.err }
