@@ -2,18 +2,17 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/spf13/cobra"
-
-	"github.com/palink/palink/join"
 )
 
 func newDebugCmd(g *globals) *cobra.Command {
@@ -52,14 +51,11 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			opts := join.DebugOptions{Data: files, Limit: limit}
+			var status *debugStatus
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && isTerminal(f) {
-				p := newDebugProgress(f, files)
-				opts.OnRead, opts.OnRow = p.read, p.row
-				stop := p.start(ctx)
-				defer stop()
+				status = &debugStatus{w: f}
 			}
-			res, err := join.Debug(ctx, src, opts)
+			fin, err := runDebug(ctx, newDebugger(), api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -68,23 +64,23 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			if out != "" {
-				written, err := writeDebugOut(out, res)
+				written, err := writeDebugOut(out, fin)
 				if err != nil {
 					return err
 				}
 				if g.output == "json" {
-					return join.WriteDebugJSON(w, res)
+					return fin.Output.WriteJSON(w)
 				}
 				// The rows went to the file: say where, and what the lookups did.
-				for i, s := range res.Sinks {
-					fmt.Fprintf(w, "%s: %s → %s\n", s.Name, plural(len(s.Rows), "row"), written[i])
+				for i, s := range fin.Sinks {
+					fmt.Fprintf(w, "%s: %s → %s\n", s.Name, plural(s.Rows, "row"), written[i])
 				}
-				return join.WriteDebugText(w, &join.DebugResult{Lookups: res.Lookups})
+				return fin.Output.WriteLookups(w)
 			}
 			if g.output == "json" {
-				return join.WriteDebugJSON(w, res)
+				return fin.Output.WriteJSON(w)
 			}
-			return join.WriteDebugText(w, res)
+			return fin.Output.WriteText(w)
 		},
 	}
 	f := cmd.Flags()
@@ -113,21 +109,21 @@ func parseDataFlags(flags []string) (map[string]string, error) {
 
 // writeDebugOut writes each sink's rows as JSON lines: to path with one
 // sink, to path.SINK.ext with several. It returns the files, by sink.
-func writeDebugOut(path string, res *join.DebugResult) ([]string, error) {
-	names := make([]string, len(res.Sinks))
-	for i, s := range res.Sinks {
+func writeDebugOut(path string, fin api.DebugEvent) ([]string, error) {
+	names := make([]string, len(fin.Sinks))
+	for i, s := range fin.Sinks {
 		names[i] = path
-		if len(res.Sinks) > 1 {
+		if len(fin.Sinks) > 1 {
 			ext := filepath.Ext(path)
 			names[i] = strings.TrimSuffix(path, ext) + "." + fileSafe(s.Name) + ext
 		}
 	}
-	for i, s := range res.Sinks {
+	for i, s := range fin.Sinks {
 		f, err := os.Create(names[i])
 		if err != nil {
 			return nil, fmt.Errorf("debug: write rows of %s: %w", s.Name, err)
 		}
-		err = join.WriteJSONLines(f, s.Columns, s.Rows)
+		err = fin.Output.WriteRows(f, i)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -148,86 +144,96 @@ func fileSafe(s string) string {
 	}, s)
 }
 
-// debugProgress draws one status line on a terminal while a run goes:
-// rows read per source (of how many), rows out, time.
-type debugProgress struct {
-	w      io.Writer
-	totals map[string]int64 // table → rows in its file
-
-	mu     sync.Mutex
-	counts map[string]int64
-	rows   int
-}
-
-func newDebugProgress(w io.Writer, files map[string]string) *debugProgress {
-	p := &debugProgress{w: w, totals: map[string]int64{}, counts: map[string]int64{}}
-	for table, path := range files {
-		if n, err := join.CountRows(path); err == nil {
-			p.totals[strings.ToLower(table)] = n
+// runDebug runs a job through d, as the TUI's ctrl-d does, and returns
+// its DebugFinished event. status, if not nil, shows the run's progress
+// while it goes and is cleared when it ends.
+func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *debugStatus) (api.DebugEvent, error) {
+	ch, err := d.Debug(ctx, r)
+	if err != nil {
+		return api.DebugEvent{}, err
+	}
+	began := time.Now()
+	var redraw <-chan time.Time
+	if status != nil {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		redraw = t.C
+		defer status.clear()
+	}
+	var fin api.DebugEvent
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				if fin.Kind != api.DebugFinished {
+					// Cancelled: the events after that may be dropped.
+					return fin, errors.New("debug run: ended without its outcome")
+				}
+				if fin.Err == nil && fin.Output == nil {
+					return fin, errors.New("debug run: finished without its rows")
+				}
+				return fin, fin.Err
+			}
+			status.apply(ev)
+			if ev.Kind == api.DebugFinished {
+				fin = ev
+			}
+		case <-redraw:
+			status.draw(time.Since(began))
 		}
 	}
-	return p
 }
 
-func (p *debugProgress) read(table string, _ int64) {
-	p.mu.Lock()
-	p.counts[table]++
-	p.mu.Unlock()
+// debugStatus draws one status line on a terminal while a run goes, from
+// its events: rows read per source (of how many), rows out, time.
+type debugStatus struct {
+	w      io.Writer
+	totals map[string]int64 // table, in lower case → rows it will give
+	read   map[string]int64 // table → rows read so far
+	rows   int64            // rows out so far
 }
 
-func (p *debugProgress) row(join.DebugRow) {
-	p.mu.Lock()
-	p.rows++
-	p.mu.Unlock()
+// apply takes in what an event says; a nil status ignores it.
+func (p *debugStatus) apply(ev api.DebugEvent) {
+	if p == nil {
+		return
+	}
+	switch ev.Kind {
+	case api.DebugStarted:
+		p.totals = map[string]int64{}
+		for _, s := range ev.Sources {
+			if s.Total >= 0 {
+				p.totals[strings.ToLower(s.Table)] = s.Total
+			}
+		}
+	case api.DebugProgress, api.DebugFinished:
+		p.read, p.rows = ev.Read, ev.Received
+	}
 }
 
 // line renders the status line.
-func (p *debugProgress) line(elapsed time.Duration) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	tables := make([]string, 0, len(p.counts))
-	for t := range p.counts {
+func (p *debugStatus) line(elapsed time.Duration) string {
+	tables := make([]string, 0, len(p.read))
+	for t := range p.read {
 		tables = append(tables, t)
 	}
 	slices.Sort(tables)
 	var parts []string
 	for _, t := range tables {
 		if total, ok := p.totals[strings.ToLower(t)]; ok {
-			parts = append(parts, fmt.Sprintf("%s %d/%d", t, p.counts[t], total))
+			parts = append(parts, fmt.Sprintf("%s %d/%d", t, p.read[t], total))
 		} else {
-			parts = append(parts, fmt.Sprintf("%s %d", t, p.counts[t]))
+			parts = append(parts, fmt.Sprintf("%s %d", t, p.read[t]))
 		}
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "starting")
 	}
-	return fmt.Sprintf("debug: read %s · %s out · %s", strings.Join(parts, ", "), plural(p.rows, "row"), elapsed.Round(100*time.Millisecond))
+	return fmt.Sprintf("debug: read %s · %s out · %s", strings.Join(parts, ", "), plural(int(p.rows), "row"), elapsed.Round(100*time.Millisecond))
 }
 
-// start redraws the line until the returned stop is called, which clears it.
-func (p *debugProgress) start(ctx context.Context) (stop func()) {
-	began := time.Now()
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				fmt.Fprint(p.w, "\r\x1b[K")
-				return
-			case <-ctx.Done():
-				fmt.Fprint(p.w, "\r\x1b[K")
-				return
-			case <-t.C:
-				fmt.Fprint(p.w, "\r\x1b[K"+p.line(time.Since(began)))
-			}
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() { close(done); <-finished })
-	}
-}
+// draw redraws the line in place.
+func (p *debugStatus) draw(elapsed time.Duration) { fmt.Fprint(p.w, "\r\x1b[K"+p.line(elapsed)) }
+
+// clear erases the line.
+func (p *debugStatus) clear() { fmt.Fprint(p.w, "\r\x1b[K") }

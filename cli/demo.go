@@ -54,7 +54,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 			if noTUI {
 				return watchJobs(ctx, cmd.OutOrStdout(), e.local)
 			}
-			err = tui.Run(ctx, e.svc, tui.Options{Context: "demo", Debugger: &core.Debugger{}})
+			err = tui.Run(ctx, e.svc, tui.Options{Context: "demo", Debugger: newDebugger()})
 			stopBG()
 			<-done
 			return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/spf13/cobra"
@@ -87,7 +88,7 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 			e.log.Warn("no agent socket", "err", err)
 		}
 	}
-	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: &core.Debugger{}})
+	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: newDebugger()})
 	stopBG()
 	<-done
 	return err
@@ -115,3 +116,8 @@ func since(t time.Time) string {
 	}
 	return model.Age(time.Since(t))
 }
+
+// newDebugger is where debug runs happen: in this process, for the TUI's
+// ctrl-d and `palink debug` alike (the data files and the lookup databases
+// are this user's, even when the service is an agent's).
+func newDebugger() api.Debugger { return &core.Debugger{} }

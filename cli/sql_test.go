@@ -288,7 +288,7 @@ func TestDebugCLIErrors(t *testing.T) {
 			t.Errorf("palink %s: %v, want %q", strings.Join(tc.args[1:], " "), err, tc.want)
 		}
 	}
-	// Without a lookup join: with one, join.Debug may report the cancelled
+	// Without a lookup join: with one, debug.Run may report the cancelled
 	// open of the lookup table instead of the row (reported to the lead).
 	plain := writeTemp(t, "plain.sql", `CREATE TABLE orders (order_id BIGINT, user_id BIGINT, amount DOUBLE) WITH ('connector' = 'kafka');
 CREATE TABLE sink (order_id BIGINT) WITH ('connector' = 'print');

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,10 +13,13 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug"
 )
 
-// Debugger runs SQL jobs locally with join.Debug and streams the run as
-// api.DebugEvents, for the TUI's debug screen.
+// Debugger runs SQL jobs locally with join/debug's runtime and streams the
+// run as api.DebugEvents: the one way into a debug run, for the TUI's debug
+// screen (ctrl-d) and `palink debug`. Progress (rows read per source) is
+// counted here, once, for both.
 type Debugger struct {
 	// Now is PROCTIME() of the runs; nil: the wall clock.
 	Now func() time.Time
@@ -25,7 +27,10 @@ type Debugger struct {
 	Progress time.Duration
 }
 
-var _ api.Debugger = (*Debugger)(nil)
+var (
+	_ api.Debugger    = (*Debugger)(nil)
+	_ api.DebugOutput = (*debug.Result)(nil)
+)
 
 // debugBuffer is how many events wait for a slow reader before the run
 // itself waits: enough to absorb a screen redraw, small enough that a
@@ -70,19 +75,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		return
 	}
 
-	var mu sync.Mutex
-	read := map[string]int64{}
-	changed := false
-	snapshot := func() map[string]int64 {
-		mu.Lock()
-		defer mu.Unlock()
-		changed = false
-		m := make(map[string]int64, len(read))
-		for k, v := range read {
-			m[k] = v
-		}
-		return m
-	}
+	var p debugProgress
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tickerDone := make(chan struct{})
@@ -95,32 +88,28 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			case <-runCtx.Done():
 				return
 			case <-t.C:
-				mu.Lock()
-				c := changed
-				mu.Unlock()
-				if c && !emit(api.DebugEvent{Kind: api.DebugProgress, Read: snapshot(), Elapsed: time.Since(began)}) {
+				if !p.dirty() {
+					continue
+				}
+				ev := api.DebugEvent{Kind: api.DebugProgress, Elapsed: time.Since(began)}
+				ev.Read, ev.Received = p.snapshot()
+				if !emit(ev) {
 					return
 				}
 			}
 		}
 	}()
 
-	res, err := join.Debug(runCtx, r.SQL, join.DebugOptions{
-		Data:  r.Data,
-		Limit: r.Limit,
-		Now:   now,
-		OnRead: func(table string, n int64) {
-			mu.Lock()
-			// Count calls rather than keep n: n is a line number, and
-			// blank lines and a CSV header are not rows.
-			read[table]++
-			changed = true
-			mu.Unlock()
-		},
-		OnRow: func(row join.DebugRow) {
+	res, err := debug.Run(runCtx, r.SQL, debug.Options{
+		Data:   r.Data,
+		Limit:  r.Limit,
+		Now:    now,
+		OnRead: func(table string, _ int64) { p.read(table) },
+		OnRow: func(row debug.SinkRow) {
+			p.received()
 			vals := make([]string, len(row.Values))
 			for i, v := range row.Values {
-				vals[i] = join.FormatValue(v)
+				vals[i] = debug.FormatValue(v)
 			}
 			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
 				Sink: row.Sink, Values: vals, Input: row.Input, Lookup: row.Lookup}})
@@ -128,11 +117,13 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 	})
 	cancel()
 	<-tickerDone
-	fin := api.DebugEvent{Kind: api.DebugFinished, Read: snapshot(), Elapsed: time.Since(began), Err: err}
+	fin := api.DebugEvent{Kind: api.DebugFinished, Elapsed: time.Since(began), Err: err}
+	fin.Read, fin.Received = p.snapshot()
 	if ctx.Err() != nil && err != nil {
 		fin.Err = fmt.Errorf("debug run: cancelled")
 	}
 	if res != nil {
+		fin.Output = res // a nil *debug.Result must not become a non-nil interface
 		for _, s := range res.Sinks {
 			fin.Sinks = append(fin.Sinks, api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows)})
 		}
@@ -144,8 +135,8 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 				Lookups:  l.Stats.Lookups,
 				Queries:  l.Stats.Queries,
 				CacheHit: l.Stats.Cache.HitRatio(),
-				P50:      percentile(l.Latency, 0.50),
-				P99:      percentile(l.Latency, 0.99),
+				P50:      l.Percentile(0.50),
+				P99:      l.Percentile(0.99),
 			}
 			if i < len(lookups) && strings.EqualFold(lookups[i].Table, l.Table) {
 				dl.Where = lookups[i].Where
@@ -154,6 +145,56 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		}
 	}
 	emit(fin)
+}
+
+// debugProgress counts what a run has read, by source table, and what its
+// sinks received: the one count of a run's progress, for every view of it.
+type debugProgress struct {
+	mu      sync.Mutex
+	rows    map[string]int64 // rows read, by table
+	out     int64            // rows the sinks received
+	changed bool             // since the last snapshot
+}
+
+// read counts a row read from table. It counts calls rather than keep the
+// row's number: that is a line number, and blank lines and a CSV header are
+// not rows.
+func (p *debugProgress) read(table string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rows == nil {
+		p.rows = map[string]int64{}
+	}
+	p.rows[table]++
+	p.changed = true
+}
+
+// received counts a row a sink received.
+func (p *debugProgress) received() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.out++
+	p.changed = true
+}
+
+// dirty says whether anything was counted since the last snapshot.
+func (p *debugProgress) dirty() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.changed
+}
+
+// snapshot returns the counts so far: rows read by table (a copy), and rows
+// received.
+func (p *debugProgress) snapshot() (map[string]int64, int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.changed = false
+	m := make(map[string]int64, len(p.rows))
+	for k, v := range p.rows {
+		m[k] = v
+	}
+	return m, p.out
 }
 
 func debugColumns(cs []join.Column) []api.DebugColumn {
@@ -171,19 +212,9 @@ func lookupMode(m join.Mode) string {
 	return "ordered"
 }
 
-// percentile of durations, 0 for none.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(p*float64(len(s))))]
-}
-
 // debugPlan reads what a run will read and write from the script alone, so
 // that a screen can show its sources, progress totals and sink columns
-// before the first row. It is best effort: join.Debug is the judge, and the
+// before the first row. It is best effort: debug.Run is the judge, and the
 // finished event carries what it actually did.
 func debugPlan(src string, data map[string]string) ([]api.DebugSource, []api.DebugSink, []api.DebugLookup) {
 	script, _ := flinksql.ParseScript(src)
@@ -228,7 +259,7 @@ func debugPlan(src string, data map[string]string) ([]api.DebugSource, []api.Deb
 		seen[key] = true
 		s := api.DebugSource{Table: name, File: fileFor(name), Total: -1}
 		if s.File != "" {
-			if n, err := join.CountRows(s.File); err == nil {
+			if n, err := debug.CountRows(s.File); err == nil {
 				s.Total = n
 			}
 		} else {

@@ -117,11 +117,37 @@ func TestDebuggerStreamsARun(t *testing.T) {
 	if last.Err != nil {
 		t.Fatalf("run failed: %v", last.Err)
 	}
-	if last.Read["orders"] != 3 || len(last.Sinks) != 1 || last.Sinks[0].Rows != 3 {
-		t.Errorf("finished: read %v, sinks %+v", last.Read, last.Sinks)
+	if last.Read["orders"] != 3 || last.Received != 3 || len(last.Sinks) != 1 || last.Sinks[0].Rows != 3 {
+		t.Errorf("finished: read %v, received %d, sinks %+v", last.Read, last.Received, last.Sinks)
 	}
 	if l := last.Lookups; len(l) != 1 || l[0].Lookups != 3 || l[0].Mode != "ordered" || l[0].Capacity != 100 || l[0].Where != "dim.db" || l[0].P99 <= 0 {
 		t.Errorf("lookup report %+v", last.Lookups)
+	}
+}
+
+// The finished event carries the rows with their types, written as
+// `palink debug` prints them.
+func TestDebuggerFinishedCarriesTheOutput(t *testing.T) {
+	job, orders := debugJob(t)
+	ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(t, ch)
+	fin := evs[len(evs)-1]
+	if fin.Kind != api.DebugFinished || fin.Err != nil || fin.Output == nil {
+		t.Fatalf("finished %+v: want the output", fin)
+	}
+	var text, rows strings.Builder
+	if err := fin.Output.WriteText(&text); err != nil || !strings.Contains(text.String(), "enriched: 3 rows\norder_id | name  | doubled | big") ||
+		!strings.Contains(text.String(), "lookup users: 3 lookups") {
+		t.Errorf("text (%v):\n%s", err, text.String())
+	}
+	if err := fin.Output.WriteRows(&rows, 0); err != nil || !strings.Contains(rows.String(), `{"order_id":1,"name":"Alice","doubled":100,"big":true}`) {
+		t.Errorf("rows (%v):\n%s", err, rows.String())
+	}
+	if err := fin.Output.WriteRows(&rows, 1); err == nil {
+		t.Error("rows of a sink the run does not have")
 	}
 }
 
@@ -130,7 +156,7 @@ func TestDebuggerReportsTheFailingRow(t *testing.T) {
 	if err := os.WriteFile(orders, []byte("{\"order_id\": 1, \"amount\": 5}\n{\"order_id\": \"x\"}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// No lookup join here: join.Debug may then report the cancelled open of
+	// No lookup join here: debug.Run may then report the cancelled open of
 	// the lookup table instead of the row (reported to the lead).
 	job := `CREATE TABLE orders (order_id BIGINT, amount DOUBLE) WITH ('connector' = 'kafka');
 CREATE TABLE sink (order_id BIGINT) WITH ('connector' = 'print');

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/palink/palink/join/internal/dbtest"
 )
 
 // BenchmarkLookupPostgres1M: lookups per second through the operator against
@@ -17,17 +19,17 @@ func BenchmarkLookupPostgres1M(b *testing.B) {
 		table    = "palink_bench_users_1m"
 		capacity = 50 // PostgreSQL's default max_connections is 100
 	)
-	d := openPostgres(b)
+	d := dbtest.Postgres(b)
 	ctx := context.Background()
 	var n int
-	if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil || n != rows {
+	if err := d.SQL.QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil || n != rows {
 		b.Logf("creating %s (%d rows)", table, rows)
-		d.exec(b, "DROP TABLE IF EXISTS "+table)
-		d.exec(b, fmt.Sprintf(`CREATE TABLE %s AS SELECT g::bigint AS id, 'user-' || g AS name,
+		d.Exec(b, "DROP TABLE IF EXISTS "+table)
+		d.Exec(b, fmt.Sprintf(`CREATE TABLE %s AS SELECT g::bigint AS id, 'user-' || g AS name,
 			(ARRAY['gold','silver','bronze'])[1 + g %% 3] AS tier, (g %% 10000) / 100.0 AS score
 			FROM generate_series(1, %d) g`, table, rows))
-		d.exec(b, "ALTER TABLE "+table+" ADD PRIMARY KEY (id)")
-		d.exec(b, "ANALYZE "+table)
+		d.Exec(b, "ALTER TABLE "+table+" ADD PRIMARY KEY (id)")
+		d.Exec(b, "ANALYZE "+table)
 	}
 	tbl := Table{Name: table, Keys: []string{"id"},
 		Columns: []Column{{"id", "BIGINT"}, {"name", "STRING"}, {"tier", "STRING"}, {"score", "DECIMAL(10, 2)"}}}
@@ -55,7 +57,7 @@ func BenchmarkLookupPostgres1M(b *testing.B) {
 			var elapsed time.Duration
 			var stats SourceStats
 			for range b.N {
-				s := d.openSource(b, d.options(table, extra...), tbl, capacity)
+				s := openSource(b, d, d.Options(table, extra...), tbl, capacity)
 				j := &LookupJoin{Source: s, Kind: InnerJoin, Keys: []int{0}}
 				r := rand.New(rand.NewPCG(1, 2))
 				key := uniform

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/palink/palink/join/internal/dbtest"
 )
 
 func TestParseFlinkDuration(t *testing.T) {
@@ -158,7 +160,7 @@ func TestSelectByKeys(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
-	dec2, _ := parseType("DECIMAL(10, 2)")
+	dec2, _ := ParseType("DECIMAL(10, 2)")
 	for _, tc := range []struct {
 		typ  string
 		in   any
@@ -183,12 +185,12 @@ func TestCanonical(t *testing.T) {
 		{"GEOMETRY", []byte("x"), "x"},
 		{"INT", nil, nil},
 	} {
-		ct, err := parseType(tc.typ)
+		ct, err := ParseType(tc.typ)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := canonical(tc.in, ct)
-		if err != nil || !valueEqual(got, tc.want) {
+		got, err := Canonical(tc.in, ct)
+		if err != nil || !dbtest.ValueEqual(got, tc.want) {
 			t.Errorf("%s %T %v: %T %v, %v; want %v", tc.typ, tc.in, tc.in, got, got, err, tc.want)
 		}
 	}
@@ -196,17 +198,17 @@ func TestCanonical(t *testing.T) {
 		in   any
 		want string
 	}{{"12.5", "12.50"}, {int64(7), "7.00"}, {0.1, "0.10"}, {[]byte("-3.255"), "-3.26"}, {"1e2", "100.00"}} {
-		if got, err := canonical(tc.in, dec2); err != nil || got != tc.want {
+		if got, err := Canonical(tc.in, dec2); err != nil || got != tc.want {
 			t.Errorf("DECIMAL(10, 2) %v: %v, %v; want %s", tc.in, got, err, tc.want)
 		}
 	}
-	ct, _ := parseType("INT")
+	ct, _ := ParseType("INT")
 	for _, bad := range []any{"x", 1.5, time.Now()} {
-		if _, err := canonical(bad, ct); err == nil {
+		if _, err := Canonical(bad, ct); err == nil {
 			t.Errorf("INT accepted %v", bad)
 		}
 	}
-	if _, err := parseType("DECIMAL(10, x)"); err == nil {
+	if _, err := ParseType("DECIMAL(10, x)"); err == nil {
 		t.Error("bad scale accepted")
 	}
 }

@@ -25,6 +25,19 @@ var (
 		MaxAttempts: 1, Backoff: func(int) time.Duration { return 0 }, IfEmpty: true, IfError: func(error) bool { return true }}}
 )
 
+// The row/type API is a contract too: the local SQL runtime (join/debug)
+// computes with it.
+var (
+	_ join.Row                          = join.Row{int64(1), "12.50", nil}
+	_ join.Column                       = join.Column{Name: "id", Type: "BIGINT"}
+	_ join.Type                         = join.Type{Kind: join.KindDecimal, Scale: 2}
+	_                                   = []join.Kind{join.KindAny, join.KindBool, join.KindInt, join.KindFloat, join.KindDecimal, join.KindString, join.KindBytes, join.KindDate, join.KindTime, join.KindTimestamp}
+	_ func(string) (join.Type, error)   = join.ParseType
+	_ func(any, join.Type) (any, error) = join.Canonical
+	_ func(any) (time.Time, error)      = join.ParseTime
+	_ func([]join.Column, string) int   = join.ColumnIndex
+)
+
 // Example: enrich order ids with a lookup, in input order, retrying misses.
 func Example() {
 	names := map[int]string{1: "ann", 2: "bob"}

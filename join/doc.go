@@ -1,7 +1,7 @@
 // Package join is Flink's async lookup join, locally: the async wait operator
 // (ordered and unordered output, capacity, timeout, retry), lookup sources
 // (JDBC through database/sql, custom queries) with a lookup cache, and the
-// local debug runner for SQL jobs.
+// row/type API they share. The local SQL runtime of debug runs is join/debug.
 //
 // # The operator
 //
@@ -34,23 +34,12 @@
 // semantics; ParseLookupConfig reads the operator's options from SET
 // 'table.exec.async-lookup.*' and the LOOKUP hint.
 //
-// # Debug runs
+// # Rows and types
 //
-// Debug runs a SQL job locally (`palink debug`, ctrl-d in the SQL editor). It
-// parses the job with flinksql, feeds each source table from a data file
-// (JSON lines or CSV with a header, typed by the DDL; any connector) or from
-// the datagen connector's options, replaces every sink with a capture, and
-// evaluates projections, WHERE filters and expressions (CASE, CAST and
-// TRY_CAST, arithmetic with exact decimals, comparisons, three-valued logic,
-// IS NULL, IN, BETWEEN, LIKE, common string, number and time functions,
-// PROCTIME()). Lookup joins (JOIN or LEFT JOIN t FOR SYSTEM_TIME AS OF …)
-// run through the operator against the real table, with the job's SET and
-// LOOKUP hints; WHERE conditions on the input alone are applied before the
-// lookups, as Flink's planner does. Views, WITH, subqueries in FROM and LIMIT
-// work. What a local run cannot do faithfully is refused with the reason:
-// aggregations, GROUP BY, DISTINCT, windows, OVER, regular joins, ORDER BY,
-// set operations, user-defined functions.
+// Row, Column and Type are the values a lookup returns and the local SQL
+// runtime (join/debug) computes with: ParseType reads a DDL type, Canonical
+// turns a value into its Row representation.
 //
-// It may import flinksql and model, nothing else of palink's; it must
-// not import net/http, bbolt, yarn or tui.
+// It may import flinksql and model, nothing else of palink's (and never
+// join/debug); it must not import net/http, bbolt, yarn or tui.
 package join

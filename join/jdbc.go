@@ -5,16 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
-	_ "modernc.org/sqlite"             // registers "sqlite"
 )
 
 // Connectors a lookup table may name in its WITH clause.
@@ -167,93 +161,6 @@ type SourceStats struct {
 	Cache   CacheStats
 }
 
-// dialect is what differs between the databases.
-type dialect struct {
-	name        string // for messages
-	driver      string // database/sql driver
-	quote       func(string) string
-	placeholder func(n int) string // n from 1
-}
-
-var (
-	postgres = dialect{name: "PostgreSQL", driver: "pgx", quote: quoteDouble, placeholder: func(n int) string { return "$" + strconv.Itoa(n) }}
-	mysqlDB  = dialect{name: "MySQL", driver: "mysql", quote: quoteBacktick, placeholder: func(int) string { return "?" }}
-	// SQLite reads a "quoted" name that is no column as a string literal;
-	// a `quoted` one is always a name.
-	sqlite = dialect{name: "SQLite", driver: "sqlite", quote: quoteBacktick, placeholder: func(int) string { return "?" }}
-)
-
-func quoteDouble(id string) string   { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }
-func quoteBacktick(id string) string { return "`" + strings.ReplaceAll(id, "`", "``") + "`" }
-
-// connect turns a JDBC URL and credentials into a database/sql data source.
-func connect(jdbcURL, user, password string) (dialect, string, error) {
-	rest, ok := strings.CutPrefix(jdbcURL, "jdbc:")
-	if !ok {
-		return dialect{}, "", errors.New("url does not start with 'jdbc:'")
-	}
-	scheme, _, _ := strings.Cut(rest, ":")
-	switch scheme {
-	case "sqlite":
-		path := strings.TrimPrefix(rest, "sqlite:")
-		if path == "" {
-			return dialect{}, "", errors.New("jdbc:sqlite: url names no file")
-		}
-		return sqlite, path, nil
-	case "postgresql", "mysql", "mariadb":
-	default:
-		return dialect{}, "", fmt.Errorf("unsupported database '%s' (want postgresql, mysql, mariadb or sqlite)", scheme)
-	}
-	u, err := url.Parse(rest)
-	if err != nil {
-		return dialect{}, "", fmt.Errorf("url: %w", err)
-	}
-	if u.Host == "" {
-		return dialect{}, "", errors.New("url names no host")
-	}
-	q := u.Query()
-	// JDBC drivers also take the credentials as URL parameters.
-	if user == "" {
-		user = q.Get("user")
-	}
-	if password == "" {
-		password = q.Get("password")
-	}
-	db := strings.TrimPrefix(u.Path, "/")
-	if scheme == "postgresql" {
-		pg := url.URL{Scheme: "postgres", Host: u.Host, Path: "/" + db}
-		if user != "" {
-			pg.User = url.UserPassword(user, password)
-		}
-		params := url.Values{}
-		for k, vs := range q {
-			switch k {
-			case "sslmode", "connect_timeout", "application_name", "sslrootcert", "sslcert", "sslkey":
-				params[k] = vs
-			case "currentSchema":
-				params.Set("search_path", q.Get(k))
-			case "ssl":
-				if q.Get(k) == "true" {
-					params.Set("sslmode", "require")
-				}
-			}
-		}
-		pg.RawQuery = params.Encode()
-		return postgres, pg.String(), nil
-	}
-	cfg := mysql.NewConfig()
-	cfg.User, cfg.Passwd, cfg.Net, cfg.DBName = user, password, "tcp", db
-	cfg.Addr = u.Host
-	if u.Port() == "" {
-		cfg.Addr = net.JoinHostPort(u.Hostname(), "3306")
-	}
-	cfg.ParseTime, cfg.Loc = true, time.UTC
-	if tz := q.Get("connectionTimeZone"); tz != "" && tz != "UTC" {
-		return dialect{}, "", fmt.Errorf("connectionTimeZone=%s: local runs read timestamps as UTC", tz)
-	}
-	return mysqlDB, cfg.FormatDSN(), nil
-}
-
 // JDBCSource looks rows up in a database through database/sql: a prepared
 // statement, a pool as large as the operator's capacity, identical keys in
 // flight queried once, and an optional cache.
@@ -263,8 +170,8 @@ type JDBCSource struct {
 	secret  string // the password, scrubbed from errors
 	db      *sql.DB
 	stmt    *sql.Stmt
-	cols    []colType
-	keyCols []colType
+	cols    []Type
+	keyCols []Type
 	shape   atomic.Pointer[resultShape]
 	cache   *Cache
 	flight  flight
@@ -295,14 +202,14 @@ func OpenSource(ctx context.Context, opts SourceOptions, table Table, capacity i
 		return fail(errors.New("no key columns: the ON clause needs an equality on the table's columns"))
 	}
 	for _, c := range table.Columns {
-		t, err := parseType(c.Type)
+		t, err := ParseType(c.Type)
 		if err != nil {
 			return fail(fmt.Errorf("column %s: %w", c.Name, err))
 		}
 		s.cols = append(s.cols, t)
 	}
 	for _, k := range table.Keys {
-		i := columnIndex(table.Columns, k)
+		i := ColumnIndex(table.Columns, k)
 		if i < 0 {
 			return fail(fmt.Errorf("key %s is not a column of the table", k))
 		}
@@ -341,80 +248,15 @@ func OpenSource(ctx context.Context, opts SourceOptions, table Table, capacity i
 	return s, nil
 }
 
-func columnIndex(cols []Column, name string) int {
+// ColumnIndex is the position of the column named name (in any case) in
+// cols, -1 if there is none.
+func ColumnIndex(cols []Column, name string) int {
 	for i, c := range cols {
 		if strings.EqualFold(c.Name, name) {
 			return i
 		}
 	}
 	return -1
-}
-
-// selectByKeys is the lookup query of Flink's JDBC connector.
-func selectByKeys(d dialect, tableName string, t Table) string {
-	var b strings.Builder
-	b.WriteString("SELECT ")
-	for i, c := range t.Columns {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(d.quote(c.Name))
-	}
-	b.WriteString(" FROM ")
-	for i, part := range strings.Split(tableName, ".") {
-		if i > 0 {
-			b.WriteString(".")
-		}
-		b.WriteString(d.quote(part))
-	}
-	b.WriteString(" WHERE ")
-	for i, k := range t.Keys {
-		if i > 0 {
-			b.WriteString(" AND ")
-		}
-		b.WriteString(d.quote(k) + " = " + d.placeholder(i+1))
-	}
-	return b.String()
-}
-
-// placeholders checks that a custom query has one `?` per key, outside
-// quotes and comments, and writes them as the database wants them.
-func placeholders(query string, d dialect, keys int) (string, error) {
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(query); i++ {
-		c := query[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`':
-			j := i + 1
-			for j < len(query) && query[j] != c {
-				j++
-			}
-			if j == len(query) {
-				return "", fmt.Errorf("query: unterminated %c", c)
-			}
-			b.WriteString(query[i : j+1])
-			i = j
-			continue
-		case c == '-' && strings.HasPrefix(query[i:], "--"):
-			j := strings.IndexByte(query[i:], '\n')
-			if j < 0 {
-				j = len(query) - i
-			}
-			b.WriteString(query[i : i+j])
-			i += j - 1
-			continue
-		case c == '?':
-			n++
-			b.WriteString(d.placeholder(n))
-			continue
-		}
-		b.WriteByte(c)
-	}
-	if n != keys {
-		return "", fmt.Errorf("query has %d `?` placeholders for %d join keys", n, keys)
-	}
-	return b.String(), nil
 }
 
 // Columns returns the table's columns, in the order of a Row's values.
@@ -431,7 +273,7 @@ func (s *JDBCSource) Lookup(ctx context.Context, key []any) ([]Row, error) {
 		if v == nil {
 			return nil, nil // NULL = anything is never true
 		}
-		c, err := canonical(v, s.keyCols[i])
+		c, err := Canonical(v, s.keyCols[i])
 		if err != nil {
 			return nil, fmt.Errorf("lookup in %s: key %s: %w", s.table.Name, s.table.Keys[i], err)
 		}
@@ -532,7 +374,7 @@ func (s *JDBCSource) queryOnce(ctx context.Context, args []any) ([]Row, error) {
 		}
 		row := make(Row, len(s.table.Columns))
 		for i, at := range shape.order {
-			v, err := canonical(raw[at], s.cols[i])
+			v, err := Canonical(raw[at], s.cols[i])
 			if err != nil {
 				return nil, fmt.Errorf("column %s: %w", s.table.Columns[i].Name, err)
 			}
@@ -599,27 +441,3 @@ func (r redacted) Error() string { return r.text }
 
 // Unwrap keeps the chain for errors.Is.
 func (r redacted) Unwrap() error { return r.err }
-
-// redactURL drops credentials from a JDBC URL, for messages.
-func redactURL(jdbcURL string) string {
-	base, query, ok := strings.Cut(jdbcURL, "?")
-	if at := strings.LastIndex(base, "@"); at >= 0 {
-		if i := strings.Index(base, "//"); i >= 0 && i < at {
-			base = base[:i+2] + base[at+1:]
-		}
-	}
-	if !ok {
-		return base
-	}
-	var keep []string
-	for _, p := range strings.Split(query, "&") {
-		k, _, _ := strings.Cut(p, "=")
-		if !strings.EqualFold(k, "password") && !strings.EqualFold(k, "user") {
-			keep = append(keep, p)
-		}
-	}
-	if len(keep) == 0 {
-		return base
-	}
-	return base + "?" + strings.Join(keep, "&")
-}

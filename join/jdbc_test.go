@@ -1,7 +1,6 @@
 package join
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,49 +9,20 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// databases are the three lookup databases; PostgreSQL and MariaDB are
-// skipped when their environment variable is unset.
-var databases = []struct {
-	name string
-	open func(testing.TB) *testDB
-}{
-	{"SQLite", openSQLite},
-	{"PostgreSQL", openPostgres},
-	{"MariaDB", openMySQL},
-}
+	"github.com/palink/palink/join/internal/dbtest"
+)
 
 func usersTable(name string) Table {
 	return Table{Name: name, Columns: userColumns, Keys: []string{"id"}}
 }
 
-func valueEqual(a, b any) bool {
-	switch x := a.(type) {
-	case time.Time:
-		y, ok := b.(time.Time)
-		return ok && x.Equal(y)
-	case []byte:
-		y, ok := b.([]byte)
-		return ok && bytes.Equal(x, y)
-	}
-	return a == b
-}
-
-func rowsEqual(a, b []Row) bool {
-	return slices.EqualFunc(a, b, func(x, y Row) bool { return slices.EqualFunc(x, y, valueEqual) })
-}
-
-func sortRows(rows []Row) {
-	slices.SortFunc(rows, func(a, b Row) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
-}
-
 func TestSourceLookup(t *testing.T) {
-	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
-			d := db.open(t)
-			table := d.createUsers(t)
-			s := d.openSource(t, d.options(table), usersTable(table), 4)
+	for _, db := range dbtest.All {
+		t.Run(db.Name, func(t *testing.T) {
+			d := db.Open(t)
+			table := d.CreateUsers(t)
+			s := openSource(t, d, d.Options(table), usersTable(table), 4)
 			ctx := context.Background()
 			for id, want := range wantUsers {
 				got, err := s.Lookup(ctx, []any{id})
@@ -85,11 +55,11 @@ func TestSourceLookup(t *testing.T) {
 }
 
 func TestSourceCache(t *testing.T) {
-	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
-			d := db.open(t)
-			table := d.createUsers(t)
-			s := d.openSource(t, d.options(table, "lookup.cache", "PARTIAL", "lookup.partial-cache.max-rows", "2",
+	for _, db := range dbtest.All {
+		t.Run(db.Name, func(t *testing.T) {
+			d := db.Open(t)
+			table := d.CreateUsers(t)
+			s := openSource(t, d, d.Options(table, "lookup.cache", "PARTIAL", "lookup.partial-cache.max-rows", "2",
 				"lookup.partial-cache.expire-after-write", "1h"), usersTable(table), 2)
 			ctx := context.Background()
 			for _, id := range []int64{1, 1, 3, 3, 1, 2, 5, 1} {
@@ -104,7 +74,7 @@ func TestSourceCache(t *testing.T) {
 				t.Fatalf("stats %+v", st)
 			}
 			// A row changed in the database is not seen while cached.
-			d.exec(t, fmt.Sprintf("UPDATE %s SET %s = 'renamed' WHERE %s = 1", d.quote(table), d.quote("name"), d.quote("id")))
+			d.Exec(t, fmt.Sprintf("UPDATE %s SET %s = 'renamed' WHERE %s = 1", d.Quote(table), d.Quote("name"), d.Quote("id")))
 			got, _ := s.Lookup(ctx, []any{int64(1)})
 			if got[0][1] != "ann" {
 				t.Fatalf("cached row %v, want the name before the update", got[0])
@@ -115,16 +85,16 @@ func TestSourceCache(t *testing.T) {
 
 // The custom-query connector: the user's SQL, `?` per key.
 func TestSourceCustomQuery(t *testing.T) {
-	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
-			d := db.open(t)
-			table := d.createUsers(t)
-			q := d.quote
+	for _, db := range dbtest.All {
+		t.Run(db.Name, func(t *testing.T) {
+			d := db.Open(t)
+			table := d.CreateUsers(t)
+			q := d.Quote
 			query := fmt.Sprintf("SELECT %s AS tier, %s AS id, 'literal ? not a key' AS note, %s -- ? nor this\n FROM %s WHERE %s = ? AND %s = ?",
 				q("tier"), q("id"), q("active"), q(table), q("tier"), q("active"))
-			with := d.options(table, "connector", "palink-query", "query", query)
+			with := d.Options(table, "connector", "palink-query", "query", query)
 			delete(with, "table-name")
-			s := d.openSource(t, with, Table{Name: "gold_users", Columns: []Column{{"id", "BIGINT"}, {"tier", "STRING"}, {"active", "BOOLEAN"}}, Keys: []string{"tier", "active"}}, 2)
+			s := openSource(t, d, with, Table{Name: "gold_users", Columns: []Column{{"id", "BIGINT"}, {"tier", "STRING"}, {"active", "BOOLEAN"}}, Keys: []string{"tier", "active"}}, 2)
 			got, err := s.Lookup(context.Background(), []any{"gold", true})
 			if err != nil {
 				t.Fatal(err)
@@ -158,13 +128,13 @@ func TestLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 			join(orders[4], user(4, 0)), join(orders[5], user(5, 0)), join(orders[6], user(1, 0)),
 		},
 	}
-	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
-			d := db.open(t)
-			table := d.createUsers(t)
+	for _, db := range dbtest.All {
+		t.Run(db.Name, func(t *testing.T) {
+			d := db.Open(t)
+			table := d.CreateUsers(t)
 			for _, kind := range []JoinKind{InnerJoin, LeftJoin} {
 				for _, mode := range modes {
-					s := d.openSource(t, d.options(table, "lookup.cache", "PARTIAL", "lookup.partial-cache.max-rows", "100"), usersTable(table), 3)
+					s := openSource(t, d, d.Options(table, "lookup.cache", "PARTIAL", "lookup.partial-cache.max-rows", "100"), usersTable(table), 3)
 					j := &LookupJoin{Source: s, Kind: kind, Keys: []int{1}}
 					got, err := runRows(New(j.Func(), Options{Mode: mode, Capacity: 3, Timeout: 30 * time.Second}), orders)
 					if err != nil {
@@ -219,9 +189,9 @@ func runRows(op *Operator[Row, Row], rows []Row) ([]Row, error) {
 
 // Identical keys in flight are looked up once.
 func TestSourceIdenticalKeysInFlightQueriedOnce(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
-	s := d.openSource(t, d.options(table), usersTable(table), 8)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
+	s := openSource(t, d, d.Options(table), usersTable(table), 8)
 	var wg sync.WaitGroup
 	// Hold the leader inside its query until every follower waits on it.
 	gate := make(chan struct{})
@@ -247,20 +217,20 @@ func TestSourceIdenticalKeysInFlightQueriedOnce(t *testing.T) {
 
 // The pool is as large as the operator's capacity.
 func TestSourcePoolSizedToCapacity(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
-	s := d.openSource(t, d.options(table), usersTable(table), 5)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
+	s := openSource(t, d, d.Options(table), usersTable(table), 5)
 	if got := s.db.Stats().MaxOpenConnections; got != 5 {
 		t.Fatalf("max open connections %d, want 5", got)
 	}
 }
 
 func TestSourceRetriesFailedQueries(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
-	s := d.openSource(t, d.options(table, "lookup.max-retries", "2"), usersTable(table), 1)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
+	s := openSource(t, d, d.Options(table, "lookup.max-retries", "2"), usersTable(table), 1)
 	s.backoff = func(int) time.Duration { return time.Millisecond }
-	d.exec(t, "DROP TABLE "+d.quote(table)) // every query fails from now on
+	d.Exec(t, "DROP TABLE "+d.Quote(table)) // every query fails from now on
 	_, err := s.Lookup(context.Background(), []any{int64(1)})
 	if err == nil || !strings.Contains(err.Error(), "lookup in "+table) {
 		t.Fatalf("error %v, want one naming the table", err)
@@ -271,18 +241,18 @@ func TestSourceRetriesFailedQueries(t *testing.T) {
 }
 
 func TestSourceOpenErrors(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	for name, tc := range map[string]struct {
 		with  map[string]string
 		table Table
 		want  string
 	}{
-		"no table":       {d.options("nope"), usersTable("nope"), "no such table"},
-		"unknown column": {d.options(table), Table{Name: table, Columns: []Column{{"id", "BIGINT"}, {"ghost", "INT"}}, Keys: []string{"id"}}, "ghost"},
-		"key not column": {d.options(table), Table{Name: table, Columns: userColumns, Keys: []string{"uid"}}, "key uid is not a column"},
-		"no keys":        {d.options(table), Table{Name: table, Columns: userColumns}, "no key columns"},
-		"placeholders": {map[string]string{"connector": "palink-query", "url": d.jdbcURL, "query": "SELECT 1 AS id WHERE 1 = ?"},
+		"no table":       {d.Options("nope"), usersTable("nope"), "no such table"},
+		"unknown column": {d.Options(table), Table{Name: table, Columns: []Column{{"id", "BIGINT"}, {"ghost", "INT"}}, Keys: []string{"id"}}, "ghost"},
+		"key not column": {d.Options(table), Table{Name: table, Columns: userColumns, Keys: []string{"uid"}}, "key uid is not a column"},
+		"no keys":        {d.Options(table), Table{Name: table, Columns: userColumns}, "no key columns"},
+		"placeholders": {map[string]string{"connector": "palink-query", "url": d.JDBCURL, "query": "SELECT 1 AS id WHERE 1 = ?"},
 			Table{Name: "q", Columns: []Column{{"id", "INT"}}, Keys: []string{"id", "id"}}, "1 `?` placeholders for 2 join keys"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -314,13 +284,13 @@ func TestPasswordNotInErrors(t *testing.T) {
 
 // A lookup miss retried per the LOOKUP hint finds a row that appears later.
 func TestLookupJoinMissRetry(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
-	s := d.openSource(t, d.options(table), usersTable(table), 1)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
+	s := openSource(t, d, d.Options(table), usersTable(table), 1)
 	attempts := 0
 	j := &LookupJoin{Source: countingSource{s, &attempts, func(n int) {
 		if n == 2 {
-			d.exec(t, fmt.Sprintf("INSERT INTO %s (%s, %s) VALUES (3, 'cat')", d.quote(table), d.quote("id"), d.quote("name")))
+			d.Exec(t, fmt.Sprintf("INSERT INTO %s (%s, %s) VALUES (3, 'cat')", d.Quote(table), d.Quote("id"), d.Quote("name")))
 		}
 	}}, Kind: InnerJoin, Keys: []int{0}, MissRetry: &Retry{MaxAttempts: 3, Backoff: FixedDelay(time.Millisecond), IfEmpty: true}}
 	got, err := j.Func()(context.Background(), Row{int64(3)})
@@ -344,9 +314,9 @@ func (c countingSource) Lookup(ctx context.Context, key []any) ([]Row, error) {
 
 // The rest of the ON clause filters matches; a LEFT JOIN pads when none pass.
 func TestLookupJoinCondition(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
-	s := d.openSource(t, d.options(table), usersTable(table), 1)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
+	s := openSource(t, d, d.Options(table), usersTable(table), 1)
 	onlyActive := func(_, dim Row) (bool, error) { return dim[6] == true, nil }
 	for kind, want := range map[JoinKind]int{InnerJoin: 1, LeftJoin: 1} {
 		j := &LookupJoin{Source: s, Kind: kind, Keys: []int{0}, Condition: onlyActive}

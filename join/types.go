@@ -33,83 +33,87 @@ type Column struct {
 	Type string `json:"type"` // the Flink SQL type, as written: "INT", "DECIMAL(10, 2)", "TIMESTAMP(3)"
 }
 
-// kind is the canonical Go representation of a Flink type.
-type kind int
+// Kind is the canonical Go representation of a Flink type: the Go type of
+// its values in a Row.
+type Kind int
 
+// Kinds, as Row's table lists them.
 const (
-	kindAny kind = iota // unknown type: values pass as the driver gives them, []byte as string
-	kindBool
-	kindInt
-	kindFloat
-	kindDecimal
-	kindString
-	kindBytes
-	kindDate
-	kindTime
-	kindTimestamp
+	KindAny       Kind = iota // unknown type: values pass as the driver gives them, []byte as string
+	KindBool                  // bool
+	KindInt                   // int64
+	KindFloat                 // float64
+	KindDecimal               // string with Scale decimals
+	KindString                // string
+	KindBytes                 // []byte
+	KindDate                  // time.Time, midnight UTC
+	KindTime                  // string, "15:04:05"
+	KindTimestamp             // time.Time, UTC
 )
 
-type colType struct {
-	kind  kind
-	scale int // DECIMAL's
+// Type is the Flink type of a column as Row values carry it.
+type Type struct {
+	Kind  Kind
+	Scale int // DECIMAL's
 }
 
-// parseType reads the Flink type of a DDL column.
-func parseType(t string) (colType, error) {
+// ParseType reads the Flink type of a DDL column ("DECIMAL(10, 2)",
+// "TIMESTAMP(3)"); a type it does not know is KindAny.
+func ParseType(t string) (Type, error) {
 	u := strings.ToUpper(strings.TrimSpace(t))
 	u = strings.TrimSpace(strings.TrimSuffix(u, "NOT NULL"))
 	base, args := u, ""
 	if i := strings.IndexByte(u, '('); i >= 0 {
 		j := strings.IndexByte(u, ')')
 		if j < i {
-			return colType{}, fmt.Errorf("type %q: unbalanced parentheses", t)
+			return Type{}, fmt.Errorf("type %q: unbalanced parentheses", t)
 		}
 		base, args = strings.TrimSpace(u[:i])+" "+strings.TrimSpace(u[j+1:]), u[i+1:j]
 		base = strings.TrimSpace(base)
 	}
 	switch {
 	case base == "BOOLEAN" || base == "BOOL":
-		return colType{kind: kindBool}, nil
+		return Type{Kind: KindBool}, nil
 	case base == "TINYINT" || base == "SMALLINT" || base == "INT" || base == "INTEGER" || base == "BIGINT":
-		return colType{kind: kindInt}, nil
+		return Type{Kind: KindInt}, nil
 	case base == "FLOAT" || base == "REAL" || base == "DOUBLE" || base == "DOUBLE PRECISION":
-		return colType{kind: kindFloat}, nil
+		return Type{Kind: KindFloat}, nil
 	case base == "DECIMAL" || base == "DEC" || base == "NUMERIC":
 		scale := 0 // Flink's DECIMAL is DECIMAL(10, 0)
 		if parts := strings.Split(args, ","); len(parts) == 2 {
 			s, err := strconv.Atoi(strings.TrimSpace(parts[1]))
 			if err != nil || s < 0 {
-				return colType{}, fmt.Errorf("type %q: bad scale", t)
+				return Type{}, fmt.Errorf("type %q: bad scale", t)
 			}
 			scale = s
 		}
-		return colType{kind: kindDecimal, scale: scale}, nil
+		return Type{Kind: KindDecimal, Scale: scale}, nil
 	case base == "CHAR" || base == "VARCHAR" || base == "STRING" || base == "CHARACTER VARYING":
-		return colType{kind: kindString}, nil
+		return Type{Kind: KindString}, nil
 	case base == "BINARY" || base == "VARBINARY" || base == "BYTES":
-		return colType{kind: kindBytes}, nil
+		return Type{Kind: KindBytes}, nil
 	case base == "DATE":
-		return colType{kind: kindDate}, nil
+		return Type{Kind: KindDate}, nil
 	case base == "TIME" || base == "TIME WITHOUT TIME ZONE":
-		return colType{kind: kindTime}, nil
+		return Type{Kind: KindTime}, nil
 	case strings.HasPrefix(base, "TIMESTAMP"):
-		return colType{kind: kindTimestamp}, nil
+		return Type{Kind: KindTimestamp}, nil
 	default:
-		return colType{kind: kindAny}, nil
+		return Type{Kind: KindAny}, nil
 	}
 }
 
-// canonical turns a value scanned from a driver into the Row representation
-// of its column's type.
-func canonical(v any, t colType) (any, error) {
+// Canonical turns a value scanned from a driver, read from a data file or
+// computed into the Row representation of type t; nil stays nil.
+func Canonical(v any, t Type) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if b, ok := v.([]byte); ok && t.kind != kindBytes {
+	if b, ok := v.([]byte); ok && t.Kind != KindBytes {
 		v = string(b) // MySQL sends most values as text
 	}
-	switch t.kind {
-	case kindBool:
+	switch t.Kind {
+	case KindBool:
 		switch x := v.(type) {
 		case bool:
 			return x, nil
@@ -118,7 +122,7 @@ func canonical(v any, t colType) (any, error) {
 		case string:
 			return strconv.ParseBool(strings.TrimSpace(x))
 		}
-	case kindInt:
+	case KindInt:
 		switch x := v.(type) {
 		case int64:
 			return x, nil
@@ -138,7 +142,7 @@ func canonical(v any, t colType) (any, error) {
 		case string:
 			return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		}
-	case kindFloat:
+	case KindFloat:
 		switch x := v.(type) {
 		case float64:
 			return x, nil
@@ -149,7 +153,7 @@ func canonical(v any, t colType) (any, error) {
 		case string:
 			return strconv.ParseFloat(strings.TrimSpace(x), 64)
 		}
-	case kindDecimal:
+	case KindDecimal:
 		r := new(big.Rat)
 		switch x := v.(type) {
 		case string:
@@ -166,8 +170,8 @@ func canonical(v any, t colType) (any, error) {
 		default:
 			return nil, fmt.Errorf("%T is not a decimal", v)
 		}
-		return r.FloatString(t.scale), nil
-	case kindString:
+		return r.FloatString(t.Scale), nil
+	case KindString:
 		switch x := v.(type) {
 		case string:
 			return x, nil
@@ -176,23 +180,23 @@ func canonical(v any, t colType) (any, error) {
 		default:
 			return fmt.Sprint(x), nil
 		}
-	case kindBytes:
+	case KindBytes:
 		switch x := v.(type) {
 		case []byte:
 			return append([]byte(nil), x...), nil
 		case string:
 			return []byte(x), nil
 		}
-	case kindDate:
+	case KindDate:
 		if x, ok := v.(time.Time); ok {
 			return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC), nil // the date where it was written
 		}
-		ts, err := toTime(v)
+		ts, err := ParseTime(v)
 		if err != nil {
 			return nil, err
 		}
 		return time.Date(ts.Year(), ts.Month(), ts.Day(), 0, 0, 0, 0, time.UTC), nil
-	case kindTime:
+	case KindTime:
 		switch x := v.(type) {
 		case time.Time:
 			return x.Format("15:04:05"), nil
@@ -202,8 +206,8 @@ func canonical(v any, t colType) (any, error) {
 			}
 			return x, nil
 		}
-	case kindTimestamp:
-		return toTime(v)
+	case KindTimestamp:
+		return ParseTime(v)
 	default:
 		return v, nil
 	}
@@ -219,8 +223,10 @@ var timeLayouts = []string{
 	"2006-01-02",
 }
 
-// toTime reads a timestamp without a zone as UTC, as Flink's TIMESTAMP has none.
-func toTime(v any) (time.Time, error) {
+// ParseTime reads a timestamp: a time.Time, a string in one of the usual
+// layouts, or epoch milliseconds. One without a zone is UTC, as Flink's
+// TIMESTAMP has none.
+func ParseTime(v any) (time.Time, error) {
 	switch x := v.(type) {
 	case time.Time:
 		return x.UTC(), nil

@@ -2,13 +2,15 @@ package api
 
 import (
 	"context"
+	"io"
 	"time"
 )
 
 // Debugger runs a SQL job locally, on this machine, against data files and
-// the real lookup databases (issue 6's debug run). It is not part of
-// Service: the data files are the caller's, so a debug run happens in the
-// caller's process even when Service is an agent's.
+// the real lookup databases (issue 6's debug run): the TUI's ctrl-d and
+// `palink debug` both. It is not part of Service: the data files and the
+// access to the lookup databases are the caller's, so a debug run happens in
+// the caller's process even when Service is an agent's.
 type Debugger interface {
 	// Debug starts a run and streams what happens. The first event is
 	// DebugStarted, the last DebugFinished (with the run's error, if any);
@@ -72,6 +74,9 @@ type DebugEvent struct {
 	// Read (DebugProgress and DebugFinished) counts the rows read so far,
 	// by source table.
 	Read map[string]int64
+	// Received (DebugProgress and DebugFinished) counts the rows the sinks
+	// received so far, all sinks together.
+	Received int64
 	// Elapsed is the time since the run started.
 	Elapsed time.Duration
 	// Row (DebugRowReceived) is the row a sink received.
@@ -80,6 +85,22 @@ type DebugEvent struct {
 	// A failure of one input names it ("orders.jsonl line 3: …", "input
 	// row 2: …").
 	Err error
+	// Output (DebugFinished) is the rows the sinks received, with their
+	// types, for writing out; nil when the run failed before it had any.
+	Output DebugOutput
+}
+
+// DebugOutput writes a finished run's rows and lookup statistics as
+// `palink debug` prints them. Sinks are numbered as DebugFinished lists them.
+type DebugOutput interface {
+	// WriteText writes each sink's rows as a table, then WriteLookups.
+	WriteText(w io.Writer) error
+	// WriteLookups writes what each lookup join did, a line each.
+	WriteLookups(w io.Writer) error
+	// WriteJSON writes sinks, rows and lookups as one JSON document.
+	WriteJSON(w io.Writer) error
+	// WriteRows writes one sink's rows as JSON lines, one object a row.
+	WriteRows(w io.Writer, sink int) error
 }
 
 // DebugSource is a table the run reads.

@@ -1,29 +1,19 @@
-package join
+package debug
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/internal/dbtest"
 )
-
-var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 const ordersJSONL = `{"order_id": 100, "user_id": 1, "amount": 9.5, "status": "paid"}
 {"order_id": 101, "user_id": 2, "amount": 1, "status": "paid", "ignored": [1, 2]}
@@ -35,10 +25,10 @@ const ordersJSONL = `{"order_id": 100, "user_id": 1, "amount": 9.5, "status": "p
 {"order_id": 106, "USER_ID": 1, "amount": 6}
 `
 
-func enrichJob(d *testDB, table string) string {
+func enrichJob(d *dbtest.DB, table string) string {
 	auth := ""
-	if d.user != "" {
-		auth = fmt.Sprintf(", 'username' = '%s', 'password' = '%s'", d.user, d.pass)
+	if d.User != "" {
+		auth = fmt.Sprintf(", 'username' = '%s', 'password' = '%s'", d.User, d.Pass)
 	}
 	return fmt.Sprintf(`
 SET 'table.exec.async-lookup.buffer-capacity' = '4';
@@ -63,10 +53,10 @@ SELECT /*+ LOOKUP('table'='u', 'output-mode'='allow_unordered') */
 FROM orders AS o
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id
 WHERE o.status IS NULL OR o.status <> 'cancelled';
-`, d.jdbcURL, table, auth)
+`, d.JDBCURL, table, auth)
 }
 
-var wantEnriched = []Row{
+var wantEnriched = []join.Row{
 	{int64(100), "ANN", "gold", "19.00", true, date(2024, 1, 2)},
 	{int64(101), "BOB", "silver", "2.00", false, date(2023, 12, 31)},
 	{int64(101), "BOB2", "bronze", "2.00", false, date(2023, 6, 1)},
@@ -79,16 +69,16 @@ var wantEnriched = []Row{
 // The same debug job gives the same rows on SQLite, PostgreSQL and MariaDB.
 func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
-	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
-			d := db.open(t)
-			table := d.createUsers(t)
+	for _, db := range dbtest.All {
+		t.Run(db.Name, func(t *testing.T) {
+			d := db.Open(t)
+			table := d.CreateUsers(t)
 			var mu sync.Mutex
-			var streamed []DebugRow
+			var streamed []SinkRow
 			var read []int64
-			res, err := Debug(context.Background(), enrichJob(d, table), DebugOptions{
+			res, err := Run(context.Background(), enrichJob(d, table), Options{
 				Data: map[string]string{"orders": orders}, Now: func() time.Time { return fixedNow },
-				OnRow:  func(r DebugRow) { mu.Lock(); streamed = append(streamed, r); mu.Unlock() },
+				OnRow:  func(r SinkRow) { mu.Lock(); streamed = append(streamed, r); mu.Unlock() },
 				OnRead: func(table string, n int64) { mu.Lock(); read = append(read, n); mu.Unlock() },
 			})
 			if err != nil {
@@ -119,7 +109,7 @@ func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 				t.Fatalf("lookups %+v", res.Lookups)
 			}
 			l := res.Lookups[0]
-			if l.Config.Options.Capacity != 4 || l.Config.Options.Mode != Unordered || l.Config.Options.Timeout != 30*time.Second {
+			if l.Config.Options.Capacity != 4 || l.Config.Options.Mode != join.Unordered || l.Config.Options.Timeout != 30*time.Second {
 				t.Fatalf("lookup config %+v: want SET capacity and timeout, hint's output mode", l.Config.Options)
 			}
 			// user 1 twice (cached once), NULL user asks nothing.
@@ -153,7 +143,7 @@ SELECT id,
   TRY_CAST(note AS INT) AS bad, IF(qty > 5, 'many', 'few') AS how_many, ROUND(CAST(price AS DOUBLE), 1) AS r,
   NULLIF(note, '') AS note_or_null, PROCTIME() AS pt
 FROM t WHERE id < 10`
-	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"T": data}, Now: func() time.Time { return fixedNow }})
+	res, err := Run(context.Background(), job, Options{Data: map[string]string{"T": data}, Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +172,7 @@ CREATE TABLE gen (id BIGINT, score INT, name STRING, flag BOOLEAN) WITH (
 CREATE TABLE sink (id BIGINT, score INT, name STRING, flag BOOLEAN) WITH ('connector' = 'blackhole');
 INSERT INTO sink SELECT * FROM gen WHERE score >= 1;
 SELECT id FROM gen LIMIT 3;`
-	res, err := Debug(context.Background(), job, DebugOptions{})
+	res, err := Run(context.Background(), job, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,14 +185,14 @@ SELECT id FROM gen LIMIT 3;`
 			t.Fatalf("row %v out of its options", r)
 		}
 	}
-	again, _ := Debug(context.Background(), job, DebugOptions{})
+	again, _ := Run(context.Background(), job, Options{})
 	if !rowsEqual(again.Sinks[0].Rows, rows) {
 		t.Fatal("datagen is not repeatable")
 	}
-	if got := res.Sinks[1].Rows; !rowsEqual(got, []Row{{int64(10)}, {int64(11)}, {int64(12)}}) {
+	if got := res.Sinks[1].Rows; !rowsEqual(got, []join.Row{{int64(10)}, {int64(11)}, {int64(12)}}) {
 		t.Fatalf("LIMIT 3: %v", got)
 	}
-	res, err = Debug(context.Background(), job, DebugOptions{Limit: 7})
+	res, err = Run(context.Background(), job, Options{Limit: 7})
 	if err != nil || len(res.Sinks[0].Rows) != 7 {
 		t.Fatalf("--limit 7: %v, %v", res, err)
 	}
@@ -226,7 +216,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 		{"CREATE FUNCTION f AS 'x.Y'", "CreateFunction is not supported"},
 		{"SELECT FROM", "does not parse"},
 	} {
-		_, err := Debug(context.Background(), base+tc.sql, DebugOptions{Data: map[string]string{"t": data}})
+		_, err := Run(context.Background(), base+tc.sql, Options{Data: map[string]string{"t": data}})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.sql, err, tc.want)
 		}
@@ -236,29 +226,29 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 // Errors name the input row and the reason.
 func TestDebugErrorsNameTheRow(t *testing.T) {
 	bad := writeFile(t, "t.jsonl", "{\"a\": 1}\n{\"a\": \"x\"}\n")
-	_, err := Debug(context.Background(), "CREATE TABLE t (a INT) WITH ('connector'='kafka'); SELECT a FROM t",
-		DebugOptions{Data: map[string]string{"t": bad}})
+	_, err := Run(context.Background(), "CREATE TABLE t (a INT) WITH ('connector'='kafka'); SELECT a FROM t",
+		Options{Data: map[string]string{"t": bad}})
 	if err == nil || !strings.Contains(err.Error(), "line 2, column a") {
 		t.Fatalf("%v", err)
 	}
 
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := enrichJob(d, table)
-	d.exec(t, "DROP TABLE "+d.quote(table)) // lookups fail
-	_, err = Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
+	d.Exec(t, "DROP TABLE "+d.Quote(table)) // lookups fail
+	_, err = Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
 	if err == nil || !strings.Contains(err.Error(), "no such table") {
 		t.Fatalf("%v", err)
 	}
 }
 
 func TestDebugLookupErrorNamesInputRow(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := strings.Replace(enrichJob(d, table), "ON o.user_id = u.id", "ON o.user_id = u.id AND 1 / (o.order_id - 101) > 0", 1)
-	_, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
+	_, err := Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
 	if err == nil || !strings.Contains(err.Error(), "input row 2") || !strings.Contains(err.Error(), "division by zero") {
 		t.Fatalf("%v", err)
 	}
@@ -266,8 +256,8 @@ func TestDebugLookupErrorNamesInputRow(t *testing.T) {
 
 func TestWriteJSONLines(t *testing.T) {
 	var b bytes.Buffer
-	cols := []Column{{"id", "BIGINT"}, {"total", "DECIMAL(10, 2)"}, {"day", "DATE"}, {"ts", "TIMESTAMP(3)"}, {"n", "STRING"}}
-	rows := []Row{{int64(1), "12.50", date(2024, 1, 2), ts("2024-01-02 10:00:00.123"), nil}}
+	cols := []join.Column{{Name: "id", Type: "BIGINT"}, {Name: "total", Type: "DECIMAL(10, 2)"}, {Name: "day", Type: "DATE"}, {Name: "ts", Type: "TIMESTAMP(3)"}, {Name: "n", Type: "STRING"}}
+	rows := []join.Row{{int64(1), "12.50", date(2024, 1, 2), ts("2024-01-02 10:00:00.123"), nil}}
 	if err := WriteJSONLines(&b, cols, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -277,16 +267,16 @@ func TestWriteJSONLines(t *testing.T) {
 }
 
 func TestWriteDebugResult(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := strings.Replace(enrichJob(d, table), "'output-mode'='allow_unordered'", "'output-mode'='ordered'", 1)
-	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}, Limit: 2})
+	res, err := Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}, Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var text bytes.Buffer
-	if err := WriteDebugText(&text, res); err != nil {
+	if err := res.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	wantText := `enriched: 2 rows
@@ -299,7 +289,7 @@ order_id | name | tier   | total | big   | since
 		t.Fatalf("got\n%s\nwant it to start with\n%s", got, wantText)
 	}
 	var js bytes.Buffer
-	if err := WriteDebugJSON(&js, res); err != nil {
+	if err := res.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"name": "enriched"`, `"order_id": 100,`, `"total": 19.00,`, `"since": "2024-01-02"`, `"table": "users"`} {
@@ -311,8 +301,8 @@ order_id | name | tier   | total | big   | since
 
 // Two lookups in a row, the second keyed by an expression of the first's output.
 func TestDebugChainedLookups(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := enrichJob(d, table)
 	job = job[:strings.Index(job, "CREATE TABLE enriched")] + `
@@ -321,14 +311,14 @@ FROM orders AS o
 JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON u.id = o.user_id
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS nxt ON nxt.id = u.id + 1 AND nxt.active
 WHERE o.amount < 6`
-	res, err := Debug(context.Background(), job, DebugOptions{Data: map[string]string{"orders": orders}})
+	res, err := Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := res.Sinks[0].Rows
 	sortRows(got)
 	// 1 → 2 has two rows, one active (bob2); 2 → 3 none; 4 → 5 eve (active); 100 and 106 are >= 6.
-	want := []Row{{int64(101), "bob", nil}, {int64(101), "bob2", nil}, {int64(104), "dan", "eve"}, {int64(105), "eve", nil}}
+	want := []join.Row{{int64(101), "bob", nil}, {int64(101), "bob2", nil}, {int64(104), "dan", "eve"}, {int64(105), "eve", nil}}
 	sortRows(want)
 	if !rowsEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -348,7 +338,7 @@ SELECT id FROM g`
 	var once sync.Once
 	errc := make(chan error, 1)
 	go func() {
-		_, err := Debug(ctx, job, DebugOptions{OnRow: func(DebugRow) { once.Do(func() { close(first) }) }})
+		_, err := Run(ctx, job, Options{OnRow: func(SinkRow) { once.Do(func() { close(first) }) }})
 		errc <- err
 	}()
 	<-first
@@ -356,10 +346,10 @@ SELECT id FROM g`
 	select {
 	case err := <-errc:
 		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("Debug: %v", err)
+			t.Fatalf("Run: %v", err)
 		}
 	case <-time.After(wait):
-		t.Fatal("Debug did not return after cancel")
+		t.Fatal("Run did not return after cancel")
 	}
 }
 
@@ -369,18 +359,18 @@ func TestDebugLimitStopsUnboundedSource(t *testing.T) {
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000000');
 SELECT id * 10 AS x FROM (SELECT id FROM g WHERE id > 2 LIMIT 4)`
 	done := make(chan struct{})
-	var res *DebugResult
+	var res *Result
 	var err error
 	go func() {
 		defer close(done)
-		res, err = Debug(context.Background(), job, DebugOptions{})
+		res, err = Run(context.Background(), job, Options{})
 	}()
 	select {
 	case <-done:
 	case <-time.After(wait):
 		t.Fatal("the run did not stop at its LIMIT")
 	}
-	if err != nil || !rowsEqual(res.Sinks[0].Rows, []Row{{int64(30)}, {int64(40)}, {int64(50)}, {int64(60)}}) {
+	if err != nil || !rowsEqual(res.Sinks[0].Rows, []join.Row{{int64(30)}, {int64(40)}, {int64(50)}, {int64(60)}}) {
 		t.Fatalf("%v, %v", res, err)
 	}
 }
@@ -389,10 +379,10 @@ SELECT id * 10 AS x FROM (SELECT id FROM g WHERE id > 2 LIMIT 4)`
 func TestDebugUnboundedDatagenNeedsLimit(t *testing.T) {
 	job := `CREATE TABLE g (id INT, v DOUBLE) WITH ('connector' = 'datagen', 'fields.v.min' = '1', 'fields.v.max' = '2');
 SELECT id, v FROM g`
-	if _, err := Debug(context.Background(), job, DebugOptions{}); err == nil || !strings.Contains(err.Error(), "unbounded") {
+	if _, err := Run(context.Background(), job, Options{}); err == nil || !strings.Contains(err.Error(), "unbounded") {
 		t.Fatalf("%v", err)
 	}
-	res, err := Debug(context.Background(), job, DebugOptions{Limit: 5})
+	res, err := Run(context.Background(), job, Options{Limit: 5})
 	if err != nil || len(res.Sinks[0].Rows) != 5 {
 		t.Fatalf("%v, %v", res, err)
 	}
@@ -406,11 +396,11 @@ SELECT id, v FROM g`
 // A bad source row that fails before the lookup table is open: the run
 // reports the row, not the cancellation it caused in the lookup stage.
 func TestDebugEarlySourceErrorWinsOverLookupSetup(t *testing.T) {
-	d := openSQLite(t)
-	table := d.createUsers(t)
+	d := dbtest.SQLite(t)
+	table := d.CreateUsers(t)
 	bad := writeFile(t, "orders.jsonl", "{\"order_id\": \"not a number\", \"user_id\": 1}\n")
 	for i := 0; i < 20; i++ { // the race between the two stages goes both ways
-		_, err := Debug(context.Background(), enrichJob(d, table), DebugOptions{Data: map[string]string{"orders": bad}})
+		_, err := Run(context.Background(), enrichJob(d, table), Options{Data: map[string]string{"orders": bad}})
 		if err == nil || !strings.Contains(err.Error(), "line 1, column order_id") || strings.Contains(err.Error(), "context canceled") {
 			t.Fatalf("run %d: %v", i, err)
 		}

@@ -1,13 +1,14 @@
-package join
+package debug
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/palink/palink/join"
 )
 
 // FormatValue renders a row value as Flink's SQL client prints it: NULL,
@@ -33,7 +34,7 @@ func FormatValue(v any) string {
 }
 
 // WriteTable writes rows as an aligned text table under a header.
-func WriteTable(w io.Writer, cols []Column, rows []Row) error {
+func WriteTable(w io.Writer, cols []join.Column, rows []join.Row) error {
 	widths := make([]int, len(cols))
 	cells := make([][]string, len(rows))
 	for i, c := range cols {
@@ -84,7 +85,7 @@ func WriteTable(w io.Writer, cols []Column, rows []Row) error {
 // WriteJSONLines writes rows as JSON objects keyed by column name, one a
 // line, in column order. Decimals are JSON numbers, as Flink's json format
 // writes them; times are strings.
-func WriteJSONLines(w io.Writer, cols []Column, rows []Row) error {
+func WriteJSONLines(w io.Writer, cols []join.Column, rows []join.Row) error {
 	for _, row := range rows {
 		var b strings.Builder
 		b.WriteByte('{')
@@ -118,16 +119,16 @@ func jsonValue(v any, typ string) ([]byte, error) {
 	case time.Time:
 		return json.Marshal(FormatValue(x))
 	case string:
-		if t, err := parseType(typ); err == nil && t.kind == kindDecimal {
+		if t, err := join.ParseType(typ); err == nil && t.Kind == join.KindDecimal {
 			return []byte(x), nil
 		}
 	}
 	return json.Marshal(v)
 }
 
-// WriteDebugText writes a debug run's result for people: each sink's rows
-// as a table, then what each lookup join did.
-func WriteDebugText(w io.Writer, res *DebugResult) error {
+// WriteText writes the result for people: each sink's rows as a table,
+// then what each lookup join did (WriteLookups).
+func (res *Result) WriteText(w io.Writer) error {
 	for i, s := range res.Sinks {
 		if i > 0 {
 			if _, err := io.WriteString(w, "\n"); err != nil {
@@ -141,8 +142,14 @@ func WriteDebugText(w io.Writer, res *DebugResult) error {
 			return err
 		}
 	}
+	return res.WriteLookups(w)
+}
+
+// WriteLookups writes what each lookup join did, one line each: lookups,
+// queries, cache hits, latency, mode and capacity.
+func (res *Result) WriteLookups(w io.Writer) error {
 	for _, l := range res.Lookups {
-		p50, p99 := percentile(l.Latency, 0.5), percentile(l.Latency, 0.99)
+		p50, p99 := l.Percentile(0.5).Round(10*time.Microsecond), l.Percentile(0.99).Round(10*time.Microsecond)
 		if _, err := fmt.Fprintf(w, "\nlookup %s: %d lookups, %d queries, cache hit %.0f%%, p50 %v, p99 %v (%s, capacity %d)\n",
 			l.Table, l.Stats.Lookups, l.Stats.Queries, 100*l.Stats.Cache.HitRatio(), p50, p99,
 			strings.ToLower(l.Config.Options.Mode.String()), l.Config.Options.Capacity); err != nil {
@@ -152,22 +159,21 @@ func WriteDebugText(w io.Writer, res *DebugResult) error {
 	return nil
 }
 
-// percentile of durations, 0 for none.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
+// WriteRows writes the rows of res.Sinks[sink] as JSON lines (WriteJSONLines).
+func (res *Result) WriteRows(w io.Writer, sink int) error {
+	if sink < 0 || sink >= len(res.Sinks) {
+		return fmt.Errorf("no sink #%d: the run has %d", sink, len(res.Sinks))
 	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(p*float64(len(s))))].Round(10 * time.Microsecond)
+	s := res.Sinks[sink]
+	return WriteJSONLines(w, s.Columns, s.Rows)
 }
 
-// WriteDebugJSON writes a debug run's result as one JSON document, for
-// scripts: {"sinks": [{"name", "columns", "rows": [{col: value}]}], "lookups": […]}.
-func WriteDebugJSON(w io.Writer, res *DebugResult) error {
+// WriteJSON writes the result as one JSON document, for scripts:
+// {"sinks": [{"name", "columns", "rows": [{col: value}]}], "lookups": […]}.
+func (res *Result) WriteJSON(w io.Writer) error {
 	type sink struct {
 		Name    string            `json:"name"`
-		Columns []Column          `json:"columns"`
+		Columns []join.Column     `json:"columns"`
 		Rows    []json.RawMessage `json:"rows"`
 	}
 	type lookup struct {
@@ -196,9 +202,9 @@ func WriteDebugJSON(w io.Writer, res *DebugResult) error {
 		doc.Sinks = append(doc.Sinks, out)
 	}
 	for _, l := range res.Lookups {
-		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		ms := func(d time.Duration) float64 { return float64(d.Round(10*time.Microsecond).Microseconds()) / 1000 }
 		doc.Lookups = append(doc.Lookups, lookup{Table: l.Table, Lookups: l.Stats.Lookups, Queries: l.Stats.Queries,
-			HitRatio: l.Stats.Cache.HitRatio(), P50ms: ms(percentile(l.Latency, 0.5)), P99ms: ms(percentile(l.Latency, 0.99))})
+			HitRatio: l.Stats.Cache.HitRatio(), P50ms: ms(l.Percentile(0.5)), P99ms: ms(l.Percentile(0.99))})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,4 +1,4 @@
-package join
+package debug
 
 import (
 	"bufio"
@@ -16,15 +16,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/palink/palink/join"
 )
 
 // scan is the stage that reads a source table: from its data file, or
 // from the datagen connector's options.
-func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string) (*stream, error) {
-	types := make([]colType, len(t.physical))
+func (d *runner) scan(ctx context.Context, g *group, t *tableDef, alias string) (*stream, error) {
+	types := make([]join.Type, len(t.physical))
 	physical := make(scope, len(t.physical))
 	for i, c := range t.physical {
-		ct, err := parseType(c.Type)
+		ct, err := join.ParseType(c.Type)
 		if err != nil {
 			return nil, refuse(t.node, "table %s column %s: %v", t.name, c.Name, err)
 		}
@@ -36,7 +38,7 @@ func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string
 	out := make(scope, 0, len(t.order))
 	from := make([]int, 0, len(t.order)) // ≥ 0: physical column; < 0: -1-computed
 	for _, name := range t.order {
-		if i := columnIndex(t.physical, name); i >= 0 {
+		if i := join.ColumnIndex(t.physical, name); i >= 0 {
 			out = append(out, physical[i])
 			from = append(from, i)
 			continue
@@ -57,16 +59,16 @@ func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string
 	if err != nil {
 		return nil, err
 	}
-	ch := make(chan Element[drow], 64)
+	ch := make(chan join.Element[drow], 64)
 	g.go_(func() error {
 		defer close(ch)
-		return read(ctx, func(src int64, vals Row) error {
+		return read(ctx, func(src int64, vals join.Row) error {
 			if d.opts.OnRead != nil {
 				d.opts.OnRead(t.name, src)
 			}
 			env := &evalEnv{now: d.opts.Now()}
 			in := internalRow(vals, physical)
-			row := make(Row, len(from))
+			row := make(join.Row, len(from))
 			for i, at := range from {
 				if at >= 0 {
 					row[i] = in[at]
@@ -78,7 +80,7 @@ func (d *debugRun) scan(ctx context.Context, g *group, t *tableDef, alias string
 				}
 				row[i] = v
 			}
-			return send(ctx, ch, Element[drow]{Value: drow{vals: row, src: src}, Timestamp: src})
+			return send(ctx, ch, join.Element[drow]{Value: drow{vals: row, src: src}, Timestamp: src})
 		})
 	})
 	return &stream{scope: out, ch: ch}, nil
@@ -110,9 +112,9 @@ func CountRows(path string) (int64, error) {
 }
 
 // readFunc calls emit for each row of a source, with its number.
-type readFunc func(ctx context.Context, emit func(src int64, vals Row) error) error
+type readFunc func(ctx context.Context, emit func(src int64, vals join.Row) error) error
 
-func (d *debugRun) reader(t *tableDef, types []colType) (readFunc, error) {
+func (d *runner) reader(t *tableDef, types []join.Type) (readFunc, error) {
 	path := ""
 	for k, v := range d.opts.Data {
 		if strings.EqualFold(k, t.name) {
@@ -134,7 +136,7 @@ func (d *debugRun) reader(t *tableDef, types []colType) (readFunc, error) {
 		return f, nil
 	}
 	if strings.EqualFold(filepath.Ext(path), ".csv") {
-		return func(ctx context.Context, emit func(int64, Row) error) error {
+		return func(ctx context.Context, emit func(int64, join.Row) error) error {
 			f, err := open()
 			if err != nil {
 				return err
@@ -143,7 +145,7 @@ func (d *debugRun) reader(t *tableDef, types []colType) (readFunc, error) {
 			return readCSV(f, path, t.physical, types, emit)
 		}, nil
 	}
-	return func(ctx context.Context, emit func(int64, Row) error) error {
+	return func(ctx context.Context, emit func(int64, join.Row) error) error {
 		f, err := open()
 		if err != nil {
 			return err
@@ -155,7 +157,7 @@ func (d *debugRun) reader(t *tableDef, types []colType) (readFunc, error) {
 
 // readJSONLines reads one JSON object a line; fields the DDL does not
 // declare are ignored and missing ones are NULL, as Flink's json format does.
-func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emit func(int64, Row) error) error {
+func readJSONLines(r io.Reader, name string, cols []join.Column, types []join.Type, emit func(int64, join.Row) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	var line int64
@@ -171,7 +173,7 @@ func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emi
 		if err := dec.Decode(&obj); err != nil {
 			return fmt.Errorf("%s line %d: %w", name, line, err)
 		}
-		row := make(Row, len(cols))
+		row := make(join.Row, len(cols))
 		for i, c := range cols {
 			v, ok := obj[c.Name]
 			if !ok {
@@ -184,7 +186,7 @@ func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emi
 			if n, ok := v.(json.Number); ok {
 				v = string(n)
 			}
-			cv, err := canonical(v, types[i])
+			cv, err := join.Canonical(v, types[i])
 			if err != nil {
 				return fmt.Errorf("%s line %d, column %s: %w", name, line, c.Name, err)
 			}
@@ -202,7 +204,7 @@ func readJSONLines(r io.Reader, name string, cols []Column, types []colType, emi
 
 // readCSV reads a CSV file whose header names the columns; an empty field
 // is NULL, except for a string column, where it is the empty string.
-func readCSV(r io.Reader, name string, cols []Column, types []colType, emit func(int64, Row) error) error {
+func readCSV(r io.Reader, name string, cols []join.Column, types []join.Type, emit func(int64, join.Row) error) error {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -231,13 +233,13 @@ func readCSV(r io.Reader, name string, cols []Column, types []colType, emit func
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		row := make(Row, len(cols))
+		row := make(join.Row, len(cols))
 		for i, c := range cols {
 			s := rec[at[i]]
-			if s == "" && types[i].kind != kindString {
+			if s == "" && types[i].Kind != join.KindString {
 				continue
 			}
-			v, err := canonical(s, types[i])
+			v, err := join.Canonical(s, types[i])
 			if err != nil {
 				return fmt.Errorf("%s row %d, column %s: %w", name, line, c.Name, err)
 			}
@@ -251,7 +253,7 @@ func readCSV(r io.Reader, name string, cols []Column, types []colType, emit func
 
 // datagen generates rows as Flink's datagen connector does, from a fixed
 // seed so that a debug run is repeatable.
-func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
+func (d *runner) datagen(t *tableDef, types []join.Type) (readFunc, error) {
 	opt := func(key string) (string, bool) {
 		v, ok := t.with[key]
 		return v, ok
@@ -272,7 +274,7 @@ func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
 		}
 		perSecond = f
 	}
-	gens := make([]func(r *rand.Rand, i int64, now time.Time) any, len(t.physical))
+	gens := make([]generator, len(t.physical))
 	for i, c := range t.physical {
 		g, n, err := fieldGenerator(t, c, types[i])
 		if err != nil {
@@ -286,7 +288,7 @@ func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
 	if rows < 0 && d.opts.Limit == 0 {
 		return nil, refuse(t.node, "datagen table %s is unbounded: set 'number-of-rows' or run with a row limit", t.name)
 	}
-	return func(ctx context.Context, emit func(int64, Row) error) error {
+	return func(ctx context.Context, emit func(int64, join.Row) error) error {
 		r := rand.New(rand.NewPCG(1, uint64(len(t.name))))
 		began := time.Now()
 		for i := int64(0); rows < 0 || i < rows; i++ {
@@ -300,7 +302,7 @@ func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
 				}
 			}
 			now := d.opts.Now()
-			row := make(Row, len(gens))
+			row := make(join.Row, len(gens))
 			for k, g := range gens {
 				row[k] = g(r, i, now)
 			}
@@ -312,9 +314,12 @@ func (d *debugRun) datagen(t *tableDef, types []colType) (readFunc, error) {
 	}, nil
 }
 
+// generator gives a generated column's value for row i (from 0) at now.
+type generator func(r *rand.Rand, i int64, now time.Time) any
+
 // fieldGenerator reads the 'fields.<name>.*' options of a column; n is the
 // length of a sequence, -1 for random values.
-func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, time.Time) any, int64, error) {
+func fieldGenerator(t *tableDef, c join.Column, ct join.Type) (generator, int64, error) {
 	opt := func(key string) (string, bool) {
 		v, ok := t.with["fields."+c.Name+"."+key]
 		return v, ok
@@ -326,17 +331,6 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			return nil, 0, fmt.Errorf("'null-rate' = '%s'", v)
 		}
 		nullRate = f
-	}
-	withNulls := func(g func(*rand.Rand, int64, time.Time) any) func(*rand.Rand, int64, time.Time) any {
-		if nullRate == 0 {
-			return g
-		}
-		return func(r *rand.Rand, i int64, now time.Time) any {
-			if r.Float64() < nullRate {
-				return nil
-			}
-			return g(r, i, now)
-		}
 	}
 	kind, _ := opt("kind")
 	if strings.EqualFold(kind, "sequence") {
@@ -351,13 +345,28 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			return nil, 0, fmt.Errorf("sequence %s to %s", s, e)
 		}
 		return func(_ *rand.Rand, i int64, _ time.Time) any {
-			v, _ := canonical(strconv.FormatInt(start+i, 10), ct)
+			v, _ := join.Canonical(strconv.FormatInt(start+i, 10), ct)
 			return v
 		}, end - start + 1, nil
 	}
 	if kind != "" && !strings.EqualFold(kind, "random") {
 		return nil, 0, fmt.Errorf("'kind' = '%s': want random or sequence", kind)
 	}
+	g, err := randomGenerator(c, ct, opt)
+	if err != nil || nullRate == 0 {
+		return g, -1, err
+	}
+	return func(r *rand.Rand, i int64, now time.Time) any {
+		if r.Float64() < nullRate {
+			return nil
+		}
+		return g(r, i, now)
+	}, -1, nil
+}
+
+// randomGenerator gives random values of the column's type within its
+// options: 'min' and 'max', 'length', 'max-past'.
+func randomGenerator(c join.Column, ct join.Type, opt func(key string) (string, bool)) (generator, error) {
 	bound := func(key string, def float64) (float64, error) {
 		v, ok := opt(key)
 		if !ok {
@@ -365,8 +374,8 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 		}
 		return strconv.ParseFloat(v, 64)
 	}
-	switch ct.kind {
-	case kindInt:
+	switch ct.Kind {
+	case join.KindInt:
 		a, b := intRange(c.Type)
 		var err1, err2 error
 		if v, ok := opt("min"); ok {
@@ -376,65 +385,65 @@ func fieldGenerator(t *tableDef, c Column, ct colType) (func(*rand.Rand, int64, 
 			b, err2 = strconv.ParseInt(v, 10, 64)
 		}
 		if err := errors.Join(err1, err2); err != nil || b < a {
-			return nil, 0, fmt.Errorf("min/max: %v", err)
+			return nil, fmt.Errorf("min/max: %v", err)
 		}
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
+		return func(r *rand.Rand, _ int64, _ time.Time) any {
 			span := uint64(b - a)
 			if span == math.MaxUint64 {
 				return int64(r.Uint64())
 			}
 			return a + int64(r.Uint64N(span+1))
-		}), -1, nil
-	case kindFloat, kindDecimal:
+		}, nil
+	case join.KindFloat, join.KindDecimal:
 		mn, err1 := bound("min", 0)
 		mx, err2 := bound("max", 1000)
 		if err := errors.Join(err1, err2); err != nil || mx < mn {
-			return nil, 0, fmt.Errorf("min/max: %v", err)
+			return nil, fmt.Errorf("min/max: %v", err)
 		}
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
+		return func(r *rand.Rand, _ int64, _ time.Time) any {
 			f := mn + r.Float64()*(mx-mn)
-			if ct.kind == kindDecimal {
-				return new(big.Rat).SetFloat64(f).FloatString(ct.scale)
+			if ct.Kind == join.KindDecimal {
+				return new(big.Rat).SetFloat64(f).FloatString(ct.Scale)
 			}
 			return f
-		}), -1, nil
-	case kindBool:
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any { return r.IntN(2) == 1 }), -1, nil
-	case kindString, kindBytes:
+		}, nil
+	case join.KindBool:
+		return func(r *rand.Rand, _ int64, _ time.Time) any { return r.IntN(2) == 1 }, nil
+	case join.KindString, join.KindBytes:
 		n, err := bound("length", 100)
 		if err != nil || n < 0 {
-			return nil, 0, fmt.Errorf("'length': %v", err)
+			return nil, fmt.Errorf("'length': %v", err)
 		}
 		const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
-		return withNulls(func(r *rand.Rand, _ int64, _ time.Time) any {
+		return func(r *rand.Rand, _ int64, _ time.Time) any {
 			b := make([]byte, int(n))
 			for i := range b {
 				b[i] = letters[r.IntN(len(letters))]
 			}
-			if ct.kind == kindBytes {
+			if ct.Kind == join.KindBytes {
 				return b
 			}
 			return string(b)
-		}), -1, nil
-	case kindDate, kindTimestamp, kindTime:
+		}, nil
+	case join.KindDate, join.KindTimestamp, join.KindTime:
 		past := time.Duration(0)
 		if v, ok := opt("max-past"); ok {
-			p, err := ParseFlinkDuration(v)
+			p, err := join.ParseFlinkDuration(v)
 			if err != nil {
-				return nil, 0, fmt.Errorf("'max-past': %v", err)
+				return nil, fmt.Errorf("'max-past': %v", err)
 			}
 			past = p
 		}
-		return withNulls(func(r *rand.Rand, _ int64, now time.Time) any {
+		return func(r *rand.Rand, _ int64, now time.Time) any {
 			ts := now
 			if past > 0 {
 				ts = now.Add(-time.Duration(r.Int64N(int64(past))))
 			}
-			v, _ := canonical(ts.UTC(), ct)
+			v, _ := join.Canonical(ts.UTC(), ct)
 			return v
-		}), -1, nil
+		}, nil
 	}
-	return nil, 0, fmt.Errorf("datagen cannot generate %s", c.Type)
+	return nil, fmt.Errorf("datagen cannot generate %s", c.Type)
 }
 
 func intRange(typ string) (int64, int64) {

@@ -1,4 +1,4 @@
-package join
+package debug
 
 import (
 	"context"
@@ -8,22 +8,23 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join"
 )
 
 // planJoin plans `left [LEFT] JOIN dim FOR SYSTEM_TIME AS OF … ON …`: the
 // left side is any relation, the right one a lookup table, and the rows go
 // through the async operator.
-func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes map[string]*flinksql.Query, hints map[string]map[string]string, where *[]flinksql.Expr) (*stream, error) {
+func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes map[string]*flinksql.Query, hints map[string]map[string]string, where *[]flinksql.Expr) (*stream, error) {
 	right, ok := j.R.(*flinksql.TableRef)
 	if !ok || right.SystemTime == nil {
 		return nil, refuse(j, "regular joins are out of scope for debug runs: only lookup joins (JOIN t FOR SYSTEM_TIME AS OF …) run")
 	}
-	var kind JoinKind
+	var kind join.JoinKind
 	switch j.Kind {
 	case flinksql.JoinInner:
-		kind = InnerJoin
+		kind = join.InnerJoin
 	case flinksql.JoinLeft:
-		kind = LeftJoin
+		kind = join.LeftJoin
 	default:
 		return nil, refuse(j, "a lookup join is JOIN or LEFT JOIN, not %s", j.Kind)
 	}
@@ -47,7 +48,7 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	}
 	dimScope := make(scope, len(t.physical))
 	for i, c := range t.physical {
-		ct, err := parseType(c.Type)
+		ct, err := join.ParseType(c.Type)
 		if err != nil {
 			return nil, refuse(right, "column %s: %v", c.Name, err)
 		}
@@ -55,78 +56,27 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	}
 	both := append(append(scope{}, left.scope...), dimScope...)
 
-	// As Flink's planner does, the WHERE conditions on the input alone are
-	// applied before the lookup: rows they drop are not looked up.
-	var early []evalFn
-	if where != nil {
-		var keep []flinksql.Expr
-		for _, c := range *where {
-			f, _, errLeft := left.scope.compile(c)
-			_, _, errBoth := both.compile(c)
-			if errLeft == nil && errBoth == nil {
-				early = append(early, f)
-				continue
-			}
-			keep = append(keep, c)
-		}
-		*where = keep
-	}
-	if len(early) > 0 {
+	if early := pushDown(where, left.scope, both); len(early) > 0 {
 		left = d.filter(ctx, g, left, early)
 	}
-
-	// The ON clause: equalities between a table column and an expression of
-	// the left side are the lookup keys; the rest filters the matches.
-	var keys []string
-	var keyOf []evalFn
-	var rest []flinksql.Expr
-	for _, c := range conjuncts(j.On) {
-		if col, expr, ok := keyEquality(c, dimScope, left.scope); ok {
-			f, _, err := left.scope.compile(expr)
-			if err != nil {
-				return nil, err
-			}
-			keys = append(keys, col)
-			keyOf = append(keyOf, f)
-			continue
-		}
-		rest = append(rest, c)
-	}
-	if len(keys) == 0 {
-		return nil, refuse(j.On, "the ON clause of the lookup join on %s has no equality between its columns and the input's", t.name)
-	}
-	var cond evalFn
-	for _, c := range rest {
-		f, _, err := both.compile(c)
-		if err != nil {
-			return nil, err
-		}
-		if prev := cond; prev == nil {
-			cond = f
-		} else {
-			cond = func(env *evalEnv, row Row) (any, error) {
-				a, err := prev(env, row)
-				if err != nil || a != true {
-					return a, err
-				}
-				return f(env, row)
-			}
-		}
+	on, err := compileOn(j.On, t.name, dimScope, left.scope, both)
+	if err != nil {
+		return nil, err
 	}
 
 	hint := hints[strings.ToLower(alias)]
 	if hint == nil {
 		hint = hints[strings.ToLower(t.name)]
 	}
-	cfg, err := ParseLookupConfig(d.sets, hint)
+	cfg, err := join.ParseLookupConfig(d.sets, hint)
 	if err != nil {
 		return nil, refuse(j, "lookup join on %s: %v", t.name, err)
 	}
-	srcOpts, err := ParseSourceOptions(t.with)
+	srcOpts, err := join.ParseSourceOptions(t.with)
 	if err != nil {
 		return nil, refuse(t.node, "lookup table %s: %v", t.name, err)
 	}
-	src, err := OpenSource(ctx, srcOpts, Table{Name: t.name, Columns: t.physical, Keys: keys}, cfg.Options.Capacity)
+	src, err := join.OpenSource(ctx, srcOpts, join.Table{Name: t.name, Columns: t.physical, Keys: on.keys}, cfg.Options.Capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -134,30 +84,99 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 	d.mu.Lock()
 	d.lookups = append(d.lookups, report)
 	d.mu.Unlock()
+	lj := &join.LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry}
+	return d.lookupStage(ctx, g, left, lj, on, report, cfg.Options), nil
+}
 
-	now := d.opts.Now
-	lj := &LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry,
-		KeyOf: func(in Row) ([]any, error) {
-			env := &evalEnv{now: now()}
-			key := make([]any, len(keyOf))
-			for i, f := range keyOf {
-				v, err := f(env, in)
-				if err != nil {
-					return nil, fmt.Errorf("key %s: %w", keys[i], err)
-				}
-				key[i] = outKey(v)
+// pushDown takes from where the conditions on the input alone, as Flink's
+// planner does: they are applied before the lookup, and the rows they drop
+// are not looked up.
+func pushDown(where *[]flinksql.Expr, left, both scope) []evalFn {
+	if where == nil {
+		return nil
+	}
+	var early []evalFn
+	var keep []flinksql.Expr
+	for _, c := range *where {
+		f, _, errLeft := left.compile(c)
+		_, _, errBoth := both.compile(c)
+		if errLeft == nil && errBoth == nil {
+			early = append(early, f)
+			continue
+		}
+		keep = append(keep, c)
+	}
+	*where = keep
+	return early
+}
+
+// onClause is a lookup join's ON clause, compiled: the equalities between a
+// table column and an expression of the input are the lookup keys; the rest
+// filters the matches.
+type onClause struct {
+	keys  []string // the table's key columns
+	keyOf []evalFn // the input's values for them, over the input row
+	cond  evalFn   // the rest, over the joined row; nil if none
+	dim   scope    // the table's columns
+	both  scope    // the joined row's
+}
+
+// compileOn compiles the ON clause of the lookup join on table; without a
+// key it is refused.
+func compileOn(on flinksql.Expr, table string, dim, left, both scope) (*onClause, error) {
+	c := &onClause{dim: dim, both: both}
+	var rest []flinksql.Expr
+	for _, e := range conjuncts(on) {
+		if col, expr, ok := keyEquality(e, dim, left); ok {
+			f, _, err := left.compile(expr)
+			if err != nil {
+				return nil, err
 			}
-			return key, nil
-		}}
-	if cond != nil {
-		lj.Condition = func(in, dim Row) (bool, error) {
-			row := append(append(Row{}, in...), internalRow(dim, dimScope)...)
-			v, err := cond(&evalEnv{now: now()}, row)
+			c.keys = append(c.keys, col)
+			c.keyOf = append(c.keyOf, f)
+			continue
+		}
+		rest = append(rest, e)
+	}
+	if len(c.keys) == 0 {
+		return nil, refuse(on, "the ON clause of the lookup join on %s has no equality between its columns and the input's", table)
+	}
+	for _, e := range rest {
+		f, _, err := both.compile(e)
+		if err != nil {
+			return nil, err
+		}
+		c.cond = and(c.cond, f)
+	}
+	return c, nil
+}
+
+// lookupStage is the stage that runs the lookups of left's rows through the
+// async operator, as lj (to which it adds the keys and condition of on) with
+// opts, and counts what they did in report.
+func (d *runner) lookupStage(ctx context.Context, g *group, left *stream, lj *join.LookupJoin, on *onClause, report *LookupReport, opts join.Options) *stream {
+	now := d.opts.Now
+	lj.KeyOf = func(in join.Row) ([]any, error) {
+		env := &evalEnv{now: now()}
+		key := make([]any, len(on.keyOf))
+		for i, f := range on.keyOf {
+			v, err := f(env, in)
+			if err != nil {
+				return nil, fmt.Errorf("key %s: %w", on.keys[i], err)
+			}
+			key[i] = outKey(v)
+		}
+		return key, nil
+	}
+	if on.cond != nil {
+		lj.Condition = func(in, dim join.Row) (bool, error) {
+			row := append(append(join.Row{}, in...), internalRow(dim, on.dim)...)
+			v, err := on.cond(&evalEnv{now: now()}, row)
 			return v == true, err
 		}
 	}
 	fn := lj.Func()
-	op := New(func(ctx context.Context, in drow) ([]drow, error) {
+	op := join.New(func(ctx context.Context, in drow) ([]drow, error) {
 		began := time.Now()
 		rows, err := fn(ctx, in.vals)
 		took := time.Since(began)
@@ -169,12 +188,13 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		d.mu.Unlock()
 		out := make([]drow, len(rows))
 		for i, r := range rows {
-			out[i] = drow{vals: internalRow(r, both), src: in.src, lat: in.lat + took}
+			out[i] = drow{vals: internalRow(r, on.both), src: in.src, lat: in.lat + took}
 		}
 		return out, nil
-	}, cfg.Options)
+	}, opts)
 
-	out := make(chan Element[drow], 64)
+	out := make(chan join.Element[drow], 64)
+	src, table := lj.Source, report.Table
 	g.go_(func() error {
 		defer src.Close()
 		err := op.Run(ctx, left.ch, out)
@@ -182,25 +202,25 @@ func (d *debugRun) planJoin(ctx context.Context, g *group, j *flinksql.Join, cte
 		report.Stats = src.Stats()
 		d.mu.Unlock()
 		if err != nil {
-			var ie *InputError[drow]
+			var ie *join.InputError[drow]
 			var re *rowError
 			switch {
 			case errors.As(err, &re):
-				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, re.row, re.err)
+				return fmt.Errorf("lookup join on %s, input row %d: %w", table, re.row, re.err)
 			case errors.As(err, &ie):
-				return fmt.Errorf("lookup join on %s, input row %d: %w", t.name, ie.Input.src, ie.Err)
+				return fmt.Errorf("lookup join on %s, input row %d: %w", table, ie.Input.src, ie.Err)
 			}
-			return fmt.Errorf("lookup join on %s: %w", t.name, err)
+			return fmt.Errorf("lookup join on %s: %w", table, err)
 		}
 		return nil
 	})
-	return &stream{scope: both, ch: out}, nil
+	return &stream{scope: on.both, ch: out}
 }
 
 // internalRow is a row of canonical values (a source's or a file's) as the
 // evaluator reads them: decimals computed with.
-func internalRow(r Row, s scope) Row {
-	out := make(Row, len(r))
+func internalRow(r join.Row, s scope) join.Row {
+	out := make(join.Row, len(r))
 	for i, v := range r {
 		if i < len(s) {
 			out[i] = internal(v, s[i].typ)
@@ -279,5 +299,8 @@ type rowError struct {
 	err error
 }
 
+// Error names the row and the cause.
 func (e *rowError) Error() string { return fmt.Sprintf("input row %d: %v", e.row, e.err) }
+
+// Unwrap returns the cause.
 func (e *rowError) Unwrap() error { return e.err }

@@ -1,4 +1,4 @@
-package join
+package debug
 
 import (
 	"errors"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join"
 )
 
 // The built-in scalar functions of debug runs: Flink's common string,
@@ -19,27 +22,27 @@ import (
 type function struct {
 	min, max int  // arguments; max -1: any number
 	nulls    bool // sees NULL arguments (else NULL in gives NULL out)
-	typ      colType
-	typeOf   func([]colType) colType
+	typ      join.Type
+	typeOf   func([]join.Type) join.Type
 	eval     func(env *evalEnv, args []any) (any, error)
 }
 
 var (
-	tString = colType{kind: kindString}
-	tInt    = colType{kind: kindInt}
-	tFloat  = colType{kind: kindFloat}
-	tTS     = colType{kind: kindTimestamp}
-	tDate   = colType{kind: kindDate}
-	tBool   = colType{kind: kindBool}
+	tString = join.Type{Kind: join.KindString}
+	tInt    = join.Type{Kind: join.KindInt}
+	tFloat  = join.Type{Kind: join.KindFloat}
+	tTS     = join.Type{Kind: join.KindTimestamp}
+	tDate   = join.Type{Kind: join.KindDate}
+	tBool   = join.Type{Kind: join.KindBool}
 )
 
-func firstType(ts []colType) colType {
+func firstType(ts []join.Type) join.Type {
 	for _, t := range ts {
-		if t.kind != kindAny {
+		if t.Kind != join.KindAny {
 			return t
 		}
 	}
-	return colType{}
+	return join.Type{}
 }
 
 var functions = map[string]function{
@@ -113,13 +116,13 @@ var functions = map[string]function{
 		}
 		return m[group], nil
 	}},
-	"ABS": {1, 1, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"ABS": {1, 1, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		if c, err := compare(a[0], int64(0)); err != nil || c >= 0 {
 			return a[0], err
 		}
 		return arith("-", int64(0), a[0])
 	}},
-	"MOD": {2, 2, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return arith("%", a[0], a[1]) }},
+	"MOD": {2, 2, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return arith("%", a[0], a[1]) }},
 	"POWER": {2, 2, false, tFloat, nil, func(_ *evalEnv, a []any) (any, error) {
 		x, err1 := toFloat(a[0])
 		y, err2 := toFloat(a[1])
@@ -129,10 +132,10 @@ var functions = map[string]function{
 		x, err := toFloat(a[0])
 		return math.Sqrt(x), err
 	}},
-	"ROUND": {1, 2, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "ROUND") }},
-	"FLOOR": {1, 1, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "FLOOR") }},
-	"CEIL":  {1, 1, false, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "CEIL") }},
-	"COALESCE": {1, -1, true, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"ROUND": {1, 2, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "ROUND") }},
+	"FLOOR": {1, 1, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "FLOOR") }},
+	"CEIL":  {1, 1, false, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) { return round(a, "CEIL") }},
+	"COALESCE": {1, -1, true, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		for _, v := range a {
 			if v != nil {
 				return v, nil
@@ -140,13 +143,13 @@ var functions = map[string]function{
 		}
 		return nil, nil
 	}},
-	"IFNULL": {2, 2, true, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"IFNULL": {2, 2, true, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		if a[0] != nil {
 			return a[0], nil
 		}
 		return a[1], nil
 	}},
-	"NULLIF": {2, 2, true, colType{}, firstType, func(_ *evalEnv, a []any) (any, error) {
+	"NULLIF": {2, 2, true, join.Type{}, firstType, func(_ *evalEnv, a []any) (any, error) {
 		if a[0] != nil && a[1] != nil {
 			if c, err := compare(a[0], a[1]); err == nil && c == 0 {
 				return nil, nil
@@ -154,7 +157,7 @@ var functions = map[string]function{
 		}
 		return a[0], nil
 	}},
-	"IF": {3, 3, true, colType{}, func(ts []colType) colType { return firstType(ts[1:]) }, func(_ *evalEnv, a []any) (any, error) {
+	"IF": {3, 3, true, join.Type{}, func(ts []join.Type) join.Type { return firstType(ts[1:]) }, func(_ *evalEnv, a []any) (any, error) {
 		if a[0] == true {
 			return a[1], nil
 		}
@@ -212,7 +215,7 @@ var functions = map[string]function{
 		return time.UnixMilli(n).UTC(), nil
 	}},
 	"DATE_FORMAT": {2, 2, false, tString, nil, func(_ *evalEnv, a []any) (any, error) {
-		t, err := toTime(a[0])
+		t, err := join.ParseTime(a[0])
 		if err != nil {
 			return nil, err
 		}
@@ -341,7 +344,7 @@ func round(a []any, how string) (any, error) {
 }
 
 func extractOf(unit string, v any) (any, error) {
-	t, err := toTime(v)
+	t, err := join.ParseTime(v)
 	if err != nil {
 		return nil, err
 	}
@@ -389,11 +392,77 @@ func javaLayout(p string) string {
 
 func parseTimeFormat(s string, layout []any) (time.Time, error) {
 	if len(layout) == 0 || layout[0] == nil {
-		return toTime(s)
+		return join.ParseTime(s)
 	}
 	t, err := time.Parse(javaLayout(str(layout[0])), s)
 	if err != nil {
 		return time.Time{}, err
 	}
 	return t.UTC(), nil
+}
+
+func (s scope) call(x *flinksql.FuncCall) (evalFn, join.Type, error) {
+	if x.Over != nil || x.OverRef != nil || x.Filter != nil || x.Distinct {
+		return nil, join.Type{}, compileError(x, "%s: aggregations and OVER windows are out of scope for debug runs", x.FuncName())
+	}
+	return s.callNamed(x, x.FuncName(), x.Args)
+}
+
+// aggregates are refused by name: a debug run does not aggregate.
+var aggregates = map[string]bool{"COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true, "LISTAGG": true,
+	"COLLECT": true, "FIRST_VALUE": true, "LAST_VALUE": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true,
+	"VAR_SAMP": true, "ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "LEAD": true, "LAG": true,
+	"TUMBLE": true, "HOP": true, "SESSION": true, "CUMULATE": true, "TUMBLE_START": true, "TUMBLE_END": true}
+
+func (s scope) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, join.Type, error) {
+	if aggregates[name] {
+		return nil, join.Type{}, compileError(at, "%s: aggregations and windows are out of scope for debug runs", name)
+	}
+	args, err := s.compileAll(argExprs)
+	if err != nil {
+		return nil, join.Type{}, err
+	}
+	types := make([]join.Type, len(argExprs))
+	for i, a := range argExprs {
+		_, types[i], _ = s.compile(a)
+	}
+	fn, ok := functions[name]
+	if !ok {
+		return nil, join.Type{}, compileError(at, "function %s is not supported in debug runs", name)
+	}
+	if len(args) < fn.min || fn.max >= 0 && len(args) > fn.max {
+		return nil, join.Type{}, compileError(at, "%s takes %s arguments, not %d", name, arity(fn.min, fn.max), len(args))
+	}
+	t := fn.typ
+	if fn.typeOf != nil {
+		t = fn.typeOf(types)
+	}
+	return func(env *evalEnv, row join.Row) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(env, row)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil && !fn.nulls {
+				return nil, nil // NULL in, NULL out
+			}
+			vals[i] = v
+		}
+		v, err := fn.eval(env, vals)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return v, nil
+	}, t, nil
+}
+
+func arity(lo, hi int) string {
+	switch {
+	case hi < 0:
+		return fmt.Sprintf("at least %d", lo)
+	case lo == hi:
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }

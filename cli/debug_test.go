@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/core/api"
+)
+
+// The status line shows what the run's progress events say.
+func TestDebugStatusLine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		evs  []api.DebugEvent
+		want string
+	}{
+		{"before any progress", []api.DebugEvent{{Kind: api.DebugStarted}}, "debug: read starting · 0 rows out · 1.2s"},
+		{"totals from the plan", []api.DebugEvent{
+			{Kind: api.DebugStarted, Sources: []api.DebugSource{{Table: "Orders", File: "o.csv", Total: 7}, {Table: "gen", Total: -1}}},
+			{Kind: api.DebugProgress, Read: map[string]int64{"gen": 5, "Orders": 3}, Received: 2},
+		}, "debug: read Orders 3/7, gen 5 · 2 rows out · 1.2s"},
+		{"the last count wins", []api.DebugEvent{
+			{Kind: api.DebugProgress, Read: map[string]int64{"t": 1}, Received: 1},
+			{Kind: api.DebugRowReceived, Row: &api.DebugRow{}},
+			{Kind: api.DebugFinished, Read: map[string]int64{"t": 4}, Received: 1},
+		}, "debug: read t 4 · 1 row out · 1.2s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s debugStatus
+			for _, ev := range tc.evs {
+				s.apply(ev)
+			}
+			if got := s.line(1234 * time.Millisecond); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// fakeDebugger replays events, or fails to start.
+type fakeDebugger struct {
+	evs []api.DebugEvent
+	err error
+}
+
+func (f fakeDebugger) Debug(context.Context, api.DebugRequest) (<-chan api.DebugEvent, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	ch := make(chan api.DebugEvent, len(f.evs))
+	for _, ev := range f.evs {
+		ch <- ev
+	}
+	close(ch)
+	return ch, nil
+}
+
+func TestRunDebugOutcome(t *testing.T) {
+	failed := errors.New("input row 2: boom")
+	var b strings.Builder
+	for _, tc := range []struct {
+		name string
+		d    api.Debugger
+		want string // "" for success
+	}{
+		{"does not start", fakeDebugger{err: errors.New("debug run: the job's SQL is empty")}, "SQL is empty"},
+		{"fails", fakeDebugger{evs: []api.DebugEvent{{Kind: api.DebugStarted}, {Kind: api.DebugFinished, Err: failed}}}, "boom"},
+		{"ends without its outcome", fakeDebugger{evs: []api.DebugEvent{{Kind: api.DebugStarted}}}, "without its outcome"},
+		{"finishes without rows", fakeDebugger{evs: []api.DebugEvent{{Kind: api.DebugFinished}}}, "without its rows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runDebug(context.Background(), tc.d, api.DebugRequest{}, &debugStatus{w: &b})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v, want %q", err, tc.want)
+			}
+		})
+	}
+	if !strings.HasSuffix(b.String(), "\r\x1b[K") {
+		t.Errorf("the status line is not cleared at the end: %q", b.String())
+	}
+}
