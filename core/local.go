@@ -18,6 +18,7 @@ import (
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
+	"github.com/palink/palink/core/logs"
 	"github.com/palink/palink/core/observe"
 	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/core/syncer"
@@ -67,6 +68,7 @@ type Local struct {
 	obs      *observe.Observer    // metrics, alerts and webhooks
 	sched    *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync     *syncer.Syncer       // state sync
+	logs     *logs.Reader         // job logs
 
 }
 
@@ -117,6 +119,7 @@ func NewLocal(o Options) (*Local, error) {
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff,
 	})
+	l.logs = logs.New(o.Store, o.Clusters, o.Now)
 	l.sync = syncer.New(syncer.Options{
 		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.Config.Sync.Interval.D(), Concurrency: o.Config.Sync.Concurrency, NoJitter: o.NoJitter, Policy: l.policy,
@@ -500,4 +503,24 @@ func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, 
 // Alerts implements api.Service.
 func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
 	return l.obs.Alerts(ctx, f)
+}
+
+// Logs implements api.Service.
+func (l *Local) Logs(ctx context.Context, ref string) (api.LogList, error) {
+	return l.logs.Logs(ctx, ref)
+}
+
+// ReadLog implements api.Service.
+func (l *Local) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
+	return l.logs.ReadLog(ctx, r)
+}
+
+// FindInLog implements api.Service.
+func (l *Local) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
+	return l.logs.FindInLog(ctx, s)
+}
+
+// SaveLog implements api.Service.
+func (l *Local) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
+	return l.logs.SaveLog(ctx, r)
 }

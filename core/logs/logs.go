@@ -1,4 +1,4 @@
-package core
+package logs
 
 import (
 	"context"
@@ -25,13 +25,29 @@ import (
 // log, whatever its size. The application is looked up afresh for every
 // call, since its tracking URL changes when the JobManager fails over.
 
+// Reader reads the logs of jobs, in bounded chunks, through the cluster
+// that runs them.
+type Reader struct {
+	st       store.Store
+	clusters map[string]*clusters.Cluster
+	now      func() time.Time
+}
+
+// New builds a log reader. It does no I/O.
+func New(st store.Store, cs map[string]*clusters.Cluster, now func() time.Time) *Reader {
+	if now == nil {
+		now = time.Now
+	}
+	return &Reader{st: st, clusters: cs, now: now}
+}
+
 // logListCalls bounds the TaskManager log lists fetched at once.
 const logListCalls = 8
 
 // logJob resolves a job and its cluster for a log call.
-func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *clusters.Cluster, error) {
+func (rd *Reader) logJob(ctx context.Context, ref string) (model.Job, *clusters.Cluster, error) {
 	var j model.Job
-	err := l.st.View(ctx, func(tx store.ReadTx) error {
+	err := rd.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
 		j, err = journal.FindJob(tx, ref)
 		return err
@@ -39,7 +55,7 @@ func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *clusters.Cl
 	if err != nil {
 		return j, nil, err
 	}
-	cl := l.clusters[j.Cluster]
+	cl := rd.clusters[j.Cluster]
 	if cl == nil {
 		return j, nil, fmt.Errorf("logs of job %s: cluster %q is not configured", j.Name, j.Cluster)
 	}
@@ -47,8 +63,8 @@ func (l *Local) logJob(ctx context.Context, ref string) (model.Job, *clusters.Cl
 }
 
 // logFlink returns the JobManager client of the job's running application.
-func (l *Local) logFlink(ctx context.Context, ref string) (model.Job, *yarn.Flink, error) {
-	j, cl, err := l.logJob(ctx, ref)
+func (rd *Reader) logFlink(ctx context.Context, ref string) (model.Job, *yarn.Flink, error) {
+	j, cl, err := rd.logJob(ctx, ref)
 	if err != nil {
 		return j, nil, err
 	}
@@ -56,7 +72,7 @@ func (l *Local) logFlink(ctx context.Context, ref string) (model.Job, *yarn.Flin
 		return j, nil, fmt.Errorf("logs of job %s: it has no YARN application yet", j.Name)
 	}
 	app, err := cl.RM.Application(ctx, j.AppID)
-	cl.Observe(err, l.now())
+	cl.Observe(err, rd.now())
 	if err != nil {
 		return j, nil, fmt.Errorf("logs of job %s: application %s: %w", j.Name, j.AppID, err)
 	}
@@ -75,18 +91,18 @@ func notRunningError(app yarn.Application) error {
 }
 
 // Logs implements Service.
-func (l *Local) Logs(ctx context.Context, ref string) (api.LogList, error) {
-	j, cl, err := l.logJob(ctx, ref)
+func (rd *Reader) Logs(ctx context.Context, ref string) (api.LogList, error) {
+	j, cl, err := rd.logJob(ctx, ref)
 	if err != nil {
 		return api.LogList{}, err
 	}
-	out := api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FetchedAt: l.now()}
+	out := api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FetchedAt: rd.now()}
 	if j.AppID == "" {
 		out.FlinkError = "the job has no YARN application yet"
 		return out, nil
 	}
 	app, err := cl.RM.Application(ctx, j.AppID)
-	cl.Observe(err, l.now())
+	cl.Observe(err, rd.now())
 	if err != nil {
 		return out, fmt.Errorf("logs of job %s: application %s: %w", j.Name, j.AppID, err)
 	}
@@ -261,11 +277,11 @@ func flinkReader(f *yarn.Flink, r api.LogRef) readFunc {
 }
 
 // ReadLog implements Service.
-func (l *Local) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
+func (rd *Reader) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
 	if err := checkLogRef(r.Log); err != nil {
 		return api.LogChunk{}, fmt.Errorf("read log of job %s: %w", r.JobRef, err)
 	}
-	j, f, err := l.logFlink(ctx, r.JobRef)
+	j, f, err := rd.logFlink(ctx, r.JobRef)
 	if err != nil {
 		return api.LogChunk{}, err
 	}
@@ -277,11 +293,11 @@ func (l *Local) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, er
 }
 
 // FindInLog implements Service.
-func (l *Local) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
+func (rd *Reader) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
 	if err := checkLogRef(s.Log); err != nil {
 		return api.LogMatch{}, fmt.Errorf("search log of job %s: %w", s.JobRef, err)
 	}
-	j, f, err := l.logFlink(ctx, s.JobRef)
+	j, f, err := rd.logFlink(ctx, s.JobRef)
 	if err != nil {
 		return api.LogMatch{}, err
 	}
@@ -294,11 +310,11 @@ func (l *Local) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, e
 
 // SaveLog implements Service: the JobManager client is resolved once, then
 // the file is copied chunk by chunk.
-func (l *Local) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
+func (rd *Reader) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
 	if err := checkLogRef(r.Log); err != nil {
 		return api.SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
 	}
-	j, f, err := l.logFlink(ctx, r.JobRef)
+	j, f, err := rd.logFlink(ctx, r.JobRef)
 	if err != nil {
 		return api.SavedLog{}, err
 	}
