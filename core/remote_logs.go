@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/logs"
 )
 
 // The log calls of the agent protocol. Logs, ReadLog and FindInLog run on
@@ -62,9 +63,9 @@ func (r *Remote) SaveLog(ctx context.Context, req api.SaveLogRequest) (api.Saved
 	read := func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error) {
 		return r.ReadLog(ctx, api.LogRequest{JobRef: req.JobRef, Log: req.Log, Offset: offset, Tail: tail, Limit: limit})
 	}
-	s, err := saveLog(ctx, read, req.Path)
+	s, err := logs.Save(ctx, read, req.Path)
 	if err != nil {
-		return s, fmt.Errorf("save %s of job %s: %w", logTitle(req.Log), req.JobRef, err)
+		return s, fmt.Errorf("save %s of job %s: %w", logs.Title(req.Log), req.JobRef, err)
 	}
 	return s, nil
 }

@@ -264,11 +264,11 @@ func chunkLimit(n int64) int64 {
 	return n
 }
 
-// readFunc reads one chunk of a log that a caller has already resolved.
-type readFunc func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error)
+// ReadFunc reads one chunk of a log that a caller has already resolved.
+type ReadFunc func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error)
 
 // flinkReader reads one log of a resolved JobManager.
-func flinkReader(f *yarn.Flink, r api.LogRef) readFunc {
+func flinkReader(f *yarn.Flink, r api.LogRef) ReadFunc {
 	file := yarnLogFile(r)
 	return func(ctx context.Context, offset int64, tail bool, limit int64) (api.LogChunk, error) {
 		ch, err := f.ReadLog(ctx, file, yarn.LogRange{Offset: offset, Tail: tail, Limit: chunkLimit(limit)})
@@ -318,15 +318,15 @@ func (rd *Reader) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedL
 	if err != nil {
 		return api.SavedLog{}, err
 	}
-	s, err := saveLog(ctx, flinkReader(f, r.Log), r.Path)
+	s, err := Save(ctx, flinkReader(f, r.Log), r.Path)
 	if err != nil {
-		return s, fmt.Errorf("save %s of job %s: %w", logTitle(r.Log), j.Name, err)
+		return s, fmt.Errorf("save %s of job %s: %w", Title(r.Log), j.Name, err)
 	}
 	return s, nil
 }
 
-// logTitle names a log in messages.
-func logTitle(r api.LogRef) string {
+// Title names a log in messages.
+func Title(r api.LogRef) string {
 	return yarnLogFile(r).String()
 }
 
@@ -336,7 +336,7 @@ const maxMatchLine = 4 << 10
 // scanLog is FindInLog over any reader: forward or backward from s.From,
 // a chunk at a time, for at most s.MaxScan bytes. It holds one chunk and
 // one unfinished line at a time.
-func scanLog(ctx context.Context, read readFunc, s api.LogSearch) (api.LogMatch, error) {
+func scanLog(ctx context.Context, read ReadFunc, s api.LogSearch) (api.LogMatch, error) {
 	if s.Query == (api.LogQuery{}) {
 		return api.LogMatch{}, errors.New("empty query")
 	}
@@ -365,7 +365,7 @@ func found(q api.LogQuery, line []byte, off int64) (api.LogMatch, bool) {
 	return m, true
 }
 
-func scanForward(ctx context.Context, read readFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
+func scanForward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
 	var (
 		buf     []byte // the unfinished line, then the new chunk
 		bufOff  = from // file offset of buf[0]
@@ -431,7 +431,7 @@ func indexByteFrom(b []byte, c byte, from int) int {
 	return from + i
 }
 
-func scanBackward(ctx context.Context, read readFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
+func scanBackward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
 	var (
 		carry    []byte // the start of the line that continues after pos
 		pos      = from // bytes before pos are still to read
@@ -485,7 +485,7 @@ func scanBackward(ctx context.Context, read readFunc, q api.LogQuery, from, budg
 
 // readFull reads n bytes at off, in as many reads as the reader needs; it
 // returns fewer only at the end of the file.
-func readFull(ctx context.Context, read readFunc, off, n int64) ([]byte, int64, error) {
+func readFull(ctx context.Context, read ReadFunc, off, n int64) ([]byte, int64, error) {
 	var out []byte
 	size := int64(-1)
 	for int64(len(out)) < n {
@@ -518,10 +518,10 @@ func lastIndexByteBefore(b []byte, c byte, end int) int {
 	return -1
 }
 
-// saveLog copies a log into a new file at path, chunk by chunk, up to the
+// Save copies a log into a new file at path, chunk by chunk, up to the
 // size the file had when the copy began (a log that keeps growing would
 // otherwise never end). A failed copy removes the partial file.
-func saveLog(ctx context.Context, read readFunc, path string) (api.SavedLog, error) {
+func Save(ctx context.Context, read ReadFunc, path string) (api.SavedLog, error) {
 	path, err := expandPath(path)
 	if err != nil {
 		return api.SavedLog{}, err
@@ -541,7 +541,7 @@ func saveLog(ctx context.Context, read readFunc, path string) (api.SavedLog, err
 	return api.SavedLog{Path: path, Bytes: n}, nil
 }
 
-func copyLog(ctx context.Context, read readFunc, w io.Writer) (int64, error) {
+func copyLog(ctx context.Context, read ReadFunc, w io.Writer) (int64, error) {
 	var off int64
 	limit := int64(-1)
 	for {

@@ -16,7 +16,7 @@ import (
 
 // memReader serves data by range, at most step bytes per read, like a
 // server that answers less than asked.
-func memReader(data []byte, step int64, reads *int) readFunc {
+func memReader(data []byte, step int64, reads *int) ReadFunc {
 	return func(ctx context.Context, off int64, tail bool, limit int64) (api.LogChunk, error) {
 		if reads != nil {
 			*reads++
@@ -175,7 +175,7 @@ func TestSaveLogCopiesInChunksAndNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "jm.log")
 	reads := 0
-	s, err := saveLog(context.Background(), memReader(data, api.MaxLogChunk, &reads), path)
+	s, err := Save(context.Background(), memReader(data, api.MaxLogChunk, &reads), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestSaveLogCopiesInChunksAndNeverOverwrites(t *testing.T) {
 		t.Errorf("%d reads, want %d chunks", reads, want)
 	}
 
-	if _, err := saveLog(context.Background(), memReader([]byte("other"), 10, nil), path); !errors.Is(err, os.ErrExist) {
+	if _, err := Save(context.Background(), memReader([]byte("other"), 10, nil), path); !errors.Is(err, os.ErrExist) {
 		t.Fatalf("saving over an existing file: %v", err)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
@@ -204,7 +204,7 @@ func TestSaveLogCopiesInChunksAndNeverOverwrites(t *testing.T) {
 		return memReader(data, 1000, nil)(ctx, off, tail, limit)
 	}
 	part := filepath.Join(dir, "part.log")
-	if _, err := saveLog(context.Background(), failing, part); err == nil || !strings.Contains(err.Error(), "jobmanager unavailable") {
+	if _, err := Save(context.Background(), failing, part); err == nil || !strings.Contains(err.Error(), "jobmanager unavailable") {
 		t.Fatalf("a failing read: %v", err)
 	}
 	if _, err := os.Stat(part); !errors.Is(err, os.ErrNotExist) {
@@ -222,7 +222,7 @@ func TestSaveLogStopsAtTheSizeItStartedWith(t *testing.T) {
 		return ch, err
 	}
 	path := filepath.Join(t.TempDir(), "grow.log")
-	s, err := saveLog(context.Background(), grow, path)
+	s, err := Save(context.Background(), grow, path)
 	if err != nil {
 		t.Fatal(err)
 	}
