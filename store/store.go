@@ -10,8 +10,8 @@ import (
 
 // Errors every backend returns, wrapped with %w and the entity they concern.
 var (
-	ErrNotFound = errors.New("not found")
-	ErrExists   = errors.New("already exists")
+	ErrNotFound = model.ErrNotFound
+	ErrExists   = model.ErrExists
 	ErrReadOnly = errors.New("store is open read-only")
 	// ErrLocked: another process holds the store file. Its message names the
 	// file and the holder and says how to proceed: wait for it or stop it,
@@ -27,7 +27,7 @@ var (
 	// the file, what is wrong, and the command that restores a backup
 	// (RestoreAdvice). Once a Bolt store has met damage it refuses every
 	// Update, so that nothing is written on top of it.
-	ErrCorrupt = errors.New("store file is damaged")
+	ErrCorrupt = model.ErrCorrupt
 	// ErrSchema: the store's schema is not one this palink can use (newer
 	// than it knows, or older and the store is open read-only).
 	ErrSchema = errors.New("unsupported store schema")

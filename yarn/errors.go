@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/palink/palink/model"
 )
 
 // Sentinels that callers test with errors.Is. Every error this package
@@ -16,14 +18,14 @@ import (
 var (
 	// ErrNotFound: the entity does not exist (HTTP 404, or an application
 	// the RM no longer knows).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = model.ErrNotFound
 	// ErrUnavailable: the server could not be reached or cannot serve now —
 	// connection refused or reset, 502/503/504, or no active ResourceManager.
-	ErrUnavailable = errors.New("unavailable")
+	ErrUnavailable = model.ErrUnavailable
 	// ErrTimeout: a request, or a wait for an operation to finish, ran out of
 	// time. Errors caused by the caller's own ctx deadline wrap both this and
 	// context.DeadlineExceeded.
-	ErrTimeout = errors.New("timed out")
+	ErrTimeout = model.ErrTimeout
 	// ErrUnauthorized: HTTP 401 or 403. The RM answers 401 to a kill when no
 	// HTTP authentication filter is set up.
 	ErrUnauthorized = errors.New("unauthorized")

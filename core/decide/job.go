@@ -119,6 +119,9 @@ type ActionRefusedError struct {
 	Reason string
 }
 
+// Is makes a refusal a model.ErrRefused, wherever it travels.
+func (e *ActionRefusedError) Is(target error) bool { return target == model.ErrRefused }
+
 func (e *ActionRefusedError) Error() string {
 	return fmt.Sprintf("%s %s: %s", strings.ToLower(e.Action.String()), e.Job, e.Reason)
 }
