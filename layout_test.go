@@ -15,7 +15,7 @@ const module = "github.com/palink/palink"
 // imports are not listed here; the reach rules below limit those.
 var rooms = map[string][]string{
 	"":               {"cli"},
-	"cli":            {"core", "core/api", "config", "model", "tui", "flinksql", "yarn/sim"},
+	"cli":            {"core", "core/agent", "core/api", "config", "model", "tui", "flinksql", "yarn/sim"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
 	"core":           {"core", "core/api", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "config", "store", "yarn", "join", "join/debug", "flinksql", "model"},
 	"core/api":       {"model"},
@@ -25,15 +25,18 @@ var rooms = map[string][]string{
 	"core/script":    {"flinksql", "model"},
 	"core/scheduler": {"core/api", "core/decide", "core/clusters", "core/journal", "core/script", "config", "store", "yarn", "flinksql", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
-	"core/logs":      {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
-	"core/observe":   {"core/api", "core/clusters", "core/journal", "config", "store", "yarn", "model"},
-	"flinksql":       {"flinksql"},
-	"join":           {"join", "model"},
-	"store":          {"model"},
-	"yarn":           {"model"},
-	"yarn/sim":       {"yarn/sim"},
-	"config":         {},
-	"model":          {},
+	"core/agent":     {"core/api", "core/logs", "model"},
+	// The test bed of core's tests and the agent's: core over a simulator.
+	"core/internal/coretest": {"core", "core/api", "config", "store", "yarn/sim", "model"},
+	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
+	"core/observe":           {"core/api", "core/clusters", "core/journal", "config", "store", "yarn", "model"},
+	"flinksql":               {"flinksql"},
+	"join":                   {"join", "model"},
+	"store":                  {"model"},
+	"yarn":                   {"model"},
+	"yarn/sim":               {"yarn/sim"},
+	"config":                 {},
+	"model":                  {},
 
 	// The local SQL runtime is a room of its own under join, so that join
 	// cannot import it.

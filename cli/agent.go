@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
 )
 
 func newSyncCmd(g *globals) *cobra.Command {
@@ -76,7 +77,7 @@ func newAgentCmd(g *globals) *cobra.Command {
 				r.Close()
 				return fmt.Errorf("an agent already serves %s on %s", path, sock.Path)
 			}
-			if !errors.Is(err, core.ErrNoAgent) {
+			if !errors.Is(err, agent.ErrNoAgent) {
 				return err
 			}
 			e, err := g.openLocal(ctx, cfg, path)
@@ -109,7 +110,7 @@ func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := core.Serve(ctx, ln, e.local, core.Roles{Operators: e.cfg.Operators}); err != nil {
+		if err := agent.Serve(ctx, ln, e.local, agent.ServeOptions{Roles: agent.Roles{Operators: e.cfg.Operators}, Store: e.store.Path(), Log: e.log}); err != nil {
 			e.log.Warn("agent socket", "err", err)
 		}
 	}()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/store"
 )
@@ -46,9 +47,9 @@ func (g *globals) register(root *cobra.Command) {
 type env struct {
 	g      *globals
 	cfg    *config.Config
-	store  *store.Bolt  // nil when remote
-	local  *core.Local  // nil when remote
-	remote *core.Remote // nil when local
+	store  *store.Bolt   // nil when remote
+	local  *core.Local   // nil when remote
+	remote *agent.Client // nil when local
 	svc    api.Service
 	log    *slog.Logger
 	close  []func()
@@ -104,7 +105,7 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 		e.close = append(e.close, func() { r.Close() })
 		return e, nil
 	}
-	if !errors.Is(err, core.ErrNoAgent) {
+	if !errors.Is(err, agent.ErrNoAgent) {
 		return nil, err
 	}
 	return g.openLocal(ctx, cfg, path)
@@ -149,19 +150,19 @@ func (g *globals) storeOf(cfg *config.Config) string {
 // agentSocket is where the agent of the store at path answers: the
 // config's socket for the config's store, else the store's default socket
 // (so --db X and a config whose store is X meet at one socket).
-func agentSocket(cfg *config.Config, path string) core.AgentSocket {
-	if cfg != nil && cfg.Socket != "" && core.SameStore(cfg.Store, path) {
-		return core.AgentSocket{Path: cfg.Socket, Store: path, Configured: true}
+func agentSocket(cfg *config.Config, path string) agent.AgentSocket {
+	if cfg != nil && cfg.Socket != "" && agent.SameStore(cfg.Store, path) {
+		return agent.AgentSocket{Path: cfg.Socket, Store: path, Configured: true}
 	}
-	return core.AgentSocket{Path: core.DefaultSocket(path), Store: path}
+	return agent.AgentSocket{Path: agent.DefaultSocket(path), Store: path}
 }
 
 // dialAgent connects to the agent that serves the store at path; the error
-// wraps core.ErrNoAgent when none runs. cfg may be nil (no config file).
-func dialAgent(ctx context.Context, cfg *config.Config, path string) (*core.Remote, error) {
+// wraps agent.ErrNoAgent when none runs. cfg may be nil (no config file).
+func dialAgent(ctx context.Context, cfg *config.Config, path string) (*agent.Client, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	return core.Dial(ctx, agentSocket(cfg, path))
+	return agent.Dial(ctx, agentSocket(cfg, path))
 }
 
 // logger writes to --log-file, or discards.

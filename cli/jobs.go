@@ -11,7 +11,6 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
-	"github.com/palink/palink/store"
 )
 
 func newJobsCmd(g *globals) *cobra.Command {
@@ -96,4 +95,5 @@ func dash(s string) string {
 	return s
 }
 
-func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+// isNotFound: the job or command does not exist, here or at the agent.
+func isNotFound(err error) bool { return errors.Is(err, model.ErrNotFound) }

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -289,11 +289,11 @@ func TestTwoAgentsServeTwoStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := cfg.Store, filepath.Join(t.TempDir(), "b.db")
-	if core.DefaultSocket(a) == core.DefaultSocket(b) {
-		t.Fatalf("two stores, one socket: %s", core.DefaultSocket(a))
+	if agent.DefaultSocket(a) == agent.DefaultSocket(b) {
+		t.Fatalf("two stores, one socket: %s", agent.DefaultSocket(a))
 	}
-	e.startAgent(core.DefaultSocket(a))
-	e.startAgent(core.DefaultSocket(b), "--db", b)
+	e.startAgent(agent.DefaultSocket(a))
+	e.startAgent(agent.DefaultSocket(b), "--db", b)
 	if !locked(t, a) || !locked(t, b) {
 		t.Fatal("the agents do not hold their stores")
 	}
@@ -325,7 +325,7 @@ func TestDBFlagIsTheStoreEverywhere(t *testing.T) {
 	x, y := filepath.Join(dir, "x.db"), filepath.Join(dir, "y.db")
 	sql := writeSQL(t)
 
-	stop := e.startAgent(core.DefaultSocket(x), "--db", x)
+	stop := e.startAgent(agent.DefaultSocket(x), "--db", x)
 	if !locked(t, x) {
 		t.Fatal("palink --db X agent does not hold X")
 	}

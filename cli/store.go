@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/store"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +35,7 @@ func newStoreCmd(g *globals) *cobra.Command {
 			case err == nil:
 				defer r.Close()
 				backup = func(w io.Writer) (int64, error) { return r.Backup(ctx, w) }
-			case !errors.Is(err, core.ErrNoAgent):
+			case !errors.Is(err, agent.ErrNoAgent):
 				return err
 			default:
 				st, err := store.Open(path, store.Options{ReadOnly: true})
@@ -108,7 +108,7 @@ func newStoreCheckCmd(g *globals) *cobra.Command {
 					return fmt.Errorf("check store %s: take a snapshot through the agent: %w", path, err)
 				}
 				defer os.Remove(file)
-			case !errors.Is(err, core.ErrNoAgent):
+			case !errors.Is(err, agent.ErrNoAgent):
 				return err
 			}
 			rep, err := store.CheckFile(ctx, file, store.Options{})
@@ -153,7 +153,7 @@ func printReport(w io.Writer, rep store.Report, via string) {
 }
 
 // snapshot copies the agent's store into a new private temporary file.
-func snapshot(ctx context.Context, r *core.Remote) (string, error) {
+func snapshot(ctx context.Context, r *agent.Client) (string, error) {
 	f, err := os.CreateTemp("", "palink-check-*.db")
 	if err != nil {
 		return "", err

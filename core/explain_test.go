@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/yarn/sim"
 )
 
 func TestExplainThroughTheGateway(t *testing.T) {
-	e := newSimEnv(t, sim.Options{}, nil)
-	plan, err := e.svc.Explain(e.ctx, "sim", "SET 'pipeline.name' = 'x';\n"+simSQL)
+	e := coretest.New(t, sim.Options{}, nil)
+	plan, err := e.Svc.Explain(e.Ctx, "sim", "SET 'pipeline.name' = 'x';\n"+coretest.SQL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,26 +20,26 @@ func TestExplainThroughTheGateway(t *testing.T) {
 	}
 	// The gateway judges the DDL it was given: a sink the script does not
 	// create is its error, with the line of the job statement.
-	_, err = e.svc.Explain(e.ctx, "sim", "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');\n\nINSERT INTO nowhere SELECT id FROM src;")
+	_, err = e.Svc.Explain(e.Ctx, "sim", "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');\n\nINSERT INTO nowhere SELECT id FROM src;")
 	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "nowhere") {
 		t.Errorf("explain of an unknown sink: %v", err)
 	}
 	for sql, want := range map[string]string{
 		"CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');": "no INSERT",
-		simSQL + "\nINSERT INTO snk SELECT id FROM src;":               "a second job statement",
+		coretest.SQL + "\nINSERT INTO snk SELECT id FROM src;":         "a second job statement",
 	} {
-		if _, err := e.svc.Explain(e.ctx, "sim", sql); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := e.Svc.Explain(e.Ctx, "sim", sql); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("explain %q: %v, want %q", sql, err, want)
 		}
 	}
-	if _, err := e.svc.Explain(e.ctx, "nope", simSQL); err == nil || !strings.Contains(err.Error(), "no such cluster") {
+	if _, err := e.Svc.Explain(e.Ctx, "nope", coretest.SQL); err == nil || !strings.Contains(err.Error(), "no such cluster") {
 		t.Errorf("explain on an unknown cluster: %v", err)
 	}
 }
 
 func TestExplainNeedsAGateway(t *testing.T) {
-	e := newSimEnv(t, sim.Options{}, func(c *config.Cluster) { c.SQLGateway = "" })
-	if _, err := e.svc.Explain(e.ctx, "sim", simSQL); err == nil || !strings.Contains(err.Error(), "no sql_gateway") {
+	e := coretest.New(t, sim.Options{}, func(c *config.Cluster) { c.SQLGateway = "" })
+	if _, err := e.Svc.Explain(e.Ctx, "sim", coretest.SQL); err == nil || !strings.Contains(err.Error(), "no sql_gateway") {
 		t.Errorf("explain without a gateway: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/user"
@@ -524,3 +525,6 @@ func (l *Local) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, e
 func (l *Local) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
 	return l.logs.SaveLog(ctx, r)
 }
+
+// Backup implements api.Service.
+func (l *Local) Backup(ctx context.Context, w io.Writer) (int64, error) { return l.st.Backup(ctx, w) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -215,9 +216,9 @@ func TestSaveLogThroughTheAgent(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	served := make(chan error, 1)
-	go func() { served <- core.Serve(ctx, ln, e.svc, core.Roles{}) }()
+	go func() { served <- agent.Serve(ctx, ln, e.svc, agent.ServeOptions{}) }()
 	defer func() { cancel(); <-served }()
-	r, err := core.Dial(ctx, core.AgentSocket{Path: sock, Configured: true})
+	r, err := agent.Dial(ctx, agent.AgentSocket{Path: sock, Configured: true})
 	if err != nil {
 		t.Fatal(err)
 	}

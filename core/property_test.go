@@ -11,6 +11,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -23,7 +24,7 @@ import (
 // Each sequence runs real deploys on the simulator, so a plain run tries 12;
 // `go test ./core -run TestNeverTwoLiveApplications -rapid.checks=200` for more.
 func TestNeverTwoLiveApplications(t *testing.T) {
-	e := newSimEnv(t, sim.Options{Speed: 60}, nil)
+	e := coretest.New(t, sim.Options{Speed: 60}, nil)
 	explicit := false
 	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "rapid.checks" })
 	if !explicit {
@@ -36,15 +37,15 @@ func TestNeverTwoLiveApplications(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n++
 		name := "p" + time.Now().Format("150405.000000")
-		j := e.createSQL(name)
+		j := e.CreateSQL(name)
 		kinds := []model.CommandKind{model.CmdSubmit, model.CmdPause, model.CmdKill, model.CmdRestart,
 			model.CmdResubmit, model.CmdSavepoint}
 		steps := rapid.IntRange(3, 8).Draw(rt, "steps")
 		for i := 0; i < steps; i++ {
 			switch rapid.IntRange(0, 9).Draw(rt, "what") {
 			case 0: // the cluster fails the job for good
-				if cur := e.job(j.ID); cur.AppID != "" {
-					_ = e.sim.FailJob(cur.AppID)
+				if cur := e.Job(j.ID); cur.AppID != "" {
+					_ = e.Sim.FailJob(cur.AppID)
 				}
 			default:
 				k := rapid.SampledFrom(kinds).Draw(rt, "kind")
@@ -53,33 +54,33 @@ func TestNeverTwoLiveApplications(t *testing.T) {
 				if k == model.CmdResubmit {
 					restore = rapid.SampledFrom([]model.RestoreChoice{model.RestoreNone, model.RestoreLatest}).Draw(rt, "restore")
 				}
-				c, err := e.svc.Act(e.ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
+				c, err := e.Svc.Act(e.Ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
 				var refused *decide.ActionRefusedError
 				if err != nil && !errors.As(err, &refused) {
 					rt.Fatalf("%s: %v", k, err)
 				}
 				if double { // a second key press while the first runs
-					_, err2 := e.svc.Act(e.ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
+					_, err2 := e.Svc.Act(e.Ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Restore: restore})
 					if err == nil && err2 == nil {
 						rt.Fatalf("%s accepted twice while the first was pending", k)
 					}
 				}
 				if err == nil {
-					ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
-					_, werr := e.svc.WaitCommand(ctx, c.ID)
+					ctx, cancel := context.WithTimeout(e.Ctx, time.Minute)
+					_, werr := e.Svc.WaitCommand(ctx, c.ID)
 					cancel()
 					if werr != nil {
 						rt.Fatalf("wait %s: %v", k, werr)
 					}
 				}
 			}
-			if _, err := e.svc.SyncOnce(e.ctx, 0); err != nil {
+			if _, err := e.Svc.SyncOnce(e.Ctx, 0); err != nil {
 				rt.Fatal(err)
 			}
-			if live := e.liveApps(j.ID); len(live) > 1 {
+			if live := e.LiveApps(j.ID); len(live) > 1 {
 				rt.Fatalf("step %d: %d live applications for one job: %v, %v", i, len(live), live[0].ID, live[1].ID)
 			}
-			d, err := e.svc.Job(e.ctx, j.ID)
+			d, err := e.Svc.Job(e.Ctx, j.ID)
 			if err != nil {
 				rt.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -21,37 +22,37 @@ import (
 func TestDeployRefusesALiveApplication(t *testing.T) {
 	cases := []struct {
 		name  string
-		setup func(e *simEnv) model.Job
+		setup func(e *coretest.Env) model.Job
 	}{
-		{"found by its tag only", func(e *simEnv) model.Job {
-			e.createSQL("tagged")
-			if c := e.act("tagged", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
-				e.t.Fatalf("submit: %s", c.Error)
+		{"found by its tag only", func(e *coretest.Env) model.Job {
+			e.CreateSQL("tagged")
+			if c := e.Act("tagged", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+				e.T.Fatalf("submit: %s", c.Error)
 			}
-			return e.syncUntil("tagged", "RUNNING", running)
+			return e.SyncUntil("tagged", "RUNNING", coretest.Running)
 		}},
-		{"found by the recorded AppID only", func(e *simEnv) model.Job {
-			sub, err := e.sim.Submit(e.ctx, sim.SubmitRequest{Name: "legacy", JobName: "legacy"})
+		{"found by the recorded AppID only", func(e *coretest.Env) model.Job {
+			sub, err := e.Sim.Submit(e.Ctx, sim.SubmitRequest{Name: "legacy", JobName: "legacy"})
 			if err != nil {
-				e.t.Fatal(err)
+				e.T.Fatal(err)
 			}
-			if _, err := e.svc.Adopt(e.ctx, api.AdoptRequest{Cluster: "sim", AppID: sub.AppID, Name: "legacy"}); err != nil {
-				e.t.Fatal(err)
+			if _, err := e.Svc.Adopt(e.Ctx, api.AdoptRequest{Cluster: "sim", AppID: sub.AppID, Name: "legacy"}); err != nil {
+				e.T.Fatal(err)
 			}
-			j := e.syncUntil("legacy", "RUNNING", running)
-			if a, _ := e.sim.App(j.AppID); len(a.Tags) != 0 {
-				e.t.Fatalf("the adopted application has tags %v; the case needs none", a.Tags)
+			j := e.SyncUntil("legacy", "RUNNING", coretest.Running)
+			if a, _ := e.Sim.App(j.AppID); len(a.Tags) != 0 {
+				e.T.Fatalf("the adopted application has tags %v; the case needs none", a.Tags)
 			}
 			return j
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newSimEnv(t, sim.Options{}, nil)
+			e := coretest.New(t, sim.Options{}, nil)
 			j := tc.setup(e)
 			app := j.AppID
 			var id string
-			err := e.st.Update(e.ctx, func(tx store.Tx) error {
+			err := e.St.Update(e.Ctx, func(tx store.Tx) error {
 				cur, err := tx.Job(j.ID)
 				if err != nil {
 					return err
@@ -71,17 +72,17 @@ func TestDeployRefusesALiveApplication(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+			ctx, cancel := context.WithTimeout(e.Ctx, time.Minute)
 			defer cancel()
-			c, err := e.svc.WaitCommand(ctx, id)
+			c, err := e.Svc.WaitCommand(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.State != model.CmdFailed || !strings.Contains(c.Error, "refusing to start "+j.Name+": its application "+app+" is still RUNNING") {
-				t.Fatalf("deploy past CanAct while %s lives: %s %q\n%v", app, c.State, c.Error, logTexts(c))
+				t.Fatalf("deploy past CanAct while %s lives: %s %q\n%v", app, c.State, c.Error, coretest.LogTexts(c))
 			}
 			var live int
-			for _, a := range e.sim.Apps() {
+			for _, a := range e.Sim.Apps() {
 				if a.State == "RUNNING" || a.State == "ACCEPTED" || a.State == "SUBMITTED" {
 					live++
 				}
@@ -108,25 +109,25 @@ func TestRestartWaitsOutAJobManagerThatStillSaysRunning(t *testing.T) {
 		{"longer than the grace", 30 * time.Minute, model.CmdFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newSimEnv(t, sim.Options{}, nil)
-			e.createSQL("paused")
-			if c := e.act("paused", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+			e := coretest.New(t, sim.Options{}, nil)
+			e.CreateSQL("paused")
+			if c := e.Act("paused", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
 				t.Fatalf("submit: %s", c.Error)
 			}
-			j := e.syncUntil("paused", "RUNNING", running)
-			f := e.sim.Faults()
+			j := e.SyncUntil("paused", "RUNNING", coretest.Running)
+			f := e.Sim.Faults()
 			f.StaleStatus = tc.stale
-			if err := e.sim.SetFaults(f); err != nil {
+			if err := e.Sim.SetFaults(f); err != nil {
 				t.Fatal(err)
 			}
-			if c := e.act("paused", model.CmdPause, 0); c.State != model.CmdSucceeded {
+			if c := e.Act("paused", model.CmdPause, 0); c.State != model.CmdSucceeded {
 				t.Fatalf("pause: %s %s", c.State, c.Error)
 			}
-			if a, _ := e.sim.App(j.AppID); a.State != "RUNNING" {
+			if a, _ := e.Sim.App(j.AppID); a.State != "RUNNING" {
 				t.Fatalf("the paused job's cluster is already %s: the case needs it still shutting down", a.State)
 			}
-			c := e.act("paused", model.CmdRestart, 0)
-			log := strings.Join(logTexts(c), "\n")
+			c := e.Act("paused", model.CmdRestart, 0)
+			log := strings.Join(coretest.LogTexts(c), "\n")
 			if c.State != tc.want {
 				t.Fatalf("restart: %s %s\n%s", c.State, c.Error, log)
 			}

@@ -22,6 +22,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -135,7 +136,7 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 			p := &palinkStore{name: name, path: filepath.Join(dir, name+".db"), cfg: cfg, kills: kills}
 			p.open(t)
 			if _, err := p.svc.CreateJob(ctx, api.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL,
-				Spec: model.Spec{SQL: simSQL}}); err != nil {
+				Spec: model.Spec{SQL: coretest.SQL}}); err != nil {
 				rt.Fatal(err)
 			}
 			stores = append(stores, p)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -418,6 +419,11 @@ func (f *fakeService) emitLocked(c api.Change) {
 }
 
 func (f *fakeService) ReadOnly() bool { return f.readOnly }
+
+// Backup is never called by the TUI.
+func (f *fakeService) Backup(context.Context, io.Writer) (int64, error) {
+	return 0, errors.New("fake: no backup")
+}
 
 // testNow is the pinned clock of every test: golden files depend on it.
 var testNow = time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)

@@ -6,6 +6,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/palink/palink/model"
@@ -57,6 +58,11 @@ type Service interface {
 
 	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
 	ReadOnly() bool
+
+	// Backup writes a consistent copy of the whole store to w while it stays
+	// in use: every spec of every job and the audit log, so an agent gives it
+	// to operators only.
+	Backup(ctx context.Context, w io.Writer) (int64, error)
 
 	MetricsService
 

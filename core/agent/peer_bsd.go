@@ -1,4 +1,6 @@
-package core
+//go:build darwin || freebsd
+
+package agent
 
 import (
 	"fmt"
@@ -8,7 +10,7 @@ import (
 )
 
 // peerUID is the uid of the process at the other end of a unix socket
-// (SO_PEERCRED): for the agent, the client's; for a client, the uid the
+// (LOCAL_PEERCRED): for the agent, the client's; for a client, the uid the
 // agent had when it began listening.
 func peerUID(conn net.Conn) (int, error) {
 	uc, ok := conn.(*net.UnixConn)
@@ -19,10 +21,10 @@ func peerUID(conn net.Conn) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	var cred *unix.Ucred
+	var cred *unix.Xucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	}); err != nil {
 		return -1, err
 	}

@@ -1,6 +1,4 @@
-//go:build darwin || freebsd
-
-package core
+package agent
 
 import (
 	"fmt"
@@ -10,7 +8,7 @@ import (
 )
 
 // peerUID is the uid of the process at the other end of a unix socket
-// (LOCAL_PEERCRED): for the agent, the client's; for a client, the uid the
+// (SO_PEERCRED): for the agent, the client's; for a client, the uid the
 // agent had when it began listening.
 func peerUID(conn net.Conn) (int, error) {
 	uc, ok := conn.(*net.UnixConn)
@@ -21,10 +19,10 @@ func peerUID(conn net.Conn) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	var cred *unix.Xucred
+	var cred *unix.Ucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil {
 		return -1, err
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package core_test
+package agent_test
 
 import (
 	"context"
@@ -15,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -29,18 +30,18 @@ func TestDefaultSocketIsPerStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := core.DefaultSocket("a.db")
-	if b := core.DefaultSocket(filepath.Join(wd, "x", "..", "a.db")); a != b {
+	a := agent.DefaultSocket("a.db")
+	if b := agent.DefaultSocket(filepath.Join(wd, "x", "..", "a.db")); a != b {
 		t.Errorf("one store, two sockets: %s and %s", a, b)
 	}
-	if b := core.DefaultSocket("b.db"); a == b {
+	if b := agent.DefaultSocket("b.db"); a == b {
 		t.Errorf("two stores, one socket: %s", a)
 	}
 	if filepath.Dir(a) != filepath.Join(run, "palink") {
 		t.Errorf("socket %s is not in $XDG_RUNTIME_DIR/palink", a)
 	}
 	t.Setenv("XDG_RUNTIME_DIR", "")
-	if got, want := filepath.Dir(core.DefaultSocket("a.db")), filepath.Join(os.TempDir(), fmt.Sprintf("palink-%d", os.Getuid())); got != want {
+	if got, want := filepath.Dir(agent.DefaultSocket("a.db")), filepath.Join(os.TempDir(), fmt.Sprintf("palink-%d", os.Getuid())); got != want {
 		t.Errorf("without XDG_RUNTIME_DIR the socket is in %s, want %s", got, want)
 	}
 }
@@ -57,11 +58,11 @@ func listenRaw(t *testing.T, path string) {
 
 func wantUntrusted(t *testing.T, what string, err error, text string) {
 	t.Helper()
-	var ue *core.UntrustedSocketError
+	var ue *agent.UntrustedSocketError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), text) {
 		t.Errorf("%s: want a refusal saying %q, got %v", what, text, err)
 	}
-	if errors.Is(err, core.ErrNoAgent) {
+	if errors.Is(err, agent.ErrNoAgent) {
 		t.Errorf("%s: a refused socket lets the client open the store itself", what)
 	}
 }
@@ -78,10 +79,10 @@ func TestPrivateSocketDirectory(t *testing.T) {
 	defer cancel()
 	run := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", run)
-	s := core.AgentSocket{Path: core.DefaultSocket(filepath.Join(t.TempDir(), "palink.db"))}
+	s := agent.AgentSocket{Path: agent.DefaultSocket(filepath.Join(t.TempDir(), "palink.db"))}
 	dir := filepath.Dir(s.Path)
 
-	if _, err := core.Dial(ctx, s); !errors.Is(err, core.ErrNoAgent) {
+	if _, err := agent.Dial(ctx, s); !errors.Is(err, agent.ErrNoAgent) {
 		t.Fatalf("no socket: %v, want ErrNoAgent", err)
 	}
 	ln, err := s.Listen("")
@@ -98,9 +99,9 @@ func TestPrivateSocketDirectory(t *testing.T) {
 		t.Error("closing the listener left the socket")
 	}
 	// The socket file of an agent gone, as after a crash.
-	dead := core.AgentSocket{Path: s.Path + ".dead"}
+	dead := agent.AgentSocket{Path: s.Path + ".dead"}
 	listenDead(t, dead.Path)
-	if _, err := core.Dial(ctx, dead); !errors.Is(err, core.ErrNoAgent) {
+	if _, err := agent.Dial(ctx, dead); !errors.Is(err, agent.ErrNoAgent) {
 		t.Errorf("a socket nobody listens on: %v, want ErrNoAgent", err)
 	}
 	if ln, err := dead.Listen(""); err != nil {
@@ -113,7 +114,7 @@ func TestPrivateSocketDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	listenRaw(t, s.Path)
-	_, err = core.Dial(ctx, s)
+	_, err = agent.Dial(ctx, s)
 	wantUntrusted(t, "client, directory 0755", err, "has mode 0755, but a private socket directory must be 0700")
 	_, err = s.Listen("")
 	wantUntrusted(t, "agent, directory 0755", err, "has mode 0755")
@@ -124,7 +125,7 @@ func TestPrivateSocketDirectory(t *testing.T) {
 	if err := os.Chown(dir, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	_, err = core.Dial(ctx, s)
+	_, err = agent.Dial(ctx, s)
 	wantUntrusted(t, "client, someone else's directory", err, "belongs to nobody (uid 65534), not to you (root)")
 	_, err = s.Listen("")
 	wantUntrusted(t, "agent, someone else's directory", err, "belongs to nobody (uid 65534)")
@@ -141,7 +142,7 @@ func TestPrivateSocketDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	listenRaw(t, filepath.Join(real, filepath.Base(s.Path)))
-	_, err = core.Dial(ctx, s)
+	_, err = agent.Dial(ctx, s)
 	wantUntrusted(t, "client, a link as the directory", err, "is a symbolic link")
 	_, err = s.Listen("")
 	wantUntrusted(t, "agent, a link as the directory", err, "is a symbolic link")
@@ -182,18 +183,18 @@ func TestConfiguredSocketDirectory(t *testing.T) {
 		return filepath.Join(d, "agent.sock")
 	}
 
-	open := core.AgentSocket{Path: mkdir(0o777, 0), Configured: true}
+	open := agent.AgentSocket{Path: mkdir(0o777, 0), Configured: true}
 	_, err := open.Listen("")
 	wantUntrusted(t, "agent, directory 0777", err, "(mode 0777, owner root (uid 0)) lets others remove or rename the agent's socket")
 	listenRaw(t, open.Path)
-	_, err = core.Dial(ctx, open)
+	_, err = agent.Dial(ctx, open)
 	wantUntrusted(t, "client, directory 0777", err, "lets others remove or rename")
 
-	theirs := core.AgentSocket{Path: mkdir(0o755, 65534), Configured: true}
+	theirs := agent.AgentSocket{Path: mkdir(0o755, 65534), Configured: true}
 	_, err = theirs.Listen("")
 	wantUntrusted(t, "agent, nobody's directory", err, "belongs to nobody (uid 65534)")
 
-	sticky := core.AgentSocket{Path: mkdir(0o777|os.ModeSticky, 0), Configured: true}
+	sticky := agent.AgentSocket{Path: mkdir(0o777|os.ModeSticky, 0), Configured: true}
 	ln, err := sticky.Listen("")
 	if err != nil {
 		t.Fatalf("a root-owned sticky directory: %v", err)
@@ -204,7 +205,7 @@ func TestConfiguredSocketDirectory(t *testing.T) {
 	if err != nil {
 		t.Skip("no group 65534")
 	}
-	team := core.AgentSocket{Path: mkdir(0o755, 0), Configured: true}
+	team := agent.AgentSocket{Path: mkdir(0o755, 0), Configured: true}
 	ln, err = team.Listen(g.Name)
 	if err != nil {
 		t.Fatal(err)
@@ -222,24 +223,24 @@ func TestConfiguredSocketDirectory(t *testing.T) {
 // TestDialChecksTheStore: a client that asks for one store does not talk
 // to an agent that serves another (two configs naming one socket).
 func TestDialChecksTheStore(t *testing.T) {
-	e := newSimEnv(t, sim.Options{}, nil)
-	r := serveAgent(t, e, core.Roles{})
+	e := coretest.New(t, sim.Options{}, nil)
+	r := serveAgent(t, e, agent.Roles{})
 	sock := filepath.Join(t.TempDir(), "a.sock")
-	ln, err := core.AgentSocket{Path: sock, Configured: true}.Listen("")
+	ln, err := agent.AgentSocket{Path: sock, Configured: true}.Listen("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(e.ctx)
+	ctx, cancel := context.WithCancel(e.Ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); _ = core.Serve(ctx, ln, e.svc, core.Roles{}) }()
+	go func() { defer close(done); _ = agent.Serve(ctx, ln, e.Svc, agent.ServeOptions{Store: e.St.Path()}) }()
 	defer func() { cancel(); <-done }()
 
 	other := filepath.Join(t.TempDir(), "other.db")
-	_, err = core.Dial(e.ctx, core.AgentSocket{Path: sock, Store: other, Configured: true})
+	_, err = agent.Dial(e.Ctx, agent.AgentSocket{Path: sock, Store: other, Configured: true})
 	if err == nil || !strings.Contains(err.Error(), "serves the store "+r.Info().Store+", not "+other) {
 		t.Errorf("an agent of another store: %v", err)
 	}
-	same, err := core.Dial(e.ctx, core.AgentSocket{Path: sock, Store: r.Info().Store, Configured: true})
+	same, err := agent.Dial(e.Ctx, agent.AgentSocket{Path: sock, Store: r.Info().Store, Configured: true})
 	if err != nil {
 		t.Fatalf("the agent of the store: %v", err)
 	}

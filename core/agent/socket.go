@@ -1,4 +1,4 @@
-package core
+package agent
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func (s AgentSocket) untrusted(format string, args ...any) error {
 // (see above); it sends nothing before. It returns an error wrapping
 // ErrNoAgent when no agent answers, an *UntrustedSocketError when the socket
 // is refused.
-func Dial(ctx context.Context, s AgentSocket) (*Remote, error) {
+func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 	if _, err := os.Lstat(s.Path); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w on %s", ErrNoAgent, s.Path)
@@ -133,11 +133,13 @@ func Dial(ctx context.Context, s AgentSocket) (*Remote, error) {
 		conn.Close()
 		return nil, err
 	}
-	r := &Remote{c: rpc.NewClient(conn)}
-	if err := r.call(ctx, "Info", Empty{}, &r.info); err != nil {
+	r := &Client{c: rpc.NewClient(conn)}
+	info, err := do[none, Info](ctx, r, "Info", none{})
+	if err != nil {
 		r.c.Close()
 		return nil, fmt.Errorf("agent at %s: %w", s.Path, err)
 	}
+	r.info = info
 	if s.Store != "" && r.info.Store != "" && !SameStore(r.info.Store, s.Store) {
 		r.c.Close()
 		return nil, fmt.Errorf("the agent at %s serves the store %s, not %s: two configs name that socket; give each store its own", s.Path, r.info.Store, absPath(s.Store))

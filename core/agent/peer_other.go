@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd
 
-package core
+package agent
 
 import (
 	"errors"

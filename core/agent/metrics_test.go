@@ -1,12 +1,13 @@
-package core_test
+package agent_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -15,26 +16,26 @@ import (
 // the job it shows, the agent's collector measures it and its series comes
 // back over the socket, and a failure's alert lists there too.
 func TestMetricsAndAlertsOverTheAgent(t *testing.T) {
-	e := newSimEnv(t, sim.Options{}, nil)
-	e.createSQL("watched")
-	if c := e.act("watched", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+	e := coretest.New(t, sim.Options{}, nil)
+	e.CreateSQL("watched")
+	if c := e.Act("watched", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
 		t.Fatalf("submit: %s %s", c.State, c.Error)
 	}
-	j := e.syncUntil("watched", "RUNNING", running)
-	r := serveAgent(t, e, core.Roles{})
-	if err := r.SetInterest(e.ctx, api.InterestRequest{Client: "tui-1", Detail: j.ID}); err != nil {
+	j := e.SyncUntil("watched", "RUNNING", coretest.Running)
+	r := serveAgent(t, e, agent.Roles{})
+	if err := r.SetInterest(e.Ctx, api.InterestRequest{Client: "tui-1", Detail: j.ID}); err != nil {
 		t.Fatal(err)
 	}
 	// The agent's sync loop runs the collector (its first round at once).
-	ctx, cancel := context.WithCancel(e.ctx)
+	ctx, cancel := context.WithCancel(e.Ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); _ = e.svc.RunSync(ctx) }()
+	go func() { defer close(done); _ = e.Svc.RunSync(ctx) }()
 	defer func() { cancel(); <-done }()
 
 	var s api.MetricsSeries
 	for deadline := time.Now().Add(30 * time.Second); len(s.Recent) == 0; time.Sleep(50 * time.Millisecond) {
 		var err error
-		if s, err = r.JobMetrics(e.ctx, "watched"); err != nil {
+		if s, err = r.JobMetrics(e.Ctx, "watched"); err != nil {
 			t.Fatal(err)
 		}
 		if time.Now().After(deadline) {
@@ -46,14 +47,14 @@ func TestMetricsAndAlertsOverTheAgent(t *testing.T) {
 		t.Errorf("series over the socket: %+v, latest %+v", s, p)
 	}
 
-	if err := e.sim.FailJob(j.AppID); err != nil {
+	if err := e.Sim.FailJob(j.AppID); err != nil {
 		t.Fatal(err)
 	}
-	e.syncUntil("watched", "FAILED", func(j model.Job) bool { return j.State == model.StateFailed })
+	e.SyncUntil("watched", "FAILED", func(j model.Job) bool { return j.State == model.StateFailed })
 	var as []model.Alert
 	for deadline := time.Now().Add(30 * time.Second); len(as) == 0; time.Sleep(100 * time.Millisecond) {
 		var err error
-		if as, err = r.Alerts(e.ctx, api.AlertFilter{JobRef: "watched", States: []model.AlertState{model.AlertFiring}}); err != nil {
+		if as, err = r.Alerts(e.Ctx, api.AlertFilter{JobRef: "watched", States: []model.AlertState{model.AlertFiring}}); err != nil {
 			t.Fatal(err)
 		}
 		if time.Now().After(deadline) {

@@ -1,0 +1,17 @@
+// Package agent lets every palink of a host use the one that owns the
+// store: Serve answers api.Service over a unix socket for the palink that
+// owns it (`palink agent`, or a TUI), and Dial returns a Client that is an
+// api.Service too, so the TUI and the CLI cannot tell one from the other.
+//
+// The protocol is Go's net/rpc (gob) with one call, Palink.Call, which
+// names a method of api.Service; one table (methods.go) says for each who
+// may call it and how long it may take. The socket tells the agent which OS
+// user is at the other end (SO_PEERCRED): that user is the issuer of
+// actions and decides the role (viewer or operator); a client's own claim is
+// ignored. Failures cross the socket as api.Code with their message, so
+// errors.Is matches the same model sentinel on both sides. Where the socket
+// lies and whom a client trusts there: socket.go.
+//
+// It imports core/api, core/logs (a client saves a log chunk by chunk) and
+// model; never core's implementation, store or yarn.
+package agent

@@ -1,0 +1,161 @@
+// Package coretest is the test bed of core's tests and of the agent's: the
+// in-process service over a fresh store and a running simulator, with the
+// scheduler running, and helpers to act and to sync until something holds.
+package coretest
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// Env is the in-process service over a fresh store and a simulator,
+// with the scheduler Running; tests drive sync themselves.
+type Env struct {
+	T   *testing.T
+	Ctx context.Context
+	Sim *sim.Cluster
+	Svc *core.Local
+	St  store.Store
+}
+
+func New(t *testing.T, o sim.Options, edit func(*config.Cluster)) *Env {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the simulator")
+	}
+	if o.Speed == 0 {
+		o.Speed = 30
+	}
+	if o.Seed == 0 {
+		o.Seed = 11
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c, err := sim.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(ctx, "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "palink.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := config.Cluster{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
+		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}
+	if edit != nil {
+		edit(&cc)
+	}
+	cfg := &config.Config{Clusters: []config.Cluster{cc}}
+	cfg.ApplyDefaults()
+	cfg.Restart.MaxAttempts = 0 // tests drive failures themselves
+	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester",
+		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _ = svc.RunScheduler(ctx) }()
+	t.Cleanup(func() { cancel(); <-done; st.Close(); c.Close() })
+	return &Env{T: t, Ctx: ctx, Sim: c, Svc: svc, St: st}
+}
+
+const SQL = `CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');
+CREATE TABLE snk (id BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO snk SELECT id FROM src;`
+
+func (e *Env) CreateSQL(name string) model.Job {
+	e.T.Helper()
+	j, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL, Spec: model.Spec{SQL: SQL}})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return j
+}
+
+// act issues an action and waits for its command to end.
+func (e *Env) Act(ref string, k model.CommandKind, restore model.RestoreChoice) model.Command {
+	e.T.Helper()
+	c, err := e.Svc.Act(e.Ctx, api.ActionRequest{JobRef: ref, Kind: k, Restore: restore})
+	if err != nil {
+		e.T.Fatalf("%s %s: %v", k, ref, err)
+	}
+	ctx, cancel := context.WithTimeout(e.Ctx, time.Minute)
+	defer cancel()
+	c, err = e.Svc.WaitCommand(ctx, c.ID)
+	if err != nil {
+		e.T.Fatalf("wait %s: %v", k, err)
+	}
+	return c
+}
+
+func (e *Env) Job(ref string) model.Job {
+	e.T.Helper()
+	d, err := e.Svc.Job(e.Ctx, ref)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return d.Job
+}
+
+// syncUntil runs sync cycles until cond holds.
+func (e *Env) SyncUntil(ref, what string, cond func(model.Job) bool) model.Job {
+	e.T.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if _, err := e.Svc.SyncOnce(e.Ctx, 0); err != nil {
+			e.T.Fatal(err)
+		}
+		j := e.Job(ref)
+		if cond(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			e.T.Fatalf("%s: %s never happened: %s %+v", ref, what, j.State, j)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func Running(j model.Job) bool { return j.State == model.StateRunning }
+
+func (e *Env) LiveApps(jobID string) []sim.App {
+	var out []sim.App
+	for _, a := range e.Sim.Apps() {
+		if a.State == "FINISHED" || a.State == "FAILED" || a.State == "KILLED" {
+			continue
+		}
+		for _, tag := range a.Tags {
+			if tag == "palink-job-"+strings.ToLower(jobID) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func ContainsTag(tags []string, t string) bool {
+	for _, x := range tags {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func LogTexts(c model.Command) []string {
+	var out []string
+	for _, l := range c.Log {
+		out = append(out, l.Text)
+	}
+	return out
+}
