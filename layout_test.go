@@ -43,12 +43,6 @@ var rooms = map[string][]string{
 	"join/debug": {"join", "flinksql", "model"},
 }
 
-// pending are imports the restructure has still to remove.
-// TODO(palink): empty it #11
-var pending = map[string][]string{
-	"cli": {"store"},
-}
-
 // reach lists what a room must never reach, directly or through anything
 // it imports: the TUI renders and dispatches, so no path from it may lead
 // to HTTP, bbolt or core's implementation.
@@ -80,7 +74,7 @@ func allowed(from, imp string) bool {
 		return false
 	}
 	rel := strings.TrimPrefix(strings.TrimPrefix(imp, module), "/")
-	for _, a := range append(rooms[r], pending[r]...) {
+	for _, a := range rooms[r] {
 		if rel == a || strings.HasPrefix(rel, a+"/") && !hasOwnRoom(rel, a) {
 			return true
 		}

@@ -91,7 +91,7 @@ func newAgentCmd(g *globals) *cobra.Command {
 			}
 			defer stopServe()
 			fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: store %s, socket %s, %d clusters, sync every %s\n",
-				e.store.Path(), sock.Path, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
+				e.local.StorePath(), sock.Path, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
 			err = runBackground(ctx, e.local)
 			return err
 		},
@@ -102,7 +102,7 @@ func newAgentCmd(g *globals) *cobra.Command {
 // that owns it (the agent, or a TUI), so that other palinks on the host —
 // the CLI, more TUIs — work through it. stop closes the socket.
 func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
-	ln, err := agentSocket(e.cfg, e.store.Path()).Listen(e.cfg.Agent.Group)
+	ln, err := agentSocket(e.cfg, e.local.StorePath()).Listen(e.cfg.Agent.Group)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := agent.Serve(ctx, ln, e.local, agent.ServeOptions{Roles: agent.Roles{Operators: e.cfg.Operators}, Store: e.store.Path(), Log: e.log}); err != nil {
+		if err := agent.Serve(ctx, ln, e.local, agent.ServeOptions{Roles: agent.Roles{Operators: e.cfg.Operators}, Store: e.local.StorePath(), Log: e.log}); err != nil {
 			e.log.Warn("agent socket", "err", err)
 		}
 	}()

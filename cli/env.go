@@ -15,7 +15,6 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/store"
 )
 
 // globals are the flags every command shares.
@@ -47,7 +46,6 @@ func (g *globals) register(root *cobra.Command) {
 type env struct {
 	g      *globals
 	cfg    *config.Config
-	store  *store.Bolt   // nil when remote
 	local  *core.Local   // nil when remote
 	remote *agent.Client // nil when local
 	svc    api.Service
@@ -115,20 +113,14 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
-	st, err := store.Open(path, store.Options{ReadOnly: g.readOnly, NoSync: g.throwaway})
-	if err != nil {
-		return nil, err
-	}
-	e.store = st
-	e.close = append(e.close, func() { st.Close() })
-	svc, err := core.NewLocal(core.Options{
-		Store: st, Config: cfg, ReadOnly: g.readOnly, Log: e.log,
+	svc, err := core.Open(path, core.Options{
+		Config: cfg, ReadOnly: g.readOnly, NoSync: g.throwaway, Log: e.log,
 		Lease: cfg.Scheduler.Lease.D(), Workers: cfg.Scheduler.Workers,
 	})
 	if err != nil {
-		e.Close()
 		return nil, err
 	}
+	e.close = append(e.close, func() { svc.Close() })
 	e.local, e.svc = svc, svc
 	return e, nil
 }

@@ -7,8 +7,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
-	"github.com/palink/palink/store"
+	"github.com/palink/palink/core/api"
 	"github.com/spf13/cobra"
 )
 
@@ -38,12 +39,7 @@ func newStoreCmd(g *globals) *cobra.Command {
 			case !errors.Is(err, agent.ErrNoAgent):
 				return err
 			default:
-				st, err := store.Open(path, store.Options{ReadOnly: true})
-				if err != nil {
-					return err
-				}
-				defer st.Close()
-				backup = func(w io.Writer) (int64, error) { return st.Backup(ctx, w) }
+				backup = func(w io.Writer) (int64, error) { return core.BackupStore(ctx, path, w) }
 			}
 			if _, err := os.Lstat(args[0]); err == nil {
 				return fmt.Errorf("backup %s: %s exists", path, args[0])
@@ -71,7 +67,7 @@ func newStoreCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := store.Restore(args[0], path); err != nil {
+			if err := core.RestoreStore(args[0], path); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "restored %s from %s\n", path, args[0])
@@ -111,11 +107,10 @@ func newStoreCheckCmd(g *globals) *cobra.Command {
 			case !errors.Is(err, agent.ErrNoAgent):
 				return err
 			}
-			rep, err := store.CheckFile(ctx, file, store.Options{})
-			if err != nil {
-				return err
+			rep, damaged := core.CheckStore(ctx, file, path)
+			if damaged != nil && rep.Path == "" {
+				return damaged // the file could not be read at all
 			}
-			rep.Path = path
 			w := cmd.OutOrStdout()
 			if g.output == "json" {
 				if err := writeJSON(w, rep); err != nil {
@@ -124,15 +119,15 @@ func newStoreCheckCmd(g *globals) *cobra.Command {
 			} else {
 				printReport(w, rep, via)
 			}
-			if err := rep.Err(); err != nil {
-				return exitError{code: 1, msg: err.Error()}
+			if damaged != nil {
+				return exitError{code: 1, msg: damaged.Error()}
 			}
 			return nil
 		},
 	}
 }
 
-func printReport(w io.Writer, rep store.Report, via string) {
+func printReport(w io.Writer, rep api.StoreReport, via string) {
 	if len(rep.Problems) > 0 {
 		fmt.Fprintf(w, "%s%s: %s:\n", rep.Path, via, plural(len(rep.Problems), "problem"))
 		for _, p := range rep.Problems {
@@ -146,9 +141,9 @@ func printReport(w io.Writer, rep store.Report, via string) {
 	}
 	fmt.Fprintf(w, "%s%s: ok: schema %d, store id %s, %s, %s, %d bytes\n", rep.Path, via, rep.Schema, id,
 		plural(rep.Jobs, "job"), plural(rep.Commands, "command"), rep.Size)
-	if rep.Schema < store.SchemaVersion {
+	if rep.Schema < rep.Current {
 		fmt.Fprintf(w, "records and indexes are checked at schema %d only: open the store once without --read-only to upgrade it, then check again\n",
-			store.SchemaVersion)
+			rep.Current)
 	}
 }
 

@@ -48,6 +48,8 @@ type Options struct {
 	// HookRetryWait is the first pause between a webhook's retries
 	// (observe.Options); default 500ms.
 	HookRetryWait time.Duration
+	// NoSync skips fsync: a throwaway store (the demo's), for Open.
+	NoSync bool
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool
@@ -70,6 +72,8 @@ type Local struct {
 	sched    *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync     *syncer.Syncer       // state sync
 	logs     *logs.Reader         // job logs
+
+	closeStore bool // Open opened the store: Close closes it
 
 }
 
