@@ -113,10 +113,9 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
-	svc, err := core.Open(path, core.Options{
-		Config: cfg, ReadOnly: g.readOnly, NoSync: g.throwaway, Log: e.log,
-		Lease: cfg.Scheduler.Lease.D(), Workers: cfg.Scheduler.Workers,
-	})
+	o := coreOptions(cfg)
+	o.ReadOnly, o.NoSync, o.Log = g.readOnly, g.throwaway, e.log
+	svc, err := core.Open(path, o)
 	if err != nil {
 		return nil, err
 	}

@@ -47,16 +47,6 @@ func RuleKinds() []string {
 	return []string{RuleJobFailed, RuleRestarts, RuleFailedCheckpoints, RuleCheckpointAge, RuleBackpressure, RuleLag, RuleDrift}
 }
 
-// MetricRule reports whether a rule kind needs the job's metrics (and so
-// makes palink measure the jobs it selects); the others read what state
-// sync records anyway.
-func MetricRule(kind string) bool {
-	switch kind {
-	case RuleRestarts, RuleFailedCheckpoints, RuleBackpressure, RuleLag:
-		return true
-	}
-	return false
-}
 
 // AlertRule is one alert rule.
 type AlertRule struct {
@@ -392,31 +382,4 @@ func (w Webhook) Secret() (string, error) {
 	return "", nil
 }
 
-// Selects reports whether a rule watches a job (by name and cluster).
-func (r AlertRule) Selects(jobName, cluster string) bool {
-	if r.Cluster != "" && r.Cluster != cluster {
-		return false
-	}
-	if len(r.Jobs) == 0 {
-		return true
-	}
-	for _, g := range r.Jobs {
-		if ok, _ := path.Match(g, jobName); ok {
-			return true
-		}
-	}
-	return false
-}
 
-// Wants reports whether the webhook takes alerts of the named rule.
-func (w Webhook) Wants(rule string) bool {
-	if len(w.Rules) == 0 {
-		return true
-	}
-	for _, r := range w.Rules {
-		if r == rule {
-			return true
-		}
-	}
-	return false
-}

@@ -71,11 +71,11 @@ alerts:
 	if bp.Above != 0.8 || bp.For.D() != 2*time.Minute || bp.Severity != "critical" {
 		t.Errorf("bp rule %+v", bp)
 	}
-	if !bp.Selects("orders-enrich", "prod") || bp.Selects("payments", "prod") || bp.Selects("orders-enrich", "staging") {
-		t.Error("bp rule selects the wrong jobs")
+	if len(bp.Jobs) != 1 || bp.Jobs[0] != "orders-*" || bp.Cluster != "prod" {
+		t.Errorf("bp rule selects jobs %v on %q", bp.Jobs, bp.Cluster)
 	}
 	w := c.Alerts.Webhooks[0]
-	if w.Timeout.D() != 10*time.Second || w.Retries != 3 || !w.Wants("bp") || w.Wants("restarts") {
+	if w.Timeout.D() != 10*time.Second || w.Retries != 3 || len(w.Rules) != 1 || w.Rules[0] != "bp" {
 		t.Errorf("webhook %+v", w)
 	}
 	u, err := w.Endpoint()

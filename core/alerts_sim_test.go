@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/core/observe"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -95,7 +95,7 @@ type alertEnv struct {
 	t    *testing.T
 	sim  *sim.Cluster
 	st   store.Store
-	cfg  *config.Config
+	opts core.Options
 	svc  *core.Local
 	stop func()
 }
@@ -117,16 +117,17 @@ func newAlertEnv(t *testing.T, hookURL string) *alertEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(),
-		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}}
-	cfg.Alerts.Webhooks = []config.Webhook{{Name: "test-receiver", URL: hookURL}}
-	cfg.ApplyDefaults() // the default rules: job-failed and state-drift
-	off := false
-	cfg.Restart.Enabled = &off // the test restarts the job itself
-	cfg.Sync.Interval = config.Duration(200 * time.Millisecond)
-	cfg.Metrics.Interval = config.Duration(100 * time.Millisecond)
-	cfg.Alerts.Interval = config.Duration(100 * time.Millisecond)
-	e := &alertEnv{t: t, sim: c, st: st, cfg: cfg}
+	// The default rules, job-failed and state-drift; no restart policy (the
+	// test restarts the job itself).
+	o := core.Options{
+		Clusters:     []clusters.Spec{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), Deploy: clusters.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}},
+		SyncInterval: 200 * time.Millisecond, SyncConcurrency: 8,
+		Observe: observe.Settings{Interval: 100 * time.Millisecond, AlertInterval: 100 * time.Millisecond,
+			Rules:    []observe.Rule{{Name: "job-failed", Kind: observe.RuleJobFailed, Severity: "critical"}, {Name: "state-drift", Kind: observe.RuleDrift, Severity: "warning"}},
+			Webhooks: []observe.Webhook{{Name: "test-receiver", Endpoint: func() (string, error) { return hookURL, nil }, Timeout: 10 * time.Second, Retries: 3}},
+		},
+	}
+	e := &alertEnv{t: t, sim: c, st: st, opts: o}
 	e.start()
 	t.Cleanup(func() { e.stop() })
 	return e
@@ -136,12 +137,9 @@ func newAlertEnv(t *testing.T, hookURL string) *alertEnv {
 // scheduler and sync (and so metrics and alerts).
 func (e *alertEnv) start() {
 	e.t.Helper()
-	clusters, err := clusters.New(e.cfg, nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	svc, err := core.NewLocal(core.Options{Store: e.st, Config: e.cfg, Clusters: clusters, Poll: 20 * time.Millisecond, Lease: 2 * time.Second,
-		NoJitter: true, HookRetryWait: 10 * time.Millisecond})
+	o := e.opts
+	o.Store, o.Poll, o.Lease, o.NoJitter, o.HookRetryWait = e.st, 20*time.Millisecond, 2*time.Second, true, 10*time.Millisecond
+	svc, err := core.NewLocal(o)
 	if err != nil {
 		e.t.Fatal(err)
 	}

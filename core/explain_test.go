@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/palink/palink/config"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -38,7 +38,7 @@ func TestExplainThroughTheGateway(t *testing.T) {
 }
 
 func TestExplainNeedsAGateway(t *testing.T) {
-	e := coretest.New(t, sim.Options{}, func(c *config.Cluster) { c.SQLGateway = "" })
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) { c.SQLGateway = "" })
 	if _, err := e.Svc.Explain(e.Ctx, "sim", coretest.SQL); err == nil || !strings.Contains(err.Error(), "no sql_gateway") {
 		t.Errorf("explain without a gateway: %v", err)
 	}

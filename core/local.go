@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
@@ -29,11 +28,19 @@ import (
 
 // Options wire a Local service.
 type Options struct {
-	Store  store.Store
-	Config *config.Config
-	// Clusters are the connections to the configured clusters, by name;
-	// nil builds them from Config.
-	Clusters map[string]*clusters.Cluster
+	Store store.Store
+	// Clusters are the clusters palink works on; Clients, when given, are
+	// their connections by name (else built from Clusters).
+	Clusters []clusters.Spec
+	Clients  map[string]*clusters.Cluster
+	// SyncInterval is state sync's cycle (default 10s); SyncConcurrency
+	// bounds the jobs it fetches at once (default 1).
+	SyncInterval    time.Duration
+	SyncConcurrency int
+	// Restart is the platform's restart policy for FAILED jobs.
+	Restart decide.RestartPolicy
+	// Observe is what metrics to collect and which alert rules to judge.
+	Observe observe.Settings
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// User is the OS user recorded as the issuer of actions.
@@ -59,7 +66,7 @@ type Options struct {
 // clients, and with Run it also runs the scheduler and state sync.
 type Local struct {
 	st       store.Store
-	cfg      *config.Config
+	specs    []clusters.Spec
 	clusters map[string]*clusters.Cluster
 	now      func() time.Time
 	user     string
@@ -81,8 +88,8 @@ var _ api.Service = (*Local)(nil)
 
 // NewLocal builds the in-process service. It does no I/O.
 func NewLocal(o Options) (*Local, error) {
-	if o.Store == nil || o.Config == nil {
-		return nil, errors.New("core: store and config are required")
+	if o.Store == nil {
+		return nil, errors.New("core: a store is required")
 	}
 	if o.Store.ID() == "" && !o.ReadOnly {
 		return nil, fmt.Errorf("core: store %s has no id: open it once as a writer to upgrade it", o.Store.Path())
@@ -96,38 +103,31 @@ func NewLocal(o Options) (*Local, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if o.Clusters == nil {
-		cs, err := clusters.New(o.Config, o.Log)
+	if o.Clients == nil {
+		cs, err := clusters.New(o.Clusters)
 		if err != nil {
 			return nil, err
 		}
-		o.Clusters = cs
+		o.Clients = cs
 	}
-	rp := o.Config.Restart
 	l := &Local{
-		st: o.Store, cfg: o.Config, clusters: o.Clusters, now: o.Now, user: o.User,
-		readOnly: o.ReadOnly, log: o.Log, opts: o,
-		policy: decide.RestartPolicy{
-			Enabled: rp.Enabled == nil || *rp.Enabled, MaxAttempts: rp.MaxAttempts,
-			Window: rp.Window.D(), Backoff: rp.Backoff.D(), MaxBackoff: rp.MaxBackoff.D(),
-			Multiplier: rp.Multiplier,
-		},
-		hub: newHub(),
+		st: o.Store, specs: o.Clusters, clusters: o.Clients, now: o.Now, user: o.User,
+		readOnly: o.ReadOnly, log: o.Log, opts: o, policy: o.Restart, hub: newHub(),
 	}
 	l.obs = observe.New(observe.Options{
-		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Config: o.Config, Now: o.Now, Log: o.Log,
+		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Settings: o.Observe, Now: o.Now, Log: o.Log,
 		HookRetryWait: o.HookRetryWait,
 		Watch:         func(ctx context.Context) <-chan api.Change { return l.hub.subscribe(ctx) },
 	})
 	l.sched = scheduler.New(scheduler.Options{
-		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
+		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff,
 	})
-	l.logs = logs.New(o.Store, o.Clusters, o.Now)
+	l.logs = logs.New(o.Store, o.Clients, o.Now)
 	l.sync = syncer.New(syncer.Options{
-		Store: o.Store, Clusters: o.Clusters, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
-		Interval: o.Config.Sync.Interval.D(), Concurrency: o.Config.Sync.Concurrency, NoJitter: o.NoJitter, Policy: l.policy,
+		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
+		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,
 	})
 	return l, nil
 }
@@ -237,7 +237,7 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 	if err := checkJobName(r.Name); err != nil {
 		return model.Job{}, err
 	}
-	if _, ok := l.cfg.Cluster(r.Cluster); !ok {
+	if l.clusters[r.Cluster] == nil {
 		return model.Job{}, fmt.Errorf("create job %s: unknown cluster %q (known: %s)", r.Name, r.Cluster, strings.Join(l.clusterNames(), ", "))
 	}
 	switch r.Kind {
@@ -397,7 +397,7 @@ func (l *Local) WaitCommand(ctx context.Context, id string) (model.Command, erro
 
 func (l *Local) clusterNames() []string {
 	var names []string
-	for _, c := range l.cfg.Clusters {
+	for _, c := range l.specs {
 		names = append(names, c.Name)
 	}
 	sort.Strings(names)

@@ -12,10 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -48,10 +49,7 @@ func newLogEnv(t *testing.T, logSize int64) *logEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
-		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}}
-	cfg.ApplyDefaults()
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester",
+	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{coretest.SimCluster(c)}, User: "tester",
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true})
 	if err != nil {
 		t.Fatal(err)

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
@@ -25,7 +25,7 @@ func TestExecDeployerWithFakeFlink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := coretest.New(t, sim.Options{}, func(c *config.Cluster) {
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 	})
@@ -80,7 +80,7 @@ func TestExecDeployerWithFakeFlink(t *testing.T) {
 // with its output, and the job is DEPLOY_FAILED with the reason.
 func TestExecDeployerReportsClientFailure(t *testing.T) {
 	fake, _ := filepath.Abs("testdata/fake-flink")
-	e := coretest.New(t, sim.Options{}, func(c *config.Cluster) {
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.Command = fake + " run -t {target} -d {dynamic} -c {class} {jar}"
 	})
@@ -187,10 +187,9 @@ func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
 	}
 	sessionApp = s.AppID
 	// A second service over the same store and simulator, configured for the session.
-	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: e.Sim.RMURLs(), SQLGateway: e.Sim.GatewayURL(),
-		Deploy: config.Deploy{Mode: "yarn-session", SessionApp: sessionApp, SavepointDir: "hdfs:///flink/savepoints"}}}}
-	cfg.ApplyDefaults()
-	svc, err := core.NewLocal(core.Options{Store: e.St, Config: cfg, Poll: 20 * time.Millisecond, Lease: 2 * time.Second})
+	cc := coretest.SimCluster(e.Sim)
+	cc.Deploy.Mode, cc.Deploy.SessionApp = "yarn-session", sessionApp
+	svc, err := core.NewLocal(core.Options{Store: e.St, Clusters: []clusters.Spec{cc}, Poll: 20 * time.Millisecond, Lease: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

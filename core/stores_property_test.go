@@ -18,9 +18,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
@@ -71,7 +71,7 @@ type palinkStore struct {
 	name   string
 	path   string
 	backup string
-	cfg    *config.Config
+	spec   clusters.Spec
 	st     *store.Bolt
 	svc    *core.Local
 	kills  *killRecorder
@@ -82,7 +82,7 @@ func (p *palinkStore) open(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: p.cfg, User: p.name,
+	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{p.spec}, User: p.name,
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: time.Second, RetryBackoff: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -129,11 +129,9 @@ func TestNeverActsOnAnotherSubmission(t *testing.T) {
 		var stores []*palinkStore
 		for _, name := range []string{"a", "b"} {
 			kills, rm := newKillRecorder(t, c.RMURLs()[0])
-			cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: []string{rm}, SQLGateway: c.GatewayURL(), User: "ops",
-				Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}}
-			cfg.ApplyDefaults()
-			cfg.Restart.MaxAttempts = 0
-			p := &palinkStore{name: name, path: filepath.Join(dir, name+".db"), cfg: cfg, kills: kills}
+			spec := coretest.SimCluster(c)
+			spec.RM = []string{rm}
+			p := &palinkStore{name: name, path: filepath.Join(dir, name+".db"), spec: spec, kills: kills}
 			p.open(t)
 			if _, err := p.svc.CreateJob(ctx, api.CreateJobRequest{Name: "orders", Cluster: "sim", Kind: model.KindSQL,
 				Spec: model.Spec{SQL: coretest.SQL}}); err != nil {

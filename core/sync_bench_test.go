@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -60,9 +60,6 @@ func fleet(b *testing.B, n int) (*core.Local, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL()}}}
-	cfg.ApplyDefaults()
-	cfg.Sync.Concurrency = 16
 	now := time.Now()
 	err = st.Update(ctx, func(tx store.Tx) error {
 		for i := 0; i < n; i++ {
@@ -98,7 +95,8 @@ func fleet(b *testing.B, n int) (*core.Local, func()) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, NoJitter: true})
+	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL()}},
+		SyncConcurrency: 16, NoJitter: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -44,10 +44,7 @@ func simService(t *testing.T, logSize int64) *core.Local {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
-		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}}
-	cfg.ApplyDefaults()
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester", Poll: 20 * time.Millisecond, NoJitter: true})
+	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops", Deploy: clusters.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}}, User: "tester", Poll: 20 * time.Millisecond, NoJitter: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,11 @@ package clusters
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/yarn"
 )
@@ -19,7 +17,7 @@ import (
 // the cluster's connectivity for the header.
 type Cluster struct {
 	Name    string
-	Cfg     config.Cluster
+	Cfg     Spec
 	RM      *yarn.ResourceManager
 	Gateway *yarn.SQLGateway // nil when the cluster has no sql_gateway
 	opts    yarn.Options
@@ -31,10 +29,58 @@ type Cluster struct {
 	status api.ClusterStatus
 }
 
-// New builds the clients of every configured cluster, by name. It does no I/O.
-func New(cfg *config.Config, log *slog.Logger) (map[string]*Cluster, error) {
+// Spec is one cluster as palink reaches it (the cli builds it from the
+// config file's clusters:).
+type Spec struct {
+	Name string
+	// Protected clusters ask the user to type the job name before a kill.
+	Protected bool
+	// RM lists the ResourceManager addresses (HA: all of them).
+	RM []string
+	// FlinkAccess is "proxy" (reads through the RM web proxy) or "direct"
+	// (everything straight to the JobManager's amRPCAddress).
+	FlinkAccess string
+	// SQLGateway is the Flink SQL Gateway's address ("" for none).
+	SQLGateway string
+	// ApplicationType is YARN's type of Flink applications.
+	ApplicationType string
+	// User is sent as user.name for YARN simple authentication.
+	User    string
+	Timeout time.Duration // per HTTP call
+	// CAFile and InsecureSkipVerify configure HTTPS.
+	CAFile             string
+	InsecureSkipVerify bool
+	// BasicUser authenticates with HTTP basic auth; Password reads the
+	// password (from where the config says) when the clients are built.
+	BasicUser string
+	Password  func() (string, error)
+	Deploy    Deploy
+}
+
+// Deploy says how palink starts jobs on a cluster.
+type Deploy struct {
+	// Mode is Flink's execution.target: yarn-per-job, yarn-application or
+	// yarn-session.
+	Mode string
+	// SessionApp is the session cluster's application id (yarn-session).
+	SessionApp string
+	// JarDeployer is "rest" (jars/run on the session cluster) or "exec"
+	// (the Command template).
+	JarDeployer string
+	// Command is the `flink run` template of the exec deployer.
+	Command string
+	// SavepointDir is the target directory of savepoints.
+	SavepointDir string
+	// Queue is the YARN queue of new applications.
+	Queue string
+	// Properties are extra Flink settings for every job of the cluster.
+	Properties map[string]string
+}
+
+// New builds the clients of every cluster, by name. It does no I/O.
+func New(specs []Spec) (map[string]*Cluster, error) {
 	out := map[string]*Cluster{}
-	for _, cc := range cfg.Clusters {
+	for _, cc := range specs {
 		c, err := NewCluster(cc)
 		if err != nil {
 			return nil, err
@@ -44,21 +90,48 @@ func New(cfg *config.Config, log *slog.Logger) (map[string]*Cluster, error) {
 	return out, nil
 }
 
+// withDefaults fills what a Spec leaves out, as the config file's defaults do.
+func (cc Spec) withDefaults() Spec {
+	if cc.FlinkAccess == "" {
+		cc.FlinkAccess = "proxy"
+	}
+	if cc.ApplicationType == "" {
+		cc.ApplicationType = "Apache Flink"
+	}
+	if cc.Timeout == 0 {
+		cc.Timeout = 10 * time.Second
+	}
+	if cc.Deploy.Mode == "" {
+		cc.Deploy.Mode = "yarn-per-job"
+	}
+	if cc.Deploy.JarDeployer == "" {
+		cc.Deploy.JarDeployer = "exec"
+		if cc.Deploy.Mode == "yarn-session" {
+			cc.Deploy.JarDeployer = "rest"
+		}
+	}
+	return cc
+}
+
 // NewCluster builds one cluster's clients.
-func NewCluster(cc config.Cluster) (*Cluster, error) {
+func NewCluster(cc Spec) (*Cluster, error) {
+	cc = cc.withDefaults()
 	o := yarn.Options{
-		Timeout:            cc.Timeout.D(),
-		CAFile:             cc.TLS.CAFile,
-		InsecureSkipVerify: cc.TLS.InsecureSkipVerify,
+		Timeout:            cc.Timeout,
+		CAFile:             cc.CAFile,
+		InsecureSkipVerify: cc.InsecureSkipVerify,
 		SimpleAuthUser:     cc.User,
 		UserAgent:          "palink",
 	}
-	if cc.Auth.User != "" {
-		pw, err := cc.Auth.Password()
-		if err != nil {
-			return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+	if cc.BasicUser != "" {
+		var pw string
+		if cc.Password != nil {
+			var err error
+			if pw, err = cc.Password(); err != nil {
+				return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+			}
 		}
-		o.Username, o.Password = cc.Auth.User, pw
+		o.Username, o.Password = cc.BasicUser, pw
 	}
 	rm, err := yarn.NewResourceManager(cc.RM, o)
 	if err != nil {

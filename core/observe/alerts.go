@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
@@ -30,7 +29,7 @@ const resolvedKept = 24 * time.Hour
 
 // alerter holds the rules and the alerts' state.
 type alerter struct {
-	rules []config.AlertRule
+	rules []Rule
 
 	mu     sync.Mutex
 	alerts map[string]*model.Alert // by key; the latest record per (rule, job)
@@ -40,9 +39,9 @@ type alerter struct {
 	dirty map[string]bool
 }
 
-func newAlerter(cfg *config.Config) *alerter {
+func newAlerter(rules []Rule) *alerter {
 	return &alerter{
-		rules:   slices.Clone(cfg.Alerts.Rules),
+		rules:   slices.Clone(rules),
 		alerts:  map[string]*model.Alert{},
 		pending: map[string]time.Time{},
 		dirty:   map[string]bool{},
@@ -61,7 +60,7 @@ func (a *alerter) load(stored []model.Alert) {
 // watchesMetrics reports whether some rule needs measured metrics.
 func (a *alerter) watchesMetrics() bool {
 	for _, r := range a.rules {
-		if config.MetricRule(r.Kind) {
+		if MetricRule(r.Kind) {
 			return true
 		}
 	}
@@ -71,7 +70,7 @@ func (a *alerter) watchesMetrics() bool {
 // watchesMetricsOf reports whether a metric rule selects job j.
 func (a *alerter) watchesMetricsOf(j model.Job) bool {
 	for _, r := range a.rules {
-		if config.MetricRule(r.Kind) && r.Selects(j.Name, j.Cluster) {
+		if MetricRule(r.Kind) && r.Selects(j.Name, j.Cluster) {
 			return true
 		}
 	}
@@ -82,8 +81,8 @@ func (a *alerter) watchesMetricsOf(j model.Job) bool {
 func (a *alerter) longestWindow() time.Duration {
 	w := time.Duration(0)
 	for _, r := range a.rules {
-		if r.Kind == config.RuleRestarts {
-			w = max(w, r.Window.D())
+		if r.Kind == RuleRestarts {
+			w = max(w, r.Window)
 		}
 	}
 	return w
@@ -117,9 +116,9 @@ type verdict struct {
 }
 
 // judge applies rule r to job j at now. stale is how old a measure may be.
-func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale time.Duration) verdict {
+func judge(r Rule, j model.Job, in alertInput, now time.Time, stale time.Duration) verdict {
 	switch r.Kind {
-	case config.RuleJobFailed:
+	case RuleJobFailed:
 		if j.State != model.StateFailed {
 			return verdict{known: true}
 		}
@@ -128,16 +127,16 @@ func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale 
 			v += ": " + clipRunes(d, 200)
 		}
 		return verdict{holds: true, value: v, known: true}
-	case config.RuleDrift:
+	case RuleDrift:
 		if j.Drift == nil {
 			return verdict{known: true}
 		}
 		return verdict{holds: true, value: fmt.Sprintf("platform expects %s, %s", j.Drift.Expected, j.Drift.Observed), known: true}
-	case config.RuleCheckpointAge:
+	case RuleCheckpointAge:
 		if j.State != model.StateRunning {
 			return verdict{known: true}
 		}
-		limit := r.Age.D()
+		limit := r.Age
 		switch {
 		case in.measured && now.Sub(in.collectedAt) <= stale && in.latest.CheckpointAge >= 0:
 			age := in.latest.CheckpointAge + now.Sub(in.collectedAt)
@@ -161,15 +160,15 @@ func judge(r config.AlertRule, j model.Job, in alertInput, now time.Time, stale 
 	}
 	p := in.latest
 	switch r.Kind {
-	case config.RuleRestarts:
-		n := in.restartsSince(now.Add(-r.Window.D()))
-		return verdict{holds: n > int64(r.Count), value: fmt.Sprintf("%d restarts in %s (limit %d)", n, shortDuration(r.Window.D()), r.Count), known: true}
-	case config.RuleFailedCheckpoints:
+	case RuleRestarts:
+		n := in.restartsSince(now.Add(-r.Window))
+		return verdict{holds: n > int64(r.Count), value: fmt.Sprintf("%d restarts in %s (limit %d)", n, shortDuration(r.Window), r.Count), known: true}
+	case RuleFailedCheckpoints:
 		return verdict{holds: p.FailedInARow >= r.Count, value: fmt.Sprintf("%d failed checkpoints in a row (limit %d)", p.FailedInARow, r.Count), known: true}
-	case config.RuleBackpressure:
+	case RuleBackpressure:
 		v := fmt.Sprintf("backpressure %d%% at %s (limit %d%%)", percent(p.Backpressure), dashIfEmpty(p.BackpressureVertex), percent(r.Above))
 		return verdict{holds: p.Backpressure > r.Above, value: v, known: true}
-	case config.RuleLag:
+	case RuleLag:
 		if p.Lag < 0 {
 			return verdict{known: true} // the sources report no lag
 		}
@@ -235,7 +234,7 @@ func (a *alerter) evaluate(jobs []model.Job, inputs map[string]alertInput, now t
 				if !ok {
 					since, a.pending[key] = now, now
 				}
-				if now.Sub(since) < r.For.D() {
+				if now.Sub(since) < r.For {
 					continue
 				}
 				delete(a.pending, key)

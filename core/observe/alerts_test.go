@@ -5,15 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
 var alertT0 = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
 
-func rule(kind string, edit func(*config.AlertRule)) config.AlertRule {
-	r := config.AlertRule{Name: kind, Kind: kind, Severity: "warning"}
+func rule(kind string, edit func(*Rule)) Rule {
+	r := Rule{Name: kind, Kind: kind, Severity: "warning"}
 	if edit != nil {
 		edit(&r)
 	}
@@ -49,38 +48,38 @@ func TestJudgeEachRuleKind(t *testing.T) {
 
 	cases := []struct {
 		name  string
-		rule  config.AlertRule
+		rule  Rule
 		job   model.Job
 		in    alertInput
 		want  verdict
 		value string // a fragment of the value, when it holds
 	}{
-		{"failed job", rule(config.RuleJobFailed, nil), failed, alertInput{}, verdict{holds: true, known: true}, "FAILED: java.lang.OutOfMemoryError: Java heap space"},
-		{"running job is not failed", rule(config.RuleJobFailed, nil), running("r"), alertInput{}, verdict{known: true}, ""},
-		{"drift", rule(config.RuleDrift, nil), drifted, alertInput{}, verdict{holds: true, known: true}, "platform expects RUNNING, YARN application_1_0001 not found"},
-		{"old checkpoint from sync", rule(config.RuleCheckpointAge, func(r *config.AlertRule) { r.Age = config.Duration(10 * time.Minute) }), old, alertInput{}, verdict{holds: true, known: true}, "latest checkpoint 15m ago (limit 10m)"},
-		{"fresh checkpoint", rule(config.RuleCheckpointAge, func(r *config.AlertRule) { r.Age = config.Duration(10 * time.Minute) }), fresh, alertInput{}, verdict{known: true}, ""},
-		{"measured age wins over sync's", rule(config.RuleCheckpointAge, func(r *config.AlertRule) { r.Age = config.Duration(10 * time.Minute) }), old,
+		{"failed job", rule(RuleJobFailed, nil), failed, alertInput{}, verdict{holds: true, known: true}, "FAILED: java.lang.OutOfMemoryError: Java heap space"},
+		{"running job is not failed", rule(RuleJobFailed, nil), running("r"), alertInput{}, verdict{known: true}, ""},
+		{"drift", rule(RuleDrift, nil), drifted, alertInput{}, verdict{holds: true, known: true}, "platform expects RUNNING, YARN application_1_0001 not found"},
+		{"old checkpoint from sync", rule(RuleCheckpointAge, func(r *Rule) { r.Age = 10 * time.Minute }), old, alertInput{}, verdict{holds: true, known: true}, "latest checkpoint 15m ago (limit 10m)"},
+		{"fresh checkpoint", rule(RuleCheckpointAge, func(r *Rule) { r.Age = 10 * time.Minute }), fresh, alertInput{}, verdict{known: true}, ""},
+		{"measured age wins over sync's", rule(RuleCheckpointAge, func(r *Rule) { r.Age = 10 * time.Minute }), old,
 			measured(now.Add(-5*time.Second), func(p *api.MetricPoint) { p.CheckpointAge = 20 * time.Second }), verdict{known: true}, ""},
-		{"no checkpoint since start", rule(config.RuleCheckpointAge, func(r *config.AlertRule) { r.Age = config.Duration(10 * time.Minute) }), never, alertInput{}, verdict{holds: true, known: true}, "no checkpoint in the 1h since it started"},
-		{"checkpoints of a stopped job", rule(config.RuleCheckpointAge, func(r *config.AlertRule) { r.Age = config.Duration(time.Minute) }), finished, alertInput{}, verdict{known: true}, ""},
-		{"backpressure above", rule(config.RuleBackpressure, func(r *config.AlertRule) { r.Above = 0.5 }), running("b"),
+		{"no checkpoint since start", rule(RuleCheckpointAge, func(r *Rule) { r.Age = 10 * time.Minute }), never, alertInput{}, verdict{holds: true, known: true}, "no checkpoint in the 1h since it started"},
+		{"checkpoints of a stopped job", rule(RuleCheckpointAge, func(r *Rule) { r.Age = time.Minute }), finished, alertInput{}, verdict{known: true}, ""},
+		{"backpressure above", rule(RuleBackpressure, func(r *Rule) { r.Above = 0.5 }), running("b"),
 			measured(now, func(p *api.MetricPoint) { p.Backpressure, p.BackpressureVertex = 0.87, "Sink: out" }), verdict{holds: true, known: true}, "backpressure 87% at Sink: out (limit 50%)"},
-		{"backpressure below", rule(config.RuleBackpressure, func(r *config.AlertRule) { r.Above = 0.5 }), running("b"),
+		{"backpressure below", rule(RuleBackpressure, func(r *Rule) { r.Above = 0.5 }), running("b"),
 			measured(now, func(p *api.MetricPoint) { p.Backpressure = 0.2 }), verdict{known: true}, ""},
-		{"backpressure unmeasured", rule(config.RuleBackpressure, func(r *config.AlertRule) { r.Above = 0.5 }), running("b"), alertInput{}, verdict{}, ""},
-		{"backpressure measure too old", rule(config.RuleBackpressure, func(r *config.AlertRule) { r.Above = 0.5 }), running("b"),
+		{"backpressure unmeasured", rule(RuleBackpressure, func(r *Rule) { r.Above = 0.5 }), running("b"), alertInput{}, verdict{}, ""},
+		{"backpressure measure too old", rule(RuleBackpressure, func(r *Rule) { r.Above = 0.5 }), running("b"),
 			measured(now.Add(-10*time.Minute), func(p *api.MetricPoint) { p.Backpressure = 0.9 }), verdict{}, ""},
-		{"backpressure of a stopped job", rule(config.RuleBackpressure, func(r *config.AlertRule) { r.Above = 0.5 }), finished, alertInput{}, verdict{known: true}, ""},
-		{"lag above", rule(config.RuleLag, func(r *config.AlertRule) { r.Above = 100_000 }), running("l"),
+		{"backpressure of a stopped job", rule(RuleBackpressure, func(r *Rule) { r.Above = 0.5 }), finished, alertInput{}, verdict{known: true}, ""},
+		{"lag above", rule(RuleLag, func(r *Rule) { r.Above = 100_000 }), running("l"),
 			measured(now, func(p *api.MetricPoint) { p.Lag = 1_200_000 }), verdict{holds: true, known: true}, "consumer lag 1.2M records (limit 100.0k)"},
-		{"no lag reported", rule(config.RuleLag, func(r *config.AlertRule) { r.Above = 10 }), running("l"), measured(now, nil), verdict{known: true}, ""},
-		{"failed checkpoints in a row", rule(config.RuleFailedCheckpoints, func(r *config.AlertRule) { r.Count = 3 }), running("c"),
+		{"no lag reported", rule(RuleLag, func(r *Rule) { r.Above = 10 }), running("l"), measured(now, nil), verdict{known: true}, ""},
+		{"failed checkpoints in a row", rule(RuleFailedCheckpoints, func(r *Rule) { r.Count = 3 }), running("c"),
 			measured(now, func(p *api.MetricPoint) { p.FailedInARow = 3 }), verdict{holds: true, known: true}, "3 failed checkpoints in a row (limit 3)"},
-		{"restarts in the window", rule(config.RuleRestarts, func(r *config.AlertRule) { r.Count, r.Window = 2, config.Duration(10*time.Minute) }), running("x"),
+		{"restarts in the window", rule(RuleRestarts, func(r *Rule) { r.Count, r.Window = 2, 10*time.Minute }), running("x"),
 			alertInput{measured: true, collectedAt: now, restarts: []restartMark{{now.Add(-20 * time.Minute), 5}, {now.Add(-5 * time.Minute), 2}, {now.Add(-time.Minute), 1}}},
 			verdict{holds: true, known: true}, "3 restarts in 10m (limit 2)"},
-		{"old restarts do not count", rule(config.RuleRestarts, func(r *config.AlertRule) { r.Count, r.Window = 2, config.Duration(10*time.Minute) }), running("x"),
+		{"old restarts do not count", rule(RuleRestarts, func(r *Rule) { r.Count, r.Window = 2, 10*time.Minute }), running("x"),
 			alertInput{measured: true, collectedAt: now, restarts: []restartMark{{now.Add(-20 * time.Minute), 5}}}, verdict{known: true}, ""},
 	}
 	for _, tc := range cases {
@@ -96,12 +95,12 @@ func TestJudgeEachRuleKind(t *testing.T) {
 	}
 }
 
-func newTestAlerter(rules ...config.AlertRule) *alerter {
-	return newAlerter(&config.Config{Alerts: config.Alerts{Rules: rules}})
+func newTestAlerter(rules ...Rule) *alerter {
+	return newAlerter(rules)
 }
 
 func TestAlertFiresAfterForAndResolvesOnce(t *testing.T) {
-	bp := rule(config.RuleBackpressure, func(r *config.AlertRule) { r.Above, r.For = 0.5, config.Duration(2*time.Minute) })
+	bp := rule(RuleBackpressure, func(r *Rule) { r.Above, r.For = 0.5, 2*time.Minute })
 	a := newTestAlerter(bp)
 	job := running("orders")
 	step := func(at time.Time, ratio float64) bool {
@@ -143,7 +142,7 @@ func TestAlertFiresAfterForAndResolvesOnce(t *testing.T) {
 }
 
 func TestAlertsResolveWhenUnwatchedAndAreForgottenOnceOwedNothing(t *testing.T) {
-	failed := rule(config.RuleJobFailed, func(r *config.AlertRule) { r.Jobs = []string{"orders-*"} })
+	failed := rule(RuleJobFailed, func(r *Rule) { r.Jobs = []string{"orders-*"} })
 	a := newTestAlerter(failed)
 	j := running("orders-1")
 	j.State = model.StateFailed
@@ -173,7 +172,7 @@ func TestAlertsResolveWhenUnwatchedAndAreForgottenOnceOwedNothing(t *testing.T) 
 }
 
 func TestUnknownDataKeepsTheAlertAsItIs(t *testing.T) {
-	lag := rule(config.RuleLag, func(r *config.AlertRule) { r.Above = 100 })
+	lag := rule(RuleLag, func(r *Rule) { r.Above = 100 })
 	a := newTestAlerter(lag)
 	j := running("l")
 	a.evaluate([]model.Job{j}, map[string]alertInput{j.ID: measured(alertT0, func(p *api.MetricPoint) { p.Lag = 500 })}, alertT0, time.Minute)

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/journal"
@@ -34,10 +33,10 @@ type Options struct {
 	Publisher journal.Publisher
 	// Watch streams the changes the other parts publish (the alert rules
 	// follow every job's record through it).
-	Watch  func(ctx context.Context) <-chan api.Change
-	Config *config.Config // metrics: and alerts: (rules, webhooks)
-	Now    func() time.Time
-	Log    *slog.Logger
+	Watch    func(ctx context.Context) <-chan api.Change
+	Settings Settings
+	Now      func() time.Time
+	Log      *slog.Logger
 	// HookRetryWait is the first pause between a webhook's retries; it
 	// doubles per retry. Default 500ms.
 	HookRetryWait time.Duration
@@ -49,7 +48,7 @@ type Observer struct {
 	clusters map[string]*clusters.Cluster
 	pub      journal.Publisher
 	watch    func(ctx context.Context) <-chan api.Change
-	webhooks []config.Webhook
+	webhooks []Webhook
 	now      func() time.Time
 	log      *slog.Logger
 
@@ -116,29 +115,29 @@ type restartMark struct {
 
 // New builds an observer. It does no I/O.
 func New(o Options) *Observer {
-	cfg := o.Config
+	cfg := o.Settings
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	iv := cfg.Metrics.Interval.D()
+	iv := cfg.Interval
 	if iv <= 0 {
 		iv = 5 * time.Second
 	}
-	av := max(cfg.Alerts.Interval.D(), iv)
+	av := max(cfg.AlertInterval, iv)
 	return &Observer{
-		st: o.Store, clusters: o.Clusters, pub: o.Publisher, watch: o.Watch, webhooks: cfg.Alerts.Webhooks,
+		st: o.Store, clusters: o.Clusters, pub: o.Publisher, watch: o.Watch, webhooks: cfg.Webhooks,
 		now: o.Now, log: o.Log, figures: map[string]api.Figures{}, hookWait: o.HookRetryWait,
 		interval:      iv,
 		alertInterval: av,
 		ttl:           max(3*iv, 30*time.Second),
-		concurrency:   max(cfg.Metrics.Concurrency, 1),
+		concurrency:   max(cfg.Concurrency, 1),
 		clients:       map[string]clientInterest{},
 		jobs:          map[string]*jobMetrics{},
 		known:         map[string]model.Job{},
-		al:            newAlerter(cfg),
+		al:            newAlerter(cfg.Rules),
 	}
 }
 

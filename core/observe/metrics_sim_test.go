@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
@@ -88,7 +87,7 @@ type fleetEnv struct {
 // newFleet populates a simulator with apps Flink applications and makes
 // each a palink job, as if palink had deployed them; running ones are
 // RUNNING with the addresses sync would have recorded.
-func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
+func newFleet(tb testing.TB, apps int, edit func(*Settings)) *fleetEnv {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	c, err := sim.New(sim.Options{Seed: 7, Apps: apps})
@@ -102,10 +101,10 @@ func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := &config.Config{Clusters: []config.Cluster{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL()}}}
-	cfg.ApplyDefaults()
+	set := Settings{Interval: 5 * time.Second, Concurrency: 8, AlertInterval: 30 * time.Second,
+		Rules: []Rule{{Name: "job-failed", Kind: RuleJobFailed, Severity: "critical"}, {Name: "state-drift", Kind: RuleDrift, Severity: "warning"}}}
 	if edit != nil {
-		edit(cfg)
+		edit(&set)
 	}
 	f := &fleetEnv{sim: c, st: st, counter: newCountingTransport(), clock: &manualClock{}, running: map[string]bool{}}
 	f.clock.set(time.Now())
@@ -133,7 +132,7 @@ func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cs, err := clusters.New(cfg, nil)
+	cs, err := clusters.New([]clusters.Spec{{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL()}})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -142,7 +141,7 @@ func newFleet(tb testing.TB, apps int, edit func(*config.Config)) *fleetEnv {
 		tb.Fatal(err)
 	}
 	f.pub = &chanPublisher{ch: make(chan api.Change, 100_000)}
-	f.svc = New(Options{Store: st, Config: cfg, Clusters: cs, Now: f.clock.now, Publisher: f.pub,
+	f.svc = New(Options{Store: st, Settings: set, Clusters: cs, Now: f.clock.now, Publisher: f.pub,
 		Watch: func(ctx context.Context) <-chan api.Change { return make(chan api.Change) }})
 	tb.Cleanup(func() { cancel(); st.Close(); c.Close() })
 	return f
@@ -378,8 +377,8 @@ func TestAlertRulesMeasureTheirJobsAtTheAlertsInterval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a fleet")
 	}
-	f := newFleet(t, 300, func(c *config.Config) {
-		c.Alerts.Rules = append(c.Alerts.Rules, config.AlertRule{Name: "bp", Kind: config.RuleBackpressure, Above: 0.9,
+	f := newFleet(t, 300, func(s *Settings) {
+		s.Rules = append(s.Rules, Rule{Name: "bp", Kind: RuleBackpressure, Above: 0.9,
 			Jobs: []string{"job-0000*"}, Severity: "warning"})
 	})
 	ctx := context.Background()

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn"
 )
@@ -28,7 +27,7 @@ import (
 
 // hook is one configured webhook, ready to send.
 type hook struct {
-	cfg    config.Webhook
+	cfg    Webhook
 	client *yarn.Webhook
 	secret string // signing secret of DingTalk and Feishu bots
 }
@@ -53,9 +52,12 @@ func (o *Observer) buildHooks() []*hook {
 		endpoint, err := w.Endpoint()
 		if err == nil {
 			var secret string
-			if secret, err = w.Secret(); err == nil {
+			if w.Secret != nil {
+				secret, err = w.Secret()
+			}
+			if err == nil {
 				var c *yarn.Webhook
-				c, err = yarn.NewWebhook(endpoint, yarn.Options{Timeout: w.Timeout.D(), Retries: w.Retries,
+				c, err = yarn.NewWebhook(endpoint, yarn.Options{Timeout: w.Timeout, Retries: w.Retries,
 					RetryWait: o.hookRetryWait(), RetryMaxWait: 20 * o.hookRetryWait(), UserAgent: "palink"})
 				if err == nil {
 					out = append(out, &hook{cfg: w, client: c, secret: secret})
@@ -247,13 +249,13 @@ func renderAlert(format string, a model.Alert, secret string, now time.Time) ([]
 	var v any
 	var q url.Values
 	switch format {
-	case config.FormatSlack:
+	case FormatSlack:
 		icon := ":red_circle:"
 		if a.State == model.AlertResolved {
 			icon = ":large_green_circle:"
 		}
 		v = map[string]string{"text": icon + " " + msg}
-	case config.FormatDingTalk:
+	case FormatDingTalk:
 		title := fmt.Sprintf("palink %s: %s", status, a.JobName)
 		text := fmt.Sprintf("### %s\n\n%s\n\n- rule: %s (%s)\n- severity: %s\n- since: %s",
 			title, msg, a.Rule, a.Kind, a.Severity, a.Since.UTC().Format(time.RFC3339))
@@ -265,14 +267,14 @@ func renderAlert(format string, a model.Alert, secret string, now time.Time) ([]
 			ts := strconv.FormatInt(now.UnixMilli(), 10)
 			q = url.Values{"timestamp": {ts}, "sign": {dingTalkSign(ts, secret)}}
 		}
-	case config.FormatFeishu:
+	case FormatFeishu:
 		m := map[string]any{"msg_type": "text", "content": map[string]string{"text": msg}}
 		if secret != "" {
 			ts := strconv.FormatInt(now.Unix(), 10)
 			m["timestamp"], m["sign"] = ts, feishuSign(ts, secret)
 		}
 		v = m
-	case config.FormatJSON, "":
+	case FormatJSON, "":
 		v = alertJSON{Source: "palink", Status: status, Key: a.Key(), Rule: a.Rule, Kind: a.Kind, Severity: a.Severity,
 			Job: jobRef{ID: a.JobID, Name: a.JobName, Cluster: a.Cluster}, Value: a.Value, Message: msg,
 			Since: a.Since, ResolvedAt: a.ResolvedAt, SentAt: now}
@@ -306,7 +308,7 @@ func feishuSign(ts, secret string) string {
 // Rate limits are retried; other refusals fail the delivery.
 func answerCheck(format string) func(yarn.WebhookAnswer) error {
 	switch format {
-	case config.FormatDingTalk:
+	case FormatDingTalk:
 		return func(a yarn.WebhookAnswer) error {
 			var v struct {
 				Code *int   `json:"errcode"`
@@ -320,7 +322,7 @@ func answerCheck(format string) func(yarn.WebhookAnswer) error {
 			}
 			return fmt.Errorf("dingtalk refused the message: %s (errcode %d)", v.Msg, *v.Code)
 		}
-	case config.FormatFeishu:
+	case FormatFeishu:
 		return func(a yarn.WebhookAnswer) error {
 			var v struct {
 				Code       *int   `json:"code"`

@@ -8,16 +8,17 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -34,7 +35,7 @@ func TestRenderAlertFormats(t *testing.T) {
 	now := alertT0.Add(time.Minute)
 	a := sampleAlert()
 
-	b, q, err := renderAlert(config.FormatJSON, a, "", now)
+	b, q, err := renderAlert(FormatJSON, a, "", now)
 	if err != nil || q != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestRenderAlertFormats(t *testing.T) {
 		t.Errorf("a firing alert carries resolved_at: %s", b)
 	}
 
-	b, _, _ = renderAlert(config.FormatSlack, a, "", now)
+	b, _, _ = renderAlert(FormatSlack, a, "", now)
 	var s map[string]string
 	if json.Unmarshal(b, &s) != nil || !strings.HasPrefix(s["text"], ":red_circle: [FIRING] job-failed") {
 		t.Errorf("slack: %s", b)
@@ -62,7 +63,7 @@ func TestRenderAlertFormats(t *testing.T) {
 	if r.Message != "[RESOLVED] job-failed · orders-enrich (prod) after 3m: FAILED: java.lang.OutOfMemoryError" {
 		t.Errorf("resolve message %q", r.Message)
 	}
-	b, q, _ = renderAlert(config.FormatDingTalk, r, "SECabc", now)
+	b, q, _ = renderAlert(FormatDingTalk, r, "SECabc", now)
 	var d struct {
 		MsgType  string `json:"msgtype"`
 		Markdown struct{ Title, Text string }
@@ -79,7 +80,7 @@ func TestRenderAlertFormats(t *testing.T) {
 		t.Errorf("dingtalk signature: %v", q)
 	}
 
-	b, q, _ = renderAlert(config.FormatFeishu, a, "s3cret", now)
+	b, q, _ = renderAlert(FormatFeishu, a, "s3cret", now)
 	var fs struct {
 		MsgType   string `json:"msg_type"`
 		Content   struct{ Text string }
@@ -104,7 +105,7 @@ func TestRenderAlertFormats(t *testing.T) {
 }
 
 func TestAnswerChecks(t *testing.T) {
-	ding := answerCheck(config.FormatDingTalk)
+	ding := answerCheck(FormatDingTalk)
 	for body, want := range map[string]string{
 		`{"errcode":0,"errmsg":"ok"}`:                  "",
 		`{"errcode":310000,"errmsg":"sign not match"}`: "dingtalk refused the message: sign not match (errcode 310000)",
@@ -127,14 +128,14 @@ func TestAnswerChecks(t *testing.T) {
 			}
 		}
 	}
-	feishu := answerCheck(config.FormatFeishu)
+	feishu := answerCheck(FormatFeishu)
 	if err := feishu(yarn.WebhookAnswer{Body: []byte(`{"StatusCode":0,"StatusMessage":"success"}`)}); err != nil {
 		t.Error(err)
 	}
 	if err := feishu(yarn.WebhookAnswer{Body: []byte(`{"code":19021,"msg":"sign match fail or timestamp is not within one hour from current time"}`)}); err == nil {
 		t.Error("a refused Feishu message passed")
 	}
-	if answerCheck(config.FormatSlack) != nil || answerCheck(config.FormatJSON) != nil {
+	if answerCheck(FormatSlack) != nil || answerCheck(FormatJSON) != nil {
 		t.Error("slack and json receivers answer with their status alone")
 	}
 }
@@ -153,17 +154,24 @@ func TestDeliveryFailuresLogNoSecret(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("PALINK_TEST_HOOK", srv.URL+"/services/T0KEN1/B0/T0KEN2?access_token=T0KEN3")
 	var logs bytes.Buffer
-	cfg := &config.Config{Alerts: config.Alerts{Webhooks: []config.Webhook{
-		{Name: "ops", URLEnv: "PALINK_TEST_HOOK", Retries: 1},
-		{Name: "missing", URLEnv: "PALINK_TEST_NO_SUCH_VAR"},
-	}}}
-	cfg.ApplyDefaults()
+	fromEnv := func(name, v string) func() (string, error) {
+		return func() (string, error) {
+			if u := os.Getenv(v); u != "" {
+				return u, nil
+			}
+			return "", fmt.Errorf("webhook %s: environment variable %s is empty", name, v)
+		}
+	}
+	hooks := []Webhook{
+		{Name: "ops", Endpoint: fromEnv("ops", "PALINK_TEST_HOOK"), Retries: 1, Timeout: 10 * time.Second},
+		{Name: "missing", Endpoint: fromEnv("missing", "PALINK_TEST_NO_SUCH_VAR"), Retries: 3, Timeout: 10 * time.Second},
+	}
 	st, err := store.Open(filepath.Join(t.TempDir(), "palink.db"), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	l := New(Options{Store: st, Config: cfg, HookRetryWait: time.Millisecond,
+	l := New(Options{Store: st, Settings: Settings{Webhooks: hooks}, HookRetryWait: time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	a := sampleAlert()
 	l.al.load([]model.Alert{a})

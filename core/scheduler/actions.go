@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
@@ -49,7 +49,7 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 		}
 		return p
 	}
-	var cl config.Cluster
+	var cl clusters.Spec
 	if c := s.clusters[j.Cluster]; c != nil {
 		cl = c.Cfg
 	}

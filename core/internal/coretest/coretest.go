@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -28,7 +28,7 @@ type Env struct {
 	St  store.Store
 }
 
-func New(t *testing.T, o sim.Options, edit func(*config.Cluster)) *Env {
+func New(t *testing.T, o sim.Options, edit func(*clusters.Spec)) *Env {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the simulator")
@@ -51,15 +51,12 @@ func New(t *testing.T, o sim.Options, edit func(*config.Cluster)) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := config.Cluster{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
-		Deploy: config.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}
+	cc := SimCluster(c)
 	if edit != nil {
 		edit(&cc)
 	}
-	cfg := &config.Config{Clusters: []config.Cluster{cc}}
-	cfg.ApplyDefaults()
-	cfg.Restart.MaxAttempts = 0 // tests drive failures themselves
-	svc, err := core.NewLocal(core.Options{Store: st, Config: cfg, User: "tester",
+	// No restart policy: tests drive failures themselves.
+	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{cc}, User: "tester",
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +67,13 @@ func New(t *testing.T, o sim.Options, edit func(*config.Cluster)) *Env {
 	return &Env{T: t, Ctx: ctx, Sim: c, Svc: svc, St: st}
 }
 
+// SimCluster is the simulator as the one cluster, "sim", of a palink.
+func SimCluster(c *sim.Cluster) clusters.Spec {
+	return clusters.Spec{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
+		Deploy: clusters.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}
+}
+
+// SQL is a job that reads generated rows and writes them nowhere.
 const SQL = `CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen');
 CREATE TABLE snk (id BIGINT) WITH ('connector' = 'blackhole');
 INSERT INTO snk SELECT id FROM src;`

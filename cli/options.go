@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/observe"
+)
+
+// coreOptions turns the config file into core's options: core knows
+// clusters, policies and rules, not the YAML they were written in.
+func coreOptions(cfg *config.Config) core.Options {
+	o := core.Options{
+		SyncInterval:    cfg.Sync.Interval.D(),
+		SyncConcurrency: cfg.Sync.Concurrency,
+		Lease:           cfg.Scheduler.Lease.D(),
+		Workers:         cfg.Scheduler.Workers,
+		Restart: decide.RestartPolicy{
+			Enabled: cfg.Restart.Enabled == nil || *cfg.Restart.Enabled, MaxAttempts: cfg.Restart.MaxAttempts,
+			Window: cfg.Restart.Window.D(), Backoff: cfg.Restart.Backoff.D(), MaxBackoff: cfg.Restart.MaxBackoff.D(),
+			Multiplier: cfg.Restart.Multiplier,
+		},
+		Observe: observe.Settings{
+			Interval: cfg.Metrics.Interval.D(), Concurrency: cfg.Metrics.Concurrency, AlertInterval: cfg.Alerts.Interval.D(),
+		},
+	}
+	for _, c := range cfg.Clusters {
+		o.Clusters = append(o.Clusters, clusterSpec(c))
+	}
+	for _, r := range cfg.Alerts.Rules {
+		o.Observe.Rules = append(o.Observe.Rules, observe.Rule{
+			Name: r.Name, Kind: r.Kind, Jobs: r.Jobs, Cluster: r.Cluster, Count: r.Count, Above: r.Above,
+			Age: r.Age.D(), Window: r.Window.D(), For: r.For.D(), Severity: r.Severity,
+		})
+	}
+	for _, w := range cfg.Alerts.Webhooks {
+		o.Observe.Webhooks = append(o.Observe.Webhooks, observe.Webhook{
+			Name: w.Name, Format: w.Format, Endpoint: w.Endpoint, Secret: w.Secret, Rules: w.Rules,
+			Timeout: w.Timeout.D(), Retries: w.Retries,
+		})
+	}
+	return o
+}
+
+// clusterSpec is one cluster of the config as core reaches it.
+func clusterSpec(c config.Cluster) clusters.Spec {
+	return clusters.Spec{
+		Name: c.Name, Protected: c.Protected, RM: c.RM, FlinkAccess: c.FlinkAccess, SQLGateway: c.SQLGateway,
+		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(),
+		CAFile: c.TLS.CAFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
+		BasicUser: c.Auth.User, Password: c.Auth.Password,
+		Deploy: clusters.Deploy{
+			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
+			Command: c.Deploy.Command, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
+			Properties: c.Deploy.Properties,
+		},
+	}
+}
