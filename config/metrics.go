@@ -47,7 +47,6 @@ func RuleKinds() []string {
 	return []string{RuleJobFailed, RuleRestarts, RuleFailedCheckpoints, RuleCheckpointAge, RuleBackpressure, RuleLag, RuleDrift}
 }
 
-
 // AlertRule is one alert rule.
 type AlertRule struct {
 	Name string `yaml:"name"`
@@ -381,5 +380,3 @@ func (w Webhook) Secret() (string, error) {
 	}
 	return "", nil
 }
-
-
