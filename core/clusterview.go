@@ -22,7 +22,7 @@ import (
 // Clusters implements Service.
 func (l *Local) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	var out []api.ClusterStatus
-	for _, name := range l.clusterNames() {
+	for _, name := range clusterNames(l.specs) {
 		if cl := l.clusters[name]; cl != nil {
 			out = append(out, cl.Status())
 		}
@@ -35,7 +35,7 @@ func (l *Local) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOverview, error) {
 	cl := l.clusters[name]
 	if cl == nil {
-		return api.ClusterOverview{}, fmt.Errorf("cluster %q is not configured (known: %s)", name, strings.Join(l.clusterNames(), ", "))
+		return api.ClusterOverview{}, fmt.Errorf("cluster %q is not configured (known: %s)", name, strings.Join(clusterNames(l.specs), ", "))
 	}
 	ov := api.ClusterOverview{Name: name}
 	var (
@@ -87,7 +87,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 		}); err != nil {
 			return ov, err
 		}
-		ov.Sessions = l.sessionClusters(ctx, cl, apps, sessions)
+		ov.Sessions = sessionClusters(ctx, cl, apps, sessions)
 		for _, a := range apps {
 			if owned[a.ID] || clusters.HasTag(a.Tags(), clusters.TagPalink) {
 				continue
@@ -107,7 +107,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 
 // sessionClusters asks each live session cluster palink uses for its
 // TaskManagers and slots, concurrently.
-func (l *Local) sessionClusters(ctx context.Context, cl *clusters.Cluster, apps []yarn.Application, ids map[string]bool) []api.SessionCluster {
+func sessionClusters(ctx context.Context, cl *clusters.Cluster, apps []yarn.Application, ids map[string]bool) []api.SessionCluster {
 	var out []api.SessionCluster
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -198,7 +198,7 @@ func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error
 	if err != nil {
 		return model.Job{}, err
 	}
-	l.publishJob(j, nil, ev)
+	publisher{l}.Job(j, nil, ev)
 	return j, nil
 }
 
@@ -219,20 +219,20 @@ func sanitizeName(s string) string {
 }
 
 // live fetches what the cluster says of a job right now, for the detail view.
-func (l *Local) live(ctx context.Context, j model.Job) (*api.LiveJob, error) {
+func live(ctx context.Context, cs map[string]*clusters.Cluster, now func() time.Time, j model.Job) (*api.LiveJob, error) {
 	if j.AppID == "" {
 		return nil, nil
 	}
-	cl := l.clusters[j.Cluster]
+	cl := cs[j.Cluster]
 	if cl == nil {
 		return nil, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
 	app, err := cl.RM.Application(ctx, j.AppID)
-	cl.Observe(err, l.now())
+	cl.Observe(err, now())
 	if err != nil {
 		return nil, fmt.Errorf("application %s: %w", j.AppID, err)
 	}
-	lj := &api.LiveJob{FetchedAt: l.now(), YARNState: app.State, FinalStatus: app.FinalStatus}
+	lj := &api.LiveJob{FetchedAt: now(), YARNState: app.State, FinalStatus: app.FinalStatus}
 	if app.State != yarn.AppRunning || j.FlinkJobID == "" {
 		return lj, nil
 	}

@@ -16,7 +16,7 @@ import (
 func (l *Local) Explain(ctx context.Context, cluster, sql string) (string, error) {
 	cl := l.clusters[cluster]
 	if cl == nil {
-		return "", fmt.Errorf("explain on %s: no such cluster (known: %s)", cluster, strings.Join(l.clusterNames(), ", "))
+		return "", fmt.Errorf("explain on %s: no such cluster (known: %s)", cluster, strings.Join(clusterNames(l.specs), ", "))
 	}
 	if cl.Gateway == nil {
 		return "", fmt.Errorf("explain on %s: the cluster has no sql_gateway configured", cluster)

@@ -65,20 +65,20 @@ type Options struct {
 // Local is the in-process Service: it embeds the store and the cluster
 // clients, and with Run it also runs the scheduler and state sync.
 type Local struct {
-	st       store.Store
-	specs    []clusters.Spec
-	clusters map[string]*clusters.Cluster
-	now      func() time.Time
-	user     string
-	readOnly bool
-	log      *slog.Logger
-	opts     Options
-	policy   decide.RestartPolicy
-	hub      *hub
-	obs      *observe.Observer    // metrics, alerts and webhooks
-	sched    *scheduler.Scheduler // commands: Plan, Act, and running them
-	sync     *syncer.Syncer       // state sync
-	logs     *logs.Reader         // job logs
+	st           store.Store
+	specs        []clusters.Spec
+	clusters     map[string]*clusters.Cluster
+	now          func() time.Time
+	user         string
+	readOnly     bool
+	log          *slog.Logger
+	opts         Options
+	policy       decide.RestartPolicy
+	hub          *hub
+	obs          *observe.Observer    // metrics, alerts and webhooks
+	sched        *scheduler.Scheduler // commands: Plan, Act, and running them
+	sync         *syncer.Syncer       // state sync
+	*logs.Reader                      // job logs: Logs, ReadLog, FindInLog, SaveLog
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -124,7 +124,7 @@ func NewLocal(o Options) (*Local, error) {
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff,
 	})
-	l.logs = logs.New(o.Store, o.Clients, o.Now)
+	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.sync = syncer.New(syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,
@@ -181,19 +181,11 @@ func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, e
 			if f.Name != "" && !strings.Contains(strings.ToLower(j.Name), strings.ToLower(f.Name)) {
 				continue
 			}
-			out = append(out, l.view(j, byJob[j.ID]))
+			out = append(out, publisher{l}.view(j, byJob[j.ID]))
 		}
 		return nil
 	})
 	return out, err
-}
-
-func (l *Local) view(j model.Job, pending *model.Command) api.JobView {
-	fig, _ := l.obs.Figures(j.ID)
-	if j.LatestCheckpoint != nil && j.State == model.StateRunning {
-		fig.CheckpointAge = l.now().Sub(j.LatestCheckpoint.Time)
-	}
-	return api.JobView{Job: j, Pending: pending, Figures: fig}
 }
 
 // Job implements Service. It syncs the job with its cluster first (bounded
@@ -221,7 +213,7 @@ func (l *Local) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 	if err != nil {
 		return d, err
 	}
-	live, err := l.live(ctx, d.Job)
+	live, err := live(ctx, l.clusters, l.now, d.Job)
 	if err != nil {
 		d.LiveError = err.Error()
 	}
@@ -238,7 +230,7 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 		return model.Job{}, err
 	}
 	if l.clusters[r.Cluster] == nil {
-		return model.Job{}, fmt.Errorf("create job %s: unknown cluster %q (known: %s)", r.Name, r.Cluster, strings.Join(l.clusterNames(), ", "))
+		return model.Job{}, fmt.Errorf("create job %s: unknown cluster %q (known: %s)", r.Name, r.Cluster, strings.Join(clusterNames(l.specs), ", "))
 	}
 	switch r.Kind {
 	case model.KindSQL:
@@ -282,7 +274,7 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 	if err != nil {
 		return model.Job{}, err
 	}
-	l.publishJob(j, nil, &ev)
+	publisher{l}.Job(j, nil, &ev)
 	return j, nil
 }
 
@@ -313,7 +305,7 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 		return err
 	})
 	if err == nil {
-		l.publishJob(j, nil, nil)
+		publisher{l}.Job(j, nil, nil)
 	}
 	return saved, err
 }
@@ -395,22 +387,14 @@ func (l *Local) WaitCommand(ctx context.Context, id string) (model.Command, erro
 	}
 }
 
-func (l *Local) clusterNames() []string {
+// clusterNames lists the clusters' names, sorted, for messages.
+func clusterNames(specs []clusters.Spec) []string {
 	var names []string
-	for _, c := range l.specs {
+	for _, c := range specs {
 		names = append(names, c.Name)
 	}
 	sort.Strings(names)
 	return names
-}
-
-func (l *Local) publishJob(j model.Job, pending *model.Command, ev *model.Event) {
-	v := l.view(j, pending)
-	l.hub.publish(api.Change{Kind: api.JobChanged, Job: &v, Event: ev})
-}
-
-func (l *Local) publishCommand(c model.Command) {
-	l.hub.publish(api.Change{Kind: api.CommandChanged, Command: &c})
 }
 
 func orUser(u, def string) string {
@@ -451,10 +435,24 @@ func checkJobName(name string) error {
 type publisher struct{ l *Local }
 
 func (p publisher) Job(j model.Job, pending *model.Command, ev *model.Event) {
-	p.l.publishJob(j, pending, ev)
+	v := p.view(j, pending)
+	p.l.hub.publish(api.Change{Kind: api.JobChanged, Job: &v, Event: ev})
 }
-func (p publisher) Command(c model.Command) { p.l.publishCommand(c) }
-func (p publisher) Publish(c api.Change)    { p.l.hub.publish(c) }
+
+func (p publisher) Command(c model.Command) {
+	p.l.hub.publish(api.Change{Kind: api.CommandChanged, Command: &c})
+}
+
+func (p publisher) Publish(c api.Change) { p.l.hub.publish(c) }
+
+// view is a job as the jobs table shows it, with its live figures.
+func (p publisher) view(j model.Job, pending *model.Command) api.JobView {
+	fig, _ := p.l.obs.Figures(j.ID)
+	if j.LatestCheckpoint != nil && j.State == model.StateRunning {
+		fig.CheckpointAge = p.l.now().Sub(j.LatestCheckpoint.Time)
+	}
+	return api.JobView{Job: j, Pending: pending, Figures: fig}
+}
 
 // Plan implements api.Service.
 func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
@@ -508,26 +506,6 @@ func (l *Local) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, 
 // Alerts implements api.Service.
 func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
 	return l.obs.Alerts(ctx, f)
-}
-
-// Logs implements api.Service.
-func (l *Local) Logs(ctx context.Context, ref string) (api.LogList, error) {
-	return l.logs.Logs(ctx, ref)
-}
-
-// ReadLog implements api.Service.
-func (l *Local) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
-	return l.logs.ReadLog(ctx, r)
-}
-
-// FindInLog implements api.Service.
-func (l *Local) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
-	return l.logs.FindInLog(ctx, s)
-}
-
-// SaveLog implements api.Service.
-func (l *Local) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
-	return l.logs.SaveLog(ctx, r)
 }
 
 // Backup implements api.Service.
