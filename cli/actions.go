@@ -112,8 +112,10 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 			return exitError{code: 1, msg: fmt.Sprintf("%s %s: %s", strings.ToLower(req.Kind.String()), p.JobName, p.Reason)}
 		}
 		plans = append(plans, p)
-		confirm = confirm || p.Destructive
-		protected = protected || p.Protected
+		// The plan says how sure a person must be; a command line names the
+		// action already, so it asks for what loses state or is bulk.
+		confirm = confirm || p.Confirm >= api.ConfirmDestructive
+		protected = protected || p.Confirm == api.ConfirmName
 	}
 	if confirm && !e.g.yes {
 		for _, p := range plans {

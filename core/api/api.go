@@ -195,11 +195,34 @@ type ActionPlan struct {
 	Warnings []string
 	// Restore is the restore point a deploy would use ("" for none).
 	Restore string
-	// Destructive actions ask for confirmation; Protected ones ask the user to
-	// type the job name (a cluster marked protected in the config).
+	// Confirm is how sure a person must be before the action runs: the
+	// TUI and the CLI ask as it says (Confirm's doc), never by rules of
+	// their own.
+	Confirm Confirm
+	// Destructive actions lose state; Protected ones run on a cluster marked
+	// protected in the config. Confirm already weighs both.
 	Destructive bool
 	Protected   bool
 }
+
+// Confirm is how sure a person must be before an action runs.
+type Confirm int
+
+// Confirmation levels, from the mildest.
+const (
+	// ConfirmNone: nothing is lost or stopped (a savepoint): no question.
+	ConfirmNone Confirm = iota
+	// ConfirmAsk: the job stops or starts, its state kept (pause, restart,
+	// submit). A single key in the TUI could be a slip, so it asks; a
+	// command line names the action already, so the CLI does not.
+	ConfirmAsk
+	// ConfirmDestructive: state is lost (kill, a start from empty state
+	// after the job had some): both ask; a script passes --yes.
+	ConfirmDestructive
+	// ConfirmName: the cluster is protected: the person types the job's
+	// name, whatever the action.
+	ConfirmName
+)
 
 // ClusterStatus is one configured cluster's health as the header shows it.
 type ClusterStatus struct {

@@ -131,7 +131,22 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 		}
 		p.Destructive = r.Kind != model.CmdSubmit && path == "" && (j.LatestCheckpoint != nil || j.LatestSavepoint != nil)
 	}
+	p.Confirm = confirmLevel(r.Kind, p.Destructive, p.Protected)
 	return p
+}
+
+// confirmLevel is how sure a person must be: the one policy every front
+// end follows (api.Confirm).
+func confirmLevel(k model.CommandKind, destructive, protected bool) api.Confirm {
+	switch {
+	case protected:
+		return api.ConfirmName
+	case destructive:
+		return api.ConfirmDestructive
+	case k == model.CmdSavepoint:
+		return api.ConfirmNone
+	}
+	return api.ConfirmAsk
 }
 
 // Act implements Service.
