@@ -1,30 +1,39 @@
-// Package core is the domain: the Job and Command state machines, the
-// scheduler, the state syncer, restore-point and restart policies, the
-// deployers, and Service, the one API that tui and the CLI call.
+// Package core is the domain, as a thin facade over its parts: Local is the
+// in-process api.Service, and its methods hand each call to the part that
+// owns it.
 //
-// Decisions are pure functions over typed states (StepJob, StepCommand,
-// CanAct, MapObservation, RestartPolicy.Decide); the scheduler and syncer
-// are the shell around them that calls yarn, persists through store and
-// publishes changes.
+//	core/decide     the pure decisions: job and command state machines,
+//	                CanAct, the observation mapping, the restart policy,
+//	                restore choices (typed states in, next state out)
+//	core/scheduler  commands: Plan, Act, leases, the deployers, pause, kill,
+//	                retries, orphans
+//	core/syncer     state sync: one RM list per cluster per cycle, each live
+//	                job's Flink state, drift, the restart policy's schedule
+//	core/observe    live metrics for the jobs on screen, alert rules, webhooks
+//	core/logs       job logs in bounded chunks, searched on this side
+//	core/agent      the socket server and client of api.Service, for the
+//	                palinks of one host that do not own the store
+//	core/clusters   the clients of each cluster and the YARN tags of palink's
+//	                submissions
+//	core/journal    the transaction helpers every part shares, and Publisher
+//	core/script     a SQL job script as the SQL Gateway runs it
+//	core/api        the Service interface and its types, for the TUI and CLI
 //
-// Beside sync run live metrics and alerts (metrics.go, alerts.go,
-// notify.go): the jobs clients declare on screen (SetInterest) and the jobs
-// metric alert rules select are measured, never others; the alert rules
-// judge every job (judge is pure) after each round, and webhooks hear of
-// each firing and its resolve once.
+// A part takes the few things it uses (the store, the clusters, the clock, a
+// Publisher), never Local. The facade itself keeps the job records
+// (ListJobs, Job, CreateJob, SaveSpec), the cluster view and adoption,
+// Explain, and runs the debug runtime (join/debug) for the TUI and the CLI.
+// It builds each part from Options, which the CLI fills from the config file:
+// core does not import the YAML schema.
 //
-// Logs (logs.go) are read through the JobManager's REST API of the running
-// application in chunks of at most 1 MiB, searched on this side
-// (FindInLog, so an agent's client never downloads a log to search it), and
-// saved by the caller's own process (Remote.SaveLog).
-//
-// Jobs (DESIGN.md; every arrow is a row of jobTransitions):
+// Jobs (DESIGN.md; every arrow is a row of decide's jobTransitions):
 //
 //	                 adopt
 //	CREATED ─────────────────────────────┐
 //	   │ deploy                          ▼
 //	   ▼          deploy-ok                         sync-running
 //	DEPLOYING ───────────────► DEPLOY_SUCCEEDED ─────────────────► RUNNING
+//	   │ │ killed (a kill supersedes the deploy) ──► KILLED
 //	   │ deploy-failed              │ sync-finished/killed/failed    │ paused, sync-finished ─► FINISHED
 //	   ▼                            │ killed                         │ killed, sync-killed ───► KILLED
 //	DEPLOY_FAILED                   └──────────► FINISHED/KILLED/    │ sync-failed ───────────► FAILED
@@ -35,8 +44,9 @@
 // Commands:
 //
 //	UNDO ──start──► DOING ──succeed──► SUCCEEDED
-//	                 │  ▲  └──fail────► FAILED
-//	                 └──┘ reclaim (lease expired: reconcile with the cluster, then resume)
+//	  │              │  ▲  └──fail────► FAILED
+//	  │              └──┘ reclaim (lease expired: reconcile with the cluster, then resume)
+//	  └──────────────┴──── supersede (a KILL ends it, whoever runs it) ──► FAILED
 //
 // Identity: every application palink submits carries the tags of the store
 // (an id minted at random when the store was created), the job and the
@@ -47,5 +57,6 @@
 // itself restored from a backup share it, but never a command id, because
 // the random part differs; so neither can take the other's application.
 //
-// core imports store, yarn, join, config and flinksql; it never imports tui.
+// core imports store, yarn, join (the debug runtime) and flinksql; it never
+// imports tui, cli or config.
 package core
