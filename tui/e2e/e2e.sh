@@ -190,7 +190,12 @@ slow=$(screen | grep -m1 '▸' | sed -E 's/^│▸[ ✓]+//' | awk '{print $1}')
 step "savepoint of $slow fails and the flash line says so"
 key s
 wait_for "queued for $slow"
+# A command retries a cluster that does not answer (5 tries, each bounded by
+# the client timeout, with backoff) before it gives up.
+saved=$timeout
+timeout=$((timeout + 120))
 wait_re "SAVEPOINT #[0-9]+ .*(failed|FAILED)"
+timeout=$saved
 step "the header shows the cluster down"
 wait_re "✖ sim down"
 sim_faults '{}'
