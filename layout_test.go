@@ -29,7 +29,7 @@ var rooms = map[string][]string{
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/agent":     {"core/api", "core/logs", "model"},
 	// The test bed of core's tests and the agent's: core over a simulator.
-	"core/internal/coretest": {"core", "core/api", "core/clusters", "store", "yarn/sim", "model"},
+	"core/internal/coretest": {"core", "core/api", "core/clusters", "core/observe", "store", "yarn/sim", "model"},
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/observe":           {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"flinksql":               {"flinksql"},

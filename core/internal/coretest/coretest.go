@@ -13,6 +13,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/core/observe"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -55,8 +56,9 @@ func New(t *testing.T, o sim.Options, edit func(*clusters.Spec)) *Env {
 	if edit != nil {
 		edit(&cc)
 	}
-	// No restart policy: tests drive failures themselves.
-	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{cc}, User: "tester",
+	// No restart policy: tests drive failures themselves. The alert rules are
+	// the config file's defaults.
+	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{cc}, User: "tester", Observe: observe.Settings{Rules: DefaultRules()},
 		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +67,11 @@ func New(t *testing.T, o sim.Options, edit func(*clusters.Spec)) *Env {
 	go func() { defer close(done); _ = svc.RunScheduler(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; st.Close(); c.Close() })
 	return &Env{T: t, Ctx: ctx, Sim: c, Svc: svc, St: st}
+}
+
+// DefaultRules are the alert rules a config without alerts.rules gets.
+func DefaultRules() []observe.Rule {
+	return []observe.Rule{{Name: "job-failed", Kind: observe.RuleJobFailed, Severity: "critical"}, {Name: "state-drift", Kind: observe.RuleDrift, Severity: "warning"}}
 }
 
 // SimCluster is the simulator as the one cluster, "sim", of a palink.
