@@ -77,14 +77,14 @@ func (v *validator) checkFunctionName(f *FuncCall) {
 		return
 	}
 	name := strings.ToUpper(f.Name.Parts[0].Name)
-	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || v.functions[name] {
+	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || v.cat.functions[name] {
 		return
 	}
-	known := make([]string, 0, len(builtinFunctions)+len(v.functions))
+	known := make([]string, 0, len(builtinFunctions)+len(v.cat.functions))
 	for k := range builtinFunctions {
 		known = append(known, k)
 	}
-	for k := range v.functions {
+	for k := range v.cat.functions {
 		known = append(known, k)
 	}
 	if m := typoOf(name, known); m != "" {

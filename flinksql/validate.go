@@ -1,8 +1,6 @@
 package flinksql
 
 import (
-	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -46,45 +44,11 @@ type ColumnInfo struct {
 	unsure bool
 }
 
-// tableDef is what the validator knows about a table or view at a point of
-// the script.
-type tableDef struct {
-	name      string
-	cols      []ColumnInfo
-	unknown   bool // columns not known
-	view      bool
-	connector string
-	props     Properties
-	pk        []string
-	def       Node // the defining statement, for messages
-}
-
-func (t *tableDef) column(name string) *ColumnInfo {
-	for i := range t.cols {
-		if t.cols[i].Name == name {
-			return &t.cols[i]
-		}
-	}
-	return nil
-}
-
+// validator checks a script statement by statement: its DDL, INSERT
+// shapes and SET keys, keeping the catalog up to date as it goes.
 type validator struct {
-	opts   Options
-	src    string
-	diags  []Diagnostic
-	tables map[string]*tableDef
-	// broken are names of CREATE statements that did not parse: a reference
-	// to them is not reported again.
-	broken map[string]bool
-	// catalogKnown is false once USE switches to a catalog or database the
-	// script does not define: names then resolve to tables we cannot see.
-	catalogKnown bool
-	catalogs     map[string]string // catalogs created in the script -> type
-	databases    map[string]bool
-	// sinks are the tables INSERT writes to, for the sink-only checks.
-	sinks map[*tableDef]bool
-	// functions are the functions the script creates, upper-case.
-	functions map[string]bool
+	*findings
+	cat *catalog
 }
 
 // Validate checks a parsed script against its own DDL: names of tables and
@@ -92,23 +56,22 @@ type validator struct {
 // streaming mistakes. Statements that did not parse are skipped.
 // Diagnostics come sorted by position.
 func Validate(s *Script, opts Options) []Diagnostic {
-	v := &validator{opts: opts, src: s.Src, tables: map[string]*tableDef{}, broken: map[string]bool{},
-		catalogKnown: true, catalogs: map[string]string{}, databases: map[string]bool{}, sinks: map[*tableDef]bool{},
-		functions: map[string]bool{}}
-	if opts.File == "" {
-		v.opts.File = s.File
+	file := opts.File
+	if file == "" {
+		file = s.File
 	}
+	v := &validator{findings: &findings{file: file, src: s.Src}, cat: newCatalog(opts)}
 	for _, st := range s.Stmts {
 		if b, ok := st.(*BadStmt); ok {
 			if name := createdName(s.Text(b)); name != "" {
-				v.broken[name] = true
+				v.cat.broken[name] = true
 			}
 		}
 	}
-	if !opts.IgnoreUnknownTables && !definesTables(s) && len(opts.KnownTables) == 0 && len(v.broken) == 0 && len(s.Stmts) > 0 {
+	if !opts.IgnoreUnknownTables && !definesTables(s) && len(opts.KnownTables) == 0 && len(v.cat.broken) == 0 && len(s.Stmts) > 0 {
 		// A script that defines no table at all reads them from a catalog
 		// (or is a fragment of one that does): names are not ours to check.
-		v.opts.IgnoreUnknownTables = true
+		v.cat.ignoreUnknown = true
 		at := s.Stmts[0].Range().Pos
 		v.warnf(CodeCatalogTables, Span{Pos: at, End: at}, "add the CREATE TABLE statements, or check with --parse-only",
 			"this script defines no table: table and column names are not checked (they may come from a catalog)")
@@ -129,15 +92,6 @@ func definesTables(s *Script) bool {
 		}
 	}
 	return false
-}
-
-func sortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		if ds[i].Pos.Offset != ds[j].Pos.Offset {
-			return ds[i].Pos.Offset < ds[j].Pos.Offset
-		}
-		return ds[i].Severity < ds[j].Severity
-	})
 }
 
 // createdName finds the name a failed CREATE TABLE/VIEW statement meant to
@@ -179,97 +133,7 @@ func createdName(text string) string {
 	return strings.Join(parts, ".")
 }
 
-func (v *validator) report(sev Severity, code string, n Node, msg, hint string) {
-	r := n.Range()
-	v.diags = append(v.diags, Diagnostic{Severity: sev, Code: code, File: v.opts.File, Pos: r.Pos, End: r.End,
-		Msg: msg, Hint: hint, src: v.src})
-}
-
-func (v *validator) errorf(code string, n Node, hint, format string, args ...any) {
-	v.report(SeverityError, code, n, fmt.Sprintf(format, args...), hint)
-}
-
-func (v *validator) warnf(code string, n Node, hint, format string, args ...any) {
-	v.report(SeverityWarning, code, n, fmt.Sprintf(format, args...), hint)
-}
-
-func didYouMean(s string, candidates []string) string {
-	if m := suggest(s, candidates); m != "" {
-		return "did you mean '" + m + "'?"
-	}
-	return ""
-}
-
 // ---- table resolution ----
-
-// lookupTable finds the table a name refers to. skip is true when the name
-// may refer to something the validator cannot see, so no error is due.
-func (v *validator) lookupTable(q *QualifiedName) (t *tableDef, skip bool) {
-	key := q.Key()
-	if t := v.tables[key]; t != nil {
-		return t, false
-	}
-	if info := v.opts.KnownTables[key]; info != nil {
-		return tableFromInfo(key, info), false
-	}
-	if len(q.Parts) > 1 {
-		prefix := strings.Join(partNames(q.Parts[:len(q.Parts)-1]), ".")
-		if prefix == "default_catalog.default_database" || prefix == "default_database" {
-			if t := v.tables[q.Last()]; t != nil {
-				return t, false
-			}
-		}
-		// Another catalog or database: not ours to check.
-		return nil, true
-	}
-	if v.broken[key] || !v.catalogKnown || v.opts.IgnoreUnknownTables {
-		return nil, true
-	}
-	return nil, false
-}
-
-func partNames(ids []*Ident) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = id.Name
-	}
-	return out
-}
-
-func tableFromInfo(name string, info *TableInfo) *tableDef {
-	t := &tableDef{name: name, cols: info.Columns, unknown: info.Columns == nil, view: info.View,
-		connector: info.Connector, pk: info.PrimaryKey}
-	keys := make([]string, 0, len(info.Options))
-	for k := range info.Options {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.props = append(t.props, &Property{Key: &StringLit{Value: k}, Value: &StringLit{Value: info.Options[k]}})
-	}
-	return t
-}
-
-// tableNames lists the names a table reference could have meant.
-func (v *validator) tableNames(extra ...string) []string {
-	names := append([]string{}, extra...)
-	for k := range v.tables {
-		names = append(names, k)
-	}
-	for k := range v.opts.KnownTables {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
-
-func (v *validator) unknownTable(q *QualifiedName, candidates []string) {
-	hint := didYouMean(q.Key(), candidates)
-	if hint == "" {
-		hint = "define it with CREATE TABLE or CREATE VIEW before this statement"
-	}
-	v.errorf(CodeUnknownTable, q, hint, "unknown table '%s'", q.Key())
-}
 
 // ---- statements ----
 
@@ -281,20 +145,18 @@ func (v *validator) stmt(st Statement) {
 		v.createView(s)
 	case *DropStmt:
 		if s.Object == "TABLE" || s.Object == "VIEW" {
-			delete(v.tables, s.Name.Key())
+			delete(v.cat.tables, s.Name.Key())
 		}
 	case *AlterTable:
 		v.alterTable(s)
 	case *AlterView:
-		if t, _ := v.lookupTable(s.Name); t != nil && s.As != nil {
+		if t, _ := v.cat.lookupTable(s.Name); t != nil && s.As != nil {
 			cols, known := v.query(s.As, newScope(nil))
 			t.cols, t.unknown = outColumns(cols), !known
 		}
 		if s.RenameTo != nil {
-			if t := v.tables[s.Name.Key()]; t != nil {
-				delete(v.tables, s.Name.Key())
-				t.name = s.RenameTo.Key()
-				v.tables[t.name] = t
+			if t := v.cat.tables[s.Name.Key()]; t != nil {
+				v.cat.rename(t, s.Name.Key(), s.RenameTo.Key())
 			}
 		}
 	case *InsertStmt:
@@ -314,20 +176,14 @@ func (v *validator) stmt(st Statement) {
 	case *SetStmt:
 		v.checkSetKey(s)
 	case *CreateFunction:
-		v.functions[strings.ToUpper(s.Name.Last())] = true
+		v.cat.functions[strings.ToUpper(s.Name.Last())] = true
 	case *CreateCatalog:
 		typ, _ := s.With.Get("type")
-		v.catalogs[s.Name.Name] = typ
+		v.cat.catalogs[s.Name.Name] = typ
 	case *CreateDatabase:
-		v.databases[s.Name.Key()] = true
+		v.cat.databases[s.Name.Key()] = true
 	case *UseStmt:
-		name := s.Name.Key()
-		if s.Catalog {
-			v.catalogKnown = name == "default_catalog" || v.catalogs[name] == "generic_in_memory"
-		} else {
-			v.catalogKnown = name == "default_database" || v.databases[name] ||
-				name == "default_catalog.default_database"
-		}
+		v.cat.use(s)
 	case *DeleteStmt:
 		v.tableExists(s.Table)
 	case *UpdateStmt:
@@ -340,23 +196,23 @@ func (v *validator) stmt(st Statement) {
 }
 
 func (v *validator) tableExists(q *QualifiedName) *tableDef {
-	t, skip := v.lookupTable(q)
+	t, skip := v.cat.lookupTable(q)
 	if t == nil && !skip {
-		v.unknownTable(q, v.tableNames())
+		v.unknownTable(q, v.cat.tableNames())
 	}
 	return t
 }
 
 func (v *validator) register(t *tableDef, name *QualifiedName, replace, ifNotExists bool, kind string) {
 	key := name.Key()
-	if old := v.tables[key]; old != nil && !replace && !ifNotExists {
+	if old := v.cat.tables[key]; old != nil && !replace && !ifNotExists {
 		v.errorf(CodeDuplicateTable, name, "drop it first, or write CREATE "+kind+" IF NOT EXISTS",
 			"%s '%s' is already defined earlier in the script", strings.ToLower(kind), key)
 	}
-	if old := v.tables[key]; old != nil && ifNotExists {
+	if old := v.cat.tables[key]; old != nil && ifNotExists {
 		return
 	}
-	v.tables[key] = t
+	v.cat.tables[key] = t
 }
 
 // columnsFromDDL turns column definitions into column infos.
@@ -389,12 +245,12 @@ func (v *validator) createTable(s *CreateTable) {
 	}
 	likeKnown := true
 	if s.Like != nil {
-		src, skip := v.lookupTable(s.Like.Table)
+		src, skip := v.cat.lookupTable(s.Like.Table)
 		switch {
 		case src != nil:
 			v.mergeLike(t, s, src)
 		case !skip:
-			v.unknownTable(s.Like.Table, v.tableNames())
+			v.unknownTable(s.Like.Table, v.cat.tableNames())
 			likeKnown = false
 		default:
 			likeKnown = false
@@ -407,7 +263,7 @@ func (v *validator) createTable(s *CreateTable) {
 	t.connector, _ = t.props.Get("connector")
 	t.pk = s.PrimaryKey()
 	if t.pk == nil && s.Like != nil {
-		if src, _ := v.lookupTable(s.Like.Table); src != nil && likeIncludes(s.Like, "CONSTRAINTS") {
+		if src, _ := v.cat.lookupTable(s.Like.Table); src != nil && likeIncludes(s.Like, "CONSTRAINTS") {
 			t.pk = src.pk
 		}
 	}
@@ -539,28 +395,12 @@ func (v *validator) checkConstraint(c *TableConstraint) {
 	}
 }
 
-// inDefaultCatalog reports whether a table name lands in the default
-// in-memory catalog, where a table needs a connector.
-func (v *validator) inDefaultCatalog(q *QualifiedName) bool {
-	if !v.catalogKnown {
-		return false
-	}
-	switch len(q.Parts) {
-	case 1:
-		return true
-	case 2:
-		return true
-	}
-	cat := q.Parts[0].Name
-	return cat == "default_catalog" || v.catalogs[cat] == "generic_in_memory"
-}
-
 // checkOptions checks the WITH options against the connector's spec.
 func (v *validator) checkOptions(s *CreateTable, t *tableDef) {
 	props := t.props
 	connProp := props.Find("connector")
 	if connProp == nil {
-		if v.inDefaultCatalog(s.Name) && s.Like == nil {
+		if v.cat.inDefaultCatalog(s.Name) && s.Like == nil {
 			v.errorf(CodeMissingConnector, s.Name, "add WITH ('connector' = '...'), e.g. 'kafka', 'jdbc', 'datagen' or 'filesystem'",
 				"table '%s' has no 'connector' option", t.name)
 		}
@@ -783,18 +623,16 @@ func (v *validator) createView(s *CreateView) {
 }
 
 func (v *validator) alterTable(s *AlterTable) {
-	t, skip := v.lookupTable(s.Name)
+	t, skip := v.cat.lookupTable(s.Name)
 	if t == nil {
 		if !skip && !s.IfExists {
-			v.unknownTable(s.Name, v.tableNames())
+			v.unknownTable(s.Name, v.cat.tableNames())
 		}
 		return
 	}
 	switch a := s.Action.(type) {
 	case *RenameTable:
-		delete(v.tables, s.Name.Key())
-		t.name = a.To.Key()
-		v.tables[t.name] = t
+		v.cat.rename(t, s.Name.Key(), a.To.Key())
 	case *RenameColumn:
 		if c := t.column(a.From.Last()); c != nil {
 			c.Name = a.To.Name

@@ -408,7 +408,7 @@ func (v *validator) namedRelation(name *QualifiedName, sc *scope) *relation {
 			return &relation{alias: c.alias, cols: append([]ColumnInfo{}, c.cols...), unknown: c.unknown}
 		}
 	}
-	t, skip := v.lookupTable(name)
+	t, skip := v.cat.lookupTable(name)
 	if t == nil {
 		if !skip {
 			var ctes []string
@@ -417,7 +417,7 @@ func (v *validator) namedRelation(name *QualifiedName, sc *scope) *relation {
 					ctes = append(ctes, k)
 				}
 			}
-			v.unknownTable(name, v.tableNames(ctes...))
+			v.unknownTable(name, v.cat.tableNames(ctes...))
 		}
 		return &relation{alias: name.Last(), unknown: true}
 	}
@@ -1008,10 +1008,10 @@ func quoteAll(ss []string) []string {
 
 func (v *validator) insert(s *InsertStmt) {
 	cols, known := v.query(s.Query, newScope(nil))
-	t, skip := v.lookupTable(s.Table)
+	t, skip := v.cat.lookupTable(s.Table)
 	if t == nil {
 		if !skip {
-			hint := didYouMean(s.Table.Key(), v.tableNames())
+			hint := didYouMean(s.Table.Key(), v.cat.tableNames())
 			if hint == "" {
 				hint = "define the sink with CREATE TABLE before the INSERT"
 			}
@@ -1023,7 +1023,6 @@ func (v *validator) insert(s *InsertStmt) {
 		v.errorf(CodeInsertIntoView, s.Table, "insert into a table; a view is read-only", "'%s' is a view", t.name)
 		return
 	}
-	v.sinks[t] = true
 	if len(s.Hints) > 0 {
 		v.checkTableHints(s.Hints, t)
 	}
