@@ -364,7 +364,7 @@ func (v *validator) tableRelation(t TableExpr, sc *scope) *relation {
 		r := v.namedRelation(x.Name, sc)
 		r.node = x
 		if len(x.Hints) > 0 && r.table != nil {
-			v.checkTableHints(x.Hints, r.table)
+			v.options.checkHints(x.Hints, r.table)
 		}
 		if x.SystemTime != nil {
 			v.expr(x.SystemTime, sc)
@@ -609,28 +609,6 @@ func (v *validator) windowSpec(w *WindowSpec, sc *scope) {
 }
 
 // ---- hints ----
-
-func (v *validator) checkTableHints(hints []*Hint, t *tableDef) {
-	for _, h := range hints {
-		if h.Name.Name != "OPTIONS" {
-			continue
-		}
-		spec := connectors[t.connector]
-		if spec == nil {
-			continue
-		}
-		var own Properties
-		for _, kv := range h.KVs {
-			k, ok1 := kv.Key.(*StringLit)
-			val, ok2 := kv.Value.(*StringLit)
-			if ok1 && ok2 {
-				own = append(own, &Property{Span: kv.Span, Key: k, Value: val})
-			}
-		}
-		merged := append(append(Properties{}, t.props...), own...)
-		v.checkOptionKeys(merged, spec, t, own)
-	}
-}
 
 // checkQueryHints checks that a LOOKUP hint names a table of the query.
 func (v *validator) checkQueryHints(s *Select, sc *scope) {
@@ -1024,7 +1002,7 @@ func (v *validator) insert(s *InsertStmt) {
 		return
 	}
 	if len(s.Hints) > 0 {
-		v.checkTableHints(s.Hints, t)
+		v.options.checkHints(s.Hints, t)
 	}
 	if t.connector == "kafka" {
 		if _, ok := t.props.Get("topic"); !ok {
