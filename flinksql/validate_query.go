@@ -6,72 +6,6 @@ import (
 	"strings"
 )
 
-// relation is one item of a FROM clause as a name resolver sees it.
-type relation struct {
-	alias   string
-	cols    []ColumnInfo
-	unknown bool      // columns not known: every name resolves
-	table   *tableDef // the table of a plain table reference
-	node    Node
-}
-
-func (r *relation) column(name string) *ColumnInfo {
-	for i := range r.cols {
-		if r.cols[i].Name == name {
-			return &r.cols[i]
-		}
-	}
-	return nil
-}
-
-// scope is the set of names visible at a point of a query.
-type scope struct {
-	parent       *scope
-	rels         []*relation
-	ctes         map[string]*relation
-	aliases      map[string]bool // select aliases
-	allowAliases bool            // in GROUP BY, HAVING, ORDER BY
-	windows      map[string]bool
-	common       map[string]bool // USING / NATURAL join columns
-	patternVars  map[string]*relation
-}
-
-func newScope(parent *scope) *scope {
-	return &scope{parent: parent, ctes: map[string]*relation{}, aliases: map[string]bool{},
-		windows: map[string]bool{}, common: map[string]bool{}, patternVars: map[string]*relation{}}
-}
-
-func (sc *scope) cte(name string) *relation {
-	for s := sc; s != nil; s = s.parent {
-		if r := s.ctes[name]; r != nil {
-			return r
-		}
-	}
-	return nil
-}
-
-func (sc *scope) window(name string) bool {
-	for s := sc; s != nil; s = s.parent {
-		if s.windows[name] {
-			return true
-		}
-	}
-	return false
-}
-
-// outCol is one output column of a query.
-type outCol struct {
-	ColumnInfo
-}
-
-func outColumns(cols []outCol) []ColumnInfo {
-	out := make([]ColumnInfo, len(cols))
-	for i, c := range cols {
-		out[i] = c.ColumnInfo
-	}
-	return out
-}
-
 // query checks a query and returns its output columns; known is false when
 // they cannot be told (a * over a table of unknown shape).
 func (v *validator) query(q *Query, outer *scope) ([]outCol, bool) {
@@ -109,17 +43,6 @@ func (v *validator) query(q *Query, outer *scope) ([]outCol, bool) {
 		}
 	}
 	return cols, known
-}
-
-func renameColumns(cols []ColumnInfo, names []*Ident) []ColumnInfo {
-	out := make([]ColumnInfo, len(names))
-	for i, id := range names {
-		if i < len(cols) {
-			out[i] = cols[i]
-		}
-		out[i].Name = id.Name
-	}
-	return out
 }
 
 func (v *validator) body(b QueryBody, sc *scope) ([]outCol, bool, *scope) {
@@ -271,18 +194,6 @@ func (v *validator) expandStar(st *Star, sc *scope) ([]outCol, bool) {
 	}
 	v.errorf(CodeUnknownTable, st, didYouMean(name, relAliases(sc)), "no table or alias '%s' in this FROM clause", name)
 	return nil, false
-}
-
-func relAliases(sc *scope) []string {
-	var out []string
-	for s := sc; s != nil; s = s.parent {
-		for _, r := range s.rels {
-			if r.alias != "" {
-				out = append(out, r.alias)
-			}
-		}
-	}
-	return out
 }
 
 // ---- FROM ----
@@ -494,14 +405,6 @@ func (v *validator) windowTVF(call *FuncCall, sc *scope) *relation {
 	return out
 }
 
-func colNames(cols []ColumnInfo) []string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = c.Name
-	}
-	return out
-}
-
 // checkGroupWindow warns when a legacy group window (GROUP BY TUMBLE(ts,
 // ...)) is over a column that is not a time attribute.
 func (v *validator) checkGroupWindow(g Expr, sc *scope) {
@@ -518,7 +421,7 @@ func (v *validator) checkGroupWindow(g Expr, sc *scope) {
 	if !ok {
 		return
 	}
-	if c := v.resolveQuiet(ref, sc); c != nil && !c.RowTime && !c.ProcTime && !c.unsure {
+	if c := sc.resolveQuiet(ref); c != nil && !c.RowTime && !c.ProcTime && !c.unsure {
 		v.warnf(CodeNoWatermark, ref, "declare a WATERMARK for it (event time) or use a column declared AS PROCTIME()",
 			"'%s' is not a time attribute: the %s window never closes", ref.Key(), f.FuncName())
 	}
@@ -610,155 +513,7 @@ func (v *validator) windowSpec(w *WindowSpec, sc *scope) {
 
 // ---- hints ----
 
-// checkQueryHints checks that a LOOKUP hint names a table of the query.
-func (v *validator) checkQueryHints(s *Select, sc *scope) {
-	for _, h := range s.Hints {
-		if h.Name.Name != "LOOKUP" {
-			continue
-		}
-		name, ok := h.Option("table")
-		if !ok {
-			v.errorf(CodeLookupJoin, h, "write LOOKUP('table'='<name>', ...)", "LOOKUP hint needs the 'table' option")
-			continue
-		}
-		found := false
-		var names []string
-		for _, r := range sc.rels {
-			if r.table != nil {
-				last := r.table.name
-				if i := strings.LastIndexByte(last, '.'); i >= 0 {
-					last = last[i+1:]
-				}
-				found = found || last == name || r.table.name == name
-				names = append(names, last)
-			}
-		}
-		if !found && len(names) > 0 {
-			v.warnf(CodeLookupJoin, h, didYouMean(name, names), "LOOKUP hint names '%s', which this query does not join", name)
-		}
-	}
-}
-
 // ---- lookup joins ----
-
-func (v *validator) lookupJoin(j *Join, r *TableRef, sc *scope) {
-	var rel *relation
-	for _, x := range sc.rels {
-		if x.node == Node(r) {
-			rel = x
-		}
-	}
-	if rel == nil || rel.table == nil || rel.table.view {
-		return
-	}
-	t := rel.table
-	var proc, row, attrKnown bool
-	switch x := r.SystemTime.(type) {
-	case *ColumnRef:
-		if c := v.resolveQuiet(x, sc); c != nil && !c.unsure {
-			attrKnown, proc, row = true, c.ProcTime, c.RowTime
-		}
-	case *FuncCall:
-		if x.FuncName() == "PROCTIME" {
-			attrKnown, proc = true, true
-		}
-	}
-	switch {
-	case row:
-		hasWM := false
-		for _, c := range t.cols {
-			hasWM = hasWM || c.RowTime
-		}
-		if (t.pk == nil || !hasWM) && !t.unknown {
-			v.errorf(CodeLookupJoin, r.Name, "declare a PRIMARY KEY ... NOT ENFORCED and a WATERMARK on it",
-				"an event-time temporal join needs '%s' to be a versioned table (primary key and watermark)", t.name)
-		}
-		if lookupConnectors[t.connector] {
-			v.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
-				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", FormatExpr(r.SystemTime), t.connector, t.name)
-		}
-		return
-	case notLookupConnectors[t.connector]:
-		v.errorf(CodeLookupJoin, r.Name, "look up a table with a lookup connector such as 'jdbc' or 'hbase-2.2'",
-			"'%s' (connector '%s') is not a lookup source", t.name, t.connector)
-		return
-	case attrKnown && !proc:
-		v.warnf(CodeLookupTimeAttr, r.SystemTime, "declare one in the probe table: proc_time AS PROCTIME()",
-			"'%s' is not a processing-time attribute: a lookup join needs one", FormatExpr(r.SystemTime))
-	}
-	if j.On == nil {
-		return
-	}
-	if !v.hasKeyEquality(j.On, rel, sc) {
-		alias := rel.alias
-		v.errorf(CodeLookupJoin, j.On, "join on a column of the looked-up table, like "+alias+".id = <probe column>",
-			"lookup join on '%s' needs an equality between one of its columns and the other side", t.name)
-	}
-}
-
-// hasKeyEquality reports whether cond has a conjunct lookupCol = expr where
-// expr does not read the looked-up table.
-func (v *validator) hasKeyEquality(cond Expr, lookup *relation, sc *scope) bool {
-	var conj []Expr
-	var flatten func(e Expr)
-	flatten = func(e Expr) {
-		switch x := e.(type) {
-		case *BinaryExpr:
-			if x.Op == "AND" {
-				flatten(x.L)
-				flatten(x.R)
-				return
-			}
-		case *ParenExpr:
-			flatten(x.X)
-			return
-		}
-		conj = append(conj, e)
-	}
-	flatten(cond)
-	for _, c := range conj {
-		b, ok := c.(*BinaryExpr)
-		if !ok || b.Op != "=" {
-			continue
-		}
-		lRef, lOnly := v.readsOnly(b.L, lookup, sc)
-		rRef, rOnly := v.readsOnly(b.R, lookup, sc)
-		if lOnly && lRef && !rRef || rOnly && rRef && !lRef {
-			return true
-		}
-	}
-	return false
-}
-
-// readsOnly reports whether e reads the relation at all (reads) and whether
-// e is a plain column of it (only).
-func (v *validator) readsOnly(e Expr, rel *relation, sc *scope) (reads, only bool) {
-	Inspect(e, func(n Node) bool {
-		if ref, ok := n.(*ColumnRef); ok && v.refersTo(ref, rel, sc) {
-			reads = true
-		}
-		return true
-	})
-	if ref, ok := e.(*ColumnRef); ok {
-		only = v.refersTo(ref, rel, sc)
-	}
-	return reads, only
-}
-
-func (v *validator) refersTo(ref *ColumnRef, rel *relation, sc *scope) bool {
-	if len(ref.Parts) >= 2 {
-		return ref.Parts[0].Name == rel.alias
-	}
-	if rel.column(ref.Parts[0].Name) == nil && !rel.unknown {
-		return false
-	}
-	for _, o := range sc.rels {
-		if o != rel && (o.column(ref.Parts[0].Name) != nil) {
-			return false
-		}
-	}
-	return true
-}
 
 // ---- expressions ----
 
@@ -824,92 +579,6 @@ func (v *validator) expr(e Expr, sc *scope) *ColumnInfo {
 		}
 		return true
 	})
-	return nil
-}
-
-type resolveStatus int
-
-const (
-	resolvedFound resolveStatus = iota
-	resolvedUnknown
-	resolvedMissing
-	resolvedAmbiguous
-)
-
-// lookup resolves a reference within one scope level.
-func (sc *scope) lookup(ref *ColumnRef) (*ColumnInfo, resolveStatus, *relation) {
-	first := ref.Parts[0].Name
-	if len(ref.Parts) >= 2 {
-		if r := sc.patternVars[first]; r != nil {
-			if c := r.column(ref.Parts[1].Name); c != nil {
-				return c, resolvedFound, r
-			}
-			if r.unknown {
-				return nil, resolvedUnknown, r
-			}
-			return nil, resolvedMissing, r
-		}
-		for _, r := range sc.rels {
-			if r.alias == first {
-				if c := r.column(ref.Parts[1].Name); c != nil {
-					return c, resolvedFound, r
-				}
-				if r.unknown {
-					return nil, resolvedUnknown, r
-				}
-				return nil, resolvedMissing, r
-			}
-		}
-	}
-	if len(ref.Parts) >= 3 {
-		// db.t.col or cat.db.t.col: the prefix names a table of this FROM.
-		for _, r := range sc.rels {
-			if r.table == nil {
-				continue
-			}
-			for i := len(ref.Parts) - 1; i >= 2; i-- {
-				if strings.Join(partNames(ref.Parts[:i]), ".") == r.table.name {
-					if c := r.column(ref.Parts[i].Name); c != nil {
-						return c, resolvedFound, r
-					}
-					if r.unknown {
-						return nil, resolvedUnknown, r
-					}
-				}
-			}
-		}
-	}
-	var found *ColumnInfo
-	n, unknown := 0, false
-	for _, r := range sc.rels {
-		if c := r.column(first); c != nil {
-			if found == nil {
-				found = c
-			}
-			n++
-		} else if r.unknown {
-			unknown = true
-		}
-	}
-	switch {
-	case n > 1 && !sc.common[first]:
-		return found, resolvedAmbiguous, nil
-	case n >= 1:
-		return found, resolvedFound, nil
-	case unknown:
-		return nil, resolvedUnknown, nil
-	}
-	return nil, resolvedMissing, nil
-}
-
-// resolveQuiet resolves without reporting.
-func (v *validator) resolveQuiet(ref *ColumnRef, sc *scope) *ColumnInfo {
-	for s := sc; s != nil; s = s.parent {
-		c, st, _ := s.lookup(ref)
-		if st != resolvedMissing {
-			return c
-		}
-	}
 	return nil
 }
 
@@ -1199,7 +868,7 @@ func (v *validator) checkGrouping(s *Select, sc *scope) {
 		case *ParenExpr:
 			collect(x.X)
 		case *ColumnRef:
-			if c := v.resolveQuiet(x, sc); c != nil {
+			if c := sc.resolveQuiet(x); c != nil {
 				grouped[c] = true
 			}
 			if len(x.Parts) == 1 && sc.aliases[x.Parts[0].Name] {
@@ -1295,7 +964,7 @@ func (v *validator) isGrouped(c *ColumnRef, sc *scope, grouped map[*ColumnInfo]b
 	if groupedText[FormatExpr(c)] {
 		return true
 	}
-	info := v.resolveQuiet(c, sc)
+	info := sc.resolveQuiet(c)
 	if info == nil {
 		// Unresolved (reported elsewhere), or from a table of unknown shape,
 		// or an outer query's column: not ours to judge.
