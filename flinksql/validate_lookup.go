@@ -3,14 +3,14 @@ package flinksql
 import "strings"
 
 // checkQueryHints checks that a LOOKUP hint names a table of the query.
-func (v *validator) checkQueryHints(s *Select, sc *scope) {
+func (qr *queryResolver) checkQueryHints(s *Select, sc *scope) {
 	for _, h := range s.Hints {
 		if h.Name.Name != "LOOKUP" {
 			continue
 		}
 		name, ok := h.Option("table")
 		if !ok {
-			v.errorf(CodeLookupJoin, h, "write LOOKUP('table'='<name>', ...)", "LOOKUP hint needs the 'table' option")
+			qr.errorf(CodeLookupJoin, h, "write LOOKUP('table'='<name>', ...)", "LOOKUP hint needs the 'table' option")
 			continue
 		}
 		found := false
@@ -26,7 +26,7 @@ func (v *validator) checkQueryHints(s *Select, sc *scope) {
 			}
 		}
 		if !found && len(names) > 0 {
-			v.warnf(CodeLookupJoin, h, didYouMean(name, names), "LOOKUP hint names '%s', which this query does not join", name)
+			qr.warnf(CodeLookupJoin, h, didYouMean(name, names), "LOOKUP hint names '%s', which this query does not join", name)
 		}
 	}
 }
@@ -34,7 +34,7 @@ func (v *validator) checkQueryHints(s *Select, sc *scope) {
 // lookupJoin checks a join against a table read FOR SYSTEM_TIME AS OF: a
 // lookup source joined on processing time and on a key, or a versioned
 // table joined on event time.
-func (v *validator) lookupJoin(j *Join, r *TableRef, sc *scope) {
+func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
 	var rel *relation
 	for _, x := range sc.rels {
 		if x.node == Node(r) {
@@ -63,20 +63,20 @@ func (v *validator) lookupJoin(j *Join, r *TableRef, sc *scope) {
 			hasWM = hasWM || c.RowTime
 		}
 		if (t.pk == nil || !hasWM) && !t.unknown {
-			v.errorf(CodeLookupJoin, r.Name, "declare a PRIMARY KEY ... NOT ENFORCED and a WATERMARK on it",
+			qr.errorf(CodeLookupJoin, r.Name, "declare a PRIMARY KEY ... NOT ENFORCED and a WATERMARK on it",
 				"an event-time temporal join needs '%s' to be a versioned table (primary key and watermark)", t.name)
 		}
 		if lookupConnectors[t.connector] {
-			v.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
+			qr.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
 				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", FormatExpr(r.SystemTime), t.connector, t.name)
 		}
 		return
 	case notLookupConnectors[t.connector]:
-		v.errorf(CodeLookupJoin, r.Name, "look up a table with a lookup connector such as 'jdbc' or 'hbase-2.2'",
+		qr.errorf(CodeLookupJoin, r.Name, "look up a table with a lookup connector such as 'jdbc' or 'hbase-2.2'",
 			"'%s' (connector '%s') is not a lookup source", t.name, t.connector)
 		return
 	case attrKnown && !proc:
-		v.warnf(CodeLookupTimeAttr, r.SystemTime, "declare one in the probe table: proc_time AS PROCTIME()",
+		qr.warnf(CodeLookupTimeAttr, r.SystemTime, "declare one in the probe table: proc_time AS PROCTIME()",
 			"'%s' is not a processing-time attribute: a lookup join needs one", FormatExpr(r.SystemTime))
 	}
 	if j.On == nil {
@@ -84,7 +84,7 @@ func (v *validator) lookupJoin(j *Join, r *TableRef, sc *scope) {
 	}
 	if !hasKeyEquality(j.On, rel, sc) {
 		alias := rel.alias
-		v.errorf(CodeLookupJoin, j.On, "join on a column of the looked-up table, like "+alias+".id = <probe column>",
+		qr.errorf(CodeLookupJoin, j.On, "join on a column of the looked-up table, like "+alias+".id = <probe column>",
 			"lookup join on '%s' needs an equality between one of its columns and the other side", t.name)
 	}
 }

@@ -10,12 +10,12 @@ type optionChecker struct {
 }
 
 // checkTable checks the WITH options against the connector's spec.
-func (o *optionChecker) checkTable(s *CreateTable, t *tableDef) {
+func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 	props := t.props
 	connProp := props.Find("connector")
 	if connProp == nil {
-		if o.cat.inDefaultCatalog(s.Name) && s.Like == nil {
-			o.errorf(CodeMissingConnector, s.Name, "add WITH ('connector' = '...'), e.g. 'kafka', 'jdbc', 'datagen' or 'filesystem'",
+		if oc.cat.inDefaultCatalog(s.Name) && s.Like == nil {
+			oc.errorf(CodeMissingConnector, s.Name, "add WITH ('connector' = '...'), e.g. 'kafka', 'jdbc', 'datagen' or 'filesystem'",
 				"table '%s' has no 'connector' option", t.name)
 		}
 		return
@@ -32,11 +32,11 @@ func (o *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 			known = known || c == t.connector
 		}
 		if m := suggest(t.connector, all); m != "" && !known {
-			o.warnf(CodeBadOptionValue, connProp.Value, "did you mean '"+m+"'?", "unknown connector '%s'", t.connector)
+			oc.warnf(CodeBadOptionValue, connProp.Value, "did you mean '"+m+"'?", "unknown connector '%s'", t.connector)
 		}
 		return
 	}
-	o.checkKeys(props, spec, t, s.With)
+	oc.checkKeys(props, spec, t, s.With)
 	for _, req := range spec.required {
 		found := false
 		for _, k := range req {
@@ -45,17 +45,17 @@ func (o *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 			}
 		}
 		if !found {
-			o.errorf(CodeMissingOption, s.Name, "add "+quoteString(req[0])+" = '...' to the WITH options",
+			oc.errorf(CodeMissingOption, s.Name, "add "+quoteString(req[0])+" = '...' to the WITH options",
 				"%s table '%s' needs the %s option", t.connector, t.name, alternatives(req))
 		}
 	}
 	if spec.upsert && t.connector == "upsert-kafka" && t.pk == nil {
-		o.errorf(CodeMissingPrimaryKey, s.Name, "add PRIMARY KEY (...) NOT ENFORCED: its columns make the Kafka record key",
+		oc.errorf(CodeMissingPrimaryKey, s.Name, "add PRIMARY KEY (...) NOT ENFORCED: its columns make the Kafka record key",
 			"upsert-kafka table '%s' needs a primary key", t.name)
 	}
-	o.checkValues(props, t)
+	oc.checkValues(props, t)
 	if t.connector == "kafka" || t.connector == "upsert-kafka" {
-		o.checkKafkaMetadata(s)
+		oc.checkKafkaMetadata(s)
 	}
 }
 
@@ -69,7 +69,7 @@ func alternatives(keys []string) string {
 
 // checkKeys reports options the connector does not know. Only the
 // options written in own (this statement) are reported, with their spans.
-func (o *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tableDef, own Properties) {
+func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tableDef, own Properties) {
 	exact, prefixes := allowedOptions(spec, props)
 	candidates := sortedKeys(exact)
 	for _, p := range own {
@@ -82,7 +82,7 @@ func (o *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tabl
 			if strings.HasPrefix(k, pre) && len(k) > len(pre) {
 				matched = true
 				if pre == "fields." {
-					o.checkDatagenField(p, t)
+					oc.checkDatagenField(p, t)
 				}
 			}
 		}
@@ -99,7 +99,7 @@ func (o *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tabl
 		default:
 			hint = "the " + t.connector + " connector does not take it"
 		}
-		o.errorf(CodeUnknownOption, p.Key, hint, "unknown option '%s'", k)
+		oc.errorf(CodeUnknownOption, p.Key, hint, "unknown option '%s'", k)
 	}
 }
 
@@ -107,11 +107,11 @@ func (o *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tabl
 var datagenFieldOptions = []string{"kind", "min", "max", "max-past", "length", "var-len", "start", "end", "null-rate"}
 
 // checkDatagenField checks a datagen 'fields.<column>.<option>' key.
-func (o *optionChecker) checkDatagenField(p *Property, t *tableDef) {
+func (oc *optionChecker) checkDatagenField(p *Property, t *tableDef) {
 	rest := strings.TrimPrefix(p.Key.Value, "fields.")
 	i := strings.LastIndexByte(rest, '.')
 	if i <= 0 {
-		o.errorf(CodeUnknownOption, p.Key, "write 'fields.<column>.<option>'", "malformed datagen option '%s'", p.Key.Value)
+		oc.errorf(CodeUnknownOption, p.Key, "write 'fields.<column>.<option>'", "malformed datagen option '%s'", p.Key.Value)
 		return
 	}
 	col, opt := rest[:i], rest[i+1:]
@@ -120,26 +120,26 @@ func (o *optionChecker) checkDatagenField(p *Property, t *tableDef) {
 		for i, c := range t.cols {
 			names[i] = c.Name
 		}
-		o.errorf(CodeUnknownColumn, p.Key, didYouMean(col, names), "datagen option '%s' names no column of '%s'", p.Key.Value, t.name)
+		oc.errorf(CodeUnknownColumn, p.Key, didYouMean(col, names), "datagen option '%s' names no column of '%s'", p.Key.Value, t.name)
 	}
 	known := false
-	for _, o := range datagenFieldOptions {
-		known = known || o == opt
+	for _, name := range datagenFieldOptions {
+		known = known || name == opt
 	}
 	if !known {
 		hint := didYouMean(opt, datagenFieldOptions)
-		o.errorf(CodeUnknownOption, p.Key, hint, "unknown datagen field option '%s'", opt)
+		oc.errorf(CodeUnknownOption, p.Key, hint, "unknown datagen field option '%s'", opt)
 		return
 	}
 	if opt == "kind" && p.Value.Value != "random" && p.Value.Value != "sequence" {
-		o.errorf(CodeBadOptionValue, p.Value, didYouMean(p.Value.Value, []string{"random", "sequence"}),
+		oc.errorf(CodeBadOptionValue, p.Value, didYouMean(p.Value.Value, []string{"random", "sequence"}),
 			"'%s' must be 'random' or 'sequence'", p.Key.Value)
 	}
 }
 
 // checkValues checks the values of options that take one of a few, and
 // the options that need each other.
-func (o *optionChecker) checkValues(props Properties, t *tableDef) {
+func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
 	for _, p := range props {
 		allowed, ok := optionEnums[p.Key.Value]
 		if !ok || p.Value == nil || !p.Value.Pos.IsValid() {
@@ -154,7 +154,7 @@ func (o *optionChecker) checkValues(props Properties, t *tableDef) {
 			if hint == "" {
 				hint = "one of '" + strings.Join(allowed, "', '") + "'"
 			}
-			o.errorf(CodeBadOptionValue, p.Value, hint, "invalid value '%s' for '%s'", p.Value.Value, p.Key.Value)
+			oc.errorf(CodeBadOptionValue, p.Value, hint, "invalid value '%s' for '%s'", p.Value.Value, p.Key.Value)
 		}
 	}
 	if t.connector != "kafka" {
@@ -162,7 +162,7 @@ func (o *optionChecker) checkValues(props Properties, t *tableDef) {
 	}
 	need := func(cond bool, p *Property, key, why string) {
 		if cond && p != nil && props.Find(key) == nil {
-			o.errorf(CodeMissingOption, p, "add '"+key+"'", "%s needs '%s'", why, key)
+			oc.errorf(CodeMissingOption, p, "add '"+key+"'", "%s needs '%s'", why, key)
 		}
 	}
 	mode := props.Find("scan.startup.mode")
@@ -175,7 +175,7 @@ func (o *optionChecker) checkValues(props Properties, t *tableDef) {
 	dg := props.Find("sink.delivery-guarantee")
 	need(dg != nil && dg.Value.Value == "exactly-once", dg, "sink.transactional-id-prefix", "'sink.delivery-guarantee' = 'exactly-once'")
 	if kf := props.Find("key.format"); kf != nil && props.Find("key.fields") == nil {
-		o.errorf(CodeMissingOption, kf, "list the key columns: 'key.fields' = 'col1;col2'",
+		oc.errorf(CodeMissingOption, kf, "list the key columns: 'key.fields' = 'col1;col2'",
 			"'key.format' needs 'key.fields' on a kafka table")
 	}
 	if kf := props.Find("key.fields"); kf != nil && !t.unknown {
@@ -183,20 +183,20 @@ func (o *optionChecker) checkValues(props Properties, t *tableDef) {
 		for _, name := range strings.Split(kf.Value.Value, ";") {
 			name = strings.TrimSpace(name)
 			if name != "" && t.column(name) == nil {
-				o.errorf(CodeUnknownColumn, kf.Value, "", "'key.fields' names '%s', which is not a column of '%s'", name, t.name)
+				oc.errorf(CodeUnknownColumn, kf.Value, "", "'key.fields' names '%s', which is not a column of '%s'", name, t.name)
 			} else if prefix != "" && !strings.HasPrefix(name, prefix) {
-				o.errorf(CodeBadOptionValue, kf.Value, "", "key column '%s' does not start with 'key.fields-prefix' '%s'", name, prefix)
+				oc.errorf(CodeBadOptionValue, kf.Value, "", "key column '%s' does not start with 'key.fields-prefix' '%s'", name, prefix)
 			}
 		}
 	}
 	if props.Find("topic") != nil && props.Find("topic-pattern") != nil {
-		o.errorf(CodeBadOptionValue, props.Find("topic-pattern").Key, "keep one of them", "'topic' and 'topic-pattern' cannot both be set")
+		oc.errorf(CodeBadOptionValue, props.Find("topic-pattern").Key, "keep one of them", "'topic' and 'topic-pattern' cannot both be set")
 	}
 }
 
 // checkKafkaMetadata checks metadata column keys against the Kafka
 // connector's metadata (value.* keys belong to the value format).
-func (o *optionChecker) checkKafkaMetadata(s *CreateTable) {
+func (oc *optionChecker) checkKafkaMetadata(s *CreateTable) {
 	for _, c := range s.Columns {
 		if !c.Metadata {
 			continue
@@ -213,14 +213,14 @@ func (o *optionChecker) checkKafkaMetadata(s *CreateTable) {
 			known = known || k == key
 		}
 		if !known {
-			o.errorf(CodeUnknownOption, node, didYouMean(key, kafkaMetadata), "unknown kafka metadata key '%s'", key)
+			oc.errorf(CodeUnknownOption, node, didYouMean(key, kafkaMetadata), "unknown kafka metadata key '%s'", key)
 		}
 	}
 }
 
 // checkHints checks the options of OPTIONS hints, on top of the table's
 // own.
-func (o *optionChecker) checkHints(hints []*Hint, t *tableDef) {
+func (oc *optionChecker) checkHints(hints []*Hint, t *tableDef) {
 	for _, h := range hints {
 		if h.Name.Name != "OPTIONS" {
 			continue
@@ -238,6 +238,6 @@ func (o *optionChecker) checkHints(hints []*Hint, t *tableDef) {
 			}
 		}
 		merged := append(append(Properties{}, t.props...), own...)
-		o.checkKeys(merged, spec, t, own)
+		oc.checkKeys(merged, spec, t, own)
 	}
 }
