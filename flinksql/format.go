@@ -17,7 +17,7 @@ const lineWidth = 100
 // as written. The output is stable: formatting it again changes nothing,
 // and it parses to the same tree as the input.
 func Format(s *Script) string {
-	f := &formatter{comments: s.Comments}
+	f := newFormatter(&printer{comments: s.Comments})
 	var out strings.Builder
 	var prev []outLine // the previous statement, held back for a trailing comment after its ';'
 	flushPrev := func() {
@@ -106,7 +106,7 @@ func semicolonLine(s *Script, st Statement) int {
 // FormatStatement renders one statement (without a terminating ';'),
 // without comments.
 func FormatStatement(st Statement) string {
-	f := &formatter{}
+	f := newFormatter(&printer{})
 	f.stmt(st, 0)
 	var b strings.Builder
 	for i, l := range f.lines {
@@ -119,11 +119,12 @@ func FormatStatement(st Statement) string {
 }
 
 // FormatExpr renders an expression on one line (subqueries aside).
-func FormatExpr(e Expr) string { return (&formatter{}).expr(e, 0) }
+func FormatExpr(e Expr) string { return exprFormatter{printer: &printer{}}.expr(e, 0) }
 
 // String renders the data type as SQL.
 func (t *DataType) String() string { return typeString(t) }
 
+// kw is s when on, else nothing: an optional keyword.
 func kw(on bool, s string) string {
 	if on {
 		return s

@@ -5,9 +5,16 @@ import (
 	"strings"
 )
 
+// exprFormatter renders expressions, and the window specs, ORDER BY items
+// and hints inside them, inline: only a subquery spans lines, and it is
+// handed to the query formatter.
+type exprFormatter struct {
+	*printer
+}
+
 // sub renders e, parenthesized when it binds looser than min (only for
 // trees built by hand: parsed ones keep their ParenExpr).
-func (f *formatter) sub(e Expr, min, ind int) string {
+func (f exprFormatter) sub(e Expr, min, ind int) string {
 	s := f.expr(e, ind)
 	if exprPrec(e) < min {
 		return "(" + s + ")"
@@ -15,7 +22,7 @@ func (f *formatter) sub(e Expr, min, ind int) string {
 	return s
 }
 
-func (f *formatter) exprList(es []Expr, ind int) string {
+func (f exprFormatter) exprList(es []Expr, ind int) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = f.expr(e, ind)
@@ -23,12 +30,13 @@ func (f *formatter) exprList(es []Expr, ind int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (f *formatter) subquery(q *Query, ind int) string {
-	inner := f.capture(func() { f.query(q, ind+1) })
+func (f exprFormatter) subquery(q *Query, ind int) string {
+	queries := queryFormatter{printer: f.printer, exprs: f}
+	inner := f.capture(func() { queries.query(q, ind+1) })
 	return "(\n" + inner + "\n" + indent(ind) + ")"
 }
 
-func (f *formatter) expr(e Expr, ind int) string {
+func (f exprFormatter) expr(e Expr, ind int) string {
 	switch x := e.(type) {
 	case nil:
 		return ""
@@ -214,7 +222,7 @@ func (f *formatter) expr(e Expr, ind int) string {
 // binary renders a chain of left-associated operators of one precedence
 // (a + b + c ...) in one pass: rendering it recursively would copy the
 // growing left side at every step.
-func (f *formatter) binary(x *BinaryExpr, ind int) string {
+func (f exprFormatter) binary(x *BinaryExpr, ind int) string {
 	p := exprPrec(x)
 	var chain []*BinaryExpr
 	var base Expr = x
@@ -242,7 +250,7 @@ func (f *formatter) binary(x *BinaryExpr, ind int) string {
 	return sb.String()
 }
 
-func (f *formatter) funcCall(x *FuncCall, ind int) string {
+func (f exprFormatter) funcCall(x *FuncCall, ind int) string {
 	s := qname(x.Name)
 	if x.NoParens {
 		return s
@@ -265,7 +273,7 @@ func (f *formatter) funcCall(x *FuncCall, ind int) string {
 	return s
 }
 
-func (f *formatter) jsonCall(x *JSONCallExpr, ind int) string {
+func (f exprFormatter) jsonCall(x *JSONCallExpr, ind int) string {
 	var parts []string
 	for _, a := range x.Args {
 		parts = append(parts, f.expr(a, ind))
@@ -295,7 +303,7 @@ func (f *formatter) jsonCall(x *JSONCallExpr, ind int) string {
 	return s + ")"
 }
 
-func (f *formatter) hints(hs []*Hint) string {
+func (f exprFormatter) hints(hs []*Hint) string {
 	parts := make([]string, len(hs))
 	for i, h := range hs {
 		s := h.Name.String()
@@ -314,7 +322,7 @@ func (f *formatter) hints(hs []*Hint) string {
 	return "/*+ " + strings.Join(parts, ", ") + " */"
 }
 
-func (f *formatter) orderItems(items []*OrderItem, ind int) string {
+func (f exprFormatter) orderItems(items []*OrderItem, ind int) string {
 	parts := make([]string, len(items))
 	for i, o := range items {
 		parts[i] = f.expr(o.Expr, ind)
@@ -328,7 +336,7 @@ func (f *formatter) orderItems(items []*OrderItem, ind int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (f *formatter) windowSpec(w *WindowSpec, ind int) string {
+func (f exprFormatter) windowSpec(w *WindowSpec, ind int) string {
 	var parts []string
 	if w.Ref != nil {
 		parts = append(parts, w.Ref.String())
@@ -351,7 +359,7 @@ func (f *formatter) windowSpec(w *WindowSpec, ind int) string {
 	return "(" + strings.Join(parts, " ") + ")"
 }
 
-func (f *formatter) frameBound(b *FrameBound, ind int) string {
+func (f exprFormatter) frameBound(b *FrameBound, ind int) string {
 	if b.Offset != nil {
 		return f.sub(b.Offset, precConcat, ind) + " " + b.Kind
 	}

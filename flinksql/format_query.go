@@ -2,7 +2,14 @@ package flinksql
 
 import "strings"
 
-func (f *formatter) query(q *Query, ind int) {
+// queryFormatter lays out queries: WITH, SELECT and its clauses, set
+// operations, VALUES, FROM with its joins, and MATCH_RECOGNIZE.
+type queryFormatter struct {
+	*printer
+	exprs exprFormatter
+}
+
+func (f queryFormatter) query(q *Query, ind int) {
 	if q.With != nil {
 		for i, c := range q.With.CTEs {
 			line := ""
@@ -23,20 +30,20 @@ func (f *formatter) query(q *Query, ind int) {
 	}
 	f.body(q.Body, ind)
 	if len(q.OrderBy) > 0 {
-		f.emit(q.OrderBy[0].Pos, ind, "ORDER BY "+f.orderItems(q.OrderBy, ind))
+		f.emit(q.OrderBy[0].Pos, ind, "ORDER BY "+f.exprs.orderItems(q.OrderBy, ind))
 	}
 	if q.Limit != nil {
-		f.emit(q.Limit.Range().Pos, ind, "LIMIT "+f.expr(q.Limit, ind))
+		f.emit(q.Limit.Range().Pos, ind, "LIMIT "+f.exprs.expr(q.Limit, ind))
 	}
 	if q.Offset != nil {
-		f.emit(q.Offset.Range().Pos, ind, "OFFSET "+f.expr(q.Offset, ind)+" ROWS")
+		f.emit(q.Offset.Range().Pos, ind, "OFFSET "+f.exprs.expr(q.Offset, ind)+" ROWS")
 	}
 	if q.Fetch != nil {
-		f.emit(q.Fetch.Range().Pos, ind, "FETCH FIRST "+f.expr(q.Fetch, ind)+" ROWS ONLY")
+		f.emit(q.Fetch.Range().Pos, ind, "FETCH FIRST "+f.exprs.expr(q.Fetch, ind)+" ROWS ONLY")
 	}
 }
 
-func (f *formatter) body(b QueryBody, ind int) {
+func (f queryFormatter) body(b QueryBody, ind int) {
 	switch x := b.(type) {
 	case *Select:
 		f.selectBlock(x, ind)
@@ -48,7 +55,7 @@ func (f *formatter) body(b QueryBody, ind int) {
 	case *Values:
 		rows := make([]string, len(x.Rows))
 		for i, r := range x.Rows {
-			rows[i] = f.expr(r, ind+1)
+			rows[i] = f.exprs.expr(r, ind+1)
 		}
 		if len(rows) == 1 {
 			f.emit(x.Pos, ind, "VALUES "+rows[0])
@@ -68,10 +75,10 @@ func (f *formatter) body(b QueryBody, ind int) {
 	}
 }
 
-func (f *formatter) selectBlock(s *Select, ind int) {
+func (f queryFormatter) selectBlock(s *Select, ind int) {
 	head := "SELECT"
 	if len(s.Hints) > 0 {
-		head += " " + f.hints(s.Hints)
+		head += " " + f.exprs.hints(s.Hints)
 	}
 	if s.Distinct {
 		head += " DISTINCT"
@@ -91,7 +98,7 @@ func (f *formatter) selectBlock(s *Select, ind int) {
 	oneLine := !f.hasCommentsIn(Span{s.Pos, listEnd})
 	total := len(head)
 	for i, it := range s.Items {
-		items[i] = f.expr(it.Expr, ind+1)
+		items[i] = f.exprs.expr(it.Expr, ind+1)
 		if it.Alias != nil {
 			items[i] += " AS " + it.Alias.String()
 		}
@@ -118,7 +125,7 @@ func (f *formatter) selectBlock(s *Select, ind int) {
 		f.condition("WHERE", s.Where, ind)
 	}
 	if len(s.GroupBy) > 0 {
-		f.emit(s.GroupBy[0].Range().Pos, ind, "GROUP BY "+f.exprList(s.GroupBy, ind))
+		f.emit(s.GroupBy[0].Range().Pos, ind, "GROUP BY "+f.exprs.exprList(s.GroupBy, ind))
 	}
 	if s.Having != nil {
 		f.condition("HAVING", s.Having, ind)
@@ -126,7 +133,7 @@ func (f *formatter) selectBlock(s *Select, ind int) {
 	if len(s.Windows) > 0 {
 		ws := make([]string, len(s.Windows))
 		for i, w := range s.Windows {
-			ws[i] = w.Name.String() + " AS " + f.windowSpec(w.Spec, ind)
+			ws[i] = w.Name.String() + " AS " + f.exprs.windowSpec(w.Spec, ind)
 		}
 		f.emit(s.Windows[0].Pos, ind, "WINDOW "+strings.Join(ws, ", "))
 	}
@@ -136,7 +143,7 @@ func (f *formatter) selectBlock(s *Select, ind int) {
 // conjunct per line. Each conjunct is rendered once: rendering twice would
 // be exponential in the nesting of subqueries, and would place comments
 // twice.
-func (f *formatter) condition(word string, cond Expr, ind int) {
+func (f queryFormatter) condition(word string, cond Expr, ind int) {
 	f.flushBefore(cond.Range().Pos.Offset, ind)
 	comments := f.hasCommentsIn(cond.Range())
 	var conj []Expr
@@ -157,7 +164,7 @@ func (f *formatter) condition(word string, cond Expr, ind int) {
 		if i == 0 {
 			in = ind
 		}
-		parts[i] = f.sub(c, precAnd+1, in)
+		parts[i] = f.exprs.sub(c, precAnd+1, in)
 		multi = multi || strings.Contains(parts[i], "\n")
 	}
 	one := strings.Join(parts, " AND ")
@@ -174,7 +181,7 @@ func (f *formatter) condition(word string, cond Expr, ind int) {
 	}
 }
 
-func (f *formatter) from(t TableExpr, ind int) {
+func (f queryFormatter) from(t TableExpr, ind int) {
 	var chain []*Join
 	base := t
 	for {
@@ -201,7 +208,7 @@ func (f *formatter) from(t TableExpr, ind int) {
 		}
 		if j.On != nil {
 			f.emit(anchor, ind, line)
-			on := f.expr(j.On, ind+1)
+			on := f.exprs.expr(j.On, ind+1)
 			anchor = j.On.Range().Pos
 			line = "  ON " + on
 		}
@@ -210,28 +217,28 @@ func (f *formatter) from(t TableExpr, ind int) {
 }
 
 // table renders a table expression inline (a subquery spans lines).
-func (f *formatter) table(t TableExpr, ind int) string {
+func (f queryFormatter) table(t TableExpr, ind int) string {
 	switch x := t.(type) {
 	case *TableRef:
 		s := qname(x.Name)
 		if len(x.Hints) > 0 {
-			s += " " + f.hints(x.Hints)
+			s += " " + f.exprs.hints(x.Hints)
 		}
 		if x.SystemTime != nil {
-			s += " FOR SYSTEM_TIME AS OF " + f.expr(x.SystemTime, ind)
+			s += " FOR SYSTEM_TIME AS OF " + f.exprs.expr(x.SystemTime, ind)
 		}
 		return s + aliasString(x.Alias)
 	case *DerivedTable:
 		inner := f.capture(func() { f.query(x.Query, ind+1) })
 		return kw(x.Lateral, "LATERAL ") + "(\n" + inner + "\n" + indent(ind) + ")" + aliasString(x.Alias)
 	case *TableFunc:
-		call := f.expr(x.Call, ind)
+		call := f.exprs.expr(x.Call, ind)
 		if x.Wrapped {
 			call = "TABLE(" + call + ")"
 		}
 		return kw(x.Lateral, "LATERAL ") + call + aliasString(x.Alias)
 	case *Unnest:
-		return "UNNEST(" + f.exprList(x.Args, ind) + ")" + kw(x.WithOrdinality, " WITH ORDINALITY") + aliasString(x.Alias)
+		return "UNNEST(" + f.exprs.exprList(x.Args, ind) + ")" + kw(x.WithOrdinality, " WITH ORDINALITY") + aliasString(x.Alias)
 	case *Join:
 		s := f.table(x.L, ind)
 		if x.Kind == JoinComma {
@@ -239,7 +246,7 @@ func (f *formatter) table(t TableExpr, ind int) string {
 		}
 		s += " " + kw(x.Natural, "NATURAL ") + x.Kind.String() + " " + f.table(x.R, ind)
 		if x.On != nil {
-			s += " ON " + f.expr(x.On, ind)
+			s += " ON " + f.exprs.expr(x.On, ind)
 		}
 		if len(x.Using) > 0 {
 			s += " USING (" + identList(x.Using) + ")"
@@ -253,7 +260,7 @@ func (f *formatter) table(t TableExpr, ind int) string {
 	return ""
 }
 
-func (f *formatter) matchRecognize(m *MatchRecognize, ind int) string {
+func (f queryFormatter) matchRecognize(m *MatchRecognize, ind int) string {
 	in := indent(ind + 1)
 	var b strings.Builder
 	b.WriteString(f.table(m.Input, ind))
@@ -261,15 +268,15 @@ func (f *formatter) matchRecognize(m *MatchRecognize, ind int) string {
 	in2 := indent(ind + 2)
 	in3 := indent(ind + 3)
 	if len(m.PartitionBy) > 0 {
-		b.WriteString("\n" + in2 + "PARTITION BY " + f.exprList(m.PartitionBy, ind+2))
+		b.WriteString("\n" + in2 + "PARTITION BY " + f.exprs.exprList(m.PartitionBy, ind+2))
 	}
 	if len(m.OrderBy) > 0 {
-		b.WriteString("\n" + in2 + "ORDER BY " + f.orderItems(m.OrderBy, ind+2))
+		b.WriteString("\n" + in2 + "ORDER BY " + f.exprs.orderItems(m.OrderBy, ind+2))
 	}
 	if len(m.Measures) > 0 {
 		b.WriteString("\n" + in2 + "MEASURES")
 		for i, it := range m.Measures {
-			b.WriteString("\n" + in3 + f.expr(it.Expr, ind+3) + " AS " + it.Alias.String())
+			b.WriteString("\n" + in3 + f.exprs.expr(it.Expr, ind+3) + " AS " + it.Alias.String())
 			if i < len(m.Measures)-1 {
 				b.WriteByte(',')
 			}
@@ -286,7 +293,7 @@ func (f *formatter) matchRecognize(m *MatchRecognize, ind int) string {
 	}
 	b.WriteString("\n" + in2 + "PATTERN (" + kw(m.StrictStart, "^ ") + patternString(m.Pattern) + kw(m.StrictEnd, " $") + ")")
 	if m.Within != nil {
-		b.WriteString(" WITHIN " + f.expr(m.Within, ind+2))
+		b.WriteString(" WITHIN " + f.exprs.expr(m.Within, ind+2))
 	}
 	if len(m.Subsets) > 0 {
 		subs := make([]string, len(m.Subsets))
@@ -297,7 +304,7 @@ func (f *formatter) matchRecognize(m *MatchRecognize, ind int) string {
 	}
 	b.WriteString("\n" + in2 + "DEFINE")
 	for i, d := range m.Define {
-		b.WriteString("\n" + in3 + d.Alias.String() + " AS " + f.expr(d.Expr, ind+3))
+		b.WriteString("\n" + in3 + d.Alias.String() + " AS " + f.exprs.expr(d.Expr, ind+3))
 		if i < len(m.Define)-1 {
 			b.WriteByte(',')
 		}

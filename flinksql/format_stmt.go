@@ -2,9 +2,24 @@ package flinksql
 
 import "strings"
 
+// stmtFormatter lays out statements: DDL with one column or option per
+// line, INSERT, statement sets and the rest; queries go to the query
+// formatter, expressions to the expression formatter.
+type stmtFormatter struct {
+	*printer
+	queries queryFormatter
+	exprs   exprFormatter
+}
+
+// newFormatter makes the formatters of one run, all writing to p.
+func newFormatter(p *printer) stmtFormatter {
+	exprs := exprFormatter{printer: p}
+	return stmtFormatter{printer: p, queries: queryFormatter{printer: p, exprs: exprs}, exprs: exprs}
+}
+
 // statementLines renders one statement of a script with the comments
 // inside it, and the terminating ';'.
-func (f *formatter) statementLines(s *Script, st Statement) []outLine {
+func (f stmtFormatter) statementLines(s *Script, st Statement) []outLine {
 	r := st.Range()
 	f.lines = nil
 	f.limit = r.End.Offset
@@ -28,10 +43,10 @@ func (f *formatter) statementLines(s *Script, st Statement) []outLine {
 	return f.lines
 }
 
-func (f *formatter) stmt(st Statement, ind int) {
+func (f stmtFormatter) stmt(st Statement, ind int) {
 	switch s := st.(type) {
 	case *QueryStmt:
-		f.query(s.Query, ind)
+		f.queries.query(s.Query, ind)
 	case *InsertStmt:
 		f.insert(s, ind)
 	case *CreateTable:
@@ -47,7 +62,7 @@ func (f *formatter) stmt(st Statement, ind int) {
 			f.emit(s.Comment.Pos, ind, "COMMENT "+quoteString(s.Comment.Value))
 		}
 		f.lines[len(f.lines)-1].text += " AS"
-		f.query(s.Query, ind)
+		f.queries.query(s.Query, ind)
 	case *CreateFunction:
 		line := "CREATE " + kw(s.OrReplace, "OR REPLACE ") + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") +
 			"FUNCTION " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name) + " AS " + quoteString(s.Class.Value)
@@ -85,7 +100,7 @@ func (f *formatter) stmt(st Statement, ind int) {
 			f.lines[len(f.lines)-1].text += " RENAME TO " + qname(s.RenameTo)
 		} else {
 			f.lines[len(f.lines)-1].text += " AS"
-			f.query(s.As, ind)
+			f.queries.query(s.As, ind)
 		}
 	case *AlterFunction:
 		line := "ALTER " + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") + "FUNCTION " +
@@ -173,7 +188,7 @@ func (f *formatter) stmt(st Statement, ind int) {
 		f.emit(s.Pos, ind, "COMPILE "+kw(s.Execute, "AND EXECUTE ")+"PLAN "+quoteString(s.Path.Value)+kw(s.IfNotExists, " IF NOT EXISTS")+" FOR")
 		f.stmt(s.Stmt, ind)
 	case *CallStmt:
-		f.emit(s.Pos, ind, "CALL "+f.expr(s.Call, ind))
+		f.emit(s.Pos, ind, "CALL "+f.exprs.expr(s.Call, ind))
 	case *AnalyzeStmt:
 		line := "ANALYZE TABLE " + qname(s.Table)
 		if len(s.Partition) > 0 {
@@ -195,7 +210,7 @@ func (f *formatter) stmt(st Statement, ind int) {
 		}
 		f.emit(s.Pos, ind, line)
 		if s.Where != nil {
-			f.condition("WHERE", s.Where, ind)
+			f.queries.condition("WHERE", s.Where, ind)
 		}
 	case *UpdateStmt:
 		line := "UPDATE " + qname(s.Table)
@@ -205,11 +220,11 @@ func (f *formatter) stmt(st Statement, ind int) {
 		f.emit(s.Pos, ind, line)
 		sets := make([]string, len(s.Set))
 		for i, a := range s.Set {
-			sets[i] = f.expr(a.Column, ind) + " = " + f.expr(a.Value, ind)
+			sets[i] = f.exprs.expr(a.Column, ind) + " = " + f.exprs.expr(a.Value, ind)
 		}
 		f.emit(s.Set[0].Pos, ind, "SET "+strings.Join(sets, ", "))
 		if s.Where != nil {
-			f.condition("WHERE", s.Where, ind)
+			f.queries.condition("WHERE", s.Where, ind)
 		}
 	case *StopJob:
 		f.emit(s.Pos, ind, "STOP JOB "+quoteString(s.JobID.Value)+kw(s.WithSavepoint, " WITH SAVEPOINT")+kw(s.WithDrain, " WITH DRAIN"))
@@ -218,14 +233,14 @@ func (f *formatter) stmt(st Statement, ind int) {
 	}
 }
 
-func (f *formatter) comment(c *StringLit, ind int) {
+func (f stmtFormatter) comment(c *StringLit, ind int) {
 	if c != nil {
 		f.emit(c.Pos, ind, "COMMENT "+quoteString(c.Value))
 	}
 }
 
 // with writes WITH ( 'k' = 'v', ... ) one option per line.
-func (f *formatter) with(props Properties, present bool, ind int) {
+func (f stmtFormatter) with(props Properties, present bool, ind int) {
 	if !present {
 		return
 	}
@@ -239,7 +254,7 @@ func (f *formatter) with(props Properties, present bool, ind int) {
 	f.emit(Pos{}, ind, ")")
 }
 
-func (f *formatter) props(props Properties, ind int) {
+func (f stmtFormatter) props(props Properties, ind int) {
 	for i, p := range props {
 		line := quoteString(p.Key.Value) + " = " + quoteString(p.Value.Value)
 		if i < len(props)-1 {
@@ -249,7 +264,7 @@ func (f *formatter) props(props Properties, ind int) {
 	}
 }
 
-func (f *formatter) createTable(s *CreateTable, ind int) {
+func (f stmtFormatter) createTable(s *CreateTable, ind int) {
 	head := "CREATE "
 	if s.Replace {
 		head = ""
@@ -304,14 +319,14 @@ func (f *formatter) createTable(s *CreateTable, ind int) {
 	}
 	if s.As != nil {
 		f.lines[len(f.lines)-1].text += " AS"
-		f.query(s.As, ind)
+		f.queries.query(s.As, ind)
 	}
 }
 
-func (f *formatter) column(c *ColumnDef, ind int) string {
+func (f stmtFormatter) column(c *ColumnDef, ind int) string {
 	s := c.Name.String()
 	if c.Expr != nil {
-		s += " AS " + f.expr(c.Expr, ind)
+		s += " AS " + f.exprs.expr(c.Expr, ind)
 	} else {
 		s += " " + typeString(c.Type)
 		if c.Metadata {
@@ -340,11 +355,11 @@ func (f *formatter) column(c *ColumnDef, ind int) string {
 	return s
 }
 
-func (f *formatter) watermark(w *Watermark, ind int) string {
-	return "WATERMARK FOR " + qname(w.Column) + " AS " + f.expr(w.Expr, ind)
+func (f stmtFormatter) watermark(w *Watermark, ind int) string {
+	return "WATERMARK FOR " + qname(w.Column) + " AS " + f.exprs.expr(w.Expr, ind)
 }
 
-func (f *formatter) distribution(d *Distribution, word string, ind int) string {
+func (f stmtFormatter) distribution(d *Distribution, word string, ind int) string {
 	s := word
 	if len(d.Columns) > 0 {
 		s += " BY "
@@ -354,12 +369,12 @@ func (f *formatter) distribution(d *Distribution, word string, ind int) string {
 		s += "(" + identList(d.Columns) + ")"
 	}
 	if d.Buckets != nil {
-		s += " INTO " + f.expr(d.Buckets, ind) + " BUCKETS"
+		s += " INTO " + f.exprs.expr(d.Buckets, ind) + " BUCKETS"
 	}
 	return s
 }
 
-func (f *formatter) alterTable(s *AlterTable, ind int) {
+func (f stmtFormatter) alterTable(s *AlterTable, ind int) {
 	head := "ALTER TABLE " + kw(s.IfExists, "IF EXISTS ") + qname(s.Name)
 	switch a := s.Action.(type) {
 	case *RenameTable:
@@ -425,7 +440,7 @@ func (f *formatter) alterTable(s *AlterTable, ind int) {
 	}
 }
 
-func (f *formatter) schemaItem(n Node, ind int) string {
+func (f stmtFormatter) schemaItem(n Node, ind int) string {
 	switch x := n.(type) {
 	case *ColumnDef:
 		return f.column(x, ind)
@@ -439,7 +454,7 @@ func (f *formatter) schemaItem(n Node, ind int) string {
 	return ""
 }
 
-func (f *formatter) partitionSpec(p *PartitionSpec, ind int) string {
+func (f stmtFormatter) partitionSpec(p *PartitionSpec, ind int) string {
 	s := "PARTITION (" + f.partitionValues(p.Values, ind) + ")"
 	if p.With != nil {
 		kvs := make([]string, len(p.With))
@@ -451,25 +466,25 @@ func (f *formatter) partitionSpec(p *PartitionSpec, ind int) string {
 	return s
 }
 
-func (f *formatter) partitionValues(vals []*PartitionValue, ind int) string {
+func (f stmtFormatter) partitionValues(vals []*PartitionValue, ind int) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {
 		parts[i] = v.Name.String()
 		if v.Value != nil {
-			parts[i] += " = " + f.expr(v.Value, ind)
+			parts[i] += " = " + f.exprs.expr(v.Value, ind)
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-func (f *formatter) insert(s *InsertStmt, ind int) {
+func (f stmtFormatter) insert(s *InsertStmt, ind int) {
 	line := "INSERT INTO "
 	if s.Overwrite {
 		line = "INSERT OVERWRITE "
 	}
 	line += qname(s.Table)
 	if len(s.Hints) > 0 {
-		line += " " + f.hints(s.Hints)
+		line += " " + f.exprs.hints(s.Hints)
 	}
 	if len(s.Partition) > 0 {
 		line += " PARTITION (" + f.partitionValues(s.Partition, ind) + ")"
@@ -478,10 +493,10 @@ func (f *formatter) insert(s *InsertStmt, ind int) {
 		line += " (" + identList(s.Columns) + ")"
 	}
 	f.emit(s.Pos, ind, line)
-	f.query(s.Query, ind)
+	f.queries.query(s.Query, ind)
 }
 
-func (f *formatter) statementSet(s *StatementSet, ind int) {
+func (f stmtFormatter) statementSet(s *StatementSet, ind int) {
 	switch s.Form {
 	case SetFormClient:
 		f.emit(s.Pos, ind, "BEGIN STATEMENT SET;")
@@ -528,7 +543,7 @@ func showString(s *ShowStmt) string {
 		line += " " + qname(s.Target)
 	}
 	if len(s.Partition) > 0 {
-		line += " PARTITION (" + (&formatter{}).partitionValues(s.Partition, 0) + ")"
+		line += " PARTITION (" + newFormatter(&printer{}).partitionValues(s.Partition, 0) + ")"
 	}
 	if s.From != nil {
 		line += " " + s.FromKw + " " + qname(s.From)
