@@ -41,3 +41,11 @@ func makeSet(words string) map[string]bool {
 	}
 	return m
 }
+
+// aggregateFuncs are Flink's built-in aggregate functions.
+var aggregateFuncs = map[string]bool{
+	"COUNT": true, "SUM": true, "SUM0": true, "AVG": true, "MIN": true, "MAX": true, "LISTAGG": true,
+	"COLLECT": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true, "VAR_SAMP": true,
+	"FIRST_VALUE": true, "LAST_VALUE": true, "ARRAY_AGG": true, "JSON_OBJECTAGG": true,
+	"JSON_ARRAYAGG": true, "BIT_AND": true, "BIT_OR": true, "BIT_XOR": true,
+}

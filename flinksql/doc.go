@@ -26,3 +26,38 @@
 // testdata/flinkdocs holds the SQL examples of Flink's documentation;
 // every one parses and survives a format round trip.
 package flinksql
+
+// How the package is laid out (for its maintainers):
+//
+//	lexer.go token.go keywords.go   Lex
+//	parser.go parse_*.go            the parser: one type, recursive descent,
+//	                                by statements, queries, expressions, types
+//	ast*.go walk.go                 the tree, and Inspect
+//	split.go                        SplitStatements
+//	check.go errors.go              Check, Diagnostic and the codes
+//	lookup.go                       Script.Table/View and LookupJoins, for the
+//	                                debug runner
+//
+// Validate is a few small types, each a room with its own methods, wired
+// together by newValidator (validate.go):
+//
+//	validate_report.go   findings: the diagnostics sink every part reports to
+//	validate_catalog.go  catalog: the tables, catalogs, databases and
+//	                     functions defined so far, and Options.KnownTables
+//	validate_stmt.go     validator: statement by statement — DDL, ALTER,
+//	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go)
+//	validate_options.go  optionChecker: connector options in WITH, ALTER
+//	                     TABLE SET and OPTIONS hints (connectors.go)
+//	validate_query.go    queryResolver: WITH, FROM and joins, window TVFs,
+//	validate_lookup.go   MATCH_RECOGNIZE, lookup joins; it builds the
+//	                     scopes (validate_scope.go) and a query's columns
+//	validate_expr.go     exprChecker: the columns an expression reads, the
+//	validate_group.go    functions it calls (typos.go), windows, and GROUP BY
+//
+// The query resolver and the expression checker call each other: a FROM
+// item's expressions go to the checker, a subquery back to the resolver.
+//
+// Format is a printer (format_printer.go: the lines written and the
+// comments still to place) and three formatters writing to it:
+// stmtFormatter (format_stmt.go), queryFormatter (format_query.go) and
+// exprFormatter (format_expr.go, which renders inline).

@@ -72,22 +72,22 @@ func (v *validator) checkSetKey(s *SetStmt) {
 // checkFunctionName warns about a call of a function that is neither
 // built in nor created in the script but one typo from one that is: Flink
 // would fail with "No match found for function signature".
-func (v *validator) checkFunctionName(f *FuncCall) {
+func (ec *exprChecker) checkFunctionName(f *FuncCall) {
 	if len(f.Name.Parts) != 1 || f.NoParens {
 		return
 	}
 	name := strings.ToUpper(f.Name.Parts[0].Name)
-	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || v.functions[name] {
+	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || ec.cat.functions[name] {
 		return
 	}
-	known := make([]string, 0, len(builtinFunctions)+len(v.functions))
+	known := make([]string, 0, len(builtinFunctions)+len(ec.cat.functions))
 	for k := range builtinFunctions {
 		known = append(known, k)
 	}
-	for k := range v.functions {
+	for k := range ec.cat.functions {
 		known = append(known, k)
 	}
 	if m := typoOf(name, known); m != "" {
-		v.warnf(CodeUnknownFunction, f.Name, "did you mean "+m+"?", "unknown function '%s'", f.Name.Parts[0].Name)
+		ec.warnf(CodeUnknownFunction, f.Name, "did you mean "+m+"?", "unknown function '%s'", f.Name.Parts[0].Name)
 	}
 }

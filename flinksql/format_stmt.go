@@ -1,0 +1,555 @@
+package flinksql
+
+import "strings"
+
+// stmtFormatter lays out statements: DDL with one column or option per
+// line, INSERT, statement sets and the rest; queries go to the query
+// formatter, expressions to the expression formatter.
+type stmtFormatter struct {
+	*printer
+	queries queryFormatter
+	exprs   exprFormatter
+}
+
+// newFormatter makes the formatters of one run, all writing to p.
+func newFormatter(p *printer) stmtFormatter {
+	exprs := exprFormatter{printer: p}
+	return stmtFormatter{printer: p, queries: queryFormatter{printer: p, exprs: exprs}, exprs: exprs}
+}
+
+// statementLines renders one statement of a script with the comments
+// inside it, and the terminating ';'.
+func (f stmtFormatter) statementLines(s *Script, st Statement) []outLine {
+	r := st.Range()
+	f.lines = nil
+	f.limit = r.End.Offset
+	if _, bad := st.(*BadStmt); bad {
+		for _, l := range strings.Split(s.Text(st), "\n") {
+			f.lines = append(f.lines, outLine{text: strings.TrimRight(l, "\r")})
+		}
+		for f.ci < len(f.comments) && f.comments[f.ci].Pos.Offset < r.End.Offset {
+			f.ci++
+		}
+	} else {
+		f.stmt(st, 0)
+		// Comments after the last line of the statement stay on that line;
+		// comments on lines of their own go before the next statement, where
+		// a second format would find them.
+		f.flushTrailing(r.End)
+	}
+	if n := len(f.lines); n > 0 {
+		f.lines[n-1].text += ";"
+	}
+	return f.lines
+}
+
+func (f stmtFormatter) stmt(st Statement, ind int) {
+	switch s := st.(type) {
+	case *QueryStmt:
+		f.queries.query(s.Query, ind)
+	case *InsertStmt:
+		f.insert(s, ind)
+	case *CreateTable:
+		f.createTable(s, ind)
+	case *CreateView:
+		line := "CREATE " + kw(s.OrReplace, "OR REPLACE ") + kw(s.Temporary, "TEMPORARY ") + "VIEW " +
+			kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
+		if len(s.Columns) > 0 {
+			line += " (" + identList(s.Columns) + ")"
+		}
+		f.emit(s.Pos, ind, line)
+		if s.Comment != nil {
+			f.emit(s.Comment.Pos, ind, "COMMENT "+quoteString(s.Comment.Value))
+		}
+		f.lines[len(f.lines)-1].text += " AS"
+		f.queries.query(s.Query, ind)
+	case *CreateFunction:
+		line := "CREATE " + kw(s.OrReplace, "OR REPLACE ") + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") +
+			"FUNCTION " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name) + " AS " + quoteString(s.Class.Value)
+		if s.Language != "" {
+			line += " LANGUAGE " + s.Language
+		}
+		if len(s.Jars) > 0 {
+			jars := make([]string, len(s.Jars))
+			for i, j := range s.Jars {
+				jars[i] = "JAR " + quoteString(j.Value)
+			}
+			line += " USING " + strings.Join(jars, ", ")
+		}
+		f.emit(s.Pos, ind, line)
+	case *CreateCatalog:
+		f.emit(s.Pos, ind, "CREATE CATALOG "+kw(s.IfNotExists, "IF NOT EXISTS ")+s.Name.String())
+		f.comment(s.Comment, ind)
+		f.with(s.With, s.With != nil, ind)
+	case *CreateDatabase:
+		f.emit(s.Pos, ind, "CREATE DATABASE "+kw(s.IfNotExists, "IF NOT EXISTS ")+qname(s.Name))
+		f.comment(s.Comment, ind)
+		f.with(s.With, s.With != nil, ind)
+	case *DropStmt:
+		line := "DROP " + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") + s.Object + " " +
+			kw(s.IfExists, "IF EXISTS ") + qname(s.Name)
+		if s.Behavior != "" {
+			line += " " + s.Behavior
+		}
+		f.emit(s.Pos, ind, line)
+	case *AlterTable:
+		f.alterTable(s, ind)
+	case *AlterView:
+		f.emit(s.Pos, ind, "ALTER VIEW "+qname(s.Name))
+		if s.RenameTo != nil {
+			f.lines[len(f.lines)-1].text += " RENAME TO " + qname(s.RenameTo)
+		} else {
+			f.lines[len(f.lines)-1].text += " AS"
+			f.queries.query(s.As, ind)
+		}
+	case *AlterFunction:
+		line := "ALTER " + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") + "FUNCTION " +
+			kw(s.IfExists, "IF EXISTS ") + qname(s.Name) + " AS " + quoteString(s.Class.Value)
+		if s.Language != "" {
+			line += " LANGUAGE " + s.Language
+		}
+		f.emit(s.Pos, ind, line)
+	case *AlterDatabase:
+		f.emit(s.Pos, ind, "ALTER DATABASE "+qname(s.Name)+" SET (")
+		f.props(s.Props, ind+1)
+		f.emit(Pos{}, ind, ")")
+	case *AlterCatalog:
+		switch {
+		case s.Comment != nil:
+			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" COMMENT "+quoteString(s.Comment.Value))
+		case s.Reset != nil:
+			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" RESET ("+stringList(s.Reset)+")")
+		default:
+			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" SET (")
+			f.props(s.Set, ind+1)
+			f.emit(Pos{}, ind, ")")
+		}
+	case *SetStmt:
+		line := "SET"
+		if s.Key != "" || s.HasValue {
+			line += " " + rawOrQuoted(s.Key, s.KeyQuoted) + " = " + rawOrQuoted(s.Value, s.ValueQuoted)
+		}
+		f.emit(s.Pos, ind, line)
+	case *ResetStmt:
+		line := "RESET"
+		if s.Key != "" {
+			line += " " + rawOrQuoted(s.Key, s.KeyQuoted)
+		}
+		f.emit(s.Pos, ind, line)
+	case *UseStmt:
+		f.emit(s.Pos, ind, "USE "+kw(s.Catalog, "CATALOG ")+qname(s.Name))
+	case *UseModules:
+		f.emit(s.Pos, ind, "USE MODULES "+identList(s.Names))
+	case *ShowStmt:
+		f.emit(s.Pos, ind, showString(s))
+	case *DescribeStmt:
+		line := "DESCRIBE "
+		if s.Object != "" {
+			line += s.Object + " "
+		}
+		if s.JobID != nil {
+			line += quoteString(s.JobID.Value)
+		} else {
+			line += kw(s.Extended, "EXTENDED ") + qname(s.Name)
+		}
+		f.emit(s.Pos, ind, line)
+	case *ExplainStmt:
+		line := "EXPLAIN"
+		if s.PlanFor {
+			line += " PLAN FOR"
+		} else if len(s.Details) > 0 {
+			line += " " + strings.Join(s.Details, ", ")
+		}
+		f.emit(s.Pos, ind, line)
+		f.stmt(s.Stmt, ind)
+	case *LoadModule:
+		f.emit(s.Pos, ind, "LOAD MODULE "+s.Name.String())
+		if s.With != nil {
+			f.lines[len(f.lines)-1].text += " WITH ("
+			f.props(s.With, ind+1)
+			f.emit(Pos{}, ind, ")")
+		}
+	case *UnloadModule:
+		f.emit(s.Pos, ind, "UNLOAD MODULE "+s.Name.String())
+	case *JarStmt:
+		op := "ADD"
+		if s.Remove {
+			op = "REMOVE"
+		}
+		f.emit(s.Pos, ind, op+" JAR "+quoteString(s.Path.Value))
+	case *StatementSet:
+		f.statementSet(s, ind)
+	case *ExecuteStmt:
+		f.emit(s.Pos, ind, "EXECUTE")
+		f.stmt(s.Stmt, ind)
+	case *ExecutePlan:
+		f.emit(s.Pos, ind, "EXECUTE PLAN "+quoteString(s.Path.Value))
+	case *CompilePlan:
+		f.emit(s.Pos, ind, "COMPILE "+kw(s.Execute, "AND EXECUTE ")+"PLAN "+quoteString(s.Path.Value)+kw(s.IfNotExists, " IF NOT EXISTS")+" FOR")
+		f.stmt(s.Stmt, ind)
+	case *CallStmt:
+		f.emit(s.Pos, ind, "CALL "+f.exprs.expr(s.Call, ind))
+	case *AnalyzeStmt:
+		line := "ANALYZE TABLE " + qname(s.Table)
+		if len(s.Partition) > 0 {
+			line += " PARTITION (" + f.partitionValues(s.Partition, ind) + ")"
+		}
+		line += " COMPUTE STATISTICS"
+		if s.AllColumns {
+			line += " FOR ALL COLUMNS"
+		} else if len(s.Columns) > 0 {
+			line += " FOR COLUMNS " + identList(s.Columns)
+		}
+		f.emit(s.Pos, ind, line)
+	case *TruncateStmt:
+		f.emit(s.Pos, ind, "TRUNCATE TABLE "+qname(s.Table))
+	case *DeleteStmt:
+		line := "DELETE FROM " + qname(s.Table)
+		if s.Alias != nil {
+			line += " AS " + s.Alias.String()
+		}
+		f.emit(s.Pos, ind, line)
+		if s.Where != nil {
+			f.queries.condition("WHERE", s.Where, ind)
+		}
+	case *UpdateStmt:
+		line := "UPDATE " + qname(s.Table)
+		if s.Alias != nil {
+			line += " AS " + s.Alias.String()
+		}
+		f.emit(s.Pos, ind, line)
+		sets := make([]string, len(s.Set))
+		for i, a := range s.Set {
+			sets[i] = f.exprs.expr(a.Column, ind) + " = " + f.exprs.expr(a.Value, ind)
+		}
+		f.emit(s.Set[0].Pos, ind, "SET "+strings.Join(sets, ", "))
+		if s.Where != nil {
+			f.queries.condition("WHERE", s.Where, ind)
+		}
+	case *StopJob:
+		f.emit(s.Pos, ind, "STOP JOB "+quoteString(s.JobID.Value)+kw(s.WithSavepoint, " WITH SAVEPOINT")+kw(s.WithDrain, " WITH DRAIN"))
+	case *BadStmt:
+		f.emit(s.Pos, ind, "-- (statement did not parse)")
+	}
+}
+
+func (f stmtFormatter) comment(c *StringLit, ind int) {
+	if c != nil {
+		f.emit(c.Pos, ind, "COMMENT "+quoteString(c.Value))
+	}
+}
+
+// with writes WITH ( 'k' = 'v', ... ) one option per line.
+func (f stmtFormatter) with(props Properties, present bool, ind int) {
+	if !present {
+		return
+	}
+	if len(props) == 0 {
+		f.emit(Pos{}, ind, "WITH ()")
+		return
+	}
+	// No anchor: a comment before the first option stays inside the parentheses.
+	f.emit(Pos{}, ind, "WITH (")
+	f.props(props, ind+1)
+	f.emit(Pos{}, ind, ")")
+}
+
+func (f stmtFormatter) props(props Properties, ind int) {
+	for i, p := range props {
+		line := quoteString(p.Key.Value) + " = " + quoteString(p.Value.Value)
+		if i < len(props)-1 {
+			line += ","
+		}
+		f.emitNode(p.Span, ind, line)
+	}
+}
+
+func (f stmtFormatter) createTable(s *CreateTable, ind int) {
+	head := "CREATE "
+	if s.Replace {
+		head = ""
+	}
+	head += kw(s.OrReplace, "OR REPLACE ") + kw(s.Replace, "REPLACE ") + kw(s.Temporary, "TEMPORARY ") +
+		"TABLE " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
+	if s.HasSchema {
+		f.emit(s.Pos, ind, head+" (")
+		type elem struct {
+			span Span
+			text string
+		}
+		var elems []elem
+		for _, c := range s.Columns {
+			elems = append(elems, elem{c.Span, f.column(c, ind+1)})
+		}
+		for _, w := range s.Watermarks {
+			elems = append(elems, elem{w.Span, f.watermark(w, ind+1)})
+		}
+		for _, c := range s.Constraints {
+			elems = append(elems, elem{c.Span, constraintString(c)})
+		}
+		for i, e := range elems {
+			if i < len(elems)-1 {
+				e.text += ","
+			}
+			f.emitNode(e.span, ind+1, e.text)
+		}
+		f.emit(Pos{}, ind, ")")
+	} else {
+		f.emit(s.Pos, ind, head)
+	}
+	f.comment(s.Comment, ind)
+	if s.Distribution != nil {
+		f.emit(s.Distribution.Pos, ind, f.distribution(s.Distribution, "DISTRIBUTED", ind))
+	}
+	if len(s.PartitionBy) > 0 {
+		f.emit(s.PartitionBy[0].Pos, ind, "PARTITIONED BY ("+identList(s.PartitionBy)+")")
+	}
+	f.with(s.With, s.With != nil, ind)
+	if s.Like != nil {
+		line := "LIKE " + qname(s.Like.Table)
+		if len(s.Like.Options) == 0 {
+			f.emit(s.Like.Pos, ind, line)
+		} else {
+			f.emit(s.Like.Pos, ind, line+" (")
+			for _, o := range s.Like.Options {
+				f.emitNode(o.Span, ind+1, o.Strategy+" "+o.Feature)
+			}
+			f.emit(Pos{}, ind, ")")
+		}
+	}
+	if s.As != nil {
+		f.lines[len(f.lines)-1].text += " AS"
+		f.queries.query(s.As, ind)
+	}
+}
+
+func (f stmtFormatter) column(c *ColumnDef, ind int) string {
+	s := c.Name.String()
+	if c.Expr != nil {
+		s += " AS " + f.exprs.expr(c.Expr, ind)
+	} else {
+		s += " " + typeString(c.Type)
+		if c.Metadata {
+			s += " METADATA"
+			if c.MetadataFrom != nil {
+				s += " FROM " + quoteString(c.MetadataFrom.Value)
+			}
+			if c.Virtual {
+				s += " VIRTUAL"
+			}
+		}
+		if c.Constraint != nil {
+			s += " " + constraintString(c.Constraint)
+		}
+	}
+	if c.Comment != nil {
+		s += " COMMENT " + quoteString(c.Comment.Value)
+	}
+	if c.Position != nil {
+		if c.Position.First {
+			s += " FIRST"
+		} else {
+			s += " AFTER " + c.Position.After.String()
+		}
+	}
+	return s
+}
+
+func (f stmtFormatter) watermark(w *Watermark, ind int) string {
+	return "WATERMARK FOR " + qname(w.Column) + " AS " + f.exprs.expr(w.Expr, ind)
+}
+
+func (f stmtFormatter) distribution(d *Distribution, word string, ind int) string {
+	s := word
+	if len(d.Columns) > 0 {
+		s += " BY "
+		if d.Kind != "" {
+			s += d.Kind
+		}
+		s += "(" + identList(d.Columns) + ")"
+	}
+	if d.Buckets != nil {
+		s += " INTO " + f.exprs.expr(d.Buckets, ind) + " BUCKETS"
+	}
+	return s
+}
+
+func (f stmtFormatter) alterTable(s *AlterTable, ind int) {
+	head := "ALTER TABLE " + kw(s.IfExists, "IF EXISTS ") + qname(s.Name)
+	switch a := s.Action.(type) {
+	case *RenameTable:
+		f.emit(s.Pos, ind, head+" RENAME TO "+qname(a.To))
+	case *RenameColumn:
+		f.emit(s.Pos, ind, head+" RENAME "+qname(a.From)+" TO "+a.To.String())
+	case *SetOptions:
+		f.emit(s.Pos, ind, head+" SET (")
+		f.props(a.Props, ind+1)
+		f.emit(Pos{}, ind, ")")
+	case *ResetOptions:
+		f.emit(s.Pos, ind, head+" RESET ("+stringList(a.Keys)+")")
+	case *AlterSchema:
+		verb := " ADD"
+		if a.Modify {
+			verb = " MODIFY"
+		}
+		if !a.Parens {
+			f.emit(s.Pos, ind, head+verb+" "+f.schemaItem(a.Items[0], ind))
+			return
+		}
+		f.emit(s.Pos, ind, head+verb+" (")
+		for i, it := range a.Items {
+			text := f.schemaItem(it, ind+1)
+			if i < len(a.Items)-1 {
+				text += ","
+			}
+			f.emitNode(it.Range(), ind+1, text)
+		}
+		f.emit(Pos{}, ind, ")")
+	case *DropSchema:
+		line := head + " DROP "
+		switch {
+		case a.PrimaryKey:
+			line += "PRIMARY KEY"
+		case a.Constraint != nil:
+			line += "CONSTRAINT " + a.Constraint.String()
+		case a.Watermark:
+			line += "WATERMARK"
+		case a.Distribution:
+			line += "DISTRIBUTION"
+		case a.Parens:
+			names := make([]string, len(a.Columns))
+			for i, c := range a.Columns {
+				names[i] = qname(c)
+			}
+			line += "(" + strings.Join(names, ", ") + ")"
+		default:
+			line += qname(a.Columns[0])
+		}
+		f.emit(s.Pos, ind, line)
+	case *AddPartitions:
+		f.emit(s.Pos, ind, head+" ADD"+kw(a.IfNotExists, " IF NOT EXISTS"))
+		for _, p := range a.Partitions {
+			f.emit(p.Pos, ind+1, f.partitionSpec(p, ind+1))
+		}
+	case *DropPartitions:
+		parts := make([]string, len(a.Partitions))
+		for i, p := range a.Partitions {
+			parts[i] = f.partitionSpec(p, ind)
+		}
+		f.emit(s.Pos, ind, head+" DROP "+kw(a.IfExists, "IF EXISTS ")+strings.Join(parts, ", "))
+	}
+}
+
+func (f stmtFormatter) schemaItem(n Node, ind int) string {
+	switch x := n.(type) {
+	case *ColumnDef:
+		return f.column(x, ind)
+	case *Watermark:
+		return f.watermark(x, ind)
+	case *TableConstraint:
+		return constraintString(x)
+	case *Distribution:
+		return f.distribution(x, "DISTRIBUTION", ind)
+	}
+	return ""
+}
+
+func (f stmtFormatter) partitionSpec(p *PartitionSpec, ind int) string {
+	s := "PARTITION (" + f.partitionValues(p.Values, ind) + ")"
+	if p.With != nil {
+		kvs := make([]string, len(p.With))
+		for i, kv := range p.With {
+			kvs[i] = quoteString(kv.Key.Value) + " = " + quoteString(kv.Value.Value)
+		}
+		s += " WITH (" + strings.Join(kvs, ", ") + ")"
+	}
+	return s
+}
+
+func (f stmtFormatter) partitionValues(vals []*PartitionValue, ind int) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = v.Name.String()
+		if v.Value != nil {
+			parts[i] += " = " + f.exprs.expr(v.Value, ind)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (f stmtFormatter) insert(s *InsertStmt, ind int) {
+	line := "INSERT INTO "
+	if s.Overwrite {
+		line = "INSERT OVERWRITE "
+	}
+	line += qname(s.Table)
+	if len(s.Hints) > 0 {
+		line += " " + f.exprs.hints(s.Hints)
+	}
+	if len(s.Partition) > 0 {
+		line += " PARTITION (" + f.partitionValues(s.Partition, ind) + ")"
+	}
+	if len(s.Columns) > 0 {
+		line += " (" + identList(s.Columns) + ")"
+	}
+	f.emit(s.Pos, ind, line)
+	f.queries.query(s.Query, ind)
+}
+
+func (f stmtFormatter) statementSet(s *StatementSet, ind int) {
+	switch s.Form {
+	case SetFormClient:
+		f.emit(s.Pos, ind, "BEGIN STATEMENT SET;")
+	case SetFormExecute:
+		f.emit(s.Pos, ind, "EXECUTE STATEMENT SET")
+		f.emit(Pos{}, ind, "BEGIN")
+	case SetFormBare:
+		f.emit(s.Pos, ind, "STATEMENT SET")
+		f.emit(Pos{}, ind, "BEGIN")
+	}
+	for _, st := range s.Stmts {
+		f.stmt(st, ind+1)
+		f.lines[len(f.lines)-1].text += ";"
+	}
+	f.flushBefore(s.End.Offset-len("END"), ind+1)
+	f.emit(Pos{}, ind, "END")
+}
+
+func rawOrQuoted(s string, quoted bool) string {
+	if quoted {
+		return quoteString(s)
+	}
+	return s
+}
+
+func constraintString(c *TableConstraint) string {
+	s := ""
+	if c.Name != nil {
+		s = "CONSTRAINT " + c.Name.String() + " "
+	}
+	s += c.Kind
+	if len(c.Columns) > 0 {
+		s += " (" + identList(c.Columns) + ")"
+	}
+	if c.Enforced != "" {
+		s += " " + c.Enforced
+	}
+	return s
+}
+
+func showString(s *ShowStmt) string {
+	line := "SHOW " + s.Object
+	if s.Target != nil {
+		line += " " + qname(s.Target)
+	}
+	if len(s.Partition) > 0 {
+		line += " PARTITION (" + newFormatter(&printer{}).partitionValues(s.Partition, 0) + ")"
+	}
+	if s.From != nil {
+		line += " " + s.FromKw + " " + qname(s.From)
+	}
+	if s.LikeOp != "" {
+		line += kw(s.Not, " NOT") + " " + s.LikeOp + " " + quoteString(s.Pattern.Value)
+	}
+	return line
+}
