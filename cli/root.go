@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +21,7 @@ func newRootCmd() *cobra.Command {
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          knownSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTUI(cmd, g)
 		},
@@ -34,5 +37,35 @@ func newRootCmd() *cobra.Command {
 		newSQLCmd(g),
 		newDebugCmd(g),
 	)
+	refuseUnknownSubcommands(root)
 	return root
+}
+
+// knownSubcommand refuses an argument where a subcommand is expected, with
+// the subcommands it may have meant: a typo must fail, never fall through
+// to a help text and exit 0.
+func knownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return exitError{code: 2, msg: msg + "\n\nRun '" + cmd.CommandPath() + " --help' for the commands."}
+}
+
+// refuseUnknownSubcommands makes every group of subcommands (job, store,
+// sql, …) refuse what it does not know, and show its help when given
+// nothing.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	c.SuggestionsMinimumDistance = 2
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
+		return
+	}
+	c.Args = knownSubcommand
+	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
