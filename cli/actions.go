@@ -157,6 +157,9 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 	}
 	// Without an agent nobody else runs commands: this process does, and
 	// reports how they end. With an agent, it runs them; --wait waits.
+	if e.local != nil && wait {
+		fmt.Fprintln(errOut, "note: no palink agent runs for this store: this command syncs the job it waits for, but background state sync and the restart policy run only while `palink agent` (or a palink TUI) does")
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	done := make(chan error, 1)
@@ -190,6 +193,20 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 				fmt.Fprintf(out, ": %s", final.Log[n-1].Text)
 			}
 			fmt.Fprintln(out)
+		}
+		// A deploy's command ends when YARN took the application; the
+		// operator waits for the job to run (or fail).
+		if wait && final.State == model.CmdSucceeded && final.Kind.Deploys() {
+			j, err := awaitRunning(ctx, e.svc, final.JobID)
+			if err != nil {
+				return fmt.Errorf("wait for job %s to run: %w", final.JobID, err)
+			}
+			if e.g.output != "json" {
+				fmt.Fprintf(out, "%s is %s (%s)\n", j.Name, j.State, dash(j.AppID))
+			}
+			if j.State != model.StateRunning {
+				failed++
+			}
 		}
 	}
 	stop()
@@ -273,4 +290,28 @@ func jobName(ctx context.Context, e *env, id string) string {
 		}
 	}
 	return id
+}
+
+// awaitRunning syncs the job until it runs, or ends without running (a
+// deploy whose job fails at once): what an operator means by waiting for a
+// submit, restart or resubmit. It asks the cluster itself, so it needs no
+// agent's sync.
+func awaitRunning(ctx context.Context, svc api.Service, jobID string) (model.Job, error) {
+	wait := 200 * time.Millisecond
+	for {
+		j, err := svc.SyncJob(ctx, jobID)
+		if err != nil && !errors.Is(err, model.ErrUnavailable) && !errors.Is(err, model.ErrTimeout) {
+			return j, err
+		}
+		switch j.State {
+		case model.StateRunning, model.StateFailed, model.StateKilled, model.StateFinished, model.StateDeployFailed:
+			return j, nil
+		}
+		select {
+		case <-ctx.Done():
+			return j, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
 }

@@ -173,3 +173,27 @@ func TestClusterFailsWhenNoResourceManagerAnswers(t *testing.T) {
 		t.Errorf("an empty overview was printed as if fetched:\n%s", out)
 	}
 }
+
+// TestSubmitWaitReturnsAtRunning: `job submit --wait` without an agent
+// waits for the job to run, not only for YARN to take the application, and
+// says once that background sync needs an agent.
+func TestSubmitWaitReturnsAtRunning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	e := newCLIEnv(t, sim.Options{}, nil)
+	e.createJob("waited")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, stderr := e.runBoth(ctx, "job", "submit", "waited", "--wait")
+	if !strings.Contains(out, "SUBMIT #1 SUCCEEDED") || !strings.Contains(out, "waited is RUNNING (application_") {
+		t.Fatalf("submit --wait:\n%s", out)
+	}
+	if !strings.Contains(stderr, "no palink agent runs for this store") {
+		t.Errorf("no word of the missing agent: %q", stderr)
+	}
+	// The job's record says so too.
+	if j := e.job("waited").Job; j.State != model.StateRunning {
+		t.Errorf("job is %s after submit --wait", j.State)
+	}
+}
