@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
@@ -37,7 +38,7 @@ func newCommandsCmd(g *globals) *cobra.Command {
 					return err
 				}
 				noteOrphans(ctx, e, cmd.ErrOrStderr())
-				return printCommands(cmd.OutOrStdout(), g.output, cs)
+				return printCommands(cmd.OutOrStdout(), g.output, cs, jobNames(ctx, e))
 			})
 		},
 	}
@@ -47,18 +48,55 @@ func newCommandsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func printCommands(w io.Writer, format string, cs []model.Command) error {
-	if format == "json" {
+// printCommands lists commands with their jobs' names (ids too, and
+// absolute times, with -o wide).
+func printCommands(w io.Writer, format string, cs []model.Command, names map[string]string) error {
+	switch format {
+	case "json":
 		return writeJSON(w, cs)
+	case "table", "wide":
+	default:
+		return fmt.Errorf("unknown output format %q: want table, wide or json", format)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tKIND\tJOB\tSTATE\tBY\tAGE\tRESULT")
+	if format == "wide" {
+		fmt.Fprintln(tw, "#\tID\tKIND\tJOB\tJOB ID\tSTATE\tBY\tCREATED\tENDED\tRESULT")
+	} else {
+		fmt.Fprintln(tw, "#\tKIND\tJOB\tSTATE\tBY\tAGE\tRESULT")
+	}
 	for _, c := range cs {
 		result := c.Error
 		if result == "" && len(c.Log) > 0 {
 			result = c.Log[len(c.Log)-1].Text
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Seq, c.Kind, c.JobID, c.State, c.Issuer, since(c.CreatedAt), firstLine(result))
+		name := names[c.JobID]
+		if name == "" {
+			name = c.JobID
+		}
+		if format == "wide" {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Seq, c.ID, c.Kind, name, c.JobID, c.State, c.Issuer,
+				stamp(c.CreatedAt), stamp(c.EndedAt), firstLine(result))
+			continue
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Seq, c.Kind, name, c.State, c.Issuer, since(c.CreatedAt), firstLine(result))
 	}
 	return tw.Flush()
+}
+
+// jobNames maps job ids to names, for lists of commands.
+func jobNames(ctx context.Context, e *env) map[string]string {
+	jobs, _ := e.svc.ListJobs(ctx, api.JobFilter{})
+	out := make(map[string]string, len(jobs))
+	for _, j := range jobs {
+		out[j.ID] = j.Name
+	}
+	return out
+}
+
+// stamp is a time as a wide listing shows it, local and to the second.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format(time.DateTime)
 }

@@ -204,7 +204,7 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 				}
 				tw.Flush()
 				fmt.Fprintln(w)
-				return printCommands(w, "table", d.Commands)
+				return printCommands(w, "table", d.Commands, map[string]string{d.Job.ID: d.Job.Name})
 			})
 		},
 	}
