@@ -32,9 +32,10 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 	}[kind]
 	name := strings.ToLower(kind.String())
 	cmd := &cobra.Command{
-		Use:   name + " JOB…",
-		Short: short,
-		Args:  cobra.MinimumNArgs(1),
+		Use:               name + " JOB…",
+		Short:             short,
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeJobs(g, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()

@@ -11,9 +11,10 @@ import (
 
 func newClusterCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "cluster [NAME]",
-		Short: "YARN cluster metrics, queues, and Flink applications palink does not manage yet",
-		Args:  cobra.MaximumNArgs(1),
+		Use:               "cluster [NAME]",
+		ValidArgsFunction: completeClusters(g),
+		Short:             "YARN cluster metrics, queues, and Flink applications palink does not manage yet",
+		Args:              cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				name := g.cluster

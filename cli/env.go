@@ -35,6 +35,7 @@ func (g *globals) register(root *cobra.Command) {
 	pf.StringVar(&g.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/palink/config.yaml)")
 	pf.StringVar(&g.dbPath, "db", "", "store file (default from the config, else $XDG_DATA_HOME/palink/palink.db)")
 	pf.StringVar(&g.cluster, "cluster", "", "cluster to work on (default: all, or the only one)")
+	_ = root.RegisterFlagCompletionFunc("cluster", completeClusters(g))
 	pf.BoolVar(&g.readOnly, "read-only", false, "open the store read-only and refuse every action")
 	pf.StringVarP(&g.output, "output", "o", "table", "output format: table, wide or json")
 	pf.BoolVar(&g.yes, "yes", false, "do not ask for confirmation (scripts)")

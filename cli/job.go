@@ -111,9 +111,10 @@ func pickCluster(e *env, flag string) (string, error) {
 
 func newJobShowCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "show JOB",
-		Short: "Show a job in depth (syncs it first)",
-		Args:  cobra.ExactArgs(1),
+		Use:               "show JOB",
+		Short:             "Show a job in depth (syncs it first)",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeJobs(g, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				if _, err := e.svc.SyncJob(ctx, args[0]); err != nil && !isNotFound(err) {
@@ -181,9 +182,10 @@ func firstLine(s string) string {
 
 func newJobHistoryCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "history JOB",
-		Short: "A job's events and commands, oldest first",
-		Args:  cobra.ExactArgs(1),
+		ValidArgsFunction: completeJobs(g, true),
+		Use:               "history JOB",
+		Short:             "A job's events and commands, oldest first",
+		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				d, err := e.svc.Job(ctx, args[0])
@@ -213,9 +215,10 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 func newJobEditCmd(g *globals) *cobra.Command {
 	var sqlFile, jarFile, class, note string
 	cmd := &cobra.Command{
-		Use:   "edit JOB (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
-		Short: "Save a new spec version of a job (deploy it with restart or resubmit)",
-		Args:  cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeJobs(g, true),
+		Use:               "edit JOB (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
+		Short:             "Save a new spec version of a job (deploy it with restart or resubmit)",
+		Args:              cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()

@@ -27,8 +27,9 @@ func newLogsCmd(g *globals) *cobra.Command {
 		maxMatches  int
 	)
 	cmd := &cobra.Command{
-		Use:   "logs JOB [LOG]",
-		Short: "List a job's logs, or print, follow, search or save one",
+		Use:               "logs JOB [LOG]",
+		ValidArgsFunction: completeLogs(g),
+		Short:             "List a job's logs, or print, follow, search or save one",
 		Long: "Without LOG, lists the logs of the job's application: the JobManager's and each\n" +
 			"TaskManager's (read through Flink's REST API) and the YARN containers' log pages.\n\n" +
 			"LOG names one: jobmanager (or jm), jm:stdout, jm:FILE, or a TaskManager id as listed,\n" +
