@@ -31,6 +31,8 @@ type Model struct {
 	dialog dialog
 	cmd    commandLine
 	flash  flash
+	// runs is the editor's debug runs: kept here, between editors.
+	runs *debugRuns
 
 	clusters        []api.ClusterStatus
 	clustersErr     error
@@ -72,6 +74,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		stack:        []screen{jobs},
 		jobs:         jobs,
 		cmd:          newCommandLine(e),
+		runs:         newDebugRuns(opts.Debugger),
 		issued:       map[string]string{},
 		watchBackoff: time.Second,
 		obs:          newObserveState(),

@@ -21,7 +21,8 @@ import (
 // hands the text to $EDITOR, ctrl-o lists versions and ctrl-d starts a
 // local debug run.
 type editorScreen struct {
-	env *env
+	env  *env
+	runs *debugRuns
 	// id tells this editor's messages from another's.
 	id  int
 	job api.JobView
@@ -70,12 +71,12 @@ type editorScreen struct {
 // validateDelay is how long typing must pause before the text is checked.
 const validateDelay = 250 * time.Millisecond
 
-func newEditorScreen(e *env, j api.JobView) (*editorScreen, tea.Cmd) {
+func newEditorScreen(e *env, runs *debugRuns, j api.JobView) (*editorScreen, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "find: "
 	in.SetStyles(e.styles.Input)
 	in.SetVirtualCursor(true)
-	m := &editorScreen{env: e, id: e.nextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
+	m := &editorScreen{env: e, runs: runs, id: e.nextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
 	return m, m.load()
 }
 

@@ -187,6 +187,6 @@ func (m *Model) openEditor(j api.JobView) tea.Cmd {
 	if j.Kind == model.KindJAR {
 		return m.setFlash(flashWarn, j.Name+" is a JAR job: it has no SQL to edit")
 	}
-	s, init := newEditorScreen(m.env, j)
+	s, init := newEditorScreen(m.env, m.runs, j)
 	return m.push(s, init)
 }

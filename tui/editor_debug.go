@@ -30,20 +30,32 @@ type debugInput struct {
 	limit string
 }
 
+// debugRuns is what the editor keeps across its screens for debug runs:
+// the debugger (nil: none in this palink), and per job id the inputs last
+// given to a run, for this session.
+type debugRuns struct {
+	debugger api.Debugger
+	inputs   map[string]debugInput
+}
+
+func newDebugRuns(d api.Debugger) *debugRuns {
+	return &debugRuns{debugger: d, inputs: map[string]debugInput{}}
+}
+
 // debug opens the form of a debug run of the editor's text (saved or not:
 // a debug run is how edits are tried before they are saved).
 func (m *editorScreen) debug() tea.Cmd {
 	switch {
-	case m.env.debugger == nil:
+	case m.runs.debugger == nil:
 		return send(flashMsg{level: flashWarn, text: "debug runs are not available in this palink"})
 	case m.job.Kind != model.KindSQL:
 		return send(flashMsg{level: flashWarn, text: m.job.Name + " is a JAR job: debug runs are for SQL jobs"})
 	}
-	in, ok := m.env.debugInputs[m.job.ID]
+	in, ok := m.runs.inputs[m.job.ID]
 	if !ok {
 		in = debugInput{data: debugTemplate(m.buf.Text())}
 	}
-	return send(pushMsg{s: newDebugForm(m.env, m.job, m.buf.Text(), in)})
+	return send(pushMsg{s: newDebugForm(m.env, m.runs, m.job, m.buf.Text(), in)})
 }
 
 // debugTemplate lists the job's source tables as TABLE= lines to fill in;
@@ -110,6 +122,7 @@ func parseDebugInput(in debugInput) (map[string]string, int, error) {
 // debugForm asks for the data files of a run.
 type debugForm struct {
 	env   *env
+	runs  *debugRuns
 	job   api.JobView
 	sql   string
 	data  textarea.Model
@@ -120,7 +133,7 @@ type debugForm struct {
 	width, height int
 }
 
-func newDebugForm(e *env, j api.JobView, sql string, in debugInput) *debugForm {
+func newDebugForm(e *env, runs *debugRuns, j api.JobView, sql string, in debugInput) *debugForm {
 	ta := textarea.New()
 	ta.Placeholder = "orders=/path/to/orders.jsonl"
 	ta.ShowLineNumbers = false
@@ -134,7 +147,7 @@ func newDebugForm(e *env, j api.JobView, sql string, in debugInput) *debugForm {
 	li.SetStyles(e.styles.Input)
 	li.SetVirtualCursor(true)
 	li.SetValue(in.limit)
-	return &debugForm{env: e, job: j, sql: sql, data: ta, limit: li}
+	return &debugForm{env: e, runs: runs, job: j, sql: sql, data: ta, limit: li}
 }
 
 func (f *debugForm) Title() string             { return f.job.Name + " · debug run" }
@@ -162,8 +175,8 @@ func (f *debugForm) Update(msg tea.Msg) (screen, tea.Cmd) {
 				f.err = err
 				return f, nil
 			}
-			f.env.debugInputs[f.job.ID] = in
-			s := newDebugScreen(f.env, f.job, api.DebugRequest{SQL: f.sql, Data: data, Limit: limit})
+			f.runs.inputs[f.job.ID] = in
+			s := newDebugScreen(f.env, f.runs.debugger, f.job, api.DebugRequest{SQL: f.sql, Data: data, Limit: limit})
 			_, size := s.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
 			return s, tea.Batch(size, s.start())
 		case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
@@ -273,9 +286,10 @@ const maxDebugRows = 10000
 
 // debugScreen is one debug run, live.
 type debugScreen struct {
-	env *env
-	job api.JobView
-	req api.DebugRequest
+	env      *env
+	debugger api.Debugger
+	job      api.JobView
+	req      api.DebugRequest
 
 	run     int
 	cancel  context.CancelFunc
@@ -301,8 +315,8 @@ type debugScreen struct {
 	width, height int
 }
 
-func newDebugScreen(e *env, j api.JobView, r api.DebugRequest) *debugScreen {
-	return &debugScreen{env: e, job: j, req: r, follow: true, widths: map[string][]int{}}
+func newDebugScreen(e *env, d api.Debugger, j api.JobView, r api.DebugRequest) *debugScreen {
+	return &debugScreen{env: e, debugger: d, job: j, req: r, follow: true, widths: map[string][]int{}}
 }
 
 // start begins a run, cancelling the one before, if any.
@@ -316,7 +330,7 @@ func (m *debugScreen) start() tea.Cmd {
 	m.sources, m.sinks, m.lookups, m.read, m.elapsed = nil, nil, nil, map[string]int64{}, 0
 	m.rows, m.total, m.widths, m.latencies, m.p50, m.p99 = nil, 0, map[string][]int{}, nil, 0, 0
 	m.offset, m.follow = 0, true
-	return startDebugCmd(ctx, m.env.debugger, m.req, m.run)
+	return startDebugCmd(ctx, m.debugger, m.req, m.run)
 }
 
 func (m *debugScreen) Title() string   { return m.job.Name + " · debug run" }

@@ -183,7 +183,7 @@ INSERT INTO s SELECT x FROM a UNION ALL SELECT x FROM g;`)
 
 func TestGoldenDebugRun(t *testing.T) {
 	goldenFrameWith(t, "debug_run", withVersions, func(h *harness) {
-		h.m.env.debugger = &fakeDebugger{events: enrichRun(nil)}
+		h.m.runs.debugger = &fakeDebugger{events: enrichRun(nil)}
 		h.openEditor("orders-enrich")
 		h.chord("ctrl+d")
 		h.typeText("/data/orders.jsonl")

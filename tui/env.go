@@ -60,10 +60,6 @@ type env struct {
 	clock    func() time.Time
 	// jobName resolves a job id to its name for views that show commands.
 	jobName func(id string) string
-	// debugger runs debug runs; debugInputs remembers, per job id, the data
-	// files and limit last given to one, for this session.
-	debugger    api.Debugger
-	debugInputs map[string]debugInput
 
 	seq int
 
@@ -102,9 +98,6 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
 		now:      clock(),
 		clock:    clock,
 		jobName:  func(id string) string { return id },
-
-		debugger:    opts.Debugger,
-		debugInputs: map[string]debugInput{},
 
 		after:      tea.Tick,
 		readChange: nextChangeCmd,
