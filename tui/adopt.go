@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // adoptDialog makes an unmanaged Flink application a palink job, under a
@@ -65,8 +66,8 @@ func (d *adoptDialog) View(width, height int) string {
 	inner := w - 4
 	var lines []string
 	lines = append(lines, st.DialogTitle.Render("Adopt "+d.app.ID+"?"))
-	lines = append(lines, wrap(fmt.Sprintf("%q on %s (user %s, queue %s, %s) becomes a palink job: palink syncs its state, records its checkpoints, and p, ctrl+k, r act on it. The application keeps running.",
-		d.app.Name, d.cluster, orDash(d.app.User), orDash(d.app.Queue), d.app.State), inner)...)
+	lines = append(lines, kit.Wrap(fmt.Sprintf("%q on %s (user %s, queue %s, %s) becomes a palink job: palink syncs its state, records its checkpoints, and p, ctrl+k, r act on it. The application keeps running.",
+		d.app.Name, d.cluster, kit.OrDash(d.app.User), kit.OrDash(d.app.Queue), d.app.State), inner)...)
 	lines = append(lines, "", d.name.View(), "", st.Dim.Render("enter adopts · esc cancels"))
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }

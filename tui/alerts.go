@@ -11,6 +11,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // alertsScreen is `:alerts`: firing alerts first, newest first, then the
@@ -92,7 +93,7 @@ func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return m, tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
 		}
 		m.err, m.loaded, m.alerts = nil, true, msg.alerts
-		m.cursor = clamp(m.cursor, 0, len(m.alerts)-1)
+		m.cursor = kit.Clamp(m.cursor, 0, len(m.alerts)-1)
 		return m, again
 	case changeMsg:
 		if k := msg.change.Kind; k == api.AlertsChanged || k == api.Resync {
@@ -101,7 +102,7 @@ func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		k := m.env.keys
 		if listNav(k, msg, &m.cursor, len(m.alerts), m.page()) {
-			m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.alerts))
+			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.alerts))
 			return m, nil
 		}
 		switch {
@@ -138,15 +139,15 @@ func (m *alertsScreen) View() string {
 	var lines []string
 	switch {
 	case !m.loaded && m.err != nil:
-		lines = centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
 	case !m.loaded:
-		lines = centered(st.Dim.Render("loading alerts…"), inner, h-2)
+		lines = kit.Centered(st.Dim.Render("loading alerts…"), inner, h-2)
 	case len(m.alerts) == 0:
-		lines = centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
+		lines = kit.Centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
 	default:
 		lines = alertLines(st, m.alerts, m.cursor, m.offset, inner, h-2, m.env.now)
 	}
-	return box(st, st.Title.Render(m.Title()), note, lines, w, h)
+	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
 }
 
 // alertColumns picks the columns a width allows; the value, which says
@@ -162,7 +163,7 @@ func alertColumns(w int) (job, rule int, cluster, severity bool) {
 
 // alertLines renders the list (pure): a header row and one row per
 // alert, the cursor row reversed.
-func alertLines(st *Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
+func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
 	jw, rw, withCluster, withSeverity := alertColumns(w)
 	head := fmt.Sprintf("  %-9s ", "STATE")
 	if withSeverity {
@@ -175,7 +176,7 @@ func alertLines(st *Styles, as []model.Alert, cursor, offset, w, h int, now time
 	head += fmt.Sprintf("%-7s %-7s %s", "SINCE", "FOR", "VALUE")
 	out := []string{st.ColumnHeader.Render(head)}
 	page := max(h-1, 1)
-	offset = scrollTo(cursor, offset, page, len(as))
+	offset = kit.ScrollTo(cursor, offset, page, len(as))
 	for i := offset; i < min(offset+page, len(as)); i++ {
 		a := as[i]
 		state := fmt.Sprintf("%-9s", a.State)
@@ -188,15 +189,15 @@ func alertLines(st *Styles, as []model.Alert, cursor, offset, w, h int, now time
 		if withSeverity {
 			row += sevText + " "
 		}
-		row += fmt.Sprintf("%-*s %-*s ", rw, truncate(a.Rule, rw), jw, truncate(a.JobName, jw))
+		row += fmt.Sprintf("%-*s %-*s ", rw, kit.Truncate(a.Rule, rw), jw, kit.Truncate(a.JobName, jw))
 		if withCluster {
-			row += fmt.Sprintf("%-9s ", truncate(a.Cluster, 9))
+			row += fmt.Sprintf("%-9s ", kit.Truncate(a.Cluster, 9))
 		}
-		row += fmt.Sprintf("%-7s %-7s ", fmtSince(now, a.Since), fmtAge(dur))
-		used := width(row) + 2
-		row += truncate(a.Value, max(w-used, 10))
+		row += fmt.Sprintf("%-7s %-7s ", kit.Since(now, a.Since), kit.Age(dur))
+		used := kit.Width(row) + 2
+		row += kit.Truncate(a.Value, max(w-used, 10))
 		if i == cursor {
-			out = append(out, st.Cursor.Render(fit("▸ "+row, w)))
+			out = append(out, st.Cursor.Render(kit.Fit("▸ "+row, w)))
 			continue
 		}
 		// Colour the state, and the severity of what fires.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Model is the root of the TUI: it owns the terminal size, the global keys,
@@ -371,9 +372,9 @@ func (m *Model) clusterNames() []string {
 }
 
 func (m *Model) setTheme(dark bool) {
-	st := LightStyles()
+	st := kit.LightStyles()
 	if dark {
-		st = DarkStyles()
+		st = kit.DarkStyles()
 	}
 	m.env.styles = st
 	m.cmd.input.SetStyles(st.Input)
@@ -511,7 +512,7 @@ func (m *Model) render() string {
 		return ""
 	}
 	if w < minWidth || h < minHeight {
-		return padLines(fmt.Sprintf("palink needs at least %d×%d (now %d×%d)", minWidth, minHeight, w, h), w, h)
+		return kit.PadLines(fmt.Sprintf("palink needs at least %d×%d (now %d×%d)", minWidth, minHeight, w, h), w, h)
 	}
 	header := renderHeader(st, headerData{
 		context:     m.opts.Context,
@@ -536,7 +537,7 @@ func (m *Model) render() string {
 	// Screens render exactly their size; padding is a safety net for a
 	// screen that does not (it costs a width measure per line).
 	if strings.Count(body, "\n") != h-4 {
-		body = padLines(body, w, h-3)
+		body = kit.PadLines(body, w, h-3)
 	}
 	return strings.Join([]string{header, body, m.footer(), bottom}, "\n")
 }
@@ -570,7 +571,7 @@ func (m *Model) footer() string {
 	if tail != "" {
 		line += m.env.styles.Help.ShortSeparator.Render(" • ") + tail
 	}
-	return fit(line, m.width)
+	return kit.Fit(line, m.width)
 }
 
 // shortHelp renders key hints that fit width, ending in … when some do
@@ -605,8 +606,8 @@ func overlay(body, box string, w, h int) string {
 	bw, bh := lipgloss.Size(box)
 	x, y := max((w-bw)/2, 0), max((h-bh)/3, 0)
 	// The compositor trims trailing blanks; pad back to the frame's size.
-	return padLines(lipgloss.NewCompositor(
-		lipgloss.NewLayer(padLines(body, w, h)),
+	return kit.PadLines(lipgloss.NewCompositor(
+		lipgloss.NewLayer(kit.PadLines(body, w, h)),
 		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
 	).Render(), w, h)
 }

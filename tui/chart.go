@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Charts are drawn here rather than with a charting library:
@@ -44,7 +45,7 @@ var brailleBits = [2][4]rune{{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}}
 
 // renderChart draws a chart in cw × ch cells: a title line with the
 // current value, height-2 rows of plot with y labels, and a time axis.
-func renderChart(st *Styles, c chartSpec, cw, ch int) []string {
+func renderChart(st *kit.Styles, c chartSpec, cw, ch int) []string {
 	rows := max(ch-2, 1)
 	lo, hi := c.floor, c.ceil
 	known := false
@@ -69,7 +70,7 @@ func renderChart(st *Styles, c chartSpec, cw, ch int) []string {
 	}
 	lw := 0
 	for _, l := range labels {
-		lw = max(lw, width(l))
+		lw = max(lw, kit.Width(l))
 	}
 	plotW := max(cw-lw-2, 1)
 
@@ -89,7 +90,7 @@ func renderChart(st *Styles, c chartSpec, cw, ch int) []string {
 			}
 			x := int(float64(p.at.Sub(c.from)) / float64(span) * float64(cols-1))
 			y := int(math.Round((p.v - lo) / (hi - lo) * float64(dots-1)))
-			level[clamp(x, 0, cols-1)] = clamp(y, 0, dots-1)
+			level[kit.Clamp(x, 0, cols-1)] = kit.Clamp(y, 0, dots-1)
 		}
 	}
 	grid := make([][]rune, rows)
@@ -134,7 +135,7 @@ func renderChart(st *Styles, c chartSpec, cw, ch int) []string {
 		now = st.Dim.Render("not reported")
 	}
 	title := " " + st.Section.Render(c.title)
-	out = append(out, fit(title+strings.Repeat(" ", max(cw-width(title)-width(now)-1, 1))+now, cw))
+	out = append(out, kit.Fit(title+strings.Repeat(" ", max(cw-kit.Width(title)-kit.Width(now)-1, 1))+now, cw))
 	for r := 0; r < rows; r++ {
 		axis := "┤"
 		if r == rows-1 {
@@ -159,7 +160,7 @@ func timeAxis(from, to time.Time, w int) string {
 	}
 	put := func(pos int, s string) {
 		r := []rune(s)
-		pos = clamp(pos, 0, w-len(r))
+		pos = kit.Clamp(pos, 0, w-len(r))
 		for i, c := range r {
 			line[pos+i] = c
 		}
@@ -169,7 +170,7 @@ func timeAxis(from, to time.Time, w int) string {
 		ago := time.Duration(float64(span) * float64(ticks-i) / float64(ticks))
 		label := "now"
 		if ago > 0 {
-			label = "-" + fmtAge(ago.Round(time.Second))
+			label = "-" + kit.Age(ago.Round(time.Second))
 		}
 		switch i {
 		case 0:
@@ -200,7 +201,7 @@ func niceCeil(v float64) float64 {
 }
 
 func padLeft(s string, w int) string {
-	if n := width(s); n < w {
+	if n := kit.Width(s); n < w {
 		return strings.Repeat(" ", w-n) + s
 	}
 	return s

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // clusterScreen is `:cluster`: one cluster's YARN metrics and queues, and
@@ -75,7 +76,7 @@ func (m *clusterScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		m.err = nil
 		ov := msg.ov
 		m.ov = &ov
-		m.cursor = clamp(m.cursor, 0, len(ov.Unmanaged)-1)
+		m.cursor = kit.Clamp(m.cursor, 0, len(ov.Unmanaged)-1)
 		return m, again
 	case changeMsg:
 		if c := msg.change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
@@ -136,11 +137,11 @@ func (m *clusterScreen) View() string {
 	var lines []string
 	switch {
 	case m.ov == nil && m.err != nil:
-		lines = centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
 	case m.ov == nil:
-		lines = centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
+		lines = kit.Centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
 	default:
-		note = "fetched " + fmtAgo(m.env.now, m.ov.FetchedAt)
+		note = "fetched " + kit.Ago(m.env.now, m.ov.FetchedAt)
 		if m.err != nil {
 			note = st.Error.Render("✖ refresh failed") + " · " + note
 		}
@@ -149,13 +150,13 @@ func (m *clusterScreen) View() string {
 	if len(m.names) > 1 {
 		note = st.Dim.Render(fmt.Sprintf("%d/%d clusters", slices.Index(m.names, m.name)+1, len(m.names))) + " · " + note
 	}
-	return box(st, st.Title.Render(m.Title()), note, lines, w, h)
+	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
 }
 
 // clusterLines renders the overview (pure): metrics, queues, and the
 // unmanaged applications with the cursor, fitted to h lines so the
 // applications stay visible on a small terminal.
-func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []string {
+func clusterLines(st *kit.Styles, ov *api.ClusterOverview, cursor, w, h int) []string {
 	cm := ov.Metrics
 	memPct := 0.0
 	if cm.MemoryTotalMB > 0 {
@@ -166,13 +167,13 @@ func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []strin
 		fmt.Sprintf("  apps     running %d · pending %d · failed %d · killed %d · completed %d",
 			cm.AppsRunning, cm.AppsPending, cm.AppsFailed, cm.AppsKilled, cm.AppsCompleted),
 		fmt.Sprintf("  memory   %s / %s %s   vcores %d / %d",
-			fmtBytes(cm.MemoryUsedMB<<20), fmtBytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
+			kit.Bytes(cm.MemoryUsedMB<<20), kit.Bytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
 		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)),
 	}
 	for _, sc := range ov.Sessions {
-		line := fmt.Sprintf("  session  %s %s  ", sc.AppID, truncate(sc.Name, 24))
+		line := fmt.Sprintf("  session  %s %s  ", sc.AppID, kit.Truncate(sc.Name, 24))
 		if sc.Error != "" {
-			line += st.Error.Render("✖ " + truncate(sc.Error, max(w-len(line)-4, 10)))
+			line += st.Error.Render("✖ " + kit.Truncate(sc.Error, max(w-len(line)-4, 10)))
 		} else {
 			used := 0.0
 			if sc.SlotsTotal > 0 {
@@ -193,9 +194,9 @@ func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []strin
 		apps = append(apps, "  "+st.Dim.Render("none: every Flink application on this cluster is a palink job"))
 	}
 	for i, a := range ov.Unmanaged {
-		row := fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", a.ID, truncate(a.Name, 24), truncate(a.User, 10), truncate(a.Queue, 10), a.State, fmtAgo(ov.FetchedAt, a.StartedAt))
+		row := fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", a.ID, kit.Truncate(a.Name, 24), kit.Truncate(a.User, 10), kit.Truncate(a.Queue, 10), a.State, kit.Ago(ov.FetchedAt, a.StartedAt))
 		if i == cursor {
-			apps = append(apps, st.Cursor.Render(fit("▸ "+row, w)))
+			apps = append(apps, st.Cursor.Render(kit.Fit("▸ "+row, w)))
 		} else {
 			apps = append(apps, "  "+row)
 		}
@@ -206,13 +207,13 @@ func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []strin
 	}
 	for _, q := range ov.Queues {
 		name := strings.Repeat("  ", q.Depth) + q.Name
-		queues = append(queues, fmt.Sprintf("  %-24s %8.1f%% %8.1f%% %8.1f%% %5d %s", truncate(name, 24), q.Capacity, q.UsedCapacity, q.MaxCapacity, q.Apps, meter(q.UsedCapacity/100, 10)))
+		queues = append(queues, fmt.Sprintf("  %-24s %8.1f%% %8.1f%% %8.1f%% %5d %s", kit.Truncate(name, 24), q.Capacity, q.UsedCapacity, q.MaxCapacity, q.Apps, meter(q.UsedCapacity/100, 10)))
 	}
 	queues = append(queues, "")
 	// Applications matter most (they can be acted on); queues give way,
 	// and a long application list shows the window around the cursor.
 	if avail := max(h-len(top)-len(appsHead), 1); len(apps) > avail {
-		first := scrollTo(cursor, 0, avail, len(apps))
+		first := kit.ScrollTo(cursor, 0, avail, len(apps))
 		apps = apps[first : first+avail]
 	}
 	room := h - len(top) - len(appsHead) - len(apps)
@@ -224,7 +225,7 @@ func clusterLines(st *Styles, ov *api.ClusterOverview, cursor, w, h int) []strin
 	return append(out, apps...)
 }
 
-func unhealthy(st *Styles, n int) string {
+func unhealthy(st *kit.Styles, n int) string {
 	s := fmt.Sprintf("%d unhealthy", n)
 	if n > 0 {
 		return st.Warn.Render(s)
@@ -235,6 +236,6 @@ func unhealthy(st *Styles, n int) string {
 // meter draws a ratio as a bar of n cells.
 func meter(ratio float64, n int) string {
 	full := int(ratio*float64(n) + 0.5)
-	full = clamp(full, 0, n)
+	full = kit.Clamp(full, 0, n)
 	return "▕" + strings.Repeat("█", full) + strings.Repeat("░", n-full) + "▏"
 }

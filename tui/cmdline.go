@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui/kit"
 )
 
 // commandLine is the `:` prompt, with tab completion of commands, cluster
@@ -76,7 +77,7 @@ func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (c *commandLine) View(st *Styles, width int) string {
+func (c *commandLine) View(st *kit.Styles, width int) string {
 	line := " " + c.input.View()
 	// Show what tab would complete to, a few at a time.
 	if m := c.input.MatchedSuggestions(); len(m) > 1 && c.input.Value() != "" {
@@ -86,7 +87,7 @@ func (c *commandLine) View(st *Styles, width int) string {
 		}
 		line += "   " + st.Dim.Render(strings.Join(m, "  ")+more)
 	}
-	return fit(line, width)
+	return kit.Fit(line, width)
 }
 
 // command is a parsed `:` line.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // commandsLimit is how much history `:cmd` loads: the recent past is what
@@ -55,8 +56,8 @@ func (m *commandsScreen) page() int                 { return max(m.height-3, 1) 
 
 func (m *commandsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	cmd := m.update(msg)
-	m.cursor = clamp(m.cursor, 0, len(m.cmds)-1)
-	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
+	m.cursor = kit.Clamp(m.cursor, 0, len(m.cmds)-1)
+	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
 	return m, cmd
 }
 
@@ -100,7 +101,7 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		k := m.env.keys
 		if listNav(k, msg, &m.cursor, len(m.cmds), m.page()) {
-			m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
+			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
 			return nil
 		}
 		switch {
@@ -151,17 +152,17 @@ func commandCells(c model.Command, job string, now time.Time) [numCmdCols]string
 	result := ""
 	switch {
 	case c.Error != "":
-		result = firstLine(c.Error)
+		result = kit.FirstLine(c.Error)
 	case len(c.Log) > 0:
-		result = firstLine(c.Log[len(c.Log)-1].Text)
+		result = kit.FirstLine(c.Log[len(c.Log)-1].Text)
 	}
 	return [numCmdCols]string{
 		ccSeq:    fmt.Sprintf("#%d", c.Seq),
 		ccKind:   c.Kind.String(),
 		ccJob:    job,
 		ccState:  c.State.String(),
-		ccAge:    fmtSince(now, c.CreatedAt),
-		ccBy:     orDash(c.Issuer),
+		ccAge:    kit.Since(now, c.CreatedAt),
+		ccBy:     kit.OrDash(c.Issuer),
 		ccTry:    fmt.Sprint(c.Attempts),
 		ccResult: result,
 	}
@@ -180,7 +181,7 @@ func commandWidths(w int) [numCmdCols]int {
 			fixed += x + 1
 		}
 	}
-	ws[ccJob] = clamp((w-fixed)/2, 12, 28)
+	ws[ccJob] = kit.Clamp((w-fixed)/2, 12, 28)
 	ws[ccResult] = max(w-fixed-ws[ccJob]-1, 0)
 	return ws
 }
@@ -194,9 +195,9 @@ func joinCommandCells(cells [numCmdCols]string, ws [numCmdCols]int, style func(c
 		}
 		var s string
 		if i == ccAge || i == ccTry {
-			s = fitRight(c, ws[i])
+			s = kit.FitRight(c, ws[i])
 		} else {
-			s = fit(c, ws[i])
+			s = kit.Fit(c, ws[i])
 		}
 		parts = append(parts, style(i, s))
 	}
@@ -215,17 +216,17 @@ func (m *commandsScreen) View() string {
 	body := m.height - 3
 	switch {
 	case !m.loaded && m.err != nil:
-		lines = append(lines, centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
 	case !m.loaded:
-		lines = append(lines, centered(st.Dim.Render("loading commands…"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Dim.Render("loading commands…"), inner, body)...)
 	case len(m.cmds) == 0:
-		lines = append(lines, centered(st.Dim.Render("no commands yet"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Dim.Render("no commands yet"), inner, body)...)
 	}
 	for i := m.offset; i < min(m.offset+body, len(m.cmds)) && m.loaded; i++ {
 		c := m.cmds[i]
 		cells := commandCells(c, m.env.jobName(c.JobID), m.env.now)
 		if i == m.cursor {
-			lines = append(lines, st.Cursor.Render(fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
+			lines = append(lines, st.Cursor.Render(kit.Fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
 			continue
 		}
 		lines = append(lines, "  "+joinCommandCells(cells, ws, func(col int, s string) string {
@@ -241,5 +242,5 @@ func (m *commandsScreen) View() string {
 		}))
 	}
 	note := fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.cmds)), len(m.cmds))
-	return box(st, st.Title.Render("Commands"), note, lines, m.width, m.height)
+	return kit.Box(st, st.Title.Render("Commands"), note, lines, m.width, m.height)
 }

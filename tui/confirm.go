@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // confirmDialog is the one confirmation of every action. It shows what Plan
@@ -111,7 +112,7 @@ func (d *confirmDialog) View(width, height int) string {
 	inner := w - 4 // border and padding
 	kind := d.items[0].req.Kind
 	var lines []string
-	add := func(s string) { lines = append(lines, wrap(s, inner)...) }
+	add := func(s string) { lines = append(lines, kit.Wrap(s, inner)...) }
 
 	allowed := 0
 	for _, it := range d.items {
@@ -133,7 +134,7 @@ func (d *confirmDialog) View(width, height int) string {
 			}
 		}
 		for _, wn := range it.plan.Warnings {
-			for i, l := range wrap("⚠ "+wn, inner) {
+			for i, l := range kit.Wrap("⚠ "+wn, inner) {
 				if i > 0 {
 					l = "  " + l
 				}
@@ -159,9 +160,9 @@ func (d *confirmDialog) View(width, height int) string {
 				if len(it.plan.Warnings) > 0 {
 					what += st.Warn.Render(" ⚠ " + it.plan.Warnings[0])
 				}
-				lines = append(lines, truncate(st.StateRunning.Render("✓ ")+it.job.Name+"  "+what, inner))
+				lines = append(lines, kit.Truncate(st.StateRunning.Render("✓ ")+it.job.Name+"  "+what, inner))
 			} else {
-				lines = append(lines, truncate(st.Error.Render("✗ ")+it.job.Name+"  "+st.Dim.Render(itemProblem(it)), inner))
+				lines = append(lines, kit.Truncate(st.Error.Render("✗ ")+it.job.Name+"  "+st.Dim.Render(itemProblem(it)), inner))
 			}
 		}
 	}
@@ -192,12 +193,4 @@ func (d *confirmDialog) View(width, height int) string {
 		lines = append(lines, strings.Repeat(" ", pad)+buttons)
 	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
-}
-
-// wrap breaks prose into lines of at most w cells.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return []string{s}
-	}
-	return strings.Split(ansi.Wrap(s, w, " "), "\n")
 }

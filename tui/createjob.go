@@ -14,6 +14,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // createScreen is the create-job form. The new job is CREATED, not
@@ -95,7 +96,7 @@ func (m *createScreen) ShortHelp() []key.Binding { return m.env.keys.formShort()
 
 func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{m.env.keys.formShort()} }
 
-func (m *createScreen) current() int { return m.fields()[clamp(m.focus, 0, len(m.fields())-1)] }
+func (m *createScreen) current() int { return m.fields()[kit.Clamp(m.focus, 0, len(m.fields())-1)] }
 
 // setFocus moves the keyboard to field index i.
 func (m *createScreen) setFocus(i int) tea.Cmd {
@@ -315,5 +316,5 @@ func (m *createScreen) View() string {
 	default:
 		lines = append(lines, st.Dim.Render("  ctrl+s creates the job (state CREATED); r on it submits it."))
 	}
-	return box(st, st.Title.Render("New job"), "", lines, m.width, m.height)
+	return kit.Box(st, st.Title.Render("New job"), "", lines, m.width, m.height)
 }

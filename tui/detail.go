@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // jobData is what the detail's tabs read: the job as the list last saw it
@@ -301,7 +302,7 @@ func (d *detailScreen) View() string {
 		facts = append(facts, j.AppID)
 	}
 	if j.FlinkJobID != "" {
-		facts = append(facts, "job "+shortID(j.FlinkJobID, 4))
+		facts = append(facts, "job "+kit.ShortID(j.FlinkJobID, 4))
 	}
 	if j.Kind != 0 {
 		facts = append(facts, fmt.Sprintf("%s v%d", j.Kind, j.SpecVersion))
@@ -331,13 +332,13 @@ func (d *detailScreen) View() string {
 	}
 	body := d.tabs[d.tab].View(&d.data)
 	if d.err != nil && d.data.detail == nil {
-		body = strings.Join(centered(st.Error.Render("✖ "+d.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), w, d.height-3), "\n")
+		body = strings.Join(kit.Centered(st.Error.Render("✖ "+d.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), w, d.height-3), "\n")
 	}
 	return strings.Join([]string{
-		fit(title, w),
-		fit(bar.String(), w),
+		kit.Fit(title, w),
+		kit.Fit(bar.String(), w),
 		st.Border.Render(strings.Repeat("─", w)),
-		padLines(body, w, d.height-3),
+		kit.PadLines(body, w, d.height-3),
 	}, "\n")
 }
 

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // tabLine is one rendered line of a tab; a line with a target can be
@@ -75,7 +76,7 @@ func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		pos := max(slices.Index(sel, t.cursor), 0)
 		if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
 			t.cursor = sel[pos]
-			t.offset = scrollTo(t.cursor, t.offset, t.height, len(lines))
+			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 			return t, nil
 		}
 		if key.Matches(msg, t.env.keys.Enter) {
@@ -94,13 +95,13 @@ func (t *linesTab) View(d *jobData) string {
 	if t.enter != nil && len(sel) > 0 && !slices.Contains(sel, t.cursor) {
 		t.cursor = sel[0]
 	}
-	t.offset = clamp(t.offset, 0, max(len(lines)-t.height, 0))
+	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
 	end := min(t.offset+t.height, len(lines))
 	out := make([]string, 0, end-t.offset)
 	for i := t.offset; i < end; i++ {
 		l := lines[i].text
 		if t.enter != nil && len(sel) > 0 && i == t.cursor {
-			l = t.env.styles.Cursor.Render(fit("▸"+strings.TrimPrefix(l, " "), t.width))
+			l = t.env.styles.Cursor.Render(kit.Fit("▸"+strings.TrimPrefix(l, " "), t.width))
 		}
 		out = append(out, l)
 	}
@@ -108,38 +109,24 @@ func (t *linesTab) View(d *jobData) string {
 }
 
 // kv renders a label and a value for the overview.
-func kv(st *Styles, label, value string) tabLine {
+func kv(st *kit.Styles, label, value string) tabLine {
 	return tabLine{text: " " + st.Label.Render(fmt.Sprintf("%-12s", label)) + " " + value}
 }
 
-func section(st *Styles, title string) tabLine {
+func section(st *kit.Styles, title string) tabLine {
 	return tabLine{text: " " + st.Section.Render(title)}
-}
-
-// clockTime renders a timestamp for history lists: the time alone when it is
-// today, the date too when it is not.
-func clockTime(now, t time.Time) string {
-	if t.IsZero() {
-		return noValue
-	}
-	t = t.In(now.Location())
-	y1, m1, d1 := now.Date()
-	if y2, m2, d2 := t.Date(); y1 == y2 && m1 == m2 && d1 == d2 {
-		return t.Format("15:04:05")
-	}
-	return t.Format("Jan 02 15:04")
 }
 
 func overviewLines(e *env, d *jobData, w int) []tabLine {
 	st, now, j := e.styles, e.now, d.job
 	var out []tabLine
 	out = append(out, section(st, "Job"))
-	spec := noValue
+	spec := kit.NoValue
 	if d.detail != nil {
 		s := d.detail.Spec
 		switch j.Kind {
 		case model.KindSQL:
-			spec = fmt.Sprintf("SQL v%d · %s", s.Version, truncate(firstLine(s.SQL), max(w-40, 20)))
+			spec = fmt.Sprintf("SQL v%d · %s", s.Version, kit.Truncate(kit.FirstLine(s.SQL), max(w-40, 20)))
 		case model.KindJAR:
 			spec = fmt.Sprintf("JAR v%d · %s · %s %s", s.Version, s.JarPath, s.EntryClass, strings.Join(s.Args, " "))
 		}
@@ -159,7 +146,7 @@ func overviewLines(e *env, d *jobData, w int) []tabLine {
 	}
 	out = append(out, kv(st, "state", state))
 	if dr := j.Drift; dr != nil {
-		out = append(out, kv(st, "drift", st.Warn.Render(fmt.Sprintf("⚠ expected %s, cluster says %s (since %s)", dr.Expected, dr.Observed, fmtAgo(now, dr.Since)))))
+		out = append(out, kv(st, "drift", st.Warn.Render(fmt.Sprintf("⚠ expected %s, cluster says %s (since %s)", dr.Expected, dr.Observed, kit.Ago(now, dr.Since)))))
 	}
 	mode := "per-job cluster"
 	if j.Session {
@@ -171,30 +158,30 @@ func overviewLines(e *env, d *jobData, w int) []tabLine {
 	}
 	out = append(out,
 		kv(st, "cluster", j.Cluster+" · "+mode+par),
-		kv(st, "ids", fmt.Sprintf("job %s · app %s · flink %s", j.ID, orDash(j.AppID), orDash(j.FlinkJobID))),
-		kv(st, "tracking", orDash(j.TrackingURL)),
-		kv(st, "jobmanager", orDash(j.JMAddress)),
+		kv(st, "ids", fmt.Sprintf("job %s · app %s · flink %s", j.ID, kit.OrDash(j.AppID), kit.OrDash(j.FlinkJobID))),
+		kv(st, "tracking", kit.OrDash(j.TrackingURL)),
+		kv(st, "jobmanager", kit.OrDash(j.JMAddress)),
 		kv(st, "restarts", fmt.Sprintf("platform %d · Flink %d", j.PlatformRestarts, j.FlinkRestarts)+nextRestart(now, j.NextRestart)),
-		kv(st, "times", fmt.Sprintf("started %s · synced %s · created %s", fmtAgo(now, j.StartedAt), fmtAgo(now, j.SyncedAt), fmtAgo(now, j.CreatedAt))),
+		kv(st, "times", fmt.Sprintf("started %s · synced %s · created %s", kit.Ago(now, j.StartedAt), kit.Ago(now, j.SyncedAt), kit.Ago(now, j.CreatedAt))),
 	)
 	if j.Diagnostics != "" {
-		out = append(out, kv(st, "diagnostics", st.Error.Render(truncate(firstLine(j.Diagnostics), max(w-16, 20)))))
+		out = append(out, kv(st, "diagnostics", st.Error.Render(kit.Truncate(kit.FirstLine(j.Diagnostics), max(w-16, 20)))))
 	}
 	if f := j.Figures; !f.At.IsZero() {
 		out = append(out, kv(st, "figures", fmt.Sprintf("in %s/s · out %s/s · backpressure %s · watermark delay %s · as of %s",
-			fmtRate(f.RecordsInPerSec), fmtRate(f.RecordsOutPerS), fmtBackpressure(f.Backpressure), fmtDuration(f.WatermarkDelay), fmtAgo(now, f.At))))
+			kit.Rate(f.RecordsInPerSec), kit.Rate(f.RecordsOutPerS), kit.Backpressure(f.Backpressure), kit.Duration(f.WatermarkDelay), kit.Ago(now, f.At))))
 	}
 	switch {
 	case d.detail == nil:
 		out = append(out, kv(st, "live", st.Dim.Render("syncing with the cluster…")))
 	case d.detail.Live != nil:
 		l := d.detail.Live
-		out = append(out, kv(st, "live", fmt.Sprintf("YARN %s/%s · Flink %s · fetched %s", orDash(l.YARNState), orDash(l.FinalStatus), orDash(l.FlinkState), fmtAgo(now, l.FetchedAt))))
+		out = append(out, kv(st, "live", fmt.Sprintf("YARN %s/%s · Flink %s · fetched %s", kit.OrDash(l.YARNState), kit.OrDash(l.FinalStatus), kit.OrDash(l.FlinkState), kit.Ago(now, l.FetchedAt))))
 		for _, v := range l.Vertices {
 			out = append(out, tabLine{text: fmt.Sprintf("              %s ×%d %s", v.Name, v.Parallelism, st.Dim.Render(v.Status))})
 		}
 	default:
-		out = append(out, kv(st, "live", st.Warn.Render("⚠ no live facts: "+orDash(d.detail.LiveError))))
+		out = append(out, kv(st, "live", st.Warn.Render("⚠ no live facts: "+kit.OrDash(d.detail.LiveError))))
 	}
 
 	out = append(out, tabLine{}, section(st, "Restore points"))
@@ -210,13 +197,13 @@ func nextRestart(now, t time.Time) string {
 		return ""
 	}
 	if t.After(now) {
-		return " · next policy restart in " + fmtAge(t.Sub(now))
+		return " · next policy restart in " + kit.Age(t.Sub(now))
 	}
 	return " · policy restart due"
 }
 
 // restorePointRows lists the job's latest restore points, newest first.
-func restorePointRows(st *Styles, now time.Time, j model.Job) []tabLine {
+func restorePointRows(st *kit.Styles, now time.Time, j model.Job) []tabLine {
 	type row struct {
 		label string
 		rp    *model.RestorePoint
@@ -231,7 +218,7 @@ func restorePointRows(st *Styles, now time.Time, j model.Job) []tabLine {
 	slices.SortStableFunc(rows, func(a, b row) int { return b.rp.Time.Compare(a.rp.Time) })
 	var out []tabLine
 	for _, r := range rows {
-		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", r.label, fmtAgo(now, r.rp.Time), r.rp.Path)})
+		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", r.label, kit.Ago(now, r.rp.Time), r.rp.Path)})
 	}
 	if j.RestoredFrom != "" {
 		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", "restored from", "", j.RestoredFrom)})
@@ -252,7 +239,7 @@ func timelineLines(e *env, d *jobData, w int) []tabLine {
 	out := make([]tabLine, 0, len(evs))
 	for _, ev := range evs {
 		to := st.JobState(ev.To, "").Render(fmt.Sprintf("%-16s", ev.To))
-		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", clockTime(now, ev.Time), to, truncate(ev.Reason, max(w-32, 10)))})
+		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", kit.ClockTime(now, ev.Time), to, kit.Truncate(ev.Reason, max(w-32, 10)))})
 	}
 	return out
 }
@@ -278,10 +265,10 @@ func checkpointLines(e *env, d *jobData, w int) []tabLine {
 	for _, rp := range hist {
 		origin := rp.Origin
 		if origin == "" {
-			origin = noValue
+			origin = kit.NoValue
 		}
 		out = append(out, tabLine{
-			text:   fmt.Sprintf("  %-10s %-10s %-12s %s", rp.Kind, fmtAgo(now, rp.Time), truncate(origin, 12), rp.Path),
+			text:   fmt.Sprintf("  %-10s %-10s %-12s %s", rp.Kind, kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
 			target: restoreTarget{rp.Path},
 		})
 	}
@@ -289,7 +276,7 @@ func checkpointLines(e *env, d *jobData, w int) []tabLine {
 	if d.detail == nil || d.detail.Live == nil {
 		why := "loading…"
 		if d.detail != nil {
-			why = "unavailable: " + orDash(d.detail.LiveError)
+			why = "unavailable: " + kit.OrDash(d.detail.LiveError)
 		}
 		return append(out, tabLine{text: "  " + st.Dim.Render(why)})
 	}
@@ -316,11 +303,11 @@ func checkpointLines(e *env, d *jobData, w int) []tabLine {
 		if c.Failure != "" {
 			where = st.Error.Render(c.Failure)
 		}
-		size := noValue
+		size := kit.NoValue
 		if c.Size > 0 {
-			size = fmtBytes(c.Size)
+			size = kit.Bytes(c.Size)
 		}
-		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, fmtAgo(now, c.TriggeredAt), fmtDuration(c.Duration), size, where)}
+		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, kit.Ago(now, c.TriggeredAt), kit.Duration(c.Duration), size, where)}
 		if c.Status == "COMPLETED" && c.Path != "" {
 			l.target = restoreTarget{c.Path}
 		}
@@ -360,7 +347,7 @@ func commandLines(e *env, d *jobData, w int) []tabLine {
 		}
 		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
 		out = append(out, tabLine{
-			text:   truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, fmtSince(now, c.CreatedAt), truncate(orDash(c.Issuer), 10), result), w),
+			text:   kit.Truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, kit.Since(now, c.CreatedAt), kit.Truncate(kit.OrDash(c.Issuer), 10), result), w),
 			target: c,
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // editorScreen is the SQL editor of one job: a multi-line editor with
@@ -228,7 +229,7 @@ func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
 	text := fmt.Sprintf("saved %s v%d", m.job.Name, msg.spec.Version)
 	level := flashInfo
 	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 && m.checkedVersion == m.buf.version {
-		text += fmt.Sprintf(" with %s: ctrl+g goes to it", plural(n, "error"))
+		text += fmt.Sprintf(" with %s: ctrl+g goes to it", kit.Plural(n, "error"))
 		level = flashWarn
 	}
 	return send(flashMsg{level: level, text: text})
@@ -535,7 +536,7 @@ func (m *editorScreen) submit() tea.Cmd {
 		return send(flashMsg{level: flashInfo, text: "checking the SQL…; ctrl+r again in a moment"})
 	}
 	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 {
-		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, plural(n, "error"))})
+		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error"))})
 	}
 	kind := model.CmdResubmit
 	if j.State == model.StateNone {
@@ -554,13 +555,6 @@ func countSeverity(ds []flinksql.Diagnostic, s flinksql.Severity) int {
 	return n
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // textHeight is the rows the text has: the body less the title and status lines.
 func (m *editorScreen) textHeight() int { return max(m.height-2, 1) }
 
@@ -570,8 +564,8 @@ func (m *editorScreen) scroll() {
 	if m.annotationFor(m.buf.cursor.line) != nil {
 		h--
 	}
-	m.offset = scrollTo(m.buf.cursor.line, m.offset, max(h, 1), len(m.buf.lines))
-	m.offset = clamp(m.offset, 0, max(len(m.buf.lines)-1, 0))
+	m.offset = kit.ScrollTo(m.buf.cursor.line, m.offset, max(h, 1), len(m.buf.lines))
+	m.offset = kit.Clamp(m.offset, 0, max(len(m.buf.lines)-1, 0))
 	w := m.textWidth()
 	c := cellCol(m.buf.lines[m.buf.cursor.line], m.buf.cursor.col)
 	switch {

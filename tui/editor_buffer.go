@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"unicode"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // pos is a place in an editor's text: a line and a rune column, from 0.
@@ -94,8 +96,8 @@ func (b *textBuffer) Text() string {
 }
 
 func (b *textBuffer) clampPos(p pos) pos {
-	p.line = clamp(p.line, 0, len(b.lines)-1)
-	p.col = clamp(p.col, 0, len(b.lines[p.line]))
+	p.line = kit.Clamp(p.line, 0, len(b.lines)-1)
+	p.col = kit.Clamp(p.col, 0, len(b.lines[p.line]))
 	return p
 }
 
@@ -454,7 +456,7 @@ func (b *textBuffer) end(p pos) pos { return pos{p.line, len(b.lines[p.line])} }
 
 // vertical moves n lines down (up when negative), aiming for the goal column.
 func (b *textBuffer) vertical(n int, extend bool) {
-	line := clamp(b.cursor.line+n, 0, len(b.lines)-1)
+	line := kit.Clamp(b.cursor.line+n, 0, len(b.lines)-1)
 	target := pos{line, min(b.goal, len(b.lines[line]))}
 	switch {
 	case n < 0 && b.cursor.line == 0:

@@ -16,6 +16,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // A debug run starts from the editor (ctrl-d): a small form asks which
@@ -231,7 +232,7 @@ func (f *debugForm) View() string {
 	} else {
 		lines = append(lines, st.Dim.Render("  ctrl+d runs · tab switches field · esc cancels"))
 	}
-	return box(st, st.Title.Render("Debug run of "+f.job.Name), "", lines, f.width, f.height)
+	return kit.Box(st, st.Title.Render("Debug run of "+f.job.Name), "", lines, f.width, f.height)
 }
 
 // Messages of a run. run is the screen's run id: a rerun drops the
@@ -430,7 +431,7 @@ func (m *debugScreen) apply(ev api.DebugEvent) {
 				if i >= len(w) {
 					w = append(w, 0)
 				}
-				w[i] = max(w[i], min(width(v), 40))
+				w[i] = max(w[i], min(kit.Width(v), 40))
 			}
 			m.widths[r.Sink] = w
 		}

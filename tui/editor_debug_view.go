@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // fmtCount renders a count with thousands separators: "5,000".
@@ -26,7 +27,7 @@ func fmtLatency(d time.Duration) string {
 	ms := float64(d) / float64(time.Millisecond)
 	switch {
 	case d <= 0:
-		return noValue
+		return kit.NoValue
 	case ms < 1:
 		return fmt.Sprintf("%.2f ms", ms)
 	case ms < 1000:
@@ -36,7 +37,7 @@ func fmtLatency(d time.Duration) string {
 }
 
 // progressBar draws a bar of w cells filled to pct (0..1), in eighths.
-func progressBar(st *Styles, pct float64, w int) string {
+func progressBar(st *kit.Styles, pct float64, w int) string {
 	eighths := int(pct * float64(w*8))
 	full, part := eighths/8, eighths%8
 	bar := strings.Repeat("█", full)
@@ -134,12 +135,12 @@ func (m *debugScreen) headLines() []string {
 	case m.stopped:
 		state = st.Warn.Render("cancelled")
 	case m.done:
-		state = st.StateRunning.Render(fmt.Sprintf("✓ done in %s", fmtDuration(m.elapsed)))
+		state = st.StateRunning.Render(fmt.Sprintf("✓ done in %s", kit.Duration(m.elapsed)))
 	}
 	bar := progressBar(st, min(pct, 1), max(min(m.width/4, 30), 10))
 	lines = append(lines, " ▕"+bar+"▏ "+strings.Join(stats, "   ")+"   "+state)
 	if m.err != nil {
-		for _, l := range wrap(m.err.Error(), w-4) {
+		for _, l := range kit.Wrap(m.err.Error(), w-4) {
 			lines = append(lines, "   "+st.Error.Render(l))
 		}
 	}
@@ -160,11 +161,11 @@ func (m *debugScreen) columnHeader() string {
 		s := m.sinks[0]
 		w := m.widths[s.Name]
 		for i, c := range s.Columns {
-			cw := width(c.Name)
+			cw := kit.Width(c.Name)
 			if i < len(w) {
 				cw = max(cw, w[i])
 			}
-			cells = append(cells, fit(c.Name, cw))
+			cells = append(cells, kit.Fit(c.Name, cw))
 		}
 	}
 	return " " + st.ColumnHeader.Render(strings.Join(cells, "  "))
@@ -175,7 +176,7 @@ func (m *debugScreen) rowLine(r api.DebugRow) string {
 	in := fmt.Sprintf("%-7s %-9s", fmtCount(r.Input), fmtLatency(r.Lookup))
 	cells := []string{st.Dim.Render(in)}
 	if m.multiSink() {
-		cells = append(cells, fmt.Sprintf("%-12s", truncate(r.Sink, 12)))
+		cells = append(cells, fmt.Sprintf("%-12s", kit.Truncate(r.Sink, 12)))
 	}
 	var cols []api.DebugColumn
 	for _, s := range m.sinks {
@@ -190,9 +191,9 @@ func (m *debugScreen) rowLine(r api.DebugRow) string {
 			cw = w[i]
 		}
 		if i < len(cols) {
-			cw = max(cw, width(cols[i].Name))
+			cw = max(cw, kit.Width(cols[i].Name))
 		}
-		cell := fit(v, cw)
+		cell := kit.Fit(v, cw)
 		if v == "NULL" {
 			cell = st.Dim.Render(cell)
 		}
@@ -219,7 +220,7 @@ func (m *debugScreen) View() string {
 		if m.follow {
 			m.offset = n
 		}
-		m.offset = clamp(m.offset, 0, n)
+		m.offset = kit.Clamp(m.offset, 0, n)
 		for _, r := range m.rows[m.offset:min(m.offset+h, len(m.rows))] {
 			body = append(body, m.rowLine(r))
 		}
@@ -227,5 +228,5 @@ func (m *debugScreen) View() string {
 			body[len(body)-1] = " " + st.Dim.Render(fmt.Sprintf("… %s more rows not shown; `palink debug --out FILE` keeps them all", fmtCount(int64(m.total-len(m.rows)))))
 		}
 	}
-	return padLines(strings.Join(append(head, body...), "\n"), m.width, m.height)
+	return kit.PadLines(strings.Join(append(head, body...), "\n"), m.width, m.height)
 }

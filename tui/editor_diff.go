@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui/kit"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
@@ -184,7 +185,7 @@ func (m *diffScreen) rendered() []string {
 		if num == 0 {
 			return strings.Repeat(" ", half)
 		}
-		return st(fit(fmt.Sprintf("%4d %s", num, tabsOut(text)), half))
+		return st(kit.Fit(fmt.Sprintf("%4d %s", num, tabsOut(text)), half))
 	}
 	plain := func(s string) string { return s }
 	for _, h := range hs {
@@ -230,7 +231,7 @@ func (m *diffScreen) View() string {
 	st := m.env.styles
 	lines := m.rendered()
 	page := max(m.height-2, 1)
-	m.offset = clamp(m.offset, 0, max(len(lines)-page, 0))
+	m.offset = kit.Clamp(m.offset, 0, max(len(lines)-page, 0))
 	end := min(m.offset+page, len(lines))
 	mode := "unified"
 	if m.sideBySide {
@@ -247,5 +248,5 @@ func (m *diffScreen) View() string {
 	}
 	note := fmt.Sprintf("%s %s · %s", st.Editor.DiffAdd.Render(fmt.Sprintf("+%d", adds)), st.Editor.DiffDel.Render(fmt.Sprintf("-%d", dels)), mode)
 	title := st.Title.Render(m.title) + st.Dim.Render(" · "+m.oldName+" → "+m.newName)
-	return box(st, title, note, lines[m.offset:end], m.width, m.height)
+	return kit.Box(st, title, note, lines[m.offset:end], m.width, m.height)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // sqlTab is the detail's SQL tab: the current version, highlighted, with
@@ -88,19 +89,19 @@ func (t *sqlTab) View(d *jobData) string {
 	}
 	s := d.detail.Spec
 	if d.job.Kind != model.KindSQL {
-		head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, fmtAgo(t.env.now, s.CreatedAt), orDash(s.Author)))
-		return strings.Join([]string{head, "", kv(st, "jar", orDash(s.JarPath)).text, kv(st, "entry class", orDash(s.EntryClass)).text,
-			kv(st, "args", orDash(strings.Join(s.Args, " "))).text}, "\n")
+		head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, kit.Ago(t.env.now, s.CreatedAt), kit.OrDash(s.Author)))
+		return strings.Join([]string{head, "", kv(st, "jar", kit.OrDash(s.JarPath)).text, kv(st, "entry class", kit.OrDash(s.EntryClass)).text,
+			kv(st, "args", kit.OrDash(strings.Join(s.Args, " "))).text}, "\n")
 	}
 	problems := ""
 	errs, warns := countSeverity(t.diags, flinksql.SeverityError), countSeverity(t.diags, flinksql.SeverityWarning)
 	if errs > 0 {
-		problems += "  " + ed.ErrorMark.Render("✖ "+plural(errs, "error"))
+		problems += "  " + ed.ErrorMark.Render("✖ "+kit.Plural(errs, "error"))
 	}
 	if warns > 0 {
-		problems += "  " + ed.WarnMark.Render("⚠ "+plural(warns, "warning"))
+		problems += "  " + ed.WarnMark.Render("⚠ "+kit.Plural(warns, "warning"))
 	}
-	head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · e or enter edits", s.Version, fmtAgo(t.env.now, s.CreatedAt), orDash(s.Author))) + problems
+	head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · e or enter edits", s.Version, kit.Ago(t.env.now, s.CreatedAt), kit.OrDash(s.Author))) + problems
 	if t.hlText != s.SQL || t.hl == nil {
 		t.hl, t.hlText = highlight(s.SQL), s.SQL
 	}
@@ -108,7 +109,7 @@ func (t *sqlTab) View(d *jobData) string {
 	digits := max(len(fmt.Sprint(len(lines))), 3)
 	sty := &styler{ed: ed, cache: map[cellAttr]lipgloss.Style{}}
 	page := max(t.height-1, 1)
-	t.offset = clamp(t.offset, 0, max(len(lines)-page, 0))
+	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-page, 0))
 	out := []string{head}
 	for i := t.offset; i < min(t.offset+page, len(lines)); i++ {
 		mk := marks{cursor: -1}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // versionsScreen lists every saved version of a job's SQL, newest first,
@@ -98,7 +99,7 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if listNav(k, msg, &m.cursor, len(rows), m.page()) {
-		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
 		return nil
 	}
 	switch {
@@ -143,18 +144,18 @@ func (m *versionsScreen) View() string {
 	var lines []string
 	switch {
 	case m.loading:
-		lines = centered(st.Dim.Render("loading versions…"), m.width-2, m.height-2)
+		lines = kit.Centered(st.Dim.Render("loading versions…"), m.width-2, m.height-2)
 	case m.err != nil:
-		lines = centered(st.Error.Render("✖ "+m.err.Error()), m.width-2, m.height-2)
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error()), m.width-2, m.height-2)
 	default:
 		lines = append(lines, " "+st.ColumnHeader.Render(fmt.Sprintf("  %-14s %-9s %-10s %s", "VERSION", "SAVED", "BY", "NOTE")))
-		m.cursor = clamp(m.cursor, 0, max(len(rows)-1, 0))
-		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+		m.cursor = kit.Clamp(m.cursor, 0, max(len(rows)-1, 0))
+		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
 		for i := m.offset; i < min(m.offset+m.page(), len(rows)); i++ {
 			r := rows[i]
-			name, saved, by, note := r.name(), noValue, noValue, ""
+			name, saved, by, note := r.name(), kit.NoValue, kit.NoValue, ""
 			if r.spec != nil {
-				saved, by, note = fmtAgo(m.env.now, r.spec.CreatedAt), orDash(r.spec.Author), r.spec.Note
+				saved, by, note = kit.Ago(m.env.now, r.spec.CreatedAt), kit.OrDash(r.spec.Author), r.spec.Note
 				if r.spec.Version == m.job.SpecVersion {
 					name += " current"
 				}
@@ -163,9 +164,9 @@ func (m *versionsScreen) View() string {
 			if i == m.mark {
 				mark = st.Mark.Render("◆")
 			}
-			line := fmt.Sprintf("%s %-14s %-9s %-10s %s", mark, name, saved, truncate(by, 10), note)
+			line := fmt.Sprintf("%s %-14s %-9s %-10s %s", mark, name, saved, kit.Truncate(by, 10), note)
 			if i == m.cursor {
-				line = st.Cursor.Render(fit("▸"+line, m.width-2))
+				line = st.Cursor.Render(kit.Fit("▸"+line, m.width-2))
 			} else {
 				line = " " + line
 			}
@@ -176,5 +177,5 @@ func (m *versionsScreen) View() string {
 	if m.mark >= 0 && m.mark < len(rows) {
 		note = "comparing with " + rows[m.mark].name()
 	}
-	return box(st, st.Title.Render("SQL versions of "+m.job.Name), note, lines, m.width, m.height)
+	return kit.Box(st, st.Title.Render("SQL versions of "+m.job.Name), note, lines, m.width, m.height)
 }

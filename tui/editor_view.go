@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // tabWidth is how many cells a tab advances to.
@@ -78,7 +79,7 @@ type cellAttr struct {
 
 // styler composes and remembers the styles of one frame.
 type styler struct {
-	ed    *EditorStyles
+	ed    *kit.EditorStyles
 	cache map[cellAttr]lipgloss.Style
 	// wraps are each style's escape codes before and after a text: these
 	// styles only colour, so a run is wrap[0]+text+wrap[1], which is much
@@ -207,7 +208,7 @@ func renderLine(s *styler, line []rune, spans []span, mk marks, xoff, w int) str
 			text = strings.Repeat(" ", min(cell, xoff+w)-max(start, xoff))
 		}
 		put(a, text)
-		used += width(text)
+		used += kit.Width(text)
 	}
 	if used < w && mk.cursor == len(line) && cell >= xoff {
 		put(cellAttr{cursor: true, sel: mk.selectToEOL}, " ")
@@ -232,18 +233,18 @@ func (m *editorScreen) View() string {
 	var body []string
 	switch {
 	case m.job.Kind == model.KindJAR:
-		body = centered(st.Dim.Render(m.job.Name+" is a JAR job: it has no SQL to edit"), m.width, m.textHeight())
+		body = kit.Centered(st.Dim.Render(m.job.Name+" is a JAR job: it has no SQL to edit"), m.width, m.textHeight())
 	case m.loadErr != nil:
-		body = centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("esc goes back"), m.width, m.textHeight())
+		body = kit.Centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("esc goes back"), m.width, m.textHeight())
 	case !m.loaded:
-		body = centered(st.Dim.Render("loading the SQL of "+m.job.Name+"…"), m.width, m.textHeight())
+		body = kit.Centered(st.Dim.Render("loading the SQL of "+m.job.Name+"…"), m.width, m.textHeight())
 	default:
 		body = m.textLines()
 	}
 	return strings.Join([]string{
-		fit(m.titleLine(), m.width),
-		padLines(strings.Join(body, "\n"), m.width, m.textHeight()),
-		fit(m.statusLine(), m.width),
+		kit.Fit(m.titleLine(), m.width),
+		kit.PadLines(strings.Join(body, "\n"), m.width, m.textHeight()),
+		kit.Fit(m.statusLine(), m.width),
 	}, "\n")
 }
 
@@ -260,7 +261,7 @@ func (m *editorScreen) titleLine() string {
 		left += st.Dim.Render(" saving…")
 	}
 	if m.job.State != model.StateNone {
-		left += st.Dim.Render(" · job ") + st.JobState(m.job.State, m.job.FlinkState).Render(stateLabel(m.job.State, m.job.FlinkState))
+		left += st.Dim.Render(" · job ") + st.JobState(m.job.State, m.job.FlinkState).Render(kit.StateLabel(m.job.State, m.job.FlinkState))
 	}
 	var right string
 	switch {
@@ -271,17 +272,17 @@ func (m *editorScreen) titleLine() string {
 		errs, warns := countSeverity(m.diags, flinksql.SeverityError), countSeverity(m.diags, flinksql.SeverityWarning)
 		var parts []string
 		if errs > 0 {
-			parts = append(parts, st.Editor.ErrorMark.Render("✖ "+plural(errs, "error")))
+			parts = append(parts, st.Editor.ErrorMark.Render("✖ "+kit.Plural(errs, "error")))
 		}
 		if warns > 0 {
-			parts = append(parts, st.Editor.WarnMark.Render("⚠ "+plural(warns, "warning")))
+			parts = append(parts, st.Editor.WarnMark.Render("⚠ "+kit.Plural(warns, "warning")))
 		}
 		if len(parts) == 0 {
 			parts = append(parts, st.StateRunning.Render("✓ no problems"))
 		}
 		right = strings.Join(parts, "  ")
 	}
-	gap := m.width - width(left) - width(right) - 1
+	gap := m.width - kit.Width(left) - kit.Width(right) - 1
 	if gap < 1 {
 		return left
 	}
@@ -471,5 +472,5 @@ func (m *editorScreen) annotation(d *flinksql.Diagnostic, digits, w int) string 
 	lead := max(from-m.xoff, 0)
 	carets := max(to-max(from, m.xoff), 1)
 	text := strings.Repeat(" ", lead) + mark.Render(strings.Repeat("^", carets)+" "+d.Message())
-	return gutter + truncate(text, w)
+	return gutter + kit.Truncate(text, w)
 }

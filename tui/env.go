@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Options configure the TUI. The zero value is usable.
@@ -55,7 +56,7 @@ type env struct {
 	timeout  time.Duration
 	readOnly bool
 	keys     keyMap
-	styles   *Styles
+	styles   *kit.Styles
 	now      time.Time
 	clock    func() time.Time
 	// jobName resolves a job id to its name for views that show commands.
@@ -94,7 +95,7 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
 		timeout:  timeout,
 		readOnly: readOnly,
 		keys:     newKeyMap(readOnly),
-		styles:   StylesFor(opts.Theme),
+		styles:   kit.StylesFor(opts.Theme),
 		now:      clock(),
 		clock:    clock,
 		jobName:  func(id string) string { return id },
@@ -120,3 +121,14 @@ func (c call) with(fn func(ctx context.Context) error) error {
 	defer cancel()
 	return fn(ctx)
 }
+
+// Theme picks the palette. Auto follows the terminal's background colour,
+// which bubbletea asks the terminal for at start.
+type Theme = kit.Theme
+
+// Themes.
+const (
+	ThemeAuto  = kit.ThemeAuto
+	ThemeDark  = kit.ThemeDark
+	ThemeLight = kit.ThemeLight
+)

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // exceptionsTab is the job detail's Exceptions tab: the latest failure's
@@ -84,7 +85,7 @@ func (t *exceptionsTab) lines(d *jobData) []exLine {
 		}
 		return out
 	case d.detail.Live == nil:
-		return []exLine{dim("no live facts: " + orDash(d.detail.LiveError))}
+		return []exLine{dim("no live facts: " + kit.OrDash(d.detail.LiveError))}
 	case len(d.detail.Live.Exceptions) == 0:
 		return []exLine{dim("no exceptions recorded")}
 	}
@@ -93,17 +94,17 @@ func (t *exceptionsTab) lines(d *jobData) []exLine {
 	for i, ex := range exs {
 		switch i {
 		case 0:
-			out = append(out, exLine{text: " " + st.Section.Render("Root cause") + st.Dim.Render(" · the latest failure, "+fmtAgo(now, ex.Time)), entry: -1})
+			out = append(out, exLine{text: " " + st.Section.Render("Root cause") + st.Dim.Render(" · the latest failure, "+kit.Ago(now, ex.Time)), entry: -1})
 		case 1:
 			out = append(out, exLine{entry: -1}, exLine{text: " " + st.Section.Render(fmt.Sprintf("History · %d earlier %s", len(exs)-1, countNoun(len(exs)-1, "failure", "failures"))), entry: -1})
 		}
 		name := ex.Name
 		if name == "" {
-			name = firstLine(ex.Stacktrace)
+			name = kit.FirstLine(ex.Stacktrace)
 		}
-		head := fmt.Sprintf("   %-12s %s", clockTime(now, ex.Time), truncate(name, max(w-17, 10)))
+		head := fmt.Sprintf("   %-12s %s", kit.ClockTime(now, ex.Time), kit.Truncate(name, max(w-17, 10)))
 		if i == 0 {
-			head = fmt.Sprintf("   %-12s %s", clockTime(now, ex.Time), st.Error.Render(truncate(name, max(w-17, 10))))
+			head = fmt.Sprintf("   %-12s %s", kit.ClockTime(now, ex.Time), st.Error.Render(kit.Truncate(name, max(w-17, 10))))
 		}
 		out = append(out, exLine{text: head, entry: i})
 		var where []string
@@ -117,7 +118,7 @@ func (t *exceptionsTab) lines(d *jobData) []exLine {
 		}
 		stack := stackLines(ex.Stacktrace)
 		if c := innermostCause(stack); c != "" && !strings.HasPrefix(name, c) {
-			out = append(out, exLine{text: "                " + st.Warn.Render(truncate("caused by "+c, max(w-17, 10))), entry: i})
+			out = append(out, exLine{text: "                " + st.Warn.Render(kit.Truncate("caused by "+c, max(w-17, 10))), entry: i})
 		}
 		if len(stack) == 0 {
 			continue
@@ -168,7 +169,7 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		pos := max(slices.Index(sel, t.cursor), 0)
 		if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
 			t.cursor = sel[pos]
-			t.offset = scrollTo(t.cursor, t.offset, t.height, len(lines))
+			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 			return t, nil
 		}
 		if key.Matches(msg, t.env.keys.Fold) {
@@ -178,7 +179,7 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			// Keep the cursor on the failure's first line, which stays put.
 			lines = t.lines(d)
 			t.cursor = slices.IndexFunc(lines, func(l exLine) bool { return l.entry == e })
-			t.offset = scrollTo(t.cursor, t.offset, t.height, len(lines))
+			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 		}
 	}
 	return t, nil
@@ -200,13 +201,13 @@ func (t *exceptionsTab) View(d *jobData) string {
 	if sel := exSelectable(lines); len(sel) > 0 && !slices.Contains(sel, t.cursor) {
 		t.cursor = sel[0]
 	}
-	t.offset = clamp(t.offset, 0, max(len(lines)-t.height, 0))
+	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
 	end := min(t.offset+t.height, len(lines))
 	out := make([]string, 0, end-t.offset)
 	for i := t.offset; i < end; i++ {
 		l := lines[i].text
 		if i == t.cursor && lines[i].entry >= 0 {
-			l = t.env.styles.Cursor.Render(fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
+			l = t.env.styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
 		}
 		out = append(out, l)
 	}

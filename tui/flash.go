@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui/kit"
 )
 
 // flashLevel is how loud a flash is.
@@ -51,7 +52,7 @@ func (f *flash) expire(id int) {
 	}
 }
 
-func (f flash) view(st *Styles, width int) string {
+func (f flash) view(st *kit.Styles, width int) string {
 	if f.text == "" {
 		return strings.Repeat(" ", max(width, 0))
 	}
@@ -59,9 +60,9 @@ func (f flash) view(st *Styles, width int) string {
 	text := strings.Join(strings.Fields(f.text), " ")
 	switch f.level {
 	case flashError:
-		return fit(" "+st.Error.Render("✖ "+text), width)
+		return kit.Fit(" "+st.Error.Render("✖ "+text), width)
 	case flashWarn:
-		return fit(" "+st.Warn.Render("⚠ "+text), width)
+		return kit.Fit(" "+st.Warn.Render("⚠ "+text), width)
 	}
-	return fit(" "+st.Info.Render("ⓘ")+" "+text, width)
+	return kit.Fit(" "+st.Info.Render("ⓘ")+" "+text, width)
 }

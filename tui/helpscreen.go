@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/palink/palink/tui/kit"
 )
 
 // helpScreen is `?`: every key of the view below it, rendered from the same
@@ -40,12 +41,12 @@ func (m *helpScreen) View() string {
 	st := m.env.styles
 	lines := m.lines()
 	page := max(m.height-2, 1)
-	m.offset = clamp(m.offset, 0, max(len(lines)-page, 0))
+	m.offset = kit.Clamp(m.offset, 0, max(len(lines)-page, 0))
 	note := "esc or ? closes"
 	if len(lines) > page {
 		note = "j/k scroll · " + note
 	}
-	return box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[m.offset:], m.width, m.height)
+	return kit.Box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[m.offset:], m.width, m.height)
 }
 
 // lines is the help text, wrapped to the width.
@@ -59,13 +60,13 @@ func (m *helpScreen) lines() []string {
 	if _, ok := m.of.(*jobsScreen); ok {
 		lines = append(lines, "",
 			"  "+st.Section.Render("Filter")+st.Dim.Render("  /"))
-		for _, l := range wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {
+		for _, l := range kit.Wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {
 			lines = append(lines, "  "+l)
 		}
 		lines = append(lines, "",
 			"  "+st.Section.Render("Commands")+st.Dim.Render("  :"),
 		)
-		for _, l := range wrap(":jobs  :jobs @CLUSTER  :cmd  :cluster [NAME]  :sql NAME  :theme dark|light  :q", m.width-6) {
+		for _, l := range kit.Wrap(":jobs  :jobs @CLUSTER  :cmd  :cluster [NAME]  :sql NAME  :theme dark|light  :q", m.width-6) {
 			lines = append(lines, "  "+l)
 		}
 	}
@@ -89,7 +90,7 @@ func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
 		var col []string
 		for _, k := range g {
 			if k.Enabled() {
-				col = append(col, st.FullKey.Render(fit(k.Help().Key, kw))+" "+st.FullDesc.Render(k.Help().Desc))
+				col = append(col, st.FullKey.Render(kit.Fit(k.Help().Key, kw))+" "+st.FullDesc.Render(k.Help().Desc))
 			}
 		}
 		if len(col) > 0 {
@@ -131,7 +132,7 @@ func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
 					b.WriteString("    ")
 				}
 				if i < n-1 {
-					cell = fit(cell, widths[i])
+					cell = kit.Fit(cell, widths[i])
 				}
 				b.WriteString(cell)
 			}

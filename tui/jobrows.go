@@ -9,6 +9,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // column is one column of the jobs table.
@@ -115,27 +116,27 @@ func jobLayout(w int) layout {
 func jobCells(j *api.JobView, now time.Time) [numCols]string {
 	var c [numCols]string
 	c[colName] = j.Name
-	c[colKind] = noValue
+	c[colKind] = kit.NoValue
 	if j.Kind != 0 {
 		c[colKind] = j.Kind.String()
 	}
 	c[colCluster] = j.Cluster
 	c[colState] = stateCell(j)
-	c[colApp] = cmp.Or(j.AppID, noValue)
-	c[colUp] = noValue
+	c[colApp] = cmp.Or(j.AppID, kit.NoValue)
+	c[colUp] = kit.NoValue
 	if showsUptime(j) {
-		c[colUp] = fmtAge(now.Sub(j.StartedAt))
+		c[colUp] = kit.Age(now.Sub(j.StartedAt))
 	}
 	c[colRestarts] = strconv.Itoa(j.PlatformRestarts + j.FlinkRestarts)
 	c[colCkpt] = ckptCell(j, now)
-	c[colIn], c[colOut], c[colBP] = noValue, noValue, noValue
+	c[colIn], c[colOut], c[colBP] = kit.NoValue, kit.NoValue, kit.NoValue
 	if showsFigures(j) {
-		c[colIn] = fmtRate(j.Figures.RecordsInPerSec)
+		c[colIn] = kit.Rate(j.Figures.RecordsInPerSec)
 		if len(j.Figures.InSpark) > 0 {
 			c[colIn] = sparkRate(j.Figures.InSpark, j.Figures.RecordsInPerSec)
 		}
-		c[colOut] = fmtRate(j.Figures.RecordsOutPerS)
-		c[colBP] = fmtBackpressure(j.Figures.Backpressure)
+		c[colOut] = kit.Rate(j.Figures.RecordsOutPerS)
+		c[colBP] = kit.Backpressure(j.Figures.Backpressure)
 	}
 	return c
 }
@@ -179,7 +180,7 @@ func liveRank(c column, j *api.JobView) int {
 
 // stateCell is the state badge's text: the state, a pending command, drift.
 func stateCell(j *api.JobView) string {
-	s := stateLabel(j.State, j.FlinkState)
+	s := kit.StateLabel(j.State, j.FlinkState)
 	if j.Pending != nil && !j.Pending.State.Final() {
 		s += " ›" + j.Pending.Kind.String()
 	}
@@ -197,9 +198,9 @@ func ckptCell(j *api.JobView, now time.Time) string {
 	case j.Figures.CheckpointAge > 0:
 		age = j.Figures.CheckpointAge + now.Sub(j.Figures.At)
 	default:
-		return noValue
+		return kit.NoValue
 	}
-	s := fmtAge(age)
+	s := kit.Age(age)
 	if j.State == model.StateRunning && age >= staleCheckpoint {
 		s += "⚠"
 	}

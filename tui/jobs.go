@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // jobsScreen is the default view: one table of the jobs of every cluster.
@@ -144,7 +145,7 @@ func (m *jobsScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.fitInput()
-		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 	case jobsLoadedMsg:
 		return m.loaded_(msg)
 	case changeMsg:
@@ -334,7 +335,7 @@ func (m *jobsScreen) rebuild() {
 	m.rows = rows
 	m.dirty = false
 	m.cursor = followCursor(prev, m.cursor, rows)
-	m.offset = scrollTo(m.cursor, m.offset, m.page(), len(rows))
+	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
 }
 
 // followCursor is where the cursor goes when the rows change from prev to
@@ -343,7 +344,7 @@ func (m *jobsScreen) rebuild() {
 // first (it takes the job's place); with nothing to go by, it stays in range.
 func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
 	if cursor < 0 || cursor >= len(prev) || len(rows) == 0 {
-		return clamp(cursor, 0, len(rows)-1)
+		return kit.Clamp(cursor, 0, len(rows)-1)
 	}
 	id := prev[cursor].ID
 	if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == id }); i >= 0 {
@@ -365,7 +366,7 @@ func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
 			}
 		}
 	}
-	return clamp(cursor, 0, len(rows)-1)
+	return kit.Clamp(cursor, 0, len(rows)-1)
 }
 
 // toFirst puts the cursor on the first row: a new filter or scope shows a
@@ -472,13 +473,13 @@ func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 // fitInput sizes the filter field to its text, so the title keeps room
 // for the count and for a filter error.
 func (m *jobsScreen) fitInput() {
-	m.input.SetWidth(clamp(ansi.StringWidth(m.input.Value())+1, ansi.StringWidth(m.input.Placeholder)+1, max(m.width/2, 20)))
+	m.input.SetWidth(kit.Clamp(ansi.StringWidth(m.input.Value())+1, ansi.StringWidth(m.input.Placeholder)+1, max(m.width/2, 20)))
 }
 
 func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	if listNav(k, msg, &m.cursor, len(m.rows), m.page()) {
-		m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 		return nil
 	}
 	switch {
@@ -505,8 +506,8 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 			} else {
 				m.marks[j.ID] = true
 			}
-			m.cursor = clamp(m.cursor+1, 0, len(m.rows)-1)
-			m.offset = scrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+			m.cursor = kit.Clamp(m.cursor+1, 0, len(m.rows)-1)
+			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 		}
 		return nil
 	case key.Matches(msg, k.ClearMarks):
@@ -593,26 +594,26 @@ func (m *jobsScreen) View() string {
 	if m.queryErr != nil {
 		title += " " + st.Error.Render("✖ "+m.queryErr.Error())
 	}
-	note := m.note(width(title), inner)
+	note := m.note(kit.Width(title), inner)
 	lines := make([]string, 0, h-2)
 	lines = append(lines, "   "+m.headerRow(lay))
 	body := h - 3
 	switch {
 	case !m.loaded && m.loadErr != nil:
-		lines = append(lines, centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
 	case !m.loaded:
-		lines = append(lines, centered(st.Dim.Render("loading jobs…"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Dim.Render("loading jobs…"), inner, body)...)
 	case len(m.byID) == 0:
-		lines = append(lines, centered(st.Dim.Render("no jobs yet — n creates one, :cluster adopts a running application"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Dim.Render("no jobs yet — n creates one, :cluster adopts a running application"), inner, body)...)
 	case len(m.rows) == 0:
-		lines = append(lines, centered(st.Dim.Render("no job matches — esc clears the filter"), inner, body)...)
+		lines = append(lines, kit.Centered(st.Dim.Render("no job matches — esc clears the filter"), inner, body)...)
 	default:
 		end := min(m.offset+body, len(m.rows))
 		for i := m.offset; i < end; i++ {
 			lines = append(lines, m.renderRow(m.rows[i], lay, i == m.cursor, inner))
 		}
 	}
-	return box(st, title, note, lines, w, h)
+	return kit.Box(st, title, note, lines, w, h)
 }
 
 // note is the right of the table's top edge: the sort (or that it is
@@ -647,7 +648,7 @@ func (m *jobsScreen) note(titleWidth, inner int) string {
 		drop = []int{0, 1, 2}
 	}
 	for _, i := range drop {
-		if width(join()) <= room {
+		if kit.Width(join()) <= room {
 			break
 		}
 		parts[i] = ""
@@ -672,9 +673,9 @@ func (m *jobsScreen) headerRow(lay layout) string {
 			t = sortLabel(c, m.sortDesc)
 		}
 		if jobColumns[c].right {
-			cells = append(cells, fitRight(t, lay.widths[c]))
+			cells = append(cells, kit.FitRight(t, lay.widths[c]))
 		} else {
-			cells = append(cells, fit(t, lay.widths[c]))
+			cells = append(cells, kit.Fit(t, lay.widths[c]))
 		}
 	}
 	return st.ColumnHeader.Render(strings.Join(cells, " "))
@@ -708,9 +709,9 @@ func (m *jobsScreen) renderRow(j *api.JobView, lay layout, isCursor bool, inner 
 		}
 		var cell string
 		if jobColumns[c].right {
-			cell = fitRight(cells[c], lay.widths[c])
+			cell = kit.FitRight(cells[c], lay.widths[c])
 		} else {
-			cell = fit(cells[c], lay.widths[c])
+			cell = kit.Fit(cells[c], lay.widths[c])
 		}
 		if c == colState && !isCursor {
 			cell = st.JobState(j.State, j.FlinkState).Render(cell)
@@ -718,7 +719,7 @@ func (m *jobsScreen) renderRow(j *api.JobView, lay layout, isCursor bool, inner 
 		b.WriteString(cell)
 	}
 	if isCursor {
-		return st.Cursor.Render(fit(b.String(), inner))
+		return st.Cursor.Render(kit.Fit(b.String(), inner))
 	}
 	return b.String()
 }

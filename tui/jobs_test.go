@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // rowNames are the names in the jobs table, in order.
@@ -536,7 +537,7 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 	// job that never had figures.
 	cells := jobCells(jobs[0], testNow)
 	for _, c := range []column{colUp, colIn, colOut, colBP} {
-		if cells[c] != noValue {
+		if cells[c] != kit.NoValue {
 			t.Errorf("a FAILED job shows %s %q", jobColumns[c].title, cells[c])
 		}
 	}

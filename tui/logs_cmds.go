@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // The log viewer's Cmds and messages. Every message carries the viewer's
@@ -119,7 +120,7 @@ func saveLogCmd(c call, viewer int, what string, r api.SaveLogRequest) tea.Cmd {
 			s, err = c.svc.SaveLog(ctx, r)
 			return err
 		})
-		flash := flashMsg{level: flashInfo, text: fmt.Sprintf("saved %s (%s) to %s", what, fmtBytes(s.Bytes), s.Path)}
+		flash := flashMsg{level: flashInfo, text: fmt.Sprintf("saved %s (%s) to %s", what, kit.Bytes(s.Bytes), s.Path)}
 		if err != nil {
 			flash = flashMsg{level: flashError, text: fmt.Sprintf("save %s: %v", what, err)}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // logsTab is the job detail's Logs tab: the logs the job's application
@@ -73,18 +74,18 @@ func (t *logsTab) lines(d *jobData) []logLine {
 			out = append(out, logLine{text: " " + st.Section.Render(o)})
 		}
 		if s.Kind == api.LogContainer {
-			out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
+			out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, kit.Truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
 			continue
 		}
-		size := noValue
+		size := kit.NoValue
 		if s.Size >= 0 {
-			size = fmtBytes(s.Size)
+			size = kit.Bytes(s.Size)
 		}
 		mod := ""
 		if !s.MTime.IsZero() {
-			mod = "modified " + fmtAgo(t.env.now, s.MTime)
+			mod = "modified " + kit.Ago(t.env.now, s.MTime)
 		}
-		out = append(out, logLine{text: fmt.Sprintf("   %-*s %10s   %s", nameW, truncate(sourceName(s), nameW), size, st.Dim.Render(mod)), src: s})
+		out = append(out, logLine{text: fmt.Sprintf("   %-*s %10s   %s", nameW, kit.Truncate(sourceName(s), nameW), size, st.Dim.Render(mod)), src: s})
 	}
 	if len(t.list.Sources) == 0 {
 		out = append(out, logLine{text: " " + st.Dim.Render("no logs to show")})
@@ -155,7 +156,7 @@ func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
 	}
 	if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
 		t.cursor = sel[pos]
-		t.offset = scrollTo(t.cursor, t.offset, t.height, len(lines))
+		t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 		return nil
 	}
 	if !key.Matches(msg, t.env.keys.OpenLog) {
@@ -181,13 +182,13 @@ func (t *logsTab) View(d *jobData) string {
 			}
 		}
 	}
-	t.offset = clamp(t.offset, 0, max(len(lines)-t.height, 0))
+	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
 	end := min(t.offset+t.height, len(lines))
 	out := make([]string, 0, end-t.offset)
 	for i := t.offset; i < end; i++ {
 		l := lines[i].text
 		if lines[i].src != nil && i == t.cursor {
-			l = t.env.styles.Cursor.Render(fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
+			l = t.env.styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
 		}
 		out = append(out, l)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // maxLineShown caps the bytes of one line the viewer renders: a line of
@@ -68,7 +69,7 @@ type logSpan struct {
 
 // levelSpan finds the log level word of a log4j line (ERROR, WARN, FATAL),
 // among its first words, so that failures stand out.
-func levelSpan(st *Styles, text string) (logSpan, bool) {
+func levelSpan(st *kit.Styles, text string) (logSpan, bool) {
 	head := text[:min(len(text), 48)]
 	for _, lvl := range []string{"ERROR", "FATAL", "WARN"} {
 		i := strings.Index(head, " "+lvl+" ")
@@ -109,7 +110,7 @@ func (m *logViewer) styledLine(i int) (string, int) {
 		spans = append(spans, lv)
 		slices.SortFunc(spans, func(x, y logSpan) int { return x.a - y.a })
 	}
-	w := width(text)
+	w := kit.Width(text)
 	if len(spans) == 0 {
 		return text, w
 	}
@@ -129,7 +130,7 @@ func (m *logViewer) rowsOf(i int) int {
 	if !m.wrap {
 		return 1
 	}
-	w := width(cleanLine(m.win.line(i)))
+	w := kit.Width(cleanLine(m.win.line(i)))
 	return max((w+m.cols()-1)/m.cols(), 1)
 }
 
@@ -180,8 +181,8 @@ func (m *logViewer) clampView() {
 		m.top, m.sub = 0, 0
 		return
 	}
-	m.top = clamp(m.top, 0, len(m.win.lines)-1)
-	m.sub = clamp(m.sub, 0, m.rowsOf(m.top)-1)
+	m.top = kit.Clamp(m.top, 0, len(m.win.lines)-1)
+	m.sub = kit.Clamp(m.sub, 0, m.rowsOf(m.top)-1)
 	if t, s := m.lastPage(); m.top > t || (m.top == t && m.sub > s) {
 		m.top, m.sub = t, s
 	}
@@ -225,11 +226,11 @@ func (m *logViewer) View() string {
 	var lines []string
 	switch {
 	case !m.loaded && m.err != nil:
-		lines = centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), m.cols(), rows)
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), m.cols(), rows)
 	case !m.loaded:
-		lines = centered(st.Dim.Render("reading the end of the log…"), m.cols(), rows)
+		lines = kit.Centered(st.Dim.Render("reading the end of the log…"), m.cols(), rows)
 	case len(m.win.lines) == 0:
-		lines = centered(st.Dim.Render("the log is empty"+map[bool]string{true: " — following", false: ""}[m.follow]), m.cols(), rows)
+		lines = kit.Centered(st.Dim.Render("the log is empty"+map[bool]string{true: " — following", false: ""}[m.follow]), m.cols(), rows)
 	default:
 		lines = m.textRows(rows)
 	}
@@ -237,7 +238,7 @@ func (m *logViewer) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:rows], m.statusLine())
-	return box(st, st.Title.Render(m.Title()), m.positionNote(), lines, m.width, m.height)
+	return kit.Box(st, st.Title.Render(m.Title()), m.positionNote(), lines, m.width, m.height)
 }
 
 // textRows renders the rows of log text from the top of the view.
@@ -272,13 +273,13 @@ func (m *logViewer) positionNote() string {
 	}
 	off := m.topOffset()
 	if m.size < 0 {
-		return m.env.styles.Dim.Render("at " + fmtBytes(off))
+		return m.env.styles.Dim.Render("at " + kit.Bytes(off))
 	}
 	pct := 100
 	if m.size > 0 && !m.atBottom() {
 		pct = int(off * 100 / m.size)
 	}
-	return m.env.styles.Dim.Render(fmt.Sprintf("%s / %s · %d%%", fmtBytes(off), fmtBytes(m.size), pct))
+	return m.env.styles.Dim.Render(fmt.Sprintf("%s / %s · %d%%", kit.Bytes(off), kit.Bytes(m.size), pct))
 }
 
 // statusLine is the viewer's last row: the input line while it asks, else
@@ -301,10 +302,10 @@ func (m *logViewer) statusLine() string {
 	}
 	switch {
 	case m.searchSeq != 0:
-		what := fmt.Sprintf("searching for %s… %s scanned", quoteQuery(m.query), fmtBytes(m.scanned))
+		what := fmt.Sprintf("searching for %s… %s scanned", quoteQuery(m.query), kit.Bytes(m.scanned))
 		parts = append(parts, st.Info.Render(what)+st.Dim.Render(" (esc stops)"))
 	case m.match != nil:
-		parts = append(parts, st.Dim.Render(fmt.Sprintf("%s at %s · n/N for more", quoteQuery(m.query), fmtBytes(m.match.off))))
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("%s at %s · n/N for more", quoteQuery(m.query), kit.Bytes(m.match.off))))
 	case m.query != (api.LogQuery{}):
 		parts = append(parts, st.Dim.Render(quoteQuery(m.query)))
 	}

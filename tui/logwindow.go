@@ -3,6 +3,8 @@ package tui
 import (
 	"bytes"
 	"sort"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // logWindow is the part of a log the viewer holds: contiguous bytes of the
@@ -48,7 +50,7 @@ func (w *logWindow) lineAt(off int64) int {
 	}
 	rel := off - w.start
 	i := sort.Search(len(w.lines), func(i int) bool { return int64(w.lines[i]) > rel }) - 1
-	return clamp(i, 0, len(w.lines)-1)
+	return kit.Clamp(i, 0, len(w.lines)-1)
 }
 
 // dropHead removes a partial first line: the bytes of data (read at off)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // metricsTab is the detail's Metrics tab: the job's latest figures and
@@ -152,14 +153,14 @@ func (t *metricsTab) View(d *jobData) string {
 	}
 	lines := metricsLines(t.env.styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loading,
 		hour: t.hour, now: t.env.now}, t.width, t.height)
-	t.offset = clamp(t.offset, 0, max(len(lines)-t.height, 0))
+	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
 	end := min(t.offset+t.height, len(lines))
 	return strings.Join(lines[t.offset:end], "\n")
 }
 
 // metricsLines renders the tab: a summary of the latest figures, then the
 // charts (two side by side on a wide terminal), then the vertices.
-func metricsLines(st *Styles, v metricsView, w, h int) []string {
+func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 	dim := func(s string) []string { return []string{"", " " + st.Dim.Render(s)} }
 	switch {
 	case v.series == nil && v.err != nil:
@@ -181,19 +182,19 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 	// Summary: the figures an on-call engineer looks for first.
 	sep := st.Dim.Render(" · ")
 	out = append(out, " "+strings.Join([]string{
-		"in " + st.Bold.Render(fmtRate(p.RecordsIn)+"/s"),
-		"out " + st.Bold.Render(fmtRate(p.RecordsOut)+"/s"),
-		"watermark delay " + unknownOr(p.WatermarkDelay >= 0, func() string { return fmtDuration(p.WatermarkDelay) }),
-		"lag " + unknownOr(p.Lag >= 0, func() string { return fmtRate(p.Lag) + " records" }),
+		"in " + st.Bold.Render(kit.Rate(p.RecordsIn)+"/s"),
+		"out " + st.Bold.Render(kit.Rate(p.RecordsOut)+"/s"),
+		"watermark delay " + unknownOr(p.WatermarkDelay >= 0, func() string { return kit.Duration(p.WatermarkDelay) }),
+		"lag " + unknownOr(p.Lag >= 0, func() string { return kit.Rate(p.Lag) + " records" }),
 		"busy " + fmtPercent(p.Busy),
 	}, sep))
-	bp := fmtBackpressure(p.Backpressure)
+	bp := kit.Backpressure(p.Backpressure)
 	if p.BackpressureVertex != "" {
-		bp += " at " + truncate(p.BackpressureVertex, 32)
+		bp += " at " + kit.Truncate(p.BackpressureVertex, 32)
 	}
 	ck := "none completed"
 	if p.CheckpointAge >= 0 {
-		ck = fmt.Sprintf("%s · %s · %s ago", fmtDuration(p.CheckpointDuration), fmtBytes(p.CheckpointSize), fmtAge(p.CheckpointAge+v.now.Sub(p.At)))
+		ck = fmt.Sprintf("%s · %s · %s ago", kit.Duration(p.CheckpointDuration), kit.Bytes(p.CheckpointSize), kit.Age(p.CheckpointAge+v.now.Sub(p.At)))
 	}
 	failed := fmt.Sprintf("%d failed", p.FailedCheckpoints)
 	if p.FailedInARow > 0 {
@@ -205,13 +206,13 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 	if v.hour {
 		window = "last hour, by minute (worst backpressure, delay and lag of each minute)"
 	}
-	asOf := fmt.Sprintf("as of %s · %s", fmtAgo(v.now, p.At), window)
+	asOf := fmt.Sprintf("as of %s · %s", kit.Ago(v.now, p.At), window)
 	if c := s.Cluster; c != nil {
-		asOf = fmt.Sprintf("%d TaskManagers · %d of %d slots free · Flink %s · ", c.TaskManagers, c.SlotsFree, c.SlotsTotal, orDash(c.FlinkVersion)) + asOf
+		asOf = fmt.Sprintf("%d TaskManagers · %d of %d slots free · Flink %s · ", c.TaskManagers, c.SlotsFree, c.SlotsTotal, kit.OrDash(c.FlinkVersion)) + asOf
 	}
 	out = append(out, " "+st.Dim.Render(asOf))
 	if s.LastError != "" {
-		out = append(out, " "+st.Warn.Render("⚠ last collection failed: "+truncate(s.LastError, max(w-30, 20))))
+		out = append(out, " "+st.Warn.Render("⚠ last collection failed: "+kit.Truncate(s.LastError, max(w-30, 20))))
 	}
 	out = append(out, "")
 
@@ -234,8 +235,8 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 	}
 	line := st.ChartLine
 	charts := []chartSpec{
-		{title: "records in/s (sources)", label: fmtRate, points: series(func(x api.MetricPoint) float64 { return x.RecordsIn }), line: line},
-		{title: "records out/s (sinks)", label: fmtRate, points: series(func(x api.MetricPoint) float64 { return x.RecordsOut }), line: line},
+		{title: "records in/s (sources)", label: kit.Rate, points: series(func(x api.MetricPoint) float64 { return x.RecordsIn }), line: line},
+		{title: "records out/s (sinks)", label: kit.Rate, points: series(func(x api.MetricPoint) float64 { return x.RecordsOut }), line: line},
 		{title: "backpressure (worst vertex)", label: fmtPercent, ceil: 0.1, points: series(func(x api.MetricPoint) float64 { return x.Backpressure }), line: st.ChartAlert},
 		{title: "watermark delay", label: fmtSeconds, ceil: 1, points: series(func(x api.MetricPoint) float64 { return seconds(x.WatermarkDelay) }), line: line},
 		{title: "checkpoint duration", label: fmtSeconds, ceil: 1, points: series(func(x api.MetricPoint) float64 {
@@ -245,7 +246,7 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 			return x.CheckpointDuration.Seconds()
 		}), line: line},
 		// Sizes are charted in MiB, so the axis rounds to binary sizes.
-		{title: "checkpoint size", label: func(mib float64) string { return fmtBytes(int64(mib * (1 << 20))) }, ceil: 1.0 / 1024,
+		{title: "checkpoint size", label: func(mib float64) string { return kit.Bytes(int64(mib * (1 << 20))) }, ceil: 1.0 / 1024,
 			points: series(func(x api.MetricPoint) float64 {
 				if x.CheckpointAge < 0 {
 					return -1
@@ -253,14 +254,14 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 				return float64(x.CheckpointSize) / (1 << 20)
 			}), line: line},
 		{title: "busy (worst vertex)", label: fmtPercent, ceil: 0.1, points: series(func(x api.MetricPoint) float64 { return x.Busy }), line: line},
-		{title: "consumer lag (records)", label: fmtRate, ceil: 10, points: series(func(x api.MetricPoint) float64 { return x.Lag }), line: st.ChartAlert},
+		{title: "consumer lag (records)", label: kit.Rate, ceil: 10, points: series(func(x api.MetricPoint) float64 { return x.Lag }), line: st.ChartAlert},
 	}
 	cols := 1
 	if w >= 100 {
 		cols = 2
 	}
 	chartW := (w - 1) / cols
-	chartH := clamp((h-len(out))/2, 6, 12)
+	chartH := kit.Clamp((h-len(out))/2, 6, 12)
 	for i := 0; i < len(charts); i += cols {
 		row := make([][]string, 0, cols)
 		for c := 0; c < cols && i+c < len(charts); c++ {
@@ -274,7 +275,7 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 				if c > 0 {
 					b.WriteString(" ")
 				}
-				b.WriteString(fit(lines[r], chartW))
+				b.WriteString(kit.Fit(lines[r], chartW))
 			}
 			out = append(out, b.String())
 		}
@@ -293,16 +294,16 @@ func metricsLines(st *Styles, v metricsView, w, h int) []string {
 			case x.Sink:
 				name += " (sink)"
 			}
-			wm := unknownOr(x.WatermarkDelay >= 0, func() string { return fmtDuration(x.WatermarkDelay) })
-			out = append(out, fmt.Sprintf("  %-40s %4d %9s %9s %6s %s %10s", truncate(name, 40), x.Parallelism, fmtRate(x.RecordsIn),
-				fmtRate(x.RecordsOut), fmtPercent(x.Busy), bpStyle(st, x.Backpressure).Render(fmt.Sprintf("%6s", fmtPercent(x.Backpressure))), wm))
+			wm := unknownOr(x.WatermarkDelay >= 0, func() string { return kit.Duration(x.WatermarkDelay) })
+			out = append(out, fmt.Sprintf("  %-40s %4d %9s %9s %6s %s %10s", kit.Truncate(name, 40), x.Parallelism, kit.Rate(x.RecordsIn),
+				kit.Rate(x.RecordsOut), fmtPercent(x.Busy), bpStyle(st, x.Backpressure).Render(fmt.Sprintf("%6s", fmtPercent(x.Backpressure))), wm))
 		}
 	}
 	return out
 }
 
 // bpStyle colours backpressure by Flink's levels: high is an alarm.
-func bpStyle(st *Styles, ratio float64) interface{ Render(...string) string } {
+func bpStyle(st *kit.Styles, ratio float64) interface{ Render(...string) string } {
 	switch {
 	case ratio > 0.5:
 		return st.Error
@@ -316,12 +317,12 @@ func fmtPercent(r float64) string { return fmt.Sprintf("%d%%", int(math.Round(r*
 
 // fmtSeconds renders a duration given in seconds, for chart axes.
 func fmtSeconds(s float64) string {
-	return fmtDuration(time.Duration(s * float64(time.Second)))
+	return kit.Duration(time.Duration(s * float64(time.Second)))
 }
 
 func unknownOr(known bool, f func() string) string {
 	if !known {
-		return noValue
+		return kit.NoValue
 	}
 	return f()
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 func visibleIDs(h *harness) []string {
@@ -133,7 +134,7 @@ func TestSparklineInTheJobsTable(t *testing.T) {
 }
 
 func TestChartAxesAndUnits(t *testing.T) {
-	st := DarkStyles()
+	st := kit.DarkStyles()
 	now := testNow
 	var pts []chartPoint
 	for i := 0; i <= 60; i++ {
@@ -143,11 +144,11 @@ func TestChartAxesAndUnits(t *testing.T) {
 		}
 		pts = append(pts, chartPoint{at: now.Add(-time.Duration(60-i) * 5 * time.Second), v: v})
 	}
-	lines := renderChart(st, chartSpec{title: "records in/s", label: fmtRate, points: pts, from: now.Add(-5 * time.Minute), to: now, line: st.ChartLine}, 60, 8)
+	lines := renderChart(st, chartSpec{title: "records in/s", label: kit.Rate, points: pts, from: now.Add(-5 * time.Minute), to: now, line: st.ChartLine}, 60, 8)
 	plain := make([]string, len(lines))
 	for i, l := range lines {
 		plain[i] = stripped(l)
-		if w := width(lines[i]); w > 60 {
+		if w := kit.Width(lines[i]); w > 60 {
 			t.Errorf("line %d is %d cells wide", i, w)
 		}
 	}
@@ -168,7 +169,7 @@ func TestChartAxesAndUnits(t *testing.T) {
 		t.Errorf("the line is not where its values are:\n%s", strings.Join(plain, "\n"))
 	}
 	// Unknown values are a gap, and a series of them says so.
-	gap := renderChart(st, chartSpec{title: "lag", label: fmtRate, points: []chartPoint{{now, -1}}, from: now.Add(-time.Minute), to: now, line: st.ChartLine}, 40, 5)
+	gap := renderChart(st, chartSpec{title: "lag", label: kit.Rate, points: []chartPoint{{now, -1}}, from: now.Add(-time.Minute), to: now, line: st.ChartLine}, 40, 5)
 	if !strings.Contains(stripped(gap[0]), "not reported") {
 		t.Errorf("an unreported figure: %q", stripped(gap[0]))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // The root's part in live metrics and alerts: it declares to the service
@@ -149,7 +150,7 @@ func (m *Model) observe(msg tea.Msg) tea.Cmd {
 }
 
 // alertBadge is the header's count of firing alerts, "" when none fire.
-func alertBadge(st *Styles, firing []model.Alert, level int) string {
+func alertBadge(st *kit.Styles, firing []model.Alert, level int) string {
 	n := len(firing)
 	if n == 0 {
 		return ""

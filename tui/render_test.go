@@ -10,48 +10,27 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
-
-func TestFmtAge(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Second, "0s"},
-		{0, "0s"},
-		{9 * time.Second, "9s"},
-		{59 * time.Second, "59s"},
-		{time.Minute, "1m"},
-		{14*time.Minute + 59*time.Second, "14m"},
-		{time.Hour, "1h"},
-		{3*time.Hour + 12*time.Minute, "3h12m"},
-		{24 * time.Hour, "1d"},
-		{76 * time.Hour, "3d4h"},
-	} {
-		if got := fmtAge(tc.d); got != tc.want {
-			t.Errorf("fmtAge(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-}
 
 func TestFmtFigures(t *testing.T) {
 	for _, tc := range []struct {
 		got, want string
 	}{
-		{fmtRate(0), "0"},
-		{fmtRate(850.4), "850"},
-		{fmtRate(3100), "3.1k"},
-		{fmtRate(48000), "48.0k"},
-		{fmtRate(1.25e6), "1.2M"},
-		{fmtBackpressure(0.04), "░ 4%"},
-		{fmtBackpressure(0.31), "▒ 31%"},
-		{fmtBackpressure(0.87), "█ 87%"},
-		{fmtBytes(512), "512 B"},
-		{fmtBytes(38 << 20), "38.0 MiB"},
-		{fmtDuration(340 * time.Millisecond), "340ms"},
-		{fmtDuration(1200 * time.Millisecond), "1.2s"},
-		{shortID("3f9c0d1e2b3a4c5d6e7f8091a2b3a21e", 4), "3f9c…a21e"},
-		{shortID("abc", 4), "abc"},
+		{kit.Rate(0), "0"},
+		{kit.Rate(850.4), "850"},
+		{kit.Rate(3100), "3.1k"},
+		{kit.Rate(48000), "48.0k"},
+		{kit.Rate(1.25e6), "1.2M"},
+		{kit.Backpressure(0.04), "░ 4%"},
+		{kit.Backpressure(0.31), "▒ 31%"},
+		{kit.Backpressure(0.87), "█ 87%"},
+		{kit.Bytes(512), "512 B"},
+		{kit.Bytes(38 << 20), "38.0 MiB"},
+		{kit.Duration(340 * time.Millisecond), "340ms"},
+		{kit.Duration(1200 * time.Millisecond), "1.2s"},
+		{kit.ShortID("3f9c0d1e2b3a4c5d6e7f8091a2b3a21e", 4), "3f9c…a21e"},
+		{kit.ShortID("abc", 4), "abc"},
 		{lastPathPart("hdfs:///flink/sp/x/savepoint-7f3a21/"), "savepoint-7f3a21"},
 	} {
 		if tc.got != tc.want {
@@ -179,36 +158,6 @@ func TestLessFuncIsTotalAndStable(t *testing.T) {
 	}
 }
 
-func TestStateColours(t *testing.T) {
-	for _, st := range []*Styles{DarkStyles(), LightStyles()} {
-		for _, tc := range []struct {
-			state model.JobState
-			flink string
-			want  func() string
-		}{
-			{model.StateRunning, "RUNNING", func() string { return st.StateRunning.Render("x") }},
-			{model.StateRunning, "RESTARTING", func() string { return st.StateDeploying.Render("x") }},
-			{model.StateFailed, "", func() string { return st.StateFailed.Render("x") }},
-			{model.StateDeployFailed, "", func() string { return st.StateFailed.Render("x") }},
-			{model.StateDeploying, "", func() string { return st.StateDeploying.Render("x") }},
-			{model.StateDeploySucceeded, "", func() string { return st.StateDeploying.Render("x") }},
-			{model.StateFinished, "", func() string { return st.StateFinal.Render("x") }},
-			{model.StateKilled, "", func() string { return st.StateFinal.Render("x") }},
-			{model.StateNone, "", func() string { return st.StateCreated.Render("x") }},
-		} {
-			if got := st.JobState(tc.state, tc.flink).Render("x"); got != tc.want() {
-				t.Errorf("dark=%v %s/%s renders %q, want %q", st.Dark, tc.state, tc.flink, got, tc.want())
-			}
-		}
-		if st.StateRunning.Render("x") == st.StateFailed.Render("x") {
-			t.Errorf("dark=%v: RUNNING and FAILED look the same", st.Dark)
-		}
-	}
-	if DarkStyles().StateRunning.Render("x") == LightStyles().StateRunning.Render("x") {
-		t.Error("the light theme uses the dark theme's green")
-	}
-}
-
 func TestParseQuery(t *testing.T) {
 	jobs := []api.JobView{
 		{Job: model.Job{ID: "j1", Name: "orders-enrich", Cluster: "prod", State: model.StateRunning, Kind: model.KindSQL, AppID: "application_1_0042"}},
@@ -333,7 +282,7 @@ func TestCommandCells(t *testing.T) {
 }
 
 func TestHeaderShedsDetailToFit(t *testing.T) {
-	st := DarkStyles()
+	st := kit.DarkStyles()
 	d := headerData{
 		context: "demo",
 		clusters: []api.ClusterStatus{

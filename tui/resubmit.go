@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // resubmitDialog picks where a resubmitted job restores from: its latest
@@ -48,7 +49,7 @@ func newResubmitDialog(e *env, j model.Job, history []model.RestorePoint) (*resu
 func (d *resubmitDialog) options() []restoreOption {
 	now := d.env.now
 	line := func(label string, rp *model.RestorePoint) string {
-		return fmt.Sprintf("%-18s %-11s %s", label, fmtAgo(now, rp.Time), rp.Path)
+		return fmt.Sprintf("%-18s %-11s %s", label, kit.Ago(now, rp.Time), rp.Path)
 	}
 	var out []restoreOption
 	seen := map[string]bool{}
@@ -95,7 +96,7 @@ func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 		case key.Matches(msg, k.Cancel):
 			return nil, nil
 		case key.Matches(msg, k.Confirm):
-			o := opts[clamp(d.cursor, 0, len(opts)-1)]
+			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
 			return nil, send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job}, restore: o.choice, path: o.path})
 		default:
 			listNav(k, msg, &d.cursor, len(opts), 5)
@@ -116,19 +117,19 @@ func (d *resubmitDialog) View(width, height int) string {
 	}
 	// Keep the cursor visible when the history is long.
 	room := max(height-10, 3)
-	first := scrollTo(d.cursor, 0, room, len(opts))
+	first := kit.ScrollTo(d.cursor, 0, room, len(opts))
 	for i := first; i < min(first+room, len(opts)); i++ {
 		l := "  " + opts[i].label
 		if i == d.cursor {
-			l = st.Cursor.Render(fit("▸ "+opts[i].label, inner))
+			l = st.Cursor.Render(kit.Fit("▸ "+opts[i].label, inner))
 		}
-		lines = append(lines, truncate(l, inner))
+		lines = append(lines, kit.Truncate(l, inner))
 	}
 	switch {
 	case d.loading:
 		lines = append(lines, st.Dim.Render("loading restore point history…"))
 	case d.loadErr != nil:
-		lines = append(lines, wrap(st.Error.Render("✖ "+d.loadErr.Error()), inner)...)
+		lines = append(lines, kit.Wrap(st.Error.Render("✖ "+d.loadErr.Error()), inner)...)
 	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui/kit"
 )
 
 // screen is one view on the root model's stack. Update returns the screen
@@ -55,30 +56,6 @@ func listNav(k keyMap, msg tea.KeyPressMsg, cursor *int, n, page int) bool {
 	default:
 		return false
 	}
-	*cursor = clamp(*cursor, 0, n-1)
+	*cursor = kit.Clamp(*cursor, 0, n-1)
 	return true
-}
-
-func clamp(v, lo, hi int) int {
-	if v > hi {
-		v = hi
-	}
-	if v < lo {
-		v = lo
-	}
-	return v
-}
-
-// scrollTo keeps cursor within the window [offset, offset+page).
-func scrollTo(cursor, offset, page, n int) int {
-	if page <= 0 {
-		return 0
-	}
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+page {
-		offset = cursor - page + 1
-	}
-	return clamp(offset, 0, max(n-page, 0))
 }

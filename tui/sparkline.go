@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // sparkRunes are the eight heights of a sparkline cell.
@@ -39,7 +41,7 @@ func sparkline(values []float64, width int) string {
 		case hi > lo:
 			i = int(math.Round((v - lo) / (hi - lo) * float64(len(sparkRunes)-1)))
 		}
-		b.WriteRune(sparkRunes[clamp(i, 0, len(sparkRunes)-1)])
+		b.WriteRune(sparkRunes[kit.Clamp(i, 0, len(sparkRunes)-1)])
 	}
 	return b.String()
 }
@@ -47,7 +49,7 @@ func sparkline(values []float64, width int) string {
 // sparkRate is the IN/s text: the sparkline, then the rate padded so that
 // the sparklines of every row line up.
 func sparkRate(spark []float64, rate float64) string {
-	return sparkline(spark, sparkCells) + " " + fmt.Sprintf("%5s", fmtRate(rate))
+	return sparkline(spark, sparkCells) + " " + fmt.Sprintf("%5s", kit.Rate(rate))
 }
 
 // sparkInWidth is the IN/s column's width with a sparkline: the cells, a
@@ -92,7 +94,7 @@ func hasColumn(l *layout, c column) bool {
 // inCell fits the IN/s text to its column: the sparkline goes when the
 // column is too narrow for it, the rate stays.
 func inCell(s string, w int) string {
-	if width(s) <= w {
+	if kit.Width(s) <= w {
 		return s
 	}
 	if i := strings.LastIndexByte(s, ' '); i >= 0 {

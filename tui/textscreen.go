@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // textScreen shows read-only text with scrolling: raw JSON, a command's log.
@@ -34,7 +35,7 @@ func (m *textScreen) FullHelp() [][]key.Binding            { return m.env.keys.t
 func (m *textScreen) page() int                            { return max(m.height-2, 1) }
 func (m *textScreen) maxOffset() int                       { return max(len(m.lines)-m.page(), 0) }
 func (m *textScreen) setLines(lines []string)              { m.lines = lines; m.clampOffset() }
-func (m *textScreen) clampOffset()                         { m.offset = clamp(m.offset, 0, m.maxOffset()) }
+func (m *textScreen) clampOffset()                         { m.offset = kit.Clamp(m.offset, 0, m.maxOffset()) }
 func (m *textScreen) atEnd() bool                          { return m.offset >= m.maxOffset() }
 func (m *textScreen) Update(msg tea.Msg) (screen, tea.Cmd) { return m, m.update(msg) }
 
@@ -59,7 +60,7 @@ func (m *textScreen) View() string {
 	if len(m.lines) > m.page() {
 		note = fmt.Sprintf("%d–%d/%d", m.offset+1, end, len(m.lines))
 	}
-	return box(m.env.styles, m.env.styles.Title.Render(m.title), note, m.lines[m.offset:end], m.width, m.height)
+	return kit.Box(m.env.styles, m.env.styles.Title.Render(m.title), note, m.lines[m.offset:end], m.width, m.height)
 }
 
 // logScreen is a command's log, kept current while the command runs.
@@ -76,9 +77,9 @@ func newLogScreen(e *env, c model.Command) *logScreen {
 }
 
 // commandLogLines renders a command's log with its outcome first.
-func commandLogLines(st *Styles, c model.Command, now time.Time) []string {
+func commandLogLines(st *kit.Styles, c model.Command, now time.Time) []string {
 	lines := []string{
-		fmt.Sprintf("%s  %s  attempts %d  by %s", st.CommandState(c.State).Render(c.State.String()), c.Kind, c.Attempts, orDash(c.Issuer)),
+		fmt.Sprintf("%s  %s  attempts %d  by %s", st.CommandState(c.State).Render(c.State.String()), c.Kind, c.Attempts, kit.OrDash(c.Issuer)),
 	}
 	if c.Error != "" {
 		lines = append(lines, st.Error.Render("✖ "+c.Error))
@@ -92,7 +93,7 @@ func commandLogLines(st *Styles, c model.Command, now time.Time) []string {
 	}
 	for _, l := range c.Log {
 		for i, t := range strings.Split(l.Text, "\n") {
-			stamp := fmt.Sprintf("%-12s", clockTime(now, l.Time))
+			stamp := fmt.Sprintf("%-12s", kit.ClockTime(now, l.Time))
 			if i > 0 {
 				stamp = strings.Repeat(" ", 12)
 			}
@@ -100,13 +101,6 @@ func commandLogLines(st *Styles, c model.Command, now time.Time) []string {
 		}
 	}
 	return lines
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return noValue
-	}
-	return s
 }
 
 func (m *logScreen) Update(msg tea.Msg) (screen, tea.Cmd) {

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"image/color"
@@ -218,17 +218,17 @@ func (s *Styles) CommandState(state model.CommandState) lipgloss.Style {
 	return s.StateCreated
 }
 
-// stateLabel is the text of a job's state badge: Flink's RESTARTING shows
+// StateLabel is the text of a job's state badge: Flink's RESTARTING shows
 // through, because "RUNNING" would hide a job that is crash-looping.
-func stateLabel(state model.JobState, flinkState string) string {
+func StateLabel(state model.JobState, flinkState string) string {
 	if state == model.StateRunning && (flinkState == "RESTARTING" || flinkState == "FAILING") {
 		return flinkState
 	}
 	return state.String()
 }
 
-// stateIcon is the glyph that leads a state in the header counts.
-func stateIcon(state model.JobState) string {
+// StateIcon is the glyph that leads a state in the header counts.
+func StateIcon(state model.JobState) string {
 	switch state {
 	case model.StateRunning:
 		return "▲"

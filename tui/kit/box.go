@@ -1,18 +1,18 @@
-package tui
+package kit
 
 import (
 	"strings"
 )
 
-// box draws lines inside a border of exactly w×h cells, with a title on the
+// Box draws lines inside a border of exactly w×h cells, with a title on the
 // left of the top edge and a note on its right, as k9s frames its tables:
 //
 //	┌ Jobs · all clusters ─ filter: state:FAILED ─────── 3/198 ┐
 //
 // Lines are fitted to the inner width; missing lines are blank.
-func box(st *Styles, title, note string, lines []string, w, h int) string {
+func Box(st *Styles, title, note string, lines []string, w, h int) string {
 	if w < 4 || h < 2 {
-		return padLines(strings.Join(lines, "\n"), max(w, 0), max(h, 0))
+		return PadLines(strings.Join(lines, "\n"), max(w, 0), max(h, 0))
 	}
 	inner := w - 2
 	var b strings.Builder
@@ -27,11 +27,11 @@ func box(st *Styles, title, note string, lines []string, w, h int) string {
 	if note != "" {
 		right = " " + note + " "
 	}
-	if width(left)+width(right) > inner {
+	if Width(left)+Width(right) > inner {
 		right = ""
 	}
-	left = truncate(left, inner)
-	fill := inner - width(left) - width(right)
+	left = Truncate(left, inner)
+	fill := inner - Width(left) - Width(right)
 	b.WriteString(st.Border.Render("┌"))
 	b.WriteString(left)
 	b.WriteString(st.Border.Render(strings.Repeat("─", max(fill, 0))))
@@ -43,7 +43,7 @@ func box(st *Styles, title, note string, lines []string, w, h int) string {
 		b.WriteByte('\n')
 		b.WriteString(side)
 		if i < len(lines) {
-			b.WriteString(fit(lines[i], inner))
+			b.WriteString(Fit(lines[i], inner))
 		} else {
 			b.WriteString(strings.Repeat(" ", inner))
 		}
@@ -54,9 +54,9 @@ func box(st *Styles, title, note string, lines []string, w, h int) string {
 	return b.String()
 }
 
-// centered places a short message in the middle of an otherwise empty area,
+// Centered places a short message in the middle of an otherwise empty area,
 // for empty, loading and error states.
-func centered(msg string, w, h int) []string {
+func Centered(msg string, w, h int) []string {
 	lines := strings.Split(msg, "\n")
 	out := make([]string, 0, h)
 	top := max((h-len(lines))/2, 0)
@@ -64,7 +64,7 @@ func centered(msg string, w, h int) []string {
 		out = append(out, "")
 	}
 	for _, l := range lines {
-		pad := max((w-width(l))/2, 0)
+		pad := max((w-Width(l))/2, 0)
 		out = append(out, strings.Repeat(" ", pad)+l)
 	}
 	return out

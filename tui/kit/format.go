@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 // The formatters here are pure: the same input gives the same text, so rows
 // can be table-tested and golden files stay stable.
 
-// noValue stands for a figure that is unknown or does not apply.
-const noValue = "-"
+// NoValue stands for a figure that is unknown or does not apply.
+const NoValue = "-"
 
-// fmtAge renders a duration the way k9s and kubectl do: the two largest
+// Age renders a duration the way k9s and kubectl do: the two largest
 // units, compact ("9s", "14m", "3h12m", "3d4h").
-func fmtAge(d time.Duration) string {
+func Age(d time.Duration) string {
 	if d < 0 {
 		d = 0
 	}
@@ -41,25 +41,25 @@ func fmtAge(d time.Duration) string {
 	}
 }
 
-// fmtSince is fmtAge of now − t, or "-" for a zero time.
-func fmtSince(now, t time.Time) string {
+// Since is Age of now − t, or "-" for a zero time.
+func Since(now, t time.Time) string {
 	if t.IsZero() {
-		return noValue
+		return NoValue
 	}
-	return fmtAge(now.Sub(t))
+	return Age(now.Sub(t))
 }
 
-// fmtAgo is fmtSince with " ago", for prose.
-func fmtAgo(now, t time.Time) string {
+// Ago is Since with " ago", for prose.
+func Ago(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
-	return fmtAge(now.Sub(t)) + " ago"
+	return Age(now.Sub(t)) + " ago"
 }
 
-// fmtRate renders records per second with a metric suffix: "850", "3.1k",
+// Rate renders records per second with a metric suffix: "850", "3.1k",
 // "48.0k", "1.2M".
-func fmtRate(v float64) string {
+func Rate(v float64) string {
 	switch {
 	case v <= 0 || math.IsNaN(v):
 		return "0"
@@ -72,8 +72,8 @@ func fmtRate(v float64) string {
 	}
 }
 
-// fmtBytes renders a size in binary units.
-func fmtBytes(n int64) string {
+// Bytes renders a size in binary units.
+func Bytes(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
@@ -86,10 +86,10 @@ func fmtBytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
-// fmtBackpressure renders Flink's backpressure ratio with Flink's own levels
+// Backpressure renders Flink's backpressure ratio with Flink's own levels
 // (OK ≤ 10 %, LOW ≤ 50 %, HIGH above) as a shade, so the eye finds the
 // problem without reading numbers.
-func fmtBackpressure(ratio float64) string {
+func Backpressure(ratio float64) string {
 	pct := int(math.Round(ratio * 100))
 	switch {
 	case ratio > 0.5:
@@ -101,29 +101,29 @@ func fmtBackpressure(ratio float64) string {
 	}
 }
 
-// fmtDuration renders a short duration with sub-second precision ("1.2s", "340ms").
-func fmtDuration(d time.Duration) string {
+// Duration renders a short duration with sub-second precision ("1.2s", "340ms").
+func Duration(d time.Duration) string {
 	if d < time.Second {
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	}
 	if d < time.Minute {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
-	return fmtAge(d)
+	return Age(d)
 }
 
-// shortID keeps the head and tail of a long id ("3f9c…a21e").
-func shortID(s string, keep int) string {
+// ShortID keeps the head and tail of a long id ("3f9c…a21e").
+func ShortID(s string, keep int) string {
 	if len(s) <= 2*keep+1 {
 		return s
 	}
 	return s[:keep] + "…" + s[len(s)-keep:]
 }
 
-// width is the number of cells s takes. Most cells are plain ASCII, whose
+// Width is the number of cells s takes. Most cells are plain ASCII, whose
 // width is their length; only the others pay for grapheme segmentation,
 // which is most of a frame's cost otherwise.
-func width(s string) int {
+func Width(s string) int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 0x80 || c == 0x1b || c < 0x20 {
 			return ansi.StringWidth(s)
@@ -132,43 +132,43 @@ func width(s string) int {
 	return len(s)
 }
 
-// fit pads or truncates s (which may carry ANSI styles) to exactly w cells.
-func fit(s string, w int) string {
+// Fit pads or truncates s (which may carry ANSI styles) to exactly w cells.
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := width(s)
+	sw := Width(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
 	}
 	return s + strings.Repeat(" ", w-sw)
 }
 
-// fitRight is fit with the text aligned right.
-func fitRight(s string, w int) string {
+// FitRight is Fit with the text aligned right.
+func FitRight(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := width(s)
+	sw := Width(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
 	}
 	return strings.Repeat(" ", w-sw) + s
 }
 
-// truncate cuts s to at most w cells.
-func truncate(s string, w int) string {
+// Truncate cuts s to at most w cells.
+func Truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if width(s) <= w {
+	if Width(s) <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
 }
 
-// firstLine is the first line of s, marked when more follow.
-func firstLine(s string) string {
+// FirstLine is the first line of s, marked when more follow.
+func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return strings.TrimSpace(s[:i]) + " …"
@@ -176,18 +176,54 @@ func firstLine(s string) string {
 	return s
 }
 
-// padLines makes s exactly h lines of width w, so that the frame below it
+// PadLines makes s exactly h lines of width w, so that the frame below it
 // never moves.
-func padLines(s string, w, h int) string {
+func PadLines(s string, w, h int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		lines[i] = fit(l, w)
+		lines[i] = Fit(l, w)
 	}
 	for len(lines) < h {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Wrap breaks prose into lines of at most w cells.
+func Wrap(s string, w int) []string {
+	if w <= 0 {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+}
+
+// ClockTime renders a timestamp for history lists: the time alone when it is
+// today, the date too when it is not.
+func ClockTime(now, t time.Time) string {
+	if t.IsZero() {
+		return NoValue
+	}
+	t = t.In(now.Location())
+	y1, m1, d1 := now.Date()
+	if y2, m2, d2 := t.Date(); y1 == y2 && m1 == m2 && d1 == d2 {
+		return t.Format("15:04:05")
+	}
+	return t.Format("Jan 02 15:04")
+}
+
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func OrDash(s string) string {
+	if s == "" {
+		return NoValue
+	}
+	return s
 }
