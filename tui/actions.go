@@ -9,6 +9,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // The action flow, shared by every screen: a screen sends startActionMsg;
@@ -55,20 +56,20 @@ func actionBlocked(kind model.CommandKind, j model.Job) string {
 
 // actionFor maps a key to the action it starts on a job in state s. Restart
 // of a job that never ran is its first submit.
-func actionFor(k keyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKind, bool) {
+func actionFor(k kit.KeyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKind, bool) {
 	switch {
-	case key.Matches(msg, k.Pause):
+	case key.Matches(msg, k.Action.Pause):
 		return model.CmdPause, true
-	case key.Matches(msg, k.Kill):
+	case key.Matches(msg, k.Action.Kill):
 		return model.CmdKill, true
-	case key.Matches(msg, k.Restart):
+	case key.Matches(msg, k.Action.Restart):
 		if s == model.StateNone {
 			return model.CmdSubmit, true
 		}
 		return model.CmdRestart, true
-	case key.Matches(msg, k.Resubmit):
+	case key.Matches(msg, k.Action.Resubmit):
 		return model.CmdResubmit, true
-	case key.Matches(msg, k.Savepoint):
+	case key.Matches(msg, k.Action.Savepoint):
 		return model.CmdSavepoint, true
 	}
 	return 0, false
@@ -76,9 +77,9 @@ func actionFor(k keyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKi
 
 // allActionKeys is the keymap with every action enabled, to recognise an
 // action key that read-only mode disabled.
-var allActionKeys = newKeyMap(false)
+var allActionKeys = kit.AllKeys
 
-func isActionKey(k keyMap, msg tea.KeyPressMsg) bool {
+func isActionKey(k kit.KeyMap, msg tea.KeyPressMsg) bool {
 	_, ok := actionFor(k, msg, model.StateRunning)
 	return ok
 }

@@ -33,15 +33,15 @@ func newAdoptDialog(e *env, cluster string, app api.Application) *adoptDialog {
 }
 
 func (d *adoptDialog) ShortHelp() []key.Binding {
-	return []key.Binding{d.env.keys.Confirm, d.env.keys.Cancel}
+	return []key.Binding{d.env.keys.Form.Confirm, d.env.keys.Form.Cancel}
 }
 
 func (d *adoptDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, d.env.keys.Cancel):
+		case key.Matches(k, d.env.keys.Form.Cancel):
 			return nil, nil
-		case key.Matches(k, d.env.keys.Confirm):
+		case key.Matches(k, d.env.keys.Form.Confirm):
 			name := strings.TrimSpace(d.name.Value())
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(

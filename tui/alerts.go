@@ -70,8 +70,8 @@ func (m *alertsScreen) load() tea.Cmd {
 
 func (m *alertsScreen) Title() string             { return "Alerts" }
 func (m *alertsScreen) Capturing() bool           { return false }
-func (m *alertsScreen) ShortHelp() []key.Binding  { return m.env.keys.alertsShort() }
-func (m *alertsScreen) FullHelp() [][]key.Binding { return m.env.keys.alertsFull() }
+func (m *alertsScreen) ShortHelp() []key.Binding  { return alertsShort(m.env.keys) }
+func (m *alertsScreen) FullHelp() [][]key.Binding { return alertsFull(m.env.keys) }
 func (m *alertsScreen) page() int                 { return max(m.height-3, 1) }
 
 func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
@@ -106,9 +106,9 @@ func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return m, nil
 		}
 		switch {
-		case key.Matches(msg, k.Refresh):
+		case key.Matches(msg, k.Nav.Refresh):
 			return m, m.load()
-		case key.Matches(msg, k.Enter):
+		case key.Matches(msg, k.Nav.Enter):
 			if m.cursor >= len(m.alerts) {
 				return m, nil
 			}

@@ -383,7 +383,7 @@ func (m *Model) setTheme(dark bool) {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
-	if key.Matches(msg, k.ForceQuit) {
+	if key.Matches(msg, k.Global.ForceQuit) {
 		if s, ok := m.top().(interrupter); ok && m.dialog == nil {
 			if cmd, handled := s.interrupt(); handled {
 				return cmd
@@ -406,17 +406,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Global.Quit):
 		return tea.Quit
-	case key.Matches(msg, k.Help):
+	case key.Matches(msg, k.Global.Help):
 		if _, ok := top.(*helpScreen); ok {
 			m.pop()
 			return nil
 		}
 		return m.push(newHelpScreen(m.env, top), nil)
-	case key.Matches(msg, k.Command):
+	case key.Matches(msg, k.Global.Command):
 		return m.cmd.open(completions(m.clusterNames(), m.jobNames()))
-	case key.Matches(msg, k.Back) && len(m.stack) > 1:
+	case key.Matches(msg, k.Global.Back) && len(m.stack) > 1:
 		m.pop()
 		return nil
 	}
@@ -552,11 +552,11 @@ func (m *Model) footer() string {
 	case m.dialog != nil:
 		keys = m.dialog.ShortHelp()
 	case m.cmd.active:
-		keys = m.env.keys.commandLineShort()
+		keys = commandLineShort(m.env.keys)
 	default:
 		keys = m.top().ShortHelp()
 		if !m.top().Capturing() {
-			tail = shortHelp(m.env.styles.Help, []key.Binding{m.env.keys.Help}, m.width)
+			tail = shortHelp(m.env.styles.Help, []key.Binding{m.env.keys.Global.Help}, m.width)
 		}
 	}
 	prefix := ""

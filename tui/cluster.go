@@ -45,8 +45,8 @@ func (m *clusterScreen) load() tea.Cmd {
 
 func (m *clusterScreen) Title() string             { return "Cluster " + m.name }
 func (m *clusterScreen) Capturing() bool           { return false }
-func (m *clusterScreen) ShortHelp() []key.Binding  { return m.env.keys.clusterShort() }
-func (m *clusterScreen) FullHelp() [][]key.Binding { return m.env.keys.clusterFull() }
+func (m *clusterScreen) ShortHelp() []key.Binding  { return clusterShort(m.env.keys) }
+func (m *clusterScreen) FullHelp() [][]key.Binding { return clusterFull(m.env.keys) }
 
 func (m *clusterScreen) apps() []api.Application {
 	if m.ov == nil {
@@ -99,14 +99,14 @@ func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Refresh):
+	case key.Matches(msg, k.Nav.Refresh):
 		return m.load()
-	case key.Matches(msg, k.NextCluster), key.Matches(msg, k.PrevCluster):
+	case key.Matches(msg, k.Cluster.Next), key.Matches(msg, k.Cluster.Prev):
 		if len(m.names) < 2 {
 			return nil
 		}
 		step := 1
-		if key.Matches(msg, k.PrevCluster) {
+		if key.Matches(msg, k.Cluster.Prev) {
 			step = len(m.names) - 1
 		}
 		i := max(slices.Index(m.names, m.name), 0)
@@ -114,13 +114,13 @@ func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.ov, m.err, m.cursor = nil, nil, 0
 		m.loading = false // the answer for the old cluster is dropped by its name
 		return m.load()
-	case key.Matches(msg, k.Adopt):
+	case key.Matches(msg, k.Cluster.Adopt):
 		if m.cursor < len(apps) {
 			return send(adoptMsg{cluster: m.name, app: apps[m.cursor]})
 		}
 		return send(flashMsg{level: flashWarn, text: "adopt: no unmanaged Flink application on " + m.name})
 	}
-	if m.env.readOnly && key.Matches(msg, allActionKeys.Adopt) {
+	if m.env.readOnly && key.Matches(msg, allActionKeys.Cluster.Adopt) {
 		return send(flashMsg{level: flashWarn, text: "read-only: adopting is disabled"})
 	}
 	return nil

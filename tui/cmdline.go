@@ -14,7 +14,7 @@ import (
 // commandLine is the `:` prompt, with tab completion of commands, cluster
 // names and job names.
 type commandLine struct {
-	keys   keyMap
+	keys   kit.KeyMap
 	input  textinput.Model
 	active bool
 }
@@ -60,14 +60,14 @@ func (c *commandLine) close() {
 func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, c.keys.Confirm):
+		case key.Matches(k, c.keys.Form.Confirm):
 			line := strings.TrimSpace(c.input.Value())
 			c.close()
 			if line == "" {
 				return nil
 			}
 			return send(commandLineMsg{line: line})
-		case key.Matches(k, c.keys.Cancel):
+		case key.Matches(k, c.keys.Form.Cancel):
 			c.close()
 			return nil
 		}

@@ -50,8 +50,8 @@ func (m *commandsScreen) load() tea.Cmd {
 
 func (m *commandsScreen) Title() string             { return "Commands" }
 func (m *commandsScreen) Capturing() bool           { return false }
-func (m *commandsScreen) ShortHelp() []key.Binding  { return m.env.keys.commandsShort() }
-func (m *commandsScreen) FullHelp() [][]key.Binding { return m.env.keys.commandsFull() }
+func (m *commandsScreen) ShortHelp() []key.Binding  { return commandsShort(m.env.keys) }
+func (m *commandsScreen) FullHelp() [][]key.Binding { return commandsFull(m.env.keys) }
 func (m *commandsScreen) page() int                 { return max(m.height-3, 1) }
 
 func (m *commandsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
@@ -105,9 +105,9 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		switch {
-		case key.Matches(msg, k.Refresh):
+		case key.Matches(msg, k.Nav.Refresh):
 			return m.load()
-		case key.Matches(msg, k.Enter):
+		case key.Matches(msg, k.Nav.Enter):
 			if m.cursor < len(m.cmds) {
 				return send(pushMsg{s: newLogScreen(m.env, m.cmds[m.cursor])})
 			}

@@ -61,19 +61,19 @@ func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
 func (d *confirmDialog) ShortHelp() []key.Binding {
 	k := d.env.keys
 	if d.phrase != "" {
-		return []key.Binding{k.Confirm, k.Cancel}
+		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
 	}
-	return k.dialogShort()
+	return dialogShort(k)
 }
 
 func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 	k := d.env.keys
 	km, isKey := msg.(tea.KeyPressMsg)
-	if isKey && key.Matches(km, k.Cancel) {
+	if isKey && key.Matches(km, k.Form.Cancel) {
 		return nil, nil
 	}
 	if d.phrase != "" {
-		if isKey && key.Matches(km, k.Confirm) {
+		if isKey && key.Matches(km, k.Form.Confirm) {
 			if strings.TrimSpace(d.input.Value()) != d.phrase {
 				d.miss = true
 				return d, nil
@@ -89,9 +89,9 @@ func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 		return d, nil
 	}
 	switch {
-	case key.Matches(km, k.Toggle):
+	case key.Matches(km, k.Form.Toggle):
 		d.doIt = !d.doIt
-	case key.Matches(km, k.Confirm):
+	case key.Matches(km, k.Form.Confirm):
 		if !d.doIt {
 			return nil, nil
 		}

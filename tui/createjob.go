@@ -92,9 +92,9 @@ func (m *createScreen) fields() []int {
 func (m *createScreen) Title() string   { return "New job" }
 func (m *createScreen) Capturing() bool { return true }
 
-func (m *createScreen) ShortHelp() []key.Binding { return m.env.keys.formShort() }
+func (m *createScreen) ShortHelp() []key.Binding { return formShort(m.env.keys) }
 
-func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{m.env.keys.formShort()} }
+func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{formShort(m.env.keys)} }
 
 func (m *createScreen) current() int { return m.fields()[kit.Clamp(m.focus, 0, len(m.fields())-1)] }
 
@@ -155,23 +155,23 @@ func (m *createScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 func (m *createScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	switch {
-	case key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Form.Cancel):
 		return send(popMsg{})
-	case key.Matches(msg, k.Submit):
+	case key.Matches(msg, k.Form.Submit):
 		return m.submit()
-	case key.Matches(msg, k.NextField):
+	case key.Matches(msg, k.Form.NextField):
 		return m.setFocus(m.focus + 1)
-	case key.Matches(msg, k.PrevField):
+	case key.Matches(msg, k.Form.PrevField):
 		return m.setFocus(m.focus - 1)
 	}
 	switch m.current() {
 	case fieldCluster:
-		if key.Matches(msg, k.Toggle) && len(m.clusters) > 0 {
+		if key.Matches(msg, k.Form.Toggle) && len(m.clusters) > 0 {
 			m.cluster = (m.cluster + 1) % len(m.clusters)
 		}
 		return nil
 	case fieldKind:
-		if key.Matches(msg, k.Toggle) {
+		if key.Matches(msg, k.Form.Toggle) {
 			if m.kind == model.KindSQL {
 				m.kind = model.KindJAR
 			} else {

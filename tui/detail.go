@@ -106,11 +106,11 @@ func (d *detailScreen) Title() string { return d.data.job.Name }
 func (d *detailScreen) Capturing() bool { return d.tabs[d.tab].Capturing() }
 
 func (d *detailScreen) ShortHelp() []key.Binding {
-	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), d.env.keys.detailShort()...)
+	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), detailShort(d.env.keys)...)
 }
 
 func (d *detailScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, d.env.keys.detailFull()...)
+	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, detailFull(d.env.keys)...)
 }
 
 // tabSize is the area under the title, tab bar and rule.
@@ -222,19 +222,19 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.NextTab):
+	case key.Matches(msg, k.Detail.NextTab):
 		return d.show((d.tab + 1) % len(d.tabs))
-	case key.Matches(msg, k.PrevTab):
+	case key.Matches(msg, k.Detail.PrevTab):
 		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
-	case key.Matches(msg, k.Refresh):
+	case key.Matches(msg, k.Nav.Refresh):
 		return d.load()
-	case key.Matches(msg, k.RawJSON):
+	case key.Matches(msg, k.Detail.RawJSON):
 		return send(pushMsg{s: newTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
-	case key.Matches(msg, k.EditSQL):
+	case key.Matches(msg, k.Open.EditSQL):
 		return send(openEditorMsg{job: d.data.job})
-	case key.Matches(msg, k.Metrics):
+	case key.Matches(msg, k.Open.Metrics):
 		return d.selectTab("Metrics")
-	case key.Matches(msg, k.Logs):
+	case key.Matches(msg, k.Open.Logs):
 		return d.selectTab("Logs")
 	}
 	if kind, ok := actionFor(k, msg, d.data.job.State); ok {

@@ -46,7 +46,7 @@ func (t *linesTab) ShortHelp() []key.Binding {
 		if t.title == "Commands" {
 			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log"))}
 		}
-		return []key.Binding{t.env.keys.Restore}
+		return []key.Binding{t.env.keys.Detail.Restore}
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 			return t, nil
 		}
-		if key.Matches(msg, t.env.keys.Enter) {
+		if key.Matches(msg, t.env.keys.Nav.Enter) {
 			if !slices.Contains(sel, t.cursor) {
 				t.cursor = sel[0]
 			}

@@ -92,12 +92,12 @@ func (m *editorScreen) Capturing() bool { return true }
 func (m *editorScreen) ShortHelp() []key.Binding {
 	k := m.env.keys
 	if m.searching {
-		return []key.Binding{k.Confirm, k.EdFindNext, k.EdFindPrev, k.Cancel}
+		return []key.Binding{k.Form.Confirm, k.Editor.FindNext, k.Editor.FindPrev, k.Form.Cancel}
 	}
-	return k.editorShort()
+	return editorShort(k)
 }
 
-func (m *editorScreen) FullHelp() [][]key.Binding { return m.env.keys.editorFull() }
+func (m *editorScreen) FullHelp() [][]key.Binding { return editorFull(m.env.keys) }
 
 // dirty reports unsaved edits. It compares the texts once per change:
 // joining a long script on every frame would cost more than the frame.
@@ -297,106 +297,106 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.searching {
 		return m.searchKey(msg)
 	}
-	if !m.loaded && !key.Matches(msg, k.EdBack) {
+	if !m.loaded && !key.Matches(msg, k.Editor.Back) {
 		return nil
 	}
 	b := m.buf
 	extend := msg.Mod.Contains(tea.ModShift)
 	page := max(m.textHeight()-1, 1)
 	switch {
-	case m.env.readOnly && (key.Matches(msg, allActionKeys.EdSave) || key.Matches(msg, allActionKeys.EdSubmit)):
+	case m.env.readOnly && (key.Matches(msg, allActionKeys.Editor.Save) || key.Matches(msg, allActionKeys.Editor.Submit)):
 		return send(flashMsg{level: flashWarn, text: "read-only: saving and submitting are disabled"})
-	case key.Matches(msg, k.EdBack):
+	case key.Matches(msg, k.Editor.Back):
 		if m.dirty() && m.warned != "esc" {
 			m.warned = "esc"
 			return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, esc again leaves without saving", m.job.Name, m.version+1)})
 		}
 		return send(popMsg{})
-	case key.Matches(msg, k.EdHelp):
+	case key.Matches(msg, k.Editor.Help):
 		return send(pushMsg{s: newHelpScreen(m.env, m)})
-	case key.Matches(msg, k.EdSave):
+	case key.Matches(msg, k.Editor.Save):
 		return m.save()
-	case key.Matches(msg, k.EdSubmit):
+	case key.Matches(msg, k.Editor.Submit):
 		return m.submit()
-	case key.Matches(msg, k.EdDebug):
+	case key.Matches(msg, k.Editor.Debug):
 		return m.debug()
-	case key.Matches(msg, k.EdExternal):
+	case key.Matches(msg, k.Editor.External):
 		return writeEditorFileCmd(m.id, m.job.Name, b.Text())
-	case key.Matches(msg, k.EdVersions):
+	case key.Matches(msg, k.Editor.Versions):
 		s, init := newVersionsScreen(m.env, m.job, b.Text(), m.dirty())
 		return send(pushMsg{s: s, init: init})
-	case key.Matches(msg, k.EdFind):
+	case key.Matches(msg, k.Editor.Find):
 		m.searching, m.searchFrom = true, b.cursor
 		m.search.SetValue(m.query)
 		m.search.CursorEnd()
 		return m.search.Focus()
-	case key.Matches(msg, k.EdFindNext):
+	case key.Matches(msg, k.Editor.FindNext):
 		return m.findNext(false)
-	case key.Matches(msg, k.EdFindPrev):
+	case key.Matches(msg, k.Editor.FindPrev):
 		return m.findNext(true)
-	case key.Matches(msg, k.EdNextProblem):
+	case key.Matches(msg, k.Editor.NextProblem):
 		return m.nextProblem()
-	case key.Matches(msg, k.EdUndo):
+	case key.Matches(msg, k.Editor.Undo):
 		return m.edit(func() { b.undo() })
-	case key.Matches(msg, k.EdRedo):
+	case key.Matches(msg, k.Editor.Redo):
 		return m.edit(func() { b.redo() })
-	case key.Matches(msg, k.EdSelectAll):
+	case key.Matches(msg, k.Editor.SelectAll):
 		b.selectAll()
-	case key.Matches(msg, k.EdCopy):
+	case key.Matches(msg, k.Editor.Copy):
 		return m.copy(false)
-	case key.Matches(msg, k.EdCut):
+	case key.Matches(msg, k.Editor.Cut):
 		return m.copy(true)
-	case key.Matches(msg, k.EdPaste):
+	case key.Matches(msg, k.Editor.Paste):
 		return m.edit(func() { b.insert(m.clipboard, editOther) })
 
-	case key.Matches(msg, k.EdWordLeft):
+	case key.Matches(msg, k.Text.WordLeft):
 		b.moveTo(b.wordLeft(b.cursor), extend, false)
-	case key.Matches(msg, k.EdWordRight):
+	case key.Matches(msg, k.Text.WordRight):
 		b.moveTo(b.wordRight(b.cursor), extend, false)
-	case key.Matches(msg, k.EdDocStart):
+	case key.Matches(msg, k.Text.DocStart):
 		b.moveTo(pos{}, extend, false)
-	case key.Matches(msg, k.EdDocEnd):
+	case key.Matches(msg, k.Text.DocEnd):
 		b.moveTo(pos{len(b.lines) - 1, len(b.lines[len(b.lines)-1])}, extend, false)
-	case key.Matches(msg, k.EdLeft):
+	case key.Matches(msg, k.Text.Left):
 		if from, _, ok := b.selection(); ok && !extend {
 			b.moveTo(from, false, false)
 		} else {
 			b.moveTo(b.left(b.cursor), extend, false)
 		}
-	case key.Matches(msg, k.EdRight):
+	case key.Matches(msg, k.Text.Right):
 		if _, to, ok := b.selection(); ok && !extend {
 			b.moveTo(to, false, false)
 		} else {
 			b.moveTo(b.right(b.cursor), extend, false)
 		}
-	case key.Matches(msg, k.EdUp):
+	case key.Matches(msg, k.Text.Up):
 		b.vertical(-1, extend)
-	case key.Matches(msg, k.EdDown):
+	case key.Matches(msg, k.Text.Down):
 		b.vertical(1, extend)
-	case key.Matches(msg, k.EdHome):
+	case key.Matches(msg, k.Text.Home):
 		b.moveTo(b.home(b.cursor), extend, false)
-	case key.Matches(msg, k.EdEnd):
+	case key.Matches(msg, k.Text.End):
 		b.moveTo(b.end(b.cursor), extend, false)
-	case key.Matches(msg, k.EdPageUp):
+	case key.Matches(msg, k.Text.PageUp):
 		b.vertical(-page, extend)
 		m.offset = max(m.offset-page, 0)
-	case key.Matches(msg, k.EdPageDown):
+	case key.Matches(msg, k.Text.PageDown):
 		b.vertical(page, extend)
 		m.offset += page
 
-	case key.Matches(msg, k.EdNewline):
+	case key.Matches(msg, k.Text.Newline):
 		return m.edit(b.newline)
-	case key.Matches(msg, k.EdBackspace):
+	case key.Matches(msg, k.Text.Backspace):
 		return m.edit(b.backspace)
-	case key.Matches(msg, k.EdDelete):
+	case key.Matches(msg, k.Text.Delete):
 		return m.edit(b.deleteForward)
-	case key.Matches(msg, k.EdDeleteWord):
+	case key.Matches(msg, k.Text.DeleteWord):
 		return m.edit(b.deleteWordBack)
-	case key.Matches(msg, k.EdDeleteWordF):
+	case key.Matches(msg, k.Text.DeleteWordForward):
 		return m.edit(b.deleteWordForward)
-	case key.Matches(msg, k.EdIndent):
+	case key.Matches(msg, k.Text.Indent):
 		return m.edit(b.indent)
-	case key.Matches(msg, k.EdDedent):
+	case key.Matches(msg, k.Text.Dedent):
 		return m.edit(b.dedent)
 	default:
 		if msg.Text != "" && !msg.Mod.Contains(tea.ModCtrl) && !msg.Mod.Contains(tea.ModAlt) {
@@ -425,19 +425,19 @@ func (m *editorScreen) copy(cut bool) tea.Cmd {
 func (m *editorScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	switch {
-	case key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Form.Cancel):
 		m.searching = false
 		m.search.Blur()
 		m.buf.moveTo(m.searchFrom, false, false)
 		m.scroll()
 		return nil
-	case key.Matches(msg, k.Confirm):
+	case key.Matches(msg, k.Form.Confirm):
 		m.searching = false
 		m.search.Blur()
 		return nil
-	case key.Matches(msg, k.EdFindNext):
+	case key.Matches(msg, k.Editor.FindNext):
 		return m.findNext(false)
-	case key.Matches(msg, k.EdFindPrev):
+	case key.Matches(msg, k.Editor.FindPrev):
 		return m.findNext(true)
 	}
 	var cmd tea.Cmd

@@ -153,8 +153,8 @@ func newDebugForm(e *env, runs *debugRuns, j api.JobView, sql string, in debugIn
 
 func (f *debugForm) Title() string             { return f.job.Name + " · debug run" }
 func (f *debugForm) Capturing() bool           { return true }
-func (f *debugForm) ShortHelp() []key.Binding  { return f.env.keys.debugFormShort() }
-func (f *debugForm) FullHelp() [][]key.Binding { return [][]key.Binding{f.env.keys.debugFormShort()} }
+func (f *debugForm) ShortHelp() []key.Binding  { return debugFormShort(f.env.keys) }
+func (f *debugForm) FullHelp() [][]key.Binding { return [][]key.Binding{debugFormShort(f.env.keys)} }
 
 func (f *debugForm) Update(msg tea.Msg) (screen, tea.Cmd) {
 	k := f.env.keys
@@ -167,9 +167,9 @@ func (f *debugForm) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return f, nil
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, k.Cancel):
+		case key.Matches(msg, k.Form.Cancel):
 			return f, send(popMsg{})
-		case key.Matches(msg, k.FormRun):
+		case key.Matches(msg, k.Debug.Run):
 			in := debugInput{data: f.data.Value(), limit: f.limit.Value()}
 			data, limit, err := parseDebugInput(in)
 			if err != nil {
@@ -180,7 +180,7 @@ func (f *debugForm) Update(msg tea.Msg) (screen, tea.Cmd) {
 			s := newDebugScreen(f.env, f.runs.debugger, f.job, api.DebugRequest{SQL: f.sql, Data: data, Limit: limit})
 			_, size := s.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
 			return s, tea.Batch(size, s.start())
-		case key.Matches(msg, k.NextField), key.Matches(msg, k.PrevField):
+		case key.Matches(msg, k.Form.NextField), key.Matches(msg, k.Form.PrevField):
 			f.focus = 1 - f.focus
 			if f.focus == 1 {
 				f.data.Blur()
@@ -337,8 +337,8 @@ func (m *debugScreen) start() tea.Cmd {
 func (m *debugScreen) Title() string   { return m.job.Name + " · debug run" }
 func (m *debugScreen) Capturing() bool { return m.running }
 
-func (m *debugScreen) ShortHelp() []key.Binding  { return m.env.keys.debugShort(m.running) }
-func (m *debugScreen) FullHelp() [][]key.Binding { return m.env.keys.debugFull() }
+func (m *debugScreen) ShortHelp() []key.Binding  { return debugShort(m.env.keys, m.running) }
+func (m *debugScreen) FullHelp() [][]key.Binding { return debugFull(m.env.keys) }
 
 // interrupt is ctrl-c: it cancels a run instead of quitting.
 func (m *debugScreen) interrupt() (tea.Cmd, bool) {
@@ -397,10 +397,10 @@ func (m *debugScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 func (m *debugScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	switch {
-	case m.running && key.Matches(msg, k.DebugCancel):
+	case m.running && key.Matches(msg, k.Debug.Cancel):
 		m.stop()
 		return nil
-	case !m.running && key.Matches(msg, k.DebugAgain):
+	case !m.running && key.Matches(msg, k.Debug.Again):
 		return m.start()
 	}
 	page := max(m.tableHeight()-1, 1)

@@ -135,15 +135,15 @@ func newDiffScreen(e *env, title, oldName, newName, a, b string) *diffScreen {
 
 func (m *diffScreen) Title() string             { return m.title }
 func (m *diffScreen) Capturing() bool           { return false }
-func (m *diffScreen) ShortHelp() []key.Binding  { return m.env.keys.diffShort() }
-func (m *diffScreen) FullHelp() [][]key.Binding { return m.env.keys.diffFull() }
+func (m *diffScreen) ShortHelp() []key.Binding  { return diffShort(m.env.keys) }
+func (m *diffScreen) FullHelp() [][]key.Binding { return diffFull(m.env.keys) }
 
 func (m *diffScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
-		if key.Matches(msg, m.env.keys.DiffMode) {
+		if key.Matches(msg, m.env.keys.Versions.DiffMode) {
 			m.sideBySide = !m.sideBySide
 			m.offset = 0
 			return m, nil

@@ -44,7 +44,7 @@ func (t *sqlTab) Title() string   { return "SQL" }
 func (t *sqlTab) Capturing() bool { return false }
 
 func (t *sqlTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.keys.EditSQL}
+	return []key.Binding{t.env.keys.Open.EditSQL}
 }
 
 func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
@@ -56,7 +56,7 @@ func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.diags = msg.res.Diagnostics
 		}
 	case tea.KeyPressMsg:
-		if key.Matches(msg, t.env.keys.Enter) {
+		if key.Matches(msg, t.env.keys.Nav.Enter) {
 			return t, send(openEditorMsg{job: d.job})
 		}
 		n := len(t.lines(d))

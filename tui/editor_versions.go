@@ -46,8 +46,8 @@ func newVersionsScreen(e *env, j api.JobView, working string, dirty bool) (*vers
 
 func (m *versionsScreen) Title() string             { return m.job.Name + " · versions" }
 func (m *versionsScreen) Capturing() bool           { return false }
-func (m *versionsScreen) ShortHelp() []key.Binding  { return m.env.keys.versionsShort() }
-func (m *versionsScreen) FullHelp() [][]key.Binding { return m.env.keys.versionsFull() }
+func (m *versionsScreen) ShortHelp() []key.Binding  { return versionsShort(m.env.keys) }
+func (m *versionsScreen) FullHelp() [][]key.Binding { return versionsFull(m.env.keys) }
 
 func (m *versionsScreen) rows() []versionRow {
 	var out []versionRow
@@ -103,13 +103,13 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.VerMark):
+	case key.Matches(msg, k.Versions.Mark):
 		if m.mark == m.cursor {
 			m.mark = -1
 		} else {
 			m.mark = m.cursor
 		}
-	case key.Matches(msg, k.VerDiff):
+	case key.Matches(msg, k.Versions.Diff):
 		// Older on the left: rows go newest first, so the higher row index.
 		a, b := m.cursor+1, m.cursor
 		if m.mark >= 0 && m.mark != m.cursor {
@@ -122,7 +122,7 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s := newDiffScreen(m.env, m.job.Name, oldName, newer.name(), oldText, m.text(newer))
 		return send(pushMsg{s: s})
-	case key.Matches(msg, k.VerOpen):
+	case key.Matches(msg, k.Versions.Open):
 		r := rows[m.cursor]
 		if r.spec == nil {
 			return send(flashMsg{level: flashInfo, text: "the unsaved edits are in the editor already"})

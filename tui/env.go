@@ -55,7 +55,7 @@ type env struct {
 	svc      api.Service
 	timeout  time.Duration
 	readOnly bool
-	keys     keyMap
+	keys     kit.KeyMap
 	styles   *kit.Styles
 	now      time.Time
 	clock    func() time.Time
@@ -94,7 +94,7 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
 		svc:      svc,
 		timeout:  timeout,
 		readOnly: readOnly,
-		keys:     newKeyMap(readOnly),
+		keys:     keysFor(readOnly),
 		styles:   kit.StylesFor(opts.Theme),
 		now:      clock(),
 		clock:    clock,
@@ -132,3 +132,10 @@ const (
 	ThemeDark  = kit.ThemeDark
 	ThemeLight = kit.ThemeLight
 )
+
+// keysFor is the keymap of a session, read-only or not.
+func keysFor(readOnly bool) kit.KeyMap {
+	k := kit.NewKeyMap()
+	k.SetReadOnly(readOnly)
+	return k
+}

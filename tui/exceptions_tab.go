@@ -33,7 +33,7 @@ func newExceptionsTab(e *env) *exceptionsTab {
 
 func (t *exceptionsTab) Title() string            { return "Exceptions" }
 func (t *exceptionsTab) Capturing() bool          { return false }
-func (t *exceptionsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.Fold} }
+func (t *exceptionsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.Detail.Fold} }
 
 func exceptionKey(ex api.ExceptionInfo) string {
 	return ex.Time.Format(time.RFC3339Nano) + " " + ex.Name
@@ -172,7 +172,7 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 			return t, nil
 		}
-		if key.Matches(msg, t.env.keys.Fold) {
+		if key.Matches(msg, t.env.keys.Detail.Fold) {
 			e := lines[sel[pos]].entry
 			k := exceptionKey(d.detail.Live.Exceptions[e])
 			t.open[k] = !t.open[k]

@@ -23,7 +23,7 @@ func newHelpScreen(e *env, of screen) *helpScreen { return &helpScreen{env: e, o
 
 func (m *helpScreen) Title() string             { return "Help · " + m.of.Title() }
 func (m *helpScreen) Capturing() bool           { return false }
-func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.keys.Back} }
+func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.keys.Global.Back} }
 func (m *helpScreen) FullHelp() [][]key.Binding { return nil }
 
 func (m *helpScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
@@ -52,7 +52,7 @@ func (m *helpScreen) View() string {
 // lines is the help text, wrapped to the width.
 func (m *helpScreen) lines() []string {
 	st := m.env.styles
-	groups := append(m.of.FullHelp(), m.env.keys.globalHelp())
+	groups := append(m.of.FullHelp(), m.env.keys.Global.Bindings())
 	lines := []string{""}
 	for _, l := range fullHelp(st.Help, groups, m.width-6) {
 		lines = append(lines, "  "+l)

@@ -124,12 +124,12 @@ func (m *jobsScreen) Capturing() bool { return m.filtering }
 
 func (m *jobsScreen) ShortHelp() []key.Binding {
 	if m.filtering {
-		return []key.Binding{m.env.keys.Confirm, m.env.keys.Cancel}
+		return []key.Binding{m.env.keys.Form.Confirm, m.env.keys.Form.Cancel}
 	}
-	return m.env.keys.jobsShort()
+	return jobsShort(m.env.keys)
 }
 
-func (m *jobsScreen) FullHelp() [][]key.Binding { return m.env.keys.jobsFull() }
+func (m *jobsScreen) FullHelp() [][]key.Binding { return jobsFull(m.env.keys) }
 
 // page is the number of table rows on screen.
 func (m *jobsScreen) page() int { return max(m.height-3, 1) }
@@ -447,14 +447,14 @@ func (m *jobsScreen) setQuery(s string) {
 func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	switch {
-	case key.Matches(msg, k.Confirm):
+	case key.Matches(msg, k.Form.Confirm):
 		m.filtering = false
 		m.input.Blur()
 		if m.queryText != "" {
 			m.toFirst() // rows may have come and gone while it was typed
 		}
 		return nil
-	case key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Form.Cancel):
 		m.filtering = false
 		m.input.Blur()
 		m.input.SetValue("")
@@ -483,13 +483,13 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Jobs.Filter):
 		m.filtering = true
 		m.input.SetValue(m.queryText)
 		m.input.CursorEnd()
 		m.fitInput()
 		return m.input.Focus()
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Global.Back):
 		// esc at the bottom of the stack clears, most recent first.
 		switch {
 		case m.queryText != "":
@@ -499,7 +499,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 			clear(m.marks)
 		}
 		return nil
-	case key.Matches(msg, k.Mark):
+	case key.Matches(msg, k.Jobs.Mark):
 		if j := m.selected(); j != nil {
 			if m.marks[j.ID] {
 				delete(m.marks, j.ID)
@@ -510,37 +510,37 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 		}
 		return nil
-	case key.Matches(msg, k.ClearMarks):
+	case key.Matches(msg, k.Jobs.ClearMarks):
 		clear(m.marks)
 		return nil
-	case key.Matches(msg, k.Sort):
+	case key.Matches(msg, k.Jobs.Sort):
 		m.sortCol = (m.sortCol + 1) % numCols
 		m.resortNow()
 		return send(flashMsg{level: flashInfo, text: "sorted by " + jobColumns[m.sortCol].title})
-	case key.Matches(msg, k.SortReverse):
+	case key.Matches(msg, k.Jobs.SortReverse):
 		m.sortDesc = !m.sortDesc
 		m.resortNow()
 		return nil
-	case key.Matches(msg, k.Refresh):
+	case key.Matches(msg, k.Nav.Refresh):
 		return m.load()
-	case key.Matches(msg, k.Create):
+	case key.Matches(msg, k.Jobs.Create):
 		return send(openCreateMsg{})
 	}
 	j := m.selected()
 	if j == nil {
-		if isActionKey(k, msg) || key.Matches(msg, k.Enter) {
+		if isActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
 			return send(flashMsg{level: flashWarn, text: "no job selected"})
 		}
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Enter):
+	case key.Matches(msg, k.Nav.Enter):
 		return send(openDetailMsg{job: *j})
-	case key.Matches(msg, k.EditSQL):
+	case key.Matches(msg, k.Open.EditSQL):
 		return send(openEditorMsg{job: *j})
-	case key.Matches(msg, k.Metrics):
+	case key.Matches(msg, k.Open.Metrics):
 		return send(openDetailMsg{job: *j, tab: "Metrics"})
-	case key.Matches(msg, k.Logs):
+	case key.Matches(msg, k.Open.Logs):
 		return send(openDetailMsg{job: *j, tab: "Logs"})
 	}
 	if kind, ok := actionFor(k, msg, j.State); ok {

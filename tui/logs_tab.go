@@ -31,7 +31,7 @@ func newLogsTab(e *env) *logsTab { return &logsTab{env: e} }
 
 func (t *logsTab) Title() string            { return "Logs" }
 func (t *logsTab) Capturing() bool          { return false }
-func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.OpenLog} }
+func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.Detail.OpenLog} }
 
 // shown lists the job's logs each time the tab is shown: the TaskManagers
 // come and go, so an old list would offer logs that are gone.
@@ -159,7 +159,7 @@ func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
 		t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 		return nil
 	}
-	if !key.Matches(msg, t.env.keys.OpenLog) {
+	if !key.Matches(msg, t.env.keys.Detail.OpenLog) {
 		return nil
 	}
 	src := lines[sel[pos]].src

@@ -111,14 +111,14 @@ func (m *logViewer) ShortHelp() []key.Binding {
 	k := m.env.keys
 	switch {
 	case m.prompt != promptNone:
-		return []key.Binding{k.Confirm, k.Cancel}
+		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
 	case m.searchSeq != 0:
-		return append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop search"))}, k.logShort()...)
+		return append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop search"))}, logShort(k)...)
 	}
-	return k.logShort()
+	return logShort(k)
 }
 
-func (m *logViewer) FullHelp() [][]key.Binding { return m.env.keys.logFull() }
+func (m *logViewer) FullHelp() [][]key.Binding { return logFull(m.env.keys) }
 
 // page is the number of rows of log text on screen.
 func (m *logViewer) page() int { return max(m.height-3, 1) }
@@ -266,38 +266,38 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.prompt != promptNone {
 		return m.promptKey(msg)
 	}
-	if m.searchSeq != 0 && key.Matches(msg, k.Back) {
+	if m.searchSeq != 0 && key.Matches(msg, k.Global.Back) {
 		m.searchSeq = 0
 		return send(flashMsg{level: flashInfo, text: fmt.Sprintf("search for %q stopped", m.query.String())})
 	}
 	switch {
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.Nav.Up):
 		m.scroll(-1)
 		return m.ensure(false)
-	case key.Matches(msg, k.Down):
+	case key.Matches(msg, k.Nav.Down):
 		m.scroll(1)
 		return m.ensure(true)
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.Nav.PageUp):
 		m.scroll(-m.page())
 		return m.ensure(false)
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.Nav.PageDown):
 		m.scroll(m.page())
 		return m.ensure(true)
-	case key.Matches(msg, k.Top):
+	case key.Matches(msg, k.Nav.Top):
 		if m.win.start == 0 {
 			m.top, m.sub = 0, 0
 			return nil
 		}
 		m.seq = 0 // a jump wins over a read in flight
 		return m.read(opReset, placeTop, nil, api.LogRequest{Offset: 0, Limit: logChunk})
-	case key.Matches(msg, k.Bottom):
+	case key.Matches(msg, k.Nav.Bottom):
 		if !m.hasMore() {
 			m.toBottom()
 			return nil
 		}
 		m.seq = 0
 		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
-	case key.Matches(msg, k.ScrollSide):
+	case key.Matches(msg, k.Log.ScrollSide):
 		if !m.wrap {
 			step := max(m.cols()/2, 1)
 			if msg.String() == "left" {
@@ -305,7 +305,7 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.xoff = max(m.xoff+step, 0)
 		}
-	case key.Matches(msg, k.Wrap):
+	case key.Matches(msg, k.Log.Wrap):
 		end := m.viewAtEnd()
 		m.wrap = !m.wrap
 		m.sub, m.xoff = 0, 0
@@ -313,7 +313,7 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		if end {
 			m.toBottom()
 		}
-	case key.Matches(msg, k.Follow):
+	case key.Matches(msg, k.Log.Follow):
 		m.follow = !m.follow
 		if !m.follow {
 			return nil
@@ -326,21 +326,21 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.toBottom()
 		return tea.Batch(poll, m.poll())
-	case key.Matches(msg, k.Refresh):
+	case key.Matches(msg, k.Nav.Refresh):
 		m.seq = 0
 		if !m.loaded {
 			return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
 		}
 		return m.read(opReset, placeAt, &logMatchPos{off: m.topOffset()}, api.LogRequest{Offset: max(m.topOffset()-logChunk/2, 0), Limit: logChunk})
-	case key.Matches(msg, k.Search):
+	case key.Matches(msg, k.Log.Search):
 		return m.openPrompt(promptSearch, "/", "")
-	case key.Matches(msg, k.NextMatch):
+	case key.Matches(msg, k.Log.NextMatch):
 		return m.next(false)
-	case key.Matches(msg, k.PrevMatch):
+	case key.Matches(msg, k.Log.PrevMatch):
 		return m.next(true)
-	case key.Matches(msg, k.FirstError):
+	case key.Matches(msg, k.Log.FirstError):
 		return m.firstError()
-	case key.Matches(msg, k.SaveLog):
+	case key.Matches(msg, k.Log.Save):
 		if m.saving {
 			return send(flashMsg{level: flashWarn, text: "a save of this log is already running"})
 		}
@@ -368,11 +368,11 @@ func (m *logViewer) openPrompt(p promptKind, label, value string) tea.Cmd {
 func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.keys
 	switch {
-	case key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Form.Cancel):
 		m.prompt = promptNone
 		m.input.Blur()
 		return nil
-	case key.Matches(msg, k.Confirm):
+	case key.Matches(msg, k.Form.Confirm):
 		p, v := m.prompt, m.input.Value()
 		m.prompt = promptNone
 		m.input.Blur()

@@ -65,7 +65,7 @@ func (t *metricsTab) Title() string   { return "Metrics" }
 func (t *metricsTab) Capturing() bool { return false }
 
 func (t *metricsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.keys.MetricsWindow}
+	return []key.Binding{t.env.keys.Detail.MetricsWindow}
 }
 
 // shown loads the series when the tab comes on screen.
@@ -125,7 +125,7 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	case tea.KeyPressMsg:
 		k := t.env.keys
 		switch {
-		case key.Matches(msg, k.MetricsWindow):
+		case key.Matches(msg, k.Detail.MetricsWindow):
 			t.hour = !t.hour
 			t.offset = 0
 		default:

@@ -74,7 +74,7 @@ func (d *resubmitDialog) options() []restoreOption {
 	return out
 }
 
-func (d *resubmitDialog) ShortHelp() []key.Binding { return d.env.keys.pickerShort() }
+func (d *resubmitDialog) ShortHelp() []key.Binding { return pickerShort(d.env.keys) }
 
 func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -93,9 +93,9 @@ func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 		k := d.env.keys
 		opts := d.options()
 		switch {
-		case key.Matches(msg, k.Cancel):
+		case key.Matches(msg, k.Form.Cancel):
 			return nil, nil
-		case key.Matches(msg, k.Confirm):
+		case key.Matches(msg, k.Form.Confirm):
 			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
 			return nil, send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job}, restore: o.choice, path: o.path})
 		default:

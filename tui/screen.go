@@ -38,20 +38,20 @@ type dialog interface {
 
 // listNav moves a cursor in a list of n rows shown page rows at a time, for
 // every list screen. It answers whether the key was a navigation key.
-func listNav(k keyMap, msg tea.KeyPressMsg, cursor *int, n, page int) bool {
+func listNav(k kit.KeyMap, msg tea.KeyPressMsg, cursor *int, n, page int) bool {
 	page = max(page, 1)
 	switch {
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.Nav.Up):
 		*cursor--
-	case key.Matches(msg, k.Down):
+	case key.Matches(msg, k.Nav.Down):
 		*cursor++
-	case key.Matches(msg, k.Top):
+	case key.Matches(msg, k.Nav.Top):
 		*cursor = 0
-	case key.Matches(msg, k.Bottom):
+	case key.Matches(msg, k.Nav.Bottom):
 		*cursor = n - 1
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.Nav.PageUp):
 		*cursor -= page
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.Nav.PageDown):
 		*cursor += page
 	default:
 		return false

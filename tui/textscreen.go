@@ -30,8 +30,8 @@ func newTextScreen(e *env, title, text string) *textScreen {
 
 func (m *textScreen) Title() string                        { return m.title }
 func (m *textScreen) Capturing() bool                      { return false }
-func (m *textScreen) ShortHelp() []key.Binding             { return m.env.keys.textShort() }
-func (m *textScreen) FullHelp() [][]key.Binding            { return m.env.keys.textFull() }
+func (m *textScreen) ShortHelp() []key.Binding             { return textShort(m.env.keys) }
+func (m *textScreen) FullHelp() [][]key.Binding            { return textFull(m.env.keys) }
 func (m *textScreen) page() int                            { return max(m.height-2, 1) }
 func (m *textScreen) maxOffset() int                       { return max(len(m.lines)-m.page(), 0) }
 func (m *textScreen) setLines(lines []string)              { m.lines = lines; m.clampOffset() }
