@@ -86,8 +86,8 @@ func isActionKey(k kit.KeyMap, msg tea.KeyPressMsg) bool {
 
 // refusedInReadOnly reports an action key pressed in read-only mode, so the
 // screen can say why nothing happens.
-func refusedInReadOnly(e *env, msg tea.KeyPressMsg) bool {
-	return e.readOnly && isActionKey(allActionKeys, msg)
+func refusedInReadOnly(e *kit.Env, msg tea.KeyPressMsg) bool {
+	return e.ReadOnly() && isActionKey(allActionKeys, msg)
 }
 
 // needsConfirm: pause, kill, restart and every deploy ask first, as does
@@ -96,48 +96,48 @@ func needsConfirm(it planItem) bool {
 	return it.plan.Destructive || it.plan.Protected || it.req.Kind != model.CmdSavepoint
 }
 
-func (m *Model) startAction(msg startActionMsg) tea.Cmd {
-	if len(msg.jobs) == 0 {
+func (m *Model) startAction(msg kit.StartActionMsg) tea.Cmd {
+	if len(msg.Jobs) == 0 {
 		return nil
 	}
-	if m.env.readOnly {
-		return m.setFlash(flashWarn, fmt.Sprintf("read-only: %s is refused", verb(msg.kind)))
+	if m.env.ReadOnly() {
+		return m.setFlash(kit.FlashWarn, fmt.Sprintf("read-only: %s is refused", verb(msg.Kind)))
 	}
-	if msg.kind == model.CmdResubmit && msg.restore == 0 {
-		if len(msg.jobs) > 1 {
-			return m.setFlash(flashWarn, "resubmit works on one job at a time: its restore point is chosen per job")
+	if msg.Kind == model.CmdResubmit && msg.Restore == 0 {
+		if len(msg.Jobs) > 1 {
+			return m.setFlash(kit.FlashWarn, "resubmit works on one job at a time: its restore point is chosen per job")
 		}
-		j := msg.jobs[0]
+		j := msg.Jobs[0]
 		if why := actionBlocked(model.CmdResubmit, j); why != "" {
-			return m.setFlash(flashWarn, fmt.Sprintf("resubmit %s: %s", j.Name, why))
+			return m.setFlash(kit.FlashWarn, fmt.Sprintf("resubmit %s: %s", j.Name, why))
 		}
-		d, init := newResubmitDialog(m.env, j, msg.history)
+		d, init := newResubmitDialog(m.env, j, msg.History)
 		m.dialog = d
 		return init
 	}
 	m.actionSeq++
-	items := make([]planItem, 0, len(msg.jobs))
-	for _, j := range msg.jobs {
-		kind := msg.kind
+	items := make([]planItem, 0, len(msg.Jobs))
+	for _, j := range msg.Jobs {
+		kind := msg.Kind
 		if kind == model.CmdRestart && j.State == model.StateNone {
 			kind = model.CmdSubmit
 		}
 		items = append(items, planItem{
-			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.restore, RestorePath: msg.path},
+			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
 			job:     j,
 			skipped: actionBlocked(kind, j),
 		})
 	}
 	if len(items) == 1 && items[0].skipped != "" {
-		return m.setFlash(flashWarn, fmt.Sprintf("%s %s: %s", verb(items[0].req.Kind), items[0].job.Name, items[0].skipped))
+		return m.setFlash(kit.FlashWarn, fmt.Sprintf("%s %s: %s", verb(items[0].req.Kind), items[0].job.Name, items[0].skipped))
 	}
 	what := items[0].job.Name
 	if len(items) > 1 {
 		what = fmt.Sprintf("%d jobs", len(items))
 	}
 	return tea.Batch(
-		m.setFlash(flashInfo, fmt.Sprintf("planning %s of %s…", verb(msg.kind), what)),
-		planCmd(m.env.call(), m.actionSeq, items),
+		m.setFlash(kit.FlashInfo, fmt.Sprintf("planning %s of %s…", verb(msg.Kind), what)),
+		planCmd(m.env.Call(), m.actionSeq, items),
 	)
 }
 
@@ -149,13 +149,13 @@ func (m *Model) planned(msg plannedMsg) tea.Cmd {
 		it := msg.items[0]
 		switch {
 		case it.err != nil:
-			return m.setFlash(flashError, it.err.Error())
+			return m.setFlash(kit.FlashError, it.err.Error())
 		case !it.plan.Allowed:
-			return m.setFlash(flashWarn, fmt.Sprintf("%s %s refused: %s", verb(it.req.Kind), it.job.Name, it.plan.Reason))
+			return m.setFlash(kit.FlashWarn, fmt.Sprintf("%s %s refused: %s", verb(it.req.Kind), it.job.Name, it.plan.Reason))
 		case !needsConfirm(it):
 			return m.act(msg.seq, msg.items)
 		}
-		m.flash.expire(m.flash.id)
+		m.flash.Clear()
 		m.dialog = newConfirmDialog(m.env, msg.seq, msg.items)
 		return nil
 	}
@@ -166,10 +166,10 @@ func (m *Model) planned(msg plannedMsg) tea.Cmd {
 		}
 	}
 	if allowed == 0 {
-		return m.setFlash(flashWarn, fmt.Sprintf("%s: none of the %d marked jobs can be done (%s)",
+		return m.setFlash(kit.FlashWarn, fmt.Sprintf("%s: none of the %d marked jobs can be done (%s)",
 			verb(msg.items[0].req.Kind), len(msg.items), itemProblem(msg.items[0])))
 	}
-	m.flash.expire(m.flash.id)
+	m.flash.Clear()
 	m.dialog = newConfirmDialog(m.env, msg.seq, msg.items)
 	return nil
 }
@@ -196,8 +196,8 @@ func (m *Model) confirmed(msg confirmedMsg) tea.Cmd {
 
 func (m *Model) act(seq int, items []planItem) tea.Cmd {
 	return tea.Batch(
-		m.setFlash(flashInfo, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
-		actCmd(m.env.call(), seq, items),
+		m.setFlash(kit.FlashInfo, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
+		actCmd(m.env.Call(), seq, items),
 	)
 }
 
@@ -217,15 +217,15 @@ func (m *Model) acted(msg actedMsg) tea.Cmd {
 	switch {
 	case len(msg.results) == 1 && len(ok) == 1:
 		r := ok[0]
-		return m.setFlash(flashInfo, fmt.Sprintf("%s #%d queued for %s", r.cmd.Kind, r.cmd.Seq, r.item.job.Name))
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s #%d queued for %s", r.cmd.Kind, r.cmd.Seq, r.item.job.Name))
 	case len(msg.results) == 1:
-		return m.setFlash(flashError, failed[0].Error())
+		return m.setFlash(kit.FlashError, failed[0].Error())
 	case len(failed) == 0:
-		return m.setFlash(flashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].cmd.Kind, len(ok), seqRange(ok)))
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].cmd.Kind, len(ok), seqRange(ok)))
 	case len(ok) == 0:
-		return m.setFlash(flashError, fmt.Sprintf("all %d failed; first: %v", len(failed), failed[0]))
+		return m.setFlash(kit.FlashError, fmt.Sprintf("all %d failed; first: %v", len(failed), failed[0]))
 	}
-	return m.setFlash(flashWarn, fmt.Sprintf("%s queued for %d jobs (%s); %d failed, first: %v",
+	return m.setFlash(kit.FlashWarn, fmt.Sprintf("%s queued for %d jobs (%s); %d failed, first: %v",
 		ok[0].cmd.Kind, len(ok), seqRange(ok), len(failed), failed[0]))
 }
 

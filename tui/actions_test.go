@@ -4,11 +4,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // actCalls are the Act calls the fake saw.
@@ -273,7 +275,7 @@ func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
 				t.Error("kill from the detail reached Plan in read-only mode")
 			}
 			// A message from elsewhere is refused at the root too.
-			h.send(startActionMsg{kind: model.CmdKill, jobs: []model.Job{f.jobs[3].Job}})
+			h.send(kit.StartActionMsg{Kind: model.CmdKill, Jobs: []model.Job{f.jobs[3].Job}})
 			if f.called("Plan") || !strings.Contains(h.flashText(), "read-only") {
 				t.Errorf("read-only root let an action through; flash %q", h.flashText())
 			}
@@ -350,13 +352,15 @@ func TestActResultIsNeverDropped(t *testing.T) {
 
 func TestFlashClearsItself(t *testing.T) {
 	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.send(flashMsg{level: flashInfo, text: "first"})
-	h.send(flashMsg{level: flashError, text: "second"})
+	h.send(kit.FlashMsg{Level: kit.FlashInfo, Text: "first"})
+	h.send(kit.FlashMsg{Level: kit.FlashError, Text: "second"})
 	// The first flash's expiry must not clear the second.
-	var expiries []flashExpiredMsg
+	var expiries []kit.FlashExpiredMsg
+	var lives []time.Duration
 	for _, tm := range h.timers {
-		if e, ok := tm.fire(testNow).(flashExpiredMsg); ok {
+		if e, ok := tm.fire(testNow).(kit.FlashExpiredMsg); ok {
 			expiries = append(expiries, e)
+			lives = append(lives, tm.d)
 		}
 	}
 	if len(expiries) != 2 {
@@ -370,7 +374,7 @@ func TestFlashClearsItself(t *testing.T) {
 	if h.flashText() != "" {
 		t.Fatalf("flash %q did not clear", h.flashText())
 	}
-	if flashLife(flashError) <= flashLife(flashInfo) {
+	if lives[1] <= lives[0] {
 		t.Error("errors do not stay longer than results")
 	}
 }

@@ -15,38 +15,38 @@ import (
 // adoptDialog makes an unmanaged Flink application a palink job, under a
 // name the user may change.
 type adoptDialog struct {
-	env     *env
+	env     *kit.Env
 	cluster string
 	app     api.Application
 	name    textinput.Model
 }
 
-func newAdoptDialog(e *env, cluster string, app api.Application) *adoptDialog {
+func newAdoptDialog(e *kit.Env, cluster string, app api.Application) *adoptDialog {
 	in := textinput.New()
 	in.Prompt = "name: "
 	in.SetValue(app.Name)
 	in.CursorEnd()
-	in.SetStyles(e.styles.Input)
+	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
 	in.Focus()
 	return &adoptDialog{env: e, cluster: cluster, app: app, name: in}
 }
 
 func (d *adoptDialog) ShortHelp() []key.Binding {
-	return []key.Binding{d.env.keys.Form.Confirm, d.env.keys.Form.Cancel}
+	return []key.Binding{d.env.Keys.Form.Confirm, d.env.Keys.Form.Cancel}
 }
 
-func (d *adoptDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
+func (d *adoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, d.env.keys.Form.Cancel):
+		case key.Matches(k, d.env.Keys.Form.Cancel):
 			return nil, nil
-		case key.Matches(k, d.env.keys.Form.Confirm):
+		case key.Matches(k, d.env.Keys.Form.Confirm):
 			name := strings.TrimSpace(d.name.Value())
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(
-				send(flashMsg{level: flashInfo, text: fmt.Sprintf("adopting %s as %s…", d.app.ID, name)}),
-				adoptCmd(d.env.call(), req),
+				kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("adopting %s as %s…", d.app.ID, name)}),
+				adoptCmd(d.env.Call(), req),
 			)
 		}
 	}
@@ -61,7 +61,7 @@ func (d *adoptDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 }
 
 func (d *adoptDialog) View(width, height int) string {
-	st := d.env.styles
+	st := d.env.Styles
 	w := min(width-4, 72)
 	inner := w - 4
 	var lines []string

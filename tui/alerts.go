@@ -18,7 +18,7 @@ import (
 // ones resolved within the last day, each with its rule, job, since and
 // value; enter opens the job.
 type alertsScreen struct {
-	env    *env
+	env    *kit.Env
 	alerts []model.Alert
 
 	cursor, offset int
@@ -39,11 +39,11 @@ type alertsLoadedMsg struct {
 	badge bool
 }
 
-func loadAlertsCmd(c call, f api.AlertFilter, seq int, badge bool) tea.Cmd {
+func loadAlertsCmd(c kit.Call, f api.AlertFilter, seq int, badge bool) tea.Cmd {
 	return func() tea.Msg {
 		var as []model.Alert
-		err := c.with(func(ctx context.Context) (err error) {
-			as, err = c.svc.Alerts(ctx, f)
+		err := c.With(func(ctx context.Context) (err error) {
+			as, err = c.Svc.Alerts(ctx, f)
 			return err
 		})
 		if err != nil {
@@ -53,7 +53,7 @@ func loadAlertsCmd(c call, f api.AlertFilter, seq int, badge bool) tea.Cmd {
 	}
 }
 
-func newAlertsScreen(e *env, open func(id string) (api.JobView, bool)) (*alertsScreen, tea.Cmd) {
+func newAlertsScreen(e *kit.Env, open func(id string) (api.JobView, bool)) (*alertsScreen, tea.Cmd) {
 	m := &alertsScreen{env: e, open: open}
 	return m, m.load()
 }
@@ -64,17 +64,17 @@ func (m *alertsScreen) load() tea.Cmd {
 		return nil
 	}
 	m.loading = true
-	m.seq = m.env.nextSeq()
-	return loadAlertsCmd(m.env.call(), api.AlertFilter{}, m.seq, false)
+	m.seq = m.env.NextSeq()
+	return loadAlertsCmd(m.env.Call(), api.AlertFilter{}, m.seq, false)
 }
 
 func (m *alertsScreen) Title() string             { return "Alerts" }
 func (m *alertsScreen) Capturing() bool           { return false }
-func (m *alertsScreen) ShortHelp() []key.Binding  { return alertsShort(m.env.keys) }
-func (m *alertsScreen) FullHelp() [][]key.Binding { return alertsFull(m.env.keys) }
+func (m *alertsScreen) ShortHelp() []key.Binding  { return alertsShort(m.env.Keys) }
+func (m *alertsScreen) FullHelp() [][]key.Binding { return alertsFull(m.env.Keys) }
 func (m *alertsScreen) page() int                 { return max(m.height-3, 1) }
 
-func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *alertsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -90,18 +90,18 @@ func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		if msg.err != nil {
 			m.err = msg.err
-			return m, tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+			return m, tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
 		}
 		m.err, m.loaded, m.alerts = nil, true, msg.alerts
 		m.cursor = kit.Clamp(m.cursor, 0, len(m.alerts)-1)
 		return m, again
-	case changeMsg:
-		if k := msg.change.Kind; k == api.AlertsChanged || k == api.Resync {
+	case kit.ChangeMsg:
+		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
 			return m, m.load()
 		}
 	case tea.KeyPressMsg:
-		k := m.env.keys
-		if listNav(k, msg, &m.cursor, len(m.alerts), m.page()) {
+		k := m.env.Keys
+		if kit.ListNav(k, msg, &m.cursor, len(m.alerts), m.page()) {
 			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.alerts))
 			return m, nil
 		}
@@ -114,16 +114,16 @@ func (m *alertsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			}
 			a := m.alerts[m.cursor]
 			if j, ok := m.open(a.JobID); ok {
-				return m, send(openDetailMsg{job: j})
+				return m, kit.Send(kit.OpenDetailMsg{Job: j})
 			}
-			return m, send(flashMsg{level: flashWarn, text: fmt.Sprintf("job %s is not in the jobs table", a.JobName)})
+			return m, kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("job %s is not in the jobs table", a.JobName)})
 		}
 	}
 	return m, nil
 }
 
 func (m *alertsScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
 		return ""
@@ -145,7 +145,7 @@ func (m *alertsScreen) View() string {
 	case len(m.alerts) == 0:
 		lines = kit.Centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
 	default:
-		lines = alertLines(st, m.alerts, m.cursor, m.offset, inner, h-2, m.env.now)
+		lines = alertLines(st, m.alerts, m.cursor, m.offset, inner, h-2, m.env.Now)
 	}
 	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
 }

@@ -24,14 +24,14 @@ import (
 // `:` command line, the header and the flash line, and the action flow
 // (plan → confirm → act) that every screen starts with a message.
 type Model struct {
-	env  *env
+	env  *kit.Env
 	opts Options
 
-	stack  []screen
+	stack  []kit.Screen
 	jobs   *jobsScreen
-	dialog dialog
+	dialog kit.Dialog
 	cmd    commandLine
-	flash  flash
+	flash  kit.FlashLine
 	// runs is the editor's debug runs: kept here, between editors.
 	runs *debugRuns
 
@@ -63,7 +63,7 @@ var _ tea.Model = (*Model)(nil)
 func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	e := newEnv(ctx, svc, opts)
 	jobs := newJobsScreen(e, opts.Scope)
-	e.jobName = func(id string) string {
+	e.JobName = func(id string) string {
 		if j, ok := jobs.byID[id]; ok {
 			return j.Name
 		}
@@ -72,7 +72,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	return &Model{
 		env:          e,
 		opts:         opts,
-		stack:        []screen{jobs},
+		stack:        []kit.Screen{jobs},
 		jobs:         jobs,
 		cmd:          newCommandLine(e),
 		runs:         newDebugRuns(opts.Debugger),
@@ -119,7 +119,7 @@ func (m *Model) Init() tea.Cmd {
 		m.loadClusters(),
 		m.startWatch(),
 		m.loadFiring(),
-		tickCmd(m.env.after, m.env.clock),
+		tickCmd(m.env.After, m.env.Clock),
 	}
 	if m.opts.Theme == ThemeAuto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -133,22 +133,22 @@ func (m *Model) loadClusters() tea.Cmd {
 	}
 	m.clustersLoading = true
 	m.clustersSeq++
-	return loadClustersCmd(m.env.call(), m.clustersSeq)
+	return loadClustersCmd(m.env.Call(), m.clustersSeq)
 }
 
 func (m *Model) startWatch() tea.Cmd {
 	m.watchGen++
-	return startWatchCmd(m.env.ctx, m.env.svc, m.watchGen)
+	return startWatchCmd(m.env.Ctx, m.env.Svc, m.watchGen)
 }
 
-func (m *Model) top() screen { return m.stack[len(m.stack)-1] }
+func (m *Model) top() kit.Screen { return m.stack[len(m.stack)-1] }
 
 // bodySize is the area screens draw in: all but the header, footer and flash.
 func (m *Model) bodySize() tea.WindowSizeMsg {
 	return tea.WindowSizeMsg{Width: m.width, Height: max(m.height-3, 1)}
 }
 
-func (m *Model) push(s screen, init tea.Cmd) tea.Cmd {
+func (m *Model) push(s kit.Screen, init tea.Cmd) tea.Cmd {
 	m.stack = append(m.stack, s)
 	_, cmd := s.Update(m.bodySize())
 	return tea.Batch(init, cmd)
@@ -160,8 +160,8 @@ func (m *Model) pop() {
 	}
 }
 
-func (m *Model) setFlash(level flashLevel, text string) tea.Cmd {
-	return m.flash.set(m.env.after, level, text)
+func (m *Model) setFlash(level kit.FlashLevel, text string) tea.Cmd {
+	return m.flash.Set(m.env.After, level, text)
 }
 
 // Update routes a message: keys to the dialog, the command line or the top
@@ -201,8 +201,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tickMsg:
-		m.env.now = msg.now
-		cmds = append(cmds, tickCmd(m.env.after, m.env.clock))
+		m.env.Now = msg.now
+		cmds = append(cmds, tickCmd(m.env.After, m.env.Clock))
 	case clustersLoadedMsg:
 		if msg.seq != m.clustersSeq {
 			return m, nil
@@ -210,7 +210,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.clustersLoading = false
 		if msg.err != nil {
 			m.clustersErr = msg.err
-			cmds = append(cmds, m.setFlash(flashError, msg.err.Error()))
+			cmds = append(cmds, m.setFlash(kit.FlashError, msg.err.Error()))
 		} else {
 			m.clustersErr = nil
 			m.clusters = msg.clusters
@@ -221,12 +221,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.err != nil {
 			m.watching = false
-			return m, tea.Batch(m.setFlash(flashError, msg.err.Error()), m.retryWatch())
+			return m, tea.Batch(m.setFlash(kit.FlashError, msg.err.Error()), m.retryWatch())
 		}
 		m.watchCh, m.watching, m.watchBackoff = msg.ch, true, time.Second
-		return m, m.env.readChange(m.env.ctx, msg.ch, msg.gen)
+		return m, m.env.ReadChange(m.env.Ctx, msg.ch, msg.gen)
 	case watchEndedMsg:
-		if msg.gen != m.watchGen || m.env.ctx.Err() != nil {
+		if msg.gen != m.watchGen || m.env.Ctx.Err() != nil {
 			return m, nil
 		}
 		m.watching = false
@@ -237,58 +237,58 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		// Reload too: changes made while the stream was down are lost.
 		return m, tea.Batch(m.startWatch(), m.jobs.load(), m.loadClusters())
-	case changeMsg:
-		if msg.gen != m.watchGen {
+	case kit.ChangeMsg:
+		if msg.Gen != m.watchGen {
 			return m, nil
 		}
-		cmds = append(cmds, m.env.readChange(m.env.ctx, m.watchCh, msg.gen), m.onChange(msg.change))
-	case flashMsg:
-		return m, m.setFlash(msg.level, msg.text)
-	case flashExpiredMsg:
-		m.flash.expire(msg.id)
+		cmds = append(cmds, m.env.ReadChange(m.env.Ctx, m.watchCh, msg.Gen), m.onChange(msg.Change))
+	case kit.FlashMsg:
+		return m, m.setFlash(msg.Level, msg.Text)
+	case kit.FlashExpiredMsg:
+		m.flash.Expire(msg.ID)
 		return m, nil
-	case pushMsg:
-		return m, m.push(msg.s, msg.init)
-	case popMsg:
+	case kit.PushMsg:
+		return m, m.push(msg.Screen, msg.Init)
+	case kit.PopMsg:
 		m.pop()
 		return m, nil
-	case openDetailMsg:
-		d, init := newDetailScreen(m.env, msg.job, msg.tab)
+	case kit.OpenDetailMsg:
+		d, init := newDetailScreen(m.env, msg.Job, msg.Tab)
 		return m, m.push(d, init)
-	case openEditorMsg:
-		return m, m.openEditor(msg.job)
-	case openCreateMsg:
-		if m.env.readOnly {
-			return m, m.setFlash(flashWarn, "read-only: creating jobs is disabled")
+	case kit.OpenEditorMsg:
+		return m, m.openEditor(msg.Job)
+	case kit.OpenCreateMsg:
+		if m.env.ReadOnly() {
+			return m, m.setFlash(kit.FlashWarn, "read-only: creating jobs is disabled")
 		}
 		return m, m.push(newCreateScreen(m.env, m.clusterNames(), m.jobs.scope), nil)
 	case commandLineMsg:
 		return m, m.runCommand(msg.line)
-	case startActionMsg:
+	case kit.StartActionMsg:
 		return m, m.startAction(msg)
 	case plannedMsg:
 		return m, m.planned(msg)
 	case confirmedMsg:
 		return m, m.confirmed(msg)
-	case adoptMsg:
-		if m.env.readOnly {
-			return m, m.setFlash(flashWarn, "read-only: adopting is disabled")
+	case kit.AdoptMsg:
+		if m.env.ReadOnly() {
+			return m, m.setFlash(kit.FlashWarn, "read-only: adopting is disabled")
 		}
-		m.dialog = newAdoptDialog(m.env, msg.cluster, msg.app)
+		m.dialog = newAdoptDialog(m.env, msg.Cluster, msg.App)
 		return m, nil
 	case actedMsg:
 		cmds = append(cmds, m.acted(msg))
-	case createdMsg:
-		if msg.err != nil {
-			cmds = append(cmds, m.setFlash(flashError, msg.err.Error()))
+	case kit.CreatedMsg:
+		if msg.Err != nil {
+			cmds = append(cmds, m.setFlash(kit.FlashError, msg.Err.Error()))
 		} else {
-			cmds = append(cmds, m.setFlash(flashInfo, fmt.Sprintf("created job %s on %s (%s) — r submits it", msg.job.Name, msg.job.Cluster, msg.job.State)))
+			cmds = append(cmds, m.setFlash(kit.FlashInfo, fmt.Sprintf("created job %s on %s (%s) — r submits it", msg.Job.Name, msg.Job.Cluster, msg.Job.State)))
 		}
-	case adoptedMsg:
-		if msg.err != nil {
-			cmds = append(cmds, m.setFlash(flashError, msg.err.Error()))
+	case kit.AdoptedMsg:
+		if msg.Err != nil {
+			cmds = append(cmds, m.setFlash(kit.FlashError, msg.Err.Error()))
 		} else {
-			cmds = append(cmds, m.setFlash(flashInfo, fmt.Sprintf("adopted %s as job %s (%s)", msg.req.AppID, msg.job.Name, msg.job.State)))
+			cmds = append(cmds, m.setFlash(kit.FlashInfo, fmt.Sprintf("adopted %s as job %s (%s)", msg.Req.AppID, msg.Job.Name, msg.Job.State)))
 		}
 	}
 	cmds = append(cmds, m.broadcast(msg))
@@ -314,7 +314,7 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 func (m *Model) retryWatch() tea.Cmd {
 	d := m.watchBackoff
 	m.watchBackoff = min(m.watchBackoff*2, 30*time.Second)
-	return watchRetryCmd(m.env.after, m.watchGen, d)
+	return watchRetryCmd(m.env.After, m.watchGen, d)
 }
 
 // onChange keeps the root's own state current: cluster health, and the
@@ -341,9 +341,9 @@ func (m *Model) onChange(c api.Change) tea.Cmd {
 		delete(m.issued, c.Command.ID)
 		cm := c.Command
 		if cm.State == model.CmdFailed {
-			return m.setFlash(flashError, fmt.Sprintf("%s #%d of %s failed: %s", cm.Kind, cm.Seq, name, cm.Error))
+			return m.setFlash(kit.FlashError, fmt.Sprintf("%s #%d of %s failed: %s", cm.Kind, cm.Seq, name, cm.Error))
 		}
-		return m.setFlash(flashInfo, fmt.Sprintf("%s #%d of %s succeeded%s", cm.Kind, cm.Seq, name, lastLog(cm)))
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s #%d of %s succeeded%s", cm.Kind, cm.Seq, name, lastLog(cm)))
 	case api.Resync:
 		return m.loadClusters()
 	}
@@ -376,16 +376,16 @@ func (m *Model) setTheme(dark bool) {
 	if dark {
 		st = kit.DarkStyles()
 	}
-	m.env.styles = st
+	m.env.Styles = st
 	m.cmd.input.SetStyles(st.Input)
 	m.jobs.input.SetStyles(st.Input)
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	if key.Matches(msg, k.Global.ForceQuit) {
-		if s, ok := m.top().(interrupter); ok && m.dialog == nil {
-			if cmd, handled := s.interrupt(); handled {
+		if s, ok := m.top().(kit.Interrupter); ok && m.dialog == nil {
+			if cmd, handled := s.Interrupt(); handled {
 				return cmd
 			}
 		}
@@ -439,7 +439,7 @@ func (m *Model) jobNames() []string {
 func (m *Model) runCommand(line string) tea.Cmd {
 	c, err := parseCommand(line)
 	if err != nil {
-		return m.setFlash(flashError, err.Error())
+		return m.setFlash(kit.FlashError, err.Error())
 	}
 	switch c.verb {
 	case "q":
@@ -451,7 +451,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return nil
 	case "jobs":
 		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {
-			return m.setFlash(flashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
+			return m.setFlash(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
 		}
 		if c.arg == "all" {
 			c.arg = ""
@@ -472,10 +472,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			name = names[0]
 		}
 		if name == "" {
-			return m.setFlash(flashError, ":cluster: no cluster is known yet")
+			return m.setFlash(kit.FlashError, ":cluster: no cluster is known yet")
 		}
 		if len(names) > 0 && !slices.Contains(names, name) {
-			return m.setFlash(flashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+			return m.setFlash(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
 		}
 		s, init := newClusterScreen(m.env, names, name)
 		return m.push(s, init)
@@ -488,7 +488,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 				return m.openEditor(*j)
 			}
 		}
-		return m.setFlash(flashError, fmt.Sprintf(":sql %s: no such job", c.arg))
+		return m.setFlash(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
 	}
 	return nil
 }
@@ -506,7 +506,7 @@ func (m *Model) View() tea.View {
 const minWidth, minHeight = 40, 8
 
 func (m *Model) render() string {
-	st := m.env.styles
+	st := m.env.Styles
 	w, h := m.width, m.height
 	if w == 0 || h == 0 {
 		return ""
@@ -521,7 +521,7 @@ func (m *Model) render() string {
 		jobsLoaded:  m.jobs.loaded,
 		counts:      m.jobs.counts,
 		watching:    m.watching,
-		now:         m.env.now,
+		now:         m.env.Now,
 		alerts:      m.obs.firing,
 	}, w)
 	body := m.top().View()
@@ -532,7 +532,7 @@ func (m *Model) render() string {
 	if m.cmd.active {
 		bottom = m.cmd.View(st, w)
 	} else {
-		bottom = m.flash.view(st, w)
+		bottom = m.flash.View(st, w)
 	}
 	// Screens render exactly their size; padding is a safety net for a
 	// screen that does not (it costs a width measure per line).
@@ -552,24 +552,24 @@ func (m *Model) footer() string {
 	case m.dialog != nil:
 		keys = m.dialog.ShortHelp()
 	case m.cmd.active:
-		keys = commandLineShort(m.env.keys)
+		keys = commandLineShort(m.env.Keys)
 	default:
 		keys = m.top().ShortHelp()
 		if !m.top().Capturing() {
-			tail = shortHelp(m.env.styles.Help, []key.Binding{m.env.keys.Global.Help}, m.width)
+			tail = shortHelp(m.env.Styles.Help, []key.Binding{m.env.Keys.Global.Help}, m.width)
 		}
 	}
 	prefix := ""
 	if n := len(m.jobs.marks); n > 0 && m.dialog == nil {
-		prefix = m.env.styles.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + "  "
+		prefix = m.env.Styles.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + "  "
 	}
 	room := m.width - 1 - lipgloss.Width(prefix)
 	if tail != "" {
 		room -= lipgloss.Width(tail) + 3
 	}
-	line := " " + prefix + shortHelp(m.env.styles.Help, keys, room)
+	line := " " + prefix + shortHelp(m.env.Styles.Help, keys, room)
 	if tail != "" {
-		line += m.env.styles.Help.ShortSeparator.Render(" • ") + tail
+		line += m.env.Styles.Help.ShortSeparator.Render(" • ") + tail
 	}
 	return kit.Fit(line, m.width)
 }

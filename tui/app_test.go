@@ -77,7 +77,7 @@ func TestCommandLine(t *testing.T) {
 	h.press(":")
 	h.typeText("theme light")
 	h.press("enter")
-	if h.m.env.styles.Dark {
+	if h.m.env.Styles.Dark {
 		t.Error(":theme light kept the dark theme")
 	}
 

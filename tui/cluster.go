@@ -16,7 +16,7 @@ import (
 // the Flink applications on it that palink does not manage yet, which `a`
 // adopts.
 type clusterScreen struct {
-	env   *env
+	env   *kit.Env
 	names []string
 	name  string
 	ov    *api.ClusterOverview
@@ -28,7 +28,7 @@ type clusterScreen struct {
 	width, height  int
 }
 
-func newClusterScreen(e *env, names []string, name string) (*clusterScreen, tea.Cmd) {
+func newClusterScreen(e *kit.Env, names []string, name string) (*clusterScreen, tea.Cmd) {
 	m := &clusterScreen{env: e, names: names, name: name}
 	return m, m.load()
 }
@@ -39,14 +39,14 @@ func (m *clusterScreen) load() tea.Cmd {
 		return nil
 	}
 	m.loading = true
-	m.seq = m.env.nextSeq()
-	return loadOverviewCmd(m.env.call(), m.name, m.seq)
+	m.seq = m.env.NextSeq()
+	return loadOverviewCmd(m.env.Call(), m.name, m.seq)
 }
 
 func (m *clusterScreen) Title() string             { return "Cluster " + m.name }
 func (m *clusterScreen) Capturing() bool           { return false }
-func (m *clusterScreen) ShortHelp() []key.Binding  { return clusterShort(m.env.keys) }
-func (m *clusterScreen) FullHelp() [][]key.Binding { return clusterFull(m.env.keys) }
+func (m *clusterScreen) ShortHelp() []key.Binding  { return clusterShort(m.env.Keys) }
+func (m *clusterScreen) FullHelp() [][]key.Binding { return clusterFull(m.env.Keys) }
 
 func (m *clusterScreen) apps() []api.Application {
 	if m.ov == nil {
@@ -55,7 +55,7 @@ func (m *clusterScreen) apps() []api.Application {
 	return m.ov.Unmanaged
 }
 
-func (m *clusterScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *clusterScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -71,19 +71,19 @@ func (m *clusterScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		if msg.err != nil {
 			m.err = msg.err
-			return m, tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+			return m, tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
 		}
 		m.err = nil
 		ov := msg.ov
 		m.ov = &ov
 		m.cursor = kit.Clamp(m.cursor, 0, len(ov.Unmanaged)-1)
 		return m, again
-	case changeMsg:
-		if c := msg.change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
+	case kit.ChangeMsg:
+		if c := msg.Change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
 			return m, m.load()
 		}
-	case adoptedMsg:
-		if msg.err == nil && msg.req.Cluster == m.name {
+	case kit.AdoptedMsg:
+		if msg.Err == nil && msg.Req.Cluster == m.name {
 			return m, m.load()
 		}
 	case tea.KeyPressMsg:
@@ -93,9 +93,9 @@ func (m *clusterScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 }
 
 func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	apps := m.apps()
-	if listNav(k, msg, &m.cursor, len(apps), 5) {
+	if kit.ListNav(k, msg, &m.cursor, len(apps), 5) {
 		return nil
 	}
 	switch {
@@ -116,18 +116,18 @@ func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.load()
 	case key.Matches(msg, k.Cluster.Adopt):
 		if m.cursor < len(apps) {
-			return send(adoptMsg{cluster: m.name, app: apps[m.cursor]})
+			return kit.Send(kit.AdoptMsg{Cluster: m.name, App: apps[m.cursor]})
 		}
-		return send(flashMsg{level: flashWarn, text: "adopt: no unmanaged Flink application on " + m.name})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "adopt: no unmanaged Flink application on " + m.name})
 	}
-	if m.env.readOnly && key.Matches(msg, allActionKeys.Cluster.Adopt) {
-		return send(flashMsg{level: flashWarn, text: "read-only: adopting is disabled"})
+	if m.env.ReadOnly() && key.Matches(msg, allActionKeys.Cluster.Adopt) {
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: adopting is disabled"})
 	}
 	return nil
 }
 
 func (m *clusterScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
 		return ""
@@ -141,7 +141,7 @@ func (m *clusterScreen) View() string {
 	case m.ov == nil:
 		lines = kit.Centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
 	default:
-		note = "fetched " + kit.Ago(m.env.now, m.ov.FetchedAt)
+		note = "fetched " + kit.Ago(m.env.Now, m.ov.FetchedAt)
 		if m.err != nil {
 			note = st.Error.Render("✖ refresh failed") + " · " + note
 		}

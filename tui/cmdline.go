@@ -19,13 +19,13 @@ type commandLine struct {
 	active bool
 }
 
-func newCommandLine(e *env) commandLine {
+func newCommandLine(e *kit.Env) commandLine {
 	in := textinput.New()
 	in.Prompt = ":"
 	in.ShowSuggestions = true
-	in.SetStyles(e.styles.Input)
+	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	return commandLine{keys: e.keys, input: in}
+	return commandLine{keys: e.Keys, input: in}
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
@@ -66,7 +66,7 @@ func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 			if line == "" {
 				return nil
 			}
-			return send(commandLineMsg{line: line})
+			return kit.Send(commandLineMsg{line: line})
 		case key.Matches(k, c.keys.Form.Cancel):
 			c.close()
 			return nil

@@ -10,17 +10,18 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Every function here makes a tea.Cmd that calls the service. They take
 // values (a call, ids, sequence numbers) and never a model, so the Cmd's
 // goroutine shares nothing with the event loop.
 
-func loadJobsCmd(c call, seq int) tea.Cmd {
+func loadJobsCmd(c kit.Call, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var jobs []api.JobView
-		err := c.with(func(ctx context.Context) (err error) {
-			jobs, err = c.svc.ListJobs(ctx, api.JobFilter{})
+		err := c.With(func(ctx context.Context) (err error) {
+			jobs, err = c.Svc.ListJobs(ctx, api.JobFilter{})
 			return err
 		})
 		if err != nil {
@@ -30,11 +31,11 @@ func loadJobsCmd(c call, seq int) tea.Cmd {
 	}
 }
 
-func loadClustersCmd(c call, seq int) tea.Cmd {
+func loadClustersCmd(c kit.Call, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cs []api.ClusterStatus
-		err := c.with(func(ctx context.Context) (err error) {
-			cs, err = c.svc.Clusters(ctx)
+		err := c.With(func(ctx context.Context) (err error) {
+			cs, err = c.Svc.Clusters(ctx)
 			return err
 		})
 		if err != nil {
@@ -65,29 +66,26 @@ func nextChangeCmd(ctx context.Context, ch <-chan api.Change, gen int) tea.Cmd {
 			if !ok {
 				return watchEndedMsg{gen: gen}
 			}
-			return changeMsg{gen: gen, change: c}
+			return kit.ChangeMsg{Gen: gen, Change: c}
 		case <-ctx.Done():
 			return watchEndedMsg{gen: gen}
 		}
 	}
 }
 
-// timerFunc makes a Cmd that sends fn's message after d (tea.Tick).
-type timerFunc = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
-
-func watchRetryCmd(after timerFunc, gen int, d time.Duration) tea.Cmd {
+func watchRetryCmd(after kit.TimerFunc, gen int, d time.Duration) tea.Cmd {
 	return after(d, func(time.Time) tea.Msg { return watchRetryMsg{gen: gen} })
 }
 
-func tickCmd(after timerFunc, clock func() time.Time) tea.Cmd {
+func tickCmd(after kit.TimerFunc, clock func() time.Time) tea.Cmd {
 	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
 }
 
-func loadDetailCmd(c call, jobID string, seq int) tea.Cmd {
+func loadDetailCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var d api.JobDetail
-		err := c.with(func(ctx context.Context) (err error) {
-			d, err = c.svc.Job(ctx, jobID)
+		err := c.With(func(ctx context.Context) (err error) {
+			d, err = c.Svc.Job(ctx, jobID)
 			return err
 		})
 		if err != nil {
@@ -97,11 +95,11 @@ func loadDetailCmd(c call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func loadCommandsCmd(c call, f api.CommandFilter, seq int) tea.Cmd {
+func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cmds []model.Command
-		err := c.with(func(ctx context.Context) (err error) {
-			cmds, err = c.svc.Commands(ctx, f)
+		err := c.With(func(ctx context.Context) (err error) {
+			cmds, err = c.Svc.Commands(ctx, f)
 			return err
 		})
 		if err != nil {
@@ -111,11 +109,11 @@ func loadCommandsCmd(c call, f api.CommandFilter, seq int) tea.Cmd {
 	}
 }
 
-func loadOverviewCmd(c call, cluster string, seq int) tea.Cmd {
+func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var ov api.ClusterOverview
-		err := c.with(func(ctx context.Context) (err error) {
-			ov, err = c.svc.ClusterOverview(ctx, cluster)
+		err := c.With(func(ctx context.Context) (err error) {
+			ov, err = c.Svc.ClusterOverview(ctx, cluster)
 			return err
 		})
 		if err != nil {
@@ -146,7 +144,7 @@ func each(n int, fn func(i int)) {
 }
 
 // planCmd asks Plan for every item that no local check has skipped.
-func planCmd(c call, seq int, items []planItem) tea.Cmd {
+func planCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 	items = append([]planItem(nil), items...)
 	return func() tea.Msg {
 		each(len(items), func(i int) {
@@ -154,8 +152,8 @@ func planCmd(c call, seq int, items []planItem) tea.Cmd {
 			if it.skipped != "" {
 				return
 			}
-			it.err = c.with(func(ctx context.Context) (err error) {
-				it.plan, err = c.svc.Plan(ctx, it.req)
+			it.err = c.With(func(ctx context.Context) (err error) {
+				it.plan, err = c.Svc.Plan(ctx, it.req)
 				return err
 			})
 			if it.err != nil {
@@ -167,7 +165,7 @@ func planCmd(c call, seq int, items []planItem) tea.Cmd {
 }
 
 // actCmd records the allowed items as commands.
-func actCmd(c call, seq int, items []planItem) tea.Cmd {
+func actCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 	var todo []planItem
 	for _, it := range items {
 		if it.allowed() {
@@ -179,8 +177,8 @@ func actCmd(c call, seq int, items []planItem) tea.Cmd {
 		each(len(todo), func(i int) {
 			r := &res[i]
 			r.item = todo[i]
-			r.err = c.with(func(ctx context.Context) (err error) {
-				r.cmd, err = c.svc.Act(ctx, todo[i].req)
+			r.err = c.With(func(ctx context.Context) (err error) {
+				r.cmd, err = c.Svc.Act(ctx, todo[i].req)
 				return err
 			})
 			if r.err != nil {
@@ -191,30 +189,30 @@ func actCmd(c call, seq int, items []planItem) tea.Cmd {
 	}
 }
 
-func createJobCmd(c call, req api.CreateJobRequest) tea.Cmd {
+func createJobCmd(c kit.Call, req api.CreateJobRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
-		err := c.with(func(ctx context.Context) (err error) {
-			j, err = c.svc.CreateJob(ctx, req)
+		err := c.With(func(ctx context.Context) (err error) {
+			j, err = c.Svc.CreateJob(ctx, req)
 			return err
 		})
 		if err != nil {
 			err = fmt.Errorf("create job %s on %s: %w", req.Name, req.Cluster, err)
 		}
-		return createdMsg{job: j, err: err, req: req}
+		return kit.CreatedMsg{Job: j, Err: err, Req: req}
 	}
 }
 
-func adoptCmd(c call, req api.AdoptRequest) tea.Cmd {
+func adoptCmd(c kit.Call, req api.AdoptRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
-		err := c.with(func(ctx context.Context) (err error) {
-			j, err = c.svc.Adopt(ctx, req)
+		err := c.With(func(ctx context.Context) (err error) {
+			j, err = c.Svc.Adopt(ctx, req)
 			return err
 		})
 		if err != nil {
 			err = fmt.Errorf("adopt %s on %s: %w", req.AppID, req.Cluster, err)
 		}
-		return adoptedMsg{req: req, job: j, err: err}
+		return kit.AdoptedMsg{Req: req, Job: j, Err: err}
 	}
 }

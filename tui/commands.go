@@ -22,7 +22,7 @@ const commandsLimit = 1000
 // commandsScreen is `:cmd`: every command, newest first, with its state, age
 // and issuer; enter opens its log.
 type commandsScreen struct {
-	env  *env
+	env  *kit.Env
 	cmds []model.Command
 
 	cursor, offset int
@@ -33,7 +33,7 @@ type commandsScreen struct {
 	width, height  int
 }
 
-func newCommandsScreen(e *env) (*commandsScreen, tea.Cmd) {
+func newCommandsScreen(e *kit.Env) (*commandsScreen, tea.Cmd) {
 	m := &commandsScreen{env: e}
 	return m, m.load()
 }
@@ -44,17 +44,17 @@ func (m *commandsScreen) load() tea.Cmd {
 		return nil
 	}
 	m.loading = true
-	m.seq = m.env.nextSeq()
-	return loadCommandsCmd(m.env.call(), api.CommandFilter{Limit: commandsLimit}, m.seq)
+	m.seq = m.env.NextSeq()
+	return loadCommandsCmd(m.env.Call(), api.CommandFilter{Limit: commandsLimit}, m.seq)
 }
 
 func (m *commandsScreen) Title() string             { return "Commands" }
 func (m *commandsScreen) Capturing() bool           { return false }
-func (m *commandsScreen) ShortHelp() []key.Binding  { return commandsShort(m.env.keys) }
-func (m *commandsScreen) FullHelp() [][]key.Binding { return commandsFull(m.env.keys) }
+func (m *commandsScreen) ShortHelp() []key.Binding  { return commandsShort(m.env.Keys) }
+func (m *commandsScreen) FullHelp() [][]key.Binding { return commandsFull(m.env.Keys) }
 func (m *commandsScreen) page() int                 { return max(m.height-3, 1) }
 
-func (m *commandsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *commandsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	cmd := m.update(msg)
 	m.cursor = kit.Clamp(m.cursor, 0, len(m.cmds)-1)
 	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
@@ -77,17 +77,17 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			m.err = msg.err
-			return tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+			return tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
 		}
 		m.err, m.loaded = nil, true
 		m.cmds = slices.Clone(msg.cmds)
 		slices.SortStableFunc(m.cmds, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
 		return again
-	case changeMsg:
-		switch msg.change.Kind {
+	case kit.ChangeMsg:
+		switch msg.Change.Kind {
 		case api.CommandChanged:
-			if msg.change.Command != nil {
-				m.upsert(*msg.change.Command)
+			if msg.Change.Command != nil {
+				m.upsert(*msg.Change.Command)
 			}
 		case api.Resync:
 			return m.load()
@@ -99,8 +99,8 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 			}
 		}
 	case tea.KeyPressMsg:
-		k := m.env.keys
-		if listNav(k, msg, &m.cursor, len(m.cmds), m.page()) {
+		k := m.env.Keys
+		if kit.ListNav(k, msg, &m.cursor, len(m.cmds), m.page()) {
 			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
 			return nil
 		}
@@ -109,7 +109,7 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 			return m.load()
 		case key.Matches(msg, k.Nav.Enter):
 			if m.cursor < len(m.cmds) {
-				return send(pushMsg{s: newLogScreen(m.env, m.cmds[m.cursor])})
+				return kit.Send(kit.PushMsg{Screen: newLogScreen(m.env, m.cmds[m.cursor])})
 			}
 		}
 	}
@@ -205,7 +205,7 @@ func joinCommandCells(cells [numCmdCols]string, ws [numCmdCols]int, style func(c
 }
 
 func (m *commandsScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
@@ -224,7 +224,7 @@ func (m *commandsScreen) View() string {
 	}
 	for i := m.offset; i < min(m.offset+body, len(m.cmds)) && m.loaded; i++ {
 		c := m.cmds[i]
-		cells := commandCells(c, m.env.jobName(c.JobID), m.env.now)
+		cells := commandCells(c, m.env.JobName(c.JobID), m.env.Now)
 		if i == m.cursor {
 			lines = append(lines, st.Cursor.Render(kit.Fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
 			continue

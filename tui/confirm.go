@@ -18,7 +18,7 @@ import (
 // default is Cancel: enter right away does nothing. A protected cluster asks
 // for the job name (or, in bulk, a phrase) to be typed instead of a button.
 type confirmDialog struct {
-	env   *env
+	env   *kit.Env
 	seq   int
 	items []planItem
 
@@ -32,7 +32,7 @@ type confirmDialog struct {
 // jobs, then "+N more".
 const maxDryRunLines = 8
 
-func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
+func newConfirmDialog(e *kit.Env, seq int, items []planItem) *confirmDialog {
 	d := &confirmDialog{env: e, seq: seq, items: items}
 	protected, allowed := 0, 0
 	for _, it := range items {
@@ -51,7 +51,7 @@ func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
 		}
 		d.input = textinput.New()
 		d.input.Prompt = "> "
-		d.input.SetStyles(e.styles.Input)
+		d.input.SetStyles(e.Styles.Input)
 		d.input.SetVirtualCursor(true)
 		d.input.Focus()
 	}
@@ -59,15 +59,15 @@ func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
 }
 
 func (d *confirmDialog) ShortHelp() []key.Binding {
-	k := d.env.keys
+	k := d.env.Keys
 	if d.phrase != "" {
 		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
 	}
 	return dialogShort(k)
 }
 
-func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
-	k := d.env.keys
+func (d *confirmDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
+	k := d.env.Keys
 	km, isKey := msg.(tea.KeyPressMsg)
 	if isKey && key.Matches(km, k.Form.Cancel) {
 		return nil, nil
@@ -78,7 +78,7 @@ func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 				d.miss = true
 				return d, nil
 			}
-			return nil, send(confirmedMsg{seq: d.seq, items: d.items})
+			return nil, kit.Send(confirmedMsg{seq: d.seq, items: d.items})
 		}
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
@@ -95,7 +95,7 @@ func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 		if !d.doIt {
 			return nil, nil
 		}
-		return nil, send(confirmedMsg{seq: d.seq, items: d.items})
+		return nil, kit.Send(confirmedMsg{seq: d.seq, items: d.items})
 	}
 	return d, nil
 }
@@ -107,7 +107,7 @@ func actionTitle(k model.CommandKind) string {
 }
 
 func (d *confirmDialog) View(width, height int) string {
-	st := d.env.styles
+	st := d.env.Styles
 	w := min(width-4, 76)
 	inner := w - 4 // border and padding
 	kind := d.items[0].req.Kind

@@ -20,7 +20,7 @@ import (
 // createScreen is the create-job form. The new job is CREATED, not
 // running: `r` on it submits it, through the usual confirmation.
 type createScreen struct {
-	env      *env
+	env      *kit.Env
 	clusters []string
 	cluster  int
 	kind     model.JobKind
@@ -52,12 +52,12 @@ const (
 	fieldArgs  // JAR jobs
 )
 
-func newCreateScreen(e *env, clusters []string, scope string) *createScreen {
+func newCreateScreen(e *kit.Env, clusters []string, scope string) *createScreen {
 	input := func(placeholder string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = ""
 		in.Placeholder = placeholder
-		in.SetStyles(e.styles.Input)
+		in.SetStyles(e.Styles.Input)
 		in.SetVirtualCursor(true)
 		return in
 	}
@@ -75,7 +75,7 @@ func newCreateScreen(e *env, clusters []string, scope string) *createScreen {
 	m.sql = textarea.New()
 	m.sql.Placeholder = "CREATE TABLE …; INSERT INTO … SELECT …;"
 	m.sql.ShowLineNumbers = true
-	m.sql.SetStyles(e.styles.Area)
+	m.sql.SetStyles(e.Styles.Area)
 	m.sql.SetVirtualCursor(true)
 	m.name.Focus()
 	return m
@@ -92,9 +92,9 @@ func (m *createScreen) fields() []int {
 func (m *createScreen) Title() string   { return "New job" }
 func (m *createScreen) Capturing() bool { return true }
 
-func (m *createScreen) ShortHelp() []key.Binding { return formShort(m.env.keys) }
+func (m *createScreen) ShortHelp() []key.Binding { return formShort(m.env.Keys) }
 
-func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{formShort(m.env.keys)} }
+func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{formShort(m.env.Keys)} }
 
 func (m *createScreen) current() int { return m.fields()[kit.Clamp(m.focus, 0, len(m.fields())-1)] }
 
@@ -123,7 +123,7 @@ func (m *createScreen) setFocus(i int) tea.Cmd {
 	return nil
 }
 
-func (m *createScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *createScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -134,16 +134,16 @@ func (m *createScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		m.sql.SetWidth(max(m.width-6, 20))
 		m.sql.SetHeight(max(m.height-12, 3))
 		return m, nil
-	case createdMsg:
-		if !m.submitting || msg.req.Name != m.sent.Name {
+	case kit.CreatedMsg:
+		if !m.submitting || msg.Req.Name != m.sent.Name {
 			return m, nil
 		}
 		m.submitting = false
-		if msg.err != nil {
-			m.err = msg.err
+		if msg.Err != nil {
+			m.err = msg.Err
 			return m, nil
 		}
-		return m, send(popMsg{})
+		return m, kit.Send(kit.PopMsg{})
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
@@ -153,10 +153,10 @@ func (m *createScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 }
 
 func (m *createScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Cancel):
-		return send(popMsg{})
+		return kit.Send(kit.PopMsg{})
 	case key.Matches(msg, k.Form.Submit):
 		return m.submit()
 	case key.Matches(msg, k.Form.NextField):
@@ -254,13 +254,13 @@ func (m *createScreen) submit() tea.Cmd {
 	m.submitting = true
 	m.sent = r
 	return tea.Batch(
-		send(flashMsg{level: flashInfo, text: fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)}),
-		createJobCmd(m.env.call(), r),
+		kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)}),
+		createJobCmd(m.env.Call(), r),
 	)
 }
 
 func (m *createScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}

@@ -35,7 +35,7 @@ type detailTab interface {
 }
 
 // detailTabs builds the tabs, in order.
-func detailTabs(e *env) []detailTab {
+func detailTabs(e *kit.Env) []detailTab {
 	return []detailTab{
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
@@ -52,7 +52,7 @@ func detailTabs(e *env) []detailTab {
 // the job with its cluster at once; until the answer arrives it shows what
 // the list knew. Watch changes for the job keep it current.
 type detailScreen struct {
-	env  *env
+	env  *kit.Env
 	data jobData
 	tabs []detailTab
 	tab  int
@@ -65,7 +65,7 @@ type detailScreen struct {
 	width, height int
 }
 
-func newDetailScreen(e *env, j api.JobView, tab string) (*detailScreen, tea.Cmd) {
+func newDetailScreen(e *kit.Env, j api.JobView, tab string) (*detailScreen, tea.Cmd) {
 	d := &detailScreen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
@@ -97,8 +97,8 @@ func (d *detailScreen) load() tea.Cmd {
 		return nil
 	}
 	d.loading = true
-	d.seq = d.env.nextSeq()
-	return loadDetailCmd(d.env.call(), d.data.job.ID, d.seq)
+	d.seq = d.env.NextSeq()
+	return loadDetailCmd(d.env.Call(), d.data.job.ID, d.seq)
 }
 
 func (d *detailScreen) Title() string { return d.data.job.Name }
@@ -106,11 +106,11 @@ func (d *detailScreen) Title() string { return d.data.job.Name }
 func (d *detailScreen) Capturing() bool { return d.tabs[d.tab].Capturing() }
 
 func (d *detailScreen) ShortHelp() []key.Binding {
-	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), detailShort(d.env.keys)...)
+	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), detailShort(d.env.Keys)...)
 }
 
 func (d *detailScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, detailFull(d.env.keys)...)
+	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, detailFull(d.env.Keys)...)
 }
 
 // tabSize is the area under the title, tab bar and rule.
@@ -118,7 +118,7 @@ func (d *detailScreen) tabSize() tea.WindowSizeMsg {
 	return tea.WindowSizeMsg{Width: d.width, Height: max(d.height-3, 1)}
 }
 
-func (d *detailScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (d *detailScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -135,14 +135,14 @@ func (d *detailScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		if msg.err != nil {
 			d.err = msg.err
-			return d, tea.Batch(append(cmds, send(flashMsg{level: flashError, text: msg.err.Error()}))...)
+			return d, tea.Batch(append(cmds, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))...)
 		}
 		d.err = nil
 		det := msg.detail
 		d.data.detail = &det
 		d.data.job.Job = det.Job
-	case changeMsg:
-		cmds = append(cmds, d.applyChange(msg.change))
+	case kit.ChangeMsg:
+		cmds = append(cmds, d.applyChange(msg.Change))
 	case actedMsg:
 		for _, r := range msg.results {
 			if r.err == nil && r.cmd.JobID == d.data.job.ID {
@@ -215,7 +215,7 @@ func (d *detailScreen) upsertCommand(c model.Command) {
 }
 
 func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := d.env.keys
+	k := d.env.Keys
 	if d.tabs[d.tab].Capturing() {
 		var cmd tea.Cmd
 		d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
@@ -229,9 +229,9 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Nav.Refresh):
 		return d.load()
 	case key.Matches(msg, k.Detail.RawJSON):
-		return send(pushMsg{s: newTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
+		return kit.Send(kit.PushMsg{Screen: newTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
 	case key.Matches(msg, k.Open.EditSQL):
-		return send(openEditorMsg{job: d.data.job})
+		return kit.Send(kit.OpenEditorMsg{Job: d.data.job})
 	case key.Matches(msg, k.Open.Metrics):
 		return d.selectTab("Metrics")
 	case key.Matches(msg, k.Open.Logs):
@@ -245,10 +245,10 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 				hist = []model.RestorePoint{}
 			}
 		}
-		return send(startActionMsg{kind: kind, jobs: []model.Job{d.data.job.Job}, history: hist})
+		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{d.data.job.Job}, History: hist})
 	}
 	if refusedInReadOnly(d.env, msg) {
-		return send(flashMsg{level: flashWarn, text: "read-only: actions are disabled"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: actions are disabled"})
 	}
 	var cmd tea.Cmd
 	d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
@@ -290,7 +290,7 @@ func rawJSON(d jobData) string {
 }
 
 func (d *detailScreen) View() string {
-	st := d.env.styles
+	st := d.env.Styles
 	w := d.width
 	if w <= 0 || d.height <= 0 {
 		return ""

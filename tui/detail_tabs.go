@@ -25,16 +25,16 @@ type tabLine struct {
 // optional cursor over the selectable ones. Its content comes from a pure
 // render function of the job data, so it is always current.
 type linesTab struct {
-	env           *env
+	env           *kit.Env
 	title         string
-	render        func(e *env, d *jobData, w int) []tabLine
-	enter         func(e *env, d *jobData, target any) tea.Cmd
+	render        func(e *kit.Env, d *jobData, w int) []tabLine
+	enter         func(e *kit.Env, d *jobData, target any) tea.Cmd
 	cursor        int // index of the selected line
 	offset        int
 	width, height int
 }
 
-func newLinesTab(e *env, title string, render func(*env, *jobData, int) []tabLine, enter func(*env, *jobData, any) tea.Cmd) *linesTab {
+func newLinesTab(e *kit.Env, title string, render func(*kit.Env, *jobData, int) []tabLine, enter func(*kit.Env, *jobData, any) tea.Cmd) *linesTab {
 	return &linesTab{env: e, title: title, render: render, enter: enter}
 }
 
@@ -46,7 +46,7 @@ func (t *linesTab) ShortHelp() []key.Binding {
 		if t.title == "Commands" {
 			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log"))}
 		}
-		return []key.Binding{t.env.keys.Detail.Restore}
+		return []key.Binding{t.env.Keys.Detail.Restore}
 	}
 	return nil
 }
@@ -70,16 +70,16 @@ func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		lines := t.render(t.env, d, t.width)
 		sel := selectable(lines)
 		if t.enter == nil || len(sel) == 0 {
-			listNav(t.env.keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
+			kit.ListNav(t.env.Keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
 			return t, nil
 		}
 		pos := max(slices.Index(sel, t.cursor), 0)
-		if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
+		if kit.ListNav(t.env.Keys, msg, &pos, len(sel), t.height) {
 			t.cursor = sel[pos]
 			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 			return t, nil
 		}
-		if key.Matches(msg, t.env.keys.Nav.Enter) {
+		if key.Matches(msg, t.env.Keys.Nav.Enter) {
 			if !slices.Contains(sel, t.cursor) {
 				t.cursor = sel[0]
 			}
@@ -101,7 +101,7 @@ func (t *linesTab) View(d *jobData) string {
 	for i := t.offset; i < end; i++ {
 		l := lines[i].text
 		if t.enter != nil && len(sel) > 0 && i == t.cursor {
-			l = t.env.styles.Cursor.Render(kit.Fit("▸"+strings.TrimPrefix(l, " "), t.width))
+			l = t.env.Styles.Cursor.Render(kit.Fit("▸"+strings.TrimPrefix(l, " "), t.width))
 		}
 		out = append(out, l)
 	}
@@ -117,8 +117,8 @@ func section(st *kit.Styles, title string) tabLine {
 	return tabLine{text: " " + st.Section.Render(title)}
 }
 
-func overviewLines(e *env, d *jobData, w int) []tabLine {
-	st, now, j := e.styles, e.now, d.job
+func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now, j := e.Styles, e.Now, d.job
 	var out []tabLine
 	out = append(out, section(st, "Job"))
 	spec := kit.NoValue
@@ -226,8 +226,8 @@ func restorePointRows(st *kit.Styles, now time.Time, j model.Job) []tabLine {
 	return out
 }
 
-func timelineLines(e *env, d *jobData, w int) []tabLine {
-	st, now := e.styles, e.now
+func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now := e.Styles, e.Now
 	if d.detail == nil {
 		return []tabLine{{text: " " + st.Dim.Render("loading the job's history…")}}
 	}
@@ -247,8 +247,8 @@ func timelineLines(e *env, d *jobData, w int) []tabLine {
 // restoreTarget is a checkpoint line's target: where to restore from.
 type restoreTarget struct{ path string }
 
-func checkpointLines(e *env, d *jobData, w int) []tabLine {
-	st, now := e.styles, e.now
+func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now := e.Styles, e.Now
 	var out []tabLine
 	out = append(out, section(st, "Restore points known to palink"))
 	var hist []model.RestorePoint
@@ -318,16 +318,16 @@ func checkpointLines(e *env, d *jobData, w int) []tabLine {
 
 // restoreFromLine starts a resubmit from the selected restore point; it goes
 // through Plan and the confirmation like every action.
-func restoreFromLine(e *env, d *jobData, target any) tea.Cmd {
+func restoreFromLine(e *kit.Env, d *jobData, target any) tea.Cmd {
 	t, ok := target.(restoreTarget)
 	if !ok {
 		return nil
 	}
-	return send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job.Job}, restore: model.RestorePath, path: t.path})
+	return kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []model.Job{d.job.Job}, Restore: model.RestorePath, Path: t.path})
 }
 
-func commandLines(e *env, d *jobData, w int) []tabLine {
-	st, now := e.styles, e.now
+func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now := e.Styles, e.Now
 	if d.detail == nil {
 		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
 	}
@@ -354,10 +354,10 @@ func commandLines(e *env, d *jobData, w int) []tabLine {
 	return out
 }
 
-func openCommandLog(e *env, d *jobData, target any) tea.Cmd {
+func openCommandLog(e *kit.Env, d *jobData, target any) tea.Cmd {
 	c, ok := target.(model.Command)
 	if !ok {
 		return nil
 	}
-	return send(pushMsg{s: newLogScreen(e, c)})
+	return kit.Send(kit.PushMsg{Screen: newLogScreen(e, c)})
 }

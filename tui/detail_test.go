@@ -214,7 +214,7 @@ func TestDetailFooterAndHelpComeFromTheKeymap(t *testing.T) {
 			}
 		}
 	}
-	for _, b := range []key.Binding{h.m.env.keys.Global.Quit, h.m.env.keys.Global.Command} {
+	for _, b := range []key.Binding{h.m.env.Keys.Global.Quit, h.m.env.Keys.Global.Command} {
 		if !strings.Contains(h.screen(), b.Help().Desc) {
 			t.Errorf("help lacks the global %q", b.Help().Desc)
 		}

@@ -22,7 +22,7 @@ import (
 // hands the text to $EDITOR, ctrl-o lists versions and ctrl-d starts a
 // local debug run.
 type editorScreen struct {
-	env  *env
+	env  *kit.Env
 	runs *debugRuns
 	// id tells this editor's messages from another's.
 	id  int
@@ -72,32 +72,32 @@ type editorScreen struct {
 // validateDelay is how long typing must pause before the text is checked.
 const validateDelay = 250 * time.Millisecond
 
-func newEditorScreen(e *env, runs *debugRuns, j api.JobView) (*editorScreen, tea.Cmd) {
+func newEditorScreen(e *kit.Env, runs *debugRuns, j api.JobView) (*editorScreen, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "find: "
-	in.SetStyles(e.styles.Input)
+	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	m := &editorScreen{env: e, runs: runs, id: e.nextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
+	m := &editorScreen{env: e, runs: runs, id: e.NextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
 	return m, m.load()
 }
 
 func (m *editorScreen) load() tea.Cmd {
-	m.loadSeq = m.env.nextSeq()
-	return loadSpecsCmd(m.env.call(), m.job.ID, m.loadSeq)
+	m.loadSeq = m.env.NextSeq()
+	return loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq)
 }
 
 func (m *editorScreen) Title() string   { return m.job.Name + " · SQL" }
 func (m *editorScreen) Capturing() bool { return true }
 
 func (m *editorScreen) ShortHelp() []key.Binding {
-	k := m.env.keys
+	k := m.env.Keys
 	if m.searching {
 		return []key.Binding{k.Form.Confirm, k.Editor.FindNext, k.Editor.FindPrev, k.Form.Cancel}
 	}
 	return editorShort(k)
 }
 
-func (m *editorScreen) FullHelp() [][]key.Binding { return editorFull(m.env.keys) }
+func (m *editorScreen) FullHelp() [][]key.Binding { return editorFull(m.env.Keys) }
 
 // dirty reports unsaved edits. It compares the texts once per change:
 // joining a long script on every frame would cost more than the frame.
@@ -113,7 +113,7 @@ func (m *editorScreen) dirty() bool {
 }
 
 // Update handles results of this editor's calls, changes of its job, and keys.
-func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *editorScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -146,8 +146,8 @@ func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			m.checkAgain = false
 			return m, m.validate()
 		}
-	case changeMsg:
-		if c := msg.change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
+	case kit.ChangeMsg:
+		if c := msg.Change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
 			m.job = *c.Job
 		}
 	case editorFileMsg:
@@ -155,7 +155,7 @@ func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			return m, send(flashMsg{level: flashError, text: msg.err.Error()})
+			return m, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
 		}
 		return m, runEditorCmd(msg)
 	case editorExitedMsg:
@@ -168,7 +168,7 @@ func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			return m, send(flashMsg{level: flashError, text: msg.err.Error()})
+			return m, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
 		}
 		return m, m.replaceAll(msg.text, "reloaded the text from $EDITOR")
 	case versionOpenMsg:
@@ -192,7 +192,7 @@ func (m *editorScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 func (m *editorScreen) loadedSpecs(msg specsLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.loadErr = msg.err
-		return send(flashMsg{level: flashError, text: msg.err.Error()})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
 	}
 	cur, ok := currentSpec(msg.specs, m.job.SpecVersion)
 	if !ok {
@@ -222,17 +222,17 @@ func currentSpec(specs []model.Spec, current int) (model.Spec, bool) {
 func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
 	m.saving = false
 	if msg.err != nil {
-		return send(flashMsg{level: flashError, text: msg.err.Error()})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
 	}
 	m.base, m.version = msg.spec.SQL, msg.spec.Version
 	m.job.SpecVersion = msg.spec.Version
 	text := fmt.Sprintf("saved %s v%d", m.job.Name, msg.spec.Version)
-	level := flashInfo
+	level := kit.FlashInfo
 	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 && m.checkedVersion == m.buf.version {
 		text += fmt.Sprintf(" with %s: ctrl+g goes to it", kit.Plural(n, "error"))
-		level = flashWarn
+		level = kit.FlashWarn
 	}
-	return send(flashMsg{level: level, text: text})
+	return kit.Send(kit.FlashMsg{Level: level, Text: text})
 }
 
 // validate checks the text in a Cmd, one check at a time.
@@ -258,7 +258,7 @@ func (m *editorScreen) edit(fn func()) tea.Cmd {
 		return nil
 	}
 	m.warned = ""
-	return m.env.after(validateDelay, validateTick(m.id, m.buf.version))
+	return m.env.After(validateDelay, validateTick(m.id, m.buf.version))
 }
 
 func validateTick(id, version int) func(time.Time) tea.Msg {
@@ -272,7 +272,7 @@ func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if text == m.buf.Text() {
-		return send(flashMsg{level: flashInfo, text: "no change"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "no change"})
 	}
 	last := len(m.buf.lines) - 1
 	cur := m.buf.cursor
@@ -280,20 +280,20 @@ func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
 		m.buf.apply(pos{}, pos{last, len(m.buf.lines[last])}, text, editOther)
 		m.buf.moveTo(cur, false, false)
 	})
-	return tea.Batch(cmd, send(flashMsg{level: flashInfo, text: note}))
+	return tea.Batch(cmd, kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: note}))
 }
 
 // interrupt is ctrl-c: with unsaved edits, the first press warns.
-func (m *editorScreen) interrupt() (tea.Cmd, bool) {
+func (m *editorScreen) Interrupt() (tea.Cmd, bool) {
 	if !m.dirty() || m.warned == "ctrl+c" {
 		return nil, false
 	}
 	m.warned = "ctrl+c"
-	return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, ctrl+c again quits without saving", m.job.Name, m.version+1)}), true
+	return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, ctrl+c again quits without saving", m.job.Name, m.version+1)}), true
 }
 
 func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	if m.searching {
 		return m.searchKey(msg)
 	}
@@ -304,16 +304,16 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	extend := msg.Mod.Contains(tea.ModShift)
 	page := max(m.textHeight()-1, 1)
 	switch {
-	case m.env.readOnly && (key.Matches(msg, allActionKeys.Editor.Save) || key.Matches(msg, allActionKeys.Editor.Submit)):
-		return send(flashMsg{level: flashWarn, text: "read-only: saving and submitting are disabled"})
+	case m.env.ReadOnly() && (key.Matches(msg, allActionKeys.Editor.Save) || key.Matches(msg, allActionKeys.Editor.Submit)):
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: saving and submitting are disabled"})
 	case key.Matches(msg, k.Editor.Back):
 		if m.dirty() && m.warned != "esc" {
 			m.warned = "esc"
-			return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, esc again leaves without saving", m.job.Name, m.version+1)})
+			return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, esc again leaves without saving", m.job.Name, m.version+1)})
 		}
-		return send(popMsg{})
+		return kit.Send(kit.PopMsg{})
 	case key.Matches(msg, k.Editor.Help):
-		return send(pushMsg{s: newHelpScreen(m.env, m)})
+		return kit.Send(kit.PushMsg{Screen: newHelpScreen(m.env, m)})
 	case key.Matches(msg, k.Editor.Save):
 		return m.save()
 	case key.Matches(msg, k.Editor.Submit):
@@ -324,7 +324,7 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return writeEditorFileCmd(m.id, m.job.Name, b.Text())
 	case key.Matches(msg, k.Editor.Versions):
 		s, init := newVersionsScreen(m.env, m.job, b.Text(), m.dirty())
-		return send(pushMsg{s: s, init: init})
+		return kit.Send(kit.PushMsg{Screen: s, Init: init})
 	case key.Matches(msg, k.Editor.Find):
 		m.searching, m.searchFrom = true, b.cursor
 		m.search.SetValue(m.query)
@@ -412,7 +412,7 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 func (m *editorScreen) copy(cut bool) tea.Cmd {
 	text := m.buf.selectedText()
 	if text == "" {
-		return send(flashMsg{level: flashInfo, text: "nothing selected: shift+arrows select, ctrl+a selects all"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "nothing selected: shift+arrows select, ctrl+a selects all"})
 	}
 	m.clipboard = text
 	cmds := []tea.Cmd{tea.SetClipboard(text)}
@@ -423,7 +423,7 @@ func (m *editorScreen) copy(cut bool) tea.Cmd {
 }
 
 func (m *editorScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Cancel):
 		m.searching = false
@@ -467,7 +467,7 @@ func (m *editorScreen) selectMatch(p pos) {
 
 func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 	if m.query == "" {
-		return send(flashMsg{level: flashInfo, text: "nothing to find: ctrl+f asks what"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "nothing to find: ctrl+f asks what"})
 	}
 	from := m.buf.cursor
 	if sel, _, ok := m.buf.selection(); ok && backwards {
@@ -475,7 +475,7 @@ func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 	}
 	p, ok := m.buf.find(m.query, from, backwards)
 	if !ok {
-		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%q is not in the text", m.query)})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%q is not in the text", m.query)})
 	}
 	m.selectMatch(p)
 	return nil
@@ -484,7 +484,7 @@ func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 // nextProblem moves to the first diagnostic after the cursor, wrapping.
 func (m *editorScreen) nextProblem() tea.Cmd {
 	if len(m.diags) == 0 {
-		return send(flashMsg{level: flashInfo, text: "no problems found"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "no problems found"})
 	}
 	cur := m.buf.cursor
 	target := m.diags[0]
@@ -504,20 +504,20 @@ func (m *editorScreen) nextProblem() tea.Cmd {
 func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }
 
 func (m *editorScreen) save() tea.Cmd {
-	if m.env.readOnly {
-		return send(flashMsg{level: flashWarn, text: "read-only: saving is disabled"})
+	if m.env.ReadOnly() {
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: saving is disabled"})
 	}
 	if !m.dirty() {
-		return send(flashMsg{level: flashInfo, text: fmt.Sprintf("no changes to save (v%d)", m.version)})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("no changes to save (v%d)", m.version)})
 	}
 	if m.saving {
 		return nil
 	}
 	m.saving = true
-	m.saveSeq = m.env.nextSeq()
+	m.saveSeq = m.env.NextSeq()
 	return tea.Batch(
-		send(flashMsg{level: flashInfo, text: fmt.Sprintf("saving %s…", m.job.Name)}),
-		saveSpecCmd(m.env.call(), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
+		kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("saving %s…", m.job.Name)}),
+		saveSpecCmd(m.env.Call(), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
 	)
 }
 
@@ -528,21 +528,21 @@ func (m *editorScreen) save() tea.Cmd {
 func (m *editorScreen) submit() tea.Cmd {
 	j := m.job.Job
 	switch {
-	case m.env.readOnly:
-		return send(flashMsg{level: flashWarn, text: "read-only: submitting is disabled"})
+	case m.env.ReadOnly():
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: submitting is disabled"})
 	case m.dirty():
-		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("submit %s: save the edits first (ctrl+s saves v%d)", j.Name, m.version+1)})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("submit %s: save the edits first (ctrl+s saves v%d)", j.Name, m.version+1)})
 	case m.checkedVersion != m.buf.version:
-		return send(flashMsg{level: flashInfo, text: "checking the SQL…; ctrl+r again in a moment"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "checking the SQL…; ctrl+r again in a moment"})
 	}
 	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 {
-		return send(flashMsg{level: flashWarn, text: fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error"))})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error"))})
 	}
 	kind := model.CmdResubmit
 	if j.State == model.StateNone {
 		kind = model.CmdSubmit
 	}
-	return send(startActionMsg{kind: kind, jobs: []model.Job{j}})
+	return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{j}})
 }
 
 func countSeverity(ds []flinksql.Diagnostic, s flinksql.Severity) int {

@@ -12,13 +12,11 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // The SQL editor's messages and Cmds. As everywhere in the TUI, a Cmd
 // captures values and never the editor.
-
-// openEditorMsg asks the root to open a job's SQL editor.
-type openEditorMsg struct{ job api.JobView }
 
 type specsLoadedMsg struct {
 	jobID string
@@ -73,11 +71,11 @@ type versionOpenMsg struct {
 	spec  model.Spec
 }
 
-func loadSpecsCmd(c call, jobID string, seq int) tea.Cmd {
+func loadSpecsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var specs []model.Spec
-		err := c.with(func(ctx context.Context) (err error) {
-			specs, err = c.svc.Specs(ctx, jobID)
+		err := c.With(func(ctx context.Context) (err error) {
+			specs, err = c.Svc.Specs(ctx, jobID)
 			return err
 		})
 		if err != nil {
@@ -87,11 +85,11 @@ func loadSpecsCmd(c call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func saveSpecCmd(c call, jobID, name string, s model.Spec, seq int) tea.Cmd {
+func saveSpecCmd(c kit.Call, jobID, name string, s model.Spec, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var saved model.Spec
-		err := c.with(func(ctx context.Context) (err error) {
-			saved, err = c.svc.SaveSpec(ctx, jobID, s)
+		err := c.With(func(ctx context.Context) (err error) {
+			saved, err = c.Svc.SaveSpec(ctx, jobID, s)
 			return err
 		})
 		if err != nil {
@@ -176,16 +174,10 @@ func fileSafe(s string) string {
 	}, s)
 }
 
-// interrupter is a screen that takes ctrl-c for itself at times: a debug
-// run cancels, an editor with unsaved edits warns once.
-type interrupter interface {
-	interrupt() (tea.Cmd, bool)
-}
-
 // openEditor pushes a job's SQL editor; a JAR job has none.
 func (m *Model) openEditor(j api.JobView) tea.Cmd {
 	if j.Kind == model.KindJAR {
-		return m.setFlash(flashWarn, j.Name+" is a JAR job: it has no SQL to edit")
+		return m.setFlash(kit.FlashWarn, j.Name+" is a JAR job: it has no SQL to edit")
 	}
 	s, init := newEditorScreen(m.env, m.runs, j)
 	return m.push(s, init)

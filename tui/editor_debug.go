@@ -48,15 +48,15 @@ func newDebugRuns(d api.Debugger) *debugRuns {
 func (m *editorScreen) debug() tea.Cmd {
 	switch {
 	case m.runs.debugger == nil:
-		return send(flashMsg{level: flashWarn, text: "debug runs are not available in this palink"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "debug runs are not available in this palink"})
 	case m.job.Kind != model.KindSQL:
-		return send(flashMsg{level: flashWarn, text: m.job.Name + " is a JAR job: debug runs are for SQL jobs"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: m.job.Name + " is a JAR job: debug runs are for SQL jobs"})
 	}
 	in, ok := m.runs.inputs[m.job.ID]
 	if !ok {
 		in = debugInput{data: debugTemplate(m.buf.Text())}
 	}
-	return send(pushMsg{s: newDebugForm(m.env, m.runs, m.job, m.buf.Text(), in)})
+	return kit.Send(kit.PushMsg{Screen: newDebugForm(m.env, m.runs, m.job, m.buf.Text(), in)})
 }
 
 // debugTemplate lists the job's source tables as TABLE= lines to fill in;
@@ -122,7 +122,7 @@ func parseDebugInput(in debugInput) (map[string]string, int, error) {
 
 // debugForm asks for the data files of a run.
 type debugForm struct {
-	env   *env
+	env   *kit.Env
 	runs  *debugRuns
 	job   api.JobView
 	sql   string
@@ -134,18 +134,18 @@ type debugForm struct {
 	width, height int
 }
 
-func newDebugForm(e *env, runs *debugRuns, j api.JobView, sql string, in debugInput) *debugForm {
+func newDebugForm(e *kit.Env, runs *debugRuns, j api.JobView, sql string, in debugInput) *debugForm {
 	ta := textarea.New()
 	ta.Placeholder = "orders=/path/to/orders.jsonl"
 	ta.ShowLineNumbers = false
-	ta.SetStyles(e.styles.Area)
+	ta.SetStyles(e.Styles.Area)
 	ta.SetVirtualCursor(true)
 	ta.SetValue(in.data)
 	ta.Focus()
 	li := textinput.New()
 	li.Prompt = ""
 	li.Placeholder = "0 (all rows)"
-	li.SetStyles(e.styles.Input)
+	li.SetStyles(e.Styles.Input)
 	li.SetVirtualCursor(true)
 	li.SetValue(in.limit)
 	return &debugForm{env: e, runs: runs, job: j, sql: sql, data: ta, limit: li}
@@ -153,11 +153,11 @@ func newDebugForm(e *env, runs *debugRuns, j api.JobView, sql string, in debugIn
 
 func (f *debugForm) Title() string             { return f.job.Name + " · debug run" }
 func (f *debugForm) Capturing() bool           { return true }
-func (f *debugForm) ShortHelp() []key.Binding  { return debugFormShort(f.env.keys) }
-func (f *debugForm) FullHelp() [][]key.Binding { return [][]key.Binding{debugFormShort(f.env.keys)} }
+func (f *debugForm) ShortHelp() []key.Binding  { return debugFormShort(f.env.Keys) }
+func (f *debugForm) FullHelp() [][]key.Binding { return [][]key.Binding{debugFormShort(f.env.Keys)} }
 
-func (f *debugForm) Update(msg tea.Msg) (screen, tea.Cmd) {
-	k := f.env.keys
+func (f *debugForm) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	k := f.env.Keys
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		f.width, f.height = msg.Width, msg.Height
@@ -168,7 +168,7 @@ func (f *debugForm) Update(msg tea.Msg) (screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Form.Cancel):
-			return f, send(popMsg{})
+			return f, kit.Send(kit.PopMsg{})
 		case key.Matches(msg, k.Debug.Run):
 			in := debugInput{data: f.data.Value(), limit: f.limit.Value()}
 			data, limit, err := parseDebugInput(in)
@@ -208,7 +208,7 @@ func (f *debugForm) toField(msg tea.Msg) tea.Cmd {
 }
 
 func (f *debugForm) View() string {
-	st := f.env.styles
+	st := f.env.Styles
 	if f.width <= 0 || f.height <= 0 {
 		return ""
 	}
@@ -287,7 +287,7 @@ const maxDebugRows = 10000
 
 // debugScreen is one debug run, live.
 type debugScreen struct {
-	env      *env
+	env      *kit.Env
 	debugger api.Debugger
 	job      api.JobView
 	req      api.DebugRequest
@@ -316,7 +316,7 @@ type debugScreen struct {
 	width, height int
 }
 
-func newDebugScreen(e *env, d api.Debugger, j api.JobView, r api.DebugRequest) *debugScreen {
+func newDebugScreen(e *kit.Env, d api.Debugger, j api.JobView, r api.DebugRequest) *debugScreen {
 	return &debugScreen{env: e, debugger: d, job: j, req: r, follow: true, widths: map[string][]int{}}
 }
 
@@ -325,8 +325,8 @@ func (m *debugScreen) start() tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
-	ctx, cancel := context.WithCancel(m.env.ctx)
-	m.run, m.cancel = m.env.nextSeq(), cancel
+	ctx, cancel := context.WithCancel(m.env.Ctx)
+	m.run, m.cancel = m.env.NextSeq(), cancel
 	m.running, m.stopped, m.done, m.err = true, false, false, nil
 	m.sources, m.sinks, m.lookups, m.read, m.elapsed = nil, nil, nil, map[string]int64{}, 0
 	m.rows, m.total, m.widths, m.latencies, m.p50, m.p99 = nil, 0, map[string][]int{}, nil, 0, 0
@@ -337,11 +337,11 @@ func (m *debugScreen) start() tea.Cmd {
 func (m *debugScreen) Title() string   { return m.job.Name + " · debug run" }
 func (m *debugScreen) Capturing() bool { return m.running }
 
-func (m *debugScreen) ShortHelp() []key.Binding  { return debugShort(m.env.keys, m.running) }
-func (m *debugScreen) FullHelp() [][]key.Binding { return debugFull(m.env.keys) }
+func (m *debugScreen) ShortHelp() []key.Binding  { return debugShort(m.env.Keys, m.running) }
+func (m *debugScreen) FullHelp() [][]key.Binding { return debugFull(m.env.Keys) }
 
 // interrupt is ctrl-c: it cancels a run instead of quitting.
-func (m *debugScreen) interrupt() (tea.Cmd, bool) {
+func (m *debugScreen) Interrupt() (tea.Cmd, bool) {
 	if !m.running {
 		return nil, false
 	}
@@ -356,7 +356,7 @@ func (m *debugScreen) stop() {
 	}
 }
 
-func (m *debugScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *debugScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -395,7 +395,7 @@ func (m *debugScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 }
 
 func (m *debugScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case m.running && key.Matches(msg, k.Debug.Cancel):
 		m.stop()
@@ -405,7 +405,7 @@ func (m *debugScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	page := max(m.tableHeight()-1, 1)
 	n := max(len(m.rows)-page, 0) + 1
-	if listNav(k, msg, &m.offset, n, page) {
+	if kit.ListNav(k, msg, &m.offset, n, page) {
 		m.follow = m.offset >= n-1
 	}
 	return nil

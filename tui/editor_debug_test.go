@@ -17,6 +17,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // fakeDebugger plays a scripted run: its events, then the channel closes.
@@ -114,7 +115,7 @@ func TestDebugRunFromTheEditor(t *testing.T) {
 		"INPUT   LOOKUP     order_id  name", "1       1.8 ms     1         Alice", "2       6.2 ms     2         NULL")
 	// Back in the editor, ctrl+d remembers the files of this job.
 	h.press("esc")
-	if h.m.top() != screen(ed) {
+	if h.m.top() != kit.Screen(ed) {
 		t.Fatalf("esc after the run left %T", h.m.top())
 	}
 	h.chord("ctrl+d")

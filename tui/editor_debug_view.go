@@ -81,7 +81,7 @@ func (m *debugScreen) progressOf() (read, total int64, known bool) {
 // headLines are the lines above the rows: what runs, how far it is, what
 // went wrong, and the column names.
 func (m *debugScreen) headLines() []string {
-	st := m.env.styles
+	st := m.env.Styles
 	w := max(m.width, 20)
 	parts := []string{st.Title.Render("Debug run")}
 	for _, s := range m.sources {
@@ -152,7 +152,7 @@ func (m *debugScreen) headLines() []string {
 func (m *debugScreen) multiSink() bool { return len(m.sinks) > 1 }
 
 func (m *debugScreen) columnHeader() string {
-	st := m.env.styles
+	st := m.env.Styles
 	cells := []string{fmt.Sprintf("%-7s %-9s", "INPUT", "LOOKUP")}
 	if m.multiSink() {
 		cells = append(cells, fmt.Sprintf("%-12s", "SINK"))
@@ -172,7 +172,7 @@ func (m *debugScreen) columnHeader() string {
 }
 
 func (m *debugScreen) rowLine(r api.DebugRow) string {
-	st := m.env.styles
+	st := m.env.Styles
 	in := fmt.Sprintf("%-7s %-9s", fmtCount(r.Input), fmtLatency(r.Lookup))
 	cells := []string{st.Dim.Render(in)}
 	if m.multiSink() {
@@ -206,7 +206,7 @@ func (m *debugScreen) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := m.env.styles
+	st := m.env.Styles
 	head := m.headLines()
 	h := max(m.height-len(head), 1)
 	var body []string

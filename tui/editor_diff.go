@@ -120,7 +120,7 @@ func hunks(lines []diffLine, ctx int) []hunk {
 // diffScreen shows the diff of two versions of a job's SQL, unified or
 // side by side.
 type diffScreen struct {
-	env              *env
+	env              *kit.Env
 	title            string
 	oldName, newName string
 	lines            []diffLine
@@ -129,39 +129,39 @@ type diffScreen struct {
 	width, height    int
 }
 
-func newDiffScreen(e *env, title, oldName, newName, a, b string) *diffScreen {
+func newDiffScreen(e *kit.Env, title, oldName, newName, a, b string) *diffScreen {
 	return &diffScreen{env: e, title: title, oldName: oldName, newName: newName, lines: lineDiff(a, b)}
 }
 
 func (m *diffScreen) Title() string             { return m.title }
 func (m *diffScreen) Capturing() bool           { return false }
-func (m *diffScreen) ShortHelp() []key.Binding  { return diffShort(m.env.keys) }
-func (m *diffScreen) FullHelp() [][]key.Binding { return diffFull(m.env.keys) }
+func (m *diffScreen) ShortHelp() []key.Binding  { return diffShort(m.env.Keys) }
+func (m *diffScreen) FullHelp() [][]key.Binding { return diffFull(m.env.Keys) }
 
-func (m *diffScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *diffScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
-		if key.Matches(msg, m.env.keys.Versions.DiffMode) {
+		if key.Matches(msg, m.env.Keys.Versions.DiffMode) {
 			m.sideBySide = !m.sideBySide
 			m.offset = 0
 			return m, nil
 		}
 		n := len(m.rendered())
 		page := max(m.height-2, 1)
-		listNav(m.env.keys, msg, &m.offset, max(n-page, 0)+1, page)
+		kit.ListNav(m.env.Keys, msg, &m.offset, max(n-page, 0)+1, page)
 	}
 	return m, nil
 }
 
 // rendered is every line of the diff as shown, in the current mode.
 func (m *diffScreen) rendered() []string {
-	ed := &m.env.styles.Editor
+	ed := &m.env.Styles.Editor
 	inner := max(m.width-2, 10)
 	hs := hunks(m.lines, 3)
 	if len(hs) == 0 {
-		return []string{m.env.styles.Dim.Render(" the two versions have the same text")}
+		return []string{m.env.Styles.Dim.Render(" the two versions have the same text")}
 	}
 	var out []string
 	if !m.sideBySide {
@@ -228,7 +228,7 @@ func (m *diffScreen) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := m.env.styles
+	st := m.env.Styles
 	lines := m.rendered()
 	page := max(m.height-2, 1)
 	m.offset = kit.Clamp(m.offset, 0, max(len(lines)-page, 0))

@@ -16,7 +16,7 @@ import (
 // sqlTab is the detail's SQL tab: the current version, highlighted, with
 // the validator's markers; e (or enter) opens it in the editor.
 type sqlTab struct {
-	env *env
+	env *kit.Env
 	id  int
 
 	// The checked text: its job, version and diagnostics.
@@ -38,13 +38,13 @@ type sqlTabCheckedMsg struct {
 	res     flinksql.Result
 }
 
-func newSQLTab(e *env) *sqlTab { return &sqlTab{env: e, id: e.nextSeq()} }
+func newSQLTab(e *kit.Env) *sqlTab { return &sqlTab{env: e, id: e.NextSeq()} }
 
 func (t *sqlTab) Title() string   { return "SQL" }
 func (t *sqlTab) Capturing() bool { return false }
 
 func (t *sqlTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.keys.Open.EditSQL}
+	return []key.Binding{t.env.Keys.Open.EditSQL}
 }
 
 func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
@@ -56,11 +56,11 @@ func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.diags = msg.res.Diagnostics
 		}
 	case tea.KeyPressMsg:
-		if key.Matches(msg, t.env.keys.Nav.Enter) {
-			return t, send(openEditorMsg{job: d.job})
+		if key.Matches(msg, t.env.Keys.Nav.Enter) {
+			return t, kit.Send(kit.OpenEditorMsg{Job: d.job})
 		}
 		n := len(t.lines(d))
-		listNav(t.env.keys, msg, &t.offset, max(n-t.height+1, 0)+1, t.height-1)
+		kit.ListNav(t.env.Keys, msg, &t.offset, max(n-t.height+1, 0)+1, t.height-1)
 	}
 	// A new version (the first load, a save elsewhere) is checked again.
 	if d.detail != nil && d.job.Kind == model.KindSQL &&
@@ -82,14 +82,14 @@ func (t *sqlTab) lines(d *jobData) []string {
 }
 
 func (t *sqlTab) View(d *jobData) string {
-	st := t.env.styles
+	st := t.env.Styles
 	ed := &st.Editor
 	if d.detail == nil {
 		return " " + st.Dim.Render("loading…")
 	}
 	s := d.detail.Spec
 	if d.job.Kind != model.KindSQL {
-		head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, kit.Ago(t.env.now, s.CreatedAt), kit.OrDash(s.Author)))
+		head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author)))
 		return strings.Join([]string{head, "", kv(st, "jar", kit.OrDash(s.JarPath)).text, kv(st, "entry class", kit.OrDash(s.EntryClass)).text,
 			kv(st, "args", kit.OrDash(strings.Join(s.Args, " "))).text}, "\n")
 	}
@@ -101,7 +101,7 @@ func (t *sqlTab) View(d *jobData) string {
 	if warns > 0 {
 		problems += "  " + ed.WarnMark.Render("⚠ "+kit.Plural(warns, "warning"))
 	}
-	head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · e or enter edits", s.Version, kit.Ago(t.env.now, s.CreatedAt), kit.OrDash(s.Author))) + problems
+	head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · e or enter edits", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author))) + problems
 	if t.hlText != s.SQL || t.hl == nil {
 		t.hl, t.hlText = highlight(s.SQL), s.SQL
 	}

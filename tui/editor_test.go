@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // enrichSQL is a complete, valid job: the editor's tests start from it.
@@ -110,7 +111,7 @@ func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
 	}
 	// Keywords, strings and comments carry their styles.
 	frame := h.m.render()
-	ks := h.m.env.styles.Editor
+	ks := h.m.env.Styles.Editor
 	for what, want := range map[string]string{
 		"keyword": ks.Keyword.Render("CREATE"), "type": ks.Type.Render("BIGINT"),
 		"string": ks.String.Render("'kafka'"), "comment": ks.Comment.Render("-- enrich every order with its user's name"),
@@ -428,7 +429,7 @@ func TestEditorVersionsAndDiff(t *testing.T) {
 	h.press("esc")
 	// o puts v5 in the editor as an edit.
 	h.press("j", "j", "o")
-	if h.m.top() != screen(ed) || ed.buf.Text() != f5(h) || !ed.dirty() {
+	if h.m.top() != kit.Screen(ed) || ed.buf.Text() != f5(h) || !ed.dirty() {
 		t.Fatalf("o did not load v5 into the editor (%T)", h.m.top())
 	}
 	h.mustShow("(edited)")

@@ -17,7 +17,7 @@ import (
 // selected version with the one marked with space, or with the version
 // before it; o puts a version's text in the editor.
 type versionsScreen struct {
-	env *env
+	env *kit.Env
 	job api.JobView
 	// working is the editor's text; dirty says it differs from the saved one.
 	working string
@@ -38,16 +38,16 @@ type versionRow struct {
 	spec *model.Spec
 }
 
-func newVersionsScreen(e *env, j api.JobView, working string, dirty bool) (*versionsScreen, tea.Cmd) {
+func newVersionsScreen(e *kit.Env, j api.JobView, working string, dirty bool) (*versionsScreen, tea.Cmd) {
 	m := &versionsScreen{env: e, job: j, working: working, dirty: dirty, loading: true, mark: -1}
-	m.seq = e.nextSeq()
-	return m, loadSpecsCmd(e.call(), j.ID, m.seq)
+	m.seq = e.NextSeq()
+	return m, loadSpecsCmd(e.Call(), j.ID, m.seq)
 }
 
 func (m *versionsScreen) Title() string             { return m.job.Name + " · versions" }
 func (m *versionsScreen) Capturing() bool           { return false }
-func (m *versionsScreen) ShortHelp() []key.Binding  { return versionsShort(m.env.keys) }
-func (m *versionsScreen) FullHelp() [][]key.Binding { return versionsFull(m.env.keys) }
+func (m *versionsScreen) ShortHelp() []key.Binding  { return versionsShort(m.env.Keys) }
+func (m *versionsScreen) FullHelp() [][]key.Binding { return versionsFull(m.env.Keys) }
 
 func (m *versionsScreen) rows() []versionRow {
 	var out []versionRow
@@ -74,7 +74,7 @@ func (m *versionsScreen) text(r versionRow) string {
 	return r.spec.SQL
 }
 
-func (m *versionsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *versionsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -93,12 +93,12 @@ func (m *versionsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 }
 
 func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	rows := m.rows()
 	if len(rows) == 0 {
 		return nil
 	}
-	if listNav(k, msg, &m.cursor, len(rows), m.page()) {
+	if kit.ListNav(k, msg, &m.cursor, len(rows), m.page()) {
 		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
 		return nil
 	}
@@ -121,14 +121,14 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 			oldName, oldText = rows[a].name(), m.text(rows[a])
 		}
 		s := newDiffScreen(m.env, m.job.Name, oldName, newer.name(), oldText, m.text(newer))
-		return send(pushMsg{s: s})
+		return kit.Send(kit.PushMsg{Screen: s})
 	case key.Matches(msg, k.Versions.Open):
 		r := rows[m.cursor]
 		if r.spec == nil {
-			return send(flashMsg{level: flashInfo, text: "the unsaved edits are in the editor already"})
+			return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "the unsaved edits are in the editor already"})
 		}
 		// Either order works: the open reaches the editor below or on top.
-		return tea.Batch(send(popMsg{}), send(versionOpenMsg{jobID: m.job.ID, spec: *r.spec}))
+		return tea.Batch(kit.Send(kit.PopMsg{}), kit.Send(versionOpenMsg{jobID: m.job.ID, spec: *r.spec}))
 	}
 	return nil
 }
@@ -139,7 +139,7 @@ func (m *versionsScreen) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := m.env.styles
+	st := m.env.Styles
 	rows := m.rows()
 	var lines []string
 	switch {
@@ -155,7 +155,7 @@ func (m *versionsScreen) View() string {
 			r := rows[i]
 			name, saved, by, note := r.name(), kit.NoValue, kit.NoValue, ""
 			if r.spec != nil {
-				saved, by, note = kit.Ago(m.env.now, r.spec.CreatedAt), kit.OrDash(r.spec.Author), r.spec.Note
+				saved, by, note = kit.Ago(m.env.Now, r.spec.CreatedAt), kit.OrDash(r.spec.Author), r.spec.Note
 				if r.spec.Version == m.job.SpecVersion {
 					name += " current"
 				}

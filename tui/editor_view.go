@@ -229,7 +229,7 @@ func (m *editorScreen) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := m.env.styles
+	st := m.env.Styles
 	var body []string
 	switch {
 	case m.job.Kind == model.KindJAR:
@@ -249,7 +249,7 @@ func (m *editorScreen) View() string {
 }
 
 func (m *editorScreen) titleLine() string {
-	st := m.env.styles
+	st := m.env.Styles
 	left := " " + st.Title.Render(m.job.Name) + st.Dim.Render(" · ") + "SQL"
 	if m.loaded {
 		left += fmt.Sprintf(" v%d", m.version)
@@ -290,7 +290,7 @@ func (m *editorScreen) titleLine() string {
 }
 
 func (m *editorScreen) statusLine() string {
-	st := m.env.styles
+	st := m.env.Styles
 	if m.searching {
 		return " " + m.search.View()
 	}
@@ -321,7 +321,7 @@ func (m *editorScreen) statusLine() string {
 // textLines renders the visible lines with their gutter, and the problem
 // line under the cursor's line.
 func (m *editorScreen) textLines() []string {
-	st := m.env.styles
+	st := m.env.Styles
 	ed := &st.Editor
 	b := m.buf
 	m.highlightWindow(m.offset, min(m.offset+m.textHeight(), len(b.lines)))
@@ -457,7 +457,7 @@ func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) marks {
 // annotation is the caret line under the cursor's line: carets under the
 // offending text, then the message and its hint.
 func (m *editorScreen) annotation(d *flinksql.Diagnostic, digits, w int) string {
-	ed := &m.env.styles.Editor
+	ed := &m.env.Styles.Editor
 	line := m.buf.lines[d.Pos.Line-1]
 	from := cellCol(line, d.Pos.Col-1)
 	to := from + 1

@@ -5,8 +5,6 @@ import (
 	"io"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
 )
@@ -46,40 +44,7 @@ type Options struct {
 
 const defaultRequestTimeout = 15 * time.Second
 
-// env is what every screen shares: the service and the settings that do not
-// change while the program runs, plus the styles and the clock, which only
-// the root model updates (in Update, on the event loop). Cmds must never read
-// env; they capture the values they need when they are made.
-type env struct {
-	ctx      context.Context
-	svc      api.Service
-	timeout  time.Duration
-	readOnly bool
-	keys     kit.KeyMap
-	styles   *kit.Styles
-	now      time.Time
-	clock    func() time.Time
-	// jobName resolves a job id to its name for views that show commands.
-	jobName func(id string) string
-
-	seq int
-
-	// after makes timers (tea.Tick) and readChange reads the change stream
-	// (nextChangeCmd). They are the only Cmds that wait; Update tests swap
-	// them for ones that return at once, so that every other Cmd can be run
-	// synchronously and its message fed back.
-	after      func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
-	readChange func(ctx context.Context, ch <-chan api.Change, gen int) tea.Cmd
-}
-
-// nextSeq numbers a request. One counter for every screen keeps the
-// identities of all requests apart.
-func (e *env) nextSeq() int {
-	e.seq++
-	return e.seq
-}
-
-func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
+func newEnv(ctx context.Context, svc api.Service, opts Options) *kit.Env {
 	clock := opts.Now
 	if clock == nil {
 		clock = time.Now
@@ -88,38 +53,13 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *env {
 	if timeout <= 0 {
 		timeout = defaultRequestTimeout
 	}
-	readOnly := opts.ReadOnly || svc.ReadOnly()
-	return &env{
-		ctx:      ctx,
-		svc:      svc,
-		timeout:  timeout,
-		readOnly: readOnly,
-		keys:     keysFor(readOnly),
-		styles:   kit.StylesFor(opts.Theme),
-		now:      clock(),
-		clock:    clock,
-		jobName:  func(id string) string { return id },
-
-		after:      tea.Tick,
-		readChange: nextChangeCmd,
-	}
-}
-
-// call is what a Cmd needs to talk to the service: copied out of env when the
-// Cmd is made, so that the Cmd's goroutine shares nothing with the model.
-type call struct {
-	ctx     context.Context
-	svc     api.Service
-	timeout time.Duration
-}
-
-func (e *env) call() call { return call{ctx: e.ctx, svc: e.svc, timeout: e.timeout} }
-
-// with runs fn under the request timeout.
-func (c call) with(fn func(ctx context.Context) error) error {
-	ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
-	defer cancel()
-	return fn(ctx)
+	e := kit.NewEnv(ctx, svc, opts.ReadOnly)
+	e.Timeout = timeout
+	e.Keys = keysFor(e.ReadOnly())
+	e.Styles = kit.StylesFor(opts.Theme)
+	e.Now, e.Clock = clock(), clock
+	e.ReadChange = nextChangeCmd
+	return e
 }
 
 // Theme picks the palette. Auto follows the terminal's background colour,

@@ -18,7 +18,7 @@ import (
 // root cause first, then the earlier failures, each with its stack trace
 // folded to one line; enter on any line of a failure expands or folds it.
 type exceptionsTab struct {
-	env *env
+	env *kit.Env
 	// open holds the expanded failures, by exceptionKey, so that a reload
 	// of the detail keeps them open.
 	open          map[string]bool
@@ -27,13 +27,13 @@ type exceptionsTab struct {
 	width, height int
 }
 
-func newExceptionsTab(e *env) *exceptionsTab {
+func newExceptionsTab(e *kit.Env) *exceptionsTab {
 	return &exceptionsTab{env: e, open: map[string]bool{}}
 }
 
 func (t *exceptionsTab) Title() string            { return "Exceptions" }
 func (t *exceptionsTab) Capturing() bool          { return false }
-func (t *exceptionsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.Detail.Fold} }
+func (t *exceptionsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.Keys.Detail.Fold} }
 
 func exceptionKey(ex api.ExceptionInfo) string {
 	return ex.Time.Format(time.RFC3339Nano) + " " + ex.Name
@@ -69,7 +69,7 @@ func innermostCause(stack []string) string {
 }
 
 func (t *exceptionsTab) lines(d *jobData) []exLine {
-	st, now, w := t.env.styles, t.env.now, t.width
+	st, now, w := t.env.Styles, t.env.Now, t.width
 	dim := func(s string) exLine { return exLine{text: " " + st.Dim.Render(s), entry: -1} }
 	switch {
 	case d.detail == nil:
@@ -163,16 +163,16 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		lines := t.lines(d)
 		sel := exSelectable(lines)
 		if len(sel) == 0 { // text only (diagnostics): scroll it
-			listNav(t.env.keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
+			kit.ListNav(t.env.Keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
 			return t, nil
 		}
 		pos := max(slices.Index(sel, t.cursor), 0)
-		if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
+		if kit.ListNav(t.env.Keys, msg, &pos, len(sel), t.height) {
 			t.cursor = sel[pos]
 			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 			return t, nil
 		}
-		if key.Matches(msg, t.env.keys.Detail.Fold) {
+		if key.Matches(msg, t.env.Keys.Detail.Fold) {
 			e := lines[sel[pos]].entry
 			k := exceptionKey(d.detail.Live.Exceptions[e])
 			t.open[k] = !t.open[k]
@@ -207,7 +207,7 @@ func (t *exceptionsTab) View(d *jobData) string {
 	for i := t.offset; i < end; i++ {
 		l := lines[i].text
 		if i == t.cursor && lines[i].entry >= 0 {
-			l = t.env.styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
+			l = t.env.Styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
 		}
 		out = append(out, l)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // -update rewrites the golden files in testdata/. teatest's golden package
@@ -63,10 +64,10 @@ func newHarness(t testing.TB, f *fakeService, w, h int, opts Options) *harness {
 		opts.Theme = ThemeDark
 	}
 	m := New(ctx, f, opts)
-	m.env.after = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	m.env.After = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		return func() tea.Msg { return timerMsg{d: d, fire: fn} }
 	}
-	m.env.readChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
+	m.env.ReadChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
 		return func() tea.Msg { return pendingReadMsg{} }
 	}
 	hs := &harness{t: t, f: f, m: m}
@@ -146,7 +147,7 @@ func (h *harness) fire(like tea.Msg) {
 // change delivers a change as the watch stream would.
 func (h *harness) change(c api.Change) {
 	h.t.Helper()
-	h.send(changeMsg{gen: h.m.watchGen, change: c})
+	h.send(kit.ChangeMsg{Gen: h.m.watchGen, Change: c})
 }
 
 // screen is the rendered frame without styles, for assertions.
@@ -173,7 +174,7 @@ func (h *harness) mustNotShow(subs ...string) {
 }
 
 // flashText is the flash line's text.
-func (h *harness) flashText() string { return h.m.flash.text }
+func (h *harness) flashText() string { return h.m.flash.Text() }
 
 // keyPress builds the key message a terminal sends for a key name.
 func keyPress(s string) tea.KeyPressMsg {

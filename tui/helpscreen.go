@@ -13,32 +13,32 @@ import (
 // helpScreen is `?`: every key of the view below it, rendered from the same
 // bindings that handle the keys, plus the global ones.
 type helpScreen struct {
-	env           *env
-	of            screen
+	env           *kit.Env
+	of            kit.Screen
 	offset        int
 	width, height int
 }
 
-func newHelpScreen(e *env, of screen) *helpScreen { return &helpScreen{env: e, of: of} }
+func newHelpScreen(e *kit.Env, of kit.Screen) *helpScreen { return &helpScreen{env: e, of: of} }
 
 func (m *helpScreen) Title() string             { return "Help · " + m.of.Title() }
 func (m *helpScreen) Capturing() bool           { return false }
-func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.keys.Global.Back} }
+func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.Keys.Global.Back} }
 func (m *helpScreen) FullHelp() [][]key.Binding { return nil }
 
-func (m *helpScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *helpScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		page := max(m.height-2, 1)
-		listNav(m.env.keys, msg, &m.offset, max(len(m.lines())-page, 0)+1, page)
+		kit.ListNav(m.env.Keys, msg, &m.offset, max(len(m.lines())-page, 0)+1, page)
 	}
 	return m, nil
 }
 
 func (m *helpScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	lines := m.lines()
 	page := max(m.height-2, 1)
 	m.offset = kit.Clamp(m.offset, 0, max(len(lines)-page, 0))
@@ -51,8 +51,8 @@ func (m *helpScreen) View() string {
 
 // lines is the help text, wrapped to the width.
 func (m *helpScreen) lines() []string {
-	st := m.env.styles
-	groups := append(m.of.FullHelp(), m.env.keys.Global.Bindings())
+	st := m.env.Styles
+	groups := append(m.of.FullHelp(), m.env.Keys.Global.Bindings())
 	lines := []string{""}
 	for _, l := range fullHelp(st.Help, groups, m.width-6) {
 		lines = append(lines, "  "+l)
@@ -70,7 +70,7 @@ func (m *helpScreen) lines() []string {
 			lines = append(lines, "  "+l)
 		}
 	}
-	if m.env.readOnly {
+	if m.env.ReadOnly() {
 		lines = append(lines, "", "  "+st.Warn.Render("read-only: actions are hidden and refused"))
 	}
 	return lines

@@ -31,7 +31,7 @@ import (
 // so a filter keystroke costs one pass over the jobs, not a sort, and a
 // job whose sort key changes moves by binary search.
 type jobsScreen struct {
-	env *env
+	env *kit.Env
 
 	byID   map[string]*api.JobView
 	all    []*api.JobView // every job, in the current sort order
@@ -86,11 +86,11 @@ const (
 
 type rebuildMsg struct{}
 
-func newJobsScreen(e *env, scope string) *jobsScreen {
+func newJobsScreen(e *kit.Env, scope string) *jobsScreen {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "name, state:FAILED, cluster:prod"
-	in.SetStyles(e.styles.Input)
+	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
 	return &jobsScreen{
 		env:   e,
@@ -110,7 +110,7 @@ func (m *jobsScreen) load() tea.Cmd {
 	}
 	m.loading = true
 	m.loadSeq++
-	return loadJobsCmd(m.env.call(), m.loadSeq)
+	return loadJobsCmd(m.env.Call(), m.loadSeq)
 }
 
 func (m *jobsScreen) Title() string {
@@ -124,17 +124,17 @@ func (m *jobsScreen) Capturing() bool { return m.filtering }
 
 func (m *jobsScreen) ShortHelp() []key.Binding {
 	if m.filtering {
-		return []key.Binding{m.env.keys.Form.Confirm, m.env.keys.Form.Cancel}
+		return []key.Binding{m.env.Keys.Form.Confirm, m.env.Keys.Form.Cancel}
 	}
-	return jobsShort(m.env.keys)
+	return jobsShort(m.env.Keys)
 }
 
-func (m *jobsScreen) FullHelp() [][]key.Binding { return jobsFull(m.env.keys) }
+func (m *jobsScreen) FullHelp() [][]key.Binding { return jobsFull(m.env.Keys) }
 
 // page is the number of table rows on screen.
 func (m *jobsScreen) page() int { return max(m.height-3, 1) }
 
-func (m *jobsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *jobsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	cmd := m.update(msg)
 	m.syncHold() // marks may have come or gone
 	return m, cmd
@@ -148,15 +148,15 @@ func (m *jobsScreen) update(msg tea.Msg) tea.Cmd {
 		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 	case jobsLoadedMsg:
 		return m.loaded_(msg)
-	case changeMsg:
-		return m.applyChange(msg.change)
-	case createdMsg:
-		if msg.err == nil {
-			return m.upsert(api.JobView{Job: msg.job})
+	case kit.ChangeMsg:
+		return m.applyChange(msg.Change)
+	case kit.CreatedMsg:
+		if msg.Err == nil {
+			return m.upsert(api.JobView{Job: msg.Job})
 		}
-	case adoptedMsg:
-		if msg.err == nil {
-			return m.upsert(api.JobView{Job: msg.job})
+	case kit.AdoptedMsg:
+		if msg.Err == nil {
+			return m.upsert(api.JobView{Job: msg.Job})
 		}
 	case actedMsg:
 		// Marks served their purpose once the bulk action is recorded.
@@ -200,7 +200,7 @@ func (m *jobsScreen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		m.loadErr = msg.err
-		return tea.Batch(again, send(flashMsg{level: flashError, text: msg.err.Error()}))
+		return tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
 	}
 	m.loadErr = nil
 	m.loaded = true
@@ -284,7 +284,7 @@ func (m *jobsScreen) upsert(v api.JobView) tea.Cmd {
 		return nil
 	}
 	m.rebuildQueued = true
-	return m.env.after(rebuildDelay, func(time.Time) tea.Msg { return rebuildMsg{} })
+	return m.env.After(rebuildDelay, func(time.Time) tea.Msg { return rebuildMsg{} })
 }
 
 func (m *jobsScreen) inView(j *api.JobView) bool {
@@ -445,7 +445,7 @@ func (m *jobsScreen) setQuery(s string) {
 }
 
 func (m *jobsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Confirm):
 		m.filtering = false
@@ -477,8 +477,8 @@ func (m *jobsScreen) fitInput() {
 }
 
 func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
-	if listNav(k, msg, &m.cursor, len(m.rows), m.page()) {
+	k := m.env.Keys
+	if kit.ListNav(k, msg, &m.cursor, len(m.rows), m.page()) {
 		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 		return nil
 	}
@@ -516,7 +516,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Jobs.Sort):
 		m.sortCol = (m.sortCol + 1) % numCols
 		m.resortNow()
-		return send(flashMsg{level: flashInfo, text: "sorted by " + jobColumns[m.sortCol].title})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "sorted by " + jobColumns[m.sortCol].title})
 	case key.Matches(msg, k.Jobs.SortReverse):
 		m.sortDesc = !m.sortDesc
 		m.resortNow()
@@ -524,30 +524,30 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Nav.Refresh):
 		return m.load()
 	case key.Matches(msg, k.Jobs.Create):
-		return send(openCreateMsg{})
+		return kit.Send(kit.OpenCreateMsg{})
 	}
 	j := m.selected()
 	if j == nil {
 		if isActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
-			return send(flashMsg{level: flashWarn, text: "no job selected"})
+			return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "no job selected"})
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Nav.Enter):
-		return send(openDetailMsg{job: *j})
+		return kit.Send(kit.OpenDetailMsg{Job: *j})
 	case key.Matches(msg, k.Open.EditSQL):
-		return send(openEditorMsg{job: *j})
+		return kit.Send(kit.OpenEditorMsg{Job: *j})
 	case key.Matches(msg, k.Open.Metrics):
-		return send(openDetailMsg{job: *j, tab: "Metrics"})
+		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Metrics"})
 	case key.Matches(msg, k.Open.Logs):
-		return send(openDetailMsg{job: *j, tab: "Logs"})
+		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Logs"})
 	}
 	if kind, ok := actionFor(k, msg, j.State); ok {
-		return send(startActionMsg{kind: kind, jobs: m.actionTargets(j)})
+		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.actionTargets(j)})
 	}
 	if refusedInReadOnly(m.env, msg) {
-		return send(flashMsg{level: flashWarn, text: "read-only: actions are disabled"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: actions are disabled"})
 	}
 	return nil
 }
@@ -576,7 +576,7 @@ func (m *jobsScreen) actionTargets(sel *api.JobView) []model.Job {
 }
 
 func (m *jobsScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
 		return ""
@@ -621,7 +621,7 @@ func (m *jobsScreen) View() string {
 // room, the sort label goes first, then the marks (the footer counts them
 // too), then the position; "sort paused" stays while the order holds.
 func (m *jobsScreen) note(titleWidth, inner int) string {
-	st := m.env.styles
+	st := m.env.Styles
 	var parts [3]string // sort, marks, position
 	switch {
 	case m.held != nil:
@@ -665,7 +665,7 @@ func sortLabel(c column, desc bool) string {
 }
 
 func (m *jobsScreen) headerRow(lay layout) string {
-	st := m.env.styles
+	st := m.env.Styles
 	cells := make([]string, 0, len(lay.cols))
 	for _, c := range lay.cols {
 		t := jobColumns[c].title
@@ -684,8 +684,8 @@ func (m *jobsScreen) headerRow(lay layout) string {
 // renderRow renders one visible row: the cursor row is reversed as a whole,
 // other rows colour only their state badge.
 func (m *jobsScreen) renderRow(j *api.JobView, lay layout, isCursor bool, inner int) string {
-	st := m.env.styles
-	cells := jobCells(j, m.env.now)
+	st := m.env.Styles
+	cells := jobCells(j, m.env.Now)
 	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
 	var b strings.Builder
 	switch {

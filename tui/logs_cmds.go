@@ -73,11 +73,11 @@ const followEvery = 2 * time.Second
 // one on a slow cluster; every other call has the request timeout.
 const saveTimeout = 30 * time.Minute
 
-func listLogsCmd(c call, jobID string, seq int) tea.Cmd {
+func listLogsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var l api.LogList
-		err := c.with(func(ctx context.Context) (err error) {
-			l, err = c.svc.Logs(ctx, jobID)
+		err := c.With(func(ctx context.Context) (err error) {
+			l, err = c.Svc.Logs(ctx, jobID)
 			return err
 		})
 		if err != nil {
@@ -87,22 +87,22 @@ func listLogsCmd(c call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func readLogCmd(c call, viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
+func readLogCmd(c kit.Call, viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
 	return func() tea.Msg {
 		var ch api.LogChunk
-		err := c.with(func(ctx context.Context) (err error) {
-			ch, err = c.svc.ReadLog(ctx, req)
+		err := c.With(func(ctx context.Context) (err error) {
+			ch, err = c.Svc.ReadLog(ctx, req)
 			return err
 		})
 		return logReadMsg{viewer: viewer, seq: seq, op: op, req: req, chunk: ch, err: err}
 	}
 }
 
-func findInLogCmd(c call, viewer, seq int, s api.LogSearch) tea.Cmd {
+func findInLogCmd(c kit.Call, viewer, seq int, s api.LogSearch) tea.Cmd {
 	return func() tea.Msg {
 		var m api.LogMatch
-		err := c.with(func(ctx context.Context) (err error) {
-			m, err = c.svc.FindInLog(ctx, s)
+		err := c.With(func(ctx context.Context) (err error) {
+			m, err = c.Svc.FindInLog(ctx, s)
 			return err
 		})
 		return logFoundMsg{viewer: viewer, seq: seq, search: s, match: m, err: err}
@@ -112,22 +112,22 @@ func findInLogCmd(c call, viewer, seq int, s api.LogSearch) tea.Cmd {
 // saveLogCmd saves a log; its outcome goes to the flash line even when the
 // user has left the viewer meanwhile. what names the log: "orders-enrich
 // JobManager log".
-func saveLogCmd(c call, viewer int, what string, r api.SaveLogRequest) tea.Cmd {
-	c.timeout = saveTimeout
+func saveLogCmd(c kit.Call, viewer int, what string, r api.SaveLogRequest) tea.Cmd {
+	c.Timeout = saveTimeout
 	return func() tea.Msg {
 		var s api.SavedLog
-		err := c.with(func(ctx context.Context) (err error) {
-			s, err = c.svc.SaveLog(ctx, r)
+		err := c.With(func(ctx context.Context) (err error) {
+			s, err = c.Svc.SaveLog(ctx, r)
 			return err
 		})
-		flash := flashMsg{level: flashInfo, text: fmt.Sprintf("saved %s (%s) to %s", what, kit.Bytes(s.Bytes), s.Path)}
+		flash := kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("saved %s (%s) to %s", what, kit.Bytes(s.Bytes), s.Path)}
 		if err != nil {
-			flash = flashMsg{level: flashError, text: fmt.Sprintf("save %s: %v", what, err)}
+			flash = kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("save %s: %v", what, err)}
 		}
-		return tea.BatchMsg{send(logSavedMsg{viewer: viewer, saved: s, err: err}), send(flash)}
+		return tea.BatchMsg{kit.Send(logSavedMsg{viewer: viewer, saved: s, err: err}), kit.Send(flash)}
 	}
 }
 
-func logPollCmd(after timerFunc, viewer, gen int) tea.Cmd {
+func logPollCmd(after kit.TimerFunc, viewer, gen int) tea.Cmd {
 	return after(followEvery, func(time.Time) tea.Msg { return logPollMsg{viewer: viewer, gen: gen} })
 }

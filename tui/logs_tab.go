@@ -16,7 +16,7 @@ import (
 // offers (the JobManager's, each TaskManager's, the YARN containers'
 // pages), listed when the tab is shown; enter opens one in the log viewer.
 type logsTab struct {
-	env     *env
+	env     *kit.Env
 	jobID   string
 	list    *api.LogList
 	err     error
@@ -27,11 +27,11 @@ type logsTab struct {
 	width, height  int
 }
 
-func newLogsTab(e *env) *logsTab { return &logsTab{env: e} }
+func newLogsTab(e *kit.Env) *logsTab { return &logsTab{env: e} }
 
 func (t *logsTab) Title() string            { return "Logs" }
 func (t *logsTab) Capturing() bool          { return false }
-func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.keys.Detail.OpenLog} }
+func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.Keys.Detail.OpenLog} }
 
 // shown lists the job's logs each time the tab is shown: the TaskManagers
 // come and go, so an old list would offer logs that are gone.
@@ -40,8 +40,8 @@ func (t *logsTab) shown(d *jobData) tea.Cmd {
 		return nil
 	}
 	t.loading, t.jobID = true, d.job.ID
-	t.seq = t.env.nextSeq()
-	return listLogsCmd(t.env.call(), d.job.ID, t.seq)
+	t.seq = t.env.NextSeq()
+	return listLogsCmd(t.env.Call(), d.job.ID, t.seq)
 }
 
 // logLine is one line of the tab: a heading, or a source.
@@ -51,7 +51,7 @@ type logLine struct {
 }
 
 func (t *logsTab) lines(d *jobData) []logLine {
-	st := t.env.styles
+	st := t.env.Styles
 	switch {
 	case t.list == nil && t.err != nil:
 		return []logLine{{text: " " + st.Error.Render("✖ "+t.err.Error())}, {text: " " + st.Dim.Render("show the tab again to retry")}}
@@ -83,7 +83,7 @@ func (t *logsTab) lines(d *jobData) []logLine {
 		}
 		mod := ""
 		if !s.MTime.IsZero() {
-			mod = "modified " + kit.Ago(t.env.now, s.MTime)
+			mod = "modified " + kit.Ago(t.env.Now, s.MTime)
 		}
 		out = append(out, logLine{text: fmt.Sprintf("   %-*s %10s   %s", nameW, kit.Truncate(sourceName(s), nameW), size, st.Dim.Render(mod)), src: s})
 	}
@@ -126,7 +126,7 @@ func (t *logsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		t.loading = false
 		if msg.err != nil {
 			t.err = msg.err
-			return t, send(flashMsg{level: flashError, text: fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)})
+			return t, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)})
 		}
 		t.err = nil
 		l := msg.list
@@ -154,21 +154,21 @@ func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
 			pos = i
 		}
 	}
-	if listNav(t.env.keys, msg, &pos, len(sel), t.height) {
+	if kit.ListNav(t.env.Keys, msg, &pos, len(sel), t.height) {
 		t.cursor = sel[pos]
 		t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
 		return nil
 	}
-	if !key.Matches(msg, t.env.keys.Detail.OpenLog) {
+	if !key.Matches(msg, t.env.Keys.Detail.OpenLog) {
 		return nil
 	}
 	src := lines[sel[pos]].src
 	if src.Kind == api.LogContainer {
-		return tea.Batch(tea.SetClipboard(src.URL), send(flashMsg{level: flashInfo,
-			text: "copied to the clipboard: " + src.URL + " (YARN serves container logs on the NodeManager; `yarn logs` reads them after the end)"}))
+		return tea.Batch(tea.SetClipboard(src.URL), kit.Send(kit.FlashMsg{Level: kit.FlashInfo,
+			Text: "copied to the clipboard: " + src.URL + " (YARN serves container logs on the NodeManager; `yarn logs` reads them after the end)"}))
 	}
 	v, init := newLogViewer(t.env, d.job.ID, d.job.Name, *src)
-	return send(pushMsg{s: v, init: init})
+	return kit.Send(kit.PushMsg{Screen: v, Init: init})
 }
 
 func (t *logsTab) View(d *jobData) string {
@@ -188,7 +188,7 @@ func (t *logsTab) View(d *jobData) string {
 	for i := t.offset; i < end; i++ {
 		l := lines[i].text
 		if lines[i].src != nil && i == t.cursor {
-			l = t.env.styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
+			l = t.env.Styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
 		}
 		out = append(out, l)
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // The log viewer reads a log a chunk at a time and holds a window of a few
@@ -54,7 +55,7 @@ const (
 )
 
 type logViewer struct {
-	env     *env
+	env     *kit.Env
 	id      int // identity of this viewer's requests
 	jobID   string
 	jobName string
@@ -92,11 +93,11 @@ type logViewer struct {
 	width, height int
 }
 
-func newLogViewer(e *env, jobID, jobName string, src api.LogSource) (*logViewer, tea.Cmd) {
+func newLogViewer(e *kit.Env, jobID, jobName string, src api.LogSource) (*logViewer, tea.Cmd) {
 	in := textinput.New()
-	in.SetStyles(e.styles.Input)
+	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	m := &logViewer{env: e, id: e.nextSeq(), jobID: jobID, jobName: jobName, src: src,
+	m := &logViewer{env: e, id: e.NextSeq(), jobID: jobID, jobName: jobName, src: src,
 		win: newLogWindow(logWindowMax), size: -1, input: in}
 	return m, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
 }
@@ -108,7 +109,7 @@ func (m *logViewer) Title() string { return m.jobName + " · " + m.src.Title }
 func (m *logViewer) Capturing() bool { return m.prompt != promptNone || m.searchSeq != 0 }
 
 func (m *logViewer) ShortHelp() []key.Binding {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case m.prompt != promptNone:
 		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
@@ -118,7 +119,7 @@ func (m *logViewer) ShortHelp() []key.Binding {
 	return logShort(k)
 }
 
-func (m *logViewer) FullHelp() [][]key.Binding { return logFull(m.env.keys) }
+func (m *logViewer) FullHelp() [][]key.Binding { return logFull(m.env.Keys) }
 
 // page is the number of rows of log text on screen.
 func (m *logViewer) page() int { return max(m.height-3, 1) }
@@ -132,9 +133,9 @@ func (m *logViewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogR
 		return nil
 	}
 	req.JobRef, req.Log = m.jobID, m.src.Ref
-	m.seq = m.env.nextSeq()
+	m.seq = m.env.NextSeq()
 	m.readOp, m.readPlace, m.readAt = op, place, at
-	return readLogCmd(m.env.call(), m.id, m.seq, op, req)
+	return readLogCmd(m.env.Call(), m.id, m.seq, op, req)
 }
 
 // hasMore reports bytes after the window.
@@ -145,7 +146,7 @@ func (m *logViewer) hasMore() bool {
 	return m.more
 }
 
-func (m *logViewer) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *logViewer) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -165,7 +166,7 @@ func (m *logViewer) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 	case logPollMsg:
 		if msg.viewer == m.id && msg.gen == m.followGen && m.follow {
-			return m, tea.Batch(logPollCmd(m.env.after, m.id, m.followGen), m.poll())
+			return m, tea.Batch(logPollCmd(m.env.After, m.id, m.followGen), m.poll())
 		}
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
@@ -184,7 +185,7 @@ func (m *logViewer) onRead(msg logReadMsg) tea.Cmd {
 	m.seq = 0
 	if msg.err != nil {
 		m.err = msg.err
-		return send(flashMsg{level: flashError, text: fmt.Sprintf("read %s of %s: %v", m.src.Title, m.jobName, msg.err)})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("read %s of %s: %v", m.src.Title, m.jobName, msg.err)})
 	}
 	m.err = nil
 	ch := msg.chunk
@@ -262,13 +263,13 @@ func (m *logViewer) ensure(down bool) tea.Cmd {
 }
 
 func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	if m.prompt != promptNone {
 		return m.promptKey(msg)
 	}
 	if m.searchSeq != 0 && key.Matches(msg, k.Global.Back) {
 		m.searchSeq = 0
-		return send(flashMsg{level: flashInfo, text: fmt.Sprintf("search for %q stopped", m.query.String())})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("search for %q stopped", m.query.String())})
 	}
 	switch {
 	case key.Matches(msg, k.Nav.Up):
@@ -319,7 +320,7 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.followGen++
-		poll := logPollCmd(m.env.after, m.id, m.followGen)
+		poll := logPollCmd(m.env.After, m.id, m.followGen)
 		if m.hasMore() {
 			m.seq = 0
 			return tea.Batch(poll, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk}))
@@ -342,7 +343,7 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.firstError()
 	case key.Matches(msg, k.Log.Save):
 		if m.saving {
-			return send(flashMsg{level: flashWarn, text: "a save of this log is already running"})
+			return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "a save of this log is already running"})
 		}
 		return m.openPrompt(promptSave, "save to: ", defaultSavePath(m.jobName, m.src))
 	}
@@ -366,7 +367,7 @@ func (m *logViewer) openPrompt(p promptKind, label, value string) tea.Cmd {
 }
 
 func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
+	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Cancel):
 		m.prompt = promptNone
@@ -389,8 +390,8 @@ func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.saving = true
 			return tea.Batch(
-				send(flashMsg{level: flashInfo, text: fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)}),
-				saveLogCmd(m.env.call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+				kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)}),
+				saveLogCmd(m.env.Call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil
 	}

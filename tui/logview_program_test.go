@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // TestProgramLogViewer runs the real program loop: l opens the Logs tab,
@@ -51,6 +52,6 @@ func TestProgramLogViewer(t *testing.T) {
 		t.Fatalf("the current match is %+v, line 77 starts at %d", v.match, line77)
 	}
 	// The flash line depends on timers (a warning lasts 8 s): not pinned.
-	m.flash = flash{}
+	m.flash = kit.FlashLine{}
 	golden(t, "log_viewer_program_120x40", pinned(m.render()))
 }

@@ -88,7 +88,7 @@ func levelSpan(st *kit.Styles, text string) (logSpan, bool) {
 // styledLine renders line i: its level word coloured, every match of the
 // query marked, the current match most.
 func (m *logViewer) styledLine(i int) (string, int) {
-	st := m.env.styles
+	st := m.env.Styles
 	text := cleanLine(m.win.line(i))
 	var spans []logSpan
 	if m.query != (api.LogQuery{}) {
@@ -218,7 +218,7 @@ func (m *logViewer) showMatch(p *logMatchPos) {
 }
 
 func (m *logViewer) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
@@ -273,19 +273,19 @@ func (m *logViewer) positionNote() string {
 	}
 	off := m.topOffset()
 	if m.size < 0 {
-		return m.env.styles.Dim.Render("at " + kit.Bytes(off))
+		return m.env.Styles.Dim.Render("at " + kit.Bytes(off))
 	}
 	pct := 100
 	if m.size > 0 && !m.atBottom() {
 		pct = int(off * 100 / m.size)
 	}
-	return m.env.styles.Dim.Render(fmt.Sprintf("%s / %s · %d%%", kit.Bytes(off), kit.Bytes(m.size), pct))
+	return m.env.Styles.Dim.Render(fmt.Sprintf("%s / %s · %d%%", kit.Bytes(off), kit.Bytes(m.size), pct))
 }
 
 // statusLine is the viewer's last row: the input line while it asks, else
 // the modes and what is going on.
 func (m *logViewer) statusLine() string {
-	st := m.env.styles
+	st := m.env.Styles
 	if m.prompt != promptNone {
 		return m.input.View()
 	}

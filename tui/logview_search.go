@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Searching: the window first (no request), then the service scans on from
@@ -15,7 +16,7 @@ import (
 // next moves to the next match of the current query (N: the previous).
 func (m *logViewer) next(backward bool) tea.Cmd {
 	if m.query == (api.LogQuery{}) {
-		return send(flashMsg{level: flashWarn, text: "no search yet: / searches, E finds the first error"})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "no search yet: / searches, E finds the first error"})
 	}
 	from := m.topOffset()
 	inclusive := true
@@ -77,8 +78,8 @@ func (m *logViewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 }
 
 func (m *logViewer) scan(s api.LogSearch) tea.Cmd {
-	m.searchSeq = m.env.nextSeq()
-	return findInLogCmd(m.env.call(), m.id, m.searchSeq, s)
+	m.searchSeq = m.env.NextSeq()
+	return findInLogCmd(m.env.Call(), m.id, m.searchSeq, s)
 }
 
 func (m *logViewer) notFound(backward bool) tea.Cmd {
@@ -89,7 +90,7 @@ func (m *logViewer) notFound(backward bool) tea.Cmd {
 	case m.wholeLog:
 		where = "in the whole log"
 	}
-	return send(flashMsg{level: flashWarn, text: fmt.Sprintf("%s: no match for %s %s", m.src.Title, quoteQuery(m.query), where)})
+	return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%s: no match for %s %s", m.src.Title, quoteQuery(m.query), where)})
 }
 
 // onFound handles one scan step: a hit is shown (read into the window
@@ -98,7 +99,7 @@ func (m *logViewer) onFound(msg logFoundMsg) tea.Cmd {
 	m.searchSeq = 0
 	s, r := msg.search, msg.match
 	if msg.err != nil {
-		return send(flashMsg{level: flashError, text: fmt.Sprintf("search %s for %s: %v", m.src.Title, quoteQuery(s.Query), msg.err)})
+		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("search %s for %s: %v", m.src.Title, quoteQuery(s.Query), msg.err)})
 	}
 	if r.Size >= 0 {
 		m.size = r.Size

@@ -98,10 +98,10 @@ func newDriver(t *testing.T, svc api.Service) *driver {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	m := New(ctx, svc, Options{Context: "sim", Theme: ThemeDark, RequestTimeout: time.Minute})
-	m.env.after = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	m.env.After = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		return func() tea.Msg { return timerMsg{d: d, fire: fn} }
 	}
-	m.env.readChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
+	m.env.ReadChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
 		return func() tea.Msg { return pendingReadMsg{} }
 	}
 	d := &driver{t: t, m: m}
@@ -170,7 +170,7 @@ func (d *driver) mustShow(subs ...string) {
 	s := ansi.Strip(d.m.render())
 	for _, sub := range subs {
 		if !strings.Contains(s, sub) {
-			d.t.Fatalf("screen lacks %q:\n%s\nflash: %s", sub, s, d.m.flash.text)
+			d.t.Fatalf("screen lacks %q:\n%s\nflash: %s", sub, s, d.m.flash.Text())
 		}
 	}
 }
@@ -241,7 +241,7 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 		d.press("enter")      // forward: nothing below
 		d.press("N")
 		if v.match == nil {
-			t.Fatalf("no match for %q (flash %q)", want[:23], d.m.flash.text)
+			t.Fatalf("no match for %q (flash %q)", want[:23], d.m.flash.Text())
 		}
 		d.mustShow(want[:100], "n/N for more")
 		if len(v.win.data) > logWindowMax {

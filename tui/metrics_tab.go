@@ -21,7 +21,7 @@ import (
 // figures for the job while the tab is on screen, so it follows the job
 // without polling.
 type metricsTab struct {
-	env    *env
+	env    *kit.Env
 	series *api.MetricsSeries
 	jobID  string
 
@@ -45,11 +45,11 @@ type metricsLoadedMsg struct {
 	err    error
 }
 
-func loadMetricsCmd(c call, jobID string, seq int) tea.Cmd {
+func loadMetricsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var s api.MetricsSeries
-		err := c.with(func(ctx context.Context) (err error) {
-			s, err = c.svc.JobMetrics(ctx, jobID)
+		err := c.With(func(ctx context.Context) (err error) {
+			s, err = c.Svc.JobMetrics(ctx, jobID)
 			return err
 		})
 		if err != nil {
@@ -59,18 +59,18 @@ func loadMetricsCmd(c call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func newMetricsTab(e *env) *metricsTab { return &metricsTab{env: e} }
+func newMetricsTab(e *kit.Env) *metricsTab { return &metricsTab{env: e} }
 
 func (t *metricsTab) Title() string   { return "Metrics" }
 func (t *metricsTab) Capturing() bool { return false }
 
 func (t *metricsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.keys.Detail.MetricsWindow}
+	return []key.Binding{t.env.Keys.Detail.MetricsWindow}
 }
 
 // shown loads the series when the tab comes on screen.
 func (t *metricsTab) shown(d *jobData) tea.Cmd {
-	t.viewedAt = t.env.now
+	t.viewedAt = t.env.Now
 	return t.load(d.job.ID)
 }
 
@@ -84,14 +84,14 @@ func (t *metricsTab) load(jobID string) tea.Cmd {
 		return nil
 	}
 	t.loading = true
-	t.seq = t.env.nextSeq()
-	return loadMetricsCmd(t.env.call(), jobID, t.seq)
+	t.seq = t.env.NextSeq()
+	return loadMetricsCmd(t.env.Call(), jobID, t.seq)
 }
 
 // onScreen: drawn within the last couple of seconds (ticks move env.now
 // every second while the tab is shown).
 func (t *metricsTab) onScreen() bool {
-	return !t.viewedAt.IsZero() && t.env.now.Sub(t.viewedAt) <= 2*time.Second
+	return !t.viewedAt.IsZero() && t.env.Now.Sub(t.viewedAt) <= 2*time.Second
 }
 
 func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
@@ -116,20 +116,20 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		s := msg.series
 		t.series = &s
 		return t, again
-	case changeMsg:
-		c := msg.change
+	case kit.ChangeMsg:
+		c := msg.Change
 		if c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == d.job.ID && c.Job.Figures.At.After(t.loadedFor) && t.onScreen() {
 			t.loadedFor = c.Job.Figures.At
 			return t, t.load(d.job.ID)
 		}
 	case tea.KeyPressMsg:
-		k := t.env.keys
+		k := t.env.Keys
 		switch {
 		case key.Matches(msg, k.Detail.MetricsWindow):
 			t.hour = !t.hour
 			t.offset = 0
 		default:
-			listNav(k, msg, &t.offset, 1<<20, t.height)
+			kit.ListNav(k, msg, &t.offset, 1<<20, t.height)
 		}
 	}
 	return t, nil
@@ -147,12 +147,12 @@ type metricsView struct {
 }
 
 func (t *metricsTab) View(d *jobData) string {
-	t.viewedAt = t.env.now
+	t.viewedAt = t.env.Now
 	if t.jobID != d.job.ID {
 		t.jobID = d.job.ID
 	}
-	lines := metricsLines(t.env.styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loading,
-		hour: t.hour, now: t.env.now}, t.width, t.height)
+	lines := metricsLines(t.env.Styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loading,
+		hour: t.hour, now: t.env.Now}, t.width, t.height)
 	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
 	end := min(t.offset+t.height, len(lines))
 	return strings.Join(lines[t.offset:end], "\n")

@@ -48,9 +48,9 @@ func newObserveState() observeState {
 	return observeState{client: "tui-" + hex.EncodeToString(b[:])}
 }
 
-func setInterestCmd(c call, r api.InterestRequest) tea.Cmd {
+func setInterestCmd(c kit.Call, r api.InterestRequest) tea.Cmd {
 	return func() tea.Msg {
-		err := c.with(func(ctx context.Context) error { return c.svc.SetInterest(ctx, r) })
+		err := c.With(func(ctx context.Context) error { return c.Svc.SetInterest(ctx, r) })
 		return interestSentMsg{err: err}
 	}
 }
@@ -91,15 +91,15 @@ func (m *Model) declareInterest() tea.Cmd {
 	}
 	r := m.interest()
 	changed := !sameInterest(r, o.sent)
-	due := o.declared && m.env.now.Sub(o.sentAt) >= interestRefresh
+	due := o.declared && m.env.Now.Sub(o.sentAt) >= interestRefresh
 	if !changed && !due {
 		return nil
 	}
 	if !o.declared && len(r.Jobs) == 0 && r.Detail == "" {
 		return nil // nothing on screen yet, nothing declared yet
 	}
-	o.sent, o.sentAt, o.declared, o.inFlight = r, m.env.now, true, true
-	return setInterestCmd(m.env.call(), r)
+	o.sent, o.sentAt, o.declared, o.inFlight = r, m.env.Now, true, true
+	return setInterestCmd(m.env.Call(), r)
 }
 
 // loadFiring asks for the firing alerts, for the badge.
@@ -110,8 +110,8 @@ func (m *Model) loadFiring() tea.Cmd {
 		return nil
 	}
 	o.alertsBusy = true
-	o.alertsSeq = m.env.nextSeq()
-	return loadAlertsCmd(m.env.call(), api.AlertFilter{States: []model.AlertState{model.AlertFiring}}, o.alertsSeq, true)
+	o.alertsSeq = m.env.NextSeq()
+	return loadAlertsCmd(m.env.Call(), api.AlertFilter{States: []model.AlertState{model.AlertFiring}}, o.alertsSeq, true)
 }
 
 // observe handles the root's metrics and alerts messages before the rest
@@ -137,8 +137,8 @@ func (m *Model) observe(msg tea.Msg) tea.Cmd {
 			o.firing = msg.alerts
 		}
 		return again
-	case changeMsg:
-		if msg.gen == m.watchGen && (msg.change.Kind == api.AlertsChanged || msg.change.Kind == api.Resync) {
+	case kit.ChangeMsg:
+		if msg.Gen == m.watchGen && (msg.Change.Kind == api.AlertsChanged || msg.Change.Kind == api.Resync) {
 			return m.loadFiring()
 		}
 	case watchRetryMsg:

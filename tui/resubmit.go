@@ -16,7 +16,7 @@ import (
 // savepoint, its latest checkpoint, one from its history, or none. The
 // choice then goes through Plan and the confirmation like any action.
 type resubmitDialog struct {
-	env     *env
+	env     *kit.Env
 	job     model.Job
 	history []model.RestorePoint
 	loading bool
@@ -32,13 +32,13 @@ type restoreOption struct {
 	path   string
 }
 
-func newResubmitDialog(e *env, j model.Job, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
+func newResubmitDialog(e *kit.Env, j model.Job, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
 	d := &resubmitDialog{env: e, job: j, history: history}
 	var cmd tea.Cmd
 	if history == nil {
 		d.loading = true
-		d.seq = e.nextSeq()
-		cmd = loadDetailCmd(e.call(), j.ID, d.seq)
+		d.seq = e.NextSeq()
+		cmd = loadDetailCmd(e.Call(), j.ID, d.seq)
 	}
 	d.cursor = 0 // the first option is the safest: the newest restore point there is
 	return d, cmd
@@ -47,7 +47,7 @@ func newResubmitDialog(e *env, j model.Job, history []model.RestorePoint) (*resu
 // options lists the choices, the usual ones first. History entries that
 // are the latest savepoint or checkpoint are not listed twice.
 func (d *resubmitDialog) options() []restoreOption {
-	now := d.env.now
+	now := d.env.Now
 	line := func(label string, rp *model.RestorePoint) string {
 		return fmt.Sprintf("%-18s %-11s %s", label, kit.Ago(now, rp.Time), rp.Path)
 	}
@@ -74,9 +74,9 @@ func (d *resubmitDialog) options() []restoreOption {
 	return out
 }
 
-func (d *resubmitDialog) ShortHelp() []key.Binding { return pickerShort(d.env.keys) }
+func (d *resubmitDialog) ShortHelp() []key.Binding { return pickerShort(d.env.Keys) }
 
-func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
+func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case detailLoadedMsg:
 		if msg.seq != d.seq || msg.jobID != d.job.ID {
@@ -90,23 +90,23 @@ func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 		d.history = msg.detail.RestorePoints
 		d.job = msg.detail.Job
 	case tea.KeyPressMsg:
-		k := d.env.keys
+		k := d.env.Keys
 		opts := d.options()
 		switch {
 		case key.Matches(msg, k.Form.Cancel):
 			return nil, nil
 		case key.Matches(msg, k.Form.Confirm):
 			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
-			return nil, send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job}, restore: o.choice, path: o.path})
+			return nil, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []model.Job{d.job}, Restore: o.choice, Path: o.path})
 		default:
-			listNav(k, msg, &d.cursor, len(opts), 5)
+			kit.ListNav(k, msg, &d.cursor, len(opts), 5)
 		}
 	}
 	return d, nil
 }
 
 func (d *resubmitDialog) View(width, height int) string {
-	st := d.env.styles
+	st := d.env.Styles
 	w := min(width-4, 96)
 	inner := w - 4
 	opts := d.options()

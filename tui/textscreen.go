@@ -15,7 +15,7 @@ import (
 
 // textScreen shows read-only text with scrolling: raw JSON, a command's log.
 type textScreen struct {
-	env           *env
+	env           *kit.Env
 	title         string
 	lines         []string
 	offset        int
@@ -24,20 +24,20 @@ type textScreen struct {
 	follow bool
 }
 
-func newTextScreen(e *env, title, text string) *textScreen {
+func newTextScreen(e *kit.Env, title, text string) *textScreen {
 	return &textScreen{env: e, title: title, lines: strings.Split(strings.TrimRight(text, "\n"), "\n")}
 }
 
-func (m *textScreen) Title() string                        { return m.title }
-func (m *textScreen) Capturing() bool                      { return false }
-func (m *textScreen) ShortHelp() []key.Binding             { return textShort(m.env.keys) }
-func (m *textScreen) FullHelp() [][]key.Binding            { return textFull(m.env.keys) }
-func (m *textScreen) page() int                            { return max(m.height-2, 1) }
-func (m *textScreen) maxOffset() int                       { return max(len(m.lines)-m.page(), 0) }
-func (m *textScreen) setLines(lines []string)              { m.lines = lines; m.clampOffset() }
-func (m *textScreen) clampOffset()                         { m.offset = kit.Clamp(m.offset, 0, m.maxOffset()) }
-func (m *textScreen) atEnd() bool                          { return m.offset >= m.maxOffset() }
-func (m *textScreen) Update(msg tea.Msg) (screen, tea.Cmd) { return m, m.update(msg) }
+func (m *textScreen) Title() string                            { return m.title }
+func (m *textScreen) Capturing() bool                          { return false }
+func (m *textScreen) ShortHelp() []key.Binding                 { return textShort(m.env.Keys) }
+func (m *textScreen) FullHelp() [][]key.Binding                { return textFull(m.env.Keys) }
+func (m *textScreen) page() int                                { return max(m.height-2, 1) }
+func (m *textScreen) maxOffset() int                           { return max(len(m.lines)-m.page(), 0) }
+func (m *textScreen) setLines(lines []string)                  { m.lines = lines; m.clampOffset() }
+func (m *textScreen) clampOffset()                             { m.offset = kit.Clamp(m.offset, 0, m.maxOffset()) }
+func (m *textScreen) atEnd() bool                              { return m.offset >= m.maxOffset() }
+func (m *textScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) { return m, m.update(msg) }
 
 func (m *textScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -46,7 +46,7 @@ func (m *textScreen) update(msg tea.Msg) tea.Cmd {
 		m.clampOffset()
 	case tea.KeyPressMsg:
 		// The top line is the cursor here: every move scrolls.
-		listNav(m.env.keys, msg, &m.offset, m.maxOffset()+1, m.page())
+		kit.ListNav(m.env.Keys, msg, &m.offset, m.maxOffset()+1, m.page())
 	}
 	return nil
 }
@@ -60,7 +60,7 @@ func (m *textScreen) View() string {
 	if len(m.lines) > m.page() {
 		note = fmt.Sprintf("%d–%d/%d", m.offset+1, end, len(m.lines))
 	}
-	return kit.Box(m.env.styles, m.env.styles.Title.Render(m.title), note, m.lines[m.offset:end], m.width, m.height)
+	return kit.Box(m.env.Styles, m.env.Styles.Title.Render(m.title), note, m.lines[m.offset:end], m.width, m.height)
 }
 
 // logScreen is a command's log, kept current while the command runs.
@@ -69,10 +69,10 @@ type logScreen struct {
 	cmd model.Command
 }
 
-func newLogScreen(e *env, c model.Command) *logScreen {
+func newLogScreen(e *kit.Env, c model.Command) *logScreen {
 	m := &logScreen{textScreen: textScreen{env: e, follow: true}, cmd: c}
-	m.title = fmt.Sprintf("%s #%d of %s · log", c.Kind, c.Seq, e.jobName(c.JobID))
-	m.lines = commandLogLines(e.styles, c, e.now)
+	m.title = fmt.Sprintf("%s #%d of %s · log", c.Kind, c.Seq, e.JobName(c.JobID))
+	m.lines = commandLogLines(e.Styles, c, e.Now)
 	return m
 }
 
@@ -103,11 +103,11 @@ func commandLogLines(st *kit.Styles, c model.Command, now time.Time) []string {
 	return lines
 }
 
-func (m *logScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
-	if cm, ok := msg.(changeMsg); ok && cm.change.Kind == api.CommandChanged && cm.change.Command != nil && cm.change.Command.ID == m.cmd.ID {
+func (m *logScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	if cm, ok := msg.(kit.ChangeMsg); ok && cm.Change.Kind == api.CommandChanged && cm.Change.Command != nil && cm.Change.Command.ID == m.cmd.ID {
 		end := m.atEnd()
-		m.cmd = *cm.change.Command
-		m.setLines(commandLogLines(m.env.styles, m.cmd, m.env.now))
+		m.cmd = *cm.Change.Command
+		m.setLines(commandLogLines(m.env.Styles, m.cmd, m.env.Now))
 		if end && m.follow {
 			m.offset = m.maxOffset()
 		}
