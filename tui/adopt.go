@@ -45,7 +45,7 @@ func (d *adoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			name := strings.TrimSpace(d.name.Value())
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(
-				kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("adopting %s as %s…", d.app.ID, name)}),
+				kit.Flash(kit.FlashInfo, fmt.Sprintf("adopting %s as %s…", d.app.ID, name)),
 				adoptCmd(d.env.Call(), req),
 			)
 		}

@@ -23,8 +23,7 @@ type alertsScreen struct {
 
 	cursor, offset int
 	loaded         bool
-	loading, again bool
-	seq            int
+	loads          kit.Refresher
 	err            error
 	width, height  int
 	// open finds a job to open by id (the jobs table's).
@@ -35,11 +34,9 @@ type alertsLoadedMsg struct {
 	seq    int
 	alerts []model.Alert
 	err    error
-	// badge marks the root's load of the firing alerts for the header.
-	badge bool
 }
 
-func loadAlertsCmd(c kit.Call, f api.AlertFilter, seq int, badge bool) tea.Cmd {
+func loadAlertsCmd(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var as []model.Alert
 		err := c.With(func(ctx context.Context) (err error) {
@@ -49,24 +46,17 @@ func loadAlertsCmd(c kit.Call, f api.AlertFilter, seq int, badge bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("list alerts: %w", err)
 		}
-		return alertsLoadedMsg{seq: seq, alerts: as, err: err, badge: badge}
+		return alertsLoadedMsg{seq: seq, alerts: as, err: err}
 	}
 }
 
 func newAlertsScreen(e *kit.Env, open func(id string) (api.JobView, bool)) (*alertsScreen, tea.Cmd) {
-	m := &alertsScreen{env: e, open: open}
+	m := &alertsScreen{env: e, open: open,
+		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadAlertsCmd(e.Call(), api.AlertFilter{}, seq) })}
 	return m, m.load()
 }
 
-func (m *alertsScreen) load() tea.Cmd {
-	if m.loading {
-		m.again = true
-		return nil
-	}
-	m.loading = true
-	m.seq = m.env.NextSeq()
-	return loadAlertsCmd(m.env.Call(), api.AlertFilter{}, m.seq, false)
-}
+func (m *alertsScreen) load() tea.Cmd { return m.loads.Refresh() }
 
 func (m *alertsScreen) Title() string             { return "Alerts" }
 func (m *alertsScreen) Capturing() bool           { return false }
@@ -79,18 +69,13 @@ func (m *alertsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case alertsLoadedMsg:
-		if msg.badge || msg.seq != m.seq {
+		current, again := m.loads.Done(msg.seq)
+		if !current {
 			return m, nil
-		}
-		m.loading = false
-		var again tea.Cmd
-		if m.again {
-			m.again = false
-			again = m.load()
 		}
 		if msg.err != nil {
 			m.err = msg.err
-			return m, tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
+			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
 		}
 		m.err, m.loaded, m.alerts = nil, true, msg.alerts
 		m.cursor = kit.Clamp(m.cursor, 0, len(m.alerts)-1)
@@ -116,7 +101,7 @@ func (m *alertsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			if j, ok := m.open(a.JobID); ok {
 				return m, kit.Send(kit.OpenDetailMsg{Job: j})
 			}
-			return m, kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("job %s is not in the jobs table", a.JobName)})
+			return m, kit.Flash(kit.FlashWarn, fmt.Sprintf("job %s is not in the jobs table", a.JobName))
 		}
 	}
 	return m, nil

@@ -35,10 +35,9 @@ type Model struct {
 	// runs is the editor's debug runs: kept here, between editors.
 	runs *debugRuns
 
-	clusters        []api.ClusterStatus
-	clustersErr     error
-	clustersSeq     int
-	clustersLoading bool
+	clusters     []api.ClusterStatus
+	clustersErr  error
+	clusterLoads kit.Refresher
 
 	watchGen     int
 	watchCh      <-chan api.Change
@@ -78,7 +77,8 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		runs:         newDebugRuns(opts.Debugger),
 		issued:       map[string]string{},
 		watchBackoff: time.Second,
-		obs:          newObserveState(),
+		obs:          newObserveState(e),
+		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(e.Call(), seq) }),
 	}
 }
 
@@ -127,14 +127,7 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) loadClusters() tea.Cmd {
-	if m.clustersLoading {
-		return nil
-	}
-	m.clustersLoading = true
-	m.clustersSeq++
-	return loadClustersCmd(m.env.Call(), m.clustersSeq)
-}
+func (m *Model) loadClusters() tea.Cmd { return m.clusterLoads.Refresh() }
 
 func (m *Model) startWatch() tea.Cmd {
 	m.watchGen++
@@ -204,10 +197,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.env.Now = msg.now
 		cmds = append(cmds, tickCmd(m.env.After, m.env.Clock))
 	case clustersLoadedMsg:
-		if msg.seq != m.clustersSeq {
+		current, next := m.clusterLoads.Done(msg.seq)
+		if !current {
 			return m, nil
 		}
-		m.clustersLoading = false
+		cmds = append(cmds, next)
 		if msg.err != nil {
 			m.clustersErr = msg.err
 			cmds = append(cmds, m.setFlash(kit.FlashError, msg.err.Error()))

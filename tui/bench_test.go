@@ -17,8 +17,10 @@ func frameModel(tb testing.TB, n int) *Model {
 	f.jobs = manyJobs(n)
 	m := New(context.Background(), f, Options{Now: func() time.Time { return testNow }, Theme: ThemeDark})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Update(jobsLoadedMsg{seq: m.jobs.loadSeq, jobs: manyJobs(n)})
-	m.Update(clustersLoadedMsg{seq: m.clustersSeq, clusters: f.clusters})
+	m.jobs.load() // the Cmd is not run: the answer is made here
+	m.Update(jobsLoadedMsg{seq: m.jobs.loads.Seq(), jobs: manyJobs(n)})
+	m.loadClusters()
+	m.Update(clustersLoadedMsg{seq: m.clusterLoads.Seq(), clusters: f.clusters})
 	for range min(n/2, 20) {
 		m.Update(keyPress("j"))
 	}

@@ -21,27 +21,19 @@ type clusterScreen struct {
 	name  string
 	ov    *api.ClusterOverview
 
-	cursor         int // over the unmanaged applications
-	loading, again bool
-	seq            int
-	err            error
-	width, height  int
+	cursor        int // over the unmanaged applications
+	loads         kit.Refresher
+	err           error
+	width, height int
 }
 
 func newClusterScreen(e *kit.Env, names []string, name string) (*clusterScreen, tea.Cmd) {
 	m := &clusterScreen{env: e, names: names, name: name}
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) })
 	return m, m.load()
 }
 
-func (m *clusterScreen) load() tea.Cmd {
-	if m.loading {
-		m.again = true
-		return nil
-	}
-	m.loading = true
-	m.seq = m.env.NextSeq()
-	return loadOverviewCmd(m.env.Call(), m.name, m.seq)
-}
+func (m *clusterScreen) load() tea.Cmd { return m.loads.Refresh() }
 
 func (m *clusterScreen) Title() string             { return "Cluster " + m.name }
 func (m *clusterScreen) Capturing() bool           { return false }
@@ -60,18 +52,16 @@ func (m *clusterScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case overviewLoadedMsg:
-		if msg.seq != m.seq || msg.cluster != m.name {
+		if msg.cluster != m.name {
 			return m, nil
 		}
-		m.loading = false
-		var again tea.Cmd
-		if m.again {
-			m.again = false
-			again = m.load()
+		current, again := m.loads.Done(msg.seq)
+		if !current {
+			return m, nil
 		}
 		if msg.err != nil {
 			m.err = msg.err
-			return m, tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
+			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
 		}
 		m.err = nil
 		ov := msg.ov
@@ -112,16 +102,16 @@ func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		i := max(slices.Index(m.names, m.name), 0)
 		m.name = m.names[(i+step)%len(m.names)]
 		m.ov, m.err, m.cursor = nil, nil, 0
-		m.loading = false // the answer for the old cluster is dropped by its name
+		m.loads.Drop() // the answer for the old cluster is dropped
 		return m.load()
 	case key.Matches(msg, k.Cluster.Adopt):
 		if m.cursor < len(apps) {
 			return kit.Send(kit.AdoptMsg{Cluster: m.name, App: apps[m.cursor]})
 		}
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "adopt: no unmanaged Flink application on " + m.name})
+		return kit.Flash(kit.FlashWarn, "adopt: no unmanaged Flink application on "+m.name)
 	}
 	if m.env.ReadOnly() && key.Matches(msg, allActionKeys.Cluster.Adopt) {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: adopting is disabled"})
+		return kit.Flash(kit.FlashWarn, "read-only: adopting is disabled")
 	}
 	return nil
 }

@@ -27,26 +27,19 @@ type commandsScreen struct {
 
 	cursor, offset int
 	loaded         bool
-	loading, again bool
-	seq            int
+	loads          kit.Refresher
 	err            error
 	width, height  int
 }
 
 func newCommandsScreen(e *kit.Env) (*commandsScreen, tea.Cmd) {
-	m := &commandsScreen{env: e}
+	m := &commandsScreen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd {
+		return loadCommandsCmd(e.Call(), api.CommandFilter{Limit: commandsLimit}, seq)
+	})}
 	return m, m.load()
 }
 
-func (m *commandsScreen) load() tea.Cmd {
-	if m.loading {
-		m.again = true
-		return nil
-	}
-	m.loading = true
-	m.seq = m.env.NextSeq()
-	return loadCommandsCmd(m.env.Call(), api.CommandFilter{Limit: commandsLimit}, m.seq)
-}
+func (m *commandsScreen) load() tea.Cmd { return m.loads.Refresh() }
 
 func (m *commandsScreen) Title() string             { return "Commands" }
 func (m *commandsScreen) Capturing() bool           { return false }
@@ -66,18 +59,13 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case commandsLoadedMsg:
-		if msg.seq != m.seq {
+		current, again := m.loads.Done(msg.seq)
+		if !current {
 			return nil
-		}
-		m.loading = false
-		var again tea.Cmd
-		if m.again {
-			m.again = false
-			again = m.load()
 		}
 		if msg.err != nil {
 			m.err = msg.err
-			return tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
+			return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
 		}
 		m.err, m.loaded = nil, true
 		m.cmds = slices.Clone(msg.cmds)

@@ -254,7 +254,7 @@ func (m *createScreen) submit() tea.Cmd {
 	m.submitting = true
 	m.sent = r
 	return tea.Batch(
-		kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)}),
+		kit.Flash(kit.FlashInfo, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)),
 		createJobCmd(m.env.Call(), r),
 	)
 }

@@ -57,16 +57,15 @@ type detailScreen struct {
 	tabs []detailTab
 	tab  int
 
-	loading bool
-	again   bool
-	seq     int
-	err     error
+	loads kit.Refresher
+	err   error
 
 	width, height int
 }
 
 func newDetailScreen(e *kit.Env, j api.JobView, tab string) (*detailScreen, tea.Cmd) {
 	d := &detailScreen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
+	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadDetailCmd(e.Call(), d.data.job.ID, seq) })
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
 			d.tab = i
@@ -91,15 +90,7 @@ func (d *detailScreen) show(i int) tea.Cmd {
 }
 
 // load asks for the detail, one request at a time.
-func (d *detailScreen) load() tea.Cmd {
-	if d.loading {
-		d.again = true
-		return nil
-	}
-	d.loading = true
-	d.seq = d.env.NextSeq()
-	return loadDetailCmd(d.env.Call(), d.data.job.ID, d.seq)
-}
+func (d *detailScreen) load() tea.Cmd { return d.loads.Refresh() }
 
 func (d *detailScreen) Title() string { return d.data.job.Name }
 
@@ -125,17 +116,17 @@ func (d *detailScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		d.width, d.height = msg.Width, msg.Height
 		return d, d.toAllTabs(d.tabSize())
 	case detailLoadedMsg:
-		if msg.seq != d.seq || msg.jobID != d.data.job.ID {
+		if msg.jobID != d.data.job.ID {
 			return d, nil
 		}
-		d.loading = false
-		if d.again {
-			d.again = false
-			cmds = append(cmds, d.load())
+		current, again := d.loads.Done(msg.seq)
+		if !current {
+			return d, nil
 		}
+		cmds = append(cmds, again)
 		if msg.err != nil {
 			d.err = msg.err
-			return d, tea.Batch(append(cmds, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))...)
+			return d, tea.Batch(append(cmds, kit.Flash(kit.FlashError, msg.err.Error()))...)
 		}
 		d.err = nil
 		det := msg.detail
@@ -248,7 +239,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{d.data.job.Job}, History: hist})
 	}
 	if refusedInReadOnly(d.env, msg) {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: actions are disabled"})
+		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
 	}
 	var cmd tea.Cmd
 	d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
@@ -312,9 +303,9 @@ func (d *detailScreen) View() string {
 	}
 	// The sync status goes before the facts, so a narrow terminal keeps it.
 	switch {
-	case d.loading && d.data.detail == nil:
+	case d.loads.Busy() && d.data.detail == nil:
 		title += "  " + st.Info.Render("syncing…")
-	case d.loading:
+	case d.loads.Busy():
 		title += "  " + st.Dim.Render("refreshing…")
 	case d.err != nil:
 		title += "  " + st.Error.Render("✖ not current")

@@ -115,8 +115,8 @@ func TestDetailLateAnswerIsDropped(t *testing.T) {
 	h.openDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	other := api.JobDetail{Job: model.Job{ID: "j001", Name: "orders-enrich", State: model.StateKilled}}
-	h.send(detailLoadedMsg{jobID: "j001", seq: d.seq - 1, detail: other})
-	h.send(detailLoadedMsg{jobID: "j002", seq: d.seq, detail: other})
+	h.send(detailLoadedMsg{jobID: "j001", seq: d.loads.Seq() - 1, detail: other})
+	h.send(detailLoadedMsg{jobID: "j002", seq: d.loads.Seq(), detail: other})
 	if d.data.job.State != model.StateRunning {
 		t.Errorf("a stale or foreign answer changed the detail to %s", d.data.job.State)
 	}

@@ -155,7 +155,7 @@ func (m *editorScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			return m, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
+			return m, kit.Flash(kit.FlashError, msg.err.Error())
 		}
 		return m, runEditorCmd(msg)
 	case editorExitedMsg:
@@ -168,7 +168,7 @@ func (m *editorScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return m, nil
 		}
 		if msg.err != nil {
-			return m, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
+			return m, kit.Flash(kit.FlashError, msg.err.Error())
 		}
 		return m, m.replaceAll(msg.text, "reloaded the text from $EDITOR")
 	case versionOpenMsg:
@@ -192,7 +192,7 @@ func (m *editorScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 func (m *editorScreen) loadedSpecs(msg specsLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.loadErr = msg.err
-		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
+		return kit.Flash(kit.FlashError, msg.err.Error())
 	}
 	cur, ok := currentSpec(msg.specs, m.job.SpecVersion)
 	if !ok {
@@ -222,7 +222,7 @@ func currentSpec(specs []model.Spec, current int) (model.Spec, bool) {
 func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
 	m.saving = false
 	if msg.err != nil {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()})
+		return kit.Flash(kit.FlashError, msg.err.Error())
 	}
 	m.base, m.version = msg.spec.SQL, msg.spec.Version
 	m.job.SpecVersion = msg.spec.Version
@@ -232,7 +232,7 @@ func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
 		text += fmt.Sprintf(" with %s: ctrl+g goes to it", kit.Plural(n, "error"))
 		level = kit.FlashWarn
 	}
-	return kit.Send(kit.FlashMsg{Level: level, Text: text})
+	return kit.Flash(level, text)
 }
 
 // validate checks the text in a Cmd, one check at a time.
@@ -272,7 +272,7 @@ func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if text == m.buf.Text() {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "no change"})
+		return kit.Flash(kit.FlashInfo, "no change")
 	}
 	last := len(m.buf.lines) - 1
 	cur := m.buf.cursor
@@ -280,7 +280,7 @@ func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
 		m.buf.apply(pos{}, pos{last, len(m.buf.lines[last])}, text, editOther)
 		m.buf.moveTo(cur, false, false)
 	})
-	return tea.Batch(cmd, kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: note}))
+	return tea.Batch(cmd, kit.Flash(kit.FlashInfo, note))
 }
 
 // interrupt is ctrl-c: with unsaved edits, the first press warns.
@@ -289,7 +289,7 @@ func (m *editorScreen) Interrupt() (tea.Cmd, bool) {
 		return nil, false
 	}
 	m.warned = "ctrl+c"
-	return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, ctrl+c again quits without saving", m.job.Name, m.version+1)}), true
+	return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, ctrl+c again quits without saving", m.job.Name, m.version+1)), true
 }
 
 func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -305,11 +305,11 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	page := max(m.textHeight()-1, 1)
 	switch {
 	case m.env.ReadOnly() && (key.Matches(msg, allActionKeys.Editor.Save) || key.Matches(msg, allActionKeys.Editor.Submit)):
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: saving and submitting are disabled"})
+		return kit.Flash(kit.FlashWarn, "read-only: saving and submitting are disabled")
 	case key.Matches(msg, k.Editor.Back):
 		if m.dirty() && m.warned != "esc" {
 			m.warned = "esc"
-			return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, esc again leaves without saving", m.job.Name, m.version+1)})
+			return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, esc again leaves without saving", m.job.Name, m.version+1))
 		}
 		return kit.Send(kit.PopMsg{})
 	case key.Matches(msg, k.Editor.Help):
@@ -412,7 +412,7 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 func (m *editorScreen) copy(cut bool) tea.Cmd {
 	text := m.buf.selectedText()
 	if text == "" {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "nothing selected: shift+arrows select, ctrl+a selects all"})
+		return kit.Flash(kit.FlashInfo, "nothing selected: shift+arrows select, ctrl+a selects all")
 	}
 	m.clipboard = text
 	cmds := []tea.Cmd{tea.SetClipboard(text)}
@@ -467,7 +467,7 @@ func (m *editorScreen) selectMatch(p pos) {
 
 func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 	if m.query == "" {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "nothing to find: ctrl+f asks what"})
+		return kit.Flash(kit.FlashInfo, "nothing to find: ctrl+f asks what")
 	}
 	from := m.buf.cursor
 	if sel, _, ok := m.buf.selection(); ok && backwards {
@@ -475,7 +475,7 @@ func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 	}
 	p, ok := m.buf.find(m.query, from, backwards)
 	if !ok {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%q is not in the text", m.query)})
+		return kit.Flash(kit.FlashWarn, fmt.Sprintf("%q is not in the text", m.query))
 	}
 	m.selectMatch(p)
 	return nil
@@ -484,7 +484,7 @@ func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 // nextProblem moves to the first diagnostic after the cursor, wrapping.
 func (m *editorScreen) nextProblem() tea.Cmd {
 	if len(m.diags) == 0 {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "no problems found"})
+		return kit.Flash(kit.FlashInfo, "no problems found")
 	}
 	cur := m.buf.cursor
 	target := m.diags[0]
@@ -505,10 +505,10 @@ func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)}
 
 func (m *editorScreen) save() tea.Cmd {
 	if m.env.ReadOnly() {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: saving is disabled"})
+		return kit.Flash(kit.FlashWarn, "read-only: saving is disabled")
 	}
 	if !m.dirty() {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("no changes to save (v%d)", m.version)})
+		return kit.Flash(kit.FlashInfo, fmt.Sprintf("no changes to save (v%d)", m.version))
 	}
 	if m.saving {
 		return nil
@@ -516,7 +516,7 @@ func (m *editorScreen) save() tea.Cmd {
 	m.saving = true
 	m.saveSeq = m.env.NextSeq()
 	return tea.Batch(
-		kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("saving %s…", m.job.Name)}),
+		kit.Flash(kit.FlashInfo, fmt.Sprintf("saving %s…", m.job.Name)),
 		saveSpecCmd(m.env.Call(), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
 	)
 }
@@ -529,14 +529,14 @@ func (m *editorScreen) submit() tea.Cmd {
 	j := m.job.Job
 	switch {
 	case m.env.ReadOnly():
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: submitting is disabled"})
+		return kit.Flash(kit.FlashWarn, "read-only: submitting is disabled")
 	case m.dirty():
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("submit %s: save the edits first (ctrl+s saves v%d)", j.Name, m.version+1)})
+		return kit.Flash(kit.FlashWarn, fmt.Sprintf("submit %s: save the edits first (ctrl+s saves v%d)", j.Name, m.version+1))
 	case m.checkedVersion != m.buf.version:
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "checking the SQL…; ctrl+r again in a moment"})
+		return kit.Flash(kit.FlashInfo, "checking the SQL…; ctrl+r again in a moment")
 	}
 	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error"))})
+		return kit.Flash(kit.FlashWarn, fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error")))
 	}
 	kind := model.CmdResubmit
 	if j.State == model.StateNone {

@@ -48,9 +48,9 @@ func newDebugRuns(d api.Debugger) *debugRuns {
 func (m *editorScreen) debug() tea.Cmd {
 	switch {
 	case m.runs.debugger == nil:
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "debug runs are not available in this palink"})
+		return kit.Flash(kit.FlashWarn, "debug runs are not available in this palink")
 	case m.job.Kind != model.KindSQL:
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: m.job.Name + " is a JAR job: debug runs are for SQL jobs"})
+		return kit.Flash(kit.FlashWarn, m.job.Name+" is a JAR job: debug runs are for SQL jobs")
 	}
 	in, ok := m.runs.inputs[m.job.ID]
 	if !ok {

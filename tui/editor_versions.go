@@ -125,7 +125,7 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Versions.Open):
 		r := rows[m.cursor]
 		if r.spec == nil {
-			return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "the unsaved edits are in the editor already"})
+			return kit.Flash(kit.FlashInfo, "the unsaved edits are in the editor already")
 		}
 		// Either order works: the open reaches the editor below or on top.
 		return tea.Batch(kit.Send(kit.PopMsg{}), kit.Send(versionOpenMsg{jobID: m.job.ID, spec: *r.spec}))

@@ -54,11 +54,9 @@ type jobsScreen struct {
 	dialogOpen bool       // the root has a dialog over the table (holdOrder)
 	held       *heldOrder // the order on screen when it began to hold, or nil
 
-	loaded      bool
-	loading     bool
-	loadSeq     int
-	loadErr     error
-	reloadAgain bool // a reload was asked for while one was in flight
+	loaded  bool
+	loads   kit.Refresher
+	loadErr error
 
 	dirty         bool // the index is out of date
 	rebuildQueued bool
@@ -98,20 +96,12 @@ func newJobsScreen(e *kit.Env, scope string) *jobsScreen {
 		scope: scope,
 		input: in,
 		marks: map[string]bool{},
+		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadJobsCmd(e.Call(), seq) }),
 	}
 }
 
-// load asks for the job list, unless a load is already in flight: then one
-// more load follows it, so that at most one is in flight and none is lost.
-func (m *jobsScreen) load() tea.Cmd {
-	if m.loading {
-		m.reloadAgain = true
-		return nil
-	}
-	m.loading = true
-	m.loadSeq++
-	return loadJobsCmd(m.env.Call(), m.loadSeq)
-}
+// load asks for the job list (one load in flight at most).
+func (m *jobsScreen) load() tea.Cmd { return m.loads.Refresh() }
 
 func (m *jobsScreen) Title() string {
 	if m.scope != "" {
@@ -189,18 +179,13 @@ func (m *jobsScreen) update(msg tea.Msg) tea.Cmd {
 
 // loaded_ takes a full job list.
 func (m *jobsScreen) loaded_(msg jobsLoadedMsg) tea.Cmd {
-	if msg.seq != m.loadSeq {
+	current, again := m.loads.Done(msg.seq)
+	if !current {
 		return nil // an answer to a load that a newer one replaced
-	}
-	m.loading = false
-	var again tea.Cmd
-	if m.reloadAgain {
-		m.reloadAgain = false
-		again = m.load()
 	}
 	if msg.err != nil {
 		m.loadErr = msg.err
-		return tea.Batch(again, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error()}))
+		return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
 	}
 	m.loadErr = nil
 	m.loaded = true
@@ -516,7 +501,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Jobs.Sort):
 		m.sortCol = (m.sortCol + 1) % numCols
 		m.resortNow()
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "sorted by " + jobColumns[m.sortCol].title})
+		return kit.Flash(kit.FlashInfo, "sorted by "+jobColumns[m.sortCol].title)
 	case key.Matches(msg, k.Jobs.SortReverse):
 		m.sortDesc = !m.sortDesc
 		m.resortNow()
@@ -529,7 +514,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	j := m.selected()
 	if j == nil {
 		if isActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
-			return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "no job selected"})
+			return kit.Flash(kit.FlashWarn, "no job selected")
 		}
 		return nil
 	}
@@ -547,7 +532,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.actionTargets(j)})
 	}
 	if refusedInReadOnly(m.env, msg) {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "read-only: actions are disabled"})
+		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
 	}
 	return nil
 }

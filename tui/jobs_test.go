@@ -256,7 +256,7 @@ func TestOneJobLoadInFlight(t *testing.T) {
 	if js.load() != nil {
 		t.Fatal("a second load went out while one was in flight")
 	}
-	stale := jobsLoadedMsg{seq: js.loadSeq - 1, jobs: nil}
+	stale := jobsLoadedMsg{seq: js.loads.Seq() - 1, jobs: nil}
 	h.send(stale)
 	if len(js.rows) != 10 {
 		t.Fatal("an answer to a replaced request emptied the table")

@@ -16,18 +16,21 @@ import (
 // offers (the JobManager's, each TaskManager's, the YARN containers'
 // pages), listed when the tab is shown; enter opens one in the log viewer.
 type logsTab struct {
-	env     *kit.Env
-	jobID   string
-	list    *api.LogList
-	err     error
-	loading bool
-	seq     int
+	env   *kit.Env
+	jobID string
+	list  *api.LogList
+	err   error
+	loads kit.Refresher
 
 	cursor, offset int // over the lines; the cursor stays on a source
 	width, height  int
 }
 
-func newLogsTab(e *kit.Env) *logsTab { return &logsTab{env: e} }
+func newLogsTab(e *kit.Env) *logsTab {
+	t := &logsTab{env: e}
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return listLogsCmd(e.Call(), t.jobID, seq) })
+	return t
+}
 
 func (t *logsTab) Title() string            { return "Logs" }
 func (t *logsTab) Capturing() bool          { return false }
@@ -36,12 +39,8 @@ func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.Keys.De
 // shown lists the job's logs each time the tab is shown: the TaskManagers
 // come and go, so an old list would offer logs that are gone.
 func (t *logsTab) shown(d *jobData) tea.Cmd {
-	if t.loading {
-		return nil
-	}
-	t.loading, t.jobID = true, d.job.ID
-	t.seq = t.env.NextSeq()
-	return listLogsCmd(t.env.Call(), d.job.ID, t.seq)
+	t.jobID = d.job.ID
+	return t.loads.Refresh()
 }
 
 // logLine is one line of the tab: a heading, or a source.
@@ -120,17 +119,21 @@ func (t *logsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
 	case logsListedMsg:
-		if msg.seq != t.seq || msg.jobID != d.job.ID {
+		if msg.jobID != d.job.ID {
 			return t, nil
 		}
-		t.loading = false
+		current, again := t.loads.Done(msg.seq)
+		if !current {
+			return t, nil
+		}
 		if msg.err != nil {
 			t.err = msg.err
-			return t, kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)})
+			return t, tea.Batch(again, kit.Flash(kit.FlashError, fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)))
 		}
 		t.err = nil
 		l := msg.list
 		t.list = &l
+		return t, again
 	case tea.KeyPressMsg:
 		return t, t.key(msg, d)
 	}

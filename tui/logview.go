@@ -185,7 +185,7 @@ func (m *logViewer) onRead(msg logReadMsg) tea.Cmd {
 	m.seq = 0
 	if msg.err != nil {
 		m.err = msg.err
-		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("read %s of %s: %v", m.src.Title, m.jobName, msg.err)})
+		return kit.Flash(kit.FlashError, fmt.Sprintf("read %s of %s: %v", m.src.Title, m.jobName, msg.err))
 	}
 	m.err = nil
 	ch := msg.chunk
@@ -269,7 +269,7 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.searchSeq != 0 && key.Matches(msg, k.Global.Back) {
 		m.searchSeq = 0
-		return kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("search for %q stopped", m.query.String())})
+		return kit.Flash(kit.FlashInfo, fmt.Sprintf("search for %q stopped", m.query.String()))
 	}
 	switch {
 	case key.Matches(msg, k.Nav.Up):
@@ -343,7 +343,7 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.firstError()
 	case key.Matches(msg, k.Log.Save):
 		if m.saving {
-			return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "a save of this log is already running"})
+			return kit.Flash(kit.FlashWarn, "a save of this log is already running")
 		}
 		return m.openPrompt(promptSave, "save to: ", defaultSavePath(m.jobName, m.src))
 	}
@@ -390,7 +390,7 @@ func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.saving = true
 			return tea.Batch(
-				kit.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)}),
+				kit.Flash(kit.FlashInfo, fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
 				saveLogCmd(m.env.Call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil

@@ -16,7 +16,7 @@ import (
 // next moves to the next match of the current query (N: the previous).
 func (m *logViewer) next(backward bool) tea.Cmd {
 	if m.query == (api.LogQuery{}) {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: "no search yet: / searches, E finds the first error"})
+		return kit.Flash(kit.FlashWarn, "no search yet: / searches, E finds the first error")
 	}
 	from := m.topOffset()
 	inclusive := true
@@ -90,7 +90,7 @@ func (m *logViewer) notFound(backward bool) tea.Cmd {
 	case m.wholeLog:
 		where = "in the whole log"
 	}
-	return kit.Send(kit.FlashMsg{Level: kit.FlashWarn, Text: fmt.Sprintf("%s: no match for %s %s", m.src.Title, quoteQuery(m.query), where)})
+	return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s: no match for %s %s", m.src.Title, quoteQuery(m.query), where))
 }
 
 // onFound handles one scan step: a hit is shown (read into the window
@@ -99,7 +99,7 @@ func (m *logViewer) onFound(msg logFoundMsg) tea.Cmd {
 	m.searchSeq = 0
 	s, r := msg.search, msg.match
 	if msg.err != nil {
-		return kit.Send(kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("search %s for %s: %v", m.src.Title, quoteQuery(s.Query), msg.err)})
+		return kit.Flash(kit.FlashError, fmt.Sprintf("search %s for %s: %v", m.src.Title, quoteQuery(s.Query), msg.err))
 	}
 	if r.Size >= 0 {
 		m.size = r.Size

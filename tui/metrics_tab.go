@@ -25,9 +25,8 @@ type metricsTab struct {
 	series *api.MetricsSeries
 	jobID  string
 
-	loading, again bool
-	seq            int
-	err            error
+	loads kit.Refresher
+	err   error
 	// loadedFor is the figures time the last load answered for; viewedAt
 	// is when the tab was last drawn (it refreshes only while on screen).
 	loadedFor time.Time
@@ -59,7 +58,11 @@ func loadMetricsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func newMetricsTab(e *kit.Env) *metricsTab { return &metricsTab{env: e} }
+func newMetricsTab(e *kit.Env) *metricsTab {
+	t := &metricsTab{env: e}
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadMetricsCmd(e.Call(), t.jobID, seq) })
+	return t
+}
 
 func (t *metricsTab) Title() string   { return "Metrics" }
 func (t *metricsTab) Capturing() bool { return false }
@@ -77,15 +80,10 @@ func (t *metricsTab) shown(d *jobData) tea.Cmd {
 // load asks for the series, one request at a time.
 func (t *metricsTab) load(jobID string) tea.Cmd {
 	if t.jobID != jobID {
-		t.jobID, t.series, t.err, t.loading = jobID, nil, nil, false
+		t.jobID, t.series, t.err = jobID, nil, nil
+		t.loads.Drop()
 	}
-	if t.loading {
-		t.again = true
-		return nil
-	}
-	t.loading = true
-	t.seq = t.env.NextSeq()
-	return loadMetricsCmd(t.env.Call(), jobID, t.seq)
+	return t.loads.Refresh()
 }
 
 // onScreen: drawn within the last couple of seconds (ticks move env.now
@@ -99,14 +97,12 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
 	case metricsLoadedMsg:
-		if msg.seq != t.seq || msg.jobID != t.jobID {
+		if msg.jobID != t.jobID {
 			return t, nil
 		}
-		t.loading = false
-		var again tea.Cmd
-		if t.again {
-			t.again = false
-			again = t.load(t.jobID)
+		current, again := t.loads.Done(msg.seq)
+		if !current {
+			return t, nil
 		}
 		if msg.err != nil {
 			t.err = msg.err
@@ -151,7 +147,7 @@ func (t *metricsTab) View(d *jobData) string {
 	if t.jobID != d.job.ID {
 		t.jobID = d.job.ID
 	}
-	lines := metricsLines(t.env.Styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loading,
+	lines := metricsLines(t.env.Styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loads.Busy(),
 		hour: t.hour, now: t.env.Now}, t.width, t.height)
 	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
 	end := min(t.offset+t.height, len(lines))

@@ -35,17 +35,21 @@ type observeState struct {
 	inFlight bool
 
 	firing      []model.Alert // for the badge
-	alertsSeq   int
-	alertsBusy  bool
-	alertsAgain bool
+	firingLoads kit.Refresher
 }
 
 type interestSentMsg struct{ err error }
 
-func newObserveState() observeState {
+func newObserveState(e *kit.Env) observeState {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return observeState{client: "tui-" + hex.EncodeToString(b[:])}
+	firing := api.AlertFilter{States: []model.AlertState{model.AlertFiring}}
+	return observeState{
+		client: "tui-" + hex.EncodeToString(b[:]),
+		firingLoads: kit.NewRefresher(e, func(seq int) tea.Cmd {
+			return loadAlertsCmd(e.Call(), firing, seq)
+		}),
+	}
 }
 
 func setInterestCmd(c kit.Call, r api.InterestRequest) tea.Cmd {
@@ -103,16 +107,7 @@ func (m *Model) declareInterest() tea.Cmd {
 }
 
 // loadFiring asks for the firing alerts, for the badge.
-func (m *Model) loadFiring() tea.Cmd {
-	o := &m.obs
-	if o.alertsBusy {
-		o.alertsAgain = true
-		return nil
-	}
-	o.alertsBusy = true
-	o.alertsSeq = m.env.NextSeq()
-	return loadAlertsCmd(m.env.Call(), api.AlertFilter{States: []model.AlertState{model.AlertFiring}}, o.alertsSeq, true)
-}
+func (m *Model) loadFiring() tea.Cmd { return m.obs.firingLoads.Refresh() }
 
 // observe handles the root's metrics and alerts messages before the rest
 // of Update sees them.
@@ -124,14 +119,9 @@ func (m *Model) observe(msg tea.Msg) tea.Cmd {
 		// A failure is not worth a flash: the interest is declared again
 		// at the next change or refresh, and the table works without figures.
 	case alertsLoadedMsg:
-		if !msg.badge || msg.seq != o.alertsSeq {
+		current, again := o.firingLoads.Done(msg.seq)
+		if !current {
 			return nil
-		}
-		o.alertsBusy = false
-		var again tea.Cmd
-		if o.alertsAgain {
-			o.alertsAgain = false
-			again = m.loadFiring()
 		}
 		if msg.err == nil {
 			o.firing = msg.alerts
