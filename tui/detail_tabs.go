@@ -29,8 +29,7 @@ type linesTab struct {
 	title         string
 	render        func(e *kit.Env, d *jobData, w int) []tabLine
 	enter         func(e *kit.Env, d *jobData, target any) tea.Cmd
-	cursor        int // index of the selected line
-	offset        int
+	cur           kit.LineCursor
 	width, height int
 }
 
@@ -51,8 +50,12 @@ func (t *linesTab) ShortHelp() []key.Binding {
 	return nil
 }
 
-// selectable lists the indexes of the lines with a target.
-func selectable(lines []tabLine) []int {
+// selectable lists the indexes of the lines with a target; none when the
+// tab has nothing to do with one.
+func (t *linesTab) selectable(lines []tabLine) []int {
+	if t.enter == nil {
+		return nil
+	}
 	var out []int
 	for i, l := range lines {
 		if l.target != nil {
@@ -68,22 +71,13 @@ func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		t.width, t.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		lines := t.render(t.env, d, t.width)
-		sel := selectable(lines)
-		if t.enter == nil || len(sel) == 0 {
-			kit.ListNav(t.env.Keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
+		sel := t.selectable(lines)
+		if t.cur.Key(t.env.Keys, msg, sel, len(lines), t.height) {
 			return t, nil
 		}
-		pos := max(slices.Index(sel, t.cursor), 0)
-		if kit.ListNav(t.env.Keys, msg, &pos, len(sel), t.height) {
-			t.cursor = sel[pos]
-			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
-			return t, nil
-		}
-		if key.Matches(msg, t.env.Keys.Nav.Enter) {
-			if !slices.Contains(sel, t.cursor) {
-				t.cursor = sel[0]
-			}
-			return t, t.enter(t.env, d, lines[t.cursor].target)
+		if on := t.cur.On(sel); on >= 0 && key.Matches(msg, t.env.Keys.Nav.Enter) {
+			t.cur.Cursor = on
+			return t, t.enter(t.env, d, lines[on].target)
 		}
 	}
 	return t, nil
@@ -91,16 +85,13 @@ func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 
 func (t *linesTab) View(d *jobData) string {
 	lines := t.render(t.env, d, t.width)
-	sel := selectable(lines)
-	if t.enter != nil && len(sel) > 0 && !slices.Contains(sel, t.cursor) {
-		t.cursor = sel[0]
-	}
-	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
-	end := min(t.offset+t.height, len(lines))
-	out := make([]string, 0, end-t.offset)
-	for i := t.offset; i < end; i++ {
+	sel := t.selectable(lines)
+	t.cur.Fix(sel, len(lines), t.height)
+	from, to := t.cur.Window(len(lines), t.height)
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
 		l := lines[i].text
-		if t.enter != nil && len(sel) > 0 && i == t.cursor {
+		if len(sel) > 0 && i == t.cur.Cursor {
 			l = t.env.Styles.Cursor.Render(kit.Fit("▸"+strings.TrimPrefix(l, " "), t.width))
 		}
 		out = append(out, l)

@@ -22,8 +22,7 @@ type exceptionsTab struct {
 	// open holds the expanded failures, by exceptionKey, so that a reload
 	// of the detail keeps them open.
 	open          map[string]bool
-	cursor        int // a line
-	offset        int
+	cur           kit.LineCursor
 	width, height int
 }
 
@@ -161,25 +160,18 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		t.width, t.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		lines := t.lines(d)
-		sel := exSelectable(lines)
-		if len(sel) == 0 { // text only (diagnostics): scroll it
-			kit.ListNav(t.env.Keys, msg, &t.offset, max(len(lines)-t.height, 0)+1, t.height)
+		sel := exSelectable(lines) // none for text only (diagnostics): it scrolls
+		if t.cur.Key(t.env.Keys, msg, sel, len(lines), t.height) {
 			return t, nil
 		}
-		pos := max(slices.Index(sel, t.cursor), 0)
-		if kit.ListNav(t.env.Keys, msg, &pos, len(sel), t.height) {
-			t.cursor = sel[pos]
-			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
-			return t, nil
-		}
-		if key.Matches(msg, t.env.Keys.Detail.Fold) {
-			e := lines[sel[pos]].entry
+		if on := t.cur.On(sel); on >= 0 && key.Matches(msg, t.env.Keys.Detail.Fold) {
+			e := lines[on].entry
 			k := exceptionKey(d.detail.Live.Exceptions[e])
 			t.open[k] = !t.open[k]
 			// Keep the cursor on the failure's first line, which stays put.
 			lines = t.lines(d)
-			t.cursor = slices.IndexFunc(lines, func(l exLine) bool { return l.entry == e })
-			t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
+			t.cur.Cursor = slices.IndexFunc(lines, func(l exLine) bool { return l.entry == e })
+			t.cur.Offset = kit.ScrollTo(t.cur.Cursor, t.cur.Offset, t.height, len(lines))
 		}
 	}
 	return t, nil
@@ -198,15 +190,13 @@ func exSelectable(lines []exLine) []int {
 
 func (t *exceptionsTab) View(d *jobData) string {
 	lines := t.lines(d)
-	if sel := exSelectable(lines); len(sel) > 0 && !slices.Contains(sel, t.cursor) {
-		t.cursor = sel[0]
-	}
-	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
-	end := min(t.offset+t.height, len(lines))
-	out := make([]string, 0, end-t.offset)
-	for i := t.offset; i < end; i++ {
+	sel := exSelectable(lines)
+	t.cur.Fix(sel, len(lines), t.height)
+	from, to := t.cur.Window(len(lines), t.height)
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
 		l := lines[i].text
-		if i == t.cursor && lines[i].entry >= 0 {
+		if len(sel) > 0 && i == t.cur.Cursor {
 			l = t.env.Styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
 		}
 		out = append(out, l)

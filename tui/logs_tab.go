@@ -22,8 +22,8 @@ type logsTab struct {
 	err   error
 	loads kit.Refresher
 
-	cursor, offset int // over the lines; the cursor stays on a source
-	width, height  int
+	cur           kit.LineCursor // over the lines; it rests on sources
+	width, height int
 }
 
 func newLogsTab(e *kit.Env) *logsTab {
@@ -92,6 +92,17 @@ func (t *logsTab) lines(d *jobData) []logLine {
 	return out
 }
 
+// sources lists the indexes of the lines that are sources.
+func sources(lines []logLine) []int {
+	var out []int
+	for i, l := range lines {
+		if l.src != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // sourceOwner is the heading a source goes under.
 func sourceOwner(s *api.LogSource) string {
 	switch s.Kind {
@@ -142,30 +153,17 @@ func (t *logsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 
 func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
 	lines := t.lines(d)
-	var sel []int
-	for i, l := range lines {
-		if l.src != nil {
-			sel = append(sel, i)
-		}
-	}
+	sel := sources(lines)
 	if len(sel) == 0 {
 		return nil
 	}
-	pos := 0
-	for i, s := range sel {
-		if s == t.cursor {
-			pos = i
-		}
-	}
-	if kit.ListNav(t.env.Keys, msg, &pos, len(sel), t.height) {
-		t.cursor = sel[pos]
-		t.offset = kit.ScrollTo(t.cursor, t.offset, t.height, len(lines))
+	if t.cur.Key(t.env.Keys, msg, sel, len(lines), t.height) {
 		return nil
 	}
 	if !key.Matches(msg, t.env.Keys.Detail.OpenLog) {
 		return nil
 	}
-	src := lines[sel[pos]].src
+	src := lines[t.cur.On(sel)].src
 	if src.Kind == api.LogContainer {
 		return tea.Batch(tea.SetClipboard(src.URL), kit.Send(kit.FlashMsg{Level: kit.FlashInfo,
 			Text: "copied to the clipboard: " + src.URL + " (YARN serves container logs on the NodeManager; `yarn logs` reads them after the end)"}))
@@ -176,21 +174,13 @@ func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
 
 func (t *logsTab) View(d *jobData) string {
 	lines := t.lines(d)
-	cursorOK := t.cursor < len(lines) && lines[t.cursor].src != nil
-	if !cursorOK {
-		for i, l := range lines {
-			if l.src != nil {
-				t.cursor = i
-				break
-			}
-		}
-	}
-	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
-	end := min(t.offset+t.height, len(lines))
-	out := make([]string, 0, end-t.offset)
-	for i := t.offset; i < end; i++ {
+	sel := sources(lines)
+	t.cur.Fix(sel, len(lines), t.height)
+	from, to := t.cur.Window(len(lines), t.height)
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
 		l := lines[i].text
-		if lines[i].src != nil && i == t.cursor {
+		if len(sel) > 0 && i == t.cur.Cursor {
 			l = t.env.Styles.Cursor.Render(kit.Fit(" ▸"+strings.TrimPrefix(ansi.Strip(l), "  "), t.width))
 		}
 		out = append(out, l)

@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -52,4 +54,55 @@ func ListNav(k KeyMap, msg tea.KeyPressMsg, cursor *int, n, page int) bool {
 	}
 	*cursor = Clamp(*cursor, 0, n-1)
 	return true
+}
+
+// LineCursor is a cursor over a scrolled list of lines of which only some
+// can be selected (the detail's Checkpoints, Commands, Exceptions and Logs
+// tabs): it rests only on selectable lines, and where there is none it
+// scrolls the text instead.
+type LineCursor struct {
+	Cursor int // the selected line
+	Offset int // the first line on screen
+}
+
+// Key moves for a navigation key over the selectable lines sel (indexes
+// into n lines, height of them on screen), or scrolls when sel is empty.
+// It reports whether msg was a navigation key.
+func (c *LineCursor) Key(k KeyMap, msg tea.KeyPressMsg, sel []int, n, height int) bool {
+	if len(sel) == 0 {
+		return ListNav(k, msg, &c.Offset, max(n-height, 0)+1, height)
+	}
+	pos := max(slices.Index(sel, c.Cursor), 0)
+	if !ListNav(k, msg, &pos, len(sel), height) {
+		return false
+	}
+	c.Cursor = sel[pos]
+	c.Offset = ScrollTo(c.Cursor, c.Offset, height, n)
+	return true
+}
+
+// On is the selected line: the cursor's, or the first selectable one when
+// the cursor rests on none; -1 when no line can be selected.
+func (c *LineCursor) On(sel []int) int {
+	switch {
+	case len(sel) == 0:
+		return -1
+	case slices.Contains(sel, c.Cursor):
+		return c.Cursor
+	}
+	return sel[0]
+}
+
+// Fix puts the cursor on a selectable line and the offset in range, for
+// lines that changed since the last move; View calls it.
+func (c *LineCursor) Fix(sel []int, n, height int) {
+	if on := c.On(sel); on >= 0 {
+		c.Cursor = on
+	}
+	c.Offset = Clamp(c.Offset, 0, max(n-height, 0))
+}
+
+// Window is the lines on screen, [from, to).
+func (c *LineCursor) Window(n, height int) (from, to int) {
+	return c.Offset, min(c.Offset+height, n)
 }
