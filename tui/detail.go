@@ -220,7 +220,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Nav.Refresh):
 		return d.load()
 	case key.Matches(msg, k.Detail.RawJSON):
-		return kit.Send(kit.PushMsg{Screen: newTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
+		return kit.Send(kit.PushMsg{Screen: kit.NewTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
 	case key.Matches(msg, k.Open.EditSQL):
 		return kit.Send(kit.OpenEditorMsg{Job: d.data.job})
 	case key.Matches(msg, k.Open.Metrics):

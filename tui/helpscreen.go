@@ -15,24 +15,29 @@ import (
 type helpScreen struct {
 	env           *kit.Env
 	of            kit.Screen
-	offset        int
+	pager         kit.Pager
 	width, height int
 }
 
-func newHelpScreen(e *kit.Env, of kit.Screen) *helpScreen { return &helpScreen{env: e, of: of} }
+func newHelpScreen(e *kit.Env, of kit.Screen) *helpScreen {
+	return &helpScreen{env: e, of: of, pager: kit.NewPager()}
+}
 
 func (m *helpScreen) Title() string             { return "Help · " + m.of.Title() }
 func (m *helpScreen) Capturing() bool           { return false }
 func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.Keys.Global.Back} }
 func (m *helpScreen) FullHelp() [][]key.Binding { return nil }
 
+func (m *helpScreen) page() int { return max(m.height-2, 1) }
+
 func (m *helpScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.pager.SetSize(m.width-2, m.page())
 	case tea.KeyPressMsg:
-		page := max(m.height-2, 1)
-		kit.ListNav(m.env.Keys, msg, &m.offset, max(len(m.lines())-page, 0)+1, page)
+		m.pager.SetLines(m.lines()) // the keys below may have changed
+		m.pager.Key(m.env.Keys.Nav, msg)
 	}
 	return m, nil
 }
@@ -40,13 +45,13 @@ func (m *helpScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 func (m *helpScreen) View() string {
 	st := m.env.Styles
 	lines := m.lines()
-	page := max(m.height-2, 1)
-	m.offset = kit.Clamp(m.offset, 0, max(len(lines)-page, 0))
+	m.pager.SetLines(lines)
 	note := "esc or ? closes"
-	if len(lines) > page {
+	if len(lines) > m.page() {
 		note = "j/k scroll · " + note
 	}
-	return kit.Box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[m.offset:], m.width, m.height)
+	from, to := m.pager.Window(len(lines))
+	return kit.Box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[from:to], m.width, m.height)
 }
 
 // lines is the help text, wrapped to the width.

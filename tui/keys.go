@@ -121,12 +121,6 @@ func debugFormShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Debug.Run, k.Form.NextField, k.Form.Cancel}
 }
 
-func textShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Up, k.Nav.Down, k.Nav.Top, k.Nav.Bottom}
-}
-
-func textFull(k kit.KeyMap) [][]key.Binding { return [][]key.Binding{k.Nav.Bindings()} }
-
 func dialogShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Form.Toggle, k.Form.Confirm, k.Form.Cancel}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
@@ -13,67 +12,17 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-// textScreen shows read-only text with scrolling: raw JSON, a command's log.
-type textScreen struct {
-	env           *kit.Env
-	title         string
-	lines         []string
-	offset        int
-	width, height int
-	// follow keeps the view at the end as lines arrive (for logs).
-	follow bool
-}
-
-func newTextScreen(e *kit.Env, title, text string) *textScreen {
-	return &textScreen{env: e, title: title, lines: strings.Split(strings.TrimRight(text, "\n"), "\n")}
-}
-
-func (m *textScreen) Title() string                            { return m.title }
-func (m *textScreen) Capturing() bool                          { return false }
-func (m *textScreen) ShortHelp() []key.Binding                 { return textShort(m.env.Keys) }
-func (m *textScreen) FullHelp() [][]key.Binding                { return textFull(m.env.Keys) }
-func (m *textScreen) page() int                                { return max(m.height-2, 1) }
-func (m *textScreen) maxOffset() int                           { return max(len(m.lines)-m.page(), 0) }
-func (m *textScreen) setLines(lines []string)                  { m.lines = lines; m.clampOffset() }
-func (m *textScreen) clampOffset()                             { m.offset = kit.Clamp(m.offset, 0, m.maxOffset()) }
-func (m *textScreen) atEnd() bool                              { return m.offset >= m.maxOffset() }
-func (m *textScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) { return m, m.update(msg) }
-
-func (m *textScreen) update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.clampOffset()
-	case tea.KeyPressMsg:
-		// The top line is the cursor here: every move scrolls.
-		kit.ListNav(m.env.Keys, msg, &m.offset, m.maxOffset()+1, m.page())
-	}
-	return nil
-}
-
-func (m *textScreen) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
-	}
-	end := min(m.offset+m.page(), len(m.lines))
-	note := ""
-	if len(m.lines) > m.page() {
-		note = fmt.Sprintf("%d–%d/%d", m.offset+1, end, len(m.lines))
-	}
-	return kit.Box(m.env.Styles, m.env.Styles.Title.Render(m.title), note, m.lines[m.offset:end], m.width, m.height)
-}
-
-// logScreen is a command's log, kept current while the command runs.
+// logScreen is a command's log, kept current while the command runs; at
+// the end, it follows the lines that arrive.
 type logScreen struct {
-	textScreen
+	*kit.TextScreen
+	env *kit.Env
 	cmd model.Command
 }
 
 func newLogScreen(e *kit.Env, c model.Command) *logScreen {
-	m := &logScreen{textScreen: textScreen{env: e, follow: true}, cmd: c}
-	m.title = fmt.Sprintf("%s #%d of %s · log", c.Kind, c.Seq, e.JobName(c.JobID))
-	m.lines = commandLogLines(e.Styles, c, e.Now)
-	return m
+	title := fmt.Sprintf("%s #%d of %s · log", c.Kind, c.Seq, e.JobName(c.JobID))
+	return &logScreen{TextScreen: kit.NewTextLines(e, title, commandLogLines(e.Styles, c, e.Now)), env: e, cmd: c}
 }
 
 // commandLogLines renders a command's log with its outcome first.
@@ -105,13 +54,14 @@ func commandLogLines(st *kit.Styles, c model.Command, now time.Time) []string {
 
 func (m *logScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	if cm, ok := msg.(kit.ChangeMsg); ok && cm.Change.Kind == api.CommandChanged && cm.Change.Command != nil && cm.Change.Command.ID == m.cmd.ID {
-		end := m.atEnd()
+		end := m.AtEnd()
 		m.cmd = *cm.Change.Command
-		m.setLines(commandLogLines(m.env.Styles, m.cmd, m.env.Now))
-		if end && m.follow {
-			m.offset = m.maxOffset()
+		m.SetLines(commandLogLines(m.env.Styles, m.cmd, m.env.Now))
+		if end {
+			m.ToEnd()
 		}
 		return m, nil
 	}
-	return m, m.update(msg)
+	_, cmd := m.TextScreen.Update(msg)
+	return m, cmd
 }
