@@ -13,16 +13,16 @@ import (
 // mid-table, and no service calls in the loop.
 func frameModel(tb testing.TB, n int) *Model {
 	tb.Helper()
-	f := newFixture()
-	f.jobs = manyJobs(n)
-	m := New(context.Background(), f, Options{Now: func() time.Time { return testNow }, Theme: ThemeDark})
+	f := NewFixture()
+	f.Jobs = ManyJobs(n)
+	m := New(context.Background(), f, Options{Now: func() time.Time { return Now }, Theme: ThemeDark})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.jobs.load() // the Cmd is not run: the answer is made here
-	m.Update(jobsLoadedMsg{seq: m.jobs.loads.Seq(), jobs: manyJobs(n)})
+	m.Update(jobsLoadedMsg{seq: m.jobs.loads.Seq(), jobs: ManyJobs(n)})
 	m.loadClusters()
-	m.Update(clustersLoadedMsg{seq: m.clusterLoads.Seq(), clusters: f.clusters})
+	m.Update(clustersLoadedMsg{seq: m.clusterLoads.Seq(), clusters: f.ClusterList})
 	for range min(n/2, 20) {
-		m.Update(keyPress("j"))
+		m.Update(Key("j"))
 	}
 	if len(m.jobs.rows) != n {
 		tb.Fatalf("%d rows, want %d", len(m.jobs.rows), n)
@@ -32,9 +32,9 @@ func frameModel(tb testing.TB, n int) *Model {
 
 // frame is one keystroke and the render that follows it, as bubbletea does.
 func frame(m *Model, down bool) string {
-	k := keyPress("k")
+	k := Key("k")
 	if down {
-		k = keyPress("j")
+		k = Key("j")
 	}
 	m.Update(k)
 	return m.View().Content
@@ -101,7 +101,7 @@ func BenchmarkJobsSort(b *testing.B) {
 			m := frameModel(b, n)
 			b.ResetTimer()
 			for b.Loop() {
-				m.Update(keyPress("o"))
+				m.Update(Key("o"))
 			}
 		})
 	}

@@ -13,35 +13,35 @@ import (
 )
 
 func TestDetailSyncsOnOpenAndShowsListDataMeanwhile(t *testing.T) {
-	f := newFixture()
-	e := newEnv(context.Background(), f, Options{Now: func() time.Time { return testNow }})
-	d, cmd := newDetailScreen(e, f.jobs[0], "")
-	d.Update(sizeMsg(120, 37))
-	view := stripped(d.View())
+	f := NewFixture()
+	e := newEnv(context.Background(), f, Options{Now: func() time.Time { return Now }})
+	d, cmd := newDetailScreen(e, f.Jobs[0], "")
+	d.Update(SizeMsg(120, 37))
+	view := Strip(d.View())
 	for _, must := range []string{"orders-enrich", "RUNNING", "application_1732000000000_0042", "syncing…", "syncing with the cluster"} {
 		if !strings.Contains(view, must) {
 			t.Errorf("before Job answers the detail lacks %q:\n%s", must, view)
 		}
 	}
 	msg := cmd()
-	if !f.called("Job j001") {
+	if !f.Called("Job j001") {
 		t.Fatalf("opening the detail did not call Job (which syncs): %v", f.Calls())
 	}
 	d.Update(msg)
-	view = stripped(d.View())
+	view = Strip(d.View())
 	if strings.Contains(view, "syncing") || !strings.Contains(view, "YARN RUNNING/UNDEFINED") {
 		t.Errorf("after Job answered:\n%s", view)
 	}
 }
 
 func TestDetailTabsAndKeys(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	h.openDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	titles := []string{}
 	for range d.tabs {
 		titles = append(titles, d.tabs[d.tab].Title())
-		h.press("tab")
+		h.Press("tab")
 	}
 	if got := strings.Join(titles, " "); got != "Overview Timeline Checkpoints Exceptions Commands Metrics Logs SQL" {
 		t.Errorf("tab walks %q", got)
@@ -49,173 +49,173 @@ func TestDetailTabsAndKeys(t *testing.T) {
 	if d.tabs[d.tab].Title() != "Overview" {
 		t.Error("tab does not wrap around")
 	}
-	h.press("shift+tab")
+	h.Press("shift+tab")
 	if d.tabs[d.tab].Title() != "SQL" {
 		t.Errorf("shift+tab from Overview goes to %s", d.tabs[d.tab].Title())
 	}
 	for k, want := range map[string]string{"m": "Metrics", "l": "Logs"} {
-		h.press(k)
+		h.Press(k)
 		if got := d.tabs[d.tab].Title(); got != want {
 			t.Errorf("%s selects %s, want %s", k, got, want)
 		}
 	}
 	// e opens the SQL editor over the detail; esc comes back.
-	h.press("e")
+	h.Press("e")
 	if _, ok := h.m.top().(*editorScreen); !ok {
 		t.Fatalf("e in the detail opened %T, want the SQL editor", h.m.top())
 	}
-	h.press("esc")
-	h.press("esc")
+	h.Press("esc")
+	h.Press("esc")
 	if _, ok := h.m.top().(*jobsScreen); !ok {
 		t.Fatal("esc did not go back to the jobs")
 	}
 	// m from the jobs table opens the detail on its tab.
-	h.press("m")
+	h.Press("m")
 	if d, ok := h.m.top().(*detailScreen); !ok || d.tabs[d.tab].Title() != "Metrics" {
 		t.Fatal("m on the jobs table did not open the Metrics tab")
 	}
 }
 
 func TestDetailFollowsWatch(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
-	h.press("tab") // Timeline
+	h.Press("tab") // Timeline
 	jobCalls := strings.Count(strings.Join(f.Calls(), ","), "Job j001")
 
-	j := f.jobs[0]
+	j := f.Jobs[0]
 	j.State = model.StateFinished
-	ev := model.Event{JobID: "j001", Seq: 4, Time: testNow, From: model.StateRunning, To: model.StateFinished, Reason: "PAUSE #42 by ops: savepoint sp-9"}
-	h.change(api.Change{Kind: api.JobChanged, Job: &j, Event: &ev})
-	h.mustShow("PAUSE #42 by ops: savepoint sp-9", "orders-enrich  FINISHED")
+	ev := model.Event{JobID: "j001", Seq: 4, Time: Now, From: model.StateRunning, To: model.StateFinished, Reason: "PAUSE #42 by ops: savepoint sp-9"}
+	h.Change(api.Change{Kind: api.JobChanged, Job: &j, Event: &ev})
+	h.MustShow("PAUSE #42 by ops: savepoint sp-9", "orders-enrich  FINISHED")
 	if n := strings.Count(strings.Join(f.Calls(), ","), "Job j001"); n != jobCalls {
 		t.Error("the next event in sequence made the detail reload")
 	}
 	// Another job's change does not touch this detail.
-	other := f.jobs[1]
+	other := f.Jobs[1]
 	other.State = model.StateKilled
-	h.change(api.Change{Kind: api.JobChanged, Job: &other})
-	h.mustShow("orders-enrich  FINISHED")
+	h.Change(api.Change{Kind: api.JobChanged, Job: &other})
+	h.MustShow("orders-enrich  FINISHED")
 	// A gap in the event sequence (Watch coalesced events away) reloads.
-	gap := model.Event{JobID: "j001", Seq: 7, Time: testNow, To: model.StateDeploying, Reason: "RESTART #44"}
-	h.change(api.Change{Kind: api.JobChanged, Job: &j, Event: &gap})
+	gap := model.Event{JobID: "j001", Seq: 7, Time: Now, To: model.StateDeploying, Reason: "RESTART #44"}
+	h.Change(api.Change{Kind: api.JobChanged, Job: &j, Event: &gap})
 	if n := strings.Count(strings.Join(f.Calls(), ","), "Job j001"); n != jobCalls+1 {
 		t.Errorf("an event gap made %d reloads, want 1", n-jobCalls)
 	}
 	// Commands of this job appear in the Commands tab as they change.
-	c := model.Command{ID: "c000050", Seq: 50, JobID: "j001", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "ops", CreatedAt: testNow}
-	h.change(api.Change{Kind: api.CommandChanged, Command: &c})
-	h.press("tab", "tab", "tab") // Checkpoints, Exceptions, Commands
-	h.mustShow("#50", "SAVEPOINT", "DOING")
+	c := model.Command{ID: "c000050", Seq: 50, JobID: "j001", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "ops", CreatedAt: Now}
+	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
+	h.Press("tab", "tab", "tab") // Checkpoints, Exceptions, Commands
+	h.MustShow("#50", "SAVEPOINT", "DOING")
 }
 
 func TestDetailLateAnswerIsDropped(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	other := api.JobDetail{Job: model.Job{ID: "j001", Name: "orders-enrich", State: model.StateKilled}}
-	h.send(detailLoadedMsg{jobID: "j001", seq: d.loads.Seq() - 1, detail: other})
-	h.send(detailLoadedMsg{jobID: "j002", seq: d.loads.Seq(), detail: other})
+	h.Send(detailLoadedMsg{jobID: "j001", seq: d.loads.Seq() - 1, detail: other})
+	h.Send(detailLoadedMsg{jobID: "j002", seq: d.loads.Seq(), detail: other})
 	if d.data.job.State != model.StateRunning {
 		t.Errorf("a stale or foreign answer changed the detail to %s", d.data.job.State)
 	}
 }
 
 func TestDetailLoadFailureShowsPanel(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	f.setFail(errClusterDown)
+	f.SetFail(ErrClusterDown)
 	h.selectJob("orders-enrich")
-	h.press("enter")
-	h.mustShow("load job j001: connection refused", "ctrl+r retries")
-	f.setFail(nil)
-	h.press("ctrl+r")
-	h.mustShow("Source: orders ×4 RUNNING")
+	h.Press("enter")
+	h.MustShow("load job j001: connection refused", "ctrl+r retries")
+	f.SetFail(nil)
+	h.Press("ctrl+r")
+	h.MustShow("Source: orders ×4 RUNNING")
 }
 
 func TestCommandsTabOpensLiveLog(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	d.selectTab("Commands")
-	h.press("j", "enter") // #41 is first (newest), #40 second
+	h.Press("j", "enter") // #41 is first (newest), #40 second
 	log, ok := h.m.top().(*logScreen)
 	if !ok {
 		t.Fatalf("enter on a command opened %T", h.m.top())
 	}
-	h.mustShow("PAUSE #40 of orders-enrich · log", "stop-with-savepoint triggered", "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21")
+	h.MustShow("PAUSE #40 of orders-enrich · log", "stop-with-savepoint triggered", "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21")
 	c := log.cmd
-	c.Logf(testNow, "a line that arrived later")
-	h.change(api.Change{Kind: api.CommandChanged, Command: &c})
-	h.mustShow("a line that arrived later")
+	c.Logf(Now, "a line that arrived later")
+	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
+	h.MustShow("a line that arrived later")
 }
 
 func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
 	h.m.top().(*detailScreen).selectTab("Checkpoints")
-	h.press("j", "enter") // the second restore point: the latest savepoint
+	h.Press("j", "enter") // the second restore point: the latest savepoint
 	// orders-enrich is RUNNING: a resubmit is refused at once, with the reason.
-	if want := "resubmit orders-enrich: job is RUNNING: pause or kill it first"; h.flashText() != want {
-		t.Fatalf("flash %q, want %q", h.flashText(), want)
+	if want := "resubmit orders-enrich: job is RUNNING: pause or kill it first"; h.Flash() != want {
+		t.Fatalf("flash %q, want %q", h.Flash(), want)
 	}
 	// Once it is paused, the same keys plan a resubmit from that path.
-	j := f.jobs[0]
+	j := f.Jobs[0]
 	j.State = model.StateFinished
-	f.jobs[0].State = model.StateFinished
-	h.change(api.Change{Kind: api.JobChanged, Job: &j})
-	h.press("enter")
-	if !f.called("Plan RESUBMIT j001 path") {
+	f.Jobs[0].State = model.StateFinished
+	h.Change(api.Change{Kind: api.JobChanged, Job: &j})
+	h.Press("enter")
+	if !f.Called("Plan RESUBMIT j001 path") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	h.mustShow("Resubmit orders-enrich?", "Restores from hdfs:///flink/sp/orders-enrich/savepoint-7f3a21.")
-	h.press("tab", "enter")
+	h.MustShow("Resubmit orders-enrich?", "Restores from hdfs:///flink/sp/orders-enrich/savepoint-7f3a21.")
+	h.Press("tab", "enter")
 	if got := actCalls(f); len(got) != 1 || got[0] != "Act RESUBMIT j001 path hdfs:///flink/sp/orders-enrich/savepoint-7f3a21" {
 		t.Fatalf("calls %v", got)
 	}
 }
 
 func TestRawJSON(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	h.openDetail("orders-enrich")
-	h.press("y")
-	h.mustShow("orders-enrich · raw JSON", `"jid": "3f9c0d1e2b3a4c5d6e7f8091a2b3a21e"`)
-	h.press("esc")
+	h.Press("y")
+	h.MustShow("orders-enrich · raw JSON", `"jid": "3f9c0d1e2b3a4c5d6e7f8091a2b3a21e"`)
+	h.Press("esc")
 	// Without live data, y shows palink's own record and says why.
-	h.press("esc")
+	h.Press("esc")
 	h.openDetail("sessionize")
-	h.press("y")
-	h.mustShow("palink's record of the job", `"Name": "sessionize"`)
+	h.Press("y")
+	h.MustShow("palink's record of the job", `"Name": "sessionize"`)
 }
 
 func TestDetailFooterAndHelpComeFromTheKeymap(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	h.openDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	for _, b := range d.ShortHelp() {
 		if !b.Enabled() {
 			continue
 		}
-		if !strings.Contains(h.screen(), b.Help().Key+" "+b.Help().Desc) && b.Help().Key != "R" {
+		if !strings.Contains(h.Screen(), b.Help().Key+" "+b.Help().Desc) && b.Help().Key != "R" {
 			// The footer may cut the tail with …; the first ones must be there.
 			if b.Help().Key == "tab" || b.Help().Key == "p" {
 				t.Errorf("footer lacks %s %s", b.Help().Key, b.Help().Desc)
 			}
 		}
 	}
-	h.press("?")
+	h.Press("?")
 	for _, g := range d.FullHelp() {
 		for _, b := range g {
-			if b.Enabled() && !strings.Contains(h.screen(), b.Help().Desc) {
+			if b.Enabled() && !strings.Contains(h.Screen(), b.Help().Desc) {
 				t.Errorf("help lacks %q", b.Help().Desc)
 			}
 		}
 	}
 	for _, b := range []key.Binding{h.m.env.Keys.Global.Quit, h.m.env.Keys.Global.Command} {
-		if !strings.Contains(h.screen(), b.Help().Desc) {
+		if !strings.Contains(h.Screen(), b.Help().Desc) {
 			t.Errorf("help lacks the global %q", b.Help().Desc)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 // whole text and the visible lines.
 func BenchmarkEditorKeystroke(b *testing.B) {
 	text := strings.Repeat(enrichSQL+"\n", 2000/strings.Count(enrichSQL+"\n", "\n"))
-	f := withVersions(newFixture())
-	f.specs["j001"][2].SQL = text
+	f := withVersions(NewFixture())
+	f.Versions["j001"][2].SQL = text
 	h := newHarness(b, f, 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+end")

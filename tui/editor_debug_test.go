@@ -84,24 +84,24 @@ func enrichRun(err error) []api.DebugEvent {
 
 func debugHarness(t *testing.T, d api.Debugger, w, hgt int) *harness {
 	t.Helper()
-	return newHarness(t, withVersions(newFixture()), w, hgt, Options{Context: "test", Debugger: d})
+	return newHarness(t, withVersions(NewFixture()), w, hgt, Options{Context: "test", Debugger: d})
 }
 
 func TestDebugRunFromTheEditor(t *testing.T) {
 	d := &fakeDebugger{events: enrichRun(nil)}
 	h := debugHarness(t, d, 120, 40)
 	ed := h.openEditor("orders-enrich")
-	h.typeText("-- try\n") // a debug run takes the editor's text, saved or not
+	h.Type("-- try\n") // a debug run takes the editor's text, saved or not
 	h.chord("ctrl+d")
 	if _, ok := h.m.top().(*debugForm); !ok {
 		t.Fatalf("ctrl+d opened %T", h.m.top())
 	}
 	// The form lists the sources to feed; the lookup table and the sink are not sources.
-	h.mustShow("Debug run of orders-enrich", "orders=")
-	h.mustNotShow("users=", "enriched=")
-	h.typeText("/data/orders.jsonl")
-	h.press("tab")
-	h.typeText("50")
+	h.MustShow("Debug run of orders-enrich", "orders=")
+	h.MustNotShow("users=", "enriched=")
+	h.Type("/data/orders.jsonl")
+	h.Press("tab")
+	h.Type("50")
 	h.chord("ctrl+d")
 	reqs := d.requests()
 	if len(reqs) != 1 || reqs[0].Data["orders"] != "/data/orders.jsonl" || reqs[0].Limit != 50 || reqs[0].SQL != ed.buf.Text() {
@@ -110,17 +110,17 @@ func TestDebugRunFromTheEditor(t *testing.T) {
 	if _, ok := h.m.top().(*debugScreen); !ok {
 		t.Fatalf("the run shows on %T", h.m.top())
 	}
-	h.mustShow("orders.jsonl (3 rows)", "lookup users @ dim-db · ordered, capacity 100",
+	h.MustShow("orders.jsonl (3 rows)", "lookup users @ dim-db · ordered, capacity 100",
 		"3/3", "lookup p50 1.8 ms  p99 6.2 ms", "cache hit 33%", "✓ done in 1.2s",
 		"INPUT   LOOKUP     order_id  name", "1       1.8 ms     1         Alice", "2       6.2 ms     2         NULL")
 	// Back in the editor, ctrl+d remembers the files of this job.
-	h.press("esc")
+	h.Press("esc")
 	if h.m.top() != kit.Screen(ed) {
 		t.Fatalf("esc after the run left %T", h.m.top())
 	}
 	h.chord("ctrl+d")
-	h.mustShow("orders=/data/orders.jsonl")
-	h.press("esc")
+	h.MustShow("orders=/data/orders.jsonl")
+	h.Press("esc")
 }
 
 func TestDebugRunNamesTheFailingRow(t *testing.T) {
@@ -128,9 +128,9 @@ func TestDebugRunNamesTheFailingRow(t *testing.T) {
 	h := debugHarness(t, d, 120, 40)
 	h.openEditor("orders-enrich")
 	h.chord("ctrl+d")
-	h.typeText("/data/orders.jsonl")
+	h.Type("/data/orders.jsonl")
 	h.chord("ctrl+d")
-	h.mustShow("✖ failed", "/data/orders.jsonl line 3, column amount: not a DOUBLE", "1       1.8 ms")
+	h.MustShow("✖ failed", "/data/orders.jsonl line 3, column amount: not a DOUBLE", "1       1.8 ms")
 	// ctrl+d runs it again.
 	h.chord("ctrl+d")
 	if n := len(d.requests()); n != 2 {
@@ -143,24 +143,24 @@ func TestDebugFormChecksItsInput(t *testing.T) {
 	h.openEditor("orders-enrich")
 	h.chord("ctrl+d")
 	h.chord("ctrl+d") // orders= without a file
-	h.mustShow("line 1: which file feeds orders?")
-	h.press("tab")
-	h.typeText("ten")
-	h.press("tab")
-	h.typeText("/x.csv")
+	h.MustShow("line 1: which file feeds orders?")
+	h.Press("tab")
+	h.Type("ten")
+	h.Press("tab")
+	h.Type("/x.csv")
 	h.chord("ctrl+d")
-	h.mustShow(`limit "ten": want a whole number`)
+	h.MustShow(`limit "ten": want a whole number`)
 	if _, ok := h.m.top().(*debugForm); !ok {
 		t.Fatal("a bad form started a run")
 	}
 }
 
 func TestDebugNeedsADebugger(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	h.chord("ctrl+d")
-	if !strings.Contains(h.flashText(), "debug runs are not available") {
-		t.Fatalf("flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "debug runs are not available") {
+		t.Fatalf("flash %q", h.Flash())
 	}
 }
 
@@ -187,7 +187,7 @@ func TestGoldenDebugRun(t *testing.T) {
 		h.m.runs.debugger = &fakeDebugger{events: enrichRun(nil)}
 		h.openEditor("orders-enrich")
 		h.chord("ctrl+d")
-		h.typeText("/data/orders.jsonl")
+		h.Type("/data/orders.jsonl")
 		h.chord("ctrl+d")
 	})
 }
@@ -221,14 +221,14 @@ func sqliteJob(t *testing.T) (job, orders string) {
 
 func TestDebugRunAgainstSQLite(t *testing.T) {
 	job, orders := sqliteJob(t)
-	f := withVersions(newFixture())
-	f.specs["j001"][2].SQL = job
+	f := withVersions(NewFixture())
+	f.Versions["j001"][2].SQL = job
 	h := newHarness(t, f, 120, 40, Options{Context: "test", Debugger: &core.Debugger{}})
 	h.openEditor("orders-enrich")
 	h.chord("ctrl+d")
-	h.typeText(orders)
+	h.Type(orders)
 	h.chord("ctrl+d")
-	h.mustShow("orders.jsonl (3 rows)", "lookup users @ dim.db · ordered, capacity 100", "3/3", "✓ done in",
+	h.MustShow("orders.jsonl (3 rows)", "lookup users @ dim.db · ordered, capacity 100", "3/3", "✓ done in",
 		"order_id  name", "Alice", "Bob")
 	s := h.m.top().(*debugScreen)
 	if len(s.rows) != 3 || s.err != nil {
@@ -247,7 +247,7 @@ func TestDebugRunAgainstSQLite(t *testing.T) {
 // A run that goes on is cancelled by esc (or ctrl+c), which leaves the
 // program running.
 func TestProgramCancelsADebugRun(t *testing.T) {
-	f := withVersions(newFixture())
+	f := withVersions(NewFixture())
 	d := &fakeDebugger{events: enrichRun(nil)[:1], hold: true}
 	tm := startProgram(t, f, Options{Debugger: d})
 	waitFor(t, tm, "orders-enrich")
@@ -270,7 +270,7 @@ func TestProgramCancelsADebugRun(t *testing.T) {
 }
 
 func TestProgramEditValidateSave(t *testing.T) {
-	f := withVersions(newFixture())
+	f := withVersions(NewFixture())
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")

@@ -33,11 +33,11 @@ SELECT o.order_id, u.name FROM orders AS o
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;`
 
 // withVersions gives orders-enrich three saved versions, v7 current.
-func withVersions(f *fakeService) *fakeService {
-	at := func(h int) time.Time { return testNow.Add(-time.Duration(h) * time.Hour) }
+func withVersions(f *Fake) *Fake {
+	at := func(h int) time.Time { return Now.Add(-time.Duration(h) * time.Hour) }
 	v5 := strings.Replace(enrichSQL, "u.name FROM", "u.name AS name FROM", 1)
 	v6 := strings.Replace(enrichSQL, "-- enrich every order with its user's name\n", "", 1)
-	f.specs = map[string][]model.Spec{"j001": {
+	f.Versions = map[string][]model.Spec{"j001": {
 		{JobID: "j001", Version: 5, SQL: v5, Author: "ana", CreatedAt: at(200), Note: "first cut"},
 		{JobID: "j001", Version: 6, SQL: v6, Author: "ops", CreatedAt: at(100)},
 		{JobID: "j001", Version: 7, SQL: enrichSQL, Author: "ops", CreatedAt: at(80), Note: "join users dimension"},
@@ -74,27 +74,27 @@ func edKey(s string) tea.KeyPressMsg {
 }
 
 func (h *harness) chord(keys ...string) {
-	h.t.Helper()
+	h.T.Helper()
 	for _, k := range keys {
-		h.send(edKey(k))
+		h.Send(edKey(k))
 	}
 }
 
 // openEditor opens orders-enrich's editor with e from the jobs table.
 func (h *harness) openEditor(name string) *editorScreen {
-	h.t.Helper()
+	h.T.Helper()
 	h.selectJob(name)
-	h.press("e")
+	h.Press("e")
 	ed, ok := h.m.top().(*editorScreen)
 	if !ok {
-		h.t.Fatalf("e on %s opened %T, want the SQL editor", name, h.m.top())
+		h.T.Fatalf("e on %s opened %T, want the SQL editor", name, h.m.top())
 	}
 	return ed
 }
 
 // goTo moves the cursor to a 1-based line, at its end.
 func (h *harness) goTo(line int) {
-	h.t.Helper()
+	h.T.Helper()
 	h.chord("ctrl+home")
 	for range line - 1 {
 		h.chord("down")
@@ -103,9 +103,9 @@ func (h *harness) goTo(line int) {
 }
 
 func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
-	h.mustShow("orders-enrich · SQL v7", "✓ no problems", "  1 │ CREATE TABLE orders (", " 14 │ LEFT JOIN users FOR SYSTEM_TIME AS OF", "Ln 1, Col 1")
+	h.MustShow("orders-enrich · SQL v7", "✓ no problems", "  1 │ CREATE TABLE orders (", " 14 │ LEFT JOIN users FOR SYSTEM_TIME AS OF", "Ln 1, Col 1")
 	if ed.dirty() {
 		t.Error("a freshly opened version is marked edited")
 	}
@@ -123,25 +123,25 @@ func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
 }
 
 func TestEditorMarksAProblemOnceTypingPauses(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	h.goTo(9)
 	for range 13 { // after the e of 'table-name'
 		h.chord("left")
 	}
 	h.chord("backspace") // 'table-name' → 'table-nam'
-	h.mustShow("(edited)", "checking…")
-	h.mustNotShow("✖ 2 errors")
-	h.fire(validateTickMsg{})
+	h.MustShow("(edited)", "checking…")
+	h.MustNotShow("✖ 2 errors")
+	h.Fire(validateTickMsg{})
 	// The unknown option, and the option jdbc then lacks.
-	h.mustShow("✖ 2 errors", "✖  9 │ ) WITH ('connector' = 'jdbc'", "✖  7 │ CREATE TABLE users (")
+	h.MustShow("✖ 2 errors", "✖  9 │ ) WITH ('connector' = 'jdbc'", "✖  7 │ CREATE TABLE users (")
 	// The message stands under the cursor's line, carets under the option.
-	lines := strings.Split(h.screen(), "\n")
+	lines := strings.Split(h.Screen(), "\n")
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "  9 │ ) WITH") })
 	if i < 0 || !strings.Contains(lines[i+1], "^^^^^^^^^^^ unknown option 'table-nam';") {
-		t.Fatalf("no caret line under line 9:\n%s", h.screen())
+		t.Fatalf("no caret line under line 9:\n%s", h.Screen())
 	}
-	h.mustShow("Ln 9, Col 81 · ✖ unknown option 'table-nam'; did you mean 'table-name'?")
+	h.MustShow("Ln 9, Col 81 · ✖ unknown option 'table-nam'; did you mean 'table-name'?")
 	cells := func(l, sub string) int { return ansi.StringWidth(l[:strings.Index(l, sub)]) }
 	if c, o := cells(lines[i+1], "^"), cells(lines[i], "'table-nam'"); c != o {
 		t.Errorf("carets start at cell %d, the option at %d", c, o)
@@ -161,26 +161,26 @@ func TestEditorMarksAProblemOnceTypingPauses(t *testing.T) {
 	for range 13 {
 		h.chord("left")
 	}
-	h.typeText("e")
-	h.fire(validateTickMsg{})
-	h.mustShow("✓ no problems")
+	h.Type("e")
+	h.Fire(validateTickMsg{})
+	h.MustShow("✓ no problems")
 }
 
 func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+end")
-	h.typeText(" x")
-	before := len(h.timers)
-	h.typeText("y")
+	h.Type(" x")
+	before := len(h.Timers)
+	h.Type("y")
 	// Each keystroke arms a tick; only the tick of the text as it stands
 	// starts a check.
-	if len(h.timers) != before+1 {
-		t.Fatalf("%d timers after a key, want one more than %d", len(h.timers), before)
+	if len(h.Timers) != before+1 {
+		t.Fatalf("%d timers after a key, want one more than %d", len(h.Timers), before)
 	}
 	checks := func() int {
 		n := 0
-		for _, m := range h.seen {
+		for _, m := range h.Seen {
 			if _, ok := m.(validatedMsg); ok {
 				n++
 			}
@@ -188,7 +188,7 @@ func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
 		return n
 	}
 	was := checks()
-	h.fire(validateTickMsg{})
+	h.Fire(validateTickMsg{})
 	if got := checks() - was; got != 1 {
 		t.Errorf("%d checks after a pause in typing, want 1", got)
 	}
@@ -198,69 +198,69 @@ func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
 }
 
 func TestEditorSavesANewVersion(t *testing.T) {
-	f := withVersions(newFixture())
+	f := withVersions(NewFixture())
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+s")
-	if !strings.Contains(h.flashText(), "no changes to save (v7)") || f.called("SaveSpec") {
-		t.Fatalf("save without edits: flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "no changes to save (v7)") || f.Called("SaveSpec") {
+		t.Fatalf("save without edits: flash %q", h.Flash())
 	}
 	h.chord("ctrl+end")
-	h.typeText("\n-- checked")
+	h.Type("\n-- checked")
 	h.chord("ctrl+s")
-	if !f.called("SaveSpec j001") || !strings.Contains(h.flashText(), "saved orders-enrich v8") {
-		t.Fatalf("save: calls %v, flash %q", f.Calls(), h.flashText())
+	if !f.Called("SaveSpec j001") || !strings.Contains(h.Flash(), "saved orders-enrich v8") {
+		t.Fatalf("save: calls %v, flash %q", f.Calls(), h.Flash())
 	}
-	h.mustShow("orders-enrich · SQL v8")
-	h.mustNotShow("(edited)")
-	if got := f.specs["j001"][3].SQL; !strings.HasSuffix(got, "\n-- checked") || ed.dirty() {
+	h.MustShow("orders-enrich · SQL v8")
+	h.MustNotShow("(edited)")
+	if got := f.Versions["j001"][3].SQL; !strings.HasSuffix(got, "\n-- checked") || ed.dirty() {
 		t.Errorf("saved %q", got)
 	}
 }
 
 func TestEditorReadOnlyRefusesSaving(t *testing.T) {
-	f := withVersions(newFixture())
+	f := withVersions(NewFixture())
 	h := newHarness(t, f, 120, 40, Options{Context: "test", ReadOnly: true})
 	h.openEditor("orders-enrich")
-	h.typeText("x")
+	h.Type("x")
 	h.chord("ctrl+s")
-	if f.called("SaveSpec") || !strings.Contains(h.flashText(), "read-only") {
-		t.Fatalf("read-only save: calls %v, flash %q", f.Calls(), h.flashText())
+	if f.Called("SaveSpec") || !strings.Contains(h.Flash(), "read-only") {
+		t.Fatalf("read-only save: calls %v, flash %q", f.Calls(), h.Flash())
 	}
-	h.mustNotShow("ctrl+s save version")
+	h.MustNotShow("ctrl+s save version")
 }
 
 func TestEditorLeavingWithUnsavedEditsAsksTwice(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
-	h.typeText("x")
-	h.press("esc")
-	if _, ok := h.m.top().(*editorScreen); !ok || !strings.Contains(h.flashText(), "esc again leaves without saving") {
-		t.Fatalf("first esc: %T, flash %q", h.m.top(), h.flashText())
+	h.Type("x")
+	h.Press("esc")
+	if _, ok := h.m.top().(*editorScreen); !ok || !strings.Contains(h.Flash(), "esc again leaves without saving") {
+		t.Fatalf("first esc: %T, flash %q", h.m.top(), h.Flash())
 	}
 	// ctrl+c warns once too instead of quitting.
-	_, cmd := h.m.Update(keyPress("ctrl+c"))
+	_, cmd := h.m.Update(Key("ctrl+c"))
 	if msg := cmd(); msg == (tea.QuitMsg{}) {
 		t.Fatal("ctrl+c quit with unsaved edits")
 	}
-	_, cmd = h.m.Update(keyPress("ctrl+c"))
+	_, cmd = h.m.Update(Key("ctrl+c"))
 	if msg := cmd(); msg != (tea.QuitMsg{}) {
 		t.Fatalf("second ctrl+c gave %T, want quit", msg)
 	}
-	h.press("esc", "esc")
+	h.Press("esc", "esc")
 	if _, ok := h.m.top().(*jobsScreen); !ok {
 		t.Fatalf("esc twice left %T on top", h.m.top())
 	}
 }
 
 func TestEditorSelectionClipboardUndo(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	// Select "CREATE TABLE" with shift+ctrl+right twice, copy, paste at the end.
 	h.chord("ctrl+shift+right", "ctrl+shift+right")
-	h.mustShow("12 selected")
+	h.MustShow("12 selected")
 	h.chord("alt+c", "ctrl+end")
-	h.typeText("\n")
+	h.Type("\n")
 	h.chord("ctrl+v")
 	if !strings.HasSuffix(ed.buf.Text(), "u.id;\nCREATE TABLE") {
 		t.Fatalf("paste: %q", ed.buf.Text()[len(ed.buf.Text())-30:])
@@ -281,28 +281,28 @@ func TestEditorSelectionClipboardUndo(t *testing.T) {
 	}
 	// A page down from the top goes a page of lines down (here, to the end).
 	h.chord("ctrl+home")
-	h.send(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	h.Send(tea.KeyPressMsg{Code: tea.KeyPgDown})
 	if last := len(ed.buf.lines) - 1; ed.buf.cursor.line != last {
 		t.Errorf("pgdown went to line %d, want %d", ed.buf.cursor.line, last)
 	}
 	// Select all, then type over everything.
 	h.chord("ctrl+a")
-	h.typeText("SELECT 1;")
+	h.Type("SELECT 1;")
 	if ed.buf.Text() != "SELECT 1;" {
 		t.Fatalf("typing over select-all: %q", ed.buf.Text())
 	}
 }
 
 func TestEditorFind(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+f")
-	h.typeText("users")
-	h.mustShow("find: users")
+	h.Type("users")
+	h.MustShow("find: users")
 	if ed.buf.cursor.line != 6 || ed.buf.selectedText() != "users" {
 		t.Fatalf("incremental find: %v %q", ed.buf.cursor, ed.buf.selectedText())
 	}
-	h.press("enter")
+	h.Press("enter")
 	h.chord("ctrl+n")
 	if ed.buf.cursor.line != 8 {
 		t.Fatalf("next match at %v, want line 9 ('users' the table name)", ed.buf.cursor)
@@ -317,63 +317,63 @@ func TestEditorFind(t *testing.T) {
 	}
 	// esc in the prompt goes back to where the search began.
 	h.chord("ctrl+home", "ctrl+f")
-	h.typeText("enriched")
-	h.press("esc")
+	h.Type("enriched")
+	h.Press("esc")
 	if ed.buf.cursor != (pos{}) || ed.searching {
 		t.Fatalf("esc left the cursor at %v", ed.buf.cursor)
 	}
 }
 
 func TestEditorSubmit(t *testing.T) {
-	f := withVersions(newFixture())
+	f := withVersions(NewFixture())
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	// Unsaved edits are not what would run.
-	h.typeText("x")
+	h.Type("x")
 	h.chord("ctrl+r")
-	if !strings.Contains(h.flashText(), "save the edits first") || f.called("Plan") {
-		t.Fatalf("submit with edits: flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "save the edits first") || f.Called("Plan") {
+		t.Fatalf("submit with edits: flash %q", h.Flash())
 	}
 	h.chord("ctrl+z")
-	h.fire(validateTickMsg{})
+	h.Fire(validateTickMsg{})
 	// A running job resubmits only after it stops: the flow says why.
 	h.chord("ctrl+r")
-	if !strings.Contains(h.flashText(), "pause or kill it first") {
-		t.Fatalf("resubmit of a running job: flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "pause or kill it first") {
+		t.Fatalf("resubmit of a running job: flash %q", h.Flash())
 	}
 	// Once it ended, ctrl+r asks where to restore from.
-	f.jobs[0].State = model.StateFinished
-	h.change(apiJobChanged(f, 0))
+	f.Jobs[0].State = model.StateFinished
+	h.Change(apiJobChanged(f, 0))
 	h.chord("ctrl+r")
-	h.mustShow("Resubmit orders-enrich — restore from?")
-	h.press("esc")
+	h.MustShow("Resubmit orders-enrich — restore from?")
+	h.Press("esc")
 
 	// A job never submitted is submitted, through the confirmation.
-	f.specs["j009"] = []model.Spec{{JobID: "j009", Version: 3, SQL: enrichSQL}}
-	h.press("esc")
+	f.Versions["j009"] = []model.Spec{{JobID: "j009", Version: 3, SQL: enrichSQL}}
+	h.Press("esc")
 	h.openEditor("new-pipeline")
 	h.chord("ctrl+r")
-	h.mustShow("Submit new-pipeline?")
-	h.press("tab", "enter")
-	if !f.called("Act SUBMIT j009") {
+	h.MustShow("Submit new-pipeline?")
+	h.Press("tab", "enter")
+	if !f.Called("Act SUBMIT j009") {
 		t.Fatalf("calls %v", f.Calls())
 	}
 }
 
 func TestEditorRefusesToSubmitErrors(t *testing.T) {
-	f := withVersions(newFixture())
-	f.specs["j009"] = []model.Spec{{JobID: "j009", Version: 3,
+	f := withVersions(NewFixture())
+	f.Versions["j009"] = []model.Spec{{JobID: "j009", Version: 3,
 		SQL: "CREATE TABLE t (a INT) WITH ('connector' = 'blackhole');\nINSERT INTO nowhere SELECT a FROM t;"}}
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
 	h.openEditor("new-pipeline")
 	h.chord("ctrl+r")
-	if !strings.Contains(h.flashText(), "the SQL has 1 error") || f.called("Plan") {
-		t.Fatalf("submit with errors: flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "the SQL has 1 error") || f.Called("Plan") {
+		t.Fatalf("submit with errors: flash %q", h.Flash())
 	}
 }
 
 func TestEditorExternalEditorRoundTrip(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", "nano -w")
@@ -390,7 +390,7 @@ func TestEditorExternalEditorRoundTrip(t *testing.T) {
 	if err := os.WriteFile(msg.path, []byte(strings.Replace(enrichSQL, "print", "blackhole", 1)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.send(editorExitedMsg{id: ed.id, path: msg.path, trimNL: msg.trimNL})
+	h.Send(editorExitedMsg{id: ed.id, path: msg.path, trimNL: msg.trimNL})
 	if !strings.Contains(ed.buf.Text(), "'connector' = 'blackhole'") || strings.HasSuffix(ed.buf.Text(), "\n") || !ed.dirty() {
 		t.Fatalf("reloaded text: %q", ed.buf.Text())
 	}
@@ -403,49 +403,49 @@ func TestEditorExternalEditorRoundTrip(t *testing.T) {
 		t.Error("ctrl+z did not undo the reload")
 	}
 	// A failed editor leaves the text alone and says so.
-	h.send(editorExitedMsg{id: ed.id, path: msg.path, err: os.ErrPermission})
-	if !strings.Contains(h.flashText(), "$EDITOR failed, the text is unchanged") || ed.buf.Text() != enrichSQL {
-		t.Fatalf("failed editor: flash %q", h.flashText())
+	h.Send(editorExitedMsg{id: ed.id, path: msg.path, err: os.ErrPermission})
+	if !strings.Contains(h.Flash(), "$EDITOR failed, the text is unchanged") || ed.buf.Text() != enrichSQL {
+		t.Fatalf("failed editor: flash %q", h.Flash())
 	}
 }
 
 func TestEditorVersionsAndDiff(t *testing.T) {
-	h := newHarness(t, withVersions(newFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+o")
 	if _, ok := h.m.top().(*versionsScreen); !ok {
 		t.Fatalf("ctrl+o opened %T", h.m.top())
 	}
-	h.mustShow("SQL versions of orders-enrich", "v7 current", "v6", "v5", "first cut")
+	h.MustShow("SQL versions of orders-enrich", "v7 current", "v6", "v5", "first cut")
 	// enter diffs v7 with the version before it.
-	h.press("enter")
-	h.mustShow("orders-enrich · v6 → v7", "@@ -8,6 +8,7 @@", "+ -- enrich every order with its user's name", "+1 -0 · unified")
-	h.press("v")
-	h.mustShow("side by side")
-	h.press("esc")
+	h.Press("enter")
+	h.MustShow("orders-enrich · v6 → v7", "@@ -8,6 +8,7 @@", "+ -- enrich every order with its user's name", "+1 -0 · unified")
+	h.Press("v")
+	h.MustShow("side by side")
+	h.Press("esc")
 	// space marks v5, then enter on v7 compares the two.
-	h.press("j", "j", "space", "k", "k", "enter")
-	h.mustShow("v5 → v7", "- SELECT o.order_id, u.name AS name FROM orders AS o", "+ SELECT o.order_id, u.name FROM orders AS o")
-	h.press("esc")
+	h.Press("j", "j", "space", "k", "k", "enter")
+	h.MustShow("v5 → v7", "- SELECT o.order_id, u.name AS name FROM orders AS o", "+ SELECT o.order_id, u.name FROM orders AS o")
+	h.Press("esc")
 	// o puts v5 in the editor as an edit.
-	h.press("j", "j", "o")
+	h.Press("j", "j", "o")
 	if h.m.top() != kit.Screen(ed) || ed.buf.Text() != f5(h) || !ed.dirty() {
 		t.Fatalf("o did not load v5 into the editor (%T)", h.m.top())
 	}
-	h.mustShow("(edited)")
+	h.MustShow("(edited)")
 	// With unsaved edits, the working copy is the first row.
 	h.chord("ctrl+o")
-	h.mustShow("unsaved edits")
+	h.MustShow("unsaved edits")
 }
 
-func f5(h *harness) string { return h.f.specs["j001"][0].SQL }
+func f5(h *harness) string { return h.F.Versions["j001"][0].SQL }
 
 func TestEditorJarJobHasNoSQL(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{Context: "test"})
+	h := newHarness(t, NewFixture(), 120, 40, Options{Context: "test"})
 	h.selectJob("payments-dedup")
-	h.press("e")
-	if _, ok := h.m.top().(*jobsScreen); !ok || !strings.Contains(h.flashText(), "JAR job") {
-		t.Fatalf("e on a JAR job: %T, flash %q", h.m.top(), h.flashText())
+	h.Press("e")
+	if _, ok := h.m.top().(*jobsScreen); !ok || !strings.Contains(h.Flash(), "JAR job") {
+		t.Fatalf("e on a JAR job: %T, flash %q", h.m.top(), h.Flash())
 	}
 }
 
@@ -461,7 +461,7 @@ func TestGoldenEditorError(t *testing.T) {
 		h.openEditor("orders-enrich")
 		h.goTo(13) // SELECT o.order_id, u.name FROM orders AS o
 		h.chord("home", "ctrl+right", "ctrl+right", "ctrl+right", "backspace")
-		h.fire(validateTickMsg{})
+		h.Fire(validateTickMsg{})
 	})
 }
 
@@ -469,27 +469,27 @@ func TestGoldenVersionsAndDiff(t *testing.T) {
 	goldenFrameWith(t, "editor_versions", withVersions, func(h *harness) {
 		h.openEditor("orders-enrich")
 		h.chord("ctrl+o")
-		h.press("j", "j", "space", "k")
+		h.Press("j", "j", "space", "k")
 	})
 	goldenFrameWith(t, "editor_diff", withVersions, func(h *harness) {
 		h.openEditor("orders-enrich")
 		h.chord("ctrl+o")
-		h.press("j", "j", "space", "k", "k", "enter")
+		h.Press("j", "j", "space", "k", "k", "enter")
 	})
 }
 
 // apiJobChanged is the change Watch sends for the fake's job i.
-func apiJobChanged(f *fakeService, i int) api.Change {
-	jv := f.jobs[i]
+func apiJobChanged(f *Fake, i int) api.Change {
+	jv := f.Jobs[i]
 	return api.Change{Kind: api.JobChanged, Job: &jv}
 }
 
 // goldenFrameWith is goldenFrame over a fixture that fix prepares.
-func goldenFrameWith(t *testing.T, name string, fix func(*fakeService) *fakeService, setup func(h *harness)) {
+func goldenFrameWith(t *testing.T, name string, fix func(*Fake) *Fake, setup func(h *harness)) {
 	t.Helper()
-	for _, sz := range goldenSizes {
+	for _, sz := range Sizes {
 		t.Run(fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), func(t *testing.T) {
-			h := newHarness(t, fix(newFixture()), sz.w, sz.h, Options{Context: "test"})
+			h := newHarness(t, fix(NewFixture()), sz.w, sz.h, Options{Context: "test"})
 			setup(h)
 			frame := h.m.render()
 			if got := len(strings.Split(frame, "\n")); got != sz.h {
@@ -500,7 +500,7 @@ func goldenFrameWith(t *testing.T, name string, fix func(*fakeService) *fakeServ
 					t.Fatalf("line %d is %d cells wide, more than %d: %q", i+1, w, sz.w, ansi.Strip(l))
 				}
 			}
-			golden(t, fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), pinned(frame))
+			Golden(t, fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), Pinned(frame))
 		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // Explain is the fake's SQL Gateway: a plan naming the script's first
 // INSERT target, or the error a gateway gives for a script without one.
-func (f *fakeService) Explain(ctx context.Context, cluster, sql string) (string, error) {
+func (f *Fake) Explain(ctx context.Context, cluster, sql string) (string, error) {
 	f.record("Explain %s", cluster)
 	if err := f.wait(ctx); err != nil {
 		return "", err
@@ -27,15 +27,15 @@ func (f *fakeService) Explain(ctx context.Context, cluster, sql string) (string,
 
 // specsOf lists a job's versions: those saved in the test, else its
 // detail's spec, else an empty one of the job's version.
-func (f *fakeService) specsOf(ref string) ([]model.Spec, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) specsOf(ref string) ([]model.Spec, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	i, err := f.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	j := f.jobs[i]
-	if vs := f.specs[j.ID]; len(vs) > 0 {
+	j := f.Jobs[i]
+	if vs := f.Versions[j.ID]; len(vs) > 0 {
 		return slices.Clone(vs), nil
 	}
 	if d, ok := f.details[j.ID]; ok && d.Spec.Version > 0 {
@@ -46,20 +46,20 @@ func (f *fakeService) specsOf(ref string) ([]model.Spec, error) {
 
 // saveSpec stores a new version and makes it the job's current one, as
 // core does, with the change a watcher sees.
-func (f *fakeService) saveSpec(ref string, s model.Spec) (model.Spec, error) {
+func (f *Fake) saveSpec(ref string, s model.Spec) (model.Spec, error) {
 	vs, err := f.specsOf(ref)
 	if err != nil {
 		return model.Spec{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	i, _ := f.find(ref)
-	j := &f.jobs[i]
+	j := &f.Jobs[i]
 	s.JobID, s.Version, s.Author, s.CreatedAt = j.ID, vs[len(vs)-1].Version+1, "ops", f.now
-	if f.specs == nil {
-		f.specs = map[string][]model.Spec{}
+	if f.Versions == nil {
+		f.Versions = map[string][]model.Spec{}
 	}
-	f.specs[j.ID] = append(vs, s)
+	f.Versions[j.ID] = append(vs, s)
 	j.SpecVersion = s.Version
 	if d, ok := f.details[j.ID]; ok {
 		d.Spec = s

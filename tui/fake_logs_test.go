@@ -33,9 +33,9 @@ type fakeLogs struct {
 }
 
 // setLog installs a log of a job, listed with the given title.
-func (f *fakeService) setLog(jobID string, kind api.LogSourceKind, ref api.LogRef, title string, data []byte) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) SetLog(jobID string, kind api.LogSourceKind, ref api.LogRef, title string, data []byte) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	if f.logs.files == nil {
 		f.logs.files = map[logKey]*fakeLog{}
 		f.logs.lists = map[string]api.LogList{}
@@ -43,31 +43,31 @@ func (f *fakeService) setLog(jobID string, kind api.LogSourceKind, ref api.LogRe
 	f.logs.files[logKey{jobID, ref}] = &fakeLog{data: data}
 	l := f.logs.lists[jobID]
 	l.JobID = jobID
-	l.Sources = append(l.Sources, api.LogSource{Kind: kind, Ref: ref, Title: title, Size: int64(len(data)), MTime: testNow})
+	l.Sources = append(l.Sources, api.LogSource{Kind: kind, Ref: ref, Title: title, Size: int64(len(data)), MTime: Now})
 	f.logs.lists[jobID] = l
 }
 
 // appendLog grows a log, as a running process does.
-func (f *fakeService) appendLog(jobID string, ref api.LogRef, data string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) AppendLog(jobID string, ref api.LogRef, data string) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	lg := f.logs.files[logKey{jobID, ref}]
 	lg.data = append(lg.data, data...)
 }
 
 // logReads counts ReadLog calls.
-func (f *fakeService) logReads() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) LogReads() int {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	return f.logs.reads
 }
 
-func (f *fakeService) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
+func (f *Fake) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
 	i, err := f.find(ref)
 	if err != nil {
 		return "", nil, err
 	}
-	id := f.jobs[i].ID
+	id := f.Jobs[i].ID
 	lg := f.logs.files[logKey{id, r}]
 	if lg == nil {
 		return id, nil, fmt.Errorf("log %+v of job %s: not found", r, ref)
@@ -75,18 +75,18 @@ func (f *fakeService) logFile(ref string, r api.LogRef) (string, *fakeLog, error
 	return id, lg, nil
 }
 
-func (f *fakeService) Logs(ctx context.Context, ref string) (api.LogList, error) {
+func (f *Fake) Logs(ctx context.Context, ref string) (api.LogList, error) {
 	f.record("Logs %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return api.LogList{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	i, err := f.find(ref)
 	if err != nil {
 		return api.LogList{}, err
 	}
-	j := f.jobs[i]
+	j := f.Jobs[i]
 	l, ok := f.logs.lists[j.ID]
 	if !ok {
 		// What core answers when the application ended, or when the
@@ -95,9 +95,9 @@ func (f *fakeService) Logs(ctx context.Context, ref string) (api.LogList, error)
 		if j.State == model.StateRunning {
 			why = "JobManager logs: GET http://node7.prod:8081/jobmanager/logs: connection refused"
 		}
-		return api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FlinkError: why, FetchedAt: testNow}, nil
+		return api.LogList{JobID: j.ID, JobName: j.Name, AppID: j.AppID, FlinkError: why, FetchedAt: Now}, nil
 	}
-	l.JobName, l.AppID, l.FetchedAt = j.Name, j.AppID, testNow
+	l.JobName, l.AppID, l.FetchedAt = j.Name, j.AppID, Now
 	for k, s := range l.Sources {
 		if lg := f.logs.files[logKey{j.ID, s.Ref}]; lg != nil && s.Kind != api.LogContainer {
 			l.Sources[k].Size = int64(len(lg.data))
@@ -107,13 +107,13 @@ func (f *fakeService) Logs(ctx context.Context, ref string) (api.LogList, error)
 	return l, nil
 }
 
-func (f *fakeService) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
+func (f *Fake) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
 	f.record("ReadLog %s %+v %d %v", r.JobRef, r.Log, r.Offset, r.Tail)
 	if err := f.wait(ctx); err != nil {
 		return api.LogChunk{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	f.logs.reads++
 	_, lg, err := f.logFile(r.JobRef, r.Log)
 	if err != nil {
@@ -138,18 +138,18 @@ func chunkOf(data []byte, r api.LogRequest) api.LogChunk {
 	return api.LogChunk{Data: bytes.Clone(data[off:end]), Offset: off, Size: size, More: end < size}
 }
 
-func (f *fakeService) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
+func (f *Fake) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
 	f.record("FindInLog %s %q from %d back=%v", s.JobRef, s.Query.String(), s.From, s.Backward)
 	if err := f.wait(ctx); err != nil {
 		return api.LogMatch{}, err
 	}
-	f.mu.Lock()
+	f.Mu.Lock()
 	_, lg, err := f.logFile(s.JobRef, s.Log)
 	var data []byte
 	if err == nil {
 		data = bytes.Clone(lg.data)
 	}
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	if err != nil {
 		return api.LogMatch{}, err
 	}
@@ -198,18 +198,18 @@ func findIn(data []byte, s api.LogSearch) api.LogMatch {
 	return api.LogMatch{Exhausted: true, Size: size}
 }
 
-func (f *fakeService) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
+func (f *Fake) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
 	f.record("SaveLog %s %+v %s", r.JobRef, r.Log, r.Path)
 	if err := f.wait(ctx); err != nil {
 		return api.SavedLog{}, err
 	}
-	f.mu.Lock()
+	f.Mu.Lock()
 	_, lg, err := f.logFile(r.JobRef, r.Log)
 	var data []byte
 	if err == nil {
 		data = bytes.Clone(lg.data)
 	}
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	if err != nil {
 		return api.SavedLog{}, err
 	}
@@ -228,9 +228,9 @@ func (f *fakeService) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.Sa
 
 // logLines makes n log4j-looking lines starting at a time, with ERROR lines
 // and a stack trace where errAt says (line numbers).
-func logLines(n int, errAt ...int) []byte {
+func LogLines(n int, errAt ...int) []byte {
 	var b bytes.Buffer
-	t := testNow.Add(-time.Hour)
+	t := Now.Add(-time.Hour)
 	isErr := map[int]bool{}
 	for _, e := range errAt {
 		isErr[e] = true
@@ -248,9 +248,9 @@ func logLines(n int, errAt ...int) []byte {
 }
 
 // setLink lists a YARN container log page of a job.
-func (f *fakeService) setLink(jobID, title, url string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) SetLink(jobID, title, url string) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	if f.logs.lists == nil {
 		f.logs.files = map[logKey]*fakeLog{}
 		f.logs.lists = map[string]api.LogList{}

@@ -16,53 +16,53 @@ type fakeMetrics struct {
 	interests []api.InterestRequest
 	// series are what JobMetrics answers, by job id; a running job with
 	// figures and no entry gets a made-up series (fixtureSeries).
-	series       map[string]api.MetricsSeries
-	metricsCalls int
+	Series       map[string]api.MetricsSeries
+	MetricsCalls int
 	alerts       []model.Alert
 	alertsCalls  int
 }
 
-func (f *fakeService) SetInterest(ctx context.Context, r api.InterestRequest) error {
+func (f *Fake) SetInterest(ctx context.Context, r api.InterestRequest) error {
 	if err := f.wait(ctx); err != nil {
 		return err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	r.Jobs = slices.Clone(r.Jobs)
-	f.metrics.interests = append(f.metrics.interests, r)
+	f.Metrics.interests = append(f.Metrics.interests, r)
 	return nil
 }
 
-func (f *fakeService) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
+func (f *Fake) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
 	if err := f.wait(ctx); err != nil {
 		return api.MetricsSeries{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.metrics.metricsCalls++
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.Metrics.MetricsCalls++
 	i, err := f.find(ref)
 	if err != nil {
 		return api.MetricsSeries{}, err
 	}
-	j := f.jobs[i]
-	if s, ok := f.metrics.series[j.ID]; ok {
+	j := f.Jobs[i]
+	if s, ok := f.Metrics.Series[j.ID]; ok {
 		return s, nil
 	}
 	if j.State != model.StateRunning || j.Figures.At.IsZero() {
 		return api.MetricsSeries{JobID: j.ID, Interval: 5 * time.Second}, nil
 	}
-	return fixtureSeries(j, f.now), nil
+	return FixtureSeries(j, f.now), nil
 }
 
-func (f *fakeService) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, error) {
+func (f *Fake) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, error) {
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.metrics.alertsCalls++
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.Metrics.alertsCalls++
 	var out []model.Alert
-	for _, a := range f.metrics.alerts {
+	for _, a := range f.Metrics.alerts {
 		if len(flt.States) > 0 && !slices.Contains(flt.States, a.State) {
 			continue
 		}
@@ -75,31 +75,31 @@ func (f *fakeService) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.
 }
 
 // lastInterest is the latest SetInterest, and whether there was one.
-func (f *fakeService) lastInterest() (api.InterestRequest, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if n := len(f.metrics.interests); n > 0 {
-		return f.metrics.interests[n-1], true
+func (f *Fake) LastInterest() (api.InterestRequest, bool) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if n := len(f.Metrics.interests); n > 0 {
+		return f.Metrics.interests[n-1], true
 	}
 	return api.InterestRequest{}, false
 }
 
-func (f *fakeService) interestCalls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.metrics.interests)
+func (f *Fake) InterestCalls() int {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return len(f.Metrics.interests)
 }
 
 // setAlerts replaces the fake's alerts.
-func (f *fakeService) setAlerts(as []model.Alert) {
-	f.mu.Lock()
-	f.metrics.alerts = as
-	f.mu.Unlock()
+func (f *Fake) SetAlerts(as []model.Alert) {
+	f.Mu.Lock()
+	f.Metrics.alerts = as
+	f.Mu.Unlock()
 }
 
 // fixtureAlerts are two firing alerts and a resolved one over the fixture's jobs.
-func fixtureAlerts() []model.Alert {
-	ago := func(d time.Duration) time.Time { return testNow.Add(-d) }
+func FixtureAlerts() []model.Alert {
+	ago := func(d time.Duration) time.Time { return Now.Add(-d) }
 	return []model.Alert{
 		{Rule: "job-failed", Kind: "job_failed", Severity: "critical", JobID: "j005", JobName: "fraud-scoring", Cluster: "prod",
 			State: model.AlertFiring, Since: ago(2 * time.Hour), Value: "FAILED: java.lang.OutOfMemoryError: Java heap space",
@@ -114,7 +114,7 @@ func fixtureAlerts() []model.Alert {
 
 // fixtureSeries makes a deterministic five-minute history around a job's
 // figures: a slow wave, a backpressure bump, checkpoints every minute.
-func fixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
+func FixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 	const step = 5 * time.Second
 	fig := j.Figures
 	s := api.MetricsSeries{JobID: j.ID, Interval: step}

@@ -16,47 +16,47 @@ import (
 // fakeService is api.Service in memory for the TUI's tests: it holds jobs,
 // records every call, can be made slow (every call waits delay, or until
 // its ctx ends) or failing, and pushes changes to its watchers.
-type fakeService struct {
-	mu        sync.Mutex
-	now       time.Time
-	jobs      []api.JobView
-	details   map[string]api.JobDetail
-	commands  []model.Command
-	clusters  []api.ClusterStatus
-	overviews map[string]api.ClusterOverview
-	protected map[string]bool
-	readOnly  bool
-	delay     time.Duration
-	fail      error
-	calls     []string
-	watchers  []chan api.Change
-	seq       int64
-	logs      fakeLogs    // fake_logs_test.go
-	metrics   fakeMetrics // fake_metrics_test.go
+type Fake struct {
+	Mu          sync.Mutex
+	now         time.Time
+	Jobs        []api.JobView
+	details     map[string]api.JobDetail
+	commands    []model.Command
+	ClusterList []api.ClusterStatus
+	overviews   map[string]api.ClusterOverview
+	protected   map[string]bool
+	Viewer      bool
+	delay       time.Duration
+	fail        error
+	calls       []string
+	Watchers    []chan api.Change
+	seq         int64
+	logs        fakeLogs    // fake_logs_test.go
+	Metrics     fakeMetrics // fake_metrics_test.go
 
-	specs map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
+	Versions map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
 }
 
-var _ api.Service = (*fakeService)(nil)
+var _ api.Service = (*Fake)(nil)
 
 // errClusterDown is what a failing fake answers.
-var errClusterDown = errors.New("connection refused")
+var ErrClusterDown = errors.New("connection refused")
 
-func (f *fakeService) record(format string, args ...any) {
-	f.mu.Lock()
+func (f *Fake) record(format string, args ...any) {
+	f.Mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf(format, args...))
-	f.mu.Unlock()
+	f.Mu.Unlock()
 }
 
 // Calls returns the recorded calls, in order.
-func (f *fakeService) Calls() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) Calls() []string {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	return slices.Clone(f.calls)
 }
 
 // called reports whether a call starting with prefix was made.
-func (f *fakeService) called(prefix string) bool {
+func (f *Fake) Called(prefix string) bool {
 	for _, c := range f.Calls() {
 		if strings.HasPrefix(c, prefix) {
 			return true
@@ -66,10 +66,10 @@ func (f *fakeService) called(prefix string) bool {
 }
 
 // wait is the fake's latency and failure: it honours ctx like a real client.
-func (f *fakeService) wait(ctx context.Context) error {
-	f.mu.Lock()
+func (f *Fake) wait(ctx context.Context) error {
+	f.Mu.Lock()
 	d, fail := f.delay, f.fail
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	if d > 0 {
 		select {
 		case <-time.After(d):
@@ -80,26 +80,26 @@ func (f *fakeService) wait(ctx context.Context) error {
 	return fail
 }
 
-func (f *fakeService) setDelay(d time.Duration) { f.mu.Lock(); f.delay = d; f.mu.Unlock() }
-func (f *fakeService) setFail(err error)        { f.mu.Lock(); f.fail = err; f.mu.Unlock() }
+func (f *Fake) SetDelay(d time.Duration) { f.Mu.Lock(); f.delay = d; f.Mu.Unlock() }
+func (f *Fake) SetFail(err error)        { f.Mu.Lock(); f.fail = err; f.Mu.Unlock() }
 
-func (f *fakeService) find(ref string) (int, error) {
-	i := slices.IndexFunc(f.jobs, func(j api.JobView) bool { return j.ID == ref || j.Name == ref })
+func (f *Fake) find(ref string) (int, error) {
+	i := slices.IndexFunc(f.Jobs, func(j api.JobView) bool { return j.ID == ref || j.Name == ref })
 	if i < 0 {
 		return -1, fmt.Errorf("job %q: not found", ref)
 	}
 	return i, nil
 }
 
-func (f *fakeService) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.JobView, error) {
+func (f *Fake) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.JobView, error) {
 	f.record("ListJobs")
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	var out []api.JobView
-	for _, j := range f.jobs {
+	for _, j := range f.Jobs {
 		if flt.Cluster != "" && j.Cluster != flt.Cluster {
 			continue
 		}
@@ -108,19 +108,19 @@ func (f *fakeService) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.Jo
 	return out, nil
 }
 
-func (f *fakeService) Job(ctx context.Context, ref string) (api.JobDetail, error) {
+func (f *Fake) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 	f.record("Job %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return api.JobDetail{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	i, err := f.find(ref)
 	if err != nil {
 		return api.JobDetail{}, err
 	}
-	d := f.details[f.jobs[i].ID]
-	d.Job = f.jobs[i].Job
+	d := f.details[f.Jobs[i].ID]
+	d.Job = f.Jobs[i].Job
 	for _, c := range f.commands {
 		if c.JobID == d.Job.ID && !slices.ContainsFunc(d.Commands, func(x model.Command) bool { return x.ID == c.ID }) {
 			d.Commands = append(d.Commands, c)
@@ -129,38 +129,38 @@ func (f *fakeService) Job(ctx context.Context, ref string) (api.JobDetail, error
 	return d, nil
 }
 
-func (f *fakeService) SyncJob(ctx context.Context, ref string) (model.Job, error) {
+func (f *Fake) SyncJob(ctx context.Context, ref string) (model.Job, error) {
 	f.record("SyncJob %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return model.Job{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	i, err := f.find(ref)
 	if err != nil {
 		return model.Job{}, err
 	}
-	return f.jobs[i].Job, nil
+	return f.Jobs[i].Job, nil
 }
 
-func (f *fakeService) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
+func (f *Fake) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
 	f.record("CreateJob %s %s %s", r.Name, r.Cluster, r.Kind)
 	if err := f.wait(ctx); err != nil {
 		return model.Job{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	if _, err := f.find(r.Name); err == nil {
 		return model.Job{}, fmt.Errorf("job %s: already exists", r.Name)
 	}
-	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.jobs)+1), Name: r.Name, Kind: r.Kind, Cluster: r.Cluster,
+	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.Jobs)+1), Name: r.Name, Kind: r.Kind, Cluster: r.Cluster,
 		SpecVersion: 1, Parallelism: r.Parallelism, State: model.StateNone, CreatedAt: f.now}
-	f.jobs = append(f.jobs, api.JobView{Job: j})
+	f.Jobs = append(f.Jobs, api.JobView{Job: j})
 	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &api.JobView{Job: j}})
 	return j, nil
 }
 
-func (f *fakeService) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
+func (f *Fake) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
 	f.record("SaveSpec %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return model.Spec{}, err
@@ -168,7 +168,7 @@ func (f *fakeService) SaveSpec(ctx context.Context, ref string, s model.Spec) (m
 	return f.saveSpec(ref, s) // fake_editor_test.go
 }
 
-func (f *fakeService) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
+func (f *Fake) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
 	f.record("Specs %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return nil, err
@@ -211,18 +211,18 @@ func planFor(j api.JobView, kind model.CommandKind, protected bool) api.ActionPl
 	return p
 }
 
-func (f *fakeService) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
+func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
 	f.record("Plan %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore))
 	if err := f.wait(ctx); err != nil {
 		return api.ActionPlan{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	i, err := f.find(r.JobRef)
 	if err != nil {
 		return api.ActionPlan{}, err
 	}
-	j := f.jobs[i]
+	j := f.Jobs[i]
 	p := planFor(j, r.Kind, f.protected[j.Cluster])
 	if p.Allowed && r.Kind.Deploys() {
 		switch r.Restore {
@@ -240,30 +240,30 @@ func (f *fakeService) Plan(ctx context.Context, r api.ActionRequest) (api.Action
 	return p, nil
 }
 
-func (f *fakeService) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
+func (f *Fake) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
 	f.record("Act %s %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore), r.RestorePath)
 	if err := f.wait(ctx); err != nil {
 		return model.Command{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.readOnly {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.Viewer {
 		return model.Command{}, errors.New("read-only")
 	}
 	i, err := f.find(r.JobRef)
 	if err != nil {
 		return model.Command{}, err
 	}
-	if p := planFor(f.jobs[i], r.Kind, false); !p.Allowed {
+	if p := planFor(f.Jobs[i], r.Kind, false); !p.Allowed {
 		return model.Command{}, errors.New("refused: " + p.Reason)
 	}
 	f.seq++
-	c := model.Command{ID: fmt.Sprintf("c%06d", f.seq), Seq: f.seq, JobID: f.jobs[i].ID, Kind: r.Kind,
+	c := model.Command{ID: fmt.Sprintf("c%06d", f.seq), Seq: f.seq, JobID: f.Jobs[i].ID, Kind: r.Kind,
 		Params: model.CommandParams{Restore: r.Restore, RestorePath: r.RestorePath}, State: model.CmdUndo,
 		Issuer: "ops", CreatedAt: f.now}
 	f.commands = append(f.commands, c)
-	f.jobs[i].Pending = &c
-	jv := f.jobs[i]
+	f.Jobs[i].Pending = &c
+	jv := f.Jobs[i]
 	f.emitLocked(api.Change{Kind: api.CommandChanged, Command: &c})
 	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &jv})
 	return c, nil
@@ -279,9 +279,9 @@ func restoreName(r model.RestoreChoice) string {
 }
 
 // finish ends a command the way the scheduler would, and moves its job.
-func (f *fakeService) finish(id string, ok bool, logLine string) model.Command {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) Finish(id string, ok bool, logLine string) model.Command {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	ci := slices.IndexFunc(f.commands, func(c model.Command) bool { return c.ID == id })
 	c := &f.commands[ci]
 	c.Logf(f.now, "%s", logLine)
@@ -290,7 +290,7 @@ func (f *fakeService) finish(id string, ok bool, logLine string) model.Command {
 		c.State, c.Error = model.CmdFailed, logLine
 	}
 	ji, _ := f.find(c.JobID)
-	j := &f.jobs[ji]
+	j := &f.Jobs[ji]
 	from := j.State
 	if ok {
 		switch c.Kind {
@@ -311,17 +311,17 @@ func (f *fakeService) finish(id string, ok bool, logLine string) model.Command {
 	return cc
 }
 
-func (f *fakeService) WaitCommand(ctx context.Context, id string) (model.Command, error) {
+func (f *Fake) WaitCommand(ctx context.Context, id string) (model.Command, error) {
 	return f.Command(ctx, id)
 }
 
-func (f *fakeService) Command(ctx context.Context, id string) (model.Command, error) {
+func (f *Fake) Command(ctx context.Context, id string) (model.Command, error) {
 	f.record("Command %s", id)
 	if err := f.wait(ctx); err != nil {
 		return model.Command{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	for _, c := range f.commands {
 		if c.ID == id {
 			return c, nil
@@ -330,33 +330,33 @@ func (f *fakeService) Command(ctx context.Context, id string) (model.Command, er
 	return model.Command{}, fmt.Errorf("command %s: not found", id)
 }
 
-func (f *fakeService) Commands(ctx context.Context, flt api.CommandFilter) ([]model.Command, error) {
+func (f *Fake) Commands(ctx context.Context, flt api.CommandFilter) ([]model.Command, error) {
 	f.record("Commands")
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	return slices.Clone(f.commands), nil
 }
 
-func (f *fakeService) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
+func (f *Fake) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	f.record("Clusters")
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.clusters), nil
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return slices.Clone(f.ClusterList), nil
 }
 
-func (f *fakeService) ClusterOverview(ctx context.Context, cluster string) (api.ClusterOverview, error) {
+func (f *Fake) ClusterOverview(ctx context.Context, cluster string) (api.ClusterOverview, error) {
 	f.record("ClusterOverview %s", cluster)
 	if err := f.wait(ctx); err != nil {
 		return api.ClusterOverview{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	ov, ok := f.overviews[cluster]
 	if !ok {
 		return api.ClusterOverview{}, fmt.Errorf("cluster %s: not found", cluster)
@@ -364,52 +364,52 @@ func (f *fakeService) ClusterOverview(ctx context.Context, cluster string) (api.
 	return ov, nil
 }
 
-func (f *fakeService) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
+func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {
 		return model.Job{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.jobs)+1), Name: r.Name, Kind: model.KindJAR, Cluster: r.Cluster,
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	j := model.Job{ID: fmt.Sprintf("j%03d", len(f.Jobs)+1), Name: r.Name, Kind: model.KindJAR, Cluster: r.Cluster,
 		State: model.StateRunning, AppID: r.AppID, CreatedAt: f.now}
-	f.jobs = append(f.jobs, api.JobView{Job: j})
+	f.Jobs = append(f.Jobs, api.JobView{Job: j})
 	ov := f.overviews[r.Cluster]
 	ov.Unmanaged = slices.DeleteFunc(slices.Clone(ov.Unmanaged), func(a api.Application) bool { return a.ID == r.AppID })
 	f.overviews[r.Cluster] = ov
 	return j, nil
 }
 
-func (f *fakeService) Watch(ctx context.Context) (<-chan api.Change, error) {
+func (f *Fake) Watch(ctx context.Context) (<-chan api.Change, error) {
 	f.record("Watch")
-	f.mu.Lock()
+	f.Mu.Lock()
 	fail := f.fail
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	if fail != nil {
 		return nil, fail
 	}
 	ch := make(chan api.Change, 1024)
-	f.mu.Lock()
-	f.watchers = append(f.watchers, ch)
-	f.mu.Unlock()
+	f.Mu.Lock()
+	f.Watchers = append(f.Watchers, ch)
+	f.Mu.Unlock()
 	go func() {
 		<-ctx.Done()
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.watchers = slices.DeleteFunc(f.watchers, func(c chan api.Change) bool { return c == ch })
+		f.Mu.Lock()
+		defer f.Mu.Unlock()
+		f.Watchers = slices.DeleteFunc(f.Watchers, func(c chan api.Change) bool { return c == ch })
 		close(ch)
 	}()
 	return ch, nil
 }
 
-func (f *fakeService) emit(c api.Change) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *Fake) Emit(c api.Change) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	f.emitLocked(c)
 }
 
-func (f *fakeService) emitLocked(c api.Change) {
-	for _, w := range f.watchers {
+func (f *Fake) emitLocked(c api.Change) {
+	for _, w := range f.Watchers {
 		select {
 		case w <- c:
 		default: // a reader this far behind gets a resync from a real service
@@ -417,15 +417,15 @@ func (f *fakeService) emitLocked(c api.Change) {
 	}
 }
 
-func (f *fakeService) ReadOnly() bool { return f.readOnly }
+func (f *Fake) ReadOnly() bool { return f.Viewer }
 
 // testNow is the pinned clock of every test: golden files depend on it.
-var testNow = time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
+var Now = time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
 
 // newFixture is a fake with a realistic spread of jobs over two clusters,
 // prod being protected.
-func newFixture() *fakeService {
-	now := testNow
+func NewFixture() *Fake {
+	now := Now
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
 	rp := func(kind model.RestorePointKind, path string, d time.Duration, origin string) *model.RestorePoint {
 		return &model.RestorePoint{JobID: "j001", Kind: kind, Path: path, Time: ago(d), Origin: origin}
@@ -482,9 +482,9 @@ func newFixture() *fakeService {
 	geo := job("j010", "geo-enrich", model.KindSQL, "prod", model.StateDeployFailed)
 	geo.Diagnostics = "SQL validation failed: Object 'geo_dim' not found"
 
-	f := &fakeService{
+	f := &Fake{
 		now: now,
-		jobs: []api.JobView{
+		Jobs: []api.JobView{
 			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second)},
 			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second)},
 			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second)},
@@ -508,7 +508,7 @@ func newFixture() *fakeService {
 			{ID: "c000039", Seq: 39, JobID: "j005", Kind: model.CmdRestart, State: model.CmdFailed, Attempts: 3, Issuer: "policy",
 				CreatedAt: ago(90 * time.Minute), Error: "deploy timed out after 5m: application stayed ACCEPTED"},
 		},
-		clusters: []api.ClusterStatus{
+		ClusterList: []api.ClusterStatus{
 			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: ago(2 * time.Second)},
 			{Name: "staging", Connected: true, ActiveRM: "rm2", LastOK: ago(4 * time.Second)},
 		},
@@ -569,7 +569,7 @@ func newFixture() *fakeService {
 // manyJobs generates n jobs for benchmarks and scale tests. Every row looks
 // alike whatever n is (same widths, same kinds of figures), so that a
 // frame's cost can be compared across sizes.
-func manyJobs(n int) []api.JobView {
+func ManyJobs(n int) []api.JobView {
 	states := []model.JobState{model.StateRunning, model.StateRunning, model.StateRunning, model.StateFailed, model.StateFinished, model.StateDeploying}
 	out := make([]api.JobView, n)
 	for i := range out {
@@ -578,8 +578,8 @@ func manyJobs(n int) []api.JobView {
 			ID: fmt.Sprintf("j%07d", i), Name: fmt.Sprintf("job-%07d", (i*7919)%n), Kind: model.KindSQL,
 			Cluster: []string{"prod", "staging", "dev"}[i%3], State: st,
 			AppID:     fmt.Sprintf("application_1732000000000_%06d", i),
-			StartedAt: testNow.Add(-time.Duration(600+i%1000) * time.Minute),
-		}, Figures: api.Figures{At: testNow, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
+			StartedAt: Now.Add(-time.Duration(600+i%1000) * time.Minute),
+		}, Figures: api.Figures{At: Now, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
 	}
 	return out
 }

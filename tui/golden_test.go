@@ -8,24 +8,24 @@ import (
 
 // selectJob moves the cursor to the named job with the keyboard.
 func (h *harness) selectJob(name string) {
-	h.t.Helper()
-	h.press("g")
+	h.T.Helper()
+	h.Press("g")
 	for range len(h.m.jobs.rows) {
 		if j := h.m.jobs.selected(); j != nil && j.Name == name {
 			return
 		}
-		h.press("j")
+		h.Press("j")
 	}
-	h.t.Fatalf("job %s is not in the table", name)
+	h.T.Fatalf("job %s is not in the table", name)
 }
 
 // openDetail opens a job's detail with enter.
 func (h *harness) openDetail(name string) {
-	h.t.Helper()
+	h.T.Helper()
 	h.selectJob(name)
-	h.press("enter")
+	h.Press("enter")
 	if _, ok := h.m.top().(*detailScreen); !ok {
-		h.t.Fatalf("enter on %s did not open its detail", name)
+		h.T.Fatalf("enter on %s did not open its detail", name)
 	}
 }
 
@@ -35,38 +35,38 @@ func TestGoldenJobs(t *testing.T) {
 
 func TestGoldenJobsFilteredMarked(t *testing.T) {
 	goldenFrame(t, "jobs_filtered_marked", func(h *harness) {
-		h.press("/")
-		h.typeText("state:RUNNING")
-		h.press("enter", "space", "space")
+		h.Press("/")
+		h.Type("state:RUNNING")
+		h.Press("enter", "space", "space")
 	})
 }
 
 func TestGoldenJobsSortedByState(t *testing.T) {
 	goldenFrame(t, "jobs_sorted_state", func(h *harness) {
-		h.press("o", "o", "o", "O")
+		h.Press("o", "o", "o", "O")
 	})
 }
 
 func TestGoldenJobsServiceDown(t *testing.T) {
-	for _, sz := range goldenSizes {
-		f := newFixture()
-		f.setFail(errClusterDown)
+	for _, sz := range Sizes {
+		f := NewFixture()
+		f.SetFail(ErrClusterDown)
 		h := newHarness(t, f, sz.w, sz.h, Options{Context: "test"})
-		golden(t, "jobs_down_"+sizeName(sz.w, sz.h), pinned(h.m.render()))
+		Golden(t, "jobs_down_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenJobsReadOnly(t *testing.T) {
-	for _, sz := range goldenSizes {
-		h := newHarness(t, newFixture(), sz.w, sz.h, Options{Context: "test", ReadOnly: true})
-		golden(t, "jobs_readonly_"+sizeName(sz.w, sz.h), pinned(h.m.render()))
+	for _, sz := range Sizes {
+		h := newHarness(t, NewFixture(), sz.w, sz.h, Options{Context: "test", ReadOnly: true})
+		Golden(t, "jobs_readonly_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenJobsLightTheme(t *testing.T) {
-	for _, sz := range goldenSizes {
-		h := newHarness(t, newFixture(), sz.w, sz.h, Options{Context: "test", Theme: ThemeLight})
-		golden(t, "jobs_light_"+sizeName(sz.w, sz.h), pinned(h.m.render()))
+	for _, sz := range Sizes {
+		h := newHarness(t, NewFixture(), sz.w, sz.h, Options{Context: "test", Theme: ThemeLight})
+		Golden(t, "jobs_light_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
 	}
 }
 
@@ -75,7 +75,7 @@ func TestGoldenDetailTabs(t *testing.T) {
 		goldenFrame(t, "detail_"+tab, func(h *harness) {
 			h.openDetail("orders-enrich")
 			for range i {
-				h.press("tab")
+				h.Press("tab")
 			}
 		})
 	}
@@ -84,93 +84,93 @@ func TestGoldenDetailTabs(t *testing.T) {
 func TestGoldenRawJSON(t *testing.T) {
 	goldenFrame(t, "detail_raw_json", func(h *harness) {
 		h.openDetail("orders-enrich")
-		h.press("y")
+		h.Press("y")
 	})
 }
 
 func TestGoldenConfirmPause(t *testing.T) {
 	goldenFrame(t, "confirm_pause", func(h *harness) {
 		h.selectJob("user-features")
-		h.press("p")
+		h.Press("p")
 	})
 }
 
 func TestGoldenConfirmKillProtected(t *testing.T) {
 	goldenFrame(t, "confirm_kill_protected", func(h *harness) {
 		h.selectJob("orders-enrich")
-		h.press("ctrl+k")
+		h.Press("ctrl+k")
 	})
 }
 
 func TestGoldenBulkDryRun(t *testing.T) {
 	goldenFrame(t, "confirm_bulk_pause", func(h *harness) {
 		h.selectJob("clicks-to-hudi")
-		h.press("space", "space") // clicks-to-hudi, fraud-scoring
+		h.Press("space", "space") // clicks-to-hudi, fraud-scoring
 		h.selectJob("user-features")
-		h.press("space", "p")
+		h.Press("space", "p")
 	})
 }
 
 func TestGoldenResubmit(t *testing.T) {
 	goldenFrame(t, "resubmit", func(h *harness) {
 		h.openDetail("orders-enrich")
-		h.f.jobs[0].State = model.StateFinished // as if paused meanwhile
-		h.press("ctrl+r", "R")
+		h.F.Jobs[0].State = model.StateFinished // as if paused meanwhile
+		h.Press("ctrl+r", "R")
 	})
 }
 
 func TestGoldenCommands(t *testing.T) {
 	goldenFrame(t, "commands", func(h *harness) {
-		h.press(":")
-		h.typeText("cmd")
-		h.press("enter")
+		h.Press(":")
+		h.Type("cmd")
+		h.Press("enter")
 	})
 }
 
 func TestGoldenCommandLog(t *testing.T) {
 	goldenFrame(t, "command_log", func(h *harness) {
-		h.press(":")
-		h.typeText("cmd")
-		h.press("enter", "j", "enter")
+		h.Press(":")
+		h.Type("cmd")
+		h.Press("enter", "j", "enter")
 	})
 }
 
 func TestGoldenCluster(t *testing.T) {
 	goldenFrame(t, "cluster", func(h *harness) {
-		h.press(":")
-		h.typeText("cluster prod")
-		h.press("enter")
+		h.Press(":")
+		h.Type("cluster prod")
+		h.Press("enter")
 	})
 }
 
 func TestGoldenAdopt(t *testing.T) {
 	goldenFrame(t, "adopt", func(h *harness) {
-		h.press(":")
-		h.typeText("cluster prod")
-		h.press("enter", "j", "a")
+		h.Press(":")
+		h.Type("cluster prod")
+		h.Press("enter", "j", "a")
 	})
 }
 
 func TestGoldenCreateForm(t *testing.T) {
 	goldenFrame(t, "create", func(h *harness) {
-		h.press("n")
-		h.typeText("orders-v2")
-		h.press("tab", "right")
+		h.Press("n")
+		h.Type("orders-v2")
+		h.Press("tab", "right")
 	})
 }
 
 func TestGoldenHelp(t *testing.T) {
-	goldenFrame(t, "help_jobs", func(h *harness) { h.press("?") })
+	goldenFrame(t, "help_jobs", func(h *harness) { h.Press("?") })
 }
 
 func TestGoldenCommandLine(t *testing.T) {
 	goldenFrame(t, "cmdline", func(h *harness) {
-		h.press(":")
-		h.typeText("cl")
+		h.Press(":")
+		h.Type("cl")
 	})
 }
 
-func sizeName(w, h int) string {
+func SizeName(w, h int) string {
 	if w == 120 {
 		return "120x40"
 	}

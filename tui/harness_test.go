@@ -35,9 +35,9 @@ func updating() bool {
 
 // timerMsg is what a timer Cmd returns under the harness: the timer is
 // recorded, not waited for; fire delivers it when a test wants.
-type timerMsg struct {
-	d    time.Duration
-	fire func(time.Time) tea.Msg
+type Timer struct {
+	D   time.Duration
+	Msg func(time.Time) tea.Msg
 }
 
 // pendingReadMsg stands for a read of the change stream; tests deliver
@@ -48,48 +48,48 @@ type pendingReadMsg struct{}
 // the Cmds it returns (against the fake, which answers at once) and feeds
 // their messages back, until nothing is left but timers.
 type harness struct {
-	t      testing.TB
-	f      *fakeService
+	T      testing.TB
+	F      *Fake
 	m      *Model
-	timers []timerMsg
-	seen   []tea.Msg
+	Timers []Timer
+	Seen   []tea.Msg
 }
 
-func newHarness(t testing.TB, f *fakeService, w, h int, opts Options) *harness {
+func newHarness(t testing.TB, f *Fake, w, h int, opts Options) *harness {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	opts.Now = func() time.Time { return testNow }
+	opts.Now = func() time.Time { return Now }
 	if opts.Theme == ThemeAuto {
 		opts.Theme = ThemeDark
 	}
 	m := New(ctx, f, opts)
 	m.env.After = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-		return func() tea.Msg { return timerMsg{d: d, fire: fn} }
+		return func() tea.Msg { return Timer{D: d, Msg: fn} }
 	}
 	m.env.ReadChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
 		return func() tea.Msg { return pendingReadMsg{} }
 	}
-	hs := &harness{t: t, f: f, m: m}
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	hs.run(m.Init())
+	hs := &harness{T: t, F: f, m: m}
+	hs.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.Run(m.Init())
 	return hs
 }
 
-func (h *harness) send(msgs ...tea.Msg) {
-	h.t.Helper()
+func (h *harness) Send(msgs ...tea.Msg) {
+	h.T.Helper()
 	for _, msg := range msgs {
 		_, cmd := h.m.Update(msg)
-		h.run(cmd)
+		h.Run(cmd)
 	}
 }
 
-func (h *harness) run(cmd tea.Cmd) {
-	h.t.Helper()
+func (h *harness) Run(cmd tea.Cmd) {
+	h.T.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 10000 {
-			h.t.Fatal("harness: Cmds do not settle")
+			h.T.Fatal("harness: Cmds do not settle")
 		}
 		c := queue[0]
 		queue = queue[1:]
@@ -100,11 +100,11 @@ func (h *harness) run(cmd tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case timerMsg:
-			h.timers = append(h.timers, msg)
+		case Timer:
+			h.Timers = append(h.Timers, msg)
 		case pendingReadMsg:
 		default:
-			h.seen = append(h.seen, msg)
+			h.Seen = append(h.Seen, msg)
 			_, next := h.m.Update(msg)
 			queue = append(queue, next)
 		}
@@ -112,72 +112,72 @@ func (h *harness) run(cmd tea.Cmd) {
 }
 
 // press sends keys by name: "j", "enter", "ctrl+k", "space", "R".
-func (h *harness) press(keys ...string) {
-	h.t.Helper()
+func (h *harness) Press(keys ...string) {
+	h.T.Helper()
 	for _, k := range keys {
-		h.send(keyPress(k))
+		h.Send(Key(k))
 	}
 }
 
 // typeText types every rune of s.
-func (h *harness) typeText(s string) {
-	h.t.Helper()
+func (h *harness) Type(s string) {
+	h.T.Helper()
 	for _, r := range s {
-		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
 // fire delivers the pending timers whose message has the type of like.
-func (h *harness) fire(like tea.Msg) {
-	h.t.Helper()
-	var keep []timerMsg
+func (h *harness) Fire(like tea.Msg) {
+	h.T.Helper()
+	var keep []Timer
 	var due []tea.Msg
-	for _, tm := range h.timers {
-		msg := tm.fire(testNow)
+	for _, tm := range h.Timers {
+		msg := tm.Msg(Now)
 		if reflect.TypeOf(msg) == reflect.TypeOf(like) {
 			due = append(due, msg)
 		} else {
 			keep = append(keep, tm)
 		}
 	}
-	h.timers = keep
-	h.send(due...)
+	h.Timers = keep
+	h.Send(due...)
 }
 
 // change delivers a change as the watch stream would.
-func (h *harness) change(c api.Change) {
-	h.t.Helper()
-	h.send(kit.ChangeMsg{Gen: h.m.watchGen, Change: c})
+func (h *harness) Change(c api.Change) {
+	h.T.Helper()
+	h.Send(kit.ChangeMsg{Gen: h.m.watchGen, Change: c})
 }
 
 // screen is the rendered frame without styles, for assertions.
-func (h *harness) screen() string { return ansi.Strip(h.m.render()) }
+func (h *harness) Screen() string { return ansi.Strip(h.m.render()) }
 
-func (h *harness) mustShow(subs ...string) {
-	h.t.Helper()
-	s := h.screen()
+func (h *harness) MustShow(subs ...string) {
+	h.T.Helper()
+	s := h.Screen()
 	for _, sub := range subs {
 		if !strings.Contains(s, sub) {
-			h.t.Fatalf("screen lacks %q:\n%s", sub, s)
+			h.T.Fatalf("screen lacks %q:\n%s", sub, s)
 		}
 	}
 }
 
-func (h *harness) mustNotShow(subs ...string) {
-	h.t.Helper()
-	s := h.screen()
+func (h *harness) MustNotShow(subs ...string) {
+	h.T.Helper()
+	s := h.Screen()
 	for _, sub := range subs {
 		if strings.Contains(s, sub) {
-			h.t.Fatalf("screen shows %q:\n%s", sub, s)
+			h.T.Fatalf("screen shows %q:\n%s", sub, s)
 		}
 	}
 }
 
 // flashText is the flash line's text.
-func (h *harness) flashText() string { return h.m.flash.Text() }
+func (h *harness) Flash() string { return h.m.flash.Text() }
 
 // keyPress builds the key message a terminal sends for a key name.
-func keyPress(s string) tea.KeyPressMsg {
+func Key(s string) tea.KeyPressMsg {
 	special := map[string]rune{
 		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "space": tea.KeySpace,
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
@@ -204,7 +204,7 @@ func keyPress(s string) tea.KeyPressMsg {
 
 // pinned renders styled output as a 256-colour terminal would receive it,
 // so golden files do not depend on the machine's terminal.
-func pinned(s string) string {
+func Pinned(s string) string {
 	var b strings.Builder
 	w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.ANSI256}
 	if _, err := w.WriteString(s); err != nil {
@@ -214,7 +214,7 @@ func pinned(s string) string {
 }
 
 // golden compares got with testdata/<name>.golden (-update rewrites it).
-func golden(t testing.TB, name, got string) {
+func Golden(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
 	if updating() {
@@ -251,14 +251,14 @@ func golden(t testing.TB, name, got string) {
 }
 
 // goldenSizes are the terminal sizes every view is pinned at.
-var goldenSizes = []struct{ w, h int }{{120, 40}, {80, 24}}
+var Sizes = []struct{ w, h int }{{120, 40}, {80, 24}}
 
 // goldenFrame pins the whole frame at both sizes.
 func goldenFrame(t *testing.T, name string, setup func(h *harness)) {
 	t.Helper()
-	for _, sz := range goldenSizes {
+	for _, sz := range Sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			h := newHarness(t, newFixture(), sz.w, sz.h, Options{Context: "test"})
+			h := newHarness(t, NewFixture(), sz.w, sz.h, Options{Context: "test"})
 			setup(h)
 			frame := h.m.render()
 			if got := len(strings.Split(frame, "\n")); got != sz.h {
@@ -269,11 +269,11 @@ func goldenFrame(t *testing.T, name string, setup func(h *harness)) {
 					t.Fatalf("line %d is %d cells wide, more than %d: %q", i+1, w, sz.w, ansi.Strip(l))
 				}
 			}
-			golden(t, fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), pinned(frame))
+			Golden(t, fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), Pinned(frame))
 		})
 	}
 }
 
-func sizeMsg(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+func SizeMsg(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
-func stripped(s string) string { return ansi.Strip(s) }
+func Strip(s string) string { return ansi.Strip(s) }

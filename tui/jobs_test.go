@@ -25,184 +25,184 @@ func rowNames(h *harness) []string {
 }
 
 func TestStartLoadsJobsClustersAndWatches(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	for _, call := range []string{"ListJobs", "Clusters", "Watch"} {
-		if !f.called(call) {
+		if !f.Called(call) {
 			t.Errorf("start did not call %s; calls: %v", call, f.Calls())
 		}
 	}
 	if !h.m.watching {
 		t.Error("the change stream is not marked live after Watch answered")
 	}
-	h.mustShow("orders-enrich", "user-features", "jobs 10", "RUNNING 4", "prod rm1 2s", "1/10")
+	h.MustShow("orders-enrich", "user-features", "jobs 10", "RUNNING 4", "prod rm1 2s", "1/10")
 }
 
 func TestFilterNarrowsAsYouType(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.press("/")
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h.Press("/")
 	if !h.m.top().Capturing() {
 		t.Fatal("/ did not give the keyboard to the filter")
 	}
-	h.typeText("state:FAILED")
+	h.Type("state:FAILED")
 	if got := rowNames(h); !slices.Equal(got, []string{"fraud-scoring"}) {
 		t.Errorf("state:FAILED shows %v", got)
 	}
-	h.press("enter")
+	h.Press("enter")
 	if h.m.top().Capturing() {
 		t.Fatal("enter did not close the filter input")
 	}
-	h.mustShow("filter: state:FAILED", "1/1")
+	h.MustShow("filter: state:FAILED", "1/1")
 
 	// q typed into the filter is text, not quit.
-	h.press("/")
-	h.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
-	h.typeText("cluster:staging q")
-	for _, msg := range h.seen {
+	h.Press("/")
+	h.Press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	h.Type("cluster:staging q")
+	for _, msg := range h.Seen {
 		if _, ok := msg.(tea.QuitMsg); ok {
 			t.Fatal("q in the filter quit the program")
 		}
 	}
-	h.press("backspace", "backspace")
+	h.Press("backspace", "backspace")
 	if got := rowNames(h); !slices.Equal(got, []string{"ad-clicks-agg", "new-pipeline", "sessionize", "user-features"}) {
 		t.Errorf("cluster:staging shows %v", got)
 	}
 	// A bad term is reported and the rest still applies.
-	h.typeText(" state:NOPE")
-	h.mustShow("unknown job state")
+	h.Type(" state:NOPE")
+	h.MustShow("unknown job state")
 	if len(h.m.jobs.rows) != 4 {
 		t.Errorf("a bad term hid the other terms' results: %v", rowNames(h))
 	}
 	// esc while typing clears the filter.
-	h.press("esc")
+	h.Press("esc")
 	if len(h.m.jobs.rows) != 10 || h.m.jobs.queryText != "" {
 		t.Errorf("esc left the filter %q with %d rows", h.m.jobs.queryText, len(h.m.jobs.rows))
 	}
 }
 
 func TestEscClearsAnAppliedFilterThenMarks(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.press("space", "space")
-	h.press("/")
-	h.typeText("orders")
-	h.press("enter", "esc")
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h.Press("space", "space")
+	h.Press("/")
+	h.Type("orders")
+	h.Press("enter", "esc")
 	if h.m.jobs.queryText != "" || len(h.m.jobs.marks) != 2 {
 		t.Fatalf("first esc: filter %q, %d marks; want the filter cleared, marks kept", h.m.jobs.queryText, len(h.m.jobs.marks))
 	}
-	h.press("esc")
+	h.Press("esc")
 	if len(h.m.jobs.marks) != 0 {
 		t.Fatalf("second esc kept %d marks", len(h.m.jobs.marks))
 	}
 }
 
 func TestScopeToOneCluster(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.press(":")
-	h.typeText("jobs @staging")
-	h.press("enter")
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h.Press(":")
+	h.Type("jobs @staging")
+	h.Press("enter")
 	for _, j := range h.m.jobs.rows {
 		if j.Cluster != "staging" {
 			t.Fatalf(":jobs @staging shows %s of %s", j.Name, j.Cluster)
 		}
 	}
-	h.mustShow("Jobs @staging", "1/4")
-	h.press(":")
-	h.typeText("jobs @nowhere")
-	h.press("enter")
-	if !strings.Contains(h.flashText(), "no such cluster") {
-		t.Errorf("unknown cluster flashed %q", h.flashText())
+	h.MustShow("Jobs @staging", "1/4")
+	h.Press(":")
+	h.Type("jobs @nowhere")
+	h.Press("enter")
+	if !strings.Contains(h.Flash(), "no such cluster") {
+		t.Errorf("unknown cluster flashed %q", h.Flash())
 	}
-	h.press(":")
-	h.typeText("jobs")
-	h.press("enter")
+	h.Press(":")
+	h.Type("jobs")
+	h.Press("enter")
 	if len(h.m.jobs.rows) != 10 {
 		t.Errorf(":jobs shows %d jobs, want all 10", len(h.m.jobs.rows))
 	}
 }
 
 func TestSortCyclesColumnsAndReverses(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	if got := rowNames(h); got[0] != "ad-clicks-agg" || got[9] != "user-features" {
 		t.Fatalf("default order is not by name: %v", got)
 	}
-	h.press("o", "o", "o") // name → kind → cluster → state
+	h.Press("o", "o", "o") // name → kind → cluster → state
 	if h.m.jobs.sortCol != colState {
 		t.Fatalf("three o's sort by %s", jobColumns[h.m.jobs.sortCol].title)
 	}
 	if first := h.m.jobs.rows[0]; first.State != model.StateFailed {
 		t.Errorf("sorted by state, first is %s (%s)", first.Name, first.State)
 	}
-	h.press("O")
+	h.Press("O")
 	if last := h.m.jobs.rows[9]; last.State != model.StateFailed {
 		t.Errorf("reversed, last is %s (%s)", last.Name, last.State)
 	}
-	h.mustShow("STATE▼")
+	h.MustShow("STATE▼")
 }
 
 func TestCursorKeysAndPaging(t *testing.T) {
-	f := newFixture()
-	f.jobs = manyJobs(100)
+	f := NewFixture()
+	f.Jobs = ManyJobs(100)
 	h := newHarness(t, f, 80, 24, Options{})
 	page := h.m.jobs.page() // 24 − header, footer, flash − box chrome
 	if page != 18 {
 		t.Fatalf("page is %d rows, want 18", page)
 	}
-	h.press("j", "j", "k")
+	h.Press("j", "j", "k")
 	if h.m.jobs.cursor != 1 {
 		t.Errorf("j j k leaves the cursor at %d", h.m.jobs.cursor)
 	}
-	h.press("G")
+	h.Press("G")
 	if h.m.jobs.cursor != 99 || h.m.jobs.offset != 100-page {
 		t.Errorf("G: cursor %d offset %d", h.m.jobs.cursor, h.m.jobs.offset)
 	}
-	h.mustShow("100/100", h.m.jobs.rows[99].Name)
-	h.press("pgup")
+	h.MustShow("100/100", h.m.jobs.rows[99].Name)
+	h.Press("pgup")
 	if h.m.jobs.cursor != 99-page {
 		t.Errorf("pgup: cursor %d", h.m.jobs.cursor)
 	}
-	h.press("g")
-	h.mustShow("1/100", h.m.jobs.rows[0].Name)
-	h.press("k")
+	h.Press("g")
+	h.MustShow("1/100", h.m.jobs.rows[0].Name)
+	h.Press("k")
 	if h.m.jobs.cursor != 0 {
 		t.Errorf("k at the top moved the cursor to %d", h.m.jobs.cursor)
 	}
 }
 
 func TestMarks(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.press("space", "space", "k", "space")
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h.Press("space", "space", "k", "space")
 	// ad-clicks-agg (j007) and clicks-to-hudi (j003) marked, then j003 unmarked.
 	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j007"] {
 		t.Errorf("space space k space leaves marks %v, want only j007", h.m.jobs.marks)
 	}
-	h.mustShow("✓ 1 marked")
-	h.press("x")
+	h.MustShow("✓ 1 marked")
+	h.Press("x")
 	if len(h.m.jobs.marks) != 0 {
 		t.Errorf("x left marks %v", h.m.jobs.marks)
 	}
-	h.mustNotShow("marked")
+	h.MustNotShow("marked")
 }
 
 func TestChangesUpdateTheTableAndHeader(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.selectJob("orders-enrich")
-	failed := f.jobs[0]
+	failed := f.Jobs[0]
 	failed.State, failed.Diagnostics = model.StateFailed, "boom"
 	sortBy(h, colState)
-	h.change(api.Change{Kind: api.JobChanged, Job: &failed})
+	h.Change(api.Change{Kind: api.JobChanged, Job: &failed})
 	if j := h.m.jobs.selected(); j == nil || j.Name != "orders-enrich" {
 		t.Fatalf("the cursor left orders-enrich when it moved in the order; on %v", j)
 	}
 	if got := rowNames(h)[:2]; !slices.Equal(got, []string{"fraud-scoring", "orders-enrich"}) {
 		t.Errorf("orders-enrich did not move to the failed jobs: %v", rowNames(h))
 	}
-	h.mustShow("RUNNING 3", "FAILED 3")
+	h.MustShow("RUNNING 3", "FAILED 3")
 
 	// A job the table has not seen appears.
 	nj := api.JobView{Job: model.Job{ID: "j099", Name: "late-arrival", Cluster: "prod", State: model.StateDeploying}}
-	h.change(api.Change{Kind: api.JobChanged, Job: &nj})
-	h.mustShow("late-arrival", "jobs 11")
+	h.Change(api.Change{Kind: api.JobChanged, Job: &nj})
+	h.MustShow("late-arrival", "jobs 11")
 }
 
 // sortBy presses o until the table is sorted by c.
@@ -211,27 +211,27 @@ func sortBy(h *harness, c column) {
 		if h.m.jobs.sortCol == c {
 			return
 		}
-		h.press("o")
+		h.Press("o")
 	}
-	h.t.Fatalf("o never sorts by %s", jobColumns[c].title)
+	h.T.Fatalf("o never sorts by %s", jobColumns[c].title)
 }
 
 func TestLargeTablesCoalesceRebuilds(t *testing.T) {
-	f := newFixture()
-	f.jobs = manyJobs(rebuildNowBelow + 500)
+	f := NewFixture()
+	f.Jobs = ManyJobs(rebuildNowBelow + 500)
 	h := newHarness(t, f, 120, 40, Options{})
-	timers := len(h.timers)
+	timers := len(h.Timers)
 	a := api.JobView{Job: model.Job{ID: "new-a", Name: "aaa-new-a", Cluster: "prod", State: model.StateRunning}}
 	b := api.JobView{Job: model.Job{ID: "new-b", Name: "aaa-new-b", Cluster: "prod", State: model.StateRunning}}
-	h.change(api.Change{Kind: api.JobChanged, Job: &a})
-	h.change(api.Change{Kind: api.JobChanged, Job: &b})
-	if got := len(h.timers) - timers; got != 1 {
+	h.Change(api.Change{Kind: api.JobChanged, Job: &a})
+	h.Change(api.Change{Kind: api.JobChanged, Job: &b})
+	if got := len(h.Timers) - timers; got != 1 {
 		t.Fatalf("two changes queued %d rebuilds, want 1", got)
 	}
 	if h.m.jobs.rows[0].Name == "aaa-new-a" {
 		t.Fatal("the index was rebuilt before the coalescing timer fired")
 	}
-	h.fire(rebuildMsg{})
+	h.Fire(rebuildMsg{})
 	if got := rowNames(h)[:2]; !slices.Equal(got, []string{"aaa-new-a", "aaa-new-b"}) {
 		t.Errorf("after the rebuild the table starts with %v", got)
 	}
@@ -239,14 +239,14 @@ func TestLargeTablesCoalesceRebuilds(t *testing.T) {
 	same := h.m.jobs.rows[5]
 	upd := *same
 	upd.Figures.RecordsInPerSec = 123456
-	h.change(api.Change{Kind: api.JobChanged, Job: &upd})
+	h.Change(api.Change{Kind: api.JobChanged, Job: &upd})
 	if h.m.jobs.dirty || h.m.jobs.rows[5].Figures.RecordsInPerSec != 123456 {
 		t.Error("an in-place change rebuilt the index or was not applied")
 	}
 }
 
 func TestOneJobLoadInFlight(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	js := h.m.jobs
 	first := js.load()
@@ -257,12 +257,12 @@ func TestOneJobLoadInFlight(t *testing.T) {
 		t.Fatal("a second load went out while one was in flight")
 	}
 	stale := jobsLoadedMsg{seq: js.loads.Seq() - 1, jobs: nil}
-	h.send(stale)
+	h.Send(stale)
 	if len(js.rows) != 10 {
 		t.Fatal("an answer to a replaced request emptied the table")
 	}
 	before := len(f.Calls())
-	h.run(first) // the answer arrives; the queued reload follows
+	h.Run(first) // the answer arrives; the queued reload follows
 	calls := f.Calls()[before:]
 	if n := strings.Count(strings.Join(calls, ","), "ListJobs"); n != 2 {
 		t.Errorf("the in-flight load plus the queued one made %d ListJobs calls, want 2: %v", n, calls)
@@ -270,53 +270,53 @@ func TestOneJobLoadInFlight(t *testing.T) {
 }
 
 func TestResyncReloads(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	f.jobs = f.jobs[:3]
-	h.change(api.Change{Kind: api.Resync})
+	f.Jobs = f.Jobs[:3]
+	h.Change(api.Change{Kind: api.Resync})
 	if len(h.m.jobs.rows) != 3 {
 		t.Errorf("after a resync the table has %d jobs, want 3", len(h.m.jobs.rows))
 	}
 }
 
 func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
-	f := newFixture()
-	f.setFail(errClusterDown)
+	f := NewFixture()
+	f.SetFail(ErrClusterDown)
 	h := newHarness(t, f, 80, 24, Options{})
-	h.mustShow("list jobs: connection refused", "ctrl+r retries", "clusters unknown", "live updates paused")
-	f.setFail(nil)
-	h.press("ctrl+r")
-	h.mustShow("orders-enrich")
-	h.mustNotShow("ctrl+r retries")
+	h.MustShow("list jobs: connection refused", "ctrl+r retries", "clusters unknown", "live updates paused")
+	f.SetFail(nil)
+	h.Press("ctrl+r")
+	h.MustShow("orders-enrich")
+	h.MustNotShow("ctrl+r retries")
 	// The watch retries on its own with backoff, and reloads what it missed.
-	if !slices.ContainsFunc(h.timers, func(tm timerMsg) bool { _, ok := tm.fire(testNow).(watchRetryMsg); return ok }) {
+	if !slices.ContainsFunc(h.Timers, func(tm Timer) bool { _, ok := tm.Msg(Now).(watchRetryMsg); return ok }) {
 		t.Fatal("a failed Watch scheduled no retry")
 	}
-	h.fire(watchRetryMsg{})
+	h.Fire(watchRetryMsg{})
 	if !h.m.watching {
 		t.Error("the retried Watch did not take")
 	}
-	h.mustNotShow("live updates paused")
+	h.MustNotShow("live updates paused")
 }
 
 func TestWatchEndRetriesWithBackoff(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	var delays []time.Duration
 	for range 3 {
-		h.send(watchEndedMsg{gen: h.m.watchGen})
-		for _, tm := range h.timers {
-			if _, ok := tm.fire(testNow).(watchRetryMsg); ok {
-				delays = append(delays, tm.d)
+		h.Send(watchEndedMsg{gen: h.m.watchGen})
+		for _, tm := range h.Timers {
+			if _, ok := tm.Msg(Now).(watchRetryMsg); ok {
+				delays = append(delays, tm.D)
 			}
 		}
-		h.timers = nil
+		h.Timers = nil
 		h.m.watchGen++ // as a retry would
 	}
 	if !slices.Equal(delays, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
 		t.Errorf("retry delays %v, want doubling from 1s", delays)
 	}
-	h.send(watchEndedMsg{gen: h.m.watchGen - 10})
-	if len(h.timers) != 0 {
+	h.Send(watchEndedMsg{gen: h.m.watchGen - 10})
+	if len(h.Timers) != 0 {
 		t.Error("the end of a replaced stream scheduled a retry")
 	}
 }
@@ -327,20 +327,20 @@ func TestWatchEndRetriesWithBackoff(t *testing.T) {
 // every job from scratch, and the header counts equal a recount.
 func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		f := newFixture()
-		f.jobs = manyJobs(40)
+		f := NewFixture()
+		f.Jobs = ManyJobs(40)
 		h := newHarness(t, f, 120, 40, Options{})
 		js := h.m.jobs
 		for range rapid.IntRange(0, int(numCols)-1).Draw(rt, "sort") {
-			h.press("o")
+			h.Press("o")
 		}
 		if rapid.Bool().Draw(rt, "desc") {
-			h.press("O")
+			h.Press("O")
 		}
 		if q := rapid.SampledFrom([]string{"", "state:RUNNING", "cluster:prod", "job-00000", "state:FAILED,RUNNING cluster:dev"}).Draw(rt, "filter"); q != "" {
-			h.press("/")
-			h.typeText(q)
-			h.press("enter")
+			h.Press("/")
+			h.Type(q)
+			h.Press("enter")
 		}
 		states := model.JobStates()
 		for i := range rapid.IntRange(1, 30).Draw(rt, "changes") {
@@ -356,7 +356,7 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 			if rapid.Bool().Draw(rt, "rename") {
 				v.Name = fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "rename to"))
 			}
-			h.change(api.Change{Kind: api.JobChanged, Job: &v})
+			h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		}
 		var want []*api.JobView
 		var counts [numStates]int
@@ -395,11 +395,11 @@ func selectedName(h *harness) string {
 // Issue 9a: the filter puts the cursor on its first match, whatever the
 // cursor was on before, as the text changes and again on enter.
 func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
-	h := newHarness(t, withOrdersFamily(newFixture()), 120, 40, Options{})
+	h := newHarness(t, withOrdersFamily(NewFixture()), 120, 40, Options{})
 	h.selectJob("orders-enrich-4") // a match, but not the first
-	h.press("/")
+	h.Press("/")
 	for i, r := range "orders-enrich" {
-		h.typeText(string(r))
+		h.Type(string(r))
 		if got := selectedName(h); got != h.m.jobs.rows[0].Name {
 			t.Fatalf("after %q the cursor is on %s, not the first match %s", "orders-enrich"[:i+1], got, h.m.jobs.rows[0].Name)
 		}
@@ -410,17 +410,17 @@ func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
 	// A match that sorts first arrives while the filter is typed: the cursor
 	// stays on its job, and enter puts it on the first match.
 	twin := api.JobView{Job: model.Job{ID: "j000", Name: "orders-enrich", Cluster: "staging", State: model.StateRunning}}
-	h.change(api.Change{Kind: api.JobChanged, Job: &twin})
+	h.Change(api.Change{Kind: api.JobChanged, Job: &twin})
 	if j := h.m.jobs.selected(); j.ID != "j001" {
 		t.Fatalf("a new row moved the cursor from j001 to %s", j.ID)
 	}
-	h.press("enter")
+	h.Press("enter")
 	if j := h.m.jobs.selected(); j.ID != "j000" || h.m.jobs.cursor != 0 {
 		t.Fatalf("enter leaves the cursor on %s (row %d), not the first match", j.ID, h.m.jobs.cursor)
 	}
-	h.mustShow("1/6")
+	h.MustShow("1/6")
 	// Clearing the filter keeps the cursor on its job.
-	h.press("j", "esc")
+	h.Press("j", "esc")
 	if got := h.m.jobs.selected(); h.m.jobs.queryText != "" || got.ID != "j001" {
 		t.Fatalf("esc cleared the filter %q and left the cursor on %s, want j001", h.m.jobs.queryText, got.ID)
 	}
@@ -431,43 +431,43 @@ func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
 // one above when it was last.
 func TestCursorFollowsItsJob(t *testing.T) {
 	t.Run("the job moves", func(t *testing.T) {
-		h := newHarness(t, newFixture(), 120, 40, Options{})
+		h := newHarness(t, NewFixture(), 120, 40, Options{})
 		sortBy(h, colIn)
 		h.selectJob("user-features")
 		v := *h.m.jobs.byID["j004"]
 		v.Figures.RecordsInPerSec = 1e6
-		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "user-features" {
 			t.Fatalf("the cursor left user-features for %s when it moved", got)
 		}
 	})
 	t.Run("the job is gone and another came above", func(t *testing.T) {
-		f := newFixture()
+		f := NewFixture()
 		h := newHarness(t, f, 120, 40, Options{})
 		h.selectJob("orders-enrich") // below it: payments-dedup
-		f.jobs = slices.DeleteFunc(f.jobs, func(j api.JobView) bool { return j.ID == "j001" })
-		f.jobs = append(f.jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-first", Cluster: "prod"}})
-		h.change(api.Change{Kind: api.Resync})
+		f.Jobs = slices.DeleteFunc(f.Jobs, func(j api.JobView) bool { return j.ID == "j001" })
+		f.Jobs = append(f.Jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-first", Cluster: "prod"}})
+		h.Change(api.Change{Kind: api.Resync})
 		if got := selectedName(h); got != "payments-dedup" {
 			t.Fatalf("orders-enrich went away and the cursor is on %s, want payments-dedup", got)
 		}
 	})
 	t.Run("the job is filtered out", func(t *testing.T) {
-		h := newHarness(t, newFixture(), 120, 40, Options{})
-		h.press("/")
-		h.typeText("state:RUNNING")
-		h.press("enter")
+		h := newHarness(t, NewFixture(), 120, 40, Options{})
+		h.Press("/")
+		h.Type("state:RUNNING")
+		h.Press("enter")
 		h.selectJob("orders-enrich")
 		v := *h.m.jobs.byID["j001"]
 		v.State = model.StateFailed
-		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "payments-dedup" {
 			t.Fatalf("orders-enrich left the filter and the cursor is on %s, want payments-dedup", got)
 		}
 		h.selectJob("user-features") // the last row
 		v = *h.m.jobs.byID["j004"]
 		v.State = model.StateFailed
-		h.change(api.Change{Kind: api.JobChanged, Job: &v})
+		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "payments-dedup" {
 			t.Fatalf("the last row left the filter and the cursor is on %s, want payments-dedup", got)
 		}
@@ -480,14 +480,14 @@ func TestCursorFollowsItsJob(t *testing.T) {
 // then live jobs that have none yet, then the dead ones, by name — in both
 // directions.
 func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
-	at := testNow.Add(-2 * time.Second)
+	at := Now.Add(-2 * time.Second)
 	job := func(id string, st model.JobState, in, bp float64, up time.Duration) *api.JobView {
 		j := &api.JobView{Job: model.Job{ID: id, Name: id, State: st}}
 		if in >= 0 {
 			j.Figures = api.Figures{At: at, RecordsInPerSec: in, RecordsOutPerS: in, Backpressure: bp}
 		}
 		if up > 0 {
-			j.StartedAt = testNow.Add(-up)
+			j.StartedAt = Now.Add(-up)
 		}
 		return j
 	}
@@ -535,7 +535,7 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 	}
 	// A dead job's stale figures are not shown: its cells say "-" as for a
 	// job that never had figures.
-	cells := jobCells(jobs[0], testNow)
+	cells := jobCells(jobs[0], Now)
 	for _, c := range []column{colUp, colIn, colOut, colBP} {
 		if cells[c] != kit.NoValue {
 			t.Errorf("a FAILED job shows %s %q", jobColumns[c].title, cells[c])
@@ -543,14 +543,14 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 	}
 
 	// In the table: sorted by IN/s either way, the running jobs lead.
-	f := newFixture()
-	f.jobs[4].Figures = api.Figures{At: at, RecordsInPerSec: 1e6} // fraud-scoring (FAILED) with stale figures
+	f := NewFixture()
+	f.Jobs[4].Figures = api.Figures{At: at, RecordsInPerSec: 1e6} // fraud-scoring (FAILED) with stale figures
 	h := newHarness(t, f, 120, 40, Options{})
 	sortBy(h, colIn)
 	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"user-features", "payments-dedup", "orders-enrich", "clicks-to-hudi"}) {
 		t.Errorf("by IN/s ascending the table starts %v", rowNames(h))
 	}
-	h.press("O")
+	h.Press("O")
 	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"clicks-to-hudi", "orders-enrich", "payments-dedup", "user-features"}) {
 		t.Errorf("by IN/s descending the table starts %v", rowNames(h))
 	}
@@ -558,10 +558,10 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 
 // setBP delivers a change of one job's backpressure.
 func setBP(h *harness, id string, bp float64) {
-	h.t.Helper()
+	h.T.Helper()
 	v := *h.m.jobs.byID[id]
 	v.Figures.Backpressure = bp
-	h.change(api.Change{Kind: api.JobChanged, Job: &v})
+	h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 }
 
 // Issue 9b: while jobs are marked, or a dialog is open, live changes
@@ -569,58 +569,58 @@ func setBP(h *harness, id string, bp float64) {
 // paused; when the marks are cleared or the dialog closes, the order
 // catches up.
 func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	sortBy(h, colBP)
-	h.press("O", "g")
+	h.Press("O", "g")
 	seen := rowNames(h) // clicks-to-hudi, payments-dedup, orders-enrich, user-features, …
-	h.mustNotShow("sort paused")
+	h.MustNotShow("sort paused")
 
-	h.press("space")
-	h.mustShow("sort paused")
+	h.Press("space")
+	h.MustShow("sort paused")
 	setBP(h, "j004", 0.95) // user-features would go first
 	if got := rowNames(h); !slices.Equal(got, seen) {
 		t.Fatalf("a change moved the rows while a job was marked:\n got %v\nwant %v", got, seen)
 	}
-	h.mustShow("95%")
+	h.MustShow("95%")
 	if got := selectedName(h); got != "payments-dedup" {
 		t.Fatalf("space moved the cursor to %s, want the next row as seen, payments-dedup", got)
 	}
 	// A job new to the table goes after the held rows.
 	nj := api.JobView{Job: model.Job{ID: "j099", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
-		Figures: api.Figures{At: testNow, Backpressure: 0.99}}
-	h.change(api.Change{Kind: api.JobChanged, Job: &nj})
+		Figures: api.Figures{At: Now, Backpressure: 0.99}}
+	h.Change(api.Change{Kind: api.JobChanged, Job: &nj})
 	if got := rowNames(h); !slices.Equal(got[:len(seen)], seen) || got[len(seen)] != "aaa-new" {
 		t.Fatalf("a new job broke the held order: %v", got)
 	}
 	// A filter narrows the held order without reordering it.
-	h.press("/")
-	h.typeText("state:RUNNING")
-	h.press("enter")
+	h.Press("/")
+	h.Type("state:RUNNING")
+	h.Press("enter")
 	if got := rowNames(h); !slices.Equal(got, []string{"clicks-to-hudi", "payments-dedup", "orders-enrich", "user-features", "aaa-new"}) {
 		t.Fatalf("the filter reordered the held rows: %v", got)
 	}
-	h.press("esc")
+	h.Press("esc")
 
-	h.press("x") // the marks go, the order catches up
-	h.mustNotShow("sort paused")
+	h.Press("x") // the marks go, the order catches up
+	h.MustNotShow("sort paused")
 	if got := rowNames(h)[:3]; !slices.Equal(got, []string{"aaa-new", "user-features", "clicks-to-hudi"}) {
 		t.Fatalf("the order did not catch up when the marks were cleared: %v", rowNames(h))
 	}
 
 	// A confirmation dialog holds the order too.
 	h.selectJob("clicks-to-hudi")
-	h.press("p")
+	h.Press("p")
 	if _, ok := h.m.dialog.(*confirmDialog); !ok {
 		t.Fatalf("p opened no confirmation: %T", h.m.dialog)
 	}
 	seen = rowNames(h)
-	h.mustShow("sort paused")
+	h.MustShow("sort paused")
 	setBP(h, "j003", 0.001)
 	if got := rowNames(h); !slices.Equal(got, seen) {
 		t.Fatalf("a change moved the rows under the dialog: %v", got)
 	}
-	h.press("esc")
-	h.mustNotShow("sort paused")
+	h.Press("esc")
+	h.MustNotShow("sort paused")
 	if got := rowNames(h)[2]; got != "payments-dedup" {
 		t.Fatalf("the order did not catch up when the dialog closed: %v", rowNames(h))
 	}
@@ -632,8 +632,8 @@ func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
 // The hint stays when a long title leaves little room: the marks (the
 // footer counts them too) and the position give way first.
 func TestSortPausedHintKeepsItsPlace(t *testing.T) {
-	h := newHarness(t, newFixture(), 80, 24, Options{})
-	h.press("space", "/")
-	h.typeText("cluster:prod,staging state:RUNNING")
-	h.mustShow("sort paused")
+	h := newHarness(t, NewFixture(), 80, 24, Options{})
+	h.Press("space", "/")
+	h.Type("cluster:prod,staging state:RUNNING")
+	h.MustShow("sort paused")
 }

@@ -15,7 +15,7 @@ import (
 // service scans and the window is read around the hit), f follows to a
 // line that arrived; the last frame is pinned in a golden file.
 func TestProgramLogViewer(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	withLogs(f)
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "orders-enrich")
@@ -35,7 +35,7 @@ func TestProgramLogViewer(t *testing.T) {
 	waitFor(t, tm, "8077")
 
 	// A line arrives; f reads it at once, then polls every 2 s.
-	f.appendLog("j001", api.LogRef{}, "2026-03-14 09:12:04,000 WARN  CheckpointCoordinator [] - Checkpoint 28000 expired before completing\n")
+	f.AppendLog("j001", api.LogRef{}, "2026-03-14 09:12:04,000 WARN  CheckpointCoordinator [] - Checkpoint 28000 expired before completing\n")
 	tm.Type("f")
 	waitFor(t, tm, "28000", "following")
 
@@ -53,5 +53,5 @@ func TestProgramLogViewer(t *testing.T) {
 	}
 	// The flash line depends on timers (a warning lasts 8 s): not pinned.
 	m.flash = kit.FlashLine{}
-	golden(t, "log_viewer_program_120x40", pinned(m.render()))
+	Golden(t, "log_viewer_program_120x40", Pinned(m.render()))
 }

@@ -91,7 +91,7 @@ func simService(t *testing.T, logSize int64) *core.Local {
 type driver struct {
 	t      *testing.T
 	m      *Model
-	timers []timerMsg
+	timers []Timer
 }
 
 func newDriver(t *testing.T, svc api.Service) *driver {
@@ -99,7 +99,7 @@ func newDriver(t *testing.T, svc api.Service) *driver {
 	t.Cleanup(cancel)
 	m := New(ctx, svc, Options{Context: "sim", Theme: ThemeDark, RequestTimeout: time.Minute})
 	m.env.After = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-		return func() tea.Msg { return timerMsg{d: d, fire: fn} }
+		return func() tea.Msg { return Timer{D: d, Msg: fn} }
 	}
 	m.env.ReadChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
 		return func() tea.Msg { return pendingReadMsg{} }
@@ -127,7 +127,7 @@ func (d *driver) run(cmd tea.Cmd) {
 		case nil, pendingReadMsg:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case timerMsg:
+		case Timer:
 			d.timers = append(d.timers, msg)
 		default:
 			_, next := d.m.Update(msg)
@@ -138,7 +138,7 @@ func (d *driver) run(cmd tea.Cmd) {
 
 func (d *driver) press(keys ...string) {
 	for _, k := range keys {
-		d.send(keyPress(k))
+		d.send(Key(k))
 	}
 }
 
@@ -150,10 +150,10 @@ func (d *driver) typeText(s string) {
 
 // fire delivers the pending timers of like's type.
 func (d *driver) fire(like tea.Msg) {
-	var keep []timerMsg
+	var keep []Timer
 	var due []tea.Msg
 	for _, tm := range d.timers {
-		if msg := tm.fire(time.Now()); reflect.TypeOf(msg) == reflect.TypeOf(like) {
+		if msg := tm.Msg(time.Now()); reflect.TypeOf(msg) == reflect.TypeOf(like) {
 			due = append(due, msg)
 		} else {
 			keep = append(keep, tm)

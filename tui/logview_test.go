@@ -20,34 +20,34 @@ const (
 	jmLines = 20000
 )
 
-var jmLog = logLines(jmLines, 150, 9000, 19990)
+var jmLog = LogLines(jmLines, 150, 9000, 19990)
 
-func withLogs(f *fakeService) {
-	f.setLog("j001", api.LogJobManager, api.LogRef{}, "JobManager log", jmLog)
-	f.setLog("j001", api.LogJobManager, api.LogRef{Stdout: true}, "JobManager stdout", []byte("2026-03-14 09:00:00 stdout: started\n"))
-	f.setLog("j001", api.LogJobManager, api.LogRef{Name: "jobmanager.err"}, "JobManager jobmanager.err", nil)
-	f.setLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID}, "TaskManager "+tmID+" log", logLines(40, 12))
-	f.setLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID, Stdout: true}, "TaskManager "+tmID+" stdout", nil)
-	f.setLink("j001", "AM container (JobManager), current attempt", amLink)
+func withLogs(f *Fake) {
+	f.SetLog("j001", api.LogJobManager, api.LogRef{}, "JobManager log", jmLog)
+	f.SetLog("j001", api.LogJobManager, api.LogRef{Stdout: true}, "JobManager stdout", []byte("2026-03-14 09:00:00 stdout: started\n"))
+	f.SetLog("j001", api.LogJobManager, api.LogRef{Name: "jobmanager.err"}, "JobManager jobmanager.err", nil)
+	f.SetLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID}, "TaskManager "+tmID+" log", LogLines(40, 12))
+	f.SetLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID, Stdout: true}, "TaskManager "+tmID+" stdout", nil)
+	f.SetLink("j001", "AM container (JobManager), current attempt", amLink)
 }
 
 // openJMLog opens orders-enrich's JobManager log from the jobs view: l
 // opens the job's Logs tab, enter the first log.
 func (h *harness) openJMLog() *logViewer {
-	h.t.Helper()
+	h.T.Helper()
 	h.selectJob("orders-enrich")
-	h.press("l")
-	h.mustShow("JobManager", "TaskManager "+tmID, "http://node3.prod:8042/")
-	h.press("enter")
+	h.Press("l")
+	h.MustShow("JobManager", "TaskManager "+tmID, "http://node3.prod:8042/")
+	h.Press("enter")
 	v, ok := h.m.top().(*logViewer)
 	if !ok {
-		h.t.Fatalf("enter on the Logs tab opened %T", h.m.top())
+		h.T.Fatalf("enter on the Logs tab opened %T", h.m.top())
 	}
 	return v
 }
 
 func logHarness(t *testing.T, w, ht int) *harness {
-	f := newFixture()
+	f := NewFixture()
 	withLogs(f)
 	return newHarness(t, f, w, ht, Options{Context: "test"})
 }
@@ -55,16 +55,16 @@ func logHarness(t *testing.T, w, ht int) *harness {
 func TestLogViewerOpensOnTheTailAndPagesInBoundedChunks(t *testing.T) {
 	h := logHarness(t, 120, 40)
 	v := h.openJMLog()
-	h.mustShow("line 19999)", "orders-enrich · JobManager log", "100%")
+	h.MustShow("line 19999)", "orders-enrich · JobManager log", "100%")
 	if v.win.end() != int64(len(jmLog)) || len(v.win.data) > logChunk {
 		t.Fatalf("opened with [%d,%d) of %d", v.win.start, v.win.end(), len(jmLog))
 	}
-	reads := h.f.logReads()
+	reads := h.F.LogReads()
 
 	// Up to the top, a page at a time: chunks are read as the view comes
 	// near the window's head, and the window never holds more than its max.
 	for range 3000 {
-		h.press("pgup")
+		h.Press("pgup")
 		if len(v.win.data) > logWindowMax {
 			t.Fatalf("the window holds %d bytes", len(v.win.data))
 		}
@@ -72,24 +72,24 @@ func TestLogViewerOpensOnTheTailAndPagesInBoundedChunks(t *testing.T) {
 			break
 		}
 	}
-	h.mustShow("line 0)", "line 1)")
-	if got := h.f.logReads() - reads; got < len(jmLog)/logChunk {
+	h.MustShow("line 0)", "line 1)")
+	if got := h.F.LogReads() - reads; got < len(jmLog)/logChunk {
 		t.Errorf("%d reads to page through %d bytes", got, len(jmLog))
 	}
 	// G reads the tail again rather than paging down.
-	reads = h.f.logReads()
-	h.press("G")
-	h.mustShow("line 19999)")
-	if got := h.f.logReads() - reads; got != 1 {
+	reads = h.F.LogReads()
+	h.Press("G")
+	h.MustShow("line 19999)")
+	if got := h.F.LogReads() - reads; got != 1 {
 		t.Errorf("G took %d reads", got)
 	}
 	// g reads the head.
-	h.press("g")
-	h.mustShow("line 0)")
+	h.Press("g")
+	h.MustShow("line 0)")
 	if v.win.start != 0 || v.top != 0 {
 		t.Fatalf("g left the view at line %d of a window at %d", v.top, v.win.start)
 	}
-	h.press("esc")
+	h.Press("esc")
 	if _, ok := h.m.top().(*detailScreen); !ok {
 		t.Fatalf("esc from the viewer went to %T", h.m.top())
 	}
@@ -100,91 +100,91 @@ func TestLogViewerSearchesTheWindowThenTheService(t *testing.T) {
 	v := h.openJMLog()
 
 	// In the window: no request.
-	h.press("/")
-	h.typeText("line 19995)")
-	h.press("enter")
+	h.Press("/")
+	h.Type("line 19995)")
+	h.Press("enter")
 	if v.match == nil || !strings.Contains(string(v.win.line(v.win.lineAt(v.match.off))), "line 19995)") {
 		t.Fatalf("match %+v", v.match)
 	}
-	if h.f.called("FindInLog") {
+	if h.F.Called("FindInLog") {
 		t.Fatal("a match in the window asked the service")
 	}
-	h.mustShow("line 19995)", "“line 19995)” at 1.8 MiB")
+	h.MustShow("line 19995)", "“line 19995)” at 1.8 MiB")
 
 	// Backward past the window: the service scans, and the window is read
 	// around its hit.
-	h.press("/")
-	h.typeText("line 42)")
-	h.press("enter") // forward from here: nothing below
-	if !strings.Contains(h.flashText(), "no match for “line 42)” after this point") {
-		t.Fatalf("flash %q", h.flashText())
+	h.Press("/")
+	h.Type("line 42)")
+	h.Press("enter") // forward from here: nothing below
+	if !strings.Contains(h.Flash(), "no match for “line 42)” after this point") {
+		t.Fatalf("flash %q", h.Flash())
 	}
-	h.press("N")
-	if !h.f.called(`FindInLog j001 "line 42)"`) {
-		t.Fatalf("calls %v", h.f.Calls())
+	h.Press("N")
+	if !h.F.Called(`FindInLog j001 "line 42)"`) {
+		t.Fatalf("calls %v", h.F.Calls())
 	}
-	h.mustShow("line 42)")
+	h.MustShow("line 42)")
 	if off := v.match.off; !bytes.HasPrefix(jmLog[off:], v.win.line(v.win.lineAt(off))) || !strings.Contains(string(v.win.line(v.win.lineAt(off))), "line 42)") {
 		t.Fatalf("current match at %d is not line 42", off)
 	}
 
 	// E finds the first ERROR from the top of the file, n the next ones.
-	h.press("E")
-	h.mustShow("ERROR", "Lookup failed (line 150)")
+	h.Press("E")
+	h.MustShow("ERROR", "Lookup failed (line 150)")
 	first := v.match.off
-	h.press("n") // the exception line right after it
+	h.Press("n") // the exception line right after it
 	if v.match.off <= first || !strings.Contains(string(v.win.line(v.win.lineAt(v.match.off))), "SocketTimeoutException") {
 		t.Fatalf("n went to %q", v.win.line(v.win.lineAt(v.match.off)))
 	}
-	h.press("n", "n")
-	h.mustShow("Lookup failed (line 9000)")
-	h.press("N", "N")
-	h.mustShow("Lookup failed (line 150)")
+	h.Press("n", "n")
+	h.MustShow("Lookup failed (line 9000)")
+	h.Press("N", "N")
+	h.MustShow("Lookup failed (line 150)")
 }
 
 func TestLogViewerFollowsTheTail(t *testing.T) {
 	h := logHarness(t, 120, 40)
 	v := h.openJMLog()
-	h.press("f")
-	h.mustShow("● following")
-	h.f.appendLog("j001", api.LogRef{}, "2026-03-14 10:00:00,000 INFO  new line after follow\n")
-	h.fire(logPollMsg{})
-	h.mustShow("new line after follow")
+	h.Press("f")
+	h.MustShow("● following")
+	h.F.AppendLog("j001", api.LogRef{}, "2026-03-14 10:00:00,000 INFO  new line after follow\n")
+	h.Fire(logPollMsg{})
+	h.MustShow("new line after follow")
 	if !v.atBottom() {
 		t.Fatal("following left the bottom")
 	}
 
 	// Scrolled up, it stops reading; G resumes.
-	h.press("k")
-	h.mustShow("following paused")
-	reads := h.f.logReads()
-	h.f.appendLog("j001", api.LogRef{}, "2026-03-14 10:00:01,000 INFO  second line\n")
-	h.fire(logPollMsg{})
-	if h.f.logReads() != reads {
+	h.Press("k")
+	h.MustShow("following paused")
+	reads := h.F.LogReads()
+	h.F.AppendLog("j001", api.LogRef{}, "2026-03-14 10:00:01,000 INFO  second line\n")
+	h.Fire(logPollMsg{})
+	if h.F.LogReads() != reads {
 		t.Fatal("a poll read the log while the view was not at the bottom")
 	}
-	h.press("G")
-	h.fire(logPollMsg{})
-	h.mustShow("second line", "● following")
+	h.Press("G")
+	h.Fire(logPollMsg{})
+	h.MustShow("second line", "● following")
 
 	// A burst bigger than the window: the next poll reads the tail.
-	h.f.appendLog("j001", api.LogRef{}, string(logLines(12000)))
-	h.f.appendLog("j001", api.LogRef{}, "2026-03-14 11:00:00,000 INFO  after the burst\n")
+	h.F.AppendLog("j001", api.LogRef{}, string(LogLines(12000)))
+	h.F.AppendLog("j001", api.LogRef{}, "2026-03-14 11:00:00,000 INFO  after the burst\n")
 	for range 5 {
-		h.fire(logPollMsg{})
+		h.Fire(logPollMsg{})
 	}
-	h.mustShow("after the burst")
+	h.MustShow("after the burst")
 	if len(v.win.data) > logWindowMax {
 		t.Fatalf("the window holds %d bytes", len(v.win.data))
 	}
 
 	// f again stops the polling for good.
-	h.press("f")
-	reads = h.f.logReads()
-	h.f.appendLog("j001", api.LogRef{}, "2026-03-14 12:00:00,000 INFO  unseen\n")
-	h.fire(logPollMsg{})
-	h.mustNotShow("unseen")
-	if h.f.logReads() != reads {
+	h.Press("f")
+	reads = h.F.LogReads()
+	h.F.AppendLog("j001", api.LogRef{}, "2026-03-14 12:00:00,000 INFO  unseen\n")
+	h.Fire(logPollMsg{})
+	h.MustNotShow("unseen")
+	if h.F.LogReads() != reads {
 		t.Fatal("polling went on after follow was turned off")
 	}
 }
@@ -192,18 +192,18 @@ func TestLogViewerFollowsTheTail(t *testing.T) {
 func TestLogViewerWrapsAndSaves(t *testing.T) {
 	h := logHarness(t, 80, 24)
 	h.openJMLog()
-	h.mustNotShow("(line 19999)")
-	h.press("w")
-	h.mustShow("(line 19999)", "wrap")
+	h.MustNotShow("(line 19999)")
+	h.Press("w")
+	h.MustShow("(line 19999)", "wrap")
 
 	path := filepath.Join(t.TempDir(), "jm.log")
-	h.press("ctrl+s")
-	h.mustShow("save to: orders-enrich-jobmanager-log.log")
+	h.Press("ctrl+s")
+	h.MustShow("save to: orders-enrich-jobmanager-log.log")
 	for range len("orders-enrich-jobmanager-log.log") {
-		h.press("backspace")
+		h.Press("backspace")
 	}
-	h.typeText(path)
-	h.press("enter")
+	h.Type(path)
+	h.Press("enter")
 	got, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -211,42 +211,42 @@ func TestLogViewerWrapsAndSaves(t *testing.T) {
 	if !bytes.Equal(got, jmLog) {
 		t.Fatalf("saved %d bytes, the log has %d", len(got), len(jmLog))
 	}
-	if !strings.Contains(h.flashText(), "saved orders-enrich JobManager log (1.8 MiB)") || !strings.Contains(h.flashText(), path) {
-		t.Fatalf("flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "saved orders-enrich JobManager log (1.8 MiB)") || !strings.Contains(h.Flash(), path) {
+		t.Fatalf("flash %q", h.Flash())
 	}
 	// Saving over an existing file is refused by the service and said.
-	h.press("ctrl+s")
+	h.Press("ctrl+s")
 	for range len("orders-enrich-jobmanager-log.log") {
-		h.press("backspace")
+		h.Press("backspace")
 	}
-	h.typeText(path)
-	h.press("enter")
-	if !strings.Contains(h.flashText(), "file exists") {
-		t.Fatalf("flash %q", h.flashText())
+	h.Type(path)
+	h.Press("enter")
+	if !strings.Contains(h.Flash(), "file exists") {
+		t.Fatalf("flash %q", h.Flash())
 	}
 }
 
 func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T) {
 	h := logHarness(t, 120, 40)
 	h.selectJob("orders-enrich")
-	h.press("l")
+	h.Press("l")
 	for range 6 {
-		h.press("j")
+		h.Press("j")
 	}
-	h.press("enter")
-	if !strings.Contains(h.flashText(), "copied to the clipboard: "+amLink) {
-		t.Fatalf("flash %q", h.flashText())
+	h.Press("enter")
+	if !strings.Contains(h.Flash(), "copied to the clipboard: "+amLink) {
+		t.Fatalf("flash %q", h.Flash())
 	}
 	if _, ok := h.m.top().(*detailScreen); !ok {
 		t.Fatalf("enter on a link opened %T", h.m.top())
 	}
 
 	// A job without Flink logs: the list says why.
-	h.press("esc")
+	h.Press("esc")
 	h.selectJob("fraud-scoring")
-	h.press("l")
-	h.mustShow("is FAILED: its JobManager and TaskManagers are gone")
-	if n := len(h.f.Calls()); !h.f.called("Logs j") || n == 0 {
+	h.Press("l")
+	h.MustShow("is FAILED: its JobManager and TaskManagers are gone")
+	if n := len(h.F.Calls()); !h.F.Called("Logs j") || n == 0 {
 		t.Fatal("the Logs tab did not list the logs")
 	}
 }
@@ -254,11 +254,11 @@ func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T)
 func TestLogsAreListedOnlyWhenTheTabIsShown(t *testing.T) {
 	h := logHarness(t, 120, 40)
 	h.openDetail("orders-enrich")
-	if h.f.called("Logs") {
+	if h.F.Called("Logs") {
 		t.Fatal("opening the detail listed the logs")
 	}
-	h.press("l")
-	if !h.f.called("Logs j001") {
+	h.Press("l")
+	if !h.F.Called("Logs j001") {
 		t.Fatal("showing the Logs tab did not list the logs")
 	}
 }
@@ -267,72 +267,72 @@ func TestExceptionsTabFoldsStackTraces(t *testing.T) {
 	h := logHarness(t, 120, 40)
 	h.openDetail("orders-enrich")
 	for range 3 {
-		h.press("tab")
+		h.Press("tab")
 	}
-	h.mustShow("Root cause", "java.net.SocketTimeoutException: Read timed out", "▸ stack trace, 3 lines", "History · 1 earlier failure", "org.apache.kafka.common.errors.TimeoutException")
-	h.mustNotShow("JdbcLookupFunction.eval")
-	h.press("enter")
-	h.mustShow("▾ stack trace", "at org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)")
-	h.press("enter")
-	h.mustNotShow("JdbcLookupFunction.eval")
+	h.MustShow("Root cause", "java.net.SocketTimeoutException: Read timed out", "▸ stack trace, 3 lines", "History · 1 earlier failure", "org.apache.kafka.common.errors.TimeoutException")
+	h.MustNotShow("JdbcLookupFunction.eval")
+	h.Press("enter")
+	h.MustShow("▾ stack trace", "at org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)")
+	h.Press("enter")
+	h.MustNotShow("JdbcLookupFunction.eval")
 }
 
 func TestGoldenLogsTab(t *testing.T) {
 	goldenFrame(t, "logs_tab", func(h *harness) {
-		withLogs(h.f)
+		withLogs(h.F)
 		h.selectJob("orders-enrich")
-		h.press("l", "j")
+		h.Press("l", "j")
 	})
 }
 
 func TestGoldenLogViewer(t *testing.T) {
 	goldenFrame(t, "log_viewer", func(h *harness) {
-		withLogs(h.f)
+		withLogs(h.F)
 		h.openJMLog()
 	})
 }
 
 func TestGoldenLogViewerSearch(t *testing.T) {
 	goldenFrame(t, "log_viewer_search", func(h *harness) {
-		withLogs(h.f)
+		withLogs(h.F)
 		h.openJMLog()
-		h.press("E")
+		h.Press("E")
 	})
 }
 
 func TestGoldenLogViewerWrapFollow(t *testing.T) {
 	goldenFrame(t, "log_viewer_wrap_follow", func(h *harness) {
-		withLogs(h.f)
+		withLogs(h.F)
 		h.openJMLog()
-		h.press("w", "f")
+		h.Press("w", "f")
 	})
 }
 
 func TestGoldenExceptionsExpanded(t *testing.T) {
 	goldenFrame(t, "detail_exceptions_expanded", func(h *harness) {
 		h.openDetail("orders-enrich")
-		h.press("tab", "tab", "tab", "enter")
+		h.Press("tab", "tab", "tab", "enter")
 	})
 }
 
 func TestFirstErrorSaysWhenTheLogHasNone(t *testing.T) {
 	h := logHarness(t, 120, 40)
 	h.selectJob("orders-enrich")
-	h.press("l", "j", "enter") // the JobManager's stdout
-	h.mustShow("stdout: started")
-	h.press("E")
-	if want := "JobManager stdout: no match for ERROR/exception in the whole log"; h.flashText() != want {
-		t.Fatalf("flash %q, want %q", h.flashText(), want)
+	h.Press("l", "j", "enter") // the JobManager's stdout
+	h.MustShow("stdout: started")
+	h.Press("E")
+	if want := "JobManager stdout: no match for ERROR/exception in the whole log"; h.Flash() != want {
+		t.Fatalf("flash %q, want %q", h.Flash(), want)
 	}
 }
 
 func TestExceptionsTabShowsYARNDiagnosticsWhenFlinkIsGone(t *testing.T) {
 	h := logHarness(t, 80, 24)
-	h.f.jobs[slices.IndexFunc(h.f.jobs, func(j api.JobView) bool { return j.Name == "fraud-scoring" })].Diagnostics =
+	h.F.Jobs[slices.IndexFunc(h.F.Jobs, func(j api.JobView) bool { return j.Name == "fraud-scoring" })].Diagnostics =
 		"org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)\n" +
 			"\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:180)\n" +
 			"Caused by: java.lang.OutOfMemoryError: Java heap space"
 	h.openDetail("fraud-scoring")
-	h.press("tab", "tab", "tab")
-	h.mustShow("Root cause", "YARN's diagnostics", "backoffTimeMS", "Caused by: java.lang.OutOfMemoryError: Java heap space")
+	h.Press("tab", "tab", "tab")
+	h.MustShow("Root cause", "YARN's diagnostics", "backoffTimeMS", "Caused by: java.lang.OutOfMemoryError: Java heap space")
 }

@@ -26,59 +26,59 @@ func visibleIDs(h *harness) []string {
 // again whenever they change (scroll, filter, resize, detail and back), but
 // not for keys that change nothing.
 func TestInterestFollowsTheScreen(t *testing.T) {
-	f := newFixture()
-	f.jobs = manyJobs(300)
+	f := NewFixture()
+	f.Jobs = ManyJobs(300)
 	h := newHarness(t, f, 120, 40, Options{})
-	first, ok := f.lastInterest()
+	first, ok := f.LastInterest()
 	if !ok || len(first.Jobs) != h.m.jobs.page() || !slices.Equal(first.Jobs, visibleIDs(h)) || first.Detail != "" || first.Client == "" {
 		t.Fatalf("after load the interest is %+v, want the %d visible rows", first, h.m.jobs.page())
 	}
-	calls := f.interestCalls()
-	h.press("x") // clears marks: nothing on screen moves
-	h.press("j") // the cursor moves within the page
-	if n := f.interestCalls(); n != calls {
+	calls := f.InterestCalls()
+	h.Press("x") // clears marks: nothing on screen moves
+	h.Press("j") // the cursor moves within the page
+	if n := f.InterestCalls(); n != calls {
 		t.Fatalf("keys that moved no row declared the interest again (%d calls, was %d)", n, calls)
 	}
 
-	h.press("pgdown", "pgdown")
-	got, _ := f.lastInterest()
+	h.Press("pgdown", "pgdown")
+	got, _ := f.LastInterest()
 	if !slices.Equal(got.Jobs, visibleIDs(h)) || slices.Contains(got.Jobs, first.Jobs[0]) {
 		t.Fatalf("after scrolling the interest is %v, want %v", got.Jobs, visibleIDs(h))
 	}
 
-	h.send(sizeMsg(120, 20))
-	got, _ = f.lastInterest()
+	h.Send(SizeMsg(120, 20))
+	got, _ = f.LastInterest()
 	if len(got.Jobs) != h.m.jobs.page() || !slices.Equal(got.Jobs, visibleIDs(h)) {
 		t.Fatalf("after a resize the interest has %d jobs, want the %d visible", len(got.Jobs), h.m.jobs.page())
 	}
 
-	h.press("/")
-	h.typeText("job-000012")
-	h.press("enter")
-	got, _ = f.lastInterest()
+	h.Press("/")
+	h.Type("job-000012")
+	h.Press("enter")
+	got, _ = f.LastInterest()
 	if !slices.Equal(got.Jobs, visibleIDs(h)) || len(got.Jobs) == 0 {
 		t.Fatalf("after filtering the interest is %v, want %v", got.Jobs, visibleIDs(h))
 	}
 
-	h.press("enter")
+	h.Press("enter")
 	d, ok := h.m.top().(*detailScreen)
 	if !ok {
 		t.Fatal("enter did not open the detail")
 	}
-	got, _ = f.lastInterest()
+	got, _ = f.LastInterest()
 	if got.Detail != d.data.job.ID || len(got.Jobs) != 0 {
 		t.Fatalf("in the detail the interest is %+v, want its job alone", got)
 	}
-	h.press("esc")
-	got, _ = f.lastInterest()
+	h.Press("esc")
+	got, _ = f.LastInterest()
 	if got.Detail != "" || !slices.Equal(got.Jobs, visibleIDs(h)) {
 		t.Fatalf("back on the table the interest is %+v", got)
 	}
 
 	// Unchanged, it is declared again before the service lets it expire.
-	calls = f.interestCalls()
-	h.send(tickMsg{now: testNow.Add(interestRefresh)})
-	if f.interestCalls() != calls+1 {
+	calls = f.InterestCalls()
+	h.Send(tickMsg{now: Now.Add(interestRefresh)})
+	if f.InterestCalls() != calls+1 {
 		t.Fatal("an unchanged interest was not refreshed")
 	}
 }
@@ -86,18 +86,18 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 // TestInterestIsOneCallAtATime: a slow service sees one SetInterest in
 // flight; what changed meanwhile goes out when it answers.
 func TestInterestIsOneCallAtATime(t *testing.T) {
-	f := newFixture()
-	f.jobs = manyJobs(300)
+	f := NewFixture()
+	f.Jobs = ManyJobs(300)
 	h := newHarness(t, f, 120, 40, Options{})
 	h.m.obs.inFlight = true // as if a declaration were on its way
-	calls := f.interestCalls()
-	h.press("pgdown")
-	if f.interestCalls() != calls {
+	calls := f.InterestCalls()
+	h.Press("pgdown")
+	if f.InterestCalls() != calls {
 		t.Fatal("a second declaration went out while one was in flight")
 	}
-	h.send(interestSentMsg{})
-	got, _ := f.lastInterest()
-	if f.interestCalls() != calls+1 || !slices.Equal(got.Jobs, visibleIDs(h)) {
+	h.Send(interestSentMsg{})
+	got, _ := f.LastInterest()
+	if f.InterestCalls() != calls+1 || !slices.Equal(got.Jobs, visibleIDs(h)) {
 		t.Fatalf("the change made while in flight was not declared after: %v", got.Jobs)
 	}
 }
@@ -123,19 +123,19 @@ func TestSparkline(t *testing.T) {
 }
 
 func TestSparklineInTheJobsTable(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
+	h := newHarness(t, NewFixture(), 120, 40, Options{})
 	// orders-enrich's last five rates are 0.5, 0.7, 0.9, 1.2 and 1 × 12.4k,
 	// scaled from 80% of the lowest; user-features' rate lines up under it.
-	h.mustShow("▂▄▅█▆ 12.4k", "▂▄▅█▆   900")
+	h.MustShow("▂▄▅█▆ 12.4k", "▂▄▅█▆   900")
 	// At 80 columns the column keeps its rate and gives up the sparkline.
-	h.send(sizeMsg(80, 24))
-	h.mustShow("12.4k")
-	h.mustNotShow("▂▄▅█▆")
+	h.Send(SizeMsg(80, 24))
+	h.MustShow("12.4k")
+	h.MustNotShow("▂▄▅█▆")
 }
 
 func TestChartAxesAndUnits(t *testing.T) {
 	st := kit.DarkStyles()
-	now := testNow
+	now := Now
 	var pts []chartPoint
 	for i := 0; i <= 60; i++ {
 		v := 1000.0
@@ -147,7 +147,7 @@ func TestChartAxesAndUnits(t *testing.T) {
 	lines := renderChart(st, chartSpec{title: "records in/s", label: kit.Rate, points: pts, from: now.Add(-5 * time.Minute), to: now, line: st.ChartLine}, 60, 8)
 	plain := make([]string, len(lines))
 	for i, l := range lines {
-		plain[i] = stripped(l)
+		plain[i] = Strip(l)
 		if w := kit.Width(lines[i]); w > 60 {
 			t.Errorf("line %d is %d cells wide", i, w)
 		}
@@ -170,8 +170,8 @@ func TestChartAxesAndUnits(t *testing.T) {
 	}
 	// Unknown values are a gap, and a series of them says so.
 	gap := renderChart(st, chartSpec{title: "lag", label: kit.Rate, points: []chartPoint{{now, -1}}, from: now.Add(-time.Minute), to: now, line: st.ChartLine}, 40, 5)
-	if !strings.Contains(stripped(gap[0]), "not reported") {
-		t.Errorf("an unreported figure: %q", stripped(gap[0]))
+	if !strings.Contains(Strip(gap[0]), "not reported") {
+		t.Errorf("an unreported figure: %q", Strip(gap[0]))
 	}
 }
 
@@ -187,104 +187,104 @@ func TestNiceCeil(t *testing.T) {
 // when the tab is shown, and again when new figures of the job arrive
 // while it is on screen — not for other jobs, nor when it is not shown.
 func TestMetricsTabLoadsWhenShownAndFollowsFigures(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
-	if f.metrics.metricsCalls != 0 {
+	if f.Metrics.MetricsCalls != 0 {
 		t.Fatal("the overview asked for metrics")
 	}
-	h.press("m")
-	if f.metrics.metricsCalls != 1 {
-		t.Fatalf("showing the tab made %d JobMetrics calls, want 1", f.metrics.metricsCalls)
+	h.Press("m")
+	if f.Metrics.MetricsCalls != 1 {
+		t.Fatalf("showing the tab made %d JobMetrics calls, want 1", f.Metrics.MetricsCalls)
 	}
-	h.mustShow("records in/s (sources)", "backpressure (worst vertex)", "watermark delay", "-5m", "now", "in 12.4k/s")
-	h.screen() // drawn: on screen
+	h.MustShow("records in/s (sources)", "backpressure (worst vertex)", "watermark delay", "-5m", "now", "in 12.4k/s")
+	h.Screen() // drawn: on screen
 
-	orders := f.jobs[0]
-	orders.Figures.At = testNow.Add(5 * time.Second)
-	h.change(api.Change{Kind: api.JobChanged, Job: &orders})
-	if f.metrics.metricsCalls != 2 {
-		t.Fatalf("new figures of the job made %d calls in all, want 2", f.metrics.metricsCalls)
+	orders := f.Jobs[0]
+	orders.Figures.At = Now.Add(5 * time.Second)
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if f.Metrics.MetricsCalls != 2 {
+		t.Fatalf("new figures of the job made %d calls in all, want 2", f.Metrics.MetricsCalls)
 	}
-	other := f.jobs[1]
-	other.Figures.At = testNow.Add(time.Minute)
-	h.change(api.Change{Kind: api.JobChanged, Job: &other})
-	if f.metrics.metricsCalls != 2 {
+	other := f.Jobs[1]
+	other.Figures.At = Now.Add(time.Minute)
+	h.Change(api.Change{Kind: api.JobChanged, Job: &other})
+	if f.Metrics.MetricsCalls != 2 {
 		t.Fatal("another job's figures reloaded this job's metrics")
 	}
 
 	// Off screen (the overview is shown, time passed): no reload.
-	h.press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
-	h.screen()
-	h.send(tickMsg{now: testNow.Add(10 * time.Second)})
-	orders.Figures.At = testNow.Add(10 * time.Second)
-	h.change(api.Change{Kind: api.JobChanged, Job: &orders})
-	if f.metrics.metricsCalls != 2 {
+	h.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+	h.Screen()
+	h.Send(tickMsg{now: Now.Add(10 * time.Second)})
+	orders.Figures.At = Now.Add(10 * time.Second)
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if f.Metrics.MetricsCalls != 2 {
 		t.Fatal("the hidden tab reloaded")
 	}
 }
 
 func TestMetricsTabWindowAndStates(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.openDetail("orders-enrich")
-	h.press("m")
-	h.mustShow("last 5 min")
-	h.press("t")
-	h.mustShow("last hour, by minute", "-1h")
-	h.press("t")
-	h.mustShow("last 5 min")
+	h.Press("m")
+	h.MustShow("last 5 min")
+	h.Press("t")
+	h.MustShow("last hour, by minute", "-1h")
+	h.Press("t")
+	h.MustShow("last 5 min")
 
 	// A job that does not run has no figures, and the tab says why.
-	h.press("esc")
+	h.Press("esc")
 	h.openDetail("sessionize")
-	h.press("m")
-	h.mustShow("sessionize is FINISHED: metrics are collected while a job runs.")
+	h.Press("m")
+	h.MustShow("sessionize is FINISHED: metrics are collected while a job runs.")
 
 	// A running job with nothing collected yet says how figures come.
-	h.press("esc")
-	f.metrics.series = map[string]api.MetricsSeries{"j004": {JobID: "j004", LastError: "GET /jobs/x on node: unavailable"}}
+	h.Press("esc")
+	f.Metrics.Series = map[string]api.MetricsSeries{"j004": {JobID: "j004", LastError: "GET /jobs/x on node: unavailable"}}
 	h.openDetail("user-features")
-	h.press("m")
-	h.mustShow("no figures yet", "last collection failed: GET /jobs/x on node: unavailable")
+	h.Press("m")
+	h.MustShow("no figures yet", "last collection failed: GET /jobs/x on node: unavailable")
 }
 
 func TestAlertBadgeFollowsAlertsChanged(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.mustNotShow("alert")
-	f.setAlerts(fixtureAlerts())
-	h.change(api.Change{Kind: api.AlertsChanged})
-	h.mustShow("⚠ 2 alerts  jobs 10")
-	f.setAlerts(nil)
-	h.change(api.Change{Kind: api.AlertsChanged})
-	h.mustNotShow("⚠ 2 alerts")
+	h.MustNotShow("alert")
+	f.SetAlerts(FixtureAlerts())
+	h.Change(api.Change{Kind: api.AlertsChanged})
+	h.MustShow("⚠ 2 alerts  jobs 10")
+	f.SetAlerts(nil)
+	h.Change(api.Change{Kind: api.AlertsChanged})
+	h.MustNotShow("⚠ 2 alerts")
 	// A narrow header keeps the badge, shorter.
-	f.setAlerts(fixtureAlerts()[:1])
-	h.send(sizeMsg(80, 24))
-	h.change(api.Change{Kind: api.AlertsChanged})
-	h.mustShow("⚠")
+	f.SetAlerts(FixtureAlerts()[:1])
+	h.Send(SizeMsg(80, 24))
+	h.Change(api.Change{Kind: api.AlertsChanged})
+	h.MustShow("⚠")
 }
 
 func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
-	f := newFixture()
-	f.setAlerts(fixtureAlerts())
+	f := NewFixture()
+	f.SetAlerts(FixtureAlerts())
 	h := newHarness(t, f, 120, 40, Options{})
-	h.press(":")
-	h.typeText("alerts")
-	h.press("enter")
+	h.Press(":")
+	h.Type("alerts")
+	h.Press("enter")
 	if _, ok := h.m.top().(*alertsScreen); !ok {
 		t.Fatalf(":alerts opened %T", h.m.top())
 	}
-	h.mustShow("Alerts", "2 firing · 1 resolved", "job-failed", "fraud-scoring", "backpressure 87% at Sink: hudi[5]", "RESOLVED", "30m")
+	h.MustShow("Alerts", "2 firing · 1 resolved", "job-failed", "fraud-scoring", "backpressure 87% at Sink: hudi[5]", "RESOLVED", "30m")
 	// A new alert fires while the view is open: it reloads.
-	more := append(fixtureAlerts(), model.Alert{Rule: "lag", JobID: "j001", JobName: "orders-enrich", Cluster: "prod", State: model.AlertFiring,
-		Since: testNow, Severity: "warning", Value: "consumer lag 1.2M records (limit 100.0k)"})
-	f.setAlerts(more)
-	h.change(api.Change{Kind: api.AlertsChanged})
-	h.mustShow("3 firing · 1 resolved", "consumer lag 1.2M records")
-	h.press("j")
-	h.press("enter")
+	more := append(FixtureAlerts(), model.Alert{Rule: "lag", JobID: "j001", JobName: "orders-enrich", Cluster: "prod", State: model.AlertFiring,
+		Since: Now, Severity: "warning", Value: "consumer lag 1.2M records (limit 100.0k)"})
+	f.SetAlerts(more)
+	h.Change(api.Change{Kind: api.AlertsChanged})
+	h.MustShow("3 firing · 1 resolved", "consumer lag 1.2M records")
+	h.Press("j")
+	h.Press("enter")
 	d, ok := h.m.top().(*detailScreen)
 	if !ok || d.data.job.Name != "clicks-to-hudi" {
 		t.Fatalf("enter on the second alert opened %T", h.m.top())
@@ -292,39 +292,39 @@ func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
 }
 
 func TestGoldenAlerts(t *testing.T) {
-	for _, sz := range goldenSizes {
-		f := newFixture()
-		f.setAlerts(fixtureAlerts())
+	for _, sz := range Sizes {
+		f := NewFixture()
+		f.SetAlerts(FixtureAlerts())
 		h := newHarness(t, f, sz.w, sz.h, Options{Context: "test"})
-		h.press(":")
-		h.typeText("alerts")
-		h.press("enter")
-		golden(t, "alerts_"+sizeName(sz.w, sz.h), pinned(h.m.render()))
+		h.Press(":")
+		h.Type("alerts")
+		h.Press("enter")
+		Golden(t, "alerts_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenMetricsHour(t *testing.T) {
 	goldenFrame(t, "detail_metrics_hour", func(h *harness) {
-		s := fixtureSeries(h.f.jobs[0], testNow)
+		s := FixtureSeries(h.F.Jobs[0], Now)
 		for i := 59; i >= 0; i-- {
 			p := s.Recent[(59-i)%len(s.Recent)]
-			p.At = testNow.Truncate(time.Minute).Add(-time.Duration(i) * time.Minute)
+			p.At = Now.Truncate(time.Minute).Add(-time.Duration(i) * time.Minute)
 			s.Hour = append(s.Hour, p)
 		}
-		h.f.metrics.series = map[string]api.MetricsSeries{"j001": s}
+		h.F.Metrics.Series = map[string]api.MetricsSeries{"j001": s}
 		h.openDetail("orders-enrich")
-		h.press("m", "t")
+		h.Press("m", "t")
 	})
 }
 
 // TestProgramAlertsBadgeAndView runs the real loop: an alert that fires
 // reaches the header through Watch, and :alerts lists it.
 func TestProgramAlertsBadgeAndView(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "orders-enrich")
-	f.setAlerts(fixtureAlerts())
-	f.emit(api.Change{Kind: api.AlertsChanged})
+	f.SetAlerts(FixtureAlerts())
+	f.Emit(api.Change{Kind: api.AlertsChanged})
 	waitFor(t, tm, "⚠ 2 alerts")
 	tm.Type(":alerts")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})

@@ -82,7 +82,7 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 }
 
 func TestJobCells(t *testing.T) {
-	now := testNow
+	now := Now
 	running := api.JobView{Job: model.Job{Name: "orders", Kind: model.KindSQL, Cluster: "prod", State: model.StateRunning,
 		AppID: "application_1_0042", StartedAt: now.Add(-76 * time.Hour), PlatformRestarts: 1, FlinkRestarts: 2,
 		LatestCheckpoint: &model.RestorePoint{Time: now.Add(-12 * time.Second)}},
@@ -131,7 +131,7 @@ func TestJobCells(t *testing.T) {
 }
 
 func TestLessFuncIsTotalAndStable(t *testing.T) {
-	jobs := manyJobs(300)
+	jobs := ManyJobs(300)
 	ptrs := make([]*api.JobView, len(jobs))
 	for i := range jobs {
 		ptrs[i] = &jobs[i]
@@ -256,15 +256,15 @@ func TestActionBlocked(t *testing.T) {
 
 func TestCommandCells(t *testing.T) {
 	c := model.Command{Seq: 41, Kind: model.CmdPause, State: model.CmdFailed, Attempts: 3, Issuer: "ops",
-		CreatedAt: testNow.Add(-90 * time.Minute), Error: "jobmanager unavailable\nstack…",
+		CreatedAt: Now.Add(-90 * time.Minute), Error: "jobmanager unavailable\nstack…",
 		Log: []model.LogLine{{Text: "triggered"}}}
-	got := commandCells(c, "orders-enrich", testNow)
+	got := commandCells(c, "orders-enrich", Now)
 	want := [numCmdCols]string{"#41", "PAUSE", "orders-enrich", "FAILED", "1h30m", "ops", "3", "jobmanager unavailable …"}
 	if got != want {
 		t.Errorf("cells = %q, want %q", got, want)
 	}
 	c.Error = ""
-	if got := commandCells(c, "x", testNow)[ccResult]; got != "triggered" {
+	if got := commandCells(c, "x", Now)[ccResult]; got != "triggered" {
 		t.Errorf("result of a command without error = %q, want its last log line", got)
 	}
 	for _, w := range []int{78, 118} {
@@ -286,13 +286,13 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 	d := headerData{
 		context: "demo",
 		clusters: []api.ClusterStatus{
-			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: testNow.Add(-2 * time.Second)},
-			{Name: "staging", Connected: true, LastOK: testNow.Add(-45 * time.Second)},
-			{Name: "dr", Connected: false, LastOK: testNow.Add(-35 * time.Minute)},
+			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: Now.Add(-2 * time.Second)},
+			{Name: "staging", Connected: true, LastOK: Now.Add(-45 * time.Second)},
+			{Name: "dr", Connected: false, LastOK: Now.Add(-35 * time.Minute)},
 		},
 		jobsLoaded: true,
 		watching:   true,
-		now:        testNow,
+		now:        Now,
 	}
 	d.counts[model.StateRunning] = 198
 	d.counts[model.StateFailed] = 3
@@ -351,10 +351,10 @@ func TestKeymapMarkdown(t *testing.T) {
 }
 
 func TestSortJobsAgreesWithLessFunc(t *testing.T) {
-	jobs := manyJobs(500)
+	jobs := ManyJobs(500)
 	// Ties and zero values too: equal kinds, equal names, no checkpoints.
 	jobs[3].Name, jobs[4].Name = "same", "same"
-	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: testNow}
+	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: Now}
 	jobs[6].StartedAt = time.Time{}
 	ptrs := make([]*api.JobView, len(jobs))
 	for i := range jobs {

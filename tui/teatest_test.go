@@ -24,12 +24,12 @@ import (
 // real Cmds and the change stream) against the fake, and wait for content
 // on the rendered output; they never sleep.
 
-func startProgram(t *testing.T, f *fakeService, opts Options) *teatest.TestModel {
+func startProgram(t *testing.T, f *Fake, opts Options) *teatest.TestModel {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	if opts.Now == nil {
-		opts.Now = func() time.Time { return testNow }
+		opts.Now = func() time.Time { return Now }
 	}
 	opts.Theme = ThemeDark
 	tm := teatest.NewTestModel(t, New(ctx, f, opts), teatest.WithInitialTermSize(120, 40))
@@ -46,8 +46,8 @@ var screens sync.Map // *teatest.TestModel → *vterm
 // at once; a passing wait returns as soon as the text shows.
 func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
-	v, _ := screens.LoadOrStore(tm, newVterm(120, 40))
-	term := v.(*vterm)
+	v, _ := screens.LoadOrStore(tm, NewVterm(120, 40))
+	term := v.(*Vterm)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		b, err := io.ReadAll(tm.Output())
@@ -82,7 +82,7 @@ func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
 }
 
 func TestProgramFilterAndOpenByKeyboard(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "orders-enrich", "fraud-scoring")
 	tm.Type("/state:FAILED")
@@ -97,7 +97,7 @@ func TestProgramFilterAndOpenByKeyboard(t *testing.T) {
 }
 
 func TestProgramPauseWithConfirmationAndProgress(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "user-features")
 	tm.Type("/user")
@@ -108,7 +108,7 @@ func TestProgramPauseWithConfirmationAndProgress(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "queued for user-features")
 	// The scheduler's progress arrives through Watch.
-	f.finish("c000042", true, "savepoint hdfs:///sp/uf-1")
+	f.Finish("c000042", true, "savepoint hdfs:///sp/uf-1")
 	waitFor(t, tm, "succeeded")
 	m := finalModel(t, tm)
 	if j := m.jobs.byID["j004"]; j.State != model.StateFinished {
@@ -120,14 +120,14 @@ func TestProgramPauseWithConfirmationAndProgress(t *testing.T) {
 }
 
 func TestProgramStaysResponsiveWhenTheServiceIsSlowOrDown(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	tm := startProgram(t, f, Options{RequestTimeout: 300 * time.Millisecond})
 	waitFor(t, tm, "orders-enrich")
 
 	// The cluster becomes slow, and sync says so.
-	f.setDelay(time.Hour)
-	f.emit(api.Change{Kind: api.ClusterChanged, Cluster: &api.ClusterStatus{
-		Name: "prod", Connected: false, LastOK: testNow.Add(-95 * time.Second), LastError: "timeout"}})
+	f.SetDelay(time.Hour)
+	f.Emit(api.Change{Kind: api.ClusterChanged, Cluster: &api.ClusterStatus{
+		Name: "prod", Connected: false, LastOK: Now.Add(-95 * time.Second), LastError: "timeout"}})
 	waitFor(t, tm, "prod down", "1m")
 
 	// An action waits on the service; keys still answer at once.
@@ -203,8 +203,8 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 			out := &syncBuffer{}
 			done := make(chan error, 1)
 			go func() {
-				done <- Run(ctx, newFixture(), Options{Input: in, Output: out, Environ: tc.env, Width: 120, Height: 40,
-					Theme: ThemeDark, Now: func() time.Time { return testNow }})
+				done <- Run(ctx, NewFixture(), Options{Input: in, Output: out, Environ: tc.env, Width: 120, Height: 40,
+					Theme: ThemeDark, Now: func() time.Time { return Now }})
 			}()
 			teatest.WaitFor(t, out, func(b []byte) bool { return bytes.Contains([]byte(ansi.Strip(string(b))), []byte("orders-enrich")) },
 				teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
@@ -226,11 +226,11 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 
 // withOrdersFamily adds jobs whose names extend orders-enrich, so that a
 // filter for orders-enrich matches several rows.
-func withOrdersFamily(f *fakeService) *fakeService {
+func withOrdersFamily(f *Fake) *Fake {
 	for i := 2; i <= 5; i++ {
 		j := model.Job{ID: fmt.Sprintf("j1%02d", i), Name: fmt.Sprintf("orders-enrich-%d", i), Kind: model.KindSQL,
-			Cluster: "staging", State: model.StateRunning, StartedAt: testNow.Add(-time.Hour)}
-		f.jobs = append(f.jobs, api.JobView{Job: j})
+			Cluster: "staging", State: model.StateRunning, StartedAt: Now.Add(-time.Hour)}
+		f.Jobs = append(f.Jobs, api.JobView{Job: j})
 	}
 	return f
 }
@@ -238,7 +238,7 @@ func withOrdersFamily(f *fakeService) *fakeService {
 // Issue 9a: a filter puts the cursor on its first match, so the action
 // that follows names that job and is done to it, wherever the cursor was.
 func TestProgramFilterThenActNamesTheFirstMatch(t *testing.T) {
-	f := withOrdersFamily(newFixture())
+	f := withOrdersFamily(NewFixture())
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "orders-enrich-5")
 	tm.Type("jjjjjjjjj") // the cursor on orders-enrich-4, a match but not the first
@@ -268,7 +268,7 @@ func TestProgramFilterThenActNamesTheFirstMatch(t *testing.T) {
 // order holds (and says so), the marks land on the rows the operator saw,
 // and the bulk dialog lists exactly those jobs, which are the ones acted on.
 func TestProgramMarksHoldALiveSort(t *testing.T) {
-	f := newFixture()
+	f := NewFixture()
 	tm := startProgram(t, f, Options{})
 	waitFor(t, tm, "orders-enrich")
 	tm.Type(strings.Repeat("o", int(colBP)) + "O") // by BP, highest first
@@ -279,14 +279,14 @@ func TestProgramMarksHoldALiveSort(t *testing.T) {
 	waitFor(t, tm, "✓ 1 marked", "sort paused")
 
 	// user-features' backpressure rises above all; payments-dedup's falls.
-	f.mu.Lock()
-	f.jobs[3].Figures.Backpressure = 0.95
-	f.jobs[1].Figures.Backpressure = 0.01
-	users, payments := f.jobs[3], f.jobs[1]
-	f.mu.Unlock()
+	f.Mu.Lock()
+	f.Jobs[3].Figures.Backpressure = 0.95
+	f.Jobs[1].Figures.Backpressure = 0.01
+	users, payments := f.Jobs[3], f.Jobs[1]
+	f.Mu.Unlock()
 	// The stream is read in order: once the second change shows, both are in.
-	f.emit(api.Change{Kind: api.JobChanged, Job: &payments})
-	f.emit(api.Change{Kind: api.JobChanged, Job: &users})
+	f.Emit(api.Change{Kind: api.JobChanged, Job: &payments})
+	f.Emit(api.Change{Kind: api.JobChanged, Job: &users})
 	waitFor(t, tm, "95%") // the values refresh in place
 
 	tm.Send(space) // payments-dedup, where it was seen

@@ -14,7 +14,7 @@ import (
 // VPA), erases (EL, ED, ECH), REP, character and line insert/delete, scrolling
 // with a scroll region, and save/restore cursor; everything else (colours,
 // modes, OSC) is skipped.
-type vterm struct {
+type Vterm struct {
 	w, h     int
 	grid     [][]string
 	x, y     int
@@ -29,8 +29,8 @@ type vterm struct {
 	pending  []byte // an incomplete sequence at the end of the last write
 }
 
-func newVterm(w, h int) *vterm {
-	t := &vterm{w: w, h: h, bot: h - 1, p: ansi.NewParser()}
+func NewVterm(w, h int) *Vterm {
+	t := &Vterm{w: w, h: h, bot: h - 1, p: ansi.NewParser()}
 	t.grid = make([][]string, h)
 	for i := range t.grid {
 		t.grid[i] = t.blankLine()
@@ -38,7 +38,7 @@ func newVterm(w, h int) *vterm {
 	return t
 }
 
-func (t *vterm) blankLine() []string {
+func (t *Vterm) blankLine() []string {
 	l := make([]string, t.w)
 	for i := range l {
 		l[i] = " "
@@ -47,7 +47,7 @@ func (t *vterm) blankLine() []string {
 }
 
 // Text is the screen as lines of text.
-func (t *vterm) Text() string {
+func (t *Vterm) Text() string {
 	var b strings.Builder
 	for _, l := range t.grid {
 		b.WriteString(strings.TrimRight(strings.Join(l, ""), " "))
@@ -56,7 +56,7 @@ func (t *vterm) Text() string {
 	return b.String()
 }
 
-func (t *vterm) Write(data []byte) {
+func (t *Vterm) Write(data []byte) {
 	data = append(t.pending, data...)
 	t.pending = nil
 	for len(data) > 0 {
@@ -81,7 +81,7 @@ func (t *vterm) Write(data []byte) {
 	}
 }
 
-func (t *vterm) put(g string, width int) {
+func (t *Vterm) put(g string, width int) {
 	if t.wrapNext {
 		t.x, t.wrapNext = 0, false
 		t.lineFeed()
@@ -101,7 +101,7 @@ func (t *vterm) put(g string, width int) {
 	}
 }
 
-func (t *vterm) control(c byte) {
+func (t *Vterm) control(c byte) {
 	switch c {
 	case '\r':
 		t.x, t.wrapNext = 0, false
@@ -121,7 +121,7 @@ func (t *vterm) control(c byte) {
 	}
 }
 
-func (t *vterm) lineFeed() {
+func (t *Vterm) lineFeed() {
 	t.wrapNext = false
 	if t.y == t.bot {
 		t.scrollUp(1)
@@ -132,21 +132,21 @@ func (t *vterm) lineFeed() {
 	}
 }
 
-func (t *vterm) scrollUp(n int) {
+func (t *Vterm) scrollUp(n int) {
 	for ; n > 0; n-- {
 		copy(t.grid[t.top:t.bot], t.grid[t.top+1:t.bot+1])
 		t.grid[t.bot] = t.blankLine()
 	}
 }
 
-func (t *vterm) scrollDown(n int) {
+func (t *Vterm) scrollDown(n int) {
 	for ; n > 0; n-- {
 		copy(t.grid[t.top+1:t.bot+1], t.grid[t.top:t.bot])
 		t.grid[t.top] = t.blankLine()
 	}
 }
 
-func (t *vterm) esc(c byte) {
+func (t *Vterm) esc(c byte) {
 	switch c {
 	case '7':
 		t.savedX, t.savedY = t.x, t.y
@@ -166,7 +166,7 @@ func (t *vterm) esc(c byte) {
 	}
 }
 
-func (t *vterm) csi(cmd ansi.Cmd, ps ansi.Params) {
+func (t *Vterm) csi(cmd ansi.Cmd, ps ansi.Params) {
 	if cmd.Prefix() != 0 || cmd.Intermediate() != 0 {
 		return // private modes and the like
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestVtermReplaysCursorMovesAndErases(t *testing.T) {
-	v := newVterm(20, 4)
+	v := NewVterm(20, 4)
 	v.Write([]byte("1 firing · 0 res…\r\n\x1b[2;1Hline two"))
 	// The renderer writes only the cells that change: "1 firing · 0 res…" →
 	// "2 firing", then erases the rest of the line.
