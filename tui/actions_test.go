@@ -10,11 +10,12 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
 // actCalls are the Act calls the fake saw.
-func actCalls(f *Fake) []string {
+func actCalls(f *tuitest.Fake) []string {
 	var out []string
 	for _, c := range f.Calls() {
 		if strings.HasPrefix(c, "Act ") {
@@ -25,9 +26,9 @@ func actCalls(f *Fake) []string {
 }
 
 func TestConfirmDefaultsToCancel(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features")
+	h.SelectJob("user-features")
 	h.Press("p")
 	if !f.Called("Plan PAUSE j004") {
 		t.Fatalf("p did not ask Plan; calls %v", f.Calls())
@@ -48,9 +49,9 @@ func TestConfirmDefaultsToCancel(t *testing.T) {
 }
 
 func TestPauseEndToEnd(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features")
+	h.SelectJob("user-features")
 	h.Press("p", "tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act PAUSE j004 - "}) {
 		t.Fatalf("confirmed pause made the calls %v", got)
@@ -76,7 +77,7 @@ func TestPauseEndToEnd(t *testing.T) {
 }
 
 // drain takes the changes the fake pushed to its watchers.
-func drain(f *Fake) []api.Change {
+func drain(f *tuitest.Fake) []api.Change {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	var out []api.Change
@@ -95,9 +96,9 @@ func drain(f *Fake) []api.Change {
 }
 
 func TestKillOnProtectedClusterAsksForTheName(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("orders-enrich")
+	h.SelectJob("orders-enrich")
 	h.Press("ctrl+k")
 	h.MustShow("Kill orders-enrich?", "YARN will kill application_1732000000000_0042", "State is NOT saved", "Type orders-enrich to kill")
 	h.Press("enter")
@@ -118,9 +119,9 @@ func TestKillOnProtectedClusterAsksForTheName(t *testing.T) {
 }
 
 func TestKillOnUnprotectedClusterUsesButtons(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features") // staging is not protected
+	h.SelectJob("user-features") // staging is not protected
 	h.Press("ctrl+k")
 	h.MustShow("Kill user-features?", "Prefer p pause")
 	h.MustNotShow("Type user-features")
@@ -131,10 +132,10 @@ func TestKillOnUnprotectedClusterUsesButtons(t *testing.T) {
 }
 
 func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	f.SetDelay(0)
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
+	h.SelectJob("sessionize")
 	before := len(f.Calls())
 	h.Press("s")
 	if want := "savepoint sessionize: job is not RUNNING (it is FINISHED)"; h.Flash() != want {
@@ -150,11 +151,11 @@ func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
 }
 
 func TestServiceRefusalIsFlashed(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	// The service knows better than the table: the job has just finished.
 	f.Jobs[3].State = model.StateFinished
-	h.selectJob("user-features")
+	h.SelectJob("user-features")
 	h.Press("p")
 	if h.m.dialog != nil {
 		t.Fatal("a refused plan opened the confirmation")
@@ -165,11 +166,11 @@ func TestServiceRefusalIsFlashed(t *testing.T) {
 }
 
 func TestActFailureIsFlashedNotFatal(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features")
+	h.SelectJob("user-features")
 	h.Press("p", "tab")
-	f.SetFail(ErrClusterDown)
+	f.SetFail(tuitest.ErrClusterDown)
 	h.Press("enter")
 	if want := "pause user-features: connection refused"; h.Flash() != want {
 		t.Errorf("flash %q, want %q", h.Flash(), want)
@@ -183,9 +184,9 @@ func TestActFailureIsFlashedNotFatal(t *testing.T) {
 }
 
 func TestSavepointNeedsNoConfirmation(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("clicks-to-hudi")
+	h.SelectJob("clicks-to-hudi")
 	h.Press("s")
 	if h.m.dialog != nil {
 		t.Fatal("a savepoint asked for confirmation")
@@ -196,11 +197,11 @@ func TestSavepointNeedsNoConfirmation(t *testing.T) {
 }
 
 func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("clicks-to-hudi")
+	h.SelectJob("clicks-to-hudi")
 	h.Press("space", "space") // clicks-to-hudi, fraud-scoring (FAILED)
-	h.selectJob("user-features")
+	h.SelectJob("user-features")
 	h.Press("space", "p")
 	h.MustShow("Pause 2 of 3 marked jobs?", "Dry run", "✓ clicks-to-hudi", "✗ fraud-scoring", "job is not RUNNING (it is FAILED)", "✓ user-features", "Pause 2 jobs")
 	if f.Called("Plan PAUSE j005") {
@@ -222,11 +223,11 @@ func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
 }
 
 func TestBulkKillWithProtectedJobsAsksForPhrase(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("orders-enrich")
+	h.SelectJob("orders-enrich")
 	h.Press("space")
-	h.selectJob("user-features")
+	h.SelectJob("user-features")
 	h.Press("space", "ctrl+k")
 	h.MustShow("Kill 2 of 2 marked jobs?", "Type kill 2 jobs to kill")
 	h.Type("kill 2 jobs")
@@ -237,11 +238,11 @@ func TestBulkKillWithProtectedJobsAsksForPhrase(t *testing.T) {
 }
 
 func TestBulkWithNothingAllowed(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
+	h.SelectJob("sessionize")
 	h.Press("space")
-	h.selectJob("ad-clicks-agg")
+	h.SelectJob("ad-clicks-agg")
 	h.Press("space", "p")
 	if h.m.dialog != nil {
 		t.Fatal("a bulk action with nothing to do opened a dialog")
@@ -252,15 +253,15 @@ func TestBulkWithNothingAllowed(t *testing.T) {
 }
 
 func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
-	for name, setup := range map[string]func(f *Fake) Options{
-		"--read-only":     func(f *Fake) Options { return Options{ReadOnly: true} },
-		"service refuses": func(f *Fake) Options { f.Viewer = true; return Options{} },
+	for name, setup := range map[string]func(f *tuitest.Fake) Options{
+		"--read-only":     func(f *tuitest.Fake) Options { return Options{ReadOnly: true} },
+		"service refuses": func(f *tuitest.Fake) Options { f.Viewer = true; return Options{} },
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := NewFixture()
+			f := tuitest.NewFixture()
 			h := newHarness(t, f, 120, 40, setup(f))
 			h.MustNotShow("p pause", "ctrl+k kill")
-			h.selectJob("user-features")
+			h.SelectJob("user-features")
 			h.Press("p")
 			if h.Flash() != "read-only: actions are disabled" {
 				t.Errorf("flash %q", h.Flash())
@@ -269,7 +270,7 @@ func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
 			if _, ok := h.m.top().(*createScreen); ok {
 				t.Error("n opened the create form in read-only mode")
 			}
-			h.openDetail("user-features")
+			h.OpenDetail("user-features")
 			h.Press("ctrl+k")
 			if h.m.dialog != nil || f.Called("Plan") {
 				t.Error("kill from the detail reached Plan in read-only mode")
@@ -284,9 +285,9 @@ func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
 }
 
 func TestResubmitPicksRestorePoint(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
+	h.SelectJob("sessionize")
 	h.Press("R")
 	if !f.Called("Job j006") {
 		t.Error("the resubmit dialog did not load the restore history")
@@ -304,9 +305,9 @@ func TestResubmitPicksRestorePoint(t *testing.T) {
 }
 
 func TestResubmitDefaultIsLatestSavepoint(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
+	h.SelectJob("sessionize")
 	h.Press("R", "enter")
 	h.MustShow("Restores from hdfs:///flink/sp/sessionize/savepoint-01ab.")
 	h.Press("tab", "enter")
@@ -316,9 +317,9 @@ func TestResubmitDefaultIsLatestSavepoint(t *testing.T) {
 }
 
 func TestRestartOfACreatedJobSubmitsIt(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("new-pipeline")
+	h.SelectJob("new-pipeline")
 	h.Press("r")
 	if !f.Called("Plan SUBMIT j009") {
 		t.Fatalf("r on a CREATED job: calls %v", f.Calls())
@@ -327,7 +328,7 @@ func TestRestartOfACreatedJobSubmitsIt(t *testing.T) {
 }
 
 func TestLatePlanIsDropped(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	stale := plannedMsg{seq: h.m.actionSeq, items: []planItem{{
 		req: api.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.Jobs[3].Job,
@@ -340,7 +341,7 @@ func TestLatePlanIsDropped(t *testing.T) {
 }
 
 func TestActResultIsNeverDropped(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.m.actionSeq = 7
 	h.Send(actedMsg{seq: 3, results: []actResult{{item: planItem{job: f.Jobs[3].Job},
@@ -351,14 +352,14 @@ func TestActResultIsNeverDropped(t *testing.T) {
 }
 
 func TestFlashClearsItself(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "first"})
 	h.Send(kit.FlashMsg{Level: kit.FlashError, Text: "second"})
 	// The first flash's expiry must not clear the second.
 	var expiries []kit.FlashExpiredMsg
 	var lives []time.Duration
 	for _, tm := range h.Timers {
-		if e, ok := tm.Msg(Now).(kit.FlashExpiredMsg); ok {
+		if e, ok := tm.Msg(tuitest.Now).(kit.FlashExpiredMsg); ok {
 			expiries = append(expiries, e)
 			lives = append(lives, tm.D)
 		}
@@ -381,8 +382,8 @@ func TestFlashClearsItself(t *testing.T) {
 
 func TestQuitKeys(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
-		h := newHarness(t, NewFixture(), 120, 40, Options{})
-		_, cmd := h.m.Update(Key(k))
+		h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+		_, cmd := h.m.Update(tuitest.Key(k))
 		if cmd == nil {
 			t.Fatalf("%s returned no Cmd", k)
 		}
@@ -396,7 +397,7 @@ func TestQuitKeys(t *testing.T) {
 // the table shows them, then marked jobs the filter hides, in sort order —
 // the same order every time — and past the first few, how many more.
 func TestBulkDialogListsTheMarkedJobsInOrder(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Press("g")
 	for range 10 {
 		h.Press("space") // every job, in name order
@@ -425,17 +426,17 @@ func TestBulkDialogListsTheMarkedJobsInOrder(t *testing.T) {
 // while it was open: the target is the job's id, taken when the key was
 // pressed, not a row.
 func TestConfirmActsOnTheJobItNamesAfterTheTableChanged(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	sortBy(h, colIn)
-	h.selectJob("payments-dedup")
+	h.SelectJob("payments-dedup")
 	h.Press("p")
 	h.MustShow("Pause payments-dedup?")
 	// Meanwhile payments-dedup is renamed and sinks, and a job arrives above it.
 	f.Jobs[1].Name = "payments-dedup-v2"
 	f.Jobs[1].Figures.RecordsInPerSec = 1
 	f.Jobs = append(f.Jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
-		Figures: api.Figures{At: Now, RecordsInPerSec: 0.5}})
+		Figures: api.Figures{At: tuitest.Now, RecordsInPerSec: 0.5}})
 	h.Change(api.Change{Kind: api.Resync})
 	h.MustShow("Pause payments-dedup?")
 	h.Press("tab", "enter")

@@ -10,10 +10,11 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 )
 
 func TestCommandLine(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press(":")
 	if !h.m.cmd.active {
@@ -99,7 +100,7 @@ func TestCompletionsOfferClustersAndJobs(t *testing.T) {
 }
 
 func TestHelpShowsEveryKeyOfTheView(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Press("?")
 	if _, ok := h.m.top().(*helpScreen); !ok {
 		t.Fatalf("? opened %T", h.m.top())
@@ -124,7 +125,7 @@ func TestHelpShowsEveryKeyOfTheView(t *testing.T) {
 }
 
 func TestClusterViewSwitchesAndAdopts(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press(":")
 	h.Type("cluster")
@@ -155,13 +156,13 @@ func TestClusterViewSwitchesAndAdopts(t *testing.T) {
 }
 
 func TestClusterChangeReloadsOverview(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press(":")
 	h.Type("cluster prod")
 	h.Press("enter")
 	before := strings.Count(strings.Join(f.Calls(), ","), "ClusterOverview prod")
-	st := api.ClusterStatus{Name: "prod", Connected: false, LastOK: Now.Add(-40 * 1e9)}
+	st := api.ClusterStatus{Name: "prod", Connected: false, LastOK: tuitest.Now.Add(-40 * 1e9)}
 	h.Change(api.Change{Kind: api.ClusterChanged, Cluster: &st})
 	if n := strings.Count(strings.Join(f.Calls(), ","), "ClusterOverview prod"); n != before+1 {
 		t.Errorf("a cluster change made %d reloads, want 1", n-before)
@@ -170,7 +171,7 @@ func TestClusterChangeReloadsOverview(t *testing.T) {
 }
 
 func TestCreateJobForm(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press("n")
 	if _, ok := h.m.top().(*createScreen); !ok {
@@ -223,7 +224,7 @@ func TestCreateJobForm(t *testing.T) {
 }
 
 func TestCreateJarJob(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press("n")
 	h.Type("etl-jar")
@@ -242,7 +243,7 @@ func TestCreateJarJob(t *testing.T) {
 }
 
 func TestTinyTerminalSaysSo(t *testing.T) {
-	h := newHarness(t, NewFixture(), 30, 6, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 30, 6, Options{})
 	h.MustShow("palink needs at least 40×8")
 	h.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	h.MustShow("orders-enrich")
@@ -252,7 +253,7 @@ func TestEveryScreenFitsTheTerminal(t *testing.T) {
 	// Walk the screens at odd sizes: no line may be wider than the
 	// terminal and the frame must have exactly its height.
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {41, 9}, {200, 60}} {
-		h := newHarness(t, NewFixture(), sz[0], sz[1], Options{Context: "demo"})
+		h := newHarness(t, tuitest.NewFixture(), sz[0], sz[1], Options{Context: "demo"})
 		check := func(where string) {
 			t.Helper()
 			lines := strings.Split(h.m.render(), "\n")
@@ -260,13 +261,13 @@ func TestEveryScreenFitsTheTerminal(t *testing.T) {
 				t.Fatalf("%dx%d %s: %d lines", sz[0], sz[1], where, len(lines))
 			}
 			for i, l := range lines {
-				if w := len([]rune(Strip(l))); w > sz[0] {
+				if w := len([]rune(tuitest.Strip(l))); w > sz[0] {
 					t.Fatalf("%dx%d %s: line %d is %d wide", sz[0], sz[1], where, i+1, w)
 				}
 			}
 		}
 		check("jobs")
-		h.openDetail("orders-enrich")
+		h.OpenDetail("orders-enrich")
 		for range 8 {
 			check("detail")
 			h.Press("tab")
@@ -291,13 +292,13 @@ func TestEveryScreenFitsTheTerminal(t *testing.T) {
 }
 
 func TestCommandsViewFollowsWatch(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press(":")
 	h.Type("cmd")
 	h.Press("enter")
 	h.MustShow("#41", "#38", "1/4")
-	c := model.Command{ID: "c000099", Seq: 99, JobID: "j003", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "alice", CreatedAt: Now}
+	c := model.Command{ID: "c000099", Seq: 99, JobID: "j003", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "alice", CreatedAt: tuitest.Now}
 	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
 	h.MustShow("#99", "clicks-to-hudi", "alice", "2/5")
 	if h.m.top().(*commandsScreen).cmds[h.m.top().(*commandsScreen).cursor].Seq != 41 {

@@ -7,22 +7,23 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui/internal/tuitest"
 )
 
 // frameModel is a root model at 120×40 with n jobs loaded, the cursor
 // mid-table, and no service calls in the loop.
 func frameModel(tb testing.TB, n int) *Model {
 	tb.Helper()
-	f := NewFixture()
-	f.Jobs = ManyJobs(n)
-	m := New(context.Background(), f, Options{Now: func() time.Time { return Now }, Theme: ThemeDark})
+	f := tuitest.NewFixture()
+	f.Jobs = tuitest.ManyJobs(n)
+	m := New(context.Background(), f, Options{Now: func() time.Time { return tuitest.Now }, Theme: ThemeDark})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.jobs.load() // the Cmd is not run: the answer is made here
-	m.Update(jobsLoadedMsg{seq: m.jobs.loads.Seq(), jobs: ManyJobs(n)})
+	m.Update(jobsLoadedMsg{seq: m.jobs.loads.Seq(), jobs: tuitest.ManyJobs(n)})
 	m.loadClusters()
 	m.Update(clustersLoadedMsg{seq: m.clusterLoads.Seq(), clusters: f.ClusterList})
 	for range min(n/2, 20) {
-		m.Update(Key("j"))
+		m.Update(tuitest.Key("j"))
 	}
 	if len(m.jobs.rows) != n {
 		tb.Fatalf("%d rows, want %d", len(m.jobs.rows), n)
@@ -32,9 +33,9 @@ func frameModel(tb testing.TB, n int) *Model {
 
 // frame is one keystroke and the render that follows it, as bubbletea does.
 func frame(m *Model, down bool) string {
-	k := Key("k")
+	k := tuitest.Key("k")
 	if down {
-		k = Key("j")
+		k = tuitest.Key("j")
 	}
 	m.Update(k)
 	return m.View().Content
@@ -101,7 +102,7 @@ func BenchmarkJobsSort(b *testing.B) {
 			m := frameModel(b, n)
 			b.ResetTimer()
 			for b.Loop() {
-				m.Update(Key("o"))
+				m.Update(tuitest.Key("o"))
 			}
 		})
 	}

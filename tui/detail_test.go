@@ -10,14 +10,15 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 )
 
 func TestDetailSyncsOnOpenAndShowsListDataMeanwhile(t *testing.T) {
-	f := NewFixture()
-	e := newEnv(context.Background(), f, Options{Now: func() time.Time { return Now }})
+	f := tuitest.NewFixture()
+	e := newEnv(context.Background(), f, Options{Now: func() time.Time { return tuitest.Now }})
 	d, cmd := newDetailScreen(e, f.Jobs[0], "")
-	d.Update(SizeMsg(120, 37))
-	view := Strip(d.View())
+	d.Update(tuitest.SizeMsg(120, 37))
+	view := tuitest.Strip(d.View())
 	for _, must := range []string{"orders-enrich", "RUNNING", "application_1732000000000_0042", "syncing…", "syncing with the cluster"} {
 		if !strings.Contains(view, must) {
 			t.Errorf("before Job answers the detail lacks %q:\n%s", must, view)
@@ -28,15 +29,15 @@ func TestDetailSyncsOnOpenAndShowsListDataMeanwhile(t *testing.T) {
 		t.Fatalf("opening the detail did not call Job (which syncs): %v", f.Calls())
 	}
 	d.Update(msg)
-	view = Strip(d.View())
+	view = tuitest.Strip(d.View())
 	if strings.Contains(view, "syncing") || !strings.Contains(view, "YARN RUNNING/UNDEFINED") {
 		t.Errorf("after Job answered:\n%s", view)
 	}
 }
 
 func TestDetailTabsAndKeys(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h.OpenDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	titles := []string{}
 	for range d.tabs {
@@ -77,15 +78,15 @@ func TestDetailTabsAndKeys(t *testing.T) {
 }
 
 func TestDetailFollowsWatch(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	h.Press("tab") // Timeline
 	jobCalls := strings.Count(strings.Join(f.Calls(), ","), "Job j001")
 
 	j := f.Jobs[0]
 	j.State = model.StateFinished
-	ev := model.Event{JobID: "j001", Seq: 4, Time: Now, From: model.StateRunning, To: model.StateFinished, Reason: "PAUSE #42 by ops: savepoint sp-9"}
+	ev := model.Event{JobID: "j001", Seq: 4, Time: tuitest.Now, From: model.StateRunning, To: model.StateFinished, Reason: "PAUSE #42 by ops: savepoint sp-9"}
 	h.Change(api.Change{Kind: api.JobChanged, Job: &j, Event: &ev})
 	h.MustShow("PAUSE #42 by ops: savepoint sp-9", "orders-enrich  FINISHED")
 	if n := strings.Count(strings.Join(f.Calls(), ","), "Job j001"); n != jobCalls {
@@ -97,22 +98,22 @@ func TestDetailFollowsWatch(t *testing.T) {
 	h.Change(api.Change{Kind: api.JobChanged, Job: &other})
 	h.MustShow("orders-enrich  FINISHED")
 	// A gap in the event sequence (Watch coalesced events away) reloads.
-	gap := model.Event{JobID: "j001", Seq: 7, Time: Now, To: model.StateDeploying, Reason: "RESTART #44"}
+	gap := model.Event{JobID: "j001", Seq: 7, Time: tuitest.Now, To: model.StateDeploying, Reason: "RESTART #44"}
 	h.Change(api.Change{Kind: api.JobChanged, Job: &j, Event: &gap})
 	if n := strings.Count(strings.Join(f.Calls(), ","), "Job j001"); n != jobCalls+1 {
 		t.Errorf("an event gap made %d reloads, want 1", n-jobCalls)
 	}
 	// Commands of this job appear in the Commands tab as they change.
-	c := model.Command{ID: "c000050", Seq: 50, JobID: "j001", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "ops", CreatedAt: Now}
+	c := model.Command{ID: "c000050", Seq: 50, JobID: "j001", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "ops", CreatedAt: tuitest.Now}
 	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
 	h.Press("tab", "tab", "tab") // Checkpoints, Exceptions, Commands
 	h.MustShow("#50", "SAVEPOINT", "DOING")
 }
 
 func TestDetailLateAnswerIsDropped(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	other := api.JobDetail{Job: model.Job{ID: "j001", Name: "orders-enrich", State: model.StateKilled}}
 	h.Send(detailLoadedMsg{jobID: "j001", seq: d.loads.Seq() - 1, detail: other})
@@ -123,10 +124,10 @@ func TestDetailLateAnswerIsDropped(t *testing.T) {
 }
 
 func TestDetailLoadFailureShowsPanel(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	f.SetFail(ErrClusterDown)
-	h.selectJob("orders-enrich")
+	f.SetFail(tuitest.ErrClusterDown)
+	h.SelectJob("orders-enrich")
 	h.Press("enter")
 	h.MustShow("load job j001: connection refused", "ctrl+r retries")
 	f.SetFail(nil)
@@ -135,9 +136,9 @@ func TestDetailLoadFailureShowsPanel(t *testing.T) {
 }
 
 func TestCommandsTabOpensLiveLog(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	d.selectTab("Commands")
 	h.Press("j", "enter") // #41 is first (newest), #40 second
@@ -147,15 +148,15 @@ func TestCommandsTabOpensLiveLog(t *testing.T) {
 	}
 	h.MustShow("PAUSE #40 of orders-enrich · log", "stop-with-savepoint triggered", "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21")
 	c := log.cmd
-	c.Logf(Now, "a line that arrived later")
+	c.Logf(tuitest.Now, "a line that arrived later")
 	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
 	h.MustShow("a line that arrived later")
 }
 
 func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	h.m.top().(*detailScreen).selectTab("Checkpoints")
 	h.Press("j", "enter") // the second restore point: the latest savepoint
 	// orders-enrich is RUNNING: a resubmit is refused at once, with the reason.
@@ -179,21 +180,21 @@ func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
 }
 
 func TestRawJSON(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h.OpenDetail("orders-enrich")
 	h.Press("y")
 	h.MustShow("orders-enrich · raw JSON", `"jid": "3f9c0d1e2b3a4c5d6e7f8091a2b3a21e"`)
 	h.Press("esc")
 	// Without live data, y shows palink's own record and says why.
 	h.Press("esc")
-	h.openDetail("sessionize")
+	h.OpenDetail("sessionize")
 	h.Press("y")
 	h.MustShow("palink's record of the job", `"Name": "sessionize"`)
 }
 
 func TestDetailFooterAndHelpComeFromTheKeymap(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h.OpenDetail("orders-enrich")
 	d := h.m.top().(*detailScreen)
 	for _, b := range d.ShortHelp() {
 		if !b.Enabled() {

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/tui/internal/tuitest"
 )
 
 // BenchmarkEditorKeystroke is one key typed into a 2,000-line script and
@@ -10,7 +12,7 @@ import (
 // whole text and the visible lines.
 func BenchmarkEditorKeystroke(b *testing.B) {
 	text := strings.Repeat(enrichSQL+"\n", 2000/strings.Count(enrichSQL+"\n", "\n"))
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	f.Versions["j001"][2].SQL = text
 	h := newHarness(b, f, 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")

@@ -17,6 +17,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -84,7 +85,7 @@ func enrichRun(err error) []api.DebugEvent {
 
 func debugHarness(t *testing.T, d api.Debugger, w, hgt int) *harness {
 	t.Helper()
-	return newHarness(t, withVersions(NewFixture()), w, hgt, Options{Context: "test", Debugger: d})
+	return newHarness(t, withVersions(tuitest.NewFixture()), w, hgt, Options{Context: "test", Debugger: d})
 }
 
 func TestDebugRunFromTheEditor(t *testing.T) {
@@ -156,7 +157,7 @@ func TestDebugFormChecksItsInput(t *testing.T) {
 }
 
 func TestDebugNeedsADebugger(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	h.chord("ctrl+d")
 	if !strings.Contains(h.Flash(), "debug runs are not available") {
@@ -221,7 +222,7 @@ func sqliteJob(t *testing.T) (job, orders string) {
 
 func TestDebugRunAgainstSQLite(t *testing.T) {
 	job, orders := sqliteJob(t)
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	f.Versions["j001"][2].SQL = job
 	h := newHarness(t, f, 120, 40, Options{Context: "test", Debugger: &core.Debugger{}})
 	h.openEditor("orders-enrich")
@@ -247,22 +248,22 @@ func TestDebugRunAgainstSQLite(t *testing.T) {
 // A run that goes on is cancelled by esc (or ctrl+c), which leaves the
 // program running.
 func TestProgramCancelsADebugRun(t *testing.T) {
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	d := &fakeDebugger{events: enrichRun(nil)[:1], hold: true}
 	tm := startProgram(t, f, Options{Debugger: d})
-	waitFor(t, tm, "orders-enrich")
+	tuitest.WaitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "1/1")
+	tuitest.WaitFor(t, tm, "1/1")
 	tm.Type("e")
-	waitFor(t, tm, "no problems", "LEFT JOIN users")
+	tuitest.WaitFor(t, tm, "no problems", "LEFT JOIN users")
 	tm.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
-	waitFor(t, tm, "Debug run of orders-enrich")
+	tuitest.WaitFor(t, tm, "Debug run of orders-enrich")
 	tm.Type("/data/orders.jsonl")
 	tm.Send(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
-	waitFor(t, tm, "running", "waiting for the first row")
+	tuitest.WaitFor(t, tm, "running", "waiting for the first row")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	waitFor(t, tm, "cancelled")
+	tuitest.WaitFor(t, tm, "cancelled")
 	m := finalModel(t, tm)
 	if s, ok := m.top().(*debugScreen); !ok || s.running || !s.stopped {
 		t.Fatalf("after ctrl+c: %T", m.top())
@@ -270,23 +271,23 @@ func TestProgramCancelsADebugRun(t *testing.T) {
 }
 
 func TestProgramEditValidateSave(t *testing.T) {
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	tm := startProgram(t, f, Options{})
-	waitFor(t, tm, "orders-enrich")
+	tuitest.WaitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "1/1")
+	tuitest.WaitFor(t, tm, "1/1")
 	tm.Type("e")
-	waitFor(t, tm, "✓ no problems", "LEFT JOIN users")
+	tuitest.WaitFor(t, tm, "✓ no problems", "LEFT JOIN users")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnd, Mod: tea.ModCtrl})
 	tm.Type("\nINSERT INTO nowhere SELECT 1;")
-	waitFor(t, tm, "(edited)", "✖ 1 error", "unknown sink table 'nowhere'")
+	tuitest.WaitFor(t, tm, "(edited)", "✖ 1 error", "unknown sink table 'nowhere'")
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	// The renderer rewrites only what changed: "SQL v7 (edited) · job"
 	// becomes "SQL v" kept, then "8 · job RUNNING" written.
-	waitFor(t, tm, "8 · job RUNNING")
+	tuitest.WaitFor(t, tm, "8 · job RUNNING")
 	finalModel(t, tm)
-	if vs, _ := f.specsOf("j001"); len(vs) != 4 || !strings.Contains(vs[3].SQL, "nowhere") {
+	if vs, _ := f.SpecsOf("j001"); len(vs) != 4 || !strings.Contains(vs[3].SQL, "nowhere") {
 		t.Fatalf("saved versions %d", len(vs))
 	}
 	if j, _ := f.SyncJob(context.Background(), "j001"); j.SpecVersion != 8 || j.Kind != model.KindSQL {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -33,8 +34,8 @@ SELECT o.order_id, u.name FROM orders AS o
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;`
 
 // withVersions gives orders-enrich three saved versions, v7 current.
-func withVersions(f *Fake) *Fake {
-	at := func(h int) time.Time { return Now.Add(-time.Duration(h) * time.Hour) }
+func withVersions(f *tuitest.Fake) *tuitest.Fake {
+	at := func(h int) time.Time { return tuitest.Now.Add(-time.Duration(h) * time.Hour) }
 	v5 := strings.Replace(enrichSQL, "u.name FROM", "u.name AS name FROM", 1)
 	v6 := strings.Replace(enrichSQL, "-- enrich every order with its user's name\n", "", 1)
 	f.Versions = map[string][]model.Spec{"j001": {
@@ -83,7 +84,7 @@ func (h *harness) chord(keys ...string) {
 // openEditor opens orders-enrich's editor with e from the jobs table.
 func (h *harness) openEditor(name string) *editorScreen {
 	h.T.Helper()
-	h.selectJob(name)
+	h.SelectJob(name)
 	h.Press("e")
 	ed, ok := h.m.top().(*editorScreen)
 	if !ok {
@@ -103,7 +104,7 @@ func (h *harness) goTo(line int) {
 }
 
 func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.MustShow("orders-enrich · SQL v7", "✓ no problems", "  1 │ CREATE TABLE orders (", " 14 │ LEFT JOIN users FOR SYSTEM_TIME AS OF", "Ln 1, Col 1")
 	if ed.dirty() {
@@ -123,7 +124,7 @@ func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
 }
 
 func TestEditorMarksAProblemOnceTypingPauses(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	h.goTo(9)
 	for range 13 { // after the e of 'table-name'
@@ -167,7 +168,7 @@ func TestEditorMarksAProblemOnceTypingPauses(t *testing.T) {
 }
 
 func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+end")
 	h.Type(" x")
@@ -198,7 +199,7 @@ func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
 }
 
 func TestEditorSavesANewVersion(t *testing.T) {
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+s")
@@ -219,7 +220,7 @@ func TestEditorSavesANewVersion(t *testing.T) {
 }
 
 func TestEditorReadOnlyRefusesSaving(t *testing.T) {
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	h := newHarness(t, f, 120, 40, Options{Context: "test", ReadOnly: true})
 	h.openEditor("orders-enrich")
 	h.Type("x")
@@ -231,7 +232,7 @@ func TestEditorReadOnlyRefusesSaving(t *testing.T) {
 }
 
 func TestEditorLeavingWithUnsavedEditsAsksTwice(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	h.Type("x")
 	h.Press("esc")
@@ -239,11 +240,11 @@ func TestEditorLeavingWithUnsavedEditsAsksTwice(t *testing.T) {
 		t.Fatalf("first esc: %T, flash %q", h.m.top(), h.Flash())
 	}
 	// ctrl+c warns once too instead of quitting.
-	_, cmd := h.m.Update(Key("ctrl+c"))
+	_, cmd := h.m.Update(tuitest.Key("ctrl+c"))
 	if msg := cmd(); msg == (tea.QuitMsg{}) {
 		t.Fatal("ctrl+c quit with unsaved edits")
 	}
-	_, cmd = h.m.Update(Key("ctrl+c"))
+	_, cmd = h.m.Update(tuitest.Key("ctrl+c"))
 	if msg := cmd(); msg != (tea.QuitMsg{}) {
 		t.Fatalf("second ctrl+c gave %T, want quit", msg)
 	}
@@ -254,7 +255,7 @@ func TestEditorLeavingWithUnsavedEditsAsksTwice(t *testing.T) {
 }
 
 func TestEditorSelectionClipboardUndo(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	// Select "CREATE TABLE" with shift+ctrl+right twice, copy, paste at the end.
 	h.chord("ctrl+shift+right", "ctrl+shift+right")
@@ -294,7 +295,7 @@ func TestEditorSelectionClipboardUndo(t *testing.T) {
 }
 
 func TestEditorFind(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+f")
 	h.Type("users")
@@ -325,7 +326,7 @@ func TestEditorFind(t *testing.T) {
 }
 
 func TestEditorSubmit(t *testing.T) {
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
 	h.openEditor("orders-enrich")
 	// Unsaved edits are not what would run.
@@ -361,7 +362,7 @@ func TestEditorSubmit(t *testing.T) {
 }
 
 func TestEditorRefusesToSubmitErrors(t *testing.T) {
-	f := withVersions(NewFixture())
+	f := withVersions(tuitest.NewFixture())
 	f.Versions["j009"] = []model.Spec{{JobID: "j009", Version: 3,
 		SQL: "CREATE TABLE t (a INT) WITH ('connector' = 'blackhole');\nINSERT INTO nowhere SELECT a FROM t;"}}
 	h := newHarness(t, f, 120, 40, Options{Context: "test"})
@@ -373,7 +374,7 @@ func TestEditorRefusesToSubmitErrors(t *testing.T) {
 }
 
 func TestEditorExternalEditorRoundTrip(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", "nano -w")
@@ -410,7 +411,7 @@ func TestEditorExternalEditorRoundTrip(t *testing.T) {
 }
 
 func TestEditorVersionsAndDiff(t *testing.T) {
-	h := newHarness(t, withVersions(NewFixture()), 120, 40, Options{Context: "test"})
+	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
 	ed := h.openEditor("orders-enrich")
 	h.chord("ctrl+o")
 	if _, ok := h.m.top().(*versionsScreen); !ok {
@@ -441,8 +442,8 @@ func TestEditorVersionsAndDiff(t *testing.T) {
 func f5(h *harness) string { return h.F.Versions["j001"][0].SQL }
 
 func TestEditorJarJobHasNoSQL(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{Context: "test"})
-	h.selectJob("payments-dedup")
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{Context: "test"})
+	h.SelectJob("payments-dedup")
 	h.Press("e")
 	if _, ok := h.m.top().(*jobsScreen); !ok || !strings.Contains(h.Flash(), "JAR job") {
 		t.Fatalf("e on a JAR job: %T, flash %q", h.m.top(), h.Flash())
@@ -479,28 +480,28 @@ func TestGoldenVersionsAndDiff(t *testing.T) {
 }
 
 // apiJobChanged is the change Watch sends for the fake's job i.
-func apiJobChanged(f *Fake, i int) api.Change {
+func apiJobChanged(f *tuitest.Fake, i int) api.Change {
 	jv := f.Jobs[i]
 	return api.Change{Kind: api.JobChanged, Job: &jv}
 }
 
 // goldenFrameWith is goldenFrame over a fixture that fix prepares.
-func goldenFrameWith(t *testing.T, name string, fix func(*Fake) *Fake, setup func(h *harness)) {
+func goldenFrameWith(t *testing.T, name string, fix func(*tuitest.Fake) *tuitest.Fake, setup func(h *harness)) {
 	t.Helper()
-	for _, sz := range Sizes {
-		t.Run(fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), func(t *testing.T) {
-			h := newHarness(t, fix(NewFixture()), sz.w, sz.h, Options{Context: "test"})
+	for _, sz := range tuitest.Sizes {
+		t.Run(fmt.Sprintf("%s_%dx%d", name, sz.W, sz.H), func(t *testing.T) {
+			h := newHarness(t, fix(tuitest.NewFixture()), sz.W, sz.H, Options{Context: "test"})
 			setup(h)
 			frame := h.m.render()
-			if got := len(strings.Split(frame, "\n")); got != sz.h {
-				t.Fatalf("frame has %d lines, want %d", got, sz.h)
+			if got := len(strings.Split(frame, "\n")); got != sz.H {
+				t.Fatalf("frame has %d lines, want %d", got, sz.H)
 			}
 			for i, l := range strings.Split(frame, "\n") {
-				if w := ansi.StringWidth(l); w > sz.w {
-					t.Fatalf("line %d is %d cells wide, more than %d: %q", i+1, w, sz.w, ansi.Strip(l))
+				if w := ansi.StringWidth(l); w > sz.W {
+					t.Fatalf("line %d is %d cells wide, more than %d: %q", i+1, w, sz.W, ansi.Strip(l))
 				}
 			}
-			Golden(t, fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), Pinned(frame))
+			tuitest.Golden(t, fmt.Sprintf("%s_%dx%d", name, sz.W, sz.H), tuitest.Pinned(frame))
 		})
 	}
 }

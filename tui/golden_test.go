@@ -4,30 +4,8 @@ import (
 	"testing"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 )
-
-// selectJob moves the cursor to the named job with the keyboard.
-func (h *harness) selectJob(name string) {
-	h.T.Helper()
-	h.Press("g")
-	for range len(h.m.jobs.rows) {
-		if j := h.m.jobs.selected(); j != nil && j.Name == name {
-			return
-		}
-		h.Press("j")
-	}
-	h.T.Fatalf("job %s is not in the table", name)
-}
-
-// openDetail opens a job's detail with enter.
-func (h *harness) openDetail(name string) {
-	h.T.Helper()
-	h.selectJob(name)
-	h.Press("enter")
-	if _, ok := h.m.top().(*detailScreen); !ok {
-		h.T.Fatalf("enter on %s did not open its detail", name)
-	}
-}
 
 func TestGoldenJobs(t *testing.T) {
 	goldenFrame(t, "jobs", func(h *harness) {})
@@ -48,32 +26,32 @@ func TestGoldenJobsSortedByState(t *testing.T) {
 }
 
 func TestGoldenJobsServiceDown(t *testing.T) {
-	for _, sz := range Sizes {
-		f := NewFixture()
-		f.SetFail(ErrClusterDown)
-		h := newHarness(t, f, sz.w, sz.h, Options{Context: "test"})
-		Golden(t, "jobs_down_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetFail(tuitest.ErrClusterDown)
+		h := newHarness(t, f, sz.W, sz.H, Options{Context: "test"})
+		tuitest.Golden(t, "jobs_down_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenJobsReadOnly(t *testing.T) {
-	for _, sz := range Sizes {
-		h := newHarness(t, NewFixture(), sz.w, sz.h, Options{Context: "test", ReadOnly: true})
-		Golden(t, "jobs_readonly_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
+	for _, sz := range tuitest.Sizes {
+		h := newHarness(t, tuitest.NewFixture(), sz.W, sz.H, Options{Context: "test", ReadOnly: true})
+		tuitest.Golden(t, "jobs_readonly_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenJobsLightTheme(t *testing.T) {
-	for _, sz := range Sizes {
-		h := newHarness(t, NewFixture(), sz.w, sz.h, Options{Context: "test", Theme: ThemeLight})
-		Golden(t, "jobs_light_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
+	for _, sz := range tuitest.Sizes {
+		h := newHarness(t, tuitest.NewFixture(), sz.W, sz.H, Options{Context: "test", Theme: ThemeLight})
+		tuitest.Golden(t, "jobs_light_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenDetailTabs(t *testing.T) {
 	for i, tab := range []string{"overview", "timeline", "checkpoints", "exceptions", "commands", "metrics", "logs", "sql"} {
 		goldenFrame(t, "detail_"+tab, func(h *harness) {
-			h.openDetail("orders-enrich")
+			h.OpenDetail("orders-enrich")
 			for range i {
 				h.Press("tab")
 			}
@@ -83,37 +61,37 @@ func TestGoldenDetailTabs(t *testing.T) {
 
 func TestGoldenRawJSON(t *testing.T) {
 	goldenFrame(t, "detail_raw_json", func(h *harness) {
-		h.openDetail("orders-enrich")
+		h.OpenDetail("orders-enrich")
 		h.Press("y")
 	})
 }
 
 func TestGoldenConfirmPause(t *testing.T) {
 	goldenFrame(t, "confirm_pause", func(h *harness) {
-		h.selectJob("user-features")
+		h.SelectJob("user-features")
 		h.Press("p")
 	})
 }
 
 func TestGoldenConfirmKillProtected(t *testing.T) {
 	goldenFrame(t, "confirm_kill_protected", func(h *harness) {
-		h.selectJob("orders-enrich")
+		h.SelectJob("orders-enrich")
 		h.Press("ctrl+k")
 	})
 }
 
 func TestGoldenBulkDryRun(t *testing.T) {
 	goldenFrame(t, "confirm_bulk_pause", func(h *harness) {
-		h.selectJob("clicks-to-hudi")
+		h.SelectJob("clicks-to-hudi")
 		h.Press("space", "space") // clicks-to-hudi, fraud-scoring
-		h.selectJob("user-features")
+		h.SelectJob("user-features")
 		h.Press("space", "p")
 	})
 }
 
 func TestGoldenResubmit(t *testing.T) {
 	goldenFrame(t, "resubmit", func(h *harness) {
-		h.openDetail("orders-enrich")
+		h.OpenDetail("orders-enrich")
 		h.F.Jobs[0].State = model.StateFinished // as if paused meanwhile
 		h.Press("ctrl+r", "R")
 	})
@@ -168,11 +146,4 @@ func TestGoldenCommandLine(t *testing.T) {
 		h.Press(":")
 		h.Type("cl")
 	})
-}
-
-func SizeName(w, h int) string {
-	if w == 120 {
-		return "120x40"
-	}
-	return "80x24"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -25,7 +26,7 @@ func rowNames(h *harness) []string {
 }
 
 func TestStartLoadsJobsClustersAndWatches(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	for _, call := range []string{"ListJobs", "Clusters", "Watch"} {
 		if !f.Called(call) {
@@ -39,7 +40,7 @@ func TestStartLoadsJobsClustersAndWatches(t *testing.T) {
 }
 
 func TestFilterNarrowsAsYouType(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Press("/")
 	if !h.m.top().Capturing() {
 		t.Fatal("/ did not give the keyboard to the filter")
@@ -81,7 +82,7 @@ func TestFilterNarrowsAsYouType(t *testing.T) {
 }
 
 func TestEscClearsAnAppliedFilterThenMarks(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Press("space", "space")
 	h.Press("/")
 	h.Type("orders")
@@ -96,7 +97,7 @@ func TestEscClearsAnAppliedFilterThenMarks(t *testing.T) {
 }
 
 func TestScopeToOneCluster(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Press(":")
 	h.Type("jobs @staging")
 	h.Press("enter")
@@ -121,7 +122,7 @@ func TestScopeToOneCluster(t *testing.T) {
 }
 
 func TestSortCyclesColumnsAndReverses(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	if got := rowNames(h); got[0] != "ad-clicks-agg" || got[9] != "user-features" {
 		t.Fatalf("default order is not by name: %v", got)
 	}
@@ -140,8 +141,8 @@ func TestSortCyclesColumnsAndReverses(t *testing.T) {
 }
 
 func TestCursorKeysAndPaging(t *testing.T) {
-	f := NewFixture()
-	f.Jobs = ManyJobs(100)
+	f := tuitest.NewFixture()
+	f.Jobs = tuitest.ManyJobs(100)
 	h := newHarness(t, f, 80, 24, Options{})
 	page := h.m.jobs.page() // 24 − header, footer, flash − box chrome
 	if page != 18 {
@@ -169,7 +170,7 @@ func TestCursorKeysAndPaging(t *testing.T) {
 }
 
 func TestMarks(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	h.Press("space", "space", "k", "space")
 	// ad-clicks-agg (j007) and clicks-to-hudi (j003) marked, then j003 unmarked.
 	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j007"] {
@@ -184,9 +185,9 @@ func TestMarks(t *testing.T) {
 }
 
 func TestChangesUpdateTheTableAndHeader(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("orders-enrich")
+	h.SelectJob("orders-enrich")
 	failed := f.Jobs[0]
 	failed.State, failed.Diagnostics = model.StateFailed, "boom"
 	sortBy(h, colState)
@@ -217,8 +218,8 @@ func sortBy(h *harness, c column) {
 }
 
 func TestLargeTablesCoalesceRebuilds(t *testing.T) {
-	f := NewFixture()
-	f.Jobs = ManyJobs(rebuildNowBelow + 500)
+	f := tuitest.NewFixture()
+	f.Jobs = tuitest.ManyJobs(rebuildNowBelow + 500)
 	h := newHarness(t, f, 120, 40, Options{})
 	timers := len(h.Timers)
 	a := api.JobView{Job: model.Job{ID: "new-a", Name: "aaa-new-a", Cluster: "prod", State: model.StateRunning}}
@@ -246,7 +247,7 @@ func TestLargeTablesCoalesceRebuilds(t *testing.T) {
 }
 
 func TestOneJobLoadInFlight(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	js := h.m.jobs
 	first := js.load()
@@ -270,7 +271,7 @@ func TestOneJobLoadInFlight(t *testing.T) {
 }
 
 func TestResyncReloads(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	f.Jobs = f.Jobs[:3]
 	h.Change(api.Change{Kind: api.Resync})
@@ -280,8 +281,8 @@ func TestResyncReloads(t *testing.T) {
 }
 
 func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
-	f := NewFixture()
-	f.SetFail(ErrClusterDown)
+	f := tuitest.NewFixture()
+	f.SetFail(tuitest.ErrClusterDown)
 	h := newHarness(t, f, 80, 24, Options{})
 	h.MustShow("list jobs: connection refused", "ctrl+r retries", "clusters unknown", "live updates paused")
 	f.SetFail(nil)
@@ -289,7 +290,7 @@ func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
 	h.MustShow("orders-enrich")
 	h.MustNotShow("ctrl+r retries")
 	// The watch retries on its own with backoff, and reloads what it missed.
-	if !slices.ContainsFunc(h.Timers, func(tm Timer) bool { _, ok := tm.Msg(Now).(watchRetryMsg); return ok }) {
+	if !slices.ContainsFunc(h.Timers, func(tm tuitest.Timer) bool { _, ok := tm.Msg(tuitest.Now).(watchRetryMsg); return ok }) {
 		t.Fatal("a failed Watch scheduled no retry")
 	}
 	h.Fire(watchRetryMsg{})
@@ -300,12 +301,12 @@ func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
 }
 
 func TestWatchEndRetriesWithBackoff(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	var delays []time.Duration
 	for range 3 {
 		h.Send(watchEndedMsg{gen: h.m.watchGen})
 		for _, tm := range h.Timers {
-			if _, ok := tm.Msg(Now).(watchRetryMsg); ok {
+			if _, ok := tm.Msg(tuitest.Now).(watchRetryMsg); ok {
 				delays = append(delays, tm.D)
 			}
 		}
@@ -327,8 +328,8 @@ func TestWatchEndRetriesWithBackoff(t *testing.T) {
 // every job from scratch, and the header counts equal a recount.
 func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		f := NewFixture()
-		f.Jobs = ManyJobs(40)
+		f := tuitest.NewFixture()
+		f.Jobs = tuitest.ManyJobs(40)
 		h := newHarness(t, f, 120, 40, Options{})
 		js := h.m.jobs
 		for range rapid.IntRange(0, int(numCols)-1).Draw(rt, "sort") {
@@ -395,8 +396,8 @@ func selectedName(h *harness) string {
 // Issue 9a: the filter puts the cursor on its first match, whatever the
 // cursor was on before, as the text changes and again on enter.
 func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
-	h := newHarness(t, withOrdersFamily(NewFixture()), 120, 40, Options{})
-	h.selectJob("orders-enrich-4") // a match, but not the first
+	h := newHarness(t, withOrdersFamily(tuitest.NewFixture()), 120, 40, Options{})
+	h.SelectJob("orders-enrich-4") // a match, but not the first
 	h.Press("/")
 	for i, r := range "orders-enrich" {
 		h.Type(string(r))
@@ -431,9 +432,9 @@ func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
 // one above when it was last.
 func TestCursorFollowsItsJob(t *testing.T) {
 	t.Run("the job moves", func(t *testing.T) {
-		h := newHarness(t, NewFixture(), 120, 40, Options{})
+		h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 		sortBy(h, colIn)
-		h.selectJob("user-features")
+		h.SelectJob("user-features")
 		v := *h.m.jobs.byID["j004"]
 		v.Figures.RecordsInPerSec = 1e6
 		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
@@ -442,9 +443,9 @@ func TestCursorFollowsItsJob(t *testing.T) {
 		}
 	})
 	t.Run("the job is gone and another came above", func(t *testing.T) {
-		f := NewFixture()
+		f := tuitest.NewFixture()
 		h := newHarness(t, f, 120, 40, Options{})
-		h.selectJob("orders-enrich") // below it: payments-dedup
+		h.SelectJob("orders-enrich") // below it: payments-dedup
 		f.Jobs = slices.DeleteFunc(f.Jobs, func(j api.JobView) bool { return j.ID == "j001" })
 		f.Jobs = append(f.Jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-first", Cluster: "prod"}})
 		h.Change(api.Change{Kind: api.Resync})
@@ -453,18 +454,18 @@ func TestCursorFollowsItsJob(t *testing.T) {
 		}
 	})
 	t.Run("the job is filtered out", func(t *testing.T) {
-		h := newHarness(t, NewFixture(), 120, 40, Options{})
+		h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 		h.Press("/")
 		h.Type("state:RUNNING")
 		h.Press("enter")
-		h.selectJob("orders-enrich")
+		h.SelectJob("orders-enrich")
 		v := *h.m.jobs.byID["j001"]
 		v.State = model.StateFailed
 		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "payments-dedup" {
 			t.Fatalf("orders-enrich left the filter and the cursor is on %s, want payments-dedup", got)
 		}
-		h.selectJob("user-features") // the last row
+		h.SelectJob("user-features") // the last row
 		v = *h.m.jobs.byID["j004"]
 		v.State = model.StateFailed
 		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
@@ -480,14 +481,14 @@ func TestCursorFollowsItsJob(t *testing.T) {
 // then live jobs that have none yet, then the dead ones, by name — in both
 // directions.
 func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
-	at := Now.Add(-2 * time.Second)
+	at := tuitest.Now.Add(-2 * time.Second)
 	job := func(id string, st model.JobState, in, bp float64, up time.Duration) *api.JobView {
 		j := &api.JobView{Job: model.Job{ID: id, Name: id, State: st}}
 		if in >= 0 {
 			j.Figures = api.Figures{At: at, RecordsInPerSec: in, RecordsOutPerS: in, Backpressure: bp}
 		}
 		if up > 0 {
-			j.StartedAt = Now.Add(-up)
+			j.StartedAt = tuitest.Now.Add(-up)
 		}
 		return j
 	}
@@ -535,7 +536,7 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 	}
 	// A dead job's stale figures are not shown: its cells say "-" as for a
 	// job that never had figures.
-	cells := jobCells(jobs[0], Now)
+	cells := jobCells(jobs[0], tuitest.Now)
 	for _, c := range []column{colUp, colIn, colOut, colBP} {
 		if cells[c] != kit.NoValue {
 			t.Errorf("a FAILED job shows %s %q", jobColumns[c].title, cells[c])
@@ -543,7 +544,7 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 	}
 
 	// In the table: sorted by IN/s either way, the running jobs lead.
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	f.Jobs[4].Figures = api.Figures{At: at, RecordsInPerSec: 1e6} // fraud-scoring (FAILED) with stale figures
 	h := newHarness(t, f, 120, 40, Options{})
 	sortBy(h, colIn)
@@ -569,7 +570,7 @@ func setBP(h *harness, id string, bp float64) {
 // paused; when the marks are cleared or the dialog closes, the order
 // catches up.
 func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	sortBy(h, colBP)
 	h.Press("O", "g")
 	seen := rowNames(h) // clicks-to-hudi, payments-dedup, orders-enrich, user-features, …
@@ -587,7 +588,7 @@ func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
 	}
 	// A job new to the table goes after the held rows.
 	nj := api.JobView{Job: model.Job{ID: "j099", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
-		Figures: api.Figures{At: Now, Backpressure: 0.99}}
+		Figures: api.Figures{At: tuitest.Now, Backpressure: 0.99}}
 	h.Change(api.Change{Kind: api.JobChanged, Job: &nj})
 	if got := rowNames(h); !slices.Equal(got[:len(seen)], seen) || got[len(seen)] != "aaa-new" {
 		t.Fatalf("a new job broke the held order: %v", got)
@@ -608,7 +609,7 @@ func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
 	}
 
 	// A confirmation dialog holds the order too.
-	h.selectJob("clicks-to-hudi")
+	h.SelectJob("clicks-to-hudi")
 	h.Press("p")
 	if _, ok := h.m.dialog.(*confirmDialog); !ok {
 		t.Fatalf("p opened no confirmation: %T", h.m.dialog)
@@ -632,7 +633,7 @@ func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
 // The hint stays when a long title leaves little room: the marks (the
 // footer counts them too) and the position give way first.
 func TestSortPausedHintKeepsItsPlace(t *testing.T) {
-	h := newHarness(t, NewFixture(), 80, 24, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 80, 24, Options{})
 	h.Press("space", "/")
 	h.Type("cluster:prod,staging state:RUNNING")
 	h.MustShow("sort paused")

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -15,29 +16,29 @@ import (
 // service scans and the window is read around the hit), f follows to a
 // line that arrived; the last frame is pinned in a golden file.
 func TestProgramLogViewer(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	withLogs(f)
 	tm := startProgram(t, f, Options{})
-	waitFor(t, tm, "orders-enrich")
+	tuitest.WaitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("l")
 	// waitFor replays the output onto a terminal grid (vterm), so a wait
 	// sees the screen even though the renderer writes only changed cells.
-	waitFor(t, tm, "jobmanager.err")
+	tuitest.WaitFor(t, tm, "jobmanager.err")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "19999)")
+	tuitest.WaitFor(t, tm, "19999)")
 
 	tm.Type("/line 77)")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "point")
+	tuitest.WaitFor(t, tm, "point")
 	tm.Type("N")
-	waitFor(t, tm, "8077")
+	tuitest.WaitFor(t, tm, "8077")
 
 	// A line arrives; f reads it at once, then polls every 2 s.
 	f.AppendLog("j001", api.LogRef{}, "2026-03-14 09:12:04,000 WARN  CheckpointCoordinator [] - Checkpoint 28000 expired before completing\n")
 	tm.Type("f")
-	waitFor(t, tm, "28000", "following")
+	tuitest.WaitFor(t, tm, "28000", "following")
 
 	m := finalModel(t, tm)
 	v, ok := m.top().(*logViewer)
@@ -53,5 +54,5 @@ func TestProgramLogViewer(t *testing.T) {
 	}
 	// The flash line depends on timers (a warning lasts 8 s): not pinned.
 	m.flash = kit.FlashLine{}
-	Golden(t, "log_viewer_program_120x40", Pinned(m.render()))
+	tuitest.Golden(t, "log_viewer_program_120x40", tuitest.Pinned(m.render()))
 }

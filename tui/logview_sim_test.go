@@ -3,20 +3,19 @@ package tui
 import (
 	"context"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -86,93 +85,21 @@ func simService(t *testing.T, logSize int64) *core.Local {
 	}
 }
 
-// driver runs the root model synchronously like the harness, but keeps
-// no message: the heap it measures is the TUI's.
+// driver is the harness over a service of core, keeping no message: the
+// heap it measures is the TUI's.
 type driver struct {
-	t      *testing.T
-	m      *Model
-	timers []Timer
+	*tuitest.Harness
+	m *Model
 }
 
 func newDriver(t *testing.T, svc api.Service) *driver {
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	m := New(ctx, svc, Options{Context: "sim", Theme: ThemeDark, RequestTimeout: time.Minute})
-	m.env.After = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-		return func() tea.Msg { return Timer{D: d, Msg: fn} }
-	}
-	m.env.ReadChange = func(context.Context, <-chan api.Change, int) tea.Cmd {
-		return func() tea.Msg { return pendingReadMsg{} }
-	}
-	d := &driver{t: t, m: m}
-	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	d.run(m.Init())
-	return d
-}
-
-func (d *driver) send(msg tea.Msg) {
-	_, cmd := d.m.Update(msg)
-	d.run(cmd)
-}
-
-func (d *driver) run(cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil, pendingReadMsg:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case Timer:
-			d.timers = append(d.timers, msg)
-		default:
-			_, next := d.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
-func (d *driver) press(keys ...string) {
-	for _, k := range keys {
-		d.send(Key(k))
-	}
-}
-
-func (d *driver) typeText(s string) {
-	for _, r := range s {
-		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-}
-
-// fire delivers the pending timers of like's type.
-func (d *driver) fire(like tea.Msg) {
-	var keep []Timer
-	var due []tea.Msg
-	for _, tm := range d.timers {
-		if msg := tm.Msg(time.Now()); reflect.TypeOf(msg) == reflect.TypeOf(like) {
-			due = append(due, msg)
-		} else {
-			keep = append(keep, tm)
-		}
-	}
-	d.timers = keep
-	for _, msg := range due {
-		d.send(msg)
-	}
-}
-
-func (d *driver) mustShow(subs ...string) {
-	d.t.Helper()
-	s := ansi.Strip(d.m.render())
-	for _, sub := range subs {
-		if !strings.Contains(s, sub) {
-			d.t.Fatalf("screen lacks %q:\n%s\nflash: %s", sub, s, d.m.flash.Text())
-		}
-	}
+	var m *Model
+	h := tuitest.Drive(t, nil, 120, 40, func(ctx context.Context) tea.Model {
+		m = New(ctx, svc, Options{Context: "sim", Theme: ThemeDark, RequestTimeout: time.Minute})
+		return m
+	})
+	h.Forget()
+	return &driver{Harness: h, m: m}
 }
 
 func heapInUse() int64 {
@@ -199,9 +126,9 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	near, far := lineAt(8<<20), lineAt(40<<20)
 
 	d := newDriver(t, svc)
-	d.mustShow("orders")
-	d.press("l")
-	d.mustShow("JobManager", "200.0 MiB", "YARN containers")
+	d.MustShow("orders")
+	d.Press("l")
+	d.MustShow("JobManager", "200.0 MiB", "YARN containers")
 	before := heapInUse()
 	// The heap is measured after each stage: the viewer may hold a few
 	// chunks, never what it has read.
@@ -213,20 +140,20 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 			t.Errorf("the heap grew by %d MiB after %s", grew>>20, stage)
 		}
 	}
-	d.press("enter")
+	d.Press("enter")
 	v, ok := d.m.top().(*logViewer)
 	if !ok {
 		t.Fatalf("enter opened %T", d.m.top())
 	}
-	d.mustShow("orders · JobManager log", "200.0 MiB / 200.0 MiB · 100%")
+	d.MustShow("orders · JobManager log", "200.0 MiB / 200.0 MiB · 100%")
 
 	// Follow: every poll reads from the end, a bounded read that finds
 	// nothing new in the simulator's fixed-size log, and the view stays.
-	d.press("f")
+	d.Press("f")
 	for range 5 {
-		d.fire(logPollMsg{})
+		d.Fire(logPollMsg{})
 	}
-	d.mustShow("● following", "200.0 MiB / 200.0 MiB · 100%")
+	d.MustShow("● following", "200.0 MiB / 200.0 MiB · 100%")
 	if !v.atBottom() {
 		t.Fatal("following left the bottom")
 	}
@@ -236,14 +163,14 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	// service scans 32 MiB per call (the second search takes two) and the
 	// window is read around each hit.
 	for _, want := range []string{near, far} {
-		d.press("/")
-		d.typeText(want[:23]) // the timestamp, one per line
-		d.press("enter")      // forward: nothing below
-		d.press("N")
+		d.Press("/")
+		d.Type(want[:23]) // the timestamp, one per line
+		d.Press("enter")  // forward: nothing below
+		d.Press("N")
 		if v.match == nil {
 			t.Fatalf("no match for %q (flash %q)", want[:23], d.m.flash.Text())
 		}
-		d.mustShow(want[:100], "n/N for more")
+		d.MustShow(want[:100], "n/N for more")
 		if len(v.win.data) > logWindowMax {
 			t.Fatalf("the window holds %d bytes", len(v.win.data))
 		}
@@ -253,7 +180,7 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	// stays bounded.
 	hit := v.match.off
 	for range 2800 {
-		d.press("pgup")
+		d.Press("pgup")
 		if len(v.win.data) > logWindowMax {
 			t.Fatalf("the window holds %d bytes", len(v.win.data))
 		}
@@ -262,9 +189,9 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 		t.Errorf("2800 pages up from %d, the view is at %d", hit, v.topOffset())
 	}
 	check("paging up 14 MB")
-	d.press("g")
-	d.mustShow("0 B / 200.0 MiB · 0%")
-	d.press("G")
-	d.mustShow("200.0 MiB / 200.0 MiB")
+	d.Press("g")
+	d.MustShow("0 B / 200.0 MiB · 0%")
+	d.Press("G")
+	d.MustShow("200.0 MiB / 200.0 MiB")
 	check("jumping to the top and the bottom")
 }

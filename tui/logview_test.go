@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/internal/tuitest"
 )
 
 // The fixture's logs: orders-enrich (j001) has a JobManager log of 20,000
@@ -20,13 +21,13 @@ const (
 	jmLines = 20000
 )
 
-var jmLog = LogLines(jmLines, 150, 9000, 19990)
+var jmLog = tuitest.LogLines(jmLines, 150, 9000, 19990)
 
-func withLogs(f *Fake) {
+func withLogs(f *tuitest.Fake) {
 	f.SetLog("j001", api.LogJobManager, api.LogRef{}, "JobManager log", jmLog)
 	f.SetLog("j001", api.LogJobManager, api.LogRef{Stdout: true}, "JobManager stdout", []byte("2026-03-14 09:00:00 stdout: started\n"))
 	f.SetLog("j001", api.LogJobManager, api.LogRef{Name: "jobmanager.err"}, "JobManager jobmanager.err", nil)
-	f.SetLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID}, "TaskManager "+tmID+" log", LogLines(40, 12))
+	f.SetLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID}, "TaskManager "+tmID+" log", tuitest.LogLines(40, 12))
 	f.SetLog("j001", api.LogTaskManager, api.LogRef{TaskManager: tmID, Stdout: true}, "TaskManager "+tmID+" stdout", nil)
 	f.SetLink("j001", "AM container (JobManager), current attempt", amLink)
 }
@@ -35,7 +36,7 @@ func withLogs(f *Fake) {
 // opens the job's Logs tab, enter the first log.
 func (h *harness) openJMLog() *logViewer {
 	h.T.Helper()
-	h.selectJob("orders-enrich")
+	h.SelectJob("orders-enrich")
 	h.Press("l")
 	h.MustShow("JobManager", "TaskManager "+tmID, "http://node3.prod:8042/")
 	h.Press("enter")
@@ -47,7 +48,7 @@ func (h *harness) openJMLog() *logViewer {
 }
 
 func logHarness(t *testing.T, w, ht int) *harness {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	withLogs(f)
 	return newHarness(t, f, w, ht, Options{Context: "test"})
 }
@@ -168,7 +169,7 @@ func TestLogViewerFollowsTheTail(t *testing.T) {
 	h.MustShow("second line", "● following")
 
 	// A burst bigger than the window: the next poll reads the tail.
-	h.F.AppendLog("j001", api.LogRef{}, string(LogLines(12000)))
+	h.F.AppendLog("j001", api.LogRef{}, string(tuitest.LogLines(12000)))
 	h.F.AppendLog("j001", api.LogRef{}, "2026-03-14 11:00:00,000 INFO  after the burst\n")
 	for range 5 {
 		h.Fire(logPollMsg{})
@@ -228,7 +229,7 @@ func TestLogViewerWrapsAndSaves(t *testing.T) {
 
 func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T) {
 	h := logHarness(t, 120, 40)
-	h.selectJob("orders-enrich")
+	h.SelectJob("orders-enrich")
 	h.Press("l")
 	for range 6 {
 		h.Press("j")
@@ -243,7 +244,7 @@ func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T)
 
 	// A job without Flink logs: the list says why.
 	h.Press("esc")
-	h.selectJob("fraud-scoring")
+	h.SelectJob("fraud-scoring")
 	h.Press("l")
 	h.MustShow("is FAILED: its JobManager and TaskManagers are gone")
 	if n := len(h.F.Calls()); !h.F.Called("Logs j") || n == 0 {
@@ -253,7 +254,7 @@ func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T)
 
 func TestLogsAreListedOnlyWhenTheTabIsShown(t *testing.T) {
 	h := logHarness(t, 120, 40)
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	if h.F.Called("Logs") {
 		t.Fatal("opening the detail listed the logs")
 	}
@@ -265,7 +266,7 @@ func TestLogsAreListedOnlyWhenTheTabIsShown(t *testing.T) {
 
 func TestExceptionsTabFoldsStackTraces(t *testing.T) {
 	h := logHarness(t, 120, 40)
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	for range 3 {
 		h.Press("tab")
 	}
@@ -280,7 +281,7 @@ func TestExceptionsTabFoldsStackTraces(t *testing.T) {
 func TestGoldenLogsTab(t *testing.T) {
 	goldenFrame(t, "logs_tab", func(h *harness) {
 		withLogs(h.F)
-		h.selectJob("orders-enrich")
+		h.SelectJob("orders-enrich")
 		h.Press("l", "j")
 	})
 }
@@ -310,14 +311,14 @@ func TestGoldenLogViewerWrapFollow(t *testing.T) {
 
 func TestGoldenExceptionsExpanded(t *testing.T) {
 	goldenFrame(t, "detail_exceptions_expanded", func(h *harness) {
-		h.openDetail("orders-enrich")
+		h.OpenDetail("orders-enrich")
 		h.Press("tab", "tab", "tab", "enter")
 	})
 }
 
 func TestFirstErrorSaysWhenTheLogHasNone(t *testing.T) {
 	h := logHarness(t, 120, 40)
-	h.selectJob("orders-enrich")
+	h.SelectJob("orders-enrich")
 	h.Press("l", "j", "enter") // the JobManager's stdout
 	h.MustShow("stdout: started")
 	h.Press("E")
@@ -332,7 +333,7 @@ func TestExceptionsTabShowsYARNDiagnosticsWhenFlinkIsGone(t *testing.T) {
 		"org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)\n" +
 			"\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:180)\n" +
 			"Caused by: java.lang.OutOfMemoryError: Java heap space"
-	h.openDetail("fraud-scoring")
+	h.OpenDetail("fraud-scoring")
 	h.Press("tab", "tab", "tab")
 	h.MustShow("Root cause", "YARN's diagnostics", "backoffTimeMS", "Caused by: java.lang.OutOfMemoryError: Java heap space")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -26,8 +27,8 @@ func visibleIDs(h *harness) []string {
 // again whenever they change (scroll, filter, resize, detail and back), but
 // not for keys that change nothing.
 func TestInterestFollowsTheScreen(t *testing.T) {
-	f := NewFixture()
-	f.Jobs = ManyJobs(300)
+	f := tuitest.NewFixture()
+	f.Jobs = tuitest.ManyJobs(300)
 	h := newHarness(t, f, 120, 40, Options{})
 	first, ok := f.LastInterest()
 	if !ok || len(first.Jobs) != h.m.jobs.page() || !slices.Equal(first.Jobs, visibleIDs(h)) || first.Detail != "" || first.Client == "" {
@@ -46,7 +47,7 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 		t.Fatalf("after scrolling the interest is %v, want %v", got.Jobs, visibleIDs(h))
 	}
 
-	h.Send(SizeMsg(120, 20))
+	h.Send(tuitest.SizeMsg(120, 20))
 	got, _ = f.LastInterest()
 	if len(got.Jobs) != h.m.jobs.page() || !slices.Equal(got.Jobs, visibleIDs(h)) {
 		t.Fatalf("after a resize the interest has %d jobs, want the %d visible", len(got.Jobs), h.m.jobs.page())
@@ -77,7 +78,7 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 
 	// Unchanged, it is declared again before the service lets it expire.
 	calls = f.InterestCalls()
-	h.Send(tickMsg{now: Now.Add(interestRefresh)})
+	h.Send(tickMsg{now: tuitest.Now.Add(interestRefresh)})
 	if f.InterestCalls() != calls+1 {
 		t.Fatal("an unchanged interest was not refreshed")
 	}
@@ -86,8 +87,8 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 // TestInterestIsOneCallAtATime: a slow service sees one SetInterest in
 // flight; what changed meanwhile goes out when it answers.
 func TestInterestIsOneCallAtATime(t *testing.T) {
-	f := NewFixture()
-	f.Jobs = ManyJobs(300)
+	f := tuitest.NewFixture()
+	f.Jobs = tuitest.ManyJobs(300)
 	h := newHarness(t, f, 120, 40, Options{})
 	h.m.obs.inFlight = true // as if a declaration were on its way
 	calls := f.InterestCalls()
@@ -123,19 +124,19 @@ func TestSparkline(t *testing.T) {
 }
 
 func TestSparklineInTheJobsTable(t *testing.T) {
-	h := newHarness(t, NewFixture(), 120, 40, Options{})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	// orders-enrich's last five rates are 0.5, 0.7, 0.9, 1.2 and 1 × 12.4k,
 	// scaled from 80% of the lowest; user-features' rate lines up under it.
 	h.MustShow("▂▄▅█▆ 12.4k", "▂▄▅█▆   900")
 	// At 80 columns the column keeps its rate and gives up the sparkline.
-	h.Send(SizeMsg(80, 24))
+	h.Send(tuitest.SizeMsg(80, 24))
 	h.MustShow("12.4k")
 	h.MustNotShow("▂▄▅█▆")
 }
 
 func TestChartAxesAndUnits(t *testing.T) {
 	st := kit.DarkStyles()
-	now := Now
+	now := tuitest.Now
 	var pts []chartPoint
 	for i := 0; i <= 60; i++ {
 		v := 1000.0
@@ -147,7 +148,7 @@ func TestChartAxesAndUnits(t *testing.T) {
 	lines := renderChart(st, chartSpec{title: "records in/s", label: kit.Rate, points: pts, from: now.Add(-5 * time.Minute), to: now, line: st.ChartLine}, 60, 8)
 	plain := make([]string, len(lines))
 	for i, l := range lines {
-		plain[i] = Strip(l)
+		plain[i] = tuitest.Strip(l)
 		if w := kit.Width(lines[i]); w > 60 {
 			t.Errorf("line %d is %d cells wide", i, w)
 		}
@@ -170,8 +171,8 @@ func TestChartAxesAndUnits(t *testing.T) {
 	}
 	// Unknown values are a gap, and a series of them says so.
 	gap := renderChart(st, chartSpec{title: "lag", label: kit.Rate, points: []chartPoint{{now, -1}}, from: now.Add(-time.Minute), to: now, line: st.ChartLine}, 40, 5)
-	if !strings.Contains(Strip(gap[0]), "not reported") {
-		t.Errorf("an unreported figure: %q", Strip(gap[0]))
+	if !strings.Contains(tuitest.Strip(gap[0]), "not reported") {
+		t.Errorf("an unreported figure: %q", tuitest.Strip(gap[0]))
 	}
 }
 
@@ -187,9 +188,9 @@ func TestNiceCeil(t *testing.T) {
 // when the tab is shown, and again when new figures of the job arrive
 // while it is on screen — not for other jobs, nor when it is not shown.
 func TestMetricsTabLoadsWhenShownAndFollowsFigures(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	if f.Metrics.MetricsCalls != 0 {
 		t.Fatal("the overview asked for metrics")
 	}
@@ -201,13 +202,13 @@ func TestMetricsTabLoadsWhenShownAndFollowsFigures(t *testing.T) {
 	h.Screen() // drawn: on screen
 
 	orders := f.Jobs[0]
-	orders.Figures.At = Now.Add(5 * time.Second)
+	orders.Figures.At = tuitest.Now.Add(5 * time.Second)
 	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
 	if f.Metrics.MetricsCalls != 2 {
 		t.Fatalf("new figures of the job made %d calls in all, want 2", f.Metrics.MetricsCalls)
 	}
 	other := f.Jobs[1]
-	other.Figures.At = Now.Add(time.Minute)
+	other.Figures.At = tuitest.Now.Add(time.Minute)
 	h.Change(api.Change{Kind: api.JobChanged, Job: &other})
 	if f.Metrics.MetricsCalls != 2 {
 		t.Fatal("another job's figures reloaded this job's metrics")
@@ -216,8 +217,8 @@ func TestMetricsTabLoadsWhenShownAndFollowsFigures(t *testing.T) {
 	// Off screen (the overview is shown, time passed): no reload.
 	h.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
 	h.Screen()
-	h.Send(tickMsg{now: Now.Add(10 * time.Second)})
-	orders.Figures.At = Now.Add(10 * time.Second)
+	h.Send(tickMsg{now: tuitest.Now.Add(10 * time.Second)})
+	orders.Figures.At = tuitest.Now.Add(10 * time.Second)
 	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
 	if f.Metrics.MetricsCalls != 2 {
 		t.Fatal("the hidden tab reloaded")
@@ -225,9 +226,9 @@ func TestMetricsTabLoadsWhenShownAndFollowsFigures(t *testing.T) {
 }
 
 func TestMetricsTabWindowAndStates(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.openDetail("orders-enrich")
+	h.OpenDetail("orders-enrich")
 	h.Press("m")
 	h.MustShow("last 5 min")
 	h.Press("t")
@@ -237,38 +238,38 @@ func TestMetricsTabWindowAndStates(t *testing.T) {
 
 	// A job that does not run has no figures, and the tab says why.
 	h.Press("esc")
-	h.openDetail("sessionize")
+	h.OpenDetail("sessionize")
 	h.Press("m")
 	h.MustShow("sessionize is FINISHED: metrics are collected while a job runs.")
 
 	// A running job with nothing collected yet says how figures come.
 	h.Press("esc")
 	f.Metrics.Series = map[string]api.MetricsSeries{"j004": {JobID: "j004", LastError: "GET /jobs/x on node: unavailable"}}
-	h.openDetail("user-features")
+	h.OpenDetail("user-features")
 	h.Press("m")
 	h.MustShow("no figures yet", "last collection failed: GET /jobs/x on node: unavailable")
 }
 
 func TestAlertBadgeFollowsAlertsChanged(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.MustNotShow("alert")
-	f.SetAlerts(FixtureAlerts())
+	f.SetAlerts(tuitest.FixtureAlerts())
 	h.Change(api.Change{Kind: api.AlertsChanged})
 	h.MustShow("⚠ 2 alerts  jobs 10")
 	f.SetAlerts(nil)
 	h.Change(api.Change{Kind: api.AlertsChanged})
 	h.MustNotShow("⚠ 2 alerts")
 	// A narrow header keeps the badge, shorter.
-	f.SetAlerts(FixtureAlerts()[:1])
-	h.Send(SizeMsg(80, 24))
+	f.SetAlerts(tuitest.FixtureAlerts()[:1])
+	h.Send(tuitest.SizeMsg(80, 24))
 	h.Change(api.Change{Kind: api.AlertsChanged})
 	h.MustShow("⚠")
 }
 
 func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
-	f := NewFixture()
-	f.SetAlerts(FixtureAlerts())
+	f := tuitest.NewFixture()
+	f.SetAlerts(tuitest.FixtureAlerts())
 	h := newHarness(t, f, 120, 40, Options{})
 	h.Press(":")
 	h.Type("alerts")
@@ -278,8 +279,8 @@ func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
 	}
 	h.MustShow("Alerts", "2 firing · 1 resolved", "job-failed", "fraud-scoring", "backpressure 87% at Sink: hudi[5]", "RESOLVED", "30m")
 	// A new alert fires while the view is open: it reloads.
-	more := append(FixtureAlerts(), model.Alert{Rule: "lag", JobID: "j001", JobName: "orders-enrich", Cluster: "prod", State: model.AlertFiring,
-		Since: Now, Severity: "warning", Value: "consumer lag 1.2M records (limit 100.0k)"})
+	more := append(tuitest.FixtureAlerts(), model.Alert{Rule: "lag", JobID: "j001", JobName: "orders-enrich", Cluster: "prod", State: model.AlertFiring,
+		Since: tuitest.Now, Severity: "warning", Value: "consumer lag 1.2M records (limit 100.0k)"})
 	f.SetAlerts(more)
 	h.Change(api.Change{Kind: api.AlertsChanged})
 	h.MustShow("3 firing · 1 resolved", "consumer lag 1.2M records")
@@ -292,27 +293,27 @@ func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
 }
 
 func TestGoldenAlerts(t *testing.T) {
-	for _, sz := range Sizes {
-		f := NewFixture()
-		f.SetAlerts(FixtureAlerts())
-		h := newHarness(t, f, sz.w, sz.h, Options{Context: "test"})
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetAlerts(tuitest.FixtureAlerts())
+		h := newHarness(t, f, sz.W, sz.H, Options{Context: "test"})
 		h.Press(":")
 		h.Type("alerts")
 		h.Press("enter")
-		Golden(t, "alerts_"+SizeName(sz.w, sz.h), Pinned(h.m.render()))
+		tuitest.Golden(t, "alerts_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.m.render()))
 	}
 }
 
 func TestGoldenMetricsHour(t *testing.T) {
 	goldenFrame(t, "detail_metrics_hour", func(h *harness) {
-		s := FixtureSeries(h.F.Jobs[0], Now)
+		s := tuitest.FixtureSeries(h.F.Jobs[0], tuitest.Now)
 		for i := 59; i >= 0; i-- {
 			p := s.Recent[(59-i)%len(s.Recent)]
-			p.At = Now.Truncate(time.Minute).Add(-time.Duration(i) * time.Minute)
+			p.At = tuitest.Now.Truncate(time.Minute).Add(-time.Duration(i) * time.Minute)
 			s.Hour = append(s.Hour, p)
 		}
 		h.F.Metrics.Series = map[string]api.MetricsSeries{"j001": s}
-		h.openDetail("orders-enrich")
+		h.OpenDetail("orders-enrich")
 		h.Press("m", "t")
 	})
 }
@@ -320,15 +321,15 @@ func TestGoldenMetricsHour(t *testing.T) {
 // TestProgramAlertsBadgeAndView runs the real loop: an alert that fires
 // reaches the header through Watch, and :alerts lists it.
 func TestProgramAlertsBadgeAndView(t *testing.T) {
-	f := NewFixture()
+	f := tuitest.NewFixture()
 	tm := startProgram(t, f, Options{})
-	waitFor(t, tm, "orders-enrich")
-	f.SetAlerts(FixtureAlerts())
+	tuitest.WaitFor(t, tm, "orders-enrich")
+	f.SetAlerts(tuitest.FixtureAlerts())
 	f.Emit(api.Change{Kind: api.AlertsChanged})
-	waitFor(t, tm, "⚠ 2 alerts")
+	tuitest.WaitFor(t, tm, "⚠ 2 alerts")
 	tm.Type(":alerts")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "2 firing · 1 resolved", "java.lang.OutOfMemoryError")
+	tuitest.WaitFor(t, tm, "2 firing · 1 resolved", "java.lang.OutOfMemoryError")
 	m := finalModel(t, tm)
 	if _, ok := m.top().(*alertsScreen); !ok {
 		t.Fatalf("top screen %T", m.top())

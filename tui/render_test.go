@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -82,7 +83,7 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 }
 
 func TestJobCells(t *testing.T) {
-	now := Now
+	now := tuitest.Now
 	running := api.JobView{Job: model.Job{Name: "orders", Kind: model.KindSQL, Cluster: "prod", State: model.StateRunning,
 		AppID: "application_1_0042", StartedAt: now.Add(-76 * time.Hour), PlatformRestarts: 1, FlinkRestarts: 2,
 		LatestCheckpoint: &model.RestorePoint{Time: now.Add(-12 * time.Second)}},
@@ -131,7 +132,7 @@ func TestJobCells(t *testing.T) {
 }
 
 func TestLessFuncIsTotalAndStable(t *testing.T) {
-	jobs := ManyJobs(300)
+	jobs := tuitest.ManyJobs(300)
 	ptrs := make([]*api.JobView, len(jobs))
 	for i := range jobs {
 		ptrs[i] = &jobs[i]
@@ -256,15 +257,15 @@ func TestActionBlocked(t *testing.T) {
 
 func TestCommandCells(t *testing.T) {
 	c := model.Command{Seq: 41, Kind: model.CmdPause, State: model.CmdFailed, Attempts: 3, Issuer: "ops",
-		CreatedAt: Now.Add(-90 * time.Minute), Error: "jobmanager unavailable\nstack…",
+		CreatedAt: tuitest.Now.Add(-90 * time.Minute), Error: "jobmanager unavailable\nstack…",
 		Log: []model.LogLine{{Text: "triggered"}}}
-	got := commandCells(c, "orders-enrich", Now)
+	got := commandCells(c, "orders-enrich", tuitest.Now)
 	want := [numCmdCols]string{"#41", "PAUSE", "orders-enrich", "FAILED", "1h30m", "ops", "3", "jobmanager unavailable …"}
 	if got != want {
 		t.Errorf("cells = %q, want %q", got, want)
 	}
 	c.Error = ""
-	if got := commandCells(c, "x", Now)[ccResult]; got != "triggered" {
+	if got := commandCells(c, "x", tuitest.Now)[ccResult]; got != "triggered" {
 		t.Errorf("result of a command without error = %q, want its last log line", got)
 	}
 	for _, w := range []int{78, 118} {
@@ -286,13 +287,13 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 	d := headerData{
 		context: "demo",
 		clusters: []api.ClusterStatus{
-			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: Now.Add(-2 * time.Second)},
-			{Name: "staging", Connected: true, LastOK: Now.Add(-45 * time.Second)},
-			{Name: "dr", Connected: false, LastOK: Now.Add(-35 * time.Minute)},
+			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: tuitest.Now.Add(-2 * time.Second)},
+			{Name: "staging", Connected: true, LastOK: tuitest.Now.Add(-45 * time.Second)},
+			{Name: "dr", Connected: false, LastOK: tuitest.Now.Add(-35 * time.Minute)},
 		},
 		jobsLoaded: true,
 		watching:   true,
-		now:        Now,
+		now:        tuitest.Now,
 	}
 	d.counts[model.StateRunning] = 198
 	d.counts[model.StateFailed] = 3
@@ -351,10 +352,10 @@ func TestKeymapMarkdown(t *testing.T) {
 }
 
 func TestSortJobsAgreesWithLessFunc(t *testing.T) {
-	jobs := ManyJobs(500)
+	jobs := tuitest.ManyJobs(500)
 	// Ties and zero values too: equal kinds, equal names, no checkpoints.
 	jobs[3].Name, jobs[4].Name = "same", "same"
-	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: Now}
+	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: tuitest.Now}
 	jobs[6].StartedAt = time.Time{}
 	ptrs := make([]*api.JobView, len(jobs))
 	for i := range jobs {

@@ -214,6 +214,7 @@ func ClockTime(now, t time.Time) string {
 	return t.Format("Jan 02 15:04")
 }
 
+// Plural is "1 word" or "n words".
 func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -221,6 +222,7 @@ func Plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// OrDash is s, or NoValue when s is empty.
 func OrDash(s string) string {
 	if s == "" {
 		return NoValue

@@ -1,4 +1,4 @@
-package tui
+package tuitest
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ type fakeLogs struct {
 	reads int // ReadLog calls
 }
 
-// setLog installs a log of a job, listed with the given title.
+// SetLog installs a log of a job, listed with the given title.
 func (f *Fake) SetLog(jobID string, kind api.LogSourceKind, ref api.LogRef, title string, data []byte) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -47,7 +47,7 @@ func (f *Fake) SetLog(jobID string, kind api.LogSourceKind, ref api.LogRef, titl
 	f.logs.lists[jobID] = l
 }
 
-// appendLog grows a log, as a running process does.
+// AppendLog grows a log, as a running process does.
 func (f *Fake) AppendLog(jobID string, ref api.LogRef, data string) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -55,7 +55,7 @@ func (f *Fake) AppendLog(jobID string, ref api.LogRef, data string) {
 	lg.data = append(lg.data, data...)
 }
 
-// logReads counts ReadLog calls.
+// LogReads counts ReadLog calls.
 func (f *Fake) LogReads() int {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -75,6 +75,7 @@ func (f *Fake) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
 	return id, lg, nil
 }
 
+// Logs implements api.Service.
 func (f *Fake) Logs(ctx context.Context, ref string) (api.LogList, error) {
 	f.record("Logs %s", ref)
 	if err := f.wait(ctx); err != nil {
@@ -107,6 +108,7 @@ func (f *Fake) Logs(ctx context.Context, ref string) (api.LogList, error) {
 	return l, nil
 }
 
+// ReadLog implements api.Service.
 func (f *Fake) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
 	f.record("ReadLog %s %+v %d %v", r.JobRef, r.Log, r.Offset, r.Tail)
 	if err := f.wait(ctx); err != nil {
@@ -138,6 +140,7 @@ func chunkOf(data []byte, r api.LogRequest) api.LogChunk {
 	return api.LogChunk{Data: bytes.Clone(data[off:end]), Offset: off, Size: size, More: end < size}
 }
 
+// FindInLog implements api.Service.
 func (f *Fake) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
 	f.record("FindInLog %s %q from %d back=%v", s.JobRef, s.Query.String(), s.From, s.Backward)
 	if err := f.wait(ctx); err != nil {
@@ -198,6 +201,7 @@ func findIn(data []byte, s api.LogSearch) api.LogMatch {
 	return api.LogMatch{Exhausted: true, Size: size}
 }
 
+// SaveLog implements api.Service.
 func (f *Fake) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
 	f.record("SaveLog %s %+v %s", r.JobRef, r.Log, r.Path)
 	if err := f.wait(ctx); err != nil {
@@ -226,7 +230,7 @@ func (f *Fake) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog,
 	return api.SavedLog{Path: path, Bytes: int64(len(data))}, err
 }
 
-// logLines makes n log4j-looking lines starting at a time, with ERROR lines
+// LogLines makes n log4j-looking lines starting at a time, with ERROR lines
 // and a stack trace where errAt says (line numbers).
 func LogLines(n int, errAt ...int) []byte {
 	var b bytes.Buffer
@@ -247,7 +251,7 @@ func LogLines(n int, errAt ...int) []byte {
 	return b.Bytes()
 }
 
-// setLink lists a YARN container log page of a job.
+// SetLink lists a YARN container log page of a job.
 func (f *Fake) SetLink(jobID, title, url string) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()

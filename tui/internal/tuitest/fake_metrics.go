@@ -1,4 +1,4 @@
-package tui
+package tuitest
 
 import (
 	"context"
@@ -22,6 +22,7 @@ type fakeMetrics struct {
 	alertsCalls  int
 }
 
+// SetInterest implements api.Service.
 func (f *Fake) SetInterest(ctx context.Context, r api.InterestRequest) error {
 	if err := f.wait(ctx); err != nil {
 		return err
@@ -33,6 +34,7 @@ func (f *Fake) SetInterest(ctx context.Context, r api.InterestRequest) error {
 	return nil
 }
 
+// JobMetrics implements api.Service.
 func (f *Fake) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
 	if err := f.wait(ctx); err != nil {
 		return api.MetricsSeries{}, err
@@ -54,6 +56,7 @@ func (f *Fake) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, e
 	return FixtureSeries(j, f.now), nil
 }
 
+// Alerts implements api.Service.
 func (f *Fake) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, error) {
 	if err := f.wait(ctx); err != nil {
 		return nil, err
@@ -74,7 +77,7 @@ func (f *Fake) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, 
 	return out, nil
 }
 
-// lastInterest is the latest SetInterest, and whether there was one.
+// LastInterest is the latest SetInterest, and whether there was one.
 func (f *Fake) LastInterest() (api.InterestRequest, bool) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -84,20 +87,21 @@ func (f *Fake) LastInterest() (api.InterestRequest, bool) {
 	return api.InterestRequest{}, false
 }
 
+// InterestCalls counts SetInterest calls.
 func (f *Fake) InterestCalls() int {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return len(f.Metrics.interests)
 }
 
-// setAlerts replaces the fake's alerts.
+// SetAlerts replaces the fake's alerts.
 func (f *Fake) SetAlerts(as []model.Alert) {
 	f.Mu.Lock()
 	f.Metrics.alerts = as
 	f.Mu.Unlock()
 }
 
-// fixtureAlerts are two firing alerts and a resolved one over the fixture's jobs.
+// FixtureAlerts are two firing alerts and a resolved one over the fixture's jobs.
 func FixtureAlerts() []model.Alert {
 	ago := func(d time.Duration) time.Time { return Now.Add(-d) }
 	return []model.Alert{
@@ -112,7 +116,7 @@ func FixtureAlerts() []model.Alert {
 	}
 }
 
-// fixtureSeries makes a deterministic five-minute history around a job's
+// FixtureSeries makes a deterministic five-minute history around a job's
 // figures: a slow wave, a backpressure bump, checkpoints every minute.
 func FixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 	const step = 5 * time.Second

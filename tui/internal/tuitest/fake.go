@@ -1,4 +1,4 @@
-package tui
+package tuitest
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/palink/palink/model"
 )
 
-// fakeService is api.Service in memory for the TUI's tests: it holds jobs,
+// Fake is api.Service in memory for the TUI's tests: it holds jobs,
 // records every call, can be made slow (every call waits delay, or until
 // its ctx ends) or failing, and pushes changes to its watchers.
 type Fake struct {
@@ -55,7 +55,7 @@ func (f *Fake) Calls() []string {
 	return slices.Clone(f.calls)
 }
 
-// called reports whether a call starting with prefix was made.
+// Called reports whether a call starting with prefix was made.
 func (f *Fake) Called(prefix string) bool {
 	for _, c := range f.Calls() {
 		if strings.HasPrefix(c, prefix) {
@@ -80,8 +80,11 @@ func (f *Fake) wait(ctx context.Context) error {
 	return fail
 }
 
+// SetDelay makes every call wait d (or until its ctx ends).
 func (f *Fake) SetDelay(d time.Duration) { f.Mu.Lock(); f.delay = d; f.Mu.Unlock() }
-func (f *Fake) SetFail(err error)        { f.Mu.Lock(); f.fail = err; f.Mu.Unlock() }
+
+// SetFail makes every call fail with err (nil: succeed again).
+func (f *Fake) SetFail(err error) { f.Mu.Lock(); f.fail = err; f.Mu.Unlock() }
 
 func (f *Fake) find(ref string) (int, error) {
 	i := slices.IndexFunc(f.Jobs, func(j api.JobView) bool { return j.ID == ref || j.Name == ref })
@@ -91,6 +94,7 @@ func (f *Fake) find(ref string) (int, error) {
 	return i, nil
 }
 
+// ListJobs implements api.Service.
 func (f *Fake) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.JobView, error) {
 	f.record("ListJobs")
 	if err := f.wait(ctx); err != nil {
@@ -108,6 +112,7 @@ func (f *Fake) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.JobView, 
 	return out, nil
 }
 
+// Job implements api.Service.
 func (f *Fake) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 	f.record("Job %s", ref)
 	if err := f.wait(ctx); err != nil {
@@ -129,6 +134,7 @@ func (f *Fake) Job(ctx context.Context, ref string) (api.JobDetail, error) {
 	return d, nil
 }
 
+// SyncJob implements api.Service.
 func (f *Fake) SyncJob(ctx context.Context, ref string) (model.Job, error) {
 	f.record("SyncJob %s", ref)
 	if err := f.wait(ctx); err != nil {
@@ -143,6 +149,7 @@ func (f *Fake) SyncJob(ctx context.Context, ref string) (model.Job, error) {
 	return f.Jobs[i].Job, nil
 }
 
+// CreateJob implements api.Service.
 func (f *Fake) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
 	f.record("CreateJob %s %s %s", r.Name, r.Cluster, r.Kind)
 	if err := f.wait(ctx); err != nil {
@@ -160,6 +167,7 @@ func (f *Fake) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job
 	return j, nil
 }
 
+// SaveSpec implements api.Service.
 func (f *Fake) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
 	f.record("SaveSpec %s", ref)
 	if err := f.wait(ctx); err != nil {
@@ -168,12 +176,13 @@ func (f *Fake) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Sp
 	return f.saveSpec(ref, s) // fake_editor_test.go
 }
 
+// Specs implements api.Service.
 func (f *Fake) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
 	f.record("Specs %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
-	return f.specsOf(ref) // fake_editor_test.go
+	return f.SpecsOf(ref) // fake_editor_test.go
 }
 
 // planFor is the fake's own idea of what an action would do, kept apart
@@ -211,6 +220,7 @@ func planFor(j api.JobView, kind model.CommandKind, protected bool) api.ActionPl
 	return p
 }
 
+// Plan implements api.Service.
 func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
 	f.record("Plan %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore))
 	if err := f.wait(ctx); err != nil {
@@ -240,6 +250,7 @@ func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, e
 	return p, nil
 }
 
+// Act implements api.Service.
 func (f *Fake) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
 	f.record("Act %s %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore), r.RestorePath)
 	if err := f.wait(ctx); err != nil {
@@ -278,7 +289,7 @@ func restoreName(r model.RestoreChoice) string {
 	return r.String()
 }
 
-// finish ends a command the way the scheduler would, and moves its job.
+// Finish ends a command the way the scheduler would, and moves its job.
 func (f *Fake) Finish(id string, ok bool, logLine string) model.Command {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -311,10 +322,12 @@ func (f *Fake) Finish(id string, ok bool, logLine string) model.Command {
 	return cc
 }
 
+// WaitCommand implements api.Service.
 func (f *Fake) WaitCommand(ctx context.Context, id string) (model.Command, error) {
 	return f.Command(ctx, id)
 }
 
+// Command implements api.Service.
 func (f *Fake) Command(ctx context.Context, id string) (model.Command, error) {
 	f.record("Command %s", id)
 	if err := f.wait(ctx); err != nil {
@@ -330,6 +343,7 @@ func (f *Fake) Command(ctx context.Context, id string) (model.Command, error) {
 	return model.Command{}, fmt.Errorf("command %s: not found", id)
 }
 
+// Commands implements api.Service.
 func (f *Fake) Commands(ctx context.Context, flt api.CommandFilter) ([]model.Command, error) {
 	f.record("Commands")
 	if err := f.wait(ctx); err != nil {
@@ -340,6 +354,7 @@ func (f *Fake) Commands(ctx context.Context, flt api.CommandFilter) ([]model.Com
 	return slices.Clone(f.commands), nil
 }
 
+// Clusters implements api.Service.
 func (f *Fake) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	f.record("Clusters")
 	if err := f.wait(ctx); err != nil {
@@ -350,6 +365,7 @@ func (f *Fake) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	return slices.Clone(f.ClusterList), nil
 }
 
+// ClusterOverview implements api.Service.
 func (f *Fake) ClusterOverview(ctx context.Context, cluster string) (api.ClusterOverview, error) {
 	f.record("ClusterOverview %s", cluster)
 	if err := f.wait(ctx); err != nil {
@@ -364,6 +380,7 @@ func (f *Fake) ClusterOverview(ctx context.Context, cluster string) (api.Cluster
 	return ov, nil
 }
 
+// Adopt implements api.Service.
 func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {
@@ -380,6 +397,7 @@ func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error)
 	return j, nil
 }
 
+// Watch implements api.Service.
 func (f *Fake) Watch(ctx context.Context) (<-chan api.Change, error) {
 	f.record("Watch")
 	f.Mu.Lock()
@@ -402,6 +420,7 @@ func (f *Fake) Watch(ctx context.Context) (<-chan api.Change, error) {
 	return ch, nil
 }
 
+// Emit sends a change to every watcher.
 func (f *Fake) Emit(c api.Change) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -417,12 +436,13 @@ func (f *Fake) emitLocked(c api.Change) {
 	}
 }
 
+// ReadOnly implements api.Service.
 func (f *Fake) ReadOnly() bool { return f.Viewer }
 
 // testNow is the pinned clock of every test: golden files depend on it.
 var Now = time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
 
-// newFixture is a fake with a realistic spread of jobs over two clusters,
+// NewFixture is a fake with a realistic spread of jobs over two clusters,
 // prod being protected.
 func NewFixture() *Fake {
 	now := Now
@@ -566,7 +586,7 @@ func NewFixture() *Fake {
 	return f
 }
 
-// manyJobs generates n jobs for benchmarks and scale tests. Every row looks
+// ManyJobs generates n jobs for benchmarks and scale tests. Every row looks
 // alike whatever n is (same widths, same kinds of figures), so that a
 // frame's cost can be compared across sizes.
 func ManyJobs(n int) []api.JobView {

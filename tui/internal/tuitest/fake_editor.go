@@ -1,4 +1,4 @@
-package tui
+package tuitest
 
 import (
 	"context"
@@ -25,9 +25,9 @@ func (f *Fake) Explain(ctx context.Context, cluster, sql string) (string, error)
 	return "== Optimized Execution Plan ==\nSink(table=[" + strings.ToLower(sink) + "])", nil
 }
 
-// specsOf lists a job's versions: those saved in the test, else its
+// SpecsOf lists a job's versions: those saved in the test, else its
 // detail's spec, else an empty one of the job's version.
-func (f *Fake) specsOf(ref string) ([]model.Spec, error) {
+func (f *Fake) SpecsOf(ref string) ([]model.Spec, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	i, err := f.find(ref)
@@ -47,7 +47,7 @@ func (f *Fake) specsOf(ref string) ([]model.Spec, error) {
 // saveSpec stores a new version and makes it the job's current one, as
 // core does, with the change a watcher sees.
 func (f *Fake) saveSpec(ref string, s model.Spec) (model.Spec, error) {
-	vs, err := f.specsOf(ref)
+	vs, err := f.SpecsOf(ref)
 	if err != nil {
 		return model.Spec{}, err
 	}

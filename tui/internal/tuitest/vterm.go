@@ -1,4 +1,4 @@
-package tui
+package tuitest
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// vterm is a small terminal emulator for program tests. bubbletea's
+// Vterm is a small terminal emulator for program tests. bubbletea's
 // renderer writes only the cells that change, so a phrase on screen is
 // rarely contiguous in the output stream; replaying the stream onto a grid
 // shows what a user sees. It covers what the renderer emits: printable
@@ -29,6 +29,7 @@ type Vterm struct {
 	pending  []byte // an incomplete sequence at the end of the last write
 }
 
+// NewVterm is a blank w×h terminal.
 func NewVterm(w, h int) *Vterm {
 	t := &Vterm{w: w, h: h, bot: h - 1, p: ansi.NewParser()}
 	t.grid = make([][]string, h)
@@ -56,6 +57,7 @@ func (t *Vterm) Text() string {
 	return b.String()
 }
 
+// Write replays terminal output onto the grid.
 func (t *Vterm) Write(data []byte) {
 	data = append(t.pending, data...)
 	t.pending = nil

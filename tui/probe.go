@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/internal/probe"
+	"github.com/palink/palink/tui/kit"
+)
+
+// The root model's probe, for the test harness (internal/probe says why).
+func init() { probe.Of = func(m tea.Model) probe.App { return modelProbe{m.(*Model)} } }
+
+type modelProbe struct{ m *Model }
+
+func (p modelProbe) Swap(after kit.TimerFunc, read func(context.Context, <-chan api.Change, int) tea.Cmd) {
+	p.m.env.After, p.m.env.ReadChange = after, read
+}
+
+func (p modelProbe) Top() kit.Screen    { return p.m.top() }
+func (p modelProbe) Dialog() kit.Dialog { return p.m.dialog }
+func (p modelProbe) Flash() string      { return p.m.flash.Text() }
+func (p modelProbe) WatchGen() int      { return p.m.watchGen }
+func (p modelProbe) Render() string     { return p.m.render() }
+func (p modelProbe) Jobs() int          { return len(p.m.jobs.rows) }
+
+func (p modelProbe) SelectedJob() string {
+	if j := p.m.jobs.selected(); j != nil {
+		return j.Name
+	}
+	return ""
+}
