@@ -17,6 +17,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/logview"
 )
 
 // Model is the root of the TUI: it owns the terminal size, the global keys,
@@ -249,6 +250,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case kit.OpenDetailMsg:
 		d, init := newDetailScreen(m.env, msg.Job, msg.Tab)
 		return m, m.push(d, init)
+	case kit.OpenLogMsg:
+		v, init := logview.New(m.env, msg.JobID, msg.JobName, msg.Source)
+		return m, m.push(v, init)
 	case kit.OpenEditorMsg:
 		return m, m.openEditor(msg.Job)
 	case kit.OpenCreateMsg:

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/logview"
 )
 
 // The help sets below are what each view's footer and `?` show, made
@@ -60,19 +61,6 @@ func alertsShort(k kit.KeyMap) []key.Binding {
 
 func alertsFull(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
-}
-
-func logShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Log.Follow, k.Log.Search, k.Log.NextMatch, k.Log.PrevMatch, k.Log.FirstError, k.Log.Wrap, k.Log.Save}
-}
-
-func logFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{
-		append(k.Nav.Bindings(), k.Log.ScrollSide),
-		{k.Log.Follow, k.Log.Wrap, k.Nav.Refresh},
-		{k.Log.Search, k.Log.NextMatch, k.Log.PrevMatch, k.Log.FirstError},
-		{k.Log.Save},
-	}
 }
 
 func editorShort(k kit.KeyMap) []key.Binding {
@@ -151,7 +139,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Jobs (default view)", jobsFull(k)},
 		{"Job detail", detailFull(k)},
 		{"Metrics tab (`m`)", [][]key.Binding{{k.Detail.MetricsWindow, k.Nav.Up, k.Nav.Down}}},
-		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logFull(k)},
+		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},
 		{"SQL editor (`e`, `:sql NAME`)", editorFull(k)},
 		{"SQL versions (ctrl+o in the editor)", versionsFull(k)},
 		{"Version diff (enter on a version)", diffFull(k)},

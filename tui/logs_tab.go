@@ -168,8 +168,7 @@ func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
 		return tea.Batch(tea.SetClipboard(src.URL), kit.Send(kit.FlashMsg{Level: kit.FlashInfo,
 			Text: "copied to the clipboard: " + src.URL + " (YARN serves container logs on the NodeManager; `yarn logs` reads them after the end)"}))
 	}
-	v, init := newLogViewer(t.env, d.job.ID, d.job.Name, *src)
-	return kit.Send(kit.PushMsg{Screen: v, Init: init})
+	return kit.Send(kit.OpenLogMsg{JobID: d.job.ID, JobName: d.job.Name, Source: *src})
 }
 
 func (t *logsTab) View(d *jobData) string {

@@ -22,6 +22,7 @@ func (p modelProbe) Swap(after kit.TimerFunc, read func(context.Context, <-chan 
 func (p modelProbe) Top() kit.Screen    { return p.m.top() }
 func (p modelProbe) Dialog() kit.Dialog { return p.m.dialog }
 func (p modelProbe) Flash() string      { return p.m.flash.Text() }
+func (p modelProbe) ClearFlash()        { p.m.flash.Clear() }
 func (p modelProbe) WatchGen() int      { return p.m.watchGen }
 func (p modelProbe) Render() string     { return p.m.render() }
 func (p modelProbe) Jobs() int          { return len(p.m.jobs.rows) }

@@ -76,3 +76,9 @@ type OpenCreateMsg struct{}
 
 // OpenEditorMsg asks the root to open a job's SQL editor.
 type OpenEditorMsg struct{ Job api.JobView }
+
+// OpenLogMsg asks the root to open one of a job's logs in the log viewer.
+type OpenLogMsg struct {
+	JobID, JobName string
+	Source         api.LogSource
+}

@@ -21,8 +21,9 @@ type App interface {
 	Top() kit.Screen
 	// Dialog is the dialog over it, or nil.
 	Dialog() kit.Dialog
-	// Flash is the flash line's text.
+	// Flash is the flash line's text; ClearFlash clears it.
 	Flash() string
+	ClearFlash()
 	// WatchGen is the change stream's generation, for a test's changes.
 	WatchGen() int
 	// Render is the whole frame.

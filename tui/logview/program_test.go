@@ -1,4 +1,4 @@
-package tui
+package logview_test
 
 import (
 	"bytes"
@@ -7,8 +7,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
+	"github.com/palink/palink/tui/internal/probe"
 	"github.com/palink/palink/tui/internal/tuitest"
-	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/logview"
 )
 
 // TestProgramLogViewer runs the real program loop: l opens the Logs tab,
@@ -16,14 +19,13 @@ import (
 // service scans and the window is read around the hit), f follows to a
 // line that arrived; the last frame is pinned in a golden file.
 func TestProgramLogViewer(t *testing.T) {
-	f := tuitest.NewFixture()
-	withLogs(f)
-	tm := startProgram(t, f, Options{})
+	f := tuitest.WithLogs(tuitest.NewFixture())
+	tm := apptest.Program(t, f, tui.Options{})
 	tuitest.WaitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("l")
-	// waitFor replays the output onto a terminal grid (vterm), so a wait
+	// WaitFor replays the output onto a terminal grid (Vterm), so a wait
 	// sees the screen even though the renderer writes only changed cells.
 	tuitest.WaitFor(t, tm, "jobmanager.err")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -40,19 +42,19 @@ func TestProgramLogViewer(t *testing.T) {
 	tm.Type("f")
 	tuitest.WaitFor(t, tm, "28000", "following")
 
-	m := finalModel(t, tm)
-	v, ok := m.top().(*logViewer)
+	app := probe.Of(tuitest.Final(t, tm))
+	v, ok := app.Top().(*logview.Viewer)
 	if !ok {
-		t.Fatalf("the top screen is %T", m.top())
+		t.Fatalf("the top screen is %T", app.Top())
 	}
-	if !v.atBottom() || !v.follow {
+	if !v.AtBottom() || !v.Following() {
 		t.Fatal("following did not stay at the bottom")
 	}
 	line77 := bytes.LastIndexByte(jmLog[:bytes.Index(jmLog, []byte("(line 77)\n"))], '\n') + 1
-	if v.match == nil || v.match.off != int64(line77) {
-		t.Fatalf("the current match is %+v, line 77 starts at %d", v.match, line77)
+	if off, ok := v.Match(); !ok || off != int64(line77) {
+		t.Fatalf("the current match is at %d (%v), line 77 starts at %d", off, ok, line77)
 	}
 	// The flash line depends on timers (a warning lasts 8 s): not pinned.
-	m.flash = kit.FlashLine{}
-	tuitest.Golden(t, "log_viewer_program_120x40", tuitest.Pinned(m.render()))
+	app.ClearFlash()
+	tuitest.Golden(t, "log_viewer_program_120x40", tuitest.Pinned(app.Render()))
 }

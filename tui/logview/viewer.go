@@ -1,4 +1,4 @@
-package tui
+package logview
 
 import (
 	"fmt"
@@ -54,7 +54,8 @@ const (
 	promptSave
 )
 
-type logViewer struct {
+// Viewer is the log viewer of one log of a job.
+type Viewer struct {
 	env     *kit.Env
 	id      int // identity of this viewer's requests
 	jobID   string
@@ -93,42 +94,47 @@ type logViewer struct {
 	width, height int
 }
 
-func newLogViewer(e *kit.Env, jobID, jobName string, src api.LogSource) (*logViewer, tea.Cmd) {
+// New opens the viewer on src, a log of job jobID, at its tail; the Cmd
+// reads the tail.
+func New(e *kit.Env, jobID, jobName string, src api.LogSource) (*Viewer, tea.Cmd) {
 	in := textinput.New()
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	m := &logViewer{env: e, id: e.NextSeq(), jobID: jobID, jobName: jobName, src: src,
+	m := &Viewer{env: e, id: e.NextSeq(), jobID: jobID, jobName: jobName, src: src,
 		win: newLogWindow(logWindowMax), size: -1, input: in}
 	return m, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
 }
 
-func (m *logViewer) Title() string { return m.jobName + " · " + m.src.Title }
+// Title implements kit.Screen.
+func (m *Viewer) Title() string { return m.jobName + " · " + m.src.Title }
 
-// Capturing: the input line has the keyboard, and so does a running search,
-// so that esc stops it instead of closing the viewer.
-func (m *logViewer) Capturing() bool { return m.prompt != promptNone || m.searchSeq != 0 }
+// Capturing reports that the input line has the keyboard, or a running
+// search does, so that esc stops it instead of closing the viewer.
+func (m *Viewer) Capturing() bool { return m.prompt != promptNone || m.searchSeq != 0 }
 
-func (m *logViewer) ShortHelp() []key.Binding {
+// ShortHelp implements kit.Screen.
+func (m *Viewer) ShortHelp() []key.Binding {
 	k := m.env.Keys
 	switch {
 	case m.prompt != promptNone:
 		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
 	case m.searchSeq != 0:
-		return append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop search"))}, logShort(k)...)
+		return append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop search"))}, shortHelp(k)...)
 	}
-	return logShort(k)
+	return shortHelp(k)
 }
 
-func (m *logViewer) FullHelp() [][]key.Binding { return logFull(m.env.Keys) }
+// FullHelp implements kit.Screen.
+func (m *Viewer) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
 // page is the number of rows of log text on screen.
-func (m *logViewer) page() int { return max(m.height-3, 1) }
+func (m *Viewer) page() int { return max(m.height-3, 1) }
 
 // cols is the width of log text.
-func (m *logViewer) cols() int { return max(m.width-2, 1) }
+func (m *Viewer) cols() int { return max(m.width-2, 1) }
 
 // read asks for one chunk, unless a read is in flight.
-func (m *logViewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogRequest) tea.Cmd {
+func (m *Viewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogRequest) tea.Cmd {
 	if m.seq != 0 {
 		return nil
 	}
@@ -139,14 +145,15 @@ func (m *logViewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogR
 }
 
 // hasMore reports bytes after the window.
-func (m *logViewer) hasMore() bool {
+func (m *Viewer) hasMore() bool {
 	if m.size >= 0 {
 		return m.win.end() < m.size
 	}
 	return m.more
 }
 
-func (m *logViewer) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Update implements kit.Screen.
+func (m *Viewer) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -181,7 +188,7 @@ func (m *logViewer) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 }
 
 // onRead joins a chunk to the window and places the view.
-func (m *logViewer) onRead(msg logReadMsg) tea.Cmd {
+func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
 	m.seq = 0
 	if msg.err != nil {
 		m.err = msg.err
@@ -235,7 +242,7 @@ func (m *logViewer) onRead(msg logReadMsg) tea.Cmd {
 
 // poll reads what the file gained, when the view is at the bottom; a file
 // far ahead of the window is read from its tail instead.
-func (m *logViewer) poll() tea.Cmd {
+func (m *Viewer) poll() tea.Cmd {
 	if m.seq != 0 || !m.viewAtEnd() {
 		return nil
 	}
@@ -247,7 +254,7 @@ func (m *logViewer) poll() tea.Cmd {
 
 // ensure fetches the next chunk in the direction the view moves, when it
 // comes within a page of the window's edge.
-func (m *logViewer) ensure(down bool) tea.Cmd {
+func (m *Viewer) ensure(down bool) tea.Cmd {
 	if !m.loaded || m.seq != 0 {
 		return nil
 	}
@@ -262,7 +269,7 @@ func (m *logViewer) ensure(down bool) tea.Cmd {
 	return nil
 }
 
-func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	if m.prompt != promptNone {
 		return m.promptKey(msg)
@@ -351,14 +358,14 @@ func (m *logViewer) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // topOffset is the file offset of the top line.
-func (m *logViewer) topOffset() int64 {
+func (m *Viewer) topOffset() int64 {
 	if len(m.win.lines) == 0 {
 		return 0
 	}
 	return m.win.lineOffset(m.top)
 }
 
-func (m *logViewer) openPrompt(p promptKind, label, value string) tea.Cmd {
+func (m *Viewer) openPrompt(p promptKind, label, value string) tea.Cmd {
 	m.prompt = p
 	m.input.Prompt = label
 	m.input.SetValue(value)
@@ -366,7 +373,7 @@ func (m *logViewer) openPrompt(p promptKind, label, value string) tea.Cmd {
 	return m.input.Focus()
 }
 
-func (m *logViewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Viewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Cancel):

@@ -1,4 +1,4 @@
-package tui
+package logview
 
 import (
 	"context"
@@ -14,13 +14,6 @@ import (
 // The log viewer's Cmds and messages. Every message carries the viewer's
 // id and the request's sequence number, so that a viewer drops answers to
 // requests it no longer waits for, and another viewer never takes them.
-
-type logsListedMsg struct {
-	jobID string
-	seq   int
-	list  api.LogList
-	err   error
-}
 
 // logOp says what a read is for, which decides how the chunk joins the
 // window.
@@ -72,20 +65,6 @@ const followEvery = 2 * time.Second
 // saveTimeout bounds saving a whole log, which may take minutes for a big
 // one on a slow cluster; every other call has the request timeout.
 const saveTimeout = 30 * time.Minute
-
-func listLogsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var l api.LogList
-		err := c.With(func(ctx context.Context) (err error) {
-			l, err = c.Svc.Logs(ctx, jobID)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list logs: %w", err)
-		}
-		return logsListedMsg{jobID: jobID, seq: seq, list: l, err: err}
-	}
-}
 
 func readLogCmd(c kit.Call, viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
 	return func() tea.Msg {

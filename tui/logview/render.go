@@ -1,4 +1,4 @@
-package tui
+package logview
 
 import (
 	"fmt"
@@ -87,7 +87,7 @@ func levelSpan(st *kit.Styles, text string) (logSpan, bool) {
 
 // styledLine renders line i: its level word coloured, every match of the
 // query marked, the current match most.
-func (m *logViewer) styledLine(i int) (string, int) {
+func (m *Viewer) styledLine(i int) (string, int) {
 	st := m.env.Styles
 	text := cleanLine(m.win.line(i))
 	var spans []logSpan
@@ -126,7 +126,7 @@ func (m *logViewer) styledLine(i int) (string, int) {
 }
 
 // rowsOf is how many screen rows line i takes.
-func (m *logViewer) rowsOf(i int) int {
+func (m *Viewer) rowsOf(i int) int {
 	if !m.wrap {
 		return 1
 	}
@@ -135,7 +135,7 @@ func (m *logViewer) rowsOf(i int) int {
 }
 
 // scroll moves the view by n rows (negative: up), within the window.
-func (m *logViewer) scroll(n int) {
+func (m *Viewer) scroll(n int) {
 	for ; n > 0; n-- {
 		if m.sub+1 < m.rowsOf(m.top) {
 			m.sub++
@@ -159,7 +159,7 @@ func (m *logViewer) scroll(n int) {
 }
 
 // lastPage is the top of the window's last page.
-func (m *logViewer) lastPage() (top, sub int) {
+func (m *Viewer) lastPage() (top, sub int) {
 	n := len(m.win.lines)
 	if n == 0 {
 		return 0, 0
@@ -176,7 +176,7 @@ func (m *logViewer) lastPage() (top, sub int) {
 }
 
 // clampView keeps the view inside the window, never past its last page.
-func (m *logViewer) clampView() {
+func (m *Viewer) clampView() {
 	if len(m.win.lines) == 0 {
 		m.top, m.sub = 0, 0
 		return
@@ -188,20 +188,20 @@ func (m *logViewer) clampView() {
 	}
 }
 
-func (m *logViewer) toBottom() { m.top, m.sub = m.lastPage() }
+func (m *Viewer) toBottom() { m.top, m.sub = m.lastPage() }
 
 // viewAtEnd reports that the view shows the window's last page.
-func (m *logViewer) viewAtEnd() bool {
+func (m *Viewer) viewAtEnd() bool {
 	t, s := m.lastPage()
 	return m.loaded && m.top == t && m.sub == s
 }
 
 // atBottom reports that the view shows the end of the file as last seen.
-func (m *logViewer) atBottom() bool { return m.viewAtEnd() && !m.hasMore() }
+func (m *Viewer) atBottom() bool { return m.viewAtEnd() && !m.hasMore() }
 
 // showMatch puts a hit's line a third of the way down the page, and makes
 // it the current match.
-func (m *logViewer) showMatch(p *logMatchPos) {
+func (m *Viewer) showMatch(p *logMatchPos) {
 	if p == nil || len(m.win.lines) == 0 {
 		return
 	}
@@ -217,7 +217,8 @@ func (m *logViewer) showMatch(p *logMatchPos) {
 	m.clampView()
 }
 
-func (m *logViewer) View() string {
+// View implements kit.Screen.
+func (m *Viewer) View() string {
 	st := m.env.Styles
 	if m.width <= 0 || m.height <= 0 {
 		return ""
@@ -242,7 +243,7 @@ func (m *logViewer) View() string {
 }
 
 // textRows renders the rows of log text from the top of the view.
-func (m *logViewer) textRows(rows int) []string {
+func (m *Viewer) textRows(rows int) []string {
 	out := make([]string, 0, rows)
 	cols := m.cols()
 	for i, sub := m.top, m.sub; len(out) < rows && i < len(m.win.lines); i, sub = i+1, 0 {
@@ -267,7 +268,7 @@ func (m *logViewer) textRows(rows int) []string {
 }
 
 // positionNote says where the view is in the file: "48.2 MiB / 200.0 MiB · 24%".
-func (m *logViewer) positionNote() string {
+func (m *Viewer) positionNote() string {
 	if !m.loaded {
 		return ""
 	}
@@ -284,7 +285,7 @@ func (m *logViewer) positionNote() string {
 
 // statusLine is the viewer's last row: the input line while it asks, else
 // the modes and what is going on.
-func (m *logViewer) statusLine() string {
+func (m *Viewer) statusLine() string {
 	st := m.env.Styles
 	if m.prompt != promptNone {
 		return m.input.View()

@@ -1,4 +1,4 @@
-package tui
+package logview_test
 
 import (
 	"context"
@@ -15,7 +15,9 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
+	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/logview"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -85,21 +87,14 @@ func simService(t *testing.T, logSize int64) *core.Local {
 	}
 }
 
-// driver is the harness over a service of core, keeping no message: the
-// heap it measures is the TUI's.
-type driver struct {
-	*tuitest.Harness
-	m *Model
-}
-
-func newDriver(t *testing.T, svc api.Service) *driver {
-	var m *Model
+// newDriver is the harness over a service of core, keeping no message:
+// the heap it measures is the TUI's.
+func newDriver(t *testing.T, svc api.Service) *tuitest.Harness {
 	h := tuitest.Drive(t, nil, 120, 40, func(ctx context.Context) tea.Model {
-		m = New(ctx, svc, Options{Context: "sim", Theme: ThemeDark, RequestTimeout: time.Minute})
-		return m
+		return tui.New(ctx, svc, tui.Options{Context: "sim", Theme: tui.ThemeDark, RequestTimeout: time.Minute})
 	})
 	h.Forget()
-	return &driver{Harness: h, m: m}
+	return h
 }
 
 func heapInUse() int64 {
@@ -141,9 +136,9 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 		}
 	}
 	d.Press("enter")
-	v, ok := d.m.top().(*logViewer)
+	v, ok := d.Top().(*logview.Viewer)
 	if !ok {
-		t.Fatalf("enter opened %T", d.m.top())
+		t.Fatalf("enter opened %T", d.Top())
 	}
 	d.MustShow("orders · JobManager log", "200.0 MiB / 200.0 MiB · 100%")
 
@@ -151,10 +146,10 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	// nothing new in the simulator's fixed-size log, and the view stays.
 	d.Press("f")
 	for range 5 {
-		d.Fire(logPollMsg{})
+		d.Fire(logview.PollMsg{})
 	}
 	d.MustShow("● following", "200.0 MiB / 200.0 MiB · 100%")
-	if !v.atBottom() {
+	if !v.AtBottom() {
 		t.Fatal("following left the bottom")
 	}
 	check("following")
@@ -167,26 +162,26 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 		d.Type(want[:23]) // the timestamp, one per line
 		d.Press("enter")  // forward: nothing below
 		d.Press("N")
-		if v.match == nil {
-			t.Fatalf("no match for %q (flash %q)", want[:23], d.m.flash.Text())
+		if _, ok := v.Match(); !ok {
+			t.Fatalf("no match for %q (flash %q)", want[:23], d.Flash())
 		}
 		d.MustShow(want[:100], "n/N for more")
-		if len(v.win.data) > logWindowMax {
-			t.Fatalf("the window holds %d bytes", len(v.win.data))
+		if v.WinBytes() > logview.WindowMax {
+			t.Fatalf("the window holds %d bytes", v.WinBytes())
 		}
 	}
 	check("two searches over 40 MB")
 	// Paging up 16 MB from the hit reads chunk after chunk, and the window
 	// stays bounded.
-	hit := v.match.off
+	hit, _ := v.Match()
 	for range 2800 {
 		d.Press("pgup")
-		if len(v.win.data) > logWindowMax {
-			t.Fatalf("the window holds %d bytes", len(v.win.data))
+		if v.WinBytes() > logview.WindowMax {
+			t.Fatalf("the window holds %d bytes", v.WinBytes())
 		}
 	}
-	if v.topOffset() > hit-14<<20 {
-		t.Errorf("2800 pages up from %d, the view is at %d", hit, v.topOffset())
+	if v.TopOffset() > hit-14<<20 {
+		t.Errorf("2800 pages up from %d, the view is at %d", hit, v.TopOffset())
 	}
 	check("paging up 14 MB")
 	d.Press("g")

@@ -1,4 +1,4 @@
-package tui
+package logview
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // it got; a hit outside the window is read into a fresh window around it.
 
 // next moves to the next match of the current query (N: the previous).
-func (m *logViewer) next(backward bool) tea.Cmd {
+func (m *Viewer) next(backward bool) tea.Cmd {
 	if m.query == (api.LogQuery{}) {
 		return kit.Flash(kit.FlashWarn, "no search yet: / searches, E finds the first error")
 	}
@@ -28,14 +28,14 @@ func (m *logViewer) next(backward bool) tea.Cmd {
 
 // firstError searches the whole log, from its first byte, for a line that
 // reports a failure.
-func (m *logViewer) firstError() tea.Cmd {
+func (m *Viewer) firstError() tea.Cmd {
 	m.query, m.match = api.LogQuery{Errors: true}, nil
 	return m.find(false, 0, true)
 }
 
 // find looks for the query from the line that starts at (or holds) offset
 // from, that line included when inclusive, in the window and then beyond.
-func (m *logViewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
+func (m *Viewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 	m.searchSeq = 0 // a new search replaces one in flight
 	m.wholeLog = !backward && from == 0 && inclusive
 	if !m.loaded {
@@ -77,12 +77,12 @@ func (m *logViewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 	return m.scan(api.LogSearch{JobRef: m.jobID, Log: m.src.Ref, Query: q, From: from, Backward: backward, MaxScan: logScanStep})
 }
 
-func (m *logViewer) scan(s api.LogSearch) tea.Cmd {
+func (m *Viewer) scan(s api.LogSearch) tea.Cmd {
 	m.searchSeq = m.env.NextSeq()
 	return findInLogCmd(m.env.Call(), m.id, m.searchSeq, s)
 }
 
-func (m *logViewer) notFound(backward bool) tea.Cmd {
+func (m *Viewer) notFound(backward bool) tea.Cmd {
 	where := "after this point"
 	switch {
 	case backward:
@@ -95,7 +95,7 @@ func (m *logViewer) notFound(backward bool) tea.Cmd {
 
 // onFound handles one scan step: a hit is shown (read into the window
 // when outside it), a miss with more to scan goes on, the end says so.
-func (m *logViewer) onFound(msg logFoundMsg) tea.Cmd {
+func (m *Viewer) onFound(msg logFoundMsg) tea.Cmd {
 	m.searchSeq = 0
 	s, r := msg.search, msg.match
 	if msg.err != nil {
