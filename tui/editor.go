@@ -13,6 +13,7 @@ import (
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/sqlview"
 )
 
 // editorScreen is the SQL editor of one job: a multi-line editor with
@@ -46,7 +47,7 @@ type editorScreen struct {
 	checkAgain     bool
 
 	// hl classes lines [hlFrom, hlFrom+len(hl)) of the text of hlVersion.
-	hl        [][]span
+	hl        [][]sqlview.Span
 	hlFrom    int
 	hlVersion int
 
@@ -567,7 +568,7 @@ func (m *editorScreen) scroll() {
 	m.offset = kit.ScrollTo(m.buf.cursor.line, m.offset, max(h, 1), len(m.buf.lines))
 	m.offset = kit.Clamp(m.offset, 0, max(len(m.buf.lines)-1, 0))
 	w := m.textWidth()
-	c := cellCol(m.buf.lines[m.buf.cursor.line], m.buf.cursor.col)
+	c := sqlview.CellCol(m.buf.lines[m.buf.cursor.line], m.buf.cursor.col)
 	switch {
 	case c < m.xoff:
 		m.xoff = max(c-w/4, 0)

@@ -6,11 +6,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/sqlview"
 )
 
 // sqlTab is the detail's SQL tab: the current version, highlighted, with
@@ -23,7 +23,7 @@ type sqlTab struct {
 	checkedJob     string
 	checkedVersion int
 	diags          []flinksql.Diagnostic
-	hl             [][]span
+	hl             [][]sqlview.Span
 	hlText         string
 
 	offset        int
@@ -103,16 +103,16 @@ func (t *sqlTab) View(d *jobData) string {
 	}
 	head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · e or enter edits", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author))) + problems
 	if t.hlText != s.SQL || t.hl == nil {
-		t.hl, t.hlText = highlight(s.SQL), s.SQL
+		t.hl, t.hlText = sqlview.Highlight(s.SQL), s.SQL
 	}
 	lines := t.lines(d)
 	digits := max(len(fmt.Sprint(len(lines))), 3)
-	sty := &styler{ed: ed, cache: map[cellAttr]lipgloss.Style{}}
+	sty := sqlview.NewStyler(ed)
 	page := max(t.height-1, 1)
 	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-page, 0))
 	out := []string{head}
 	for i := t.offset; i < min(t.offset+page, len(lines)); i++ {
-		mk := marks{cursor: -1}
+		mk := sqlview.Marks{Cursor: -1}
 		marker := " "
 		for _, dg := range t.diags {
 			if dg.Pos.Line-1 != i {
@@ -126,17 +126,17 @@ func (t *sqlTab) View(d *jobData) string {
 			if dg.End.Line != dg.Pos.Line || to <= dg.Pos.Col-1 {
 				to = dg.Pos.Col
 			}
-			mk.diags = append(mk.diags, [3]int{dg.Pos.Col - 1, to, sev})
+			mk.Diags = append(mk.Diags, [3]int{dg.Pos.Col - 1, to, sev})
 			if sev == 2 || marker == " " {
 				marker = map[int]string{1: ed.WarnMark.Render("⚠"), 2: ed.ErrorMark.Render("✖")}[sev]
 			}
 		}
-		var spans []span
+		var spans []sqlview.Span
 		if i < len(t.hl) {
 			spans = t.hl[i]
 		}
 		gutter := marker + ed.LineNumber.Render(fmt.Sprintf("%*d", digits, i+1)) + ed.Gutter.Render(" │ ")
-		out = append(out, gutter+renderLine(sty, []rune(lines[i]), spans, mk, 0, max(t.width-digits-4, 1)))
+		out = append(out, gutter+sqlview.RenderLine(sty, []rune(lines[i]), spans, mk, 0, max(t.width-digits-4, 1)))
 	}
 	return strings.Join(out, "\n")
 }

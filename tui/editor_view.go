@@ -3,40 +3,12 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"unicode"
-
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/sqlview"
 )
-
-// tabWidth is how many cells a tab advances to.
-const tabWidth = 4
-
-// runeCells is how many cells r takes at cell column c.
-func runeCells(r rune, c int) int {
-	switch {
-	case r == '\t':
-		return tabWidth - c%tabWidth
-	case r < 0x80:
-		return 1
-	case !unicode.IsPrint(r):
-		return 1 // drawn as a replacement mark
-	}
-	return max(ansi.StringWidth(string(r)), 1)
-}
-
-// cellCol is the cell column of rune column col of a line.
-func cellCol(line []rune, col int) int {
-	c := 0
-	for _, r := range line[:min(col, len(line))] {
-		c += runeCells(r, c)
-	}
-	return c
-}
 
 // gutterWidth is the width of the marker, the line numbers and the rule.
 func (m *editorScreen) gutterWidth() int {
@@ -66,162 +38,6 @@ func (m *editorScreen) annotationFor(line int) *flinksql.Diagnostic {
 		}
 	}
 	return warn
-}
-
-// cellAttr is what decides a cell's look besides its syntax class.
-type cellAttr struct {
-	class  syntaxClass
-	sel    bool
-	match  bool
-	diag   uint8 // 0 none, 1 warning, 2 error
-	cursor bool
-}
-
-// styler composes and remembers the styles of one frame.
-type styler struct {
-	ed    *kit.EditorStyles
-	cache map[cellAttr]lipgloss.Style
-	// wraps are each style's escape codes before and after a text: these
-	// styles only colour, so a run is wrap[0]+text+wrap[1], which is much
-	// cheaper than Style.Render for every run of every line.
-	wraps map[cellAttr][2]string
-}
-
-// render styles text with the look of a.
-func (s *styler) render(a cellAttr, text string) string {
-	w, ok := s.wraps[a]
-	if !ok {
-		// "x" is in no escape code; lipgloss would style NUL apart.
-		out := s.style(a).Render("x")
-		before, after, _ := strings.Cut(out, "x")
-		w = [2]string{before, after}
-		if s.wraps == nil {
-			s.wraps = map[cellAttr][2]string{}
-		}
-		s.wraps[a] = w
-	}
-	return w[0] + text + w[1]
-}
-
-func (s *styler) style(a cellAttr) lipgloss.Style {
-	if st, ok := s.cache[a]; ok {
-		return st
-	}
-	ed := s.ed
-	st := [...]lipgloss.Style{
-		synText: lipgloss.NewStyle(), synKeyword: ed.Keyword, synType: ed.Type, synFunction: ed.Function,
-		synString: ed.String, synNumber: ed.Number, synComment: ed.Comment, synHint: ed.Hint,
-		synQuoted: ed.Quoted, synOperator: ed.Operator, synIllegal: ed.Illegal,
-	}[a.class]
-	switch a.diag {
-	case 2:
-		st = ed.ErrorSpan
-	case 1:
-		st = ed.WarnSpan
-	}
-	if a.match {
-		st = ed.Match
-	}
-	if a.sel {
-		st = st.Background(ed.Selection.GetBackground())
-	}
-	if a.cursor {
-		st = st.Reverse(true)
-	}
-	s.cache[a] = st
-	return st
-}
-
-// marks are a line's overlays: ranges of rune columns.
-type marks struct {
-	sel         [2]int // [from, to); from == to: none
-	matches     [][2]int
-	diags       [][3]int // from, to, severity (1 warning, 2 error)
-	cursor      int      // -1: not on this line
-	selectToEOL bool     // the selection goes on past the line's end
-}
-
-// renderLine draws the visible cells [xoff, xoff+w) of a line.
-func renderLine(s *styler, line []rune, spans []span, mk marks, xoff, w int) string {
-	var b strings.Builder
-	classAt := make([]syntaxClass, len(line))
-	i := 0
-	for _, sp := range spans {
-		for k := 0; k < sp.n && i < len(line); k++ {
-			classAt[i] = sp.class
-			i++
-		}
-	}
-	attrAt := func(c int) cellAttr {
-		a := cellAttr{cursor: c == mk.cursor}
-		if c < len(line) {
-			a.class = classAt[c]
-		}
-		a.sel = c >= mk.sel[0] && c < mk.sel[1]
-		for _, r := range mk.matches {
-			if c >= r[0] && c < r[1] {
-				a.match = true
-			}
-		}
-		for _, r := range mk.diags {
-			if c >= r[0] && c < r[1] && uint8(r[2]) > a.diag {
-				a.diag = uint8(r[2])
-			}
-		}
-		return a
-	}
-	var run strings.Builder
-	var runAttr cellAttr
-	flush := func() {
-		if run.Len() > 0 {
-			b.WriteString(s.render(runAttr, run.String()))
-			run.Reset()
-		}
-	}
-	put := func(a cellAttr, text string) {
-		if a != runAttr {
-			flush()
-			runAttr = a
-		}
-		run.WriteString(text)
-	}
-	cell, used := 0, 0
-	for c, r := range line {
-		n := runeCells(r, cell)
-		start := cell
-		cell += n
-		if cell <= xoff {
-			continue
-		}
-		if start >= xoff+w {
-			break
-		}
-		a := attrAt(c)
-		text := string(r)
-		switch {
-		case r == '\t':
-			text = strings.Repeat(" ", n)
-		case !unicode.IsPrint(r):
-			text = "�"
-		}
-		if start < xoff || cell > xoff+w { // a wide rune or tab cut by an edge
-			text = strings.Repeat(" ", min(cell, xoff+w)-max(start, xoff))
-		}
-		put(a, text)
-		used += kit.Width(text)
-	}
-	if used < w && mk.cursor == len(line) && cell >= xoff {
-		put(cellAttr{cursor: true, sel: mk.selectToEOL}, " ")
-		used++
-	} else if used < w && mk.selectToEOL && cell >= xoff {
-		put(cellAttr{sel: true}, " ")
-		used++
-	}
-	flush()
-	if used < w {
-		b.WriteString(strings.Repeat(" ", w-used))
-	}
-	return b.String()
 }
 
 // View renders the title, the text with its gutter, and the status line.
@@ -327,7 +143,7 @@ func (m *editorScreen) textLines() []string {
 	m.highlightWindow(m.offset, min(m.offset+m.textHeight(), len(b.lines)))
 	digits := m.gutterWidth() - 4
 	w := m.textWidth()
-	sty := &styler{ed: ed, cache: map[cellAttr]lipgloss.Style{}}
+	sty := sqlview.NewStyler(ed)
 	lineSev := map[int]int{}
 	for _, d := range m.diags {
 		sev := 1
@@ -353,11 +169,11 @@ func (m *editorScreen) textLines() []string {
 		}
 		gutter := marker + num + ed.Gutter.Render(" │ ")
 		mk := m.marksFor(i, selFrom, selTo, selOK)
-		var spans []span
+		var spans []sqlview.Span
 		if k := i - m.hlFrom; k >= 0 && k < len(m.hl) {
 			spans = m.hl[k]
 		}
-		out = append(out, gutter+renderLine(sty, b.lines[i], spans, mk, m.xoff, w))
+		out = append(out, gutter+sqlview.RenderLine(sty, b.lines[i], spans, mk, m.xoff, w))
 		if d := m.annotationFor(i); d != nil && len(out) < h {
 			out = append(out, m.annotation(d, digits, w))
 		}
@@ -388,7 +204,7 @@ func (m *editorScreen) highlightWindow(from, to int) {
 		}
 		sb.WriteString(string(b.lines[i]))
 	}
-	m.hl, m.hlFrom, m.hlVersion = highlight(sb.String()), start, b.version
+	m.hl, m.hlFrom, m.hlVersion = sqlview.Highlight(sb.String()), start, b.version
 }
 
 // statementStart reports whether line i can only start a statement.
@@ -402,12 +218,12 @@ func statementStart(lines [][]rune, i int) bool {
 }
 
 // marksFor collects line i's selection, matches and problem spans.
-func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) marks {
+func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) sqlview.Marks {
 	b := m.buf
 	line := b.lines[i]
-	mk := marks{cursor: -1}
+	mk := sqlview.Marks{Cursor: -1}
 	if i == b.cursor.line {
-		mk.cursor = b.cursor.col
+		mk.Cursor = b.cursor.col
 	}
 	if selOK && i >= selFrom.line && i <= selTo.line {
 		from, to := 0, len(line)
@@ -417,16 +233,16 @@ func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) marks {
 		if i == selTo.line {
 			to = selTo.col
 		} else {
-			mk.selectToEOL = true
+			mk.SelectToEOL = true
 		}
-		mk.sel = [2]int{from, to}
+		mk.Sel = [2]int{from, to}
 	}
 	if q := []rune(strings.ToLower(m.query)); len(q) > 0 {
 		lower := []rune(strings.ToLower(string(line)))
 		if len(lower) == len(line) { // case mapping kept the length: columns line up
 			for c := 0; c+len(q) <= len(lower); c++ {
 				if string(lower[c:c+len(q)]) == string(q) {
-					mk.matches = append(mk.matches, [2]int{c, c + len(q)})
+					mk.Matches = append(mk.Matches, [2]int{c, c + len(q)})
 				}
 			}
 		}
@@ -449,7 +265,7 @@ func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) marks {
 		if d.Severity == flinksql.SeverityError {
 			sev = 2
 		}
-		mk.diags = append(mk.diags, [3]int{from, min(to, max(len(line), from+1)), sev})
+		mk.Diags = append(mk.Diags, [3]int{from, min(to, max(len(line), from+1)), sev})
 	}
 	return mk
 }
@@ -459,10 +275,10 @@ func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) marks {
 func (m *editorScreen) annotation(d *flinksql.Diagnostic, digits, w int) string {
 	ed := &m.env.Styles.Editor
 	line := m.buf.lines[d.Pos.Line-1]
-	from := cellCol(line, d.Pos.Col-1)
+	from := sqlview.CellCol(line, d.Pos.Col-1)
 	to := from + 1
 	if d.End.Line == d.Pos.Line && d.End.Col > d.Pos.Col {
-		to = cellCol(line, d.End.Col-1)
+		to = sqlview.CellCol(line, d.End.Col-1)
 	}
 	mark := ed.ErrorMark
 	if d.Severity != flinksql.SeverityError {

@@ -1,4 +1,4 @@
-package tui
+package sqlview
 
 import (
 	"strings"
@@ -109,11 +109,11 @@ func wordType(w string, called bool) chroma.TokenType {
 	return chroma.Name
 }
 
-// syntaxClass is what the editor styles a run of text as.
-type syntaxClass uint8
+// Class is what the editor styles a run of text as.
+type Class uint8
 
 const (
-	synText syntaxClass = iota
+	synText Class = iota
 	synKeyword
 	synType
 	synFunction
@@ -126,7 +126,7 @@ const (
 	synIllegal
 )
 
-func classOf(t chroma.TokenType) syntaxClass {
+func classOf(t chroma.TokenType) Class {
 	switch {
 	case t == chroma.KeywordType:
 		return synType
@@ -152,36 +152,36 @@ func classOf(t chroma.TokenType) syntaxClass {
 	return synText
 }
 
-// span is a run of runes of one class within a line.
-type span struct {
-	n     int // runes
-	class syntaxClass
+// Span is a run of runes of one class within a line.
+type Span struct {
+	N     int // runes
+	Class Class
 }
 
-// highlight classes every rune of text, line by line. A lexer failure
+// Highlight classes every rune of text, line by line. A lexer failure
 // (chroma gives one only for a broken rule) leaves the text plain.
-func highlight(text string) [][]span {
+func Highlight(text string) [][]Span {
 	lines := strings.Count(text, "\n") + 1
-	out := make([][]span, lines)
+	out := make([][]Span, lines)
 	it, err := flinkSQLLexer.Tokenise(nil, text)
 	if err != nil {
 		for i, l := range strings.Split(text, "\n") {
-			out[i] = []span{{n: utf8.RuneCountInString(l), class: synText}}
+			out[i] = []Span{{N: utf8.RuneCountInString(l), Class: synText}}
 		}
 		return out
 	}
 	line := 0
-	add := func(s string, c syntaxClass) {
+	add := func(s string, c Class) {
 		n := utf8.RuneCountInString(s)
 		if n == 0 || line >= lines {
 			return
 		}
 		spans := out[line]
-		if k := len(spans) - 1; k >= 0 && spans[k].class == c {
-			spans[k].n += n
+		if k := len(spans) - 1; k >= 0 && spans[k].Class == c {
+			spans[k].N += n
 			return
 		}
-		out[line] = append(spans, span{n: n, class: c})
+		out[line] = append(spans, Span{N: n, Class: c})
 	}
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		c := classOf(tok.Type)
