@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
 )
@@ -34,7 +35,7 @@ type Model struct {
 	cmd    commandLine
 	flash  kit.FlashLine
 	// runs is the editor's debug runs: kept here, between editors.
-	runs *debugRuns
+	runs *editor.DebugRuns
 
 	clusters     []api.ClusterStatus
 	clustersErr  error
@@ -75,7 +76,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		stack:        []kit.Screen{jobs},
 		jobs:         jobs,
 		cmd:          newCommandLine(e),
-		runs:         newDebugRuns(opts.Debugger),
+		runs:         editor.NewDebugRuns(opts.Debugger),
 		issued:       map[string]string{},
 		watchBackoff: time.Second,
 		obs:          newObserveState(e),
@@ -250,6 +251,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case kit.OpenDetailMsg:
 		d, init := newDetailScreen(m.env, msg.Job, msg.Tab)
 		return m, m.push(d, init)
+	case kit.OpenHelpMsg:
+		return m, m.push(newHelpScreen(m.env, msg.Of), nil)
 	case kit.OpenLogMsg:
 		v, init := logview.New(m.env, msg.JobID, msg.JobName, msg.Source)
 		return m, m.push(v, init)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
@@ -42,7 +43,7 @@ func TestCommandLine(t *testing.T) {
 	h.Press(":")
 	h.Type("sql orders-enrich")
 	h.Press("enter")
-	if ed, ok := h.m.top().(*editorScreen); !ok || ed.job.Name != "orders-enrich" {
+	if ed, ok := h.m.top().(*editor.Screen); !ok || ed.Title() != "orders-enrich · SQL" {
 		t.Fatalf(":sql opened %T", h.m.top())
 	}
 	h.MustShow("LEFT JOIN users FOR SYSTEM_TIME AS OF")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
@@ -62,7 +63,7 @@ func TestDetailTabsAndKeys(t *testing.T) {
 	}
 	// e opens the SQL editor over the detail; esc comes back.
 	h.Press("e")
-	if _, ok := h.m.top().(*editorScreen); !ok {
+	if _, ok := h.m.top().(*editor.Screen); !ok {
 		t.Fatalf("e in the detail opened %T, want the SQL editor", h.m.top())
 	}
 	h.Press("esc")

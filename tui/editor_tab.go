@@ -94,7 +94,7 @@ func (t *sqlTab) View(d *jobData) string {
 			kv(st, "args", kit.OrDash(strings.Join(s.Args, " "))).text}, "\n")
 	}
 	problems := ""
-	errs, warns := countSeverity(t.diags, flinksql.SeverityError), countSeverity(t.diags, flinksql.SeverityWarning)
+	errs, warns := sqlview.CountSeverity(t.diags, flinksql.SeverityError), sqlview.CountSeverity(t.diags, flinksql.SeverityWarning)
 	if errs > 0 {
 		problems += "  " + ed.ErrorMark.Render("✖ "+kit.Plural(errs, "error"))
 	}

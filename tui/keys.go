@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
 )
@@ -63,52 +64,6 @@ func alertsFull(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
 }
 
-func editorShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Editor.Save, k.Editor.Debug, k.Editor.External, k.Editor.Submit, k.Editor.Versions, k.Editor.Find, k.Editor.Help, k.Editor.Back}
-}
-
-func editorFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{
-		{k.Editor.Save, k.Editor.Submit, k.Editor.Debug, k.Editor.External, k.Editor.Versions, k.Editor.Back},
-		{k.Editor.Find, k.Editor.FindNext, k.Editor.FindPrev, k.Editor.NextProblem, k.Editor.Undo, k.Editor.Redo},
-		{k.Editor.SelectAll, k.Editor.Copy, k.Editor.Cut, k.Editor.Paste, k.Text.Select, k.Editor.Help},
-		{k.Text.Left, k.Text.Right, k.Text.Up, k.Text.Down, k.Text.WordLeft, k.Text.WordRight},
-		{k.Text.Home, k.Text.End, k.Text.DocStart, k.Text.DocEnd, k.Text.PageUp, k.Text.PageDown},
-		{k.Text.Newline, k.Text.Backspace, k.Text.Delete, k.Text.DeleteWord, k.Text.DeleteWordForward, k.Text.Indent, k.Text.Dedent},
-	}
-}
-
-func versionsShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Versions.Diff, k.Versions.Mark, k.Versions.Open}
-}
-
-func versionsFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Versions.Diff, k.Versions.Mark, k.Versions.Open)}
-}
-
-func diffShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Versions.DiffMode, k.Nav.Up, k.Nav.Down}
-}
-
-func diffFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Versions.DiffMode)}
-}
-
-func debugShort(k kit.KeyMap, running bool) []key.Binding {
-	if running {
-		return []key.Binding{k.Debug.Cancel, k.Nav.Up, k.Nav.Down}
-	}
-	return []key.Binding{k.Debug.Again, k.Nav.Up, k.Nav.Down}
-}
-
-func debugFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Debug.Again, k.Debug.Cancel}}
-}
-
-func debugFormShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Debug.Run, k.Form.NextField, k.Form.Cancel}
-}
-
 func dialogShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Form.Toggle, k.Form.Confirm, k.Form.Cancel}
 }
@@ -140,10 +95,10 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Job detail", detailFull(k)},
 		{"Metrics tab (`m`)", [][]key.Binding{{k.Detail.MetricsWindow, k.Nav.Up, k.Nav.Down}}},
 		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},
-		{"SQL editor (`e`, `:sql NAME`)", editorFull(k)},
-		{"SQL versions (ctrl+o in the editor)", versionsFull(k)},
-		{"Version diff (enter on a version)", diffFull(k)},
-		{"Debug run (ctrl+d in the editor)", append(debugFull(k), debugFormShort(k))},
+		{"SQL editor (`e`, `:sql NAME`)", editor.Help(k)},
+		{"SQL versions (ctrl+o in the editor)", editor.VersionsHelp(k)},
+		{"Version diff (enter on a version)", editor.DiffHelp(k)},
+		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
 		{"Commands (`:cmd`)", commandsFull(k)},
 		{"Cluster (`:cluster`)", clusterFull(k)},
 		{"Alerts (`:alerts`)", alertsFull(k)},

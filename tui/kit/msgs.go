@@ -82,3 +82,7 @@ type OpenLogMsg struct {
 	JobID, JobName string
 	Source         api.LogSource
 }
+
+// OpenHelpMsg asks the root to open the help of a screen that has the
+// keyboard (the editor's f1), as `?` does for the others.
+type OpenHelpMsg struct{ Of Screen }

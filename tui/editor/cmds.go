@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
@@ -172,13 +171,4 @@ func fileSafe(s string) string {
 		}
 		return '_'
 	}, s)
-}
-
-// openEditor pushes a job's SQL editor; a JAR job has none.
-func (m *Model) openEditor(j api.JobView) tea.Cmd {
-	if j.Kind == model.KindJAR {
-		return m.setFlash(kit.FlashWarn, j.Name+" is a JAR job: it has no SQL to edit")
-	}
-	s, init := newEditorScreen(m.env, m.runs, j)
-	return m.push(s, init)
 }

@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"fmt"
@@ -136,7 +136,7 @@ func newDiffScreen(e *kit.Env, title, oldName, newName, a, b string) *diffScreen
 func (m *diffScreen) Title() string             { return m.title }
 func (m *diffScreen) Capturing() bool           { return false }
 func (m *diffScreen) ShortHelp() []key.Binding  { return diffShort(m.env.Keys) }
-func (m *diffScreen) FullHelp() [][]key.Binding { return diffFull(m.env.Keys) }
+func (m *diffScreen) FullHelp() [][]key.Binding { return DiffHelp(m.env.Keys) }
 
 func (m *diffScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {

@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"fmt"
@@ -11,16 +11,16 @@ import (
 )
 
 // gutterWidth is the width of the marker, the line numbers and the rule.
-func (m *editorScreen) gutterWidth() int {
+func (m *Screen) gutterWidth() int {
 	digits := max(len(fmt.Sprint(len(m.buf.lines))), 3)
 	return 1 + digits + 3 // marker, number, " │ "
 }
 
-func (m *editorScreen) textWidth() int { return max(m.width-m.gutterWidth(), 1) }
+func (m *Screen) textWidth() int { return max(m.width-m.gutterWidth(), 1) }
 
 // annotationFor is the problem shown under a line: the cursor's line only,
 // its first error, else its first warning.
-func (m *editorScreen) annotationFor(line int) *flinksql.Diagnostic {
+func (m *Screen) annotationFor(line int) *flinksql.Diagnostic {
 	if line != m.buf.cursor.line {
 		return nil
 	}
@@ -41,7 +41,7 @@ func (m *editorScreen) annotationFor(line int) *flinksql.Diagnostic {
 }
 
 // View renders the title, the text with its gutter, and the status line.
-func (m *editorScreen) View() string {
+func (m *Screen) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
@@ -64,7 +64,7 @@ func (m *editorScreen) View() string {
 	}, "\n")
 }
 
-func (m *editorScreen) titleLine() string {
+func (m *Screen) titleLine() string {
 	st := m.env.Styles
 	left := " " + st.Title.Render(m.job.Name) + st.Dim.Render(" · ") + "SQL"
 	if m.loaded {
@@ -85,7 +85,7 @@ func (m *editorScreen) titleLine() string {
 	case m.checkedVersion != m.buf.version:
 		right = st.Dim.Render("checking…")
 	default:
-		errs, warns := countSeverity(m.diags, flinksql.SeverityError), countSeverity(m.diags, flinksql.SeverityWarning)
+		errs, warns := sqlview.CountSeverity(m.diags, flinksql.SeverityError), sqlview.CountSeverity(m.diags, flinksql.SeverityWarning)
 		var parts []string
 		if errs > 0 {
 			parts = append(parts, st.Editor.ErrorMark.Render("✖ "+kit.Plural(errs, "error")))
@@ -105,7 +105,7 @@ func (m *editorScreen) titleLine() string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
-func (m *editorScreen) statusLine() string {
+func (m *Screen) statusLine() string {
 	st := m.env.Styles
 	if m.searching {
 		return " " + m.search.View()
@@ -136,7 +136,7 @@ func (m *editorScreen) statusLine() string {
 
 // textLines renders the visible lines with their gutter, and the problem
 // line under the cursor's line.
-func (m *editorScreen) textLines() []string {
+func (m *Screen) textLines() []string {
 	st := m.env.Styles
 	ed := &st.Editor
 	b := m.buf
@@ -187,7 +187,7 @@ func (m *editorScreen) textLines() []string {
 // starts in column 0 after a line ending in ';' (or a blank one), where no
 // string or comment of Flink SQL can be open in a script laid out as
 // people write them.
-func (m *editorScreen) highlightWindow(from, to int) {
+func (m *Screen) highlightWindow(from, to int) {
 	b := m.buf
 	if m.hlVersion == b.version && from >= m.hlFrom && to <= m.hlFrom+len(m.hl) {
 		return
@@ -218,7 +218,7 @@ func statementStart(lines [][]rune, i int) bool {
 }
 
 // marksFor collects line i's selection, matches and problem spans.
-func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) sqlview.Marks {
+func (m *Screen) marksFor(i int, selFrom, selTo pos, selOK bool) sqlview.Marks {
 	b := m.buf
 	line := b.lines[i]
 	mk := sqlview.Marks{Cursor: -1}
@@ -272,7 +272,7 @@ func (m *editorScreen) marksFor(i int, selFrom, selTo pos, selOK bool) sqlview.M
 
 // annotation is the caret line under the cursor's line: carets under the
 // offending text, then the message and its hint.
-func (m *editorScreen) annotation(d *flinksql.Diagnostic, digits, w int) string {
+func (m *Screen) annotation(d *flinksql.Diagnostic, digits, w int) string {
 	ed := &m.env.Styles.Editor
 	line := m.buf.lines[d.Pos.Line-1]
 	from := sqlview.CellCol(line, d.Pos.Col-1)

@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"fmt"
@@ -16,15 +16,15 @@ import (
 	"github.com/palink/palink/tui/sqlview"
 )
 
-// editorScreen is the SQL editor of one job: a multi-line editor with
+// Screen is the SQL editor of one job: a multi-line editor with
 // Flink SQL highlighting, live validation (debounced, run in a Cmd), error
 // markers, search, undo; ctrl-s saves a new spec version, ctrl-r submits
 // the saved version through the usual plan → confirm → act flow, ctrl-e
 // hands the text to $EDITOR, ctrl-o lists versions and ctrl-d starts a
 // local debug run.
-type editorScreen struct {
+type Screen struct {
 	env  *kit.Env
-	runs *debugRuns
+	runs *DebugRuns
 	// id tells this editor's messages from another's.
 	id  int
 	job api.JobView
@@ -73,36 +73,43 @@ type editorScreen struct {
 // validateDelay is how long typing must pause before the text is checked.
 const validateDelay = 250 * time.Millisecond
 
-func newEditorScreen(e *kit.Env, runs *debugRuns, j api.JobView) (*editorScreen, tea.Cmd) {
+// New opens the editor of job j, whose Cmd loads its SQL versions; runs
+// is the session's debug runs (the root keeps it between editors).
+func New(e *kit.Env, runs *DebugRuns, j api.JobView) (*Screen, tea.Cmd) {
 	in := textinput.New()
 	in.Prompt = "find: "
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	m := &editorScreen{env: e, runs: runs, id: e.NextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
+	m := &Screen{env: e, runs: runs, id: e.NextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
 	return m, m.load()
 }
 
-func (m *editorScreen) load() tea.Cmd {
+func (m *Screen) load() tea.Cmd {
 	m.loadSeq = m.env.NextSeq()
 	return loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq)
 }
 
-func (m *editorScreen) Title() string   { return m.job.Name + " · SQL" }
-func (m *editorScreen) Capturing() bool { return true }
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return m.job.Name + " · SQL" }
 
-func (m *editorScreen) ShortHelp() []key.Binding {
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return true }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding {
 	k := m.env.Keys
 	if m.searching {
 		return []key.Binding{k.Form.Confirm, k.Editor.FindNext, k.Editor.FindPrev, k.Form.Cancel}
 	}
-	return editorShort(k)
+	return shortHelp(k)
 }
 
-func (m *editorScreen) FullHelp() [][]key.Binding { return editorFull(m.env.Keys) }
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
 // dirty reports unsaved edits. It compares the texts once per change:
 // joining a long script on every frame would cost more than the frame.
-func (m *editorScreen) dirty() bool {
+func (m *Screen) dirty() bool {
 	if !m.loaded {
 		return false
 	}
@@ -114,7 +121,7 @@ func (m *editorScreen) dirty() bool {
 }
 
 // Update handles results of this editor's calls, changes of its job, and keys.
-func (m *editorScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -190,7 +197,7 @@ func (m *editorScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return m, nil
 }
 
-func (m *editorScreen) loadedSpecs(msg specsLoadedMsg) tea.Cmd {
+func (m *Screen) loadedSpecs(msg specsLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.loadErr = msg.err
 		return kit.Flash(kit.FlashError, msg.err.Error())
@@ -220,7 +227,7 @@ func currentSpec(specs []model.Spec, current int) (model.Spec, bool) {
 	return specs[len(specs)-1], true
 }
 
-func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
+func (m *Screen) saved(msg specSavedMsg) tea.Cmd {
 	m.saving = false
 	if msg.err != nil {
 		return kit.Flash(kit.FlashError, msg.err.Error())
@@ -229,7 +236,7 @@ func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
 	m.job.SpecVersion = msg.spec.Version
 	text := fmt.Sprintf("saved %s v%d", m.job.Name, msg.spec.Version)
 	level := kit.FlashInfo
-	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 && m.checkedVersion == m.buf.version {
+	if n := sqlview.CountSeverity(m.diags, flinksql.SeverityError); n > 0 && m.checkedVersion == m.buf.version {
 		text += fmt.Sprintf(" with %s: ctrl+g goes to it", kit.Plural(n, "error"))
 		level = kit.FlashWarn
 	}
@@ -237,7 +244,7 @@ func (m *editorScreen) saved(msg specSavedMsg) tea.Cmd {
 }
 
 // validate checks the text in a Cmd, one check at a time.
-func (m *editorScreen) validate() tea.Cmd {
+func (m *Screen) validate() tea.Cmd {
 	if m.checking {
 		m.checkAgain = true
 		return nil
@@ -248,7 +255,7 @@ func (m *editorScreen) validate() tea.Cmd {
 
 // edit runs a change of the buffer and, when the text changed, schedules
 // its validation once typing pauses.
-func (m *editorScreen) edit(fn func()) tea.Cmd {
+func (m *Screen) edit(fn func()) tea.Cmd {
 	if !m.loaded {
 		return nil
 	}
@@ -267,7 +274,7 @@ func validateTick(id, version int) func(time.Time) tea.Msg {
 }
 
 // replaceAll puts new text in the buffer as one edit that ctrl-z undoes.
-func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
+func (m *Screen) replaceAll(text, note string) tea.Cmd {
 	if !m.loaded {
 		return nil
 	}
@@ -284,8 +291,8 @@ func (m *editorScreen) replaceAll(text, note string) tea.Cmd {
 	return tea.Batch(cmd, kit.Flash(kit.FlashInfo, note))
 }
 
-// interrupt is ctrl-c: with unsaved edits, the first press warns.
-func (m *editorScreen) Interrupt() (tea.Cmd, bool) {
+// Interrupt is ctrl-c: with unsaved edits, the first press warns.
+func (m *Screen) Interrupt() (tea.Cmd, bool) {
 	if !m.dirty() || m.warned == "ctrl+c" {
 		return nil, false
 	}
@@ -293,7 +300,7 @@ func (m *editorScreen) Interrupt() (tea.Cmd, bool) {
 	return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s has unsaved edits: ctrl+s saves v%d, ctrl+c again quits without saving", m.job.Name, m.version+1)), true
 }
 
-func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	if m.searching {
 		return m.searchKey(msg)
@@ -305,7 +312,7 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	extend := msg.Mod.Contains(tea.ModShift)
 	page := max(m.textHeight()-1, 1)
 	switch {
-	case m.env.ReadOnly() && (key.Matches(msg, allActionKeys.Editor.Save) || key.Matches(msg, allActionKeys.Editor.Submit)):
+	case m.env.ReadOnly() && (key.Matches(msg, kit.AllKeys.Editor.Save) || key.Matches(msg, kit.AllKeys.Editor.Submit)):
 		return kit.Flash(kit.FlashWarn, "read-only: saving and submitting are disabled")
 	case key.Matches(msg, k.Editor.Back):
 		if m.dirty() && m.warned != "esc" {
@@ -314,7 +321,7 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return kit.Send(kit.PopMsg{})
 	case key.Matches(msg, k.Editor.Help):
-		return kit.Send(kit.PushMsg{Screen: newHelpScreen(m.env, m)})
+		return kit.Send(kit.OpenHelpMsg{Of: m})
 	case key.Matches(msg, k.Editor.Save):
 		return m.save()
 	case key.Matches(msg, k.Editor.Submit):
@@ -410,7 +417,7 @@ func (m *editorScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // copy puts the selection on palink's clipboard and the terminal's (OSC 52).
-func (m *editorScreen) copy(cut bool) tea.Cmd {
+func (m *Screen) copy(cut bool) tea.Cmd {
 	text := m.buf.selectedText()
 	if text == "" {
 		return kit.Flash(kit.FlashInfo, "nothing selected: shift+arrows select, ctrl+a selects all")
@@ -423,7 +430,7 @@ func (m *editorScreen) copy(cut bool) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *editorScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Screen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Cancel):
@@ -447,7 +454,7 @@ func (m *editorScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // incremental moves to the first match from where the search began.
-func (m *editorScreen) incremental() tea.Cmd {
+func (m *Screen) incremental() tea.Cmd {
 	m.query = m.search.Value()
 	if m.query == "" {
 		m.buf.moveTo(m.searchFrom, false, false)
@@ -460,13 +467,13 @@ func (m *editorScreen) incremental() tea.Cmd {
 	return nil
 }
 
-func (m *editorScreen) selectMatch(p pos) {
+func (m *Screen) selectMatch(p pos) {
 	m.buf.moveTo(p, false, false)
 	m.buf.moveTo(pos{p.line, p.col + len([]rune(m.query))}, true, false)
 	m.scroll()
 }
 
-func (m *editorScreen) findNext(backwards bool) tea.Cmd {
+func (m *Screen) findNext(backwards bool) tea.Cmd {
 	if m.query == "" {
 		return kit.Flash(kit.FlashInfo, "nothing to find: ctrl+f asks what")
 	}
@@ -483,7 +490,7 @@ func (m *editorScreen) findNext(backwards bool) tea.Cmd {
 }
 
 // nextProblem moves to the first diagnostic after the cursor, wrapping.
-func (m *editorScreen) nextProblem() tea.Cmd {
+func (m *Screen) nextProblem() tea.Cmd {
 	if len(m.diags) == 0 {
 		return kit.Flash(kit.FlashInfo, "no problems found")
 	}
@@ -504,7 +511,7 @@ func (m *editorScreen) nextProblem() tea.Cmd {
 // diagPos is a diagnostic's place in the editor's terms (0-based).
 func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }
 
-func (m *editorScreen) save() tea.Cmd {
+func (m *Screen) save() tea.Cmd {
 	if m.env.ReadOnly() {
 		return kit.Flash(kit.FlashWarn, "read-only: saving is disabled")
 	}
@@ -526,7 +533,7 @@ func (m *editorScreen) save() tea.Cmd {
 // one that ended is resubmitted (the restore-point dialog asks from where).
 // Unsaved edits and errors are refused first: what runs must be what the
 // user sees and a saved, checked version.
-func (m *editorScreen) submit() tea.Cmd {
+func (m *Screen) submit() tea.Cmd {
 	j := m.job.Job
 	switch {
 	case m.env.ReadOnly():
@@ -536,7 +543,7 @@ func (m *editorScreen) submit() tea.Cmd {
 	case m.checkedVersion != m.buf.version:
 		return kit.Flash(kit.FlashInfo, "checking the SQL…; ctrl+r again in a moment")
 	}
-	if n := countSeverity(m.diags, flinksql.SeverityError); n > 0 {
+	if n := sqlview.CountSeverity(m.diags, flinksql.SeverityError); n > 0 {
 		return kit.Flash(kit.FlashWarn, fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error")))
 	}
 	kind := model.CmdResubmit
@@ -546,21 +553,11 @@ func (m *editorScreen) submit() tea.Cmd {
 	return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{j}})
 }
 
-func countSeverity(ds []flinksql.Diagnostic, s flinksql.Severity) int {
-	n := 0
-	for _, d := range ds {
-		if d.Severity == s {
-			n++
-		}
-	}
-	return n
-}
-
 // textHeight is the rows the text has: the body less the title and status lines.
-func (m *editorScreen) textHeight() int { return max(m.height-2, 1) }
+func (m *Screen) textHeight() int { return max(m.height-2, 1) }
 
 // scroll keeps the cursor on screen, with room for the problem line under it.
-func (m *editorScreen) scroll() {
+func (m *Screen) scroll() {
 	h := m.textHeight()
 	if m.annotationFor(m.buf.cursor.line) != nil {
 		h--

@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"context"
@@ -31,21 +31,22 @@ type debugInput struct {
 	limit string
 }
 
-// debugRuns is what the editor keeps across its screens for debug runs:
+// DebugRuns is what the editor keeps across its screens for debug runs:
 // the debugger (nil: none in this palink), and per job id the inputs last
 // given to a run, for this session.
-type debugRuns struct {
+type DebugRuns struct {
 	debugger api.Debugger
 	inputs   map[string]debugInput
 }
 
-func newDebugRuns(d api.Debugger) *debugRuns {
-	return &debugRuns{debugger: d, inputs: map[string]debugInput{}}
+// NewDebugRuns is a session's debug runs with debugger d (nil: none).
+func NewDebugRuns(d api.Debugger) *DebugRuns {
+	return &DebugRuns{debugger: d, inputs: map[string]debugInput{}}
 }
 
 // debug opens the form of a debug run of the editor's text (saved or not:
 // a debug run is how edits are tried before they are saved).
-func (m *editorScreen) debug() tea.Cmd {
+func (m *Screen) debug() tea.Cmd {
 	switch {
 	case m.runs.debugger == nil:
 		return kit.Flash(kit.FlashWarn, "debug runs are not available in this palink")
@@ -123,7 +124,7 @@ func parseDebugInput(in debugInput) (map[string]string, int, error) {
 // debugForm asks for the data files of a run.
 type debugForm struct {
 	env   *kit.Env
-	runs  *debugRuns
+	runs  *DebugRuns
 	job   api.JobView
 	sql   string
 	data  textarea.Model
@@ -134,7 +135,7 @@ type debugForm struct {
 	width, height int
 }
 
-func newDebugForm(e *kit.Env, runs *debugRuns, j api.JobView, sql string, in debugInput) *debugForm {
+func newDebugForm(e *kit.Env, runs *DebugRuns, j api.JobView, sql string, in debugInput) *debugForm {
 	ta := textarea.New()
 	ta.Placeholder = "orders=/path/to/orders.jsonl"
 	ta.ShowLineNumbers = false

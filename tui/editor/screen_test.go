@@ -1,7 +1,6 @@
-package tui
+package editor_test
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +12,9 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
@@ -74,45 +76,45 @@ func edKey(s string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: []rune(s)[0], Mod: mod}
 }
 
-func (h *harness) chord(keys ...string) {
+func chord(h *tuitest.Harness, keys ...string) {
 	h.T.Helper()
 	for _, k := range keys {
 		h.Send(edKey(k))
 	}
 }
 
-// openEditor opens orders-enrich's editor with e from the jobs table.
-func (h *harness) openEditor(name string) *editorScreen {
+// openEditor opens a job's editor with e from the jobs table.
+func openEditor(h *tuitest.Harness, name string) *editor.Screen {
 	h.T.Helper()
 	h.SelectJob(name)
 	h.Press("e")
-	ed, ok := h.m.top().(*editorScreen)
+	ed, ok := h.Top().(*editor.Screen)
 	if !ok {
-		h.T.Fatalf("e on %s opened %T, want the SQL editor", name, h.m.top())
+		h.T.Fatalf("e on %s opened %T, want the SQL editor", name, h.Top())
 	}
 	return ed
 }
 
 // goTo moves the cursor to a 1-based line, at its end.
-func (h *harness) goTo(line int) {
+func goTo(h *tuitest.Harness, line int) {
 	h.T.Helper()
-	h.chord("ctrl+home")
+	chord(h, "ctrl+home")
 	for range line - 1 {
-		h.chord("down")
+		chord(h, "down")
 	}
-	h.chord("end")
+	chord(h, "end")
 }
 
 func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
 	h.MustShow("orders-enrich · SQL v7", "✓ no problems", "  1 │ CREATE TABLE orders (", " 14 │ LEFT JOIN users FOR SYSTEM_TIME AS OF", "Ln 1, Col 1")
-	if ed.dirty() {
+	if ed.Dirty() {
 		t.Error("a freshly opened version is marked edited")
 	}
 	// Keywords, strings and comments carry their styles.
-	frame := h.m.render()
-	ks := h.m.env.Styles.Editor
+	frame := h.Render()
+	ks := kit.DarkStyles().Editor
 	for what, want := range map[string]string{
 		"keyword": ks.Keyword.Render("CREATE"), "type": ks.Type.Render("BIGINT"),
 		"string": ks.String.Render("'kafka'"), "comment": ks.Comment.Render("-- enrich every order with its user's name"),
@@ -124,16 +126,16 @@ func TestEditorOpensTheCurrentVersionHighlighted(t *testing.T) {
 }
 
 func TestEditorMarksAProblemOnceTypingPauses(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	h.openEditor("orders-enrich")
-	h.goTo(9)
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "orders-enrich")
+	goTo(h, 9)
 	for range 13 { // after the e of 'table-name'
-		h.chord("left")
+		chord(h, "left")
 	}
-	h.chord("backspace") // 'table-name' → 'table-nam'
+	chord(h, "backspace") // 'table-name' → 'table-nam'
 	h.MustShow("(edited)", "checking…")
 	h.MustNotShow("✖ 2 errors")
-	h.Fire(validateTickMsg{})
+	h.Fire(editor.ValidateTickMsg{})
 	// The unknown option, and the option jdbc then lacks.
 	h.MustShow("✖ 2 errors", "✖  9 │ ) WITH ('connector' = 'jdbc'", "✖  7 │ CREATE TABLE users (")
 	// The message stands under the cursor's line, carets under the option.
@@ -148,29 +150,29 @@ func TestEditorMarksAProblemOnceTypingPauses(t *testing.T) {
 		t.Errorf("carets start at cell %d, the option at %d", c, o)
 	}
 	// ctrl+g goes to the next problem: the missing option, then the unknown one.
-	h.chord("ctrl+home", "ctrl+g")
-	if ed := h.m.top().(*editorScreen); ed.buf.cursor != (pos{6, 13}) {
-		t.Errorf("ctrl+g went to %v, want the table name on line 7", ed.buf.cursor)
+	chord(h, "ctrl+home", "ctrl+g")
+	ed := h.Top().(*editor.Screen)
+	if l, c := ed.Cursor(); l != 6 || c != 13 {
+		t.Errorf("ctrl+g went to %d:%d, want the table name on line 7", l, c)
 	}
-	h.chord("ctrl+g")
-	ed := h.m.top().(*editorScreen)
-	if col := strings.Index(string(ed.buf.lines[8]), "'table-nam'"); ed.buf.cursor != (pos{8, col}) {
-		t.Errorf("ctrl+g went to %v, want line 9 col %d", ed.buf.cursor, col+1)
+	chord(h, "ctrl+g")
+	if col := strings.Index(ed.Line(8), "'table-nam'"); !at(ed, 8, col) {
+		t.Errorf("ctrl+g went to %v, want line 9 col %d", cursor(ed), col+1)
 	}
 	// Fixing it clears the markers.
-	h.goTo(9)
+	goTo(h, 9)
 	for range 13 {
-		h.chord("left")
+		chord(h, "left")
 	}
 	h.Type("e")
-	h.Fire(validateTickMsg{})
+	h.Fire(editor.ValidateTickMsg{})
 	h.MustShow("✓ no problems")
 }
 
 func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
-	h.chord("ctrl+end")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
+	chord(h, "ctrl+end")
 	h.Type(" x")
 	before := len(h.Timers)
 	h.Type("y")
@@ -182,49 +184,49 @@ func TestEditorValidatesOnlyTheLatestText(t *testing.T) {
 	checks := func() int {
 		n := 0
 		for _, m := range h.Seen {
-			if _, ok := m.(validatedMsg); ok {
+			if _, ok := m.(editor.ValidatedMsg); ok {
 				n++
 			}
 		}
 		return n
 	}
 	was := checks()
-	h.Fire(validateTickMsg{})
+	h.Fire(editor.ValidateTickMsg{})
 	if got := checks() - was; got != 1 {
 		t.Errorf("%d checks after a pause in typing, want 1", got)
 	}
-	if ed.checkedVersion != ed.buf.version {
+	if !ed.Checked() {
 		t.Error("the check is not of the current text")
 	}
 }
 
 func TestEditorSavesANewVersion(t *testing.T) {
 	f := withVersions(tuitest.NewFixture())
-	h := newHarness(t, f, 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
-	h.chord("ctrl+s")
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
+	chord(h, "ctrl+s")
 	if !strings.Contains(h.Flash(), "no changes to save (v7)") || f.Called("SaveSpec") {
 		t.Fatalf("save without edits: flash %q", h.Flash())
 	}
-	h.chord("ctrl+end")
+	chord(h, "ctrl+end")
 	h.Type("\n-- checked")
-	h.chord("ctrl+s")
+	chord(h, "ctrl+s")
 	if !f.Called("SaveSpec j001") || !strings.Contains(h.Flash(), "saved orders-enrich v8") {
 		t.Fatalf("save: calls %v, flash %q", f.Calls(), h.Flash())
 	}
 	h.MustShow("orders-enrich · SQL v8")
 	h.MustNotShow("(edited)")
-	if got := f.Versions["j001"][3].SQL; !strings.HasSuffix(got, "\n-- checked") || ed.dirty() {
+	if got := f.Versions["j001"][3].SQL; !strings.HasSuffix(got, "\n-- checked") || ed.Dirty() {
 		t.Errorf("saved %q", got)
 	}
 }
 
 func TestEditorReadOnlyRefusesSaving(t *testing.T) {
 	f := withVersions(tuitest.NewFixture())
-	h := newHarness(t, f, 120, 40, Options{Context: "test", ReadOnly: true})
-	h.openEditor("orders-enrich")
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test", ReadOnly: true})
+	openEditor(h, "orders-enrich")
 	h.Type("x")
-	h.chord("ctrl+s")
+	chord(h, "ctrl+s")
 	if f.Called("SaveSpec") || !strings.Contains(h.Flash(), "read-only") {
 		t.Fatalf("read-only save: calls %v, flash %q", f.Calls(), h.Flash())
 	}
@@ -232,128 +234,128 @@ func TestEditorReadOnlyRefusesSaving(t *testing.T) {
 }
 
 func TestEditorLeavingWithUnsavedEditsAsksTwice(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	h.openEditor("orders-enrich")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "orders-enrich")
 	h.Type("x")
 	h.Press("esc")
-	if _, ok := h.m.top().(*editorScreen); !ok || !strings.Contains(h.Flash(), "esc again leaves without saving") {
-		t.Fatalf("first esc: %T, flash %q", h.m.top(), h.Flash())
+	if _, ok := h.Top().(*editor.Screen); !ok || !strings.Contains(h.Flash(), "esc again leaves without saving") {
+		t.Fatalf("first esc: %T, flash %q", h.Top(), h.Flash())
 	}
 	// ctrl+c warns once too instead of quitting.
-	_, cmd := h.m.Update(tuitest.Key("ctrl+c"))
+	_, cmd := h.M.Update(tuitest.Key("ctrl+c"))
 	if msg := cmd(); msg == (tea.QuitMsg{}) {
 		t.Fatal("ctrl+c quit with unsaved edits")
 	}
-	_, cmd = h.m.Update(tuitest.Key("ctrl+c"))
+	_, cmd = h.M.Update(tuitest.Key("ctrl+c"))
 	if msg := cmd(); msg != (tea.QuitMsg{}) {
 		t.Fatalf("second ctrl+c gave %T, want quit", msg)
 	}
 	h.Press("esc", "esc")
-	if _, ok := h.m.top().(*jobsScreen); !ok {
-		t.Fatalf("esc twice left %T on top", h.m.top())
+	if !onJobs(h) {
+		t.Fatalf("esc twice left %T on top", h.Top())
 	}
 }
 
 func TestEditorSelectionClipboardUndo(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
 	// Select "CREATE TABLE" with shift+ctrl+right twice, copy, paste at the end.
-	h.chord("ctrl+shift+right", "ctrl+shift+right")
+	chord(h, "ctrl+shift+right", "ctrl+shift+right")
 	h.MustShow("12 selected")
-	h.chord("alt+c", "ctrl+end")
+	chord(h, "alt+c", "ctrl+end")
 	h.Type("\n")
-	h.chord("ctrl+v")
-	if !strings.HasSuffix(ed.buf.Text(), "u.id;\nCREATE TABLE") {
-		t.Fatalf("paste: %q", ed.buf.Text()[len(ed.buf.Text())-30:])
+	chord(h, "ctrl+v")
+	if !strings.HasSuffix(ed.Text(), "u.id;\nCREATE TABLE") {
+		t.Fatalf("paste: %q", ed.Text()[len(ed.Text())-30:])
 	}
 	// Undo the paste and the new line; redo the line.
-	h.chord("ctrl+z", "ctrl+z")
-	if ed.buf.Text() != enrichSQL || ed.dirty() {
+	chord(h, "ctrl+z", "ctrl+z")
+	if ed.Text() != enrichSQL || ed.Dirty() {
 		t.Fatalf("undo did not restore the text")
 	}
-	h.chord("ctrl+y")
-	if ed.buf.Text() != enrichSQL+"\n" {
-		t.Fatalf("redo: %q", ed.buf.Text()[len(ed.buf.Text())-10:])
+	chord(h, "ctrl+y")
+	if ed.Text() != enrichSQL+"\n" {
+		t.Fatalf("redo: %q", ed.Text()[len(ed.Text())-10:])
 	}
 	// Cut a selected line (shift+down from its start).
-	h.chord("ctrl+home", "shift+down", "ctrl+x")
-	if strings.HasPrefix(ed.buf.Text(), "CREATE TABLE orders") || ed.clipboard != "CREATE TABLE orders (\n" {
-		t.Fatalf("cut: clipboard %q", ed.clipboard)
+	chord(h, "ctrl+home", "shift+down", "ctrl+x")
+	if strings.HasPrefix(ed.Text(), "CREATE TABLE orders") || ed.Clipboard() != "CREATE TABLE orders (\n" {
+		t.Fatalf("cut: clipboard %q", ed.Clipboard())
 	}
 	// A page down from the top goes a page of lines down (here, to the end).
-	h.chord("ctrl+home")
+	chord(h, "ctrl+home")
 	h.Send(tea.KeyPressMsg{Code: tea.KeyPgDown})
-	if last := len(ed.buf.lines) - 1; ed.buf.cursor.line != last {
-		t.Errorf("pgdown went to line %d, want %d", ed.buf.cursor.line, last)
+	if last, l := ed.Lines()-1, line(ed); l != last {
+		t.Errorf("pgdown went to line %d, want %d", l, last)
 	}
 	// Select all, then type over everything.
-	h.chord("ctrl+a")
+	chord(h, "ctrl+a")
 	h.Type("SELECT 1;")
-	if ed.buf.Text() != "SELECT 1;" {
-		t.Fatalf("typing over select-all: %q", ed.buf.Text())
+	if ed.Text() != "SELECT 1;" {
+		t.Fatalf("typing over select-all: %q", ed.Text())
 	}
 }
 
 func TestEditorFind(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
-	h.chord("ctrl+f")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
+	chord(h, "ctrl+f")
 	h.Type("users")
 	h.MustShow("find: users")
-	if ed.buf.cursor.line != 6 || ed.buf.selectedText() != "users" {
-		t.Fatalf("incremental find: %v %q", ed.buf.cursor, ed.buf.selectedText())
+	if line(ed) != 6 || ed.Selected() != "users" {
+		t.Fatalf("incremental find: %v %q", cursor(ed), ed.Selected())
 	}
 	h.Press("enter")
-	h.chord("ctrl+n")
-	if ed.buf.cursor.line != 8 {
-		t.Fatalf("next match at %v, want line 9 ('users' the table name)", ed.buf.cursor)
+	chord(h, "ctrl+n")
+	if line(ed) != 8 {
+		t.Fatalf("next match at %v, want line 9 ('users' the table name)", cursor(ed))
 	}
-	h.chord("ctrl+n")
-	if ed.buf.cursor.line != 13 {
-		t.Fatalf("next match at %v, want line 14", ed.buf.cursor)
+	chord(h, "ctrl+n")
+	if line(ed) != 13 {
+		t.Fatalf("next match at %v, want line 14", cursor(ed))
 	}
-	h.chord("ctrl+p")
-	if ed.buf.cursor.line != 8 {
-		t.Fatalf("previous match at %v", ed.buf.cursor)
+	chord(h, "ctrl+p")
+	if line(ed) != 8 {
+		t.Fatalf("previous match at %v", cursor(ed))
 	}
 	// esc in the prompt goes back to where the search began.
-	h.chord("ctrl+home", "ctrl+f")
+	chord(h, "ctrl+home", "ctrl+f")
 	h.Type("enriched")
 	h.Press("esc")
-	if ed.buf.cursor != (pos{}) || ed.searching {
-		t.Fatalf("esc left the cursor at %v", ed.buf.cursor)
+	if !at(ed, 0, 0) || ed.Searching() {
+		t.Fatalf("esc left the cursor at %v", cursor(ed))
 	}
 }
 
 func TestEditorSubmit(t *testing.T) {
 	f := withVersions(tuitest.NewFixture())
-	h := newHarness(t, f, 120, 40, Options{Context: "test"})
-	h.openEditor("orders-enrich")
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "orders-enrich")
 	// Unsaved edits are not what would run.
 	h.Type("x")
-	h.chord("ctrl+r")
+	chord(h, "ctrl+r")
 	if !strings.Contains(h.Flash(), "save the edits first") || f.Called("Plan") {
 		t.Fatalf("submit with edits: flash %q", h.Flash())
 	}
-	h.chord("ctrl+z")
-	h.Fire(validateTickMsg{})
+	chord(h, "ctrl+z")
+	h.Fire(editor.ValidateTickMsg{})
 	// A running job resubmits only after it stops: the flow says why.
-	h.chord("ctrl+r")
+	chord(h, "ctrl+r")
 	if !strings.Contains(h.Flash(), "pause or kill it first") {
 		t.Fatalf("resubmit of a running job: flash %q", h.Flash())
 	}
 	// Once it ended, ctrl+r asks where to restore from.
 	f.Jobs[0].State = model.StateFinished
 	h.Change(apiJobChanged(f, 0))
-	h.chord("ctrl+r")
+	chord(h, "ctrl+r")
 	h.MustShow("Resubmit orders-enrich — restore from?")
 	h.Press("esc")
 
 	// A job never submitted is submitted, through the confirmation.
 	f.Versions["j009"] = []model.Spec{{JobID: "j009", Version: 3, SQL: enrichSQL}}
 	h.Press("esc")
-	h.openEditor("new-pipeline")
-	h.chord("ctrl+r")
+	openEditor(h, "new-pipeline")
+	chord(h, "ctrl+r")
 	h.MustShow("Submit new-pipeline?")
 	h.Press("tab", "enter")
 	if !f.Called("Act SUBMIT j009") {
@@ -365,57 +367,57 @@ func TestEditorRefusesToSubmitErrors(t *testing.T) {
 	f := withVersions(tuitest.NewFixture())
 	f.Versions["j009"] = []model.Spec{{JobID: "j009", Version: 3,
 		SQL: "CREATE TABLE t (a INT) WITH ('connector' = 'blackhole');\nINSERT INTO nowhere SELECT a FROM t;"}}
-	h := newHarness(t, f, 120, 40, Options{Context: "test"})
-	h.openEditor("new-pipeline")
-	h.chord("ctrl+r")
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "new-pipeline")
+	chord(h, "ctrl+r")
 	if !strings.Contains(h.Flash(), "the SQL has 1 error") || f.Called("Plan") {
 		t.Fatalf("submit with errors: flash %q", h.Flash())
 	}
 }
 
 func TestEditorExternalEditorRoundTrip(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", "nano -w")
 	// ctrl+e writes the text to a file for the editor (a Cmd, not Update).
-	msg := writeEditorFileCmd(ed.id, "orders-enrich", ed.buf.Text())().(editorFileMsg)
-	if msg.err != nil || !slices.Equal(msg.argv, []string{"nano", "-w"}) || !msg.trimNL {
-		t.Fatalf("file for $EDITOR: %+v", msg)
+	path, argv, trimNL, err := ed.ExternalFile()
+	if err != nil || !slices.Equal(argv, []string{"nano", "-w"}) || !trimNL {
+		t.Fatalf("file for $EDITOR: %s %v %v %v", path, argv, trimNL, err)
 	}
-	b, err := os.ReadFile(msg.path)
+	b, err := os.ReadFile(path)
 	if err != nil || string(b) != enrichSQL {
 		t.Fatalf("the file holds %q (%v)", b, err)
 	}
 	// The user's editor changes the text and adds a final newline.
-	if err := os.WriteFile(msg.path, []byte(strings.Replace(enrichSQL, "print", "blackhole", 1)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(strings.Replace(enrichSQL, "print", "blackhole", 1)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.Send(editorExitedMsg{id: ed.id, path: msg.path, trimNL: msg.trimNL})
-	if !strings.Contains(ed.buf.Text(), "'connector' = 'blackhole'") || strings.HasSuffix(ed.buf.Text(), "\n") || !ed.dirty() {
-		t.Fatalf("reloaded text: %q", ed.buf.Text())
+	h.Send(ed.EditorExited(path, trimNL, nil))
+	if !strings.Contains(ed.Text(), "'connector' = 'blackhole'") || strings.HasSuffix(ed.Text(), "\n") || !ed.Dirty() {
+		t.Fatalf("reloaded text: %q", ed.Text())
 	}
-	if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Error("the temporary file is left behind")
 	}
 	// One ctrl+z undoes the whole reload.
-	h.chord("ctrl+z")
-	if ed.buf.Text() != enrichSQL {
+	chord(h, "ctrl+z")
+	if ed.Text() != enrichSQL {
 		t.Error("ctrl+z did not undo the reload")
 	}
 	// A failed editor leaves the text alone and says so.
-	h.Send(editorExitedMsg{id: ed.id, path: msg.path, err: os.ErrPermission})
-	if !strings.Contains(h.Flash(), "$EDITOR failed, the text is unchanged") || ed.buf.Text() != enrichSQL {
+	h.Send(ed.EditorExited(path, false, os.ErrPermission))
+	if !strings.Contains(h.Flash(), "$EDITOR failed, the text is unchanged") || ed.Text() != enrichSQL {
 		t.Fatalf("failed editor: flash %q", h.Flash())
 	}
 }
 
 func TestEditorVersionsAndDiff(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
-	h.chord("ctrl+o")
-	if _, ok := h.m.top().(*versionsScreen); !ok {
-		t.Fatalf("ctrl+o opened %T", h.m.top())
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
+	chord(h, "ctrl+o")
+	if !editor.IsVersions(h.Top()) {
+		t.Fatalf("ctrl+o opened %T", h.Top())
 	}
 	h.MustShow("SQL versions of orders-enrich", "v7 current", "v6", "v5", "first cut")
 	// enter diffs v7 with the version before it.
@@ -430,51 +432,51 @@ func TestEditorVersionsAndDiff(t *testing.T) {
 	h.Press("esc")
 	// o puts v5 in the editor as an edit.
 	h.Press("j", "j", "o")
-	if h.m.top() != kit.Screen(ed) || ed.buf.Text() != f5(h) || !ed.dirty() {
-		t.Fatalf("o did not load v5 into the editor (%T)", h.m.top())
+	if h.Top() != kit.Screen(ed) || ed.Text() != f5(h) || !ed.Dirty() {
+		t.Fatalf("o did not load v5 into the editor (%T)", h.Top())
 	}
 	h.MustShow("(edited)")
 	// With unsaved edits, the working copy is the first row.
-	h.chord("ctrl+o")
+	chord(h, "ctrl+o")
 	h.MustShow("unsaved edits")
 }
 
-func f5(h *harness) string { return h.F.Versions["j001"][0].SQL }
+func f5(h *tuitest.Harness) string { return h.F.Versions["j001"][0].SQL }
 
 func TestEditorJarJobHasNoSQL(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{Context: "test"})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{Context: "test"})
 	h.SelectJob("payments-dedup")
 	h.Press("e")
-	if _, ok := h.m.top().(*jobsScreen); !ok || !strings.Contains(h.Flash(), "JAR job") {
-		t.Fatalf("e on a JAR job: %T, flash %q", h.m.top(), h.Flash())
+	if !onJobs(h) || !strings.Contains(h.Flash(), "JAR job") {
+		t.Fatalf("e on a JAR job: %T, flash %q", h.Top(), h.Flash())
 	}
 }
 
 func TestGoldenEditor(t *testing.T) {
-	goldenFrameWith(t, "editor", withVersions, func(h *harness) {
-		h.openEditor("orders-enrich")
-		h.chord("down", "down", "shift+down")
+	apptest.GoldenFrame(t, "editor", withVersions, tui.Options{}, func(h *tuitest.Harness) {
+		openEditor(h, "orders-enrich")
+		chord(h, "down", "down", "shift+down")
 	})
 }
 
 func TestGoldenEditorError(t *testing.T) {
-	goldenFrameWith(t, "editor_error", withVersions, func(h *harness) {
-		h.openEditor("orders-enrich")
-		h.goTo(13) // SELECT o.order_id, u.name FROM orders AS o
-		h.chord("home", "ctrl+right", "ctrl+right", "ctrl+right", "backspace")
-		h.Fire(validateTickMsg{})
+	apptest.GoldenFrame(t, "editor_error", withVersions, tui.Options{}, func(h *tuitest.Harness) {
+		openEditor(h, "orders-enrich")
+		goTo(h, 13) // SELECT o.order_id, u.name FROM orders AS o
+		chord(h, "home", "ctrl+right", "ctrl+right", "ctrl+right", "backspace")
+		h.Fire(editor.ValidateTickMsg{})
 	})
 }
 
 func TestGoldenVersionsAndDiff(t *testing.T) {
-	goldenFrameWith(t, "editor_versions", withVersions, func(h *harness) {
-		h.openEditor("orders-enrich")
-		h.chord("ctrl+o")
+	apptest.GoldenFrame(t, "editor_versions", withVersions, tui.Options{}, func(h *tuitest.Harness) {
+		openEditor(h, "orders-enrich")
+		chord(h, "ctrl+o")
 		h.Press("j", "j", "space", "k")
 	})
-	goldenFrameWith(t, "editor_diff", withVersions, func(h *harness) {
-		h.openEditor("orders-enrich")
-		h.chord("ctrl+o")
+	apptest.GoldenFrame(t, "editor_diff", withVersions, tui.Options{}, func(h *tuitest.Harness) {
+		openEditor(h, "orders-enrich")
+		chord(h, "ctrl+o")
 		h.Press("j", "j", "space", "k", "k", "enter")
 	})
 }
@@ -485,23 +487,13 @@ func apiJobChanged(f *tuitest.Fake, i int) api.Change {
 	return api.Change{Kind: api.JobChanged, Job: &jv}
 }
 
-// goldenFrameWith is goldenFrame over a fixture that fix prepares.
-func goldenFrameWith(t *testing.T, name string, fix func(*tuitest.Fake) *tuitest.Fake, setup func(h *harness)) {
-	t.Helper()
-	for _, sz := range tuitest.Sizes {
-		t.Run(fmt.Sprintf("%s_%dx%d", name, sz.W, sz.H), func(t *testing.T) {
-			h := newHarness(t, fix(tuitest.NewFixture()), sz.W, sz.H, Options{Context: "test"})
-			setup(h)
-			frame := h.m.render()
-			if got := len(strings.Split(frame, "\n")); got != sz.H {
-				t.Fatalf("frame has %d lines, want %d", got, sz.H)
-			}
-			for i, l := range strings.Split(frame, "\n") {
-				if w := ansi.StringWidth(l); w > sz.W {
-					t.Fatalf("line %d is %d cells wide, more than %d: %q", i+1, w, sz.W, ansi.Strip(l))
-				}
-			}
-			tuitest.Golden(t, fmt.Sprintf("%s_%dx%d", name, sz.W, sz.H), tuitest.Pinned(frame))
-		})
-	}
+// cursor, line and at read the editor's cursor.
+func cursor(ed *editor.Screen) [2]int { l, c := ed.Cursor(); return [2]int{l, c} }
+func line(ed *editor.Screen) int      { l, _ := ed.Cursor(); return l }
+func at(ed *editor.Screen, l, c int) bool {
+	el, ec := ed.Cursor()
+	return el == l && ec == c
 }
+
+// onJobs reports the jobs table on top.
+func onJobs(h *tuitest.Harness) bool { return strings.HasPrefix(h.Top().Title(), "Jobs") }

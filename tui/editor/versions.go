@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func newVersionsScreen(e *kit.Env, j api.JobView, working string, dirty bool) (*
 func (m *versionsScreen) Title() string             { return m.job.Name + " · versions" }
 func (m *versionsScreen) Capturing() bool           { return false }
 func (m *versionsScreen) ShortHelp() []key.Binding  { return versionsShort(m.env.Keys) }
-func (m *versionsScreen) FullHelp() [][]key.Binding { return versionsFull(m.env.Keys) }
+func (m *versionsScreen) FullHelp() [][]key.Binding { return VersionsHelp(m.env.Keys) }
 
 func (m *versionsScreen) rows() []versionRow {
 	var out []versionRow

@@ -1,4 +1,4 @@
-package tui
+package editor_test
 
 import (
 	"context"
@@ -17,6 +17,10 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/internal/apptest"
+	"github.com/palink/palink/tui/internal/probe"
 	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
@@ -83,19 +87,19 @@ func enrichRun(err error) []api.DebugEvent {
 	return append(evs, fin)
 }
 
-func debugHarness(t *testing.T, d api.Debugger, w, hgt int) *harness {
+func debugHarness(t *testing.T, d api.Debugger, w, hgt int) *tuitest.Harness {
 	t.Helper()
-	return newHarness(t, withVersions(tuitest.NewFixture()), w, hgt, Options{Context: "test", Debugger: d})
+	return apptest.New(t, withVersions(tuitest.NewFixture()), w, hgt, tui.Options{Context: "test", Debugger: d})
 }
 
 func TestDebugRunFromTheEditor(t *testing.T) {
 	d := &fakeDebugger{events: enrichRun(nil)}
 	h := debugHarness(t, d, 120, 40)
-	ed := h.openEditor("orders-enrich")
+	ed := openEditor(h, "orders-enrich")
 	h.Type("-- try\n") // a debug run takes the editor's text, saved or not
-	h.chord("ctrl+d")
-	if _, ok := h.m.top().(*debugForm); !ok {
-		t.Fatalf("ctrl+d opened %T", h.m.top())
+	chord(h, "ctrl+d")
+	if !editor.IsDebugForm(h.Top()) {
+		t.Fatalf("ctrl+d opened %T", h.Top())
 	}
 	// The form lists the sources to feed; the lookup table and the sink are not sources.
 	h.MustShow("Debug run of orders-enrich", "orders=")
@@ -103,23 +107,23 @@ func TestDebugRunFromTheEditor(t *testing.T) {
 	h.Type("/data/orders.jsonl")
 	h.Press("tab")
 	h.Type("50")
-	h.chord("ctrl+d")
+	chord(h, "ctrl+d")
 	reqs := d.requests()
-	if len(reqs) != 1 || reqs[0].Data["orders"] != "/data/orders.jsonl" || reqs[0].Limit != 50 || reqs[0].SQL != ed.buf.Text() {
+	if len(reqs) != 1 || reqs[0].Data["orders"] != "/data/orders.jsonl" || reqs[0].Limit != 50 || reqs[0].SQL != ed.Text() {
 		t.Fatalf("requests %+v", reqs)
 	}
-	if _, ok := h.m.top().(*debugScreen); !ok {
-		t.Fatalf("the run shows on %T", h.m.top())
+	if _, ok := editor.DebugRun(h.Top()); !ok {
+		t.Fatalf("the run shows on %T", h.Top())
 	}
 	h.MustShow("orders.jsonl (3 rows)", "lookup users @ dim-db · ordered, capacity 100",
 		"3/3", "lookup p50 1.8 ms  p99 6.2 ms", "cache hit 33%", "✓ done in 1.2s",
 		"INPUT   LOOKUP     order_id  name", "1       1.8 ms     1         Alice", "2       6.2 ms     2         NULL")
 	// Back in the editor, ctrl+d remembers the files of this job.
 	h.Press("esc")
-	if h.m.top() != kit.Screen(ed) {
-		t.Fatalf("esc after the run left %T", h.m.top())
+	if h.Top() != kit.Screen(ed) {
+		t.Fatalf("esc after the run left %T", h.Top())
 	}
-	h.chord("ctrl+d")
+	chord(h, "ctrl+d")
 	h.MustShow("orders=/data/orders.jsonl")
 	h.Press("esc")
 }
@@ -127,13 +131,13 @@ func TestDebugRunFromTheEditor(t *testing.T) {
 func TestDebugRunNamesTheFailingRow(t *testing.T) {
 	d := &fakeDebugger{events: enrichRun(errors.New("debug run: /data/orders.jsonl line 3, column amount: not a DOUBLE: \"x\""))}
 	h := debugHarness(t, d, 120, 40)
-	h.openEditor("orders-enrich")
-	h.chord("ctrl+d")
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
 	h.Type("/data/orders.jsonl")
-	h.chord("ctrl+d")
+	chord(h, "ctrl+d")
 	h.MustShow("✖ failed", "/data/orders.jsonl line 3, column amount: not a DOUBLE", "1       1.8 ms")
 	// ctrl+d runs it again.
-	h.chord("ctrl+d")
+	chord(h, "ctrl+d")
 	if n := len(d.requests()); n != 2 {
 		t.Fatalf("%d runs after ctrl+d on the result, want 2", n)
 	}
@@ -141,55 +145,36 @@ func TestDebugRunNamesTheFailingRow(t *testing.T) {
 
 func TestDebugFormChecksItsInput(t *testing.T) {
 	h := debugHarness(t, &fakeDebugger{events: enrichRun(nil)}, 120, 40)
-	h.openEditor("orders-enrich")
-	h.chord("ctrl+d")
-	h.chord("ctrl+d") // orders= without a file
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
+	chord(h, "ctrl+d") // orders= without a file
 	h.MustShow("line 1: which file feeds orders?")
 	h.Press("tab")
 	h.Type("ten")
 	h.Press("tab")
 	h.Type("/x.csv")
-	h.chord("ctrl+d")
+	chord(h, "ctrl+d")
 	h.MustShow(`limit "ten": want a whole number`)
-	if _, ok := h.m.top().(*debugForm); !ok {
+	if !editor.IsDebugForm(h.Top()) {
 		t.Fatal("a bad form started a run")
 	}
 }
 
 func TestDebugNeedsADebugger(t *testing.T) {
-	h := newHarness(t, withVersions(tuitest.NewFixture()), 120, 40, Options{Context: "test"})
-	h.openEditor("orders-enrich")
-	h.chord("ctrl+d")
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
 	if !strings.Contains(h.Flash(), "debug runs are not available") {
 		t.Fatalf("flash %q", h.Flash())
 	}
 }
 
-func TestDebugTemplate(t *testing.T) {
-	got := debugTemplate(`CREATE TABLE a (x INT) WITH ('connector' = 'kafka');
-CREATE TABLE g (x INT) WITH ('connector' = 'datagen');
-CREATE TABLE s (x INT) WITH ('connector' = 'print');
-CREATE VIEW v AS SELECT x FROM a;
-INSERT INTO s SELECT x FROM a UNION ALL SELECT x FROM g;`)
-	if got != "a=\n# g: generated by datagen (a file here overrides it)" {
-		t.Errorf("template %q", got)
-	}
-	data, limit, err := parseDebugInput(debugInput{data: "# note\n\n orders = /x.jsonl \nusers=/u.csv", limit: " 5 "})
-	if err != nil || limit != 5 || data["orders"] != "/x.jsonl" || data["users"] != "/u.csv" || len(data) != 2 {
-		t.Errorf("parse: %v %d %v", data, limit, err)
-	}
-	if _, _, err := parseDebugInput(debugInput{data: "orders /x"}); err == nil || !strings.Contains(err.Error(), "want TABLE=FILE") {
-		t.Errorf("a line without =: %v", err)
-	}
-}
-
 func TestGoldenDebugRun(t *testing.T) {
-	goldenFrameWith(t, "debug_run", withVersions, func(h *harness) {
-		h.m.runs.debugger = &fakeDebugger{events: enrichRun(nil)}
-		h.openEditor("orders-enrich")
-		h.chord("ctrl+d")
+	apptest.GoldenFrame(t, "debug_run", withVersions, tui.Options{Debugger: &fakeDebugger{events: enrichRun(nil)}}, func(h *tuitest.Harness) {
+		openEditor(h, "orders-enrich")
+		chord(h, "ctrl+d")
 		h.Type("/data/orders.jsonl")
-		h.chord("ctrl+d")
+		chord(h, "ctrl+d")
 	})
 }
 
@@ -224,24 +209,24 @@ func TestDebugRunAgainstSQLite(t *testing.T) {
 	job, orders := sqliteJob(t)
 	f := withVersions(tuitest.NewFixture())
 	f.Versions["j001"][2].SQL = job
-	h := newHarness(t, f, 120, 40, Options{Context: "test", Debugger: &core.Debugger{}})
-	h.openEditor("orders-enrich")
-	h.chord("ctrl+d")
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test", Debugger: &core.Debugger{}})
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
 	h.Type(orders)
-	h.chord("ctrl+d")
+	chord(h, "ctrl+d")
 	h.MustShow("orders.jsonl (3 rows)", "lookup users @ dim.db · ordered, capacity 100", "3/3", "✓ done in",
 		"order_id  name", "Alice", "Bob")
-	s := h.m.top().(*debugScreen)
-	if len(s.rows) != 3 || s.err != nil {
-		t.Fatalf("rows %+v, err %v", s.rows, s.err)
+	s, _ := editor.DebugRun(h.Top())
+	if len(s.Rows) != 3 || s.Err != nil {
+		t.Fatalf("rows %+v, err %v", s.Rows, s.Err)
 	}
-	for _, r := range s.rows {
+	for _, r := range s.Rows {
 		if r.Lookup <= 0 {
 			t.Errorf("row %v has no lookup latency", r.Values)
 		}
 	}
-	if s.rows[2].Values[1] != "NULL" {
-		t.Errorf("the order of an unknown user joined %q, want NULL", s.rows[2].Values[1])
+	if s.Rows[2].Values[1] != "NULL" {
+		t.Errorf("the order of an unknown user joined %q, want NULL", s.Rows[2].Values[1])
 	}
 }
 
@@ -250,7 +235,7 @@ func TestDebugRunAgainstSQLite(t *testing.T) {
 func TestProgramCancelsADebugRun(t *testing.T) {
 	f := withVersions(tuitest.NewFixture())
 	d := &fakeDebugger{events: enrichRun(nil)[:1], hold: true}
-	tm := startProgram(t, f, Options{Debugger: d})
+	tm := apptest.Program(t, f, tui.Options{Debugger: d})
 	tuitest.WaitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -264,15 +249,15 @@ func TestProgramCancelsADebugRun(t *testing.T) {
 	tuitest.WaitFor(t, tm, "running", "waiting for the first row")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	tuitest.WaitFor(t, tm, "cancelled")
-	m := finalModel(t, tm)
-	if s, ok := m.top().(*debugScreen); !ok || s.running || !s.stopped {
-		t.Fatalf("after ctrl+c: %T", m.top())
+	top := probe.Of(tuitest.Final(t, tm)).Top()
+	if s, ok := editor.DebugRun(top); !ok || s.Running || !s.Stopped {
+		t.Fatalf("after ctrl+c: %T", top)
 	}
 }
 
 func TestProgramEditValidateSave(t *testing.T) {
 	f := withVersions(tuitest.NewFixture())
-	tm := startProgram(t, f, Options{})
+	tm := apptest.Program(t, f, tui.Options{})
 	tuitest.WaitFor(t, tm, "orders-enrich")
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -286,7 +271,7 @@ func TestProgramEditValidateSave(t *testing.T) {
 	// The renderer rewrites only what changed: "SQL v7 (edited) · job"
 	// becomes "SQL v" kept, then "8 · job RUNNING" written.
 	tuitest.WaitFor(t, tm, "8 · job RUNNING")
-	finalModel(t, tm)
+	tuitest.Final(t, tm)
 	if vs, _ := f.SpecsOf("j001"); len(vs) != 4 || !strings.Contains(vs[3].SQL, "nowhere") {
 		t.Fatalf("saved versions %d", len(vs))
 	}

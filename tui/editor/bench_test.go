@@ -1,9 +1,11 @@
-package tui
+package editor_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
@@ -14,13 +16,13 @@ func BenchmarkEditorKeystroke(b *testing.B) {
 	text := strings.Repeat(enrichSQL+"\n", 2000/strings.Count(enrichSQL+"\n", "\n"))
 	f := withVersions(tuitest.NewFixture())
 	f.Versions["j001"][2].SQL = text
-	h := newHarness(b, f, 120, 40, Options{Context: "test"})
-	ed := h.openEditor("orders-enrich")
-	h.chord("ctrl+end")
-	b.ReportMetric(float64(len(ed.buf.lines)), "lines")
+	h := apptest.New(b, f, 120, 40, tui.Options{Context: "test"})
+	ed := openEditor(h, "orders-enrich")
+	chord(h, "ctrl+end")
+	b.ReportMetric(float64(ed.Lines()), "lines")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ed.Update(edKey("x"))
-		_ = h.m.render()
+		_ = h.Render()
 	}
 }
