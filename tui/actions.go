@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
@@ -52,42 +51,6 @@ func actionBlocked(kind model.CommandKind, j model.Job) string {
 		}
 	}
 	return ""
-}
-
-// actionFor maps a key to the action it starts on a job in state s. Restart
-// of a job that never ran is its first submit.
-func actionFor(k kit.KeyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKind, bool) {
-	switch {
-	case key.Matches(msg, k.Action.Pause):
-		return model.CmdPause, true
-	case key.Matches(msg, k.Action.Kill):
-		return model.CmdKill, true
-	case key.Matches(msg, k.Action.Restart):
-		if s == model.StateNone {
-			return model.CmdSubmit, true
-		}
-		return model.CmdRestart, true
-	case key.Matches(msg, k.Action.Resubmit):
-		return model.CmdResubmit, true
-	case key.Matches(msg, k.Action.Savepoint):
-		return model.CmdSavepoint, true
-	}
-	return 0, false
-}
-
-// allActionKeys is the keymap with every action enabled, to recognise an
-// action key that read-only mode disabled.
-var allActionKeys = kit.AllKeys
-
-func isActionKey(k kit.KeyMap, msg tea.KeyPressMsg) bool {
-	_, ok := actionFor(k, msg, model.StateRunning)
-	return ok
-}
-
-// refusedInReadOnly reports an action key pressed in read-only mode, so the
-// screen can say why nothing happens.
-func refusedInReadOnly(e *kit.Env, msg tea.KeyPressMsg) bool {
-	return e.ReadOnly() && isActionKey(allActionKeys, msg)
 }
 
 // needsConfirm: pause, kill, restart and every deploy ask first, as does
@@ -203,37 +166,37 @@ func (m *Model) act(seq int, items []planItem) tea.Cmd {
 
 // acted reports what Act recorded. It is never dropped, even when another
 // action has started since: the user must learn that a command exists.
-func (m *Model) acted(msg actedMsg) tea.Cmd {
-	var ok []actResult
+func (m *Model) acted(msg kit.ActedMsg) tea.Cmd {
+	var ok []kit.ActResult
 	var failed []error
-	for _, r := range msg.results {
-		if r.err != nil {
-			failed = append(failed, r.err)
+	for _, r := range msg.Results {
+		if r.Err != nil {
+			failed = append(failed, r.Err)
 			continue
 		}
 		ok = append(ok, r)
-		m.issued[r.cmd.ID] = r.item.job.Name
+		m.issued[r.Cmd.ID] = r.Job.Name
 	}
 	switch {
-	case len(msg.results) == 1 && len(ok) == 1:
+	case len(msg.Results) == 1 && len(ok) == 1:
 		r := ok[0]
-		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s #%d queued for %s", r.cmd.Kind, r.cmd.Seq, r.item.job.Name))
-	case len(msg.results) == 1:
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s #%d queued for %s", r.Cmd.Kind, r.Cmd.Seq, r.Job.Name))
+	case len(msg.Results) == 1:
 		return m.setFlash(kit.FlashError, failed[0].Error())
 	case len(failed) == 0:
-		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].cmd.Kind, len(ok), seqRange(ok)))
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].Cmd.Kind, len(ok), seqRange(ok)))
 	case len(ok) == 0:
 		return m.setFlash(kit.FlashError, fmt.Sprintf("all %d failed; first: %v", len(failed), failed[0]))
 	}
 	return m.setFlash(kit.FlashWarn, fmt.Sprintf("%s queued for %d jobs (%s); %d failed, first: %v",
-		ok[0].cmd.Kind, len(ok), seqRange(ok), len(failed), failed[0]))
+		ok[0].Cmd.Kind, len(ok), seqRange(ok), len(failed), failed[0]))
 }
 
 // seqRange names the commands of a bulk action: "#41–#43".
-func seqRange(rs []actResult) string {
-	lo, hi := rs[0].cmd.Seq, rs[0].cmd.Seq
+func seqRange(rs []kit.ActResult) string {
+	lo, hi := rs[0].Cmd.Seq, rs[0].Cmd.Seq
 	for _, r := range rs {
-		lo, hi = min(lo, r.cmd.Seq), max(hi, r.cmd.Seq)
+		lo, hi = min(lo, r.Cmd.Seq), max(hi, r.Cmd.Seq)
 	}
 	if lo == hi {
 		return fmt.Sprintf("#%d", lo)

@@ -344,8 +344,8 @@ func TestActResultIsNeverDropped(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	h.m.actionSeq = 7
-	h.Send(actedMsg{seq: 3, results: []actResult{{item: planItem{job: f.Jobs[3].Job},
-		cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
+	h.Send(kit.ActedMsg{Seq: 3, Results: []kit.ActResult{{Job: f.Jobs[3].Job,
+		Cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
 	if h.Flash() != "PAUSE #9 queued for user-features" {
 		t.Errorf("a command recorded for an older action was not reported: %q", h.Flash())
 	}

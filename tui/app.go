@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
@@ -249,8 +250,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pop()
 		return m, nil
 	case kit.OpenDetailMsg:
-		d, init := newDetailScreen(m.env, msg.Job, msg.Tab)
+		d, init := detail.New(m.env, msg.Job, msg.Tab)
 		return m, m.push(d, init)
+	case kit.OpenCommandLogMsg:
+		return m, m.push(newLogScreen(m.env, msg.Cmd), nil)
 	case kit.OpenHelpMsg:
 		return m, m.push(newHelpScreen(m.env, msg.Of), nil)
 	case kit.OpenLogMsg:
@@ -277,7 +280,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.dialog = newAdoptDialog(m.env, msg.Cluster, msg.App)
 		return m, nil
-	case actedMsg:
+	case kit.ActedMsg:
 		cmds = append(cmds, m.acted(msg))
 	case kit.CreatedMsg:
 		if msg.Err != nil {

@@ -110,7 +110,7 @@ func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return kit.Flash(kit.FlashWarn, "adopt: no unmanaged Flink application on "+m.name)
 	}
-	if m.env.ReadOnly() && key.Matches(msg, allActionKeys.Cluster.Adopt) {
+	if m.env.ReadOnly() && key.Matches(msg, kit.AllKeys.Cluster.Adopt) {
 		return kit.Flash(kit.FlashWarn, "read-only: adopting is disabled")
 	}
 	return nil

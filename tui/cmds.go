@@ -81,20 +81,6 @@ func tickCmd(after kit.TimerFunc, clock func() time.Time) tea.Cmd {
 	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
 }
 
-func loadDetailCmd(c kit.Call, jobID string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var d api.JobDetail
-		err := c.With(func(ctx context.Context) (err error) {
-			d, err = c.Svc.Job(ctx, jobID)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("load job %s: %w", jobID, err)
-		}
-		return detailLoadedMsg{jobID: jobID, seq: seq, detail: d, err: err}
-	}
-}
-
 func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cmds []model.Command
@@ -173,19 +159,19 @@ func actCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		res := make([]actResult, len(todo))
+		res := make([]kit.ActResult, len(todo))
 		each(len(todo), func(i int) {
 			r := &res[i]
-			r.item = todo[i]
-			r.err = c.With(func(ctx context.Context) (err error) {
-				r.cmd, err = c.Svc.Act(ctx, todo[i].req)
+			r.Job = todo[i].job
+			r.Err = c.With(func(ctx context.Context) (err error) {
+				r.Cmd, err = c.Svc.Act(ctx, todo[i].req)
 				return err
 			})
-			if r.err != nil {
-				r.err = fmt.Errorf("%s %s: %w", verb(todo[i].req.Kind), todo[i].job.Name, r.err)
+			if r.Err != nil {
+				r.Err = fmt.Errorf("%s %s: %w", verb(todo[i].req.Kind), todo[i].job.Name, r.Err)
 			}
 		})
-		return actedMsg{seq: seq, results: res}
+		return kit.ActedMsg{Seq: seq, Results: res}
 	}
 }
 

@@ -80,10 +80,10 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 		case api.Resync:
 			return m.load()
 		}
-	case actedMsg:
-		for _, r := range msg.results {
-			if r.err == nil {
-				m.upsert(r.cmd)
+	case kit.ActedMsg:
+		for _, r := range msg.Results {
+			if r.Err == nil {
+				m.upsert(r.Cmd)
 			}
 		}
 	case tea.KeyPressMsg:

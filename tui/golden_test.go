@@ -48,24 +48,6 @@ func TestGoldenJobsLightTheme(t *testing.T) {
 	}
 }
 
-func TestGoldenDetailTabs(t *testing.T) {
-	for i, tab := range []string{"overview", "timeline", "checkpoints", "exceptions", "commands", "metrics", "logs", "sql"} {
-		goldenFrame(t, "detail_"+tab, func(h *harness) {
-			h.OpenDetail("orders-enrich")
-			for range i {
-				h.Press("tab")
-			}
-		})
-	}
-}
-
-func TestGoldenRawJSON(t *testing.T) {
-	goldenFrame(t, "detail_raw_json", func(h *harness) {
-		h.OpenDetail("orders-enrich")
-		h.Press("y")
-	})
-}
-
 func TestGoldenConfirmPause(t *testing.T) {
 	goldenFrame(t, "confirm_pause", func(h *harness) {
 		h.SelectJob("user-features")

@@ -121,7 +121,7 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 		c[colKind] = j.Kind.String()
 	}
 	c[colCluster] = j.Cluster
-	c[colState] = stateCell(j)
+	c[colState] = kit.StateCell(j)
 	c[colApp] = cmp.Or(j.AppID, kit.NoValue)
 	c[colUp] = kit.NoValue
 	if showsUptime(j) {
@@ -176,18 +176,6 @@ func liveRank(c column, j *api.JobView) int {
 		return 1
 	}
 	return 2
-}
-
-// stateCell is the state badge's text: the state, a pending command, drift.
-func stateCell(j *api.JobView) string {
-	s := kit.StateLabel(j.State, j.FlinkState)
-	if j.Pending != nil && !j.Pending.State.Final() {
-		s += " ›" + j.Pending.Kind.String()
-	}
-	if j.Drift != nil {
-		s += " ⚠"
-	}
-	return s
 }
 
 func ckptCell(j *api.JobView, now time.Time) string {

@@ -148,11 +148,11 @@ func (m *jobsScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.Err == nil {
 			return m.upsert(api.JobView{Job: msg.Job})
 		}
-	case actedMsg:
+	case kit.ActedMsg:
 		// Marks served their purpose once the bulk action is recorded.
-		for _, r := range msg.results {
-			if r.err == nil {
-				delete(m.marks, r.item.job.ID)
+		for _, r := range msg.Results {
+			if r.Err == nil {
+				delete(m.marks, r.Job.ID)
 			}
 		}
 	case rebuildMsg:
@@ -513,7 +513,7 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	j := m.selected()
 	if j == nil {
-		if isActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
+		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
 			return kit.Flash(kit.FlashWarn, "no job selected")
 		}
 		return nil
@@ -528,10 +528,10 @@ func (m *jobsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open.Logs):
 		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Logs"})
 	}
-	if kind, ok := actionFor(k, msg, j.State); ok {
+	if kind, ok := kit.ActionFor(k, msg, j.State); ok {
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.actionTargets(j)})
 	}
-	if refusedInReadOnly(m.env, msg) {
+	if m.env.RefusedAction(msg) {
 		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
@@ -23,19 +24,6 @@ func jobsFull(k kit.KeyMap) [][]key.Binding {
 		append(k.Nav.Bindings(), k.Nav.Enter),
 		{k.Jobs.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
 		append(k.Action.Bindings(), k.Jobs.Create),
-		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
-	}
-}
-
-func detailShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Detail.NextTab, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Resubmit, k.Action.Savepoint, k.Detail.RawJSON}
-}
-
-func detailFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{
-		append(k.Nav.Bindings(), k.Detail.Restore, k.Detail.Fold, k.Detail.OpenLog),
-		{k.Detail.NextTab, k.Detail.PrevTab, k.Detail.RawJSON, k.Nav.Refresh},
-		k.Action.Bindings(),
 		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}
 }
@@ -92,8 +80,8 @@ func KeymapMarkdown(readOnly bool) string {
 	}{
 		{"Everywhere", [][]key.Binding{k.Global.Bindings()}},
 		{"Jobs (default view)", jobsFull(k)},
-		{"Job detail", detailFull(k)},
-		{"Metrics tab (`m`)", [][]key.Binding{{k.Detail.MetricsWindow, k.Nav.Up, k.Nav.Down}}},
+		{"Job detail", detail.Help(k)},
+		{"Metrics tab (`m`)", detail.MetricsHelp(k)},
 		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},
 		{"SQL editor (`e`, `:sql NAME`)", editor.Help(k)},
 		{"SQL versions (ctrl+o in the editor)", editor.VersionsHelp(k)},

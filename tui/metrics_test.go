@@ -2,16 +2,14 @@ package tui
 
 import (
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/internal/tuitest"
-	"github.com/palink/palink/tui/kit"
 )
 
 func visibleIDs(h *harness) []string {
@@ -62,12 +60,12 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 	}
 
 	h.Press("enter")
-	d, ok := h.m.top().(*detailScreen)
+	d, ok := h.m.top().(*detail.Screen)
 	if !ok {
 		t.Fatal("enter did not open the detail")
 	}
 	got, _ = f.LastInterest()
-	if got.Detail != d.data.job.ID || len(got.Jobs) != 0 {
+	if got.Detail != d.JobID() || len(got.Jobs) != 0 {
 		t.Fatalf("in the detail the interest is %+v, want its job alone", got)
 	}
 	h.Press("esc")
@@ -134,122 +132,6 @@ func TestSparklineInTheJobsTable(t *testing.T) {
 	h.MustNotShow("▂▄▅█▆")
 }
 
-func TestChartAxesAndUnits(t *testing.T) {
-	st := kit.DarkStyles()
-	now := tuitest.Now
-	var pts []chartPoint
-	for i := 0; i <= 60; i++ {
-		v := 1000.0
-		if i > 30 {
-			v = 3000
-		}
-		pts = append(pts, chartPoint{at: now.Add(-time.Duration(60-i) * 5 * time.Second), v: v})
-	}
-	lines := renderChart(st, chartSpec{title: "records in/s", label: kit.Rate, points: pts, from: now.Add(-5 * time.Minute), to: now, line: st.ChartLine}, 60, 8)
-	plain := make([]string, len(lines))
-	for i, l := range lines {
-		plain[i] = tuitest.Strip(l)
-		if w := kit.Width(lines[i]); w > 60 {
-			t.Errorf("line %d is %d cells wide", i, w)
-		}
-	}
-	if len(lines) != 8 || !strings.HasPrefix(plain[0], " records in/s") || !strings.HasSuffix(strings.TrimRight(plain[0], " "), "3.0k") {
-		t.Fatalf("title line %q", plain[0])
-	}
-	// The y axis runs from 0 to a round top, with a label in the middle.
-	if !strings.HasPrefix(plain[1], "3.0k ┤") || !strings.HasPrefix(plain[6], "   0 ┼") || !strings.Contains(plain[3], "┤") {
-		t.Errorf("y axis:\n%s", strings.Join(plain, "\n"))
-	}
-	if !strings.Contains(plain[7], "-5m") || !strings.HasSuffix(strings.TrimRight(plain[7], " "), "now") {
-		t.Errorf("time axis %q", plain[7])
-	}
-	// 3000 is the top: the right half draws in the top row; 1000 is a
-	// third up: the left half draws in the lower rows, not the top.
-	top := []rune(plain[1])
-	if top[len(top)-1] == 0x2800 || top[len([]rune("3.0k ┤"))+2] != 0x2800 {
-		t.Errorf("the line is not where its values are:\n%s", strings.Join(plain, "\n"))
-	}
-	// Unknown values are a gap, and a series of them says so.
-	gap := renderChart(st, chartSpec{title: "lag", label: kit.Rate, points: []chartPoint{{now, -1}}, from: now.Add(-time.Minute), to: now, line: st.ChartLine}, 40, 5)
-	if !strings.Contains(tuitest.Strip(gap[0]), "not reported") {
-		t.Errorf("an unreported figure: %q", tuitest.Strip(gap[0]))
-	}
-}
-
-func TestNiceCeil(t *testing.T) {
-	for in, want := range map[float64]float64{0: 0, 0.04: 0.04, 0.1: 0.1, 14_200: 15_000, 2100: 2500, 3000: 3000, 7: 8, 1: 1} {
-		if got := niceCeil(in); got != want {
-			t.Errorf("niceCeil(%v) = %v, want %v", in, got, want)
-		}
-	}
-}
-
-// TestMetricsTabLoadsWhenShownAndFollowsFigures: the series is asked for
-// when the tab is shown, and again when new figures of the job arrive
-// while it is on screen — not for other jobs, nor when it is not shown.
-func TestMetricsTabLoadsWhenShownAndFollowsFigures(t *testing.T) {
-	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
-	h.OpenDetail("orders-enrich")
-	if f.Metrics.MetricsCalls != 0 {
-		t.Fatal("the overview asked for metrics")
-	}
-	h.Press("m")
-	if f.Metrics.MetricsCalls != 1 {
-		t.Fatalf("showing the tab made %d JobMetrics calls, want 1", f.Metrics.MetricsCalls)
-	}
-	h.MustShow("records in/s (sources)", "backpressure (worst vertex)", "watermark delay", "-5m", "now", "in 12.4k/s")
-	h.Screen() // drawn: on screen
-
-	orders := f.Jobs[0]
-	orders.Figures.At = tuitest.Now.Add(5 * time.Second)
-	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
-	if f.Metrics.MetricsCalls != 2 {
-		t.Fatalf("new figures of the job made %d calls in all, want 2", f.Metrics.MetricsCalls)
-	}
-	other := f.Jobs[1]
-	other.Figures.At = tuitest.Now.Add(time.Minute)
-	h.Change(api.Change{Kind: api.JobChanged, Job: &other})
-	if f.Metrics.MetricsCalls != 2 {
-		t.Fatal("another job's figures reloaded this job's metrics")
-	}
-
-	// Off screen (the overview is shown, time passed): no reload.
-	h.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
-	h.Screen()
-	h.Send(tickMsg{now: tuitest.Now.Add(10 * time.Second)})
-	orders.Figures.At = tuitest.Now.Add(10 * time.Second)
-	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
-	if f.Metrics.MetricsCalls != 2 {
-		t.Fatal("the hidden tab reloaded")
-	}
-}
-
-func TestMetricsTabWindowAndStates(t *testing.T) {
-	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
-	h.OpenDetail("orders-enrich")
-	h.Press("m")
-	h.MustShow("last 5 min")
-	h.Press("t")
-	h.MustShow("last hour, by minute", "-1h")
-	h.Press("t")
-	h.MustShow("last 5 min")
-
-	// A job that does not run has no figures, and the tab says why.
-	h.Press("esc")
-	h.OpenDetail("sessionize")
-	h.Press("m")
-	h.MustShow("sessionize is FINISHED: metrics are collected while a job runs.")
-
-	// A running job with nothing collected yet says how figures come.
-	h.Press("esc")
-	f.Metrics.Series = map[string]api.MetricsSeries{"j004": {JobID: "j004", LastError: "GET /jobs/x on node: unavailable"}}
-	h.OpenDetail("user-features")
-	h.Press("m")
-	h.MustShow("no figures yet", "last collection failed: GET /jobs/x on node: unavailable")
-}
-
 func TestAlertBadgeFollowsAlertsChanged(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
@@ -286,8 +168,8 @@ func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
 	h.MustShow("3 firing · 1 resolved", "consumer lag 1.2M records")
 	h.Press("j")
 	h.Press("enter")
-	d, ok := h.m.top().(*detailScreen)
-	if !ok || d.data.job.Name != "clicks-to-hudi" {
+	d, ok := h.m.top().(*detail.Screen)
+	if !ok || d.Title() != "clicks-to-hudi" {
 		t.Fatalf("enter on the second alert opened %T", h.m.top())
 	}
 }
@@ -302,20 +184,6 @@ func TestGoldenAlerts(t *testing.T) {
 		h.Press("enter")
 		tuitest.Golden(t, "alerts_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.m.render()))
 	}
-}
-
-func TestGoldenMetricsHour(t *testing.T) {
-	goldenFrame(t, "detail_metrics_hour", func(h *harness) {
-		s := tuitest.FixtureSeries(h.F.Jobs[0], tuitest.Now)
-		for i := 59; i >= 0; i-- {
-			p := s.Recent[(59-i)%len(s.Recent)]
-			p.At = tuitest.Now.Truncate(time.Minute).Add(-time.Duration(i) * time.Minute)
-			s.Hour = append(s.Hour, p)
-		}
-		h.F.Metrics.Series = map[string]api.MetricsSeries{"j001": s}
-		h.OpenDetail("orders-enrich")
-		h.Press("m", "t")
-	})
 }
 
 // TestProgramAlertsBadgeAndView runs the real loop: an alert that fires

@@ -37,13 +37,6 @@ type watchEndedMsg struct{ gen int }
 
 type watchRetryMsg struct{ gen int }
 
-type detailLoadedMsg struct {
-	jobID  string
-	seq    int
-	detail api.JobDetail
-	err    error
-}
-
 type commandsLoadedMsg struct {
 	seq  int
 	cmds []model.Command
@@ -82,15 +75,4 @@ type plannedMsg struct {
 type confirmedMsg struct {
 	seq   int
 	items []planItem
-}
-
-type actResult struct {
-	item planItem
-	cmd  model.Command
-	err  error
-}
-
-type actedMsg struct {
-	seq     int
-	results []actResult
 }

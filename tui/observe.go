@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -65,8 +66,8 @@ func (m *Model) interest() api.InterestRequest {
 	r := api.InterestRequest{Client: m.obs.client}
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		switch s := m.stack[i].(type) {
-		case *detailScreen:
-			r.Detail = s.data.job.ID
+		case *detail.Screen:
+			r.Detail = s.JobID()
 			return r
 		case *jobsScreen:
 			if !s.loaded {

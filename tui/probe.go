@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,13 +20,14 @@ func (p modelProbe) Swap(after kit.TimerFunc, read func(context.Context, <-chan 
 	p.m.env.After, p.m.env.ReadChange = after, read
 }
 
-func (p modelProbe) Top() kit.Screen    { return p.m.top() }
-func (p modelProbe) Dialog() kit.Dialog { return p.m.dialog }
-func (p modelProbe) Flash() string      { return p.m.flash.Text() }
-func (p modelProbe) ClearFlash()        { p.m.flash.Clear() }
-func (p modelProbe) WatchGen() int      { return p.m.watchGen }
-func (p modelProbe) Render() string     { return p.m.render() }
-func (p modelProbe) Jobs() int          { return len(p.m.jobs.rows) }
+func (p modelProbe) Top() kit.Screen            { return p.m.top() }
+func (p modelProbe) Dialog() kit.Dialog         { return p.m.dialog }
+func (p modelProbe) Flash() string              { return p.m.flash.Text() }
+func (p modelProbe) ClearFlash()                { p.m.flash.Clear() }
+func (p modelProbe) WatchGen() int              { return p.m.watchGen }
+func (p modelProbe) Render() string             { return p.m.render() }
+func (p modelProbe) Tick(now time.Time) tea.Msg { return tickMsg{now: now} }
+func (p modelProbe) Jobs() int                  { return len(p.m.jobs.rows) }
 
 func (p modelProbe) SelectedJob() string {
 	if j := p.m.jobs.selected(); j != nil {

@@ -14,32 +14,6 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-func TestFmtFigures(t *testing.T) {
-	for _, tc := range []struct {
-		got, want string
-	}{
-		{kit.Rate(0), "0"},
-		{kit.Rate(850.4), "850"},
-		{kit.Rate(3100), "3.1k"},
-		{kit.Rate(48000), "48.0k"},
-		{kit.Rate(1.25e6), "1.2M"},
-		{kit.Backpressure(0.04), "░ 4%"},
-		{kit.Backpressure(0.31), "▒ 31%"},
-		{kit.Backpressure(0.87), "█ 87%"},
-		{kit.Bytes(512), "512 B"},
-		{kit.Bytes(38 << 20), "38.0 MiB"},
-		{kit.Duration(340 * time.Millisecond), "340ms"},
-		{kit.Duration(1200 * time.Millisecond), "1.2s"},
-		{kit.ShortID("3f9c0d1e2b3a4c5d6e7f8091a2b3a21e", 4), "3f9c…a21e"},
-		{kit.ShortID("abc", 4), "abc"},
-		{lastPathPart("hdfs:///flink/sp/x/savepoint-7f3a21/"), "savepoint-7f3a21"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
-		}
-	}
-}
-
 func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 	cols := func(l layout) []string {
 		var out []string

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -38,7 +39,7 @@ func newResubmitDialog(e *kit.Env, j model.Job, history []model.RestorePoint) (*
 	if history == nil {
 		d.loading = true
 		d.seq = e.NextSeq()
-		cmd = loadDetailCmd(e.Call(), j.ID, d.seq)
+		cmd = detail.Load(e.Call(), j.ID, d.seq)
 	}
 	d.cursor = 0 // the first option is the safest: the newest restore point there is
 	return d, cmd
@@ -78,17 +79,17 @@ func (d *resubmitDialog) ShortHelp() []key.Binding { return pickerShort(d.env.Ke
 
 func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case detailLoadedMsg:
-		if msg.seq != d.seq || msg.jobID != d.job.ID {
+	case detail.LoadedMsg:
+		if msg.Seq != d.seq || msg.JobID != d.job.ID {
 			return d, nil
 		}
 		d.loading = false
-		if msg.err != nil {
-			d.loadErr = msg.err
+		if msg.Err != nil {
+			d.loadErr = msg.Err
 			return d, nil
 		}
-		d.history = msg.detail.RestorePoints
-		d.job = msg.detail.Job
+		d.history = msg.Detail.RestorePoints
+		d.job = msg.Detail.Job
 	case tea.KeyPressMsg:
 		k := d.env.Keys
 		opts := d.options()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
@@ -49,7 +50,7 @@ func TestProgramFilterAndOpenByKeyboard(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tuitest.WaitFor(t, tm, "OutOfMemoryError")
 	m := finalModel(t, tm)
-	if d, ok := m.top().(*detailScreen); !ok || d.data.job.Name != "fraud-scoring" {
+	if d, ok := m.top().(*detail.Screen); !ok || d.Title() != "fraud-scoring" {
 		t.Fatalf("the keyboard did not open fraud-scoring's detail: %T", m.top())
 	}
 }

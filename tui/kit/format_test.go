@@ -58,3 +58,28 @@ func TestStateColours(t *testing.T) {
 		t.Error("the light theme uses the dark theme's green")
 	}
 }
+
+func TestFmtFigures(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{Rate(0), "0"},
+		{Rate(850.4), "850"},
+		{Rate(3100), "3.1k"},
+		{Rate(48000), "48.0k"},
+		{Rate(1.25e6), "1.2M"},
+		{Backpressure(0.04), "░ 4%"},
+		{Backpressure(0.31), "▒ 31%"},
+		{Backpressure(0.87), "█ 87%"},
+		{Bytes(512), "512 B"},
+		{Bytes(38 << 20), "38.0 MiB"},
+		{Duration(340 * time.Millisecond), "340ms"},
+		{Duration(1200 * time.Millisecond), "1.2s"},
+		{ShortID("3f9c0d1e2b3a4c5d6e7f8091a2b3a21e", 4), "3f9c…a21e"},
+		{ShortID("abc", 4), "abc"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

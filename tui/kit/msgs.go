@@ -86,3 +86,21 @@ type OpenLogMsg struct {
 // OpenHelpMsg asks the root to open the help of a screen that has the
 // keyboard (the editor's f1), as `?` does for the others.
 type OpenHelpMsg struct{ Of Screen }
+
+// ActedMsg is what Act recorded for an action's jobs, for every screen:
+// the root flashes it, the table spends its marks, lists of commands
+// show the new ones. Seq is the action's.
+type ActedMsg struct {
+	Seq     int
+	Results []ActResult
+}
+
+// ActResult is one job's command, or why Act refused it.
+type ActResult struct {
+	Job model.Job
+	Cmd model.Command
+	Err error
+}
+
+// OpenCommandLogMsg asks the root to open a command's log.
+type OpenCommandLogMsg struct{ Cmd model.Command }

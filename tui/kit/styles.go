@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -240,4 +241,16 @@ func StateIcon(state model.JobState) string {
 		return "○"
 	}
 	return "■"
+}
+
+// StateCell is the state badge's text: the state, a pending command, drift.
+func StateCell(j *api.JobView) string {
+	s := StateLabel(j.State, j.FlinkState)
+	if j.Pending != nil && !j.Pending.State.Final() {
+		s += " ›" + j.Pending.Kind.String()
+	}
+	if j.Drift != nil {
+		s += " ⚠"
+	}
+	return s
 }

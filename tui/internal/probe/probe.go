@@ -5,6 +5,7 @@ package probe
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -28,6 +29,8 @@ type App interface {
 	WatchGen() int
 	// Render is the whole frame.
 	Render() string
+	// Tick is the clock's message that it is now.
+	Tick(now time.Time) tea.Msg
 	// SelectedJob is the name of the job under the jobs table's cursor,
 	// and Jobs the number of rows the table shows.
 	SelectedJob() string

@@ -225,3 +225,14 @@ func Key(s string) tea.KeyPressMsg {
 	}
 	return tea.KeyPressMsg{Code: r, Text: s}
 }
+
+// Env is a screen's environment as the root makes it, over svc: the dark
+// styles, every key, the clock pinned to Now; for tests of one screen.
+func Env(svc api.Service) *kit.Env {
+	e := kit.NewEnv(context.Background(), svc, false)
+	e.Timeout = time.Minute
+	e.Keys = kit.NewKeyMap()
+	e.Styles = kit.DarkStyles()
+	e.Now, e.Clock = Now, func() time.Time { return Now }
+	return e
+}

@@ -1,23 +1,25 @@
-package tui
+package detail_test
 
 import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/kit"
 )
 
 func TestDetailSyncsOnOpenAndShowsListDataMeanwhile(t *testing.T) {
 	f := tuitest.NewFixture()
-	e := newEnv(context.Background(), f, Options{Now: func() time.Time { return tuitest.Now }})
-	d, cmd := newDetailScreen(e, f.Jobs[0], "")
+	d, cmd := detail.New(tuitest.Env(f), f.Jobs[0], "")
 	d.Update(tuitest.SizeMsg(120, 37))
 	view := tuitest.Strip(d.View())
 	for _, must := range []string{"orders-enrich", "RUNNING", "application_1732000000000_0042", "syncing…", "syncing with the cluster"} {
@@ -37,50 +39,50 @@ func TestDetailSyncsOnOpenAndShowsListDataMeanwhile(t *testing.T) {
 }
 
 func TestDetailTabsAndKeys(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
-	d := h.m.top().(*detailScreen)
+	d := h.Top().(*detail.Screen)
 	titles := []string{}
-	for range d.tabs {
-		titles = append(titles, d.tabs[d.tab].Title())
+	for range d.Tabs() {
+		titles = append(titles, d.Tab())
 		h.Press("tab")
 	}
 	if got := strings.Join(titles, " "); got != "Overview Timeline Checkpoints Exceptions Commands Metrics Logs SQL" {
 		t.Errorf("tab walks %q", got)
 	}
-	if d.tabs[d.tab].Title() != "Overview" {
+	if d.Tab() != "Overview" {
 		t.Error("tab does not wrap around")
 	}
 	h.Press("shift+tab")
-	if d.tabs[d.tab].Title() != "SQL" {
-		t.Errorf("shift+tab from Overview goes to %s", d.tabs[d.tab].Title())
+	if d.Tab() != "SQL" {
+		t.Errorf("shift+tab from Overview goes to %s", d.Tab())
 	}
 	for k, want := range map[string]string{"m": "Metrics", "l": "Logs"} {
 		h.Press(k)
-		if got := d.tabs[d.tab].Title(); got != want {
+		if got := d.Tab(); got != want {
 			t.Errorf("%s selects %s, want %s", k, got, want)
 		}
 	}
 	// e opens the SQL editor over the detail; esc comes back.
 	h.Press("e")
-	if _, ok := h.m.top().(*editor.Screen); !ok {
-		t.Fatalf("e in the detail opened %T, want the SQL editor", h.m.top())
+	if _, ok := h.Top().(*editor.Screen); !ok {
+		t.Fatalf("e in the detail opened %T, want the SQL editor", h.Top())
 	}
 	h.Press("esc")
 	h.Press("esc")
-	if _, ok := h.m.top().(*jobsScreen); !ok {
+	if !strings.HasPrefix(h.Top().Title(), "Jobs") {
 		t.Fatal("esc did not go back to the jobs")
 	}
 	// m from the jobs table opens the detail on its tab.
 	h.Press("m")
-	if d, ok := h.m.top().(*detailScreen); !ok || d.tabs[d.tab].Title() != "Metrics" {
+	if d, ok := h.Top().(*detail.Screen); !ok || d.Tab() != "Metrics" {
 		t.Fatal("m on the jobs table did not open the Metrics tab")
 	}
 }
 
 func TestDetailFollowsWatch(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
 	h.Press("tab") // Timeline
 	jobCalls := strings.Count(strings.Join(f.Calls(), ","), "Job j001")
@@ -113,20 +115,20 @@ func TestDetailFollowsWatch(t *testing.T) {
 
 func TestDetailLateAnswerIsDropped(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
-	d := h.m.top().(*detailScreen)
+	d := h.Top().(*detail.Screen)
 	other := api.JobDetail{Job: model.Job{ID: "j001", Name: "orders-enrich", State: model.StateKilled}}
-	h.Send(detailLoadedMsg{jobID: "j001", seq: d.loads.Seq() - 1, detail: other})
-	h.Send(detailLoadedMsg{jobID: "j002", seq: d.loads.Seq(), detail: other})
-	if d.data.job.State != model.StateRunning {
-		t.Errorf("a stale or foreign answer changed the detail to %s", d.data.job.State)
+	h.Send(detail.LoadedMsg{JobID: "j001", Seq: d.LoadSeq() - 1, Detail: other})
+	h.Send(detail.LoadedMsg{JobID: "j002", Seq: d.LoadSeq(), Detail: other})
+	if d.Job().State != model.StateRunning {
+		t.Errorf("a stale or foreign answer changed the detail to %s", d.Job().State)
 	}
 }
 
 func TestDetailLoadFailureShowsPanel(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	f.SetFail(tuitest.ErrClusterDown)
 	h.SelectJob("orders-enrich")
 	h.Press("enter")
@@ -138,17 +140,16 @@ func TestDetailLoadFailureShowsPanel(t *testing.T) {
 
 func TestCommandsTabOpensLiveLog(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
-	d := h.m.top().(*detailScreen)
-	d.selectTab("Commands")
+	d := h.Top().(*detail.Screen)
+	d.SelectTab("Commands")
 	h.Press("j", "enter") // #41 is first (newest), #40 second
-	log, ok := h.m.top().(*logScreen)
-	if !ok {
-		t.Fatalf("enter on a command opened %T", h.m.top())
+	if got := h.Top().Title(); got != "PAUSE #40 of orders-enrich · log" {
+		t.Fatalf("enter on a command opened %s", got)
 	}
 	h.MustShow("PAUSE #40 of orders-enrich · log", "stop-with-savepoint triggered", "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21")
-	c := log.cmd
+	c := command(t, f, 40)
 	c.Logf(tuitest.Now, "a line that arrived later")
 	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
 	h.MustShow("a line that arrived later")
@@ -156,9 +157,9 @@ func TestCommandsTabOpensLiveLog(t *testing.T) {
 
 func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
-	h.m.top().(*detailScreen).selectTab("Checkpoints")
+	h.Top().(*detail.Screen).SelectTab("Checkpoints")
 	h.Press("j", "enter") // the second restore point: the latest savepoint
 	// orders-enrich is RUNNING: a resubmit is refused at once, with the reason.
 	if want := "resubmit orders-enrich: job is RUNNING: pause or kill it first"; h.Flash() != want {
@@ -181,7 +182,7 @@ func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
 }
 
 func TestRawJSON(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
 	h.Press("y")
 	h.MustShow("orders-enrich · raw JSON", `"jid": "3f9c0d1e2b3a4c5d6e7f8091a2b3a21e"`)
@@ -194,9 +195,9 @@ func TestRawJSON(t *testing.T) {
 }
 
 func TestDetailFooterAndHelpComeFromTheKeymap(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")
-	d := h.m.top().(*detailScreen)
+	d := h.Top().(*detail.Screen)
 	for _, b := range d.ShortHelp() {
 		if !b.Enabled() {
 			continue
@@ -216,9 +217,34 @@ func TestDetailFooterAndHelpComeFromTheKeymap(t *testing.T) {
 			}
 		}
 	}
-	for _, b := range []key.Binding{h.m.env.Keys.Global.Quit, h.m.env.Keys.Global.Command} {
+	k := kit.NewKeyMap()
+	for _, b := range []key.Binding{k.Global.Quit, k.Global.Command} {
 		if !strings.Contains(h.Screen(), b.Help().Desc) {
 			t.Errorf("help lacks the global %q", b.Help().Desc)
 		}
 	}
+}
+
+// command is the fake's command of a sequence number.
+func command(t *testing.T, f *tuitest.Fake, seq int64) model.Command {
+	t.Helper()
+	cs, _ := f.Commands(context.Background(), api.CommandFilter{})
+	for _, c := range cs {
+		if c.Seq == seq {
+			return c
+		}
+	}
+	t.Fatalf("no command #%d", seq)
+	return model.Command{}
+}
+
+// actCalls are the Act calls the fake saw.
+func actCalls(f *tuitest.Fake) []string {
+	var out []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package tui
+package detail
 
 import (
 	"cmp"
@@ -350,5 +350,5 @@ func openCommandLog(e *kit.Env, d *jobData, target any) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	return kit.Send(kit.PushMsg{Screen: newLogScreen(e, c)})
+	return kit.Send(kit.OpenCommandLogMsg{Cmd: c})
 }

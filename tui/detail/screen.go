@@ -1,4 +1,4 @@
-package tui
+package detail
 
 import (
 	"bytes"
@@ -48,10 +48,10 @@ func detailTabs(e *kit.Env) []detailTab {
 	}
 }
 
-// detailScreen is one job in depth. Opening it asks Job(ref), which syncs
+// Screen is one job in depth. Opening it asks Job(ref), which syncs
 // the job with its cluster at once; until the answer arrives it shows what
 // the list knew. Watch changes for the job keep it current.
-type detailScreen struct {
+type Screen struct {
 	env  *kit.Env
 	data jobData
 	tabs []detailTab
@@ -63,9 +63,11 @@ type detailScreen struct {
 	width, height int
 }
 
-func newDetailScreen(e *kit.Env, j api.JobView, tab string) (*detailScreen, tea.Cmd) {
-	d := &detailScreen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
-	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadDetailCmd(e.Call(), d.data.job.ID, seq) })
+// New opens job j's detail on the tab titled tab ("" for Overview); its
+// Cmd asks for the job (which syncs it) and loads what the tab shows.
+func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
+	d := &Screen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
+	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), d.data.job.ID, seq) })
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
 			d.tab = i
@@ -81,7 +83,7 @@ type shownTab interface {
 }
 
 // show makes tab i the active one.
-func (d *detailScreen) show(i int) tea.Cmd {
+func (d *Screen) show(i int) tea.Cmd {
 	d.tab = i
 	if t, ok := d.tabs[i].(shownTab); ok {
 		return t.shown(&d.data)
@@ -90,54 +92,59 @@ func (d *detailScreen) show(i int) tea.Cmd {
 }
 
 // load asks for the detail, one request at a time.
-func (d *detailScreen) load() tea.Cmd { return d.loads.Refresh() }
+func (d *Screen) load() tea.Cmd { return d.loads.Refresh() }
 
-func (d *detailScreen) Title() string { return d.data.job.Name }
+// Title implements kit.Screen.
+func (d *Screen) Title() string { return d.data.job.Name }
 
-func (d *detailScreen) Capturing() bool { return d.tabs[d.tab].Capturing() }
+// Capturing implements kit.Screen.
+func (d *Screen) Capturing() bool { return d.tabs[d.tab].Capturing() }
 
-func (d *detailScreen) ShortHelp() []key.Binding {
-	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), detailShort(d.env.Keys)...)
+// ShortHelp implements kit.Screen.
+func (d *Screen) ShortHelp() []key.Binding {
+	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), shortHelp(d.env.Keys)...)
 }
 
-func (d *detailScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, detailFull(d.env.Keys)...)
+// FullHelp implements kit.Screen.
+func (d *Screen) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, Help(d.env.Keys)...)
 }
 
 // tabSize is the area under the title, tab bar and rule.
-func (d *detailScreen) tabSize() tea.WindowSizeMsg {
+func (d *Screen) tabSize() tea.WindowSizeMsg {
 	return tea.WindowSizeMsg{Width: d.width, Height: max(d.height-3, 1)}
 }
 
-func (d *detailScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Update implements kit.Screen.
+func (d *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		d.width, d.height = msg.Width, msg.Height
 		return d, d.toAllTabs(d.tabSize())
-	case detailLoadedMsg:
-		if msg.jobID != d.data.job.ID {
+	case LoadedMsg:
+		if msg.JobID != d.data.job.ID {
 			return d, nil
 		}
-		current, again := d.loads.Done(msg.seq)
+		current, again := d.loads.Done(msg.Seq)
 		if !current {
 			return d, nil
 		}
 		cmds = append(cmds, again)
-		if msg.err != nil {
-			d.err = msg.err
-			return d, tea.Batch(append(cmds, kit.Flash(kit.FlashError, msg.err.Error()))...)
+		if msg.Err != nil {
+			d.err = msg.Err
+			return d, tea.Batch(append(cmds, kit.Flash(kit.FlashError, msg.Err.Error()))...)
 		}
 		d.err = nil
-		det := msg.detail
+		det := msg.Detail
 		d.data.detail = &det
 		d.data.job.Job = det.Job
 	case kit.ChangeMsg:
 		cmds = append(cmds, d.applyChange(msg.Change))
-	case actedMsg:
-		for _, r := range msg.results {
-			if r.err == nil && r.cmd.JobID == d.data.job.ID {
-				d.upsertCommand(r.cmd)
+	case kit.ActedMsg:
+		for _, r := range msg.Results {
+			if r.Err == nil && r.Cmd.JobID == d.data.job.ID {
+				d.upsertCommand(r.Cmd)
 			}
 		}
 	case tea.KeyPressMsg:
@@ -147,7 +154,7 @@ func (d *detailScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return d, tea.Batch(cmds...)
 }
 
-func (d *detailScreen) toAllTabs(msg tea.Msg) tea.Cmd {
+func (d *Screen) toAllTabs(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, t := range d.tabs {
 		var cmd tea.Cmd
@@ -157,7 +164,7 @@ func (d *detailScreen) toAllTabs(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (d *detailScreen) applyChange(c api.Change) tea.Cmd {
+func (d *Screen) applyChange(c api.Change) tea.Cmd {
 	switch c.Kind {
 	case api.JobChanged:
 		if c.Job == nil || c.Job.ID != d.data.job.ID {
@@ -193,7 +200,7 @@ func (d *detailScreen) applyChange(c api.Change) tea.Cmd {
 	return nil
 }
 
-func (d *detailScreen) upsertCommand(c model.Command) {
+func (d *Screen) upsertCommand(c model.Command) {
 	if d.data.detail == nil {
 		return
 	}
@@ -205,7 +212,7 @@ func (d *detailScreen) upsertCommand(c model.Command) {
 	d.data.detail.Commands = append(cs, c)
 }
 
-func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.env.Keys
 	if d.tabs[d.tab].Capturing() {
 		var cmd tea.Cmd
@@ -228,7 +235,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open.Logs):
 		return d.selectTab("Logs")
 	}
-	if kind, ok := actionFor(k, msg, d.data.job.State); ok {
+	if kind, ok := kit.ActionFor(k, msg, d.data.job.State); ok {
 		var hist []model.RestorePoint
 		if d.data.detail != nil {
 			hist = d.data.detail.RestorePoints
@@ -238,7 +245,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{d.data.job.Job}, History: hist})
 	}
-	if refusedInReadOnly(d.env, msg) {
+	if d.env.RefusedAction(msg) {
 		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
 	}
 	var cmd tea.Cmd
@@ -246,7 +253,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (d *detailScreen) selectTab(title string) tea.Cmd {
+func (d *Screen) selectTab(title string) tea.Cmd {
 	for i, t := range d.tabs {
 		if t.Title() == title {
 			return d.show(i)
@@ -280,14 +287,15 @@ func rawJSON(d jobData) string {
 	return head + ")\n" + string(out)
 }
 
-func (d *detailScreen) View() string {
+// View implements kit.Screen.
+func (d *Screen) View() string {
 	st := d.env.Styles
 	w := d.width
 	if w <= 0 || d.height <= 0 {
 		return ""
 	}
 	j := d.data.job
-	title := " " + st.Title.Render(j.Name) + "  " + st.JobState(j.State, j.FlinkState).Render(stateCell(&j))
+	title := " " + st.Title.Render(j.Name) + "  " + st.JobState(j.State, j.FlinkState).Render(kit.StateCell(&j))
 	facts := []string{j.Cluster}
 	if j.AppID != "" {
 		facts = append(facts, j.AppID)
@@ -341,3 +349,6 @@ func lastPathPart(p string) string {
 	}
 	return p
 }
+
+// JobID is the job the detail shows.
+func (d *Screen) JobID() string { return d.data.job.ID }

@@ -1,4 +1,4 @@
-package tui
+package detail_test
 
 import (
 	"slices"
@@ -6,11 +6,19 @@ import (
 	"testing"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
-func logHarness(t *testing.T, w, ht int) *harness {
-	return newHarness(t, tuitest.WithLogs(tuitest.NewFixture()), w, ht, Options{Context: "test"})
+func logHarness(t *testing.T, w, ht int) *tuitest.Harness {
+	return apptest.New(t, tuitest.WithLogs(tuitest.NewFixture()), w, ht, tui.Options{Context: "test"})
+}
+
+func goldenFrame(t *testing.T, name string, setup func(h *tuitest.Harness)) {
+	t.Helper()
+	apptest.GoldenFrame(t, name, nil, tui.Options{}, setup)
 }
 
 func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T) {
@@ -24,8 +32,8 @@ func TestLogsTabCopiesContainerLinksAndShowsWhyFlinkLogsAreMissing(t *testing.T)
 	if !strings.Contains(h.Flash(), "copied to the clipboard: "+tuitest.AMLink) {
 		t.Fatalf("flash %q", h.Flash())
 	}
-	if _, ok := h.m.top().(*detailScreen); !ok {
-		t.Fatalf("enter on a link opened %T", h.m.top())
+	if _, ok := h.Top().(*detail.Screen); !ok {
+		t.Fatalf("enter on a link opened %T", h.Top())
 	}
 
 	// A job without Flink logs: the list says why.
@@ -65,7 +73,7 @@ func TestExceptionsTabFoldsStackTraces(t *testing.T) {
 }
 
 func TestGoldenLogsTab(t *testing.T) {
-	goldenFrame(t, "logs_tab", func(h *harness) {
+	goldenFrame(t, "logs_tab", func(h *tuitest.Harness) {
 		tuitest.WithLogs(h.F)
 		h.SelectJob("orders-enrich")
 		h.Press("l", "j")
@@ -73,7 +81,7 @@ func TestGoldenLogsTab(t *testing.T) {
 }
 
 func TestGoldenExceptionsExpanded(t *testing.T) {
-	goldenFrame(t, "detail_exceptions_expanded", func(h *harness) {
+	goldenFrame(t, "detail_exceptions_expanded", func(h *tuitest.Harness) {
 		h.OpenDetail("orders-enrich")
 		h.Press("tab", "tab", "tab", "enter")
 	})
