@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
@@ -253,7 +254,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d, init := detail.New(m.env, msg.Job, msg.Tab)
 		return m, m.push(d, init)
 	case kit.OpenCommandLogMsg:
-		return m, m.push(newLogScreen(m.env, msg.Cmd), nil)
+		return m, m.push(commands.NewLog(m.env, msg.Cmd), nil)
 	case kit.OpenHelpMsg:
 		return m, m.push(newHelpScreen(m.env, msg.Of), nil)
 	case kit.OpenLogMsg:
@@ -464,7 +465,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		m.jobs.setScope(c.arg)
 		return nil
 	case "cmd":
-		s, init := newCommandsScreen(m.env)
+		s, init := commands.New(m.env)
 		return m.push(s, init)
 	case "cluster":
 		name := c.arg

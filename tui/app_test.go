@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
@@ -36,7 +36,7 @@ func TestCommandLine(t *testing.T) {
 	h.Press(":")
 	h.Type("cmd")
 	h.Press("enter")
-	if _, ok := h.m.top().(*commandsScreen); !ok {
+	if _, ok := h.m.top().(*commands.Screen); !ok {
 		t.Fatalf(":cmd opened %T", h.m.top())
 	}
 
@@ -290,28 +290,6 @@ func TestEveryScreenFitsTheTerminal(t *testing.T) {
 		h.Press("enter", "n")
 		check("create")
 	}
-}
-
-func TestCommandsViewFollowsWatch(t *testing.T) {
-	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
-	h.Press(":")
-	h.Type("cmd")
-	h.Press("enter")
-	h.MustShow("#41", "#38", "1/4")
-	c := model.Command{ID: "c000099", Seq: 99, JobID: "j003", Kind: model.CmdSavepoint, State: model.CmdDoing, Issuer: "alice", CreatedAt: tuitest.Now}
-	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
-	h.MustShow("#99", "clicks-to-hudi", "alice", "2/5")
-	if h.m.top().(*commandsScreen).cmds[h.m.top().(*commandsScreen).cursor].Seq != 41 {
-		t.Error("a new command moved the cursor off the command it was on")
-	}
-	c.State = model.CmdSucceeded
-	h.Change(api.Change{Kind: api.CommandChanged, Command: &c})
-	if n := len(h.m.top().(*commandsScreen).cmds); n != 5 {
-		t.Errorf("an update of a known command added a row: %d rows", n)
-	}
-	h.Press("g", "enter")
-	h.MustShow("SAVEPOINT #99 of clicks-to-hudi · log", "SUCCEEDED")
 }
 
 // TestImportBoundary proves the TUI reaches HTTP, bbolt and the store and

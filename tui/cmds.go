@@ -81,20 +81,6 @@ func tickCmd(after kit.TimerFunc, clock func() time.Time) tea.Cmd {
 	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
 }
 
-func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var cmds []model.Command
-		err := c.With(func(ctx context.Context) (err error) {
-			cmds, err = c.Svc.Commands(ctx, f)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list commands: %w", err)
-		}
-		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
-	}
-}
-
 func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var ov api.ClusterOverview

@@ -79,22 +79,6 @@ func TestGoldenResubmit(t *testing.T) {
 	})
 }
 
-func TestGoldenCommands(t *testing.T) {
-	goldenFrame(t, "commands", func(h *harness) {
-		h.Press(":")
-		h.Type("cmd")
-		h.Press("enter")
-	})
-}
-
-func TestGoldenCommandLog(t *testing.T) {
-	goldenFrame(t, "command_log", func(h *harness) {
-		h.Press(":")
-		h.Type("cmd")
-		h.Press("enter", "j", "enter")
-	})
-}
-
 func TestGoldenCluster(t *testing.T) {
 	goldenFrame(t, "cluster", func(h *harness) {
 		h.Press(":")

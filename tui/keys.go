@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
@@ -26,14 +27,6 @@ func jobsFull(k kit.KeyMap) [][]key.Binding {
 		append(k.Action.Bindings(), k.Jobs.Create),
 		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}
-}
-
-func commandsShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
-}
-
-func commandsFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
 }
 
 func clusterShort(k kit.KeyMap) []key.Binding {
@@ -87,7 +80,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"SQL versions (ctrl+o in the editor)", editor.VersionsHelp(k)},
 		{"Version diff (enter on a version)", editor.DiffHelp(k)},
 		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
-		{"Commands (`:cmd`)", commandsFull(k)},
+		{"Commands (`:cmd`)", commands.Help(k)},
 		{"Cluster (`:cluster`)", clusterFull(k)},
 		{"Alerts (`:alerts`)", alertsFull(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},

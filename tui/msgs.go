@@ -37,12 +37,6 @@ type watchEndedMsg struct{ gen int }
 
 type watchRetryMsg struct{ gen int }
 
-type commandsLoadedMsg struct {
-	seq  int
-	cmds []model.Command
-	err  error
-}
-
 type overviewLoadedMsg struct {
 	cluster string
 	seq     int

@@ -106,3 +106,28 @@ func (c *LineCursor) Fix(sel []int, n, height int) {
 func (c *LineCursor) Window(n, height int) (from, to int) {
 	return c.Offset, min(c.Offset+height, n)
 }
+
+// List is a cursor over n rows shown page rows at a time, scrolled so that
+// the cursor stays on screen: the rows of the jobs table and of the
+// commands, alerts and versions lists. (Not bubbles' table: the screens
+// draw their rows with pure row functions that colour single cells, which
+// the table's plain string cells and whole-row styles would not keep.)
+type List struct {
+	Cursor int // the selected row
+	Offset int // the first row on screen
+}
+
+// Key moves for a navigation key and reports whether msg was one.
+func (l *List) Key(k KeyMap, msg tea.KeyPressMsg, n, page int) bool {
+	if !ListNav(k, msg, &l.Cursor, n, page) {
+		return false
+	}
+	l.Offset = ScrollTo(l.Cursor, l.Offset, page, n)
+	return true
+}
+
+// Fit keeps the cursor on one of n rows, and on screen.
+func (l *List) Fit(n, page int) {
+	l.Cursor = Clamp(l.Cursor, 0, n-1)
+	l.Offset = ScrollTo(l.Cursor, l.Offset, page, n)
+}

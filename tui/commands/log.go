@@ -1,4 +1,4 @@
-package tui
+package commands
 
 import (
 	"fmt"
@@ -12,17 +12,18 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-// logScreen is a command's log, kept current while the command runs; at
+// LogScreen is a command's log, kept current while the command runs; at
 // the end, it follows the lines that arrive.
-type logScreen struct {
+type LogScreen struct {
 	*kit.TextScreen
 	env *kit.Env
 	cmd model.Command
 }
 
-func newLogScreen(e *kit.Env, c model.Command) *logScreen {
+// NewLog shows command c's log.
+func NewLog(e *kit.Env, c model.Command) *LogScreen {
 	title := fmt.Sprintf("%s #%d of %s · log", c.Kind, c.Seq, e.JobName(c.JobID))
-	return &logScreen{TextScreen: kit.NewTextLines(e, title, commandLogLines(e.Styles, c, e.Now)), env: e, cmd: c}
+	return &LogScreen{TextScreen: kit.NewTextLines(e, title, commandLogLines(e.Styles, c, e.Now)), env: e, cmd: c}
 }
 
 // commandLogLines renders a command's log with its outcome first.
@@ -52,7 +53,8 @@ func commandLogLines(st *kit.Styles, c model.Command, now time.Time) []string {
 	return lines
 }
 
-func (m *logScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Update implements kit.Screen.
+func (m *LogScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	if cm, ok := msg.(kit.ChangeMsg); ok && cm.Change.Kind == api.CommandChanged && cm.Change.Command != nil && cm.Change.Command.ID == m.cmd.ID {
 		end := m.AtEnd()
 		m.cmd = *cm.Change.Command

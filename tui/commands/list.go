@@ -1,7 +1,8 @@
-package tui
+package commands
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,42 +20,50 @@ import (
 // an operator asks about; older commands stay in `palink cmd list`.
 const commandsLimit = 1000
 
-// commandsScreen is `:cmd`: every command, newest first, with its state, age
+// Screen is `:cmd`: every command, newest first, with its state, age
 // and issuer; enter opens its log.
-type commandsScreen struct {
+type Screen struct {
 	env  *kit.Env
 	cmds []model.Command
 
-	cursor, offset int
-	loaded         bool
-	loads          kit.Refresher
-	err            error
-	width, height  int
+	list          kit.List
+	loaded        bool
+	loads         kit.Refresher
+	err           error
+	width, height int
 }
 
-func newCommandsScreen(e *kit.Env) (*commandsScreen, tea.Cmd) {
-	m := &commandsScreen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd {
+// New opens `:cmd`; its Cmd loads the commands.
+func New(e *kit.Env) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd {
 		return loadCommandsCmd(e.Call(), api.CommandFilter{Limit: commandsLimit}, seq)
 	})}
 	return m, m.load()
 }
 
-func (m *commandsScreen) load() tea.Cmd { return m.loads.Refresh() }
+func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 
-func (m *commandsScreen) Title() string             { return "Commands" }
-func (m *commandsScreen) Capturing() bool           { return false }
-func (m *commandsScreen) ShortHelp() []key.Binding  { return commandsShort(m.env.Keys) }
-func (m *commandsScreen) FullHelp() [][]key.Binding { return commandsFull(m.env.Keys) }
-func (m *commandsScreen) page() int                 { return max(m.height-3, 1) }
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return "Commands" }
 
-func (m *commandsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+func (m *Screen) page() int                 { return max(m.height-3, 1) }
+
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	cmd := m.update(msg)
-	m.cursor = kit.Clamp(m.cursor, 0, len(m.cmds)-1)
-	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
+	m.list.Fit(len(m.cmds), m.page())
 	return m, cmd
 }
 
-func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
+func (m *Screen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -88,16 +97,15 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 		}
 	case tea.KeyPressMsg:
 		k := m.env.Keys
-		if kit.ListNav(k, msg, &m.cursor, len(m.cmds), m.page()) {
-			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.cmds))
+		if m.list.Key(k, msg, len(m.cmds), m.page()) {
 			return nil
 		}
 		switch {
 		case key.Matches(msg, k.Nav.Refresh):
 			return m.load()
 		case key.Matches(msg, k.Nav.Enter):
-			if m.cursor < len(m.cmds) {
-				return kit.Send(kit.PushMsg{Screen: newLogScreen(m.env, m.cmds[m.cursor])})
+			if m.list.Cursor < len(m.cmds) {
+				return kit.Send(kit.PushMsg{Screen: NewLog(m.env, m.cmds[m.list.Cursor])})
 			}
 		}
 	}
@@ -105,7 +113,7 @@ func (m *commandsScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 // upsert keeps the list newest first; the cursor stays on its command.
-func (m *commandsScreen) upsert(c model.Command) {
+func (m *Screen) upsert(c model.Command) {
 	if !m.loaded {
 		return
 	}
@@ -115,8 +123,8 @@ func (m *commandsScreen) upsert(c model.Command) {
 	}
 	i, _ := slices.BinarySearchFunc(m.cmds, c.Seq, func(x model.Command, seq int64) int { return cmp.Compare(seq, x.Seq) })
 	m.cmds = slices.Insert(m.cmds, i, c)
-	if i <= m.cursor && len(m.cmds) > 1 {
-		m.cursor++
+	if i <= m.list.Cursor && len(m.cmds) > 1 {
+		m.list.Cursor++
 	}
 }
 
@@ -192,7 +200,8 @@ func joinCommandCells(cells [numCmdCols]string, ws [numCmdCols]int, style func(c
 	return strings.Join(parts, " ")
 }
 
-func (m *commandsScreen) View() string {
+// View implements kit.Screen.
+func (m *Screen) View() string {
 	st := m.env.Styles
 	if m.width <= 0 || m.height <= 0 {
 		return ""
@@ -210,10 +219,10 @@ func (m *commandsScreen) View() string {
 	case len(m.cmds) == 0:
 		lines = append(lines, kit.Centered(st.Dim.Render("no commands yet"), inner, body)...)
 	}
-	for i := m.offset; i < min(m.offset+body, len(m.cmds)) && m.loaded; i++ {
+	for i := m.list.Offset; i < min(m.list.Offset+body, len(m.cmds)) && m.loaded; i++ {
 		c := m.cmds[i]
 		cells := commandCells(c, m.env.JobName(c.JobID), m.env.Now)
-		if i == m.cursor {
+		if i == m.list.Cursor {
 			lines = append(lines, st.Cursor.Render(kit.Fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
 			continue
 		}
@@ -229,6 +238,36 @@ func (m *commandsScreen) View() string {
 			return s
 		}))
 	}
-	note := fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.cmds)), len(m.cmds))
+	note := fmt.Sprintf("%d/%d", min(m.list.Cursor+1, len(m.cmds)), len(m.cmds))
 	return kit.Box(st, st.Title.Render("Commands"), note, lines, m.width, m.height)
+}
+
+func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var cmds []model.Command
+		err := c.With(func(ctx context.Context) (err error) {
+			cmds, err = c.Svc.Commands(ctx, f)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list commands: %w", err)
+		}
+		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
+	}
+}
+
+type commandsLoadedMsg struct {
+	seq  int
+	cmds []model.Command
+	err  error
+}
+
+// shortHelp is the footer's keys.
+func shortHelp(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
+}
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
 }
