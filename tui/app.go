@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
@@ -279,7 +280,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.env.ReadOnly() {
 			return m, m.setFlash(kit.FlashWarn, "read-only: adopting is disabled")
 		}
-		m.dialog = newAdoptDialog(m.env, msg.Cluster, msg.App)
+		m.dialog = cluster.NewAdopt(m.env, msg.Cluster, msg.App)
 		return m, nil
 	case kit.ActedMsg:
 		cmds = append(cmds, m.acted(msg))
@@ -482,7 +483,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		if len(names) > 0 && !slices.Contains(names, name) {
 			return m.setFlash(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
 		}
-		s, init := newClusterScreen(m.env, names, name)
+		s, init := cluster.New(m.env, names, name)
 		return m.push(s, init)
 	case "alerts":
 		s, init := newAlertsScreen(m.env, m.jobByID)

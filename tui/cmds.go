@@ -81,20 +81,6 @@ func tickCmd(after kit.TimerFunc, clock func() time.Time) tea.Cmd {
 	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
 }
 
-func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var ov api.ClusterOverview
-		err := c.With(func(ctx context.Context) (err error) {
-			ov, err = c.Svc.ClusterOverview(ctx, cluster)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("read cluster %s: %w", cluster, err)
-		}
-		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
-	}
-}
-
 // parallelCalls bounds how many plan or act calls of a bulk action run at
 // once: enough to hide latency, few enough not to flood the service.
 const parallelCalls = 8
@@ -172,19 +158,5 @@ func createJobCmd(c kit.Call, req api.CreateJobRequest) tea.Cmd {
 			err = fmt.Errorf("create job %s on %s: %w", req.Name, req.Cluster, err)
 		}
 		return kit.CreatedMsg{Job: j, Err: err, Req: req}
-	}
-}
-
-func adoptCmd(c kit.Call, req api.AdoptRequest) tea.Cmd {
-	return func() tea.Msg {
-		var j model.Job
-		err := c.With(func(ctx context.Context) (err error) {
-			j, err = c.Svc.Adopt(ctx, req)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("adopt %s on %s: %w", req.AppID, req.Cluster, err)
-		}
-		return kit.AdoptedMsg{Req: req, Job: j, Err: err}
 	}
 }

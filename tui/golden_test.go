@@ -79,22 +79,6 @@ func TestGoldenResubmit(t *testing.T) {
 	})
 }
 
-func TestGoldenCluster(t *testing.T) {
-	goldenFrame(t, "cluster", func(h *harness) {
-		h.Press(":")
-		h.Type("cluster prod")
-		h.Press("enter")
-	})
-}
-
-func TestGoldenAdopt(t *testing.T) {
-	goldenFrame(t, "adopt", func(h *harness) {
-		h.Press(":")
-		h.Type("cluster prod")
-		h.Press("enter", "j", "a")
-	})
-}
-
 func TestGoldenCreateForm(t *testing.T) {
 	goldenFrame(t, "create", func(h *harness) {
 		h.Press("n")

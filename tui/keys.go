@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
@@ -27,14 +28,6 @@ func jobsFull(k kit.KeyMap) [][]key.Binding {
 		append(k.Action.Bindings(), k.Jobs.Create),
 		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}
-}
-
-func clusterShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Refresh}
-}
-
-func clusterFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Refresh}}
 }
 
 func alertsShort(k kit.KeyMap) []key.Binding {
@@ -81,7 +74,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Version diff (enter on a version)", editor.DiffHelp(k)},
 		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
 		{"Commands (`:cmd`)", commands.Help(k)},
-		{"Cluster (`:cluster`)", clusterFull(k)},
+		{"Cluster (`:cluster`)", cluster.Help(k)},
 		{"Alerts (`:alerts`)", alertsFull(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
 		{"Create-job form", [][]key.Binding{formShort(k)}},

@@ -37,13 +37,6 @@ type watchEndedMsg struct{ gen int }
 
 type watchRetryMsg struct{ gen int }
 
-type overviewLoadedMsg struct {
-	cluster string
-	seq     int
-	ov      api.ClusterOverview
-	err     error
-}
-
 // commandLineMsg is a `:` command the user entered.
 type commandLineMsg struct{ line string }
 

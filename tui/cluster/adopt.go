@@ -1,6 +1,7 @@
-package tui
+package cluster
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -9,19 +10,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
 
-// adoptDialog makes an unmanaged Flink application a palink job, under a
+// AdoptDialog makes an unmanaged Flink application a palink job, under a
 // name the user may change.
-type adoptDialog struct {
+type AdoptDialog struct {
 	env     *kit.Env
 	cluster string
 	app     api.Application
 	name    textinput.Model
 }
 
-func newAdoptDialog(e *kit.Env, cluster string, app api.Application) *adoptDialog {
+// NewAdopt asks to adopt app on cluster under a name the user may change.
+func NewAdopt(e *kit.Env, cluster string, app api.Application) *AdoptDialog {
 	in := textinput.New()
 	in.Prompt = "name: "
 	in.SetValue(app.Name)
@@ -29,14 +32,16 @@ func newAdoptDialog(e *kit.Env, cluster string, app api.Application) *adoptDialo
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
 	in.Focus()
-	return &adoptDialog{env: e, cluster: cluster, app: app, name: in}
+	return &AdoptDialog{env: e, cluster: cluster, app: app, name: in}
 }
 
-func (d *adoptDialog) ShortHelp() []key.Binding {
+// ShortHelp implements kit.Screen.
+func (d *AdoptDialog) ShortHelp() []key.Binding {
 	return []key.Binding{d.env.Keys.Form.Confirm, d.env.Keys.Form.Cancel}
 }
 
-func (d *adoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
+// Update implements kit.Screen.
+func (d *AdoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, d.env.Keys.Form.Cancel):
@@ -60,7 +65,8 @@ func (d *adoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	return d, cmd
 }
 
-func (d *adoptDialog) View(width, height int) string {
+// View implements kit.Screen.
+func (d *AdoptDialog) View(width, height int) string {
 	st := d.env.Styles
 	w := min(width-4, 72)
 	inner := w - 4
@@ -70,4 +76,18 @@ func (d *adoptDialog) View(width, height int) string {
 		d.app.Name, d.cluster, kit.OrDash(d.app.User), kit.OrDash(d.app.Queue), d.app.State), inner)...)
 	lines = append(lines, "", d.name.View(), "", st.Dim.Render("enter adopts · esc cancels"))
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
+}
+
+func adoptCmd(c kit.Call, req api.AdoptRequest) tea.Cmd {
+	return func() tea.Msg {
+		var j model.Job
+		err := c.With(func(ctx context.Context) (err error) {
+			j, err = c.Svc.Adopt(ctx, req)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("adopt %s on %s: %w", req.AppID, req.Cluster, err)
+		}
+		return kit.AdoptedMsg{Req: req, Job: j, Err: err}
+	}
 }

@@ -1,6 +1,7 @@
-package tui
+package cluster
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,10 +13,10 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-// clusterScreen is `:cluster`: one cluster's YARN metrics and queues, and
+// Screen is `:cluster`: one cluster's YARN metrics and queues, and
 // the Flink applications on it that palink does not manage yet, which `a`
 // adopts.
-type clusterScreen struct {
+type Screen struct {
 	env   *kit.Env
 	names []string
 	name  string
@@ -27,27 +28,34 @@ type clusterScreen struct {
 	width, height int
 }
 
-func newClusterScreen(e *kit.Env, names []string, name string) (*clusterScreen, tea.Cmd) {
-	m := &clusterScreen{env: e, names: names, name: name}
+// New opens cluster name's view (names are every cluster, for ] and [);
+// its Cmd loads the overview.
+func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, names: names, name: name}
 	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) })
 	return m, m.load()
 }
 
-func (m *clusterScreen) load() tea.Cmd { return m.loads.Refresh() }
+func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 
-func (m *clusterScreen) Title() string             { return "Cluster " + m.name }
-func (m *clusterScreen) Capturing() bool           { return false }
-func (m *clusterScreen) ShortHelp() []key.Binding  { return clusterShort(m.env.Keys) }
-func (m *clusterScreen) FullHelp() [][]key.Binding { return clusterFull(m.env.Keys) }
+// Title implements kit.Screen.
+func (m *Screen) Title() string             { return "Cluster " + m.name }
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool           { return false }
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding  { return shortHelp(m.env.Keys) }
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
-func (m *clusterScreen) apps() []api.Application {
+func (m *Screen) apps() []api.Application {
 	if m.ov == nil {
 		return nil
 	}
 	return m.ov.Unmanaged
 }
 
-func (m *clusterScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -82,7 +90,7 @@ func (m *clusterScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return m, nil
 }
 
-func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	apps := m.apps()
 	if kit.ListNav(k, msg, &m.cursor, len(apps), 5) {
@@ -116,7 +124,8 @@ func (m *clusterScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *clusterScreen) View() string {
+// View implements kit.Screen.
+func (m *Screen) View() string {
 	st := m.env.Styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
@@ -228,4 +237,35 @@ func meter(ratio float64, n int) string {
 	full := int(ratio*float64(n) + 0.5)
 	full = kit.Clamp(full, 0, n)
 	return "▕" + strings.Repeat("█", full) + strings.Repeat("░", n-full) + "▏"
+}
+
+func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var ov api.ClusterOverview
+		err := c.With(func(ctx context.Context) (err error) {
+			ov, err = c.Svc.ClusterOverview(ctx, cluster)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("read cluster %s: %w", cluster, err)
+		}
+		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
+	}
+}
+
+type overviewLoadedMsg struct {
+	cluster string
+	seq     int
+	ov      api.ClusterOverview
+	err     error
+}
+
+// shortHelp is the footer's keys.
+func shortHelp(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Refresh}
+}
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Refresh}}
 }
