@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/detail"
@@ -486,7 +487,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		s, init := cluster.New(m.env, names, name)
 		return m.push(s, init)
 	case "alerts":
-		s, init := newAlertsScreen(m.env, m.jobByID)
+		s, init := alerts.New(m.env, m.jobByID)
 		return m.push(s, init)
 	case "sql":
 		for _, j := range m.jobs.byID {

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/detail"
@@ -28,14 +29,6 @@ func jobsFull(k kit.KeyMap) [][]key.Binding {
 		append(k.Action.Bindings(), k.Jobs.Create),
 		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}
-}
-
-func alertsShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
-}
-
-func alertsFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
 }
 
 func dialogShort(k kit.KeyMap) []key.Binding {
@@ -75,7 +68,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
 		{"Commands (`:cmd`)", commands.Help(k)},
 		{"Cluster (`:cluster`)", cluster.Help(k)},
-		{"Alerts (`:alerts`)", alertsFull(k)},
+		{"Alerts (`:alerts`)", alerts.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
 		{"Create-job form", [][]key.Binding{formShort(k)}},
 		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},

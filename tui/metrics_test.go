@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
@@ -149,43 +149,6 @@ func TestAlertBadgeFollowsAlertsChanged(t *testing.T) {
 	h.MustShow("⚠")
 }
 
-func TestAlertsViewListsAndOpensTheJob(t *testing.T) {
-	f := tuitest.NewFixture()
-	f.SetAlerts(tuitest.FixtureAlerts())
-	h := newHarness(t, f, 120, 40, Options{})
-	h.Press(":")
-	h.Type("alerts")
-	h.Press("enter")
-	if _, ok := h.m.top().(*alertsScreen); !ok {
-		t.Fatalf(":alerts opened %T", h.m.top())
-	}
-	h.MustShow("Alerts", "2 firing · 1 resolved", "job-failed", "fraud-scoring", "backpressure 87% at Sink: hudi[5]", "RESOLVED", "30m")
-	// A new alert fires while the view is open: it reloads.
-	more := append(tuitest.FixtureAlerts(), model.Alert{Rule: "lag", JobID: "j001", JobName: "orders-enrich", Cluster: "prod", State: model.AlertFiring,
-		Since: tuitest.Now, Severity: "warning", Value: "consumer lag 1.2M records (limit 100.0k)"})
-	f.SetAlerts(more)
-	h.Change(api.Change{Kind: api.AlertsChanged})
-	h.MustShow("3 firing · 1 resolved", "consumer lag 1.2M records")
-	h.Press("j")
-	h.Press("enter")
-	d, ok := h.m.top().(*detail.Screen)
-	if !ok || d.Title() != "clicks-to-hudi" {
-		t.Fatalf("enter on the second alert opened %T", h.m.top())
-	}
-}
-
-func TestGoldenAlerts(t *testing.T) {
-	for _, sz := range tuitest.Sizes {
-		f := tuitest.NewFixture()
-		f.SetAlerts(tuitest.FixtureAlerts())
-		h := newHarness(t, f, sz.W, sz.H, Options{Context: "test"})
-		h.Press(":")
-		h.Type("alerts")
-		h.Press("enter")
-		tuitest.Golden(t, "alerts_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.m.render()))
-	}
-}
-
 // TestProgramAlertsBadgeAndView runs the real loop: an alert that fires
 // reaches the header through Watch, and :alerts lists it.
 func TestProgramAlertsBadgeAndView(t *testing.T) {
@@ -199,7 +162,7 @@ func TestProgramAlertsBadgeAndView(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tuitest.WaitFor(t, tm, "2 firing · 1 resolved", "java.lang.OutOfMemoryError")
 	m := finalModel(t, tm)
-	if _, ok := m.top().(*alertsScreen); !ok {
+	if _, ok := m.top().(*alerts.Screen); !ok {
 		t.Fatalf("top screen %T", m.top())
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/kit"
 )
@@ -48,7 +49,7 @@ func newObserveState(e *kit.Env) observeState {
 	return observeState{
 		client: "tui-" + hex.EncodeToString(b[:]),
 		firingLoads: kit.NewRefresher(e, func(seq int) tea.Cmd {
-			return loadAlertsCmd(e.Call(), firing, seq)
+			return alerts.Load(e.Call(), firing, seq)
 		}),
 	}
 }
@@ -119,13 +120,13 @@ func (m *Model) observe(msg tea.Msg) tea.Cmd {
 		o.inFlight = false
 		// A failure is not worth a flash: the interest is declared again
 		// at the next change or refresh, and the table works without figures.
-	case alertsLoadedMsg:
-		current, again := o.firingLoads.Done(msg.seq)
+	case alerts.LoadedMsg:
+		current, again := o.firingLoads.Done(msg.Seq)
 		if !current {
 			return nil
 		}
-		if msg.err == nil {
-			o.firing = msg.alerts
+		if msg.Err == nil {
+			o.firing = msg.Alerts
 		}
 		return again
 	case kit.ChangeMsg:

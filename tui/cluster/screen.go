@@ -39,11 +39,14 @@ func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
 func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 
 // Title implements kit.Screen.
-func (m *Screen) Title() string             { return "Cluster " + m.name }
+func (m *Screen) Title() string { return "Cluster " + m.name }
+
 // Capturing implements kit.Screen.
-func (m *Screen) Capturing() bool           { return false }
+func (m *Screen) Capturing() bool { return false }
+
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding  { return shortHelp(m.env.Keys) }
+func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 

@@ -1,4 +1,4 @@
-package tui
+package alerts
 
 import (
 	"context"
@@ -14,29 +14,31 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-// alertsScreen is `:alerts`: firing alerts first, newest first, then the
+// Screen is `:alerts`: firing alerts first, newest first, then the
 // ones resolved within the last day, each with its rule, job, since and
 // value; enter opens the job.
-type alertsScreen struct {
+type Screen struct {
 	env    *kit.Env
 	alerts []model.Alert
 
-	cursor, offset int
-	loaded         bool
-	loads          kit.Refresher
-	err            error
-	width, height  int
+	list          kit.List
+	loaded        bool
+	loads         kit.Refresher
+	err           error
+	width, height int
 	// open finds a job to open by id (the jobs table's).
 	open func(id string) (api.JobView, bool)
 }
 
-type alertsLoadedMsg struct {
-	seq    int
-	alerts []model.Alert
-	err    error
+// LoadedMsg is Load's answer; Seq is the request's identity.
+type LoadedMsg struct {
+	Seq    int
+	Alerts []model.Alert
+	Err    error
 }
 
-func loadAlertsCmd(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
+// Load lists the alerts that f selects.
+func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var as []model.Alert
 		err := c.With(func(ctx context.Context) (err error) {
@@ -46,39 +48,49 @@ func loadAlertsCmd(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("list alerts: %w", err)
 		}
-		return alertsLoadedMsg{seq: seq, alerts: as, err: err}
+		return LoadedMsg{Seq: seq, Alerts: as, Err: err}
 	}
 }
 
-func newAlertsScreen(e *kit.Env, open func(id string) (api.JobView, bool)) (*alertsScreen, tea.Cmd) {
-	m := &alertsScreen{env: e, open: open,
-		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadAlertsCmd(e.Call(), api.AlertFilter{}, seq) })}
+// New opens `:alerts`; open finds a job by id for enter (the jobs
+// table's). Its Cmd loads the alerts.
+func New(e *kit.Env, open func(id string) (api.JobView, bool)) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, open: open,
+		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), api.AlertFilter{}, seq) })}
 	return m, m.load()
 }
 
-func (m *alertsScreen) load() tea.Cmd { return m.loads.Refresh() }
+func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 
-func (m *alertsScreen) Title() string             { return "Alerts" }
-func (m *alertsScreen) Capturing() bool           { return false }
-func (m *alertsScreen) ShortHelp() []key.Binding  { return alertsShort(m.env.Keys) }
-func (m *alertsScreen) FullHelp() [][]key.Binding { return alertsFull(m.env.Keys) }
-func (m *alertsScreen) page() int                 { return max(m.height-3, 1) }
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return "Alerts" }
 
-func (m *alertsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+func (m *Screen) page() int                 { return max(m.height-3, 1) }
+
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-	case alertsLoadedMsg:
-		current, again := m.loads.Done(msg.seq)
+	case LoadedMsg:
+		current, again := m.loads.Done(msg.Seq)
 		if !current {
 			return m, nil
 		}
-		if msg.err != nil {
-			m.err = msg.err
-			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+		if msg.Err != nil {
+			m.err = msg.Err
+			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.Err.Error()))
 		}
-		m.err, m.loaded, m.alerts = nil, true, msg.alerts
-		m.cursor = kit.Clamp(m.cursor, 0, len(m.alerts)-1)
+		m.err, m.loaded, m.alerts = nil, true, msg.Alerts
+		m.list.Cursor = kit.Clamp(m.list.Cursor, 0, len(m.alerts)-1)
 		return m, again
 	case kit.ChangeMsg:
 		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
@@ -86,18 +98,17 @@ func (m *alertsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		k := m.env.Keys
-		if kit.ListNav(k, msg, &m.cursor, len(m.alerts), m.page()) {
-			m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.alerts))
+		if m.list.Key(k, msg, len(m.alerts), m.page()) {
 			return m, nil
 		}
 		switch {
 		case key.Matches(msg, k.Nav.Refresh):
 			return m, m.load()
 		case key.Matches(msg, k.Nav.Enter):
-			if m.cursor >= len(m.alerts) {
+			if m.list.Cursor >= len(m.alerts) {
 				return m, nil
 			}
-			a := m.alerts[m.cursor]
+			a := m.alerts[m.list.Cursor]
 			if j, ok := m.open(a.JobID); ok {
 				return m, kit.Send(kit.OpenDetailMsg{Job: j})
 			}
@@ -107,7 +118,8 @@ func (m *alertsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return m, nil
 }
 
-func (m *alertsScreen) View() string {
+// View implements kit.Screen.
+func (m *Screen) View() string {
 	st := m.env.Styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
@@ -130,7 +142,7 @@ func (m *alertsScreen) View() string {
 	case len(m.alerts) == 0:
 		lines = kit.Centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
 	default:
-		lines = alertLines(st, m.alerts, m.cursor, m.offset, inner, h-2, m.env.Now)
+		lines = alertLines(st, m.alerts, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
 	}
 	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
 }
@@ -197,4 +209,14 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		out = append(out, "  "+styled+rest)
 	}
 	return out
+}
+
+// shortHelp is the footer's keys.
+func shortHelp(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
+}
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
 }
