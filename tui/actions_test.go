@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/kit"
 )
@@ -267,7 +268,7 @@ func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
 				t.Errorf("flash %q", h.Flash())
 			}
 			h.Press("n")
-			if _, ok := h.m.top().(*createScreen); ok {
+			if _, ok := h.m.top().(*create.Form); ok {
 				t.Error("n opened the create form in read-only mode")
 			}
 			h.OpenDetail("user-features")

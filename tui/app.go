@@ -19,6 +19,7 @@ import (
 	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"
+	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
@@ -268,7 +269,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.env.ReadOnly() {
 			return m, m.setFlash(kit.FlashWarn, "read-only: creating jobs is disabled")
 		}
-		return m, m.push(newCreateScreen(m.env, m.clusterNames(), m.jobs.scope), nil)
+		return m, m.push(create.New(m.env, m.clusterNames(), m.jobs.scope), nil)
 	case commandLineMsg:
 		return m, m.runCommand(msg.line)
 	case kit.StartActionMsg:

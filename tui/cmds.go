@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -144,19 +143,5 @@ func actCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 			}
 		})
 		return kit.ActedMsg{Seq: seq, Results: res}
-	}
-}
-
-func createJobCmd(c kit.Call, req api.CreateJobRequest) tea.Cmd {
-	return func() tea.Msg {
-		var j model.Job
-		err := c.With(func(ctx context.Context) (err error) {
-			j, err = c.Svc.CreateJob(ctx, req)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("create job %s on %s: %w", req.Name, req.Cluster, err)
-		}
-		return kit.CreatedMsg{Job: j, Err: err, Req: req}
 	}
 }

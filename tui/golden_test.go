@@ -79,14 +79,6 @@ func TestGoldenResubmit(t *testing.T) {
 	})
 }
 
-func TestGoldenCreateForm(t *testing.T) {
-	goldenFrame(t, "create", func(h *harness) {
-		h.Press("n")
-		h.Type("orders-v2")
-		h.Press("tab", "right")
-	})
-}
-
 func TestGoldenHelp(t *testing.T) {
 	goldenFrame(t, "help_jobs", func(h *harness) { h.Press("?") })
 }

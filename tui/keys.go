@@ -9,6 +9,7 @@ import (
 	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"
+	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
@@ -39,10 +40,6 @@ func pickerShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Nav.Up, k.Nav.Down, k.Form.Confirm, k.Form.Cancel}
 }
 
-func formShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Form.NextField, k.Form.PrevField, k.Form.Toggle, k.Form.Submit, k.Form.Cancel}
-}
-
 func commandLineShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Form.Complete, k.Form.Confirm, k.Form.Cancel}
 }
@@ -70,7 +67,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Cluster (`:cluster`)", cluster.Help(k)},
 		{"Alerts (`:alerts`)", alerts.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
-		{"Create-job form", [][]key.Binding{formShort(k)}},
+		{"Create-job form", create.Help(k)},
 		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},
 	}
 	var b strings.Builder

@@ -1,6 +1,7 @@
-package tui
+package create
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,9 +18,9 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-// createScreen is the create-job form. The new job is CREATED, not
+// Form is the create-job form. The new job is CREATED, not
 // running: `r` on it submits it, through the usual confirmation.
-type createScreen struct {
+type Form struct {
 	env      *kit.Env
 	clusters []string
 	cluster  int
@@ -52,7 +53,9 @@ const (
 	fieldArgs  // JAR jobs
 )
 
-func newCreateScreen(e *kit.Env, clusters []string, scope string) *createScreen {
+// New opens the form over the clusters, on the scope's cluster when
+// there is one.
+func New(e *kit.Env, clusters []string, scope string) *Form {
 	input := func(placeholder string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = ""
@@ -61,7 +64,7 @@ func newCreateScreen(e *kit.Env, clusters []string, scope string) *createScreen 
 		in.SetVirtualCursor(true)
 		return in
 	}
-	m := &createScreen{
+	m := &Form{
 		env:         e,
 		clusters:    clusters,
 		kind:        model.KindSQL,
@@ -82,24 +85,28 @@ func newCreateScreen(e *kit.Env, clusters []string, scope string) *createScreen 
 }
 
 // fields lists the form's fields for the chosen kind.
-func (m *createScreen) fields() []int {
+func (m *Form) fields() []int {
 	if m.kind == model.KindJAR {
 		return []int{fieldName, fieldCluster, fieldKind, fieldParallelism, fieldJar, fieldEntry, fieldArgs}
 	}
 	return []int{fieldName, fieldCluster, fieldKind, fieldParallelism, fieldSQL}
 }
 
-func (m *createScreen) Title() string   { return "New job" }
-func (m *createScreen) Capturing() bool { return true }
+// Title implements kit.Screen.
+func (m *Form) Title() string   { return "New job" }
+// Capturing implements kit.Screen.
+func (m *Form) Capturing() bool { return true }
 
-func (m *createScreen) ShortHelp() []key.Binding { return formShort(m.env.Keys) }
+// ShortHelp implements kit.Screen.
+func (m *Form) ShortHelp() []key.Binding { return keys(m.env.Keys) }
 
-func (m *createScreen) FullHelp() [][]key.Binding { return [][]key.Binding{formShort(m.env.Keys)} }
+// FullHelp implements kit.Screen.
+func (m *Form) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
-func (m *createScreen) current() int { return m.fields()[kit.Clamp(m.focus, 0, len(m.fields())-1)] }
+func (m *Form) current() int { return m.fields()[kit.Clamp(m.focus, 0, len(m.fields())-1)] }
 
 // setFocus moves the keyboard to field index i.
-func (m *createScreen) setFocus(i int) tea.Cmd {
+func (m *Form) setFocus(i int) tea.Cmd {
 	fs := m.fields()
 	m.focus = (i + len(fs)) % len(fs)
 	for _, in := range []*textinput.Model{&m.name, &m.parallelism, &m.jar, &m.entry, &m.args} {
@@ -123,7 +130,8 @@ func (m *createScreen) setFocus(i int) tea.Cmd {
 	return nil
 }
 
-func (m *createScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+// Update implements kit.Screen.
+func (m *Form) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -152,7 +160,7 @@ func (m *createScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return m, nil
 }
 
-func (m *createScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Form) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Cancel):
@@ -184,7 +192,7 @@ func (m *createScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // toField gives a key or a paste to the focused text field.
-func (m *createScreen) toField(msg tea.Msg) tea.Cmd {
+func (m *Form) toField(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.current() {
 	case fieldName:
@@ -204,7 +212,7 @@ func (m *createScreen) toField(msg tea.Msg) tea.Cmd {
 }
 
 // request validates the form and builds the request.
-func (m *createScreen) request() (api.CreateJobRequest, error) {
+func (m *Form) request() (api.CreateJobRequest, error) {
 	var errs []error
 	r := api.CreateJobRequest{Name: strings.TrimSpace(m.name.Value()), Kind: m.kind, Parallelism: 1}
 	if r.Name == "" {
@@ -241,7 +249,7 @@ func (m *createScreen) request() (api.CreateJobRequest, error) {
 	return r, errors.Join(errs...)
 }
 
-func (m *createScreen) submit() tea.Cmd {
+func (m *Form) submit() tea.Cmd {
 	if m.submitting {
 		return nil
 	}
@@ -259,7 +267,8 @@ func (m *createScreen) submit() tea.Cmd {
 	)
 }
 
-func (m *createScreen) View() string {
+// View implements kit.Screen.
+func (m *Form) View() string {
 	st := m.env.Styles
 	if m.width <= 0 || m.height <= 0 {
 		return ""
@@ -318,3 +327,25 @@ func (m *createScreen) View() string {
 	}
 	return kit.Box(st, st.Title.Render("New job"), "", lines, m.width, m.height)
 }
+
+func createJobCmd(c kit.Call, req api.CreateJobRequest) tea.Cmd {
+	return func() tea.Msg {
+		var j model.Job
+		err := c.With(func(ctx context.Context) (err error) {
+			j, err = c.Svc.CreateJob(ctx, req)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("create job %s on %s: %w", req.Name, req.Cluster, err)
+		}
+		return kit.CreatedMsg{Job: j, Err: err, Req: req}
+	}
+}
+
+// keys is the form's keys.
+func keys(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Form.NextField, k.Form.PrevField, k.Form.Toggle, k.Form.Submit, k.Form.Cancel}
+}
+
+// Help is the form's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding { return [][]key.Binding{keys(k)} }
