@@ -72,7 +72,7 @@ func TestPauseEndToEnd(t *testing.T) {
 	if want := "PAUSE #42 of user-features succeeded: savepoint hdfs:///flink/sp/user-features/savepoint-1"; h.Flash() != want {
 		t.Errorf("flash says %q, want %q", h.Flash(), want)
 	}
-	if j := h.m.jobs.byID["j004"]; j.State != model.StateFinished || j.Pending != nil {
+	if j, _ := h.m.jobs.Job("j004"); j.State != model.StateFinished || j.Pending != nil {
 		t.Errorf("user-features is %s with pending %v after its pause", j.State, j.Pending)
 	}
 }
@@ -218,8 +218,8 @@ func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
 		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
 	// What was done is unmarked; what was refused stays marked, to be seen to.
-	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j005"] {
-		t.Errorf("marks after the bulk action are %v, want only the refused j005", h.m.jobs.marks)
+	if h.m.jobs.Marked() != 1 || !h.m.jobs.IsMarked("j005") {
+		t.Errorf("%d marks after the bulk action, want only the refused j005", h.m.jobs.Marked())
 	}
 }
 
@@ -429,7 +429,7 @@ func TestBulkDialogListsTheMarkedJobsInOrder(t *testing.T) {
 func TestConfirmActsOnTheJobItNamesAfterTheTableChanged(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	sortBy(h, colIn)
+	h.Press("o", "o", "o", "o", "o", "o", "o", "o") // name → … → IN/s
 	h.SelectJob("payments-dedup")
 	h.Press("p")
 	h.MustShow("Pause payments-dedup?")

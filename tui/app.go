@@ -22,6 +22,7 @@ import (
 	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
 )
@@ -35,7 +36,7 @@ type Model struct {
 	opts Options
 
 	stack  []kit.Screen
-	jobs   *jobsScreen
+	jobs   *jobs.Screen
 	dialog kit.Dialog
 	cmd    commandLine
 	flash  kit.FlashLine
@@ -68,9 +69,9 @@ var _ tea.Model = (*Model)(nil)
 // ctx; cancelling ctx ends the stream.
 func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	e := newEnv(ctx, svc, opts)
-	jobs := newJobsScreen(e, opts.Scope)
+	table := jobs.New(e, opts.Scope)
 	e.JobName = func(id string) string {
-		if j, ok := jobs.byID[id]; ok {
+		if j, ok := table.Job(id); ok {
 			return j.Name
 		}
 		return id
@@ -78,8 +79,8 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	return &Model{
 		env:          e,
 		opts:         opts,
-		stack:        []kit.Screen{jobs},
-		jobs:         jobs,
+		stack:        []kit.Screen{table},
+		jobs:         table,
 		cmd:          newCommandLine(e),
 		runs:         editor.NewDebugRuns(opts.Debugger),
 		issued:       map[string]string{},
@@ -122,7 +123,7 @@ func Run(ctx context.Context, svc api.Service, opts Options) error {
 // Init starts the first loads, the change stream and the clock.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{
-		m.jobs.load(),
+		m.jobs.Load(),
 		m.loadClusters(),
 		m.startWatch(),
 		m.loadFiring(),
@@ -171,7 +172,7 @@ func (m *Model) setFlash(level kit.FlashLevel, text string) tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	pre := m.observe(msg)
 	_, cmd := m.update(msg)
-	m.jobs.holdOrder(m.dialog != nil)
+	m.jobs.HoldOrder(m.dialog != nil)
 	return m, tea.Batch(pre, cmd, m.declareInterest())
 }
 
@@ -237,7 +238,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		// Reload too: changes made while the stream was down are lost.
-		return m, tea.Batch(m.startWatch(), m.jobs.load(), m.loadClusters())
+		return m, tea.Batch(m.startWatch(), m.jobs.Load(), m.loadClusters())
 	case kit.ChangeMsg:
 		if msg.Gen != m.watchGen {
 			return m, nil
@@ -269,7 +270,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.env.ReadOnly() {
 			return m, m.setFlash(kit.FlashWarn, "read-only: creating jobs is disabled")
 		}
-		return m, m.push(create.New(m.env, m.clusterNames(), m.jobs.scope), nil)
+		return m, m.push(create.New(m.env, m.clusterNames(), m.jobs.Scope()), nil)
 	case commandLineMsg:
 		return m, m.runCommand(msg.line)
 	case kit.StartActionMsg:
@@ -386,7 +387,7 @@ func (m *Model) setTheme(dark bool) {
 	}
 	m.env.Styles = st
 	m.cmd.input.SetStyles(st.Input)
-	m.jobs.input.SetStyles(st.Input)
+	m.jobs.SetStyles(st)
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -435,12 +436,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // jobNames lists job names for `:sql` completion, sorted.
 func (m *Model) jobNames() []string {
-	names := make([]string, 0, len(m.jobs.byID))
-	for _, j := range m.jobs.byID {
-		names = append(names, j.Name)
-	}
-	slices.Sort(names)
-	return names
+	return m.jobs.Names()
 }
 
 // runCommand executes a `:` line.
@@ -465,7 +461,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			c.arg = ""
 		}
 		m.stack = m.stack[:1]
-		m.jobs.setScope(c.arg)
+		m.jobs.SetScope(c.arg)
 		return nil
 	case "cmd":
 		s, init := commands.New(m.env)
@@ -473,7 +469,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	case "cluster":
 		name := c.arg
 		if name == "" {
-			name = m.jobs.scope
+			name = m.jobs.Scope()
 		}
 		names := m.clusterNames()
 		if name == "" && len(names) > 0 {
@@ -491,10 +487,8 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		s, init := alerts.New(m.env, m.jobByID)
 		return m.push(s, init)
 	case "sql":
-		for _, j := range m.jobs.byID {
-			if j.Name == c.arg || j.ID == c.arg {
-				return m.openEditor(*j)
-			}
+		if j, ok := m.jobs.Find(c.arg); ok {
+			return m.openEditor(j)
 		}
 		return m.setFlash(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
 	}
@@ -526,8 +520,8 @@ func (m *Model) render() string {
 		context:     m.opts.Context,
 		clusters:    m.clusters,
 		clustersErr: m.clustersErr,
-		jobsLoaded:  m.jobs.loaded,
-		counts:      m.jobs.counts,
+		jobsLoaded:  m.jobs.Loaded(),
+		counts:      m.jobs.Counts(),
 		watching:    m.watching,
 		now:         m.env.Now,
 		alerts:      m.obs.firing,
@@ -568,7 +562,7 @@ func (m *Model) footer() string {
 		}
 	}
 	prefix := ""
-	if n := len(m.jobs.marks); n > 0 && m.dialog == nil {
+	if n := m.jobs.Marked(); n > 0 && m.dialog == nil {
 		prefix = m.env.Styles.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + "  "
 	}
 	room := m.width - 1 - lipgloss.Width(prefix)

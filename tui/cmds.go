@@ -16,20 +16,6 @@ import (
 // values (a call, ids, sequence numbers) and never a model, so the Cmd's
 // goroutine shares nothing with the event loop.
 
-func loadJobsCmd(c kit.Call, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var jobs []api.JobView
-		err := c.With(func(ctx context.Context) (err error) {
-			jobs, err = c.Svc.ListJobs(ctx, api.JobFilter{})
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list jobs: %w", err)
-		}
-		return jobsLoadedMsg{seq: seq, jobs: jobs, err: err}
-	}
-}
-
 func loadClustersCmd(c kit.Call, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cs []api.ClusterStatus

@@ -9,6 +9,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -23,7 +24,7 @@ type headerData struct {
 	clusters    []api.ClusterStatus
 	clustersErr error
 	jobsLoaded  bool
-	counts      [numStates]int
+	counts      [jobs.NumStates]int
 	watching    bool
 	now         time.Time
 	// alerts are the firing alerts, for the badge.

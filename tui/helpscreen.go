@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -62,7 +63,7 @@ func (m *helpScreen) lines() []string {
 	for _, l := range fullHelp(st.Help, groups, m.width-6) {
 		lines = append(lines, "  "+l)
 	}
-	if _, ok := m.of.(*jobsScreen); ok {
+	if _, ok := m.of.(*jobs.Screen); ok {
 		lines = append(lines, "",
 			"  "+st.Section.Render("Filter")+st.Dim.Render("  /"))
 		for _, l := range kit.Wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {

@@ -12,25 +12,13 @@ import (
 	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
 )
 
 // The help sets below are what each view's footer and `?` show, made
 // from the keymap so that KeymapMarkdown documents exactly them.
-
-func jobsShort(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Jobs.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
-}
-
-func jobsFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{
-		append(k.Nav.Bindings(), k.Nav.Enter),
-		{k.Jobs.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
-		append(k.Action.Bindings(), k.Jobs.Create),
-		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
-	}
-}
 
 func dialogShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Form.Toggle, k.Form.Confirm, k.Form.Cancel}
@@ -55,7 +43,7 @@ func KeymapMarkdown(readOnly bool) string {
 		groups [][]key.Binding
 	}{
 		{"Everywhere", [][]key.Binding{k.Global.Bindings()}},
-		{"Jobs (default view)", jobsFull(k)},
+		{"Jobs (default view)", jobs.Help(k)},
 		{"Job detail", detail.Help(k)},
 		{"Metrics tab (`m`)", detail.MetricsHelp(k)},
 		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 
@@ -12,14 +13,22 @@ import (
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
+// visibleIDs are the ids of the jobs whose rows the screen shows, in order.
 func visibleIDs(h *harness) []string {
-	js := h.m.jobs
+	id := map[string]string{}
+	for _, j := range h.F.Jobs {
+		id[j.Name] = j.ID
+	}
 	var out []string
-	for _, j := range js.rows[js.offset:min(js.offset+js.page(), len(js.rows))] {
-		out = append(out, j.ID)
+	for _, name := range regexp.MustCompile(`job-\d{7}`).FindAllString(h.Screen(), -1) {
+		out = append(out, id[name])
 	}
 	return out
 }
+
+// page is the number of table rows on screen: the body less the box and
+// the column headings.
+func page(h *harness) int { return h.m.bodySize().Height - 3 }
 
 // TestInterestFollowsTheScreen: the TUI declares the rows on screen, and
 // again whenever they change (scroll, filter, resize, detail and back), but
@@ -29,8 +38,8 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 	f.Jobs = tuitest.ManyJobs(300)
 	h := newHarness(t, f, 120, 40, Options{})
 	first, ok := f.LastInterest()
-	if !ok || len(first.Jobs) != h.m.jobs.page() || !slices.Equal(first.Jobs, visibleIDs(h)) || first.Detail != "" || first.Client == "" {
-		t.Fatalf("after load the interest is %+v, want the %d visible rows", first, h.m.jobs.page())
+	if !ok || len(first.Jobs) != page(h) || !slices.Equal(first.Jobs, visibleIDs(h)) || first.Detail != "" || first.Client == "" {
+		t.Fatalf("after load the interest is %+v, want the %d visible rows", first, page(h))
 	}
 	calls := f.InterestCalls()
 	h.Press("x") // clears marks: nothing on screen moves
@@ -47,8 +56,8 @@ func TestInterestFollowsTheScreen(t *testing.T) {
 
 	h.Send(tuitest.SizeMsg(120, 20))
 	got, _ = f.LastInterest()
-	if len(got.Jobs) != h.m.jobs.page() || !slices.Equal(got.Jobs, visibleIDs(h)) {
-		t.Fatalf("after a resize the interest has %d jobs, want the %d visible", len(got.Jobs), h.m.jobs.page())
+	if len(got.Jobs) != page(h) || !slices.Equal(got.Jobs, visibleIDs(h)) {
+		t.Fatalf("after a resize the interest has %d jobs, want the %d visible", len(got.Jobs), page(h))
 	}
 
 	h.Press("/")
@@ -99,37 +108,6 @@ func TestInterestIsOneCallAtATime(t *testing.T) {
 	if f.InterestCalls() != calls+1 || !slices.Equal(got.Jobs, visibleIDs(h)) {
 		t.Fatalf("the change made while in flight was not declared after: %v", got.Jobs)
 	}
-}
-
-func TestSparkline(t *testing.T) {
-	cases := []struct {
-		in    []float64
-		width int
-		want  string
-	}{
-		{[]float64{0, 1, 2, 3, 4, 5, 6, 7}, 8, "▁▂▃▄▅▆▇█"},
-		{[]float64{5, 10}, 5, "   ▂█"},
-		{[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 3, "▄▆█"},
-		{[]float64{0, 0, 0}, 3, "▁▁▁"},
-		{[]float64{3000, 3000}, 2, "██"}, // steady: high, not noise
-		{nil, 2, "  "},
-	}
-	for _, tc := range cases {
-		if got := sparkline(tc.in, tc.width); got != tc.want {
-			t.Errorf("sparkline(%v, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
-		}
-	}
-}
-
-func TestSparklineInTheJobsTable(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
-	// orders-enrich's last five rates are 0.5, 0.7, 0.9, 1.2 and 1 × 12.4k,
-	// scaled from 80% of the lowest; user-features' rate lines up under it.
-	h.MustShow("▂▄▅█▆ 12.4k", "▂▄▅█▆   900")
-	// At 80 columns the column keeps its rate and gives up the sparkline.
-	h.Send(tuitest.SizeMsg(80, 24))
-	h.MustShow("12.4k")
-	h.MustNotShow("▂▄▅█▆")
 }
 
 func TestAlertBadgeFollowsAlertsChanged(t *testing.T) {

@@ -13,12 +13,6 @@ import (
 
 type tickMsg struct{ now time.Time }
 
-type jobsLoadedMsg struct {
-	seq  int
-	jobs []api.JobView
-	err  error
-}
-
 type clustersLoadedMsg struct {
 	seq      int
 	clusters []api.ClusterStatus

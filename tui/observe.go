@@ -14,6 +14,7 @@ import (
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -70,14 +71,8 @@ func (m *Model) interest() api.InterestRequest {
 		case *detail.Screen:
 			r.Detail = s.JobID()
 			return r
-		case *jobsScreen:
-			if !s.loaded {
-				return r
-			}
-			end := min(s.offset+s.page(), len(s.rows))
-			for _, j := range s.rows[min(s.offset, end):end] {
-				r.Jobs = append(r.Jobs, j.ID)
-			}
+		case *jobs.Screen:
+			r.Jobs, _ = s.OnScreen()
 			return r
 		}
 	}
@@ -166,8 +161,5 @@ func alertBadge(st *kit.Styles, firing []model.Alert, level int) string {
 
 // jobByID is the jobs table's view of a job, for screens that open one.
 func (m *Model) jobByID(id string) (api.JobView, bool) {
-	if j, ok := m.jobs.byID[id]; ok {
-		return *j, true
-	}
-	return api.JobView{}, false
+	return m.jobs.Job(id)
 }

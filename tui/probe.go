@@ -27,10 +27,11 @@ func (p modelProbe) ClearFlash()                { p.m.flash.Clear() }
 func (p modelProbe) WatchGen() int              { return p.m.watchGen }
 func (p modelProbe) Render() string             { return p.m.render() }
 func (p modelProbe) Tick(now time.Time) tea.Msg { return tickMsg{now: now} }
-func (p modelProbe) Jobs() int                  { return len(p.m.jobs.rows) }
+func (p modelProbe) Table() kit.Screen          { return p.m.jobs }
+func (p modelProbe) Jobs() int                  { return p.m.jobs.Len() }
 
 func (p modelProbe) SelectedJob() string {
-	if j := p.m.jobs.selected(); j != nil {
+	if j := p.m.jobs.Selected(); j != nil {
 		return j.Name
 	}
 	return ""

@@ -93,7 +93,8 @@ func (m *Form) fields() []int {
 }
 
 // Title implements kit.Screen.
-func (m *Form) Title() string   { return "New job" }
+func (m *Form) Title() string { return "New job" }
+
 // Capturing implements kit.Screen.
 func (m *Form) Capturing() bool { return true }
 

@@ -31,6 +31,8 @@ type App interface {
 	Render() string
 	// Tick is the clock's message that it is now.
 	Tick(now time.Time) tea.Msg
+	// Table is the jobs table at the bottom of the stack.
+	Table() kit.Screen
 	// SelectedJob is the name of the job under the jobs table's cursor,
 	// and Jobs the number of rows the table shows.
 	SelectedJob() string

@@ -1,4 +1,4 @@
-package tui
+package jobs_test
 
 import (
 	"fmt"
@@ -12,37 +12,26 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
+	"github.com/palink/palink/tui/internal/probe"
 	"github.com/palink/palink/tui/internal/tuitest"
-	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/jobs"
 )
 
 // rowNames are the names in the jobs table, in order.
-func rowNames(h *harness) []string {
+func rowNames(h *tuitest.Harness) []string {
 	var out []string
-	for _, j := range h.m.jobs.rows {
+	for _, j := range js(h).Rows() {
 		out = append(out, j.Name)
 	}
 	return out
 }
 
-func TestStartLoadsJobsClustersAndWatches(t *testing.T) {
-	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
-	for _, call := range []string{"ListJobs", "Clusters", "Watch"} {
-		if !f.Called(call) {
-			t.Errorf("start did not call %s; calls: %v", call, f.Calls())
-		}
-	}
-	if !h.m.watching {
-		t.Error("the change stream is not marked live after Watch answered")
-	}
-	h.MustShow("orders-enrich", "user-features", "jobs 10", "RUNNING 4", "prod rm1 2s", "1/10")
-}
-
 func TestFilterNarrowsAsYouType(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.Press("/")
-	if !h.m.top().Capturing() {
+	if !h.Top().Capturing() {
 		t.Fatal("/ did not give the keyboard to the filter")
 	}
 	h.Type("state:FAILED")
@@ -50,7 +39,7 @@ func TestFilterNarrowsAsYouType(t *testing.T) {
 		t.Errorf("state:FAILED shows %v", got)
 	}
 	h.Press("enter")
-	if h.m.top().Capturing() {
+	if h.Top().Capturing() {
 		t.Fatal("enter did not close the filter input")
 	}
 	h.MustShow("filter: state:FAILED", "1/1")
@@ -71,37 +60,37 @@ func TestFilterNarrowsAsYouType(t *testing.T) {
 	// A bad term is reported and the rest still applies.
 	h.Type(" state:NOPE")
 	h.MustShow("unknown job state")
-	if len(h.m.jobs.rows) != 4 {
+	if len(js(h).Rows()) != 4 {
 		t.Errorf("a bad term hid the other terms' results: %v", rowNames(h))
 	}
 	// esc while typing clears the filter.
 	h.Press("esc")
-	if len(h.m.jobs.rows) != 10 || h.m.jobs.queryText != "" {
-		t.Errorf("esc left the filter %q with %d rows", h.m.jobs.queryText, len(h.m.jobs.rows))
+	if len(js(h).Rows()) != 10 || js(h).QueryText() != "" {
+		t.Errorf("esc left the filter %q with %d rows", js(h).QueryText(), len(js(h).Rows()))
 	}
 }
 
 func TestEscClearsAnAppliedFilterThenMarks(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.Press("space", "space")
 	h.Press("/")
 	h.Type("orders")
 	h.Press("enter", "esc")
-	if h.m.jobs.queryText != "" || len(h.m.jobs.marks) != 2 {
-		t.Fatalf("first esc: filter %q, %d marks; want the filter cleared, marks kept", h.m.jobs.queryText, len(h.m.jobs.marks))
+	if js(h).QueryText() != "" || len(js(h).Marks()) != 2 {
+		t.Fatalf("first esc: filter %q, %d marks; want the filter cleared, marks kept", js(h).QueryText(), len(js(h).Marks()))
 	}
 	h.Press("esc")
-	if len(h.m.jobs.marks) != 0 {
-		t.Fatalf("second esc kept %d marks", len(h.m.jobs.marks))
+	if len(js(h).Marks()) != 0 {
+		t.Fatalf("second esc kept %d marks", len(js(h).Marks()))
 	}
 }
 
 func TestScopeToOneCluster(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.Press(":")
 	h.Type("jobs @staging")
 	h.Press("enter")
-	for _, j := range h.m.jobs.rows {
+	for _, j := range js(h).Rows() {
 		if j.Cluster != "staging" {
 			t.Fatalf(":jobs @staging shows %s of %s", j.Name, j.Cluster)
 		}
@@ -116,25 +105,25 @@ func TestScopeToOneCluster(t *testing.T) {
 	h.Press(":")
 	h.Type("jobs")
 	h.Press("enter")
-	if len(h.m.jobs.rows) != 10 {
-		t.Errorf(":jobs shows %d jobs, want all 10", len(h.m.jobs.rows))
+	if len(js(h).Rows()) != 10 {
+		t.Errorf(":jobs shows %d jobs, want all 10", len(js(h).Rows()))
 	}
 }
 
 func TestSortCyclesColumnsAndReverses(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	if got := rowNames(h); got[0] != "ad-clicks-agg" || got[9] != "user-features" {
 		t.Fatalf("default order is not by name: %v", got)
 	}
 	h.Press("o", "o", "o") // name → kind → cluster → state
-	if h.m.jobs.sortCol != colState {
-		t.Fatalf("three o's sort by %s", jobColumns[h.m.jobs.sortCol].title)
+	if js(h).SortCol() != jobs.ColState {
+		t.Fatalf("three o's sort by %s", jobs.ColTitle(js(h).SortCol()))
 	}
-	if first := h.m.jobs.rows[0]; first.State != model.StateFailed {
+	if first := js(h).Rows()[0]; first.State != model.StateFailed {
 		t.Errorf("sorted by state, first is %s (%s)", first.Name, first.State)
 	}
 	h.Press("O")
-	if last := h.m.jobs.rows[9]; last.State != model.StateFailed {
+	if last := js(h).Rows()[9]; last.State != model.StateFailed {
 		t.Errorf("reversed, last is %s (%s)", last.Name, last.State)
 	}
 	h.MustShow("STATE▼")
@@ -143,56 +132,56 @@ func TestSortCyclesColumnsAndReverses(t *testing.T) {
 func TestCursorKeysAndPaging(t *testing.T) {
 	f := tuitest.NewFixture()
 	f.Jobs = tuitest.ManyJobs(100)
-	h := newHarness(t, f, 80, 24, Options{})
-	page := h.m.jobs.page() // 24 − header, footer, flash − box chrome
+	h := apptest.New(t, f, 80, 24, tui.Options{})
+	page := js(h).Page() // 24 − header, footer, flash − box chrome
 	if page != 18 {
 		t.Fatalf("page is %d rows, want 18", page)
 	}
 	h.Press("j", "j", "k")
-	if h.m.jobs.cursor != 1 {
-		t.Errorf("j j k leaves the cursor at %d", h.m.jobs.cursor)
+	if js(h).Cursor() != 1 {
+		t.Errorf("j j k leaves the cursor at %d", js(h).Cursor())
 	}
 	h.Press("G")
-	if h.m.jobs.cursor != 99 || h.m.jobs.offset != 100-page {
-		t.Errorf("G: cursor %d offset %d", h.m.jobs.cursor, h.m.jobs.offset)
+	if js(h).Cursor() != 99 || js(h).Offset() != 100-page {
+		t.Errorf("G: cursor %d offset %d", js(h).Cursor(), js(h).Offset())
 	}
-	h.MustShow("100/100", h.m.jobs.rows[99].Name)
+	h.MustShow("100/100", js(h).Rows()[99].Name)
 	h.Press("pgup")
-	if h.m.jobs.cursor != 99-page {
-		t.Errorf("pgup: cursor %d", h.m.jobs.cursor)
+	if js(h).Cursor() != 99-page {
+		t.Errorf("pgup: cursor %d", js(h).Cursor())
 	}
 	h.Press("g")
-	h.MustShow("1/100", h.m.jobs.rows[0].Name)
+	h.MustShow("1/100", js(h).Rows()[0].Name)
 	h.Press("k")
-	if h.m.jobs.cursor != 0 {
-		t.Errorf("k at the top moved the cursor to %d", h.m.jobs.cursor)
+	if js(h).Cursor() != 0 {
+		t.Errorf("k at the top moved the cursor to %d", js(h).Cursor())
 	}
 }
 
 func TestMarks(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.Press("space", "space", "k", "space")
 	// ad-clicks-agg (j007) and clicks-to-hudi (j003) marked, then j003 unmarked.
-	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j007"] {
-		t.Errorf("space space k space leaves marks %v, want only j007", h.m.jobs.marks)
+	if len(js(h).Marks()) != 1 || !js(h).Marks()["j007"] {
+		t.Errorf("space space k space leaves marks %v, want only j007", js(h).Marks())
 	}
 	h.MustShow("✓ 1 marked")
 	h.Press("x")
-	if len(h.m.jobs.marks) != 0 {
-		t.Errorf("x left marks %v", h.m.jobs.marks)
+	if len(js(h).Marks()) != 0 {
+		t.Errorf("x left marks %v", js(h).Marks())
 	}
 	h.MustNotShow("marked")
 }
 
 func TestChangesUpdateTheTableAndHeader(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	h.SelectJob("orders-enrich")
 	failed := f.Jobs[0]
 	failed.State, failed.Diagnostics = model.StateFailed, "boom"
-	sortBy(h, colState)
+	sortBy(h, jobs.ColState)
 	h.Change(api.Change{Kind: api.JobChanged, Job: &failed})
-	if j := h.m.jobs.selected(); j == nil || j.Name != "orders-enrich" {
+	if j := js(h).Selected(); j == nil || j.Name != "orders-enrich" {
 		t.Fatalf("the cursor left orders-enrich when it moved in the order; on %v", j)
 	}
 	if got := rowNames(h)[:2]; !slices.Equal(got, []string{"fraud-scoring", "orders-enrich"}) {
@@ -207,20 +196,20 @@ func TestChangesUpdateTheTableAndHeader(t *testing.T) {
 }
 
 // sortBy presses o until the table is sorted by c.
-func sortBy(h *harness, c column) {
-	for range numCols {
-		if h.m.jobs.sortCol == c {
+func sortBy(h *tuitest.Harness, c jobs.Column) {
+	for range jobs.NumCols {
+		if js(h).SortCol() == c {
 			return
 		}
 		h.Press("o")
 	}
-	h.T.Fatalf("o never sorts by %s", jobColumns[c].title)
+	h.T.Fatalf("o never sorts by %s", jobs.ColTitle(c))
 }
 
 func TestLargeTablesCoalesceRebuilds(t *testing.T) {
 	f := tuitest.NewFixture()
-	f.Jobs = tuitest.ManyJobs(rebuildNowBelow + 500)
-	h := newHarness(t, f, 120, 40, Options{})
+	f.Jobs = tuitest.ManyJobs(jobs.RebuildNowBelow + 500)
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	timers := len(h.Timers)
 	a := api.JobView{Job: model.Job{ID: "new-a", Name: "aaa-new-a", Cluster: "prod", State: model.StateRunning}}
 	b := api.JobView{Job: model.Job{ID: "new-b", Name: "aaa-new-b", Cluster: "prod", State: model.StateRunning}}
@@ -229,37 +218,37 @@ func TestLargeTablesCoalesceRebuilds(t *testing.T) {
 	if got := len(h.Timers) - timers; got != 1 {
 		t.Fatalf("two changes queued %d rebuilds, want 1", got)
 	}
-	if h.m.jobs.rows[0].Name == "aaa-new-a" {
+	if js(h).Rows()[0].Name == "aaa-new-a" {
 		t.Fatal("the index was rebuilt before the coalescing timer fired")
 	}
-	h.Fire(rebuildMsg{})
+	h.Fire(jobs.RebuildMsg{})
 	if got := rowNames(h)[:2]; !slices.Equal(got, []string{"aaa-new-a", "aaa-new-b"}) {
 		t.Errorf("after the rebuild the table starts with %v", got)
 	}
 	// A change that keeps a row in place needs no rebuild at all.
-	same := h.m.jobs.rows[5]
+	same := js(h).Rows()[5]
 	upd := *same
 	upd.Figures.RecordsInPerSec = 123456
 	h.Change(api.Change{Kind: api.JobChanged, Job: &upd})
-	if h.m.jobs.dirty || h.m.jobs.rows[5].Figures.RecordsInPerSec != 123456 {
+	if js(h).Dirty() || js(h).Rows()[5].Figures.RecordsInPerSec != 123456 {
 		t.Error("an in-place change rebuilt the index or was not applied")
 	}
 }
 
 func TestOneJobLoadInFlight(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
-	js := h.m.jobs
-	first := js.load()
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	js := js(h)
+	first := js.Load()
 	if first == nil {
 		t.Fatal("no load when none was in flight")
 	}
-	if js.load() != nil {
+	if js.Load() != nil {
 		t.Fatal("a second load went out while one was in flight")
 	}
-	stale := jobsLoadedMsg{seq: js.loads.Seq() - 1, jobs: nil}
+	stale := jobs.LoadedMsg(js.LoadSeq()-1, nil)
 	h.Send(stale)
-	if len(js.rows) != 10 {
+	if len(js.Rows()) != 10 {
 		t.Fatal("an answer to a replaced request emptied the table")
 	}
 	before := len(f.Calls())
@@ -272,53 +261,11 @@ func TestOneJobLoadInFlight(t *testing.T) {
 
 func TestResyncReloads(t *testing.T) {
 	f := tuitest.NewFixture()
-	h := newHarness(t, f, 120, 40, Options{})
+	h := apptest.New(t, f, 120, 40, tui.Options{})
 	f.Jobs = f.Jobs[:3]
 	h.Change(api.Change{Kind: api.Resync})
-	if len(h.m.jobs.rows) != 3 {
-		t.Errorf("after a resync the table has %d jobs, want 3", len(h.m.jobs.rows))
-	}
-}
-
-func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
-	f := tuitest.NewFixture()
-	f.SetFail(tuitest.ErrClusterDown)
-	h := newHarness(t, f, 80, 24, Options{})
-	h.MustShow("list jobs: connection refused", "ctrl+r retries", "clusters unknown", "live updates paused")
-	f.SetFail(nil)
-	h.Press("ctrl+r")
-	h.MustShow("orders-enrich")
-	h.MustNotShow("ctrl+r retries")
-	// The watch retries on its own with backoff, and reloads what it missed.
-	if !slices.ContainsFunc(h.Timers, func(tm tuitest.Timer) bool { _, ok := tm.Msg(tuitest.Now).(watchRetryMsg); return ok }) {
-		t.Fatal("a failed Watch scheduled no retry")
-	}
-	h.Fire(watchRetryMsg{})
-	if !h.m.watching {
-		t.Error("the retried Watch did not take")
-	}
-	h.MustNotShow("live updates paused")
-}
-
-func TestWatchEndRetriesWithBackoff(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
-	var delays []time.Duration
-	for range 3 {
-		h.Send(watchEndedMsg{gen: h.m.watchGen})
-		for _, tm := range h.Timers {
-			if _, ok := tm.Msg(tuitest.Now).(watchRetryMsg); ok {
-				delays = append(delays, tm.D)
-			}
-		}
-		h.Timers = nil
-		h.m.watchGen++ // as a retry would
-	}
-	if !slices.Equal(delays, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
-		t.Errorf("retry delays %v, want doubling from 1s", delays)
-	}
-	h.Send(watchEndedMsg{gen: h.m.watchGen - 10})
-	if len(h.Timers) != 0 {
-		t.Error("the end of a replaced stream scheduled a retry")
+	if len(js(h).Rows()) != 3 {
+		t.Errorf("after a resync the table has %d jobs, want 3", len(js(h).Rows()))
 	}
 }
 
@@ -330,9 +277,9 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		f := tuitest.NewFixture()
 		f.Jobs = tuitest.ManyJobs(40)
-		h := newHarness(t, f, 120, 40, Options{})
-		js := h.m.jobs
-		for range rapid.IntRange(0, int(numCols)-1).Draw(rt, "sort") {
+		h := apptest.New(t, f, 120, 40, tui.Options{})
+		js := js(h)
+		for range rapid.IntRange(0, int(jobs.NumCols)-1).Draw(rt, "sort") {
 			h.Press("o")
 		}
 		if rapid.Bool().Draw(rt, "desc") {
@@ -350,7 +297,7 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 				v = api.JobView{Job: model.Job{ID: fmt.Sprintf("n%03d", i), Name: fmt.Sprintf("job-%07d", rapid.IntRange(0, 60).Draw(rt, "name")),
 					Cluster: rapid.SampledFrom([]string{"prod", "dev"}).Draw(rt, "cluster")}}
 			} else {
-				v = *js.byID[fmt.Sprintf("j%07d", rapid.IntRange(0, 39).Draw(rt, "job"))]
+				v = *js.ByID(fmt.Sprintf("j%07d", rapid.IntRange(0, 39).Draw(rt, "job")))
 			}
 			v.State = rapid.SampledFrom(states).Draw(rt, "state")
 			v.Figures.RecordsInPerSec = float64(rapid.IntRange(0, 3).Draw(rt, "rate"))
@@ -359,20 +306,12 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 			}
 			h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		}
-		var want []*api.JobView
-		var counts [numStates]int
-		for _, j := range js.byID {
-			counts[j.State]++
-			if js.inView(j) {
-				want = append(want, j)
-			}
+		want, counts := js.FreshIndex()
+		if !slices.Equal(js.Rows(), want) {
+			rt.Fatalf("index %v, want %v", names(js.Rows()), names(want))
 		}
-		slices.SortFunc(want, lessFunc(js.sortCol, js.sortDesc))
-		if !slices.Equal(js.rows, want) {
-			rt.Fatalf("index %v, want %v", names(js.rows), names(want))
-		}
-		if counts != js.counts {
-			rt.Fatalf("counts %v, want %v", js.counts, counts)
+		if js.Counts() != counts {
+			rt.Fatalf("counts %v, want %v", js.Counts(), counts)
 		}
 	})
 }
@@ -386,8 +325,8 @@ func names(js []*api.JobView) []string {
 }
 
 // selectedName is the name of the job under the cursor, or "".
-func selectedName(h *harness) string {
-	if j := h.m.jobs.selected(); j != nil {
+func selectedName(h *tuitest.Harness) string {
+	if j := js(h).Selected(); j != nil {
 		return j.Name
 	}
 	return ""
@@ -396,13 +335,13 @@ func selectedName(h *harness) string {
 // Issue 9a: the filter puts the cursor on its first match, whatever the
 // cursor was on before, as the text changes and again on enter.
 func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
-	h := newHarness(t, withOrdersFamily(tuitest.NewFixture()), 120, 40, Options{})
+	h := apptest.New(t, withOrdersFamily(tuitest.NewFixture()), 120, 40, tui.Options{})
 	h.SelectJob("orders-enrich-4") // a match, but not the first
 	h.Press("/")
 	for i, r := range "orders-enrich" {
 		h.Type(string(r))
-		if got := selectedName(h); got != h.m.jobs.rows[0].Name {
-			t.Fatalf("after %q the cursor is on %s, not the first match %s", "orders-enrich"[:i+1], got, h.m.jobs.rows[0].Name)
+		if got := selectedName(h); got != js(h).Rows()[0].Name {
+			t.Fatalf("after %q the cursor is on %s, not the first match %s", "orders-enrich"[:i+1], got, js(h).Rows()[0].Name)
 		}
 	}
 	if got := selectedName(h); got != "orders-enrich" {
@@ -412,18 +351,18 @@ func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
 	// stays on its job, and enter puts it on the first match.
 	twin := api.JobView{Job: model.Job{ID: "j000", Name: "orders-enrich", Cluster: "staging", State: model.StateRunning}}
 	h.Change(api.Change{Kind: api.JobChanged, Job: &twin})
-	if j := h.m.jobs.selected(); j.ID != "j001" {
+	if j := js(h).Selected(); j.ID != "j001" {
 		t.Fatalf("a new row moved the cursor from j001 to %s", j.ID)
 	}
 	h.Press("enter")
-	if j := h.m.jobs.selected(); j.ID != "j000" || h.m.jobs.cursor != 0 {
-		t.Fatalf("enter leaves the cursor on %s (row %d), not the first match", j.ID, h.m.jobs.cursor)
+	if j := js(h).Selected(); j.ID != "j000" || js(h).Cursor() != 0 {
+		t.Fatalf("enter leaves the cursor on %s (row %d), not the first match", j.ID, js(h).Cursor())
 	}
 	h.MustShow("1/6")
 	// Clearing the filter keeps the cursor on its job.
 	h.Press("j", "esc")
-	if got := h.m.jobs.selected(); h.m.jobs.queryText != "" || got.ID != "j001" {
-		t.Fatalf("esc cleared the filter %q and left the cursor on %s, want j001", h.m.jobs.queryText, got.ID)
+	if got := js(h).Selected(); js(h).QueryText() != "" || got.ID != "j001" {
+		t.Fatalf("esc cleared the filter %q and left the cursor on %s, want j001", js(h).QueryText(), got.ID)
 	}
 }
 
@@ -432,10 +371,10 @@ func TestFilterPutsTheCursorOnTheFirstMatch(t *testing.T) {
 // one above when it was last.
 func TestCursorFollowsItsJob(t *testing.T) {
 	t.Run("the job moves", func(t *testing.T) {
-		h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
-		sortBy(h, colIn)
+		h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+		sortBy(h, jobs.ColIn)
 		h.SelectJob("user-features")
-		v := *h.m.jobs.byID["j004"]
+		v := *js(h).ByID("j004")
 		v.Figures.RecordsInPerSec = 1e6
 		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "user-features" {
@@ -444,7 +383,7 @@ func TestCursorFollowsItsJob(t *testing.T) {
 	})
 	t.Run("the job is gone and another came above", func(t *testing.T) {
 		f := tuitest.NewFixture()
-		h := newHarness(t, f, 120, 40, Options{})
+		h := apptest.New(t, f, 120, 40, tui.Options{})
 		h.SelectJob("orders-enrich") // below it: payments-dedup
 		f.Jobs = slices.DeleteFunc(f.Jobs, func(j api.JobView) bool { return j.ID == "j001" })
 		f.Jobs = append(f.Jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-first", Cluster: "prod"}})
@@ -454,19 +393,19 @@ func TestCursorFollowsItsJob(t *testing.T) {
 		}
 	})
 	t.Run("the job is filtered out", func(t *testing.T) {
-		h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+		h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 		h.Press("/")
 		h.Type("state:RUNNING")
 		h.Press("enter")
 		h.SelectJob("orders-enrich")
-		v := *h.m.jobs.byID["j001"]
+		v := *js(h).ByID("j001")
 		v.State = model.StateFailed
 		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "payments-dedup" {
 			t.Fatalf("orders-enrich left the filter and the cursor is on %s, want payments-dedup", got)
 		}
 		h.SelectJob("user-features") // the last row
-		v = *h.m.jobs.byID["j004"]
+		v = *js(h).ByID("j004")
 		v.State = model.StateFailed
 		h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 		if got := selectedName(h); got != "payments-dedup" {
@@ -475,79 +414,14 @@ func TestCursorFollowsItsJob(t *testing.T) {
 	})
 }
 
-// Issue 9b: a job with no live application keeps its last figures, which
-// must neither show as live nor sort it above running jobs. For every
-// column whose value only a live job has, jobs that show it come first,
-// then live jobs that have none yet, then the dead ones, by name — in both
-// directions.
-func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
+// In the table: sorted by IN/s either way, the running jobs lead; a dead
+// job's stale figures do not (TestLiveColumnsSortDeadJobsLast has the rule).
+func TestLiveColumnsSortDeadJobsLastInTheTable(t *testing.T) {
 	at := tuitest.Now.Add(-2 * time.Second)
-	job := func(id string, st model.JobState, in, bp float64, up time.Duration) *api.JobView {
-		j := &api.JobView{Job: model.Job{ID: id, Name: id, State: st}}
-		if in >= 0 {
-			j.Figures = api.Figures{At: at, RecordsInPerSec: in, RecordsOutPerS: in, Backpressure: bp}
-		}
-		if up > 0 {
-			j.StartedAt = tuitest.Now.Add(-up)
-		}
-		return j
-	}
-	jobs := []*api.JobView{
-		job("failed-stale", model.StateFailed, 1e6, 1, time.Minute), // the highest figures of all, and the latest start
-		job("run-hi", model.StateRunning, 20, 0.9, 2*time.Hour),
-		job("killed", model.StateKilled, 0.5, 0.01, 0),
-		job("deploying", model.StateDeploying, -1, 0, 0),
-		job("run-lo", model.StateRunning, 10, 0.1, time.Hour),
-		job("finished", model.StateFinished, -1, 0, 0),
-	}
-	for _, tc := range []struct {
-		col       column
-		asc, desc []string
-	}{
-		{colIn, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
-			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
-		{colOut, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
-			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
-		{colBP, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
-			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
-		// UP: the latest start first; a live job not started yet shows no uptime.
-		{colUp, []string{"run-lo", "run-hi", "deploying", "failed-stale", "finished", "killed"},
-			[]string{"run-hi", "run-lo", "deploying", "failed-stale", "finished", "killed"}},
-	} {
-		for _, desc := range []bool{false, true} {
-			want := tc.asc
-			if desc {
-				want = tc.desc
-			}
-			byLess := slices.Clone(jobs)
-			slices.SortFunc(byLess, lessFunc(tc.col, desc))
-			bySort := slices.Clone(jobs)
-			sortJobs(bySort, tc.col, desc)
-			for how, got := range map[string][]*api.JobView{"lessFunc": byLess, "sortJobs": bySort} {
-				var ids []string
-				for _, j := range got {
-					ids = append(ids, j.ID)
-				}
-				if !slices.Equal(ids, want) {
-					t.Errorf("%s by %s (desc %v): %v, want %v", how, jobColumns[tc.col].title, desc, ids, want)
-				}
-			}
-		}
-	}
-	// A dead job's stale figures are not shown: its cells say "-" as for a
-	// job that never had figures.
-	cells := jobCells(jobs[0], tuitest.Now)
-	for _, c := range []column{colUp, colIn, colOut, colBP} {
-		if cells[c] != kit.NoValue {
-			t.Errorf("a FAILED job shows %s %q", jobColumns[c].title, cells[c])
-		}
-	}
-
-	// In the table: sorted by IN/s either way, the running jobs lead.
 	f := tuitest.NewFixture()
 	f.Jobs[4].Figures = api.Figures{At: at, RecordsInPerSec: 1e6} // fraud-scoring (FAILED) with stale figures
-	h := newHarness(t, f, 120, 40, Options{})
-	sortBy(h, colIn)
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	sortBy(h, jobs.ColIn)
 	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"user-features", "payments-dedup", "orders-enrich", "clicks-to-hudi"}) {
 		t.Errorf("by IN/s ascending the table starts %v", rowNames(h))
 	}
@@ -558,9 +432,9 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 }
 
 // setBP delivers a change of one job's backpressure.
-func setBP(h *harness, id string, bp float64) {
+func setBP(h *tuitest.Harness, id string, bp float64) {
 	h.T.Helper()
-	v := *h.m.jobs.byID[id]
+	v := *js(h).ByID(id)
 	v.Figures.Backpressure = bp
 	h.Change(api.Change{Kind: api.JobChanged, Job: &v})
 }
@@ -570,8 +444,8 @@ func setBP(h *harness, id string, bp float64) {
 // paused; when the marks are cleared or the dialog closes, the order
 // catches up.
 func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
-	sortBy(h, colBP)
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	sortBy(h, jobs.ColBP)
 	h.Press("O", "g")
 	seen := rowNames(h) // clicks-to-hudi, payments-dedup, orders-enrich, user-features, …
 	h.MustNotShow("sort paused")
@@ -611,9 +485,10 @@ func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
 	// A confirmation dialog holds the order too.
 	h.SelectJob("clicks-to-hudi")
 	h.Press("p")
-	if _, ok := h.m.dialog.(*confirmDialog); !ok {
-		t.Fatalf("p opened no confirmation: %T", h.m.dialog)
+	if h.App.Dialog() == nil {
+		t.Fatal("p opened no confirmation")
 	}
+	h.MustShow("Pause clicks-to-hudi?")
 	seen = rowNames(h)
 	h.MustShow("sort paused")
 	setBP(h, "j003", 0.001)
@@ -633,8 +508,157 @@ func TestMarksAndDialogsHoldTheOrder(t *testing.T) {
 // The hint stays when a long title leaves little room: the marks (the
 // footer counts them too) and the position give way first.
 func TestSortPausedHintKeepsItsPlace(t *testing.T) {
-	h := newHarness(t, tuitest.NewFixture(), 80, 24, Options{})
+	h := apptest.New(t, tuitest.NewFixture(), 80, 24, tui.Options{})
 	h.Press("space", "/")
 	h.Type("cluster:prod,staging state:RUNNING")
 	h.MustShow("sort paused")
 }
+
+func TestSparklineInTheJobsTable(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	// orders-enrich's last five rates are 0.5, 0.7, 0.9, 1.2 and 1 × 12.4k,
+	// scaled from 80% of the lowest; user-features' rate lines up under it.
+	h.MustShow("▂▄▅█▆ 12.4k", "▂▄▅█▆   900")
+	// At 80 columns the column keeps its rate and gives up the sparkline.
+	h.Send(tuitest.SizeMsg(80, 24))
+	h.MustShow("12.4k")
+	h.MustNotShow("▂▄▅█▆")
+}
+
+func TestGoldenJobs(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs", nil, tui.Options{}, func(h *tuitest.Harness) {})
+}
+
+func TestGoldenJobsFilteredMarked(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs_filtered_marked", nil, tui.Options{}, func(h *tuitest.Harness) {
+		h.Press("/")
+		h.Type("state:RUNNING")
+		h.Press("enter", "space", "space")
+	})
+}
+
+func TestGoldenJobsSortedByState(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs_sorted_state", nil, tui.Options{}, func(h *tuitest.Harness) {
+		h.Press("o", "o", "o", "O")
+	})
+}
+
+func TestGoldenJobsServiceDown(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetFail(tuitest.ErrClusterDown)
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{Context: "test"})
+		tuitest.Golden(t, "jobs_down_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+func TestGoldenJobsReadOnly(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test", ReadOnly: true})
+		tuitest.Golden(t, "jobs_readonly_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+func TestGoldenJobsLightTheme(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test", Theme: tui.ThemeLight})
+		tuitest.Golden(t, "jobs_light_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+// withOrdersFamily adds jobs whose names extend orders-enrich, so that a
+// filter for orders-enrich matches several rows.
+func withOrdersFamily(f *tuitest.Fake) *tuitest.Fake {
+	for i := 2; i <= 5; i++ {
+		j := model.Job{ID: fmt.Sprintf("j1%02d", i), Name: fmt.Sprintf("orders-enrich-%d", i), Kind: model.KindSQL,
+			Cluster: "staging", State: model.StateRunning, StartedAt: tuitest.Now.Add(-time.Hour)}
+		f.Jobs = append(f.Jobs, api.JobView{Job: j})
+	}
+	return f
+}
+
+// Issue 9a: a filter puts the cursor on its first match, so the action
+// that follows names that job and is done to it, wherever the cursor was.
+func TestProgramFilterThenActNamesTheFirstMatch(t *testing.T) {
+	f := withOrdersFamily(tuitest.NewFixture())
+	tm := apptest.Program(t, f, tui.Options{})
+	tuitest.WaitFor(t, tm, "orders-enrich-5")
+	tm.Type("jjjjjjjjj") // the cursor on orders-enrich-4, a match but not the first
+	tuitest.WaitFor(t, tm, "10/14")
+	tm.Type("/orders-enrich")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tuitest.WaitFor(t, tm, "filter: orders-enrich", "1/5")
+	tm.Type("p")
+	tuitest.WaitFor(t, tm, "Pause orders-enrich?", "Cancel")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tuitest.WaitFor(t, tm, "queued for orders-enrich")
+	tuitest.Final(t, tm)
+	var acts []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			acts = append(acts, c)
+		}
+	}
+	if !slices.Equal(acts, []string{"Act PAUSE j001 - "}) {
+		t.Errorf("Act calls %v, want one pause of orders-enrich (j001)", acts)
+	}
+}
+
+// Issue 9b: sorted by backpressure, the figures change between two marks,
+// so the rows would move under the operator. While jobs are marked the
+// order holds (and says so), the marks land on the rows the operator saw,
+// and the bulk dialog lists exactly those jobs, which are the ones acted on.
+func TestProgramMarksHoldALiveSort(t *testing.T) {
+	f := tuitest.NewFixture()
+	tm := apptest.Program(t, f, tui.Options{})
+	tuitest.WaitFor(t, tm, "orders-enrich")
+	tm.Type(strings.Repeat("o", int(jobs.ColBP)) + "O") // by BP, highest first
+	tuitest.WaitFor(t, tm, "BP▼")
+	space := tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	tm.Type("g")
+	tm.Send(space) // clicks-to-hudi (87%); the cursor goes to payments-dedup (31%)
+	tuitest.WaitFor(t, tm, "✓ 1 marked", "sort paused")
+
+	// user-features' backpressure rises above all; payments-dedup's falls.
+	f.Mu.Lock()
+	f.Jobs[3].Figures.Backpressure = 0.95
+	f.Jobs[1].Figures.Backpressure = 0.01
+	users, payments := f.Jobs[3], f.Jobs[1]
+	f.Mu.Unlock()
+	// The stream is read in order: once the second change shows, both are in.
+	f.Emit(api.Change{Kind: api.JobChanged, Job: &payments})
+	f.Emit(api.Change{Kind: api.JobChanged, Job: &users})
+	tuitest.WaitFor(t, tm, "95%") // the values refresh in place
+
+	tm.Send(space) // payments-dedup, where it was seen
+	tm.Send(space) // orders-enrich, the next row as seen
+	tuitest.WaitFor(t, tm, "✓ 3 marked")
+	tm.Type("p")
+	tuitest.WaitFor(t, tm, "Pause 3 of 3 marked jobs?", "sort paused",
+		"✓ clicks-to-hudi  Flink will stop", "✓ payments-dedup  Flink will stop", "✓ orders-enrich  Flink will stop")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tuitest.WaitFor(t, tm, "PAUSE queued for 3 jobs")
+	table := probe.Of(tuitest.Final(t, tm)).Table().(*jobs.Screen)
+	var acts []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Act ") {
+			acts = append(acts, c)
+		}
+	}
+	slices.Sort(acts)
+	if want := []string{"Act PAUSE j001 - ", "Act PAUSE j002 - ", "Act PAUSE j003 - "}; !slices.Equal(acts, want) {
+		t.Errorf("Act calls %v, want %v", acts, want)
+	}
+	// The marks are spent, and the order catches up.
+	if len(table.Marks()) != 0 || table.Held() {
+		t.Errorf("after the action: marks %v, order held %v", table.Marks(), table.Held())
+	}
+	if got := table.Rows()[0].Name; got != "user-features" {
+		t.Errorf("the order did not catch up: %s first", got)
+	}
+}
+
+// js is the jobs table under the harness.
+func js(h *tuitest.Harness) *jobs.Screen { return h.App.Table().(*jobs.Screen) }

@@ -1,4 +1,4 @@
-package tui
+package jobs_test
 
 import (
 	"context"
@@ -7,32 +7,34 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/jobs"
 )
 
 // frameModel is a root model at 120×40 with n jobs loaded, the cursor
-// mid-table, and no service calls in the loop.
-func frameModel(tb testing.TB, n int) *Model {
+// mid-table, and no service calls in the loop (the harness's Cmds have
+// settled; the frames' own Cmds are not run).
+func frameModel(tb testing.TB, n int) (tea.Model, *jobs.Screen) {
 	tb.Helper()
 	f := tuitest.NewFixture()
 	f.Jobs = tuitest.ManyJobs(n)
-	m := New(context.Background(), f, Options{Now: func() time.Time { return tuitest.Now }, Theme: ThemeDark})
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.jobs.load() // the Cmd is not run: the answer is made here
-	m.Update(jobsLoadedMsg{seq: m.jobs.loads.Seq(), jobs: tuitest.ManyJobs(n)})
-	m.loadClusters()
-	m.Update(clustersLoadedMsg{seq: m.clusterLoads.Seq(), clusters: f.ClusterList})
+	h := tuitest.Drive(tb, f, 120, 40, func(ctx context.Context) tea.Model {
+		return tui.New(ctx, f, tui.Options{Now: func() time.Time { return tuitest.Now }, Theme: tui.ThemeDark})
+	})
+	h.Forget()
 	for range min(n/2, 20) {
-		m.Update(tuitest.Key("j"))
+		h.M.Update(tuitest.Key("j"))
 	}
-	if len(m.jobs.rows) != n {
-		tb.Fatalf("%d rows, want %d", len(m.jobs.rows), n)
+	table := h.App.Table().(*jobs.Screen)
+	if table.Len() != n {
+		tb.Fatalf("%d rows, want %d", table.Len(), n)
 	}
-	return m
+	return h.M, table
 }
 
 // frame is one keystroke and the render that follows it, as bubbletea does.
-func frame(m *Model, down bool) string {
+func frame(m tea.Model, down bool) string {
 	k := tuitest.Key("k")
 	if down {
 		k = tuitest.Key("j")
@@ -47,7 +49,7 @@ func frame(m *Model, down bool) string {
 func BenchmarkJobsFrame(b *testing.B) {
 	for _, n := range []int{100, 1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			m := frameModel(b, n)
+			m, _ := frameModel(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
@@ -62,10 +64,10 @@ func BenchmarkJobsFrame(b *testing.B) {
 func BenchmarkJobsRebuild(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			m := frameModel(b, n)
+			_, table := frameModel(b, n)
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				m.jobs.setQuery([]string{"state:RUNNING", ""}[i%2])
+				table.SetQuery([]string{"state:RUNNING", ""}[i%2])
 			}
 		})
 	}
@@ -80,7 +82,7 @@ func TestFrameCostDoesNotGrowWithJobs(t *testing.T) {
 	}
 	allocs := map[int]float64{}
 	for _, n := range []int{100, 100_000} {
-		m := frameModel(t, n)
+		m, _ := frameModel(t, n)
 		down := false
 		allocs[n] = testing.AllocsPerRun(50, func() {
 			down = !down
@@ -99,7 +101,7 @@ func TestFrameCostDoesNotGrowWithJobs(t *testing.T) {
 func BenchmarkJobsSort(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			m := frameModel(b, n)
+			m, _ := frameModel(b, n)
 			b.ResetTimer()
 			for b.Loop() {
 				m.Update(tuitest.Key("o"))
