@@ -17,6 +17,10 @@ import (
 // records every call, can be made slow (every call waits delay, or until
 // its ctx ends) or failing, and pushes changes to its watchers.
 type Fake struct {
+	*logPart
+	*metricsPart
+	*specPart
+
 	Mu          sync.Mutex
 	now         time.Time
 	Jobs        []api.JobView
@@ -583,6 +587,7 @@ func NewFixture() *Fake {
 			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: api.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
 		},
 	}
+	f.logPart, f.metricsPart, f.specPart = &logPart{f}, &metricsPart{f}, &specPart{f}
 	return f
 }
 

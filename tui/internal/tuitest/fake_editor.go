@@ -10,9 +10,13 @@ import (
 	"github.com/palink/palink/model"
 )
 
+// specPart is the fake's SQL versions and EXPLAIN.
+type specPart struct{ f *Fake }
+
 // Explain is the fake's SQL Gateway: a plan naming the script's first
 // INSERT target, or the error a gateway gives for a script without one.
-func (f *Fake) Explain(ctx context.Context, cluster, sql string) (string, error) {
+func (p *specPart) Explain(ctx context.Context, cluster, sql string) (string, error) {
+	f := p.f
 	f.record("Explain %s", cluster)
 	if err := f.wait(ctx); err != nil {
 		return "", err
@@ -27,7 +31,8 @@ func (f *Fake) Explain(ctx context.Context, cluster, sql string) (string, error)
 
 // SpecsOf lists a job's versions: those saved in the test, else its
 // detail's spec, else an empty one of the job's version.
-func (f *Fake) SpecsOf(ref string) ([]model.Spec, error) {
+func (p *specPart) SpecsOf(ref string) ([]model.Spec, error) {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	i, err := f.find(ref)
@@ -46,7 +51,8 @@ func (f *Fake) SpecsOf(ref string) ([]model.Spec, error) {
 
 // saveSpec stores a new version and makes it the job's current one, as
 // core does, with the change a watcher sees.
-func (f *Fake) saveSpec(ref string, s model.Spec) (model.Spec, error) {
+func (p *specPart) saveSpec(ref string, s model.Spec) (model.Spec, error) {
+	f := p.f
 	vs, err := f.SpecsOf(ref)
 	if err != nil {
 		return model.Spec{}, err

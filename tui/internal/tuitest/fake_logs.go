@@ -12,6 +12,9 @@ import (
 	"github.com/palink/palink/model"
 )
 
+// logPart is the fake's logs: its part of api.Service and the setters of its logs.
+type logPart struct{ f *Fake }
+
 // fakeLog is one log of the fake service: its content, which tests may
 // grow (for follow mode), served by range like the real service.
 type fakeLog struct {
@@ -33,7 +36,8 @@ type fakeLogs struct {
 }
 
 // SetLog installs a log of a job, listed with the given title.
-func (f *Fake) SetLog(jobID string, kind api.LogSourceKind, ref api.LogRef, title string, data []byte) {
+func (p *logPart) SetLog(jobID string, kind api.LogSourceKind, ref api.LogRef, title string, data []byte) {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	if f.logs.files == nil {
@@ -48,7 +52,8 @@ func (f *Fake) SetLog(jobID string, kind api.LogSourceKind, ref api.LogRef, titl
 }
 
 // AppendLog grows a log, as a running process does.
-func (f *Fake) AppendLog(jobID string, ref api.LogRef, data string) {
+func (p *logPart) AppendLog(jobID string, ref api.LogRef, data string) {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	lg := f.logs.files[logKey{jobID, ref}]
@@ -56,13 +61,15 @@ func (f *Fake) AppendLog(jobID string, ref api.LogRef, data string) {
 }
 
 // LogReads counts ReadLog calls.
-func (f *Fake) LogReads() int {
+func (p *logPart) LogReads() int {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return f.logs.reads
 }
 
-func (f *Fake) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
+func (p *logPart) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
+	f := p.f
 	i, err := f.find(ref)
 	if err != nil {
 		return "", nil, err
@@ -76,7 +83,8 @@ func (f *Fake) logFile(ref string, r api.LogRef) (string, *fakeLog, error) {
 }
 
 // Logs implements api.Service.
-func (f *Fake) Logs(ctx context.Context, ref string) (api.LogList, error) {
+func (p *logPart) Logs(ctx context.Context, ref string) (api.LogList, error) {
+	f := p.f
 	f.record("Logs %s", ref)
 	if err := f.wait(ctx); err != nil {
 		return api.LogList{}, err
@@ -109,7 +117,8 @@ func (f *Fake) Logs(ctx context.Context, ref string) (api.LogList, error) {
 }
 
 // ReadLog implements api.Service.
-func (f *Fake) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
+func (p *logPart) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
+	f := p.f
 	f.record("ReadLog %s %+v %d %v", r.JobRef, r.Log, r.Offset, r.Tail)
 	if err := f.wait(ctx); err != nil {
 		return api.LogChunk{}, err
@@ -141,7 +150,8 @@ func chunkOf(data []byte, r api.LogRequest) api.LogChunk {
 }
 
 // FindInLog implements api.Service.
-func (f *Fake) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
+func (p *logPart) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
+	f := p.f
 	f.record("FindInLog %s %q from %d back=%v", s.JobRef, s.Query.String(), s.From, s.Backward)
 	if err := f.wait(ctx); err != nil {
 		return api.LogMatch{}, err
@@ -202,7 +212,8 @@ func findIn(data []byte, s api.LogSearch) api.LogMatch {
 }
 
 // SaveLog implements api.Service.
-func (f *Fake) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
+func (p *logPart) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLog, error) {
+	f := p.f
 	f.record("SaveLog %s %+v %s", r.JobRef, r.Log, r.Path)
 	if err := f.wait(ctx); err != nil {
 		return api.SavedLog{}, err
@@ -252,7 +263,8 @@ func LogLines(n int, errAt ...int) []byte {
 }
 
 // SetLink lists a YARN container log page of a job.
-func (f *Fake) SetLink(jobID, title, url string) {
+func (p *logPart) SetLink(jobID, title, url string) {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	if f.logs.lists == nil {

@@ -10,6 +10,9 @@ import (
 	"github.com/palink/palink/model"
 )
 
+// metricsPart is the fake's metrics, interest and alerts.
+type metricsPart struct{ f *Fake }
+
 // fakeMetrics is the fake's metrics and alerts state.
 type fakeMetrics struct {
 	// interests are the SetInterest calls, in order.
@@ -23,7 +26,8 @@ type fakeMetrics struct {
 }
 
 // SetInterest implements api.Service.
-func (f *Fake) SetInterest(ctx context.Context, r api.InterestRequest) error {
+func (p *metricsPart) SetInterest(ctx context.Context, r api.InterestRequest) error {
+	f := p.f
 	if err := f.wait(ctx); err != nil {
 		return err
 	}
@@ -35,7 +39,8 @@ func (f *Fake) SetInterest(ctx context.Context, r api.InterestRequest) error {
 }
 
 // JobMetrics implements api.Service.
-func (f *Fake) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
+func (p *metricsPart) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
+	f := p.f
 	if err := f.wait(ctx); err != nil {
 		return api.MetricsSeries{}, err
 	}
@@ -57,7 +62,8 @@ func (f *Fake) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, e
 }
 
 // Alerts implements api.Service.
-func (f *Fake) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, error) {
+func (p *metricsPart) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, error) {
+	f := p.f
 	if err := f.wait(ctx); err != nil {
 		return nil, err
 	}
@@ -78,7 +84,8 @@ func (f *Fake) Alerts(ctx context.Context, flt api.AlertFilter) ([]model.Alert, 
 }
 
 // LastInterest is the latest SetInterest, and whether there was one.
-func (f *Fake) LastInterest() (api.InterestRequest, bool) {
+func (p *metricsPart) LastInterest() (api.InterestRequest, bool) {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	if n := len(f.Metrics.interests); n > 0 {
@@ -88,14 +95,16 @@ func (f *Fake) LastInterest() (api.InterestRequest, bool) {
 }
 
 // InterestCalls counts SetInterest calls.
-func (f *Fake) InterestCalls() int {
+func (p *metricsPart) InterestCalls() int {
+	f := p.f
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return len(f.Metrics.interests)
 }
 
 // SetAlerts replaces the fake's alerts.
-func (f *Fake) SetAlerts(as []model.Alert) {
+func (p *metricsPart) SetAlerts(as []model.Alert) {
+	f := p.f
 	f.Mu.Lock()
 	f.Metrics.alerts = as
 	f.Mu.Unlock()
