@@ -331,10 +331,10 @@ func TestRestartOfACreatedJobSubmitsIt(t *testing.T) {
 func TestLatePlanIsDropped(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	stale := plannedMsg{seq: h.m.actionSeq, items: []planItem{{
+	stale := plannedMsg{seq: h.m.actions.seq, items: []planItem{{
 		req: api.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.Jobs[3].Job,
 		plan: api.ActionPlan{Allowed: true, Destructive: true}}}}
-	h.m.actionSeq++ // the user started another action meanwhile
+	h.m.actions.seq++ // the user started another action meanwhile
 	h.Send(stale)
 	if h.m.dialog != nil {
 		t.Fatal("a plan for an abandoned action opened a dialog")
@@ -344,7 +344,7 @@ func TestLatePlanIsDropped(t *testing.T) {
 func TestActResultIsNeverDropped(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.m.actionSeq = 7
+	h.m.actions.seq = 7
 	h.Send(kit.ActedMsg{Seq: 3, Results: []kit.ActResult{{Job: f.Jobs[3].Job,
 		Cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
 	if h.Flash() != "PAUSE #9 queued for user-features" {

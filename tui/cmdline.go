@@ -8,6 +8,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/palink/palink/tui/alerts"
+	"github.com/palink/palink/tui/cluster"
+	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -129,4 +132,60 @@ func parseCommand(line string) (command, error) {
 		known[i] = ":" + v
 	}
 	return command{}, fmt.Errorf("unknown command :%s (try %s)", verb, strings.Join(known, " "))
+}
+
+// runCommand executes a `:` line.
+func (m *Model) runCommand(line string) tea.Cmd {
+	c, err := parseCommand(line)
+	if err != nil {
+		return m.setFlash(kit.FlashError, err.Error())
+	}
+	switch c.verb {
+	case "q":
+		return tea.Quit
+	case "help":
+		return m.push(newHelpScreen(m.env, m.top()), nil)
+	case "theme":
+		m.setTheme(c.arg == "dark")
+		return nil
+	case "jobs":
+		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {
+			return m.setFlash(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
+		}
+		if c.arg == "all" {
+			c.arg = ""
+		}
+		m.stack = m.stack[:1]
+		m.jobs.SetScope(c.arg)
+		return nil
+	case "cmd":
+		s, init := commands.New(m.env)
+		return m.push(s, init)
+	case "cluster":
+		name := c.arg
+		if name == "" {
+			name = m.jobs.Scope()
+		}
+		names := m.clusterNames()
+		if name == "" && len(names) > 0 {
+			name = names[0]
+		}
+		if name == "" {
+			return m.setFlash(kit.FlashError, ":cluster: no cluster is known yet")
+		}
+		if len(names) > 0 && !slices.Contains(names, name) {
+			return m.setFlash(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+		}
+		s, init := cluster.New(m.env, names, name)
+		return m.push(s, init)
+	case "alerts":
+		s, init := alerts.New(m.env, m.jobs.Job)
+		return m.push(s, init)
+	case "sql":
+		if j, ok := m.jobs.Find(c.arg); ok {
+			return m.openEditor(j)
+		}
+		return m.setFlash(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
+	}
+	return nil
 }

@@ -38,7 +38,7 @@ func newConfirmDialog(e *kit.Env, seq int, items []planItem) *confirmDialog {
 	for _, it := range items {
 		if it.allowed() {
 			allowed++
-			if it.plan.Protected {
+			if confirmationOf(it) == confirmTyped {
 				protected++
 			}
 		}

@@ -62,12 +62,12 @@ func setInterestCmd(c kit.Call, r api.InterestRequest) tea.Cmd {
 	}
 }
 
-// interest is what is on screen now: the topmost jobs table or job detail
-// of the stack (a help or text screen over them keeps theirs).
-func (m *Model) interest() api.InterestRequest {
-	r := api.InterestRequest{Client: m.obs.client}
-	for i := len(m.stack) - 1; i >= 0; i-- {
-		switch s := m.stack[i].(type) {
+// interestOf is what is on screen now: the topmost jobs table or job
+// detail of the stack (a help or text screen over them keeps theirs).
+func interestOf(stack []kit.Screen, client string) api.InterestRequest {
+	r := api.InterestRequest{Client: client}
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch s := stack[i].(type) {
 		case *detail.Screen:
 			r.Detail = s.JobID()
 			return r
@@ -83,33 +83,28 @@ func sameInterest(a, b api.InterestRequest) bool {
 	return a.Detail == b.Detail && slices.Equal(a.Jobs, b.Jobs)
 }
 
-// declareInterest sends the interest when it changed (scroll, filter,
+// declare sends the interest of the stack when it changed (scroll, filter,
 // resize, a screen opened or closed) or is due again, one call at a time.
-func (m *Model) declareInterest() tea.Cmd {
-	o := &m.obs
+func (o *observeState) declare(e *kit.Env, stack []kit.Screen) tea.Cmd {
 	if o.inFlight {
 		return nil
 	}
-	r := m.interest()
+	r := interestOf(stack, o.client)
 	changed := !sameInterest(r, o.sent)
-	due := o.declared && m.env.Now.Sub(o.sentAt) >= interestRefresh
+	due := o.declared && e.Now.Sub(o.sentAt) >= interestRefresh
 	if !changed && !due {
 		return nil
 	}
 	if !o.declared && len(r.Jobs) == 0 && r.Detail == "" {
 		return nil // nothing on screen yet, nothing declared yet
 	}
-	o.sent, o.sentAt, o.declared, o.inFlight = r, m.env.Now, true, true
-	return setInterestCmd(m.env.Call(), r)
+	o.sent, o.sentAt, o.declared, o.inFlight = r, e.Now, true, true
+	return setInterestCmd(e.Call(), r)
 }
 
-// loadFiring asks for the firing alerts, for the badge.
-func (m *Model) loadFiring() tea.Cmd { return m.obs.firingLoads.Refresh() }
-
-// observe handles the root's metrics and alerts messages before the rest
-// of Update sees them.
-func (m *Model) observe(msg tea.Msg) tea.Cmd {
-	o := &m.obs
+// update handles the root's metrics and alerts messages before the rest
+// of Update sees them; gen is the change stream's generation.
+func (o *observeState) update(msg tea.Msg, gen int) tea.Cmd {
 	switch msg := msg.(type) {
 	case interestSentMsg:
 		o.inFlight = false
@@ -125,12 +120,12 @@ func (m *Model) observe(msg tea.Msg) tea.Cmd {
 		}
 		return again
 	case kit.ChangeMsg:
-		if msg.Gen == m.watchGen && (msg.Change.Kind == api.AlertsChanged || msg.Change.Kind == api.Resync) {
-			return m.loadFiring()
+		if msg.Gen == gen && (msg.Change.Kind == api.AlertsChanged || msg.Change.Kind == api.Resync) {
+			return o.firingLoads.Refresh()
 		}
 	case watchRetryMsg:
-		if msg.gen == m.watchGen {
-			return m.loadFiring() // alerts may have changed while the stream was down
+		if msg.gen == gen {
+			return o.firingLoads.Refresh() // alerts may have changed while the stream was down
 		}
 	}
 	return nil
@@ -157,9 +152,4 @@ func alertBadge(st *kit.Styles, firing []model.Alert, level int) string {
 		return style.Render("⚠ 1 alert")
 	}
 	return style.Render(fmt.Sprintf("⚠ %d alerts", n))
-}
-
-// jobByID is the jobs table's view of a job, for screens that open one.
-func (m *Model) jobByID(id string) (api.JobView, bool) {
-	return m.jobs.Job(id)
 }

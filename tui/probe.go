@@ -24,7 +24,7 @@ func (p modelProbe) Top() kit.Screen            { return p.m.top() }
 func (p modelProbe) Dialog() kit.Dialog         { return p.m.dialog }
 func (p modelProbe) Flash() string              { return p.m.flash.Text() }
 func (p modelProbe) ClearFlash()                { p.m.flash.Clear() }
-func (p modelProbe) WatchGen() int              { return p.m.watchGen }
+func (p modelProbe) WatchGen() int              { return p.m.stream.gen }
 func (p modelProbe) Render() string             { return p.m.render() }
 func (p modelProbe) Tick(now time.Time) tea.Msg { return tickMsg{now: now} }
 func (p modelProbe) Table() kit.Screen          { return p.m.jobs }

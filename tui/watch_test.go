@@ -16,7 +16,7 @@ func TestStartLoadsJobsClustersAndWatches(t *testing.T) {
 			t.Errorf("start did not call %s; calls: %v", call, f.Calls())
 		}
 	}
-	if !h.m.watching {
+	if !h.m.stream.live {
 		t.Error("the change stream is not marked live after Watch answered")
 	}
 	h.MustShow("orders-enrich", "user-features", "jobs 10", "RUNNING 4", "prod rm1 2s", "1/10")
@@ -36,7 +36,7 @@ func TestLoadFailureShowsPanelAndRecovers(t *testing.T) {
 		t.Fatal("a failed Watch scheduled no retry")
 	}
 	h.Fire(watchRetryMsg{})
-	if !h.m.watching {
+	if !h.m.stream.live {
 		t.Error("the retried Watch did not take")
 	}
 	h.MustNotShow("live updates paused")
@@ -46,19 +46,19 @@ func TestWatchEndRetriesWithBackoff(t *testing.T) {
 	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
 	var delays []time.Duration
 	for range 3 {
-		h.Send(watchEndedMsg{gen: h.m.watchGen})
+		h.Send(watchEndedMsg{gen: h.m.stream.gen})
 		for _, tm := range h.Timers {
 			if _, ok := tm.Msg(tuitest.Now).(watchRetryMsg); ok {
 				delays = append(delays, tm.D)
 			}
 		}
 		h.Timers = nil
-		h.m.watchGen++ // as a retry would
+		h.m.stream.gen++ // as a retry would
 	}
 	if !slices.Equal(delays, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
 		t.Errorf("retry delays %v, want doubling from 1s", delays)
 	}
-	h.Send(watchEndedMsg{gen: h.m.watchGen - 10})
+	h.Send(watchEndedMsg{gen: h.m.stream.gen - 10})
 	if len(h.Timers) != 0 {
 		t.Error("the end of a replaced stream scheduled a retry")
 	}
