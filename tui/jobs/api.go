@@ -12,16 +12,16 @@ import (
 // or name for the screens and the `:` line.
 
 // Job is the table's view of job id.
-func (m *Screen) Job(id string) (api.JobView, bool) {
-	if j, ok := m.byID[id]; ok {
+func (x *index) Job(id string) (api.JobView, bool) {
+	if j, ok := x.byID[id]; ok {
 		return *j, true
 	}
 	return api.JobView{}, false
 }
 
 // Find is a job named name, or whose id is name.
-func (m *Screen) Find(name string) (api.JobView, bool) {
-	for _, j := range m.byID {
+func (x *index) Find(name string) (api.JobView, bool) {
+	for _, j := range x.byID {
 		if j.Name == name || j.ID == name {
 			return *j, true
 		}
@@ -30,9 +30,9 @@ func (m *Screen) Find(name string) (api.JobView, bool) {
 }
 
 // Names lists the jobs' names, sorted.
-func (m *Screen) Names() []string {
-	names := make([]string, 0, len(m.byID))
-	for _, j := range m.byID {
+func (x *index) Names() []string {
+	names := make([]string, 0, len(x.byID))
+	for _, j := range x.byID {
 		names = append(names, j.Name)
 	}
 	slices.Sort(names)
@@ -43,16 +43,16 @@ func (m *Screen) Names() []string {
 func (m *Screen) Marked() int { return len(m.marks) }
 
 // Loaded reports that the list has loaded.
-func (m *Screen) Loaded() bool { return m.loaded }
+func (x *index) Loaded() bool { return x.loaded }
 
 // Counts are every job by state, for the header.
-func (m *Screen) Counts() [NumStates]int { return m.counts }
+func (x *index) Counts() [NumStates]int { return x.counts }
 
 // Scope is the cluster the table is narrowed to, "" for all.
-func (m *Screen) Scope() string { return m.scope }
+func (x *index) Scope() string { return x.scope }
 
 // Len is the number of rows the table shows.
-func (m *Screen) Len() int { return len(m.rows) }
+func (x *index) Len() int { return len(x.rows) }
 
 // OnScreen lists the ids of the rows on screen; false before the list
 // has loaded.

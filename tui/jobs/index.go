@@ -10,6 +10,28 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
+// index is the table's data: every job by id and in sort order (all), the
+// rows that the scope and the filter let through, in that order or, while
+// it holds, in the order the operator saw (held), and the jobs by state.
+// It has no cursor: rebuild returns the rows it replaced, so that the
+// screen can keep its cursor on its job.
+type index struct {
+	byID   map[string]*api.JobView
+	all    []*api.JobView // every job, in the current sort order
+	rows   []*api.JobView // all, scoped and filtered
+	counts [NumStates]int // all jobs by state, for the header
+	loaded bool
+
+	scope    string // a cluster name from `:jobs @NAME`, or "" for all
+	query    jobQuery
+	sortCol  column
+	sortDesc bool
+	held     *heldOrder // the order on screen when it began to hold, or nil
+
+	dirty         bool // rows are out of date
+	rebuildQueued bool
+}
+
 // heldOrder is the order of every job as the table showed it when the
 // order began to hold, by id: ids are what survive a reload.
 type heldOrder struct {
@@ -17,50 +39,71 @@ type heldOrder struct {
 	has map[string]bool
 }
 
-func (m *Screen) count(s model.JobState, d int) {
+// count adds d to the jobs in state s.
+func (x *index) count(s model.JobState, d int) {
 	if int(s) >= 0 && int(s) < NumStates {
-		m.counts[s] += d
+		x.counts[s] += d
 	}
 }
 
-// upsert applies one job's new state. A job that keeps its place in the
-// index is updated where it is; otherwise it moves within the sorted list
-// and the index is rebuilt, at once for small tables and coalesced for
-// large ones.
-func (m *Screen) upsert(v api.JobView) tea.Cmd {
-	less := lessFunc(m.sortCol, m.sortDesc)
-	old, ok := m.byID[v.ID]
+// set takes a full job list.
+func (x *index) set(jobs []api.JobView) {
+	x.loaded = true
+	x.byID = make(map[string]*api.JobView, len(jobs))
+	x.counts = [NumStates]int{}
+	for i := range jobs {
+		j := &jobs[i]
+		x.byID[j.ID] = j
+		x.count(j.State, 1)
+	}
+}
+
+// put applies one job's new state. A job that keeps its place is updated
+// where it is; otherwise it moves within the sorted list. It reports that
+// the rows are out of date.
+func (x *index) put(v api.JobView) bool {
+	less := lessFunc(x.sortCol, x.sortDesc)
+	old, ok := x.byID[v.ID]
 	if ok {
-		m.count(old.State, -1)
-		m.count(v.State, 1)
-		wasIn, isIn := m.inView(old), m.inView(&v)
+		x.count(old.State, -1)
+		x.count(v.State, 1)
+		wasIn, isIn := x.inView(old), x.inView(&v)
 		if less(old, &v) != 0 {
-			if i, found := slices.BinarySearchFunc(m.all, old, less); found {
-				m.all = slices.Delete(m.all, i, i+1)
+			if i, found := slices.BinarySearchFunc(x.all, old, less); found {
+				x.all = slices.Delete(x.all, i, i+1)
 			}
 			*old = v
-			i, _ := slices.BinarySearchFunc(m.all, old, less)
-			m.all = slices.Insert(m.all, i, old)
+			i, _ := slices.BinarySearchFunc(x.all, old, less)
+			x.all = slices.Insert(x.all, i, old)
 		} else {
 			*old = v
 			if wasIn == isIn {
-				return nil // same place, same visibility: the row shows the new data as it is
+				return false // same place, same visibility: the row shows the new data as it is
 			}
 		}
 		if !wasIn && !isIn {
-			return nil
+			return false
 		}
 	} else {
 		nv := v
-		m.byID[v.ID] = &nv
-		m.count(v.State, 1)
-		i, _ := slices.BinarySearchFunc(m.all, &nv, less)
-		m.all = slices.Insert(m.all, i, &nv)
-		if !m.inView(&nv) {
-			return nil
+		x.byID[v.ID] = &nv
+		x.count(v.State, 1)
+		i, _ := slices.BinarySearchFunc(x.all, &nv, less)
+		x.all = slices.Insert(x.all, i, &nv)
+		if !x.inView(&nv) {
+			return false
 		}
 	}
-	m.dirty = true
+	x.dirty = true
+	return true
+}
+
+// upsert applies one job's new state; when the rows change, they are
+// rebuilt, at once for small tables and coalesced for large ones.
+func (m *Screen) upsert(v api.JobView) tea.Cmd {
+	if !m.put(v) {
+		return nil
+	}
 	if len(m.byID) < rebuildNowBelow {
 		m.rebuild()
 		return nil
@@ -72,18 +115,23 @@ func (m *Screen) upsert(v api.JobView) tea.Cmd {
 	return m.env.After(rebuildDelay, func(time.Time) tea.Msg { return rebuildMsg{} })
 }
 
-func (m *Screen) inView(j *api.JobView) bool {
-	return (m.scope == "" || j.Cluster == m.scope) && m.query.match(j)
+func (x *index) inView(j *api.JobView) bool {
+	return (x.scope == "" || j.Cluster == x.scope) && x.query.match(j)
 }
 
-// resort sorts every job by the current column, then rebuilds the index.
-func (m *Screen) resort() {
-	all := make([]*api.JobView, 0, len(m.byID))
-	for _, j := range m.byID {
+// sortAll sorts every job by the current column.
+func (x *index) sortAll() {
+	all := make([]*api.JobView, 0, len(x.byID))
+	for _, j := range x.byID {
 		all = append(all, j)
 	}
-	sortJobs(all, m.sortCol, m.sortDesc)
-	m.all = all
+	sortJobs(all, x.sortCol, x.sortDesc)
+	x.all = all
+}
+
+// resort sorts every job by the current column, then rebuilds the rows.
+func (m *Screen) resort() {
+	m.sortAll()
 	m.rebuild()
 }
 
@@ -98,29 +146,36 @@ func (m *Screen) resortNow() {
 	}
 }
 
-// rebuild recomputes the index from the sorted jobs — one pass, no sort —
-// or, while the order holds, from the held order; and keeps the cursor on
-// the same job (followCursor).
-func (m *Screen) rebuild() {
-	prev := m.rows
-	rows := make([]*api.JobView, 0, len(m.rows))
-	if m.held != nil {
-		for _, id := range m.held.ids {
-			if j, ok := m.byID[id]; ok && m.inView(j) {
+// rebuildRows recomputes the rows from the sorted jobs — one pass, no sort — or,
+// while the order holds, from the held order, and returns the rows it
+// replaced.
+func (x *index) rebuildRows() (prev []*api.JobView) {
+	prev = x.rows
+	rows := make([]*api.JobView, 0, len(x.rows))
+	if x.held != nil {
+		for _, id := range x.held.ids {
+			if j, ok := x.byID[id]; ok && x.inView(j) {
 				rows = append(rows, j)
 			}
 		}
 	}
-	for _, j := range m.all {
+	for _, j := range x.all {
 		// Held, a job new to the table goes after the held ones.
-		if (m.held == nil || !m.held.has[j.ID]) && m.inView(j) {
+		if (x.held == nil || !x.held.has[j.ID]) && x.inView(j) {
 			rows = append(rows, j)
 		}
 	}
-	m.rows = rows
-	m.dirty = false
-	m.cursor = followCursor(prev, m.cursor, rows)
-	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
+	x.rows = rows
+	x.dirty = false
+	return prev
+}
+
+// rebuild recomputes the rows and keeps the cursor on the same job
+// (followCursor).
+func (m *Screen) rebuild() {
+	prev := m.rebuildRows()
+	m.cursor = followCursor(prev, m.cursor, m.rows)
+	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 }
 
 // followCursor is where the cursor goes when the rows change from prev to
@@ -184,17 +239,17 @@ func (m *Screen) syncHold() {
 // in their order, and the jobs they do not show where they sort. (The rows
 // can lag the sorted jobs while a coalesced rebuild is pending; what the
 // operator sees is what holds.)
-func (m *Screen) orderOnScreen() *heldOrder {
-	shown := make(map[string]bool, len(m.rows))
-	for _, j := range m.rows {
+func (x *index) orderOnScreen() *heldOrder {
+	shown := make(map[string]bool, len(x.rows))
+	for _, j := range x.rows {
 		shown[j.ID] = true
 	}
-	h := &heldOrder{ids: make([]string, 0, len(m.all)), has: make(map[string]bool, len(m.all))}
+	h := &heldOrder{ids: make([]string, 0, len(x.all)), has: make(map[string]bool, len(x.all))}
 	next := 0
-	for _, j := range m.all {
+	for _, j := range x.all {
 		id := j.ID
-		if shown[id] && next < len(m.rows) {
-			id = m.rows[next].ID // a shown job's place takes the next row as shown
+		if shown[id] && next < len(x.rows) {
+			id = x.rows[next].ID // a shown job's place takes the next row as shown
 			next++
 		}
 		h.ids = append(h.ids, id)
@@ -229,4 +284,27 @@ func (m *Screen) setQuery(s string) {
 	if s != "" {
 		m.toFirst()
 	}
+}
+
+// targets are the marked jobs, or the selected one when none is
+// marked: copies, taken now, which the action carries by id to Plan, the
+// dialog and Act, whatever the table does meanwhile. Marked rows come in
+// the order the table shows them, then the marked jobs the filter hides
+// (they still count: the user marked them) in sort order.
+func (x *index) targets(marks map[string]bool, sel *api.JobView) []model.Job {
+	if len(marks) == 0 {
+		return []model.Job{sel.Job}
+	}
+	var out []model.Job
+	for _, j := range x.rows {
+		if marks[j.ID] {
+			out = append(out, j.Job)
+		}
+	}
+	for _, j := range x.all {
+		if marks[j.ID] && !x.inView(j) {
+			out = append(out, j.Job)
+		}
+	}
+	return out
 }

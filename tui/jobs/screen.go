@@ -30,35 +30,22 @@ import (
 // so a filter keystroke costs one pass over the jobs, not a sort, and a
 // job whose sort key changes moves by binary search.
 type Screen struct {
+	index // the jobs, the rows, the counts (index.go)
+
 	env *kit.Env
 
-	byID   map[string]*api.JobView
-	all    []*api.JobView // every job, in the current sort order
-	rows   []*api.JobView // the index: all, scoped and filtered
-	counts [NumStates]int // all jobs by state, for the header
-
-	scope     string // a cluster name from `:jobs @NAME`, or "" for all
-	query     jobQuery
 	queryText string
 	queryErr  error
 	input     textinput.Model
 	filtering bool
 
-	sortCol  column
-	sortDesc bool
-
 	cursor, offset int
 	marks          map[string]bool
 
-	dialogOpen bool       // the root has a dialog over the table (holdOrder)
-	held       *heldOrder // the order on screen when it began to hold, or nil
+	dialogOpen bool // the root has a dialog over the table (HoldOrder)
 
-	loaded  bool
 	loads   kit.Refresher
 	loadErr error
-
-	dirty         bool // the index is out of date
-	rebuildQueued bool
 
 	width, height int
 }
@@ -84,9 +71,8 @@ func New(e *kit.Env, scope string) *Screen {
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
 	return &Screen{
+		index: index{byID: map[string]*api.JobView{}, scope: scope},
 		env:   e,
-		byID:  map[string]*api.JobView{},
-		scope: scope,
 		input: in,
 		marks: map[string]bool{},
 		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadJobsCmd(e.Call(), seq) }),
@@ -186,14 +172,7 @@ func (m *Screen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 		return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
 	}
 	m.loadErr = nil
-	m.loaded = true
-	m.byID = make(map[string]*api.JobView, len(msg.jobs))
-	m.counts = [NumStates]int{}
-	for i := range msg.jobs {
-		j := &msg.jobs[i]
-		m.byID[j.ID] = j
-		m.count(j.State, 1)
-	}
+	m.set(msg.jobs)
 	for id := range m.marks {
 		if _, ok := m.byID[id]; !ok {
 			delete(m.marks, id)
@@ -315,35 +294,12 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Logs"})
 	}
 	if kind, ok := kit.ActionFor(k, msg, j.State); ok {
-		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.actionTargets(j)})
+		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.targets(m.marks, j)})
 	}
 	if m.env.RefusedAction(msg) {
 		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
 	}
 	return nil
-}
-
-// actionTargets are the marked jobs, or the selected one when none is
-// marked: copies, taken now, which the action carries by id to Plan, the
-// dialog and Act, whatever the table does meanwhile. Marked rows come in
-// the order the table shows them, then the marked jobs the filter hides
-// (they still count: the user marked them) in sort order.
-func (m *Screen) actionTargets(sel *api.JobView) []model.Job {
-	if len(m.marks) == 0 {
-		return []model.Job{sel.Job}
-	}
-	var out []model.Job
-	for _, j := range m.rows {
-		if m.marks[j.ID] {
-			out = append(out, j.Job)
-		}
-	}
-	for _, j := range m.all {
-		if m.marks[j.ID] && !m.inView(j) {
-			out = append(out, j.Job)
-		}
-	}
-	return out
 }
 
 func loadJobsCmd(c kit.Call, seq int) tea.Cmd {

@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
@@ -30,7 +31,7 @@ func (m *Screen) View() string {
 	}
 	note := m.note(kit.Width(title), inner)
 	lines := make([]string, 0, h-2)
-	lines = append(lines, "   "+m.headerRow(lay))
+	lines = append(lines, "   "+headerRow(st, lay, m.sortCol, m.sortDesc))
 	body := h - 3
 	switch {
 	case !m.loaded && m.loadErr != nil:
@@ -44,7 +45,8 @@ func (m *Screen) View() string {
 	default:
 		end := min(m.offset+body, len(m.rows))
 		for i := m.offset; i < end; i++ {
-			lines = append(lines, m.renderRow(m.rows[i], lay, i == m.cursor, inner))
+			j := m.rows[i]
+			lines = append(lines, renderRow(st, m.env.Now, j, lay, i == m.cursor, m.marks[j.ID], inner))
 		}
 	}
 	return kit.Box(st, title, note, lines, w, h)
@@ -90,6 +92,7 @@ func (m *Screen) note(titleWidth, inner int) string {
 	return join()
 }
 
+// sortLabel is a column's title with the direction of its sort.
 func sortLabel(c column, desc bool) string {
 	arrow := "▲"
 	if desc {
@@ -98,13 +101,13 @@ func sortLabel(c column, desc bool) string {
 	return jobColumns[c].title + arrow
 }
 
-func (m *Screen) headerRow(lay layout) string {
-	st := m.env.Styles
+// headerRow is the column headings, the sort column's with its arrow.
+func headerRow(st *kit.Styles, lay layout, sortCol column, desc bool) string {
 	cells := make([]string, 0, len(lay.cols))
 	for _, c := range lay.cols {
 		t := jobColumns[c].title
-		if c == m.sortCol {
-			t = sortLabel(c, m.sortDesc)
+		if c == sortCol {
+			t = sortLabel(c, desc)
 		}
 		if jobColumns[c].right {
 			cells = append(cells, kit.FitRight(t, lay.widths[c]))
@@ -117,9 +120,8 @@ func (m *Screen) headerRow(lay layout) string {
 
 // renderRow renders one visible row: the cursor row is reversed as a whole,
 // other rows colour only their state badge.
-func (m *Screen) renderRow(j *api.JobView, lay layout, isCursor bool, inner int) string {
-	st := m.env.Styles
-	cells := jobCells(j, m.env.Now)
+func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCursor, marked bool, inner int) string {
+	cells := jobCells(j, now)
 	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
 	var b strings.Builder
 	switch {
@@ -129,7 +131,7 @@ func (m *Screen) renderRow(j *api.JobView, lay layout, isCursor bool, inner int)
 		b.WriteString(" ")
 	}
 	mark := " "
-	if m.marks[j.ID] {
+	if marked {
 		mark = "✓"
 	}
 	if !isCursor && mark != " " {
