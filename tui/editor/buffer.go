@@ -42,10 +42,14 @@ type edit struct {
 	kind     editKind
 }
 
+// lines is a text as lines of runes, with the places and moves that only
+// read it.
+type lines [][]rune
+
 // textBuffer is the editor's text with a cursor, a selection and undo. It is
 // pure: no I/O, no styles; the editor screen renders it.
 type textBuffer struct {
-	lines  [][]rune
+	lines
 	cursor pos
 	// goal is the column vertical moves aim for, so that moving through a
 	// short line and on keeps the column.
@@ -95,26 +99,26 @@ func (b *textBuffer) Text() string {
 	return sb.String()
 }
 
-func (b *textBuffer) clampPos(p pos) pos {
-	p.line = kit.Clamp(p.line, 0, len(b.lines)-1)
-	p.col = kit.Clamp(p.col, 0, len(b.lines[p.line]))
+func (t lines) clampPos(p pos) pos {
+	p.line = kit.Clamp(p.line, 0, len(t)-1)
+	p.col = kit.Clamp(p.col, 0, len(t[p.line]))
 	return p
 }
 
 // textRange is the text between two places.
-func (b *textBuffer) textRange(from, to pos) string {
-	from, to = order(b.clampPos(from), b.clampPos(to))
+func (t lines) textRange(from, to pos) string {
+	from, to = order(t.clampPos(from), t.clampPos(to))
 	if from.line == to.line {
-		return string(b.lines[from.line][from.col:to.col])
+		return string(t[from.line][from.col:to.col])
 	}
 	var sb strings.Builder
-	sb.WriteString(string(b.lines[from.line][from.col:]))
+	sb.WriteString(string(t[from.line][from.col:]))
 	for l := from.line + 1; l < to.line; l++ {
 		sb.WriteByte('\n')
-		sb.WriteString(string(b.lines[l]))
+		sb.WriteString(string(t[l]))
 	}
 	sb.WriteByte('\n')
-	sb.WriteString(string(b.lines[to.line][:to.col]))
+	sb.WriteString(string(t[to.line][:to.col]))
 	return sb.String()
 }
 
@@ -221,7 +225,7 @@ func (b *textBuffer) redo() bool {
 }
 
 // endOf is where text ends when it starts at p.
-func (b *textBuffer) endOf(p pos, text string) pos {
+func (t lines) endOf(p pos, text string) pos {
 	ls := strings.Split(text, "\n")
 	if len(ls) == 1 {
 		return pos{p.line, p.col + len([]rune(text))}
@@ -385,21 +389,21 @@ func (b *textBuffer) moveTo(p pos, extend, keepGoal bool) {
 	}
 }
 
-func (b *textBuffer) left(p pos) pos {
+func (t lines) left(p pos) pos {
 	switch {
 	case p.col > 0:
 		return pos{p.line, p.col - 1}
 	case p.line > 0:
-		return pos{p.line - 1, len(b.lines[p.line-1])}
+		return pos{p.line - 1, len(t[p.line-1])}
 	}
 	return p
 }
 
-func (b *textBuffer) right(p pos) pos {
+func (t lines) right(p pos) pos {
 	switch {
-	case p.col < len(b.lines[p.line]):
+	case p.col < len(t[p.line]):
 		return pos{p.line, p.col + 1}
-	case p.line < len(b.lines)-1:
+	case p.line < len(t)-1:
 		return pos{p.line + 1, 0}
 	}
 	return p
@@ -408,11 +412,11 @@ func (b *textBuffer) right(p pos) pos {
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // wordLeft is the start of the word before p (crossing a line start).
-func (b *textBuffer) wordLeft(p pos) pos {
+func (t lines) wordLeft(p pos) pos {
 	if p.col == 0 {
-		return b.left(p)
+		return t.left(p)
 	}
-	l := b.lines[p.line]
+	l := t[p.line]
 	c := p.col
 	for c > 0 && !isWordRune(l[c-1]) {
 		c--
@@ -424,10 +428,10 @@ func (b *textBuffer) wordLeft(p pos) pos {
 }
 
 // wordRight is the end of the word after p (crossing a line end).
-func (b *textBuffer) wordRight(p pos) pos {
-	l := b.lines[p.line]
+func (t lines) wordRight(p pos) pos {
+	l := t[p.line]
 	if p.col == len(l) {
-		return b.right(p)
+		return t.right(p)
 	}
 	c := p.col
 	for c < len(l) && !isWordRune(l[c]) {
@@ -440,8 +444,8 @@ func (b *textBuffer) wordRight(p pos) pos {
 }
 
 // home goes to the first non-blank of the line, then to column 0.
-func (b *textBuffer) home(p pos) pos {
-	l := b.lines[p.line]
+func (t lines) home(p pos) pos {
+	l := t[p.line]
 	first := 0
 	for first < len(l) && (l[first] == ' ' || l[first] == '\t') {
 		first++
@@ -452,7 +456,7 @@ func (b *textBuffer) home(p pos) pos {
 	return pos{p.line, first}
 }
 
-func (b *textBuffer) end(p pos) pos { return pos{p.line, len(b.lines[p.line])} }
+func (t lines) end(p pos) pos { return pos{p.line, len(t[p.line])} }
 
 // vertical moves n lines down (up when negative), aiming for the goal column.
 func (b *textBuffer) vertical(n int, extend bool) {
@@ -469,12 +473,12 @@ func (b *textBuffer) vertical(n int, extend bool) {
 
 // find returns the next place after (or, backwards, before) from where
 // query occurs, case-insensitively, wrapping around the text.
-func (b *textBuffer) find(query string, from pos, backwards bool) (pos, bool) {
+func (t lines) find(query string, from pos, backwards bool) (pos, bool) {
 	q := []rune(strings.ToLower(query))
 	if len(q) == 0 {
 		return pos{}, false
 	}
-	n := len(b.lines)
+	n := len(t)
 	match := func(l []rune, c int) bool {
 		if c+len(q) > len(l) {
 			return false
@@ -493,7 +497,7 @@ func (b *textBuffer) find(query string, from pos, backwards bool) (pos, bool) {
 		} else {
 			line = (from.line + i) % n
 		}
-		l := b.lines[line]
+		l := t[line]
 		if backwards {
 			start := len(l) - 1
 			if i == 0 {

@@ -23,7 +23,7 @@ func (m *Screen) Selected() string        { return m.buf.selectedText() }
 func (m *Screen) Dirty() bool             { return m.dirty() }
 func (m *Screen) Checked() bool           { return m.checkedVersion == m.buf.version }
 func (m *Screen) Clipboard() string       { return m.clipboard }
-func (m *Screen) Searching() bool         { return m.searching }
+func (m *Screen) Searching() bool         { return m.find.active }
 
 // ExternalFile runs ctrl+e's first Cmd: the text written to a file for
 // $EDITOR, with the command line and whether a final newline is to go.

@@ -46,15 +46,8 @@ type Screen struct {
 	checking       bool
 	checkAgain     bool
 
-	// hl classes lines [hlFrom, hlFrom+len(hl)) of the text of hlVersion.
-	hl        [][]sqlview.Span
-	hlFrom    int
-	hlVersion int
-
-	search     textinput.Model
-	searching  bool
-	query      string
-	searchFrom pos
+	hl   hlCache // the highlighting of the lines around the window
+	find finder  // ctrl-f
 
 	clipboard string
 	dirtyMemo struct {
@@ -80,7 +73,7 @@ func New(e *kit.Env, runs *DebugRuns, j api.JobView) (*Screen, tea.Cmd) {
 	in.Prompt = "find: "
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	m := &Screen{env: e, runs: runs, id: e.NextSeq(), job: j, buf: newTextBuffer(""), search: in, hlVersion: -1}
+	m := &Screen{env: e, runs: runs, id: e.NextSeq(), job: j, buf: newTextBuffer(""), find: finder{input: in}, hl: hlCache{version: -1}}
 	return m, m.load()
 }
 
@@ -98,7 +91,7 @@ func (m *Screen) Capturing() bool { return true }
 // ShortHelp implements kit.Screen.
 func (m *Screen) ShortHelp() []key.Binding {
 	k := m.env.Keys
-	if m.searching {
+	if m.find.active {
 		return []key.Binding{k.Form.Confirm, k.Editor.FindNext, k.Editor.FindPrev, k.Form.Cancel}
 	}
 	return shortHelp(k)
@@ -125,7 +118,7 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.search.SetWidth(max(m.width-20, 10))
+		m.find.input.SetWidth(max(m.width-20, 10))
 		m.scroll()
 	case specsLoadedMsg:
 		if msg.seq != m.loadSeq || msg.jobID != m.job.ID {
@@ -185,10 +178,8 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		}
 		return m, m.replaceAll(msg.spec.SQL, fmt.Sprintf("v%d is in the editor; ctrl+s saves it as a new version, ctrl+z undoes", msg.spec.Version))
 	case tea.PasteMsg:
-		if m.searching {
-			var cmd tea.Cmd
-			m.search, cmd = m.search.Update(msg)
-			return m, tea.Batch(cmd, m.incremental())
+		if m.find.active {
+			return m, m.found(m.find.typed(msg, m.buf))
 		}
 		return m, m.edit(func() { m.buf.insert(msg.Content, editOther) })
 	case tea.KeyPressMsg:
@@ -302,8 +293,8 @@ func (m *Screen) Interrupt() (tea.Cmd, bool) {
 
 func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
-	if m.searching {
-		return m.searchKey(msg)
+	if m.find.active {
+		return m.found(m.find.key(k, msg, m.buf))
 	}
 	if !m.loaded && !key.Matches(msg, k.Editor.Back) {
 		return nil
@@ -334,14 +325,11 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		s, init := newVersionsScreen(m.env, m.job, b.Text(), m.dirty())
 		return kit.Send(kit.PushMsg{Screen: s, Init: init})
 	case key.Matches(msg, k.Editor.Find):
-		m.searching, m.searchFrom = true, b.cursor
-		m.search.SetValue(m.query)
-		m.search.CursorEnd()
-		return m.search.Focus()
+		return m.find.open(b)
 	case key.Matches(msg, k.Editor.FindNext):
-		return m.findNext(false)
+		return m.found(m.find.next(b, false))
 	case key.Matches(msg, k.Editor.FindPrev):
-		return m.findNext(true)
+		return m.found(m.find.next(b, true))
 	case key.Matches(msg, k.Editor.NextProblem):
 		return m.nextProblem()
 	case key.Matches(msg, k.Editor.Undo):
@@ -430,63 +418,12 @@ func (m *Screen) copy(cut bool) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Screen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.Keys
-	switch {
-	case key.Matches(msg, k.Form.Cancel):
-		m.searching = false
-		m.search.Blur()
-		m.buf.moveTo(m.searchFrom, false, false)
+// found scrolls to where a search moved the cursor.
+func (m *Screen) found(cmd tea.Cmd, moved bool) tea.Cmd {
+	if moved {
 		m.scroll()
-		return nil
-	case key.Matches(msg, k.Form.Confirm):
-		m.searching = false
-		m.search.Blur()
-		return nil
-	case key.Matches(msg, k.Editor.FindNext):
-		return m.findNext(false)
-	case key.Matches(msg, k.Editor.FindPrev):
-		return m.findNext(true)
 	}
-	var cmd tea.Cmd
-	m.search, cmd = m.search.Update(msg)
-	return tea.Batch(cmd, m.incremental())
-}
-
-// incremental moves to the first match from where the search began.
-func (m *Screen) incremental() tea.Cmd {
-	m.query = m.search.Value()
-	if m.query == "" {
-		m.buf.moveTo(m.searchFrom, false, false)
-		m.scroll()
-		return nil
-	}
-	if p, ok := m.buf.find(m.query, m.searchFrom, false); ok {
-		m.selectMatch(p)
-	}
-	return nil
-}
-
-func (m *Screen) selectMatch(p pos) {
-	m.buf.moveTo(p, false, false)
-	m.buf.moveTo(pos{p.line, p.col + len([]rune(m.query))}, true, false)
-	m.scroll()
-}
-
-func (m *Screen) findNext(backwards bool) tea.Cmd {
-	if m.query == "" {
-		return kit.Flash(kit.FlashInfo, "nothing to find: ctrl+f asks what")
-	}
-	from := m.buf.cursor
-	if sel, _, ok := m.buf.selection(); ok && backwards {
-		from = sel
-	}
-	p, ok := m.buf.find(m.query, from, backwards)
-	if !ok {
-		return kit.Flash(kit.FlashWarn, fmt.Sprintf("%q is not in the text", m.query))
-	}
-	m.selectMatch(p)
-	return nil
+	return cmd
 }
 
 // nextProblem moves to the first diagnostic after the cursor, wrapping.

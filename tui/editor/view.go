@@ -10,13 +10,15 @@ import (
 	"github.com/palink/palink/tui/sqlview"
 )
 
-// gutterWidth is the width of the marker, the line numbers and the rule.
-func (m *Screen) gutterWidth() int {
-	digits := max(len(fmt.Sprint(len(m.buf.lines))), 3)
+// gutterWidth is the width of the marker, the line numbers and the rule
+// beside n lines.
+func gutterWidth(n int) int {
+	digits := max(len(fmt.Sprint(n)), 3)
 	return 1 + digits + 3 // marker, number, " │ "
 }
 
-func (m *Screen) textWidth() int { return max(m.width-m.gutterWidth(), 1) }
+// textWidth is the cells the text has beside the gutter.
+func (m *Screen) textWidth() int { return max(m.width-gutterWidth(len(m.buf.lines)), 1) }
 
 // annotationFor is the problem shown under a line: the cursor's line only,
 // its first error, else its first warning.
@@ -107,8 +109,8 @@ func (m *Screen) titleLine() string {
 
 func (m *Screen) statusLine() string {
 	st := m.env.Styles
-	if m.searching {
-		return " " + m.search.View()
+	if m.find.active {
+		return " " + m.find.input.View()
 	}
 	b := m.buf
 	parts := []string{fmt.Sprintf("Ln %d, Col %d", b.cursor.line+1, b.cursor.col+1)}
@@ -119,8 +121,8 @@ func (m *Screen) statusLine() string {
 			parts = append(parts, fmt.Sprintf("%d lines selected", to.line-from.line+1))
 		}
 	}
-	if m.query != "" {
-		parts = append(parts, fmt.Sprintf("find %q (ctrl+n/ctrl+p)", m.query))
+	if m.find.query != "" {
+		parts = append(parts, fmt.Sprintf("find %q (ctrl+n/ctrl+p)", m.find.query))
 	}
 	line := " " + st.Dim.Render(strings.Join(parts, " · "))
 	// The whole message of the cursor's line: the caret line may cut it.
@@ -140,8 +142,8 @@ func (m *Screen) textLines() []string {
 	st := m.env.Styles
 	ed := &st.Editor
 	b := m.buf
-	m.highlightWindow(m.offset, min(m.offset+m.textHeight(), len(b.lines)))
-	digits := m.gutterWidth() - 4
+	m.hl.window(b, m.offset, min(m.offset+m.textHeight(), len(b.lines)))
+	digits := gutterWidth(len(b.lines)) - 4
 	w := m.textWidth()
 	sty := sqlview.NewStyler(ed)
 	lineSev := map[int]int{}
@@ -170,9 +172,7 @@ func (m *Screen) textLines() []string {
 		gutter := marker + num + ed.Gutter.Render(" │ ")
 		mk := m.marksFor(i, selFrom, selTo, selOK)
 		var spans []sqlview.Span
-		if k := i - m.hlFrom; k >= 0 && k < len(m.hl) {
-			spans = m.hl[k]
-		}
+		spans = m.hl.line(i)
 		out = append(out, gutter+sqlview.RenderLine(sty, b.lines[i], spans, mk, m.xoff, w))
 		if d := m.annotationFor(i); d != nil && len(out) < h {
 			out = append(out, m.annotation(d, digits, w))
@@ -181,15 +181,22 @@ func (m *Screen) textLines() []string {
 	return out
 }
 
-// highlightWindow classes at least lines [from, to). Lexing a long script
+// hlCache is the highlighting of lines [from, from+len(spans)) of the
+// text of version.
+type hlCache struct {
+	spans   [][]sqlview.Span
+	from    int
+	version int
+}
+
+// window classes at least lines [from, to). Lexing a long script
 // on every keystroke would cost a frame (16 ms for 2,000 lines), so it
 // lexes from the start of the statement above the window: a line that
 // starts in column 0 after a line ending in ';' (or a blank one), where no
 // string or comment of Flink SQL can be open in a script laid out as
 // people write them.
-func (m *Screen) highlightWindow(from, to int) {
-	b := m.buf
-	if m.hlVersion == b.version && from >= m.hlFrom && to <= m.hlFrom+len(m.hl) {
+func (c *hlCache) window(b *textBuffer, from, to int) {
+	if c.version == b.version && from >= c.from && to <= c.from+len(c.spans) {
 		return
 	}
 	start := from
@@ -204,7 +211,15 @@ func (m *Screen) highlightWindow(from, to int) {
 		}
 		sb.WriteString(string(b.lines[i]))
 	}
-	m.hl, m.hlFrom, m.hlVersion = sqlview.Highlight(sb.String()), start, b.version
+	c.spans, c.from, c.version = sqlview.Highlight(sb.String()), start, b.version
+}
+
+// line is line i's classes, nil when it is not in the window.
+func (c *hlCache) line(i int) []sqlview.Span {
+	if k := i - c.from; k >= 0 && k < len(c.spans) {
+		return c.spans[k]
+	}
+	return nil
 }
 
 // statementStart reports whether line i can only start a statement.
@@ -237,7 +252,7 @@ func (m *Screen) marksFor(i int, selFrom, selTo pos, selOK bool) sqlview.Marks {
 		}
 		mk.Sel = [2]int{from, to}
 	}
-	if q := []rune(strings.ToLower(m.query)); len(q) > 0 {
+	if q := []rune(strings.ToLower(m.find.query)); len(q) > 0 {
 		lower := []rune(strings.ToLower(string(line)))
 		if len(lower) == len(line) { // case mapping kept the length: columns line up
 			for c := 0; c+len(q) <= len(lower); c++ {
