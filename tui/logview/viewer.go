@@ -56,22 +56,19 @@ const (
 
 // Viewer is the log viewer of one log of a job.
 type Viewer struct {
+	pane // the window of the log held, and what of it is on screen (pane.go)
+
 	env     *kit.Env
 	id      int // identity of this viewer's requests
 	jobID   string
 	jobName string
 	src     api.LogSource
 
-	win  logWindow
 	size int64 // the file's size as last seen; -1 unknown
 	more bool  // the last read said bytes follow
 
-	// The view: top line of the window, the wrapped row within it, and the
-	// horizontal scroll when lines are not wrapped.
-	top, sub, xoff int
-	wrap           bool
-	follow         bool
-	followGen      int
+	follow    bool
+	followGen int
 
 	// One read at a time: seq identifies it, op and place say what it is for.
 	seq       int
@@ -90,8 +87,6 @@ type Viewer struct {
 	prompt promptKind
 	input  textinput.Model
 	saving bool
-
-	width, height int
 }
 
 // New opens the viewer on src, a log of job jobID, at its tail; the Cmd
@@ -101,7 +96,7 @@ func New(e *kit.Env, jobID, jobName string, src api.LogSource) (*Viewer, tea.Cmd
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
 	m := &Viewer{env: e, id: e.NextSeq(), jobID: jobID, jobName: jobName, src: src,
-		win: newLogWindow(logWindowMax), size: -1, input: in}
+		pane: pane{win: newLogWindow(logWindowMax)}, size: -1, input: in}
 	return m, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
 }
 
@@ -126,12 +121,6 @@ func (m *Viewer) ShortHelp() []key.Binding {
 
 // FullHelp implements kit.Screen.
 func (m *Viewer) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
-
-// page is the number of rows of log text on screen.
-func (m *Viewer) page() int { return max(m.height-3, 1) }
-
-// cols is the width of log text.
-func (m *Viewer) cols() int { return max(m.width-2, 1) }
 
 // read asks for one chunk, unless a read is in flight.
 func (m *Viewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogRequest) tea.Cmd {
