@@ -445,3 +445,20 @@ func TestConfirmActsOnTheJobItNamesAfterTheTableChanged(t *testing.T) {
 		t.Fatalf("the confirmation acted with %v, want a pause of j002", got)
 	}
 }
+
+// Read-only is the service's say at each moment, not only at the start: a
+// session the service turns read-only loses its actions at the next
+// message, and they say why.
+func TestReadOnlyFollowsTheService(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.MustShow("p pause")
+	f.Viewer = true
+	h.Send(tuitest.SizeMsg(120, 40))
+	h.MustNotShow("p pause", "ctrl+k kill")
+	h.SelectJob("user-features")
+	h.Press("p")
+	if h.Flash() != "read-only: actions are disabled" || f.Called("Plan") {
+		t.Fatalf("p after the service turned read-only: flash %q", h.Flash())
+	}
+}

@@ -30,6 +30,8 @@ import (
 type Model struct {
 	env  *kit.Env
 	opts Options
+	// keys is every key; updateKeys makes env.Keys from it.
+	keys kit.KeyMap
 
 	stack  []kit.Screen
 	jobs   *jobs.Screen
@@ -77,6 +79,8 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(e.Call(), seq) }),
 	}
 	m.actions = newActionFlow(e, &m.flash)
+	m.keys = kit.NewKeyMap()
+	m.updateKeys()
 	return m
 }
 
@@ -158,7 +162,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	pre := m.obs.update(msg, m.stream.gen)
 	cmd := m.update(msg)
 	m.jobs.HoldOrder(m.dialog != nil)
+	m.updateKeys()
 	return m, tea.Batch(pre, cmd, m.obs.declare(m.env, m.stack))
+}
+
+// updateKeys makes the keymap of the moment, which every screen matches
+// keys with and the footer and the help show: every key, less what
+// read-only refuses (asked with --read-only, or the service's say, which
+// can change), less what the screen on top blocks for its state.
+func (m *Model) updateKeys() {
+	k := m.keys
+	k.SetReadOnly(m.env.ReadOnly())
+	if s, ok := m.top().(kit.KeyUpdater); ok {
+		s.UpdateKeys(&k)
+	}
+	m.env.Keys = k
 }
 
 // update routes a message: what only the root takes (keys, intents, its

@@ -17,7 +17,7 @@ import (
 // commandLine is the `:` prompt, with tab completion of commands, cluster
 // names and job names.
 type commandLine struct {
-	keys   kit.KeyMap
+	env    *kit.Env
 	input  textinput.Model
 	active bool
 }
@@ -28,7 +28,7 @@ func newCommandLine(e *kit.Env) commandLine {
 	in.ShowSuggestions = true
 	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	return commandLine{keys: e.Keys, input: in}
+	return commandLine{env: e, input: in}
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
@@ -63,14 +63,14 @@ func (c *commandLine) close() {
 func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, c.keys.Form.Confirm):
+		case key.Matches(k, c.env.Keys.Form.Confirm):
 			line := strings.TrimSpace(c.input.Value())
 			c.close()
 			if line == "" {
 				return nil
 			}
 			return kit.Send(commandLineMsg{line: line})
-		case key.Matches(k, c.keys.Form.Cancel):
+		case key.Matches(k, c.env.Keys.Form.Cancel):
 			c.close()
 			return nil
 		}

@@ -151,3 +151,11 @@ func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
 	}
 	return out
 }
+
+// UpdateKeys implements kit.KeyUpdater: the help shows the keys of the
+// screen below as that screen has them.
+func (m *helpScreen) UpdateKeys(k *kit.KeyMap) {
+	if s, ok := m.of.(kit.KeyUpdater); ok {
+		s.UpdateKeys(k)
+	}
+}

@@ -55,7 +55,6 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *kit.Env {
 	}
 	e := kit.NewEnv(ctx, svc, opts.ReadOnly)
 	e.Timeout = timeout
-	e.Keys = keysFor(e.ReadOnly())
 	e.Styles = kit.StylesFor(opts.Theme)
 	e.Now, e.Clock = clock(), clock
 	e.ReadChange = nextChangeCmd
@@ -72,10 +71,3 @@ const (
 	ThemeDark  = kit.ThemeDark
 	ThemeLight = kit.ThemeLight
 )
-
-// keysFor is the keymap of a session, read-only or not.
-func keysFor(readOnly bool) kit.KeyMap {
-	k := kit.NewKeyMap()
-	k.SetReadOnly(readOnly)
-	return k
-}

@@ -115,16 +115,21 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.ov, m.err, m.cursor = nil, nil, 0
 		m.loads.Drop() // the answer for the old cluster is dropped
 		return m.load()
-	case key.Matches(msg, k.Cluster.Adopt):
-		if m.cursor < len(apps) {
-			return kit.Send(kit.AdoptMsg{Cluster: m.name, App: apps[m.cursor]})
-		}
-		return kit.Flash(kit.FlashWarn, "adopt: no unmanaged Flink application on "+m.name)
+	case key.Matches(msg, k.Cluster.Adopt) && m.cursor < len(apps):
+		return kit.Send(kit.AdoptMsg{Cluster: m.name, App: apps[m.cursor]})
 	}
-	if m.env.ReadOnly() && key.Matches(msg, kit.AllKeys.Cluster.Adopt) {
-		return kit.Flash(kit.FlashWarn, "read-only: adopting is disabled")
+	if why, ok := k.Refused(msg, kit.AllKeys.Cluster.Adopt); ok {
+		return kit.Flash(kit.FlashWarn, why)
 	}
 	return nil
+}
+
+// UpdateKeys implements kit.KeyUpdater: with no application to adopt, a
+// says so instead.
+func (m *Screen) UpdateKeys(k *kit.KeyMap) {
+	if len(m.apps()) == 0 {
+		k.Block(&k.Cluster.Adopt, kit.AllKeys.Cluster.Adopt, "adopt: no unmanaged Flink application on "+m.name)
+	}
 }
 
 // View implements kit.Screen.

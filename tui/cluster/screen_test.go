@@ -72,3 +72,24 @@ func TestGoldenAdopt(t *testing.T) {
 		h.Press("enter", "j", "a")
 	})
 }
+
+// a is offered where there is something to adopt; elsewhere it says why.
+func TestAdoptIsOfferedOnlyWhereThereIsSomethingToAdopt(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.Press(":")
+	h.Type("cluster prod")
+	h.Press("enter")
+	footer := func() string { l := strings.Split(h.Screen(), "\n"); return l[len(l)-2] }
+	if !strings.Contains(footer(), "a adopt") {
+		t.Fatalf("the footer does not offer a: %q", footer())
+	}
+	h.Press("]")
+	h.MustShow("Cluster staging")
+	if strings.Contains(footer(), "a adopt") {
+		t.Fatalf("the footer offers a with nothing to adopt: %q", footer())
+	}
+	h.Press("a")
+	if want := "adopt: no unmanaged Flink application on staging"; h.Flash() != want {
+		t.Fatalf("flash %q, want %q", h.Flash(), want)
+	}
+}

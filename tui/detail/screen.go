@@ -245,8 +245,8 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{d.data.job.Job}, History: hist})
 	}
-	if d.env.RefusedAction(msg) {
-		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
+	if why, ok := k.Refused(msg, kit.AllKeys.Action.Bindings()...); ok && why != "" {
+		return kit.Flash(kit.FlashWarn, why)
 	}
 	var cmd tea.Cmd
 	d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)

@@ -303,8 +303,10 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	extend := msg.Mod.Contains(tea.ModShift)
 	page := max(m.textHeight()-1, 1)
 	switch {
-	case m.env.ReadOnly() && (key.Matches(msg, kit.AllKeys.Editor.Save) || key.Matches(msg, kit.AllKeys.Editor.Submit)):
-		return kit.Flash(kit.FlashWarn, "read-only: saving and submitting are disabled")
+	case !k.Editor.Save.Enabled() && key.Matches(msg, kit.AllKeys.Editor.Save),
+		!k.Editor.Submit.Enabled() && key.Matches(msg, kit.AllKeys.Editor.Submit):
+		why, _ := k.Refused(msg, kit.AllKeys.Editor.Save, kit.AllKeys.Editor.Submit)
+		return kit.Flash(kit.FlashWarn, why)
 	case key.Matches(msg, k.Editor.Back):
 		if m.dirty() && m.warned != "esc" {
 			m.warned = "esc"

@@ -296,8 +296,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	if kind, ok := kit.ActionFor(k, msg, j.State); ok {
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.targets(m.marks, j)})
 	}
-	if m.env.RefusedAction(msg) {
-		return kit.Flash(kit.FlashWarn, "read-only: actions are disabled")
+	if why, ok := k.Refused(msg, kit.AllKeys.Action.Bindings()...); ok && why != "" {
+		return kit.Flash(kit.FlashWarn, why)
 	}
 	return nil
 }
@@ -335,5 +335,13 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		{k.Jobs.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
 		append(k.Action.Bindings(), k.Jobs.Create),
 		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
+	}
+}
+
+// UpdateKeys implements kit.KeyUpdater: a resubmit asks where each job
+// restores from, so it takes one job, not several marked ones.
+func (m *Screen) UpdateKeys(k *kit.KeyMap) {
+	if len(m.marks) > 1 {
+		k.Block(&k.Action.Resubmit, kit.AllKeys.Action.Resubmit, "resubmit works on one job at a time: its restore point is chosen per job")
 	}
 }

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -662,3 +663,26 @@ func TestProgramMarksHoldALiveSort(t *testing.T) {
 
 // js is the jobs table under the harness.
 func js(h *tuitest.Harness) *jobs.Screen { return h.App.Table().(*jobs.Screen) }
+
+// A resubmit asks where one job restores from: with several jobs marked,
+// R is off (the help does not offer it) and says why.
+func TestResubmitTakesOneJobNotSeveralMarked(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	offered := regexp.MustCompile(`R +resubmit`)
+	h.Press("?")
+	if !offered.MatchString(h.Screen()) {
+		t.Fatal("the help does not offer R")
+	}
+	h.Press("esc", "space", "space", "?")
+	if offered.MatchString(h.Screen()) {
+		t.Fatal("with two jobs marked, the help offers R")
+	}
+	h.Press("esc", "R")
+	if want := "resubmit works on one job at a time: its restore point is chosen per job"; h.Flash() != want {
+		t.Fatalf("flash %q, want %q", h.Flash(), want)
+	}
+	if f.Called("Plan") || h.App.Dialog() != nil {
+		t.Fatal("R with two marks started a resubmit")
+	}
+}

@@ -32,9 +32,3 @@ func IsActionKey(k KeyMap, msg tea.KeyPressMsg) bool {
 	_, ok := ActionFor(k, msg, model.StateRunning)
 	return ok
 }
-
-// RefusedAction reports an action key pressed while actions are refused
-// (read-only), so that the screen can say why nothing happens.
-func (e *Env) RefusedAction(msg tea.KeyPressMsg) bool {
-	return e.ReadOnly() && IsActionKey(AllKeys, msg)
-}

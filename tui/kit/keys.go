@@ -1,16 +1,19 @@
 package kit
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap is every key the TUI answers to, in groups by screen or feature.
 // Screens match keys only through these bindings, and the footer, the `?`
 // help and the README's keymap render from the same bindings, so what is
 // documented is what works.
 //
-// A screen keeps its own copy (Env.Keys is the template) and enables or
-// disables what depends on its state in its updateKeys, which it runs
-// whenever that state may have changed: a disabled binding neither matches
-// nor shows.
+// The root remakes the session's keymap (Env.Keys) after every message in
+// its updateKeys: every key, less what read-only refuses, less what the
+// screen on top blocks for its state (KeyUpdater). A disabled binding
+// neither matches nor shows; Refused says why it is off, for the flash.
 type KeyMap struct {
 	Global   GlobalKeys
 	Nav      NavKeys
@@ -25,6 +28,14 @@ type KeyMap struct {
 	Versions VersionKeys
 	Debug    DebugKeys
 	Form     FormKeys
+
+	blocked []blockedKey // what Block turned off, and why
+}
+
+// blockedKey is a key turned off: its twin (the same key, enabled) and why.
+type blockedKey struct {
+	twin key.Binding
+	why  string
 }
 
 // GlobalKeys are handled by the root model. ForceQuit works even while a
@@ -243,17 +254,54 @@ func NewKeyMap() KeyMap {
 // screen has disabled, so that it can say why nothing happens.
 var AllKeys = NewKeyMap()
 
-// SetReadOnly disables, or enables again, every key that changes
-// something: the actions on jobs, creating and adopting jobs, saving and
-// submitting SQL. Disabled, they are hidden from the footer and the help
-// and match no key.
+// SetReadOnly blocks, when readOnly, every key that changes something: the
+// actions on jobs, creating and adopting jobs, saving and submitting SQL.
+// Blocked, they are hidden from the footer and the help and match no key.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
-	for _, b := range []*key.Binding{
-		&k.Action.Pause, &k.Action.Kill, &k.Action.Restart, &k.Action.Resubmit, &k.Action.Savepoint,
-		&k.Jobs.Create, &k.Cluster.Adopt, &k.Editor.Save, &k.Editor.Submit,
+	a := AllKeys
+	for _, b := range []struct {
+		key  *key.Binding
+		twin key.Binding
+		why  string
+	}{
+		{&k.Action.Pause, a.Action.Pause, "read-only: actions are disabled"},
+		{&k.Action.Kill, a.Action.Kill, "read-only: actions are disabled"},
+		{&k.Action.Restart, a.Action.Restart, "read-only: actions are disabled"},
+		{&k.Action.Resubmit, a.Action.Resubmit, "read-only: actions are disabled"},
+		{&k.Action.Savepoint, a.Action.Savepoint, "read-only: actions are disabled"},
+		{&k.Jobs.Create, a.Jobs.Create, ""},
+		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
+		{&k.Editor.Save, a.Editor.Save, "read-only: saving and submitting are disabled"},
+		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
 	} {
-		b.SetEnabled(!readOnly)
+		if readOnly {
+			k.Block(b.key, b.twin, b.why)
+		} else {
+			b.key.SetEnabled(true)
+		}
 	}
+}
+
+// Block turns off b, a key of k whose twin is the same key of AllKeys, and
+// records why: pressed, Refused says so.
+func (k *KeyMap) Block(b *key.Binding, twin key.Binding, why string) {
+	b.SetEnabled(false)
+	k.blocked = append(k.blocked, blockedKey{twin: twin, why: why})
+}
+
+// Refused reports a key that Block turned off, among the keys a screen
+// answers to (bindings of AllKeys), and why ("" for a key that says
+// nothing).
+func (k *KeyMap) Refused(msg tea.KeyPressMsg, among ...key.Binding) (why string, ok bool) {
+	if !key.Matches(msg, among...) {
+		return "", false
+	}
+	for _, b := range k.blocked {
+		if key.Matches(msg, b.twin) {
+			return b.why, true
+		}
+	}
+	return "", false
 }
 
 // Bindings lists the global keys, for every view's help.

@@ -35,6 +35,13 @@ type Dialog interface {
 	ShortHelp() []key.Binding
 }
 
+// KeyUpdater is a screen whose state blocks keys (KeyMap.Block): while it
+// is on top, the root lets it adapt the session's keymap after every
+// message, so that the footer and the help show only what works.
+type KeyUpdater interface {
+	UpdateKeys(k *KeyMap)
+}
+
 // Interrupter is a screen that takes ctrl-c for itself at times: a debug
 // run cancels, an editor with unsaved edits warns once. handled false lets
 // the root quit.
