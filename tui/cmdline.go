@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/cluster"
 	"github.com/palink/palink/tui/commands"

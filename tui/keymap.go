@@ -17,8 +17,8 @@ import (
 	"github.com/palink/palink/tui/logview"
 )
 
-// The help sets below are what each view's footer and `?` show, made
-// from the keymap so that KeymapMarkdown documents exactly them.
+// The root's own help sets: the dialogs', the restore-point picker's and
+// the command line's. Each feature package has its screens' (Help).
 
 func dialogShort(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Form.Toggle, k.Form.Confirm, k.Form.Cancel}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
 )

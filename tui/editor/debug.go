@@ -341,7 +341,7 @@ func (m *debugScreen) Capturing() bool { return m.running }
 func (m *debugScreen) ShortHelp() []key.Binding  { return debugShort(m.env.Keys, m.running) }
 func (m *debugScreen) FullHelp() [][]key.Binding { return debugFull(m.env.Keys) }
 
-// interrupt is ctrl-c: it cancels a run instead of quitting.
+// Interrupt is ctrl-c: it cancels a run instead of quitting.
 func (m *debugScreen) Interrupt() (tea.Cmd, bool) {
 	if !m.running {
 		return nil, false

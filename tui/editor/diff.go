@@ -6,8 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/palink/palink/tui/kit"
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // diffKind is what a line of a diff is.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/jobs"

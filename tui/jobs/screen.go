@@ -50,7 +50,7 @@ type Screen struct {
 	width, height int
 }
 
-// numStates sizes per-state counters (model.JobState values are small ints).
+// NumStates sizes per-state counters (model.JobState values are small ints).
 const NumStates = int(model.StateFailed) + 1
 
 // rebuildNowBelow is the job count under which a change rebuilds the index at

@@ -3,6 +3,7 @@ package kit
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/palink/palink/model"
 )
 

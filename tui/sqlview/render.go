@@ -6,10 +6,11 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/palink/palink/tui/kit"
 )
 
-// tabWidth is how many cells a tab advances to.
+// TabWidth is how many cells a tab advances to.
 const TabWidth = 4
 
 // RuneCells is how many cells r takes at cell column c.

@@ -43,7 +43,7 @@ type Fake struct {
 
 var _ api.Service = (*Fake)(nil)
 
-// errClusterDown is what a failing fake answers.
+// ErrClusterDown is what a failing fake answers.
 var ErrClusterDown = errors.New("connection refused")
 
 func (f *Fake) record(format string, args ...any) {
