@@ -33,7 +33,7 @@ type metricsTab struct {
 	viewedAt  time.Time
 
 	hour          bool // the hour window instead of five minutes
-	offset        int
+	pager         kit.Pager
 	width, height int
 }
 
@@ -59,7 +59,7 @@ func loadMetricsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 }
 
 func newMetricsTab(e *kit.Env) *metricsTab {
-	t := &metricsTab{env: e}
+	t := &metricsTab{env: e, pager: kit.NewPager()}
 	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadMetricsCmd(e.Call(), t.jobID, seq) })
 	return t
 }
@@ -96,6 +96,7 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
+		t.pager.SetSize(t.width, t.height)
 	case metricsLoadedMsg:
 		if msg.jobID != t.jobID {
 			return t, nil
@@ -123,9 +124,10 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Detail.MetricsWindow):
 			t.hour = !t.hour
-			t.offset = 0
+			t.pager.ToTop()
 		default:
-			kit.ListNav(k, msg, &t.offset, 1<<20, t.height)
+			t.pager.SetLines(t.lines(d))
+			t.pager.Key(k.Nav, msg)
 		}
 	}
 	return t, nil
@@ -147,11 +149,16 @@ func (t *metricsTab) View(d *jobData) string {
 	if t.jobID != d.job.ID {
 		t.jobID = d.job.ID
 	}
-	lines := metricsLines(t.env.Styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loads.Busy(),
+	lines := t.lines(d)
+	t.pager.SetLines(lines)
+	from, to := t.pager.Window(len(lines))
+	return strings.Join(lines[from:to], "\n")
+}
+
+// lines are the tab's lines as they stand.
+func (t *metricsTab) lines(d *jobData) []string {
+	return metricsLines(t.env.Styles, metricsView{job: d.job, series: t.series, err: t.err, loading: t.loads.Busy(),
 		hour: t.hour, now: t.env.Now}, t.width, t.height)
-	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-t.height, 0))
-	end := min(t.offset+t.height, len(lines))
-	return strings.Join(lines[t.offset:end], "\n")
 }
 
 // metricsLines renders the tab: a summary of the latest figures, then the

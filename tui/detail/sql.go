@@ -26,7 +26,7 @@ type sqlTab struct {
 	hl             [][]sqlview.Span
 	hlText         string
 
-	offset        int
+	pager         kit.Pager
 	width, height int
 }
 
@@ -38,7 +38,7 @@ type sqlTabCheckedMsg struct {
 	res     flinksql.Result
 }
 
-func newSQLTab(e *kit.Env) *sqlTab { return &sqlTab{env: e, id: e.NextSeq()} }
+func newSQLTab(e *kit.Env) *sqlTab { return &sqlTab{env: e, id: e.NextSeq(), pager: kit.NewPager()} }
 
 func (t *sqlTab) Title() string   { return "SQL" }
 func (t *sqlTab) Capturing() bool { return false }
@@ -51,6 +51,7 @@ func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
+		t.pager.SetSize(t.width, t.height-1) // under the head line
 	case sqlTabCheckedMsg:
 		if msg.id == t.id && d.detail != nil && msg.jobID == d.job.ID && msg.version == d.detail.Spec.Version {
 			t.diags = msg.res.Diagnostics
@@ -59,8 +60,8 @@ func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		if key.Matches(msg, t.env.Keys.Nav.Enter) {
 			return t, kit.Send(kit.OpenEditorMsg{Job: d.job})
 		}
-		n := len(t.lines(d))
-		kit.ListNav(t.env.Keys, msg, &t.offset, max(n-t.height+1, 0)+1, t.height-1)
+		t.pager.SetLines(t.lines(d))
+		t.pager.Key(t.env.Keys.Nav, msg)
 	}
 	// A new version (the first load, a save elsewhere) is checked again.
 	if d.detail != nil && d.job.Kind == model.KindSQL &&
@@ -108,10 +109,10 @@ func (t *sqlTab) View(d *jobData) string {
 	lines := t.lines(d)
 	digits := max(len(fmt.Sprint(len(lines))), 3)
 	sty := sqlview.NewStyler(ed)
-	page := max(t.height-1, 1)
-	t.offset = kit.Clamp(t.offset, 0, max(len(lines)-page, 0))
+	t.pager.SetLines(lines)
+	from, to := t.pager.Window(len(lines))
 	out := []string{head}
-	for i := t.offset; i < min(t.offset+page, len(lines)); i++ {
+	for i := from; i < to; i++ {
 		mk := sqlview.Marks{Cursor: -1}
 		marker := " "
 		for _, dg := range t.diags {

@@ -126,12 +126,12 @@ type diffScreen struct {
 	oldName, newName string
 	lines            []diffLine
 	sideBySide       bool
-	offset           int
+	pager            kit.Pager
 	width, height    int
 }
 
 func newDiffScreen(e *kit.Env, title, oldName, newName, a, b string) *diffScreen {
-	return &diffScreen{env: e, title: title, oldName: oldName, newName: newName, lines: lineDiff(a, b)}
+	return &diffScreen{env: e, title: title, oldName: oldName, newName: newName, lines: lineDiff(a, b), pager: kit.NewPager()}
 }
 
 func (m *diffScreen) Title() string             { return m.title }
@@ -143,15 +143,15 @@ func (m *diffScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.pager.SetSize(m.width-2, max(m.height-2, 1))
 	case tea.KeyPressMsg:
 		if key.Matches(msg, m.env.Keys.Versions.DiffMode) {
 			m.sideBySide = !m.sideBySide
-			m.offset = 0
+			m.pager.ToTop()
 			return m, nil
 		}
-		n := len(m.rendered())
-		page := max(m.height-2, 1)
-		kit.ListNav(m.env.Keys, msg, &m.offset, max(n-page, 0)+1, page)
+		m.pager.SetLines(m.rendered())
+		m.pager.Key(m.env.Keys.Nav, msg)
 	}
 	return m, nil
 }
@@ -231,9 +231,8 @@ func (m *diffScreen) View() string {
 	}
 	st := m.env.Styles
 	lines := m.rendered()
-	page := max(m.height-2, 1)
-	m.offset = kit.Clamp(m.offset, 0, max(len(lines)-page, 0))
-	end := min(m.offset+page, len(lines))
+	m.pager.SetLines(lines)
+	from, to := m.pager.Window(len(lines))
 	mode := "unified"
 	if m.sideBySide {
 		mode = "side by side"
@@ -249,5 +248,5 @@ func (m *diffScreen) View() string {
 	}
 	note := fmt.Sprintf("%s %s · %s", st.Editor.DiffAdd.Render(fmt.Sprintf("+%d", adds)), st.Editor.DiffDel.Render(fmt.Sprintf("-%d", dels)), mode)
 	title := st.Title.Render(m.title) + st.Dim.Render(" · "+m.oldName+" → "+m.newName)
-	return kit.Box(st, title, note, lines[m.offset:end], m.width, m.height)
+	return kit.Box(st, title, note, lines[from:to], m.width, m.height)
 }

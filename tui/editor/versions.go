@@ -28,9 +28,9 @@ type versionsScreen struct {
 	err     error
 	seq     int
 
-	cursor, offset int
-	mark           int // row marked to compare with; -1 for none
-	width, height  int
+	list          kit.List
+	mark          int // row marked to compare with; -1 for none
+	width, height int
 }
 
 // versionRow is one row: a saved version, or the working copy (spec nil).
@@ -98,22 +98,21 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	if len(rows) == 0 {
 		return nil
 	}
-	if kit.ListNav(k, msg, &m.cursor, len(rows), m.page()) {
-		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
+	if m.list.Key(k, msg, len(rows), m.page()) {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Versions.Mark):
-		if m.mark == m.cursor {
+		if m.mark == m.list.Cursor {
 			m.mark = -1
 		} else {
-			m.mark = m.cursor
+			m.mark = m.list.Cursor
 		}
 	case key.Matches(msg, k.Versions.Diff):
 		// Older on the left: rows go newest first, so the higher row index.
-		a, b := m.cursor+1, m.cursor
-		if m.mark >= 0 && m.mark != m.cursor {
-			a, b = max(m.mark, m.cursor), min(m.mark, m.cursor)
+		a, b := m.list.Cursor+1, m.list.Cursor
+		if m.mark >= 0 && m.mark != m.list.Cursor {
+			a, b = max(m.mark, m.list.Cursor), min(m.mark, m.list.Cursor)
 		}
 		newer := rows[b]
 		oldName, oldText := "empty", ""
@@ -123,7 +122,7 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		s := newDiffScreen(m.env, m.job.Name, oldName, newer.name(), oldText, m.text(newer))
 		return kit.Send(kit.PushMsg{Screen: s})
 	case key.Matches(msg, k.Versions.Open):
-		r := rows[m.cursor]
+		r := rows[m.list.Cursor]
 		if r.spec == nil {
 			return kit.Flash(kit.FlashInfo, "the unsaved edits are in the editor already")
 		}
@@ -149,9 +148,8 @@ func (m *versionsScreen) View() string {
 		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error()), m.width-2, m.height-2)
 	default:
 		lines = append(lines, " "+st.ColumnHeader.Render(fmt.Sprintf("  %-14s %-9s %-10s %s", "VERSION", "SAVED", "BY", "NOTE")))
-		m.cursor = kit.Clamp(m.cursor, 0, max(len(rows)-1, 0))
-		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(rows))
-		for i := m.offset; i < min(m.offset+m.page(), len(rows)); i++ {
+		m.list.Fit(len(rows), m.page())
+		for i := m.list.Offset; i < min(m.list.Offset+m.page(), len(rows)); i++ {
 			r := rows[i]
 			name, saved, by, note := r.name(), kit.NoValue, kit.NoValue, ""
 			if r.spec != nil {
@@ -165,7 +163,7 @@ func (m *versionsScreen) View() string {
 				mark = st.Mark.Render("◆")
 			}
 			line := fmt.Sprintf("%s %-14s %-9s %-10s %s", mark, name, saved, kit.Truncate(by, 10), note)
-			if i == m.cursor {
+			if i == m.list.Cursor {
 				line = st.Cursor.Render(kit.Fit("▸"+line, m.width-2))
 			} else {
 				line = " " + line

@@ -66,3 +66,6 @@ func (p *Pager) AtEnd() bool { return p.vp.AtBottom() }
 
 // ToEnd scrolls to the last page.
 func (p *Pager) ToEnd() { p.vp.GotoBottom() }
+
+// ToTop scrolls to the first line.
+func (p *Pager) ToTop() { p.vp.GotoTop() }
