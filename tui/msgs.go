@@ -19,8 +19,9 @@ type clustersLoadedMsg struct {
 	err      error
 }
 
-// watchStartedMsg, changeMsg and watchEndedMsg carry the generation of the
-// watch stream, so that changes of a stream that was replaced are dropped.
+// watchStartedMsg, watchEndedMsg and watchRetryMsg carry the generation
+// of the watch stream (as kit.ChangeMsg does), so that what concerns a
+// stream that was replaced is dropped.
 type watchStartedMsg struct {
 	gen int
 	ch  <-chan api.Change

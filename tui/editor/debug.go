@@ -312,6 +312,8 @@ type debugScreen struct {
 	latencies []time.Duration
 	p50, p99  time.Duration
 
+	// The rows on screen scroll by hand: they stream in while the view
+	// follows them, and following is being at the last page.
 	offset        int
 	follow        bool
 	width, height int

@@ -59,7 +59,8 @@ func ListNav(k KeyMap, msg tea.KeyPressMsg, cursor *int, n, page int) bool {
 // LineCursor is a cursor over a scrolled list of lines of which only some
 // can be selected (the detail's Checkpoints, Commands, Exceptions and Logs
 // tabs): it rests only on selectable lines, and where there is none it
-// scrolls the text instead.
+// scrolls the text instead. (A viewport scrolls but has no cursor, and a
+// list's items cannot be headings and blank lines the cursor skips.)
 type LineCursor struct {
 	Cursor int // the selected line
 	Offset int // the first line on screen
