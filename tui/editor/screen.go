@@ -333,7 +333,11 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Editor.FindPrev):
 		return m.found(m.find.next(b, true))
 	case key.Matches(msg, k.Editor.NextProblem):
-		return m.nextProblem()
+		p, ok := nextProblem(m.diags, b.cursor)
+		if !ok {
+			return kit.Flash(kit.FlashInfo, "no problems found")
+		}
+		b.moveTo(p, false, false)
 	case key.Matches(msg, k.Editor.Undo):
 		return m.edit(func() { b.undo() })
 	case key.Matches(msg, k.Editor.Redo):
@@ -428,23 +432,19 @@ func (m *Screen) found(cmd tea.Cmd, moved bool) tea.Cmd {
 	return cmd
 }
 
-// nextProblem moves to the first diagnostic after the cursor, wrapping.
-func (m *Screen) nextProblem() tea.Cmd {
-	if len(m.diags) == 0 {
-		return kit.Flash(kit.FlashInfo, "no problems found")
+// nextProblem is where the first diagnostic after cur is, wrapping.
+func nextProblem(diags []flinksql.Diagnostic, cur pos) (pos, bool) {
+	if len(diags) == 0 {
+		return pos{}, false
 	}
-	cur := m.buf.cursor
-	target := m.diags[0]
-	for _, d := range m.diags {
-		p := diagPos(d.Pos)
-		if cur.before(p) {
+	target := diags[0]
+	for _, d := range diags {
+		if cur.before(diagPos(d.Pos)) {
 			target = d
 			break
 		}
 	}
-	m.buf.moveTo(diagPos(target.Pos), false, false)
-	m.scroll()
-	return nil
+	return diagPos(target.Pos), true
 }
 
 // diagPos is a diagnostic's place in the editor's terms (0-based).

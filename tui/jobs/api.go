@@ -69,7 +69,7 @@ func (m *Screen) OnScreen() ([]string, bool) {
 }
 
 // SetStyles restyles the filter field for a theme.
-func (m *Screen) SetStyles(st *kit.Styles) { m.input.SetStyles(st.Input) }
+func (m *Screen) SetStyles(st *kit.Styles) { m.filter.input.SetStyles(st.Input) }
 
 // IsMarked reports that job id is marked.
 func (m *Screen) IsMarked(id string) bool { return m.marks[id] }

@@ -5,8 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // jobQuery is a parsed `/` filter. Words are substrings that must all occur
@@ -106,4 +111,52 @@ func (q jobQuery) match(j *api.JobView) bool {
 		}
 	}
 	return true
+}
+
+// filterField is the table's `/` prompt. It has the keyboard while open,
+// and the table applies its text as the filter as it changes.
+type filterField struct {
+	input  textinput.Model
+	active bool
+}
+
+func newFilterField(st *kit.Styles) filterField {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "name, state:FAILED, cluster:prod"
+	in.SetStyles(st.Input)
+	in.SetVirtualCursor(true)
+	return filterField{input: in}
+}
+
+// open edits text in a table width cells wide.
+func (f *filterField) open(text string, width int) tea.Cmd {
+	f.active = true
+	f.input.SetValue(text)
+	f.input.CursorEnd()
+	f.fit(width)
+	return f.input.Focus()
+}
+
+// close gives the keyboard back; empty clears the text too.
+func (f *filterField) close(empty bool) {
+	f.active = false
+	f.input.Blur()
+	if empty {
+		f.input.SetValue("")
+	}
+}
+
+// typed gives a key or a paste to the field.
+func (f *filterField) typed(msg tea.Msg, width int) tea.Cmd {
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	f.fit(width)
+	return cmd
+}
+
+// fit sizes the field to its text, so the title keeps room for the count
+// and for a filter error.
+func (f *filterField) fit(width int) {
+	f.input.SetWidth(kit.Clamp(ansi.StringWidth(f.input.Value())+1, ansi.StringWidth(f.input.Placeholder)+1, max(width/2, 20)))
 }

@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
@@ -36,8 +34,7 @@ type Screen struct {
 
 	queryText string
 	queryErr  error
-	input     textinput.Model
-	filtering bool
+	filter    filterField
 
 	cursor, offset int
 	marks          map[string]bool
@@ -65,17 +62,12 @@ type rebuildMsg struct{}
 
 // New makes the table, scoped to a cluster or not; Load fills it.
 func New(e *kit.Env, scope string) *Screen {
-	in := textinput.New()
-	in.Prompt = "/"
-	in.Placeholder = "name, state:FAILED, cluster:prod"
-	in.SetStyles(e.Styles.Input)
-	in.SetVirtualCursor(true)
 	return &Screen{
-		index: index{byID: map[string]*api.JobView{}, scope: scope},
-		env:   e,
-		input: in,
-		marks: map[string]bool{},
-		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadJobsCmd(e.Call(), seq) }),
+		index:  index{byID: map[string]*api.JobView{}, scope: scope},
+		env:    e,
+		filter: newFilterField(e.Styles),
+		marks:  map[string]bool{},
+		loads:  kit.NewRefresher(e, func(seq int) tea.Cmd { return loadJobsCmd(e.Call(), seq) }),
 	}
 }
 
@@ -91,11 +83,11 @@ func (m *Screen) Title() string {
 }
 
 // Capturing implements kit.Screen.
-func (m *Screen) Capturing() bool { return m.filtering }
+func (m *Screen) Capturing() bool { return m.filter.active }
 
 // ShortHelp implements kit.Screen.
 func (m *Screen) ShortHelp() []key.Binding {
-	if m.filtering {
+	if m.filter.active {
 		return []key.Binding{m.env.Keys.Form.Confirm, m.env.Keys.Form.Cancel}
 	}
 	return shortHelp(m.env.Keys)
@@ -118,7 +110,7 @@ func (m *Screen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.fitInput()
+		m.filter.fit(m.width)
 		m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
 	case jobsLoadedMsg:
 		return m.loaded_(msg)
@@ -145,16 +137,14 @@ func (m *Screen) update(msg tea.Msg) tea.Cmd {
 			m.rebuild()
 		}
 	case tea.KeyPressMsg:
-		if m.filtering {
+		if m.filter.active {
 			return m.filterKey(msg)
 		}
 		return m.key(msg)
 	case tea.PasteMsg:
-		if m.filtering {
-			var cmd tea.Cmd
-			m.input, cmd = m.input.Update(msg)
-			m.setQuery(m.input.Value())
-			m.fitInput()
+		if m.filter.active {
+			cmd := m.filter.typed(msg, m.width)
+			m.setQuery(m.filter.input.Value())
 			return cmd
 		}
 	}
@@ -198,32 +188,21 @@ func (m *Screen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Form.Confirm):
-		m.filtering = false
-		m.input.Blur()
+		m.filter.close(false)
 		if m.queryText != "" {
 			m.toFirst() // rows may have come and gone while it was typed
 		}
 		return nil
 	case key.Matches(msg, k.Form.Cancel):
-		m.filtering = false
-		m.input.Blur()
-		m.input.SetValue("")
+		m.filter.close(true)
 		m.setQuery("")
 		return nil
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	if m.input.Value() != m.queryText {
-		m.setQuery(m.input.Value())
+	cmd := m.filter.typed(msg, m.width)
+	if v := m.filter.input.Value(); v != m.queryText {
+		m.setQuery(v)
 	}
-	m.fitInput()
 	return cmd
-}
-
-// fitInput sizes the filter field to its text, so the title keeps room
-// for the count and for a filter error.
-func (m *Screen) fitInput() {
-	m.input.SetWidth(kit.Clamp(ansi.StringWidth(m.input.Value())+1, ansi.StringWidth(m.input.Placeholder)+1, max(m.width/2, 20)))
 }
 
 func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -234,16 +213,12 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Jobs.Filter):
-		m.filtering = true
-		m.input.SetValue(m.queryText)
-		m.input.CursorEnd()
-		m.fitInput()
-		return m.input.Focus()
+		return m.filter.open(m.queryText, m.width)
 	case key.Matches(msg, k.Global.Back):
 		// esc at the bottom of the stack clears, most recent first.
 		switch {
 		case m.queryText != "":
-			m.input.SetValue("")
+			m.filter.input.SetValue("")
 			m.setQuery("")
 		case len(m.marks) > 0:
 			clear(m.marks)

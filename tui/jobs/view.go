@@ -21,8 +21,8 @@ func (m *Screen) View() string {
 
 	title := st.Title.Render(m.Title())
 	switch {
-	case m.filtering:
-		title += " " + m.input.View()
+	case m.filter.active:
+		title += " " + m.filter.input.View()
 	case m.queryText != "":
 		title += st.Dim.Render(" filter: ") + m.queryText
 	}
