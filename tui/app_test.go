@@ -223,3 +223,43 @@ func TestImportBoundary(t *testing.T) {
 		t.Error("tui does not import core/api: the test walks the wrong graph")
 	}
 }
+
+// TestPackageArrows proves the TUI's own arrows: the kit imports no other
+// TUI package; sqlview only the kit; a feature only the kit and sqlview,
+// never another feature nor the root, which alone imports them all.
+func TestPackageArrows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const self = "github.com/palink/palink/tui"
+	allowed := map[string][]string{
+		"kit":     nil,
+		"sqlview": {"kit"},
+	}
+	for _, feature := range []string{"alerts", "cluster", "commands", "create", "detail", "editor", "jobs", "logview"} {
+		allowed[feature] = []string{"kit", "sqlview"}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg, ok := strings.CutPrefix(f[0], self+"/")
+		if !ok || strings.HasPrefix(pkg, "internal/") {
+			continue // the root, and the tests' helpers
+		}
+		may, known := allowed[pkg]
+		if !known {
+			t.Errorf("tui/%s is in no rule of this test: say what it may import", pkg)
+			continue
+		}
+		for _, imp := range f[1:] {
+			if rel, ok := strings.CutPrefix(imp, self+"/"); ok && !slices.Contains(may, rel) {
+				t.Errorf("tui/%s imports tui/%s", pkg, rel)
+			} else if imp == self {
+				t.Errorf("tui/%s imports the root", pkg)
+			}
+		}
+	}
+}

@@ -5,6 +5,6 @@
 // line, the messages screens send the root, list movement, the pure
 // formatters and the box that frames a view.
 //
-// kit imports core/api, flinksql and model only; it never imports tui or a
+// kit imports core/api and model only; it never imports tui or a
 // feature package (tui/editor, tui/logview, …): they import it.
 package kit
