@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
-// The action flow, shared by every screen: a screen sends startActionMsg;
-// the root checks what it can locally, asks Plan, shows the confirmation
-// (which says exactly what Plan says will happen), then Act records the
-// command and the flash says so. The command's progress arrives through
-// Watch, and the flash reports how it ended.
+// The action flow, shared by every screen: a screen sends
+// kit.StartActionMsg; the root checks what it can locally, asks Plan, shows
+// the confirmation (which says exactly what Plan says will happen), then
+// Act records the command and the flash says so. The command's progress
+// arrives through Watch, and the flash reports how it ended.
 
 // verb is an action's name in prose.
 func verb(k model.CommandKind) string { return strings.ToLower(k.String()) }
@@ -53,110 +53,112 @@ func actionBlocked(kind model.CommandKind, j model.Job) string {
 	return ""
 }
 
-// actionFor maps a key to the action it starts on a job in state s. Restart
-// of a job that never ran is its first submit.
-func actionFor(k keyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKind, bool) {
-	switch {
-	case key.Matches(msg, k.Pause):
-		return model.CmdPause, true
-	case key.Matches(msg, k.Kill):
-		return model.CmdKill, true
-	case key.Matches(msg, k.Restart):
-		if s == model.StateNone {
-			return model.CmdSubmit, true
+// confirmation is how an action is confirmed before Act.
+type confirmation int
+
+const (
+	confirmNone    confirmation = iota // done at once (a savepoint changes nothing)
+	confirmButtons                     // Cancel, the default, or do it
+	confirmTyped                       // the job's name typed: a protected cluster
+)
+
+// confirmationOf reads the plan's confirmation level (core decides it, for
+// the TUI and the CLI alike): a key could be a slip, so the TUI asks for
+// every level but none, and a protected cluster wants the job's name typed.
+func confirmationOf(it planItem) confirmation {
+	switch it.plan.Confirm {
+	case api.ConfirmName:
+		return confirmTyped
+	case api.ConfirmNone:
+		return confirmNone
+	}
+	return confirmButtons
+}
+
+// actionFlow is the root's part in actions: it plans them, opens their
+// confirmation, acts, and reports in the flash line, now and when the
+// command this session issued ends.
+type actionFlow struct {
+	env   *kit.Env
+	flash *kit.FlashLine // the root's
+	// seq is the action under way: an answer for an older one is dropped,
+	// but what Act recorded never is.
+	seq int
+	// issued are the commands this session recorded, so the flash can say
+	// how they ended when Watch reports it.
+	issued map[string]string // command id → job name
+}
+
+func newActionFlow(e *kit.Env, flash *kit.FlashLine) actionFlow {
+	return actionFlow{env: e, flash: flash, issued: map[string]string{}}
+}
+
+func (a *actionFlow) say(level kit.FlashLevel, text string) tea.Cmd {
+	return a.flash.Set(a.env.After, level, text)
+}
+
+// start checks an action locally and asks Plan; a resubmit without a
+// restore point asks where from first (the dialog).
+func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
+	if len(msg.Jobs) == 0 {
+		return nil, nil
+	}
+	if a.env.ReadOnly() {
+		return nil, a.say(kit.FlashWarn, fmt.Sprintf("read-only: %s is refused", verb(msg.Kind)))
+	}
+	if msg.Kind == model.CmdResubmit && msg.Restore == 0 {
+		if len(msg.Jobs) > 1 {
+			return nil, a.say(kit.FlashWarn, "resubmit works on one job at a time: its restore point is chosen per job")
 		}
-		return model.CmdRestart, true
-	case key.Matches(msg, k.Resubmit):
-		return model.CmdResubmit, true
-	case key.Matches(msg, k.Savepoint):
-		return model.CmdSavepoint, true
-	}
-	return 0, false
-}
-
-// allActionKeys is the keymap with every action enabled, to recognise an
-// action key that read-only mode disabled.
-var allActionKeys = newKeyMap(false)
-
-func isActionKey(k keyMap, msg tea.KeyPressMsg) bool {
-	_, ok := actionFor(k, msg, model.StateRunning)
-	return ok
-}
-
-// refusedInReadOnly reports an action key pressed in read-only mode, so the
-// screen can say why nothing happens.
-func refusedInReadOnly(e *env, msg tea.KeyPressMsg) bool {
-	return e.readOnly && isActionKey(allActionKeys, msg)
-}
-
-// needsConfirm: pause, kill, restart and every deploy ask first, as does
-// anything Plan calls destructive; a savepoint does not.
-func needsConfirm(it planItem) bool {
-	return it.plan.Destructive || it.plan.Protected || it.req.Kind != model.CmdSavepoint
-}
-
-func (m *Model) startAction(msg startActionMsg) tea.Cmd {
-	if len(msg.jobs) == 0 {
-		return nil
-	}
-	if m.env.readOnly {
-		return m.setFlash(flashWarn, fmt.Sprintf("read-only: %s is refused", verb(msg.kind)))
-	}
-	if msg.kind == model.CmdResubmit && msg.restore == 0 {
-		if len(msg.jobs) > 1 {
-			return m.setFlash(flashWarn, "resubmit works on one job at a time: its restore point is chosen per job")
-		}
-		j := msg.jobs[0]
+		j := msg.Jobs[0]
 		if why := actionBlocked(model.CmdResubmit, j); why != "" {
-			return m.setFlash(flashWarn, fmt.Sprintf("resubmit %s: %s", j.Name, why))
+			return nil, a.say(kit.FlashWarn, fmt.Sprintf("resubmit %s: %s", j.Name, why))
 		}
-		d, init := newResubmitDialog(m.env, j, msg.history)
-		m.dialog = d
-		return init
+		return newResubmitDialog(a.env, j, msg.History)
 	}
-	m.actionSeq++
-	items := make([]planItem, 0, len(msg.jobs))
-	for _, j := range msg.jobs {
-		kind := msg.kind
+	a.seq++
+	items := make([]planItem, 0, len(msg.Jobs))
+	for _, j := range msg.Jobs {
+		kind := msg.Kind
 		if kind == model.CmdRestart && j.State == model.StateNone {
 			kind = model.CmdSubmit
 		}
 		items = append(items, planItem{
-			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.restore, RestorePath: msg.path},
+			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
 			job:     j,
 			skipped: actionBlocked(kind, j),
 		})
 	}
 	if len(items) == 1 && items[0].skipped != "" {
-		return m.setFlash(flashWarn, fmt.Sprintf("%s %s: %s", verb(items[0].req.Kind), items[0].job.Name, items[0].skipped))
+		return nil, a.say(kit.FlashWarn, fmt.Sprintf("%s %s: %s", verb(items[0].req.Kind), items[0].job.Name, items[0].skipped))
 	}
 	what := items[0].job.Name
 	if len(items) > 1 {
 		what = fmt.Sprintf("%d jobs", len(items))
 	}
-	return tea.Batch(
-		m.setFlash(flashInfo, fmt.Sprintf("planning %s of %s…", verb(msg.kind), what)),
-		planCmd(m.env.call(), m.actionSeq, items),
+	return nil, tea.Batch(
+		a.say(kit.FlashInfo, fmt.Sprintf("planning %s of %s…", verb(msg.Kind), what)),
+		planCmd(a.env.Call(), a.seq, items),
 	)
 }
 
-func (m *Model) planned(msg plannedMsg) tea.Cmd {
-	if msg.seq != m.actionSeq || len(msg.items) == 0 {
-		return nil // the user has started another action since
+// planned takes Plan's answers: it refuses, acts at once, or asks.
+func (a *actionFlow) planned(msg plannedMsg) (kit.Dialog, tea.Cmd) {
+	if msg.seq != a.seq || len(msg.items) == 0 {
+		return nil, nil // the user has started another action since
 	}
 	if len(msg.items) == 1 {
 		it := msg.items[0]
 		switch {
 		case it.err != nil:
-			return m.setFlash(flashError, it.err.Error())
+			return nil, a.say(kit.FlashError, it.err.Error())
 		case !it.plan.Allowed:
-			return m.setFlash(flashWarn, fmt.Sprintf("%s %s refused: %s", verb(it.req.Kind), it.job.Name, it.plan.Reason))
-		case !needsConfirm(it):
-			return m.act(msg.seq, msg.items)
+			return nil, a.say(kit.FlashWarn, fmt.Sprintf("%s %s refused: %s", verb(it.req.Kind), it.job.Name, it.plan.Reason))
+		case confirmationOf(it) == confirmNone:
+			return nil, a.act(msg.seq, msg.items)
 		}
-		m.flash.expire(m.flash.id)
-		m.dialog = newConfirmDialog(m.env, msg.seq, msg.items)
-		return nil
+		a.flash.Clear()
+		return newConfirmDialog(a.env, msg.seq, msg.items), nil
 	}
 	allowed := 0
 	for _, it := range msg.items {
@@ -165,12 +167,11 @@ func (m *Model) planned(msg plannedMsg) tea.Cmd {
 		}
 	}
 	if allowed == 0 {
-		return m.setFlash(flashWarn, fmt.Sprintf("%s: none of the %d marked jobs can be done (%s)",
+		return nil, a.say(kit.FlashWarn, fmt.Sprintf("%s: none of the %d marked jobs can be done (%s)",
 			verb(msg.items[0].req.Kind), len(msg.items), itemProblem(msg.items[0])))
 	}
-	m.flash.expire(m.flash.id)
-	m.dialog = newConfirmDialog(m.env, msg.seq, msg.items)
-	return nil
+	a.flash.Clear()
+	return newConfirmDialog(a.env, msg.seq, msg.items), nil
 }
 
 // itemProblem says why an item will not be done.
@@ -186,53 +187,84 @@ func itemProblem(it planItem) string {
 	return ""
 }
 
-func (m *Model) confirmed(msg confirmedMsg) tea.Cmd {
-	if msg.seq != m.actionSeq {
+// confirmed is the dialog's yes.
+func (a *actionFlow) confirmed(msg confirmedMsg) tea.Cmd {
+	if msg.seq != a.seq {
 		return nil
 	}
-	return m.act(msg.seq, msg.items)
+	return a.act(msg.seq, msg.items)
 }
 
-func (m *Model) act(seq int, items []planItem) tea.Cmd {
+func (a *actionFlow) act(seq int, items []planItem) tea.Cmd {
 	return tea.Batch(
-		m.setFlash(flashInfo, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
-		actCmd(m.env.call(), seq, items),
+		a.say(kit.FlashInfo, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
+		actCmd(a.env.Call(), seq, items),
 	)
 }
 
 // acted reports what Act recorded. It is never dropped, even when another
 // action has started since: the user must learn that a command exists.
-func (m *Model) acted(msg actedMsg) tea.Cmd {
-	var ok []actResult
+func (a *actionFlow) acted(msg kit.ActedMsg) tea.Cmd {
+	var ok []kit.ActResult
 	var failed []error
-	for _, r := range msg.results {
-		if r.err != nil {
-			failed = append(failed, r.err)
+	for _, r := range msg.Results {
+		if r.Err != nil {
+			failed = append(failed, r.Err)
 			continue
 		}
 		ok = append(ok, r)
-		m.issued[r.cmd.ID] = r.item.job.Name
+		a.issued[r.Cmd.ID] = r.Job.Name
 	}
 	switch {
-	case len(msg.results) == 1 && len(ok) == 1:
+	case len(msg.Results) == 1 && len(ok) == 1:
 		r := ok[0]
-		return m.setFlash(flashInfo, fmt.Sprintf("%s #%d queued for %s", r.cmd.Kind, r.cmd.Seq, r.item.job.Name))
-	case len(msg.results) == 1:
-		return m.setFlash(flashError, failed[0].Error())
+		return a.say(kit.FlashInfo, fmt.Sprintf("%s #%d queued for %s", r.Cmd.Kind, r.Cmd.Seq, r.Job.Name))
+	case len(msg.Results) == 1:
+		return a.say(kit.FlashError, failed[0].Error())
 	case len(failed) == 0:
-		return m.setFlash(flashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].cmd.Kind, len(ok), seqRange(ok)))
+		return a.say(kit.FlashInfo, fmt.Sprintf("%s queued for %d jobs (%s)", ok[0].Cmd.Kind, len(ok), seqRange(ok)))
 	case len(ok) == 0:
-		return m.setFlash(flashError, fmt.Sprintf("all %d failed; first: %v", len(failed), failed[0]))
+		return a.say(kit.FlashError, fmt.Sprintf("all %d failed; first: %v", len(failed), failed[0]))
 	}
-	return m.setFlash(flashWarn, fmt.Sprintf("%s queued for %d jobs (%s); %d failed, first: %v",
-		ok[0].cmd.Kind, len(ok), seqRange(ok), len(failed), failed[0]))
+	return a.say(kit.FlashWarn, fmt.Sprintf("%s queued for %d jobs (%s); %d failed, first: %v",
+		ok[0].Cmd.Kind, len(ok), seqRange(ok), len(failed), failed[0]))
+}
+
+// ended reports how a command this session issued ended, once Watch says
+// it has.
+func (a *actionFlow) ended(c *model.Command) tea.Cmd {
+	if c == nil || !c.State.Final() {
+		return nil
+	}
+	name, ok := a.issued[c.ID]
+	if !ok {
+		return nil
+	}
+	delete(a.issued, c.ID)
+	if c.State == model.CmdFailed {
+		return a.say(kit.FlashError, fmt.Sprintf("%s #%d of %s failed: %s", c.Kind, c.Seq, name, c.Error))
+	}
+	return a.say(kit.FlashInfo, fmt.Sprintf("%s #%d of %s succeeded%s", c.Kind, c.Seq, name, lastLog(c)))
+}
+
+// lastLog is the command's last log line, which says what it achieved
+// (e.g. the savepoint path), for the flash.
+func lastLog(c *model.Command) string {
+	if len(c.Log) == 0 {
+		return ""
+	}
+	last := c.Log[len(c.Log)-1].Text
+	if strings.EqualFold(strings.TrimSpace(last), c.State.String()) {
+		return "" // "succeeded: succeeded" says nothing more
+	}
+	return ": " + last
 }
 
 // seqRange names the commands of a bulk action: "#41–#43".
-func seqRange(rs []actResult) string {
-	lo, hi := rs[0].cmd.Seq, rs[0].cmd.Seq
+func seqRange(rs []kit.ActResult) string {
+	lo, hi := rs[0].Cmd.Seq, rs[0].Cmd.Seq
 	for _, r := range rs {
-		lo, hi = min(lo, r.cmd.Seq), max(hi, r.cmd.Seq)
+		lo, hi = min(lo, r.Cmd.Seq), max(hi, r.Cmd.Seq)
 	}
 	if lo == hi {
 		return fmt.Sprintf("#%d", lo)

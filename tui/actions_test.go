@@ -4,15 +4,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/create"
+	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/kit"
 )
 
 // actCalls are the Act calls the fake saw.
-func actCalls(f *fakeService) []string {
+func actCalls(f *tuitest.Fake) []string {
 	var out []string
 	for _, c := range f.Calls() {
 		if strings.HasPrefix(c, "Act ") {
@@ -23,15 +27,15 @@ func actCalls(f *fakeService) []string {
 }
 
 func TestConfirmDefaultsToCancel(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features")
-	h.press("p")
-	if !f.called("Plan PAUSE j004") {
+	h.SelectJob("user-features")
+	h.Press("p")
+	if !f.Called("Plan PAUSE j004") {
 		t.Fatalf("p did not ask Plan; calls %v", f.Calls())
 	}
-	h.mustShow("Pause user-features?", "Flink will stop user-features with a savepoint", "Cancel")
-	h.press("enter")
+	h.MustShow("Pause user-features?", "Flink will stop user-features with a savepoint", "Cancel")
+	h.Press("enter")
 	if h.m.dialog != nil {
 		t.Fatal("enter on the default button left the dialog open")
 	}
@@ -39,46 +43,46 @@ func TestConfirmDefaultsToCancel(t *testing.T) {
 		t.Fatalf("enter on the default button acted: %v", got)
 	}
 	// esc cancels too.
-	h.press("p", "esc")
+	h.Press("p", "esc")
 	if h.m.dialog != nil || len(actCalls(f)) != 0 {
 		t.Fatal("esc did not cancel")
 	}
 }
 
 func TestPauseEndToEnd(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features")
-	h.press("p", "tab", "enter")
+	h.SelectJob("user-features")
+	h.Press("p", "tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act PAUSE j004 - "}) {
 		t.Fatalf("confirmed pause made the calls %v", got)
 	}
-	if h.flashText() != "PAUSE #42 queued for user-features" {
-		t.Errorf("flash says %q", h.flashText())
+	if h.Flash() != "PAUSE #42 queued for user-features" {
+		t.Errorf("flash says %q", h.Flash())
 	}
 	// The fake's Act pushed the pending command through Watch.
 	for _, msg := range drain(f) {
-		h.change(msg)
+		h.Change(msg)
 	}
-	h.mustShow("RESTARTING ›PAU") // the badge of the pending command (cut to the column)
-	f.finish("c000042", true, "savepoint hdfs:///flink/sp/user-features/savepoint-1")
+	h.MustShow("RESTARTING ›PAU") // the badge of the pending command (cut to the column)
+	f.Finish("c000042", true, "savepoint hdfs:///flink/sp/user-features/savepoint-1")
 	for _, msg := range drain(f) {
-		h.change(msg)
+		h.Change(msg)
 	}
-	if want := "PAUSE #42 of user-features succeeded: savepoint hdfs:///flink/sp/user-features/savepoint-1"; h.flashText() != want {
-		t.Errorf("flash says %q, want %q", h.flashText(), want)
+	if want := "PAUSE #42 of user-features succeeded: savepoint hdfs:///flink/sp/user-features/savepoint-1"; h.Flash() != want {
+		t.Errorf("flash says %q, want %q", h.Flash(), want)
 	}
-	if j := h.m.jobs.byID["j004"]; j.State != model.StateFinished || j.Pending != nil {
+	if j, _ := h.m.jobs.Job("j004"); j.State != model.StateFinished || j.Pending != nil {
 		t.Errorf("user-features is %s with pending %v after its pause", j.State, j.Pending)
 	}
 }
 
 // drain takes the changes the fake pushed to its watchers.
-func drain(f *fakeService) []api.Change {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func drain(f *tuitest.Fake) []api.Change {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	var out []api.Change
-	for _, w := range f.watchers {
+	for _, w := range f.Watchers {
 		for {
 			select {
 			case c := <-w:
@@ -93,54 +97,54 @@ func drain(f *fakeService) []api.Change {
 }
 
 func TestKillOnProtectedClusterAsksForTheName(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("orders-enrich")
-	h.press("ctrl+k")
-	h.mustShow("Kill orders-enrich?", "YARN will kill application_1732000000000_0042", "State is NOT saved", "Type orders-enrich to kill")
-	h.press("enter")
-	h.mustShow("that is not orders-enrich")
-	h.typeText("orders")
-	h.press("enter")
+	h.SelectJob("orders-enrich")
+	h.Press("ctrl+k")
+	h.MustShow("Kill orders-enrich?", "YARN will kill application_1732000000000_0042", "State is NOT saved", "Type orders-enrich to kill")
+	h.Press("enter")
+	h.MustShow("that is not orders-enrich")
+	h.Type("orders")
+	h.Press("enter")
 	if len(actCalls(f)) != 0 || h.m.dialog == nil {
 		t.Fatal("a partial name confirmed the kill")
 	}
-	h.typeText("-enrich")
-	h.press("enter")
+	h.Type("-enrich")
+	h.Press("enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act KILL j001 - "}) {
 		t.Fatalf("typed name made the calls %v", got)
 	}
-	if !strings.Contains(h.flashText(), "KILL #42 queued for orders-enrich") {
-		t.Errorf("flash says %q", h.flashText())
+	if !strings.Contains(h.Flash(), "KILL #42 queued for orders-enrich") {
+		t.Errorf("flash says %q", h.Flash())
 	}
 }
 
 func TestKillOnUnprotectedClusterUsesButtons(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features") // staging is not protected
-	h.press("ctrl+k")
-	h.mustShow("Kill user-features?", "Prefer p pause")
-	h.mustNotShow("Type user-features")
-	h.press("right", "enter")
+	h.SelectJob("user-features") // staging is not protected
+	h.Press("ctrl+k")
+	h.MustShow("Kill user-features?", "Prefer p pause")
+	h.MustNotShow("Type user-features")
+	h.Press("right", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act KILL j004 - "}) {
 		t.Fatalf("calls %v", got)
 	}
 }
 
 func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
-	f := newFixture()
-	f.setDelay(0)
+	f := tuitest.NewFixture()
+	f.SetDelay(0)
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
+	h.SelectJob("sessionize")
 	before := len(f.Calls())
-	h.press("s")
-	if want := "savepoint sessionize: job is not RUNNING (it is FINISHED)"; h.flashText() != want {
-		t.Errorf("flash %q, want %q", h.flashText(), want)
+	h.Press("s")
+	if want := "savepoint sessionize: job is not RUNNING (it is FINISHED)"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
-	h.press("ctrl+k")
-	if !strings.Contains(h.flashText(), "kill sessionize: job has no live application") {
-		t.Errorf("flash %q", h.flashText())
+	h.Press("ctrl+k")
+	if !strings.Contains(h.Flash(), "kill sessionize: job has no live application") {
+		t.Errorf("flash %q", h.Flash())
 	}
 	if calls := f.Calls()[before:]; len(calls) != 0 {
 		t.Errorf("blocked actions called the service: %v", calls)
@@ -148,43 +152,43 @@ func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
 }
 
 func TestServiceRefusalIsFlashed(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
 	// The service knows better than the table: the job has just finished.
-	f.jobs[3].State = model.StateFinished
-	h.selectJob("user-features")
-	h.press("p")
+	f.Jobs[3].State = model.StateFinished
+	h.SelectJob("user-features")
+	h.Press("p")
 	if h.m.dialog != nil {
 		t.Fatal("a refused plan opened the confirmation")
 	}
-	if want := "pause user-features refused: job is FINISHED"; h.flashText() != want {
-		t.Errorf("flash %q, want %q", h.flashText(), want)
+	if want := "pause user-features refused: job is FINISHED"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
 }
 
 func TestActFailureIsFlashedNotFatal(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("user-features")
-	h.press("p", "tab")
-	f.setFail(errClusterDown)
-	h.press("enter")
-	if want := "pause user-features: connection refused"; h.flashText() != want {
-		t.Errorf("flash %q, want %q", h.flashText(), want)
+	h.SelectJob("user-features")
+	h.Press("p", "tab")
+	f.SetFail(tuitest.ErrClusterDown)
+	h.Press("enter")
+	if want := "pause user-features: connection refused"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
-	h.mustShow("user-features", "connection refused")
+	h.MustShow("user-features", "connection refused")
 	// Plan failing is reported the same way.
-	h.press("p")
-	if !strings.Contains(h.flashText(), "plan pause of user-features: connection refused") {
-		t.Errorf("flash %q", h.flashText())
+	h.Press("p")
+	if !strings.Contains(h.Flash(), "plan pause of user-features: connection refused") {
+		t.Errorf("flash %q", h.Flash())
 	}
 }
 
 func TestSavepointNeedsNoConfirmation(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("clicks-to-hudi")
-	h.press("s")
+	h.SelectJob("clicks-to-hudi")
+	h.Press("s")
 	if h.m.dialog != nil {
 		t.Fatal("a savepoint asked for confirmation")
 	}
@@ -194,191 +198,193 @@ func TestSavepointNeedsNoConfirmation(t *testing.T) {
 }
 
 func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("clicks-to-hudi")
-	h.press("space", "space") // clicks-to-hudi, fraud-scoring (FAILED)
-	h.selectJob("user-features")
-	h.press("space", "p")
-	h.mustShow("Pause 2 of 3 marked jobs?", "Dry run", "✓ clicks-to-hudi", "✗ fraud-scoring", "job is not RUNNING (it is FAILED)", "✓ user-features", "Pause 2 jobs")
-	if f.called("Plan PAUSE j005") {
+	h.SelectJob("clicks-to-hudi")
+	h.Press("space", "space") // clicks-to-hudi, fraud-scoring (FAILED)
+	h.SelectJob("user-features")
+	h.Press("space", "p")
+	h.MustShow("Pause 2 of 3 marked jobs?", "Dry run", "✓ clicks-to-hudi", "✗ fraud-scoring", "job is not RUNNING (it is FAILED)", "✓ user-features", "Pause 2 jobs")
+	if f.Called("Plan PAUSE j005") {
 		t.Error("a locally refused job was planned anyway")
 	}
-	h.press("tab", "enter")
+	h.Press("tab", "enter")
 	got := actCalls(f)
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"Act PAUSE j003 - ", "Act PAUSE j004 - "}) {
 		t.Fatalf("bulk pause acted on %v", got)
 	}
-	if want := "PAUSE queued for 2 jobs (#42–#43)"; h.flashText() != want {
-		t.Errorf("flash %q, want %q", h.flashText(), want)
+	if want := "PAUSE queued for 2 jobs (#42–#43)"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
 	// What was done is unmarked; what was refused stays marked, to be seen to.
-	if len(h.m.jobs.marks) != 1 || !h.m.jobs.marks["j005"] {
-		t.Errorf("marks after the bulk action are %v, want only the refused j005", h.m.jobs.marks)
+	if h.m.jobs.Marked() != 1 || !h.m.jobs.IsMarked("j005") {
+		t.Errorf("%d marks after the bulk action, want only the refused j005", h.m.jobs.Marked())
 	}
 }
 
 func TestBulkKillWithProtectedJobsAsksForPhrase(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("orders-enrich")
-	h.press("space")
-	h.selectJob("user-features")
-	h.press("space", "ctrl+k")
-	h.mustShow("Kill 2 of 2 marked jobs?", "Type kill 2 jobs to kill")
-	h.typeText("kill 2 jobs")
-	h.press("enter")
+	h.SelectJob("orders-enrich")
+	h.Press("space")
+	h.SelectJob("user-features")
+	h.Press("space", "ctrl+k")
+	h.MustShow("Kill 2 of 2 marked jobs?", "Type kill 2 jobs to kill")
+	h.Type("kill 2 jobs")
+	h.Press("enter")
 	if got := actCalls(f); len(got) != 2 {
 		t.Fatalf("calls %v", got)
 	}
 }
 
 func TestBulkWithNothingAllowed(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
-	h.press("space")
-	h.selectJob("ad-clicks-agg")
-	h.press("space", "p")
+	h.SelectJob("sessionize")
+	h.Press("space")
+	h.SelectJob("ad-clicks-agg")
+	h.Press("space", "p")
 	if h.m.dialog != nil {
 		t.Fatal("a bulk action with nothing to do opened a dialog")
 	}
-	if !strings.Contains(h.flashText(), "none of the 2 marked jobs can be done") {
-		t.Errorf("flash %q", h.flashText())
+	if !strings.Contains(h.Flash(), "none of the 2 marked jobs can be done") {
+		t.Errorf("flash %q", h.Flash())
 	}
 }
 
 func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
-	for name, setup := range map[string]func(f *fakeService) Options{
-		"--read-only":     func(f *fakeService) Options { return Options{ReadOnly: true} },
-		"service refuses": func(f *fakeService) Options { f.readOnly = true; return Options{} },
+	for name, setup := range map[string]func(f *tuitest.Fake) Options{
+		"--read-only":     func(f *tuitest.Fake) Options { return Options{ReadOnly: true} },
+		"service refuses": func(f *tuitest.Fake) Options { f.Viewer = true; return Options{} },
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture()
+			f := tuitest.NewFixture()
 			h := newHarness(t, f, 120, 40, setup(f))
-			h.mustNotShow("p pause", "ctrl+k kill")
-			h.selectJob("user-features")
-			h.press("p")
-			if h.flashText() != "read-only: actions are disabled" {
-				t.Errorf("flash %q", h.flashText())
+			h.MustNotShow("p pause", "ctrl+k kill")
+			h.SelectJob("user-features")
+			h.Press("p")
+			if h.Flash() != "read-only: actions are disabled" {
+				t.Errorf("flash %q", h.Flash())
 			}
-			h.press("n")
-			if _, ok := h.m.top().(*createScreen); ok {
+			h.Press("n")
+			if _, ok := h.m.top().(*create.Form); ok {
 				t.Error("n opened the create form in read-only mode")
 			}
-			h.openDetail("user-features")
-			h.press("ctrl+k")
-			if h.m.dialog != nil || f.called("Plan") {
+			h.OpenDetail("user-features")
+			h.Press("ctrl+k")
+			if h.m.dialog != nil || f.Called("Plan") {
 				t.Error("kill from the detail reached Plan in read-only mode")
 			}
 			// A message from elsewhere is refused at the root too.
-			h.send(startActionMsg{kind: model.CmdKill, jobs: []model.Job{f.jobs[3].Job}})
-			if f.called("Plan") || !strings.Contains(h.flashText(), "read-only") {
-				t.Errorf("read-only root let an action through; flash %q", h.flashText())
+			h.Send(kit.StartActionMsg{Kind: model.CmdKill, Jobs: []model.Job{f.Jobs[3].Job}})
+			if f.Called("Plan") || !strings.Contains(h.Flash(), "read-only") {
+				t.Errorf("read-only root let an action through; flash %q", h.Flash())
 			}
 		})
 	}
 }
 
 func TestResubmitPicksRestorePoint(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
-	h.press("R")
-	if !f.called("Job j006") {
+	h.SelectJob("sessionize")
+	h.Press("R")
+	if !f.Called("Job j006") {
 		t.Error("the resubmit dialog did not load the restore history")
 	}
-	h.mustShow("Resubmit sessionize — restore from?", "latest savepoint", "savepoint-01ab", "none — start with empty state")
-	h.press("G", "enter") // none
-	if !f.called("Plan RESUBMIT j006 none") {
+	h.MustShow("Resubmit sessionize — restore from?", "latest savepoint", "savepoint-01ab", "none — start with empty state")
+	h.Press("G", "enter") // none
+	if !f.Called("Plan RESUBMIT j006 none") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	h.mustShow("Resubmit sessionize?", "Starts with empty state")
-	h.press("tab", "enter")
+	h.MustShow("Resubmit sessionize?", "Starts with empty state")
+	h.Press("tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act RESUBMIT j006 none "}) {
 		t.Fatalf("calls %v", got)
 	}
 }
 
 func TestResubmitDefaultIsLatestSavepoint(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("sessionize")
-	h.press("R", "enter")
-	h.mustShow("Restores from hdfs:///flink/sp/sessionize/savepoint-01ab.")
-	h.press("tab", "enter")
+	h.SelectJob("sessionize")
+	h.Press("R", "enter")
+	h.MustShow("Restores from hdfs:///flink/sp/sessionize/savepoint-01ab.")
+	h.Press("tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act RESUBMIT j006 savepoint "}) {
 		t.Fatalf("calls %v", got)
 	}
 }
 
 func TestRestartOfACreatedJobSubmitsIt(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.selectJob("new-pipeline")
-	h.press("r")
-	if !f.called("Plan SUBMIT j009") {
+	h.SelectJob("new-pipeline")
+	h.Press("r")
+	if !f.Called("Plan SUBMIT j009") {
 		t.Fatalf("r on a CREATED job: calls %v", f.Calls())
 	}
-	h.mustShow("Submit new-pipeline?")
+	h.MustShow("Submit new-pipeline?")
 }
 
 func TestLatePlanIsDropped(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	stale := plannedMsg{seq: h.m.actionSeq, items: []planItem{{
-		req: api.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.jobs[3].Job,
-		plan: api.ActionPlan{Allowed: true, Destructive: true}}}}
-	h.m.actionSeq++ // the user started another action meanwhile
-	h.send(stale)
+	stale := plannedMsg{seq: h.m.actions.seq, items: []planItem{{
+		req: api.ActionRequest{JobRef: "j004", Kind: model.CmdPause}, job: f.Jobs[3].Job,
+		plan: api.ActionPlan{Allowed: true, Confirm: api.ConfirmDestructive}}}}
+	h.m.actions.seq++ // the user started another action meanwhile
+	h.Send(stale)
 	if h.m.dialog != nil {
 		t.Fatal("a plan for an abandoned action opened a dialog")
 	}
 }
 
 func TestActResultIsNeverDropped(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	h.m.actionSeq = 7
-	h.send(actedMsg{seq: 3, results: []actResult{{item: planItem{job: f.jobs[3].Job},
-		cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
-	if h.flashText() != "PAUSE #9 queued for user-features" {
-		t.Errorf("a command recorded for an older action was not reported: %q", h.flashText())
+	h.m.actions.seq = 7
+	h.Send(kit.ActedMsg{Seq: 3, Results: []kit.ActResult{{Job: f.Jobs[3].Job,
+		Cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
+	if h.Flash() != "PAUSE #9 queued for user-features" {
+		t.Errorf("a command recorded for an older action was not reported: %q", h.Flash())
 	}
 }
 
 func TestFlashClearsItself(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.send(flashMsg{level: flashInfo, text: "first"})
-	h.send(flashMsg{level: flashError, text: "second"})
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h.Send(kit.FlashMsg{Level: kit.FlashInfo, Text: "first"})
+	h.Send(kit.FlashMsg{Level: kit.FlashError, Text: "second"})
 	// The first flash's expiry must not clear the second.
-	var expiries []flashExpiredMsg
-	for _, tm := range h.timers {
-		if e, ok := tm.fire(testNow).(flashExpiredMsg); ok {
+	var expiries []kit.FlashExpiredMsg
+	var lives []time.Duration
+	for _, tm := range h.Timers {
+		if e, ok := tm.Msg(tuitest.Now).(kit.FlashExpiredMsg); ok {
 			expiries = append(expiries, e)
+			lives = append(lives, tm.D)
 		}
 	}
 	if len(expiries) != 2 {
 		t.Fatalf("%d flash expiries scheduled, want 2", len(expiries))
 	}
-	h.send(expiries[0])
-	if h.flashText() != "second" {
-		t.Fatalf("the first flash's expiry cleared %q", h.flashText())
+	h.Send(expiries[0])
+	if h.Flash() != "second" {
+		t.Fatalf("the first flash's expiry cleared %q", h.Flash())
 	}
-	h.send(expiries[1])
-	if h.flashText() != "" {
-		t.Fatalf("flash %q did not clear", h.flashText())
+	h.Send(expiries[1])
+	if h.Flash() != "" {
+		t.Fatalf("flash %q did not clear", h.Flash())
 	}
-	if flashLife(flashError) <= flashLife(flashInfo) {
+	if lives[1] <= lives[0] {
 		t.Error("errors do not stay longer than results")
 	}
 }
 
 func TestQuitKeys(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
-		h := newHarness(t, newFixture(), 120, 40, Options{})
-		_, cmd := h.m.Update(keyPress(k))
+		h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+		_, cmd := h.m.Update(tuitest.Key(k))
 		if cmd == nil {
 			t.Fatalf("%s returned no Cmd", k)
 		}
@@ -392,14 +398,14 @@ func TestQuitKeys(t *testing.T) {
 // the table shows them, then marked jobs the filter hides, in sort order —
 // the same order every time — and past the first few, how many more.
 func TestBulkDialogListsTheMarkedJobsInOrder(t *testing.T) {
-	h := newHarness(t, newFixture(), 120, 40, Options{})
-	h.press("g")
+	h := newHarness(t, tuitest.NewFixture(), 120, 40, Options{})
+	h.Press("g")
 	for range 10 {
-		h.press("space") // every job, in name order
+		h.Press("space") // every job, in name order
 	}
-	h.press("/")
-	h.typeText("state:RUNNING")
-	h.press("enter", "p")
+	h.Press("/")
+	h.Type("state:RUNNING")
+	h.Press("enter", "p")
 	d, ok := h.m.dialog.(*confirmDialog)
 	if !ok {
 		t.Fatalf("p with marks opened %T", h.m.dialog)
@@ -413,29 +419,46 @@ func TestBulkDialogListsTheMarkedJobsInOrder(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("the dialog is about %v, want %v", got, want)
 	}
-	h.mustShow("Pause 4 of 10 marked jobs?", "✓ clicks-to-hudi", "✗ inventory-sync", "+2 more")
-	h.mustNotShow("new-pipeline", "sessionize")
+	h.MustShow("Pause 4 of 10 marked jobs?", "✓ clicks-to-hudi", "✗ inventory-sync", "+2 more")
+	h.MustNotShow("new-pipeline", "sessionize")
 }
 
 // The confirmation acts on the job it names even when the table changed
 // while it was open: the target is the job's id, taken when the key was
 // pressed, not a row.
 func TestConfirmActsOnTheJobItNamesAfterTheTableChanged(t *testing.T) {
-	f := newFixture()
+	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
-	sortBy(h, colIn)
-	h.selectJob("payments-dedup")
-	h.press("p")
-	h.mustShow("Pause payments-dedup?")
+	h.Press("o", "o", "o", "o", "o", "o", "o", "o") // name → … → IN/s
+	h.SelectJob("payments-dedup")
+	h.Press("p")
+	h.MustShow("Pause payments-dedup?")
 	// Meanwhile payments-dedup is renamed and sinks, and a job arrives above it.
-	f.jobs[1].Name = "payments-dedup-v2"
-	f.jobs[1].Figures.RecordsInPerSec = 1
-	f.jobs = append(f.jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
-		Figures: api.Figures{At: testNow, RecordsInPerSec: 0.5}})
-	h.change(api.Change{Kind: api.Resync})
-	h.mustShow("Pause payments-dedup?")
-	h.press("tab", "enter")
+	f.Jobs[1].Name = "payments-dedup-v2"
+	f.Jobs[1].Figures.RecordsInPerSec = 1
+	f.Jobs = append(f.Jobs, api.JobView{Job: model.Job{ID: "j050", Name: "aaa-new", Cluster: "prod", State: model.StateRunning},
+		Figures: api.Figures{At: tuitest.Now, RecordsInPerSec: 0.5}})
+	h.Change(api.Change{Kind: api.Resync})
+	h.MustShow("Pause payments-dedup?")
+	h.Press("tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act PAUSE j002 - "}) {
 		t.Fatalf("the confirmation acted with %v, want a pause of j002", got)
+	}
+}
+
+// Read-only is the service's say at each moment, not only at the start: a
+// session the service turns read-only loses its actions at the next
+// message, and they say why.
+func TestReadOnlyFollowsTheService(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.MustShow("p pause")
+	f.Viewer = true
+	h.Send(tuitest.SizeMsg(120, 40))
+	h.MustNotShow("p pause", "ctrl+k kill")
+	h.SelectJob("user-features")
+	h.Press("p")
+	if h.Flash() != "read-only: actions are disabled" || f.Called("Plan") {
+		t.Fatalf("p after the service turned read-only: flash %q", h.Flash())
 	}
 }

@@ -6,48 +6,49 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
-	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/cluster"
+	"github.com/palink/palink/tui/commands"
+	"github.com/palink/palink/tui/create"
+	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/jobs"
+	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/logview"
 )
 
 // Model is the root of the TUI: it owns the terminal size, the global keys,
 // the screen stack (the jobs view at the bottom), the dialog over it, the
-// `:` command line, the header and the flash line, and the action flow
-// (plan → confirm → act) that every screen starts with a message.
+// `:` command line, the header and the flash line, the change stream, and
+// the action flow (plan → confirm → act) that every screen starts with a
+// message.
 type Model struct {
-	env  *env
+	env  *kit.Env
 	opts Options
+	// keys is every key; updateKeys makes env.Keys from it.
+	keys kit.KeyMap
 
-	stack  []screen
-	jobs   *jobsScreen
-	dialog dialog
+	stack  []kit.Screen
+	jobs   *jobs.Screen
+	dialog kit.Dialog
 	cmd    commandLine
-	flash  flash
+	flash  kit.FlashLine
+	// runs is the editor's debug runs: kept here, between editors.
+	runs *editor.DebugRuns
 
-	clusters        []api.ClusterStatus
-	clustersErr     error
-	clustersSeq     int
-	clustersLoading bool
+	clusters     []api.ClusterStatus
+	clustersErr  error
+	clusterLoads kit.Refresher
 
-	watchGen     int
-	watchCh      <-chan api.Change
-	watching     bool
-	watchBackoff time.Duration
-
-	actionSeq int
+	stream  stream
+	actions actionFlow
 	// obs declares the jobs on screen and counts firing alerts (observe.go).
 	obs observeState
-	// issued are the commands this session recorded, so the flash can say
-	// how they ended when Watch reports it.
-	issued map[string]string // command id → job name
 
 	width, height int
 }
@@ -59,23 +60,28 @@ var _ tea.Model = (*Model)(nil)
 // ctx; cancelling ctx ends the stream.
 func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	e := newEnv(ctx, svc, opts)
-	jobs := newJobsScreen(e, opts.Scope)
-	e.jobName = func(id string) string {
-		if j, ok := jobs.byID[id]; ok {
+	table := jobs.New(e, opts.Scope)
+	e.JobName = func(id string) string {
+		if j, ok := table.Job(id); ok {
 			return j.Name
 		}
 		return id
 	}
-	return &Model{
+	m := &Model{
 		env:          e,
 		opts:         opts,
-		stack:        []screen{jobs},
-		jobs:         jobs,
+		stack:        []kit.Screen{table},
+		jobs:         table,
 		cmd:          newCommandLine(e),
-		issued:       map[string]string{},
-		watchBackoff: time.Second,
-		obs:          newObserveState(),
+		runs:         editor.NewDebugRuns(opts.Debugger),
+		stream:       newStream(e),
+		obs:          newObserveState(e),
+		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(e.Call(), seq) }),
 	}
+	m.actions = newActionFlow(e, &m.flash)
+	m.keys = kit.NewKeyMap()
+	m.updateKeys()
+	return m
 }
 
 // Run opens the TUI on the terminal (or opts.Input/Output) and blocks until
@@ -111,11 +117,11 @@ func Run(ctx context.Context, svc api.Service, opts Options) error {
 // Init starts the first loads, the change stream and the clock.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{
-		m.jobs.load(),
+		m.jobs.Load(),
 		m.loadClusters(),
-		m.startWatch(),
-		m.loadFiring(),
-		tickCmd(m.env.after, m.env.clock),
+		m.stream.start(),
+		m.obs.firingLoads.Refresh(),
+		tickCmd(m.env.After, m.env.Clock),
 	}
 	if m.opts.Theme == ThemeAuto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -123,28 +129,16 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) loadClusters() tea.Cmd {
-	if m.clustersLoading {
-		return nil
-	}
-	m.clustersLoading = true
-	m.clustersSeq++
-	return loadClustersCmd(m.env.call(), m.clustersSeq)
-}
+func (m *Model) loadClusters() tea.Cmd { return m.clusterLoads.Refresh() }
 
-func (m *Model) startWatch() tea.Cmd {
-	m.watchGen++
-	return startWatchCmd(m.env.ctx, m.env.svc, m.watchGen)
-}
-
-func (m *Model) top() screen { return m.stack[len(m.stack)-1] }
+func (m *Model) top() kit.Screen { return m.stack[len(m.stack)-1] }
 
 // bodySize is the area screens draw in: all but the header, footer and flash.
 func (m *Model) bodySize() tea.WindowSizeMsg {
 	return tea.WindowSizeMsg{Width: m.width, Height: max(m.height-3, 1)}
 }
 
-func (m *Model) push(s screen, init tea.Cmd) tea.Cmd {
+func (m *Model) push(s kit.Screen, init tea.Cmd) tea.Cmd {
 	m.stack = append(m.stack, s)
 	_, cmd := s.Update(m.bodySize())
 	return tea.Batch(init, cmd)
@@ -156,8 +150,8 @@ func (m *Model) pop() {
 	}
 }
 
-func (m *Model) setFlash(level flashLevel, text string) tea.Cmd {
-	return m.flash.set(m.env.after, level, text)
+func (m *Model) setFlash(level kit.FlashLevel, text string) tea.Cmd {
+	return m.flash.Set(m.env.After, level, text)
 }
 
 // Update routes a message: keys to the dialog, the command line or the top
@@ -165,130 +159,175 @@ func (m *Model) setFlash(level flashLevel, text string) tea.Cmd {
 // Whatever it changed on screen, it then declares the jobs on screen to the
 // service (observe.go), so that only those are measured.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	pre := m.observe(msg)
-	_, cmd := m.update(msg)
-	m.jobs.holdOrder(m.dialog != nil)
-	return m, tea.Batch(pre, cmd, m.declareInterest())
+	pre := m.obs.update(msg, m.stream.gen)
+	cmd := m.update(msg)
+	m.jobs.HoldOrder(m.dialog != nil)
+	m.updateKeys()
+	return m, tea.Batch(pre, cmd, m.obs.declare(m.env, m.stack))
 }
 
-func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmds []tea.Cmd
+// updateKeys makes the keymap of the moment, which every screen matches
+// keys with and the footer and the help show: every key, less what
+// read-only refuses (asked with --read-only, or the service's say, which
+// can change), less what the screen on top blocks for its state.
+func (m *Model) updateKeys() {
+	k := m.keys
+	k.SetReadOnly(m.env.ReadOnly())
+	if s, ok := m.top().(kit.KeyUpdater); ok {
+		s.UpdateKeys(&k)
+	}
+	m.env.Keys = k
+}
+
+// update routes a message: what only the root takes (keys, intents, its
+// own results) goes no further; a result or a change is the root's first,
+// then every screen's and the dialog's.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, taken := m.route(msg); taken {
+		return cmd
+	}
+	cmd, keep := m.take(msg)
+	if !keep {
+		return cmd
+	}
+	return tea.Batch(cmd, m.broadcast(msg))
+}
+
+// route handles the messages that are the root's alone: keys go to what
+// has the keyboard, intents open what they ask for.
+func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg), true
 	case tea.PasteMsg:
 		switch {
 		case m.dialog != nil:
 			var cmd tea.Cmd
 			m.dialog, cmd = m.dialog.Update(msg)
-			return m, cmd
+			return cmd, true
 		case m.cmd.active:
-			return m, m.cmd.Update(msg)
+			return m.cmd.Update(msg), true
 		}
 		var cmd tea.Cmd
 		m.stack[len(m.stack)-1], cmd = m.top().Update(msg)
-		return m, cmd
+		return cmd, true
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		return m, m.broadcast(m.bodySize())
+		return m.broadcast(m.bodySize()), true
 	case tea.BackgroundColorMsg:
 		if m.opts.Theme == ThemeAuto {
 			m.setTheme(msg.IsDark())
 		}
-		return m, nil
-	case tickMsg:
-		m.env.now = msg.now
-		cmds = append(cmds, tickCmd(m.env.after, m.env.clock))
-	case clustersLoadedMsg:
-		if msg.seq != m.clustersSeq {
-			return m, nil
-		}
-		m.clustersLoading = false
-		if msg.err != nil {
-			m.clustersErr = msg.err
-			cmds = append(cmds, m.setFlash(flashError, msg.err.Error()))
-		} else {
-			m.clustersErr = nil
-			m.clusters = msg.clusters
-		}
+		return nil, true
 	case watchStartedMsg:
-		if msg.gen != m.watchGen {
-			return m, nil
+		if msg.gen != m.stream.gen {
+			return nil, true
 		}
 		if msg.err != nil {
-			m.watching = false
-			return m, tea.Batch(m.setFlash(flashError, msg.err.Error()), m.retryWatch())
+			return tea.Batch(m.setFlash(kit.FlashError, msg.err.Error()), m.stream.started(msg)), true
 		}
-		m.watchCh, m.watching, m.watchBackoff = msg.ch, true, time.Second
-		return m, m.env.readChange(m.env.ctx, msg.ch, msg.gen)
+		return m.stream.started(msg), true
 	case watchEndedMsg:
-		if msg.gen != m.watchGen || m.env.ctx.Err() != nil {
-			return m, nil
+		if msg.gen != m.stream.gen || m.env.Ctx.Err() != nil {
+			return nil, true
 		}
-		m.watching = false
-		return m, m.retryWatch()
+		m.stream.live = false
+		return m.stream.retry(), true
 	case watchRetryMsg:
-		if msg.gen != m.watchGen {
-			return m, nil
+		if msg.gen != m.stream.gen {
+			return nil, true
 		}
 		// Reload too: changes made while the stream was down are lost.
-		return m, tea.Batch(m.startWatch(), m.jobs.load(), m.loadClusters())
-	case changeMsg:
-		if msg.gen != m.watchGen {
-			return m, nil
-		}
-		cmds = append(cmds, m.env.readChange(m.env.ctx, m.watchCh, msg.gen), m.onChange(msg.change))
-	case flashMsg:
-		return m, m.setFlash(msg.level, msg.text)
-	case flashExpiredMsg:
-		m.flash.expire(msg.id)
-		return m, nil
-	case pushMsg:
-		return m, m.push(msg.s, msg.init)
-	case popMsg:
+		return tea.Batch(m.stream.start(), m.jobs.Load(), m.loadClusters()), true
+	case kit.FlashMsg:
+		return m.setFlash(msg.Level, msg.Text), true
+	case kit.FlashExpiredMsg:
+		m.flash.Expire(msg.ID)
+		return nil, true
+	case kit.PushMsg:
+		return m.push(msg.Screen, msg.Init), true
+	case kit.PopMsg:
 		m.pop()
-		return m, nil
-	case openDetailMsg:
-		d, init := newDetailScreen(m.env, msg.job, msg.tab)
-		return m, m.push(d, init)
-	case openEditorMsg:
-		return m, m.openEditor(msg.job)
-	case openCreateMsg:
-		if m.env.readOnly {
-			return m, m.setFlash(flashWarn, "read-only: creating jobs is disabled")
+		return nil, true
+	case kit.OpenDetailMsg:
+		return m.push(detail.New(m.env, msg.Job, msg.Tab)), true
+	case kit.OpenCommandLogMsg:
+		return m.push(commands.NewLog(m.env, msg.Cmd), nil), true
+	case kit.OpenHelpMsg:
+		return m.push(newHelpScreen(m.env, msg.Of), nil), true
+	case kit.OpenLogMsg:
+		return m.push(logview.New(m.env, msg.JobID, msg.JobName, msg.Source)), true
+	case kit.OpenEditorMsg:
+		return m.openEditor(msg.Job), true
+	case kit.OpenCreateMsg:
+		if m.env.ReadOnly() {
+			return m.setFlash(kit.FlashWarn, "read-only: creating jobs is disabled"), true
 		}
-		return m, m.push(newCreateScreen(m.env, m.clusterNames(), m.jobs.scope), nil)
+		return m.push(create.New(m.env, m.clusterNames(), m.jobs.Scope()), nil), true
+	case kit.AdoptMsg:
+		if m.env.ReadOnly() {
+			return m.setFlash(kit.FlashWarn, "read-only: adopting is disabled"), true
+		}
+		m.dialog = cluster.NewAdopt(m.env, msg.Cluster, msg.App)
+		return nil, true
 	case commandLineMsg:
-		return m, m.runCommand(msg.line)
-	case startActionMsg:
-		return m, m.startAction(msg)
+		return m.runCommand(msg.line), true
+	case kit.StartActionMsg:
+		return m.openDialog(m.actions.start(msg)), true
 	case plannedMsg:
-		return m, m.planned(msg)
+		return m.openDialog(m.actions.planned(msg)), true
 	case confirmedMsg:
-		return m, m.confirmed(msg)
-	case adoptMsg:
-		if m.env.readOnly {
-			return m, m.setFlash(flashWarn, "read-only: adopting is disabled")
-		}
-		m.dialog = newAdoptDialog(m.env, msg.cluster, msg.app)
-		return m, nil
-	case actedMsg:
-		cmds = append(cmds, m.acted(msg))
-	case createdMsg:
-		if msg.err != nil {
-			cmds = append(cmds, m.setFlash(flashError, msg.err.Error()))
-		} else {
-			cmds = append(cmds, m.setFlash(flashInfo, fmt.Sprintf("created job %s on %s (%s) — r submits it", msg.job.Name, msg.job.Cluster, msg.job.State)))
-		}
-	case adoptedMsg:
-		if msg.err != nil {
-			cmds = append(cmds, m.setFlash(flashError, msg.err.Error()))
-		} else {
-			cmds = append(cmds, m.setFlash(flashInfo, fmt.Sprintf("adopted %s as job %s (%s)", msg.req.AppID, msg.job.Name, msg.job.State)))
-		}
+		return m.actions.confirmed(msg), true
 	}
-	cmds = append(cmds, m.broadcast(msg))
-	return m, tea.Batch(cmds...)
+	return nil, false
+}
+
+// openDialog opens d, when there is one, over the screen.
+func (m *Model) openDialog(d kit.Dialog, cmd tea.Cmd) tea.Cmd {
+	if d != nil {
+		m.dialog = d
+	}
+	return cmd
+}
+
+// take is the root's part in a message every screen gets: the clock, the
+// clusters, a change, an action's or a form's outcome. keep is false for a
+// message to drop (an answer or a change no longer awaited).
+func (m *Model) take(msg tea.Msg) (cmd tea.Cmd, keep bool) {
+	switch msg := msg.(type) {
+	case tickMsg:
+		m.env.Now = msg.now
+		return tickCmd(m.env.After, m.env.Clock), true
+	case clustersLoadedMsg:
+		current, next := m.clusterLoads.Done(msg.seq)
+		if !current {
+			return nil, false
+		}
+		if msg.err != nil {
+			m.clustersErr = msg.err
+			return tea.Batch(next, m.setFlash(kit.FlashError, msg.err.Error())), true
+		}
+		m.clustersErr, m.clusters = nil, msg.clusters
+		return next, true
+	case kit.ChangeMsg:
+		if msg.Gen != m.stream.gen {
+			return nil, false
+		}
+		return tea.Batch(m.stream.next(), m.onChange(msg.Change)), true
+	case kit.ActedMsg:
+		return m.actions.acted(msg), true
+	case kit.CreatedMsg:
+		if msg.Err != nil {
+			return m.setFlash(kit.FlashError, msg.Err.Error()), true
+		}
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("created job %s on %s (%s) — r submits it", msg.Job.Name, msg.Job.Cluster, msg.Job.State)), true
+	case kit.AdoptedMsg:
+		if msg.Err != nil {
+			return m.setFlash(kit.FlashError, msg.Err.Error()), true
+		}
+		return m.setFlash(kit.FlashInfo, fmt.Sprintf("adopted %s as job %s (%s)", msg.Req.AppID, msg.Job.Name, msg.Job.State)), true
+	}
+	return nil, true
 }
 
 // broadcast gives a message to every screen on the stack, and to the dialog.
@@ -307,12 +346,6 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) retryWatch() tea.Cmd {
-	d := m.watchBackoff
-	m.watchBackoff = min(m.watchBackoff*2, 30*time.Second)
-	return watchRetryCmd(m.env.after, m.watchGen, d)
-}
-
 // onChange keeps the root's own state current: cluster health, and the
 // flash for commands this session issued when they end.
 func (m *Model) onChange(c api.Change) tea.Cmd {
@@ -327,36 +360,11 @@ func (m *Model) onChange(c api.Change) tea.Cmd {
 			}
 		}
 	case api.CommandChanged:
-		if c.Command == nil || !c.Command.State.Final() {
-			return nil
-		}
-		name, ok := m.issued[c.Command.ID]
-		if !ok {
-			return nil
-		}
-		delete(m.issued, c.Command.ID)
-		cm := c.Command
-		if cm.State == model.CmdFailed {
-			return m.setFlash(flashError, fmt.Sprintf("%s #%d of %s failed: %s", cm.Kind, cm.Seq, name, cm.Error))
-		}
-		return m.setFlash(flashInfo, fmt.Sprintf("%s #%d of %s succeeded%s", cm.Kind, cm.Seq, name, lastLog(cm)))
+		return m.actions.ended(c.Command)
 	case api.Resync:
 		return m.loadClusters()
 	}
 	return nil
-}
-
-// lastLog is the command's last log line, which says what it achieved
-// (e.g. the savepoint path), for the flash.
-func lastLog(c *model.Command) string {
-	if len(c.Log) == 0 {
-		return ""
-	}
-	last := c.Log[len(c.Log)-1].Text
-	if strings.EqualFold(strings.TrimSpace(last), c.State.String()) {
-		return "" // "succeeded: succeeded" says nothing more
-	}
-	return ": " + last
 }
 
 func (m *Model) clusterNames() []string {
@@ -368,20 +376,20 @@ func (m *Model) clusterNames() []string {
 }
 
 func (m *Model) setTheme(dark bool) {
-	st := LightStyles()
+	st := kit.LightStyles()
 	if dark {
-		st = DarkStyles()
+		st = kit.DarkStyles()
 	}
-	m.env.styles = st
+	m.env.Styles = st
 	m.cmd.input.SetStyles(st.Input)
-	m.jobs.input.SetStyles(st.Input)
+	m.jobs.SetStyles(st)
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.env.keys
-	if key.Matches(msg, k.ForceQuit) {
-		if s, ok := m.top().(interrupter); ok && m.dialog == nil {
-			if cmd, handled := s.interrupt(); handled {
+	k := m.env.Keys
+	if key.Matches(msg, k.Global.ForceQuit) {
+		if s, ok := m.top().(kit.Interrupter); ok && m.dialog == nil {
+			if cmd, handled := s.Interrupt(); handled {
 				return cmd
 			}
 		}
@@ -402,17 +410,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Global.Quit):
 		return tea.Quit
-	case key.Matches(msg, k.Help):
+	case key.Matches(msg, k.Global.Help):
 		if _, ok := top.(*helpScreen); ok {
 			m.pop()
 			return nil
 		}
 		return m.push(newHelpScreen(m.env, top), nil)
-	case key.Matches(msg, k.Command):
+	case key.Matches(msg, k.Global.Command):
 		return m.cmd.open(completions(m.clusterNames(), m.jobNames()))
-	case key.Matches(msg, k.Back) && len(m.stack) > 1:
+	case key.Matches(msg, k.Global.Back) && len(m.stack) > 1:
 		m.pop()
 		return nil
 	}
@@ -423,187 +431,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // jobNames lists job names for `:sql` completion, sorted.
 func (m *Model) jobNames() []string {
-	names := make([]string, 0, len(m.jobs.byID))
-	for _, j := range m.jobs.byID {
-		names = append(names, j.Name)
-	}
-	slices.Sort(names)
-	return names
+	return m.jobs.Names()
 }
 
-// runCommand executes a `:` line.
-func (m *Model) runCommand(line string) tea.Cmd {
-	c, err := parseCommand(line)
-	if err != nil {
-		return m.setFlash(flashError, err.Error())
+// openEditor pushes a job's SQL editor; a JAR job has none.
+func (m *Model) openEditor(j api.JobView) tea.Cmd {
+	if j.Kind == model.KindJAR {
+		return m.setFlash(kit.FlashWarn, j.Name+" is a JAR job: it has no SQL to edit")
 	}
-	switch c.verb {
-	case "q":
-		return tea.Quit
-	case "help":
-		return m.push(newHelpScreen(m.env, m.top()), nil)
-	case "theme":
-		m.setTheme(c.arg == "dark")
-		return nil
-	case "jobs":
-		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {
-			return m.setFlash(flashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
-		}
-		if c.arg == "all" {
-			c.arg = ""
-		}
-		m.stack = m.stack[:1]
-		m.jobs.setScope(c.arg)
-		return nil
-	case "cmd":
-		s, init := newCommandsScreen(m.env)
-		return m.push(s, init)
-	case "cluster":
-		name := c.arg
-		if name == "" {
-			name = m.jobs.scope
-		}
-		names := m.clusterNames()
-		if name == "" && len(names) > 0 {
-			name = names[0]
-		}
-		if name == "" {
-			return m.setFlash(flashError, ":cluster: no cluster is known yet")
-		}
-		if len(names) > 0 && !slices.Contains(names, name) {
-			return m.setFlash(flashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
-		}
-		s, init := newClusterScreen(m.env, names, name)
-		return m.push(s, init)
-	case "alerts":
-		s, init := newAlertsScreen(m.env, m.jobByID)
-		return m.push(s, init)
-	case "sql":
-		for _, j := range m.jobs.byID {
-			if j.Name == c.arg || j.ID == c.arg {
-				return m.openEditor(*j)
-			}
-		}
-		return m.setFlash(flashError, fmt.Sprintf(":sql %s: no such job", c.arg))
-	}
-	return nil
-}
-
-// View renders the frame: header, the top screen (with a dialog over it),
-// footer and flash line.
-func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.WindowTitle = "palink"
-	return v
-}
-
-// minWidth and minHeight are the smallest frame palink draws; below it says so.
-const minWidth, minHeight = 40, 8
-
-func (m *Model) render() string {
-	st := m.env.styles
-	w, h := m.width, m.height
-	if w == 0 || h == 0 {
-		return ""
-	}
-	if w < minWidth || h < minHeight {
-		return padLines(fmt.Sprintf("palink needs at least %d×%d (now %d×%d)", minWidth, minHeight, w, h), w, h)
-	}
-	header := renderHeader(st, headerData{
-		context:     m.opts.Context,
-		clusters:    m.clusters,
-		clustersErr: m.clustersErr,
-		jobsLoaded:  m.jobs.loaded,
-		counts:      m.jobs.counts,
-		watching:    m.watching,
-		now:         m.env.now,
-		alerts:      m.obs.firing,
-	}, w)
-	body := m.top().View()
-	if m.dialog != nil {
-		body = overlay(body, m.dialog.View(w, h-3), w, h-3)
-	}
-	var bottom string
-	if m.cmd.active {
-		bottom = m.cmd.View(st, w)
-	} else {
-		bottom = m.flash.view(st, w)
-	}
-	// Screens render exactly their size; padding is a safety net for a
-	// screen that does not (it costs a width measure per line).
-	if strings.Count(body, "\n") != h-4 {
-		body = padLines(body, w, h-3)
-	}
-	return strings.Join([]string{header, body, m.footer(), bottom}, "\n")
-}
-
-// footer shows the keys of what has the keyboard: the dialog, the command
-// line, or the top screen. `? help` always keeps its place at the end, so
-// the way to every other key never scrolls off a narrow terminal.
-func (m *Model) footer() string {
-	var keys []key.Binding
-	tail := ""
-	switch {
-	case m.dialog != nil:
-		keys = m.dialog.ShortHelp()
-	case m.cmd.active:
-		keys = m.env.keys.commandLineShort()
-	default:
-		keys = m.top().ShortHelp()
-		if !m.top().Capturing() {
-			tail = shortHelp(m.env.styles.Help, []key.Binding{m.env.keys.Help}, m.width)
-		}
-	}
-	prefix := ""
-	if n := len(m.jobs.marks); n > 0 && m.dialog == nil {
-		prefix = m.env.styles.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + "  "
-	}
-	room := m.width - 1 - lipgloss.Width(prefix)
-	if tail != "" {
-		room -= lipgloss.Width(tail) + 3
-	}
-	line := " " + prefix + shortHelp(m.env.styles.Help, keys, room)
-	if tail != "" {
-		line += m.env.styles.Help.ShortSeparator.Render(" • ") + tail
-	}
-	return fit(line, m.width)
-}
-
-// shortHelp renders key hints that fit width, ending in … when some do
-// not (bubbles' help can overflow when even the ellipsis does not fit).
-func shortHelp(st help.Styles, keys []key.Binding, width int) string {
-	sep := st.ShortSeparator.Render(" • ")
-	var b strings.Builder
-	used := 0
-	for _, k := range keys {
-		if !k.Enabled() {
-			continue
-		}
-		item := st.ShortKey.Render(k.Help().Key) + " " + st.ShortDesc.Render(k.Help().Desc)
-		if used > 0 {
-			item = sep + item
-		}
-		w := lipgloss.Width(item)
-		if used+w > width {
-			if used+2 <= width {
-				b.WriteString(" " + st.Ellipsis.Render("…"))
-			}
-			break
-		}
-		b.WriteString(item)
-		used += w
-	}
-	return b.String()
-}
-
-// overlay draws a dialog box centred over the body.
-func overlay(body, box string, w, h int) string {
-	bw, bh := lipgloss.Size(box)
-	x, y := max((w-bw)/2, 0), max((h-bh)/3, 0)
-	// The compositor trims trailing blanks; pad back to the frame's size.
-	return padLines(lipgloss.NewCompositor(
-		lipgloss.NewLayer(padLines(body, w, h)),
-		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
-	).Render(), w, h)
+	s, init := editor.New(m.env, m.runs, j)
+	return m.push(s, init)
 }

@@ -8,23 +8,28 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/tui/alerts"
+	"github.com/palink/palink/tui/cluster"
+	"github.com/palink/palink/tui/commands"
+	"github.com/palink/palink/tui/kit"
 )
 
 // commandLine is the `:` prompt, with tab completion of commands, cluster
 // names and job names.
 type commandLine struct {
-	keys   keyMap
+	env    *kit.Env
 	input  textinput.Model
 	active bool
 }
 
-func newCommandLine(e *env) commandLine {
+func newCommandLine(e *kit.Env) commandLine {
 	in := textinput.New()
 	in.Prompt = ":"
 	in.ShowSuggestions = true
-	in.SetStyles(e.styles.Input)
+	in.SetStyles(e.Styles.Input)
 	in.SetVirtualCursor(true)
-	return commandLine{keys: e.keys, input: in}
+	return commandLine{env: e, input: in}
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
@@ -59,14 +64,14 @@ func (c *commandLine) close() {
 func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, c.keys.Confirm):
+		case key.Matches(k, c.env.Keys.Form.Confirm):
 			line := strings.TrimSpace(c.input.Value())
 			c.close()
 			if line == "" {
 				return nil
 			}
-			return send(commandLineMsg{line: line})
-		case key.Matches(k, c.keys.Cancel):
+			return kit.Send(commandLineMsg{line: line})
+		case key.Matches(k, c.env.Keys.Form.Cancel):
 			c.close()
 			return nil
 		}
@@ -76,7 +81,7 @@ func (c *commandLine) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (c *commandLine) View(st *Styles, width int) string {
+func (c *commandLine) View(st *kit.Styles, width int) string {
 	line := " " + c.input.View()
 	// Show what tab would complete to, a few at a time.
 	if m := c.input.MatchedSuggestions(); len(m) > 1 && c.input.Value() != "" {
@@ -86,7 +91,7 @@ func (c *commandLine) View(st *Styles, width int) string {
 		}
 		line += "   " + st.Dim.Render(strings.Join(m, "  ")+more)
 	}
-	return fit(line, width)
+	return kit.Fit(line, width)
 }
 
 // command is a parsed `:` line.
@@ -128,4 +133,60 @@ func parseCommand(line string) (command, error) {
 		known[i] = ":" + v
 	}
 	return command{}, fmt.Errorf("unknown command :%s (try %s)", verb, strings.Join(known, " "))
+}
+
+// runCommand executes a `:` line.
+func (m *Model) runCommand(line string) tea.Cmd {
+	c, err := parseCommand(line)
+	if err != nil {
+		return m.setFlash(kit.FlashError, err.Error())
+	}
+	switch c.verb {
+	case "q":
+		return tea.Quit
+	case "help":
+		return m.push(newHelpScreen(m.env, m.top()), nil)
+	case "theme":
+		m.setTheme(c.arg == "dark")
+		return nil
+	case "jobs":
+		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {
+			return m.setFlash(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
+		}
+		if c.arg == "all" {
+			c.arg = ""
+		}
+		m.stack = m.stack[:1]
+		m.jobs.SetScope(c.arg)
+		return nil
+	case "cmd":
+		s, init := commands.New(m.env)
+		return m.push(s, init)
+	case "cluster":
+		name := c.arg
+		if name == "" {
+			name = m.jobs.Scope()
+		}
+		names := m.clusterNames()
+		if name == "" && len(names) > 0 {
+			name = names[0]
+		}
+		if name == "" {
+			return m.setFlash(kit.FlashError, ":cluster: no cluster is known yet")
+		}
+		if len(names) > 0 && !slices.Contains(names, name) {
+			return m.setFlash(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+		}
+		s, init := cluster.New(m.env, names, name)
+		return m.push(s, init)
+	case "alerts":
+		s, init := alerts.New(m.env, m.jobs.Job)
+		return m.push(s, init)
+	case "sql":
+		if j, ok := m.jobs.Find(c.arg); ok {
+			return m.openEditor(j)
+		}
+		return m.setFlash(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
+	}
+	return nil
 }

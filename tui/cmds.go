@@ -9,32 +9,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Every function here makes a tea.Cmd that calls the service. They take
 // values (a call, ids, sequence numbers) and never a model, so the Cmd's
 // goroutine shares nothing with the event loop.
 
-func loadJobsCmd(c call, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var jobs []api.JobView
-		err := c.with(func(ctx context.Context) (err error) {
-			jobs, err = c.svc.ListJobs(ctx, api.JobFilter{})
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list jobs: %w", err)
-		}
-		return jobsLoadedMsg{seq: seq, jobs: jobs, err: err}
-	}
-}
-
-func loadClustersCmd(c call, seq int) tea.Cmd {
+func loadClustersCmd(c kit.Call, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cs []api.ClusterStatus
-		err := c.with(func(ctx context.Context) (err error) {
-			cs, err = c.svc.Clusters(ctx)
+		err := c.With(func(ctx context.Context) (err error) {
+			cs, err = c.Svc.Clusters(ctx)
 			return err
 		})
 		if err != nil {
@@ -65,64 +51,19 @@ func nextChangeCmd(ctx context.Context, ch <-chan api.Change, gen int) tea.Cmd {
 			if !ok {
 				return watchEndedMsg{gen: gen}
 			}
-			return changeMsg{gen: gen, change: c}
+			return kit.ChangeMsg{Gen: gen, Change: c}
 		case <-ctx.Done():
 			return watchEndedMsg{gen: gen}
 		}
 	}
 }
 
-// timerFunc makes a Cmd that sends fn's message after d (tea.Tick).
-type timerFunc = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
-
-func watchRetryCmd(after timerFunc, gen int, d time.Duration) tea.Cmd {
+func watchRetryCmd(after kit.TimerFunc, gen int, d time.Duration) tea.Cmd {
 	return after(d, func(time.Time) tea.Msg { return watchRetryMsg{gen: gen} })
 }
 
-func tickCmd(after timerFunc, clock func() time.Time) tea.Cmd {
+func tickCmd(after kit.TimerFunc, clock func() time.Time) tea.Cmd {
 	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
-}
-
-func loadDetailCmd(c call, jobID string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var d api.JobDetail
-		err := c.with(func(ctx context.Context) (err error) {
-			d, err = c.svc.Job(ctx, jobID)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("load job %s: %w", jobID, err)
-		}
-		return detailLoadedMsg{jobID: jobID, seq: seq, detail: d, err: err}
-	}
-}
-
-func loadCommandsCmd(c call, f api.CommandFilter, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var cmds []model.Command
-		err := c.with(func(ctx context.Context) (err error) {
-			cmds, err = c.svc.Commands(ctx, f)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list commands: %w", err)
-		}
-		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
-	}
-}
-
-func loadOverviewCmd(c call, cluster string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var ov api.ClusterOverview
-		err := c.with(func(ctx context.Context) (err error) {
-			ov, err = c.svc.ClusterOverview(ctx, cluster)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("read cluster %s: %w", cluster, err)
-		}
-		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
-	}
 }
 
 // parallelCalls bounds how many plan or act calls of a bulk action run at
@@ -146,7 +87,7 @@ func each(n int, fn func(i int)) {
 }
 
 // planCmd asks Plan for every item that no local check has skipped.
-func planCmd(c call, seq int, items []planItem) tea.Cmd {
+func planCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 	items = append([]planItem(nil), items...)
 	return func() tea.Msg {
 		each(len(items), func(i int) {
@@ -154,8 +95,8 @@ func planCmd(c call, seq int, items []planItem) tea.Cmd {
 			if it.skipped != "" {
 				return
 			}
-			it.err = c.with(func(ctx context.Context) (err error) {
-				it.plan, err = c.svc.Plan(ctx, it.req)
+			it.err = c.With(func(ctx context.Context) (err error) {
+				it.plan, err = c.Svc.Plan(ctx, it.req)
 				return err
 			})
 			if it.err != nil {
@@ -167,7 +108,7 @@ func planCmd(c call, seq int, items []planItem) tea.Cmd {
 }
 
 // actCmd records the allowed items as commands.
-func actCmd(c call, seq int, items []planItem) tea.Cmd {
+func actCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 	var todo []planItem
 	for _, it := range items {
 		if it.allowed() {
@@ -175,46 +116,18 @@ func actCmd(c call, seq int, items []planItem) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		res := make([]actResult, len(todo))
+		res := make([]kit.ActResult, len(todo))
 		each(len(todo), func(i int) {
 			r := &res[i]
-			r.item = todo[i]
-			r.err = c.with(func(ctx context.Context) (err error) {
-				r.cmd, err = c.svc.Act(ctx, todo[i].req)
+			r.Job = todo[i].job
+			r.Err = c.With(func(ctx context.Context) (err error) {
+				r.Cmd, err = c.Svc.Act(ctx, todo[i].req)
 				return err
 			})
-			if r.err != nil {
-				r.err = fmt.Errorf("%s %s: %w", verb(todo[i].req.Kind), todo[i].job.Name, r.err)
+			if r.Err != nil {
+				r.Err = fmt.Errorf("%s %s: %w", verb(todo[i].req.Kind), todo[i].job.Name, r.Err)
 			}
 		})
-		return actedMsg{seq: seq, results: res}
-	}
-}
-
-func createJobCmd(c call, req api.CreateJobRequest) tea.Cmd {
-	return func() tea.Msg {
-		var j model.Job
-		err := c.with(func(ctx context.Context) (err error) {
-			j, err = c.svc.CreateJob(ctx, req)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("create job %s on %s: %w", req.Name, req.Cluster, err)
-		}
-		return createdMsg{job: j, err: err, req: req}
-	}
-}
-
-func adoptCmd(c call, req api.AdoptRequest) tea.Cmd {
-	return func() tea.Msg {
-		var j model.Job
-		err := c.with(func(ctx context.Context) (err error) {
-			j, err = c.svc.Adopt(ctx, req)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("adopt %s on %s: %w", req.AppID, req.Cluster, err)
-		}
-		return adoptedMsg{req: req, job: j, err: err}
+		return kit.ActedMsg{Seq: seq, Results: res}
 	}
 }

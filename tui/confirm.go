@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
 )
 
 // confirmDialog is the one confirmation of every action. It shows what Plan
@@ -17,7 +18,7 @@ import (
 // default is Cancel: enter right away does nothing. A protected cluster asks
 // for the job name (or, in bulk, a phrase) to be typed instead of a button.
 type confirmDialog struct {
-	env   *env
+	env   *kit.Env
 	seq   int
 	items []planItem
 
@@ -31,13 +32,13 @@ type confirmDialog struct {
 // jobs, then "+N more".
 const maxDryRunLines = 8
 
-func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
+func newConfirmDialog(e *kit.Env, seq int, items []planItem) *confirmDialog {
 	d := &confirmDialog{env: e, seq: seq, items: items}
 	protected, allowed := 0, 0
 	for _, it := range items {
 		if it.allowed() {
 			allowed++
-			if it.plan.Protected {
+			if confirmationOf(it) == confirmTyped {
 				protected++
 			}
 		}
@@ -50,7 +51,7 @@ func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
 		}
 		d.input = textinput.New()
 		d.input.Prompt = "> "
-		d.input.SetStyles(e.styles.Input)
+		d.input.SetStyles(e.Styles.Input)
 		d.input.SetVirtualCursor(true)
 		d.input.Focus()
 	}
@@ -58,26 +59,26 @@ func newConfirmDialog(e *env, seq int, items []planItem) *confirmDialog {
 }
 
 func (d *confirmDialog) ShortHelp() []key.Binding {
-	k := d.env.keys
+	k := d.env.Keys
 	if d.phrase != "" {
-		return []key.Binding{k.Confirm, k.Cancel}
+		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
 	}
-	return k.dialogShort()
+	return dialogShort(k)
 }
 
-func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
-	k := d.env.keys
+func (d *confirmDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
+	k := d.env.Keys
 	km, isKey := msg.(tea.KeyPressMsg)
-	if isKey && key.Matches(km, k.Cancel) {
+	if isKey && key.Matches(km, k.Form.Cancel) {
 		return nil, nil
 	}
 	if d.phrase != "" {
-		if isKey && key.Matches(km, k.Confirm) {
+		if isKey && key.Matches(km, k.Form.Confirm) {
 			if strings.TrimSpace(d.input.Value()) != d.phrase {
 				d.miss = true
 				return d, nil
 			}
-			return nil, send(confirmedMsg{seq: d.seq, items: d.items})
+			return nil, kit.Send(confirmedMsg{seq: d.seq, items: d.items})
 		}
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
@@ -88,13 +89,13 @@ func (d *confirmDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
 		return d, nil
 	}
 	switch {
-	case key.Matches(km, k.Toggle):
+	case key.Matches(km, k.Form.Toggle):
 		d.doIt = !d.doIt
-	case key.Matches(km, k.Confirm):
+	case key.Matches(km, k.Form.Confirm):
 		if !d.doIt {
 			return nil, nil
 		}
-		return nil, send(confirmedMsg{seq: d.seq, items: d.items})
+		return nil, kit.Send(confirmedMsg{seq: d.seq, items: d.items})
 	}
 	return d, nil
 }
@@ -106,12 +107,12 @@ func actionTitle(k model.CommandKind) string {
 }
 
 func (d *confirmDialog) View(width, height int) string {
-	st := d.env.styles
+	st := d.env.Styles
 	w := min(width-4, 76)
 	inner := w - 4 // border and padding
 	kind := d.items[0].req.Kind
 	var lines []string
-	add := func(s string) { lines = append(lines, wrap(s, inner)...) }
+	add := func(s string) { lines = append(lines, kit.Wrap(s, inner)...) }
 
 	allowed := 0
 	for _, it := range d.items {
@@ -133,7 +134,7 @@ func (d *confirmDialog) View(width, height int) string {
 			}
 		}
 		for _, wn := range it.plan.Warnings {
-			for i, l := range wrap("⚠ "+wn, inner) {
+			for i, l := range kit.Wrap("⚠ "+wn, inner) {
 				if i > 0 {
 					l = "  " + l
 				}
@@ -159,9 +160,9 @@ func (d *confirmDialog) View(width, height int) string {
 				if len(it.plan.Warnings) > 0 {
 					what += st.Warn.Render(" ⚠ " + it.plan.Warnings[0])
 				}
-				lines = append(lines, truncate(st.StateRunning.Render("✓ ")+it.job.Name+"  "+what, inner))
+				lines = append(lines, kit.Truncate(st.StateRunning.Render("✓ ")+it.job.Name+"  "+what, inner))
 			} else {
-				lines = append(lines, truncate(st.Error.Render("✗ ")+it.job.Name+"  "+st.Dim.Render(itemProblem(it)), inner))
+				lines = append(lines, kit.Truncate(st.Error.Render("✗ ")+it.job.Name+"  "+st.Dim.Render(itemProblem(it)), inner))
 			}
 		}
 	}
@@ -192,12 +193,4 @@ func (d *confirmDialog) View(width, height int) string {
 		lines = append(lines, strings.Repeat(" ", pad)+buttons)
 	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
-}
-
-// wrap breaks prose into lines of at most w cells.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return []string{s}
-	}
-	return strings.Split(ansi.Wrap(s, w, " "), "\n")
 }

@@ -1,19 +1,32 @@
-// Package tui is palink's terminal UI (bubbletea v2): a root model with a
-// screen stack (jobs, job detail, log viewer, commands, cluster, help, text), dialogs
-// over it (confirm, resubmit, adopt), one file per screen and component,
-// keymaps in keys.go and styles in styles.go.
+// Package tui is palink's terminal UI (bubbletea v2). This package is the
+// root: the Model that owns the terminal size, the global keys, the stack
+// of screens (the jobs table at the bottom) with a dialog over it, the `:`
+// command line, the header, footer and flash line (frame.go), the change
+// stream (stream.go), the action flow — plan, confirm, act — that every
+// screen starts with a message (actions.go, confirm.go, resubmit.go), and
+// the interest in the jobs on screen and the alert badge (observe.go).
+//
+// What the screens share is in tui/kit: the Screen and Dialog interfaces,
+// the Env, the keymap in groups, the styles, the flash, the Refresher that
+// keeps one load in flight, lists, the pager and the messages a screen
+// sends the root to open another (kit.OpenDetailMsg, kit.PushMsg, …). The
+// screens are feature packages that import kit and never each other nor
+// this package: jobs, detail, editor (with sqlview), logview, commands,
+// cluster, alerts, create. The root imports them all; nothing imports the
+// root but the CLI.
 //
 // Entry points: Run opens the UI on a terminal; New builds the root model
 // for a caller that runs its own tea.Program; KeymapMarkdown documents the
-// keys for the README.
+// keys for the README, from the same bindings that handle them.
 //
 // It renders and dispatches only: no I/O of its own. Every call to
 // api.Service is a tea.Cmd, and changes arrive through Service.Watch as
 // messages. It imports neither net/http, bbolt, store nor yarn; it reaches
 // them only through core (TestImportBoundary).
 //
-// Tests: golden files of every view at 120×40 and 80×24 (go test ./tui
-// -update rewrites them), Update tests that drive the root model with keys
-// against an in-memory fake service, teatest scenarios, and e2e/e2e.sh,
-// which drives `palink demo` in tmux.
+// Tests: golden files of every view at 120×40 and 80×24, each in the
+// testdata of the package whose view it pins (go test ./tui/... -update
+// rewrites them); Update tests that drive the whole TUI with keys against
+// an in-memory fake service (internal/tuitest, internal/apptest); teatest
+// scenarios; and e2e/e2e.sh, which drives `palink demo` in tmux.
 package tui

@@ -9,6 +9,8 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/jobs"
+	"github.com/palink/palink/tui/kit"
 )
 
 // staleAfter is the data age at which a cluster's figures turn yellow: state
@@ -22,7 +24,7 @@ type headerData struct {
 	clusters    []api.ClusterStatus
 	clustersErr error
 	jobsLoaded  bool
-	counts      [numStates]int
+	counts      [jobs.NumStates]int
 	watching    bool
 	now         time.Time
 	// alerts are the firing alerts, for the badge.
@@ -32,7 +34,7 @@ type headerData struct {
 // renderHeader renders the one-line header: who we talk to, each cluster's
 // connectivity and data age, and the job counts by state. It tries the
 // richest form first and sheds detail until the line fits the width.
-func renderHeader(st *Styles, d headerData, width int) string {
+func renderHeader(st *kit.Styles, d headerData, width int) string {
 	for level := 0; level < 4; level++ {
 		left := headerLeft(st, d, level)
 		right := headerRight(st, d, level)
@@ -41,10 +43,10 @@ func renderHeader(st *Styles, d headerData, width int) string {
 			return left + strings.Repeat(" ", width-lw-rw) + right
 		}
 	}
-	return fit(headerLeft(st, d, 3), width)
+	return kit.Fit(headerLeft(st, d, 3), width)
 }
 
-func headerLeft(st *Styles, d headerData, level int) string {
+func headerLeft(st *kit.Styles, d headerData, level int) string {
 	var b strings.Builder
 	b.WriteString(" " + st.Brand.Render("palink"))
 	if d.context != "" && level < 3 {
@@ -68,10 +70,10 @@ func headerLeft(st *Styles, d headerData, level int) string {
 
 // clusterBadge says whether a cluster is reachable and how old its data is:
 // "● prod rm1 live 2s", "● prod 2s", or "✖ prod down 35s".
-func clusterBadge(st *Styles, c api.ClusterStatus, now time.Time, level int) string {
+func clusterBadge(st *kit.Styles, c api.ClusterStatus, now time.Time, level int) string {
 	age := "never"
 	if !c.LastOK.IsZero() {
-		age = fmtAge(now.Sub(c.LastOK))
+		age = kit.Age(now.Sub(c.LastOK))
 	}
 	if !c.Connected && c.LastOK.IsZero() && c.LastError == "" {
 		// Not reached yet, not failed either: the first sync is on its way.
@@ -111,7 +113,7 @@ var headerCounts = []struct {
 	{"DEPLOYING", []model.JobState{model.StateDeploying, model.StateDeploySucceeded}},
 }
 
-func headerRight(st *Styles, d headerData, level int) string {
+func headerRight(st *kit.Styles, d headerData, level int) string {
 	badge := alertBadge(st, d.alerts, level)
 	if badge != "" {
 		badge += "  "
@@ -132,7 +134,7 @@ func headerRight(st *Styles, d headerData, level int) string {
 		if n == 0 && i > 0 {
 			continue
 		}
-		icon := stateIcon(hc.states[0])
+		icon := kit.StateIcon(hc.states[0])
 		style := st.JobState(hc.states[0], "")
 		switch {
 		case level == 0:

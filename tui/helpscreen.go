@@ -7,69 +7,77 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/tui/jobs"
+	"github.com/palink/palink/tui/kit"
 )
 
 // helpScreen is `?`: every key of the view below it, rendered from the same
 // bindings that handle the keys, plus the global ones.
 type helpScreen struct {
-	env           *env
-	of            screen
-	offset        int
+	env           *kit.Env
+	of            kit.Screen
+	pager         kit.Pager
 	width, height int
 }
 
-func newHelpScreen(e *env, of screen) *helpScreen { return &helpScreen{env: e, of: of} }
+func newHelpScreen(e *kit.Env, of kit.Screen) *helpScreen {
+	return &helpScreen{env: e, of: of, pager: kit.NewPager()}
+}
 
 func (m *helpScreen) Title() string             { return "Help · " + m.of.Title() }
 func (m *helpScreen) Capturing() bool           { return false }
-func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.keys.Back} }
+func (m *helpScreen) ShortHelp() []key.Binding  { return []key.Binding{m.env.Keys.Global.Back} }
 func (m *helpScreen) FullHelp() [][]key.Binding { return nil }
 
-func (m *helpScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+func (m *helpScreen) page() int { return max(m.height-2, 1) }
+
+func (m *helpScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.pager.SetSize(m.width-2, m.page())
 	case tea.KeyPressMsg:
-		page := max(m.height-2, 1)
-		listNav(m.env.keys, msg, &m.offset, max(len(m.lines())-page, 0)+1, page)
+		m.pager.SetLines(m.lines()) // the keys below may have changed
+		m.pager.Key(m.env.Keys.Nav, msg)
 	}
 	return m, nil
 }
 
 func (m *helpScreen) View() string {
-	st := m.env.styles
+	st := m.env.Styles
 	lines := m.lines()
-	page := max(m.height-2, 1)
-	m.offset = clamp(m.offset, 0, max(len(lines)-page, 0))
+	m.pager.SetLines(lines)
 	note := "esc or ? closes"
-	if len(lines) > page {
+	if len(lines) > m.page() {
 		note = "j/k scroll · " + note
 	}
-	return box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[m.offset:], m.width, m.height)
+	from, to := m.pager.Window(len(lines))
+	return kit.Box(st, st.Title.Render(m.Title()), st.Dim.Render(note), lines[from:to], m.width, m.height)
 }
 
 // lines is the help text, wrapped to the width.
 func (m *helpScreen) lines() []string {
-	st := m.env.styles
-	groups := append(m.of.FullHelp(), m.env.keys.globalHelp())
+	st := m.env.Styles
+	groups := append(m.of.FullHelp(), m.env.Keys.Global.Bindings())
 	lines := []string{""}
 	for _, l := range fullHelp(st.Help, groups, m.width-6) {
 		lines = append(lines, "  "+l)
 	}
-	if _, ok := m.of.(*jobsScreen); ok {
+	if _, ok := m.of.(*jobs.Screen); ok {
 		lines = append(lines, "",
 			"  "+st.Section.Render("Filter")+st.Dim.Render("  /"))
-		for _, l := range wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {
+		for _, l := range kit.Wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {
 			lines = append(lines, "  "+l)
 		}
 		lines = append(lines, "",
 			"  "+st.Section.Render("Commands")+st.Dim.Render("  :"),
 		)
-		for _, l := range wrap(":jobs  :jobs @CLUSTER  :cmd  :cluster [NAME]  :sql NAME  :theme dark|light  :q", m.width-6) {
+		for _, l := range kit.Wrap(":jobs  :jobs @CLUSTER  :cmd  :cluster [NAME]  :sql NAME  :theme dark|light  :q", m.width-6) {
 			lines = append(lines, "  "+l)
 		}
 	}
-	if m.env.readOnly {
+	if m.env.ReadOnly() {
 		lines = append(lines, "", "  "+st.Warn.Render("read-only: actions are hidden and refused"))
 	}
 	return lines
@@ -89,7 +97,7 @@ func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
 		var col []string
 		for _, k := range g {
 			if k.Enabled() {
-				col = append(col, st.FullKey.Render(fit(k.Help().Key, kw))+" "+st.FullDesc.Render(k.Help().Desc))
+				col = append(col, st.FullKey.Render(kit.Fit(k.Help().Key, kw))+" "+st.FullDesc.Render(k.Help().Desc))
 			}
 		}
 		if len(col) > 0 {
@@ -131,7 +139,7 @@ func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
 					b.WriteString("    ")
 				}
 				if i < n-1 {
-					cell = fit(cell, widths[i])
+					cell = kit.Fit(cell, widths[i])
 				}
 				b.WriteString(cell)
 			}
@@ -143,4 +151,12 @@ func fullHelp(st help.Styles, groups [][]key.Binding, width int) []string {
 		}
 	}
 	return out
+}
+
+// UpdateKeys implements kit.KeyUpdater: the help shows the keys of the
+// screen below as that screen has them.
+func (m *helpScreen) UpdateKeys(k *kit.KeyMap) {
+	if s, ok := m.of.(kit.KeyUpdater); ok {
+		s.UpdateKeys(k)
+	}
 }

@@ -12,6 +12,10 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/alerts"
+	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/jobs"
+	"github.com/palink/palink/tui/kit"
 )
 
 // The root's part in live metrics and alerts: it declares to the service
@@ -34,43 +38,41 @@ type observeState struct {
 	inFlight bool
 
 	firing      []model.Alert // for the badge
-	alertsSeq   int
-	alertsBusy  bool
-	alertsAgain bool
+	firingLoads kit.Refresher
 }
 
 type interestSentMsg struct{ err error }
 
-func newObserveState() observeState {
+func newObserveState(e *kit.Env) observeState {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return observeState{client: "tui-" + hex.EncodeToString(b[:])}
+	firing := api.AlertFilter{States: []model.AlertState{model.AlertFiring}}
+	return observeState{
+		client: "tui-" + hex.EncodeToString(b[:]),
+		firingLoads: kit.NewRefresher(e, func(seq int) tea.Cmd {
+			return alerts.Load(e.Call(), firing, seq)
+		}),
+	}
 }
 
-func setInterestCmd(c call, r api.InterestRequest) tea.Cmd {
+func setInterestCmd(c kit.Call, r api.InterestRequest) tea.Cmd {
 	return func() tea.Msg {
-		err := c.with(func(ctx context.Context) error { return c.svc.SetInterest(ctx, r) })
+		err := c.With(func(ctx context.Context) error { return c.Svc.SetInterest(ctx, r) })
 		return interestSentMsg{err: err}
 	}
 }
 
-// interest is what is on screen now: the topmost jobs table or job detail
-// of the stack (a help or text screen over them keeps theirs).
-func (m *Model) interest() api.InterestRequest {
-	r := api.InterestRequest{Client: m.obs.client}
-	for i := len(m.stack) - 1; i >= 0; i-- {
-		switch s := m.stack[i].(type) {
-		case *detailScreen:
-			r.Detail = s.data.job.ID
+// interestOf is what is on screen now: the topmost jobs table or job
+// detail of the stack (a help or text screen over them keeps theirs).
+func interestOf(stack []kit.Screen, client string) api.InterestRequest {
+	r := api.InterestRequest{Client: client}
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch s := stack[i].(type) {
+		case *detail.Screen:
+			r.Detail = s.JobID()
 			return r
-		case *jobsScreen:
-			if !s.loaded {
-				return r
-			}
-			end := min(s.offset+s.page(), len(s.rows))
-			for _, j := range s.rows[min(s.offset, end):end] {
-				r.Jobs = append(r.Jobs, j.ID)
-			}
+		case *jobs.Screen:
+			r.Jobs, _ = s.OnScreen()
 			return r
 		}
 	}
@@ -81,75 +83,56 @@ func sameInterest(a, b api.InterestRequest) bool {
 	return a.Detail == b.Detail && slices.Equal(a.Jobs, b.Jobs)
 }
 
-// declareInterest sends the interest when it changed (scroll, filter,
+// declare sends the interest of the stack when it changed (scroll, filter,
 // resize, a screen opened or closed) or is due again, one call at a time.
-func (m *Model) declareInterest() tea.Cmd {
-	o := &m.obs
+func (o *observeState) declare(e *kit.Env, stack []kit.Screen) tea.Cmd {
 	if o.inFlight {
 		return nil
 	}
-	r := m.interest()
+	r := interestOf(stack, o.client)
 	changed := !sameInterest(r, o.sent)
-	due := o.declared && m.env.now.Sub(o.sentAt) >= interestRefresh
+	due := o.declared && e.Now.Sub(o.sentAt) >= interestRefresh
 	if !changed && !due {
 		return nil
 	}
 	if !o.declared && len(r.Jobs) == 0 && r.Detail == "" {
 		return nil // nothing on screen yet, nothing declared yet
 	}
-	o.sent, o.sentAt, o.declared, o.inFlight = r, m.env.now, true, true
-	return setInterestCmd(m.env.call(), r)
+	o.sent, o.sentAt, o.declared, o.inFlight = r, e.Now, true, true
+	return setInterestCmd(e.Call(), r)
 }
 
-// loadFiring asks for the firing alerts, for the badge.
-func (m *Model) loadFiring() tea.Cmd {
-	o := &m.obs
-	if o.alertsBusy {
-		o.alertsAgain = true
-		return nil
-	}
-	o.alertsBusy = true
-	o.alertsSeq = m.env.nextSeq()
-	return loadAlertsCmd(m.env.call(), api.AlertFilter{States: []model.AlertState{model.AlertFiring}}, o.alertsSeq, true)
-}
-
-// observe handles the root's metrics and alerts messages before the rest
-// of Update sees them.
-func (m *Model) observe(msg tea.Msg) tea.Cmd {
-	o := &m.obs
+// update handles the root's metrics and alerts messages before the rest
+// of Update sees them; gen is the change stream's generation.
+func (o *observeState) update(msg tea.Msg, gen int) tea.Cmd {
 	switch msg := msg.(type) {
 	case interestSentMsg:
 		o.inFlight = false
 		// A failure is not worth a flash: the interest is declared again
 		// at the next change or refresh, and the table works without figures.
-	case alertsLoadedMsg:
-		if !msg.badge || msg.seq != o.alertsSeq {
+	case alerts.LoadedMsg:
+		current, again := o.firingLoads.Done(msg.Seq)
+		if !current {
 			return nil
 		}
-		o.alertsBusy = false
-		var again tea.Cmd
-		if o.alertsAgain {
-			o.alertsAgain = false
-			again = m.loadFiring()
-		}
-		if msg.err == nil {
-			o.firing = msg.alerts
+		if msg.Err == nil {
+			o.firing = msg.Alerts
 		}
 		return again
-	case changeMsg:
-		if msg.gen == m.watchGen && (msg.change.Kind == api.AlertsChanged || msg.change.Kind == api.Resync) {
-			return m.loadFiring()
+	case kit.ChangeMsg:
+		if msg.Gen == gen && (msg.Change.Kind == api.AlertsChanged || msg.Change.Kind == api.Resync) {
+			return o.firingLoads.Refresh()
 		}
 	case watchRetryMsg:
-		if msg.gen == m.watchGen {
-			return m.loadFiring() // alerts may have changed while the stream was down
+		if msg.gen == gen {
+			return o.firingLoads.Refresh() // alerts may have changed while the stream was down
 		}
 	}
 	return nil
 }
 
 // alertBadge is the header's count of firing alerts, "" when none fire.
-func alertBadge(st *Styles, firing []model.Alert, level int) string {
+func alertBadge(st *kit.Styles, firing []model.Alert, level int) string {
 	n := len(firing)
 	if n == 0 {
 		return ""
@@ -169,12 +152,4 @@ func alertBadge(st *Styles, firing []model.Alert, level int) string {
 		return style.Render("⚠ 1 alert")
 	}
 	return style.Render(fmt.Sprintf("⚠ %d alerts", n))
-}
-
-// jobByID is the jobs table's view of a job, for screens that open one.
-func (m *Model) jobByID(id string) (api.JobView, bool) {
-	if j, ok := m.jobs.byID[id]; ok {
-		return *j, true
-	}
-	return api.JobView{}, false
 }

@@ -10,246 +10,9 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/kit"
 )
-
-func TestFmtAge(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Second, "0s"},
-		{0, "0s"},
-		{9 * time.Second, "9s"},
-		{59 * time.Second, "59s"},
-		{time.Minute, "1m"},
-		{14*time.Minute + 59*time.Second, "14m"},
-		{time.Hour, "1h"},
-		{3*time.Hour + 12*time.Minute, "3h12m"},
-		{24 * time.Hour, "1d"},
-		{76 * time.Hour, "3d4h"},
-	} {
-		if got := fmtAge(tc.d); got != tc.want {
-			t.Errorf("fmtAge(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-}
-
-func TestFmtFigures(t *testing.T) {
-	for _, tc := range []struct {
-		got, want string
-	}{
-		{fmtRate(0), "0"},
-		{fmtRate(850.4), "850"},
-		{fmtRate(3100), "3.1k"},
-		{fmtRate(48000), "48.0k"},
-		{fmtRate(1.25e6), "1.2M"},
-		{fmtBackpressure(0.04), "░ 4%"},
-		{fmtBackpressure(0.31), "▒ 31%"},
-		{fmtBackpressure(0.87), "█ 87%"},
-		{fmtBytes(512), "512 B"},
-		{fmtBytes(38 << 20), "38.0 MiB"},
-		{fmtDuration(340 * time.Millisecond), "340ms"},
-		{fmtDuration(1200 * time.Millisecond), "1.2s"},
-		{shortID("3f9c0d1e2b3a4c5d6e7f8091a2b3a21e", 4), "3f9c…a21e"},
-		{shortID("abc", 4), "abc"},
-		{lastPathPart("hdfs:///flink/sp/x/savepoint-7f3a21/"), "savepoint-7f3a21"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
-		}
-	}
-}
-
-func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
-	cols := func(l layout) []string {
-		var out []string
-		for _, c := range l.cols {
-			out = append(out, jobColumns[c].title)
-		}
-		return out
-	}
-	// 80 columns: the table's inner width is 80 − 2 borders − 3 mark cells.
-	narrow := jobLayout(75)
-	if got := cols(narrow); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "RST", "CKPT", "IN/s", "BP"}) {
-		t.Errorf("80 columns show %v", got)
-	}
-	// 120 columns: IN/s takes OUT/s's room for its sparkline.
-	wide := jobLayout(115)
-	if got := cols(wide); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "BP"}) || wide.widths[colIn] != sparkInWidth {
-		t.Errorf("120 columns show %v (IN/s %d wide)", got, wide.widths[colIn])
-	}
-	if l := jobLayout(160); !slices.Contains(l.cols, colOut) || l.widths[colIn] != sparkInWidth {
-		t.Errorf("160 columns: OUT/s and a sparkline both fit: %v", cols(l))
-	}
-	if narrow.widths[colIn] != jobColumns[colIn].width {
-		t.Errorf("80 columns: IN/s keeps BP's room rather than drawing a sparkline")
-	}
-	for _, w := range []int{40, 75, 115, 160, 300} {
-		l := jobLayout(w)
-		used := -1
-		for _, c := range l.cols {
-			used += l.widths[c] + 1
-		}
-		if used > w {
-			t.Errorf("layout for %d uses %d cells", w, used)
-		}
-		if l.widths[colName] < jobColumns[colName].width || l.widths[colName] > maxNameWidth {
-			t.Errorf("layout for %d gives the name %d cells", w, l.widths[colName])
-		}
-	}
-	if got := cols(jobLayout(300)); len(got) != int(numCols) {
-		t.Errorf("a wide terminal shows only %v", got)
-	}
-}
-
-func TestJobCells(t *testing.T) {
-	now := testNow
-	running := api.JobView{Job: model.Job{Name: "orders", Kind: model.KindSQL, Cluster: "prod", State: model.StateRunning,
-		AppID: "application_1_0042", StartedAt: now.Add(-76 * time.Hour), PlatformRestarts: 1, FlinkRestarts: 2,
-		LatestCheckpoint: &model.RestorePoint{Time: now.Add(-12 * time.Second)}},
-		Figures: api.Figures{At: now, RecordsInPerSec: 12400, RecordsOutPerS: 850, Backpressure: 0.6}}
-	stale := running
-	stale.LatestCheckpoint = &model.RestorePoint{Time: now.Add(-3 * time.Minute)}
-	restarting := running
-	restarting.FlinkState = "RESTARTING"
-	pending := running
-	pending.Pending = &model.Command{Kind: model.CmdPause, State: model.CmdDoing}
-	donePending := running
-	donePending.Pending = &model.Command{Kind: model.CmdPause, State: model.CmdSucceeded}
-	drifted := running
-	drifted.Drift = &model.Drift{Expected: "RUNNING", Observed: "application not found"}
-	failed := api.JobView{Job: model.Job{Name: "fraud", State: model.StateFailed, Kind: model.KindJAR,
-		StartedAt: now.Add(-time.Hour), LatestCheckpoint: &model.RestorePoint{Time: now.Add(-3 * time.Minute)}},
-		Figures: api.Figures{At: now, RecordsInPerSec: 5}}
-	created := api.JobView{Job: model.Job{Name: "draft"}}
-
-	for _, tc := range []struct {
-		name string
-		job  api.JobView
-		want map[column]string
-	}{
-		{"running job shows its live figures", running, map[column]string{
-			colName: "orders", colKind: "SQL", colState: "RUNNING", colApp: "application_1_0042", colUp: "3d4h",
-			colRestarts: "3", colCkpt: "12s", colIn: "12.4k", colOut: "850", colBP: "█ 60%"}},
-		{"an old checkpoint of a running job is flagged", stale, map[column]string{colCkpt: "3m⚠"}},
-		{"Flink restarting shows through RUNNING", restarting, map[column]string{colState: "RESTARTING"}},
-		{"a pending command is part of the badge", pending, map[column]string{colState: "RUNNING ›PAUSE"}},
-		{"an ended command is not pending", donePending, map[column]string{colState: "RUNNING"}},
-		{"drift is flagged", drifted, map[column]string{colState: "RUNNING ⚠"}},
-		{"a failed job has no uptime or rates, and no stale flag", failed, map[column]string{
-			colUp: "-", colIn: "-", colOut: "-", colBP: "-", colCkpt: "3m", colApp: "-"}},
-		{"a created job shows dashes", created, map[column]string{colKind: "-", colState: "CREATED", colCkpt: "-", colRestarts: "0"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := jobCells(&tc.job, now)
-			for c, want := range tc.want {
-				if got[c] != want {
-					t.Errorf("%s = %q, want %q", jobColumns[c].title, got[c], want)
-				}
-			}
-		})
-	}
-}
-
-func TestLessFuncIsTotalAndStable(t *testing.T) {
-	jobs := manyJobs(300)
-	ptrs := make([]*api.JobView, len(jobs))
-	for i := range jobs {
-		ptrs[i] = &jobs[i]
-	}
-	for c := range numCols {
-		for _, desc := range []bool{false, true} {
-			less := lessFunc(c, desc)
-			a := slices.Clone(ptrs)
-			b := slices.Clone(ptrs)
-			slices.Reverse(b)
-			slices.SortFunc(a, less)
-			slices.SortFunc(b, less)
-			for i := range a {
-				if a[i].ID != b[i].ID {
-					t.Fatalf("sort by %s (desc %v) depends on the input order", jobColumns[c].title, desc)
-				}
-			}
-		}
-	}
-	byState := slices.Clone(ptrs)
-	slices.SortFunc(byState, lessFunc(colState, false))
-	if byState[0].State != model.StateFailed {
-		t.Errorf("sorting by state puts %s first, want FAILED", byState[0].State)
-	}
-}
-
-func TestStateColours(t *testing.T) {
-	for _, st := range []*Styles{DarkStyles(), LightStyles()} {
-		for _, tc := range []struct {
-			state model.JobState
-			flink string
-			want  func() string
-		}{
-			{model.StateRunning, "RUNNING", func() string { return st.StateRunning.Render("x") }},
-			{model.StateRunning, "RESTARTING", func() string { return st.StateDeploying.Render("x") }},
-			{model.StateFailed, "", func() string { return st.StateFailed.Render("x") }},
-			{model.StateDeployFailed, "", func() string { return st.StateFailed.Render("x") }},
-			{model.StateDeploying, "", func() string { return st.StateDeploying.Render("x") }},
-			{model.StateDeploySucceeded, "", func() string { return st.StateDeploying.Render("x") }},
-			{model.StateFinished, "", func() string { return st.StateFinal.Render("x") }},
-			{model.StateKilled, "", func() string { return st.StateFinal.Render("x") }},
-			{model.StateNone, "", func() string { return st.StateCreated.Render("x") }},
-		} {
-			if got := st.JobState(tc.state, tc.flink).Render("x"); got != tc.want() {
-				t.Errorf("dark=%v %s/%s renders %q, want %q", st.Dark, tc.state, tc.flink, got, tc.want())
-			}
-		}
-		if st.StateRunning.Render("x") == st.StateFailed.Render("x") {
-			t.Errorf("dark=%v: RUNNING and FAILED look the same", st.Dark)
-		}
-	}
-	if DarkStyles().StateRunning.Render("x") == LightStyles().StateRunning.Render("x") {
-		t.Error("the light theme uses the dark theme's green")
-	}
-}
-
-func TestParseQuery(t *testing.T) {
-	jobs := []api.JobView{
-		{Job: model.Job{ID: "j1", Name: "orders-enrich", Cluster: "prod", State: model.StateRunning, Kind: model.KindSQL, AppID: "application_1_0042"}},
-		{Job: model.Job{ID: "j2", Name: "fraud-scoring", Cluster: "prod", State: model.StateFailed, Kind: model.KindJAR}},
-		{Job: model.Job{ID: "j3", Name: "sessionize", Cluster: "staging", State: model.StateKilled, Kind: model.KindSQL}},
-	}
-	for _, tc := range []struct {
-		q       string
-		want    []string
-		wantErr string
-	}{
-		{"", []string{"j1", "j2", "j3"}, ""},
-		{"ORDERS", []string{"j1"}, ""},
-		{"0042", []string{"j1"}, ""},
-		{"state:FAILED", []string{"j2"}, ""},
-		{"state:failed,killed", []string{"j2", "j3"}, ""},
-		{"cluster:prod", []string{"j1", "j2"}, ""},
-		{"cluster:prod kind:SQL", []string{"j1"}, ""},
-		{"s:RUNNING c:prod", []string{"j1"}, ""},
-		{"cluster:prod enrich", []string{"j1"}, ""},
-		{"state:BOGUS cluster:staging", []string{"j3"}, "unknown job state"},
-		{"owner:ops", []string{"j1", "j2", "j3"}, "unknown term"},
-	} {
-		q, err := parseQuery(tc.q)
-		var got []string
-		for i := range jobs {
-			if q.match(&jobs[i]) {
-				got = append(got, jobs[i].ID)
-			}
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%q selects %v, want %v", tc.q, got, tc.want)
-		}
-		switch {
-		case tc.wantErr == "" && err != nil:
-			t.Errorf("%q: unexpected error %v", tc.q, err)
-		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-			t.Errorf("%q: error %v, want one about %q", tc.q, err, tc.wantErr)
-		}
-	}
-}
 
 func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
@@ -305,45 +68,18 @@ func TestActionBlocked(t *testing.T) {
 	}
 }
 
-func TestCommandCells(t *testing.T) {
-	c := model.Command{Seq: 41, Kind: model.CmdPause, State: model.CmdFailed, Attempts: 3, Issuer: "ops",
-		CreatedAt: testNow.Add(-90 * time.Minute), Error: "jobmanager unavailable\nstack…",
-		Log: []model.LogLine{{Text: "triggered"}}}
-	got := commandCells(c, "orders-enrich", testNow)
-	want := [numCmdCols]string{"#41", "PAUSE", "orders-enrich", "FAILED", "1h30m", "ops", "3", "jobmanager unavailable …"}
-	if got != want {
-		t.Errorf("cells = %q, want %q", got, want)
-	}
-	c.Error = ""
-	if got := commandCells(c, "x", testNow)[ccResult]; got != "triggered" {
-		t.Errorf("result of a command without error = %q, want its last log line", got)
-	}
-	for _, w := range []int{78, 118} {
-		ws := commandWidths(w)
-		used := 2
-		for _, x := range ws {
-			if x > 0 {
-				used += x + 1
-			}
-		}
-		if used-1 > w {
-			t.Errorf("command columns for %d use %d", w, used-1)
-		}
-	}
-}
-
 func TestHeaderShedsDetailToFit(t *testing.T) {
-	st := DarkStyles()
+	st := kit.DarkStyles()
 	d := headerData{
 		context: "demo",
 		clusters: []api.ClusterStatus{
-			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: testNow.Add(-2 * time.Second)},
-			{Name: "staging", Connected: true, LastOK: testNow.Add(-45 * time.Second)},
-			{Name: "dr", Connected: false, LastOK: testNow.Add(-35 * time.Minute)},
+			{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: tuitest.Now.Add(-2 * time.Second)},
+			{Name: "staging", Connected: true, LastOK: tuitest.Now.Add(-45 * time.Second)},
+			{Name: "dr", Connected: false, LastOK: tuitest.Now.Add(-35 * time.Minute)},
 		},
 		jobsLoaded: true,
 		watching:   true,
-		now:        testNow,
+		now:        tuitest.Now,
 	}
 	d.counts[model.StateRunning] = 198
 	d.counts[model.StateFailed] = 3
@@ -398,29 +134,5 @@ func TestKeymapMarkdown(t *testing.T) {
 	}
 	if !strings.Contains(ro, "| `/` | filter |") {
 		t.Error("read-only keymap lost the filter")
-	}
-}
-
-func TestSortJobsAgreesWithLessFunc(t *testing.T) {
-	jobs := manyJobs(500)
-	// Ties and zero values too: equal kinds, equal names, no checkpoints.
-	jobs[3].Name, jobs[4].Name = "same", "same"
-	jobs[5].LatestCheckpoint = &model.RestorePoint{Time: testNow}
-	jobs[6].StartedAt = time.Time{}
-	ptrs := make([]*api.JobView, len(jobs))
-	for i := range jobs {
-		ptrs[i] = &jobs[i]
-	}
-	for c := range numCols {
-		for _, desc := range []bool{false, true} {
-			want := slices.Clone(ptrs)
-			slices.SortFunc(want, lessFunc(c, desc))
-			got := slices.Clone(ptrs)
-			slices.Reverse(got)
-			sortJobs(got, c, desc)
-			if !slices.Equal(got, want) {
-				t.Errorf("sortJobs by %s (desc %v) disagrees with lessFunc", jobColumns[c].title, desc)
-			}
-		}
 	}
 }

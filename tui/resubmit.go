@@ -9,13 +9,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/kit"
 )
 
 // resubmitDialog picks where a resubmitted job restores from: its latest
 // savepoint, its latest checkpoint, one from its history, or none. The
 // choice then goes through Plan and the confirmation like any action.
 type resubmitDialog struct {
-	env     *env
+	env     *kit.Env
 	job     model.Job
 	history []model.RestorePoint
 	loading bool
@@ -31,13 +33,13 @@ type restoreOption struct {
 	path   string
 }
 
-func newResubmitDialog(e *env, j model.Job, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
+func newResubmitDialog(e *kit.Env, j model.Job, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
 	d := &resubmitDialog{env: e, job: j, history: history}
 	var cmd tea.Cmd
 	if history == nil {
 		d.loading = true
-		d.seq = e.nextSeq()
-		cmd = loadDetailCmd(e.call(), j.ID, d.seq)
+		d.seq = e.NextSeq()
+		cmd = detail.Load(e.Call(), j.ID, d.seq)
 	}
 	d.cursor = 0 // the first option is the safest: the newest restore point there is
 	return d, cmd
@@ -46,9 +48,9 @@ func newResubmitDialog(e *env, j model.Job, history []model.RestorePoint) (*resu
 // options lists the choices, the usual ones first. History entries that
 // are the latest savepoint or checkpoint are not listed twice.
 func (d *resubmitDialog) options() []restoreOption {
-	now := d.env.now
+	now := d.env.Now
 	line := func(label string, rp *model.RestorePoint) string {
-		return fmt.Sprintf("%-18s %-11s %s", label, fmtAgo(now, rp.Time), rp.Path)
+		return fmt.Sprintf("%-18s %-11s %s", label, kit.Ago(now, rp.Time), rp.Path)
 	}
 	var out []restoreOption
 	seen := map[string]bool{}
@@ -73,39 +75,39 @@ func (d *resubmitDialog) options() []restoreOption {
 	return out
 }
 
-func (d *resubmitDialog) ShortHelp() []key.Binding { return d.env.keys.pickerShort() }
+func (d *resubmitDialog) ShortHelp() []key.Binding { return pickerShort(d.env.Keys) }
 
-func (d *resubmitDialog) Update(msg tea.Msg) (dialog, tea.Cmd) {
+func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case detailLoadedMsg:
-		if msg.seq != d.seq || msg.jobID != d.job.ID {
+	case detail.LoadedMsg:
+		if msg.Seq != d.seq || msg.JobID != d.job.ID {
 			return d, nil
 		}
 		d.loading = false
-		if msg.err != nil {
-			d.loadErr = msg.err
+		if msg.Err != nil {
+			d.loadErr = msg.Err
 			return d, nil
 		}
-		d.history = msg.detail.RestorePoints
-		d.job = msg.detail.Job
+		d.history = msg.Detail.RestorePoints
+		d.job = msg.Detail.Job
 	case tea.KeyPressMsg:
-		k := d.env.keys
+		k := d.env.Keys
 		opts := d.options()
 		switch {
-		case key.Matches(msg, k.Cancel):
+		case key.Matches(msg, k.Form.Cancel):
 			return nil, nil
-		case key.Matches(msg, k.Confirm):
-			o := opts[clamp(d.cursor, 0, len(opts)-1)]
-			return nil, send(startActionMsg{kind: model.CmdResubmit, jobs: []model.Job{d.job}, restore: o.choice, path: o.path})
+		case key.Matches(msg, k.Form.Confirm):
+			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
+			return nil, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []model.Job{d.job}, Restore: o.choice, Path: o.path})
 		default:
-			listNav(k, msg, &d.cursor, len(opts), 5)
+			kit.ListNav(k, msg, &d.cursor, len(opts), 5)
 		}
 	}
 	return d, nil
 }
 
 func (d *resubmitDialog) View(width, height int) string {
-	st := d.env.styles
+	st := d.env.Styles
 	w := min(width-4, 96)
 	inner := w - 4
 	opts := d.options()
@@ -116,19 +118,19 @@ func (d *resubmitDialog) View(width, height int) string {
 	}
 	// Keep the cursor visible when the history is long.
 	room := max(height-10, 3)
-	first := scrollTo(d.cursor, 0, room, len(opts))
+	first := kit.ScrollTo(d.cursor, 0, room, len(opts))
 	for i := first; i < min(first+room, len(opts)); i++ {
 		l := "  " + opts[i].label
 		if i == d.cursor {
-			l = st.Cursor.Render(fit("▸ "+opts[i].label, inner))
+			l = st.Cursor.Render(kit.Fit("▸ "+opts[i].label, inner))
 		}
-		lines = append(lines, truncate(l, inner))
+		lines = append(lines, kit.Truncate(l, inner))
 	}
 	switch {
 	case d.loading:
 		lines = append(lines, st.Dim.Render("loading restore point history…"))
 	case d.loadErr != nil:
-		lines = append(lines, wrap(st.Error.Render("✖ "+d.loadErr.Error()), inner)...)
+		lines = append(lines, kit.Wrap(st.Error.Render("✖ "+d.loadErr.Error()), inner)...)
 	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }

@@ -199,10 +199,6 @@ type ActionPlan struct {
 	// TUI and the CLI ask as it says (Confirm's doc), never by rules of
 	// their own.
 	Confirm Confirm
-	// Destructive actions lose state; Protected ones run on a cluster marked
-	// protected in the config. Confirm already weighs both.
-	Destructive bool
-	Protected   bool
 }
 
 // Confirm is how sure a person must be before an action runs.

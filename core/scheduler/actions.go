@@ -36,6 +36,7 @@ func (s *Scheduler) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPl
 // plan is the pure part of Plan: what the action would do to j now.
 func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Command) api.ActionPlan {
 	p := api.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: r.Kind, Allowed: true}
+	var destructive, protected bool
 	if s.readOnly {
 		p.Allowed, p.Reason = false, "palink is read-only"
 		return p
@@ -79,7 +80,7 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 			p.Steps = append(p.Steps, fmt.Sprintf("The per-job cluster %s shuts down.", app))
 		}
 	case model.CmdKill:
-		p.Destructive, p.Protected = true, cl.Protected
+		destructive, protected = true, cl.Protected
 		switch {
 		case j.State == model.StateDeploying:
 			p.Steps = []string{fmt.Sprintf("YARN will kill every live application of %s (found by its tags); it is still deploying.", j.Name)}
@@ -129,9 +130,9 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 				p.Warnings = append(p.Warnings, "No savepoint or checkpoint recorded: the job starts from empty state.")
 			}
 		}
-		p.Destructive = r.Kind != model.CmdSubmit && path == "" && (j.LatestCheckpoint != nil || j.LatestSavepoint != nil)
+		destructive = r.Kind != model.CmdSubmit && path == "" && (j.LatestCheckpoint != nil || j.LatestSavepoint != nil)
 	}
-	p.Confirm = confirmLevel(r.Kind, p.Destructive, p.Protected)
+	p.Confirm = confirmLevel(r.Kind, destructive, protected)
 	return p
 }
 

@@ -1,0 +1,7 @@
+// Package alerts is the TUI's `:alerts` view: the firing alerts, newest
+// first, then the ones resolved within the last day, each with its rule,
+// job, since and value; enter opens the job. Its Load also feeds the
+// root's alert badge.
+//
+// It imports kit, core/api and model; never tui or another feature.
+package alerts

@@ -1,0 +1,222 @@
+package alerts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// Screen is `:alerts`: firing alerts first, newest first, then the
+// ones resolved within the last day, each with its rule, job, since and
+// value; enter opens the job.
+type Screen struct {
+	env    *kit.Env
+	alerts []model.Alert
+
+	list          kit.List
+	loaded        bool
+	loads         kit.Refresher
+	err           error
+	width, height int
+	// open finds a job to open by id (the jobs table's).
+	open func(id string) (api.JobView, bool)
+}
+
+// LoadedMsg is Load's answer; Seq is the request's identity.
+type LoadedMsg struct {
+	Seq    int
+	Alerts []model.Alert
+	Err    error
+}
+
+// Load lists the alerts that f selects.
+func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var as []model.Alert
+		err := c.With(func(ctx context.Context) (err error) {
+			as, err = c.Svc.Alerts(ctx, f)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list alerts: %w", err)
+		}
+		return LoadedMsg{Seq: seq, Alerts: as, Err: err}
+	}
+}
+
+// New opens `:alerts`; open finds a job by id for enter (the jobs
+// table's). Its Cmd loads the alerts.
+func New(e *kit.Env, open func(id string) (api.JobView, bool)) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, open: open,
+		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), api.AlertFilter{}, seq) })}
+	return m, m.load()
+}
+
+func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
+
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return "Alerts" }
+
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+func (m *Screen) page() int                 { return max(m.height-3, 1) }
+
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case LoadedMsg:
+		current, again := m.loads.Done(msg.Seq)
+		if !current {
+			return m, nil
+		}
+		if msg.Err != nil {
+			m.err = msg.Err
+			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.Err.Error()))
+		}
+		m.err, m.loaded, m.alerts = nil, true, msg.Alerts
+		m.list.Cursor = kit.Clamp(m.list.Cursor, 0, len(m.alerts)-1)
+		return m, again
+	case kit.ChangeMsg:
+		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
+			return m, m.load()
+		}
+	case tea.KeyPressMsg:
+		k := m.env.Keys
+		if m.list.Key(k, msg, len(m.alerts), m.page()) {
+			return m, nil
+		}
+		switch {
+		case key.Matches(msg, k.Nav.Refresh):
+			return m, m.load()
+		case key.Matches(msg, k.Nav.Enter):
+			if m.list.Cursor >= len(m.alerts) {
+				return m, nil
+			}
+			a := m.alerts[m.list.Cursor]
+			if j, ok := m.open(a.JobID); ok {
+				return m, kit.Send(kit.OpenDetailMsg{Job: j})
+			}
+			return m, kit.Flash(kit.FlashWarn, fmt.Sprintf("job %s is not in the jobs table", a.JobName))
+		}
+	}
+	return m, nil
+}
+
+// View implements kit.Screen.
+func (m *Screen) View() string {
+	st := m.env.Styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	firing := 0
+	for _, a := range m.alerts {
+		if a.State == model.AlertFiring {
+			firing++
+		}
+	}
+	note := fmt.Sprintf("%d firing · %d resolved", firing, len(m.alerts)-firing)
+	var lines []string
+	switch {
+	case !m.loaded && m.err != nil:
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+	case !m.loaded:
+		lines = kit.Centered(st.Dim.Render("loading alerts…"), inner, h-2)
+	case len(m.alerts) == 0:
+		lines = kit.Centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
+	default:
+		lines = alertLines(st, m.alerts, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
+	}
+	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
+}
+
+// alertColumns picks the columns a width allows; the value, which says
+// what is wrong, takes the rest (severity shows in the state's colour too).
+func alertColumns(w int) (job, rule int, cluster, severity bool) {
+	job, rule = 20, 16
+	cluster, severity = w >= 150, w >= 135
+	if w < 100 {
+		job, rule = 16, 12
+	}
+	return
+}
+
+// alertLines renders the list (pure): a header row and one row per
+// alert, the cursor row reversed.
+func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
+	jw, rw, withCluster, withSeverity := alertColumns(w)
+	head := fmt.Sprintf("  %-9s ", "STATE")
+	if withSeverity {
+		head += fmt.Sprintf("%-9s ", "SEVERITY")
+	}
+	head += fmt.Sprintf("%-*s %-*s ", rw, "RULE", jw, "JOB")
+	if withCluster {
+		head += fmt.Sprintf("%-9s ", "CLUSTER")
+	}
+	head += fmt.Sprintf("%-7s %-7s %s", "SINCE", "FOR", "VALUE")
+	out := []string{st.ColumnHeader.Render(head)}
+	page := max(h-1, 1)
+	offset = kit.ScrollTo(cursor, offset, page, len(as))
+	for i := offset; i < min(offset+page, len(as)); i++ {
+		a := as[i]
+		state := fmt.Sprintf("%-9s", a.State)
+		dur := a.ResolvedAt.Sub(a.Since)
+		if a.State == model.AlertFiring {
+			dur = now.Sub(a.Since)
+		}
+		sevText := fmt.Sprintf("%-9s", a.Severity)
+		row := fmt.Sprintf("%s ", state)
+		if withSeverity {
+			row += sevText + " "
+		}
+		row += fmt.Sprintf("%-*s %-*s ", rw, kit.Truncate(a.Rule, rw), jw, kit.Truncate(a.JobName, jw))
+		if withCluster {
+			row += fmt.Sprintf("%-9s ", kit.Truncate(a.Cluster, 9))
+		}
+		row += fmt.Sprintf("%-7s %-7s ", kit.Since(now, a.Since), kit.Age(dur))
+		used := kit.Width(row) + 2
+		row += kit.Truncate(a.Value, max(w-used, 10))
+		if i == cursor {
+			out = append(out, st.Cursor.Render(kit.Fit("▸ "+row, w)))
+			continue
+		}
+		// Colour the state, and the severity of what fires.
+		styled := st.StateFinal.Render(state)
+		if a.State == model.AlertFiring {
+			styled = st.AlertFiring.Render(state)
+		}
+		rest := strings.TrimPrefix(row, state)
+		if withSeverity && a.State == model.AlertFiring && a.Severity == "critical" {
+			rest = " " + st.Error.Render(sevText) + strings.TrimPrefix(rest, " "+sevText)
+		}
+		out = append(out, "  "+styled+rest)
+	}
+	return out
+}
+
+// shortHelp is the footer's keys.
+func shortHelp(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
+}
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
+}

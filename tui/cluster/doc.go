@@ -1,0 +1,7 @@
+// Package cluster is the TUI's `:cluster` view: one cluster's YARN
+// metrics, queues and sessions, and the Flink applications on it that
+// palink does not manage, which the adopt dialog (a adopts) makes palink
+// jobs.
+//
+// It imports kit, core/api and model; never tui or another feature.
+package cluster

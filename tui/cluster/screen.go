@@ -1,0 +1,279 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// Screen is `:cluster`: one cluster's YARN metrics and queues, and
+// the Flink applications on it that palink does not manage yet, which `a`
+// adopts.
+type Screen struct {
+	env   *kit.Env
+	names []string
+	name  string
+	ov    *api.ClusterOverview
+
+	cursor        int // over the unmanaged applications
+	loads         kit.Refresher
+	err           error
+	width, height int
+}
+
+// New opens cluster name's view (names are every cluster, for ] and [);
+// its Cmd loads the overview.
+func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, names: names, name: name}
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) })
+	return m, m.load()
+}
+
+func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
+
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return "Cluster " + m.name }
+
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+
+func (m *Screen) apps() []api.Application {
+	if m.ov == nil {
+		return nil
+	}
+	return m.ov.Unmanaged
+}
+
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case overviewLoadedMsg:
+		if msg.cluster != m.name {
+			return m, nil
+		}
+		current, again := m.loads.Done(msg.seq)
+		if !current {
+			return m, nil
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+		}
+		m.err = nil
+		ov := msg.ov
+		m.ov = &ov
+		m.cursor = kit.Clamp(m.cursor, 0, len(ov.Unmanaged)-1)
+		return m, again
+	case kit.ChangeMsg:
+		if c := msg.Change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
+			return m, m.load()
+		}
+	case kit.AdoptedMsg:
+		if msg.Err == nil && msg.Req.Cluster == m.name {
+			return m, m.load()
+		}
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.Keys
+	apps := m.apps()
+	if kit.ListNav(k, msg, &m.cursor, len(apps), 5) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Nav.Refresh):
+		return m.load()
+	case key.Matches(msg, k.Cluster.Next), key.Matches(msg, k.Cluster.Prev):
+		if len(m.names) < 2 {
+			return nil
+		}
+		step := 1
+		if key.Matches(msg, k.Cluster.Prev) {
+			step = len(m.names) - 1
+		}
+		i := max(slices.Index(m.names, m.name), 0)
+		m.name = m.names[(i+step)%len(m.names)]
+		m.ov, m.err, m.cursor = nil, nil, 0
+		m.loads.Drop() // the answer for the old cluster is dropped
+		return m.load()
+	case key.Matches(msg, k.Cluster.Adopt) && m.cursor < len(apps):
+		return kit.Send(kit.AdoptMsg{Cluster: m.name, App: apps[m.cursor]})
+	}
+	if why, ok := k.Refused(msg, kit.AllKeys.Cluster.Adopt); ok {
+		return kit.Flash(kit.FlashWarn, why)
+	}
+	return nil
+}
+
+// UpdateKeys implements kit.KeyUpdater: with no application to adopt, a
+// says so instead.
+func (m *Screen) UpdateKeys(k *kit.KeyMap) {
+	if len(m.apps()) == 0 {
+		k.Block(&k.Cluster.Adopt, kit.AllKeys.Cluster.Adopt, "adopt: no unmanaged Flink application on "+m.name)
+	}
+}
+
+// View implements kit.Screen.
+func (m *Screen) View() string {
+	st := m.env.Styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	note := ""
+	var lines []string
+	switch {
+	case m.ov == nil && m.err != nil:
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+	case m.ov == nil:
+		lines = kit.Centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
+	default:
+		note = "fetched " + kit.Ago(m.env.Now, m.ov.FetchedAt)
+		if m.err != nil {
+			note = st.Error.Render("✖ refresh failed") + " · " + note
+		}
+		lines = clusterLines(st, m.ov, m.cursor, inner, h-2)
+	}
+	if len(m.names) > 1 {
+		note = st.Dim.Render(fmt.Sprintf("%d/%d clusters", slices.Index(m.names, m.name)+1, len(m.names))) + " · " + note
+	}
+	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
+}
+
+// clusterLines renders the overview (pure): metrics, queues, and the
+// unmanaged applications with the cursor, fitted to h lines so the
+// applications stay visible on a small terminal.
+func clusterLines(st *kit.Styles, ov *api.ClusterOverview, cursor, w, h int) []string {
+	cm := ov.Metrics
+	memPct := 0.0
+	if cm.MemoryTotalMB > 0 {
+		memPct = float64(cm.MemoryUsedMB) / float64(cm.MemoryTotalMB)
+	}
+	top := []string{
+		" " + st.Section.Render("YARN"),
+		fmt.Sprintf("  apps     running %d · pending %d · failed %d · killed %d · completed %d",
+			cm.AppsRunning, cm.AppsPending, cm.AppsFailed, cm.AppsKilled, cm.AppsCompleted),
+		fmt.Sprintf("  memory   %s / %s %s   vcores %d / %d",
+			kit.Bytes(cm.MemoryUsedMB<<20), kit.Bytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
+		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)),
+	}
+	for _, sc := range ov.Sessions {
+		line := fmt.Sprintf("  session  %s %s  ", sc.AppID, kit.Truncate(sc.Name, 24))
+		if sc.Error != "" {
+			line += st.Error.Render("✖ " + kit.Truncate(sc.Error, max(w-len(line)-4, 10)))
+		} else {
+			used := 0.0
+			if sc.SlotsTotal > 0 {
+				used = float64(sc.SlotsTotal-sc.SlotsFree) / float64(sc.SlotsTotal)
+			}
+			line += fmt.Sprintf("%d TaskManagers · slots %d free of %d %s · %d jobs",
+				sc.TaskManagers, sc.SlotsFree, sc.SlotsTotal, meter(used, 10), sc.Jobs)
+		}
+		top = append(top, line)
+	}
+	top = append(top, "")
+	appsHead := []string{
+		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%d)", len(ov.Unmanaged))) + st.Dim.Render("  a adopts"),
+		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", "APPLICATION", "NAME", "USER", "QUEUE", "STATE", "STARTED")),
+	}
+	var apps []string
+	if len(ov.Unmanaged) == 0 {
+		apps = append(apps, "  "+st.Dim.Render("none: every Flink application on this cluster is a palink job"))
+	}
+	for i, a := range ov.Unmanaged {
+		row := fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", a.ID, kit.Truncate(a.Name, 24), kit.Truncate(a.User, 10), kit.Truncate(a.Queue, 10), a.State, kit.Ago(ov.FetchedAt, a.StartedAt))
+		if i == cursor {
+			apps = append(apps, st.Cursor.Render(kit.Fit("▸ "+row, w)))
+		} else {
+			apps = append(apps, "  "+row)
+		}
+	}
+	queues := []string{
+		" " + st.Section.Render("Queues"),
+		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-24s %9s %9s %9s %5s", "QUEUE", "CAPACITY", "USED", "MAX", "APPS")),
+	}
+	for _, q := range ov.Queues {
+		name := strings.Repeat("  ", q.Depth) + q.Name
+		queues = append(queues, fmt.Sprintf("  %-24s %8.1f%% %8.1f%% %8.1f%% %5d %s", kit.Truncate(name, 24), q.Capacity, q.UsedCapacity, q.MaxCapacity, q.Apps, meter(q.UsedCapacity/100, 10)))
+	}
+	queues = append(queues, "")
+	// Applications matter most (they can be acted on); queues give way,
+	// and a long application list shows the window around the cursor.
+	if avail := max(h-len(top)-len(appsHead), 1); len(apps) > avail {
+		first := kit.ScrollTo(cursor, 0, avail, len(apps))
+		apps = apps[first : first+avail]
+	}
+	room := h - len(top) - len(appsHead) - len(apps)
+	if room < len(queues) {
+		queues = queues[:max(room, 0)]
+	}
+	out := append(top, queues...)
+	out = append(out, appsHead...)
+	return append(out, apps...)
+}
+
+func unhealthy(st *kit.Styles, n int) string {
+	s := fmt.Sprintf("%d unhealthy", n)
+	if n > 0 {
+		return st.Warn.Render(s)
+	}
+	return s
+}
+
+// meter draws a ratio as a bar of n cells.
+func meter(ratio float64, n int) string {
+	full := int(ratio*float64(n) + 0.5)
+	full = kit.Clamp(full, 0, n)
+	return "▕" + strings.Repeat("█", full) + strings.Repeat("░", n-full) + "▏"
+}
+
+func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var ov api.ClusterOverview
+		err := c.With(func(ctx context.Context) (err error) {
+			ov, err = c.Svc.ClusterOverview(ctx, cluster)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("read cluster %s: %w", cluster, err)
+		}
+		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
+	}
+}
+
+type overviewLoadedMsg struct {
+	cluster string
+	seq     int
+	ov      api.ClusterOverview
+	err     error
+}
+
+// shortHelp is the footer's keys.
+func shortHelp(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Refresh}
+}
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Refresh}}
+}

@@ -1,0 +1,273 @@
+package commands
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// commandsLimit is how much history `:cmd` loads: the recent past is what
+// an operator asks about; older commands stay in `palink cmd list`.
+const commandsLimit = 1000
+
+// Screen is `:cmd`: every command, newest first, with its state, age
+// and issuer; enter opens its log.
+type Screen struct {
+	env  *kit.Env
+	cmds []model.Command
+
+	list          kit.List
+	loaded        bool
+	loads         kit.Refresher
+	err           error
+	width, height int
+}
+
+// New opens `:cmd`; its Cmd loads the commands.
+func New(e *kit.Env) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd {
+		return loadCommandsCmd(e.Call(), api.CommandFilter{Limit: commandsLimit}, seq)
+	})}
+	return m, m.load()
+}
+
+func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
+
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return "Commands" }
+
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+func (m *Screen) page() int                 { return max(m.height-3, 1) }
+
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	cmd := m.update(msg)
+	m.list.Fit(len(m.cmds), m.page())
+	return m, cmd
+}
+
+func (m *Screen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case commandsLoadedMsg:
+		current, again := m.loads.Done(msg.seq)
+		if !current {
+			return nil
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+		}
+		m.err, m.loaded = nil, true
+		m.cmds = slices.Clone(msg.cmds)
+		slices.SortStableFunc(m.cmds, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
+		return again
+	case kit.ChangeMsg:
+		switch msg.Change.Kind {
+		case api.CommandChanged:
+			if msg.Change.Command != nil {
+				m.upsert(*msg.Change.Command)
+			}
+		case api.Resync:
+			return m.load()
+		}
+	case kit.ActedMsg:
+		for _, r := range msg.Results {
+			if r.Err == nil {
+				m.upsert(r.Cmd)
+			}
+		}
+	case tea.KeyPressMsg:
+		k := m.env.Keys
+		if m.list.Key(k, msg, len(m.cmds), m.page()) {
+			return nil
+		}
+		switch {
+		case key.Matches(msg, k.Nav.Refresh):
+			return m.load()
+		case key.Matches(msg, k.Nav.Enter):
+			if m.list.Cursor < len(m.cmds) {
+				return kit.Send(kit.PushMsg{Screen: NewLog(m.env, m.cmds[m.list.Cursor])})
+			}
+		}
+	}
+	return nil
+}
+
+// upsert keeps the list newest first; the cursor stays on its command.
+func (m *Screen) upsert(c model.Command) {
+	if !m.loaded {
+		return
+	}
+	if i := slices.IndexFunc(m.cmds, func(x model.Command) bool { return x.ID == c.ID }); i >= 0 {
+		m.cmds[i] = c
+		return
+	}
+	i, _ := slices.BinarySearchFunc(m.cmds, c.Seq, func(x model.Command, seq int64) int { return cmp.Compare(seq, x.Seq) })
+	m.cmds = slices.Insert(m.cmds, i, c)
+	if i <= m.list.Cursor && len(m.cmds) > 1 {
+		m.list.Cursor++
+	}
+}
+
+// Columns of the commands table.
+const (
+	ccSeq = iota
+	ccKind
+	ccJob
+	ccState
+	ccAge
+	ccBy
+	ccTry
+	ccResult
+	numCmdCols
+)
+
+var cmdColTitles = [numCmdCols]string{"#", "KIND", "JOB", "STATE", "AGE", "BY", "TRY", "RESULT"}
+
+// commandCells turns a command into the text of its cells (pure).
+func commandCells(c model.Command, job string, now time.Time) [numCmdCols]string {
+	result := ""
+	switch {
+	case c.Error != "":
+		result = kit.FirstLine(c.Error)
+	case len(c.Log) > 0:
+		result = kit.FirstLine(c.Log[len(c.Log)-1].Text)
+	}
+	return [numCmdCols]string{
+		ccSeq:    fmt.Sprintf("#%d", c.Seq),
+		ccKind:   c.Kind.String(),
+		ccJob:    job,
+		ccState:  c.State.String(),
+		ccAge:    kit.Since(now, c.CreatedAt),
+		ccBy:     kit.OrDash(c.Issuer),
+		ccTry:    fmt.Sprint(c.Attempts),
+		ccResult: result,
+	}
+}
+
+// commandWidths sizes the columns for an inner width: the job column
+// shares the room with the result, and TRY goes first when it is narrow.
+func commandWidths(w int) [numCmdCols]int {
+	ws := [numCmdCols]int{ccSeq: 6, ccKind: 9, ccJob: 0, ccState: 10, ccAge: 6, ccBy: 8, ccTry: 3}
+	if w < 100 {
+		ws[ccTry] = 0
+	}
+	fixed := 2 // cursor column
+	for i, x := range ws {
+		if x > 0 && i != ccResult {
+			fixed += x + 1
+		}
+	}
+	ws[ccJob] = kit.Clamp((w-fixed)/2, 12, 28)
+	ws[ccResult] = max(w-fixed-ws[ccJob]-1, 0)
+	return ws
+}
+
+// commandLine joins cells at their widths; style colours a cell by column.
+func joinCommandCells(cells [numCmdCols]string, ws [numCmdCols]int, style func(col int, s string) string) string {
+	var parts []string
+	for i, c := range cells {
+		if ws[i] == 0 {
+			continue
+		}
+		var s string
+		if i == ccAge || i == ccTry {
+			s = kit.FitRight(c, ws[i])
+		} else {
+			s = kit.Fit(c, ws[i])
+		}
+		parts = append(parts, style(i, s))
+	}
+	return strings.Join(parts, " ")
+}
+
+// View implements kit.Screen.
+func (m *Screen) View() string {
+	st := m.env.Styles
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	inner := m.width - 2
+	ws := commandWidths(inner)
+	plain := func(_ int, s string) string { return s }
+	lines := []string{st.ColumnHeader.Render("  " + joinCommandCells(cmdColTitles, ws, plain))}
+	body := m.height - 3
+	switch {
+	case !m.loaded && m.err != nil:
+		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+	case !m.loaded:
+		lines = append(lines, kit.Centered(st.Dim.Render("loading commands…"), inner, body)...)
+	case len(m.cmds) == 0:
+		lines = append(lines, kit.Centered(st.Dim.Render("no commands yet"), inner, body)...)
+	}
+	for i := m.list.Offset; i < min(m.list.Offset+body, len(m.cmds)) && m.loaded; i++ {
+		c := m.cmds[i]
+		cells := commandCells(c, m.env.JobName(c.JobID), m.env.Now)
+		if i == m.list.Cursor {
+			lines = append(lines, st.Cursor.Render(kit.Fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
+			continue
+		}
+		lines = append(lines, "  "+joinCommandCells(cells, ws, func(col int, s string) string {
+			switch {
+			case col == ccState:
+				return st.CommandState(c.State).Render(s)
+			case col == ccResult && c.Error != "":
+				return st.Error.Render(s)
+			case col == ccResult:
+				return st.Dim.Render(s)
+			}
+			return s
+		}))
+	}
+	note := fmt.Sprintf("%d/%d", min(m.list.Cursor+1, len(m.cmds)), len(m.cmds))
+	return kit.Box(st, st.Title.Render("Commands"), note, lines, m.width, m.height)
+}
+
+func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var cmds []model.Command
+		err := c.With(func(ctx context.Context) (err error) {
+			cmds, err = c.Svc.Commands(ctx, f)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list commands: %w", err)
+		}
+		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
+	}
+}
+
+type commandsLoadedMsg struct {
+	seq  int
+	cmds []model.Command
+	err  error
+}
+
+// shortHelp is the footer's keys.
+func shortHelp(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
+}
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
+}

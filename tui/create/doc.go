@@ -1,0 +1,7 @@
+// Package create is the TUI's create-job form (n): name, cluster, kind,
+// parallelism, then the SQL or the JAR's path, entry class and arguments.
+// The new job is CREATED, not running: r on it submits it, through the
+// usual confirmation. Its fields are bubbles' textinput and textarea.
+//
+// It imports kit, core/api and model; never tui or another feature.
+package create

@@ -1,0 +1,354 @@
+package detail
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// jobData is what the detail's tabs read: the job as the list last saw it
+// (always there) and its detail (nil until Job(ref) answers).
+type jobData struct {
+	job    api.JobView
+	detail *api.JobDetail
+}
+
+// detailTab is one tab of the job detail. Tabs are pluggable: a later issue
+// adds its own (metrics, logs, the SQL editor) by implementing this and
+// listing it in detailTabs. A tab gets every key while it is active, and
+// the detail's size as a WindowSizeMsg.
+type detailTab interface {
+	Title() string
+	Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd)
+	View(d *jobData) string
+	ShortHelp() []key.Binding
+	Capturing() bool
+}
+
+// detailTabs builds the tabs, in order.
+func detailTabs(e *kit.Env) []detailTab {
+	return []detailTab{
+		newLinesTab(e, "Overview", overviewLines, nil),
+		newLinesTab(e, "Timeline", timelineLines, nil),
+		newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine),
+		newExceptionsTab(e),
+		newLinesTab(e, "Commands", commandLines, openCommandLog),
+		newMetricsTab(e),
+		newLogsTab(e),
+		newSQLTab(e),
+	}
+}
+
+// Screen is one job in depth. Opening it asks Job(ref), which syncs
+// the job with its cluster at once; until the answer arrives it shows what
+// the list knew. Watch changes for the job keep it current.
+type Screen struct {
+	env  *kit.Env
+	data jobData
+	tabs []detailTab
+	tab  int
+
+	loads kit.Refresher
+	err   error
+
+	width, height int
+}
+
+// New opens job j's detail on the tab titled tab ("" for Overview); its
+// Cmd asks for the job (which syncs it) and loads what the tab shows.
+func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
+	d := &Screen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
+	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), d.data.job.ID, seq) })
+	for i, t := range d.tabs {
+		if strings.EqualFold(t.Title(), tab) {
+			d.tab = i
+		}
+	}
+	return d, tea.Batch(d.load(), d.show(d.tab))
+}
+
+// shownTab is a tab that fetches its content when it is shown (Logs), so
+// that nothing is fetched for a tab the user never opens.
+type shownTab interface {
+	shown(d *jobData) tea.Cmd
+}
+
+// show makes tab i the active one.
+func (d *Screen) show(i int) tea.Cmd {
+	d.tab = i
+	if t, ok := d.tabs[i].(shownTab); ok {
+		return t.shown(&d.data)
+	}
+	return nil
+}
+
+// load asks for the detail, one request at a time.
+func (d *Screen) load() tea.Cmd { return d.loads.Refresh() }
+
+// Title implements kit.Screen.
+func (d *Screen) Title() string { return d.data.job.Name }
+
+// Capturing implements kit.Screen.
+func (d *Screen) Capturing() bool { return d.tabs[d.tab].Capturing() }
+
+// ShortHelp implements kit.Screen.
+func (d *Screen) ShortHelp() []key.Binding {
+	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), shortHelp(d.env.Keys)...)
+}
+
+// FullHelp implements kit.Screen.
+func (d *Screen) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{d.tabs[d.tab].ShortHelp()}, Help(d.env.Keys)...)
+}
+
+// tabSize is the area under the title, tab bar and rule.
+func (d *Screen) tabSize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: d.width, Height: max(d.height-3, 1)}
+}
+
+// Update implements kit.Screen.
+func (d *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		d.width, d.height = msg.Width, msg.Height
+		return d, d.toAllTabs(d.tabSize())
+	case LoadedMsg:
+		if msg.JobID != d.data.job.ID {
+			return d, nil
+		}
+		current, again := d.loads.Done(msg.Seq)
+		if !current {
+			return d, nil
+		}
+		cmds = append(cmds, again)
+		if msg.Err != nil {
+			d.err = msg.Err
+			return d, tea.Batch(append(cmds, kit.Flash(kit.FlashError, msg.Err.Error()))...)
+		}
+		d.err = nil
+		det := msg.Detail
+		d.data.detail = &det
+		d.data.job.Job = det.Job
+	case kit.ChangeMsg:
+		cmds = append(cmds, d.applyChange(msg.Change))
+	case kit.ActedMsg:
+		for _, r := range msg.Results {
+			if r.Err == nil && r.Cmd.JobID == d.data.job.ID {
+				d.upsertCommand(r.Cmd)
+			}
+		}
+	case tea.KeyPressMsg:
+		return d, d.key(msg)
+	}
+	cmds = append(cmds, d.toAllTabs(msg))
+	return d, tea.Batch(cmds...)
+}
+
+func (d *Screen) toAllTabs(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, t := range d.tabs {
+		var cmd tea.Cmd
+		d.tabs[i], cmd = t.Update(msg, &d.data)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (d *Screen) applyChange(c api.Change) tea.Cmd {
+	switch c.Kind {
+	case api.JobChanged:
+		if c.Job == nil || c.Job.ID != d.data.job.ID {
+			return nil
+		}
+		d.data.job = *c.Job
+		if d.data.detail == nil {
+			return nil
+		}
+		d.data.detail.Job = c.Job.Job
+		if e := c.Event; e != nil {
+			evs := d.data.detail.Events
+			last := int64(0)
+			if len(evs) > 0 {
+				last = evs[len(evs)-1].Seq
+			}
+			switch {
+			case e.Seq <= last:
+			case e.Seq == last+1 || last == 0:
+				d.data.detail.Events = append(evs, *e)
+			default:
+				// Watch coalesced away some events: fetch the whole history.
+				return d.load()
+			}
+		}
+	case api.CommandChanged:
+		if c.Command != nil && c.Command.JobID == d.data.job.ID {
+			d.upsertCommand(*c.Command)
+		}
+	case api.Resync:
+		return d.load()
+	}
+	return nil
+}
+
+func (d *Screen) upsertCommand(c model.Command) {
+	if d.data.detail == nil {
+		return
+	}
+	cs := d.data.detail.Commands
+	if i := slices.IndexFunc(cs, func(x model.Command) bool { return x.ID == c.ID }); i >= 0 {
+		cs[i] = c
+		return
+	}
+	d.data.detail.Commands = append(cs, c)
+}
+
+func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := d.env.Keys
+	if d.tabs[d.tab].Capturing() {
+		var cmd tea.Cmd
+		d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, k.Detail.NextTab):
+		return d.show((d.tab + 1) % len(d.tabs))
+	case key.Matches(msg, k.Detail.PrevTab):
+		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
+	case key.Matches(msg, k.Nav.Refresh):
+		return d.load()
+	case key.Matches(msg, k.Detail.RawJSON):
+		return kit.Send(kit.PushMsg{Screen: kit.NewTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
+	case key.Matches(msg, k.Open.EditSQL):
+		return kit.Send(kit.OpenEditorMsg{Job: d.data.job})
+	case key.Matches(msg, k.Open.Metrics):
+		return d.selectTab("Metrics")
+	case key.Matches(msg, k.Open.Logs):
+		return d.selectTab("Logs")
+	}
+	if kind, ok := kit.ActionFor(k, msg, d.data.job.State); ok {
+		var hist []model.RestorePoint
+		if d.data.detail != nil {
+			hist = d.data.detail.RestorePoints
+			if hist == nil {
+				hist = []model.RestorePoint{}
+			}
+		}
+		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{d.data.job.Job}, History: hist})
+	}
+	if why, ok := k.Refused(msg, kit.AllKeys.Action.Bindings()...); ok && why != "" {
+		return kit.Flash(kit.FlashWarn, why)
+	}
+	var cmd tea.Cmd
+	d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
+	return cmd
+}
+
+func (d *Screen) selectTab(title string) tea.Cmd {
+	for i, t := range d.tabs {
+		if t.Title() == title {
+			return d.show(i)
+		}
+	}
+	return nil
+}
+
+// rawJSON is Flink's own job JSON when the cluster answered, else palink's
+// record of the job, indented.
+func rawJSON(d jobData) string {
+	if d.detail != nil && d.detail.Live != nil && d.detail.Live.RawJSON != "" {
+		var b bytes.Buffer
+		if json.Indent(&b, []byte(d.detail.Live.RawJSON), "", "  ") == nil {
+			return b.String()
+		}
+		return d.detail.Live.RawJSON
+	}
+	var v any = d.job
+	head := "// palink's record of the job (no live Flink JSON"
+	if d.detail != nil {
+		v = d.detail.Job
+		if d.detail.LiveError != "" {
+			head += ": " + d.detail.LiveError
+		}
+	}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "cannot render the job as JSON: " + err.Error()
+	}
+	return head + ")\n" + string(out)
+}
+
+// View implements kit.Screen.
+func (d *Screen) View() string {
+	st := d.env.Styles
+	w := d.width
+	if w <= 0 || d.height <= 0 {
+		return ""
+	}
+	j := d.data.job
+	title := " " + st.Title.Render(j.Name) + "  " + st.JobState(j.State, j.FlinkState).Render(kit.StateCell(&j))
+	facts := []string{j.Cluster}
+	if j.AppID != "" {
+		facts = append(facts, j.AppID)
+	}
+	if j.FlinkJobID != "" {
+		facts = append(facts, "job "+kit.ShortID(j.FlinkJobID, 4))
+	}
+	if j.Kind != 0 {
+		facts = append(facts, fmt.Sprintf("%s v%d", j.Kind, j.SpecVersion))
+	}
+	if j.RestoredFrom != "" {
+		facts = append(facts, "restored from "+lastPathPart(j.RestoredFrom))
+	}
+	// The sync status goes before the facts, so a narrow terminal keeps it.
+	switch {
+	case d.loads.Busy() && d.data.detail == nil:
+		title += "  " + st.Info.Render("syncing…")
+	case d.loads.Busy():
+		title += "  " + st.Dim.Render("refreshing…")
+	case d.err != nil:
+		title += "  " + st.Error.Render("✖ not current")
+	}
+	title += "  " + st.Dim.Render(strings.Join(facts, " · "))
+
+	var bar strings.Builder
+	bar.WriteString(" ")
+	for i, t := range d.tabs {
+		if i == d.tab {
+			bar.WriteString(st.TabActive.Render(" " + t.Title() + " "))
+		} else {
+			bar.WriteString(st.TabInactive.Render(" " + t.Title() + " "))
+		}
+	}
+	body := d.tabs[d.tab].View(&d.data)
+	if d.err != nil && d.data.detail == nil {
+		body = strings.Join(kit.Centered(st.Error.Render("✖ "+d.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), w, d.height-3), "\n")
+	}
+	return strings.Join([]string{
+		kit.Fit(title, w),
+		kit.Fit(bar.String(), w),
+		st.Border.Render(strings.Repeat("─", w)),
+		kit.PadLines(body, w, d.height-3),
+	}, "\n")
+}
+
+// lastPathPart is the last element of a restore path: "savepoint-7f3a21".
+func lastPathPart(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// JobID is the job the detail shows.
+func (d *Screen) JobID() string { return d.data.job.ID }

@@ -1,0 +1,354 @@
+package detail
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// tabLine is one rendered line of a tab; a line with a target can be
+// selected, and enter acts on the target.
+type tabLine struct {
+	text   string
+	target any
+}
+
+// linesTab is a tab whose content is a list of lines, scrolled, with an
+// optional cursor over the selectable ones. Its content comes from a pure
+// render function of the job data, so it is always current.
+type linesTab struct {
+	env           *kit.Env
+	title         string
+	render        func(e *kit.Env, d *jobData, w int) []tabLine
+	enter         func(e *kit.Env, d *jobData, target any) tea.Cmd
+	cur           kit.LineCursor
+	width, height int
+}
+
+func newLinesTab(e *kit.Env, title string, render func(*kit.Env, *jobData, int) []tabLine, enter func(*kit.Env, *jobData, any) tea.Cmd) *linesTab {
+	return &linesTab{env: e, title: title, render: render, enter: enter}
+}
+
+func (t *linesTab) Title() string   { return t.title }
+func (t *linesTab) Capturing() bool { return false }
+
+func (t *linesTab) ShortHelp() []key.Binding {
+	if t.enter != nil {
+		if t.title == "Commands" {
+			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log"))}
+		}
+		return []key.Binding{t.env.Keys.Detail.Restore}
+	}
+	return nil
+}
+
+// selectable lists the indexes of the lines with a target; none when the
+// tab has nothing to do with one.
+func (t *linesTab) selectable(lines []tabLine) []int {
+	if t.enter == nil {
+		return nil
+	}
+	var out []int
+	for i, l := range lines {
+		if l.target != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (t *linesTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		t.width, t.height = msg.Width, msg.Height
+	case tea.KeyPressMsg:
+		lines := t.render(t.env, d, t.width)
+		sel := t.selectable(lines)
+		if t.cur.Key(t.env.Keys, msg, sel, len(lines), t.height) {
+			return t, nil
+		}
+		if on := t.cur.On(sel); on >= 0 && key.Matches(msg, t.env.Keys.Nav.Enter) {
+			t.cur.Cursor = on
+			return t, t.enter(t.env, d, lines[on].target)
+		}
+	}
+	return t, nil
+}
+
+func (t *linesTab) View(d *jobData) string {
+	lines := t.render(t.env, d, t.width)
+	sel := t.selectable(lines)
+	t.cur.Fix(sel, len(lines), t.height)
+	from, to := t.cur.Window(len(lines), t.height)
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		l := lines[i].text
+		if len(sel) > 0 && i == t.cur.Cursor {
+			l = t.env.Styles.Cursor.Render(kit.Fit("▸"+strings.TrimPrefix(l, " "), t.width))
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// kv renders a label and a value for the overview.
+func kv(st *kit.Styles, label, value string) tabLine {
+	return tabLine{text: " " + st.Label.Render(fmt.Sprintf("%-12s", label)) + " " + value}
+}
+
+func section(st *kit.Styles, title string) tabLine {
+	return tabLine{text: " " + st.Section.Render(title)}
+}
+
+func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now, j := e.Styles, e.Now, d.job
+	var out []tabLine
+	out = append(out, section(st, "Job"))
+	spec := kit.NoValue
+	if d.detail != nil {
+		s := d.detail.Spec
+		switch j.Kind {
+		case model.KindSQL:
+			spec = fmt.Sprintf("SQL v%d · %s", s.Version, kit.Truncate(kit.FirstLine(s.SQL), max(w-40, 20)))
+		case model.KindJAR:
+			spec = fmt.Sprintf("JAR v%d · %s · %s %s", s.Version, s.JarPath, s.EntryClass, strings.Join(s.Args, " "))
+		}
+		if s.Note != "" {
+			spec += st.Dim.Render(" — " + s.Note)
+		}
+	} else if j.Kind != 0 {
+		spec = fmt.Sprintf("%s v%d", j.Kind, j.SpecVersion)
+	}
+	out = append(out, kv(st, "spec", spec))
+	state := st.JobState(j.State, j.FlinkState).Render(j.State.String())
+	if j.FlinkState != "" {
+		state += st.Dim.Render(" · Flink " + j.FlinkState)
+	}
+	if p := j.Pending; p != nil && !p.State.Final() {
+		state += st.Warn.Render(fmt.Sprintf(" · %s #%d %s", p.Kind, p.Seq, p.State))
+	}
+	out = append(out, kv(st, "state", state))
+	if dr := j.Drift; dr != nil {
+		out = append(out, kv(st, "drift", st.Warn.Render(fmt.Sprintf("⚠ expected %s, cluster says %s (since %s)", dr.Expected, dr.Observed, kit.Ago(now, dr.Since)))))
+	}
+	mode := "per-job cluster"
+	if j.Session {
+		mode = "session cluster (kill cancels the Flink job only)"
+	}
+	par := ""
+	if j.Parallelism > 0 {
+		par = fmt.Sprintf(" · parallelism %d", j.Parallelism)
+	}
+	out = append(out,
+		kv(st, "cluster", j.Cluster+" · "+mode+par),
+		kv(st, "ids", fmt.Sprintf("job %s · app %s · flink %s", j.ID, kit.OrDash(j.AppID), kit.OrDash(j.FlinkJobID))),
+		kv(st, "tracking", kit.OrDash(j.TrackingURL)),
+		kv(st, "jobmanager", kit.OrDash(j.JMAddress)),
+		kv(st, "restarts", fmt.Sprintf("platform %d · Flink %d", j.PlatformRestarts, j.FlinkRestarts)+nextRestart(now, j.NextRestart)),
+		kv(st, "times", fmt.Sprintf("started %s · synced %s · created %s", kit.Ago(now, j.StartedAt), kit.Ago(now, j.SyncedAt), kit.Ago(now, j.CreatedAt))),
+	)
+	if j.Diagnostics != "" {
+		out = append(out, kv(st, "diagnostics", st.Error.Render(kit.Truncate(kit.FirstLine(j.Diagnostics), max(w-16, 20)))))
+	}
+	if f := j.Figures; !f.At.IsZero() {
+		out = append(out, kv(st, "figures", fmt.Sprintf("in %s/s · out %s/s · backpressure %s · watermark delay %s · as of %s",
+			kit.Rate(f.RecordsInPerSec), kit.Rate(f.RecordsOutPerS), kit.Backpressure(f.Backpressure), kit.Duration(f.WatermarkDelay), kit.Ago(now, f.At))))
+	}
+	switch {
+	case d.detail == nil:
+		out = append(out, kv(st, "live", st.Dim.Render("syncing with the cluster…")))
+	case d.detail.Live != nil:
+		l := d.detail.Live
+		out = append(out, kv(st, "live", fmt.Sprintf("YARN %s/%s · Flink %s · fetched %s", kit.OrDash(l.YARNState), kit.OrDash(l.FinalStatus), kit.OrDash(l.FlinkState), kit.Ago(now, l.FetchedAt))))
+		for _, v := range l.Vertices {
+			out = append(out, tabLine{text: fmt.Sprintf("              %s ×%d %s", v.Name, v.Parallelism, st.Dim.Render(v.Status))})
+		}
+	default:
+		out = append(out, kv(st, "live", st.Warn.Render("⚠ no live facts: "+kit.OrDash(d.detail.LiveError))))
+	}
+
+	out = append(out, tabLine{}, section(st, "Restore points"))
+	rps := restorePointRows(st, now, j.Job)
+	if len(rps) == 0 {
+		out = append(out, tabLine{text: "  " + st.Dim.Render("none yet — a restart would start with empty state")})
+	}
+	return append(out, rps...)
+}
+
+func nextRestart(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	if t.After(now) {
+		return " · next policy restart in " + kit.Age(t.Sub(now))
+	}
+	return " · policy restart due"
+}
+
+// restorePointRows lists the job's latest restore points, newest first.
+func restorePointRows(st *kit.Styles, now time.Time, j model.Job) []tabLine {
+	type row struct {
+		label string
+		rp    *model.RestorePoint
+	}
+	var rows []row
+	if j.LatestCheckpoint != nil {
+		rows = append(rows, row{"latest checkpoint", j.LatestCheckpoint})
+	}
+	if j.LatestSavepoint != nil {
+		rows = append(rows, row{"latest savepoint", j.LatestSavepoint})
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return b.rp.Time.Compare(a.rp.Time) })
+	var out []tabLine
+	for _, r := range rows {
+		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", r.label, kit.Ago(now, r.rp.Time), r.rp.Path)})
+	}
+	if j.RestoredFrom != "" {
+		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", "restored from", "", j.RestoredFrom)})
+	}
+	return out
+}
+
+func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now := e.Styles, e.Now
+	if d.detail == nil {
+		return []tabLine{{text: " " + st.Dim.Render("loading the job's history…")}}
+	}
+	evs := slices.Clone(d.detail.Events)
+	if len(evs) == 0 {
+		return []tabLine{{text: " " + st.Dim.Render("no events yet")}}
+	}
+	slices.SortStableFunc(evs, func(a, b model.Event) int { return cmp.Compare(b.Seq, a.Seq) })
+	out := make([]tabLine, 0, len(evs))
+	for _, ev := range evs {
+		to := st.JobState(ev.To, "").Render(fmt.Sprintf("%-16s", ev.To))
+		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", kit.ClockTime(now, ev.Time), to, kit.Truncate(ev.Reason, max(w-32, 10)))})
+	}
+	return out
+}
+
+// restoreTarget is a checkpoint line's target: where to restore from.
+type restoreTarget struct{ path string }
+
+func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now := e.Styles, e.Now
+	var out []tabLine
+	out = append(out, section(st, "Restore points known to palink"))
+	var hist []model.RestorePoint
+	if d.detail != nil {
+		hist = slices.Clone(d.detail.RestorePoints)
+	}
+	slices.SortStableFunc(hist, func(a, b model.RestorePoint) int { return b.Time.Compare(a.Time) })
+	switch {
+	case d.detail == nil:
+		out = append(out, tabLine{text: "  " + st.Dim.Render("loading…")})
+	case len(hist) == 0:
+		out = append(out, tabLine{text: "  " + st.Dim.Render("none recorded yet")})
+	}
+	for _, rp := range hist {
+		origin := rp.Origin
+		if origin == "" {
+			origin = kit.NoValue
+		}
+		out = append(out, tabLine{
+			text:   fmt.Sprintf("  %-10s %-10s %-12s %s", rp.Kind, kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
+			target: restoreTarget{rp.Path},
+		})
+	}
+	out = append(out, tabLine{}, section(st, "Flink checkpoints (live)"))
+	if d.detail == nil || d.detail.Live == nil {
+		why := "loading…"
+		if d.detail != nil {
+			why = "unavailable: " + kit.OrDash(d.detail.LiveError)
+		}
+		return append(out, tabLine{text: "  " + st.Dim.Render(why)})
+	}
+	cps := d.detail.Live.Checkpoints
+	if len(cps) == 0 {
+		return append(out, tabLine{text: "  " + st.Dim.Render("none yet")})
+	}
+	out = append(out, tabLine{text: "  " + st.ColumnHeader.Render(fmt.Sprintf("%-8s %-11s %-10s %-10s %-8s %-10s %s", "ID", "STATUS", "KIND", "TRIGGERED", "TOOK", "SIZE", "PATH"))})
+	for _, c := range cps {
+		kind := "checkpoint"
+		if c.Savepoint {
+			kind = "savepoint"
+		}
+		status := fmt.Sprintf("%-11s", c.Status)
+		switch c.Status {
+		case "COMPLETED":
+			status = st.StateRunning.Render(status)
+		case "FAILED":
+			status = st.StateFailed.Render(status)
+		default:
+			status = st.StateDeploying.Render(status)
+		}
+		where := c.Path
+		if c.Failure != "" {
+			where = st.Error.Render(c.Failure)
+		}
+		size := kit.NoValue
+		if c.Size > 0 {
+			size = kit.Bytes(c.Size)
+		}
+		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, kit.Ago(now, c.TriggeredAt), kit.Duration(c.Duration), size, where)}
+		if c.Status == "COMPLETED" && c.Path != "" {
+			l.target = restoreTarget{c.Path}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// restoreFromLine starts a resubmit from the selected restore point; it goes
+// through Plan and the confirmation like every action.
+func restoreFromLine(e *kit.Env, d *jobData, target any) tea.Cmd {
+	t, ok := target.(restoreTarget)
+	if !ok {
+		return nil
+	}
+	return kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []model.Job{d.job.Job}, Restore: model.RestorePath, Path: t.path})
+}
+
+func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
+	st, now := e.Styles, e.Now
+	if d.detail == nil {
+		return []tabLine{{text: " " + st.Dim.Render("loading…")}}
+	}
+	cs := slices.Clone(d.detail.Commands)
+	if len(cs) == 0 {
+		return []tabLine{{text: " " + st.Dim.Render("no commands yet")}}
+	}
+	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
+	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
+	for _, c := range cs {
+		result := ""
+		switch {
+		case c.Error != "":
+			result = st.Error.Render(c.Error)
+		case len(c.Log) > 0:
+			result = st.Dim.Render(c.Log[len(c.Log)-1].Text)
+		}
+		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
+		out = append(out, tabLine{
+			text:   kit.Truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, kit.Since(now, c.CreatedAt), kit.Truncate(kit.OrDash(c.Issuer), 10), result), w),
+			target: c,
+		})
+	}
+	return out
+}
+
+func openCommandLog(e *kit.Env, d *jobData, target any) tea.Cmd {
+	c, ok := target.(model.Command)
+	if !ok {
+		return nil
+	}
+	return kit.Send(kit.OpenCommandLogMsg{Cmd: c})
+}

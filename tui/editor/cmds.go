@@ -1,0 +1,174 @@
+package editor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// The SQL editor's messages and Cmds. As everywhere in the TUI, a Cmd
+// captures values and never the editor.
+
+type specsLoadedMsg struct {
+	jobID string
+	seq   int
+	specs []model.Spec
+	err   error
+}
+
+type specSavedMsg struct {
+	jobID string
+	seq   int
+	spec  model.Spec
+	err   error
+}
+
+// validateTickMsg ends a pause in typing; validatedMsg carries the result.
+type validateTickMsg struct{ id, version int }
+
+type validatedMsg struct {
+	id, version int
+	res         flinksql.Result
+}
+
+// editorFileMsg: the text was written to path for $EDITOR (argv). trimNL
+// says the text had no final newline, so the one an editor adds goes.
+type editorFileMsg struct {
+	id     int
+	path   string
+	argv   []string
+	trimNL bool
+	err    error
+}
+
+// editorExitedMsg: $EDITOR ended.
+type editorExitedMsg struct {
+	id     int
+	path   string
+	trimNL bool
+	err    error
+}
+
+// editorReloadMsg carries the text $EDITOR left.
+type editorReloadMsg struct {
+	id   int
+	text string
+	err  error
+}
+
+// versionOpenMsg asks the job's editor to take a saved version's text.
+type versionOpenMsg struct {
+	jobID string
+	spec  model.Spec
+}
+
+func loadSpecsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var specs []model.Spec
+		err := c.With(func(ctx context.Context) (err error) {
+			specs, err = c.Svc.Specs(ctx, jobID)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("load SQL versions of %s: %w", jobID, err)
+		}
+		return specsLoadedMsg{jobID: jobID, seq: seq, specs: specs, err: err}
+	}
+}
+
+func saveSpecCmd(c kit.Call, jobID, name string, s model.Spec, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var saved model.Spec
+		err := c.With(func(ctx context.Context) (err error) {
+			saved, err = c.Svc.SaveSpec(ctx, jobID, s)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("save SQL of %s: %w", name, err)
+		}
+		return specSavedMsg{jobID: jobID, seq: seq, spec: saved, err: err}
+	}
+}
+
+// validateCmd parses and validates the text: a few milliseconds for a few
+// hundred lines, never on the event loop.
+func validateCmd(id, version int, text string) tea.Cmd {
+	return func() tea.Msg {
+		return validatedMsg{id: id, version: version, res: flinksql.Check(text, flinksql.Options{})}
+	}
+}
+
+// editorArgv is the user's editor: $VISUAL, else $EDITOR, else vi. Its
+// value may carry arguments ("code --wait").
+func editorArgv() []string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if f := strings.Fields(os.Getenv(v)); len(f) > 0 {
+			return f
+		}
+	}
+	return []string{"vi"}
+}
+
+// writeEditorFileCmd writes the text to a temporary .sql file for $EDITOR.
+func writeEditorFileCmd(id int, name, text string) tea.Cmd {
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "palink-"+fileSafe(name)+"-*.sql")
+		if err != nil {
+			return editorFileMsg{id: id, err: fmt.Errorf("open %s in $EDITOR: %w", name, err)}
+		}
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return editorFileMsg{id: id, err: fmt.Errorf("open %s in $EDITOR: %w", name, err)}
+		}
+		return editorFileMsg{id: id, path: f.Name(), argv: editorArgv(), trimNL: !strings.HasSuffix(text, "\n")}
+	}
+}
+
+// runEditorCmd hands the terminal to the editor until it exits.
+func runEditorCmd(msg editorFileMsg) tea.Cmd {
+	c := exec.Command(msg.argv[0], append(msg.argv[1:], msg.path)...)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		return editorExitedMsg{id: msg.id, path: msg.path, trimNL: msg.trimNL, err: err}
+	})
+}
+
+// readEditedCmd reads back what the editor saved and removes the file.
+func readEditedCmd(msg editorExitedMsg) tea.Cmd {
+	return func() tea.Msg {
+		defer os.Remove(msg.path)
+		if msg.err != nil {
+			return editorReloadMsg{id: msg.id, err: fmt.Errorf("$EDITOR failed, the text is unchanged: %w", msg.err)}
+		}
+		b, err := os.ReadFile(msg.path)
+		if err != nil {
+			return editorReloadMsg{id: msg.id, err: fmt.Errorf("read back the text from $EDITOR: %w", err)}
+		}
+		text := string(b)
+		if msg.trimNL {
+			text = strings.TrimSuffix(text, "\n")
+		}
+		return editorReloadMsg{id: msg.id, text: text}
+	}
+}
+
+// fileSafe turns a name into a part of a file name.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}

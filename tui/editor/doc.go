@@ -1,0 +1,12 @@
+// Package editor is the TUI's SQL editor of a job: a multi-line editor
+// (buffer.go: undo, selection, search) with Flink SQL highlighting and
+// live validation (sqlview, flinksql), saving new spec versions and
+// submitting the saved one through the root's action flow; its versions
+// list and their diff; $EDITOR; and local debug runs (a form for the data
+// files, then the run's rows, live) through api.Debugger.
+//
+// It imports kit, sqlview, flinksql, core/api and model; never tui or
+// another feature. Its text area is its own: bubbles' textarea has no
+// syntax classes, problem spans or per-cell styling, and its undo and
+// selection are what the editor needs on top.
+package editor

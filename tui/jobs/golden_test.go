@@ -1,0 +1,50 @@
+package jobs_test
+
+import (
+	"testing"
+
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
+	"github.com/palink/palink/tui/internal/tuitest"
+)
+
+func TestGoldenJobs(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs", nil, tui.Options{}, func(h *tuitest.Harness) {})
+}
+
+func TestGoldenJobsFilteredMarked(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs_filtered_marked", nil, tui.Options{}, func(h *tuitest.Harness) {
+		h.Press("/")
+		h.Type("state:RUNNING")
+		h.Press("enter", "space", "space")
+	})
+}
+
+func TestGoldenJobsSortedByState(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs_sorted_state", nil, tui.Options{}, func(h *tuitest.Harness) {
+		h.Press("o", "o", "o", "O")
+	})
+}
+
+func TestGoldenJobsServiceDown(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetFail(tuitest.ErrClusterDown)
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{Context: "test"})
+		tuitest.Golden(t, "jobs_down_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+func TestGoldenJobsReadOnly(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test", ReadOnly: true})
+		tuitest.Golden(t, "jobs_readonly_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+func TestGoldenJobsLightTheme(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test", Theme: tui.ThemeLight})
+		tuitest.Golden(t, "jobs_light_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}

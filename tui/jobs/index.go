@@ -1,0 +1,311 @@
+package jobs
+
+import (
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// index is the table's data: every job by id and in sort order (all), the
+// rows that the scope and the filter let through, in that order or, while
+// it holds, in the order the operator saw (held), and the jobs by state.
+// It has no cursor: rebuild returns the rows it replaced, so that the
+// screen can keep its cursor on its job.
+type index struct {
+	byID   map[string]*api.JobView
+	all    []*api.JobView // every job, in the current sort order
+	rows   []*api.JobView // all, scoped and filtered
+	counts [NumStates]int // all jobs by state, for the header
+	loaded bool
+
+	scope    string // a cluster name from `:jobs @NAME`, or "" for all
+	query    jobQuery
+	sortCol  column
+	sortDesc bool
+	held     *heldOrder // the order on screen when it began to hold, or nil
+
+	dirty         bool // rows are out of date
+	rebuildQueued bool
+}
+
+// heldOrder is the order of every job as the table showed it when the
+// order began to hold, by id: ids are what survive a reload.
+type heldOrder struct {
+	ids []string
+	has map[string]bool
+}
+
+// count adds d to the jobs in state s.
+func (x *index) count(s model.JobState, d int) {
+	if int(s) >= 0 && int(s) < NumStates {
+		x.counts[s] += d
+	}
+}
+
+// set takes a full job list.
+func (x *index) set(jobs []api.JobView) {
+	x.loaded = true
+	x.byID = make(map[string]*api.JobView, len(jobs))
+	x.counts = [NumStates]int{}
+	for i := range jobs {
+		j := &jobs[i]
+		x.byID[j.ID] = j
+		x.count(j.State, 1)
+	}
+}
+
+// put applies one job's new state. A job that keeps its place is updated
+// where it is; otherwise it moves within the sorted list. It reports that
+// the rows are out of date.
+func (x *index) put(v api.JobView) bool {
+	less := lessFunc(x.sortCol, x.sortDesc)
+	old, ok := x.byID[v.ID]
+	if ok {
+		x.count(old.State, -1)
+		x.count(v.State, 1)
+		wasIn, isIn := x.inView(old), x.inView(&v)
+		if less(old, &v) != 0 {
+			if i, found := slices.BinarySearchFunc(x.all, old, less); found {
+				x.all = slices.Delete(x.all, i, i+1)
+			}
+			*old = v
+			i, _ := slices.BinarySearchFunc(x.all, old, less)
+			x.all = slices.Insert(x.all, i, old)
+		} else {
+			*old = v
+			if wasIn == isIn {
+				return false // same place, same visibility: the row shows the new data as it is
+			}
+		}
+		if !wasIn && !isIn {
+			return false
+		}
+	} else {
+		nv := v
+		x.byID[v.ID] = &nv
+		x.count(v.State, 1)
+		i, _ := slices.BinarySearchFunc(x.all, &nv, less)
+		x.all = slices.Insert(x.all, i, &nv)
+		if !x.inView(&nv) {
+			return false
+		}
+	}
+	x.dirty = true
+	return true
+}
+
+// upsert applies one job's new state; when the rows change, they are
+// rebuilt, at once for small tables and coalesced for large ones.
+func (m *Screen) upsert(v api.JobView) tea.Cmd {
+	if !m.put(v) {
+		return nil
+	}
+	if len(m.byID) < rebuildNowBelow {
+		m.rebuild()
+		return nil
+	}
+	if m.rebuildQueued {
+		return nil
+	}
+	m.rebuildQueued = true
+	return m.env.After(rebuildDelay, func(time.Time) tea.Msg { return rebuildMsg{} })
+}
+
+func (x *index) inView(j *api.JobView) bool {
+	return (x.scope == "" || j.Cluster == x.scope) && x.query.match(j)
+}
+
+// sortAll sorts every job by the current column.
+func (x *index) sortAll() {
+	all := make([]*api.JobView, 0, len(x.byID))
+	for _, j := range x.byID {
+		all = append(all, j)
+	}
+	sortJobs(all, x.sortCol, x.sortDesc)
+	x.all = all
+}
+
+// resort sorts every job by the current column, then rebuilds the rows.
+func (m *Screen) resort() {
+	m.sortAll()
+	m.rebuild()
+}
+
+// resortNow applies a sort the operator asked for, even while the order
+// holds: the rows move because they said so, and the new order holds.
+func (m *Screen) resortNow() {
+	held := m.held != nil
+	m.held = nil
+	m.resort()
+	if held {
+		m.held = m.orderOnScreen()
+	}
+}
+
+// rebuildRows recomputes the rows from the sorted jobs — one pass, no sort — or,
+// while the order holds, from the held order, and returns the rows it
+// replaced.
+func (x *index) rebuildRows() (prev []*api.JobView) {
+	prev = x.rows
+	rows := make([]*api.JobView, 0, len(x.rows))
+	if x.held != nil {
+		for _, id := range x.held.ids {
+			if j, ok := x.byID[id]; ok && x.inView(j) {
+				rows = append(rows, j)
+			}
+		}
+	}
+	for _, j := range x.all {
+		// Held, a job new to the table goes after the held ones.
+		if (x.held == nil || !x.held.has[j.ID]) && x.inView(j) {
+			rows = append(rows, j)
+		}
+	}
+	x.rows = rows
+	x.dirty = false
+	return prev
+}
+
+// rebuild recomputes the rows and keeps the cursor on the same job
+// (followCursor).
+func (m *Screen) rebuild() {
+	prev := m.rebuildRows()
+	m.cursor = followCursor(prev, m.cursor, m.rows)
+	m.offset = kit.ScrollTo(m.cursor, m.offset, m.page(), len(m.rows))
+}
+
+// followCursor is where the cursor goes when the rows change from prev to
+// rows: to the row of the job it was on; when that job is gone or filtered
+// out, to the nearest of its old neighbours still shown, the one below
+// first (it takes the job's place); with nothing to go by, it stays in range.
+func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
+	if cursor < 0 || cursor >= len(prev) || len(rows) == 0 {
+		return kit.Clamp(cursor, 0, len(rows)-1)
+	}
+	id := prev[cursor].ID
+	if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == id }); i >= 0 {
+		return i
+	}
+	at := make(map[string]int, len(rows))
+	for i, j := range rows {
+		at[j.ID] = i
+	}
+	for d := 1; d < len(prev); d++ {
+		if i := cursor + d; i < len(prev) {
+			if r, ok := at[prev[i].ID]; ok {
+				return r
+			}
+		}
+		if i := cursor - d; i >= 0 {
+			if r, ok := at[prev[i].ID]; ok {
+				return r
+			}
+		}
+	}
+	return kit.Clamp(cursor, 0, len(rows)-1)
+}
+
+// toFirst puts the cursor on the first row: a new filter or scope shows a
+// new list, and the first match is what the operator acts on next.
+func (m *Screen) toFirst() {
+	m.cursor, m.offset = 0, 0
+}
+
+// HoldOrder tells the table whether a dialog is open over it (the root
+// calls it after every message).
+func (m *Screen) HoldOrder(dialogOpen bool) {
+	m.dialogOpen = dialogOpen
+	m.syncHold()
+}
+
+// syncHold starts holding the order when the operator begins to choose
+// (a mark, a dialog), and lets it catch up when they are done.
+func (m *Screen) syncHold() {
+	hold := m.dialogOpen || len(m.marks) > 0
+	switch {
+	case hold && m.held == nil:
+		m.held = m.orderOnScreen()
+	case !hold && m.held != nil:
+		m.held = nil
+		m.rebuild()
+	}
+}
+
+// orderOnScreen is the order of every job as the table shows it: the rows
+// in their order, and the jobs they do not show where they sort. (The rows
+// can lag the sorted jobs while a coalesced rebuild is pending; what the
+// operator sees is what holds.)
+func (x *index) orderOnScreen() *heldOrder {
+	shown := make(map[string]bool, len(x.rows))
+	for _, j := range x.rows {
+		shown[j.ID] = true
+	}
+	h := &heldOrder{ids: make([]string, 0, len(x.all)), has: make(map[string]bool, len(x.all))}
+	next := 0
+	for _, j := range x.all {
+		id := j.ID
+		if shown[id] && next < len(x.rows) {
+			id = x.rows[next].ID // a shown job's place takes the next row as shown
+			next++
+		}
+		h.ids = append(h.ids, id)
+		h.has[id] = true
+	}
+	return h
+}
+
+// Selected is the job under the cursor, or nil.
+func (m *Screen) Selected() *api.JobView {
+	if m.cursor >= 0 && m.cursor < len(m.rows) {
+		return m.rows[m.cursor]
+	}
+	return nil
+}
+
+// SetScope narrows the table to a cluster ("" for all), cursor on the
+// first row.
+func (m *Screen) SetScope(cluster string) {
+	m.scope = cluster
+	m.rebuild()
+	m.toFirst()
+}
+
+// setQuery applies a filter and puts the cursor on its first match.
+// Clearing the filter keeps the cursor on its job: it was a match, and it
+// is still there.
+func (m *Screen) setQuery(s string) {
+	m.queryText = s
+	m.query, m.queryErr = parseQuery(s)
+	m.rebuild()
+	if s != "" {
+		m.toFirst()
+	}
+}
+
+// targets are the marked jobs, or the selected one when none is
+// marked: copies, taken now, which the action carries by id to Plan, the
+// dialog and Act, whatever the table does meanwhile. Marked rows come in
+// the order the table shows them, then the marked jobs the filter hides
+// (they still count: the user marked them) in sort order.
+func (x *index) targets(marks map[string]bool, sel *api.JobView) []model.Job {
+	if len(marks) == 0 {
+		return []model.Job{sel.Job}
+	}
+	var out []model.Job
+	for _, j := range x.rows {
+		if marks[j.ID] {
+			out = append(out, j.Job)
+		}
+	}
+	for _, j := range x.all {
+		if marks[j.ID] && !x.inView(j) {
+			out = append(out, j.Job)
+		}
+	}
+	return out
+}

@@ -1,0 +1,161 @@
+package jobs
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// View implements kit.Screen.
+func (m *Screen) View() string {
+	st := m.env.Styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	lay := jobLayout(inner - 3)
+
+	title := st.Title.Render(m.Title())
+	switch {
+	case m.filter.active:
+		title += " " + m.filter.input.View()
+	case m.queryText != "":
+		title += st.Dim.Render(" filter: ") + m.queryText
+	}
+	if m.queryErr != nil {
+		title += " " + st.Error.Render("✖ "+m.queryErr.Error())
+	}
+	note := m.note(kit.Width(title), inner)
+	lines := make([]string, 0, h-2)
+	lines = append(lines, "   "+headerRow(st, lay, m.sortCol, m.sortDesc))
+	body := h - 3
+	switch {
+	case !m.loaded && m.loadErr != nil:
+		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+	case !m.loaded:
+		lines = append(lines, kit.Centered(st.Dim.Render("loading jobs…"), inner, body)...)
+	case len(m.byID) == 0:
+		lines = append(lines, kit.Centered(st.Dim.Render("no jobs yet — n creates one, :cluster adopts a running application"), inner, body)...)
+	case len(m.rows) == 0:
+		lines = append(lines, kit.Centered(st.Dim.Render("no job matches — esc clears the filter"), inner, body)...)
+	default:
+		end := min(m.offset+body, len(m.rows))
+		for i := m.offset; i < end; i++ {
+			j := m.rows[i]
+			lines = append(lines, renderRow(st, m.env.Now, j, lay, i == m.cursor, m.marks[j.ID], inner))
+		}
+	}
+	return kit.Box(st, title, note, lines, w, h)
+}
+
+// note is the right of the table's top edge: the sort (or that it is
+// paused), the marks and the position. When the title leaves too little
+// room, the sort label goes first, then the marks (the footer counts them
+// too), then the position; "sort paused" stays while the order holds.
+func (m *Screen) note(titleWidth, inner int) string {
+	st := m.env.Styles
+	var parts [3]string // sort, marks, position
+	switch {
+	case m.held != nil:
+		parts[0] = st.Warn.Render("sort paused")
+	case m.sortCol != colName || m.sortDesc:
+		parts[0] = st.Dim.Render("sort " + sortLabel(m.sortCol, m.sortDesc))
+	}
+	if n := len(m.marks); n > 0 {
+		parts[1] = st.Mark.Render(fmt.Sprintf("✓ %d marked", n))
+	}
+	parts[2] = fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.rows)), len(m.rows))
+	join := func() string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, st.Border.Render(" ─ "))
+	}
+	room := inner - titleWidth - 4 // the spaces around the title and the note
+	drop := []int{1, 2}
+	if m.held == nil {
+		drop = []int{0, 1, 2}
+	}
+	for _, i := range drop {
+		if kit.Width(join()) <= room {
+			break
+		}
+		parts[i] = ""
+	}
+	return join()
+}
+
+// sortLabel is a column's title with the direction of its sort.
+func sortLabel(c column, desc bool) string {
+	arrow := "▲"
+	if desc {
+		arrow = "▼"
+	}
+	return jobColumns[c].title + arrow
+}
+
+// headerRow is the column headings, the sort column's with its arrow.
+func headerRow(st *kit.Styles, lay layout, sortCol column, desc bool) string {
+	cells := make([]string, 0, len(lay.cols))
+	for _, c := range lay.cols {
+		t := jobColumns[c].title
+		if c == sortCol {
+			t = sortLabel(c, desc)
+		}
+		if jobColumns[c].right {
+			cells = append(cells, kit.FitRight(t, lay.widths[c]))
+		} else {
+			cells = append(cells, kit.Fit(t, lay.widths[c]))
+		}
+	}
+	return st.ColumnHeader.Render(strings.Join(cells, " "))
+}
+
+// renderRow renders one visible row: the cursor row is reversed as a whole,
+// other rows colour only their state badge.
+func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCursor, marked bool, inner int) string {
+	cells := jobCells(j, now)
+	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
+	var b strings.Builder
+	switch {
+	case isCursor:
+		b.WriteString("▸")
+	default:
+		b.WriteString(" ")
+	}
+	mark := " "
+	if marked {
+		mark = "✓"
+	}
+	if !isCursor && mark != " " {
+		mark = st.Mark.Render(mark)
+	}
+	b.WriteString(mark)
+	b.WriteByte(' ')
+	for i, c := range lay.cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		var cell string
+		if jobColumns[c].right {
+			cell = kit.FitRight(cells[c], lay.widths[c])
+		} else {
+			cell = kit.Fit(cells[c], lay.widths[c])
+		}
+		if c == colState && !isCursor {
+			cell = st.JobState(j.State, j.FlinkState).Render(cell)
+		}
+		b.WriteString(cell)
+	}
+	if isCursor {
+		return st.Cursor.Render(kit.Fit(b.String(), inner))
+	}
+	return b.String()
+}

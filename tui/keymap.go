@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/palink/palink/tui/alerts"
+	"github.com/palink/palink/tui/cluster"
+	"github.com/palink/palink/tui/commands"
+	"github.com/palink/palink/tui/create"
+	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/editor"
+	"github.com/palink/palink/tui/jobs"
+	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/tui/logview"
+)
+
+// The root's own help sets: the dialogs', the restore-point picker's and
+// the command line's. Each feature package has its screens' (Help).
+
+func dialogShort(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Form.Toggle, k.Form.Confirm, k.Form.Cancel}
+}
+
+func pickerShort(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Nav.Up, k.Nav.Down, k.Form.Confirm, k.Form.Cancel}
+}
+
+func commandLineShort(k kit.KeyMap) []key.Binding {
+	return []key.Binding{k.Form.Complete, k.Form.Confirm, k.Form.Cancel}
+}
+
+// KeymapMarkdown documents every view's keys as Markdown tables, generated
+// from the same bindings that handle the keys (for the README's keymap).
+// readOnly documents what a read-only session offers.
+func KeymapMarkdown(readOnly bool) string {
+	k := kit.NewKeyMap()
+	k.SetReadOnly(readOnly)
+	sections := []struct {
+		title  string
+		groups [][]key.Binding
+	}{
+		{"Everywhere", [][]key.Binding{k.Global.Bindings()}},
+		{"Jobs (default view)", jobs.Help(k)},
+		{"Job detail", detail.Help(k)},
+		{"Metrics tab (`m`)", detail.MetricsHelp(k)},
+		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},
+		{"SQL editor (`e`, `:sql NAME`)", editor.Help(k)},
+		{"SQL versions (ctrl+o in the editor)", editor.VersionsHelp(k)},
+		{"Version diff (enter on a version)", editor.DiffHelp(k)},
+		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
+		{"Commands (`:cmd`)", commands.Help(k)},
+		{"Cluster (`:cluster`)", cluster.Help(k)},
+		{"Alerts (`:alerts`)", alerts.Help(k)},
+		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
+		{"Create-job form", create.Help(k)},
+		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},
+	}
+	var b strings.Builder
+	for i, s := range sections {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "### %s\n\n| key | action |\n|---|---|\n", s.title)
+		seen := map[string]bool{}
+		for _, g := range s.groups {
+			for _, kb := range g {
+				h := kb.Help()
+				if !kb.Enabled() || seen[h.Key+h.Desc] {
+					continue
+				}
+				seen[h.Key+h.Desc] = true
+				fmt.Fprintf(&b, "| `%s` | %s |\n", h.Key, h.Desc)
+			}
+		}
+	}
+	b.WriteString("\nCommands: `:jobs`, `:jobs @CLUSTER`, `:cmd`, `:cluster [NAME]`, `:alerts`, `:sql NAME`, `:theme dark|light`, `:q`.\n")
+	b.WriteString("Filter (`/`): words match name or application id; `state:FAILED,KILLED`, `cluster:prod`, `kind:SQL` narrow.\n")
+	return b.String()
+}

@@ -1,0 +1,22 @@
+// Package kit is what every screen of palink's TUI shares:
+//
+//   - screen.go: the Screen and Dialog interfaces the root's stack holds,
+//     and the optional KeyUpdater and Interrupter;
+//   - env.go: the Env (service, settings, styles, keys, clock) and the Call
+//     a Cmd captures instead of the model;
+//   - keys.go: the keymap in groups, with SetReadOnly and Block/Refused for
+//     keys that the state turns off (hidden, and saying why when pressed);
+//   - styles.go: one Styles struct by meaning, a dark and a light set;
+//   - flash.go: the flash line and the FlashMsg a screen sends;
+//   - refresher.go: the Refresher that keeps one load in flight per screen,
+//     with the request's identity to drop late answers;
+//   - list.go, pager.go, text.go: List (a cursor over rows), LineCursor
+//     (over the selectable lines of a text), Pager (scrolling with a
+//     bubbles viewport) and TextScreen;
+//   - msgs.go: the messages a screen sends the root (open a screen, start
+//     an action) and the results the root shares with every screen;
+//   - format.go, box.go: the pure formatters and the box that frames a view.
+//
+// kit imports core/api and model only; it never imports tui or a feature
+// package (tui/jobs, tui/editor, …): they import it (TestPackageArrows).
+package kit

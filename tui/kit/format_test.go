@@ -1,0 +1,85 @@
+package kit
+
+import (
+	"testing"
+	"time"
+
+	"github.com/palink/palink/model"
+)
+
+func TestFmtAge(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Second, "0s"},
+		{0, "0s"},
+		{9 * time.Second, "9s"},
+		{59 * time.Second, "59s"},
+		{time.Minute, "1m"},
+		{14*time.Minute + 59*time.Second, "14m"},
+		{time.Hour, "1h"},
+		{3*time.Hour + 12*time.Minute, "3h12m"},
+		{24 * time.Hour, "1d"},
+		{76 * time.Hour, "3d4h"},
+	} {
+		if got := Age(tc.d); got != tc.want {
+			t.Errorf("Age(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestStateColours(t *testing.T) {
+	for _, st := range []*Styles{DarkStyles(), LightStyles()} {
+		for _, tc := range []struct {
+			state model.JobState
+			flink string
+			want  func() string
+		}{
+			{model.StateRunning, "RUNNING", func() string { return st.StateRunning.Render("x") }},
+			{model.StateRunning, "RESTARTING", func() string { return st.StateDeploying.Render("x") }},
+			{model.StateFailed, "", func() string { return st.StateFailed.Render("x") }},
+			{model.StateDeployFailed, "", func() string { return st.StateFailed.Render("x") }},
+			{model.StateDeploying, "", func() string { return st.StateDeploying.Render("x") }},
+			{model.StateDeploySucceeded, "", func() string { return st.StateDeploying.Render("x") }},
+			{model.StateFinished, "", func() string { return st.StateFinal.Render("x") }},
+			{model.StateKilled, "", func() string { return st.StateFinal.Render("x") }},
+			{model.StateNone, "", func() string { return st.StateCreated.Render("x") }},
+		} {
+			if got := st.JobState(tc.state, tc.flink).Render("x"); got != tc.want() {
+				t.Errorf("dark=%v %s/%s renders %q, want %q", st.Dark, tc.state, tc.flink, got, tc.want())
+			}
+		}
+		if st.StateRunning.Render("x") == st.StateFailed.Render("x") {
+			t.Errorf("dark=%v: RUNNING and FAILED look the same", st.Dark)
+		}
+	}
+	if DarkStyles().StateRunning.Render("x") == LightStyles().StateRunning.Render("x") {
+		t.Error("the light theme uses the dark theme's green")
+	}
+}
+
+func TestFmtFigures(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{Rate(0), "0"},
+		{Rate(850.4), "850"},
+		{Rate(3100), "3.1k"},
+		{Rate(48000), "48.0k"},
+		{Rate(1.25e6), "1.2M"},
+		{Backpressure(0.04), "░ 4%"},
+		{Backpressure(0.31), "▒ 31%"},
+		{Backpressure(0.87), "█ 87%"},
+		{Bytes(512), "512 B"},
+		{Bytes(38 << 20), "38.0 MiB"},
+		{Duration(340 * time.Millisecond), "340ms"},
+		{Duration(1200 * time.Millisecond), "1.2s"},
+		{ShortID("3f9c0d1e2b3a4c5d6e7f8091a2b3a21e", 4), "3f9c…a21e"},
+		{ShortID("abc", 4), "abc"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,321 @@
+package kit
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// KeyMap is every key the TUI answers to, in groups by screen or feature.
+// Screens match keys only through these bindings, and the footer, the `?`
+// help and the README's keymap render from the same bindings, so what is
+// documented is what works.
+//
+// The root remakes the session's keymap (Env.Keys) after every message in
+// its updateKeys: every key, less what read-only refuses, less what the
+// screen on top blocks for its state (KeyUpdater). A disabled binding
+// neither matches nor shows; Refused says why it is off, for the flash.
+type KeyMap struct {
+	Global   GlobalKeys
+	Nav      NavKeys
+	Jobs     JobsKeys
+	Action   ActionKeys
+	Open     OpenKeys
+	Detail   DetailKeys
+	Cluster  ClusterKeys
+	Log      LogKeys
+	Editor   EditorKeys
+	Text     TextKeys
+	Versions VersionKeys
+	Debug    DebugKeys
+	Form     FormKeys
+
+	blocked []blockedKey // what Block turned off, and why
+}
+
+// blockedKey is a key turned off: its twin (the same key, enabled) and why.
+type blockedKey struct {
+	twin key.Binding
+	why  string
+}
+
+// GlobalKeys are handled by the root model. ForceQuit works even while a
+// text field has the keyboard; it is documented through Quit.
+type GlobalKeys struct {
+	Quit, ForceQuit, Help, Back, Command key.Binding
+}
+
+// NavKeys move in every list; Enter opens, Refresh reloads.
+type NavKeys struct {
+	Up, Down, Top, Bottom, PageUp, PageDown, Enter, Refresh key.Binding
+}
+
+// JobsKeys are the jobs table's own.
+type JobsKeys struct {
+	Filter, Mark, ClearMarks, Sort, SortReverse, Create key.Binding
+}
+
+// ActionKeys change jobs; they are the dangerous ones, hidden and refused
+// in read-only mode.
+type ActionKeys struct {
+	Pause, Kill, Restart, Resubmit, Savepoint key.Binding
+}
+
+// OpenKeys open a job's SQL, its metrics or its logs, from the table or
+// the detail.
+type OpenKeys struct {
+	EditSQL, Logs, Metrics key.Binding
+}
+
+// DetailKeys are the job detail's and its tabs'.
+type DetailKeys struct {
+	NextTab, PrevTab, RawJSON key.Binding
+	Restore                   key.Binding // enter on a checkpoint: restore from it
+	MetricsWindow             key.Binding // the Metrics tab's 5 min / 1 h
+	Fold                      key.Binding // the Exceptions tab's
+	OpenLog                   key.Binding // the Logs tab's
+}
+
+// ClusterKeys are the cluster view's.
+type ClusterKeys struct {
+	Adopt, Next, Prev key.Binding
+}
+
+// LogKeys are the log viewer's.
+type LogKeys struct {
+	Follow, Wrap, Search, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
+}
+
+// EditorKeys are the SQL editor's commands. The editor has the keyboard,
+// so its keys are chords.
+type EditorKeys struct {
+	Save, Submit, Debug, External, Versions       key.Binding
+	Find, FindNext, FindPrev, NextProblem         key.Binding
+	Undo, Redo, SelectAll, Copy, Cut, Paste, Help key.Binding
+	Back                                          key.Binding
+}
+
+// TextKeys move and edit in the SQL editor's text; shift with a move
+// extends the selection.
+type TextKeys struct {
+	Left, Right, Up, Down, WordLeft, WordRight    key.Binding
+	Home, End, DocStart, DocEnd, PageUp, PageDown key.Binding
+	Select                                        key.Binding // documents shift+move; never matched
+	Newline, Backspace, Delete                    key.Binding
+	DeleteWord, DeleteWordForward, Indent, Dedent key.Binding
+}
+
+// VersionKeys are the SQL versions list's and the diff's.
+type VersionKeys struct {
+	Diff, Mark, Open, DiffMode key.Binding
+}
+
+// DebugKeys are the debug run's and its form's.
+type DebugKeys struct {
+	Again, Cancel, Run key.Binding
+}
+
+// FormKeys are the dialogs', the forms' and the command line's.
+type FormKeys struct {
+	Toggle, Confirm, Cancel, NextField, PrevField, Submit, Complete key.Binding
+}
+
+// NewKeyMap builds the keymap with every key enabled.
+func NewKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Global: GlobalKeys{
+			Quit:      b("q", "quit", "q", "ctrl+c"),
+			ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
+			Help:      b("?", "help", "?"),
+			Back:      b("esc", "back", "esc"),
+			Command:   b(":", "command", ":"),
+		},
+		Nav: NavKeys{
+			Up:       b("↑/k", "up", "up", "k"),
+			Down:     b("↓/j", "down", "down", "j"),
+			Top:      b("g", "top", "g", "home"),
+			Bottom:   b("G", "bottom", "G", "end"),
+			PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
+			PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
+			Enter:    b("enter", "open", "enter"),
+			Refresh:  b("ctrl+r", "refresh", "ctrl+r"),
+		},
+		Jobs: JobsKeys{
+			Filter:      b("/", "filter", "/"),
+			Mark:        b("space", "mark", "space"),
+			ClearMarks:  b("x", "clear marks", "x"),
+			Sort:        b("o", "sort column", "o"),
+			SortReverse: b("O", "reverse sort", "O"),
+			Create:      b("n", "new job", "n"),
+		},
+		Action: ActionKeys{
+			Pause:     b("p", "pause", "p"),
+			Kill:      b("ctrl+k", "kill", "ctrl+k"),
+			Restart:   b("r", "restart", "r"),
+			Resubmit:  b("R", "resubmit", "R"),
+			Savepoint: b("s", "savepoint", "s"),
+		},
+		Open: OpenKeys{
+			EditSQL: b("e", "SQL", "e"),
+			Logs:    b("l", "logs", "l"),
+			Metrics: b("m", "metrics", "m"),
+		},
+		Detail: DetailKeys{
+			NextTab:       b("tab", "next tab", "tab", "]"),
+			PrevTab:       b("shift+tab", "prev tab", "shift+tab", "["),
+			RawJSON:       b("y", "raw JSON", "y"),
+			Restore:       b("enter", "restore from it", "enter"),
+			MetricsWindow: b("t", "5 min / 1 h", "t"),
+			Fold:          b("enter", "expand/fold", "enter"),
+			OpenLog:       b("enter", "open log", "enter"),
+		},
+		Cluster: ClusterKeys{
+			Adopt: b("a", "adopt", "a"),
+			Next:  b("]", "next cluster", "]", "tab"),
+			Prev:  b("[", "prev cluster", "[", "shift+tab"),
+		},
+		Log: LogKeys{
+			Follow:     b("f", "follow", "f"),
+			Wrap:       b("w", "wrap", "w"),
+			Search:     b("/", "search", "/"),
+			NextMatch:  b("n", "next match", "n"),
+			PrevMatch:  b("N", "prev match", "N"),
+			FirstError: b("E", "first error", "E"),
+			Save:       b("ctrl+s", "save to file", "ctrl+s"),
+			ScrollSide: b("←/→", "scroll sideways", "left", "right"),
+		},
+		Editor: EditorKeys{
+			Save:        b("ctrl+s", "save version", "ctrl+s"),
+			Submit:      b("ctrl+r", "submit", "ctrl+r"),
+			Debug:       b("ctrl+d", "debug run", "ctrl+d"),
+			External:    b("ctrl+e", "$EDITOR", "ctrl+e"),
+			Versions:    b("ctrl+o", "versions", "ctrl+o"),
+			Find:        b("ctrl+f", "find", "ctrl+f"),
+			FindNext:    b("ctrl+n", "next match", "ctrl+n"),
+			FindPrev:    b("ctrl+p", "prev match", "ctrl+p"),
+			NextProblem: b("ctrl+g", "next problem", "ctrl+g"),
+			Undo:        b("ctrl+z", "undo", "ctrl+z"),
+			Redo:        b("ctrl+y", "redo", "ctrl+y", "ctrl+shift+z"),
+			SelectAll:   b("ctrl+a", "select all", "ctrl+a"),
+			Copy:        b("alt+c", "copy", "alt+c", "alt+w"),
+			Cut:         b("ctrl+x", "cut", "ctrl+x"),
+			Paste:       b("ctrl+v", "paste", "ctrl+v"),
+			Help:        b("f1", "help", "f1"),
+			Back:        b("esc", "back", "esc"),
+		},
+		Text: TextKeys{
+			Left:              b("←", "left", "left", "shift+left"),
+			Right:             b("→", "right", "right", "shift+right"),
+			Up:                b("↑", "up", "up", "shift+up"),
+			Down:              b("↓", "down", "down", "shift+down"),
+			WordLeft:          b("ctrl+←", "word left", "ctrl+left", "alt+left", "alt+b", "ctrl+shift+left", "alt+shift+left"),
+			WordRight:         b("ctrl+→", "word right", "ctrl+right", "alt+right", "alt+f", "ctrl+shift+right", "alt+shift+right"),
+			Home:              b("home", "line start", "home", "shift+home"),
+			End:               b("end", "line end", "end", "shift+end"),
+			DocStart:          b("ctrl+home", "top", "ctrl+home", "ctrl+shift+home"),
+			DocEnd:            b("ctrl+end", "bottom", "ctrl+end", "ctrl+shift+end"),
+			PageUp:            b("pgup", "page up", "pgup", "shift+pgup"),
+			PageDown:          b("pgdn", "page down", "pgdown", "shift+pgdown"),
+			Select:            b("shift+move", "select", "shift+left"),
+			Newline:           b("enter", "new line", "enter"),
+			Backspace:         b("backspace", "delete left", "backspace", "ctrl+h"),
+			Delete:            b("delete", "delete right", "delete"),
+			DeleteWord:        b("ctrl+w", "delete word left", "ctrl+w", "alt+backspace", "ctrl+backspace"),
+			DeleteWordForward: b("alt+d", "delete word right", "alt+d", "ctrl+delete"),
+			Indent:            b("tab", "indent", "tab"),
+			Dedent:            b("shift+tab", "dedent", "shift+tab"),
+		},
+		Versions: VersionKeys{
+			Diff:     b("enter", "diff", "enter"),
+			Mark:     b("space", "compare with…", "space"),
+			Open:     b("o", "open in editor", "o"),
+			DiffMode: b("v", "unified/side by side", "v"),
+		},
+		Debug: DebugKeys{
+			Again:  b("ctrl+d", "run again", "ctrl+d"),
+			Cancel: b("esc", "cancel run", "esc", "ctrl+c"),
+			Run:    b("ctrl+d", "run", "ctrl+d"),
+		},
+		Form: FormKeys{
+			Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),
+			Confirm:   b("enter", "do it", "enter"),
+			Cancel:    b("esc", "cancel", "esc"),
+			NextField: b("tab", "next field", "tab"),
+			PrevField: b("shift+tab", "prev field", "shift+tab"),
+			Submit:    b("ctrl+s", "create", "ctrl+s"),
+			Complete:  b("tab", "complete", "tab"),
+		},
+	}
+}
+
+// AllKeys is the keymap with every key enabled, to recognise a key that a
+// screen has disabled, so that it can say why nothing happens.
+var AllKeys = NewKeyMap()
+
+// SetReadOnly blocks, when readOnly, every key that changes something: the
+// actions on jobs, creating and adopting jobs, saving and submitting SQL.
+// Blocked, they are hidden from the footer and the help and match no key.
+func (k *KeyMap) SetReadOnly(readOnly bool) {
+	a := AllKeys
+	for _, b := range []struct {
+		key  *key.Binding
+		twin key.Binding
+		why  string
+	}{
+		{&k.Action.Pause, a.Action.Pause, "read-only: actions are disabled"},
+		{&k.Action.Kill, a.Action.Kill, "read-only: actions are disabled"},
+		{&k.Action.Restart, a.Action.Restart, "read-only: actions are disabled"},
+		{&k.Action.Resubmit, a.Action.Resubmit, "read-only: actions are disabled"},
+		{&k.Action.Savepoint, a.Action.Savepoint, "read-only: actions are disabled"},
+		{&k.Jobs.Create, a.Jobs.Create, ""},
+		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
+		{&k.Editor.Save, a.Editor.Save, "read-only: saving and submitting are disabled"},
+		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
+	} {
+		if readOnly {
+			k.Block(b.key, b.twin, b.why)
+		} else {
+			b.key.SetEnabled(true)
+		}
+	}
+}
+
+// Block turns off b, a key of k whose twin is the same key of AllKeys, and
+// records why: pressed, Refused says so.
+func (k *KeyMap) Block(b *key.Binding, twin key.Binding, why string) {
+	b.SetEnabled(false)
+	k.blocked = append(k.blocked, blockedKey{twin: twin, why: why})
+}
+
+// Refused reports a key that Block turned off, among the keys a screen
+// answers to (bindings of AllKeys), and why ("" for a key that says
+// nothing).
+func (k *KeyMap) Refused(msg tea.KeyPressMsg, among ...key.Binding) (why string, ok bool) {
+	if !key.Matches(msg, among...) {
+		return "", false
+	}
+	for _, b := range k.blocked {
+		if key.Matches(msg, b.twin) {
+			return b.why, true
+		}
+	}
+	return "", false
+}
+
+// Bindings lists the global keys, for every view's help.
+func (k GlobalKeys) Bindings() []key.Binding {
+	return []key.Binding{k.Help, k.Command, k.Back, k.Quit}
+}
+
+// Bindings lists the moves every list shares (not Enter and Refresh, whose
+// meaning differs by view).
+func (k NavKeys) Bindings() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}
+}
+
+// Bindings lists the actions on jobs.
+func (k ActionKeys) Bindings() []key.Binding {
+	return []key.Binding{k.Pause, k.Kill, k.Restart, k.Resubmit, k.Savepoint}
+}

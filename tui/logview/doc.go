@@ -1,0 +1,12 @@
+// Package logview is the TUI's log viewer: one log of a job (the
+// JobManager's, a TaskManager's, their stdout), read a chunk at a time
+// into a window of a few chunks around the view, so that memory stays the
+// same for a 1 MB and a 200 MB log; paging past the window reads the next
+// chunk, g and G read the head and the tail, follow mode polls for new
+// bytes, a search looks in the window and then asks the service to scan
+// on, and ctrl-s saves the whole log through the service.
+//
+// It imports kit, core/api and model; never tui or another feature.
+// Its scrolling is its own: a window of a file that is never whole in
+// memory is not a viewport's content.
+package logview

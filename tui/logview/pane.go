@@ -1,0 +1,84 @@
+package logview
+
+import "github.com/palink/palink/tui/kit"
+
+// pane is what of the log the viewer holds and shows: the window of a few
+// chunks (win), the line of it on top and the wrapped row within it, the
+// sideways scroll when lines are not wrapped, and the size on screen. Its
+// moves stay inside the window; reading past it is the viewer's.
+type pane struct {
+	win            logWindow
+	top, sub, xoff int
+	wrap           bool
+	width, height  int
+}
+
+// page is the number of rows of log text on screen.
+func (p *pane) page() int { return max(p.height-3, 1) }
+
+// cols is the width of log text.
+func (p *pane) cols() int { return max(p.width-2, 1) }
+
+// rowsOf is how many screen rows line i takes.
+func (p *pane) rowsOf(i int) int {
+	if !p.wrap {
+		return 1
+	}
+	w := kit.Width(cleanLine(p.win.line(i)))
+	return max((w+p.cols()-1)/p.cols(), 1)
+}
+
+// scroll moves the view by n rows (negative: up), within the window.
+func (p *pane) scroll(n int) {
+	for ; n > 0; n-- {
+		if p.sub+1 < p.rowsOf(p.top) {
+			p.sub++
+		} else if p.top+1 < len(p.win.lines) {
+			p.top, p.sub = p.top+1, 0
+		} else {
+			break
+		}
+	}
+	for ; n < 0; n++ {
+		if p.sub > 0 {
+			p.sub--
+		} else if p.top > 0 {
+			p.top--
+			p.sub = p.rowsOf(p.top) - 1
+		} else {
+			break
+		}
+	}
+	p.clampView()
+}
+
+// lastPage is the top of the window's last page.
+func (p *pane) lastPage() (top, sub int) {
+	n := len(p.win.lines)
+	if n == 0 {
+		return 0, 0
+	}
+	rows := 0
+	for i := n - 1; i >= 0; i-- {
+		r := p.rowsOf(i)
+		if rows+r >= p.page() {
+			return i, rows + r - p.page()
+		}
+		rows += r
+	}
+	return 0, 0
+}
+
+// clampView keeps the view inside the window, never past its last page.
+func (p *pane) clampView() {
+	if len(p.win.lines) == 0 {
+		p.top, p.sub = 0, 0
+		return
+	}
+	p.top = kit.Clamp(p.top, 0, len(p.win.lines)-1)
+	p.sub = kit.Clamp(p.sub, 0, p.rowsOf(p.top)-1)
+	if t, s := p.lastPage(); p.top > t || (p.top == t && p.sub > s) {
+		p.top, p.sub = t, s
+	}
+}
+func (p *pane) toBottom() { p.top, p.sub = p.lastPage() }

@@ -1,0 +1,268 @@
+package logview
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// maxLineShown caps the bytes of one line the viewer renders: a line of
+// megabytes (a serialized record, say) is shown cut, with its size.
+const maxLineShown = 16 << 10
+
+// cleanLine makes a log line safe and flat for the terminal: tabs become
+// spaces, control characters (a log may hold escape sequences) a middle
+// dot, and invalid UTF-8 the replacement character.
+func cleanLine(b []byte) string {
+	cut := len(b) > maxLineShown
+	if cut {
+		b = b[:maxLineShown]
+	}
+	plain := true
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			plain = false
+			break
+		}
+	}
+	var s string
+	if plain {
+		s = string(b)
+	} else {
+		var sb strings.Builder
+		sb.Grow(len(b) + 8)
+		for len(b) > 0 {
+			r, n := utf8.DecodeRune(b)
+			switch {
+			case r == '\t':
+				sb.WriteString("    ")
+			case r == '\r':
+			case r == utf8.RuneError && n == 1:
+				sb.WriteRune(utf8.RuneError)
+			case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+				sb.WriteRune('·')
+			default:
+				sb.WriteRune(r)
+			}
+			b = b[n:]
+		}
+		s = sb.String()
+	}
+	if cut {
+		s += " …"
+	}
+	return s
+}
+
+// logSpan styles a byte range of a line.
+type logSpan struct {
+	a, b  int
+	style lipgloss.Style
+}
+
+// levelSpan finds the log level word of a log4j line (ERROR, WARN, FATAL),
+// among its first words, so that failures stand out.
+func levelSpan(st *kit.Styles, text string) (logSpan, bool) {
+	head := text[:min(len(text), 48)]
+	for _, lvl := range []string{"ERROR", "FATAL", "WARN"} {
+		i := strings.Index(head, " "+lvl+" ")
+		if i < 0 {
+			continue
+		}
+		style := st.Warn
+		if lvl != "WARN" {
+			style = st.Error
+		}
+		return logSpan{a: i + 1, b: i + 1 + len(lvl), style: style}, true
+	}
+	return logSpan{}, false
+}
+
+// styledLine renders line i: its level word coloured, every match of the
+// query marked, the current match most.
+func (m *Viewer) styledLine(i int) (string, int) {
+	st := m.env.Styles
+	text := cleanLine(m.win.line(i))
+	var spans []logSpan
+	if m.query != (api.LogQuery{}) {
+		current := m.match != nil && m.match.off == m.win.lineOffset(i)
+		for from := 0; from < len(text); {
+			a, b, ok := m.query.Match([]byte(text[from:]))
+			if !ok || b <= a {
+				break
+			}
+			style := st.Match
+			if current {
+				style, current = st.MatchCurrent, false
+			}
+			spans = append(spans, logSpan{a: from + a, b: from + b, style: style})
+			from += b
+		}
+	}
+	if lv, ok := levelSpan(st, text); ok && !slices.ContainsFunc(spans, func(s logSpan) bool { return s.a < lv.b && lv.a < s.b }) {
+		spans = append(spans, lv)
+		slices.SortFunc(spans, func(x, y logSpan) int { return x.a - y.a })
+	}
+	w := kit.Width(text)
+	if len(spans) == 0 {
+		return text, w
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range spans {
+		b.WriteString(text[at:s.a])
+		b.WriteString(s.style.Render(text[s.a:s.b]))
+		at = s.b
+	}
+	b.WriteString(text[at:])
+	return b.String(), w
+}
+
+// viewAtEnd reports that the view shows the window's last page.
+func (m *Viewer) viewAtEnd() bool {
+	t, s := m.lastPage()
+	return m.loaded && m.top == t && m.sub == s
+}
+
+// atBottom reports that the view shows the end of the file as last seen.
+func (m *Viewer) atBottom() bool { return m.viewAtEnd() && !m.hasMore() }
+
+// showMatch puts a hit's line a third of the way down the page, and makes
+// it the current match.
+func (m *Viewer) showMatch(p *logMatchPos) {
+	if p == nil || len(m.win.lines) == 0 {
+		return
+	}
+	i := m.win.lineAt(p.off)
+	if m.query != (api.LogQuery{}) {
+		hit := *p
+		hit.off = m.win.lineOffset(i)
+		m.match = &hit
+	}
+	if i < m.top || i >= m.top+m.page() {
+		m.top, m.sub = max(i-m.page()/3, 0), 0
+	}
+	m.clampView()
+}
+
+// View implements kit.Screen.
+func (m *Viewer) View() string {
+	st := m.env.Styles
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	rows := m.page()
+	var lines []string
+	switch {
+	case !m.loaded && m.err != nil:
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), m.cols(), rows)
+	case !m.loaded:
+		lines = kit.Centered(st.Dim.Render("reading the end of the log…"), m.cols(), rows)
+	case len(m.win.lines) == 0:
+		lines = kit.Centered(st.Dim.Render("the log is empty"+map[bool]string{true: " — following", false: ""}[m.follow]), m.cols(), rows)
+	default:
+		lines = m.textRows(rows)
+	}
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:rows], m.statusLine())
+	return kit.Box(st, st.Title.Render(m.Title()), m.positionNote(), lines, m.width, m.height)
+}
+
+// textRows renders the rows of log text from the top of the view.
+func (m *Viewer) textRows(rows int) []string {
+	out := make([]string, 0, rows)
+	cols := m.cols()
+	for i, sub := m.top, m.sub; len(out) < rows && i < len(m.win.lines); i, sub = i+1, 0 {
+		styled, w := m.styledLine(i)
+		if !m.wrap {
+			if m.xoff > 0 {
+				styled = ansi.Cut(styled, m.xoff, m.xoff+cols)
+			}
+			out = append(out, styled)
+			continue
+		}
+		n := max((w+cols-1)/cols, 1)
+		for r := sub; r < n && len(out) < rows; r++ {
+			if n == 1 {
+				out = append(out, styled)
+			} else {
+				out = append(out, ansi.Cut(styled, r*cols, (r+1)*cols))
+			}
+		}
+	}
+	return out
+}
+
+// positionNote says where the view is in the file: "48.2 MiB / 200.0 MiB · 24%".
+func (m *Viewer) positionNote() string {
+	if !m.loaded {
+		return ""
+	}
+	off := m.topOffset()
+	if m.size < 0 {
+		return m.env.Styles.Dim.Render("at " + kit.Bytes(off))
+	}
+	pct := 100
+	if m.size > 0 && !m.atBottom() {
+		pct = int(off * 100 / m.size)
+	}
+	return m.env.Styles.Dim.Render(fmt.Sprintf("%s / %s · %d%%", kit.Bytes(off), kit.Bytes(m.size), pct))
+}
+
+// statusLine is the viewer's last row: the input line while it asks, else
+// the modes and what is going on.
+func (m *Viewer) statusLine() string {
+	st := m.env.Styles
+	if m.prompt != promptNone {
+		return m.input.View()
+	}
+	var parts []string
+	if m.follow {
+		if m.viewAtEnd() {
+			parts = append(parts, st.Info.Render("● following"))
+		} else {
+			parts = append(parts, st.Warn.Render("● following paused (G resumes)"))
+		}
+	}
+	if m.wrap {
+		parts = append(parts, st.Dim.Render("wrap"))
+	}
+	switch {
+	case m.searchSeq != 0:
+		what := fmt.Sprintf("searching for %s… %s scanned", quoteQuery(m.query), kit.Bytes(m.scanned))
+		parts = append(parts, st.Info.Render(what)+st.Dim.Render(" (esc stops)"))
+	case m.match != nil:
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("%s at %s · n/N for more", quoteQuery(m.query), kit.Bytes(m.match.off))))
+	case m.query != (api.LogQuery{}):
+		parts = append(parts, st.Dim.Render(quoteQuery(m.query)))
+	}
+	if m.saving {
+		parts = append(parts, st.Info.Render("saving…"))
+	}
+	if m.seq != 0 && m.loaded {
+		parts = append(parts, st.Dim.Render("reading…"))
+	}
+	if m.err != nil && m.loaded {
+		parts = append(parts, st.Error.Render("✖ "+m.err.Error()))
+	}
+	if len(parts) == 0 {
+		return st.Dim.Render(m.src.Kind.String() + " · f follows · / searches · E finds the first error")
+	}
+	return strings.Join(parts, st.Dim.Render(" · "))
+}
+
+func quoteQuery(q api.LogQuery) string {
+	if q.Errors {
+		return "ERROR/exception"
+	}
+	return "“" + q.Text + "”"
+}

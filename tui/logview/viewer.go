@@ -1,0 +1,419 @@
+package logview
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// The log viewer reads a log a chunk at a time and holds a window of a few
+// chunks around the view, dropping the others: memory stays the same for
+// a 1 MB and a 200 MB log. Reading up or down past the window fetches the
+// next chunk; g and G jump by reading the head or the tail. Follow mode
+// polls for new bytes while the view is at the bottom. A search looks in
+// the window first, then asks the service to scan on, chunk by chunk on
+// its side, and reads the window around the hit.
+
+const (
+	logChunk     = api.DefaultLogChunk // bytes per read
+	logWindowMax = 4 * logChunk        // bytes held
+	logScanStep  = 32 << 20            // bytes one FindInLog call scans
+)
+
+// logMatchPos is a search hit: the start of its line in the file, and where
+// the query matched in it.
+type logMatchPos struct {
+	off        int64
+	start, end int
+}
+
+// logPlace says where the view goes once a reset read is in.
+type logPlace int
+
+const (
+	placeTop logPlace = iota
+	placeBottom
+	// placeMatch shows readAt as the current search hit; placeAt only
+	// puts the line at readAt on top.
+	placeMatch
+	placeAt
+)
+
+// promptKind is what the viewer's input line asks for.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptSearch
+	promptSave
+)
+
+// Viewer is the log viewer of one log of a job.
+type Viewer struct {
+	pane // the window of the log held, and what of it is on screen (pane.go)
+
+	env     *kit.Env
+	id      int // identity of this viewer's requests
+	jobID   string
+	jobName string
+	src     api.LogSource
+
+	size int64 // the file's size as last seen; -1 unknown
+	more bool  // the last read said bytes follow
+
+	follow    bool
+	followGen int
+
+	// One read at a time: seq identifies it, op and place say what it is for.
+	seq       int
+	readOp    logOp
+	readPlace logPlace
+	readAt    *logMatchPos
+	loaded    bool
+	err       error
+
+	query     api.LogQuery
+	match     *logMatchPos
+	searchSeq int // the FindInLog in flight, 0 for none
+	scanned   int64
+	wholeLog  bool // the search started at the first byte (E)
+
+	prompt promptKind
+	input  textinput.Model
+	saving bool
+}
+
+// New opens the viewer on src, a log of job jobID, at its tail; the Cmd
+// reads the tail.
+func New(e *kit.Env, jobID, jobName string, src api.LogSource) (*Viewer, tea.Cmd) {
+	in := textinput.New()
+	in.SetStyles(e.Styles.Input)
+	in.SetVirtualCursor(true)
+	m := &Viewer{env: e, id: e.NextSeq(), jobID: jobID, jobName: jobName, src: src,
+		pane: pane{win: newLogWindow(logWindowMax)}, size: -1, input: in}
+	return m, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+}
+
+// Title implements kit.Screen.
+func (m *Viewer) Title() string { return m.jobName + " · " + m.src.Title }
+
+// Capturing reports that the input line has the keyboard, or a running
+// search does, so that esc stops it instead of closing the viewer.
+func (m *Viewer) Capturing() bool { return m.prompt != promptNone || m.searchSeq != 0 }
+
+// ShortHelp implements kit.Screen.
+func (m *Viewer) ShortHelp() []key.Binding {
+	k := m.env.Keys
+	switch {
+	case m.prompt != promptNone:
+		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
+	case m.searchSeq != 0:
+		return append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop search"))}, shortHelp(k)...)
+	}
+	return shortHelp(k)
+}
+
+// FullHelp implements kit.Screen.
+func (m *Viewer) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+
+// read asks for one chunk, unless a read is in flight.
+func (m *Viewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogRequest) tea.Cmd {
+	if m.seq != 0 {
+		return nil
+	}
+	req.JobRef, req.Log = m.jobID, m.src.Ref
+	m.seq = m.env.NextSeq()
+	m.readOp, m.readPlace, m.readAt = op, place, at
+	return readLogCmd(m.env.Call(), m.id, m.seq, op, req)
+}
+
+// hasMore reports bytes after the window.
+func (m *Viewer) hasMore() bool {
+	if m.size >= 0 {
+		return m.win.end() < m.size
+	}
+	return m.more
+}
+
+// Update implements kit.Screen.
+func (m *Viewer) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(m.cols()-20, 10))
+		m.clampView()
+	case logReadMsg:
+		if msg.viewer == m.id && msg.seq == m.seq {
+			return m, m.onRead(msg)
+		}
+	case logFoundMsg:
+		if msg.viewer == m.id && msg.seq == m.searchSeq {
+			return m, m.onFound(msg)
+		}
+	case logSavedMsg:
+		if msg.viewer == m.id {
+			m.saving = false
+		}
+	case logPollMsg:
+		if msg.viewer == m.id && msg.gen == m.followGen && m.follow {
+			return m, tea.Batch(logPollCmd(m.env.After, m.id, m.followGen), m.poll())
+		}
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.prompt != promptNone {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// onRead joins a chunk to the window and places the view.
+func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
+	m.seq = 0
+	if msg.err != nil {
+		m.err = msg.err
+		return kit.Flash(kit.FlashError, fmt.Sprintf("read %s of %s: %v", m.src.Title, m.jobName, msg.err))
+	}
+	m.err = nil
+	ch := msg.chunk
+	if ch.Size >= 0 && ch.Size < m.win.end() && m.loaded {
+		// The file shrank: the process rotated or truncated it.
+		m.size = ch.Size
+		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	}
+	wasEnd := m.viewAtEnd()
+	m.size, m.more = ch.Size, ch.More
+	topOff := int64(-1)
+	if len(m.win.lines) > 0 {
+		topOff = m.win.lineOffset(m.top)
+	}
+	switch m.readOp {
+	case opReset:
+		m.win.reset(ch.Offset, ch.Data)
+		m.loaded = true
+		m.top, m.sub = 0, 0
+		switch m.readPlace {
+		case placeBottom:
+			m.toBottom()
+		case placeMatch:
+			m.showMatch(m.readAt)
+		case placeAt:
+			m.top = m.win.lineAt(m.readAt.off)
+		}
+	case opPrepend:
+		if m.win.prepend(ch.Offset, ch.Data) {
+			m.top = m.win.lineAt(topOff)
+		}
+	case opAppend, opFollow:
+		if !m.win.appendChunk(ch.Offset, ch.Data) {
+			return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+		}
+		m.top = m.win.lineAt(topOff)
+		if m.follow && wasEnd {
+			m.toBottom()
+		}
+	}
+	m.clampView()
+	if m.readOp == opFollow && m.follow && ch.More {
+		return m.poll() // more arrived than one chunk: catch up
+	}
+	return nil
+}
+
+// poll reads what the file gained, when the view is at the bottom; a file
+// far ahead of the window is read from its tail instead.
+func (m *Viewer) poll() tea.Cmd {
+	if m.seq != 0 || !m.viewAtEnd() {
+		return nil
+	}
+	if m.size >= 0 && m.more && m.size-m.win.end() > logWindowMax {
+		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	}
+	return m.read(opFollow, placeBottom, nil, api.LogRequest{Offset: m.win.end(), Limit: logChunk})
+}
+
+// ensure fetches the next chunk in the direction the view moves, when it
+// comes within a page of the window's edge.
+func (m *Viewer) ensure(down bool) tea.Cmd {
+	if !m.loaded || m.seq != 0 {
+		return nil
+	}
+	page := m.page()
+	if !down && m.top < 2*page && m.win.start > 0 {
+		start := max(m.win.start-logChunk, 0)
+		return m.read(opPrepend, placeTop, nil, api.LogRequest{Offset: start, Limit: m.win.start - start})
+	}
+	if down && len(m.win.lines)-m.top < 2*page && m.hasMore() {
+		return m.read(opAppend, placeTop, nil, api.LogRequest{Offset: m.win.end(), Limit: logChunk})
+	}
+	return nil
+}
+
+func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.Keys
+	if m.prompt != promptNone {
+		return m.promptKey(msg)
+	}
+	if m.searchSeq != 0 && key.Matches(msg, k.Global.Back) {
+		m.searchSeq = 0
+		return kit.Flash(kit.FlashInfo, fmt.Sprintf("search for %q stopped", m.query.String()))
+	}
+	switch {
+	case key.Matches(msg, k.Nav.Up):
+		m.scroll(-1)
+		return m.ensure(false)
+	case key.Matches(msg, k.Nav.Down):
+		m.scroll(1)
+		return m.ensure(true)
+	case key.Matches(msg, k.Nav.PageUp):
+		m.scroll(-m.page())
+		return m.ensure(false)
+	case key.Matches(msg, k.Nav.PageDown):
+		m.scroll(m.page())
+		return m.ensure(true)
+	case key.Matches(msg, k.Nav.Top):
+		if m.win.start == 0 {
+			m.top, m.sub = 0, 0
+			return nil
+		}
+		m.seq = 0 // a jump wins over a read in flight
+		return m.read(opReset, placeTop, nil, api.LogRequest{Offset: 0, Limit: logChunk})
+	case key.Matches(msg, k.Nav.Bottom):
+		if !m.hasMore() {
+			m.toBottom()
+			return nil
+		}
+		m.seq = 0
+		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	case key.Matches(msg, k.Log.ScrollSide):
+		if !m.wrap {
+			step := max(m.cols()/2, 1)
+			if msg.String() == "left" {
+				step = -step
+			}
+			m.xoff = max(m.xoff+step, 0)
+		}
+	case key.Matches(msg, k.Log.Wrap):
+		end := m.viewAtEnd()
+		m.wrap = !m.wrap
+		m.sub, m.xoff = 0, 0
+		m.clampView()
+		if end {
+			m.toBottom()
+		}
+	case key.Matches(msg, k.Log.Follow):
+		m.follow = !m.follow
+		if !m.follow {
+			return nil
+		}
+		m.followGen++
+		poll := logPollCmd(m.env.After, m.id, m.followGen)
+		if m.hasMore() {
+			m.seq = 0
+			return tea.Batch(poll, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk}))
+		}
+		m.toBottom()
+		return tea.Batch(poll, m.poll())
+	case key.Matches(msg, k.Nav.Refresh):
+		m.seq = 0
+		if !m.loaded {
+			return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+		}
+		return m.read(opReset, placeAt, &logMatchPos{off: m.topOffset()}, api.LogRequest{Offset: max(m.topOffset()-logChunk/2, 0), Limit: logChunk})
+	case key.Matches(msg, k.Log.Search):
+		return m.openPrompt(promptSearch, "/", "")
+	case key.Matches(msg, k.Log.NextMatch):
+		return m.next(false)
+	case key.Matches(msg, k.Log.PrevMatch):
+		return m.next(true)
+	case key.Matches(msg, k.Log.FirstError):
+		return m.firstError()
+	case key.Matches(msg, k.Log.Save):
+		if m.saving {
+			return kit.Flash(kit.FlashWarn, "a save of this log is already running")
+		}
+		return m.openPrompt(promptSave, "save to: ", defaultSavePath(m.jobName, m.src))
+	}
+	return nil
+}
+
+// topOffset is the file offset of the top line.
+func (m *Viewer) topOffset() int64 {
+	if len(m.win.lines) == 0 {
+		return 0
+	}
+	return m.win.lineOffset(m.top)
+}
+
+func (m *Viewer) openPrompt(p promptKind, label, value string) tea.Cmd {
+	m.prompt = p
+	m.input.Prompt = label
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
+func (m *Viewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.Keys
+	switch {
+	case key.Matches(msg, k.Form.Cancel):
+		m.prompt = promptNone
+		m.input.Blur()
+		return nil
+	case key.Matches(msg, k.Form.Confirm):
+		p, v := m.prompt, m.input.Value()
+		m.prompt = promptNone
+		m.input.Blur()
+		switch p {
+		case promptSearch:
+			if v == "" {
+				return nil
+			}
+			m.query, m.match = api.LogQuery{Text: v}, nil
+			return m.find(false, m.topOffset(), true)
+		case promptSave:
+			if strings.TrimSpace(v) == "" {
+				return nil
+			}
+			m.saving = true
+			return tea.Batch(
+				kit.Flash(kit.FlashInfo, fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
+				saveLogCmd(m.env.Call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// defaultSavePath names a saved log after its job and source:
+// orders-enrich-taskmanager-container_01-stdout.log.
+func defaultSavePath(job string, src api.LogSource) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(job + "-" + src.Title) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	name := strings.Trim(b.String(), "-.")
+	for strings.Contains(name, "--") {
+		name = strings.ReplaceAll(name, "--", "-")
+	}
+	if !strings.HasSuffix(name, ".log") {
+		name += ".log"
+	}
+	return name
+}

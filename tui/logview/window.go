@@ -1,0 +1,153 @@
+package logview
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/palink/palink/tui/kit"
+)
+
+// logWindow is the part of a log the viewer holds: contiguous bytes of the
+// file, starting at a line start, at most max bytes (a few chunks around
+// the view; the rest of the file stays on the server). It is pure data:
+// the viewer decides what to fetch, the window only joins and trims.
+type logWindow struct {
+	start int64  // file offset of data[0]: 0 or just after a newline
+	data  []byte // may end in the middle of a line
+	// lines holds the index in data where each line starts.
+	lines []int
+	max   int
+}
+
+func newLogWindow(max int) logWindow { return logWindow{max: max} }
+
+// end is the file offset just after the window.
+func (w *logWindow) end() int64 { return w.start + int64(len(w.data)) }
+
+// empty reports whether the window holds nothing yet.
+func (w *logWindow) empty() bool { return len(w.data) == 0 }
+
+// line is line i without its newline.
+func (w *logWindow) line(i int) []byte {
+	s := w.lines[i]
+	e := len(w.data)
+	if i+1 < len(w.lines) {
+		e = w.lines[i+1] - 1
+	} else if e > s && w.data[e-1] == '\n' {
+		e--
+	}
+	return w.data[s:e]
+}
+
+// lineOffset is the file offset where line i starts.
+func (w *logWindow) lineOffset(i int) int64 { return w.start + int64(w.lines[i]) }
+
+// lineAt is the index of the line holding file offset off (clamped to the
+// window).
+func (w *logWindow) lineAt(off int64) int {
+	if len(w.lines) == 0 {
+		return 0
+	}
+	rel := off - w.start
+	i := sort.Search(len(w.lines), func(i int) bool { return int64(w.lines[i]) > rel }) - 1
+	return kit.Clamp(i, 0, len(w.lines)-1)
+}
+
+// dropHead removes a partial first line: the bytes of data (read at off)
+// up to its first newline, unless off is the start of the file. A chunk
+// with no whole line in it is kept, as one line cut at its head: a line
+// longer than a chunk is shown rather than skipped.
+func dropHead(off int64, data []byte) (int64, []byte) {
+	if off == 0 {
+		return off, data
+	}
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 || i == len(data)-1 {
+		return off, data
+	}
+	return off + int64(i) + 1, data[i+1:]
+}
+
+// reset replaces the window with a chunk read at off; the window owns data
+// from now on.
+func (w *logWindow) reset(off int64, data []byte) {
+	w.start, w.data = dropHead(off, data)
+	w.trimTail()
+	w.index()
+}
+
+// prepend joins a chunk that ends where the window starts, then trims the
+// window's tail to stay within max.
+func (w *logWindow) prepend(off int64, data []byte) bool {
+	if off+int64(len(data)) != w.start || len(data) == 0 {
+		return false
+	}
+	off, data = dropHead(off, data)
+	joined := make([]byte, 0, len(data)+len(w.data))
+	joined = append(append(joined, data...), w.data...)
+	w.start, w.data = off, joined
+	w.trimTail()
+	w.index()
+	return true
+}
+
+// appendChunk joins a chunk read at the window's end, then trims the
+// window's head to stay within max.
+func (w *logWindow) appendChunk(off int64, data []byte) bool {
+	if off != w.end() {
+		return false
+	}
+	if len(data) == 0 {
+		return true
+	}
+	w.data = append(w.data, data...)
+	w.trimHead()
+	w.index()
+	return true
+}
+
+// trimHead drops whole lines from the front until the window fits.
+func (w *logWindow) trimHead() {
+	over := len(w.data) - w.max
+	if over <= 0 {
+		return
+	}
+	i := bytes.IndexByte(w.data[over:], '\n')
+	if i < 0 {
+		return // one huge line: keep it rather than cut it
+	}
+	cut := over + i + 1
+	w.start += int64(cut)
+	// Copy, so that the dropped bytes are freed rather than kept by the
+	// slice's array.
+	w.data = append(make([]byte, 0, len(w.data)-cut+w.max/4), w.data[cut:]...)
+}
+
+// trimTail drops whole lines from the end until the window fits.
+func (w *logWindow) trimTail() {
+	if len(w.data) <= w.max {
+		return
+	}
+	i := bytes.LastIndexByte(w.data[:w.max], '\n')
+	if i < 0 {
+		return
+	}
+	w.data = w.data[:i+1]
+}
+
+// index finds the line starts.
+func (w *logWindow) index() {
+	w.lines = w.lines[:0]
+	if len(w.data) == 0 {
+		return
+	}
+	w.lines = append(w.lines, 0)
+	for i := 0; ; {
+		j := bytes.IndexByte(w.data[i:], '\n')
+		if j < 0 || i+j+1 >= len(w.data) {
+			break
+		}
+		i += j + 1
+		w.lines = append(w.lines, i)
+	}
+}

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// Options configure the TUI. The zero value is usable.
+type Options struct {
+	// Context names what the TUI is connected to in the header, e.g. "demo",
+	// the config file's context, or "agent".
+	Context string
+	// ReadOnly hides and refuses every action, in addition to what
+	// api.Service.ReadOnly says.
+	ReadOnly bool
+	// Theme picks the palette; ThemeAuto follows the terminal background.
+	Theme Theme
+	// Scope opens the jobs view narrowed to one cluster, as `:jobs @NAME` does.
+	Scope string
+	// RequestTimeout bounds each call to the service, so that a slow or
+	// unreachable cluster turns into an error in the flash line instead of a
+	// request that never ends. Default 15s.
+	RequestTimeout time.Duration
+	// Now is the clock (default time.Now); tests pin it.
+	Now func() time.Time
+	// Debugger runs SQL jobs locally for the editor's debug run (ctrl-d);
+	// nil disables it.
+	Debugger api.Debugger
+
+	// Input, Output and Environ are used by Run (defaults: the terminal and
+	// os.Environ). The environment decides the colour profile: NO_COLOR,
+	// TERM and COLORTERM are honoured.
+	Input   io.Reader
+	Output  io.Writer
+	Environ []string
+	// Width and Height fix the terminal size when Output is not a terminal
+	// (recordings, tests); zero means ask the terminal.
+	Width, Height int
+}
+
+const defaultRequestTimeout = 15 * time.Second
+
+func newEnv(ctx context.Context, svc api.Service, opts Options) *kit.Env {
+	clock := opts.Now
+	if clock == nil {
+		clock = time.Now
+	}
+	timeout := opts.RequestTimeout
+	if timeout <= 0 {
+		timeout = defaultRequestTimeout
+	}
+	e := kit.NewEnv(ctx, svc, opts.ReadOnly)
+	e.Timeout = timeout
+	e.Styles = kit.StylesFor(opts.Theme)
+	e.Now, e.Clock = clock(), clock
+	e.ReadChange = nextChangeCmd
+	return e
+}
+
+// Theme picks the palette. Auto follows the terminal's background colour,
+// which bubbletea asks the terminal for at start.
+type Theme = kit.Theme
+
+// Themes.
+const (
+	ThemeAuto  = kit.ThemeAuto
+	ThemeDark  = kit.ThemeDark
+	ThemeLight = kit.ThemeLight
+)
