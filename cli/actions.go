@@ -152,7 +152,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 			return err
 		}
 		cmds = append(cmds, c)
-		if e.g.output != "json" {
+		if !e.g.structured() {
 			fmt.Fprintf(out, "%s #%d queued for %s\n", c.Kind, c.Seq, p.JobName)
 		}
 	}
@@ -169,8 +169,8 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 	} else {
 		close(done)
 		if !wait {
-			if e.g.output == "json" {
-				return writeJSON(out, cmds)
+			if e.g.structured() {
+				return writeData(out, e.g.output, cmds)
 			}
 			return nil
 		}
@@ -186,7 +186,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 		if final.State == model.CmdFailed {
 			failed++
 		}
-		if e.g.output != "json" {
+		if !e.g.structured() {
 			fmt.Fprintf(out, "%s #%d %s", final.Kind, final.Seq, final.State)
 			if final.Error != "" {
 				fmt.Fprintf(out, ": %s", final.Error)
@@ -202,7 +202,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 			if err != nil {
 				return fmt.Errorf("wait for job %s to run: %w", final.JobID, err)
 			}
-			if e.g.output != "json" {
+			if !e.g.structured() {
 				fmt.Fprintf(out, "%s is %s (%s)\n", j.Name, j.State, dash(j.AppID))
 			}
 			if j.State != model.StateRunning {
@@ -212,8 +212,8 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 	}
 	stop()
 	<-done
-	if e.g.output == "json" {
-		if err := writeJSON(out, ended); err != nil {
+	if e.g.structured() {
+		if err := writeData(out, e.g.output, ended); err != nil {
 			return err
 		}
 	}

@@ -33,8 +33,8 @@ func newSyncCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if g.output == "json" {
-					return writeJSON(cmd.OutOrStdout(), st)
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, st)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %s\n",
 					st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, plural(st.Errors, "error"))

@@ -56,14 +56,14 @@ func newAlertsCmd(g *globals) *cobra.Command {
 
 func printAlerts(w io.Writer, format string, as []model.Alert) error {
 	switch format {
-	case "json":
+	case outJSON, outYAML:
 		if as == nil {
 			as = []model.Alert{}
 		}
-		return writeJSON(w, as)
-	case "table", "wide":
+		return writeData(w, format, as)
+	case outTable, outWide:
 	default:
-		return fmt.Errorf("unknown output format %q: want table, wide or json", format)
+		return checkOutput(format)
 	}
 	if len(as) == 0 {
 		_, err := fmt.Fprintln(w, "no alerts")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -48,7 +47,7 @@ func TestCLIAlerts(t *testing.T) {
 		t.Fatalf("table:\n%s", out)
 	}
 	var as []model.Alert
-	if err := json.Unmarshal([]byte(e.mustRun("alerts", "--firing", "-o", "json")), &as); err != nil || len(as) != 1 || as[0].JobName != "orders" {
+	if err := decodeWire([]byte(e.mustRun("alerts", "--firing", "-o", "json")), &as); err != nil || len(as) != 1 || as[0].JobName != "orders" {
 		t.Fatalf("json: %+v %v", as, err)
 	}
 	_, err = e.run(context.Background(), "alerts", "--check")

@@ -29,8 +29,8 @@ func newClusterCmd(g *globals) *cobra.Command {
 				if err != nil && ov.FetchedAt.IsZero() {
 					return err
 				}
-				if g.output == "json" {
-					return writeJSON(cmd.OutOrStdout(), ov)
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, ov)
 				}
 				w := cmd.OutOrStdout()
 				m := ov.Metrics
@@ -88,8 +88,8 @@ func newAdoptCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if g.output == "json" {
-					return writeJSON(cmd.OutOrStdout(), j)
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, j)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "adopted %s as job %s (%s)\n", args[0], j.Name, j.ID)
 				return nil

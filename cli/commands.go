@@ -52,11 +52,11 @@ func newCommandsCmd(g *globals) *cobra.Command {
 // absolute times, with -o wide).
 func printCommands(w io.Writer, format string, cs []model.Command, names map[string]string) error {
 	switch format {
-	case "json":
-		return writeJSON(w, cs)
-	case "table", "wide":
+	case outJSON, outYAML:
+		return writeData(w, format, cs)
+	case outTable, outWide:
 	default:
-		return fmt.Errorf("unknown output format %q: want table, wide or json", format)
+		return checkOutput(format)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if format == "wide" {

@@ -35,8 +35,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"  palink debug orders.sql --data orders=orders.jsonl --out results.jsonl",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.output != "table" && g.output != "json" {
-				return fmt.Errorf("debug: unknown output format %q: want table or json", g.output)
+			if g.output != outTable && g.output != outJSON {
+				return fmt.Errorf("debug: output format %q: want table or json (the rows' own JSON lines)", g.output)
 			}
 			if limit < 0 {
 				return fmt.Errorf("debug: --limit %d: want 0 (all rows) or more", limit)
@@ -68,7 +68,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if g.output == "json" {
+				if g.structured() {
 					return fin.Output.WriteJSON(w)
 				}
 				// The rows went to the file: say where, and what the lookups did.
@@ -77,7 +77,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				return fin.Output.WriteLookups(w)
 			}
-			if g.output == "json" {
+			if g.structured() {
 				return fin.Output.WriteJSON(w)
 			}
 			return fin.Output.WriteText(w)

@@ -114,7 +114,7 @@ func (e *cliEnv) mustRun(args ...string) string {
 func (e *cliEnv) job(name string) api.JobDetail {
 	e.t.Helper()
 	var d api.JobDetail
-	if err := json.Unmarshal([]byte(e.mustRun("job", "show", name, "-o", "json")), &d); err != nil {
+	if err := decodeWire([]byte(e.mustRun("job", "show", name, "-o", "json")), &d); err != nil {
 		e.t.Fatalf("job show -o json: %v", err)
 	}
 	return d
@@ -284,7 +284,7 @@ func (e *cliEnv) jobViaAgentStore(ctx context.Context, name string) (model.Job, 
 		return model.Job{}, err
 	}
 	var d api.JobDetail
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
+	if err := decodeWire([]byte(out), &d); err != nil {
 		return model.Job{}, err
 	}
 	return d.Job, nil
@@ -317,7 +317,7 @@ func (e *cliEnv) commandsJSON(ctx context.Context) ([]model.Command, error) {
 		return nil, err
 	}
 	var cs []model.Command
-	return cs, json.Unmarshal([]byte(out), &cs)
+	return cs, decodeWire([]byte(out), &cs)
 }
 
 // TestSimCommand runs `palink sim` on a loopback port: it answers the YARN
@@ -399,7 +399,7 @@ func TestCLIClusterAdoptEdit(t *testing.T) {
 	}
 	e := newCLIEnv(t, sim.Options{Apps: 8}, nil)
 	var ov api.ClusterOverview
-	if err := json.Unmarshal([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
+	if err := decodeWire([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
 		t.Fatal(err)
 	}
 	if ov.Metrics.VCoresTotal == 0 || len(ov.Queues) == 0 {
@@ -420,7 +420,7 @@ func TestCLIClusterAdoptEdit(t *testing.T) {
 	if j.AppID != app.ID || j.FlinkJobID == "" {
 		t.Errorf("adopted job: %+v", j)
 	}
-	if err := json.Unmarshal([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
+	if err := decodeWire([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range ov.Unmanaged {

@@ -37,7 +37,7 @@ func (g *globals) register(root *cobra.Command) {
 	pf.StringVar(&g.cluster, "cluster", "", "cluster to work on (default: all, or the only one)")
 	_ = root.RegisterFlagCompletionFunc("cluster", completeClusters(g))
 	pf.BoolVar(&g.readOnly, "read-only", false, "open the store read-only and refuse every action")
-	pf.StringVarP(&g.output, "output", "o", "table", "output format: table, wide or json")
+	pf.StringVarP(&g.output, "output", "o", "table", "output format: table, wide, json or yaml (json and yaml: docs/output.schema.json)")
 	pf.BoolVar(&g.yes, "yes", false, "do not ask for confirmation (scripts)")
 	pf.StringVar(&g.logFile, "log-file", "", "write logs to this file (default: none for the CLI, $XDG_STATE_HOME/palink/palink.log for the TUI)")
 }

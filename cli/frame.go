@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -103,12 +101,6 @@ func plural(n int, word string) string {
 
 // isTerminal reports whether f is a terminal (confirmation prompts need one).
 func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
 
 func since(t time.Time) string {
 	if t.IsZero() {

@@ -75,8 +75,8 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if g.output == "json" {
-				return writeJSON(cmd.OutOrStdout(), j)
+			if g.structured() {
+				return writeData(cmd.OutOrStdout(), g.output, j)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "created job %s (%s) on %s; start it with: palink job submit %s\n", j.Name, j.ID, j.Cluster, j.Name)
 			return nil
@@ -124,8 +124,8 @@ func newJobShowCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if g.output == "json" {
-					return writeJSON(cmd.OutOrStdout(), d)
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, d)
 				}
 				printDetail(cmd.OutOrStdout(), d)
 				return nil
@@ -192,8 +192,8 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if g.output == "json" {
-					return writeJSON(cmd.OutOrStdout(), struct {
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, struct {
 						Events   []model.Event
 						Commands []model.Command
 					}{d.Events, d.Commands})
@@ -247,8 +247,8 @@ func newJobEditCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if g.output == "json" {
-				return writeJSON(cmd.OutOrStdout(), saved)
+			if g.structured() {
+				return writeData(cmd.OutOrStdout(), g.output, saved)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "saved %s v%d; deploy it with: palink job resubmit %s --restore latest\n", args[0], saved.Version, args[0])
 			return nil

@@ -45,15 +45,15 @@ func newJobsCmd(g *globals) *cobra.Command {
 
 func printJobs(w io.Writer, format string, jobs []api.JobView) error {
 	switch format {
-	case "json":
+	case outJSON, outYAML:
 		out := make([]model.Job, len(jobs))
 		for i, j := range jobs {
 			out[i] = j.Job
 		}
-		return writeJSON(w, out)
-	case "table", "wide":
+		return writeData(w, format, out)
+	case outTable, outWide:
 	default:
-		return fmt.Errorf("unknown output format %q: want table, wide or json", format)
+		return checkOutput(format)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if format == "wide" {

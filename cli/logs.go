@@ -44,7 +44,7 @@ func newLogsCmd(g *globals) *cobra.Command {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				w := cmd.OutOrStdout()
 				if len(args) == 1 {
-					return listLogs(ctx, e, w, args[0], g.output == "json")
+					return listLogs(ctx, e, w, args[0], g.output)
 				}
 				ref, err := parseLogRef(args[1])
 				if err != nil {
@@ -81,13 +81,13 @@ func newLogsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func listLogs(ctx context.Context, e *env, w io.Writer, job string, asJSON bool) error {
+func listLogs(ctx context.Context, e *env, w io.Writer, job string, format string) error {
 	l, err := e.svc.Logs(ctx, job)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return writeJSON(w, l)
+	if format == outJSON || format == outYAML {
+		return writeData(w, format, l)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LOG\tSIZE\tWHAT")

@@ -22,6 +22,9 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          knownSubcommand,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			return checkOutput(g.output)
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTUI(cmd, g)
 		},

@@ -5,7 +5,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -246,7 +245,7 @@ func (e *cliEnv) jobNames(args ...string) []string {
 	e.t.Helper()
 	var jobs []struct{ Name string }
 	out := e.mustRun(append(args, "jobs", "-o", "json")...)
-	if err := json.Unmarshal([]byte(out), &jobs); err != nil {
+	if err := decodeWire([]byte(out), &jobs); err != nil {
 		e.t.Fatalf("jobs -o json: %v\n%s", err, out)
 	}
 	var names []string

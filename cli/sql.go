@@ -74,8 +74,8 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 		Example: "  palink sql check orders.sql\n  palink sql check fragment.sql --parse-only -o json\n  palink sql check orders.sql --remote --cluster prod",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.output != "table" && g.output != "json" {
-				return fmt.Errorf("sql check: unknown output format %q: want table or json", g.output)
+			if g.output == outWide {
+				return fmt.Errorf("sql check: output format %q: want table, json or yaml", g.output)
 			}
 			src, err := readSQL(cmd, args[0])
 			if err != nil {
@@ -109,8 +109,8 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 				}
 			}
 			out := cmd.OutOrStdout()
-			if g.output == "json" {
-				if err := writeJSON(out, rep); err != nil {
+			if g.structured() {
+				if err := writeData(out, g.output, rep); err != nil {
 					return err
 				}
 			} else if err := printSQLReport(out, res, rep, remote); err != nil {

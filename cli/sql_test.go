@@ -281,7 +281,7 @@ func TestDebugCLIErrors(t *testing.T) {
 	}{
 		{[]string{"debug", job}, "give its rows with --data orders=FILE"},
 		{[]string{"debug", job, "--data", "orders"}, `--data "orders": want TABLE=FILE`},
-		{[]string{"debug", job, "--data", "orders=" + orders, "-o", "yaml"}, `unknown output format "yaml"`},
+		{[]string{"debug", job, "--data", "orders=" + orders, "-o", "xml"}, `unknown output format "xml"`},
 	} {
 		_, _, err := runCLI(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

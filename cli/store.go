@@ -112,8 +112,8 @@ func newStoreCheckCmd(g *globals) *cobra.Command {
 				return damaged // the file could not be read at all
 			}
 			w := cmd.OutOrStdout()
-			if g.output == "json" {
-				if err := writeJSON(w, rep); err != nil {
+			if g.structured() {
+				if err := writeData(w, g.output, rep); err != nil {
 					return err
 				}
 			} else {

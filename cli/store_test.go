@@ -304,7 +304,7 @@ func TestCLIRestoreAfterDamage(t *testing.T) {
 			e.mustRun("job", "history", "orders", "-o", "json") + e.mustRun("job", "history", "clicks", "-o", "json")
 	}
 	var history struct{ Events, Commands []json.RawMessage }
-	if err := json.Unmarshal([]byte(e.mustRun("job", "history", "orders", "-o", "json")), &history); err != nil {
+	if err := decodeWire([]byte(e.mustRun("job", "history", "orders", "-o", "json")), &history); err != nil {
 		t.Fatal(err)
 	}
 	if len(history.Commands) == 0 || len(history.Events) < 2 {
