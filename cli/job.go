@@ -193,10 +193,7 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 					return err
 				}
 				if g.structured() {
-					return writeData(cmd.OutOrStdout(), g.output, struct {
-						Events   []model.Event
-						Commands []model.Command
-					}{d.Events, d.Commands})
+					return writeData(cmd.OutOrStdout(), g.output, historyOut{d.Events, d.Commands})
 				}
 				w := cmd.OutOrStdout()
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -259,4 +256,10 @@ func newJobEditCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&class, "class", "", "entry class of the jar")
 	cmd.Flags().StringVar(&note, "note", "", "what changed")
 	return cmd
+}
+
+// historyOut is `job history`'s document.
+type historyOut struct {
+	Events   []model.Event
+	Commands []model.Command
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -78,6 +79,20 @@ func (k LogSourceKind) String() string {
 		return "YARN container"
 	}
 	return "unknown"
+}
+
+// MarshalText names the kind in scriptable output.
+func (k LogSourceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText is the inverse of MarshalText.
+func (k *LogSourceKind) UnmarshalText(b []byte) error {
+	for _, c := range []LogSourceKind{LogJobManager, LogTaskManager, LogContainer} {
+		if c.String() == string(b) {
+			*k = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown log source kind %q", b)
 }
 
 // LogSource is one entry of LogList.

@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
+)
+
+var updateSchema = flag.Bool("update-schema", false, "write docs/output.schema.json from the output types")
+
+const schemaFile = "../docs/output.schema.json"
+
+// outputs are what each command writes with -o json or -o yaml.
+var outputs = map[string]any{
+	"jobs":        []model.Job{},
+	"job_show":    api.JobDetail{},
+	"job_history": historyOut{},
+	"job_create":  model.Job{},
+	"job_edit":    model.Spec{},
+	"job_action":  []model.Command{},
+	"commands":    []model.Command{},
+	"alerts":      []model.Alert{},
+	"cluster":     api.ClusterOverview{},
+	"adopt":       model.Job{},
+	"sync_once":   api.SyncStats{},
+	"logs":        api.LogList{},
+	"sql_check":   sqlReport{},
+	"store_check": api.StoreReport{},
+}
+
+// schemaOf builds the JSON Schema (2020-12) of the output form, with the
+// rules wire follows.
+type schemaOf struct {
+	defs map[string]any
+}
+
+var stringerType = reflect.TypeFor[fmt.Stringer]()
+
+func (s *schemaOf) of(t reflect.Type) any {
+	switch {
+	case t == timeType:
+		return map[string]any{"type": []string{"string", "null"}, "format": "date-time", "description": "RFC 3339; null when not known"}
+	case t == durationType:
+		return map[string]any{"type": "number", "description": "seconds"}
+	case t.Implements(textType) && t.Kind() != reflect.Pointer && t.Kind() != reflect.Struct:
+		return map[string]any{"type": "string", "enum": enumNames(t)}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return map[string]any{"anyOf": []any{map[string]any{"type": "null"}, s.of(t.Elem())}}
+	case reflect.Interface:
+		return map[string]any{}
+	case reflect.Struct:
+		name := snake(t.Name())
+		if _, ok := s.defs[name]; !ok {
+			s.defs[name] = nil // a placeholder against recursion
+			props := map[string]any{}
+			s.fields(t, props)
+			var req []string
+			for k := range props {
+				req = append(req, k)
+			}
+			slices.Sort(req)
+			s.defs[name] = map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
+		}
+		return map[string]any{"$ref": "#/$defs/" + name}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return map[string]any{"type": "string"}
+		}
+		return map[string]any{"type": "array", "items": s.of(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": s.of(t.Elem())}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	}
+	panic("no schema for " + t.String())
+}
+
+func (s *schemaOf) fields(t reflect.Type, props map[string]any) {
+	for _, f := range fieldsOf(t) {
+		ft := t.FieldByIndex(f.index).Type
+		if f.embedded {
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			s.fields(ft, props)
+			continue
+		}
+		props[f.name] = s.of(ft)
+	}
+}
+
+// enumNames lists an enum's names: every small value its String names.
+func enumNames(t reflect.Type) []string {
+	var out []string
+	unnamed := regexp.MustCompile(`\(\d+\)$|^unknown$`)
+	for i := range 64 {
+		v := reflect.New(t).Elem()
+		v.SetInt(int64(i))
+		b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+		if err == nil && !unnamed.Match(b) && !slices.Contains(out, string(b)) {
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+func outputSchema() map[string]any {
+	s := &schemaOf{defs: map[string]any{}}
+	for name, v := range outputs {
+		s.defs["out_"+name] = s.of(reflect.TypeOf(v))
+	}
+	return map[string]any{
+		"$schema": "https://json-schema.org/draft/2020-12/schema",
+		"$id":     "https://github.com/palink/palink/docs/output.schema.json",
+		"title":   "palink's scriptable output (-o json, -o yaml)",
+		"description": "What each command writes with -o json or -o yaml, the same locally and through the agent: " +
+			"$defs/out_<command> is the document of a command (jobs, job_show, …). Names are snake_case, a time that " +
+			"is not known is null, durations are seconds, enums are names, lists are never null. Fields are added " +
+			"over time, never renamed or removed without a note in the README.",
+		"$defs": s.defs,
+	}
+}
+
+// TestOutputSchemaIsCurrent: docs/output.schema.json is what the output
+// types make (go test ./cli -run TestOutputSchemaIsCurrent -update-schema).
+func TestOutputSchemaIsCurrent(t *testing.T) {
+	b, err := json.MarshalIndent(outputSchema(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, '\n')
+	if *updateSchema {
+		if err := os.WriteFile(schemaFile, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, err := os.ReadFile(schemaFile)
+	if err != nil || !bytes.Equal(old, b) {
+		t.Fatalf("%s is not what the output types make: go test ./cli -run TestOutputSchemaIsCurrent -update-schema (%v)", schemaFile, err)
+	}
+}
+
+// TestJSONOutputFollowsTheSchema runs every -o json command against a
+// simulator, first in process and then through an agent, and validates
+// each document against docs/output.schema.json.
+func TestJSONOutputFollowsTheSchema(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	doc, err := os.Open(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemaDoc, err := jsonschema.UnmarshalJSON(doc)
+	doc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("output.schema.json", schemaDoc); err != nil {
+		t.Fatal(err)
+	}
+	compiled := map[string]*jsonschema.Schema{}
+	for name := range outputs {
+		if compiled[name], err = c.Compile("output.schema.json#/$defs/out_" + name); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The schema holds: a job with a name that is a number, a state that is
+	// no state, or a field of the Go form is not one.
+	for _, bad := range []string{`[{"name": 1}]`, `[{"state": "SLEEPING"}]`, `[{"AppID": "x"}]`} {
+		v, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if compiled["jobs"].Validate(v) == nil {
+			t.Fatalf("the schema takes %s as a jobs document", bad)
+		}
+	}
+
+	e := newCLIEnv(t, sim.Options{}, nil)
+	e.createJob("orders")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	check := func(where, name string, args ...string) {
+		t.Helper()
+		out, _ := e.runBoth(ctx, append(args, "-o", "json")...)
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+		if err != nil {
+			t.Fatalf("%s: palink %s -o json: not JSON: %v\n%s", where, strings.Join(args, " "), err, out)
+		}
+		if err := compiled[name].Validate(v); err != nil {
+			t.Errorf("%s: palink %s -o json does not follow $defs/out_%s: %v\n%s", where, strings.Join(args, " "), name, err, out)
+		}
+		if strings.Contains(out, "0001-01-01") {
+			t.Errorf("%s: palink %s -o json shows an unknown time as year 1", where, strings.Join(args, " "))
+		}
+	}
+	sqlFile := writeTemp(t, "edit.sql", e2eSQL)
+	run := func(where string) {
+		check(where, "jobs", "jobs")
+		check(where, "job_show", "job", "show", "orders")
+		check(where, "job_history", "job", "history", "orders")
+		check(where, "commands", "commands")
+		check(where, "alerts", "alerts")
+		check(where, "cluster", "cluster")
+		check(where, "logs", "logs", "orders")
+		check(where, "job_edit", "job", "edit", "orders", "--sql", sqlFile)
+		check(where, "sql_check", "sql", "check", sqlFile)
+	}
+	check("in process", "job_action", "job", "submit", "orders", "--wait")
+	check("in process", "sync_once", "sync", "--once")
+	check("in process", "store_check", "store", "check")
+	run("in process")
+
+	agentCtx, stopAgent := context.WithCancel(ctx)
+	agentDone := make(chan error, 1)
+	go func() { _, err := e.run(agentCtx, "agent"); agentDone <- err }()
+	defer func() { stopAgent(); <-agentDone }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := e.run(ctx, "sync", "--once"); err != nil && strings.Contains(err.Error(), "an agent runs state sync") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the agent never answered")
+		}
+	}
+	run("through the agent")
+	check("through the agent", "store_check", "store", "check")
+	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
+	check("through the agent", "job_action", "job", "submit", "payments")
+}
+
