@@ -252,4 +252,3 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
 	check("through the agent", "job_action", "job", "submit", "payments")
 }
-
