@@ -379,6 +379,16 @@ func TestSimCommand(t *testing.T) {
 	if len(versions.Versions) == 0 {
 		t.Errorf("gateway api_versions: %+v", versions)
 	}
+	// The written config is short, commented, and means what the demo's does.
+	text, _ := os.ReadFile(cfgPath)
+	if n := strings.Count(string(text), "\n"); n > 45 || !strings.Contains(string(text), "# ") {
+		t.Errorf("--config-out wrote %d lines, or no comment:\n%s", n, text)
+	}
+	want := simConfig(nil, cfg.Store)
+	if cfg.Sync != want.Sync || cfg.Metrics != want.Metrics || len(cfg.Alerts.Rules) != len(want.Alerts.Rules) ||
+		cfg.Clusters[0].Deploy.SavepointDir != want.Clusters[0].Deploy.SavepointDir || cfg.Clusters[0].User != want.Clusters[0].User {
+		t.Errorf("--config-out differs from the demo's config:\n%+v\nwant\n%+v", cfg, want)
+	}
 	e := &cliEnv{t: t, config: cfgPath}
 	if got := e.mustRun("config", "check"); !strings.Contains(got, "ok") {
 		t.Errorf("config check: %s", got)

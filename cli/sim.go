@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,7 +52,8 @@ func (f *simFlags) options() (sim.Options, error) {
 	return o, nil
 }
 
-// simConfig is a palink config whose one cluster is the simulator.
+// simConfig is a palink config whose one cluster is the simulator (its
+// addresses left out without one).
 func simConfig(c *sim.Cluster, storePath string) *config.Config {
 	cfg := &config.Config{
 		Store: storePath,
@@ -71,16 +73,17 @@ func simConfig(c *sim.Cluster, storePath string) *config.Config {
 			config.AlertRule{Name: "restarts", Kind: config.RuleRestarts, Count: 2, Window: config.Duration(10 * time.Minute)},
 		)},
 		Clusters: []config.Cluster{{
-			Name:       "sim",
-			RM:         c.RMURLs(),
-			SQLGateway: c.GatewayURL(),
-			User:       "ops",
+			Name: "sim",
+			User: "ops",
 			Deploy: config.Deploy{
 				Mode:         "yarn-per-job",
 				SavepointDir: "hdfs:///flink/savepoints",
 				Queue:        "default",
 			},
 		}},
+	}
+	if c != nil {
+		cfg.Clusters[0].RM, cfg.Clusters[0].SQLGateway = c.RMURLs(), c.GatewayURL()
 	}
 	cfg.ApplyDefaults()
 	return cfg
@@ -120,7 +123,7 @@ func newSimCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(out, "RM web proxy     %s/proxy/<appId>/\n", c.RMURLs()[0])
 			if f.configOut != "" {
 				storePath := filepath.Join(filepath.Dir(f.configOut), "palink-sim.db")
-				if err := simConfig(c, storePath).Write(f.configOut); err != nil {
+				if err := os.WriteFile(f.configOut, []byte(simConfigText(c, storePath)), 0o600); err != nil {
 					return fmt.Errorf("write config: %w", err)
 				}
 				fmt.Fprintf(out, "config           %s (store %s)\n", f.configOut, storePath)
@@ -134,6 +137,35 @@ func newSimCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8088", "address of the (first) ResourceManager")
 	cmd.Flags().StringVar(&f.configOut, "config-out", "", "write a palink config for this simulator to FILE")
 	return cmd
+}
+
+// simConfigText is the config `palink sim --config-out` writes: only what
+// differs from the defaults, each with why, so that it reads as a start of
+// one's own.
+func simConfigText(c *sim.Cluster, storePath string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# palink config for the simulated cluster `palink sim` started (%s).\n", time.Now().Format(time.DateTime))
+	b.WriteString("# Only what differs from the defaults; README \"Configuration\" has every key.\n\n")
+	fmt.Fprintf(&b, "# A store of its own, so that the simulator's jobs stay out of yours.\nstore: %s\n\n", storePath)
+	b.WriteString("clusters:\n  - name: sim\n")
+	b.WriteString("    # Every ResourceManager of the HA pair; palink follows the active one.\n    rm:\n")
+	for _, u := range c.RMURLs() {
+		fmt.Fprintf(&b, "      - %s\n", u)
+	}
+	fmt.Fprintf(&b, "    sql_gateway: %s\n", c.GatewayURL())
+	b.WriteString("    user: ops            # sent as user.name (YARN simple authentication)\n")
+	b.WriteString("    deploy:\n      savepoint_dir: hdfs:///flink/savepoints   # where pause writes its savepoints\n\n")
+	b.WriteString("# The simulator's jobs move fast: sync and measure them often, and watch\n# them with a rule of every kind, so their troubles show at once.\n")
+	b.WriteString("sync:\n  interval: 3s\nmetrics:\n  interval: 2s\n")
+	b.WriteString("alerts:\n  rules:\n")
+	b.WriteString("    - {name: job-failed, kind: job_failed, severity: critical}\n")
+	b.WriteString("    - {name: state-drift, kind: drift}\n")
+	b.WriteString("    - {name: backpressure, kind: backpressure, above: 0.8, for: 30s}\n")
+	b.WriteString("    - {name: consumer-lag, kind: lag, above: 1000000, for: 1m}\n")
+	b.WriteString("    - {name: checkpoint-stale, kind: checkpoint_age, age: 2m}\n")
+	b.WriteString("    - {name: checkpoints-failing, kind: failed_checkpoints, count: 3}\n")
+	b.WriteString("    - {name: restarts, kind: restarts, count: 2, window: 10m}\n")
+	return b.String()
 }
 
 // startSim starts an in-process simulator and a throwaway store directory;
