@@ -74,14 +74,16 @@ func problem(s *api.SyncStats, format string, args ...any) {
 	}
 }
 
-// Run runs state sync until ctx is done: every interval one cycle, its
-// jobs spread over the interval with random jitter.
+// Run runs state sync until ctx is done: a first cycle at once, then every
+// interval one cycle, its jobs spread over the interval with random jitter.
 func (s *Syncer) Run(ctx context.Context) error {
 	interval := s.opts.Interval
-	for {
+	for first := true; ; first = false {
 		start := s.now()
 		spread := interval
-		if s.opts.NoJitter {
+		if s.opts.NoJitter || first {
+			// The first cycle syncs every job at once: a palink that just
+			// started shows the cluster's truth now, not over an interval.
 			spread = 0
 		}
 		stats, err := s.Once(ctx, spread)
