@@ -47,9 +47,13 @@ func newDemoCmd(g *globals) *cobra.Command {
 			defer stopBG()
 			done := make(chan error, 1)
 			go func() { done <- runBackground(bg, e.local) }()
-			if err := seedDemo(ctx, e.local, c, jobs); err != nil {
-				return fmt.Errorf("demo: %w", err)
-			}
+			// The fleet is created while the UI is already up: it fills as
+			// the jobs are created (the header counts them).
+			go func() {
+				if err := seedDemo(bg, e.local, c, jobs); err != nil && bg.Err() == nil {
+					e.log.Error("demo: create the fleet", "err", err)
+				}
+			}()
 			go stageDemo(bg, e.local, c, e.log)
 			if noTUI {
 				return watchJobs(ctx, cmd.OutOrStdout(), e.local)
@@ -160,8 +164,8 @@ CREATE TABLE clicks_sink (
 INSERT INTO clicks_sink SELECT user_id, url, ts FROM clicks WHERE url IS NOT NULL;
 `
 
-// seedDemo creates the demo's jobs and queues their submission. It is
-// quick: deploys happen in the background, while the UI is already up.
+// seedDemo creates the demo's jobs and queues their submission, in the
+// background of the UI; deploys happen as the scheduler takes them.
 func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error {
 	for i := 0; i < n; i++ {
 		t := demoJobs[i%len(demoJobs)]
