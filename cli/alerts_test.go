@@ -56,3 +56,51 @@ func TestCLIAlerts(t *testing.T) {
 		t.Fatalf("--check while an alert fires: %v", err)
 	}
 }
+
+// TestAlertAckAndSilence: an operator acknowledges a firing alert and
+// silences it for a while; both are kept in the store, shown in the list
+// and the JSON, and the silence lifts again.
+func TestAlertAckAndSilence(t *testing.T) {
+	e := newCLIEnv(t, sim.Options{}, nil)
+	jobID := e.createJob("orders")
+	cfg, _, err := config.Load(e.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(cfg.Store, store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Update(context.Background(), func(tx store.Tx) error {
+		return tx.PutAlert(model.Alert{Rule: "job-failed", Kind: "job_failed", Severity: "critical", JobID: jobID, JobName: "orders",
+			State: model.AlertFiring, Since: time.Now().Add(-time.Minute), Value: "FAILED: boom"})
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := e.mustRun("alerts", "ack", "job-failed", "orders"); !strings.Contains(out, "acked by") {
+		t.Errorf("ack: %s", out)
+	}
+	if out := e.mustRun("alerts", "silence", "job-failed", "orders", "--for", "2h"); !strings.Contains(out, "silenced until") {
+		t.Errorf("silence: %s", out)
+	}
+	if _, err := e.run(context.Background(), "alerts", "silence", "job-failed", "orders"); err == nil || !strings.Contains(err.Error(), "--for") {
+		t.Errorf("silence without --for: %v", err)
+	}
+	if out := e.mustRun("alerts"); !strings.Contains(out, "acked by") || !strings.Contains(out, "silenced until") {
+		t.Errorf("list:\n%s", out)
+	}
+	var as []model.Alert
+	if err := decodeWire([]byte(e.mustRun("alerts", "-o", "json")), &as); err != nil || len(as) != 1 ||
+		as[0].AckedBy == "" || as[0].AckedAt.IsZero() || time.Until(as[0].SilencedUntil) < 119*time.Minute {
+		t.Fatalf("json: %+v %v", as, err)
+	}
+	e.mustRun("alerts", "unsilence", "job-failed", "orders")
+	if err := decodeWire([]byte(e.mustRun("alerts", "-o", "json")), &as); err != nil || !as[0].SilencedUntil.IsZero() || as[0].AckedBy == "" {
+		t.Errorf("after unsilence: %+v %v", as, err)
+	}
+	if _, err := e.run(context.Background(), "alerts", "ack", "restarts", "orders"); !errors.Is(err, model.ErrNotFound) {
+		t.Errorf("ack of an alert that does not exist: %v", err)
+	}
+}

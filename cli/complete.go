@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,4 +100,33 @@ func withService(g *globals, fn func(ctx context.Context, e *env)) {
 	}
 	defer e.Close()
 	fn(ctx, e)
+}
+
+// completeAlerts completes RULE then JOB of an alert that exists.
+func completeAlerts(g *globals) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 1 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		withService(g, func(ctx context.Context, e *env) {
+			as, err := e.svc.Alerts(ctx, api.AlertFilter{})
+			if err != nil {
+				return
+			}
+			for _, a := range as {
+				c := a.Rule
+				if len(args) == 1 {
+					if a.Rule != args[0] {
+						continue
+					}
+					c = a.JobName
+				}
+				if strings.HasPrefix(c, prefix) && !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+		})
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }

@@ -510,3 +510,14 @@ func (l *Local) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, e
 
 // Backup implements api.Service.
 func (l *Local) Backup(ctx context.Context, w io.Writer) (int64, error) { return l.st.Backup(ctx, w) }
+
+// ActOnAlert implements api.Service.
+func (l *Local) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert, error) {
+	if l.readOnly {
+		return model.Alert{}, api.ReadOnly("act on alert")
+	}
+	if a.Issuer == "" {
+		a.Issuer = l.user
+	}
+	return l.obs.ActOnAlert(ctx, a)
+}

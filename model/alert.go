@@ -55,8 +55,19 @@ type Alert struct {
 	// and the resolve message.
 	Notified        []string
 	ResolveNotified []string
-	UpdatedAt       time.Time
+	// AckedBy and AckedAt say who took the current firing in hand; a new
+	// firing is not acknowledged.
+	AckedBy string
+	AckedAt time.Time
+	// SilencedUntil holds the alert's webhook messages back until then,
+	// across firings of the same rule and job; SilencedBy set it.
+	SilencedUntil time.Time
+	SilencedBy    string
+	UpdatedAt     time.Time
 }
+
+// Silenced reports whether the alert's messages are held back at now.
+func (a Alert) Silenced(now time.Time) bool { return now.Before(a.SilencedUntil) }
 
 // Key identifies an alert: its rule and its job.
 func (a Alert) Key() string { return AlertKey(a.Rule, a.JobID) }

@@ -99,6 +99,9 @@ func TestAgentProtocol(t *testing.T) {
 	if _, err := viewer.Act(e.Ctx, api.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); !errors.Is(err, model.ErrReadOnly) || !strings.Contains(err.Error(), "viewer") {
 		t.Errorf("viewer kill: %v", err)
 	}
+	if _, err := viewer.ActOnAlert(e.Ctx, api.AlertAction{Rule: "job-failed", JobRef: "via-agent", Ack: true}); !errors.Is(err, model.ErrReadOnly) {
+		t.Errorf("viewer acknowledges an alert: %v", err)
+	}
 	if p, err := viewer.Plan(e.Ctx, api.ActionRequest{JobRef: "via-agent", Kind: model.CmdKill}); err != nil || p.Allowed {
 		t.Errorf("viewer plan allowed: %+v %v", p, err)
 	}

@@ -233,3 +233,11 @@ func (c *Client) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLo
 func (c *Client) Explain(ctx context.Context, cluster, sql string) (string, error) {
 	return do[ExplainArgs, string](ctx, c, "Explain", ExplainArgs{Cluster: cluster, SQL: sql})
 }
+
+// ActOnAlert implements api.Service.
+func (c *Client) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert, error) {
+	if c.readOnly {
+		return model.Alert{}, api.ReadOnly("act on alert")
+	}
+	return do[api.AlertAction, model.Alert](ctx, c, "ActOnAlert", a)
+}

@@ -134,6 +134,10 @@ var methods = map[string]method{
 		a.Spec.Author = h.user
 		return h.svc.SaveSpec(ctx, a.Ref, a.Spec)
 	})},
+	"ActOnAlert": {access: toAct, what: "act on alert", run: call(func(ctx context.Context, h *session, a api.AlertAction) (model.Alert, error) {
+		a.Issuer = h.user
+		return h.svc.ActOnAlert(ctx, a)
+	})},
 	"Adopt": {access: toAct, what: "adopt", run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.Adopt(ctx, r)

@@ -25,6 +25,24 @@ type MetricsService interface {
 	JobMetrics(ctx context.Context, ref string) (MetricsSeries, error)
 	// Alerts lists alerts, firing ones first, newest first within each state.
 	Alerts(ctx context.Context, f AlertFilter) ([]model.Alert, error)
+	// ActOnAlert acknowledges an alert's firing, or silences the webhook
+	// messages of its rule and job for a while (or lifts the silence).
+	ActOnAlert(ctx context.Context, a AlertAction) (model.Alert, error)
+}
+
+// AlertAction is what a person does to an alert: one of Ack, Silence
+// (a duration) and Unsilence.
+type AlertAction struct {
+	Rule   string // the rule's name
+	JobRef string // a job id or name
+	// Ack acknowledges the current firing.
+	Ack bool
+	// Silence holds the webhook messages of this rule and job back for
+	// this long, across firings; Unsilence lifts it.
+	Silence   time.Duration
+	Unsilence bool
+	// Issuer is who acts: the OS user (the agent sets it from its socket).
+	Issuer string
 }
 
 // AlertsChanged is the Change kind that says alerts fired or resolved:

@@ -240,6 +240,10 @@ func (a *alerter) evaluate(jobs []model.Job, inputs map[string]alertInput, now t
 				delete(a.pending, key)
 				al := &model.Alert{Rule: r.Name, Kind: r.Kind, Severity: r.Severity, JobID: j.ID, JobName: j.Name,
 					Cluster: j.Cluster, State: model.AlertFiring, Since: since, Value: v.value, UpdatedAt: now}
+				if cur != nil && cur.Silenced(now) {
+					// A silence covers the rule and job, not one firing.
+					al.SilencedUntil, al.SilencedBy = cur.SilencedUntil, cur.SilencedBy
+				}
 				al.Message = alertMessage(al, now)
 				a.alerts[key], a.dirty[key], changed = al, true, true
 			default:
@@ -461,4 +465,77 @@ func dashIfEmpty(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// ActOnAlert implements api.Service: it changes the alert where it lives —
+// in memory when this process judges the rules (its next store write keeps
+// the change), else in the store.
+func (o *Observer) ActOnAlert(ctx context.Context, act api.AlertAction) (model.Alert, error) {
+	if !act.Ack && act.Silence <= 0 && !act.Unsilence {
+		return model.Alert{}, fmt.Errorf("alert %s of %s: nothing to do: acknowledge, silence for a while, or lift a silence", act.Rule, act.JobRef)
+	}
+	var jobID string
+	if err := o.st.View(ctx, func(tx store.ReadTx) error {
+		j, err := journal.FindJob(tx, act.JobRef)
+		jobID = j.ID
+		return err
+	}); err != nil {
+		return model.Alert{}, err
+	}
+	now := o.now()
+	change := func(al *model.Alert) error {
+		switch {
+		case act.Ack && al.State != model.AlertFiring:
+			return fmt.Errorf("alert %s of %s is %s: only a firing alert is acknowledged: %w", al.Rule, al.JobName, al.State, model.ErrRefused)
+		case act.Ack:
+			al.AckedBy, al.AckedAt = act.Issuer, now
+		case act.Unsilence:
+			al.SilencedUntil, al.SilencedBy = time.Time{}, ""
+		default:
+			al.SilencedUntil, al.SilencedBy = now.Add(act.Silence), act.Issuer
+		}
+		al.UpdatedAt = now
+		return nil
+	}
+	key := model.AlertKey(act.Rule, jobID)
+	a := o.al
+	a.mu.Lock()
+	if al, ok := a.alerts[key]; ok {
+		err := change(al)
+		if err == nil {
+			a.dirty[key] = true
+		}
+		out := copyAlert(al)
+		a.mu.Unlock()
+		if err != nil {
+			return model.Alert{}, err
+		}
+		if err := o.storeAlerts(ctx); err != nil {
+			return model.Alert{}, err
+		}
+		o.pub.Publish(api.Change{Kind: api.AlertsChanged})
+		return out, nil
+	}
+	a.mu.Unlock()
+	var out model.Alert
+	err := o.st.Update(ctx, func(tx store.Tx) error {
+		all, err := tx.Alerts()
+		if err != nil {
+			return err
+		}
+		for _, al := range all {
+			if al.Key() == key {
+				if err := change(&al); err != nil {
+					return err
+				}
+				out = al
+				return tx.PutAlert(al)
+			}
+		}
+		return fmt.Errorf("alert %s of %s: %w", act.Rule, act.JobRef, model.ErrNotFound)
+	})
+	if err == nil {
+		o.pub.Publish(api.Change{Kind: api.AlertsChanged})
+	}
+	return out, err
 }

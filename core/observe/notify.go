@@ -102,7 +102,7 @@ func (o *Observer) runNotifier(ctx context.Context, kick <-chan struct{}) {
 			continue
 		}
 		now := o.now()
-		for _, d := range o.al.owed(hooks) {
+		for _, d := range o.al.owed(hooks, o.now()) {
 			key := d.key()
 			if now.Before(nextTry[key]) {
 				continue
@@ -138,12 +138,16 @@ func (d delivery) key() string {
 	return d.hook.cfg.Name + "|" + d.alert.Key() + "|" + d.alert.Since.UTC().Format(time.RFC3339Nano) + "|" + state
 }
 
-// owed lists the deliveries the alerts still owe, oldest alert first.
-func (a *alerter) owed(hooks []*hook) []delivery {
+// owed lists the deliveries the alerts still owe, oldest alert first; a
+// silenced alert owes nothing until its silence ends.
+func (a *alerter) owed(hooks []*hook, now time.Time) []delivery {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var out []delivery
 	for _, al := range a.alerts {
+		if al.Silenced(now) {
+			continue
+		}
 		for _, h := range hooks {
 			if !h.cfg.Wants(al.Rule) {
 				continue

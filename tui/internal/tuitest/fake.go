@@ -448,6 +448,12 @@ func (f *Fake) emitLocked(c api.Change) {
 // ReadOnly implements api.Service.
 func (f *Fake) ReadOnly() bool { return f.Viewer }
 
+// ActOnAlert records the call; the fake's alerts do not change.
+func (f *Fake) ActOnAlert(_ context.Context, a api.AlertAction) (model.Alert, error) {
+	f.record("ActOnAlert %s %s", a.Rule, a.JobRef)
+	return model.Alert{Rule: a.Rule, JobID: a.JobRef}, nil
+}
+
 // Backup is never called by the TUI.
 func (f *Fake) Backup(context.Context, io.Writer) (int64, error) {
 	return 0, errors.New("fake: no backup")
