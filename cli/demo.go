@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,7 +12,6 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
-	"github.com/palink/palink/yarn/sim"
 )
 
 func newDemoCmd(g *globals) *cobra.Command {
@@ -25,40 +23,39 @@ func newDemoCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Open palink on a simulated cluster with a fleet of jobs (nothing to set up)",
-		Long: "Starts a simulated YARN + Flink + SQL Gateway cluster in this process, creates a few dozen\n" +
-			"SQL jobs and deploys them, then opens the UI. Some jobs get paused, killed or fail, so every\n" +
-			"state is on screen. The demo keeps its state in a throwaway store, never in yours.",
+		Long: "Starts a simulated YARN + Flink + SQL Gateway cluster in this process and opens the UI on a\n" +
+			"fleet that has lived an hour: its jobs were deployed an hour ago, paused, killed, savepointed,\n" +
+			"strained and failed on the way, and palink measured them all along (the hour is lived in a\n" +
+			"second or two, as the UI opens). Then things keep happening. The demo keeps its state in a\n" +
+			"throwaway store, never in yours.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			c, cfg, stop, err := startSim(ctx, f)
+			d, err := startDemo(ctx, g, f)
 			if err != nil {
 				return err
 			}
-			defer stop()
-			g.dbPath, g.throwaway = cfg.Store, true
-			e, err := g.openEnvWith(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
+			defer d.close()
 			bg, stopBG := context.WithCancel(ctx)
 			defer stopBG()
 			done := make(chan error, 1)
-			go func() { done <- runBackground(bg, e.local) }()
-			// The fleet is created while the UI is already up: it fills as
-			// the jobs are created (the header counts them).
+			go func() { done <- runBackground(bg, d.svc) }()
+			// The fleet lives its hour while the UI opens, then the rest
+			// of a large fleet is created and things keep happening.
 			go func() {
-				if err := seedDemo(bg, e.local, c, jobs); err != nil && bg.Err() == nil {
-					e.log.Error("demo: create the fleet", "err", err)
+				if err := d.warm(bg, jobs); err != nil && bg.Err() == nil {
+					d.log.Error("demo: warm up", "err", err)
 				}
+				d.rest(bg, jobs)
+				d.live(bg)
 			}()
-			go stageDemo(bg, e.local, c, e.log)
 			if noTUI {
-				return watchJobs(ctx, cmd.OutOrStdout(), e.local)
+				return watchJobs(ctx, cmd.OutOrStdout(), d.svc)
 			}
-			err = tui.Run(ctx, e.svc, tui.Options{Context: "demo", Debugger: newDebugger()})
+			// The UI reads the demo's clock: while the hour is lived, ages
+			// and the header's clock are the hour's.
+			err = tui.Run(ctx, d.env.svc, tui.Options{Context: "demo", Debugger: newDebugger(), Now: d.clock.Now})
 			stopBG()
 			<-done
 			return err
@@ -164,39 +161,13 @@ CREATE TABLE clicks_sink (
 INSERT INTO clicks_sink SELECT user_id, url, ts FROM clicks WHERE url IS NOT NULL;
 `
 
-// seedDemo creates the demo's jobs and queues their submission, in the
-// background of the UI; deploys happen as the scheduler takes them.
-func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error {
-	for i := 0; i < n; i++ {
-		t := demoJobs[i%len(demoJobs)]
-		name := t.name
-		if i >= len(demoJobs) {
-			name = fmt.Sprintf("%s-%d", t.name, i/len(demoJobs)+1)
-		}
-		j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
-			Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4})
-		if err != nil {
-			return err
-		}
-		if i == n-1 {
-			continue // one job stays CREATED, never submitted
-		}
-		if _, err := svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdSubmit, Issuer: "demo"}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// stageDemo gives the fleet its mix of states once the jobs run: a few
-// paused, a few killed, and two that keep failing until the restart policy
-// gives up on them.
-func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.Logger) {
-	pause := map[string]bool{"payments-dedup": true, "inventory-sync-2": true}
-	kill := map[string]bool{"clicks-to-hudi-2": true, "fraud-scoring-3": true}
-	fail := map[string]bool{"user-features": true, "orders-enrich-3": true}
-	done := map[string]bool{}
-	for {
+// live keeps things happening once the fleet has lived its hour: the
+// failing jobs fail again after each policy restart, until the policy
+// gives up on them, and now and then a job is interrupted.
+func (d *demoRun) live(ctx context.Context) {
+	svc, c, log := d.svc, d.c, d.log
+	failed := map[string]bool{}
+	for tick := 1; ; tick++ {
 		select {
 		case <-ctx.Done():
 			return
@@ -206,32 +177,26 @@ func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.L
 		if err != nil {
 			continue
 		}
+		var running []api.JobView
 		for _, j := range jobs {
-			if j.State != model.StateRunning || j.Pending != nil || done[j.Name+j.AppID] {
+			if j.State != model.StateRunning || j.Pending != nil || j.AppID == "" {
 				continue
 			}
-			var err error
-			switch {
-			case pause[j.Name]:
-				err = act(ctx, svc, j, model.CmdPause)
-			case kill[j.Name]:
-				err = act(ctx, svc, j, model.CmdKill)
-			case fail[j.Name]:
-				err = c.FailJob(j.AppID) // again after each policy restart, until it gives up
-			default:
-				continue
+			running = append(running, j)
+			if demoFailing[j.Name] && !failed[j.AppID] {
+				failed[j.AppID] = true
+				if err := c.FailJob(j.AppID); err != nil {
+					log.Warn("demo: fail", "job", j.Name, "err", err)
+				}
 			}
-			done[j.Name+j.AppID] = true
-			if err != nil {
-				log.Warn("demo staging", "job", j.Name, "err", err)
+		}
+		if tick%45 == 0 && len(running) > 0 { // about every 90s
+			j := running[(tick/45)%len(running)]
+			if err := c.InterruptJob(j.AppID); err != nil {
+				log.Warn("demo: interrupt", "job", j.Name, "err", err)
 			}
 		}
 	}
-}
-
-func act(ctx context.Context, svc *core.Local, j api.JobView, k model.CommandKind) error {
-	_, err := svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: k, Issuer: "demo"})
-	return err
 }
 
 // watchJobs prints the jobs table every few seconds until ctx is done.

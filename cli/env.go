@@ -28,6 +28,8 @@ type globals struct {
 	logFile    string
 	// throwaway stores (the demo's) skip fsync.
 	throwaway bool
+	// tune adjusts the in-process service's options (the demo's clock).
+	tune func(*core.Options)
 }
 
 func (g *globals) register(root *cobra.Command) {
@@ -116,6 +118,9 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 	e.log = g.logger(false)
 	o := coreOptions(cfg)
 	o.ReadOnly, o.NoSync, o.Log = g.readOnly, g.throwaway, e.log
+	if g.tune != nil {
+		g.tune(&o)
+	}
 	svc, err := core.Open(path, o)
 	if err != nil {
 		return nil, err

@@ -170,11 +170,12 @@ func simConfigText(c *sim.Cluster, storePath string) string {
 
 // startSim starts an in-process simulator and a throwaway store directory;
 // stop removes both.
-func startSim(ctx context.Context, f simFlags) (c *sim.Cluster, cfg *config.Config, stop func(), err error) {
+func startSim(ctx context.Context, f simFlags, clock sim.Clock) (c *sim.Cluster, cfg *config.Config, stop func(), err error) {
 	o, err := f.options()
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	o.Clock = clock
 	c, err = sim.New(o)
 	if err != nil {
 		return nil, nil, nil, err

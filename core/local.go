@@ -47,11 +47,11 @@ type Options struct {
 	User     string
 	ReadOnly bool
 	Log      *slog.Logger
-	// Lease, Workers, Poll, DeployWait, EndingGrace, Tries and RetryBackoff
+	// Lease, Workers, Poll, DeployWait, EndingGrace, Tries, RetryBackoff and Tick
 	// tune the scheduler (scheduler.Options says what each does and its
 	// default).
-	Lease, Poll, DeployWait, EndingGrace, RetryBackoff time.Duration
-	Workers, Tries                                     int
+	Lease, Poll, DeployWait, EndingGrace, RetryBackoff, Tick time.Duration
+	Workers, Tries                                           int
 	// HookRetryWait is the first pause between a webhook's retries
 	// (observe.Options); default 500ms.
 	HookRetryWait time.Duration
@@ -122,7 +122,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.sched = scheduler.New(scheduler.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
-		Tries: o.Tries, RetryBackoff: o.RetryBackoff,
+		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick,
 	})
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.sync = syncer.New(syncer.Options{
@@ -486,6 +486,12 @@ func (l *Local) RunSync(ctx context.Context) error {
 // SyncOnce runs one sync cycle, spread over spread (syncer.Syncer.Once).
 func (l *Local) SyncOnce(ctx context.Context, spread time.Duration) (api.SyncStats, error) {
 	return l.sync.Once(ctx, spread)
+}
+
+// MeasureNow takes a metrics round and judges the alert rules at once,
+// while RunSync runs (observe.Observer.Round).
+func (l *Local) MeasureNow(ctx context.Context) (observe.CollectStats, error) {
+	return l.obs.Round(ctx)
 }
 
 // SyncJob implements api.Service.

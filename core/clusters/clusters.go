@@ -47,6 +47,9 @@ type Spec struct {
 	// User is sent as user.name for YARN simple authentication.
 	User    string
 	Timeout time.Duration // per HTTP call
+	// Poll is the first pause of the clients' waits for SQL results,
+	// savepoints and kills (yarn.Options.PollInterval).
+	Poll time.Duration
 	// CAFile and InsecureSkipVerify configure HTTPS.
 	CAFile             string
 	InsecureSkipVerify bool
@@ -118,6 +121,7 @@ func NewCluster(cc Spec) (*Cluster, error) {
 	cc = cc.withDefaults()
 	o := yarn.Options{
 		Timeout:            cc.Timeout,
+		PollInterval:       cc.Poll,
 		CAFile:             cc.CAFile,
 		InsecureSkipVerify: cc.InsecureSkipVerify,
 		SimpleAuthUser:     cc.User,

@@ -54,6 +54,9 @@ type Options struct {
 	// 30s; default 2s.
 	Tries        int
 	RetryBackoff time.Duration
+	// Tick is how often Run looks for due restarts and commands nobody
+	// woke it for; default 1s.
+	Tick time.Duration
 }
 
 // Scheduler runs commands: it records actions as commands (Plan, Act), and
@@ -105,6 +108,9 @@ func New(o Options) *Scheduler {
 	if o.RetryBackoff == 0 {
 		o.RetryBackoff = 2 * time.Second
 	}
+	if o.Tick == 0 {
+		o.Tick = time.Second
+	}
 	host, _ := os.Hostname()
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
@@ -130,7 +136,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(s.opts.Tick)
 	defer tick.Stop()
 	for {
 		if err := s.startDueRestarts(ctx); err != nil && ctx.Err() == nil {

@@ -82,6 +82,14 @@ wait_for "Jobs · all clusters" "jobs "
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 step "jobs view after ${ms} ms"
 ((ms < ${E2E_FIRST_SCREEN_MS:-1000})) || fail "the jobs view took ${ms} ms to open"
+# The demo opens on a fleet that has lived an hour: within a second of the
+# first frame a RUNNING row has its sparkline and an alert fires.
+first=$(date +%s%N)
+wait_re "RUNNING .*[▁▂▃▄▅▆▇█]{3,}"
+wait_re "⚠ [0-9]+ alert"
+ms=$(( ($(date +%s%N) - first) / 1000000 ))
+step "a RUNNING row with its sparkline and a firing alert ${ms} ms after the first frame"
+((ms < ${E2E_ALIVE_MS:-1000})) || fail "the fleet took ${ms} ms to come alive"
 wait_re "▲ RUNNING [1-9]"
 
 # --- filter: find a running job ------------------------------------------

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -209,5 +210,89 @@ func TestLongRunsKeepMemoryBounded(t *testing.T) {
 	c.mu.Unlock()
 	if a.Jobs[0].CompletedCheckpoints < 1000 || points > 2 || history > historySize {
 		t.Errorf("after %d checkpoints: %d restorable points, %d history entries", a.Jobs[0].CompletedCheckpoints, points, history)
+	}
+}
+
+func TestStrainPressesACalmJobAndLagsItsSources(t *testing.T) {
+	clock := NewManualClock(time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC))
+	c, err := New(Options{Seed: 8, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.mu.Lock()
+	a, err := c.yarn.newApp(clock.Now(), SubmitRequest{Name: "s"})
+	if err != nil {
+		c.mu.Unlock()
+		t.Fatal(err)
+	}
+	var j *job
+	for i := 0; i < 200 && j == nil; i++ {
+		cand := c.flink.addJob(a, jobSpec{name: "s", parallelism: 2}, clock.Now())
+		if noise(cand.seed, 101) < 0.55 && cand.vertices[0].kafka {
+			j = cand
+		}
+	}
+	if j == nil {
+		c.mu.Unlock()
+		t.Fatal("no calm Kafka job in 200 seeds")
+	}
+	j.state, j.running = jobRunning, clock.Now()
+	c.mu.Unlock()
+
+	now, src := clock.Now(), j.vertices[0]
+	calm := j.figures(src, 0, now)
+	if calm.backpressured != 0 {
+		t.Fatalf("a calm job's source is backpressured %v", calm.backpressured)
+	}
+	if err := c.StrainJob(j.id, Strain{Pressure: 0.95, Lag: 3_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	pressed := j.figures(src, 0, now)
+	if pressed.backpressured < 750 {
+		t.Errorf("under pressure 0.95 the source is backpressured only %v ms/s", pressed.backpressured)
+	}
+	// Half the lag per subtask (parallelism 2), give or take its share.
+	if extra := pressed.pending - calm.pending; extra < 0.85*1_500_000 {
+		t.Errorf("strained source is behind by %v more records, want about 1.5M", extra)
+	}
+	if err := c.StrainJob(j.id, Strain{}); err != nil {
+		t.Fatal(err)
+	}
+	if again := j.figures(src, 0, now); again != calm {
+		t.Errorf("lifting the strain left %+v, want the calm %+v", again, calm)
+	}
+	if err := c.StrainJob(j.id, Strain{Pressure: 2}); err == nil || !strings.Contains(err.Error(), "0..1") {
+		t.Errorf("pressure 2: err %v, want a range error", err)
+	}
+	if err := c.StrainJob("application_1_9999", Strain{Pressure: 1}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown app: err %v, want ErrNotFound", err)
+	}
+}
+
+func TestWarpClockJumpsButNeverPassesTheWallClock(t *testing.T) {
+	w := NewWarpClock(time.Hour)
+	if d := time.Since(w.Now()); d < time.Hour || d > time.Hour+time.Second {
+		t.Fatalf("a fresh warp clock is %v behind, want an hour", d)
+	}
+	prev := w.Now()
+	for i := 0; i < 12; i++ {
+		w.Forward(5 * time.Minute)
+		now := w.Now()
+		if step := now.Sub(prev); step < 5*time.Minute {
+			t.Fatalf("step %d moved it %v, want at least 5m", i, step)
+		}
+		prev = now
+	}
+	if w.Behind() != 0 {
+		t.Fatalf("after an hour of steps it is %v behind", w.Behind())
+	}
+	w.Forward(time.Hour)
+	if d := time.Since(w.Now()); d < 0 || d > time.Second {
+		t.Errorf("caught up, it is %v off the wall clock", d)
+	}
+	w.Forward(-time.Hour)
+	if w.Behind() != 0 {
+		t.Errorf("a negative step moved it back %v", w.Behind())
 	}
 }

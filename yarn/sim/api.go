@@ -211,6 +211,33 @@ func (c *Cluster) FailJob(ref string) error { return c.fail(ref, true, "fail job
 // from its latest checkpoint. ref is as for FailJob.
 func (c *Cluster) InterruptJob(ref string) error { return c.fail(ref, false, "interrupt job") }
 
+// Strain is load on a job, as when its input outruns it.
+type Strain struct {
+	// Pressure in [0,1] is how hard the job's bottleneck is pushed at least:
+	// near 1 it is busy all the time, the vertices upstream of it are
+	// backpressured, its watermark falls behind and so do its Kafka sources.
+	Pressure float64
+	// Lag is records the Kafka sources fall behind besides, without
+	// backpressure: a burst of input the job has not read yet.
+	Lag float64
+}
+
+// StrainJob puts load on a running job (ref as for FailJob) until it ends;
+// a zero Strain lifts it.
+func (c *Cluster) StrainJob(ref string, s Strain) error {
+	if s.Pressure < 0 || s.Pressure > 1 || s.Lag < 0 {
+		return fmt.Errorf("strain job %s: pressure %g must be within 0..1 and lag %g not negative", ref, s.Pressure, s.Lag)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	j, err := c.resolveJob(ref, c.clock.Now())
+	if err != nil {
+		return fmt.Errorf("strain job %s: %w", ref, err)
+	}
+	j.strain = s
+	return nil
+}
+
 func (c *Cluster) fail(ref string, fatal bool, op string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -55,3 +55,38 @@ func (m *ManualClock) Advance(d time.Duration) {
 	m.t = m.t.Add(d)
 	m.mu.Unlock()
 }
+
+// WarpClock runs behind the wall clock, at its pace, until Forward jumps
+// it ahead; it never runs past the wall clock. The demo lives an hour of
+// its fleet's life in a second this way, stepping through it, and the hour
+// it shows is one the simulated cluster really went through.
+type WarpClock struct {
+	mu     sync.Mutex
+	behind time.Duration
+}
+
+// NewWarpClock returns a clock behind the wall clock by behind.
+func NewWarpClock(behind time.Duration) *WarpClock {
+	return &WarpClock{behind: max(behind, 0)}
+}
+
+// Now implements Clock.
+func (w *WarpClock) Now() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return time.Now().Add(-w.behind)
+}
+
+// Behind is how far behind the wall clock it is.
+func (w *WarpClock) Behind() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.behind
+}
+
+// Forward jumps the clock ahead by d, never past the wall clock.
+func (w *WarpClock) Forward(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.behind = max(w.behind-max(d, 0), 0)
+}

@@ -89,6 +89,9 @@ type job struct {
 	allowNonRestored bool
 	restoredFrom     string
 
+	// strain is the load StrainJob put on it.
+	strain Strain
+
 	ck         checkpoints
 	ops        map[string]*operation
 	exceptions []exception // newest first

@@ -40,6 +40,11 @@ func noise(seed, k uint64) float64 {
 // pressure is how hard the job's bottleneck is pushed at t, in [0,1]. Most
 // jobs are never backpressured; some go through slow cycles of it.
 func (j *job) pressure(t time.Time) float64 {
+	return math.Max(j.cycle(t), j.strain.Pressure)
+}
+
+// cycle is the pressure of the job's own slow cycles, if it has them.
+func (j *job) cycle(t time.Time) float64 {
 	severity := noise(j.seed, 101)
 	if severity < 0.55 {
 		return 0
@@ -107,6 +112,7 @@ func (j *job) figures(v *vertex, subtask int, t time.Time) vertexFigures {
 	}
 	if v.kafka {
 		f.pending = 200*v.base/1000*(1+noise(j.seed, uint64(t.Unix()/5)+7)) + 2_000_000*p*share
+		f.pending += j.strain.Lag * share / float64(max(v.parallelism, 1))
 		f.lagMax = f.pending / 3
 	}
 	up := t.Sub(j.running).Seconds()

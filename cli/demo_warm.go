@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// The demo opens on a fleet that has lived an hour: the simulator and
+// palink both run on a clock that starts an hour behind the wall clock
+// and catches up in about a second. Everything in that hour is real — the
+// jobs are submitted through the SQL Gateway, paused and killed by
+// commands, failed inside Flink — and palink measures them as the clock
+// steps through it, so the charts hold the hour the cluster went through.
+const (
+	demoPast = time.Hour
+	// demoWarm is how many of the fleet's jobs live the hour; the rest of
+	// a large --managed fleet is created afterwards, in the background.
+	demoWarm = 24
+)
+
+// demoRun is a running demo: the simulator, its clock and palink on it.
+type demoRun struct {
+	env   *env
+	svc   *core.Local
+	c     *sim.Cluster
+	clock *sim.WarpClock
+	log   *slog.Logger
+	close func()
+}
+
+// startDemo starts the simulator an hour in the past and palink on a
+// throwaway store beside it; neither runs anything yet.
+func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
+	clock := sim.NewWarpClock(demoPast)
+	c, cfg, stop, err := startSim(ctx, f, clock)
+	if err != nil {
+		return nil, err
+	}
+	g.dbPath, g.throwaway = cfg.Store, true
+	g.tune = func(o *core.Options) {
+		// The cluster is in this process: poll it often, so that the hour
+		// the demo lives before it opens takes a second.
+		o.Now, o.Poll, o.Tick, o.Workers = clock.Now, 20*time.Millisecond, 100*time.Millisecond, 16
+		for i := range o.Clusters {
+			o.Clusters[i].Poll = 10 * time.Millisecond
+		}
+	}
+	e, err := g.openEnvWith(ctx, cfg)
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	if e.local == nil { // an agent answered on the throwaway store's socket
+		e.Close()
+		stop()
+		return nil, errors.New("demo: its store is served by an agent already")
+	}
+	return &demoRun{env: e, svc: e.local, c: c, clock: clock, log: e.log,
+		close: func() { e.Close(); stop() }}, nil
+}
+
+// rest creates the jobs of a --managed fleet beyond the warm ones, the
+// clock having caught up.
+func (d *demoRun) rest(ctx context.Context, n int) {
+	d.clock.Forward(demoPast)
+	for i := demoWarm; i < n && ctx.Err() == nil; i++ {
+		if _, _, err := createDemoJob(ctx, d.svc, i, i < n-1); err != nil && ctx.Err() == nil {
+			d.log.Error("demo: create the fleet", "err", err)
+			return
+		}
+	}
+}
+
+// demoPlan is what happens to whom in the hour, by job name, and when
+// (how long before now).
+type demoEvent struct {
+	job    string
+	before time.Duration
+	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag
+}
+
+var demoPlan = []demoEvent{
+	{"fraud-scoring", 58 * time.Minute, "strain"},
+	{"payments-dedup-2", 57 * time.Minute, "lag"},
+	{"payments-dedup", 50 * time.Minute, "pause"},
+	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
+	// Four failures in a row: the policy restarts it three times within
+	// its window, then gives up, and the job stays FAILED with Flink's
+	// exceptions for someone to look at.
+	{"orders-enrich-3", 45 * time.Minute, "flap"},
+	{"orders-enrich", 38 * time.Minute, "savepoint"},
+	{"inventory-sync-2", 35 * time.Minute, "pause"},
+	{"orders-enrich-2", 28 * time.Minute, "interrupt"},
+	{"fraud-scoring-3", 25 * time.Minute, "kill"},
+	{"inventory-sync", 15 * time.Minute, "interrupt"},
+	{"user-features", 2 * time.Minute, "fail"},
+}
+
+// demoFailing are the jobs that fail again after each policy restart once
+// the demo is open, until the restart policy gives up on them.
+var demoFailing = map[string]bool{"user-features": true}
+
+// warm lives the fleet's hour: it creates and deploys the first jobs,
+// then steps the clock to now, playing demoPlan on the way and measuring
+// every job at each step. It returns when the clock has caught up.
+func (d *demoRun) warm(ctx context.Context, n int) error {
+	svc, clock := d.svc, d.clock
+	start := time.Now()
+	warm := min(n, demoWarm)
+	ids := make([]string, 0, warm)
+	var submits []string
+	for i := 0; i < warm; i++ {
+		j, cmd, err := createDemoJob(ctx, svc, i, i < n-1)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, j.ID)
+		if cmd != "" {
+			submits = append(submits, cmd)
+		}
+	}
+	// Deploys take the cluster some seconds: its clock moves two seconds
+	// every few milliseconds until they are done.
+	if err := d.whileRunning(ctx, 2*time.Second, func() error { return waitCommands(ctx, svc, submits) }); err != nil {
+		return err
+	}
+	deployed := time.Since(start)
+
+	// The hour: a point every 90s (close enough for the charts to join
+	// them at any width), then every 10s for the last 100s (the jobs
+	// table's sparklines show ten). While a command runs the clock moves two seconds at a
+	// time, so that its steps take the time they would. State sync runs
+	// while something happens (and now and then): it is what costs, and
+	// nothing else changes a job.
+	const client = "demo-warm-up"
+	var (
+		inflight sync.WaitGroup
+		watching atomic.Int32 // events that wait on what state sync sees
+	)
+	defer inflight.Wait()
+	plan := demoPlan
+	due := clock.Behind()
+	for i := 0; clock.Behind() > 0 && ctx.Err() == nil; i++ {
+		behind := clock.Behind()
+		for len(plan) > 0 && plan[0].before >= behind {
+			e := plan[0]
+			plan = plan[1:]
+			if e.what != "flap" {
+				if err := d.play(ctx, e); err != nil && ctx.Err() == nil {
+					d.log.Warn("demo: "+e.what, "job", e.job, "err", err)
+				}
+				continue
+			}
+			inflight.Add(1)
+			watching.Add(1)
+			go func() {
+				defer inflight.Done()
+				defer watching.Add(-1)
+				if err := d.flap(ctx, e.job, 4); err != nil && ctx.Err() == nil {
+					d.log.Warn("demo: flap", "job", e.job, "err", err)
+				}
+			}()
+		}
+		active := d.commandsRunning(ctx)
+		switch {
+		case behind <= due:
+			if err := d.measure(ctx, client, ids, active || watching.Load() > 0 || i%10 == 0); err != nil {
+				return err
+			}
+			every := 90 * time.Second
+			if behind <= 100*time.Second {
+				every = 10 * time.Second
+			}
+			due = behind - every
+		case active && i%5 == 0:
+			if _, err := svc.SyncOnce(ctx, 0); err != nil && ctx.Err() == nil {
+				d.log.Warn("demo: sync", "err", err)
+			}
+		}
+		step := behind - due
+		if active {
+			step = min(step, 2*time.Second)
+			time.Sleep(2 * time.Millisecond)
+		}
+		clock.Forward(step)
+	}
+	inflight.Wait()
+	err := d.measure(ctx, client, ids, true)
+	_ = svc.SetInterest(ctx, api.InterestRequest{Client: client})
+	d.log.Info("demo: warm", "jobs", warm, "deployed", deployed.Round(time.Millisecond), "took", time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// commandsRunning says whether a command is queued or running (a policy
+// restart, say): state sync follows what it does.
+func (d *demoRun) commandsRunning(ctx context.Context) bool {
+	cs, err := d.svc.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}, Limit: 1})
+	return err == nil && len(cs) > 0
+}
+
+// whileRunning moves the clock step every few milliseconds while f runs.
+func (d *demoRun) whileRunning(ctx context.Context, step time.Duration, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+			d.clock.Forward(step)
+		}
+	}
+}
+
+// measure syncs every job, then measures the ones in ids as a client that
+// shows them would have them measured, and judges the alert rules.
+func (d *demoRun) measure(ctx context.Context, client string, ids []string, sync bool) error {
+	if !sync {
+		return d.measureOnly(ctx, client, ids)
+	}
+	if _, err := d.svc.SyncOnce(ctx, 0); err != nil && ctx.Err() == nil {
+		d.log.Warn("demo: sync", "err", err)
+	}
+	return d.measureOnly(ctx, client, ids)
+}
+
+func (d *demoRun) measureOnly(ctx context.Context, client string, ids []string) error {
+	if err := d.svc.SetInterest(ctx, api.InterestRequest{Client: client, Jobs: ids}); err != nil {
+		return err
+	}
+	if _, err := d.svc.MeasureNow(ctx); err != nil && ctx.Err() == nil {
+		d.log.Warn("demo: measure", "err", err)
+	}
+	return ctx.Err()
+}
+
+// createDemoJob creates the fleet's i-th job and, if submit, queues its
+// submission (returning the command id).
+func createDemoJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
+	t := demoJobs[i%len(demoJobs)]
+	name := t.name
+	if i >= len(demoJobs) {
+		name = fmt.Sprintf("%s-%d", t.name, i/len(demoJobs)+1)
+	}
+	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
+		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4})
+	if err != nil || !submit {
+		return j, "", err
+	}
+	cmd, err := svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdSubmit, Issuer: "demo"})
+	return j, cmd.ID, err
+}
+
+func waitCommands(ctx context.Context, svc *core.Local, ids []string) error {
+	var errs []error
+	for _, id := range ids {
+		c, err := svc.WaitCommand(ctx, id)
+		if err != nil {
+			return err
+		}
+		if c.State != model.CmdSucceeded {
+			errs = append(errs, fmt.Errorf("%s %s: %s", c.Kind, c.JobID, c.Error))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// play makes one event of the hour happen, the way it would: commands
+// through palink (queued, not waited for), failures and load inside the
+// cluster.
+func (d *demoRun) play(ctx context.Context, e demoEvent) error {
+	svc, c := d.svc, d.c
+	j, err := demoJob(ctx, svc, e.job)
+	if err != nil {
+		return err
+	}
+	if j.State != model.StateRunning || j.AppID == "" {
+		return fmt.Errorf("is %s, not running", j.State)
+	}
+	kind := map[string]model.CommandKind{"pause": model.CmdPause, "kill": model.CmdKill, "savepoint": model.CmdSavepoint}
+	switch e.what {
+	case "interrupt":
+		return c.InterruptJob(j.AppID)
+	case "fail":
+		return c.FailJob(j.AppID)
+	case "strain":
+		return c.StrainJob(j.AppID, sim.Strain{Pressure: 0.97})
+	case "lag":
+		return c.StrainJob(j.AppID, sim.Strain{Lag: 4_000_000})
+	}
+	// The command runs in the background; the hour's loop sees it and
+	// lets the clock move in small steps until it is done.
+	_, err = svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: kind[e.what], Issuer: "demo"})
+	return err
+}
+
+func demoJob(ctx context.Context, svc *core.Local, name string) (api.JobView, error) {
+	jobs, err := svc.ListJobs(ctx, api.JobFilter{Name: name})
+	if err != nil {
+		return api.JobView{}, err
+	}
+	for _, j := range jobs {
+		if j.Name == name {
+			return j, nil
+		}
+	}
+	return api.JobView{}, fmt.Errorf("no job %s", name)
+}
+
+// flap fails a job n times, each time the policy has it running again, or
+// until the hour is over.
+func (d *demoRun) flap(ctx context.Context, name string, n int) error {
+	var j api.JobView
+	for app := ""; n > 0; n-- {
+		for j.State != model.StateRunning || j.AppID == app {
+			if d.clock.Behind() == 0 {
+				return fmt.Errorf("%d failures left when the hour ended (it is %s)", n, j.State)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
+			var err error
+			if j, err = demoJob(ctx, d.svc, name); err != nil {
+				return err
+			}
+		}
+		app = j.AppID
+		if err := d.c.FailJob(app); err != nil {
+			return err
+		}
+	}
+	return nil
+}
