@@ -51,6 +51,7 @@ type mark struct {
 	x, y  int
 	glyph string
 	role  role
+	on    int // the vertex whose border a tee sits on, -1 for an arrowhead
 }
 
 // text is a run of characters; onlyEmpty stops it at the first cell already
@@ -104,11 +105,12 @@ func (d *Drawing) Box(id string) (Rect, bool) {
 	return d.boxes[v], true
 }
 
-// widest is the text width that shows every box whole, up to maxInner.
+// widest is the text width that shows every box whole, up to maxInner;
+// titles count without their argument lists, which shorten drops first.
 func (lg *layered) widest() int {
 	w := 1
 	for _, v := range lg.verts {
-		w = max(w, textWidth(v.Title))
+		w = max(w, textWidth(stripArgs(v.Title)))
 		for _, l := range v.Lines {
 			w = max(w, textWidth(l.Text))
 		}
@@ -242,7 +244,8 @@ func (g *geom) labelWidths(short bool) []int {
 
 // gapSizes is each gap's extent along the layers: a stub out of the box,
 // the lanes, then left to right a stub and the label, top down a row for
-// the label beside the line, and the arrowhead.
+// the label beside the line (the stub's, when no hop turns), and the
+// arrowhead.
 func (g *geom) gapSizes(lw []int) []int {
 	out := make([]int, len(g.tracks))
 	for k, t := range g.tracks {
@@ -251,9 +254,9 @@ func (g *geom) gapSizes(lw []int) []int {
 			out[k] = t + 3 + lw[k] + 1
 		case g.lr:
 			out[k] = t + 3
-		case lw[k] > 0: // top down, the label goes beside, on its own row
+		case lw[k] > 0 && t > 0: // top down, the label goes beside the line
 			out[k] = t + 3
-		default:
+		default: // on the stub's row when nothing turns
 			out[k] = t + 2
 		}
 	}
@@ -324,14 +327,18 @@ func (g *geom) drawing(lw []int, short bool) *Drawing {
 		}
 		d.lines = append(d.lines, pl)
 		first, end := pts[0], pts[len(pts)-1]
+		at := func(p pt, glyph string, r role, on int) mark {
+			c := xy(p)
+			return mark{x: c[0], y: c[1], glyph: glyph, role: r, on: on}
+		}
 		if l.back {
 			d.marks = append(d.marks,
-				mark{glyph: arrowBk[axis], role: roleBack, x: xy(pt{first.p + 1, first.q})[0], y: xy(pt{first.p + 1, first.q})[1]},
-				mark{glyph: teeBack[axis], role: roleBack, x: xy(pt{end.p + 1, end.q})[0], y: xy(pt{end.p + 1, end.q})[1]})
+				at(pt{first.p + 1, first.q}, arrowBk[axis], roleBack, -1),
+				at(pt{end.p + 1, end.q}, teeBack[axis], roleBack, l.from))
 		} else {
 			d.marks = append(d.marks,
-				mark{glyph: teeOut[axis], role: roleEdge, x: xy(first)[0], y: xy(first)[1]},
-				mark{glyph: arrowIn[axis], role: roleEdge, x: xy(end)[0], y: xy(end)[1]})
+				at(first, teeOut[axis], roleEdge, l.from),
+				at(end, arrowIn[axis], roleEdge, -1))
 		}
 		if l.label == "" {
 			continue

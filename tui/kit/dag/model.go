@@ -54,8 +54,9 @@ type Model struct {
 	mode          Mode
 	draw          *Drawing
 	width, height int
-	cursor        int // vertex index in draw; -1 when the graph is empty
-	came          int // where the cursor came from along an edge, to go back
+	cursor        int  // vertex index in draw; -1 when the graph is empty
+	came          int  // where the cursor came from along an edge, to go back
+	moved         bool // the user has moved the cursor: the highlight no longer takes it
 	hot           string
 	offX, offY    int
 }
@@ -95,14 +96,21 @@ func (m *Model) SetMode(md Mode) {
 }
 
 // SetHighlight marks a vertex (the bottleneck) in the warning style; ""
-// marks none.
-func (m *Model) SetHighlight(id string) { m.hot = id }
+// marks none. Until the user moves the cursor, the cursor goes with it:
+// the bottleneck is where one looks first.
+func (m *Model) SetHighlight(id string) {
+	m.hot = id
+	if v, ok := m.draw.ids[id]; ok && !m.moved {
+		m.cursor, m.came = v, -1
+		m.follow()
+	}
+}
 
 // Select moves the cursor to a vertex.
 func (m *Model) Select(id string) bool {
 	v, ok := m.draw.ids[id]
 	if ok {
-		m.cursor, m.came = v, -1
+		m.cursor, m.came, m.moved = v, -1, true
 		m.follow()
 	}
 	return ok
@@ -175,6 +183,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	default:
 		return m, nil
 	}
+	m.moved = true
 	horizontal := key.Matches(msg, k.Left, k.Right)
 	if horizontal == (m.draw.mode == TopDown) {
 		m.moveAcross(across)

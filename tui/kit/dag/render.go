@@ -64,7 +64,11 @@ func (d *Drawing) Render(st *Styles, view Rect, cursor, hot string) string {
 	}
 	for _, m := range d.marks {
 		if p := c.at(m.x, m.y); p != nil {
-			*p = cell{s: m.glyph, role: m.role}
+			g := m.glyph
+			if hasCur && m.on == cur {
+				g = heavyTee[g]
+			}
+			*p = cell{s: g, role: m.role}
 		}
 	}
 	for _, t := range d.labels {
@@ -125,6 +129,7 @@ func (c *canvas) line(x, y int, m uint8, back bool) {
 var (
 	thinBox  = [6]string{"┌", "┐", "└", "┘", "─", "│"}
 	heavyBox = [6]string{"┏", "┓", "┗", "┛", "━", "┃"}
+	heavyTee = map[string]string{"├": "┣", "┬": "┳", "┤": "┫", "┴": "┻"}
 )
 
 // box draws a vertex: its border (heavy under the cursor, with ⚠ when
