@@ -2,6 +2,8 @@ package dag
 
 import (
 	"strings"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // Options shape a layout.
@@ -110,9 +112,9 @@ func (d *Drawing) Box(id string) (Rect, bool) {
 func (lg *layered) widest() int {
 	w := 1
 	for _, v := range lg.verts {
-		w = max(w, textWidth(stripArgs(v.Title)))
+		w = max(w, kit.Width(stripArgs(v.Title)))
 		for _, l := range v.Lines {
-			w = max(w, textWidth(l.Text))
+			w = max(w, kit.Width(l.Text))
 		}
 	}
 	return min(w, maxInner)
@@ -237,7 +239,7 @@ func (g *geom) labelWidths(short bool) []int {
 		}
 		last := g.segs[g.first[li]+len(l.chain)-2]
 		k := g.lg.layer[last.a]
-		lw[k] = max(lw[k], textWidth(labelText(l.label, short)))
+		lw[k] = max(lw[k], kit.Width(labelText(l.label, short)))
 	}
 	return lw
 }
@@ -345,7 +347,7 @@ func (g *geom) drawing(lw []int, short bool) *Drawing {
 		}
 		s := labelText(l.label, short)
 		if g.lr {
-			w := textWidth(s)
+			w := kit.Width(s)
 			d.labels = append(d.labels, text{x: end.p - 1 - w, y: last.qb, max: w, s: s, role: roleLabel})
 		} else {
 			d.labels = append(d.labels, text{x: last.qb + 2, y: end.p - 1, max: maxLabel, s: s, role: roleLabel, onlyEmpty: true})
@@ -398,14 +400,14 @@ func (lg *layered) list(width int) *Drawing {
 				glyph, r = "↺ ", roleBack
 			}
 			label := labelText(l.label, false)
-			title := shorten(lg.verts[other].Title, max(room-textWidth(label)-2, room/2))
+			title := shorten(lg.verts[other].Title, max(room-kit.Width(label)-2, room/2))
 			d.texts = append(d.texts,
 				text{x: ex, y: ey + n, max: 2, s: glyph, role: r},
 				text{x: ex + 3, y: ey + n, max: room, s: title, role: roleNormal})
-			end := ex + 3 + textWidth(title)
+			end := ex + 3 + kit.Width(title)
 			if label != "" {
-				d.texts = append(d.texts, text{x: end + 2, y: ey + n, max: max(room-textWidth(title)-2, 0), s: label, role: roleLabel})
-				end += 2 + textWidth(label)
+				d.texts = append(d.texts, text{x: end + 2, y: ey + n, max: max(room-kit.Width(title)-2, 0), s: label, role: roleLabel})
+				end += 2 + kit.Width(label)
 			}
 			d.w = max(d.w, min(end, max(width, boxW)))
 			n++
@@ -437,12 +439,12 @@ var shortLabels = map[string]string{
 func labelText(s string, short bool) string {
 	s = strings.TrimSpace(s)
 	if !short {
-		return truncate(s, maxLabel)
+		return kit.Truncate(s, maxLabel)
 	}
 	if v, ok := shortLabels[strings.ToUpper(s)]; ok {
 		return v
 	}
-	return truncate(s, 5)
+	return kit.Truncate(s, 5)
 }
 
 const maxLabel = 12

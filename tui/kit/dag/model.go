@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // KeyMap is the graph's keys. The arrows follow the picture: left to right,
@@ -340,12 +342,12 @@ func (m Model) status() string {
 		right = fmt.Sprintf("%s to no known vertex not drawn · %s", plural(d.dropped, "edge"), right)
 	}
 	left := strings.Join(strings.Fields(d.verts[m.cursor].Title), " ")
-	room := m.width - textWidth(right) - 2
+	room := m.width - kit.Width(right) - 2
 	if room < 8 {
 		right, room = "", m.width
 	}
-	left = truncate(left, room)
-	pad := max(m.width-textWidth(left)-textWidth(right), 0)
+	left = kit.Truncate(left, room)
+	pad := max(m.width-kit.Width(left)-kit.Width(right), 0)
 	return m.styles.Status.Render(left + strings.Repeat(" ", pad) + right)
 }
 
@@ -355,9 +357,9 @@ func blank(msg string, w, h int) string {
 		lines[i] = strings.Repeat(" ", w)
 	}
 	if h > 0 {
-		msg = truncate(msg, w)
-		pad := (w - textWidth(msg)) / 2
-		lines[h/2] = strings.Repeat(" ", pad) + msg + strings.Repeat(" ", w-pad-textWidth(msg))
+		msg = kit.Truncate(msg, w)
+		pad := (w - kit.Width(msg)) / 2
+		lines[h/2] = strings.Repeat(" ", pad) + msg + strings.Repeat(" ", w-pad-kit.Width(msg))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/tui/kit"
 )
 
 // Directions of a line through a cell.
@@ -186,7 +188,7 @@ func (d *Drawing) box(c *canvas, v int, cursor, hot bool) {
 		if i+2 >= b.H-1 {
 			break
 		}
-		c.text(text{x: b.X + 2, y: b.Y + 2 + i, max: inner, s: truncate(l.Text, inner), role: toneRole(l.Tone)})
+		c.text(text{x: b.X + 2, y: b.Y + 2 + i, max: inner, s: kit.Truncate(l.Text, inner), role: toneRole(l.Tone)})
 	}
 }
 
@@ -207,7 +209,7 @@ func (c *canvas) text(t text) {
 		if room < 2 {
 			return
 		}
-		s, t.onlyEmpty = truncate(s, room), false
+		s, t.onlyEmpty = kit.Truncate(s, room), false
 	}
 	w := 0
 	for len(s) > 0 {

@@ -3,30 +3,8 @@ package dag
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/palink/palink/tui/kit"
 )
-
-// textWidth is the cells s takes; plain ASCII, the common case, skips
-// grapheme segmentation.
-func textWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x80 || c < 0x20 {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
-// truncate cuts s to w cells, marking the cut.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if textWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
 
 // shorten fits an operator name into w cells, losing the least first:
 // Flink's names carry argument lists ("LookupJoin(table=[…], joinType=[…])")
@@ -34,21 +12,21 @@ func truncate(s string, w int) string {
 // first, then the middle of the chain, and only then the end of the name.
 func shorten(title string, w int) string {
 	title = strings.Join(strings.Fields(title), " ")
-	if textWidth(title) <= w {
+	if kit.Width(title) <= w {
 		return title
 	}
 	s := stripArgs(title)
-	if textWidth(s) <= w {
+	if kit.Width(s) <= w {
 		return s
 	}
 	if parts := strings.Split(s, " -> "); len(parts) > 2 {
 		for _, c := range []string{parts[0] + " → … → " + parts[len(parts)-1], parts[0] + "…" + parts[len(parts)-1]} {
-			if textWidth(c) <= w {
+			if kit.Width(c) <= w {
 				return c
 			}
 		}
 	}
-	return truncate(s, w)
+	return kit.Truncate(s, w)
 }
 
 // stripArgs drops every parenthesised part of s, nested or not.
