@@ -86,7 +86,7 @@ func (s *Styles) codes() *codes {
 
 // split renders a sentinel and keeps what comes before and after it.
 func split(st lipgloss.Style) [2]string {
-	const mark = "\x07"
+	const mark = "\uE000" // private use: no style drops or splits it
 	out := st.Render(mark)
 	i := strings.Index(out, mark)
 	if i < 0 {
