@@ -91,7 +91,7 @@ func (m *Model) SetTree(t *Tree) {
 	}
 	cur := m.t.path(m.cursor)
 	m.t = t
-	m.zoom = m.zoom[:0]
+	m.zoom = nil // a copy of the model may share the old array
 	for _, p := range zooms {
 		if z := m.t.find(p); z != m.root() {
 			m.zoom = append(m.zoom, z)
@@ -232,7 +232,9 @@ func (m *Model) key(msg tea.KeyPressMsg) {
 		}
 	case key.Matches(msg, k.Zoom):
 		if m.cursor != z {
-			m.zoom = append(m.zoom, m.cursor)
+			// Capped, so that append copies: an earlier copy of the
+			// model keeps its own zoom.
+			m.zoom = append(m.zoom[:len(m.zoom):len(m.zoom)], m.cursor)
 			m.top = 0
 		}
 	case key.Matches(msg, k.Unzoom):
