@@ -56,6 +56,7 @@ const (
 	List
 )
 
+// String names the mode as the status line shows it.
 func (m Mode) String() string {
 	switch m {
 	case LeftRight:

@@ -29,6 +29,7 @@ const (
 	nFamilies
 )
 
+// String names the family as the legend shows it.
 func (f Family) String() string {
 	return [...]string{"user", "jvm", "flink", "lib", "root"}[f]
 }
