@@ -237,11 +237,13 @@ func TestPackageArrows(t *testing.T) {
 	}
 	const self = "github.com/palink/palink/tui"
 	allowed := map[string][]string{
-		"kit":     nil,
-		"sqlview": {"kit"},
+		"kit":       nil,
+		"kit/dag":   {"kit"},
+		"kit/flame": {"kit"},
+		"sqlview":   {"kit"},
 	}
 	for _, feature := range []string{"alerts", "cluster", "commands", "create", "detail", "editor", "jobs", "logview"} {
-		allowed[feature] = []string{"kit", "sqlview"}
+		allowed[feature] = []string{"kit", "kit/dag", "kit/flame", "sqlview"}
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
