@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/spf13/cobra"
 )
@@ -55,7 +56,15 @@ func newDebugCmd(g *globals) *cobra.Command {
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && isTerminal(f) {
 				status = &debugStatus{w: f}
 			}
-			fin, err := runDebug(ctx, newDebugger(), api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
+			// The config's samples and database redirects apply when there
+			// is one; a debug run needs none.
+			var cfg *config.Config
+			if g.configPath != "" || fileExists(config.DefaultPath()) {
+				if cfg, err = g.loadConfig(); err != nil {
+					return err
+				}
+			}
+			fin, err := runDebug(ctx, newDebugger(cfg), api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -237,3 +246,8 @@ func (p *debugStatus) draw(elapsed time.Duration) { fmt.Fprint(p.w, "\r\x1b[K"+p
 
 // clear erases the line.
 func (p *debugStatus) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -172,3 +172,41 @@ func BenchmarkDemoWarmUp(b *testing.B) {
 		b.ReportMetric(took.Seconds(), "s/warm-up")
 	}
 }
+
+// The demo ships the data of its debug runs: a job's sources have sample
+// files and its lookup join reads the demo's dimension table, so a run of
+// the job as deployed gives rows at once, enriched where the user exists.
+func TestDemoDebugRunGivesRowsAtOnce(t *testing.T) {
+	dbg, err := writeDemoData(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := dbg.Debug(t.Context(), api.DebugRequest{SQL: demoSQLEnrich, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named, missed int
+	var fin api.DebugEvent
+	for ev := range ch {
+		switch ev.Kind {
+		case api.DebugStarted:
+			if len(ev.Sources) != 1 || !strings.HasSuffix(ev.Sources[0].File, "orders.jsonl") || ev.Sources[0].Total != 400 {
+				t.Errorf("sources %+v: want the demo's 400 sample orders", ev.Sources)
+			}
+		case api.DebugRowReceived:
+			if ev.Row.Values[1] == "NULL" {
+				missed++
+			} else {
+				named++
+			}
+		case api.DebugFinished:
+			fin = ev
+		}
+	}
+	if fin.Err != nil {
+		t.Fatalf("the demo's debug run failed: %v", fin.Err)
+	}
+	if named+missed != 50 || named == 0 || missed == 0 {
+		t.Errorf("%d rows with a user's name and %d misses, want 50 with both", named, missed)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,7 @@ const (
 // demoRun is a running demo: the simulator, its clock and palink on it.
 type demoRun struct {
 	env   *env
+	debug *core.Debugger // with the demo's sample data and dimension table
 	svc   *core.Local
 	c     *sim.Cluster
 	clock *sim.WarpClock
@@ -65,7 +67,13 @@ func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
 		stop()
 		return nil, errors.New("demo: its store is served by an agent already")
 	}
-	return &demoRun{env: e, svc: e.local, c: c, clock: clock, log: e.log,
+	dbg, err := writeDemoData(filepath.Dir(cfg.Store))
+	if err != nil {
+		e.Close()
+		stop()
+		return nil, fmt.Errorf("demo: write its debug data: %w", err)
+	}
+	return &demoRun{env: e, debug: dbg, svc: e.local, c: c, clock: clock, log: e.log,
 		close: func() { e.Close(); stop() }}, nil
 }
 

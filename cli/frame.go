@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/spf13/cobra"
@@ -86,7 +86,7 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 			e.log.Warn("no agent socket", "err", err)
 		}
 	}
-	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: newDebugger()})
+	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: newDebugger(e.cfg)})
 	stopBG()
 	<-done
 	return err
@@ -111,5 +111,11 @@ func since(t time.Time) string {
 
 // newDebugger is where debug runs happen: in this process, for the TUI's
 // ctrl-d and `palink debug` alike (the data files and the lookup databases
-// are this user's, even when the service is an agent's).
-func newDebugger() api.Debugger { return &core.Debugger{} }
+// are this user's, even when the service is an agent's), with the
+// config's sample directories and database redirects (cfg may be nil).
+func newDebugger(cfg *config.Config) *core.Debugger {
+	if cfg == nil {
+		return &core.Debugger{}
+	}
+	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases}
+}

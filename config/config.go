@@ -30,6 +30,7 @@ type Config struct {
 	Metrics   Metrics       `yaml:"metrics"`
 	Alerts    Alerts        `yaml:"alerts"`
 	Clusters  []Cluster     `yaml:"clusters"`
+	Debug     Debug         `yaml:"debug"`
 	// Socket is the unix socket of the agent of Store, for a team: it must
 	// lie in a directory only the agent's user (or root) may write to, or in
 	// a root-owned sticky one such as /tmp. Default: a socket named after
@@ -450,6 +451,7 @@ func (c *Config) Check() Problems {
 		}
 	}
 	c.checkObservability(add)
+	c.checkDebug(add)
 	seen := map[string]int{}
 	for i, cl := range c.Clusters {
 		p := fmt.Sprintf("clusters[%d]", i)

@@ -72,6 +72,7 @@ func TestCheckPointsAtTheBadLine(t *testing.T) {
 		{"backoff above max", "restart_policy:\n  backoff: 10m\n  max_backoff: 1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.backoff 10m0s is above max_backoff 1m0s"},
 		{"empty password_env", "clusters:\n  - name: a\n    rm: [http://x:1]\n    auth:\n      user: ops\n      password_env: PALINK_TEST_UNSET_PW\n", "c.yaml:6: error: cluster \"a\": environment variable PALINK_TEST_UNSET_PW (auth.password_env) is empty or unset"},
 		{"relative socket", "socket: run/agent.sock\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:1: error: socket \"run/agent.sock\": use an absolute path"},
+		{"debug database not jdbc", "debug:\n  databases:\n    \"jdbc:mysql://prod:3306/app\": \"mysql://u:secret@staging/app\"\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: debug.databases: \"mysql://…@staging/app\" is not a JDBC url"},
 		{"bad group", "socket: /run/palink/agent.sock\nagent:\n  group: \"ops team\"\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:3: error: agent.group \"ops team\" is not a group name"},
 	}
 	for _, tc := range cases {
@@ -131,5 +132,18 @@ func TestAgentGroupNeedsASocket(t *testing.T) {
 	c, warns, err = Parse("c.yaml", []byte("socket: ~/palink.sock\nagent:\n  group: palink\n"+base))
 	if err != nil || len(warns) != 0 || !strings.HasSuffix(c.Socket, "/palink.sock") || strings.HasPrefix(c.Socket, "~") {
 		t.Errorf("socket %q, warnings %v, %v", c.Socket, warns, err)
+	}
+}
+
+func TestDebugSamplesAreFromTheConfigFile(t *testing.T) {
+	c, _, err := Parse("/etc/palink/config.yaml", []byte("debug:\n  samples: [samples, /srv/data]\n  databases:\n    \"jdbc:mysql://prod:3306/app\": \"jdbc:sqlite:/srv/dim.db\"\nclusters:\n  - name: a\n    rm: [http://x:1]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.DebugSamples(), ","); got != "/etc/palink/samples,/srv/data" {
+		t.Errorf("samples %s", got)
+	}
+	if c.Debug.Databases["jdbc:mysql://prod:3306/app"] != "jdbc:sqlite:/srv/dim.db" {
+		t.Errorf("databases %v", c.Debug.Databases)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,6 +26,13 @@ type Debugger struct {
 	Now func() time.Time
 	// Progress is how often the rows read are reported; default 100ms.
 	Progress time.Duration
+	// Samples are directories of sample data: a source table the request
+	// gives no file for is read from DIR/TABLE.jsonl, .json or .csv, from
+	// the first directory that has one (teams keep them beside their SQL).
+	Samples []string
+	// Databases redirect lookup tables: a JDBC url → the url a debug run
+	// queries instead (a staging copy, a local SQLite file).
+	Databases map[string]string
 }
 
 var (
@@ -70,7 +78,8 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			return false
 		}
 	}
-	sources, sinks, lookups := debugPlan(r.SQL, r.Data)
+	r.Data = d.withSamples(r.SQL, r.Data)
+	sources, sinks, lookups := debugPlan(r.SQL, r.Data, d.Databases)
 	if !emit(api.DebugEvent{Kind: api.DebugStarted, Sources: sources, Sinks: sinks, Lookups: lookups}) {
 		return
 	}
@@ -101,10 +110,11 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 	}()
 
 	res, err := debug.Run(runCtx, r.SQL, debug.Options{
-		Data:   r.Data,
-		Limit:  r.Limit,
-		Now:    now,
-		OnRead: func(table string, _ int64) { p.read(table) },
+		Data:      r.Data,
+		Databases: d.Databases,
+		Limit:     r.Limit,
+		Now:       now,
+		OnRead:    func(table string, _ int64) { p.read(table) },
 		OnRow: func(row debug.SinkRow) {
 			p.received()
 			vals := make([]string, len(row.Values))
@@ -216,7 +226,7 @@ func lookupMode(m join.Mode) string {
 // that a screen can show its sources, progress totals and sink columns
 // before the first row. It is best effort: debug.Run is the judge, and the
 // finished event carries what it actually did.
-func debugPlan(src string, data map[string]string) ([]api.DebugSource, []api.DebugSink, []api.DebugLookup) {
+func debugPlan(src string, data, databases map[string]string) ([]api.DebugSource, []api.DebugSink, []api.DebugLookup) {
 	script, _ := flinksql.ParseScript(src)
 	if script == nil {
 		return nil, nil, nil
@@ -249,6 +259,9 @@ func debugPlan(src string, data map[string]string) ([]api.DebugSource, []api.Deb
 			if !seen["lookup:"+key] {
 				seen["lookup:"+key] = true
 				u, _ := t.With.Get("url")
+				if to, ok := databases[u]; ok {
+					u = to
+				}
 				lookups = append(lookups, api.DebugLookup{Table: name, Where: dbWhere(u)})
 			}
 			return
@@ -375,4 +388,60 @@ func dbWhere(jdbc string) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+// sampleExts are the sample files' extensions, in the order looked for.
+var sampleExts = []string{".jsonl", ".json", ".csv"}
+
+// SampleFile is the sample data file of a table, if one of the Samples
+// directories has it (api.DebugSamples).
+func (d *Debugger) SampleFile(table string) (string, bool) {
+	for _, dir := range d.Samples {
+		for _, ext := range sampleExts {
+			p := filepath.Join(dir, table+ext)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// withSamples adds to data the sample file of each table of the script it
+// names no file for, except datagen tables, which make their own rows.
+func (d *Debugger) withSamples(src string, data map[string]string) map[string]string {
+	if len(d.Samples) == 0 {
+		return data
+	}
+	script, _ := flinksql.ParseScript(src)
+	if script == nil {
+		return data
+	}
+	out := make(map[string]string, len(data))
+	for k, v := range data {
+		out[k] = v
+	}
+	for _, st := range script.Stmts {
+		t, ok := st.(*flinksql.CreateTable)
+		if !ok {
+			continue
+		}
+		name := t.Name.Last()
+		if c, _ := t.With.Get("connector"); strings.EqualFold(c, "datagen") || hasKeyFold(out, name) {
+			continue
+		}
+		if p, ok := d.SampleFile(name); ok {
+			out[name] = p
+		}
+	}
+	return out
+}
+
+func hasKeyFold(m map[string]string, k string) bool {
+	for x := range m {
+		if strings.EqualFold(x, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -225,3 +225,62 @@ INSERT INTO s SELECT a FROM t;`})
 		t.Fatal("the run went on after cancel")
 	}
 }
+
+// A team's sample directory feeds the sources nobody gave a file for, and a
+// lookup table's production URL is redirected to a local copy: the job as
+// deployed runs unchanged.
+func TestDebuggerTakesSamplesAndRedirectsLookups(t *testing.T) {
+	job, orders := debugJob(t)
+	dbPath := filepath.Join(filepath.Dir(orders), "dim.db")
+	const prod = "jdbc:mysql://dim-db.prod:3306/app"
+	job = strings.Replace(job, "jdbc:sqlite:"+dbPath, prod, 1)
+	if !strings.Contains(job, prod) {
+		t.Fatal("the job does not name the production database")
+	}
+	d := &core.Debugger{Samples: []string{t.TempDir(), filepath.Dir(orders)}, Databases: map[string]string{prod: "jdbc:sqlite:" + dbPath}}
+	if p, ok := d.SampleFile("orders"); !ok || p != orders {
+		t.Fatalf("SampleFile(orders) = %q, %v; want %s", p, ok, orders)
+	}
+	if p, ok := d.SampleFile("payments"); ok {
+		t.Fatalf("SampleFile(payments) = %q with no such file", p)
+	}
+	evs := drain(t, mustDebug(t, d, api.DebugRequest{SQL: job}))
+	first, last := evs[0], evs[len(evs)-1]
+	if len(first.Sources) != 1 || first.Sources[0].File != orders || first.Sources[0].Total != 3 {
+		t.Errorf("sources %+v: want orders from the sample directory", first.Sources)
+	}
+	if len(first.Lookups) != 1 || first.Lookups[0].Where != "dim.db" {
+		t.Errorf("lookups %+v: want users @ dim.db, the redirected copy", first.Lookups)
+	}
+	if last.Err != nil || last.Received != 3 {
+		t.Fatalf("finished: err %v, %d rows, want 3", last.Err, last.Received)
+	}
+	var names []string
+	for _, ev := range evs {
+		if ev.Kind == api.DebugRowReceived {
+			names = append(names, ev.Row.Values[1])
+		}
+	}
+	if strings.Join(names, ",") != "Alice,Bob,NULL" {
+		t.Errorf("names %v, want the local copy's Alice, Bob and a miss", names)
+	}
+
+	// A file given for the run wins over the sample.
+	other := filepath.Join(t.TempDir(), "one.jsonl")
+	if err := os.WriteFile(other, []byte(`{"order_id": 7, "user_id": 2, "amount": 1}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	evs = drain(t, mustDebug(t, d, api.DebugRequest{SQL: job, Data: map[string]string{"ORDERS": other}}))
+	if fin := evs[len(evs)-1]; fin.Err != nil || fin.Received != 1 {
+		t.Errorf("with a file of one order: err %v, %d rows", fin.Err, fin.Received)
+	}
+}
+
+func mustDebug(t *testing.T, d *core.Debugger, r api.DebugRequest) <-chan api.DebugEvent {
+	t.Helper()
+	ch, err := d.Debug(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}

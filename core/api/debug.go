@@ -33,6 +33,12 @@ type DebugRequest struct {
 	Limit int
 }
 
+// DebugSamples is a Debugger that knows sample data files of tables, for
+// a form to offer them.
+type DebugSamples interface {
+	SampleFile(table string) (path string, ok bool)
+}
+
 // DebugEventKind says what a DebugEvent carries.
 type DebugEventKind int
 

@@ -76,6 +76,9 @@ func (d *runner) planJoin(ctx context.Context, g *group, j *flinksql.Join, ctes 
 	if err != nil {
 		return nil, refuse(t.node, "lookup table %s: %v", t.name, err)
 	}
+	if to, ok := d.opts.Databases[srcOpts.URL]; ok {
+		srcOpts.URL = to
+	}
 	src, err := join.OpenSource(ctx, srcOpts, join.Table{Name: t.name, Columns: t.physical, Keys: on.keys}, cfg.Options.Capacity)
 	if err != nil {
 		return nil, err

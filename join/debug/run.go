@@ -22,6 +22,10 @@ type Options struct {
 	Data map[string]string
 	// Limit is the most rows each sink receives; 0: all.
 	Limit int
+	// Databases redirect lookup tables: a table's JDBC url → the url the run
+	// queries instead (a staging copy, a local SQLite file), so that trying
+	// a job never needs production's database.
+	Databases map[string]string
 	// Now is PROCTIME() and CURRENT_TIMESTAMP; nil: the wall clock.
 	Now func() time.Time
 	// OnRow, if set, sees each row a sink receives as it comes, for a live
