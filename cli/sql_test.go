@@ -265,7 +265,7 @@ func TestDebugCLI(t *testing.T) {
 	}
 	enriched := strings.TrimSuffix(res, ".jsonl") + ".enriched.jsonl"
 	b, err := os.ReadFile(enriched)
-	if err != nil || strings.Count(string(b), "\n") != 3 || !strings.Contains(string(b), `{"order_id":1,"name":"Alice","doubled":100}`) {
+	if err != nil || strings.Count(string(b), "\n") != 3 || !strings.Contains(string(b), `{"order_id":1,"name":"Alice","doubled":100.0}`) {
 		t.Fatalf("%s: %v\n%s", enriched, err, b)
 	}
 	if !strings.Contains(out, "enriched: 3 rows → "+enriched) || strings.Contains(out, "Alice") {

@@ -102,7 +102,7 @@ func TestDebuggerStreamsARun(t *testing.T) {
 			rows = append(rows, *ev.Row)
 		}
 	}
-	want := map[string]string{"1": "1 Alice 100 TRUE", "2": "2 Bob 10 FALSE", "3": "3 NULL 20 FALSE"}
+	want := map[string]string{"1": "1 Alice 100.0 TRUE", "2": "2 Bob 10.0 FALSE", "3": "3 NULL 20.0 FALSE"}
 	if len(rows) != 3 {
 		t.Fatalf("rows %+v, want 3", rows)
 	}
@@ -143,7 +143,7 @@ func TestDebuggerFinishedCarriesTheOutput(t *testing.T) {
 		!strings.Contains(text.String(), "lookup users: 3 lookups") {
 		t.Errorf("text (%v):\n%s", err, text.String())
 	}
-	if err := fin.Output.WriteRows(&rows, 0); err != nil || !strings.Contains(rows.String(), `{"order_id":1,"name":"Alice","doubled":100,"big":true}`) {
+	if err := fin.Output.WriteRows(&rows, 0); err != nil || !strings.Contains(rows.String(), `{"order_id":1,"name":"Alice","doubled":100.0,"big":true}`) {
 		t.Errorf("rows (%v):\n%s", err, rows.String())
 	}
 	if err := fin.Output.WriteRows(&rows, 1); err == nil {

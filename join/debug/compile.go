@@ -8,215 +8,617 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
-	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug/value"
 )
 
-// The expression evaluator of debug runs. Expressions are compiled once
-// against the columns in scope into closures over a row. Values inside are
-// those of Row, except DECIMAL, which is a *big.Rat while computed (exact,
-// as Flink's) and its canonical string again in the rows a run emits.
-//
-// compile is the table of compilers: it hands each kind of node to its own
-// (literals and column references here, operators and predicates in
-// compile_ops.go, function calls in functions.go); values.go holds the
-// arithmetic, comparisons and casts they share.
+// The expression compiler: an expression is compiled once, against the
+// columns in scope, into a closure over a row and its static type. compile
+// hands each kind of node to its compiler (literals and columns here,
+// operators in compile_ops.go, calls in functions.go).
 
-// field is a column in scope: of a table (by its alias or name) or a result.
-type field struct {
+// timeAttr says whether a column is a time attribute.
+type timeAttr uint8
+
+const (
+	plainTime timeAttr = iota
+	rowtime
+	proctime
+)
+
+// col is a column in scope: of a table (by its alias or name) or a result.
+type col struct {
 	table string
 	name  string
-	typ   join.Type
+	typ   value.Type
+	time  timeAttr
 }
 
 // scope is the columns an expression may read, in the order of a row's values.
-type scope []field
-
-// evalEnv is what an evaluation may read besides the row.
-type evalEnv struct {
-	now time.Time // PROCTIME() and CURRENT_TIMESTAMP of this row
-}
+type scope []col
 
 // evalFn is a compiled expression: its value for one row.
-type evalFn func(env *evalEnv, row join.Row) (any, error)
+type evalFn func(row value.Row) (any, error)
 
-// compileError names where in the job an expression failed to compile.
-func compileError(e flinksql.Node, format string, args ...any) error {
-	p := e.Range().Pos
+// compiler compiles expressions over a scope.
+type compiler struct {
+	cols scope
+	rt   *runner
+	// subst maps an expression (by its canonical text) to the column that
+	// holds its value: the group keys and aggregates of an aggregation.
+	subst map[string]int
+	// aggs, if set, is told of each aggregate call met (the planner
+	// collects them); nil refuses them.
+	aggs func(*flinksql.FuncCall) (int, error)
+	// where names the clause being compiled, for messages.
+	where string
+}
+
+// errorAt names where in the job something went wrong: line:col.
+func errorAt(n flinksql.Node, format string, args ...any) error {
+	p := n.Range().Pos
 	return fmt.Errorf("line %d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
 }
 
-func (s scope) resolve(ref *flinksql.ColumnRef) (int, join.Type, error) {
-	name := ref.Name()
-	qual := ""
-	if len(ref.Parts) > 1 {
-		qual = ref.Parts[len(ref.Parts)-2].Name
+// exprKey is an expression's canonical text, by which GROUP BY keys and
+// aggregates are matched in the SELECT list.
+func exprKey(e flinksql.Expr) string { return strings.ToUpper(flinksql.FormatExpr(e)) }
+
+func (s scope) resolve(ref *flinksql.ColumnRef) (int, []string, error) {
+	// The longest prefix that names a column (qualified or not) wins; the
+	// rest are ROW fields.
+	parts := make([]string, len(ref.Parts))
+	for i, p := range ref.Parts {
+		parts[i] = p.Name
 	}
-	found := -1
-	for i, f := range s {
-		if !strings.EqualFold(f.name, name) || qual != "" && !strings.EqualFold(f.table, qual) {
+	for split := 2; split >= 1; split-- {
+		if len(parts) < split {
 			continue
 		}
-		if found >= 0 {
-			return 0, join.Type{}, compileError(ref, "column %s is ambiguous: qualify it with its table", ref.Key())
+		qual, name := "", parts[split-1]
+		if split == 2 {
+			qual = parts[0]
 		}
-		found = i
+		found := -1
+		for i, c := range s {
+			if !strings.EqualFold(c.name, name) || qual != "" && !strings.EqualFold(c.table, qual) {
+				continue
+			}
+			if found >= 0 {
+				return 0, nil, errorAt(ref, "Column '%s' is ambiguous", strings.Join(parts[:split], "."))
+			}
+			found = i
+		}
+		if found >= 0 {
+			return found, parts[split:], nil
+		}
 	}
-	if found < 0 {
-		return 0, join.Type{}, compileError(ref, "unknown column %s", ref.Key())
-	}
-	return found, s[found].typ, nil
+	return 0, nil, errorAt(ref, "Column '%s' not found in any table", ref.Key())
 }
 
-// compile turns an expression into a closure and its static type (KindAny
-// when it depends on the values), through the compiler of its kind of node.
-func (s scope) compile(e flinksql.Expr) (evalFn, join.Type, error) {
+// compile turns an expression into a closure and its type.
+func (c *compiler) compile(e flinksql.Expr) (evalFn, value.Type, error) {
+	if c.subst != nil {
+		if i, ok := c.subst[exprKey(e)]; ok {
+			return func(row value.Row) (any, error) { return row[i], nil }, c.cols[i].typ, nil
+		}
+	}
 	switch x := e.(type) {
 	case *flinksql.ParenExpr:
-		return s.compile(x.X)
+		return c.compile(x.X)
 	case *flinksql.ColumnRef:
-		return s.columnRef(x)
+		return c.columnRef(x)
 	case *flinksql.NumberLit:
-		return s.number(x)
+		return number(x)
 	case *flinksql.StringLit:
-		return constant(x.Value), join.Type{Kind: join.KindString}, nil
+		return constant(x.Value), value.Type{Kind: value.Char, Precision: len([]rune(x.Value)), NotNull: true}, nil
 	case *flinksql.BoolLit:
-		return constant(x.Value), join.Type{Kind: join.KindBool}, nil
+		return constant(x.Value), value.Type{Kind: value.Boolean, NotNull: true}, nil
 	case *flinksql.NullLit:
-		return constant(nil), join.Type{}, nil
+		return constant(nil), value.TNull, nil
+	case *flinksql.BinaryLit:
+		return binaryLit(x)
 	case *flinksql.TypedLit:
-		return s.typedLit(x)
+		return c.typedLit(x)
+	case *flinksql.IntervalLit:
+		return intervalLit(x)
 	case *flinksql.UnaryExpr:
-		return s.unary(x)
+		return c.unary(x)
 	case *flinksql.BinaryExpr:
-		return s.binary(x)
+		return c.binary(x)
 	case *flinksql.IsExpr:
-		return s.is(x)
+		return c.is(x)
 	case *flinksql.IsDistinctExpr:
-		return s.isDistinct(x)
+		return c.isDistinct(x)
 	case *flinksql.InExpr:
-		return s.in(x)
+		return c.in(x)
 	case *flinksql.BetweenExpr:
-		return s.between(x)
+		return c.between(x)
 	case *flinksql.LikeExpr:
-		return s.like(x)
+		return c.like(x)
 	case *flinksql.CaseExpr:
-		return s.caseExpr(x)
+		return c.caseExpr(x)
 	case *flinksql.CastExpr:
-		return s.cast(x)
+		return c.cast(x)
 	case *flinksql.FuncCall:
-		return s.call(x)
+		return c.call(x)
 	case *flinksql.TrimExpr:
-		return s.trim(x)
+		return c.trim(x)
 	case *flinksql.SubstringExpr:
 		args := []flinksql.Expr{x.X, x.From}
 		if x.Length != nil {
 			args = append(args, x.Length)
 		}
-		return s.callNamed(x, "SUBSTRING", args)
+		return c.callNamed(x, "SUBSTRING", args)
 	case *flinksql.PositionExpr:
-		return s.callNamed(x, "POSITION", []flinksql.Expr{x.Sub, x.X})
+		args := []flinksql.Expr{x.Sub, x.X}
+		if x.Start != nil {
+			args = append(args, x.Start)
+		}
+		return c.callNamed(x, "POSITION", args)
+	case *flinksql.OverlayExpr:
+		args := []flinksql.Expr{x.X, x.Placing, x.From}
+		if x.Length != nil {
+			args = append(args, x.Length)
+		}
+		return c.callNamed(x, "OVERLAY", args)
 	case *flinksql.ExtractExpr:
-		return s.extractFrom(x)
+		return c.extract(x)
+	case *flinksql.FloorCeilExpr:
+		return c.floorCeilTo(x)
+	case *flinksql.JSONCallExpr:
+		return c.jsonCall(x)
+	case *flinksql.RowExpr:
+		return c.rowExpr(x)
+	case *flinksql.ArrayExpr:
+		return c.arrayExpr(x)
+	case *flinksql.MapExpr:
+		return c.mapExpr(x)
+	case *flinksql.IndexExpr:
+		return c.index(x)
+	case *flinksql.FieldExpr:
+		f, t, err := c.compile(x.X)
+		if err != nil {
+			return nil, t, err
+		}
+		return fieldAccess(x, f, t, []string{x.Field.Name})
+	case *flinksql.SubqueryExpr, *flinksql.ExistsExpr, *flinksql.QuantifiedExpr:
+		return nil, value.Type{}, errorAt(e, "subqueries are supported in debug runs as IN and EXISTS conditions of WHERE (joined on their correlation)")
+	case *flinksql.Star:
+		return nil, value.Type{}, errorAt(e, "'*' is only allowed in a SELECT list or COUNT(*)")
 	}
-	return nil, join.Type{}, compileError(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
+	return nil, value.Type{}, errorAt(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
 }
 
-// columnRef reads a column of the row.
-func (s scope) columnRef(x *flinksql.ColumnRef) (evalFn, join.Type, error) {
-	i, t, err := s.resolve(x)
+// columnRef reads a column of the row, or a field of a ROW column.
+func (c *compiler) columnRef(x *flinksql.ColumnRef) (evalFn, value.Type, error) {
+	i, fields, err := c.cols.resolve(x)
 	if err != nil {
-		return nil, t, err
+		return nil, value.Type{}, err
 	}
-	return func(_ *evalEnv, row join.Row) (any, error) { return internal(row[i], t), nil }, t, nil
+	f := func(row value.Row) (any, error) { return row[i], nil }
+	if len(fields) == 0 {
+		return f, c.cols[i].typ, nil
+	}
+	return fieldAccess(x, f, c.cols[i].typ, fields)
 }
 
-// number is a numeric literal: BIGINT, an exact DECIMAL, or DOUBLE.
-func (s scope) number(x *flinksql.NumberLit) (evalFn, join.Type, error) {
+// fieldAccess reads nested ROW fields (r.qty, r.addr.city).
+func fieldAccess(at flinksql.Node, f evalFn, t value.Type, fields []string) (evalFn, value.Type, error) {
+	for _, name := range fields {
+		if t.Kind != value.RowKind {
+			return nil, t, errorAt(at, "'%s' is not a field: the value is %s, not a ROW", name, t)
+		}
+		idx := -1
+		for j, fd := range t.Fields {
+			if strings.EqualFold(fd.Name, name) {
+				idx = j
+			}
+		}
+		if idx < 0 {
+			return nil, t, errorAt(at, "the ROW %s has no field '%s'", t, name)
+		}
+		prev := f
+		f = func(row value.Row) (any, error) {
+			v, err := prev(row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			r, ok := v.(value.Row)
+			if !ok || idx >= len(r) {
+				return nil, nil
+			}
+			return r[idx], nil
+		}
+		t = t.Fields[idx].Type.Nullable()
+	}
+	return f, t, nil
+}
+
+// number is a numeric literal: INT or BIGINT, an exact DECIMAL, or DOUBLE.
+func number(x *flinksql.NumberLit) (evalFn, value.Type, error) {
 	switch x.Kind {
 	case flinksql.NumInteger:
 		n, err := strconv.ParseInt(x.Text, 10, 64)
 		if err != nil {
-			return nil, join.Type{}, compileError(x, "integer %s: %v", x.Text, err)
+			r, ok := new(big.Rat).SetString(x.Text)
+			if !ok {
+				return nil, value.Type{}, errorAt(x, "bad number %s", x.Text)
+			}
+			return constant(r), value.Dec(len(x.Text), 0), nil
 		}
-		return constant(n), join.Type{Kind: join.KindInt}, nil
+		t := value.Type{Kind: value.Int, NotNull: true}
+		if n > 2147483647 {
+			t.Kind = value.BigInt
+		}
+		return constant(n), t, nil
 	case flinksql.NumDecimal:
 		r, ok := new(big.Rat).SetString(x.Text)
 		if !ok {
-			return nil, join.Type{}, compileError(x, "bad number %s", x.Text)
+			return nil, value.Type{}, errorAt(x, "bad number %s", x.Text)
 		}
 		scale := 0
 		if i := strings.IndexByte(x.Text, '.'); i >= 0 {
 			scale = len(x.Text) - i - 1
 		}
-		return constant(r), join.Type{Kind: join.KindDecimal, Scale: scale}, nil
-	default:
-		f, err := strconv.ParseFloat(x.Text, 64)
-		if err != nil {
-			return nil, join.Type{}, compileError(x, "bad number %s", x.Text)
-		}
-		return constant(f), join.Type{Kind: join.KindFloat}, nil
+		digits := len(strings.TrimLeft(strings.Replace(x.Text, ".", "", 1), "0"))
+		return constant(r), value.Type{Kind: value.Decimal, Precision: max(digits, scale, 1), Scale: scale, NotNull: true}, nil
 	}
+	f, err := strconv.ParseFloat(x.Text, 64)
+	if err != nil {
+		return nil, value.Type{}, errorAt(x, "bad number %s", x.Text)
+	}
+	return constant(f), value.Type{Kind: value.Double, NotNull: true}, nil
 }
 
-// typedLit is a literal of a named type (DATE '2024-01-02', TIMESTAMP '…').
-func (s scope) typedLit(x *flinksql.TypedLit) (evalFn, join.Type, error) {
-	t, err := join.ParseType(x.Type)
-	if err != nil {
-		return nil, t, compileError(x, "%v", err)
+func binaryLit(x *flinksql.BinaryLit) (evalFn, value.Type, error) {
+	b := make([]byte, len(x.Hex)/2)
+	for i := range b {
+		n, err := strconv.ParseUint(x.Hex[2*i:2*i+2], 16, 8)
+		if err != nil {
+			return nil, value.Type{}, errorAt(x, "bad binary literal X'%s'", x.Hex)
+		}
+		b[i] = byte(n)
 	}
-	v, err := castValue(x.Value.Value, t)
-	if err != nil {
-		return nil, t, compileError(x, "%s literal: %v", x.Type, err)
+	return constant(b), value.Type{Kind: value.Binary, Precision: len(b), NotNull: true}, nil
+}
+
+// typedLit is DATE '…', TIME '…', TIMESTAMP '…' or TIMESTAMP_LTZ '…'.
+func (c *compiler) typedLit(x *flinksql.TypedLit) (evalFn, value.Type, error) {
+	var t value.Type
+	s := x.Value.Value
+	switch x.Type {
+	case "DATE":
+		t = value.TDate
+	case "TIME":
+		p := 0
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			p = min(len(s)-i-1, 3)
+		}
+		t = value.Type{Kind: value.Time, Precision: p}
+	case "TIMESTAMP", "TIMESTAMP_LTZ":
+		p := 0
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			p = min(len(s)-i-1, 9)
+		}
+		t = value.TS(p)
+		if x.Type == "TIMESTAMP_LTZ" {
+			t = value.LTZ(p)
+		}
+	default:
+		return nil, t, errorAt(x, "%s literals are not supported in debug runs", x.Type)
 	}
+	v, err := value.Cast(s, value.TString, t, c.rt.zone)
+	if err != nil {
+		return nil, t, errorAt(x, "%s '%s': %v", x.Type, s, err)
+	}
+	t.NotNull = true
 	return constant(v), t, nil
 }
 
-func (s scope) compileAll(es []flinksql.Expr) ([]evalFn, error) {
-	out := make([]evalFn, len(es))
-	for i, e := range es {
-		f, _, err := s.compile(e)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = f
+// intervalLit is INTERVAL '5' MINUTE, '1:30' HOUR TO MINUTE, '1-2' YEAR TO
+// MONTH, '1 02:03:04.5' DAY TO SECOND.
+func intervalLit(x *flinksql.IntervalLit) (evalFn, value.Type, error) {
+	var text string
+	switch v := x.Value.(type) {
+	case *flinksql.StringLit:
+		text = v.Value
+	case *flinksql.NumberLit:
+		text = v.Text
 	}
-	return out, nil
-}
-
-func constant(v any) evalFn { return func(*evalEnv, join.Row) (any, error) { return v, nil } }
-
-func both(env *evalEnv, row join.Row, f, g evalFn) (any, any, error) {
-	a, err := f(env, row)
-	if err != nil {
-		return nil, nil, err
+	q := x.Qualifier
+	from := strings.TrimSuffix(q.From, "S")
+	to := strings.TrimSuffix(q.To, "S")
+	neg := x.Negative
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, "-") {
+		neg, text = !neg, text[1:]
 	}
-	b, err := g(env, row)
-	return a, b, err
-}
-
-// internal is a row value as the evaluator computes with it.
-func internal(v any, t join.Type) any {
-	if t.Kind == join.KindDecimal {
-		if s, ok := v.(string); ok {
-			if r, ok := new(big.Rat).SetString(s); ok {
-				return r
+	t := value.IntervalType(from)
+	if t.Kind == value.IntervalYM {
+		var months int64
+		switch {
+		case to == "MONTH" && from == "YEAR":
+			y, m, _ := strings.Cut(text, "-")
+			yn, err1 := strconv.ParseInt(y, 10, 64)
+			mn, err2 := strconv.ParseInt(m, 10, 64)
+			if err1 != nil || err2 != nil {
+				return nil, t, errorAt(x, "bad interval '%s' YEAR TO MONTH", text)
+			}
+			months = yn*12 + mn
+		default:
+			n, err := strconv.ParseInt(text, 10, 64)
+			if err != nil {
+				return nil, t, errorAt(x, "bad interval '%s' %s", text, q.From)
+			}
+			months = n
+			switch from {
+			case "YEAR":
+				months *= 12
+			case "QUARTER":
+				months *= 3
 			}
 		}
+		if neg {
+			months = -months
+		}
+		t.NotNull = true
+		return constant(value.Months(months)), t, nil
 	}
-	return v
+	d, err := dayTime(text, from, to)
+	if err != nil {
+		return nil, t, errorAt(x, "bad interval '%s' %s: %v", text, q.From, err)
+	}
+	if neg {
+		d = -d
+	}
+	t.NotNull = true
+	return constant(d), t, nil
 }
 
-// and is a AND b for conditions that filter rows: b runs only when a is TRUE.
-// A nil a is TRUE.
+var unitDur = map[string]time.Duration{
+	"WEEK": 7 * 24 * time.Hour, "DAY": 24 * time.Hour, "HOUR": time.Hour, "MINUTE": time.Minute,
+	"SECOND": time.Second, "MILLISECOND": time.Millisecond, "MICROSECOND": time.Microsecond, "NANOSECOND": 1,
+}
+
+// dayTime reads the text of a DAY TO SECOND kind of interval: the fields
+// from `from` to `to`, separated by space (days), colons and a point.
+func dayTime(text, from, to string) (time.Duration, error) {
+	if to == "" {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return 0, err
+		}
+		return time.Duration(f * float64(unitDur[from])).Round(time.Millisecond), nil
+	}
+	order := []string{"DAY", "HOUR", "MINUTE", "SECOND"}
+	start, end := -1, -1
+	for i, u := range order {
+		if u == from {
+			start = i
+		}
+		if u == to {
+			end = i
+		}
+	}
+	if start < 0 || end < start {
+		return 0, fmt.Errorf("%s TO %s", from, to)
+	}
+	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ':' })
+	if len(fields) != end-start+1 {
+		return 0, fmt.Errorf("want %d fields", end-start+1)
+	}
+	var d time.Duration
+	for i, f := range fields {
+		unit := order[start+i]
+		if unit == "SECOND" {
+			sec, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return 0, err
+			}
+			d += time.Duration(sec * float64(time.Second)).Round(time.Millisecond)
+			continue
+		}
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		d += time.Duration(n) * unitDur[unit]
+	}
+	return d, nil
+}
+
+func constant(v any) evalFn { return func(value.Row) (any, error) { return v, nil } }
+
+// isConstant says whether an expression reads no column (a literal, or
+// functions of literals).
+func isConstant(e flinksql.Expr) bool {
+	constant := true
+	flinksql.Inspect(e, func(n flinksql.Node) bool {
+		switch n.(type) {
+		case *flinksql.ColumnRef, *flinksql.SubqueryExpr, *flinksql.ExistsExpr:
+			constant = false
+		case *flinksql.FuncCall:
+			name := n.(*flinksql.FuncCall).FuncName()
+			if nondeterministic[name] {
+				constant = false
+			}
+		}
+		return constant
+	})
+	return constant
+}
+
+var nondeterministic = map[string]bool{"PROCTIME": true, "NOW": true, "CURRENT_TIMESTAMP": true, "LOCALTIMESTAMP": true,
+	"CURRENT_DATE": true, "CURRENT_TIME": true, "LOCALTIME": true, "RAND": true, "RAND_INTEGER": true, "UUID": true,
+	"UNIX_TIMESTAMP": true, "CURRENT_ROW_TIMESTAMP": true}
+
+// constValue evaluates an expression that reads no column.
+func (c *compiler) constValue(e flinksql.Expr) (any, value.Type, error) {
+	f, t, err := c.compile(e)
+	if err != nil {
+		return nil, t, err
+	}
+	v, err := f(nil)
+	return v, t, err
+}
+
+// rowExpr is ROW(a, b) or (a, b).
+func (c *compiler) rowExpr(x *flinksql.RowExpr) (evalFn, value.Type, error) {
+	fs, ts, err := c.compileAll(x.Items)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	t := value.Type{Kind: value.RowKind}
+	for i, ft := range ts {
+		t.Fields = append(t.Fields, value.Field{Name: "EXPR$" + strconv.Itoa(i), Type: ft})
+	}
+	return func(row value.Row) (any, error) {
+		out := make(value.Row, len(fs))
+		for i, f := range fs {
+			v, err := f(row)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}, t, nil
+}
+
+// arrayExpr is ARRAY[a, b].
+func (c *compiler) arrayExpr(x *flinksql.ArrayExpr) (evalFn, value.Type, error) {
+	if x.Query != nil {
+		return nil, value.Type{}, errorAt(x, "ARRAY(subquery) is not supported in debug runs")
+	}
+	fs, ts, err := c.compileAll(x.Items)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	et := value.TNull
+	for _, t := range ts {
+		et = value.Common(et, t)
+	}
+	return func(row value.Row) (any, error) {
+		out := make(value.Array, len(fs))
+		for i, f := range fs {
+			v, err := f(row)
+			if err != nil {
+				return nil, err
+			}
+			if out[i], err = value.Cast(v, ts[i], et, nil); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}, value.ArrayOf(et), nil
+}
+
+// mapExpr is MAP[k1, v1, …].
+func (c *compiler) mapExpr(x *flinksql.MapExpr) (evalFn, value.Type, error) {
+	if x.Query != nil || len(x.Items)%2 != 0 {
+		return nil, value.Type{}, errorAt(x, "MAP needs keys and values in pairs")
+	}
+	fs, ts, err := c.compileAll(x.Items)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	kt, vt := value.TNull, value.TNull
+	for i, t := range ts {
+		if i%2 == 0 {
+			kt = value.Common(kt, t)
+		} else {
+			vt = value.Common(vt, t)
+		}
+	}
+	return func(row value.Row) (any, error) {
+		m := &value.Map{}
+		for i := 0; i < len(fs); i += 2 {
+			k, err := fs[i](row)
+			if err != nil {
+				return nil, err
+			}
+			v, err := fs[i+1](row)
+			if err != nil {
+				return nil, err
+			}
+			m.Put(k, v)
+		}
+		return m, nil
+	}, value.MapOf(kt, vt), nil
+}
+
+// index is arr[i] (from 1) or map[key].
+func (c *compiler) index(x *flinksql.IndexExpr) (evalFn, value.Type, error) {
+	f, t, err := c.compile(x.X)
+	if err != nil {
+		return nil, t, err
+	}
+	g, _, err := c.compile(x.Index)
+	if err != nil {
+		return nil, t, err
+	}
+	switch t.Kind {
+	case value.ArrayKind:
+		return func(row value.Row) (any, error) {
+			v, err := f(row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			i, err := g(row)
+			if err != nil || i == nil {
+				return nil, err
+			}
+			n, ok := i.(int64)
+			a := v.(value.Array)
+			if !ok || n < 1 || int(n) > len(a) {
+				return nil, nil
+			}
+			return a[n-1], nil
+		}, t.Elem.Nullable(), nil
+	case value.MapKind:
+		return func(row value.Row) (any, error) {
+			v, err := f(row)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			k, err := g(row)
+			if err != nil || k == nil {
+				return nil, err
+			}
+			out, _ := v.(*value.Map).Get(k)
+			return out, nil
+		}, t.Val.Nullable(), nil
+	}
+	return nil, t, errorAt(x, "cannot index a value of type %s", t)
+}
+
+func (c *compiler) compileAll(es []flinksql.Expr) ([]evalFn, []value.Type, error) {
+	fs := make([]evalFn, len(es))
+	ts := make([]value.Type, len(es))
+	for i, e := range es {
+		f, t, err := c.compile(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		fs[i], ts[i] = f, t
+	}
+	return fs, ts, nil
+}
+
+// and is a AND b for conditions that filter rows: b runs only when a is
+// TRUE. A nil a is TRUE.
 func and(a, b evalFn) evalFn {
 	if a == nil {
 		return b
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, err := a(env, row)
+	if b == nil {
+		return a
+	}
+	return func(row value.Row) (any, error) {
+		v, err := a(row)
 		if err != nil || v != true {
 			return v, err
 		}
-		return b(env, row)
+		return b(row)
 	}
 }

@@ -8,89 +8,128 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
-	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug/value"
 )
 
-// The compilers of operators and predicates: each takes its node and gives
-// the closure and its static type, as compile does.
+// The compilers of operators and predicates, each giving a closure and its
+// type as compile does. NULLs follow SQL's three-valued logic.
 
-// is is x IS [NOT] NULL, UNKNOWN, TRUE or FALSE.
-func (s scope) is(x *flinksql.IsExpr) (evalFn, join.Type, error) {
-	f, _, err := s.compile(x.X)
+var tBool = value.Type{Kind: value.Boolean}
+
+// is is x IS [NOT] NULL, UNKNOWN, TRUE, FALSE or JSON.
+func (c *compiler) is(x *flinksql.IsExpr) (evalFn, value.Type, error) {
+	f, _, err := c.compile(x.X)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, err := f(env, row)
+	if strings.HasPrefix(x.What, "JSON") {
+		return func(row value.Row) (any, error) {
+			v, err := f(row)
+			if err != nil {
+				return nil, err
+			}
+			s, ok := v.(string)
+			return isJSON(s, ok, x.What) != x.Not, nil
+		}, tBool, nil
+	}
+	what := x.What
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
 		if err != nil {
 			return nil, err
 		}
 		var r bool
-		switch x.What {
+		switch what {
 		case "NULL", "UNKNOWN":
 			r = v == nil
 		case "TRUE":
 			r = v == true
 		case "FALSE":
 			r = v == false
-		default:
-			return nil, compileError(x, "IS %s is not supported in debug runs", x.What)
 		}
 		return r != x.Not, nil
-	}, join.Type{Kind: join.KindBool}, nil
+	}, value.Type{Kind: value.Boolean, NotNull: true}, nil
 }
 
-// isDistinct is x IS [NOT] DISTINCT FROM y: NULLs compare equal.
-func (s scope) isDistinct(x *flinksql.IsDistinctExpr) (evalFn, join.Type, error) {
-	l, _, err := s.compile(x.L)
+// comparable compiles both sides of a comparison, casting a string side to
+// the other side's number, date or time type, as Flink's implicit
+// conversion does.
+func (c *compiler) comparable(l, r flinksql.Expr) (evalFn, evalFn, error) {
+	lf, lt, err := c.compile(l)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, nil, err
 	}
-	r, _, err := s.compile(x.R)
+	rf, rt, err := c.compile(r)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, nil, err
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		a, b, err := both(env, row, l, r)
+	lf, rf = coerce(lf, lt, rt, c.rt.zone), coerce(rf, rt, lt, c.rt.zone)
+	return lf, rf, nil
+}
+
+// coerce casts a string-typed operand to the other operand's type when
+// that is a number or a time.
+func coerce(f evalFn, t, other value.Type, loc *time.Location) evalFn {
+	if !t.IsString() || !(other.IsNumeric() || other.IsTimestamp() || other.Kind == value.Date || other.Kind == value.Time || other.Kind == value.Boolean) {
+		return f
+	}
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
+		if err != nil || v == nil {
+			return v, err
+		}
+		return value.Cast(v, t, other, loc)
+	}
+}
+
+// isDistinct is l IS [NOT] DISTINCT FROM r: NULLs compare equal.
+func (c *compiler) isDistinct(x *flinksql.IsDistinctExpr) (evalFn, value.Type, error) {
+	l, r, err := c.comparable(x.L, x.R)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	return func(row value.Row) (any, error) {
+		a, b, err := both(row, l, r)
 		if err != nil {
 			return nil, err
 		}
-		var distinct bool
-		switch {
-		case a == nil || b == nil:
-			distinct = (a == nil) != (b == nil)
-		default:
-			c, err := compare(a, b)
-			if err != nil {
-				return nil, compileError(x, "%v", err)
-			}
-			distinct = c != 0
-		}
-		return distinct != x.Not, nil
-	}, join.Type{Kind: join.KindBool}, nil
+		return !value.Equal(a, b) != x.Not, nil
+	}, value.Type{Kind: value.Boolean, NotNull: true}, nil
 }
 
-// in is x [NOT] IN (list), with SQL's NULLs: no match and a NULL in the list is NULL.
-func (s scope) in(x *flinksql.InExpr) (evalFn, join.Type, error) {
+func both(row value.Row, f, g evalFn) (any, any, error) {
+	a, err := f(row)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := g(row)
+	return a, b, err
+}
+
+// in is x [NOT] IN (list): no match and a NULL in the list is NULL.
+func (c *compiler) in(x *flinksql.InExpr) (evalFn, value.Type, error) {
 	if x.Query != nil {
-		return nil, join.Type{}, compileError(x, "IN (subquery) is not supported in debug runs")
+		return nil, value.Type{}, errorAt(x, "IN (subquery) is supported in debug runs as a condition of WHERE, joined with its query")
 	}
-	f, _, err := s.compile(x.X)
+	f, ft, err := c.compile(x.X)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	list, err := s.compileAll(x.List)
+	list, lts, err := c.compileAll(x.List)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, err := f(env, row)
+	for i := range list {
+		list[i] = coerce(list[i], lts[i], ft, c.rt.zone)
+	}
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
 		if err != nil || v == nil {
 			return nil, err
 		}
 		sawNull := false
 		for _, g := range list {
-			w, err := g(env, row)
+			w, err := g(row)
 			if err != nil {
 				return nil, err
 			}
@@ -98,8 +137,8 @@ func (s scope) in(x *flinksql.InExpr) (evalFn, join.Type, error) {
 				sawNull = true
 				continue
 			}
-			if c, err := compare(v, w); err != nil {
-				return nil, compileError(x, "%v", err)
+			if c, err := value.Compare(v, w); err != nil {
+				return nil, errorAt(x, "%v", err)
 			} else if c == 0 {
 				return !x.Not, nil
 			}
@@ -108,275 +147,349 @@ func (s scope) in(x *flinksql.InExpr) (evalFn, join.Type, error) {
 			return nil, nil
 		}
 		return x.Not, nil
-	}, join.Type{Kind: join.KindBool}, nil
+	}, tBool, nil
 }
 
 // between is x [NOT] BETWEEN [SYMMETRIC] lo AND hi.
-func (s scope) between(x *flinksql.BetweenExpr) (evalFn, join.Type, error) {
-	f, _, err := s.compile(x.X)
+func (c *compiler) between(x *flinksql.BetweenExpr) (evalFn, value.Type, error) {
+	f, lo, err := c.comparable(x.X, x.Lo)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	lo, _, err := s.compile(x.Lo)
+	_, hi, err := c.comparable(x.X, x.Hi)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	hi, _, err := s.compile(x.Hi)
-	if err != nil {
-		return nil, join.Type{}, err
-	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, err := f(env, row)
-		if err != nil || v == nil {
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
+		if err != nil {
 			return nil, err
 		}
-		a, b, err := both(env, row, lo, hi)
-		if err != nil || a == nil || b == nil {
+		a, b, err := both(row, lo, hi)
+		if err != nil {
 			return nil, err
 		}
-		if x.Mode == "SYMMETRIC" {
-			if c, _ := compare(a, b); c > 0 {
+		if x.Mode == "SYMMETRIC" && a != nil && b != nil {
+			if c, _ := value.Compare(a, b); c > 0 {
 				a, b = b, a
 			}
 		}
-		c1, err := compare(v, a)
+		ge, err := cmpOp(">=", v, a)
 		if err != nil {
-			return nil, compileError(x, "%v", err)
+			return nil, errorAt(x, "%v", err)
 		}
-		c2, err := compare(v, b)
+		le, err := cmpOp("<=", v, b)
 		if err != nil {
-			return nil, compileError(x, "%v", err)
+			return nil, errorAt(x, "%v", err)
 		}
-		return (c1 >= 0 && c2 <= 0) != x.Not, nil
-	}, join.Type{Kind: join.KindBool}, nil
+		in := and3(ge, le)
+		if in == nil {
+			return nil, nil
+		}
+		return in.(bool) != x.Not, nil
+	}, tBool, nil
+}
+
+// and3 is AND over TRUE, FALSE and NULL.
+func and3(a, b any) any {
+	switch {
+	case a == false || b == false:
+		return false
+	case a == nil || b == nil:
+		return nil
+	}
+	return true
+}
+
+func cmpOp(op string, a, b any) (any, error) {
+	if a == nil || b == nil {
+		return nil, nil
+	}
+	c, err := value.Compare(a, b)
+	if err != nil {
+		return nil, err
+	}
+	switch op {
+	case "=":
+		return c == 0, nil
+	case "<>", "!=":
+		return c != 0, nil
+	case "<":
+		return c < 0, nil
+	case "<=":
+		return c <= 0, nil
+	case ">":
+		return c > 0, nil
+	}
+	return c >= 0, nil
 }
 
 // cast is CAST and TRY_CAST, which gives NULL where CAST fails.
-func (s scope) cast(x *flinksql.CastExpr) (evalFn, join.Type, error) {
-	f, _, err := s.compile(x.X)
+func (c *compiler) cast(x *flinksql.CastExpr) (evalFn, value.Type, error) {
+	f, from, err := c.compile(x.X)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	t, err := join.ParseType(x.Type.String())
+	to, err := value.FromAST(x.Type)
 	if err != nil {
-		return nil, t, compileError(x, "%v", err)
+		return nil, to, errorAt(x, "%v", err)
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, err := f(env, row)
+	loc := c.rt.zone
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
 		if err != nil || v == nil {
 			return nil, err
 		}
-		c, err := castValue(v, t)
+		out, err := value.Cast(v, from, to, loc)
 		if err != nil {
 			if x.Try {
 				return nil, nil
 			}
-			return nil, fmt.Errorf("CAST(%v AS %s): %w", v, x.Type.String(), err)
+			return nil, fmt.Errorf("CAST(%s AS %s): %w", value.String(v, from, loc), to, err)
 		}
-		return c, nil
-	}, t, nil
+		return out, nil
+	}, to, nil
 }
 
 // trim is TRIM([BOTH|LEADING|TRAILING] [chars] FROM x).
-func (s scope) trim(x *flinksql.TrimExpr) (evalFn, join.Type, error) {
-	f, _, err := s.compile(x.X)
+func (c *compiler) trim(x *flinksql.TrimExpr) (evalFn, value.Type, error) {
+	f, t, err := c.compile(x.X)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	chars := evalFn(constant(" "))
+	chars := constant(" ")
 	if x.Chars != nil {
-		if chars, _, err = s.compile(x.Chars); err != nil {
-			return nil, join.Type{}, err
+		if chars, _, err = c.compile(x.Chars); err != nil {
+			return nil, value.Type{}, err
 		}
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, c, err := both(env, row, f, chars)
-		if err != nil || v == nil || c == nil {
+	return func(row value.Row) (any, error) {
+		v, ch, err := both(row, f, chars)
+		if err != nil || v == nil || ch == nil {
 			return nil, err
 		}
-		str, cut := fmt.Sprint(v), fmt.Sprint(c)
+		s, cut := v.(string), ch.(string)
 		switch x.Side {
 		case "LEADING":
-			return strings.TrimLeft(str, cut), nil
+			return strings.TrimLeft(s, cut), nil
 		case "TRAILING":
-			return strings.TrimRight(str, cut), nil
+			return strings.TrimRight(s, cut), nil
 		}
-		return strings.Trim(str, cut), nil
-	}, join.Type{Kind: join.KindString}, nil
+		return strings.Trim(s, cut), nil
+	}, value.Type{Kind: value.Varchar, Precision: max(t.Precision, 1)}, nil
 }
 
-// extractFrom is EXTRACT(unit FROM x).
-func (s scope) extractFrom(x *flinksql.ExtractExpr) (evalFn, join.Type, error) {
-	f, _, err := s.compile(x.X)
+// extract is EXTRACT(unit FROM x).
+func (c *compiler) extract(x *flinksql.ExtractExpr) (evalFn, value.Type, error) {
+	f, t, err := c.compile(x.X)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, err := f(env, row)
+	unit := strings.ToUpper(x.Unit)
+	loc := c.rt.zone
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
 		if err != nil || v == nil {
 			return nil, err
 		}
-		t, ok := v.(time.Time)
-		if !ok {
-			return nil, fmt.Errorf("EXTRACT from %T", v)
-		}
-		return extract(x.Unit, t)
-	}, join.Type{Kind: join.KindInt}, nil
+		return extractUnit(unit, v, t, loc)
+	}, value.TBigInt, nil
 }
 
-func (s scope) unary(x *flinksql.UnaryExpr) (evalFn, join.Type, error) {
-	f, t, err := s.compile(x.X)
+// floorCeilTo is FLOOR(x TO unit) and CEIL(x TO unit).
+func (c *compiler) floorCeilTo(x *flinksql.FloorCeilExpr) (evalFn, value.Type, error) {
+	f, t, err := c.compile(x.X)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	unit := strings.TrimSuffix(strings.ToUpper(x.Unit), "S")
+	ceil := x.Name != "FLOOR"
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		ts, ok := v.(time.Time)
+		if !ok {
+			return nil, fmt.Errorf("%s(… TO %s) of %s", x.Name, unit, value.Guess(v, nil))
+		}
+		return floorTime(ts, unit, ceil)
+	}, t, nil
+}
+
+func (c *compiler) unary(x *flinksql.UnaryExpr) (evalFn, value.Type, error) {
+	f, t, err := c.compile(x.X)
 	if err != nil {
 		return nil, t, err
 	}
 	switch x.Op {
 	case "NOT":
-		return func(env *evalEnv, row join.Row) (any, error) {
-			v, err := f(env, row)
+		return func(row value.Row) (any, error) {
+			v, err := f(row)
 			if err != nil || v == nil {
 				return nil, err
 			}
 			b, ok := v.(bool)
 			if !ok {
-				return nil, compileError(x, "NOT of %T", v)
+				return nil, errorAt(x, "NOT of a non-boolean value")
 			}
 			return !b, nil
-		}, join.Type{Kind: join.KindBool}, nil
+		}, tBool, nil
 	case "+":
 		return f, t, nil
 	case "-":
-		return func(env *evalEnv, row join.Row) (any, error) {
-			v, err := f(env, row)
+		return func(row value.Row) (any, error) {
+			v, err := f(row)
 			if err != nil || v == nil {
 				return nil, err
 			}
-			return arith("-", int64(0), v)
+			return value.Negate(v, t)
 		}, t, nil
 	}
-	return nil, t, compileError(x, "%s is not supported in debug runs", x.Op)
+	return nil, t, errorAt(x, "%s is only allowed in MATCH_RECOGNIZE's MEASURES", x.Op)
 }
 
-func (s scope) binary(x *flinksql.BinaryExpr) (evalFn, join.Type, error) {
-	l, lt, err := s.compile(x.L)
+func (c *compiler) binary(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
+	switch x.Op {
+	case "AND", "OR":
+		return c.logical(x)
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		l, r, err := c.comparable(x.L, x.R)
+		if err != nil {
+			return nil, value.Type{}, err
+		}
+		op := x.Op
+		return func(row value.Row) (any, error) {
+			a, b, err := both(row, l, r)
+			if err != nil {
+				return nil, err
+			}
+			v, err := cmpOp(op, a, b)
+			if err != nil {
+				return nil, errorAt(x, "%v", err)
+			}
+			return v, nil
+		}, tBool, nil
+	}
+	l, lt, err := c.compile(x.L)
 	if err != nil {
 		return nil, lt, err
 	}
-	r, rt, err := s.compile(x.R)
+	r, rt, err := c.compile(x.R)
 	if err != nil {
 		return nil, rt, err
 	}
 	switch x.Op {
-	case "AND", "OR":
-		and := x.Op == "AND"
-		return func(env *evalEnv, row join.Row) (any, error) {
-			a, err := l(env, row)
-			if err != nil {
-				return nil, err
-			}
-			if a == !and { // FALSE AND …, TRUE OR …
-				return a, nil
-			}
-			b, err := r(env, row)
-			if err != nil {
-				return nil, err
-			}
-			if b == !and {
-				return b, nil
-			}
-			if a == nil || b == nil {
-				return nil, nil
-			}
-			if _, ok := a.(bool); !ok {
-				return nil, compileError(x, "%s of %T", x.Op, a)
-			}
-			return and, nil
-		}, join.Type{Kind: join.KindBool}, nil
-	case "=", "<>", "!=", "<", "<=", ">", ">=":
-		return func(env *evalEnv, row join.Row) (any, error) {
-			a, b, err := both(env, row, l, r)
-			if err != nil || a == nil || b == nil {
-				return nil, err
-			}
-			c, err := compare(a, b)
-			if err != nil {
-				return nil, compileError(x, "%v", err)
-			}
-			switch x.Op {
-			case "=":
-				return c == 0, nil
-			case "<>", "!=":
-				return c != 0, nil
-			case "<":
-				return c < 0, nil
-			case "<=":
-				return c <= 0, nil
-			case ">":
-				return c > 0, nil
-			}
-			return c >= 0, nil
-		}, join.Type{Kind: join.KindBool}, nil
 	case "||":
-		return func(env *evalEnv, row join.Row) (any, error) {
-			a, b, err := both(env, row, l, r)
+		loc := c.rt.zone
+		return func(row value.Row) (any, error) {
+			a, b, err := both(row, l, r)
 			if err != nil || a == nil || b == nil {
 				return nil, err
 			}
-			return str(a) + str(b), nil
-		}, join.Type{Kind: join.KindString}, nil
+			return value.String(a, lt, loc) + value.String(b, rt, loc), nil
+		}, value.TString, nil
 	case "+", "-", "*", "/", "%":
-		t := arithType(x.Op, lt, rt)
-		return func(env *evalEnv, row join.Row) (any, error) {
-			a, b, err := both(env, row, l, r)
+		op := x.Op[0]
+		t, err := value.ArithType(op, lt, rt)
+		if err != nil {
+			return nil, t, errorAt(x, "%v", err)
+		}
+		if lt.IsString() || rt.IsString() {
+			return nil, t, errorAt(x, "Cannot apply '%s' to arguments of type '<%s> %s <%s>'", x.Op, lt, x.Op, rt)
+		}
+		return func(row value.Row) (any, error) {
+			a, b, err := both(row, l, r)
 			if err != nil || a == nil || b == nil {
 				return nil, err
 			}
-			v, err := arith(x.Op, a, b)
+			v, err := value.Arith(op, a, b, lt, rt, t)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", flinksql.FormatExpr(x), err)
 			}
 			return v, nil
 		}, t, nil
 	}
-	return nil, join.Type{}, compileError(x, "operator %s is not supported in debug runs", x.Op)
+	return nil, value.Type{}, errorAt(x, "operator %s is not supported in debug runs", x.Op)
 }
 
-func (s scope) like(x *flinksql.LikeExpr) (evalFn, join.Type, error) {
-	f, _, err := s.compile(x.X)
+// logical is AND and OR with SQL's three-valued logic.
+func (c *compiler) logical(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
+	l, _, err := c.compile(x.L)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	p, _, err := s.compile(x.Pattern)
+	r, _, err := c.compile(x.R)
 	if err != nil {
-		return nil, join.Type{}, err
+		return nil, value.Type{}, err
 	}
-	esc := evalFn(constant(nil))
+	isAnd := x.Op == "AND"
+	return func(row value.Row) (any, error) {
+		a, err := l(row)
+		if err != nil {
+			return nil, err
+		}
+		if a == !isAnd { // FALSE AND …, TRUE OR …
+			return a, nil
+		}
+		b, err := r(row)
+		if err != nil {
+			return nil, err
+		}
+		if b == !isAnd {
+			return b, nil
+		}
+		if a == nil || b == nil {
+			return nil, nil
+		}
+		return isAnd, nil
+	}, tBool, nil
+}
+
+func (c *compiler) like(x *flinksql.LikeExpr) (evalFn, value.Type, error) {
+	f, _, err := c.compile(x.X)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	p, _, err := c.compile(x.Pattern)
+	if err != nil {
+		return nil, value.Type{}, err
+	}
+	esc := constant(nil)
 	if x.Escape != nil {
-		if esc, _, err = s.compile(x.Escape); err != nil {
-			return nil, join.Type{}, err
+		if esc, _, err = c.compile(x.Escape); err != nil {
+			return nil, value.Type{}, err
 		}
 	}
 	similar := x.Op != "LIKE"
-	return func(env *evalEnv, row join.Row) (any, error) {
-		v, pat, err := both(env, row, f, p)
+	cache := map[string]*regexp.Regexp{}
+	return func(row value.Row) (any, error) {
+		v, pat, err := both(row, f, p)
 		if err != nil || v == nil || pat == nil {
 			return nil, err
 		}
-		e, err := esc(env, row)
+		e, err := esc(row)
 		if err != nil {
 			return nil, err
 		}
-		re, err := likeRegexp(str(pat), e, similar)
-		if err != nil {
-			return nil, compileError(x, "%v", err)
+		key := fmt.Sprint(pat, "\x00", e)
+		re, ok := cache[key]
+		if !ok {
+			if re, err = likeRegexp(pat.(string), e, similar); err != nil {
+				return nil, errorAt(x, "%v", err)
+			}
+			if len(cache) < 64 {
+				cache[key] = re
+			}
 		}
-		return re.MatchString(str(v)) != x.Not, nil
-	}, join.Type{Kind: join.KindBool}, nil
+		return re.MatchString(v.(string)) != x.Not, nil
+	}, tBool, nil
 }
 
 func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error) {
 	var esc rune = -1
 	if escape != nil {
-		r := []rune(str(escape))
+		r := []rune(escape.(string))
 		if len(r) != 1 {
 			return nil, errors.New("ESCAPE must be one character")
 		}
@@ -386,88 +499,95 @@ func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error
 	b.WriteString("(?s)^")
 	rs := []rune(pattern)
 	for i := 0; i < len(rs); i++ {
-		c := rs[i]
+		ch := rs[i]
 		switch {
-		case c == esc && i+1 < len(rs):
+		case ch == esc && i+1 < len(rs):
 			i++
 			b.WriteString(regexp.QuoteMeta(string(rs[i])))
-		case c == '%':
+		case ch == '%':
 			b.WriteString(".*")
-		case c == '_':
+		case ch == '_':
 			b.WriteString(".")
-		case similar && strings.ContainsRune("|*+?()[]{}", c):
-			b.WriteRune(c)
+		case similar && strings.ContainsRune("|*+?()[]{}", ch):
+			b.WriteRune(ch)
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			b.WriteString(regexp.QuoteMeta(string(ch)))
 		}
 	}
 	b.WriteString("$")
 	return regexp.Compile(b.String())
 }
 
-func (s scope) caseExpr(x *flinksql.CaseExpr) (evalFn, join.Type, error) {
+func (c *compiler) caseExpr(x *flinksql.CaseExpr) (evalFn, value.Type, error) {
 	var operand evalFn
+	var opType value.Type
 	if x.Operand != nil {
-		f, _, err := s.compile(x.Operand)
+		f, t, err := c.compile(x.Operand)
 		if err != nil {
-			return nil, join.Type{}, err
+			return nil, value.Type{}, err
 		}
-		operand = f
+		operand, opType = f, t
 	}
 	type when struct{ cond, result evalFn }
 	var whens []when
-	var t join.Type
+	var rtypes []value.Type
+	t := value.TNull
 	for _, w := range x.Whens {
-		c, _, err := s.compile(w.Cond)
+		cf, ct, err := c.compile(w.Cond)
 		if err != nil {
 			return nil, t, err
 		}
-		r, rt, err := s.compile(w.Result)
+		if operand != nil {
+			cf = coerce(cf, ct, opType, c.rt.zone)
+		}
+		rf, rt, err := c.compile(w.Result)
 		if err != nil {
 			return nil, t, err
 		}
-		if t.Kind == join.KindAny {
-			t = rt
-		}
-		whens = append(whens, when{c, r})
+		t = value.Common(t, rt)
+		whens = append(whens, when{cf, rf})
+		rtypes = append(rtypes, rt)
 	}
-	otherwise := evalFn(constant(nil))
+	otherwise, ot := constant(nil), value.TNull
 	if x.Else != nil {
-		f, _, err := s.compile(x.Else)
+		f, et, err := c.compile(x.Else)
 		if err != nil {
 			return nil, t, err
 		}
-		otherwise = f
+		otherwise, ot = f, et
+		t = value.Common(t, et)
 	}
-	return func(env *evalEnv, row join.Row) (any, error) {
+	loc := c.rt.zone
+	return func(row value.Row) (any, error) {
 		var subject any
 		if operand != nil {
-			v, err := operand(env, row)
+			v, err := operand(row)
 			if err != nil {
 				return nil, err
 			}
 			subject = v
 		}
-		for _, w := range whens {
-			c, err := w.cond(env, row)
+		for i, w := range whens {
+			cv, err := w.cond(row)
 			if err != nil {
 				return nil, err
 			}
-			hit := c == true
+			hit := cv == true
 			if operand != nil {
-				hit = false
-				if subject != nil && c != nil {
-					n, err := compare(subject, c)
-					if err != nil {
-						return nil, compileError(x, "%v", err)
-					}
-					hit = n == 0
-				}
+				hit = subject != nil && cv != nil && value.Equal(subject, cv)
 			}
 			if hit {
-				return w.result(env, row)
+				v, err := w.result(row)
+				if err != nil {
+					return nil, err
+				}
+				return value.Cast(v, rtypes[i], t, loc)
 			}
 		}
-		return otherwise(env, row)
+		v, err := otherwise(row)
+		if err != nil {
+			return nil, err
+		}
+		return value.Cast(v, ot, t, loc)
 	}, t, nil
 }

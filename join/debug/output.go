@@ -4,37 +4,53 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug/value"
 )
 
-// FormatValue renders a row value as Flink's SQL client prints it: NULL,
-// TRUE/FALSE, DATE as 2024-01-02, TIMESTAMP as 2024-01-02 10:00:00.123.
+// FormatValue renders a value whose type is not known as Flink's SQL
+// client prints it: NULL, TRUE/FALSE, a TIMESTAMP with its milliseconds.
+// A string (a SinkRow's values are already printed) is left as it is.
 func FormatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NULL"
-	case bool:
-		if x {
-			return "TRUE"
-		}
-		return "FALSE"
-	case time.Time:
-		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
-			return x.Format("2006-01-02")
-		}
-		return x.Format("2006-01-02 15:04:05.999999999")
-	case []byte:
-		return fmt.Sprintf("x'%x'", x)
+	if s, ok := v.(string); ok {
+		return s
 	}
-	return str(v)
+	return value.Guess(v, time.UTC)
+}
+
+// columnTypes are the types of join columns as the runtime knows them; a
+// type it cannot read is the NULL type (values then print by their Go type).
+func columnTypes(cols []join.Column) []value.Type {
+	out := make([]value.Type, len(cols))
+	for i, c := range cols {
+		if t, err := value.Parse(c.Type); err == nil {
+			out[i] = t
+		}
+	}
+	return out
+}
+
+// cell is a join.Row value of type t as the SQL client prints it.
+func cell(v any, t value.Type) string {
+	if t.Kind == value.Null {
+		return FormatValue(v)
+	}
+	x, err := fromJoin(v, t)
+	if err != nil {
+		return FormatValue(v)
+	}
+	return value.Print(x, t, time.UTC)
 }
 
 // WriteTable writes rows as an aligned text table under a header.
 func WriteTable(w io.Writer, cols []join.Column, rows []join.Row) error {
+	types := columnTypes(cols)
 	widths := make([]int, len(cols))
 	cells := make([][]string, len(rows))
 	for i, c := range cols {
@@ -47,7 +63,7 @@ func WriteTable(w io.Writer, cols []join.Column, rows []join.Row) error {
 			if i < len(row) {
 				v = row[i]
 			}
-			s := strings.ReplaceAll(FormatValue(v), "\n", `\n`)
+			s := strings.ReplaceAll(cell(v, types[i]), "\n", `\n`)
 			cells[r][i] = s
 			widths[i] = max(widths[i], utf8.RuneCountInString(s))
 		}
@@ -83,9 +99,10 @@ func WriteTable(w io.Writer, cols []join.Column, rows []join.Row) error {
 }
 
 // WriteJSONLines writes rows as JSON objects keyed by column name, one a
-// line, in column order. Decimals are JSON numbers, as Flink's json format
-// writes them; times are strings.
+// line, in column order, as Flink's json format writes them: decimals are
+// JSON numbers, times strings in SQL's format.
 func WriteJSONLines(w io.Writer, cols []join.Column, rows []join.Row) error {
+	types := columnTypes(cols)
 	for _, row := range rows {
 		var b strings.Builder
 		b.WriteByte('{')
@@ -93,18 +110,20 @@ func WriteJSONLines(w io.Writer, cols []join.Column, rows []join.Row) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			k, _ := json.Marshal(c.Name)
-			b.Write(k)
+			writeJSONString(&b, c.Name)
 			b.WriteByte(':')
 			var v any
 			if i < len(row) {
 				v = row[i]
 			}
-			j, err := jsonValue(v, c.Type)
-			if err != nil {
-				return fmt.Errorf("column %s: %w", c.Name, err)
+			if types[i].Kind != value.Null {
+				x, err := fromJoin(v, types[i])
+				if err != nil {
+					return fmt.Errorf("column %s: %w", c.Name, err)
+				}
+				v = x
 			}
-			b.Write(j)
+			writeJSONValue(&b, v, types[i], time.UTC)
 		}
 		b.WriteString("}\n")
 		if _, err := io.WriteString(w, b.String()); err != nil {
@@ -114,20 +133,81 @@ func WriteJSONLines(w io.Writer, cols []join.Column, rows []join.Row) error {
 	return nil
 }
 
-func jsonValue(v any, typ string) ([]byte, error) {
-	switch x := v.(type) {
-	case time.Time:
-		return json.Marshal(FormatValue(x))
-	case string:
-		if t, err := join.ParseType(typ); err == nil && t.Kind == join.KindDecimal {
-			return []byte(x), nil
-		}
-	}
-	return json.Marshal(v)
+func writeJSONString(b *strings.Builder, s string) {
+	j, _ := json.Marshal(s)
+	b.Write(j)
 }
 
-// WriteText writes the result for people: each sink's rows as a table,
-// then what each lookup join did (WriteLookups).
+// writeJSONValue writes a runtime value of type t as Flink's json format
+// does.
+func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case int64:
+		fmt.Fprintf(b, "%d", x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			writeJSONString(b, value.JavaFloat(x, 64))
+			return
+		}
+		if t.Kind == value.Float {
+			b.WriteString(value.JavaFloat(x, 32))
+			return
+		}
+		b.WriteString(value.JavaFloat(x, 64))
+	case *big.Rat:
+		if t.Kind == value.Decimal {
+			b.WriteString(x.FloatString(t.Scale))
+			return
+		}
+		b.WriteString(value.Guess(x, loc))
+	case value.Array:
+		et := value.Type{}
+		if t.Elem != nil {
+			et = *t.Elem
+		}
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONValue(b, e, et, loc)
+		}
+		b.WriteByte(']')
+	case value.Row:
+		b.WriteByte('{')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, ft := fmt.Sprintf("f%d", i), value.Type{}
+			if i < len(t.Fields) {
+				name, ft = t.Fields[i].Name, t.Fields[i].Type
+			}
+			writeJSONString(b, name)
+			b.WriteByte(':')
+			writeJSONValue(b, e, ft, loc)
+		}
+		b.WriteByte('}')
+	default:
+		if t.Kind == value.Null {
+			writeJSONString(b, value.Guess(v, loc))
+			return
+		}
+		writeJSONString(b, value.String(v, t, loc))
+	}
+}
+
+// WriteText writes the result for people: each sink's rows as a table
+// (its final table, and its changelog when it had updates), then what each
+// lookup join did (WriteLookups).
 func (res *Result) WriteText(w io.Writer) error {
 	for i, s := range res.Sinks {
 		if i > 0 {
@@ -135,7 +215,23 @@ func (res *Result) WriteText(w io.Writer) error {
 				return err
 			}
 		}
-		if _, err := fmt.Fprintf(w, "%s: %d rows\n", s.Name, len(s.Rows)); err != nil {
+		if s.Updating {
+			if _, err := fmt.Fprintf(w, "%s: changelog, %d changes (+I %d, -U %d, +U %d, -D %d)\n", s.Name,
+				s.Counts[0]+s.Counts[1]+s.Counts[2]+s.Counts[3], s.Counts[0], s.Counts[1], s.Counts[2], s.Counts[3]); err != nil {
+				return err
+			}
+			cols := append([]join.Column{{Name: "op", Type: "STRING"}}, s.Columns...)
+			rows := make([]join.Row, len(s.Changes))
+			for j, c := range s.Changes {
+				rows[j] = append(join.Row{c.Kind}, c.Row...)
+			}
+			if err := WriteTable(w, cols, rows); err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(w, "\n%s: final table, %d rows\n", s.Name, len(s.Rows)); err != nil {
+				return err
+			}
+		} else if _, err := fmt.Fprintf(w, "%s: %d rows\n", s.Name, len(s.Rows)); err != nil {
 			return err
 		}
 		if err := WriteTable(w, s.Columns, s.Rows); err != nil {
@@ -159,7 +255,8 @@ func (res *Result) WriteLookups(w io.Writer) error {
 	return nil
 }
 
-// WriteRows writes the rows of res.Sinks[sink] as JSON lines (WriteJSONLines).
+// WriteRows writes the final table of res.Sinks[sink] as JSON lines
+// (WriteJSONLines).
 func (res *Result) WriteRows(w io.Writer, sink int) error {
 	if sink < 0 || sink >= len(res.Sinks) {
 		return fmt.Errorf("no sink #%d: the run has %d", sink, len(res.Sinks))
@@ -169,12 +266,16 @@ func (res *Result) WriteRows(w io.Writer, sink int) error {
 }
 
 // WriteJSON writes the result as one JSON document, for scripts:
-// {"sinks": [{"name", "columns", "rows": [{col: value}]}], "lookups": […]}.
+// {"sinks": [{"name", "columns", "key", "rows": [{col: value}],
+// "changelog": [{"op", col: value}]}], "lookups": […]}; "rows" is the
+// final table, "changelog" is there when the sink received updates.
 func (res *Result) WriteJSON(w io.Writer) error {
 	type sink struct {
-		Name    string            `json:"name"`
-		Columns []join.Column     `json:"columns"`
-		Rows    []json.RawMessage `json:"rows"`
+		Name      string            `json:"name"`
+		Columns   []join.Column     `json:"columns"`
+		Key       []string          `json:"key,omitempty"`
+		Rows      []json.RawMessage `json:"rows"`
+		Changelog []json.RawMessage `json:"changelog,omitempty"`
 	}
 	type lookup struct {
 		Table    string  `json:"table"`
@@ -188,15 +289,33 @@ func (res *Result) WriteJSON(w io.Writer) error {
 		Sinks   []sink   `json:"sinks"`
 		Lookups []lookup `json:"lookups"`
 	}{Sinks: []sink{}, Lookups: []lookup{}}
-	for _, s := range res.Sinks {
+	lines := func(cols []join.Column, rows []join.Row) ([]json.RawMessage, error) {
 		var b strings.Builder
-		if err := WriteJSONLines(&b, s.Columns, s.Rows); err != nil {
-			return fmt.Errorf("sink %s: %w", s.Name, err)
+		if err := WriteJSONLines(&b, cols, rows); err != nil {
+			return nil, err
 		}
-		out := sink{Name: s.Name, Columns: s.Columns, Rows: []json.RawMessage{}}
+		out := []json.RawMessage{}
 		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 			if line != "" {
-				out.Rows = append(out.Rows, json.RawMessage(line))
+				out = append(out, json.RawMessage(line))
+			}
+		}
+		return out, nil
+	}
+	for _, s := range res.Sinks {
+		rows, err := lines(s.Columns, s.Rows)
+		if err != nil {
+			return fmt.Errorf("sink %s: %w", s.Name, err)
+		}
+		out := sink{Name: s.Name, Columns: s.Columns, Key: s.Key, Rows: rows}
+		if s.Updating {
+			cols := append([]join.Column{{Name: "op", Type: "STRING"}}, s.Columns...)
+			changes := make([]join.Row, len(s.Changes))
+			for j, c := range s.Changes {
+				changes[j] = append(join.Row{c.Kind}, c.Row...)
+			}
+			if out.Changelog, err = lines(cols, changes); err != nil {
+				return fmt.Errorf("sink %s: %w", s.Name, err)
 			}
 		}
 		doc.Sinks = append(doc.Sinks, out)

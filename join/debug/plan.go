@@ -2,240 +2,509 @@ package debug
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug/stream"
+	"github.com/palink/palink/join/debug/value"
 )
 
-// The planner: each part of a query (a scan, a filter, a projection, a
-// LIMIT, a lookup join) is a stage, a goroutine of the run's group, and the
-// stages pass rows through channels of join.Element, as the operator takes
-// them.
+// The planner turns each INSERT and SELECT into operators of the run's
+// graph, from its sources up: plan.go has the query and SELECT levels,
+// plan_from.go the FROM clause, and plan_*.go one kind of operator each.
 
-// drow is a row in flight through a debug run: its values, the source row
-// it came from, and the lookup time spent on it so far.
-type drow struct {
-	vals join.Row
-	src  int64
-	lat  time.Duration
+// rel is a planned relation: its columns, the Fan its records come out
+// of, and what the planner knows of its changes.
+type rel struct {
+	cols scope
+	out  *stream.Fan
+	// updating says it may carry -U, +U and -D; producer names the
+	// operator that makes them, in Flink's words.
+	updating bool
+	producer string
+	// key is a unique key of its rows when one is known (a GROUP BY's
+	// keys, a primary key), by column index.
+	key []int
+	// bounded, if set, ends the relation (a LIMIT).
+	bounded stream.Doner
+	// win says which columns are a window TVF's, if it comes from one.
+	win *winCols
 }
 
-// stream is a relation being computed: its columns and its rows.
-type stream struct {
-	scope scope
-	ch    <-chan join.Element[drow]
+// winCols are the window columns of a window TVF's output, and the window.
+type winCols struct {
+	start, end, time int
+	spec             *windowSpec
 }
 
-// group runs the stages of a run and keeps the first failure.
-type group struct {
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	err    error
-	cancel context.CancelFunc
+// with is r with other columns, the same stream.
+func (r *rel) with(cols scope) *rel {
+	out := *r
+	out.cols = cols
+	return &out
 }
 
-func (g *group) go_(f func() error) {
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		if err := f(); err != nil {
-			g.fail(err)
+// renamed is r with its columns under a new table alias.
+func (r *rel) renamed(alias string) *rel {
+	cols := make(scope, len(r.cols))
+	for i, c := range r.cols {
+		c.table = alias
+		cols[i] = c
+	}
+	return r.with(cols)
+}
+
+// calc adds a stateless operator computing each record's row.
+func (d *runner) calc(in *rel, cols scope, fn func(stream.Rec) (value.Row, bool, error)) *rel {
+	c := &stream.Calc{Fn: fn}
+	in.out.To(c)
+	out := *in
+	out.cols, out.out = cols, &c.Out
+	out.key = nil
+	return &out
+}
+
+// filter adds a WHERE.
+func (d *runner) filter(in *rel, cond evalFn, what string) *rel {
+	return d.calc(in, in.cols, func(r stream.Rec) (value.Row, bool, error) {
+		v, err := cond(r.Row)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s, input row %d: %w", what, r.Src, err)
 		}
-	}()
+		return r.Row, v == true, nil
+	})
 }
 
-func (g *group) fail(err error) {
-	g.mu.Lock()
-	if g.err == nil {
-		g.err = err
+func (d *runner) compiler(cols scope) *compiler { return &compiler{cols: cols, rt: d} }
+
+// planJob plans one INSERT or SELECT into its captured sink.
+func (d *runner) planJob(ctx context.Context, st flinksql.Statement, n, of int) (*Sink, error) {
+	var query *flinksql.Query
+	sink := &Sink{Name: fmt.Sprintf("SELECT #%d", n+1)}
+	var sinkTable *tableDef
+	switch s := st.(type) {
+	case *flinksql.InsertStmt:
+		query = s.Query
+		sink.Name = s.Table.String()
+		sinkTable = d.table(s.Table)
+		if sinkTable == nil {
+			return nil, errorAt(s, "INSERT INTO %s: no CREATE TABLE for the sink", sink.Name)
+		}
+		cols, err := insertColumns(s, sinkTable, sink.Name)
+		if err != nil {
+			return nil, err
+		}
+		sink.cols = cols
+	case *flinksql.QueryStmt:
+		query = s.Query
 	}
-	g.mu.Unlock()
-	g.cancel()
-}
-
-// stop ends the stages started so far (the plan failed).
-func (g *group) stop() {
-	g.cancel()
-	g.wg.Wait()
-}
-
-func (g *group) wait() error {
-	g.wg.Wait()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.err
-}
-
-// send delivers e or gives up when the run ends.
-func send(ctx context.Context, ch chan<- join.Element[drow], e join.Element[drow]) error {
-	select {
-	case ch <- e:
+	r, err := d.planQuery(ctx, query, nil)
+	if err != nil {
+		return nil, err
+	}
+	if sink.cols == nil {
+		for _, c := range r.cols {
+			sink.cols = append(sink.cols, col{name: c.name, typ: c.typ})
+		}
+	}
+	if len(sink.cols) != len(r.cols) {
+		return nil, errorAt(query, "Column types of query result and sink for '%s' do not match: the query gives %d columns, the sink has %d", sink.Name, len(r.cols), len(sink.cols))
+	}
+	coll := &stream.Collector{AppendOnly: !r.updating, Limit: int64(d.opts.Limit), Keep: d.opts.Keep}
+	if sinkTable != nil {
+		mode := sinkModeOf(sinkTable)
+		if r.updating && !mode.updates {
+			return nil, errorAt(st, "%s", mode.refusal(sink.Name, r.producer))
+		}
+		coll.Key = pkIndexes(sinkTable.pk, sink.cols)
+		coll.Upsert = mode.upsert && coll.Key != nil
+		for _, i := range coll.Key {
+			sink.Key = append(sink.Key, sink.cols[i].name)
+		}
+	}
+	sink.coll = coll
+	sink.zone = d.zone
+	if err := sink.open(d.opts.Out, n, of); err != nil {
+		return nil, err
+	}
+	onRow := d.opts.OnRow
+	coll.OnChange = func(rec stream.Rec) error {
+		if err := sink.write(rec); err != nil {
+			return err
+		}
+		if onRow != nil {
+			onRow(SinkRow{Sink: sink.Name, Kind: rec.Kind.String(), Values: sink.print(rec.Row), Input: rec.Src, Lookup: rec.Lat})
+		}
 		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	// The query's columns are cast to the sink's types, as Flink's sink
+	// conversion does.
+	from := make([]value.Type, len(r.cols))
+	for i, c := range r.cols {
+		from[i] = c.typ
+	}
+	to := sink.types()
+	loc := d.zone
+	cast := d.calc(r, sink.cols, func(rec stream.Rec) (value.Row, bool, error) {
+		out := make(value.Row, len(rec.Row))
+		for i, v := range rec.Row {
+			c, err := value.Cast(v, from[i], to[i], loc)
+			if err != nil {
+				return nil, false, fmt.Errorf("sink %s column %s, from input row %d: %w", sink.Name, sink.cols[i].name, rec.Src, err)
+			}
+			out[i] = c
+		}
+		return out, true, nil
+	})
+	cast.out.To(coll)
+	done := stream.Doner(coll)
+	if r.bounded != nil {
+		done = either{coll, r.bounded}
+	}
+	d.graph.AddSink(done)
+	if r.bounded != nil && (n == 0 || d.allLimited) {
+		d.allLimited = true
+	} else {
+		d.allLimited = false
+	}
+	return sink, nil
 }
 
-// plan builds the stages of a query. ctes are the WITH tables in scope.
-func (d *runner) plan(ctx context.Context, g *group, q *flinksql.Query, ctes map[string]*flinksql.Query) (*stream, error) {
+// either is done when one of two is.
+type either struct{ a, b stream.Doner }
+
+func (e either) Done() bool { return e.a.Done() || e.b.Done() }
+
+// insertColumns are the columns an INSERT writes: those it names, else the
+// sink's physical columns in DDL order.
+func insertColumns(ins *flinksql.InsertStmt, t *tableDef, sinkName string) (scope, error) {
+	var cols scope
+	for _, c := range t.cols {
+		if c.phys >= 0 || c.metadata != "" && !c.virtual {
+			cols = append(cols, col{name: c.name, typ: c.typ})
+		}
+	}
+	if len(ins.Columns) == 0 {
+		return cols, nil
+	}
+	var named scope
+	for _, id := range ins.Columns {
+		found := false
+		for _, c := range cols {
+			if strings.EqualFold(c.name, id.Name) {
+				named, found = append(named, c), true
+			}
+		}
+		if !found {
+			return nil, errorAt(id, "INSERT INTO %s: no column %s", sinkName, id.Name)
+		}
+	}
+	return named, nil
+}
+
+// sinkMode is what changes a sink connector takes.
+type sinkMode struct {
+	updates bool // it takes updates and deletes
+	upsert  bool // by its primary key, without -U
+	pkOnly  bool // it takes updates only with a primary key (JDBC)
+}
+
+func sinkModeOf(t *tableDef) sinkMode {
+	hasPK := len(t.pk) > 0
+	switch c := t.connector(); {
+	case c == "upsert-kafka":
+		return sinkMode{updates: true, upsert: true}
+	case c == "jdbc" || strings.HasPrefix(c, "elasticsearch") || strings.HasPrefix(c, "opensearch") ||
+		strings.HasPrefix(c, "hbase") || c == "mongodb" || c == "starrocks" || c == "doris" || c == "redis":
+		return sinkMode{updates: hasPK, upsert: true, pkOnly: c == "jdbc"}
+	case c == "kafka" || c == "filesystem" || c == "pulsar" || c == "kinesis" || c == "firehose":
+		return sinkMode{updates: t.changelog()}
+	}
+	return sinkMode{updates: true}
+}
+
+// refusal is Flink's planner error for updates into this sink.
+func (m sinkMode) refusal(sink, producer string) string {
+	if m.pkOnly {
+		return "please declare primary key for sink table when query contains update/delete record."
+	}
+	if producer == "" {
+		producer = "an operator"
+	}
+	return fmt.Sprintf("Table sink 'default_catalog.default_database.%s' doesn't support consuming update changes which is produced by node %s", sink, producer)
+}
+
+// planQuery plans a query: WITH, its body, ORDER BY and LIMIT.
+func (d *runner) planQuery(ctx context.Context, q *flinksql.Query, ctes map[string]*cte) (*rel, error) {
 	if q.With != nil {
-		inner := map[string]*flinksql.Query{}
+		inner := map[string]*cte{}
 		for k, v := range ctes {
 			inner[k] = v
 		}
 		for _, c := range q.With.CTEs {
-			if len(c.Columns) > 0 {
-				return nil, refuse(c, "WITH %s (columns) is not supported in debug runs", c.Name.Name)
+			if q.With.Recursive {
+				return nil, errorAt(q.With, "WITH RECURSIVE is not supported by Flink")
 			}
-			inner[strings.ToLower(c.Name.Name)] = c.Query
+			inner[strings.ToLower(c.Name.Name)] = &cte{def: c, scope: inner}
 		}
 		ctes = inner
 	}
-	if len(q.OrderBy) > 0 {
-		return nil, refuse(q.OrderBy[0], "ORDER BY is out of scope for debug runs (a streaming job's order is its input's)")
-	}
 	if q.Offset != nil {
-		return nil, refuse(q.Offset, "OFFSET is not supported in debug runs")
-	}
-	sel, ok := q.Body.(*flinksql.Select)
-	if !ok {
-		if p, ok := q.Body.(*flinksql.ParenQuery); ok && q.Limit == nil && q.Fetch == nil {
-			return d.plan(ctx, g, p.Query, ctes)
-		}
-		return nil, refuse(q.Body, "%s is out of scope for debug runs", strings.TrimPrefix(fmt.Sprintf("%T", q.Body), "*flinksql."))
+		return nil, errorAt(q.Offset, "OFFSET is not supported in streaming mode without ORDER BY … LIMIT")
 	}
 	limit := q.Limit
 	if limit == nil {
 		limit = q.Fetch
 	}
-	if limit == nil {
-		return d.planSelect(ctx, g, sel, ctes)
+	if len(q.OrderBy) > 0 {
+		return d.planOrderBy(ctx, q, ctes, limit)
 	}
-	n, ok := limit.(*flinksql.NumberLit)
-	if !ok || n.Kind != flinksql.NumInteger {
-		return nil, refuse(limit, "LIMIT needs a number")
+	r, err := d.planBody(ctx, q.Body, ctes)
+	if err != nil || limit == nil {
+		return r, err
 	}
-	max, err := strconv.ParseInt(n.Text, 10, 64)
+	n, err := limitValue(limit)
 	if err != nil {
-		return nil, refuse(limit, "LIMIT %s: %v", n.Text, err)
-	}
-	// The stages under a LIMIT run in a group of their own, which the limit
-	// ends once it has its rows: an unbounded source must not run on.
-	subCtx, cancel := context.WithCancel(ctx)
-	sub := &group{cancel: cancel}
-	st, err := d.planSelect(subCtx, sub, sel, ctes)
-	if err != nil {
-		sub.stop()
 		return nil, err
 	}
-	return d.limit(ctx, g, sub, st, max), nil
-}
-
-// limit passes the first n records of in, then stops the stages that feed it.
-func (d *runner) limit(ctx context.Context, g *group, sub *group, in *stream, n int64) *stream {
-	out := make(chan join.Element[drow], 64)
-	g.go_(func() error {
-		defer close(out)
-		var seen int64
-		for seen < n {
-			e, ok := <-in.ch
-			if !ok {
-				break
-			}
-			if !e.Watermark {
-				seen++
-			}
-			if err := send(ctx, out, e); err != nil {
-				sub.stop()
-				return err
-			}
-		}
-		reached := seen >= n
-		sub.cancel()
-		for range in.ch {
-			// Let the stopped stages finish their sends.
-		}
-		err := sub.wait()
-		if reached && errors.Is(err, context.Canceled) && ctx.Err() == nil {
-			return nil // ended by the limit, not by a failure
-		}
-		return err
-	})
-	return &stream{scope: in.scope, ch: out}
-}
-
-func (d *runner) planSelect(ctx context.Context, g *group, s *flinksql.Select, ctes map[string]*flinksql.Query) (*stream, error) {
-	switch {
-	case s.From == nil:
-		return nil, refuse(s, "SELECT without FROM is not supported in debug runs")
-	case len(s.GroupBy) > 0 || s.Having != nil:
-		return nil, refuse(s, "GROUP BY and aggregations are out of scope for debug runs")
-	case s.Distinct:
-		return nil, refuse(s, "SELECT DISTINCT is out of scope for debug runs (it aggregates)")
-	case len(s.Windows) > 0:
-		return nil, refuse(s, "WINDOW clauses are out of scope for debug runs")
+	if r.updating {
+		return d.planTopN(ctx, r, nil, nil, n, -1, q)
 	}
-	hints := lookupHints(s.Hints)
+	l := &stream.Limit{N: n}
+	r.out.To(l)
+	out := *r
+	out.out, out.bounded = &l.Out, l
+	return &out, nil
+}
+
+// cte is a WITH query and the WITH queries it may read.
+type cte struct {
+	def   *flinksql.CTE
+	scope map[string]*cte
+}
+
+func limitValue(e flinksql.Expr) (int64, error) {
+	n, ok := e.(*flinksql.NumberLit)
+	if !ok || n.Kind != flinksql.NumInteger {
+		return 0, errorAt(e, "LIMIT needs a whole number")
+	}
+	v, err := strconv.ParseInt(n.Text, 10, 64)
+	if err != nil {
+		return 0, errorAt(e, "LIMIT %s: %v", n.Text, err)
+	}
+	return v, nil
+}
+
+// planBody plans a SELECT, a set operation, VALUES or a parenthesized query.
+func (d *runner) planBody(ctx context.Context, body flinksql.QueryBody, ctes map[string]*cte) (*rel, error) {
+	switch b := body.(type) {
+	case *flinksql.Select:
+		return d.planSelect(ctx, b, ctes)
+	case *flinksql.ParenQuery:
+		return d.planQuery(ctx, b.Query, ctes)
+	case *flinksql.SetOp:
+		return d.planSetOp(ctx, b, ctes)
+	case *flinksql.Values:
+		return d.planValues(b)
+	}
+	return nil, errorAt(body, "this query is not supported in debug runs")
+}
+
+// planSelect plans one SELECT block.
+func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, error) {
+	if s.From == nil {
+		return d.planValues(&flinksql.Values{Span: s.Span, Rows: []flinksql.Expr{&flinksql.RowExpr{}}}, s)
+	}
+	if r, ok, err := d.planRankSelect(ctx, s, ctes); ok || err != nil {
+		return r, err
+	}
 	var conds []flinksql.Expr
 	if s.Where != nil {
 		conds = conjuncts(s.Where)
 	}
-	in, err := d.planFrom(ctx, g, s.From, ctes, hints, &conds)
+	in, err := d.planFrom(ctx, s.From, ctes, lookupHints(s.Hints), &conds)
 	if err != nil {
 		return nil, err
 	}
-	var where evalFn
-	for _, c := range conds {
-		f, _, err := in.scope.compile(c)
-		if err != nil {
-			return nil, err
-		}
-		where = and(where, f)
-	}
-	items, out, err := projection(s.Items, in.scope)
-	if err != nil {
+	if in, conds, err = d.planSubqueryConds(ctx, in, conds, ctes); err != nil {
 		return nil, err
 	}
-	ch := make(chan join.Element[drow], 64)
-	g.go_(func() error {
-		defer close(ch)
-		for e := range in.ch {
-			if e.Watermark {
-				continue
+	if len(conds) > 0 {
+		c := d.compiler(in.cols)
+		c.where = "WHERE"
+		var where evalFn
+		for _, e := range conds {
+			f, _, err := c.compile(e)
+			if err != nil {
+				return nil, err
 			}
-			env := &evalEnv{now: d.opts.Now()}
-			if where != nil {
-				ok, err := where(env, e.Value.vals)
-				if err != nil {
-					return fmt.Errorf("WHERE, input row %d: %w", e.Value.src, err)
-				}
-				if ok != true {
-					continue
-				}
-			}
-			vals := make(join.Row, len(items))
-			for i, f := range items {
-				v, err := f(env, e.Value.vals)
-				if err != nil {
-					return fmt.Errorf("SELECT column %s, input row %d: %w", out[i].name, e.Value.src, err)
-				}
-				vals[i] = v
-			}
-			e.Value.vals = vals
-			if err := send(ctx, ch, e); err != nil {
-				return err
-			}
+			where = and(where, f)
 		}
-		return nil
-	})
-	return &stream{scope: out, ch: ch}, nil
+		in = d.filter(in, where, "WHERE")
+	}
+	if len(s.GroupBy) > 0 || s.Having != nil || s.Distinct || hasAggregate(s) {
+		return d.planAggregate(ctx, s, in)
+	}
+	if hasOver(s) {
+		return d.planOver(ctx, s, in)
+	}
+	return d.project(in, s.Items, nil)
 }
+
+// project plans a SELECT list over in; c, if set, compiles it (with an
+// aggregation's substitutions).
+func (d *runner) project(in *rel, items []*flinksql.SelectItem, c *compiler) (*rel, error) {
+	if c == nil {
+		c = d.compiler(in.cols)
+	}
+	fns, cols, err := d.selectList(in, items, c)
+	if err != nil {
+		return nil, err
+	}
+	if identity(fns, cols, in.cols) {
+		out := in.with(cols)
+		return out, nil
+	}
+	names := cols
+	out := d.calc(in, cols, func(r stream.Rec) (value.Row, bool, error) {
+		row := make(value.Row, len(fns))
+		for i, f := range fns {
+			v, err := f(r.Row)
+			if err != nil {
+				return nil, false, fmt.Errorf("SELECT column %s, input row %d: %w", names[i].name, r.Src, err)
+			}
+			row[i] = v
+		}
+		return row, true, nil
+	})
+	out.key = projectKey(in, fns, cols)
+	return out, nil
+}
+
+// identity says whether a projection passes every column as it is.
+func identity(fns []evalFn, cols, in scope) bool {
+	return false
+}
+
+// projectKey keeps the input's unique key when the projection keeps its
+// columns (unknown here: dropped).
+func projectKey(in *rel, fns []evalFn, cols scope) []int { return nil }
+
+// selectList compiles a SELECT list over in, * and t.* too: the closures
+// and the columns they give.
+func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) ([]evalFn, scope, error) {
+	var fns []evalFn
+	var out scope
+	for i, it := range items {
+		if star, ok := it.Expr.(*flinksql.Star); ok {
+			qual := ""
+			if len(star.Qualifier) > 0 {
+				qual = star.Qualifier[len(star.Qualifier)-1].Name
+			}
+			matched := false
+			for j, f := range in.cols {
+				if qual == "" || strings.EqualFold(f.table, qual) {
+					fns = append(fns, func(row value.Row) (any, error) { return row[j], nil })
+					out = append(out, col{name: f.name, typ: f.typ, time: f.time})
+					matched = true
+				}
+			}
+			if !matched {
+				return nil, nil, errorAt(star, "Unknown identifier '%s'", qual)
+			}
+			continue
+		}
+		f, t, err := c.compile(it.Expr)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := fmt.Sprintf("EXPR$%d", i)
+		var attr timeAttr
+		if ref, ok := it.Expr.(*flinksql.ColumnRef); ok {
+			name = ref.Name()
+			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 && c.subst == nil {
+				attr = in.cols[j].time
+			}
+		}
+		if it.Alias != nil {
+			name = it.Alias.Name
+		}
+		fns = append(fns, f)
+		out = append(out, col{name: name, typ: t, time: attr})
+	}
+	return fns, out, nil
+}
+
+// conjuncts splits a condition at its top-level ANDs.
+func conjuncts(e flinksql.Expr) []flinksql.Expr {
+	switch x := e.(type) {
+	case *flinksql.ParenExpr:
+		return conjuncts(x.X)
+	case *flinksql.BinaryExpr:
+		if strings.EqualFold(x.Op, "AND") {
+			return append(conjuncts(x.L), conjuncts(x.R)...)
+		}
+	}
+	return []flinksql.Expr{e}
+}
+
+// planValues plans VALUES (…), (…) (and a SELECT without FROM, sel): a
+// bounded source of its rows.
+func (d *runner) planValues(v *flinksql.Values, sel ...*flinksql.Select) (*rel, error) {
+	c := d.compiler(nil)
+	var rows []value.Row
+	var types []value.Type
+	for _, e := range v.Rows {
+		items := []flinksql.Expr{e}
+		if r, ok := e.(*flinksql.RowExpr); ok {
+			items = r.Items
+		}
+		var row value.Row
+		for i, it := range items {
+			val, t, err := c.constValue(it)
+			if err != nil {
+				return nil, err
+			}
+			if i >= len(types) {
+				types = append(types, t)
+			} else {
+				types[i] = value.Common(types[i], t)
+			}
+			row = append(row, val)
+		}
+		rows = append(rows, row)
+	}
+	cols := make(scope, len(types))
+	for i, t := range types {
+		cols[i] = col{name: fmt.Sprintf("EXPR$%d", i), typ: t}
+	}
+	src := &stream.Source{Name: "VALUES", Reader: &valuesReader{rows: rows}, Rowtime: -1}
+	d.driver.Sources = append(d.driver.Sources, src)
+	r := &rel{cols: cols, out: &src.Out}
+	if len(sel) == 1 {
+		return d.project(r, sel[0].Items, nil)
+	}
+	return r, nil
+}
+
+// valuesReader gives the rows of a VALUES clause.
+type valuesReader struct {
+	rows []value.Row
+	next int
+}
+
+func (v *valuesReader) Next() (stream.Rec, bool, error) {
+	if v.next >= len(v.rows) {
+		return stream.Rec{}, false, nil
+	}
+	v.next++
+	return stream.Rec{Row: append(value.Row(nil), v.rows[v.next-1]...), Src: int64(v.next)}, true, nil
+}
+
+func (v *valuesReader) Close() error { return nil }
 
 // lookupHints are the options of a SELECT's LOOKUP hints, by their 'table'
 // in lower case.
@@ -247,78 +516,11 @@ func lookupHints(hints []*flinksql.Hint) map[string]map[string]string {
 		}
 		kv := map[string]string{}
 		for _, p := range h.KVs {
-			k, v := hintText(p.Key), hintText(p.Value)
-			kv[k] = v
+			kv[hintText(p.Key)] = hintText(p.Value)
 		}
 		byTable[strings.ToLower(kv["table"])] = kv
 	}
 	return byTable
-}
-
-// projection compiles a SELECT list over the columns in, * and t.* too: the
-// closures and the columns they give.
-func projection(list []*flinksql.SelectItem, in scope) (items []evalFn, out scope, err error) {
-	for i, it := range list {
-		if star, ok := it.Expr.(*flinksql.Star); ok {
-			qual := ""
-			if len(star.Qualifier) > 0 {
-				qual = star.Qualifier[len(star.Qualifier)-1].Name
-			}
-			matched := false
-			for j, f := range in {
-				if qual == "" || strings.EqualFold(f.table, qual) {
-					items = append(items, func(_ *evalEnv, row join.Row) (any, error) { return row[j], nil })
-					out = append(out, field{name: f.name, typ: f.typ})
-					matched = true
-				}
-			}
-			if !matched {
-				return nil, nil, refuse(star, "no table %s in FROM", qual)
-			}
-			continue
-		}
-		f, t, err := in.compile(it.Expr)
-		if err != nil {
-			return nil, nil, err
-		}
-		name := fmt.Sprintf("EXPR$%d", i)
-		if it.Alias != nil {
-			name = it.Alias.Name
-		} else if ref, ok := it.Expr.(*flinksql.ColumnRef); ok {
-			name = ref.Name()
-		}
-		items = append(items, f)
-		out = append(out, field{name: name, typ: t})
-	}
-	return items, out, nil
-}
-
-// filter is a stage that keeps the rows every condition holds for.
-func (d *runner) filter(ctx context.Context, g *group, in *stream, conds []evalFn) *stream {
-	ch := make(chan join.Element[drow], 64)
-	g.go_(func() error {
-		defer close(ch)
-	rows:
-		for e := range in.ch {
-			if !e.Watermark {
-				env := &evalEnv{now: d.opts.Now()}
-				for _, c := range conds {
-					ok, err := c(env, e.Value.vals)
-					if err != nil {
-						return fmt.Errorf("WHERE, input row %d: %w", e.Value.src, err)
-					}
-					if ok != true {
-						continue rows
-					}
-				}
-			}
-			if err := send(ctx, ch, e); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return &stream{scope: in.scope, ch: ch}
 }
 
 func hintText(e flinksql.Expr) string {
@@ -333,54 +535,4 @@ func hintText(e flinksql.Expr) string {
 	return flinksql.FormatExpr(e)
 }
 
-// planFrom plans a FROM item. where holds the WHERE conjuncts; a lookup join
-// takes those it can apply before its lookups.
-func (d *runner) planFrom(ctx context.Context, g *group, from flinksql.TableExpr, ctes map[string]*flinksql.Query, hints map[string]map[string]string, where *[]flinksql.Expr) (*stream, error) {
-	switch f := from.(type) {
-	case *flinksql.ParenTable:
-		return d.planFrom(ctx, g, f.Table, ctes, hints, where)
-	case *flinksql.TableRef:
-		if f.SystemTime != nil {
-			return nil, refuse(f, "FOR SYSTEM_TIME AS OF is for the right side of a lookup join")
-		}
-		alias := f.Name.Last()
-		if f.Alias != nil {
-			alias = f.Alias.Name.Name
-		}
-		if q, ok := ctes[strings.ToLower(f.Name.Key())]; ok {
-			return d.subquery(ctx, g, q, ctes, alias)
-		}
-		if q, ok := d.views[strings.ToLower(f.Name.Key())]; ok {
-			return d.subquery(ctx, g, q, nil, alias)
-		}
-		t := d.table(f.Name)
-		if t == nil {
-			return nil, refuse(f, "no CREATE TABLE for %s", f.Name)
-		}
-		return d.scan(ctx, g, t, alias)
-	case *flinksql.DerivedTable:
-		if f.Lateral {
-			return nil, refuse(f, "LATERAL is out of scope for debug runs")
-		}
-		alias := ""
-		if f.Alias != nil {
-			alias = f.Alias.Name.Name
-		}
-		return d.subquery(ctx, g, f.Query, ctes, alias)
-	case *flinksql.Join:
-		return d.planJoin(ctx, g, f, ctes, hints, where)
-	}
-	return nil, refuse(from, "%s in FROM is out of scope for debug runs", strings.TrimPrefix(fmt.Sprintf("%T", from), "*flinksql."))
-}
-
-func (d *runner) subquery(ctx context.Context, g *group, q *flinksql.Query, ctes map[string]*flinksql.Query, alias string) (*stream, error) {
-	st, err := d.plan(ctx, g, q, ctes)
-	if err != nil {
-		return nil, err
-	}
-	renamed := make(scope, len(st.scope))
-	for i, f := range st.scope {
-		renamed[i] = field{table: alias, name: f.name, typ: f.typ}
-	}
-	return &stream{scope: renamed, ch: st.ch}, nil
-}
+var _ = join.InnerJoin

@@ -337,8 +337,10 @@ func Common(a, b Type) Type {
 		}
 		return b.Nullable()
 	case a.IsString() && b.IsString():
-		if a.Kind == Char && b.Kind == Char && a.Precision == b.Precision {
-			return a.Nullable()
+		if a.Kind == Char && b.Kind == Char {
+			// Calcite's least restrictive CHARs: the longer, and the shorter
+			// value is padded ('x' and 'yy' give 'x ').
+			return Type{Kind: Char, Precision: max(a.Precision, b.Precision)}
 		}
 		return Type{Kind: Varchar, Precision: max(a.Precision, b.Precision)}
 	case (a.Kind == Binary || a.Kind == Varbinary) && (b.Kind == Binary || b.Kind == Varbinary):

@@ -1,0 +1,15 @@
+// Package format reads a source table's rows from a data file as Flink's
+// formats read a topic's messages, one message a line: json (with
+// json.ignore-parse-errors, json.fail-on-missing-field and
+// json.timestamp-format.standard), csv (field delimiter, quote, comments,
+// ignore-parse-errors, null literal; a first line naming the columns is
+// taken as a header), raw (the line is the value), and the changelog
+// formats debezium-json, canal-json and maxwell-json, which give updates
+// and deletes. Upsert-kafka's records are a line of the value, or of
+// {"key": …, "value": …} where a null value is a deletion.
+//
+// A file whose table has another format (avro, protobuf, …) is read by
+// its extension: .csv as CSV with a header, anything else as JSON lines.
+//
+// It imports value and stream, nothing else of palink's.
+package format

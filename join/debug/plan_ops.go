@@ -1,0 +1,219 @@
+package debug
+
+import (
+	"context"
+	"strings"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join/debug/stream"
+	"github.com/palink/palink/join/debug/value"
+)
+
+// The operators not planned yet are refused here, at their line and column,
+// in the words of Flink's planner where it has them.
+
+// windowSpec is a window TVF's window: its kind and sizes in milliseconds.
+type windowSpec struct {
+	kind                string // TUMBLE, HOP, CUMULATE or SESSION
+	size, slide, offset int64
+	gap                 int64
+	timeCol             int
+	proctime            bool
+	partitionBy         []int
+}
+
+// planOrderBy plans ORDER BY [LIMIT]: in streaming mode, a sort on a time
+// attribute ascending, or a top-N with a LIMIT.
+func (d *runner) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[string]*cte, limit flinksql.Expr) (*rel, error) {
+	return nil, errorAt(q.OrderBy[0], "ORDER BY is not supported in debug runs yet")
+}
+
+// planTopN plans a LIMIT over an updating input (Flink's Rank with a
+// constant partition).
+func (d *runner) planTopN(ctx context.Context, in *rel, partition, order []int, n, rankCol int64, q *flinksql.Query) (*rel, error) {
+	return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
+}
+
+// planSetOp plans UNION ALL (the union of its inputs' changes); other set
+// operations are refused.
+func (d *runner) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[string]*cte) (*rel, error) {
+	if !strings.EqualFold(s.Op, "UNION") || !s.All {
+		return nil, errorAt(s, "%s is not supported in debug runs yet: only UNION ALL", setOpName(s))
+	}
+	l, err := d.planBody(ctx, s.L, ctes)
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.planBody(ctx, s.R, ctes)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.cols) != len(r.cols) {
+		return nil, errorAt(s, "Column count mismatch in UNION ALL: the left side has %d columns, the right side %d", len(l.cols), len(r.cols))
+	}
+	cols := make(scope, len(l.cols))
+	for i, c := range l.cols {
+		cols[i] = col{name: c.name, typ: value.Common(c.typ, r.cols[i].typ)}
+		if c.time == r.cols[i].time {
+			cols[i].time = c.time
+		}
+	}
+	// Each side's values are cast to the common type.
+	l, r = d.castTo(l, cols), d.castTo(r, cols)
+	u := stream.NewUnion(2)
+	l.out.To(u.Input(0))
+	r.out.To(u.Input(1))
+	out := &rel{cols: cols, out: &u.Out, updating: l.updating || r.updating, producer: l.producer}
+	if r.updating && !l.updating {
+		out.producer = r.producer
+	}
+	return out, nil
+}
+
+// castTo casts in's columns to the types of cols, where they differ.
+func (d *runner) castTo(in *rel, cols scope) *rel {
+	same := true
+	for i, c := range in.cols {
+		same = same && c.typ.Equal(cols[i].typ)
+	}
+	if same {
+		return in
+	}
+	from := make([]value.Type, len(in.cols))
+	for i, c := range in.cols {
+		from[i] = c.typ
+	}
+	loc := d.zone
+	return d.calc(in, cols, func(r stream.Rec) (value.Row, bool, error) {
+		out := make(value.Row, len(r.Row))
+		for i, v := range r.Row {
+			c, err := value.Cast(v, from[i], cols[i].typ, loc)
+			if err != nil {
+				return nil, false, err
+			}
+			out[i] = c
+		}
+		return out, true, nil
+	})
+}
+
+func setOpName(s *flinksql.SetOp) string {
+	name := strings.ToUpper(s.Op)
+	if s.All {
+		return name + " ALL"
+	}
+	return name
+}
+
+// planRankSelect plans SELECT … FROM (SELECT …, ROW_NUMBER() OVER (…) AS rn
+// FROM …) WHERE rn <= N: a top-N or deduplication. ok is false when s is
+// not one.
+func (d *runner) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, bool, error) {
+	return nil, false, nil
+}
+
+// planSubqueryConds plans the WHERE conditions with subqueries (IN, EXISTS):
+// semi and anti joins.
+func (d *runner) planSubqueryConds(ctx context.Context, in *rel, conds []flinksql.Expr, ctes map[string]*cte) (*rel, []flinksql.Expr, error) {
+	for _, c := range conds {
+		var at flinksql.Node
+		flinksql.Inspect(c, func(n flinksql.Node) bool {
+			switch x := n.(type) {
+			case *flinksql.ExistsExpr, *flinksql.SubqueryExpr, *flinksql.QuantifiedExpr:
+				if at == nil {
+					at = n
+				}
+			case *flinksql.InExpr:
+				if x.Query != nil && at == nil {
+					at = n
+				}
+			}
+			return at == nil
+		})
+		if at != nil {
+			return nil, nil, errorAt(at, "subqueries in WHERE (IN, EXISTS) are not supported in debug runs yet")
+		}
+	}
+	return in, conds, nil
+}
+
+// hasSubquery says whether an expression holds a subquery.
+func hasSubquery(e flinksql.Expr) bool {
+	found := false
+	flinksql.Inspect(e, func(n flinksql.Node) bool {
+		switch x := n.(type) {
+		case *flinksql.ExistsExpr, *flinksql.SubqueryExpr, *flinksql.QuantifiedExpr:
+			found = true
+		case *flinksql.InExpr:
+			found = found || x.Query != nil
+		}
+		return !found
+	})
+	return found
+}
+
+// isAggregate says whether a call is an aggregate (not an OVER window's).
+func isAggregate(f *flinksql.FuncCall) bool {
+	return f.Over == nil && f.OverRef == nil && aggregateNames[f.FuncName()]
+}
+
+// hasAggregate says whether a SELECT list or HAVING calls an aggregate
+// outside a window.
+func hasAggregate(s *flinksql.Select) bool {
+	found := false
+	visit := func(n flinksql.Node) bool {
+		if f, ok := n.(*flinksql.FuncCall); ok && isAggregate(f) {
+			found = true
+		}
+		if _, ok := n.(*flinksql.Query); ok {
+			return false
+		}
+		return !found
+	}
+	for _, it := range s.Items {
+		flinksql.Inspect(it, visit)
+	}
+	if s.Having != nil {
+		flinksql.Inspect(s.Having, visit)
+	}
+	return found
+}
+
+// hasOver says whether a SELECT list has an OVER window.
+func hasOver(s *flinksql.Select) bool {
+	found := false
+	for _, it := range s.Items {
+		flinksql.Inspect(it, func(n flinksql.Node) bool {
+			if f, ok := n.(*flinksql.FuncCall); ok && (f.Over != nil || f.OverRef != nil) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// planOver plans a SELECT with OVER windows.
+func (d *runner) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+	return nil, errorAt(s, "OVER windows are not supported in debug runs yet")
+}
+
+// planTableFunc plans LATERAL TABLE(f(…)).
+func (d *runner) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ctes map[string]*cte) (*rel, error) {
+	return nil, errorAt(f, "table functions and window TVFs are not supported in debug runs yet")
+}
+
+// planUnnestAlone plans UNNEST(…) as a FROM item of its own.
+func (d *runner) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
+	return nil, errorAt(u, "UNNEST is not supported in debug runs yet")
+}
+
+// planMatch plans MATCH_RECOGNIZE.
+func (d *runner) planMatch(ctx context.Context, m *flinksql.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
+	return nil, errorAt(m, "MATCH_RECOGNIZE is not supported in debug runs yet")
+}
+
+// planAggregate plans GROUP BY, HAVING, DISTINCT and aggregates.
+func (d *runner) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+	return nil, errorAt(s, "GROUP BY and aggregations are not supported in debug runs yet")
+}
