@@ -210,3 +210,13 @@ func TestDemoDebugRunGivesRowsAtOnce(t *testing.T) {
 		t.Errorf("%d rows with a user's name and %d misses, want 50 with both", named, missed)
 	}
 }
+
+// The hour's events must be in time order: warm plays them as the clock
+// passes them.
+func TestDemoPlanIsInTimeOrder(t *testing.T) {
+	for i := 1; i < len(demoPlan); i++ {
+		if demoPlan[i].before > demoPlan[i-1].before {
+			t.Errorf("%s of %s at -%v comes after -%v", demoPlan[i].what, demoPlan[i].job, demoPlan[i].before, demoPlan[i-1].before)
+		}
+	}
+}

@@ -52,7 +52,10 @@ func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
 	g.tune = func(o *core.Options) {
 		// The cluster is in this process: poll it often, so that the hour
 		// the demo lives before it opens takes a second.
-		o.Now, o.Poll, o.Tick, o.Workers = clock.Now, 20*time.Millisecond, 100*time.Millisecond, 16
+		o.Now, o.Poll, o.Tick, o.Workers = clock.Now, 20*time.Millisecond, 20*time.Millisecond, 16
+		// A window of an hour, so that the job that keeps failing in the
+		// hour has the policy give up on it whatever the pace of its restarts.
+		o.Restart.Window = demoPast
 		for i := range o.Clusters {
 			o.Clusters[i].Poll = 10 * time.Millisecond
 		}
@@ -100,12 +103,12 @@ type demoEvent struct {
 var demoPlan = []demoEvent{
 	{"fraud-scoring", 58 * time.Minute, "strain"},
 	{"payments-dedup-2", 57 * time.Minute, "lag"},
-	{"payments-dedup", 50 * time.Minute, "pause"},
-	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
 	// Four failures in a row: the policy restarts it three times within
 	// its window, then gives up, and the job stays FAILED with Flink's
 	// exceptions for someone to look at.
-	{"orders-enrich-3", 45 * time.Minute, "flap"},
+	{"orders-enrich-3", 55 * time.Minute, "flap"},
+	{"payments-dedup", 50 * time.Minute, "pause"},
+	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
 	{"orders-enrich", 38 * time.Minute, "savepoint"},
 	{"inventory-sync-2", 35 * time.Minute, "pause"},
 	{"orders-enrich-2", 28 * time.Minute, "interrupt"},
@@ -143,10 +146,15 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 		return err
 	}
 	deployed := time.Since(start)
+	// State sync takes the deployed jobs to RUNNING before the hour's
+	// events look for running jobs.
+	if _, err := svc.SyncOnce(ctx, 0); err != nil {
+		return err
+	}
 
 	// The hour: a point every 90s (close enough for the charts to join
-	// them at any width), then every 10s for the last 100s (the jobs
-	// table's sparklines show ten). While a command runs the clock moves two seconds at a
+	// them at any width), then every 10s for the last three minutes (the
+	// jobs table's sparklines show ten). While a command runs the clock moves two seconds at a
 	// time, so that its steps take the time they would. State sync runs
 	// while something happens (and now and then): it is what costs, and
 	// nothing else changes a job.
@@ -186,7 +194,7 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 				return err
 			}
 			every := 90 * time.Second
-			if behind <= 100*time.Second {
+			if behind <= 3*time.Minute {
 				every = 10 * time.Second
 			}
 			due = behind - every
