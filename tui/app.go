@@ -251,6 +251,8 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case kit.OpenDetailMsg:
 		return m.push(detail.New(m.env, msg.Job, msg.Tab)), true
+	case kit.OpenRawMsg:
+		return m.push(detail.NewRaw(m.env, msg.Job)), true
 	case kit.OpenCommandLogMsg:
 		return m.push(commands.NewLog(m.env, msg.Cmd), nil), true
 	case kit.OpenHelpMsg:
@@ -423,6 +425,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Global.Back) && len(m.stack) > 1:
 		m.pop()
 		return nil
+	}
+	if hint := unknownKeyHint(m.env.Keys, top, msg); hint != "" {
+		return m.setFlash(kit.FlashInfo, hint)
 	}
 	var cmd tea.Cmd
 	m.stack[len(m.stack)-1], cmd = top.Update(msg)

@@ -35,6 +35,10 @@ func newCommandLine(e *kit.Env) commandLine {
 // commandVerbs are the commands the line knows, for completion and errors.
 var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "sql", "theme", "help", "q"}
 
+// commandUsage documents every command line, for the `?` help and the
+// README's keymap (TestCommandUsageHasEveryVerb keeps it whole).
+var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":sql NAME", ":theme dark|light", ":help", ":q"}
+
 // completions lists every full command line the user may mean.
 func completions(clusters, jobNames []string) []string {
 	out := []string{"jobs", "cmd", "cluster", "alerts", "help", "q", "quit", "theme dark", "theme light"}

@@ -121,7 +121,7 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 
 func TestKeymapMarkdown(t *testing.T) {
 	md := KeymapMarkdown(false)
-	for _, must := range []string{"### Jobs (default view)", "| `ctrl+k` | kill |", "| `/` | filter |", "| `?` | help |", "| `y` | raw JSON |", "| `a` | adopt |"} {
+	for _, must := range []string{"### Jobs (default view)", "| `ctrl+k` | kill |", "| `/` | filter |", "| `?` | help |", "| `y` | raw JSON |", "| `ctrl+d` | kill (k9s' delete) |", "| `d` | describe |", "| `a` | adopt |"} {
 		if !strings.Contains(md, must) {
 			t.Errorf("keymap lacks %q", must)
 		}

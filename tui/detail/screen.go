@@ -226,8 +226,10 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
 	case key.Matches(msg, k.Nav.Refresh):
 		return d.load()
-	case key.Matches(msg, k.Detail.RawJSON):
-		return kit.Send(kit.PushMsg{Screen: kit.NewTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
+	case key.Matches(msg, k.Open.RawJSON):
+		return kit.Send(kit.PushMsg{Screen: newRaw(d.env, d.data)})
+	case key.Matches(msg, k.Open.Describe):
+		return d.selectTab("Overview")
 	case key.Matches(msg, k.Open.EditSQL):
 		return kit.Send(kit.OpenEditorMsg{Job: d.data.job})
 	case key.Matches(msg, k.Open.Metrics):
@@ -349,6 +351,12 @@ func lastPathPart(p string) string {
 	}
 	return p
 }
+
+// Tab is the title of the tab on screen.
+func (d *Screen) Tab() string { return d.tabs[d.tab].Title() }
+
+// SelectTab shows the tab titled title; its Cmd loads what the tab shows.
+func (d *Screen) SelectTab(title string) tea.Cmd { return d.selectTab(title) }
 
 // JobID is the job the detail shows.
 func (d *Screen) JobID() string { return d.data.job.ID }

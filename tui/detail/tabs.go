@@ -43,7 +43,7 @@ func (t *linesTab) Capturing() bool { return false }
 func (t *linesTab) ShortHelp() []key.Binding {
 	if t.enter != nil {
 		if t.title == "Commands" {
-			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log"))}
+			return []key.Binding{t.env.Keys.Detail.OpenLog}
 		}
 		return []key.Binding{t.env.Keys.Detail.Restore}
 	}

@@ -253,7 +253,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	j := m.Selected()
 	if j == nil {
-		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
+		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter, k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs) {
 			return kit.Flash(kit.FlashWarn, "no job selected")
 		}
 		return nil
@@ -261,6 +261,10 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Nav.Enter):
 		return kit.Send(kit.OpenDetailMsg{Job: *j})
+	case key.Matches(msg, k.Open.Describe):
+		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Overview"})
+	case key.Matches(msg, k.Open.RawJSON):
+		return kit.Send(kit.OpenRawMsg{Job: *j})
 	case key.Matches(msg, k.Open.EditSQL):
 		return kit.Send(kit.OpenEditorMsg{Job: *j})
 	case key.Matches(msg, k.Open.Metrics):
@@ -309,7 +313,7 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		append(k.Nav.Bindings(), k.Nav.Enter),
 		{k.Jobs.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
 		append(k.Action.Bindings(), k.Jobs.Create),
-		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
+		{k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}
 }
 

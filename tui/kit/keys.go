@@ -55,24 +55,26 @@ type JobsKeys struct {
 }
 
 // ActionKeys change jobs; they are the dangerous ones, hidden and refused
-// in read-only mode.
+// in read-only mode. Delete is ctrl-d, k9s' delete: it kills, through the
+// same confirmation as Kill.
 type ActionKeys struct {
-	Pause, Kill, Restart, Resubmit, Savepoint key.Binding
+	Pause, Kill, Delete, Restart, Resubmit, Savepoint key.Binding
 }
 
-// OpenKeys open a job's SQL, its metrics or its logs, from the table or
-// the detail.
+// OpenKeys open a job's overview (describe), its raw JSON, its SQL, its
+// metrics or its logs, from the table or the detail.
 type OpenKeys struct {
-	EditSQL, Logs, Metrics key.Binding
+	Describe, RawJSON, EditSQL, Logs, Metrics key.Binding
 }
 
 // DetailKeys are the job detail's and its tabs'.
 type DetailKeys struct {
-	NextTab, PrevTab, RawJSON key.Binding
-	Restore                   key.Binding // enter on a checkpoint: restore from it
-	MetricsWindow             key.Binding // the Metrics tab's 5 min / 1 h
-	Fold                      key.Binding // the Exceptions tab's
-	OpenLog                   key.Binding // the Logs tab's
+	NextTab, PrevTab key.Binding
+	Restore          key.Binding // enter on a checkpoint: restore from it
+	MetricsWindow    key.Binding // the Metrics tab's 5 min / 1 h
+	Fold             key.Binding // the Exceptions tab's
+	OpenLog          key.Binding // the Logs and Commands tabs'
+	EditSQL          key.Binding // the SQL tab's enter
 }
 
 // ClusterKeys are the cluster view's.
@@ -153,23 +155,26 @@ func NewKeyMap() KeyMap {
 		Action: ActionKeys{
 			Pause:     b("p", "pause", "p"),
 			Kill:      b("ctrl+k", "kill", "ctrl+k"),
+			Delete:    b("ctrl+d", "kill (k9s' delete)", "ctrl+d"),
 			Restart:   b("r", "restart", "r"),
 			Resubmit:  b("R", "resubmit", "R"),
 			Savepoint: b("s", "savepoint", "s"),
 		},
 		Open: OpenKeys{
-			EditSQL: b("e", "SQL", "e"),
-			Logs:    b("l", "logs", "l"),
-			Metrics: b("m", "metrics", "m"),
+			Describe: b("d", "describe", "d"),
+			RawJSON:  b("y", "raw JSON", "y"),
+			EditSQL:  b("e", "SQL", "e"),
+			Logs:     b("l", "logs", "l"),
+			Metrics:  b("m", "metrics", "m"),
 		},
 		Detail: DetailKeys{
 			NextTab:       b("tab", "next tab", "tab", "]"),
 			PrevTab:       b("shift+tab", "prev tab", "shift+tab", "["),
-			RawJSON:       b("y", "raw JSON", "y"),
 			Restore:       b("enter", "restore from it", "enter"),
 			MetricsWindow: b("t", "5 min / 1 h", "t"),
 			Fold:          b("enter", "expand/fold", "enter"),
 			OpenLog:       b("enter", "open log", "enter"),
+			EditSQL:       b("enter", "edit SQL", "enter"),
 		},
 		Cluster: ClusterKeys{
 			Adopt: b("a", "adopt", "a"),
@@ -266,6 +271,7 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 	}{
 		{&k.Action.Pause, a.Action.Pause, "read-only: actions are disabled"},
 		{&k.Action.Kill, a.Action.Kill, "read-only: actions are disabled"},
+		{&k.Action.Delete, a.Action.Delete, "read-only: actions are disabled"},
 		{&k.Action.Restart, a.Action.Restart, "read-only: actions are disabled"},
 		{&k.Action.Resubmit, a.Action.Resubmit, "read-only: actions are disabled"},
 		{&k.Action.Savepoint, a.Action.Savepoint, "read-only: actions are disabled"},
@@ -317,5 +323,5 @@ func (k NavKeys) Bindings() []key.Binding {
 
 // Bindings lists the actions on jobs.
 func (k ActionKeys) Bindings() []key.Binding {
-	return []key.Binding{k.Pause, k.Kill, k.Restart, k.Resubmit, k.Savepoint}
+	return []key.Binding{k.Pause, k.Kill, k.Delete, k.Restart, k.Resubmit, k.Savepoint}
 }
