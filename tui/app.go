@@ -423,6 +423,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Global.Command):
 		return m.cmd.open(completions(m.clusterNames(), m.jobNames()))
 	case key.Matches(msg, k.Global.Back) && len(m.stack) > 1:
+		if b, ok := top.(kit.Backer); ok {
+			if cmd, handled := b.Back(); handled {
+				return cmd
+			}
+		}
 		m.pop()
 		return nil
 	}

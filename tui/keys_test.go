@@ -165,3 +165,67 @@ func TestCommandUsageHasEveryVerb(t *testing.T) {
 		}
 	}
 }
+
+// `/` filters every list view; esc clears the filter before it leaves.
+func TestSlashFiltersEveryList(t *testing.T) {
+	f := tuitest.WithLogs(tuitest.NewFixture())
+	f.SetAlerts(tuitest.FixtureAlerts())
+	h := newHarness(t, f, 120, 40, Options{})
+
+	open := func(cmd string) {
+		h.T.Helper()
+		h.Press(":")
+		h.Type(cmd)
+		h.Press("enter")
+	}
+	filter := func(text string) {
+		h.T.Helper()
+		h.Press("/")
+		h.Type(text)
+		h.Press("enter")
+	}
+
+	open("cmd")
+	h.MustShow("#41", "#39")
+	filter("fraud")
+	h.MustShow("filter: fraud", "#39", "1/1")
+	h.MustNotShow("#41")
+	h.Press("enter")
+	h.MustShow("RESTART #39 of fraud-scoring · log")
+	h.Press("esc") // the log
+	h.Press("esc") // the filter
+	if _, ok := h.m.top().(*commands.Screen); !ok {
+		t.Fatalf("esc with a filter left :cmd for %T", h.m.top())
+	}
+	h.MustShow("#41", "#39", "3/4") // the cursor stays on its command
+	h.Press("esc")
+	if _, ok := h.m.top().(*jobs.Screen); !ok {
+		t.Fatalf("esc without a filter stayed on %T", h.m.top())
+	}
+
+	open("alerts")
+	h.MustShow("fraud-scoring", "clicks-to-hudi")
+	filter("backpressure")
+	h.MustShow("clicks-to-hudi", "filter: backpressure")
+	h.MustNotShow("fraud-scoring")
+	h.Press("esc", "esc")
+
+	open("cluster prod")
+	h.MustShow("legacy-etl", "ad-hoc-backfill")
+	filter("alice")
+	h.MustShow("ad-hoc-backfill", "(1 of 2)")
+	h.MustNotShow("legacy-etl")
+	h.Press("esc", "esc")
+
+	h.SelectJob("orders-enrich")
+	h.Press("l")
+	h.MustShow("JobManager", "TaskManager "+tuitest.TMID)
+	filter("stdout")
+	h.MustShow("filter: stdout", "stdout")
+	h.MustNotShow("jobmanager.err")
+	h.Press("esc")
+	if _, ok := h.m.top().(*detail.Screen); !ok {
+		t.Fatalf("esc with a filter on the Logs tab left the detail for %T", h.m.top())
+	}
+	h.MustShow("jobmanager.err")
+}

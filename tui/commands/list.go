@@ -24,8 +24,10 @@ const commandsLimit = 1000
 // and issuer; enter opens its log.
 type Screen struct {
 	env  *kit.Env
-	cmds []model.Command
+	cmds []model.Command // every command loaded, newest first
+	rows []model.Command // those the filter lets through
 
+	filter        kit.Filter
 	list          kit.List
 	loaded        bool
 	loads         kit.Refresher
@@ -35,10 +37,34 @@ type Screen struct {
 
 // New opens `:cmd`; its Cmd loads the commands.
 func New(e *kit.Env) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd {
+	m := &Screen{env: e, filter: kit.NewFilter(e.Styles, "job, kind, state, who"), loads: kit.NewRefresher(e, func(seq int) tea.Cmd {
 		return loadCommandsCmd(e.Call(), api.CommandFilter{Limit: commandsLimit}, seq)
 	})}
 	return m, m.load()
+}
+
+// refilter makes the rows from the commands, the cursor staying on its
+// command when it is still shown.
+func (m *Screen) refilter() {
+	var on string
+	if m.list.Cursor < len(m.rows) {
+		on = m.rows[m.list.Cursor].ID
+	}
+	m.rows = m.rows[:0]
+	for _, c := range m.cmds {
+		if m.filter.Match(m.filterText(c)...) {
+			m.rows = append(m.rows, c)
+		}
+	}
+	if i := slices.IndexFunc(m.rows, func(c model.Command) bool { return c.ID == on }); i >= 0 {
+		m.list.Cursor = i
+	}
+}
+
+// filterText is what the filter looks in: the cells as shown.
+func (m *Screen) filterText(c model.Command) []string {
+	cells := commandCells(c, m.env.JobName(c.JobID), m.env.Now)
+	return cells[:]
 }
 
 func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
@@ -46,11 +72,25 @@ func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 // Title implements kit.Screen.
 func (m *Screen) Title() string { return "Commands" }
 
-// Capturing implements kit.Screen.
-func (m *Screen) Capturing() bool { return false }
+// Capturing implements kit.Screen: the filter's prompt has the keyboard.
+func (m *Screen) Capturing() bool { return m.filter.Active() }
+
+// Back implements kit.Backer: esc clears a filter before it leaves.
+func (m *Screen) Back() (tea.Cmd, bool) {
+	if m.filter.Clear() {
+		m.refilter()
+		return nil, true
+	}
+	return nil, false
+}
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+func (m *Screen) ShortHelp() []key.Binding {
+	if m.filter.Active() {
+		return m.filter.ShortHelp(m.env.Keys)
+	}
+	return shortHelp(m.env.Keys)
+}
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
@@ -59,7 +99,7 @@ func (m *Screen) page() int                 { return max(m.height-3, 1) }
 // Update implements kit.Screen.
 func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	cmd := m.update(msg)
-	m.list.Fit(len(m.cmds), m.page())
+	m.list.Fit(len(m.rows), m.page())
 	return m, cmd
 }
 
@@ -79,6 +119,7 @@ func (m *Screen) update(msg tea.Msg) tea.Cmd {
 		m.err, m.loaded = nil, true
 		m.cmds = slices.Clone(msg.cmds)
 		slices.SortStableFunc(m.cmds, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
+		m.refilter()
 		return again
 	case kit.ChangeMsg:
 		switch msg.Change.Kind {
@@ -95,18 +136,35 @@ func (m *Screen) update(msg tea.Msg) tea.Cmd {
 				m.upsert(r.Cmd)
 			}
 		}
-	case tea.KeyPressMsg:
-		k := m.env.Keys
-		if m.list.Key(k, msg, len(m.cmds), m.page()) {
-			return nil
-		}
-		switch {
-		case key.Matches(msg, k.Nav.Refresh):
-			return m.load()
-		case key.Matches(msg, k.Nav.Enter):
-			if m.list.Cursor < len(m.cmds) {
-				return kit.Send(kit.PushMsg{Screen: NewLog(m.env, m.cmds[m.list.Cursor])})
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if m.filter.Active() {
+			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
+			if changed {
+				m.refilter()
+				m.list.Cursor, m.list.Offset = 0, 0
 			}
+			return cmd
+		}
+		if kp, ok := msg.(tea.KeyPressMsg); ok {
+			return m.key(kp)
+		}
+	}
+	return nil
+}
+
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.env.Keys
+	if m.list.Key(k, msg, len(m.rows), m.page()) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Nav.Filter):
+		return m.filter.Open(m.width)
+	case key.Matches(msg, k.Nav.Refresh):
+		return m.load()
+	case key.Matches(msg, k.Nav.Enter):
+		if m.list.Cursor < len(m.rows) {
+			return kit.Send(kit.OpenCommandLogMsg{Cmd: m.rows[m.list.Cursor]})
 		}
 	}
 	return nil
@@ -119,13 +177,11 @@ func (m *Screen) upsert(c model.Command) {
 	}
 	if i := slices.IndexFunc(m.cmds, func(x model.Command) bool { return x.ID == c.ID }); i >= 0 {
 		m.cmds[i] = c
-		return
+	} else {
+		i, _ := slices.BinarySearchFunc(m.cmds, c.Seq, func(x model.Command, seq int64) int { return cmp.Compare(seq, x.Seq) })
+		m.cmds = slices.Insert(m.cmds, i, c)
 	}
-	i, _ := slices.BinarySearchFunc(m.cmds, c.Seq, func(x model.Command, seq int64) int { return cmp.Compare(seq, x.Seq) })
-	m.cmds = slices.Insert(m.cmds, i, c)
-	if i <= m.list.Cursor && len(m.cmds) > 1 {
-		m.list.Cursor++
-	}
+	m.refilter()
 }
 
 // Columns of the commands table.
@@ -218,9 +274,11 @@ func (m *Screen) View() string {
 		lines = append(lines, kit.Centered(st.Dim.Render("loading commands…"), inner, body)...)
 	case len(m.cmds) == 0:
 		lines = append(lines, kit.Centered(st.Dim.Render("no commands yet"), inner, body)...)
+	case len(m.rows) == 0:
+		lines = append(lines, kit.Centered(st.Dim.Render("no command matches — esc clears the filter"), inner, body)...)
 	}
-	for i := m.list.Offset; i < min(m.list.Offset+body, len(m.cmds)) && m.loaded; i++ {
-		c := m.cmds[i]
+	for i := m.list.Offset; i < min(m.list.Offset+body, len(m.rows)) && m.loaded; i++ {
+		c := m.rows[i]
 		cells := commandCells(c, m.env.JobName(c.JobID), m.env.Now)
 		if i == m.list.Cursor {
 			lines = append(lines, st.Cursor.Render(kit.Fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
@@ -238,8 +296,12 @@ func (m *Screen) View() string {
 			return s
 		}))
 	}
-	note := fmt.Sprintf("%d/%d", min(m.list.Cursor+1, len(m.cmds)), len(m.cmds))
-	return kit.Box(st, st.Title.Render("Commands"), note, lines, m.width, m.height)
+	note := fmt.Sprintf("%d/%d", min(m.list.Cursor+1, len(m.rows)), len(m.rows))
+	title := st.Title.Render("Commands")
+	if f := m.filter.Title(st); f != "" {
+		title += " " + f
+	}
+	return kit.Box(st, title, note, lines, m.width, m.height)
 }
 
 func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
@@ -264,10 +326,10 @@ type commandsLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
+	return []key.Binding{k.Detail.OpenLog, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the README's keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Detail.OpenLog, k.Nav.Filter, k.Nav.Refresh}}
 }

@@ -100,6 +100,18 @@ func (d *Screen) Title() string { return d.data.job.Name }
 // Capturing implements kit.Screen.
 func (d *Screen) Capturing() bool { return d.tabs[d.tab].Capturing() }
 
+// backTab is a tab that takes esc for itself at times (a kept filter).
+type backTab interface{ back() bool }
+
+// Back implements kit.Backer: esc clears the tab's filter before it
+// leaves the detail.
+func (d *Screen) Back() (tea.Cmd, bool) {
+	if t, ok := d.tabs[d.tab].(backTab); ok && t.back() {
+		return nil, true
+	}
+	return nil, false
+}
+
 // ShortHelp implements kit.Screen.
 func (d *Screen) ShortHelp() []key.Binding {
 	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), shortHelp(d.env.Keys)...)

@@ -212,7 +212,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Jobs.Filter):
+	case key.Matches(msg, k.Nav.Filter):
 		return m.filter.open(m.queryText, m.width)
 	case key.Matches(msg, k.Global.Back):
 		// esc at the bottom of the stack clears, most recent first.
@@ -303,7 +303,7 @@ type jobsLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Jobs.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
+	return []key.Binding{k.Nav.Enter, k.Nav.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
 }
 
 // Help is the table's keys in groups, for its `?` help and the
@@ -311,7 +311,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		append(k.Nav.Bindings(), k.Nav.Enter),
-		{k.Jobs.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
+		{k.Nav.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
 		append(k.Action.Bindings(), k.Jobs.Create),
 		{k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}

@@ -44,14 +44,15 @@ type GlobalKeys struct {
 	Quit, ForceQuit, Help, Back, Command key.Binding
 }
 
-// NavKeys move in every list; Enter opens, Refresh reloads.
+// NavKeys move in every list; Enter opens, Refresh reloads, Filter
+// narrows a list to what matches.
 type NavKeys struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, Enter, Refresh key.Binding
+	Up, Down, Top, Bottom, PageUp, PageDown, Enter, Refresh, Filter key.Binding
 }
 
 // JobsKeys are the jobs table's own.
 type JobsKeys struct {
-	Filter, Mark, ClearMarks, Sort, SortReverse, Create key.Binding
+	Mark, ClearMarks, Sort, SortReverse, Create key.Binding
 }
 
 // ActionKeys change jobs; they are the dangerous ones, hidden and refused
@@ -143,9 +144,9 @@ func NewKeyMap() KeyMap {
 			PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
 			Enter:    b("enter", "open", "enter"),
 			Refresh:  b("ctrl+r", "refresh", "ctrl+r"),
+			Filter:   b("/", "filter", "/"),
 		},
 		Jobs: JobsKeys{
-			Filter:      b("/", "filter", "/"),
 			Mark:        b("space", "mark", "space"),
 			ClearMarks:  b("x", "clear marks", "x"),
 			Sort:        b("o", "sort column", "o"),
