@@ -21,6 +21,7 @@ type index struct {
 	all    []*api.JobView // every job, in the current sort order
 	rows   []*api.JobView // all, scoped and filtered
 	counts [NumStates]int // all jobs by state, for the header
+	fits   fits           // the widths of the rows' values, which size the fit columns
 	loaded bool
 
 	scope    string // a cluster name from `:jobs @NAME`, or "" for all
@@ -79,7 +80,10 @@ func (x *index) put(v api.JobView) bool {
 		} else {
 			*old = v
 			if wasIn == isIn {
-				return false // same place, same visibility: the row shows the new data as it is
+				if isIn {
+					x.fits.grow(measure(old)) // the row shows the new data as it is
+				}
+				return false
 			}
 		}
 		if !wasIn && !isIn {
@@ -167,6 +171,12 @@ func (x *index) rebuildRows() (prev []*api.JobView) {
 		}
 	}
 	x.rows = rows
+	if len(rows) > 0 { // an empty table keeps its columns as they were
+		x.fits = fits{}
+		for _, j := range rows {
+			x.fits.grow(measure(j))
+		}
+	}
 	x.dirty = false
 	return prev
 }

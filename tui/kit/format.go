@@ -72,6 +72,26 @@ func Rate(v float64) string {
 	}
 }
 
+// Count renders a count (records of lag) in at most four cells: "850",
+// "3.1k", "48k", "1.2M", "340M".
+func Count(v float64) string {
+	switch {
+	case v <= 0 || math.IsNaN(v):
+		return "0"
+	case v < 1000:
+		return fmt.Sprintf("%.0f", v)
+	case v < 9950:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	case v < 999500:
+		return fmt.Sprintf("%.0fk", v/1e3)
+	case v < 9.95e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v < 999.5e6:
+		return fmt.Sprintf("%.0fM", v/1e6)
+	}
+	return fmt.Sprintf("%.0fG", v/1e9)
+}
+
 // Bytes renders a size in binary units.
 func Bytes(n int64) string {
 	const unit = 1024

@@ -83,3 +83,12 @@ func TestFmtFigures(t *testing.T) {
 		}
 	}
 }
+
+func TestFmtCountFitsFourCells(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 850: "850", 3100: "3.1k", 9949: "9.9k", 48000: "48k", 999_000: "999k",
+		999_600: "1.0M", 1.2e6: "1.2M", 340e6: "340M", 2.5e9: "2G"} {
+		if got := Count(v); got != want || len(got) > 4 {
+			t.Errorf("Count(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

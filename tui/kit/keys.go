@@ -18,6 +18,7 @@ type KeyMap struct {
 	Global   GlobalKeys
 	Nav      NavKeys
 	Jobs     JobsKeys
+	Sort     SortKeys
 	Action   ActionKeys
 	Open     OpenKeys
 	Detail   DetailKeys
@@ -53,6 +54,18 @@ type NavKeys struct {
 // JobsKeys are the jobs table's own.
 type JobsKeys struct {
 	Mark, ClearMarks, Sort, SortReverse, Create key.Binding
+}
+
+// SortKeys sort the jobs table by one column at once, k9s' shift+letter:
+// the letter is underlined in the column's heading, and pressing it again
+// reverses the order. A column that is not shown cannot be sorted by.
+type SortKeys struct {
+	Name, Kind, Cluster, State, App, Up, Restarts, Checkpoint, In, Backpressure, Lag key.Binding
+}
+
+// Bindings lists the sort keys in the columns' order.
+func (k SortKeys) Bindings() []key.Binding {
+	return []key.Binding{k.Name, k.Kind, k.Cluster, k.State, k.App, k.Up, k.Restarts, k.Checkpoint, k.In, k.Backpressure, k.Lag}
 }
 
 // ActionKeys change jobs; they are the dangerous ones, hidden and refused
@@ -152,6 +165,19 @@ func NewKeyMap() KeyMap {
 			Sort:        b("o", "sort column", "o"),
 			SortReverse: b("O", "reverse sort", "O"),
 			Create:      b("n", "new job", "n"),
+		},
+		Sort: SortKeys{
+			Name:         b("N", "sort by NAME", "N"),
+			Kind:         b("K", "sort by KIND", "K"),
+			Cluster:      b("C", "sort by CLUSTER", "C"),
+			State:        b("S", "sort by STATE", "S"),
+			App:          b("A", "sort by APP", "A"),
+			Up:           b("U", "sort by UP", "U"),
+			Restarts:     b("T", "sort by RST (restarts)", "T"),
+			Checkpoint:   b("P", "sort by CKPT (checkpoint age)", "P"),
+			In:           b("I", "sort by IN/s", "I"),
+			Backpressure: b("B", "sort by BP (backpressure)", "B"),
+			Lag:          b("L", "sort by LAG (records lag)", "L"),
 		},
 		Action: ActionKeys{
 			Pause:     b("p", "pause", "p"),

@@ -48,8 +48,10 @@ type Styles struct {
 	Label   lipgloss.Style // "state", "app" … in key/value lists
 
 	ColumnHeader lipgloss.Style
-	Cursor       lipgloss.Style // the selected row
-	Mark         lipgloss.Style // the ✓ of a marked row
+	// SortKey is the letter of a column heading that shift+letter sorts by.
+	SortKey lipgloss.Style
+	Cursor  lipgloss.Style // the selected row
+	Mark    lipgloss.Style // the ✓ of a marked row
 
 	StateRunning   lipgloss.Style
 	StateFailed    lipgloss.Style
@@ -144,6 +146,7 @@ func newStyles(p palette) *Styles {
 		Label:   s().Foreground(p.dim),
 
 		ColumnHeader: s().Bold(true).Foreground(p.dim),
+		SortKey:      s().Bold(true).Underline(true).Foreground(p.dim),
 		Cursor:       s().Reverse(true),
 		Mark:         s().Foreground(p.cyan).Bold(true),
 
