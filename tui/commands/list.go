@@ -190,6 +190,7 @@ const (
 	ccKind
 	ccJob
 	ccState
+	ccWhen
 	ccAge
 	ccBy
 	ccTry
@@ -197,33 +198,38 @@ const (
 	numCmdCols
 )
 
-var cmdColTitles = [numCmdCols]string{"#", "KIND", "JOB", "STATE", "AGE", "BY", "TRY", "RESULT"}
+var cmdColTitles = [numCmdCols]string{"#", "KIND", "JOB", "STATE", "CREATED", "AGE", "BY", "TRY", "RESULT"}
 
-// commandCells turns a command into the text of its cells (pure).
+// commandCells turns a command into the text of its cells (pure). BY is
+// who issued it (an OS user, or "policy"); RESULT what it came to
+// (kit.CommandResult), which the state does not say.
 func commandCells(c model.Command, job string, now time.Time) [numCmdCols]string {
-	result := ""
-	switch {
-	case c.Error != "":
-		result = kit.FirstLine(c.Error)
-	case len(c.Log) > 0:
-		result = kit.FirstLine(c.Log[len(c.Log)-1].Text)
-	}
 	return [numCmdCols]string{
 		ccSeq:    fmt.Sprintf("#%d", c.Seq),
 		ccKind:   c.Kind.String(),
 		ccJob:    job,
 		ccState:  c.State.String(),
+		ccWhen:   kit.Stamp(now, c.CreatedAt),
 		ccAge:    kit.Since(now, c.CreatedAt),
 		ccBy:     kit.OrDash(c.Issuer),
 		ccTry:    fmt.Sprint(c.Attempts),
-		ccResult: result,
+		ccResult: kit.CommandResult(c, now),
 	}
 }
 
+// wideFrom is the inner width from which the table shows when each
+// command was created, as a time (a wide screen has the room to match
+// commands with logs and alerts).
+const wideFrom = 110
+
 // commandWidths sizes the columns for an inner width: the job column
-// shares the room with the result, and TRY goes first when it is narrow.
+// shares the room with the result; TRY and the creation time go when it
+// is narrow.
 func commandWidths(w int) [numCmdCols]int {
-	ws := [numCmdCols]int{ccSeq: 6, ccKind: 9, ccJob: 0, ccState: 10, ccAge: 6, ccBy: 8, ccTry: 3}
+	ws := [numCmdCols]int{ccSeq: 6, ccKind: 9, ccJob: 0, ccState: 10, ccWhen: 15, ccAge: 6, ccBy: 8, ccTry: 3}
+	if w < wideFrom {
+		ws[ccWhen] = 0
+	}
 	if w < 100 {
 		ws[ccTry] = 0
 	}
@@ -233,7 +239,7 @@ func commandWidths(w int) [numCmdCols]int {
 			fixed += x + 1
 		}
 	}
-	ws[ccJob] = kit.Clamp((w-fixed)/2, 12, 28)
+	ws[ccJob] = kit.Clamp((w-fixed)/2, 12, 20)
 	ws[ccResult] = max(w-fixed-ws[ccJob]-1, 0)
 	return ws
 }
@@ -246,7 +252,7 @@ func joinCommandCells(cells [numCmdCols]string, ws [numCmdCols]int, style func(c
 			continue
 		}
 		var s string
-		if i == ccAge || i == ccTry {
+		if i == ccAge || i == ccTry || i == ccWhen {
 			s = kit.FitRight(c, ws[i])
 		} else {
 			s = kit.Fit(c, ws[i])

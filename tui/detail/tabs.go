@@ -329,12 +329,9 @@ func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
 	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
 	for _, c := range cs {
-		result := ""
-		switch {
-		case c.Error != "":
-			result = st.Error.Render(c.Error)
-		case len(c.Log) > 0:
-			result = st.Dim.Render(c.Log[len(c.Log)-1].Text)
+		result := st.Dim.Render(kit.CommandResult(c, now))
+		if c.State == model.CmdFailed {
+			result = st.Error.Render(kit.CommandResult(c, now))
 		}
 		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
 		out = append(out, tabLine{
