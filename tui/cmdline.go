@@ -143,7 +143,7 @@ func parseCommand(line string) (command, error) {
 func (m *Model) runCommand(line string) tea.Cmd {
 	c, err := parseCommand(line)
 	if err != nil {
-		return m.setFlash(kit.FlashError, err.Error())
+		return m.flashHere(kit.FlashError, err.Error())
 	}
 	switch c.verb {
 	case "q":
@@ -155,7 +155,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return nil
 	case "jobs":
 		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {
-			return m.setFlash(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
+			return m.flashHere(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
 		}
 		if c.arg == "all" {
 			c.arg = ""
@@ -176,10 +176,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			name = names[0]
 		}
 		if name == "" {
-			return m.setFlash(kit.FlashError, ":cluster: no cluster is known yet")
+			return m.flashHere(kit.FlashError, ":cluster: no cluster is known yet")
 		}
 		if len(names) > 0 && !slices.Contains(names, name) {
-			return m.setFlash(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+			return m.flashHere(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
 		}
 		s, init := cluster.New(m.env, names, name)
 		return m.push(s, init)
@@ -190,7 +190,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		if j, ok := m.jobs.Find(c.arg); ok {
 			return m.openEditor(j)
 		}
-		return m.setFlash(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
+		return m.flashHere(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
 	}
 	return nil
 }

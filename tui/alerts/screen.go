@@ -113,13 +113,14 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
+		flash := kit.LoadFlash("load:alerts", msg.Err, m.err != nil)
 		if msg.Err != nil {
 			m.err = msg.Err
-			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.Err.Error()))
+			return m, tea.Batch(again, flash)
 		}
 		m.err, m.loaded, m.alerts = nil, true, msg.Alerts
 		m.refilter()
-		return m, again
+		return m, tea.Batch(again, flash)
 	case kit.ChangeMsg:
 		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
 			return m, m.load()

@@ -89,15 +89,16 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
+		flash := kit.LoadFlash("load:cluster", msg.err, m.err != nil)
 		if msg.err != nil {
 			m.err = msg.err
-			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+			return m, tea.Batch(again, flash)
 		}
 		m.err = nil
 		ov := msg.ov
 		m.ov = &ov
 		m.cursor = kit.Clamp(m.cursor, 0, len(m.apps())-1)
-		return m, again
+		return m, tea.Batch(again, flash)
 	case kit.ChangeMsg:
 		if c := msg.Change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
 			return m, m.load()

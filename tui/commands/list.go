@@ -112,15 +112,16 @@ func (m *Screen) update(msg tea.Msg) tea.Cmd {
 		if !current {
 			return nil
 		}
+		flash := kit.LoadFlash("load:commands", msg.err, m.err != nil)
 		if msg.err != nil {
 			m.err = msg.err
-			return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+			return tea.Batch(again, flash)
 		}
 		m.err, m.loaded = nil, true
 		m.cmds = slices.Clone(msg.cmds)
 		slices.SortStableFunc(m.cmds, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
 		m.refilter()
-		return again
+		return tea.Batch(again, flash)
 	case kit.ChangeMsg:
 		switch msg.Change.Kind {
 		case api.CommandChanged:

@@ -158,14 +158,19 @@ func (t *logsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		if !current {
 			return t, nil
 		}
+		err := msg.err
+		if err != nil {
+			err = fmt.Errorf("logs of %s: %w", d.job.Name, err)
+		}
+		flash := kit.LoadFlash("load:logs:"+d.job.ID, err, t.err != nil)
 		if msg.err != nil {
 			t.err = msg.err
-			return t, tea.Batch(again, kit.Flash(kit.FlashError, fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)))
+			return t, tea.Batch(again, flash)
 		}
 		t.err = nil
 		l := msg.list
 		t.list = &l
-		return t, again
+		return t, tea.Batch(again, flash)
 	case tea.KeyPressMsg:
 		return t, t.key(msg, d)
 	case tea.PasteMsg:

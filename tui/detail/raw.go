@@ -105,6 +105,7 @@ func (m *RawScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
+		flash := kit.LoadFlash("load:job:"+m.data.job.ID, msg.Err, m.err != nil)
 		m.err = msg.Err
 		if msg.Err == nil {
 			det := msg.Detail
@@ -112,10 +113,7 @@ func (m *RawScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			m.data.job.Job = det.Job
 		}
 		m.refresh()
-		if msg.Err != nil {
-			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.Err.Error()))
-		}
-		return m, again
+		return m, tea.Batch(again, flash)
 	case tea.KeyPressMsg:
 		k := m.env.Keys
 		switch {

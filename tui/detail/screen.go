@@ -142,10 +142,10 @@ func (d *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return d, nil
 		}
-		cmds = append(cmds, again)
+		cmds = append(cmds, again, kit.LoadFlash("load:job:"+d.data.job.ID, msg.Err, d.err != nil))
 		if msg.Err != nil {
 			d.err = msg.Err
-			return d, tea.Batch(append(cmds, kit.Flash(kit.FlashError, msg.Err.Error()))...)
+			return d, tea.Batch(cmds...)
 		}
 		d.err = nil
 		det := msg.Detail

@@ -159,7 +159,11 @@ func (m *Screen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		m.loadErr = msg.err
-		return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+		return tea.Batch(again, kit.FlashFor(loadKey, kit.FlashError, msg.err.Error()))
+	}
+	clearErr := kit.ClearFlash(loadKey) // the list loads again: its error is gone
+	if m.loadErr == nil {
+		clearErr = nil
 	}
 	m.loadErr = nil
 	m.set(msg.jobs)
@@ -169,8 +173,11 @@ func (m *Screen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 		}
 	}
 	m.resort()
-	return again
+	return tea.Batch(again, clearErr)
 }
+
+// loadKey is the key of the flash of a failed load of the list.
+const loadKey = "load:jobs"
 
 func (m *Screen) applyChange(c api.Change) tea.Cmd {
 	switch c.Kind {

@@ -386,8 +386,8 @@ func (m *Viewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.saving = true
 			return tea.Batch(
-				kit.Flash(kit.FlashInfo, fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
-				saveLogCmd(m.env.Call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+				kit.Progress(saveKey(m.jobID, m.src), fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
+				saveLogCmd(m.env.Call(), m.id, saveKey(m.jobID, m.src), m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil
 	}
