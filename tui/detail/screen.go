@@ -309,7 +309,7 @@ func (d *Screen) View() string {
 		return ""
 	}
 	j := d.data.job
-	title := " " + st.Title.Render(j.Name) + "  " + st.JobState(j.State, j.FlinkState).Render(kit.StateCell(&j))
+	title := " " + st.Title.Render(j.Name) + "  " + st.Job(&j.Job).Render(kit.StateCell(&j))
 	facts := []string{j.Cluster}
 	if j.AppID != "" {
 		facts = append(facts, j.AppID)

@@ -179,7 +179,7 @@ func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCurs
 			cell = kit.Fit(cells[c], lay.widths[c])
 		}
 		if c == colState && !isCursor {
-			cell = st.JobState(j.State, j.FlinkState).Render(cell)
+			cell = st.Job(&j.Job).Render(cell)
 		}
 		b.WriteString(cell)
 	}
