@@ -1,6 +1,7 @@
 package alerts
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -197,10 +198,11 @@ func (m *Screen) View() string {
 }
 
 // alertColumns picks the columns a width allows; the value, which says
-// what is wrong, takes the rest (severity shows in the state's colour too).
-func alertColumns(w int) (job, rule int, cluster, severity bool) {
+// what is wrong, takes the rest (severity shows in the state's colour too,
+// and how long it fires is SINCE's age on a narrow screen).
+func alertColumns(w int) (job, rule int, cluster, severity, dur bool) {
 	job, rule = 20, 16
-	cluster, severity = w >= 150, w >= 135
+	cluster, severity, dur = w >= 150, w >= 135, w >= 70
 	if w < 100 {
 		job, rule = 16, 12
 	}
@@ -210,7 +212,7 @@ func alertColumns(w int) (job, rule int, cluster, severity bool) {
 // alertLines renders the list (pure): a header row and one row per
 // alert, the cursor row reversed.
 func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
-	jw, rw, withCluster, withSeverity := alertColumns(w)
+	jw, rw, withCluster, withSeverity, withDur := alertColumns(w)
 	head := fmt.Sprintf("  %-9s ", "STATE")
 	if withSeverity {
 		head += fmt.Sprintf("%-9s ", "SEVERITY")
@@ -219,9 +221,31 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 	if withCluster {
 		head += fmt.Sprintf("%-9s ", "CLUSTER")
 	}
-	head += fmt.Sprintf("%-7s %-7s %s", "SINCE", "FOR", "VALUE")
+	head += fmt.Sprintf("%-7s ", "SINCE")
+	if withDur {
+		head += fmt.Sprintf("%-7s ", "FOR")
+	}
+	head += "VALUE"
 	out := []string{st.ColumnHeader.Render(head)}
+	// The cursor's whole story goes under the list when its value is cut:
+	// enter opens the job, so the value must be readable here.
+	var story []string
+	if cursor >= 0 && cursor < len(as) {
+		a := as[cursor]
+		text := cmp.Or(a.Message, a.Value)
+		if kit.Width(text) > max(w-valueAt(w), 10) || a.Message != "" && a.Message != a.Value {
+			story = append([]string{""}, kit.Wrap(text, w-2)...)
+			for i := 1; i < len(story); i++ {
+				story[i] = " " + st.Dim.Render(story[i])
+			}
+		}
+	}
 	page := max(h-1, 1)
+	if len(as)+len(story) <= page {
+		page -= len(story)
+	} else {
+		story = nil
+	}
 	offset = kit.ScrollTo(cursor, offset, page, len(as))
 	for i := offset; i < min(offset+page, len(as)); i++ {
 		a := as[i]
@@ -239,7 +263,10 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		if withCluster {
 			row += fmt.Sprintf("%-9s ", kit.Truncate(a.Cluster, 9))
 		}
-		row += fmt.Sprintf("%-7s %-7s ", kit.Since(now, a.Since), kit.Age(dur))
+		row += fmt.Sprintf("%-7s ", kit.Since(now, a.Since))
+		if withDur {
+			row += fmt.Sprintf("%-7s ", kit.Age(dur))
+		}
 		used := kit.Width(row) + 2
 		row += kit.Truncate(a.Value, max(w-used, 10))
 		if i == cursor {
@@ -257,7 +284,23 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		}
 		out = append(out, "  "+styled+rest)
 	}
-	return out
+	return append(out, story...)
+}
+
+// valueAt is where the VALUE column starts in a list w cells wide.
+func valueAt(w int) int {
+	jw, rw, withCluster, withSeverity, withDur := alertColumns(w)
+	at := 2 + 10 + rw + 1 + jw + 1 + 8
+	if withSeverity {
+		at += 10
+	}
+	if withCluster {
+		at += 10
+	}
+	if withDur {
+		at += 8
+	}
+	return at
 }
 
 // shortHelp is the footer's keys.

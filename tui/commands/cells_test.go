@@ -22,7 +22,7 @@ func TestCommandCells(t *testing.T) {
 		t.Errorf("result of a command without error = %q, want its last log line", got)
 	}
 	for _, w := range []int{58, 78, 118} {
-		ws := commandWidths(w)
+		ws := commandWidths(w, [][numCmdCols]string{got})
 		used := 2
 		for _, x := range ws {
 			if x > 0 {

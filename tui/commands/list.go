@@ -223,25 +223,41 @@ func commandCells(c model.Command, job string, now time.Time) [numCmdCols]string
 // commands with logs and alerts).
 const wideFrom = 110
 
-// commandWidths sizes the columns for an inner width: the job column
-// shares the room with the result; TRY and the creation time go when it
-// is narrow.
-func commandWidths(w int) [numCmdCols]int {
-	ws := [numCmdCols]int{ccSeq: 6, ccKind: 9, ccJob: 0, ccState: 10, ccWhen: 15, ccAge: 6, ccBy: 8, ccTry: 3}
-	if w < wideFrom {
-		ws[ccWhen] = 0
+// minResult is the least room RESULT keeps before BY, the creation time
+// and TRY take any.
+const minResult = 24
+
+// commandWidths sizes the columns for an inner width w from the cells of
+// the rows on screen (and the titles): #, KIND, JOB, STATE and AGE are as
+// wide as their values, RESULT takes the rest, and BY, the creation time
+// (wide screens) and TRY show only where RESULT keeps minResult.
+func commandWidths(w int, rows [][numCmdCols]string) [numCmdCols]int {
+	var ws [numCmdCols]int
+	fit := func(c int) int {
+		n := kit.Width(cmdColTitles[c])
+		for _, r := range rows {
+			n = max(n, kit.Width(r[c]))
+		}
+		return n
 	}
-	if w < 100 {
-		ws[ccTry] = 0
+	used := 2 // the cursor column
+	for _, c := range []int{ccSeq, ccKind, ccJob, ccState, ccAge} {
+		ws[c] = fit(c)
+		if c == ccJob {
+			ws[c] = min(ws[c], 28)
+		}
+		used += ws[c] + 1
 	}
-	fixed := 2 // cursor column
-	for i, x := range ws {
-		if x > 0 && i != ccResult {
-			fixed += x + 1
+	for _, c := range []int{ccBy, ccWhen, ccTry} {
+		if c == ccWhen && w < wideFrom {
+			continue
+		}
+		if need := fit(c) + 1; w-used-need >= minResult {
+			ws[c] = need - 1
+			used += need
 		}
 	}
-	ws[ccJob] = kit.Clamp((w-fixed)/2, 12, 20)
-	ws[ccResult] = max(w-fixed-ws[ccJob]-1, 0)
+	ws[ccResult] = max(w-used, 0)
 	return ws
 }
 
@@ -270,10 +286,15 @@ func (m *Screen) View() string {
 		return ""
 	}
 	inner := m.width - 2
-	ws := commandWidths(inner)
+	body := m.height - 3
+	var cells [][numCmdCols]string
+	for i := m.list.Offset; i < min(m.list.Offset+body, len(m.rows)) && m.loaded; i++ {
+		c := m.rows[i]
+		cells = append(cells, commandCells(c, m.env.JobName(c.JobID), m.env.Now))
+	}
+	ws := commandWidths(inner, cells)
 	plain := func(_ int, s string) string { return s }
 	lines := []string{st.ColumnHeader.Render("  " + joinCommandCells(cmdColTitles, ws, plain))}
-	body := m.height - 3
 	switch {
 	case !m.loaded && m.err != nil:
 		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
@@ -284,9 +305,9 @@ func (m *Screen) View() string {
 	case len(m.rows) == 0:
 		lines = append(lines, kit.Centered(st.Dim.Render("no command matches — esc clears the filter"), inner, body)...)
 	}
-	for i := m.list.Offset; i < min(m.list.Offset+body, len(m.rows)) && m.loaded; i++ {
+	for k, cells := range cells {
+		i := m.list.Offset + k
 		c := m.rows[i]
-		cells := commandCells(c, m.env.JobName(c.JobID), m.env.Now)
 		if i == m.list.Cursor {
 			lines = append(lines, st.Cursor.Render(kit.Fit("▸ "+joinCommandCells(cells, ws, plain), inner)))
 			continue

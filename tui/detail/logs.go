@@ -75,7 +75,8 @@ func (t *logsTab) lines(d *jobData) []logLine {
 		out = append(out, logLine{text: " " + st.Warn.Render("⚠ "+t.list.FlinkError)}, logLine{})
 	}
 	owner := ""
-	nameW := 30
+	// The name takes what the size and the age leave, up to 30 cells.
+	nameW := kit.Clamp(t.width-34, 8, 30)
 	shown := 0
 	for i := range t.list.Sources {
 		s := &t.list.Sources[i]
@@ -91,7 +92,16 @@ func (t *logsTab) lines(d *jobData) []logLine {
 			out = append(out, logLine{text: " " + st.Section.Render(o)})
 		}
 		if s.Kind == api.LogContainer {
-			out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, kit.Truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
+			if 3+nameW+22+1+kit.Width(s.URL) <= t.width {
+				out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, kit.Truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
+				continue
+			}
+			// Narrow: the link goes under its title, whole, to be read
+			// (enter copies it).
+			out = append(out, logLine{text: "   " + s.Title, src: s})
+			for _, l := range kit.Wrap(s.URL, max(t.width-5, 10)) {
+				out = append(out, logLine{text: "     " + st.Dim.Render(l)})
+			}
 			continue
 		}
 		size := kit.NoValue

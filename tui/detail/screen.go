@@ -334,14 +334,9 @@ func (d *Screen) View() string {
 	}
 	title += "  " + st.Dim.Render(strings.Join(facts, " · "))
 
-	var bar strings.Builder
-	bar.WriteString(" ")
+	titles := make([]string, len(d.tabs))
 	for i, t := range d.tabs {
-		if i == d.tab {
-			bar.WriteString(st.TabActive.Render(" " + t.Title() + " "))
-		} else {
-			bar.WriteString(st.TabInactive.Render(" " + t.Title() + " "))
-		}
+		titles[i] = t.Title()
 	}
 	body := d.tabs[d.tab].View(&d.data)
 	if d.err != nil && d.data.detail == nil {
@@ -349,10 +344,59 @@ func (d *Screen) View() string {
 	}
 	return strings.Join([]string{
 		kit.Fit(title, w),
-		kit.Fit(bar.String(), w),
+		kit.Fit(tabBar(st, titles, d.tab, w), w),
 		st.Border.Render(strings.Repeat("─", w)),
 		kit.PadLines(body, w, d.height-3),
 	}, "\n")
+}
+
+// tabBar renders the tab titles in w cells. When they do not all fit, it
+// shows a run of whole titles that holds the active one, with ‹ and ›
+// where titles are off the bar: a tab scrolls into view, it is never cut
+// ("Me…").
+func tabBar(st *kit.Styles, titles []string, active, w int) string {
+	cell := func(i int) int { return len(titles[i]) + 2 }
+	total := 1
+	for i := range titles {
+		total += cell(i)
+	}
+	from, to := 0, len(titles)
+	if total > w {
+		// Grow a window around the active tab, rightwards first, leaving
+		// room for the markers.
+		from, to = active, active+1
+		used := 2 + cell(active) + 2
+		for grew := true; grew; {
+			grew = false
+			if to < len(titles) && used+cell(to) <= w {
+				used += cell(to)
+				to++
+				grew = true
+			}
+			if from > 0 && used+cell(from-1) <= w {
+				from--
+				used += cell(from)
+				grew = true
+			}
+		}
+	}
+	var b strings.Builder
+	if from > 0 {
+		b.WriteString(st.Dim.Render("‹"))
+	} else {
+		b.WriteString(" ")
+	}
+	for i := from; i < to; i++ {
+		if i == active {
+			b.WriteString(st.TabActive.Render(" " + titles[i] + " "))
+		} else {
+			b.WriteString(st.TabInactive.Render(" " + titles[i] + " "))
+		}
+	}
+	if to < len(titles) {
+		b.WriteString(st.Dim.Render(" ›"))
+	}
+	return b.String()
 }
 
 // lastPathPart is the last element of a restore path: "savepoint-7f3a21".

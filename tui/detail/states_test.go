@@ -1,6 +1,7 @@
 package detail_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -49,4 +50,25 @@ func TestGoldenPausedAndFinished(t *testing.T) {
 	apptest.GoldenFrame(t, "detail_paused", withEndedJobs, tui.Options{}, func(h *tuitest.Harness) {
 		h.OpenDetail("sessionize")
 	})
+}
+
+// On a narrow terminal the tab bar scrolls to the active tab; no title is
+// cut (#12).
+func TestTabBarScrollsOnANarrowTerminal(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 60, 20, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	bar := strings.Split(h.Screen(), "\n")[2]
+	if !strings.Contains(bar, "Overview") || !strings.HasSuffix(strings.TrimRight(bar, " "), "›") || strings.Contains(bar, "…") {
+		t.Fatalf("the tab bar at 60 columns: %q", bar)
+	}
+	for _, tab := range []string{"Timeline", "Checkpoints", "Exceptions", "Commands", "Metrics", "Logs", "SQL"} {
+		h.Press("tab")
+		bar = strings.Split(h.Screen(), "\n")[2]
+		if !strings.Contains(bar, " "+tab+" ") || strings.Contains(bar, "…") {
+			t.Errorf("on %s the tab bar shows %q", tab, bar)
+		}
+	}
+	if !strings.HasPrefix(bar, "‹") {
+		t.Errorf("on the last tab the bar does not say tabs are off to the left: %q", bar)
+	}
 }

@@ -188,27 +188,28 @@ func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 // value too long for one line.
 const kvIndent = 14
 
-// wrapHanging breaks the lines wider than w, the rest of each under its
-// value (indent cells in), so that a long value is read whole rather than
-// cut.
+// wrapHanging breaks the lines wider than w at their words, the rest of
+// each under its value (indent cells in), so that a long value is read
+// whole rather than cut.
 func wrapHanging(lines []tabLine, w, indent int) []tabLine {
 	if w <= indent+10 {
 		return lines
 	}
+	pad := strings.Repeat(" ", indent)
 	var out []tabLine
 	for _, l := range lines {
 		if kit.Width(l.text) <= w {
 			out = append(out, l)
 			continue
 		}
-		head := ansi.Truncate(l.text, w, "")
-		out = append(out, tabLine{text: head, target: l.target})
-		rest := ansi.TruncateLeft(l.text, w, "")
-		for strings.HasPrefix(ansi.Strip(rest), " ") {
-			rest = ansi.TruncateLeft(rest, 1, "")
-		}
-		for _, r := range strings.Split(ansi.Hardwrap(rest, w-indent, true), "\n") {
-			out = append(out, tabLine{text: strings.Repeat(" ", indent) + r})
+		head := ansi.Truncate(l.text, indent, "")
+		value := ansi.TruncateLeft(l.text, indent, "")
+		for i, r := range strings.Split(ansi.Wrap(value, w-indent, " "), "\n") {
+			if i == 0 {
+				out = append(out, tabLine{text: head + r, target: l.target})
+				continue
+			}
+			out = append(out, tabLine{text: pad + strings.TrimLeft(r, " ")})
 		}
 	}
 	return out
@@ -300,6 +301,10 @@ func restorePointRows(st *kit.Styles, now time.Time, j model.Job) []tabLine {
 	return out
 }
 
+// timelineIndent is where an event's reason starts: a long one wraps
+// under itself.
+const timelineIndent = 31
+
 func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	st, now := e.Styles, e.Now
 	if d.detail == nil {
@@ -313,9 +318,9 @@ func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	out := make([]tabLine, 0, len(evs))
 	for _, ev := range evs {
 		to := st.JobState(ev.To, "").Render(fmt.Sprintf("%-16s", ev.To))
-		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", kit.ClockTime(now, ev.Time), to, kit.Truncate(ev.Reason, max(w-32, 10)))})
+		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", kit.ClockTime(now, ev.Time), to, ev.Reason)})
 	}
-	return out
+	return wrapHanging(out, w, timelineIndent)
 }
 
 // restoreTarget is a checkpoint line's target: where to restore from.

@@ -51,12 +51,29 @@ func (x *index) count(s model.JobState, d int) {
 // set takes a full job list.
 func (x *index) set(jobs []api.JobView) {
 	x.loaded = true
+	prev := x.byID
 	x.byID = make(map[string]*api.JobView, len(jobs))
 	x.counts = [NumStates]int{}
 	for i := range jobs {
 		j := &jobs[i]
+		if old, ok := prev[j.ID]; ok {
+			holdFigures(old, j)
+		}
 		x.byID[j.ID] = j
 		x.count(j.State, 1)
+	}
+}
+
+// holdFigures keeps the figures a row shows when a new view of the same
+// running application carries none. The service measures only the jobs on
+// screen, and a view made while the row was off screen (the operator was
+// in a job's detail) has no figures until the next collection: the row
+// keeps its sparkline meanwhile, dimmed once it is old (staleFigures),
+// rather than going blank.
+func holdFigures(old, v *api.JobView) {
+	if v.Figures.At.IsZero() && !old.Figures.At.IsZero() &&
+		v.State == model.StateRunning && old.State == model.StateRunning && v.AppID == old.AppID {
+		v.Figures = old.Figures
 	}
 }
 
@@ -67,6 +84,7 @@ func (x *index) put(v api.JobView) bool {
 	less := lessFunc(x.sortCol, x.sortDesc)
 	old, ok := x.byID[v.ID]
 	if ok {
+		holdFigures(old, &v)
 		x.count(old.State, -1)
 		x.count(v.State, 1)
 		wasIn, isIn := x.inView(old), x.inView(&v)

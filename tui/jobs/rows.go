@@ -109,6 +109,11 @@ const sparkRank = 7
 // minNameWidth is what a name keeps so that STATE stays whole.
 const maxNameWidth, minNameWidth = 40, 12
 
+// staleFigures is the age at which a row's figures show dimmed: they are
+// held from before the row was off screen (holdFigures), and the next
+// collection will replace them.
+const staleFigures = 15 * time.Second
+
 // staleCheckpoint is the checkpoint age that earns a ⚠ on a running job:
 // usual checkpoint intervals are seconds to a minute, so older than this
 // means checkpoints are failing or stuck.

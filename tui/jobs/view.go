@@ -152,6 +152,7 @@ func headerRow(st *kit.Styles, lay layout, sortCol column, desc, keys bool) stri
 func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCursor, marked bool, inner int) string {
 	cells := jobCells(j, now)
 	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
+	stale := showsFigures(j) && now.Sub(j.Figures.At) >= staleFigures
 	var b strings.Builder
 	switch {
 	case isCursor:
@@ -178,8 +179,12 @@ func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCurs
 		} else {
 			cell = kit.Fit(cells[c], lay.widths[c])
 		}
-		if c == colState && !isCursor {
+		switch {
+		case isCursor:
+		case c == colState:
 			cell = st.Job(&j.Job).Render(cell)
+		case stale && (c == colIn || c == colOut || c == colBP || c == colLag):
+			cell = st.Dim.Render(cell)
 		}
 		b.WriteString(cell)
 	}

@@ -220,6 +220,30 @@ func Wrap(s string, w int) []string {
 	return strings.Split(ansi.Wrap(s, w, " "), "\n")
 }
 
+// Flow packs parts into lines of at most w cells, joined by sep, starting
+// a new line where the next part would not fit: a summary of figures wraps
+// between figures, never inside one. A part wider than w is a line of its
+// own.
+func Flow(parts []string, sep string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case Width(line)+Width(sep)+Width(p) <= w:
+			line += sep + p
+		default:
+			out = append(out, line)
+			line = p
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
 // ClockTime renders a timestamp for history lists: the time alone when it is
 // today, the date too when it is not.
 func ClockTime(now, t time.Time) string {
