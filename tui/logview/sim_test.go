@@ -147,14 +147,13 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	}
 	check("following")
 
-	// Search backward for a line 8 MB up, then one 32 MB further: the
-	// service scans 32 MiB per call (the second search takes two) and the
-	// window is read around each hit.
-	for _, want := range []string{near, far} {
-		d.Press("/")
-		d.Type(want[:23]) // the timestamp, one per line
-		d.Press("enter")  // forward: nothing below
-		d.Press("N")
+	// Search for a line 40 MB up: nothing below, so the search wraps to
+	// the top and scans on, 32 MiB per call, to it; then for one 32 MB
+	// further down, forward; then backward from it, which wraps to the
+	// bottom and comes back to it. The window is read around each hit.
+	find := func(want string, keys ...string) {
+		t.Helper()
+		d.Press(keys...)
 		if _, ok := v.Match(); !ok {
 			t.Fatalf("no match for %q (flash %q)", want[:23], d.Flash())
 		}
@@ -163,10 +162,23 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 			t.Fatalf("the window holds %d bytes", v.WinBytes())
 		}
 	}
-	check("two searches over 40 MB")
+	d.Press("/")
+	d.Type(far[:23]) // the timestamp, one per line
+	find(far, "enter")
+	if !strings.Contains(d.Flash(), "wrapped: on from the top") {
+		t.Errorf("flash %q", d.Flash())
+	}
+	d.Press("/")
+	d.Type(near[:23])
+	find(near, "enter")
+	hit, _ := v.Match()
+	find(near, "N")
+	if got, _ := v.Match(); got != hit || !strings.Contains(d.Flash(), "matches only here") {
+		t.Errorf("N from the only match: at %d, flash %q", got, d.Flash())
+	}
+	check("three searches over 200 MB")
 	// Paging up 16 MB from the hit reads chunk after chunk, and the window
 	// stays bounded.
-	hit, _ := v.Match()
 	for range 2800 {
 		d.Press("pgup")
 		if v.WinBytes() > logview.WindowMax {
