@@ -59,6 +59,9 @@ var _ tea.Model = (*Model)(nil)
 // load the jobs and the clusters and open the change stream, all bound to
 // ctx; cancelling ctx ends the stream.
 func New(ctx context.Context, svc api.Service, opts Options) *Model {
+	if opts.User == "" {
+		opts.User = envUser(opts.Environ)
+	}
 	e := newEnv(ctx, svc, opts)
 	table := jobs.New(e, opts.Scope)
 	e.JobName = func(id string) string {
