@@ -21,7 +21,11 @@ type index struct {
 	all    []*api.JobView // every job, in the current sort order
 	rows   []*api.JobView // all, scoped and filtered
 	counts [NumStates]int // all jobs by state, for the header
-	fits   fits           // the widths of the rows' values, which size the fit columns
+	// fits are the widths of the jobs' values, which size the fit
+	// columns: measured at each full load and grown by each change, so
+	// that a rebuild (a filter keystroke) costs no measuring and the
+	// columns stay put while the operator filters and scrolls.
+	fits   fits
 	loaded bool
 
 	scope    string // a cluster name from `:jobs @NAME`, or "" for all
@@ -54,6 +58,9 @@ func (x *index) set(jobs []api.JobView) {
 	prev := x.byID
 	x.byID = make(map[string]*api.JobView, len(jobs))
 	x.counts = [NumStates]int{}
+	if len(jobs) > 0 { // an empty table keeps its columns as they were
+		x.fits = fits{}
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		if old, ok := prev[j.ID]; ok {
@@ -61,6 +68,7 @@ func (x *index) set(jobs []api.JobView) {
 		}
 		x.byID[j.ID] = j
 		x.count(j.State, 1)
+		x.fits.grow(measure(j))
 	}
 }
 
@@ -85,6 +93,7 @@ func (x *index) put(v api.JobView) bool {
 	old, ok := x.byID[v.ID]
 	if ok {
 		holdFigures(old, &v)
+		x.fits.grow(measure(&v))
 		x.count(old.State, -1)
 		x.count(v.State, 1)
 		wasIn, isIn := x.inView(old), x.inView(&v)
@@ -98,10 +107,7 @@ func (x *index) put(v api.JobView) bool {
 		} else {
 			*old = v
 			if wasIn == isIn {
-				if isIn {
-					x.fits.grow(measure(old)) // the row shows the new data as it is
-				}
-				return false
+				return false // same place, same visibility: the row shows the new data as it is
 			}
 		}
 		if !wasIn && !isIn {
@@ -109,6 +115,7 @@ func (x *index) put(v api.JobView) bool {
 		}
 	} else {
 		nv := v
+		x.fits.grow(measure(&nv))
 		x.byID[v.ID] = &nv
 		x.count(v.State, 1)
 		i, _ := slices.BinarySearchFunc(x.all, &nv, less)
@@ -189,12 +196,6 @@ func (x *index) rebuildRows() (prev []*api.JobView) {
 		}
 	}
 	x.rows = rows
-	if len(rows) > 0 { // an empty table keeps its columns as they were
-		x.fits = fits{}
-		for _, j := range rows {
-			x.fits.grow(measure(j))
-		}
-	}
 	x.dirty = false
 	return prev
 }

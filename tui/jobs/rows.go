@@ -137,7 +137,7 @@ func measure(j *api.JobView) fits {
 	var f fits
 	f[colName] = kit.Width(j.Name)
 	f[colCluster] = kit.Width(j.Cluster)
-	f[colState] = kit.Width(stateCell(j))
+	f[colState] = kit.StateCellWidth(j)
 	f[colApp] = max(len(j.AppID), len(kit.NoValue))
 	return f
 }

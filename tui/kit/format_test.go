@@ -123,3 +123,19 @@ func TestPausedTellsAPauseFromAnEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestStateCellWidthIsTheCellsWidth(t *testing.T) {
+	now := time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
+	jobs := []api.JobView{
+		{Job: model.Job{State: model.StateRunning, FlinkState: "RESTARTING"}},
+		{Job: model.Job{State: model.StateDeploying}, Pending: &model.Command{Kind: model.CmdSubmit, State: model.CmdDoing}},
+		{Job: model.Job{State: model.StateRunning, Drift: &model.Drift{}}, Pending: &model.Command{Kind: model.CmdSavepoint, State: model.CmdUndo}},
+		{Job: model.Job{State: model.StateFinished, LatestSavepoint: &model.RestorePoint{Origin: "PAUSE #3", Time: now}}},
+		{Job: model.Job{State: model.StateNone}},
+	}
+	for _, j := range jobs {
+		if got, want := StateCellWidth(&j), Width(StateCell(&j)); got != want {
+			t.Errorf("%q: width %d, measured %d", StateCell(&j), want, got)
+		}
+	}
+}

@@ -265,7 +265,7 @@ func StateIcon(state model.JobState) string {
 // is FINISHED and not paused.
 func Paused(j *model.Job) (*model.RestorePoint, bool) {
 	sp := j.LatestSavepoint
-	if j.State != model.StateFinished || sp == nil || !strings.HasPrefix(sp.Origin, model.CmdPause.String()+" ") {
+	if j.State != model.StateFinished || sp == nil || !strings.HasPrefix(sp.Origin, pausePrefix) {
 		return nil, false
 	}
 	at := sp.SeenAt
@@ -280,6 +280,28 @@ func Paused(j *model.Job) (*model.RestorePoint, bool) {
 
 // pausedMark follows FINISHED in a paused job's badge.
 const pausedMark = " ‖ paused"
+
+// pausePrefix starts the Origin of a savepoint a PAUSE command took.
+var pausePrefix = model.CmdPause.String() + " "
+
+// StateCellWidth is the width of StateCell(j), without making the text:
+// the jobs table measures every row's with it.
+func StateCellWidth(j *api.JobView) int {
+	n := len(StateLabel(j.State, j.FlinkState)) // the labels are ASCII
+	if _, ok := Paused(&j.Job); ok {
+		n += pausedMarkWidth
+	}
+	if j.Pending != nil && !j.Pending.State.Final() {
+		n += 2 + len(j.Pending.Kind.String())
+	}
+	if j.Drift != nil {
+		n += 2
+	}
+	return n
+}
+
+// pausedMarkWidth is pausedMark's width.
+var pausedMarkWidth = Width(pausedMark)
 
 // StateCell is the state badge's text: the state (a paused job's says so),
 // a pending command, drift.
