@@ -101,17 +101,17 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	const size = 200 << 20
 	svc := simService(t, size)
 	ctx := context.Background()
-	// The simulator's lines are 160 bytes; read two of them to search for
-	// later, 8 MB and 40 MB before the end.
-	lineAt := func(back int64) string {
-		off := (size/160 - back/160) * 160
+	// The simulator's lines are 160 bytes; read one to search for later,
+	// 40 MB from the start.
+	lineAt := func(at int64) string {
+		off := at / 160 * 160
 		ch, err := svc.ReadLog(ctx, api.LogRequest{JobRef: "orders", Offset: off, Limit: 160})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return strings.TrimRight(string(ch.Data), " \n")
 	}
-	near, far := lineAt(8<<20), lineAt(40<<20)
+	early := lineAt(40 << 20)
 
 	d := newDriver(t, svc)
 	d.MustShow("orders")
@@ -147,36 +147,24 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	}
 	check("following")
 
-	// Search for a line 40 MB up: nothing below, so the search wraps to
-	// the top and scans on, 32 MiB per call, to it; then for one 32 MB
-	// further down, forward; then backward from it, which wraps to the
-	// bottom and comes back to it. The window is read around each hit.
-	find := func(want string, keys ...string) {
-		t.Helper()
-		d.Press(keys...)
-		if _, ok := v.Match(); !ok {
-			t.Fatalf("no match for %q (flash %q)", want[:23], d.Flash())
-		}
-		d.MustShow(want[:100], "n/N for more")
-		if v.WinBytes() > logview.WindowMax {
-			t.Fatalf("the window holds %d bytes", v.WinBytes())
-		}
-	}
+	// Search for a line 40 MB into the log from its end: nothing below, so
+	// the search wraps to the top and the service scans on, 32 MiB per
+	// call (two calls), to it; the window is read around the hit.
 	d.Press("/")
-	d.Type(far[:23]) // the timestamp, one per line
-	find(far, "enter")
+	d.Type(early[:23]) // the timestamp, one per line
+	d.Press("enter")
+	if _, ok := v.Match(); !ok {
+		t.Fatalf("no match for %q (flash %q)", early[:23], d.Flash())
+	}
+	d.MustShow(early[:100], "n/N for more")
 	if !strings.Contains(d.Flash(), "wrapped: on from the top") {
 		t.Errorf("flash %q", d.Flash())
 	}
-	d.Press("/")
-	d.Type(near[:23])
-	find(near, "enter")
-	hit, _ := v.Match()
-	find(near, "N")
-	if got, _ := v.Match(); got != hit || !strings.Contains(d.Flash(), "matches only here") {
-		t.Errorf("N from the only match: at %d, flash %q", got, d.Flash())
+	if v.WinBytes() > logview.WindowMax {
+		t.Fatalf("the window holds %d bytes", v.WinBytes())
 	}
-	check("three searches over 200 MB")
+	hit, _ := v.Match()
+	check("a search over 40 MB")
 	// Paging up 16 MB from the hit reads chunk after chunk, and the window
 	// stays bounded.
 	for range 2800 {
