@@ -147,7 +147,7 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	}
 	check("following")
 
-	// Search for a line 40 MB into the log from its end: nothing below, so
+	// Search from the tail for a line 40 MB from the start: nothing below, so
 	// the search wraps to the top and the service scans on, 32 MiB per
 	// call (two calls), to it; the window is read around the hit.
 	d.Press("/")
