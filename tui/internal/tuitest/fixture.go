@@ -64,7 +64,11 @@ func NewFixture() *Fake {
 
 	inventory := job("j008", "inventory-sync", model.KindJAR, "prod", model.StateDeploying)
 	inventory.AppID = "application_1732000000000_0101"
-	submit := &model.Command{ID: "c000038", Seq: 38, JobID: "j008", Kind: model.CmdSubmit, State: model.CmdDoing, Issuer: "ops", CreatedAt: ago(20 * time.Second)}
+	// Logs as the scheduler writes them: who runs the command (a lease
+	// owner: host, pid and a random part), the steps, and the end.
+	submit := &model.Command{ID: "c000038", Seq: 38, JobID: "j008", Kind: model.CmdSubmit, State: model.CmdDoing, Issuer: "ops",
+		CreatedAt: ago(20 * time.Second), StartedAt: ago(19 * time.Second), LeaseOwner: "ops-1 pid 4242 #9f3a2b", LeaseUntil: ago(-40 * time.Second),
+		Attempts: 1, Log: []model.LogLine{{Time: ago(19 * time.Second), Text: "started by ops-1 pid 4242 #9f3a2b"}}}
 
 	draft := job("j009", "new-pipeline", model.KindSQL, "staging", model.StateNone)
 
@@ -91,8 +95,12 @@ func NewFixture() *Fake {
 					{Time: ago(78 * time.Hour), Text: "stop-with-savepoint triggered (trigger 9a1c)"},
 					{Time: ago(77 * time.Hour), Text: "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"}}},
 			{ID: "c000041", Seq: 41, JobID: "j001", Kind: model.CmdRestart, State: model.CmdSucceeded, Attempts: 1, Issuer: "ops",
-				CreatedAt: ago(76 * time.Hour), Params: model.CommandParams{Restore: model.RestoreSavepoint},
-				Log: []model.LogLine{{Time: ago(76 * time.Hour), Text: "submitted application_1732000000000_0042"}}},
+				CreatedAt: ago(76 * time.Hour), StartedAt: ago(76 * time.Hour), EndedAt: ago(76*time.Hour - 40*time.Second),
+				Params: model.CommandParams{Restore: model.RestoreSavepoint},
+				Log: []model.LogLine{
+					{Time: ago(76 * time.Hour), Text: "started by ops-1 pid 3117 #c04e11"},
+					{Time: ago(76 * time.Hour), Text: "submitted application_1732000000000_0042"},
+					{Time: ago(76*time.Hour - 40*time.Second), Text: "succeeded"}}},
 			*submit,
 			{ID: "c000039", Seq: 39, JobID: "j005", Kind: model.CmdRestart, State: model.CmdFailed, Attempts: 3, Issuer: "policy",
 				CreatedAt: ago(90 * time.Minute), Error: "deploy timed out after 5m: application stayed ACCEPTED"},
