@@ -55,7 +55,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 			}
 			// The UI reads the demo's clock: while the hour is lived, ages
 			// and the header's clock are the hour's.
-			err = tui.Run(ctx, d.env.svc, tui.Options{Context: "demo", Debugger: d.debug, Now: d.clock.Now})
+			err = tui.Run(ctx, d.env.svc, tui.Options{Context: "demo", Version: buildVersion(), Debugger: d.debug, Now: d.clock.Now})
 			stopBG()
 			<-done
 			return err

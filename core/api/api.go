@@ -102,6 +102,9 @@ type Figures struct {
 	Backpressure    float64 // the worst vertex's ratio, 0..1
 	CheckpointAge   time.Duration
 	WatermarkDelay  time.Duration
+	// Lag is the sources' consumer lag in records (MetricPoint.Lag);
+	// Unknown (negative) when no source reports one.
+	Lag float64
 	// InSpark is the recent records in per second, oldest first, for the
 	// jobs table's sparkline (empty until metrics are collected).
 	InSpark []float64

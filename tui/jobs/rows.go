@@ -265,12 +265,14 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 // stateCell is the STATE column's text (kit.StateCell).
 func stateCell(j *api.JobView) string { return kit.StateCell(j) }
 
-// lagOf is the records lag of a job's sources, and whether it is known.
-//
-// TODO(lead): api.Figures carries no lag yet (api.MetricPoint.Lag has it,
-// for the Metrics tab): once Figures has one, return it here and the LAG
-// column shows and sorts by it. #12
-func lagOf(*api.JobView) (float64, bool) { return 0, false }
+// lagOf is the records lag of a job's sources, and whether it is known
+// (a source that reports none, or a job not measured, has none).
+func lagOf(j *api.JobView) (float64, bool) {
+	if j.Figures.At.IsZero() || j.Figures.Lag < 0 {
+		return 0, false
+	}
+	return j.Figures.Lag, true
+}
 
 // showsFigures reports whether the job's figures are live: it runs and has
 // been measured. Any other job's figures are stale (a dead job keeps its

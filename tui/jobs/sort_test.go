@@ -40,6 +40,12 @@ func TestShiftLetterSortsByItsColumn(t *testing.T) {
 		t.Errorf("L sorts by %s", jobs.ColTitle(js(h).SortCol()))
 	}
 	h.MustShow("LAG▼")
+	// The most records behind first; a job whose sources report no lag
+	// (datagen, a stopped job) after every one that does.
+	if got := rowNames(h)[:4]; !slices.Equal(got, []string{"payments-dedup", "orders-enrich", "user-features", "clicks-to-hudi"}) {
+		t.Errorf("by LAG, most behind first: %v", got)
+	}
+	h.MustShow("2.1M")
 	h.Press("N")
 	if js(h).SortCol() != jobs.ColName || rowNames(h)[0] != "ad-clicks-agg" {
 		t.Errorf("N sorts by %s: %v", jobs.ColTitle(js(h).SortCol()), rowNames(h))

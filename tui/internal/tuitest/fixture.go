@@ -19,9 +19,9 @@ func NewFixture() *Fake {
 	rp := func(kind model.RestorePointKind, path string, d time.Duration, origin string) *model.RestorePoint {
 		return &model.RestorePoint{JobID: "j001", Kind: kind, Path: path, Time: ago(d), Origin: origin}
 	}
-	fig := func(in, out, bp float64, ck time.Duration) api.Figures {
+	fig := func(in, out, bp float64, ck time.Duration, lag float64) api.Figures {
 		return api.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck,
-			InSpark: []float64{in * 0.5, in * 0.7, in * 0.9, in * 1.2, in}}
+			Lag: lag, InSpark: []float64{in * 0.5, in * 0.7, in * 0.9, in * 1.2, in}}
 	}
 	job := func(id, name string, kind model.JobKind, cluster string, st model.JobState) model.Job {
 		return model.Job{ID: id, Name: name, Kind: kind, Cluster: cluster, State: st, SpecVersion: 3, Parallelism: 4,
@@ -78,10 +78,10 @@ func NewFixture() *Fake {
 	f := &Fake{
 		now: now,
 		Jobs: []api.JobView{
-			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second)},
-			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second)},
-			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second)},
-			{Job: users, Figures: fig(900, 0, 0, 3*time.Minute)},
+			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second, 1200)},
+			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second, 2_140_000)},
+			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second, api.Unknown)},
+			{Job: users, Figures: fig(900, 0, 0, 3*time.Minute, 35)},
 			{Job: fraud},
 			{Job: sessions},
 			{Job: ads},
@@ -177,7 +177,8 @@ func ManyJobs(n int) []api.JobView {
 			Cluster: []string{"prod", "staging", "dev"}[i%3], State: st,
 			AppID:     fmt.Sprintf("application_1732000000000_%06d", i),
 			StartedAt: Now.Add(-time.Duration(600+i%1000) * time.Minute),
-		}, Figures: api.Figures{At: Now, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
+		}, Figures: api.Figures{At: Now, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10,
+			Lag: float64((i * 7919) % 100_000)}}
 	}
 	return out
 }
