@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
@@ -24,6 +25,9 @@ type Screen struct {
 	rows   []model.Alert // those the filter lets through
 
 	filter kit.Filter
+	// silencing is the alert the footer's prompt asks a silence for.
+	silence   textinput.Model
+	silencing *model.Alert
 
 	list          kit.List
 	loaded        bool
@@ -69,8 +73,9 @@ func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 // Title implements kit.Screen.
 func (m *Screen) Title() string { return "Alerts" }
 
-// Capturing implements kit.Screen: the filter's prompt has the keyboard.
-func (m *Screen) Capturing() bool { return m.filter.Active() }
+// Capturing implements kit.Screen: the filter's or the silence's prompt
+// has the keyboard.
+func (m *Screen) Capturing() bool { return m.filter.Active() || m.silencing != nil }
 
 // Back implements kit.Backer: esc clears a filter before it leaves.
 func (m *Screen) Back() (tea.Cmd, bool) {
@@ -85,6 +90,9 @@ func (m *Screen) Back() (tea.Cmd, bool) {
 func (m *Screen) ShortHelp() []key.Binding {
 	if m.filter.Active() {
 		return m.filter.ShortHelp(m.env.Keys)
+	}
+	if m.silencing != nil {
+		return []key.Binding{m.env.Keys.Form.Confirm, m.env.Keys.Form.Cancel}
 	}
 	return shortHelp(m.env.Keys)
 }
@@ -126,7 +134,15 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
 			return m, m.load()
 		}
+	case actedMsg:
+		if msg.err != nil {
+			return m, kit.FlashFor(msg.key, kit.FlashError, "✖ "+msg.err.Error())
+		}
+		return m, tea.Batch(kit.FlashFor(msg.key, kit.FlashInfo, msg.done), m.load())
 	case tea.KeyPressMsg, tea.PasteMsg:
+		if m.silencing != nil {
+			return m, m.silenceKey(msg)
+		}
 		if m.filter.Active() {
 			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
 			if changed {
@@ -142,6 +158,9 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		k := m.env.Keys
 		if m.list.Key(k, kp, len(m.rows), m.page()) {
 			return m, nil
+		}
+		if cmd, ok := m.actKey(kp); ok {
+			return m, cmd
 		}
 		switch {
 		case key.Matches(kp, k.Nav.Filter):
@@ -190,6 +209,9 @@ func (m *Screen) View() string {
 	default:
 		lines = alertLines(st, m.rows, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
 	}
+	if m.silencing != nil && len(lines) > 0 {
+		lines[len(lines)-1] = " " + m.silence.View()
+	}
 	title := st.Title.Render(m.Title())
 	if f := m.filter.Title(st); f != "" {
 		title += " " + f
@@ -200,9 +222,9 @@ func (m *Screen) View() string {
 // alertColumns picks the columns a width allows; the value, which says
 // what is wrong, takes the rest (severity shows in the state's colour too,
 // and how long it fires is SINCE's age on a narrow screen).
-func alertColumns(w int) (job, rule int, cluster, severity, dur bool) {
+func alertColumns(w int) (job, rule int, cluster, severity, dur, handled bool) {
 	job, rule = 20, 16
-	cluster, severity, dur = w >= 150, w >= 135, w >= 70
+	cluster, severity, dur, handled = w >= 150, w >= 135, w >= 70, w >= 100
 	if w < 100 {
 		job, rule = 16, 12
 	}
@@ -212,7 +234,7 @@ func alertColumns(w int) (job, rule int, cluster, severity, dur bool) {
 // alertLines renders the list (pure): a header row and one row per
 // alert, the cursor row reversed.
 func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
-	jw, rw, withCluster, withSeverity, withDur := alertColumns(w)
+	jw, rw, withCluster, withSeverity, withDur, withHandled := alertColumns(w)
 	head := fmt.Sprintf("  %-9s ", "STATE")
 	if withSeverity {
 		head += fmt.Sprintf("%-9s ", "SEVERITY")
@@ -225,6 +247,9 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 	if withDur {
 		head += fmt.Sprintf("%-7s ", "FOR")
 	}
+	if withHandled {
+		head += fmt.Sprintf("%-*s ", handledWidth, "HANDLED")
+	}
 	head += "VALUE"
 	out := []string{st.ColumnHeader.Render(head)}
 	// The cursor's whole story goes under the list when its value is cut:
@@ -233,7 +258,11 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 	if cursor >= 0 && cursor < len(as) {
 		a := as[cursor]
 		text := cmp.Or(a.Message, a.Value)
-		if kit.Width(text) > max(w-valueAt(w), 10) || a.Message != "" && a.Message != a.Value {
+		hand := handledText(a, now)
+		if kit.Width(text) > max(w-valueAt(w), 10) || a.Message != "" && a.Message != a.Value || hand != "" {
+			if hand != "" {
+				text += "\n" + hand
+			}
 			story = append([]string{""}, kit.Wrap(text, w-2)...)
 			for i := 1; i < len(story); i++ {
 				story[i] = " " + st.Dim.Render(story[i])
@@ -267,6 +296,9 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		if withDur {
 			row += fmt.Sprintf("%-7s ", kit.Age(dur))
 		}
+		if withHandled {
+			row += kit.Fit(handledCell(a, now), handledWidth) + " "
+		}
 		used := kit.Width(row) + 2
 		row += kit.Truncate(a.Value, max(w-used, 10))
 		if i == cursor {
@@ -289,7 +321,7 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 
 // valueAt is where the VALUE column starts in a list w cells wide.
 func valueAt(w int) int {
-	jw, rw, withCluster, withSeverity, withDur := alertColumns(w)
+	jw, rw, withCluster, withSeverity, withDur, withHandled := alertColumns(w)
 	at := 2 + 10 + rw + 1 + jw + 1 + 8
 	if withSeverity {
 		at += 10
@@ -300,15 +332,22 @@ func valueAt(w int) int {
 	if withDur {
 		at += 8
 	}
+	if withHandled {
+		at += handledWidth + 1
+	}
 	return at
 }
 
+// handledWidth is the HANDLED column's: "✓ alice ⏸ 59m".
+const handledWidth = 16
+
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Nav.Filter, k.Nav.Refresh}
+	return []key.Binding{k.Nav.Enter, k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the README's keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Filter, k.Nav.Refresh}}
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence},
+		{k.Nav.Filter, k.Nav.Refresh}}
 }

@@ -23,6 +23,7 @@ type KeyMap struct {
 	Open     OpenKeys
 	Detail   DetailKeys
 	Cluster  ClusterKeys
+	Alerts   AlertKeys
 	Log      LogKeys
 	Editor   EditorKeys
 	Text     TextKeys
@@ -94,6 +95,12 @@ type DetailKeys struct {
 // ClusterKeys are the cluster view's.
 type ClusterKeys struct {
 	Adopt, Next, Prev key.Binding
+}
+
+// AlertKeys are `:alerts`'s: take an alert in hand, or hold its webhook
+// messages back for a while.
+type AlertKeys struct {
+	Ack, Silence, Unsilence key.Binding
 }
 
 // LogKeys are the log viewer's.
@@ -208,6 +215,11 @@ func NewKeyMap() KeyMap {
 			Next:  b("]", "next cluster", "]", "tab"),
 			Prev:  b("[", "prev cluster", "[", "shift+tab"),
 		},
+		Alerts: AlertKeys{
+			Ack:       b("a", "acknowledge", "a"),
+			Silence:   b("s", "silence for…", "s"),
+			Unsilence: b("u", "unsilence", "u"),
+		},
 		Log: LogKeys{
 			Follow:     b("f", "follow", "f"),
 			Wrap:       b("w", "wrap", "w"),
@@ -304,6 +316,9 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Action.Savepoint, a.Action.Savepoint, "read-only: actions are disabled"},
 		{&k.Jobs.Create, a.Jobs.Create, ""},
 		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
+		{&k.Alerts.Ack, a.Alerts.Ack, "read-only: alerts cannot be acknowledged or silenced"},
+		{&k.Alerts.Silence, a.Alerts.Silence, "read-only: alerts cannot be acknowledged or silenced"},
+		{&k.Alerts.Unsilence, a.Alerts.Unsilence, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Editor.Save, a.Editor.Save, "read-only: saving and submitting are disabled"},
 		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
 	} {
