@@ -36,6 +36,14 @@ const specDir = "../testdata/reference/flink"
 //     them and no response could ever satisfy oneOf.
 func loadRouter(t *testing.T, rel string) routers.Router {
 	t.Helper()
+	r, _ := loadSpec(t, rel)
+	return r
+}
+
+// loadSpec loads one OpenAPI file with the departures of loadRouter, and
+// returns its router and the document.
+func loadSpec(t *testing.T, rel string) (routers.Router, *openapi3.T) {
+	t.Helper()
 	doc, err := openapi3.NewLoader().LoadFromFile(filepath.Join(specDir, rel))
 	if err != nil {
 		t.Fatalf("load spec %s (yarn/testdata/reference): %v", rel, err)
@@ -52,7 +60,7 @@ func loadRouter(t *testing.T, rel string) routers.Router {
 	if err != nil {
 		t.Fatalf("router for %s: %v", rel, err)
 	}
-	return r
+	return r, doc
 }
 
 // flavour is one Flink version and the spec files it is checked against.
@@ -76,6 +84,7 @@ type validator struct {
 	t          *testing.T
 	c          *Cluster
 	dispatcher routers.Router
+	doc        *openapi3.T // the dispatcher spec
 	gateway    map[string]routers.Router
 	latest     string
 	base       http.RoundTripper
@@ -85,8 +94,8 @@ type validator struct {
 }
 
 func newValidator(t *testing.T, c *Cluster, f flavour) *validator {
-	v := &validator{t: t, c: c, dispatcher: loadRouter(t, f.dispatcher), gateway: map[string]routers.Router{},
-		base: http.DefaultTransport, covered: map[string]int{}}
+	v := &validator{t: t, c: c, gateway: map[string]routers.Router{}, base: http.DefaultTransport, covered: map[string]int{}}
+	v.dispatcher, v.doc = loadSpec(t, f.dispatcher)
 	for ver, file := range f.gateway {
 		v.gateway[ver] = loadRouter(t, file)
 		if ver > v.latest {
@@ -128,6 +137,14 @@ func (v *validator) check(req *http.Request, resp *http.Response, body []byte) {
 	t := v.t
 	t.Helper()
 	p := req.URL.Path
+	if req.URL.Host == strings.TrimPrefix(v.c.NodeManagerURL(), "http://") {
+		v.checkContainerLogs("nm", req, resp, body)
+		return
+	}
+	if strings.HasPrefix(v.c.LogServerURL(), "http://"+req.URL.Host+"/") {
+		v.checkContainerLogs("log server", req, resp, body)
+		return
+	}
 	gwHost := strings.TrimPrefix(v.c.GatewayURL(), "http://")
 	isGateway := req.URL.Host == gwHost
 	if !isGateway && !strings.HasPrefix(p, "/proxy/") {
@@ -181,6 +198,10 @@ func (v *validator) check(req *http.Request, resp *http.Response, body []byte) {
 	case strings.HasSuffix(p, "/yarn-cancel"):
 		v.cover(req.Method + " unspecified:/jobs/{jobid}/yarn-cancel")
 		return
+	case reJobConfig.MatchString(p):
+		v.checkJobConfig(req, body)
+		v.cover(req.Method + " wire:/jobs/{jobid}/config")
+		return
 	}
 	u := *req.URL
 	u.Path, u.RawPath = p, ""
@@ -212,6 +233,88 @@ var reTemplate = []struct {
 	{regexp.MustCompile(`/vertices/[0-9a-f]{32}`), "/vertices/{vertexid}"},
 	{regexp.MustCompile(`/taskmanagers/container_[^/]+`), "/taskmanagers/{taskmanagerid}"},
 	{regexp.MustCompile(`/jobmanager/logs/[^/]+`), "/jobmanager/logs/{filename}"},
+	{regexp.MustCompile(`/subtasks/\d+/metrics`), "/subtasks/{subtaskindex}/metrics"},
+	{regexp.MustCompile(`/containers/container_[^/]+`), "/containers/{containerid}"},
+	{regexp.MustCompile(`/logs/[^/]+$`), "/logs/{filename}"},
+}
+
+var reJobConfig = regexp.MustCompile(`^/jobs/[0-9a-f]{32}/config$`)
+
+// checkJobConfig checks the documented departure of GET /jobs/{jobid}/config:
+// Flink's JobConfigInfo.Serializer writes "jid", "name" and
+// "execution-config" (an ExecutionConfigInfo of the spec), not the spec's
+// jobId, jobName and executionConfigInfo.
+func (v *validator) checkJobConfig(req *http.Request, body []byte) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		v.t.Errorf("%s %s: not a JSON object: %s", req.Method, req.URL, body)
+		return
+	}
+	if got := strings.Join(sortedKeys(m), ","); got != "execution-config,jid,name" {
+		v.t.Errorf("%s %s: keys %s, want the wire's execution-config, jid, name", req.Method, req.URL, got)
+	}
+	var exec any
+	_ = json.Unmarshal(m["execution-config"], &exec)
+	s := v.doc.Components.Schemas["ExecutionConfigInfo"].Value
+	if err := s.VisitJSON(exec, openapi3.MultiErrors()); err != nil {
+		v.t.Errorf("%s %s: execution-config is not the spec's ExecutionConfigInfo: %v", req.Method, req.URL, err)
+	}
+}
+
+// checkContainerLogs checks the NodeManager's and the log server's
+// answers against Hadoop's shapes (NodeManagerRest.md, NMWebServices,
+// LogToolUtils): a list of ContainerLogsInfo, or a file framed by its
+// header and trailer, or a redirect to where the logs are now.
+func (v *validator) checkContainerLogs(who string, req *http.Request, resp *http.Response, body []byte) {
+	t := v.t
+	key := req.Method + " " + who + ":" + templatePath(req.URL.Path)
+	switch {
+	case resp.StatusCode == http.StatusTemporaryRedirect:
+		if resp.Header.Get("Location") == "" {
+			t.Errorf("%s %s: a redirect without Location", req.Method, req.URL)
+		}
+		v.cover(key + " redirect")
+		return
+	case resp.StatusCode != http.StatusOK:
+		return
+	case strings.HasSuffix(req.URL.Path, "/logs"):
+		var w struct {
+			Info []struct {
+				Files []struct {
+					FileName string `json:"fileName"`
+					FileSize string `json:"fileSize"`
+					Modified string `json:"lastModifiedTime"`
+				} `json:"containerLogInfo"`
+				Type        string `json:"logAggregationType"`
+				ContainerID string `json:"containerId"`
+				NodeID      string `json:"nodeId"`
+			} `json:"containerLogsInfo"`
+		}
+		if err := json.Unmarshal(body, &w); err != nil || len(w.Info) == 0 {
+			t.Errorf("%s %s: not {\"containerLogsInfo\":[…]}: %v: %s", req.Method, req.URL, err, body)
+			return
+		}
+		for _, in := range w.Info {
+			if in.Type != "LOCAL" && in.Type != "AGGREGATED" || !strings.HasPrefix(in.ContainerID, "container_") || in.NodeID == "" {
+				t.Errorf("%s %s: container log info %+v", req.Method, req.URL, in)
+			}
+			for _, f := range in.Files {
+				if _, err := time.Parse("Mon Jan 02 15:04:05 -0700 2006", f.Modified); err != nil || f.FileName == "" || f.FileSize == "" {
+					t.Errorf("%s %s: file %+v", req.Method, req.URL, f)
+				}
+			}
+		}
+	default:
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+			t.Errorf("%s %s: a log file as %q", req.Method, req.URL, ct)
+		}
+		text := string(body)
+		if !strings.HasPrefix(text, "Container: ") || !strings.Contains(text, "\nLogLength:") ||
+			!strings.Contains(text, "\nLogContents:\n") || !strings.Contains(text, "End of LogType:") {
+			t.Errorf("%s %s: not Hadoop's framed log text: %.300s", req.Method, req.URL, text)
+		}
+	}
+	v.cover(key)
 }
 
 func templatePath(p string) string {
@@ -349,7 +452,8 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	defer func() { client = prev }()
 
 	// A per-job application with a running job.
-	out, err := c.Submit(t.Context(), SubmitRequest{Name: "contract", Parallelism: 3})
+	out, err := c.Submit(t.Context(), SubmitRequest{Name: "contract", Parallelism: 3,
+		Config: map[string]string{"rest.flamegraph.enabled": "true"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,10 +489,24 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 		base := jm + "/jobs/" + jid + "/vertices/" + vx.ID
 		for _, p := range []string{"", "/metrics", "/metrics?get=0.numRecordsInPerSecond,1.busyTimeMsPerSecond",
 			"/subtasks/metrics", "/subtasks/metrics?get=numRecordsOutPerSecond,backPressuredTimeMsPerSecond&agg=sum,max,min,avg",
-			"/backpressure", "/watermarks"} {
+			"/backpressure", "/watermarks", "/subtasktimes", "/taskmanagers", "/subtasks/1/metrics",
+			"/subtasks/0/metrics?get=numRecordsIn,busyTimeMsPerSecond"} {
 			mustJSON(t, "GET", base+p, nil, 200, nil)
 		}
+		mustJSON(t, "GET", fmt.Sprintf("%s/jobs/%s/checkpoints/details/%d/subtasks/%s", jm, jid, cps.History[0].ID, vx.ID), nil, 200, nil)
+		// The first flame graph request starts the sampling (endTimestamp -3).
+		for _, typ := range []string{"", "?type=ON_CPU", "?type=OFF_CPU&subtaskindex=1"} {
+			eventually(t, "flame graph "+typ, func() bool {
+				var fg struct {
+					End  int64           `json:"endTimestamp"`
+					Data json.RawMessage `json:"data"`
+				}
+				mustJSON(t, "GET", base+"/flamegraph"+typ, nil, 200, &fg)
+				return fg.End > 0 && len(fg.Data) > 0
+			})
+		}
 	}
+	mustJSON(t, "GET", jm+"/jobs/"+jid+"/config", nil, 200, nil)
 	var tms struct {
 		TaskManagers []struct {
 			ID string `json:"id"`
@@ -400,6 +518,32 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	}
 	tm := jm + "/taskmanagers/" + tms.TaskManagers[0].ID
 	mustJSON(t, "GET", tm+"/logs", nil, 200, nil)
+	mustJSON(t, "GET", tm, nil, 200, nil)
+	mustJSON(t, "GET", tm+"/thread-dump", nil, 200, nil)
+	mustJSON(t, "GET", tm+"/thread-dump?mode=FULL", nil, 200, nil)
+
+	// The containers' logs on their NodeManager while the application runs.
+	rm := c.ActiveRMURL()
+	var conts struct {
+		Containers struct {
+			Container []struct {
+				ID       string `json:"containerId"`
+				NodeHTTP string `json:"nodeHttpAddress"`
+			} `json:"container"`
+		} `json:"containers"`
+	}
+	mustJSON(t, "GET", rm+"/ws/v1/cluster/apps/"+out.AppID+"/appattempts/"+attemptIDOf(out.AppID, 1)+"/containers", nil, 200, &conts)
+	if len(conts.Containers.Container) != 3 {
+		t.Fatalf("a JobManager and 2 TaskManagers: %d containers", len(conts.Containers.Container))
+	}
+	tmContainer := conts.Containers.Container[1]
+	nm := tmContainer.NodeHTTP + "/ws/v1/node/containers/" + tmContainer.ID
+	mustJSON(t, "GET", nm+"/logs", nil, 200, nil)
+	for _, q := range []string{"", "?size=4096", "?size=-4096"} {
+		if r := do(t, "GET", nm+"/logs/taskmanager.log"+q, nil); r.status != 200 {
+			t.Errorf("GET %s: %s", nm+"/logs/taskmanager.log"+q, r)
+		}
+	}
 	for _, p := range []string{tm + "/log", tm + "/stdout", tm + "/logs/taskmanager.log", jm + "/jobmanager/log",
 		jm + "/jobmanager/stdout", jm + "/jobmanager/logs/jobmanager.log"} {
 		if r := do(t, "GET", p, nil); r.status != 200 || len(r.body) == 0 {
@@ -429,6 +573,23 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	poll(trig.RequestID)
 	mustJSON(t, "POST", jm+"/jobs/"+jid+"/stop", map[string]any{"targetDirectory": "hdfs:///sp", "drain": true}, 202, &trig)
 	poll(trig.RequestID)
+
+	// Once the application ended, the NodeManager sends its containers'
+	// logs to the log server, which serves them aggregated.
+	eventually(t, "app FINISHED", func() bool { return rmApp(t, c, out.AppID).State == "FINISHED" })
+	if r := do(t, "GET", nm+"/logs", nil); r.status != http.StatusTemporaryRedirect ||
+		!strings.HasPrefix(r.header.Get("Location"), c.LogServerURL()+"/containers/") {
+		t.Errorf("NodeManager after the end: %s %v", r, r.header)
+	}
+	ahs := c.LogServerURL() + "/containers/" + tmContainer.ID
+	mustJSON(t, "GET", ahs+"/logs", nil, 200, nil)
+	if r := do(t, "GET", ahs+"/logs/taskmanager.log?size=-2000", nil); r.status != 200 {
+		t.Errorf("aggregated log: %s", r)
+	}
+	if r := do(t, "GET", nm+"/logs/taskmanager.out", nil); r.status != http.StatusTemporaryRedirect {
+		t.Errorf("NodeManager file after the end: %s", r)
+	}
+	mustJSON(t, "GET", rm+"/conf?name=yarn.log.server.web-service.url", nil, 200, nil)
 
 	// A session cluster: jars, run, cancel.
 	sess, err := c.Submit(t.Context(), SubmitRequest{Mode: ModeSession, Name: "shared"})
@@ -601,6 +762,14 @@ func TestContractEveryResponseMatchesTheSpecs(t *testing.T) {
 				"GET wire:/jobs/{jobid}/vertices/{vertexid}/subtasks/metrics", "GET wire:/jobs/{jobid}/vertices/{vertexid}/watermarks",
 				"GET text:/jobmanager/log", "GET text:/jobmanager/logs/{filename}", "GET text:/taskmanagers/{taskmanagerid}/log",
 				"GET unspecified:/jobs/{jobid}/yarn-cancel",
+				"GET /jobs/{jobid}/vertices/{vertexid}/subtasktimes", "GET /jobs/{jobid}/vertices/{vertexid}/taskmanagers",
+				"GET /jobs/{jobid}/vertices/{vertexid}/flamegraph", "GET wire:/jobs/{jobid}/vertices/{vertexid}/subtasks/{subtaskindex}/metrics",
+				"GET /jobs/{jobid}/checkpoints/details/{checkpointid}/subtasks/{vertexid}", "GET wire:/jobs/{jobid}/config",
+				"GET /taskmanagers/{taskmanagerid}", "GET /taskmanagers/{taskmanagerid}/thread-dump",
+				"GET nm:/ws/v1/node/containers/{containerid}/logs", "GET nm:/ws/v1/node/containers/{containerid}/logs/{filename}",
+				"GET nm:/ws/v1/node/containers/{containerid}/logs redirect", "GET nm:/ws/v1/node/containers/{containerid}/logs/{filename} redirect",
+				"GET log server:/ws/v1/applicationhistory/containers/{containerid}/logs",
+				"GET log server:/ws/v1/applicationhistory/containers/{containerid}/logs/{filename}",
 				"GET /api_versions", "GET /info", "POST /sessions", "GET /sessions/{session_handle}",
 				"DELETE /sessions/{session_handle}", "POST /sessions/{session_handle}/heartbeat",
 				"POST /sessions/{session_handle}/configure-session", "GET /sessions/{session_handle}/complete-statement",
@@ -622,4 +791,9 @@ func TestContractEveryResponseMatchesTheSpecs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// attemptIDOf is the id of an application's attempt n.
+func attemptIDOf(appID string, n int) string {
+	return fmt.Sprintf("appattempt_%s_%06d", strings.TrimPrefix(appID, "application_"), n)
 }

@@ -80,19 +80,6 @@ func jmJobsMetrics(x *jmReq) jmAnswer {
 	return ok(aggregate(values, q.Get("get"), splitList(q.Get("agg"))))
 }
 
-func jmVertex(x *jmReq, j *job, v *vertex) jmAnswer {
-	subs := []map[string]any{}
-	state := vertexState(j.state)
-	for s := 0; s < v.parallelism; s++ {
-		subs = append(subs, map[string]any{"subtask": s, "status": state, "attempt": j.restarts,
-			"endpoint": x.jm.addr, "start-time": j.start.UnixMilli(), "end-time": j.endMs(),
-			"duration": j.duration(x.now), "metrics": x.ioMetrics(j, v),
-			"taskmanager-id": x.tmFor(s), "status-counts": stateCounts(state, 0), "start_time": j.start.UnixMilli()})
-	}
-	return ok(map[string]any{"id": v.id, "name": v.name, "maxParallelism": j.maxParallelism,
-		"parallelism": v.parallelism, "now": x.now.UnixMilli(), "subtasks": subs})
-}
-
 // vertexMetricValues returns every subtask metric of v, keyed "i.name".
 func (x *jmReq) vertexMetricValues(j *job, v *vertex) map[string]string {
 	m := map[string]string{}
