@@ -219,48 +219,92 @@ func (c *ContainerLogs) Read(ctx context.Context, r ContainerLogRead) (LogChunk,
 	if limit <= 0 {
 		limit = DefaultLogLimit
 	}
+	r.Limit = limit
+	st, err := c.Open(ctx, r)
+	if err != nil {
+		return LogChunk{}, err
+	}
+	defer st.Close()
+	data := make([]byte, min(limit, max(st.Size-st.Offset, 0)))
+	got, err := io.ReadFull(st, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return LogChunk{}, st.err(ctx, err)
+	}
+	data = data[:got]
+	return LogChunk{Data: data, Offset: st.Offset, Size: st.Size, More: st.Offset+int64(got) < st.Size}, nil
+}
+
+// ContainerLogStream is an open container log file: its bytes from Offset
+// on (to the end of what was asked), read as they arrive.
+type ContainerLogStream struct {
+	io.Reader
+	// Offset is the position in the file of the first byte; Size the
+	// file's length as the server's header states it.
+	Offset, Size int64
+	body         io.Closer
+	resp         *response
+}
+
+// Close ends the request.
+func (s *ContainerLogStream) Close() error { return s.body.Close() }
+
+func (s *ContainerLogStream) err(ctx context.Context, err error) error {
+	return streamErr(ctx, s.resp, "container log", err)
+}
+
+// Open starts reading a container's log file at r.Offset (or its last
+// r.Limit bytes with r.Tail), to its end, or r.Limit bytes when set. Only
+// ctx bounds the reading: a caller that reads the whole file (a search,
+// a copy) makes one request, not one per chunk.
+func (c *ContainerLogs) Open(ctx context.Context, r ContainerLogRead) (*ContainerLogStream, error) {
 	if r.Offset < 0 {
 		r.Offset = 0
 	}
-	// What to ask for: the tail, the head up to offset+limit, or (near the
-	// end of a known size) a tail that starts a little before offset, so
-	// that a file that grew meanwhile still covers it.
-	size := r.Offset + limit
-	fromTail := r.Tail
-	if r.Tail {
-		size = -limit
-	} else if r.SizeHint > 0 && r.Offset > r.SizeHint-r.Offset {
-		size = -(r.SizeHint - r.Offset + 1<<20)
-		fromTail = true
+	// What to ask for: the tail; the head up to offset+limit (all of it
+	// without a limit); or, near the end of a known size, a tail that
+	// starts a little before offset, so that a file that grew meanwhile
+	// still covers it.
+	size, fromTail, whole := r.Offset+r.Limit, r.Tail, r.Limit <= 0
+	switch {
+	case r.Tail:
+		size = -max(r.Limit, 1)
+	case r.SizeHint > 0 && r.Offset > r.SizeHint-r.Offset:
+		size, fromTail, whole = -(r.SizeHint - r.Offset + 1<<20), true, false
 	}
 	q := nmQuery(r.NodeID)
 	if q == nil {
 		q = url.Values{}
 	}
-	q.Set("size", strconv.FormatInt(size, 10))
+	if !whole {
+		q.Set("size", strconv.FormatInt(size, 10))
+	}
 	p := "containers/" + pathEscape(r.ContainerID) + "/logs/" + pathEscape(r.File)
 	req := request{method: http.MethodGet, path: p, query: q, stream: true, prepare: func(rq *resty.Request) {
 		rq.SetHeader("Accept", "text/plain, */*")
 	}}
 	resp, err := c.t.do(ctx, c.base, req)
 	if err != nil {
-		return LogChunk{}, err
+		return nil, err
 	}
 	if resp.status != http.StatusOK {
 		if resp.stream != nil {
 			resp.stream.Close()
 		}
-		return LogChunk{}, httpError(req.method, resp.url, resp.status, resp.body)
+		return nil, httpError(req.method, resp.url, resp.status, resp.body)
 	}
-	defer resp.stream.Close()
+	st := &ContainerLogStream{body: resp.stream, resp: resp}
 	br := bufio.NewReaderSize(resp.stream, 32<<10)
 	length, err := readLogHeader(br)
 	if err != nil {
-		return LogChunk{}, streamErr(ctx, resp, "container log header", err)
+		st.Close()
+		return nil, st.err(ctx, err)
 	}
 	// The content is min(|size|, length) bytes, from the file's start or
-	// its end; offset is where it starts in the file.
-	n := min(abs64(size), length)
+	// its end.
+	n := length
+	if !whole {
+		n = min(abs64(size), length)
+	}
 	start := int64(0)
 	if fromTail {
 		start = length - n
@@ -269,28 +313,23 @@ func (c *ContainerLogs) Read(ctx context.Context, r ContainerLogRead) (LogChunk,
 	switch {
 	case r.Tail:
 	case r.Offset >= start:
-		skip = r.Offset - start
+		skip = min(r.Offset-start, n)
 	default:
 		// The file grew past the margin: read from its head instead.
-		resp.stream.Close()
+		st.Close()
 		r.SizeHint = 0
-		return c.Read(ctx, r)
-	}
-	if skip > n {
-		skip = n
+		return c.Open(ctx, r)
 	}
 	if _, err := io.CopyN(io.Discard, br, skip); err != nil {
-		return LogChunk{}, streamErr(ctx, resp, "container log", err)
+		st.Close()
+		return nil, st.err(ctx, err)
 	}
-	want := min(n-skip, limit)
-	data := make([]byte, want)
-	got, err := io.ReadFull(br, data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return LogChunk{}, streamErr(ctx, resp, "container log", err)
+	rest := n - skip
+	if r.Limit > 0 && !r.Tail {
+		rest = min(rest, r.Limit)
 	}
-	data = data[:got]
-	off := start + skip
-	return LogChunk{Data: data, Offset: off, Size: length, More: off+int64(got) < length}, nil
+	st.Reader, st.Offset, st.Size = io.LimitReader(br, rest), start+skip, length
+	return st, nil
 }
 
 func abs64(n int64) int64 {

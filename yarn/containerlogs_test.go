@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -87,7 +88,7 @@ func TestContainerLogReadTakesTheContentBetweenHeaderAndTrailer(t *testing.T) {
 	content := sb.String()
 	f := newFake(t)
 	path := "/ws/v1/node/containers/" + containerID + "/logs/taskmanager.log"
-	f.on("GET", path, nmLogText(content, true)).times(4)
+	f.on("GET", path, nmLogText(content, true)).times(5)
 	f.on("GET", "/ws/v1/node/containers/"+containerID+"/logs/empty.err", nmLogText("", false))
 	c, err := NewContainerLogs("http://"+f.Host()+"/ws/v1/node/", fastOpts())
 	if err != nil {
@@ -125,6 +126,16 @@ func TestContainerLogReadTakesTheContentBetweenHeaderAndTrailer(t *testing.T) {
 	late := read(ContainerLogRead{Offset: int64(len(content)) - 100_000, Limit: 1000, SizeHint: int64(len(content))})
 	if late.Offset != int64(len(content))-100_000 || !strings.HasPrefix(f.lastQuery("GET", path), "size=-") {
 		t.Errorf("late: offset %d, query %s", late.Offset, f.lastQuery("GET", path))
+	}
+	// A stream from an offset to the end is one request for the rest.
+	st, err := c.Open(ctx, ContainerLogRead{ContainerID: containerID, File: "taskmanager.log", Offset: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, err := io.ReadAll(st)
+	st.Close()
+	if err != nil || st.Offset != 5000 || string(rest) != content[5000:] || f.lastQuery("GET", path) != "" {
+		t.Errorf("stream from 5000: offset %d, %d bytes, query %q, %v", st.Offset, len(rest), f.lastQuery("GET", path), err)
 	}
 	empty, err := c.Read(ctx, ContainerLogRead{ContainerID: containerID, File: "empty.err"})
 	if err != nil || len(empty.Data) != 0 || empty.Size != 0 || empty.More {
