@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // JobException is one failure of a job's Flink job as its JobManager
 // reported it, kept by state sync so that it outlives the application.
@@ -38,4 +41,16 @@ const (
 // that the same failure seen by two syncs is kept once.
 func (e JobException) Key() string {
 	return e.Time.UTC().Format("20060102T150405.000000000Z") + "/" + e.Name
+}
+
+// InnermostCause is the last "Caused by:" of a Java stack trace (what
+// really failed, under the wrappers), else its first line.
+func InnermostCause(trace string) string {
+	cause := FirstLine(strings.TrimSpace(trace))
+	for _, line := range strings.Split(trace, "\n") {
+		if c, ok := strings.CutPrefix(strings.TrimSpace(line), "Caused by: "); ok {
+			cause = c
+		}
+	}
+	return cause
 }
