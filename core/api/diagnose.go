@@ -117,9 +117,10 @@ type VertexDetail struct {
 	Notes []string
 }
 
-// Skew compares the busiest subtask with the median one: Ratio is max /
-// median of records in (of records out for a source), 1 for an even
-// vertex, 0 when unknown; Subtask is the busiest one's index.
+// Skew compares the busiest subtask with the others: Ratio is its records
+// in (records out for a source) over the median of the other subtasks'
+// (Median), 1 for an even vertex, 0 when unknown; Subtask is the busiest
+// one's index.
 type Skew struct {
 	Of      string // "records in" or "records out"
 	Max     float64

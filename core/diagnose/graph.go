@@ -157,8 +157,11 @@ func buildGraph(g *api.JobGraph, det yarn.JobDetails, plan yarn.JobPlan, figures
 			e := api.GraphEdge{From: from, To: to, ShipStrategy: in.ShipStrategy, Feedback: from >= to}
 			g.Cyclic = g.Cyclic || e.Feedback
 			g.Edges = append(g.Edges, e)
+			// A vertex that only feeds back (an iteration's tail) is no
+			// sink; one fed only by feedback is still a source.
+			feeds[from] = true
 			if !e.Feedback {
-				fed[to], feeds[from] = true, true
+				fed[to] = true
 			}
 		}
 	}

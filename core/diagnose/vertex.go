@@ -161,9 +161,11 @@ func subtaskRows(subs []yarn.SubtaskDetails, bp yarn.Backpressure, wms []yarn.Me
 	return rows
 }
 
-// skewOf compares the busiest subtask with the median one, by records in
-// (records out for a source), and marks the busiest Hot when the skew is
-// HotSkew or more.
+// skewOf compares the busiest subtask with the median of the others, by
+// records in (records out for a source), and marks the busiest Hot when
+// the skew is HotSkew or more. (The median of the others, not of all: with
+// two subtasks, the median of all is their mean, and max/mean is never
+// more than 2, however hot the key.)
 func skewOf(rows []api.SubtaskRow, source bool) api.Skew {
 	sk := api.Skew{Of: "records in", Subtask: -1}
 	if source {
@@ -183,7 +185,11 @@ func skewOf(rows []api.SubtaskRow, source bool) api.Skew {
 			sk.Max, sk.Subtask = v, i
 		}
 	}
-	sk.Median = median(append([]float64(nil), vals...))
+	others := append(append([]float64(nil), vals[:sk.Subtask]...), vals[sk.Subtask+1:]...)
+	if len(others) == 0 {
+		others = vals
+	}
+	sk.Median = median(others)
 	switch {
 	case sk.Max == 0:
 		sk.Ratio = 1

@@ -301,7 +301,8 @@ func (f *flinkJobs) failJob(j *job, now time.Time, fatal bool, msg string) {
 	j.recordTask(now, msg, v, int(noise(j.seed, uint64(j.totalRestarts)+6)*float64(v.parallelism)))
 	if j.failUntil > 0 && j.restarts >= j.failUntil {
 		j.failUntil = 0
-		j.record(now, "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts="+
+		// The scheduler gives up just after the task failed.
+		j.record(now.Add(time.Millisecond), "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts="+
 			strconv.Itoa(j.restarts)+", backoffTimeMS=1000)", suppressedTrace(j.restarts, failureTrace(msg)), "")
 		j.setState(jobFailing, now)
 		f.events.schedule(j.app, now.Add(dFailing), func(t time.Time) {
