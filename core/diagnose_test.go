@@ -18,7 +18,9 @@ import (
 // failed, its causes read after its application ended; then a JobManager
 // that stalls halfway, which the views survive with notes.
 func TestDiagnoseAJobToItsCauses(t *testing.T) {
-	e := coretest.New(t, sim.Options{CheckpointInterval: 2 * time.Second}, func(cc *clusters.Spec) { cc.Timeout = 2 * time.Second })
+	// A slower clock: the last failure is read while the job is FAILING,
+	// before its per-job cluster shuts down.
+	e := coretest.New(t, sim.Options{Speed: 10, CheckpointInterval: 2 * time.Second}, func(cc *clusters.Spec) { cc.Timeout = 2 * time.Second })
 	e.CreateSQL("orders")
 	if c := e.Act("orders", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
 		t.Fatalf("submit: %s %s", c.State, c.Error)
