@@ -99,6 +99,9 @@ type jmReq struct {
 	a   *app
 	now time.Time
 	r   *http.Request
+	// tms caches taskManagerIDs for the request: a view of a large graph
+	// asks for them once per subtask.
+	tms []string
 }
 
 // jmAnswer is what a handler answers; it is written after the lock is released.
@@ -373,11 +376,15 @@ func decodeBody(r *http.Request, into any) error {
 
 // taskManagerIDs are the container ids of the app's TaskManagers.
 func (x *jmReq) taskManagerIDs() []string {
+	if x.tms != nil {
+		return x.tms
+	}
 	n := x.a.containers() - 1
 	ids := make([]string, 0, n)
 	for i := 0; i < n; i++ {
 		ids = append(ids, containerID(x.a, len(x.a.attempts), i+2))
 	}
+	x.tms = ids
 	return ids
 }
 
