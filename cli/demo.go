@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -188,9 +189,22 @@ func seedDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, n int) error
 	return nil
 }
 
+// demoTimeout is what the demo's failing lookup join dies of.
+const demoTimeout = "java.util.concurrent.TimeoutException: Async function call has timed out."
+
+// demoDiagnoses give two lookup-join jobs of the demo a cause to find: a
+// join that holds the source back, one hot key, a slow checkpoint part,
+// and flame graphs to look at (vertex 1 is the join).
+var demoDiagnoses = map[string]sim.Diagnosis{
+	"orders-enrich": {Bottleneck: 1, Pressure: 0.85, FlameGraphs: true},
+	"orders-enrich-2": {Bottleneck: 1, Pressure: 0.7, SkewVertex: 1, SkewSubtask: 0, SkewFactor: 5,
+		SlowVertex: 1, SlowSubtask: 2, SlowCheckpoint: 4 * time.Second, FlameGraphs: true},
+}
+
 // stageDemo gives the fleet its mix of states once the jobs run: a few
-// paused, a few killed, and two that keep failing until the restart policy
-// gives up on them.
+// paused, a few killed, two that keep failing until the restart policy
+// gives up on them (the lookup join of timeouts), and two whose figures
+// point at a cause (demoDiagnoses).
 func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.Logger) {
 	pause := map[string]bool{"payments-dedup": true, "inventory-sync-2": true}
 	kill := map[string]bool{"clicks-to-hudi-2": true, "fraud-scoring-3": true}
@@ -216,8 +230,12 @@ func stageDemo(ctx context.Context, svc *core.Local, c *sim.Cluster, log *slog.L
 				err = act(ctx, svc, j, model.CmdPause)
 			case kill[j.Name]:
 				err = act(ctx, svc, j, model.CmdKill)
+			case fail[j.Name] && strings.HasPrefix(j.Name, "user-features"):
+				err = c.FailJobWith(j.AppID, demoTimeout) // again after each policy restart, until it gives up
 			case fail[j.Name]:
-				err = c.FailJob(j.AppID) // again after each policy restart, until it gives up
+				err = c.FailJob(j.AppID)
+			case demoDiagnoses[j.Name] != (sim.Diagnosis{}):
+				err = c.Diagnose(j.AppID, demoDiagnoses[j.Name])
 			default:
 				continue
 			}
