@@ -271,3 +271,29 @@ func TestFlameGraphNamesAreUnescaped(t *testing.T) {
 		t.Fatalf("%+v %v", g, err)
 	}
 }
+
+// BenchmarkDecodeVertexP1000 decodes the details of a vertex of
+// parallelism 1,000 as a JobManager sends them.
+func BenchmarkDecodeVertexP1000(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"id":"` + lookupVertex + `","name":"LookupJoin[3] -> Calc[4]","maxParallelism":1024,"parallelism":1000,"now":1732863600000,"subtasks":[`)
+	for i := 0; i < 1000; i++ {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, `{"subtask":%d,"status":"RUNNING","attempt":0,"endpoint":"host-%d.example.com:39021","start-time":1732860100000,"end-time":-1,"duration":3500000,`+
+			`"metrics":{"read-bytes":%d,"read-bytes-complete":true,"write-bytes":90000,"write-bytes-complete":true,"read-records":%d,"read-records-complete":true,"write-records":500,"write-records-complete":true,"accumulated-backpressured-time":10,"accumulated-idle-time":200,"accumulated-busy-time":3000.0},`+
+			`"taskmanager-id":"container_1732860000000_0042_01_%06d","status-duration":{"CREATED":3,"SCHEDULED":10,"DEPLOYING":120,"INITIALIZING":800,"RUNNING":3499067}}`,
+			i, i%50, i*180, i, i/2+2)
+	}
+	buf.WriteString(`]}`)
+	resp := &response{status: 200, body: buf.Bytes(), url: "http://jm/jobs/x/vertices/y"}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		var v VertexDetails
+		if err := decode("GET", resp, "vertex details", &v); err != nil || len(v.Subtasks) != 1000 {
+			b.Fatal(err)
+		}
+	}
+}
