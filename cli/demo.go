@@ -185,7 +185,7 @@ func (d *demoRun) live(ctx context.Context) {
 			running = append(running, j)
 			if demoFailing[j.Name] && !failed[j.AppID] {
 				failed[j.AppID] = true
-				if err := c.FailJob(j.AppID); err != nil {
+				if err := c.FailJobWith(j.AppID, demoTimeout); err != nil {
 					log.Warn("demo: fail", "job", j.Name, "err", err)
 				}
 			}

@@ -97,10 +97,13 @@ func (d *demoRun) rest(ctx context.Context, n int) {
 type demoEvent struct {
 	job    string
 	before time.Duration
-	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag
+	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose
 }
 
 var demoPlan = []demoEvent{
+	// Two lookup joins with a cause to find (demoDiagnoses).
+	{"orders-enrich", 59 * time.Minute, "diagnose"},
+	{"orders-enrich-2", 59 * time.Minute, "diagnose"},
 	{"fraud-scoring", 58 * time.Minute, "strain"},
 	{"payments-dedup-2", 57 * time.Minute, "lag"},
 	// Four failures in a row: the policy restarts it three times within
@@ -120,6 +123,18 @@ var demoPlan = []demoEvent{
 // demoFailing are the jobs that fail again after each policy restart once
 // the demo is open, until the restart policy gives up on them.
 var demoFailing = map[string]bool{"user-features": true}
+
+// demoTimeout is what the demo's failing lookup join dies of.
+const demoTimeout = "java.util.concurrent.TimeoutException: Async function call has timed out."
+
+// demoDiagnoses give two lookup-join jobs of the demo a cause to find: a
+// join that holds the source back, one hot key, a slow checkpoint part,
+// and flame graphs to look at (vertex 1 is the join).
+var demoDiagnoses = map[string]sim.Diagnosis{
+	"orders-enrich": {Bottleneck: 1, Pressure: 0.85, FlameGraphs: true},
+	"orders-enrich-2": {Bottleneck: 1, Pressure: 0.7, SkewVertex: 1, SkewSubtask: 0, SkewFactor: 5,
+		SlowVertex: 1, SlowSubtask: 2, SlowCheckpoint: 4 * time.Second, FlameGraphs: true},
+}
 
 // warm lives the fleet's hour: it creates and deploys the first jobs,
 // then steps the clock to now, playing demoPlan on the way and measuring
@@ -310,7 +325,9 @@ func (d *demoRun) play(ctx context.Context, e demoEvent) error {
 	case "interrupt":
 		return c.InterruptJob(j.AppID)
 	case "fail":
-		return c.FailJob(j.AppID)
+		return c.FailJobWith(j.AppID, demoTimeout)
+	case "diagnose":
+		return c.Diagnose(j.AppID, demoDiagnoses[e.job])
 	case "strain":
 		return c.StrainJob(j.AppID, sim.Strain{Pressure: 0.97})
 	case "lag":

@@ -39,7 +39,7 @@ func newRootCmd() *cobra.Command {
 		newSyncCmd(g), newAgentCmd(g),
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
-		newLogsCmd(g),
+		newLogsCmd(g), newTaskManagersCmd(g),
 		newSQLCmd(g),
 		newDebugCmd(g),
 	)

@@ -58,6 +58,7 @@ func runContract(t *testing.T, b backend) {
 		{"ReturnedValuesAreCopies", contractCopies},
 		{"ConcurrentUpdates", contractConcurrent},
 		{"AlertsPerRuleAndJob", contractAlerts},
+		{"ExceptionsBoundedAndDeduplicated", contractExceptions},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, b.fresh(t)) })
@@ -1189,6 +1190,8 @@ type storeDump struct {
 	Commands      []model.Command
 	Audit         []model.AuditEntry
 	Alerts        []model.Alert `json:",omitempty"` // schema 2
+	// Exceptions by job, schema 4.
+	Exceptions map[string][]model.JobException `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
 	// it empty (stores with one history but two ids compare equal).
 	StoreID string `json:",omitempty"`
@@ -1218,6 +1221,16 @@ func dump(t testing.TB, s Store) storeDump {
 			}
 			if d.RestorePoints[j.ID], err = tx.RestorePoints(j.ID); err != nil {
 				return err
+			}
+			es, err := tx.Exceptions(j.ID)
+			if err != nil {
+				return err
+			}
+			if len(es) > 0 {
+				if d.Exceptions == nil {
+					d.Exceptions = map[string][]model.JobException{}
+				}
+				d.Exceptions[j.ID] = es
 			}
 		}
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {

@@ -22,7 +22,10 @@ type Client struct {
 	readOnly bool
 }
 
-var _ api.Service = (*Client)(nil)
+var (
+	_ api.Service         = (*Client)(nil)
+	_ api.DiagnoseService = (*Client)(nil)
+)
 
 // do runs one method on the agent, bounded by ctx; the agent's failure
 // comes back as an *api.Error that matches its model sentinel.
@@ -240,4 +243,54 @@ func (c *Client) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert
 		return model.Alert{}, api.ReadOnly("act on alert")
 	}
 	return do[api.AlertAction, model.Alert](ctx, c, "ActOnAlert", a)
+}
+
+// JobGraph implements api.DiagnoseService.
+func (c *Client) JobGraph(ctx context.Context, ref string) (api.JobGraph, error) {
+	return do[string, api.JobGraph](ctx, c, "JobGraph", ref)
+}
+
+// Vertex implements api.DiagnoseService.
+func (c *Client) Vertex(ctx context.Context, r api.VertexRequest) (api.VertexDetail, error) {
+	return do[api.VertexRequest, api.VertexDetail](ctx, c, "Vertex", r)
+}
+
+// Checkpoints implements api.DiagnoseService.
+func (c *Client) Checkpoints(ctx context.Context, ref string) (api.CheckpointsView, error) {
+	return do[string, api.CheckpointsView](ctx, c, "Checkpoints", ref)
+}
+
+// Checkpoint implements api.DiagnoseService.
+func (c *Client) Checkpoint(ctx context.Context, r api.CheckpointRequest) (api.CheckpointDetail, error) {
+	return do[api.CheckpointRequest, api.CheckpointDetail](ctx, c, "Checkpoint", r)
+}
+
+// TaskManagers implements api.DiagnoseService.
+func (c *Client) TaskManagers(ctx context.Context, ref string) (api.TaskManagerList, error) {
+	return do[string, api.TaskManagerList](ctx, c, "TaskManagers", ref)
+}
+
+// TaskManager implements api.DiagnoseService.
+func (c *Client) TaskManager(ctx context.Context, r api.TaskManagerRequest) (api.TaskManagerDetail, error) {
+	return do[api.TaskManagerRequest, api.TaskManagerDetail](ctx, c, "TaskManager", r)
+}
+
+// FlinkConfig implements api.DiagnoseService.
+func (c *Client) FlinkConfig(ctx context.Context, ref string) (api.FlinkConfig, error) {
+	return do[string, api.FlinkConfig](ctx, c, "FlinkConfig", ref)
+}
+
+// FlameGraph implements api.DiagnoseService.
+func (c *Client) FlameGraph(ctx context.Context, r api.FlameGraphRequest) (api.FlameGraph, error) {
+	return do[api.FlameGraphRequest, api.FlameGraph](ctx, c, "FlameGraph", r)
+}
+
+// Exceptions implements api.DiagnoseService.
+func (c *Client) Exceptions(ctx context.Context, ref string) (api.ExceptionHistory, error) {
+	return do[string, api.ExceptionHistory](ctx, c, "Exceptions", ref)
+}
+
+// ContainerLogs implements api.DiagnoseService.
+func (c *Client) ContainerLogs(ctx context.Context, ref string) (api.ContainerLogList, error) {
+	return do[string, api.ContainerLogList](ctx, c, "ContainerLogs", ref)
 }

@@ -153,6 +153,14 @@ type CheckpointInfo struct {
 	Size        int64
 	Path        string
 	Failure     string
+	// Kind is CHECKPOINT, UNALIGNED_CHECKPOINT, SAVEPOINT or SYNC_SAVEPOINT.
+	Kind string
+	// Acknowledged of Subtasks subtasks had their part done.
+	Acknowledged, Subtasks int
+	StateSize              int64
+	// ProcessedData and PersistedData are the in-flight bytes of an
+	// unaligned checkpoint.
+	ProcessedData, PersistedData int64
 }
 
 // ExceptionInfo is one entry of a Flink job's exception history.

@@ -31,6 +31,7 @@ type Reader struct {
 	st       store.Store
 	clusters map[string]*clusters.Cluster
 	now      func() time.Time
+	nodes    nodes // where containers' logs are (containers.go)
 }
 
 // New builds a log reader. It does no I/O.
@@ -237,6 +238,14 @@ func containerLogSources(app yarn.Application, attempts []yarn.AppAttempt) []api
 
 // checkLogRef refuses names that could leave the log directory.
 func checkLogRef(r api.LogRef) error {
+	if r.Container != "" {
+		if _, _, _, _, ok := containerOf(r.Container); !ok {
+			return fmt.Errorf("container %q: not a YARN container id", r.Container)
+		}
+		if r.Name == "" {
+			return errors.New("a container log needs a file name from the container's list")
+		}
+	}
 	if r.Name == "" {
 		return nil
 	}
@@ -281,6 +290,9 @@ func (rd *Reader) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, 
 	if err := checkLogRef(r.Log); err != nil {
 		return api.LogChunk{}, fmt.Errorf("read log of job %s: %w", r.JobRef, err)
 	}
+	if r.Log.Container != "" {
+		return rd.readContainer(ctx, r)
+	}
 	j, f, err := rd.logFlink(ctx, r.JobRef)
 	if err != nil {
 		return api.LogChunk{}, err
@@ -297,13 +309,14 @@ func (rd *Reader) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch,
 	if err := checkLogRef(s.Log); err != nil {
 		return api.LogMatch{}, fmt.Errorf("search log of job %s: %w", s.JobRef, err)
 	}
-	j, f, err := rd.logFlink(ctx, s.JobRef)
+	read, done, name, err := rd.resolveReader(ctx, s.Log, s.JobRef)
 	if err != nil {
 		return api.LogMatch{}, err
 	}
-	m, err := scanLog(ctx, flinkReader(f, s.Log), s)
+	defer done()
+	m, err := scanLog(ctx, read, s)
 	if err != nil {
-		return m, fmt.Errorf("search %q in a log of job %s: %w", s.Query, j.Name, err)
+		return m, fmt.Errorf("search %q in a log of job %s: %w", s.Query, name, err)
 	}
 	return m, nil
 }
@@ -314,19 +327,41 @@ func (rd *Reader) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedL
 	if err := checkLogRef(r.Log); err != nil {
 		return api.SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
 	}
-	j, f, err := rd.logFlink(ctx, r.JobRef)
+	read, done, name, err := rd.resolveReader(ctx, r.Log, r.JobRef)
 	if err != nil {
 		return api.SavedLog{}, err
 	}
-	s, err := Save(ctx, flinkReader(f, r.Log), r.Path)
+	defer done()
+	s, err := Save(ctx, read, r.Path)
 	if err != nil {
-		return s, fmt.Errorf("save %s of job %s: %w", Title(r.Log), j.Name, err)
+		return s, fmt.Errorf("save %s of job %s: %w", Title(r.Log), name, err)
 	}
 	return s, nil
 }
 
+// resolveReader resolves a log once for a caller that reads it through:
+// Flink's through the JobManager, a container's through its NodeManager
+// or the log server (one stream for consecutive reads). done releases it.
+func (rd *Reader) resolveReader(ctx context.Context, ref api.LogRef, jobRef string) (ReadFunc, func(), string, error) {
+	if ref.Container != "" {
+		j, cr, err := rd.openContainer(ctx, ref, jobRef)
+		if err != nil {
+			return nil, nil, j.Name, fmt.Errorf("%s of job %s: %w", Title(ref), jobRef, err)
+		}
+		return cr.read, cr.Close, j.Name, nil
+	}
+	j, f, err := rd.logFlink(ctx, jobRef)
+	if err != nil {
+		return nil, nil, j.Name, err
+	}
+	return flinkReader(f, ref), func() {}, j.Name, nil
+}
+
 // Title names a log in messages.
 func Title(r api.LogRef) string {
+	if r.Container != "" {
+		return "container " + r.Container + " log " + r.Name
+	}
 	return yarnLogFile(r).String()
 }
 
