@@ -123,6 +123,9 @@ const (
 	CodeNoInsert          = "no-insert"
 	CodeCatalogTables     = "catalog-tables"
 	CodeInternal          = "internal"
+	// CodeNeedsNewerFlink is a statement or clause the target release does
+	// not have yet (Options.Version).
+	CodeNeedsNewerFlink = "needs-newer-flink"
 )
 
 func joinHint(msg, hint string) string {

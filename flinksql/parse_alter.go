@@ -9,16 +9,29 @@ func (p *parser) parseDrop() Statement {
 		d.Temporary = true
 		d.System = p.acceptKw("SYSTEM")
 	}
-	switch w := p.up[p.pos]; w {
-	case "TABLE", "VIEW", "FUNCTION", "CATALOG", "DATABASE", "MODEL", "CONNECTION":
-		d.Object = w
+	objects := []string{"TABLE", "VIEW", "FUNCTION", "CATALOG", "DATABASE", "MODEL", "CONNECTION"}
+	for _, w := range objects {
+		if p.acceptKw(w) {
+			d.Object = w
+			break
+		}
+	}
+	switch {
+	case d.Object == "MODEL":
+		p.uses(featModel, "DROP MODEL", start)
+	case d.Object == "CONNECTION":
+		p.uses(featConnection, "DROP CONNECTION", start)
+	case d.Object != "":
+	case p.isKws("MATERIALIZED", "TABLE"):
+		t := p.next()
 		p.next()
-	case "MATERIALIZED":
-		p.next()
-		p.expectKw("TABLE")
+		if d.Temporary {
+			p.report(t.Pos, t.End, CodeSyntax, "DROP TEMPORARY MATERIALIZED TABLE is not supported: a materialized table is never temporary", "")
+		}
 		d.Object = "MATERIALIZED TABLE"
+		p.uses(featMaterializedTable, "DROP MATERIALIZED TABLE", start)
 	default:
-		p.fail(p.tok(), "expected TABLE, VIEW, FUNCTION, CATALOG or DATABASE after DROP, found "+describe(p.tok()), "")
+		p.fail(p.tok(), "expected TABLE, VIEW, FUNCTION, CATALOG, DATABASE, MATERIALIZED TABLE, MODEL or CONNECTION after DROP, found "+describe(p.tok()), "")
 		return nil
 	}
 	d.IfExists = p.parseIfExists()
@@ -54,6 +67,14 @@ func (p *parser) parseAlter() Statement {
 		p.fail(p.tok(), "expected FUNCTION after ALTER TEMPORARY, found "+describe(p.tok()), "")
 	case p.acceptKw("TABLE"):
 		return p.parseAlterTable(start)
+	case p.isKws("MATERIALIZED", "TABLE"):
+		return alterMaterializedTable(p, start)
+	case p.acceptKw("MODEL"):
+		p.uses(featModel, "ALTER MODEL", start)
+		return alterObject(p, start, "MODEL")
+	case p.acceptKw("CONNECTION"):
+		p.uses(featConnection, "ALTER CONNECTION", start)
+		return alterObject(p, start, "CONNECTION")
 	case p.acceptKw("VIEW"):
 		v := &AlterView{Name: p.parseQualifiedName("a view name")}
 		switch {
@@ -74,20 +95,23 @@ func (p *parser) parseAlter() Statement {
 		return d
 	case p.acceptKw("CATALOG"):
 		c := &AlterCatalog{Name: p.parseIdent("a catalog name")}
+		p.uses(featAlterCatalog, "", start)
 		switch {
 		case p.acceptKw("SET"):
 			c.Set = p.parseProperties()
 		case p.acceptKw("RESET"):
 			c.Reset = p.parseResetKeys()
-		case p.acceptKw("COMMENT"):
+		case p.isKw("COMMENT"):
+			cstart := p.next().Pos
 			c.Comment = p.parseStringLit("the catalog comment")
+			p.uses(featCatalogComment, "ALTER CATALOG … COMMENT", cstart)
 		default:
 			p.fail(p.tok(), "expected SET, RESET or COMMENT after ALTER CATALOG name, found "+describe(p.tok()), "")
 		}
 		c.Span = p.span(start)
 		return c
 	default:
-		p.fail(p.tok(), "expected TABLE, VIEW, FUNCTION, DATABASE or CATALOG after ALTER, found "+describe(p.tok()), "")
+		p.fail(p.tok(), "expected TABLE, VIEW, FUNCTION, DATABASE, CATALOG, MATERIALIZED TABLE, MODEL or CONNECTION after ALTER, found "+describe(p.tok()), "")
 	}
 	return nil
 }
@@ -110,20 +134,38 @@ func (p *parser) parseAlterTable(start Pos) Statement {
 	a.Name = p.parseQualifiedName("a table name")
 	astart := p.tok().Pos
 	switch {
-	case p.acceptKw("RENAME"):
-		if p.acceptKw("TO") {
-			a.Action = &RenameTable{To: p.parseQualifiedName("the new table name")}
-		} else {
-			rc := &RenameColumn{From: p.parseQualifiedName("the column to rename")}
-			p.expectKw("TO")
-			rc.To = p.parseIdent("the new column name")
-			a.Action = rc
-		}
 	case p.acceptKw("SET"):
 		a.Action = &SetOptions{Props: p.parseProperties()}
 	case p.acceptKw("RESET"):
 		a.Action = &ResetOptions{Keys: p.parseResetKeys()}
-	case p.isKw("ADD") && (p.isKwAt(1, "PARTITION") || p.isKws("ADD", "IF", "NOT", "EXISTS")):
+	default:
+		a.Action = alterTableAction(p, "ALTER TABLE", true)
+		if a.Action == nil {
+			return nil
+		}
+	}
+	setSpan(a.Action, p.span(astart))
+	a.Span = p.span(start)
+	return a
+}
+
+// alterTableAction reads RENAME, ADD, MODIFY or DROP of ALTER TABLE (and
+// of ALTER MATERIALIZED TABLE, from Flink 2.3); partitions says whether
+// partitions may be added or dropped.
+func alterTableAction(p *parser, what string, partitions bool) AlterTableAction {
+	astart := p.tok().Pos
+	switch {
+	case p.acceptKw("RENAME"):
+		if p.acceptKw("TO") {
+			return &RenameTable{To: p.parseQualifiedName("the new name")}
+		}
+		rc := &RenameColumn{From: p.parseQualifiedName("the column to rename")}
+		p.expectKw("TO")
+		to := p.parseQualifiedName("the new column name")
+		rc.To, rc.ToQualifier = to.Parts[len(to.Parts)-1], to.Parts[:len(to.Parts)-1]
+		p.uses(featAlterTableSchema, what+" RENAME column", astart)
+		return rc
+	case partitions && p.isKw("ADD") && (p.isKwAt(1, "PARTITION") || p.isKws("ADD", "IF", "NOT", "EXISTS")):
 		p.next()
 		ap := &AddPartitions{IfNotExists: p.parseIfNotExists()}
 		for !p.failed && p.isKw("PARTITION") {
@@ -132,7 +174,7 @@ func (p *parser) parseAlterTable(start Pos) Statement {
 		if len(ap.Partitions) == 0 {
 			p.fail(p.tok(), "expected PARTITION, found "+describe(p.tok()), "")
 		}
-		a.Action = ap
+		return ap
 	case p.isKw("ADD") || p.isKw("MODIFY"):
 		as := &AlterSchema{Modify: p.isKw("MODIFY")}
 		p.next()
@@ -148,18 +190,41 @@ func (p *parser) parseAlterTable(start Pos) Statement {
 		} else {
 			as.Items = append(as.Items, p.parseSchemaComponent())
 		}
-		a.Action = as
+		watermarks := 0
+		for _, it := range as.Items {
+			if w, ok := it.(*Watermark); ok {
+				if watermarks++; watermarks > 1 {
+					p.report(w.Pos, w.End, CodeSyntax, "multiple WATERMARK statements are not supported", "a table has one watermark")
+				}
+			}
+		}
+		markSchemaChange(p, as.Items, what, astart)
+		return as
 	case p.acceptKw("DROP"):
-		a.Action = p.parseDropSchema()
-	default:
-		p.fail(p.tok(), "expected RENAME, SET, RESET, ADD, MODIFY or DROP after ALTER TABLE name, found "+describe(p.tok()), "")
-		return nil
+		d := p.parseDropSchema()
+		if ds, ok := d.(*DropSchema); ok {
+			if ds.Distribution {
+				p.uses(featDistribution, what+" DROP DISTRIBUTION", astart)
+			} else {
+				p.uses(featAlterTableSchema, what+" DROP", astart)
+			}
+		}
+		return d
 	}
-	if a.Action != nil {
-		setSpan(a.Action, p.span(astart))
+	p.fail(p.tok(), "expected RENAME, SET, RESET, ADD, MODIFY or DROP after "+what+" name, found "+describe(p.tok()), "")
+	return nil
+}
+
+// markSchemaChange notes the feature an ADD or MODIFY uses: a distribution
+// came with Flink 1.20, columns, keys and watermarks with 1.17.
+func markSchemaChange(p *parser, items []Node, what string, start Pos) {
+	for _, it := range items {
+		if _, ok := it.(*Distribution); !ok {
+			p.uses(featAlterTableSchema, what+" ADD/MODIFY", start)
+			return
+		}
 	}
-	a.Span = p.span(start)
-	return a
+	p.uses(featDistribution, what+" ADD/MODIFY DISTRIBUTION", start)
 }
 
 func (p *parser) parseSchemaComponent() Node {
@@ -171,22 +236,7 @@ func (p *parser) parseSchemaComponent() Node {
 	case p.isKw("DISTRIBUTION") || p.isKw("DISTRIBUTED"):
 		if p.acceptKw("DISTRIBUTION") {
 			// ALTER TABLE t ADD DISTRIBUTION BY ... reads like DISTRIBUTED BY.
-			start := p.lastEnd
-			d := &Distribution{}
-			p.expectKw("BY")
-			switch {
-			case p.acceptKw("HASH"):
-				d.Kind = "HASH"
-			case p.acceptKw("RANGE"):
-				d.Kind = "RANGE"
-			}
-			d.Columns = p.parseParenIdentList("a distribution column")
-			if p.acceptKw("INTO") {
-				d.Buckets = p.parseExprPrec(precAdd)
-				p.expectKw("BUCKETS")
-			}
-			d.Span = p.span(start)
-			return d
+			return distributionBody(p, p.lastEnd, "DISTRIBUTION")
 		}
 		return p.parseDistribution()
 	}

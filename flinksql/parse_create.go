@@ -1,21 +1,36 @@
 package flinksql
 
+import "strings"
+
 // ---- CREATE ----
 
 func (p *parser) parseCreate() Statement {
 	start := p.tok().Pos
-	var orReplace, replace, temporary, system bool
+	var orReplace, orAlter, replace, temporary, system bool
 	if p.acceptKw("REPLACE") {
 		replace = true
+		p.uses(featReplaceTableAs, "REPLACE TABLE", start)
 	} else {
 		p.expectKw("CREATE")
-		orReplace = p.acceptKws("OR", "REPLACE")
+		switch {
+		case p.acceptKws("OR", "REPLACE"):
+			orReplace = true
+		case p.acceptKws("OR", "ALTER"):
+			orAlter = true
+		}
 	}
-	if p.acceptKw("TEMPORARY") {
-		temporary = true
-		system = p.acceptKw("SYSTEM")
+	temporary = p.acceptKw("TEMPORARY")
+	if p.isKw("SYSTEM") {
+		t := p.next()
+		system = true
+		if !temporary && !p.isKw("CONNECTION") {
+			p.report(t.Pos, t.End, CodeSyntax, "CREATE SYSTEM FUNCTION is not supported: system functions can only be registered as temporary functions",
+				"write CREATE TEMPORARY SYSTEM FUNCTION")
+		}
 	}
 	switch {
+	case orAlter || p.isKws("MATERIALIZED", "TABLE"):
+		return createMaterializedTable(p, start, orAlter, orReplace || replace, temporary)
 	case p.acceptKw("TABLE"):
 		return p.parseCreateTable(start, orReplace, replace, temporary)
 	case replace:
@@ -28,8 +43,12 @@ func (p *parser) parseCreate() Statement {
 		return p.parseCreateCatalog(start)
 	case p.acceptKw("DATABASE"):
 		return p.parseCreateDatabase(start)
+	case p.acceptKw("MODEL"):
+		return createModel(p, start, temporary)
+	case p.acceptKw("CONNECTION"):
+		return createConnection(p, start, temporary, system)
 	default:
-		p.fail(p.tok(), "expected TABLE, VIEW, FUNCTION, CATALOG or DATABASE after CREATE, found "+describe(p.tok()), "")
+		p.fail(p.tok(), "expected TABLE, VIEW, FUNCTION, CATALOG, DATABASE, MATERIALIZED TABLE, MODEL or CONNECTION after CREATE, found "+describe(p.tok()), "")
 	}
 	return nil
 }
@@ -42,24 +61,19 @@ func (p *parser) parseCreateTable(start Pos, orReplace, replace, temporary bool)
 	ct := &CreateTable{OrReplace: orReplace, Replace: replace, Temporary: temporary}
 	ct.IfNotExists = p.parseIfNotExists()
 	ct.Name = p.parseQualifiedName("a table name")
+	var schema tableSchema
 	if p.is(LParen) && !p.failed {
 		ct.HasSchema = true
-		p.next()
-		if !p.is(RParen) {
-			for !p.failed {
-				p.parseTableElement(ct)
-				if !p.accept(Comma) {
-					break
-				}
-			}
-		}
-		p.expect(RParen)
+		schema = parseTableSchema(p)
+		ct.Columns, ct.ColumnNames, ct.Watermarks, ct.Constraints = schema.columns, schema.names, schema.watermarks, schema.constraints
 	}
 	if p.acceptKw("COMMENT") {
 		ct.Comment = p.parseStringLit("the table comment")
 	}
 	if p.isKw("DISTRIBUTED") {
+		dstart := p.tok().Pos
 		ct.Distribution = p.parseDistribution()
+		p.uses(featDistribution, "DISTRIBUTED", dstart)
 	}
 	if p.acceptKws("PARTITIONED", "BY") {
 		ct.PartitionBy = p.parseParenIdentList("a partition column")
@@ -69,9 +83,21 @@ func (p *parser) parseCreateTable(start Pos, orReplace, replace, temporary bool)
 	}
 	if p.isKw("LIKE") {
 		ct.Like = p.parseLikeClause()
-	}
-	if p.acceptKw("AS") {
+		if p.isKw("AS") && !p.failed {
+			p.fail(p.tok(), "unexpected AS after LIKE: CREATE TABLE copies a table with LIKE or fills one with AS, not both", "")
+			return nil
+		}
+	} else if p.isKw("AS") {
+		astart := p.tok().Pos
+		p.next()
 		ct.As = p.parseQuery()
+		if ct.HasSchema && (len(ct.Columns) > 0 || len(ct.Watermarks) > 0 || len(ct.Constraints) > 0 || len(ct.ColumnNames) > 0) {
+			p.uses(featCTASSchema, "a schema in CREATE TABLE … AS", astart)
+		}
+	}
+	if ct.ColumnNames != nil && ct.As == nil && !p.failed {
+		p.report(schema.span.Pos, schema.span.End, CodeSyntax, "column names without types are supported in CREATE TABLE … AS only",
+			"give each column a type, or fill the table with AS SELECT")
 	}
 	if !p.failed && !p.endOfStatement() {
 		p.fail(p.tok(), "unexpected "+describe(p.tok())+" in CREATE TABLE",
@@ -82,27 +108,13 @@ func (p *parser) parseCreateTable(start Pos, orReplace, replace, temporary bool)
 	return ct
 }
 
-// parseTableElement reads one column, constraint or watermark of a
-// table schema.
-func (p *parser) parseTableElement(ct *CreateTable) {
-	switch {
-	case p.isKw("WATERMARK"):
-		// WATERMARK is reserved, so it starts a watermark even when FOR is
-		// missing: the error then says so.
-		ct.Watermarks = append(ct.Watermarks, p.parseWatermark())
-	case p.isKw("CONSTRAINT") || p.isKws("PRIMARY", "KEY") || p.isKw("UNIQUE") && p.peek(1).Kind == LParen:
-		ct.Constraints = append(ct.Constraints, p.parseTableConstraint(true))
-	default:
-		ct.Columns = append(ct.Columns, p.parseColumnDef(false))
-	}
-}
-
 func (p *parser) parseWatermark() *Watermark {
 	start := p.tok().Pos
 	p.expectKws("WATERMARK", "FOR")
 	w := &Watermark{Column: p.parseQualifiedName("the time attribute column")}
 	p.expectKw("AS")
 	w.Expr = p.parseExpr()
+	noQueryIn(p, w.Expr, "a watermark")
 	w.Span = p.span(start)
 	return w
 }
@@ -142,8 +154,15 @@ func (p *parser) parseTableConstraint(withColumns bool) *TableConstraint {
 func (p *parser) parseColumnDef(positioned bool) *ColumnDef {
 	start := p.tok().Pos
 	c := &ColumnDef{Name: p.parseIdent("a column name")}
+	for positioned && p.is(Dot) && !p.failed {
+		// ALTER TABLE reaches into a ROW column: ADD a.b INT.
+		p.next()
+		c.Qualifier = append(c.Qualifier, c.Name)
+		c.Name = p.parseIdent("a column name after '.'")
+	}
 	if p.acceptKw("AS") {
 		c.Expr = p.parseExpr()
+		noQueryIn(p, c.Expr, "a computed column")
 	} else {
 		c.Type = p.parseType()
 		if p.acceptKw("METADATA") {
@@ -165,7 +184,8 @@ func (p *parser) parseColumnDef(positioned bool) *ColumnDef {
 		case p.acceptKw("FIRST"):
 			c.Position = &ColumnPosition{First: true}
 		case p.acceptKw("AFTER"):
-			c.Position = &ColumnPosition{After: p.parseIdent("a column name")}
+			q := p.parseQualifiedName("a column name")
+			c.Position = &ColumnPosition{After: q.Parts[len(q.Parts)-1], AfterQualifier: q.Parts[:len(q.Parts)-1]}
 		}
 		if c.Position != nil {
 			c.Position.Span = p.span(pstart)
@@ -178,25 +198,7 @@ func (p *parser) parseColumnDef(positioned bool) *ColumnDef {
 func (p *parser) parseDistribution() *Distribution {
 	start := p.tok().Pos
 	p.expectKw("DISTRIBUTED")
-	d := &Distribution{}
-	if p.acceptKw("BY") {
-		switch {
-		case p.acceptKw("HASH"):
-			d.Kind = "HASH"
-		case p.acceptKw("RANGE"):
-			d.Kind = "RANGE"
-		}
-		d.Columns = p.parseParenIdentList("a distribution column")
-	}
-	if p.acceptKw("INTO") {
-		d.Buckets = p.parseExprPrec(precAdd)
-		p.expectKw("BUCKETS")
-	}
-	if d.Columns == nil && d.Buckets == nil && !p.failed {
-		p.fail(p.tok(), "expected BY or INTO after DISTRIBUTED, found "+describe(p.tok()), "")
-	}
-	d.Span = p.span(start)
-	return d
+	return distributionBody(p, start, "DISTRIBUTED")
 }
 
 func (p *parser) parseLikeClause() *LikeClause {
@@ -259,12 +261,12 @@ func (p *parser) parseLanguage() string {
 	if !p.acceptKw("LANGUAGE") {
 		return ""
 	}
-	switch w := p.up[p.pos]; w {
-	case "JAVA", "SCALA", "PYTHON", "SQL":
-		p.next()
-		return w
+	for _, w := range []string{"JAVA", "SCALA", "SQL", "PYTHON"} {
+		if p.acceptKw(w) {
+			return w
+		}
 	}
-	p.fail(p.tok(), "expected JAVA, SCALA or PYTHON after LANGUAGE, found "+describe(p.tok()), "")
+	p.fail(p.tok(), "expected JAVA, SCALA, SQL or PYTHON after LANGUAGE, found "+describe(p.tok()), "")
 	return ""
 }
 
@@ -272,17 +274,46 @@ func (p *parser) parseCreateFunction(start Pos, orReplace, temporary, system boo
 	f := &CreateFunction{OrReplace: orReplace, Temporary: temporary, System: system}
 	f.IfNotExists = p.parseIfNotExists()
 	f.Name = p.parseQualifiedName("a function name")
+	if system && len(f.Name.Parts) > 1 && !p.failed {
+		p.report(f.Name.Pos, f.Name.End, CodeSyntax, "a temporary system function has a simple name, without catalog or database: '"+f.Name.String()+"'",
+			"write CREATE TEMPORARY SYSTEM FUNCTION "+f.Name.Parts[len(f.Name.Parts)-1].String()+", or CREATE TEMPORARY FUNCTION "+f.Name.String())
+	}
 	p.expectKw("AS")
 	f.Class = p.parseStringLit("the implementing class in quotes")
+	langTok := p.peek(1)
 	f.Language = p.parseLanguage()
-	if p.acceptKw("USING") {
+	if p.isKw("USING") && !p.failed {
+		if f.Language == "SQL" || f.Language == "PYTHON" {
+			p.report(langTok.Pos, langTok.End, CodeSyntax, "CREATE FUNCTION … USING JAR is not applicable to the "+f.Language+" language",
+				"drop the USING clause: a "+strings.ToLower(f.Language)+" function is not loaded from a jar")
+		}
+		p.next()
 		for !p.failed {
-			p.expectKw("JAR")
-			f.Jars = append(f.Jars, p.parseStringLit("the jar path in quotes"))
+			rstart := p.tok().Pos
+			r := &Resource{}
+			switch {
+			case p.acceptKw("JAR"):
+				r.Kind = "JAR"
+			case p.acceptKw("ARTIFACT"):
+				r.Kind = "ARTIFACT"
+				p.uses(featArtifact, "", rstart)
+			default:
+				p.fail(p.tok(), "expected JAR or ARTIFACT after USING, found "+describe(p.tok()), "")
+				return nil
+			}
+			r.Path = p.parseStringLit("the " + strings.ToLower(r.Kind) + " path in quotes")
+			r.Span = p.span(rstart)
+			f.Using = append(f.Using, r)
+			f.Jars = append(f.Jars, r.Path)
 			if !p.accept(Comma) {
 				break
 			}
 		}
+	}
+	if p.isKw("WITH") {
+		wstart := p.next().Pos
+		f.With = p.parseProperties()
+		p.uses(featFunctionOptions, "", wstart)
 	}
 	f.Span = p.span(start)
 	return f
@@ -291,8 +322,10 @@ func (p *parser) parseCreateFunction(start Pos, orReplace, temporary, system boo
 func (p *parser) parseCreateCatalog(start Pos) Statement {
 	c := &CreateCatalog{IfNotExists: p.parseIfNotExists()}
 	c.Name = p.parseIdent("a catalog name")
-	if p.acceptKw("COMMENT") {
+	if p.isKw("COMMENT") {
+		cstart := p.next().Pos
 		c.Comment = p.parseStringLit("the catalog comment")
+		p.uses(featCatalogComment, "", cstart)
 	}
 	if p.acceptKw("WITH") {
 		c.With = p.parseProperties()

@@ -34,6 +34,21 @@ func (p *parser) parseInsert() Statement {
 		return nil
 	}
 	ins.Query = p.parseQuery()
+	if p.isKws("ON", "CONFLICT") && !p.failed {
+		cstart := p.next().Pos
+		p.next()
+		p.expectKw("DO")
+		for _, w := range []string{"NOTHING", "ERROR", "DEDUPLICATE"} {
+			if p.acceptKw(w) {
+				ins.OnConflict = w
+				break
+			}
+		}
+		if ins.OnConflict == "" && !p.failed {
+			p.fail(p.tok(), "expected NOTHING, ERROR or DEDUPLICATE after ON CONFLICT DO, found "+describe(p.tok()), "")
+		}
+		p.uses(featOnConflict, "", cstart)
+	}
 	ins.Span = p.span(start)
 	return ins
 }
@@ -144,6 +159,7 @@ func (p *parser) parseCall() Statement {
 		p.fail(p.toks[p.pos-1], "expected a procedure call after CALL, like CALL cat.sys.proc(1)", "")
 		return nil
 	}
+	p.uses(featCall, "", start)
 	return &CallStmt{Span: p.span(start), Call: call}
 }
 
@@ -171,6 +187,7 @@ func (p *parser) parseTruncate() Statement {
 	start := p.next().Pos
 	p.expectKw("TABLE")
 	t := &TruncateStmt{Table: p.parseQualifiedName("a table name")}
+	p.uses(featTruncate, "", start)
 	t.Span = p.span(start)
 	return t
 }
@@ -179,6 +196,7 @@ func (p *parser) parseDelete() Statement {
 	start := p.next().Pos
 	p.expectKw("FROM")
 	d := &DeleteStmt{Table: p.parseQualifiedName("a table name")}
+	p.uses(featDelete, "", start)
 	if a := p.parseOptionalAlias(false); a != nil {
 		d.Alias = a.Name
 	}
@@ -192,6 +210,7 @@ func (p *parser) parseDelete() Statement {
 func (p *parser) parseUpdate() Statement {
 	start := p.next().Pos
 	u := &UpdateStmt{Table: p.parseQualifiedName("a table name")}
+	p.uses(featUpdate, "", start)
 	if a := p.parseOptionalAlias(false); a != nil {
 		u.Alias = a.Name
 	}
@@ -217,16 +236,24 @@ func (p *parser) parseStopJob() Statement {
 	start := p.next().Pos
 	p.expectKw("JOB")
 	s := &StopJob{JobID: p.parseStringLit("the job id in quotes")}
-	for !p.failed && p.isKw("WITH") {
-		switch {
-		case p.acceptKws("WITH", "SAVEPOINT"):
-			s.WithSavepoint = true
-		case p.acceptKws("WITH", "DRAIN"):
-			s.WithDrain = true
-		default:
-			p.next()
-			p.fail(p.tok(), "expected SAVEPOINT or DRAIN after WITH, found "+describe(p.tok()), "")
+	p.uses(featStopJob, "", start)
+	// Flink takes [WITH SAVEPOINT] [WITH DRAIN] in this order, and DRAIN
+	// only with a savepoint: draining ends the sources, which only makes
+	// sense for a job stopped to be resumed elsewhere.
+	if p.acceptKws("WITH", "SAVEPOINT") {
+		s.WithSavepoint = true
+	}
+	if p.isKws("WITH", "DRAIN") && !p.failed {
+		t := p.next()
+		p.next()
+		s.WithDrain = true
+		if !s.WithSavepoint {
+			p.report(t.Pos, p.lastEnd, CodeSyntax, "WITH DRAIN can only be used after WITH SAVEPOINT", "write STOP JOB '…' WITH SAVEPOINT WITH DRAIN")
 		}
+	}
+	if p.isKw("WITH") && !p.failed {
+		p.next()
+		p.fail(p.tok(), "expected SAVEPOINT or DRAIN after WITH, found "+describe(p.tok()), "STOP JOB takes WITH SAVEPOINT, then WITH DRAIN")
 	}
 	s.Span = p.span(start)
 	return s

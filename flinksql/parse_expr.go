@@ -390,6 +390,16 @@ func (p *parser) parseCallSuffix(f *FuncCall, start Pos) Expr {
 }
 
 func (p *parser) parseCallArg() Expr {
+	if p.isKw("MODEL") && (p.peek(1).Kind == Word || p.peek(1).Kind == QuotedIdent) {
+		// MODEL m names a model (Flink's ExplicitModel), as ML_PREDICT and
+		// ML_EVALUATE take it; a column called model is never followed by
+		// a name inside an argument list.
+		start := p.next().Pos
+		m := &ModelArg{Name: p.parseQualifiedName("a model name")}
+		m.Span = p.span(start)
+		p.uses(featModelArg, "", start)
+		return m
+	}
 	if (p.is(Word) || p.is(QuotedIdent)) && p.peek(1).Kind == Arrow {
 		// Any word names an argument, reserved or not: the docs call
 		// TUMBLE(..., OFFSET => ...) and Flink takes it.
@@ -397,7 +407,12 @@ func (p *parser) parseCallArg() Expr {
 		start := t.Pos
 		name := &Ident{Span: Span{t.Pos, t.End}, Name: t.Value, Quoted: t.Kind == QuotedIdent}
 		p.next()
-		v := p.parseExpr()
+		var v Expr
+		if p.isKw("MODEL") && (p.peek(1).Kind == Word || p.peek(1).Kind == QuotedIdent) {
+			v = p.parseCallArg()
+		} else {
+			v = p.parseExpr()
+		}
 		return &NamedArg{Span: p.span(start), Name: name, Value: v}
 	}
 	return p.parseExpr()
@@ -416,7 +431,10 @@ func (p *parser) parseTableArg() Expr {
 			ta.PartitionBy = []Expr{p.parseExprPrec(precConcat)}
 		}
 	}
-	if p.acceptKws("ORDER", "BY") {
+	if p.isKws("ORDER", "BY") {
+		p.uses(featTableArgOrderBy, "", p.tok().Pos)
+		p.next()
+		p.next()
 		if p.is(LParen) && !p.peekIsQueryAfterParen() {
 			p.next()
 			ta.OrderBy = p.parseOrderItems()

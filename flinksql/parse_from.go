@@ -166,7 +166,9 @@ func (p *parser) parseHints() []*Hint {
 		p.next()
 		for !p.failed {
 			hints = append(hints, p.parseHint())
-			if !p.accept(Comma) {
+			// Hints are separated by commas or by white space alone:
+			// /*+ BROADCAST(a) SHUFFLE_HASH(b) */ is read as two.
+			if !p.accept(Comma) && !p.isNameToken() {
 				break
 			}
 		}

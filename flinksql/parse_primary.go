@@ -253,7 +253,7 @@ func (p *parser) parseWordExpr() Expr {
 		x := p.parseUnary()
 		return &UnaryExpr{Span: p.span(start), Op: w, X: x}
 	}
-	if reservedWords[w] {
+	if p.reserved(w) {
 		if nextParen && (!structural[w] || functionWords[w]) {
 			p.next()
 			// A keyword names the function: keywords are case-insensitive, so

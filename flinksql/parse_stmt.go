@@ -190,7 +190,19 @@ func (p *parser) parseShow() Statement {
 		} else {
 			s.Target = p.parseQualifiedName("the object name")
 		}
-	case words("USER", "FUNCTIONS"), words("FULL", "MODULES"), words("MATERIALIZED", "TABLES"):
+		switch s.Object {
+		case "CREATE CATALOG":
+			p.uses(featShowCreateCatalog, "", start)
+		case "CREATE MODEL":
+			p.uses(featModel, "SHOW CREATE MODEL", start)
+		case "CREATE MATERIALIZED TABLE":
+			p.uses(featMaterializedTable, "SHOW CREATE MATERIALIZED TABLE", start)
+		case "CREATE CONNECTION":
+			p.uses(featConnection, "SHOW CREATE CONNECTION", start)
+		}
+	case words("MATERIALIZED", "TABLES"):
+		p.uses(featShowMaterializedTables, "", start)
+	case words("USER", "FUNCTIONS"), words("FULL", "MODULES"):
 	case words("PARTITIONS"):
 		s.Target = p.parseQualifiedName("a table name")
 		if p.acceptKw("PARTITION") {
@@ -207,12 +219,22 @@ func (p *parser) parseShow() Statement {
 		}
 		s.From = p.parseQualifiedName("a table name")
 	default:
-		switch w := p.up[p.pos]; w {
-		case "CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "MODULES", "JARS", "JOBS",
-			"PROCEDURES", "MODELS", "CONNECTIONS":
-			s.Object = w
-			p.next()
-		default:
+		for _, w := range []string{"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "MODULES", "JARS", "JOBS", "PROCEDURES", "MODELS", "CONNECTIONS"} {
+			if p.acceptKw(w) {
+				s.Object = w
+				break
+			}
+		}
+		switch s.Object {
+		case "JOBS":
+			p.uses(featShowJobs, "", start)
+		case "PROCEDURES":
+			p.uses(featShowProcedures, "", start)
+		case "MODELS":
+			p.uses(featModel, "SHOW MODELS", start)
+		case "CONNECTIONS":
+			p.uses(featConnection, "SHOW CONNECTIONS", start)
+		case "":
 			p.fail(p.tok(), "expected what to show (TABLES, DATABASES, CATALOGS, FUNCTIONS, VIEWS, MODULES, JARS, JOBS, CREATE TABLE, ...), found "+describe(p.tok()), "")
 			return nil
 		}
@@ -263,8 +285,17 @@ func (p *parser) parseDescribe() Statement {
 			d.Object = "JOB"
 			d.JobID = p.parseStringLit("a job id")
 			d.Span = p.span(start)
+			p.uses(featDescribeJob, "", start)
 			return d
 		}
+	}
+	switch d.Object {
+	case "CATALOG":
+		p.uses(featDescribeCatalog, "", start)
+	case "MODEL":
+		p.uses(featModel, "DESCRIBE MODEL", start)
+	case "CONNECTION":
+		p.uses(featConnection, "DESCRIBE CONNECTION", start)
 	}
 	if p.isKw("EXTENDED") && nameAhead(1) {
 		p.next()
@@ -290,6 +321,9 @@ func (p *parser) parseExplain() Statement {
 					}
 				}
 				e.Details = append(e.Details, w)
+				if w == "PLAN_ADVICE" {
+					p.uses(featPlanAdvice, "", p.tok().Pos)
+				}
 				p.next()
 				if p.accept(Comma) {
 					continue
@@ -298,7 +332,20 @@ func (p *parser) parseExplain() Statement {
 			break
 		}
 	}
-	e.Stmt = p.parseRestricted("EXPLAIN takes a query, an INSERT or a statement set", true)
+	if (p.isKw("CREATE") || p.isKw("REPLACE")) && !p.failed {
+		// EXPLAIN takes the CREATE statements that define a query: CREATE
+		// [OR REPLACE] TABLE ... AS and REPLACE TABLE ... AS.
+		cstart := p.tok().Pos
+		e.Stmt = p.parseCreate()
+		if ct, ok := e.Stmt.(*CreateTable); (!ok || ct.As == nil) && !p.failed {
+			p.fail(Token{Pos: cstart, End: p.lastEnd}, "EXPLAIN takes CREATE TABLE … AS and REPLACE TABLE … AS, not other CREATE statements",
+				"EXPLAIN explains a query: of the CREATE statements, only those with AS query have one")
+		}
+	} else if p.isKw("EXECUTE") && !p.failed {
+		e.Stmt = p.parseExecute()
+	} else {
+		e.Stmt = p.parseRestricted("EXPLAIN takes a query, an INSERT, a statement set or CREATE TABLE … AS", true)
+	}
 	e.Span = p.span(start)
 	return e
 }

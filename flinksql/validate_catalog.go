@@ -24,12 +24,14 @@ type catalog struct {
 	databases    map[string]bool
 	// functions are the functions the script creates, upper-case.
 	functions map[string]bool
+	// models are the models the script creates.
+	models map[string]bool
 }
 
 func newCatalog(opts Options) *catalog {
 	return &catalog{known: opts.KnownTables, ignoreUnknown: opts.IgnoreUnknownTables,
 		tables: map[string]*tableDef{}, broken: map[string]bool{}, catalogKnown: true,
-		catalogs: map[string]string{}, databases: map[string]bool{}, functions: map[string]bool{}}
+		catalogs: map[string]string{}, databases: map[string]bool{}, functions: map[string]bool{}, models: map[string]bool{}}
 }
 
 // tableDef is what the validator knows about a table or view at a point of
