@@ -90,7 +90,7 @@ var features = [featCount]featureInfo{
 	featOnConflict:             {"INSERT … ON CONFLICT", Version{2, 3}},
 	featArtifact:               {"USING ARTIFACT", Version{2, 3}},
 	featStartMode:              {"START_MODE", Version{2, 3}},
-	featMTSchema:               {"the columns of a materialized table", Version{2, 3}},
+	featMTSchema:               {"a schema in CREATE MATERIALIZED TABLE", Version{2, 3}},
 	featTableArgOrderBy:        {"ORDER BY on a table argument", Version{2, 3}},
 }
 

@@ -32,6 +32,9 @@ func (p *parser) parseCreate() Statement {
 	case orAlter || p.isKws("MATERIALIZED", "TABLE"):
 		return createMaterializedTable(p, start, orAlter, orReplace || replace, temporary)
 	case p.acceptKw("TABLE"):
+		if orReplace {
+			p.uses(featReplaceTableAs, "CREATE OR REPLACE TABLE", start)
+		}
 		return p.parseCreateTable(start, orReplace, replace, temporary)
 	case replace:
 		p.fail(p.tok(), "expected TABLE after REPLACE, found "+describe(p.tok()), "")

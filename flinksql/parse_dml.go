@@ -251,9 +251,13 @@ func (p *parser) parseStopJob() Statement {
 			p.report(t.Pos, p.lastEnd, CodeSyntax, "WITH DRAIN can only be used after WITH SAVEPOINT", "write STOP JOB '…' WITH SAVEPOINT WITH DRAIN")
 		}
 	}
-	if p.isKw("WITH") && !p.failed {
+	switch {
+	case p.failed:
+	case p.isKws("WITH", "SAVEPOINT"):
+		p.fail(p.tok(), "WITH SAVEPOINT goes before WITH DRAIN", "write STOP JOB '…' WITH SAVEPOINT WITH DRAIN")
+	case p.isKw("WITH"):
 		p.next()
-		p.fail(p.tok(), "expected SAVEPOINT or DRAIN after WITH, found "+describe(p.tok()), "STOP JOB takes WITH SAVEPOINT, then WITH DRAIN")
+		p.fail(p.tok(), "expected SAVEPOINT or DRAIN after WITH, found "+describe(p.tok()), "")
 	}
 	s.Span = p.span(start)
 	return s

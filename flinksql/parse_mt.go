@@ -29,7 +29,11 @@ func createMaterializedTable(p *parser, start Pos, orAlter, replace, temporary b
 		s := parseTableSchema(p)
 		m.HasSchema = true
 		m.Columns, m.ColumnNames, m.Watermarks, m.Constraints = s.columns, s.names, s.watermarks, s.constraints
-		p.features = append(p.features, featureUse{feat: featMTSchema, span: s.span})
+		if len(s.columns) > 0 || len(s.names) > 0 || len(s.watermarks) > 0 {
+			// A primary key alone came with materialized tables (1.20);
+			// columns and watermarks with Flink 2.3.
+			p.features = append(p.features, featureUse{feat: featMTSchema, span: s.span})
+		}
 	}
 	if p.acceptKw("COMMENT") {
 		m.Comment = p.parseStringLit("the table comment")

@@ -424,7 +424,11 @@ func (p *parser) parseIdent(what string) *Ident {
 		p.next()
 		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Text}
 	}
-	p.fail(t, "expected "+what+", found "+describe(t), "")
+	hint := ""
+	if t.Kind == Word && p.reserved(p.up[p.pos]) {
+		hint = "'" + t.Text + "' is a reserved word: quote it as " + quoteIdent(t.Text) + " to use it as a name"
+	}
+	p.fail(t, "expected "+what+", found "+describe(t), hint)
 	return &Ident{Span: Span{t.Pos, t.Pos}}
 }
 
