@@ -332,7 +332,7 @@ func (v *validator) alterTable(s *AlterTable) {
 			}
 		}
 		t.connector, _ = t.props.Get("connector")
-		if spec := connectors[t.connector]; spec != nil {
+		if spec := connectors[t.connector]; spec != nil && spec.checked {
 			v.options.checkKeys(t.props, spec, t, a.Props)
 		}
 	case *ResetOptions:
