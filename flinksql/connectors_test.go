@@ -32,7 +32,7 @@ SELECT o.id, u.nme FROM orders AS o JOIN users FOR SYSTEM_TIME AS OF o.pt AS u O
 	}
 	want := []string{
 		"warning unchecked-options 2:65",  // faker, once for both tables
-		"warning unchecked-options 4:95", // paimon: no "did you mean" for its misspelled option
+		"warning unchecked-options 4:95",  // paimon: no "did you mean" for its misspelled option
 		"warning unchecked-options 5:50",  // iceberg
 		"warning unchecked-options 6:52",  // mongodb
 		"warning unchecked-options 7:50",  // doris
