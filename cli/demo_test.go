@@ -220,3 +220,19 @@ func TestDemoPlanIsInTimeOrder(t *testing.T) {
 		}
 	}
 }
+
+// `palink debug --demo` runs a demo job by its name on the demo's data,
+// with no file to write and no config: the lookup join finds the users.
+func TestDebugDemoJobGivesRows(t *testing.T) {
+	out, _, err := runCLI(t, "debug", "--demo", "user-features-2", "--limit", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "enriched: 5 rows\n") || !strings.Contains(out, "Ada A.") || !strings.Contains(out, "lookup users:") {
+		t.Errorf("debug --demo user-features-2:\n%s\nwant 5 enriched rows, Ada A. among them, and the lookups' figures", out)
+	}
+	_, _, err = runCLI(t, "debug", "--demo", "orders")
+	if err == nil || !strings.Contains(err.Error(), `no demo job "orders": want one of orders-enrich,`) {
+		t.Errorf("debug --demo orders: %v, want the demo jobs named", err)
+	}
+}
