@@ -19,7 +19,7 @@ var rooms = map[string][]string{
 	// of the parts that own each setting (clusters, decide, observe).
 	"cli":            {"core", "core/agent", "core/api", "core/clusters", "core/decide", "core/observe", "config", "model", "tui", "flinksql", "yarn/sim"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "store", "yarn", "join", "join/debug", "flinksql", "model"},
+	"core":           {"core", "core/api", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "store", "yarn", "join", "join/debug", "flinksql", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
@@ -31,6 +31,7 @@ var rooms = map[string][]string{
 	// The test bed of core's tests and the agent's: core over a simulator.
 	"core/internal/coretest": {"core", "core/api", "core/clusters", "core/observe", "store", "yarn/sim", "model"},
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
+	"core/diagnose":          {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/observe":           {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"flinksql":               {"flinksql"},
 	"join":                   {"join", "model"},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/spf13/cobra"
 )
@@ -21,6 +22,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 		data  []string
 		out   string
 		limit int
+		demo  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
@@ -30,10 +32,12 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"prints the rows each sink would receive. Lookup joins (FOR SYSTEM_TIME AS OF) query the\n" +
 			"dimension table for real, through the async operator, with the job's SET and LOOKUP hints.\n" +
 			"What a local run cannot do faithfully (aggregations, windows, regular joins) is refused.\n\n" +
-			"--out writes the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl).",
+			"--out writes the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl).\n\n" +
+			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
-			"  palink debug orders.sql --data orders=orders.jsonl --out results.jsonl",
+			"  palink debug orders.sql --data orders=orders.jsonl --out results.jsonl\n" +
+			"  palink debug --demo orders-enrich",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.output != outTable && g.output != outJSON {
@@ -46,8 +50,18 @@ func newDebugCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			src, err := readSQL(cmd, args[0])
-			if err != nil {
+			var src string
+			var dbg *core.Debugger
+			if demo {
+				var cleanup func()
+				if src, dbg, cleanup, err = demoDebug(args[0]); err != nil {
+					return err
+				}
+				defer cleanup()
+				if limit == 0 {
+					limit = demoDebugLimit // a datagen source never ends
+				}
+			} else if src, err = readSQL(cmd, args[0]); err != nil {
 				return err
 			}
 			ctx, cancel := signalContext(cmd.Context())
@@ -58,13 +72,16 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			// The config's samples and database redirects apply when there
 			// is one; a debug run needs none.
-			var cfg *config.Config
-			if g.configPath != "" || fileExists(config.DefaultPath()) {
-				if cfg, err = g.loadConfig(); err != nil {
-					return err
+			if dbg == nil {
+				var cfg *config.Config
+				if g.configPath != "" || fileExists(config.DefaultPath()) {
+					if cfg, err = g.loadConfig(); err != nil {
+						return err
+					}
 				}
+				dbg = newDebugger(cfg)
 			}
-			fin, err := runDebug(ctx, newDebugger(cfg), api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
+			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -96,6 +113,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "also write each sink's rows to this file as JSON lines")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
+	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
 }
 

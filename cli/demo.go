@@ -55,7 +55,7 @@ func newDemoCmd(g *globals) *cobra.Command {
 			}
 			// The UI reads the demo's clock: while the hour is lived, ages
 			// and the header's clock are the hour's.
-			err = tui.Run(ctx, d.env.svc, tui.Options{Context: "demo", Debugger: d.debug, Now: d.clock.Now})
+			err = tui.Run(ctx, d.env.svc, tui.Options{Context: "demo", Version: buildVersion(), Debugger: d.debug, Now: d.clock.Now})
 			stopBG()
 			<-done
 			return err
@@ -185,7 +185,7 @@ func (d *demoRun) live(ctx context.Context) {
 			running = append(running, j)
 			if demoFailing[j.Name] && !failed[j.AppID] {
 				failed[j.AppID] = true
-				if err := c.FailJob(j.AppID); err != nil {
+				if err := c.FailJobWith(j.AppID, demoTimeout); err != nil {
 					log.Warn("demo: fail", "job", j.Name, "err", err)
 				}
 			}

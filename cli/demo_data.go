@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	_ "modernc.org/sqlite" // the demo's dimension table, without cgo
 
@@ -85,4 +86,34 @@ func writeDemoUsers(path string) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// demoDebugLimit is the rows per sink of `palink debug --demo` unless
+// --limit says otherwise.
+const demoDebugLimit = 20
+
+// demoDebug is what `palink debug --demo NAME` runs: the SQL of the demo
+// job NAME (orders-enrich-3 is an orders-enrich), and a debugger on the
+// demo's data written into a temporary directory that cleanup removes.
+func demoDebug(name string) (sql string, dbg *core.Debugger, cleanup func(), err error) {
+	var names []string
+	for _, j := range demoJobs {
+		names = append(names, j.name)
+		if name == j.name || strings.HasPrefix(name, j.name+"-") {
+			sql = j.sql
+		}
+	}
+	if sql == "" {
+		return "", nil, nil, fmt.Errorf("debug --demo: no demo job %q: want one of %s", name, strings.Join(names, ", "))
+	}
+	dir, err := os.MkdirTemp("", "palink-demo-debug-")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if dbg, err = writeDemoData(dir); err != nil {
+		cleanup()
+		return "", nil, nil, fmt.Errorf("debug --demo: %w", err)
+	}
+	return sql, dbg, cleanup, nil
 }

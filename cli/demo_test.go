@@ -210,3 +210,29 @@ func TestDemoDebugRunGivesRowsAtOnce(t *testing.T) {
 		t.Errorf("%d rows with a user's name and %d misses, want 50 with both", named, missed)
 	}
 }
+
+// The hour's events must be in time order: warm plays them as the clock
+// passes them.
+func TestDemoPlanIsInTimeOrder(t *testing.T) {
+	for i := 1; i < len(demoPlan); i++ {
+		if demoPlan[i].before > demoPlan[i-1].before {
+			t.Errorf("%s of %s at -%v comes after -%v", demoPlan[i].what, demoPlan[i].job, demoPlan[i].before, demoPlan[i-1].before)
+		}
+	}
+}
+
+// `palink debug --demo` runs a demo job by its name on the demo's data,
+// with no file to write and no config: the lookup join finds the users.
+func TestDebugDemoJobGivesRows(t *testing.T) {
+	out, _, err := runCLI(t, "debug", "--demo", "user-features-2", "--limit", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "enriched: 5 rows\n") || !strings.Contains(out, "Ada A.") || !strings.Contains(out, "lookup users:") {
+		t.Errorf("debug --demo user-features-2:\n%s\nwant 5 enriched rows, Ada A. among them, and the lookups' figures", out)
+	}
+	_, _, err = runCLI(t, "debug", "--demo", "orders")
+	if err == nil || !strings.Contains(err.Error(), `no demo job "orders": want one of orders-enrich,`) {
+		t.Errorf("debug --demo orders: %v, want the demo jobs named", err)
+	}
+}

@@ -52,7 +52,10 @@ func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
 	g.tune = func(o *core.Options) {
 		// The cluster is in this process: poll it often, so that the hour
 		// the demo lives before it opens takes a second.
-		o.Now, o.Poll, o.Tick, o.Workers = clock.Now, 20*time.Millisecond, 100*time.Millisecond, 16
+		o.Now, o.Poll, o.Tick, o.Workers = clock.Now, 20*time.Millisecond, 20*time.Millisecond, 16
+		// A window of an hour, so that the job that keeps failing in the
+		// hour has the policy give up on it whatever the pace of its restarts.
+		o.Restart.Window = demoPast
 		for i := range o.Clusters {
 			o.Clusters[i].Poll = 10 * time.Millisecond
 		}
@@ -94,18 +97,21 @@ func (d *demoRun) rest(ctx context.Context, n int) {
 type demoEvent struct {
 	job    string
 	before time.Duration
-	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag
+	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose
 }
 
 var demoPlan = []demoEvent{
+	// Two lookup joins with a cause to find (demoDiagnoses).
+	{"orders-enrich", 59 * time.Minute, "diagnose"},
+	{"orders-enrich-2", 59 * time.Minute, "diagnose"},
 	{"fraud-scoring", 58 * time.Minute, "strain"},
 	{"payments-dedup-2", 57 * time.Minute, "lag"},
-	{"payments-dedup", 50 * time.Minute, "pause"},
-	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
 	// Four failures in a row: the policy restarts it three times within
 	// its window, then gives up, and the job stays FAILED with Flink's
 	// exceptions for someone to look at.
-	{"orders-enrich-3", 45 * time.Minute, "flap"},
+	{"orders-enrich-3", 55 * time.Minute, "flap"},
+	{"payments-dedup", 50 * time.Minute, "pause"},
+	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
 	{"orders-enrich", 38 * time.Minute, "savepoint"},
 	{"inventory-sync-2", 35 * time.Minute, "pause"},
 	{"orders-enrich-2", 28 * time.Minute, "interrupt"},
@@ -117,6 +123,18 @@ var demoPlan = []demoEvent{
 // demoFailing are the jobs that fail again after each policy restart once
 // the demo is open, until the restart policy gives up on them.
 var demoFailing = map[string]bool{"user-features": true}
+
+// demoTimeout is what the demo's failing lookup join dies of.
+const demoTimeout = "java.util.concurrent.TimeoutException: Async function call has timed out."
+
+// demoDiagnoses give two lookup-join jobs of the demo a cause to find: a
+// join that holds the source back, one hot key, a slow checkpoint part,
+// and flame graphs to look at (vertex 1 is the join).
+var demoDiagnoses = map[string]sim.Diagnosis{
+	"orders-enrich": {Bottleneck: 1, Pressure: 0.85, FlameGraphs: true},
+	"orders-enrich-2": {Bottleneck: 1, Pressure: 0.7, SkewVertex: 1, SkewSubtask: 0, SkewFactor: 5,
+		SlowVertex: 1, SlowSubtask: 2, SlowCheckpoint: 4 * time.Second, FlameGraphs: true},
+}
 
 // warm lives the fleet's hour: it creates and deploys the first jobs,
 // then steps the clock to now, playing demoPlan on the way and measuring
@@ -143,10 +161,15 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 		return err
 	}
 	deployed := time.Since(start)
+	// State sync takes the deployed jobs to RUNNING before the hour's
+	// events look for running jobs.
+	if _, err := svc.SyncOnce(ctx, 0); err != nil {
+		return err
+	}
 
 	// The hour: a point every 90s (close enough for the charts to join
-	// them at any width), then every 10s for the last 100s (the jobs
-	// table's sparklines show ten). While a command runs the clock moves two seconds at a
+	// them at any width), then every 10s for the last three minutes (the
+	// jobs table's sparklines show ten). While a command runs the clock moves two seconds at a
 	// time, so that its steps take the time they would. State sync runs
 	// while something happens (and now and then): it is what costs, and
 	// nothing else changes a job.
@@ -186,7 +209,7 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 				return err
 			}
 			every := 90 * time.Second
-			if behind <= 100*time.Second {
+			if behind <= 3*time.Minute {
 				every = 10 * time.Second
 			}
 			due = behind - every
@@ -302,7 +325,9 @@ func (d *demoRun) play(ctx context.Context, e demoEvent) error {
 	case "interrupt":
 		return c.InterruptJob(j.AppID)
 	case "fail":
-		return c.FailJob(j.AppID)
+		return c.FailJobWith(j.AppID, demoTimeout)
+	case "diagnose":
+		return c.Diagnose(j.AppID, demoDiagnoses[e.job])
 	case "strain":
 		return c.StrainJob(j.AppID, sim.Strain{Pressure: 0.97})
 	case "lag":

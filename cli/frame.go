@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -86,7 +88,8 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 			e.log.Warn("no agent socket", "err", err)
 		}
 	}
-	err = tui.Run(ctx, e.svc, tui.Options{Context: e.cfg.Path(), ReadOnly: g.readOnly, Scope: g.cluster, Debugger: newDebugger(e.cfg)})
+	err = tui.Run(ctx, e.svc, tui.Options{Context: contextName(e), Version: buildVersion(), ReadOnly: g.readOnly,
+		Scope: g.cluster, Debugger: newDebugger(e.cfg)})
 	stopBG()
 	<-done
 	return err
@@ -118,4 +121,18 @@ func newDebugger(cfg *config.Config) *core.Debugger {
 		return &core.Debugger{}
 	}
 	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases}
+}
+
+// contextName names what the TUI works on in its header, as k9s names its
+// context: the config file ("prod" for ~/…/prod.yaml, "default" for the
+// default one), and "via agent" when an agent serves the store.
+func contextName(e *env) string {
+	name := "default"
+	if p := e.cfg.Path(); p != "" && p != config.DefaultPath() {
+		name = strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
+	}
+	if e.remote != nil {
+		name += " via agent"
+	}
+	return name
 }

@@ -33,7 +33,9 @@ func newLogsCmd(g *globals) *cobra.Command {
 		Long: "Without LOG, lists the logs of the job's application: the JobManager's and each\n" +
 			"TaskManager's (read through Flink's REST API) and the YARN containers' log pages.\n\n" +
 			"LOG names one: jobmanager (or jm), jm:stdout, jm:FILE, or a TaskManager id as listed,\n" +
-			"ID:stdout or ID:FILE. It is read in chunks of at most 1 MiB, whatever its size.",
+			"ID:stdout or ID:FILE; or a YARN container's log file, yarn:CONTAINER:FILE (as\n" +
+			"`palink job container-logs` lists them), which outlives the application. It is read in\n" +
+			"chunks of at most 1 MiB, whatever its size.",
 		Example: "  palink logs orders-enrich\n" +
 			"  palink logs orders-enrich jm --tail 1m\n" +
 			"  palink logs orders-enrich container_e01_1732_0042_01_000002 -f\n" +
@@ -112,10 +114,19 @@ func listLogs(ctx context.Context, e *env, w io.Writer, job string, format strin
 	return nil
 }
 
-// parseLogRef reads a LOG argument: jm, jm:stdout, jm:FILE, ID, ID:stdout, ID:FILE.
+// parseLogRef reads a LOG argument: jm, jm:stdout, jm:FILE, ID, ID:stdout,
+// ID:FILE, or yarn:CONTAINER:FILE.
 func parseLogRef(s string) (api.LogRef, error) {
-	who, what, _ := strings.Cut(s, ":")
 	var r api.LogRef
+	if rest, ok := strings.CutPrefix(s, "yarn:"); ok {
+		c, file, ok := strings.Cut(rest, ":")
+		if !ok || c == "" || file == "" {
+			return r, fmt.Errorf("log %q: a container log is yarn:CONTAINER:FILE; `palink job container-logs JOB` lists them", s)
+		}
+		r.Container, r.Name = c, file
+		return r, nil
+	}
+	who, what, _ := strings.Cut(s, ":")
 	switch who {
 	case "":
 		return r, fmt.Errorf("log %q: name jobmanager (jm) or a TaskManager id; `palink logs JOB` lists them", s)
@@ -134,6 +145,9 @@ func parseLogRef(s string) (api.LogRef, error) {
 }
 
 func formatLogRef(r api.LogRef) string {
+	if r.Container != "" {
+		return "yarn:" + r.Container + ":" + r.Name
+	}
 	who := "jm"
 	if r.TaskManager != "" {
 		who = r.TaskManager

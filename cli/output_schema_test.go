@@ -42,6 +42,19 @@ var outputs = map[string]any{
 	"logs":        api.LogList{},
 	"sql_check":   sqlReport{},
 	"store_check": api.StoreReport{},
+	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
+	// job_checkpoint when given a checkpoint, taskmanagers writes
+	// taskmanager when given a TaskManager.
+	"job_graph":          api.JobGraph{},
+	"job_vertices":       []api.VertexDetail{},
+	"job_checkpoints":    api.CheckpointsView{},
+	"job_checkpoint":     api.CheckpointDetail{},
+	"job_exceptions":     api.ExceptionHistory{},
+	"job_flamegraph":     api.FlameGraph{},
+	"job_config":         api.FlinkConfig{},
+	"job_container_logs": api.ContainerLogList{},
+	"taskmanagers":       api.TaskManagerList{},
+	"taskmanager":        api.TaskManagerDetail{},
 }
 
 // schemaOf builds the JSON Schema (2020-12) of the output form, with the
@@ -219,6 +232,20 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		}
 	}
 	sqlFile := writeTemp(t, "edit.sql", e2eSQL)
+	// What the diagnostic commands name: a checkpoint and a TaskManager.
+	var checkpointID, taskManager string
+	diagnose := func(where string) {
+		check(where, "job_graph", "job", "graph", "orders")
+		check(where, "job_vertices", "job", "vertices", "orders")
+		check(where, "job_checkpoints", "job", "checkpoints", "orders")
+		check(where, "job_checkpoint", "job", "checkpoints", "orders", checkpointID)
+		check(where, "job_exceptions", "job", "exceptions", "orders")
+		check(where, "job_flamegraph", "job", "flamegraph", "orders", "0", "--wait", "0s")
+		check(where, "job_config", "job", "config", "orders")
+		check(where, "job_container_logs", "job", "container-logs", "orders")
+		check(where, "taskmanagers", "taskmanagers", "orders")
+		check(where, "taskmanager", "taskmanagers", "orders", taskManager, "--thread-dump")
+	}
 	run := func(where string) {
 		check(where, "jobs", "jobs")
 		check(where, "job_show", "job", "show", "orders")
@@ -234,6 +261,15 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	check("in process", "sync_once", "sync", "--once")
 	check("in process", "store_check", "store", "check")
 	run("in process")
+	e.syncUntil("orders", "RUNNING with a checkpoint", func(j model.Job) bool { return j.State == model.StateRunning && j.LatestCheckpoint != nil })
+	var cv api.CheckpointsView
+	var tl api.TaskManagerList
+	if decodeWire([]byte(e.mustRun("job", "checkpoints", "orders", "-o", "json")), &cv) != nil || len(cv.History) == 0 ||
+		decodeWire([]byte(e.mustRun("taskmanagers", "orders", "-o", "json")), &tl) != nil || len(tl.TaskManagers) == 0 {
+		t.Fatalf("no checkpoint or TaskManager to name: %+v %+v", cv, tl)
+	}
+	checkpointID, taskManager = fmt.Sprint(cv.History[0].ID), tl.TaskManagers[0].ID
+	diagnose("in process")
 
 	agentCtx, stopAgent := context.WithCancel(ctx)
 	agentDone := make(chan error, 1)
@@ -248,6 +284,7 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		}
 	}
 	run("through the agent")
+	diagnose("through the agent")
 	check("through the agent", "store_check", "store", "check")
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
 	check("through the agent", "job_action", "job", "submit", "payments")

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// version is set by the linker for releases.
-var version = "dev"
+// version is set by the linker for releases
+// (-ldflags "-X github.com/palink/palink/cli.version=v1.2.3"); other builds
+// name their module version or commit (buildVersion).
+var version = ""
 
 func newRootCmd() *cobra.Command {
 	g := &globals{}
@@ -18,7 +21,7 @@ func newRootCmd() *cobra.Command {
 		Long: "palink lists every Flink job on your YARN clusters, watches them, and pauses, kills,\n" +
 			"restarts or resubmits them with one key; every action is recorded and never done twice.\n\n" +
 			"With no command it opens the terminal UI. Try `palink demo` for a simulated cluster.",
-		Version:       version,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          knownSubcommand,
@@ -36,7 +39,7 @@ func newRootCmd() *cobra.Command {
 		newSyncCmd(g), newAgentCmd(g),
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
-		newLogsCmd(g),
+		newLogsCmd(g), newTaskManagersCmd(g),
 		newSQLCmd(g),
 		newDebugCmd(g),
 	)
@@ -71,4 +74,37 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 	}
 	c.Args = knownSubcommand
 	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+}
+
+// buildVersion is palink's version: the linker's, else what the Go build
+// recorded — the module version of `go install …@v1.2.3`, or the commit of
+// a build from a checkout ("dev 3a5f2c5", "+dirty" with changes).
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	v := "dev " + rev[:min(7, len(rev))]
+	if dirty {
+		v += "+dirty"
+	}
+	return v
 }

@@ -10,7 +10,11 @@
 //	core/syncer     state sync: one RM list per cluster per cycle, each live
 //	                job's Flink state, drift, the restart policy's schedule
 //	core/observe    live metrics for the jobs on screen, alert rules, webhooks
-//	core/logs       job logs in bounded chunks, searched on this side
+//	core/logs       job logs and YARN container logs in bounded chunks,
+//	                searched on this side
+//	core/diagnose   the job graph and its bottleneck, vertices, checkpoint
+//	                parts, TaskManagers, flame graphs, exceptions to their
+//	                innermost cause (api.DiagnoseService)
 //	core/agent      the socket server and client of api.Service, for the
 //	                palinks of one host that do not own the store
 //	core/clusters   the clients of each cluster and the YARN tags of palink's

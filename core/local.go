@@ -17,6 +17,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/diagnose"
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/core/logs"
 	"github.com/palink/palink/core/observe"
@@ -65,26 +66,30 @@ type Options struct {
 // Local is the in-process Service: it embeds the store and the cluster
 // clients, and with Run it also runs the scheduler and state sync.
 type Local struct {
-	st           store.Store
-	specs        []clusters.Spec
-	clusters     map[string]*clusters.Cluster
-	now          func() time.Time
-	user         string
-	readOnly     bool
-	log          *slog.Logger
-	opts         Options
-	policy       decide.RestartPolicy
-	hub          *hub
-	obs          *observe.Observer    // metrics, alerts and webhooks
-	sched        *scheduler.Scheduler // commands: Plan, Act, and running them
-	sync         *syncer.Syncer       // state sync
-	*logs.Reader                      // job logs: Logs, ReadLog, FindInLog, SaveLog
+	st                  store.Store
+	specs               []clusters.Spec
+	clusters            map[string]*clusters.Cluster
+	now                 func() time.Time
+	user                string
+	readOnly            bool
+	log                 *slog.Logger
+	opts                Options
+	policy              decide.RestartPolicy
+	hub                 *hub
+	obs                 *observe.Observer    // metrics, alerts and webhooks
+	sched               *scheduler.Scheduler // commands: Plan, Act, and running them
+	sync                *syncer.Syncer       // state sync
+	*logs.Reader                             // job logs: Logs, ReadLog, FindInLog, SaveLog, ContainerLogs
+	*diagnose.Inspector                      // the job graph, vertices, checkpoints, TaskManagers, flame graphs, exceptions
 
 	closeStore bool // Open opened the store: Close closes it
 
 }
 
-var _ api.Service = (*Local)(nil)
+var (
+	_ api.Service         = (*Local)(nil)
+	_ api.DiagnoseService = (*Local)(nil)
+)
 
 // NewLocal builds the in-process service. It does no I/O.
 func NewLocal(o Options) (*Local, error) {
@@ -125,6 +130,7 @@ func NewLocal(o Options) (*Local, error) {
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick,
 	})
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
+	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	l.sync = syncer.New(syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,

@@ -27,6 +27,9 @@ type Script struct {
 	// Comments are every comment of the source, in order. The formatter
 	// keeps the ones that stand between statements.
 	Comments []Comment
+	// features are the constructs newer than the oldest release palink
+	// knows, where the script uses them (feature.go).
+	features []featureUse
 }
 
 // Text returns the source text of a node of this script, e.g. a statement

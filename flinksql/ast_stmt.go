@@ -40,8 +40,11 @@ type CreateTable struct {
 	Name        *QualifiedName
 	// HasSchema is true when a parenthesized schema was written, even an
 	// empty one.
-	HasSchema    bool
-	Columns      []*ColumnDef
+	HasSchema bool
+	Columns   []*ColumnDef
+	// ColumnNames is a schema of names without types, which CREATE TABLE
+	// ... AS may give its query's columns (Flink 2.0).
+	ColumnNames  []*Ident
 	Watermarks   []*Watermark
 	Constraints  []*TableConstraint
 	Comment      *StringLit
@@ -121,6 +124,9 @@ type ColumnDef struct {
 	Constraint   *TableConstraint // a column-level PRIMARY KEY, its Columns empty
 	Comment      *StringLit
 	Position     *ColumnPosition // FIRST or AFTER col in ALTER TABLE ADD/MODIFY
+	// Qualifier is the path of a nested column before Name: ALTER TABLE t
+	// ADD a.b INT gives Qualifier [a] and Name b.
+	Qualifier []*Ident
 }
 
 // Kind tells physical, computed and metadata columns apart.
@@ -139,6 +145,8 @@ type ColumnPosition struct {
 	Span
 	First bool
 	After *Ident
+	// AfterQualifier is the path before After of a nested column.
+	AfterQualifier []*Ident
 }
 
 // Watermark is WATERMARK FOR col AS expr.
@@ -195,7 +203,8 @@ type CreateView struct {
 }
 
 // CreateFunction is CREATE [TEMPORARY [SYSTEM]] FUNCTION [IF NOT EXISTS]
-// name AS 'class' [LANGUAGE JAVA|SCALA|PYTHON] [USING JAR 'path', ...].
+// name AS 'class' [LANGUAGE JAVA|SCALA|SQL|PYTHON] [USING JAR|ARTIFACT
+// 'path', ...] [WITH (...)].
 type CreateFunction struct {
 	Span
 	OrReplace   bool
@@ -205,7 +214,10 @@ type CreateFunction struct {
 	Name        *QualifiedName
 	Class       *StringLit
 	Language    string
-	Jars        []*StringLit
+	// Jars are the paths of Using, JAR and ARTIFACT alike.
+	Jars  []*StringLit
+	Using []*Resource
+	With  Properties
 }
 
 // CreateCatalog is CREATE CATALOG [IF NOT EXISTS] name [COMMENT 'c'] WITH (...).
@@ -237,125 +249,6 @@ type DropStmt struct {
 	IfExists  bool
 	Name      *QualifiedName
 	Behavior  string // "", RESTRICT or CASCADE
-}
-
-// AlterTable is ALTER TABLE [IF EXISTS] name action.
-type AlterTable struct {
-	Span
-	IfExists bool
-	Name     *QualifiedName
-	Action   AlterTableAction
-}
-
-// AlterTableAction is what an ALTER TABLE does: *RenameTable,
-// *RenameColumn, *SetOptions, *ResetOptions, *AlterSchema, *DropSchema.
-type AlterTableAction interface {
-	Node
-	alterAction()
-}
-
-// RenameTable is RENAME TO new_name.
-type RenameTable struct {
-	Span
-	To *QualifiedName
-}
-
-// RenameColumn is RENAME old TO new.
-type RenameColumn struct {
-	Span
-	From *QualifiedName
-	To   *Ident
-}
-
-// SetOptions is SET ('k' = 'v', ...).
-type SetOptions struct {
-	Span
-	Props Properties
-}
-
-// ResetOptions is RESET ('k', ...).
-type ResetOptions struct {
-	Span
-	Keys []*StringLit
-}
-
-// AlterSchema is ADD or MODIFY of columns, a watermark, a primary key or a
-// distribution, single or in parentheses. Items hold *ColumnDef,
-// *Watermark, *TableConstraint and *Distribution in written order.
-type AlterSchema struct {
-	Span
-	Modify bool
-	Parens bool
-	Items  []Node
-}
-
-// AddPartitions is ADD [IF NOT EXISTS] PARTITION (...) [WITH (...)] ...
-type AddPartitions struct {
-	Span
-	IfNotExists bool
-	Partitions  []*PartitionSpec
-}
-
-// DropPartitions is DROP [IF EXISTS] PARTITION (...), ...
-type DropPartitions struct {
-	Span
-	IfExists   bool
-	Partitions []*PartitionSpec
-}
-
-// PartitionSpec is PARTITION (k = v, ...) [WITH (...)].
-type PartitionSpec struct {
-	Span
-	Values []*PartitionValue
-	With   Properties
-}
-
-// DropSchema is DROP col | DROP (cols) | DROP PRIMARY KEY | DROP
-// CONSTRAINT name | DROP WATERMARK | DROP DISTRIBUTION.
-type DropSchema struct {
-	Span
-	Columns      []*QualifiedName
-	Parens       bool
-	PrimaryKey   bool
-	Constraint   *Ident
-	Watermark    bool
-	Distribution bool
-}
-
-// AlterView is ALTER VIEW name RENAME TO new | AS query.
-type AlterView struct {
-	Span
-	Name     *QualifiedName
-	RenameTo *QualifiedName
-	As       *Query
-}
-
-// AlterFunction is ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] name
-// AS 'class' [LANGUAGE ...].
-type AlterFunction struct {
-	Span
-	Temporary bool
-	System    bool
-	IfExists  bool
-	Name      *QualifiedName
-	Class     *StringLit
-	Language  string
-}
-
-// AlterDatabase is ALTER DATABASE name SET (...).
-type AlterDatabase struct {
-	Span
-	Name  *QualifiedName
-	Props Properties
-}
-
-// AlterCatalog is ALTER CATALOG name SET (...) | RESET (...) | COMMENT 'c'.
-type AlterCatalog struct {
-	Span
-	Name    *Ident
-	Set     Properties
-	Reset   []*StringLit
-	Comment *StringLit
 }
 
 // UseStmt is USE [CATALOG] name.
@@ -438,6 +331,10 @@ type InsertStmt struct {
 	Partition []*PartitionValue
 	Columns   []*Ident
 	Query     *Query
+	// OnConflict is what the sink does with a second row for a primary key
+	// the query's upsert key does not match (Flink 2.3): "", NOTHING, ERROR
+	// or DEDUPLICATE.
+	OnConflict string
 }
 
 // PartitionValue is one col [= value] of a PARTITION spec; Value is nil
@@ -588,12 +485,3 @@ func (*DeleteStmt) stmtNode()     {}
 func (*UpdateStmt) stmtNode()     {}
 func (*StopJob) stmtNode()        {}
 func (*BadStmt) stmtNode()        {}
-
-func (*RenameTable) alterAction()    {}
-func (*RenameColumn) alterAction()   {}
-func (*SetOptions) alterAction()     {}
-func (*ResetOptions) alterAction()   {}
-func (*AlterSchema) alterAction()    {}
-func (*DropSchema) alterAction()     {}
-func (*AddPartitions) alterAction()  {}
-func (*DropPartitions) alterAction() {}

@@ -29,6 +29,9 @@ type DataType struct {
 	// RawClass and RawSnapshot are the arguments of RAW.
 	RawClass    *StringLit
 	RawSnapshot *StringLit
+	// StructClass is the class name of STRUCTURED<'class', fields> (Flink
+	// 2.1), whose fields are Fields.
+	StructClass *StringLit
 	UserType    *QualifiedName
 	NotNull     bool
 	Null        bool // NULL written explicitly

@@ -29,11 +29,12 @@ func (r Result) count(s Severity) int {
 // one core, so a few hundred lines take a few milliseconds
 // (BenchmarkParseValidate2000Lines).
 func Check(src string, opts Options) Result {
-	script, errs := ParseFile(opts.File, src)
+	script, errs := ParseFileFor(opts.File, src, opts.Version)
 	var diags []Diagnostic
 	for _, e := range errs {
 		diags = append(diags, e.Diagnostic())
 	}
+	diags = append(diags, versionDiagnostics(script, opts)...)
 	if !opts.ParseOnly {
 		diags = append(diags, Validate(script, opts)...)
 	}

@@ -5,244 +5,166 @@ import (
 	"strings"
 )
 
-// connectorSpec is what the validator knows of a connector's WITH options,
-// from the connector's documentation page.
+// option describes one WITH option of a connector or format: what the
+// completion popup shows (type, default, a line of description, the
+// values of an enum) and what the validator checks.
+type option struct {
+	key  string // exact key; for a prefix family, the prefix ending in '.'
+	typ  string // String, Integer, Long, Boolean, Double, Duration, MemorySize, Enum, List, Map
+	def  string // the default as the docs give it; "" for none
+	desc string
+	enum []string
+	// prefix is set for an open family such as 'properties.' (passed on to
+	// a client) or 'fields.' (per column): any key under it is accepted.
+	prefix   bool
+	required bool
+	since    Version // the release that brought the option; zero for all
+}
+
+// o makes an option; the chained methods below refine it. The data files
+// (connectors_flink.go, connectors_external.go, formats.go) read as tables.
+func o(key, typ, def, desc string) option {
+	return option{key: key, typ: typ, def: def, desc: desc}
+}
+
+func (op option) values(vs ...string) option { op.typ, op.enum = "Enum", vs; return op }
+func (op option) req() option                { op.required = true; return op }
+func (op option) from(major, minor int) option {
+	op.since = Version{major, minor}
+	return op
+}
+func (op option) open() option { op.prefix = true; return op }
+
+// connectorSpec is what palink knows of a connector.
 type connectorSpec struct {
-	// required lists the required options; each entry is a set of
-	// alternatives of which one must be set.
+	name string
+	desc string
+	// checked connectors are Apache Flink's own, whose options palink
+	// follows release by release: an unknown option is an error. The others
+	// (Flink CDC, Paimon, Iceberg, Pulsar, Doris, faker, ...) ship on their
+	// own schedule, so their options help completion but are never
+	// reported, and nothing is assumed of their capabilities.
+	checked bool
+	options []option
+	// required lists the options of which one must be set, as alternatives.
 	required [][]string
-	// options are the exact option keys besides 'connector'.
-	options []string
-	// prefixes are open option families such as 'properties.' (passed to
-	// the client) or 'fields.' (datagen, checked against the columns).
-	prefixes []string
-	// formats lists the options that name a format ('format',
-	// 'key.format', 'value.format'); each enables the format's own options
+	// formats are the option keys that name a format ('format',
+	// 'key.format', 'value.format'); each enables that format's options
 	// under the matching prefix.
 	formats []string
 	// lookup is true for connectors that can serve a lookup join.
 	lookup bool
+	// scanOnly connectors are known not to serve lookups: a lookup join
+	// against them is an error (checked connectors only).
+	scanOnly bool
 	// upsert is true for connectors that need a primary key.
 	upsert bool
 	// appendOnlySink is true for sinks that cannot take updates.
 	appendOnlySink bool
 }
 
-// sourceWatermarkOptions are the FLIP-296 options every scan source that
-// supports watermark push-down accepts.
-var sourceWatermarkOptions = []string{
-	"scan.watermark.emit.strategy", "scan.watermark.emit.on-event.gap", "scan.watermark.idle-timeout",
-	"scan.watermark.alignment.group", "scan.watermark.alignment.max-drift",
-	"scan.watermark.alignment.update-interval",
-}
+// connectors are the connectors palink knows, by 'connector' value.
+var connectors = map[string]*connectorSpec{}
 
-var lookupCacheOptions = []string{
-	"lookup.cache", "lookup.partial-cache.max-rows", "lookup.partial-cache.expire-after-write",
-	"lookup.partial-cache.expire-after-access", "lookup.partial-cache.cache-missing-key",
-	"lookup.full-cache.reload-strategy", "lookup.full-cache.periodic-reload.interval",
-	"lookup.full-cache.periodic-reload.schedule-mode", "lookup.full-cache.timed-reload.iso-time",
-	"lookup.full-cache.timed-reload.interval-in-days", "lookup.max-retries",
-	// deprecated forms Flink still accepts
-	"lookup.cache.max-rows", "lookup.cache.ttl", "lookup.cache.caching-missing-key",
-}
-
-func join(lists ...[]string) []string {
-	var out []string
-	for _, l := range lists {
-		out = append(out, l...)
+func register(specs ...*connectorSpec) {
+	for _, s := range specs {
+		for _, op := range s.options {
+			if op.required {
+				s.required = append(s.required, []string{op.key})
+			}
+		}
+		connectors[s.name] = s
 	}
-	return out
 }
 
-var connectors = map[string]*connectorSpec{
-	"kafka": {
-		required: [][]string{{"topic", "topic-pattern"}, {"properties.bootstrap.servers"}, {"format", "value.format"}},
-		options: join([]string{
-			"topic", "topic-pattern", "properties.bootstrap.servers", "properties.group.id",
-			"format", "key.format", "key.fields", "key.fields-prefix", "value.format", "value.fields-include",
-			"scan.startup.mode", "scan.startup.specific-offsets", "scan.startup.timestamp-millis",
-			"scan.bounded.mode", "scan.bounded.specific-offsets", "scan.bounded.timestamp-millis",
-			"scan.topic-partition-discovery.interval", "scan.parallelism",
-			"sink.partitioner", "sink.semantic", "sink.delivery-guarantee", "sink.transactional-id-prefix",
-			"sink.parallelism", "sink.transaction-naming-strategy",
-		}, sourceWatermarkOptions),
-		prefixes:       []string{"properties."},
-		formats:        []string{"format", "key.format", "value.format"},
-		appendOnlySink: true,
-	},
-	"upsert-kafka": {
-		required: [][]string{{"topic", "topic-pattern"}, {"properties.bootstrap.servers"}, {"key.format"}, {"value.format"}},
-		options: join([]string{
-			"topic", "topic-pattern", "properties.bootstrap.servers", "properties.group.id",
-			"key.format", "key.fields-prefix", "value.format", "value.fields-include",
-			"sink.parallelism", "sink.buffer-flush.max-rows", "sink.buffer-flush.interval",
-			"sink.delivery-guarantee", "sink.transactional-id-prefix", "scan.parallelism",
-		}, sourceWatermarkOptions),
-		prefixes: []string{"properties."},
-		formats:  []string{"key.format", "value.format"},
-		upsert:   true,
-	},
-	"jdbc": {
-		required: [][]string{{"url"}, {"table-name"}},
-		options: join([]string{
-			"url", "table-name", "driver", "username", "password", "connection.max-retry-timeout",
-			"compatible-mode", "scan.partition.column", "scan.partition.num", "scan.partition.lower-bound",
-			"scan.partition.upper-bound", "scan.fetch-size", "scan.auto-commit", "scan.parallelism",
-			"sink.buffer-flush.max-rows", "sink.buffer-flush.interval", "sink.max-retries", "sink.parallelism",
-			"filter.handling.policy",
-		}, lookupCacheOptions),
-		lookup: true,
-	},
-	"datagen": {
-		options: join([]string{"rows-per-second", "number-of-rows", "scan.parallelism"}, sourceWatermarkOptions),
-		// fields.<column>.<option>, checked against the table's columns.
-		prefixes: []string{"fields."},
-	},
-	"filesystem": {
-		required: [][]string{{"path"}, {"format"}},
-		options: join([]string{
-			"path", "format", "source.monitor-interval", "source.path.regex-pattern", "source.report-statistics",
-			"partition.default-name", "partition.time-extractor.kind", "partition.time-extractor.class",
-			"partition.time-extractor.timestamp-pattern", "partition.time-extractor.timestamp-formatter",
-			"sink.rolling-policy.file-size", "sink.rolling-policy.rollover-interval",
-			"sink.rolling-policy.check-interval", "sink.rolling-policy.inactivity-interval",
-			"auto-compaction", "compaction.file-size", "compaction.parallelism",
-			"sink.partition-commit.trigger", "sink.partition-commit.delay",
-			"sink.partition-commit.watermark-time-zone", "sink.partition-commit.policy.kind",
-			"sink.partition-commit.policy.class", "sink.partition-commit.policy.class.parameters",
-			"sink.partition-commit.success-file.name", "sink.shuffle-by-partition.enable", "sink.parallelism",
-			"scan.parallelism",
-		}, sourceWatermarkOptions),
-		formats: []string{"format"},
-	},
-	"print": {
-		options: []string{"print-identifier", "standard-error", "sink.parallelism"},
-	},
-	"blackhole": {},
-	"hbase-1.4": {
-		required: [][]string{{"table-name"}, {"zookeeper.quorum"}},
-		options: join([]string{
-			"table-name", "zookeeper.quorum", "zookeeper.znode.parent", "null-string-literal",
-			"sink.buffer-flush.max-size", "sink.buffer-flush.max-rows", "sink.buffer-flush.interval",
-			"sink.ignore-null-value", "sink.parallelism", "lookup.async",
-		}, lookupCacheOptions),
-		prefixes: []string{"properties."},
-		lookup:   true,
-		upsert:   true,
-	},
-	"elasticsearch-7": {
-		required: [][]string{{"hosts"}, {"index"}},
-		options: []string{
-			"hosts", "index", "document-id.key-delimiter", "username", "password", "failure-handler",
-			"sink.delivery-guarantee", "sink.flush-on-checkpoint", "sink.bulk-flush.max-actions",
-			"sink.bulk-flush.max-size", "sink.bulk-flush.interval", "sink.bulk-flush.backoff.strategy",
-			"sink.bulk-flush.backoff.max-retries", "sink.bulk-flush.backoff.delay",
-			"connection.path-prefix", "connection.request-timeout", "connection.timeout", "socket.timeout",
-			"format", "sink.parallelism",
-		},
-		formats: []string{"format"},
-	},
+// alias registers a connector under another name with the same options.
+func alias(name, of string, change func(*connectorSpec)) {
+	c := *connectors[of]
+	c.name = name
+	c.options = append([]option(nil), c.options...)
+	c.required = append([][]string(nil), c.required...)
+	if change != nil {
+		change(&c)
+	}
+	connectors[name] = &c
 }
 
-func init() {
-	connectors["hbase-2.2"] = connectors["hbase-1.4"]
-	es6 := *connectors["elasticsearch-7"]
-	es6.required = [][]string{{"hosts"}, {"index"}, {"document-type"}}
-	es6.options = append([]string{"document-type"}, es6.options...)
-	connectors["elasticsearch-6"] = &es6
+// option returns the connector's option with the exact key, or nil.
+func (c *connectorSpec) option(key string) *option {
+	for i := range c.options {
+		if !c.options[i].prefix && c.options[i].key == key {
+			return &c.options[i]
+		}
+	}
+	return nil
 }
 
-// otherConnectors are connectors outside Flink's own docs that are common
-// enough that an unknown connector name close to one of them is a typo.
-// Their options are not checked.
-var otherConnectors = []string{
-	"mysql-cdc", "postgres-cdc", "oracle-cdc", "sqlserver-cdc", "mongodb-cdc", "tidb-cdc",
-	"oceanbase-cdc", "db2-cdc", "doris", "starrocks", "paimon", "hudi", "iceberg", "clickhouse",
-	"redis", "mongodb", "pulsar", "kinesis", "firehose", "dynamodb", "elasticsearch-8", "opensearch",
-	"opensearch-2", "hive", "values", "faker", "http", "rabbitmq", "pubsub", "prometheus",
+// optionFor finds what describes key among the connector's and its
+// formats' options, prefixes included.
+func optionFor(c *connectorSpec, props Properties, key string) *option {
+	if op := c.option(key); op != nil {
+		return op
+	}
+	for _, fk := range c.formats {
+		format, ok := props.Get(fk)
+		if !ok {
+			continue
+		}
+		prefix := strings.TrimSuffix(fk, "format") + format + "."
+		if f := formats[format]; f != nil && strings.HasPrefix(key, prefix) {
+			rest := strings.TrimPrefix(key, prefix)
+			for i := range f.options {
+				if f.options[i].key == rest {
+					return &f.options[i]
+				}
+			}
+		}
+	}
+	for i := range c.options {
+		if c.options[i].prefix && strings.HasPrefix(key, c.options[i].key) {
+			return &c.options[i]
+		}
+	}
+	return nil
 }
-
-// lookupConnectors can serve a lookup join (FOR SYSTEM_TIME AS OF a
-// processing-time attribute); the ones in Flink's docs plus common ones.
-var lookupConnectors = map[string]bool{
-	"jdbc": true, "hbase-1.4": true, "hbase-2.2": true, "redis": true, "mongodb": true, "hive": true,
-	"paimon": true, "hudi": true, "doris": true, "starrocks": true, "elasticsearch-7": true,
-	"elasticsearch-8": true, "opensearch": true, "http": true, "dynamodb": true, "clickhouse": true,
-}
-
-// notLookupConnectors are connectors known not to be lookup sources: a
-// lookup join against them is an error.
-var notLookupConnectors = map[string]bool{
-	"kafka": true, "upsert-kafka": true, "datagen": true, "filesystem": true, "print": true,
-	"blackhole": true, "kinesis": true, "pulsar": true, "mysql-cdc": true, "postgres-cdc": true,
-	"faker": true,
-}
-
-// formatOptions lists each format's own options, without the format prefix.
-var formatOptions = map[string][]string{
-	"json": {"fail-on-missing-field", "ignore-parse-errors", "timestamp-format.standard",
-		"map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number",
-		"encode.ignore-null-fields", "decode.json-parser.enabled"},
-	"csv": {"field-delimiter", "disable-quote-character", "quote-character", "allow-comments",
-		"ignore-parse-errors", "array-element-delimiter", "escape-character", "null-literal",
-		"write-bigdecimal-in-scientific-notation"},
-	"avro": {"codec", "timestamp_mapping.legacy", "encoding"},
-	"avro-confluent": {"url", "schema-registry.url", "subject", "schema-registry.subject", "schema",
-		"basic-auth.credentials-source", "basic-auth.user-info", "bearer-auth.credentials-source",
-		"bearer-auth.token", "properties", "ssl.keystore.location", "ssl.keystore.password",
-		"ssl.truststore.location", "ssl.truststore.password", "auto.register.schemas"},
-	"debezium-json": {"schema-include", "ignore-parse-errors", "timestamp-format.standard",
-		"map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number",
-		"encode.ignore-null-fields"},
-	"debezium-avro-confluent": {"url", "schema-registry.url", "subject", "schema-registry.subject",
-		"schema", "basic-auth.credentials-source", "basic-auth.user-info",
-		"bearer-auth.credentials-source", "bearer-auth.token", "properties",
-		"ssl.keystore.location", "ssl.keystore.password", "ssl.truststore.location",
-		"ssl.truststore.password"},
-	"canal-json": {"ignore-parse-errors", "timestamp-format.standard", "map-null-key.mode",
-		"map-null-key.literal", "encode.decimal-as-plain-number", "database.include", "table.include",
-		"encode.ignore-null-fields"},
-	"maxwell-json": {"ignore-parse-errors", "timestamp-format.standard", "map-null-key.mode",
-		"map-null-key.literal", "encode.decimal-as-plain-number", "encode.ignore-null-fields"},
-	"ogg-json": {"ignore-parse-errors", "timestamp-format.standard", "map-null-key.mode",
-		"map-null-key.literal", "encode.ignore-null-fields"},
-	"raw":      {"charset", "endianness"},
-	"protobuf": {"message-class-name", "ignore-parse-errors", "read-default-values", "write-null-string-literal"},
-	"parquet":  {"utc-timezone", "timestamp.time.unit", "write.int64.timestamp"},
-	"orc":      {},
-}
-
-// openFormats pass any option under their prefix to the underlying
-// library (parquet.*, orc.*), so only the prefix is checked.
-var openFormats = map[string]bool{"parquet": true, "orc": true}
-
-// kafkaMetadata are the metadata keys of the Kafka connectors.
-var kafkaMetadata = []string{"topic", "partition", "headers", "leader-epoch", "offset", "timestamp", "timestamp-type"}
 
 // allowedOptions returns the option keys the table's connector accepts
 // given the formats it names, and the open prefixes.
 func allowedOptions(spec *connectorSpec, props Properties) (exact map[string]bool, prefixes []string) {
 	exact = map[string]bool{"connector": true}
-	for _, k := range spec.options {
-		exact[k] = true
+	for _, op := range spec.options {
+		if op.prefix {
+			prefixes = append(prefixes, op.key)
+		} else {
+			exact[op.key] = true
+		}
 	}
-	prefixes = append(prefixes, spec.prefixes...)
 	for _, fk := range spec.formats {
 		format, ok := props.Get(fk)
 		if !ok {
 			continue
 		}
 		prefix := strings.TrimSuffix(fk, "format") // "", "key." or "value."
-		opts, known := formatOptions[format]
-		if !known || openFormats[format] {
+		f, known := formats[format]
+		if !known || f.open {
 			prefixes = append(prefixes, prefix+format+".")
 			continue
 		}
-		for _, o := range opts {
-			exact[prefix+format+"."+o] = true
+		for _, op := range f.options {
+			exact[prefix+format+"."+op.key] = true
 		}
 	}
 	return exact, prefixes
+}
+
+// connectorNames lists every connector palink knows, sorted.
+func connectorNames() []string {
+	out := make([]string, 0, len(connectors))
+	for k := range connectors {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // suggest returns the candidate closest to s by edit distance, when it is
@@ -299,11 +221,13 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// optionEnums are options whose value is one of a fixed set.
-var optionEnums = map[string][]string{
-	"scan.startup.mode":       {"earliest-offset", "latest-offset", "group-offsets", "timestamp", "specific-offsets"},
-	"scan.bounded.mode":       {"unbounded", "latest-offset", "group-offsets", "timestamp", "specific-offsets"},
-	"sink.delivery-guarantee": {"at-least-once", "exactly-once", "none"},
-	"value.fields-include":    {"ALL", "EXCEPT_KEY"},
-	"lookup.cache":            {"NONE", "PARTIAL", "FULL"},
+func join(lists ...[]option) []option {
+	var out []option
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
 }
+
+// kafkaMetadata are the metadata keys of the Kafka connectors.
+var kafkaMetadata = []string{"topic", "partition", "headers", "leader-epoch", "offset", "timestamp", "timestamp-type"}

@@ -34,7 +34,8 @@ func TestFlinkDocsCorpus(t *testing.T) {
 }
 
 // TestValidJobsAreClean runs Check over complete, correct jobs: any
-// diagnostic is a false alarm.
+// diagnostic is a false alarm, but for the one that says a third-party
+// connector's options are not checked, which is about palink, not the job.
 func TestValidJobsAreClean(t *testing.T) {
 	files, _ := filepath.Glob("testdata/valid/*.sql")
 	if len(files) == 0 {
@@ -47,7 +48,9 @@ func TestValidJobsAreClean(t *testing.T) {
 		}
 		r := Check(string(src), Options{File: filepath.Base(f)})
 		for _, d := range r.Diagnostics {
-			t.Errorf("%s\n%s", d.Error(), d.Snippet())
+			if d.Code != CodeUncheckedOptions {
+				t.Errorf("%s\n%s", d.Error(), d.Snippet())
+			}
 		}
 		checkRoundTrip(t, filepath.Base(f), string(src))
 	}

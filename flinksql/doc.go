@@ -30,8 +30,14 @@ package flinksql
 // How the package is laid out (for its maintainers):
 //
 //	lexer.go token.go keywords.go   Lex
-//	parser.go parse_*.go            the parser: one type, recursive descent,
-//	                                by statements, queries, expressions, types
+//	parser.go parse_*.go            the parser: one type, recursive descent;
+//	                                parse_stmt (dispatch, SET, SHOW, EXPLAIN),
+//	                                parse_create, parse_alter (DROP, ALTER),
+//	                                parse_dml (INSERT, sets, CALL, ...),
+//	                                parse_query, parse_from (FROM, hints,
+//	                                MATCH_RECOGNIZE), parse_expr,
+//	                                parse_primary, parse_forms (CASE, TRIM,
+//	                                INTERVAL, JSON_*), parse_type
 //	ast*.go walk.go                 the tree, and Inspect
 //	split.go                        SplitStatements
 //	check.go errors.go              Check, Diagnostic and the codes

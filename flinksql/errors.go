@@ -123,6 +123,12 @@ const (
 	CodeNoInsert          = "no-insert"
 	CodeCatalogTables     = "catalog-tables"
 	CodeInternal          = "internal"
+	// CodeNeedsNewerFlink is a statement or clause the target release does
+	// not have yet (Options.Version).
+	CodeNeedsNewerFlink = "needs-newer-flink"
+	// CodeUncheckedOptions says a connector's options are not checked: it
+	// ships outside Apache Flink (Flink CDC, Paimon, faker, ...).
+	CodeUncheckedOptions = "unchecked-options"
 )
 
 func joinHint(msg, hint string) string {

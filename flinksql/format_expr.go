@@ -149,6 +149,8 @@ func (f exprFormatter) expr(e Expr, ind int) string {
 		return s
 	case *DescriptorExpr:
 		return "DESCRIPTOR(" + identList(x.Columns) + ")"
+	case *ModelArg:
+		return "MODEL " + qname(x.Name)
 	case *TimeUnitExpr:
 		return x.Unit
 	case *ExtractExpr:
@@ -445,6 +447,16 @@ func typeString(t *DataType) string {
 		default:
 			s = "ROW<" + strings.Join(fields, ", ") + ">"
 		}
+	case t.Name == "STRUCTURED":
+		fields := []string{quoteString(t.StructClass.Value)}
+		for _, fd := range t.Fields {
+			field := fd.Name.String() + " " + typeString(fd.Type)
+			if fd.Comment != nil {
+				field += " " + quoteString(fd.Comment.Value)
+			}
+			fields = append(fields, field)
+		}
+		s = "STRUCTURED<" + strings.Join(fields, ", ") + ">"
 	case t.Name == "RAW":
 		s = "RAW(" + quoteString(t.RawClass.Value)
 		if t.RawSnapshot != nil {

@@ -69,7 +69,14 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		if s.Language != "" {
 			line += " LANGUAGE " + s.Language
 		}
-		if len(s.Jars) > 0 {
+		switch {
+		case len(s.Using) > 0:
+			res := make([]string, len(s.Using))
+			for i, r := range s.Using {
+				res[i] = r.Kind + " " + quoteString(r.Path.Value)
+			}
+			line += " USING " + strings.Join(res, ", ")
+		case len(s.Jars) > 0:
 			jars := make([]string, len(s.Jars))
 			for i, j := range s.Jars {
 				jars[i] = "JAR " + quoteString(j.Value)
@@ -77,6 +84,7 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 			line += " USING " + strings.Join(jars, ", ")
 		}
 		f.emit(s.Pos, ind, line)
+		f.with(s.With, s.With != nil, ind)
 	case *CreateCatalog:
 		f.emit(s.Pos, ind, "CREATE CATALOG "+kw(s.IfNotExists, "IF NOT EXISTS ")+s.Name.String())
 		f.comment(s.Comment, ind)
@@ -230,6 +238,8 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		f.emit(s.Pos, ind, "STOP JOB "+quoteString(s.JobID.Value)+kw(s.WithSavepoint, " WITH SAVEPOINT")+kw(s.WithDrain, " WITH DRAIN"))
 	case *BadStmt:
 		f.emit(s.Pos, ind, "-- (statement did not parse)")
+	default:
+		formatNewer(f, st, ind)
 	}
 }
 
@@ -272,28 +282,7 @@ func (f stmtFormatter) createTable(s *CreateTable, ind int) {
 	head += kw(s.OrReplace, "OR REPLACE ") + kw(s.Replace, "REPLACE ") + kw(s.Temporary, "TEMPORARY ") +
 		"TABLE " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
 	if s.HasSchema {
-		f.emit(s.Pos, ind, head+" (")
-		type elem struct {
-			span Span
-			text string
-		}
-		var elems []elem
-		for _, c := range s.Columns {
-			elems = append(elems, elem{c.Span, f.column(c, ind+1)})
-		}
-		for _, w := range s.Watermarks {
-			elems = append(elems, elem{w.Span, f.watermark(w, ind+1)})
-		}
-		for _, c := range s.Constraints {
-			elems = append(elems, elem{c.Span, constraintString(c)})
-		}
-		for i, e := range elems {
-			if i < len(elems)-1 {
-				e.text += ","
-			}
-			f.emitNode(e.span, ind+1, e.text)
-		}
-		f.emit(Pos{}, ind, ")")
+		f.schema(s.Pos, head, tableSchema{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
 	} else {
 		f.emit(s.Pos, ind, head)
 	}
@@ -323,8 +312,41 @@ func (f stmtFormatter) createTable(s *CreateTable, ind int) {
 	}
 }
 
+// schema writes head and a parenthesized schema, one element a line.
+func (f stmtFormatter) schema(at Pos, head string, s tableSchema, ind int) {
+	if len(s.names) > 0 {
+		f.emit(at, ind, head+" ("+identList(s.names)+")")
+		return
+	}
+	f.emit(at, ind, head+" (")
+	type elem struct {
+		span Span
+		text string
+	}
+	var elems []elem
+	for _, c := range s.columns {
+		elems = append(elems, elem{c.Span, f.column(c, ind+1)})
+	}
+	for _, w := range s.watermarks {
+		elems = append(elems, elem{w.Span, f.watermark(w, ind+1)})
+	}
+	for _, c := range s.constraints {
+		elems = append(elems, elem{c.Span, constraintString(c)})
+	}
+	for i, e := range elems {
+		if i < len(elems)-1 {
+			e.text += ","
+		}
+		f.emitNode(e.span, ind+1, e.text)
+	}
+	f.emit(Pos{}, ind, ")")
+}
+
 func (f stmtFormatter) column(c *ColumnDef, ind int) string {
 	s := c.Name.String()
+	if len(c.Qualifier) > 0 {
+		s = identPath(c.Qualifier) + "." + s
+	}
 	if c.Expr != nil {
 		s += " AS " + f.exprs.expr(c.Expr, ind)
 	} else {
@@ -349,7 +371,7 @@ func (f stmtFormatter) column(c *ColumnDef, ind int) string {
 		if c.Position.First {
 			s += " FIRST"
 		} else {
-			s += " AFTER " + c.Position.After.String()
+			s += " AFTER " + identPath(append(append([]*Ident{}, c.Position.AfterQualifier...), c.Position.After))
 		}
 	}
 	return s
@@ -375,28 +397,32 @@ func (f stmtFormatter) distribution(d *Distribution, word string, ind int) strin
 }
 
 func (f stmtFormatter) alterTable(s *AlterTable, ind int) {
-	head := "ALTER TABLE " + kw(s.IfExists, "IF EXISTS ") + qname(s.Name)
-	switch a := s.Action.(type) {
+	f.alterAction(s.Pos, "ALTER TABLE "+kw(s.IfExists, "IF EXISTS ")+qname(s.Name), s.Action, ind)
+}
+
+// alterAction writes head and an ALTER TABLE action.
+func (f stmtFormatter) alterAction(at Pos, head string, action AlterTableAction, ind int) {
+	switch a := action.(type) {
 	case *RenameTable:
-		f.emit(s.Pos, ind, head+" RENAME TO "+qname(a.To))
+		f.emit(at, ind, head+" RENAME TO "+qname(a.To))
 	case *RenameColumn:
-		f.emit(s.Pos, ind, head+" RENAME "+qname(a.From)+" TO "+a.To.String())
+		f.emit(at, ind, head+" RENAME "+qname(a.From)+" TO "+identPath(append(append([]*Ident{}, a.ToQualifier...), a.To)))
 	case *SetOptions:
-		f.emit(s.Pos, ind, head+" SET (")
+		f.emit(at, ind, head+" SET (")
 		f.props(a.Props, ind+1)
 		f.emit(Pos{}, ind, ")")
 	case *ResetOptions:
-		f.emit(s.Pos, ind, head+" RESET ("+stringList(a.Keys)+")")
+		f.emit(at, ind, head+" RESET ("+stringList(a.Keys)+")")
 	case *AlterSchema:
 		verb := " ADD"
 		if a.Modify {
 			verb = " MODIFY"
 		}
 		if !a.Parens {
-			f.emit(s.Pos, ind, head+verb+" "+f.schemaItem(a.Items[0], ind))
+			f.emit(at, ind, head+verb+" "+f.schemaItem(a.Items[0], ind))
 			return
 		}
-		f.emit(s.Pos, ind, head+verb+" (")
+		f.emit(at, ind, head+verb+" (")
 		for i, it := range a.Items {
 			text := f.schemaItem(it, ind+1)
 			if i < len(a.Items)-1 {
@@ -425,9 +451,9 @@ func (f stmtFormatter) alterTable(s *AlterTable, ind int) {
 		default:
 			line += qname(a.Columns[0])
 		}
-		f.emit(s.Pos, ind, line)
+		f.emit(at, ind, line)
 	case *AddPartitions:
-		f.emit(s.Pos, ind, head+" ADD"+kw(a.IfNotExists, " IF NOT EXISTS"))
+		f.emit(at, ind, head+" ADD"+kw(a.IfNotExists, " IF NOT EXISTS"))
 		for _, p := range a.Partitions {
 			f.emit(p.Pos, ind+1, f.partitionSpec(p, ind+1))
 		}
@@ -436,7 +462,7 @@ func (f stmtFormatter) alterTable(s *AlterTable, ind int) {
 		for i, p := range a.Partitions {
 			parts[i] = f.partitionSpec(p, ind)
 		}
-		f.emit(s.Pos, ind, head+" DROP "+kw(a.IfExists, "IF EXISTS ")+strings.Join(parts, ", "))
+		f.emit(at, ind, head+" DROP "+kw(a.IfExists, "IF EXISTS ")+strings.Join(parts, ", "))
 	}
 }
 
@@ -494,6 +520,9 @@ func (f stmtFormatter) insert(s *InsertStmt, ind int) {
 	}
 	f.emit(s.Pos, ind, line)
 	f.queries.query(s.Query, ind)
+	if s.OnConflict != "" {
+		f.emit(Pos{}, ind, "ON CONFLICT DO "+s.OnConflict)
+	}
 }
 
 func (f stmtFormatter) statementSet(s *StatementSet, ind int) {

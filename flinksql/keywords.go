@@ -116,9 +116,39 @@ var nonReservedWords = map[string]bool{
 	"WORK": true, "WRAPPER": true, "WRITE": true, "XML": true, "YEARS": true, "ZONE": true,
 }
 
+// reservedSince are the words Flink reserved after its oldest release palink
+// knows, with the release that did: the keywords of flink-sql-parser's
+// Parser.tdd that are in neither nonReservedKeywords nor
+// nonReservedKeywordsToAdd, release by release. Before it, such a word is
+// an ordinary name.
+var reservedSince = map[string]Version{
+	"PROCEDURES": {1, 18},
+	"BUCKETS":    {1, 20}, "CONTINUOUS": {1, 20}, "DISTRIBUTED": {1, 20}, "DISTRIBUTION": {1, 20},
+	"FRESHNESS": {1, 20}, "HASH": {1, 20}, "MATERIALIZED": {1, 20}, "REFRESH": {1, 20},
+	"REFRESH_MODE": {1, 20}, "RESUME": {1, 20}, "SUSPEND": {1, 20},
+	"MODELS":      {2, 0},
+	"STRUCTURED":  {2, 1},
+	"CONNECTIONS": {2, 2},
+}
+
+// reservedIn reports whether the upper-case word w is reserved in release v
+// (the zero Version: Latest).
+func reservedIn(w string, v Version) bool {
+	if !reservedWords[w] {
+		return false
+	}
+	since, ok := reservedSince[w]
+	return !ok || !v.Before(since)
+}
+
+func (p *parser) reserved(w string) bool { return reservedIn(w, p.version) }
+
 // IsReserved reports whether word (any case) is reserved in Flink SQL: used
 // unquoted as a name, Flink rejects it.
 func IsReserved(word string) bool { return reservedWords[upperWord(word)] }
+
+// IsReservedIn reports whether word (any case) is reserved in release v.
+func IsReservedIn(word string, v Version) bool { return reservedIn(upperWord(word), v) }
 
 // IsKeyword reports whether word (any case) is a Flink SQL keyword,
 // reserved or not; an editor highlights these.

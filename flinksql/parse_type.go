@@ -52,8 +52,11 @@ func (p *parser) parseBaseType() *DataType {
 	w := p.up[p.pos]
 	switch {
 	case simpleTypes[w]:
-		p.next()
+		start := p.next().Pos
 		t.Name = w
+		if w == "VARIANT" {
+			p.uses(featVariantType, "", start)
+		}
 		return t
 	case w == "DOUBLE":
 		p.next()
@@ -140,6 +143,25 @@ func (p *parser) parseBaseType() *DataType {
 			p.expectTypeClose()
 		}
 		return t
+	case w == "STRUCTURED" && p.peek(1).Kind == Lt:
+		start := p.tok().Pos
+		p.next()
+		p.next()
+		t.Name = "STRUCTURED"
+		t.StructClass = p.parseStringLit("the class name in quotes")
+		for !p.failed && p.accept(Comma) {
+			fstart := p.tok().Pos
+			f := &RowField{Name: p.parseIdent("a field name")}
+			f.Type = p.parseType()
+			if p.is(String) {
+				f.Comment = p.parseStringLit("a field comment")
+			}
+			f.Span = p.span(fstart)
+			t.Fields = append(t.Fields, f)
+		}
+		p.expectTypeClose()
+		p.uses(featStructuredType, "", start)
+		return t
 	case w == "RAW" && p.peek(1).Kind == LParen:
 		p.next()
 		p.next()
@@ -149,7 +171,7 @@ func (p *parser) parseBaseType() *DataType {
 		t.RawSnapshot = p.parseStringLit("the serializer snapshot in quotes")
 		p.expect(RParen)
 		return t
-	case p.is(QuotedIdent) || p.is(Word) && !reservedWords[w]:
+	case p.is(QuotedIdent) || p.is(Word) && !p.reserved(w):
 		t.UserType = p.parseQualifiedName("a type name")
 		return t
 	}

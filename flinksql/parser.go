@@ -19,8 +19,16 @@ func ParseScript(src string) (*Script, []*Error) {
 }
 
 // ParseFile is ParseScript with a file name that errors carry.
-func ParseFile(file, src string) (script *Script, errs []*Error) {
+func ParseFile(file, src string) (*Script, []*Error) {
+	return ParseFileFor(file, src, Version{})
+}
+
+// ParseFileFor is ParseFile for a Flink release: the words that release
+// reserves are the ones that must be quoted to be names. The grammar is
+// the newest release's whatever v is; Check reports what v lacks.
+func ParseFileFor(file, src string, v Version) (script *Script, errs []*Error) {
 	p := newParser(file, src)
+	p.version = v
 	defer func() {
 		// A last guard: the parser is meant never to panic (FuzzParse
 		// checks), but if it does, the editor must get an error, not a crash.
@@ -32,6 +40,7 @@ func ParseFile(file, src string) (script *Script, errs []*Error) {
 		}
 	}()
 	script = p.parseScript()
+	script.features = p.features
 	return script, p.errs
 }
 
@@ -93,6 +102,10 @@ type parser struct {
 	// skipped to its semicolon.
 	failed bool
 	depth  int
+	// version decides which words are reserved (the zero one: Latest).
+	version Version
+	// features are the newer constructs the script uses (feature.go).
+	features []featureUse
 }
 
 func newParser(file, src string) *parser {
@@ -382,7 +395,7 @@ var noAlias = map[string]bool{
 // lenience: a quoted identifier or a non-reserved word.
 func (p *parser) isNameToken() bool {
 	t := p.tok()
-	return t.Kind == QuotedIdent || t.Kind == Word && !reservedWords[p.up[p.pos]]
+	return t.Kind == QuotedIdent || t.Kind == Word && !p.reserved(p.up[p.pos])
 }
 
 // isLenientName also accepts reserved words that are not structural;
@@ -403,7 +416,7 @@ func (p *parser) parseIdent(what string) *Ident {
 	case t.Kind == QuotedIdent:
 		p.next()
 		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Value, Quoted: true}
-	case t.Kind == Word && !reservedWords[p.up[p.pos]]:
+	case t.Kind == Word && !p.reserved(p.up[p.pos]):
 		p.next()
 		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Text}
 	case t.Kind == Word && !structural[p.up[p.pos]]:
@@ -411,7 +424,11 @@ func (p *parser) parseIdent(what string) *Ident {
 		p.next()
 		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Text}
 	}
-	p.fail(t, "expected "+what+", found "+describe(t), "")
+	hint := ""
+	if t.Kind == Word && p.reserved(p.up[p.pos]) {
+		hint = "'" + t.Text + "' is a reserved word: quote it as " + quoteIdent(t.Text) + " to use it as a name"
+	}
+	p.fail(t, "expected "+what+", found "+describe(t), hint)
 	return &Ident{Span: Span{t.Pos, t.Pos}}
 }
 

@@ -77,6 +77,14 @@ func (ec *exprChecker) checkFunctionName(f *FuncCall) {
 		return
 	}
 	name := strings.ToUpper(f.Name.Parts[0].Name)
+	if b := functionNamed(name); b != nil && !ec.cat.functions[name] {
+		// A warning: the catalog's release of a function may be off by one,
+		// and a cluster may carry it as a user function under the same name.
+		if v := ec.cat.opts.Version; !v.IsZero() && !b.since.IsZero() && v.Before(b.since) {
+			ec.warnf(CodeNeedsNewerFlink, f.Name, "", "function %s needs Flink %s; %s", b.name, b.since, ec.cat.opts.target())
+		}
+		return
+	}
 	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || ec.cat.functions[name] {
 		return
 	}

@@ -17,6 +17,13 @@ type Options struct {
 	// IgnoreUnknownTables accepts references to tables the script does not
 	// define and KnownTables does not list, as tables of unknown shape.
 	IgnoreUnknownTables bool
+	// Version is the Flink release the script is for: its keywords are the
+	// reserved words, and a statement, clause or function newer than it is
+	// reported. The zero Version is the newest palink knows.
+	Version Version
+	// Target says where Version comes from, for messages: "cluster prod"
+	// gives "CREATE MODEL needs Flink 2.0; cluster prod runs 1.20".
+	Target string
 }
 
 // TableInfo describes a table defined outside the script.

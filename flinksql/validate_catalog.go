@@ -9,6 +9,8 @@ import (
 // checked: what the script has defined so far (tables and views, catalogs,
 // databases, functions) and the tables Options says exist outside it.
 type catalog struct {
+	// opts are the validation's options: the target release among them.
+	opts Options
 	// known are Options.KnownTables; ignoreUnknown is
 	// Options.IgnoreUnknownTables, or set for a script that defines no table.
 	known         map[string]*TableInfo
@@ -24,12 +26,14 @@ type catalog struct {
 	databases    map[string]bool
 	// functions are the functions the script creates, upper-case.
 	functions map[string]bool
+	// models are the models the script creates.
+	models map[string]bool
 }
 
 func newCatalog(opts Options) *catalog {
-	return &catalog{known: opts.KnownTables, ignoreUnknown: opts.IgnoreUnknownTables,
+	return &catalog{opts: opts, known: opts.KnownTables, ignoreUnknown: opts.IgnoreUnknownTables,
 		tables: map[string]*tableDef{}, broken: map[string]bool{}, catalogKnown: true,
-		catalogs: map[string]string{}, databases: map[string]bool{}, functions: map[string]bool{}}
+		catalogs: map[string]string{}, databases: map[string]bool{}, functions: map[string]bool{}, models: map[string]bool{}}
 }
 
 // tableDef is what the validator knows about a table or view at a point of

@@ -2,6 +2,13 @@ package flinksql
 
 import "strings"
 
+// isScanOnly reports whether a connector palink follows is known not to
+// serve lookups; of a connector it does not follow nothing is assumed.
+func isScanOnly(name string) bool {
+	spec := connectors[name]
+	return spec != nil && spec.checked && spec.scanOnly
+}
+
 // checkQueryHints checks that a LOOKUP hint names a table of the query.
 func (qr *queryResolver) checkQueryHints(s *Select, sc *scope) {
 	for _, h := range s.Hints {
@@ -66,12 +73,12 @@ func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
 			qr.errorf(CodeLookupJoin, r.Name, "declare a PRIMARY KEY ... NOT ENFORCED and a WATERMARK on it",
 				"an event-time temporal join needs '%s' to be a versioned table (primary key and watermark)", t.name)
 		}
-		if lookupConnectors[t.connector] {
+		if spec := connectors[t.connector]; spec != nil && spec.lookup {
 			qr.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
 				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", FormatExpr(r.SystemTime), t.connector, t.name)
 		}
 		return
-	case notLookupConnectors[t.connector]:
+	case isScanOnly(t.connector):
 		qr.errorf(CodeLookupJoin, r.Name, "look up a table with a lookup connector such as 'jdbc' or 'hbase-2.2'",
 			"'%s' (connector '%s') is not a lookup source", t.name, t.connector)
 		return

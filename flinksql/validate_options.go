@@ -7,6 +7,9 @@ import "strings"
 type optionChecker struct {
 	*findings
 	cat *catalog
+	// unchecked are the connectors whose "options not checked" warning
+	// was given: once per script is enough to say it.
+	unchecked map[string]bool
 }
 
 // checkTable checks the WITH options against the connector's spec.
@@ -21,19 +24,16 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 		return
 	}
 	spec := connectors[t.connector]
-	if spec == nil {
-		var all []string
-		for k := range connectors {
-			all = append(all, k)
-		}
-		all = append(all, otherConnectors...)
-		known := false
-		for _, c := range otherConnectors {
-			known = known || c == t.connector
-		}
-		if m := suggest(t.connector, all); m != "" && !known {
+	switch {
+	case spec == nil:
+		if m := suggest(t.connector, connectorNames()); m != "" {
 			oc.warnf(CodeBadOptionValue, connProp.Value, "did you mean '"+m+"'?", "unknown connector '%s'", t.connector)
+			return
 		}
+		oc.warnUnchecked(connProp, t.connector)
+		return
+	case !spec.checked:
+		oc.warnUnchecked(connProp, t.connector)
 		return
 	}
 	oc.checkKeys(props, spec, t, s.With)
@@ -59,6 +59,21 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 	}
 }
 
+// warnUnchecked says, once per connector and script, that a connector
+// palink does not follow has its options unchecked: its tables get their
+// structure checked and nothing else, so no error is invented for them.
+func (oc *optionChecker) warnUnchecked(connProp *Property, name string) {
+	if oc.unchecked == nil {
+		oc.unchecked = map[string]bool{}
+	}
+	if oc.unchecked[name] {
+		return
+	}
+	oc.unchecked[name] = true
+	oc.warnf(CodeUncheckedOptions, connProp.Value, "the table's columns, keys and queries are still checked",
+		"the options of connector '%s' are not checked: it ships outside Apache Flink, on its own versions", name)
+}
+
 func alternatives(keys []string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
@@ -75,6 +90,7 @@ func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tab
 	for _, p := range own {
 		k := p.Key.Value
 		if exact[k] {
+			oc.checkSince(p, spec, props)
 			continue
 		}
 		matched := false
@@ -100,6 +116,20 @@ func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tab
 			hint = "the " + t.connector + " connector does not take it"
 		}
 		oc.errorf(CodeUnknownOption, p.Key, hint, "unknown option '%s'", k)
+	}
+}
+
+// checkSince warns of an option newer than the target release: the
+// connector of that release does not know it. A warning, not an error:
+// Kafka, JDBC and the others are released apart from Flink, and a newer
+// connector may run on an older Flink.
+func (oc *optionChecker) checkSince(p *Property, spec *connectorSpec, props Properties) {
+	v := oc.cat.opts.Version
+	if v.IsZero() {
+		return
+	}
+	if op := optionFor(spec, props, p.Key.Value); op != nil && !op.since.IsZero() && v.Before(op.since) {
+		oc.warnf(CodeNeedsNewerFlink, p.Key, "", "option '%s' needs Flink %s; %s", p.Key.Value, op.since, oc.cat.opts.target())
 	}
 }
 
@@ -140,11 +170,16 @@ func (oc *optionChecker) checkDatagenField(p *Property, t *tableDef) {
 // checkValues checks the values of options that take one of a few, and
 // the options that need each other.
 func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
+	spec := connectors[t.connector]
 	for _, p := range props {
-		allowed, ok := optionEnums[p.Key.Value]
-		if !ok || p.Value == nil || !p.Value.Pos.IsValid() {
+		if p.Value == nil || !p.Value.Pos.IsValid() {
 			continue
 		}
+		op := optionFor(spec, props, p.Key.Value)
+		if op == nil || len(op.enum) == 0 || op.prefix {
+			continue
+		}
+		allowed := op.enum
 		valid := false
 		for _, a := range allowed {
 			valid = valid || strings.EqualFold(a, p.Value.Value)
@@ -226,7 +261,7 @@ func (oc *optionChecker) checkHints(hints []*Hint, t *tableDef) {
 			continue
 		}
 		spec := connectors[t.connector]
-		if spec == nil {
+		if spec == nil || !spec.checked {
 			continue
 		}
 		var own Properties

@@ -20,8 +20,11 @@ func (v *validator) stmt(st Statement) {
 	case *CreateView:
 		v.createView(s)
 	case *DropStmt:
-		if s.Object == "TABLE" || s.Object == "VIEW" {
+		switch s.Object {
+		case "TABLE", "VIEW", "MATERIALIZED TABLE":
 			delete(v.cat.tables, s.Name.Key())
+		case "MODEL":
+			delete(v.cat.models, s.Name.Key())
 		}
 	case *AlterTable:
 		v.alterTable(s)
@@ -46,6 +49,14 @@ func (v *validator) stmt(st Statement) {
 	case *ExecuteStmt:
 		v.stmt(s.Stmt)
 	case *ExplainStmt:
+		if ct, ok := s.Stmt.(*CreateTable); ok {
+			// EXPLAIN plans the statement without running it: the table is
+			// not created, so its query is checked and nothing registered.
+			if ct.As != nil {
+				v.queries.query(ct.As, newScope(nil))
+			}
+			return
+		}
 		v.stmt(s.Stmt)
 	case *CompilePlan:
 		v.stmt(s.Stmt)
@@ -68,6 +79,8 @@ func (v *validator) stmt(st Statement) {
 		v.tableExists(s.Table)
 	case *AnalyzeStmt:
 		v.tableExists(s.Table)
+	default:
+		validateNewer(v, st)
 	}
 }
 
@@ -319,7 +332,7 @@ func (v *validator) alterTable(s *AlterTable) {
 			}
 		}
 		t.connector, _ = t.props.Get("connector")
-		if spec := connectors[t.connector]; spec != nil {
+		if spec := connectors[t.connector]; spec != nil && spec.checked {
 			v.options.checkKeys(t.props, spec, t, a.Props)
 		}
 	case *ResetOptions:

@@ -142,6 +142,7 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			src:  "CREATE TABLE t (a INT, ts TIMESTAMP(3), WATERMARK FOR a AS a, WATERMARK FOR tss AS tss) WITH ('connector' = 'print');",
 			want: []diagAt{
 				{CodeBadWatermark, SeverityError, 1, 55, "watermark column 'a' is INT"},
+				{CodeSyntax, SeverityError, 1, 63, "multiple WATERMARK statements are not supported"},
 				{CodeBadWatermark, SeverityError, 1, 77, "watermark column 'tss' is not a column of 't'; did you mean 'ts'?"},
 			},
 		},

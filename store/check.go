@@ -230,7 +230,7 @@ func checkTx(tx *bolt.Tx) []error {
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
 		bucketCommandsByState, bucketCommandsByJob, bucketEvents, bucketRestorePoints,
-		bucketRestorePointPaths, bucketAudit, bucketAlerts} {
+		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions} {
 		b := tx.Bucket(name)
 		if b == nil {
 			report("bucket %s is missing", name)
@@ -324,6 +324,25 @@ func checkTx(tx *bolt.Tx) []error {
 			}
 			if rp, err := decode[model.RestorePoint]("restore point", seq, v); err == nil && rp.Path != string(path) {
 				report("path index of job %s lists %s at seq %x, which is %s", jobID, path, seq, rp.Path)
+			}
+			return nil
+		})
+	})
+
+	// Exceptions: each job's under its time and name.
+	_ = top[string(bucketExceptions)].ForEachBucket(func(jobID []byte) error {
+		if jobs.Get(jobID) == nil {
+			report("%s/%s belongs to no job", bucketExceptions, jobID)
+		}
+		return top[string(bucketExceptions)].Bucket(jobID).ForEach(func(k, v []byte) error {
+			e, err := decode[model.JobException]("exception", k, v)
+			switch {
+			case err != nil:
+				report("%s/%s: %w", bucketExceptions, jobID, err)
+			case e.JobID != string(jobID):
+				report("%s/%s: exception %s belongs to job %q", bucketExceptions, jobID, e.Key(), e.JobID)
+			case !bytes.Equal(exceptionKey(e), k):
+				report("%s/%s: exception %s stored under key %x", bucketExceptions, jobID, e.Key(), k)
 			}
 			return nil
 		})

@@ -1,14 +1,14 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 3)
+// # Bolt layout (schema version 4)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("3")
+//	meta                          "version" → schema version, decimal ASCII ("4")
 //	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
@@ -21,10 +21,14 @@
 //	restore_point_paths/<job id>  <path> → <seq>                   one restore point per path
 //	audit                         <seq> → model.AuditEntry         append-only; bucket sequence = last seq
 //	alerts                        <rule>/<job id> → model.Alert    the latest firing or resolve per rule and job (schema 2)
+//	exceptions/<job id>           <time><name> → model.JobException  the Flink exception history state sync saw,
+//	                              newest MaxStoredExceptions kept (schema 4)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek
-// resumes after a given seq.
+// resumes after a given seq; <time> is the 8-byte big-endian Unix
+// nanoseconds of the exception, followed by its name, so that exceptions
+// order by time and one failure seen by two syncs is kept once.
 //
 // The store id is minted from crypto/rand when the store is made (or
 // migrated to schema 3), and kept by backups and restores: it is the

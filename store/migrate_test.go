@@ -117,6 +117,14 @@ func seedFixture(tx Tx) error {
 			return err
 		}
 	}
+	timeout := model.JobException{Time: at(38), Name: "java.lang.Exception", FlinkJobID: "3f9ca21e", AppID: "application_1732_0051",
+		Stacktrace: "java.lang.Exception: Could not complete the stream element\nCaused by: java.util.concurrent.TimeoutException: Async function call has timed out.\n",
+		Task:       "LookupJoin[3] (2/4)#1", Endpoint: "node7:36001", TaskManager: "container_e01_1732_0051_01_000003", SeenAt: at(39),
+		Concurrent: []model.JobException{{Time: at(38), Name: "java.lang.Exception", Task: "LookupJoin[3] (3/4)#1", JobID: "j-002"}}}
+	if _, err := tx.AddExceptions("j-002", []model.JobException{timeout,
+		{Time: at(40), Name: "org.apache.flink.runtime.JobException", Stacktrace: "org.apache.flink.runtime.JobException: Recovery is suppressed", SeenAt: at(40)}}); err != nil {
+		return err
+	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
 		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},

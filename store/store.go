@@ -86,6 +86,8 @@ type ReadTx interface {
 	Audit(afterSeq int64, limit int) ([]model.AuditEntry, error)
 	// Alerts returns every alert, ordered by rule and job id.
 	Alerts() ([]model.Alert, error)
+	// Exceptions returns the job's kept Flink exceptions, newest first.
+	Exceptions(jobID string) ([]model.JobException, error)
 }
 
 // Tx reads and writes within one transaction.
@@ -122,4 +124,10 @@ type Tx interface {
 	PutAlert(a model.Alert) error
 	// DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
 	DeleteAlert(rule, jobID string) error
+	// AddExceptions keeps a job's Flink exceptions that it does not keep
+	// yet (one per time and name), each cut to model.MaxStoredTrace, and
+	// then only the newest model.MaxStoredExceptions. It returns how many
+	// were new; ErrNotFound if the job does not exist, ErrInvalid for an
+	// exception without a time.
+	AddExceptions(jobID string, es []model.JobException) (int, error)
 }

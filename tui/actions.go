@@ -97,6 +97,16 @@ func (a *actionFlow) say(level kit.FlashLevel, text string) tea.Cmd {
 	return a.flash.Set(a.env.After, level, text)
 }
 
+// busy says what is under way until its outcome replaces it; key names
+// the work (actionKey for planning and recording, a command's id).
+func (a *actionFlow) busy(key, text string) tea.Cmd {
+	return a.flash.Show(a.env.After, kit.FlashMsg{Level: kit.FlashInfo, Text: text, Key: key, Busy: true}, nil)
+}
+
+// actionKey is the key of the flashes of an action being planned or
+// recorded.
+const actionKey = "action"
+
 // start checks an action locally and asks Plan; a resubmit without a
 // restore point asks where from first (the dialog).
 func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
@@ -137,7 +147,7 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 		what = fmt.Sprintf("%d jobs", len(items))
 	}
 	return nil, tea.Batch(
-		a.say(kit.FlashInfo, fmt.Sprintf("planning %s of %s…", verb(msg.Kind), what)),
+		a.busy(actionKey, fmt.Sprintf("planning %s of %s…", verb(msg.Kind), what)),
 		planCmd(a.env.Call(), a.seq, items),
 	)
 }
@@ -157,7 +167,7 @@ func (a *actionFlow) planned(msg plannedMsg) (kit.Dialog, tea.Cmd) {
 		case confirmationOf(it) == confirmNone:
 			return nil, a.act(msg.seq, msg.items)
 		}
-		a.flash.Clear()
+		a.flash.ClearKey(actionKey) // the dialog says the rest
 		return newConfirmDialog(a.env, msg.seq, msg.items), nil
 	}
 	allowed := 0
@@ -170,7 +180,7 @@ func (a *actionFlow) planned(msg plannedMsg) (kit.Dialog, tea.Cmd) {
 		return nil, a.say(kit.FlashWarn, fmt.Sprintf("%s: none of the %d marked jobs can be done (%s)",
 			verb(msg.items[0].req.Kind), len(msg.items), itemProblem(msg.items[0])))
 	}
-	a.flash.Clear()
+	a.flash.ClearKey(actionKey)
 	return newConfirmDialog(a.env, msg.seq, msg.items), nil
 }
 
@@ -197,7 +207,7 @@ func (a *actionFlow) confirmed(msg confirmedMsg) tea.Cmd {
 
 func (a *actionFlow) act(seq int, items []planItem) tea.Cmd {
 	return tea.Batch(
-		a.say(kit.FlashInfo, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
+		a.busy(actionKey, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
 		actCmd(a.env.Call(), seq, items),
 	)
 }
@@ -218,7 +228,8 @@ func (a *actionFlow) acted(msg kit.ActedMsg) tea.Cmd {
 	switch {
 	case len(msg.Results) == 1 && len(ok) == 1:
 		r := ok[0]
-		return a.say(kit.FlashInfo, fmt.Sprintf("%s #%d queued for %s", r.Cmd.Kind, r.Cmd.Seq, r.Job.Name))
+		// It stays while the command runs; how it ended replaces it.
+		return a.busy(r.Cmd.ID, fmt.Sprintf("%s #%d queued for %s…", r.Cmd.Kind, r.Cmd.Seq, r.Job.Name))
 	case len(msg.Results) == 1:
 		return a.say(kit.FlashError, failed[0].Error())
 	case len(failed) == 0:

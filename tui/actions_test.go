@@ -57,14 +57,14 @@ func TestPauseEndToEnd(t *testing.T) {
 	if got := actCalls(f); !slices.Equal(got, []string{"Act PAUSE j004 - "}) {
 		t.Fatalf("confirmed pause made the calls %v", got)
 	}
-	if h.Flash() != "PAUSE #42 queued for user-features" {
+	if h.Flash() != "PAUSE #42 queued for user-features…" {
 		t.Errorf("flash says %q", h.Flash())
 	}
 	// The fake's Act pushed the pending command through Watch.
 	for _, msg := range drain(f) {
 		h.Change(msg)
 	}
-	h.MustShow("RESTARTING ›PAU") // the badge of the pending command (cut to the column)
+	h.MustShow("RESTARTING ›PAUSE") // the badge of the pending command, whole
 	f.Finish("c000042", true, "savepoint hdfs:///flink/sp/user-features/savepoint-1")
 	for _, msg := range drain(f) {
 		h.Change(msg)
@@ -347,7 +347,7 @@ func TestActResultIsNeverDropped(t *testing.T) {
 	h.m.actions.seq = 7
 	h.Send(kit.ActedMsg{Seq: 3, Results: []kit.ActResult{{Job: f.Jobs[3].Job,
 		Cmd: model.Command{ID: "c9", Seq: 9, Kind: model.CmdPause}}}})
-	if h.Flash() != "PAUSE #9 queued for user-features" {
+	if h.Flash() != "PAUSE #9 queued for user-features…" {
 		t.Errorf("a command recorded for an older action was not reported: %q", h.Flash())
 	}
 }

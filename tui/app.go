@@ -59,6 +59,9 @@ var _ tea.Model = (*Model)(nil)
 // load the jobs and the clusters and open the change stream, all bound to
 // ctx; cancelling ctx ends the stream.
 func New(ctx context.Context, svc api.Service, opts Options) *Model {
+	if opts.User == "" {
+		opts.User = envUser(opts.Environ)
+	}
 	e := newEnv(ctx, svc, opts)
 	table := jobs.New(e, opts.Scope)
 	e.JobName = func(id string) string {
@@ -150,8 +153,16 @@ func (m *Model) pop() {
 	}
 }
 
+// setFlash shows a flash of the session's: it stays when the screen
+// changes (an action's outcome, a lost connection).
 func (m *Model) setFlash(level kit.FlashLevel, text string) tea.Cmd {
 	return m.flash.Set(m.env.After, level, text)
+}
+
+// flashHere shows a flash about the screen on top, which goes when that
+// screen is left.
+func (m *Model) flashHere(level kit.FlashLevel, text string) tea.Cmd {
+	return m.flash.Show(m.env.After, kit.FlashMsg{Level: level, Text: text}, m.top())
 }
 
 // Update routes a message: keys to the dialog, the command line or the top
@@ -161,6 +172,7 @@ func (m *Model) setFlash(level kit.FlashLevel, text string) tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	pre := m.obs.update(msg, m.stream.gen)
 	cmd := m.update(msg)
+	m.flash.Leave(m.top()) // a flash about a screen goes with it
 	m.jobs.HoldOrder(m.dialog != nil)
 	m.updateKeys()
 	return m, tea.Batch(pre, cmd, m.obs.declare(m.env, m.stack))
@@ -224,8 +236,9 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		if msg.err != nil {
-			return tea.Batch(m.setFlash(kit.FlashError, msg.err.Error()), m.stream.started(msg)), true
+			return tea.Batch(m.flash.Show(m.env.After, kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error(), Key: "watch"}, nil), m.stream.started(msg)), true
 		}
+		m.flash.ClearKey("watch")
 		return m.stream.started(msg), true
 	case watchEndedMsg:
 		if msg.gen != m.stream.gen || m.env.Ctx.Err() != nil {
@@ -240,7 +253,10 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		// Reload too: changes made while the stream was down are lost.
 		return tea.Batch(m.stream.start(), m.jobs.Load(), m.loadClusters()), true
 	case kit.FlashMsg:
-		return m.setFlash(msg.Level, msg.Text), true
+		return m.flash.Show(m.env.After, msg, m.top()), true
+	case kit.ClearFlashMsg:
+		m.flash.ClearKey(msg.Key)
+		return nil, true
 	case kit.FlashExpiredMsg:
 		m.flash.Expire(msg.ID)
 		return nil, true
@@ -251,6 +267,8 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case kit.OpenDetailMsg:
 		return m.push(detail.New(m.env, msg.Job, msg.Tab)), true
+	case kit.OpenRawMsg:
+		return m.push(detail.NewRaw(m.env, msg.Job)), true
 	case kit.OpenCommandLogMsg:
 		return m.push(commands.NewLog(m.env, msg.Cmd), nil), true
 	case kit.OpenHelpMsg:
@@ -261,12 +279,12 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		return m.openEditor(msg.Job), true
 	case kit.OpenCreateMsg:
 		if m.env.ReadOnly() {
-			return m.setFlash(kit.FlashWarn, "read-only: creating jobs is disabled"), true
+			return m.flashHere(kit.FlashWarn, "read-only: creating jobs is disabled"), true
 		}
 		return m.push(create.New(m.env, m.clusterNames(), m.jobs.Scope()), nil), true
 	case kit.AdoptMsg:
 		if m.env.ReadOnly() {
-			return m.setFlash(kit.FlashWarn, "read-only: adopting is disabled"), true
+			return m.flashHere(kit.FlashWarn, "read-only: adopting is disabled"), true
 		}
 		m.dialog = cluster.NewAdopt(m.env, msg.Cluster, msg.App)
 		return nil, true
@@ -305,8 +323,9 @@ func (m *Model) take(msg tea.Msg) (cmd tea.Cmd, keep bool) {
 		}
 		if msg.err != nil {
 			m.clustersErr = msg.err
-			return tea.Batch(next, m.setFlash(kit.FlashError, msg.err.Error())), true
+			return tea.Batch(next, m.flash.Show(m.env.After, kit.FlashMsg{Level: kit.FlashError, Text: msg.err.Error(), Key: "load:clusters"}, nil)), true
 		}
+		m.flash.ClearKey("load:clusters")
 		m.clustersErr, m.clusters = nil, msg.clusters
 		return next, true
 	case kit.ChangeMsg:
@@ -421,8 +440,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Global.Command):
 		return m.cmd.open(completions(m.clusterNames(), m.jobNames()))
 	case key.Matches(msg, k.Global.Back) && len(m.stack) > 1:
+		if b, ok := top.(kit.Backer); ok {
+			if cmd, handled := b.Back(); handled {
+				return cmd
+			}
+		}
 		m.pop()
 		return nil
+	}
+	if hint := unknownKeyHint(m.env.Keys, top, msg); hint != "" {
+		return m.flashHere(kit.FlashInfo, hint)
 	}
 	var cmd tea.Cmd
 	m.stack[len(m.stack)-1], cmd = top.Update(msg)
@@ -437,7 +464,7 @@ func (m *Model) jobNames() []string {
 // openEditor pushes a job's SQL editor; a JAR job has none.
 func (m *Model) openEditor(j api.JobView) tea.Cmd {
 	if j.Kind == model.KindJAR {
-		return m.setFlash(kit.FlashWarn, j.Name+" is a JAR job: it has no SQL to edit")
+		return m.flashHere(kit.FlashWarn, j.Name+" is a JAR job: it has no SQL to edit")
 	}
 	s, init := editor.New(m.env, m.runs, j)
 	return m.push(s, init)

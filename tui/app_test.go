@@ -110,6 +110,9 @@ func TestHelpShowsEveryKeyOfTheView(t *testing.T) {
 	screen := h.Screen()
 	for _, g := range h.m.jobs.FullHelp() {
 		for _, b := range g {
+			if !b.Enabled() {
+				continue // off for the screen's state (a column not shown sorts not)
+			}
 			if !strings.Contains(screen, b.Help().Desc) {
 				t.Errorf("help lacks %s %s", b.Help().Key, b.Help().Desc)
 			}

@@ -35,6 +35,10 @@ func newCommandLine(e *kit.Env) commandLine {
 // commandVerbs are the commands the line knows, for completion and errors.
 var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "sql", "theme", "help", "q"}
 
+// commandUsage documents every command line, for the `?` help and the
+// README's keymap (TestCommandUsageHasEveryVerb keeps it whole).
+var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":sql NAME", ":theme dark|light", ":help", ":q"}
+
 // completions lists every full command line the user may mean.
 func completions(clusters, jobNames []string) []string {
 	out := []string{"jobs", "cmd", "cluster", "alerts", "help", "q", "quit", "theme dark", "theme light"}
@@ -139,7 +143,7 @@ func parseCommand(line string) (command, error) {
 func (m *Model) runCommand(line string) tea.Cmd {
 	c, err := parseCommand(line)
 	if err != nil {
-		return m.setFlash(kit.FlashError, err.Error())
+		return m.flashHere(kit.FlashError, err.Error())
 	}
 	switch c.verb {
 	case "q":
@@ -151,7 +155,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return nil
 	case "jobs":
 		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {
-			return m.setFlash(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
+			return m.flashHere(kit.FlashError, fmt.Sprintf(":jobs @%s: no such cluster (clusters: %s)", c.arg, strings.Join(m.clusterNames(), ", ")))
 		}
 		if c.arg == "all" {
 			c.arg = ""
@@ -172,10 +176,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			name = names[0]
 		}
 		if name == "" {
-			return m.setFlash(kit.FlashError, ":cluster: no cluster is known yet")
+			return m.flashHere(kit.FlashError, ":cluster: no cluster is known yet")
 		}
 		if len(names) > 0 && !slices.Contains(names, name) {
-			return m.setFlash(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+			return m.flashHere(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
 		}
 		s, init := cluster.New(m.env, names, name)
 		return m.push(s, init)
@@ -186,7 +190,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		if j, ok := m.jobs.Find(c.arg); ok {
 			return m.openEditor(j)
 		}
-		return m.setFlash(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
+		return m.flashHere(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
 	}
 	return nil
 }

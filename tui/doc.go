@@ -1,8 +1,9 @@
 // Package tui is palink's terminal UI (bubbletea v2). This package is the
 // root: the Model that owns the terminal size, the global keys, the stack
 // of screens (the jobs table at the bottom) with a dialog over it, the `:`
-// command line, the header, footer and flash line (frame.go), the change
-// stream (stream.go), the action flow — plan, confirm, act — that every
+// command line, the header (version, context, user, clusters, counts,
+// clock), footer and flash line (frame.go, header.go), the hint for a key
+// a view does not know (unknownkey.go), the change stream (stream.go), the action flow — plan, confirm, act — that every
 // screen starts with a message (actions.go, confirm.go, resubmit.go), and
 // the interest in the jobs on screen and the alert badge (observe.go).
 //
@@ -24,9 +25,10 @@
 // messages. It imports neither net/http, bbolt, store nor yarn; it reaches
 // them only through core (TestImportBoundary).
 //
-// Tests: golden files of every view at 120×40 and 80×24, each in the
-// testdata of the package whose view it pins (go test ./tui/... -update
-// rewrites them); Update tests that drive the whole TUI with keys against
+// Tests: golden files of every view at 120×40, 80×24 and 60×20, each in
+// the testdata of the package whose view it pins (go test ./tui/...
+// -update rewrites them), and a sweep that every view fills every size
+// from 40×8 up (TestEveryViewFitsEverySize); Update tests that drive the whole TUI with keys against
 // an in-memory fake service (internal/tuitest, internal/apptest); teatest
 // scenarios; and e2e/e2e.sh, which drives `palink demo` in tmux.
 package tui

@@ -34,7 +34,10 @@ func (m *Model) render() string {
 		return kit.PadLines(fmt.Sprintf("palink needs at least %d×%d (now %d×%d)", minWidth, minHeight, w, h), w, h)
 	}
 	header := renderHeader(st, headerData{
+		version:     m.opts.Version,
 		context:     m.opts.Context,
+		user:        m.opts.User,
+		readOnly:    m.env.ReadOnly(),
 		clusters:    m.clusters,
 		clustersErr: m.clustersErr,
 		jobsLoaded:  m.jobs.Loaded(),

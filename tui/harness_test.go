@@ -20,6 +20,12 @@ type harness struct {
 func newHarness(t testing.TB, f *tuitest.Fake, w, h int, opts Options) *harness {
 	t.Helper()
 	opts.Now = func() time.Time { return tuitest.Now }
+	if opts.User == "" {
+		opts.User = "ops"
+	}
+	if opts.Version == "" {
+		opts.Version = "v1.2.3"
+	}
 	if opts.Theme == ThemeAuto {
 		opts.Theme = ThemeDark
 	}

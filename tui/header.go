@@ -20,37 +20,76 @@ const staleAfter = 30 * time.Second
 
 // headerData is everything the header shows; renderHeader is pure over it.
 type headerData struct {
-	context     string
-	clusters    []api.ClusterStatus
-	clustersErr error
-	jobsLoaded  bool
-	counts      [jobs.NumStates]int
-	watching    bool
-	now         time.Time
+	// Who and what: palink's version, the context, the user the session
+	// acts as, and whether it may change anything.
+	version, context, user string
+	readOnly               bool
+	clusters               []api.ClusterStatus
+	clustersErr            error
+	jobsLoaded             bool
+	counts                 [jobs.NumStates]int
+	watching               bool
+	now                    time.Time
 	// alerts are the firing alerts, for the badge.
 	alerts []model.Alert
 }
 
-// renderHeader renders the one-line header: who we talk to, each cluster's
-// connectivity and data age, and the job counts by state. It tries the
-// richest form first and sheds detail until the line fits the width.
+// headerForm is how much the header shows: the detail level of the
+// clusters and the counts (0 richest), and which of who-and-what it keeps.
+type headerForm struct {
+	level                        int
+	version, context, user, time bool
+}
+
+// headerForms go from the richest to the barest: the version goes first,
+// then the user, the context, and the clock last; the clusters' health
+// and the counts stay to the end, shorter.
+var headerForms = []headerForm{
+	{0, true, true, true, true},
+	{1, true, true, true, true},
+	{1, false, true, true, true},
+	{2, false, true, true, true},
+	{2, false, true, false, true},
+	{2, false, false, false, true},
+	{3, false, false, false, true},
+	{3, false, false, false, false},
+}
+
+// renderHeader renders the one-line header, k9s' way: palink's version,
+// the context and the user, each cluster's connectivity and data age, the
+// job counts by state and the clock. It tries the richest form first and
+// sheds detail until the line fits the width.
 func renderHeader(st *kit.Styles, d headerData, width int) string {
-	for level := 0; level < 4; level++ {
-		left := headerLeft(st, d, level)
-		right := headerRight(st, d, level)
+	for _, f := range headerForms {
+		left := headerLeft(st, d, f)
+		right := headerRight(st, d, f)
 		lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
 		if lw+rw+1 <= width {
 			return left + strings.Repeat(" ", width-lw-rw) + right
 		}
 	}
-	return kit.Fit(headerLeft(st, d, 3), width)
+	return kit.Fit(headerLeft(st, d, headerForms[len(headerForms)-1]), width)
 }
 
-func headerLeft(st *kit.Styles, d headerData, level int) string {
+func headerLeft(st *kit.Styles, d headerData, f headerForm) string {
+	level := f.level
 	var b strings.Builder
 	b.WriteString(" " + st.Brand.Render("palink"))
-	if d.context != "" && level < 3 {
-		b.WriteString(" " + st.Dim.Render(d.context))
+	if d.version != "" && f.version {
+		b.WriteString(" " + st.Dim.Render(d.version))
+	}
+	if d.context != "" && f.context {
+		b.WriteString("  " + st.Dim.Render("ctx ") + d.context)
+	}
+	if d.user != "" && f.user {
+		b.WriteString("  " + st.Dim.Render("user ") + d.user)
+	}
+	if d.readOnly {
+		if f.user {
+			b.WriteString(" " + st.Warn.Render("read-only"))
+		} else {
+			b.WriteString(" " + st.Warn.Render("ro"))
+		}
 	}
 	if d.clustersErr != nil && len(d.clusters) == 0 {
 		b.WriteString("  " + st.ClusterDown.Render("✖ clusters unknown"))
@@ -113,13 +152,18 @@ var headerCounts = []struct {
 	{"DEPLOYING", []model.JobState{model.StateDeploying, model.StateDeploySucceeded}},
 }
 
-func headerRight(st *kit.Styles, d headerData, level int) string {
+func headerRight(st *kit.Styles, d headerData, f headerForm) string {
+	level := f.level
+	clock := ""
+	if f.time && !d.now.IsZero() {
+		clock = "  " + d.now.Format("15:04:05")
+	}
 	badge := alertBadge(st, d.alerts, level)
 	if badge != "" {
 		badge += "  "
 	}
 	if !d.jobsLoaded {
-		return badge + st.Dim.Render("jobs …") + " "
+		return badge + st.Dim.Render("jobs …") + clock + " "
 	}
 	total := 0
 	for _, n := range d.counts {
@@ -147,5 +191,5 @@ func headerRight(st *kit.Styles, d headerData, level int) string {
 	if level >= 2 {
 		sep = " "
 	}
-	return badge + strings.Join(parts, sep) + " "
+	return badge + strings.Join(parts, sep) + clock + " "
 }

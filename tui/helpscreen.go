@@ -70,10 +70,13 @@ func (m *helpScreen) lines() []string {
 		for _, l := range kit.Wrap("words match the name or application id; state:FAILED,KILLED  cluster:prod  kind:SQL narrow", m.width-6) {
 			lines = append(lines, "  "+l)
 		}
+	}
+	if !m.of.Capturing() {
+		// `:` works wherever the keyboard is not in a text field.
 		lines = append(lines, "",
 			"  "+st.Section.Render("Commands")+st.Dim.Render("  :"),
 		)
-		for _, l := range kit.Wrap(":jobs  :jobs @CLUSTER  :cmd  :cluster [NAME]  :sql NAME  :theme dark|light  :q", m.width-6) {
+		for _, l := range kit.Wrap(strings.Join(commandUsage, "  "), m.width-6) {
 			lines = append(lines, "  "+l)
 		}
 	}

@@ -76,7 +76,7 @@ func KeymapMarkdown(readOnly bool) string {
 			}
 		}
 	}
-	b.WriteString("\nCommands: `:jobs`, `:jobs @CLUSTER`, `:cmd`, `:cluster [NAME]`, `:alerts`, `:sql NAME`, `:theme dark|light`, `:q`.\n")
+	b.WriteString("\nCommands: `" + strings.Join(commandUsage, "`, `") + "`.\n")
 	b.WriteString("Filter (`/`): words match name or application id; `state:FAILED,KILLED`, `cluster:prod`, `kind:SQL` narrow.\n")
 	return b.String()
 }

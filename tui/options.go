@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -14,6 +16,13 @@ type Options struct {
 	// Context names what the TUI is connected to in the header, e.g. "demo",
 	// the config file's context, or "agent".
 	Context string
+	// Version is palink's version, for the header (e.g. "v0.9.0"); empty
+	// shows none. The CLI fills it from its build.
+	Version string
+	// User is who the session acts as, for the header: the OS user the
+	// service knows the TUI by (an agent identifies its clients by their
+	// OS user). Empty means the process's, from $USER or $LOGNAME.
+	User string
 	// ReadOnly hides and refuses every action, in addition to what
 	// api.Service.ReadOnly says.
 	ReadOnly bool
@@ -71,3 +80,23 @@ const (
 	ThemeDark  = kit.ThemeDark
 	ThemeLight = kit.ThemeLight
 )
+
+// envUser is the OS user of the process as its environment names it
+// (environ, or the process's own when nil): $USER, else $LOGNAME.
+func envUser(environ []string) string {
+	get := os.Getenv
+	if environ != nil {
+		get = func(k string) string {
+			for _, kv := range environ {
+				if v, ok := strings.CutPrefix(kv, k+"="); ok {
+					return v
+				}
+			}
+			return ""
+		}
+	}
+	if u := get("USER"); u != "" {
+		return u
+	}
+	return get("LOGNAME")
+}

@@ -121,7 +121,7 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 
 func TestKeymapMarkdown(t *testing.T) {
 	md := KeymapMarkdown(false)
-	for _, must := range []string{"### Jobs (default view)", "| `ctrl+k` | kill |", "| `/` | filter |", "| `?` | help |", "| `y` | raw JSON |", "| `a` | adopt |"} {
+	for _, must := range []string{"### Jobs (default view)", "| `ctrl+k` | kill |", "| `/` | filter |", "| `?` | help |", "| `y` | raw JSON |", "| `ctrl+d` | kill (k9s' delete) |", "| `d` | describe |", "| `a` | adopt |"} {
 		if !strings.Contains(md, must) {
 			t.Errorf("keymap lacks %q", must)
 		}
@@ -134,5 +134,45 @@ func TestKeymapMarkdown(t *testing.T) {
 	}
 	if !strings.Contains(ro, "| `/` | filter |") {
 		t.Error("read-only keymap lost the filter")
+	}
+}
+
+// The header shows what k9s users look for: palink's version, the
+// context, the user, and the clock; a narrow one keeps the clock longest
+// (#12).
+func TestHeaderShowsVersionContextUserAndClock(t *testing.T) {
+	st := kit.DarkStyles()
+	d := headerData{
+		version: "v1.2.3", context: "prod-ops", user: "alice",
+		clusters:   []api.ClusterStatus{{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: tuitest.Now.Add(-2 * time.Second)}},
+		jobsLoaded: true, watching: true, now: tuitest.Now,
+	}
+	d.counts[model.StateRunning] = 3
+	wide := ansi.Strip(renderHeader(st, d, 160))
+	for _, must := range []string{"palink v1.2.3", "ctx prod-ops", "user alice", "09:12:03", "prod rm1 2s", "RUNNING 3"} {
+		if !strings.Contains(wide, must) {
+			t.Errorf("wide header lacks %q: %q", must, wide)
+		}
+	}
+	narrow := ansi.Strip(renderHeader(st, d, 60))
+	if !strings.Contains(narrow, "09:12:03") || !strings.Contains(narrow, "prod") || ansi.StringWidth(narrow) != 60 {
+		t.Errorf("narrow header: %q", narrow)
+	}
+	d.readOnly = true
+	if h := ansi.Strip(renderHeader(st, d, 160)); !strings.Contains(h, "user alice read-only") {
+		t.Errorf("read-only header: %q", h)
+	}
+}
+
+func TestUserDefaultsToTheProcesss(t *testing.T) {
+	if got := envUser([]string{"HOME=/x", "LOGNAME=bob"}); got != "bob" {
+		t.Errorf("from LOGNAME: %q", got)
+	}
+	if got := envUser([]string{"USER=alice", "LOGNAME=bob"}); got != "alice" {
+		t.Errorf("from USER: %q", got)
+	}
+	m := New(t.Context(), tuitest.NewFixture(), Options{Environ: []string{"USER=carol"}})
+	if m.opts.User != "carol" {
+		t.Errorf("the session's user is %q", m.opts.User)
 	}
 }

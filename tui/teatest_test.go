@@ -29,6 +29,9 @@ func startProgram(t *testing.T, f *tuitest.Fake, opts Options) *teatest.TestMode
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return tuitest.Now }
 	}
+	if opts.User == "" {
+		opts.User = "ops"
+	}
 	opts.Theme = ThemeDark
 	return tuitest.Program(t, func(ctx context.Context) tea.Model { return New(ctx, f, opts) })
 }

@@ -16,6 +16,10 @@
 //   - Flink: one JobManager; GETs through the read base (usually the YARN
 //     proxy), actions to the direct base (amRPCAddress), since the proxy
 //     forwards only GET and PUT.
+//   - ContainerLogs: YARN container logs from a NodeManager (running
+//     applications) or the log server of yarn.log.server.web-service.url
+//     (aggregated logs of applications that ended), which serve the same
+//     paths.
 //   - SQLGateway: version negotiation, sessions, statements, paged results.
 //   - Webhook: POSTs alert messages (JSON) to a receiver, retried with
 //     backoff; its URL is a secret and never shows beyond scheme and host.
@@ -25,12 +29,19 @@
 //   - client.go: Options and the transport every client shares (resty,
 //     retries, TLS); errors.go: the sentinels and error types; flex.go: lenient
 //     JSON scalars (numbers or strings, hex ids, bare or wrapped lists).
-//   - rm.go, rm_types.go: the ResourceManager client and its types.
+//   - rm.go, rm_types.go: the ResourceManager client and its types;
+//     rm_containers.go: an attempt's containers and the RM's configuration.
 //   - flink.go: the JobManager client; flink_logs.go: log listing and
 //     ranged reads. Its types: flink_types.go (jobs, exceptions, jars,
 //     execution results), flink_checkpoint_types.go (checkpoints,
 //     savepoints, asynchronous operations), flink_metric_types.go
 //     (metrics, back pressure, TaskManagers, log files).
+//   - flink_diagnose.go, flink_diagnose_types.go: the plan, vertices and
+//     subtasks, checkpoint parts, TaskManager details, configurations;
+//     flink_flame.go: flame graphs and thread dumps, decoded as streams
+//     within caps (jsonscan.go, a small streaming JSON reader for the
+//     flame graph) and returned Truncated past them.
+//   - containerlogs.go: YARN container log lists and files.
 //   - sqlgateway.go: the SQL Gateway client (versions, sessions,
 //     statements, operations); sqlgateway_results.go: result columns,
 //     pages and fetching them to the end.

@@ -17,23 +17,28 @@ import (
 type Client struct {
 	c    *rpc.Client
 	info Info
+	// diagnoses are the api.DiagnoseService half of the calls.
+	diagnoses
 	// readOnly is this client's own --read-only: it refuses actions before
 	// asking the agent.
 	readOnly bool
 }
 
-var _ api.Service = (*Client)(nil)
+var (
+	_ api.Service         = (*Client)(nil)
+	_ api.DiagnoseService = (*Client)(nil)
+)
 
 // do runs one method on the agent, bounded by ctx; the agent's failure
 // comes back as an *api.Error that matches its model sentinel.
-func do[A, R any](ctx context.Context, c *Client, method string, a A) (R, error) {
+func do[A, R any](ctx context.Context, rc *rpc.Client, method string, a A) (R, error) {
 	var zero R
 	args, err := encode(box[A]{a})
 	if err != nil {
 		return zero, err
 	}
 	var reply Reply
-	call := c.c.Go("Palink.Call", Request{Method: method, Args: args}, &reply, make(chan *rpc.Call, 1))
+	call := rc.Go("Palink.Call", Request{Method: method, Args: args}, &reply, make(chan *rpc.Call, 1))
 	select {
 	case <-ctx.Done():
 		return zero, ctx.Err()
@@ -64,7 +69,7 @@ func (c *Client) ReadOnly() bool { return c.readOnly || c.info.ReadOnly }
 
 // Backup implements api.Service: a consistent copy of the agent's store.
 func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
-	b, err := do[none, []byte](ctx, c, "Backup", none{})
+	b, err := do[none, []byte](ctx, c.c, "Backup", none{})
 	if err != nil {
 		return 0, err
 	}
@@ -74,17 +79,17 @@ func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
 
 // ListJobs implements api.Service.
 func (c *Client) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, error) {
-	return do[api.JobFilter, []api.JobView](ctx, c, "ListJobs", f)
+	return do[api.JobFilter, []api.JobView](ctx, c.c, "ListJobs", f)
 }
 
 // Job implements api.Service.
 func (c *Client) Job(ctx context.Context, ref string) (api.JobDetail, error) {
-	return do[string, api.JobDetail](ctx, c, "Job", ref)
+	return do[string, api.JobDetail](ctx, c.c, "Job", ref)
 }
 
 // SyncJob implements api.Service.
 func (c *Client) SyncJob(ctx context.Context, ref string) (model.Job, error) {
-	return do[string, model.Job](ctx, c, "SyncJob", ref)
+	return do[string, model.Job](ctx, c.c, "SyncJob", ref)
 }
 
 // CreateJob implements api.Service.
@@ -92,7 +97,7 @@ func (c *Client) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.J
 	if c.readOnly {
 		return model.Job{}, api.ReadOnly("create job")
 	}
-	return do[api.CreateJobRequest, model.Job](ctx, c, "CreateJob", r)
+	return do[api.CreateJobRequest, model.Job](ctx, c.c, "CreateJob", r)
 }
 
 // SaveSpec implements api.Service.
@@ -100,17 +105,17 @@ func (c *Client) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.
 	if c.readOnly {
 		return model.Spec{}, api.ReadOnly("save spec")
 	}
-	return do[SpecArgs, model.Spec](ctx, c, "SaveSpec", SpecArgs{Ref: ref, Spec: s})
+	return do[SpecArgs, model.Spec](ctx, c.c, "SaveSpec", SpecArgs{Ref: ref, Spec: s})
 }
 
 // Specs implements api.Service.
 func (c *Client) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
-	return do[string, []model.Spec](ctx, c, "Specs", ref)
+	return do[string, []model.Spec](ctx, c.c, "Specs", ref)
 }
 
 // Plan implements api.Service.
 func (c *Client) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
-	p, err := do[api.ActionRequest, api.ActionPlan](ctx, c, "Plan", r)
+	p, err := do[api.ActionRequest, api.ActionPlan](ctx, c.c, "Plan", r)
 	if err == nil && c.readOnly {
 		p.Allowed, p.Reason = false, "palink is read-only"
 	}
@@ -122,13 +127,13 @@ func (c *Client) Act(ctx context.Context, r api.ActionRequest) (model.Command, e
 	if c.readOnly {
 		return model.Command{}, api.ReadOnly(strings.ToLower(r.Kind.String()))
 	}
-	return do[api.ActionRequest, model.Command](ctx, c, "Act", r)
+	return do[api.ActionRequest, model.Command](ctx, c.c, "Act", r)
 }
 
 // WaitCommand implements api.Service, a bounded round at a time.
 func (c *Client) WaitCommand(ctx context.Context, id string) (model.Command, error) {
 	for {
-		cmd, err := do[WaitArgs, model.Command](ctx, c, "WaitCommand", WaitArgs{ID: id, Wait: 20 * time.Second})
+		cmd, err := do[WaitArgs, model.Command](ctx, c.c, "WaitCommand", WaitArgs{ID: id, Wait: 20 * time.Second})
 		if err != nil || cmd.State.Final() {
 			return cmd, err
 		}
@@ -137,22 +142,22 @@ func (c *Client) WaitCommand(ctx context.Context, id string) (model.Command, err
 
 // Command implements api.Service.
 func (c *Client) Command(ctx context.Context, id string) (model.Command, error) {
-	return do[string, model.Command](ctx, c, "Command", id)
+	return do[string, model.Command](ctx, c.c, "Command", id)
 }
 
 // Commands implements api.Service.
 func (c *Client) Commands(ctx context.Context, f api.CommandFilter) ([]model.Command, error) {
-	return do[api.CommandFilter, []model.Command](ctx, c, "Commands", f)
+	return do[api.CommandFilter, []model.Command](ctx, c.c, "Commands", f)
 }
 
 // Clusters implements api.Service.
 func (c *Client) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
-	return do[none, []api.ClusterStatus](ctx, c, "Clusters", none{})
+	return do[none, []api.ClusterStatus](ctx, c.c, "Clusters", none{})
 }
 
 // ClusterOverview implements api.Service.
 func (c *Client) ClusterOverview(ctx context.Context, name string) (api.ClusterOverview, error) {
-	return do[string, api.ClusterOverview](ctx, c, "ClusterOverview", name)
+	return do[string, api.ClusterOverview](ctx, c.c, "ClusterOverview", name)
 }
 
 // Adopt implements api.Service.
@@ -160,7 +165,7 @@ func (c *Client) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, erro
 	if c.readOnly {
 		return model.Job{}, api.ReadOnly("adopt")
 	}
-	return do[api.AdoptRequest, model.Job](ctx, c, "Adopt", r)
+	return do[api.AdoptRequest, model.Job](ctx, c.c, "Adopt", r)
 }
 
 // Watch implements api.Service with a long poll.
@@ -169,7 +174,7 @@ func (c *Client) Watch(ctx context.Context) (<-chan api.Change, error) {
 	go func() {
 		defer close(out)
 		for ctx.Err() == nil {
-			batch, err := do[time.Duration, []api.Change](ctx, c, "WatchNext", 20*time.Second)
+			batch, err := do[time.Duration, []api.Change](ctx, c.c, "WatchNext", 20*time.Second)
 			if err != nil {
 				return
 			}
@@ -187,33 +192,33 @@ func (c *Client) Watch(ctx context.Context) (<-chan api.Change, error) {
 
 // SetInterest implements api.Service.
 func (c *Client) SetInterest(ctx context.Context, r api.InterestRequest) error {
-	_, err := do[api.InterestRequest, none](ctx, c, "SetInterest", r)
+	_, err := do[api.InterestRequest, none](ctx, c.c, "SetInterest", r)
 	return err
 }
 
 // JobMetrics implements api.Service.
 func (c *Client) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
-	return do[string, api.MetricsSeries](ctx, c, "JobMetrics", ref)
+	return do[string, api.MetricsSeries](ctx, c.c, "JobMetrics", ref)
 }
 
 // Alerts implements api.Service.
 func (c *Client) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
-	return do[api.AlertFilter, []model.Alert](ctx, c, "Alerts", f)
+	return do[api.AlertFilter, []model.Alert](ctx, c.c, "Alerts", f)
 }
 
 // Logs implements api.Service.
 func (c *Client) Logs(ctx context.Context, ref string) (api.LogList, error) {
-	return do[string, api.LogList](ctx, c, "Logs", ref)
+	return do[string, api.LogList](ctx, c.c, "Logs", ref)
 }
 
 // ReadLog implements api.Service.
 func (c *Client) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
-	return do[api.LogRequest, api.LogChunk](ctx, c, "ReadLog", r)
+	return do[api.LogRequest, api.LogChunk](ctx, c.c, "ReadLog", r)
 }
 
 // FindInLog implements api.Service.
 func (c *Client) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
-	return do[api.LogSearch, api.LogMatch](ctx, c, "FindInLog", s)
+	return do[api.LogSearch, api.LogMatch](ctx, c.c, "FindInLog", s)
 }
 
 // SaveLog implements api.Service: the agent sends the log chunk by chunk
@@ -231,7 +236,7 @@ func (c *Client) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLo
 
 // Explain implements api.Service.
 func (c *Client) Explain(ctx context.Context, cluster, sql string) (string, error) {
-	return do[ExplainArgs, string](ctx, c, "Explain", ExplainArgs{Cluster: cluster, SQL: sql})
+	return do[ExplainArgs, string](ctx, c.c, "Explain", ExplainArgs{Cluster: cluster, SQL: sql})
 }
 
 // ActOnAlert implements api.Service.
@@ -239,5 +244,5 @@ func (c *Client) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert
 	if c.readOnly {
 		return model.Alert{}, api.ReadOnly("act on alert")
 	}
-	return do[api.AlertAction, model.Alert](ctx, c, "ActOnAlert", a)
+	return do[api.AlertAction, model.Alert](ctx, c.c, "ActOnAlert", a)
 }

@@ -54,6 +54,18 @@ func of[A, R any](f func(api.Service, context.Context, A) (R, error)) func(conte
 	return call(func(ctx context.Context, h *session, a A) (R, error) { return f(h.svc, ctx, a) })
 }
 
+// diag serves a DiagnoseService method, when the agent's service has them.
+func diag[A, R any](f func(api.DiagnoseService, context.Context, A) (R, error)) func(context.Context, *session, []byte) ([]byte, error) {
+	return call(func(ctx context.Context, h *session, a A) (R, error) {
+		d, ok := h.svc.(api.DiagnoseService)
+		if !ok {
+			var zero R
+			return zero, errors.New("this agent cannot diagnose jobs: upgrade it")
+		}
+		return f(d, ctx, a)
+	})
+}
+
 // none is the argument or result of a call that has none.
 type none struct{}
 
@@ -102,6 +114,16 @@ var methods = map[string]method{
 	"FindInLog":       {run: of(api.Service.FindInLog)},
 	"JobMetrics":      {run: of(api.Service.JobMetrics)},
 	"Alerts":          {run: of(api.Service.Alerts)},
+	"JobGraph":        {run: diag(api.DiagnoseService.JobGraph)},
+	"Vertex":          {run: diag(api.DiagnoseService.Vertex)},
+	"Checkpoints":     {run: diag(api.DiagnoseService.Checkpoints)},
+	"Checkpoint":      {run: diag(api.DiagnoseService.Checkpoint)},
+	"TaskManagers":    {run: diag(api.DiagnoseService.TaskManagers)},
+	"TaskManager":     {run: diag(api.DiagnoseService.TaskManager)},
+	"FlinkConfig":     {run: diag(api.DiagnoseService.FlinkConfig)},
+	"FlameGraph":      {run: diag(api.DiagnoseService.FlameGraph)},
+	"Exceptions":      {run: diag(api.DiagnoseService.Exceptions)},
+	"ContainerLogs":   {run: diag(api.DiagnoseService.ContainerLogs)},
 	"Clusters": {run: call(func(ctx context.Context, h *session, _ none) ([]api.ClusterStatus, error) {
 		return h.svc.Clusters(ctx)
 	})},

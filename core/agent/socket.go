@@ -133,8 +133,9 @@ func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 		conn.Close()
 		return nil, err
 	}
-	r := &Client{c: rpc.NewClient(conn)}
-	info, err := do[none, Info](ctx, r, "Info", none{})
+	rc := rpc.NewClient(conn)
+	r := &Client{c: rc, diagnoses: diagnoses{rc}}
+	info, err := do[none, Info](ctx, rc, "Info", none{})
 	if err != nil {
 		r.c.Close()
 		return nil, fmt.Errorf("agent at %s: %w", s.Path, err)

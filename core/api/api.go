@@ -102,6 +102,9 @@ type Figures struct {
 	Backpressure    float64 // the worst vertex's ratio, 0..1
 	CheckpointAge   time.Duration
 	WatermarkDelay  time.Duration
+	// Lag is the sources' consumer lag in records (MetricPoint.Lag);
+	// Unknown (negative) when no source reports one.
+	Lag float64
 	// InSpark is the recent records in per second, oldest first, for the
 	// jobs table's sparkline (empty until metrics are collected).
 	InSpark []float64
@@ -150,6 +153,14 @@ type CheckpointInfo struct {
 	Size        int64
 	Path        string
 	Failure     string
+	// Kind is CHECKPOINT, UNALIGNED_CHECKPOINT, SAVEPOINT or SYNC_SAVEPOINT.
+	Kind string
+	// Acknowledged of Subtasks subtasks had their part done.
+	Acknowledged, Subtasks int
+	StateSize              int64
+	// ProcessedData and PersistedData are the in-flight bytes of an
+	// unaligned checkpoint.
+	ProcessedData, PersistedData int64
 }
 
 // ExceptionInfo is one entry of a Flink job's exception history.

@@ -52,6 +52,11 @@ type LogRef struct {
 	Name string
 	// Stdout selects the process's standard output instead of its log.
 	Stdout bool
+	// Container selects a YARN container's log file Name (from
+	// ContainerLogs) instead of Flink's: read from its NodeManager, or
+	// from the log server once the application ended. TaskManager and
+	// Stdout are then unused.
+	Container string
 }
 
 // LogSourceKind says what kind of log a LogSource is.
@@ -62,9 +67,9 @@ const (
 	// LogJobManager and LogTaskManager are read through Flink's REST API.
 	LogJobManager LogSourceKind = iota + 1
 	LogTaskManager
-	// LogContainer is a YARN container's log page on its NodeManager (or
-	// the aggregated logs once the application ended): a link palink lists
-	// for a browser or `yarn logs`, and does not read.
+	// LogContainer is a YARN container's log: in Logs, a link to its page
+	// on the NodeManager for a browser or `yarn logs`; in ContainerLogs, a
+	// file palink reads (Ref.Container set).
 	LogContainer
 )
 
@@ -313,4 +318,29 @@ type SaveLogRequest struct {
 type SavedLog struct {
 	Path  string // absolute
 	Bytes int64
+}
+
+// ContainerLogList is the YARN containers of a job's application and their
+// log files.
+type ContainerLogList struct {
+	JobID, JobName, AppID string
+	FetchedAt             time.Time
+	// Aggregated reports logs read from the log server (the application
+	// ended) rather than from the NodeManagers.
+	Aggregated bool
+	Containers []ContainerLog
+	// Notes say what could not be listed, and what a cluster lacks ("no
+	// log server: yarn.log.server.web-service.url is not set").
+	Notes []string
+}
+
+// ContainerLog is one container and its log files.
+type ContainerLog struct {
+	ID string
+	// Role is "JobManager" (the application master) or "TaskManager".
+	Role    string
+	Attempt int
+	Node    string // the NodeManager's id
+	// Files are readable with ReadLog (Kind LogContainer, Ref.Container).
+	Files []LogSource
 }

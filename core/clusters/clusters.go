@@ -1,6 +1,7 @@
 package clusters
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -24,9 +25,17 @@ type Cluster struct {
 	// flink is the root JobManager client: every application's client
 	// derives from it and shares its connection pool.
 	flink *yarn.Flink
+	// logs is the root container log client (NodeManagers, the log
+	// server), made when first needed.
+	logs *yarn.ContainerLogs
 
 	mu     sync.Mutex
 	status api.ClusterStatus
+	// logServer is the RM's yarn.log.server.web-service.url as last read,
+	// and until when it is trusted.
+	logServer      string
+	logServerErr   error
+	logServerUntil time.Time
 }
 
 // Spec is one cluster as palink reaches it (the cli builds it from the
@@ -169,6 +178,62 @@ func (c *Cluster) Flink(app yarn.Application) (*yarn.Flink, error) {
 		return c.flink.WithBases(direct, direct)
 	}
 	return c.flink.ForApplication(app, false)
+}
+
+// ContainerLogs returns a client of the container logs at base (a
+// NodeManager's or the log server's web services), sharing one connection
+// pool per cluster.
+func (c *Cluster) ContainerLogs(base string) (*yarn.ContainerLogs, error) {
+	c.mu.Lock()
+	root := c.logs
+	c.mu.Unlock()
+	if root != nil {
+		return root.WithBase(base)
+	}
+	n, err := yarn.NewContainerLogs(base, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.logs == nil {
+		c.logs = n
+	}
+	c.mu.Unlock()
+	return n, nil
+}
+
+// logServerTTL is how long the RM's answer about the log server is kept.
+const logServerTTL = 10 * time.Minute
+
+// LogServer returns where the cluster serves the aggregated logs of
+// applications that ended: the RM's yarn.log.server.web-service.url (the
+// timeline server's /ws/v1/applicationhistory, or the JobHistory server's
+// /ws/v1/history), read from its /conf and kept for a while. An RM that
+// does not say (the key is not set, or /conf is closed to palink) fails
+// with an error that says so.
+func (c *Cluster) LogServer(ctx context.Context, now time.Time) (string, error) {
+	c.mu.Lock()
+	if now.Before(c.logServerUntil) {
+		defer c.mu.Unlock()
+		return c.logServer, c.logServerErr
+	}
+	c.mu.Unlock()
+	v, err := c.RM.ConfValue(ctx, yarn.ConfLogServerWebService)
+	switch {
+	case errors.Is(err, yarn.ErrNotFound):
+		err = fmt.Errorf("the RM's configuration does not set %s: no log server serves the logs of applications that ended", yarn.ConfLogServerWebService)
+	case errors.Is(err, yarn.ErrUnauthorized):
+		err = fmt.Errorf("the RM refuses to show its configuration (/conf), so palink cannot read %s: %w", yarn.ConfLogServerWebService, err)
+	case err == nil && strings.TrimSpace(v) == "":
+		err = fmt.Errorf("the RM's %s is empty: no log server serves the logs of applications that ended", yarn.ConfLogServerWebService)
+	}
+	if ctx.Err() != nil {
+		return "", err // not the RM's answer: do not keep it
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.logServer, c.logServerErr, c.logServerUntil = strings.TrimSpace(v), err, now.Add(logServerTTL)
+	return c.logServer, c.logServerErr
 }
 
 // Observe records the outcome of a call for the cluster's connectivity.

@@ -31,6 +31,7 @@ type Reader struct {
 	st       store.Store
 	clusters map[string]*clusters.Cluster
 	now      func() time.Time
+	nodes    nodes // where containers' logs are (containers.go)
 }
 
 // New builds a log reader. It does no I/O.
@@ -237,6 +238,14 @@ func containerLogSources(app yarn.Application, attempts []yarn.AppAttempt) []api
 
 // checkLogRef refuses names that could leave the log directory.
 func checkLogRef(r api.LogRef) error {
+	if r.Container != "" {
+		if _, _, _, _, ok := containerOf(r.Container); !ok {
+			return fmt.Errorf("container %q: not a YARN container id", r.Container)
+		}
+		if r.Name == "" {
+			return errors.New("a container log needs a file name from the container's list")
+		}
+	}
 	if r.Name == "" {
 		return nil
 	}
@@ -281,6 +290,9 @@ func (rd *Reader) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, 
 	if err := checkLogRef(r.Log); err != nil {
 		return api.LogChunk{}, fmt.Errorf("read log of job %s: %w", r.JobRef, err)
 	}
+	if r.Log.Container != "" {
+		return rd.readContainer(ctx, r)
+	}
 	j, f, err := rd.logFlink(ctx, r.JobRef)
 	if err != nil {
 		return api.LogChunk{}, err
@@ -297,13 +309,14 @@ func (rd *Reader) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch,
 	if err := checkLogRef(s.Log); err != nil {
 		return api.LogMatch{}, fmt.Errorf("search log of job %s: %w", s.JobRef, err)
 	}
-	j, f, err := rd.logFlink(ctx, s.JobRef)
+	read, done, name, err := rd.resolveReader(ctx, s.Log, s.JobRef)
 	if err != nil {
 		return api.LogMatch{}, err
 	}
-	m, err := scanLog(ctx, flinkReader(f, s.Log), s)
+	defer done()
+	m, err := scanLog(ctx, read, s)
 	if err != nil {
-		return m, fmt.Errorf("search %q in a log of job %s: %w", s.Query, j.Name, err)
+		return m, fmt.Errorf("search %q in a log of job %s: %w", s.Query, name, err)
 	}
 	return m, nil
 }
@@ -314,208 +327,42 @@ func (rd *Reader) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedL
 	if err := checkLogRef(r.Log); err != nil {
 		return api.SavedLog{}, fmt.Errorf("save log of job %s: %w", r.JobRef, err)
 	}
-	j, f, err := rd.logFlink(ctx, r.JobRef)
+	read, done, name, err := rd.resolveReader(ctx, r.Log, r.JobRef)
 	if err != nil {
 		return api.SavedLog{}, err
 	}
-	s, err := Save(ctx, flinkReader(f, r.Log), r.Path)
+	defer done()
+	s, err := Save(ctx, read, r.Path)
 	if err != nil {
-		return s, fmt.Errorf("save %s of job %s: %w", Title(r.Log), j.Name, err)
+		return s, fmt.Errorf("save %s of job %s: %w", Title(r.Log), name, err)
 	}
 	return s, nil
 }
 
+// resolveReader resolves a log once for a caller that reads it through:
+// Flink's through the JobManager, a container's through its NodeManager
+// or the log server (one stream for consecutive reads). done releases it.
+func (rd *Reader) resolveReader(ctx context.Context, ref api.LogRef, jobRef string) (ReadFunc, func(), string, error) {
+	if ref.Container != "" {
+		j, cr, err := rd.openContainer(ctx, ref, jobRef)
+		if err != nil {
+			return nil, nil, j.Name, fmt.Errorf("%s of job %s: %w", Title(ref), jobRef, err)
+		}
+		return cr.read, cr.Close, j.Name, nil
+	}
+	j, f, err := rd.logFlink(ctx, jobRef)
+	if err != nil {
+		return nil, nil, j.Name, err
+	}
+	return flinkReader(f, ref), func() {}, j.Name, nil
+}
+
 // Title names a log in messages.
 func Title(r api.LogRef) string {
+	if r.Container != "" {
+		return "container " + r.Container + " log " + r.Name
+	}
 	return yarnLogFile(r).String()
-}
-
-// maxMatchLine caps LogMatch.Line.
-const maxMatchLine = 4 << 10
-
-// scanLog is FindInLog over any reader: forward or backward from s.From,
-// a chunk at a time, for at most s.MaxScan bytes. It holds one chunk and
-// one unfinished line at a time.
-func scanLog(ctx context.Context, read ReadFunc, s api.LogSearch) (api.LogMatch, error) {
-	if s.Query == (api.LogQuery{}) {
-		return api.LogMatch{}, errors.New("empty query")
-	}
-	budget := s.MaxScan
-	if budget <= 0 {
-		budget = api.DefaultLogScan
-	}
-	if s.Backward {
-		return scanBackward(ctx, read, s.Query, max(s.From, 0), budget)
-	}
-	return scanForward(ctx, read, s.Query, max(s.From, 0), budget)
-}
-
-func found(q api.LogQuery, line []byte, off int64) (api.LogMatch, bool) {
-	start, end, ok := q.Match(line)
-	if !ok {
-		return api.LogMatch{}, false
-	}
-	m := api.LogMatch{Found: true, Offset: off, Start: start, End: end}
-	if len(line) > maxMatchLine {
-		line = line[:maxMatchLine]
-		m.End = min(m.End, maxMatchLine)
-		m.Start = min(m.Start, m.End)
-	}
-	m.Line = string(line)
-	return m, true
-}
-
-func scanForward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
-	var (
-		buf     []byte // the unfinished line, then the new chunk
-		bufOff  = from // file offset of buf[0]
-		pos     = from // next byte to read
-		scanned int64
-		size    = int64(-1)
-	)
-	// The budget is soft: a call ends at a line boundary past it, so that
-	// every call makes progress whatever the budget.
-	for scanned < budget || bufOff == from {
-		if err := ctx.Err(); err != nil {
-			return api.LogMatch{}, err
-		}
-		ch, err := read(ctx, pos, false, api.MaxLogChunk)
-		if err != nil {
-			return api.LogMatch{}, err
-		}
-		size = ch.Size
-		if ch.Offset != pos && len(ch.Data) > 0 {
-			return api.LogMatch{}, fmt.Errorf("asked for offset %d, got %d", pos, ch.Offset)
-		}
-		buf = append(buf, ch.Data...)
-		pos += int64(len(ch.Data))
-		scanned += int64(len(ch.Data))
-		start := 0
-		for {
-			i := indexByteFrom(buf, '\n', start)
-			if i < 0 {
-				break
-			}
-			if m, ok := found(q, buf[start:i], bufOff+int64(start)); ok {
-				m.Size = size
-				return m, nil
-			}
-			start = i + 1
-		}
-		n := copy(buf, buf[start:])
-		buf = buf[:n]
-		bufOff += int64(start)
-		end := len(ch.Data) == 0 || !ch.More
-		if end || len(buf) > api.MaxLogChunk {
-			// The last line has no newline, or a line is too long to
-			// hold: match what there is.
-			if m, ok := found(q, buf, bufOff); ok {
-				m.Size = size
-				return m, nil
-			}
-			if end {
-				return api.LogMatch{Exhausted: true, Next: pos, Size: size}, nil
-			}
-			bufOff += int64(len(buf))
-			buf = buf[:0]
-		}
-	}
-	return api.LogMatch{Next: bufOff, Size: size}, nil
-}
-
-func indexByteFrom(b []byte, c byte, from int) int {
-	i := slices.Index(b[from:], c)
-	if i < 0 {
-		return -1
-	}
-	return from + i
-}
-
-func scanBackward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budget int64) (api.LogMatch, error) {
-	var (
-		carry    []byte // the start of the line that continues after pos
-		pos      = from // bytes before pos are still to read
-		resolved = from // every line starting at or after it was checked
-		scanned  int64
-		size     = int64(-1)
-	)
-	for (scanned < budget || resolved == from) && pos > 0 {
-		if err := ctx.Err(); err != nil {
-			return api.LogMatch{}, err
-		}
-		start := max(pos-api.MaxLogChunk, 0)
-		data, sz, err := readFull(ctx, read, start, pos-start)
-		if err != nil {
-			return api.LogMatch{}, err
-		}
-		size = sz
-		if int64(len(data)) != pos-start {
-			// The file shrank (rotated) under the search.
-			return api.LogMatch{Exhausted: true, Next: resolved, Size: size}, nil
-		}
-		scanned += pos - start
-		buf := append(data, carry...)
-		end := len(buf)
-		for {
-			i := lastIndexByteBefore(buf, '\n', end)
-			if i < 0 {
-				break
-			}
-			off := start + int64(i) + 1
-			if m, ok := found(q, buf[i+1:end], off); ok {
-				m.Size = size
-				return m, nil
-			}
-			resolved = off
-			end = i
-		}
-		pos = start
-		carry = append(carry[:0], buf[:end]...)
-		if pos == 0 || len(carry) > api.MaxLogChunk {
-			if m, ok := found(q, carry, pos); ok {
-				m.Size = size
-				return m, nil
-			}
-			resolved = pos
-			carry = carry[:0]
-		}
-	}
-	return api.LogMatch{Next: resolved, Exhausted: resolved == 0, Size: size}, nil
-}
-
-// readFull reads n bytes at off, in as many reads as the reader needs; it
-// returns fewer only at the end of the file.
-func readFull(ctx context.Context, read ReadFunc, off, n int64) ([]byte, int64, error) {
-	var out []byte
-	size := int64(-1)
-	for int64(len(out)) < n {
-		at := off + int64(len(out))
-		ch, err := read(ctx, at, false, n-int64(len(out)))
-		if err != nil {
-			return nil, size, err
-		}
-		size = ch.Size
-		if len(ch.Data) == 0 {
-			break
-		}
-		if ch.Offset != at {
-			return nil, size, fmt.Errorf("asked for offset %d, got %d", at, ch.Offset)
-		}
-		if out == nil && int64(len(ch.Data)) == n {
-			return ch.Data, size, nil
-		}
-		out = append(out, ch.Data...)
-	}
-	return out, size, nil
-}
-
-func lastIndexByteBefore(b []byte, c byte, end int) int {
-	for i := end - 1; i >= 0; i-- {
-		if b[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // Save copies a log into a new file at path, chunk by chunk, up to the

@@ -428,7 +428,7 @@ func (o *Observer) figuresOf(id string, now time.Time) (api.Figures, bool) {
 	}
 	p := jm.latest
 	f := api.Figures{At: jm.collectedAt, RecordsInPerSec: p.RecordsIn, RecordsOutPerS: p.RecordsOut,
-		Backpressure: p.Backpressure, InSpark: jm.series.spark(now.Add(-recentSpan))}
+		Backpressure: p.Backpressure, Lag: p.Lag, InSpark: jm.series.spark(now.Add(-recentSpan))}
 	if p.CheckpointAge >= 0 {
 		f.CheckpointAge = p.CheckpointAge
 	}

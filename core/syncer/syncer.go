@@ -46,6 +46,12 @@ type Syncer struct {
 	now      func() time.Time
 	log      *slog.Logger
 	opts     Options
+
+	// failSeen is, per job, the time of the newest failure whose exception
+	// history was read, so that the history is read once per failure, not
+	// every cycle (a palink that starts reads it once more).
+	failMu   sync.Mutex
+	failSeen map[string]int64
 }
 
 // New builds a syncer. It does no I/O.
@@ -60,7 +66,8 @@ func New(o Options) *Syncer {
 		o.Interval = 10 * time.Second
 	}
 	o.Concurrency = max(o.Concurrency, 1)
-	return &Syncer{st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, log: o.Log, opts: o}
+	return &Syncer{st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, log: o.Log, opts: o,
+		failSeen: map[string]int64{}}
 }
 
 // maxProblems bounds the errors a cycle describes (it counts them all).
@@ -295,6 +302,8 @@ type flinkFacts struct {
 	sp       *yarn.Checkpoint
 	restored *yarn.RestoredCheckpoint
 	rootErr  string
+	// exceptions is the JobManager's exception history, when it was read.
+	exceptions []model.JobException
 }
 
 // syncOne observes one job and persists what changed. It returns whether
@@ -370,10 +379,20 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	if err == nil {
 		ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
 	}
-	if det.State == yarn.JobFailed || det.State == yarn.JobFailing || det.State == yarn.JobRestarting {
+	// The exception history, when the job failed since it was last read:
+	// kept in the store, it outlives the application.
+	failed := max(det.Timestamps[yarn.JobFailing], det.Timestamps[yarn.JobRestarting], det.Timestamps[yarn.JobFailed])
+	s.failMu.Lock()
+	seen := s.failSeen[j.ID]
+	s.failMu.Unlock()
+	if det.State == yarn.JobFailed || det.State == yarn.JobFailing || det.State == yarn.JobRestarting || failed > seen {
 		calls++
-		if ex, err := f.Exceptions(ctx, ff.jobID, 1); err == nil {
+		if ex, err := f.Exceptions(ctx, ff.jobID, model.MaxStoredExceptions); err == nil {
 			ff.rootErr = rootCause(ex)
+			ff.exceptions = storedExceptions(ex, j, ff.jobID, s.now())
+			s.failMu.Lock()
+			s.failSeen[j.ID] = max(s.failSeen[j.ID], failed)
+			s.failMu.Unlock()
 		}
 	}
 	return ff, calls, nil
@@ -395,17 +414,6 @@ func pickFlinkJob(jobs []yarn.JobOverview, j model.Job) (yarn.JobOverview, bool)
 	return best, found
 }
 
-func rootCause(ex yarn.JobExceptions) string {
-	if len(ex.History.Entries) > 0 {
-		e := ex.History.Entries[0]
-		if e.Stacktrace != "" {
-			return model.FirstLine(e.Stacktrace)
-		}
-		return e.ExceptionName
-	}
-	return model.FirstLine(ex.RootException)
-}
-
 // applyObservation persists what one observation changed, in one
 // transaction: the job's record, its state change with its event, the
 // restore points seen, and the restart policy's decision.
@@ -420,6 +428,13 @@ func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn
 		j, err := tx.Job(seen.ID)
 		if err != nil {
 			return err
+		}
+		// The exception history is a fact of the cluster, whatever a
+		// command does with the job meanwhile.
+		if ff != nil && len(ff.exceptions) > 0 {
+			if _, err := tx.AddExceptions(j.ID, ff.exceptions); err != nil {
+				return err
+			}
 		}
 		if j.State != seen.State || j.AppID != seen.AppID {
 			return nil // a command moved the job meanwhile; the next cycle looks again

@@ -1,12 +1,14 @@
 package alerts
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
@@ -19,7 +21,13 @@ import (
 // value; enter opens the job.
 type Screen struct {
 	env    *kit.Env
-	alerts []model.Alert
+	alerts []model.Alert // every alert loaded
+	rows   []model.Alert // those the filter lets through
+
+	filter kit.Filter
+	// silencing is the alert the footer's prompt asks a silence for.
+	silence   textinput.Model
+	silencing *model.Alert
 
 	list          kit.List
 	loaded        bool
@@ -55,7 +63,7 @@ func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
 // New opens `:alerts`; open finds a job by id for enter (the jobs
 // table's). Its Cmd loads the alerts.
 func New(e *kit.Env, open func(id string) (api.JobView, bool)) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, open: open,
+	m := &Screen{env: e, open: open, filter: kit.NewFilter(e.Styles, "rule, job, state, value"),
 		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), api.AlertFilter{}, seq) })}
 	return m, m.load()
 }
@@ -65,11 +73,40 @@ func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 // Title implements kit.Screen.
 func (m *Screen) Title() string { return "Alerts" }
 
-// Capturing implements kit.Screen.
-func (m *Screen) Capturing() bool { return false }
+// Capturing implements kit.Screen: the filter's or the silence's prompt
+// has the keyboard.
+func (m *Screen) Capturing() bool { return m.filter.Active() || m.silencing != nil }
+
+// Back implements kit.Backer: esc clears a filter before it leaves.
+func (m *Screen) Back() (tea.Cmd, bool) {
+	if m.filter.Clear() {
+		m.refilter()
+		return nil, true
+	}
+	return nil, false
+}
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+func (m *Screen) ShortHelp() []key.Binding {
+	if m.filter.Active() {
+		return m.filter.ShortHelp(m.env.Keys)
+	}
+	if m.silencing != nil {
+		return []key.Binding{m.env.Keys.Form.Confirm, m.env.Keys.Form.Cancel}
+	}
+	return shortHelp(m.env.Keys)
+}
+
+// refilter makes the rows from the alerts.
+func (m *Screen) refilter() {
+	m.rows = m.rows[:0]
+	for _, a := range m.alerts {
+		if m.filter.Match(a.State.String(), a.Severity, a.Rule, a.JobName, a.Cluster, a.Value) {
+			m.rows = append(m.rows, a)
+		}
+	}
+	m.list.Fit(len(m.rows), m.page())
+}
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
@@ -85,30 +122,56 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
+		flash := kit.LoadFlash("load:alerts", msg.Err, m.err != nil)
 		if msg.Err != nil {
 			m.err = msg.Err
-			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.Err.Error()))
+			return m, tea.Batch(again, flash)
 		}
 		m.err, m.loaded, m.alerts = nil, true, msg.Alerts
-		m.list.Cursor = kit.Clamp(m.list.Cursor, 0, len(m.alerts)-1)
-		return m, again
+		m.refilter()
+		return m, tea.Batch(again, flash)
 	case kit.ChangeMsg:
 		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
 			return m, m.load()
 		}
-	case tea.KeyPressMsg:
-		k := m.env.Keys
-		if m.list.Key(k, msg, len(m.alerts), m.page()) {
+	case actedMsg:
+		if msg.err != nil {
+			return m, kit.FlashFor(msg.key, kit.FlashError, "✖ "+msg.err.Error())
+		}
+		return m, tea.Batch(kit.FlashFor(msg.key, kit.FlashInfo, msg.done), m.load())
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if m.silencing != nil {
+			return m, m.silenceKey(msg)
+		}
+		if m.filter.Active() {
+			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
+			if changed {
+				m.list.Cursor, m.list.Offset = 0, 0
+				m.refilter()
+			}
+			return m, cmd
+		}
+		kp, ok := msg.(tea.KeyPressMsg)
+		if !ok {
 			return m, nil
 		}
+		k := m.env.Keys
+		if m.list.Key(k, kp, len(m.rows), m.page()) {
+			return m, nil
+		}
+		if cmd, ok := m.actKey(kp); ok {
+			return m, cmd
+		}
 		switch {
-		case key.Matches(msg, k.Nav.Refresh):
+		case key.Matches(kp, k.Nav.Filter):
+			return m, m.filter.Open(m.width)
+		case key.Matches(kp, k.Nav.Refresh):
 			return m, m.load()
-		case key.Matches(msg, k.Nav.Enter):
-			if m.list.Cursor >= len(m.alerts) {
+		case key.Matches(kp, k.Nav.Enter):
+			if m.list.Cursor >= len(m.rows) {
 				return m, nil
 			}
-			a := m.alerts[m.list.Cursor]
+			a := m.rows[m.list.Cursor]
 			if j, ok := m.open(a.JobID); ok {
 				return m, kit.Send(kit.OpenDetailMsg{Job: j})
 			}
@@ -141,17 +204,27 @@ func (m *Screen) View() string {
 		lines = kit.Centered(st.Dim.Render("loading alerts…"), inner, h-2)
 	case len(m.alerts) == 0:
 		lines = kit.Centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
+	case len(m.rows) == 0:
+		lines = kit.Centered(st.Dim.Render("no alert matches — esc clears the filter"), inner, h-2)
 	default:
-		lines = alertLines(st, m.alerts, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
+		lines = alertLines(st, m.rows, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
 	}
-	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
+	if m.silencing != nil && len(lines) > 0 {
+		lines[len(lines)-1] = " " + m.silence.View()
+	}
+	title := st.Title.Render(m.Title())
+	if f := m.filter.Title(st); f != "" {
+		title += " " + f
+	}
+	return kit.Box(st, title, note, lines, w, h)
 }
 
 // alertColumns picks the columns a width allows; the value, which says
-// what is wrong, takes the rest (severity shows in the state's colour too).
-func alertColumns(w int) (job, rule int, cluster, severity bool) {
+// what is wrong, takes the rest (severity shows in the state's colour too,
+// and how long it fires is SINCE's age on a narrow screen).
+func alertColumns(w int) (job, rule int, cluster, severity, dur, handled bool) {
 	job, rule = 20, 16
-	cluster, severity = w >= 150, w >= 135
+	cluster, severity, dur, handled = w >= 150, w >= 135, w >= 70, w >= 100
 	if w < 100 {
 		job, rule = 16, 12
 	}
@@ -161,7 +234,7 @@ func alertColumns(w int) (job, rule int, cluster, severity bool) {
 // alertLines renders the list (pure): a header row and one row per
 // alert, the cursor row reversed.
 func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
-	jw, rw, withCluster, withSeverity := alertColumns(w)
+	jw, rw, withCluster, withSeverity, withDur, withHandled := alertColumns(w)
 	head := fmt.Sprintf("  %-9s ", "STATE")
 	if withSeverity {
 		head += fmt.Sprintf("%-9s ", "SEVERITY")
@@ -170,9 +243,38 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 	if withCluster {
 		head += fmt.Sprintf("%-9s ", "CLUSTER")
 	}
-	head += fmt.Sprintf("%-7s %-7s %s", "SINCE", "FOR", "VALUE")
+	head += fmt.Sprintf("%-7s ", "SINCE")
+	if withDur {
+		head += fmt.Sprintf("%-7s ", "FOR")
+	}
+	if withHandled {
+		head += fmt.Sprintf("%-*s ", handledWidth, "HANDLED")
+	}
+	head += "VALUE"
 	out := []string{st.ColumnHeader.Render(head)}
+	// The cursor's whole story goes under the list when its value is cut:
+	// enter opens the job, so the value must be readable here.
+	var story []string
+	if cursor >= 0 && cursor < len(as) {
+		a := as[cursor]
+		text := cmp.Or(a.Message, a.Value)
+		hand := handledText(a, now)
+		if kit.Width(text) > max(w-valueAt(w), 10) || a.Message != "" && a.Message != a.Value || hand != "" {
+			if hand != "" {
+				text += "\n" + hand
+			}
+			story = append([]string{""}, kit.Wrap(text, w-2)...)
+			for i := 1; i < len(story); i++ {
+				story[i] = " " + st.Dim.Render(story[i])
+			}
+		}
+	}
 	page := max(h-1, 1)
+	if len(as)+len(story) <= page {
+		page -= len(story)
+	} else {
+		story = nil
+	}
 	offset = kit.ScrollTo(cursor, offset, page, len(as))
 	for i := offset; i < min(offset+page, len(as)); i++ {
 		a := as[i]
@@ -190,7 +292,13 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		if withCluster {
 			row += fmt.Sprintf("%-9s ", kit.Truncate(a.Cluster, 9))
 		}
-		row += fmt.Sprintf("%-7s %-7s ", kit.Since(now, a.Since), kit.Age(dur))
+		row += fmt.Sprintf("%-7s ", kit.Since(now, a.Since))
+		if withDur {
+			row += fmt.Sprintf("%-7s ", kit.Age(dur))
+		}
+		if withHandled {
+			row += kit.Fit(handledCell(a, now), handledWidth) + " "
+		}
 		used := kit.Width(row) + 2
 		row += kit.Truncate(a.Value, max(w-used, 10))
 		if i == cursor {
@@ -208,15 +316,38 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		}
 		out = append(out, "  "+styled+rest)
 	}
-	return out
+	return append(out, story...)
 }
+
+// valueAt is where the VALUE column starts in a list w cells wide.
+func valueAt(w int) int {
+	jw, rw, withCluster, withSeverity, withDur, withHandled := alertColumns(w)
+	at := 2 + 10 + rw + 1 + jw + 1 + 8
+	if withSeverity {
+		at += 10
+	}
+	if withCluster {
+		at += 10
+	}
+	if withDur {
+		at += 8
+	}
+	if withHandled {
+		at += handledWidth + 1
+	}
+	return at
+}
+
+// handledWidth is the HANDLED column's: "✓ alice ⏸ 59m".
+const handledWidth = 16
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Nav.Refresh}
+	return []key.Binding{k.Nav.Enter, k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the README's keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Nav.Refresh}}
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence},
+		{k.Nav.Filter, k.Nav.Refresh}}
 }

@@ -1,7 +1,10 @@
 package alerts_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
@@ -44,5 +47,105 @@ func TestGoldenAlerts(t *testing.T) {
 		h.Type("alerts")
 		h.Press("enter")
 		tuitest.Golden(t, "alerts_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+// An on-call engineer takes the failed job's alert in hand, silences the
+// backpressure one for two hours, then lifts it: each is asked of the
+// service, said in the flash, and shown on the list for everyone.
+func TestAlertsAckAndSilence(t *testing.T) {
+	f := tuitest.NewFixture()
+	f.SetAlerts(tuitest.FixtureAlerts())
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	h.Press(":")
+	h.Type("alerts")
+	h.Press("enter")
+	h.MustShow("HANDLED")
+
+	h.Press("a") // the cursor is on job-failed of fraud-scoring
+	if !slices.Contains(f.Calls(), "ActOnAlert job-failed j005 ack=true silence=0s unsilence=false") {
+		t.Fatalf("calls %v: want the acknowledgement", f.Calls())
+	}
+	if got := h.Flash(); got != "acknowledged job-failed of fraud-scoring" {
+		t.Errorf("flash %q", got)
+	}
+	h.MustShow("✓ ops", "acked by ops")
+	h.Press("a")
+	if got := h.Flash(); !strings.Contains(got, "already acknowledged by ops") {
+		t.Errorf("a second a: flash %q", got)
+	}
+
+	h.Press("j", "s")
+	h.MustShow("silence backpressure of clicks-to-hudi for:")
+	h.Type("2x")
+	h.Press("enter")
+	if got := h.Flash(); !strings.Contains(got, `give a duration such as 30m, 4h or 1d`) {
+		t.Errorf("a bad duration: flash %q", got)
+	}
+	h.Press("backspace", "backspace")
+	h.Type("2h")
+	h.Press("enter")
+	if !slices.Contains(f.Calls(), "ActOnAlert backpressure j003 ack=false silence=2h0m0s unsilence=false") {
+		t.Fatalf("calls %v: want a silence of 2h", f.Calls())
+	}
+	if got := h.Flash(); !strings.HasPrefix(got, "backpressure of clicks-to-hudi silenced for 2h") {
+		t.Errorf("flash %q", got)
+	}
+	h.MustShow("⏸ 2h", "silenced until")
+	h.MustNotShow("silence backpressure of clicks-to-hudi for:")
+
+	h.Press("u")
+	if !slices.Contains(f.Calls(), "ActOnAlert backpressure j003 ack=false silence=0s unsilence=true") {
+		t.Fatalf("calls %v: want the silence lifted", f.Calls())
+	}
+	h.MustNotShow("⏸ 2h")
+	h.Press("u")
+	if got := h.Flash(); got != "backpressure of clicks-to-hudi is not silenced" {
+		t.Errorf("u on a quiet alert: flash %q", got)
+	}
+
+	// Resolved alerts need no hand, and esc leaves a silence prompt.
+	h.Press("j", "a")
+	if got := h.Flash(); !strings.Contains(got, "is resolved: nothing to acknowledge") {
+		t.Errorf("a on a resolved alert: flash %q", got)
+	}
+	h.Press("s", "esc")
+	h.MustNotShow("for:")
+	if _, ok := h.Top().(*alerts.Screen); !ok {
+		t.Fatalf("esc in the prompt left the view for %T", h.Top())
+	}
+}
+
+// A read-only session shows who handles an alert but cannot act.
+func TestAlertsReadOnlyCannotAct(t *testing.T) {
+	f := tuitest.NewFixture()
+	f.SetAlerts(tuitest.FixtureAlerts())
+	h := apptest.New(t, f, 120, 40, tui.Options{ReadOnly: true})
+	h.Press(":")
+	h.Type("alerts")
+	h.Press("enter")
+	h.Press("a")
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "ActOnAlert") {
+			t.Fatalf("read-only acted: %v", f.Calls())
+		}
+	}
+	if got := h.Flash(); !strings.Contains(got, "read-only") {
+		t.Errorf("flash %q, want it to say read-only", got)
+	}
+}
+
+func TestGoldenAlertsHandled(t *testing.T) {
+	as := tuitest.FixtureAlerts()
+	as[0].AckedBy, as[0].AckedAt = "alice", tuitest.Now.Add(-5*time.Minute)
+	as[1].SilencedBy, as[1].SilencedUntil = "bob", tuitest.Now.Add(2*time.Hour)
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetAlerts(as)
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{Context: "test"})
+		h.Press(":")
+		h.Type("alerts")
+		h.Press("enter")
+		tuitest.Golden(t, "alerts_handled_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
 	}
 }

@@ -50,7 +50,7 @@ func (d *AdoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			name := strings.TrimSpace(d.name.Value())
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(
-				kit.Flash(kit.FlashInfo, fmt.Sprintf("adopting %s as %s…", d.app.ID, name)),
+				kit.Progress("adopt:"+d.app.ID, fmt.Sprintf("adopting %s as %s…", d.app.ID, name)),
 				adoptCmd(d.env.Call(), req),
 			)
 		}

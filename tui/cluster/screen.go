@@ -22,7 +22,8 @@ type Screen struct {
 	name  string
 	ov    *api.ClusterOverview
 
-	cursor        int // over the unmanaged applications
+	cursor        int // over the unmanaged applications the filter lets through
+	filter        kit.Filter
 	loads         kit.Refresher
 	err           error
 	width, height int
@@ -31,7 +32,7 @@ type Screen struct {
 // New opens cluster name's view (names are every cluster, for ] and [);
 // its Cmd loads the overview.
 func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, names: names, name: name}
+	m := &Screen{env: e, names: names, name: name, filter: kit.NewFilter(e.Styles, "application, name, user, queue")}
 	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) })
 	return m, m.load()
 }
@@ -41,20 +42,38 @@ func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
 // Title implements kit.Screen.
 func (m *Screen) Title() string { return "Cluster " + m.name }
 
-// Capturing implements kit.Screen.
-func (m *Screen) Capturing() bool { return false }
+// Capturing implements kit.Screen: the filter's prompt has the keyboard.
+func (m *Screen) Capturing() bool { return m.filter.Active() }
+
+// Back implements kit.Backer: esc clears a filter before it leaves.
+func (m *Screen) Back() (tea.Cmd, bool) { return nil, m.filter.Clear() }
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding { return shortHelp(m.env.Keys) }
+func (m *Screen) ShortHelp() []key.Binding {
+	if m.filter.Active() {
+		return m.filter.ShortHelp(m.env.Keys)
+	}
+	return shortHelp(m.env.Keys)
+}
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
+// apps are the unmanaged applications the filter lets through.
 func (m *Screen) apps() []api.Application {
 	if m.ov == nil {
 		return nil
 	}
-	return m.ov.Unmanaged
+	if m.filter.Text() == "" {
+		return m.ov.Unmanaged
+	}
+	var out []api.Application
+	for _, a := range m.ov.Unmanaged {
+		if m.filter.Match(a.ID, a.Name, a.User, a.Queue, a.State) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Update implements kit.Screen.
@@ -70,15 +89,16 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
+		flash := kit.LoadFlash("load:cluster", msg.err, m.err != nil)
 		if msg.err != nil {
 			m.err = msg.err
-			return m, tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+			return m, tea.Batch(again, flash)
 		}
 		m.err = nil
 		ov := msg.ov
 		m.ov = &ov
-		m.cursor = kit.Clamp(m.cursor, 0, len(ov.Unmanaged)-1)
-		return m, again
+		m.cursor = kit.Clamp(m.cursor, 0, len(m.apps())-1)
+		return m, tea.Batch(again, flash)
 	case kit.ChangeMsg:
 		if c := msg.Change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
 			return m, m.load()
@@ -87,8 +107,17 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if msg.Err == nil && msg.Req.Cluster == m.name {
 			return m, m.load()
 		}
-	case tea.KeyPressMsg:
-		return m, m.key(msg)
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if m.filter.Active() {
+			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
+			if changed {
+				m.cursor = 0
+			}
+			return m, cmd
+		}
+		if kp, ok := msg.(tea.KeyPressMsg); ok {
+			return m, m.key(kp)
+		}
 	}
 	return m, nil
 }
@@ -100,6 +129,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, k.Nav.Filter):
+		return m.filter.Open(m.width)
 	case key.Matches(msg, k.Nav.Refresh):
 		return m.load()
 	case key.Matches(msg, k.Cluster.Next), key.Matches(msg, k.Cluster.Prev):
@@ -152,18 +183,23 @@ func (m *Screen) View() string {
 		if m.err != nil {
 			note = st.Error.Render("✖ refresh failed") + " · " + note
 		}
-		lines = clusterLines(st, m.ov, m.cursor, inner, h-2)
+		lines = clusterLines(st, m.ov, m.apps(), m.filter.Text() != "", m.cursor, inner, h-2)
 	}
 	if len(m.names) > 1 {
 		note = st.Dim.Render(fmt.Sprintf("%d/%d clusters", slices.Index(m.names, m.name)+1, len(m.names))) + " · " + note
 	}
-	return kit.Box(st, st.Title.Render(m.Title()), note, lines, w, h)
+	title := st.Title.Render(m.Title())
+	if f := m.filter.Title(st); f != "" {
+		title += " " + f
+	}
+	return kit.Box(st, title, note, lines, w, h)
 }
 
 // clusterLines renders the overview (pure): metrics, queues, and the
-// unmanaged applications with the cursor, fitted to h lines so the
-// applications stay visible on a small terminal.
-func clusterLines(st *kit.Styles, ov *api.ClusterOverview, cursor, w, h int) []string {
+// unmanaged applications shown (apps: all, or those a filter lets through)
+// with the cursor, fitted to h lines so the applications stay visible on a
+// small terminal.
+func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Application, filtered bool, cursor, w, h int) []string {
 	cm := ov.Metrics
 	memPct := 0.0
 	if cm.MemoryTotalMB > 0 {
@@ -192,20 +228,27 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, cursor, w, h int) []s
 		top = append(top, line)
 	}
 	top = append(top, "")
+	count := fmt.Sprint(len(ov.Unmanaged))
+	if filtered {
+		count = fmt.Sprintf("%d of %d", len(apps), len(ov.Unmanaged))
+	}
 	appsHead := []string{
-		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%d)", len(ov.Unmanaged))) + st.Dim.Render("  a adopts"),
+		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%s)", count)) + st.Dim.Render("  a adopts"),
 		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", "APPLICATION", "NAME", "USER", "QUEUE", "STATE", "STARTED")),
 	}
-	var apps []string
-	if len(ov.Unmanaged) == 0 {
-		apps = append(apps, "  "+st.Dim.Render("none: every Flink application on this cluster is a palink job"))
+	var rows []string
+	switch {
+	case len(ov.Unmanaged) == 0:
+		rows = append(rows, "  "+st.Dim.Render("none: every Flink application on this cluster is a palink job"))
+	case len(apps) == 0:
+		rows = append(rows, "  "+st.Dim.Render("no application matches — esc clears the filter"))
 	}
-	for i, a := range ov.Unmanaged {
+	for i, a := range apps {
 		row := fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", a.ID, kit.Truncate(a.Name, 24), kit.Truncate(a.User, 10), kit.Truncate(a.Queue, 10), a.State, kit.Ago(ov.FetchedAt, a.StartedAt))
 		if i == cursor {
-			apps = append(apps, st.Cursor.Render(kit.Fit("▸ "+row, w)))
+			rows = append(rows, st.Cursor.Render(kit.Fit("▸ "+row, w)))
 		} else {
-			apps = append(apps, "  "+row)
+			rows = append(rows, "  "+row)
 		}
 	}
 	queues := []string{
@@ -219,17 +262,17 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, cursor, w, h int) []s
 	queues = append(queues, "")
 	// Applications matter most (they can be acted on); queues give way,
 	// and a long application list shows the window around the cursor.
-	if avail := max(h-len(top)-len(appsHead), 1); len(apps) > avail {
-		first := kit.ScrollTo(cursor, 0, avail, len(apps))
-		apps = apps[first : first+avail]
+	if avail := max(h-len(top)-len(appsHead), 1); len(rows) > avail {
+		first := kit.ScrollTo(cursor, 0, avail, len(rows))
+		rows = rows[first : first+avail]
 	}
-	room := h - len(top) - len(appsHead) - len(apps)
+	room := h - len(top) - len(appsHead) - len(rows)
 	if room < len(queues) {
 		queues = queues[:max(room, 0)]
 	}
 	out := append(top, queues...)
 	out = append(out, appsHead...)
-	return append(out, apps...)
+	return append(out, rows...)
 }
 
 func unhealthy(st *kit.Styles, n int) string {
@@ -270,10 +313,10 @@ type overviewLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Refresh}
+	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the README's keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Filter, k.Nav.Refresh}}
 }

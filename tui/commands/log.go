@@ -26,11 +26,25 @@ func NewLog(e *kit.Env, c model.Command) *LogScreen {
 	return &LogScreen{TextScreen: kit.NewTextLines(e, title, commandLogLines(e.Styles, c, e.Now)), env: e, cmd: c}
 }
 
-// commandLogLines renders a command's log with its outcome first.
+// commandLogLines renders a command's log with its outcome first: who
+// issued it, where it runs while it runs, when, and what it came to. A
+// lease owner shows as the host and pid a person can look for.
 func commandLogLines(st *kit.Styles, c model.Command, now time.Time) []string {
-	lines := []string{
-		fmt.Sprintf("%s  %s  attempts %d  by %s", st.CommandState(c.State).Render(c.State.String()), c.Kind, c.Attempts, kit.OrDash(c.Issuer)),
+	head := fmt.Sprintf("%s  %s  attempts %d  issued by %s", st.CommandState(c.State).Render(c.State.String()), c.Kind, c.Attempts, kit.OrDash(c.Issuer))
+	if c.State == model.CmdDoing && c.LeaseOwner != "" {
+		head += "  running on " + kit.OwnerPlace(c.LeaseOwner)
 	}
+	when := "created " + kit.Stamp(now, c.CreatedAt)
+	if !c.StartedAt.IsZero() {
+		when += " · started " + kit.Stamp(now, c.StartedAt)
+	}
+	if !c.EndedAt.IsZero() {
+		when += " · ended " + kit.Stamp(now, c.EndedAt)
+		if !c.StartedAt.IsZero() {
+			when += " (took " + kit.Duration(c.EndedAt.Sub(c.StartedAt)) + ")"
+		}
+	}
+	lines := []string{head, st.Dim.Render(when)}
 	if c.Error != "" {
 		lines = append(lines, st.Error.Render("✖ "+c.Error))
 	}
@@ -42,7 +56,7 @@ func commandLogLines(st *kit.Styles, c model.Command, now time.Time) []string {
 		lines = append(lines, st.Dim.Render("(no log yet)"))
 	}
 	for _, l := range c.Log {
-		for i, t := range strings.Split(l.Text, "\n") {
+		for i, t := range strings.Split(kit.HumanOwners(l.Text), "\n") {
 			stamp := fmt.Sprintf("%-12s", kit.ClockTime(now, l.Time))
 			if i > 0 {
 				stamp = strings.Repeat(" ", 12)

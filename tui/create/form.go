@@ -263,7 +263,7 @@ func (m *Form) submit() tea.Cmd {
 	m.submitting = true
 	m.sent = r
 	return tea.Batch(
-		kit.Flash(kit.FlashInfo, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)),
+		kit.Progress("create:"+r.Name, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)),
 		createJobCmd(m.env.Call(), r),
 	)
 }

@@ -1,7 +1,8 @@
 // Package detail is the TUI's job detail: a job in depth, in tabs
 // (Overview, Timeline, Checkpoints, Exceptions, Commands, Metrics, Logs,
-// SQL). Opening it asks the service for the job, which syncs it with its
-// cluster; Watch changes keep it current. Its tabs open other screens
+// SQL), and the job as raw JSON or YAML (raw.go, y). Opening it asks the
+// service for the job, which syncs it with its cluster; Watch changes keep
+// it current. Its tabs open other screens
 // (a log, a command's log, the SQL editor) and start actions by asking
 // the root with kit's messages.
 //

@@ -8,7 +8,7 @@ import (
 
 // shortHelp is the footer's keys (after the tab's own).
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Detail.NextTab, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Resubmit, k.Action.Savepoint, k.Detail.RawJSON}
+	return []key.Binding{k.Detail.NextTab, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Resubmit, k.Action.Savepoint, k.Open.RawJSON}
 }
 
 // Help is the detail's keys in groups, for its `?` help and the README's
@@ -16,7 +16,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		append(k.Nav.Bindings(), k.Detail.Restore, k.Detail.Fold, k.Detail.OpenLog),
-		{k.Detail.NextTab, k.Detail.PrevTab, k.Detail.RawJSON, k.Nav.Refresh},
+		{k.Detail.NextTab, k.Detail.PrevTab, k.Open.Describe, k.Open.RawJSON, k.Nav.Refresh},
 		k.Action.Bindings(),
 		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
 	}

@@ -22,19 +22,29 @@ type logsTab struct {
 	err   error
 	loads kit.Refresher
 
+	filter        kit.Filter
 	cur           kit.LineCursor // over the lines; it rests on sources
 	width, height int
 }
 
 func newLogsTab(e *kit.Env) *logsTab {
-	t := &logsTab{env: e}
+	t := &logsTab{env: e, filter: kit.NewFilter(e.Styles, "JobManager, stdout, container id")}
 	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return listLogsCmd(e.Call(), t.jobID, seq) })
 	return t
 }
 
-func (t *logsTab) Title() string            { return "Logs" }
-func (t *logsTab) Capturing() bool          { return false }
-func (t *logsTab) ShortHelp() []key.Binding { return []key.Binding{t.env.Keys.Detail.OpenLog} }
+func (t *logsTab) Title() string   { return "Logs" }
+func (t *logsTab) Capturing() bool { return t.filter.Active() }
+
+func (t *logsTab) ShortHelp() []key.Binding {
+	if t.filter.Active() {
+		return t.filter.ShortHelp(t.env.Keys)
+	}
+	return []key.Binding{t.env.Keys.Detail.OpenLog, t.env.Keys.Nav.Filter}
+}
+
+// back clears the filter, reporting whether there was one.
+func (t *logsTab) back() bool { return t.filter.Clear() }
 
 // shown lists the job's logs each time the tab is shown: the TaskManagers
 // come and go, so an old list would offer logs that are gone.
@@ -58,13 +68,22 @@ func (t *logsTab) lines(d *jobData) []logLine {
 		return []logLine{{text: " " + st.Dim.Render("listing the logs of "+d.job.Name+"…")}}
 	}
 	var out []logLine
+	if f := t.filter.Title(st); f != "" {
+		out = append(out, logLine{text: " " + f}, logLine{})
+	}
 	if t.list.FlinkError != "" {
 		out = append(out, logLine{text: " " + st.Warn.Render("⚠ "+t.list.FlinkError)}, logLine{})
 	}
 	owner := ""
-	nameW := 30
+	// The name takes what the size and the age leave, up to 30 cells.
+	nameW := kit.Clamp(t.width-34, 8, 30)
+	shown := 0
 	for i := range t.list.Sources {
 		s := &t.list.Sources[i]
+		if !t.filter.Match(sourceOwner(s), sourceName(s), s.Title, s.URL) {
+			continue
+		}
+		shown++
 		if o := sourceOwner(s); o != owner {
 			if owner != "" {
 				out = append(out, logLine{})
@@ -73,7 +92,16 @@ func (t *logsTab) lines(d *jobData) []logLine {
 			out = append(out, logLine{text: " " + st.Section.Render(o)})
 		}
 		if s.Kind == api.LogContainer {
-			out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, kit.Truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
+			if 3+nameW+22+1+kit.Width(s.URL) <= t.width {
+				out = append(out, logLine{text: fmt.Sprintf("   %-*s %s", nameW+22, kit.Truncate(s.Title, nameW+22), st.Dim.Render(s.URL)), src: s})
+				continue
+			}
+			// Narrow: the link goes under its title, whole, to be read
+			// (enter copies it).
+			out = append(out, logLine{text: "   " + s.Title, src: s})
+			for _, l := range kit.Wrap(s.URL, max(t.width-5, 10)) {
+				out = append(out, logLine{text: "     " + st.Dim.Render(l)})
+			}
 			continue
 		}
 		size := kit.NoValue
@@ -86,8 +114,11 @@ func (t *logsTab) lines(d *jobData) []logLine {
 		}
 		out = append(out, logLine{text: fmt.Sprintf("   %-*s %10s   %s", nameW, kit.Truncate(sourceName(s), nameW), size, st.Dim.Render(mod)), src: s})
 	}
-	if len(t.list.Sources) == 0 {
+	switch {
+	case len(t.list.Sources) == 0:
 		out = append(out, logLine{text: " " + st.Dim.Render("no logs to show")})
+	case shown == 0:
+		out = append(out, logLine{text: " " + st.Dim.Render("no log matches — esc clears the filter")})
 	}
 	return out
 }
@@ -137,21 +168,41 @@ func (t *logsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		if !current {
 			return t, nil
 		}
+		err := msg.err
+		if err != nil {
+			err = fmt.Errorf("logs of %s: %w", d.job.Name, err)
+		}
+		flash := kit.LoadFlash("load:logs:"+d.job.ID, err, t.err != nil)
 		if msg.err != nil {
 			t.err = msg.err
-			return t, tea.Batch(again, kit.Flash(kit.FlashError, fmt.Sprintf("logs of %s: %v", d.job.Name, msg.err)))
+			return t, tea.Batch(again, flash)
 		}
 		t.err = nil
 		l := msg.list
 		t.list = &l
-		return t, again
+		return t, tea.Batch(again, flash)
 	case tea.KeyPressMsg:
 		return t, t.key(msg, d)
+	case tea.PasteMsg:
+		if t.filter.Active() {
+			cmd, _ := t.filter.Update(t.env.Keys, msg, t.width)
+			return t, cmd
+		}
 	}
 	return t, nil
 }
 
 func (t *logsTab) key(msg tea.KeyPressMsg, d *jobData) tea.Cmd {
+	if t.filter.Active() {
+		cmd, changed := t.filter.Update(t.env.Keys, msg, t.width)
+		if changed {
+			t.cur = kit.LineCursor{}
+		}
+		return cmd
+	}
+	if key.Matches(msg, t.env.Keys.Nav.Filter) {
+		return t.filter.Open(t.width)
+	}
 	lines := t.lines(d)
 	sel := sources(lines)
 	if len(sel) == 0 {

@@ -184,13 +184,18 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 	var out []string
 	// Summary: the figures an on-call engineer looks for first.
 	sep := st.Dim.Render(" · ")
-	out = append(out, " "+strings.Join([]string{
-		"in " + st.Bold.Render(kit.Rate(p.RecordsIn)+"/s"),
-		"out " + st.Bold.Render(kit.Rate(p.RecordsOut)+"/s"),
-		"watermark delay " + unknownOr(p.WatermarkDelay >= 0, func() string { return kit.Duration(p.WatermarkDelay) }),
-		"lag " + unknownOr(p.Lag >= 0, func() string { return kit.Rate(p.Lag) + " records" }),
-		"busy " + fmtPercent(p.Busy),
-	}, sep))
+	flow := func(parts ...string) {
+		for _, l := range kit.Flow(parts, sep, w-2) {
+			out = append(out, " "+l)
+		}
+	}
+	flow(
+		"in "+st.Bold.Render(kit.Rate(p.RecordsIn)+"/s"),
+		"out "+st.Bold.Render(kit.Rate(p.RecordsOut)+"/s"),
+		"watermark delay "+unknownOr(p.WatermarkDelay >= 0, func() string { return kit.Duration(p.WatermarkDelay) }),
+		"lag "+unknownOr(p.Lag >= 0, func() string { return kit.Rate(p.Lag) + " records" }),
+		"busy "+fmtPercent(p.Busy),
+	)
 	bp := kit.Backpressure(p.Backpressure)
 	if p.BackpressureVertex != "" {
 		bp += " at " + kit.Truncate(p.BackpressureVertex, 32)
@@ -203,17 +208,20 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 	if p.FailedInARow > 0 {
 		failed = st.Warn.Render(fmt.Sprintf("%d failed, %d in a row", p.FailedCheckpoints, p.FailedInARow))
 	}
-	out = append(out, " "+strings.Join([]string{"backpressure " + bpStyle(st, p.Backpressure).Render(bp),
-		"checkpoint " + ck, failed, "restarts " + unknownOr(p.Restarts >= 0, func() string { return fmt.Sprint(p.Restarts) })}, sep))
+	flow("backpressure "+bpStyle(st, p.Backpressure).Render(bp),
+		"checkpoint "+ck, failed, "restarts "+unknownOr(p.Restarts >= 0, func() string { return fmt.Sprint(p.Restarts) }))
 	window := "last 5 min at the collection interval"
 	if v.hour {
 		window = "last hour, by minute (worst backpressure, delay and lag of each minute)"
 	}
-	asOf := fmt.Sprintf("as of %s · %s", kit.Ago(v.now, p.At), window)
+	var about []string
 	if c := s.Cluster; c != nil {
-		asOf = fmt.Sprintf("%d TaskManagers · %d of %d slots free · Flink %s · ", c.TaskManagers, c.SlotsFree, c.SlotsTotal, kit.OrDash(c.FlinkVersion)) + asOf
+		about = append(about, fmt.Sprintf("%d TaskManagers", c.TaskManagers), fmt.Sprintf("%d of %d slots free", c.SlotsFree, c.SlotsTotal), "Flink "+kit.OrDash(c.FlinkVersion))
 	}
-	out = append(out, " "+st.Dim.Render(asOf))
+	about = append(about, "as of "+kit.Ago(v.now, p.At), window)
+	for _, l := range kit.Flow(about, " · ", w-2) {
+		out = append(out, " "+st.Dim.Render(l))
+	}
 	if s.LastError != "" {
 		out = append(out, " "+st.Warn.Render("⚠ last collection failed: "+kit.Truncate(s.LastError, max(w-30, 20))))
 	}

@@ -100,6 +100,18 @@ func (d *Screen) Title() string { return d.data.job.Name }
 // Capturing implements kit.Screen.
 func (d *Screen) Capturing() bool { return d.tabs[d.tab].Capturing() }
 
+// backTab is a tab that takes esc for itself at times (a kept filter).
+type backTab interface{ back() bool }
+
+// Back implements kit.Backer: esc clears the tab's filter before it
+// leaves the detail.
+func (d *Screen) Back() (tea.Cmd, bool) {
+	if t, ok := d.tabs[d.tab].(backTab); ok && t.back() {
+		return nil, true
+	}
+	return nil, false
+}
+
 // ShortHelp implements kit.Screen.
 func (d *Screen) ShortHelp() []key.Binding {
 	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), shortHelp(d.env.Keys)...)
@@ -130,10 +142,10 @@ func (d *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return d, nil
 		}
-		cmds = append(cmds, again)
+		cmds = append(cmds, again, kit.LoadFlash("load:job:"+d.data.job.ID, msg.Err, d.err != nil))
 		if msg.Err != nil {
 			d.err = msg.Err
-			return d, tea.Batch(append(cmds, kit.Flash(kit.FlashError, msg.Err.Error()))...)
+			return d, tea.Batch(cmds...)
 		}
 		d.err = nil
 		det := msg.Detail
@@ -226,8 +238,10 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
 	case key.Matches(msg, k.Nav.Refresh):
 		return d.load()
-	case key.Matches(msg, k.Detail.RawJSON):
-		return kit.Send(kit.PushMsg{Screen: kit.NewTextScreen(d.env, d.data.job.Name+" · raw JSON", rawJSON(d.data))})
+	case key.Matches(msg, k.Open.RawJSON):
+		return kit.Send(kit.PushMsg{Screen: newRaw(d.env, d.data)})
+	case key.Matches(msg, k.Open.Describe):
+		return d.selectTab("Overview")
 	case key.Matches(msg, k.Open.EditSQL):
 		return kit.Send(kit.OpenEditorMsg{Job: d.data.job})
 	case key.Matches(msg, k.Open.Metrics):
@@ -295,7 +309,7 @@ func (d *Screen) View() string {
 		return ""
 	}
 	j := d.data.job
-	title := " " + st.Title.Render(j.Name) + "  " + st.JobState(j.State, j.FlinkState).Render(kit.StateCell(&j))
+	title := " " + st.Title.Render(j.Name) + "  " + st.Job(&j.Job).Render(kit.StateCell(&j))
 	facts := []string{j.Cluster}
 	if j.AppID != "" {
 		facts = append(facts, j.AppID)
@@ -320,14 +334,9 @@ func (d *Screen) View() string {
 	}
 	title += "  " + st.Dim.Render(strings.Join(facts, " · "))
 
-	var bar strings.Builder
-	bar.WriteString(" ")
+	titles := make([]string, len(d.tabs))
 	for i, t := range d.tabs {
-		if i == d.tab {
-			bar.WriteString(st.TabActive.Render(" " + t.Title() + " "))
-		} else {
-			bar.WriteString(st.TabInactive.Render(" " + t.Title() + " "))
-		}
+		titles[i] = t.Title()
 	}
 	body := d.tabs[d.tab].View(&d.data)
 	if d.err != nil && d.data.detail == nil {
@@ -335,10 +344,59 @@ func (d *Screen) View() string {
 	}
 	return strings.Join([]string{
 		kit.Fit(title, w),
-		kit.Fit(bar.String(), w),
+		kit.Fit(tabBar(st, titles, d.tab, w), w),
 		st.Border.Render(strings.Repeat("─", w)),
 		kit.PadLines(body, w, d.height-3),
 	}, "\n")
+}
+
+// tabBar renders the tab titles in w cells. When they do not all fit, it
+// shows a run of whole titles that holds the active one, with ‹ and ›
+// where titles are off the bar: a tab scrolls into view, it is never cut
+// ("Me…").
+func tabBar(st *kit.Styles, titles []string, active, w int) string {
+	cell := func(i int) int { return len(titles[i]) + 2 }
+	total := 1
+	for i := range titles {
+		total += cell(i)
+	}
+	from, to := 0, len(titles)
+	if total > w {
+		// Grow a window around the active tab, rightwards first, leaving
+		// room for the markers.
+		from, to = active, active+1
+		used := 2 + cell(active) + 2
+		for grew := true; grew; {
+			grew = false
+			if to < len(titles) && used+cell(to) <= w {
+				used += cell(to)
+				to++
+				grew = true
+			}
+			if from > 0 && used+cell(from-1) <= w {
+				from--
+				used += cell(from)
+				grew = true
+			}
+		}
+	}
+	var b strings.Builder
+	if from > 0 {
+		b.WriteString(st.Dim.Render("‹"))
+	} else {
+		b.WriteString(" ")
+	}
+	for i := from; i < to; i++ {
+		if i == active {
+			b.WriteString(st.TabActive.Render(" " + titles[i] + " "))
+		} else {
+			b.WriteString(st.TabInactive.Render(" " + titles[i] + " "))
+		}
+	}
+	if to < len(titles) {
+		b.WriteString(st.Dim.Render(" ›"))
+	}
+	return b.String()
 }
 
 // lastPathPart is the last element of a restore path: "savepoint-7f3a21".
@@ -349,6 +407,12 @@ func lastPathPart(p string) string {
 	}
 	return p
 }
+
+// Tab is the title of the tab on screen.
+func (d *Screen) Tab() string { return d.tabs[d.tab].Title() }
+
+// SelectTab shows the tab titled title; its Cmd loads what the tab shows.
+func (d *Screen) SelectTab(title string) tea.Cmd { return d.selectTab(title) }
 
 // JobID is the job the detail shows.
 func (d *Screen) JobID() string { return d.data.job.ID }

@@ -44,7 +44,7 @@ func (t *sqlTab) Title() string   { return "SQL" }
 func (t *sqlTab) Capturing() bool { return false }
 
 func (t *sqlTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.Keys.Open.EditSQL}
+	return []key.Binding{t.env.Keys.Detail.EditSQL, t.env.Keys.Open.EditSQL}
 }
 
 func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
@@ -57,7 +57,7 @@ func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.diags = msg.res.Diagnostics
 		}
 	case tea.KeyPressMsg:
-		if key.Matches(msg, t.env.Keys.Nav.Enter) {
+		if key.Matches(msg, t.env.Keys.Detail.EditSQL) {
 			return t, kit.Send(kit.OpenEditorMsg{Job: d.job})
 		}
 		t.pager.SetLines(t.lines(d))

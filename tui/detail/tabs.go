@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
@@ -43,7 +44,7 @@ func (t *linesTab) Capturing() bool { return false }
 func (t *linesTab) ShortHelp() []key.Binding {
 	if t.enter != nil {
 		if t.title == "Commands" {
-			return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log"))}
+			return []key.Binding{t.env.Keys.Detail.OpenLog}
 		}
 		return []key.Binding{t.env.Keys.Detail.Restore}
 	}
@@ -128,8 +129,8 @@ func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 		spec = fmt.Sprintf("%s v%d", j.Kind, j.SpecVersion)
 	}
 	out = append(out, kv(st, "spec", spec))
-	state := st.JobState(j.State, j.FlinkState).Render(j.State.String())
-	if j.FlinkState != "" {
+	state := st.Job(&j.Job).Render(j.State.String()) + pauseNote(st, now, d)
+	if flinkStateShown(j.Job) {
 		state += st.Dim.Render(" · Flink " + j.FlinkState)
 	}
 	if p := j.Pending; p != nil && !p.State.Final() {
@@ -180,7 +181,90 @@ func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 	if len(rps) == 0 {
 		out = append(out, tabLine{text: "  " + st.Dim.Render("none yet — a restart would start with empty state")})
 	}
-	return append(out, rps...)
+	return wrapHanging(append(out, rps...), w, kvIndent)
+}
+
+// kvIndent is where an overview value starts: under it go the rest of a
+// value too long for one line.
+const kvIndent = 14
+
+// wrapHanging breaks the lines wider than w at their words, the rest of
+// each under its value (indent cells in), so that a long value is read
+// whole rather than cut.
+func wrapHanging(lines []tabLine, w, indent int) []tabLine {
+	if w <= indent+10 {
+		return lines
+	}
+	pad := strings.Repeat(" ", indent)
+	var out []tabLine
+	for _, l := range lines {
+		if kit.Width(l.text) <= w {
+			out = append(out, l)
+			continue
+		}
+		head := ansi.Truncate(l.text, indent, "")
+		value := ansi.TruncateLeft(l.text, indent, "")
+		for i, r := range strings.Split(ansi.Wrap(value, w-indent, " "), "\n") {
+			if i == 0 {
+				out = append(out, tabLine{text: head + r, target: l.target})
+				continue
+			}
+			out = append(out, tabLine{text: pad + strings.TrimLeft(r, " ")})
+		}
+	}
+	return out
+}
+
+// pauseNote tells a paused job from one that ended: the pause, when, and
+// the savepoint a restart resumes from; for a FINISHED job that no pause
+// stopped, that it ended by itself.
+func pauseNote(st *kit.Styles, now time.Time, d *jobData) string {
+	j := d.job.Job
+	if j.State != model.StateFinished {
+		return ""
+	}
+	if sp, ok := kit.Paused(&j); ok {
+		return st.StatePaused.Render(" ‖ paused") + st.Dim.Render(fmt.Sprintf(" by %s %s · savepoint %s · r resumes from it", sp.Origin, kit.Ago(now, sp.Time), lastPathPart(sp.Path)))
+	}
+	if c, ok := lastEventCommand(d); ok && c.Kind == model.CmdPause {
+		return st.StatePaused.Render(" ‖ paused") + st.Dim.Render(fmt.Sprintf(" by %s #%d %s · its savepoint's path is unknown (see its log)", c.Kind, c.Seq, kit.Ago(now, c.EndedAt)))
+	}
+	return st.Dim.Render(" · ended by itself, not paused")
+}
+
+// lastEventCommand is the command of the job's last event, when a command
+// made it and the detail has it.
+func lastEventCommand(d *jobData) (model.Command, bool) {
+	if d.detail == nil || len(d.detail.Events) == 0 {
+		return model.Command{}, false
+	}
+	last := slices.MaxFunc(d.detail.Events, func(a, b model.Event) int { return cmp.Compare(a.Seq, b.Seq) })
+	if last.CommandID == "" {
+		return model.Command{}, false
+	}
+	i := slices.IndexFunc(d.detail.Commands, func(c model.Command) bool { return c.ID == last.CommandID })
+	if i < 0 {
+		return model.Command{}, false
+	}
+	return d.detail.Commands[i], true
+}
+
+// flinkStateShown reports whether Flink's state, as palink last saw it,
+// is still worth showing beside the job's: always while the job is live,
+// and after only when Flink's is final too. A FAILED job never shows
+// "Flink RUNNING": that was seen before the application went.
+func flinkStateShown(j model.Job) bool {
+	switch {
+	case j.FlinkState == "":
+		return false
+	case j.State.Live():
+		return true
+	}
+	switch j.FlinkState {
+	case "FINISHED", "FAILED", "CANCELED", "SUSPENDED":
+		return true
+	}
+	return false
 }
 
 func nextRestart(now, t time.Time) string {
@@ -217,6 +301,10 @@ func restorePointRows(st *kit.Styles, now time.Time, j model.Job) []tabLine {
 	return out
 }
 
+// timelineIndent is where an event's reason starts: a long one wraps
+// under itself.
+const timelineIndent = 31
+
 func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	st, now := e.Styles, e.Now
 	if d.detail == nil {
@@ -230,9 +318,9 @@ func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	out := make([]tabLine, 0, len(evs))
 	for _, ev := range evs {
 		to := st.JobState(ev.To, "").Render(fmt.Sprintf("%-16s", ev.To))
-		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", kit.ClockTime(now, ev.Time), to, kit.Truncate(ev.Reason, max(w-32, 10)))})
+		out = append(out, tabLine{text: fmt.Sprintf(" %-12s %s %s", kit.ClockTime(now, ev.Time), to, ev.Reason)})
 	}
-	return out
+	return wrapHanging(out, w, timelineIndent)
 }
 
 // restoreTarget is a checkpoint line's target: where to restore from.
@@ -329,12 +417,9 @@ func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
 	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
 	for _, c := range cs {
-		result := ""
-		switch {
-		case c.Error != "":
-			result = st.Error.Render(c.Error)
-		case len(c.Log) > 0:
-			result = st.Dim.Render(c.Log[len(c.Log)-1].Text)
+		result := st.Dim.Render(kit.CommandResult(c, now))
+		if c.State == model.CmdFailed {
+			result = st.Error.Render(kit.CommandResult(c, now))
 		}
 		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
 		out = append(out, tabLine{

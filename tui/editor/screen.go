@@ -221,7 +221,7 @@ func currentSpec(specs []model.Spec, current int) (model.Spec, bool) {
 func (m *Screen) saved(msg specSavedMsg) tea.Cmd {
 	m.saving = false
 	if msg.err != nil {
-		return kit.Flash(kit.FlashError, msg.err.Error())
+		return kit.FlashFor("save:"+m.job.ID, kit.FlashError, msg.err.Error())
 	}
 	m.base, m.version = msg.spec.SQL, msg.spec.Version
 	m.job.SpecVersion = msg.spec.Version
@@ -231,7 +231,7 @@ func (m *Screen) saved(msg specSavedMsg) tea.Cmd {
 		text += fmt.Sprintf(" with %s: ctrl+g goes to it", kit.Plural(n, "error"))
 		level = kit.FlashWarn
 	}
-	return kit.Flash(level, text)
+	return kit.FlashFor("save:"+m.job.ID, level, text)
 }
 
 // validate checks the text in a Cmd, one check at a time.
@@ -463,7 +463,7 @@ func (m *Screen) save() tea.Cmd {
 	m.saving = true
 	m.saveSeq = m.env.NextSeq()
 	return tea.Batch(
-		kit.Flash(kit.FlashInfo, fmt.Sprintf("saving %s…", m.job.Name)),
+		kit.Progress("save:"+m.job.ID, fmt.Sprintf("saving %s…", m.job.Name)),
 		saveSpecCmd(m.env.Call(), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
 	)
 }

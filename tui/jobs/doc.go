@@ -1,6 +1,8 @@
 // Package jobs is the TUI's default view: one table of the jobs of every
-// cluster, filtered (/), sorted (o, O), scoped to a cluster (:jobs @NAME),
-// marked for bulk actions (space), kept current by Watch. It is
+// cluster, filtered (/), sorted (shift+letter by a column, o and O),
+// scoped to a cluster (:jobs @NAME), marked for bulk actions (space), kept
+// current by Watch. Its columns drop by rank on a narrow terminal, and
+// the text columns are as wide as their values (STATE is never cut). It is
 // virtualized: the filtered, sorted index is rebuilt only when the jobs,
 // the filter, the scope or the sort change, and View draws only the rows
 // on screen, so a frame costs the same for a hundred jobs as for a hundred

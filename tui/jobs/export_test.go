@@ -21,6 +21,10 @@ const (
 	ColIn    = colIn
 	ColOut   = colOut
 	ColBP    = colBP
+	ColLag   = colLag
+	ColApp   = colApp
+	ColKind  = colKind
+	ColRst   = colRestarts
 	NumCols  = numCols
 )
 
@@ -41,6 +45,7 @@ func (m *Screen) ByID(id string) *api.JobView { return m.byID[id] }
 func (m *Screen) QueryText() string           { return m.queryText }
 func (m *Screen) Marks() map[string]bool      { return m.marks }
 func (m *Screen) SortCol() Column             { return m.sortCol }
+func (m *Screen) SortDesc() bool              { return m.sortDesc }
 func (m *Screen) Cursor() int                 { return m.cursor }
 func (m *Screen) Offset() int                 { return m.offset }
 func (m *Screen) Page() int                   { return m.page() }

@@ -22,7 +22,7 @@ func TestGoldenJobsFilteredMarked(t *testing.T) {
 
 func TestGoldenJobsSortedByState(t *testing.T) {
 	apptest.GoldenFrame(t, "jobs_sorted_state", nil, tui.Options{}, func(h *tuitest.Harness) {
-		h.Press("o", "o", "o", "O")
+		h.Press("S", "S") // by STATE, then the other way
 	})
 }
 

@@ -21,6 +21,11 @@ type index struct {
 	all    []*api.JobView // every job, in the current sort order
 	rows   []*api.JobView // all, scoped and filtered
 	counts [NumStates]int // all jobs by state, for the header
+	// fits are the widths of the jobs' values, which size the fit
+	// columns: measured at each full load and grown by each change, so
+	// that a rebuild (a filter keystroke) costs no measuring and the
+	// columns stay put while the operator filters and scrolls.
+	fits   fits
 	loaded bool
 
 	scope    string // a cluster name from `:jobs @NAME`, or "" for all
@@ -50,12 +55,33 @@ func (x *index) count(s model.JobState, d int) {
 // set takes a full job list.
 func (x *index) set(jobs []api.JobView) {
 	x.loaded = true
+	prev := x.byID
 	x.byID = make(map[string]*api.JobView, len(jobs))
 	x.counts = [NumStates]int{}
+	if len(jobs) > 0 { // an empty table keeps its columns as they were
+		x.fits = fits{}
+	}
 	for i := range jobs {
 		j := &jobs[i]
+		if old, ok := prev[j.ID]; ok {
+			holdFigures(old, j)
+		}
 		x.byID[j.ID] = j
 		x.count(j.State, 1)
+		x.fits.grow(measure(j))
+	}
+}
+
+// holdFigures keeps the figures a row shows when a new view of the same
+// running application carries none. The service measures only the jobs on
+// screen, and a view made while the row was off screen (the operator was
+// in a job's detail) has no figures until the next collection: the row
+// keeps its sparkline meanwhile, dimmed once it is old (staleFigures),
+// rather than going blank.
+func holdFigures(old, v *api.JobView) {
+	if v.Figures.At.IsZero() && !old.Figures.At.IsZero() &&
+		v.State == model.StateRunning && old.State == model.StateRunning && v.AppID == old.AppID {
+		v.Figures = old.Figures
 	}
 }
 
@@ -66,6 +92,8 @@ func (x *index) put(v api.JobView) bool {
 	less := lessFunc(x.sortCol, x.sortDesc)
 	old, ok := x.byID[v.ID]
 	if ok {
+		holdFigures(old, &v)
+		x.fits.grow(measure(&v))
 		x.count(old.State, -1)
 		x.count(v.State, 1)
 		wasIn, isIn := x.inView(old), x.inView(&v)
@@ -87,6 +115,7 @@ func (x *index) put(v api.JobView) bool {
 		}
 	} else {
 		nv := v
+		x.fits.grow(measure(&nv))
 		x.byID[v.ID] = &nv
 		x.count(v.State, 1)
 		i, _ := slices.BinarySearchFunc(x.all, &nv, less)

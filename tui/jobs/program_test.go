@@ -65,7 +65,7 @@ func TestProgramMarksHoldALiveSort(t *testing.T) {
 	f := tuitest.NewFixture()
 	tm := apptest.Program(t, f, tui.Options{})
 	tuitest.WaitFor(t, tm, "orders-enrich")
-	tm.Type(strings.Repeat("o", int(jobs.ColBP)) + "O") // by BP, highest first
+	tm.Type("B") // by BP, highest first
 	tuitest.WaitFor(t, tm, "BP▼")
 	space := tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	tm.Type("g")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
@@ -28,40 +30,89 @@ const (
 	colIn
 	colOut
 	colBP
+	colLag
 	numCols
 )
 
 // colSpec describes a column. drop ranks the columns a narrow terminal
-// loses first (highest first); the name column never goes and takes the
-// width that is left.
+// loses first (highest first); the name column never goes. A fit column
+// is as wide as its longest value among the rows (its width is the least);
+// the others have a fixed width that holds any value. key is the letter
+// of the title that shift+key sorts by ("" for none), desc whether that
+// sort starts with the largest values (the ones that need attention).
 type colSpec struct {
 	title string
 	width int
+	fit   bool
 	right bool
 	drop  int
+	key   string
+	desc  bool
 }
 
 var jobColumns = [numCols]colSpec{
-	colName:     {title: "NAME", width: 16, drop: 0},
-	colKind:     {title: "KIND", width: 4, drop: 10},
-	colCluster:  {title: "CLUSTER", width: 9, drop: 2},
-	colState:    {title: "STATE", width: 16, drop: 1},
-	colApp:      {title: "APP", width: 30, drop: 8},
-	colUp:       {title: "UP", width: 6, right: true, drop: 3},
-	colRestarts: {title: "RST", width: 3, right: true, drop: 6},
-	colCkpt:     {title: "CKPT", width: 6, right: true, drop: 4},
-	colIn:       {title: "IN/s", width: 6, right: true, drop: 5},
-	colOut:      {title: "OUT/s", width: 6, right: true, drop: 9},
-	colBP:       {title: "BP", width: 6, drop: 7},
+	colName:     {title: "NAME", width: 4, fit: true, drop: 0, key: "N"},
+	colKind:     {title: "KIND", width: 4, drop: 11, key: "K"},
+	colCluster:  {title: "CLUSTER", width: 7, fit: true, drop: 2, key: "C"},
+	colState:    {title: "STATE", width: 5, fit: true, drop: 1, key: "S"},
+	colApp:      {title: "APP", width: 3, fit: true, drop: 9, key: "A"},
+	colUp:       {title: "UP", width: 6, right: true, drop: 3, key: "U"},
+	colRestarts: {title: "RST", width: 3, right: true, drop: 8, key: "T", desc: true},
+	colCkpt:     {title: "CKPT", width: 6, right: true, drop: 4, key: "P", desc: true},
+	colIn:       {title: "IN/s", width: 6, right: true, drop: 5, key: "I", desc: true},
+	colOut:      {title: "OUT/s", width: 6, right: true, drop: 10, desc: true},
+	colBP:       {title: "BP", width: 6, drop: 6, key: "B", desc: true},
+	colLag:      {title: "LAG", width: 4, right: true, drop: 7, key: "L", desc: true},
+}
+
+// sortKey is the binding that sorts by column c, and whether it has one.
+func sortKey(k *kit.KeyMap, c column) (*key.Binding, bool) {
+	s := &k.Sort
+	switch c {
+	case colName:
+		return &s.Name, true
+	case colKind:
+		return &s.Kind, true
+	case colCluster:
+		return &s.Cluster, true
+	case colState:
+		return &s.State, true
+	case colApp:
+		return &s.App, true
+	case colUp:
+		return &s.Up, true
+	case colRestarts:
+		return &s.Restarts, true
+	case colCkpt:
+		return &s.Checkpoint, true
+	case colIn:
+		return &s.In, true
+	case colBP:
+		return &s.Backpressure, true
+	case colLag:
+		return &s.Lag, true
+	}
+	return nil, false
 }
 
 // sparkCells is the width of the IN/s column's sparkline: the last
-// sparkCells collections, oldest on the left. The column widens to hold it
-// when the table has room (widenIn).
+// sparkCells collections, oldest on the left. The column takes the room
+// for it, when the table has it, after LAG (sparkRank): rates, pressure
+// and lag as numbers come first.
 const sparkCells = 5
 
-// maxNameWidth keeps very wide terminals from giving everything to names.
-const maxNameWidth = 40
+// sparkRank is where the sparkline ranks among the columns' drop ranks:
+// after LAG, before RST.
+const sparkRank = 7
+
+// maxNameWidth keeps very long names from taking every other column;
+// minNameWidth is what a name keeps so that STATE stays whole.
+const maxNameWidth, minNameWidth = 40, 12
+
+// staleFigures is the age at which a row's figures show dimmed: they are
+// held from before the row was off screen (holdFigures), and the next
+// collection will replace them.
+const staleFigures = 15 * time.Second
 
 // staleCheckpoint is the checkpoint age that earns a ⚠ on a running job:
 // usual checkpoint intervals are seconds to a minute, so older than this
@@ -74,42 +125,109 @@ type layout struct {
 	widths [numCols]int
 }
 
-// jobLayout picks the columns for a table of inner width w (the mark
-// column excluded), dropping columns by priority, never the name.
-func jobLayout(w int) layout {
-	order := make([]column, 0, numCols)
-	for c := range numCols {
-		order = append(order, c)
+// fits are the widths of the fit columns' longest values among the rows
+// (index.measure); the other entries are unused.
+type fits [numCols]int
+
+// typicalFits size the fit columns before any job is in the table.
+var typicalFits = fits{colName: 16, colCluster: 7, colState: 10, colApp: len("application_1732000000000_0042")}
+
+// measure is the width of a job's values in the fit columns.
+func measure(j *api.JobView) fits {
+	var f fits
+	f[colName] = kit.Width(j.Name)
+	f[colCluster] = kit.Width(j.Cluster)
+	f[colState] = kit.StateCellWidth(j)
+	f[colApp] = max(len(j.AppID), len(kit.NoValue))
+	return f
+}
+
+// grow widens f to hold g.
+func (f *fits) grow(g fits) {
+	for c := range f {
+		f[c] = max(f[c], g[c])
 	}
-	// Keep columns by ascending drop rank while they fit.
-	byKeep := slices.Clone(order)
+}
+
+// colWidth is the width column c wants: its values' (fit), or its fixed
+// width, and at least its title with the sort arrow when sorted by.
+func colWidth(c column, f fits, sortCol column) int {
+	least := kit.Width(jobColumns[c].title)
+	if c == sortCol {
+		least++
+	}
+	w := jobColumns[c].width
+	if jobColumns[c].fit {
+		w = f[c]
+	}
+	return max(w, least)
+}
+
+// jobLayout picks the columns for a table of inner width w (the mark
+// column excluded): by rank, each column while it fits, so that a column
+// never shows while one that ranks above it is gone. The name keeps its
+// longest value's width (up to maxNameWidth) and yields down to
+// minNameWidth only so that STATE stays whole; IN/s widens for its
+// sparkline when that fits after the columns that rank above sparkRank.
+func jobLayout(w int, f fits, sortCol column) layout {
+	byKeep := make([]column, 0, numCols)
+	for c := range numCols {
+		byKeep = append(byKeep, c)
+	}
 	slices.SortFunc(byKeep, func(a, b column) int { return cmp.Compare(jobColumns[a].drop, jobColumns[b].drop) })
-	keep := [numCols]bool{}
-	used := 0
-	for _, c := range byKeep {
-		need := jobColumns[c].width
-		if used > 0 {
-			need++ // the gap before it
+	var l layout
+	keep := [numCols]bool{colName: true}
+	l.widths[colName] = min(colWidth(colName, f, sortCol), maxNameWidth, max(w, 1))
+	used := l.widths[colName]
+	sparked := false
+	spark := func() {
+		if extra := sparkInWidth - l.widths[colIn]; !sparked && keep[colIn] && extra > 0 && used+extra <= w {
+			l.widths[colIn] = sparkInWidth
+			used += extra
 		}
-		if c != colName && used+need > w {
+		sparked = true
+	}
+	for _, c := range byKeep[1:] {
+		if jobColumns[c].drop > sparkRank {
+			spark()
+		}
+		need := colWidth(c, f, sortCol)
+		if c == colState && used+1+need > w {
+			// The name gives way, to its least, before the state is cut.
+			short := max(w-1-need, minNameWidth)
+			if short < l.widths[colName] {
+				used -= l.widths[colName] - short
+				l.widths[colName] = short
+			}
+			need = min(need, w-used-1)
+		}
+		if need <= 0 || used+1+need > w {
 			break
 		}
 		keep[c] = true
-		used += need
+		l.widths[c] = need
+		used += 1 + need
 	}
-	var l layout
-	for _, c := range order {
-		if keep[c] {
-			l.cols = append(l.cols, c)
-			l.widths[c] = jobColumns[c].width
+	// Room to spare widens the gaps after the text columns, where a
+	// single space reads as one run of words.
+	for _, c := range []column{colName, colCluster, colState, colApp} {
+		if used < w && keep[c] {
+			l.widths[c]++
+			used++
 		}
 	}
-	used = widenIn(&l, w, used)
-	if extra := w - used; extra > 0 {
-		l.widths[colName] = min(jobColumns[colName].width+extra, maxNameWidth)
+	for c := range numCols {
+		if keep[c] {
+			l.cols = append(l.cols, c)
+		} else {
+			l.widths[c] = 0
+		}
 	}
 	return l
 }
+
+// shown reports whether the layout shows column c.
+func (l layout) shown(c column) bool { return l.widths[c] > 0 }
 
 // jobCells turns a job into the plain text of each cell. It is pure: the
 // clock comes in as now.
@@ -121,7 +239,7 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 		c[colKind] = j.Kind.String()
 	}
 	c[colCluster] = j.Cluster
-	c[colState] = kit.StateCell(j)
+	c[colState] = stateCell(j)
 	c[colApp] = cmp.Or(j.AppID, kit.NoValue)
 	c[colUp] = kit.NoValue
 	if showsUptime(j) {
@@ -129,8 +247,11 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 	}
 	c[colRestarts] = strconv.Itoa(j.PlatformRestarts + j.FlinkRestarts)
 	c[colCkpt] = ckptCell(j, now)
-	c[colIn], c[colOut], c[colBP] = kit.NoValue, kit.NoValue, kit.NoValue
+	c[colIn], c[colOut], c[colBP], c[colLag] = kit.NoValue, kit.NoValue, kit.NoValue, kit.NoValue
 	if showsFigures(j) {
+		if lag, ok := lagOf(j); ok {
+			c[colLag] = kit.Count(lag)
+		}
 		c[colIn] = kit.Rate(j.Figures.RecordsInPerSec)
 		if len(j.Figures.InSpark) > 0 {
 			c[colIn] = sparkRate(j.Figures.InSpark, j.Figures.RecordsInPerSec)
@@ -139,6 +260,18 @@ func jobCells(j *api.JobView, now time.Time) [numCols]string {
 		c[colBP] = kit.Backpressure(j.Figures.Backpressure)
 	}
 	return c
+}
+
+// stateCell is the STATE column's text (kit.StateCell).
+func stateCell(j *api.JobView) string { return kit.StateCell(j) }
+
+// lagOf is the records lag of a job's sources, and whether it is known
+// (a source that reports none, or a job not measured, has none).
+func lagOf(j *api.JobView) (float64, bool) {
+	if j.Figures.At.IsZero() || j.Figures.Lag < 0 {
+		return 0, false
+	}
+	return j.Figures.Lag, true
 }
 
 // showsFigures reports whether the job's figures are live: it runs and has
@@ -166,6 +299,9 @@ func liveRank(c column, j *api.JobView) int {
 		shown = showsUptime(j)
 	case colIn, colOut, colBP:
 		shown = showsFigures(j)
+	case colLag:
+		_, known := lagOf(j)
+		shown = showsFigures(j) && known
 	default:
 		return 0
 	}
@@ -222,6 +358,10 @@ func lessFunc(c column, desc bool) func(a, b *api.JobView) int {
 			return cmp.Compare(a.Figures.RecordsOutPerS, b.Figures.RecordsOutPerS)
 		case colBP:
 			return cmp.Compare(a.Figures.Backpressure, b.Figures.Backpressure)
+		case colLag:
+			la, _ := lagOf(a)
+			lb, _ := lagOf(b)
+			return cmp.Compare(la, lb)
 		}
 		return strings.Compare(a.Name, b.Name)
 	}
@@ -284,6 +424,8 @@ func sortJobs(jobs []*api.JobView, c column, desc bool) {
 			e.n = j.Figures.RecordsOutPerS
 		case colBP:
 			e.n = j.Figures.Backpressure
+		case colLag:
+			e.n, _ = lagOf(j)
 		default:
 			e.s = j.Name
 		}

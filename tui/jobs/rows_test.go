@@ -12,6 +12,10 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
+// fixtureFits are the widths of the fixture's values: names of 14,
+// "staging", "DEPLOYING ›SUBMIT", full application ids.
+var fixtureFits = fits{colName: 14, colCluster: 7, colState: 17, colApp: 30}
+
 func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 	cols := func(l layout) []string {
 		var out []string
@@ -20,24 +24,25 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 		}
 		return out
 	}
-	// 80 columns: the table's inner width is 80 − 2 borders − 3 mark cells.
-	narrow := jobLayout(75)
-	if got := cols(narrow); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "RST", "CKPT", "IN/s", "BP"}) {
+	// 60, 80 and 120 columns: the table's inner width is w − 2 borders − 3
+	// mark cells − 1 margin.
+	if got := cols(jobLayout(54, fixtureFits, colName)); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "CKPT"}) {
+		t.Errorf("60 columns show %v", got)
+	}
+	narrow := jobLayout(74, fixtureFits, colName)
+	if got := cols(narrow); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "CKPT", "IN/s", "BP", "LAG"}) {
 		t.Errorf("80 columns show %v", got)
 	}
-	// 120 columns: IN/s takes OUT/s's room for its sparkline.
-	wide := jobLayout(115)
-	if got := cols(wide); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "BP"}) || wide.widths[colIn] != sparkInWidth {
+	if narrow.widths[colIn] != jobColumns[colIn].width {
+		t.Errorf("80 columns: IN/s keeps BP's and LAG's room rather than drawing a sparkline")
+	}
+	wide := jobLayout(114, fixtureFits, colName)
+	if got := cols(wide); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "BP", "LAG"}) || wide.widths[colIn] != sparkInWidth {
 		t.Errorf("120 columns show %v (IN/s %d wide)", got, wide.widths[colIn])
 	}
-	if l := jobLayout(160); !slices.Contains(l.cols, colOut) || l.widths[colIn] != sparkInWidth {
-		t.Errorf("160 columns: OUT/s and a sparkline both fit: %v", cols(l))
-	}
-	if narrow.widths[colIn] != jobColumns[colIn].width {
-		t.Errorf("80 columns: IN/s keeps BP's room rather than drawing a sparkline")
-	}
-	for _, w := range []int{40, 75, 115, 160, 300} {
-		l := jobLayout(w)
+	// STATE is whole wherever it shows, and before APP.
+	for _, w := range []int{35, 55, 75, 115, 160, 300} {
+		l := jobLayout(w, fixtureFits, colName)
 		used := -1
 		for _, c := range l.cols {
 			used += l.widths[c] + 1
@@ -45,11 +50,28 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 		if used > w {
 			t.Errorf("layout for %d uses %d cells", w, used)
 		}
-		if l.widths[colName] < jobColumns[colName].width || l.widths[colName] > maxNameWidth {
+		if l.widths[colState] < 17 {
+			t.Errorf("layout for %d gives STATE %d cells, less than its 17", w, l.widths[colState])
+		}
+		if l.widths[colName] < 12 {
 			t.Errorf("layout for %d gives the name %d cells", w, l.widths[colName])
 		}
 	}
-	if got := cols(jobLayout(300)); len(got) != int(numCols) {
+	// Long names keep their length while STATE fits beside them, and
+	// yield, to a readable least, only so that STATE stays whole.
+	long := fixtureFits
+	long[colName] = 36
+	if l := jobLayout(75, long, colName); l.widths[colName] < 36 || l.widths[colState] < 17 {
+		t.Errorf("80 columns, long names: name %d, state %d", l.widths[colName], l.widths[colState])
+	}
+	if l := jobLayout(35, long, colName); l.widths[colName] != 17 || l.widths[colState] != 17 {
+		t.Errorf("40 columns, long names: name %d, state %d", l.widths[colName], l.widths[colState])
+	}
+	// The sort arrow has room: a column sorted by is one wider than its title.
+	if l := jobLayout(115, fixtureFits, colRestarts); l.widths[colRestarts] != 4 {
+		t.Errorf("RST sorted is %d wide", l.widths[colRestarts])
+	}
+	if got := cols(jobLayout(300, fixtureFits, colName)); len(got) != int(numCols) {
 		t.Errorf("a wide terminal shows only %v", got)
 	}
 }

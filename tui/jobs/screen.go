@@ -63,7 +63,7 @@ type rebuildMsg struct{}
 // New makes the table, scoped to a cluster or not; Load fills it.
 func New(e *kit.Env, scope string) *Screen {
 	return &Screen{
-		index:  index{byID: map[string]*api.JobView{}, scope: scope},
+		index:  index{byID: map[string]*api.JobView{}, scope: scope, fits: typicalFits},
 		env:    e,
 		filter: newFilterField(e.Styles),
 		marks:  map[string]bool{},
@@ -159,7 +159,11 @@ func (m *Screen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		m.loadErr = msg.err
-		return tea.Batch(again, kit.Flash(kit.FlashError, msg.err.Error()))
+		return tea.Batch(again, kit.FlashFor(loadKey, kit.FlashError, msg.err.Error()))
+	}
+	clearErr := kit.ClearFlash(loadKey) // the list loads again: its error is gone
+	if m.loadErr == nil {
+		clearErr = nil
 	}
 	m.loadErr = nil
 	m.set(msg.jobs)
@@ -169,8 +173,11 @@ func (m *Screen) loaded_(msg jobsLoadedMsg) tea.Cmd {
 		}
 	}
 	m.resort()
-	return again
+	return tea.Batch(again, clearErr)
 }
+
+// loadKey is the key of the flash of a failed load of the list.
+const loadKey = "load:jobs"
 
 func (m *Screen) applyChange(c api.Change) tea.Cmd {
 	switch c.Kind {
@@ -212,7 +219,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Jobs.Filter):
+	case key.Matches(msg, k.Nav.Filter):
 		return m.filter.open(m.queryText, m.width)
 	case key.Matches(msg, k.Global.Back):
 		// esc at the bottom of the stack clears, most recent first.
@@ -239,21 +246,38 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		clear(m.marks)
 		return nil
 	case key.Matches(msg, k.Jobs.Sort):
-		m.sortCol = (m.sortCol + 1) % numCols
-		m.resortNow()
-		return kit.Flash(kit.FlashInfo, "sorted by "+jobColumns[m.sortCol].title)
+		// The next column on screen: only what is shown sorts.
+		lay := m.layout()
+		next := m.sortCol
+		for range numCols {
+			next = (next + 1) % numCols
+			if lay.shown(next) {
+				break
+			}
+		}
+		return m.sortBy(next, jobColumns[next].desc)
 	case key.Matches(msg, k.Jobs.SortReverse):
-		m.sortDesc = !m.sortDesc
-		m.resortNow()
-		return nil
+		return m.sortBy(m.sortCol, !m.sortDesc)
 	case key.Matches(msg, k.Nav.Refresh):
 		return m.Load()
 	case key.Matches(msg, k.Jobs.Create):
 		return kit.Send(kit.OpenCreateMsg{})
 	}
+	for c := range numCols {
+		if b, ok := sortKey(&k, c); ok && key.Matches(msg, *b) {
+			desc := jobColumns[c].desc
+			if c == m.sortCol {
+				desc = !m.sortDesc // again: the other way
+			}
+			return m.sortBy(c, desc)
+		}
+	}
+	if why, ok := k.Refused(msg, kit.AllKeys.Sort.Bindings()...); ok {
+		return kit.Flash(kit.FlashWarn, why)
+	}
 	j := m.Selected()
 	if j == nil {
-		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter) {
+		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter, k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs) {
 			return kit.Flash(kit.FlashWarn, "no job selected")
 		}
 		return nil
@@ -261,6 +285,10 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Nav.Enter):
 		return kit.Send(kit.OpenDetailMsg{Job: *j})
+	case key.Matches(msg, k.Open.Describe):
+		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Overview"})
+	case key.Matches(msg, k.Open.RawJSON):
+		return kit.Send(kit.OpenRawMsg{Job: *j})
 	case key.Matches(msg, k.Open.EditSQL):
 		return kit.Send(kit.OpenEditorMsg{Job: *j})
 	case key.Matches(msg, k.Open.Metrics):
@@ -275,6 +303,18 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Flash(kit.FlashWarn, why)
 	}
 	return nil
+}
+
+// sortBy sorts the table by column c, and says so with the key that
+// reverses it.
+func (m *Screen) sortBy(c column, desc bool) tea.Cmd {
+	m.sortCol, m.sortDesc = c, desc
+	m.resortNow()
+	again := "O"
+	if b, ok := sortKey(&m.env.Keys, c); ok {
+		again = b.Help().Key + " or O"
+	}
+	return kit.Flash(kit.FlashInfo, fmt.Sprintf("sorted by %s (%s reverses)", sortLabel(c, desc), again))
 }
 
 func loadJobsCmd(c kit.Call, seq int) tea.Cmd {
@@ -299,7 +339,7 @@ type jobsLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Jobs.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
+	return []key.Binding{k.Nav.Enter, k.Nav.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
 }
 
 // Help is the table's keys in groups, for its `?` help and the
@@ -307,9 +347,10 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		append(k.Nav.Bindings(), k.Nav.Enter),
-		{k.Jobs.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
+		{k.Nav.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
 		append(k.Action.Bindings(), k.Jobs.Create),
-		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
+		{k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
+		k.Sort.Bindings(),
 	}
 }
 
@@ -318,5 +359,13 @@ func Help(k kit.KeyMap) [][]key.Binding {
 func (m *Screen) UpdateKeys(k *kit.KeyMap) {
 	if len(m.marks) > 1 {
 		k.Block(&k.Action.Resubmit, kit.AllKeys.Action.Resubmit, "resubmit works on one job at a time: its restore point is chosen per job")
+	}
+	// Only the columns on screen sort.
+	lay := m.layout()
+	for c := range numCols {
+		if b, ok := sortKey(k, c); ok && !lay.shown(c) && m.width > 0 {
+			twin, _ := sortKey(&kit.AllKeys, c)
+			k.Block(b, *twin, fmt.Sprintf("%s is not shown at this width: only the columns on screen sort (o cycles them)", jobColumns[c].title))
+		}
 	}
 }

@@ -56,41 +56,6 @@ func sparkRate(spark []float64, rate float64) string {
 // space, and a rate like "12.4k".
 const sparkInWidth = sparkCells + 1 + 6
 
-// widenIn gives the IN/s column room for its sparkline, from the width the
-// layout left over, or else from OUT/s, which the jobs table gives up first
-// (the design's table has none): a moving sparkline says more than a second
-// rate. It returns the width now used.
-func widenIn(l *layout, w, used int) int {
-	if !hasColumn(l, colIn) {
-		return used
-	}
-	need := sparkInWidth - l.widths[colIn]
-	if w-used < need && hasColumn(l, colOut) {
-		for i, c := range l.cols {
-			if c == colOut {
-				l.cols = append(l.cols[:i:i], l.cols[i+1:]...)
-				break
-			}
-		}
-		used -= l.widths[colOut] + 1
-		l.widths[colOut] = 0
-	}
-	if w-used >= need {
-		l.widths[colIn] = sparkInWidth
-		used += need
-	}
-	return used
-}
-
-func hasColumn(l *layout, c column) bool {
-	for _, x := range l.cols {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
 // inCell fits the IN/s text to its column: the sparkline goes when the
 // column is too narrow for it, the rate stays.
 func inCell(s string, w int) string {

@@ -17,7 +17,7 @@ func (m *Screen) View() string {
 		return ""
 	}
 	inner := w - 2
-	lay := jobLayout(inner - 3)
+	lay := m.layout()
 
 	title := st.Title.Render(m.Title())
 	switch {
@@ -31,7 +31,7 @@ func (m *Screen) View() string {
 	}
 	note := m.note(kit.Width(title), inner)
 	lines := make([]string, 0, h-2)
-	lines = append(lines, "   "+headerRow(st, lay, m.sortCol, m.sortDesc))
+	lines = append(lines, "   "+headerRow(st, lay, m.sortCol, m.sortDesc, m.held == nil))
 	body := h - 3
 	switch {
 	case !m.loaded && m.loadErr != nil:
@@ -101,21 +101,50 @@ func sortLabel(c column, desc bool) string {
 	return jobColumns[c].title + arrow
 }
 
-// headerRow is the column headings, the sort column's with its arrow.
-func headerRow(st *kit.Styles, lay layout, sortCol column, desc bool) string {
-	cells := make([]string, 0, len(lay.cols))
-	for _, c := range lay.cols {
+// layout is the columns the table shows at its width: the box, the mark
+// column and a margin on the right taken.
+func (m *Screen) layout() layout { return jobLayout(m.width-6, m.fits, m.sortCol) }
+
+// headerRow is the column headings, the sort column's with its arrow, and
+// in each the letter that shift sorts by underlined (keys: not while the
+// order holds, when sorting waits).
+func headerRow(st *kit.Styles, lay layout, sortCol column, desc, keys bool) string {
+	var out, run strings.Builder // run: the plain text not yet rendered
+	for i, c := range lay.cols {
+		if i > 0 {
+			run.WriteByte(' ')
+		}
 		t := jobColumns[c].title
 		if c == sortCol {
 			t = sortLabel(c, desc)
 		}
+		w := lay.widths[c]
+		if kit.Width(t) > w {
+			t = kit.Truncate(t, w)
+		}
+		pad := strings.Repeat(" ", w-kit.Width(t))
 		if jobColumns[c].right {
-			cells = append(cells, kit.FitRight(t, lay.widths[c]))
-		} else {
-			cells = append(cells, kit.Fit(t, lay.widths[c]))
+			run.WriteString(pad)
+		}
+		k := jobColumns[c].key
+		if at := strings.Index(t, k); keys && k != "" && at >= 0 {
+			run.WriteString(t[:at])
+			if run.Len() > 0 {
+				out.WriteString(st.ColumnHeader.Render(run.String()))
+			}
+			out.WriteString(st.SortKey.Render(k))
+			run.Reset()
+			t = t[at+len(k):]
+		}
+		run.WriteString(t)
+		if !jobColumns[c].right {
+			run.WriteString(pad)
 		}
 	}
-	return st.ColumnHeader.Render(strings.Join(cells, " "))
+	if run.Len() > 0 {
+		out.WriteString(st.ColumnHeader.Render(run.String()))
+	}
+	return out.String()
 }
 
 // renderRow renders one visible row: the cursor row is reversed as a whole,
@@ -123,6 +152,7 @@ func headerRow(st *kit.Styles, lay layout, sortCol column, desc bool) string {
 func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCursor, marked bool, inner int) string {
 	cells := jobCells(j, now)
 	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
+	stale := showsFigures(j) && now.Sub(j.Figures.At) >= staleFigures
 	var b strings.Builder
 	switch {
 	case isCursor:
@@ -149,8 +179,12 @@ func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCurs
 		} else {
 			cell = kit.Fit(cells[c], lay.widths[c])
 		}
-		if c == colState && !isCursor {
-			cell = st.JobState(j.State, j.FlinkState).Render(cell)
+		switch {
+		case isCursor:
+		case c == colState:
+			cell = st.Job(&j.Job).Render(cell)
+		case stale && (c == colIn || c == colOut || c == colBP || c == colLag):
+			cell = st.Dim.Render(cell)
 		}
 		b.WriteString(cell)
 	}

@@ -13,7 +13,7 @@ func ActionFor(k KeyMap, msg tea.KeyPressMsg, s model.JobState) (model.CommandKi
 	switch {
 	case key.Matches(msg, k.Action.Pause):
 		return model.CmdPause, true
-	case key.Matches(msg, k.Action.Kill):
+	case key.Matches(msg, k.Action.Kill, k.Action.Delete):
 		return model.CmdKill, true
 	case key.Matches(msg, k.Action.Restart):
 		if s == model.StateNone {

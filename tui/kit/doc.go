@@ -1,21 +1,26 @@
 // Package kit is what every screen of palink's TUI shares:
 //
 //   - screen.go: the Screen and Dialog interfaces the root's stack holds,
-//     and the optional KeyUpdater and Interrupter;
+//     and the optional KeyUpdater, Interrupter and Backer;
 //   - env.go: the Env (service, settings, styles, keys, clock) and the Call
 //     a Cmd captures instead of the model;
 //   - keys.go: the keymap in groups, with SetReadOnly and Block/Refused for
 //     keys that the state turns off (hidden, and saying why when pressed);
 //   - styles.go: one Styles struct by meaning, a dark and a light set;
-//   - flash.go: the flash line and the FlashMsg a screen sends;
+//   - flash.go: the flash line and the FlashMsg a screen sends: busy
+//     flashes that their result replaces, flashes scoped to the screen
+//     they were shown over, and keys that clear a flash when its cause
+//     is gone;
 //   - refresher.go: the Refresher that keeps one load in flight per screen,
 //     with the request's identity to drop late answers;
-//   - list.go, pager.go, text.go: List (a cursor over rows), LineCursor
-//     (over the selectable lines of a text), Pager (scrolling with a
-//     bubbles viewport) and TextScreen;
+//   - list.go, pager.go, text.go, filter.go: List (a cursor over rows),
+//     LineCursor (over the selectable lines of a text), Pager (scrolling
+//     with a bubbles viewport), TextScreen (which wraps and scrolls
+//     sideways) and Filter (a list's `/`);
 //   - msgs.go: the messages a screen sends the root (open a screen, start
 //     an action) and the results the root shares with every screen;
-//   - format.go, box.go: the pure formatters and the box that frames a view.
+//   - format.go, command.go, box.go: the pure formatters (a command's
+//     result, a lease owner as a host) and the box that frames a view.
 //
 // kit imports core/api and model only; it never imports tui or a feature
 // package (tui/jobs, tui/editor, …): they import it (TestPackageArrows).

@@ -19,11 +19,20 @@ const (
 
 // FlashLine is the one-line message under the footer: results of actions and
 // errors. It clears itself, errors last longer, and a newer flash replaces
-// an older one (the id makes a stale expiry harmless).
+// an older one (the id makes a stale expiry harmless): the result of an
+// action replaces its "…ing" (busy) flash, which stays until then.
+//
+// A flash belongs to the screen it was shown over (its scope), and goes
+// when that screen is no longer on top; a flash of the session's (the
+// outcome of an action, a lost connection) has none. A flash with a key
+// goes when its cause is gone (ClearKey: the load that failed worked).
 type FlashLine struct {
 	id    int
 	level FlashLevel
 	text  string
+	key   string
+	busy  bool
+	scope any
 }
 
 // flashLife is how long each level stays on screen.
@@ -37,26 +46,58 @@ func flashLife(l FlashLevel) time.Duration {
 	return 5 * time.Second
 }
 
-// Set replaces the flash and returns the Cmd that will clear it.
+// busyLife bounds a busy flash whose work never reports back.
+const busyLife = 2 * time.Minute
+
+// Set replaces the flash with one of the session's and returns the Cmd
+// that will clear it.
 func (f *FlashLine) Set(after TimerFunc, level FlashLevel, text string) tea.Cmd {
+	return f.Show(after, FlashMsg{Level: level, Text: text}, nil)
+}
+
+// Show replaces the flash with msg, over scope (nil for the session's),
+// and returns the Cmd that will clear it.
+func (f *FlashLine) Show(after TimerFunc, msg FlashMsg, scope any) tea.Cmd {
 	f.id++
-	f.level, f.text = level, text
+	f.level, f.text, f.key, f.busy, f.scope = msg.Level, msg.Text, msg.Key, msg.Busy, scope
 	id := f.id
-	return after(flashLife(level), func(time.Time) tea.Msg { return FlashExpiredMsg{ID: id} })
+	life := flashLife(msg.Level)
+	if msg.Busy {
+		life = busyLife
+	}
+	return after(life, func(time.Time) tea.Msg { return FlashExpiredMsg{ID: id} })
 }
 
 // Expire clears the flash if it is still the one the expiry was made for.
 func (f *FlashLine) Expire(id int) {
 	if id == f.id {
-		f.text = ""
+		f.Clear()
 	}
 }
 
 // Clear clears the flash now.
-func (f *FlashLine) Clear() { f.text = "" }
+func (f *FlashLine) Clear() { f.text, f.key, f.busy, f.scope = "", "", false, nil }
+
+// ClearKey clears the flash if its cause is key.
+func (f *FlashLine) ClearKey(key string) {
+	if key != "" && f.key == key {
+		f.Clear()
+	}
+}
+
+// Leave clears the flash if it belongs to a screen other than top: its
+// screen was left.
+func (f *FlashLine) Leave(top any) {
+	if f.scope != nil && f.scope != top {
+		f.Clear()
+	}
+}
 
 // Text is what the flash says, "" when it is clear.
 func (f *FlashLine) Text() string { return f.text }
+
+// Busy reports a flash of work under way.
+func (f *FlashLine) Busy() bool { return f.busy && f.text != "" }
 
 // View renders the flash line, width cells wide.
 func (f FlashLine) View(st *Styles, width int) string {
@@ -71,17 +112,57 @@ func (f FlashLine) View(st *Styles, width int) string {
 	case FlashWarn:
 		return Fit(" "+st.Warn.Render("⚠ "+text), width)
 	}
+	if f.busy {
+		return Fit(" "+st.Info.Render("◌")+" "+text, width)
+	}
 	return Fit(" "+st.Info.Render("ⓘ")+" "+text, width)
 }
 
-// FlashMsg asks the root to show a result or an error in the flash line.
+// FlashMsg asks the root to show a result or an error in the flash line,
+// over the screen on top: it goes when that screen is left.
 type FlashMsg struct {
 	Level FlashLevel
 	Text  string
+	// Key names the flash's cause, e.g. "load:jobs" or "save:j001":
+	// ClearFlash(key) takes it away once the cause is gone.
+	Key string
+	// Busy reports work under way ("saving…"): the flash stays until the
+	// work's result replaces it, where another would go in seconds.
+	Busy bool
 }
+
+// ClearFlashMsg takes the flash away if its key is Key: its cause is gone.
+type ClearFlashMsg struct{ Key string }
 
 // FlashExpiredMsg clears the flash it was made for (FlashLine.Set).
 type FlashExpiredMsg struct{ ID int }
 
 // Flash is the Cmd that shows text in the flash line.
 func Flash(level FlashLevel, text string) tea.Cmd { return Send(FlashMsg{Level: level, Text: text}) }
+
+// FlashFor is Flash with a cause, which ClearFlash(key) takes away.
+func FlashFor(key string, level FlashLevel, text string) tea.Cmd {
+	return Send(FlashMsg{Level: level, Text: text, Key: key})
+}
+
+// Progress is the busy flash of work under way; the work's result (any
+// flash) replaces it.
+func Progress(key, text string) tea.Cmd {
+	return Send(FlashMsg{Level: FlashInfo, Text: text, Key: key, Busy: true})
+}
+
+// LoadFlash is the flash of a load: its error, under key, or, once a load
+// worked after one failed (failedBefore), the Cmd that takes that error
+// away; nil otherwise.
+func LoadFlash(key string, err error, failedBefore bool) tea.Cmd {
+	switch {
+	case err != nil:
+		return FlashFor(key, FlashError, err.Error())
+	case failedBefore:
+		return ClearFlash(key)
+	}
+	return nil
+}
+
+// ClearFlash takes away the flash whose cause is key.
+func ClearFlash(key string) tea.Cmd { return Send(ClearFlashMsg{Key: key}) }

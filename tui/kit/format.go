@@ -72,6 +72,26 @@ func Rate(v float64) string {
 	}
 }
 
+// Count renders a count (records of lag) in at most four cells: "850",
+// "3.1k", "48k", "1.2M", "340M".
+func Count(v float64) string {
+	switch {
+	case v <= 0 || math.IsNaN(v):
+		return "0"
+	case v < 1000:
+		return fmt.Sprintf("%.0f", v)
+	case v < 9950:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	case v < 999500:
+		return fmt.Sprintf("%.0fk", v/1e3)
+	case v < 9.95e6:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	case v < 999.5e6:
+		return fmt.Sprintf("%.0fM", v/1e6)
+	}
+	return fmt.Sprintf("%.0fG", v/1e9)
+}
+
 // Bytes renders a size in binary units.
 func Bytes(n int64) string {
 	const unit = 1024
@@ -198,6 +218,30 @@ func Wrap(s string, w int) []string {
 		return []string{s}
 	}
 	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+}
+
+// Flow packs parts into lines of at most w cells, joined by sep, starting
+// a new line where the next part would not fit: a summary of figures wraps
+// between figures, never inside one. A part wider than w is a line of its
+// own.
+func Flow(parts []string, sep string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case Width(line)+Width(sep)+Width(p) <= w:
+			line += sep + p
+		default:
+			out = append(out, line)
+			line = p
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // ClockTime renders a timestamp for history lists: the time alone when it is

@@ -1,9 +1,11 @@
 package kit
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -80,6 +82,60 @@ func TestFmtFigures(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestFmtCountFitsFourCells(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 850: "850", 3100: "3.1k", 9949: "9.9k", 48000: "48k", 999_000: "999k",
+		999_600: "1.0M", 1.2e6: "1.2M", 340e6: "340M", 2.5e9: "2G"} {
+		if got := Count(v); got != want || len(got) > 4 {
+			t.Errorf("Count(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// A paused job is told from one that ended (#12).
+func TestPausedTellsAPauseFromAnEnd(t *testing.T) {
+	now := time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
+	sp := func(origin string, at time.Time) *model.RestorePoint {
+		return &model.RestorePoint{Kind: model.Savepoint, Path: "hdfs:///sp/x/savepoint-1", Time: at, SeenAt: at, Origin: origin}
+	}
+	for _, tc := range []struct {
+		name string
+		job  model.Job
+		want bool
+	}{
+		{"stopped by a pause", model.Job{State: model.StateFinished, StartedAt: now.Add(-time.Hour), LatestSavepoint: sp("PAUSE #40", now.Add(-time.Minute))}, true},
+		{"paused, start unknown", model.Job{State: model.StateFinished, LatestSavepoint: sp("PAUSE #12", now)}, true},
+		{"bounded, no savepoint", model.Job{State: model.StateFinished, StartedAt: now.Add(-time.Hour)}, false},
+		{"ended after a restart that followed a pause", model.Job{State: model.StateFinished, StartedAt: now.Add(-time.Hour), LatestSavepoint: sp("PAUSE #40", now.Add(-2*time.Hour))}, false},
+		{"a savepoint taken while running, then it ended", model.Job{State: model.StateFinished, StartedAt: now.Add(-time.Hour), LatestSavepoint: sp("SAVEPOINT #41", now.Add(-time.Minute))}, false},
+		{"restarted since (running)", model.Job{State: model.StateRunning, LatestSavepoint: sp("PAUSE #40", now)}, false},
+	} {
+		_, got := Paused(&tc.job)
+		if got != tc.want {
+			t.Errorf("%s: paused %v, want %v", tc.name, got, tc.want)
+		}
+		cell := StateCell(&api.JobView{Job: tc.job})
+		if strings.Contains(cell, "paused") != tc.want {
+			t.Errorf("%s: badge %q", tc.name, cell)
+		}
+	}
+}
+
+func TestStateCellWidthIsTheCellsWidth(t *testing.T) {
+	now := time.Date(2026, 3, 14, 9, 12, 3, 0, time.UTC)
+	jobs := []api.JobView{
+		{Job: model.Job{State: model.StateRunning, FlinkState: "RESTARTING"}},
+		{Job: model.Job{State: model.StateDeploying}, Pending: &model.Command{Kind: model.CmdSubmit, State: model.CmdDoing}},
+		{Job: model.Job{State: model.StateRunning, Drift: &model.Drift{}}, Pending: &model.Command{Kind: model.CmdSavepoint, State: model.CmdUndo}},
+		{Job: model.Job{State: model.StateFinished, LatestSavepoint: &model.RestorePoint{Origin: "PAUSE #3", Time: now}}},
+		{Job: model.Job{State: model.StateNone}},
+	}
+	for _, j := range jobs {
+		if got, want := StateCellWidth(&j), Width(StateCell(&j)); got != want {
+			t.Errorf("%q: width %d, measured %d", StateCell(&j), want, got)
 		}
 	}
 }

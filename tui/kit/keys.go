@@ -18,10 +18,12 @@ type KeyMap struct {
 	Global   GlobalKeys
 	Nav      NavKeys
 	Jobs     JobsKeys
+	Sort     SortKeys
 	Action   ActionKeys
 	Open     OpenKeys
 	Detail   DetailKeys
 	Cluster  ClusterKeys
+	Alerts   AlertKeys
 	Log      LogKeys
 	Editor   EditorKeys
 	Text     TextKeys
@@ -44,40 +46,61 @@ type GlobalKeys struct {
 	Quit, ForceQuit, Help, Back, Command key.Binding
 }
 
-// NavKeys move in every list; Enter opens, Refresh reloads.
+// NavKeys move in every list; Enter opens, Refresh reloads, Filter
+// narrows a list to what matches.
 type NavKeys struct {
-	Up, Down, Top, Bottom, PageUp, PageDown, Enter, Refresh key.Binding
+	Up, Down, Top, Bottom, PageUp, PageDown, Enter, Refresh, Filter key.Binding
 }
 
 // JobsKeys are the jobs table's own.
 type JobsKeys struct {
-	Filter, Mark, ClearMarks, Sort, SortReverse, Create key.Binding
+	Mark, ClearMarks, Sort, SortReverse, Create key.Binding
+}
+
+// SortKeys sort the jobs table by one column at once, k9s' shift+letter:
+// the letter is underlined in the column's heading, and pressing it again
+// reverses the order. A column that is not shown cannot be sorted by.
+type SortKeys struct {
+	Name, Kind, Cluster, State, App, Up, Restarts, Checkpoint, In, Backpressure, Lag key.Binding
+}
+
+// Bindings lists the sort keys in the columns' order.
+func (k SortKeys) Bindings() []key.Binding {
+	return []key.Binding{k.Name, k.Kind, k.Cluster, k.State, k.App, k.Up, k.Restarts, k.Checkpoint, k.In, k.Backpressure, k.Lag}
 }
 
 // ActionKeys change jobs; they are the dangerous ones, hidden and refused
-// in read-only mode.
+// in read-only mode. Delete is ctrl-d, k9s' delete: it kills, through the
+// same confirmation as Kill.
 type ActionKeys struct {
-	Pause, Kill, Restart, Resubmit, Savepoint key.Binding
+	Pause, Kill, Delete, Restart, Resubmit, Savepoint key.Binding
 }
 
-// OpenKeys open a job's SQL, its metrics or its logs, from the table or
-// the detail.
+// OpenKeys open a job's overview (describe), its raw JSON, its SQL, its
+// metrics or its logs, from the table or the detail.
 type OpenKeys struct {
-	EditSQL, Logs, Metrics key.Binding
+	Describe, RawJSON, EditSQL, Logs, Metrics key.Binding
 }
 
 // DetailKeys are the job detail's and its tabs'.
 type DetailKeys struct {
-	NextTab, PrevTab, RawJSON key.Binding
-	Restore                   key.Binding // enter on a checkpoint: restore from it
-	MetricsWindow             key.Binding // the Metrics tab's 5 min / 1 h
-	Fold                      key.Binding // the Exceptions tab's
-	OpenLog                   key.Binding // the Logs tab's
+	NextTab, PrevTab key.Binding
+	Restore          key.Binding // enter on a checkpoint: restore from it
+	MetricsWindow    key.Binding // the Metrics tab's 5 min / 1 h
+	Fold             key.Binding // the Exceptions tab's
+	OpenLog          key.Binding // the Logs and Commands tabs'
+	EditSQL          key.Binding // the SQL tab's enter
 }
 
 // ClusterKeys are the cluster view's.
 type ClusterKeys struct {
 	Adopt, Next, Prev key.Binding
+}
+
+// AlertKeys are `:alerts`'s: take an alert in hand, or hold its webhook
+// messages back for a while.
+type AlertKeys struct {
+	Ack, Silence, Unsilence key.Binding
 }
 
 // LogKeys are the log viewer's.
@@ -141,40 +164,61 @@ func NewKeyMap() KeyMap {
 			PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
 			Enter:    b("enter", "open", "enter"),
 			Refresh:  b("ctrl+r", "refresh", "ctrl+r"),
+			Filter:   b("/", "filter", "/"),
 		},
 		Jobs: JobsKeys{
-			Filter:      b("/", "filter", "/"),
 			Mark:        b("space", "mark", "space"),
 			ClearMarks:  b("x", "clear marks", "x"),
 			Sort:        b("o", "sort column", "o"),
 			SortReverse: b("O", "reverse sort", "O"),
 			Create:      b("n", "new job", "n"),
 		},
+		Sort: SortKeys{
+			Name:         b("N", "sort by NAME", "N"),
+			Kind:         b("K", "sort by KIND", "K"),
+			Cluster:      b("C", "sort by CLUSTER", "C"),
+			State:        b("S", "sort by STATE", "S"),
+			App:          b("A", "sort by APP", "A"),
+			Up:           b("U", "sort by UP", "U"),
+			Restarts:     b("T", "sort by RST (restarts)", "T"),
+			Checkpoint:   b("P", "sort by CKPT (checkpoint age)", "P"),
+			In:           b("I", "sort by IN/s", "I"),
+			Backpressure: b("B", "sort by BP (backpressure)", "B"),
+			Lag:          b("L", "sort by LAG (records lag)", "L"),
+		},
 		Action: ActionKeys{
 			Pause:     b("p", "pause", "p"),
 			Kill:      b("ctrl+k", "kill", "ctrl+k"),
+			Delete:    b("ctrl+d", "kill (k9s' delete)", "ctrl+d"),
 			Restart:   b("r", "restart", "r"),
 			Resubmit:  b("R", "resubmit", "R"),
 			Savepoint: b("s", "savepoint", "s"),
 		},
 		Open: OpenKeys{
-			EditSQL: b("e", "SQL", "e"),
-			Logs:    b("l", "logs", "l"),
-			Metrics: b("m", "metrics", "m"),
+			Describe: b("d", "describe", "d"),
+			RawJSON:  b("y", "raw JSON", "y"),
+			EditSQL:  b("e", "SQL", "e"),
+			Logs:     b("l", "logs", "l"),
+			Metrics:  b("m", "metrics", "m"),
 		},
 		Detail: DetailKeys{
 			NextTab:       b("tab", "next tab", "tab", "]"),
 			PrevTab:       b("shift+tab", "prev tab", "shift+tab", "["),
-			RawJSON:       b("y", "raw JSON", "y"),
 			Restore:       b("enter", "restore from it", "enter"),
 			MetricsWindow: b("t", "5 min / 1 h", "t"),
 			Fold:          b("enter", "expand/fold", "enter"),
 			OpenLog:       b("enter", "open log", "enter"),
+			EditSQL:       b("enter", "edit SQL", "enter"),
 		},
 		Cluster: ClusterKeys{
 			Adopt: b("a", "adopt", "a"),
 			Next:  b("]", "next cluster", "]", "tab"),
 			Prev:  b("[", "prev cluster", "[", "shift+tab"),
+		},
+		Alerts: AlertKeys{
+			Ack:       b("a", "acknowledge", "a"),
+			Silence:   b("s", "silence for…", "s"),
+			Unsilence: b("u", "unsilence", "u"),
 		},
 		Log: LogKeys{
 			Follow:     b("f", "follow", "f"),
@@ -266,11 +310,15 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 	}{
 		{&k.Action.Pause, a.Action.Pause, "read-only: actions are disabled"},
 		{&k.Action.Kill, a.Action.Kill, "read-only: actions are disabled"},
+		{&k.Action.Delete, a.Action.Delete, "read-only: actions are disabled"},
 		{&k.Action.Restart, a.Action.Restart, "read-only: actions are disabled"},
 		{&k.Action.Resubmit, a.Action.Resubmit, "read-only: actions are disabled"},
 		{&k.Action.Savepoint, a.Action.Savepoint, "read-only: actions are disabled"},
 		{&k.Jobs.Create, a.Jobs.Create, ""},
 		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
+		{&k.Alerts.Ack, a.Alerts.Ack, "read-only: alerts cannot be acknowledged or silenced"},
+		{&k.Alerts.Silence, a.Alerts.Silence, "read-only: alerts cannot be acknowledged or silenced"},
+		{&k.Alerts.Unsilence, a.Alerts.Unsilence, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Editor.Save, a.Editor.Save, "read-only: saving and submitting are disabled"},
 		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
 	} {
@@ -317,5 +365,5 @@ func (k NavKeys) Bindings() []key.Binding {
 
 // Bindings lists the actions on jobs.
 func (k ActionKeys) Bindings() []key.Binding {
-	return []key.Binding{k.Pause, k.Kill, k.Restart, k.Resubmit, k.Savepoint}
+	return []key.Binding{k.Pause, k.Kill, k.Delete, k.Restart, k.Resubmit, k.Savepoint}
 }

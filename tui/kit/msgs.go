@@ -71,6 +71,9 @@ type OpenDetailMsg struct {
 	Tab string
 }
 
+// OpenRawMsg asks the root to show a job as raw data (JSON or YAML).
+type OpenRawMsg struct{ Job api.JobView }
+
 // OpenCreateMsg asks the root to open the create-job form.
 type OpenCreateMsg struct{}
 

@@ -48,3 +48,10 @@ type KeyUpdater interface {
 type Interrupter interface {
 	Interrupt() (cmd tea.Cmd, handled bool)
 }
+
+// Backer is a screen that takes esc for itself at times, before the root
+// closes it: a kept filter is cleared first. handled false lets the root
+// close the screen.
+type Backer interface {
+	Back() (cmd tea.Cmd, handled bool)
+}

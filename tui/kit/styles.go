@@ -2,6 +2,7 @@ package kit
 
 import (
 	"image/color"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
@@ -48,13 +49,16 @@ type Styles struct {
 	Label   lipgloss.Style // "state", "app" … in key/value lists
 
 	ColumnHeader lipgloss.Style
-	Cursor       lipgloss.Style // the selected row
-	Mark         lipgloss.Style // the ✓ of a marked row
+	// SortKey is the letter of a column heading that shift+letter sorts by.
+	SortKey lipgloss.Style
+	Cursor  lipgloss.Style // the selected row
+	Mark    lipgloss.Style // the ✓ of a marked row
 
 	StateRunning   lipgloss.Style
 	StateFailed    lipgloss.Style
 	StateDeploying lipgloss.Style
 	StateFinal     lipgloss.Style // FINISHED, KILLED: over, not alarming
+	StatePaused    lipgloss.Style // FINISHED by a pause: waiting for a restart
 	StateCreated   lipgloss.Style
 
 	Info  lipgloss.Style
@@ -144,6 +148,7 @@ func newStyles(p palette) *Styles {
 		Label:   s().Foreground(p.dim),
 
 		ColumnHeader: s().Bold(true).Foreground(p.dim),
+		SortKey:      s().Bold(true).Underline(true).Foreground(p.dim),
 		Cursor:       s().Reverse(true),
 		Mark:         s().Foreground(p.cyan).Bold(true),
 
@@ -151,6 +156,7 @@ func newStyles(p palette) *Styles {
 		StateFailed:    s().Foreground(p.red).Bold(true),
 		StateDeploying: s().Foreground(p.yellow),
 		StateFinal:     s().Foreground(p.dim),
+		StatePaused:    s().Foreground(p.cyan),
 		StateCreated:   s().Foreground(p.blue),
 
 		Info:  s().Foreground(p.cyan),
@@ -206,6 +212,15 @@ func (s *Styles) JobState(state model.JobState, flinkState string) lipgloss.Styl
 	return s.StateCreated
 }
 
+// Job is the colour of a job's state badge: JobState's, and a paused job's
+// own (it waits for a restart; a job that ended is over).
+func (s *Styles) Job(j *model.Job) lipgloss.Style {
+	if _, ok := Paused(j); ok {
+		return s.StatePaused
+	}
+	return s.JobState(j.State, j.FlinkState)
+}
+
 // CommandState colours a command's state the way JobState colours jobs.
 func (s *Styles) CommandState(state model.CommandState) lipgloss.Style {
 	switch state {
@@ -243,9 +258,58 @@ func StateIcon(state model.JobState) string {
 	return "■"
 }
 
-// StateCell is the state badge's text: the state, a pending command, drift.
+// Paused reports a job that a pause stopped, with the savepoint it left:
+// FINISHED, and its latest savepoint is a PAUSE command's, taken since
+// its application started (a job restarted after a pause that then ended
+// by itself is FINISHED, not paused). A bounded job that ran out of input
+// is FINISHED and not paused.
+func Paused(j *model.Job) (*model.RestorePoint, bool) {
+	sp := j.LatestSavepoint
+	if j.State != model.StateFinished || sp == nil || !strings.HasPrefix(sp.Origin, pausePrefix) {
+		return nil, false
+	}
+	at := sp.SeenAt
+	if at.IsZero() {
+		at = sp.Time
+	}
+	if !j.StartedAt.IsZero() && at.Before(j.StartedAt) {
+		return nil, false
+	}
+	return sp, true
+}
+
+// pausedMark follows FINISHED in a paused job's badge.
+const pausedMark = " ‖ paused"
+
+// pausePrefix starts the Origin of a savepoint a PAUSE command took.
+var pausePrefix = model.CmdPause.String() + " "
+
+// StateCellWidth is the width of StateCell(j), without making the text:
+// the jobs table measures every row's with it.
+func StateCellWidth(j *api.JobView) int {
+	n := len(StateLabel(j.State, j.FlinkState)) // the labels are ASCII
+	if _, ok := Paused(&j.Job); ok {
+		n += pausedMarkWidth
+	}
+	if j.Pending != nil && !j.Pending.State.Final() {
+		n += 2 + len(j.Pending.Kind.String())
+	}
+	if j.Drift != nil {
+		n += 2
+	}
+	return n
+}
+
+// pausedMarkWidth is pausedMark's width.
+var pausedMarkWidth = Width(pausedMark)
+
+// StateCell is the state badge's text: the state (a paused job's says so),
+// a pending command, drift.
 func StateCell(j *api.JobView) string {
 	s := StateLabel(j.State, j.FlinkState)
+	if _, ok := Paused(&j.Job); ok {
+		s += pausedMark
+	}
 	if j.Pending != nil && !j.Pending.State.Final() {
 		s += " ›" + j.Pending.Kind.String()
 	}

@@ -91,7 +91,7 @@ func findInLogCmd(c kit.Call, viewer, seq int, s api.LogSearch) tea.Cmd {
 // saveLogCmd saves a log; its outcome goes to the flash line even when the
 // user has left the viewer meanwhile. what names the log: "orders-enrich
 // JobManager log".
-func saveLogCmd(c kit.Call, viewer int, what string, r api.SaveLogRequest) tea.Cmd {
+func saveLogCmd(c kit.Call, viewer int, key, what string, r api.SaveLogRequest) tea.Cmd {
 	c.Timeout = saveTimeout
 	return func() tea.Msg {
 		var s api.SavedLog
@@ -99,12 +99,17 @@ func saveLogCmd(c kit.Call, viewer int, what string, r api.SaveLogRequest) tea.C
 			s, err = c.Svc.SaveLog(ctx, r)
 			return err
 		})
-		flash := kit.FlashMsg{Level: kit.FlashInfo, Text: fmt.Sprintf("saved %s (%s) to %s", what, kit.Bytes(s.Bytes), s.Path)}
+		flash := kit.FlashMsg{Level: kit.FlashInfo, Key: key, Text: fmt.Sprintf("saved %s (%s) to %s", what, kit.Bytes(s.Bytes), s.Path)}
 		if err != nil {
-			flash = kit.FlashMsg{Level: kit.FlashError, Text: fmt.Sprintf("save %s: %v", what, err)}
+			flash = kit.FlashMsg{Level: kit.FlashError, Key: key, Text: fmt.Sprintf("save %s: %v", what, err)}
 		}
 		return tea.BatchMsg{kit.Send(logSavedMsg{viewer: viewer, saved: s, err: err}), kit.Send(flash)}
 	}
+}
+
+// saveKey is the key of the flashes of saving a log.
+func saveKey(jobID string, src api.LogSource) string {
+	return fmt.Sprintf("save-log:%s:%+v", jobID, src.Ref)
 }
 
 func logPollCmd(after kit.TimerFunc, viewer, gen int) tea.Cmd {

@@ -4,7 +4,7 @@
 // same for a 1 MB and a 200 MB log; paging past the window reads the next
 // chunk, g and G read the head and the tail, follow mode polls for new
 // bytes, a search looks in the window and then asks the service to scan
-// on, and ctrl-s saves the whole log through the service.
+// on (past the end it wraps around to where it began), and ctrl-s saves the whole log through the service.
 //
 // It imports kit, core/api and model; never tui or another feature.
 // Its scrolling is its own: a window of a file that is never whole in

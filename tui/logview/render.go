@@ -229,6 +229,9 @@ func (m *Viewer) statusLine() string {
 	if m.follow {
 		if m.viewAtEnd() {
 			parts = append(parts, st.Info.Render("● following"))
+			if m.appended > 0 {
+				parts = append(parts, st.Info.Render(fmt.Sprintf("+%s, the last at %s", kit.Plural(m.appended, "new line"), kit.Stamp(m.env.Now, m.appendedAt))))
+			}
 		} else {
 			parts = append(parts, st.Warn.Render("● following paused (G resumes)"))
 		}

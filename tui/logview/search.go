@@ -23,6 +23,7 @@ func (m *Viewer) next(backward bool) tea.Cmd {
 	if m.match != nil {
 		from, inclusive = m.match.off, false
 	}
+	m.origin, m.wrapped = from, false
 	return m.find(backward, from, inclusive)
 }
 
@@ -30,6 +31,7 @@ func (m *Viewer) next(backward bool) tea.Cmd {
 // reports a failure.
 func (m *Viewer) firstError() tea.Cmd {
 	m.query, m.match = api.LogQuery{Errors: true}, nil
+	m.origin, m.wrapped = 0, false
 	return m.find(false, 0, true)
 }
 
@@ -54,8 +56,7 @@ func (m *Viewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 		}
 		for ; i >= 0 && i < n; i += step {
 			if a, b, ok := q.Match(m.win.line(i)); ok {
-				m.showMatch(&logMatchPos{off: m.win.lineOffset(i), start: a, end: b})
-				return m.ensure(!backward)
+				return m.hit(&logMatchPos{off: m.win.lineOffset(i), start: a, end: b}, backward, false)
 			}
 		}
 		// Not in the window: scan on from its edge.
@@ -82,15 +83,53 @@ func (m *Viewer) scan(s api.LogSearch) tea.Cmd {
 	return findInLogCmd(m.env.Call(), m.id, m.searchSeq, s)
 }
 
+// notFound ends a search that reached the end of the log (its start,
+// backward): the first time, it goes on from the other end, up to where it
+// began; then it says there is no match.
 func (m *Viewer) notFound(backward bool) tea.Cmd {
-	where := "after this point"
-	switch {
-	case backward:
-		where = "before this point"
-	case m.wholeLog:
-		where = "in the whole log"
+	if !m.wrapped && !m.wholeLog {
+		m.wrapped = true
+		if !backward {
+			return m.find(false, 0, true)
+		}
+		end := m.win.end()
+		if m.size > end {
+			end = m.size
+		}
+		if !m.hasMore() && len(m.win.lines) > 0 {
+			return m.find(true, m.win.lineOffset(len(m.win.lines)-1), true)
+		}
+		return m.find(true, end, true)
 	}
-	return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s: no match for %s %s", m.src.Title, quoteQuery(m.query), where))
+	return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s: no match for %s in the whole log", m.src.Title, quoteQuery(m.query)))
+}
+
+// hit shows a search's match, or, when a wrapped search has come back to
+// where it began, says that there is no other (inWindow false: the hit is
+// outside the window, to be read).
+func (m *Viewer) hit(p *logMatchPos, backward, read bool) tea.Cmd {
+	if m.wrapped && ((!backward && p.off >= m.origin) || (backward && p.off <= m.origin)) {
+		m.wrapped = false
+		if m.match != nil && p.off == m.match.off {
+			return kit.Flash(kit.FlashInfo, fmt.Sprintf("%s: %s matches only here", m.src.Title, quoteQuery(m.query)))
+		}
+		return kit.Flash(kit.FlashWarn, fmt.Sprintf("%s: no match for %s in the whole log", m.src.Title, quoteQuery(m.query)))
+	}
+	var say tea.Cmd
+	if m.wrapped {
+		where := "the top"
+		if backward {
+			where = "the bottom"
+		}
+		say = kit.Flash(kit.FlashInfo, fmt.Sprintf("search for %s wrapped: on from %s", quoteQuery(m.query), where))
+	}
+	if read {
+		m.seq = 0 // the hit wins over a read in flight
+		start := max(p.off-logChunk/2, 0)
+		return tea.Batch(say, m.read(opReset, placeMatch, p, api.LogRequest{Offset: start, Limit: logChunk}))
+	}
+	m.showMatch(p)
+	return tea.Batch(say, m.ensure(!backward))
 }
 
 // onFound handles one scan step: a hit is shown (read into the window
@@ -107,13 +146,8 @@ func (m *Viewer) onFound(msg logFoundMsg) tea.Cmd {
 	switch {
 	case r.Found:
 		hit := &logMatchPos{off: r.Offset, start: r.Start, end: r.End}
-		if r.Offset >= m.win.start && r.Offset < m.win.end() && m.win.lineOffset(m.win.lineAt(r.Offset)) == r.Offset {
-			m.showMatch(hit)
-			return nil
-		}
-		m.seq = 0 // the hit wins over a read in flight
-		start := max(r.Offset-logChunk/2, 0)
-		return m.read(opReset, placeMatch, hit, api.LogRequest{Offset: start, Limit: logChunk})
+		inWindow := r.Offset >= m.win.start && r.Offset < m.win.end() && m.win.lineOffset(m.win.lineAt(r.Offset)) == r.Offset
+		return m.hit(hit, s.Backward, !inWindow)
 	case r.Exhausted:
 		return m.notFound(s.Backward)
 	}

@@ -101,17 +101,17 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	const size = 200 << 20
 	svc := simService(t, size)
 	ctx := context.Background()
-	// The simulator's lines are 160 bytes; read two of them to search for
-	// later, 8 MB and 40 MB before the end.
-	lineAt := func(back int64) string {
-		off := (size/160 - back/160) * 160
+	// The simulator's lines are 160 bytes; read one to search for later,
+	// 40 MB from the start.
+	lineAt := func(at int64) string {
+		off := at / 160 * 160
 		ch, err := svc.ReadLog(ctx, api.LogRequest{JobRef: "orders", Offset: off, Limit: 160})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return strings.TrimRight(string(ch.Data), " \n")
 	}
-	near, far := lineAt(8<<20), lineAt(40<<20)
+	early := lineAt(40 << 20)
 
 	d := newDriver(t, svc)
 	d.MustShow("orders")
@@ -147,26 +147,26 @@ func TestLogViewerOnA200MBLogFromTheSimulator(t *testing.T) {
 	}
 	check("following")
 
-	// Search backward for a line 8 MB up, then one 32 MB further: the
-	// service scans 32 MiB per call (the second search takes two) and the
-	// window is read around each hit.
-	for _, want := range []string{near, far} {
-		d.Press("/")
-		d.Type(want[:23]) // the timestamp, one per line
-		d.Press("enter")  // forward: nothing below
-		d.Press("N")
-		if _, ok := v.Match(); !ok {
-			t.Fatalf("no match for %q (flash %q)", want[:23], d.Flash())
-		}
-		d.MustShow(want[:100], "n/N for more")
-		if v.WinBytes() > logview.WindowMax {
-			t.Fatalf("the window holds %d bytes", v.WinBytes())
-		}
+	// Search from the tail for a line 40 MB from the start: nothing below, so
+	// the search wraps to the top and the service scans on, 32 MiB per
+	// call (two calls), to it; the window is read around the hit.
+	d.Press("/")
+	d.Type(early[:23]) // the timestamp, one per line
+	d.Press("enter")
+	if _, ok := v.Match(); !ok {
+		t.Fatalf("no match for %q (flash %q)", early[:23], d.Flash())
 	}
-	check("two searches over 40 MB")
+	d.MustShow(early[:100], "n/N for more")
+	if !strings.Contains(d.Flash(), "wrapped: on from the top") {
+		t.Errorf("flash %q", d.Flash())
+	}
+	if v.WinBytes() > logview.WindowMax {
+		t.Fatalf("the window holds %d bytes", v.WinBytes())
+	}
+	hit, _ := v.Match()
+	check("a search over 40 MB")
 	// Paging up 16 MB from the hit reads chunk after chunk, and the window
 	// stays bounded.
-	hit, _ := v.Match()
 	for range 2800 {
 		d.Press("pgup")
 		if v.WinBytes() > logview.WindowMax {

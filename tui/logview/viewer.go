@@ -1,8 +1,10 @@
 package logview
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -69,6 +71,11 @@ type Viewer struct {
 
 	follow    bool
 	followGen int
+	// appended counts the lines follow mode added since it was turned on,
+	// and appendedAt is when the last came: the status line shows them, so
+	// that new lines are seen to arrive even when they look alike.
+	appended   int
+	appendedAt time.Time
 
 	// One read at a time: seq identifies it, op and place say what it is for.
 	seq       int
@@ -83,6 +90,10 @@ type Viewer struct {
 	searchSeq int // the FindInLog in flight, 0 for none
 	scanned   int64
 	wholeLog  bool // the search started at the first byte (E)
+	// A search that reaches the end of the log (the start, backward) goes
+	// on from the other end (wrapped) up to where it began (origin).
+	origin  int64
+	wrapped bool
 
 	prompt promptKind
 	input  textinput.Model
@@ -214,6 +225,10 @@ func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
 			m.top = m.win.lineAt(topOff)
 		}
 	case opAppend, opFollow:
+		if m.readOp == opFollow && len(ch.Data) > 0 {
+			m.appended += bytes.Count(ch.Data, []byte{'\n'})
+			m.appendedAt = m.env.Now
+		}
 		if !m.win.appendChunk(ch.Offset, ch.Data) {
 			return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
 		}
@@ -312,6 +327,7 @@ func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Log.Follow):
 		m.follow = !m.follow
+		m.appended = 0
 		if !m.follow {
 			return nil
 		}
@@ -379,6 +395,7 @@ func (m *Viewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 				return nil
 			}
 			m.query, m.match = api.LogQuery{Text: v}, nil
+			m.origin, m.wrapped = m.topOffset(), false
 			return m.find(false, m.topOffset(), true)
 		case promptSave:
 			if strings.TrimSpace(v) == "" {
@@ -386,8 +403,8 @@ func (m *Viewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.saving = true
 			return tea.Batch(
-				kit.Flash(kit.FlashInfo, fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
-				saveLogCmd(m.env.Call(), m.id, m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+				kit.Progress(saveKey(m.jobID, m.src), fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
+				saveLogCmd(m.env.Call(), m.id, saveKey(m.jobID, m.src), m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil
 	}

@@ -103,15 +103,15 @@ func TestLogViewerSearchesTheWindowThenTheService(t *testing.T) {
 	}
 	h.MustShow("line 19995)", "“line 19995)” at 1.8 MiB")
 
-	// Backward past the window: the service scans, and the window is read
-	// around its hit.
+	// Above the window: forward from here finds nothing below, so the
+	// search wraps to the top and says so; the service scans, and the
+	// window is read around its hit (#12).
 	h.Press("/")
 	h.Type("line 42)")
-	h.Press("enter") // forward from here: nothing below
-	if !strings.Contains(h.Flash(), "no match for “line 42)” after this point") {
+	h.Press("enter")
+	if !strings.Contains(h.Flash(), "search for “line 42)” wrapped: on from the top") {
 		t.Fatalf("flash %q", h.Flash())
 	}
-	h.Press("N")
 	if !h.F.Called(`FindInLog j001 "line 42)"`) {
 		t.Fatalf("calls %v", h.F.Calls())
 	}
@@ -141,7 +141,7 @@ func TestLogViewerFollowsTheTail(t *testing.T) {
 	h.MustShow("● following")
 	h.F.AppendLog("j001", api.LogRef{}, "2026-03-14 10:00:00,000 INFO  new line after follow\n")
 	h.Fire(logview.PollMsg{})
-	h.MustShow("new line after follow")
+	h.MustShow("new line after follow", "+1 new line, the last at 09:12:03") // it is seen to arrive (#12)
 	if !v.AtBottom() {
 		t.Fatal("following left the bottom")
 	}

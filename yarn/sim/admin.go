@@ -19,6 +19,8 @@ import (
 //	POST /sim/apps/{id}/kill             KillApp
 //	POST /sim/apps/{id}/fail[?transient=true]   FailJob / InterruptJob
 //	POST /sim/jobs/{id}/fail[?transient=true]   the same, by Flink job id
+//	PUT  /sim/jobs/{id}/diagnosis        Diagnosis JSON (durations in ns)
+//	PUT  /sim/jobs/{id}/graph            Graph JSON
 type admin struct {
 	c *Cluster // the admin API is the Go API over HTTP
 }
@@ -82,6 +84,22 @@ func (ad *admin) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /sim/apps/{id}/kill", act(func(id string, _ bool) error { return c.KillApp(id) }))
 	mux.HandleFunc("POST /sim/apps/{id}/fail", act(fail))
 	mux.HandleFunc("POST /sim/jobs/{id}/fail", act(fail))
+	mux.HandleFunc("PUT /sim/jobs/{id}/diagnosis", func(w http.ResponseWriter, r *http.Request) {
+		var d Diagnosis
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&d); err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		act(func(id string, _ bool) error { return c.Diagnose(id, d) })(w, r)
+	})
+	mux.HandleFunc("PUT /sim/jobs/{id}/graph", func(w http.ResponseWriter, r *http.Request) {
+		var g Graph
+		if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&g); err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		act(func(id string, _ bool) error { return c.SetJobGraph(id, g) })(w, r)
+	})
 }
 
 func adminError(w http.ResponseWriter, err error) {

@@ -205,11 +205,16 @@ func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
 // cluster, the YARN application ends: state FINISHED, final status FAILED,
 // as when Flink deregisters after a failed job. ref is an application id
 // (its newest live job) or a Flink job id.
-func (c *Cluster) FailJob(ref string) error { return c.fail(ref, true, "fail job") }
+func (c *Cluster) FailJob(ref string) error { return c.fail(ref, true, "fail job", "") }
+
+// FailJobWith is FailJob with a cause of the caller's choosing, "class:
+// message" as Java prints it (e.g. "java.util.concurrent.TimeoutException:
+// Async function call has timed out."), wrapped as Flink wraps it.
+func (c *Cluster) FailJobWith(ref, cause string) error { return c.fail(ref, true, "fail job", cause) }
 
 // InterruptJob makes a Flink job fail once: it goes RESTARTING and recovers
 // from its latest checkpoint. ref is as for FailJob.
-func (c *Cluster) InterruptJob(ref string) error { return c.fail(ref, false, "interrupt job") }
+func (c *Cluster) InterruptJob(ref string) error { return c.fail(ref, false, "interrupt job", "") }
 
 // Strain is load on a job, as when its input outruns it.
 type Strain struct {
@@ -238,7 +243,7 @@ func (c *Cluster) StrainJob(ref string, s Strain) error {
 	return nil
 }
 
-func (c *Cluster) fail(ref string, fatal bool, op string) error {
+func (c *Cluster) fail(ref string, fatal bool, op, cause string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
@@ -250,7 +255,10 @@ func (c *Cluster) fail(ref string, fatal bool, op string) error {
 	if j.state != jobRunning {
 		return fmt.Errorf("%s %s: %w: job %s is %s, not RUNNING", op, ref, ErrState, j.id, j.state)
 	}
-	c.flink.failJob(j, now, fatal, "")
+	if fatal && cause != "" && j.failUntil > 0 {
+		cause = "" // it already fails for good: with its own cause
+	}
+	c.flink.failJob(j, now, fatal, cause)
 	return nil
 }
 

@@ -139,7 +139,12 @@ func (f *flinkJobs) syncCheckpoints(j *job, t time.Time) {
 }
 
 func ckptDuration(j *job, id int64) time.Duration {
-	return time.Duration(150+noise(j.seed, uint64(id))*900) * time.Millisecond
+	d := time.Duration(150+noise(j.seed, uint64(id))*900) * time.Millisecond
+	if j.diag != nil && j.diag.SlowCheckpoint > d {
+		// The slow part (diagnose.go) is what the checkpoint waits for.
+		d = j.diag.SlowCheckpoint + time.Duration(noise(j.seed, uint64(id)+9)*200)*time.Millisecond
+	}
+	return d
 }
 
 // ckptSize grows with the state and drops back at each (simulated)

@@ -36,6 +36,14 @@ const specDir = "../testdata/reference/flink"
 //     them and no response could ever satisfy oneOf.
 func loadRouter(t *testing.T, rel string) routers.Router {
 	t.Helper()
+	r, _ := loadSpec(t, rel)
+	return r
+}
+
+// loadSpec loads one OpenAPI file with the departures of loadRouter, and
+// returns its router and the document.
+func loadSpec(t *testing.T, rel string) (routers.Router, *openapi3.T) {
+	t.Helper()
 	doc, err := openapi3.NewLoader().LoadFromFile(filepath.Join(specDir, rel))
 	if err != nil {
 		t.Fatalf("load spec %s (yarn/testdata/reference): %v", rel, err)
@@ -52,7 +60,7 @@ func loadRouter(t *testing.T, rel string) routers.Router {
 	if err != nil {
 		t.Fatalf("router for %s: %v", rel, err)
 	}
-	return r
+	return r, doc
 }
 
 // flavour is one Flink version and the spec files it is checked against.
@@ -76,6 +84,7 @@ type validator struct {
 	t          *testing.T
 	c          *Cluster
 	dispatcher routers.Router
+	doc        *openapi3.T // the dispatcher spec
 	gateway    map[string]routers.Router
 	latest     string
 	base       http.RoundTripper
@@ -85,8 +94,8 @@ type validator struct {
 }
 
 func newValidator(t *testing.T, c *Cluster, f flavour) *validator {
-	v := &validator{t: t, c: c, dispatcher: loadRouter(t, f.dispatcher), gateway: map[string]routers.Router{},
-		base: http.DefaultTransport, covered: map[string]int{}}
+	v := &validator{t: t, c: c, gateway: map[string]routers.Router{}, base: http.DefaultTransport, covered: map[string]int{}}
+	v.dispatcher, v.doc = loadSpec(t, f.dispatcher)
 	for ver, file := range f.gateway {
 		v.gateway[ver] = loadRouter(t, file)
 		if ver > v.latest {
@@ -128,6 +137,14 @@ func (v *validator) check(req *http.Request, resp *http.Response, body []byte) {
 	t := v.t
 	t.Helper()
 	p := req.URL.Path
+	if req.URL.Host == strings.TrimPrefix(v.c.NodeManagerURL(), "http://") {
+		v.checkContainerLogs("nm", req, resp, body)
+		return
+	}
+	if strings.HasPrefix(v.c.LogServerURL(), "http://"+req.URL.Host+"/") {
+		v.checkContainerLogs("log server", req, resp, body)
+		return
+	}
 	gwHost := strings.TrimPrefix(v.c.GatewayURL(), "http://")
 	isGateway := req.URL.Host == gwHost
 	if !isGateway && !strings.HasPrefix(p, "/proxy/") {
@@ -181,6 +198,10 @@ func (v *validator) check(req *http.Request, resp *http.Response, body []byte) {
 	case strings.HasSuffix(p, "/yarn-cancel"):
 		v.cover(req.Method + " unspecified:/jobs/{jobid}/yarn-cancel")
 		return
+	case reJobConfig.MatchString(p):
+		v.checkJobConfig(req, body)
+		v.cover(req.Method + " wire:/jobs/{jobid}/config")
+		return
 	}
 	u := *req.URL
 	u.Path, u.RawPath = p, ""
@@ -212,6 +233,9 @@ var reTemplate = []struct {
 	{regexp.MustCompile(`/vertices/[0-9a-f]{32}`), "/vertices/{vertexid}"},
 	{regexp.MustCompile(`/taskmanagers/container_[^/]+`), "/taskmanagers/{taskmanagerid}"},
 	{regexp.MustCompile(`/jobmanager/logs/[^/]+`), "/jobmanager/logs/{filename}"},
+	{regexp.MustCompile(`/subtasks/\d+/metrics`), "/subtasks/{subtaskindex}/metrics"},
+	{regexp.MustCompile(`/containers/container_[^/]+`), "/containers/{containerid}"},
+	{regexp.MustCompile(`/logs/[^/]+$`), "/logs/{filename}"},
 }
 
 func templatePath(p string) string {
@@ -225,123 +249,6 @@ func isLogFile(p string) bool {
 	return strings.HasSuffix(p, "/log") || strings.HasSuffix(p, "/stdout") || strings.Contains(p, "/logs/")
 }
 
-// checkFlinkError checks Flink's ErrorResponseBody, {"errors":[…]}.
-func (v *validator) checkFlinkError(req *http.Request, resp *http.Response, body []byte) {
-	if resp.StatusCode == http.StatusMethodNotAllowed && strings.HasPrefix(req.URL.Path, "/proxy/") {
-		return // the YARN proxy's own answer
-	}
-	var e map[string]any
-	if err := json.Unmarshal(body, &e); err != nil {
-		v.t.Errorf("%s %s: error %d is not JSON: %v: %s", req.Method, req.URL, resp.StatusCode, err, body)
-		return
-	}
-	errs, ok := e["errors"].([]any)
-	if len(e) != 1 || !ok || len(errs) == 0 {
-		v.t.Errorf("%s %s: error %d is not Flink's {\"errors\":[…]}: %s", req.Method, req.URL, resp.StatusCode, body)
-	}
-}
-
-// checkMetricArray checks the bare metric arrays of README §4.1: a JSON
-// array of {"id", "value"?} or, aggregated, {"id", "min"?, "max"?, …}.
-func (v *validator) checkMetricArray(req *http.Request, body []byte) {
-	var arr []map[string]any
-	if err := json.Unmarshal(body, &arr); err != nil {
-		v.t.Errorf("%s %s: metrics are not a bare JSON array of objects: %v: %s", req.Method, req.URL, err, body)
-		return
-	}
-	aggregated := strings.HasSuffix(req.URL.Path, "/subtasks/metrics") || strings.HasSuffix(req.URL.Path, "jobs/metrics")
-	for _, m := range arr {
-		if _, ok := m["id"].(string); !ok {
-			v.t.Errorf("%s %s: metric without a string id: %v", req.Method, req.URL, m)
-		}
-		for k, val := range m {
-			switch {
-			case k == "id":
-			case k == "value" && !aggregated:
-				if _, ok := val.(string); !ok {
-					v.t.Errorf("%s %s: metric value %v is not a string", req.Method, req.URL, val)
-				}
-			case aggregated && (k == "min" || k == "max" || k == "avg" || k == "sum" || k == "skew"):
-				if _, ok := val.(float64); !ok {
-					v.t.Errorf("%s %s: aggregate %s=%v is not a number", req.Method, req.URL, k, val)
-				}
-			default:
-				v.t.Errorf("%s %s: unexpected metric field %q", req.Method, req.URL, k)
-			}
-		}
-	}
-}
-
-// checkFetch checks the fetch-results wire shape of README §5.
-func (v *validator) checkFetch(req *http.Request, body []byte) {
-	t := v.t
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
-		t.Errorf("fetch %s: not a JSON object: %s", req.URL, body)
-		return
-	}
-	var rt string
-	_ = json.Unmarshal(m["resultType"], &rt)
-	keys := sortedKeys(m)
-	if rt == "NOT_READY" {
-		if strings.Join(keys, ",") != "nextResultUri,resultType" {
-			t.Errorf("fetch %s: NOT_READY carries %v, want only resultType and nextResultUri", req.URL, keys)
-		}
-		return
-	}
-	if rt != "PAYLOAD" && rt != "EOS" {
-		t.Errorf("fetch %s: resultType %q", req.URL, rt)
-	}
-	if _, ok := m["queryResult"]; ok {
-		t.Errorf("fetch %s: has the spec's queryResult; the wire name is isQueryResult", req.URL)
-	}
-	var isQuery bool
-	if err := json.Unmarshal(m["isQueryResult"], &isQuery); err != nil {
-		t.Errorf("fetch %s: isQueryResult missing or not a boolean: %s", req.URL, body)
-	}
-	var kind string
-	if _ = json.Unmarshal(m["resultKind"], &kind); kind != "SUCCESS" && kind != "SUCCESS_WITH_CONTENT" {
-		t.Errorf("fetch %s: resultKind %q", req.URL, kind)
-	}
-	if raw, ok := m["jobID"]; ok {
-		var id string
-		if json.Unmarshal(raw, &id); !reHex32.MatchString(id) {
-			t.Errorf("fetch %s: jobID %s", req.URL, raw)
-		}
-	}
-	_, hasNext := m["nextResultUri"]
-	if hasNext != (rt == "PAYLOAD") {
-		t.Errorf("fetch %s: %s with nextResultUri present=%v", req.URL, rt, hasNext)
-	}
-	var res struct {
-		Columns   []map[string]json.RawMessage `json:"columns"`
-		RowFormat string                       `json:"rowFormat"`
-		Data      []map[string]json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(m["results"], &res); err != nil {
-		t.Errorf("fetch %s: results: %v", req.URL, err)
-		return
-	}
-	var rawResults map[string]any
-	_ = json.Unmarshal(m["results"], &rawResults)
-	if got := strings.Join(sortedKeys(rawResults), ","); got != "columns,data,rowFormat" {
-		t.Errorf("fetch %s: results has %s, want columns,data,rowFormat", req.URL, got)
-	}
-	for _, col := range res.Columns {
-		if strings.Join(sortedKeys(col), ",") != "comment,logicalType,name" {
-			t.Errorf("fetch %s: column %v, want name, logicalType, comment", req.URL, sortedKeys(col))
-		}
-	}
-	for _, row := range res.Data {
-		if strings.Join(sortedKeys(row), ",") != "fields,kind" {
-			t.Errorf("fetch %s: row %v, want kind and fields", req.URL, sortedKeys(row))
-		}
-	}
-	if res.RowFormat != "JSON" && res.RowFormat != "PLAIN_TEXT" {
-		t.Errorf("fetch %s: rowFormat %q", req.URL, res.RowFormat)
-	}
-}
-
 // exercise drives every endpoint of the brief through client.
 func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	prev := client
@@ -349,7 +256,8 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	defer func() { client = prev }()
 
 	// A per-job application with a running job.
-	out, err := c.Submit(t.Context(), SubmitRequest{Name: "contract", Parallelism: 3})
+	out, err := c.Submit(t.Context(), SubmitRequest{Name: "contract", Parallelism: 3,
+		Config: map[string]string{"rest.flamegraph.enabled": "true"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,10 +293,24 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 		base := jm + "/jobs/" + jid + "/vertices/" + vx.ID
 		for _, p := range []string{"", "/metrics", "/metrics?get=0.numRecordsInPerSecond,1.busyTimeMsPerSecond",
 			"/subtasks/metrics", "/subtasks/metrics?get=numRecordsOutPerSecond,backPressuredTimeMsPerSecond&agg=sum,max,min,avg",
-			"/backpressure", "/watermarks"} {
+			"/backpressure", "/watermarks", "/subtasktimes", "/taskmanagers", "/subtasks/1/metrics",
+			"/subtasks/0/metrics?get=numRecordsIn,busyTimeMsPerSecond"} {
 			mustJSON(t, "GET", base+p, nil, 200, nil)
 		}
+		mustJSON(t, "GET", fmt.Sprintf("%s/jobs/%s/checkpoints/details/%d/subtasks/%s", jm, jid, cps.History[0].ID, vx.ID), nil, 200, nil)
+		// The first flame graph request starts the sampling (endTimestamp -3).
+		for _, typ := range []string{"", "?type=ON_CPU", "?type=OFF_CPU&subtaskindex=1"} {
+			eventually(t, "flame graph "+typ, func() bool {
+				var fg struct {
+					End  int64           `json:"endTimestamp"`
+					Data json.RawMessage `json:"data"`
+				}
+				mustJSON(t, "GET", base+"/flamegraph"+typ, nil, 200, &fg)
+				return fg.End > 0 && len(fg.Data) > 0
+			})
+		}
 	}
+	mustJSON(t, "GET", jm+"/jobs/"+jid+"/config", nil, 200, nil)
 	var tms struct {
 		TaskManagers []struct {
 			ID string `json:"id"`
@@ -400,6 +322,32 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	}
 	tm := jm + "/taskmanagers/" + tms.TaskManagers[0].ID
 	mustJSON(t, "GET", tm+"/logs", nil, 200, nil)
+	mustJSON(t, "GET", tm, nil, 200, nil)
+	mustJSON(t, "GET", tm+"/thread-dump", nil, 200, nil)
+	mustJSON(t, "GET", tm+"/thread-dump?mode=FULL", nil, 200, nil)
+
+	// The containers' logs on their NodeManager while the application runs.
+	rm := c.ActiveRMURL()
+	var conts struct {
+		Containers struct {
+			Container []struct {
+				ID       string `json:"containerId"`
+				NodeHTTP string `json:"nodeHttpAddress"`
+			} `json:"container"`
+		} `json:"containers"`
+	}
+	mustJSON(t, "GET", rm+"/ws/v1/cluster/apps/"+out.AppID+"/appattempts/"+attemptIDOf(out.AppID, 1)+"/containers", nil, 200, &conts)
+	if len(conts.Containers.Container) != 3 {
+		t.Fatalf("a JobManager and 2 TaskManagers: %d containers", len(conts.Containers.Container))
+	}
+	tmContainer := conts.Containers.Container[1]
+	nm := tmContainer.NodeHTTP + "/ws/v1/node/containers/" + tmContainer.ID
+	mustJSON(t, "GET", nm+"/logs", nil, 200, nil)
+	for _, q := range []string{"", "?size=4096", "?size=-4096"} {
+		if r := do(t, "GET", nm+"/logs/taskmanager.log"+q, nil); r.status != 200 {
+			t.Errorf("GET %s: %s", nm+"/logs/taskmanager.log"+q, r)
+		}
+	}
 	for _, p := range []string{tm + "/log", tm + "/stdout", tm + "/logs/taskmanager.log", jm + "/jobmanager/log",
 		jm + "/jobmanager/stdout", jm + "/jobmanager/logs/jobmanager.log"} {
 		if r := do(t, "GET", p, nil); r.status != 200 || len(r.body) == 0 {
@@ -429,6 +377,23 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	poll(trig.RequestID)
 	mustJSON(t, "POST", jm+"/jobs/"+jid+"/stop", map[string]any{"targetDirectory": "hdfs:///sp", "drain": true}, 202, &trig)
 	poll(trig.RequestID)
+
+	// Once the application ended, the NodeManager sends its containers'
+	// logs to the log server, which serves them aggregated.
+	eventually(t, "app FINISHED", func() bool { return rmApp(t, c, out.AppID).State == "FINISHED" })
+	if r := do(t, "GET", nm+"/logs", nil); r.status != http.StatusTemporaryRedirect ||
+		!strings.HasPrefix(r.header.Get("Location"), c.LogServerURL()+"/containers/") {
+		t.Errorf("NodeManager after the end: %s %v", r, r.header)
+	}
+	ahs := c.LogServerURL() + "/containers/" + tmContainer.ID
+	mustJSON(t, "GET", ahs+"/logs", nil, 200, nil)
+	if r := do(t, "GET", ahs+"/logs/taskmanager.log?size=-2000", nil); r.status != 200 {
+		t.Errorf("aggregated log: %s", r)
+	}
+	if r := do(t, "GET", nm+"/logs/taskmanager.out", nil); r.status != http.StatusTemporaryRedirect {
+		t.Errorf("NodeManager file after the end: %s", r)
+	}
+	mustJSON(t, "GET", rm+"/conf?name=yarn.log.server.web-service.url", nil, 200, nil)
 
 	// A session cluster: jars, run, cancel.
 	sess, err := c.Submit(t.Context(), SubmitRequest{Mode: ModeSession, Name: "shared"})
@@ -601,6 +566,14 @@ func TestContractEveryResponseMatchesTheSpecs(t *testing.T) {
 				"GET wire:/jobs/{jobid}/vertices/{vertexid}/subtasks/metrics", "GET wire:/jobs/{jobid}/vertices/{vertexid}/watermarks",
 				"GET text:/jobmanager/log", "GET text:/jobmanager/logs/{filename}", "GET text:/taskmanagers/{taskmanagerid}/log",
 				"GET unspecified:/jobs/{jobid}/yarn-cancel",
+				"GET /jobs/{jobid}/vertices/{vertexid}/subtasktimes", "GET /jobs/{jobid}/vertices/{vertexid}/taskmanagers",
+				"GET /jobs/{jobid}/vertices/{vertexid}/flamegraph", "GET wire:/jobs/{jobid}/vertices/{vertexid}/subtasks/{subtaskindex}/metrics",
+				"GET /jobs/{jobid}/checkpoints/details/{checkpointid}/subtasks/{vertexid}", "GET wire:/jobs/{jobid}/config",
+				"GET /taskmanagers/{taskmanagerid}", "GET /taskmanagers/{taskmanagerid}/thread-dump",
+				"GET nm:/ws/v1/node/containers/{containerid}/logs", "GET nm:/ws/v1/node/containers/{containerid}/logs/{filename}",
+				"GET nm:/ws/v1/node/containers/{containerid}/logs redirect", "GET nm:/ws/v1/node/containers/{containerid}/logs/{filename} redirect",
+				"GET log server:/ws/v1/applicationhistory/containers/{containerid}/logs",
+				"GET log server:/ws/v1/applicationhistory/containers/{containerid}/logs/{filename}",
 				"GET /api_versions", "GET /info", "POST /sessions", "GET /sessions/{session_handle}",
 				"DELETE /sessions/{session_handle}", "POST /sessions/{session_handle}/heartbeat",
 				"POST /sessions/{session_handle}/configure-session", "GET /sessions/{session_handle}/complete-statement",
@@ -622,4 +595,9 @@ func TestContractEveryResponseMatchesTheSpecs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// attemptIDOf is the id of an application's attempt n.
+func attemptIDOf(appID string, n int) string {
+	return fmt.Sprintf("appattempt_%s_%06d", strings.TrimPrefix(appID, "application_"), n)
 }

@@ -11,7 +11,11 @@
 //   - one Flink JobManager REST server per running application, on its own
 //     port, which is the application's amRPCAddress; it is opened when the
 //     address is first needed and closed when the JobManager dies;
-//   - one Flink SQL Gateway (API V1…V4, V3 for Flink 1.x).
+//   - one Flink SQL Gateway (API V1…V4, V3 for Flink 1.x);
+//   - one NodeManager web server that every simulated node shares, with
+//     its containers' logs, and a log server (the timeline server's
+//     application history) with the aggregated logs of applications that
+//     ended, which the RM's /conf names (nodemanager.go).
 //
 // Time is simulated (Options.Speed, or any Clock such as a *ManualClock):
 // every state is a function of the clock, applied lazily when read and by
@@ -43,7 +47,15 @@
 //     scheduler; proxy.go: webProxy; admin.go: the /sim/ API.
 //   - jm.go: jobManagers, the JobManager listeners, their shared router
 //     and the cluster-wide endpoints; jm_jobs.go, jm_checkpoints.go,
-//     jm_metrics.go, jars.go, logs.go: the other endpoints, by family.
+//     jm_metrics.go, jm_diagnose.go, jars.go, logs.go: the other
+//     endpoints, by family.
+//   - graph.go: job graphs (ship strategies, SetJobGraph: any shape,
+//     cycles included) and Diagnosis, which gives a job a known cause
+//     (a bottleneck, a hot subtask, a slow checkpoint part, huge flame
+//     graphs and thread dumps, a JobManager that stalls); diagnose.go:
+//     the figures behind checkpoint parts, TaskManagers, flame graphs and
+//     thread dumps; failures.go: task failures with their causes, as Java
+//     prints them.
 //   - gateway.go: sqlGateway, its sessions and operations; sql.go: the SQL
 //     it understands.
 //   - faults.go: the Faults configuration; inject.go: injector, the wire
@@ -68,9 +80,16 @@
 //   - checkpoints: one retained (state.checkpoints.num-retained = 1),
 //     kept on cancel and failure, discarded when a job FINISHES;
 //   - a per-job JobManager whose job ended by stop-with-savepoint stays up
-//     until a client fetched the result (at most 60 simulated seconds).
+//     until a client fetched the result (at most 60 simulated seconds);
+//   - flame graphs answer endTimestamp -2 unless rest.flamegraph.enabled is
+//     "true" (Flink's default is off), and -3 for the first seconds of
+//     sampling after the first request;
+//   - GET /jobs/{jobid}/config is written under the wire's names (jid,
+//     name, execution-config), not the spec's.
 //
-// Simplifications: the YARN application name of an SQL job is
+// Simplifications: log files have a fixed size and fixed-width lines, so a
+// task failure later than a TaskManager log's last line is written near its
+// end, under its own time; the YARN application name of an SQL job is
 // yarn.application.name, else pipeline.name (Flink itself would use its
 // default name); SELECT is simulated for constants only; gateway session
 // idle timeouts run on the simulated clock.

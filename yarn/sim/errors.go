@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"time"
 )
 
 // Errors of the Go API. They are wrapped with the entity they concern.
@@ -59,4 +60,28 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// writeStalled writes the first half of a JSON answer, then waits out its
+// stall (or the client's going away) before the rest: a JobManager that
+// stops answering halfway through a body.
+func writeStalled(w http.ResponseWriter, r *http.Request, a jmAnswer) {
+	b, err := json.Marshal(a.body)
+	if err != nil {
+		http.Error(w, "sim: encode response: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(a.status)
+	_, _ = w.Write(b[:len(b)/2])
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	t := time.NewTimer(a.stall)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		_, _ = w.Write(b[len(b)/2:])
+	case <-r.Context().Done():
+	}
 }

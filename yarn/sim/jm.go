@@ -99,6 +99,9 @@ type jmReq struct {
 	a   *app
 	now time.Time
 	r   *http.Request
+	// tms caches taskManagerIDs for the request: a view of a large graph
+	// asks for them once per subtask.
+	tms []string
 }
 
 // jmAnswer is what a handler answers; it is written after the lock is released.
@@ -106,6 +109,9 @@ type jmAnswer struct {
 	status int
 	body   any
 	header map[string]string
+	// stall makes the JobManager send the first half of the body, then
+	// nothing for this long (a JobManager that times out halfway).
+	stall time.Duration
 }
 
 func ok(body any) jmAnswer { return jmAnswer{status: http.StatusOK, body: body} }
@@ -181,7 +187,15 @@ func (m *jobManagers) router() http.Handler {
 	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/subtasks/metrics", withVertex(jmSubtaskMetrics))
 	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/backpressure", withVertex(jmBackpressure))
 	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/watermarks", withVertex(jmWatermarks))
+	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/subtasktimes", withVertex(jmSubtaskTimes))
+	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/taskmanagers", withVertex(jmVertexTaskManagers))
+	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/subtasks/{subtaskindex}/metrics", withVertex(jmOneSubtaskMetrics))
+	handle("GET", "/jobs/{jobid}/vertices/{vertexid}/flamegraph", withVertex(jmFlameGraph))
+	handle("GET", "/jobs/{jobid}/checkpoints/details/{checkpointid}/subtasks/{vertexid}", withVertex(jmCheckpointSubtasks))
+	handle("GET", "/jobs/{jobid}/config", withJob(jmJobConfig))
 	handle("GET", "/taskmanagers", jmTaskManagers)
+	handle("GET", "/taskmanagers/{tmid}", withTM(jmTaskManager))
+	handle("GET", "/taskmanagers/{tmid}/thread-dump", withTM(jmThreadDump))
 	handle("GET", "/taskmanagers/{tmid}/logs", withTM(func(x *jmReq, tm string) jmAnswer { return ok(logList(x, "taskmanager")) }))
 	handle("GET", "/jobmanager/config", jmJobManagerConfig)
 	handle("GET", "/jobmanager/logs", func(x *jmReq) jmAnswer { return ok(logList(x, "jobmanager")) })
@@ -232,6 +246,10 @@ func (m *jobManagers) handler(fn func(x *jmReq) jmAnswer) http.Handler {
 			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 			w.WriteHeader(ans.status)
 			_, _ = w.Write([]byte("{}"))
+			return
+		}
+		if ans.stall > 0 {
+			writeStalled(w, r, ans)
 			return
 		}
 		writeJSON(w, ans.status, ans.body)
@@ -358,11 +376,15 @@ func decodeBody(r *http.Request, into any) error {
 
 // taskManagerIDs are the container ids of the app's TaskManagers.
 func (x *jmReq) taskManagerIDs() []string {
+	if x.tms != nil {
+		return x.tms
+	}
 	n := x.a.containers() - 1
 	ids := make([]string, 0, n)
 	for i := 0; i < n; i++ {
 		ids = append(ids, containerID(x.a, len(x.a.attempts), i+2))
 	}
+	x.tms = ids
 	return ids
 }
 
@@ -375,32 +397,43 @@ func (x *jmReq) tmFor(subtask int) string {
 }
 
 func jmTaskManagers(x *jmReq) jmAnswer {
+	tms := []map[string]any{}
+	for i := range x.taskManagerIDs() {
+		tms = append(tms, x.taskManagerJSON(i))
+	}
+	return ok(map[string]any{"taskmanagers": tms})
+}
+
+// resourceJSON is a ResourceProfileInfo of the given slots.
+func resourceJSON(slots int) map[string]any {
+	return map[string]any{"cpuCores": float64(slots), "taskHeapMemory": 383 * slots, "taskOffHeapMemory": 0,
+		"managedMemory": 512 * slots, "networkMemory": 128 * slots, "extendedResources": map[string]float64{}}
+}
+
+// taskManagerJSON is TaskManager i as GET /taskmanagers lists it.
+func (x *jmReq) taskManagerJSON(i int) map[string]any {
 	used := 0
 	for _, j := range x.a.jobs {
 		if !flinkTerminal(j.state) {
 			used += j.parallelism
 		}
 	}
-	tms := []map[string]any{}
-	for i, id := range x.taskManagerIDs() {
-		free := slotsPerTM - min(max(used-i*slotsPerTM, 0), slotsPerTM)
-		res := func(slots int) map[string]any {
-			return map[string]any{"cpuCores": float64(slots), "taskHeapMemory": 383 * slots, "taskOffHeapMemory": 0,
-				"managedMemory": 512 * slots, "networkMemory": 128 * slots, "extendedResources": map[string]float64{}}
-		}
-		tms = append(tms, map[string]any{
-			"id": id, "path": fmt.Sprintf("pekko.tcp://flink@%s:%d/user/rpc/taskmanager_0", x.m.host, 35000+i),
-			"dataPort": 36000 + i, "jmxPort": -1, "timeSinceLastHeartbeat": x.now.UnixMilli() - 1200,
-			"slotsNumber": slotsPerTM, "freeSlots": free, "totalResource": res(slotsPerTM), "freeResource": res(free),
-			"hardware": map[string]any{"cpuCores": nodeVCores, "physicalMemory": int64(nodeMB) << 20,
-				"freeMemory": int64(1536) << 20, "managedMemory": int64(1024) << 20},
-			"memoryConfiguration": map[string]any{"frameworkHeap": 134217728, "taskHeap": 803209216,
-				"frameworkOffHeap": 134217728, "taskOffHeap": 0, "networkMemory": 268435460, "managedMemory": 1073741824,
-				"jvmMetaspace": 268435456, "jvmOverhead": 429496736, "totalFlinkMemory": 3221225472, "totalProcessMemory": 4294967296},
-			"blocked": false,
-		})
+	free := slotsPerTM - min(max(used-i*slotsPerTM, 0), slotsPerTM)
+	tm := map[string]any{
+		"id": x.taskManagerIDs()[i], "path": fmt.Sprintf("pekko.tcp://flink@%s:%d/user/rpc/taskmanager_0", x.m.host, 35000+i),
+		"dataPort": 36000 + i, "jmxPort": -1, "timeSinceLastHeartbeat": x.now.UnixMilli() - 1200,
+		"slotsNumber": slotsPerTM, "freeSlots": free, "totalResource": resourceJSON(slotsPerTM), "freeResource": resourceJSON(free),
+		"hardware": map[string]any{"cpuCores": nodeVCores, "physicalMemory": int64(nodeMB) << 20,
+			"freeMemory": int64(1536) << 20, "managedMemory": int64(1024) << 20},
+		"memoryConfiguration": map[string]any{"frameworkHeap": 134217728, "taskHeap": 803209216,
+			"frameworkOffHeap": 134217728, "taskOffHeap": 0, "networkMemory": 268435460, "managedMemory": 1073741824,
+			"jvmMetaspace": 268435456, "jvmOverhead": 429496736, "totalFlinkMemory": 3221225472, "totalProcessMemory": 4294967296},
+		"blocked": false,
 	}
-	return ok(map[string]any{"taskmanagers": tms})
+	if atLeast(x.m.flinkVersion, 2, 3) {
+		tm["assignedTasks"] = (slotsPerTM - free) * 3
+	}
+	return tm
 }
 
 func jmJobManagerConfig(x *jmReq) jmAnswer {

@@ -107,20 +107,132 @@ func (x *jmReq) pendingJSON(j *job) map[string]any {
 		"num_acknowledged_subtasks": 0, "checkpoint_type": "CHECKPOINT", "tasks": map[string]any{}}
 }
 
-func jmCheckpointDetails(x *jmReq, j *job) jmAnswer {
+// findCheckpoint resolves the {checkpointid} path value: a checkpoint of
+// the history, or the one in progress (nil cp, pending true).
+func (x *jmReq) findCheckpoint(j *job) (cp *checkpoint, pending bool, errAns *jmAnswer) {
 	id, err := strconv.ParseInt(x.r.PathValue("checkpointid"), 10, 64)
 	if err != nil {
-		return badRequestFlink("Bad request, could not parse parameters: Conversion of path parameter checkpointid failed")
+		a := badRequestFlink("Bad request, could not parse parameters: Conversion of path parameter checkpointid failed")
+		return nil, false, &a
 	}
-	if p := x.pendingJSON(j); p != nil && p["id"] == id {
-		return ok(p)
+	if pid, _, ok := j.inProgress(x.now); ok && pid == id {
+		return nil, true, nil
 	}
 	for _, cp := range j.ck.history {
 		if cp.id == id {
-			return ok(checkpointJSON(cp))
+			return cp, false, nil
 		}
 	}
-	return notFound(fmt.Sprintf("Could not find checkpointing statistics for checkpoint %d.", id))
+	a := notFound(fmt.Sprintf("Could not find checkpointing statistics for checkpoint %d.", id))
+	return nil, false, &a
+}
+
+// jmCheckpointDetails is one checkpoint with its per-vertex figures
+// (CheckpointStatistics with tasks, which the history leaves empty).
+func jmCheckpointDetails(x *jmReq, j *job) jmAnswer {
+	cp, pending, errAns := x.findCheckpoint(j)
+	if errAns != nil {
+		return *errAns
+	}
+	if pending {
+		p := x.pendingJSON(j)
+		tasks := map[string]any{}
+		for _, v := range j.vertices {
+			tasks[v.id] = map[string]any{"id": p["id"], "status": "IN_PROGRESS", "latest_ack_timestamp": p["trigger_timestamp"],
+				"checkpointed_size": 0, "state_size": 0, "end_to_end_duration": p["end_to_end_duration"], "alignment_buffered": 0,
+				"processed_data": 0, "persisted_data": 0, "num_subtasks": v.parallelism, "num_acknowledged_subtasks": 0}
+		}
+		p["tasks"] = tasks
+		return ok(p)
+	}
+	m := checkpointJSON(cp)
+	tasks := map[string]any{}
+	for _, v := range j.vertices {
+		t, _ := x.taskCheckpoint(j, cp, v)
+		tasks[v.id] = t
+	}
+	m["tasks"] = tasks
+	return ok(m)
+}
+
+// taskCheckpoint is one vertex's part of cp (TaskCheckpointStatistics) and
+// its subtasks' (SubtaskCheckpointStatistics).
+func (x *jmReq) taskCheckpoint(j *job, cp *checkpoint, v *vertex) (map[string]any, []map[string]any) {
+	var subs []map[string]any
+	var size, state, e2e, latest int64
+	acked := 0
+	for s := 0; s < v.parallelism; s++ {
+		if !j.acknowledged(cp, v, s) {
+			subs = append(subs, map[string]any{"className": "pending", "index": s, "status": "PENDING_OR_FAILED"})
+			continue
+		}
+		p := j.checkpointPart(cp, v, s)
+		acked++
+		size, state = size+p.size, state+p.stateSize
+		e2e, latest = max(e2e, p.e2e), max(latest, p.ack.UnixMilli())
+		subs = append(subs, map[string]any{"className": "completed", "index": s, "status": "COMPLETED",
+			"ack_timestamp": p.ack.UnixMilli(), "end_to_end_duration": p.e2e, "checkpointed_size": p.size,
+			"state_size": p.stateSize, "checkpoint": map[string]int64{"sync": p.sync, "async": p.async},
+			"alignment":   map[string]int64{"buffered": 0, "processed": 0, "persisted": 0, "duration": p.alignment},
+			"start_delay": p.startDelay, "unaligned_checkpoint": false, "aborted": false})
+	}
+	status := cp.status
+	if latest == 0 {
+		latest = cp.trigger.UnixMilli()
+	}
+	return map[string]any{"id": cp.id, "status": status, "latest_ack_timestamp": latest, "checkpointed_size": size,
+		"state_size": state, "end_to_end_duration": e2e, "alignment_buffered": 0, "processed_data": 0, "persisted_data": 0,
+		"num_subtasks": v.parallelism, "num_acknowledged_subtasks": acked}, subs
+}
+
+// jmCheckpointSubtasks is GET /jobs/{jobid}/checkpoints/details/{cid}/subtasks/{vid}.
+func jmCheckpointSubtasks(x *jmReq, j *job, v *vertex) jmAnswer {
+	cp, pending, errAns := x.findCheckpoint(j)
+	if errAns != nil {
+		return *errAns
+	}
+	if pending {
+		id, trig, _ := j.inProgress(x.now)
+		subs := []map[string]any{}
+		for s := 0; s < v.parallelism; s++ {
+			subs = append(subs, map[string]any{"className": "pending", "index": s, "status": "PENDING_OR_FAILED"})
+		}
+		zero := summary(nil)
+		return ok(map[string]any{"id": id, "status": "IN_PROGRESS", "latest_ack_timestamp": trig.UnixMilli(),
+			"checkpointed_size": 0, "state_size": 0, "end_to_end_duration": x.now.Sub(trig).Milliseconds(), "alignment_buffered": 0,
+			"processed_data": 0, "persisted_data": 0, "num_subtasks": v.parallelism, "num_acknowledged_subtasks": 0,
+			"summary": map[string]any{"checkpointed_size": zero, "state_size": zero, "end_to_end_duration": zero, "start_delay": zero,
+				"checkpoint_duration": map[string]any{"sync": zero, "async": zero},
+				"alignment":           map[string]any{"buffered": zero, "processed": zero, "persisted": zero, "duration": zero}},
+			"subtasks": subs})
+	}
+	task, subs := x.taskCheckpoint(j, cp, v)
+	col := func(k string, inner string) []int64 {
+		var out []int64
+		for _, s := range subs {
+			if s["className"] != "completed" {
+				continue
+			}
+			if inner != "" {
+				out = append(out, s[k].(map[string]int64)[inner])
+			} else {
+				out = append(out, s[k].(int64))
+			}
+		}
+		return out
+	}
+	task["summary"] = map[string]any{
+		"checkpointed_size": summary(col("checkpointed_size", "")), "state_size": summary(col("state_size", "")),
+		"end_to_end_duration": summary(col("end_to_end_duration", "")), "start_delay": summary(col("start_delay", "")),
+		"checkpoint_duration": map[string]any{"sync": summary(col("checkpoint", "sync")), "async": summary(col("checkpoint", "async"))},
+		"alignment": map[string]any{"buffered": summary(col("alignment", "buffered")), "processed": summary(col("alignment", "processed")),
+			"persisted": summary(col("alignment", "persisted")), "duration": summary(col("alignment", "duration"))},
+	}
+	if subs == nil {
+		subs = []map[string]any{}
+	}
+	task["subtasks"] = subs
+	return x.stalled(j, ok(task))
 }
 
 func jmCheckpointConfig(x *jmReq, j *job) jmAnswer {

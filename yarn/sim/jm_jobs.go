@@ -119,19 +119,6 @@ func stateCounts(state string, n int) map[string]int {
 	return m
 }
 
-func planJSON(j *job) map[string]any {
-	nodes := []map[string]any{}
-	for i, v := range j.vertices {
-		n := map[string]any{"id": v.id, "parallelism": v.parallelism, "operator": "", "operator_strategy": "",
-			"description": strings.ReplaceAll(v.name, " -> ", "<br/>+- "), "optimizer_properties": map[string]any{}}
-		if i > 0 {
-			n["inputs"] = []map[string]any{{"num": 0, "id": j.vertices[i-1].id, "ship_strategy": "HASH", "exchange": "pipelined_bounded"}}
-		}
-		nodes = append(nodes, n)
-	}
-	return map[string]any{"jid": j.id, "name": j.name, "type": "STREAMING", "nodes": nodes}
-}
-
 func jmJobDetails(x *jmReq, j *job) jmAnswer {
 	vs := []map[string]any{}
 	vstate := vertexState(j.state)
@@ -204,29 +191,50 @@ func jmExceptions(x *jmReq, j *job) jmAnswer {
 		}
 		maxN = n
 	}
+	v1 := x.v1()
+	info := func(e exception) map[string]any {
+		m := map[string]any{"exceptionName": e.name, "stacktrace": e.trace, "timestamp": e.at.UnixMilli(),
+			"failureLabels": map[string]string{}}
+		if e.task != "" {
+			m["taskName"] = e.task
+			m["endpoint"] = e.endpoint
+			m["taskManagerId"] = e.tm
+			if v1 {
+				m["location"] = e.endpoint // deprecated in 1.x, gone in 2.0
+			}
+		}
+		return m
+	}
 	entries := []map[string]any{}
 	for i, e := range j.exceptions {
 		if i >= maxN {
 			break
 		}
-		entry := map[string]any{"exceptionName": e.name, "stacktrace": e.trace, "timestamp": e.at.UnixMilli(),
-			"failureLabels": map[string]string{}, "concurrentExceptions": []any{}}
-		if e.task != "" {
-			entry["taskName"] = e.task
-			entry["endpoint"] = e.endpoint
-			entry["taskManagerId"] = e.tm
+		entry := info(e)
+		conc := []map[string]any{}
+		for _, c := range e.concurrent {
+			conc = append(conc, info(c))
 		}
+		entry["concurrentExceptions"] = conc
 		entries = append(entries, entry)
 	}
 	body := map[string]any{"exceptionHistory": map[string]any{"entries": entries, "truncated": len(j.exceptions) > maxN}}
-	if strings.HasPrefix(x.m.flinkVersion, "1.") {
+	if v1 {
 		// 1.x still serves the deprecated top-level fields.
-		body["all-exceptions"] = []any{}
-		body["truncated"] = false
+		all := []map[string]any{}
 		if len(j.exceptions) > 0 {
-			body["root-exception"] = j.exceptions[0].trace
-			body["timestamp"] = j.exceptions[0].at.UnixMilli()
+			newest := j.exceptions[0]
+			body["root-exception"] = newest.trace
+			body["timestamp"] = newest.at.UnixMilli()
+			for _, e := range append([]exception{newest}, newest.concurrent...) {
+				if e.task != "" {
+					all = append(all, map[string]any{"exception": e.trace, "task": e.task, "location": e.endpoint,
+						"endpoint": e.endpoint, "taskManagerId": e.tm, "timestamp": e.at.UnixMilli()})
+				}
+			}
 		}
+		body["all-exceptions"] = all
+		body["truncated"] = false
 	}
 	return ok(body)
 }

@@ -80,19 +80,6 @@ func jmJobsMetrics(x *jmReq) jmAnswer {
 	return ok(aggregate(values, q.Get("get"), splitList(q.Get("agg"))))
 }
 
-func jmVertex(x *jmReq, j *job, v *vertex) jmAnswer {
-	subs := []map[string]any{}
-	state := vertexState(j.state)
-	for s := 0; s < v.parallelism; s++ {
-		subs = append(subs, map[string]any{"subtask": s, "status": state, "attempt": j.restarts,
-			"endpoint": x.jm.addr, "start-time": j.start.UnixMilli(), "end-time": j.endMs(),
-			"duration": j.duration(x.now), "metrics": x.ioMetrics(j, v),
-			"taskmanager-id": x.tmFor(s), "status-counts": stateCounts(state, 0), "start_time": j.start.UnixMilli()})
-	}
-	return ok(map[string]any{"id": v.id, "name": v.name, "maxParallelism": j.maxParallelism,
-		"parallelism": v.parallelism, "now": x.now.UnixMilli(), "subtasks": subs})
-}
-
 // vertexMetricValues returns every subtask metric of v, keyed "i.name".
 func (x *jmReq) vertexMetricValues(j *job, v *vertex) map[string]string {
 	m := map[string]string{}
@@ -111,7 +98,7 @@ func (x *jmReq) vertexMetricValues(j *job, v *vertex) map[string]string {
 }
 
 func jmVertexMetrics(x *jmReq, j *job, v *vertex) jmAnswer {
-	return ok(selectMetrics(x.vertexMetricValues(j, v), x.r.URL.Query().Get("get")))
+	return x.stalled(j, ok(selectMetrics(x.vertexMetricValues(j, v), x.r.URL.Query().Get("get"))))
 }
 
 func jmSubtaskMetrics(x *jmReq, j *job, v *vertex) jmAnswer {
@@ -136,7 +123,7 @@ func jmSubtaskMetrics(x *jmReq, j *job, v *vertex) jmAnswer {
 			}
 		}
 	}
-	return ok(aggregate(values, q.Get("get"), splitList(q.Get("agg"))))
+	return x.stalled(j, ok(aggregate(values, q.Get("get"), splitList(q.Get("agg")))))
 }
 
 func bpLevel(ratio float64) string {
@@ -162,7 +149,7 @@ func jmBackpressure(x *jmReq, j *job, v *vertex) jmAnswer {
 		subs = append(subs, map[string]any{"subtask": s, "attempt-number": j.restarts, "backpressureLevel": bpLevel(ratio),
 			"ratio": ratio, "idleRatio": round2(f.idle / 1000), "busyRatio": round2(f.busy / 1000)})
 	}
-	return ok(map[string]any{"status": "ok", "backpressureLevel": bpLevel(worst), "end-timestamp": x.now.UnixMilli(), "subtasks": subs})
+	return x.stalled(j, ok(map[string]any{"status": "ok", "backpressureLevel": bpLevel(worst), "end-timestamp": x.now.UnixMilli(), "subtasks": subs}))
 }
 
 func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
@@ -176,5 +163,5 @@ func jmWatermarks(x *jmReq, j *job, v *vertex) jmAnswer {
 			out = append(out, metricEntry{ID: strconv.Itoa(s) + ".currentInputWatermark", Value: &val})
 		}
 	}
-	return ok(out)
+	return x.stalled(j, ok(out))
 }

@@ -91,6 +91,14 @@ type job struct {
 
 	// strain is the load StrainJob put on it.
 	strain Strain
+	// diag is the shape a test or demo gave the job (graph.go); bottleneck
+	// and upstream are derived from the graph by layout.
+	diag       *Diagnosis
+	bottleneck int
+	upstream   []bool
+	// flameAsked is when each flame graph (vertex/type/subtask) was first
+	// asked for: its sampling started then.
+	flameAsked map[string]time.Time
 
 	ck         checkpoints
 	ops        map[string]*operation
@@ -99,12 +107,13 @@ type job struct {
 }
 
 type exception struct {
-	at       time.Time
-	name     string
-	trace    string
-	task     string
-	endpoint string
-	tm       string
+	at         time.Time
+	name       string
+	trace      string
+	task       string
+	endpoint   string
+	tm         string
+	concurrent []exception // other tasks that failed with it
 }
 
 // jobSpec is what a submission says about a new job.
@@ -160,6 +169,7 @@ func (f *flinkJobs) addJob(a *app, s jobSpec, now time.Time) *job {
 		j.name = "Flink Streaming Job"
 	}
 	j.vertices = f.planVertices(j, s.kafkaTables)
+	j.layout()
 	a.jobs = append(a.jobs, j)
 	f.byID[j.id] = j
 	if a.state == yarnRunning && a.jmPending {
@@ -289,12 +299,13 @@ func (f *flinkJobs) failJob(j *job, now time.Time, fatal bool, msg string) {
 	}
 	j.gen++
 	g := j.gen
-	v := j.vertices[int(noise(j.seed, uint64(j.totalRestarts)+5)*float64(len(j.vertices)))]
-	j.record(now, msg, "", v.name+" (1/"+strconv.Itoa(v.parallelism)+")#"+strconv.Itoa(j.restarts))
+	v := j.failingVertex(msg)
+	j.recordTask(now, msg, v, int(noise(j.seed, uint64(j.totalRestarts)+6)*float64(v.parallelism)))
 	if j.failUntil > 0 && j.restarts >= j.failUntil {
 		j.failUntil = 0
-		j.record(now, "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts="+
-			strconv.Itoa(j.restarts)+", backoffTimeMS=1000)", "", "")
+		// The scheduler gives up just after the task failed.
+		j.record(now.Add(time.Millisecond), "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts="+
+			strconv.Itoa(j.restarts)+", backoffTimeMS=1000)", suppressedTrace(j.restarts, failureTrace(msg)), "")
 		j.setState(jobFailing, now)
 		f.events.schedule(j.app, now.Add(dFailing), func(t time.Time) {
 			if j.gen != g {
@@ -329,24 +340,23 @@ var failureMessages = []string{
 	"java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"key\" is null",
 }
 
-// record adds an entry to the job's exception history.
+// record adds an entry to the job's exception history; an empty trace is
+// msg's, wrapped as Flink and the connectors wrap it (failures.go).
 func (j *job) record(t time.Time, msg, trace, task string) {
 	name := msg
 	if i := strings.Index(msg, ":"); i > 0 {
 		name = msg[:i]
 	}
 	if trace == "" {
-		trace = msg + "\n\tat org.apache.flink.streaming.runtime.tasks.StreamTask.invoke(StreamTask.java:810)\n\tat org.apache.flink.runtime.taskmanager.Task.doRun(Task.java:953)\n\tat org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)\n\tat java.base/java.lang.Thread.run(Thread.java:829)\n"
+		trace = failureTrace(msg)
 	}
 	e := exception{at: t, name: name, trace: trace, task: task}
 	if task != "" && j.app.jm != nil {
-		e.endpoint = j.app.jm.addr
+		host := j.app.jm.addr[:strings.LastIndexByte(j.app.jm.addr, ':')]
+		e.endpoint = host + ":36000"
 		e.tm = containerID(j.app, len(j.app.attempts), 2)
 	}
-	j.exceptions = append([]exception{e}, j.exceptions...)
-	if len(j.exceptions) > 16 {
-		j.exceptions = j.exceptions[:16]
-	}
+	j.push(e)
 }
 
 // rootCause is the newest exception's first line, for YARN diagnostics.
@@ -392,10 +402,13 @@ func (f *flinkJobs) planVertices(j *job, kafkaTables map[string]bool) []*vertex 
 		mid = "LookupJoin[3] -> Calc[4]"
 	}
 	srcName := "Source: " + src + "[1] -> Calc[2]"
+	// A keyed exchange into the join or aggregation, a rebalance into the
+	// sink: the reasons Flink does not chain them.
 	vs := []*vertex{
-		{name: srcName, parallelism: p, role: roleSource, kafka: kafka, opScope: metricScope("Source: " + src + "[1]")},
-		{name: mid, parallelism: p, role: roleMiddle, lookup: lookup != ""},
-		{name: "Sink: " + sink + "[5]", parallelism: p, role: roleSink, opScope: metricScope("Sink: " + sink + "[5]")},
+		{name: srcName, parallelism: p, kafka: kafka, opScope: metricScope("Source: " + src + "[1]")},
+		{name: mid, parallelism: p, lookup: lookup != "", inputs: []edge{{from: 0, strategy: "HASH"}}},
+		{name: "Sink: " + sink + "[5]", parallelism: p, opScope: metricScope("Sink: " + sink + "[5]"),
+			inputs: []edge{{from: 1, strategy: "REBALANCE"}}},
 	}
 	for i, v := range vs {
 		v.id = hex32(f.rng)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type logFile struct {
 	start time.Time // time of the first line
 	kind  string    // "jobmanager" or "taskmanager"
 	out   bool      // a .out file (stdout) rather than log4j output
+	// marks are lines that say what happened (a task's failure and its
+	// stack trace), by line index, instead of the generated ones.
+	marks map[int64]string
 }
 
 // lineInto renders line i into dst (len(dst) == logLine): a log4j-looking
@@ -30,7 +34,9 @@ func (f *logFile) lineInto(dst []byte, i int64) {
 	t := f.start.Add(time.Duration(i) * 250 * time.Millisecond).UTC()
 	b := dst[:0]
 	n := noise(f.seed, uint64(i))
-	if f.out {
+	if m, ok := f.marks[i]; ok {
+		b = append(b, m...)
+	} else if f.out {
 		b = t.AppendFormat(b, "2006-01-02 15:04:05")
 		b = append(b, " stdout: processed batch "...)
 		b = strconv.AppendInt(b, i, 10)
@@ -137,8 +143,12 @@ func (r *logReader) Seek(offset int64, whence int) (int64, error) {
 // logFiles lists the files in a JobManager's or TaskManager's log directory.
 func (m *jobManagers) logFiles(a *app, kind string, owner uint64, start time.Time) map[string]*logFile {
 	size := m.logSize / logLine * logLine
+	var marks map[int64]string
+	if kind == "taskmanager" && len(a.attempts) > 0 {
+		marks = failureMarks(a, containerID(a, len(a.attempts), int(owner)+1), start, size/logLine)
+	}
 	return map[string]*logFile{
-		kind + ".log": {seed: a.seed ^ owner, size: size, start: start, kind: kind},
+		kind + ".log": {seed: a.seed ^ owner, size: size, start: start, kind: kind, marks: marks},
 		kind + ".out": {seed: a.seed ^ owner, size: 16 * logLine, start: start, kind: kind, out: true},
 		kind + ".err": {size: 0, start: start, kind: kind},
 	}
@@ -146,7 +156,7 @@ func (m *jobManagers) logFiles(a *app, kind string, owner uint64, start time.Tim
 
 func logList(x *jmReq, kind string) map[string]any {
 	out := []map[string]any{}
-	files := x.m.logFiles(x.a, kind, 0, x.jm.started)
+	files := x.m.logFiles(x.a, kind, 0, x.a.logStart(x.jm.attempt))
 	for _, name := range sortedKeys(files) {
 		out = append(out, map[string]any{"name": name, "size": files[name].size, "mtime": x.now.UnixMilli()})
 	}
@@ -187,7 +197,7 @@ func (m *jobManagers) logFile(kind, tmParam, name string) http.Handler {
 				return
 			}
 		}
-		files := m.logFiles(a, kind, owner, jm.started)
+		files := m.logFiles(a, kind, owner, a.logStart(jm.attempt))
 		m.mu.Unlock()
 		f, ok := files[file]
 		if !ok || strings.Contains(file, "/") {
@@ -197,4 +207,59 @@ func (m *jobManagers) logFile(kind, tmParam, name string) http.Handler {
 		w.Header().Set("Content-Type", "text/plain")
 		http.ServeContent(w, r, file, now, &logReader{f: f})
 	})
+}
+
+// failureMarks are the lines a TaskManager's log shows for the task
+// failures of the jobs of a that ran in container tm: the task switching to
+// FAILED, then its stack trace, at the line of the failure's time. A
+// failure later than the file's last line (the file has a fixed size) is
+// written near its end, where it is found by time order if not by time.
+func failureMarks(a *app, tm string, start time.Time, lines int64) map[int64]string {
+	marks := map[int64]string{}
+	var es []exception
+	for _, j := range a.jobs {
+		for _, e := range j.exceptions {
+			for _, x := range append([]exception{e}, e.concurrent...) {
+				if x.tm == tm && x.task != "" {
+					es = append(es, x)
+				}
+			}
+		}
+	}
+	// Oldest first, each at its time or after the one before it.
+	sort.Slice(es, func(i, k int) bool { return es[i].at.Before(es[k].at) })
+	next := int64(0)
+	for k, e := range es {
+		trace := strings.Split(strings.TrimRight(e.trace, "\n"), "\n")
+		if len(trace) > 40 {
+			trace = trace[:40]
+		}
+		span := int64(len(trace) + 1)
+		i := max(int64(e.at.Sub(start)/(250*time.Millisecond)), next)
+		if last := lines - span*int64(len(es)-k); i > last {
+			i = max(last, next)
+		}
+		if i < 0 || i+span > lines {
+			continue
+		}
+		// The logger abbreviated (log4j's %c{1.} style) so that the line
+		// keeps its end within the fixed line width.
+		marks[i] = e.at.UTC().Format("2006-01-02 15:04:05,000") + " WARN  o.a.f.runtime.taskmanager.Task [] - " +
+			e.task + " switched from RUNNING to FAILED with failure cause:"
+		for n, l := range trace {
+			marks[i+1+int64(n)] = strings.ReplaceAll(l, "\t", "    ")
+		}
+		next = i + span
+	}
+	return marks
+}
+
+// logStart is when the logs of an attempt's JobManager and TaskManagers
+// begin: when its JobManager came up. Flink's REST API and the
+// NodeManagers serve the same files, so both take this.
+func (a *app) logStart(attempt int) time.Time {
+	if attempt < 1 || attempt > len(a.attempts) {
+		return a.submitted
+	}
+	return a.attempts[attempt-1].start.Add(dAMRegistered)
 }

@@ -20,6 +20,9 @@ type vertex struct {
 	id          string
 	name        string
 	parallelism int
+	inputs      []edge // what feeds it (graph.go)
+	idx         int    // its index in the job graph
+	level       int    // its distance from the sources
 	role        int
 	kafka       bool   // a Kafka-like source: pendingRecords, records-lag-max
 	lookup      bool   // contains a lookup join (often the bottleneck)
@@ -40,7 +43,11 @@ func noise(seed, k uint64) float64 {
 // pressure is how hard the job's bottleneck is pushed at t, in [0,1]. Most
 // jobs are never backpressured; some go through slow cycles of it.
 func (j *job) pressure(t time.Time) float64 {
-	return math.Max(j.cycle(t), j.strain.Pressure)
+	p := j.cycle(t)
+	if d := j.diag; d != nil && d.Pressure > 0 {
+		p = math.Min(1, d.Pressure)
+	}
+	return math.Max(p, j.strain.Pressure)
 }
 
 // cycle is the pressure of the job's own slow cycles, if it has them.
@@ -75,16 +82,20 @@ type vertexFigures struct {
 
 // figures computes one subtask's metrics at t. They are plausible and
 // consistent: a vertex upstream of a busy one is backpressured and its
-// watermark and Kafka lag fall behind.
+// watermark and Kafka lag fall behind; a skewed vertex's hot subtask takes
+// the records of several.
 func (j *job) figures(v *vertex, subtask int, t time.Time) vertexFigures {
 	var f vertexFigures
 	p := j.pressure(t)
 	share := 0.85 + 0.3*noise(j.seed, uint64(subtask)+200)
+	hot, factor := j.skew(v)
+	if subtask == hot {
+		share *= factor
+	}
 	srcRate := j.vertices[0].base * j.wave(t) * (1 - 0.5*p) * share
 	selectivity := 0.6 + 0.4*noise(j.seed, 104)
-	bottleneck := roleSink
-	if j.vertices[1].lookup {
-		bottleneck = roleMiddle
+	for k := 1; k < v.level; k++ {
+		selectivity *= 0.9 + 0.1*noise(j.seed, uint64(400+k))
 	}
 	switch v.role {
 	case roleSource:
@@ -97,17 +108,20 @@ func (j *job) figures(v *vertex, subtask int, t time.Time) vertexFigures {
 		f.inRate = srcRate * selectivity
 		f.busy = 150 + 250*noise(j.seed, uint64(subtask)+320)
 	}
-	if v.role == bottleneck {
+	if subtask == hot {
+		f.busy = math.Min(990, f.busy*factor)
+	}
+	if v.idx == j.bottleneck {
 		f.busy += (980 - f.busy) * p
 	}
-	if v.role < bottleneck {
+	if j.upstream[v.idx] {
 		f.backpressured = 950 * p * (0.9 + 0.1*noise(j.seed, uint64(subtask)+330))
 	}
 	f.busy = math.Min(f.busy, 1000-f.backpressured)
 	f.idle = math.Max(0, 1000-f.busy-f.backpressured)
 	f.watermark = math.MinInt64
 	if v.role != roleSource {
-		delay := 1500 + 600*noise(j.seed, uint64(t.Unix()/5)) + 90_000*p
+		delay := 1500 + 600*noise(j.seed, uint64(t.Unix()/5)) + 90_000*p + 400*float64(v.level)
 		f.watermark = t.UnixMilli() - int64(delay)
 	}
 	if v.kafka {

@@ -71,6 +71,7 @@ type rmAPI struct {
 	jms         *jobManagers // a running app's amRPCAddress opens its JobManager
 	proxy       http.Handler // the web proxy, /proxy/<appId>/
 	admin       *admin       // the simulator's own API, /sim/
+	logs        *nodeLogs    // the NodeManagers and the log server
 }
 
 // clusterInfo is the RM's {"clusterInfo":{…}} (ResourceManagerRest.md, Cluster Information API).
@@ -113,6 +114,8 @@ func (api *rmAPI) handler(rm *rmServer) http.Handler {
 	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/appattempts", api.attempts)
 	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/state", api.appState)
 	mux.HandleFunc("PUT /ws/v1/cluster/apps/{id}/state", api.killApp(rm))
+	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/appattempts/{attempt}/containers", api.appContainers)
+	mux.HandleFunc("GET /conf", api.conf)
 	mux.HandleFunc("/ws/", func(w http.ResponseWriter, r *http.Request) {
 		writeRemoteException(w, http.StatusNotFound, "NotFoundException", "org.apache.hadoop.yarn.webapp.NotFoundException",
 			"java.lang.Exception: no resource "+r.URL.Path)

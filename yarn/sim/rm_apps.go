@@ -80,9 +80,14 @@ func (a *app) allocatedMB() int64 {
 	return jmContainerMB + int64(n-1)*tmContainerMB
 }
 
-// nodeHost is the NodeManager address of node and its web address.
+// nodeHost is the NodeManager address of node and its web address (the
+// simulated NodeManagers share one web server, nodemanager.go).
 func (api *rmAPI) nodeHost(node int) (nodeID, httpAddr string) {
-	return fmt.Sprintf("%s:%d", api.host, 45454+node), fmt.Sprintf("%s:%d", api.host, 8042+node)
+	httpAddr = api.logs.nodeHTTP()
+	if httpAddr == "" {
+		httpAddr = fmt.Sprintf("%s:%d", api.host, 8042+node)
+	}
+	return api.logs.nodeID(node), httpAddr
 }
 
 // renderApp turns an app into the RM's JSON, as seen by the RM at rmURL.

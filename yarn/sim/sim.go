@@ -122,7 +122,8 @@ type Cluster struct {
 	rm     *rmAPI
 	proxy  *webProxy
 	gw     *sqlGateway
-	chaos  *chaos // the periodic faults
+	logs   *nodeLogs // the NodeManagers' and the log server's container logs
+	chaos  *chaos    // the periodic faults
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -164,8 +165,9 @@ func New(o Options) (*Cluster, error) {
 	c.proxy = &webProxy{mu: &c.mu, clock: c.clock, ha: c.ha, yarn: c.yarn, jms: c.jms,
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
+	c.logs = &nodeLogs{mu: &c.mu, clock: c.clock, host: o.Host, yarn: c.yarn, jms: c.jms}
 	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
-		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}}
+		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}, logs: c.logs}
 	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
 		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
 
@@ -227,6 +229,10 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 	c.gw.srv = &http.Server{Handler: c.faults.wrap(func(*http.Request) Kind { return KindGateway }, c.gw.handler()),
 		ReadHeaderTimeout: 10 * time.Second}
 	c.serve(c.gw.srv, ln)
+	if err := c.logs.start(c.serve); err != nil {
+		c.closeLocked()
+		return fmt.Errorf("start simulated cluster: listen for the NodeManagers and the log server: %w", err)
+	}
 
 	c.wg.Add(1)
 	go c.scheduler()
@@ -281,6 +287,7 @@ func (c *Cluster) closeLocked() {
 	if c.gw.srv != nil {
 		_ = c.gw.srv.Close()
 	}
+	c.logs.close()
 	c.jms.closeAll(c.yarn.order)
 }
 
@@ -307,6 +314,22 @@ func (c *Cluster) ActiveRMURL() string {
 		return rm.url
 	}
 	return ""
+}
+
+// NodeManagerURL returns the simulated NodeManagers' web address
+// (http://host:port), which every node shares.
+func (c *Cluster) NodeManagerURL() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logs.nmURL
+}
+
+// LogServerURL returns the log server's web services base (the RM's
+// yarn.log.server.web-service.url).
+func (c *Cluster) LogServerURL() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logs.ahsBase()
 }
 
 // GatewayURL returns the SQL Gateway's base URL (http://host:port).

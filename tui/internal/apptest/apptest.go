@@ -17,9 +17,11 @@ import (
 )
 
 // New drives the TUI over f at w×h, its clock pinned to tuitest.Now and,
-// unless opts says otherwise, in the dark theme.
+// unless opts says otherwise, in the dark theme, as user ops of palink
+// Version.
 func New(t testing.TB, f *tuitest.Fake, w, h int, opts tui.Options) *tuitest.Harness {
 	t.Helper()
+	opts = pinned(opts)
 	opts.Now = func() time.Time { return tuitest.Now }
 	if opts.Theme == tui.ThemeAuto {
 		opts.Theme = tui.ThemeDark
@@ -46,9 +48,24 @@ func GoldenFrame(t *testing.T, name string, fix func(*tuitest.Fake) *tuitest.Fak
 // Program runs the real program loop over f, as tuitest.Program does.
 func Program(t *testing.T, f *tuitest.Fake, opts tui.Options) *teatest.TestModel {
 	t.Helper()
+	opts = pinned(opts)
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return tuitest.Now }
 	}
 	opts.Theme = tui.ThemeDark
 	return tuitest.Program(t, func(ctx context.Context) tea.Model { return tui.New(ctx, f, opts) })
+}
+
+// Version is the palink version the tests' header shows.
+const Version = "v1.2.3"
+
+// pinned fixes what the header would take from the machine: the user.
+func pinned(opts tui.Options) tui.Options {
+	if opts.User == "" {
+		opts.User = "ops"
+	}
+	if opts.Version == "" {
+		opts.Version = Version
+	}
+	return opts
 }

@@ -448,10 +448,28 @@ func (f *Fake) emitLocked(c api.Change) {
 // ReadOnly implements api.Service.
 func (f *Fake) ReadOnly() bool { return f.Viewer }
 
-// ActOnAlert records the call; the fake's alerts do not change.
+// ActOnAlert records the call and acts as the service does on the alert
+// of the rule and job: acknowledged or silenced by "ops" at the fake's now.
 func (f *Fake) ActOnAlert(_ context.Context, a api.AlertAction) (model.Alert, error) {
-	f.record("ActOnAlert %s %s", a.Rule, a.JobRef)
-	return model.Alert{Rule: a.Rule, JobID: a.JobRef}, nil
+	f.record("ActOnAlert %s %s ack=%v silence=%s unsilence=%v", a.Rule, a.JobRef, a.Ack, a.Silence, a.Unsilence)
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	for i, al := range f.Metrics.alerts {
+		if al.Rule != a.Rule || (al.JobID != a.JobRef && al.JobName != a.JobRef) {
+			continue
+		}
+		switch {
+		case a.Ack:
+			al.AckedBy, al.AckedAt = "ops", f.now
+		case a.Silence > 0:
+			al.SilencedUntil, al.SilencedBy = f.now.Add(a.Silence), "ops"
+		case a.Unsilence:
+			al.SilencedUntil, al.SilencedBy = time.Time{}, ""
+		}
+		f.Metrics.alerts[i] = al
+		return al, nil
+	}
+	return model.Alert{}, fmt.Errorf("act on alert %s of %s: %w", a.Rule, a.JobRef, model.ErrNotFound)
 }
 
 // Backup is never called by the TUI.

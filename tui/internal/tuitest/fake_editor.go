@@ -75,3 +75,17 @@ func (p *specPart) saveSpec(ref string, s model.Spec) (model.Spec, error) {
 	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &jv})
 	return s, nil
 }
+
+// SetRawJSON replaces the Flink job JSON that Job answers for a job (its
+// live facts must exist, as orders-enrich's do).
+func (f *Fake) SetRawJSON(jobID, raw string) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	d := f.details[jobID]
+	if d.Live != nil {
+		live := *d.Live
+		live.RawJSON = raw
+		d.Live = &live
+	}
+	f.details[jobID] = d
+}

@@ -19,9 +19,9 @@ func NewFixture() *Fake {
 	rp := func(kind model.RestorePointKind, path string, d time.Duration, origin string) *model.RestorePoint {
 		return &model.RestorePoint{JobID: "j001", Kind: kind, Path: path, Time: ago(d), Origin: origin}
 	}
-	fig := func(in, out, bp float64, ck time.Duration) api.Figures {
+	fig := func(in, out, bp float64, ck time.Duration, lag float64) api.Figures {
 		return api.Figures{At: ago(2 * time.Second), RecordsInPerSec: in, RecordsOutPerS: out, Backpressure: bp, CheckpointAge: ck,
-			InSpark: []float64{in * 0.5, in * 0.7, in * 0.9, in * 1.2, in}}
+			Lag: lag, InSpark: []float64{in * 0.5, in * 0.7, in * 0.9, in * 1.2, in}}
 	}
 	job := func(id, name string, kind model.JobKind, cluster string, st model.JobState) model.Job {
 		return model.Job{ID: id, Name: name, Kind: kind, Cluster: cluster, State: st, SpecVersion: 3, Parallelism: 4,
@@ -64,7 +64,11 @@ func NewFixture() *Fake {
 
 	inventory := job("j008", "inventory-sync", model.KindJAR, "prod", model.StateDeploying)
 	inventory.AppID = "application_1732000000000_0101"
-	submit := &model.Command{ID: "c000038", Seq: 38, JobID: "j008", Kind: model.CmdSubmit, State: model.CmdDoing, Issuer: "ops", CreatedAt: ago(20 * time.Second)}
+	// Logs as the scheduler writes them: who runs the command (a lease
+	// owner: host, pid and a random part), the steps, and the end.
+	submit := &model.Command{ID: "c000038", Seq: 38, JobID: "j008", Kind: model.CmdSubmit, State: model.CmdDoing, Issuer: "ops",
+		CreatedAt: ago(20 * time.Second), StartedAt: ago(19 * time.Second), LeaseOwner: "ops-1 pid 4242 #9f3a2b", LeaseUntil: ago(-40 * time.Second),
+		Attempts: 1, Log: []model.LogLine{{Time: ago(19 * time.Second), Text: "started by ops-1 pid 4242 #9f3a2b"}}}
 
 	draft := job("j009", "new-pipeline", model.KindSQL, "staging", model.StateNone)
 
@@ -74,10 +78,10 @@ func NewFixture() *Fake {
 	f := &Fake{
 		now: now,
 		Jobs: []api.JobView{
-			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second)},
-			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second)},
-			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second)},
-			{Job: users, Figures: fig(900, 0, 0, 3*time.Minute)},
+			{Job: orders, Figures: fig(12400, 12380, 0.04, 12*time.Second, 1200)},
+			{Job: payments, Figures: fig(3100, 3099, 0.31, 31*time.Second, 2_140_000)},
+			{Job: clicks, Figures: fig(48000, 47950, 0.87, 8*time.Second, api.Unknown)},
+			{Job: users, Figures: fig(900, 0, 0, 3*time.Minute, 35)},
 			{Job: fraud},
 			{Job: sessions},
 			{Job: ads},
@@ -91,8 +95,12 @@ func NewFixture() *Fake {
 					{Time: ago(78 * time.Hour), Text: "stop-with-savepoint triggered (trigger 9a1c)"},
 					{Time: ago(77 * time.Hour), Text: "savepoint hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"}}},
 			{ID: "c000041", Seq: 41, JobID: "j001", Kind: model.CmdRestart, State: model.CmdSucceeded, Attempts: 1, Issuer: "ops",
-				CreatedAt: ago(76 * time.Hour), Params: model.CommandParams{Restore: model.RestoreSavepoint},
-				Log: []model.LogLine{{Time: ago(76 * time.Hour), Text: "submitted application_1732000000000_0042"}}},
+				CreatedAt: ago(76 * time.Hour), StartedAt: ago(76 * time.Hour), EndedAt: ago(76*time.Hour - 40*time.Second),
+				Params: model.CommandParams{Restore: model.RestoreSavepoint},
+				Log: []model.LogLine{
+					{Time: ago(76 * time.Hour), Text: "started by ops-1 pid 3117 #c04e11"},
+					{Time: ago(76 * time.Hour), Text: "submitted application_1732000000000_0042"},
+					{Time: ago(76*time.Hour - 40*time.Second), Text: "succeeded"}}},
 			*submit,
 			{ID: "c000039", Seq: 39, JobID: "j005", Kind: model.CmdRestart, State: model.CmdFailed, Attempts: 3, Issuer: "policy",
 				CreatedAt: ago(90 * time.Minute), Error: "deploy timed out after 5m: application stayed ACCEPTED"},
@@ -169,7 +177,8 @@ func ManyJobs(n int) []api.JobView {
 			Cluster: []string{"prod", "staging", "dev"}[i%3], State: st,
 			AppID:     fmt.Sprintf("application_1732000000000_%06d", i),
 			StartedAt: Now.Add(-time.Duration(600+i%1000) * time.Minute),
-		}, Figures: api.Figures{At: Now, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10}}
+		}, Figures: api.Figures{At: Now, RecordsInPerSec: float64(1000 + (i%100)*37), Backpressure: float64(i%10) / 10,
+			Lag: float64((i * 7919) % 100_000)}}
 	}
 	return out
 }

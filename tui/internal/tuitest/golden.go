@@ -76,7 +76,7 @@ func Golden(t testing.TB, name, got string) {
 }
 
 // Sizes are the terminal sizes every view is pinned at.
-var Sizes = []struct{ W, H int }{{120, 40}, {80, 24}}
+var Sizes = []struct{ W, H int }{{120, 40}, {80, 24}, {60, 20}}
 
 // SizeName names a size of Sizes in golden files: "120x40".
 func SizeName(w, h int) string { return fmt.Sprintf("%dx%d", w, h) }

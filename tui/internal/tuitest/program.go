@@ -10,6 +10,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/palink/palink/tui/internal/probe"
+	"github.com/palink/palink/tui/kit"
 )
 
 // Program runs the real program loop (bubbletea, its renderer, the real
@@ -68,3 +71,6 @@ func WaitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// ProbeTop is the screen on top of a root model's stack (a final model's).
+func ProbeTop(m tea.Model) kit.Screen { return probe.Of(m).Top() }

@@ -1,0 +1,239 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/model"
+)
+
+func contractConcurrent(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	const writers, each = 6, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*writers*each)
+	for w := range writers {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for range each {
+				errs <- s.Update(context.Background(), func(tx Tx) error {
+					j, err := tx.Job("j1")
+					if err != nil {
+						return err
+					}
+					j.PlatformRestarts++
+					if err := tx.PutJob(j); err != nil {
+						return err
+					}
+					_, err = tx.AppendEvent(model.Event{JobID: "j1", To: model.StateRunning, Reason: fmt.Sprint("writer ", w)})
+					return err
+				})
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for range each {
+				errs <- s.View(context.Background(), func(tx ReadTx) error {
+					j, err := tx.Job("j1")
+					if err != nil {
+						return err
+					}
+					evs, err := tx.Events("j1", 0, 0)
+					if err == nil && len(evs) != j.PlatformRestarts {
+						err = fmt.Errorf("a reader saw %d events for counter %d: not one snapshot", len(evs), j.PlatformRestarts)
+					}
+					return err
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	view(t, s, func(tx ReadTx) error {
+		j, _ := tx.Job("j1")
+		evs, err := tx.Events("j1", 0, 0)
+		if err != nil || j.PlatformRestarts != writers*each || len(evs) != writers*each {
+			t.Errorf("after %d updates: counter %d, %d events, %v", writers*each, j.PlatformRestarts, len(evs), err)
+		}
+		for i, e := range evs {
+			if e.Seq != int64(i+1) {
+				t.Fatalf("event %d has seq %d: seqs must be dense under concurrency", i, e.Seq)
+			}
+		}
+		return nil
+	})
+}
+
+// storeDump is everything a store holds, as read through ReadTx alone, so
+// that two stores (or one before and after a migration or a restore) can be
+// compared whatever the backend.
+type storeDump struct {
+	Jobs          []model.Job
+	Specs         map[string][]model.Spec
+	Events        map[string][]model.Event
+	RestorePoints map[string][]model.RestorePoint
+	Commands      []model.Command
+	Audit         []model.AuditEntry
+	Alerts        []model.Alert `json:",omitempty"` // schema 2
+	// Exceptions by job, schema 4.
+	Exceptions map[string][]model.JobException `json:",omitempty"`
+	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
+	// it empty (stores with one history but two ids compare equal).
+	StoreID string `json:",omitempty"`
+}
+
+func dump(t testing.TB, s Store) storeDump {
+	t.Helper()
+	d := storeDump{
+		Specs:         map[string][]model.Spec{},
+		Events:        map[string][]model.Event{},
+		RestorePoints: map[string][]model.RestorePoint{},
+	}
+	view(t, s, func(tx ReadTx) (err error) {
+		if d.Jobs, err = tx.Jobs(); err != nil {
+			return err
+		}
+		for _, j := range d.Jobs {
+			byName, err := tx.JobByName(j.Name)
+			if err != nil || byName.ID != j.ID {
+				return fmt.Errorf("name %q does not find job %s: %v", j.Name, j.ID, err)
+			}
+			if d.Specs[j.ID], err = tx.Specs(j.ID); err != nil {
+				return err
+			}
+			if d.Events[j.ID], err = tx.Events(j.ID, 0, 0); err != nil {
+				return err
+			}
+			if d.RestorePoints[j.ID], err = tx.RestorePoints(j.ID); err != nil {
+				return err
+			}
+			es, err := tx.Exceptions(j.ID)
+			if err != nil {
+				return err
+			}
+			if len(es) > 0 {
+				if d.Exceptions == nil {
+					d.Exceptions = map[string][]model.JobException{}
+				}
+				d.Exceptions[j.ID] = es
+			}
+		}
+		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
+			return err
+		}
+		if d.Audit, err = tx.Audit(0, 0); err != nil {
+			return err
+		}
+		as, err := tx.Alerts()
+		if len(as) > 0 {
+			d.Alerts = as
+		}
+		return err
+	})
+	return d
+}
+
+// sameDump fails with the first differing line when two dumps differ.
+func sameDump(t testing.TB, what string, got, want storeDump) {
+	t.Helper()
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	g, _ := json.MarshalIndent(got, "", " ")
+	w, _ := json.MarshalIndent(want, "", " ")
+	gl, wl := strings.Split(string(g), "\n"), strings.Split(string(w), "\n")
+	for i := range min(len(gl), len(wl)) {
+		if gl[i] != wl[i] {
+			t.Fatalf("%s: contents differ at line %d of the JSON dump:\n got: %s\nwant: %s", what, i+1, gl[i], wl[i])
+		}
+	}
+	t.Fatalf("%s: contents differ: dump has %d lines, want %d (or only in what JSON does not show)", what, len(gl), len(wl))
+}
+
+func contractAlerts(t *testing.T, open opener) {
+	s := open(t)
+	defer func() { s.Close() }()
+	firing := model.Alert{Rule: "lag", Kind: "lag", JobID: "j2", JobName: "b", State: model.AlertFiring,
+		Since: t0, Value: "120000 records", Notified: []string{"ops"}, UpdatedAt: t0}
+	update(t, s, func(tx Tx) error {
+		for _, a := range []model.Alert{
+			firing,
+			{Rule: "job-failed", JobID: "j9", State: model.AlertFiring, Since: t0},
+			{Rule: "lag", JobID: "j1", State: model.AlertResolved, Since: t0, ResolvedAt: t0.Add(time.Minute)},
+		} {
+			if err := tx.PutAlert(a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	keys := func(as []model.Alert) string {
+		var ks []string
+		for _, a := range as {
+			ks = append(ks, a.Key())
+		}
+		return strings.Join(ks, " ")
+	}
+	view(t, s, func(tx ReadTx) error {
+		as, err := tx.Alerts()
+		if got := keys(as); err != nil || got != "job-failed/j9 lag/j1 lag/j2" {
+			t.Errorf("Alerts() = %q, %v; want ordered by rule then job", got, err)
+		}
+		return nil
+	})
+	// One record per rule and job: a resolve replaces the firing.
+	resolved := firing
+	resolved.State, resolved.ResolvedAt, resolved.ResolveNotified = model.AlertResolved, t0.Add(2*time.Minute), []string{"ops"}
+	update(t, s, func(tx Tx) error {
+		if err := tx.PutAlert(resolved); err != nil {
+			return err
+		}
+		if err := tx.DeleteAlert("job-failed", "j9"); err != nil {
+			return err
+		}
+		return tx.DeleteAlert("job-failed", "never-there")
+	})
+	s = reopen(t, s, open)
+	view(t, s, func(tx ReadTx) error {
+		as, err := tx.Alerts()
+		if err != nil || keys(as) != "lag/j1 lag/j2" {
+			t.Fatalf("after replace, delete and reopen: %q, %v", keys(as), err)
+		}
+		if !reflect.DeepEqual(as[1], resolved) {
+			t.Errorf("stored alert\n got %+v\nwant %+v", as[1], resolved)
+		}
+		return nil
+	})
+	for _, bad := range []model.Alert{
+		{JobID: "j1", State: model.AlertFiring},
+		{Rule: "lag", State: model.AlertFiring},
+		{Rule: "a/b", JobID: "j1", State: model.AlertFiring},
+		{Rule: "lag", JobID: "j1"},
+	} {
+		err := s.Update(context.Background(), func(tx Tx) error { return tx.PutAlert(bad) })
+		wantErr(t, err, ErrInvalid)
+	}
+	if err := s.View(context.Background(), func(tx ReadTx) error {
+		if w, ok := tx.(Tx); ok {
+			return w.PutAlert(firing)
+		}
+		return errors.New("a ReadTx cannot write")
+	}); err == nil {
+		t.Error("PutAlert in a View succeeded")
+	}
+}

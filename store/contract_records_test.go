@@ -1,0 +1,385 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/palink/palink/model"
+)
+
+func contractEvents(t *testing.T, open opener) {
+	s := open(t)
+	ev := func(job string, from, to model.JobState) model.Event {
+		return model.Event{JobID: job, Time: t0, From: from, To: to, Reason: fmt.Sprintf("%s→%s", from, to), CommandID: "c000000001"}
+	}
+	update(t, s, func(tx Tx) error {
+		for _, id := range []string{"j1", "j2", "quiet"} {
+			if err := tx.CreateJob(sampleJob(id, "job-"+id)); err != nil {
+				return err
+			}
+		}
+		for _, e := range []model.Event{
+			ev("j1", model.StateNone, model.StateDeploying),
+			ev("j2", model.StateNone, model.StateDeploying),
+			ev("j1", model.StateDeploying, model.StateDeploySucceeded),
+			ev("j1", model.StateDeploySucceeded, model.StateRunning),
+		} {
+			if _, err := tx.AppendEvent(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		e, err := tx.AppendEvent(ev("j1", model.StateRunning, model.StateFinished))
+		if err != nil || e.Seq != 4 {
+			t.Errorf("event after reopen = seq %d, %v; want 4", e.Seq, err)
+		}
+		_, err = tx.AppendEvent(ev("ghost", model.StateNone, model.StateDeploying))
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
+	seqs := func(es []model.Event) []int64 {
+		var out []int64
+		for _, e := range es {
+			out = append(out, e.Seq)
+		}
+		return out
+	}
+	view(t, s, func(tx ReadTx) error {
+		for _, c := range []struct {
+			job          string
+			after, limit int
+			want         []int64
+		}{
+			{"j1", 0, 0, []int64{1, 2, 3, 4}},
+			{"j1", 2, 0, []int64{3, 4}},
+			{"j1", 0, 2, []int64{1, 2}},
+			{"j1", 1, 2, []int64{2, 3}},
+			{"j1", 4, 0, nil},
+			{"j1", -5, 1, []int64{1}},
+			{"j2", 0, 0, []int64{1}},
+			{"quiet", 0, 0, nil},
+		} {
+			got, err := tx.Events(c.job, int64(c.after), c.limit)
+			if err != nil {
+				t.Errorf("Events(%s, %d, %d): %v", c.job, c.after, c.limit, err)
+				continue
+			}
+			if got == nil || !slices.Equal(seqs(got), c.want) {
+				t.Errorf("Events(%s, %d, %d) seqs = %v (nil %t), want %v", c.job, c.after, c.limit, seqs(got), got == nil, c.want)
+			}
+		}
+		all, _ := tx.Events("j1", 0, 0)
+		last := all[len(all)-1]
+		if last.From != model.StateRunning || last.To != model.StateFinished || last.JobID != "j1" ||
+			!last.Time.Equal(t0) || last.Reason != "RUNNING→FINISHED" || last.CommandID != "c000000001" {
+			t.Errorf("last event = %+v", last)
+		}
+		_, err := tx.Events("ghost", 0, 0)
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
+}
+
+func contractRestorePoints(t *testing.T, open opener) {
+	s := open(t)
+	rp := func(job, path string, kind model.RestorePointKind) model.RestorePoint {
+		return model.RestorePoint{JobID: job, Kind: kind, Path: path, Time: t0, FlinkJobID: "f1", Origin: "sync"}
+	}
+	update(t, s, func(tx Tx) error {
+		for _, id := range []string{"j1", "j2"} {
+			if err := tx.CreateJob(sampleJob(id, "job-"+id)); err != nil {
+				return err
+			}
+		}
+		for _, c := range []struct {
+			rp   model.RestorePoint
+			want bool
+		}{
+			{rp("j1", "hdfs:///ck/chk-1", model.Checkpoint), true},
+			{rp("j1", "hdfs:///sp/sp-1", model.Savepoint), true},
+			{rp("j1", "hdfs:///ck/chk-1", model.Checkpoint), false},
+			{rp("j2", "hdfs:///ck/chk-1", model.Checkpoint), true}, // dedup is per job
+		} {
+			added, err := tx.AddRestorePoint(c.rp)
+			if err != nil {
+				return err
+			}
+			if added != c.want {
+				t.Errorf("AddRestorePoint(%s, %s) = %t, want %t", c.rp.JobID, c.rp.Path, added, c.want)
+			}
+		}
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		if added, err := tx.AddRestorePoint(rp("j1", "hdfs:///sp/sp-1", model.Savepoint)); added || err != nil {
+			t.Errorf("re-adding a known path after reopen = %t, %v; want false", added, err)
+		}
+		if added, err := tx.AddRestorePoint(rp("j1", "hdfs:///ck/chk-2", model.Checkpoint)); !added || err != nil {
+			t.Errorf("adding a new path after reopen = %t, %v; want true", added, err)
+		}
+		_, err := tx.AddRestorePoint(rp("ghost", "hdfs:///x", model.Savepoint))
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
+	view(t, s, func(tx ReadTx) error {
+		got, err := tx.RestorePoints("j1")
+		if err != nil {
+			return err
+		}
+		var paths []string
+		for _, r := range got {
+			paths = append(paths, r.Path)
+		}
+		if want := []string{"hdfs:///ck/chk-1", "hdfs:///sp/sp-1", "hdfs:///ck/chk-2"}; !slices.Equal(paths, want) {
+			t.Errorf("RestorePoints(j1) = %v, want %v", paths, want)
+		}
+		if got[1] != rp("j1", "hdfs:///sp/sp-1", model.Savepoint) {
+			t.Errorf("RestorePoints(j1)[1] = %+v", got[1])
+		}
+		_, err = tx.RestorePoints("ghost")
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
+}
+
+func contractAudit(t *testing.T, open opener) {
+	s := open(t)
+	update(t, s, func(tx Tx) error {
+		for i, action := range []string{"create", "submit", "kill"} {
+			a, err := tx.AppendAudit(model.AuditEntry{Time: t0, User: "ops", Action: action, JobID: "j1", Outcome: "accepted"})
+			if err != nil {
+				return err
+			}
+			if a.Seq != int64(i+1) {
+				t.Errorf("audit %s got seq %d, want %d", action, a.Seq, i+1)
+			}
+		}
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		// Refusals of unknown jobs are audited too.
+		_, err := tx.AppendAudit(model.AuditEntry{Time: t0, User: "eve", Action: "kill", JobID: "ghost", Outcome: "refused: no such job"})
+		return err
+	})
+	view(t, s, func(tx ReadTx) error {
+		actions := func(after int64, limit int) []string {
+			got, err := tx.Audit(after, limit)
+			if err != nil {
+				t.Fatalf("Audit(%d, %d): %v", after, limit, err)
+			}
+			var out []string
+			for _, a := range got {
+				out = append(out, fmt.Sprintf("%d:%s", a.Seq, a.Action))
+			}
+			return out
+		}
+		for _, c := range []struct {
+			after int64
+			limit int
+			want  []string
+		}{
+			{0, 0, []string{"1:create", "2:submit", "3:kill", "4:kill"}},
+			{2, 0, []string{"3:kill", "4:kill"}},
+			{0, 2, []string{"1:create", "2:submit"}},
+			{4, 0, nil},
+		} {
+			if got := actions(c.after, c.limit); !slices.Equal(got, c.want) {
+				t.Errorf("Audit(%d, %d) = %v, want %v", c.after, c.limit, got, c.want)
+			}
+		}
+		return nil
+	})
+}
+
+func contractAtomic(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	boom := errors.New("boom")
+
+	// A new job and its first event, then a failure: neither stays.
+	err := s.Update(context.Background(), func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j1", "orders")); err != nil {
+			return err
+		}
+		if _, err := tx.AppendEvent(model.Event{JobID: "j1", From: model.StateNone, To: model.StateDeploying}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Update = %v, want fn's error", err)
+	}
+	view(t, s, func(tx ReadTx) error {
+		_, err := tx.Job("j1")
+		wantErr(t, err, ErrNotFound, "j1")
+		_, err = tx.JobByName("orders")
+		wantErr(t, err, ErrNotFound, "orders")
+		return nil
+	})
+
+	// A state change with its event and command, then a failure: the job
+	// keeps its state, and no seq was used up.
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "orders")) })
+	err = s.Update(context.Background(), func(tx Tx) error {
+		j, _ := tx.Job("j1")
+		j.State = model.StateDeploying
+		if err := tx.PutJob(j); err != nil {
+			return err
+		}
+		if _, err := tx.AppendEvent(model.Event{JobID: "j1", From: model.StateNone, To: model.StateDeploying}); err != nil {
+			return err
+		}
+		if _, err := tx.PutCommand(sampleCommand("j1", model.CmdSubmit, model.CmdUndo)); err != nil {
+			return err
+		}
+		if _, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: "hdfs:///sp/1"}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Update = %v, want fn's error", err)
+	}
+	update(t, s, func(tx Tx) error {
+		j, err := tx.Job("j1")
+		if err != nil || j.State != model.StateNone {
+			t.Errorf("job after rolled back change = %s, %v; want CREATED", j.State, err)
+		}
+		evs, _ := tx.Events("j1", 0, 0)
+		cmds, _ := tx.Commands(CommandFilter{})
+		rps, _ := tx.RestorePoints("j1")
+		if len(evs)+len(cmds)+len(rps) != 0 {
+			t.Errorf("rolled back update left %d events, %d commands, %d restore points", len(evs), len(cmds), len(rps))
+		}
+		e, err := tx.AppendEvent(model.Event{JobID: "j1", From: model.StateNone, To: model.StateDeploying})
+		c, err2 := tx.PutCommand(sampleCommand("j1", model.CmdSubmit, model.CmdUndo))
+		if err != nil || err2 != nil || e.Seq != 1 || c.Seq != 1 {
+			t.Errorf("after rollback, next event seq %d (%v), command seq %d (%v); want 1 and 1", e.Seq, err, c.Seq, err2)
+		}
+		added, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: "hdfs:///sp/1"})
+		if !added || err != nil {
+			t.Errorf("restore point of a rolled back update is still indexed: added %t, %v", added, err)
+		}
+		return nil
+	})
+}
+
+func contractInvalid(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	bad := map[string]func(Tx) error{
+		"job without id":   func(tx Tx) error { return tx.CreateJob(sampleJob("", "x")) },
+		"job without name": func(tx Tx) error { return tx.CreateJob(sampleJob("j2", "")) },
+		"job without kind": func(tx Tx) error { j := sampleJob("j2", "b"); j.Kind = 0; return tx.CreateJob(j) },
+		"put job with bad state": func(tx Tx) error {
+			j := sampleJob("j1", "a")
+			j.State = 99
+			return tx.PutJob(j)
+		},
+		"checkpoint without kind": func(tx Tx) error {
+			j := sampleJob("j1", "a")
+			j.LatestCheckpoint = &model.RestorePoint{Path: "x"}
+			return tx.PutJob(j)
+		},
+		"command without state": func(tx Tx) error {
+			_, err := tx.PutCommand(sampleCommand("j1", model.CmdKill, 0))
+			return err
+		},
+		"command without kind": func(tx Tx) error {
+			_, err := tx.PutCommand(sampleCommand("j1", 0, model.CmdUndo))
+			return err
+		},
+		"event with bad state": func(tx Tx) error {
+			_, err := tx.AppendEvent(model.Event{JobID: "j1", To: 42})
+			return err
+		},
+		"restore point without path": func(tx Tx) error {
+			_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j1", Kind: model.Savepoint})
+			return err
+		},
+		"restore point without kind": func(tx Tx) error {
+			_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j1", Path: "x"})
+			return err
+		},
+	}
+	for name, fn := range bad {
+		err := s.Update(context.Background(), fn)
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: error = %v, want ErrInvalid", name, err)
+		}
+	}
+	// Nothing unreadable got in: every list still decodes.
+	view(t, s, func(tx ReadTx) error {
+		if jobs, err := tx.Jobs(); err != nil || len(jobs) != 1 {
+			t.Errorf("Jobs() = %d, %v after refused writes", len(jobs), err)
+		}
+		if cmds, err := tx.Commands(CommandFilter{}); err != nil || len(cmds) != 0 {
+			t.Errorf("Commands() = %d, %v after refused writes", len(cmds), err)
+		}
+		return nil
+	})
+}
+
+func contractContext(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	err := s.Update(ctx, func(tx Tx) error { ran = true; return tx.CreateJob(sampleJob("j1", "a")) })
+	if !errors.Is(err, context.Canceled) || ran {
+		t.Errorf("Update with a cancelled ctx = %v (fn ran: %t), want context.Canceled before fn", err, ran)
+	}
+	if err := s.View(ctx, func(ReadTx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+		t.Errorf("View with a cancelled ctx = %v (fn ran: %t), want context.Canceled", err, ran)
+	}
+
+	// Cancelled while fn runs: nothing is committed.
+	ctx, cancel = context.WithCancel(context.Background())
+	err = s.Update(ctx, func(tx Tx) error {
+		defer cancel()
+		return tx.CreateJob(sampleJob("j1", "a"))
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Update cancelled during fn = %v, want context.Canceled", err)
+	}
+	view(t, s, func(tx ReadTx) error {
+		if _, err := tx.Job("j1"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a cancelled Update was committed: %v", err)
+		}
+		return nil
+	})
+}
+
+func contractCopies(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	var kept model.Job
+	view(t, s, func(tx ReadTx) (err error) { kept, err = tx.Job("j1"); return err })
+	kept.Config["state.backend"] = "hashmap"
+	// Other transactions reuse the pages the first one read.
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j2", "b")) })
+	view(t, s, func(tx ReadTx) error {
+		j, err := tx.Job("j1")
+		if err != nil || j.Config["state.backend"] != "rocksdb" {
+			t.Errorf("changing a returned job changed the stored one: %v, %v", j.Config, err)
+		}
+		return nil
+	})
+	if kept.Name != "a" || kept.Config["state.backend"] != "hashmap" {
+		t.Errorf("a job kept after its transaction changed under us: %+v", kept)
+	}
+}

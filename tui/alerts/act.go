@@ -1,0 +1,175 @@
+package alerts
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// An on-call engineer takes an alert in hand (a: everyone sees who), or
+// holds a rule's webhook messages of a job back for a while (s, for a
+// duration typed in the footer's prompt; u lifts it). The alert stays on
+// the list either way: silencing stops the noise, not the truth.
+
+// actedMsg is the service's answer to an action on an alert.
+type actedMsg struct {
+	key  string // the flash's cause
+	done string // what the flash says on success
+	err  error
+}
+
+// maxSilence bounds a silence: a forgotten one must not hide a rule for good.
+const maxSilence = 30 * 24 * time.Hour
+
+func actCmd(c kit.Call, a api.AlertAction, key, done string) tea.Cmd {
+	return func() tea.Msg {
+		err := c.With(func(ctx context.Context) error {
+			_, err := c.Svc.ActOnAlert(ctx, a)
+			return err
+		})
+		return actedMsg{key: key, done: done, err: err}
+	}
+}
+
+// what names an alert for the flash: its rule and job.
+func what(a model.Alert) string { return a.Rule + " of " + a.JobName }
+
+// actKey handles the alert keys on the alert under the cursor.
+func (m *Screen) actKey(kp tea.KeyPressMsg) (tea.Cmd, bool) {
+	all := kit.AllKeys.Alerts
+	if why, ok := m.env.Keys.Refused(kp, all.Ack, all.Silence, all.Unsilence); ok && why != "" {
+		return kit.Flash(kit.FlashWarn, why), true
+	}
+	k := m.env.Keys.Alerts
+	if !key.Matches(kp, k.Ack, k.Silence, k.Unsilence) {
+		return nil, false
+	}
+	if m.list.Cursor >= len(m.rows) {
+		return nil, true
+	}
+	a := m.rows[m.list.Cursor]
+	req := api.AlertAction{Rule: a.Rule, JobRef: a.JobID}
+	flashKey := "alert:" + a.Rule + "/" + a.JobID
+	switch {
+	case key.Matches(kp, k.Ack):
+		if a.State != model.AlertFiring {
+			return kit.Flash(kit.FlashWarn, what(a)+" is resolved: nothing to acknowledge"), true
+		}
+		if a.AckedBy != "" {
+			return kit.Flash(kit.FlashInfo, what(a)+" is already acknowledged by "+a.AckedBy), true
+		}
+		req.Ack = true
+		return tea.Batch(kit.Progress(flashKey, "acknowledging "+what(a)+"…"),
+			actCmd(m.env.Call(), req, flashKey, "acknowledged "+what(a))), true
+	case key.Matches(kp, k.Unsilence):
+		if !a.Silenced(m.env.Clock()) {
+			return kit.Flash(kit.FlashWarn, what(a)+" is not silenced"), true
+		}
+		req.Unsilence = true
+		return tea.Batch(kit.Progress(flashKey, "lifting the silence of "+what(a)+"…"),
+			actCmd(m.env.Call(), req, flashKey, what(a)+" is no longer silenced")), true
+	}
+	m.openSilence(a)
+	return textinput.Blink, true
+}
+
+// openSilence opens the footer's prompt for how long to silence a.
+func (m *Screen) openSilence(a model.Alert) {
+	in := textinput.New()
+	in.Prompt = "silence " + what(a) + " for: "
+	in.Placeholder = "1h"
+	in.SetStyles(m.env.Styles.Input)
+	in.SetVirtualCursor(true)
+	in.Focus()
+	m.silence, m.silencing = in, &a
+}
+
+// silenceKey handles a key while the prompt is open.
+func (m *Screen) silenceKey(msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(kp, m.env.Keys.Form.Cancel):
+			m.silencing = nil
+			return nil
+		case key.Matches(kp, m.env.Keys.Form.Confirm):
+			text := strings.TrimSpace(m.silence.Value())
+			if text == "" {
+				text = m.silence.Placeholder
+			}
+			d, err := parseSilence(text)
+			if err != nil {
+				return kit.Flash(kit.FlashWarn, err.Error())
+			}
+			a := *m.silencing
+			m.silencing = nil
+			flashKey := "alert:" + a.Rule + "/" + a.JobID
+			until := m.env.Clock().Add(d).Local().Format("15:04")
+			return tea.Batch(kit.Progress(flashKey, "silencing "+what(a)+"…"),
+				actCmd(m.env.Call(), api.AlertAction{Rule: a.Rule, JobRef: a.JobID, Silence: d}, flashKey,
+					fmt.Sprintf("%s silenced for %s (until %s): its webhook messages wait", what(a), kit.Age(d), until)))
+		}
+	}
+	var cmd tea.Cmd
+	m.silence, cmd = m.silence.Update(msg)
+	return cmd
+}
+
+// parseSilence reads a silence's length: a Go duration ("90m", "2h30m")
+// or whole days ("1d").
+func parseSilence(s string) (time.Duration, error) {
+	var d time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		d, err = time.ParseDuration(s)
+	}
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("silence for %q: give a duration such as 30m, 4h or 1d", s)
+	case d <= 0:
+		return 0, fmt.Errorf("silence for %s: it must be longer than nothing", s)
+	case d > maxSilence:
+		return 0, fmt.Errorf("silence for %s: at most 30d, so that a forgotten silence ends", s)
+	}
+	return d, nil
+}
+
+// handledText says who has an alert in hand, "" for nobody.
+func handledText(a model.Alert, now time.Time) string {
+	var parts []string
+	if a.AckedBy != "" && a.State == model.AlertFiring {
+		parts = append(parts, "acked by "+a.AckedBy+" "+kit.Ago(now, a.AckedAt))
+	}
+	if a.Silenced(now) {
+		parts = append(parts, "silenced until "+a.SilencedUntil.Local().Format("15:04")+" by "+a.SilencedBy)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// handledCell is the HANDLED column's short form.
+func handledCell(a model.Alert, now time.Time) string {
+	var parts []string
+	if a.AckedBy != "" && a.State == model.AlertFiring {
+		parts = append(parts, "✓ "+a.AckedBy)
+	}
+	if a.Silenced(now) {
+		parts = append(parts, "⏸ "+kit.Age(a.SilencedUntil.Sub(now)))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
