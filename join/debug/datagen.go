@@ -19,7 +19,7 @@ import (
 
 // datagen generates rows as Flink's datagen connector does, from a fixed
 // seed so that a debug run is repeatable, at most 'rows-per-second'.
-func (d *runner) datagen(t *tableDef, cols []format.Column) (stream.Reader, error) {
+func (d sources) datagen(t *tableDef, cols []format.Column) (stream.Reader, error) {
 	rows := int64(-1)
 	if v, ok := t.with["number-of-rows"]; ok {
 		n, err := strconv.ParseInt(v, 10, 64)

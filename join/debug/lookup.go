@@ -15,7 +15,7 @@ import (
 
 // planJoin plans a join of the FROM clause: a lookup join when the right
 // side is `t FOR SYSTEM_TIME AS OF …` on a lookup table, else a regular join.
-func (d *runner) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
+func (d joins) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
 	right, ok := j.R.(*flinksql.TableRef)
 	if !ok || right.SystemTime == nil {
 		return d.planRegularJoin(ctx, j, ctes, hints, where)
@@ -122,14 +122,14 @@ func (d *runner) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string
 }
 
 // planRegularJoin plans a join of two relations by a condition.
-func (d *runner) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
+func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
 	return nil, errorAt(j, "%s of two tables is not supported in debug runs yet: only lookup joins (JOIN t FOR SYSTEM_TIME AS OF …) run", j.Kind)
 }
 
 // pushDown takes from where the conditions on the input alone, as Flink's
 // planner does: they are applied before the lookup, and the rows they drop
 // are not looked up.
-func (d *runner) pushDown(where *[]flinksql.Expr, left, both scope) evalFn {
+func (d joins) pushDown(where *[]flinksql.Expr, left, both scope) evalFn {
 	if where == nil {
 		return nil
 	}
@@ -160,7 +160,7 @@ type onClause struct {
 
 // compileOn compiles the ON clause of the lookup join on table; without a
 // key it is refused.
-func (d *runner) compileOn(on flinksql.Expr, table string, dim, left, both scope) (*onClause, error) {
+func (d joins) compileOn(on flinksql.Expr, table string, dim, left, both scope) (*onClause, error) {
 	c := &onClause{}
 	var rest []flinksql.Expr
 	for _, e := range conjuncts(on) {
@@ -191,7 +191,7 @@ func (d *runner) compileOn(on flinksql.Expr, table string, dim, left, both scope
 
 // keyEquality recognizes `dim.col = expr` (either way round) where expr
 // reads only the left side: a lookup key.
-func (d *runner) keyEquality(e flinksql.Expr, dim, left scope) (int, flinksql.Expr, bool) {
+func (d joins) keyEquality(e flinksql.Expr, dim, left scope) (int, flinksql.Expr, bool) {
 	b, ok := e.(*flinksql.BinaryExpr)
 	if !ok || b.Op != "=" {
 		return 0, nil, false

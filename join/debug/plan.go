@@ -260,7 +260,7 @@ func (d *runner) planQuery(ctx context.Context, q *flinksql.Query, ctes map[stri
 		limit = q.Fetch
 	}
 	if len(q.OrderBy) > 0 {
-		return d.planOrderBy(ctx, q, ctes, limit)
+		return ranks{d}.planOrderBy(ctx, q, ctes, limit)
 	}
 	r, err := d.planBody(ctx, q.Body, ctes)
 	if err != nil || limit == nil {
@@ -271,7 +271,7 @@ func (d *runner) planQuery(ctx context.Context, q *flinksql.Query, ctes map[stri
 		return nil, err
 	}
 	if r.updating {
-		return d.planTopN(ctx, r, nil, nil, n, -1, q)
+		return ranks{d}.planTopN(ctx, r, nil, nil, n, -1, q)
 	}
 	l := &stream.Limit{N: n}
 	r.out.To(l)
@@ -306,7 +306,7 @@ func (d *runner) planBody(ctx context.Context, body flinksql.QueryBody, ctes map
 	case *flinksql.ParenQuery:
 		return d.planQuery(ctx, b.Query, ctes)
 	case *flinksql.SetOp:
-		return d.planSetOp(ctx, b, ctes)
+		return setOps{d}.planSetOp(ctx, b, ctes)
 	case *flinksql.Values:
 		return d.planValues(b)
 	}
@@ -318,7 +318,7 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 	if s.From == nil {
 		return d.planValues(&flinksql.Values{Span: s.Span, Rows: []flinksql.Expr{&flinksql.RowExpr{}}}, s)
 	}
-	if r, ok, err := d.planRankSelect(ctx, s, ctes); ok || err != nil {
+	if r, ok, err := (ranks{d}).planRankSelect(ctx, s, ctes); ok || err != nil {
 		return r, err
 	}
 	var conds []flinksql.Expr
@@ -329,7 +329,7 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 	if err != nil {
 		return nil, err
 	}
-	if in, conds, err = d.planSubqueryConds(ctx, in, conds, ctes); err != nil {
+	if in, conds, err = (tableFuncs{d}).planSubqueryConds(ctx, in, conds, ctes); err != nil {
 		return nil, err
 	}
 	if len(conds) > 0 {
@@ -346,10 +346,10 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 		in = d.filter(in, where, "WHERE")
 	}
 	if len(s.GroupBy) > 0 || s.Having != nil || s.Distinct || hasAggregate(s) {
-		return d.planAggregate(ctx, s, in)
+		return aggregates{d}.planAggregate(ctx, s, in)
 	}
 	if hasOver(s) {
-		return d.planOver(ctx, s, in)
+		return aggregates{d}.planOver(ctx, s, in)
 	}
 	return d.project(in, s.Items, nil)
 }

@@ -46,13 +46,13 @@ func (d *runner) planFrom(ctx context.Context, from flinksql.TableExpr, ctes map
 		}
 		return aliasColumns(r.renamed(alias), f.Alias)
 	case *flinksql.Join:
-		return d.planJoin(ctx, f, ctes, hints, where)
+		return joins{d}.planJoin(ctx, f, ctes, hints, where)
 	case *flinksql.TableFunc:
-		return d.planTableFunc(ctx, f, ctes)
+		return tableFuncs{d}.planTableFunc(ctx, f, ctes)
 	case *flinksql.Unnest:
-		return d.planUnnestAlone(f)
+		return tableFuncs{d}.planUnnestAlone(f)
 	case *flinksql.MatchRecognize:
-		return d.planMatch(ctx, f, ctes, hints)
+		return tableFuncs{d}.planMatch(ctx, f, ctes, hints)
 	}
 	return nil, errorAt(from, "this FROM item is not supported in debug runs")
 }
@@ -97,12 +97,12 @@ func (d *runner) namedTable(ctx context.Context, at flinksql.Node, name *flinksq
 	if t == nil {
 		return nil, errorAt(at, "Object '%s' not found", name)
 	}
-	return d.scan(t, alias)
+	return sources{d}.scan(t, alias)
 }
 
 // scan is the relation of a source table: read once however many times
 // the job reads it, its rows fanned out to every reader.
-func (d *runner) scan(t *tableDef, alias string) (*rel, error) {
+func (d sources) scan(t *tableDef, alias string) (*rel, error) {
 	key := strings.ToLower(t.name)
 	if r, ok := d.scans[key]; ok {
 		return r.renamed(alias), nil
@@ -201,7 +201,7 @@ func isProctimeCall(e flinksql.Expr) bool {
 
 // watermark makes the WATERMARK FOR col AS expr of a table: its column is
 // the rowtime attribute; the expression's value, the source's watermark.
-func (d *runner) watermark(t *tableDef, src *stream.Source, cols scope) error {
+func (d sources) watermark(t *tableDef, src *stream.Source, cols scope) error {
 	name := t.wm.Column.Last()
 	idx := -1
 	for i, c := range cols {
@@ -237,7 +237,7 @@ func (d *runner) watermark(t *tableDef, src *stream.Source, cols scope) error {
 
 // reader is where a source table's rows come from: its data file, or the
 // datagen connector's options.
-func (d *runner) reader(t *tableDef, cols []format.Column, key []int) (stream.Reader, error) {
+func (d sources) reader(t *tableDef, cols []format.Column, key []int) (stream.Reader, error) {
 	path := ""
 	for k, v := range d.opts.Data {
 		if strings.EqualFold(k, t.name) {

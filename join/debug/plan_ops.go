@@ -24,19 +24,19 @@ type windowSpec struct {
 
 // planOrderBy plans ORDER BY [LIMIT]: in streaming mode, a sort on a time
 // attribute ascending, or a top-N with a LIMIT.
-func (d *runner) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[string]*cte, limit flinksql.Expr) (*rel, error) {
+func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[string]*cte, limit flinksql.Expr) (*rel, error) {
 	return nil, errorAt(q.OrderBy[0], "ORDER BY is not supported in debug runs yet")
 }
 
 // planTopN plans a LIMIT over an updating input (Flink's Rank with a
 // constant partition).
-func (d *runner) planTopN(ctx context.Context, in *rel, partition, order []int, n, rankCol int64, q *flinksql.Query) (*rel, error) {
+func (d ranks) planTopN(ctx context.Context, in *rel, partition, order []int, n, rankCol int64, q *flinksql.Query) (*rel, error) {
 	return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
 }
 
 // planSetOp plans UNION ALL (the union of its inputs' changes); other set
 // operations are refused.
-func (d *runner) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[string]*cte) (*rel, error) {
+func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[string]*cte) (*rel, error) {
 	if !strings.EqualFold(s.Op, "UNION") || !s.All {
 		return nil, errorAt(s, "%s is not supported in debug runs yet: only UNION ALL", setOpName(s))
 	}
@@ -71,7 +71,7 @@ func (d *runner) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[stri
 }
 
 // castTo casts in's columns to the types of cols, where they differ.
-func (d *runner) castTo(in *rel, cols scope) *rel {
+func (d setOps) castTo(in *rel, cols scope) *rel {
 	same := true
 	for i, c := range in.cols {
 		same = same && c.typ.Equal(cols[i].typ)
@@ -108,13 +108,13 @@ func setOpName(s *flinksql.SetOp) string {
 // planRankSelect plans SELECT … FROM (SELECT …, ROW_NUMBER() OVER (…) AS rn
 // FROM …) WHERE rn <= N: a top-N or deduplication. ok is false when s is
 // not one.
-func (d *runner) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, bool, error) {
+func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, bool, error) {
 	return nil, false, nil
 }
 
 // planSubqueryConds plans the WHERE conditions with subqueries (IN, EXISTS):
 // semi and anti joins.
-func (d *runner) planSubqueryConds(ctx context.Context, in *rel, conds []flinksql.Expr, ctes map[string]*cte) (*rel, []flinksql.Expr, error) {
+func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flinksql.Expr, ctes map[string]*cte) (*rel, []flinksql.Expr, error) {
 	for _, c := range conds {
 		var at flinksql.Node
 		flinksql.Inspect(c, func(n flinksql.Node) bool {
@@ -194,26 +194,36 @@ func hasOver(s *flinksql.Select) bool {
 }
 
 // planOver plans a SELECT with OVER windows.
-func (d *runner) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
 	return nil, errorAt(s, "OVER windows are not supported in debug runs yet")
 }
 
 // planTableFunc plans LATERAL TABLE(f(…)).
-func (d *runner) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ctes map[string]*cte) (*rel, error) {
+func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ctes map[string]*cte) (*rel, error) {
 	return nil, errorAt(f, "table functions and window TVFs are not supported in debug runs yet")
 }
 
 // planUnnestAlone plans UNNEST(…) as a FROM item of its own.
-func (d *runner) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
+func (d tableFuncs) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
 	return nil, errorAt(u, "UNNEST is not supported in debug runs yet")
 }
 
 // planMatch plans MATCH_RECOGNIZE.
-func (d *runner) planMatch(ctx context.Context, m *flinksql.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
+func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
 	return nil, errorAt(m, "MATCH_RECOGNIZE is not supported in debug runs yet")
 }
 
 // planAggregate plans GROUP BY, HAVING, DISTINCT and aggregates.
-func (d *runner) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
 	return nil, errorAt(s, "GROUP BY and aggregations are not supported in debug runs yet")
 }
+
+// The planners of a kind of operator each: the runner with their methods.
+type (
+	sources    struct{ *runner } // table scans, their formats and watermarks
+	joins      struct{ *runner } // lookup and regular joins
+	aggregates struct{ *runner } // GROUP BY, DISTINCT, OVER
+	ranks      struct{ *runner } // ORDER BY, top-N, deduplication
+	setOps     struct{ *runner } // UNION ALL
+	tableFuncs struct{ *runner } // UNNEST, table functions, MATCH_RECOGNIZE, subqueries
+)
