@@ -213,11 +213,6 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	return nil, errorAt(m, "MATCH_RECOGNIZE is not supported in debug runs yet")
 }
 
-// planAggregate plans GROUP BY, HAVING, DISTINCT and aggregates.
-func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
-	return nil, errorAt(s, "GROUP BY and aggregations are not supported in debug runs yet")
-}
-
 // The planners of a kind of operator each: the runner with their methods.
 type (
 	sources    struct{ *runner } // table scans, their formats and watermarks

@@ -1,0 +1,210 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join/debug/stream"
+	"github.com/palink/palink/join/debug/value"
+)
+
+// planAggregate plans GROUP BY, HAVING, SELECT DISTINCT and aggregates
+// without a window: a Calc computing the keys, the aggregates' arguments
+// and FILTER conditions, Flink's GroupAggregate, then HAVING and the
+// SELECT list over its rows.
+func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+	keys := s.GroupBy
+	if s.Distinct {
+		if len(keys) > 0 || hasAggregate(s) {
+			return nil, errorAt(s, "SELECT DISTINCT with GROUP BY or aggregates is not supported in debug runs yet")
+		}
+		for _, it := range s.Items {
+			if _, ok := it.Expr.(*flinksql.Star); ok {
+				for _, c := range in.cols {
+					keys = append(keys, &flinksql.ColumnRef{Span: it.Span, Parts: []*flinksql.Ident{{Span: it.Span, Name: c.name}}})
+				}
+				continue
+			}
+			keys = append(keys, it.Expr)
+		}
+	}
+	inC := d.compiler(in.cols)
+	inC.where = "GROUP BY"
+	var pre []evalFn // the Calc before the aggregation
+	var outCols scope
+	subst := map[string]int{}
+	var names []string
+	for _, k := range keys {
+		switch k.(type) {
+		case *flinksql.GroupingSets, *flinksql.Rollup, *flinksql.Cube:
+			return nil, errorAt(k, "GROUPING SETS, ROLLUP and CUBE are not supported in debug runs yet")
+		case *flinksql.RowExpr:
+			continue // GROUP BY ()
+		}
+		if f, ok := k.(*flinksql.FuncCall); ok {
+			switch f.FuncName() {
+			case "TUMBLE", "HOP", "SESSION", "CUMULATE":
+				return nil, errorAt(k, "group window aggregation (GROUP BY %s(…)) is not supported in debug runs yet: use a window TVF", f.FuncName())
+			}
+		}
+		fn, t, err := inC.compile(k)
+		if err != nil {
+			return nil, err
+		}
+		c := col{name: fmt.Sprintf("$f%d", len(outCols)), typ: t}
+		if ref, ok := k.(*flinksql.ColumnRef); ok {
+			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
+				c.table, c.name = in.cols[j].table, in.cols[j].name
+			}
+		}
+		subst[exprKey(k)] = len(outCols)
+		names = append(names, flinksql.FormatExpr(k))
+		pre = append(pre, fn)
+		outCols = append(outCols, c)
+	}
+	nKeys := len(outCols)
+	// The aggregate calls of the SELECT list and HAVING, each once.
+	var specs []stream.AggSpec
+	var aggNames []string
+	var collectErr error
+	visit := func(n flinksql.Node) bool {
+		f, ok := n.(*flinksql.FuncCall)
+		if !ok || !isAggregate(f) || collectErr != nil {
+			_, isQuery := n.(*flinksql.Query)
+			return !isQuery && collectErr == nil
+		}
+		key := exprKey(f)
+		if _, ok := subst[key]; ok {
+			return false
+		}
+		spec, err := d.aggSpec(f, inC, &pre)
+		if err != nil {
+			collectErr = err
+			return false
+		}
+		subst[key] = nKeys + len(specs)
+		specs = append(specs, spec)
+		aggNames = append(aggNames, flinksql.FormatExpr(f))
+		return false
+	}
+	for _, it := range s.Items {
+		flinksql.Inspect(it.Expr, visit)
+	}
+	if s.Having != nil {
+		flinksql.Inspect(s.Having, visit)
+	}
+	if collectErr != nil {
+		return nil, collectErr
+	}
+	for i, sp := range specs {
+		outCols = append(outCols, col{name: fmt.Sprintf("$a%d", i), typ: sp.Out})
+	}
+	// The Calc: keys, then arguments and filters as aggSpec placed them.
+	calc := d.calc(in, nil, func(r stream.Rec) (value.Row, bool, error) {
+		row := make(value.Row, len(pre))
+		for i, f := range pre {
+			v, err := f(r.Row)
+			if err != nil {
+				return nil, false, fmt.Errorf("GROUP BY, input row %d: %w", r.Src, err)
+			}
+			row[i] = v
+		}
+		return row, true, nil
+	})
+	g := stream.NewGroupAgg(nKeys, specs)
+	calc.out.To(g)
+	name := fmt.Sprintf("GroupAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
+	if nKeys == 0 {
+		name = fmt.Sprintf("GroupAggregate(select=[%s])", strings.Join(aggNames, ", "))
+	}
+	d.graph.Add(name, g)
+	out := &rel{cols: outCols, out: &g.Out, updating: true, producer: name}
+	for i := 0; i < nKeys; i++ {
+		out.key = append(out.key, i)
+	}
+	c := d.compiler(outCols)
+	c.subst = subst
+	c.aggs = func(f *flinksql.FuncCall) (int, error) {
+		if i, ok := subst[exprKey(f)]; ok {
+			return i, nil
+		}
+		return 0, errorAt(f, "aggregate %s is not planned", flinksql.FormatExpr(f))
+	}
+	if s.Having != nil {
+		c.where = "HAVING"
+		h, _, err := c.compile(s.Having)
+		if err != nil {
+			return nil, notGrouped(err, s.Having, in.cols)
+		}
+		out = d.filter(out, h, "HAVING")
+		c.where = ""
+	}
+	r, err := d.project(out, s.Items, c)
+	if err != nil {
+		return nil, notGrouped(err, nil, in.cols)
+	}
+	r.updating, r.producer = true, name
+	return r, nil
+}
+
+// notGrouped says, in Flink's words, that a column the SELECT list reads is
+// not a GROUP BY key.
+func notGrouped(err error, _ flinksql.Expr, in scope) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "Column '"); i >= 0 && strings.HasSuffix(msg, "' not found in any table") {
+		name := strings.TrimSuffix(msg[i+len("Column '"):], "' not found in any table")
+		for _, c := range in {
+			if strings.EqualFold(c.name, name) || strings.EqualFold(c.table+"."+c.name, name) {
+				return fmt.Errorf("%sExpression '%s' is not being grouped", msg[:i], name)
+			}
+		}
+	}
+	return err
+}
+
+// aggSpec compiles an aggregate call's argument and FILTER over the input,
+// adding them to the Calc before the aggregation.
+func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (stream.AggSpec, error) {
+	name := f.FuncName()
+	spec := stream.AggSpec{Func: name, Arg: -1, Filter: -1, Distinct: f.Distinct}
+	switch name {
+	case "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX":
+	default:
+		return spec, errorAt(f, "aggregate function %s is not supported in debug runs yet", name)
+	}
+	star := len(f.Args) == 1
+	if star {
+		_, star = f.Args[0].(*flinksql.Star)
+	}
+	switch {
+	case name == "COUNT" && (len(f.Args) == 0 || star):
+		spec.In = value.TBigInt
+	case len(f.Args) != 1:
+		return spec, errorAt(f, "%s takes one argument in debug runs", name)
+	default:
+		arg, t, err := c.compile(f.Args[0])
+		if err != nil {
+			return spec, err
+		}
+		spec.Arg, spec.In = len(*pre), t
+		*pre = append(*pre, arg)
+	}
+	out, err := stream.AggType(name, spec.In)
+	if err != nil {
+		return spec, errorAt(f, "%v", err)
+	}
+	spec.Out = out
+	if f.Filter != nil {
+		fc := *c
+		fc.where = "FILTER"
+		cond, _, err := fc.compile(f.Filter)
+		if err != nil {
+			return spec, err
+		}
+		spec.Filter = len(*pre)
+		*pre = append(*pre, cond)
+	}
+	return spec, nil
+}
