@@ -29,7 +29,19 @@ type col struct {
 	name  string
 	typ   value.Type
 	time  timeAttr
+	// win says which of a window TVF's columns it is, if one.
+	win winRole
 }
+
+// winRole is a window TVF's column: window_start, window_end or window_time.
+type winRole uint8
+
+const (
+	notWindow winRole = iota
+	winStart
+	winEnd
+	winTime
+)
 
 // scope is the columns an expression may read, in the order of a row's values.
 type scope []col

@@ -163,3 +163,9 @@ INSERT INTO res SELECT usr, COUNT(*) FROM orders GROUP BY usr`, files).Sinks[0]
 		t.Errorf("key %v", s.Key)
 	}
 }
+
+// runErr runs a job over the orders data and returns its error.
+func runErr(t *testing.T, job string) (*Result, error) {
+	t.Helper()
+	return Run(context.Background(), job, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", ordersData)}})
+}

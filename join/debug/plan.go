@@ -30,14 +30,6 @@ type rel struct {
 	key []int
 	// bounded, if set, ends the relation (a LIMIT).
 	bounded stream.Doner
-	// win says which columns are a window TVF's, if it comes from one.
-	win *winCols
-}
-
-// winCols are the window columns of a window TVF's output, and the window.
-type winCols struct {
-	start, end, time int
-	spec             *windowSpec
 }
 
 // with is r with other columns, the same stream.
@@ -408,7 +400,7 @@ func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) 
 			for j, f := range in.cols {
 				if qual == "" || strings.EqualFold(f.table, qual) {
 					fns = append(fns, func(row value.Row) (any, error) { return row[j], nil })
-					out = append(out, col{name: f.name, typ: f.typ, time: f.time})
+					out = append(out, col{name: f.name, typ: f.typ, time: f.time, win: f.win})
 					matched = true
 				}
 			}
@@ -423,17 +415,21 @@ func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) 
 		}
 		name := fmt.Sprintf("EXPR$%d", i)
 		var attr timeAttr
+		var role winRole
 		if ref, ok := it.Expr.(*flinksql.ColumnRef); ok {
 			name = ref.Name()
-			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 && c.subst == nil {
-				attr = in.cols[j].time
+			if j, fields, err := c.cols.resolve(ref); err == nil && len(fields) == 0 {
+				if c.subst == nil {
+					attr = c.cols[j].time
+				}
+				role = c.cols[j].win
 			}
 		}
 		if it.Alias != nil {
 			name = it.Alias.Name
 		}
 		fns = append(fns, f)
-		out = append(out, col{name: name, typ: t, time: attr})
+		out = append(out, col{name: name, typ: t, time: attr, win: role})
 	}
 	return fns, out, nil
 }

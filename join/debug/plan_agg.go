@@ -56,7 +56,10 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		c := col{name: fmt.Sprintf("$f%d", len(outCols)), typ: t}
 		if ref, ok := k.(*flinksql.ColumnRef); ok {
 			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
-				c.table, c.name = in.cols[j].table, in.cols[j].name
+				c.table, c.name, c.win = in.cols[j].table, in.cols[j].name, in.cols[j].win
+				if c.win == winTime {
+					c.time = rowtime // a window aggregate's window_time stays a time attribute
+				}
 			}
 		}
 		subst[exprKey(k)] = len(outCols)
@@ -113,14 +116,38 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		return row, true, nil
 	})
-	g := stream.NewGroupAgg(nKeys, specs)
-	calc.out.To(g)
-	name := fmt.Sprintf("GroupAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
-	if nKeys == 0 {
-		name = fmt.Sprintf("GroupAggregate(select=[%s])", strings.Join(aggNames, ", "))
+	start, end := -1, -1
+	for i, c := range outCols[:nKeys] {
+		switch c.win {
+		case winStart:
+			start = i
+		case winEnd:
+			end = i
+		}
 	}
-	d.graph.Add(name, g)
-	out := &rel{cols: outCols, out: &g.Out, updating: true, producer: name}
+	var out *rel
+	var name string
+	if start >= 0 && end >= 0 {
+		// GROUP BY window_start, window_end over a window TVF: a window
+		// aggregate, append-only.
+		if in.updating {
+			return nil, errorAt(s, "StreamPhysicalWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
+		}
+		w := stream.NewWindowAgg(nKeys, end, specs, stream.Millis)
+		calc.out.To(w)
+		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
+		d.graph.Add(name, w)
+		out = &rel{cols: outCols, out: &w.Out, producer: name}
+	} else {
+		g := stream.NewGroupAgg(nKeys, specs)
+		calc.out.To(g)
+		name = fmt.Sprintf("GroupAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
+		if nKeys == 0 {
+			name = fmt.Sprintf("GroupAggregate(select=[%s])", strings.Join(aggNames, ", "))
+		}
+		d.graph.Add(name, g)
+		out = &rel{cols: outCols, out: &g.Out, updating: true, producer: name}
+	}
 	for i := 0; i < nKeys; i++ {
 		out.key = append(out.key, i)
 	}
@@ -145,7 +172,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	if err != nil {
 		return nil, notGrouped(err, nil, in.cols)
 	}
-	r.updating, r.producer = true, name
+	r.updating, r.producer = out.updating, name
 	return r, nil
 }
 

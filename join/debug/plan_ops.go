@@ -12,16 +12,6 @@ import (
 // The operators not planned yet are refused here, at their line and column,
 // in the words of Flink's planner where it has them.
 
-// windowSpec is a window TVF's window: its kind and sizes in milliseconds.
-type windowSpec struct {
-	kind                string // TUMBLE, HOP, CUMULATE or SESSION
-	size, slide, offset int64
-	gap                 int64
-	timeCol             int
-	proctime            bool
-	partitionBy         []int
-}
-
 // planOrderBy plans ORDER BY [LIMIT]: in streaming mode, a sort on a time
 // attribute ascending, or a top-N with a LIMIT.
 func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[string]*cte, limit flinksql.Expr) (*rel, error) {
@@ -196,11 +186,6 @@ func hasOver(s *flinksql.Select) bool {
 // planOver plans a SELECT with OVER windows.
 func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
 	return nil, errorAt(s, "OVER windows are not supported in debug runs yet")
-}
-
-// planTableFunc plans LATERAL TABLE(f(…)).
-func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ctes map[string]*cte) (*rel, error) {
-	return nil, errorAt(f, "table functions and window TVFs are not supported in debug runs yet")
 }
 
 // planUnnestAlone plans UNNEST(…) as a FROM item of its own.
