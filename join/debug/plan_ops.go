@@ -12,18 +12,6 @@ import (
 // The operators not planned yet are refused here, at their line and column,
 // in the words of Flink's planner where it has them.
 
-// planOrderBy plans ORDER BY [LIMIT]: in streaming mode, a sort on a time
-// attribute ascending, or a top-N with a LIMIT.
-func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[string]*cte, limit flinksql.Expr) (*rel, error) {
-	return nil, errorAt(q.OrderBy[0], "ORDER BY is not supported in debug runs yet")
-}
-
-// planTopN plans a LIMIT over an updating input (Flink's Rank with a
-// constant partition).
-func (d ranks) planTopN(ctx context.Context, in *rel, partition, order []int, n, rankCol int64, q *flinksql.Query) (*rel, error) {
-	return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
-}
-
 // planSetOp plans UNION ALL (the union of its inputs' changes); other set
 // operations are refused.
 func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[string]*cte) (*rel, error) {
@@ -93,13 +81,6 @@ func setOpName(s *flinksql.SetOp) string {
 		return name + " ALL"
 	}
 	return name
-}
-
-// planRankSelect plans SELECT … FROM (SELECT …, ROW_NUMBER() OVER (…) AS rn
-// FROM …) WHERE rn <= N: a top-N or deduplication. ok is false when s is
-// not one.
-func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, bool, error) {
-	return nil, false, nil
 }
 
 // planSubqueryConds plans the WHERE conditions with subqueries (IN, EXISTS):

@@ -204,7 +204,8 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 	// What is not run is refused at its line and column, in Flink's words
 	// where Flink has them.
 	for _, tc := range []struct{ sql, want string }{
-		{"SELECT * FROM t ORDER BY a", "line 3:26: ORDER BY is not supported in debug runs yet"},
+		{"SELECT * FROM t ORDER BY a", "line 3:26: Sort on a non-time-attribute field is not supported."},
+		{"SELECT a FROM (SELECT a, RANK() OVER (PARTITION BY a ORDER BY ts) AS r FROM t) WHERE r <= 2", "line 3:26: RANK() for top-N is not supported in debug runs yet"},
 		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))", "line 3:37: The window function requires the timecol is a time attribute type, but is TIMESTAMP(3)."},
 		{"SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))", "line 3:21: SESSION windows are not supported in debug runs yet"},
 		{"SELECT * FROM u", "give its rows with --data u=FILE"},
