@@ -121,11 +121,6 @@ func (d joins) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*
 	return &out, nil
 }
 
-// planRegularJoin plans a join of two relations by a condition.
-func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
-	return nil, errorAt(j, "%s of two tables is not supported in debug runs yet: only lookup joins (JOIN t FOR SYSTEM_TIME AS OF …) run", j.Kind)
-}
-
 // pushDown takes from where the conditions on the input alone, as Flink's
 // planner does: they are applied before the lookup, and the rows they drop
 // are not looked up.

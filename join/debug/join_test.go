@@ -1,0 +1,72 @@
+package debug
+
+import "testing"
+
+const usersDDL = `CREATE TABLE users (name STRING, tier STRING) WITH ('connector' = 'kafka', 'format' = 'json');
+`
+
+const usersData = `{"name": "a", "tier": "gold"}
+{"name": "c", "tier": "x"}
+`
+
+// The sources are read a row from each in turn: orders 1, users a,
+// orders 2, users c, orders 3, orders 4.
+func TestRegularJoin(t *testing.T) {
+	files := map[string]string{"orders.jsonl": ordersData, "users.jsonl": usersData}
+	s := run(t, ordersDDL+usersDDL+"SELECT o.id, u.name, u.tier FROM orders AS o JOIN users AS u ON o.usr = u.name", files).Sinks[0]
+	expect(t, "inner", changelog(s), []string{"+I[1, a, gold]", "+I[3, a, gold]", "+I[4, a, gold]"})
+	if s.Updating {
+		t.Error("an inner join of append-only inputs is append-only")
+	}
+	s = run(t, ordersDDL+usersDDL+"SELECT o.id, u.tier FROM orders o LEFT JOIN users u ON o.usr = u.name", files).Sinks[0]
+	expect(t, "left", changelog(s), []string{"+I[1, NULL]", "-D[1, NULL]", "+I[1, gold]", "+I[2, NULL]", "+I[3, gold]", "+I[4, gold]"})
+	expect(t, "left final", final(s), []string{"+I[1, gold]", "+I[2, NULL]", "+I[3, gold]", "+I[4, gold]"})
+	s = run(t, ordersDDL+usersDDL+"SELECT o.id, u.tier FROM orders o JOIN users u ON o.usr = u.name AND o.amount > 8", files).Sinks[0]
+	expect(t, "condition", changelog(s), []string{"+I[1, gold]"})
+}
+
+// A FULL JOIN with a changelog side: an update of a user takes back the
+// rows it joined and pads them with NULLs, then joins its new row.
+func TestFullJoinRetracts(t *testing.T) {
+	users := `{"before": null, "after": {"name": "a", "tier": "gold"}, "op": "c"}
+{"before": null, "after": {"name": "c", "tier": "x"}, "op": "c"}
+{"before": {"name": "a", "tier": "gold"}, "after": {"name": "a", "tier": "silver"}, "op": "u"}
+{"before": {"name": "c", "tier": "x"}, "after": null, "op": "d"}
+`
+	job := ordersDDL + `CREATE TABLE users (name STRING, tier STRING) WITH ('connector' = 'kafka', 'format' = 'debezium-json');
+SELECT o.id, u.name, u.tier FROM orders o FULL JOIN users u ON o.usr = u.name`
+	s := run(t, job, map[string]string{"orders.jsonl": ordersData, "users.jsonl": users}).Sinks[0]
+	expect(t, "changelog", changelog(s), []string{
+		"+I[1, NULL, NULL]",
+		"-D[1, NULL, NULL]", "+I[1, a, gold]",
+		"+I[2, NULL, NULL]",
+		"+I[NULL, c, x]",
+		"+I[3, a, gold]",
+		"-D[1, a, gold]", "+I[1, NULL, NULL]", "-D[3, a, gold]", "+I[3, NULL, NULL]",
+		"+I[4, NULL, NULL]",
+		"-D[1, NULL, NULL]", "-D[3, NULL, NULL]", "-D[4, NULL, NULL]", "+I[1, a, silver]", "+I[3, a, silver]", "+I[4, a, silver]",
+		"-D[NULL, c, x]",
+	})
+	expect(t, "final", final(s), []string{"+I[1, a, silver]", "+I[2, NULL, NULL]", "+I[3, a, silver]", "+I[4, a, silver]"})
+}
+
+// An interval join keeps its inputs' time attributes: its output can feed
+// a window.
+func TestIntervalJoin(t *testing.T) {
+	job := `CREATE TABLE o (id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'format' = 'json');
+CREATE TABLE s (oid INT, sts TIMESTAMP(3), WATERMARK FOR sts AS sts) WITH ('connector' = 'kafka', 'format' = 'json');
+SELECT o.id, s.sts FROM o JOIN s ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '4' HOUR`
+	files := map[string]string{
+		"o.jsonl": `{"id": 1, "ts": "2024-01-01 10:00:00"}
+{"id": 2, "ts": "2024-01-01 11:00:00"}
+`,
+		"s.jsonl": `{"oid": 1, "sts": "2024-01-01 12:00:00"}
+{"oid": 2, "sts": "2024-01-01 16:00:00"}
+`}
+	res := run(t, job, files)
+	s := res.Sinks[0]
+	expect(t, "interval join", changelog(s), []string{"+I[1, 2024-01-01 12:00:00.000]"})
+	if s.Updating {
+		t.Error("an interval join is append-only")
+	}
+}

@@ -1,0 +1,203 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join/debug/stream"
+	"github.com/palink/palink/join/debug/value"
+)
+
+// planRegularJoin plans a join of two relations by a condition: Flink's
+// regular join, which keeps both sides; the ON clause's equalities between
+// the sides are its key. A join whose condition bounds one side's rowtime
+// by the other's is Flink's interval join: the same rows for an inner join
+// of append-only inputs, keeping the time attributes.
+func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
+	if j.Natural {
+		return nil, errorAt(j, "NATURAL JOIN is not supported in debug runs yet: name the columns with USING or ON")
+	}
+	left, err := d.planFrom(ctx, j.L, ctes, hints, nil)
+	if err != nil {
+		return nil, err
+	}
+	right, err := d.planFrom(ctx, j.R, ctes, hints, nil)
+	if err != nil {
+		return nil, err
+	}
+	op := stream.NewJoin()
+	typeName := "InnerJoin"
+	switch j.Kind {
+	case flinksql.JoinLeft:
+		op.Outer[0], typeName = true, "LeftOuterJoin"
+	case flinksql.JoinRight:
+		op.Outer[1], typeName = true, "RightOuterJoin"
+	case flinksql.JoinFull:
+		op.Outer, typeName = [2]bool{true, true}, "FullOuterJoin"
+	}
+	cols := make(scope, 0, len(left.cols)+len(right.cols))
+	for i, side := range []*rel{left, right} {
+		for _, c := range side.cols {
+			if op.Outer[1-i] {
+				c.typ = c.typ.Nullable()
+			}
+			cols = append(cols, c)
+		}
+	}
+	op.Width = [2]int{len(left.cols), len(right.cols)}
+	// The ON clause (or USING): equalities between the sides are the key.
+	var conds []flinksql.Expr
+	if j.On != nil {
+		conds = conjuncts(j.On)
+	}
+	for _, u := range j.Using {
+		ref := &flinksql.ColumnRef{Span: u.Span, Parts: []*flinksql.Ident{u}}
+		conds = append(conds, &flinksql.BinaryExpr{Span: u.Span, Op: "=", L: ref, R: ref})
+	}
+	var keyFns [2][]evalFn
+	var rest []flinksql.Expr
+	interval := false
+	for _, e := range conds {
+		if l, r, ok := d.sides(e, left.cols, right.cols); ok {
+			keyFns[0], keyFns[1] = append(keyFns[0], l), append(keyFns[1], r)
+			continue
+		}
+		if d.timeBound(e, left.cols, right.cols) {
+			interval = true
+		}
+		rest = append(rest, e)
+	}
+	for i := range keyFns {
+		fns := keyFns[i]
+		if len(fns) == 0 {
+			continue
+		}
+		op.Key[i] = func(row value.Row) (string, bool, error) {
+			vals := make([]any, len(fns))
+			for k, f := range fns {
+				v, err := f(row)
+				if err != nil || v == nil {
+					return "", false, err
+				}
+				vals[k] = v
+			}
+			return value.Key(vals, nil), true, nil
+		}
+	}
+	if len(rest) > 0 {
+		c := d.compiler(cols)
+		c.where = "ON"
+		var cond evalFn
+		for _, e := range rest {
+			f, _, err := c.compile(e)
+			if err != nil {
+				return nil, err
+			}
+			cond = and(cond, f)
+		}
+		op.Cond = func(row value.Row) (bool, error) {
+			v, err := cond(row)
+			return v == true, err
+		}
+	}
+	left.out.To(op.Input(0))
+	right.out.To(op.Input(1))
+	name := fmt.Sprintf("Join(joinType=[%s])", typeName)
+	keepTime := interval && !left.updating && !right.updating && typeName == "InnerJoin"
+	if interval && !keepTime {
+		return nil, errorAt(j, "an interval join that is outer or over updating inputs is not supported in debug runs yet")
+	}
+	if keepTime {
+		name = fmt.Sprintf("IntervalJoin(joinType=[%s])", typeName)
+	} else {
+		for i := range cols {
+			cols[i].time = plainTime // a regular join's output has no time attributes
+		}
+	}
+	d.graph.Add(name, op)
+	updating := left.updating || right.updating || typeName != "InnerJoin"
+	producer := name
+	if !updating {
+		producer = ""
+	} else if typeName == "InnerJoin" {
+		if left.updating {
+			producer = left.producer
+		} else {
+			producer = right.producer
+		}
+	}
+	return &rel{cols: cols, out: &op.Out, updating: updating, producer: producer}, nil
+}
+
+// sides recognizes `l = r` where one side reads only the left input and
+// the other only the right: a join key, as closures over each side's row.
+func (d joins) sides(e flinksql.Expr, left, right scope) (evalFn, evalFn, bool) {
+	b, ok := e.(*flinksql.BinaryExpr)
+	if !ok || b.Op != "=" {
+		return nil, nil, false
+	}
+	try := func(x, y flinksql.Expr) (evalFn, evalFn, bool) {
+		l, lt, err1 := d.compiler(left).compile(x)
+		r, rt, err2 := d.compiler(right).compile(y)
+		if err1 != nil || err2 != nil {
+			return nil, nil, false
+		}
+		if !lt.Equal(rt) { // compare in a common type, as the planner casts
+			ct, loc := value.Common(lt, rt), d.zone
+			l, r = castFn(l, lt, ct, loc), castFn(r, rt, ct, loc)
+		}
+		return l, r, true
+	}
+	if l, r, ok := try(b.L, b.R); ok {
+		return l, r, true
+	}
+	if l, r, ok := try(b.R, b.L); ok {
+		return l, r, true
+	}
+	return nil, nil, false
+}
+
+// timeBound says whether a condition compares a rowtime of one side with
+// one of the other: an interval join's bound.
+func (d joins) timeBound(e flinksql.Expr, left, right scope) bool {
+	var sides [2]bool
+	flinksql.Inspect(e, func(n flinksql.Node) bool {
+		ref, ok := n.(*flinksql.ColumnRef)
+		if !ok {
+			return true
+		}
+		for i, s := range []scope{left, right} {
+			if k, fields, err := s.resolve(ref); err == nil && len(fields) == 0 && s[k].time == rowtime {
+				sides[i] = true
+			}
+		}
+		return true
+	})
+	if !sides[0] || !sides[1] {
+		return false
+	}
+	switch x := e.(type) {
+	case *flinksql.BetweenExpr:
+		return true
+	case *flinksql.BinaryExpr:
+		return strings.Contains("< <= > >=", x.Op)
+	}
+	return false
+}
+
+// castFn is f's value cast from type from to type to.
+func castFn(f evalFn, from, to value.Type, loc *time.Location) evalFn {
+	if from.Equal(to) {
+		return f
+	}
+	return func(row value.Row) (any, error) {
+		v, err := f(row)
+		if err != nil || v == nil {
+			return v, err
+		}
+		return value.Cast(v, from, to, loc)
+	}
+}
