@@ -24,6 +24,9 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	if err != nil {
 		return nil, err
 	}
+	if u, ok := j.R.(*flinksql.Unnest); ok {
+		return d.planUnnest(j, u, left)
+	}
 	right, err := d.planFrom(ctx, j.R, ctes, hints, nil)
 	if err != nil {
 		return nil, err
