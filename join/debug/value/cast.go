@@ -354,14 +354,43 @@ func ToRat(v any) (*big.Rat, error) { return toRat(v) }
 // Round rounds r half up to DECIMAL type t's scale; a value with more
 // integer digits than t allows is NULL, as Flink's decimals overflow.
 func Round(r *big.Rat, t Type) any {
-	s := r.FloatString(t.Scale) // half away from zero: Java's HALF_UP
-	out, _ := new(big.Rat).SetString(s)
-	digits := len(strings.TrimLeft(strings.Replace(strings.TrimPrefix(s, "-"), ".", "", 1), "0"))
-	intDigits := digits - t.Scale
-	if t.Precision > 0 && intDigits > t.Precision-t.Scale {
-		return nil
+	// r × 10^scale, rounded half away from zero (Java's HALF_UP).
+	scale := pow10(t.Scale)
+	num := new(big.Int).Mul(r.Num(), scale)
+	q, m := new(big.Int).QuoRem(num, r.Denom(), new(big.Int))
+	if m.Sign() != 0 {
+		twice := new(big.Int).Abs(m)
+		twice.Lsh(twice, 1)
+		if twice.Cmp(r.Denom()) >= 0 {
+			if num.Sign() < 0 {
+				q.Sub(q, big.NewInt(1))
+			} else {
+				q.Add(q, big.NewInt(1))
+			}
+		}
 	}
-	return out
+	if t.Precision > 0 && new(big.Int).Abs(q).Cmp(pow10(t.Precision)) >= 0 {
+		return nil // more integer digits than the type has
+	}
+	return new(big.Rat).SetFrac(q, scale)
+}
+
+var pow10s [40]*big.Int
+
+func init() {
+	p := big.NewInt(1)
+	for i := range pow10s {
+		pow10s[i] = new(big.Int).Set(p)
+		p.Mul(p, big.NewInt(10))
+	}
+}
+
+// pow10 is 10^n.
+func pow10(n int) *big.Int {
+	if n >= 0 && n < len(pow10s) {
+		return pow10s[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
 
 func truncTime(d TimeOfDay, precision int) TimeOfDay {

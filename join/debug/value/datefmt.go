@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -91,7 +92,7 @@ func num(n, width int) string {
 
 // FormatPattern writes t (a wall clock) by a Java date pattern.
 func FormatPattern(t time.Time, pattern string) (string, error) {
-	toks, err := tokenize(pattern)
+	toks, err := cachedTokens(pattern)
 	if err != nil {
 		return "", err
 	}
@@ -204,7 +205,7 @@ func FormatPattern(t time.Time, pattern string) (string, error) {
 // ParsePattern reads s by a Java date pattern; fields it does not give
 // are 1970-01-01 00:00:00 (Flink's fromTemporalAccessor defaults).
 func ParsePattern(s, pattern string) (time.Time, error) {
-	toks, err := tokenize(pattern)
+	toks, err := cachedTokens(pattern)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -343,4 +344,18 @@ func toksHave(toks []patToken, c byte) bool {
 		}
 	}
 	return false
+}
+
+// patterns are the patterns tokenized so far: a job uses a few, on every row.
+var patterns sync.Map // string → []patToken
+
+func cachedTokens(p string) ([]patToken, error) {
+	if t, ok := patterns.Load(p); ok {
+		return t.([]patToken), nil
+	}
+	toks, err := tokenize(p)
+	if err == nil {
+		patterns.Store(p, toks)
+	}
+	return toks, err
 }
