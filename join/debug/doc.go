@@ -1,29 +1,31 @@
 // Package debug is the local SQL runtime of debug runs (`palink debug`,
-// ctrl-d in the SQL editor): it runs a Flink SQL job on this machine.
+// ctrl-d in the SQL editor): it runs a Flink SQL job on this machine, on
+// bounded test data, as Flink's streaming runtime would, and shows what
+// each sink would receive — its changelog (+I, -U, +U, -D) and the table
+// it would end up holding.
 //
-// Run parses the job with flinksql, feeds each source table from a data
-// file (JSON lines or CSV with a header, typed by the DDL; any connector) or
-// from the datagen connector's options, replaces every sink with a capture,
-// and evaluates projections, WHERE filters and expressions (CASE, CAST and
-// TRY_CAST, arithmetic with exact decimals, comparisons, three-valued logic,
-// IS NULL, IN, BETWEEN, LIKE, common string, number and time functions,
-// PROCTIME()). Lookup joins (JOIN or LEFT JOIN t FOR SYSTEM_TIME AS OF …)
-// run through join's async operator against the real table, with the job's
-// SET and LOOKUP hints; WHERE conditions on the input alone are applied
-// before the lookups, as Flink's planner does. Views, WITH, subqueries in
-// FROM and LIMIT work. What a local run cannot do faithfully is refused with
-// the reason: aggregations, GROUP BY, DISTINCT, windows, OVER, regular
-// joins, ORDER BY, set operations, user-defined functions.
+// Run parses the job with flinksql, reads each source table from a data
+// file by the table's format (or generates datagen rows), plans every
+// INSERT and SELECT into a graph of Flink's operators and drives the
+// sources through it, with event time and watermarks. Covered: projections
+// and filters with Flink's functions and CAST; lookup joins through join's
+// lookup sources against the real table, with the job's SET and LOOKUP
+// hints (WHERE conditions on the input alone are applied first, as Flink's
+// planner does); GROUP BY with retraction; the window TVFs TUMBLE, HOP and
+// CUMULATE and window aggregation; deduplication and top-N; regular and
+// interval joins; UNION ALL; UNNEST; views, WITH, subqueries in FROM,
+// VALUES and LIMIT. What is not covered is refused before the run, at its
+// line and column, in Flink's words where Flink has them (README.md lists
+// both).
 //
-// The parts: the planner (run.go, plan.go, lookup.go) turns the job into
-// stages connected by channels, each a goroutine of the run; the expression
-// compiler (compile.go, compile_ops.go) turns an expression into a closure
-// over a row, one compiler per kind of node, over the values of values.go;
-// functions.go holds the built-in functions; source.go reads data files and
-// generates datagen rows; output.go writes the captured rows (Result is
-// core/api's DebugOutput).
+// The parts: run.go and plan*.go are the planner — the runner, and a type
+// per kind of operator it plans (sources, joins, aggregates, ranks, set
+// operations, table functions); compile*.go turn an expression into a
+// closure over a row, functions*.go hold the built-in functions, sink.go
+// and output.go the captured sinks (Result is core/api's DebugOutput). The
+// subpackages are value (types, values, CAST and formatting), stream (the
+// operators and the driver) and format (the data files).
 //
-// Values are join's Row values (join.Type says which Go type each Flink
-// type has); DECIMAL is a *big.Rat while computed. It may import join,
-// flinksql and model, nothing else of palink's; join must not import it.
+// It may import join, flinksql and model, nothing else of palink's; join
+// must not import it.
 package debug
