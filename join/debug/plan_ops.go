@@ -164,10 +164,6 @@ func hasOver(s *flinksql.Select) bool {
 	return found
 }
 
-// planOver plans a SELECT with OVER windows.
-func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
-	return nil, errorAt(s, "OVER windows are not supported in debug runs yet")
-}
 
 // planUnnestAlone plans UNNEST(…) as a FROM item of its own.
 func (d tableFuncs) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {

@@ -1,0 +1,35 @@
+package debug
+
+import "testing"
+
+// OVER by event time: rows wait for the watermark (bidtime - 1 s) and
+// each gets the aggregates of its frame.
+func TestOverAggregate(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT item, price,
+  SUM(price) OVER (PARTITION BY supplier_id ORDER BY bidtime ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s2,
+  COUNT(*) OVER (PARTITION BY supplier_id ORDER BY bidtime ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS n
+FROM Bid`, files).Sinks[0]
+	expect(t, "rows", changelog(s), []string{"+I[C, 4.00, 4.00, 1]", "+I[A, 2.00, 6.00, 2]", "+I[D, 5.00, 5.00, 1]",
+		"+I[B, 3.00, 8.00, 2]", "+I[E, 1.00, 3.00, 2]", "+I[F, 6.00, 9.00, 2]"})
+	if s.Updating {
+		t.Error("an OVER aggregate is append-only")
+	}
+	s = run(t, bidDDL+`SELECT item, SUM(price) OVER (PARTITION BY supplier_id ORDER BY bidtime
+  RANGE BETWEEN INTERVAL '5' MINUTE PRECEDING AND CURRENT ROW) AS s5 FROM Bid`, files).Sinks[0]
+	expect(t, "range", changelog(s), []string{"+I[C, 4.00]", "+I[A, 6.00]", "+I[D, 5.00]", "+I[B, 8.00]", "+I[E, 1.00]", "+I[F, 6.00]"})
+
+	late := bidData + `{"bidtime": "2020-04-15 08:00:00", "price": 50.00, "item": "late", "supplier_id": "supplier1"}
+`
+	res := run(t, bidDDL+`SELECT item, MAX(price) OVER (ORDER BY bidtime) AS top FROM Bid`, map[string]string{"Bid.jsonl": late})
+	expect(t, "unbounded, late row dropped", changelog(res.Sinks[0]), []string{"+I[C, 4.00]", "+I[A, 4.00]", "+I[D, 5.00]", "+I[B, 5.00]", "+I[E, 5.00]", "+I[F, 6.00]"})
+
+	s = run(t, procOrdersDDL+"SELECT id, SUM(amount) OVER (PARTITION BY usr ORDER BY pt ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS total FROM orders",
+		map[string]string{"orders.jsonl": ordersData}).Sinks[0]
+	expect(t, "processing time", changelog(s), []string{"+I[1, 10]", "+I[2, 5]", "+I[3, 17]", "+I[4, 17]"})
+
+	_, err := runErr(t, ordersDDL+"SELECT SUM(amount) OVER (ORDER BY id) FROM orders")
+	if err == nil || err.Error() != "debug run: line 3:35: OVER windows' ordering in stream mode must be defined on a time attribute." {
+		t.Errorf("%v", err)
+	}
+}

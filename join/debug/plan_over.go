@@ -1,0 +1,194 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/join/debug/stream"
+	"github.com/palink/palink/join/debug/value"
+)
+
+// planOver plans a SELECT whose list has aggregates OVER a window: Flink's
+// OverAggregate, every call on the same window, ordered by a time
+// attribute ascending.
+func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+	if in.updating {
+		return nil, errorAt(s, "StreamPhysicalOverAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
+	}
+	var calls []*flinksql.FuncCall
+	for _, it := range s.Items {
+		flinksql.Inspect(it.Expr, func(n flinksql.Node) bool {
+			if f, ok := n.(*flinksql.FuncCall); ok && (f.Over != nil || f.OverRef != nil) {
+				calls = append(calls, f)
+				return false
+			}
+			return true
+		})
+	}
+	w := calls[0].Over
+	for _, f := range calls {
+		if f.OverRef != nil || f.Over == nil || f.Over.Ref != nil {
+			return nil, errorAt(f, "named windows (OVER w) are not supported in debug runs yet")
+		}
+		if windowText(f.Over) != windowText(w) {
+			return nil, errorAt(f, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
+		}
+	}
+	if len(w.OrderBy) != 1 || w.OrderBy[0].Desc() {
+		return nil, errorAt(w, "OVER windows' ordering in stream mode must be defined on a time attribute.")
+	}
+	ref, ok := w.OrderBy[0].Expr.(*flinksql.ColumnRef)
+	tc := -1
+	if ok {
+		if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 && in.cols[j].time != plainTime {
+			tc = j
+		}
+	}
+	if tc < 0 {
+		return nil, errorAt(w.OrderBy[0], "OVER windows' ordering in stream mode must be defined on a time attribute.")
+	}
+	rng, preceding, err := d.frame(w)
+	if err != nil {
+		return nil, err
+	}
+	// The Calc before: the row, its partition keys, the aggregates' arguments.
+	inC := d.compiler(in.cols)
+	pre := []evalFn{}
+	width := len(in.cols)
+	var partition []int
+	for _, p := range w.PartitionBy {
+		f, _, err := inC.compile(p)
+		if err != nil {
+			return nil, err
+		}
+		partition = append(partition, width+len(pre))
+		pre = append(pre, f)
+	}
+	if partition == nil {
+		partition = []int{}
+	}
+	var specs []stream.AggSpec
+	subst := map[string]int{}
+	var cols scope
+	for _, f := range calls {
+		key := exprKey(f)
+		if _, ok := subst[key]; ok {
+			continue
+		}
+		plain := *f
+		plain.Over = nil
+		sp, err := d.aggSpec(&plain, inC, &pre)
+		if err != nil {
+			return nil, err
+		}
+		if sp.Arg >= 0 {
+			sp.Arg += width
+		}
+		if sp.Filter >= 0 {
+			sp.Filter += width
+		}
+		specs = append(specs, sp)
+		cols = append(cols, col{name: fmt.Sprintf("$w%d", len(specs)-1), typ: sp.Out})
+		subst[key] = -1 // placed below
+	}
+	calc := d.calc(in, nil, func(r stream.Rec) (value.Row, bool, error) {
+		row := make(value.Row, width, width+len(pre))
+		copy(row, r.Row)
+		for _, f := range pre {
+			v, err := f(r.Row)
+			if err != nil {
+				return nil, false, fmt.Errorf("OVER, input row %d: %w", r.Src, err)
+			}
+			row = append(row, v)
+		}
+		return row, true, nil
+	})
+	timeCol := tc
+	if in.cols[tc].time == proctime {
+		timeCol = -1
+	}
+	op := stream.NewOver(partition, timeCol, rng, preceding, specs)
+	calc.out.To(op)
+	d.graph.Add("OverAggregate", op)
+	all := append(append(scope{}, in.cols...), make(scope, len(pre))...)
+	for i := width; i < len(all); i++ {
+		all[i] = col{name: fmt.Sprintf("$h%d", i)}
+	}
+	n := 0
+	for _, f := range calls {
+		key := exprKey(f)
+		if subst[key] == -1 {
+			subst[key] = len(all) + n
+			n++
+		}
+	}
+	all = append(all, cols...)
+	out := &rel{cols: all, out: &op.Out, producer: "OverAggregate"}
+	c := d.compiler(all)
+	c.subst = subst
+	return d.project(out, s.Items, c)
+}
+
+// windowText is a window's text, by which windows are compared.
+func windowText(w *flinksql.WindowSpec) string {
+	var b strings.Builder
+	for _, p := range w.PartitionBy {
+		b.WriteString(exprKey(p) + ",")
+	}
+	b.WriteString("|")
+	for _, o := range w.OrderBy {
+		b.WriteString(exprKey(o.Expr) + " " + o.Dir + ",")
+	}
+	if f := w.Frame; f != nil {
+		b.WriteString("|" + f.Unit + " " + f.Start.Kind)
+		if f.Start.Offset != nil {
+			b.WriteString(exprKey(f.Start.Offset))
+		}
+		if f.End != nil {
+			b.WriteString(" " + f.End.Kind)
+		}
+	}
+	return b.String()
+}
+
+// frame reads a window's frame: RANGE or ROWS, and its preceding bound
+// (-1 unbounded); it must end at the current row.
+func (d aggregates) frame(w *flinksql.WindowSpec) (bool, int64, error) {
+	f := w.Frame
+	if f == nil {
+		return true, -1, nil // RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+	}
+	if f.End != nil && f.End.Kind != "CURRENT ROW" {
+		return false, 0, errorAt(f.End, "OVER RANGE FOLLOWING windows are not supported yet.")
+	}
+	rng := strings.EqualFold(f.Unit, "RANGE")
+	switch f.Start.Kind {
+	case "UNBOUNDED PRECEDING":
+		return rng, -1, nil
+	case "CURRENT ROW":
+		return rng, 0, nil
+	case "PRECEDING":
+	default:
+		return false, 0, errorAt(f.Start, "OVER RANGE FOLLOWING windows are not supported yet.")
+	}
+	v, _, err := d.compiler(nil).constValue(f.Start.Offset)
+	if err != nil {
+		return false, 0, err
+	}
+	switch x := v.(type) {
+	case int64:
+		if rng {
+			return false, 0, errorAt(f.Start.Offset, "a RANGE frame's bound is an INTERVAL")
+		}
+		return false, x, nil
+	case time.Duration:
+		if !rng {
+			return false, 0, errorAt(f.Start.Offset, "a ROWS frame's bound is a number of rows")
+		}
+		return true, x.Milliseconds(), nil
+	}
+	return false, 0, errorAt(f.Start.Offset, "the frame's bound must be a number of rows or an INTERVAL")
+}
