@@ -164,7 +164,6 @@ func hasOver(s *flinksql.Select) bool {
 	return found
 }
 
-
 // planUnnestAlone plans UNNEST(…) as a FROM item of its own.
 func (d tableFuncs) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
 	return nil, errorAt(u, "UNNEST is not supported in debug runs yet")
