@@ -30,6 +30,9 @@ type rel struct {
 	key []int
 	// bounded, if set, ends the relation (a LIMIT).
 	bounded stream.Doner
+	// session says its window columns are a SESSION TVF's, which only a
+	// window aggregate may read (it merges the windows).
+	session bool
 }
 
 // with is r with other columns, the same stream.

@@ -116,14 +116,19 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		return row, true, nil
 	})
-	start, end := -1, -1
+	start, end, wtime := -1, -1, -1
 	for i, c := range outCols[:nKeys] {
 		switch c.win {
 		case winStart:
 			start = i
 		case winEnd:
 			end = i
+		case winTime:
+			wtime = i
 		}
+	}
+	if in.session && (start < 0 || end < 0) {
+		return nil, errorAt(s, "a SESSION window TVF is only supported in a window aggregate (GROUP BY window_start, window_end, …) in debug runs")
 	}
 	var out *rel
 	var name string
@@ -133,11 +138,18 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		if in.updating {
 			return nil, errorAt(s, "StreamPhysicalWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 		}
-		w := stream.NewWindowAgg(nKeys, end, specs, stream.Millis)
-		calc.out.To(w)
 		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
-		d.graph.Add(name, w)
-		out = &rel{cols: outCols, out: &w.Out, producer: name}
+		if in.session {
+			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
+			calc.out.To(w)
+			d.graph.Add(name, w)
+			out = &rel{cols: outCols, out: &w.Out, producer: name}
+		} else {
+			w := stream.NewWindowAgg(nKeys, end, specs, stream.Millis)
+			calc.out.To(w)
+			d.graph.Add(name, w)
+			out = &rel{cols: outCols, out: &w.Out, producer: name}
+		}
 	} else {
 		g := stream.NewGroupAgg(nKeys, specs)
 		calc.out.To(g)

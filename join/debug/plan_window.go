@@ -29,7 +29,7 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	case "CUMULATE":
 		kind, params = stream.Cumulate, []string{"STEP", "SIZE", "OFFSET"}
 	case "SESSION":
-		return nil, errorAt(call, "SESSION windows are not supported in debug runs yet")
+		kind, params = stream.Session, []string{"GAP"}
 	default:
 		return nil, errorAt(call, "table function %s is not supported in debug runs: only the window TVFs TUMBLE, HOP and CUMULATE", name)
 	}
@@ -49,7 +49,8 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	if !ok {
 		return nil, errorAt(call, "%s needs TABLE t as its first argument", name)
 	}
-	if len(data.PartitionBy) > 0 || len(data.OrderBy) > 0 {
+	// A SESSION's PARTITION BY keys are among its aggregate's GROUP BY keys.
+	if kind != stream.Session && len(data.PartitionBy) > 0 || len(data.OrderBy) > 0 {
 		return nil, errorAt(data, "PARTITION BY and ORDER BY of a table argument are not supported in debug runs yet")
 	}
 	in, err := d.namedTable(ctx, data, data.Name, ctes, data.Name.Last())
@@ -95,7 +96,11 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	}
 	var w stream.Windows
 	w.Kind = kind
-	if w.Size, err = ms("SIZE"); err != nil {
+	sizeParam := "SIZE"
+	if kind == stream.Session {
+		sizeParam = "GAP"
+	}
+	if w.Size, err = ms(sizeParam); err != nil {
 		return nil, err
 	}
 	if w.Offset, err = ms("OFFSET"); err != nil {
@@ -109,10 +114,10 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	if err != nil {
 		return nil, err
 	}
-	if w.Size <= 0 || kind != stream.Tumble && w.Step <= 0 {
+	if w.Size <= 0 || (kind == stream.Hop || kind == stream.Cumulate) && w.Step <= 0 {
 		return nil, errorAt(call, "%s: the window's size and step must be positive", name)
 	}
-	if kind != stream.Tumble && w.Size%w.Step != 0 {
+	if (kind == stream.Hop || kind == stream.Cumulate) && w.Size%w.Step != 0 {
 		return nil, errorAt(call, "%s requires size must be an integral multiple of %s, but got size %d ms and %s %d ms.", name, strings.ToLower(params[0]), w.Size, strings.ToLower(params[0]), w.Step)
 	}
 	ltz := in.cols[tc].typ.Kind == value.TimestampLTZ
@@ -153,7 +158,7 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	cols = append(cols, col{table: alias, name: "window_start", typ: ts, win: winStart},
 		col{table: alias, name: "window_end", typ: ts, win: winEnd},
 		col{table: alias, name: "window_time", typ: wtType, time: rowtime, win: winTime})
-	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name)}
+	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name), session: kind == stream.Session}
 	if f.Alias != nil {
 		out = out.renamed(f.Alias.Name.Name)
 		return aliasColumns(out, f.Alias)

@@ -105,3 +105,23 @@ func TestWindowTVF(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// Flink's documented SESSION window aggregation over Bid, with and without
+// partition keys.
+func TestSessionWindowAggregate(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT window_start, window_end, supplier_id, SUM(price) AS total_price
+FROM TABLE(SESSION(TABLE Bid PARTITION BY supplier_id, DESCRIPTOR(bidtime), INTERVAL '2' MINUTES))
+GROUP BY window_start, window_end, supplier_id`, files).Sinks[0]
+	expect(t, "partitioned", changelog(s), []string{
+		"+I[2020-04-15 08:05:00.000, 2020-04-15 08:09:00.000, supplier1, 6.00]",
+		"+I[2020-04-15 08:09:00.000, 2020-04-15 08:13:00.000, supplier2, 8.00]",
+		"+I[2020-04-15 08:13:00.000, 2020-04-15 08:15:00.000, supplier1, 1.00]",
+		"+I[2020-04-15 08:17:00.000, 2020-04-15 08:19:00.000, supplier2, 6.00]"})
+	s = run(t, bidDDL+`SELECT window_start, window_end, SUM(price) AS total_price
+FROM TABLE(SESSION(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '2' MINUTES))
+GROUP BY window_start, window_end`, files).Sinks[0]
+	expect(t, "unpartitioned", changelog(s), []string{
+		"+I[2020-04-15 08:05:00.000, 2020-04-15 08:15:00.000, 15.00]",
+		"+I[2020-04-15 08:17:00.000, 2020-04-15 08:19:00.000, 6.00]"})
+}

@@ -14,6 +14,9 @@ const (
 	Tumble WindowKind = iota
 	Hop
 	Cumulate
+	// Session gives each row the window [ts, ts + Size), which a
+	// SessionAgg merges with its key's overlapping ones.
+	Session
 )
 
 // Windows assigns rows to windows as Flink's window assigners do, in
@@ -42,6 +45,8 @@ func (w Windows) Assign(ts int64) [][2]int64 {
 			out = append(out, [2]int64{start, start + w.Size})
 		}
 		return out
+	case Session:
+		return [][2]int64{{ts, ts + w.Size}}
 	case Cumulate:
 		var out [][2]int64
 		start := startWithOffset(ts, w.Offset, w.Size)

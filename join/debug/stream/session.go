@@ -1,0 +1,170 @@
+package stream
+
+import (
+	"sort"
+
+	"github.com/palink/palink/join/debug/value"
+)
+
+// SessionAgg is Flink's window aggregate over SESSION windows: each row
+// opens the window [ts, ts + gap) of its key, merged with the key's
+// windows it overlaps; a window is emitted once (+I) when the watermark
+// passes its end, with the merged window's start, end and time. A row
+// whose own window has already been passed by the watermark is late and
+// dropped.
+//
+// Its input is the WindowTVF's rows reduced to keys and arguments as for
+// WindowAgg: Start and End are the positions of window_start and
+// window_end (and Time of window_time, -1 if not grouped) among the keys.
+type SessionAgg struct {
+	Keys             int
+	Start, End, Time int
+	Aggs             []AggSpec
+	Out              Fan
+
+	keyIdx   []int
+	sessions map[string][]*session
+	order    []string
+	seq      int64
+	wm       int64
+	late     int64
+}
+
+type session struct {
+	seq        int64
+	start, end int64
+	keys       value.Row
+	rows       []value.Row
+}
+
+// NewSessionAgg is a session window aggregate.
+func NewSessionAgg(keys, start, end, time int, aggs []AggSpec) *SessionAgg {
+	s := &SessionAgg{Keys: keys, Start: start, End: end, Time: time, Aggs: aggs, sessions: map[string][]*session{}, wm: MinTime}
+	for i := 0; i < keys; i++ {
+		if i != start && i != end && i != time {
+			s.keyIdx = append(s.keyIdx, i)
+		}
+	}
+	if s.keyIdx == nil {
+		s.keyIdx = []int{}
+	}
+	return s
+}
+
+// Push adds one row to its key's sessions, merging those it overlaps.
+func (s *SessionAgg) Push(r Rec) error {
+	start, ok1 := Millis(r.Row[s.Start])
+	end, ok2 := Millis(r.Row[s.End])
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if end-1 <= s.wm {
+		s.late++
+		return nil
+	}
+	k := value.Key(r.Row, s.keyIdx)
+	list, seen := s.sessions[k]
+	if !seen {
+		s.order = append(s.order, k)
+	}
+	merged := &session{seq: s.seq, start: start, end: end, keys: append(value.Row(nil), r.Row[:s.Keys]...), rows: []value.Row{r.Row}}
+	s.seq++
+	var keep []*session
+	for _, w := range list {
+		if w.start <= merged.end && w.end >= merged.start {
+			merged.start, merged.end = min(merged.start, w.start), max(merged.end, w.end)
+			merged.seq = min(merged.seq, w.seq)
+			merged.rows = append(w.rows, merged.rows...)
+			continue
+		}
+		keep = append(keep, w)
+	}
+	s.sessions[k] = append(keep, merged)
+	return nil
+}
+
+// Watermark fires the sessions it passes, earliest end first.
+func (s *SessionAgg) Watermark(ts int64) error {
+	if ts == Idle {
+		return s.Out.Watermark(ts)
+	}
+	s.wm = max(s.wm, ts)
+	var due []*session
+	for _, k := range s.order {
+		var keep []*session
+		for _, w := range s.sessions[k] {
+			if w.end-1 <= ts {
+				due = append(due, w)
+			} else {
+				keep = append(keep, w)
+			}
+		}
+		if len(keep) == 0 {
+			delete(s.sessions, k)
+		} else {
+			s.sessions[k] = keep
+		}
+	}
+	if len(due) > 0 {
+		var order []string
+		for _, k := range s.order {
+			if _, ok := s.sessions[k]; ok {
+				order = append(order, k)
+			}
+		}
+		s.order = order
+	}
+	sort.SliceStable(due, func(i, j int) bool {
+		if due[i].end != due[j].end {
+			return due[i].end < due[j].end
+		}
+		return due[i].seq < due[j].seq
+	})
+	for _, w := range due {
+		accs := make([]acc, len(s.Aggs))
+		for i, sp := range s.Aggs {
+			accs[i] = newAcc(sp)
+		}
+		for _, row := range w.rows {
+			for i, sp := range s.Aggs {
+				if sp.Filter >= 0 && row[sp.Filter] != true {
+					continue
+				}
+				var v any = true
+				if sp.Arg >= 0 {
+					v = row[sp.Arg]
+				}
+				if err := accs[i].add(v); err != nil {
+					return err
+				}
+			}
+		}
+		out := make(value.Row, s.Keys, s.Keys+len(s.Aggs))
+		copy(out, w.keys)
+		out[s.Start], out[s.End] = FromMillis(w.start), FromMillis(w.end)
+		if s.Time >= 0 {
+			out[s.Time] = FromMillis(w.end - 1)
+		}
+		for _, a := range accs {
+			out = append(out, a.result())
+		}
+		if err := s.Out.Push(Rec{Kind: Insert, Row: out}); err != nil {
+			return err
+		}
+	}
+	return s.Out.Watermark(ts)
+}
+
+// State is the sessions open and the late rows dropped.
+func (s *SessionAgg) State() State {
+	st := State{Late: s.late}
+	for _, list := range s.sessions {
+		for _, w := range list {
+			st.Rows++
+			for _, r := range w.rows {
+				st.Bytes += int64(value.SizeRow(r))
+			}
+		}
+	}
+	return st
+}
