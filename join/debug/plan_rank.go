@@ -39,8 +39,8 @@ func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[stri
 // columns) in the order of order (expressions over in), with the row
 // number appended when rankCol ≥ 0.
 func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*flinksql.OrderItem, n, rankCol int64, q *flinksql.Query) (*rel, error) {
-	if in.updating {
-		return nil, errorAt(q, "a top-N over an updating input (%s) is not supported in debug runs yet", in.producer)
+	if in.updating && rankCol >= 0 {
+		return nil, errorAt(q, "a top-N with its row number over an updating input (%s) is not supported in debug runs yet", in.producer)
 	}
 	if len(order) == 0 {
 		return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
@@ -78,8 +78,13 @@ func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*
 		partition = []int{} // one partition: the whole input
 	}
 	rk := stream.NewRank(partition, key, n, rankCol >= 0)
+	rk.Retract = in.updating
 	withKeys.out.To(rk)
-	name := fmt.Sprintf("Rank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=%d])", n)
+	strategy := "AppendFastStrategy"
+	if in.updating {
+		strategy = "RetractStrategy"
+	}
+	name := fmt.Sprintf("Rank(strategy=[%s], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=%d])", strategy, n)
 	d.graph.Add(name, rk)
 	cols := append(scope{}, in.cols...)
 	if rankCol >= 0 {
@@ -183,9 +188,6 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 	// and where the number goes among them.
 	visible := len(in.cols) - len(over.PartitionBy) - len(over.OrderBy)
 	k = visible - (len(inner.Items) - k - 1)
-	if in.updating {
-		return nil, true, errorAt(call, "a top-N over an updating input (%s) is not supported in debug runs yet", in.producer)
-	}
 	var partition []int
 	for i := range over.PartitionBy {
 		partition = append(partition, visible+i)
@@ -198,6 +200,9 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 	var out *rel
 	timeOrder := len(over.OrderBy) == 1 && in.cols[firstOrder].time != plainTime && over.OrderBy[0].Nulls == ""
 	if n == 1 && timeOrder && !usesRN {
+		if in.updating {
+			return nil, true, errorAt(call, "StreamPhysicalDeduplicate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
+		}
 		timeCol := -1
 		if in.cols[firstOrder].time == rowtime {
 			timeCol = firstOrder

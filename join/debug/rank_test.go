@@ -62,3 +62,23 @@ func TestTopN(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// A top-N over an updating input (GROUP BY): a row that leaves the top-N
+// is deleted and the one that moves up inserted; a row that enters pushes
+// the last one out.
+func TestTopNOverUpdates(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT supplier_id, total FROM (
+  SELECT *, ROW_NUMBER() OVER (ORDER BY total DESC) AS rn FROM (
+    SELECT supplier_id, SUM(price) AS total FROM Bid GROUP BY supplier_id)) WHERE rn <= 1`, files).Sinks[0]
+	// The sums: s1 4 → s1 6 (-U 4, +U 6) → s2 5 → s2 8 (-U 5, +U 8) →
+	// s1 7 → s2 14 (-U 8: s1 7 moves up; +U 14 pushes it out again).
+	expect(t, "changelog", changelog(s), []string{
+		"+I[supplier1, 4.00]",
+		"-D[supplier1, 4.00]", "+I[supplier1, 6.00]",
+		"-D[supplier1, 6.00]", "+I[supplier2, 8.00]",
+		"-D[supplier2, 8.00]", "+I[supplier1, 7.00]",
+		"-D[supplier1, 7.00]", "+I[supplier2, 14.00]",
+	})
+	expect(t, "final", final(s), []string{"+I[supplier2, 14.00]"})
+}

@@ -49,7 +49,11 @@ type Rank struct {
 	Sort      SortKey
 	N         int64
 	Number    bool
-	Out       Fan
+	// Retract says the input has updates (Flink's RetractableTopNFunction):
+	// every row of a partition is kept, a retracted row in the top-N is
+	// deleted (-D) and the row that moves up into it inserted (+I).
+	Retract bool
+	Out     Fan
 
 	parts map[string][]value.Row
 }
@@ -68,6 +72,9 @@ func withRank(row value.Row, rank int64) value.Row {
 
 // Push ranks one row.
 func (r *Rank) Push(in Rec) error {
+	if r.Retract {
+		return r.pushRetract(in)
+	}
 	k := value.Key(in.Row, r.Partition)
 	buf := r.parts[k]
 	full := int64(len(buf)) >= r.N
@@ -108,6 +115,56 @@ func (r *Rank) Push(in Rec) error {
 		buf = buf[:r.N]
 	}
 	r.parts[k] = buf
+	return nil
+}
+
+// pushRetract ranks one change of an updating input.
+func (r *Rank) pushRetract(in Rec) error {
+	k := value.Key(in.Row, r.Partition)
+	buf := r.parts[k]
+	if in.Kind.Adds() {
+		p := sort.Search(len(buf), func(i int) bool { return r.Sort.Compare(in.Row, buf[i]) < 0 })
+		buf = append(buf, nil)
+		copy(buf[p+1:], buf[p:])
+		buf[p] = in.Row
+		r.parts[k] = buf
+		if int64(p) >= r.N {
+			return nil
+		}
+		if int64(len(buf)) > r.N {
+			if err := r.Out.Emit(Delete, buf[r.N], in); err != nil {
+				return err
+			}
+		}
+		return r.Out.Emit(Insert, in.Row, in)
+	}
+	id := value.Key(in.Row, nil)
+	at := -1
+	for i, row := range buf {
+		if value.Key(row, nil) == id {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	gone := buf[at]
+	buf = append(buf[:at:at], buf[at+1:]...)
+	if len(buf) == 0 {
+		delete(r.parts, k)
+	} else {
+		r.parts[k] = buf
+	}
+	if int64(at) >= r.N {
+		return nil
+	}
+	if err := r.Out.Emit(Delete, gone, in); err != nil {
+		return err
+	}
+	if int64(len(buf)) >= r.N {
+		return r.Out.Emit(Insert, buf[r.N-1], in)
+	}
 	return nil
 }
 
