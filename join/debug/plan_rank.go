@@ -198,8 +198,41 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 	firstOrder := visible + len(over.PartitionBy)
 	usesRN := rnReferenced(s, rest, rn)
 	var out *rel
+	endCol := -1
+	hasStart := false
+	for _, i := range partition {
+		switch in.cols[i].win {
+		case winStart:
+			hasStart = true
+		case winEnd:
+			endCol = i
+		}
+	}
+	if hasStart && endCol >= 0 && !in.updating {
+		// PARTITION BY window_start, window_end: a window top-N (or
+		// deduplication), emitted when the window fires.
+		key := stream.SortKey{}
+		for i, o := range over.OrderBy {
+			if o.Nulls != "" {
+				return nil, true, errorAt(o, "NULLS FIRST/LAST is not supported in debug runs yet")
+			}
+			key.Cols = append(key.Cols, firstOrder+i)
+			key.Desc = append(key.Desc, o.Desc())
+		}
+		wr := stream.NewWindowRank(partition, endCol, key, n, usesRN)
+		in.out.To(wr)
+		name := fmt.Sprintf("WindowRank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=%d])", n)
+		d.graph.Add(name, wr)
+		cols := append(scope{}, in.cols...)
+		if usesRN {
+			cols = append(cols, col{name: "$rn", typ: value.Type{Kind: value.BigInt, NotNull: true}})
+		}
+		out = &rel{cols: cols, out: &wr.Out, producer: name}
+	}
 	timeOrder := len(over.OrderBy) == 1 && in.cols[firstOrder].time != plainTime && over.OrderBy[0].Nulls == ""
-	if n == 1 && timeOrder && !usesRN {
+	if out != nil {
+		// planned above
+	} else if n == 1 && timeOrder && !usesRN {
 		if in.updating {
 			return nil, true, errorAt(call, "StreamPhysicalDeduplicate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 		}

@@ -125,3 +125,30 @@ GROUP BY window_start, window_end`, files).Sinks[0]
 		"+I[2020-04-15 08:05:00.000, 2020-04-15 08:15:00.000, 15.00]",
 		"+I[2020-04-15 08:17:00.000, 2020-04-15 08:19:00.000, 6.00]"})
 }
+
+// Window top-N over a window aggregate, as Flink's documentation shows it,
+// and window deduplication over a window TVF: emitted when the window fires.
+func TestWindowTopN(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT * FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS rownum
+  FROM (
+    SELECT window_start, window_end, supplier_id, SUM(price) AS price, COUNT(*) AS cnt
+    FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+    GROUP BY window_start, window_end, supplier_id)
+) WHERE rownum <= 3`, files).Sinks[0]
+	expect(t, "window top-N", changelog(s), []string{
+		"+I[2020-04-15 08:00:00.000, 2020-04-15 08:10:00.000, supplier1, 6.00, 2, 1]",
+		"+I[2020-04-15 08:00:00.000, 2020-04-15 08:10:00.000, supplier2, 5.00, 1, 2]",
+		"+I[2020-04-15 08:10:00.000, 2020-04-15 08:20:00.000, supplier2, 9.00, 2, 1]",
+		"+I[2020-04-15 08:10:00.000, 2020-04-15 08:20:00.000, supplier1, 1.00, 1, 2]",
+	})
+	if s.Updating {
+		t.Error("a window top-N is append-only")
+	}
+	s = run(t, bidDDL+`SELECT window_start, item FROM (
+  SELECT window_start, window_end, item, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY bidtime DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+) WHERE rn <= 1`, files).Sinks[0]
+	expect(t, "window deduplication", changelog(s), []string{"+I[2020-04-15 08:00:00.000, D]", "+I[2020-04-15 08:10:00.000, F]"})
+}
