@@ -122,7 +122,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 				vals[i] = debug.FormatValue(v)
 			}
 			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
-				Sink: row.Sink, Values: vals, Input: row.Input, Lookup: row.Lookup}})
+				Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup}})
 		},
 	})
 	cancel()

@@ -135,6 +135,8 @@ type DebugColumn struct {
 // DebugRow is one row a sink received.
 type DebugRow struct {
 	Sink string
+	// Kind is the change: +I, -U, +U or -D ("" is +I).
+	Kind string
 	// Values are rendered as Flink's SQL client prints them (NULL, TRUE,
 	// 2024-01-02 10:00:00.123).
 	Values []string

@@ -313,7 +313,8 @@ type debugScreen struct {
 	elapsed time.Duration
 
 	rows      []api.DebugRow
-	total     int // rows received, also those not kept
+	total     int  // rows received, also those not kept
+	changelog bool // a row was an update or a delete: rows show their kind
 	widths    map[string][]int
 	latencies []time.Duration
 	p50, p99  time.Duration
@@ -430,6 +431,9 @@ func (m *debugScreen) apply(ev api.DebugEvent) {
 	case api.DebugRowReceived:
 		r := *ev.Row
 		m.total++
+		if r.Kind != "" && r.Kind != "+I" {
+			m.changelog = true
+		}
 		if r.Lookup > 0 {
 			m.latencies = append(m.latencies, r.Lookup)
 		}

@@ -279,3 +279,23 @@ func TestProgramEditValidateSave(t *testing.T) {
 		t.Errorf("job at v%d", j.SpecVersion)
 	}
 }
+
+// An updating sink's rows show their change kind in an OP column.
+func TestDebugRunShowsChangeKinds(t *testing.T) {
+	cols := []api.DebugColumn{{Name: "usr", Type: "STRING"}, {Name: "n", Type: "BIGINT"}}
+	row := func(kind string, vals ...string) api.DebugEvent {
+		return api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{Sink: "counts", Kind: kind, Values: vals, Input: 1}}
+	}
+	d := &fakeDebugger{events: []api.DebugEvent{
+		{Kind: api.DebugStarted, Sources: []api.DebugSource{{Table: "orders", File: "/data/orders.jsonl", Total: 2}},
+			Sinks: []api.DebugSink{{Name: "counts", Columns: cols}}},
+		row("+I", "a", "1"), row("-U", "a", "1"), row("+U", "a", "2"),
+		{Kind: api.DebugFinished, Read: map[string]int64{"orders": 2}, Sinks: []api.DebugSink{{Name: "counts", Columns: cols, Rows: 1}}},
+	}}
+	h := debugHarness(t, d, 120, 40)
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
+	h.Type("/data/orders.jsonl")
+	chord(h, "ctrl+d")
+	h.MustShow("OP  usr  n", "+I  a    1", "-U  a    1", "+U  a    2")
+}

@@ -154,6 +154,9 @@ func (m *debugScreen) multiSink() bool { return len(m.sinks) > 1 }
 func (m *debugScreen) columnHeader() string {
 	st := m.env.Styles
 	cells := []string{fmt.Sprintf("%-7s %-9s", "INPUT", "LOOKUP")}
+	if m.changelog {
+		cells = append(cells, "OP")
+	}
 	if m.multiSink() {
 		cells = append(cells, fmt.Sprintf("%-12s", "SINK"))
 	}
@@ -175,6 +178,13 @@ func (m *debugScreen) rowLine(r api.DebugRow) string {
 	st := m.env.Styles
 	in := fmt.Sprintf("%-7s %-9s", fmtCount(r.Input), fmtLatency(r.Lookup))
 	cells := []string{st.Dim.Render(in)}
+	if m.changelog {
+		kind := r.Kind
+		if kind == "" {
+			kind = "+I"
+		}
+		cells = append(cells, kind)
+	}
 	if m.multiSink() {
 		cells = append(cells, fmt.Sprintf("%-12s", kit.Truncate(r.Sink, 12)))
 	}
