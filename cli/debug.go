@@ -81,7 +81,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
+			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out}, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -90,16 +90,18 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			if out != "" {
-				written, err := writeDebugOut(out, fin)
-				if err != nil {
-					return err
-				}
 				if g.structured() {
 					return fin.Output.WriteJSON(w)
 				}
-				// The rows went to the file: say where, and what the lookups did.
-				for i, s := range fin.Sinks {
-					fmt.Fprintf(w, "%s: %s → %s\n", s.Name, plural(s.Rows, "row"), written[i])
+				// The rows went to the files as they came: say where, and
+				// what the lookups did.
+				for _, s := range fin.Sinks {
+					file := debugOutFile(out, s.Name, len(fin.Sinks))
+					fmt.Fprintf(w, "%s: %s → %s", s.Name, plural(s.Rows, "row"), file)
+					if final := strings.TrimSuffix(file, filepath.Ext(file)) + ".final" + filepath.Ext(file); fileExists(final) {
+						fmt.Fprintf(w, " (its changelog; the final table → %s)", final)
+					}
+					fmt.Fprintln(w)
 				}
 				return fin.Output.WriteLookups(w)
 			}
@@ -111,7 +113,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
-	f.StringVar(&out, "out", "", "also write each sink's rows to this file as JSON lines")
+	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
 	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
@@ -134,31 +136,15 @@ func parseDataFlags(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-// writeDebugOut writes each sink's rows as JSON lines: to path with one
-// sink, to path.SINK.ext with several. It returns the files, by sink.
-func writeDebugOut(path string, fin api.DebugEvent) ([]string, error) {
-	names := make([]string, len(fin.Sinks))
-	for i, s := range fin.Sinks {
-		names[i] = path
-		if len(fin.Sinks) > 1 {
-			ext := filepath.Ext(path)
-			names[i] = strings.TrimSuffix(path, ext) + "." + fileSafe(s.Name) + ext
-		}
+// debugOutFile is the file a sink's rows went to with --out path: path
+// itself with one sink, path.SINK.ext with several (as the runtime names
+// them).
+func debugOutFile(path, sink string, sinks int) string {
+	if sinks <= 1 {
+		return path
 	}
-	for i, s := range fin.Sinks {
-		f, err := os.Create(names[i])
-		if err != nil {
-			return nil, fmt.Errorf("debug: write rows of %s: %w", s.Name, err)
-		}
-		err = fin.Output.WriteRows(f, i)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, fmt.Errorf("debug: write rows of %s to %s: %w", s.Name, names[i], err)
-		}
-	}
-	return names, nil
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + fileSafe(sink) + ext
 }
 
 // fileSafe turns a sink name ("cat.db.sink", "SELECT #1") into a file name part.

@@ -113,6 +113,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		Data:      r.Data,
 		Databases: d.Databases,
 		Limit:     r.Limit,
+		Out:       r.Out,
 		Now:       now,
 		OnRead:    func(table string, _ int64) { p.read(table) },
 		OnRow: func(row debug.SinkRow) {

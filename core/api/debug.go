@@ -31,6 +31,11 @@ type DebugRequest struct {
 	Data map[string]string
 	// Limit is the most rows each sink receives; 0: all.
 	Limit int
+	// Out, if set, is a file each sink's rows stream to as JSON lines
+	// while the run goes (OUT.SINK.ext with several sinks): an append-only
+	// sink's rows; an updating sink's changelog, {"op": "+U", …}, with its
+	// final table in OUT.final.ext.
+	Out string
 }
 
 // DebugSamples is a Debugger that knows sample data files of tables, for

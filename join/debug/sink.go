@@ -92,12 +92,14 @@ func (s *Sink) open(out string, n, of int) error {
 	return nil
 }
 
+// fileName turns a sink name ("cat.db.sink", "SELECT #1") into a file
+// name part.
 func fileName(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ' ' || r == '#' {
-			return '_'
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
 		}
-		return r
+		return '_'
 	}, s)
 }
 
@@ -106,12 +108,19 @@ func (s *Sink) write(rec stream.Rec) error {
 	if s.w == nil {
 		return nil
 	}
+	// An append-only sink's file is its rows; an updating one's, its
+	// changelog.
 	var b strings.Builder
-	b.WriteString(`{"op":"`)
-	b.WriteString(rec.Kind.String())
-	b.WriteByte('"')
+	b.WriteByte('{')
+	if !s.coll.AppendOnly {
+		b.WriteString(`"op":"`)
+		b.WriteString(rec.Kind.String())
+		b.WriteByte('"')
+	}
 	for i, c := range s.cols {
-		b.WriteByte(',')
+		if i > 0 || !s.coll.AppendOnly {
+			b.WriteByte(',')
+		}
 		writeJSONString(&b, c.name)
 		b.WriteByte(':')
 		writeJSONValue(&b, rec.Row[i], c.typ, s.zone)
