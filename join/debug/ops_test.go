@@ -169,3 +169,22 @@ func runErr(t *testing.T, job string) (*Result, error) {
 	t.Helper()
 	return Run(context.Background(), job, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", ordersData)}})
 }
+
+// LISTAGG, FIRST_VALUE, LAST_VALUE, BOOL_AND/OR, ARRAY_AGG and COLLECT
+// take back a retracted value.
+func TestGroupAggregateListsAndFlags(t *testing.T) {
+	job := `CREATE TABLE orders (id INT, usr STRING, amount INT) WITH ('connector' = 'kafka', 'format' = 'debezium-json');
+SELECT usr, LISTAGG(CAST(id AS STRING)) AS ids, LISTAGG(CAST(amount AS STRING), '|') AS amounts, FIRST_VALUE(id) AS first_id,
+  LAST_VALUE(id) AS last_id, BOOL_AND(amount > 5) AS all_big, BOOL_OR(amount > 20) AS any_huge, ARRAY_AGG(id) AS arr
+FROM orders GROUP BY usr`
+	data := `{"before": null, "after": {"id": 1, "usr": "a", "amount": 10}, "op": "c"}
+{"before": null, "after": {"id": 2, "usr": "a", "amount": 30}, "op": "c"}
+{"before": {"id": 1, "usr": "a", "amount": 10}, "after": null, "op": "d"}
+`
+	s := run(t, job, map[string]string{"orders.jsonl": data}).Sinks[0]
+	expect(t, "changelog", changelog(s), []string{
+		"+I[a, 1, 10, 1, 1, TRUE, FALSE, [1]]",
+		"-U[a, 1, 10, 1, 1, TRUE, FALSE, [1]]", "+U[a, 1,2, 10|30, 1, 2, TRUE, TRUE, [1, 2]]",
+		"-U[a, 1,2, 10|30, 1, 2, TRUE, TRUE, [1, 2]]", "+U[a, 2, 30, 2, 2, TRUE, TRUE, [2]]",
+	})
+}

@@ -209,7 +209,7 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 	name := f.FuncName()
 	spec := stream.AggSpec{Func: name, Arg: -1, Filter: -1, Distinct: f.Distinct}
 	switch name {
-	case "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX":
+	case "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "LISTAGG", "FIRST_VALUE", "LAST_VALUE", "BOOL_AND", "BOOL_OR", "ARRAY_AGG", "COLLECT":
 	default:
 		return spec, errorAt(f, "aggregate function %s is not supported in debug runs yet", name)
 	}
@@ -220,6 +220,24 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 	switch {
 	case name == "COUNT" && (len(f.Args) == 0 || star):
 		spec.In = value.TBigInt
+	case name == "LISTAGG" && (len(f.Args) == 1 || len(f.Args) == 2):
+		spec.Sep = ","
+		if len(f.Args) == 2 {
+			sep, ok := f.Args[1].(*flinksql.StringLit)
+			if !ok {
+				return spec, errorAt(f.Args[1], "LISTAGG's separator must be a string literal")
+			}
+			spec.Sep = sep.Value
+		}
+		arg, t, err := c.compile(f.Args[0])
+		if err != nil {
+			return spec, err
+		}
+		if !t.IsString() && t.Kind != value.Null {
+			return spec, errorAt(f.Args[0], "LISTAGG takes a string, not %s", t)
+		}
+		spec.Arg, spec.In = len(*pre), t
+		*pre = append(*pre, arg)
 	case len(f.Args) != 1:
 		return spec, errorAt(f, "%s takes one argument in debug runs", name)
 	default:

@@ -3,6 +3,7 @@ package stream
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/palink/palink/join/debug/value"
 )
@@ -18,6 +19,8 @@ type AggSpec struct {
 	Filter   int
 	Distinct bool
 	In, Out  value.Type
+	// Sep is LISTAGG's separator.
+	Sep string
 }
 
 // AggType is the result type Flink gives an aggregate of an argument of
@@ -26,8 +29,21 @@ func AggType(fn string, in value.Type) (value.Type, error) {
 	switch fn {
 	case "COUNT":
 		return value.Type{Kind: value.BigInt, NotNull: true}, nil
-	case "MIN", "MAX":
+	case "MIN", "MAX", "FIRST_VALUE", "LAST_VALUE":
 		return in.Nullable(), nil
+	case "LISTAGG":
+		return value.TString, nil
+	case "BOOL_AND", "BOOL_OR":
+		if in.Kind != value.Boolean {
+			return value.Type{}, fmt.Errorf("%s does not take %s", fn, in)
+		}
+		return value.TBool, nil
+	case "ARRAY_AGG":
+		return value.ArrayOf(in), nil
+	case "COLLECT":
+		m := value.MultisetOf(in)
+		m.NotNull = true
+		return m, nil
 	case "SUM", "SUM0", "AVG":
 		if !in.IsNumeric() {
 			return value.Type{}, fmt.Errorf("%s does not take %s", fn, in)
@@ -64,6 +80,10 @@ func newAcc(s AggSpec) acc {
 		a = &sumAcc{fn: s.Func, in: s.In, out: s.Out}
 	case "MIN", "MAX":
 		a = &minMaxAcc{max: s.Func == "MAX", vals: map[string]*counted{}}
+	case "LISTAGG", "FIRST_VALUE", "LAST_VALUE", "ARRAY_AGG", "COLLECT":
+		a = &listAcc{fn: s.Func, sep: s.Sep}
+	case "BOOL_AND", "BOOL_OR":
+		a = &boolAcc{and: s.Func == "BOOL_AND"}
 	}
 	if s.Distinct {
 		a = &distinctAcc{inner: a, seen: map[string]int64{}}
@@ -409,4 +429,108 @@ func (g *GroupAgg) State() State {
 		}
 	}
 	return s
+}
+
+// listAcc keeps the values in the order they came, a retraction taking
+// back the first equal one (Flink's list views): LISTAGG, FIRST_VALUE,
+// LAST_VALUE, ARRAY_AGG and COLLECT with retraction. NULLs are skipped
+// (ARRAY_AGG keeps them).
+type listAcc struct {
+	fn   string
+	sep  string
+	vals []any
+	keys []string
+}
+
+func (l *listAcc) add(v any) error {
+	if v == nil && l.fn != "ARRAY_AGG" {
+		return nil
+	}
+	l.vals = append(l.vals, v)
+	l.keys = append(l.keys, value.Key([]any{v}, nil))
+	return nil
+}
+
+func (l *listAcc) retract(v any) error {
+	if v == nil && l.fn != "ARRAY_AGG" {
+		return nil
+	}
+	k := value.Key([]any{v}, nil)
+	for i, e := range l.keys {
+		if e == k {
+			l.vals = append(l.vals[:i:i], l.vals[i+1:]...)
+			l.keys = append(l.keys[:i:i], l.keys[i+1:]...)
+			return nil
+		}
+	}
+	return nil
+}
+
+func (l *listAcc) result() any {
+	switch l.fn {
+	case "FIRST_VALUE":
+		if len(l.vals) > 0 {
+			return l.vals[0]
+		}
+		return nil
+	case "LAST_VALUE":
+		if len(l.vals) > 0 {
+			return l.vals[len(l.vals)-1]
+		}
+		return nil
+	case "ARRAY_AGG":
+		if len(l.vals) == 0 {
+			return nil
+		}
+		return append(value.Array(nil), l.vals...)
+	case "COLLECT":
+		m := &value.Map{}
+		for _, v := range l.vals {
+			n, _ := m.Get(v)
+			c, _ := n.(int64)
+			m.Put(v, c+1)
+		}
+		return m
+	}
+	if len(l.vals) == 0 {
+		return nil
+	}
+	parts := make([]string, len(l.vals))
+	for i, v := range l.vals {
+		parts[i], _ = v.(string)
+	}
+	return strings.Join(parts, l.sep)
+}
+
+func (l *listAcc) size() int64 { return int64(value.SizeRow(l.vals)) }
+
+// boolAcc is BOOL_AND and BOOL_OR: the counts of TRUE and FALSE values.
+type boolAcc struct {
+	and         bool
+	trues, alls int64
+}
+
+func (b *boolAcc) step(v any, n int64) error {
+	if v == nil {
+		return nil
+	}
+	b.alls += n
+	if v == true {
+		b.trues += n
+	}
+	return nil
+}
+
+func (b *boolAcc) add(v any) error     { return b.step(v, 1) }
+func (b *boolAcc) retract(v any) error { return b.step(v, -1) }
+func (b *boolAcc) size() int64         { return 24 }
+
+func (b *boolAcc) result() any {
+	if b.alls == 0 {
+		return nil
+	}
+	if b.and {
+		return b.trues == b.alls
+	}
+	return b.trues > 0
 }
