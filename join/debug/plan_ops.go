@@ -83,30 +83,6 @@ func setOpName(s *flinksql.SetOp) string {
 	return name
 }
 
-// planSubqueryConds plans the WHERE conditions with subqueries (IN, EXISTS):
-// semi and anti joins.
-func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flinksql.Expr, ctes map[string]*cte) (*rel, []flinksql.Expr, error) {
-	for _, c := range conds {
-		var at flinksql.Node
-		flinksql.Inspect(c, func(n flinksql.Node) bool {
-			switch x := n.(type) {
-			case *flinksql.ExistsExpr, *flinksql.SubqueryExpr, *flinksql.QuantifiedExpr:
-				if at == nil {
-					at = n
-				}
-			case *flinksql.InExpr:
-				if x.Query != nil && at == nil {
-					at = n
-				}
-			}
-			return at == nil
-		})
-		if at != nil {
-			return nil, nil, errorAt(at, "subqueries in WHERE (IN, EXISTS) are not supported in debug runs yet")
-		}
-	}
-	return in, conds, nil
-}
 
 // hasSubquery says whether an expression holds a subquery.
 func hasSubquery(e flinksql.Expr) bool {
