@@ -83,7 +83,6 @@ func setOpName(s *flinksql.SetOp) string {
 	return name
 }
 
-
 // hasSubquery says whether an expression holds a subquery.
 func hasSubquery(e flinksql.Expr) bool {
 	found := false
