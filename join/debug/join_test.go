@@ -1,6 +1,9 @@
 package debug
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 const usersDDL = `CREATE TABLE users (name STRING, tier STRING) WITH ('connector' = 'kafka', 'format' = 'json');
 `
@@ -84,4 +87,33 @@ SELECT id, usr FROM orders WHERE usr IN (SELECT name FROM users WHERE tier = 'go
 	// orders 1 (a), users b, orders 2 (b), users a, orders 3 (a), users b's update, orders 4 (filtered).
 	expect(t, "changelog", changelog(s), []string{"+I[2, b]", "+I[1, a]", "+I[3, a]", "-D[2, b]"})
 	expect(t, "final", final(s), []string{"+I[1, a]", "+I[3, a]"})
+}
+
+// An event-time temporal join joins each order with the rate valid at its
+// time, once both inputs' watermarks have passed it.
+func TestTemporalJoin(t *testing.T) {
+	ddl := `CREATE TABLE orders (order_id STRING, price DECIMAL(10, 2), currency STRING, order_time TIMESTAMP(3),
+  WATERMARK FOR order_time AS order_time) WITH ('connector' = 'kafka', 'format' = 'json');
+CREATE TABLE rates (currency STRING, rate DECIMAL(10, 2), update_time TIMESTAMP(3),
+  WATERMARK FOR update_time AS update_time, PRIMARY KEY (currency) NOT ENFORCED)
+  WITH ('connector' = 'upsert-kafka', 'key.format' = 'json', 'value.format' = 'json');
+`
+	files := map[string]string{
+		"orders.jsonl": `{"order_id": "o1", "price": 11.11, "currency": "EUR", "order_time": "2024-01-01 12:00:00"}
+{"order_id": "o2", "price": 12.51, "currency": "EUR", "order_time": "2024-01-01 12:06:00"}
+{"order_id": "o3", "price": 1.00, "currency": "GBP", "order_time": "2024-01-01 12:07:00"}
+{"order_id": "o4", "price": 2.00, "currency": "USD", "order_time": "2024-01-01 10:00:00"}
+`,
+		"rates.jsonl": `{"currency": "EUR", "rate": 1.14, "update_time": "2024-01-01 11:00:00"}
+{"currency": "USD", "rate": 1.00, "update_time": "2024-01-01 11:00:00"}
+{"currency": "EUR", "rate": 1.10, "update_time": "2024-01-01 12:05:00"}
+`}
+	q := "SELECT order_id, price, o.currency, rate FROM orders AS o %s JOIN rates FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency"
+	s := run(t, ddl+fmt.Sprintf(q, ""), files).Sinks[0]
+	expect(t, "inner", final(s), []string{"+I[o1, 11.11, EUR, 1.14]", "+I[o2, 12.51, EUR, 1.10]"})
+	if s.Updating {
+		t.Error("a temporal join of an append-only input is append-only")
+	}
+	s = run(t, ddl+fmt.Sprintf(q, "LEFT"), files).Sinks[0]
+	expect(t, "left", final(s), []string{"+I[o1, 11.11, EUR, 1.14]", "+I[o2, 12.51, EUR, 1.10]", "+I[o3, 1.00, GBP, NULL]", "+I[o4, 2.00, USD, NULL]"})
 }

@@ -36,6 +36,9 @@ func (d joins) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*
 	if t == nil {
 		return nil, errorAt(right, "Object '%s' not found", right.Name)
 	}
+	if t.connector() != "jdbc" && (t.wm != nil || len(t.pk) > 0) {
+		return d.planTemporalJoin(ctx, j, right, t, ctes, hints)
+	}
 	for _, c := range t.cols {
 		if c.phys < 0 {
 			return nil, errorAt(right, "lookup table %s has computed or metadata columns: not supported in debug runs yet", t.name)
