@@ -2,6 +2,7 @@ package debug
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/palink/palink/flinksql"
@@ -15,8 +16,15 @@ import (
 // planSetOp plans UNION ALL (the union of its inputs' changes); other set
 // operations are refused.
 func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[string]*cte) (*rel, error) {
-	if !strings.EqualFold(s.Op, "UNION") || !s.All {
-		return nil, errorAt(s, "%s is not supported in debug runs yet: only UNION ALL", setOpName(s))
+	op := strings.ToUpper(s.Op)
+	if op == "MINUS" {
+		op = "EXCEPT"
+	}
+	switch {
+	case op == "UNION" && s.All:
+	case (op == "INTERSECT" || op == "EXCEPT" || op == "UNION") && !s.All:
+	default:
+		return nil, errorAt(s, "%s is not supported in debug runs yet", setOpName(s))
 	}
 	l, err := d.planBody(ctx, s.L, ctes)
 	if err != nil {
@@ -38,6 +46,9 @@ func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[strin
 	}
 	// Each side's values are cast to the common type.
 	l, r = d.castTo(l, cols), d.castTo(r, cols)
+	if op != "UNION" || !s.All {
+		return d.distinctSetOp(op, l, r, cols)
+	}
 	u := stream.NewUnion(2)
 	l.out.To(u.Input(0))
 	r.out.To(u.Input(1))
@@ -158,3 +169,45 @@ type (
 	setOps     struct{ *runner } // UNION ALL
 	tableFuncs struct{ *runner } // UNNEST, table functions, MATCH_RECOGNIZE, subqueries
 )
+
+// distinctSetOp plans UNION, INTERSECT and EXCEPT (without ALL) as Flink
+// rewrites them: INTERSECT a semi join and EXCEPT an anti join of the left
+// rows with the right ones (NULLs equal), UNION a union; then the distinct
+// rows (a GroupAggregate by every column).
+func (d setOps) distinctSetOp(op string, l, r *rel, cols scope) (*rel, error) {
+	var in *stream.Fan
+	name := "Union(all=[true])"
+	switch op {
+	case "UNION":
+		u := stream.NewUnion(2)
+		l.out.To(u.Input(0))
+		r.out.To(u.Input(1))
+		in = &u.Out
+	default:
+		sj := stream.NewSemiJoin(op == "EXCEPT")
+		whole := func(row value.Row) (string, bool, error) { return value.Key(row, nil), true, nil }
+		sj.Key = [2]func(value.Row) (string, bool, error){whole, whole}
+		l.out.To(sj.Input(0))
+		r.out.To(sj.Input(1))
+		name = "Join(joinType=[LeftSemiJoin])"
+		if op == "EXCEPT" {
+			name = "Join(joinType=[LeftAntiJoin])"
+		}
+		d.graph.Add(name, sj)
+		in = &sj.Out
+	}
+	g := stream.NewGroupAgg(len(cols), nil)
+	in.To(g)
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.name
+	}
+	agg := fmt.Sprintf("GroupAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(names, ", "))
+	d.graph.Add(agg, g)
+	out := make(scope, len(cols))
+	for i, c := range cols {
+		c.time = plainTime
+		out[i] = c
+	}
+	return &rel{cols: out, out: &g.Out, updating: true, producer: agg}, nil
+}

@@ -32,3 +32,21 @@ func TestUnionAll(t *testing.T) {
 	expect(t, "updating", changelog(s), []string{"+I[a, 1]", "+I[all, 1]", "+I[b, 1]", "-U[a, 1]", "+U[a, 2]", "-U[a, 2]", "+U[a, 3]"})
 	expect(t, "updating final", final(s), []string{"+I[a, 3]", "+I[all, 1]", "+I[b, 1]"})
 }
+
+// UNION, INTERSECT and EXCEPT give distinct rows, as a GroupAggregate
+// over a union, a semi join or an anti join.
+func TestDistinctSetOperations(t *testing.T) {
+	files := map[string]string{"orders.jsonl": ordersData}
+	for _, tc := range []struct {
+		op   string
+		want []string
+	}{
+		{"UNION", []string{"+I[a]", "+I[b]"}},
+		{"INTERSECT", []string{"+I[b]"}},
+		// b passes until the right side has it.
+		{"EXCEPT", []string{"+I[a]", "+I[b]", "-D[b]"}},
+	} {
+		s := run(t, ordersDDL+"SELECT usr FROM orders "+tc.op+" SELECT usr FROM orders WHERE id = 2", files).Sinks[0]
+		expect(t, tc.op, changelog(s), tc.want)
+	}
+}
