@@ -2,6 +2,7 @@ package debug
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -72,6 +73,16 @@ SELECT o.id, s.sts FROM o JOIN s ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts
 	if s.Updating {
 		t.Error("an interval join is append-only")
 	}
+	// A LEFT interval join emits an unmatched row padded with NULLs once the
+	// right side's watermark has passed its window (at shipment 2's 16:00).
+	s = run(t, strings.Replace(job, "FROM o JOIN s", "FROM o LEFT JOIN s", 1), files).Sinks[0]
+	expect(t, "left interval join", changelog(s), []string{"+I[1, 2024-01-01 12:00:00.000]", "+I[2, NULL]"})
+	if s.Updating {
+		t.Error("an outer interval join is append-only")
+	}
+	// Bounds written as comparisons, either way round.
+	s = run(t, strings.Replace(job, "s.sts BETWEEN o.ts AND o.ts + INTERVAL '4' HOUR", "o.ts <= s.sts AND s.sts - INTERVAL '4' HOUR <= o.ts", 1), files).Sinks[0]
+	expect(t, "comparisons", changelog(s), []string{"+I[1, 2024-01-01 12:00:00.000]"})
 }
 
 // x IN (SELECT …) is a semi join: a row passes once the subquery has its

@@ -106,19 +106,29 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 			return v == true, err
 		}
 	}
+	if interval && !left.updating && !right.updating {
+		if lower, upper, ok := d.bounds(rest, left.cols, right.cols); ok {
+			iv := stream.NewIntervalJoin()
+			iv.Outer, iv.Key, iv.Cond, iv.Width = op.Outer, op.Key, op.Cond, op.Width
+			iv.Lower, iv.Upper = lower, upper
+			for i := range iv.Key {
+				if iv.Key[i] == nil {
+					iv.Key[i] = func(value.Row) (string, bool, error) { return "", true, nil }
+				}
+			}
+			iv.Time = [2]func(value.Row) (int64, bool){rowtimeOf(left.cols), rowtimeOf(right.cols)}
+			left.out.To(iv.Input(0))
+			right.out.To(iv.Input(1))
+			name := fmt.Sprintf("IntervalJoin(joinType=[%s], windowBounds=[leftLowerBound=%d, leftUpperBound=%d])", typeName, lower, upper)
+			d.graph.Add(name, iv)
+			return &rel{cols: cols, out: &iv.Out, producer: name}, nil
+		}
+	}
 	left.out.To(op.Input(0))
 	right.out.To(op.Input(1))
 	name := fmt.Sprintf("Join(joinType=[%s])", typeName)
-	keepTime := interval && !left.updating && !right.updating && typeName == "InnerJoin"
-	if interval && !keepTime {
-		return nil, errorAt(j, "an interval join that is outer or over updating inputs is not supported in debug runs yet")
-	}
-	if keepTime {
-		name = fmt.Sprintf("IntervalJoin(joinType=[%s])", typeName)
-	} else {
-		for i := range cols {
-			cols[i].time = plainTime // a regular join's output has no time attributes
-		}
+	for i := range cols {
+		cols[i].time = plainTime // a regular join's output has no time attributes
 	}
 	d.graph.Add(name, op)
 	updating := left.updating || right.updating || typeName != "InnerJoin"
@@ -203,4 +213,98 @@ func castFn(f evalFn, from, to value.Type, loc *time.Location) evalFn {
 		}
 		return value.Cast(v, from, to, loc)
 	}
+}
+
+// rowtimeOf reads the first rowtime column of a side, in epoch ms.
+func rowtimeOf(cols scope) func(value.Row) (int64, bool) {
+	at := -1
+	for i, c := range cols {
+		if c.time == rowtime && at < 0 {
+			at = i
+		}
+	}
+	return func(row value.Row) (int64, bool) {
+		if at < 0 {
+			return 0, false
+		}
+		return stream.Millis(row[at])
+	}
+}
+
+// bounds reads an interval join's time bounds from its conditions: the
+// range of left.rowtime - right.rowtime in milliseconds, both ends closed.
+func (d joins) bounds(conds []flinksql.Expr, left, right scope) (int64, int64, bool) {
+	const inf = int64(1) << 62
+	lower, upper := -inf, inf
+	// term reads `rowtime [± INTERVAL]` of one side.
+	var term func(e flinksql.Expr) (int, int64, bool)
+	term = func(e flinksql.Expr) (int, int64, bool) {
+		switch x := e.(type) {
+		case *flinksql.ParenExpr:
+			return term(x.X)
+		case *flinksql.ColumnRef:
+			for side, s := range []scope{left, right} {
+				if k, fields, err := s.resolve(x); err == nil && len(fields) == 0 && s[k].time == rowtime {
+					return side, 0, true
+				}
+			}
+		case *flinksql.BinaryExpr:
+			if x.Op != "+" && x.Op != "-" {
+				return 0, 0, false
+			}
+			side, off, ok := term(x.L)
+			if !ok {
+				return 0, 0, false
+			}
+			v, _, err := d.compiler(nil).constValue(x.R)
+			dur, isDur := v.(time.Duration)
+			if err != nil || !isDur {
+				return 0, 0, false
+			}
+			if x.Op == "-" {
+				return side, off - dur.Milliseconds(), true
+			}
+			return side, off + dur.Milliseconds(), true
+		}
+		return 0, 0, false
+	}
+	// add takes `a op b` between the two sides' times.
+	add := func(a flinksql.Expr, op string, b flinksql.Expr) bool {
+		sa, oa, ok1 := term(a)
+		sb, ob, ok2 := term(b)
+		if !ok1 || !ok2 || sa == sb {
+			return false
+		}
+		// l + x op r + y, that is l - r op c.
+		c := ob - oa
+		if sa == 1 { // r + oa op l + ob: l - r (flipped op) oa - ob
+			c = oa - ob
+			op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+		}
+		switch op {
+		case ">=":
+			lower = max(lower, c)
+		case ">":
+			lower = max(lower, c+1)
+		case "<=":
+			upper = min(upper, c)
+		case "<":
+			upper = min(upper, c-1)
+		default:
+			return false
+		}
+		return true
+	}
+	for _, e := range conds {
+		switch x := e.(type) {
+		case *flinksql.BetweenExpr:
+			if !x.Not {
+				add(x.X, ">=", x.Lo)
+				add(x.X, "<=", x.Hi)
+			}
+		case *flinksql.BinaryExpr:
+			add(x.L, x.Op, x.R)
+		}
+	}
+	return lower, upper, lower > -inf && upper < inf
 }
