@@ -63,9 +63,13 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	var keyFns [2][]evalFn
 	var rest []flinksql.Expr
 	interval := false
+	var winEq [4]bool // window_start and window_end equated between the sides
 	for _, e := range conds {
 		if l, r, ok := d.sides(e, left.cols, right.cols); ok {
 			keyFns[0], keyFns[1] = append(keyFns[0], l), append(keyFns[1], r)
+			if role := windowEquality(e, left.cols, right.cols); role != notWindow {
+				winEq[role] = true
+			}
 			continue
 		}
 		if d.timeBound(e, left.cols, right.cols) {
@@ -105,6 +109,18 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 			v, err := cond(row)
 			return v == true, err
 		}
+	}
+	if winEq[winStart] && winEq[winEnd] && !left.updating && !right.updating {
+		// ON l.window_start = r.window_start AND l.window_end = r.window_end:
+		// a window join.
+		wj := stream.NewWindowJoin()
+		wj.Outer, wj.Key, wj.Cond, wj.Width = op.Outer, op.Key, op.Cond, op.Width
+		wj.End = [2]func(value.Row) (int64, bool){windowEndOf(left.cols), windowEndOf(right.cols)}
+		left.out.To(wj.Input(0))
+		right.out.To(wj.Input(1))
+		name := fmt.Sprintf("WindowJoin(joinType=[%s])", typeName)
+		d.graph.Add(name, wj)
+		return &rel{cols: cols, out: &wj.Out, producer: name}, nil
 	}
 	if interval && !left.updating && !right.updating {
 		if lower, upper, ok := d.bounds(rest, left.cols, right.cols); ok {
@@ -307,4 +323,46 @@ func (d joins) bounds(conds []flinksql.Expr, left, right scope) (int64, int64, b
 		}
 	}
 	return lower, upper, lower > -inf && upper < inf
+}
+
+// windowEquality says which window column `l.x = r.y` equates between the
+// sides (window_start or window_end of both), if any.
+func windowEquality(e flinksql.Expr, left, right scope) winRole {
+	b, ok := e.(*flinksql.BinaryExpr)
+	if !ok || b.Op != "=" {
+		return notWindow
+	}
+	role := func(x flinksql.Expr, s scope) winRole {
+		ref, ok := x.(*flinksql.ColumnRef)
+		if !ok {
+			return notWindow
+		}
+		i, fields, err := s.resolve(ref)
+		if err != nil || len(fields) > 0 {
+			return notWindow
+		}
+		return s[i].win
+	}
+	for _, pair := range [][2]flinksql.Expr{{b.L, b.R}, {b.R, b.L}} {
+		if l, r := role(pair[0], left), role(pair[1], right); l == r && (l == winStart || l == winEnd) {
+			return l
+		}
+	}
+	return notWindow
+}
+
+// windowEndOf reads a side's window_end, in epoch ms.
+func windowEndOf(cols scope) func(value.Row) (int64, bool) {
+	at := -1
+	for i, c := range cols {
+		if c.win == winEnd && at < 0 {
+			at = i
+		}
+	}
+	return func(row value.Row) (int64, bool) {
+		if at < 0 {
+			return 0, false
+		}
+		return stream.Millis(row[at])
+	}
 }

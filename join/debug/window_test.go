@@ -152,3 +152,37 @@ func TestWindowTopN(t *testing.T) {
 ) WHERE rn <= 1`, files).Sinks[0]
 	expect(t, "window deduplication", changelog(s), []string{"+I[2020-04-15 08:00:00.000, D]", "+I[2020-04-15 08:10:00.000, F]"})
 }
+
+// Flink's documented window join: a FULL JOIN of two tumbling windowed
+// tables by num, window_start and window_end.
+func TestWindowJoin(t *testing.T) {
+	ddl := `CREATE TABLE LeftTable (row_time TIMESTAMP(3), num INT, id STRING, WATERMARK FOR row_time AS row_time - INTERVAL '1' SECOND)
+  WITH ('connector' = 'kafka', 'format' = 'json');
+CREATE TABLE RightTable (row_time TIMESTAMP(3), num INT, id STRING, WATERMARK FOR row_time AS row_time - INTERVAL '1' SECOND)
+  WITH ('connector' = 'kafka', 'format' = 'json');
+`
+	files := map[string]string{
+		"LeftTable.jsonl": `{"row_time": "2020-04-15 12:02:00", "num": 1, "id": "L1"}
+{"row_time": "2020-04-15 12:06:00", "num": 2, "id": "L2"}
+{"row_time": "2020-04-15 12:03:00", "num": 3, "id": "L3"}
+`,
+		"RightTable.jsonl": `{"row_time": "2020-04-15 12:01:00", "num": 2, "id": "R2"}
+{"row_time": "2020-04-15 12:04:00", "num": 3, "id": "R3"}
+{"row_time": "2020-04-15 12:05:00", "num": 4, "id": "R4"}
+`}
+	s := run(t, ddl+`SELECT L.num AS L_Num, L.id AS L_Id, R.num AS R_Num, R.id AS R_Id,
+  COALESCE(L.window_start, R.window_start) AS window_start, COALESCE(L.window_end, R.window_end) AS window_end
+FROM (SELECT * FROM TABLE(TUMBLE(TABLE LeftTable, DESCRIPTOR(row_time), INTERVAL '5' MINUTES))) L
+FULL JOIN (SELECT * FROM TABLE(TUMBLE(TABLE RightTable, DESCRIPTOR(row_time), INTERVAL '5' MINUTES))) R
+ON L.num = R.num AND L.window_start = R.window_start AND L.window_end = R.window_end`, files).Sinks[0]
+	expect(t, "full window join", final(s), []string{
+		"+I[1, L1, NULL, NULL, 2020-04-15 12:00:00.000, 2020-04-15 12:05:00.000]",
+		"+I[2, L2, NULL, NULL, 2020-04-15 12:05:00.000, 2020-04-15 12:10:00.000]",
+		"+I[3, L3, 3, R3, 2020-04-15 12:00:00.000, 2020-04-15 12:05:00.000]",
+		"+I[NULL, NULL, 2, R2, 2020-04-15 12:00:00.000, 2020-04-15 12:05:00.000]",
+		"+I[NULL, NULL, 4, R4, 2020-04-15 12:05:00.000, 2020-04-15 12:10:00.000]",
+	})
+	if s.Updating {
+		t.Error("a window join is append-only")
+	}
+}
