@@ -188,3 +188,19 @@ FROM orders GROUP BY usr`
 		"-U[a, 1,2, 10|30, 1, 2, TRUE, TRUE, [1, 2]]", "+U[a, 2, 30, 2, 2, TRUE, TRUE, [2]]",
 	})
 }
+
+// GROUPING SETS, ROLLUP and CUBE: each row counts once per set, the keys
+// outside the set NULL.
+func TestGroupingSets(t *testing.T) {
+	files := map[string]string{"orders.jsonl": ordersData}
+	s := run(t, ordersDDL+"SELECT usr, COUNT(*) AS n FROM orders WHERE id < 4 GROUP BY GROUPING SETS ((usr), ())", files).Sinks[0]
+	expect(t, "grouping sets", changelog(s), []string{
+		"+I[a, 1]", "+I[NULL, 1]",
+		"+I[b, 1]", "-U[NULL, 1]", "+U[NULL, 2]",
+		"-U[a, 1]", "+U[a, 2]", "-U[NULL, 2]", "+U[NULL, 3]"})
+	expect(t, "grouping sets final", final(s), []string{"+I[NULL, 3]", "+I[a, 2]", "+I[b, 1]"})
+	s = run(t, ordersDDL+"SELECT usr, price, SUM(amount) AS total FROM orders GROUP BY ROLLUP (usr, price)", files).Sinks[0]
+	expect(t, "rollup final", final(s), []string{"+I[NULL, NULL, 22]", "+I[a, 0.25, 7]", "+I[a, 1.50, 10]", "+I[a, NULL, 17]", "+I[b, 2.00, 5]", "+I[b, NULL, 5]"})
+	s = run(t, ordersDDL+"SELECT usr, price, COUNT(*) AS n FROM orders WHERE id <= 2 GROUP BY CUBE (usr, price)", files).Sinks[0]
+	expect(t, "cube final", final(s), []string{"+I[NULL, 1.50, 1]", "+I[NULL, 2.00, 1]", "+I[NULL, NULL, 2]", "+I[a, 1.50, 1]", "+I[a, NULL, 1]", "+I[b, 2.00, 1]", "+I[b, NULL, 1]"})
+}

@@ -36,13 +36,8 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	var outCols scope
 	subst := map[string]int{}
 	var names []string
+	keys, sets := groupingSets(keys)
 	for _, k := range keys {
-		switch k.(type) {
-		case *flinksql.GroupingSets, *flinksql.Rollup, *flinksql.Cube:
-			return nil, errorAt(k, "GROUPING SETS, ROLLUP and CUBE are not supported in debug runs yet")
-		case *flinksql.RowExpr:
-			continue // GROUP BY ()
-		}
 		if f, ok := k.(*flinksql.FuncCall); ok {
 			switch f.FuncName() {
 			case "TUMBLE", "HOP", "SESSION", "CUMULATE":
@@ -66,6 +61,24 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		names = append(names, flinksql.FormatExpr(k))
 		pre = append(pre, fn)
 		outCols = append(outCols, c)
+	}
+	// With grouping sets, each row is expanded once per set (Flink's
+	// Expand): the keys not in the set NULL, and the set's number a key.
+	var expand [][]bool
+	if len(sets) > 1 || len(sets) == 1 && len(sets[0]) != len(keys) {
+		for i := range outCols {
+			outCols[i].typ = outCols[i].typ.Nullable()
+		}
+		for _, set := range sets {
+			in := make([]bool, len(keys))
+			for _, i := range set {
+				in[i] = true
+			}
+			expand = append(expand, in)
+		}
+		pre = append(pre, constant(int64(0)))
+		outCols = append(outCols, col{name: "$e", typ: value.TBigInt})
+		names = append(names, "$e")
 	}
 	nKeys := len(outCols)
 	// The aggregate calls of the SELECT list and HAVING, each once.
@@ -135,6 +148,9 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	if start >= 0 && end >= 0 {
 		// GROUP BY window_start, window_end over a window TVF: a window
 		// aggregate, append-only.
+		if expand != nil {
+			return nil, errorAt(s, "GROUPING SETS, ROLLUP and CUBE in a window aggregate are not supported in debug runs yet")
+		}
 		if in.updating {
 			return nil, errorAt(s, "StreamPhysicalWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 		}
@@ -152,7 +168,29 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 	} else {
 		g := stream.NewGroupAgg(nKeys, specs)
-		calc.out.To(g)
+		if expand != nil {
+			nk := len(expand[0])
+			fm := &stream.FlatMap{Fn: func(r stream.Rec, emit func(value.Row) error) error {
+				for e, in := range expand {
+					row := append(value.Row(nil), r.Row...)
+					for i := 0; i < nk; i++ {
+						if !in[i] {
+							row[i] = nil
+						}
+					}
+					row[nk] = int64(e)
+					if err := emit(row); err != nil {
+						return err
+					}
+				}
+				return nil
+			}}
+			calc.out.To(fm)
+			d.graph.Add("Expand", fm)
+			fm.Out.To(g)
+		} else {
+			calc.out.To(g)
+		}
 		name = fmt.Sprintf("GroupAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
 		if nKeys == 0 {
 			name = fmt.Sprintf("GroupAggregate(select=[%s])", strings.Join(aggNames, ", "))
@@ -264,4 +302,85 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 		*pre = append(*pre, cond)
 	}
 	return spec, nil
+}
+
+// groupingSets flattens GROUP BY's items into its distinct key
+// expressions and the grouping sets over them (by index): plain keys are
+// in every set; GROUPING SETS, ROLLUP and CUBE multiply the sets.
+func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
+	var keys []flinksql.Expr
+	index := func(e flinksql.Expr) int {
+		k := exprKey(e)
+		for i, x := range keys {
+			if exprKey(x) == k {
+				return i
+			}
+		}
+		keys = append(keys, e)
+		return len(keys) - 1
+	}
+	list := func(e flinksql.Expr) []int {
+		if r, ok := e.(*flinksql.RowExpr); ok {
+			out := []int{}
+			for _, x := range r.Items {
+				out = append(out, index(x))
+			}
+			return out
+		}
+		if p, ok := e.(*flinksql.ParenExpr); ok {
+			return []int{index(p.X)}
+		}
+		return []int{index(e)}
+	}
+	sets := [][]int{{}}
+	cross := func(options [][]int) {
+		var next [][]int
+		for _, s := range sets {
+			for _, o := range options {
+				next = append(next, append(append([]int{}, s...), o...))
+			}
+		}
+		sets = next
+	}
+	for _, it := range items {
+		switch x := it.(type) {
+		case *flinksql.GroupingSets:
+			var opts [][]int
+			for _, e := range x.Sets {
+				opts = append(opts, list(e))
+			}
+			cross(opts)
+		case *flinksql.Rollup:
+			var all []int
+			for _, e := range x.Items {
+				all = append(all, list(e)...)
+			}
+			var opts [][]int
+			for n := len(all); n >= 0; n-- {
+				opts = append(opts, all[:n])
+			}
+			cross(opts)
+		case *flinksql.Cube:
+			var all []int
+			for _, e := range x.Items {
+				all = append(all, list(e)...)
+			}
+			var opts [][]int
+			for m := (1 << len(all)) - 1; m >= 0; m-- {
+				var o []int
+				for i := range all {
+					if m&(1<<(len(all)-1-i)) != 0 {
+						o = append(o, all[i])
+					}
+				}
+				opts = append(opts, o)
+			}
+			cross(opts)
+		case *flinksql.RowExpr:
+			cross([][]int{list(x)}) // GROUP BY () or (a, b)
+		default:
+			cross([][]int{{index(x)}})
+		}
+	}
+	return keys, sets
 }
