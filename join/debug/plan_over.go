@@ -30,6 +30,9 @@ func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (
 	}
 	w := calls[0].Over
 	for _, f := range calls {
+		if windowFunctions[f.FuncName()] {
+			return nil, errorAt(f, "%s() OVER runs in debug runs only as a top-N or deduplication: SELECT … FROM (SELECT …, %s() OVER (…) AS rn FROM …) WHERE rn <= N", f.FuncName(), f.FuncName())
+		}
 		if f.OverRef != nil || f.Over == nil || f.Over.Ref != nil {
 			return nil, errorAt(f, "named windows (OVER w) are not supported in debug runs yet")
 		}
