@@ -12,13 +12,14 @@
 // come back when the database gives them).
 //
 // The operators follow Flink's runtime (flink-table-runtime) in what they
-// emit and when: GroupAgg (GROUP BY with retraction), Window (window TVF
-// and legacy group window aggregation, window top-N, deduplication and
-// join), Rank (top-N and deduplication), Join (regular joins with
-// retraction, semi and anti joins), IntervalJoin, TemporalJoin, Over,
-// SetOp, Normalize (ChangelogNormalize of upsert sources) and Match
-// (MATCH_RECOGNIZE). Expressions reach them as closures compiled by the
-// planner; rows are value.Rows.
+// emit and when: Calc, FlatMap, Union and Limit (stateless), GroupAgg
+// (GROUP BY with retraction), WindowTVF, WindowAgg and SessionAgg (window
+// aggregation), WindowRank (window top-N and deduplication), WindowJoin,
+// Rank (top-N, append-only or retracting) and Dedup, Over, Join (regular
+// joins with retraction), SemiJoin (semi and anti joins), IntervalJoin,
+// TemporalJoin (event time, against a versioned table) and Normalize
+// (ChangelogNormalize of upsert sources). Expressions reach them as
+// closures compiled by the planner; rows are value.Rows.
 //
 // It imports value, and nothing else of palink's.
 package stream
