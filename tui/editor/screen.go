@@ -241,7 +241,7 @@ func (m *Screen) validate() tea.Cmd {
 		return nil
 	}
 	m.checking = true
-	return validateCmd(m.id, m.buf.version, m.buf.Text())
+	return validateCmd(m.id, m.buf.version, m.buf.Text(), m.sqlOptions())
 }
 
 // edit runs a change of the buffer and, when the text changed, schedules
@@ -511,4 +511,19 @@ func (m *Screen) scroll() {
 	case c >= m.xoff+w:
 		m.xoff = c - w + 1 + w/4
 	}
+}
+
+// sqlOptions check the script for the release its job's cluster runs: a
+// statement the cluster lacks is an error here, not at the deploy. A
+// version the config gets wrong was reported when it was read.
+func (m *Screen) sqlOptions() flinksql.Options {
+	s, ok := m.env.FlinkVersions[m.job.Cluster]
+	if !ok {
+		return flinksql.Options{}
+	}
+	v, err := flinksql.ParseVersion(s)
+	if err != nil {
+		return flinksql.Options{}
+	}
+	return flinksql.Options{Version: v, Target: "cluster " + m.job.Cluster}
 }
