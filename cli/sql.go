@@ -17,11 +17,11 @@ import (
 func newSQLCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sql",
-		Short: "Check and format Flink SQL scripts",
+		Short: "Check, format and complete Flink SQL scripts",
 		Long: "Flink SQL is checked by palink's own parser and validator (the one the SQL editor runs),\n" +
 			"so mistakes show up before a cluster sees the job.",
 	}
-	cmd.AddCommand(newSQLCheckCmd(g), newSQLFmtCmd())
+	cmd.AddCommand(newSQLCheckCmd(g), newSQLFmtCmd(), newSQLCompleteCmd(g))
 	return cmd
 }
 

@@ -328,3 +328,36 @@ func TestSQLCheckForARelease(t *testing.T) {
 		t.Fatalf("cluster without flink_version: exit %d (%v)", exitCode(err), err)
 	}
 }
+
+// TestSQLComplete lists what the editor's popup would offer at a place of
+// a script, as a table and as JSON.
+func TestSQLComplete(t *testing.T) {
+	file := writeTemp(t, "draft.sql", "CREATE TABLE orders (id BIGINT, amount DOUBLE) WITH ('connector' = 'datagen');\n"+
+		"SELECT o.am FROM orders AS o;\n")
+	out, _, err := runCLI(t, "sql", "complete", file, "--line", "2", "--col", "12")
+	if err != nil || !strings.Contains(out, "TEXT") || !strings.Contains(out, "amount  column  DOUBLE") {
+		t.Fatalf("text: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "sql", "complete", file, "--line", "2", "--col", "10", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c sqlCompletion
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if c.Prefix != "" || c.StartLine != 2 || c.StartCol != 10 || len(c.Suggestions) != 2 || c.Suggestions[0].Text != "id" || c.Suggestions[0].Kind != "column" {
+		t.Fatalf("%+v", c)
+	}
+	// ARRAY_SORT came with Flink 1.20.
+	draft := writeTemp(t, "fn.sql", "SELECT ARRAY_SO")
+	if out, _, _ := runCLI(t, "sql", "complete", draft, "--line", "1", "--col", "16", "--flink-version", "1.19"); strings.Contains(out, "ARRAY_SORT") {
+		t.Fatalf("1.19 offers ARRAY_SORT:\n%s", out)
+	}
+	if out, _, _ := runCLI(t, "sql", "complete", draft, "--line", "1", "--col", "16"); !strings.Contains(out, "ARRAY_SORT") {
+		t.Fatalf("the newest does not offer ARRAY_SORT:\n%s", out)
+	}
+	if _, _, err := runCLI(t, "sql", "complete", file); err == nil {
+		t.Fatal("no --line and --col: no error")
+	}
+}
