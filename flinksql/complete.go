@@ -320,3 +320,34 @@ func posOf(src string, off int) Pos {
 	lineStart := strings.LastIndexByte(src[:off], '\n') + 1
 	return Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCountInString(src[lineStart:off])}
 }
+
+// Describe says what the function or option under the cursor is, for an
+// editor's status line: the suggestion Complete would give for the whole
+// word (a function's signature and description, an option's type, default
+// and description). ok is false elsewhere.
+func Describe(src string, line, col int, opts Options) (s Suggestion, ok bool) {
+	cur := offsetAt(src, line, col)
+	toks, _, _ := Lex(src)
+	for _, t := range toks {
+		if t.Pos.Offset > cur {
+			break
+		}
+		if cur > t.End.Offset || t.Kind != Word && t.Kind != String {
+			continue
+		}
+		word, end := t.Value, t.End
+		if t.Kind == String {
+			if !closedString(t.Text) {
+				return Suggestion{}, false
+			}
+			end = posOf(src, t.End.Offset-1) // inside the closing quote
+		}
+		for _, it := range Complete(src, end.Line, end.Col, opts).Items {
+			if (it.Kind == SuggestFunction || it.Kind == SuggestOption || it.Kind == SuggestHint) && strings.EqualFold(strings.Trim(it.Text, "'"), word) {
+				return it, true
+			}
+		}
+		return Suggestion{}, false
+	}
+	return Suggestion{}, false
+}

@@ -208,3 +208,21 @@ func TestCompleteKnownTables(t *testing.T) {
 		t.Fatalf("%+v", c.Items)
 	}
 }
+
+// TestDescribe: the status line's description of the function or option
+// under the cursor.
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct{ at, want string }{
+		{"SELECT DATE_F‸ORMAT(order_time, 'yyyy') FROM orders", "DATE_FORMAT("},
+		{"CREATE TABLE c (a INT) WITH ('connector' = 'kafka', 'scan.sta‸rtup.mode' = 'latest-offset')", "Enum, default group-offsets"},
+		{"SELECT /*+ LOO‸KUP('table'='users') */ * FROM orders", "LOOKUP('table'"},
+		{"SELECT order_‸id FROM orders", ""},
+	} {
+		i := strings.Index(tc.at, "‸")
+		src := tc.at[:i] + tc.at[i+len("‸"):]
+		s, ok := Describe(completionDDL+src, strings.Count(completionDDL, "\n")+1, i+1, Options{})
+		if ok != (tc.want != "") || !strings.HasPrefix(s.Detail, tc.want) {
+			t.Errorf("%s: %+v %v, want %q", tc.at, s, ok, tc.want)
+		}
+	}
+}

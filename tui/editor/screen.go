@@ -46,8 +46,9 @@ type Screen struct {
 	checking       bool
 	checkAgain     bool
 
-	hl   hlCache // the highlighting of the lines around the window
-	find finder  // ctrl-f
+	hl   hlCache    // the highlighting of the lines around the window
+	find finder     // ctrl-f
+	comp completion // tab, ctrl+space: the popup of suggestions
 
 	clipboard string
 	dirtyMemo struct {
@@ -147,6 +148,15 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			m.checkAgain = false
 			return m, m.validate()
 		}
+	case completedMsg:
+		if msg.id != m.id {
+			return m, nil
+		}
+		return m, m.completed(msg)
+	case describedMsg:
+		if msg.id == m.id {
+			m.described(msg)
+		}
 	case kit.ChangeMsg:
 		if c := msg.Change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
 			m.job = *c.Job
@@ -183,7 +193,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		}
 		return m, m.edit(func() { m.buf.insert(msg.Content, editOther) })
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		cmd := m.key(msg)
+		if m.loaded && !m.find.active {
+			return m, tea.Batch(cmd, m.askHover())
+		}
+		return m, cmd
 	}
 	return m, nil
 }
@@ -299,6 +313,12 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	if !m.loaded && !key.Matches(msg, k.Editor.Back) {
 		return nil
 	}
+	if m.comp.open {
+		if cmd, used := m.popupKey(msg); used {
+			return cmd
+		}
+		defer m.narrow()
+	}
 	b := m.buf
 	extend := msg.Mod.Contains(tea.ModShift)
 	page := max(m.textHeight()-1, 1)
@@ -396,6 +416,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.edit(b.deleteWordBack)
 	case key.Matches(msg, k.Text.DeleteWordForward):
 		return m.edit(b.deleteWordForward)
+	case key.Matches(msg, k.Editor.Complete), key.Matches(msg, k.Text.Indent) && m.wordBefore():
+		return m.askCompletion()
 	case key.Matches(msg, k.Text.Indent):
 		return m.edit(b.indent)
 	case key.Matches(msg, k.Text.Dedent):
