@@ -245,7 +245,7 @@ func (c *completer) afterTableParen() bool {
 // table-valued ones after TABLE(, the others elsewhere.
 func (c *completer) functions(tvf bool) {
 	for _, f := range functions {
-		if (f.kind == "table" || f.kind == "window") != tvf || c.opts.Version.Before(f.since) {
+		if (f.kind == "table" || f.kind == "window") != tvf || c.lacks(f.since) {
 			continue
 		}
 		doc := f.desc
@@ -350,4 +350,10 @@ func Describe(src string, line, col int, opts Options) (s Suggestion, ok bool) {
 		return Suggestion{}, false
 	}
 	return Suggestion{}, false
+}
+
+// lacks reports whether the target release predates since, the release
+// that brought a function, option or hint (zero: every release has it).
+func (c *completer) lacks(since Version) bool {
+	return !since.IsZero() && c.opts.Version.Before(since)
 }

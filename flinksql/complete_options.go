@@ -118,7 +118,7 @@ func (c *completer) optionKeys(spec *connectorSpec, ps Properties) {
 	}
 	offer := func(op option, prefix string) {
 		key := prefix + op.key
-		if _, set := ps.Get(key); set || c.opts.Version.Before(op.since) {
+		if _, set := ps.Get(key); set || c.lacks(op.since) {
 			return
 		}
 		c.add(c.quoted(Suggestion{Text: key, Kind: SuggestOption, Detail: optionDetail(op), Doc: op.desc}))
@@ -274,7 +274,7 @@ func (c *completer) hintPlace() bool {
 		last := c.before[len(c.before)-1].Kind
 		if last == HintStart || last == Comma || last == RParen {
 			for _, h := range hints {
-				if !c.opts.Version.Before(h.since) {
+				if !c.lacks(h.since) {
 					c.add(Suggestion{Text: h.name, Kind: SuggestHint, Detail: h.sig, Doc: h.desc})
 				}
 			}

@@ -98,6 +98,7 @@ func TestComplete(t *testing.T) {
 		{name: "window columns", at: window + "GROUP BY window_start, w‸", want: []string{"column:window_start", "column:window_end", "column:window_time"}},
 		{name: "window aggregate argument", at: "SELECT SUM(am‸)\nFROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(order_time), INTERVAL '1' MINUTE))", want: []string{"column:amount"}},
 		{name: "function of a newer release is left out", at: "SELECT ARRAY_SO‸ FROM orders", version: Version{1, 18}, not: []string{"function:ARRAY_SORT"}},
+		{name: "functions of every release stay", at: "SELECT COU‸ FROM orders", version: Version{1, 18}, want: []string{"function:COUNT"}},
 		{name: "function of the release", at: "SELECT ARRAY_SO‸ FROM orders", version: Version{2, 0}, want: []string{"function:ARRAY_SORT"}},
 		// types
 		{name: "column type", at: "CREATE TABLE t (a ‸", want: []string{"keyword:STRING", "keyword:BIGINT", "keyword:INT"}},
@@ -116,11 +117,13 @@ func TestComplete(t *testing.T) {
 		{name: "enum values", at: kafka + "'scan.startup.mode' = '‸", want: []string{"value:earliest-offset", "value:latest-offset", "value:group-offsets"}},
 		{name: "boolean values", at: kafka + "'format' = 'json', 'json.ignore-parse-errors' = '‸", want: []string{"value:true", "value:false"}},
 		{name: "jdbc lookup cache", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'lookup.cache' = '‸", want: []string{"value:NONE", "value:PARTIAL"}},
-		{name: "option of a newer release is left out", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: Version{1, 18}, not: []string{"option:scan.parallelism"}},
+		{name: "option of a newer release is left out", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: Version{1, 18}, want: []string{"option:scan.partition.column"}, not: []string{"option:scan.parallelism"}},
+		{name: "option of the release", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: Version{1, 19}, want: []string{"option:scan.partition.column", "option:scan.partition.num", "option:scan.partition.lower-bound", "option:scan.partition.upper-bound", "option:scan.parallelism"}},
 		// hints
 		{name: "hint names", at: "SELECT /*+ ‸ */ * FROM orders", want: []string{"hint:LOOKUP", "hint:OPTIONS", "hint:BROADCAST"}},
 		{name: "hint name prefix", at: "SELECT /*+ LOO‸ */ * FROM orders", want: []string{"hint:LOOKUP"}},
 		{name: "STATE_TTL is 1.18's", at: "SELECT /*+ STATE‸ */ * FROM orders", version: Version{1, 17}, not: []string{"hint:STATE_TTL"}},
+		{name: "hints of every release stay", at: "SELECT /*+ LOO‸ */ * FROM orders", version: Version{1, 17}, want: []string{"hint:LOOKUP"}},
 		{name: "LOOKUP keys", at: "SELECT /*+ LOOKUP('table'='users', '‸') */ * FROM orders", want: []string{"option:async", "option:output-mode"}, not: []string{"option:table"}},
 		{name: "LOOKUP values", at: "SELECT /*+ LOOKUP('table'='users', 'output-mode'='‸') */ * FROM orders", want: []string{"value:ordered", "value:allow_unordered"}},
 		{name: "OPTIONS of the table's connector", at: "SELECT * FROM orders /*+ OPTIONS('scan.startup.m‸') */", want: []string{"option:scan.startup.mode"}},
