@@ -89,7 +89,7 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 		}
 	}
 	err = tui.Run(ctx, e.svc, tui.Options{Context: contextName(e), Version: buildVersion(), ReadOnly: g.readOnly,
-		Scope: g.cluster, Debugger: newDebugger(e.cfg)})
+		Scope: g.cluster, Debugger: newDebugger(e.cfg), FlinkVersions: flinkVersions(e.cfg)})
 	stopBG()
 	<-done
 	return err

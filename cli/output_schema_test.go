@@ -28,20 +28,21 @@ const schemaFile = "../docs/output.schema.json"
 
 // outputs are what each command writes with -o json or -o yaml.
 var outputs = map[string]any{
-	"jobs":        []model.Job{},
-	"job_show":    api.JobDetail{},
-	"job_history": historyOut{},
-	"job_create":  model.Job{},
-	"job_edit":    model.Spec{},
-	"job_action":  []model.Command{},
-	"commands":    []model.Command{},
-	"alerts":      []model.Alert{},
-	"cluster":     api.ClusterOverview{},
-	"adopt":       model.Job{},
-	"sync_once":   api.SyncStats{},
-	"logs":        api.LogList{},
-	"sql_check":   sqlReport{},
-	"store_check": api.StoreReport{},
+	"jobs":         []model.Job{},
+	"job_show":     api.JobDetail{},
+	"job_history":  historyOut{},
+	"job_create":   model.Job{},
+	"job_edit":     model.Spec{},
+	"job_action":   []model.Command{},
+	"commands":     []model.Command{},
+	"alerts":       []model.Alert{},
+	"cluster":      api.ClusterOverview{},
+	"adopt":        model.Job{},
+	"sync_once":    api.SyncStats{},
+	"logs":         api.LogList{},
+	"sql_check":    sqlReport{},
+	"sql_complete": sqlCompletion{},
+	"store_check":  api.StoreReport{},
 	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
 	// job_checkpoint when given a checkpoint, taskmanagers writes
 	// taskmanager when given a TaskManager.
@@ -256,6 +257,7 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		check(where, "logs", "logs", "orders")
 		check(where, "job_edit", "job", "edit", "orders", "--sql", sqlFile)
 		check(where, "sql_check", "sql", "check", sqlFile)
+		check(where, "sql_complete", "sql", "complete", sqlFile, "--line", "1", "--col", "1")
 	}
 	check("in process", "job_action", "job", "submit", "orders", "--wait")
 	check("in process", "sync_once", "sync", "--once")

@@ -10,17 +10,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/flinksql"
 )
 
 func newSQLCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sql",
-		Short: "Check and format Flink SQL scripts",
+		Short: "Check, format and complete Flink SQL scripts",
 		Long: "Flink SQL is checked by palink's own parser and validator (the one the SQL editor runs),\n" +
 			"so mistakes show up before a cluster sees the job.",
 	}
-	cmd.AddCommand(newSQLCheckCmd(g), newSQLFmtCmd())
+	cmd.AddCommand(newSQLCheckCmd(g), newSQLFmtCmd(), newSQLCompleteCmd(g))
 	return cmd
 }
 
@@ -64,14 +65,18 @@ type sqlReport struct {
 
 func newSQLCheckCmd(g *globals) *cobra.Command {
 	var parseOnly, remote bool
+	var flinkVersion string
 	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Parse and validate a Flink SQL script (exit 1 on errors)",
 		Long: "Reports every error with file:line:col, the offending line underlined and a hint, then the\n" +
 			"warnings (legal SQL that likely does not do what was meant). --parse-only checks the syntax\n" +
 			"alone, for fragments whose tables are defined elsewhere. --remote also asks the SQL Gateway\n" +
-			"of the cluster (--cluster, or the only one configured) to EXPLAIN the job. FILE - reads stdin.",
-		Example: "  palink sql check orders.sql\n  palink sql check fragment.sql --parse-only -o json\n  palink sql check orders.sql --remote --cluster prod",
+			"of the cluster (--cluster, or the only one configured) to EXPLAIN the job. FILE - reads stdin.\n" +
+			"The script is checked for a Flink release: --flink-version, else the flink_version of the\n" +
+			"--cluster in the config, else the newest palink knows; a statement, clause or function newer\n" +
+			"than it is an error (\"CREATE MODEL needs Flink 2.0; cluster prod runs 1.20\").",
+		Example: "  palink sql check orders.sql\n  palink sql check fragment.sql --parse-only -o json\n  palink sql check --flink-version 1.18 orders.sql\n  palink sql check orders.sql --remote --cluster prod",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.output == outWide {
@@ -85,7 +90,11 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 			if name == "-" {
 				name = "<stdin>"
 			}
-			res := flinksql.Check(src, flinksql.Options{File: name, ParseOnly: parseOnly})
+			version, target, err := sqlTarget(g, flinkVersion)
+			if err != nil {
+				return err
+			}
+			res := flinksql.Check(src, flinksql.Options{File: name, ParseOnly: parseOnly, Version: version, Target: target})
 			rep := sqlReport{File: name, Errors: []sqlFinding{}, Warnings: []sqlFinding{}}
 			for _, d := range res.Diagnostics {
 				f := sqlFinding{Line: d.Pos.Line, Col: d.Pos.Col, EndLine: d.End.Line, EndCol: d.End.Col,
@@ -124,7 +133,57 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&parseOnly, "parse-only", false, "check the syntax only (tables may be defined elsewhere)")
 	cmd.Flags().BoolVar(&remote, "remote", false, "also EXPLAIN the job on the cluster's SQL Gateway")
+	cmd.Flags().StringVar(&flinkVersion, "flink-version", "", "Flink release to check for, like 1.18 (default: the --cluster's flink_version, else the newest)")
 	return cmd
+}
+
+// flinkVersions are the configured clusters' Flink releases, for the
+// editor to check SQL against.
+func flinkVersions(cfg *config.Config) map[string]string {
+	out := map[string]string{}
+	for _, cl := range cfg.Clusters {
+		if cl.FlinkVersion != "" {
+			out[cl.Name] = cl.FlinkVersion
+		}
+	}
+	return out
+}
+
+// sqlTarget decides the Flink release a script is checked for and how a
+// message names it: the flag, else the flink_version of the --cluster in
+// the config (a cluster is one Flink release: its statements must be that
+// release's), else the newest palink knows. Without --cluster no config is
+// read, so checking a file needs none.
+func sqlTarget(g *globals, flag string) (flinksql.Version, string, error) {
+	if flag != "" {
+		v, err := flinksql.ParseVersion(flag)
+		if err != nil {
+			return flinksql.Version{}, "", fmt.Errorf("--flink-version: %w", err)
+		}
+		if !v.Known() {
+			return flinksql.Version{}, "", fmt.Errorf("--flink-version %s: palink knows the SQL of Flink %s to %s", flag, flinksql.Oldest, flinksql.Latest)
+		}
+		return v, "", nil
+	}
+	if g.cluster == "" {
+		return flinksql.Version{}, "", nil
+	}
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return flinksql.Version{}, "", err
+	}
+	cl, ok := cfg.Cluster(g.cluster)
+	if !ok {
+		return flinksql.Version{}, "", fmt.Errorf("cluster %q is not in %s", g.cluster, cfg.Path())
+	}
+	if cl.FlinkVersion == "" {
+		return flinksql.Version{}, "", nil
+	}
+	v, err := flinksql.ParseVersion(cl.FlinkVersion)
+	if err != nil {
+		return flinksql.Version{}, "", fmt.Errorf("cluster %s: %w", cl.Name, err)
+	}
+	return v, "cluster " + cl.Name, nil
 }
 
 // explainRemote asks the chosen cluster's gateway for the job's plan.

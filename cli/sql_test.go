@@ -303,3 +303,61 @@ INSERT INTO sink SELECT order_id FROM orders;`)
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+// TestSQLCheckForARelease checks a script for the release the flag names,
+// or the --cluster's flink_version in the config: a statement the release
+// lacks is one clear error that names the target.
+func TestSQLCheckForARelease(t *testing.T) {
+	file := writeTemp(t, "model.sql", "CREATE MODEL sentiment INPUT (text STRING) OUTPUT (label STRING) WITH ('provider' = 'openai');\n")
+	if _, _, err := runCLI(t, "sql", "check", file); exitCode(err) != 0 {
+		t.Fatalf("latest: exit %d (%v)", exitCode(err), err)
+	}
+	out, _, err := runCLI(t, "sql", "check", "--flink-version", "1.18", file)
+	if exitCode(err) != 1 || !strings.Contains(out, "CREATE MODEL needs Flink 2.0; checking for Flink 1.18") {
+		t.Fatalf("1.18: exit %d, output:\n%s", exitCode(err), out)
+	}
+	if _, _, err := runCLI(t, "sql", "check", "--flink-version", "1.2x", file); err == nil || !strings.Contains(err.Error(), "--flink-version") {
+		t.Fatalf("bad version: %v", err)
+	}
+	cfg := writeTemp(t, "config.yaml", "clusters:\n  - name: prod\n    rm: [http://rm:8088]\n    flink_version: 1.20.1\n  - name: next\n    rm: [http://rm2:8088]\n")
+	out, _, err = runCLI(t, "--config", cfg, "--cluster", "prod", "sql", "check", file)
+	if exitCode(err) != 1 || !strings.Contains(out, "CREATE MODEL needs Flink 2.0; cluster prod runs 1.20") {
+		t.Fatalf("cluster prod: exit %d, output:\n%s", exitCode(err), out)
+	}
+	if _, _, err := runCLI(t, "--config", cfg, "--cluster", "next", "sql", "check", file); exitCode(err) != 0 {
+		t.Fatalf("cluster without flink_version: exit %d (%v)", exitCode(err), err)
+	}
+}
+
+// TestSQLComplete lists what the editor's popup would offer at a place of
+// a script, as a table and as JSON.
+func TestSQLComplete(t *testing.T) {
+	file := writeTemp(t, "draft.sql", "CREATE TABLE orders (id BIGINT, amount DOUBLE) WITH ('connector' = 'datagen');\n"+
+		"SELECT o.am FROM orders AS o;\n")
+	out, _, err := runCLI(t, "sql", "complete", file, "--line", "2", "--col", "12")
+	if err != nil || !strings.Contains(out, "TEXT") || !strings.Contains(out, "amount  column  DOUBLE") {
+		t.Fatalf("text: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "sql", "complete", file, "--line", "2", "--col", "10", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c sqlCompletion
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if c.Prefix != "" || c.StartLine != 2 || c.StartCol != 10 || len(c.Suggestions) != 2 || c.Suggestions[0].Text != "id" || c.Suggestions[0].Kind != "column" {
+		t.Fatalf("%+v", c)
+	}
+	// ARRAY_SORT came with Flink 1.20.
+	draft := writeTemp(t, "fn.sql", "SELECT ARRAY_SO")
+	if out, _, _ := runCLI(t, "sql", "complete", draft, "--line", "1", "--col", "16", "--flink-version", "1.19"); strings.Contains(out, "ARRAY_SORT") {
+		t.Fatalf("1.19 offers ARRAY_SORT:\n%s", out)
+	}
+	if out, _, _ := runCLI(t, "sql", "complete", draft, "--line", "1", "--col", "16"); !strings.Contains(out, "ARRAY_SORT") {
+		t.Fatalf("the newest does not offer ARRAY_SORT:\n%s", out)
+	}
+	if _, _, err := runCLI(t, "sql", "complete", file); err == nil {
+		t.Fatal("no --line and --col: no error")
+	}
+}

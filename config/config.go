@@ -83,6 +83,10 @@ type RestartPolicy struct {
 	Multiplier  float64  `yaml:"multiplier"`   // default 2
 }
 
+// flinkVersionRE is the shape of a Flink version as a cluster reports it;
+// flinksql.ParseVersion reads it (config imports nothing of palink's).
+var flinkVersionRE = regexp.MustCompile(`^v?[1-9][0-9]*\.[0-9]+(\.[0-9]+)?([-_].*)?$`)
+
 // Cluster is one YARN cluster with its Flink access.
 type Cluster struct {
 	Name string `yaml:"name"`
@@ -95,6 +99,11 @@ type Cluster struct {
 	FlinkAccess string `yaml:"flink_access"`
 	// SQLGateway is the Flink SQL Gateway's address, for SQL jobs.
 	SQLGateway string `yaml:"sql_gateway"`
+	// FlinkVersion is the Flink release the cluster runs ("1.20", "2.0.1"):
+	// SQL checked for the cluster is checked against it, so a statement the
+	// release lacks is an error before a deploy fails on it. Empty: the
+	// newest release palink knows.
+	FlinkVersion string `yaml:"flink_version"`
 	// ApplicationType is YARN's type of Flink applications; default "Apache Flink".
 	ApplicationType string `yaml:"application_type"`
 	// User is sent as user.name for YARN simple authentication.
@@ -477,6 +486,9 @@ func (c *Config) Check() Problems {
 			if err := checkURL(cl.SQLGateway); err != nil {
 				add(p+".sql_gateway", false, "cluster %q: sql_gateway %q: %v", cl.Name, Redact(cl.SQLGateway), err)
 			}
+		}
+		if cl.FlinkVersion != "" && !flinkVersionRE.MatchString(cl.FlinkVersion) {
+			add(p+".flink_version", false, "cluster %q: flink_version %q: want major.minor, like 1.20 or 2.0.1", cl.Name, cl.FlinkVersion)
 		}
 		switch cl.FlinkAccess {
 		case "proxy", "direct":

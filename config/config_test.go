@@ -73,6 +73,7 @@ func TestCheckPointsAtTheBadLine(t *testing.T) {
 		{"empty password_env", "clusters:\n  - name: a\n    rm: [http://x:1]\n    auth:\n      user: ops\n      password_env: PALINK_TEST_UNSET_PW\n", "c.yaml:6: error: cluster \"a\": environment variable PALINK_TEST_UNSET_PW (auth.password_env) is empty or unset"},
 		{"relative socket", "socket: run/agent.sock\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:1: error: socket \"run/agent.sock\": use an absolute path"},
 		{"debug database not jdbc", "debug:\n  databases:\n    \"jdbc:mysql://prod:3306/app\": \"mysql://u:secret@staging/app\"\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: debug.databases: \"mysql://…@staging/app\" is not a JDBC url"},
+		{"bad flink version", "clusters:\n  - name: a\n    rm: [http://x:1]\n    flink_version: latest\n", "c.yaml:4: error: cluster \"a\": flink_version \"latest\": want major.minor"},
 		{"bad group", "socket: /run/palink/agent.sock\nagent:\n  group: \"ops team\"\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:3: error: agent.group \"ops team\" is not a group name"},
 	}
 	for _, tc := range cases {

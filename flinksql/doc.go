@@ -14,6 +14,9 @@
 //	Validate        *Script -> []Diagnostic, against the script's own DDL
 //	Check           ParseScript + Validate for an editor, on every keystroke
 //	Format          *Script -> canonical text; stable, comment-preserving
+//	Complete        text + cursor -> ranked suggestions (keywords, tables,
+//	                columns, functions, options, values, hints), for the
+//	                editor's popup and `palink sql complete`
 //
 // Every node embeds a Span (Pos and End, 1-based line and rune column, and
 // byte offsets), so Script.Text(stmt) is the statement exactly as written
@@ -43,6 +46,12 @@ package flinksql
 //	check.go errors.go              Check, Diagnostic and the codes
 //	lookup.go                       Script.Table/View and LookupJoins, for the
 //	                                debug runner
+//	complete*.go                    Complete: the parser run with a probe to
+//	                                the cursor says what the grammar wants
+//	                                there (complete_probe.go); the scope of
+//	                                tables and aliases (complete_scope.go);
+//	                                options, values and hints
+//	                                (complete_options.go)
 //
 // Validate is a few small types, each a room with its own methods, wired
 // together by newValidator (validate.go):

@@ -108,6 +108,7 @@ func (p *parser) parseComparison() Expr {
 		if p.isKw("IS") {
 			p.next()
 			not := p.acceptKw("NOT")
+			p.probeWords("NULL", "TRUE", "FALSE", "UNKNOWN", "DISTINCT", "JSON")
 			switch w := p.up[p.pos]; w {
 			case "NULL", "TRUE", "FALSE", "UNKNOWN":
 				p.next()
@@ -142,6 +143,7 @@ func (p *parser) parseComparison() Expr {
 				return l
 			}
 		}
+		p.probeWords("IN", "BETWEEN", "LIKE", "SIMILAR")
 		switch p.up[p.pos] {
 		case "IN":
 			p.next()

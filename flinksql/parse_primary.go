@@ -64,6 +64,7 @@ func (p *parser) parsePrimary() Expr {
 	case Word:
 		return p.parseWordExpr()
 	case EOF:
+		p.probeExpr()
 		p.fail(t, "expected an expression, found end of input", "")
 		return bad
 	}

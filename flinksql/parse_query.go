@@ -2,6 +2,7 @@ package flinksql
 
 // isQueryStart reports whether a query starts here.
 func (p *parser) isQueryStart() bool {
+	p.probeWords("SELECT", "WITH", "VALUES")
 	switch p.up[p.pos] {
 	case "SELECT", "WITH", "VALUES":
 		return true
@@ -95,6 +96,7 @@ func (p *parser) parseWith() *With {
 // setOpPrec gives INTERSECT a tighter binding than UNION, EXCEPT and MINUS,
 // as in standard SQL.
 func (p *parser) setOpPrec() (string, int) {
+	p.probeWords("UNION", "EXCEPT", "MINUS", "INTERSECT")
 	switch w := p.up[p.pos]; w {
 	case "UNION", "EXCEPT", "MINUS":
 		return w, 1

@@ -5,6 +5,7 @@ import "strings"
 // parseStatement dispatches on the statement's first keyword.
 func (p *parser) parseStatement() Statement {
 	t := p.tok()
+	p.probeWords(statementStarts...)
 	switch p.up[p.pos] {
 	case "SET":
 		return p.parseSet()

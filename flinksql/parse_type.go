@@ -50,6 +50,7 @@ func (p *parser) parseBaseType() *DataType {
 		return t
 	}
 	w := p.up[p.pos]
+	p.probeType()
 	switch {
 	case simpleTypes[w]:
 		start := p.next().Pos

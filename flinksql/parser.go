@@ -106,6 +106,9 @@ type parser struct {
 	version Version
 	// features are the newer constructs the script uses (feature.go).
 	features []featureUse
+	// probe, set by completion only, notes what the grammar looks for at
+	// the end of the text (complete_probe.go).
+	probe *probe
 }
 
 func newParser(file, src string) *parser {
@@ -173,14 +176,27 @@ func (p *parser) expect(k TokenKind) Token {
 }
 
 // isKw reports whether the current token is the keyword w (upper-case).
-func (p *parser) isKw(w string) bool { return p.up[p.pos] == w }
+func (p *parser) isKw(w string) bool {
+	if p.probe != nil && p.pos == p.probe.at && !p.failed {
+		p.probe.word(w)
+	}
+	return p.up[p.pos] == w
+}
 
 // isKwAt reports whether the token n ahead is the keyword w.
-func (p *parser) isKwAt(n int, w string) bool { return p.peekUp(n) == w }
+func (p *parser) isKwAt(n int, w string) bool {
+	if p.probe != nil && p.pos+n == p.probe.at && !p.failed {
+		p.probe.word(w)
+	}
+	return p.peekUp(n) == w
+}
 
 // isKws reports whether the next tokens are the keywords ws in order.
 func (p *parser) isKws(ws ...string) bool {
 	for i, w := range ws {
+		if p.probe != nil && p.pos+i == p.probe.at && !p.failed {
+			p.probe.word(w)
+		}
 		if p.peekUp(i) != w {
 			return false
 		}
@@ -411,6 +427,9 @@ func (p *parser) parseIdent(what string) *Ident {
 	t := p.tok()
 	if p.failed {
 		return &Ident{Span: Span{t.Pos, t.Pos}}
+	}
+	if p.probe != nil && p.pos == p.probe.at && !p.failed {
+		p.probe.name(what)
 	}
 	switch {
 	case t.Kind == QuotedIdent:

@@ -18,6 +18,17 @@ type StatementText struct {
 func SplitStatements(src string) []StatementText {
 	toks, _, _ := Lex(src)
 	var out []StatementText
+	for _, r := range statementRanges(toks) {
+		out = append(out, statementText(src, toks[r[0]], toks[r[1]]))
+	}
+	return out
+}
+
+// statementRanges finds the statements of a token stream as the indexes of
+// their first and last tokens (the ';' left out): SplitStatements cuts the
+// text with them, completion finds the statement under the cursor.
+func statementRanges(toks []Token) [][2]int {
+	var out [][2]int
 	start := -1 // index of the current statement's first token
 	depth := 0
 	inBlock, atInnerStart, blockEnded := false, false, false
@@ -47,7 +58,7 @@ func SplitStatements(src string) []StatementText {
 				atInnerStart = true
 				continue
 			}
-			out = append(out, statementText(src, toks[start], toks[i-1]))
+			out = append(out, [2]int{start, i - 1})
 			start = -1
 			continue
 		case Word:
@@ -72,7 +83,7 @@ func SplitStatements(src string) []StatementText {
 		for j := start; j < len(toks) && toks[j].Kind != EOF; j++ {
 			last = j
 		}
-		out = append(out, statementText(src, toks[start], toks[last]))
+		out = append(out, [2]int{start, last})
 	}
 	return out
 }

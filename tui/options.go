@@ -36,6 +36,9 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Now is the clock (default time.Now); tests pin it.
 	Now func() time.Time
+	// FlinkVersions are the clusters' Flink releases by cluster name (the
+	// config's flink_version): the SQL editor checks for them.
+	FlinkVersions map[string]string
 	// Debugger runs SQL jobs locally for the editor's debug run (ctrl-d);
 	// nil disables it.
 	Debugger api.Debugger
@@ -67,6 +70,7 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *kit.Env {
 	e.Styles = kit.StylesFor(opts.Theme)
 	e.Now, e.Clock = clock(), clock
 	e.ReadChange = nextChangeCmd
+	e.FlinkVersions = opts.FlinkVersions
 	return e
 }
 

@@ -100,9 +100,9 @@ func saveSpecCmd(c kit.Call, jobID, name string, s model.Spec, seq int) tea.Cmd 
 
 // validateCmd parses and validates the text: a few milliseconds for a few
 // hundred lines, never on the event loop.
-func validateCmd(id, version int, text string) tea.Cmd {
+func validateCmd(id, version int, text string, opts flinksql.Options) tea.Cmd {
 	return func() tea.Msg {
-		return validatedMsg{id: id, version: version, res: flinksql.Check(text, flinksql.Options{})}
+		return validatedMsg{id: id, version: version, res: flinksql.Check(text, opts)}
 	}
 }
 

@@ -22,7 +22,7 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		{k.Editor.SelectAll, k.Editor.Copy, k.Editor.Cut, k.Editor.Paste, k.Text.Select, k.Editor.Help},
 		{k.Text.Left, k.Text.Right, k.Text.Up, k.Text.Down, k.Text.WordLeft, k.Text.WordRight},
 		{k.Text.Home, k.Text.End, k.Text.DocStart, k.Text.DocEnd, k.Text.PageUp, k.Text.PageDown},
-		{k.Text.Newline, k.Text.Backspace, k.Text.Delete, k.Text.DeleteWord, k.Text.DeleteWordForward, k.Text.Indent, k.Text.Dedent},
+		{k.Text.Newline, k.Text.Backspace, k.Text.Delete, k.Text.DeleteWord, k.Text.DeleteWordForward, k.Text.Indent, k.Text.Dedent, k.Editor.Complete},
 	}
 }
 

@@ -46,8 +46,9 @@ type Screen struct {
 	checking       bool
 	checkAgain     bool
 
-	hl   hlCache // the highlighting of the lines around the window
-	find finder  // ctrl-f
+	hl   hlCache    // the highlighting of the lines around the window
+	find finder     // ctrl-f
+	comp completion // tab, ctrl+space: the popup of suggestions
 
 	clipboard string
 	dirtyMemo struct {
@@ -147,6 +148,15 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			m.checkAgain = false
 			return m, m.validate()
 		}
+	case completedMsg:
+		if msg.id != m.id {
+			return m, nil
+		}
+		return m, m.completed(msg)
+	case describedMsg:
+		if msg.id == m.id {
+			m.described(msg)
+		}
 	case kit.ChangeMsg:
 		if c := msg.Change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
 			m.job = *c.Job
@@ -183,7 +193,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		}
 		return m, m.edit(func() { m.buf.insert(msg.Content, editOther) })
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		cmd := m.key(msg)
+		if m.loaded && !m.find.active {
+			return m, tea.Batch(cmd, m.askHover())
+		}
+		return m, cmd
 	}
 	return m, nil
 }
@@ -241,7 +255,7 @@ func (m *Screen) validate() tea.Cmd {
 		return nil
 	}
 	m.checking = true
-	return validateCmd(m.id, m.buf.version, m.buf.Text())
+	return validateCmd(m.id, m.buf.version, m.buf.Text(), m.sqlOptions())
 }
 
 // edit runs a change of the buffer and, when the text changed, schedules
@@ -298,6 +312,12 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if !m.loaded && !key.Matches(msg, k.Editor.Back) {
 		return nil
+	}
+	if m.comp.open {
+		if cmd, used := m.popupKey(msg); used {
+			return cmd
+		}
+		defer m.narrow()
 	}
 	b := m.buf
 	extend := msg.Mod.Contains(tea.ModShift)
@@ -396,6 +416,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.edit(b.deleteWordBack)
 	case key.Matches(msg, k.Text.DeleteWordForward):
 		return m.edit(b.deleteWordForward)
+	case key.Matches(msg, k.Editor.Complete), key.Matches(msg, k.Text.Indent) && m.wordBefore():
+		return m.askCompletion()
 	case key.Matches(msg, k.Text.Indent):
 		return m.edit(b.indent)
 	case key.Matches(msg, k.Text.Dedent):
@@ -511,4 +533,19 @@ func (m *Screen) scroll() {
 	case c >= m.xoff+w:
 		m.xoff = c - w + 1 + w/4
 	}
+}
+
+// sqlOptions check the script for the release its job's cluster runs: a
+// statement the cluster lacks is an error here, not at the deploy. A
+// version the config gets wrong was reported when it was read.
+func (m *Screen) sqlOptions() flinksql.Options {
+	s, ok := m.env.FlinkVersions[m.job.Cluster]
+	if !ok {
+		return flinksql.Options{}
+	}
+	v, err := flinksql.ParseVersion(s)
+	if err != nil {
+		return flinksql.Options{}
+	}
+	return flinksql.Options{Version: v, Target: "cluster " + m.job.Cluster}
 }

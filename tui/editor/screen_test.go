@@ -51,7 +51,8 @@ func withVersions(f *tuitest.Fake) *tuitest.Fake {
 // edKey builds the key a terminal sends for the editor's chords.
 func edKey(s string) tea.KeyPressMsg {
 	special := map[string]rune{"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
-		"home": tea.KeyHome, "end": tea.KeyEnd, "f1": tea.KeyF1, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace}
+		"home": tea.KeyHome, "end": tea.KeyEnd, "f1": tea.KeyF1, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace,
+		"tab": tea.KeyTab, "enter": tea.KeyEnter, "esc": tea.KeyEscape, "space": tea.KeySpace}
 	var mod tea.KeyMod
 	for {
 		switch {

@@ -57,7 +57,7 @@ func (m *Screen) View() string {
 	case !m.loaded:
 		body = kit.Centered(st.Dim.Render("loading the SQL of "+m.job.Name+"…"), m.width, m.textHeight())
 	default:
-		body = m.textLines()
+		body = m.overlayPopup(m.textLines())
 	}
 	return strings.Join([]string{
 		kit.Fit(m.titleLine(), m.width),
@@ -132,6 +132,8 @@ func (m *Screen) statusLine() string {
 			mark, icon = st.Editor.WarnMark, "⚠ "
 		}
 		line += st.Dim.Render(" · ") + mark.Render(icon+d.Message())
+	} else if hint := m.statusHint(); hint != "" {
+		line += st.Dim.Render(" · ") + hint
 	}
 	return line
 }

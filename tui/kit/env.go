@@ -27,6 +27,10 @@ type Env struct {
 	Clock  func() time.Time
 	// JobName resolves a job id to its name for views that show commands.
 	JobName func(id string) string
+	// FlinkVersions are the Flink releases of the clusters by name, as the
+	// config gives them ("1.20"): the SQL editor checks a job's script for
+	// its cluster's. A cluster not listed runs the newest palink knows.
+	FlinkVersions map[string]string
 
 	// After makes timers (tea.Tick) and ReadChange reads the change stream.
 	// They are the only Cmds that wait; Update tests swap them for ones

@@ -115,6 +115,9 @@ type EditorKeys struct {
 	Find, FindNext, FindPrev, NextProblem         key.Binding
 	Undo, Redo, SelectAll, Copy, Cut, Paste, Help key.Binding
 	Back                                          key.Binding
+	// Complete opens the completion popup; tab does too when the cursor
+	// follows a word or a '.', and indents elsewhere (Text.Indent).
+	Complete key.Binding
 }
 
 // TextKeys move and edit in the SQL editor's text; shift with a move
@@ -248,6 +251,7 @@ func NewKeyMap() KeyMap {
 			Paste:       b("ctrl+v", "paste", "ctrl+v"),
 			Help:        b("f1", "help", "f1"),
 			Back:        b("esc", "back", "esc"),
+			Complete:    b("tab/ctrl+space", "complete (after a word)", "ctrl+space", "ctrl+@"),
 		},
 		Text: TextKeys{
 			Left:              b("←", "left", "left", "shift+left"),

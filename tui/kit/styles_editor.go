@@ -32,6 +32,12 @@ type EditorStyles struct {
 	DiffAdd  lipgloss.Style
 	DiffDel  lipgloss.Style
 	DiffHunk lipgloss.Style
+
+	// The completion popup: its rows, the chosen one, and the detail
+	// (signature, type, default) beside each suggestion.
+	Popup         lipgloss.Style
+	PopupSelected lipgloss.Style
+	PopupDetail   lipgloss.Style
 }
 
 func newEditorStyles(p palette) EditorStyles {
@@ -62,5 +68,9 @@ func newEditorStyles(p palette) EditorStyles {
 		DiffAdd:  s().Foreground(p.green),
 		DiffDel:  s().Foreground(p.red),
 		DiffHunk: s().Foreground(p.cyan),
+
+		Popup:         s().Background(p.faintBg),
+		PopupSelected: s().Background(p.brand).Foreground(lipgloss.Black).Bold(true),
+		PopupDetail:   s().Background(p.faintBg).Foreground(p.dim),
 	}
 }

@@ -1,0 +1,396 @@
+package flinksql
+
+import (
+	"sort"
+	"strings"
+)
+
+// ddlIndex is what the statements before the cursor's define, read from
+// their first tokens without parsing: a name costs a few token compares,
+// so a long script's DDL is indexed at every keystroke and only the
+// definitions the statement reads are parsed and validated (catalogFor).
+type ddlIndex struct {
+	names []string // in the order they are defined
+	defs  map[string]ddlDef
+}
+
+type ddlDef struct {
+	rng       [2]int // token range of the defining statement
+	view      bool
+	connector string
+}
+
+// index builds the ddlIndex of the statements before the cursor's.
+func (c *completer) index() *ddlIndex {
+	if c.ddl != nil {
+		return c.ddl
+	}
+	c.ddl = &ddlIndex{defs: map[string]ddlDef{}}
+	for _, r := range c.ranges[:c.at] {
+		toks := c.toks[r[0] : r[1]+1]
+		name, view, ok := createdTable(toks)
+		if !ok {
+			continue
+		}
+		d := ddlDef{rng: r, view: view}
+		for i := 0; i+2 < len(toks); i++ {
+			if toks[i].Kind == String && toks[i].Value == "connector" && toks[i+1].Kind == Eq && toks[i+2].Kind == String {
+				d.connector = toks[i+2].Value
+				break
+			}
+		}
+		if _, dup := c.ddl.defs[name]; !dup {
+			c.ddl.names = append(c.ddl.names, name)
+		}
+		c.ddl.defs[name] = d
+	}
+	return c.ddl
+}
+
+// createdTable reads CREATE [OR REPLACE|ALTER] [TEMPORARY] [MATERIALIZED]
+// TABLE|VIEW [IF NOT EXISTS] name.
+func createdTable(toks []Token) (name string, view, ok bool) {
+	i := 0
+	word := func(ws ...string) bool {
+		if i < len(toks) && toks[i].Kind == Word {
+			for _, w := range ws {
+				if strings.EqualFold(toks[i].Text, w) {
+					i++
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !word("CREATE") {
+		return "", false, false
+	}
+	if word("OR") {
+		word("REPLACE", "ALTER")
+	}
+	word("TEMPORARY")
+	word("MATERIALIZED")
+	switch {
+	case word("TABLE"):
+	case word("VIEW"):
+		view = true
+	default:
+		return "", false, false
+	}
+	if word("IF") {
+		word("NOT")
+		word("EXISTS")
+	}
+	name, _ = dottedName(toks, i)
+	return name, view, name != ""
+}
+
+// dottedName reads a.b.c from toks[i], as QualifiedName.Key spells it,
+// and returns the index after it.
+func dottedName(toks []Token, i int) (string, int) {
+	var parts []string
+	for i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent) {
+		parts = append(parts, toks[i].Value)
+		i++
+		if i+1 < len(toks) && toks[i].Kind == Dot {
+			i++
+			continue
+		}
+		break
+	}
+	return strings.Join(parts, "."), i
+}
+
+// tables suggests the tables and views defined before the statement and
+// the ones Options knows.
+func (c *completer) tables() {
+	ix := c.index()
+	for _, n := range ix.names {
+		d := ix.defs[n]
+		detail := "table"
+		if d.view {
+			detail = "view"
+		}
+		doc := ""
+		if d.connector != "" {
+			detail += " · " + d.connector
+			if spec := connectors[d.connector]; spec != nil {
+				doc = spec.desc
+			}
+		}
+		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail, Doc: doc})
+	}
+	known := make([]string, 0, len(c.opts.KnownTables))
+	for n := range c.opts.KnownTables {
+		known = append(known, n)
+	}
+	sort.Strings(known)
+	for _, n := range known {
+		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: "table · catalog"})
+	}
+}
+
+// tableRef is a table the statement reads or writes, with its alias.
+type tableRef struct {
+	name   string
+	alias  string
+	window bool     // a window TVF over it: window_start, window_end, window_time
+	cols   []string // AS t(a, b): the columns are named here
+}
+
+// windowTVFs add window_start, window_end and window_time to their table.
+var windowTVFs = map[string]bool{"TUMBLE": true, "HOP": true, "CUMULATE": true, "SESSION": true}
+
+// refs finds the tables of the statement from its tokens: after FROM,
+// JOIN, a comma of a FROM list and UPDATE (not INTO: a sink's columns are
+// not read), a name with an optional
+// FOR SYSTEM_TIME AS OF and alias; TABLE(TUMBLE(TABLE t, …)) AS w; a
+// subquery's alias (its columns unknown). Tokens tolerate a statement
+// half typed, where a parse would give up.
+func (c *completer) refs() []tableRef {
+	toks := c.stmt
+	var out []tableRef
+	inFrom := map[int]bool{} // paren depths where a FROM list is open
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.Kind {
+		case LParen:
+			depth++
+			continue
+		case RParen:
+			delete(inFrom, depth)
+			depth--
+			continue
+		case Comma:
+			if !inFrom[depth] {
+				continue
+			}
+		case Word:
+			switch upperWord(t.Text) {
+			case "FROM", "JOIN", "UPDATE":
+				inFrom[depth] = upperWord(t.Text) == "FROM" || inFrom[depth]
+			case "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "UNION", "ON", "SELECT":
+				delete(inFrom, depth)
+				continue
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		ref, next := c.readRef(toks, i+1)
+		if ref.name != "" || ref.alias != "" {
+			out = append(out, ref)
+		}
+		i = next - 1
+	}
+	return out
+}
+
+// readRef reads one table reference at toks[i].
+func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
+	var ref tableRef
+	if i >= len(toks) {
+		return ref, i
+	}
+	switch {
+	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "LATERAL"):
+		return ref, i + 1
+	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "TABLE") && i+1 < len(toks) && toks[i+1].Kind == LParen:
+		end := matchParen(toks, i+1)
+		if i+2 < len(toks) && windowTVFs[upperWord(toks[i+2].Text)] {
+			for j := i + 2; j < end; j++ {
+				if toks[j].Kind == Word && strings.EqualFold(toks[j].Text, "TABLE") {
+					ref.name, _ = dottedName(toks, j+1)
+					ref.window = true
+					break
+				}
+			}
+		}
+		i = end + 1
+	case toks[i].Kind == LParen:
+		i = matchParen(toks, i) + 1
+	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
+		if toks[i].Kind == Word && structural[upperWord(toks[i].Text)] {
+			return ref, i
+		}
+		ref.name, i = dottedName(toks, i)
+	default:
+		return ref, i
+	}
+	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "FOR") {
+		// FOR SYSTEM_TIME AS OF expr: the alias is after the next AS.
+		for i += 4; i < len(toks); i++ {
+			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[upperWord(toks[i].Text)]) {
+				break
+			}
+		}
+	}
+	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "AS") {
+		i++
+	}
+	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !IsReserved(toks[i].Text) &&
+		!structural[upperWord(toks[i].Text)] && !noAlias[upperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
+		ref.alias = toks[i].Value
+		i++
+		if i < len(toks) && toks[i].Kind == LParen {
+			end := matchParen(toks, i)
+			for j := i + 1; j < end; j++ {
+				if toks[j].Kind == Word || toks[j].Kind == QuotedIdent {
+					ref.cols = append(ref.cols, toks[j].Value)
+				}
+			}
+			i = end + 1
+		}
+	}
+	return ref, i
+}
+
+// matchParen returns the index of the ')' closing toks[i], or the last
+// index when the statement stops before it.
+func matchParen(toks []Token, i int) int {
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		switch toks[j].Kind {
+		case LParen:
+			depth++
+		case RParen:
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(toks) - 1
+}
+
+// qualified suggests what follows name. : the columns of the table or
+// alias of that name in the statement.
+func (c *completer) qualified(name Token) {
+	if name.Kind != Word && name.Kind != QuotedIdent {
+		return
+	}
+	c.columns(name.Value)
+}
+
+// columns suggests the columns of the statement's tables, or of the one
+// whose alias (or name) is qual.
+func (c *completer) columns(qual string) {
+	refs := c.refs()
+	var pick []tableRef
+	if qual != "" {
+		for _, r := range refs {
+			if r.alias == qual || r.alias == "" && lastPart(r.name) == qual {
+				pick = append(pick, r)
+			}
+		}
+		if len(pick) == 0 {
+			for _, r := range refs {
+				if strings.EqualFold(r.alias, qual) || r.alias == "" && strings.EqualFold(lastPart(r.name), qual) {
+					pick = append(pick, r)
+				}
+			}
+		}
+	} else {
+		pick = refs
+	}
+	if len(pick) == 0 {
+		return
+	}
+	cat := c.catalogFor(refs)
+	for _, r := range pick {
+		of := r.alias
+		if of == "" {
+			of = r.name
+		}
+		if r.cols != nil {
+			for _, col := range r.cols {
+				c.add(Suggestion{Text: col, Kind: SuggestColumn, Doc: "column of " + of})
+			}
+			continue
+		}
+		t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)})
+		if t == nil {
+			continue
+		}
+		for _, col := range t.cols {
+			detail := ""
+			if col.Type != nil {
+				detail = typeString(col.Type)
+			}
+			switch {
+			case col.RowTime:
+				detail += " · event time"
+			case col.ProcTime:
+				detail = "processing time"
+			}
+			c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + of})
+		}
+		if r.window {
+			for _, w := range []string{"window_start", "window_end", "window_time"} {
+				c.add(Suggestion{Text: w, Kind: SuggestColumn, Detail: "TIMESTAMP(3)", Doc: "window column of " + of})
+			}
+		}
+	}
+}
+
+func lastPart(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
+
+func identsOf(name string) []*Ident {
+	var out []*Ident
+	for _, p := range strings.Split(name, ".") {
+		out = append(out, &Ident{Name: p})
+	}
+	return out
+}
+
+// catalogFor validates the definitions of the tables refs names, and of
+// what those read in turn (a view's tables, LIKE's source), in script
+// order: the validator's catalog then knows their columns as Validate
+// would, time attributes included.
+func (c *completer) catalogFor(refs []tableRef) *catalog {
+	if c.cat != nil {
+		return c.cat
+	}
+	ix := c.index()
+	need := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		d, ok := ix.defs[name]
+		if !ok || need[name] {
+			return
+		}
+		need[name] = true
+		for _, t := range c.toks[d.rng[0] : d.rng[1]+1] {
+			if t.Kind == Word || t.Kind == QuotedIdent {
+				visit(t.Value)
+			}
+		}
+	}
+	for _, r := range refs {
+		visit(r.name)
+	}
+	var rngs [][2]int
+	for name := range need {
+		rngs = append(rngs, ix.defs[name].rng)
+	}
+	sort.Slice(rngs, func(i, j int) bool { return rngs[i][0] < rngs[j][0] })
+	opts := c.opts
+	opts.IgnoreUnknownTables = true
+	v := newValidator("", "", opts)
+	c.cat = v.cat
+	func() {
+		defer func() { _ = recover() }() // a half-typed script must never take the editor down
+		for _, r := range rngs {
+			text := c.src[c.toks[r[0]].Pos.Offset:c.toks[r[1]].End.Offset]
+			script, _ := ParseFileFor("", text, opts.Version)
+			for _, st := range script.Stmts {
+				if _, bad := st.(*BadStmt); !bad {
+					v.stmt(st)
+				}
+			}
+		}
+	}()
+	return c.cat
+}
