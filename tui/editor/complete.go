@@ -86,8 +86,7 @@ func describe(s flinksql.Suggestion) string {
 
 // wordBefore reports whether the cursor follows a word character or a
 // '.': there tab completes, elsewhere it indents.
-func (m *Screen) wordBefore() bool {
-	b := m.buf
+func wordBefore(b *textBuffer) bool {
 	if b.cursor.col == 0 {
 		return false
 	}
@@ -98,132 +97,130 @@ func (m *Screen) wordBefore() bool {
 	return r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// askCompletion starts a completion at the cursor.
-func (m *Screen) askCompletion() tea.Cmd {
-	m.comp.seq = m.env.NextSeq()
-	m.comp.open = false
-	return completeCmd(m.id, m.comp.seq, m.buf.version, m.buf.Text(), m.buf.cursor, m.sqlOptions())
+// ask starts a completion at the cursor; seq is the request's number.
+func (c *completion) ask(b *textBuffer, id, seq int, opts flinksql.Options) tea.Cmd {
+	c.seq = seq
+	c.open = false
+	return completeCmd(id, c.seq, b.version, b.Text(), b.cursor, opts)
 }
 
-// completed shows an answer that is still for the text and the cursor; a
-// single suggestion is written at once.
-func (m *Screen) completed(msg completedMsg) tea.Cmd {
-	if msg.seq != m.comp.seq || msg.version != m.buf.version || msg.at != m.buf.cursor {
-		return nil
+// completed shows an answer that is still for the text and the cursor. It
+// reports a single suggestion, which the editor writes at once.
+func (c *completion) completed(msg completedMsg, b *textBuffer) (single bool) {
+	if msg.seq != c.seq || msg.version != b.version || msg.at != b.cursor {
+		return false
 	}
-	line := m.buf.lines[m.buf.cursor.line]
+	line := b.lines[b.cursor.line]
 	start := pos{msg.res.Start.Line - 1, runeCol(line, msg.res.Start.Col-1)}
-	if start.line != m.buf.cursor.line {
-		return nil
+	if start.line != b.cursor.line {
+		return false
 	}
-	m.comp.start, m.comp.items, m.comp.sel = start, msg.res.Items, 0
-	m.comp.open = true
-	m.narrow()
-	if m.comp.open && len(m.comp.shown) == 1 {
-		return m.accept()
-	}
-	return nil
+	c.start, c.items, c.sel = start, msg.res.Items, 0
+	c.open = true
+	c.narrow(b)
+	return c.open && len(c.shown) == 1
 }
 
 // runeCol clamps a rune column to the line.
 func runeCol(line []rune, col int) int { return max(min(col, len(line)), 0) }
 
-// popupKey handles a key while the popup is open; used is false for keys
-// the editor handles as usual (typing and backspace narrow the popup
-// afterwards, other keys close it).
-func (m *Screen) popupKey(msg tea.KeyPressMsg) (cmd tea.Cmd, used bool) {
-	k := m.env.Keys
+// key handles a key while the popup is open: accept when the chosen
+// suggestion is to be written; used is false for keys the editor handles
+// as usual (typing and backspace narrow the popup afterwards, other keys
+// close it).
+func (c *completion) key(msg tea.KeyPressMsg, k *kit.KeyMap) (accept, used bool) {
 	switch {
 	case key.Matches(msg, k.Text.Up) && !msg.Mod.Contains(tea.ModShift):
-		m.comp.sel = (m.comp.sel - 1 + len(m.comp.shown)) % len(m.comp.shown)
+		c.sel = (c.sel - 1 + len(c.shown)) % len(c.shown)
 	case key.Matches(msg, k.Text.Down) && !msg.Mod.Contains(tea.ModShift):
-		m.comp.sel = (m.comp.sel + 1) % len(m.comp.shown)
+		c.sel = (c.sel + 1) % len(c.shown)
 	case key.Matches(msg, k.Text.Newline), key.Matches(msg, k.Text.Indent):
-		return m.accept(), true
+		return true, true
 	case key.Matches(msg, k.Editor.Back):
-		m.comp.open = false
+		c.open = false
 	case key.Matches(msg, k.Text.Backspace), msg.Text != "" && !msg.Mod.Contains(tea.ModCtrl) && !msg.Mod.Contains(tea.ModAlt):
-		return nil, false
+		return false, false
 	default:
-		m.comp.open = false
-		return nil, false
+		c.open = false
+		return false, false
 	}
-	return nil, true
+	return false, true
 }
 
 // narrow keeps the suggestions the text typed since the popup opened
 // still completes; it closes the popup when none does or the cursor left
 // the word.
-func (m *Screen) narrow() {
-	if !m.comp.open {
+func (c *completion) narrow(b *textBuffer) {
+	if !c.open {
 		return
 	}
-	b := m.buf
-	if b.cursor.line != m.comp.start.line || b.cursor.col < m.comp.start.col {
-		m.comp.open = false
+	if b.cursor.line != c.start.line || b.cursor.col < c.start.col {
+		c.open = false
 		return
 	}
-	typed := string(b.lines[b.cursor.line][m.comp.start.col:b.cursor.col])
-	m.comp.shown = m.comp.shown[:0]
-	for i, s := range m.comp.items {
+	typed := string(b.lines[b.cursor.line][c.start.col:b.cursor.col])
+	c.shown = c.shown[:0]
+	for i, s := range c.items {
 		if hasPrefixFold(strings.Trim(s.Text, "'`"), strings.TrimLeft(typed, "'`")) {
-			m.comp.shown = append(m.comp.shown, i)
+			c.shown = append(c.shown, i)
 		}
 	}
-	if len(m.comp.shown) == 0 {
-		m.comp.open = false
+	if len(c.shown) == 0 {
+		c.open = false
 		return
 	}
-	m.comp.sel = min(m.comp.sel, len(m.comp.shown)-1)
+	c.sel = min(c.sel, len(c.shown)-1)
 }
 
 func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
+// chosen is the suggestion the popup has selected.
+func (c *completion) chosen() flinksql.Suggestion { return c.items[c.shown[c.sel]] }
+
 // accept writes the chosen suggestion over the text it completes.
 func (m *Screen) accept() tea.Cmd {
-	s := m.comp.items[m.comp.shown[m.comp.sel]]
+	s := m.comp.chosen()
 	m.comp.open = false
 	start := m.comp.start
 	return m.edit(func() { m.buf.apply(start, m.buf.cursor, s.Text, editOther) })
 }
 
 // askHover asks for the description of what is under the cursor, when it
-// moved or the text changed and the cursor touches a word or a string.
-func (m *Screen) askHover() tea.Cmd {
-	b := m.buf
-	if m.comp.hoverAt == b.cursor && m.comp.hoverVersion == b.version {
+// moved or the text changed and the cursor touches a word or a string;
+// seq numbers the request.
+func (c *completion) askHover(b *textBuffer, id int, seq func() int, opts flinksql.Options) tea.Cmd {
+	if c.hoverAt == b.cursor && c.hoverVersion == b.version {
 		return nil
 	}
-	m.comp.hoverAt, m.comp.hoverVersion, m.comp.hover = b.cursor, b.version, ""
+	c.hoverAt, c.hoverVersion, c.hover = b.cursor, b.version, ""
 	line := b.lines[b.cursor.line]
-	touches := func(c int) bool {
-		return c >= 0 && c < len(line) && (line[c] == '_' || line[c] == '\'' || line[c] == '.' || line[c] == '-' ||
-			unicode.IsLetter(line[c]) || unicode.IsDigit(line[c]))
+	touches := func(i int) bool {
+		return i >= 0 && i < len(line) && (line[i] == '_' || line[i] == '\'' || line[i] == '.' || line[i] == '-' ||
+			unicode.IsLetter(line[i]) || unicode.IsDigit(line[i]))
 	}
 	if !touches(b.cursor.col) && !touches(b.cursor.col-1) {
 		return nil
 	}
-	m.comp.hoverSeq = m.env.NextSeq()
-	return describeCmd(m.id, m.comp.hoverSeq, b.version, b.Text(), b.cursor, m.sqlOptions())
+	c.hoverSeq = seq()
+	return describeCmd(id, c.hoverSeq, b.version, b.Text(), b.cursor, opts)
 }
 
-func (m *Screen) described(msg describedMsg) {
-	if msg.seq == m.comp.hoverSeq && msg.version == m.buf.version && msg.at == m.buf.cursor {
-		m.comp.hover = msg.desc
+func (c *completion) described(msg describedMsg, b *textBuffer) {
+	if msg.seq == c.hoverSeq && msg.version == b.version && msg.at == b.cursor {
+		c.hover = msg.desc
 	}
 }
 
-// statusHint is the status line's description: the chosen suggestion's
-// while the popup is open, else the function's or option's under the
-// cursor.
-func (m *Screen) statusHint() string {
-	if m.comp.open {
-		return describe(m.comp.items[m.comp.shown[m.comp.sel]])
+// hint is the status line's description: the chosen suggestion's while
+// the popup is open, else the function's or option's under the cursor.
+func (c *completion) hint(b *textBuffer) string {
+	if c.open {
+		return describe(c.chosen())
 	}
-	if m.comp.hoverAt == m.buf.cursor && m.comp.hoverVersion == m.buf.version {
-		return m.comp.hover
+	if c.hoverAt == b.cursor && c.hoverVersion == b.version {
+		return c.hover
 	}
 	return ""
 }

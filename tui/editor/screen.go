@@ -152,10 +152,13 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if msg.id != m.id {
 			return m, nil
 		}
-		return m, m.completed(msg)
+		if m.comp.completed(msg, m.buf) {
+			return m, m.accept()
+		}
+		return m, nil
 	case describedMsg:
 		if msg.id == m.id {
-			m.described(msg)
+			m.comp.described(msg, m.buf)
 		}
 	case kit.ChangeMsg:
 		if c := msg.Change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
@@ -195,7 +198,7 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.key(msg)
 		if m.loaded && !m.find.active {
-			return m, tea.Batch(cmd, m.askHover())
+			return m, tea.Batch(cmd, m.comp.askHover(m.buf, m.id, m.env.NextSeq, m.sqlOptions()))
 		}
 		return m, cmd
 	}
@@ -314,10 +317,13 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.comp.open {
-		if cmd, used := m.popupKey(msg); used {
-			return cmd
+		if accept, used := m.comp.key(msg, &m.env.Keys); used {
+			if accept {
+				return m.accept()
+			}
+			return nil
 		}
-		defer m.narrow()
+		defer m.comp.narrow(m.buf)
 	}
 	b := m.buf
 	extend := msg.Mod.Contains(tea.ModShift)
@@ -416,8 +422,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.edit(b.deleteWordBack)
 	case key.Matches(msg, k.Text.DeleteWordForward):
 		return m.edit(b.deleteWordForward)
-	case key.Matches(msg, k.Editor.Complete), key.Matches(msg, k.Text.Indent) && m.wordBefore():
-		return m.askCompletion()
+	case key.Matches(msg, k.Editor.Complete), key.Matches(msg, k.Text.Indent) && wordBefore(m.buf):
+		return m.comp.ask(m.buf, m.id, m.env.NextSeq(), m.sqlOptions())
 	case key.Matches(msg, k.Text.Indent):
 		return m.edit(b.indent)
 	case key.Matches(msg, k.Text.Dedent):

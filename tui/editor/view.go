@@ -132,7 +132,7 @@ func (m *Screen) statusLine() string {
 			mark, icon = st.Editor.WarnMark, "⚠ "
 		}
 		line += st.Dim.Render(" · ") + mark.Render(icon+d.Message())
-	} else if hint := m.statusHint(); hint != "" {
+	} else if hint := m.comp.hint(m.buf); hint != "" {
 		line += st.Dim.Render(" · ") + hint
 	}
 	return line
