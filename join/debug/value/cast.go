@@ -354,8 +354,18 @@ func ToRat(v any) (*big.Rat, error) { return toRat(v) }
 // Round rounds r half up to DECIMAL type t's scale; a value with more
 // integer digits than t allows is NULL, as Flink's decimals overflow.
 func Round(r *big.Rat, t Type) any {
-	// r × 10^scale, rounded half away from zero (Java's HALF_UP).
 	scale := pow10(t.Scale)
+	if new(big.Int).Rem(scale, r.Denom()).Sign() == 0 {
+		// r has at most scale decimals already: only its size is checked.
+		if t.Precision > 0 {
+			n := new(big.Int).Mul(new(big.Int).Abs(r.Num()), scale)
+			if n.Cmp(new(big.Int).Mul(pow10(t.Precision), r.Denom())) >= 0 {
+				return nil
+			}
+		}
+		return r
+	}
+	// r × 10^scale, rounded half away from zero (Java's HALF_UP).
 	num := new(big.Int).Mul(r.Num(), scale)
 	q, m := new(big.Int).QuoRem(num, r.Denom(), new(big.Int))
 	if m.Sign() != 0 {
