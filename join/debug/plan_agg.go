@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join/debug/stream"
@@ -30,20 +31,42 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			keys = append(keys, it.Expr)
 		}
 	}
-	inC := d.compiler(in.cols)
-	inC.where = "GROUP BY"
 	var pre []evalFn // the Calc before the aggregation
 	var outCols scope
 	subst := map[string]int{}
 	var names []string
+	// A legacy group window (GROUP BY TUMBLE(ts, …)) is a window TVF
+	// grouped by its start, end and time.
+	var legacy string
+	for i, k := range keys {
+		f, ok := k.(*flinksql.FuncCall)
+		if !ok {
+			continue
+		}
+		switch f.FuncName() {
+		case "TUMBLE", "HOP", "SESSION":
+		default:
+			continue
+		}
+		if legacy != "" {
+			return nil, errorAt(k, "only one group window is allowed in GROUP BY")
+		}
+		legacy = f.FuncName()
+		var err error
+		if in, err = d.groupWindow(f, in); err != nil {
+			return nil, err
+		}
+		span := f.Span
+		ref := func(name string) flinksql.Expr {
+			return &flinksql.ColumnRef{Span: span, Parts: []*flinksql.Ident{{Span: span, Name: name}}}
+		}
+		keys = append(append(append([]flinksql.Expr{}, keys[:i]...), ref("$window_start"), ref("$window_end"), ref("$window_time")), keys[i+1:]...)
+		break
+	}
+	inC := d.compiler(in.cols)
+	inC.where = "GROUP BY"
 	keys, sets := groupingSets(keys)
 	for _, k := range keys {
-		if f, ok := k.(*flinksql.FuncCall); ok {
-			switch f.FuncName() {
-			case "TUMBLE", "HOP", "SESSION", "CUMULATE":
-				return nil, errorAt(k, "group window aggregation (GROUP BY %s(…)) is not supported in debug runs yet: use a window TVF", f.FuncName())
-			}
-		}
 		fn, t, err := inC.compile(k)
 		if err != nil {
 			return nil, err
@@ -61,6 +84,31 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		names = append(names, flinksql.FormatExpr(k))
 		pre = append(pre, fn)
 		outCols = append(outCols, c)
+	}
+	if legacy != "" {
+		// TUMBLE_START(…), TUMBLE_END(…) and TUMBLE_ROWTIME(…) read the window.
+		roles := map[string]winRole{legacy + "_START": winStart, legacy + "_END": winEnd, legacy + "_ROWTIME": winTime}
+		visit := func(n flinksql.Node) bool {
+			f, ok := n.(*flinksql.FuncCall)
+			if !ok {
+				return true
+			}
+			if role, ok := roles[f.FuncName()]; ok {
+				for i, c := range outCols {
+					if c.win == role {
+						subst[exprKey(f)] = i
+					}
+				}
+				return false
+			}
+			return true
+		}
+		for _, it := range s.Items {
+			flinksql.Inspect(it.Expr, visit)
+		}
+		if s.Having != nil {
+			flinksql.Inspect(s.Having, visit)
+		}
 	}
 	// With grouping sets, each row is expanded once per set (Flink's
 	// Expand): the keys not in the set NULL, and the set's number a key.
@@ -383,4 +431,50 @@ func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
 		}
 	}
 	return keys, sets
+}
+
+// groupWindow adds the window TVF of a legacy group window — TUMBLE(ts,
+// size), HOP(ts, slide, size) or SESSION(ts, gap) in GROUP BY — to in.
+func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
+	name := f.FuncName()
+	want := map[string]int{"TUMBLE": 2, "HOP": 3, "SESSION": 2}[name]
+	if len(f.Args) != want {
+		return nil, errorAt(f, "%s in GROUP BY takes %d arguments", name, want)
+	}
+	ref, ok := f.Args[0].(*flinksql.ColumnRef)
+	tc := -1
+	if ok {
+		if i, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
+			tc = i
+		}
+	}
+	if tc < 0 || in.cols[tc].time == plainTime {
+		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", flinksql.FormatExpr(f.Args[0]))
+	}
+	if in.cols[tc].time == proctime {
+		return nil, errorAt(f.Args[0], "processing-time windows are not supported in debug runs yet: use event time (a WATERMARK)")
+	}
+	if in.updating {
+		return nil, errorAt(f, "GroupWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
+	}
+	var ms []int64
+	for _, a := range f.Args[1:] {
+		v, _, err := d.compiler(nil).constValue(a)
+		dur, isDur := v.(time.Duration)
+		if err != nil || !isDur || dur <= 0 {
+			return nil, errorAt(a, "a group window's size must be a positive INTERVAL DAY TO SECOND")
+		}
+		ms = append(ms, dur.Milliseconds())
+	}
+	w := stream.Windows{Size: ms[0]}
+	switch name {
+	case "HOP":
+		w = stream.Windows{Kind: stream.Hop, Step: ms[0], Size: ms[1]}
+		if w.Size%w.Step != 0 {
+			return nil, errorAt(f, "HOP window requires size must be an integral multiple of slide, but got size %d ms and slide %d ms.", w.Size, w.Step)
+		}
+	case "SESSION":
+		w.Kind = stream.Session
+	}
+	return d.windowTVF(in, tc, w, name, [3]string{"$window_start", "$window_end", "$window_time"}), nil
 }

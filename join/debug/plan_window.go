@@ -120,6 +120,18 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	if (kind == stream.Hop || kind == stream.Cumulate) && w.Size%w.Step != 0 {
 		return nil, errorAt(call, "%s requires size must be an integral multiple of %s, but got size %d ms and %s %d ms.", name, strings.ToLower(params[0]), w.Size, strings.ToLower(params[0]), w.Step)
 	}
+	out := d.windowTVF(in, tc, w, name, [3]string{"window_start", "window_end", "window_time"})
+	if f.Alias != nil {
+		out = out.renamed(f.Alias.Name.Name)
+		return aliasColumns(out, f.Alias)
+	}
+	return out, nil
+}
+
+// windowTVF adds a window TVF of windows w on time column tc to in: its
+// rows with the window columns (named names) added.
+func (d *runner) windowTVF(in *rel, tc int, w stream.Windows, name string, names [3]string) *rel {
+	kind := w.Kind
 	ltz := in.cols[tc].typ.Kind == value.TimestampLTZ
 	zone := d.zone
 	tvf := &stream.WindowTVF{W: w, Time: tc,
@@ -155,13 +167,9 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	wtType.NotNull = true
 	ts := value.TS(3)
 	ts.NotNull = true
-	cols = append(cols, col{table: alias, name: "window_start", typ: ts, win: winStart},
-		col{table: alias, name: "window_end", typ: ts, win: winEnd},
-		col{table: alias, name: "window_time", typ: wtType, time: rowtime, win: winTime})
+	cols = append(cols, col{table: alias, name: names[0], typ: ts, win: winStart},
+		col{table: alias, name: names[1], typ: ts, win: winEnd},
+		col{table: alias, name: names[2], typ: wtType, time: rowtime, win: winTime})
 	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name), session: kind == stream.Session}
-	if f.Alias != nil {
-		out = out.renamed(f.Alias.Name.Name)
-		return aliasColumns(out, f.Alias)
-	}
-	return out, nil
+	return out
 }

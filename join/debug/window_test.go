@@ -186,3 +186,25 @@ ON L.num = R.num AND L.window_start = R.window_start AND L.window_end = R.window
 		t.Error("a window join is append-only")
 	}
 }
+
+// Legacy group windows (GROUP BY TUMBLE/HOP/SESSION(…)) give the window
+// TVFs' results, their bounds read by TUMBLE_START and the like.
+func TestGroupWindowAggregate(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT TUMBLE_START(bidtime, INTERVAL '10' MINUTE) AS ws, TUMBLE_END(bidtime, INTERVAL '10' MINUTE) AS we, SUM(price) AS total
+FROM Bid GROUP BY TUMBLE(bidtime, INTERVAL '10' MINUTE)`, files).Sinks[0]
+	expect(t, "tumble", changelog(s), []string{
+		"+I[2020-04-15 08:00:00.000, 2020-04-15 08:10:00.000, 11.00]",
+		"+I[2020-04-15 08:10:00.000, 2020-04-15 08:20:00.000, 10.00]"})
+	s = run(t, bidDDL+`SELECT HOP_END(bidtime, INTERVAL '5' MINUTE, INTERVAL '10' MINUTE) AS we, SUM(price) AS total
+FROM Bid GROUP BY HOP(bidtime, INTERVAL '5' MINUTE, INTERVAL '10' MINUTE) HAVING SUM(price) > 7`, files).Sinks[0]
+	expect(t, "hop", changelog(s), []string{
+		"+I[2020-04-15 08:10:00.000, 11.00]", "+I[2020-04-15 08:15:00.000, 15.00]", "+I[2020-04-15 08:20:00.000, 10.00]"})
+	s = run(t, bidDDL+`SELECT supplier_id, SESSION_START(bidtime, INTERVAL '2' MINUTE) AS ws, SESSION_ROWTIME(bidtime, INTERVAL '2' MINUTE) AS wt, SUM(price) AS total
+FROM Bid GROUP BY supplier_id, SESSION(bidtime, INTERVAL '2' MINUTE)`, files).Sinks[0]
+	expect(t, "session", changelog(s), []string{
+		"+I[supplier1, 2020-04-15 08:05:00.000, 2020-04-15 08:08:59.999, 6.00]",
+		"+I[supplier2, 2020-04-15 08:09:00.000, 2020-04-15 08:12:59.999, 8.00]",
+		"+I[supplier1, 2020-04-15 08:13:00.000, 2020-04-15 08:14:59.999, 1.00]",
+		"+I[supplier2, 2020-04-15 08:17:00.000, 2020-04-15 08:18:59.999, 6.00]"})
+}
