@@ -128,3 +128,13 @@ CREATE TABLE rates (currency STRING, rate DECIMAL(10, 2), update_time TIMESTAMP(
 	s = run(t, ddl+fmt.Sprintf(q, "LEFT"), files).Sinks[0]
 	expect(t, "left", final(s), []string{"+I[o1, 11.11, EUR, 1.14]", "+I[o2, 12.51, EUR, 1.10]", "+I[o3, 1.00, GBP, NULL]", "+I[o4, 2.00, USD, NULL]"})
 }
+
+// [NOT] EXISTS with a correlated equality is a semi (anti) join.
+func TestExistsSubquery(t *testing.T) {
+	files := map[string]string{"orders.jsonl": ordersData, "users.jsonl": usersData}
+	s := run(t, ordersDDL+usersDDL+"SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM users u WHERE u.name = o.usr AND u.tier = 'gold')", files).Sinks[0]
+	expect(t, "exists", changelog(s), []string{"+I[1]", "+I[3]", "+I[4]"})
+	s = run(t, ordersDDL+usersDDL+"SELECT id FROM orders o WHERE NOT EXISTS (SELECT * FROM users u WHERE o.usr = u.name AND u.tier = 'gold')", files).Sinks[0]
+	expect(t, "not exists", changelog(s), []string{"+I[1]", "-D[1]", "+I[2]"})
+	expect(t, "not exists final", final(s), []string{"+I[2]"})
+}

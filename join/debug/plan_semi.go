@@ -19,6 +19,13 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 			rest = append(rest, c)
 			continue
 		}
+		if ex, anti, ok := existsOf(c); ok {
+			var err error
+			if in, err = d.planExists(ctx, in, ex, anti, ctes); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		x, ok := c.(*flinksql.InExpr)
 		if !ok || x.Query == nil {
 			var at flinksql.Node = c
@@ -30,7 +37,7 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 				}
 				return true
 			})
-			return nil, nil, errorAt(at, "subqueries in WHERE other than x IN (SELECT …) (EXISTS, scalar, ANY/ALL, or under OR/NOT) are not supported in debug runs yet")
+			return nil, nil, errorAt(at, "subqueries in WHERE other than x IN (SELECT …) and [NOT] EXISTS (scalar, ANY/ALL, or under OR) are not supported in debug runs yet")
 		}
 		if x.Not {
 			return nil, nil, errorAt(x, "NOT IN (SELECT …) is not supported in debug runs yet")
@@ -73,4 +80,84 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 		in = &out
 	}
 	return in, rest, nil
+}
+
+// existsOf recognizes EXISTS (…) and NOT EXISTS (…).
+func existsOf(e flinksql.Expr) (*flinksql.ExistsExpr, bool, bool) {
+	for {
+		p, ok := e.(*flinksql.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	if u, ok := e.(*flinksql.UnaryExpr); ok && u.Op == "NOT" {
+		ex, anti, ok := existsOf(u.X)
+		return ex, !anti, ok
+	}
+	ex, ok := e.(*flinksql.ExistsExpr)
+	return ex, false, ok
+}
+
+// planExists plans [NOT] EXISTS (SELECT … FROM … WHERE …) as Flink's semi
+// (anti) join: the subquery's WHERE equalities between its columns and
+// the outer query's are the join key, its other conditions filter it.
+func (d tableFuncs) planExists(ctx context.Context, in *rel, ex *flinksql.ExistsExpr, anti bool, ctes map[string]*cte) (*rel, error) {
+	q := ex.Query
+	sel, ok := q.Body.(*flinksql.Select)
+	if !ok || q.With != nil || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || hasAggregate(sel) || q.Limit != nil || len(q.OrderBy) > 0 {
+		return nil, errorAt(ex, "EXISTS over this subquery is not supported in debug runs yet: a SELECT … FROM … WHERE … is")
+	}
+	var conds []flinksql.Expr
+	if sel.Where != nil {
+		conds = conjuncts(sel.Where)
+	}
+	sub, err := d.planFrom(ctx, sel.From, ctes, lookupHints(sel.Hints), &conds)
+	if err != nil {
+		return nil, err
+	}
+	var keys [2][]evalFn
+	var local evalFn
+	for _, c := range conds {
+		if f, _, err := d.compiler(sub.cols).compile(c); err == nil && !hasSubquery(c) {
+			local = and(local, f)
+			continue
+		}
+		if o, i, ok := (joins{d.runner}).sides(c, in.cols, sub.cols); ok {
+			keys[0], keys[1] = append(keys[0], o), append(keys[1], i)
+			continue
+		}
+		return nil, errorAt(c, "this condition of a correlated EXISTS is not supported in debug runs yet: use equalities between the subquery's columns and the outer query's")
+	}
+	if local != nil {
+		sub = d.filter(sub, local, "WHERE")
+	}
+	key := func(fns []evalFn) func(value.Row) (string, bool, error) {
+		return func(row value.Row) (string, bool, error) {
+			vals := make([]any, len(fns))
+			for i, f := range fns {
+				v, err := f(row)
+				if err != nil || v == nil {
+					return "", false, err
+				}
+				vals[i] = v
+			}
+			return value.Key(vals, nil), true, nil
+		}
+	}
+	op := stream.NewSemiJoin(anti)
+	op.Key = [2]func(value.Row) (string, bool, error){key(keys[0]), key(keys[1])}
+	in.out.To(op.Input(0))
+	sub.out.To(op.Input(1))
+	name := "Join(joinType=[LeftSemiJoin])"
+	if anti {
+		name = "Join(joinType=[LeftAntiJoin])"
+	}
+	d.graph.Add(name, op)
+	out := *in
+	out.out, out.key = &op.Out, nil
+	if sub.updating || anti {
+		out.updating, out.producer = true, name
+	}
+	return &out, nil
 }
