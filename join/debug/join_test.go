@@ -138,3 +138,17 @@ func TestExistsSubquery(t *testing.T) {
 	expect(t, "not exists", changelog(s), []string{"+I[1]", "-D[1]", "+I[2]"})
 	expect(t, "not exists final", final(s), []string{"+I[2]"})
 }
+
+// x NOT IN (SELECT y …) keeps SQL's NULLs: once the subquery has a NULL no
+// row passes.
+func TestNotInSubquery(t *testing.T) {
+	job := ordersDDL + usersDDL + "SELECT id FROM orders WHERE usr NOT IN (SELECT name FROM users)"
+	s := run(t, job, map[string]string{"orders.jsonl": ordersData, "users.jsonl": usersData}).Sinks[0]
+	expect(t, "not in", changelog(s), []string{"+I[1]", "-D[1]", "+I[2]"})
+	expect(t, "not in final", final(s), []string{"+I[2]"})
+	withNull := usersData + `{"name": null, "tier": "none"}
+`
+	s = run(t, job, map[string]string{"orders.jsonl": ordersData, "users.jsonl": withNull}).Sinks[0]
+	expect(t, "a NULL in the subquery", changelog(s), []string{"+I[1]", "-D[1]", "+I[2]", "-D[2]"})
+	expect(t, "a NULL in the subquery, final", final(s), nil)
+}

@@ -39,9 +39,6 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 			})
 			return nil, nil, errorAt(at, "subqueries in WHERE other than x IN (SELECT …) and [NOT] EXISTS (scalar, ANY/ALL, or under OR) are not supported in debug runs yet")
 		}
-		if x.Not {
-			return nil, nil, errorAt(x, "NOT IN (SELECT …) is not supported in debug runs yet")
-		}
 		sub, err := d.planQuery(ctx, x.Query, ctes)
 		if err != nil {
 			return nil, nil, err
@@ -66,16 +63,27 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 				return value.Key([]any{v}, nil), true, nil
 			}
 		}
-		op := stream.NewSemiJoin(false)
-		op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
-		in.out.To(op.Input(0))
-		sub.out.To(op.Input(1))
-		name := fmt.Sprintf("Join(joinType=[LeftSemiJoin], where=[%s])", flinksql.FormatExpr(x))
-		d.graph.Add(name, op)
 		out := *in
-		out.out, out.key = &op.Out, nil
-		if sub.updating {
-			out.updating, out.producer = true, name
+		out.key = nil
+		if x.Not {
+			op := stream.NewNotIn()
+			op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
+			in.out.To(op.Input(0))
+			sub.out.To(op.Input(1))
+			name := fmt.Sprintf("Join(joinType=[LeftAntiJoin], where=[%s])", flinksql.FormatExpr(x))
+			d.graph.Add(name, op)
+			out.out, out.updating, out.producer = &op.Out, true, name
+		} else {
+			op := stream.NewSemiJoin(false)
+			op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
+			in.out.To(op.Input(0))
+			sub.out.To(op.Input(1))
+			name := fmt.Sprintf("Join(joinType=[LeftSemiJoin], where=[%s])", flinksql.FormatExpr(x))
+			d.graph.Add(name, op)
+			out.out = &op.Out
+			if sub.updating {
+				out.updating, out.producer = true, name
+			}
 		}
 		in = &out
 	}

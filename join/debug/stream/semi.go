@@ -140,3 +140,123 @@ func (j *SemiJoin) State() State {
 	}
 	return s
 }
+
+// NotIn is `x NOT IN (SELECT y …)` with SQL's NULLs, as Flink's null-aware
+// anti join: a left row passes while the subquery is empty, or while x is
+// not NULL, no y equals it and no y is NULL. A right change that flips a
+// left row's answer deletes (-D) or inserts (+I) it.
+type NotIn struct {
+	// Key gives each side's value's key; ok false for NULL.
+	Key [2]func(value.Row) (string, bool, error)
+	Out Fan
+
+	left  []*joinRec
+	lkeys []string // "" for a NULL x
+	right map[string]int64
+	nulls int64
+	total int64
+	merge *Merge
+}
+
+// NewNotIn is a NOT IN.
+func NewNotIn() *NotIn { return &NotIn{right: map[string]int64{}, merge: NewMerge(2)} }
+
+// Input is side i (0 the rows that pass, 1 the subquery's).
+func (n *NotIn) Input(i int) Out { return notInInput{n, i} }
+
+type notInInput struct {
+	n *NotIn
+	i int
+}
+
+func (in notInInput) Push(r Rec) error {
+	if in.i == 0 {
+		return in.n.pushLeft(r)
+	}
+	return in.n.pushRight(r)
+}
+
+func (in notInInput) Watermark(ts int64) error {
+	if wm, ok := in.n.merge.Set(in.i, ts); ok {
+		return in.n.Out.Watermark(wm)
+	}
+	return nil
+}
+
+func (n *NotIn) passes(key string, null bool) bool {
+	if n.total == 0 {
+		return true
+	}
+	return !null && n.nulls == 0 && n.right[key] == 0
+}
+
+func (n *NotIn) pushLeft(r Rec) error {
+	key, ok, err := n.Key[0](r.Row)
+	if err != nil {
+		return err
+	}
+	id := value.Key(r.Row, nil)
+	if r.Kind.Adds() {
+		n.left = append(n.left, &joinRec{row: r.Row, id: id, n: 1})
+		n.lkeys = append(n.lkeys, key)
+		if !ok {
+			n.lkeys[len(n.lkeys)-1] = "\x00null"
+		}
+	} else {
+		for i, e := range n.left {
+			if e.id == id {
+				n.left = append(n.left[:i:i], n.left[i+1:]...)
+				n.lkeys = append(n.lkeys[:i:i], n.lkeys[i+1:]...)
+				break
+			}
+		}
+	}
+	if n.passes(key, !ok) {
+		return n.Out.Push(r)
+	}
+	return nil
+}
+
+func (n *NotIn) pushRight(r Rec) error {
+	before := make([]bool, len(n.left))
+	for i, k := range n.lkeys {
+		before[i] = n.passes(k, k == "\x00null")
+	}
+	key, ok, err := n.Key[1](r.Row)
+	if err != nil {
+		return err
+	}
+	step := int64(1)
+	if !r.Kind.Adds() {
+		step = -1
+	}
+	n.total += step
+	if !ok {
+		n.nulls += step
+	} else if n.right[key] += step; n.right[key] <= 0 {
+		delete(n.right, key)
+	}
+	for i, k := range n.lkeys {
+		after := n.passes(k, k == "\x00null")
+		if after == before[i] {
+			continue
+		}
+		kind := Insert
+		if !after {
+			kind = Delete
+		}
+		if err := n.Out.Emit(kind, n.left[i].row, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// State is the rows both sides hold.
+func (n *NotIn) State() State {
+	s := State{Rows: int64(len(n.left)) + n.total}
+	for _, e := range n.left {
+		s.Bytes += int64(value.SizeRow(e.row))
+	}
+	return s
+}
