@@ -19,20 +19,23 @@ import (
 
 func newDebugCmd(g *globals) *cobra.Command {
 	var (
-		data  []string
-		out   string
-		limit int
-		demo  bool
+		data       []string
+		out        string
+		limit      int
+		watermarks int
+		demo       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
 		Short: "Run a SQL job locally on data files, with its lookup joins against the real databases",
-		Long: "Parses the job, feeds each source table from its file (JSON lines, or CSV with a header, typed\n" +
-			"by the DDL) or from a datagen table's own options, replaces every sink with a capture, and\n" +
-			"prints the rows each sink would receive. Lookup joins (FOR SYSTEM_TIME AS OF) query the\n" +
-			"dimension table for real, through the async operator, with the job's SET and LOOKUP hints.\n" +
-			"What a local run cannot do faithfully (aggregations, windows, regular joins) is refused.\n\n" +
-			"--out writes the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl).\n\n" +
+		Long: "Parses the job, feeds each source table from its file (read by the table's format: json, csv,\n" +
+			"debezium/canal/maxwell-json, upsert-kafka …) or from a datagen table's own options, and runs\n" +
+			"it as Flink's streaming runtime would, with event time and watermarks: each sink shows the\n" +
+			"changelog it would receive (+I, -U, +U, -D) and the table it would end up holding. Lookup\n" +
+			"joins (FOR SYSTEM_TIME AS OF) query the dimension table for real, with the job's SET and\n" +
+			"LOOKUP hints. What a local run does not cover is refused at its line and column.\n\n" +
+			"--out streams the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl;\n" +
+			"an updating sink's changelog with \"op\", and its final table in results.SINK.final.jsonl).\n\n" +
 			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
@@ -81,7 +84,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out}, status)
+			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks}, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -114,6 +117,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
+	f.IntVar(&watermarks, "watermarks", 0, "when sources emit their watermark: 0 after every row, N after every N rows, -1 only at the end (windows then fire at the end)")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
 	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd

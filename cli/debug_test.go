@@ -82,3 +82,22 @@ func TestRunDebugOutcome(t *testing.T) {
 		t.Errorf("the status line is not cleared at the end: %q", b.String())
 	}
 }
+
+// --watermarks -1 holds every watermark to the end: a row that comes late
+// in its file still counts in its window.
+func TestDebugCLIWatermarks(t *testing.T) {
+	job := writeTemp(t, "win.sql", `CREATE TABLE bids (ts TIMESTAMP(3), price INT, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'format' = 'json');
+SELECT window_start, SUM(price) AS total FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;`)
+	data := writeTemp(t, "bids.jsonl", `{"ts": "2024-01-01 10:00:10", "price": 1}
+{"ts": "2024-01-01 10:01:10", "price": 2}
+{"ts": "2024-01-01 10:00:20", "price": 4}
+`)
+	out, _, err := runCLI(t, "debug", job, "--data", "bids="+data)
+	if err != nil || !strings.Contains(out, "2024-01-01 10:00:00.000 | 1\n") {
+		t.Fatalf("by default the late row is dropped: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "debug", job, "--data", "bids="+data, "--watermarks", "-1")
+	if err != nil || !strings.Contains(out, "2024-01-01 10:00:00.000 | 5\n") {
+		t.Fatalf("--watermarks -1: %v\n%s", err, out)
+	}
+}

@@ -110,12 +110,13 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 	}()
 
 	res, err := debug.Run(runCtx, r.SQL, debug.Options{
-		Data:      r.Data,
-		Databases: d.Databases,
-		Limit:     r.Limit,
-		Out:       r.Out,
-		Now:       now,
-		OnRead:    func(table string, _ int64) { p.read(table) },
+		Data:       r.Data,
+		Databases:  d.Databases,
+		Limit:      r.Limit,
+		Out:        r.Out,
+		Watermarks: r.Watermarks,
+		Now:        now,
+		OnRead:     func(table string, _ int64) { p.read(table) },
 		OnRow: func(row debug.SinkRow) {
 			p.received()
 			vals := make([]string, len(row.Values))

@@ -36,6 +36,9 @@ type DebugRequest struct {
 	// sink's rows; an updating sink's changelog, {"op": "+U", …}, with its
 	// final table in OUT.final.ext.
 	Out string
+	// Watermarks is when each source emits its watermark: 0 after every
+	// row, N > 0 after every N rows, -1 only at the end of the input.
+	Watermarks int
 }
 
 // DebugSamples is a Debugger that knows sample data files of tables, for
