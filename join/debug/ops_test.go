@@ -204,3 +204,22 @@ func TestGroupingSets(t *testing.T) {
 	s = run(t, ordersDDL+"SELECT usr, price, COUNT(*) AS n FROM orders WHERE id <= 2 GROUP BY CUBE (usr, price)", files).Sinks[0]
 	expect(t, "cube final", final(s), []string{"+I[NULL, 1.50, 1]", "+I[NULL, 2.00, 1]", "+I[NULL, NULL, 2]", "+I[a, 1.50, 1]", "+I[a, NULL, 1]", "+I[b, 2.00, 1]", "+I[b, NULL, 1]"})
 }
+
+// STDDEV and VARIANCE as Flink reduces them: in the argument's type, an
+// integer's with integer division.
+func TestVarianceAggregates(t *testing.T) {
+	job := `CREATE TABLE v (i INT, d DOUBLE) WITH ('connector' = 'kafka', 'format' = 'json');
+SELECT VAR_POP(i) AS vp, VAR_SAMP(i) AS vs, STDDEV_POP(i) AS sp, STDDEV_SAMP(d) AS sd, VAR_POP(d) AS vd FROM v`
+	data := `{"i": 1, "d": 1}
+{"i": 2, "d": 2}
+{"i": 3, "d": 3}
+{"i": 4, "d": 4}
+`
+	s := run(t, job, map[string]string{"v.jsonl": data}).Sinks[0]
+	// (30 - 100/4)/4 = 1, (30 - 25)/3 = 1, sqrt(1) = 1; the doubles' sample
+	// deviation is sqrt(5/3), their population variance 1.25.
+	expect(t, "final", final(s), []string{"+I[1, 1, 1, 1.2909944487358056, 1.25]"})
+	if got := changelog(s)[0]; got != "+I[0, NULL, 0, NULL, 0.0]" {
+		t.Errorf("first change %s", got)
+	}
+}

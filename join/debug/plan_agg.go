@@ -295,7 +295,8 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 	name := f.FuncName()
 	spec := stream.AggSpec{Func: name, Arg: -1, Filter: -1, Distinct: f.Distinct}
 	switch name {
-	case "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "LISTAGG", "FIRST_VALUE", "LAST_VALUE", "BOOL_AND", "BOOL_OR", "ARRAY_AGG", "COLLECT":
+	case "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "LISTAGG", "FIRST_VALUE", "LAST_VALUE", "BOOL_AND", "BOOL_OR", "ARRAY_AGG", "COLLECT",
+		"STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE":
 	default:
 		return spec, errorAt(f, "aggregate function %s is not supported in debug runs yet", name)
 	}

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -33,6 +34,11 @@ func AggType(fn string, in value.Type) (value.Type, error) {
 		return in.Nullable(), nil
 	case "LISTAGG":
 		return value.TString, nil
+	case "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE":
+		if !in.IsInteger() && in.Kind != value.Float && in.Kind != value.Double {
+			return value.Type{}, fmt.Errorf("%s of %s is not supported in debug runs yet", fn, in)
+		}
+		return in.Nullable(), nil
 	case "BOOL_AND", "BOOL_OR":
 		if in.Kind != value.Boolean {
 			return value.Type{}, fmt.Errorf("%s does not take %s", fn, in)
@@ -84,6 +90,8 @@ func newAcc(s AggSpec) acc {
 		a = &listAcc{fn: s.Func, sep: s.Sep}
 	case "BOOL_AND", "BOOL_OR":
 		a = &boolAcc{and: s.Func == "BOOL_AND"}
+	case "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE":
+		a = &varAcc{fn: s.Func, t: s.In}
 	}
 	if s.Distinct {
 		a = &distinctAcc{inner: a, seen: map[string]int64{}}
@@ -533,4 +541,66 @@ func (b *boolAcc) result() any {
 		return b.trues == b.alls
 	}
 	return b.trues > 0
+}
+
+// varAcc is VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP (STDDEV and
+// VARIANCE are the SAMP ones) as Flink reduces them: (SUM(x*x) -
+// SUM(x)*SUM(x)/COUNT(x)) / COUNT(x) (or COUNT(x) - 1, NULL for one row),
+// computed in the argument's type — integer division for an integer — and
+// the square root of it for STDDEV, cast back to that type.
+type varAcc struct {
+	fn     string
+	t      value.Type
+	n      int64
+	si, qi int64
+	sf, qf float64
+}
+
+func (v *varAcc) step(x any, sign int64) error {
+	switch y := x.(type) {
+	case nil:
+		return nil
+	case int64:
+		v.si = value.Wrap(v.si+sign*y, v.t)
+		v.qi = value.Wrap(v.qi+sign*value.Wrap(y*y, v.t), v.t)
+	case float64:
+		v.sf += float64(sign) * y
+		v.qf += float64(sign) * y * y
+	default:
+		return fmt.Errorf("%s of %s", v.fn, value.Guess(x, nil))
+	}
+	v.n += sign
+	return nil
+}
+
+func (v *varAcc) add(x any) error     { return v.step(x, 1) }
+func (v *varAcc) retract(x any) error { return v.step(x, -1) }
+func (v *varAcc) size() int64         { return 48 }
+
+func (v *varAcc) result() any {
+	samp := v.fn == "VAR_SAMP" || v.fn == "STDDEV_SAMP" || v.fn == "STDDEV" || v.fn == "VARIANCE"
+	div := v.n
+	if samp {
+		div = v.n - 1
+	}
+	if v.n == 0 || div == 0 {
+		return nil
+	}
+	root := strings.HasPrefix(v.fn, "STDDEV")
+	if v.t.IsInteger() {
+		num := value.Wrap(v.qi-value.Wrap(value.Wrap(v.si*v.si, v.t)/v.n, v.t), v.t)
+		variance := num / div
+		if !root {
+			return value.Wrap(variance, v.t)
+		}
+		return value.Wrap(int64(math.Pow(float64(variance), 0.5)), v.t)
+	}
+	variance := (v.qf - v.sf*v.sf/float64(v.n)) / float64(div)
+	if root {
+		variance = math.Pow(variance, 0.5)
+	}
+	if v.t.Kind == value.Float {
+		return float64(float32(variance))
+	}
+	return variance
 }
