@@ -207,7 +207,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 		{"SELECT * FROM t ORDER BY a", "line 3:26: Sort on a non-time-attribute field is not supported."},
 		{"SELECT a FROM (SELECT a, RANK() OVER (PARTITION BY a ORDER BY ts) AS r FROM t) WHERE r <= 2", "line 3:26: RANK() for top-N is not supported in debug runs yet"},
 		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))", "line 3:37: The window function requires the timecol is a time attribute type, but is TIMESTAMP(3)."},
-		{"SELECT JSON_ARRAYAGG(a) FROM t", "line 3:8: aggregate function JSON_ARRAYAGG is not supported in debug runs yet"},
+		{"SELECT JSON_ARRAYAGG(a) FROM t", "line 3:8: JSON_ARRAYAGG is not supported in debug runs"},
 		{"SELECT * FROM u", "give its rows with --data u=FILE"},
 		{"SELECT nope FROM t", "line 3:8: Column 'nope' not found in any table"},
 		{"SELECT my_udf(a) FROM t", "line 3:8: No match found for function signature MY_UDF"},
