@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+// target is one file to mutate, optionally narrowed to some functions.
+type target struct {
+	file  string   // module-relative, slash-separated
+	funcs []string // "Name" or "Recv.Name"; empty: the whole file
+}
+
+// readConfig reads the list of files make mutate tries to break: one file
+// a line, optionally followed by function names; # starts a comment.
+func readConfig(r io.Reader) ([]target, error) {
+	var ts []target
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		file := path.Clean(f[0])
+		if !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") || path.IsAbs(file) || strings.HasPrefix(file, "..") {
+			return nil, fmt.Errorf("line %d: %q is not a module-relative, non-test .go file", n, f[0])
+		}
+		if seen[file] {
+			return nil, fmt.Errorf("line %d: %s is listed twice", n, file)
+		}
+		seen[file] = true
+		ts = append(ts, target{file: file, funcs: f[1:]})
+	}
+	return ts, sc.Err()
+}
+
+// equivalent is a surviving mutant that no test can kill, and why.
+type equivalent struct {
+	file, desc, why string
+	used            int
+}
+
+// readEquivalents reads the list of equivalent mutants from TESTING.md:
+// lines "- file.go: `before` → `after` — why" (or "`before` removed — why")
+// under a heading that contains "Equivalent mutants".
+func readEquivalents(r io.Reader) []*equivalent {
+	var es []*equivalent
+	in := false
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			in = strings.Contains(strings.ToLower(line), "equivalent mutants")
+			continue
+		}
+		if !in || !strings.HasPrefix(line, "- ") {
+			continue
+		}
+		file, rest, ok := strings.Cut(line[2:], ": ")
+		if !ok || !strings.HasSuffix(file, ".go") {
+			continue
+		}
+		desc, why, ok := strings.Cut(rest, " — ")
+		if !ok {
+			continue
+		}
+		es = append(es, &equivalent{file: file, desc: strings.TrimSpace(desc), why: strings.TrimSpace(why)})
+	}
+	return es
+}
