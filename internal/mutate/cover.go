@@ -68,7 +68,7 @@ func before(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
 // measureCoverage builds the package's tests with coverage and runs each
 // top-level test alone. The result is cached under the package's hash.
 func (r *runner) measureCoverage(ctx context.Context, p *pkg) (*coverage, error) {
-	cacheFile := filepath.Join(r.cache, "coverage-"+p.hash[:32]+".json")
+	cacheFile := filepath.Join(r.cache, "coverage-"+p.codeHash[:24]+"-"+p.testHash[:24]+".json")
 	if b, err := os.ReadFile(cacheFile); err == nil && !r.fresh {
 		var c coverage
 		if json.Unmarshal(b, &c) == nil {

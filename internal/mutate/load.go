@@ -36,7 +36,8 @@ type pkg struct {
 	info       *types.Info
 	importer   types.Importer
 	checking   sync.Mutex // the importer is not safe for concurrent use
-	hash       string     // of every file its tests are built from
+	codeHash   string     // of the non-test files it is built from
+	testHash   string     // of everything else its tests are built from
 }
 
 type listed struct {
@@ -113,7 +114,7 @@ func loadPkg(ctx context.Context, root, module, rel string) (*pkg, error) {
 	if _, err := conf.Check(p.importPath, p.fset, p.files, p.info); err != nil {
 		return nil, fmt.Errorf("type-check %s: %w", p.importPath, err)
 	}
-	if p.hash, err = testInputsHash(ctx, root, module, rel); err != nil {
+	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, rel); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -140,36 +141,59 @@ func (p *pkg) compiles(path string, src []byte) error {
 	return err
 }
 
-// testInputsHash digests everything the package's test binary is built
-// from inside the module (its own and its dependencies' Go and embedded
-// files, its testdata) and the Go version: a cached result is reused only
-// while none of it changed.
-func testInputsHash(ctx context.Context, root, module, rel string) (string, error) {
-	ps, err := goList(ctx, root, "-deps", "-test", "./"+rel)
-	if err != nil {
-		return "", err
+// inputHashes digests what the package's tests are built from inside the
+// module, and the Go version: code is the non-test files of the package and
+// its dependencies, tests everything else (test files, packages only tests
+// import, testdata). A cached result is reused while code is unchanged;
+// a survivor is decided again when tests changed too.
+func inputHashes(ctx context.Context, root, module, rel string) (code, tests string, err error) {
+	var all []listed
+	if all, err = goList(ctx, root, "-deps", "-test", "./"+rel); err != nil {
+		return "", "", err
 	}
-	files := map[string]bool{}
-	for _, p := range ps {
-		if p.Standard || p.Module == nil || p.Module.Path != module {
-			continue
-		}
-		for _, group := range [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles, p.TestGoFiles, p.XTestGoFiles, p.TestEmbedFiles, p.XTestEmbedFiles} {
-			for _, f := range group {
-				if filepath.IsAbs(f) {
-					continue // the generated test main, in the build cache
+	var deps []listed
+	if deps, err = goList(ctx, root, "-deps", "./"+rel); err != nil {
+		return "", "", err
+	}
+	moduleFiles := func(ps []listed, withTests bool) map[string]bool {
+		files := map[string]bool{}
+		for _, p := range ps {
+			if p.Standard || p.Module == nil || p.Module.Path != module {
+				continue
+			}
+			groups := [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles}
+			if withTests {
+				groups = append(groups, p.TestGoFiles, p.XTestGoFiles, p.TestEmbedFiles, p.XTestEmbedFiles)
+			}
+			for _, group := range groups {
+				for _, f := range group {
+					if !filepath.IsAbs(f) { // the generated test main lives in the build cache
+						files[filepath.Join(p.Dir, f)] = true
+					}
 				}
-				files[filepath.Join(p.Dir, f)] = true
 			}
 		}
+		return files
+	}
+	codeFiles, testFiles := moduleFiles(deps, false), moduleFiles(all, true)
+	for f := range codeFiles {
+		delete(testFiles, f)
 	}
 	testdata := filepath.Join(root, filepath.FromSlash(rel), "testdata")
 	_ = filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
-			files[path] = true
+			testFiles[path] = true
 		}
 		return nil
 	})
+	if code, err = digest(root, codeFiles); err != nil {
+		return "", "", err
+	}
+	tests, err = digest(root, testFiles)
+	return code, tests, err
+}
+
+func digest(root string, files map[string]bool) (string, error) {
 	names := make([]string, 0, len(files))
 	for f := range files {
 		names = append(names, f)

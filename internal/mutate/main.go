@@ -40,6 +40,7 @@ func main() {
 	equivFile := flag.String("equivalents", "TESTING.md", "the file that lists equivalent mutants")
 	files := flag.String("files", "", "mutate only these files (comma or space separated; default: all of -config)")
 	workers := flag.Int("j", 1, "mutants tested at once")
+	par := flag.Int("p", 3, "slow tests a mutant runs at once (a failure under that load is confirmed alone)")
 	list := flag.Bool("list", false, "list the mutants, test nothing")
 	fresh := flag.Bool("fresh", false, "ignore cached results")
 	verbose := flag.Bool("v", false, "print every mutant's fate")
@@ -49,7 +50,7 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, err := run(ctx, options{config: *config, equivalents: *equivFile, files: *files, workers: max(*workers, 1),
+	code, err := run(ctx, options{config: *config, equivalents: *equivFile, files: *files, workers: max(*workers, 1), par: max(*par, 1),
 		list: *list, fresh: *fresh, verbose: *verbose, min: *minRate, cache: *cacheDir}, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
@@ -60,7 +61,7 @@ func main() {
 
 type options struct {
 	config, equivalents, files, cache string
-	workers                           int
+	workers, par                      int
 	list, fresh, verbose              bool
 	min                               float64
 }
@@ -123,7 +124,7 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
-	r := &runner{root: root, module: module, cache: o.cache, tmp: tmp, fresh: o.fresh, out: out}
+	r := &runner{root: root, module: module, cache: o.cache, tmp: tmp, fresh: o.fresh, par: o.par, out: out}
 
 	// Packages in the order the config first names them.
 	var dirs []string

@@ -6,6 +6,8 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -268,5 +270,38 @@ func TestShorten(t *testing.T) {
 	}
 	if got := shorten(strings.Repeat("x", 100), 11); got != "xxxxx…xxxxx" {
 		t.Errorf("shorten = %q", got)
+	}
+}
+
+// TestRunConcurrentlyConfirmsAFailureAlone drives runConcurrently with a
+// shell script as the test binary: TestFlaky fails only while TestBusy
+// runs (its pid file names a live process), TestBroken always fails.
+func TestRunConcurrentlyConfirmsAFailureAlone(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fake.test")
+	script := `#!/bin/sh
+run="$2"
+busy="` + dir + `/busy"
+case "$run" in
+*TestFlaky*) sleep 0.3; if [ -e "$busy" ] && kill -0 "$(cat "$busy")" 2>/dev/null; then echo "--- FAIL: TestFlaky"; exit 1; fi ;;
+*TestBroken*) echo "--- FAIL: TestBroken (0.00s)"; exit 1 ;;
+*) echo $$ > "$busy"; sleep 1 ;;
+esac
+exit 0
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{par: 3}
+	p := &pkg{dir: dir}
+	slow := func(name string) []testInfo { return []testInfo{{Name: name, Dur: time.Second, OK: true}} }
+
+	res, failed := r.runConcurrently(t.Context(), p, bin, [][]testInfo{slow("TestBusy"), slow("TestFlaky"), slow("TestOther")})
+	if failed {
+		t.Errorf("a failure only under load killed the mutant: %+v", res)
+	}
+	res, failed = r.runConcurrently(t.Context(), p, bin, [][]testInfo{slow("TestBusy"), slow("TestBroken")})
+	if !failed || res.Status != statusKilled || res.Killer != "TestBroken" {
+		t.Errorf("a real failure: %+v, %v", res, failed)
 	}
 }

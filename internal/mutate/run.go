@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,6 +36,8 @@ type result struct {
 	Killer string   `json:",omitempty"` // the test that failed
 	Tests  []string `json:",omitempty"` // the tests that ran the code, for a survivor
 	Detail string   `json:",omitempty"`
+	// TestHash is the tests it was decided with.
+	TestHash string `json:",omitempty"`
 }
 
 // runner builds and tests mutants. Nothing it does touches the source tree:
@@ -45,6 +48,7 @@ type runner struct {
 	cache        string // results and coverage, keyed by content
 	tmp          string // this run's scratch directory
 	fresh        bool   // ignore cached results
+	par          int    // slow test processes a mutant may run at once
 	out          io.Writer
 }
 
@@ -53,16 +57,17 @@ type runner struct {
 func (r *runner) run(ctx context.Context, p *pkg, cov *coverage, m mutant, work string) (result, bool) {
 	path := filepath.Join(r.root, filepath.FromSlash(m.file))
 	src := m.apply(p.srcs[path])
-	sum := sha256.Sum256([]byte(p.hash + "\x00" + m.file + "\x00" + string(src)))
+	sum := sha256.Sum256([]byte(p.codeHash + "\x00" + m.file + "\x00" + string(src)))
 	key := hex.EncodeToString(sum[:])
 	cacheFile := filepath.Join(r.cache, "results", key[:2], key+".json")
 	if b, err := os.ReadFile(cacheFile); err == nil && !r.fresh {
 		var res result
-		if json.Unmarshal(b, &res) == nil {
+		if json.Unmarshal(b, &res) == nil && r.stillHolds(res, p, cov) {
 			return res, true
 		}
 	}
 	res := r.decide(ctx, p, cov, m, path, src, work)
+	res.TestHash = p.testHash
 	if ctx.Err() == nil && res.Status != statusBroken {
 		if b, err := json.Marshal(res); err == nil {
 			writeAtomic(cacheFile, b)
@@ -71,6 +76,26 @@ func (r *runner) run(ctx context.Context, p *pkg, cov *coverage, m mutant, work 
 	return res, false
 }
 
+// stillHolds says whether a cached result still stands with today's tests:
+// a survivor only if the tests did not change (a new test may kill it), a
+// killed mutant while the test that killed it still exists (-fresh decides
+// everything again, for the figures TESTING.md records).
+func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
+	switch res.Status {
+	case statusLived, statusNotCovered:
+		return res.TestHash == p.testHash
+	case statusKilled, statusTimeout:
+		for _, t := range cov.Tests {
+			if t.Name == res.Killer || strings.HasPrefix(res.Killer, "a panic in "+t.Name) {
+				return t.OK
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// decide builds the mutant and runs the tests that run its code.
 func (r *runner) decide(ctx context.Context, p *pkg, cov *coverage, m mutant, path string, src []byte, work string) result {
 	if err := p.compiles(path, src); err != nil {
 		return result{Status: statusNotViable, Detail: firstLine(err.Error())}
@@ -102,29 +127,113 @@ func (r *runner) decide(ctx context.Context, p *pkg, cov *coverage, m mutant, pa
 		}
 		return result{Status: statusNotViable, Detail: firstLine(string(out))}
 	}
-	// The fast tests together, then each slow one alone, fastest first:
-	// most mutants die in the first batch.
-	for _, batch := range batches(tests) {
-		var total time.Duration
-		re := make([]string, len(batch))
-		for i, t := range batch {
-			total += t.Dur
-			re[i] = regexp.QuoteMeta(t.Name)
-		}
-		limit := 3*total + 10*time.Second
-		out, err := r.testCmd(ctx, bin, p.dir, limit, "-test.run", "^("+strings.Join(re, "|")+")$",
-			"-test.failfast", "-test.count=1", "-test.timeout="+(limit+5*time.Second).String())
-		if ctx.Err() != nil {
-			return result{}
-		}
-		switch {
-		case errors.Is(err, context.DeadlineExceeded) || bytes.Contains(out, []byte("panic: test timed out")):
-			return result{Status: statusTimeout, Killer: batch[len(batch)-1].Name}
-		case err != nil:
-			return result{Status: statusKilled, Killer: killer(out, batch)}
-		}
+	// The fast tests together first: most mutants die there. Then the slow
+	// ones, several at a time (they mostly wait on timers and sockets).
+	bs := batches(tests)
+	if res, failed := r.runBatch(ctx, p, bin, bs[0]); failed || ctx.Err() != nil {
+		return res
+	}
+	if res, failed := r.runConcurrently(ctx, p, bin, bs[1:]); failed || ctx.Err() != nil {
+		return res
 	}
 	return result{Status: statusLived, Tests: names}
+}
+
+// runBatch runs some tests in one process; failed is true when one failed
+// or hung.
+func (r *runner) runBatch(ctx context.Context, p *pkg, bin string, batch []testInfo) (result, bool) {
+	var total time.Duration
+	re := make([]string, len(batch))
+	for i, t := range batch {
+		total += t.Dur
+		re[i] = regexp.QuoteMeta(t.Name)
+	}
+	limit := 3*total + 10*time.Second
+	out, err := r.testCmd(ctx, bin, p.dir, limit, "-test.run", "^("+strings.Join(re, "|")+")$",
+		"-test.failfast", "-test.count=1", "-test.timeout="+(limit+5*time.Second).String())
+	switch {
+	case ctx.Err() != nil:
+		return result{}, false
+	case errors.Is(err, context.DeadlineExceeded) || bytes.Contains(out, []byte("panic: test timed out")):
+		return result{Status: statusTimeout, Killer: batch[len(batch)-1].Name}, true
+	case err != nil:
+		return result{Status: statusKilled, Killer: killer(out, batch)}, true
+	}
+	return result{}, false
+}
+
+// runConcurrently runs the batches r.par at a time until one fails. A
+// failure seen under that load is confirmed by running its batch alone:
+// a test that is merely slow under load kills nothing. If it passes alone,
+// the batches not yet seen to pass run one by one.
+func (r *runner) runConcurrently(ctx context.Context, p *pkg, bin string, bs [][]testInfo) (result, bool) {
+	if r.par <= 1 || len(bs) <= 1 {
+		for _, b := range bs {
+			if res, failed := r.runBatch(ctx, p, bin, b); failed || ctx.Err() != nil {
+				return res, failed
+			}
+		}
+		return result{}, false
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	type outcome struct {
+		i      int
+		failed bool
+	}
+	outcomes := make(chan outcome, len(bs))
+	sem := make(chan struct{}, r.par)
+	var wg sync.WaitGroup
+	for i, b := range bs {
+		select {
+		case sem <- struct{}{}:
+		case <-cctx.Done():
+		}
+		if cctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, failed := r.runBatch(cctx, p, bin, b)
+			<-sem
+			if failed {
+				cancel()
+			}
+			if failed || cctx.Err() == nil {
+				outcomes <- outcome{i, failed}
+			}
+		}()
+	}
+	wg.Wait()
+	cancel()
+	close(outcomes)
+	passed := map[int]bool{}
+	suspect := -1
+	for o := range outcomes {
+		if o.failed && suspect < 0 {
+			suspect = o.i
+		} else if !o.failed {
+			passed[o.i] = true
+		}
+	}
+	if ctx.Err() != nil || suspect < 0 && len(passed) == len(bs) {
+		return result{}, false
+	}
+	if suspect >= 0 {
+		if res, failed := r.runBatch(ctx, p, bin, bs[suspect]); failed || ctx.Err() != nil {
+			return res, failed
+		}
+		passed[suspect] = true
+	}
+	for i, b := range bs {
+		if passed[i] {
+			continue
+		}
+		if res, failed := r.runBatch(ctx, p, bin, b); failed || ctx.Err() != nil {
+			return res, failed
+		}
+	}
+	return result{}, false
 }
 
 // batches groups tests (sorted fastest first) into runs: every test under
