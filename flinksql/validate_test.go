@@ -181,6 +181,20 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			want: []diagAt{{CodeUnknownColumn, SeverityError, 10, 8, "unknown column 'dbl2'; did you mean 'dbl'?"}},
 		},
 		{
+			name: "unknown columns in GROUP BY, HAVING and ORDER BY",
+			src: ddlOrders + "SELECT COUNT(*) FROM orders GROUP BY user_idd;\n" +
+				"SELECT user_id FROM orders GROUP BY user_id HAVING SUM(amout) > 1;\n" +
+				"SELECT order_id FROM orders ORDER BY order_idd;\n" +
+				"SELECT order_id FROM orders UNION ALL SELECT order_id FROM orders ORDER BY order_idd;\n" +
+				"SELECT user_id AS u, COUNT(*) AS n FROM orders GROUP BY user_id HAVING COUNT(*) > 1 ORDER BY n, u;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 6, 38, "unknown column 'user_idd'; did you mean 'user_id'?"},
+				{CodeUnknownColumn, SeverityError, 7, 56, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 8, 38, "unknown column 'order_idd'; did you mean 'order_id'?"},
+				{CodeUnknownColumn, SeverityError, 9, 76, "unknown column 'order_idd'; did you mean 'order_id'?"},
+			},
+		},
+		{
 			name: "derived table does not see its FROM siblings",
 			src:  ddlOrders + "SELECT * FROM orders AS o, (SELECT o.order_id) AS s;",
 			want: []diagAt{{CodeUnknownColumn, SeverityError, 6, 36, "unknown column 'o.order_id'; no table or alias 'o' here"}},
