@@ -15,7 +15,8 @@ type target struct {
 }
 
 // readConfig reads the list of files make mutate tries to break: one file
-// a line, optionally followed by function names; # starts a comment.
+// a line, optionally followed by function names, which may go on over
+// indented lines; # starts a comment.
 func readConfig(r io.Reader) ([]target, error) {
 	var ts []target
 	seen := map[string]bool{}
@@ -27,6 +28,13 @@ func readConfig(r io.Reader) ([]target, error) {
 		}
 		f := strings.Fields(line)
 		if len(f) == 0 {
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if len(ts) == 0 {
+				return nil, fmt.Errorf("line %d: function names before any file", n)
+			}
+			ts[len(ts)-1].funcs = append(ts[len(ts)-1].funcs, f...)
 			continue
 		}
 		file := path.Clean(f[0])

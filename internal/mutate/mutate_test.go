@@ -221,7 +221,7 @@ func TestBatchesRunFastTestsTogetherFirst(t *testing.T) {
 }
 
 func TestReadConfig(t *testing.T) {
-	ts, err := readConfig(strings.NewReader("# comment\n\ncore/policy.go\ncore/flinksql/v.go  query body # scope rules\n"))
+	ts, err := readConfig(strings.NewReader("# comment\n\ncore/policy.go\ncore/flinksql/v.go  query # scope rules\n\tbody\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestReadConfig(t *testing.T) {
 		ts[1].file != "core/flinksql/v.go" || strings.Join(ts[1].funcs, ",") != "query,body" {
 		t.Errorf("targets: %+v", ts)
 	}
-	for _, bad := range []string{"core/policy_test.go\n", "/abs/x.go\n", "README.md\n", "a.go\na.go\n"} {
+	for _, bad := range []string{"  query\n", "core/policy_test.go\n", "/abs/x.go\n", "README.md\n", "a.go\na.go\n"} {
 		if _, err := readConfig(strings.NewReader(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
