@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,65 @@ func TestNewestRestorePointOrdersByPalinksClock(t *testing.T) {
 	}
 	if got := NewestRestorePoint(skewed); got.Path != "cp" {
 		t.Errorf("cluster clock ahead: got %s, want cp (seen last)", got.Path)
+	}
+}
+
+// TestResolveRestore: each restore choice a user can make, and the ones
+// that must be refused for people rather than deploy from nothing.
+func TestResolveRestore(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	sp := &model.RestorePoint{Kind: model.Savepoint, Path: "hdfs:///sp/1", SeenAt: t0}
+	cp := &model.RestorePoint{Kind: model.Checkpoint, Path: "hdfs:///cp/2", SeenAt: t0.Add(time.Minute)}
+	both := model.Job{Name: "orders", LatestSavepoint: sp, LatestCheckpoint: cp}
+	none := model.Job{Name: "orders"}
+	for _, tc := range []struct {
+		name   string
+		j      model.Job
+		choice model.RestoreChoice
+		path   string
+		want   string // the path, or "error: " and a fragment of the refusal
+	}{
+		{"latest is the newer of the two", both, model.RestoreLatest, "", "hdfs:///cp/2"},
+		{"no choice means latest", both, 0, "", "hdfs:///cp/2"},
+		{"latest with nothing recorded is empty state", none, model.RestoreLatest, "", ""},
+		{"savepoint", both, model.RestoreSavepoint, "", "hdfs:///sp/1"},
+		{"checkpoint", both, model.RestoreCheckpoint, "", "hdfs:///cp/2"},
+		{"none", both, model.RestoreNone, "", ""},
+		{"a path", both, model.RestorePath, "hdfs:///sp/0", "hdfs:///sp/0"},
+		{"savepoint never taken", none, model.RestoreSavepoint, "", "error: job orders has no savepoint recorded"},
+		{"checkpoint never seen", none, model.RestoreCheckpoint, "", "error: job orders has no checkpoint recorded"},
+		{"a path without a path", both, model.RestorePath, "", "error: no path given"},
+		{"an unknown choice", both, model.RestoreChoice(42), "", "error: unknown restore choice"},
+	} {
+		got, err := ResolveRestore(tc.j, tc.choice, tc.path)
+		if frag, refused := strings.CutPrefix(tc.want, "error: "); refused {
+			if err == nil || !strings.Contains(err.Error(), frag) {
+				t.Errorf("%s: %q, %v; want a refusal with %q", tc.name, got, err, frag)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// TestPolicyRestore: the platform's restart policy restores the latest
+// checkpoint; a savepoint only when no checkpoint was ever seen; else none.
+func TestPolicyRestore(t *testing.T) {
+	sp := &model.RestorePoint{Kind: model.Savepoint, Path: "hdfs:///sp/1"}
+	cp := &model.RestorePoint{Kind: model.Checkpoint, Path: "hdfs:///cp/2"}
+	for _, tc := range []struct {
+		j      model.Job
+		choice model.RestoreChoice
+		path   string
+	}{
+		{model.Job{LatestSavepoint: sp, LatestCheckpoint: cp}, model.RestoreCheckpoint, "hdfs:///cp/2"},
+		{model.Job{LatestSavepoint: sp}, model.RestoreSavepoint, "hdfs:///sp/1"},
+		{model.Job{}, model.RestoreNone, ""},
+	} {
+		if choice, path := PolicyRestore(tc.j); choice != tc.choice || path != tc.path {
+			t.Errorf("%+v: %s %q, want %s %q", tc.j, choice, path, tc.choice, tc.path)
+		}
 	}
 }
