@@ -305,3 +305,15 @@ exit 0
 		t.Errorf("a real failure: %+v, %v", res, failed)
 	}
 }
+
+func TestKillerNamesTheFailingOrPanickingTest(t *testing.T) {
+	batch := []testInfo{{Name: "TestA"}, {Name: "TestB"}}
+	fail := "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n=== RUN   TestB/sub\n    --- FAIL: TestB/sub (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\n"
+	if got := killer([]byte(fail), batch); got != "TestB" {
+		t.Errorf("failure: %s", got)
+	}
+	panicked := "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n\npanic: runtime error: index out of range\n\ngoroutine 7 [running]:\n"
+	if got := killer([]byte(panicked), batch); got != "TestB (panic)" {
+		t.Errorf("panic: %s", got)
+	}
+}

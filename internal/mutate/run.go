@@ -86,7 +86,7 @@ func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 		return res.TestHash == p.testHash
 	case statusKilled, statusTimeout:
 		for _, t := range cov.Tests {
-			if t.Name == res.Killer || strings.HasPrefix(res.Killer, "a panic in "+t.Name) {
+			if t.Name == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.Name) || strings.HasPrefix(res.Killer, "a panic in "+t.Name) {
 				return t.OK
 			}
 		}
@@ -150,7 +150,7 @@ func (r *runner) runBatch(ctx context.Context, p *pkg, bin string, batch []testI
 	}
 	limit := 3*total + 10*time.Second
 	out, err := r.testCmd(ctx, bin, p.dir, limit, "-test.run", "^("+strings.Join(re, "|")+")$",
-		"-test.failfast", "-test.count=1", "-test.timeout="+(limit+5*time.Second).String())
+		"-test.failfast", "-test.v", "-test.count=1", "-test.timeout="+(limit+5*time.Second).String())
 	switch {
 	case ctx.Err() != nil:
 		return result{}, false
@@ -254,18 +254,26 @@ func batches(ts []testInfo) [][]testInfo {
 	return out
 }
 
-var failLine = regexp.MustCompile(`(?m)^--- FAIL: (\S+)`)
+var (
+	failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+	runLine  = regexp.MustCompile(`(?m)^=== (?:RUN|CONT)\s+(\S+)`)
+)
 
-// killer names the test that failed; a panic names no test, so the batch
-// is named.
+// killer names the test that failed (the batch runs with -test.v); a panic
+// ends the binary before any "--- FAIL", so it names the test that ran last.
 func killer(out []byte, batch []testInfo) string {
 	if m := failLine.FindSubmatch(out); m != nil {
 		return strings.SplitN(string(m[1]), "/", 2)[0]
 	}
+	if i := bytes.Index(out, []byte("\npanic: ")); i >= 0 {
+		if ms := runLine.FindAllSubmatch(out[:i], -1); len(ms) > 0 {
+			return strings.SplitN(string(ms[len(ms)-1][1]), "/", 2)[0] + " (panic)"
+		}
+	}
 	if len(batch) == 1 {
 		return batch[0].Name
 	}
-	return "a panic in " + batch[0].Name + "…"
+	return "one of " + batch[0].Name + "…"
 }
 
 func (r *runner) goCmd(ctx context.Context, args ...string) ([]byte, error) {
