@@ -195,6 +195,15 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			},
 		},
 		{
+			name: "PROCTIME() in a select list is a processing-time attribute; an expression over one is not",
+			src: ddlOrders + ddlUsers +
+				"WITH s AS (SELECT order_id, PROCTIME() AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;\n" +
+				"WITH s AS (SELECT order_id, CAST(proc_time AS TIMESTAMP(3)) AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;",
+			want: []diagAt{
+				{CodeLookupTimeAttr, SeverityWarning, 10, 138, "'s.pt' is not a processing-time attribute"},
+			},
+		},
+		{
 			name: "derived table does not see its FROM siblings",
 			src:  ddlOrders + "SELECT * FROM orders AS o, (SELECT o.order_id) AS s;",
 			want: []diagAt{{CodeUnknownColumn, SeverityError, 6, 36, "unknown column 'o.order_id'; no table or alias 'o' here"}},
