@@ -229,7 +229,8 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 				"SELECT * FROM hive.db.clicks UNION ALL SELECT order_id, user_id FROM orders;\n" +
 				"SELECT * FROM hive.db.clicks AS s (a, b, c);\n" +
 				"SELECT s.b FROM hive.db.clicks AS s (a);\n" +
-				"SELECT s.EXPR$1 FROM (SELECT order_id, amount * 2 FROM orders) AS s;",
+				"SELECT s.EXPR$1 FROM (SELECT order_id, amount * 2 FROM orders) AS s;\n" +
+				"VALUES ROW(), ROW(1), ROW(1);",
 			want: []diagAt{
 				{CodeInsertArity, SeverityError, 9, 16, "VALUES row has 1 values, the first row has 2"},
 				{CodeUnknownColumn, SeverityError, 10, 12, "unknown column 'amout'"},
@@ -237,6 +238,8 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 				{CodeInsertArity, SeverityError, 12, 31, "alias 't' names 3 columns, the table has 2"},
 				{CodeInsertArity, SeverityError, 13, 1, "UNION of queries with 1 and 2 columns"},
 				{CodeUnknownColumn, SeverityError, 16, 8, "unknown column 'b' in 's'; did you mean 'a'?"},
+				{CodeInsertArity, SeverityError, 18, 15, "VALUES row has 1 values, the first row has 0"},
+				{CodeInsertArity, SeverityError, 18, 23, "VALUES row has 1 values, the first row has 0"},
 			},
 		},
 		{
@@ -321,7 +324,8 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 				"SELECT (SELECT COUNT(*) OVER w FROM users) FROM orders WINDOW w AS (ORDER BY proc_time);\n" +
 				"SELECT user_id AS u, COUNT(*) OVER w FROM orders WINDOW w AS (PARTITION BY u ORDER BY proc_time);\n" +
 				"SELECT COUNT(amout) OVER (ORDER BY proc_time), COUNT(*) FILTER (WHERE amout > 1) OVER (ORDER BY proc_time) FROM orders;\n" +
-				"SELECT SUM(amount) OVER (PARTITION BY user_idd ORDER BY proc_time) FROM orders;",
+				"SELECT SUM(amount) OVER (PARTITION BY user_idd ORDER BY proc_time) FROM orders;\n" +
+				"SELECT COUNT(*) OVER (w2 ORDER BY proc_time) FROM orders WINDOW w AS (PARTITION BY user_id);",
 			want: []diagAt{
 				{CodeDuplicateAlias, SeverityError, 9, 70, "window 'w' is defined twice"},
 				{CodeUnknownColumn, SeverityError, 10, 22, "unknown window 'w2'; define it in a WINDOW clause"},
@@ -329,6 +333,7 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 				{CodeUnknownColumn, SeverityError, 13, 14, "unknown column 'amout'; did you mean 'amount'?"},
 				{CodeUnknownColumn, SeverityError, 13, 71, "unknown column 'amout'; did you mean 'amount'?"},
 				{CodeUnknownColumn, SeverityError, 14, 39, "unknown column 'user_idd'; did you mean 'user_id'?"},
+				{CodeUnknownColumn, SeverityError, 15, 23, "unknown window 'w2'"},
 			},
 		},
 		{
@@ -341,12 +346,16 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 				"WITH s AS (SELECT order_time + INTERVAL '1' SECOND AS t FROM orders) SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(t), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
 				"WITH s AS (SELECT ts FROM hive.db.clicks) SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
 				"SELECT * FROM hive.db.clicks MATCH_RECOGNIZE (ORDER BY ts MEASURES A.x AS ax PATTERN (A) DEFINE A AS A.y > 0) AS m;\n" +
-				"SELECT * FROM orders MATCH_RECOGNIZE (ORDER BY order_time MEASURES A.amout AS x PATTERN (A) DEFINE A AS A.amount > 0) AS m;",
+				"SELECT * FROM orders MATCH_RECOGNIZE (ORDER BY order_time MEASURES A.amout AS x PATTERN (A) DEFINE A AS A.amount > 0) AS m;\n" +
+				"WITH s AS (SELECT order_id AS t FROM orders) SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(t), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
+				"WITH s AS (SELECT order_id, order_id AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;",
 			want: []diagAt{
 				{CodeUnknownColumn, SeverityError, 10, 18, "unknown column 'amout' in 'orders'; did you mean 'amount'?"},
 				{CodeLookupTimeAttr, SeverityWarning, 12, 138, "'s.pt' is not a processing-time attribute: a lookup join needs one; declare one in the probe table: proc_time AS PROCTIME()"},
 				{CodeNoWatermark, SeverityWarning, 13, 138, "'t' of 's' is not a time attribute: windows over it never close; declare WATERMARK FOR t AS t - INTERVAL '5' SECOND (event time), or window on a column declared AS PROCTIME()"},
 				{CodeUnknownColumn, SeverityError, 16, 68, "unknown column 'amout' in 'orders'; did you mean 'amount'?"},
+				{CodeNoWatermark, SeverityWarning, 17, 114, "'t' of 's' is not a time attribute"},
+				{CodeLookupTimeAttr, SeverityWarning, 18, 115, "'s.pt' is not a processing-time attribute"},
 			},
 		},
 		{
