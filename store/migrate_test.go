@@ -624,4 +624,13 @@ func TestMigrateBounds(t *testing.T) {
 	}
 	err = db.Update(func(tx *bolt.Tx) error { return migrate(tx, migrations[:1]) })
 	wantErr(t, err, ErrSchema, fmt.Sprintf("store schema %d is newer than this palink (1)", SchemaVersion))
+	err = db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketMeta).Put(keyVersion, []byte("x")); err != nil {
+			return err
+		}
+		return migrate(tx, migrations)
+	})
+	if err == nil || !strings.Contains(err.Error(), `"x" is not a version`) {
+		t.Errorf("migrate of a garbled version = %v", err)
+	}
 }
