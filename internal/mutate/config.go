@@ -53,12 +53,16 @@ func readConfig(r io.Reader) ([]target, error) {
 // equivalent is a surviving mutant that no test can kill, and why.
 type equivalent struct {
 	file, desc, why string
+	fn              string // optional: the function it is in
+	line            string // optional: the mutated line's text, trimmed
 	used            int
 }
 
 // readEquivalents reads the list of equivalent mutants from TESTING.md:
 // lines "- file.go: `before` → `after` — why" (or "`before` removed — why")
-// under a heading that contains "Equivalent mutants".
+// under a heading that contains "Equivalent mutants". After the mutation,
+// "(in Func)" or "(in Func, at `line`)" narrows it to one function, or one
+// line of it, when the same text is mutated elsewhere.
 func readEquivalents(r io.Reader) []*equivalent {
 	var es []*equivalent
 	in := false
@@ -80,7 +84,22 @@ func readEquivalents(r io.Reader) []*equivalent {
 		if !ok {
 			continue
 		}
-		es = append(es, &equivalent{file: file, desc: strings.TrimSpace(desc), why: strings.TrimSpace(why)})
+		e := &equivalent{file: file, desc: strings.TrimSpace(desc), why: strings.TrimSpace(why)}
+		if i := strings.LastIndex(e.desc, " (in "); i >= 0 && strings.HasSuffix(e.desc, ")") {
+			where := e.desc[i+len(" (in ") : len(e.desc)-1]
+			e.desc = e.desc[:i]
+			e.fn = where
+			if fn, at, ok := strings.Cut(where, ", at "); ok {
+				e.fn, e.line = fn, strings.Trim(at, "`")
+			}
+		}
+		es = append(es, e)
 	}
 	return es
+}
+
+// matches reports whether the entry names mutant m.
+func (e *equivalent) matches(m mutant) bool {
+	return e.file == m.file && e.desc == m.desc() && (e.fn == "" || e.fn == m.fn) &&
+		(e.line == "" || e.line == m.lineText)
 }

@@ -206,9 +206,6 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 					} else {
 						survivors = append(survivors, survivor{m, res})
 					}
-				} else if e := findEquivalent(equivs, m); e != nil {
-					e.used++ // listed, but killed: the list is stale
-					fmt.Fprintf(out, "mutate: %s:%d: %s is listed as equivalent but %s\n", m.file, m.line, m.desc(), strings.ToLower(string(res.Status)))
 				}
 				ft[res.Status]++
 			}
@@ -253,6 +250,7 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 	fmt.Fprintf(out, "\nSurviving mutants (%d; kill them with a test, or list them in %s with the reason no test can):\n", len(survivors), o.equivalents)
 	for _, s := range survivors {
 		fmt.Fprintf(out, "  %s:%d:%d: %s %s: %s (in %s)%s\n", s.m.file, s.m.line, s.m.col, s.res.Status, s.m.kind, s.m.desc(), s.m.fn, why(s.res))
+		fmt.Fprintf(out, "      if no test can: - %s: %s (in %s, at `%s`) — why\n", s.m.file, s.m.desc(), s.m.fn, s.m.lineText)
 	}
 	ran := map[string]bool{}
 	for _, f := range fileOrder {
@@ -260,7 +258,7 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 	}
 	for _, e := range equivs {
 		if ran[e.file] && e.used == 0 {
-			fmt.Fprintf(out, "mutate: %s lists %s: %s, which is no longer a mutant: remove it\n", o.equivalents, e.file, e.desc)
+			fmt.Fprintf(out, "mutate: %s lists %s: %s, which matches no surviving mutant: remove it\n", o.equivalents, e.file, e.desc)
 		}
 	}
 	return code, nil
@@ -282,7 +280,7 @@ func why(res result) string {
 
 func findEquivalent(es []*equivalent, m mutant) *equivalent {
 	for _, e := range es {
-		if e.file == m.file && e.desc == m.desc() {
+		if e.matches(m) {
 			return e
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -18,6 +19,7 @@ type mutant struct {
 	// covLine:covCol is where coverage is read: a mutant matters only to
 	// the tests that run the code there.
 	covLine, covCol int
+	lineText        string // the mutated line, trimmed: what TESTING.md may name it by
 	start, end      int
 	repl            string
 	kind            string
@@ -300,7 +302,7 @@ func (fd *finder) add(at, start, end token.Pos, repl, kind, fn, before, after st
 	}
 	s, e := fd.fset.Position(start).Offset, fd.fset.Position(end).Offset
 	fd.out = append(fd.out, mutant{file: fd.path, fn: fn, line: p.Line, col: p.Column, covLine: c.Line, covCol: c.Column,
-		start: s, end: e, repl: repl, kind: kind, before: before, after: after})
+		lineText: lineAt(fd.src, p.Offset), start: s, end: e, repl: repl, kind: kind, before: before, after: after})
 }
 
 func (fd *finder) text(n ast.Node) string {
@@ -374,4 +376,14 @@ func (fd *finder) isBool(e ast.Expr) bool {
 		return x.Op == token.NOT
 	}
 	return false
+}
+
+// lineAt is the line of src around offset, trimmed.
+func lineAt(src []byte, offset int) string {
+	start := bytes.LastIndexByte(src[:offset], '\n') + 1
+	end := bytes.IndexByte(src[offset:], '\n')
+	if end < 0 {
+		end = len(src) - offset
+	}
+	return strings.TrimSpace(string(src[start : offset+end]))
 }

@@ -128,6 +128,9 @@ func TestMutantApplyAndPositions(t *testing.T) {
 			if m.covLine != 7 {
 				t.Errorf("a guard matters where its body runs (line 7), not line %d", m.covLine)
 			}
+			if m.lineText != "if !on || max <= 0 {" {
+				t.Errorf("line text %q", m.lineText)
+			}
 			checkCompiles(t, out)
 		case "`i < n` → `i <= n`":
 			if !strings.Contains(out, "for i := 0; i <= n; i++ {") || m.line != 10 || m.col != 16 {
@@ -242,9 +245,10 @@ func TestReadEquivalentsFromTheirSectionOnly(t *testing.T) {
 		"- core/policy.go: `delay > max` → `delay >= max` — at equality it sets the same value\n" +
 		"  (continued on the next line)\n" +
 		"- store/migrate.go: `t.close()` removed — the transaction ends anyway\n" +
+		"- store/migrate.go: `if err != nil` → `if false` (in writeVersion, at `if err := meta.Put(keyVersion, v); err != nil {`) — cannot fail\n" +
 		"## Next\n- core/b.go: `x` → `y` — after the section\n"
 	es := readEquivalents(strings.NewReader(md))
-	if len(es) != 2 {
+	if len(es) != 3 {
 		t.Fatalf("equivalents: %+v", es)
 	}
 	m := mutant{file: "core/policy.go", kind: kindBoundary, before: "delay > max", after: "delay >= max"}
@@ -254,6 +258,19 @@ func TestReadEquivalentsFromTheirSectionOnly(t *testing.T) {
 	d := mutant{file: "store/migrate.go", kind: kindDelete, before: "t.close()"}
 	if findEquivalent(es, d) != es[1] {
 		t.Errorf("no match for %s", d.desc())
+	}
+	g := mutant{file: "store/migrate.go", kind: kindGuard, before: "if err != nil", after: "if false", fn: "writeVersion",
+		lineText: "if err := meta.Put(keyVersion, v); err != nil {"}
+	if findEquivalent(es, g) != es[2] || es[2].fn != "writeVersion" || es[2].why != "cannot fail" {
+		t.Errorf("no match for %s at its line: %+v", g.desc(), es[2])
+	}
+	g.lineText = "if err := other(); err != nil {"
+	if findEquivalent(es, g) != nil {
+		t.Errorf("an entry narrowed to a line matched another line")
+	}
+	g.fn, g.lineText = "migrateTo1", "if err := meta.Put(keyVersion, v); err != nil {"
+	if findEquivalent(es, g) != nil {
+		t.Errorf("an entry narrowed to a function matched another function")
 	}
 }
 
