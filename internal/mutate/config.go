@@ -65,18 +65,33 @@ type equivalent struct {
 // line of it, when the same text is mutated elsewhere.
 func readEquivalents(r io.Reader) []*equivalent {
 	var es []*equivalent
-	in := false
+	var items []string // the section's list items, continuation lines joined
+	level := 0         // of the section's heading; 0 outside it
+	open := false
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			in = strings.Contains(strings.ToLower(line), "equivalent mutants")
-			continue
+		in := level > 0
+		switch {
+		case strings.HasPrefix(line, "#"):
+			l := len(line) - len(strings.TrimLeft(line, "#"))
+			switch {
+			case strings.Contains(strings.ToLower(line), "equivalent mutants"):
+				level = l
+			case l <= level:
+				level = 0 // the next section; deeper headings are its subsections
+			}
+			open = false
+		case in && strings.HasPrefix(line, "- "):
+			items, open = append(items, line[2:]), true
+		case open && strings.TrimSpace(line) != "" && (line[0] == ' ' || line[0] == '\t'):
+			items[len(items)-1] += " " + strings.TrimSpace(line)
+		default:
+			open = false
 		}
-		if !in || !strings.HasPrefix(line, "- ") {
-			continue
-		}
-		file, rest, ok := strings.Cut(line[2:], ": ")
+	}
+	for _, item := range items {
+		file, rest, ok := strings.Cut(item, ": ")
 		if !ok || !strings.HasSuffix(file, ".go") {
 			continue
 		}

@@ -133,22 +133,43 @@ func funcName(fn *ast.FuncDecl) string {
 
 // walk visits every node of a function body. break and continue are
 // swapped only when the nearest statement they could bind to is a loop.
+// A mutant inside a function literal is named as Go names the closure:
+// "Outer.func2", "Outer.func2.1".
 func (fd *finder) walk(body *ast.BlockStmt, fn string) {
 	var stack []ast.Node
+	names := map[ast.Node]string{}
+	count := map[string]int{}
+	current := func() string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if name, ok := names[stack[i]]; ok {
+				return name
+			}
+		}
+		return fn
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
+		}
+		name := current()
+		if lit, ok := n.(*ast.FuncLit); ok {
+			count[name]++
+			if name == fn {
+				names[lit] = fmt.Sprintf("%s.func%d", fn, count[name])
+			} else {
+				names[lit] = fmt.Sprintf("%s.%d", name, count[name])
+			}
 		}
 		if x, ok := n.(*ast.BranchStmt); ok && x.Label == nil && (x.Tok == token.BREAK || x.Tok == token.CONTINUE) && inLoop(stack) {
 			to := token.CONTINUE
 			if x.Tok == token.CONTINUE {
 				to = token.BREAK
 			}
-			fd.add(x.Pos(), x.Pos(), x.End(), to.String(), kindLoopCtrl, fn, x.Tok.String(), to.String())
+			fd.add(x.Pos(), x.Pos(), x.End(), to.String(), kindLoopCtrl, name, x.Tok.String(), to.String())
 		}
 		fd.cov = casePos(stack, n)
-		fd.visit(n, fn)
+		fd.visit(n, name)
 		stack = append(stack, n)
 		return true
 	})

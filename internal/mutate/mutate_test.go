@@ -38,6 +38,12 @@ func Decide(n, max int, on bool, name string) (int, string) {
 
 func (q *queue) pop() { q.n-- }
 
+func closures() {
+	f := func() { g := func() { println(1 + 2) }; g() }
+	f()
+	func() { println(3 < 4) }()
+}
+
 type queue struct{ n int }
 `
 
@@ -63,7 +69,7 @@ func parseSample(t *testing.T, withTypes bool) (*token.FileSet, *ast.File, *type
 // bug the driver plants, where it plants it, and the mutated source.
 func TestMutantsOfASample(t *testing.T) {
 	fset, f, info := parseSample(t, true)
-	ms := findMutants(fset, f, []byte(sample), "p/p.go", info, nil)
+	ms := findMutants(fset, f, []byte(sample), "p/p.go", info, []string{"Decide", "queue.pop"})
 	got := map[string]bool{}
 	for _, m := range ms {
 		got[m.kind+" "+m.desc()] = true
@@ -168,6 +174,20 @@ func checkCompiles(t *testing.T, src string) {
 	}
 }
 
+func TestClosuresAreNamedAsGoNamesThem(t *testing.T) {
+	fset, f, _ := parseSample(t, false)
+	got := map[string]bool{}
+	for _, m := range findMutants(fset, f, []byte(sample), "p/p.go", nil, []string{"closures"}) {
+		got[m.fn+" "+m.desc()] = true
+	}
+	for _, want := range []string{"closures `f()` removed", "closures.func1 `g()` removed",
+		"closures.func1.1 `println(1 + 2)` removed", "closures.func2 `println(3 < 4)` removed"} {
+		if !got[want] {
+			t.Errorf("no mutant %q in %v", want, got)
+		}
+	}
+}
+
 func TestFuncNamesIncludeTheReceiver(t *testing.T) {
 	fset, f, _ := parseSample(t, false)
 	ms := findMutants(fset, f, []byte(sample), "p/p.go", nil, []string{"queue.pop"})
@@ -241,7 +261,7 @@ func TestReadConfig(t *testing.T) {
 
 func TestReadEquivalentsFromTheirSectionOnly(t *testing.T) {
 	md := "# Testing\n- core/a.go: `x` → `y` — not in the section\n" +
-		"## Equivalent mutants\n\nSome words.\n\n" +
+		"## Equivalent mutants\n\nSome words.\n\n### core\n\n" +
 		"- core/policy.go: `delay > max` → `delay >= max` — at equality it sets the same value\n" +
 		"  (continued on the next line)\n" +
 		"- store/migrate.go: `t.close()` removed — the transaction ends anyway\n" +
@@ -252,7 +272,7 @@ func TestReadEquivalentsFromTheirSectionOnly(t *testing.T) {
 		t.Fatalf("equivalents: %+v", es)
 	}
 	m := mutant{file: "core/policy.go", kind: kindBoundary, before: "delay > max", after: "delay >= max"}
-	if findEquivalent(es, m) != es[0] || es[0].why != "at equality it sets the same value" {
+	if findEquivalent(es, m) != es[0] || es[0].why != "at equality it sets the same value (continued on the next line)" {
 		t.Errorf("no match for %s: %+v", m.desc(), es[0])
 	}
 	d := mutant{file: "store/migrate.go", kind: kindDelete, before: "t.close()"}
