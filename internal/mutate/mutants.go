@@ -84,6 +84,9 @@ type finder struct {
 	funcs map[string]bool // only these functions, when not empty
 	out   []mutant
 	cov   token.Pos // coverage position of the node being visited; 0: its own
+	// inList: the node being visited is a statement of a block or a case,
+	// not a for loop's post statement or an if's init.
+	inList bool
 }
 
 // findMutants lists the mutants of one parsed file. info may be nil (no
@@ -169,6 +172,7 @@ func (fd *finder) walk(body *ast.BlockStmt, fn string) {
 			fd.add(x.Pos(), x.Pos(), x.End(), to.String(), kindLoopCtrl, name, x.Tok.String(), to.String())
 		}
 		fd.cov = casePos(stack, n)
+		fd.inList = len(stack) > 0 && isStmtList(stack[len(stack)-1])
 		fd.visit(n, name)
 		stack = append(stack, n)
 		return true
@@ -311,8 +315,24 @@ func firstStmt(list []ast.Stmt) token.Pos {
 }
 
 // del removes a statement.
+// del removes a statement. In a block it becomes `if false { … }`, which
+// keeps every name in it used, so the mutant still compiles (a removed
+// call in a loop would leave its loop variable unused); elsewhere (a for
+// loop's post statement) it is cut out.
 func (fd *finder) del(s ast.Stmt, fn string) {
-	fd.add(s.Pos(), s.Pos(), s.End(), "", kindDelete, fn, fd.short(s), "")
+	repl := ""
+	if fd.inList {
+		repl = "if false { " + fd.text(s) + " }"
+	}
+	fd.add(s.Pos(), s.Pos(), s.End(), repl, kindDelete, fn, fd.short(s), "")
+}
+
+func isStmtList(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
 }
 
 func (fd *finder) add(at, start, end token.Pos, repl, kind, fn, before, after string) {

@@ -143,9 +143,15 @@ func TestMutantApplyAndPositions(t *testing.T) {
 				t.Errorf("boundary at %d:%d gave:\n%s", m.line, m.col, out)
 			}
 		case "`strings.ToUpper(name)` removed":
-			if strings.Contains(out, "ToUpper") {
-				t.Errorf("delete left the call:\n%s", out)
+			if !strings.Contains(out, "\tif false { strings.ToUpper(name) }\n") {
+				t.Errorf("delete left the call to run:\n%s", out)
 			}
+			checkCompiles(t, out)
+		case "`i++` removed":
+			if !strings.Contains(out, "for i := 0; i < n;  {") {
+				t.Errorf("a for loop's post statement is cut out:\n%s", out)
+			}
+			checkCompiles(t, out)
 		case "`case i > 5` → `case false`":
 			if m.covLine != 16 {
 				t.Errorf("case guard: coverage at line %d, want its body's line 16", m.covLine)
