@@ -31,6 +31,10 @@ type block struct {
 type coverage struct {
 	Tests  []testInfo
 	Blocks map[string][]block // by module-relative file, sorted by start
+	// Flags go to every run of the package's tests: -rapid.nofailfile when
+	// the tests use rapid, whose failures would otherwise write fail files
+	// into the source tree's testdata.
+	Flags []string
 }
 
 // covering lists the tests that run the code at line:col of file, fastest
@@ -68,7 +72,7 @@ func before(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
 // measureCoverage builds the package's tests with coverage and runs each
 // top-level test alone. The result is cached under the package's hash.
 func (r *runner) measureCoverage(ctx context.Context, p *pkg) (*coverage, error) {
-	cacheFile := filepath.Join(r.cache, "coverage-"+p.codeHash[:24]+"-"+p.testHash[:24]+".json")
+	cacheFile := filepath.Join(r.cache, "coverage2-"+p.codeHash[:24]+"-"+p.testHash[:24]+".json")
 	if b, err := os.ReadFile(cacheFile); err == nil && !r.fresh {
 		var c coverage
 		if json.Unmarshal(b, &c) == nil {
@@ -92,6 +96,9 @@ func (r *runner) measureCoverage(ctx context.Context, p *pkg) (*coverage, error)
 		return nil, fmt.Errorf("list the tests of %s: %v\n%s", p.rel, err, out)
 	}
 	c := &coverage{Blocks: map[string][]block{}}
+	if usage, _ := r.testCmd(ctx, bin, p.dir, time.Minute, "-h"); strings.Contains(string(usage), "-rapid.nofailfile") {
+		c.Flags = append(c.Flags, "-rapid.nofailfile")
+	}
 	type key struct{ sl, sc, el, ec int }
 	index := map[string]map[key]int{}
 	for _, name := range strings.Fields(string(out)) {
@@ -100,8 +107,8 @@ func (r *runner) measureCoverage(ctx context.Context, p *pkg) (*coverage, error)
 		}
 		prof := filepath.Join(dir, "cover.out")
 		start := time.Now()
-		log, err := r.testCmd(ctx, bin, p.dir, 20*time.Minute, "-test.run", "^"+name+"$", "-test.count=1",
-			"-test.coverprofile="+prof)
+		log, err := r.testCmd(ctx, bin, p.dir, 20*time.Minute, append([]string{"-test.run", "^" + name + "$", "-test.count=1",
+			"-test.coverprofile=" + prof}, c.Flags...)...)
 		ti := testInfo{Name: name, Dur: time.Since(start), OK: err == nil}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

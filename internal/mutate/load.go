@@ -36,6 +36,7 @@ type pkg struct {
 	info       *types.Info
 	importer   types.Importer
 	checking   sync.Mutex // the importer is not safe for concurrent use
+	testFlags  []string   // for every run of its tests (coverage.Flags)
 	codeHash   string     // of the non-test files it is built from
 	testHash   string     // of everything else its tests are built from
 }

@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -145,6 +146,15 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		progress = true
 	}
+	// Tests run in the source tree: say so if any left a file behind.
+	present := untracked(ctx, root, dirs)
+	defer func() {
+		for _, f := range untracked(ctx, root, dirs) {
+			if !slices.Contains(present, f) {
+				fmt.Fprintf(out, "mutate: a test run left %s in the source tree (remove it)\n", f)
+			}
+		}
+	}()
 	code := 0
 	perPkg := map[string]tally{}
 	perFile := map[string]tally{}
@@ -161,6 +171,7 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 			if cov, err = r.measureCoverage(ctx, p); err != nil {
 				return 0, err
 			}
+			p.testFlags = cov.Flags
 			fmt.Fprintf(out, "== %s: %d tests; coverage per test in %s\n", dir, len(cov.Tests), time.Since(start).Round(time.Second))
 		}
 		perPkg[dir] = tally{}
@@ -369,4 +380,15 @@ func runAll(ctx context.Context, r *runner, p *pkg, cov *coverage, ms []mutant, 
 	close(jobs)
 	wg.Wait()
 	return results, cached
+}
+
+// untracked lists the files git does not know under dirs (nil outside git).
+func untracked(ctx context.Context, root string, dirs []string) []string {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"ls-files", "--others", "--exclude-standard", "--"}, dirs...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(out))
 }

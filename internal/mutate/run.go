@@ -149,8 +149,8 @@ func (r *runner) runBatch(ctx context.Context, p *pkg, bin string, batch []testI
 		re[i] = regexp.QuoteMeta(t.Name)
 	}
 	limit := 3*total + 10*time.Second
-	out, err := r.testCmd(ctx, bin, p.dir, limit, "-test.run", "^("+strings.Join(re, "|")+")$",
-		"-test.failfast", "-test.v", "-test.count=1", "-test.timeout="+(limit+5*time.Second).String())
+	out, err := r.testCmd(ctx, bin, p.dir, limit, append([]string{"-test.run", "^(" + strings.Join(re, "|") + ")$",
+		"-test.failfast", "-test.v", "-test.count=1", "-test.timeout=" + (limit + 5*time.Second).String()}, p.testFlags...)...)
 	switch {
 	case ctx.Err() != nil:
 		return result{}, false
