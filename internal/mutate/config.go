@@ -14,11 +14,22 @@ type target struct {
 	funcs []string // "Name" or "Recv.Name"; empty: the whole file
 }
 
+// config is mutate.conf: the files to mutate, and the packages whose tests
+// judge a package's mutants besides its own.
+type config struct {
+	targets []target
+	// judges: by module-relative package directory, the other packages
+	// whose tests run its code (a part tested through the facade that
+	// wires it, say).
+	judges map[string][]string
+}
+
 // readConfig reads the list of files make mutate tries to break: one file
 // a line, optionally followed by function names, which may go on over
-// indented lines; # starts a comment.
-func readConfig(r io.Reader) ([]target, error) {
-	var ts []target
+// indented lines; "judge <package> by <package>…" adds the tests of other
+// packages to a package's own; # starts a comment.
+func readConfig(r io.Reader) (config, error) {
+	c := config{judges: map[string][]string{}}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
@@ -31,23 +42,42 @@ func readConfig(r io.Reader) ([]target, error) {
 			continue
 		}
 		if line[0] == ' ' || line[0] == '\t' {
-			if len(ts) == 0 {
-				return nil, fmt.Errorf("line %d: function names before any file", n)
+			if len(c.targets) == 0 {
+				return config{}, fmt.Errorf("line %d: function names before any file", n)
 			}
-			ts[len(ts)-1].funcs = append(ts[len(ts)-1].funcs, f...)
+			c.targets[len(c.targets)-1].funcs = append(c.targets[len(c.targets)-1].funcs, f...)
+			continue
+		}
+		if f[0] == "judge" {
+			if len(f) < 4 || f[2] != "by" {
+				return config{}, fmt.Errorf("line %d: want \"judge <package> by <package>…\"", n)
+			}
+			dir := path.Clean(f[1])
+			for _, j := range f[3:] {
+				j = path.Clean(j)
+				if !validDir(dir) || !validDir(j) || j == dir {
+					return config{}, fmt.Errorf("line %d: %q by %q: want module-relative packages other than itself", n, f[1], j)
+				}
+				c.judges[dir] = append(c.judges[dir], j)
+			}
 			continue
 		}
 		file := path.Clean(f[0])
-		if !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") || path.IsAbs(file) || strings.HasPrefix(file, "..") {
-			return nil, fmt.Errorf("line %d: %q is not a module-relative, non-test .go file", n, f[0])
+		if !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") || !validDir(file) {
+			return config{}, fmt.Errorf("line %d: %q is not a module-relative, non-test .go file", n, f[0])
 		}
 		if seen[file] {
-			return nil, fmt.Errorf("line %d: %s is listed twice", n, file)
+			return config{}, fmt.Errorf("line %d: %s is listed twice", n, file)
 		}
 		seen[file] = true
-		ts = append(ts, target{file: file, funcs: f[1:]})
+		c.targets = append(c.targets, target{file: file, funcs: f[1:]})
 	}
-	return ts, sc.Err()
+	return c, sc.Err()
+}
+
+// validDir: a module-relative, slash-separated path.
+func validDir(p string) bool {
+	return p != "." && !path.IsAbs(p) && !strings.HasPrefix(p, "..")
 }
 
 // equivalent is a surviving mutant that no test can kill, and why.

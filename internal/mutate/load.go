@@ -36,9 +36,11 @@ type pkg struct {
 	info       *types.Info
 	importer   types.Importer
 	checking   sync.Mutex // the importer is not safe for concurrent use
-	testFlags  []string   // for every run of its tests (coverage.Flags)
-	codeHash   string     // of the non-test files it is built from
-	testHash   string     // of everything else its tests are built from
+	// judges are the other packages whose tests judge its mutants
+	// (module-relative; mutate.conf's "judge … by …").
+	judges   []string
+	codeHash string // of the non-test files its tests and its judges' are built from
+	testHash string // of everything else they are built from
 }
 
 type listed struct {
@@ -74,8 +76,9 @@ func goList(ctx context.Context, root string, args ...string) ([]listed, error) 
 	return ps, nil
 }
 
-// loadPkg parses and type-checks the package in dir (module-relative).
-func loadPkg(ctx context.Context, root, module, rel string) (*pkg, error) {
+// loadPkg parses and type-checks the package in dir (module-relative),
+// whose mutants the tests of judges judge too.
+func loadPkg(ctx context.Context, root, module, rel string, judges []string) (*pkg, error) {
 	deps, err := goList(ctx, root, "-export", "-deps", "./"+rel)
 	if err != nil {
 		return nil, err
@@ -91,7 +94,7 @@ func loadPkg(ctx context.Context, root, module, rel string) (*pkg, error) {
 	if self == nil {
 		return nil, fmt.Errorf("go list found no package in %s", rel)
 	}
-	p := &pkg{importPath: self.ImportPath, dir: self.Dir, rel: rel, fset: token.NewFileSet(), srcs: map[string][]byte{}}
+	p := &pkg{importPath: self.ImportPath, dir: self.Dir, rel: rel, fset: token.NewFileSet(), srcs: map[string][]byte{}, judges: judges}
 	for _, name := range append(append([]string{}, self.GoFiles...), self.CgoFiles...) {
 		path := filepath.Join(self.Dir, name)
 		src, err := os.ReadFile(path)
@@ -115,7 +118,7 @@ func loadPkg(ctx context.Context, root, module, rel string) (*pkg, error) {
 	if _, err := conf.Check(p.importPath, p.fset, p.files, p.info); err != nil {
 		return nil, fmt.Errorf("type-check %s: %w", p.importPath, err)
 	}
-	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, rel); err != nil {
+	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -142,18 +145,23 @@ func (p *pkg) compiles(path string, src []byte) error {
 	return err
 }
 
-// inputHashes digests what the package's tests are built from inside the
-// module, and the Go version: code is the non-test files of the package and
-// its dependencies, tests everything else (test files, packages only tests
-// import, testdata). A cached result is reused while code is unchanged;
-// a survivor is decided again when tests changed too.
-func inputHashes(ctx context.Context, root, module, rel string) (code, tests string, err error) {
+// inputHashes digests what the tests of the packages rels (module-relative)
+// are built from inside the module, and the Go version: code is the
+// non-test files of the packages and their dependencies, tests everything
+// else (test files, packages only tests import, testdata). A cached result
+// is reused while code is unchanged; a survivor is decided again when tests
+// changed too.
+func inputHashes(ctx context.Context, root, module string, rels []string) (code, tests string, err error) {
+	args := make([]string, len(rels))
+	for i, rel := range rels {
+		args[i] = "./" + rel
+	}
 	var all []listed
-	if all, err = goList(ctx, root, "-deps", "-test", "./"+rel); err != nil {
+	if all, err = goList(ctx, root, append([]string{"-deps", "-test"}, args...)...); err != nil {
 		return "", "", err
 	}
 	var deps []listed
-	if deps, err = goList(ctx, root, "-deps", "./"+rel); err != nil {
+	if deps, err = goList(ctx, root, append([]string{"-deps"}, args...)...); err != nil {
 		return "", "", err
 	}
 	moduleFiles := func(ps []listed, withTests bool) map[string]bool {
@@ -180,13 +188,15 @@ func inputHashes(ctx context.Context, root, module, rel string) (code, tests str
 	for f := range codeFiles {
 		delete(testFiles, f)
 	}
-	testdata := filepath.Join(root, filepath.FromSlash(rel), "testdata")
-	_ = filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			testFiles[path] = true
-		}
-		return nil
-	})
+	for _, rel := range rels {
+		testdata := filepath.Join(root, filepath.FromSlash(rel), "testdata")
+		_ = filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				testFiles[path] = true
+			}
+			return nil
+		})
+	}
 	if code, err = digest(root, codeFiles); err != nil {
 		return "", "", err
 	}

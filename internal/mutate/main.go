@@ -104,10 +104,11 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 		return 0, fmt.Errorf("not in a Go module: %v", err)
 	}
 	root, module, _ := strings.Cut(strings.TrimSpace(string(modOut)), " ")
-	targets, err := readTargets(filepath.Join(root, o.config), o.files)
+	conf, err := readTargets(filepath.Join(root, o.config), o.files)
 	if err != nil {
 		return 0, err
 	}
+	targets := conf.targets
 	var equivs []*equivalent
 	if f, err := os.Open(filepath.Join(root, o.equivalents)); err == nil {
 		equivs = readEquivalents(f)
@@ -147,9 +148,17 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 		progress = true
 	}
 	// Tests run in the source tree: say so if any left a file behind.
-	present := untracked(ctx, root, dirs)
+	testDirs := slices.Clone(dirs)
+	for _, d := range dirs {
+		for _, j := range conf.judges[d] {
+			if !slices.Contains(testDirs, j) {
+				testDirs = append(testDirs, j)
+			}
+		}
+	}
+	present := untracked(ctx, root, testDirs)
 	defer func() {
-		for _, f := range untracked(ctx, root, dirs) {
+		for _, f := range untracked(ctx, root, testDirs) {
 			if !slices.Contains(present, f) {
 				fmt.Fprintf(out, "mutate: a test run left %s in the source tree (remove it)\n", f)
 			}
@@ -162,7 +171,7 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 	var survivors []survivor
 	for _, dir := range dirs {
 		start := time.Now()
-		p, err := loadPkg(ctx, root, module, dir)
+		p, err := loadPkg(ctx, root, module, dir, conf.judges[dir])
 		if err != nil {
 			return 0, err
 		}
@@ -171,8 +180,11 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 			if cov, err = r.measureCoverage(ctx, p); err != nil {
 				return 0, err
 			}
-			p.testFlags = cov.Flags
-			fmt.Fprintf(out, "== %s: %d tests; coverage per test in %s\n", dir, len(cov.Tests), time.Since(start).Round(time.Second))
+			judged := ""
+			if len(p.judges) > 0 {
+				judged = " (its own and those of " + strings.Join(p.judges, ", ") + ")"
+			}
+			fmt.Fprintf(out, "== %s: %d tests%s; coverage per test in %s\n", dir, len(cov.Tests), judged, time.Since(start).Round(time.Second))
 		}
 		perPkg[dir] = tally{}
 		for _, t := range byDir[dir] {
@@ -309,31 +321,32 @@ func indexOf(ss []string, s string) int {
 
 // readTargets reads the config and keeps the files of -files, if given; a
 // file -files names that the config does not is mutated whole.
-func readTargets(config, only string) ([]target, error) {
-	f, err := os.Open(config)
+func readTargets(file, only string) (config, error) {
+	f, err := os.Open(file)
 	if err != nil {
-		return nil, err
+		return config{}, err
 	}
 	defer f.Close()
-	ts, err := readConfig(f)
+	conf, err := readConfig(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", config, err)
+		return config{}, fmt.Errorf("%s: %w", file, err)
 	}
 	if strings.TrimSpace(only) == "" {
-		return ts, nil
+		return conf, nil
 	}
 	var out []target
 	for _, name := range strings.FieldsFunc(only, func(r rune) bool { return r == ',' || r == ' ' }) {
 		name = path.Clean(filepath.ToSlash(name))
 		t := target{file: name}
-		for _, c := range ts {
+		for _, c := range conf.targets {
 			if c.file == name {
 				t = c
 			}
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	conf.targets = out
+	return conf, nil
 }
 
 // runAll decides every mutant with n workers, each in a directory of its

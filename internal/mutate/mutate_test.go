@@ -249,16 +249,41 @@ func TestBatchesRunFastTestsTogetherFirst(t *testing.T) {
 	}
 }
 
+// TestBatchesKeepAJudgesTestsApart: a batch runs in one test binary, so
+// the fast tests of a judging package form a batch of their own, after the
+// package's own.
+func TestBatchesKeepAJudgesTestsApart(t *testing.T) {
+	ts := []testInfo{{Name: "A", Pkg: "core", Dur: time.Millisecond}, {Name: "B", Dur: 2 * time.Millisecond},
+		{Name: "C", Pkg: "core", Dur: 3 * time.Millisecond}, {Name: "D", Pkg: "core", Dur: 20 * time.Second}}
+	var got []string
+	for _, b := range batches(ts) {
+		var ids []string
+		for _, t := range b {
+			ids = append(ids, t.id())
+		}
+		got = append(got, strings.Join(ids, "+"))
+	}
+	if strings.Join(got, " ") != "B core.A+core.C core.D" {
+		t.Errorf("batches: %q", got)
+	}
+}
+
 func TestReadConfig(t *testing.T) {
-	ts, err := readConfig(strings.NewReader("# comment\n\ncore/policy.go\ncore/flinksql/v.go  query # scope rules\n\tbody\n"))
+	c, err := readConfig(strings.NewReader("# comment\n\ncore/policy.go\ncore/flinksql/v.go  query # scope rules\n\tbody\n" +
+		"judge core/scheduler by core cli # tested through the facade\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	ts := c.targets
 	if len(ts) != 2 || ts[0].file != "core/policy.go" || len(ts[0].funcs) != 0 ||
 		ts[1].file != "core/flinksql/v.go" || strings.Join(ts[1].funcs, ",") != "query,body" {
 		t.Errorf("targets: %+v", ts)
 	}
-	for _, bad := range []string{"  query\n", "core/policy_test.go\n", "/abs/x.go\n", "README.md\n", "a.go\na.go\n"} {
+	if len(c.judges) != 1 || strings.Join(c.judges["core/scheduler"], ",") != "core,cli" {
+		t.Errorf("judges: %v", c.judges)
+	}
+	for _, bad := range []string{"  query\n", "core/policy_test.go\n", "/abs/x.go\n", "README.md\n", "a.go\na.go\n",
+		"judge core/scheduler\n", "judge core/scheduler core\n", "judge core by core\n", "judge core by ../x\n"} {
 		if _, err := readConfig(strings.NewReader(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
@@ -336,14 +361,14 @@ exit 0
 		t.Fatal(err)
 	}
 	r := &runner{par: 3}
-	p := &pkg{dir: dir}
+	binOf := func(string) testBin { return testBin{path: bin, dir: dir} }
 	slow := func(name string) []testInfo { return []testInfo{{Name: name, Dur: time.Second, OK: true}} }
 
-	res, failed := r.runConcurrently(t.Context(), p, bin, [][]testInfo{slow("TestBusy"), slow("TestFlaky"), slow("TestOther")})
+	res, failed := r.runConcurrently(t.Context(), binOf, [][]testInfo{slow("TestBusy"), slow("TestFlaky"), slow("TestOther")})
 	if failed {
 		t.Errorf("a failure only under load killed the mutant: %+v", res)
 	}
-	res, failed = r.runConcurrently(t.Context(), p, bin, [][]testInfo{slow("TestBusy"), slow("TestBroken")})
+	res, failed = r.runConcurrently(t.Context(), binOf, [][]testInfo{slow("TestBusy"), slow("TestBroken")})
 	if !failed || res.Status != statusKilled || res.Killer != "TestBroken" {
 		t.Errorf("a real failure: %+v, %v", res, failed)
 	}
@@ -358,5 +383,12 @@ func TestKillerNamesTheFailingOrPanickingTest(t *testing.T) {
 	panicked := "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n\npanic: runtime error: index out of range\n\ngoroutine 7 [running]:\n"
 	if got := killer([]byte(panicked), batch); got != "TestB (panic)" {
 		t.Errorf("panic: %s", got)
+	}
+	judged := []testInfo{{Name: "TestA", Pkg: "core"}, {Name: "TestB", Pkg: "core"}}
+	if got := killer([]byte(fail), judged); got != "core.TestB" {
+		t.Errorf("a judge's test: %s", got)
+	}
+	if got := killer([]byte("FAIL\n"), judged); got != "one of core.TestA…" {
+		t.Errorf("a judge's batch: %s", got)
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -86,7 +88,7 @@ func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 		return res.TestHash == p.testHash
 	case statusKilled, statusTimeout:
 		for _, t := range cov.Tests {
-			if t.Name == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.Name) || strings.HasPrefix(res.Killer, "a panic in "+t.Name) {
+			if t.id() == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.id()) {
 				return t.OK
 			}
 		}
@@ -106,11 +108,10 @@ func (r *runner) decide(ctx context.Context, p *pkg, cov *coverage, m mutant, pa
 	}
 	names := make([]string, len(tests))
 	for i, t := range tests {
-		names[i] = t.Name
+		names[i] = t.id()
 	}
 	mutated := filepath.Join(work, filepath.Base(path))
 	overlay := filepath.Join(work, "overlay.json")
-	bin := filepath.Join(work, "mutant.test")
 	ov, _ := json.Marshal(map[string]map[string]string{"Replace": {path: mutated}})
 	if err := os.WriteFile(mutated, src, 0o644); err != nil {
 		return result{Status: statusNotViable, Detail: err.Error()}
@@ -118,30 +119,68 @@ func (r *runner) decide(ctx context.Context, p *pkg, cov *coverage, m mutant, pa
 	if err := os.WriteFile(overlay, ov, 0o644); err != nil {
 		return result{Status: statusNotViable, Detail: err.Error()}
 	}
-	defer os.Remove(bin)
-	if out, err := r.goCmd(ctx, "test", "-c", "-vet=off", "-overlay", overlay, "-o", bin, "./"+p.rel); err != nil {
-		if ctx.Err() == nil && !bytes.Contains(out, []byte(filepath.Base(path)+":")) {
-			// The tests themselves do not build (an edit under way?):
-			// nothing is decided, nothing cached.
-			return result{Status: statusBroken, Detail: firstLine(string(out))}
+	// A test binary per test package, built when a batch first needs it.
+	bins := map[string]testBin{}
+	defer func() {
+		for _, b := range bins {
+			os.Remove(b.path)
 		}
-		return result{Status: statusNotViable, Detail: firstLine(string(out))}
+	}()
+	build := func(batch []testInfo) (result, bool) {
+		judge := batch[0].Pkg
+		if _, ok := bins[judge]; ok {
+			return result{}, true
+		}
+		b := testBin{path: filepath.Join(work, fmt.Sprintf("mutant-%d.test", len(bins))), dir: p.dir, flags: cov.Flags[judge]}
+		rel := p.rel
+		if judge != "" {
+			rel, b.dir = judge, filepath.Join(r.root, filepath.FromSlash(judge))
+		}
+		if out, err := r.goCmd(ctx, "test", "-c", "-vet=off", "-overlay", overlay, "-o", b.path, "./"+rel); err != nil {
+			if ctx.Err() == nil && !bytes.Contains(out, []byte(filepath.Base(path)+":")) {
+				// The tests themselves do not build (an edit under way?):
+				// nothing is decided, nothing cached.
+				return result{Status: statusBroken, Detail: firstLine(string(out))}, false
+			}
+			return result{Status: statusNotViable, Detail: firstLine(string(out))}, false
+		}
+		bins[judge] = b
+		return result{}, true
 	}
-	// The fast tests together first: most mutants die there. Then the slow
-	// ones, several at a time (they mostly wait on timers and sockets).
+	// The fast tests together first, a package at a time: most mutants die
+	// there. Then the slow ones, several at a time (they mostly wait on
+	// timers and sockets).
 	bs := batches(tests)
-	if res, failed := r.runBatch(ctx, p, bin, bs[0]); failed || ctx.Err() != nil {
-		return res
+	slow := 0
+	for ; slow < len(bs) && (len(bs[slow]) > 1 || bs[slow][0].Dur < slowTest); slow++ {
+		if res, ok := build(bs[slow]); !ok {
+			return res
+		}
+		if res, failed := r.runBatch(ctx, bins[bs[slow][0].Pkg], bs[slow]); failed || ctx.Err() != nil {
+			return res
+		}
 	}
-	if res, failed := r.runConcurrently(ctx, p, bin, bs[1:]); failed || ctx.Err() != nil {
+	for _, b := range bs[slow:] {
+		if res, ok := build(b); !ok {
+			return res
+		}
+	}
+	if res, failed := r.runConcurrently(ctx, func(judge string) testBin { return bins[judge] }, bs[slow:]); failed || ctx.Err() != nil {
 		return res
 	}
 	return result{Status: statusLived, Tests: names}
 }
 
-// runBatch runs some tests in one process; failed is true when one failed
-// or hung.
-func (r *runner) runBatch(ctx context.Context, p *pkg, bin string, batch []testInfo) (result, bool) {
+// testBin is a mutant's test binary of one test package, the directory it
+// runs in, and the flags its every run takes.
+type testBin struct {
+	path, dir string
+	flags     []string
+}
+
+// runBatch runs some tests of one package in one process; failed is true
+// when one failed or hung.
+func (r *runner) runBatch(ctx context.Context, bin testBin, batch []testInfo) (result, bool) {
 	var total time.Duration
 	re := make([]string, len(batch))
 	for i, t := range batch {
@@ -149,27 +188,28 @@ func (r *runner) runBatch(ctx context.Context, p *pkg, bin string, batch []testI
 		re[i] = regexp.QuoteMeta(t.Name)
 	}
 	limit := 3*total + 10*time.Second
-	out, err := r.testCmd(ctx, bin, p.dir, limit, append([]string{"-test.run", "^(" + strings.Join(re, "|") + ")$",
-		"-test.failfast", "-test.v", "-test.count=1", "-test.timeout=" + (limit + 5*time.Second).String()}, p.testFlags...)...)
+	out, err := r.testCmd(ctx, bin.path, bin.dir, limit, append([]string{"-test.run", "^(" + strings.Join(re, "|") + ")$",
+		"-test.failfast", "-test.v", "-test.count=1", "-test.timeout=" + (limit + 5*time.Second).String()}, bin.flags...)...)
 	switch {
 	case ctx.Err() != nil:
 		return result{}, false
 	case errors.Is(err, context.DeadlineExceeded) || bytes.Contains(out, []byte("panic: test timed out")):
-		return result{Status: statusTimeout, Killer: batch[len(batch)-1].Name}, true
+		return result{Status: statusTimeout, Killer: batch[len(batch)-1].id()}, true
 	case err != nil:
 		return result{Status: statusKilled, Killer: killer(out, batch)}, true
 	}
 	return result{}, false
 }
 
-// runConcurrently runs the batches r.par at a time until one fails. A
-// failure seen under that load is confirmed by running its batch alone:
-// a test that is merely slow under load kills nothing. If it passes alone,
-// the batches not yet seen to pass run one by one.
-func (r *runner) runConcurrently(ctx context.Context, p *pkg, bin string, bs [][]testInfo) (result, bool) {
+// runConcurrently runs the batches r.par at a time until one fails, each
+// with the binary of its test package. A failure seen under that load is
+// confirmed by running its batch alone: a test that is merely slow under
+// load kills nothing. If it passes alone, the batches not yet seen to pass
+// run one by one.
+func (r *runner) runConcurrently(ctx context.Context, binOf func(judge string) testBin, bs [][]testInfo) (result, bool) {
 	if r.par <= 1 || len(bs) <= 1 {
 		for _, b := range bs {
-			if res, failed := r.runBatch(ctx, p, bin, b); failed || ctx.Err() != nil {
+			if res, failed := r.runBatch(ctx, binOf(b[0].Pkg), b); failed || ctx.Err() != nil {
 				return res, failed
 			}
 		}
@@ -194,7 +234,7 @@ func (r *runner) runConcurrently(ctx context.Context, p *pkg, bin string, bs [][
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, failed := r.runBatch(cctx, p, bin, b)
+			_, failed := r.runBatch(cctx, binOf(b[0].Pkg), b)
 			<-sem
 			if failed {
 				cancel()
@@ -220,7 +260,7 @@ func (r *runner) runConcurrently(ctx context.Context, p *pkg, bin string, bs [][
 		return result{}, false
 	}
 	if suspect >= 0 {
-		if res, failed := r.runBatch(ctx, p, bin, bs[suspect]); failed || ctx.Err() != nil {
+		if res, failed := r.runBatch(ctx, binOf(bs[suspect][0].Pkg), bs[suspect]); failed || ctx.Err() != nil {
 			return res, failed
 		}
 		passed[suspect] = true
@@ -229,29 +269,37 @@ func (r *runner) runConcurrently(ctx context.Context, p *pkg, bin string, bs [][
 		if passed[i] {
 			continue
 		}
-		if res, failed := r.runBatch(ctx, p, bin, b); failed || ctx.Err() != nil {
+		if res, failed := r.runBatch(ctx, binOf(b[0].Pkg), b); failed || ctx.Err() != nil {
 			return res, failed
 		}
 	}
 	return result{}, false
 }
 
-// batches groups tests (sorted fastest first) into runs: every test under
-// half a second in the first, each slower one alone.
+// slowTest: a test that takes longer runs in a process of its own.
+const slowTest = 500 * time.Millisecond
+
+// batches groups tests (sorted fastest first) into runs: first the tests
+// under slowTest, together, the package's own before each judge's; then
+// each slower one alone.
 func batches(ts []testInfo) [][]testInfo {
-	var out [][]testInfo
-	var fast []testInfo
+	var fast, slow [][]testInfo
+	byPkg := map[string]int{}
 	for _, t := range ts {
-		if t.Dur < 500*time.Millisecond {
-			fast = append(fast, t)
-		} else {
-			out = append(out, []testInfo{t})
+		if t.Dur >= slowTest {
+			slow = append(slow, []testInfo{t})
+			continue
 		}
+		i, ok := byPkg[t.Pkg]
+		if !ok {
+			i = len(fast)
+			byPkg[t.Pkg] = i
+			fast = append(fast, nil)
+		}
+		fast[i] = append(fast[i], t)
 	}
-	if len(fast) > 0 {
-		out = append([][]testInfo{fast}, out...)
-	}
-	return out
+	sort.SliceStable(fast, func(i, j int) bool { return fast[i][0].Pkg == "" && fast[j][0].Pkg != "" })
+	return append(fast, slow...)
 }
 
 var (
@@ -261,19 +309,21 @@ var (
 
 // killer names the test that failed (the batch runs with -test.v); a panic
 // ends the binary before any "--- FAIL", so it names the test that ran last.
+// A judge's test is named with its package (testInfo.id).
 func killer(out []byte, batch []testInfo) string {
+	id := func(name string) string { return testInfo{Name: name, Pkg: batch[0].Pkg}.id() }
 	if m := failLine.FindSubmatch(out); m != nil {
-		return strings.SplitN(string(m[1]), "/", 2)[0]
+		return id(strings.SplitN(string(m[1]), "/", 2)[0])
 	}
 	if i := bytes.Index(out, []byte("\npanic: ")); i >= 0 {
 		if ms := runLine.FindAllSubmatch(out[:i], -1); len(ms) > 0 {
-			return strings.SplitN(string(ms[len(ms)-1][1]), "/", 2)[0] + " (panic)"
+			return id(strings.SplitN(string(ms[len(ms)-1][1]), "/", 2)[0]) + " (panic)"
 		}
 	}
 	if len(batch) == 1 {
-		return batch[0].Name
+		return batch[0].id()
 	}
-	return "one of " + batch[0].Name + "…"
+	return "one of " + batch[0].id() + "…"
 }
 
 func (r *runner) goCmd(ctx context.Context, args ...string) ([]byte, error) {
