@@ -264,3 +264,27 @@ func TestEventNames(t *testing.T) {
 		t.Errorf("illegal transition: %v", err)
 	}
 }
+
+// TestARefusalIsErrRefused: a refusal travels as model.ErrRefused (the
+// agent's socket carries it as a code), and is no other error.
+func TestARefusalIsErrRefused(t *testing.T) {
+	err := CanAct(model.Job{Name: "orders", State: model.StateFinished}, model.CmdPause, nil)
+	if !errors.Is(err, model.ErrRefused) {
+		t.Errorf("%v is not model.ErrRefused", err)
+	}
+	if errors.Is(err, errors.New("refused")) || errors.Is(err, model.ErrNotFound) {
+		t.Errorf("%v matches an error other than model.ErrRefused", err)
+	}
+}
+
+// TestAcceptEvent: accepting a deploy moves the job by EvDeploy; the other
+// commands move it only when they run.
+func TestAcceptEvent(t *testing.T) {
+	for k, want := range map[model.CommandKind]bool{model.CmdSubmit: true, model.CmdRestart: true, model.CmdResubmit: true,
+		model.CmdPause: false, model.CmdSavepoint: false, model.CmdKill: false} {
+		ev, ok := AcceptEvent(k)
+		if ok != want || ok && ev != EvDeploy {
+			t.Errorf("%s: %s, %v; want EvDeploy: %v", k, ev, ok, want)
+		}
+	}
+}
