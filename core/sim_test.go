@@ -278,6 +278,58 @@ func TestSessionResubmitWhileTheSessionRuns(t *testing.T) {
 	}
 }
 
+// TestSessionDeployRefusesARunningFlinkJob: the session's application
+// always lives, so for a session job deploy asks the session's JobManager:
+// a deploy command past CanAct (see TestDeployRefusesALiveApplication)
+// while the job's Flink job still runs there is refused, and the session
+// gets no second copy of it.
+func TestSessionDeployRefusesARunningFlinkJob(t *testing.T) {
+	e, sessionApp := sessionEnv(t)
+	e.CreateSQL("in-session")
+	if c := e.Act("in-session", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s", c.State, c.Error)
+	}
+	j := e.SyncUntil("in-session", "RUNNING", coretest.Running)
+	var id string
+	err := e.St.Update(e.Ctx, func(tx store.Tx) error {
+		cur, err := tx.Job(j.ID)
+		if err != nil {
+			return err
+		}
+		cur.State = model.StateDeploying
+		if err := tx.PutJob(cur); err != nil {
+			return err
+		}
+		c, err := tx.PutCommand(model.Command{JobID: j.ID, Kind: model.CmdResubmit, State: model.CmdUndo, Issuer: "test",
+			Params: model.CommandParams{Restore: model.RestoreNone, SpecVersion: 1}, CreatedAt: time.Now()})
+		id = c.ID
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(e.Ctx, time.Minute)
+	defer cancel()
+	c, err := e.Svc.WaitCommand(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "refusing to start in-session: its Flink job " + j.FlinkJobID + " is still RUNNING in session " + sessionApp
+	if c.State != model.CmdFailed || !strings.Contains(c.Error, want) {
+		t.Fatalf("deploy past CanAct while its Flink job runs in the session: %s %q\n%v", c.State, c.Error, coretest.LogTexts(c))
+	}
+	a, _ := e.Sim.App(sessionApp)
+	running := 0
+	for _, fj := range a.Jobs {
+		if fj.State == "RUNNING" {
+			running++
+		}
+	}
+	if running != 1 {
+		t.Errorf("%d Flink jobs run in the session, want the one that was there", running)
+	}
+}
+
 // TestRestartAfterYARNForgotTheApplication: YARN keeps a bounded number of
 // ended applications (yarn.resourcemanager.max-completed-applications); a
 // job whose recorded application it no longer knows restarts, it is not
