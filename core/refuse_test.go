@@ -136,8 +136,8 @@ func TestRestartWaitsOutAJobManagerThatStillSaysRunning(t *testing.T) {
 			if tc.want == model.CmdFailed && !strings.Contains(c.Error, "its application "+j.AppID+" is still RUNNING") {
 				t.Errorf("refusal does not name the application: %q", c.Error)
 			}
-			if !strings.Contains(log, "the JobManager of "+j.AppID+" still lists a job as running") {
-				t.Errorf("the %s did not wait for the old cluster:\n%s", tc.kind, log)
+			if n := strings.Count(log, "the JobManager of "+j.AppID+" still lists a job as running"); n != 1 {
+				t.Errorf("the %s's log says %d times that it waits for the old cluster, want once:\n%s", tc.kind, n, log)
 			}
 		})
 	}

@@ -363,6 +363,9 @@ func TestRestartAfterYARNForgotTheApplication(t *testing.T) {
 	if c.State != model.CmdSucceeded {
 		t.Fatalf("restart after YARN forgot %s: %s %q\n%v", forgotten, c.State, c.Error, coretest.LogTexts(c))
 	}
+	if log := strings.Join(coretest.LogTexts(c), "\n"); !strings.Contains(log, "no live application of old: submitting") {
+		t.Errorf("the restart's log does not say it found no live application:\n%s", log)
+	}
 }
 
 // TestStartRefusedWhileTheApplicationLives: the store says FAILED but the
