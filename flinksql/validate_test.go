@@ -195,6 +195,26 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			},
 		},
 		{
+			name: "a select alias is visible in GROUP BY and HAVING",
+			src:  ddlOrders + "SELECT user_id AS u, COUNT(*) AS n FROM orders GROUP BY u HAVING n > 1;",
+		},
+		{
+			name: "VALUES columns are named EXPR$0, EXPR$1, …",
+			src: ddlOrders + "SELECT v.EXPR$0, v.EXPR$1 FROM (VALUES (1, 2)) AS v;\n" +
+				"SELECT v.EXPR$2 FROM (VALUES (1, 2)) AS v;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 7, 8, "unknown column 'EXPR$2' in 'v'; did you mean 'EXPR$0'?"}},
+		},
+		{
+			name: "UNNEST's arguments are checked against the FROM clause",
+			src:  ddlOrders + "SELECT t.x FROM orders AS o CROSS JOIN UNNEST(o.nosuch) AS t (x);",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 6, 47, "unknown column 'nosuch' in 'o'"}},
+		},
+		{
+			name: "'did you mean' breaks a tie by name, not by the order columns are declared in",
+			src:  "CREATE TABLE tt (bx INT, ax INT) WITH ('connector' = 'datagen');\nSELECT cx FROM tt;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 2, 8, "unknown column 'cx'; did you mean 'ax'?"}},
+		},
+		{
 			name: "scopes: WHERE, JOIN ON and FOR SYSTEM_TIME AS OF see the FROM clause, not the select aliases",
 			src: ddlOrders + ddlUsers +
 				"SELECT order_id FROM orders WHERE amout > 1;\n" +
