@@ -3,8 +3,10 @@ GO      ?= go
 PKGS    ?= ./...
 BENCHTIME ?= 1x
 FUZZTIME  ?= 30s
+FILES   ?=
+JOBS    ?= 1
 
-.PHONY: help build demo sim test test-short vet fmt bench fuzz e2e screenshots ci clean
+.PHONY: help build demo sim test test-short vet fmt bench fuzz mutate e2e screenshots ci clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -37,6 +39,9 @@ fuzz: ## run every fuzz target for FUZZTIME each
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+mutate: ## mutation testing of mutate.conf's files (FILES="a.go b.go" to narrow, JOBS=2); slow, not in CI: see TESTING.md
+	$(GO) run ./internal/mutate -j $(JOBS) -files "$(FILES)" $(MUTATE_FLAGS)
 
 e2e: ## drive `palink demo` in tmux: filter, open, pause, restart, kill (needs tmux)
 	bash tui/e2e/e2e.sh

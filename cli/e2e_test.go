@@ -226,19 +226,25 @@ func TestCLIJobLifecycle(t *testing.T) {
 	defer stopAgent()
 	failures := 0
 	deadline := time.Now().Add(90 * time.Second)
-	lastApp := ""
+	lastApp, lastFlinkJob := "", ""
+	// restored[i] is what policy restart i+1 restored, and the Flink job
+	// that failed before it.
+	type policyRestart struct{ restored, failed string }
+	var restored []policyRestart
 	for time.Now().Before(deadline) {
 		time.Sleep(300 * time.Millisecond)
 		cur, err := e.jobViaAgentStore(ctx, "orders")
 		if err != nil {
 			continue
 		}
-		if cur.State == model.StateRunning && cur.AppID != lastApp && failures <= 2 {
-			ckpt := cur.LatestCheckpoint
-			if failures > 0 && (ckpt == nil || cur.RestoredFrom == "") {
-				t.Errorf("policy restart %d restored %q, want the latest checkpoint", failures, cur.RestoredFrom)
+		// Each run is failed once palink has recorded a checkpoint of it,
+		// so the restart after it has one of that run to restore.
+		if cur.State == model.StateRunning && cur.AppID != lastApp && failures <= 2 &&
+			cur.LatestCheckpoint != nil && cur.LatestCheckpoint.FlinkJobID == cur.FlinkJobID {
+			if failures > 0 {
+				restored = append(restored, policyRestart{cur.RestoredFrom, lastFlinkJob})
 			}
-			lastApp = cur.AppID
+			lastApp, lastFlinkJob = cur.AppID, cur.FlinkJobID
 			if err := e.sim.FailJob(cur.AppID); err != nil {
 				t.Fatal(err)
 			}
@@ -261,6 +267,27 @@ func TestCLIJobLifecycle(t *testing.T) {
 	}
 	if !gaveUp {
 		t.Errorf("no 'gave up' event in the timeline")
+	}
+	// Each policy restart restored the latest checkpoint of the run that
+	// failed: the one with the highest id palink recorded of that Flink job
+	// (nothing more of it can be recorded once its application failed).
+	if len(restored) != 2 {
+		t.Errorf("saw %d policy restarts running, want 2", len(restored))
+	}
+	for i, r := range restored {
+		var latest *model.RestorePoint
+		for k, rp := range d.RestorePoints {
+			if rp.Kind == model.Checkpoint && rp.FlinkJobID == r.failed && (latest == nil || rp.CheckID > latest.CheckID) {
+				latest = &d.RestorePoints[k]
+			}
+		}
+		switch {
+		case latest == nil:
+			t.Errorf("policy restart %d: no checkpoint of the failed Flink job %s recorded", i+1, r.failed)
+		case r.restored != latest.Path:
+			t.Errorf("policy restart %d restored %q, want the latest checkpoint of the failed run, %s (id %d)",
+				i+1, r.restored, latest.Path, latest.CheckID)
+		}
 	}
 	auto := 0
 	for _, c := range d.Commands {

@@ -96,17 +96,19 @@ func TestDeployRefusesALiveApplication(t *testing.T) {
 
 // TestRestartWaitsOutAJobManagerThatStillSaysRunning: right after a pause,
 // the per-job cluster's JobManager may list the stopped job as RUNNING a
-// moment longer while it shuts down. A restart waits that out (up to
-// EndingGrace) instead of refusing; a JobManager that goes on saying
+// moment longer while it shuts down. A restart or a resubmit waits that out
+// (up to EndingGrace) instead of refusing; a JobManager that goes on saying
 // RUNNING past the grace is refused with its application named.
 func TestRestartWaitsOutAJobManagerThatStillSaysRunning(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
+		kind  model.CommandKind
 		stale time.Duration // simulated: 30× the wall clock here, against a grace of 3s
 		want  model.CommandState
 	}{
-		{"shorter than the grace", 90 * time.Second, model.CmdSucceeded},
-		{"longer than the grace", 30 * time.Minute, model.CmdFailed},
+		{"shorter than the grace", model.CmdRestart, 90 * time.Second, model.CmdSucceeded},
+		{"longer than the grace", model.CmdRestart, 30 * time.Minute, model.CmdFailed},
+		{"resubmit, shorter than the grace", model.CmdResubmit, 90 * time.Second, model.CmdSucceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := coretest.New(t, sim.Options{}, nil)
@@ -126,16 +128,16 @@ func TestRestartWaitsOutAJobManagerThatStillSaysRunning(t *testing.T) {
 			if a, _ := e.Sim.App(j.AppID); a.State != "RUNNING" {
 				t.Fatalf("the paused job's cluster is already %s: the case needs it still shutting down", a.State)
 			}
-			c := e.Act("paused", model.CmdRestart, 0)
+			c := e.Act("paused", tc.kind, model.RestoreLatest)
 			log := strings.Join(coretest.LogTexts(c), "\n")
 			if c.State != tc.want {
-				t.Fatalf("restart: %s %s\n%s", c.State, c.Error, log)
+				t.Fatalf("%s: %s %s\n%s", tc.kind, c.State, c.Error, log)
 			}
 			if tc.want == model.CmdFailed && !strings.Contains(c.Error, "its application "+j.AppID+" is still RUNNING") {
 				t.Errorf("refusal does not name the application: %q", c.Error)
 			}
-			if !strings.Contains(log, "the JobManager of "+j.AppID+" still lists a job as running") {
-				t.Errorf("the restart did not wait for the old cluster:\n%s", log)
+			if n := strings.Count(log, "the JobManager of "+j.AppID+" still lists a job as running"); n != 1 {
+				t.Errorf("the %s's log says %d times that it waits for the old cluster, want once:\n%s", tc.kind, n, log)
 			}
 		})
 	}

@@ -138,6 +138,11 @@ func TestResubmitAfterKillRestoresACheckpointThatExists(t *testing.T) {
 	if c.State != model.CmdSucceeded || c.Params.RestorePath != killed.LatestCheckpoint.Path {
 		t.Fatalf("resubmit: %s %s from %q\n%v", c.State, c.Error, c.Params.RestorePath, coretest.LogTexts(c))
 	}
+	// The command's log says what it restores from, not "empty state".
+	if log := strings.Join(coretest.LogTexts(c), "\n"); !strings.Contains(log, "restoring from "+killed.LatestCheckpoint.Path) ||
+		strings.Contains(log, "empty state") {
+		t.Errorf("the resubmit's log does not say it restores from %s:\n%s", killed.LatestCheckpoint.Path, log)
+	}
 	j = e.SyncUntil("ckpt", "RUNNING restored", func(j model.Job) bool { return coretest.Running(j) || j.State == model.StateFailed })
 	if j.State != model.StateRunning || j.RestoredFrom != killed.LatestCheckpoint.Path {
 		t.Fatalf("after resubmit: %s restored from %q: %s", j.State, j.RestoredFrom, j.Diagnostics)

@@ -176,26 +176,27 @@ func TestDriftWhenTheApplicationVanishes(t *testing.T) {
 	}
 }
 
-// TestSessionKillCancelsOnlyTheJob: in a shared session cluster, kill is a
-// Flink cancel of the job; the session application keeps running.
-func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
-	var sessionApp string
+// sessionEnv starts a session cluster on the simulator and a service over
+// the same store configured to deploy into it; it returns the session's
+// application once it runs.
+func sessionEnv(t *testing.T) (*coretest.Env, string) {
 	e := coretest.New(t, sim.Options{}, nil)
 	s, err := e.Sim.Submit(e.Ctx, sim.SubmitRequest{Mode: sim.ModeSession, Name: "shared-session"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sessionApp = s.AppID
+	sessionApp := s.AppID
 	// A second service over the same store and simulator, configured for the session.
 	cc := coretest.SimCluster(e.Sim)
 	cc.Deploy.Mode, cc.Deploy.SessionApp = "yarn-session", sessionApp
-	svc, err := core.NewLocal(core.Options{Store: e.St, Clusters: []clusters.Spec{cc}, Poll: 20 * time.Millisecond, Lease: 2 * time.Second})
+	svc, err := core.NewLocal(core.Options{Store: e.St, Clusters: []clusters.Spec{cc}, Poll: 20 * time.Millisecond, Lease: 2 * time.Second,
+		EndingGrace: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.Svc = svc
 	ctx, cancel := context.WithCancel(e.Ctx)
-	defer cancel()
+	t.Cleanup(cancel)
 	go func() { _ = svc.RunScheduler(ctx) }()
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		if a, _ := e.Sim.App(sessionApp); a.State == "RUNNING" {
@@ -206,6 +207,14 @@ func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return e, sessionApp
+}
+
+// TestSessionKillCancelsOnlyTheJob: in a shared session cluster, kill is a
+// Flink cancel of the job; the session application keeps running.
+func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
+	e, sessionApp := sessionEnv(t)
+	svc := e.Svc
 	e.CreateSQL("in-session")
 	if c := e.Act("in-session", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
 		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
@@ -239,6 +248,123 @@ func TestSessionKillCancelsOnlyTheJob(t *testing.T) {
 		if fj.ID == j.FlinkJobID && fj.State != "CANCELED" {
 			t.Errorf("Flink job %s is %s, want CANCELED", fj.ID, fj.State)
 		}
+	}
+}
+
+// TestSessionResubmitWhileTheSessionRuns: a session job that was killed
+// is resubmitted into its session, which still runs another job: the live
+// session application is not this job's to refuse on.
+func TestSessionResubmitWhileTheSessionRuns(t *testing.T) {
+	e, sessionApp := sessionEnv(t)
+	for _, name := range []string{"neighbour", "in-session"} {
+		e.CreateSQL(name)
+		if c := e.Act(name, model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+			t.Fatalf("submit %s: %s %s", name, c.State, c.Error)
+		}
+		e.SyncUntil(name, "RUNNING", coretest.Running)
+	}
+	if c := e.Act("in-session", model.CmdKill, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("kill: %s %s", c.State, c.Error)
+	}
+	c := e.Act("in-session", model.CmdResubmit, model.RestoreNone)
+	if c.State != model.CmdSucceeded {
+		t.Fatalf("resubmit into the running session: %s %q\n%v", c.State, c.Error, coretest.LogTexts(c))
+	}
+	if j := e.SyncUntil("in-session", "RUNNING", coretest.Running); j.AppID != sessionApp {
+		t.Errorf("resubmitted into %s, want the session %s", j.AppID, sessionApp)
+	}
+	if j := e.Job("neighbour"); j.State != model.StateRunning || j.AppID != sessionApp {
+		t.Errorf("the neighbour is %s in %s after the resubmit", j.State, j.AppID)
+	}
+}
+
+// TestSessionDeployRefusesARunningFlinkJob: the session's application
+// always lives, so for a session job deploy asks the session's JobManager:
+// a deploy command past CanAct (see TestDeployRefusesALiveApplication)
+// while the job's Flink job still runs there is refused, and the session
+// gets no second copy of it.
+func TestSessionDeployRefusesARunningFlinkJob(t *testing.T) {
+	e, sessionApp := sessionEnv(t)
+	e.CreateSQL("in-session")
+	if c := e.Act("in-session", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s", c.State, c.Error)
+	}
+	j := e.SyncUntil("in-session", "RUNNING", coretest.Running)
+	var id string
+	err := e.St.Update(e.Ctx, func(tx store.Tx) error {
+		cur, err := tx.Job(j.ID)
+		if err != nil {
+			return err
+		}
+		cur.State = model.StateDeploying
+		if err := tx.PutJob(cur); err != nil {
+			return err
+		}
+		c, err := tx.PutCommand(model.Command{JobID: j.ID, Kind: model.CmdResubmit, State: model.CmdUndo, Issuer: "test",
+			Params: model.CommandParams{Restore: model.RestoreNone, SpecVersion: 1}, CreatedAt: time.Now()})
+		id = c.ID
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(e.Ctx, time.Minute)
+	defer cancel()
+	c, err := e.Svc.WaitCommand(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "refusing to start in-session: its Flink job " + j.FlinkJobID + " is still RUNNING in session " + sessionApp
+	if c.State != model.CmdFailed || !strings.Contains(c.Error, want) {
+		t.Fatalf("deploy past CanAct while its Flink job runs in the session: %s %q\n%v", c.State, c.Error, coretest.LogTexts(c))
+	}
+	a, _ := e.Sim.App(sessionApp)
+	running := 0
+	for _, fj := range a.Jobs {
+		if fj.State == "RUNNING" {
+			running++
+		}
+	}
+	if running != 1 {
+		t.Errorf("%d Flink jobs run in the session, want the one that was there", running)
+	}
+}
+
+// TestRestartAfterYARNForgotTheApplication: YARN keeps a bounded number of
+// ended applications (yarn.resourcemanager.max-completed-applications); a
+// job whose recorded application it no longer knows restarts, it is not
+// refused.
+func TestRestartAfterYARNForgotTheApplication(t *testing.T) {
+	e := coretest.New(t, sim.Options{}, nil)
+	e.CreateSQL("old")
+	if c := e.Act("old", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s", c.Error)
+	}
+	j := e.SyncUntil("old", "RUNNING", coretest.Running)
+	if c := e.Act("old", model.CmdPause, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("pause: %s %s", c.State, c.Error)
+	}
+	forgotten := j.AppID[:strings.LastIndex(j.AppID, "_")+1] + "9999"
+	if _, err := e.Sim.App(forgotten); err == nil {
+		t.Fatalf("the simulator knows %s; the case needs an id it does not", forgotten)
+	}
+	err := e.St.Update(e.Ctx, func(tx store.Tx) error {
+		cur, err := tx.Job(j.ID)
+		if err != nil {
+			return err
+		}
+		cur.AppID = forgotten
+		return tx.PutJob(cur)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.Act("old", model.CmdRestart, model.RestoreNone)
+	if c.State != model.CmdSucceeded {
+		t.Fatalf("restart after YARN forgot %s: %s %q\n%v", forgotten, c.State, c.Error, coretest.LogTexts(c))
+	}
+	if log := strings.Join(coretest.LogTexts(c), "\n"); !strings.Contains(log, "no live application of old: submitting") {
+		t.Errorf("the restart's log does not say it found no live application:\n%s", log)
 	}
 }
 

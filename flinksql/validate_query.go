@@ -130,8 +130,9 @@ func (qr *queryResolver) selectBlock(s *Select, outer *scope) ([]outCol, bool, *
 			col.Name = exprName(it.Expr, i)
 		}
 		if _, isRef := it.Expr.(*ColumnRef); !isRef {
-			// Only a plain reference keeps a time attribute.
-			col.ProcTime, col.RowTime = col.ProcTime && isTimeFunc(it.Expr), false
+			// Only a plain reference keeps a time attribute, and a call of
+			// PROCTIME() makes a processing-time one.
+			col.ProcTime, col.RowTime = isTimeFunc(it.Expr), false
 		}
 		cols = append(cols, col)
 	}

@@ -181,6 +181,213 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 			want: []diagAt{{CodeUnknownColumn, SeverityError, 10, 8, "unknown column 'dbl2'; did you mean 'dbl'?"}},
 		},
 		{
+			name: "unknown columns in GROUP BY, HAVING and ORDER BY",
+			src: ddlOrders + "SELECT COUNT(*) FROM orders GROUP BY user_idd;\n" +
+				"SELECT user_id FROM orders GROUP BY user_id HAVING SUM(amout) > 1;\n" +
+				"SELECT order_id FROM orders ORDER BY order_idd;\n" +
+				"SELECT order_id FROM orders UNION ALL SELECT order_id FROM orders ORDER BY order_idd;\n" +
+				"SELECT user_id AS u, COUNT(*) AS n FROM orders GROUP BY user_id HAVING COUNT(*) > 1 ORDER BY n, u;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 6, 38, "unknown column 'user_idd'; did you mean 'user_id'?"},
+				{CodeUnknownColumn, SeverityError, 7, 56, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 8, 38, "unknown column 'order_idd'; did you mean 'order_id'?"},
+				{CodeUnknownColumn, SeverityError, 9, 76, "unknown column 'order_idd'; did you mean 'order_id'?"},
+			},
+		},
+		{
+			name: "a select alias is visible in GROUP BY and HAVING",
+			src:  ddlOrders + "SELECT user_id AS u, COUNT(*) AS n FROM orders GROUP BY u HAVING n > 1;",
+		},
+		{
+			name: "VALUES columns are named EXPR$0, EXPR$1, …",
+			src: ddlOrders + "SELECT v.EXPR$0, v.EXPR$1 FROM (VALUES (1, 2)) AS v;\n" +
+				"SELECT v.EXPR$2 FROM (VALUES (1, 2)) AS v;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 7, 8, "unknown column 'EXPR$2' in 'v'; did you mean 'EXPR$0'?"}},
+		},
+		{
+			name: "UNNEST's arguments are checked against the FROM clause",
+			src:  ddlOrders + "SELECT t.x FROM orders AS o CROSS JOIN UNNEST(o.nosuch) AS t (x);",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 6, 47, "unknown column 'nosuch' in 'o'"}},
+		},
+		{
+			name: "'did you mean' breaks a tie by name, not by the order columns are declared in",
+			src:  "CREATE TABLE tt (bx INT, ax INT) WITH ('connector' = 'datagen');\nSELECT cx FROM tt;",
+			want: []diagAt{{CodeUnknownColumn, SeverityError, 2, 8, "unknown column 'cx'; did you mean 'ax'?"}},
+		},
+		{
+			name: "scopes: WHERE, JOIN ON and FOR SYSTEM_TIME AS OF see the FROM clause, not the select aliases",
+			src: ddlOrders + ddlUsers +
+				"SELECT order_id FROM orders WHERE amout > 1;\n" +
+				"SELECT amount * 2 AS dbl FROM orders WHERE dbl > 1;\n" +
+				"SELECT o.order_id FROM orders AS o JOIN users AS u ON o.user_idd = u.id;\n" +
+				"SELECT o.order_id FROM orders AS o JOIN users FOR SYSTEM_TIME AS OF o.proc_tim AS u ON o.user_id = u.id;\n" +
+				"SELECT o.amout FROM (orders AS o JOIN users AS u ON o.user_id = u.id);\n" +
+				"SELECT amount AS a FROM orders WHERE EXISTS (SELECT 1 FROM users HAVING a > 1);\n" +
+				"SELECT amount AS a FROM orders ORDER BY a.b;\n" +
+				"SELECT amount AS total FROM orders ORDER BY totl;\n" +
+				"SELECT order_id FROM orders ORDER BY order_id LIMIT amount;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 9, 35, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 10, 44, "unknown column 'dbl'"},
+				{CodeUnknownColumn, SeverityError, 11, 55, "unknown column 'user_idd' in 'o'; did you mean 'user_id'?"},
+				{CodeUnknownColumn, SeverityError, 12, 69, "unknown column 'proc_tim' in 'o'; did you mean 'proc_time'?"},
+				{CodeUnknownColumn, SeverityError, 13, 8, "unknown column 'amout' in 'o'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 14, 73, "unknown column 'a'; did you mean 'id'?"},
+				{CodeUnknownColumn, SeverityError, 15, 41, "unknown column 'a.b'; no table or alias 'a' here"},
+				{CodeUnknownColumn, SeverityError, 16, 45, "unknown column 'totl'; did you mean 'total'?"},
+				{CodeUnknownColumn, SeverityError, 17, 53, "unknown column 'amount'"},
+			},
+		},
+		{
+			name: "scopes: VALUES rows, set operations and column aliases agree on widths",
+			src: ddlOrders + ddlUsers +
+				"VALUES (1, 2), (3);\n" +
+				"VALUES (1, amout);\n" +
+				"SELECT * FROM (VALUES (1, 2), (3, 4)) AS t (a, b) WHERE c > 1;\n" +
+				"SELECT * FROM (VALUES (1, 2)) AS t (a, b, c);\n" +
+				"SELECT order_id FROM orders UNION ALL SELECT order_id, user_id FROM orders;\n" +
+				"SELECT * FROM hive.db.clicks UNION ALL SELECT order_id, user_id FROM orders;\n" +
+				"SELECT * FROM hive.db.clicks AS s (a, b, c);\n" +
+				"SELECT s.b FROM hive.db.clicks AS s (a);\n" +
+				"SELECT s.EXPR$1 FROM (SELECT order_id, amount * 2 FROM orders) AS s;\n" +
+				"VALUES ROW(), ROW(1), ROW(1);",
+			want: []diagAt{
+				{CodeInsertArity, SeverityError, 9, 16, "VALUES row has 1 values, the first row has 2"},
+				{CodeUnknownColumn, SeverityError, 10, 12, "unknown column 'amout'"},
+				{CodeUnknownColumn, SeverityError, 11, 57, "unknown column 'c'; did you mean 'a'?"},
+				{CodeInsertArity, SeverityError, 12, 31, "alias 't' names 3 columns, the table has 2"},
+				{CodeInsertArity, SeverityError, 13, 1, "UNION of queries with 1 and 2 columns"},
+				{CodeUnknownColumn, SeverityError, 16, 8, "unknown column 'b' in 's'; did you mean 'a'?"},
+				{CodeInsertArity, SeverityError, 18, 15, "VALUES row has 1 values, the first row has 0"},
+				{CodeInsertArity, SeverityError, 18, 23, "VALUES row has 1 values, the first row has 0"},
+			},
+		},
+		{
+			name: "scopes: WITH names once, and its column list replaces the query's",
+			src: ddlOrders + ddlUsers +
+				"WITH c AS (SELECT 1 AS x), c AS (SELECT 2 AS y) SELECT x FROM c;\n" +
+				"WITH c (a, b) AS (SELECT order_id, user_id FROM orders) SELECT a, b, order_id FROM c;\n" +
+				"WITH c (a) AS (SELECT * FROM hive.db.clicks) SELECT b FROM c;\n" +
+				"WITH c AS (SELECT * FROM hive.db.clicks) SELECT b FROM c;\n" +
+				"WITH c AS (SELECT 1 AS x) SELECT x FROM cc;",
+			want: []diagAt{
+				{CodeDuplicateAlias, SeverityError, 9, 28, "WITH defines 'c' twice"},
+				{CodeUnknownColumn, SeverityError, 9, 56, "unknown column 'x'; did you mean 'y'?"},
+				{CodeUnknownColumn, SeverityError, 10, 70, "unknown column 'order_id'"},
+				{CodeUnknownColumn, SeverityError, 11, 53, "unknown column 'b'; did you mean 'a'?"},
+				{CodeUnknownTable, SeverityError, 13, 41, "unknown table 'cc'; did you mean 'c'?"},
+			},
+		},
+		{
+			name: "scopes: SELECT * and qualified stars; the shape of what they expand",
+			src: ddlOrders + ddlUsers +
+				"SELECT *;\n" +
+				"SELECT o.* FROM orders AS o;\n" +
+				"SELECT x.* FROM orders AS o;\n" +
+				"SELECT * FROM (SELECT * FROM hive.db.clicks) AS s WHERE s.anything = 1;\n" +
+				"SELECT * FROM (SELECT * FROM orders) AS s WHERE s.anything = 1;\n" +
+				"SELECT s.anything FROM (SELECT c.*, o.* FROM hive.db.clicks AS c, orders AS o) AS s;\n" +
+				"SELECT s.n FROM (SELECT o.*, order_id + 1 AS n FROM orders AS o) AS s;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 9, 8, "SELECT * needs a FROM clause"},
+				{CodeUnknownTable, SeverityError, 11, 8, "no table or alias 'x' in this FROM clause; did you mean 'o'?"},
+				{CodeUnknownColumn, SeverityError, 13, 49, "unknown column 'anything' in 's'"},
+			},
+		},
+		{
+			name: "scopes: USING, NATURAL, LATERAL and duplicate aliases",
+			src: ddlOrders + ddlUsers +
+				"SELECT order_id FROM orders JOIN users USING (user_id);\n" +
+				"SELECT id FROM users AS a JOIN users AS b USING (id);\n" +
+				"SELECT id FROM hive.db.clicks AS c JOIN users AS u USING (id);\n" +
+				"SELECT id, name FROM users AS a NATURAL JOIN users AS b;\n" +
+				"SELECT * FROM orders AS o, LATERAL (SELECT o.order_id) AS s;\n" +
+				"SELECT 1 FROM orders AS o, users AS o, orders AS o;\n" +
+				"SELECT 1 FROM orders AS t, TABLE(TUMBLE(TABLE orders, DESCRIPTOR(order_time), INTERVAL '1' MINUTE)) AS t;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 9, 47, "USING column 'user_id' is not in both joined tables"},
+				{CodeDuplicateAlias, SeverityError, 14, 28, "'o' appears twice in this FROM clause; give one of them another alias with AS"},
+				{CodeDuplicateAlias, SeverityError, 14, 40, "'o' appears twice in this FROM clause; give one of them another alias with AS"},
+				{CodeDuplicateAlias, SeverityError, 15, 28, "'t' appears twice in this FROM clause; give one of them another alias with AS"},
+			},
+		},
+		{
+			name: "scopes: subqueries see the outer query; IN and ANY check both sides",
+			src: ddlOrders + ddlUsers +
+				"SELECT order_id FROM orders WHERE user_id IN (SELECT idd FROM users);\n" +
+				"SELECT order_id FROM orders WHERE amout IN (SELECT id FROM users);\n" +
+				"SELECT order_id FROM orders WHERE user_id = ANY (SELECT idd FROM users);\n" +
+				"SELECT order_id FROM orders WHERE amout = ANY (SELECT id FROM users);\n" +
+				"SELECT ARRAY(SELECT idd FROM users), MAP(SELECT idd, name FROM users), (SELECT MAX(idd) FROM users) FROM orders;\n" +
+				"SELECT order_id FROM orders AS o WHERE EXISTS (SELECT 1 FROM users AS u WHERE u.id = o.user_idd);\n" +
+				"SELECT order_id FROM orders AS ord WHERE EXISTS (SELECT 1 FROM users AS u WHERE ordr.user_id = u.id);\n" +
+				"SELECT * FROM TABLE(my_tvf(amout, TABLE orderz));",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 9, 54, "unknown column 'idd'; did you mean 'id'?"},
+				{CodeUnknownColumn, SeverityError, 10, 35, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 11, 57, "unknown column 'idd'; did you mean 'id'?"},
+				{CodeUnknownColumn, SeverityError, 12, 35, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 13, 21, "unknown column 'idd'; did you mean 'id'?"},
+				{CodeUnknownColumn, SeverityError, 13, 49, "unknown column 'idd'; did you mean 'id'?"},
+				{CodeUnknownColumn, SeverityError, 13, 84, "unknown column 'idd'; did you mean 'id'?"},
+				{CodeUnknownColumn, SeverityError, 14, 86, "unknown column 'user_idd' in 'o'; did you mean 'user_id'?"},
+				{CodeUnknownColumn, SeverityError, 15, 81, "unknown column 'ordr.user_id'; no table or alias 'ordr' here; did you mean 'ord'?"},
+				{CodeUnknownColumn, SeverityError, 16, 28, "unknown column 'amout'"},
+				{CodeUnknownTable, SeverityError, 16, 41, "unknown table 'orderz'; did you mean 'orders'?"},
+			},
+		},
+		{
+			name: "scopes: windows are defined once and seen from subqueries; OVER checks its arguments",
+			src: ddlOrders + ddlUsers +
+				"SELECT COUNT(*) OVER w FROM orders WINDOW w AS (ORDER BY proc_time), w AS (ORDER BY proc_time);\n" +
+				"SELECT COUNT(*) OVER w2 FROM orders WINDOW w AS (ORDER BY proc_time);\n" +
+				"SELECT (SELECT COUNT(*) OVER w FROM users) FROM orders WINDOW w AS (ORDER BY proc_time);\n" +
+				"SELECT user_id AS u, COUNT(*) OVER w FROM orders WINDOW w AS (PARTITION BY u ORDER BY proc_time);\n" +
+				"SELECT COUNT(amout) OVER (ORDER BY proc_time), COUNT(*) FILTER (WHERE amout > 1) OVER (ORDER BY proc_time) FROM orders;\n" +
+				"SELECT SUM(amount) OVER (PARTITION BY user_idd ORDER BY proc_time) FROM orders;\n" +
+				"SELECT COUNT(*) OVER (w2 ORDER BY proc_time) FROM orders WINDOW w AS (PARTITION BY user_id);",
+			want: []diagAt{
+				{CodeDuplicateAlias, SeverityError, 9, 70, "window 'w' is defined twice"},
+				{CodeUnknownColumn, SeverityError, 10, 22, "unknown window 'w2'; define it in a WINDOW clause"},
+				{CodeUnknownColumn, SeverityError, 12, 76, "unknown column 'u'"},
+				{CodeUnknownColumn, SeverityError, 13, 14, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 13, 71, "unknown column 'amout'; did you mean 'amount'?"},
+				{CodeUnknownColumn, SeverityError, 14, 39, "unknown column 'user_idd'; did you mean 'user_id'?"},
+				{CodeUnknownColumn, SeverityError, 15, 23, "unknown window 'w2'"},
+			},
+		},
+		{
+			name: "scopes: qualified names and time attributes through views",
+			src: ddlOrders + ddlUsers +
+				"CREATE TABLE mydb.t (a INT) WITH ('connector' = 'print');\n" +
+				"SELECT mydb.t.a, orders.amout FROM (SELECT 1 AS x) AS s, mydb.t, orders;\n" +
+				"WITH s AS (SELECT order_id, PROCTIME() AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;\n" +
+				"WITH s AS (SELECT order_id, CAST(proc_time AS TIMESTAMP(3)) AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;\n" +
+				"WITH s AS (SELECT order_time + INTERVAL '1' SECOND AS t FROM orders) SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(t), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
+				"WITH s AS (SELECT ts FROM hive.db.clicks) SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
+				"SELECT * FROM hive.db.clicks MATCH_RECOGNIZE (ORDER BY ts MEASURES A.x AS ax PATTERN (A) DEFINE A AS A.y > 0) AS m;\n" +
+				"SELECT * FROM orders MATCH_RECOGNIZE (ORDER BY order_time MEASURES A.amout AS x PATTERN (A) DEFINE A AS A.amount > 0) AS m;\n" +
+				"WITH s AS (SELECT order_id AS t FROM orders) SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE s, DESCRIPTOR(t), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;\n" +
+				"WITH s AS (SELECT order_id, order_id AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;",
+			want: []diagAt{
+				{CodeUnknownColumn, SeverityError, 10, 18, "unknown column 'amout' in 'orders'; did you mean 'amount'?"},
+				{CodeLookupTimeAttr, SeverityWarning, 12, 138, "'s.pt' is not a processing-time attribute: a lookup join needs one; declare one in the probe table: proc_time AS PROCTIME()"},
+				{CodeNoWatermark, SeverityWarning, 13, 138, "'t' of 's' is not a time attribute: windows over it never close; declare WATERMARK FOR t AS t - INTERVAL '5' SECOND (event time), or window on a column declared AS PROCTIME()"},
+				{CodeUnknownColumn, SeverityError, 16, 68, "unknown column 'amout' in 'orders'; did you mean 'amount'?"},
+				{CodeNoWatermark, SeverityWarning, 17, 114, "'t' of 's' is not a time attribute"},
+				{CodeLookupTimeAttr, SeverityWarning, 18, 115, "'s.pt' is not a processing-time attribute"},
+			},
+		},
+		{
+			name: "PROCTIME() in a select list is a processing-time attribute; an expression over one is not",
+			src: ddlOrders + ddlUsers +
+				"WITH s AS (SELECT order_id, PROCTIME() AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;\n" +
+				"WITH s AS (SELECT order_id, CAST(proc_time AS TIMESTAMP(3)) AS pt FROM orders) SELECT s.order_id FROM s JOIN users FOR SYSTEM_TIME AS OF s.pt AS u ON s.order_id = u.id;",
+			want: []diagAt{
+				{CodeLookupTimeAttr, SeverityWarning, 10, 138, "'s.pt' is not a processing-time attribute"},
+			},
+		},
+		{
 			name: "derived table does not see its FROM siblings",
 			src:  ddlOrders + "SELECT * FROM orders AS o, (SELECT o.order_id) AS s;",
 			want: []diagAt{{CodeUnknownColumn, SeverityError, 6, 36, "unknown column 'o.order_id'; no table or alias 'o' here"}},
@@ -370,58 +577,5 @@ CREATE TABLE k2 (a INT, b STRING) WITH ('connector' = 'kafka', 'topic' = 't', 'p
 				}
 			}
 		})
-	}
-}
-
-func TestCheckParseOnly(t *testing.T) {
-	r := Check("SELECT a FROM nowhere;\nSELECT FROM;", Options{ParseOnly: true})
-	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Code != CodeSyntax || r.Diagnostics[0].Pos.Line != 2 {
-		t.Fatalf("ParseOnly diagnostics = %v, want one syntax error on line 2", r.Diagnostics)
-	}
-	if r.Errors() != 1 || r.Warnings() != 0 {
-		t.Errorf("Errors/Warnings = %d/%d", r.Errors(), r.Warnings())
-	}
-	if len(r.Script.Stmts) != 2 {
-		t.Errorf("script has %d statements, want 2 (one bad)", len(r.Script.Stmts))
-	}
-}
-
-func TestIgnoreUnknownTables(t *testing.T) {
-	r := Check("SELECT a, b FROM nowhere JOIN elsewhere ON nowhere.a = elsewhere.c;", Options{IgnoreUnknownTables: true})
-	if len(r.Diagnostics) != 0 {
-		t.Fatalf("diagnostics = %v, want none", r.Diagnostics)
-	}
-}
-
-// A script with no DDL reads its tables from a catalog: one warning, no
-// unknown-table errors; one CREATE TABLE makes every other name checked.
-func TestScriptWithoutDDLUsesCatalogTables(t *testing.T) {
-	r := Check("INSERT INTO sink SELECT a FROM src;\nSELECT x FROM other;", Options{})
-	if r.Errors() != 0 || r.Warnings() != 1 || r.Diagnostics[0].Code != CodeCatalogTables {
-		t.Fatalf("diagnostics = %v", r.Diagnostics)
-	}
-	r = Check("CREATE TABLE src (a INT) WITH ('connector' = 'datagen');\nINSERT INTO sink SELECT a FROM src;", Options{})
-	if r.Errors() != 1 || r.Diagnostics[0].Code != CodeUnknownSink {
-		t.Fatalf("with DDL: %v", r.Diagnostics)
-	}
-}
-
-func TestDiagnosticSnippetAndFile(t *testing.T) {
-	src := "CREATE TABLE users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)\n" +
-		"WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://dim-db:3306/app', 'table-name' = 'users', 'lookup.cache' = 'PARTAL');"
-	r := Check(src, Options{File: "job.sql"})
-	if len(r.Diagnostics) != 1 {
-		t.Fatalf("diagnostics = %v", r.Diagnostics)
-	}
-	d := r.Diagnostics[0]
-	if got := d.Error(); got != "job.sql:2:110: error: invalid value 'PARTAL' for 'lookup.cache'; did you mean 'PARTIAL'?" {
-		t.Errorf("Error() = %q", got)
-	}
-	lines := strings.Split(d.Snippet(), "\n")
-	if len(lines) != 2 || !strings.HasSuffix(lines[1], "^^^^^^^^ invalid value 'PARTAL' for 'lookup.cache'; did you mean 'PARTIAL'?") {
-		t.Errorf("Snippet:\n%s", d.Snippet())
-	}
-	if caret := strings.Index(lines[1], "^"); caret != strings.Index(lines[0], "'PARTAL'") {
-		t.Errorf("caret at %d, value at %d", caret, strings.Index(lines[0], "'PARTAL'"))
 	}
 }

@@ -3,9 +3,11 @@ package join
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
+	"weak"
 
 	"pgregory.net/rapid"
 )
@@ -101,6 +103,53 @@ func TestUnorderedQueueCompletionOrder(t *testing.T) {
 	if got := emit(q); !slices.Equal(got, []string{"8"}) {
 		t.Fatalf("emitted %v", got)
 	}
+}
+
+// TestUnorderedQueueReusesSegments: watermarks cut the stream into
+// segments; in a steady stream of records and watermarks the emptied ones
+// are reused, so the queue allocates nothing per element.
+func TestUnorderedQueueReusesSegments(t *testing.T) {
+	q := &unorderedQueue[int, int]{}
+	r1, w, r2 := qe(1), qe(-2), qe(3)
+	cycle := func() {
+		r1.next, r2.next = nil, nil
+		q.push(r1)
+		q.push(w)
+		q.push(r2)
+		finish(q, r2)
+		finish(q, r1)
+		for e := q.peek(); e != nil; e = q.peek() {
+			q.pop()
+		}
+	}
+	cycle() // the first cycle makes the segments
+	if allocs := testing.AllocsPerRun(100, cycle); allocs != 0 {
+		t.Errorf("%.1f allocations per record-watermark-record cycle, want 0", allocs)
+	}
+}
+
+// TestOrderedQueueLetsGoOfWhatLeft: an element that left the ordered queue
+// is not kept alive by its slot (its results may be large; an idle stream
+// would hold the last capacity-many until new records overwrite them).
+func TestOrderedQueueLetsGoOfWhatLeft(t *testing.T) {
+	q := newOrderedQueue[int, int](4)
+	left := func() weak.Pointer[entry[int, int]] {
+		e := qe(1)
+		e.results = make([]int, 1<<16)
+		q.push(e)
+		finish(q, e)
+		if q.peek() != e {
+			t.Fatal("finished head does not leave")
+		}
+		q.pop()
+		return weak.Make(e)
+	}()
+	runtime.GC()
+	runtime.GC()
+	if left.Value() != nil {
+		t.Error("the ordered queue still holds an element that left it")
+	}
+	runtime.KeepAlive(q)
 }
 
 // Flink's StreamElementQueueTest: a watermark into an empty queue leaves at once.

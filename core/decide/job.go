@@ -189,7 +189,8 @@ func Supersedes(k model.CommandKind, pending *model.Command) bool {
 	return k == model.CmdKill && pending != nil && pending.Kind != model.CmdKill && !pending.State.Final()
 }
 
-// actionEvent is the job event a command's acceptance causes, if any.
+// AcceptEvent is the job event a command's acceptance causes, if any:
+// a deploy (SUBMIT, RESTART, RESUBMIT) is EvDeploy; the others cause none.
 func AcceptEvent(k model.CommandKind) (JobEvent, bool) {
 	if k.Deploys() {
 		return EvDeploy, true

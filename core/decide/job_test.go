@@ -148,7 +148,11 @@ func TestStepCommandEveryPair(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := model.Command{Kind: model.CmdSubmit, Seq: 7, State: tc.from, LeaseUntil: tc.leaseAt, Attempts: 1}
+			started := now.Add(-time.Hour)
+			c := model.Command{Kind: model.CmdSubmit, Seq: 7, State: tc.from, LeaseUntil: tc.leaseAt, Attempts: 1, StartedAt: started}
+			if tc.from == model.CmdDoing {
+				c.LeaseOwner = "w1"
+			}
 			got, err := StepCommand(c, tc.ev, "w2", lease, now)
 			if tc.want == 0 {
 				if err == nil {
@@ -167,8 +171,13 @@ func TestStepCommandEveryPair(t *testing.T) {
 				if got.LeaseOwner != "w2" || !got.LeaseUntil.Equal(now.Add(lease)) || got.Attempts != 2 {
 					t.Errorf("lease not taken: %+v", got)
 				}
+				// A start is when the command started; a reclaim keeps it.
+				if want := map[CommandEvent]time.Time{CmdEvStart: now, CmdEvReclaim: started}[tc.ev]; !got.StartedAt.Equal(want) {
+					t.Errorf("started at %s, want %s", got.StartedAt, want)
+				}
 			default:
-				if !got.EndedAt.Equal(now) || got.LeaseOwner != "" {
+				// An ended command holds no lease, whoever held it.
+				if !got.EndedAt.Equal(now) || got.LeaseOwner != "" || !got.LeaseUntil.IsZero() {
 					t.Errorf("end not recorded: %+v", got)
 				}
 			}
@@ -182,6 +191,100 @@ func TestStepCommandEveryPair(t *testing.T) {
 	for _, ev := range CommandEvents() {
 		if !seen[ev] {
 			t.Errorf("event %s not covered", ev)
+		}
+	}
+}
+
+// TestRefusalsSayTheActionAndTheJob: a refusal reads "pause orders: …", the
+// action in lower case, for people.
+func TestRefusalsSayTheActionAndTheJob(t *testing.T) {
+	for _, tc := range []struct {
+		kind  model.CommandKind
+		state model.JobState
+		want  string
+	}{
+		{model.CmdPause, model.StateFinished, "pause orders: job is FINISHED, not RUNNING"},
+		{model.CmdSavepoint, model.StateKilled, "savepoint orders: job is KILLED, not RUNNING"},
+		{model.CmdKill, model.StateFinished, "kill orders: job is FINISHED; nothing runs to kill"},
+		{model.CmdRestart, model.StateKilled, "restart orders: after a kill, choose a restore point: use resubmit"},
+		{model.CmdResubmit, model.StateRunning, "resubmit orders: job is RUNNING; pause or kill it first"},
+		{model.CmdSubmit, model.StateRunning, "submit orders: job is already RUNNING"},
+	} {
+		err := CanAct(model.Job{Name: "orders", State: tc.state}, tc.kind, nil)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s on %s: %v, want %q", tc.kind, tc.state, err, tc.want)
+		}
+	}
+}
+
+// TestAKillDoesNotSupersedeAnEndedCommand: only an unfinished command is
+// superseded; one that already ended is history.
+func TestAKillDoesNotSupersedeAnEndedCommand(t *testing.T) {
+	for _, st := range []model.CommandState{model.CmdSucceeded, model.CmdFailed} {
+		if Supersedes(model.CmdKill, &model.Command{Kind: model.CmdPause, State: st}) {
+			t.Errorf("a KILL supersedes a %s PAUSE", st)
+		}
+	}
+	for _, st := range []model.CommandState{model.CmdUndo, model.CmdDoing} {
+		if !Supersedes(model.CmdKill, &model.Command{Kind: model.CmdPause, State: st}) {
+			t.Errorf("a KILL does not supersede a %s PAUSE", st)
+		}
+	}
+	if Supersedes(model.CmdKill, nil) || Supersedes(model.CmdPause, &model.Command{Kind: model.CmdSubmit, State: model.CmdDoing}) {
+		t.Error("only a KILL supersedes, and only a pending command")
+	}
+}
+
+// TestEventNames: timelines and errors name events in words; an unknown
+// value says its number rather than passing for a known one.
+func TestEventNames(t *testing.T) {
+	want := "deploy deploy-ok deploy-failed sync-running sync-finished sync-killed sync-failed paused killed adopt"
+	var got []string
+	for _, ev := range JobEvents() {
+		got = append(got, ev.String())
+	}
+	if strings.Join(got, " ") != want {
+		t.Errorf("job events: %s", strings.Join(got, " "))
+	}
+	got = nil
+	for _, ev := range CommandEvents() {
+		got = append(got, ev.String())
+	}
+	if strings.Join(got, " ") != "start reclaim succeed fail supersede" {
+		t.Errorf("command events: %s", strings.Join(got, " "))
+	}
+	if s := JobEvent(99).String(); s != "JobEvent(99)" {
+		t.Errorf("unknown job event: %s", s)
+	}
+	if s := CommandEvent(99).String(); s != "CommandEvent(99)" {
+		t.Errorf("unknown command event: %s", s)
+	}
+	_, _, err := StepJob(model.StateRunning, EvDeployOK)
+	if err == nil || err.Error() != "illegal job transition: deploy-ok on RUNNING" {
+		t.Errorf("illegal transition: %v", err)
+	}
+}
+
+// TestARefusalIsErrRefused: a refusal travels as model.ErrRefused (the
+// agent's socket carries it as a code), and is no other error.
+func TestARefusalIsErrRefused(t *testing.T) {
+	err := CanAct(model.Job{Name: "orders", State: model.StateFinished}, model.CmdPause, nil)
+	if !errors.Is(err, model.ErrRefused) {
+		t.Errorf("%v is not model.ErrRefused", err)
+	}
+	if errors.Is(err, errors.New("refused")) || errors.Is(err, model.ErrNotFound) {
+		t.Errorf("%v matches an error other than model.ErrRefused", err)
+	}
+}
+
+// TestAcceptEvent: accepting a deploy moves the job by EvDeploy; the other
+// commands move it only when they run.
+func TestAcceptEvent(t *testing.T) {
+	for k, want := range map[model.CommandKind]bool{model.CmdSubmit: true, model.CmdRestart: true, model.CmdResubmit: true,
+		model.CmdPause: false, model.CmdSavepoint: false, model.CmdKill: false} {
+		ev, ok := AcceptEvent(k)
+		if ok != want || ok && ev != EvDeploy {
+			t.Errorf("%s: %s, %v; want EvDeploy: %v", k, ev, ok, want)
 		}
 	}
 }

@@ -86,3 +86,40 @@ func rowOf(o Observation) int {
 	}
 	return -1
 }
+
+// TestMappingReasonsNameBothSides pins the timeline's words for an
+// observation: YARN's state (and final status, unless undefined), then
+// Flink's.
+func TestMappingReasonsNameBothSides(t *testing.T) {
+	for _, tc := range []struct {
+		o    Observation
+		want Outcome
+		text string
+	}{
+		{Observation{AppFound: true, YARNState: "RUNNING", FinalStatus: "UNDEFINED", FlinkState: "RUNNING"}, OutcomeRunning, "YARN RUNNING, Flink RUNNING"},
+		{Observation{AppFound: true, YARNState: "RUNNING", FinalStatus: "", FlinkState: "RESTARTING"}, OutcomeRunning, "YARN RUNNING, Flink RESTARTING"},
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "FAILED"}, OutcomeFailed, "YARN FINISHED/FAILED"},
+		{Observation{AppFound: true, YARNState: "RUNNING", FlinkGone: true}, OutcomeGone, "YARN RUNNING, Flink: job not found on the JobManager"},
+		{Observation{AppFound: true, YARNState: "RUNNING"}, OutcomeWait, "YARN RUNNING"}, // the JobManager did not answer: a row of its own
+		{Observation{AppFound: true, YARNState: "WEIRD"}, OutcomeWait, "YARN WEIRD (unmapped)"},
+		{Observation{}, OutcomeGone, "YARN: application not found"},
+		// Only a running application's JobManager can say the job is gone:
+		// an ended application's final status decides.
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "SUCCEEDED", FlinkGone: true}, OutcomeFinished, "YARN FINISHED/SUCCEEDED"},
+	} {
+		got, reason := MapObservation(tc.o)
+		if got != tc.want || reason != tc.text {
+			t.Errorf("%+v: %s %q, want %s %q", tc.o, got, reason, tc.want, tc.text)
+		}
+	}
+	var names []string
+	for o := OutcomeWait; o <= OutcomeGone; o++ {
+		names = append(names, o.String())
+	}
+	if got := strings.Join(names, " "); got != "wait running finished killed failed gone" {
+		t.Errorf("outcome names: %s", got)
+	}
+	if s := Outcome(99).String(); s != "Outcome(99)" {
+		t.Errorf("unknown outcome: %s", s)
+	}
+}

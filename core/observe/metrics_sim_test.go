@@ -182,15 +182,13 @@ func (f *fleetEnv) runningOf(ids []string) int {
 // 10,000 jobs and 40 on screen, a round asks the JobManagers of those 40
 // only, a fixed number of requests each; scrolling moves the requests
 // with the rows and never touches a hidden job; an interest nobody renews
-// stops costing anything.
+// stops costing anything. It keeps its 10,000 jobs under the race
+// detector too (a few seconds there).
 func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 10,000-job fleet")
 	}
-	apps := 10_000
-	if metricsRace {
-		apps = 2_000 // the race detector makes the fleet several times slower
-	}
+	const apps = 10_000
 	f := newFleet(t, apps, nil)
 	ctx := context.Background()
 	if len(f.jobs) < apps/2 {

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// pkg is one package under test: its sources parsed and type-checked, so a
+// mutant that would not compile is told before anything is built.
+type pkg struct {
+	importPath string
+	dir        string // absolute
+	rel        string // module-relative, slash-separated
+	fset       *token.FileSet
+	files      []*ast.File       // the package's non-test files, in go list order
+	names      []string          // their absolute paths
+	srcs       map[string][]byte // by absolute path
+	info       *types.Info
+	importer   types.Importer
+	checking   sync.Mutex // the importer is not safe for concurrent use
+	// judges are the other packages whose tests judge its mutants
+	// (module-relative; mutate.conf's "judge … by …").
+	judges   []string
+	codeHash string // of the non-test files its tests and its judges' are built from
+	testHash string // of everything else they are built from
+}
+
+type listed struct {
+	Dir, ImportPath                 string
+	Standard                        bool
+	Module                          *struct{ Path string }
+	GoFiles, CgoFiles, EmbedFiles   []string
+	TestGoFiles, XTestGoFiles       []string
+	TestEmbedFiles, XTestEmbedFiles []string
+	Export                          string
+}
+
+func goList(ctx context.Context, root string, args ...string) ([]listed, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json"}, args...)...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	var ps []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listed
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// loadPkg parses and type-checks the package in dir (module-relative),
+// whose mutants the tests of judges judge too.
+func loadPkg(ctx context.Context, root, module, rel string, judges []string) (*pkg, error) {
+	deps, err := goList(ctx, root, "-export", "-deps", "./"+rel)
+	if err != nil {
+		return nil, err
+	}
+	exports := map[string]string{}
+	var self *listed
+	for i, d := range deps {
+		exports[d.ImportPath] = d.Export
+		if filepath.Clean(d.Dir) == filepath.Join(root, filepath.FromSlash(rel)) {
+			self = &deps[i]
+		}
+	}
+	if self == nil {
+		return nil, fmt.Errorf("go list found no package in %s", rel)
+	}
+	p := &pkg{importPath: self.ImportPath, dir: self.Dir, rel: rel, fset: token.NewFileSet(), srcs: map[string][]byte{}, judges: judges}
+	for _, name := range append(append([]string{}, self.GoFiles...), self.CgoFiles...) {
+		path := filepath.Join(self.Dir, name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(p.fset, path, src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		p.files, p.names, p.srcs[path] = append(p.files, f), append(p.names, path), src
+	}
+	p.importer = importer.ForCompiler(p.fset, "gc", func(path string) (io.ReadCloser, error) {
+		if exports[path] == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(exports[path])
+	})
+	p.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	conf := types.Config{Importer: p.importer}
+	if _, err := conf.Check(p.importPath, p.fset, p.files, p.info); err != nil {
+		return nil, fmt.Errorf("type-check %s: %w", p.importPath, err)
+	}
+	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// compiles reports whether the package still type-checks with the file at
+// path replaced by src; the error says why not.
+func (p *pkg) compiles(path string, src []byte) error {
+	p.checking.Lock()
+	defer p.checking.Unlock()
+	f, err := parser.ParseFile(p.fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	files := make([]*ast.File, len(p.files))
+	copy(files, p.files)
+	for i, name := range p.names {
+		if name == path {
+			files[i] = f
+		}
+	}
+	conf := types.Config{Importer: p.importer}
+	_, err = conf.Check(p.importPath, p.fset, files, nil)
+	return err
+}
+
+// inputHashes digests what the tests of the packages rels (module-relative)
+// are built from inside the module, and the Go version: code is the
+// non-test files of the packages and their dependencies, tests everything
+// else (test files, packages only tests import, testdata). A cached result
+// is reused while code is unchanged; a survivor is decided again when tests
+// changed too.
+func inputHashes(ctx context.Context, root, module string, rels []string) (code, tests string, err error) {
+	args := make([]string, len(rels))
+	for i, rel := range rels {
+		args[i] = "./" + rel
+	}
+	var all []listed
+	if all, err = goList(ctx, root, append([]string{"-deps", "-test"}, args...)...); err != nil {
+		return "", "", err
+	}
+	var deps []listed
+	if deps, err = goList(ctx, root, append([]string{"-deps"}, args...)...); err != nil {
+		return "", "", err
+	}
+	moduleFiles := func(ps []listed, withTests bool) map[string]bool {
+		files := map[string]bool{}
+		for _, p := range ps {
+			if p.Standard || p.Module == nil || p.Module.Path != module {
+				continue
+			}
+			groups := [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles}
+			if withTests {
+				groups = append(groups, p.TestGoFiles, p.XTestGoFiles, p.TestEmbedFiles, p.XTestEmbedFiles)
+			}
+			for _, group := range groups {
+				for _, f := range group {
+					if !filepath.IsAbs(f) { // the generated test main lives in the build cache
+						files[filepath.Join(p.Dir, f)] = true
+					}
+				}
+			}
+		}
+		return files
+	}
+	codeFiles, testFiles := moduleFiles(deps, false), moduleFiles(all, true)
+	for f := range codeFiles {
+		delete(testFiles, f)
+	}
+	for _, rel := range rels {
+		testdata := filepath.Join(root, filepath.FromSlash(rel), "testdata")
+		_ = filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				testFiles[path] = true
+			}
+			return nil
+		})
+	}
+	if code, err = digest(root, codeFiles); err != nil {
+		return "", "", err
+	}
+	tests, err = digest(root, testFiles)
+	return code, tests, err
+}
+
+func digest(root string, files map[string]bool) (string, error) {
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), driverVersion)
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return "", err
+		}
+		r, _ := filepath.Rel(root, name)
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(r), len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

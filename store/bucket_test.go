@@ -1,0 +1,93 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palink/palink/model"
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestAMissingBucketIsAnErrorNotAPanic: a file that lost one of its
+// buckets (damaged, or edited by hand) answers every call of a transaction
+// with an error that says so, never a nil dereference; and a call that does
+// not need the missing bucket still works.
+func TestAMissingBucketIsAnErrorNotAPanic(t *testing.T) {
+	buckets := [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketEvents, bucketRestorePoints,
+		bucketRestorePointPaths, bucketAudit}
+	for _, missing := range buckets {
+		t.Run(string(missing), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "palink.db")
+			seededStore(t, path)
+			corrupt(t, path, func(tx *bolt.Tx) error { return tx.DeleteBucket(missing) })
+			db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			rollback := errors.New("rollback")
+			err = db.Update(func(btx *bolt.Tx) error {
+				tx := &boltTx{tx: btx}
+				renamed := sampleJob("j-001", "orders-renamed")
+				renamed.State = model.StateRunning
+				calls := []struct {
+					name  string
+					needs [][]byte // the buckets the call reads or writes
+					call  func() error
+				}{
+					{"Jobs", [][]byte{bucketJobs}, func() error { _, err := tx.Jobs(); return err }},
+					{"JobByName", [][]byte{bucketJobNames, bucketJobs}, func() error { _, err := tx.JobByName("orders-enrich"); return err }},
+					{"CreateJob", [][]byte{bucketJobs, bucketJobNames}, func() error { return tx.CreateJob(sampleJob("j-009", "fresh")) }},
+					{"PutJob", [][]byte{bucketJobs, bucketJobNames}, func() error { return tx.PutJob(renamed) }},
+					{"Spec", [][]byte{bucketSpecs}, func() error { _, err := tx.Spec("j-001", 1); return err }},
+					{"Specs", [][]byte{bucketJobs, bucketSpecs}, func() error { _, err := tx.Specs("j-001"); return err }},
+					{"Events", [][]byte{bucketJobs, bucketEvents}, func() error { _, err := tx.Events("j-001", 0, 0); return err }},
+					{"RestorePoints", [][]byte{bucketJobs, bucketRestorePoints}, func() error { _, err := tx.RestorePoints("j-001"); return err }},
+					{"AddRestorePoint", [][]byte{bucketJobs, bucketRestorePoints, bucketRestorePointPaths}, func() error {
+						_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j-001", Kind: model.Checkpoint, Path: "hdfs:///ck/j-001/chk-99", Time: t0})
+						return err
+					}},
+					{"Audit", [][]byte{bucketAudit}, func() error { _, err := tx.Audit(0, 0); return err }},
+					{"AppendAudit", [][]byte{bucketAudit}, func() error {
+						_, err := tx.AppendAudit(model.AuditEntry{Time: t0, User: "ops", Action: "edit", JobID: "j-001", Outcome: "accepted"})
+						return err
+					}},
+					{"AppendEvent", [][]byte{bucketJobs, bucketEvents}, func() error {
+						_, err := tx.AppendEvent(model.Event{JobID: "j-001", Time: t0, From: model.StateRunning, To: model.StateRunning, Reason: "note"})
+						return err
+					}},
+				}
+				for _, c := range calls {
+					err := func() (err error) {
+						defer func() {
+							if p := recover(); p != nil {
+								err = fmt.Errorf("panic: %v", p)
+							}
+						}()
+						return c.call()
+					}()
+					needed := false
+					for _, b := range c.needs {
+						needed = needed || string(b) == string(missing)
+					}
+					switch {
+					case err != nil && strings.HasPrefix(err.Error(), "panic: "):
+						t.Errorf("%s without the %s bucket: %v", c.name, missing, err)
+					case needed && (err == nil || !strings.Contains(err.Error(), "store has no "+string(missing)+" bucket (damaged file?)")):
+						t.Errorf("%s without the %s bucket: %v, want it named as damage", c.name, missing, err)
+					case !needed && err != nil:
+						t.Errorf("%s, which needs no %s bucket: %v", c.name, missing, err)
+					}
+				}
+				return rollback
+			})
+			if !errors.Is(err, rollback) {
+				t.Fatal(err)
+			}
+		})
+	}
+}
