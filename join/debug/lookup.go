@@ -87,7 +87,10 @@ func (d joins) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*
 		return nil, err
 	}
 	report := &LookupReport{Table: t.name, Config: cfg}
-	n := &lookupNode{ctx: ctx, table: t.name, src: src, report: report, timeout: cfg.Options.Timeout, dimTypes: t.types, width: len(left.cols)}
+	n := &lookupNode{ctx: ctx, table: t.name, src: src, report: report, timeout: cfg.Options.Timeout, dimTypes: t.types, width: len(left.cols), capacity: cfg.Options.Capacity}
+	if !cfg.Async {
+		n.capacity = 1
+	}
 	lj := &join.LookupJoin{Source: src, Kind: kind, MissRetry: cfg.MissRetry}
 	lj.KeyOf = func(in join.Row) ([]any, error) {
 		key := make([]any, len(on.keyOf))
@@ -239,7 +242,21 @@ type lookupNode struct {
 	dimTypes []value.Type
 	width    int
 	closed   bool
+	// capacity is how many inputs' lookups may be in flight at once
+	// (table.exec.async-lookup.buffer-capacity; 1 for a synchronous
+	// lookup); their rows are emitted in input order.
+	capacity int
+	inflight []*lookupCall
 	Out      stream.Fan
+}
+
+// lookupCall is one input's lookups, in flight.
+type lookupCall struct {
+	rec  stream.Rec
+	done chan struct{}
+	rows []join.Row
+	err  error
+	took time.Duration
 }
 
 // dimRow is a lookup table row as the runtime holds its values.
@@ -258,40 +275,91 @@ func (n *lookupNode) dimRow(dim join.Row) (value.Row, error) {
 	return out, nil
 }
 
-// Push looks one input row up and emits its joined rows.
+// Push starts one input row's lookups, then emits the rows of those that
+// finished, in input order, waiting while capacity inputs are in flight.
 func (n *lookupNode) Push(r stream.Rec) error {
-	ctx := n.ctx
-	if n.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, n.timeout)
-		defer cancel()
-	}
-	began := time.Now()
-	rows, err := n.fn(ctx, join.Row(r.Row))
-	took := max(time.Since(began), time.Nanosecond)
-	if err != nil {
-		if errors.Is(err, context.Canceled) && n.ctx.Err() != nil {
-			return n.ctx.Err()
+	c := &lookupCall{rec: r, done: make(chan struct{})}
+	n.inflight = append(n.inflight, c)
+	go func() {
+		defer close(c.done)
+		ctx := n.ctx
+		if n.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, n.timeout)
+			defer cancel()
 		}
-		return fmt.Errorf("lookup join on %s, input row %d: %w", n.table, r.Src, err)
-	}
-	n.report.Latency = append(n.report.Latency, took)
-	for _, jr := range rows {
-		dv, err := n.dimRow(jr[n.width:])
-		if err != nil {
-			return err
+		began := time.Now()
+		c.rows, c.err = n.fn(ctx, join.Row(r.Row))
+		c.took = max(time.Since(began), time.Nanosecond)
+	}()
+	return n.drain(max(n.capacity, 1) - 1)
+}
+
+// drain emits the finished lookups at the head of the queue, waiting
+// until at most keep are in flight.
+func (n *lookupNode) drain(keep int) error {
+	for len(n.inflight) > 0 {
+		c := n.inflight[0]
+		if len(n.inflight) <= keep {
+			select {
+			case <-c.done:
+			default:
+				return nil
+			}
 		}
-		row := make(value.Row, 0, n.width+len(dv))
-		row = append(append(row, jr[:n.width]...), dv...)
-		if err := n.Out.Push(stream.Rec{Kind: r.Kind, Row: row, Src: r.Src, Lat: r.Lat + took}); err != nil {
+		<-c.done
+		n.inflight = n.inflight[1:]
+		if err := n.emit(c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Watermark passes the watermark on.
-func (n *lookupNode) Watermark(ts int64) error { return n.Out.Watermark(ts) }
+// emit passes one input's joined rows on.
+func (n *lookupNode) emit(c *lookupCall) error {
+	r := c.rec
+	if c.err != nil {
+		if errors.Is(c.err, context.Canceled) && n.ctx.Err() != nil {
+			return n.ctx.Err()
+		}
+		return fmt.Errorf("lookup join on %s, input row %d: %w", n.table, r.Src, c.err)
+	}
+	n.report.Latency = append(n.report.Latency, c.took)
+	for _, jr := range c.rows {
+		dv, err := n.dimRow(jr[n.width:])
+		if err != nil {
+			return err
+		}
+		row := make(value.Row, 0, n.width+len(dv))
+		row = append(append(row, jr[:n.width]...), dv...)
+		if err := n.Out.Push(stream.Rec{Kind: r.Kind, Row: row, Src: r.Src, Lat: r.Lat + c.took}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Watermark emits every lookup in flight, then passes the watermark on
+// (Flink's async operator keeps watermarks in order with the rows).
+func (n *lookupNode) Watermark(ts int64) error {
+	if err := n.drain(0); err != nil {
+		return err
+	}
+	return n.Out.Watermark(ts)
+}
+
+// Finish emits the lookups still in flight at the end of the input.
+func (n *lookupNode) Finish() error { return n.drain(0) }
+
+// wait lets every lookup in flight end, without emitting them (a run
+// that failed or was cancelled).
+func (n *lookupNode) wait() {
+	for _, c := range n.inflight {
+		<-c.done
+	}
+	n.inflight = nil
+}
 
 // stopLookups closes the lookup tables and takes their statistics.
 func (d *runner) stopLookups() {
@@ -302,6 +370,7 @@ func (d *runner) stopLookups() {
 			continue
 		}
 		n.closed = true
+		n.wait()
 		n.report.Stats = n.src.Stats()
 		n.src.Close()
 	}
