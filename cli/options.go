@@ -52,7 +52,7 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 		BasicUser: c.Auth.User, Password: c.Auth.Password,
 		Deploy: clusters.Deploy{
 			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
-			Command: c.Deploy.Command, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
+			Command: c.Deploy.Command, PythonCommand: c.Deploy.PythonCommand, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
 			Properties: c.Deploy.Properties,
 		},
 	}

@@ -288,4 +288,8 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	check("through the agent", "store_check", "store", "check")
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
 	check("through the agent", "job_action", "job", "submit", "payments")
+	pyFile := writeTemp(t, "word_count.py", "from pyflink.table import TableEnvironment\n")
+	check("through the agent", "job_create", "job", "create", "--name", "wordcount", "--py", pyFile,
+		"--py-files", "hdfs:///py/lib.zip", "--py-requirements", "hdfs:///py/requirements.txt")
+	check("through the agent", "job_edit", "job", "edit", "wordcount", "--py", pyFile, "--py-exec", "venv/bin/python3")
 }

@@ -134,6 +134,10 @@ type Deploy struct {
 	// placeholders {jar} {class} {args} {name} {tags} {parallelism}
 	// {savepoint} {queue}; see README.
 	Command string `yaml:"command"`
+	// PythonCommand is the `flink run` template of PyFlink jobs, with
+	// {python} for the -py/-pym/-pyfs/-pyreq/-pyarch/-pyexec options and
+	// the placeholders of Command but {jar} and {class}; see README.
+	PythonCommand string `yaml:"python_command"`
 	// SavepointDir is the target directory of savepoints.
 	SavepointDir string `yaml:"savepoint_dir"`
 	// Queue is the YARN queue of new applications.

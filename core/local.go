@@ -247,8 +247,12 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 		if r.Spec.JarPath == "" {
 			return model.Job{}, fmt.Errorf("create job %s: no jar given", r.Name)
 		}
+	case model.KindPython:
+		if err := checkPythonSpec(r.Spec); err != nil {
+			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
+		}
 	default:
-		return model.Job{}, fmt.Errorf("create job %s: kind must be SQL or JAR", r.Name)
+		return model.Job{}, fmt.Errorf("create job %s: kind must be SQL, JAR or PYTHON", r.Name)
 	}
 	now := l.now()
 	user := orUser(r.Issuer, l.user)
@@ -296,6 +300,11 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 		if j, err = journal.FindJob(tx, ref); err != nil {
 			return err
 		}
+		if j.Kind == model.KindPython {
+			if err := checkPythonSpec(s); err != nil {
+				return fmt.Errorf("save spec of %s: %w", j.Name, err)
+			}
+		}
 		s.JobID, s.CreatedAt = j.ID, l.now()
 		if s.Author == "" {
 			s.Author = l.user
@@ -314,6 +323,21 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 		publisher{l}.Job(j, nil, nil)
 	}
 	return saved, err
+}
+
+// checkPythonSpec refuses a PyFlink spec that names no entry point, or two.
+func checkPythonSpec(s model.Spec) error {
+	switch {
+	case s.PyModule == "" && s.PyFile == "":
+		return errors.New("a PYTHON job needs an entry script (-py) or module (-pym)")
+	case s.PyModule != "" && s.PyFile != "":
+		return errors.New("a PYTHON job starts from a script or a module, not both")
+	case s.PyFile != "" && strings.TrimSpace(s.Python) == "":
+		return fmt.Errorf("the entry script %s is empty", s.PyFile)
+	case s.PyModule != "" && len(s.PyFiles) == 0:
+		return fmt.Errorf("module %s: give the files that hold it (--py-files)", s.PyModule)
+	}
+	return nil
 }
 
 // Specs implements Service.

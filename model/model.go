@@ -18,11 +18,12 @@ type JobKind int
 
 // Job kinds.
 const (
-	KindSQL JobKind = iota + 1 // Flink SQL script, deployed through the SQL Gateway
-	KindJAR                    // a jar with an entry class, deployed by jars/run or `flink run`
+	KindSQL    JobKind = iota + 1 // Flink SQL script, deployed through the SQL Gateway
+	KindJAR                       // a jar with an entry class, deployed by jars/run or `flink run`
+	KindPython                    // a PyFlink program, deployed by `flink run -py`/`-pym`
 )
 
-var jobKindNames = map[JobKind]string{KindSQL: "SQL", KindJAR: "JAR"}
+var jobKindNames = map[JobKind]string{KindSQL: "SQL", KindJAR: "JAR", KindPython: "PYTHON"}
 
 func (k JobKind) String() string { return enumString(jobKindNames, k) }
 
@@ -138,10 +139,21 @@ type Spec struct {
 	SQL        string   // for SQL jobs
 	JarPath    string   // for JAR jobs: local path of the jar to upload
 	EntryClass string   // for JAR jobs
-	Args       []string // program arguments for JAR jobs
-	Note       string
-	Author     string
-	CreatedAt  time.Time
+	Args       []string // program arguments for JAR and PYTHON jobs
+	// Python is the text of a PyFlink job's entry script, versioned like
+	// SQL: a deploy writes this text, not whatever the file holds now.
+	Python string
+	PyFile string // the entry script's file name (-py), as it was given
+	// PyModule is the entry module (-pym) when the job starts from a module
+	// of its PyFiles instead of a script.
+	PyModule       string
+	PyFiles        []string // extra python files, directories or archives (-pyfs)
+	PyRequirements string   // requirements file (-pyreq), optionally "FILE#CACHE_DIR"
+	PyArchives     []string // archives unpacked in the workers' working directory (-pyarch)
+	PyExecutable   string   // the cluster's python interpreter or env (-pyexec)
+	Note           string
+	Author         string
+	CreatedAt      time.Time
 }
 
 // RestorePointKind tells a savepoint from a checkpoint.

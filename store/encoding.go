@@ -162,7 +162,7 @@ func cloneBytes(b []byte) []byte {
 // model's String of such a value does not return (it formats itself with
 // %v), so values are checked against these lists before any String call.
 var (
-	jobKinds          = []model.JobKind{model.KindSQL, model.KindJAR}
+	jobKinds          = []model.JobKind{model.KindSQL, model.KindJAR, model.KindPython}
 	restorePointKinds = []model.RestorePointKind{model.Checkpoint, model.Savepoint}
 	commandKinds      = []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit,
 		model.CmdPause, model.CmdKill, model.CmdSavepoint}

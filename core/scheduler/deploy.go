@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -100,6 +102,8 @@ func (x *execution) runDeploy(ctx context.Context) error {
 		} else {
 			d, err = x.deployJarExec(ctx, cl, j, spec, restore)
 		}
+	case model.KindPython:
+		d, err = x.deployPython(ctx, cl, j, spec, restore, session)
 	default:
 		err = fmt.Errorf("job kind %v cannot be deployed", j.Kind)
 	}
@@ -497,6 +501,62 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 	if err != nil {
 		return deployed{}, err
 	}
+	return x.runClient(ctx, cl, argv)
+}
+
+// deployPython runs a PyFlink job with the cluster's python run template.
+// The entry script is the spec's versioned text, written for this run into
+// a directory of its own under its own file name (Flink names the module
+// after the file). In application mode the client runs on the cluster, so
+// that directory is shipped (yarn.ship-files) and the script named relative
+// to it, as Flink's PyFlink deployment docs do. A shared session cluster is
+// refused: palink has no way there to find the job the client submitted.
+func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
+	if session {
+		return deployed{}, fmt.Errorf("PyFlink job %s: cluster %s runs jobs in a session (%s); palink deploys PyFlink jobs per job or in application mode", j.Name, cl.Name, cl.Cfg.Deploy.SessionApp)
+	}
+	tmpl := cl.Cfg.Deploy.PythonCommand
+	if tmpl == "" {
+		tmpl = DefaultPythonRunTemplate
+	}
+	props := mergeProps(cl.Cfg.Deploy.Properties, j.Config)
+	py := &pythonVars{Module: spec.PyModule, Files: spec.PyFiles, Requirements: spec.PyRequirements,
+		Archives: spec.PyArchives, Executable: spec.PyExecutable}
+	if spec.PyModule == "" {
+		dir, err := os.MkdirTemp("", "palink-py-")
+		if err != nil {
+			return deployed{}, fmt.Errorf("write the entry script of %s: %w", j.Name, err)
+		}
+		defer os.RemoveAll(dir)
+		name := filepath.Base(spec.PyFile)
+		py.Script = filepath.Join(dir, name)
+		if err := os.WriteFile(py.Script, []byte(spec.Python), 0o600); err != nil {
+			return deployed{}, fmt.Errorf("write the entry script of %s: %w", j.Name, err)
+		}
+		if cl.Cfg.Deploy.Mode == "yarn-application" {
+			ship := dir
+			if prev := props["yarn.ship-files"]; prev != "" {
+				ship = prev + ";" + dir
+			}
+			props["yarn.ship-files"] = ship
+			py.Script = filepath.Base(dir) + "/" + name
+		}
+		x.logf(ctx, "entry script %s (spec v%d, %d bytes)", name, spec.Version, len(spec.Python))
+	}
+	argv, err := expandRunTemplate(tmpl, runVars{
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
+		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
+		Args: spec.Args, Properties: props, Python: py,
+	})
+	if err != nil {
+		return deployed{}, err
+	}
+	return x.runClient(ctx, cl, argv)
+}
+
+// runClient runs a `flink run` argv and reads the application and job ids
+// from its output.
+func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []string) (deployed, error) {
 	x.logf(ctx, "running %s", strings.Join(argv, " "))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer

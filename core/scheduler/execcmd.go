@@ -13,6 +13,45 @@ import (
 // the job restores, {args} to the program arguments.
 const DefaultRunTemplate = "flink run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 
+// DefaultPythonRunTemplate is the `flink run` command of PyFlink jobs when
+// the cluster config sets none. {python} expands to -py SCRIPT (or -pym
+// MODULE) and the -pyfs, -pyreq, -pyarch and -pyexec options the spec sets.
+const DefaultPythonRunTemplate = "flink run -t {target} -d {dynamic} {restore} {python} {args}"
+
+// pythonVars are the PyFlink options of a run.
+type pythonVars struct {
+	Script       string // path of the entry script as the client reads it (-py)
+	Module       string // -pym, instead of Script
+	Files        []string
+	Requirements string
+	Archives     []string
+	Executable   string
+}
+
+// flags are the `flink run` options of a PyFlink program, in the order
+// Flink's CliFrontendParser documents them.
+func (p pythonVars) flags() []string {
+	var out []string
+	if p.Module != "" {
+		out = append(out, "-pym", p.Module)
+	} else {
+		out = append(out, "-py", p.Script)
+	}
+	if len(p.Files) > 0 {
+		out = append(out, "-pyfs", strings.Join(p.Files, ","))
+	}
+	if p.Requirements != "" {
+		out = append(out, "-pyreq", p.Requirements)
+	}
+	if len(p.Archives) > 0 {
+		out = append(out, "-pyarch", strings.Join(p.Archives, ","))
+	}
+	if p.Executable != "" {
+		out = append(out, "-pyexec", p.Executable)
+	}
+	return out
+}
+
 // runVars are the values a run template is expanded with.
 type runVars struct {
 	Target      string
@@ -25,12 +64,13 @@ type runVars struct {
 	Jar         string
 	Args        []string
 	Properties  map[string]string
+	Python      *pythonVars // set for PyFlink jobs: {python} expands to its flags
 }
 
 // expandRunTemplate turns a template into argv. The template is split like a
 // shell would split it (quotes group words), but no shell ever runs it, so
 // job names and arguments cannot inject commands. List placeholders
-// ({dynamic}, {restore}, {args}) must stand alone as words.
+// ({dynamic}, {restore}, {args}, {python}) must stand alone as words.
 func expandRunTemplate(tmpl string, v runVars) ([]string, error) {
 	words, err := splitWords(tmpl)
 	if err != nil {
@@ -57,6 +97,12 @@ func expandRunTemplate(tmpl string, v runVars) ([]string, error) {
 			continue
 		case "{args}":
 			out = append(out, v.Args...)
+			continue
+		case "{python}":
+			if v.Python == nil {
+				return nil, fmt.Errorf("run command template: {python} is for PyFlink jobs")
+			}
+			out = append(out, v.Python.flags()...)
 			continue
 		}
 		for k, val := range scalar {

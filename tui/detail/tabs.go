@@ -109,6 +109,22 @@ func section(st *kit.Styles, title string) tabLine {
 	return tabLine{text: " " + st.Section.Render(title)}
 }
 
+// pythonEntry is how a PyFlink spec starts: -py FILE or -pym MODULE, with
+// its extra files and program arguments.
+func pythonEntry(s model.Spec) string {
+	parts := []string{"-py " + s.PyFile}
+	if s.PyModule != "" {
+		parts = []string{"-pym " + s.PyModule}
+	}
+	if len(s.PyFiles) > 0 {
+		parts = append(parts, "-pyfs "+strings.Join(s.PyFiles, ","))
+	}
+	if s.PyRequirements != "" {
+		parts = append(parts, "-pyreq "+s.PyRequirements)
+	}
+	return strings.Join(append(parts, s.Args...), " ")
+}
+
 func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 	st, now, j := e.Styles, e.Now, d.job
 	var out []tabLine
@@ -121,6 +137,8 @@ func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 			spec = fmt.Sprintf("SQL v%d · %s", s.Version, kit.Truncate(kit.FirstLine(s.SQL), max(w-40, 20)))
 		case model.KindJAR:
 			spec = fmt.Sprintf("JAR v%d · %s · %s %s", s.Version, s.JarPath, s.EntryClass, strings.Join(s.Args, " "))
+		case model.KindPython:
+			spec = fmt.Sprintf("PYTHON v%d · %s", s.Version, kit.Truncate(pythonEntry(s), max(w-40, 20)))
 		}
 		if s.Note != "" {
 			spec += st.Dim.Render(" — " + s.Note)

@@ -57,8 +57,9 @@ type job struct {
 	app        *app
 	id         string
 	name       string
-	sql        string // for SQL jobs
-	entryClass string // for JAR jobs
+	sql        string         // for SQL jobs
+	entryClass string         // for JAR jobs
+	python     *PythonProgram // for PyFlink jobs
 	config     map[string]string
 	seed       uint64
 
@@ -121,6 +122,7 @@ type jobSpec struct {
 	name             string
 	sql              string
 	entryClass       string
+	python           *PythonProgram
 	parallelism      int
 	config           map[string]string
 	restorePath      string
@@ -137,6 +139,7 @@ func (f *flinkJobs) addJob(a *app, s jobSpec, now time.Time) *job {
 		name:             s.name,
 		sql:              s.sql,
 		entryClass:       s.entryClass,
+		python:           s.python,
 		config:           s.config,
 		seed:             f.rng.Uint64(),
 		parallelism:      s.parallelism,
