@@ -186,6 +186,43 @@ type RestorePoint struct {
 	FlinkJobID string
 	CheckID    int64  // Flink's checkpoint id, when known
 	Origin     string // "sync", or the command that made it ("PAUSE #40")
+	// Status is what became of it: completed until palink disposes of it
+	// (Flink's savepoint-disposal), then disposed, or failed with Error.
+	Status     SavepointStatus
+	DisposedAt time.Time // when the disposal ended (palink's clock)
+	Error      string    // why the disposal failed
+}
+
+// SavepointStatus is the life of a restore point palink recorded. The zero
+// value is completed: every record written before disposals existed is one.
+type SavepointStatus int
+
+// Savepoint statuses.
+const (
+	SavepointCompleted SavepointStatus = iota
+	SavepointDisposing                 // a disposal was triggered and not yet seen to end
+	SavepointDisposed
+	SavepointFailed // the disposal failed; Error says why, the files may remain
+)
+
+var savepointStatusNames = map[SavepointStatus]string{SavepointCompleted: "completed",
+	SavepointDisposing: "disposing", SavepointDisposed: "disposed", SavepointFailed: "failed"}
+
+func (s SavepointStatus) String() string { return enumString(savepointStatusNames, s) }
+
+// ParseSavepointStatus is the inverse of String.
+func ParseSavepointStatus(s string) (SavepointStatus, error) {
+	return parseEnum(savepointStatusNames, "savepoint status", s)
+}
+
+// SavepointStatuses lists every status in display order.
+func SavepointStatuses() []SavepointStatus {
+	return []SavepointStatus{SavepointCompleted, SavepointDisposing, SavepointDisposed, SavepointFailed}
+}
+
+// Usable reports whether a job may restore from it.
+func (rp RestorePoint) Usable() bool {
+	return rp.Status == SavepointCompleted || rp.Status == SavepointFailed
 }
 
 // CommandKind is what a command does.

@@ -31,6 +31,15 @@ func (k *RestorePointKind) UnmarshalText(b []byte) (err error) {
 }
 
 // MarshalText implements encoding.TextMarshaler.
+func (s SavepointStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SavepointStatus) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSavepointStatus(string(b))
+	return
+}
+
+// MarshalText implements encoding.TextMarshaler.
 func (k CommandKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -382,4 +384,47 @@ func contractCopies(t *testing.T, open opener) {
 	if kept.Name != "a" || kept.Config["state.backend"] != "hashmap" {
 		t.Errorf("a job kept after its transaction changed under us: %+v", kept)
 	}
+}
+
+// contractRestorePointStatus: a disposal's status replaces the record in its
+// place, survives a reopen, and an unknown path or a status out of range is
+// refused.
+func contractRestorePointStatus(t *testing.T, open opener) {
+	s := open(t)
+	sp := func(path string) model.RestorePoint {
+		return model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: path, Time: t0, Origin: "SAVEPOINT #1"}
+	}
+	update(t, s, func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j1", "job-j1")); err != nil {
+			return err
+		}
+		for _, p := range []string{"hdfs:///sp/1", "hdfs:///sp/2"} {
+			if _, err := tx.AddRestorePoint(sp(p)); err != nil {
+				return err
+			}
+		}
+		done := sp("hdfs:///sp/1")
+		done.Status, done.DisposedAt = model.SavepointDisposed, t0.Add(time.Hour)
+		if err := tx.PutRestorePoint(done); err != nil {
+			return err
+		}
+		wantErr(t, tx.PutRestorePoint(sp("hdfs:///sp/none")), ErrNotFound, "hdfs:///sp/none")
+		bad := sp("hdfs:///sp/2")
+		bad.Status = model.SavepointStatus(42)
+		wantErr(t, tx.PutRestorePoint(bad), ErrInvalid, "status")
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	view(t, s, func(tx ReadTx) error {
+		got, err := tx.RestorePoints("j1")
+		if err != nil {
+			return err
+		}
+		if len(got) != 2 || got[0].Path != "hdfs:///sp/1" || got[0].Status != model.SavepointDisposed ||
+			!got[0].DisposedAt.Equal(t0.Add(time.Hour)) || got[1].Status != model.SavepointCompleted {
+			t.Errorf("after PutRestorePoint and reopen: %+v", got)
+		}
+		return nil
+	})
 }

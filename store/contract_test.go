@@ -44,6 +44,7 @@ func runContract(t *testing.T, b backend) {
 		{"CommandFilters", contractCommandFilters},
 		{"EventsAppendOnlyPerJobSeq", contractEvents},
 		{"RestorePointDedup", contractRestorePoints},
+		{"RestorePointStatus", contractRestorePointStatus},
 		{"AuditOrder", contractAudit},
 		{"AtomicUpdate", contractAtomic},
 		{"InvalidRecordsRefused", contractInvalid},

@@ -237,5 +237,8 @@ func checkRestorePoint(rp model.RestorePoint) error {
 	if rp.Path == "" {
 		return fmt.Errorf("restore point of job %s has no path: %w", rp.JobID, ErrInvalid)
 	}
-	return validEnum("restore point kind", rp.Kind, restorePointKinds)
+	if err := validEnum("restore point kind", rp.Kind, restorePointKinds); err != nil {
+		return err
+	}
+	return validEnum("savepoint status", rp.Status, model.SavepointStatuses())
 }

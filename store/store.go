@@ -115,6 +115,10 @@ type Tx interface {
 	// the job is not added twice (returns false). ErrNotFound if the job
 	// does not exist.
 	AddRestorePoint(rp model.RestorePoint) (bool, error)
+	// PutRestorePoint replaces the record of (rp.JobID, rp.Path), in its
+	// place in the job's order: how a disposal records its status.
+	// ErrNotFound if no restore point of that path is recorded for the job.
+	PutRestorePoint(rp model.RestorePoint) error
 	// AppendAudit appends to the audit log with the next Seq. Its JobID need
 	// not exist: refusals of unknown jobs are audited too.
 	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)

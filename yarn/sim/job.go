@@ -44,12 +44,13 @@ const (
 // job that ends asks its application to deregister. It is guarded by the
 // cluster lock.
 type flinkJobs struct {
-	interval time.Duration // checkpoint interval of jobs that set none
-	rng      *rand.Rand
-	byID     map[string]*job
-	points   pointStore
-	events   *eventQueue
-	yarn     *yarnApps
+	interval  time.Duration // checkpoint interval of jobs that set none
+	rng       *rand.Rand
+	byID      map[string]*job
+	points    pointStore
+	disposals disposals
+	events    *eventQueue
+	yarn      *yarnApps
 }
 
 // job is one Flink job, in a per-job/application cluster or a session.
