@@ -17,7 +17,7 @@ import (
 
 func newJobCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "job", Short: "Create, inspect and act on one job"}
-	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g))
+	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g), newJobSavepointsCmd(g))
 	cmd.AddCommand(diagnoseCmds(g)...)
 	for _, k := range []model.CommandKind{model.CmdSubmit, model.CmdPause, model.CmdKill, model.CmdRestart, model.CmdSavepoint, model.CmdResubmit} {
 		cmd.AddCommand(newActionCmd(g, k))

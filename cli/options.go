@@ -21,9 +21,16 @@ func coreOptions(cfg *config.Config) core.Options {
 			Window: cfg.Restart.Window.D(), Backoff: cfg.Restart.Backoff.D(), MaxBackoff: cfg.Restart.MaxBackoff.D(),
 			Multiplier: cfg.Restart.Multiplier,
 		},
+		Savepoints: decide.SavepointPolicy{
+			Interval: cfg.Savepoints.Interval.D(), Jitter: cfg.Savepoints.Jitter.D(), MaxCount: cfg.Savepoints.MaxCount,
+			MaxAge: cfg.Savepoints.MaxAge.D(), MaxRestoreAge: cfg.Savepoints.MaxRestoreAge.D(),
+		},
 		Observe: observe.Settings{
 			Interval: cfg.Metrics.Interval.D(), Concurrency: cfg.Metrics.Concurrency, AlertInterval: cfg.Alerts.Interval.D(),
 		},
+	}
+	if o.Savepoints.Jitter == 0 {
+		o.Savepoints.Jitter = o.Savepoints.Interval / 10
 	}
 	for _, c := range cfg.Clusters {
 		o.Clusters = append(o.Clusters, clusterSpec(c))

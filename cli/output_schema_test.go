@@ -33,15 +33,18 @@ var outputs = map[string]any{
 	"job_history": historyOut{},
 	"job_create":  model.Job{},
 	"job_edit":    model.Spec{},
-	"job_action":  []model.Command{},
-	"commands":    []model.Command{},
-	"alerts":      []model.Alert{},
-	"cluster":     api.ClusterOverview{},
-	"adopt":       model.Job{},
-	"sync_once":   api.SyncStats{},
-	"logs":        api.LogList{},
-	"sql_check":   sqlReport{},
-	"store_check": api.StoreReport{},
+	// Restore points over time (cli/savepoint.go).
+	"job_savepoints":    []model.RestorePoint{},
+	"savepoint_dispose": model.RestorePoint{},
+	"job_action":        []model.Command{},
+	"commands":          []model.Command{},
+	"alerts":            []model.Alert{},
+	"cluster":           api.ClusterOverview{},
+	"adopt":             model.Job{},
+	"sync_once":         api.SyncStats{},
+	"logs":              api.LogList{},
+	"sql_check":         sqlReport{},
+	"store_check":       api.StoreReport{},
 	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
 	// job_checkpoint when given a checkpoint, taskmanagers writes
 	// taskmanager when given a TaskManager.
@@ -270,6 +273,17 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	}
 	checkpointID, taskManager = fmt.Sprint(cv.History[0].ID), tl.TaskManagers[0].ID
 	diagnose("in process")
+	// Savepoints to list and dispose of: the latest one is needed, so
+	// three are taken and the two older ones disposed of, one each way.
+	for i := 0; i < 3; i++ {
+		e.mustRun("job", "savepoint", "orders", "--wait")
+	}
+	var sps []model.RestorePoint
+	if decodeWire([]byte(e.mustRun("job", "savepoints", "orders", "-o", "json")), &sps) != nil || len(sps) < 3 {
+		t.Fatalf("savepoints: %+v", sps)
+	}
+	check("in process", "job_savepoints", "job", "savepoints", "orders")
+	check("in process", "savepoint_dispose", "savepoint", "dispose", sps[0].Path)
 
 	agentCtx, stopAgent := context.WithCancel(ctx)
 	agentDone := make(chan error, 1)
@@ -285,6 +299,8 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	}
 	run("through the agent")
 	diagnose("through the agent")
+	check("through the agent", "job_savepoints", "job", "savepoints", "orders")
+	check("through the agent", "savepoint_dispose", "savepoint", "dispose", sps[1].Path, "--job", "orders")
 	check("through the agent", "store_check", "store", "check")
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
 	check("through the agent", "job_action", "job", "submit", "payments")

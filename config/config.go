@@ -27,10 +27,13 @@ type Config struct {
 	Sync      Sync          `yaml:"sync"`
 	Scheduler Scheduler     `yaml:"scheduler"`
 	Restart   RestartPolicy `yaml:"restart_policy"`
-	Metrics   Metrics       `yaml:"metrics"`
-	Alerts    Alerts        `yaml:"alerts"`
-	Clusters  []Cluster     `yaml:"clusters"`
-	Debug     Debug         `yaml:"debug"`
+	// Savepoints are restore points over time: periodic savepoints,
+	// their retention, and how old a restore point may be.
+	Savepoints Savepoints `yaml:"savepoints"`
+	Metrics    Metrics    `yaml:"metrics"`
+	Alerts     Alerts     `yaml:"alerts"`
+	Clusters   []Cluster  `yaml:"clusters"`
+	Debug      Debug      `yaml:"debug"`
 	// Socket is the unix socket of the agent of Store, for a team: it must
 	// lie in a directory only the agent's user (or root) may write to, or in
 	// a root-owned sticky one such as /tmp. Default: a socket named after
@@ -81,6 +84,19 @@ type RestartPolicy struct {
 	Backoff     Duration `yaml:"backoff"`      // first delay; default 10s
 	MaxBackoff  Duration `yaml:"max_backoff"`  // default 5m
 	Multiplier  float64  `yaml:"multiplier"`   // default 2
+}
+
+// Savepoints configures periodic savepoints of RUNNING jobs, their
+// retention (disposed of through Flink's savepoint-disposal), and the guard
+// against restoring from an old one. Zero values turn each part off.
+type Savepoints struct {
+	Interval Duration `yaml:"interval"` // e.g. 6h; 0: no periodic savepoints
+	// Jitter spreads jobs over up to this much after the interval; default
+	// a tenth of the interval.
+	Jitter        Duration `yaml:"jitter"`
+	MaxCount      int      `yaml:"max_count"`       // completed savepoints kept per job
+	MaxAge        Duration `yaml:"max_age"`         // older ones are disposed of
+	MaxRestoreAge Duration `yaml:"max_restore_age"` // older restore points need --force
 }
 
 // Cluster is one YARN cluster with its Flink access.
@@ -425,6 +441,17 @@ func (c *Config) Check() Problems {
 	}
 	if c.Scheduler.Lease.D() < time.Second {
 		add("scheduler.lease", false, "scheduler.lease %s is below 1s", c.Scheduler.Lease.D())
+	}
+	for _, d := range []struct {
+		key string
+		v   Duration
+	}{{"interval", c.Savepoints.Interval}, {"jitter", c.Savepoints.Jitter}, {"max_age", c.Savepoints.MaxAge}, {"max_restore_age", c.Savepoints.MaxRestoreAge}} {
+		if d.v < 0 {
+			add("savepoints."+d.key, false, "savepoints.%s %s is negative: give a duration such as 6h", d.key, d.v.D())
+		}
+	}
+	if c.Savepoints.MaxCount < 0 {
+		add("savepoints.max_count", false, "savepoints.max_count must not be negative")
 	}
 	if c.Restart.MaxAttempts < 0 {
 		add("restart_policy.max_attempts", false, "restart_policy.max_attempts must not be negative")

@@ -53,6 +53,9 @@ type Options struct {
 	// default).
 	Lease, Poll, DeployWait, EndingGrace, RetryBackoff, Tick time.Duration
 	Workers, Tries                                           int
+	// Savepoints are the periodic savepoints, their retention and the
+	// restore-age guard.
+	Savepoints decide.SavepointPolicy
 	// HookRetryWait is the first pause between a webhook's retries
 	// (observe.Options); default 500ms.
 	HookRetryWait time.Duration
@@ -127,7 +130,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.sched = scheduler.New(scheduler.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
-		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick,
+		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
 	})
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
@@ -323,6 +326,17 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 		publisher{l}.Job(j, nil, nil)
 	}
 	return saved, err
+}
+
+// DisposeSavepoint implements Service.
+func (l *Local) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
+	if l.readOnly {
+		return model.RestorePoint{}, api.ReadOnly("dispose savepoint")
+	}
+	if r.Issuer == "" {
+		r.Issuer = l.user
+	}
+	return l.sched.Dispose(ctx, r)
 }
 
 // checkPythonSpec refuses a PyFlink spec that names no entry point, or two.

@@ -225,6 +225,31 @@ func (rp RestorePoint) Usable() bool {
 	return rp.Status == SavepointCompleted || rp.Status == SavepointFailed
 }
 
+// ClaimMode is who owns the files of the restore point a job starts from
+// (Flink's RecoveryClaimMode; execution.state-recovery.claim-mode, before
+// 1.20 execution.savepoint-restore-mode). LEGACY is gone in Flink 2.0.
+type ClaimMode int
+
+// Claim modes; the zero value leaves it to the cluster (NO_CLAIM by default).
+const (
+	ClaimDefault ClaimMode = iota
+	ClaimClaim
+	ClaimNoClaim
+	ClaimLegacy
+)
+
+var claimModeNames = map[ClaimMode]string{ClaimDefault: "DEFAULT", ClaimClaim: "CLAIM", ClaimNoClaim: "NO_CLAIM", ClaimLegacy: "LEGACY"}
+
+func (m ClaimMode) String() string { return enumString(claimModeNames, m) }
+
+// ParseClaimMode is the inverse of String; it takes any case and "" for DEFAULT.
+func ParseClaimMode(s string) (ClaimMode, error) {
+	if s == "" {
+		return ClaimDefault, nil
+	}
+	return parseEnum(claimModeNames, "claim mode", strings.ToUpper(strings.ReplaceAll(s, "-", "_")))
+}
+
 // CommandKind is what a command does.
 type CommandKind int
 
@@ -316,8 +341,12 @@ type CommandParams struct {
 	// an action targets, persisted as soon as they are known.
 	AppID      string
 	FlinkJobID string
-	// Auto marks commands issued by the platform's restart policy.
+	// Auto marks commands issued by the platform: its restart policy, or
+	// periodic savepoints.
 	Auto bool
+	// ClaimMode and AllowNonRestoredState are how a deploy restores.
+	ClaimMode             ClaimMode
+	AllowNonRestoredState bool
 	// Supersedes is the id of the pending command a KILL ended; while that
 	// command's worker was alive (its lease ran until SupersededLease), the
 	// kill looks again for what it may still have started.

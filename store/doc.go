@@ -17,7 +17,8 @@
 //	commands_by_state/<STATE>     <command id> → ""                STATE is UNDO, DOING, SUCCEEDED or FAILED
 //	commands_by_job/<job id>      <command id> → ""
 //	events/<job id>               <seq> → model.Event              append-only; bucket sequence = last seq
-//	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded
+//	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded; a disposal
+//	                              rewrites its record in place (Status, DisposedAt, Error)
 //	restore_point_paths/<job id>  <path> → <seq>                   one restore point per path
 //	audit                         <seq> → model.AuditEntry         append-only; bucket sequence = last seq
 //	alerts                        <rule>/<job id> → model.Alert    the latest firing or resolve per rule and job (schema 2)

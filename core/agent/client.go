@@ -168,6 +168,14 @@ func (c *Client) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, erro
 	return do[api.AdoptRequest, model.Job](ctx, c.c, "Adopt", r)
 }
 
+// DisposeSavepoint implements api.Service.
+func (c *Client) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
+	if c.readOnly {
+		return model.RestorePoint{}, api.ReadOnly("dispose savepoint")
+	}
+	return do[api.DisposeRequest, model.RestorePoint](ctx, c.c, "DisposeSavepoint", r)
+}
+
 // Watch implements api.Service with a long poll.
 func (c *Client) Watch(ctx context.Context) (<-chan api.Change, error) {
 	out := make(chan api.Change)

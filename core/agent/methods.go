@@ -160,6 +160,10 @@ var methods = map[string]method{
 		a.Issuer = h.user
 		return h.svc.ActOnAlert(ctx, a)
 	})},
+	"DisposeSavepoint": {access: toAct, what: "dispose savepoint", timeout: 5 * time.Minute, run: call(func(ctx context.Context, h *session, r api.DisposeRequest) (model.RestorePoint, error) {
+		r.Issuer = h.user
+		return h.svc.DisposeSavepoint(ctx, r)
+	})},
 	"Adopt": {access: toAct, what: "adopt", run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.Adopt(ctx, r)

@@ -50,6 +50,12 @@ type Service interface {
 	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
 	// Adopt makes an unmanaged Flink application on YARN a palink job.
 	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)
+	// DisposeSavepoint disposes of a savepoint palink recorded through
+	// Flink's savepoint-disposal and returns its record with the outcome
+	// (disposed, or failed with the reason). A checkpoint, a record already
+	// disposed of, and, unless forced, a savepoint its job still needs are
+	// refused.
+	DisposeSavepoint(ctx context.Context, r DisposeRequest) (model.RestorePoint, error)
 
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
@@ -190,6 +196,25 @@ type ActionRequest struct {
 	Restore     model.RestoreChoice // for RESTART (default latest) and RESUBMIT (required)
 	RestorePath string              // for RestorePath
 	Issuer      string              // filled by the service when empty
+	// ClaimMode is how Flink treats the restore point (CLAIM, NO_CLAIM,
+	// LEGACY); default: the cluster's.
+	ClaimMode model.ClaimMode
+	// AllowNonRestoredState lets the job start when state of the restore
+	// point maps to no operator (-n).
+	AllowNonRestoredState bool
+	// Force restores from a point older than savepoints.max_restore_age.
+	Force bool
+}
+
+// DisposeRequest asks palink to dispose of a savepoint it recorded,
+// through Flink's savepoint-disposal.
+type DisposeRequest struct {
+	Path   string
+	JobRef string // the job whose record it is; "" looks in every job
+	// Force disposes of a savepoint the job still needs (its latest, or
+	// the one a live job restored from).
+	Force  bool
+	Issuer string // filled by the service when empty
 }
 
 // ActionPlan describes what an action would do.

@@ -391,6 +391,16 @@ func (x *execution) deploySQL(ctx context.Context, cl *clusters.Cluster, j model
 		palinkSets = append(palinkSets,
 			fmt.Sprintf("SET 'execution.savepoint.path' = '%s'", sqlQuote(restore)),
 			fmt.Sprintf("SET 'execution.state-recovery.path' = '%s'", sqlQuote(restore)))
+		if m := x.claimMode(); m != "" {
+			palinkSets = append(palinkSets,
+				fmt.Sprintf("SET 'execution.savepoint-restore-mode' = '%s'", m),
+				fmt.Sprintf("SET 'execution.state-recovery.claim-mode' = '%s'", m))
+		}
+		if x.params().AllowNonRestoredState {
+			palinkSets = append(palinkSets,
+				"SET 'execution.savepoint.ignore-unclaimed-state' = 'true'",
+				"SET 'execution.state-recovery.ignore-unclaimed-state' = 'true'")
+		}
 	}
 	for _, set := range palinkSets {
 		if _, err := exec(set); err != nil {
@@ -476,6 +486,7 @@ func (x *execution) deployJarREST(ctx context.Context, cl *clusters.Cluster, j m
 	res, err := f.RunJar(ctx, up.ID, yarn.JarRunRequest{
 		EntryClass: spec.EntryClass, ProgramArgsList: spec.Args, Parallelism: j.Parallelism,
 		JobID: jid, SavepointPath: restore, FlinkConfiguration: conf,
+		AllowNonRestoredState: restore != "" && x.params().AllowNonRestoredState, ClaimMode: x.claimMode(),
 	})
 	if err != nil {
 		return deployed{}, fmt.Errorf("run %s: %w", up.ID, err)
@@ -497,6 +508,7 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
+		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
 	})
 	if err != nil {
 		return deployed{}, err
@@ -547,6 +559,7 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
 		Args: spec.Args, Properties: props, Python: py,
+		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
 	})
 	if err != nil {
 		return deployed{}, err
@@ -587,6 +600,15 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 		return deployed{}, fmt.Errorf("application %s printed by %s: %w", appID, argv[0], err)
 	}
 	return deployed{app: app, jobID: jobID}, nil
+}
+
+// claimMode is the command's claim mode as Flink names it, "" for the
+// cluster's default.
+func (x *execution) claimMode() string {
+	if m := x.params().ClaimMode; m != model.ClaimDefault {
+		return m.String()
+	}
+	return ""
 }
 
 func mergeProps(maps ...map[string]string) map[string]string {

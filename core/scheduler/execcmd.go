@@ -64,7 +64,10 @@ type runVars struct {
 	Jar         string
 	Args        []string
 	Properties  map[string]string
-	Python      *pythonVars // set for PyFlink jobs: {python} expands to its flags
+	// ClaimMode ("" for the cluster's) and AllowNonRestored go with Restore.
+	ClaimMode        string
+	AllowNonRestored bool
+	Python           *pythonVars // set for PyFlink jobs: {python} expands to its flags
 }
 
 // expandRunTemplate turns a template into argv. The template is split like a
@@ -93,6 +96,15 @@ func expandRunTemplate(tmpl string, v runVars) ([]string, error) {
 		case "{restore}":
 			if v.Restore != "" {
 				out = append(out, "-s", v.Restore)
+				if v.AllowNonRestored {
+					out = append(out, "-n")
+				}
+				if v.ClaimMode != "" {
+					// Both names: Flink reads the one it knows (1.20
+					// renamed it) and ignores the other.
+					out = append(out, "-Dexecution.savepoint-restore-mode="+v.ClaimMode,
+						"-Dexecution.state-recovery.claim-mode="+v.ClaimMode)
+				}
 			}
 			continue
 		case "{args}":

@@ -341,6 +341,26 @@ func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	return wrapHanging(out, w, timelineIndent)
 }
 
+// savepointStatus is a restore point's status, padded and coloured: a
+// savepoint's life (completed, disposing, disposed, failed); blank for a
+// checkpoint, which Flink disposes of itself.
+func savepointStatus(st *kit.Styles, rp model.RestorePoint) string {
+	const w = 10
+	if rp.Kind != model.Savepoint {
+		return strings.Repeat(" ", w)
+	}
+	s := fmt.Sprintf("%-*s", w, rp.Status)
+	switch rp.Status {
+	case model.SavepointCompleted:
+		return st.StateRunning.Render(s)
+	case model.SavepointDisposing:
+		return st.StateDeploying.Render(s)
+	case model.SavepointFailed:
+		return st.StateFailed.Render(s)
+	}
+	return st.Dim.Render(s)
+}
+
 // restoreTarget is a checkpoint line's target: where to restore from.
 type restoreTarget struct{ path string }
 
@@ -364,10 +384,17 @@ func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
 		if origin == "" {
 			origin = kit.NoValue
 		}
-		out = append(out, tabLine{
-			text:   fmt.Sprintf("  %-10s %-10s %-12s %s", rp.Kind, kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
+		l := tabLine{
+			text:   fmt.Sprintf("  %-10s %s %-10s %-12s %s", rp.Kind, savepointStatus(st, rp), kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
 			target: restoreTarget{rp.Path},
-		})
+		}
+		if rp.Status == model.SavepointDisposed || rp.Status == model.SavepointDisposing {
+			l.target = nil // nothing to restore from
+		}
+		if rp.Error != "" {
+			l.text += "  " + st.Error.Render(kit.FirstLine(rp.Error))
+		}
+		out = append(out, l)
 	}
 	out = append(out, tabLine{}, section(st, "Flink checkpoints (live)"))
 	if d.detail == nil || d.detail.Live == nil {

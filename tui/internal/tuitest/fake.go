@@ -390,6 +390,15 @@ func (f *Fake) ClusterOverview(ctx context.Context, cluster string) (api.Cluster
 }
 
 // Adopt implements api.Service.
+// DisposeSavepoint implements api.Service: it marks the record disposed.
+func (f *Fake) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
+	f.record("DisposeSavepoint %s", r.Path)
+	if err := f.wait(ctx); err != nil {
+		return model.RestorePoint{}, err
+	}
+	return model.RestorePoint{Kind: model.Savepoint, Path: r.Path, Status: model.SavepointDisposed}, nil
+}
+
 func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {

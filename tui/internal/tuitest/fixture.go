@@ -121,7 +121,8 @@ func NewFixture() *Fake {
 					{JobID: "j001", Seq: 3, Time: ago(20 * time.Second), From: model.StateDeploySucceeded, To: model.StateRunning, Reason: "sync: YARN RUNNING, Flink RUNNING"},
 				},
 				RestorePoints: []model.RestorePoint{*orders.LatestSavepoint, *orders.LatestCheckpoint,
-					{JobID: "j001", Kind: model.Savepoint, Path: "hdfs:///flink/sp/orders-enrich/savepoint-11aa02", Time: ago(300 * time.Hour), Origin: "SAVEPOINT #12"}},
+					{JobID: "j001", Kind: model.Savepoint, Path: "hdfs:///flink/sp/orders-enrich/savepoint-11aa02", Time: ago(300 * time.Hour), Origin: "SAVEPOINT #12",
+						Status: model.SavepointDisposed, DisposedAt: ago(100 * time.Hour)}},
 				Live: &api.LiveJob{
 					FetchedAt: ago(time.Second), YARNState: "RUNNING", FinalStatus: "UNDEFINED", FlinkState: "RUNNING",
 					Vertices: []api.Vertex{{ID: "v1", Name: "Source: orders", Parallelism: 4, Status: "RUNNING"}, {ID: "v2", Name: "LookupJoin -> Sink: enriched", Parallelism: 4, Status: "RUNNING"}},
