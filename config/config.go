@@ -76,29 +76,6 @@ type Scheduler struct {
 	Workers int      `yaml:"workers"` // commands executed at once; default 8
 }
 
-// RestartPolicy configures the platform's restarts of FAILED jobs.
-type RestartPolicy struct {
-	Enabled     *bool    `yaml:"enabled"`      // default true
-	MaxAttempts int      `yaml:"max_attempts"` // within Window; default 3
-	Window      Duration `yaml:"window"`       // default 30m
-	Backoff     Duration `yaml:"backoff"`      // first delay; default 10s
-	MaxBackoff  Duration `yaml:"max_backoff"`  // default 5m
-	Multiplier  float64  `yaml:"multiplier"`   // default 2
-}
-
-// Savepoints configures periodic savepoints of RUNNING jobs, their
-// retention (disposed of through Flink's savepoint-disposal), and the guard
-// against restoring from an old one. Zero values turn each part off.
-type Savepoints struct {
-	Interval Duration `yaml:"interval"` // e.g. 6h; 0: no periodic savepoints
-	// Jitter spreads jobs over up to this much after the interval; default
-	// a tenth of the interval.
-	Jitter        Duration `yaml:"jitter"`
-	MaxCount      int      `yaml:"max_count"`       // completed savepoints kept per job
-	MaxAge        Duration `yaml:"max_age"`         // older ones are disposed of
-	MaxRestoreAge Duration `yaml:"max_restore_age"` // older restore points need --force
-}
-
 // Cluster is one YARN cluster with its Flink access.
 type Cluster struct {
 	Name string `yaml:"name"`
@@ -442,17 +419,7 @@ func (c *Config) Check() Problems {
 	if c.Scheduler.Lease.D() < time.Second {
 		add("scheduler.lease", false, "scheduler.lease %s is below 1s", c.Scheduler.Lease.D())
 	}
-	for _, d := range []struct {
-		key string
-		v   Duration
-	}{{"interval", c.Savepoints.Interval}, {"jitter", c.Savepoints.Jitter}, {"max_age", c.Savepoints.MaxAge}, {"max_restore_age", c.Savepoints.MaxRestoreAge}} {
-		if d.v < 0 {
-			add("savepoints."+d.key, false, "savepoints.%s %s is negative: give a duration such as 6h", d.key, d.v.D())
-		}
-	}
-	if c.Savepoints.MaxCount < 0 {
-		add("savepoints.max_count", false, "savepoints.max_count must not be negative")
-	}
+	c.Savepoints.check(add)
 	if c.Restart.MaxAttempts < 0 {
 		add("restart_policy.max_attempts", false, "restart_policy.max_attempts must not be negative")
 	}

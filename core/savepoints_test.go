@@ -46,13 +46,21 @@ func TestPeriodicSavepointsWithRetention(t *testing.T) {
 	}
 	e.SyncUntil("orders", "RUNNING", func(j model.Job) bool { return coretest.Running(j) && j.FlinkJobID != "" })
 
+	appID := e.Job("orders").AppID
+	simDisposals := func() []sim.Disposal {
+		a, err := e.Sim.App(appID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Disposals
+	}
 	deadline := time.Now().Add(45 * time.Second)
 	for {
-		if len(e.Sim.Disposals()) >= 2 {
+		if len(simDisposals()) >= 2 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no retention after 45s: records %+v, disposals %+v", savepointRecords(e, "orders"), e.Sim.Disposals())
+			t.Fatalf("no retention after 45s: records %+v, disposals %+v", savepointRecords(e, "orders"), simDisposals())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -74,7 +82,7 @@ func TestPeriodicSavepointsWithRetention(t *testing.T) {
 	for _, rp := range recs {
 		byPath[rp.Path] = rp
 	}
-	disposals := e.Sim.Disposals()
+	disposals := simDisposals()
 	if disposals[0].Path != recs[0].Path || disposals[0].Error != "" {
 		t.Errorf("the first disposal is not of the oldest savepoint %s: %+v", recs[0].Path, disposals[0])
 	}

@@ -30,6 +30,8 @@ type App struct {
 	StartedAt   time.Time `json:"startedAt"`
 	FinishedAt  time.Time `json:"finishedAt,omitzero"`
 	Jobs        []Job     `json:"jobs,omitempty"`
+	// Disposals are the savepoint disposals its dispatcher did, oldest first.
+	Disposals []Disposal `json:"disposals,omitempty"`
 }
 
 // Job is a snapshot of one Flink job.
@@ -213,6 +215,7 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 			out.TrackingURL = rm.url + "/cluster/app/" + a.id
 		}
 	}
+	out.Disposals = c.flink.disposals.of(a.id)
 	for _, j := range a.jobs {
 		c.flink.syncCheckpoints(j, now)
 		sj := Job{ID: j.id, Name: j.name, State: j.state, Restarts: j.restarts, RestoredFrom: j.restoredFrom,

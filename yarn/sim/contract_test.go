@@ -394,8 +394,8 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 			t.Errorf("disposal %d of %s: %+v", i+1, sp.Operation.Location, op)
 		}
 	}
-	if d := c.Disposals(); len(d) != 2 || d[0].Path != sp.Operation.Location || d[0].Error != "" || d[1].Error == "" {
-		t.Errorf("disposals recorded: %+v", d)
+	if snap, _ := c.App(out.AppID); len(snap.Disposals) != 2 || snap.Disposals[0].Path != sp.Operation.Location || snap.Disposals[0].Error != "" || snap.Disposals[1].Error == "" {
+		t.Errorf("disposals recorded: %+v", snap.Disposals)
 	}
 	mustJSON(t, "POST", jm+"/jobs/"+jid+"/stop", map[string]any{"targetDirectory": "hdfs:///sp", "drain": true}, 202, &trig)
 	poll(trig.RequestID)

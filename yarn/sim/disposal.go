@@ -63,9 +63,13 @@ func jmDisposalStatus(x *jmReq) jmAnswer {
 	return ok(map[string]any{"status": map[string]string{"id": "COMPLETED"}, "operation": operation})
 }
 
-// Disposals returns every savepoint disposal requested, oldest first.
-func (c *Cluster) Disposals() []Disposal {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]Disposal(nil), c.flink.disposals.log...)
+// of returns the disposals application appID's dispatcher did, oldest first.
+func (d *disposals) of(appID string) []Disposal {
+	var out []Disposal
+	for _, x := range d.log {
+		if x.AppID == appID {
+			out = append(out, x)
+		}
+	}
+	return out
 }
