@@ -428,3 +428,50 @@ func contractRestorePointStatus(t *testing.T, open opener) {
 		return nil
 	})
 }
+
+// contractProjects: a project is replaced by name; its artifacts get
+// versions 1, 2, … that survive a reopen; an artifact of no project, and a
+// project without its build command, are refused.
+func contractProjects(t *testing.T, open opener) {
+	s := open(t)
+	p := model.Project{Name: "dedup", Repo: "/srv/git/dedup.git", Build: "./build.sh", Artifact: "out/*.jar", CreatedAt: t0}
+	update(t, s, func(tx Tx) error {
+		if err := tx.PutProject(p); err != nil {
+			return err
+		}
+		p.Ref = "main"
+		if err := tx.PutProject(p); err != nil {
+			return err
+		}
+		for i := 1; i <= 2; i++ {
+			a, err := tx.AddArtifact(model.Artifact{Project: "dedup", Commit: fmt.Sprint(i), SHA256: "ab", Path: "/x", BuiltAt: t0})
+			if err != nil {
+				return err
+			}
+			if a.Version != i {
+				t.Errorf("artifact %d got version %d", i, a.Version)
+			}
+		}
+		_, err := tx.AddArtifact(model.Artifact{Project: "ghost", SHA256: "ab", Path: "/x"})
+		wantErr(t, err, ErrNotFound, "ghost")
+		bad := p
+		bad.Name, bad.Build = "nobuild", ""
+		wantErr(t, tx.PutProject(bad), ErrInvalid, "nobuild")
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	view(t, s, func(tx ReadTx) error {
+		ps, err := tx.Projects()
+		if err != nil || len(ps) != 1 || ps[0].Ref != "main" {
+			t.Errorf("projects %+v %v", ps, err)
+		}
+		arts, err := tx.Artifacts("dedup")
+		if err != nil || len(arts) != 2 || arts[1].Version != 2 || arts[1].Commit != "2" {
+			t.Errorf("artifacts %+v %v", arts, err)
+		}
+		_, err = tx.Project("ghost")
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
+}

@@ -45,6 +45,7 @@ func runContract(t *testing.T, b backend) {
 		{"EventsAppendOnlyPerJobSeq", contractEvents},
 		{"RestorePointDedup", contractRestorePoints},
 		{"RestorePointStatus", contractRestorePointStatus},
+		{"ProjectsAndArtifacts", contractProjects},
 		{"AuditOrder", contractAudit},
 		{"AtomicUpdate", contractAtomic},
 		{"InvalidRecordsRefused", contractInvalid},
