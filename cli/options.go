@@ -29,6 +29,7 @@ func coreOptions(cfg *config.Config) core.Options {
 			Interval: cfg.Metrics.Interval.D(), Concurrency: cfg.Metrics.Concurrency, AlertInterval: cfg.Alerts.Interval.D(),
 		},
 	}
+	o.ProjectCache = cfg.Projects.CacheDir
 	if o.Savepoints.Jitter == 0 {
 		o.Savepoints.Jitter = o.Savepoints.Interval / 10
 	}

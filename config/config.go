@@ -30,6 +30,7 @@ type Config struct {
 	// Savepoints are restore points over time: periodic savepoints,
 	// their retention, and how old a restore point may be.
 	Savepoints Savepoints `yaml:"savepoints"`
+	Projects   Projects   `yaml:"projects"` // JAR jobs built from git
 	Metrics    Metrics    `yaml:"metrics"`
 	Alerts     Alerts     `yaml:"alerts"`
 	Clusters   []Cluster  `yaml:"clusters"`
@@ -329,6 +330,7 @@ func (c *Config) ApplyDefaults() {
 	}
 	c.Store = expandHome(c.Store)
 	c.Socket = expandHome(c.Socket)
+	c.Projects.CacheDir = expandHome(c.Projects.CacheDir)
 	if c.Sync.Interval == 0 {
 		c.Sync.Interval = Duration(10 * time.Second)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/core/logs"
 	"github.com/palink/palink/core/observe"
+	"github.com/palink/palink/core/projects"
 	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/core/syncer"
 	"github.com/palink/palink/model"
@@ -56,6 +57,8 @@ type Options struct {
 	// Savepoints are the periodic savepoints, their retention and the
 	// restore-age guard.
 	Savepoints decide.SavepointPolicy
+	// ProjectCache is where project builds keep checkouts and artifacts.
+	ProjectCache string
 	// HookRetryWait is the first pause between a webhook's retries
 	// (observe.Options); default 500ms.
 	HookRetryWait time.Duration
@@ -84,6 +87,7 @@ type Local struct {
 	sync                *syncer.Syncer       // state sync
 	*logs.Reader                             // job logs: Logs, ReadLog, FindInLog, SaveLog, ContainerLogs
 	*diagnose.Inspector                      // the job graph, vertices, checkpoints, TaskManagers, flame graphs, exceptions
+	builds                                   // projects and their builds: AddProject, Projects, BuildProject, Artifacts
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -132,6 +136,8 @@ func NewLocal(o Options) (*Local, error) {
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
 	})
+	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now}), st: o.Store,
+		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	l.sync = syncer.New(syncer.Options{

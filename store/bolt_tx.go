@@ -17,6 +17,14 @@ var errTxDone = errors.New("transaction already ended (a ReadTx or Tx must not o
 type boltTx struct {
 	tx   *bolt.Tx
 	done bool
+	projectTx
+}
+
+// newBoltTx wraps a bbolt transaction.
+func newBoltTx(tx *bolt.Tx) *boltTx {
+	t := &boltTx{tx: tx}
+	t.projectTx = projectTx{t}
+	return t
 }
 
 var _ Tx = (*boltTx)(nil)

@@ -20,6 +20,10 @@ var (
 	bucketArtifacts = []byte("artifacts")
 )
 
+// projectTx is the project part of a transaction, embedded in boltTx
+// (newBoltTx links the two).
+type projectTx struct{ *boltTx }
+
 func checkProject(p model.Project) error {
 	switch {
 	case p.Name == "" || strings.ContainsAny(p.Name, "/ \t\n"):
@@ -35,7 +39,7 @@ func checkProject(p model.Project) error {
 }
 
 // Project returns the project of that name; ErrNotFound if none.
-func (t *boltTx) Project(name string) (model.Project, error) {
+func (t projectTx) Project(name string) (model.Project, error) {
 	b, err := t.bucket(bucketProjects)
 	if err != nil {
 		return model.Project{}, fmt.Errorf("read project %s: %w", name, err)
@@ -48,7 +52,7 @@ func (t *boltTx) Project(name string) (model.Project, error) {
 }
 
 // Projects returns every project, by name.
-func (t *boltTx) Projects() ([]model.Project, error) {
+func (t projectTx) Projects() ([]model.Project, error) {
 	b, err := t.bucket(bucketProjects)
 	if err != nil {
 		return nil, fmt.Errorf("read projects: %w", err)
@@ -66,7 +70,7 @@ func (t *boltTx) Projects() ([]model.Project, error) {
 }
 
 // PutProject creates or replaces a project.
-func (t *boltTx) PutProject(p model.Project) error {
+func (t projectTx) PutProject(p model.Project) error {
 	op := "store project " + p.Name
 	if err := checkProject(p); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -87,7 +91,7 @@ func (t *boltTx) PutProject(p model.Project) error {
 
 // AddArtifact records the project's next artifact and returns it with its
 // Version; ErrNotFound if the project does not exist.
-func (t *boltTx) AddArtifact(a model.Artifact) (model.Artifact, error) {
+func (t projectTx) AddArtifact(a model.Artifact) (model.Artifact, error) {
 	op := "record artifact of project " + a.Project
 	if _, err := t.Project(a.Project); err != nil {
 		return a, fmt.Errorf("%s: %w", op, err)
@@ -116,7 +120,7 @@ func (t *boltTx) AddArtifact(a model.Artifact) (model.Artifact, error) {
 
 // Artifacts returns the project's artifacts, oldest first; ErrNotFound if
 // the project does not exist.
-func (t *boltTx) Artifacts(project string) ([]model.Artifact, error) {
+func (t projectTx) Artifacts(project string) ([]model.Artifact, error) {
 	if _, err := t.Project(project); err != nil {
 		return nil, err
 	}

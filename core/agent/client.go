@@ -19,6 +19,8 @@ type Client struct {
 	info Info
 	// diagnoses are the api.DiagnoseService half of the calls.
 	diagnoses
+	// projects are the project and build calls.
+	projects
 	// readOnly is this client's own --read-only: it refuses actions before
 	// asking the agent.
 	readOnly bool

@@ -56,6 +56,14 @@ type Service interface {
 	// disposed of, and, unless forced, a savepoint its job still needs are
 	// refused.
 	DisposeSavepoint(ctx context.Context, r DisposeRequest) (model.RestorePoint, error)
+	// AddProject creates or replaces a project (a git repository palink
+	// builds JAR jobs from); Projects lists them.
+	AddProject(ctx context.Context, p model.Project) (model.Project, error)
+	Projects(ctx context.Context) ([]model.Project, error)
+	// BuildProject builds a project and records its artifact; it waits
+	// for the build. Artifacts lists a project's builds, oldest first.
+	BuildProject(ctx context.Context, r BuildRequest) (model.Artifact, error)
+	Artifacts(ctx context.Context, project string) ([]model.Artifact, error)
 
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
@@ -215,6 +223,15 @@ type DisposeRequest struct {
 	// the one a live job restored from).
 	Force  bool
 	Issuer string // filled by the service when empty
+}
+
+// BuildRequest asks for a build of a project.
+type BuildRequest struct {
+	Project string
+	Ref     string // "" for the project's own
+	Issuer  string // filled by the service when empty
+	// Log, in process only, receives the build's output as it comes.
+	Log io.Writer `json:"-"`
 }
 
 // ActionPlan describes what an action would do.

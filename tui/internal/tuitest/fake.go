@@ -399,6 +399,20 @@ func (f *Fake) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (mode
 	return model.RestorePoint{Kind: model.Savepoint, Path: r.Path, Status: model.SavepointDisposed}, nil
 }
 
+// AddProject implements api.Service.
+func (f *Fake) AddProject(_ context.Context, p model.Project) (model.Project, error) { return p, nil }
+
+// Projects implements api.Service: none.
+func (f *Fake) Projects(context.Context) ([]model.Project, error) { return nil, nil }
+
+// BuildProject implements api.Service: the fake builds nothing.
+func (f *Fake) BuildProject(_ context.Context, r api.BuildRequest) (model.Artifact, error) {
+	return model.Artifact{}, fmt.Errorf("build %s: the fake service builds nothing", r.Project)
+}
+
+// Artifacts implements api.Service: none.
+func (f *Fake) Artifacts(context.Context, string) ([]model.Artifact, error) { return nil, nil }
+
 func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {
