@@ -28,6 +28,8 @@ func newJobCmd(g *globals) *cobra.Command {
 func newJobCreateCmd(g *globals) *cobra.Command {
 	var (
 		name, sqlFile, jarFile, class, note string
+		project                             string
+		artifact                            int
 		parallelism                         int
 		props                               map[string]string
 		py                                  pyFlags
@@ -43,14 +45,14 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 			defer cancel()
 			req := api.CreateJobRequest{Name: name, Parallelism: parallelism, Config: props}
 			kinds := 0
-			for _, given := range []bool{sqlFile != "", jarFile != "", py.given()} {
+			for _, given := range []bool{sqlFile != "", jarFile != "" || project != "", py.given()} {
 				if given {
 					kinds++
 				}
 			}
 			switch {
 			case kinds > 1:
-				return errors.New("give one of --sql, --jar or --py/--py-module")
+				return errors.New("give one of --sql, --jar (or --project) or --py/--py-module")
 			case py.given():
 				s, err := py.spec(args, note)
 				if err != nil {
@@ -66,6 +68,11 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 				if len(args) > 0 {
 					return errors.New("program arguments are for JAR jobs")
 				}
+			case project != "":
+				if class == "" {
+					return errors.New("a JAR job needs --class (its entry class)")
+				}
+				req.Kind, req.Spec = model.KindJAR, model.Spec{Project: project, ArtifactVersion: artifact, EntryClass: class, Args: args, Note: note}
 			case jarFile != "":
 				if class == "" {
 					return errors.New("a JAR job needs --class (its entry class)")
@@ -101,6 +108,8 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 	f.StringVar(&name, "name", "", "job name (unique)")
 	f.StringVar(&sqlFile, "sql", "", "Flink SQL script")
 	f.StringVar(&jarFile, "jar", "", "job jar")
+	f.StringVar(&project, "project", "", "a JAR job whose jar is this project's artifact (palink project build)")
+	f.IntVar(&artifact, "artifact", 0, "the project's artifact version the job pins (default: the newest)")
 	f.StringVar(&class, "class", "", "entry class of the jar")
 	f.StringVar(&note, "note", "", "a note for the first spec version")
 	f.IntVar(&parallelism, "parallelism", 0, "default parallelism (0: the cluster's)")
@@ -262,7 +271,8 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 }
 
 func newJobEditCmd(g *globals) *cobra.Command {
-	var sqlFile, jarFile, class, note string
+	var sqlFile, jarFile, class, note, project string
+	var artifact int
 	var py pyFlags
 	cmd := &cobra.Command{
 		ValidArgsFunction: completeJobs(g, true),
@@ -285,6 +295,11 @@ func newJobEditCmd(g *globals) *cobra.Command {
 					return err
 				}
 				s = model.Spec{SQL: string(b), Note: note}
+			case project != "" && sqlFile == "" && jarFile == "":
+				if class == "" {
+					return errors.New("a JAR spec needs --class")
+				}
+				s = model.Spec{Project: project, ArtifactVersion: artifact, EntryClass: class, Args: args[1:], Note: note}
 			case jarFile != "" && sqlFile == "":
 				if class == "" {
 					return errors.New("a JAR spec needs --class")
@@ -311,6 +326,8 @@ func newJobEditCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&sqlFile, "sql", "", "the new SQL script")
 	cmd.Flags().StringVar(&jarFile, "jar", "", "the new jar")
+	cmd.Flags().StringVar(&project, "project", "", "pin the job to this project's artifact")
+	cmd.Flags().IntVar(&artifact, "artifact", 0, "the artifact version (default: the newest)")
 	cmd.Flags().StringVar(&class, "class", "", "entry class of the jar")
 	cmd.Flags().StringVar(&note, "note", "", "what changed")
 	py.register(cmd)

@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/projects"
@@ -56,4 +58,30 @@ func (s builds) Artifacts(ctx context.Context, project string) ([]model.Artifact
 		out = []model.Artifact{}
 	}
 	return out, err
+}
+
+// pinArtifact resolves a spec that names a project: its jar is the
+// artifact of ArtifactVersion, or the newest one when 0, pinned by version
+// and commit so that a restart deploys the same file.
+func (s builds) pinArtifact(ctx context.Context, spec model.Spec) (model.Spec, error) {
+	if spec.Project == "" {
+		return spec, nil
+	}
+	arts, err := s.Artifacts(ctx, spec.Project)
+	if err != nil {
+		return spec, err
+	}
+	if len(arts) == 0 {
+		return spec, fmt.Errorf("project %s has no artifact yet: palink project build %s", spec.Project, spec.Project)
+	}
+	a := arts[len(arts)-1]
+	if v := spec.ArtifactVersion; v != 0 {
+		i := slices.IndexFunc(arts, func(a model.Artifact) bool { return a.Version == v })
+		if i < 0 {
+			return spec, fmt.Errorf("project %s has no artifact v%d (newest: v%d): %w", spec.Project, v, a.Version, model.ErrNotFound)
+		}
+		a = arts[i]
+	}
+	spec.JarPath, spec.ArtifactVersion, spec.ArtifactCommit = a.Path, a.Version, a.Commit
+	return spec, nil
 }

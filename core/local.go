@@ -253,6 +253,10 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 			return model.Job{}, fmt.Errorf("create job %s: the SQL script is empty", r.Name)
 		}
 	case model.KindJAR:
+		var err error
+		if r.Spec, err = l.pinArtifact(ctx, r.Spec); err != nil {
+			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
+		}
 		if r.Spec.JarPath == "" {
 			return model.Job{}, fmt.Errorf("create job %s: no jar given", r.Name)
 		}
@@ -304,7 +308,11 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 	}
 	var saved model.Spec
 	var j model.Job
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	s, err := l.pinArtifact(ctx, s)
+	if err != nil {
+		return model.Spec{}, fmt.Errorf("save spec of %s: %w", ref, err)
+	}
+	err = l.st.Update(ctx, func(tx store.Tx) error {
 		var err error
 		if j, err = journal.FindJob(tx, ref); err != nil {
 			return err

@@ -134,12 +134,17 @@ type Drift struct {
 
 // Spec is one saved version of a job's code. Every edit is a new version.
 type Spec struct {
-	JobID      string
-	Version    int
-	SQL        string   // for SQL jobs
-	JarPath    string   // for JAR jobs: local path of the jar to upload
-	EntryClass string   // for JAR jobs
-	Args       []string // program arguments for JAR and PYTHON jobs
+	JobID   string
+	Version int
+	SQL     string // for SQL jobs
+	JarPath string // for JAR jobs: local path of the jar to upload
+	// Project and ArtifactVersion pin a JAR job's jar to a project's build
+	// (JarPath is then that artifact's file); ArtifactCommit is its commit.
+	Project         string
+	ArtifactVersion int
+	ArtifactCommit  string
+	EntryClass      string   // for JAR jobs
+	Args            []string // program arguments for JAR and PYTHON jobs
 	// Python is the text of a PyFlink job's entry script, versioned like
 	// SQL: a deploy writes this text, not whatever the file holds now.
 	Python string
