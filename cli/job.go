@@ -122,8 +122,8 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 // pyFlags are the PyFlink options of job create and job edit, named after
 // `flink run`'s -py, -pym, -pyfs, -pyreq, -pyarch and -pyexec.
 type pyFlags struct {
-	file, module, requirements, exec string
-	files, archives                  []string
+	file, module, requirements, exec, clientExec string
+	files, archives                              []string
 }
 
 func (p *pyFlags) register(cmd *cobra.Command) {
@@ -134,6 +134,7 @@ func (p *pyFlags) register(cmd *cobra.Command) {
 	f.StringVar(&p.requirements, "py-requirements", "", "requirements file, optionally FILE#CACHE_DIR (-pyreq)")
 	f.StringSliceVar(&p.archives, "py-archives", nil, "archives unpacked in the workers' working directory (-pyarch)")
 	f.StringVar(&p.exec, "py-exec", "", "python interpreter on the cluster, e.g. venv.zip/venv/bin/python3 (-pyexec)")
+	f.StringVar(&p.clientExec, "py-client-exec", "", "python with apache-flink that compiles the job where the client runs (-pyclientexec)")
 }
 
 func (p *pyFlags) given() bool { return p.file != "" || p.module != "" }
@@ -141,7 +142,7 @@ func (p *pyFlags) given() bool { return p.file != "" || p.module != "" }
 // spec reads the entry script and makes the PyFlink spec.
 func (p *pyFlags) spec(args []string, note string) (model.Spec, error) {
 	s := model.Spec{PyModule: p.module, PyFiles: p.files, PyRequirements: p.requirements,
-		PyArchives: p.archives, PyExecutable: p.exec, Args: args, Note: note}
+		PyArchives: p.archives, PyExecutable: p.exec, PyClientExecutable: p.clientExec, Args: args, Note: note}
 	if p.file != "" && p.module != "" {
 		return model.Spec{}, errors.New("give --py or --py-module, not both")
 	}

@@ -289,7 +289,7 @@ func TestPythonJobSubmitPauseRestart(t *testing.T) {
 	j, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "wordcount", Cluster: "sim", Kind: model.KindPython,
 		Spec: model.Spec{PyFile: "jobs/word_count.py", Python: "from pyflink.table import TableEnvironment\n",
 			PyFiles: []string{"hdfs:///py/lib.zip"}, PyRequirements: "hdfs:///py/requirements.txt",
-			PyExecutable: "venv/bin/python3", Args: []string{"--output", "hdfs:///out"}}, Parallelism: 2})
+			PyExecutable: "venv/bin/python3", PyClientExecutable: "/usr/bin/python3", Args: []string{"--output", "hdfs:///out"}}, Parallelism: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestPythonJobSubmitPauseRestart(t *testing.T) {
 		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
 	}
 	logged := strings.Join(coretest.LogTexts(c), "\n")
-	for _, want := range []string{"entry script word_count.py (spec v1", " -py ", "-pyfs hdfs:///py/lib.zip", "-pyreq hdfs:///py/requirements.txt", "-pyexec venv/bin/python3 --output hdfs:///out"} {
+	for _, want := range []string{"entry script word_count.py (spec v1", " -py ", "-pyfs hdfs:///py/lib.zip", "-pyreq hdfs:///py/requirements.txt", "-pyexec venv/bin/python3 -pyclientexec /usr/bin/python3 --output hdfs:///out"} {
 		if !strings.Contains(logged, want) {
 			t.Errorf("the command log lacks %q:\n%s", want, logged)
 		}

@@ -156,9 +156,13 @@ type Spec struct {
 	PyRequirements string   // requirements file (-pyreq), optionally "FILE#CACHE_DIR"
 	PyArchives     []string // archives unpacked in the workers' working directory (-pyarch)
 	PyExecutable   string   // the cluster's python interpreter or env (-pyexec)
-	Note           string
-	Author         string
-	CreatedAt      time.Time
+	// PyClientExecutable is the python that compiles the job where the
+	// client runs (-pyclientexec): the ops host in per-job mode, the
+	// JobManager in application mode. It needs apache-flink installed.
+	PyClientExecutable string
+	Note               string
+	Author             string
+	CreatedAt          time.Time
 }
 
 // RestorePointKind tells a savepoint from a checkpoint.

@@ -52,7 +52,7 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 	}
 	props := mergeProps(cl.Cfg.Deploy.Properties, j.Config)
 	py := &pythonVars{Module: spec.PyModule, Files: spec.PyFiles, Requirements: spec.PyRequirements,
-		Archives: spec.PyArchives, Executable: spec.PyExecutable}
+		Archives: spec.PyArchives, Executable: spec.PyExecutable, ClientExec: spec.PyClientExecutable}
 	if spec.PyModule == "" {
 		dir, err := os.MkdirTemp("", "palink-py-")
 		if err != nil {

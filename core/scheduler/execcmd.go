@@ -26,6 +26,7 @@ type pythonVars struct {
 	Requirements string
 	Archives     []string
 	Executable   string
+	ClientExec   string
 }
 
 // flags are the `flink run` options of a PyFlink program, in the order
@@ -48,6 +49,9 @@ func (p pythonVars) flags() []string {
 	}
 	if p.Executable != "" {
 		out = append(out, "-pyexec", p.Executable)
+	}
+	if p.ClientExec != "" {
+		out = append(out, "-pyclientexec", p.ClientExec)
 	}
 	return out
 }

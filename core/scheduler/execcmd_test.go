@@ -40,14 +40,14 @@ func TestExpandRunTemplate(t *testing.T) {
 func TestExpandPythonTemplate(t *testing.T) {
 	v := runVars{Target: "yarn-per-job", Name: "wc", Args: []string{"--input", "x"},
 		Python: &pythonVars{Script: "/tmp/p/wc.py", Files: []string{"lib.zip", "util.py"}, Requirements: "req.txt#cache",
-			Archives: []string{"venv.zip#venv"}, Executable: "venv/bin/python"}}
+			Archives: []string{"venv.zip#venv"}, Executable: "venv/bin/python", ClientExec: "/opt/pyflink/bin/python3"}}
 	got, err := expandRunTemplate(DefaultPythonRunTemplate, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"flink", "run", "-t", "yarn-per-job", "-d", "-Dpipeline.name=wc", "-Dyarn.application.name=wc",
 		"-py", "/tmp/p/wc.py", "-pyfs", "lib.zip,util.py", "-pyreq", "req.txt#cache",
-		"-pyarch", "venv.zip#venv", "-pyexec", "venv/bin/python", "--input", "x"}
+		"-pyarch", "venv.zip#venv", "-pyexec", "venv/bin/python", "-pyclientexec", "/opt/pyflink/bin/python3", "--input", "x"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("argv\n got %q\nwant %q", got, want)
 	}
