@@ -18,9 +18,9 @@ import (
 
 func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 	var (
-		wait    bool
-		restore string
-		timeout time.Duration
+		wait, allowNonRestored, force bool
+		restore, claimMode            string
+		timeout                       time.Duration
 	)
 	short := map[model.CommandKind]string{
 		model.CmdSubmit:    "Deploy a created job (or one whose deploy failed)",
@@ -43,7 +43,11 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 				ctx, cancel = context.WithTimeout(ctx, timeout)
 				defer cancel()
 			}
-			req := api.ActionRequest{Kind: kind}
+			req := api.ActionRequest{Kind: kind, AllowNonRestoredState: allowNonRestored, Force: force}
+			var err error
+			if req.ClaimMode, err = model.ParseClaimMode(claimMode); err != nil {
+				return fmt.Errorf("--claim-mode: %w (want CLAIM, NO_CLAIM or LEGACY)", err)
+			}
 			if kind == model.CmdResubmit {
 				if restore == "" {
 					return errors.New("resubmit needs --restore latest|savepoint|checkpoint|none|PATH")
@@ -72,6 +76,9 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 			usage += " (default latest)"
 		}
 		cmd.Flags().StringVar(&restore, "restore", "", usage)
+		cmd.Flags().StringVar(&claimMode, "claim-mode", "", "who owns the restore point's files: CLAIM, NO_CLAIM or LEGACY (Flink < 2.0) (default: the cluster's)")
+		cmd.Flags().BoolVar(&allowNonRestored, "allow-non-restored-state", false, "start even if state of the restore point maps to no operator (-n)")
+		cmd.Flags().BoolVar(&force, "force", false, "restore from a point older than savepoints.max_restore_age")
 	}
 	return cmd
 }

@@ -118,6 +118,9 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 	e.log = g.logger(false)
 	o := coreOptions(cfg)
 	o.ReadOnly, o.NoSync, o.Log = g.readOnly, g.throwaway, e.log
+	if o.ProjectCache == "" {
+		o.ProjectCache = filepath.Join(filepath.Dir(path), "projects")
+	}
 	if g.tune != nil {
 		g.tune(&o)
 	}

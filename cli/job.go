@@ -17,7 +17,7 @@ import (
 
 func newJobCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "job", Short: "Create, inspect and act on one job"}
-	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g))
+	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g), newJobSavepointsCmd(g))
 	cmd.AddCommand(diagnoseCmds(g)...)
 	for _, k := range []model.CommandKind{model.CmdSubmit, model.CmdPause, model.CmdKill, model.CmdRestart, model.CmdSavepoint, model.CmdResubmit} {
 		cmd.AddCommand(newActionCmd(g, k))
@@ -28,21 +28,37 @@ func newJobCmd(g *globals) *cobra.Command {
 func newJobCreateCmd(g *globals) *cobra.Command {
 	var (
 		name, sqlFile, jarFile, class, note string
+		project                             string
+		artifact                            int
 		parallelism                         int
 		props                               map[string]string
+		py                                  pyFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "create --name NAME (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
+		Use:   "create --name NAME (--sql FILE | --jar FILE --class CLASS | --py FILE | --py-module M --py-files F) [-- ARGS…]",
 		Short: "Create a job (it is not started: use `palink job submit`)",
 		Example: "  palink job create --name orders-enrich --cluster prod --sql orders.sql\n" +
-			"  palink job create --name dedup --jar dedup.jar --class com.acme.Dedup -- --topic payments",
+			"  palink job create --name dedup --jar dedup.jar --class com.acme.Dedup -- --topic payments\n" +
+			"  palink job create --name wordcount --py word_count.py --py-files hdfs:///py/lib.zip --py-requirements hdfs:///py/requirements.txt -- --output hdfs:///out",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			req := api.CreateJobRequest{Name: name, Parallelism: parallelism, Config: props}
+			kinds := 0
+			for _, given := range []bool{sqlFile != "", jarFile != "" || project != "", py.given()} {
+				if given {
+					kinds++
+				}
+			}
 			switch {
-			case sqlFile != "" && jarFile != "":
-				return errors.New("give either --sql or --jar, not both")
+			case kinds > 1:
+				return errors.New("give one of --sql, --jar (or --project) or --py/--py-module")
+			case py.given():
+				s, err := py.spec(args, note)
+				if err != nil {
+					return err
+				}
+				req.Kind, req.Spec = model.KindPython, s
 			case sqlFile != "":
 				b, err := os.ReadFile(sqlFile)
 				if err != nil {
@@ -52,6 +68,11 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 				if len(args) > 0 {
 					return errors.New("program arguments are for JAR jobs")
 				}
+			case project != "":
+				if class == "" {
+					return errors.New("a JAR job needs --class (its entry class)")
+				}
+				req.Kind, req.Spec = model.KindJAR, model.Spec{Project: project, ArtifactVersion: artifact, EntryClass: class, Args: args, Note: note}
 			case jarFile != "":
 				if class == "" {
 					return errors.New("a JAR job needs --class (its entry class)")
@@ -61,7 +82,7 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 				}
 				req.Kind, req.Spec = model.KindJAR, model.Spec{JarPath: jarFile, EntryClass: class, Args: args, Note: note}
 			default:
-				return errors.New("give --sql FILE or --jar FILE --class CLASS")
+				return errors.New("give --sql FILE, --jar FILE --class CLASS, or --py FILE")
 			}
 			e, err := g.openEnv(ctx)
 			if err != nil {
@@ -87,12 +108,52 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 	f.StringVar(&name, "name", "", "job name (unique)")
 	f.StringVar(&sqlFile, "sql", "", "Flink SQL script")
 	f.StringVar(&jarFile, "jar", "", "job jar")
+	f.StringVar(&project, "project", "", "a JAR job whose jar is this project's artifact (palink project build)")
+	f.IntVar(&artifact, "artifact", 0, "the project's artifact version the job pins (default: the newest)")
 	f.StringVar(&class, "class", "", "entry class of the jar")
 	f.StringVar(&note, "note", "", "a note for the first spec version")
 	f.IntVar(&parallelism, "parallelism", 0, "default parallelism (0: the cluster's)")
 	f.StringToStringVar(&props, "set", nil, "Flink setting for this job, key=value (repeatable)")
+	py.register(cmd)
 	_ = cmd.MarkFlagRequired("name")
 	return cmd
+}
+
+// pyFlags are the PyFlink options of job create and job edit, named after
+// `flink run`'s -py, -pym, -pyfs, -pyreq, -pyarch and -pyexec.
+type pyFlags struct {
+	file, module, requirements, exec, clientExec string
+	files, archives                              []string
+}
+
+func (p *pyFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&p.file, "py", "", "PyFlink entry script (its text is saved as the spec version)")
+	f.StringVar(&p.module, "py-module", "", "PyFlink entry module instead of a script (-pym); needs --py-files")
+	f.StringSliceVar(&p.files, "py-files", nil, "extra python files, directories or archives on the cluster's path (-pyfs; repeatable or comma-separated)")
+	f.StringVar(&p.requirements, "py-requirements", "", "requirements file, optionally FILE#CACHE_DIR (-pyreq)")
+	f.StringSliceVar(&p.archives, "py-archives", nil, "archives unpacked in the workers' working directory (-pyarch)")
+	f.StringVar(&p.exec, "py-exec", "", "python interpreter on the cluster, e.g. venv.zip/venv/bin/python3 (-pyexec)")
+	f.StringVar(&p.clientExec, "py-client-exec", "", "python with apache-flink that compiles the job where the client runs (-pyclientexec)")
+}
+
+func (p *pyFlags) given() bool { return p.file != "" || p.module != "" }
+
+// spec reads the entry script and makes the PyFlink spec.
+func (p *pyFlags) spec(args []string, note string) (model.Spec, error) {
+	s := model.Spec{PyModule: p.module, PyFiles: p.files, PyRequirements: p.requirements,
+		PyArchives: p.archives, PyExecutable: p.exec, PyClientExecutable: p.clientExec, Args: args, Note: note}
+	if p.file != "" && p.module != "" {
+		return model.Spec{}, errors.New("give --py or --py-module, not both")
+	}
+	if p.file != "" {
+		b, err := os.ReadFile(p.file)
+		if err != nil {
+			return model.Spec{}, err
+		}
+		s.PyFile, s.Python = p.file, string(b)
+	}
+	return s, nil
 }
 
 // pickCluster is --cluster, or the only configured cluster.
@@ -211,10 +272,12 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 }
 
 func newJobEditCmd(g *globals) *cobra.Command {
-	var sqlFile, jarFile, class, note string
+	var sqlFile, jarFile, class, note, project string
+	var artifact int
+	var py pyFlags
 	cmd := &cobra.Command{
 		ValidArgsFunction: completeJobs(g, true),
-		Use:               "edit JOB (--sql FILE | --jar FILE --class CLASS) [-- ARGS…]",
+		Use:               "edit JOB (--sql FILE | --jar FILE --class CLASS | --py FILE) [-- ARGS…]",
 		Short:             "Save a new spec version of a job (deploy it with restart or resubmit)",
 		Args:              cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -222,19 +285,29 @@ func newJobEditCmd(g *globals) *cobra.Command {
 			defer cancel()
 			var s model.Spec
 			switch {
+			case py.given() && sqlFile == "" && jarFile == "":
+				var err error
+				if s, err = py.spec(args[1:], note); err != nil {
+					return err
+				}
 			case sqlFile != "" && jarFile == "":
 				b, err := os.ReadFile(sqlFile)
 				if err != nil {
 					return err
 				}
 				s = model.Spec{SQL: string(b), Note: note}
+			case project != "" && sqlFile == "" && jarFile == "":
+				if class == "" {
+					return errors.New("a JAR spec needs --class")
+				}
+				s = model.Spec{Project: project, ArtifactVersion: artifact, EntryClass: class, Args: args[1:], Note: note}
 			case jarFile != "" && sqlFile == "":
 				if class == "" {
 					return errors.New("a JAR spec needs --class")
 				}
 				s = model.Spec{JarPath: jarFile, EntryClass: class, Args: args[1:], Note: note}
 			default:
-				return errors.New("give --sql FILE, or --jar FILE --class CLASS")
+				return errors.New("give --sql FILE, --jar FILE --class CLASS, or --py FILE")
 			}
 			e, err := g.openEnv(ctx)
 			if err != nil {
@@ -254,8 +327,11 @@ func newJobEditCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&sqlFile, "sql", "", "the new SQL script")
 	cmd.Flags().StringVar(&jarFile, "jar", "", "the new jar")
+	cmd.Flags().StringVar(&project, "project", "", "pin the job to this project's artifact")
+	cmd.Flags().IntVar(&artifact, "artifact", 0, "the artifact version (default: the newest)")
 	cmd.Flags().StringVar(&class, "class", "", "entry class of the jar")
 	cmd.Flags().StringVar(&note, "note", "", "what changed")
+	py.register(cmd)
 	return cmd
 }
 

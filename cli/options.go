@@ -21,9 +21,17 @@ func coreOptions(cfg *config.Config) core.Options {
 			Window: cfg.Restart.Window.D(), Backoff: cfg.Restart.Backoff.D(), MaxBackoff: cfg.Restart.MaxBackoff.D(),
 			Multiplier: cfg.Restart.Multiplier,
 		},
+		Savepoints: decide.SavepointPolicy{
+			Interval: cfg.Savepoints.Interval.D(), Jitter: cfg.Savepoints.Jitter.D(), MaxCount: cfg.Savepoints.MaxCount,
+			MaxAge: cfg.Savepoints.MaxAge.D(), MaxRestoreAge: cfg.Savepoints.MaxRestoreAge.D(),
+		},
 		Observe: observe.Settings{
 			Interval: cfg.Metrics.Interval.D(), Concurrency: cfg.Metrics.Concurrency, AlertInterval: cfg.Alerts.Interval.D(),
 		},
+	}
+	o.ProjectCache = cfg.Projects.CacheDir
+	if o.Savepoints.Jitter == 0 {
+		o.Savepoints.Jitter = o.Savepoints.Interval / 10
 	}
 	for _, c := range cfg.Clusters {
 		o.Clusters = append(o.Clusters, clusterSpec(c))
@@ -52,7 +60,7 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 		BasicUser: c.Auth.User, Password: c.Auth.Password,
 		Deploy: clusters.Deploy{
 			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
-			Command: c.Deploy.Command, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
+			Command: c.Deploy.Command, PythonCommand: c.Deploy.PythonCommand, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
 			Properties: c.Deploy.Properties,
 		},
 	}

@@ -31,8 +31,10 @@ func TestCoreOptionsFromTheConfig(t *testing.T) {
     sql_gateway: http://gw:8083
     protected: true
     auth: {user: ops, password_env: PALINK_TEST_PW}
-    deploy: {mode: yarn-session, session_app: application_1_0001, savepoint_dir: hdfs:///sp, queue: streaming}
+    deploy: {mode: yarn-session, session_app: application_1_0001, savepoint_dir: hdfs:///sp, queue: streaming, python_command: "flink run -t {target} {python}"}
 restart_policy: {max_attempts: 4, backoff: 20s}
+savepoints: {interval: 6h, max_count: 5, max_age: 168h, max_restore_age: 72h}
+projects: {cache_dir: /var/cache/palink/projects}
 sync: {interval: 15s}
 alerts:
   rules:
@@ -50,11 +52,16 @@ alerts:
 	c := o.Clusters[0]
 	pw, err := c.Password()
 	if c.Name != "prod" || len(c.RM) != 2 || !c.Protected || c.BasicUser != "ops" || err != nil || pw != "s3cret" ||
-		c.Deploy.Mode != "yarn-session" || c.Deploy.SessionApp != "application_1_0001" || c.Deploy.JarDeployer != "rest" || c.Deploy.Queue != "streaming" {
+		c.Deploy.Mode != "yarn-session" || c.Deploy.SessionApp != "application_1_0001" || c.Deploy.JarDeployer != "rest" || c.Deploy.Queue != "streaming" ||
+		c.Deploy.PythonCommand != "flink run -t {target} {python}" {
 		t.Errorf("cluster: %+v (password %q, %v)", c, pw, err)
 	}
 	if o.Restart.MaxAttempts != 4 || o.Restart.Backoff.Seconds() != 20 || !o.Restart.Enabled || o.SyncInterval.Seconds() != 15 {
 		t.Errorf("restart %+v, sync every %s", o.Restart, o.SyncInterval)
+	}
+	if sp := o.Savepoints; sp.Interval.Hours() != 6 || sp.Jitter.Minutes() != 36 || sp.MaxCount != 5 || sp.MaxAge.Hours() != 168 ||
+		sp.MaxRestoreAge.Hours() != 72 || o.ProjectCache != "/var/cache/palink/projects" {
+		t.Errorf("savepoints %+v, project cache %q", sp, o.ProjectCache)
 	}
 	if len(o.Observe.Rules) != 1 || o.Observe.Rules[0].Above != 0.8 || o.Observe.Rules[0].For.Minutes() != 2 || !o.Observe.Rules[0].Selects("orders-enrich", "prod") {
 		t.Errorf("rules: %+v", o.Observe.Rules)

@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -28,21 +30,29 @@ const schemaFile = "../docs/output.schema.json"
 
 // outputs are what each command writes with -o json or -o yaml.
 var outputs = map[string]any{
-	"jobs":         []model.Job{},
-	"job_show":     api.JobDetail{},
-	"job_history":  historyOut{},
-	"job_create":   model.Job{},
-	"job_edit":     model.Spec{},
-	"job_action":   []model.Command{},
-	"commands":     []model.Command{},
-	"alerts":       []model.Alert{},
-	"cluster":      api.ClusterOverview{},
-	"adopt":        model.Job{},
-	"sync_once":    api.SyncStats{},
-	"logs":         api.LogList{},
-	"sql_check":    sqlReport{},
-	"sql_complete": sqlCompletion{},
-	"store_check":  api.StoreReport{},
+	"jobs":        []model.Job{},
+	"job_show":    api.JobDetail{},
+	"job_history": historyOut{},
+	"job_create":  model.Job{},
+	"job_edit":    model.Spec{},
+	// Restore points over time (cli/savepoint.go).
+	"job_savepoints":    []model.RestorePoint{},
+	"savepoint_dispose": model.RestorePoint{},
+	// Projects (cli/project.go).
+	"project_add":       model.Project{},
+	"project_list":      []model.Project{},
+	"project_build":     model.Artifact{},
+	"project_artifacts": []model.Artifact{},
+	"job_action":        []model.Command{},
+	"commands":          []model.Command{},
+	"alerts":            []model.Alert{},
+	"cluster":           api.ClusterOverview{},
+	"adopt":             model.Job{},
+	"sync_once":         api.SyncStats{},
+	"logs":              api.LogList{},
+	"sql_check":         sqlReport{},
+	"sql_complete":      sqlCompletion{},
+	"store_check":       api.StoreReport{},
 	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
 	// job_checkpoint when given a checkpoint, taskmanagers writes
 	// taskmanager when given a TaskManager.
@@ -272,6 +282,22 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	}
 	checkpointID, taskManager = fmt.Sprint(cv.History[0].ID), tl.TaskManagers[0].ID
 	diagnose("in process")
+	// Savepoints to list and dispose of: the latest one is needed, so
+	// three are taken and the two older ones disposed of, one each way.
+	for i := 0; i < 3; i++ {
+		e.mustRun("job", "savepoint", "orders", "--wait")
+	}
+	var sps []model.RestorePoint
+	if decodeWire([]byte(e.mustRun("job", "savepoints", "orders", "-o", "json")), &sps) != nil || len(sps) < 3 {
+		t.Fatalf("savepoints: %+v", sps)
+	}
+	check("in process", "job_savepoints", "job", "savepoints", "orders")
+	repo := bareRepoWithBuild(t)
+	check("in process", "project_add", "project", "add", "dedup", "--repo", repo, "--build", "./build.sh", "--artifact", "out/*.jar", "--timeout", "1m")
+	check("in process", "project_build", "project", "build", "dedup", "-q")
+	check("in process", "project_list", "project", "list")
+	check("in process", "project_artifacts", "project", "artifacts", "dedup")
+	check("in process", "savepoint_dispose", "savepoint", "dispose", sps[0].Path)
 
 	agentCtx, stopAgent := context.WithCancel(ctx)
 	agentDone := make(chan error, 1)
@@ -286,8 +312,52 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		}
 	}
 	run("through the agent")
+	// The steps since may have taken long enough for the simulated
+	// cluster to forget that checkpoint: name its newest.
+	if decodeWire([]byte(e.mustRun("job", "checkpoints", "orders", "-o", "json")), &cv) != nil || len(cv.History) == 0 {
+		t.Fatalf("no checkpoint to name: %+v", cv)
+	}
+	checkpointID = fmt.Sprint(cv.History[0].ID)
 	diagnose("through the agent")
+	check("through the agent", "job_savepoints", "job", "savepoints", "orders")
+	check("through the agent", "project_build", "project", "build", "dedup", "--ref", "main")
+	check("through the agent", "project_artifacts", "project", "artifacts", "dedup")
+	check("through the agent", "savepoint_dispose", "savepoint", "dispose", sps[1].Path, "--job", "orders")
 	check("through the agent", "store_check", "store", "check")
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
 	check("through the agent", "job_action", "job", "submit", "payments")
+	pyFile := writeTemp(t, "word_count.py", "from pyflink.table import TableEnvironment\n")
+	check("through the agent", "job_create", "job", "create", "--name", "wordcount", "--py", pyFile,
+		"--py-files", "hdfs:///py/lib.zip", "--py-requirements", "hdfs:///py/requirements.txt")
+	check("through the agent", "job_edit", "job", "edit", "wordcount", "--py", pyFile, "--py-exec", "venv/bin/python3")
+}
+
+// bareRepoWithBuild makes a bare git repository whose build.sh writes a
+// jar (a zip with a manifest, by git archive) to out/.
+func bareRepoWithBuild(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := t.TempDir()
+	work, bare := filepath.Join(root, "work"), filepath.Join(root, "dedup.git")
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(work, "META-INF"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(work, "META-INF", "MANIFEST.MF"), []byte("Manifest-Version: 1.0\nMain-Class: com.acme.Dedup\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(work, "build.sh"), []byte("#!/bin/sh\nset -e\nmkdir -p out\ngit archive --format=zip -o out/dedup.jar HEAD META-INF\necho BUILD SUCCESS\n"), 0o755)
+	run(root, "init", "--quiet", "--bare", "--initial-branch=main", bare)
+	run(work, "init", "--quiet", "--initial-branch=main")
+	run(work, "add", "-A")
+	run(work, "commit", "--quiet", "-m", "dedup by event id")
+	run(work, "push", "--quiet", bare, "main")
+	return bare
 }

@@ -27,6 +27,7 @@ func (c *Config) Check() Problems {
 	if c.Scheduler.Lease.D() < time.Second {
 		add("scheduler.lease", false, "scheduler.lease %s is below 1s", c.Scheduler.Lease.D())
 	}
+	c.Savepoints.check(add)
 	if c.Restart.MaxAttempts < 0 {
 		add("restart_policy.max_attempts", false, "restart_policy.max_attempts must not be negative")
 	}

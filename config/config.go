@@ -26,10 +26,14 @@ type Config struct {
 	Sync      Sync          `yaml:"sync"`
 	Scheduler Scheduler     `yaml:"scheduler"`
 	Restart   RestartPolicy `yaml:"restart_policy"`
-	Metrics   Metrics       `yaml:"metrics"`
-	Alerts    Alerts        `yaml:"alerts"`
-	Clusters  []Cluster     `yaml:"clusters"`
-	Debug     Debug         `yaml:"debug"`
+	// Savepoints are restore points over time: periodic savepoints,
+	// their retention, and how old a restore point may be.
+	Savepoints Savepoints `yaml:"savepoints"`
+	Projects   Projects   `yaml:"projects"` // JAR jobs built from git
+	Metrics    Metrics    `yaml:"metrics"`
+	Alerts     Alerts     `yaml:"alerts"`
+	Clusters   []Cluster  `yaml:"clusters"`
+	Debug      Debug      `yaml:"debug"`
 	// Socket is the unix socket of the agent of Store, for a team: it must
 	// lie in a directory only the agent's user (or root) may write to, or in
 	// a root-owned sticky one such as /tmp. Default: a socket named after
@@ -70,16 +74,6 @@ type Scheduler struct {
 	// renewing it (it died) before another run reclaims it; default 30s.
 	Lease   Duration `yaml:"lease"`
 	Workers int      `yaml:"workers"` // commands executed at once; default 8
-}
-
-// RestartPolicy configures the platform's restarts of FAILED jobs.
-type RestartPolicy struct {
-	Enabled     *bool    `yaml:"enabled"`      // default true
-	MaxAttempts int      `yaml:"max_attempts"` // within Window; default 3
-	Window      Duration `yaml:"window"`       // default 30m
-	Backoff     Duration `yaml:"backoff"`      // first delay; default 10s
-	MaxBackoff  Duration `yaml:"max_backoff"`  // default 5m
-	Multiplier  float64  `yaml:"multiplier"`   // default 2
 }
 
 // flinkVersionRE is the shape of a Flink version as a cluster reports it;
@@ -142,6 +136,10 @@ type Deploy struct {
 	// placeholders {jar} {class} {args} {name} {tags} {parallelism}
 	// {savepoint} {queue}; see README.
 	Command string `yaml:"command"`
+	// PythonCommand is the `flink run` template of PyFlink jobs, with
+	// {python} for the -py/-pym/-pyfs/-pyreq/-pyarch/-pyexec options and
+	// the placeholders of Command but {jar} and {class}; see README.
+	PythonCommand string `yaml:"python_command"`
 	// SavepointDir is the target directory of savepoints.
 	SavepointDir string `yaml:"savepoint_dir"`
 	// Queue is the YARN queue of new applications.
@@ -340,6 +338,7 @@ func (c *Config) ApplyDefaults() {
 	}
 	c.Store = expandHome(c.Store)
 	c.Socket = expandHome(c.Socket)
+	c.Projects.CacheDir = expandHome(c.Projects.CacheDir)
 	if c.Sync.Interval == 0 {
 		c.Sync.Interval = Duration(10 * time.Second)
 	}

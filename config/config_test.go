@@ -69,6 +69,8 @@ func TestCheckPointsAtTheBadLine(t *testing.T) {
 		{"no clusters", "", "no clusters"},
 		{"negative backoff", "restart_policy:\n  backoff: -5s\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.backoff -5s is negative"},
 		{"negative window", "restart_policy:\n  window: -1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.window -1m0s is negative"},
+		{"negative savepoint age", "savepoints:\n  interval: 6h\n  max_restore_age: -1h\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:3: error: savepoints.max_restore_age -1h0m0s is negative"},
+		{"negative savepoint count", "savepoints:\n  max_count: -2\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: savepoints.max_count must not be negative"},
 		{"backoff above max", "restart_policy:\n  backoff: 10m\n  max_backoff: 1m\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:2: error: restart_policy.backoff 10m0s is above max_backoff 1m0s"},
 		{"empty password_env", "clusters:\n  - name: a\n    rm: [http://x:1]\n    auth:\n      user: ops\n      password_env: PALINK_TEST_UNSET_PW\n", "c.yaml:6: error: cluster \"a\": environment variable PALINK_TEST_UNSET_PW (auth.password_env) is empty or unset"},
 		{"relative socket", "socket: run/agent.sock\nclusters:\n  - name: a\n    rm: [http://x:1]\n", "c.yaml:1: error: socket \"run/agent.sock\": use an absolute path"},

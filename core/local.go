@@ -21,6 +21,7 @@ import (
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/core/logs"
 	"github.com/palink/palink/core/observe"
+	"github.com/palink/palink/core/projects"
 	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/core/syncer"
 	"github.com/palink/palink/model"
@@ -53,6 +54,11 @@ type Options struct {
 	// default).
 	Lease, Poll, DeployWait, EndingGrace, RetryBackoff, Tick time.Duration
 	Workers, Tries                                           int
+	// Savepoints are the periodic savepoints, their retention and the
+	// restore-age guard.
+	Savepoints decide.SavepointPolicy
+	// ProjectCache is where project builds keep checkouts and artifacts.
+	ProjectCache string
 	// HookRetryWait is the first pause between a webhook's retries
 	// (observe.Options); default 500ms.
 	HookRetryWait time.Duration
@@ -81,6 +87,7 @@ type Local struct {
 	sync                *syncer.Syncer       // state sync
 	*logs.Reader                             // job logs: Logs, ReadLog, FindInLog, SaveLog, ContainerLogs
 	*diagnose.Inspector                      // the job graph, vertices, checkpoints, TaskManagers, flame graphs, exceptions
+	builds                                   // projects and their builds: AddProject, Projects, BuildProject, Artifacts
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -127,8 +134,10 @@ func NewLocal(o Options) (*Local, error) {
 	l.sched = scheduler.New(scheduler.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
-		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick,
+		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
 	})
+	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now}), st: o.Store,
+		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	l.sync = syncer.New(syncer.Options{
@@ -244,11 +253,19 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 			return model.Job{}, fmt.Errorf("create job %s: the SQL script is empty", r.Name)
 		}
 	case model.KindJAR:
+		var err error
+		if r.Spec, err = l.pinArtifact(ctx, r.Spec); err != nil {
+			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
+		}
 		if r.Spec.JarPath == "" {
 			return model.Job{}, fmt.Errorf("create job %s: no jar given", r.Name)
 		}
+	case model.KindPython:
+		if err := checkPythonSpec(r.Spec); err != nil {
+			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
+		}
 	default:
-		return model.Job{}, fmt.Errorf("create job %s: kind must be SQL or JAR", r.Name)
+		return model.Job{}, fmt.Errorf("create job %s: kind must be SQL, JAR or PYTHON", r.Name)
 	}
 	now := l.now()
 	user := orUser(r.Issuer, l.user)
@@ -291,10 +308,19 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 	}
 	var saved model.Spec
 	var j model.Job
-	err := l.st.Update(ctx, func(tx store.Tx) error {
+	s, err := l.pinArtifact(ctx, s)
+	if err != nil {
+		return model.Spec{}, fmt.Errorf("save spec of %s: %w", ref, err)
+	}
+	err = l.st.Update(ctx, func(tx store.Tx) error {
 		var err error
 		if j, err = journal.FindJob(tx, ref); err != nil {
 			return err
+		}
+		if j.Kind == model.KindPython {
+			if err := checkPythonSpec(s); err != nil {
+				return fmt.Errorf("save spec of %s: %w", j.Name, err)
+			}
 		}
 		s.JobID, s.CreatedAt = j.ID, l.now()
 		if s.Author == "" {
@@ -314,6 +340,32 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 		publisher{l}.Job(j, nil, nil)
 	}
 	return saved, err
+}
+
+// DisposeSavepoint implements Service.
+func (l *Local) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
+	if l.readOnly {
+		return model.RestorePoint{}, api.ReadOnly("dispose savepoint")
+	}
+	if r.Issuer == "" {
+		r.Issuer = l.user
+	}
+	return l.sched.Dispose(ctx, r)
+}
+
+// checkPythonSpec refuses a PyFlink spec that names no entry point, or two.
+func checkPythonSpec(s model.Spec) error {
+	switch {
+	case s.PyModule == "" && s.PyFile == "":
+		return errors.New("a PYTHON job needs an entry script (-py) or module (-pym)")
+	case s.PyModule != "" && s.PyFile != "":
+		return errors.New("a PYTHON job starts from a script or a module, not both")
+	case s.PyFile != "" && strings.TrimSpace(s.Python) == "":
+		return fmt.Errorf("the entry script %s is empty", s.PyFile)
+	case s.PyModule != "" && len(s.PyFiles) == 0:
+		return fmt.Errorf("module %s: give the files that hold it (--py-files)", s.PyModule)
+	}
+	return nil
 }
 
 // Specs implements Service.

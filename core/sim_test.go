@@ -397,3 +397,100 @@ func TestStartRefusedWhileTheApplicationLives(t *testing.T) {
 		t.Errorf("%d live applications, want 1", n)
 	}
 }
+
+// TestPythonJobSubmitPauseRestart: a PyFlink job goes through the python run
+// template and the fake `flink` (-py, -pyfs, -pyreq, -pyexec), runs as
+// Flink's PythonDriver with the python.* settings, pauses with a savepoint
+// and restarts from it.
+func TestPythonJobSubmitPauseRestart(t *testing.T) {
+	fake, err := filepath.Abs("testdata/fake-flink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
+		c.Deploy.JarDeployer = "exec"
+		c.Deploy.PythonCommand = fake + " run -t {target} -d {dynamic} {restore} {python} {args}"
+	})
+	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
+	j, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "wordcount", Cluster: "sim", Kind: model.KindPython,
+		Spec: model.Spec{PyFile: "jobs/word_count.py", Python: "from pyflink.table import TableEnvironment\n",
+			PyFiles: []string{"hdfs:///py/lib.zip"}, PyRequirements: "hdfs:///py/requirements.txt",
+			PyExecutable: "venv/bin/python3", PyClientExecutable: "/usr/bin/python3", Args: []string{"--output", "hdfs:///out"}}, Parallelism: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.Act("wordcount", model.CmdSubmit, 0)
+	if c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	logged := strings.Join(coretest.LogTexts(c), "\n")
+	for _, want := range []string{"entry script word_count.py (spec v1", " -py ", "-pyfs hdfs:///py/lib.zip", "-pyreq hdfs:///py/requirements.txt", "-pyexec venv/bin/python3 -pyclientexec /usr/bin/python3 --output hdfs:///out"} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("the command log lacks %q:\n%s", want, logged)
+		}
+	}
+	e.SyncUntil("wordcount", "RUNNING with a checkpoint", func(j model.Job) bool { return coretest.Running(j) && j.LatestCheckpoint != nil })
+	app, err := e.Sim.App(e.Job("wordcount").AppID)
+	if err != nil || len(app.Jobs) != 1 {
+		t.Fatalf("app: %+v %v", app, err)
+	}
+	if sj := app.Jobs[0]; sj.EntryClass != sim.PythonDriver || sj.Python == nil || sj.Python.Script != "word_count.py" ||
+		sj.Python.Executable != "venv/bin/python3" || sj.Python.Requirements != "hdfs:///py/requirements.txt" {
+		t.Errorf("the cluster runs %s %+v", sj.EntryClass, sj.Python)
+	}
+
+	if c := e.Act("wordcount", model.CmdPause, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("pause: %s %s", c.State, c.Error)
+	}
+	sp := e.Job("wordcount").LatestSavepoint
+	if sp == nil {
+		t.Fatal("no savepoint after pause")
+	}
+	if c := e.Act("wordcount", model.CmdRestart, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("restart: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	j = e.SyncUntil("wordcount", "RUNNING after restart", coretest.Running)
+	app, err = e.Sim.App(j.AppID)
+	if err != nil || len(app.Jobs) == 0 || app.Jobs[0].RestoredFrom != sp.Path || app.Jobs[0].Python == nil {
+		t.Errorf("restarted PyFlink job did not restore %s through -s: %+v %v", sp.Path, app.Jobs, err)
+	}
+}
+
+// TestPythonJobApplicationModeShipsTheScript: in application mode the
+// versioned entry script is shipped (yarn.ship-files) and named relative to
+// the shipped directory; a module job needs no script at all; a session
+// cluster is refused with the reason.
+func TestPythonJobApplicationModeShipsTheScript(t *testing.T) {
+	fake, _ := filepath.Abs("testdata/fake-flink")
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
+		c.Deploy.Mode = "yarn-application"
+		c.Deploy.JarDeployer = "exec"
+		c.Deploy.PythonCommand = fake + " run -t {target} -d {dynamic} {restore} {python} {args}"
+	})
+	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "etl", Cluster: "sim", Kind: model.KindPython,
+		Spec: model.Spec{PyFile: "etl.py", Python: "print('etl')\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := e.Act("etl", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "mod", Cluster: "sim", Kind: model.KindPython,
+		Spec: model.Spec{PyModule: "jobs.mod", PyFiles: []string{"hdfs:///py/jobs.zip"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := e.Act("mod", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit module: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	for name, want := range map[string]string{"etl": "etl.py", "mod": ""} {
+		j := e.SyncUntil(name, "RUNNING", coretest.Running)
+		app, err := e.Sim.App(j.AppID)
+		if err != nil || len(app.Jobs) != 1 || app.Jobs[0].Python == nil || app.Jobs[0].Python.Script != want {
+			t.Errorf("%s: %+v %v", name, app.Jobs, err)
+		}
+	}
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "bad", Cluster: "sim", Kind: model.KindPython,
+		Spec: model.Spec{PyModule: "jobs.mod"}}); err == nil || !strings.Contains(err.Error(), "--py-files") {
+		t.Errorf("a module without its files: %v", err)
+	}
+}

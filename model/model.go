@@ -18,11 +18,12 @@ type JobKind int
 
 // Job kinds.
 const (
-	KindSQL JobKind = iota + 1 // Flink SQL script, deployed through the SQL Gateway
-	KindJAR                    // a jar with an entry class, deployed by jars/run or `flink run`
+	KindSQL    JobKind = iota + 1 // Flink SQL script, deployed through the SQL Gateway
+	KindJAR                       // a jar with an entry class, deployed by jars/run or `flink run`
+	KindPython                    // a PyFlink program, deployed by `flink run -py`/`-pym`
 )
 
-var jobKindNames = map[JobKind]string{KindSQL: "SQL", KindJAR: "JAR"}
+var jobKindNames = map[JobKind]string{KindSQL: "SQL", KindJAR: "JAR", KindPython: "PYTHON"}
 
 func (k JobKind) String() string { return enumString(jobKindNames, k) }
 
@@ -133,15 +134,35 @@ type Drift struct {
 
 // Spec is one saved version of a job's code. Every edit is a new version.
 type Spec struct {
-	JobID      string
-	Version    int
-	SQL        string   // for SQL jobs
-	JarPath    string   // for JAR jobs: local path of the jar to upload
-	EntryClass string   // for JAR jobs
-	Args       []string // program arguments for JAR jobs
-	Note       string
-	Author     string
-	CreatedAt  time.Time
+	JobID   string
+	Version int
+	SQL     string // for SQL jobs
+	JarPath string // for JAR jobs: local path of the jar to upload
+	// Project and ArtifactVersion pin a JAR job's jar to a project's build
+	// (JarPath is then that artifact's file); ArtifactCommit is its commit.
+	Project         string
+	ArtifactVersion int
+	ArtifactCommit  string
+	EntryClass      string   // for JAR jobs
+	Args            []string // program arguments for JAR and PYTHON jobs
+	// Python is the text of a PyFlink job's entry script, versioned like
+	// SQL: a deploy writes this text, not whatever the file holds now.
+	Python string
+	PyFile string // the entry script's file name (-py), as it was given
+	// PyModule is the entry module (-pym) when the job starts from a module
+	// of its PyFiles instead of a script.
+	PyModule       string
+	PyFiles        []string // extra python files, directories or archives (-pyfs)
+	PyRequirements string   // requirements file (-pyreq), optionally "FILE#CACHE_DIR"
+	PyArchives     []string // archives unpacked in the workers' working directory (-pyarch)
+	PyExecutable   string   // the cluster's python interpreter or env (-pyexec)
+	// PyClientExecutable is the python that compiles the job where the
+	// client runs (-pyclientexec): the ops host in per-job mode, the
+	// JobManager in application mode. It needs apache-flink installed.
+	PyClientExecutable string
+	Note               string
+	Author             string
+	CreatedAt          time.Time
 }
 
 // RestorePointKind tells a savepoint from a checkpoint.
@@ -174,6 +195,68 @@ type RestorePoint struct {
 	FlinkJobID string
 	CheckID    int64  // Flink's checkpoint id, when known
 	Origin     string // "sync", or the command that made it ("PAUSE #40")
+	// Status is what became of it: completed until palink disposes of it
+	// (Flink's savepoint-disposal), then disposed, or failed with Error.
+	Status     SavepointStatus
+	DisposedAt time.Time // when the disposal ended (palink's clock)
+	Error      string    // why the disposal failed
+}
+
+// SavepointStatus is the life of a restore point palink recorded. The zero
+// value is completed: every record written before disposals existed is one.
+type SavepointStatus int
+
+// Savepoint statuses.
+const (
+	SavepointCompleted SavepointStatus = iota
+	SavepointDisposing                 // a disposal was triggered and not yet seen to end
+	SavepointDisposed
+	SavepointFailed // the disposal failed; Error says why, the files may remain
+)
+
+var savepointStatusNames = map[SavepointStatus]string{SavepointCompleted: "completed",
+	SavepointDisposing: "disposing", SavepointDisposed: "disposed", SavepointFailed: "failed"}
+
+func (s SavepointStatus) String() string { return enumString(savepointStatusNames, s) }
+
+// ParseSavepointStatus is the inverse of String.
+func ParseSavepointStatus(s string) (SavepointStatus, error) {
+	return parseEnum(savepointStatusNames, "savepoint status", s)
+}
+
+// SavepointStatuses lists every status in display order.
+func SavepointStatuses() []SavepointStatus {
+	return []SavepointStatus{SavepointCompleted, SavepointDisposing, SavepointDisposed, SavepointFailed}
+}
+
+// Usable reports whether a job may restore from it.
+func (rp RestorePoint) Usable() bool {
+	return rp.Status == SavepointCompleted || rp.Status == SavepointFailed
+}
+
+// ClaimMode is who owns the files of the restore point a job starts from
+// (Flink's RecoveryClaimMode; execution.state-recovery.claim-mode, before
+// 1.20 execution.savepoint-restore-mode). LEGACY is gone in Flink 2.0.
+type ClaimMode int
+
+// Claim modes; the zero value leaves it to the cluster (NO_CLAIM by default).
+const (
+	ClaimDefault ClaimMode = iota
+	ClaimClaim
+	ClaimNoClaim
+	ClaimLegacy
+)
+
+var claimModeNames = map[ClaimMode]string{ClaimDefault: "DEFAULT", ClaimClaim: "CLAIM", ClaimNoClaim: "NO_CLAIM", ClaimLegacy: "LEGACY"}
+
+func (m ClaimMode) String() string { return enumString(claimModeNames, m) }
+
+// ParseClaimMode is the inverse of String; it takes any case and "" for DEFAULT.
+func ParseClaimMode(s string) (ClaimMode, error) {
+	if s == "" {
+		return ClaimDefault, nil
+	}
+	return parseEnum(claimModeNames, "claim mode", strings.ToUpper(strings.ReplaceAll(s, "-", "_")))
 }
 
 // CommandKind is what a command does.
@@ -267,8 +350,12 @@ type CommandParams struct {
 	// an action targets, persisted as soon as they are known.
 	AppID      string
 	FlinkJobID string
-	// Auto marks commands issued by the platform's restart policy.
+	// Auto marks commands issued by the platform: its restart policy, or
+	// periodic savepoints.
 	Auto bool
+	// ClaimMode and AllowNonRestoredState are how a deploy restores.
+	ClaimMode             ClaimMode
+	AllowNonRestoredState bool
 	// Supersedes is the id of the pending command a KILL ended; while that
 	// command's worker was alive (its lease ran until SupersededLease), the
 	// kill looks again for what it may still have started.

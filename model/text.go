@@ -31,6 +31,24 @@ func (k *RestorePointKind) UnmarshalText(b []byte) (err error) {
 }
 
 // MarshalText implements encoding.TextMarshaler.
+func (s SavepointStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SavepointStatus) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSavepointStatus(string(b))
+	return
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (m ClaimMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (m *ClaimMode) UnmarshalText(b []byte) (err error) {
+	*m, err = ParseClaimMode(string(b))
+	return
+}
+
+// MarshalText implements encoding.TextMarshaler.
 func (k CommandKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.

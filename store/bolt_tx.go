@@ -17,6 +17,14 @@ var errTxDone = errors.New("transaction already ended (a ReadTx or Tx must not o
 type boltTx struct {
 	tx   *bolt.Tx
 	done bool
+	projectTx
+}
+
+// newBoltTx wraps a bbolt transaction.
+func newBoltTx(tx *bolt.Tx) *boltTx {
+	t := &boltTx{tx: tx}
+	t.projectTx = projectTx{t}
+	return t
 }
 
 var _ Tx = (*boltTx)(nil)
@@ -311,6 +319,38 @@ func (t *boltTx) RestorePoints(jobID string) ([]model.RestorePoint, error) {
 		return nil, fmt.Errorf("list restore points of job %s: %w", jobID, err)
 	}
 	return out, nil
+}
+
+// PutRestorePoint replaces a recorded restore point, found by its path.
+func (t *boltTx) PutRestorePoint(rp model.RestorePoint) error {
+	if err := checkRestorePoint(rp); err != nil {
+		return fmt.Errorf("put restore point: %w", err)
+	}
+	op := fmt.Sprintf("update %s %s of job %s", rp.Kind, rp.Path, rp.JobID)
+	if err := t.requireJob(op, rp.JobID); err != nil {
+		return err
+	}
+	paths, err := t.childForWrite(bucketRestorePointPaths, rp.JobID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	seq := paths.Get([]byte(rp.Path))
+	if seq == nil {
+		return fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	seq = cloneBytes(seq)
+	rps, err := t.childForWrite(bucketRestorePoints, rp.JobID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	v, err := encode("restore point", rp.Path, rp)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if err := rps.Put(seq, v); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
 }
 
 // AddRestorePoint records a restore point unless its path is known for the job.

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -230,7 +231,7 @@ func checkTx(tx *bolt.Tx) []error {
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
 		bucketCommandsByState, bucketCommandsByJob, bucketEvents, bucketRestorePoints,
-		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions} {
+		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions, bucketProjects, bucketArtifacts} {
 		b := tx.Bucket(name)
 		if b == nil {
 			report("bucket %s is missing", name)
@@ -343,6 +344,32 @@ func checkTx(tx *bolt.Tx) []error {
 				report("%s/%s: exception %s belongs to job %q", bucketExceptions, jobID, e.Key(), e.JobID)
 			case !bytes.Equal(exceptionKey(e), k):
 				report("%s/%s: exception %s stored under key %x", bucketExceptions, jobID, e.Key(), k)
+			}
+			return nil
+		})
+	})
+
+	// Projects, and their artifacts under their versions.
+	projects := top[string(bucketProjects)]
+	_ = projects.ForEach(func(k, v []byte) error {
+		if p, err := decode[model.Project]("project", k, v); err != nil {
+			report("%s: %w", bucketProjects, err)
+		} else if p.Name != string(k) {
+			report("%s: project %q stored under %q", bucketProjects, p.Name, k)
+		}
+		return nil
+	})
+	_ = top[string(bucketArtifacts)].ForEachBucket(func(name []byte) error {
+		if projects.Get(name) == nil {
+			report("%s/%s belongs to no project", bucketArtifacts, name)
+		}
+		return top[string(bucketArtifacts)].Bucket(name).ForEach(func(k, v []byte) error {
+			a, err := decode[model.Artifact]("artifact", k, v)
+			switch {
+			case err != nil:
+				report("%s/%s: %w", bucketArtifacts, name, err)
+			case a.Project != string(name) || len(k) != 8 || uint64(a.Version) != binary.BigEndian.Uint64(k):
+				report("%s/%s: artifact %s v%d stored under key %x", bucketArtifacts, name, a.Project, a.Version, k)
 			}
 			return nil
 		})

@@ -92,6 +92,9 @@ type storeDump struct {
 	Alerts        []model.Alert `json:",omitempty"` // schema 2
 	// Exceptions by job, schema 4.
 	Exceptions map[string][]model.JobException `json:",omitempty"`
+	// Projects and their artifacts by project, schema 5.
+	Projects  []model.Project             `json:",omitempty"`
+	Artifacts map[string][]model.Artifact `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
 	// it empty (stores with one history but two ids compare equal).
 	StoreID string `json:",omitempty"`
@@ -142,6 +145,24 @@ func dump(t testing.TB, s Store) storeDump {
 		as, err := tx.Alerts()
 		if len(as) > 0 {
 			d.Alerts = as
+		}
+		if err != nil {
+			return err
+		}
+		if d.Projects, err = tx.Projects(); err != nil {
+			return err
+		}
+		for _, p := range d.Projects {
+			arts, err := tx.Artifacts(p.Name)
+			if err != nil {
+				return err
+			}
+			if len(arts) > 0 {
+				if d.Artifacts == nil {
+					d.Artifacts = map[string][]model.Artifact{}
+				}
+				d.Artifacts[p.Name] = arts
+			}
 		}
 		return err
 	})

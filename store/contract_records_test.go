@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -382,4 +384,94 @@ func contractCopies(t *testing.T, open opener) {
 	if kept.Name != "a" || kept.Config["state.backend"] != "hashmap" {
 		t.Errorf("a job kept after its transaction changed under us: %+v", kept)
 	}
+}
+
+// contractRestorePointStatus: a disposal's status replaces the record in its
+// place, survives a reopen, and an unknown path or a status out of range is
+// refused.
+func contractRestorePointStatus(t *testing.T, open opener) {
+	s := open(t)
+	sp := func(path string) model.RestorePoint {
+		return model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: path, Time: t0, Origin: "SAVEPOINT #1"}
+	}
+	update(t, s, func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j1", "job-j1")); err != nil {
+			return err
+		}
+		for _, p := range []string{"hdfs:///sp/1", "hdfs:///sp/2"} {
+			if _, err := tx.AddRestorePoint(sp(p)); err != nil {
+				return err
+			}
+		}
+		done := sp("hdfs:///sp/1")
+		done.Status, done.DisposedAt = model.SavepointDisposed, t0.Add(time.Hour)
+		if err := tx.PutRestorePoint(done); err != nil {
+			return err
+		}
+		wantErr(t, tx.PutRestorePoint(sp("hdfs:///sp/none")), ErrNotFound, "hdfs:///sp/none")
+		bad := sp("hdfs:///sp/2")
+		bad.Status = model.SavepointStatus(42)
+		wantErr(t, tx.PutRestorePoint(bad), ErrInvalid, "status")
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	view(t, s, func(tx ReadTx) error {
+		got, err := tx.RestorePoints("j1")
+		if err != nil {
+			return err
+		}
+		if len(got) != 2 || got[0].Path != "hdfs:///sp/1" || got[0].Status != model.SavepointDisposed ||
+			!got[0].DisposedAt.Equal(t0.Add(time.Hour)) || got[1].Status != model.SavepointCompleted {
+			t.Errorf("after PutRestorePoint and reopen: %+v", got)
+		}
+		return nil
+	})
+}
+
+// contractProjects: a project is replaced by name; its artifacts get
+// versions 1, 2, … that survive a reopen; an artifact of no project, and a
+// project without its build command, are refused.
+func contractProjects(t *testing.T, open opener) {
+	s := open(t)
+	p := model.Project{Name: "dedup", Repo: "/srv/git/dedup.git", Build: "./build.sh", Artifact: "out/*.jar", CreatedAt: t0}
+	update(t, s, func(tx Tx) error {
+		if err := tx.PutProject(p); err != nil {
+			return err
+		}
+		p.Ref = "main"
+		if err := tx.PutProject(p); err != nil {
+			return err
+		}
+		for i := 1; i <= 2; i++ {
+			a, err := tx.AddArtifact(model.Artifact{Project: "dedup", Commit: fmt.Sprint(i), SHA256: "ab", Path: "/x", BuiltAt: t0})
+			if err != nil {
+				return err
+			}
+			if a.Version != i {
+				t.Errorf("artifact %d got version %d", i, a.Version)
+			}
+		}
+		_, err := tx.AddArtifact(model.Artifact{Project: "ghost", SHA256: "ab", Path: "/x"})
+		wantErr(t, err, ErrNotFound, "ghost")
+		bad := p
+		bad.Name, bad.Build = "nobuild", ""
+		wantErr(t, tx.PutProject(bad), ErrInvalid, "nobuild")
+		return nil
+	})
+	s = reopen(t, s, open)
+	defer s.Close()
+	view(t, s, func(tx ReadTx) error {
+		ps, err := tx.Projects()
+		if err != nil || len(ps) != 1 || ps[0].Ref != "main" {
+			t.Errorf("projects %+v %v", ps, err)
+		}
+		arts, err := tx.Artifacts("dedup")
+		if err != nil || len(arts) != 2 || arts[1].Version != 2 || arts[1].Commit != "2" {
+			t.Errorf("artifacts %+v %v", arts, err)
+		}
+		_, err = tx.Project("ghost")
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
 }

@@ -44,6 +44,8 @@ func runContract(t *testing.T, b backend) {
 		{"CommandFilters", contractCommandFilters},
 		{"EventsAppendOnlyPerJobSeq", contractEvents},
 		{"RestorePointDedup", contractRestorePoints},
+		{"RestorePointStatus", contractRestorePointStatus},
+		{"ProjectsAndArtifacts", contractProjects},
 		{"AuditOrder", contractAudit},
 		{"AtomicUpdate", contractAtomic},
 		{"InvalidRecordsRefused", contractInvalid},

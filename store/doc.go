@@ -1,14 +1,14 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 4)
+// # Bolt layout (schema version 5)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("4")
+//	meta                          "version" → schema version, decimal ASCII ("5")
 //	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
@@ -17,12 +17,16 @@
 //	commands_by_state/<STATE>     <command id> → ""                STATE is UNDO, DOING, SUCCEEDED or FAILED
 //	commands_by_job/<job id>      <command id> → ""
 //	events/<job id>               <seq> → model.Event              append-only; bucket sequence = last seq
-//	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded
+//	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded; a disposal
+//	                              rewrites its record in place (Status, DisposedAt, Error)
 //	restore_point_paths/<job id>  <path> → <seq>                   one restore point per path
 //	audit                         <seq> → model.AuditEntry         append-only; bucket sequence = last seq
 //	alerts                        <rule>/<job id> → model.Alert    the latest firing or resolve per rule and job (schema 2)
 //	exceptions/<job id>           <time><name> → model.JobException  the Flink exception history state sync saw,
 //	                              newest MaxStoredExceptions kept (schema 4)
+//	projects                      <name> → model.Project          git repositories palink builds (schema 5)
+//	artifacts/<project>           <version> → model.Artifact       a project's successful builds; bucket
+//	                              sequence = last version (schema 5)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek

@@ -162,7 +162,7 @@ func cloneBytes(b []byte) []byte {
 // model's String of such a value does not return (it formats itself with
 // %v), so values are checked against these lists before any String call.
 var (
-	jobKinds          = []model.JobKind{model.KindSQL, model.KindJAR}
+	jobKinds          = []model.JobKind{model.KindSQL, model.KindJAR, model.KindPython}
 	restorePointKinds = []model.RestorePointKind{model.Checkpoint, model.Savepoint}
 	commandKinds      = []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit,
 		model.CmdPause, model.CmdKill, model.CmdSavepoint}
@@ -237,5 +237,8 @@ func checkRestorePoint(rp model.RestorePoint) error {
 	if rp.Path == "" {
 		return fmt.Errorf("restore point of job %s has no path: %w", rp.JobID, ErrInvalid)
 	}
-	return validEnum("restore point kind", rp.Kind, restorePointKinds)
+	if err := validEnum("restore point kind", rp.Kind, restorePointKinds); err != nil {
+		return err
+	}
+	return validEnum("savepoint status", rp.Status, model.SavepointStatuses())
 }

@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the layout this palink reads and writes (doc.go). Adding
 // a migration step raises it; a test checks that it matches the step list.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migration turns a store of version to-1 into version to.
 type migration struct {
@@ -28,6 +28,7 @@ var migrations = []migration{
 	{to: 2, what: "add the alerts bucket", run: migrateTo2},
 	{to: 3, what: "mint the store id", run: migrateTo3},
 	{to: 4, what: "add the exceptions bucket", run: migrateTo4},
+	{to: 5, what: "add the projects and artifacts buckets", run: migrateTo5},
 }
 
 // prepareSchema brings a freshly opened store to SchemaVersion, or fails if
@@ -148,7 +149,7 @@ func migrateTo1(tx *bolt.Tx) error {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
 	}
-	t := &boltTx{tx: tx}
+	t := newBoltTx(tx)
 	defer t.close()
 
 	names := tx.Bucket(bucketJobNames)

@@ -125,6 +125,15 @@ func seedFixture(tx Tx) error {
 		{Time: at(40), Name: "org.apache.flink.runtime.JobException", Stacktrace: "org.apache.flink.runtime.JobException: Recovery is suppressed", SeenAt: at(40)}}); err != nil {
 		return err
 	}
+	if err := tx.PutProject(model.Project{Name: "dedup", Repo: "git@git.acme:stream/dedup.git", Ref: "main",
+		Build: "mvn -B -q package -DskipTests", Artifact: "target/dedup-*.jar", Timeout: 20 * time.Minute, CreatedBy: "ana", CreatedAt: at(1)}); err != nil {
+		return err
+	}
+	if _, err := tx.AddArtifact(model.Artifact{Project: "dedup", Ref: "main", Commit: "9c1f2e3d4b5a69788796a5b4c3d2e1f00112233a", Subject: "dedup by event id",
+		SHA256: "5f2b9c0e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c", Size: 48213, Path: "/var/cache/palink/projects/dedup/artifacts/5f2b9c0e.jar",
+		File: "target/dedup-1.4.jar", Log: "[INFO] BUILD SUCCESS\n", BuiltBy: "ana", BuiltAt: at(2), Took: 95 * time.Second}); err != nil {
+		return err
+	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
 		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},

@@ -86,6 +86,11 @@ type ReadTx interface {
 	Audit(afterSeq int64, limit int) ([]model.AuditEntry, error)
 	// Alerts returns every alert, ordered by rule and job id.
 	Alerts() ([]model.Alert, error)
+	// Project returns a project by name (ErrNotFound); Projects all of
+	// them, by name; Artifacts a project's builds, oldest first.
+	Project(name string) (model.Project, error)
+	Projects() ([]model.Project, error)
+	Artifacts(project string) ([]model.Artifact, error)
 	// Exceptions returns the job's kept Flink exceptions, newest first.
 	Exceptions(jobID string) ([]model.JobException, error)
 }
@@ -115,6 +120,10 @@ type Tx interface {
 	// the job is not added twice (returns false). ErrNotFound if the job
 	// does not exist.
 	AddRestorePoint(rp model.RestorePoint) (bool, error)
+	// PutRestorePoint replaces the record of (rp.JobID, rp.Path), in its
+	// place in the job's order: how a disposal records its status.
+	// ErrNotFound if no restore point of that path is recorded for the job.
+	PutRestorePoint(rp model.RestorePoint) error
 	// AppendAudit appends to the audit log with the next Seq. Its JobID need
 	// not exist: refusals of unknown jobs are audited too.
 	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)
@@ -122,6 +131,12 @@ type Tx interface {
 	// before; ErrInvalid without a rule or a job id. The job need not
 	// exist: an alert outlives its job's record.
 	PutAlert(a model.Alert) error
+	// PutProject creates or replaces a project (ErrInvalid without a name,
+	// repository, build command or artifact pattern).
+	PutProject(p model.Project) error
+	// AddArtifact records a project's next build and returns it with its
+	// Version (1 for the first); ErrNotFound if the project does not exist.
+	AddArtifact(a model.Artifact) (model.Artifact, error)
 	// DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
 	DeleteAlert(rule, jobID string) error
 	// AddExceptions keeps a job's Flink exceptions that it does not keep

@@ -463,8 +463,8 @@ func (m *Model) jobNames() []string {
 
 // openEditor pushes a job's SQL editor; a JAR job has none.
 func (m *Model) openEditor(j api.JobView) tea.Cmd {
-	if j.Kind == model.KindJAR {
-		return m.flashHere(kit.FlashWarn, j.Name+" is a JAR job: it has no SQL to edit")
+	if j.Kind == model.KindJAR || j.Kind == model.KindPython {
+		return m.flashHere(kit.FlashWarn, fmt.Sprintf("%s is a %s job: it has no SQL to edit", j.Name, j.Kind))
 	}
 	s, init := editor.New(m.env, m.runs, j)
 	return m.push(s, init)

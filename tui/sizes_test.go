@@ -25,6 +25,7 @@ func TestEveryViewFitsEverySize(t *testing.T) {
 		{"commands", func(h *harness) { h.Press(":"); h.Type("cmd"); h.Press("enter") }},
 		{"command log", func(h *harness) { h.Press(":"); h.Type("cmd"); h.Press("enter", "enter") }},
 		{"alerts", func(h *harness) { h.Press(":"); h.Type("alerts"); h.Press("enter") }},
+		{"projects", func(h *harness) { h.Press(":"); h.Type("projects"); h.Press("enter") }},
 		{"cluster", func(h *harness) { h.Press(":"); h.Type("cluster prod"); h.Press("enter") }},
 		{"editor", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("e") }},
 		{"create", func(h *harness) { h.Press("n") }},

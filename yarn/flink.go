@@ -253,6 +253,11 @@ type triggerResponse struct {
 	RequestID string `json:"request-id"`
 }
 
+// savepointDisposalRequest is the spec's SavepointDisposalRequest.
+type savepointDisposalRequest struct {
+	SavepointPath string `json:"savepoint-path"`
+}
+
 // TriggerSavepoint starts a savepoint (POST /jobs/:id/savepoints, direct
 // base) and returns its trigger id; poll it with SavepointStatus or
 // WaitSavepoint.
@@ -302,6 +307,38 @@ func (c *Flink) WaitSavepoint(ctx context.Context, jobID, triggerID string) (Ope
 	return c.waitOperation(ctx, "savepoint "+triggerID+" of job "+jobID, func(ctx context.Context) (Operation, error) {
 		return c.SavepointStatus(ctx, jobID, triggerID)
 	})
+}
+
+// TriggerSavepointDisposal asks the cluster's dispatcher to delete a
+// savepoint (POST /savepoint-disposal {"savepoint-path": …}, direct base)
+// and returns the trigger id of the asynchronous operation.
+func (c *Flink) TriggerSavepointDisposal(ctx context.Context, path string) (string, error) {
+	var v triggerResponse
+	err := c.act(ctx, http.MethodPost, "/savepoint-disposal", nil, savepointDisposalRequest{SavepointPath: path},
+		"savepoint disposal trigger", &v, http.StatusAccepted, http.StatusOK)
+	return v.RequestID, err
+}
+
+// SavepointDisposalStatus returns the state of a savepoint disposal
+// (GET /savepoint-disposal/:triggerid); a failed one carries Flink's cause.
+func (c *Flink) SavepointDisposalStatus(ctx context.Context, triggerID string) (Operation, error) {
+	var v asyncResult
+	_, err := c.get(ctx, "/savepoint-disposal/"+pathEscape(triggerID), nil, "savepoint disposal status", &v)
+	return v.operation(), err
+}
+
+// DisposeSavepoint triggers the disposal of a savepoint and polls it until
+// it is done or ctx ends. A failed disposal returns an
+// *OperationFailedError with Flink's reason.
+func (c *Flink) DisposeSavepoint(ctx context.Context, path string) error {
+	id, err := c.TriggerSavepointDisposal(ctx, path)
+	if err != nil {
+		return err
+	}
+	_, err = c.waitOperation(ctx, "disposal of savepoint "+path, func(ctx context.Context) (Operation, error) {
+		return c.SavepointDisposalStatus(ctx, id)
+	})
+	return err
 }
 
 // WaitCheckpoint polls a triggered checkpoint until it is done or ctx ends.

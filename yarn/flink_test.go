@@ -514,3 +514,37 @@ func TestFlinkExecutionResult(t *testing.T) {
 		t.Errorf("spec-named result = %+v", r)
 	}
 }
+
+// TestFlinkDisposeSavepoint: the disposal goes to the direct base with the
+// spec's SavepointDisposalRequest, then its status is polled until
+// COMPLETED; a failure-cause is the error.
+func TestFlinkDisposeSavepoint(t *testing.T) {
+	ctx := context.Background()
+	trig := NewTriggerID()
+	t.Run("completed", func(t *testing.T) {
+		jm := newFake(t)
+		jm.json("POST", "/savepoint-disposal", 200, `{"request-id":"`+trig+`"}`)
+		var n atomic.Int32
+		jm.on("GET", "/savepoint-disposal/"+trig, func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) < 2 {
+				jsonHandler(200, `{"status":{"id":"IN_PROGRESS"}}`)(w, r)
+				return
+			}
+			jsonHandler(200, `{"status":{"id":"COMPLETED"},"operation":{}}`)(w, r)
+		}).times(2)
+		if err := newFlink(t, jm.URL(), jm.Host(), fastOpts()).DisposeSavepoint(ctx, "hdfs:///sp/savepoint-1"); err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, "disposal body", jm.lastBody("POST", "/savepoint-disposal"), `{"savepoint-path":"hdfs:///sp/savepoint-1"}`)
+	})
+	t.Run("failed", func(t *testing.T) {
+		jm := newFake(t)
+		jm.json("POST", "/savepoint-disposal", 200, `{"request-id":"`+trig+`"}`)
+		jm.json("GET", "/savepoint-disposal/"+trig, 200, `{"status":{"id":"COMPLETED"},"operation":{"failure-cause":{"class":"java.io.FileNotFoundException","stack-trace":"java.io.FileNotFoundException: Cannot find meta data file '_metadata' in directory 'hdfs:///sp/savepoint-1'.\n\tat org.apache.flink...","serialized-throwable":"rO0ABXNy"}}}`)
+		err := newFlink(t, jm.URL(), jm.Host(), fastOpts()).DisposeSavepoint(ctx, "hdfs:///sp/savepoint-1")
+		var of *OperationFailedError
+		if !errors.As(err, &of) || !strings.Contains(err.Error(), "Cannot find meta data file") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}

@@ -19,6 +19,8 @@ type Client struct {
 	info Info
 	// diagnoses are the api.DiagnoseService half of the calls.
 	diagnoses
+	// projects are the project and build calls.
+	projects
 	// readOnly is this client's own --read-only: it refuses actions before
 	// asking the agent.
 	readOnly bool
@@ -166,6 +168,14 @@ func (c *Client) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, erro
 		return model.Job{}, api.ReadOnly("adopt")
 	}
 	return do[api.AdoptRequest, model.Job](ctx, c.c, "Adopt", r)
+}
+
+// DisposeSavepoint implements api.Service.
+func (c *Client) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
+	if c.readOnly {
+		return model.RestorePoint{}, api.ReadOnly("dispose savepoint")
+	}
+	return do[api.DisposeRequest, model.RestorePoint](ctx, c.c, "DisposeSavepoint", r)
 }
 
 // Watch implements api.Service with a long poll.

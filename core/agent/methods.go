@@ -160,6 +160,22 @@ var methods = map[string]method{
 		a.Issuer = h.user
 		return h.svc.ActOnAlert(ctx, a)
 	})},
+	"DisposeSavepoint": {access: toAct, what: "dispose savepoint", timeout: 5 * time.Minute, run: call(func(ctx context.Context, h *session, r api.DisposeRequest) (model.RestorePoint, error) {
+		r.Issuer = h.user
+		return h.svc.DisposeSavepoint(ctx, r)
+	})},
+	"AddProject": {access: toAct, what: "add project", run: call(func(ctx context.Context, h *session, p model.Project) (model.Project, error) {
+		p.CreatedBy = h.user
+		return h.svc.AddProject(ctx, p)
+	})},
+	"Projects": {run: call(func(ctx context.Context, h *session, _ struct{}) ([]model.Project, error) {
+		return h.svc.Projects(ctx)
+	})},
+	"BuildProject": {access: toAct, what: "build project", timeout: 6 * time.Hour, run: call(func(ctx context.Context, h *session, r api.BuildRequest) (model.Artifact, error) {
+		r.Issuer, r.Log = h.user, nil
+		return h.svc.BuildProject(ctx, r)
+	})},
+	"Artifacts": {run: of(api.Service.Artifacts)},
 	"Adopt": {access: toAct, what: "adopt", run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.Adopt(ctx, r)

@@ -50,6 +50,20 @@ type Service interface {
 	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
 	// Adopt makes an unmanaged Flink application on YARN a palink job.
 	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)
+	// DisposeSavepoint disposes of a savepoint palink recorded through
+	// Flink's savepoint-disposal and returns its record with the outcome
+	// (disposed, or failed with the reason). A checkpoint, a record already
+	// disposed of, and, unless forced, a savepoint its job still needs are
+	// refused.
+	DisposeSavepoint(ctx context.Context, r DisposeRequest) (model.RestorePoint, error)
+	// AddProject creates or replaces a project (a git repository palink
+	// builds JAR jobs from); Projects lists them.
+	AddProject(ctx context.Context, p model.Project) (model.Project, error)
+	Projects(ctx context.Context) ([]model.Project, error)
+	// BuildProject builds a project and records its artifact; it waits
+	// for the build. Artifacts lists a project's builds, oldest first.
+	BuildProject(ctx context.Context, r BuildRequest) (model.Artifact, error)
+	Artifacts(ctx context.Context, project string) ([]model.Artifact, error)
 
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
@@ -190,6 +204,34 @@ type ActionRequest struct {
 	Restore     model.RestoreChoice // for RESTART (default latest) and RESUBMIT (required)
 	RestorePath string              // for RestorePath
 	Issuer      string              // filled by the service when empty
+	// ClaimMode is how Flink treats the restore point (CLAIM, NO_CLAIM,
+	// LEGACY); default: the cluster's.
+	ClaimMode model.ClaimMode
+	// AllowNonRestoredState lets the job start when state of the restore
+	// point maps to no operator (-n).
+	AllowNonRestoredState bool
+	// Force restores from a point older than savepoints.max_restore_age.
+	Force bool
+}
+
+// DisposeRequest asks palink to dispose of a savepoint it recorded,
+// through Flink's savepoint-disposal.
+type DisposeRequest struct {
+	Path   string
+	JobRef string // the job whose record it is; "" looks in every job
+	// Force disposes of a savepoint the job still needs (its latest, or
+	// the one a live job restored from).
+	Force  bool
+	Issuer string // filled by the service when empty
+}
+
+// BuildRequest asks for a build of a project.
+type BuildRequest struct {
+	Project string
+	Ref     string // "" for the project's own
+	Issuer  string // filled by the service when empty
+	// Log, in process only, receives the build's output as it comes.
+	Log io.Writer `json:"-"`
 }
 
 // ActionPlan describes what an action would do.

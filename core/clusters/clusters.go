@@ -81,6 +81,8 @@ type Deploy struct {
 	JarDeployer string
 	// Command is the `flink run` template of the exec deployer.
 	Command string
+	// PythonCommand is the `flink run` template of PyFlink jobs.
+	PythonCommand string
 	// SavepointDir is the target directory of savepoints.
 	SavepointDir string
 	// Queue is the YARN queue of new applications.

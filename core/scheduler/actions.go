@@ -27,14 +27,18 @@ func (s *Scheduler) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPl
 		if err != nil {
 			return err
 		}
-		p = s.plan(j, r, pending)
+		rps, err := tx.RestorePoints(j.ID)
+		if err != nil {
+			return err
+		}
+		p = s.plan(j, r, pending, rps)
 		return nil
 	})
 	return p, err
 }
 
 // plan is the pure part of Plan: what the action would do to j now.
-func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Command) api.ActionPlan {
+func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Command, rps []model.RestorePoint) api.ActionPlan {
 	p := api.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: r.Kind, Allowed: true}
 	var destructive, protected bool
 	if s.readOnly {
@@ -114,9 +118,18 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 			return p
 		}
 		p.Restore = path
+		if rec := recordOf(j, rps, path); rec != nil {
+			if err := decide.CheckRestorePoint(*rec, s.opts.Savepoints, s.now(), r.Force); err != nil {
+				p.Allowed, p.Reason = false, err.Error()
+				return p
+			}
+		}
 		how := "through the SQL Gateway"
-		if j.Kind == model.KindJAR {
+		switch j.Kind {
+		case model.KindJAR:
 			how = "with " + cl.Deploy.JarDeployer + " deploy"
+		case model.KindPython:
+			how = "with `flink run -py`"
 		}
 		p.Steps = []string{fmt.Sprintf("Deploy %s v%d to cluster %s (%s) %s.", j.Kind, j.SpecVersion, j.Cluster, cl.Deploy.Mode, how)}
 		if path != "" {
@@ -134,6 +147,26 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 	}
 	p.Confirm = confirmLevel(r.Kind, destructive, protected)
 	return p
+}
+
+// recordOf is palink's record of the restore point at path: the job's
+// latest savepoint or checkpoint, or one of its history; nil for a path
+// palink never recorded (an explicit path is taken as given).
+func recordOf(j model.Job, rps []model.RestorePoint, path string) *model.RestorePoint {
+	if path == "" {
+		return nil
+	}
+	for i := len(rps) - 1; i >= 0; i-- {
+		if rps[i].Path == path {
+			return &rps[i]
+		}
+	}
+	for _, rp := range []*model.RestorePoint{j.LatestSavepoint, j.LatestCheckpoint} {
+		if rp != nil && rp.Path == path {
+			return rp
+		}
+	}
+	return nil
 }
 
 // confirmLevel is how sure a person must be: the one policy every front
@@ -182,7 +215,11 @@ func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*
 		if err != nil {
 			return err
 		}
-		p := s.plan(j, r, pending)
+		rps, err := tx.RestorePoints(j.ID)
+		if err != nil {
+			return err
+		}
+		p := s.plan(j, r, pending, rps)
 		if !p.Allowed {
 			// The refusal is audited; the job and its commands are untouched.
 			refusal = &decide.ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}
@@ -198,6 +235,7 @@ func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*
 				params.Restore = model.RestoreLatest
 			}
 			params.RestorePath = p.Restore // resolved now, so the command says what it restores
+			params.ClaimMode, params.AllowNonRestoredState = r.ClaimMode, r.AllowNonRestoredState
 		} else {
 			params.AppID, params.FlinkJobID = j.AppID, j.FlinkJobID
 		}

@@ -1,13 +1,11 @@
 package scheduler
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -100,6 +98,8 @@ func (x *execution) runDeploy(ctx context.Context) error {
 		} else {
 			d, err = x.deployJarExec(ctx, cl, j, spec, restore)
 		}
+	case model.KindPython:
+		d, err = x.deployPython(ctx, cl, j, spec, restore, session)
 	default:
 		err = fmt.Errorf("job kind %v cannot be deployed", j.Kind)
 	}
@@ -387,6 +387,16 @@ func (x *execution) deploySQL(ctx context.Context, cl *clusters.Cluster, j model
 		palinkSets = append(palinkSets,
 			fmt.Sprintf("SET 'execution.savepoint.path' = '%s'", sqlQuote(restore)),
 			fmt.Sprintf("SET 'execution.state-recovery.path' = '%s'", sqlQuote(restore)))
+		if m := x.claimMode(); m != "" {
+			palinkSets = append(palinkSets,
+				fmt.Sprintf("SET 'execution.savepoint-restore-mode' = '%s'", m),
+				fmt.Sprintf("SET 'execution.state-recovery.claim-mode' = '%s'", m))
+		}
+		if x.params().AllowNonRestoredState {
+			palinkSets = append(palinkSets,
+				"SET 'execution.savepoint.ignore-unclaimed-state' = 'true'",
+				"SET 'execution.state-recovery.ignore-unclaimed-state' = 'true'")
+		}
 	}
 	for _, set := range palinkSets {
 		if _, err := exec(set); err != nil {
@@ -472,6 +482,7 @@ func (x *execution) deployJarREST(ctx context.Context, cl *clusters.Cluster, j m
 	res, err := f.RunJar(ctx, up.ID, yarn.JarRunRequest{
 		EntryClass: spec.EntryClass, ProgramArgsList: spec.Args, Parallelism: j.Parallelism,
 		JobID: jid, SavepointPath: restore, FlinkConfiguration: conf,
+		AllowNonRestoredState: restore != "" && x.params().AllowNonRestoredState, ClaimMode: x.claimMode(),
 	})
 	if err != nil {
 		return deployed{}, fmt.Errorf("run %s: %w", up.ID, err)
@@ -480,87 +491,6 @@ func (x *execution) deployJarREST(ctx context.Context, cl *clusters.Cluster, j m
 		jid = res.JobID
 	}
 	return deployed{app: app, jobID: jid, session: true}, nil
-}
-
-// deployJarExec runs the cluster's `flink run` command template and reads
-// the application and job ids from its output.
-func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
-	tmpl := cl.Cfg.Deploy.Command
-	if tmpl == "" {
-		tmpl = DefaultRunTemplate
-	}
-	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
-		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
-		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
-	})
-	if err != nil {
-		return deployed{}, err
-	}
-	x.logf(ctx, "running %s", strings.Join(argv, " "))
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &limitedBuffer{buf: &out, max: 1 << 20}, &limitedBuffer{buf: &out, max: 1 << 20}
-	runErr := cmd.Run()
-	text := out.String()
-	appID, jobID := parseRunOutput(text)
-	for _, line := range lastLines(text, 5) {
-		x.logf(ctx, "flink: %s", line)
-	}
-	if runErr != nil {
-		if appID == "" {
-			return deployed{}, fmt.Errorf("%s failed: %v", argv[0], runErr)
-		}
-		x.logf(ctx, "%s exited with %v after submitting %s", argv[0], runErr, appID)
-	}
-	if appID == "" {
-		// Application mode may print the id late or not at all: the tag finds it.
-		app, err := x.awaitApp(ctx, cl)
-		if err != nil {
-			return deployed{}, fmt.Errorf("%s printed no application id: %w", argv[0], err)
-		}
-		return deployed{app: app, jobID: jobID}, nil
-	}
-	_ = x.save(ctx, func(c *model.Command) { c.Params.AppID, c.Params.FlinkJobID = appID, jobID })
-	app, err := cl.RM.Application(ctx, appID)
-	if err != nil {
-		return deployed{}, fmt.Errorf("application %s printed by %s: %w", appID, argv[0], err)
-	}
-	return deployed{app: app, jobID: jobID}, nil
-}
-
-func mergeProps(maps ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range maps {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// limitedBuffer keeps at most max bytes of a process's output.
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func lastLines(s string, n int) []string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	if len(lines) == 1 && lines[0] == "" {
-		return nil
-	}
-	return lines
 }
 
 func sqlQuote(s string) string { return strings.ReplaceAll(s, "'", "''") }

@@ -13,6 +13,49 @@ import (
 // the job restores, {args} to the program arguments.
 const DefaultRunTemplate = "flink run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 
+// DefaultPythonRunTemplate is the `flink run` command of PyFlink jobs when
+// the cluster config sets none. {python} expands to -py SCRIPT (or -pym
+// MODULE) and the -pyfs, -pyreq, -pyarch and -pyexec options the spec sets.
+const DefaultPythonRunTemplate = "flink run -t {target} -d {dynamic} {restore} {python} {args}"
+
+// pythonVars are the PyFlink options of a run.
+type pythonVars struct {
+	Script       string // path of the entry script as the client reads it (-py)
+	Module       string // -pym, instead of Script
+	Files        []string
+	Requirements string
+	Archives     []string
+	Executable   string
+	ClientExec   string
+}
+
+// flags are the `flink run` options of a PyFlink program, in the order
+// Flink's CliFrontendParser documents them.
+func (p pythonVars) flags() []string {
+	var out []string
+	if p.Module != "" {
+		out = append(out, "-pym", p.Module)
+	} else {
+		out = append(out, "-py", p.Script)
+	}
+	if len(p.Files) > 0 {
+		out = append(out, "-pyfs", strings.Join(p.Files, ","))
+	}
+	if p.Requirements != "" {
+		out = append(out, "-pyreq", p.Requirements)
+	}
+	if len(p.Archives) > 0 {
+		out = append(out, "-pyarch", strings.Join(p.Archives, ","))
+	}
+	if p.Executable != "" {
+		out = append(out, "-pyexec", p.Executable)
+	}
+	if p.ClientExec != "" {
+		out = append(out, "-pyclientexec", p.ClientExec)
+	}
+	return out
+}
+
 // runVars are the values a run template is expanded with.
 type runVars struct {
 	Target      string
@@ -25,12 +68,16 @@ type runVars struct {
 	Jar         string
 	Args        []string
 	Properties  map[string]string
+	// ClaimMode ("" for the cluster's) and AllowNonRestored go with Restore.
+	ClaimMode        string
+	AllowNonRestored bool
+	Python           *pythonVars // set for PyFlink jobs: {python} expands to its flags
 }
 
 // expandRunTemplate turns a template into argv. The template is split like a
 // shell would split it (quotes group words), but no shell ever runs it, so
 // job names and arguments cannot inject commands. List placeholders
-// ({dynamic}, {restore}, {args}) must stand alone as words.
+// ({dynamic}, {restore}, {args}, {python}) must stand alone as words.
 func expandRunTemplate(tmpl string, v runVars) ([]string, error) {
 	words, err := splitWords(tmpl)
 	if err != nil {
@@ -53,10 +100,25 @@ func expandRunTemplate(tmpl string, v runVars) ([]string, error) {
 		case "{restore}":
 			if v.Restore != "" {
 				out = append(out, "-s", v.Restore)
+				if v.AllowNonRestored {
+					out = append(out, "-n")
+				}
+				if v.ClaimMode != "" {
+					// Both names: Flink reads the one it knows (1.20
+					// renamed it) and ignores the other.
+					out = append(out, "-Dexecution.savepoint-restore-mode="+v.ClaimMode,
+						"-Dexecution.state-recovery.claim-mode="+v.ClaimMode)
+				}
 			}
 			continue
 		case "{args}":
 			out = append(out, v.Args...)
+			continue
+		case "{python}":
+			if v.Python == nil {
+				return nil, fmt.Errorf("run command template: {python} is for PyFlink jobs")
+			}
+			out = append(out, v.Python.flags()...)
 			continue
 		}
 		for k, val := range scalar {

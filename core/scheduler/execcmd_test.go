@@ -37,6 +37,31 @@ func TestExpandRunTemplate(t *testing.T) {
 	}
 }
 
+func TestExpandPythonTemplate(t *testing.T) {
+	v := runVars{Target: "yarn-per-job", Name: "wc", Args: []string{"--input", "x"},
+		Python: &pythonVars{Script: "/tmp/p/wc.py", Files: []string{"lib.zip", "util.py"}, Requirements: "req.txt#cache",
+			Archives: []string{"venv.zip#venv"}, Executable: "venv/bin/python", ClientExec: "/opt/pyflink/bin/python3"}}
+	got, err := expandRunTemplate(DefaultPythonRunTemplate, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"flink", "run", "-t", "yarn-per-job", "-d", "-Dpipeline.name=wc", "-Dyarn.application.name=wc",
+		"-py", "/tmp/p/wc.py", "-pyfs", "lib.zip,util.py", "-pyreq", "req.txt#cache",
+		"-pyarch", "venv.zip#venv", "-pyexec", "venv/bin/python", "-pyclientexec", "/opt/pyflink/bin/python3", "--input", "x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("argv\n got %q\nwant %q", got, want)
+	}
+	v.Python = &pythonVars{Module: "jobs.wc", Files: []string{"jobs.zip"}}
+	got, _ = expandRunTemplate(DefaultPythonRunTemplate, v)
+	if strings.Join(got[7:], "|") != "-pym|jobs.wc|-pyfs|jobs.zip|--input|x" {
+		t.Errorf("module: %q", got)
+	}
+	v.Python = nil
+	if _, err := expandRunTemplate(DefaultPythonRunTemplate, v); err == nil || !strings.Contains(err.Error(), "{python} is for PyFlink jobs") {
+		t.Errorf("{python} without a program: %v", err)
+	}
+}
+
 // What `flink run -t yarn-per-job -d` prints (log lines of
 // YarnClusterDescriptor and the CLI's own line).
 const flinkRunOutput = `2026-11-30 03:12:01,112 INFO  org.apache.flink.yarn.YarnClusterDescriptor                  [] - No path for the flink jar passed. Using the location of class org.apache.flink.yarn.YarnClusterDescriptor to locate the jar

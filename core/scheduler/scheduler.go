@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -57,6 +58,9 @@ type Options struct {
 	// Tick is how often Run looks for due restarts and commands nobody
 	// woke it for; default 1s.
 	Tick time.Duration
+	// Savepoints are the periodic savepoints, their retention and the
+	// restore-age guard.
+	Savepoints decide.SavepointPolicy
 }
 
 // Scheduler runs commands: it records actions as commands (Plan, Act), and
@@ -71,9 +75,11 @@ type Scheduler struct {
 	readOnly bool
 	log      *slog.Logger
 	opts     Options
-	owner    string // this process's lease owner id
-	storeID  string // the store's identity, on every application palink submits
-	wake     chan struct{}
+	// retaining is set while a retention pass runs.
+	retaining atomic.Bool
+	owner     string // this process's lease owner id
+	storeID   string // the store's identity, on every application palink submits
+	wake      chan struct{}
 
 	mu      sync.Mutex
 	running map[string]bool // command ids executing in this process
@@ -141,6 +147,13 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	for {
 		if err := s.startDueRestarts(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("restart policy", "err", err)
+		}
+		if err := s.startDueSavepoints(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("periodic savepoints", "err", err)
+		}
+		if s.opts.Savepoints.Retains() && !s.retaining.Load() {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.applyRetention(ctx) }()
 		}
 		claimed, err := s.claim(ctx, cap(sem)-len(sem), nil)
 		if err != nil && ctx.Err() == nil {

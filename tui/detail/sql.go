@@ -79,7 +79,33 @@ func (t *sqlTab) lines(d *jobData) []string {
 	if d.detail == nil {
 		return nil
 	}
+	if d.job.Kind == model.KindPython {
+		return strings.Split(strings.TrimRight(d.detail.Spec.Python, "\n"), "\n")
+	}
 	return strings.Split(d.detail.Spec.SQL, "\n")
+}
+
+// pythonView shows a PyFlink spec: how it starts, then its entry script
+// (versioned like SQL), paged, with line numbers and no highlighting.
+func (t *sqlTab) pythonView(d *jobData) string {
+	st, ed, s := t.env.Styles, &t.env.Styles.Editor, d.detail.Spec
+	out := []string{" " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author))),
+		kv(st, "entry", pythonEntry(s)).text}
+	if s.PyExecutable != "" {
+		out = append(out, kv(st, "python", s.PyExecutable).text)
+	}
+	if s.PyModule != "" {
+		return strings.Join(out, "\n")
+	}
+	lines := t.lines(d)
+	digits := max(len(fmt.Sprint(len(lines))), 3)
+	t.pager.SetSize(t.width, max(t.height-len(out), 1))
+	t.pager.SetLines(lines)
+	from, to := t.pager.Window(len(lines))
+	for i := from; i < to; i++ {
+		out = append(out, " "+ed.LineNumber.Render(fmt.Sprintf("%*d", digits, i+1))+ed.Gutter.Render(" │ ")+kit.Truncate(lines[i], max(t.width-digits-4, 1)))
+	}
+	return strings.Join(out, "\n")
 }
 
 func (t *sqlTab) View(d *jobData) string {
@@ -89,6 +115,9 @@ func (t *sqlTab) View(d *jobData) string {
 		return " " + st.Dim.Render("loading…")
 	}
 	s := d.detail.Spec
+	if d.job.Kind == model.KindPython {
+		return t.pythonView(d)
+	}
 	if d.job.Kind != model.KindSQL {
 		head := " " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author)))
 		return strings.Join([]string{head, "", kv(st, "jar", kit.OrDash(s.JarPath)).text, kv(st, "entry class", kit.OrDash(s.EntryClass)).text,

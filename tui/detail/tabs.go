@@ -109,6 +109,22 @@ func section(st *kit.Styles, title string) tabLine {
 	return tabLine{text: " " + st.Section.Render(title)}
 }
 
+// pythonEntry is how a PyFlink spec starts: -py FILE or -pym MODULE, with
+// its extra files and program arguments.
+func pythonEntry(s model.Spec) string {
+	parts := []string{"-py " + s.PyFile}
+	if s.PyModule != "" {
+		parts = []string{"-pym " + s.PyModule}
+	}
+	if len(s.PyFiles) > 0 {
+		parts = append(parts, "-pyfs "+strings.Join(s.PyFiles, ","))
+	}
+	if s.PyRequirements != "" {
+		parts = append(parts, "-pyreq "+s.PyRequirements)
+	}
+	return strings.Join(append(parts, s.Args...), " ")
+}
+
 func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 	st, now, j := e.Styles, e.Now, d.job
 	var out []tabLine
@@ -121,6 +137,8 @@ func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 			spec = fmt.Sprintf("SQL v%d · %s", s.Version, kit.Truncate(kit.FirstLine(s.SQL), max(w-40, 20)))
 		case model.KindJAR:
 			spec = fmt.Sprintf("JAR v%d · %s · %s %s", s.Version, s.JarPath, s.EntryClass, strings.Join(s.Args, " "))
+		case model.KindPython:
+			spec = fmt.Sprintf("PYTHON v%d · %s", s.Version, kit.Truncate(pythonEntry(s), max(w-40, 20)))
 		}
 		if s.Note != "" {
 			spec += st.Dim.Render(" — " + s.Note)
@@ -323,6 +341,26 @@ func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	return wrapHanging(out, w, timelineIndent)
 }
 
+// savepointStatus is a restore point's status, padded and coloured: a
+// savepoint's life (completed, disposing, disposed, failed); blank for a
+// checkpoint, which Flink disposes of itself.
+func savepointStatus(st *kit.Styles, rp model.RestorePoint) string {
+	const w = 10
+	if rp.Kind != model.Savepoint {
+		return strings.Repeat(" ", w)
+	}
+	s := fmt.Sprintf("%-*s", w, rp.Status)
+	switch rp.Status {
+	case model.SavepointCompleted:
+		return st.StateRunning.Render(s)
+	case model.SavepointDisposing:
+		return st.StateDeploying.Render(s)
+	case model.SavepointFailed:
+		return st.StateFailed.Render(s)
+	}
+	return st.Dim.Render(s)
+}
+
 // restoreTarget is a checkpoint line's target: where to restore from.
 type restoreTarget struct{ path string }
 
@@ -346,10 +384,17 @@ func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
 		if origin == "" {
 			origin = kit.NoValue
 		}
-		out = append(out, tabLine{
-			text:   fmt.Sprintf("  %-10s %-10s %-12s %s", rp.Kind, kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
+		l := tabLine{
+			text:   fmt.Sprintf("  %-10s %s %-10s %-12s %s", rp.Kind, savepointStatus(st, rp), kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
 			target: restoreTarget{rp.Path},
-		})
+		}
+		if rp.Status == model.SavepointDisposed || rp.Status == model.SavepointDisposing {
+			l.target = nil // nothing to restore from
+		}
+		if rp.Error != "" {
+			l.text += "  " + st.Error.Render(kit.FirstLine(rp.Error))
+		}
+		out = append(out, l)
 	}
 	out = append(out, tabLine{}, section(st, "Flink checkpoints (live)"))
 	if d.detail == nil || d.detail.Live == nil {

@@ -50,8 +50,8 @@ func (m *Screen) View() string {
 	st := m.env.Styles
 	var body []string
 	switch {
-	case m.job.Kind == model.KindJAR:
-		body = kit.Centered(st.Dim.Render(m.job.Name+" is a JAR job: it has no SQL to edit"), m.width, m.textHeight())
+	case m.job.Kind != model.KindSQL && m.job.Kind != 0:
+		body = kit.Centered(st.Dim.Render(fmt.Sprintf("%s is a %s job: it has no SQL to edit", m.job.Name, m.job.Kind)), m.width, m.textHeight())
 	case m.loadErr != nil:
 		body = kit.Centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("esc goes back"), m.width, m.textHeight())
 	case !m.loaded:

@@ -30,6 +30,8 @@ type App struct {
 	StartedAt   time.Time `json:"startedAt"`
 	FinishedAt  time.Time `json:"finishedAt,omitzero"`
 	Jobs        []Job     `json:"jobs,omitempty"`
+	// Disposals are the savepoint disposals its dispatcher did, oldest first.
+	Disposals []Disposal `json:"disposals,omitempty"`
 }
 
 // Job is a snapshot of one Flink job.
@@ -41,6 +43,10 @@ type Job struct {
 	Restarts int `json:"restarts"`
 	// RestoredFrom is the path the job last restored from ("" for none).
 	RestoredFrom string `json:"restoredFrom,omitempty"`
+	// EntryClass is the program's main class (PythonDriver for PyFlink).
+	EntryClass string `json:"entryClass,omitempty"`
+	// Python is the PyFlink program a `flink run -py`/`-pym` submitted.
+	Python *PythonProgram `json:"python,omitempty"`
 	// CompletedCheckpoints counts completed checkpoints and savepoints of
 	// the current JobManager (Flink's counts.completed).
 	CompletedCheckpoints int64 `json:"completedCheckpoints"`
@@ -81,8 +87,26 @@ type SubmitRequest struct {
 	Jar                   string   `json:"jar,omitempty"`
 	EntryClass            string   `json:"entryClass,omitempty"`
 	Args                  []string `json:"args,omitempty"`
+	// Python makes the job a PyFlink program (`flink run -py`/`-pym`):
+	// Flink runs it through PythonDriver, Jar and EntryClass stay empty.
+	Python *PythonProgram `json:"python,omitempty"`
 	// Config holds any other Flink options; explicit fields above win.
 	Config map[string]string `json:"config,omitempty"`
+}
+
+// PythonDriver is the entry class Flink's client runs a PyFlink program with.
+const PythonDriver = "org.apache.flink.client.python.PythonDriver"
+
+// PythonProgram is what `flink run` was given for a PyFlink job: the entry
+// script (-py) or module (-pym), and the options that become the python.*
+// settings of the job.
+type PythonProgram struct {
+	Script       string   `json:"script,omitempty"` // -py: the entry script's file name
+	Module       string   `json:"module,omitempty"` // -pym
+	Files        []string `json:"files,omitempty"`  // -pyfs → python.files
+	Requirements string   `json:"requirements,omitempty"`
+	Archives     []string `json:"archives,omitempty"`
+	Executable   string   `json:"executable,omitempty"`
 }
 
 // Submitted names what Submit created. JobID is "" for a session cluster.
@@ -109,6 +133,9 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	for k, v := range r.Config {
 		conf[k] = v
 	}
+	if py := r.Python; py != nil && (py.Script == "") == (py.Module == "") {
+		return Submitted{}, fmt.Errorf("submit %q: %w: a python program needs one of a script (-py) or a module (-pym)", r.Name, ErrInvalid)
+	}
 	a, err := c.yarn.newApp(now, r)
 	if err != nil {
 		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
@@ -116,14 +143,35 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	out := Submitted{AppID: a.id}
 	if a.mode != ModeSession {
 		entry := r.EntryClass
+		if py := r.Python; py != nil {
+			entry = PythonDriver
+			setPythonConfig(conf, py)
+		}
 		name := firstNonEmpty(r.JobName, conf["pipeline.name"], r.Name, entry[strings.LastIndex(entry, ".")+1:])
-		j := c.flink.addJob(a, jobSpec{name: name, entryClass: entry, parallelism: r.Parallelism, config: conf,
+		j := c.flink.addJob(a, jobSpec{name: name, entryClass: entry, python: r.Python, parallelism: r.Parallelism, config: conf,
 			restorePath:      firstNonEmpty(r.SavepointPath, conf["execution.state-recovery.path"], conf["execution.savepoint.path"]),
 			allowNonRestored: r.AllowNonRestoredState}, now)
 		out.JobID = j.id
 	}
 	c.opts.Logf("sim: submitted %s (%s) %s", a.id, a.mode, out.JobID)
 	return out, nil
+}
+
+// setPythonConfig records a PyFlink program's options under the settings
+// Flink's client turns them into (PythonOptions).
+func setPythonConfig(conf map[string]string, py *PythonProgram) {
+	if len(py.Files) > 0 {
+		conf["python.files"] = strings.Join(py.Files, ",")
+	}
+	if py.Requirements != "" {
+		conf["python.requirements"] = py.Requirements
+	}
+	if len(py.Archives) > 0 {
+		conf["python.archives"] = strings.Join(py.Archives, ",")
+	}
+	if py.Executable != "" {
+		conf["python.executable"] = py.Executable
+	}
 }
 
 // Apps returns a snapshot of every application, oldest first.
@@ -167,9 +215,11 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 			out.TrackingURL = rm.url + "/cluster/app/" + a.id
 		}
 	}
+	out.Disposals = c.flink.disposals.of(a.id)
 	for _, j := range a.jobs {
 		c.flink.syncCheckpoints(j, now)
 		sj := Job{ID: j.id, Name: j.name, State: j.state, Restarts: j.restarts, RestoredFrom: j.restoredFrom,
+			EntryClass: j.entryClass, Python: j.python,
 			CompletedCheckpoints: j.ck.completed, Savepoints: append([]string(nil), j.savepoints...),
 			StartedAt: j.start, EndedAt: j.end}
 		if j.ck.latest != nil {

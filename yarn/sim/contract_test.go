@@ -375,6 +375,28 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	}
 	mustJSON(t, "POST", jm+"/jobs/"+jid+"/savepoints", map[string]any{"target-directory": "hdfs:///sp", "cancel-job": false}, 202, &trig)
 	poll(trig.RequestID)
+	// The savepoint is disposed of through the dispatcher; a second
+	// disposal of it fails as Flink's does (no _metadata any more).
+	var sp struct {
+		Operation struct{ Location string } `json:"operation"`
+	}
+	mustJSON(t, "GET", jm+"/jobs/"+jid+"/savepoints/"+trig.RequestID, nil, 200, &sp)
+	for i, wantFail := range []bool{false, true} {
+		mustJSON(t, "POST", jm+"/savepoint-disposal", map[string]any{"savepoint-path": sp.Operation.Location}, 200, &trig)
+		var op struct {
+			Status    struct{ ID string } `json:"status"`
+			Operation struct {
+				Failure *struct{ Class string } `json:"failure-cause"`
+			} `json:"operation"`
+		}
+		mustJSON(t, "GET", jm+"/savepoint-disposal/"+trig.RequestID, nil, 200, &op)
+		if op.Status.ID != "COMPLETED" || (op.Operation.Failure != nil) != wantFail {
+			t.Errorf("disposal %d of %s: %+v", i+1, sp.Operation.Location, op)
+		}
+	}
+	if snap, _ := c.App(out.AppID); len(snap.Disposals) != 2 || snap.Disposals[0].Path != sp.Operation.Location || snap.Disposals[0].Error != "" || snap.Disposals[1].Error == "" {
+		t.Errorf("disposals recorded: %+v", snap.Disposals)
+	}
 	mustJSON(t, "POST", jm+"/jobs/"+jid+"/stop", map[string]any{"targetDirectory": "hdfs:///sp", "drain": true}, 202, &trig)
 	poll(trig.RequestID)
 
@@ -558,7 +580,8 @@ func TestContractEveryResponseMatchesTheSpecs(t *testing.T) {
 				"GET /jobs/{jobid}/status", "PATCH /jobs/{jobid}", "GET /jobs/{jobid}/plan",
 				"GET /jobs/{jobid}/checkpoints", "GET /jobs/{jobid}/checkpoints/config",
 				"GET /jobs/{jobid}/checkpoints/details/{checkpointid}", "POST /jobs/{jobid}/savepoints",
-				"GET /jobs/{jobid}/savepoints/{triggerid}", "POST /jobs/{jobid}/stop", "GET /jobs/{jobid}/exceptions",
+				"GET /jobs/{jobid}/savepoints/{triggerid}", "POST /jobs/{jobid}/stop",
+				"POST /savepoint-disposal", "GET /savepoint-disposal/{triggerid}", "GET /jobs/{jobid}/exceptions",
 				"GET /jobs/{jobid}/vertices/{vertexid}", "GET /jobs/{jobid}/vertices/{vertexid}/backpressure",
 				"GET /taskmanagers", "GET /taskmanagers/{taskmanagerid}/logs", "GET /jobmanager/config",
 				"GET /jobmanager/logs", "GET /jars", "POST /jars/upload", "POST /jars/{jarid}/run", "DELETE /jars/{jarid}",

@@ -199,6 +199,8 @@ func (m *jobManagers) router() http.Handler {
 	handle("GET", "/taskmanagers/{tmid}/logs", withTM(func(x *jmReq, tm string) jmAnswer { return ok(logList(x, "taskmanager")) }))
 	handle("GET", "/jobmanager/config", jmJobManagerConfig)
 	handle("GET", "/jobmanager/logs", func(x *jmReq) jmAnswer { return ok(logList(x, "jobmanager")) })
+	handle("POST", "/savepoint-disposal", jmTriggerDisposal)
+	handle("GET", "/savepoint-disposal/{triggerid}", jmDisposalStatus)
 	handle("GET", "/jars", jmJars)
 	handle("DELETE", "/jars/{jarid}", jmDeleteJar)
 	handle("POST", "/jars/{jarid}/run", jmRunJar)

@@ -44,12 +44,13 @@ const (
 // job that ends asks its application to deregister. It is guarded by the
 // cluster lock.
 type flinkJobs struct {
-	interval time.Duration // checkpoint interval of jobs that set none
-	rng      *rand.Rand
-	byID     map[string]*job
-	points   pointStore
-	events   *eventQueue
-	yarn     *yarnApps
+	interval  time.Duration // checkpoint interval of jobs that set none
+	rng       *rand.Rand
+	byID      map[string]*job
+	points    pointStore
+	disposals disposals
+	events    *eventQueue
+	yarn      *yarnApps
 }
 
 // job is one Flink job, in a per-job/application cluster or a session.
@@ -57,8 +58,9 @@ type job struct {
 	app        *app
 	id         string
 	name       string
-	sql        string // for SQL jobs
-	entryClass string // for JAR jobs
+	sql        string         // for SQL jobs
+	entryClass string         // for JAR jobs
+	python     *PythonProgram // for PyFlink jobs
 	config     map[string]string
 	seed       uint64
 
@@ -121,6 +123,7 @@ type jobSpec struct {
 	name             string
 	sql              string
 	entryClass       string
+	python           *PythonProgram
 	parallelism      int
 	config           map[string]string
 	restorePath      string
@@ -137,6 +140,7 @@ func (f *flinkJobs) addJob(a *app, s jobSpec, now time.Time) *job {
 		name:             s.name,
 		sql:              s.sql,
 		entryClass:       s.entryClass,
+		python:           s.python,
 		config:           s.config,
 		seed:             f.rng.Uint64(),
 		parallelism:      s.parallelism,

@@ -31,6 +31,13 @@ type Env struct {
 
 func New(t *testing.T, o sim.Options, edit func(*clusters.Spec)) *Env {
 	t.Helper()
+	return NewWith(t, o, edit, nil)
+}
+
+// NewWith is New with core's options edited too (a savepoint policy, a
+// faster tick).
+func NewWith(t *testing.T, o sim.Options, edit func(*clusters.Spec), editCore func(*core.Options)) *Env {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the simulator")
 	}
@@ -58,8 +65,12 @@ func New(t *testing.T, o sim.Options, edit func(*clusters.Spec)) *Env {
 	}
 	// No restart policy: tests drive failures themselves. The alert rules are
 	// the config file's defaults.
-	svc, err := core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{cc}, User: "tester", Observe: observe.Settings{Rules: DefaultRules()},
-		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second})
+	co := core.Options{Store: st, Clusters: []clusters.Spec{cc}, User: "tester", Observe: observe.Settings{Rules: DefaultRules()},
+		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second}
+	if editCore != nil {
+		editCore(&co)
+	}
+	svc, err := core.NewLocal(co)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,16 +28,19 @@ type Fake struct {
 	details     map[string]api.JobDetail
 	commands    []model.Command
 	ClusterList []api.ClusterStatus
-	overviews   map[string]api.ClusterOverview
-	protected   map[string]bool
-	Viewer      bool
-	delay       time.Duration
-	fail        error
-	calls       []string
-	Watchers    []chan api.Change
-	seq         int64
-	logs        fakeLogs    // fake_logs_test.go
-	Metrics     fakeMetrics // fake_metrics_test.go
+	// ProjectList and ArtifactList are what Projects and Artifacts answer.
+	ProjectList  []model.Project
+	ArtifactList map[string][]model.Artifact
+	overviews    map[string]api.ClusterOverview
+	protected    map[string]bool
+	Viewer       bool
+	delay        time.Duration
+	fail         error
+	calls        []string
+	Watchers     []chan api.Change
+	seq          int64
+	logs         fakeLogs    // fake_logs_test.go
+	Metrics      fakeMetrics // fake_metrics_test.go
 
 	Versions map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
 }
@@ -390,6 +393,40 @@ func (f *Fake) ClusterOverview(ctx context.Context, cluster string) (api.Cluster
 }
 
 // Adopt implements api.Service.
+// DisposeSavepoint implements api.Service: it marks the record disposed.
+func (f *Fake) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
+	f.record("DisposeSavepoint %s", r.Path)
+	if err := f.wait(ctx); err != nil {
+		return model.RestorePoint{}, err
+	}
+	return model.RestorePoint{Kind: model.Savepoint, Path: r.Path, Status: model.SavepointDisposed}, nil
+}
+
+// AddProject implements api.Service.
+func (f *Fake) AddProject(_ context.Context, p model.Project) (model.Project, error) { return p, nil }
+
+// Projects implements api.Service: none.
+func (f *Fake) Projects(ctx context.Context) ([]model.Project, error) {
+	if err := f.wait(ctx); err != nil {
+		return nil, err
+	}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return slices.Clone(f.ProjectList), nil
+}
+
+// BuildProject implements api.Service: the fake builds nothing.
+func (f *Fake) BuildProject(_ context.Context, r api.BuildRequest) (model.Artifact, error) {
+	return model.Artifact{}, fmt.Errorf("build %s: the fake service builds nothing", r.Project)
+}
+
+// Artifacts implements api.Service: none.
+func (f *Fake) Artifacts(_ context.Context, project string) ([]model.Artifact, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return slices.Clone(f.ArtifactList[project]), nil
+}
+
 func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {

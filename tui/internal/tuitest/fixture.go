@@ -121,7 +121,8 @@ func NewFixture() *Fake {
 					{JobID: "j001", Seq: 3, Time: ago(20 * time.Second), From: model.StateDeploySucceeded, To: model.StateRunning, Reason: "sync: YARN RUNNING, Flink RUNNING"},
 				},
 				RestorePoints: []model.RestorePoint{*orders.LatestSavepoint, *orders.LatestCheckpoint,
-					{JobID: "j001", Kind: model.Savepoint, Path: "hdfs:///flink/sp/orders-enrich/savepoint-11aa02", Time: ago(300 * time.Hour), Origin: "SAVEPOINT #12"}},
+					{JobID: "j001", Kind: model.Savepoint, Path: "hdfs:///flink/sp/orders-enrich/savepoint-11aa02", Time: ago(300 * time.Hour), Origin: "SAVEPOINT #12",
+						Status: model.SavepointDisposed, DisposedAt: ago(100 * time.Hour)}},
 				Live: &api.LiveJob{
 					FetchedAt: ago(time.Second), YARNState: "RUNNING", FinalStatus: "UNDEFINED", FlinkState: "RUNNING",
 					Vertices: []api.Vertex{{ID: "v1", Name: "Source: orders", Parallelism: 4, Status: "RUNNING"}, {ID: "v2", Name: "LookupJoin -> Sink: enriched", Parallelism: 4, Status: "RUNNING"}},
@@ -161,6 +162,14 @@ func NewFixture() *Fake {
 		},
 	}
 	f.logPart, f.metricsPart, f.specPart = &logPart{f}, &metricsPart{f}, &specPart{f}
+	f.ProjectList = []model.Project{
+		{Name: "payments-dedup", Repo: "git@git.acme:stream/payments-dedup.git", Ref: "main", Build: "mvn -B -q package -DskipTests", Artifact: "target/dedup-*.jar"},
+		{Name: "fraud-model", Repo: "https://git.acme/ml/fraud.git", Ref: "release", Build: "gradle shadowJar", Artifact: "build/libs/*-all.jar"},
+	}
+	f.ArtifactList = map[string][]model.Artifact{"payments-dedup": {
+		{Project: "payments-dedup", Version: 1, Commit: "3f9c0d1e2b4a5c6d7e8f9a0b1c2d3e4f5a6b7c8d", Subject: "dedup by event id", Size: 48_213_004, BuiltBy: "ana", BuiltAt: ago(50 * time.Hour)},
+		{Project: "payments-dedup", Version: 2, Commit: "9c1f2e3d4b5a69788796a5b4c3d2e1f00112233a", Subject: "dedup within 10 minutes", Size: 48_390_112, BuiltBy: "bob", BuiltAt: ago(3 * time.Hour)},
+	}}
 	return f
 }
 

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+func newProjectCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "project", Short: "Projects: git repositories palink builds JAR jobs' artifacts from"}
+	cmd.AddCommand(newProjectAddCmd(g), newProjectListCmd(g), newProjectBuildCmd(g), newProjectArtifactsCmd(g))
+	return cmd
+}
+
+func newProjectAddCmd(g *globals) *cobra.Command {
+	var p model.Project
+	cmd := &cobra.Command{
+		Use:   "add NAME --repo URL [--ref REF] --build CMD --artifact GLOB",
+		Short: "Add (or change) a project: its repository, ref, build command and artifact pattern",
+		Example: "  palink project add dedup --repo git@git.acme:stream/dedup.git --ref main \\\n" +
+			"      --build 'mvn -B -q package -DskipTests' --artifact 'target/dedup-*.jar' --timeout 20m",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.Name = args[0]
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				saved, err := e.svc.AddProject(ctx, p)
+				if err != nil {
+					return err
+				}
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, saved)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "project %s: %s at %s; build it with: palink project build %s\n", saved.Name, saved.Repo, orHEAD(saved.Ref), saved.Name)
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&p.Repo, "repo", "", "git repository URL or path (credentials: your ssh agent or git credential helper)")
+	f.StringVar(&p.Ref, "ref", "", "branch, tag or commit built by default (default: the remote's HEAD)")
+	f.StringVar(&p.Build, "build", "", "build command, run by sh in the checkout")
+	f.StringVar(&p.Artifact, "artifact", "", "glob, relative to the checkout, matching the one jar the build produces")
+	f.DurationVar(&p.Timeout, "timeout", 0, "kill a build (its whole process group) that runs longer (default 30m)")
+	for _, n := range []string{"repo", "build", "artifact"} {
+		_ = cmd.MarkFlagRequired(n)
+	}
+	return cmd
+}
+
+func orHEAD(ref string) string {
+	if ref == "" {
+		return "HEAD"
+	}
+	return ref
+}
+
+func newProjectListCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the projects",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				ps, err := e.svc.Projects(ctx)
+				if err != nil {
+					return err
+				}
+				if ps == nil {
+					ps = []model.Project{}
+				}
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, ps)
+				}
+				tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tREPO\tREF\tBUILD\tARTIFACT")
+				for _, p := range ps {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Repo, orHEAD(p.Ref), p.Build, p.Artifact)
+				}
+				return tw.Flush()
+			})
+		},
+	}
+}
+
+func newProjectBuildCmd(g *globals) *cobra.Command {
+	var ref string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "build NAME [--ref REF]",
+		Short: "Build a project and record its artifact (waits; the log streams to stderr when palink runs the build itself)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				r := api.BuildRequest{Project: args[0], Ref: ref}
+				if !quiet {
+					r.Log = cmd.ErrOrStderr()
+				}
+				a, err := e.svc.BuildProject(ctx, r)
+				if err != nil {
+					return err
+				}
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, a)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s v%d: %s at %.12s (%s), %d bytes, sha256 %s, built in %s\n",
+					a.Project, a.Version, a.File, a.Commit, a.Subject, a.Size, a.SHA256, a.Took.Round(time.Second))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&ref, "ref", "", "branch, tag or commit to build (default: the project's)")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not stream the build's log")
+	return cmd
+}
+
+func newProjectArtifactsCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "artifacts NAME",
+		Short: "List a project's artifacts: version, commit, sha256, size, when and by whom built",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				as, err := e.svc.Artifacts(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if g.structured() {
+					return writeData(cmd.OutOrStdout(), g.output, as)
+				}
+				printArtifacts(cmd.OutOrStdout(), as)
+				return nil
+			})
+		},
+	}
+}
+
+func printArtifacts(w io.Writer, as []model.Artifact) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "VERSION\tCOMMIT\tSUBJECT\tSHA256\tSIZE\tBUILT\tBY")
+	for _, a := range as {
+		fmt.Fprintf(tw, "v%d\t%.12s\t%s\t%.16s\t%d\t%s\t%s\n", a.Version, a.Commit, a.Subject, a.SHA256, a.Size, a.BuiltAt.Local().Format(time.DateTime), a.BuiltBy)
+	}
+	tw.Flush()
+}

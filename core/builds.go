@@ -1,0 +1,87 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/projects"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// builds is Local's part for projects (core/projects does the work).
+type builds struct {
+	b        *projects.Builder
+	st       store.Store
+	user     string
+	readOnly bool
+}
+
+// AddProject implements Service.
+func (s builds) AddProject(ctx context.Context, p model.Project) (model.Project, error) {
+	if s.readOnly {
+		return model.Project{}, api.ReadOnly("add project")
+	}
+	user := p.CreatedBy // the agent's caller
+	if user == "" {
+		user = s.user
+	}
+	return s.b.Add(ctx, p, user)
+}
+
+// Projects implements Service.
+func (s builds) Projects(ctx context.Context) ([]model.Project, error) {
+	var out []model.Project
+	err := s.st.View(ctx, func(tx store.ReadTx) (err error) { out, err = tx.Projects(); return err })
+	return out, err
+}
+
+// BuildProject implements Service.
+func (s builds) BuildProject(ctx context.Context, r api.BuildRequest) (model.Artifact, error) {
+	if s.readOnly {
+		return model.Artifact{}, api.ReadOnly("build project")
+	}
+	user := r.Issuer
+	if user == "" {
+		user = s.user
+	}
+	return s.b.Build(ctx, r.Project, r.Ref, user, r.Log)
+}
+
+// Artifacts implements Service.
+func (s builds) Artifacts(ctx context.Context, project string) ([]model.Artifact, error) {
+	var out []model.Artifact
+	err := s.st.View(ctx, func(tx store.ReadTx) (err error) { out, err = tx.Artifacts(project); return err })
+	if out == nil && err == nil {
+		out = []model.Artifact{}
+	}
+	return out, err
+}
+
+// pinArtifact resolves a spec that names a project: its jar is the
+// artifact of ArtifactVersion, or the newest one when 0, pinned by version
+// and commit so that a restart deploys the same file.
+func (s builds) pinArtifact(ctx context.Context, spec model.Spec) (model.Spec, error) {
+	if spec.Project == "" {
+		return spec, nil
+	}
+	arts, err := s.Artifacts(ctx, spec.Project)
+	if err != nil {
+		return spec, err
+	}
+	if len(arts) == 0 {
+		return spec, fmt.Errorf("project %s has no artifact yet: palink project build %s", spec.Project, spec.Project)
+	}
+	a := arts[len(arts)-1]
+	if v := spec.ArtifactVersion; v != 0 {
+		i := slices.IndexFunc(arts, func(a model.Artifact) bool { return a.Version == v })
+		if i < 0 {
+			return spec, fmt.Errorf("project %s has no artifact v%d (newest: v%d): %w", spec.Project, v, a.Version, model.ErrNotFound)
+		}
+		a = arts[i]
+	}
+	spec.JarPath, spec.ArtifactVersion, spec.ArtifactCommit = a.Path, a.Version, a.Commit
+	return spec, nil
+}

@@ -1,0 +1,165 @@
+package scheduler
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/model"
+)
+
+// The exec deployers: JAR and PyFlink jobs started by the cluster's
+// `flink run` templates (execcmd.go expands them).
+
+// deployJarExec runs the cluster's `flink run` command template and reads
+// the application and job ids from its output.
+func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string) (deployed, error) {
+	tmpl := cl.Cfg.Deploy.Command
+	if tmpl == "" {
+		tmpl = DefaultRunTemplate
+	}
+	argv, err := expandRunTemplate(tmpl, runVars{
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
+		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
+		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
+		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
+	})
+	if err != nil {
+		return deployed{}, err
+	}
+	return x.runClient(ctx, cl, argv)
+}
+
+// deployPython runs a PyFlink job with the cluster's python run template.
+// The entry script is the spec's versioned text, written for this run into
+// a directory of its own under its own file name (Flink names the module
+// after the file). In application mode the client runs on the cluster, so
+// that directory is shipped (yarn.ship-files) and the script named relative
+// to it, as Flink's PyFlink deployment docs do. A shared session cluster is
+// refused: palink has no way there to find the job the client submitted.
+func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
+	if session {
+		return deployed{}, fmt.Errorf("PyFlink job %s: cluster %s runs jobs in a session (%s); palink deploys PyFlink jobs per job or in application mode", j.Name, cl.Name, cl.Cfg.Deploy.SessionApp)
+	}
+	tmpl := cl.Cfg.Deploy.PythonCommand
+	if tmpl == "" {
+		tmpl = DefaultPythonRunTemplate
+	}
+	props := mergeProps(cl.Cfg.Deploy.Properties, j.Config)
+	py := &pythonVars{Module: spec.PyModule, Files: spec.PyFiles, Requirements: spec.PyRequirements,
+		Archives: spec.PyArchives, Executable: spec.PyExecutable, ClientExec: spec.PyClientExecutable}
+	if spec.PyModule == "" {
+		dir, err := os.MkdirTemp("", "palink-py-")
+		if err != nil {
+			return deployed{}, fmt.Errorf("write the entry script of %s: %w", j.Name, err)
+		}
+		defer os.RemoveAll(dir)
+		name := filepath.Base(spec.PyFile)
+		py.Script = filepath.Join(dir, name)
+		if err := os.WriteFile(py.Script, []byte(spec.Python), 0o600); err != nil {
+			return deployed{}, fmt.Errorf("write the entry script of %s: %w", j.Name, err)
+		}
+		if cl.Cfg.Deploy.Mode == "yarn-application" {
+			ship := dir
+			if prev := props["yarn.ship-files"]; prev != "" {
+				ship = prev + ";" + dir
+			}
+			props["yarn.ship-files"] = ship
+			py.Script = filepath.Base(dir) + "/" + name
+		}
+		x.logf(ctx, "entry script %s (spec v%d, %d bytes)", name, spec.Version, len(spec.Python))
+	}
+	argv, err := expandRunTemplate(tmpl, runVars{
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
+		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
+		Args: spec.Args, Properties: props, Python: py,
+		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
+	})
+	if err != nil {
+		return deployed{}, err
+	}
+	return x.runClient(ctx, cl, argv)
+}
+
+// runClient runs a `flink run` argv and reads the application and job ids
+// from its output.
+func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []string) (deployed, error) {
+	x.logf(ctx, "running %s", strings.Join(argv, " "))
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &limitedBuffer{buf: &out, max: 1 << 20}, &limitedBuffer{buf: &out, max: 1 << 20}
+	runErr := cmd.Run()
+	text := out.String()
+	appID, jobID := parseRunOutput(text)
+	for _, line := range lastLines(text, 5) {
+		x.logf(ctx, "flink: %s", line)
+	}
+	if runErr != nil {
+		if appID == "" {
+			return deployed{}, fmt.Errorf("%s failed: %v", argv[0], runErr)
+		}
+		x.logf(ctx, "%s exited with %v after submitting %s", argv[0], runErr, appID)
+	}
+	if appID == "" {
+		// Application mode may print the id late or not at all: the tag finds it.
+		app, err := x.awaitApp(ctx, cl)
+		if err != nil {
+			return deployed{}, fmt.Errorf("%s printed no application id: %w", argv[0], err)
+		}
+		return deployed{app: app, jobID: jobID}, nil
+	}
+	_ = x.save(ctx, func(c *model.Command) { c.Params.AppID, c.Params.FlinkJobID = appID, jobID })
+	app, err := cl.RM.Application(ctx, appID)
+	if err != nil {
+		return deployed{}, fmt.Errorf("application %s printed by %s: %w", appID, argv[0], err)
+	}
+	return deployed{app: app, jobID: jobID}, nil
+}
+
+// claimMode is the command's claim mode as Flink names it, "" for the
+// cluster's default.
+func (x *execution) claimMode() string {
+	if m := x.params().ClaimMode; m != model.ClaimDefault {
+		return m.String()
+	}
+	return ""
+}
+
+func mergeProps(maps ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range maps {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// limitedBuffer keeps at most max bytes of a process's output.
+type limitedBuffer struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func lastLines(s string, n int) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	if len(lines) == 1 && lines[0] == "" {
+		return nil
+	}
+	return lines
+}

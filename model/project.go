@@ -1,0 +1,41 @@
+package model
+
+import "time"
+
+// Project is a git repository palink builds JAR jobs from: a repository,
+// the ref it builds by default, the build command and the artifact it
+// produces. Credentials are never stored: the repository is reached with
+// the user's ssh agent or git credential helper.
+type Project struct {
+	Name     string
+	Repo     string // a URL or path git clones
+	Ref      string // branch, tag or commit built by default ("" for the remote's HEAD)
+	Build    string // run by sh in the checkout, e.g. "mvn -B -q package -DskipTests"
+	Artifact string // glob, relative to the checkout, that must match exactly one file
+	// Timeout bounds a build; its process group is killed when it passes.
+	Timeout   time.Duration
+	CreatedBy string
+	CreatedAt time.Time
+}
+
+// Artifact is one successful build of a project: the file it produced,
+// where palink keeps it, and how it came to be. A build that fails, times
+// out or dies records none.
+type Artifact struct {
+	Project string
+	Version int    // 1, 2, … per project, assigned by the store
+	Ref     string // the ref asked for
+	Commit  string // the commit built (full hash)
+	Subject string // the commit's subject line
+	SHA256  string
+	Size    int64
+	Path    string // where palink keeps the file (named by its sha256)
+	File    string // the file's name in the checkout
+	Log     string // the build's output, its last MaxBuildLog bytes
+	BuiltBy string
+	BuiltAt time.Time
+	Took    time.Duration
+}
+
+// MaxBuildLog bounds the build log kept with an artifact.
+const MaxBuildLog = 64 << 10
