@@ -394,3 +394,66 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 	}()
 	return c.cat
 }
+
+// definedColumns suggests the columns a CREATE TABLE has defined so far,
+// where WATERMARK FOR and PRIMARY KEY (…) name one: the first word of each
+// element of its parentheses that is not a keyword.
+func (c *completer) definedColumns() {
+	open := -1
+	for i, t := range c.stmt {
+		if t.Kind == LParen {
+			open = i
+			break
+		}
+	}
+	if open < 0 {
+		return
+	}
+	end := matchParen(c.stmt, open)
+	depth := 0
+	for i := open; i <= end && i < len(c.stmt); i++ {
+		t := c.stmt[i]
+		switch t.Kind {
+		case LParen:
+			depth++
+			continue
+		case RParen:
+			depth--
+			continue
+		}
+		if depth != 1 || c.stmt[i-1].Kind != LParen && c.stmt[i-1].Kind != Comma {
+			continue
+		}
+		if t.Kind == Word && (IsReserved(t.Text) || structural[upperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
+			t.Value == "" || t.Pos.Offset == c.start {
+			continue
+		}
+		detail := ""
+		if i+1 < len(c.stmt) && c.stmt[i+1].Kind == Word {
+			detail = upperWord(c.stmt[i+1].Text)
+		}
+		c.add(Suggestion{Text: t.Value, Kind: SuggestColumn, Detail: detail, Doc: "column of this table"})
+	}
+}
+
+// sinkColumns suggests the columns of INSERT's table, for its column list.
+func (c *completer) sinkColumns() {
+	for i, t := range c.stmt {
+		if t.Kind == Word && strings.EqualFold(t.Text, "INTO") {
+			name, _ := dottedName(c.stmt, i+1)
+			cat := c.catalogFor([]tableRef{{name: name}})
+			tab, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(name)})
+			if tab == nil {
+				return
+			}
+			for _, col := range tab.cols {
+				detail := ""
+				if col.Type != nil {
+					detail = typeString(col.Type)
+				}
+				c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + name})
+			}
+			return
+		}
+	}
+}
