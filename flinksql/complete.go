@@ -108,6 +108,7 @@ type completer struct {
 
 	// cat is built on first use: the DDL the statement reads, validated.
 	cat *catalog
+	val *validator // cat's, for the columns of a subquery or a CTE
 	ddl *ddlIndex
 }
 

@@ -136,6 +136,12 @@ type tableRef struct {
 	alias  string
 	window bool     // a window TVF over it: window_start, window_end, window_time
 	cols   []string // AS t(a, b): the columns are named here
+	// query is the text of a subquery in FROM, or of the CTE the name
+	// refers to: its select list gives the columns.
+	query string
+	// visible is false for a table of a subquery or CTE the cursor is not
+	// in: its columns are not the statement's.
+	visible bool
 }
 
 // windowTVFs add window_start, window_end and window_time to their table.
@@ -150,17 +156,23 @@ var windowTVFs = map[string]bool{"TUMBLE": true, "HOP": true, "CUMULATE": true, 
 func (c *completer) refs() []tableRef {
 	toks := c.stmt
 	var out []tableRef
+	ctes := c.ctes()
 	inFrom := map[int]bool{} // paren depths where a FROM list is open
 	depth := 0
+	var opens []int // the '(' still open, innermost last
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t.Kind {
 		case LParen:
 			depth++
+			opens = append(opens, i)
 			continue
 		case RParen:
 			delete(inFrom, depth)
 			depth--
+			if len(opens) > 0 {
+				opens = opens[:len(opens)-1]
+			}
 			continue
 		case Comma:
 			if !inFrom[depth] {
@@ -180,6 +192,15 @@ func (c *completer) refs() []tableRef {
 			continue
 		}
 		ref, next := c.readRef(toks, i+1)
+		if q, ok := ctes[ref.name]; ok && ref.query == "" {
+			ref.query = q
+		}
+		ref.visible = true
+		if n := len(opens); n > 0 {
+			open := toks[opens[n-1]].Pos.Offset
+			end := toks[matchParen(toks, opens[n-1])]
+			ref.visible = open < c.cur && (end.Kind != RParen || c.cur <= end.Pos.Offset)
+		}
 		if ref.name != "" || ref.alias != "" {
 			out = append(out, ref)
 		}
@@ -188,12 +209,68 @@ func (c *completer) refs() []tableRef {
 	return out
 }
 
-// readRef reads one table reference at toks[i].
+// ctes reads WITH name [(cols)] AS (query), … at the statement's start
+// (after INSERT INTO t, too): the queries' texts by name.
+func (c *completer) ctes() map[string]string {
+	toks := c.stmt
+	out := map[string]string{}
+	i := 0
+	for i < len(toks) && !(toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "WITH")) {
+		if toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "SELECT") || toks[i].Kind == LParen {
+			return out
+		}
+		i++
+	}
+	for i++; i+2 < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent); {
+		name := toks[i].Value
+		i++
+		if toks[i].Kind == LParen {
+			i = matchParen(toks, i) + 1
+		}
+		if i+1 >= len(toks) || !strings.EqualFold(toks[i].Text, "AS") || toks[i+1].Kind != LParen {
+			break
+		}
+		end := matchParen(toks, i+1)
+		if end > i+2 && toks[end].Kind == RParen {
+			out[name] = c.src[toks[i+2].Pos.Offset:toks[end-1].End.Offset]
+		}
+		i = end + 1
+		if i >= len(toks) || toks[i].Kind != Comma {
+			break
+		}
+		i++
+	}
+	return out
+}
+
+// queryColumns are the columns a subquery's or CTE's select list gives,
+// as the validator resolves them (the catalog is catalogFor's).
+func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
+	if c.val == nil {
+		return nil
+	}
+	script, _ := ParseFileFor("", text, c.opts.Version)
+	if len(script.Stmts) != 1 {
+		return nil
+	}
+	qs, ok := script.Stmts[0].(*QueryStmt)
+	if !ok {
+		return nil
+	}
+	defer func() { _ = recover() }() // a half-typed script must never take the editor down
+	out, _ := c.val.queries.query(qs.Query, newScope(nil))
+	return outColumns(out)
+}
+
+// readRef reads one table reference at toks[i] and says where the scan
+// goes on: after it, or inside a subquery's parentheses, whose own FROM
+// clauses are references too.
 func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	var ref tableRef
 	if i >= len(toks) {
 		return ref, i
 	}
+	next := -1
 	switch {
 	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "LATERAL"):
 		return ref, i + 1
@@ -210,7 +287,12 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		}
 		i = end + 1
 	case toks[i].Kind == LParen:
-		i = matchParen(toks, i) + 1
+		end := matchParen(toks, i)
+		if end > i+1 && toks[end].Kind == RParen {
+			ref.query = c.src[toks[i+1].Pos.Offset:toks[end-1].End.Offset]
+		}
+		next = i
+		i = end + 1
 	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
 		if toks[i].Kind == Word && structural[upperWord(toks[i].Text)] {
 			return ref, i
@@ -243,6 +325,9 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 			}
 			i = end + 1
 		}
+	}
+	if next >= 0 {
+		return ref, next
 	}
 	return ref, i
 }
@@ -293,7 +378,11 @@ func (c *completer) columns(qual string) {
 			}
 		}
 	} else {
-		pick = refs
+		for _, r := range refs {
+			if r.visible {
+				pick = append(pick, r)
+			}
+		}
 	}
 	if len(pick) == 0 {
 		return
@@ -310,11 +399,13 @@ func (c *completer) columns(qual string) {
 			}
 			continue
 		}
-		t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)})
-		if t == nil {
-			continue
+		var cols []ColumnInfo
+		if r.query != "" {
+			cols = c.queryColumns(r.query)
+		} else if t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)}); t != nil {
+			cols = t.cols
 		}
-		for _, col := range t.cols {
+		for _, col := range cols {
 			detail := ""
 			if col.Type != nil {
 				detail = typeString(col.Type)
@@ -379,7 +470,7 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 	opts := c.opts
 	opts.IgnoreUnknownTables = true
 	v := newValidator("", "", opts)
-	c.cat = v.cat
+	c.cat, c.val = v.cat, v
 	func() {
 		defer func() { _ = recover() }() // a half-typed script must never take the editor down
 		for _, r := range rngs {

@@ -103,6 +103,10 @@ func TestComplete(t *testing.T) {
 		{name: "sink column list", at: "INSERT INTO enriched (‸", want: []string{"column:order_id", "column:name", "column:amount"}},
 		{name: "WATERMARK FOR", at: "CREATE TABLE clicks (url STRING, ts TIMESTAMP(3), WATERMARK FOR ‸", want: []string{"column:url", "column:ts"}},
 		{name: "PRIMARY KEY", at: "CREATE TABLE dim (id BIGINT, name STRING, PRIMARY KEY (‸", want: []string{"column:id", "column:name"}},
+		{name: "subquery columns", at: "SELECT * FROM (SELECT order_id, amount * 2 AS doubled FROM orders) AS s WHERE s.‸", want: []string{"column:order_id", "column:doubled"}},
+		{name: "CTE columns", at: "WITH totals AS (SELECT user_id, SUM(amount) AS total FROM orders GROUP BY user_id)\nSELECT t.‸ FROM totals t", want: []string{"column:user_id", "column:total"}},
+		{name: "CTE columns in INSERT", at: "INSERT INTO enriched\nWITH x AS (SELECT order_id FROM orders)\nSELECT ‸ FROM x", want: []string{"column:order_id", "function:COALESCE"}},
+		{name: "inside a subquery", at: "SELECT * FROM (SELECT ‸ FROM users) AS s", want: []string{"column:id", "column:name", "column:country"}},
 		// types
 		{name: "column type", at: "CREATE TABLE t (a ‸", want: []string{"keyword:STRING", "keyword:BIGINT", "keyword:INT"}},
 		{name: "column type prefix", at: "CREATE TABLE t (a TIMES‸", want: []string{"keyword:TIMESTAMP", "keyword:TIMESTAMP_LTZ"}},
