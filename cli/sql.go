@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -74,8 +76,9 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 			"alone, for fragments whose tables are defined elsewhere. --remote also asks the SQL Gateway\n" +
 			"of the cluster (--cluster, or the only one configured) to EXPLAIN the job. FILE - reads stdin.\n" +
 			"The script is checked for a Flink release: --flink-version, else the flink_version of the\n" +
-			"--cluster in the config, else the newest palink knows; a statement, clause or function newer\n" +
-			"than it is an error (\"CREATE MODEL needs Flink 2.0; cluster prod runs 1.20\").",
+			"--cluster in the config, else the release its SQL Gateway reports, else the newest palink\n" +
+			"knows; a statement, clause or function newer than it is an error (\"CREATE MODEL needs\n" +
+			"Flink 2.0; cluster prod runs 1.20\").",
 		Example: "  palink sql check orders.sql\n  palink sql check fragment.sql --parse-only -o json\n  palink sql check --flink-version 1.18 orders.sql\n  palink sql check orders.sql --remote --cluster prod",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -90,7 +93,7 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 			if name == "-" {
 				name = "<stdin>"
 			}
-			version, target, err := sqlTarget(g, flinkVersion)
+			version, target, err := sqlTarget(cmd, g, flinkVersion)
 			if err != nil {
 				return err
 			}
@@ -152,9 +155,10 @@ func flinkVersions(cfg *config.Config) map[string]string {
 // sqlTarget decides the Flink release a script is checked for and how a
 // message names it: the flag, else the flink_version of the --cluster in
 // the config (a cluster is one Flink release: its statements must be that
-// release's), else the newest palink knows. Without --cluster no config is
-// read, so checking a file needs none.
-func sqlTarget(g *globals, flag string) (flinksql.Version, string, error) {
+// release's), else what the cluster's SQL Gateway says it runs, else the
+// newest palink knows. Without --cluster no config is read, so checking a
+// file needs none.
+func sqlTarget(cmd *cobra.Command, g *globals, flag string) (flinksql.Version, string, error) {
 	if flag != "" {
 		v, err := flinksql.ParseVersion(flag)
 		if err != nil {
@@ -176,14 +180,37 @@ func sqlTarget(g *globals, flag string) (flinksql.Version, string, error) {
 	if !ok {
 		return flinksql.Version{}, "", fmt.Errorf("cluster %q is not in %s", g.cluster, cfg.Path())
 	}
-	if cl.FlinkVersion == "" {
+	version := cl.FlinkVersion
+	if version == "" && cl.SQLGateway != "" {
+		asked, err := gatewayVersion(cmd, g, cl.Name)
+		if err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%v; checking for Flink %s (set flink_version of cluster %s in the config)\n", err, flinksql.Latest, cl.Name)
+		}
+		version = asked
+	}
+	if version == "" {
 		return flinksql.Version{}, "", nil
 	}
-	v, err := flinksql.ParseVersion(cl.FlinkVersion)
+	v, err := flinksql.ParseVersion(version)
 	if err != nil {
 		return flinksql.Version{}, "", fmt.Errorf("cluster %s: %w", cl.Name, err)
 	}
 	return v, "cluster " + cl.Name, nil
+}
+
+// gatewayVersion asks the cluster's SQL Gateway which Flink it runs, within
+// a few seconds: a check must not hang on a gateway that is down.
+func gatewayVersion(cmd *cobra.Command, g *globals, cluster string) (string, error) {
+	ctx, cancel := signalContext(cmd.Context())
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 5*time.Second)
+	defer stop()
+	e, err := g.openEnv(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer e.Close()
+	return e.svc.FlinkVersion(ctx, cluster)
 }
 
 // explainRemote asks the chosen cluster's gateway for the job's plan.

@@ -55,7 +55,7 @@ func newSQLCompleteCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			version, target, err := sqlTarget(g, flinkVersion)
+			version, target, err := sqlTarget(cmd, g, flinkVersion)
 			if err != nil {
 				return err
 			}

@@ -361,3 +361,16 @@ func TestSQLComplete(t *testing.T) {
 		t.Fatal("no --line and --col: no error")
 	}
 }
+
+// TestSQLCheckAsksTheGateway: a cluster whose config names no release is
+// checked for the one its SQL Gateway says it runs.
+func TestSQLCheckAsksTheGateway(t *testing.T) {
+	e := newCLIEnv(t, sim.Options{FlinkVersion: "1.19.2"}, nil)
+	file := writeTemp(t, "model.sql", "CREATE MODEL m INPUT (t STRING) OUTPUT (l STRING) WITH ('provider' = 'openai');\n")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := e.run(ctx, "--cluster", "sim", "sql", "check", file)
+	if exitCode(err) != 1 || !strings.Contains(out, "CREATE MODEL needs Flink 2.0; cluster sim runs 1.19") {
+		t.Fatalf("exit %d (%v), output:\n%s", exitCode(err), err, out)
+	}
+}

@@ -95,7 +95,7 @@ type Cluster struct {
 	// FlinkVersion is the Flink release the cluster runs ("1.20", "2.0.1"):
 	// SQL checked for the cluster is checked against it, so a statement the
 	// release lacks is an error before a deploy fails on it. Empty: the
-	// newest release palink knows.
+	// release the SQL Gateway reports, else the newest palink knows.
 	FlinkVersion string `yaml:"flink_version"`
 	// ApplicationType is YARN's type of Flink applications; default "Apache Flink".
 	ApplicationType string `yaml:"application_type"`

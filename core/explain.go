@@ -10,6 +10,24 @@ import (
 	"github.com/palink/palink/yarn"
 )
 
+// FlinkVersion implements api.SQLPlanner: GET /info of the cluster's SQL
+// Gateway.
+func (l *Local) FlinkVersion(ctx context.Context, cluster string) (string, error) {
+	cl := l.clusters[cluster]
+	if cl == nil {
+		return "", fmt.Errorf("flink version of %s: no such cluster (known: %s)", cluster, strings.Join(clusterNames(l.specs), ", "))
+	}
+	if cl.Gateway == nil {
+		return "", fmt.Errorf("flink version of %s: the cluster has no sql_gateway configured", cluster)
+	}
+	info, err := cl.Gateway.Info(ctx)
+	cl.Observe(err, l.now())
+	if err != nil {
+		return "", fmt.Errorf("flink version of %s: %w", cluster, err)
+	}
+	return info.Version, nil
+}
+
 // Explain implements api.SQLPlanner: the script's SET and DDL statements run
 // in a session of their own, which is closed afterwards, then the gateway
 // explains the job statement. Nothing is submitted.

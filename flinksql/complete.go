@@ -108,6 +108,7 @@ type completer struct {
 
 	// cat is built on first use: the DDL the statement reads, validated.
 	cat *catalog
+	val *validator // cat's, for the columns of a subquery or a CTE
 	ddl *ddlIndex
 }
 
@@ -189,8 +190,12 @@ func (c *completer) suggest() {
 		case strings.Contains(what, "table name") && !creating || what == "the source table of LIKE" ||
 			what == "the name of what to drop" || what == "a view name" && !creating:
 			c.tables()
+		case what == "the time attribute column" || what == "a key column" || what == "a column name" && creating:
+			c.definedColumns()
 		case what == "a column name":
 			c.columns("")
+		case what == "a column of the sink":
+			c.sinkColumns()
 		}
 	}
 	if pr.expr {
@@ -259,7 +264,7 @@ func (c *completer) functions(tvf bool) {
 // add keeps a suggestion that completes the prefix, once.
 func (c *completer) add(s Suggestion) {
 	bare := strings.Trim(s.Text, "'`")
-	if !hasPrefixFold(bare, c.prefix) {
+	if bare == "" || !hasPrefixFold(bare, c.prefix) { // an empty name: `` in a half-typed script
 		return
 	}
 	if c.seen == nil {

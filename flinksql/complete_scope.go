@@ -1,134 +1,6 @@
 package flinksql
 
-import (
-	"sort"
-	"strings"
-)
-
-// ddlIndex is what the statements before the cursor's define, read from
-// their first tokens without parsing: a name costs a few token compares,
-// so a long script's DDL is indexed at every keystroke and only the
-// definitions the statement reads are parsed and validated (catalogFor).
-type ddlIndex struct {
-	names []string // in the order they are defined
-	defs  map[string]ddlDef
-}
-
-type ddlDef struct {
-	rng       [2]int // token range of the defining statement
-	view      bool
-	connector string
-}
-
-// index builds the ddlIndex of the statements before the cursor's.
-func (c *completer) index() *ddlIndex {
-	if c.ddl != nil {
-		return c.ddl
-	}
-	c.ddl = &ddlIndex{defs: map[string]ddlDef{}}
-	for _, r := range c.ranges[:c.at] {
-		toks := c.toks[r[0] : r[1]+1]
-		name, view, ok := createdTable(toks)
-		if !ok {
-			continue
-		}
-		d := ddlDef{rng: r, view: view}
-		for i := 0; i+2 < len(toks); i++ {
-			if toks[i].Kind == String && toks[i].Value == "connector" && toks[i+1].Kind == Eq && toks[i+2].Kind == String {
-				d.connector = toks[i+2].Value
-				break
-			}
-		}
-		if _, dup := c.ddl.defs[name]; !dup {
-			c.ddl.names = append(c.ddl.names, name)
-		}
-		c.ddl.defs[name] = d
-	}
-	return c.ddl
-}
-
-// createdTable reads CREATE [OR REPLACE|ALTER] [TEMPORARY] [MATERIALIZED]
-// TABLE|VIEW [IF NOT EXISTS] name.
-func createdTable(toks []Token) (name string, view, ok bool) {
-	i := 0
-	word := func(ws ...string) bool {
-		if i < len(toks) && toks[i].Kind == Word {
-			for _, w := range ws {
-				if strings.EqualFold(toks[i].Text, w) {
-					i++
-					return true
-				}
-			}
-		}
-		return false
-	}
-	if !word("CREATE") {
-		return "", false, false
-	}
-	if word("OR") {
-		word("REPLACE", "ALTER")
-	}
-	word("TEMPORARY")
-	word("MATERIALIZED")
-	switch {
-	case word("TABLE"):
-	case word("VIEW"):
-		view = true
-	default:
-		return "", false, false
-	}
-	if word("IF") {
-		word("NOT")
-		word("EXISTS")
-	}
-	name, _ = dottedName(toks, i)
-	return name, view, name != ""
-}
-
-// dottedName reads a.b.c from toks[i], as QualifiedName.Key spells it,
-// and returns the index after it.
-func dottedName(toks []Token, i int) (string, int) {
-	var parts []string
-	for i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent) {
-		parts = append(parts, toks[i].Value)
-		i++
-		if i+1 < len(toks) && toks[i].Kind == Dot {
-			i++
-			continue
-		}
-		break
-	}
-	return strings.Join(parts, "."), i
-}
-
-// tables suggests the tables and views defined before the statement and
-// the ones Options knows.
-func (c *completer) tables() {
-	ix := c.index()
-	for _, n := range ix.names {
-		d := ix.defs[n]
-		detail := "table"
-		if d.view {
-			detail = "view"
-		}
-		doc := ""
-		if d.connector != "" {
-			detail += " · " + d.connector
-			if spec := connectors[d.connector]; spec != nil {
-				doc = spec.desc
-			}
-		}
-		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail, Doc: doc})
-	}
-	known := make([]string, 0, len(c.opts.KnownTables))
-	for n := range c.opts.KnownTables {
-		known = append(known, n)
-	}
-	sort.Strings(known)
-	for _, n := range known {
-		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: "table · catalog"})
-	}
-}
+import "strings"
 
 // tableRef is a table the statement reads or writes, with its alias.
 type tableRef struct {
@@ -136,6 +8,12 @@ type tableRef struct {
 	alias  string
 	window bool     // a window TVF over it: window_start, window_end, window_time
 	cols   []string // AS t(a, b): the columns are named here
+	// query is the text of a subquery in FROM, or of the CTE the name
+	// refers to: its select list gives the columns.
+	query string
+	// visible is false for a table of a subquery or CTE the cursor is not
+	// in: its columns are not the statement's.
+	visible bool
 }
 
 // windowTVFs add window_start, window_end and window_time to their table.
@@ -150,17 +28,23 @@ var windowTVFs = map[string]bool{"TUMBLE": true, "HOP": true, "CUMULATE": true, 
 func (c *completer) refs() []tableRef {
 	toks := c.stmt
 	var out []tableRef
+	ctes := c.ctes()
 	inFrom := map[int]bool{} // paren depths where a FROM list is open
 	depth := 0
+	var opens []int // the '(' still open, innermost last
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t.Kind {
 		case LParen:
 			depth++
+			opens = append(opens, i)
 			continue
 		case RParen:
 			delete(inFrom, depth)
 			depth--
+			if len(opens) > 0 {
+				opens = opens[:len(opens)-1]
+			}
 			continue
 		case Comma:
 			if !inFrom[depth] {
@@ -180,6 +64,15 @@ func (c *completer) refs() []tableRef {
 			continue
 		}
 		ref, next := c.readRef(toks, i+1)
+		if q, ok := ctes[ref.name]; ok && ref.query == "" {
+			ref.query = q
+		}
+		ref.visible = true
+		if n := len(opens); n > 0 {
+			open := toks[opens[n-1]].Pos.Offset
+			end := toks[matchParen(toks, opens[n-1])]
+			ref.visible = open < c.cur && (end.Kind != RParen || c.cur <= end.Pos.Offset)
+		}
 		if ref.name != "" || ref.alias != "" {
 			out = append(out, ref)
 		}
@@ -188,12 +81,49 @@ func (c *completer) refs() []tableRef {
 	return out
 }
 
-// readRef reads one table reference at toks[i].
+// ctes reads WITH name [(cols)] AS (query), … at the statement's start
+// (after INSERT INTO t, too): the queries' texts by name.
+func (c *completer) ctes() map[string]string {
+	toks := c.stmt
+	out := map[string]string{}
+	i := 0
+	for i < len(toks) && !(toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "WITH")) {
+		if toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "SELECT") || toks[i].Kind == LParen {
+			return out
+		}
+		i++
+	}
+	for i++; i+2 < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent); {
+		name := toks[i].Value
+		i++
+		if toks[i].Kind == LParen {
+			i = matchParen(toks, i) + 1
+		}
+		if i+1 >= len(toks) || !strings.EqualFold(toks[i].Text, "AS") || toks[i+1].Kind != LParen {
+			break
+		}
+		end := matchParen(toks, i+1)
+		if end > i+2 && toks[end].Kind == RParen {
+			out[name] = c.src[toks[i+2].Pos.Offset:toks[end-1].End.Offset]
+		}
+		i = end + 1
+		if i >= len(toks) || toks[i].Kind != Comma {
+			break
+		}
+		i++
+	}
+	return out
+}
+
+// readRef reads one table reference at toks[i] and says where the scan
+// goes on: after it, or inside a subquery's parentheses, whose own FROM
+// clauses are references too.
 func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	var ref tableRef
 	if i >= len(toks) {
 		return ref, i
 	}
+	next := -1
 	switch {
 	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "LATERAL"):
 		return ref, i + 1
@@ -210,7 +140,12 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		}
 		i = end + 1
 	case toks[i].Kind == LParen:
-		i = matchParen(toks, i) + 1
+		end := matchParen(toks, i)
+		if end > i+1 && toks[end].Kind == RParen {
+			ref.query = c.src[toks[i+1].Pos.Offset:toks[end-1].End.Offset]
+		}
+		next = i
+		i = end + 1
 	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
 		if toks[i].Kind == Word && structural[upperWord(toks[i].Text)] {
 			return ref, i
@@ -243,6 +178,9 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 			}
 			i = end + 1
 		}
+	}
+	if next >= 0 {
+		return ref, next
 	}
 	return ref, i
 }
@@ -293,7 +231,11 @@ func (c *completer) columns(qual string) {
 			}
 		}
 	} else {
-		pick = refs
+		for _, r := range refs {
+			if r.visible {
+				pick = append(pick, r)
+			}
+		}
 	}
 	if len(pick) == 0 {
 		return
@@ -310,11 +252,13 @@ func (c *completer) columns(qual string) {
 			}
 			continue
 		}
-		t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)})
-		if t == nil {
-			continue
+		var cols []ColumnInfo
+		if r.query != "" {
+			cols = c.queryColumns(r.query)
+		} else if t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)}); t != nil {
+			cols = t.cols
 		}
-		for _, col := range t.cols {
+		for _, col := range cols {
 			detail := ""
 			if col.Type != nil {
 				detail = typeString(col.Type)
@@ -345,52 +289,65 @@ func identsOf(name string) []*Ident {
 	return out
 }
 
-// catalogFor validates the definitions of the tables refs names, and of
-// what those read in turn (a view's tables, LIKE's source), in script
-// order: the validator's catalog then knows their columns as Validate
-// would, time attributes included.
-func (c *completer) catalogFor(refs []tableRef) *catalog {
-	if c.cat != nil {
-		return c.cat
+// definedColumns suggests the columns a CREATE TABLE has defined so far,
+// where WATERMARK FOR and PRIMARY KEY (…) name one: the first word of each
+// element of its parentheses that is not a keyword.
+func (c *completer) definedColumns() {
+	open := -1
+	for i, t := range c.stmt {
+		if t.Kind == LParen {
+			open = i
+			break
+		}
 	}
-	ix := c.index()
-	need := map[string]bool{}
-	var visit func(name string)
-	visit = func(name string) {
-		d, ok := ix.defs[name]
-		if !ok || need[name] {
+	if open < 0 {
+		return
+	}
+	end := matchParen(c.stmt, open)
+	depth := 0
+	for i := open; i <= end && i < len(c.stmt); i++ {
+		t := c.stmt[i]
+		switch t.Kind {
+		case LParen:
+			depth++
+			continue
+		case RParen:
+			depth--
+			continue
+		}
+		if depth != 1 || c.stmt[i-1].Kind != LParen && c.stmt[i-1].Kind != Comma {
+			continue
+		}
+		if t.Kind == Word && (IsReserved(t.Text) || structural[upperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
+			t.Value == "" || t.Pos.Offset == c.start {
+			continue
+		}
+		detail := ""
+		if i+1 < len(c.stmt) && c.stmt[i+1].Kind == Word {
+			detail = upperWord(c.stmt[i+1].Text)
+		}
+		c.add(Suggestion{Text: t.Value, Kind: SuggestColumn, Detail: detail, Doc: "column of this table"})
+	}
+}
+
+// sinkColumns suggests the columns of INSERT's table, for its column list.
+func (c *completer) sinkColumns() {
+	for i, t := range c.stmt {
+		if t.Kind == Word && strings.EqualFold(t.Text, "INTO") {
+			name, _ := dottedName(c.stmt, i+1)
+			cat := c.catalogFor([]tableRef{{name: name}})
+			tab, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(name)})
+			if tab == nil {
+				return
+			}
+			for _, col := range tab.cols {
+				detail := ""
+				if col.Type != nil {
+					detail = typeString(col.Type)
+				}
+				c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + name})
+			}
 			return
 		}
-		need[name] = true
-		for _, t := range c.toks[d.rng[0] : d.rng[1]+1] {
-			if t.Kind == Word || t.Kind == QuotedIdent {
-				visit(t.Value)
-			}
-		}
 	}
-	for _, r := range refs {
-		visit(r.name)
-	}
-	var rngs [][2]int
-	for name := range need {
-		rngs = append(rngs, ix.defs[name].rng)
-	}
-	sort.Slice(rngs, func(i, j int) bool { return rngs[i][0] < rngs[j][0] })
-	opts := c.opts
-	opts.IgnoreUnknownTables = true
-	v := newValidator("", "", opts)
-	c.cat = v.cat
-	func() {
-		defer func() { _ = recover() }() // a half-typed script must never take the editor down
-		for _, r := range rngs {
-			text := c.src[c.toks[r[0]].Pos.Offset:c.toks[r[1]].End.Offset]
-			script, _ := ParseFileFor("", text, opts.Version)
-			for _, st := range script.Stmts {
-				if _, bad := st.(*BadStmt); !bad {
-					v.stmt(st)
-				}
-			}
-		}
-	}()
-	return c.cat
 }

@@ -100,6 +100,13 @@ func TestComplete(t *testing.T) {
 		{name: "function of a newer release is left out", at: "SELECT ARRAY_SO‸ FROM orders", version: Version{1, 18}, not: []string{"function:ARRAY_SORT"}},
 		{name: "functions of every release stay", at: "SELECT COU‸ FROM orders", version: Version{1, 18}, want: []string{"function:COUNT"}},
 		{name: "function of the release", at: "SELECT ARRAY_SO‸ FROM orders", version: Version{2, 0}, want: []string{"function:ARRAY_SORT"}},
+		{name: "sink column list", at: "INSERT INTO enriched (‸", want: []string{"column:order_id", "column:name", "column:amount"}},
+		{name: "WATERMARK FOR", at: "CREATE TABLE clicks (url STRING, ts TIMESTAMP(3), WATERMARK FOR ‸", want: []string{"column:url", "column:ts"}},
+		{name: "PRIMARY KEY", at: "CREATE TABLE dim (id BIGINT, name STRING, PRIMARY KEY (‸", want: []string{"column:id", "column:name"}},
+		{name: "subquery columns", at: "SELECT * FROM (SELECT order_id, amount * 2 AS doubled FROM orders) AS s WHERE s.‸", want: []string{"column:order_id", "column:doubled"}},
+		{name: "CTE columns", at: "WITH totals AS (SELECT user_id, SUM(amount) AS total FROM orders GROUP BY user_id)\nSELECT t.‸ FROM totals t", want: []string{"column:user_id", "column:total"}},
+		{name: "CTE columns in INSERT", at: "INSERT INTO enriched\nWITH x AS (SELECT order_id FROM orders)\nSELECT ‸ FROM x", want: []string{"column:order_id", "function:COALESCE"}},
+		{name: "inside a subquery", at: "SELECT * FROM (SELECT ‸ FROM users) AS s", want: []string{"column:id", "column:name", "column:country"}},
 		// types
 		{name: "column type", at: "CREATE TABLE t (a ‸", want: []string{"keyword:STRING", "keyword:BIGINT", "keyword:INT"}},
 		{name: "column type prefix", at: "CREATE TABLE t (a TIMES‸", want: []string{"keyword:TIMESTAMP", "keyword:TIMESTAMP_LTZ"}},

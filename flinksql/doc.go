@@ -48,7 +48,9 @@ package flinksql
 //	                                debug runner
 //	complete*.go                    Complete: the parser run with a probe to
 //	                                the cursor says what the grammar wants
-//	                                there (complete_probe.go); the scope of
+//	                                there (complete_probe.go); the script's
+//	                                tables and their columns
+//	                                (complete_catalog.go); the statement's
 //	                                tables and aliases (complete_scope.go);
 //	                                options, values and hints
 //	                                (complete_options.go)

@@ -249,6 +249,11 @@ func (c *Client) Explain(ctx context.Context, cluster, sql string) (string, erro
 	return do[ExplainArgs, string](ctx, c.c, "Explain", ExplainArgs{Cluster: cluster, SQL: sql})
 }
 
+// FlinkVersion implements api.Service.
+func (c *Client) FlinkVersion(ctx context.Context, cluster string) (string, error) {
+	return do[string, string](ctx, c.c, "FlinkVersion", cluster)
+}
+
 // ActOnAlert implements api.Service.
 func (c *Client) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert, error) {
 	if c.readOnly {

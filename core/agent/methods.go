@@ -185,6 +185,7 @@ var methods = map[string]method{
 		_, err := h.svc.Backup(ctx, &b)
 		return b.Bytes(), err
 	})},
+	"FlinkVersion": {run: of(api.Service.FlinkVersion)},
 	"Explain": {access: toRead, what: "explain on the SQL Gateway", run: call(func(ctx context.Context, h *session, a ExplainArgs) (string, error) {
 		return h.svc.Explain(ctx, a.Cluster, a.SQL)
 	})},

@@ -70,6 +70,27 @@ type versionOpenMsg struct {
 	spec  model.Spec
 }
 
+// gatewayVersionMsg is the Flink release a cluster's SQL Gateway runs;
+// empty when it did not say.
+type gatewayVersionMsg struct {
+	id               int
+	cluster, version string
+}
+
+// gatewayVersionCmd asks the cluster's SQL Gateway which Flink it runs,
+// for a cluster whose config names no release; a gateway that does not
+// answer leaves the newest.
+func gatewayVersionCmd(c kit.Call, id int, cluster string) tea.Cmd {
+	return func() tea.Msg {
+		var v string
+		_ = c.With(func(ctx context.Context) (err error) {
+			v, err = c.Svc.FlinkVersion(ctx, cluster)
+			return err
+		})
+		return gatewayVersionMsg{id: id, cluster: cluster, version: v}
+	}
+}
+
 func loadSpecsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var specs []model.Spec

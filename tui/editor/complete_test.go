@@ -147,3 +147,16 @@ func TestProgramCompletion(t *testing.T) {
 		t.Fatalf("text:\n%s", ed.Text())
 	}
 }
+
+// A cluster whose config names no Flink release is checked for the one
+// its SQL Gateway says it runs.
+func TestEditorChecksForTheGatewaysRelease(t *testing.T) {
+	f := withVersions(tuitest.NewFixture())
+	f.GatewayVersion = "1.20.1"
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+end", "enter")
+	h.Type("CREATE MODEL m INPUT (t STRING) OUTPUT (l STRING) WITH ('provider' = 'openai');")
+	h.Fire(editor.ValidateTickMsg{})
+	h.MustShow("CREATE MODEL needs Flink 2.0; cluster prod runs 1.20")
+}

@@ -49,6 +49,9 @@ type Screen struct {
 	hl   hlCache    // the highlighting of the lines around the window
 	find finder     // ctrl-f
 	comp completion // tab, ctrl+space: the popup of suggestions
+	// gatewayVersion is the Flink release the job's cluster's SQL Gateway
+	// says it runs, for a cluster the config names none for.
+	gatewayVersion string
 
 	clipboard string
 	dirtyMemo struct {
@@ -80,7 +83,11 @@ func New(e *kit.Env, runs *DebugRuns, j api.JobView) (*Screen, tea.Cmd) {
 
 func (m *Screen) load() tea.Cmd {
 	m.loadSeq = m.env.NextSeq()
-	return loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq)
+	load := loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq)
+	if _, set := m.env.FlinkVersions[m.job.Cluster]; set || m.job.Cluster == "" {
+		return load
+	}
+	return tea.Batch(load, gatewayVersionCmd(m.env.Call(), m.id, m.job.Cluster))
 }
 
 // Title implements kit.Screen.
@@ -146,6 +153,14 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		m.diags, m.checkedVersion = msg.res.Diagnostics, msg.version
 		if m.checkAgain {
 			m.checkAgain = false
+			return m, m.validate()
+		}
+	case gatewayVersionMsg:
+		if msg.id != m.id || msg.cluster != m.job.Cluster || msg.version == m.gatewayVersion {
+			return m, nil
+		}
+		m.gatewayVersion = msg.version
+		if m.loaded {
 			return m, m.validate()
 		}
 	case completedMsg:
@@ -541,12 +556,16 @@ func (m *Screen) scroll() {
 	}
 }
 
-// sqlOptions check the script for the release its job's cluster runs: a
-// statement the cluster lacks is an error here, not at the deploy. A
-// version the config gets wrong was reported when it was read.
+// sqlOptions check the script for the release its job's cluster runs (the
+// config's, else its SQL Gateway's): a statement the cluster lacks is an
+// error here, not at the deploy. A version the config gets wrong was
+// reported when it was read.
 func (m *Screen) sqlOptions() flinksql.Options {
 	s, ok := m.env.FlinkVersions[m.job.Cluster]
 	if !ok {
+		s = m.gatewayVersion
+	}
+	if s == "" {
 		return flinksql.Options{}
 	}
 	v, err := flinksql.ParseVersion(s)

@@ -43,6 +43,9 @@ type Fake struct {
 	Metrics      fakeMetrics // fake_metrics_test.go
 
 	Versions map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
+	// GatewayVersion is the Flink release every cluster's SQL Gateway
+	// says it runs; default 2.1.0, as the simulator's.
+	GatewayVersion string
 }
 
 var _ api.Service = (*Fake)(nil)

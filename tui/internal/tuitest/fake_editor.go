@@ -13,6 +13,22 @@ import (
 // specPart is the fake's SQL versions and EXPLAIN.
 type specPart struct{ f *Fake }
 
+// FlinkVersion is the fake's SQL Gateway's release: GatewayVersion, else
+// 2.1.0 as the simulator's.
+func (p *specPart) FlinkVersion(ctx context.Context, cluster string) (string, error) {
+	f := p.f
+	f.record("FlinkVersion %s", cluster)
+	if err := f.wait(ctx); err != nil {
+		return "", err
+	}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.GatewayVersion != "" {
+		return f.GatewayVersion, nil
+	}
+	return "2.1.0", nil
+}
+
 // Explain is the fake's SQL Gateway: a plan naming the script's first
 // INSERT target, or the error a gateway gives for a script without one.
 func (p *specPart) Explain(ctx context.Context, cluster, sql string) (string, error) {

@@ -1,0 +1,204 @@
+package flinksql
+
+import (
+	"sort"
+	"strings"
+)
+
+// What completion knows of the script's tables: the DDL before the
+// cursor's statement, indexed by name from its tokens, and the part of it
+// the statement reads, validated so the columns are the validator's.
+
+// ddlIndex is what the statements before the cursor's define, read from
+// their first tokens without parsing: a name costs a few token compares,
+// so a long script's DDL is indexed at every keystroke and only the
+// definitions the statement reads are parsed and validated (catalogFor).
+type ddlIndex struct {
+	names []string // in the order they are defined
+	defs  map[string]ddlDef
+}
+
+type ddlDef struct {
+	rng       [2]int // token range of the defining statement
+	view      bool
+	connector string
+}
+
+// index builds the ddlIndex of the statements before the cursor's.
+func (c *completer) index() *ddlIndex {
+	if c.ddl != nil {
+		return c.ddl
+	}
+	c.ddl = &ddlIndex{defs: map[string]ddlDef{}}
+	for _, r := range c.ranges[:c.at] {
+		toks := c.toks[r[0] : r[1]+1]
+		name, view, ok := createdTable(toks)
+		if !ok {
+			continue
+		}
+		d := ddlDef{rng: r, view: view}
+		for i := 0; i+2 < len(toks); i++ {
+			if toks[i].Kind == String && toks[i].Value == "connector" && toks[i+1].Kind == Eq && toks[i+2].Kind == String {
+				d.connector = toks[i+2].Value
+				break
+			}
+		}
+		if _, dup := c.ddl.defs[name]; !dup {
+			c.ddl.names = append(c.ddl.names, name)
+		}
+		c.ddl.defs[name] = d
+	}
+	return c.ddl
+}
+
+// createdTable reads CREATE [OR REPLACE|ALTER] [TEMPORARY] [MATERIALIZED]
+// TABLE|VIEW [IF NOT EXISTS] name.
+func createdTable(toks []Token) (name string, view, ok bool) {
+	i := 0
+	word := func(ws ...string) bool {
+		if i < len(toks) && toks[i].Kind == Word {
+			for _, w := range ws {
+				if strings.EqualFold(toks[i].Text, w) {
+					i++
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !word("CREATE") {
+		return "", false, false
+	}
+	if word("OR") {
+		word("REPLACE", "ALTER")
+	}
+	word("TEMPORARY")
+	word("MATERIALIZED")
+	switch {
+	case word("TABLE"):
+	case word("VIEW"):
+		view = true
+	default:
+		return "", false, false
+	}
+	if word("IF") {
+		word("NOT")
+		word("EXISTS")
+	}
+	name, _ = dottedName(toks, i)
+	return name, view, name != ""
+}
+
+// dottedName reads a.b.c from toks[i], as QualifiedName.Key spells it,
+// and returns the index after it.
+func dottedName(toks []Token, i int) (string, int) {
+	var parts []string
+	for i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent) {
+		parts = append(parts, toks[i].Value)
+		i++
+		if i+1 < len(toks) && toks[i].Kind == Dot {
+			i++
+			continue
+		}
+		break
+	}
+	return strings.Join(parts, "."), i
+}
+
+// tables suggests the tables and views defined before the statement and
+// the ones Options knows.
+func (c *completer) tables() {
+	ix := c.index()
+	for _, n := range ix.names {
+		d := ix.defs[n]
+		detail := "table"
+		if d.view {
+			detail = "view"
+		}
+		doc := ""
+		if d.connector != "" {
+			detail += " · " + d.connector
+			if spec := connectors[d.connector]; spec != nil {
+				doc = spec.desc
+			}
+		}
+		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail, Doc: doc})
+	}
+	known := make([]string, 0, len(c.opts.KnownTables))
+	for n := range c.opts.KnownTables {
+		known = append(known, n)
+	}
+	sort.Strings(known)
+	for _, n := range known {
+		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: "table · catalog"})
+	}
+}
+
+// queryColumns are the columns a subquery's or CTE's select list gives,
+// as the validator resolves them (the catalog is catalogFor's).
+func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
+	if c.val == nil {
+		return nil
+	}
+	script, _ := ParseFileFor("", text, c.opts.Version)
+	if len(script.Stmts) != 1 {
+		return nil
+	}
+	qs, ok := script.Stmts[0].(*QueryStmt)
+	if !ok {
+		return nil
+	}
+	defer func() { _ = recover() }() // a half-typed script must never take the editor down
+	out, _ := c.val.queries.query(qs.Query, newScope(nil))
+	return outColumns(out)
+}
+
+// catalogFor validates the definitions of the tables refs names, and of
+// what those read in turn (a view's tables, LIKE's source), in script
+// order: the validator's catalog then knows their columns as Validate
+// would, time attributes included.
+func (c *completer) catalogFor(refs []tableRef) *catalog {
+	if c.cat != nil {
+		return c.cat
+	}
+	ix := c.index()
+	need := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		d, ok := ix.defs[name]
+		if !ok || need[name] {
+			return
+		}
+		need[name] = true
+		for _, t := range c.toks[d.rng[0] : d.rng[1]+1] {
+			if t.Kind == Word || t.Kind == QuotedIdent {
+				visit(t.Value)
+			}
+		}
+	}
+	for _, r := range refs {
+		visit(r.name)
+	}
+	var rngs [][2]int
+	for name := range need {
+		rngs = append(rngs, ix.defs[name].rng)
+	}
+	sort.Slice(rngs, func(i, j int) bool { return rngs[i][0] < rngs[j][0] })
+	opts := c.opts
+	opts.IgnoreUnknownTables = true
+	v := newValidator("", "", opts)
+	c.cat, c.val = v.cat, v
+	func() {
+		defer func() { _ = recover() }() // a half-typed script must never take the editor down
+		for _, r := range rngs {
+			text := c.src[c.toks[r[0]].Pos.Offset:c.toks[r[1]].End.Offset]
+			script, _ := ParseFileFor("", text, opts.Version)
+			for _, st := range script.Stmts {
+				if _, bad := st.(*BadStmt); !bad {
+					v.stmt(st)
+				}
+			}
+		}
+	}()
+	return c.cat
+}
