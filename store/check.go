@@ -230,7 +230,7 @@ func checkTx(tx *bolt.Tx) []error {
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
 		bucketCommandsByState, bucketCommandsByJob, bucketEvents, bucketRestorePoints,
-		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions} {
+		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions, bucketCatalog, bucketVars} {
 		b := tx.Bucket(name)
 		if b == nil {
 			report("bucket %s is missing", name)
@@ -328,6 +328,9 @@ func checkTx(tx *bolt.Tx) []error {
 			return nil
 		})
 	})
+
+	// The table catalog: each version under its cluster, name and version.
+	checkCatalog(top[string(bucketCatalog)], report)
 
 	// Exceptions: each job's under its time and name.
 	_ = top[string(bucketExceptions)].ForEachBucket(func(jobID []byte) error {

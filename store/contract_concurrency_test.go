@@ -92,10 +92,16 @@ type storeDump struct {
 	Alerts        []model.Alert `json:",omitempty"` // schema 2
 	// Exceptions by job, schema 4.
 	Exceptions map[string][]model.JobException `json:",omitempty"`
+	// Catalog is every version of every catalog table of the clusters
+	// dumpClusters, by cluster (schema 6).
+	Catalog map[string][]model.CatalogTable `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
 	// it empty (stores with one history but two ids compare equal).
 	StoreID string `json:",omitempty"`
 }
+
+// dumpClusters are the clusters whose catalog dump reads.
+var dumpClusters = []string{"prod", "test"}
 
 func dump(t testing.TB, s Store) storeDump {
 	t.Helper()
@@ -131,6 +137,22 @@ func dump(t testing.TB, s Store) storeDump {
 					d.Exceptions = map[string][]model.JobException{}
 				}
 				d.Exceptions[j.ID] = es
+			}
+		}
+		for _, cl := range dumpClusters {
+			ts, err := tx.CatalogTables(cl)
+			if err != nil {
+				return err
+			}
+			for _, tb := range ts {
+				vs, err := tx.CatalogVersions(cl, tb.Name)
+				if err != nil {
+					return err
+				}
+				if d.Catalog == nil {
+					d.Catalog = map[string][]model.CatalogTable{}
+				}
+				d.Catalog[cl] = append(d.Catalog[cl], vs...)
 			}
 		}
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {

@@ -1,14 +1,14 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 4)
+// # Bolt layout (schema version 6)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("4")
+//	meta                          "version" → schema version, decimal ASCII ("6")
 //	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
@@ -23,6 +23,10 @@
 //	alerts                        <rule>/<job id> → model.Alert    the latest firing or resolve per rule and job (schema 2)
 //	exceptions/<job id>           <time><name> → model.JobException  the Flink exception history state sync saw,
 //	                              newest MaxStoredExceptions kept (schema 4)
+//	catalog/<cluster>/<name>      <version> → model.CatalogTable   every version of a shared table definition;
+//	                              bucket sequence = last version (schema 6)
+//	vars/<cluster>                <name> → model.Variable          variables; a secret keeps only where its value
+//	                              comes from, never the value (schema 6; "" is the cluster-wide default... see vars.go)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek

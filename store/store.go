@@ -88,6 +88,15 @@ type ReadTx interface {
 	Alerts() ([]model.Alert, error)
 	// Exceptions returns the job's kept Flink exceptions, newest first.
 	Exceptions(jobID string) ([]model.JobException, error)
+	// CatalogTables returns the newest version of each catalog table of
+	// the cluster, ordered by name (none: an empty list).
+	CatalogTables(cluster string) ([]model.CatalogTable, error)
+	// CatalogTable returns one version of a catalog table, 0 the newest;
+	// ErrNotFound if there is no such table or version.
+	CatalogTable(cluster, name string, version int) (model.CatalogTable, error)
+	// CatalogVersions returns every version of a catalog table, oldest
+	// first; ErrNotFound if there is no such table.
+	CatalogVersions(cluster, name string) ([]model.CatalogTable, error)
 }
 
 // Tx reads and writes within one transaction.
@@ -130,4 +139,11 @@ type Tx interface {
 	// were new; ErrNotFound if the job does not exist, ErrInvalid for an
 	// exception without a time.
 	AddExceptions(jobID string, es []model.JobException) (int, error)
+	// PutCatalogTable stores the next version of a catalog table and
+	// returns it with Version assigned (1 for the first); ErrInvalid
+	// without a cluster or SQL, or with a name that is no identifier.
+	PutCatalogTable(t model.CatalogTable) (model.CatalogTable, error)
+	// DeleteCatalogTable removes a catalog table with every version;
+	// ErrNotFound if there is none.
+	DeleteCatalogTable(cluster, name string) error
 }

@@ -1,0 +1,62 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CatalogTable is one version of a shared table definition: the CREATE
+// TABLE text a SQL job of the cluster gets injected (as CREATE TEMPORARY
+// TABLE) when it uses the table without defining it. Every saved edit is
+// a new version; the store keeps them all.
+type CatalogTable struct {
+	Cluster string
+	Name    string
+	Version int
+	// SQL is the CREATE TABLE statement, as the user wrote it.
+	SQL       string
+	Note      string
+	Author    string
+	CreatedAt time.Time
+}
+
+// Ref names this version.
+func (t CatalogTable) Ref() CatalogRef { return CatalogRef{Name: t.Name, Version: t.Version} }
+
+// CatalogRef names one version of a catalog table: what a command records
+// of the tables it deployed with.
+type CatalogRef struct {
+	Name    string
+	Version int
+}
+
+// String is "name@v3".
+func (r CatalogRef) String() string { return fmt.Sprintf("%s@v%d", r.Name, r.Version) }
+
+// CatalogRefs formats refs as "orders@v2, users@v1" ("" for none).
+func CatalogRefs(refs []CatalogRef) string {
+	s := make([]string, len(refs))
+	for i, r := range refs {
+		s[i] = r.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+// ValidCatalogName reports whether name can name a catalog table: a plain
+// SQL identifier (letters, digits, '_', not starting with a digit), which
+// is what a job's script refers to it by.
+func ValidCatalogName(name string) bool {
+	if name == "" || len(name) > 128 {
+		return false
+	}
+	for i, r := range name {
+		switch {
+		case r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
