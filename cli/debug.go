@@ -33,7 +33,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"dimension table for real, through the async operator, with the job's SET and LOOKUP hints.\n" +
 			"What a local run cannot do faithfully (aggregations, windows, regular joins) is refused.\n\n" +
 			"--out writes the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl).\n\n" +
-			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.",
+			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.\n\n" +
+			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
 			"  palink debug orders.sql --data orders=orders.jsonl --out results.jsonl\n" +
@@ -81,12 +82,29 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit}, status)
+			req := api.DebugRequest{SQL: src, Data: files, Limit: limit}
+			if g.cluster != "" && !demo {
+				// The cluster's table catalog, as a deploy injects it.
+				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
+					req.Catalog, err = e.svc.Tables(ctx, g.cluster)
+					return err
+				})
+				if err != nil {
+					return err
+				}
+			}
+			fin, err := runDebug(ctx, dbg, req, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
 				}
 				return err
+			}
+			if len(fin.Injected) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
+			}
+			for _, s := range fin.Shadowed {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the script defines %s itself; the catalog's is not used\n", s)
 			}
 			w := cmd.OutOrStdout()
 			if out != "" {
@@ -202,7 +220,11 @@ func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *d
 				return fin, fin.Err
 			}
 			status.apply(ev)
+			if ev.Kind == api.DebugStarted {
+				fin.Injected, fin.Shadowed = ev.Injected, ev.Shadowed
+			}
 			if ev.Kind == api.DebugFinished {
+				ev.Injected, ev.Shadowed = fin.Injected, fin.Shadowed
 				fin = ev
 			}
 		case <-redraw:

@@ -40,7 +40,7 @@ func newRootCmd() *cobra.Command {
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
 		newLogsCmd(g), newTaskManagersCmd(g),
-		newSQLCmd(g),
+		newSQLCmd(g), newTableCmd(g),
 		newDebugCmd(g),
 	)
 	refuseUnknownSubcommands(root)

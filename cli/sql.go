@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,6 +61,9 @@ type sqlReport struct {
 	// Explain is the gateway's plan with --remote; ExplainError why there is none.
 	Explain      string `json:"explain,omitempty"`
 	ExplainError string `json:"explain_error,omitempty"`
+	// Injected are the catalog tables the check took from --cluster's
+	// table catalog, "orders@v3".
+	Injected []string `json:"injected,omitempty"`
 }
 
 func newSQLCheckCmd(g *globals) *cobra.Command {
@@ -85,8 +89,18 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 			if name == "-" {
 				name = "<stdin>"
 			}
-			res := flinksql.Check(src, flinksql.Options{File: name, ParseOnly: parseOnly})
+			opts := flinksql.Options{File: name, ParseOnly: parseOnly}
+			var defs []flinksql.CatalogDef
+			if g.cluster != "" && !parseOnly {
+				if defs, err = catalogDefs(cmd, g); err != nil {
+					return err
+				}
+			}
+			res, in := flinksql.CheckWithCatalog(src, opts, defs)
 			rep := sqlReport{File: name, Errors: []sqlFinding{}, Warnings: []sqlFinding{}}
+			for _, t := range in.Tables {
+				rep.Injected = append(rep.Injected, t.Ref())
+			}
 			for _, d := range res.Diagnostics {
 				f := sqlFinding{Line: d.Pos.Line, Col: d.Pos.Col, EndLine: d.End.Line, EndCol: d.End.Col,
 					Code: d.Code, Message: d.Msg, Hint: d.Hint, Snippet: d.Snippet()}
@@ -101,7 +115,7 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 				case len(rep.Errors) > 0:
 					rep.ExplainError = "not asked: the script has errors"
 				default:
-					plan, err := explainRemote(cmd, g, src)
+					plan, err := explainRemote(cmd, g, in.Apply(src))
 					if err != nil {
 						rep.ExplainError = err.Error()
 					}
@@ -125,6 +139,19 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&parseOnly, "parse-only", false, "check the syntax only (tables may be defined elsewhere)")
 	cmd.Flags().BoolVar(&remote, "remote", false, "also EXPLAIN the job on the cluster's SQL Gateway")
 	return cmd
+}
+
+// catalogDefs are the table catalog of --cluster.
+func catalogDefs(cmd *cobra.Command, g *globals) ([]flinksql.CatalogDef, error) {
+	var defs []flinksql.CatalogDef
+	err := g.withEnv(cmd, func(ctx context.Context, e *env) error {
+		ts, err := e.svc.Tables(ctx, g.cluster)
+		for _, t := range ts {
+			defs = append(defs, flinksql.CatalogDef{Name: t.Name, Version: t.Version, SQL: t.SQL})
+		}
+		return err
+	})
+	return defs, err
 }
 
 // explainRemote asks the chosen cluster's gateway for the job's plan.
@@ -165,6 +192,9 @@ func printSQLReport(w io.Writer, res flinksql.Result, rep sqlReport, remote bool
 		fmt.Fprintf(&b, "%s: ok (%s)\n", rep.File, plural(stmts, "statement"))
 	default:
 		fmt.Fprintf(&b, "%s: %s, %s\n", rep.File, plural(len(rep.Errors), "error"), plural(len(rep.Warnings), "warning"))
+	}
+	if len(rep.Injected) > 0 {
+		fmt.Fprintf(&b, "from the table catalog: %s\n", strings.Join(rep.Injected, ", "))
 	}
 	if remote {
 		switch {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug"
@@ -78,9 +79,25 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			return false
 		}
 	}
+	start := api.DebugEvent{Kind: api.DebugStarted}
+	if len(r.Catalog) > 0 {
+		script, _ := flinksql.ParseScript(r.SQL)
+		in := flinksql.InjectCatalog(script, catalog.AsDefs(r.Catalog), flinksql.Options{})
+		if err := in.Err(); err != nil {
+			emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
+			return
+		}
+		for _, t := range in.Tables {
+			start.Injected = append(start.Injected, t.Ref())
+		}
+		for _, t := range in.Shadowed {
+			start.Shadowed = append(start.Shadowed, t.Ref())
+		}
+		r.SQL = in.Apply(r.SQL)
+	}
 	r.Data = d.withSamples(r.SQL, r.Data)
-	sources, sinks, lookups := debugPlan(r.SQL, r.Data, d.Databases)
-	if !emit(api.DebugEvent{Kind: api.DebugStarted, Sources: sources, Sinks: sinks, Lookups: lookups}) {
+	start.Sources, start.Sinks, start.Lookups = debugPlan(r.SQL, r.Data, d.Databases)
+	if !emit(start) {
 		return
 	}
 
@@ -148,8 +165,8 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 				P50:      l.Percentile(0.50),
 				P99:      l.Percentile(0.99),
 			}
-			if i < len(lookups) && strings.EqualFold(lookups[i].Table, l.Table) {
-				dl.Where = lookups[i].Where
+			if i < len(start.Lookups) && strings.EqualFold(start.Lookups[i].Table, l.Table) {
+				dl.Where = start.Lookups[i].Where
 			}
 			fin.Lookups = append(fin.Lookups, dl)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/diagnose"
@@ -81,6 +82,7 @@ type Local struct {
 	sync                *syncer.Syncer       // state sync
 	*logs.Reader                             // job logs: Logs, ReadLog, FindInLog, SaveLog, ContainerLogs
 	*diagnose.Inspector                      // the job graph, vertices, checkpoints, TaskManagers, flame graphs, exceptions
+	*catalog.Keeper                          // the table catalog: Tables, Table, PutTable, RemoveTable
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -131,6 +133,11 @@ func NewLocal(o Options) (*Local, error) {
 	})
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
+	names := make([]string, 0, len(o.Clients))
+	for name := range o.Clients {
+		names = append(names, name)
+	}
+	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.sync = syncer.New(syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,

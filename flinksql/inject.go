@@ -205,8 +205,13 @@ func tableKey(q *QualifiedName) string {
 	return ""
 }
 
-// scriptTables returns the tables and views a script defines, and the
-// names it refers to, in the order of first use.
+// ScriptTables returns the tables and views a script defines in the
+// default catalog and database, and the names it refers to there (FROM,
+// JOIN, INSERT INTO, LIKE), in the order of first use.
+func ScriptTables(script *Script) (defined map[string]bool, used []string) {
+	return scriptTables(script)
+}
+
 func scriptTables(script *Script) (defined map[string]bool, used []string) {
 	defined = map[string]bool{}
 	seen := map[string]bool{}

@@ -17,6 +17,14 @@ var errTxDone = errors.New("transaction already ended (a ReadTx or Tx must not o
 type boltTx struct {
 	tx   *bolt.Tx
 	done bool
+	catalogTx
+}
+
+// newTx wraps a bbolt transaction with its parts.
+func newTx(btx *bolt.Tx) *boltTx {
+	t := &boltTx{tx: btx}
+	t.catalogTx = catalogTx{t}
+	return t
 }
 
 var _ Tx = (*boltTx)(nil)

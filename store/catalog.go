@@ -30,9 +30,12 @@ func checkCatalogTable(t model.CatalogTable) error {
 	return nil
 }
 
+// catalogTx is the table catalog's part of a transaction (boltTx embeds it).
+type catalogTx struct{ t *boltTx }
+
 // catalogTable returns catalog/<cluster>/<name>, nil if there is none.
-func (t *boltTx) catalogTable(cluster, name string) (*bolt.Bucket, error) {
-	c, err := t.child(bucketCatalog, cluster)
+func (ct catalogTx) catalogTable(cluster, name string) (*bolt.Bucket, error) {
+	c, err := ct.t.child(bucketCatalog, cluster)
 	if err != nil || c == nil {
 		return nil, err
 	}
@@ -41,8 +44,8 @@ func (t *boltTx) catalogTable(cluster, name string) (*bolt.Bucket, error) {
 
 // CatalogTables returns the newest version of each table of the cluster,
 // ordered by name.
-func (t *boltTx) CatalogTables(cluster string) ([]model.CatalogTable, error) {
-	c, err := t.child(bucketCatalog, cluster)
+func (ct catalogTx) CatalogTables(cluster string) ([]model.CatalogTable, error) {
+	c, err := ct.t.child(bucketCatalog, cluster)
 	if err != nil {
 		return nil, fmt.Errorf("list catalog tables of cluster %s: %w", cluster, err)
 	}
@@ -69,9 +72,9 @@ func (t *boltTx) CatalogTables(cluster string) ([]model.CatalogTable, error) {
 }
 
 // CatalogTable returns one version of a table (0: the newest).
-func (t *boltTx) CatalogTable(cluster, name string, version int) (model.CatalogTable, error) {
+func (ct catalogTx) CatalogTable(cluster, name string, version int) (model.CatalogTable, error) {
 	op := fmt.Sprintf("read catalog table %s of cluster %s", name, cluster)
-	b, err := t.catalogTable(cluster, name)
+	b, err := ct.catalogTable(cluster, name)
 	if err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
@@ -96,9 +99,9 @@ func (t *boltTx) CatalogTable(cluster, name string, version int) (model.CatalogT
 }
 
 // CatalogVersions returns every version of a table, oldest first.
-func (t *boltTx) CatalogVersions(cluster, name string) ([]model.CatalogTable, error) {
+func (ct catalogTx) CatalogVersions(cluster, name string) ([]model.CatalogTable, error) {
 	op := fmt.Sprintf("list versions of catalog table %s of cluster %s", name, cluster)
-	b, err := t.catalogTable(cluster, name)
+	b, err := ct.catalogTable(cluster, name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -113,12 +116,12 @@ func (t *boltTx) CatalogVersions(cluster, name string) ([]model.CatalogTable, er
 }
 
 // PutCatalogTable stores the next version of a table.
-func (t *boltTx) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, error) {
+func (ct catalogTx) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, error) {
 	op := fmt.Sprintf("store catalog table %s of cluster %s", tb.Name, tb.Cluster)
 	if err := checkCatalogTable(tb); err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
-	c, err := t.childForWrite(bucketCatalog, tb.Cluster)
+	c, err := ct.t.childForWrite(bucketCatalog, tb.Cluster)
 	if err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
@@ -142,9 +145,9 @@ func (t *boltTx) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, err
 }
 
 // DeleteCatalogTable removes a table with all its versions.
-func (t *boltTx) DeleteCatalogTable(cluster, name string) error {
+func (ct catalogTx) DeleteCatalogTable(cluster, name string) error {
 	op := fmt.Sprintf("remove catalog table %s of cluster %s", name, cluster)
-	c, err := t.child(bucketCatalog, cluster)
+	c, err := ct.t.child(bucketCatalog, cluster)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}

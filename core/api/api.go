@@ -69,6 +69,8 @@ type Service interface {
 	LogService
 
 	SQLPlanner
+
+	CatalogService
 }
 
 // JobFilter narrows ListJobs. Zero fields select everything.

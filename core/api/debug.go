@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/palink/palink/model"
 )
 
 // Debugger runs a SQL job locally, on this machine, against data files and
@@ -31,6 +33,10 @@ type DebugRequest struct {
 	Data map[string]string
 	// Limit is the most rows each sink receives; 0: all.
 	Limit int
+	// Catalog are the table catalog of the cluster the job is for: the
+	// tables the script uses without defining them are injected from it,
+	// as a deploy would.
+	Catalog []model.CatalogTable
 }
 
 // DebugSamples is a Debugger that knows sample data files of tables, for
@@ -70,6 +76,9 @@ type DebugEvent struct {
 	Kind DebugEventKind
 	// Sources (DebugStarted) are the tables the run reads.
 	Sources []DebugSource
+	// Injected (DebugStarted) are the catalog tables the run was given,
+	// "orders@v3"; Shadowed those the script defines itself.
+	Injected, Shadowed []string
 	// Sinks are the captured sinks: their columns as the DDL declares them
 	// at DebugStarted, and as the run produced them, with row counts, at
 	// DebugFinished.

@@ -28,6 +28,15 @@ func (s *Scheduler) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPl
 			return err
 		}
 		p = s.plan(j, r, pending)
+		if p.Allowed {
+			why, err := catalogRefusal(tx, j, r.Kind)
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				p.Allowed, p.Reason = false, why
+			}
+		}
 		return nil
 	})
 	return p, err
@@ -183,6 +192,15 @@ func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*
 			return err
 		}
 		p := s.plan(j, r, pending)
+		if p.Allowed {
+			why, err := catalogRefusal(tx, j, r.Kind)
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				p.Allowed, p.Reason = false, why
+			}
+		}
 		if !p.Allowed {
 			// The refusal is audited; the job and its commands are untouched.
 			refusal = &decide.ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}

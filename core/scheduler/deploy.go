@@ -341,6 +341,10 @@ func (x *execution) deploySQL(ctx context.Context, cl *clusters.Cluster, j model
 	if err != nil {
 		return deployed{}, err
 	}
+	injected, err := x.injectCatalog(ctx, j, spec)
+	if err != nil {
+		return deployed{}, err
+	}
 	props := map[string]string{}
 	for k, v := range cl.Cfg.Deploy.Properties {
 		props[k] = v
@@ -391,6 +395,11 @@ func (x *execution) deploySQL(ctx context.Context, cl *clusters.Cluster, j model
 	for _, set := range palinkSets {
 		if _, err := exec(set); err != nil {
 			return deployed{}, fmt.Errorf("%s: %w", set, err)
+		}
+	}
+	for _, t := range injected.Tables {
+		if _, err := exec(t.Stmt); err != nil {
+			return deployed{}, fmt.Errorf("catalog table %s: %w", t.Ref(), err)
 		}
 	}
 	for _, st := range stmts.DDL {

@@ -160,7 +160,7 @@ func NewFixture() *Fake {
 			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: api.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
 		},
 	}
-	f.logPart, f.metricsPart, f.specPart = &logPart{f}, &metricsPart{f}, &specPart{f}
+	f.logPart, f.metricsPart, f.specPart, f.catalogPart = &logPart{f}, &metricsPart{f}, &specPart{f}, &catalogPart{f: f}
 	return f
 }
 

@@ -1,0 +1,74 @@
+package api
+
+import (
+	"context"
+
+	"github.com/palink/palink/model"
+)
+
+// CatalogService keeps the table catalog: named, versioned CREATE TABLE
+// definitions per cluster that a SQL job of the cluster gets injected (as
+// CREATE TEMPORARY TABLE) when it uses a table without defining it.
+type CatalogService interface {
+	// Tables lists the newest version of each catalog table of a cluster.
+	Tables(ctx context.Context, cluster string) ([]model.CatalogTable, error)
+	// Table returns one table with its versions and the jobs that use it.
+	Table(ctx context.Context, r TableRef) (TableDetail, error)
+	// PutTable validates a definition and stores it as the table's next
+	// version (the first with Create). It fails with model.ErrExists when
+	// Create finds the table, model.ErrNotFound when an edit does not,
+	// and with the reason when the definition does not validate.
+	PutTable(ctx context.Context, r PutTableRequest) (TableChange, error)
+	// RemoveTable removes a table with its versions; the jobs that use it
+	// are refused on their next deploy.
+	RemoveTable(ctx context.Context, r TableRef) (TableChange, error)
+}
+
+// TableRef names a catalog table.
+type TableRef struct {
+	Cluster, Name string
+	Issuer        string // who removes it; filled by the service when empty
+}
+
+// PutTableRequest adds or edits a catalog table.
+type PutTableRequest struct {
+	Cluster, Name string
+	SQL           string // one CREATE TABLE statement named Name
+	Note          string
+	Create        bool   // add: refuse a table that exists
+	Author        string // filled by the service when empty
+}
+
+// TableDetail is a catalog table in depth, for `palink table show`.
+type TableDetail struct {
+	Table    model.CatalogTable
+	Versions []model.CatalogTable // oldest first
+	// Jobs are the SQL jobs of the cluster that use the table.
+	Jobs []TableUse
+	// Error says why the newest version no longer validates.
+	Error string
+}
+
+// TableUse is one job that uses a catalog table.
+type TableUse struct {
+	JobID   string
+	JobName string
+	State   model.JobState
+	// Deployed is the version the job's last deploy injected (0: none
+	// recorded one).
+	Deployed int
+	// Own is true when the job defines the table itself: its own DDL wins
+	// and a catalog change does not touch it.
+	Own bool
+	// Changes is true when the job's next restart or resubmit would deploy
+	// with a different definition than its last deploy.
+	Changes bool
+}
+
+// TableChange is what a catalog change did, and which jobs it would change
+// on their next restart.
+type TableChange struct {
+	Table    model.CatalogTable
+	Removed  bool
+	Affected []TableUse
+}

@@ -1,0 +1,76 @@
+package tuitest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+// catalogPart is the fake's table catalog: tables by cluster, newest
+// version of each, in the order added.
+type catalogPart struct {
+	f       *Fake
+	Catalog map[string][]model.CatalogTable
+}
+
+// Tables lists a cluster's catalog tables.
+func (p *catalogPart) Tables(ctx context.Context, cluster string) ([]model.CatalogTable, error) {
+	p.f.record("Tables %s", cluster)
+	if err := p.f.wait(ctx); err != nil {
+		return nil, err
+	}
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	return append([]model.CatalogTable{}, p.Catalog[cluster]...), nil
+}
+
+// Table returns one catalog table.
+func (p *catalogPart) Table(ctx context.Context, r api.TableRef) (api.TableDetail, error) {
+	p.f.record("Table %s %s", r.Cluster, r.Name)
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	for _, t := range p.Catalog[r.Cluster] {
+		if t.Name == r.Name {
+			return api.TableDetail{Table: t, Versions: []model.CatalogTable{t}}, nil
+		}
+	}
+	return api.TableDetail{}, fmt.Errorf("table %s: %w", r.Name, model.ErrNotFound)
+}
+
+// PutTable stores a new version.
+func (p *catalogPart) PutTable(ctx context.Context, r api.PutTableRequest) (api.TableChange, error) {
+	p.f.record("PutTable %s %s", r.Cluster, r.Name)
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	if p.Catalog == nil {
+		p.Catalog = map[string][]model.CatalogTable{}
+	}
+	ts := p.Catalog[r.Cluster]
+	for i, t := range ts {
+		if t.Name == r.Name {
+			t.SQL, t.Version = r.SQL, t.Version+1
+			ts[i] = t
+			return api.TableChange{Table: t}, nil
+		}
+	}
+	t := model.CatalogTable{Cluster: r.Cluster, Name: r.Name, Version: 1, SQL: r.SQL, Author: r.Author, CreatedAt: p.f.now}
+	p.Catalog[r.Cluster] = append(ts, t)
+	return api.TableChange{Table: t}, nil
+}
+
+// RemoveTable drops a table.
+func (p *catalogPart) RemoveTable(ctx context.Context, r api.TableRef) (api.TableChange, error) {
+	p.f.record("RemoveTable %s %s", r.Cluster, r.Name)
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	ts := p.Catalog[r.Cluster]
+	for i, t := range ts {
+		if t.Name == r.Name {
+			p.Catalog[r.Cluster] = append(ts[:i:i], ts[i+1:]...)
+			return api.TableChange{Table: t, Removed: true}, nil
+		}
+	}
+	return api.TableChange{}, fmt.Errorf("table %s: %w", r.Name, model.ErrNotFound)
+}
