@@ -86,7 +86,10 @@ func newDebugCmd(g *globals) *cobra.Command {
 			if g.cluster != "" && !demo {
 				// The cluster's table catalog, as a deploy injects it.
 				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
-					req.Catalog, err = e.svc.Tables(ctx, g.cluster)
+					if req.Catalog, err = e.svc.Tables(ctx, g.cluster); err != nil {
+						return err
+					}
+					req.Vars, err = e.svc.Vars(ctx, g.cluster)
 					return err
 				})
 				if err != nil {

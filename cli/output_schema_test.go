@@ -48,6 +48,9 @@ var outputs = map[string]any{
 	"table_rm":   api.TableChange{},
 	"table_show": api.TableDetail{},
 	"table_list": []model.CatalogTable{},
+	// Variables (cli/vars.go): a secret's value masked.
+	"var_set":  varView{},
+	"var_list": []varView{},
 	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
 	// job_checkpoint when given a checkpoint, taskmanagers writes
 	// taskmanager when given a TaskManager.
@@ -267,6 +270,8 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		check(where, "table_edit", "table", "edit", "dim", "--sql", tableFile)
 		check(where, "table_show", "table", "show", "dim")
 		check(where, "table_list", "table", "list")
+		check(where, "var_set", "var", "set", "db_pass", "--secret-env", "PALINK_SCHEMA_TEST")
+		check(where, "var_list", "var", "list")
 		check(where, "sql_check", "sql", "check", insertFile, "--cluster", "sim")
 	}
 	check("in process", "job_action", "job", "submit", "orders", "--wait")

@@ -40,7 +40,7 @@ func newRootCmd() *cobra.Command {
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
 		newLogsCmd(g), newTaskManagersCmd(g),
-		newSQLCmd(g), newTableCmd(g),
+		newSQLCmd(g), newTableCmd(g), newVarCmd(g),
 		newDebugCmd(g),
 	)
 	refuseUnknownSubcommands(root)

@@ -90,13 +90,19 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 				name = "<stdin>"
 			}
 			opts := flinksql.Options{File: name, ParseOnly: parseOnly}
-			var defs []flinksql.CatalogDef
+			var (
+				res flinksql.Result
+				in  flinksql.Injection
+			)
 			if g.cluster != "" && !parseOnly {
-				if defs, err = catalogDefs(cmd, g); err != nil {
+				assets, err := clusterAssets(cmd, g)
+				if err != nil {
 					return err
 				}
+				res, in = flinksql.CheckWithAssets(src, opts, assets)
+			} else {
+				res = flinksql.Check(src, opts)
 			}
-			res, in := flinksql.CheckWithCatalog(src, opts, defs)
 			rep := sqlReport{File: name, Errors: []sqlFinding{}, Warnings: []sqlFinding{}}
 			for _, t := range in.Tables {
 				rep.Injected = append(rep.Injected, t.Ref())
@@ -141,17 +147,32 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// catalogDefs are the table catalog of --cluster.
-func catalogDefs(cmd *cobra.Command, g *globals) ([]flinksql.CatalogDef, error) {
-	var defs []flinksql.CatalogDef
+// clusterAssets are the table catalog and variables of --cluster, as a
+// check takes them (no secret is read).
+func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, error) {
+	a := flinksql.Assets{Vars: map[string]string{}}
 	err := g.withEnv(cmd, func(ctx context.Context, e *env) error {
 		ts, err := e.svc.Tables(ctx, g.cluster)
-		for _, t := range ts {
-			defs = append(defs, flinksql.CatalogDef{Name: t.Name, Version: t.Version, SQL: t.SQL})
+		if err != nil {
+			return err
 		}
-		return err
+		vs, err := e.svc.Vars(ctx, g.cluster)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			a.Tables = append(a.Tables, flinksql.CatalogDef{Name: t.Name, Version: t.Version, SQL: t.SQL})
+		}
+		for _, v := range vs {
+			if v.Secret() {
+				a.Secrets = append(a.Secrets, v.Name)
+			} else {
+				a.Vars[v.Name] = v.Value
+			}
+		}
+		return nil
 	})
-	return defs, err
+	return a, err
 }
 
 // explainRemote asks the chosen cluster's gateway for the job's plan.

@@ -79,24 +79,16 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			return false
 		}
 	}
-	start := api.DebugEvent{Kind: api.DebugStarted}
-	if len(r.Catalog) > 0 {
-		script, _ := flinksql.ParseScript(r.SQL)
-		in := flinksql.InjectCatalog(script, catalog.AsDefs(r.Catalog), flinksql.Options{})
-		if err := in.Err(); err != nil {
-			emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
-			return
-		}
-		for _, t := range in.Tables {
-			start.Injected = append(start.Injected, t.Ref())
-		}
-		for _, t := range in.Shadowed {
-			start.Shadowed = append(start.Shadowed, t.Ref())
-		}
-		r.SQL = in.Apply(r.SQL)
+	start, vars, err := prepareDebug(&r)
+	if err != nil {
+		emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
+		return
 	}
 	r.Data = d.withSamples(r.SQL, r.Data)
 	start.Sources, start.Sinks, start.Lookups = debugPlan(r.SQL, r.Data, d.Databases)
+	for i := range start.Lookups {
+		start.Lookups[i].Where = vars.Mask(start.Lookups[i].Where)
+	}
 	if !emit(start) {
 		return
 	}
@@ -171,6 +163,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			fin.Lookups = append(fin.Lookups, dl)
 		}
 	}
+	fin.Err = vars.MaskErr(fin.Err) // a driver's error may quote a URL with its password
 	emit(fin)
 }
 
@@ -461,4 +454,31 @@ func hasKeyFold(m map[string]string, k string) bool {
 		}
 	}
 	return false
+}
+
+// prepareDebug gives a run's script the catalog tables it uses without
+// defining them and replaces its variables (and theirs), as a deploy
+// would; the returned Resolved masks the secrets in what the run reports.
+func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error) {
+	start := api.DebugEvent{Kind: api.DebugStarted}
+	var in flinksql.Injection
+	if len(r.Catalog) > 0 {
+		script, _ := flinksql.ParseScript(r.SQL)
+		in = flinksql.InjectCatalog(script, catalog.AsDefs(r.Catalog), flinksql.Options{})
+		if err := in.Err(); err != nil {
+			return start, catalog.Resolved{}, err
+		}
+		for _, t := range in.Tables {
+			start.Injected = append(start.Injected, t.Ref())
+		}
+		for _, t := range in.Shadowed {
+			start.Shadowed = append(start.Shadowed, t.Ref())
+		}
+	}
+	vars, err := catalog.Prepare(r.Vars, r.SQL, in, nil)
+	if err != nil {
+		return start, vars, err
+	}
+	r.SQL = flinksql.SubstituteVars(in.Apply(r.SQL), vars.Values)
+	return start, vars, nil
 }

@@ -128,7 +128,9 @@ const (
 	// CodeCatalogBroken is a catalog table the script uses whose
 	// definition no longer validates.
 	CodeCatalogBroken = "catalog-broken"
-	CodeInternal      = "internal"
+	// CodeUndefinedVariable is a ${name} the cluster has no variable for.
+	CodeUndefinedVariable = "undefined-variable"
+	CodeInternal          = "internal"
 	// CodeNeedsNewerFlink is a statement or clause the target release does
 	// not have yet (Options.Version).
 	CodeNeedsNewerFlink = "needs-newer-flink"

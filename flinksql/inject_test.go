@@ -92,3 +92,25 @@ func TestParseCatalogTableRefusals(t *testing.T) {
 		t.Errorf("a good definition: %v", err)
 	}
 }
+
+func TestVariables(t *testing.T) {
+	src := "CREATE TABLE t (id BIGINT) WITH ('connector' = 'jdbc', 'url' = '${db_url}', 'table-name' = 't', 'password' = '${db_pass}');\n" +
+		"CREATE TABLE s (id BIGINT) WITH ('connector' = 'print');\nINSERT INTO s SELECT id FROM t /* ${db_urll} */;\n"
+	refs := FindVars(src)
+	if len(refs) != 3 || refs[2].Name != "db_urll" || refs[2].Pos.Line != 3 || refs[2].Pos.Col != 35 {
+		t.Fatalf("FindVars = %+v", refs)
+	}
+	a := Assets{Vars: map[string]string{"db_url": "jdbc:postgresql://db/app"}, Secrets: []string{"db_pass"}}
+	res, _ := CheckWithAssets(src, Options{File: "job.sql"}, a)
+	if res.Errors() != 1 || res.Diagnostics[0].Code != CodeUndefinedVariable || res.Diagnostics[0].Pos.String() != "3:35" ||
+		!strings.Contains(res.Diagnostics[0].Error(), "did you mean ${db_url}?") {
+		t.Errorf("want one undefined-variable error at 3:35 with a suggestion, got %v", res.Diagnostics)
+	}
+	got := SubstituteVars(src, map[string]string{"db_url": "U", "db_pass": "P"})
+	if !strings.Contains(got, "'url' = 'U'") || !strings.Contains(got, "'password' = 'P'") || !strings.Contains(got, "${db_urll}") {
+		t.Errorf("SubstituteVars:\n%s", got)
+	}
+	if FindVars("cost: $5, ${ not a var}, ${9x}") != nil {
+		t.Error("FindVars took something that is no ${name}")
+	}
+}

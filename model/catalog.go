@@ -60,3 +60,39 @@ func ValidCatalogName(name string) bool {
 	}
 	return true
 }
+
+// Variable is a value a SQL job refers to as ${name}, in its SQL (the
+// catalog's tables too) and its Flink config, resolved per cluster: one
+// of a cluster overrides the one of every cluster (Cluster ""). A secret
+// variable keeps only where its value comes from, never the value: it is
+// read when a deploy or a debug run needs it, in that process.
+type Variable struct {
+	Cluster string // "" for every cluster
+	Name    string
+	Value   string // a plain variable's value; "" for a secret
+	// SecretEnv or SecretFile says where a secret's value comes from: an
+	// environment variable of the process that deploys (the agent), or a
+	// file it reads (trailing newlines dropped).
+	SecretEnv  string `json:",omitempty"`
+	SecretFile string `json:",omitempty"`
+	Author     string
+	UpdatedAt  time.Time
+}
+
+// Secret reports whether the variable's value is a secret.
+func (v Variable) Secret() bool { return v.SecretEnv != "" || v.SecretFile != "" }
+
+// Masked is how a secret is shown, anywhere.
+const Masked = "••••"
+
+// Shown is the value as it may be shown: a secret masked, with where it
+// comes from.
+func (v Variable) Shown() string {
+	switch {
+	case v.SecretEnv != "":
+		return Masked + " (env " + v.SecretEnv + ")"
+	case v.SecretFile != "":
+		return Masked + " (file " + v.SecretFile + ")"
+	}
+	return v.Value
+}

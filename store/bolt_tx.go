@@ -18,12 +18,13 @@ type boltTx struct {
 	tx   *bolt.Tx
 	done bool
 	catalogTx
+	varsTx
 }
 
 // newTx wraps a bbolt transaction with its parts.
 func newTx(btx *bolt.Tx) *boltTx {
 	t := &boltTx{tx: btx}
-	t.catalogTx = catalogTx{t}
+	t.catalogTx, t.varsTx = catalogTx{t}, varsTx{t}
 	return t
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/palink/palink/model"
@@ -75,4 +76,48 @@ func contractCatalog(t *testing.T, open opener) {
 		}
 		return nil
 	})
+}
+
+func contractVars(t *testing.T, open opener) {
+	s := open(t)
+	defer func() { s.Close() }()
+	update(t, s, func(tx Tx) error {
+		for _, v := range []model.Variable{
+			{Cluster: "prod", Name: "db_url", Value: "jdbc:postgresql://prod/app"},
+			{Name: "db_url", Value: "jdbc:postgresql://test/app"},
+			{Name: "db_pass", SecretEnv: "DB_PASS"},
+			{Cluster: "prod", Name: "db_pass", SecretFile: "/etc/palink/db_pass"},
+		} {
+			if err := tx.PutVar(v); err != nil {
+				return err
+			}
+		}
+		return tx.PutVar(model.Variable{Cluster: "prod", Name: "db_url", Value: "jdbc:postgresql://prod2/app"})
+	})
+	for _, bad := range []model.Variable{
+		{Name: "a-b", Value: "x"},
+		{Name: "p", SecretEnv: "P", Value: "leaked"},
+		{Name: "p", SecretEnv: "P", SecretFile: "/f"},
+	} {
+		if err := s.Update(context.Background(), func(tx Tx) error { return tx.PutVar(bad) }); !errors.Is(err, ErrInvalid) {
+			t.Errorf("PutVar(%+v) = %v, want ErrInvalid", bad, err)
+		}
+	}
+	s = reopen(t, s, open)
+	view(t, s, func(tx ReadTx) error {
+		vs, err := tx.Vars()
+		var got []string
+		for _, v := range vs {
+			got = append(got, v.Cluster+"/"+v.Name+"="+v.Shown())
+		}
+		want := "/db_pass=•••• (env DB_PASS) /db_url=jdbc:postgresql://test/app prod/db_pass=•••• (file /etc/palink/db_pass) prod/db_url=jdbc:postgresql://prod2/app"
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("Vars = %v, %v\nwant %s", got, err, want)
+		}
+		return nil
+	})
+	update(t, s, func(tx Tx) error { return tx.DeleteVar("", "db_url") })
+	if err := s.Update(context.Background(), func(tx Tx) error { return tx.DeleteVar("", "db_url") }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second delete = %v, want ErrNotFound", err)
+	}
 }

@@ -331,6 +331,7 @@ func checkTx(tx *bolt.Tx) []error {
 
 	// The table catalog: each version under its cluster, name and version.
 	checkCatalog(top[string(bucketCatalog)], report)
+	checkVars(top[string(bucketVars)], report)
 
 	// Exceptions: each job's under its time and name.
 	_ = top[string(bucketExceptions)].ForEachBucket(func(jobID []byte) error {

@@ -95,6 +95,8 @@ type storeDump struct {
 	// Catalog is every version of every catalog table of the clusters
 	// dumpClusters, by cluster (schema 6).
 	Catalog map[string][]model.CatalogTable `json:",omitempty"`
+	// Vars are every variable (schema 6).
+	Vars []model.Variable `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
 	// it empty (stores with one history but two ids compare equal).
 	StoreID string `json:",omitempty"`
@@ -154,6 +156,13 @@ func dump(t testing.TB, s Store) storeDump {
 				}
 				d.Catalog[cl] = append(d.Catalog[cl], vs...)
 			}
+		}
+		vs, err := tx.Vars()
+		if err != nil {
+			return err
+		}
+		if len(vs) > 0 {
+			d.Vars = vs
 		}
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
 			return err

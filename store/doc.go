@@ -1,7 +1,7 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 6)
+// # Bolt layout (schema version 6; 5 is reserved for another branch)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
@@ -25,8 +25,8 @@
 //	                              newest MaxStoredExceptions kept (schema 4)
 //	catalog/<cluster>/<name>      <version> → model.CatalogTable   every version of a shared table definition;
 //	                              bucket sequence = last version (schema 6)
-//	vars/<cluster>                <name> → model.Variable          variables; a secret keeps only where its value
-//	                              comes from, never the value (schema 6; "" is the cluster-wide default... see vars.go)
+//	vars/<cluster>                <name> → model.Variable          ${name} variables, "*" for every cluster; a secret
+//	                              keeps where its value comes from, never the value (schema 6)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek

@@ -134,6 +134,14 @@ func seedFixture(tx Tx) error {
 			return err
 		}
 	}
+	for _, v := range []model.Variable{
+		{Name: "db_url", Value: "jdbc:postgresql://db/app", Author: "ana", UpdatedAt: at(0)},
+		{Cluster: "prod", Name: "db_pass", SecretEnv: "PROD_DB_PASS", Author: "ana", UpdatedAt: at(1)},
+	} {
+		if err := tx.PutVar(v); err != nil {
+			return err
+		}
+	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
 		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},

@@ -97,6 +97,9 @@ type ReadTx interface {
 	// CatalogVersions returns every version of a catalog table, oldest
 	// first; ErrNotFound if there is no such table.
 	CatalogVersions(cluster, name string) ([]model.CatalogTable, error)
+	// Vars returns every variable: those of every cluster first, then by
+	// cluster and name. A secret holds only where its value comes from.
+	Vars() ([]model.Variable, error)
 }
 
 // Tx reads and writes within one transaction.
@@ -146,4 +149,11 @@ type Tx interface {
 	// DeleteCatalogTable removes a catalog table with every version;
 	// ErrNotFound if there is none.
 	DeleteCatalogTable(cluster, name string) error
+	// PutVar stores a variable, replacing the one of its cluster and name;
+	// ErrInvalid for a name that is no identifier or a secret that
+	// carries a value (the store never keeps one).
+	PutVar(v model.Variable) error
+	// DeleteVar removes the variable of (cluster, name), "" the one of
+	// every cluster; ErrNotFound if there is none.
+	DeleteVar(cluster, name string) error
 }

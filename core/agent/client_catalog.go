@@ -44,3 +44,25 @@ func (c catalogCalls) RemoveTable(ctx context.Context, r api.TableRef) (api.Tabl
 	}
 	return do[api.TableRef, api.TableChange](ctx, c.rc, "RemoveTable", r)
 }
+
+// Vars implements api.CatalogService.
+func (c catalogCalls) Vars(ctx context.Context, cluster string) ([]model.Variable, error) {
+	return do[string, []model.Variable](ctx, c.rc, "Vars", cluster)
+}
+
+// SetVar implements api.CatalogService.
+func (c catalogCalls) SetVar(ctx context.Context, v model.Variable) (model.Variable, error) {
+	if c.readOnly {
+		return model.Variable{}, api.ReadOnly("set variable")
+	}
+	return do[model.Variable, model.Variable](ctx, c.rc, "SetVar", v)
+}
+
+// RemoveVar implements api.CatalogService.
+func (c catalogCalls) RemoveVar(ctx context.Context, r api.VarRef) error {
+	if c.readOnly {
+		return api.ReadOnly("remove variable")
+	}
+	_, err := do[api.VarRef, none](ctx, c.rc, "RemoveVar", r)
+	return err
+}

@@ -134,6 +134,15 @@ var methods = map[string]method{
 		r.Issuer = h.user
 		return h.svc.RemoveTable(ctx, r)
 	})},
+	"Vars": {run: of(api.Service.Vars)},
+	"SetVar": {access: toAct, what: "set a variable", run: call(func(ctx context.Context, h *session, v model.Variable) (model.Variable, error) {
+		v.Author = h.user
+		return h.svc.SetVar(ctx, v)
+	})},
+	"RemoveVar": {access: toAct, what: "remove a variable", run: call(func(ctx context.Context, h *session, r api.VarRef) (none, error) {
+		r.Issuer = h.user
+		return none{}, h.svc.RemoveVar(ctx, r)
+	})},
 	"Clusters": {run: call(func(ctx context.Context, h *session, _ none) ([]api.ClusterStatus, error) {
 		return h.svc.Clusters(ctx)
 	})},

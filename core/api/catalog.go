@@ -22,6 +22,22 @@ type CatalogService interface {
 	// RemoveTable removes a table with its versions; the jobs that use it
 	// are refused on their next deploy.
 	RemoveTable(ctx context.Context, r TableRef) (TableChange, error)
+
+	// Vars lists the variables a cluster's jobs see (a cluster's own
+	// override those of every cluster); cluster "" lists every variable.
+	// A secret comes with where its value is read from, never the value.
+	Vars(ctx context.Context, cluster string) ([]model.Variable, error)
+	// SetVar stores a variable (Cluster "": of every cluster), replacing
+	// the one of its cluster and name. A secret carries no value.
+	SetVar(ctx context.Context, v model.Variable) (model.Variable, error)
+	// RemoveVar removes the variable of (Cluster, Name).
+	RemoveVar(ctx context.Context, r VarRef) error
+}
+
+// VarRef names a variable: Cluster "" for every cluster's.
+type VarRef struct {
+	Cluster, Name string
+	Issuer        string // filled by the service when empty
 }
 
 // TableRef names a catalog table.

@@ -37,6 +37,10 @@ type DebugRequest struct {
 	// tables the script uses without defining them are injected from it,
 	// as a deploy would.
 	Catalog []model.CatalogTable
+	// Vars are the variables the cluster's jobs see: each ${name} of the
+	// script and its catalog tables is replaced, secrets read in this
+	// process, and masked in whatever the run reports.
+	Vars []model.Variable
 }
 
 // DebugSamples is a Debugger that knows sample data files of tables, for

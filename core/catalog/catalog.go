@@ -72,6 +72,13 @@ func Refusal(tx store.ReadTx, j model.Job) (string, error) {
 	if err := in.Err(); err != nil {
 		return err.Error(), nil
 	}
+	vs, err := ClusterVars(tx, j.Cluster)
+	if err != nil {
+		return "", err
+	}
+	if _, err := Prepare(vs, spec.SQL, in, j.Config); err != nil {
+		return err.Error(), nil
+	}
 	return "", nil
 }
 

@@ -40,6 +40,20 @@ func (x *execution) injectCatalog(ctx context.Context, j model.Job, spec model.S
 	return in, nil
 }
 
+// resolveVars reads the variables a SQL deploy of j needs (secrets from
+// this process's environment or files) and checks every reference.
+func (x *execution) resolveVars(ctx context.Context, j model.Job, spec model.Spec, in flinksql.Injection) (catalog.Resolved, error) {
+	var vs []model.Variable
+	err := x.s.st.View(ctx, func(tx store.ReadTx) (err error) {
+		vs, err = catalog.ClusterVars(tx, j.Cluster)
+		return err
+	})
+	if err != nil {
+		return catalog.Resolved{}, fmt.Errorf("read the variables of cluster %s: %w", j.Cluster, err)
+	}
+	return catalog.Prepare(vs, spec.SQL, in, j.Config)
+}
+
 // catalogRefusal is why a deploy of j must be refused for its catalog
 // tables, "" if it need not be.
 func catalogRefusal(tx store.ReadTx, j model.Job, kind model.CommandKind) (string, error) {

@@ -74,3 +74,21 @@ func (p *catalogPart) RemoveTable(ctx context.Context, r api.TableRef) (api.Tabl
 	}
 	return api.TableChange{}, fmt.Errorf("table %s: %w", r.Name, model.ErrNotFound)
 }
+
+// Vars lists no variables: the TUI's tests need none yet.
+func (p *catalogPart) Vars(ctx context.Context, cluster string) ([]model.Variable, error) {
+	p.f.record("Vars %s", cluster)
+	return []model.Variable{}, nil
+}
+
+// SetVar echoes the variable.
+func (p *catalogPart) SetVar(ctx context.Context, v model.Variable) (model.Variable, error) {
+	p.f.record("SetVar %s", v.Name)
+	return v, nil
+}
+
+// RemoveVar records the call.
+func (p *catalogPart) RemoveVar(ctx context.Context, r api.VarRef) error {
+	p.f.record("RemoveVar %s", r.Name)
+	return nil
+}
