@@ -48,6 +48,7 @@ var outputs = map[string]any{
 	"table_rm":   api.TableChange{},
 	"table_show": api.TableDetail{},
 	"table_list": []model.CatalogTable{},
+	"table_import": importOut{},
 	// Variables (cli/vars.go): a secret's value masked.
 	"var_set":  varView{},
 	"var_list": []varView{},

@@ -27,7 +27,7 @@ func newTableCmd(g *globals) *cobra.Command {
 		Args: knownSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newTablePutCmd(g, true), newTablePutCmd(g, false), newTableShowCmd(g), newTableListCmd(g), newTableRmCmd(g))
+	cmd.AddCommand(newTablePutCmd(g, true), newTablePutCmd(g, false), newTableShowCmd(g), newTableListCmd(g), newTableRmCmd(g), newTableImportCmd(g))
 	return cmd
 }
 

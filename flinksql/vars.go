@@ -139,6 +139,22 @@ func CheckWithAssets(src string, opts Options, a Assets) (Result, Injection) {
 		defs[i] = d
 	}
 	res, in := CheckWithCatalog(SubstituteVars(src, a.Vars), opts, defs)
+	// A catalog table the script gets may use a variable the cluster
+	// lacks: an error where the script first uses the table.
+	known := a.Known()
+	for _, t := range in.Tables {
+		for _, ref := range FindVars(t.SQL) {
+			if known[ref.Name] || res.Script == nil {
+				continue
+			}
+			at := firstUse(res.Script, t.Name)
+			undefined = append(undefined, Diagnostic{Severity: SeverityError, Code: CodeUndefinedVariable, File: opts.File,
+				Pos: at.Pos, End: at.End, src: src,
+				Msg:  fmt.Sprintf("catalog table %s uses variable ${%s}, which is not defined for this cluster", t.Ref(), ref.Name),
+				Hint: "define it with palink var set " + ref.Name + " (--secret-env ENV for a secret)"})
+			break
+		}
+	}
 	if len(undefined) > 0 {
 		res.Diagnostics = append(res.Diagnostics, undefined...)
 		sortDiagnostics(res.Diagnostics)

@@ -88,3 +88,24 @@ type TableChange struct {
 	Removed  bool
 	Affected []TableUse
 }
+
+// ImportRequest asks for the Flink DDL of a database table (palink table
+// import).
+type ImportRequest struct {
+	// Name is the catalog table's name.
+	Name string
+	// JDBC is the database's JDBC URL, as Flink's 'url' option names it;
+	// its user and password parameters are the credentials to read with.
+	JDBC string
+	// SourceTable is the table in the database ("users", "public.users").
+	SourceTable string
+}
+
+// ImportedTable is the DDL an import wrote, with what it could not map.
+type ImportedTable struct {
+	SQL      string
+	Warnings []string
+	// PasswordVar is the variable the DDL's 'password' names, "" when the
+	// URL carried none: its value is never written into the DDL.
+	PasswordVar string
+}
