@@ -43,11 +43,11 @@ var outputs = map[string]any{
 	"sql_check":   sqlReport{},
 	"store_check": api.StoreReport{},
 	// The table catalog (cli/table.go).
-	"table_add":  api.TableChange{},
-	"table_edit": api.TableChange{},
-	"table_rm":   api.TableChange{},
-	"table_show": api.TableDetail{},
-	"table_list": []model.CatalogTable{},
+	"table_add":    api.TableChange{},
+	"table_edit":   api.TableChange{},
+	"table_rm":     api.TableChange{},
+	"table_show":   api.TableDetail{},
+	"table_list":   []model.CatalogTable{},
 	"table_import": importOut{},
 	// Variables (cli/vars.go): a secret's value masked.
 	"var_set":  varView{},
