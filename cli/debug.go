@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ func newDebugCmd(g *globals) *cobra.Command {
 		out   string
 		limit int
 		demo  bool
+		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
+		samples    []string
+		saveSample string
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
@@ -34,8 +38,12 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"What a local run cannot do faithfully (aggregations, windows, regular joins) is refused.\n\n" +
 			"--out writes the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl).\n\n" +
 			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.\n\n" +
+			"--sample TABLE=kafka[:N] reads the newest N records of a Kafka table's topic (its own bootstrap\n" +
+			"servers, topic and json/csv/raw format; records that do not decode are counted and left out);\n" +
+			"--save-sample DIR keeps them as DIR/TABLE.jsonl, to repeat the run with --data.\n\n" +
 			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
+			"  palink debug orders.sql --sample orders=kafka:200 --save-sample testdata/\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
 			"  palink debug orders.sql --data orders=orders.jsonl --out results.jsonl\n" +
 			"  palink debug --demo orders-enrich",
@@ -82,7 +90,10 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			req := api.DebugRequest{SQL: src, Data: files, Limit: limit}
+			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, SaveSamples: saveSample}
+			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
+				return err
+			}
 			if g.cluster != "" && !demo {
 				// The cluster's table catalog, as a deploy injects it.
 				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
@@ -102,6 +113,16 @@ func newDebugCmd(g *globals) *cobra.Command {
 					return fmt.Errorf("debug %s: interrupted", args[0])
 				}
 				return err
+			}
+			for _, smp := range fin.Sampled {
+				fmt.Fprintf(cmd.ErrOrStderr(), "sampled %s: %s of topic %s (%s)", smp.Table, plural(smp.Records, "record"), smp.Topic, smp.Format)
+				if smp.Undecodable > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), ", %d undecodable (first: %s)", smp.Undecodable, smp.FirstError)
+				}
+				if smp.File != "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "; saved to %s (repeat with --data %s=%s)", smp.File, smp.Table, smp.File)
+				}
+				fmt.Fprintln(cmd.ErrOrStderr())
 			}
 			if len(fin.Injected) > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
@@ -134,8 +155,39 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "also write each sink's rows to this file as JSON lines")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
+	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
+	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")
 	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
+}
+
+// parseSampleFlags reads --sample TABLE=kafka[:N] flags.
+func parseSampleFlags(flags []string, data map[string]string) (map[string]int, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	out := map[string]int{}
+	for _, f := range flags {
+		table, src, ok := strings.Cut(f, "=")
+		table, src = strings.TrimSpace(table), strings.TrimSpace(src)
+		kind, count, hasN := strings.Cut(src, ":")
+		if !ok || table == "" || kind != "kafka" {
+			return nil, fmt.Errorf("debug: --sample %q: want TABLE=kafka or TABLE=kafka:N", f)
+		}
+		n := 0
+		if hasN {
+			v, err := strconv.Atoi(count)
+			if err != nil || v <= 0 {
+				return nil, fmt.Errorf("debug: --sample %q: N must be a positive number of records", f)
+			}
+			n = v
+		}
+		if _, dup := data[table]; dup {
+			return nil, fmt.Errorf("debug: table %s has both --data and --sample", table)
+		}
+		out[table] = n
+	}
+	return out, nil
 }
 
 // parseDataFlags reads --data TABLE=FILE flags.
@@ -224,10 +276,10 @@ func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *d
 			}
 			status.apply(ev)
 			if ev.Kind == api.DebugStarted {
-				fin.Injected, fin.Shadowed = ev.Injected, ev.Shadowed
+				fin.Injected, fin.Shadowed, fin.Sampled = ev.Injected, ev.Shadowed, ev.Sampled
 			}
 			if ev.Kind == api.DebugFinished {
-				ev.Injected, ev.Shadowed = fin.Injected, fin.Shadowed
+				ev.Injected, ev.Shadowed, ev.Sampled = fin.Injected, fin.Shadowed, fin.Sampled
 				fin = ev
 			}
 		case <-redraw:

@@ -84,6 +84,13 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
 		return
 	}
+	sampled, cleanup, err := takeSamples(ctx, r.SQL, &r)
+	defer cleanup()
+	if err != nil {
+		emit(api.DebugEvent{Kind: api.DebugFinished, Err: vars.MaskErr(err), Elapsed: time.Since(began)})
+		return
+	}
+	start.Sampled = sampled
 	r.Data = d.withSamples(r.SQL, r.Data)
 	start.Sources, start.Sinks, start.Lookups = debugPlan(r.SQL, r.Data, d.Databases)
 	for i := range start.Lookups {
