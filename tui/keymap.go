@@ -15,6 +15,7 @@ import (
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
+	"github.com/palink/palink/tui/tables"
 )
 
 // The root's own help sets: the dialogs', the restore-point picker's and
@@ -54,6 +55,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Commands (`:cmd`)", commands.Help(k)},
 		{"Cluster (`:cluster`)", cluster.Help(k)},
 		{"Alerts (`:alerts`)", alerts.Help(k)},
+		{"Table catalog (`:tables`)", tables.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
 		{"Create-job form", create.Help(k)},
 		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},

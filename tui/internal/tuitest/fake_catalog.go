@@ -3,6 +3,7 @@ package tuitest
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
@@ -91,4 +92,27 @@ func (p *catalogPart) SetVar(ctx context.Context, v model.Variable) (model.Varia
 func (p *catalogPart) RemoveVar(ctx context.Context, r api.VarRef) error {
 	p.f.record("RemoveVar %s", r.Name)
 	return nil
+}
+
+// SetTables replaces a cluster's catalog tables.
+func (f *Fake) SetTables(cluster string, ts []model.CatalogTable) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.catalogPart.Catalog == nil {
+		f.catalogPart.Catalog = map[string][]model.CatalogTable{}
+	}
+	f.catalogPart.Catalog[cluster] = ts
+}
+
+// FixtureTables is a catalog of three tables on prod: an imported
+// dimension table, a Kafka topic and a sink.
+func FixtureTables() []model.CatalogTable {
+	return []model.CatalogTable{
+		{Cluster: "prod", Name: "orders", Version: 3, Author: "ana", CreatedAt: Now.Add(-26 * time.Hour), Note: "proc_time",
+			SQL: "CREATE TABLE orders (\n  order_id BIGINT,\n  user_id BIGINT,\n  amount DECIMAL(10, 2),\n  proc_time AS PROCTIME()\n) WITH (\n  'connector' = 'kafka',\n  'topic' = 'orders',\n  'properties.bootstrap.servers' = '${kafka}',\n  'format' = 'json'\n)"},
+		{Cluster: "prod", Name: "users", Version: 1, Author: "bo", CreatedAt: Now.Add(-3 * time.Hour), Note: "imported from public.users",
+			SQL: "CREATE TABLE `users` (\n  `id` BIGINT NOT NULL,\n  `name` STRING,\n  PRIMARY KEY (`id`) NOT ENFORCED\n) WITH (\n  'connector' = 'jdbc',\n  'url' = 'jdbc:postgresql://dim-db:5432/app',\n  'table-name' = 'public.users',\n  'username' = 'flink_ro',\n  'password' = '${users_password}'\n)"},
+		{Cluster: "prod", Name: "enriched", Version: 2, Author: "ana", CreatedAt: Now.Add(-40 * time.Minute),
+			SQL: "CREATE TABLE enriched (order_id BIGINT, user_name STRING) WITH ('connector' = 'print')"},
+	}
 }
