@@ -99,6 +99,7 @@ func TestSecretFoundNowhere(t *testing.T) {
 	for _, args := range [][]string{
 		{"job", "show", "orders", "-o", "json"}, {"job", "history", "orders", "-o", "json"}, {"job", "history", "orders"},
 		{"commands", "-o", "json"}, {"commands", "-o", "wide"}, {"var", "list", "-o", "yaml"}, {"jobs", "-o", "json"},
+		{"sql", "check", job, "--cluster", "sim", "--remote", "-o", "json"},
 	} {
 		run(args...)
 	}
