@@ -10,12 +10,12 @@ import (
 
 // bucketCatalog holds the table catalog (schema 6): catalog/<cluster>/<name>,
 // every version of a table keyed by its 8-byte big-endian version, the
-// bucket sequence the last version given (so a table removed and added
-// again does not reuse a version the history has seen... within one life
-// of its bucket; removal drops its versions).
+// bucket sequence the last version given. Removing a table drops its
+// versions; one added again under the name starts at version 1.
 var bucketCatalog = []byte("catalog")
 
-// bucketVars is reserved for the variables (schema 6).
+// bucketVars holds the variables (schema 6): vars/<cluster>, "*" for
+// those of every cluster (vars.go).
 var bucketVars = []byte("vars")
 
 func checkCatalogTable(t model.CatalogTable) error {
