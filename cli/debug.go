@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,9 @@ func newDebugCmd(g *globals) *cobra.Command {
 		limit      int
 		watermarks int
 		demo       bool
+		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
+		samples    []string
+		saveSample string
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
@@ -36,8 +40,13 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"LOOKUP hints. What a local run does not cover is refused at its line and column.\n\n" +
 			"--out streams the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl;\n" +
 			"an updating sink's changelog with \"op\", and its final table in results.SINK.final.jsonl).\n\n" +
-			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.",
+			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.\n\n" +
+			"--sample TABLE=kafka[:N] reads the newest N records of a Kafka table's topic (its own bootstrap\n" +
+			"servers, topic and json/csv/raw format; records that do not decode are counted and left out);\n" +
+			"--save-sample DIR keeps them as DIR/TABLE.jsonl, to repeat the run with --data.\n\n" +
+			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
+			"  palink debug orders.sql --sample orders=kafka:200 --save-sample testdata/\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
 			"  palink debug orders.sql --data orders=orders.jsonl --out results.jsonl\n" +
 			"  palink debug --demo orders-enrich",
@@ -84,12 +93,45 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			fin, err := runDebug(ctx, dbg, api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks}, status)
+			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, SaveSamples: saveSample}
+			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
+				return err
+			}
+			if g.cluster != "" && !demo {
+				// The cluster's table catalog, as a deploy injects it.
+				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
+					if req.Catalog, err = e.svc.Tables(ctx, g.cluster); err != nil {
+						return err
+					}
+					req.Vars, err = e.svc.Vars(ctx, g.cluster)
+					return err
+				})
+				if err != nil {
+					return err
+				}
+			}
+			fin, err := runDebug(ctx, dbg, req, status)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
 				}
 				return err
+			}
+			for _, smp := range fin.Sampled {
+				fmt.Fprintf(cmd.ErrOrStderr(), "sampled %s: %s of topic %s (%s)", smp.Table, plural(smp.Records, "record"), smp.Topic, smp.Format)
+				if smp.Undecodable > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), ", %d undecodable (first: %s)", smp.Undecodable, smp.FirstError)
+				}
+				if smp.File != "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "; saved to %s (repeat with --data %s=%s)", smp.File, smp.Table, smp.File)
+				}
+				fmt.Fprintln(cmd.ErrOrStderr())
+			}
+			if len(fin.Injected) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
+			}
+			for _, s := range fin.Shadowed {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the script defines %s itself; the catalog's is not used\n", s)
 			}
 			w := cmd.OutOrStdout()
 			if out != "" {
@@ -119,8 +161,39 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
 	f.IntVar(&watermarks, "watermarks", 0, "when sources emit their watermark: 0 after every row, N after every N rows, -1 only at the end (windows then fire at the end)")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
+	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
+	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")
 	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
+}
+
+// parseSampleFlags reads --sample TABLE=kafka[:N] flags.
+func parseSampleFlags(flags []string, data map[string]string) (map[string]int, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	out := map[string]int{}
+	for _, f := range flags {
+		table, src, ok := strings.Cut(f, "=")
+		table, src = strings.TrimSpace(table), strings.TrimSpace(src)
+		kind, count, hasN := strings.Cut(src, ":")
+		if !ok || table == "" || kind != "kafka" {
+			return nil, fmt.Errorf("debug: --sample %q: want TABLE=kafka or TABLE=kafka:N", f)
+		}
+		n := 0
+		if hasN {
+			v, err := strconv.Atoi(count)
+			if err != nil || v <= 0 {
+				return nil, fmt.Errorf("debug: --sample %q: N must be a positive number of records", f)
+			}
+			n = v
+		}
+		if _, dup := data[table]; dup {
+			return nil, fmt.Errorf("debug: table %s has both --data and --sample", table)
+		}
+		out[table] = n
+	}
+	return out, nil
 }
 
 // parseDataFlags reads --data TABLE=FILE flags.
@@ -192,7 +265,11 @@ func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *d
 				return fin, fin.Err
 			}
 			status.apply(ev)
+			if ev.Kind == api.DebugStarted {
+				fin.Injected, fin.Shadowed, fin.Sampled = ev.Injected, ev.Shadowed, ev.Sampled
+			}
 			if ev.Kind == api.DebugFinished {
+				ev.Injected, ev.Shadowed, ev.Sampled = fin.Injected, fin.Shadowed, fin.Sampled
 				fin = ev
 			}
 		case <-redraw:

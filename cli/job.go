@@ -265,7 +265,16 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 				}
 				tw.Flush()
 				fmt.Fprintln(w)
-				return printCommands(w, "table", d.Commands, map[string]string{d.Job.ID: d.Job.Name})
+				if err := printCommands(w, "table", d.Commands, map[string]string{d.Job.ID: d.Job.Name}); err != nil {
+					return err
+				}
+				// The catalog tables each deploy injected, for diffs between runs.
+				for _, c := range d.Commands {
+					if len(c.Params.Catalog) > 0 {
+						fmt.Fprintf(w, "#%d %s injected from the table catalog: %s\n", c.Seq, c.Kind, model.CatalogRefs(c.Params.Catalog))
+					}
+				}
+				return nil
 			})
 		},
 	}

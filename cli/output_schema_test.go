@@ -53,6 +53,16 @@ var outputs = map[string]any{
 	"sql_check":         sqlReport{},
 	"sql_complete":      sqlCompletion{},
 	"store_check":       api.StoreReport{},
+	// The table catalog (cli/table.go).
+	"table_add":    api.TableChange{},
+	"table_edit":   api.TableChange{},
+	"table_rm":     api.TableChange{},
+	"table_show":   api.TableDetail{},
+	"table_list":   []model.CatalogTable{},
+	"table_import": importOut{},
+	// Variables (cli/vars.go): a secret's value masked.
+	"var_set":  varView{},
+	"var_list": []varView{},
 	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
 	// job_checkpoint when given a checkpoint, taskmanagers writes
 	// taskmanager when given a TaskManager.
@@ -243,6 +253,8 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		}
 	}
 	sqlFile := writeTemp(t, "edit.sql", e2eSQL)
+	tableFile := writeTemp(t, "dim.sql", "CREATE TABLE dim (id BIGINT, name STRING) WITH ('connector' = 'datagen')")
+	insertFile := writeTemp(t, "insert.sql", "CREATE TABLE out_t (id BIGINT, name STRING) WITH ('connector' = 'blackhole');\nINSERT INTO out_t SELECT id, name FROM dim;")
 	// What the diagnostic commands name: a checkpoint and a TaskManager.
 	var checkpointID, taskManager string
 	diagnose := func(where string) {
@@ -268,10 +280,17 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		check(where, "job_edit", "job", "edit", "orders", "--sql", sqlFile)
 		check(where, "sql_check", "sql", "check", sqlFile)
 		check(where, "sql_complete", "sql", "complete", sqlFile, "--line", "1", "--col", "1")
+		check(where, "table_edit", "table", "edit", "dim", "--sql", tableFile)
+		check(where, "table_show", "table", "show", "dim")
+		check(where, "table_list", "table", "list")
+		check(where, "var_set", "var", "set", "db_pass", "--secret-env", "PALINK_SCHEMA_TEST")
+		check(where, "var_list", "var", "list")
+		check(where, "sql_check", "sql", "check", insertFile, "--cluster", "sim")
 	}
 	check("in process", "job_action", "job", "submit", "orders", "--wait")
 	check("in process", "sync_once", "sync", "--once")
 	check("in process", "store_check", "store", "check")
+	check("in process", "table_add", "table", "add", "dim", "--sql", tableFile)
 	run("in process")
 	e.syncUntil("orders", "RUNNING with a checkpoint", func(j model.Job) bool { return j.State == model.StateRunning && j.LatestCheckpoint != nil })
 	var cv api.CheckpointsView
@@ -326,6 +345,7 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	check("through the agent", "store_check", "store", "check")
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)
 	check("through the agent", "job_action", "job", "submit", "payments")
+	check("through the agent", "table_rm", "table", "rm", "dim")
 	pyFile := writeTemp(t, "word_count.py", "from pyflink.table import TableEnvironment\n")
 	check("through the agent", "job_create", "job", "create", "--name", "wordcount", "--py", pyFile,
 		"--py-files", "hdfs:///py/lib.zip", "--py-requirements", "hdfs:///py/requirements.txt")

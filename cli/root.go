@@ -40,7 +40,7 @@ func newRootCmd() *cobra.Command {
 		newConfigCmd(g), newStoreCmd(g),
 		newClusterCmd(g), newAdoptCmd(g),
 		newLogsCmd(g), newTaskManagersCmd(g),
-		newSQLCmd(g), newSavepointCmd(g), newProjectCmd(g),
+		newSQLCmd(g), newSavepointCmd(g), newProjectCmd(g), newTableCmd(g), newVarCmd(g),
 		newDebugCmd(g),
 	)
 	refuseUnknownSubcommands(root)

@@ -63,6 +63,9 @@ type sqlReport struct {
 	// Explain is the gateway's plan with --remote; ExplainError why there is none.
 	Explain      string `json:"explain,omitempty"`
 	ExplainError string `json:"explain_error,omitempty"`
+	// Injected are the catalog tables the check took from --cluster's
+	// table catalog, "orders@v3".
+	Injected []string `json:"injected,omitempty"`
 }
 
 func newSQLCheckCmd(g *globals) *cobra.Command {
@@ -97,8 +100,24 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res := flinksql.Check(src, flinksql.Options{File: name, ParseOnly: parseOnly, Version: version, Target: target})
+			opts := flinksql.Options{File: name, ParseOnly: parseOnly, Version: version, Target: target}
+			var (
+				res flinksql.Result
+				in  flinksql.Injection
+			)
+			if g.cluster != "" && !parseOnly {
+				assets, err := clusterAssets(cmd, g)
+				if err != nil {
+					return err
+				}
+				res, in = flinksql.CheckWithAssets(src, opts, assets)
+			} else {
+				res = flinksql.Check(src, opts)
+			}
 			rep := sqlReport{File: name, Errors: []sqlFinding{}, Warnings: []sqlFinding{}}
+			for _, t := range in.Tables {
+				rep.Injected = append(rep.Injected, t.Ref())
+			}
 			for _, d := range res.Diagnostics {
 				f := sqlFinding{Line: d.Pos.Line, Col: d.Pos.Col, EndLine: d.End.Line, EndCol: d.End.Col,
 					Code: d.Code, Message: d.Msg, Hint: d.Hint, Snippet: d.Snippet()}
@@ -113,7 +132,7 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 				case len(rep.Errors) > 0:
 					rep.ExplainError = "not asked: the script has errors"
 				default:
-					plan, err := explainRemote(cmd, g, src)
+					plan, err := explainRemote(cmd, g, in.Apply(src))
 					if err != nil {
 						rep.ExplainError = err.Error()
 					}
@@ -213,6 +232,34 @@ func gatewayVersion(cmd *cobra.Command, g *globals, cluster string) (string, err
 	return e.svc.FlinkVersion(ctx, cluster)
 }
 
+// clusterAssets are the table catalog and variables of --cluster, as a
+// check takes them (no secret is read).
+func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, error) {
+	a := flinksql.Assets{Vars: map[string]string{}}
+	err := g.withEnv(cmd, func(ctx context.Context, e *env) error {
+		ts, err := e.svc.Tables(ctx, g.cluster)
+		if err != nil {
+			return err
+		}
+		vs, err := e.svc.Vars(ctx, g.cluster)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			a.Tables = append(a.Tables, flinksql.CatalogDef{Name: t.Name, Version: t.Version, SQL: t.SQL})
+		}
+		for _, v := range vs {
+			if v.Secret() {
+				a.Secrets = append(a.Secrets, v.Name)
+			} else {
+				a.Vars[v.Name] = v.Value
+			}
+		}
+		return nil
+	})
+	return a, err
+}
+
 // explainRemote asks the chosen cluster's gateway for the job's plan.
 func explainRemote(cmd *cobra.Command, g *globals, src string) (string, error) {
 	ctx, cancel := signalContext(cmd.Context())
@@ -251,6 +298,9 @@ func printSQLReport(w io.Writer, res flinksql.Result, rep sqlReport, remote bool
 		fmt.Fprintf(&b, "%s: ok (%s)\n", rep.File, plural(stmts, "statement"))
 	default:
 		fmt.Fprintf(&b, "%s: %s, %s\n", rep.File, plural(len(rep.Errors), "error"), plural(len(rep.Warnings), "warning"))
+	}
+	if len(rep.Injected) > 0 {
+		fmt.Fprintf(&b, "from the table catalog: %s\n", strings.Join(rep.Injected, ", "))
 	}
 	if remote {
 		switch {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug"
@@ -78,9 +79,24 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			return false
 		}
 	}
+	start, vars, err := prepareDebug(&r)
+	if err != nil {
+		emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
+		return
+	}
+	sampled, cleanup, err := takeSamples(ctx, r.SQL, &r)
+	defer cleanup()
+	if err != nil {
+		emit(api.DebugEvent{Kind: api.DebugFinished, Err: vars.MaskErr(err), Elapsed: time.Since(began)})
+		return
+	}
+	start.Sampled = sampled
 	r.Data = d.withSamples(r.SQL, r.Data)
-	sources, sinks, lookups := debugPlan(r.SQL, r.Data, d.Databases)
-	if !emit(api.DebugEvent{Kind: api.DebugStarted, Sources: sources, Sinks: sinks, Lookups: lookups}) {
+	start.Sources, start.Sinks, start.Lookups = debugPlan(r.SQL, r.Data, d.Databases)
+	for i := range start.Lookups {
+		start.Lookups[i].Where = vars.Mask(start.Lookups[i].Where)
+	}
+	if !emit(start) {
 		return
 	}
 
@@ -150,12 +166,13 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 				P50:      l.Percentile(0.50),
 				P99:      l.Percentile(0.99),
 			}
-			if i < len(lookups) && strings.EqualFold(lookups[i].Table, l.Table) {
-				dl.Where = lookups[i].Where
+			if i < len(start.Lookups) && strings.EqualFold(start.Lookups[i].Table, l.Table) {
+				dl.Where = start.Lookups[i].Where
 			}
 			fin.Lookups = append(fin.Lookups, dl)
 		}
 	}
+	fin.Err = vars.MaskErr(fin.Err) // a driver's error may quote a URL with its password
 	emit(fin)
 }
 
@@ -446,4 +463,31 @@ func hasKeyFold(m map[string]string, k string) bool {
 		}
 	}
 	return false
+}
+
+// prepareDebug gives a run's script the catalog tables it uses without
+// defining them and replaces its variables (and theirs), as a deploy
+// would; the returned Resolved masks the secrets in what the run reports.
+func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error) {
+	start := api.DebugEvent{Kind: api.DebugStarted}
+	var in flinksql.Injection
+	if len(r.Catalog) > 0 {
+		script, _ := flinksql.ParseScript(r.SQL)
+		in = flinksql.InjectCatalog(script, catalog.AsDefs(r.Catalog), flinksql.Options{})
+		if err := in.Err(); err != nil {
+			return start, catalog.Resolved{}, err
+		}
+		for _, t := range in.Tables {
+			start.Injected = append(start.Injected, t.Ref())
+		}
+		for _, t := range in.Shadowed {
+			start.Shadowed = append(start.Shadowed, t.Ref())
+		}
+	}
+	vars, err := catalog.Prepare(r.Vars, r.SQL, in, nil)
+	if err != nil {
+		return start, vars, err
+	}
+	r.SQL = flinksql.SubstituteVars(in.Apply(r.SQL), vars.Values)
+	return start, vars, nil
 }

@@ -21,6 +21,9 @@
 //	                submissions
 //	core/journal    the transaction helpers every part shares, and Publisher
 //	core/script     a SQL job script as the SQL Gateway runs it
+//	core/catalog    the table catalog (api.CatalogService): versioned CREATE
+//	                TABLE definitions per cluster, which tables a SQL job gets
+//	                injected, refusals of tables that no longer validate
 //	core/api        the Service interface and its types, for the TUI and CLI
 //
 // A part takes the few things it uses (the store, the clusters, the clock, a

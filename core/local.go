@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/diagnose"
@@ -88,6 +89,8 @@ type Local struct {
 	*logs.Reader                             // job logs: Logs, ReadLog, FindInLog, SaveLog, ContainerLogs
 	*diagnose.Inspector                      // the job graph, vertices, checkpoints, TaskManagers, flame graphs, exceptions
 	builds                                   // projects and their builds: AddProject, Projects, BuildProject, Artifacts
+	*catalog.Keeper                          // the table catalog: Tables, Table, PutTable, RemoveTable
+	planner                                  // SQL on a cluster's gateway: FlinkVersion, Explain
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -139,7 +142,13 @@ func NewLocal(o Options) (*Local, error) {
 	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now}), st: o.Store,
 		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
+	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now}
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
+	names := make([]string, 0, len(o.Clients))
+	for name := range o.Clients {
+		names = append(names, name)
+	}
+	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.sync = syncer.New(syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,

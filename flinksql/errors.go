@@ -122,6 +122,14 @@ const (
 	CodeBadWatermark      = "bad-watermark"
 	CodeNoInsert          = "no-insert"
 	CodeCatalogTables     = "catalog-tables"
+	// CodeCatalogShadowed is a table the script defines that the
+	// cluster's table catalog has too: the script's definition wins.
+	CodeCatalogShadowed = "catalog-shadowed"
+	// CodeCatalogBroken is a catalog table the script uses whose
+	// definition no longer validates.
+	CodeCatalogBroken = "catalog-broken"
+	// CodeUndefinedVariable is a ${name} the cluster has no variable for.
+	CodeUndefinedVariable = "undefined-variable"
 	CodeInternal          = "internal"
 	// CodeNeedsNewerFlink is a statement or clause the target release does
 	// not have yet (Options.Version).

@@ -361,6 +361,9 @@ type CommandParams struct {
 	// kill looks again for what it may still have started.
 	Supersedes      string
 	SupersededLease time.Time
+	// Catalog are the catalog tables (and their versions) a SQL deploy
+	// injected, recorded when it ran.
+	Catalog []CatalogRef `json:",omitempty"`
 }
 
 // LogLine is one line of a command's log.

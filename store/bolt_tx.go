@@ -18,12 +18,14 @@ type boltTx struct {
 	tx   *bolt.Tx
 	done bool
 	projectTx
+	catalogTx
+	varsTx
 }
 
-// newBoltTx wraps a bbolt transaction.
+// newBoltTx wraps a bbolt transaction with its parts.
 func newBoltTx(tx *bolt.Tx) *boltTx {
 	t := &boltTx{tx: tx}
-	t.projectTx = projectTx{t}
+	t.projectTx, t.catalogTx, t.varsTx = projectTx{t}, catalogTx{t}, varsTx{t}
 	return t
 }
 

@@ -95,10 +95,18 @@ type storeDump struct {
 	// Projects and their artifacts by project, schema 5.
 	Projects  []model.Project             `json:",omitempty"`
 	Artifacts map[string][]model.Artifact `json:",omitempty"`
+	// Catalog is every version of every catalog table of the clusters
+	// dumpClusters, by cluster (schema 6).
+	Catalog map[string][]model.CatalogTable `json:",omitempty"`
+	// Vars are every variable (schema 6).
+	Vars []model.Variable `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
 	// it empty (stores with one history but two ids compare equal).
 	StoreID string `json:",omitempty"`
 }
+
+// dumpClusters are the clusters whose catalog dump reads.
+var dumpClusters = []string{"prod", "test"}
 
 func dump(t testing.TB, s Store) storeDump {
 	t.Helper()
@@ -135,6 +143,29 @@ func dump(t testing.TB, s Store) storeDump {
 				}
 				d.Exceptions[j.ID] = es
 			}
+		}
+		for _, cl := range dumpClusters {
+			ts, err := tx.CatalogTables(cl)
+			if err != nil {
+				return err
+			}
+			for _, tb := range ts {
+				vs, err := tx.CatalogVersions(cl, tb.Name)
+				if err != nil {
+					return err
+				}
+				if d.Catalog == nil {
+					d.Catalog = map[string][]model.CatalogTable{}
+				}
+				d.Catalog[cl] = append(d.Catalog[cl], vs...)
+			}
+		}
+		vs, err := tx.Vars()
+		if err != nil {
+			return err
+		}
+		if len(vs) > 0 {
+			d.Vars = vs
 		}
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
 			return err

@@ -54,6 +54,8 @@ func runContract(t *testing.T, b backend) {
 		{"ConcurrentUpdates", contractConcurrent},
 		{"AlertsPerRuleAndJob", contractAlerts},
 		{"ExceptionsBoundedAndDeduplicated", contractExceptions},
+		{"CatalogTablesVersioned", contractCatalog},
+		{"VariablesPerCluster", contractVars},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, b.fresh(t)) })

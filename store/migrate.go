@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the layout this palink reads and writes (doc.go). Adding
 // a migration step raises it; a test checks that it matches the step list.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migration turns a store of version to-1 into version to.
 type migration struct {
@@ -29,6 +29,7 @@ var migrations = []migration{
 	{to: 3, what: "mint the store id", run: migrateTo3},
 	{to: 4, what: "add the exceptions bucket", run: migrateTo4},
 	{to: 5, what: "add the projects and artifacts buckets", run: migrateTo5},
+	{to: 6, what: "add the catalog and variables buckets", run: migrateTo6},
 }
 
 // prepareSchema brings a freshly opened store to SchemaVersion, or fails if

@@ -134,6 +134,23 @@ func seedFixture(tx Tx) error {
 		File: "target/dedup-1.4.jar", Log: "[INFO] BUILD SUCCESS\n", BuiltBy: "ana", BuiltAt: at(2), Took: 95 * time.Second}); err != nil {
 		return err
 	}
+	for _, tb := range []model.CatalogTable{
+		{Cluster: "prod", Name: "users", SQL: "CREATE TABLE users (id BIGINT, name STRING) WITH ('connector' = 'jdbc', 'url' = 'jdbc:postgresql://db/app', 'table-name' = 'users')", Author: "ana", CreatedAt: at(0)},
+		{Cluster: "prod", Name: "users", SQL: "CREATE TABLE users (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'jdbc', 'url' = 'jdbc:postgresql://db/app', 'table-name' = 'users')", Note: "primary key", Author: "ana", CreatedAt: at(9)},
+		{Cluster: "test", Name: "orders", SQL: "CREATE TABLE orders (id BIGINT) WITH ('connector' = 'datagen')", Author: "bo", CreatedAt: at(2)},
+	} {
+		if _, err := tx.PutCatalogTable(tb); err != nil {
+			return err
+		}
+	}
+	for _, v := range []model.Variable{
+		{Name: "db_url", Value: "jdbc:postgresql://db/app", Author: "ana", UpdatedAt: at(0)},
+		{Cluster: "prod", Name: "db_pass", SecretEnv: "PROD_DB_PASS", Author: "ana", UpdatedAt: at(1)},
+	} {
+		if err := tx.PutVar(v); err != nil {
+			return err
+		}
+	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
 		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},

@@ -93,6 +93,18 @@ type ReadTx interface {
 	Artifacts(project string) ([]model.Artifact, error)
 	// Exceptions returns the job's kept Flink exceptions, newest first.
 	Exceptions(jobID string) ([]model.JobException, error)
+	// CatalogTables returns the newest version of each catalog table of
+	// the cluster, ordered by name (none: an empty list).
+	CatalogTables(cluster string) ([]model.CatalogTable, error)
+	// CatalogTable returns one version of a catalog table, 0 the newest;
+	// ErrNotFound if there is no such table or version.
+	CatalogTable(cluster, name string, version int) (model.CatalogTable, error)
+	// CatalogVersions returns every version of a catalog table, oldest
+	// first; ErrNotFound if there is no such table.
+	CatalogVersions(cluster, name string) ([]model.CatalogTable, error)
+	// Vars returns every variable: those of every cluster first, then by
+	// cluster and name. A secret holds only where its value comes from.
+	Vars() ([]model.Variable, error)
 }
 
 // Tx reads and writes within one transaction.
@@ -145,4 +157,18 @@ type Tx interface {
 	// were new; ErrNotFound if the job does not exist, ErrInvalid for an
 	// exception without a time.
 	AddExceptions(jobID string, es []model.JobException) (int, error)
+	// PutCatalogTable stores the next version of a catalog table and
+	// returns it with Version assigned (1 for the first); ErrInvalid
+	// without a cluster or SQL, or with a name that is no identifier.
+	PutCatalogTable(t model.CatalogTable) (model.CatalogTable, error)
+	// DeleteCatalogTable removes a catalog table with every version;
+	// ErrNotFound if there is none.
+	DeleteCatalogTable(cluster, name string) error
+	// PutVar stores a variable, replacing the one of its cluster and name;
+	// ErrInvalid for a name that is no identifier or a secret that
+	// carries a value (the store never keeps one).
+	PutVar(v model.Variable) error
+	// DeleteVar removes the variable of (cluster, name), "" the one of
+	// every cluster; ErrNotFound if there is none.
+	DeleteVar(cluster, name string) error
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/projects"
+	"github.com/palink/palink/tui/tables"
 )
 
 // commandLine is the `:` prompt, with tab completion of commands, cluster
@@ -34,15 +35,15 @@ func newCommandLine(e *kit.Env) commandLine {
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
-var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "sql", "theme", "help", "q"}
+var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "sql", "theme", "help", "q"}
 
 // commandUsage documents every command line, for the `?` help and the
 // README's keymap (TestCommandUsageHasEveryVerb keeps it whole).
-var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":sql NAME", ":theme dark|light", ":help", ":q"}
+var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":tables [CLUSTER]", ":sql NAME", ":theme dark|light", ":help", ":q"}
 
 // completions lists every full command line the user may mean.
 func completions(clusters, jobNames []string) []string {
-	out := []string{"jobs", "cmd", "cluster", "alerts", "projects", "help", "q", "quit", "theme dark", "theme light"}
+	out := []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "help", "q", "quit", "theme dark", "theme light"}
 	for _, c := range clusters {
 		out = append(out, "jobs @"+c, "cluster "+c)
 	}
@@ -120,6 +121,8 @@ func parseCommand(line string) (command, error) {
 		return command{"alerts", ""}, nil
 	case "projects", "project", "builds":
 		return command{"projects", ""}, nil
+	case "tables", "table":
+		return command{"tables", arg}, nil
 	case "sql":
 		if arg == "" {
 			return command{}, fmt.Errorf(":sql needs a job name, e.g. :sql orders-enrich")
@@ -191,6 +194,23 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return m.push(s, init)
 	case "projects":
 		s, init := projects.New(m.env)
+		return m.push(s, init)
+	case "tables":
+		name := c.arg
+		if name == "" {
+			name = m.jobs.Scope()
+		}
+		names := m.clusterNames()
+		if name == "" && len(names) > 0 {
+			name = names[0]
+		}
+		if name == "" {
+			return m.flashHere(kit.FlashError, ":tables: no cluster is known yet")
+		}
+		if len(names) > 0 && !slices.Contains(names, name) {
+			return m.flashHere(kit.FlashError, fmt.Sprintf(":tables %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+		}
+		s, init := tables.New(m.env, name)
 		return m.push(s, init)
 	case "sql":
 		if j, ok := m.jobs.Find(c.arg); ok {

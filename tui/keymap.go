@@ -16,6 +16,7 @@ import (
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
 	"github.com/palink/palink/tui/projects"
+	"github.com/palink/palink/tui/tables"
 )
 
 // The root's own help sets: the dialogs', the restore-point picker's and
@@ -56,6 +57,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Cluster (`:cluster`)", cluster.Help(k)},
 		{"Alerts (`:alerts`)", alerts.Help(k)},
 		{"Projects (`:projects`)", projects.Help(k)},
+		{"Table catalog (`:tables`)", tables.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
 		{"Create-job form", create.Help(k)},
 		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},

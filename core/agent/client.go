@@ -21,6 +21,8 @@ type Client struct {
 	diagnoses
 	// projects are the project and build calls.
 	projects
+	// catalogCalls are the api.CatalogService half.
+	catalogCalls
 	// readOnly is this client's own --read-only: it refuses actions before
 	// asking the agent.
 	readOnly bool
@@ -58,7 +60,7 @@ func do[A, R any](ctx context.Context, rc *rpc.Client, method string, a A) (R, e
 
 // SetReadOnly makes this client refuse every action, whatever the agent
 // would allow (palink --read-only).
-func (c *Client) SetReadOnly() { c.readOnly = true }
+func (c *Client) SetReadOnly() { c.readOnly, c.catalogCalls.readOnly = true, true }
 
 // Info is what the agent said of this connection.
 func (c *Client) Info() Info { return c.info }

@@ -124,6 +124,25 @@ var methods = map[string]method{
 	"FlameGraph":      {run: diag(api.DiagnoseService.FlameGraph)},
 	"Exceptions":      {run: diag(api.DiagnoseService.Exceptions)},
 	"ContainerLogs":   {run: diag(api.DiagnoseService.ContainerLogs)},
+	"Tables":          {run: of(api.Service.Tables)},
+	"Table":           {run: of(api.Service.Table)},
+	"PutTable": {access: toAct, what: "change the table catalog", run: call(func(ctx context.Context, h *session, r api.PutTableRequest) (api.TableChange, error) {
+		r.Author = h.user
+		return h.svc.PutTable(ctx, r)
+	})},
+	"RemoveTable": {access: toAct, what: "change the table catalog", run: call(func(ctx context.Context, h *session, r api.TableRef) (api.TableChange, error) {
+		r.Issuer = h.user
+		return h.svc.RemoveTable(ctx, r)
+	})},
+	"Vars": {run: of(api.Service.Vars)},
+	"SetVar": {access: toAct, what: "set a variable", run: call(func(ctx context.Context, h *session, v model.Variable) (model.Variable, error) {
+		v.Author = h.user
+		return h.svc.SetVar(ctx, v)
+	})},
+	"RemoveVar": {access: toAct, what: "remove a variable", run: call(func(ctx context.Context, h *session, r api.VarRef) (none, error) {
+		r.Issuer = h.user
+		return none{}, h.svc.RemoveVar(ctx, r)
+	})},
 	"Clusters": {run: call(func(ctx context.Context, h *session, _ none) ([]api.ClusterStatus, error) {
 		return h.svc.Clusters(ctx)
 	})},

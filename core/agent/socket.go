@@ -134,7 +134,7 @@ func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 		return nil, err
 	}
 	rc := rpc.NewClient(conn)
-	r := &Client{c: rc, diagnoses: diagnoses{rc}}
+	r := &Client{c: rc, diagnoses: diagnoses{rc}, catalogCalls: catalogCalls{rc: rc}}
 	r.projects = projects{c: rc, readOnly: &r.readOnly}
 	info, err := do[none, Info](ctx, rc, "Info", none{})
 	if err != nil {

@@ -83,6 +83,8 @@ type Service interface {
 	LogService
 
 	SQLPlanner
+
+	CatalogService
 }
 
 // JobFilter narrows ListJobs. Zero fields select everything.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/palink/palink/model"
 )
 
 // Debugger runs a SQL job locally, on this machine, against data files and
@@ -39,6 +41,29 @@ type DebugRequest struct {
 	// Watermarks is when each source emits its watermark: 0 after every
 	// row, N > 0 after every N rows, -1 only at the end of the input.
 	Watermarks int
+	// Catalog are the table catalog of the cluster the job is for: the
+	// tables the script uses without defining them are injected from it,
+	// as a deploy would.
+	Catalog []model.CatalogTable
+	// Vars are the variables the cluster's jobs see: each ${name} of the
+	// script and its catalog tables is replaced, secrets read in this
+	// process, and masked in whatever the run reports.
+	Vars []model.Variable
+	// Samples read source tables from their Kafka topics: table → how
+	// many of the newest records (0: core.DefaultSample). SaveSamples,
+	// when set, is the directory the samples are kept in as TABLE.jsonl,
+	// so that the run can be repeated with --data.
+	Samples     map[string]int
+	SaveSamples string
+}
+
+// DebugSample is what sampling one table's topic read.
+type DebugSample struct {
+	Table, Topic, Format string
+	Records              int // decoded, and given to the run
+	Undecodable          int
+	FirstError           string // why the first undecodable record did not decode
+	File                 string // where the sample was saved ("" unless SaveSamples)
 }
 
 // DebugSamples is a Debugger that knows sample data files of tables, for
@@ -78,6 +103,11 @@ type DebugEvent struct {
 	Kind DebugEventKind
 	// Sources (DebugStarted) are the tables the run reads.
 	Sources []DebugSource
+	// Injected (DebugStarted) are the catalog tables the run was given,
+	// "orders@v3"; Shadowed those the script defines itself.
+	Injected, Shadowed []string
+	// Sampled (DebugStarted) are the tables read from Kafka.
+	Sampled []DebugSample
 	// Sinks are the captured sinks: their columns as the DDL declares them
 	// at DebugStarted, and as the run produced them, with row counts, at
 	// DebugFinished.

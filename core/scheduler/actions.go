@@ -32,6 +32,15 @@ func (s *Scheduler) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPl
 			return err
 		}
 		p = s.plan(j, r, pending, rps)
+		if p.Allowed {
+			why, err := catalogRefusal(tx, j, r.Kind)
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				p.Allowed, p.Reason = false, why
+			}
+		}
 		return nil
 	})
 	return p, err
@@ -220,6 +229,15 @@ func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*
 			return err
 		}
 		p := s.plan(j, r, pending, rps)
+		if p.Allowed {
+			why, err := catalogRefusal(tx, j, r.Kind)
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				p.Allowed, p.Reason = false, why
+			}
+		}
 		if !p.Allowed {
 			// The refusal is audited; the job and its commands are untouched.
 			refusal = &decide.ActionRefusedError{Job: j.Name, Action: r.Kind, Reason: p.Reason}

@@ -27,6 +27,15 @@ type sqlGateway struct {
 	lastSweep    time.Time // when idle sessions were last removed
 	srv          *http.Server
 	url          string // http://host:port, once listening
+	// onStatement is Options.OnStatement.
+	onStatement func(GatewayStatement)
+}
+
+// GatewayStatement is one statement a gateway session executed.
+type GatewayStatement struct {
+	Session   string // the session's name
+	Statement string
+	At        time.Time
 }
 
 // sqlSession is one gateway session: its configuration and its catalog
@@ -348,6 +357,9 @@ func gwExecute(g *gwReq, s *sqlSession) jmAnswer {
 	}
 	op := &sqlOp{handle: g.gw.uuid(), status: "RUNNING"}
 	s.ops[op.handle] = op
+	if g.gw.onStatement != nil {
+		g.gw.onStatement(GatewayStatement{Session: s.name, Statement: body.Statement, At: g.now})
+	}
 	g.gw.execute(s, op, body.Statement, body.ExecutionConfig, g.now)
 	return ok(map[string]string{"operationHandle": op.handle})
 }

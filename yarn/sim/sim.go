@@ -54,6 +54,11 @@ type Options struct {
 	// user.name query parameter, like an RM with an authentication filter
 	// that does not allow anonymous requests.
 	RequireUser bool
+	// OnStatement, when set, sees every statement a SQL Gateway session
+	// executes, as the gateway's session log would show it (for tests). It
+	// runs under the cluster lock: it must return at once and call nothing
+	// of the cluster.
+	OnStatement func(GatewayStatement)
 	// LenientRestore lets jobs restore from paths the simulator never
 	// produced; by default such a restore fails like a missing file would.
 	LenientRestore bool
@@ -169,7 +174,7 @@ func New(o Options) (*Cluster, error) {
 	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
 		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}, logs: c.logs}
 	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
-		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}}
+		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}, onStatement: o.OnStatement}
 
 	c.chaos = &chaos{faults: c.faults, last: map[string]time.Time{}, rng: rng, logf: o.Logf, ha: c.ha, yarn: c.yarn, flink: c.flink}
 	c.ctx, c.cancel = context.WithCancel(context.Background())

@@ -21,6 +21,7 @@ type Fake struct {
 	*logPart
 	*metricsPart
 	*specPart
+	*catalogPart
 
 	Mu          sync.Mutex
 	now         time.Time

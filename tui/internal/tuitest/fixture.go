@@ -161,7 +161,7 @@ func NewFixture() *Fake {
 			"staging": {Name: "staging", FetchedAt: ago(time.Second), Metrics: api.ClusterMetrics{AppsRunning: 2, MemoryUsedMB: 8192, MemoryTotalMB: 32768, VCoresUsed: 4, VCoresTotal: 16, ActiveNodes: 2}},
 		},
 	}
-	f.logPart, f.metricsPart, f.specPart = &logPart{f}, &metricsPart{f}, &specPart{f}
+	f.logPart, f.metricsPart, f.specPart, f.catalogPart = &logPart{f}, &metricsPart{f}, &specPart{f}, &catalogPart{f: f}
 	f.ProjectList = []model.Project{
 		{Name: "payments-dedup", Repo: "git@git.acme:stream/payments-dedup.git", Ref: "main", Build: "mvn -B -q package -DskipTests", Artifact: "target/dedup-*.jar"},
 		{Name: "fraud-model", Repo: "https://git.acme/ml/fraud.git", Ref: "release", Build: "gradle shadowJar", Artifact: "build/libs/*-all.jar"},

@@ -1,0 +1,194 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// Effective are the variables a cluster's jobs see: those of the cluster,
+// and those of every cluster it does not override, ordered by name.
+func Effective(vs []model.Variable, cluster string) []model.Variable {
+	by := map[string]model.Variable{}
+	for _, v := range vs {
+		if v.Cluster == "" {
+			if _, ok := by[v.Name]; !ok {
+				by[v.Name] = v
+			}
+		}
+	}
+	for _, v := range vs {
+		if v.Cluster != "" && v.Cluster == cluster {
+			by[v.Name] = v
+		}
+	}
+	out := make([]model.Variable, 0, len(by))
+	for _, v := range by {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Resolved are variables with their values, secrets read.
+type Resolved struct {
+	Values  map[string]string
+	secrets []string
+}
+
+// Resolve reads the values of vs (Effective ones): a secret from its
+// environment variable (getenv; nil: os.Getenv) or its file. An error names
+// the variable and where its value should have come from, never a value.
+func Resolve(vs []model.Variable, getenv func(string) string) (Resolved, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	r := Resolved{Values: map[string]string{}}
+	var errs []error
+	for _, v := range vs {
+		switch {
+		case v.SecretEnv != "":
+			val := getenv(v.SecretEnv)
+			if val == "" {
+				errs = append(errs, fmt.Errorf("secret variable %s: environment variable %s is not set in palink's process", v.Name, v.SecretEnv))
+				continue
+			}
+			r.Values[v.Name] = val
+			r.secrets = append(r.secrets, val)
+		case v.SecretFile != "":
+			b, err := os.ReadFile(v.SecretFile)
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				errs = append(errs, fmt.Errorf("secret variable %s: read %s: %v", v.Name, v.SecretFile, err))
+				continue
+			}
+			val := strings.TrimRight(string(b), "\r\n")
+			r.Values[v.Name] = val
+			r.secrets = append(r.secrets, val)
+		default:
+			r.Values[v.Name] = v.Value
+		}
+	}
+	return r, errors.Join(errs...)
+}
+
+// Mask replaces every secret value in s by model.Masked.
+func (r Resolved) Mask(s string) string {
+	for _, v := range r.secrets {
+		if v != "" {
+			s = strings.ReplaceAll(s, v, model.Masked)
+		}
+	}
+	return s
+}
+
+// MaskErr is err with every secret value masked (nil stays nil).
+func (r Resolved) MaskErr(err error) error {
+	if err == nil || len(r.secrets) == 0 {
+		return err
+	}
+	if m := r.Mask(err.Error()); m != err.Error() {
+		return maskedError{msg: m, err: err}
+	}
+	return err
+}
+
+// maskedError keeps the cause for errors.Is, with a masked message.
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (e maskedError) Error() string { return e.msg }
+func (e maskedError) Unwrap() error { return e.err }
+
+// Undefined reports the first ${name} of text that r has no value for,
+// with its line:col, nil if none.
+func (r Resolved) Undefined(text, where string) error {
+	for _, ref := range flinksql.FindVars(text) {
+		if _, ok := r.Values[ref.Name]; !ok {
+			return fmt.Errorf("%s %s: variable ${%s} is not defined for this cluster (palink var set %s …)", where, ref.Pos, ref.Name, ref.Name)
+		}
+	}
+	return nil
+}
+
+// Assets are what a check of a cluster's script needs: its catalog tables
+// and the names and plain values of its variables (no secret is read).
+func Assets(tables []model.CatalogTable, vars []model.Variable) flinksql.Assets {
+	a := flinksql.Assets{Tables: AsDefs(tables), Vars: map[string]string{}}
+	for _, v := range vars {
+		if v.Secret() {
+			a.Secrets = append(a.Secrets, v.Name)
+		} else {
+			a.Vars[v.Name] = v.Value
+		}
+	}
+	return a
+}
+
+// ClusterVars reads the variables a cluster's jobs see.
+func ClusterVars(tx store.ReadTx, cluster string) ([]model.Variable, error) {
+	vs, err := tx.Vars()
+	if err != nil {
+		return nil, err
+	}
+	return Effective(vs, cluster), nil
+}
+
+// Prepare resolves the variables a SQL deploy needs: every ${name} of its
+// script (at its line:col), of the catalog tables it gets and of its
+// Flink config must be defined, and every secret they use readable. The error says
+// which and where, never a value.
+func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[string]string) (Resolved, error) {
+	names := map[string]bool{}
+	for _, v := range vs {
+		names[v.Name] = true
+	}
+	used := map[string]bool{}
+	undefined := func(text string, where func(flinksql.Pos) string) error {
+		for _, ref := range flinksql.FindVars(text) {
+			used[ref.Name] = true
+			if !names[ref.Name] {
+				return fmt.Errorf("%s: variable ${%s} is not defined for this cluster (palink var set %s …)", where(ref.Pos), ref.Name, ref.Name)
+			}
+		}
+		return nil
+	}
+	if err := undefined(sql, func(p flinksql.Pos) string { return "line " + p.String() }); err != nil {
+		return Resolved{}, err
+	}
+	for _, t := range in.Tables {
+		if err := undefined(t.Stmt, func(flinksql.Pos) string { return "catalog table " + t.Ref() }); err != nil {
+			return Resolved{}, err
+		}
+	}
+	keys := make([]string, 0, len(config))
+	for k := range config {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := undefined(config[k], func(flinksql.Pos) string { return "config " + k }); err != nil {
+			return Resolved{}, err
+		}
+	}
+	// Only the variables the deploy uses are read: a secret of another
+	// job that cannot be read here is none of this one's business.
+	var need []model.Variable
+	for _, v := range vs {
+		if used[v.Name] {
+			need = append(need, v)
+		}
+	}
+	return Resolve(need, nil)
+}

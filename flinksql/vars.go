@@ -1,0 +1,163 @@
+package flinksql
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// VarRef is one ${name} in a text.
+type VarRef struct {
+	Name     string
+	Pos, End Pos
+}
+
+func isVarChar(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
+}
+
+// FindVars lists the ${name} references of src, in order. A name is an
+// identifier; "${" followed by anything else is left alone.
+func FindVars(src string) []VarRef {
+	var out []VarRef
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		if src[i] == '$' && i+2 < len(src) && src[i+1] == '{' && isVarChar(src[i+2], true) {
+			j := i + 3
+			for j < len(src) && isVarChar(src[j], false) {
+				j++
+			}
+			if j < len(src) && src[j] == '}' {
+				n := j + 1 - i
+				out = append(out, VarRef{Name: src[i+2 : j], Pos: Pos{Offset: i, Line: line, Col: col}, End: Pos{Offset: j + 1, Line: line, Col: col + n}})
+				i, col = j+1, col+n
+				continue
+			}
+		}
+		if src[i] == '\n' {
+			line, col = line+1, 1
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(src[i:])
+		i += size
+		col++
+	}
+	return out
+}
+
+// SubstituteVars replaces each ${name} of src whose name values has by
+// its value; the others stay as they are.
+func SubstituteVars(src string, values map[string]string) string {
+	refs := FindVars(src)
+	if len(refs) == 0 {
+		return src
+	}
+	var b strings.Builder
+	last := 0
+	for _, r := range refs {
+		v, ok := values[r.Name]
+		if !ok {
+			continue
+		}
+		b.WriteString(src[last:r.Pos.Offset])
+		b.WriteString(v)
+		last = r.End.Offset
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+// UndefinedVars reports each ${name} of src that known lacks, as errors at
+// their line:col.
+func UndefinedVars(src, file string, known map[string]bool) []Diagnostic {
+	var out []Diagnostic
+	for _, r := range FindVars(src) {
+		if known[r.Name] {
+			continue
+		}
+		names := make([]string, 0, len(known))
+		for k := range known {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		hint := "define it with palink var set " + r.Name + " VALUE"
+		if m := closest(r.Name, names); m != "" {
+			hint = fmt.Sprintf("did you mean ${%s}?", m)
+		}
+		out = append(out, Diagnostic{Severity: SeverityError, Code: CodeUndefinedVariable, File: file, Pos: r.Pos, End: r.End, src: src,
+			Msg: fmt.Sprintf("variable ${%s} is not defined for this cluster", r.Name), Hint: hint})
+	}
+	return out
+}
+
+// closest is the known name nearest to name by edit distance, "" if none
+// is near.
+func closest(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// Assets are what a cluster gives its SQL jobs: the table catalog and the
+// variables.
+type Assets struct {
+	Tables []CatalogDef
+	// Vars are the plain variables' values; Secrets the names of the
+	// secret ones, whose values a check never needs.
+	Vars    map[string]string
+	Secrets []string
+}
+
+// Known are the names of every variable.
+func (a Assets) Known() map[string]bool {
+	known := map[string]bool{}
+	for k := range a.Vars {
+		known[k] = true
+	}
+	for _, k := range a.Secrets {
+		known[k] = true
+	}
+	return known
+}
+
+// CheckWithAssets is CheckWithCatalog with the variables too: an
+// undefined ${name} is an error at its line:col, and the plain variables'
+// values stand in for their references (in the catalog's tables too), so
+// that their options are checked as they will run. Secrets stay as
+// ${name}: a check never sees their values.
+func CheckWithAssets(src string, opts Options, a Assets) (Result, Injection) {
+	undefined := UndefinedVars(src, opts.File, a.Known())
+	defs := make([]CatalogDef, len(a.Tables))
+	for i, d := range a.Tables {
+		d.SQL = SubstituteVars(d.SQL, a.Vars)
+		defs[i] = d
+	}
+	res, in := CheckWithCatalog(SubstituteVars(src, a.Vars), opts, defs)
+	// A catalog table the script gets may use a variable the cluster
+	// lacks: an error where the script first uses the table.
+	known := a.Known()
+	for _, t := range in.Tables {
+		for _, ref := range FindVars(t.SQL) {
+			if known[ref.Name] || res.Script == nil {
+				continue
+			}
+			at := firstUse(res.Script, t.Name)
+			undefined = append(undefined, Diagnostic{Severity: SeverityError, Code: CodeUndefinedVariable, File: opts.File,
+				Pos: at.Pos, End: at.End, src: src,
+				Msg:  fmt.Sprintf("catalog table %s uses variable ${%s}, which is not defined for this cluster", t.Ref(), ref.Name),
+				Hint: "define it with palink var set " + ref.Name + " (--secret-env ENV for a secret)"})
+			break
+		}
+	}
+	if len(undefined) > 0 {
+		res.Diagnostics = append(res.Diagnostics, undefined...)
+		sortDiagnostics(res.Diagnostics)
+	}
+	return res, in
+}

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/palink/palink/model"
+)
+
+// varsScope is the nested bucket of a variable's cluster: "*" holds the
+// variables of every cluster (a cluster name cannot be "*").
+func varsScope(cluster string) string {
+	if cluster == "" {
+		return "*"
+	}
+	return cluster
+}
+
+// varsTx is the variables' part of a transaction (boltTx embeds it).
+type varsTx struct{ t *boltTx }
+
+func checkVar(v model.Variable) error {
+	switch {
+	case !model.ValidCatalogName(v.Name):
+		return fmt.Errorf("variable name %q is not an identifier: %w", v.Name, ErrInvalid)
+	case v.Secret() && v.Value != "":
+		return fmt.Errorf("secret variable %s carries a value; the store keeps only where it comes from: %w", v.Name, ErrInvalid)
+	case v.SecretEnv != "" && v.SecretFile != "":
+		return fmt.Errorf("secret variable %s names both an env and a file: %w", v.Name, ErrInvalid)
+	}
+	return nil
+}
+
+// Vars returns every variable, those of every cluster first, then by
+// cluster and name.
+func (vt varsTx) Vars() ([]model.Variable, error) {
+	b, err := vt.t.bucket(bucketVars)
+	if err != nil {
+		return nil, fmt.Errorf("list variables: %w", err)
+	}
+	out := []model.Variable{}
+	read := func(scope []byte) error {
+		s := b.Bucket(scope)
+		if s == nil {
+			return nil
+		}
+		return s.ForEach(func(k, v []byte) error {
+			x, err := decode[model.Variable]("variable", k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, x)
+			return nil
+		})
+	}
+	if err := read([]byte("*")); err != nil {
+		return nil, fmt.Errorf("list variables: %w", err)
+	}
+	err = b.ForEachBucket(func(scope []byte) error {
+		if string(scope) == "*" {
+			return nil
+		}
+		return read(scope)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list variables: %w", err)
+	}
+	return out, nil
+}
+
+// PutVar stores a variable, replacing the one of its cluster and name.
+func (vt varsTx) PutVar(v model.Variable) error {
+	op := fmt.Sprintf("store variable %s", v.Name)
+	if err := checkVar(v); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	s, err := vt.t.childForWrite(bucketVars, varsScope(v.Cluster))
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	raw, err := encode("variable", v.Name, v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if err := s.Put([]byte(v.Name), raw); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// DeleteVar removes a variable of a cluster ("": of every cluster).
+func (vt varsTx) DeleteVar(cluster, name string) error {
+	op := fmt.Sprintf("remove variable %s", name)
+	s, err := vt.t.child(bucketVars, varsScope(cluster))
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if s == nil || s.Get([]byte(name)) == nil {
+		return fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	if err := s.Delete([]byte(name)); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// checkVars verifies vars/<scope>: every record decodes, under its name
+// and scope, and no secret carries a value.
+func checkVars(vars *bolt.Bucket, report func(string, ...any)) {
+	if vars == nil {
+		return
+	}
+	_ = vars.ForEachBucket(func(scope []byte) error {
+		return vars.Bucket(scope).ForEach(func(k, v []byte) error {
+			x, err := decode[model.Variable]("variable", k, v)
+			switch {
+			case err != nil:
+				report("%s/%s: %v", bucketVars, scope, err)
+			case x.Name != string(k) || varsScope(x.Cluster) != string(scope):
+				report("%s/%s/%s: holds variable %s of cluster %q", bucketVars, scope, k, x.Name, x.Cluster)
+			case checkVar(x) != nil:
+				report("%s/%s/%s: %v", bucketVars, scope, k, checkVar(x))
+			}
+			return nil
+		})
+	})
+}

@@ -1,0 +1,118 @@
+package tuitest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+// catalogPart is the fake's table catalog: tables by cluster, newest
+// version of each, in the order added.
+type catalogPart struct {
+	f       *Fake
+	Catalog map[string][]model.CatalogTable
+}
+
+// Tables lists a cluster's catalog tables.
+func (p *catalogPart) Tables(ctx context.Context, cluster string) ([]model.CatalogTable, error) {
+	p.f.record("Tables %s", cluster)
+	if err := p.f.wait(ctx); err != nil {
+		return nil, err
+	}
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	return append([]model.CatalogTable{}, p.Catalog[cluster]...), nil
+}
+
+// Table returns one catalog table.
+func (p *catalogPart) Table(ctx context.Context, r api.TableRef) (api.TableDetail, error) {
+	p.f.record("Table %s %s", r.Cluster, r.Name)
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	for _, t := range p.Catalog[r.Cluster] {
+		if t.Name == r.Name {
+			return api.TableDetail{Table: t, Versions: []model.CatalogTable{t}}, nil
+		}
+	}
+	return api.TableDetail{}, fmt.Errorf("table %s: %w", r.Name, model.ErrNotFound)
+}
+
+// PutTable stores a new version.
+func (p *catalogPart) PutTable(ctx context.Context, r api.PutTableRequest) (api.TableChange, error) {
+	p.f.record("PutTable %s %s", r.Cluster, r.Name)
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	if p.Catalog == nil {
+		p.Catalog = map[string][]model.CatalogTable{}
+	}
+	ts := p.Catalog[r.Cluster]
+	for i, t := range ts {
+		if t.Name == r.Name {
+			t.SQL, t.Version = r.SQL, t.Version+1
+			ts[i] = t
+			return api.TableChange{Table: t}, nil
+		}
+	}
+	t := model.CatalogTable{Cluster: r.Cluster, Name: r.Name, Version: 1, SQL: r.SQL, Author: r.Author, CreatedAt: p.f.now}
+	p.Catalog[r.Cluster] = append(ts, t)
+	return api.TableChange{Table: t}, nil
+}
+
+// RemoveTable drops a table.
+func (p *catalogPart) RemoveTable(ctx context.Context, r api.TableRef) (api.TableChange, error) {
+	p.f.record("RemoveTable %s %s", r.Cluster, r.Name)
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	ts := p.Catalog[r.Cluster]
+	for i, t := range ts {
+		if t.Name == r.Name {
+			p.Catalog[r.Cluster] = append(ts[:i:i], ts[i+1:]...)
+			return api.TableChange{Table: t, Removed: true}, nil
+		}
+	}
+	return api.TableChange{}, fmt.Errorf("table %s: %w", r.Name, model.ErrNotFound)
+}
+
+// Vars lists no variables: the TUI's tests need none yet.
+func (p *catalogPart) Vars(ctx context.Context, cluster string) ([]model.Variable, error) {
+	p.f.record("Vars %s", cluster)
+	return []model.Variable{}, nil
+}
+
+// SetVar echoes the variable.
+func (p *catalogPart) SetVar(ctx context.Context, v model.Variable) (model.Variable, error) {
+	p.f.record("SetVar %s", v.Name)
+	return v, nil
+}
+
+// RemoveVar records the call.
+func (p *catalogPart) RemoveVar(ctx context.Context, r api.VarRef) error {
+	p.f.record("RemoveVar %s", r.Name)
+	return nil
+}
+
+// SetTables replaces a cluster's catalog tables.
+func (f *Fake) SetTables(cluster string, ts []model.CatalogTable) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.catalogPart.Catalog == nil {
+		f.catalogPart.Catalog = map[string][]model.CatalogTable{}
+	}
+	f.catalogPart.Catalog[cluster] = ts
+}
+
+// FixtureTables is a catalog of three tables on prod: an imported
+// dimension table, a Kafka topic and a sink.
+func FixtureTables() []model.CatalogTable {
+	return []model.CatalogTable{
+		{Cluster: "prod", Name: "orders", Version: 3, Author: "ana", CreatedAt: Now.Add(-26 * time.Hour), Note: "proc_time",
+			SQL: "CREATE TABLE orders (\n  order_id BIGINT,\n  user_id BIGINT,\n  amount DECIMAL(10, 2),\n  proc_time AS PROCTIME()\n) WITH (\n  'connector' = 'kafka',\n  'topic' = 'orders',\n  'properties.bootstrap.servers' = '${kafka}',\n  'format' = 'json'\n)"},
+		{Cluster: "prod", Name: "users", Version: 1, Author: "bo", CreatedAt: Now.Add(-3 * time.Hour), Note: "imported from public.users",
+			SQL: "CREATE TABLE `users` (\n  `id` BIGINT NOT NULL,\n  `name` STRING,\n  PRIMARY KEY (`id`) NOT ENFORCED\n) WITH (\n  'connector' = 'jdbc',\n  'url' = 'jdbc:postgresql://dim-db:5432/app',\n  'table-name' = 'public.users',\n  'username' = 'flink_ro',\n  'password' = '${users_password}'\n)"},
+		{Cluster: "prod", Name: "enriched", Version: 2, Author: "ana", CreatedAt: Now.Add(-40 * time.Minute),
+			SQL: "CREATE TABLE enriched (order_id BIGINT, user_name STRING) WITH ('connector' = 'print')"},
+	}
+}

@@ -1,0 +1,186 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/tui/kit"
+)
+
+// Screen is `:tables [CLUSTER]`.
+type Screen struct {
+	env     *kit.Env
+	cluster string
+	tables  []model.CatalogTable
+
+	list          kit.List
+	loaded        bool
+	loads         kit.Refresher
+	err           error
+	width, height int
+}
+
+// LoadedMsg is Load's answer; Seq is the request's identity.
+type LoadedMsg struct {
+	Seq     int
+	Cluster string
+	Tables  []model.CatalogTable
+	Err     error
+}
+
+// Load lists the catalog tables of a cluster.
+func Load(c kit.Call, cluster string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var ts []model.CatalogTable
+		err := c.With(func(ctx context.Context) (err error) {
+			ts, err = c.Svc.Tables(ctx, cluster)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("list the tables of cluster %s: %w", cluster, err)
+		}
+		return LoadedMsg{Seq: seq, Cluster: cluster, Tables: ts, Err: err}
+	}
+}
+
+// New opens `:tables` on a cluster; its Cmd loads the tables.
+func New(e *kit.Env, cluster string) (*Screen, tea.Cmd) {
+	m := &Screen{env: e, cluster: cluster}
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), cluster, seq) })
+	return m, m.loads.Refresh()
+}
+
+// Title implements kit.Screen.
+func (m *Screen) Title() string { return "Tables @" + m.cluster }
+
+// Capturing implements kit.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// ShortHelp implements kit.Screen.
+func (m *Screen) ShortHelp() []key.Binding { return []key.Binding{m.env.Keys.Nav.Refresh} }
+
+// FullHelp implements kit.Screen.
+func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
+
+// Help is the view's keys, for its `?` help and the README's keymap.
+func Help(k kit.KeyMap) [][]key.Binding { return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh}} }
+
+func (m *Screen) page() int { return max(m.height-3, 1) }
+
+// Update implements kit.Screen.
+func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case LoadedMsg:
+		current, again := m.loads.Done(msg.Seq)
+		if !current || msg.Cluster != m.cluster {
+			return m, nil
+		}
+		flash := kit.LoadFlash("load:tables", msg.Err, m.err != nil)
+		if msg.Err != nil {
+			m.err = msg.Err
+			return m, tea.Batch(again, flash)
+		}
+		m.err, m.loaded, m.tables = nil, true, msg.Tables
+		m.list.Fit(len(m.tables), m.page())
+		return m, tea.Batch(again, flash)
+	case kit.ChangeMsg:
+		if msg.Change.Kind == api.Resync {
+			return m, m.loads.Refresh()
+		}
+	case tea.KeyPressMsg:
+		k := m.env.Keys
+		if m.list.Key(k, msg, len(m.tables), m.page()) {
+			return m, nil
+		}
+		if key.Matches(msg, k.Nav.Refresh) {
+			return m, m.loads.Refresh()
+		}
+	}
+	return m, nil
+}
+
+// View implements kit.Screen.
+func (m *Screen) View() string {
+	st := m.env.Styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	inner := w - 2
+	var lines []string
+	switch {
+	case !m.loaded && m.err != nil:
+		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+	case !m.loaded:
+		lines = kit.Centered(st.Dim.Render("loading tables…"), inner, h-2)
+	case len(m.tables) == 0:
+		lines = kit.Centered(st.Dim.Render("no catalog tables on "+m.cluster)+"\n"+
+			st.Dim.Render("palink table add NAME --sql FILE, or table import NAME --jdbc URL"), inner, h-2)
+	default:
+		lines = Lines(st, m.tables, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
+	}
+	return kit.Box(st, st.Title.Render(m.Title()), fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.tables)), lines, w, h)
+}
+
+// connector is a CREATE TABLE's 'connector' option, for the list.
+func connector(sql string) string {
+	_, rest, ok := strings.Cut(sql, "'connector'")
+	if !ok {
+		return "-"
+	}
+	_, rest, ok = strings.Cut(rest, "'")
+	if !ok {
+		return "-"
+	}
+	v, _, _ := strings.Cut(rest, "'")
+	return v
+}
+
+// Lines renders the list (pure): a header row, one row per table, the
+// cursor row reversed, and the cursor table's definition under it as far
+// as the height allows.
+func Lines(st *kit.Styles, ts []model.CatalogTable, cursor, offset, w, h int, now time.Time) []string {
+	nw := 18
+	if w < 70 {
+		nw = 14
+	}
+	head := fmt.Sprintf("  %-*s %-4s %-12s %-8s %-7s NOTE", nw, "NAME", "VER", "CONNECTOR", "BY", "UPDATED")
+	out := []string{st.ColumnHeader.Render(kit.Truncate(head, w))}
+	page := max(min(len(ts), (h-1)/2), 1)
+	offset = kit.ScrollTo(cursor, offset, page, len(ts))
+	for i := offset; i < min(offset+page, len(ts)); i++ {
+		t := ts[i]
+		row := fmt.Sprintf("%-*s %-4s %-12s %-8s %-7s %s", nw, kit.Truncate(t.Name, nw), fmt.Sprintf("v%d", t.Version),
+			kit.Truncate(connector(t.SQL), 12), kit.Truncate(t.Author, 8), kit.Since(now, t.CreatedAt), t.Note)
+		if i == cursor {
+			out = append(out, st.Cursor.Render(kit.Fit("▸ "+row, w)))
+			continue
+		}
+		out = append(out, "  "+kit.Truncate(row, w-2))
+	}
+	if cursor < 0 || cursor >= len(ts) {
+		return out
+	}
+	room := h - len(out) - 1
+	if room < 2 {
+		return out
+	}
+	out = append(out, "")
+	for _, l := range strings.Split(ts[cursor].SQL, "\n") {
+		if room == 0 {
+			break
+		}
+		out = append(out, " "+st.Dim.Render(kit.Truncate(l, w-2)))
+		room--
+	}
+	return out
+}
