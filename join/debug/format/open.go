@@ -40,11 +40,15 @@ func Open(path string, t Table) (stream.Reader, error) {
 	lr.sc.Buffer(make([]byte, 64*1024), 64<<20)
 	format := strings.ToLower(t.Format)
 	opt := func(k string) string { return t.Options[format+"."+k] }
-	isCSV := strings.EqualFold(filepath.Ext(path), ".csv")
+	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case isCSV && format != "csv":
+	case ext == ".csv" && format != "csv":
 		// A CSV sample of a table of another format: by its header.
 		return newCSV(f, name, t, func(string) string { return "" }, true)
+	case (ext == ".jsonl" || ext == ".json") && (format == "csv" || format == "raw"):
+		// A JSON-lines fixture of a table whose records are not JSON (a
+		// sample palink took from the topic and decoded): by column name.
+		return newJSON(lr, t, func(string) string { return "" })
 	case t.Connector == "upsert-kafka":
 		return newUpsert(lr, t)
 	case format == "json":
