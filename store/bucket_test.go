@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -160,6 +161,38 @@ func TestTxReadEdges(t *testing.T) {
 	view(t, s, func(tx ReadTx) error {
 		_, err := tx.Events("j-1", 0, -1)
 		wantErr(t, err, ErrInvalid, "limit -1")
+		return nil
+	})
+}
+
+// TestAKeyBBoltCannotStoreIsRefused: an id, name or path longer than
+// bbolt's largest key fails the call that would store it, so the
+// transaction rolls back instead of keeping a record its indexes miss.
+func TestAKeyBBoltCannotStoreIsRefused(t *testing.T) {
+	long := strings.Repeat("x", bolt.MaxKeySize+1)
+	s := openT(t, filepath.Join(t.TempDir(), "palink.db"), Options{NoSync: true})
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j-1", "one")) })
+	for name, call := range map[string]func(tx Tx) error{
+		"a job id":   func(tx Tx) error { return tx.CreateJob(sampleJob(long, "two")) },
+		"a job name": func(tx Tx) error { return tx.CreateJob(sampleJob("j-2", long)) },
+		"a rename":   func(tx Tx) error { return tx.PutJob(sampleJob("j-1", long)) },
+		"a restore point's path": func(tx Tx) error {
+			_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j-1", Kind: model.Checkpoint, Path: long, Time: t0})
+			return err
+		},
+	} {
+		if err := s.Update(context.Background(), call); err == nil {
+			t.Errorf("%s of %d bytes was stored", name, len(long))
+		}
+	}
+	view(t, s, func(tx ReadTx) error {
+		if jobs, err := tx.Jobs(); err != nil || len(jobs) != 1 || jobs[0].Name != "one" {
+			t.Errorf("jobs after the refusals: %+v, %v; want only j-1, named one", jobs, err)
+		}
+		if rps, err := tx.RestorePoints("j-1"); err != nil || len(rps) != 0 {
+			t.Errorf("restore points after the refusal: %+v, %v", rps, err)
+		}
 		return nil
 	})
 }
