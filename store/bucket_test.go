@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -90,4 +91,108 @@ func TestAMissingBucketIsAnErrorNotAPanic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAGarbledRecordIsAnError: a record that does not decode fails the
+// read that meets it, named, instead of being skipped or read as zero.
+func TestAGarbledRecordIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "palink.db")
+	seededStore(t, path)
+	corrupt(t, path, func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketJobs).Put([]byte("j-009"), []byte("{")); err != nil {
+			return err
+		}
+		for _, parent := range [][]byte{bucketSpecs, bucketEvents, bucketRestorePoints} {
+			b, err := tx.Bucket(parent).CreateBucketIfNotExists([]byte("j-001"))
+			if err != nil {
+				return err
+			}
+			if err := b.Put(u64Key(999), []byte("{")); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketAudit).Put(u64Key(999), []byte("{"))
+	})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(btx *bolt.Tx) error {
+		tx := &boltTx{tx: btx}
+		for name, call := range map[string]func() error{
+			"Jobs":          func() error { _, err := tx.Jobs(); return err },
+			"Specs":         func() error { _, err := tx.Specs("j-001"); return err },
+			"Events":        func() error { _, err := tx.Events("j-001", 0, 0); return err },
+			"RestorePoints": func() error { _, err := tx.RestorePoints("j-001"); return err },
+			"Audit":         func() error { _, err := tx.Audit(0, 0); return err },
+		} {
+			if err := call(); err == nil || !strings.Contains(err.Error(), "decode") {
+				t.Errorf("%s over a garbled record: %v, want a decode error", name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTxReadEdges: an empty store lists no jobs as an empty list (JSON
+// "[]", not null); an unknown name, an unknown job's spec and a negative
+// limit are refused plainly.
+func TestTxReadEdges(t *testing.T) {
+	s := openT(t, filepath.Join(t.TempDir(), "palink.db"), Options{NoSync: true})
+	defer s.Close()
+	view(t, s, func(tx ReadTx) error {
+		if jobs, err := tx.Jobs(); err != nil || jobs == nil || len(jobs) != 0 {
+			t.Errorf("jobs of an empty store: %#v, %v; want an empty, non-nil list", jobs, err)
+		}
+		_, err := tx.JobByName("nope")
+		wantErr(t, err, ErrNotFound, `job named "nope"`)
+		if err != nil && strings.Contains(err.Error(), "missing job") {
+			t.Errorf("an unknown name reads as a broken index: %v", err)
+		}
+		_, err = tx.Spec("j-404", 1)
+		wantErr(t, err, ErrNotFound, "spec v1", "j-404")
+		return nil
+	})
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j-1", "one")) })
+	view(t, s, func(tx ReadTx) error {
+		_, err := tx.Events("j-1", 0, -1)
+		wantErr(t, err, ErrInvalid, "limit -1")
+		return nil
+	})
+}
+
+// TestAKeyBBoltCannotStoreIsRefused: an id, name or path longer than
+// bbolt's largest key fails the call that would store it, so the
+// transaction rolls back instead of keeping a record its indexes miss.
+func TestAKeyBBoltCannotStoreIsRefused(t *testing.T) {
+	long := strings.Repeat("x", bolt.MaxKeySize+1)
+	s := openT(t, filepath.Join(t.TempDir(), "palink.db"), Options{NoSync: true})
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j-1", "one")) })
+	for name, call := range map[string]func(tx Tx) error{
+		"a job id":   func(tx Tx) error { return tx.CreateJob(sampleJob(long, "two")) },
+		"a job name": func(tx Tx) error { return tx.CreateJob(sampleJob("j-2", long)) },
+		"a rename":   func(tx Tx) error { return tx.PutJob(sampleJob("j-1", long)) },
+		"a restore point's path": func(tx Tx) error {
+			_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j-1", Kind: model.Checkpoint, Path: long, Time: t0})
+			return err
+		},
+	} {
+		if err := s.Update(context.Background(), call); err == nil {
+			t.Errorf("%s of %d bytes was stored", name, len(long))
+		}
+	}
+	view(t, s, func(tx ReadTx) error {
+		if jobs, err := tx.Jobs(); err != nil || len(jobs) != 1 || jobs[0].Name != "one" {
+			t.Errorf("jobs after the refusals: %+v, %v; want only j-1, named one", jobs, err)
+		}
+		if rps, err := tx.RestorePoints("j-1"); err != nil || len(rps) != 0 {
+			t.Errorf("restore points after the refusal: %+v, %v", rps, err)
+		}
+		return nil
+	})
 }

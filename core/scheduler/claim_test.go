@@ -12,12 +12,12 @@ import (
 	"github.com/palink/palink/store"
 )
 
-// nopPublisher drops what a scheduler publishes.
-type nopPublisher struct{}
+// recorder keeps the commands a scheduler publishes.
+type recorder struct{ commands []model.Command }
 
-func (nopPublisher) Job(model.Job, *model.Command, *model.Event) {}
-func (nopPublisher) Command(model.Command)                       {}
-func (nopPublisher) Publish(api.Change)                          {}
+func (r *recorder) Job(model.Job, *model.Command, *model.Event) {}
+func (r *recorder) Command(c model.Command)                     { r.commands = append(r.commands, c) }
+func (r *recorder) Publish(api.Change)                          {}
 
 // TestClaimHonoursLeases: claim takes queued commands and those whose
 // lease expired (at the very instant it expires), never one another live
@@ -31,7 +31,8 @@ func TestClaimHonoursLeases(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
-	s := New(Options{Store: st, Publisher: nopPublisher{}, Now: func() time.Time { return now }, Lease: time.Minute})
+	pub := &recorder{}
+	s := New(Options{Store: st, Publisher: pub, Now: func() time.Time { return now }, Lease: time.Minute})
 
 	// One job a command, so a by-job skip names exactly one.
 	ids := map[string]string{} // name → command id
@@ -107,6 +108,9 @@ func TestClaimHonoursLeases(t *testing.T) {
 	if c := got["queued"]; !strings.Contains(strings.Join(logTexts(c), "\n"), "started by "+s.owner) {
 		t.Errorf("a started command's log: %q", logTexts(c))
 	}
+	if len(pub.commands) != len(got) {
+		t.Errorf("published %d claimed commands, want %d (the screens follow commands through them)", len(pub.commands), len(got))
+	}
 	// An hour on, what this process runs is not claimed again (it renews
 	// its leases while it runs); the other worker's lease has expired.
 	now = now.Add(time.Hour)
@@ -121,4 +125,68 @@ func logTexts(c model.Command) []string {
 		out = append(out, l.Text)
 	}
 	return out
+}
+
+// TestReleaseLeaseHandsACommandOn: a palink that quits releases the lease
+// of a command it runs, so another palink resumes it at once rather than
+// after the lease; it leaves alone what it does not hold.
+func TestReleaseLeaseHandsACommandOn(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "palink.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	s := New(Options{Store: st, Publisher: &recorder{}, Now: clock, Lease: time.Minute})
+	other := New(Options{Store: st, Publisher: &recorder{}, Now: clock, Lease: time.Minute})
+	put := func(name string, c model.Command) string {
+		t.Helper()
+		var id string
+		err := st.Update(ctx, func(tx store.Tx) error {
+			if err := tx.CreateJob(model.Job{ID: "j-" + name, Name: name, Kind: model.KindSQL, State: model.StateRunning}); err != nil {
+				return err
+			}
+			c.JobID, c.Kind, c.CreatedAt = "j-"+name, model.CmdPause, now
+			c, err := tx.PutCommand(c)
+			id = c.ID
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	until := now.Add(time.Minute)
+	mine := put("mine", model.Command{State: model.CmdDoing, LeaseOwner: s.owner, LeaseUntil: until})
+	theirs := put("theirs", model.Command{State: model.CmdDoing, LeaseOwner: "other", LeaseUntil: until})
+	ended := put("ended", model.Command{State: model.CmdSucceeded, LeaseOwner: s.owner, LeaseUntil: until})
+	for _, id := range []string{mine, theirs, ended} {
+		if err := s.releaseLease(id); err != nil {
+			t.Fatalf("release %s: %v", id, err)
+		}
+	}
+	if err := s.releaseLease("c-nope"); err == nil {
+		t.Error("releasing an unknown command succeeded")
+	}
+	lease := func(id string) time.Time {
+		var c model.Command
+		if err := st.View(ctx, func(tx store.ReadTx) (err error) { c, err = tx.Command(id); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return c.LeaseUntil
+	}
+	if got := lease(mine); !got.Equal(now) {
+		t.Errorf("released lease ends %s, want now (%s)", got, now)
+	}
+	for _, id := range []string{theirs, ended} {
+		if got := lease(id); !got.Equal(until) {
+			t.Errorf("a lease %s does not hold was moved to %s", id, got)
+		}
+	}
+	claimed, err := other.claim(ctx, 10, nil)
+	if err != nil || len(claimed) != 1 || claimed[0].ID != mine {
+		t.Errorf("another palink claims %v, %v; want the released command %s at once", claimed, err, mine)
+	}
 }
