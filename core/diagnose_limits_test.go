@@ -108,6 +108,6 @@ func TestDiagnoseAtTheLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d := tm.ThreadDump; d == nil || !d.Truncated || d.Bytes > 8<<20 || len(d.Threads) < 100 {
-		t.Fatalf("a 20 MB thread dump: %+v", tm.ThreadDump != nil)
+		t.Fatalf("a 20 MB thread dump: read %v, notes %q", tm.ThreadDump != nil, tm.Notes)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // TestTenThousandAppsListCheaply builds a 10,000-application fleet and
 // lists it over REST: the fleet costs no goroutine until JobManagers are
-// needed, and the list is fast. It keeps its size under the race detector
+// needed, and the heap stays bounded. It keeps its size under the race detector
 // too (a few seconds there), so `make test` checks what its name says.
 func TestTenThousandAppsListCheaply(t *testing.T) {
 	if testing.Short() {
@@ -100,9 +100,8 @@ func TestTenThousandAppsListCheaply(t *testing.T) {
 	t.Logf("fleet of %d apps built in %v (heap %+d KiB); finished-apps list (%d) %v; full list %v (%d JobManagers opened, %d goroutines, heap %d MiB); again %v, %d KiB",
 		len(all.Apps.App), built, (int64(m1.HeapInuse)-int64(m0.HeapInuse))>>10, len(finished.Apps.App), listFinished,
 		listAll, running, runtime.NumGoroutine()-g1, m2.HeapInuse>>20, again, n>>10)
-	if built > 3*time.Second || listFinished > 3*time.Second || listAll > 10*time.Second || again > 3*time.Second {
-		t.Errorf("too slow: build %v, list %v, full list %v, again %v", built, listFinished, listAll, again)
-	}
+	// How fast is BenchmarkListApps' to say (BENCHMARKS.md): a wall clock
+	// here would judge the machine's load, not the simulator.
 	if heap := m2.HeapInuse >> 20; heap > 300 {
 		t.Errorf("heap %d MiB after listing 10,000 apps", heap)
 	}
