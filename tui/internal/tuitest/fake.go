@@ -21,6 +21,7 @@ type Fake struct {
 	*logPart
 	*metricsPart
 	*specPart
+	*diagPart
 
 	Mu          sync.Mutex
 	now         time.Time

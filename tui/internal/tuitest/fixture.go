@@ -161,6 +161,7 @@ func NewFixture() *Fake {
 		},
 	}
 	f.logPart, f.metricsPart, f.specPart = &logPart{f}, &metricsPart{f}, &specPart{f}
+	f.diagPart = newDiagPart(f)
 	return f
 }
 
