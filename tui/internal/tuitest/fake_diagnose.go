@@ -2,8 +2,8 @@ package tuitest
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -124,8 +124,8 @@ func (p *diagPart) TaskManager(ctx context.Context, r api.TaskManagerRequest) (a
 	d := api.TaskManagerDetail{
 		TaskManagerInfo: tm, FetchedAt: Now, NonHeapUsed: 180 << 20, DirectUsed: 96 << 20, NetworkUsed: 40 << 20, NetworkTotal: tm.NetworkMemory,
 		GarbageCollectors: []api.GarbageCollector{{Name: "G1 Young Generation", Count: tm.GCCount - 3, Time: tm.GCTime - 900*time.Millisecond}, {Name: "G1 Old Generation", Count: 3, Time: 900 * time.Millisecond}},
-		Memory: map[string]int64{"jvm heap": tm.HeapMax, "managed": tm.ManagedMemory, "network": tm.NetworkMemory, "jvm metaspace": 256 << 20, "jvm overhead": 192 << 20},
-		Jobs:   []string{l.JobID},
+		Memory:            map[string]int64{"jvm heap": tm.HeapMax, "managed": tm.ManagedMemory, "network": tm.NetworkMemory, "jvm metaspace": 256 << 20, "jvm overhead": 192 << 20},
+		Jobs:              []string{l.JobID},
 	}
 	if r.ThreadDump {
 		d.ThreadDump = &api.ThreadDump{Threads: threadDump(tm.ID), Bytes: 4096}
