@@ -16,6 +16,7 @@ import (
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/diagnose"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
@@ -274,7 +275,14 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 	case kit.OpenHelpMsg:
 		return m.push(newHelpScreen(m.env, msg.Of), nil), true
 	case kit.OpenLogMsg:
+		if msg.Find != (api.LogQuery{}) {
+			return m.push(logview.NewAt(m.env, msg.JobID, msg.JobName, msg.Source, msg.Find)), true
+		}
 		return m.push(logview.New(m.env, msg.JobID, msg.JobName, msg.Source)), true
+	case kit.OpenTextLogMsg:
+		return m.push(logview.NewText(m.env, msg.JobID, msg.JobName, msg.Title, msg.Text)), true
+	case kit.OpenDiagMsg:
+		return m.push(diagnose.Open(m.env, msg)), true
 	case kit.OpenEditorMsg:
 		return m.openEditor(msg.Job), true
 	case kit.OpenCreateMsg:

@@ -45,6 +45,8 @@ func detailTabs(e *kit.Env) []detailTab {
 		newMetricsTab(e),
 		newLogsTab(e),
 		newSQLTab(e),
+		newGraphTab(e),
+		newTaskManagersTab(e),
 	}
 }
 
@@ -99,6 +101,12 @@ func (d *Screen) Title() string { return d.data.job.Name }
 
 // Capturing implements kit.Screen.
 func (d *Screen) Capturing() bool { return d.tabs[d.tab].Capturing() }
+
+// refreshTab is a tab that fetches its own data (the diagnostic tabs):
+// ctrl+r fetches it again with the job.
+type refreshTab interface {
+	refresh(d *jobData) tea.Cmd
+}
 
 // backTab is a tab that takes esc for itself at times (a kept filter).
 type backTab interface{ back() bool }
@@ -237,6 +245,9 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Detail.PrevTab):
 		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
 	case key.Matches(msg, k.Nav.Refresh):
+		if t, ok := d.tabs[d.tab].(refreshTab); ok {
+			return tea.Batch(d.load(), t.refresh(&d.data))
+		}
 		return d.load()
 	case key.Matches(msg, k.Open.RawJSON):
 		return kit.Send(kit.PushMsg{Screen: newRaw(d.env, d.data)})
@@ -248,6 +259,8 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return d.selectTab("Metrics")
 	case key.Matches(msg, k.Open.Logs):
 		return d.selectTab("Logs")
+	case key.Matches(msg, k.Open.Exceptions):
+		return d.selectTab("Exceptions")
 	}
 	if kind, ok := kit.ActionFor(k, msg, d.data.job.State); ok {
 		var hist []model.RestorePoint

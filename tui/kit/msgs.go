@@ -89,6 +89,13 @@ type OpenLogMsg struct {
 	Find           api.LogQuery
 }
 
+// OpenTextLogMsg asks the root to show text palink holds (a thread dump)
+// in the log viewer, to scroll and search it as a log.
+type OpenTextLogMsg struct {
+	JobID, JobName, Title string
+	Text                  []byte
+}
+
 // DiagView is a view that finds where a job hurts, opened from the job
 // detail: the root builds it (tui/diagnose), as the detail may not import
 // another feature.

@@ -32,12 +32,12 @@ type diagPart struct {
 
 var _ api.DiagnoseService = (*Fake)(nil)
 
-func (p *diagPart) get(ctx context.Context, call, ref string) (string, error) {
+func (p *diagPart) get(ctx context.Context, call, ref string, args ...any) (string, error) {
 	if p == nil {
 		return "", errors.New("this fake has no diagnostics")
 	}
 	f := p.f
-	f.record("%s %s", call, ref)
+	f.record("%s %s%s", call, ref, fmt.Sprint(args...))
 	if err := f.wait(ctx); err != nil {
 		return "", err
 	}
@@ -72,7 +72,7 @@ func (p *diagPart) JobGraph(ctx context.Context, ref string) (api.JobGraph, erro
 
 // Vertex implements api.DiagnoseService.
 func (p *diagPart) Vertex(ctx context.Context, r api.VertexRequest) (api.VertexDetail, error) {
-	id, err := p.get(ctx, "Vertex", r.JobRef+" "+r.VertexID)
+	id, err := p.get(ctx, "Vertex", r.JobRef, " "+r.VertexID)
 	if err != nil {
 		return api.VertexDetail{}, err
 	}
@@ -90,7 +90,7 @@ func (p *diagPart) Checkpoints(ctx context.Context, ref string) (api.Checkpoints
 
 // Checkpoint implements api.DiagnoseService.
 func (p *diagPart) Checkpoint(ctx context.Context, r api.CheckpointRequest) (api.CheckpointDetail, error) {
-	id, err := p.get(ctx, "Checkpoint", fmt.Sprintf("%s %d", r.JobRef, r.ID))
+	id, err := p.get(ctx, "Checkpoint", r.JobRef, fmt.Sprintf(" %d", r.ID))
 	if err != nil {
 		return api.CheckpointDetail{}, err
 	}
@@ -108,7 +108,7 @@ func (p *diagPart) TaskManagers(ctx context.Context, ref string) (api.TaskManage
 
 // TaskManager implements api.DiagnoseService.
 func (p *diagPart) TaskManager(ctx context.Context, r api.TaskManagerRequest) (api.TaskManagerDetail, error) {
-	id, err := p.get(ctx, "TaskManager", r.JobRef+" "+r.ID)
+	id, err := p.get(ctx, "TaskManager", r.JobRef, " "+r.ID)
 	if err != nil {
 		return api.TaskManagerDetail{}, err
 	}
@@ -148,7 +148,7 @@ func (p *diagPart) FlameGraph(ctx context.Context, r api.FlameGraphRequest) (api
 	if typ == "" {
 		typ = api.FlameFull
 	}
-	id, err := p.get(ctx, "FlameGraph", r.JobRef+" "+r.VertexID+" "+typ)
+	id, err := p.get(ctx, "FlameGraph", r.JobRef, " "+r.VertexID+" "+typ)
 	if err != nil {
 		return api.FlameGraph{}, err
 	}
