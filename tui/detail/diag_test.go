@@ -23,3 +23,18 @@ func TestGoldenTaskManagers(t *testing.T) {
 		h.MustShow("2 TaskManagers", "node8.prod")
 	})
 }
+
+// A FAILED job whose application is gone: the first line of its failure
+// is the innermost cause, not Flink's "Recovery is suppressed".
+func TestGoldenExceptionInnermostCause(t *testing.T) {
+	goldenFrame(t, "detail_exception_innermost", func(h *tuitest.Harness) {
+		h.SelectJob("fraud-scoring")
+		h.Press("E")
+		h.MustShow("07:12:03     java.lang.OutOfMemoryError: Java heap space")
+	})
+	goldenFrame(t, "detail_exception_chain", func(h *tuitest.Harness) {
+		h.SelectJob("fraud-scoring")
+		h.Press("E", "enter")
+		h.MustShow("1 org.apache.flink.runtime.JobException", "3 java.lang.OutOfMemoryError")
+	})
+}

@@ -201,6 +201,14 @@ func (p *diagPart) SetFlameGraph(jobID string, g api.FlameGraph) {
 	p.flames[jobID+"/"+g.VertexID+"/"+g.Type] = g
 }
 
+// ForgetExceptions drops what the fake knows of a job's failures, as for
+// an application that died before palink kept them.
+func (p *diagPart) ForgetExceptions(jobID string) {
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	delete(p.exceptions, jobID)
+}
+
 // SetFlameGraphs turns a job's rest.flamegraph.enabled on or off.
 func (p *diagPart) SetFlameGraphs(jobID string, on bool) {
 	p.f.Mu.Lock()
@@ -342,6 +350,16 @@ func newDiagPart(f *Fake) *diagPart {
 	}
 	p.exceptions["j004"] = api.ExceptionHistory{JobID: "j004", JobName: "user-features", FetchedAt: Now, Live: true,
 		Entries: []api.ExceptionEntry{usersEx(40*time.Second, 4), usersEx(9*time.Minute, 3), usersEx(31*time.Minute, 2)}}
+
+	// orders-enrich: its lookup timed out three hours ago; Kafka a day before.
+	p.exceptions["j001"] = api.ExceptionHistory{JobID: "j001", JobName: "orders-enrich", FetchedAt: Now, Live: true, Entries: []api.ExceptionEntry{
+		{Time: ago(3 * time.Hour), RootCause: "java.net.SocketTimeoutException: Read timed out", Name: "java.net.SocketTimeoutException: Read timed out",
+			Chain:      []api.ExceptionCause{{Class: "java.net.SocketTimeoutException", Message: "Read timed out"}},
+			Stacktrace: "java.net.SocketTimeoutException: Read timed out\n\tat java.net.SocketInputStream.read(SocketInputStream.java:171)\n\tat org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)",
+			Task:       "LookupJoin (2/4)", Endpoint: "node7.prod:41233", TaskManager: TMID},
+		{Time: ago(27 * time.Hour), RootCause: "org.apache.kafka.common.errors.TimeoutException", Name: "org.apache.kafka.common.errors.TimeoutException",
+			Chain: []api.ExceptionCause{{Class: "org.apache.kafka.common.errors.TimeoutException"}}, Task: "Source: orders (1/4)"},
+	}}
 
 	f.setLogFile("j005", api.LogRef{Container: FraudTM, Name: "taskmanager.log"}, FraudLog)
 	f.setLogFile("j004", api.LogRef{TaskManager: UsersTM}, UsersLog)
