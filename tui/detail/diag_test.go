@@ -3,6 +3,8 @@ package detail_test
 import (
 	"testing"
 
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
 
@@ -37,4 +39,18 @@ func TestGoldenExceptionInnermostCause(t *testing.T) {
 		h.Press("E", "enter")
 		h.MustShow("1 org.apache.flink.runtime.JobException", "3 java.lang.OutOfMemoryError")
 	})
+}
+
+// A running job's failure: L reads the TaskManager's log through Flink,
+// from the head, at the failure's second.
+func TestFailureLogOfARunningJobIsFlinks(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.SelectJob("user-features")
+	h.Press("E")
+	h.MustShow("java.util.concurrent.TimeoutException: Async function call has timed out.", "History · 2 earlier failures")
+	h.Press("L")
+	h.MustShow("TaskManager "+tuitest.UsersTM+" log", "LookupJoin[3] (2/2)#4 switched from RUNNING to FAILED")
+	if h.F.Called("ContainerLogs") {
+		t.Error("a running job's log was looked for among the containers")
+	}
 }

@@ -329,7 +329,7 @@ func newDiagPart(f *Fake) *diagPart {
 			"\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:180)\n" +
 			"Caused by: java.lang.RuntimeException: scoring model failed on batch 40213\n\tat com.acme.fraud.Score.map(Score.java:77)\n" +
 			"Caused by: java.lang.OutOfMemoryError: Java heap space\n\tat java.util.Arrays.copyOf(Arrays.java:3512)\n\tat com.acme.fraud.FeatureVector.grow(FeatureVector.java:41)",
-		Task: "Score -> Sink: alerts (3/4)#3", Endpoint: "node9.prod:40211", TaskManager: FraudTM, Stored: true}
+		Task: "Score (3/4)#3", Endpoint: "node9.prod:40211", TaskManager: FraudTM, Stored: true}
 	p.exceptions["j005"] = api.ExceptionHistory{JobID: "j005", JobName: "fraud-scoring", FetchedAt: Now, Entries: []api.ExceptionEntry{fraud},
 		Notes: []string{"the JobManager is gone with application_1732000000000_0051: these are what palink kept at sync time"}}
 	p.containers["j005"] = api.ContainerLogList{JobID: "j005", JobName: "fraud-scoring", AppID: "application_1732000000000_0051", FetchedAt: Now, Aggregated: true,
@@ -346,7 +346,7 @@ func newDiagPart(f *Fake) *diagPart {
 				{Class: "java.util.concurrent.TimeoutException", Message: "Async function call has timed out."}},
 			Name:       "java.lang.Exception: Could not complete the stream element: Record @ 1741939923000 : +I[u-1841, 2026-03-14T08:12:03].",
 			Stacktrace: "java.lang.Exception: Could not complete the stream element\n\tat org.apache.flink.streaming.api.operators.async.AsyncWaitOperator$ResultHandler.completeExceptionally(AsyncWaitOperator.java:383)\nCaused by: java.util.concurrent.TimeoutException: Async function call has timed out.\n\tat org.apache.flink.table.runtime.operators.join.lookup.AsyncLookupJoinRunner.timeout(AsyncLookupJoinRunner.java:130)",
-			Task:       fmt.Sprintf("LookupJoin[3] -> Sink: features[4] (2/2)#%d", attempt), Endpoint: "node4.staging:38111", TaskManager: UsersTM}
+			Task:       fmt.Sprintf("LookupJoin[3] (2/2)#%d", attempt), Endpoint: "node4.staging:38111", TaskManager: UsersTM}
 	}
 	p.exceptions["j004"] = api.ExceptionHistory{JobID: "j004", JobName: "user-features", FetchedAt: Now, Live: true,
 		Entries: []api.ExceptionEntry{usersEx(40*time.Second, 4), usersEx(9*time.Minute, 3), usersEx(31*time.Minute, 2)}}
@@ -379,25 +379,33 @@ func (f *Fake) setLogFile(jobID string, ref api.LogRef, data []byte) {
 }
 
 // FraudLog is fraud-scoring's failed TaskManager's log: quiet lines, then
-// the failure at 07:12:03, two hours before Now, then the shutdown.
-var FraudLog = logAround("2026-03-14 07:12:03,412 ERROR org.apache.flink.runtime.taskmanager.Task [] - Score -> Sink: alerts (3/4)#3 switched from RUNNING to FAILED with failure cause: java.lang.OutOfMemoryError: Java heap space",
-	Now.Add(-2*time.Hour), "com.acme.fraud.Score")
+// the failure at 07:12:03, two hours before Now, as Flink logs it (the
+// logger abbreviated, the cause on the lines after), then the shutdown.
+var FraudLog = logAround(Now.Add(-2*time.Hour), "com.acme.fraud.Score",
+	"2026-03-14 07:12:03,412 WARN  o.a.f.r.t.Task [] - Score (3/4)#3 switched from RUNNING to FAILED with failure cause:",
+	"java.lang.OutOfMemoryError: Java heap space",
+	"    at java.util.Arrays.copyOf(Arrays.java:3512)",
+	"    at com.acme.fraud.FeatureVector.grow(FeatureVector.java:41)")
 
 // UsersLog is user-features' TaskManager's log around its last timeout.
-var UsersLog = logAround("2026-03-14 09:11:23,087 WARN  org.apache.flink.runtime.taskmanager.Task [] - LookupJoin[3] -> Sink: features[4] (2/2)#4 switched from RUNNING to FAILED with failure cause: java.util.concurrent.TimeoutException: Async function call has timed out.",
-	Now.Add(-40*time.Second), "org.apache.flink.table.runtime.operators.join.lookup.AsyncLookupJoinRunner")
+var UsersLog = logAround(Now.Add(-40*time.Second), "org.apache.flink.table.runtime.operators.join.lookup.AsyncLookupJoinRunner",
+	"2026-03-14 09:11:23,087 WARN  o.a.f.r.t.Task [] - LookupJoin[3] (2/2)#4 switched from RUNNING to FAILED with failure cause:",
+	"java.util.concurrent.TimeoutException: Async function call has timed out.",
+	"    at org.apache.flink.table.runtime.operators.join.lookup.AsyncLookupJoinRunner.timeout(AsyncLookupJoinRunner.java:130)")
 
 // logAround is a log of INFO lines every 20 s for an hour before at, the
-// line itself, and a few after.
-func logAround(line string, at time.Time, class string) []byte {
+// failure's lines, and a few after.
+func logAround(at time.Time, class string, failure ...string) []byte {
 	var b []byte
 	for t := at.Add(-time.Hour); t.Before(at); t = t.Add(20 * time.Second) {
 		b = fmt.Appendf(b, "%s,000 INFO  %s [] - processed batch\n", t.Format(time.DateTime), class)
 	}
-	b = append(b, line...)
-	b = append(b, '\n')
+	for _, l := range failure {
+		b = append(b, l...)
+		b = append(b, '\n')
+	}
 	for i := range 5 {
-		b = fmt.Appendf(b, "%s,%03d INFO  org.apache.flink.runtime.taskexecutor.TaskExecutor [] - freeing slot %d\n", at.Format(time.DateTime), 500+i, i)
+		b = fmt.Appendf(b, "%s,%03d INFO  o.a.f.r.taskexecutor.TaskExecutor [] - freeing slot %d\n", at.Format(time.DateTime), 500+i, i)
 	}
 	return b
 }
