@@ -20,6 +20,10 @@ import (
 type jobData struct {
 	job    api.JobView
 	detail *api.JobDetail
+	// ckpts is the job's checkpoints in depth (configuration, counts,
+	// history), once the Checkpoints tab fetched them; ckptsErr why not.
+	ckpts    *api.CheckpointsView
+	ckptsErr error
 }
 
 // detailTab is one tab of the job detail. Tabs are pluggable: a later issue
@@ -39,7 +43,7 @@ func detailTabs(e *kit.Env) []detailTab {
 	return []detailTab{
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
-		newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine),
+		newCheckpointsTab(e),
 		newExceptionsTab(e),
 		newLinesTab(e, "Commands", commandLines, openCommandLog),
 		newMetricsTab(e),

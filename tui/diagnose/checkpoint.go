@@ -177,8 +177,13 @@ func (m *Checkpoint) View() string {
 		op := c.Operators[c.SlowOperator]
 		if op.SlowSubtask >= 0 && op.SlowSubtask < len(op.Subtasks) {
 			s := op.Subtasks[op.SlowSubtask]
-			lines = append(lines, " "+st.Warn.Render(fmt.Sprintf("▲ waited %s for %s subtask %d", kit.Duration(s.Duration), shortName(op.Name), s.Index))+
-				st.Dim.Render(" · "+SlowPart(s)))
+			waited := st.Warn.Render(fmt.Sprintf("▲ waited %s for %s subtask %d", kit.Duration(s.Duration), shortName(op.Name), s.Index))
+			why := SlowPart(s)
+			if kit.Width(waited)+kit.Width(why)+4 <= w {
+				lines = append(lines, " "+waited+st.Dim.Render(" · "+why))
+			} else {
+				lines = append(lines, " "+waited, "   "+st.Dim.Render(why))
+			}
 		}
 	}
 	f := " %-34s %7s %10s %10s %10s"

@@ -55,3 +55,15 @@ func TestGoldenTaskManager(t *testing.T) {
 		h.MustShow("Garbage collection")
 	})
 }
+
+// Checkpoint 8810 took 14.8 s: it waited on the lookup join's subtask 2,
+// whose barrier queued behind backpressured data.
+func TestGoldenSlowCheckpoint(t *testing.T) {
+	goldenFrame(t, "checkpoint_slow", nil, func(h *tuitest.Harness) {
+		h.OpenDetail("orders-enrich")
+		h.Press("tab", "tab")
+		h.MustShow("every 1m · EXACTLY_ONCE")
+		h.Press("G", "k", "enter")
+		h.MustShow("checkpoint 8810", "▲ waited 14.8s for LookupJoin[3] subtask 2")
+	})
+}
