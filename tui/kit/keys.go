@@ -306,7 +306,7 @@ func NewKeyMap() KeyMap {
 		Diag: DiagKeys{
 			OpenVertex:      b("enter", "open vertex", "enter"),
 			OpenSubtask:     b("enter", "its TaskManager", "enter"),
-			OpenCheckpoint:  b("enter", "checkpoint details", "enter"),
+			OpenCheckpoint:  b("enter", "open checkpoint", "enter"),
 			OpenTaskManager: b("enter", "open TaskManager", "enter"),
 			Layout:          b("v", "layout", "v"),
 			Flame:           b("f", "flame graph", "f"),
@@ -316,8 +316,8 @@ func NewKeyMap() KeyMap {
 			ThreadDump:      b("t", "thread dump", "t"),
 			TaskManagerLog:  b("l", "TaskManager log", "l"),
 			Config:          b("c", "Flink config", "c"),
-			FailureLog:      b("L", "log at the failure", "L"),
-			Chain:           b("enter", "cause chain", "enter"),
+			FailureLog:      b("L", "log at failure", "L"),
+			Chain:           b("enter", "expand/fold", "enter"),
 		},
 		Form: FormKeys{
 			Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),
