@@ -1,0 +1,89 @@
+package diagnose_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
+	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/logview"
+)
+
+func graphHarness(t *testing.T) *tuitest.Harness {
+	t.Helper()
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	openGraph(h)
+	return h
+}
+
+// From the graph down to the machine: the hot subtask's TaskManager, its
+// thread dump in the log viewer (searchable), and back.
+func TestFromTheBottleneckToItsTaskManagersThreadDump(t *testing.T) {
+	h := graphHarness(t)
+	h.Press("enter", "enter")
+	h.MustShow("TaskManager container_e01_1732000000000_0042_01_000003", "node8.prod", "G1 Young Generation")
+	h.Press("t")
+	if _, ok := h.Top().(*logview.Viewer); !ok {
+		t.Fatalf("t opened %T, want the log viewer", h.Top())
+	}
+	h.MustShow("thread dump of TaskManager container_e01_1732000000000_0042_01_000003 (4 threads)", `"LookupJoin[3] (3/4)#0" Id=88 RUNNABLE`)
+	h.Type("/PGStream")
+	h.Press("enter")
+	h.MustShow("org.postgresql.core.PGStream.receiveChar")
+	if !h.F.Called("TaskManager j001 container_e01_1732000000000_0042_01_000003") {
+		t.Errorf("calls %v", h.F.Calls())
+	}
+	h.Press("esc")
+	h.MustShow("Garbage collection")
+	h.Press("l")
+	h.MustShow("TaskManager container_e01_1732000000000_0042_01_000003 log")
+}
+
+// t turns the flame graph between on-CPU, off-CPU and full samples; enter
+// zooms into a frame and esc zooms out before it leaves.
+func TestFlameGraphTypesAndZoom(t *testing.T) {
+	h := graphHarness(t)
+	h.Press("f")
+	h.MustShow("all · 43 samples")
+	h.Press("t")
+	h.MustShow("all · 51 samples") // off CPU: the wait on the database
+	if !h.F.Called("FlameGraph j001 " + tuitest.LookupVertex + " OFF_CPU") {
+		t.Errorf("calls %v", h.F.Calls())
+	}
+	h.Press("down", "down", "down", "enter")
+	h.MustShow("zoomed on")
+	h.Press("esc")
+	h.MustShow("all · 51 samples")
+	if !strings.Contains(h.Top().Title(), "flame graph") {
+		t.Fatalf("esc while zoomed left the flame graph for %q", h.Top().Title())
+	}
+	h.Press("esc")
+	if strings.Contains(h.Top().Title(), "flame graph") {
+		t.Fatal("esc did not leave the flame graph once zoomed out")
+	}
+}
+
+// A fetch that fails says what could not be fetched, and ctrl+r tries
+// again.
+func TestAFailedFetchSaysWhatItCouldNotFetch(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.F.SetFail(errors.New("jobmanager unavailable"))
+	h.Press("shift+tab", "shift+tab")
+	h.MustShow("✖ fetch graph of orders-enrich: jobmanager unavailable", "ctrl+r retries")
+	h.F.SetFail(nil)
+	h.Press("ctrl+r")
+	h.MustShow("bottleneck LookupJoin[3]")
+}
+
+// The TaskManagers tab's c shows the configuration: the job's, then the
+// JobManager's with Flink's masks.
+func TestConfigView(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("shift+tab", "c")
+	h.MustShow("orders-enrich · Flink configuration", "restart strategy: fixed-delay (3 attempts, 10 s)", "flame graphs: on",
+		"table.exec.async-lookup.timeout: 3 min", "s3.secret-key: ******")
+}
