@@ -1,9 +1,12 @@
 package detail_test
 
 import (
+	"context"
 	"testing"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
 )
@@ -53,4 +56,33 @@ func TestFailureLogOfARunningJobIsFlinks(t *testing.T) {
 	if h.F.Called("ContainerLogs") {
 		t.Error("a running job's log was looked for among the containers")
 	}
+}
+
+func TestContainerApp(t *testing.T) {
+	for id, want := range map[string]string{
+		"container_e01_1732000000000_0042_01_000002": "application_1732000000000_0042",
+		"container_1732000000000_0042_01_000002":     "application_1732000000000_0042",
+		"tm-1":                                       "",
+	} {
+		if got := detail.ContainerApp(id); got != want {
+			t.Errorf("ContainerApp(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// A job-wide failure names no TaskManager: L reads the log of the task
+// failure that caused it.
+func TestFailureLogOfAJobWideFailureIsItsTasks(t *testing.T) {
+	fix := func(f *tuitest.Fake) *tuitest.Fake {
+		h, _ := f.Exceptions(context.Background(), "j004")
+		wide := h.Entries[0]
+		wide.Task, wide.Endpoint, wide.TaskManager = "", "", ""
+		h.Entries = append([]api.ExceptionEntry{wide}, h.Entries...)
+		f.SetExceptions("j004", h)
+		return f
+	}
+	h := apptest.New(t, fix(tuitest.NewFixture()), 120, 40, tui.Options{})
+	h.SelectJob("user-features")
+	h.Press("E", "L")
+	h.MustShow("TaskManager "+tuitest.UsersTM+" log", "LookupJoin[3] (2/2)#4 switched from RUNNING to FAILED")
 }

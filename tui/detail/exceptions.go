@@ -326,10 +326,37 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.cur.Cursor = slices.IndexFunc(lines, func(l exLine) bool { return l.entry == e })
 			t.cur.Offset = kit.ScrollTo(t.cur.Cursor, t.cur.Offset, t.height, len(lines))
 		case key.Matches(msg, t.env.Keys.Diag.FailureLog):
-			return t, t.failureLog(d, ex)
+			return t, t.failureLog(d, failingTask(t.entries(d), e))
 		}
 	}
 	return t, nil
+}
+
+// failingTask is the failure whose TaskManager's log tells of entry i: the
+// entry itself, or, for a job-wide failure (Flink's "Recovery is
+// suppressed" names no task), a concurrent one or the nearest one within
+// ten seconds with the same cause that names its TaskManager.
+func failingTask(exs []api.ExceptionEntry, i int) api.ExceptionEntry {
+	ex := exs[i]
+	if ex.TaskManager != "" {
+		return ex
+	}
+	for _, c := range ex.Concurrent {
+		if c.TaskManager != "" {
+			return c
+		}
+	}
+	best, gap := -1, 10*time.Second
+	for k, o := range exs {
+		d := o.Time.Sub(ex.Time).Abs()
+		if k != i && o.TaskManager != "" && o.RootCause == ex.RootCause && d <= gap {
+			best, gap = k, d
+		}
+	}
+	if best >= 0 {
+		return exs[best]
+	}
+	return ex
 }
 
 // failureLogMsg carries the Cmd that opens a failure's log, once its
@@ -369,7 +396,9 @@ func (t *exceptionsTab) failureLog(d *jobData, ex api.ExceptionEntry) tea.Cmd {
 		src, ok := ContainerLogFile(l, tm)
 		if !ok {
 			why := fmt.Sprintf("container %s of %s has no log to read", tm, j.Name)
-			if len(l.Notes) > 0 {
+			if app := ContainerApp(tm); app != "" && l.AppID != "" && app != l.AppID {
+				why = fmt.Sprintf("container %s ran in %s, an earlier run of %s, whose logs palink does not list: yarn logs -applicationId %s -containerId %s", ContainerShort(tm), app, j.Name, app, tm)
+			} else if len(l.Notes) > 0 {
 				why += ": " + l.Notes[0]
 			}
 			return failureLogMsg{jobID: j.ID, open: kit.FlashFor(key, kit.FlashWarn, why)}
@@ -395,6 +424,20 @@ func ContainerLogFile(l api.ContainerLogList, container string) (api.LogSource, 
 		}
 	}
 	return files[0], true
+}
+
+// ContainerApp is the application a YARN container id belongs to
+// (container_e01_1732000000000_0042_01_000002 → application_1732000000000_0042),
+// or "" for an id of another shape.
+func ContainerApp(id string) string {
+	parts := strings.Split(id, "_")
+	if len(parts) > 0 && parts[0] == "container" && len(parts) >= 5 && strings.HasPrefix(parts[1], "e") {
+		parts = append(parts[:1], parts[2:]...) // the epoch
+	}
+	if len(parts) != 5 || parts[0] != "container" {
+		return ""
+	}
+	return "application_" + parts[1] + "_" + parts[2]
 }
 
 // taskManagerLog is a TaskManager's main log through Flink.

@@ -201,6 +201,13 @@ func (p *diagPart) SetFlameGraph(jobID string, g api.FlameGraph) {
 	p.flames[jobID+"/"+g.VertexID+"/"+g.Type] = g
 }
 
+// SetExceptions replaces a job's exception history.
+func (p *diagPart) SetExceptions(jobID string, h api.ExceptionHistory) {
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	p.exceptions[jobID] = h
+}
+
 // ForgetExceptions drops what the fake knows of a job's failures, as for
 // an application that died before palink kept them.
 func (p *diagPart) ForgetExceptions(jobID string) {
