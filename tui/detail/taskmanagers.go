@@ -115,9 +115,13 @@ func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head str
 	wide := w >= 110
 	f := "%-14s %-10s %-8s %7s %9s %9s %3s %s"
 	if wide {
-		f = "%-42s %-12s %-9s %-15s %8s %8s %4s %s"
+		f = "%-42s %-12s %-9s %-14s %9s %9s %4s %s"
 	}
-	head = st.ColumnHeader.Render(kit.Truncate(fmt.Sprintf(" "+f, "TASKMANAGER", "HOST", "SLOTS", "HEAP", "MANAGED", "NETWORK", "CPU", "GC"), w))
+	heapHead := "HEAP"
+	if wide {
+		heapHead = "HEAP, USED"
+	}
+	head = st.ColumnHeader.Render(kit.Truncate(fmt.Sprintf(" "+f, "TASKMANAGER", "HOST", "SLOTS", heapHead, "MANAGED", "NETWORK", "CPU", "GC"), w))
 	for _, tm := range tms {
 		id, host := ContainerShort(tm.ID), kit.Truncate(tm.Host, 10)
 		if wide {
@@ -127,7 +131,7 @@ func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head str
 		if tm.Detailed {
 			gc = fmt.Sprintf("%d · %s", tm.GCCount, kit.Duration(tm.GCTime))
 			if wide && tm.HeapMax > 0 {
-				heap += " " + pct(float64(tm.HeapUsed)/float64(tm.HeapMax)) + " used"
+				heap += " " + pct(float64(tm.HeapUsed)/float64(tm.HeapMax))
 			}
 		}
 		slots := fmt.Sprintf("%d/%d free", tm.FreeSlots, tm.Slots)
