@@ -237,7 +237,8 @@ func (m *Flame) View() string {
 	default:
 		msg = st.Dim.Render("no flame graph: " + kit.OrDash(m.g.Status))
 	}
-	if m.g.Message != "" && m.g.Status != api.FlameDisabled {
+	// Flink's own words add to the states palink does not explain itself.
+	if m.g.Message != "" && m.g.Status != api.FlameDisabled && m.g.Status != api.FlameWaiting {
 		msg += "\n" + st.Dim.Render(m.g.Message)
 	}
 	return title + "\n" + strings.Join(kit.Centered(msg, w, h-1), "\n")

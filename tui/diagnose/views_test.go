@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/diagnose"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
 	"github.com/palink/palink/tui/logview"
@@ -86,4 +88,16 @@ func TestConfigView(t *testing.T) {
 	h.Press("shift+tab", "c")
 	h.MustShow("orders-enrich · Flink configuration", "restart strategy: fixed-delay (3 attempts, 10 s)", "flame graphs: on",
 		"table.exec.async-lookup.timeout: 3 min", "s3.secret-key: ******")
+}
+
+// While Flink takes its first samples, the view says so and asks again
+// after a while, until the graph is there.
+func TestFlameGraphAsksAgainWhileFlinkSamples(t *testing.T) {
+	h := graphHarness(t)
+	h.F.SetFlameGraph("j001", api.FlameGraph{JobID: "j001", VertexID: tuitest.LookupVertex, Type: api.FlameOnCPU, Status: api.FlameWaiting})
+	h.Press("f")
+	h.MustShow("Flink is taking the first samples of this vertex…")
+	h.F.SetFlameGraph("j001", tuitest.LookupFlame(api.FlameOnCPU))
+	h.Fire(diagnose.FlameRetry)
+	h.MustShow("all · 43 samples")
 }
