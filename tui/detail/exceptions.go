@@ -376,34 +376,34 @@ func (t *exceptionsTab) failureLog(d *jobData, ex api.ExceptionEntry) tea.Cmd {
 	if t.jumping {
 		return nil
 	}
-	j := d.job
+	id, name, live := d.job.ID, d.job.Name, d.job.State.Live()
 	// Flink logs lines in UTC by default, to the second, as the simulator does.
 	find := api.LogQuery{Text: ex.Time.UTC().Format(time.DateTime)}
-	if j.State.Live() && !ex.Stored {
-		return kit.Send(kit.OpenLogMsg{JobID: j.ID, JobName: j.Name, Source: taskManagerLog(ex.TaskManager), Find: find})
+	if live && !ex.Stored {
+		return kit.Send(kit.OpenLogMsg{JobID: id, JobName: name, Source: taskManagerLog(ex.TaskManager), Find: find})
 	}
 	t.jumping = true
 	c := t.env.Call()
 	tm := ex.TaskManager
-	return tea.Batch(kit.Progress("failurelog:"+j.ID, "finding the log of container "+ContainerShort(tm)+"…"), func() tea.Msg {
-		l, err := kit.Diagnose(c, "container logs of "+j.Name, func(ctx context.Context, s api.DiagnoseService) (api.ContainerLogList, error) {
-			return s.ContainerLogs(ctx, j.ID)
+	return tea.Batch(kit.Progress("failurelog:"+id, "finding the log of container "+kit.ContainerShort(tm)+"…"), func() tea.Msg {
+		l, err := kit.Diagnose(c, "container logs of "+name, func(ctx context.Context, s api.DiagnoseService) (api.ContainerLogList, error) {
+			return s.ContainerLogs(ctx, id)
 		})
-		key := "failurelog:" + j.ID
+		key := "failurelog:" + id
 		if err != nil {
-			return failureLogMsg{jobID: j.ID, open: kit.FlashFor(key, kit.FlashError, err.Error())}
+			return failureLogMsg{jobID: id, open: kit.FlashFor(key, kit.FlashError, err.Error())}
 		}
 		src, ok := ContainerLogFile(l, tm)
 		if !ok {
-			why := fmt.Sprintf("container %s of %s has no log to read", tm, j.Name)
+			why := fmt.Sprintf("container %s of %s has no log to read", tm, name)
 			if app := ContainerApp(tm); app != "" && l.AppID != "" && app != l.AppID {
-				why = fmt.Sprintf("container %s ran in %s, an earlier run of %s, whose logs palink does not list: yarn logs -applicationId %s -containerId %s", ContainerShort(tm), app, j.Name, app, tm)
+				why = fmt.Sprintf("container %s ran in %s, an earlier run of %s, whose logs palink does not list: yarn logs -applicationId %s -containerId %s", kit.ContainerShort(tm), app, name, app, tm)
 			} else if len(l.Notes) > 0 {
 				why += ": " + l.Notes[0]
 			}
-			return failureLogMsg{jobID: j.ID, open: kit.FlashFor(key, kit.FlashWarn, why)}
+			return failureLogMsg{jobID: id, open: kit.FlashFor(key, kit.FlashWarn, why)}
 		}
-		return failureLogMsg{jobID: j.ID, open: tea.Batch(kit.ClearFlash(key), kit.Send(kit.OpenLogMsg{JobID: j.ID, JobName: j.Name, Source: src, Find: find}))}
+		return failureLogMsg{jobID: id, open: tea.Batch(kit.ClearFlash(key), kit.Send(kit.OpenLogMsg{JobID: id, JobName: name, Source: src, Find: find}))}
 	})
 }
 

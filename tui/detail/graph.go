@@ -174,7 +174,7 @@ func vertexLines(v api.GraphVertex) []dag.Line {
 	case v.Sink:
 		rates = fmt.Sprintf("in %s/s", kit.Rate(v.RecordsIn))
 	}
-	load := dag.Line{Text: fmt.Sprintf("busy %s bp %s", pct(v.Busy), pct(v.Backpressure))}
+	load := dag.Line{Text: fmt.Sprintf("busy %s bp %s", kit.Percent(v.Busy), kit.Percent(v.Backpressure))}
 	switch {
 	case v.Backpressure >= 0.5:
 		load.Tone = dag.ToneBad
@@ -202,14 +202,6 @@ func stateTone(s string) dag.Tone {
 	return dag.ToneWarn
 }
 
-// pct is a ratio as a whole percentage, "?" when unknown.
-func pct(r float64) string {
-	if r < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.0f%%", 100*r)
-}
-
 func (t *graphTab) View(d *jobData) string {
 	st := t.env.Styles
 	var head string
@@ -221,7 +213,7 @@ func (t *graphTab) View(d *jobData) string {
 	case t.err != nil:
 		head = st.Error.Render("✖ not current: " + t.err.Error())
 	case t.graph.Bottleneck >= 0 && t.graph.Bottleneck < len(t.graph.Vertices):
-		head = st.Warn.Render("▲ bottleneck "+shortVertex(t.graph.Vertices[t.graph.Bottleneck].Name)) + st.Dim.Render(" · "+t.graph.BottleneckWhy)
+		head = st.Warn.Render("▲ bottleneck "+kit.VertexShort(t.graph.Vertices[t.graph.Bottleneck].Name)) + st.Dim.Render(" · "+t.graph.BottleneckWhy)
 	default:
 		head = st.Dim.Render("no bottleneck stands out")
 	}
@@ -232,15 +224,6 @@ func (t *graphTab) View(d *jobData) string {
 		head += st.Dim.Render(" · refreshing…")
 	}
 	return kit.Fit(" "+head, t.width) + "\n" + t.dag.View()
-}
-
-// shortVertex is a vertex's name without its argument lists:
-// "LookupJoin[3]" for the whole plan node.
-func shortVertex(name string) string {
-	if i := strings.IndexByte(name, '('); i > 0 {
-		return name[:i]
-	}
-	return name
 }
 
 // refresh reloads the graph (ctrl+r while the tab is up).

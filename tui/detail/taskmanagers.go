@@ -123,7 +123,7 @@ func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head str
 	}
 	head = st.ColumnHeader.Render(kit.Truncate(fmt.Sprintf(" "+f, "TASKMANAGER", "HOST", "SLOTS", heapHead, "MANAGED", "NETWORK", "CPU", "GC"), w))
 	for _, tm := range tms {
-		id, host := ContainerShort(tm.ID), kit.Truncate(tm.Host, 10)
+		id, host := kit.ContainerShort(tm.ID), kit.Truncate(tm.Host, 10)
 		if wide {
 			id, host = tm.ID, kit.Truncate(tm.Host, 12)
 		}
@@ -131,22 +131,13 @@ func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head str
 		if tm.Detailed {
 			gc = fmt.Sprintf("%d · %s", tm.GCCount, kit.Duration(tm.GCTime))
 			if wide && tm.HeapMax > 0 {
-				heap += " " + pct(float64(tm.HeapUsed)/float64(tm.HeapMax))
+				heap += " " + kit.Percent(float64(tm.HeapUsed)/float64(tm.HeapMax))
 			}
 		}
 		slots := fmt.Sprintf("%d/%d free", tm.FreeSlots, tm.Slots)
 		rows = append(rows, kit.Truncate(fmt.Sprintf(" "+f, id, host, slots, heap, kit.Bytes(tm.ManagedMemory), kit.Bytes(tm.NetworkMemory), fmt.Sprint(tm.CPUCores), gc), w))
 	}
 	return head, rows
-}
-
-// ContainerShort shortens a YARN container id to what tells two
-// containers of one application apart: "…_01_000002".
-func ContainerShort(id string) string {
-	if len(id) <= 16 {
-		return id
-	}
-	return "…" + id[len(id)-13:]
 }
 
 func (t *taskManagersTab) View(d *jobData) string {

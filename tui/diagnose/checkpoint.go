@@ -177,7 +177,7 @@ func (m *Checkpoint) View() string {
 		op := c.Operators[c.SlowOperator]
 		if op.SlowSubtask >= 0 && op.SlowSubtask < len(op.Subtasks) {
 			s := op.Subtasks[op.SlowSubtask]
-			waited := st.Warn.Render(fmt.Sprintf("▲ waited %s for %s subtask %d", kit.Duration(s.Duration), shortName(op.Name), s.Index))
+			waited := st.Warn.Render(fmt.Sprintf("▲ waited %s for %s subtask %d", kit.Duration(s.Duration), kit.VertexShort(op.Name), s.Index))
 			why := SlowPart(s)
 			if kit.Width(waited)+kit.Width(why)+4 <= w {
 				lines = append(lines, " "+waited+st.Dim.Render(" · "+why))
@@ -192,7 +192,7 @@ func (m *Checkpoint) View() string {
 	m.cur.Fit(n, m.opRows())
 	for i := m.cur.Offset; i < min(m.cur.Offset+m.opRows(), n); i++ {
 		op := c.Operators[i]
-		r := kit.Truncate(fmt.Sprintf(f, kit.Truncate(shortName(op.Name)+fmt.Sprintf(" ×%d", op.Parallelism), 34), fmt.Sprintf("%d/%d", op.Acknowledged, op.Parallelism),
+		r := kit.Truncate(fmt.Sprintf(f, kit.Truncate(kit.VertexShort(op.Name)+fmt.Sprintf(" ×%d", op.Parallelism), 34), fmt.Sprintf("%d/%d", op.Acknowledged, op.Parallelism),
 			kit.Duration(op.Duration), kit.Bytes(op.Size), kit.Bytes(op.StateSize)), w)
 		switch {
 		case i == m.cur.Cursor:
@@ -207,7 +207,7 @@ func (m *Checkpoint) View() string {
 	}
 	op := c.Operators[m.cur.Cursor]
 	room := h - len(lines) - 3
-	lines = append(lines, "", " "+st.Section.Render(fmt.Sprintf("%s · subtasks, slowest first", shortName(op.Name))))
+	lines = append(lines, "", " "+st.Section.Render(fmt.Sprintf("%s · subtasks, slowest first", kit.VertexShort(op.Name))))
 	head, rows, slow := CheckpointSubtaskRows(op, max(room, 0), w)
 	lines = append(lines, st.ColumnHeader.Render(kit.Fit(head, w)))
 	for i, r := range rows {

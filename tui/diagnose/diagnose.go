@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/tui/kit"
@@ -36,4 +38,30 @@ func (l *loadState) done(seq int, err error) (ok bool, next tea.Cmd) {
 	}
 	l.err = err
 	return true, next
+}
+
+// placeholder is a view without its data: the title, then the loading
+// line or what could not be fetched.
+func placeholder(st *kit.Styles, title string, busy bool, err error, loading string, w, h int) string {
+	msg := st.Dim.Render(loading)
+	if err != nil && !busy {
+		msg = st.Error.Render("✖ "+err.Error()) + "\n" + st.Dim.Render("ctrl+r retries")
+	}
+	return kit.Fit(title, w) + "\n" + strings.Join(kit.Centered(msg, w, h-1), "\n")
+}
+
+// statusNote is what a title line says of the data's freshness: a refresh
+// in flight, a failed one, the service's notes of what is missing.
+func statusNote(st *kit.Styles, busy bool, err error, notes []string) string {
+	out := ""
+	switch {
+	case busy:
+		out += st.Dim.Render("  refreshing…")
+	case err != nil:
+		out += st.Error.Render("  ✖ not current: " + err.Error())
+	}
+	for _, n := range notes {
+		out += st.Warn.Render("  ⚠ " + n)
+	}
+	return out
 }

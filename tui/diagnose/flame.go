@@ -46,7 +46,7 @@ const flameRetry = 2 * time.Second
 // CPU first: where the time goes when the vertex is busy.
 func NewFlame(e *kit.Env, j api.JobView, id, name string) (*Flame, tea.Cmd) {
 	m := &Flame{env: e, job: j, id: id, name: name, typ: api.FlameOnCPU}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadFlameCmd(e.Call(), e.Styles, j.ID, j.Name, id, name, m.typ, seq) })
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadFlameCmd(e.Call(), j.ID, j.Name, id, name, m.typ, seq) })
 	return m, m.loads.Refresh()
 }
 
@@ -64,9 +64,9 @@ type flameRetryMsg struct {
 	gen int
 }
 
-func loadFlameCmd(c kit.Call, _ *kit.Styles, jobID, jobName, id, name, typ string, seq int) tea.Cmd {
+func loadFlameCmd(c kit.Call, jobID, jobName, id, name, typ string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		g, err := kit.Diagnose(c, fmt.Sprintf("%s flame graph of %s in %s", typ, shortName(name), jobName), func(ctx context.Context, d api.DiagnoseService) (api.FlameGraph, error) {
+		g, err := kit.Diagnose(c, fmt.Sprintf("%s flame graph of %s in %s", typ, kit.VertexShort(name), jobName), func(ctx context.Context, d api.DiagnoseService) (api.FlameGraph, error) {
 			return d.FlameGraph(ctx, api.FlameGraphRequest{JobRef: jobID, VertexID: id, Type: typ, Subtask: -1})
 		})
 		msg := flameLoadedMsg{jobID: jobID, id: id, typ: typ, seq: seq, g: g, err: err}
@@ -105,7 +105,7 @@ func FlameTree(frames []api.FlameFrame) flame.Node {
 }
 
 // Title implements kit.Screen.
-func (m *Flame) Title() string { return m.job.Name + " · flame graph · " + shortName(m.name) }
+func (m *Flame) Title() string { return m.job.Name + " · flame graph · " + kit.VertexShort(m.name) }
 
 // Capturing implements kit.Screen.
 func (m *Flame) Capturing() bool { return false }
@@ -203,7 +203,7 @@ func (m *Flame) View() string {
 			types = append(types, st.TabInactive.Render(" "+t+" "))
 		}
 	}
-	title := " " + st.Title.Render(shortName(m.name)) + " " + strings.Join(types, "")
+	title := " " + st.Title.Render(kit.VertexShort(m.name)) + " " + strings.Join(types, "")
 	if m.g != nil && m.g.Status == api.FlameReady {
 		title += st.Dim.Render(" · sampled " + kit.Ago(m.env.Now, m.g.SampledAt))
 		if m.g.Truncated {

@@ -60,7 +60,9 @@ func loadTaskManagerCmd(c kit.Call, jobID, jobName, id string, dump bool, seq in
 }
 
 // Title implements kit.Screen.
-func (m *TaskManager) Title() string { return m.job.Name + " · TaskManager " + containerShort(m.id) }
+func (m *TaskManager) Title() string {
+	return m.job.Name + " · TaskManager " + kit.ContainerShort(m.id)
+}
 
 // Capturing implements kit.Screen.
 func (m *TaskManager) Capturing() bool { return false }
@@ -103,7 +105,7 @@ func (m *TaskManager) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 				return m, nil
 			}
 			m.dumping = true
-			return m, tea.Batch(kit.Progress("dump:"+m.id, "taking a thread dump of "+containerShort(m.id)+"…"),
+			return m, tea.Batch(kit.Progress("dump:"+m.id, "taking a thread dump of "+kit.ContainerShort(m.id)+"…"),
 				loadTaskManagerCmd(m.env.Call(), m.job.ID, m.job.Name, m.id, true, m.env.NextSeq()))
 		case key.Matches(msg, k.Diag.TaskManagerLog):
 			return m, kit.Send(kit.OpenLogMsg{JobID: m.job.ID, JobName: m.job.Name, Source: TaskManagerLog(m.id)})
@@ -128,7 +130,7 @@ func (m *TaskManager) dumped(msg taskManagerLoadedMsg) tea.Cmd {
 		return kit.FlashFor(key, kit.FlashError, msg.err.Error())
 	}
 	if msg.tm.ThreadDump == nil {
-		return kit.FlashFor(key, kit.FlashWarn, "TaskManager "+containerShort(m.id)+" sent no thread dump")
+		return kit.FlashFor(key, kit.FlashWarn, "TaskManager "+kit.ContainerShort(m.id)+" sent no thread dump")
 	}
 	title := fmt.Sprintf("thread dump of TaskManager %s (%s)", m.id, kit.Plural(len(msg.tm.ThreadDump.Threads), "thread"))
 	if msg.tm.ThreadDump.Truncated {
@@ -160,7 +162,7 @@ func TaskManagerLines(st *kit.Styles, tm *api.TaskManagerDetail) []string {
 		if of <= 0 {
 			return kit.Bytes(u)
 		}
-		return fmt.Sprintf("%s of %s (%s)", kit.Bytes(u), kit.Bytes(of), ratio(float64(u)/float64(of)))
+		return fmt.Sprintf("%s of %s (%s)", kit.Bytes(u), kit.Bytes(of), kit.Percent(float64(u)/float64(of)))
 	}
 	out := []string{
 		" " + st.Section.Render("TaskManager"),

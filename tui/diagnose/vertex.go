@@ -46,7 +46,7 @@ type vertexLoadedMsg struct {
 
 func loadVertexCmd(c kit.Call, jobID, jobName, id, name string, seq int) tea.Cmd {
 	return func() tea.Msg {
-		v, err := kit.Diagnose(c, fmt.Sprintf("subtasks of %s in %s", shortName(name), jobName), func(ctx context.Context, d api.DiagnoseService) (api.VertexDetail, error) {
+		v, err := kit.Diagnose(c, fmt.Sprintf("subtasks of %s in %s", kit.VertexShort(name), jobName), func(ctx context.Context, d api.DiagnoseService) (api.VertexDetail, error) {
 			return d.Vertex(ctx, api.VertexRequest{JobRef: jobID, VertexID: id})
 		})
 		return vertexLoadedMsg{jobID: jobID, id: id, seq: seq, v: v, err: err}
@@ -54,7 +54,7 @@ func loadVertexCmd(c kit.Call, jobID, jobName, id, name string, seq int) tea.Cmd
 }
 
 // Title implements kit.Screen.
-func (m *Vertex) Title() string { return m.job.Name + " · " + shortName(m.name) }
+func (m *Vertex) Title() string { return m.job.Name + " · " + kit.VertexShort(m.name) }
 
 // Capturing implements kit.Screen.
 func (m *Vertex) Capturing() bool { return false }
@@ -163,9 +163,9 @@ func SubtaskRows(subs []api.SubtaskRow, from, to, w int) (head string, rows []st
 		var r string
 		if wide {
 			r = fmt.Sprintf(f, fmt.Sprint(s.Index), kit.Truncate(s.State, 9), fmt.Sprint(s.Attempt), kit.Count(float64(s.RecordsIn)), kit.Count(float64(s.RecordsOut)),
-				kit.Bytes(s.BytesIn), kit.Bytes(s.BytesOut), rate, ratio(s.Busy), ratio(s.Backpressure), ratio(s.Idle), wm, containerShort(s.TaskManager), kit.OrDash(s.Host))
+				kit.Bytes(s.BytesIn), kit.Bytes(s.BytesOut), rate, kit.Percent(s.Busy), kit.Percent(s.Backpressure), kit.Percent(s.Idle), wm, kit.ContainerShort(s.TaskManager), kit.OrDash(s.Host))
 		} else {
-			r = fmt.Sprintf(f, fmt.Sprint(s.Index), kit.Truncate(s.State, 9), rate, ratio(s.Busy), ratio(s.Backpressure), ratio(s.Idle), wm, containerShort(s.TaskManager), kit.OrDash(s.Host))
+			r = fmt.Sprintf(f, fmt.Sprint(s.Index), kit.Truncate(s.State, 9), rate, kit.Percent(s.Busy), kit.Percent(s.Backpressure), kit.Percent(s.Idle), wm, kit.ContainerShort(s.TaskManager), kit.OrDash(s.Host))
 		}
 		rows = append(rows, kit.Truncate(r, w))
 	}
@@ -179,7 +179,7 @@ func (m *Vertex) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	title := " " + st.Title.Render(shortName(m.name))
+	title := " " + st.Title.Render(kit.VertexShort(m.name))
 	if m.v == nil {
 		return placeholder(st, title, m.loads.Busy(), m.err, "fetching the subtasks…", w, h)
 	}
@@ -219,55 +219,4 @@ func (m *Vertex) View() string {
 			kit.OrDash(s.TaskManager), kit.OrDash(s.Endpoint))
 	}
 	return body + "\n" + st.Dim.Render(kit.Fit(foot, w))
-}
-
-// ratio is a ratio as a whole percentage, "?" when unknown.
-func ratio(r float64) string {
-	if r < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.0f%%", 100*r)
-}
-
-// shortName is a vertex's name without its argument lists.
-func shortName(name string) string {
-	if i := strings.IndexByte(name, '('); i > 0 {
-		return name[:i]
-	}
-	return name
-}
-
-// containerShort shortens a YARN container id to what tells two
-// containers of one application apart.
-func containerShort(id string) string {
-	if len(id) <= 14 {
-		return id
-	}
-	return "…" + id[len(id)-13:]
-}
-
-// placeholder is a view without its data: the title, then the loading
-// line or what could not be fetched.
-func placeholder(st *kit.Styles, title string, busy bool, err error, loading string, w, h int) string {
-	msg := st.Dim.Render(loading)
-	if err != nil && !busy {
-		msg = st.Error.Render("✖ "+err.Error()) + "\n" + st.Dim.Render("ctrl+r retries")
-	}
-	return kit.Fit(title, w) + "\n" + strings.Join(kit.Centered(msg, w, h-1), "\n")
-}
-
-// statusNote is what a title line says of the data's freshness: a refresh
-// in flight, a failed one, the service's notes of what is missing.
-func statusNote(st *kit.Styles, busy bool, err error, notes []string) string {
-	out := ""
-	switch {
-	case busy:
-		out += st.Dim.Render("  refreshing…")
-	case err != nil:
-		out += st.Error.Render("  ✖ not current: " + err.Error())
-	}
-	for _, n := range notes {
-		out += st.Warn.Render("  ⚠ " + n)
-	}
-	return out
 }
