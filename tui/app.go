@@ -150,8 +150,19 @@ func (m *Model) push(s kit.Screen, init tea.Cmd) tea.Cmd {
 
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
-		m.stack = m.stack[:len(m.stack)-1]
+		m.popTo(len(m.stack) - 1)
 	}
+}
+
+// popTo takes the screens above the first n off the stack, closing those
+// that hold requests (kit.Closer).
+func (m *Model) popTo(n int) {
+	for _, s := range m.stack[n:] {
+		if c, ok := s.(kit.Closer); ok {
+			c.Close()
+		}
+	}
+	m.stack = m.stack[:n]
 }
 
 // setFlash shows a flash of the session's: it stays when the screen

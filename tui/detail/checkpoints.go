@@ -25,9 +25,9 @@ type checkpointsTab struct {
 	onCheckpoint bool
 }
 
-func newCheckpointsTab(e *kit.Env) *checkpointsTab {
+func newCheckpointsTab(e *kit.Env, call func() kit.Call) *checkpointsTab {
 	t := &checkpointsTab{linesTab: newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine)}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadCheckpointsCmd(e.Call(), t.job.ID, t.job.Name, seq) })
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadCheckpointsCmd(call(), t.job.ID, t.job.Name, seq) })
 	return t
 }
 

@@ -29,6 +29,7 @@ import (
 // exceptions the job's detail carries.
 type exceptionsTab struct {
 	env   *kit.Env
+	call  func() kit.Call
 	job   api.JobView
 	loads kit.Refresher
 	hist  *api.ExceptionHistory
@@ -42,9 +43,9 @@ type exceptionsTab struct {
 	width, height int
 }
 
-func newExceptionsTab(e *kit.Env) *exceptionsTab {
-	t := &exceptionsTab{env: e, open: map[string]bool{}}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadExceptionsCmd(e.Call(), t.job.ID, t.job.Name, seq) })
+func newExceptionsTab(e *kit.Env, call func() kit.Call) *exceptionsTab {
+	t := &exceptionsTab{env: e, call: call, open: map[string]bool{}}
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadExceptionsCmd(call(), t.job.ID, t.job.Name, seq) })
 	return t
 }
 
@@ -383,7 +384,7 @@ func (t *exceptionsTab) failureLog(d *jobData, ex api.ExceptionEntry) tea.Cmd {
 		return kit.Send(kit.OpenLogMsg{JobID: id, JobName: name, Source: taskManagerLog(ex.TaskManager), Find: find})
 	}
 	t.jumping = true
-	c := t.env.Call()
+	c := t.call()
 	tm := ex.TaskManager
 	return tea.Batch(kit.Progress("failurelog:"+id, "finding the log of container "+kit.ContainerShort(tm)+"…"), func() tea.Msg {
 		l, err := kit.Diagnose(c, "container logs of "+name, func(ctx context.Context, s api.DiagnoseService) (api.ContainerLogList, error) {

@@ -30,10 +30,10 @@ type graphTab struct {
 	width, height int
 }
 
-func newGraphTab(e *kit.Env) *graphTab {
+func newGraphTab(e *kit.Env, call func() kit.Call) *graphTab {
 	t := &graphTab{env: e, dag: dag.New(dag.Graph{}, dag.NewStyles(e.Styles))}
 	t.dag.Keys = graphKeys(e.Keys)
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadGraphCmd(e.Call(), t.job.ID, t.job.Name, seq) })
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadGraphCmd(call(), t.job.ID, t.job.Name, seq) })
 	return t
 }
 

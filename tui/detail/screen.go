@@ -2,6 +2,7 @@ package detail
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -38,19 +39,20 @@ type detailTab interface {
 	Capturing() bool
 }
 
-// detailTabs builds the tabs, in order.
-func detailTabs(e *kit.Env) []detailTab {
+// detailTabs builds the tabs, in order; call is what the tabs that find
+// the cause fetch with (the detail's context, which leaving it cancels).
+func detailTabs(e *kit.Env, call func() kit.Call) []detailTab {
 	return []detailTab{
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
-		newCheckpointsTab(e),
-		newExceptionsTab(e),
+		newCheckpointsTab(e, call),
+		newExceptionsTab(e, call),
 		newLinesTab(e, "Commands", commandLines, openCommandLog),
 		newMetricsTab(e),
 		newLogsTab(e),
 		newSQLTab(e),
-		newGraphTab(e),
-		newTaskManagersTab(e),
+		newGraphTab(e, call),
+		newTaskManagersTab(e, call),
 	}
 }
 
@@ -65,6 +67,10 @@ type Screen struct {
 
 	loads kit.Refresher
 	err   error
+	// ctx is the detail's own: leaving the detail (Close) cancels what its
+	// tabs still fetch (a graph of 200 vertices, a container log lookup).
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	width, height int
 }
@@ -72,7 +78,9 @@ type Screen struct {
 // New opens job j's detail on the tab titled tab ("" for Overview); its
 // Cmd asks for the job (which syncs it) and loads what the tab shows.
 func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
-	d := &Screen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
+	d := &Screen{env: e, data: jobData{job: j}}
+	d.ctx, d.cancel = context.WithCancel(e.Ctx)
+	d.tabs = detailTabs(e, d.call)
 	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), d.data.job.ID, seq) })
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
@@ -81,6 +89,17 @@ func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
 	}
 	return d, tea.Batch(d.load(), d.show(d.tab))
 }
+
+// call is what the diagnostic tabs' Cmds capture: the session's, under
+// the detail's context.
+func (d *Screen) call() kit.Call {
+	c := d.env.Call()
+	c.Ctx = d.ctx
+	return c
+}
+
+// Close implements kit.Closer: the tabs' requests in flight end.
+func (d *Screen) Close() { d.cancel() }
 
 // shownTab is a tab that fetches its content when it is shown (Logs), so
 // that nothing is fetched for a tab the user never opens.

@@ -26,9 +26,9 @@ type taskManagersTab struct {
 	width, height int
 }
 
-func newTaskManagersTab(e *kit.Env) *taskManagersTab {
+func newTaskManagersTab(e *kit.Env, call func() kit.Call) *taskManagersTab {
 	t := &taskManagersTab{env: e}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagersCmd(e.Call(), t.job.ID, t.job.Name, seq) })
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagersCmd(call(), t.job.ID, t.job.Name, seq) })
 	return t
 }
 

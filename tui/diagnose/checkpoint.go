@@ -34,7 +34,8 @@ type Checkpoint struct {
 // NewCheckpoint opens checkpoint id of job j; its Cmd fetches it.
 func NewCheckpoint(e *kit.Env, j api.JobView, id int64) (*Checkpoint, tea.Cmd) {
 	m := &Checkpoint{env: e, job: j, id: id}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadCheckpointCmd(e.Call(), j.ID, j.Name, id, seq) })
+	m.start(e)
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadCheckpointCmd(m.call(e), j.ID, j.Name, id, seq) })
 	return m, m.loads.Refresh()
 }
 

@@ -26,7 +26,8 @@ type Config struct {
 // NewConfig opens job j's configuration; its Cmd fetches it.
 func NewConfig(e *kit.Env, j api.JobView) (*Config, tea.Cmd) {
 	m := &Config{TextScreen: kit.NewTextLines(e, j.Name+" · Flink configuration", []string{"fetching the configuration…"}), env: e, job: j}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadConfigCmd(e.Call(), j.ID, j.Name, seq) })
+	m.start(e)
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadConfigCmd(m.call(e), j.ID, j.Name, seq) })
 	return m, m.loads.Refresh()
 }
 

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"context"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,11 +25,30 @@ func Open(e *kit.Env, msg kit.OpenDiagMsg) (kit.Screen, tea.Cmd) {
 }
 
 // loadState is what every view shows before and around its data: the
-// load in flight, and the error of the last one.
+// load in flight, and the error of the last one. Its requests run under
+// a context of the view's own, which Close cancels when the view is left.
 type loadState struct {
-	loads kit.Refresher
-	err   error
+	loads  kit.Refresher
+	err    error
+	ctx    context.Context
+	cancel context.CancelFunc
 }
+
+// start makes the view's context, under the session's.
+func (l *loadState) start(e *kit.Env) {
+	l.ctx, l.cancel = context.WithCancel(e.Ctx)
+}
+
+// call is what the view's Cmds capture: the session's, under the view's
+// context.
+func (l *loadState) call(e *kit.Env) kit.Call {
+	c := e.Call()
+	c.Ctx = l.ctx
+	return c
+}
+
+// Close implements kit.Closer: the view's requests in flight end.
+func (l *loadState) Close() { l.cancel() }
 
 // done takes the answer of load seq; ok is false for one to drop.
 func (l *loadState) done(seq int, err error) (ok bool, next tea.Cmd) {

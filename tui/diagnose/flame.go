@@ -46,7 +46,8 @@ const flameRetry = 2 * time.Second
 // CPU first: where the time goes when the vertex is busy.
 func NewFlame(e *kit.Env, j api.JobView, id, name string) (*Flame, tea.Cmd) {
 	m := &Flame{env: e, job: j, id: id, name: name, typ: api.FlameOnCPU}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadFlameCmd(e.Call(), j.ID, j.Name, id, name, m.typ, seq) })
+	m.start(e)
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadFlameCmd(m.call(e), j.ID, j.Name, id, name, m.typ, seq) })
 	return m, m.loads.Refresh()
 }
 

@@ -34,7 +34,8 @@ type TaskManager struct {
 // fetches it.
 func NewTaskManager(e *kit.Env, j api.JobView, id string) (*TaskManager, tea.Cmd) {
 	m := &TaskManager{env: e, job: j, id: id, pager: kit.NewPager()}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagerCmd(e.Call(), j.ID, j.Name, id, false, seq) })
+	m.start(e)
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagerCmd(m.call(e), j.ID, j.Name, id, false, seq) })
 	return m, m.loads.Refresh()
 }
 
@@ -106,7 +107,7 @@ func (m *TaskManager) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			}
 			m.dumping = true
 			return m, tea.Batch(kit.Progress("dump:"+m.id, "taking a thread dump of "+kit.ContainerShort(m.id)+"…"),
-				loadTaskManagerCmd(m.env.Call(), m.job.ID, m.job.Name, m.id, true, m.env.NextSeq()))
+				loadTaskManagerCmd(m.call(m.env), m.job.ID, m.job.Name, m.id, true, m.env.NextSeq()))
 		case key.Matches(msg, k.Diag.TaskManagerLog):
 			return m, kit.Send(kit.OpenLogMsg{JobID: m.job.ID, JobName: m.job.Name, Source: TaskManagerLog(m.id)})
 		case key.Matches(msg, k.Diag.Config):

@@ -32,7 +32,8 @@ type Vertex struct {
 // NewVertex opens vertex id (named name) of job j; its Cmd fetches it.
 func NewVertex(e *kit.Env, j api.JobView, id, name string) (*Vertex, tea.Cmd) {
 	m := &Vertex{env: e, job: j, id: id, name: name}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadVertexCmd(e.Call(), j.ID, j.Name, id, name, seq) })
+	m.start(e)
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadVertexCmd(m.call(e), j.ID, j.Name, id, name, seq) })
 	return m, m.loads.Refresh()
 }
 

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui"
@@ -100,4 +103,26 @@ func TestFlameGraphAsksAgainWhileFlinkSamples(t *testing.T) {
 	h.F.SetFlameGraph("j001", tuitest.LookupFlame(api.FlameOnCPU))
 	h.Fire(diagnose.FlameRetry)
 	h.MustShow("all · 43 samples")
+}
+
+// Leaving a view cancels its request in flight: the root closes it.
+func TestLeavingAViewCancelsItsRequest(t *testing.T) {
+	f := tuitest.NewFixture()
+	f.SetDelay(time.Hour)
+	e := tuitest.Env(f)
+	e.Timeout = time.Hour
+	v, load := diagnose.NewTaskManager(e, f.Jobs[0], "container_e01_1732000000000_0042_01_000002")
+	done := make(chan tea.Msg)
+	go func() { done <- load() }()
+	v.Close()
+	select {
+	case msg := <-done:
+		v.Update(tuitest.SizeMsg(120, 20))
+		v.Update(msg)
+		if got := tuitest.Strip(v.View()); !strings.Contains(got, "context canceled") {
+			t.Errorf("the request did not end cancelled:\n%s", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("closing the view did not cancel its request")
+	}
 }
