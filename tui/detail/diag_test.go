@@ -3,6 +3,7 @@ package detail_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui"
@@ -85,4 +86,40 @@ func TestFailureLogOfAJobWideFailureIsItsTasks(t *testing.T) {
 	h.SelectJob("user-features")
 	h.Press("E", "L")
 	h.MustShow("TaskManager "+tuitest.UsersTM+" log", "LookupJoin[3] (2/2)#4 switched from RUNNING to FAILED")
+}
+
+func TestCheckpointConfigLine(t *testing.T) {
+	c := &api.CheckpointConfig{Mode: "AT_LEAST_ONCE", Interval: 30 * time.Second, Timeout: 10 * time.Minute, Retention: "DELETE_ON_CANCELLATION",
+		Unaligned: true, AlignedTimeout: 5 * time.Second, StateBackend: "hashmap", Storage: "s3://ck", TolerableFailures: 2}
+	want := "every 30.0s · AT_LEAST_ONCE · timeout 10m · DELETE_ON_CANCELLATION · unaligned after 5.0s aligned · 2 failures tolerated · hashmap → s3://ck"
+	if got := detail.CheckpointConfigLine(c); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// A failure as the job's detail carries it is read down to its innermost
+// cause, through every "Caused by:".
+func TestEntryOfReadsTheInnermostCause(t *testing.T) {
+	e := detail.EntryOf(api.ExceptionInfo{Name: "org.apache.flink.runtime.JobException: Recovery is suppressed",
+		Stacktrace: "org.apache.flink.runtime.JobException: Recovery is suppressed\n\tat a.b(C.java:1)\nCaused by: java.lang.Exception: Could not complete\n\tat d.e(F.java:2)\nCaused by: java.util.concurrent.TimeoutException: Async function call has timed out.\n"})
+	if e.RootCause != "java.util.concurrent.TimeoutException: Async function call has timed out." || len(e.Chain) != 3 || e.Chain[0].Class != "org.apache.flink.runtime.JobException" {
+		t.Errorf("%+v", e)
+	}
+}
+
+func TestContainerLogFilePicksTheMainLog(t *testing.T) {
+	file := func(n string) api.LogSource {
+		return api.LogSource{Kind: api.LogContainer, Ref: api.LogRef{Container: "c1", Name: n}}
+	}
+	l := api.ContainerLogList{Containers: []api.ContainerLog{
+		{ID: "c1", Files: []api.LogSource{file("taskmanager.out"), file("gc.log"), file("taskmanager.log")}},
+		{ID: "c2", Files: []api.LogSource{file("prelaunch.out"), file("gc.log")}},
+		{ID: "c3"},
+	}}
+	for id, want := range map[string]string{"c1": "taskmanager.log", "c2": "gc.log", "c3": "", "c4": ""} {
+		got, ok := detail.ContainerLogFile(l, id)
+		if ok != (want != "") || got.Ref.Name != want {
+			t.Errorf("%s: %q %v, want %q", id, got.Ref.Name, ok, want)
+		}
+	}
 }
