@@ -123,3 +123,12 @@ func TestContainerLogFilePicksTheMainLog(t *testing.T) {
 		}
 	}
 }
+
+// The help of the Graph tab lists its keys first.
+func TestGoldenGraphHelp(t *testing.T) {
+	goldenFrame(t, "help_graph", func(h *tuitest.Harness) {
+		h.OpenDetail("orders-enrich")
+		h.Press("shift+tab", "shift+tab", "?")
+		h.MustShow("flame graph", "open vertex")
+	})
+}
