@@ -2,6 +2,7 @@ package detail_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,4 +132,19 @@ func TestGoldenGraphHelp(t *testing.T) {
 		h.Press("shift+tab", "shift+tab", "?")
 		h.MustShow("flame graph", "open vertex")
 	})
+}
+
+// :theme light redraws the graph in the light theme's colours.
+func TestGraphFollowsTheTheme(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("shift+tab", "shift+tab")
+	box := func() string { return strings.Split(tuitest.Pinned(h.Render()), "\n")[7] }
+	dark := box()
+	h.Press(":")
+	h.Type("theme light")
+	h.Press("enter")
+	if box() == dark {
+		t.Errorf("the graph kept the dark theme's colours: %q", dark)
+	}
 }

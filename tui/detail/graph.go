@@ -27,11 +27,12 @@ type graphTab struct {
 	graph         *api.JobGraph
 	err           error
 	dag           dag.Model
+	styled        *kit.Styles // the theme dag's styles come from
 	width, height int
 }
 
 func newGraphTab(e *kit.Env, call func() kit.Call) *graphTab {
-	t := &graphTab{env: e, dag: dag.New(dag.Graph{}, dag.NewStyles(e.Styles))}
+	t := &graphTab{env: e, dag: dag.New(dag.Graph{}, dag.NewStyles(e.Styles)), styled: e.Styles}
 	t.dag.Keys = graphKeys(e.Keys)
 	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadGraphCmd(call(), t.job.ID, t.job.Name, seq) })
 	return t
@@ -204,6 +205,10 @@ func stateTone(s string) dag.Tone {
 
 func (t *graphTab) View(d *jobData) string {
 	st := t.env.Styles
+	if t.styled != st { // :theme swapped the styles
+		t.dag.SetStyles(dag.NewStyles(st))
+		t.styled = st
+	}
 	var head string
 	switch {
 	case t.err != nil && t.graph == nil:

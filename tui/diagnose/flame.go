@@ -31,6 +31,7 @@ type Flame struct {
 	g             *api.FlameGraph
 	chart         flame.Model
 	hasChart      bool
+	styled        *kit.Styles // the theme the chart's styles come from
 	waitGen       int
 	width, height int
 }
@@ -151,7 +152,7 @@ func (m *Flame) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			if m.hasChart {
 				m.chart.SetTree(msg.tree)
 			} else {
-				m.chart = flame.New(msg.tree, flame.NewStyles(m.env.Styles))
+				m.chart, m.styled = flame.New(msg.tree, flame.NewStyles(m.env.Styles)), m.env.Styles
 				m.chart.SetSize(m.width, max(m.height-1, 1))
 				m.hasChart = true
 			}
@@ -224,6 +225,10 @@ func (m *Flame) View() string {
 	switch m.g.Status {
 	case api.FlameReady:
 		if m.hasChart {
+			if m.styled != st { // :theme swapped the styles
+				m.chart.SetStyles(flame.NewStyles(st))
+				m.styled = st
+			}
 			return title + "\n" + m.chart.View()
 		}
 		msg = st.Dim.Render("no samples")
