@@ -96,3 +96,22 @@ func BenchmarkGraphTab200(b *testing.B) {
 		_ = h.Render()
 	}
 }
+
+// A vertex's frame costs the same at parallelism 10 and 1,000: only the
+// rows on screen are formatted. Allocations, unlike time, cannot flake.
+func TestVertexFrameCostDoesNotGrowWithParallelism(t *testing.T) {
+	allocs := func(p int) float64 {
+		f := tuitest.NewFixture()
+		v := tuitest.BigVertex(p)
+		f.SetVertex("j001", v)
+		h := apptest.New(t, f, 120, 40, tui.Options{})
+		h.OpenDetail("orders-enrich")
+		h.Press("shift+tab", "shift+tab", "enter", "j")
+		h.MustShow("skew 3.2×")
+		return testing.AllocsPerRun(20, func() { _ = h.Render() })
+	}
+	small, big := allocs(40), allocs(1000)
+	if big > small*1.1+20 {
+		t.Errorf("a frame allocates %.0f times at parallelism 1,000 and %.0f at 40", big, small)
+	}
+}
