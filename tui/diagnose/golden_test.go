@@ -52,7 +52,7 @@ func TestGoldenTaskManager(t *testing.T) {
 	goldenFrame(t, "taskmanager", nil, func(h *tuitest.Harness) {
 		h.OpenDetail("orders-enrich")
 		h.Press("shift+tab", "enter")
-		h.MustShow("Garbage collection")
+		h.MustShow("Memory", "1.1 GiB of 1.5 GiB (72%)")
 	})
 }
 

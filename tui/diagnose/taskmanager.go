@@ -157,7 +157,7 @@ func ThreadDumpText(d *api.ThreadDump) string {
 
 // TaskManagerLines are the facts of a TaskManager, for its view. Pure,
 // for the tests.
-func TaskManagerLines(st *kit.Styles, tm *api.TaskManagerDetail) []string {
+func TaskManagerLines(st *kit.Styles, tm *api.TaskManagerDetail, w int) []string {
 	kv := func(k, v string) string { return " " + st.Label.Render(fmt.Sprintf("%-12s", k)) + " " + v }
 	used := func(u, of int64) string {
 		if of <= 0 {
@@ -185,7 +185,15 @@ func TaskManagerLines(st *kit.Styles, tm *api.TaskManagerDetail) []string {
 		for i, k := range keys {
 			parts[i] = k + " " + kit.Bytes(tm.Memory[k])
 		}
-		out = append(out, kv("configured", st.Dim.Render(strings.Join(parts, " · "))))
+		// Flink's memory model has a dozen parts: they flow over lines
+		// under their label rather than being cut.
+		for i, l := range kit.Flow(parts, " · ", max(w-15, 20)) {
+			label := ""
+			if i == 0 {
+				label = "configured"
+			}
+			out = append(out, kv(label, st.Dim.Render(l)))
+		}
 	}
 	out = append(out, "", " "+st.Section.Render("Garbage collection"))
 	gcs := slices.Clone(tm.GarbageCollectors)
@@ -218,7 +226,7 @@ func (m *TaskManager) View() string {
 		title += st.Warn.Render(" · blocked")
 	}
 	title += statusNote(st, m.loads.Busy(), m.err, nil)
-	lines := TaskManagerLines(st, m.tm)
+	lines := TaskManagerLines(st, m.tm, w)
 	m.pager.SetLines(lines)
 	from, to := m.pager.Window(len(lines))
 	return kit.Fit(title, w) + "\n" + kit.PadLines(strings.Join(lines[from:to], "\n"), w, h-1)
