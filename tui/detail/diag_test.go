@@ -148,3 +148,30 @@ func TestGraphFollowsTheTheme(t *testing.T) {
 		t.Errorf("the graph kept the dark theme's colours: %q", dark)
 	}
 }
+
+// The shown graph is fetched again every few seconds; once another tab is
+// shown, the timer ends.
+func TestGraphKeepsCurrentWhileShown(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("shift+tab", "shift+tab")
+	graphs := func() int {
+		n := 0
+		for _, c := range h.F.Calls() {
+			if strings.HasPrefix(c, "JobGraph") {
+				n++
+			}
+		}
+		return n
+	}
+	before := graphs()
+	h.Fire(detail.GraphTick)
+	if graphs() != before+1 {
+		t.Fatalf("the timer fetched %d graphs", graphs()-before)
+	}
+	h.Press("tab")
+	h.Fire(detail.GraphTick)
+	if graphs() != before+1 {
+		t.Error("the graph was fetched while another tab was shown")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -18,8 +19,10 @@ import (
 // bottleneck highlighted (and under the cursor until the user moves it).
 // Enter opens the vertex subtask by subtask, f its flame graph.
 //
-// The graph is fetched when the tab is shown, never before: reading every
-// vertex's metrics costs the JobManager a request per vertex.
+// The graph is fetched when the tab is shown, never before, and again
+// every graphEvery while it stays shown: reading every vertex's metrics
+// costs the JobManager a request per vertex, which is worth it only for
+// the job someone is looking at.
 type graphTab struct {
 	env           *kit.Env
 	job           api.JobView
@@ -28,7 +31,19 @@ type graphTab struct {
 	err           error
 	dag           dag.Model
 	styled        *kit.Styles // the theme dag's styles come from
+	visible       bool
+	tickGen       int // the refresh timer's generation: hiding the tab ends it
 	width, height int
+}
+
+// graphEvery is how often the shown graph is fetched again.
+const graphEvery = 5 * time.Second
+
+// graphTickMsg asks for the graph again, while the tab of generation gen
+// is still shown.
+type graphTickMsg struct {
+	jobID string
+	gen   int
 }
 
 func newGraphTab(e *kit.Env, call func() kit.Call) *graphTab {
@@ -69,7 +84,21 @@ func (t *graphTab) shown(d *jobData) tea.Cmd {
 		t.loads.Drop()
 	}
 	t.job = d.job
-	return t.loads.Refresh()
+	t.visible = true
+	t.tickGen++
+	return tea.Batch(t.loads.Refresh(), t.tick())
+}
+
+// tick is the timer of the next refresh.
+func (t *graphTab) tick() tea.Cmd {
+	id, gen := t.job.ID, t.tickGen
+	return t.env.After(graphEvery, func(time.Time) tea.Msg { return graphTickMsg{jobID: id, gen: gen} })
+}
+
+// hidden stops the refreshes: another tab is shown.
+func (t *graphTab) hidden() {
+	t.visible = false
+	t.tickGen++
 }
 
 // graphLoadedMsg is the answer of loadGraphCmd.
@@ -94,6 +123,11 @@ func (t *graphTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
 		t.dag.SetSize(msg.Width, max(msg.Height-1, 1))
+	case graphTickMsg:
+		if msg.jobID != t.job.ID || msg.gen != t.tickGen || !t.visible {
+			return t, nil
+		}
+		return t, tea.Batch(t.loads.Refresh(), t.tick())
 	case graphLoadedMsg:
 		if msg.jobID != t.job.ID {
 			return t, nil
@@ -232,4 +266,4 @@ func (t *graphTab) View(d *jobData) string {
 }
 
 // refresh reloads the graph (ctrl+r while the tab is up).
-func (t *graphTab) refresh(d *jobData) tea.Cmd { return t.shown(d) }
+func (t *graphTab) refresh(d *jobData) tea.Cmd { return t.loads.Refresh() }

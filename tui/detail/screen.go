@@ -107,8 +107,15 @@ type shownTab interface {
 	shown(d *jobData) tea.Cmd
 }
 
+// hiddenTab is a tab that keeps itself current while it is shown (the
+// Graph tab): it is told when another tab replaces it.
+type hiddenTab interface{ hidden() }
+
 // show makes tab i the active one.
 func (d *Screen) show(i int) tea.Cmd {
+	if h, ok := d.tabs[d.tab].(hiddenTab); ok && i != d.tab {
+		h.hidden()
+	}
 	d.tab = i
 	if t, ok := d.tabs[i].(shownTab); ok {
 		return t.shown(&d.data)
