@@ -2,6 +2,7 @@ package detail_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,23 @@ func TestGraphKeepsCurrentWhileShown(t *testing.T) {
 	h.Fire(detail.GraphTick)
 	if graphs() != before+1 {
 		t.Error("the graph was fetched while another tab was shown")
+	}
+}
+
+// A view the graph opens covers it: no refresh until the graph is looked
+// at again (a key reaches it).
+func TestGraphRestsUnderTheViewsItOpens(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("shift+tab", "shift+tab", "enter")
+	h.MustShow("skew 3.1×")
+	n := len(h.F.Calls())
+	h.Fire(detail.GraphTick)
+	if len(h.F.Calls()) != n {
+		t.Fatalf("the covered graph fetched: %v", h.F.Calls()[n:])
+	}
+	h.Press("esc", "down")
+	if !slices.Contains(h.F.Calls()[n:], "JobGraph j001") {
+		t.Errorf("back on the graph, a key did not fetch it again: %v", h.F.Calls()[n:])
 	}
 }

@@ -152,24 +152,33 @@ func (t *graphTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		return t, again
 	case tea.KeyPressMsg:
 		k := t.env.Keys
+		var resume tea.Cmd
+		if !t.visible {
+			// Back from a view it opened: the tab is looked at again.
+			t.visible = true
+			t.tickGen++
+			resume = tea.Batch(t.loads.Refresh(), t.tick())
+		}
 		if t.graph == nil {
-			return t, nil
+			return t, resume
 		}
 		switch {
 		case key.Matches(msg, k.Diag.OpenVertex):
-			return t, t.open(kit.DiagVertex)
+			return t, tea.Batch(resume, t.open(kit.DiagVertex))
 		case key.Matches(msg, k.Diag.Flame):
-			return t, t.open(kit.DiagFlame)
+			return t, tea.Batch(resume, t.open(kit.DiagFlame))
 		}
 		var cmd tea.Cmd
 		t.dag, cmd = t.dag.Update(msg)
-		return t, cmd
+		return t, tea.Batch(resume, cmd)
 	}
 	return t, nil
 }
 
-// open asks the root for a view of the vertex under the cursor.
+// open asks the root for a view of the vertex under the cursor. The view
+// covers the tab, which stops refreshing until a key reaches it again.
 func (t *graphTab) open(v kit.DiagView) tea.Cmd {
+	t.hidden()
 	id := t.dag.Selected()
 	for _, gv := range t.graph.Vertices {
 		if gv.ID == id {
