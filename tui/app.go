@@ -16,6 +16,7 @@ import (
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/diagnose"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
@@ -149,8 +150,19 @@ func (m *Model) push(s kit.Screen, init tea.Cmd) tea.Cmd {
 
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
-		m.stack = m.stack[:len(m.stack)-1]
+		m.popTo(len(m.stack) - 1)
 	}
+}
+
+// popTo takes the screens above the first n off the stack, closing those
+// that hold requests (kit.Closer).
+func (m *Model) popTo(n int) {
+	for _, s := range m.stack[n:] {
+		if c, ok := s.(kit.Closer); ok {
+			c.Close()
+		}
+	}
+	m.stack = m.stack[:n]
 }
 
 // setFlash shows a flash of the session's: it stays when the screen
@@ -274,7 +286,14 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 	case kit.OpenHelpMsg:
 		return m.push(newHelpScreen(m.env, msg.Of), nil), true
 	case kit.OpenLogMsg:
+		if msg.Find != (api.LogQuery{}) {
+			return m.push(logview.NewAt(m.env, msg.JobID, msg.JobName, msg.Source, msg.Find)), true
+		}
 		return m.push(logview.New(m.env, msg.JobID, msg.JobName, msg.Source)), true
+	case kit.OpenTextLogMsg:
+		return m.push(logview.NewText(m.env, msg.JobID, msg.JobName, msg.Title, msg.Text)), true
+	case kit.OpenDiagMsg:
+		return m.push(diagnose.Open(m.env, msg)), true
 	case kit.OpenEditorMsg:
 		return m.openEditor(msg.Job), true
 	case kit.OpenCreateMsg:

@@ -166,7 +166,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		if c.arg == "all" {
 			c.arg = ""
 		}
-		m.stack = m.stack[:1]
+		m.popTo(1)
 		m.jobs.SetScope(c.arg)
 		return nil
 	case "cmd":

@@ -12,8 +12,8 @@
 // keeps one load in flight, lists, the pager and the messages a screen
 // sends the root to open another (kit.OpenDetailMsg, kit.PushMsg, …). The
 // screens are feature packages that import kit and never each other nor
-// this package: jobs, detail, editor (with sqlview), logview, commands,
-// cluster, alerts, projects, create. The root imports them all; nothing imports the
+// this package: jobs, detail, diagnose, editor (with sqlview), logview,
+// commands, cluster, alerts, projects, tables, create. The root imports them all; nothing imports the
 // root but the CLI.
 //
 // Entry points: Run opens the UI on a terminal; New builds the root model

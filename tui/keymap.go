@@ -11,6 +11,7 @@ import (
 	"github.com/palink/palink/tui/commands"
 	"github.com/palink/palink/tui/create"
 	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/diagnose"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
@@ -48,6 +49,14 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Jobs (default view)", jobs.Help(k)},
 		{"Job detail", detail.Help(k)},
 		{"Metrics tab (`m`)", detail.MetricsHelp(k)},
+		{"Graph tab", detail.GraphHelp(k)},
+		{"Checkpoints tab", detail.CheckpointsHelp(k)},
+		{"Exceptions tab (`E`)", detail.ExceptionsHelp(k)},
+		{"TaskManagers tab", detail.TaskManagersHelp(k)},
+		{"Vertex (enter on the graph)", diagnose.VertexHelp(k)},
+		{"Checkpoint (enter on a Flink checkpoint)", diagnose.CheckpointHelp(k)},
+		{"TaskManager (enter on a TaskManager or a subtask)", diagnose.TaskManagerHelp(k)},
+		{"Flame graph (`f` on the graph or a vertex)", diagnose.FlameHelp(k)},
 		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},
 		{"SQL editor (`e`, `:sql NAME`)", editor.Help(k)},
 		{"SQL versions (ctrl+o in the editor)", editor.VersionsHelp(k)},

@@ -183,3 +183,32 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 		})
 	}
 }
+
+// From a FAILED job in the jobs list to its innermost cause and the line
+// of the failing TaskManager's log that reports it, in at most 6 keys
+// (#13). fraud-scoring's application is gone: the log is its YARN
+// container's, found through ContainerLogs and read through ReadLog.
+func TestProgramFromAFailedJobToItsCauseAndLogLine(t *testing.T) {
+	f := tuitest.NewFixture()
+	tm := startProgram(t, f, Options{})
+	tuitest.WaitFor(t, tm, "fraud-scoring", "FAILED")
+	keys := 0
+	press := func(ks ...rune) {
+		for _, k := range ks {
+			keys++
+			tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
+		}
+	}
+	press('j', 'j') // the table is sorted by name: ad-clicks-agg, clicks-to-hudi, fraud-scoring
+	press('E')
+	// The failure's first line is its innermost cause, not "Recovery is suppressed".
+	tuitest.WaitFor(t, tm, "fraud-scoring", "Root cause", "07:12:03     java.lang.OutOfMemoryError: Java heap space")
+	press('L')
+	tuitest.WaitFor(t, tm, "taskmanager.log", "2026-03-14 07:12:03,412 WARN", "Score (3/4)#3 switched from RUNNING to FAILED", "java.lang.OutOfMemoryError: Java heap space")
+	if keys > 6 {
+		t.Errorf("it took %d keys, more than 6", keys)
+	}
+	if !f.Called("ContainerLogs j005") || !f.Called("ReadLog j005 {TaskManager: Name:taskmanager.log Stdout:false Container:"+tuitest.FraudTM) {
+		t.Errorf("calls %v", f.Calls())
+	}
+}

@@ -195,6 +195,25 @@ func (m *Screen) View() string {
 	return kit.Box(st, title, note, lines, w, h)
 }
 
+// flinkCapacity puts Flink's slots beside YARN's memory: the session
+// clusters' sum, which the overview reads anyway. Per-job clusters' slots
+// would cost a request to every JobManager, so the line says where they
+// are instead.
+func flinkCapacity(st *kit.Styles, sessions []api.SessionCluster) string {
+	var tms, total, free, n int
+	for _, sc := range sessions {
+		if sc.Error == "" {
+			tms, total, free, n = tms+sc.TaskManagers, total+sc.SlotsTotal, free+sc.SlotsFree, n+1
+		}
+	}
+	perJob := st.Dim.Render("per-job clusters: a job's TaskManagers tab")
+	if n == 0 {
+		return "  flink    " + perJob
+	}
+	used := float64(total-free) / float64(max(total, 1))
+	return fmt.Sprintf("  flink    slots %d used of %d %s · %s in %s · ", total-free, total, meter(used, 12), kit.Plural(tms, "TaskManager"), kit.Plural(n, "session cluster")) + perJob
+}
+
 // clusterLines renders the overview (pure): metrics, queues, and the
 // unmanaged applications shown (apps: all, or those a filter lets through)
 // with the cursor, fitted to h lines so the applications stay visible on a
@@ -212,6 +231,7 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 		fmt.Sprintf("  memory   %s / %s %s   vcores %d / %d",
 			kit.Bytes(cm.MemoryUsedMB<<20), kit.Bytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
 		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)),
+		flinkCapacity(st, ov.Sessions),
 	}
 	for _, sc := range ov.Sessions {
 		line := fmt.Sprintf("  session  %s %s  ", sc.AppID, kit.Truncate(sc.Name, 24))

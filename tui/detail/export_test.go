@@ -12,3 +12,7 @@ func (d *Screen) Job() api.JobView { return d.data.job }
 
 // LoadSeq is the identity of the detail's last load.
 func (d *Screen) LoadSeq() int { return d.loads.Seq() }
+
+// GraphTick is like the Graph tab's refresh timer's message, for
+// Harness.Fire.
+var GraphTick = graphTickMsg{}

@@ -18,11 +18,33 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		append(k.Nav.Bindings(), k.Detail.Restore, k.Detail.Fold, k.Detail.OpenLog),
 		{k.Detail.NextTab, k.Detail.PrevTab, k.Open.Describe, k.Open.RawJSON, k.Nav.Refresh},
 		k.Action.Bindings(),
-		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs},
+		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions},
 	}
 }
 
 // MetricsHelp is the Metrics tab's keys, for the README's keymap.
 func MetricsHelp(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{{k.Detail.MetricsWindow, k.Nav.Up, k.Nav.Down}}
+}
+
+// GraphHelp is the Graph tab's keys, for the README's keymap.
+func GraphHelp(k kit.KeyMap) [][]key.Binding {
+	g := graphKeys(k)
+	return [][]key.Binding{{g.Left, g.Right, g.Up, g.Down, k.Diag.OpenVertex, k.Diag.Flame, k.Diag.Layout, k.Nav.Refresh}}
+}
+
+// CheckpointsHelp, ExceptionsHelp and TaskManagersHelp are those tabs'
+// keys, for the README's keymap.
+func CheckpointsHelp(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{{k.Detail.Restore, k.Diag.OpenCheckpoint, k.Nav.Refresh}}
+}
+
+// ExceptionsHelp: see CheckpointsHelp.
+func ExceptionsHelp(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{{k.Diag.Chain, k.Diag.FailureLog, k.Nav.Refresh}}
+}
+
+// TaskManagersHelp: see CheckpointsHelp.
+func TaskManagersHelp(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{{k.Diag.OpenTaskManager, k.Diag.Config, k.Nav.Refresh}}
 }

@@ -64,10 +64,10 @@ func TestExceptionsTabFoldsStackTraces(t *testing.T) {
 	for range 3 {
 		h.Press("tab")
 	}
-	h.MustShow("Root cause", "java.net.SocketTimeoutException: Read timed out", "▸ stack trace, 3 lines", "History · 1 earlier failure", "org.apache.kafka.common.errors.TimeoutException")
+	h.MustShow("Root cause", "java.net.SocketTimeoutException: Read timed out", "▸ cause chain of 1, stack trace of 3 lines", "History · 1 earlier failure", "org.apache.kafka.common.errors.TimeoutException")
 	h.MustNotShow("JdbcLookupFunction.eval")
 	h.Press("enter")
-	h.MustShow("▾ stack trace", "at org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)")
+	h.MustShow("▾ cause chain", "▾ stack trace", "at org.apache.flink.connector.jdbc.JdbcLookupFunction.eval(JdbcLookupFunction.java:88)")
 	h.Press("enter")
 	h.MustNotShow("JdbcLookupFunction.eval")
 }
@@ -87,8 +87,12 @@ func TestGoldenExceptionsExpanded(t *testing.T) {
 	})
 }
 
+// When neither the JobManager nor palink has the failure (an application
+// that died before a sync kept its exceptions), YARN's diagnostics are
+// what is left.
 func TestExceptionsTabShowsYARNDiagnosticsWhenFlinkIsGone(t *testing.T) {
 	h := logHarness(t, 80, 24)
+	h.F.ForgetExceptions("j005")
 	h.F.Jobs[slices.IndexFunc(h.F.Jobs, func(j api.JobView) bool { return j.Name == "fraud-scoring" })].Diagnostics =
 		"org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)\n" +
 			"\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:180)\n" +

@@ -2,6 +2,7 @@ package detail
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -20,6 +21,10 @@ import (
 type jobData struct {
 	job    api.JobView
 	detail *api.JobDetail
+	// ckpts is the job's checkpoints in depth (configuration, counts,
+	// history), once the Checkpoints tab fetched them; ckptsErr why not.
+	ckpts    *api.CheckpointsView
+	ckptsErr error
 }
 
 // detailTab is one tab of the job detail. Tabs are pluggable: a later issue
@@ -34,17 +39,20 @@ type detailTab interface {
 	Capturing() bool
 }
 
-// detailTabs builds the tabs, in order.
-func detailTabs(e *kit.Env) []detailTab {
+// detailTabs builds the tabs, in order; call is what the tabs that find
+// the cause fetch with (the detail's context, which leaving it cancels).
+func detailTabs(e *kit.Env, call func() kit.Call) []detailTab {
 	return []detailTab{
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
-		newLinesTab(e, "Checkpoints", checkpointLines, restoreFromLine),
-		newExceptionsTab(e),
+		newCheckpointsTab(e, call),
+		newExceptionsTab(e, call),
 		newLinesTab(e, "Commands", commandLines, openCommandLog),
 		newMetricsTab(e),
 		newLogsTab(e),
 		newSQLTab(e),
+		newGraphTab(e, call),
+		newTaskManagersTab(e, call),
 	}
 }
 
@@ -59,6 +67,10 @@ type Screen struct {
 
 	loads kit.Refresher
 	err   error
+	// ctx is the detail's own: leaving the detail (Close) cancels what its
+	// tabs still fetch (a graph of 200 vertices, a container log lookup).
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	width, height int
 }
@@ -66,7 +78,9 @@ type Screen struct {
 // New opens job j's detail on the tab titled tab ("" for Overview); its
 // Cmd asks for the job (which syncs it) and loads what the tab shows.
 func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
-	d := &Screen{env: e, data: jobData{job: j}, tabs: detailTabs(e)}
+	d := &Screen{env: e, data: jobData{job: j}}
+	d.ctx, d.cancel = context.WithCancel(e.Ctx)
+	d.tabs = detailTabs(e, d.call)
 	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), d.data.job.ID, seq) })
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
@@ -76,14 +90,32 @@ func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
 	return d, tea.Batch(d.load(), d.show(d.tab))
 }
 
+// call is what the diagnostic tabs' Cmds capture: the session's, under
+// the detail's context.
+func (d *Screen) call() kit.Call {
+	c := d.env.Call()
+	c.Ctx = d.ctx
+	return c
+}
+
+// Close implements kit.Closer: the tabs' requests in flight end.
+func (d *Screen) Close() { d.cancel() }
+
 // shownTab is a tab that fetches its content when it is shown (Logs), so
 // that nothing is fetched for a tab the user never opens.
 type shownTab interface {
 	shown(d *jobData) tea.Cmd
 }
 
+// hiddenTab is a tab that keeps itself current while it is shown (the
+// Graph tab): it is told when another tab replaces it.
+type hiddenTab interface{ hidden() }
+
 // show makes tab i the active one.
 func (d *Screen) show(i int) tea.Cmd {
+	if h, ok := d.tabs[d.tab].(hiddenTab); ok && i != d.tab {
+		h.hidden()
+	}
 	d.tab = i
 	if t, ok := d.tabs[i].(shownTab); ok {
 		return t.shown(&d.data)
@@ -99,6 +131,12 @@ func (d *Screen) Title() string { return d.data.job.Name }
 
 // Capturing implements kit.Screen.
 func (d *Screen) Capturing() bool { return d.tabs[d.tab].Capturing() }
+
+// refreshTab is a tab that fetches its own data (the diagnostic tabs):
+// ctrl+r fetches it again with the job.
+type refreshTab interface {
+	refresh(d *jobData) tea.Cmd
+}
 
 // backTab is a tab that takes esc for itself at times (a kept filter).
 type backTab interface{ back() bool }
@@ -237,6 +275,9 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Detail.PrevTab):
 		return d.show((d.tab + len(d.tabs) - 1) % len(d.tabs))
 	case key.Matches(msg, k.Nav.Refresh):
+		if t, ok := d.tabs[d.tab].(refreshTab); ok {
+			return tea.Batch(d.load(), t.refresh(&d.data))
+		}
 		return d.load()
 	case key.Matches(msg, k.Open.RawJSON):
 		return kit.Send(kit.PushMsg{Screen: newRaw(d.env, d.data)})
@@ -248,6 +289,8 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return d.selectTab("Metrics")
 	case key.Matches(msg, k.Open.Logs):
 		return d.selectTab("Logs")
+	case key.Matches(msg, k.Open.Exceptions):
+		return d.selectTab("Exceptions")
 	}
 	if kind, ok := kit.ActionFor(k, msg, d.data.job.State); ok {
 		var hist []model.RestorePoint

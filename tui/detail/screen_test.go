@@ -47,17 +47,17 @@ func TestDetailTabsAndKeys(t *testing.T) {
 		titles = append(titles, d.Tab())
 		h.Press("tab")
 	}
-	if got := strings.Join(titles, " "); got != "Overview Timeline Checkpoints Exceptions Commands Metrics Logs SQL" {
+	if got := strings.Join(titles, " "); got != "Overview Timeline Checkpoints Exceptions Commands Metrics Logs SQL Graph TaskManagers" {
 		t.Errorf("tab walks %q", got)
 	}
 	if d.Tab() != "Overview" {
 		t.Error("tab does not wrap around")
 	}
 	h.Press("shift+tab")
-	if d.Tab() != "SQL" {
+	if d.Tab() != "TaskManagers" {
 		t.Errorf("shift+tab from Overview goes to %s", d.Tab())
 	}
-	for k, want := range map[string]string{"m": "Metrics", "l": "Logs"} {
+	for k, want := range map[string]string{"m": "Metrics", "l": "Logs", "E": "Exceptions"} {
 		h.Press(k)
 		if got := d.Tab(); got != want {
 			t.Errorf("%s selects %s, want %s", k, got, want)

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
@@ -397,6 +398,9 @@ func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
 		out = append(out, l)
 	}
 	out = append(out, tabLine{}, section(st, "Flink checkpoints (live)"))
+	if d.ckpts != nil {
+		return append(out, checkpointsViewLines(e, d.ckpts, d.ckptsErr, w)...)
+	}
 	if d.detail == nil || d.detail.Live == nil {
 		why := "loading…"
 		if d.detail != nil {
@@ -404,11 +408,21 @@ func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
 		}
 		return append(out, tabLine{text: "  " + st.Dim.Render(why)})
 	}
-	cps := d.detail.Live.Checkpoints
-	if len(cps) == 0 {
-		return append(out, tabLine{text: "  " + st.Dim.Render("none yet")})
+	if d.ckptsErr != nil {
+		out = append(out, tabLine{text: "  " + st.Error.Render("✖ "+d.ckptsErr.Error()) + st.Dim.Render(" · these are from the job's last sync")})
 	}
-	out = append(out, tabLine{text: "  " + st.ColumnHeader.Render(fmt.Sprintf("%-8s %-11s %-10s %-10s %-8s %-10s %s", "ID", "STATUS", "KIND", "TRIGGERED", "TOOK", "SIZE", "PATH"))})
+	return append(out, checkpointRows(e, d.detail.Live.Checkpoints, false)...)
+}
+
+// checkpointRows are a checkpoint history's rows, newest first; with
+// details, enter on one opens it operator by operator, else enter on a
+// completed one restores from it.
+func checkpointRows(e *kit.Env, cps []api.CheckpointInfo, details bool) []tabLine {
+	st, now := e.Styles, e.Now
+	if len(cps) == 0 {
+		return []tabLine{{text: "  " + st.Dim.Render("none yet")}}
+	}
+	out := []tabLine{{text: "  " + st.ColumnHeader.Render(fmt.Sprintf("%-8s %-11s %-10s %-10s %-8s %-10s %s", "ID", "STATUS", "KIND", "TRIGGERED", "TOOK", "SIZE", "PATH"))}}
 	for _, c := range cps {
 		kind := "checkpoint"
 		if c.Savepoint {
@@ -432,7 +446,10 @@ func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
 			size = kit.Bytes(c.Size)
 		}
 		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, kit.Ago(now, c.TriggeredAt), kit.Duration(c.Duration), size, where)}
-		if c.Status == "COMPLETED" && c.Path != "" {
+		switch {
+		case details:
+			l.target = checkpointTarget{c.ID}
+		case c.Status == "COMPLETED" && c.Path != "":
 			l.target = restoreTarget{c.Path}
 		}
 		out = append(out, l)
@@ -440,9 +457,73 @@ func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
 	return out
 }
 
+// checkpointTarget is a checkpoint line's target when its details can be
+// fetched.
+type checkpointTarget struct{ id int64 }
+
+// checkpointsViewLines are the job's checkpoints as DiagnoseService reads
+// them: how it checkpoints, the counts, then the history.
+func checkpointsViewLines(e *kit.Env, v *api.CheckpointsView, err error, w int) []tabLine {
+	st := e.Styles
+	var out []tabLine
+	if err != nil {
+		out = append(out, tabLine{text: "  " + st.Error.Render("✖ not current: "+err.Error())})
+	}
+	if c := v.Config; c != nil {
+		out = append(out, tabLine{text: "  " + kit.Truncate(CheckpointConfigLine(c), max(w-3, 10))})
+	} else {
+		out = append(out, tabLine{text: "  " + st.Dim.Render("configuration unknown")})
+	}
+	n := v.Counts
+	counts := fmt.Sprintf("%d triggered · %d completed · %d failed · %d in progress", n.Total, n.Completed, n.Failed, n.InProgress)
+	if v.Restored != nil {
+		counts += fmt.Sprintf(" · restored from %d", v.Restored.ID)
+	}
+	out = append(out, tabLine{text: "  " + st.Dim.Render(counts)})
+	for _, note := range v.Notes {
+		out = append(out, tabLine{text: "  " + st.Warn.Render("⚠ "+note)})
+	}
+	return append(out, checkpointRows(e, v.History, true)...)
+}
+
+// CheckpointConfigLine says how a job checkpoints, in one line: "every
+// 1m · EXACTLY_ONCE · timeout 10m · RETAIN_ON_CANCELLATION · aligned ·
+// rocksdb → hdfs:///flink/ck".
+func CheckpointConfigLine(c *api.CheckpointConfig) string {
+	parts := []string{"every " + kit.Duration(c.Interval), c.Mode, "timeout " + kit.Duration(c.Timeout)}
+	if c.MinPause > 0 {
+		parts = append(parts, "min pause "+kit.Duration(c.MinPause))
+	}
+	if c.Retention != "" {
+		parts = append(parts, c.Retention)
+	}
+	if c.Unaligned {
+		u := "unaligned"
+		if c.AlignedTimeout > 0 {
+			u += " after " + kit.Duration(c.AlignedTimeout) + " aligned"
+		}
+		parts = append(parts, u)
+	} else {
+		parts = append(parts, "aligned")
+	}
+	if c.TolerableFailures > 0 {
+		parts = append(parts, fmt.Sprintf("%d failures tolerated", c.TolerableFailures))
+	}
+	if c.StateBackend != "" || c.Storage != "" {
+		parts = append(parts, kit.OrDash(c.StateBackend)+" → "+kit.OrDash(c.Storage))
+	}
+	if c.Changelog {
+		parts = append(parts, "changelog")
+	}
+	return strings.Join(parts, " · ")
+}
+
 // restoreFromLine starts a resubmit from the selected restore point; it goes
 // through Plan and the confirmation like every action.
 func restoreFromLine(e *kit.Env, d *jobData, target any) tea.Cmd {
+	if c, ok := target.(checkpointTarget); ok {
+		return kit.Send(kit.OpenDiagMsg{View: kit.DiagCheckpoint, Job: d.job, Checkpoint: c.id})
+	}
 	t, ok := target.(restoreTarget)
 	if !ok {
 		return nil

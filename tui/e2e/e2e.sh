@@ -124,6 +124,18 @@ step "open $job"
 key Enter
 wait_for "Overview" "Timeline" "Checkpoints"
 wait_for "YARN RUNNING"
+
+# --- where it hurts: the graph, a vertex, back -------------------------------
+key BTab BTab
+wait_re "bottleneck|no bottleneck stands out"
+step "the Graph tab of $job"
+key Enter
+wait_re "skew|even"
+step "a vertex of $job subtask by subtask"
+key Escape
+wait_re "bottleneck|no bottleneck stands out"
+key Tab Tab
+wait_for "Overview"
 wait_re "^ $job  RUNNING"
 
 # --- pause, with the confirmation (default Cancel first) -------------------
@@ -153,6 +165,7 @@ key Enter
 wait_for "RESTART #"
 wait_re "^ $job  RUNNING"
 step "$job is RUNNING again"
+
 
 # --- kill ------------------------------------------------------------------
 step "kill $job"

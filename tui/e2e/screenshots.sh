@@ -124,3 +124,19 @@ sleep 0.3
 key "?"
 wait_for "Help"
 shot help
+
+# Finding the cause: the lookup-join job's graph, its bottleneck outlined,
+# and the bottleneck's flame graph.
+key Escape
+sleep 0.3
+key /
+text "orders-enrich"
+key Enter Enter
+wait_for "Overview"
+key BTab BTab
+wait_for "bottleneck"
+sleep 1
+shot graph
+key f
+wait_for "all · [0-9]+ samples"
+shot flame

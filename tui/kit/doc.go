@@ -1,7 +1,9 @@
 // Package kit is what every screen of palink's TUI shares:
 //
 //   - screen.go: the Screen and Dialog interfaces the root's stack holds,
-//     and the optional KeyUpdater, Interrupter and Backer;
+//     and the optional KeyUpdater, Interrupter, Backer and Closer;
+//   - diag.go: Diagnose, the one way a screen fetches through
+//     api.DiagnoseService;
 //   - env.go: the Env (service, settings, styles, keys, clock) and the Call
 //     a Cmd captures instead of the model;
 //   - keys.go: the keymap in groups, with SetReadOnly and Block/Refused for

@@ -132,6 +132,33 @@ func Duration(d time.Duration) string {
 	return Age(d)
 }
 
+// Percent renders a ratio (0..1) as a whole percentage, "?" when
+// unknown (negative).
+func Percent(ratio float64) string {
+	if ratio < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f%%", 100*ratio)
+}
+
+// ContainerShort shortens a YARN container id to what tells the
+// containers of one application apart: "…042_01_000002".
+func ContainerShort(id string) string {
+	if len(id) <= 14 {
+		return id
+	}
+	return "…" + id[len(id)-13:]
+}
+
+// VertexShort is a Flink vertex's name without its argument lists:
+// "LookupJoin[3]" for "LookupJoin[3](table=[…], …)".
+func VertexShort(name string) string {
+	if i := strings.IndexByte(name, '('); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
 // ShortID keeps the head and tail of a long id ("3f9c…a21e").
 func ShortID(s string, keep int) string {
 	if len(s) <= 2*keep+1 {

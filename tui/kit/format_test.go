@@ -139,3 +139,20 @@ func TestStateCellWidthIsTheCellsWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestDiagnosticFormats(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{Percent(0.974), "97%"},
+		{Percent(0), "0%"},
+		{Percent(-1), "?"},
+		{ContainerShort("container_e01_1732000000000_0042_01_000002"), "…042_01_000002"},
+		{ContainerShort("tm-1"), "tm-1"},
+		{VertexShort("LookupJoin[3](table=[users], async=[true])"), "LookupJoin[3]"},
+		{VertexShort("Source: orders[1] -> Calc[2]"), "Source: orders[1] -> Calc[2]"},
+		{VertexShort("(odd)"), "(odd)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -30,6 +30,7 @@ type KeyMap struct {
 	Versions VersionKeys
 	Debug    DebugKeys
 	Form     FormKeys
+	Diag     DiagKeys
 
 	blocked []blockedKey // what Block turned off, and why
 }
@@ -80,6 +81,9 @@ type ActionKeys struct {
 // metrics or its logs, from the table or the detail.
 type OpenKeys struct {
 	Describe, RawJSON, EditSQL, Logs, Metrics key.Binding
+	// Exceptions opens the detail on its Exceptions tab: from a FAILED
+	// job in the table to its innermost cause in one key.
+	Exceptions key.Binding
 }
 
 // DetailKeys are the job detail's and its tabs'.
@@ -138,6 +142,21 @@ type VersionKeys struct {
 // DebugKeys are the debug run's and its form's.
 type DebugKeys struct {
 	Again, Cancel, Run key.Binding
+}
+
+// DiagKeys find the cause: the Graph tab and the vertex, checkpoint,
+// TaskManager and flame graph views it opens, and the Exceptions tab's
+// jump to the log of a failure. Several share a letter on different
+// screens; each screen matches only its own.
+type DiagKeys struct {
+	OpenVertex, OpenSubtask, OpenCheckpoint, OpenTaskManager key.Binding // enter, by what it opens
+	Layout                                                   key.Binding // the graph's left to right, top down, list
+	Flame                                                    key.Binding // the selected vertex's flame graph
+	FlameType                                                key.Binding // ON_CPU, OFF_CPU, FULL
+	ZoomIn, ZoomOut                                          key.Binding
+	ThreadDump, TaskManagerLog, Config                       key.Binding
+	FailureLog                                               key.Binding // the TaskManager's log at the failure
+	Chain                                                    key.Binding // fold an exception's chain
 }
 
 // FormKeys are the dialogs', the forms' and the command line's.
@@ -203,6 +222,8 @@ func NewKeyMap() KeyMap {
 			EditSQL:  b("e", "SQL", "e"),
 			Logs:     b("l", "logs", "l"),
 			Metrics:  b("m", "metrics", "m"),
+
+			Exceptions: b("E", "exceptions", "E"),
 		},
 		Detail: DetailKeys{
 			NextTab:       b("tab", "next tab", "tab", "]"),
@@ -285,6 +306,22 @@ func NewKeyMap() KeyMap {
 			Again:  b("ctrl+d", "run again", "ctrl+d"),
 			Cancel: b("esc", "cancel run", "esc", "ctrl+c"),
 			Run:    b("ctrl+d", "run", "ctrl+d"),
+		},
+		Diag: DiagKeys{
+			OpenVertex:      b("enter", "open vertex", "enter"),
+			OpenSubtask:     b("enter", "its TaskManager", "enter"),
+			OpenCheckpoint:  b("enter", "open checkpoint", "enter"),
+			OpenTaskManager: b("enter", "open TaskManager", "enter"),
+			Layout:          b("v", "layout", "v"),
+			Flame:           b("f", "flame graph", "f"),
+			FlameType:       b("t", "on-CPU/off-CPU/full", "t"),
+			ZoomIn:          b("enter", "zoom in", "enter"),
+			ZoomOut:         b("esc/bksp", "zoom out", "esc", "backspace"),
+			ThreadDump:      b("t", "thread dump", "t"),
+			TaskManagerLog:  b("l", "TaskManager log", "l"),
+			Config:          b("c", "Flink config", "c"),
+			FailureLog:      b("L", "log at failure", "L"),
+			Chain:           b("enter", "expand/fold", "enter"),
 		},
 		Form: FormKeys{
 			Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),

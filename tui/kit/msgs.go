@@ -80,10 +80,46 @@ type OpenCreateMsg struct{}
 // OpenEditorMsg asks the root to open a job's SQL editor.
 type OpenEditorMsg struct{ Job api.JobView }
 
-// OpenLogMsg asks the root to open one of a job's logs in the log viewer.
+// OpenLogMsg asks the root to open one of a job's logs in the log viewer;
+// with Find, at the first line Find matches (a failure's time) rather
+// than at the tail.
 type OpenLogMsg struct {
 	JobID, JobName string
 	Source         api.LogSource
+	Find           api.LogQuery
+}
+
+// OpenTextLogMsg asks the root to show text palink holds (a thread dump)
+// in the log viewer, to scroll and search it as a log.
+type OpenTextLogMsg struct {
+	JobID, JobName, Title string
+	Text                  []byte
+}
+
+// DiagView is a view that finds where a job hurts, opened from the job
+// detail: the root builds it (tui/diagnose), as the detail may not import
+// another feature.
+type DiagView int
+
+// Diagnostic views.
+const (
+	DiagVertex DiagView = iota + 1
+	DiagFlame
+	DiagCheckpoint
+	DiagTaskManager
+	DiagConfig
+)
+
+// OpenDiagMsg asks the root to open a diagnostic view of a job: a vertex
+// (VertexID), its flame graph, a checkpoint (Checkpoint), a TaskManager
+// (TaskManager) or the Flink configuration.
+type OpenDiagMsg struct {
+	View        DiagView
+	Job         api.JobView
+	VertexID    string
+	VertexName  string
+	Checkpoint  int64
+	TaskManager string
 }
 
 // OpenHelpMsg asks the root to open the help of a screen that has the

@@ -55,3 +55,11 @@ type Interrupter interface {
 type Backer interface {
 	Back() (cmd tea.Cmd, handled bool)
 }
+
+// Closer is a screen that holds requests in flight: the root calls Close
+// when it takes the screen off the stack, which cancels them (a thread
+// dump of a slow TaskManager is not worth waiting for once the user has
+// left).
+type Closer interface {
+	Close()
+}

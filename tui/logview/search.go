@@ -80,7 +80,7 @@ func (m *Viewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 
 func (m *Viewer) scan(s api.LogSearch) tea.Cmd {
 	m.searchSeq = m.env.NextSeq()
-	return findInLogCmd(m.env.Call(), m.id, m.searchSeq, s)
+	return findInLogCmd(m.call(), m.id, m.searchSeq, s)
 }
 
 // notFound ends a search that reached the end of the log (its start,

@@ -98,6 +98,13 @@ type Viewer struct {
 	prompt promptKind
 	input  textinput.Model
 	saving bool
+
+	// findFirst is the query a viewer opened at a place (a failure's
+	// time) looks for once the head is read.
+	findFirst api.LogQuery
+	// text is a viewer over text palink already holds (a thread dump):
+	// it is read and searched in memory, through the same chunked calls.
+	text *textLog
 }
 
 // New opens the viewer on src, a log of job jobID, at its tail; the Cmd
@@ -109,6 +116,31 @@ func New(e *kit.Env, jobID, jobName string, src api.LogSource) (*Viewer, tea.Cmd
 	m := &Viewer{env: e, id: e.NextSeq(), jobID: jobID, jobName: jobName, src: src,
 		pane: pane{win: newLogWindow(logWindowMax)}, size: -1, input: in}
 	return m, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+}
+
+// NewAt opens the viewer on src at the first line q matches (a failure's
+// time), reading from the head: the Cmd reads it, and the search follows.
+func NewAt(e *kit.Env, jobID, jobName string, src api.LogSource, q api.LogQuery) (*Viewer, tea.Cmd) {
+	m, _ := New(e, jobID, jobName, src)
+	m.seq, m.findFirst = 0, q
+	return m, m.read(opReset, placeTop, nil, api.LogRequest{Offset: 0, Limit: logChunk})
+}
+
+// NewText opens the viewer on text (a thread dump) titled title, at its
+// head: searchable and scrolled as a log, never saved.
+func NewText(e *kit.Env, jobID, jobName, title string, text []byte) (*Viewer, tea.Cmd) {
+	m, _ := New(e, jobID, jobName, api.LogSource{Title: title, Size: int64(len(text))})
+	m.seq, m.text = 0, &textLog{data: text}
+	return m, m.read(opReset, placeTop, nil, api.LogRequest{Offset: 0, Limit: logChunk})
+}
+
+// call is what the viewer's Cmds talk to: the service, or the text.
+func (m *Viewer) call() kit.Call {
+	c := m.env.Call()
+	if m.text != nil {
+		c.Svc = textService{Service: c.Svc, text: m.text}
+	}
+	return c
 }
 
 // Title implements kit.Screen.
@@ -141,7 +173,7 @@ func (m *Viewer) read(op logOp, place logPlace, at *logMatchPos, req api.LogRequ
 	req.JobRef, req.Log = m.jobID, m.src.Ref
 	m.seq = m.env.NextSeq()
 	m.readOp, m.readPlace, m.readAt = op, place, at
-	return readLogCmd(m.env.Call(), m.id, m.seq, op, req)
+	return readLogCmd(m.call(), m.id, m.seq, op, req)
 }
 
 // hasMore reports bytes after the window.
@@ -238,6 +270,12 @@ func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
 		}
 	}
 	m.clampView()
+	if q := m.findFirst; q != (api.LogQuery{}) {
+		m.findFirst = api.LogQuery{}
+		m.query, m.match = q, nil
+		m.origin, m.wrapped = 0, false
+		return m.find(false, 0, true)
+	}
 	if m.readOp == opFollow && m.follow && ch.More {
 		return m.poll() // more arrived than one chunk: catch up
 	}
@@ -404,7 +442,7 @@ func (m *Viewer) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.saving = true
 			return tea.Batch(
 				kit.Progress(saveKey(m.jobID, m.src), fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
-				saveLogCmd(m.env.Call(), m.id, saveKey(m.jobID, m.src), m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
+				saveLogCmd(m.call(), m.id, saveKey(m.jobID, m.src), m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil
 	}

@@ -22,6 +22,7 @@ type Fake struct {
 	*metricsPart
 	*specPart
 	*catalogPart
+	*diagPart
 
 	Mu          sync.Mutex
 	now         time.Time

@@ -170,6 +170,7 @@ func NewFixture() *Fake {
 		{Project: "payments-dedup", Version: 1, Commit: "3f9c0d1e2b4a5c6d7e8f9a0b1c2d3e4f5a6b7c8d", Subject: "dedup by event id", Size: 48_213_004, BuiltBy: "ana", BuiltAt: ago(50 * time.Hour)},
 		{Project: "payments-dedup", Version: 2, Commit: "9c1f2e3d4b5a69788796a5b4c3d2e1f00112233a", Subject: "dedup within 10 minutes", Size: 48_390_112, BuiltBy: "bob", BuiltAt: ago(3 * time.Hour)},
 	}}
+	f.diagPart = newDiagPart(f)
 	return f
 }
 

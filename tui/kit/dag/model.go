@@ -91,6 +91,9 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
+// SetStyles changes the looks (the theme changed).
+func (m *Model) SetStyles(st Styles) { m.styles = st }
+
 // SetMode forces a layout; Auto lets the width decide.
 func (m *Model) SetMode(md Mode) {
 	m.mode = md

@@ -102,6 +102,9 @@ func (m *Model) SetTree(t *Tree) {
 	m.fix()
 }
 
+// SetStyles changes the looks (the theme changed).
+func (m *Model) SetStyles(st Styles) { m.styles, m.paint = st, st.painter() }
+
 // SetSize sets the view's size, header and status lines included.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h

@@ -1,0 +1,177 @@
+package detail
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// taskManagersTab is the TaskManagers tab: the job's Flink cluster's
+// TaskManagers, one a row, with slots, memory, CPU and garbage
+// collection; enter opens one (its thread dump and log), c the Flink
+// configuration. Fetched when shown, as the Graph tab is.
+type taskManagersTab struct {
+	env           *kit.Env
+	job           api.JobView
+	loads         kit.Refresher
+	list          *api.TaskManagerList
+	err           error
+	cur           kit.List
+	width, height int
+}
+
+func newTaskManagersTab(e *kit.Env, call func() kit.Call) *taskManagersTab {
+	t := &taskManagersTab{env: e}
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagersCmd(call(), t.job.ID, t.job.Name, seq) })
+	return t
+}
+
+func (t *taskManagersTab) Title() string   { return "TaskManagers" }
+func (t *taskManagersTab) Capturing() bool { return false }
+
+func (t *taskManagersTab) ShortHelp() []key.Binding {
+	k := t.env.Keys
+	return []key.Binding{k.Diag.OpenTaskManager, k.Diag.Config}
+}
+
+func (t *taskManagersTab) shown(d *jobData) tea.Cmd {
+	if t.job.ID != d.job.ID {
+		t.list, t.err = nil, nil
+		t.loads.Drop()
+	}
+	t.job = d.job
+	return t.loads.Refresh()
+}
+
+func (t *taskManagersTab) refresh(d *jobData) tea.Cmd { return t.shown(d) }
+
+// taskManagersLoadedMsg is the answer of loadTaskManagersCmd.
+type taskManagersLoadedMsg struct {
+	jobID string
+	seq   int
+	list  api.TaskManagerList
+	err   error
+}
+
+func loadTaskManagersCmd(c kit.Call, jobID, name string, seq int) tea.Cmd {
+	return func() tea.Msg {
+		l, err := kit.Diagnose(c, "TaskManagers of "+name, func(ctx context.Context, d api.DiagnoseService) (api.TaskManagerList, error) {
+			return d.TaskManagers(ctx, jobID)
+		})
+		return taskManagersLoadedMsg{jobID: jobID, seq: seq, list: l, err: err}
+	}
+}
+
+// page is the rows on screen: under the summary and the heading.
+func (t *taskManagersTab) page() int { return max(t.height-3, 1) }
+
+func (t *taskManagersTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		t.width, t.height = msg.Width, msg.Height
+	case taskManagersLoadedMsg:
+		if msg.jobID != t.job.ID {
+			return t, nil
+		}
+		current, again := t.loads.Done(msg.seq)
+		if !current {
+			return t, nil
+		}
+		t.err = msg.err
+		if msg.err == nil {
+			l := msg.list
+			t.list = &l
+		}
+		return t, again
+	case tea.KeyPressMsg:
+		k := t.env.Keys
+		if key.Matches(msg, k.Diag.Config) {
+			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagConfig, Job: t.job})
+		}
+		if t.list == nil || len(t.list.TaskManagers) == 0 {
+			return t, nil
+		}
+		n := len(t.list.TaskManagers)
+		if t.cur.Key(k, msg, n, t.page()) {
+			return t, nil
+		}
+		if key.Matches(msg, k.Diag.OpenTaskManager) {
+			t.cur.Fit(n, t.page())
+			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagTaskManager, Job: t.job, TaskManager: t.list.TaskManagers[t.cur.Cursor].ID})
+		}
+	}
+	return t, nil
+}
+
+// TaskManagerRows renders the TaskManagers as the tab's table: a heading
+// and one row each, every row w cells at most. Pure, for the tests.
+func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head string, rows []string) {
+	wide := w >= 110
+	f := "%-14s %-10s %-8s %7s %9s %9s %3s %s"
+	if wide {
+		f = "%-42s %-12s %-9s %-14s %9s %9s %4s %s"
+	}
+	heapHead := "HEAP"
+	if wide {
+		heapHead = "HEAP, USED"
+	}
+	head = st.ColumnHeader.Render(kit.Truncate(fmt.Sprintf(" "+f, "TASKMANAGER", "HOST", "SLOTS", heapHead, "MANAGED", "NETWORK", "CPU", "GC"), w))
+	for _, tm := range tms {
+		id, host := kit.ContainerShort(tm.ID), kit.Truncate(tm.Host, 10)
+		if wide {
+			id, host = tm.ID, kit.Truncate(tm.Host, 12)
+		}
+		heap, gc := kit.Bytes(tm.HeapMax), kit.NoValue
+		if tm.Detailed {
+			gc = fmt.Sprintf("%d · %s", tm.GCCount, kit.Duration(tm.GCTime))
+			if wide && tm.HeapMax > 0 {
+				heap += " " + kit.Percent(float64(tm.HeapUsed)/float64(tm.HeapMax))
+			}
+		}
+		slots := fmt.Sprintf("%d/%d free", tm.FreeSlots, tm.Slots)
+		rows = append(rows, kit.Truncate(fmt.Sprintf(" "+f, id, host, slots, heap, kit.Bytes(tm.ManagedMemory), kit.Bytes(tm.NetworkMemory), fmt.Sprint(tm.CPUCores), gc), w))
+	}
+	return head, rows
+}
+
+func (t *taskManagersTab) View(d *jobData) string {
+	st := t.env.Styles
+	switch {
+	case t.err != nil && t.list == nil:
+		return strings.Join(kit.Centered(st.Error.Render("✖ "+t.err.Error())+"\n"+st.Dim.Render("ctrl+r retries · c shows the Flink configuration"), t.width, t.height), "\n")
+	case t.list == nil:
+		return strings.Join(kit.Centered(st.Dim.Render("fetching the TaskManagers…"), t.width, t.height), "\n")
+	}
+	l := t.list
+	sum := fmt.Sprintf("%s · slots %d free of %d", kit.Plural(len(l.TaskManagers), "TaskManager"), l.SlotsFree, l.SlotsTotal)
+	if l.AppID != "" {
+		sum += " · " + l.AppID
+	}
+	lines := []string{" " + st.Section.Render(sum)}
+	if t.err != nil {
+		lines[0] += st.Error.Render(" · ✖ not current: " + t.err.Error())
+	}
+	for _, n := range l.Notes {
+		lines[0] += st.Warn.Render(" · ⚠ " + n)
+	}
+	if len(l.TaskManagers) == 0 {
+		return strings.Join(append(lines, " "+st.Dim.Render("no TaskManagers registered")), "\n")
+	}
+	head, rows := TaskManagerRows(st, l.TaskManagers, t.width)
+	lines = append(lines, head)
+	t.cur.Fit(len(rows), t.page())
+	for i := t.cur.Offset; i < min(t.cur.Offset+t.page(), len(rows)); i++ {
+		r := rows[i]
+		if i == t.cur.Cursor {
+			r = st.Cursor.Render(kit.Fit("▸"+strings.TrimPrefix(r, " "), t.width))
+		}
+		lines = append(lines, r)
+	}
+	return strings.Join(lines, "\n")
+}
