@@ -140,3 +140,15 @@ shot graph
 key f
 wait_for "all · [0-9]+ samples"
 shot flame
+
+# Completion in the editor: a function's name begun at the end of the
+# script, the popup of built-ins with their signatures under the line.
+key Escape
+sleep 0.3
+key e
+wait_for "CREATE TABLE"
+key C-End Enter
+text "SELECT TO_"
+key C-Space
+wait_for "TO_TIMESTAMP"
+shot sql-completion
