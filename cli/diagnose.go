@@ -57,13 +57,7 @@ func newJobGraphCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withDiag(cmd, func(ctx context.Context, d api.DiagnoseService, w io.Writer) error {
 				gr, err := d.JobGraph(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if g.structured() {
-					return writeData(w, g.output, gr)
-				}
-				return printGraph(w, gr)
+				return show(g, w, gr, err, printGraph)
 			})
 		},
 	}
@@ -170,22 +164,10 @@ func newJobCheckpointsCmd(g *globals) *cobra.Command {
 						return fmt.Errorf("checkpoint %q: give its id, a number", args[1])
 					}
 					cd, err := d.Checkpoint(ctx, api.CheckpointRequest{JobRef: args[0], ID: id})
-					if err != nil {
-						return err
-					}
-					if g.structured() {
-						return writeData(w, g.output, cd)
-					}
-					return printCheckpoint(w, cd)
+					return show(g, w, cd, err, printCheckpoint)
 				}
 				cv, err := d.Checkpoints(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if g.structured() {
-					return writeData(w, g.output, cv)
-				}
-				return printCheckpoints(w, cv)
+				return show(g, w, cv, err, printCheckpoints)
 			})
 		},
 	}
@@ -282,13 +264,7 @@ func newJobConfigCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withDiag(cmd, func(ctx context.Context, d api.DiagnoseService, w io.Writer) error {
 				c, err := d.FlinkConfig(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if g.structured() {
-					return writeData(w, g.output, c)
-				}
-				return printConfig(w, c)
+				return show(g, w, c, err, printConfig)
 			})
 		},
 	}
@@ -307,13 +283,7 @@ func newJobContainerLogsCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withDiag(cmd, func(ctx context.Context, d api.DiagnoseService, w io.Writer) error {
 				l, err := d.ContainerLogs(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if g.structured() {
-					return writeData(w, g.output, l)
-				}
-				return printContainerLogs(w, l)
+				return show(g, w, l, err, printContainerLogs)
 			})
 		},
 	}
@@ -334,25 +304,13 @@ func newTaskManagersCmd(g *globals) *cobra.Command {
 			return g.withDiag(cmd, func(ctx context.Context, d api.DiagnoseService, w io.Writer) error {
 				if len(args) == 2 {
 					tm, err := d.TaskManager(ctx, api.TaskManagerRequest{JobRef: args[0], ID: args[1], ThreadDump: dump})
-					if err != nil {
-						return err
-					}
-					if g.structured() {
-						return writeData(w, g.output, tm)
-					}
-					return printTaskManager(w, tm)
+					return show(g, w, tm, err, printTaskManager)
 				}
 				if dump {
 					return errors.New("--thread-dump needs a TaskManager ID")
 				}
 				l, err := d.TaskManagers(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if g.structured() {
-					return writeData(w, g.output, l)
-				}
-				return printTaskManagers(w, l)
+				return show(g, w, l, err, printTaskManagers)
 			})
 		},
 	}

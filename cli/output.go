@@ -178,3 +178,15 @@ func snake(name string) string {
 	}
 	return b.String()
 }
+
+// show writes what a read returned: its error, else v as -o asks (json or
+// yaml), else as print lays it out for a terminal.
+func show[T any](g *globals, w io.Writer, v T, err error, print func(io.Writer, T) error) error {
+	if err != nil {
+		return err
+	}
+	if g.structured() {
+		return writeData(w, g.output, v)
+	}
+	return print(w, v)
+}
