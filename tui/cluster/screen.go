@@ -175,7 +175,7 @@ func (m *Screen) View() string {
 	var lines []string
 	switch {
 	case m.ov == nil && m.err != nil:
-		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
 	case m.ov == nil:
 		lines = kit.Centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
 	default:

@@ -297,7 +297,7 @@ func (m *Screen) View() string {
 	lines := []string{st.ColumnHeader.Render("  " + joinCommandCells(cmdColTitles, ws, plain))}
 	switch {
 	case !m.loaded && m.err != nil:
-		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+		lines = append(lines, kit.Centered(st.LoadFailed(m.err), inner, body)...)
 	case !m.loaded:
 		lines = append(lines, kit.Centered(st.Dim.Render("loading commands…"), inner, body)...)
 	case len(m.cmds) == 0:

@@ -255,7 +255,7 @@ func (t *graphTab) View(d *jobData) string {
 	var head string
 	switch {
 	case t.err != nil && t.graph == nil:
-		return strings.Join(kit.Centered(st.Error.Render("✖ "+t.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), t.width, t.height), "\n")
+		return strings.Join(kit.Centered(st.LoadFailed(t.err), t.width, t.height), "\n")
 	case t.graph == nil:
 		return strings.Join(kit.Centered(st.Dim.Render("fetching the graph and every vertex's figures…"), t.width, t.height), "\n")
 	case t.err != nil:

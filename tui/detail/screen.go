@@ -383,7 +383,7 @@ func (d *Screen) View() string {
 	}
 	body := d.tabs[d.tab].View(&d.data)
 	if d.err != nil && d.data.detail == nil {
-		body = strings.Join(kit.Centered(st.Error.Render("✖ "+d.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), w, d.height-3), "\n")
+		body = strings.Join(kit.Centered(st.LoadFailed(d.err), w, d.height-3), "\n")
 	}
 	return strings.Join([]string{
 		kit.Fit(title, w),

@@ -65,7 +65,7 @@ func (l *loadState) done(seq int, err error) (ok bool, next tea.Cmd) {
 func placeholder(st *kit.Styles, title string, busy bool, err error, loading string, w, h int) string {
 	msg := st.Dim.Render(loading)
 	if err != nil && !busy {
-		msg = st.Error.Render("✖ "+err.Error()) + "\n" + st.Dim.Render("ctrl+r retries")
+		msg = st.LoadFailed(err)
 	}
 	return kit.Fit(title, w) + "\n" + strings.Join(kit.Centered(msg, w, h-1), "\n")
 }

@@ -35,7 +35,7 @@ func (m *Screen) View() string {
 	body := h - 3
 	switch {
 	case !m.loaded && m.loadErr != nil:
-		lines = append(lines, kit.Centered(st.Error.Render("✖ "+m.loadErr.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, body)...)
+		lines = append(lines, kit.Centered(st.LoadFailed(m.loadErr), inner, body)...)
 	case !m.loaded:
 		lines = append(lines, kit.Centered(st.Dim.Render("loading jobs…"), inner, body)...)
 	case len(m.byID) == 0:

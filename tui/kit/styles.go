@@ -318,3 +318,9 @@ func StateCell(j *api.JobView) string {
 	}
 	return s
 }
+
+// LoadFailed is what a view shows in place of what it could not load: the
+// error, and that ctrl+r tries again.
+func (s Styles) LoadFailed(err error) string {
+	return s.Error.Render("✖ "+err.Error()) + "\n" + s.Dim.Render("ctrl+r retries")
+}

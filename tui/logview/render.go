@@ -162,7 +162,7 @@ func (m *Viewer) View() string {
 	var lines []string
 	switch {
 	case !m.loaded && m.err != nil:
-		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), m.cols(), rows)
+		lines = kit.Centered(st.LoadFailed(m.err), m.cols(), rows)
 	case !m.loaded:
 		lines = kit.Centered(st.Dim.Render("reading the end of the log…"), m.cols(), rows)
 	case len(m.win.lines) == 0:

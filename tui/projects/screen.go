@@ -127,7 +127,7 @@ func (m *Screen) View() string {
 	var lines []string
 	switch {
 	case !m.loaded && m.err != nil:
-		lines = kit.Centered(st.Error.Render("✖ "+m.err.Error())+"\n"+st.Dim.Render("ctrl+r retries"), inner, h-2)
+		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
 	case !m.loaded:
 		lines = kit.Centered(st.Dim.Render("loading projects…"), inner, h-2)
 	case len(m.projects) == 0:
