@@ -153,7 +153,17 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 	if res != nil {
 		fin.Output = res // a nil *debug.Result must not become a non-nil interface
 		for _, s := range res.Sinks {
-			fin.Sinks = append(fin.Sinks, api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows)})
+			ds := api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows), Updating: s.Updating}
+			if s.Updating {
+				for _, row := range s.Rows[:min(len(s.Rows), api.MaxDebugFinal)] {
+					vals := make([]string, len(row))
+					for i, v := range row {
+						vals[i] = debug.FormatValue(v)
+					}
+					ds.Final = append(ds.Final, vals)
+				}
+			}
+			fin.Sinks = append(fin.Sinks, ds)
 		}
 		for i, l := range res.Lookups {
 			dl := api.DebugLookup{

@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -283,4 +284,25 @@ func mustDebug(t *testing.T, d *core.Debugger, r api.DebugRequest) <-chan api.De
 		t.Fatal(err)
 	}
 	return ch
+}
+
+// A sink that received updates finishes with the table it ends up holding.
+func TestDebuggerFinishedCarriesAnUpdatingSinksFinalTable(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "clicks.jsonl")
+	if err := os.WriteFile(data, []byte(`{"usr": "a"}`+"\n"+`{"usr": "b"}`+"\n"+`{"usr": "a"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(t, mustDebug(t, &core.Debugger{}, api.DebugRequest{SQL: `
+CREATE TABLE clicks (usr STRING) WITH ('connector' = 'kafka', 'topic' = 'c', 'format' = 'json');
+CREATE TABLE counts (usr STRING, n BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH ('connector' = 'upsert-kafka', 'topic' = 'n', 'key.format' = 'json', 'value.format' = 'json');
+INSERT INTO counts SELECT usr, COUNT(*) FROM clicks GROUP BY usr;`, Data: map[string]string{"clicks": data}}))
+	fin := evs[len(evs)-1]
+	if fin.Kind != api.DebugFinished || fin.Err != nil || len(fin.Sinks) != 1 {
+		t.Fatalf("finished %+v", fin)
+	}
+	s := fin.Sinks[0]
+	got := fmt.Sprint(s.Final)
+	if !s.Updating || got != "[[a 2] [b 1]]" && got != "[[b 1] [a 2]]" {
+		t.Errorf("sink %s: updating %v, final %v; want a 2 and b 1", s.Name, s.Updating, got)
+	}
 }

@@ -162,7 +162,15 @@ type DebugSink struct {
 	Name    string
 	Columns []DebugColumn
 	Rows    int
+	// Updating (DebugFinished) says the sink received updates or deletes;
+	// Final is then the table it ends up holding (upsert by its primary
+	// key, or the changelog applied), at most MaxDebugFinal rows.
+	Updating bool
+	Final    [][]string
 }
+
+// MaxDebugFinal bounds DebugSink.Final; `palink debug --out` keeps every row.
+const MaxDebugFinal = 10000
 
 // DebugColumn is a column of a sink.
 type DebugColumn struct {

@@ -315,6 +315,9 @@ type debugScreen struct {
 	rows      []api.DebugRow
 	total     int  // rows received, also those not kept
 	changelog bool // a row was an update or a delete: rows show their kind
+	// final shows the tables the updating sinks end up holding instead of
+	// the changelog they received (f, once the run is done).
+	final     bool
 	widths    map[string][]int
 	latencies []time.Duration
 	p50, p99  time.Duration
@@ -340,7 +343,7 @@ func (m *debugScreen) start() tea.Cmd {
 	m.running, m.stopped, m.done, m.err = true, false, false, nil
 	m.sources, m.sinks, m.lookups, m.read, m.elapsed = nil, nil, nil, map[string]int64{}, 0
 	m.rows, m.total, m.widths, m.latencies, m.p50, m.p99 = nil, 0, map[string][]int{}, nil, 0, 0
-	m.offset, m.follow = 0, true
+	m.offset, m.follow, m.final = 0, true, false
 	return startDebugCmd(ctx, m.debugger, m.req, m.run)
 }
 
@@ -412,9 +415,16 @@ func (m *debugScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case !m.running && key.Matches(msg, k.Debug.Again):
 		return m.start()
+	case key.Matches(msg, k.Debug.Final):
+		if !m.done || !m.updating() {
+			return kit.Flash(kit.FlashInfo, "no sink received updates: what it received is its table")
+		}
+		m.final = !m.final
+		m.offset, m.follow = 0, !m.final
+		return nil
 	}
 	page := max(m.tableHeight()-1, 1)
-	n := max(len(m.rows)-page, 0) + 1
+	n := max(len(m.shown())-page, 0) + 1
 	if kit.ListNav(k, msg, &m.offset, n, page) {
 		m.follow = m.offset >= n-1
 	}
@@ -474,6 +484,40 @@ func (m *debugScreen) percentiles() {
 	slices.Sort(s)
 	m.p50 = s[min(len(s)-1, len(s)/2)]
 	m.p99 = s[min(len(s)-1, len(s)*99/100)]
+}
+
+// updating says a sink received updates or deletes, so its final table
+// differs from its changelog.
+func (m *debugScreen) updating() bool {
+	for _, s := range m.sinks {
+		if s.Updating {
+			return true
+		}
+	}
+	return false
+}
+
+// shown are the rows on screen: the changelog as it streamed in, or each
+// sink's final table (an append-only sink's rows are its table).
+func (m *debugScreen) shown() []api.DebugRow {
+	if !m.final {
+		return m.rows
+	}
+	var out []api.DebugRow
+	for _, s := range m.sinks {
+		if !s.Updating {
+			for _, r := range m.rows {
+				if r.Sink == s.Name {
+					out = append(out, r)
+				}
+			}
+			continue
+		}
+		for _, vals := range s.Final {
+			out = append(out, api.DebugRow{Sink: s.Name, Values: vals})
+		}
+	}
+	return out
 }
 
 // tableHeight is the rows left for the table under the head lines.

@@ -299,3 +299,30 @@ func TestDebugRunShowsChangeKinds(t *testing.T) {
 	chord(h, "ctrl+d")
 	h.MustShow("OP  usr  n", "+I  a    1", "-U  a    1", "+U  a    2")
 }
+
+// f switches a finished run between the changelog an updating sink
+// received and the table it ends up holding.
+func TestDebugRunSwitchesToTheFinalTable(t *testing.T) {
+	cols := []api.DebugColumn{{Name: "usr", Type: "STRING"}, {Name: "n", Type: "BIGINT"}}
+	row := func(kind string, vals ...string) api.DebugEvent {
+		return api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{Sink: "counts", Kind: kind, Values: vals, Input: 1}}
+	}
+	d := &fakeDebugger{events: []api.DebugEvent{
+		{Kind: api.DebugStarted, Sources: []api.DebugSource{{Table: "orders", File: "/data/orders.jsonl", Total: 3}},
+			Sinks: []api.DebugSink{{Name: "counts", Columns: cols}}},
+		row("+I", "a", "1"), row("+I", "b", "7"), row("-U", "a", "1"), row("+U", "a", "2"),
+		{Kind: api.DebugFinished, Read: map[string]int64{"orders": 3}, Sinks: []api.DebugSink{{Name: "counts", Columns: cols, Rows: 2,
+			Updating: true, Final: [][]string{{"a", "2"}, {"b", "7"}}}}},
+	}}
+	h := debugHarness(t, d, 120, 40)
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
+	h.Type("/data/orders.jsonl")
+	chord(h, "ctrl+d")
+	h.MustShow("changelog (f: final tables)", "OP  usr  n", "-U  a    1")
+	h.Type("f")
+	h.MustShow("final tables (f: changelog)", "usr  n", "a    2", "b    7")
+	h.MustNotShow("-U", "INPUT", "a    1")
+	h.Type("f")
+	h.MustShow("OP  usr  n", "-U  a    1", "+U  a    2")
+}

@@ -137,6 +137,12 @@ func (m *debugScreen) headLines() []string {
 	case m.done:
 		state = st.StateRunning.Render(fmt.Sprintf("✓ done in %s", kit.Duration(m.elapsed)))
 	}
+	switch {
+	case m.final:
+		state += "   " + st.Info.Render("final tables") + st.Dim.Render(" (f: changelog)")
+	case m.done && m.updating():
+		state += "   " + st.Info.Render("changelog") + st.Dim.Render(" (f: final tables)")
+	}
 	bar := progressBar(st, min(pct, 1), max(min(m.width/4, 30), 10))
 	lines = append(lines, " ▕"+bar+"▏ "+strings.Join(stats, "   ")+"   "+state)
 	if m.err != nil {
@@ -153,8 +159,11 @@ func (m *debugScreen) multiSink() bool { return len(m.sinks) > 1 }
 
 func (m *debugScreen) columnHeader() string {
 	st := m.env.Styles
-	cells := []string{fmt.Sprintf("%-7s %-9s", "INPUT", "LOOKUP")}
-	if m.changelog {
+	var cells []string
+	if !m.final {
+		cells = append(cells, fmt.Sprintf("%-7s %-9s", "INPUT", "LOOKUP"))
+	}
+	if m.changelog && !m.final {
 		cells = append(cells, "OP")
 	}
 	if m.multiSink() {
@@ -176,9 +185,11 @@ func (m *debugScreen) columnHeader() string {
 
 func (m *debugScreen) rowLine(r api.DebugRow) string {
 	st := m.env.Styles
-	in := fmt.Sprintf("%-7s %-9s", fmtCount(r.Input), fmtLatency(r.Lookup))
-	cells := []string{st.Dim.Render(in)}
-	if m.changelog {
+	var cells []string
+	if !m.final {
+		cells = append(cells, st.Dim.Render(fmt.Sprintf("%-7s %-9s", fmtCount(r.Input), fmtLatency(r.Lookup))))
+	}
+	if m.changelog && !m.final {
 		kind := r.Kind
 		if kind == "" {
 			kind = "+I"
@@ -220,21 +231,24 @@ func (m *debugScreen) View() string {
 	head := m.headLines()
 	h := max(m.height-len(head), 1)
 	var body []string
+	rows := m.shown()
 	switch {
+	case len(rows) == 0 && m.final:
+		body = []string{"", " " + st.Dim.Render("the sinks end up holding no rows")}
 	case len(m.rows) == 0 && m.running:
 		body = []string{"", " " + st.Dim.Render("waiting for the first row…")}
 	case len(m.rows) == 0 && m.done:
 		body = []string{"", " " + st.Dim.Render("the sinks received no rows")}
 	default:
-		n := max(len(m.rows)-h, 0)
+		n := max(len(rows)-h, 0)
 		if m.follow {
 			m.offset = n
 		}
 		m.offset = kit.Clamp(m.offset, 0, n)
-		for _, r := range m.rows[m.offset:min(m.offset+h, len(m.rows))] {
+		for _, r := range rows[m.offset:min(m.offset+h, len(rows))] {
 			body = append(body, m.rowLine(r))
 		}
-		if m.total > len(m.rows) && len(body) > 0 && m.offset == n {
+		if !m.final && m.total > len(m.rows) && len(body) > 0 && m.offset == n {
 			body[len(body)-1] = " " + st.Dim.Render(fmt.Sprintf("… %s more rows not shown; `palink debug --out FILE` keeps them all", fmtCount(int64(m.total-len(m.rows)))))
 		}
 	}

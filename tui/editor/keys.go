@@ -51,12 +51,12 @@ func debugShort(k kit.KeyMap, running bool) []key.Binding {
 	if running {
 		return []key.Binding{k.Debug.Cancel, k.Nav.Up, k.Nav.Down}
 	}
-	return []key.Binding{k.Debug.Again, k.Nav.Up, k.Nav.Down}
+	return []key.Binding{k.Debug.Again, k.Debug.Final, k.Nav.Up, k.Nav.Down}
 }
 
 // debugFull is a debug run's keys.
 func debugFull(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Debug.Again, k.Debug.Cancel}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Debug.Again, k.Debug.Cancel, k.Debug.Final}}
 }
 
 // debugFormShort is the debug form's keys.

@@ -141,7 +141,7 @@ type VersionKeys struct {
 
 // DebugKeys are the debug run's and its form's.
 type DebugKeys struct {
-	Again, Cancel, Run key.Binding
+	Again, Cancel, Run, Final key.Binding
 }
 
 // DiagKeys find the cause: the Graph tab and the vertex, checkpoint,
@@ -306,6 +306,7 @@ func NewKeyMap() KeyMap {
 			Again:  b("ctrl+d", "run again", "ctrl+d"),
 			Cancel: b("esc", "cancel run", "esc", "ctrl+c"),
 			Run:    b("ctrl+d", "run", "ctrl+d"),
+			Final:  b("f", "final table / changelog", "f"),
 		},
 		Diag: DiagKeys{
 			OpenVertex:      b("enter", "open vertex", "enter"),
