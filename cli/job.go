@@ -273,6 +273,9 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 					if len(c.Params.Catalog) > 0 {
 						fmt.Fprintf(w, "#%d %s injected from the table catalog: %s\n", c.Seq, c.Kind, model.CatalogRefs(c.Params.Catalog))
 					}
+					if len(c.Params.UDFs) > 0 {
+						fmt.Fprintf(w, "#%d %s injected from the UDF registry: %s\n", c.Seq, c.Kind, model.UDFRefs(c.Params.UDFs))
+					}
 				}
 				return nil
 			})

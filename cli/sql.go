@@ -106,10 +106,11 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 				in  flinksql.Injection
 			)
 			if g.cluster != "" && !parseOnly {
-				assets, err := clusterAssets(cmd, g)
+				assets, fns, err := clusterAssets(cmd, g)
 				if err != nil {
 					return err
 				}
+				opts.Functions = fns
 				res, in = flinksql.CheckWithAssets(src, opts, assets)
 			} else {
 				res = flinksql.Check(src, opts)
@@ -233,10 +234,18 @@ func gatewayVersion(cmd *cobra.Command, g *globals, cluster string) (string, err
 }
 
 // clusterAssets are the table catalog and variables of --cluster, as a
-// check takes them (no secret is read).
-func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, error) {
+// check takes them (no secret is read), and the UDF registry's functions.
+func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, map[string]flinksql.FunctionInfo, error) {
 	a := flinksql.Assets{Vars: map[string]string{}}
+	fns := map[string]flinksql.FunctionInfo{}
 	err := g.withEnv(cmd, func(ctx context.Context, e *env) error {
+		us, err := e.svc.UDFs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, u := range us {
+			fns[strings.ToUpper(u.Name)] = flinksql.FunctionInfo{Signature: u.Signature}
+		}
 		ts, err := e.svc.Tables(ctx, g.cluster)
 		if err != nil {
 			return err
@@ -257,7 +266,7 @@ func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, error) {
 		}
 		return nil
 	})
-	return a, err
+	return a, fns, err
 }
 
 // explainRemote asks the chosen cluster's gateway for the job's plan.

@@ -85,6 +85,8 @@ type Service interface {
 	SQLPlanner
 
 	CatalogService
+
+	UDFService
 }
 
 // JobFilter narrows ListJobs. Zero fields select everything.

@@ -22,6 +22,7 @@ type Fake struct {
 	*metricsPart
 	*specPart
 	*catalogPart
+	*udfPart
 	*diagPart
 
 	Mu          sync.Mutex
