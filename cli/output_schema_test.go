@@ -43,20 +43,16 @@ var outputs = map[string]any{
 	"project_list":      []model.Project{},
 	"project_build":     model.Artifact{},
 	"project_artifacts": []model.Artifact{},
-	// The UDF registry (cli/udf.go).
-	"udf_add":      model.UDF{},
-	"udf_list":     []api.UDFView{},
-	"udf_rm":       api.UDFRemoval{},
-	"job_action":   []model.Command{},
-	"commands":     []model.Command{},
-	"alerts":       []model.Alert{},
-	"cluster":      api.ClusterOverview{},
-	"adopt":        model.Job{},
-	"sync_once":    api.SyncStats{},
-	"logs":         api.LogList{},
-	"sql_check":    sqlReport{},
-	"sql_complete": sqlCompletion{},
-	"store_check":  api.StoreReport{},
+	"job_action":        []model.Command{},
+	"commands":          []model.Command{},
+	"alerts":            []model.Alert{},
+	"cluster":           api.ClusterOverview{},
+	"adopt":             model.Job{},
+	"sync_once":         api.SyncStats{},
+	"logs":              api.LogList{},
+	"sql_check":         sqlReport{},
+	"sql_complete":      sqlCompletion{},
+	"store_check":       api.StoreReport{},
 	// The table catalog (cli/table.go).
 	"table_add":    api.TableChange{},
 	"table_edit":   api.TableChange{},
@@ -80,6 +76,11 @@ var outputs = map[string]any{
 	"job_container_logs": api.ContainerLogList{},
 	"taskmanagers":       api.TaskManagerList{},
 	"taskmanager":        api.TaskManagerDetail{},
+
+	// The UDF registry (cli/udf.go).
+	"udf_add":  model.UDF{},
+	"udf_list": []api.UDFView{},
+	"udf_rm":   api.UDFRemoval{},
 }
 
 // schemaOf builds the JSON Schema (2020-12) of the output form, with the
