@@ -28,6 +28,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
 		samples    []string
 		saveSample string
+		// standIns are --udf-stand-in NAME(P…)=EXPR.
+		standIns []string
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
@@ -44,7 +46,9 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"--sample TABLE=kafka[:N] reads the newest N records of a Kafka table's topic (its own bootstrap\n" +
 			"servers, topic and json/csv/raw format; records that do not decode are counted and left out);\n" +
 			"--save-sample DIR keeps them as DIR/TABLE.jsonl, to repeat the run with --data.\n\n" +
-			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.",
+			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.\n\n" +
+			"A UDF cannot run locally: --udf-stand-in 'mask(s)=UPPER(s)' gives a SQL expression that replaces\n" +
+			"each call of mask in this run (its arguments in place of the parameters).",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
 			"  palink debug orders.sql --sample orders=kafka:200 --save-sample testdata/\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
@@ -93,7 +97,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, SaveSamples: saveSample}
+			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, SaveSamples: saveSample, StandIns: standIns}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
@@ -103,7 +107,10 @@ func newDebugCmd(g *globals) *cobra.Command {
 					if req.Catalog, err = e.svc.Tables(ctx, g.cluster); err != nil {
 						return err
 					}
-					req.Vars, err = e.svc.Vars(ctx, g.cluster)
+					if req.Vars, err = e.svc.Vars(ctx, g.cluster); err != nil {
+						return err
+					}
+					req.UDFs, err = registeredUDFs(ctx, e)
 					return err
 				})
 				if err != nil {
@@ -129,6 +136,9 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			if len(fin.Injected) > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
+			}
+			for _, s := range fin.StoodIn {
+				fmt.Fprintf(cmd.ErrOrStderr(), "stand-in for this run: %s\n", s)
 			}
 			for _, s := range fin.Shadowed {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the script defines %s itself; the catalog's is not used\n", s)
@@ -163,6 +173,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
 	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
 	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")
+	f.StringArrayVar(&standIns, "udf-stand-in", nil, "a SQL expression standing in for a UDF in this run: 'mask(s)=UPPER(s)'; repeatable")
 	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
 }
@@ -266,10 +277,10 @@ func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *d
 			}
 			status.apply(ev)
 			if ev.Kind == api.DebugStarted {
-				fin.Injected, fin.Shadowed, fin.Sampled = ev.Injected, ev.Shadowed, ev.Sampled
+				fin.Injected, fin.Shadowed, fin.Sampled, fin.StoodIn = ev.Injected, ev.Shadowed, ev.Sampled, ev.StoodIn
 			}
 			if ev.Kind == api.DebugFinished {
-				ev.Injected, ev.Shadowed, ev.Sampled = fin.Injected, fin.Shadowed, fin.Sampled
+				ev.Injected, ev.Shadowed, ev.Sampled, ev.StoodIn = fin.Injected, fin.Shadowed, fin.Sampled, fin.StoodIn
 				fin = ev
 			}
 		case <-redraw:

@@ -146,3 +146,16 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// registeredUDFs are the registry's functions, as a debug run names them.
+func registeredUDFs(ctx context.Context, e *env) ([]model.UDF, error) {
+	vs, err := e.svc.UDFs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.UDF, len(vs))
+	for i, v := range vs {
+		out[i] = v.UDF
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -63,6 +64,25 @@ func TestUDFInjectedAtSubmit(t *testing.T) {
 	}
 	if out, err := e.run(ctx, "sql", "check", jobFile, "--cluster", "sim"); err != nil {
 		t.Errorf("sql check of a registered function: %v\n%s", err, out)
+	}
+
+	// A local debug run cannot load it: it names the UDF and the flag,
+	// and runs with an expression standing in for it.
+	if _, err := e.run(ctx, "debug", jobFile, "--cluster", "sim"); err == nil || !strings.Contains(err.Error(), "4:12") ||
+		!strings.Contains(err.Error(), "registered UDF mask (java com.example.Mask") || !strings.Contains(err.Error(), "--udf-stand-in 'mask(a)=…'") {
+		t.Errorf("debug without a stand-in: %v", err)
+	}
+	rows := writeTemp(t, "src.jsonl", `{"id": 1, "s": "alice"}`+"\n"+`{"id": 2, "s": "bob"}`+"\n")
+	out, errOut := e.runBoth(ctx, "debug", jobFile, "--cluster", "sim", "--udf-stand-in", "mask(s)=UPPER(s)", "--data", "src="+rows, "-o", "json")
+	if !strings.Contains(errOut, "stand-in for this run: mask(s)=UPPER(s)") {
+		t.Errorf("debug with a stand-in: stdout\n%s\nstderr\n%s", out, errOut)
+	}
+	var vals []string
+	for _, m := range regexp.MustCompile(`"s": "([^"]*)"`).FindAllStringSubmatch(out, -1) {
+		vals = append(vals, m[1])
+	}
+	if !slices.Equal(vals, []string{"ALICE", "BOB"}) {
+		t.Errorf("debug with a stand-in wrote s = %q, want ALICE and BOB:\n%s", vals, out)
 	}
 
 	// Submit: the gateway's session creates the function before the job.

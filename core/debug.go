@@ -499,5 +499,8 @@ func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error)
 		return start, vars, err
 	}
 	r.SQL = flinksql.SubstituteVars(in.Apply(r.SQL), vars.Values)
+	if start.StoodIn, err = standIn(r); err != nil {
+		return start, vars, err
+	}
 	return start, vars, nil
 }

@@ -55,6 +55,13 @@ type DebugRequest struct {
 	// so that the run can be repeated with --data.
 	Samples     map[string]int
 	SaveSamples string
+	// UDFs are the UDF registry's functions, to name what a call the run
+	// cannot make is; StandIns are SQL expressions that stand in for
+	// functions in this run, "mask(s)=UPPER(s)": every call is rewritten
+	// before the run. A call of a function that is neither built in nor
+	// created by the script, without a stand-in, refuses the run.
+	UDFs     []model.UDF
+	StandIns []string
 }
 
 // DebugSample is what sampling one table's topic read.
@@ -106,6 +113,8 @@ type DebugEvent struct {
 	// Injected (DebugStarted) are the catalog tables the run was given,
 	// "orders@v3"; Shadowed those the script defines itself.
 	Injected, Shadowed []string
+	// StoodIn (DebugStarted) are the stand-ins the run used, as given.
+	StoodIn []string
 	// Sampled (DebugStarted) are the tables read from Kafka.
 	Sampled []DebugSample
 	// Sinks are the captured sinks: their columns as the DDL declares them
