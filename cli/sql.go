@@ -244,7 +244,7 @@ func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, map[string]
 			return err
 		}
 		for _, u := range us {
-			fns[strings.ToUpper(u.Name)] = flinksql.FunctionInfo{Signature: u.Signature}
+			fns[strings.ToUpper(u.Name)] = flinksql.FunctionInfo{Name: u.Name, Signature: u.Signature}
 		}
 		ts, err := e.svc.Tables(ctx, g.cluster)
 		if err != nil {

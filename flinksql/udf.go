@@ -2,12 +2,16 @@ package flinksql
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
 // FunctionInfo is a user function that exists outside the script: one of
 // palink's UDF registry, which a deploy creates before the script runs.
 type FunctionInfo struct {
+	// Name is the name as registered (the map's key is upper-case):
+	// what completion writes.
+	Name string
 	// Signature is the SQL signature when one was given, "(STRING, INT)
 	// -> STRING"; "" when not known.
 	Signature string
@@ -145,4 +149,22 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// registeredFunctions suggests the functions of the UDF registry, by the
+// names they were registered with.
+func (c *completer) registeredFunctions() {
+	names := make([]string, 0, len(c.opts.Functions))
+	for k := range c.opts.Functions {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		f := c.opts.Functions[k]
+		name := f.Name
+		if name == "" {
+			name = k
+		}
+		c.add(Suggestion{Text: name, Kind: SuggestFunction, Detail: f.Signature, Doc: "registered UDF"})
+	}
 }

@@ -26,6 +26,7 @@ func TestEveryViewFitsEverySize(t *testing.T) {
 		{"command log", func(h *harness) { h.Press(":"); h.Type("cmd"); h.Press("enter", "enter") }},
 		{"alerts", func(h *harness) { h.Press(":"); h.Type("alerts"); h.Press("enter") }},
 		{"projects", func(h *harness) { h.Press(":"); h.Type("projects"); h.Press("enter") }},
+		{"udfs", func(h *harness) { h.Press(":"); h.Type("udfs"); h.Press("enter") }},
 		{"cluster", func(h *harness) { h.Press(":"); h.Type("cluster prod"); h.Press("enter") }},
 		{"editor", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("e") }},
 		{"create", func(h *harness) { h.Press("n") }},

@@ -202,7 +202,7 @@ func Uses(tx store.ReadTx) (map[string][]api.UDFUse, error) {
 func Functions(us []model.UDF) map[string]flinksql.FunctionInfo {
 	out := make(map[string]flinksql.FunctionInfo, len(us))
 	for _, u := range us {
-		out[strings.ToUpper(u.Name)] = flinksql.FunctionInfo{Signature: u.Signature}
+		out[strings.ToUpper(u.Name)] = flinksql.FunctionInfo{Name: u.Name, Signature: u.Signature}
 	}
 	return out
 }

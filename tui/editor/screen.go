@@ -52,6 +52,8 @@ type Screen struct {
 	// gatewayVersion is the Flink release the job's cluster's SQL Gateway
 	// says it runs, for a cluster the config names none for.
 	gatewayVersion string
+	// functions are the UDF registry's (udfs.go); nil until read.
+	functions map[string]flinksql.FunctionInfo
 
 	clipboard string
 	dirtyMemo struct {
@@ -83,7 +85,7 @@ func New(e *kit.Env, runs *DebugRuns, j api.JobView) (*Screen, tea.Cmd) {
 
 func (m *Screen) load() tea.Cmd {
 	m.loadSeq = m.env.NextSeq()
-	load := loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq)
+	load := tea.Batch(loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq), functionsCmd(m.env.Call(), m.id))
 	if _, set := m.env.FlinkVersions[m.job.Cluster]; set || m.job.Cluster == "" {
 		return load
 	}
@@ -155,6 +157,8 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			m.checkAgain = false
 			return m, m.validate()
 		}
+	case functionsMsg:
+		return m, m.onFunctions(msg)
 	case gatewayVersionMsg:
 		if msg.id != m.id || msg.cluster != m.job.Cluster || msg.version == m.gatewayVersion {
 			return m, nil
@@ -561,16 +565,15 @@ func (m *Screen) scroll() {
 // error here, not at the deploy. A version the config gets wrong was
 // reported when it was read.
 func (m *Screen) sqlOptions() flinksql.Options {
+	o := flinksql.Options{Functions: m.functions}
 	s, ok := m.env.FlinkVersions[m.job.Cluster]
 	if !ok {
 		s = m.gatewayVersion
 	}
-	if s == "" {
-		return flinksql.Options{}
-	}
 	v, err := flinksql.ParseVersion(s)
-	if err != nil {
-		return flinksql.Options{}
+	if s == "" || err != nil {
+		return o
 	}
-	return flinksql.Options{Version: v, Target: "cluster " + m.job.Cluster}
+	o.Version, o.Target = v, "cluster "+m.job.Cluster
+	return o
 }

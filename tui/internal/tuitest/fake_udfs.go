@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
@@ -47,4 +48,19 @@ func (p *udfPart) RemoveUDF(_ context.Context, r api.RemoveUDFRequest) (api.UDFR
 	v := p.UDFList[i]
 	p.UDFList = slices.Delete(p.UDFList, i, i+1)
 	return api.UDFRemoval{UDF: v.UDF, Jobs: v.Jobs}, nil
+}
+
+// fixtureUDFs are the fixture's registered functions: one of a project's
+// artifact called by two SQL jobs, one jar without a signature, one
+// Python file no job calls.
+func fixtureUDFs(ago func(time.Duration) time.Time) []api.UDFView {
+	return []api.UDFView{
+		{UDF: model.UDF{Name: "mask_pan", Class: "com.acme.udf.MaskPan", Language: model.UDFJava, Project: "payments-dedup", ArtifactVersion: 2,
+			Signature: "(STRING) -> STRING", Author: "ana", CreatedAt: ago(50 * time.Hour)},
+			Jobs: []api.UDFUse{{JobID: "j001", JobName: "orders-enrich", State: model.StateRunning}, {JobID: "j006", JobName: "sessionize", State: model.StateFinished}}},
+		{UDF: model.UDF{Name: "geohash", Class: "com.acme.geo.GeoHash", Language: model.UDFScala, Jar: "/opt/udf/geo-1.3.jar", Author: "bo", CreatedAt: ago(9 * time.Hour)},
+			Jobs: []api.UDFUse{{JobID: "j010", JobName: "geo-enrich", State: model.StateDeployFailed}}},
+		{UDF: model.UDF{Name: "score", Class: "fraud.score", Language: model.UDFPython, PyFile: "/srv/udf/fraud.py",
+			Signature: "(DOUBLE, INT) -> DOUBLE", Author: "eve", CreatedAt: ago(2 * time.Hour)}},
+	}
 }
