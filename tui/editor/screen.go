@@ -52,8 +52,7 @@ type Screen struct {
 	// gatewayVersion is the Flink release the job's cluster's SQL Gateway
 	// says it runs, for a cluster the config names none for.
 	gatewayVersion string
-	// functions are the UDF registry's (udfs.go); nil until read.
-	functions map[string]flinksql.FunctionInfo
+	udfs           udfRegistry // udfs.go
 
 	clipboard string
 	dirtyMemo struct {
@@ -158,7 +157,9 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return m, m.validate()
 		}
 	case functionsMsg:
-		return m, m.onFunctions(msg)
+		if m.udfs.take(msg, m.id) && m.loaded {
+			return m, m.validate()
+		}
 	case gatewayVersionMsg:
 		if msg.id != m.id || msg.cluster != m.job.Cluster || msg.version == m.gatewayVersion {
 			return m, nil
@@ -565,7 +566,7 @@ func (m *Screen) scroll() {
 // error here, not at the deploy. A version the config gets wrong was
 // reported when it was read.
 func (m *Screen) sqlOptions() flinksql.Options {
-	o := flinksql.Options{Functions: m.functions}
+	o := flinksql.Options{Functions: m.udfs.fns}
 	s, ok := m.env.FlinkVersions[m.job.Cluster]
 	if !ok {
 		s = m.gatewayVersion

@@ -37,15 +37,18 @@ func functionsCmd(c kit.Call, id int) tea.Cmd {
 	}
 }
 
-// onFunctions keeps the registry's functions and checks the text again
-// with them.
-func (m *Screen) onFunctions(msg functionsMsg) tea.Cmd {
-	if msg.id != m.id || msg.fns == nil {
-		return nil
+// udfRegistry is what the editor knows of the UDF registry.
+type udfRegistry struct {
+	// fns are the registry's functions; nil until read.
+	fns map[string]flinksql.FunctionInfo
+}
+
+// take keeps the functions of an answer for editor id, and reports
+// whether the text must be checked again with them.
+func (r *udfRegistry) take(msg functionsMsg, id int) bool {
+	if msg.id != id || msg.fns == nil {
+		return false
 	}
-	m.functions = msg.fns
-	if m.loaded {
-		return m.validate()
-	}
-	return nil
+	r.fns = msg.fns
+	return true
 }
