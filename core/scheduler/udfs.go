@@ -24,7 +24,7 @@ func (x *execution) injectUDFs(ctx context.Context, cl *clusters.Cluster, j mode
 		p, err = udfs.ForScript(tx, spec.SQL, v)
 		return err
 	}); err != nil {
-		return p, fmt.Errorf("read the UDF registry: %w", err)
+		return p, fmt.Errorf("UDF registry: %w", err)
 	}
 	if len(p.Functions) == 0 {
 		return p, nil

@@ -68,6 +68,9 @@ func ForScript(tx store.ReadTx, sql string, v flinksql.Version) (Plan, error) {
 			continue
 		}
 		s, err := ship(tx, *u)
+		if err == nil {
+			err = checkClass(s)
+		}
 		if err != nil {
 			return p, fmt.Errorf("function %s (line %d): %w", u.Name, c.Pos.Line, err)
 		}

@@ -78,6 +78,11 @@ func (r *Registry) AddUDF(ctx context.Context, req api.AddUDFRequest) (model.UDF
 		}
 		*p = abs
 	}
+	if u.Jar != "" {
+		if err := checkClass(Shipped{UDF: u, Path: u.Jar, Ref: model.UDFRef{Name: u.Name, Artifact: u.Jar}}); err != nil {
+			return u, fmt.Errorf("%s: %w", op, err)
+		}
+	}
 	err := r.st.Update(ctx, func(tx store.Tx) error {
 		if _, err := tx.UDF(u.Name); err == nil && !req.Replace {
 			return fmt.Errorf("%s: function %s is registered already (replace it with --replace): %w", op, u.Name, model.ErrExists)

@@ -1,6 +1,7 @@
 package udfs
 
 import (
+	"archive/zip"
 	"context"
 	"errors"
 	"os"
@@ -118,5 +119,55 @@ func TestPlanByFlinkVersion(t *testing.T) {
 	if _, err := r.AddUDF(ctx, api.AddUDFRequest{UDF: model.UDF{Name: "m2", Class: "C", Language: model.UDFJava, Project: "udfs", ArtifactVersion: 9}}); !errors.Is(err, model.ErrNotFound) ||
 		!strings.Contains(err.Error(), "no artifact v9 (newest: v2)") {
 		t.Errorf("a missing artifact version: %v", err)
+	}
+}
+
+// TestMissingClassRefusesTheDeploy: a jar that lacks the function's class
+// refuses the deploy, naming the function, its line and the jar.
+func TestMissingClassRefusesTheDeploy(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	jar := filepath.Join(t.TempDir(), "udf.jar")
+	f, err := os.Create(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for _, name := range []string{"META-INF/MANIFEST.MF", "com/acme/Mask.class"} {
+		if _, err := zw.Create(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := New(st, time.Now, "ana", false)
+	for _, u := range []model.UDF{
+		{Name: "mask", Class: "com.acme.Mask", Language: model.UDFJava, Jar: jar},
+	} {
+		if _, err := r.AddUDF(ctx, api.AddUDFRequest{UDF: u}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.AddUDF(ctx, api.AddUDFRequest{UDF: model.UDF{Name: "nope", Class: "com.acme.Nope", Language: model.UDFJava, Jar: jar}}); err == nil ||
+		!strings.Contains(err.Error(), "class com.acme.Nope is not in "+jar) {
+		t.Errorf("registering a class the jar lacks: %v", err)
+	}
+	// A jar rebuilt without a class it had: the deploy finds out.
+	if err := st.Update(ctx, func(tx store.Tx) error {
+		return tx.PutUDF(model.UDF{Name: "geo", Class: "com.acme.Geo", Language: model.UDFJava, Jar: jar})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	plan := func(sql string) error {
+		return st.View(ctx, func(tx store.ReadTx) error { _, err := ForScript(tx, sql, flinksql.Version{}); return err })
+	}
+	if err := plan("SELECT mask(s) FROM t"); err != nil {
+		t.Errorf("a class the jar holds: %v", err)
+	}
+	err = plan("SELECT mask(s),\n  geo(s) FROM t")
+	if !errors.Is(err, model.ErrNotFound) || !strings.Contains(err.Error(), "function geo (line 2): class com.acme.Geo is not in "+jar) {
+		t.Errorf("a class the jar lacks: %v", err)
 	}
 }
