@@ -94,6 +94,7 @@ func debugTemplate(sql string, samples api.DebugSamples) string {
 			return true
 		})
 	}
+	lines = append(lines, standInNotes(script)...)
 	return strings.Join(lines, "\n")
 }
 
@@ -103,7 +104,7 @@ func parseDebugInput(in debugInput) (map[string]string, int, error) {
 	data := map[string]string{}
 	for i, l := range strings.Split(in.data, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") {
+		if l == "" || strings.HasPrefix(l, "#") || isStandIn(l) {
 			continue
 		}
 		table, file, ok := strings.Cut(l, "=")
@@ -184,7 +185,7 @@ func (f *debugForm) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 				return f, nil
 			}
 			f.runs.inputs[f.job.ID] = in
-			s := newDebugScreen(f.env, f.runs.debugger, f.job, api.DebugRequest{SQL: f.sql, Data: data, Limit: limit})
+			s := newDebugScreen(f.env, f.runs.debugger, f.job, api.DebugRequest{SQL: f.sql, Data: data, Limit: limit, StandIns: debugStandIns(in)})
 			_, size := s.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
 			return s, tea.Batch(size, s.start())
 		case key.Matches(msg, k.Form.NextField), key.Matches(msg, k.Form.PrevField):
