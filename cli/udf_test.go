@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -119,4 +122,99 @@ func TestUDFInjectedAtSubmit(t *testing.T) {
 	if out := e.mustRun("udf", "rm", "mask", "--force"); !strings.Contains(out, "masked") {
 		t.Errorf("udf rm --force said %q", out)
 	}
+}
+
+// TestUDFFromAProjectArtifact: a function registered from a project is
+// created from the project's newest artifact, where the build left it in
+// palink's cache, and recorded as name@project:vN; a function whose class
+// the artifact lacks fails the deploy naming the function and its line,
+// before anything reaches the cluster.
+func TestUDFFromAProjectArtifact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	var (
+		mu       sync.Mutex
+		received []string
+	)
+	e := newCLIEnv(t, sim.Options{OnStatement: func(st sim.GatewayStatement) {
+		mu.Lock()
+		received = append(received, strings.Join(strings.Fields(st.Statement), " "))
+		mu.Unlock()
+	}}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	repo := bareRepoWithClasses(t, "com/example/Geo.class")
+	e.mustRun("project", "add", "udfs", "--repo", repo, "--build", "./build.sh", "--artifact", "out/*.jar")
+	e.mustRun("project", "build", "udfs", "-q")
+	var arts []model.Artifact
+	if err := decodeWire([]byte(e.mustRun("project", "artifacts", "udfs", "-o", "json")), &arts); err != nil || len(arts) != 1 {
+		t.Fatalf("artifacts: %v %+v", err, arts)
+	}
+	e.mustRun("udf", "add", "geo", "--class", "com.example.Geo", "--language", "java", "--project", "udfs")
+	e.mustRun("udf", "add", "gone", "--class", "com.example.Gone", "--language", "java", "--project", "udfs")
+
+	ddl := "CREATE TABLE src (id BIGINT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '5');\n" +
+		"CREATE TABLE snk (id BIGINT, s STRING) WITH ('connector' = 'blackhole');\n"
+	e.mustRun("job", "create", "--name", "geo", "--sql", writeTemp(t, "geo.sql", ddl+"INSERT INTO snk SELECT id, geo(s) FROM src;\n"))
+	e.mustRun("job", "submit", "geo", "--wait")
+	create := "CREATE TEMPORARY FUNCTION `geo` AS 'com.example.Geo' LANGUAGE JAVA USING JAR 'file://" + arts[0].Path + "'"
+	mu.Lock()
+	seen := slices.Contains(received, create)
+	mu.Unlock()
+	if !seen {
+		t.Errorf("the gateway never received %q", create)
+	}
+	if out := e.mustRun("job", "history", "geo"); !strings.Contains(out, "injected from the UDF registry: geo@udfs:v1") {
+		t.Errorf("job history:\n%s", out)
+	}
+
+	e.mustRun("job", "create", "--name", "gone", "--sql", writeTemp(t, "gone.sql", ddl+"INSERT INTO snk\nSELECT id, gone(s) FROM src;\n"))
+	_, _ = e.run(ctx, "job", "submit", "gone", "--wait")
+	d := e.job("gone")
+	if d.Job.State != model.StateDeployFailed || len(d.Commands) == 0 ||
+		!strings.Contains(d.Commands[len(d.Commands)-1].Error, "function gone (line 4): class com.example.Gone is not in udfs:v1") {
+		t.Errorf("a class the artifact lacks: job %s, commands %+v", d.Job.State, d.Commands)
+	}
+}
+
+// bareRepoWithClasses makes a bare git repository whose build.sh zips
+// META-INF and the given class files (empty) into out/udfs.jar.
+func bareRepoWithClasses(t *testing.T, classes ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := t.TempDir()
+	work, bare := filepath.Join(root, "work"), filepath.Join(root, "udfs.git")
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	files := map[string]string{
+		"META-INF/MANIFEST.MF": "Manifest-Version: 1.0\n",
+		"build.sh":             "#!/bin/sh\nset -e\nmkdir -p out\ngit archive --format=zip -o out/udfs.jar HEAD META-INF com\n",
+	}
+	for _, c := range classes {
+		files[c] = "\xca\xfe\xba\xbe"
+	}
+	for name, body := range files {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(root, "init", "--quiet", "--bare", "--initial-branch=main", bare)
+	run(work, "init", "--quiet", "--initial-branch=main")
+	run(work, "add", "-A")
+	run(work, "commit", "--quiet", "-m", "udfs")
+	run(work, "push", "--quiet", bare, "main")
+	return bare
 }
