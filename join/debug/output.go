@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -133,14 +134,31 @@ func WriteJSONLines(w io.Writer, cols []join.Column, rows []join.Row) error {
 	return nil
 }
 
-func writeJSONString(b *strings.Builder, s string) {
-	j, _ := json.Marshal(s)
-	b.Write(j)
+// jsonOut is where JSON is written: a strings.Builder, or a sink's file
+// buffer directly.
+type jsonOut interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
+func writeJSONString(b jsonOut, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			// What encoding/json escapes, and as it does.
+			j, _ := json.Marshal(s)
+			b.Write(j)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 // writeJSONValue writes a runtime value of type t as Flink's json format
 // does.
-func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location) {
+func writeJSONValue(b jsonOut, v any, t value.Type, loc *time.Location) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -151,7 +169,8 @@ func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location)
 			b.WriteString("false")
 		}
 	case int64:
-		fmt.Fprintf(b, "%d", x)
+		var buf [20]byte
+		b.Write(strconv.AppendInt(buf[:0], x, 10))
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			writeJSONString(b, value.JavaFloat(x, 64))
@@ -164,7 +183,7 @@ func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location)
 		b.WriteString(value.JavaFloat(x, 64))
 	case *big.Rat:
 		if t.Kind == value.Decimal {
-			b.WriteString(x.FloatString(t.Scale))
+			b.WriteString(value.DecimalString(x, t.Scale))
 			return
 		}
 		b.WriteString(value.Guess(x, loc))
