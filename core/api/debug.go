@@ -36,7 +36,9 @@ type DebugRequest struct {
 	// Out, if set, is a file each sink's rows stream to as JSON lines
 	// while the run goes (OUT.SINK.ext with several sinks): an append-only
 	// sink's rows; an updating sink's changelog, {"op": "+U", …}, with its
-	// final table in OUT.final.ext.
+	// final table in OUT.final.ext. Memory then holds the run's state and
+	// the first MaxDebugFinal changes of each sink (DebugFinished's Output),
+	// not all of them.
 	Out string
 	// Watermarks is when each source emits its watermark: 0 after every
 	// row, N > 0 after every N rows, -1 only at the end of the input.
