@@ -141,9 +141,11 @@ type DebugEvent struct {
 type DebugOutput interface {
 	// WriteText writes each sink's rows as a table, then WriteLookups.
 	WriteText(w io.Writer) error
-	// WriteLookups writes what each lookup join did, a line each.
+	// WriteLookups writes what each lookup join did, a line each, then the
+	// state each stateful operator held: at its most and at the end.
 	WriteLookups(w io.Writer) error
-	// WriteJSON writes sinks, rows and lookups as one JSON document.
+	// WriteJSON writes sinks, rows, lookups and operators' state as one
+	// JSON document.
 	WriteJSON(w io.Writer) error
 	// WriteRows writes one sink's rows as JSON lines, one object a row.
 	WriteRows(w io.Writer, sink int) error

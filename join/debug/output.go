@@ -261,7 +261,8 @@ func (res *Result) WriteText(w io.Writer) error {
 }
 
 // WriteLookups writes what each lookup join did, one line each: lookups,
-// queries, cache hits, latency, mode and capacity.
+// queries, cache hits, latency, mode and capacity; then the state each
+// stateful operator held (writeState).
 func (res *Result) WriteLookups(w io.Writer) error {
 	for _, l := range res.Lookups {
 		p50, p99 := l.Percentile(0.5).Round(10*time.Microsecond), l.Percentile(0.99).Round(10*time.Microsecond)
@@ -271,7 +272,7 @@ func (res *Result) WriteLookups(w io.Writer) error {
 			return err
 		}
 	}
-	return nil
+	return res.writeState(w)
 }
 
 // WriteRows writes the final table of res.Sinks[sink] as JSON lines
@@ -286,8 +287,9 @@ func (res *Result) WriteRows(w io.Writer, sink int) error {
 
 // WriteJSON writes the result as one JSON document, for scripts:
 // {"sinks": [{"name", "columns", "key", "rows": [{col: value}],
-// "changelog": [{"op", col: value}]}], "lookups": […]}; "rows" is the
-// final table, "changelog" is there when the sink received updates.
+// "changelog": [{"op", col: value}]}], "lookups": […], "operators": […]};
+// "rows" is the final table, "changelog" is there when the sink received
+// updates, "operators" the state of each stateful operator.
 func (res *Result) WriteJSON(w io.Writer) error {
 	type sink struct {
 		Name      string            `json:"name"`
@@ -305,9 +307,10 @@ func (res *Result) WriteJSON(w io.Writer) error {
 		P99ms    float64 `json:"p99_ms"`
 	}
 	doc := struct {
-		Sinks   []sink   `json:"sinks"`
-		Lookups []lookup `json:"lookups"`
-	}{Sinks: []sink{}, Lookups: []lookup{}}
+		Sinks     []sink          `json:"sinks"`
+		Lookups   []lookup        `json:"lookups"`
+		Operators []operatorState `json:"operators"`
+	}{Sinks: []sink{}, Lookups: []lookup{}, Operators: res.operatorStates()}
 	lines := func(cols []join.Column, rows []join.Row) ([]json.RawMessage, error) {
 		var b strings.Builder
 		if err := WriteJSONLines(&b, cols, rows); err != nil {
