@@ -138,7 +138,11 @@ func scanString(s string, i int) (start, end int, escaped, ok bool) {
 			return start, i, escaped, true
 		case c == '\\':
 			escaped = true
-			i += 2
+			n := escapeLen(s, i+1)
+			if n == 0 {
+				return 0, 0, false, false
+			}
+			i += 1 + n
 			continue
 		case c < 0x20:
 			return 0, 0, false, false
@@ -148,6 +152,29 @@ func scanString(s string, i int) (start, end int, escaped, ok bool) {
 		i++
 	}
 	return 0, 0, false, false
+}
+
+// escapeLen is the length of a valid escape after a backslash at i-1
+// (\n, \u00e9), 0 when it is not one.
+func escapeLen(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	switch s[i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 1
+	case 'u':
+		if i+5 > len(s) {
+			return 0
+		}
+		for _, c := range []byte(s[i+1 : i+5]) {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return 0
+			}
+		}
+		return 5
+	}
+	return 0
 }
 
 // scanValue reads the value at i and returns it and where it ends.
