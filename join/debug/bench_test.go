@@ -32,17 +32,17 @@ func writeOrders(b *testing.B, n int) string {
 	})
 }
 
-// writeShipments writes a shipment for every order of writeOrders, 30 s
-// after it (every tenth a day late, out of the join's interval).
+// writeShipments writes a shipment 30 s after each order of writeOrders;
+// every tenth is for an order that does not exist.
 func writeShipments(b *testing.B, n int) string {
 	b.Helper()
 	return writeLines(b, "shipments.jsonl", n, func(w *bufio.Writer, i int) {
-		late := 30 * time.Second
+		order := i
 		if i%10 == 0 {
-			late = 24 * time.Hour
+			order += n
 		}
 		fmt.Fprintf(w, `{"order_id": %d, "carrier": "c%d", "ts": "%s"}`+"\n",
-			i, i%7, benchStart.Add(time.Duration(i)*time.Second+late).Format("2006-01-02 15:04:05"))
+			order, i%7, benchStart.Add(time.Duration(i)*time.Second+30*time.Second).Format("2006-01-02 15:04:05"))
 	})
 }
 
@@ -73,16 +73,22 @@ const benchShipmentsDDL = `CREATE TABLE shipments (order_id BIGINT, carrier STRI
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'kafka', 'format' = 'json');
 `
 
-// benchRun runs job over data b.N times and reports the rows read per
-// second and their ratio to target. Keep bounds what the sinks hold in
-// memory, as `palink debug --out` does.
-func benchRun(b *testing.B, job string, data map[string]string, rows int, target float64) {
+// benchRun runs job over data b.N times, checks that its sink received
+// want changes, and reports the rows read per second and their ratio to
+// target. Keep bounds what the sinks hold in memory, as `palink debug
+// --out` does.
+func benchRun(b *testing.B, job string, data map[string]string, rows int, want int64, target float64) {
 	b.Helper()
 	opts := Options{Data: data, Keep: 1000}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Run(context.Background(), job, opts); err != nil {
+		res, err := Run(context.Background(), job, opts)
+		if err != nil {
 			b.Fatal(err)
+		}
+		c := res.Sinks[0].Counts
+		if got := c[0] + c[1] + c[2] + c[3]; got != want {
+			b.Fatalf("the sink received %d changes, want %d", got, want)
 		}
 	}
 	perSec := float64(rows) * float64(b.N) / b.Elapsed().Seconds()
@@ -90,12 +96,23 @@ func benchRun(b *testing.B, job string, data map[string]string, rows int, target
 	b.ReportMetric(perSec/target, "x-target")
 }
 
+// passing is how many of rows 0…n-1 pass keep.
+func passing(n int, keep func(int) bool) int64 {
+	var c int64
+	for i := range n {
+		if keep(i) {
+			c++
+		}
+	}
+	return c
+}
+
 // A stateless job: JSON decoding, a filter and a projection with
 // arithmetic and string functions.
 func BenchmarkDebugStateless(b *testing.B) {
 	data := map[string]string{"orders": writeOrders(b, benchRows)}
 	benchRun(b, benchDDL+`SELECT id, UPPER(usr) AS who, price * amount AS total, DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm') AS at_minute
-FROM orders WHERE amount > 3`, data, benchRows, statelessTarget)
+FROM orders WHERE amount > 3`, data, benchRows, passing(benchRows, func(i int) bool { return i%37 > 3 }), statelessTarget)
 }
 
 // A windowed job: one-minute tumbling windows per user, fired by the
@@ -104,14 +121,14 @@ func BenchmarkDebugWindowAggregate(b *testing.B) {
 	data := map[string]string{"orders": writeOrders(b, benchRows)}
 	benchRun(b, benchDDL+`SELECT window_start, usr, COUNT(*) AS n, SUM(price) AS total, MAX(amount) AS top
 FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE))
-GROUP BY window_start, window_end, usr`, data, benchRows, statefulTarget)
+GROUP BY window_start, window_end, usr`, data, benchRows, benchRows, statefulTarget) // a minute's 60 rows are 60 users
 }
 
 // A stateful job with retraction: GROUP BY per user.
 func BenchmarkDebugGroupAggregate(b *testing.B) {
 	data := map[string]string{"orders": writeOrders(b, benchRows)}
 	benchRun(b, benchDDL+`SELECT usr, COUNT(*) AS n, SUM(price) AS total, MAX(amount) AS top FROM orders GROUP BY usr`,
-		data, benchRows, statefulTarget)
+		data, benchRows, 100+2*(benchRows-100), statefulTarget) // +I for a user's first row, -U and +U after
 }
 
 // A join job: an interval join of orders with their shipments within a
@@ -121,5 +138,5 @@ func BenchmarkDebugIntervalJoin(b *testing.B) {
 	data := map[string]string{"orders": writeOrders(b, benchRows/2), "shipments": writeShipments(b, benchRows/2)}
 	benchRun(b, benchDDL+benchShipmentsDDL+`SELECT o.id, o.usr, s.carrier, s.ts
 FROM orders o JOIN shipments s ON o.id = s.order_id AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '1' MINUTE`,
-		data, benchRows, statefulTarget)
+		data, benchRows, benchRows/2*9/10, statefulTarget)
 }
