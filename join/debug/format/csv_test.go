@@ -70,14 +70,14 @@ func TestCSVBadRecords(t *testing.T) {
 	}
 }
 
-// TestRaw: the raw format's one column is the line, as text or bytes;
-// blank lines are no records.
+// TestRaw: the raw format's one column is the line as it is (its spaces
+// kept, a CRLF's CR not), as text or bytes; blank lines are no records.
 func TestRaw(t *testing.T) {
-	got, err := read(t, table(t, "raw", "line STRING", nil), "t.txt", "{\"not\": \"parsed\"}\n\nplain\n")
+	got, err := read(t, table(t, "raw", "line STRING", nil), "t.txt", "{\"not\": \"parsed\"}\n\n  padded \r\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, "text", got, []string{`+I {"not": "parsed"}`, "+I plain"})
+	same(t, "text", got, []string{`+I {"not": "parsed"}`, "+I   padded "})
 	got, err = read(t, table(t, "raw", "b BYTES", nil), "t.txt", "AB\n")
 	if err != nil {
 		t.Fatal(err)
