@@ -125,11 +125,18 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		}
 	}()
 
+	keep := 0
+	if r.Out != "" {
+		// The rows stream to the files: memory holds the run's state and
+		// the first rows of each sink, not everything the sinks received.
+		keep = api.MaxDebugFinal
+	}
 	res, err := debug.Run(runCtx, r.SQL, debug.Options{
 		Data:       r.Data,
 		Databases:  d.Databases,
 		Limit:      r.Limit,
 		Out:        r.Out,
+		Keep:       keep,
 		Watermarks: r.Watermarks,
 		Now:        now,
 		OnRead:     func(table string, _ int64) { p.read(table) },
@@ -154,6 +161,9 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		fin.Output = res // a nil *debug.Result must not become a non-nil interface
 		for _, s := range res.Sinks {
 			ds := api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows), Updating: s.Updating}
+			if !s.Updating {
+				ds.Rows = int(s.Counts[0]) // Rows holds at most Keep of them
+			}
 			if s.Updating {
 				for _, row := range s.Rows[:min(len(s.Rows), api.MaxDebugFinal)] {
 					vals := make([]string, len(row))

@@ -36,7 +36,9 @@ type DebugRequest struct {
 	// Out, if set, is a file each sink's rows stream to as JSON lines
 	// while the run goes (OUT.SINK.ext with several sinks): an append-only
 	// sink's rows; an updating sink's changelog, {"op": "+U", …}, with its
-	// final table in OUT.final.ext.
+	// final table in OUT.final.ext. Memory then holds the run's state and
+	// the first MaxDebugFinal changes of each sink (DebugFinished's Output),
+	// not all of them.
 	Out string
 	// Watermarks is when each source emits its watermark: 0 after every
 	// row, N > 0 after every N rows, -1 only at the end of the input.
@@ -148,9 +150,11 @@ type DebugEvent struct {
 type DebugOutput interface {
 	// WriteText writes each sink's rows as a table, then WriteLookups.
 	WriteText(w io.Writer) error
-	// WriteLookups writes what each lookup join did, a line each.
+	// WriteLookups writes what each lookup join did, a line each, then the
+	// state each stateful operator held: at its most and at the end.
 	WriteLookups(w io.Writer) error
-	// WriteJSON writes sinks, rows and lookups as one JSON document.
+	// WriteJSON writes sinks, rows, lookups and operators' state as one
+	// JSON document.
 	WriteJSON(w io.Writer) error
 	// WriteRows writes one sink's rows as JSON lines, one object a row.
 	WriteRows(w io.Writer, sink int) error

@@ -61,6 +61,13 @@ const (
 	AtEnd    Policy = -1
 )
 
+// The operators' state is sampled after each of the first sampleExact
+// rows, then with at least sampleEvery rows between samples.
+const (
+	sampleExact = 1024
+	sampleEvery = 4096
+)
+
 // Driver runs a graph over its sources.
 type Driver struct {
 	Sources []*Source
@@ -96,7 +103,18 @@ func (d *Driver) Run(ctx context.Context) error {
 			s.Reader.Close()
 		}
 	}()
+	// The operators' state is sampled as the rows go: after each of the
+	// first rows (a test's input, whose peak is then exact), then at most
+	// about once per four rows of state held, so that measuring costs O(1)
+	// a row.
+	nextSample := 1
 	for n := 0; ; n++ {
+		if n == nextSample {
+			held := int(d.Graph.Sample())
+			if nextSample++; n >= sampleExact {
+				nextSample = n + max(sampleEvery, 4*held)
+			}
+		}
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -125,6 +143,7 @@ func (d *Driver) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	d.Graph.Sample()
 	if d.Graph.Done() {
 		return d.Graph.Finish()
 	}
