@@ -44,7 +44,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"--sample TABLE=kafka[:N] reads the newest N records of a Kafka table's topic (its own bootstrap\n" +
 			"servers, topic and json/csv/raw format; records that do not decode are counted and left out);\n" +
 			"--save-sample DIR keeps them as DIR/TABLE.jsonl, to repeat the run with --data.\n\n" +
-			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.",
+			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would,\n" +
+			"and its ${variables}; without --cluster, those of the only configured cluster or of default_cluster.",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
 			"  palink debug orders.sql --sample orders=kafka:200 --save-sample testdata/\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
@@ -97,17 +98,24 @@ func newDebugCmd(g *globals) *cobra.Command {
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
-			if g.cluster != "" && !demo {
+			cluster, implied := "", false
+			if !demo {
+				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
+			}
+			if cluster != "" {
 				// The cluster's table catalog, as a deploy injects it.
 				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
-					if req.Catalog, err = e.svc.Tables(ctx, g.cluster); err != nil {
+					if req.Catalog, err = e.svc.Tables(ctx, cluster); err != nil {
 						return err
 					}
-					req.Vars, err = e.svc.Vars(ctx, g.cluster)
+					req.Vars, err = e.svc.Vars(ctx, cluster)
 					return err
 				})
-				if err != nil {
+				if err != nil && !implied {
 					return err
+				}
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: without the table catalog of cluster %s: %v\n", cluster, err)
 				}
 			}
 			fin, err := runDebug(ctx, dbg, req, status)
@@ -128,7 +136,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(cmd.ErrOrStderr())
 			}
 			if len(fin.Injected) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
+				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", cluster, strings.Join(fin.Injected, ", "))
 			}
 			for _, s := range fin.Shadowed {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the script defines %s itself; the catalog's is not used\n", s)
