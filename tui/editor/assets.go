@@ -114,9 +114,7 @@ func (in injected) rows() int {
 // from the catalog with their versions, those it defines itself though
 // the catalog has them, and those whose definition no longer validates.
 // Where that does not fit, the short form: "catalog: orders v3 · …".
-func (m *Screen) catalogStrip() string {
-	st := m.env.Styles
-	in := m.injected
+func catalogStrip(st *kit.Styles, in injected, cluster string, width int) string {
 	strip := func(short bool) string {
 		var parts []string
 		for _, t := range in.tables {
@@ -140,24 +138,23 @@ func (m *Screen) catalogStrip() string {
 			}
 			parts = append(parts, st.Warn.Render(t.Name)+st.Dim.Render(own))
 		}
-		lead := "from the catalog of " + m.job.Cluster + ": "
+		lead := "from the catalog of " + cluster + ": "
 		if short {
 			lead = "catalog: "
 		}
 		return " " + st.Dim.Render(lead) + strings.Join(parts, st.Dim.Render(" · "))
 	}
-	if full := strip(false); kit.Width(full) <= m.width {
+	if full := strip(false); kit.Width(full) <= width {
 		return full
 	}
 	return strip(true)
 }
 
-// completeOptions are sqlOptions with the catalog's tables known, so that
-// completion offers them and their columns.
-func (m *Screen) completeOptions() flinksql.Options {
-	o := m.sqlOptions()
-	if len(m.assets.known) > 0 {
-		o.KnownTables = m.assets.known
+// completeOptions are the check's options with the catalog's tables
+// known, so that completion offers them and their columns.
+func completeOptions(o flinksql.Options, a clusterAssets) flinksql.Options {
+	if len(a.known) > 0 {
+		o.KnownTables = a.known
 	}
 	return o
 }

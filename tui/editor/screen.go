@@ -236,7 +236,7 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.key(msg)
 		if m.loaded && !m.find.active {
-			return m, tea.Batch(cmd, m.comp.askHover(m.buf, m.id, m.env.NextSeq, m.completeOptions()))
+			return m, tea.Batch(cmd, m.comp.askHover(m.buf, m.id, m.env.NextSeq, completeOptions(m.sqlOptions(), m.assets)))
 		}
 		return m, cmd
 	}
@@ -466,7 +466,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Text.DeleteWordForward):
 		return m.edit(b.deleteWordForward)
 	case key.Matches(msg, k.Editor.Complete), key.Matches(msg, k.Text.Indent) && wordBefore(m.buf):
-		return m.comp.ask(m.buf, m.id, m.env.NextSeq(), m.completeOptions())
+		return m.comp.ask(m.buf, m.id, m.env.NextSeq(), completeOptions(m.sqlOptions(), m.assets))
 	case key.Matches(msg, k.Text.Indent):
 		return m.edit(b.indent)
 	case key.Matches(msg, k.Text.Dedent):
@@ -502,24 +502,6 @@ func (m *Screen) found(cmd tea.Cmd, moved bool) tea.Cmd {
 	}
 	return cmd
 }
-
-// nextProblem is where the first diagnostic after cur is, wrapping.
-func nextProblem(diags []flinksql.Diagnostic, cur pos) (pos, bool) {
-	if len(diags) == 0 {
-		return pos{}, false
-	}
-	target := diags[0]
-	for _, d := range diags {
-		if cur.before(diagPos(d.Pos)) {
-			target = d
-			break
-		}
-	}
-	return diagPos(target.Pos), true
-}
-
-// diagPos is a diagnostic's place in the editor's terms (0-based).
-func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }
 
 func (m *Screen) save() tea.Cmd {
 	if m.env.ReadOnly() {

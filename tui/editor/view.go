@@ -61,7 +61,7 @@ func (m *Screen) View() string {
 	}
 	rows := []string{kit.Fit(m.titleLine(), m.width)}
 	if m.injected.rows() > 0 && m.loaded {
-		rows = append(rows, kit.Fit(m.catalogStrip(), m.width))
+		rows = append(rows, kit.Fit(catalogStrip(m.env.Styles, m.injected, m.job.Cluster, m.width), m.width))
 	}
 	return strings.Join(append(rows,
 		kit.PadLines(strings.Join(body, "\n"), m.width, m.textHeight()),
