@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
@@ -96,7 +97,10 @@ func TestEditorCompletesCatalogTables(t *testing.T) {
 // Kafka source with how to sample it, and the run gets the cluster's
 // catalog and variables, and kafka:N as a sample of the table's topic.
 func TestEditorDebugRunGetsTheCatalog(t *testing.T) {
-	d := &fakeDebugger{events: enrichRun(nil)}
+	evs := enrichRun(nil)
+	evs[0].Injected = []string{"orders@v3", "users@v1", "enriched@v2"}
+	evs[0].Sampled = []api.DebugSample{{Table: "orders", Topic: "orders", Format: "json", Records: 19, Undecodable: 1, FirstError: "partition 0 offset 7: not a JSON object"}}
+	d := &fakeDebugger{events: evs}
 	h := apptest.New(t, withCatalog(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test", Debugger: d})
 	openEditor(h, "orders-enrich")
 	chord(h, "ctrl+d")
@@ -111,6 +115,9 @@ func TestEditorDebugRunGetsTheCatalog(t *testing.T) {
 	if r.Samples["orders"] != 20 || len(r.Data) != 0 || len(r.Catalog) != 3 || len(r.Vars) != 2 || r.SQL != insertOnlySQL {
 		t.Fatalf("request %+v", r)
 	}
+	// The run says where its tables came from, and what did not decode.
+	h.MustShow("from the catalog orders@v3, users@v1, enriched@v2",
+		"sampled orders: 19 records of topic orders (json), 1 undecodable: partition 0 offset 7: not a JSON object")
 }
 
 func TestGoldenEditorCatalog(t *testing.T) {

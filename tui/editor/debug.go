@@ -246,7 +246,11 @@ type debugScreen struct {
 	err     error
 
 	sources []api.DebugSource
-	sinks   []api.DebugSink
+	// injected are the catalog tables the run was given ("orders@v3"),
+	// sampled the tables read from Kafka.
+	injected []string
+	sampled  []api.DebugSample
+	sinks    []api.DebugSink
 	lookups []api.DebugLookup
 	read    map[string]int64
 	elapsed time.Duration
@@ -281,6 +285,7 @@ func (m *debugScreen) start() tea.Cmd {
 	m.run, m.cancel = m.env.NextSeq(), cancel
 	m.running, m.stopped, m.done, m.err = true, false, false, nil
 	m.sources, m.sinks, m.lookups, m.read, m.elapsed = nil, nil, nil, map[string]int64{}, 0
+	m.injected, m.sampled = nil, nil
 	m.rows, m.total, m.widths, m.latencies, m.p50, m.p99 = nil, 0, map[string][]int{}, nil, 0, 0
 	m.offset, m.follow, m.final = 0, true, false
 	return startDebugCmd(ctx, m.debugger, m.req, m.run)
@@ -375,6 +380,7 @@ func (m *debugScreen) apply(ev api.DebugEvent) {
 	switch ev.Kind {
 	case api.DebugStarted:
 		m.sources, m.sinks, m.lookups = ev.Sources, ev.Sinks, ev.Lookups
+		m.injected, m.sampled = ev.Injected, ev.Sampled
 	case api.DebugProgress:
 		m.read, m.elapsed = ev.Read, ev.Elapsed
 	case api.DebugRowReceived:
