@@ -251,9 +251,9 @@ type debugScreen struct {
 	injected []string
 	sampled  []api.DebugSample
 	sinks    []api.DebugSink
-	lookups []api.DebugLookup
-	read    map[string]int64
-	elapsed time.Duration
+	lookups  []api.DebugLookup
+	read     map[string]int64
+	elapsed  time.Duration
 
 	rows      []api.DebugRow
 	total     int  // rows received, also those not kept
