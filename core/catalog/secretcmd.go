@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// SecretCmdTimeout bounds a secret variable's command: a deploy must not
+// secretCmdTimeout bounds a secret variable's command: a deploy must not
 // hang on a vault that does not answer.
-const SecretCmdTimeout = 10 * time.Second
+var secretCmdTimeout = 10 * time.Second
 
 // runSecretCmd runs a secret's command with sh -c and returns its standard
 // output, trailing newlines dropped. What it prints is never part of an
@@ -21,7 +21,7 @@ func runSecretCmd(command string) (string, error) {
 	if strings.TrimSpace(command) == "" {
 		return "", errors.New("its command is empty")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), SecretCmdTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), secretCmdTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	var out bytes.Buffer
@@ -31,7 +31,7 @@ func runSecretCmd(command string) (string, error) {
 	prog := strings.Fields(command)[0]
 	switch {
 	case ctx.Err() != nil:
-		return "", fmt.Errorf("command %s did not finish within %s", prog, SecretCmdTimeout)
+		return "", fmt.Errorf("command %s did not finish within %s", prog, secretCmdTimeout)
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
