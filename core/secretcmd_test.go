@@ -83,9 +83,24 @@ func TestJarJobVariablesAndSecretCommand(t *testing.T) {
 		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Dedup", Args: []string{"${broken}"}}, Parallelism: 1}); err != nil {
 		t.Fatal(err)
 	}
+	// Defined, its command not run yet: the plan allows it, the deploy fails.
+	if p, err := e.Svc.Plan(e.Ctx, api.ActionRequest{JobRef: "other", Kind: model.CmdSubmit}); err != nil || !p.Allowed {
+		t.Fatalf("plan of a job whose secret command fails: %+v %v", p, err)
+	}
 	c = e.Act("other", model.CmdSubmit, 0)
 	all := c.Error + strings.Join(coretest.LogTexts(c), "\n")
 	if c.State != model.CmdFailed || !strings.Contains(c.Error, "secret variable broken: command echo failed (exit status 3)") || strings.Contains(all, secret) {
 		t.Errorf("a failing secret command: %s %q\n%s", c.State, c.Error, all)
+	}
+
+	// An undefined variable in a JAR job's arguments refuses the deploy
+	// before it is queued, saying where.
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "typo", Cluster: "sim", Kind: model.KindJAR,
+		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Dedup", Args: []string{"--topic", "${topik}"}}, Parallelism: 1}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := e.Svc.Plan(e.Ctx, api.ActionRequest{JobRef: "typo", Kind: model.CmdSubmit})
+	if err != nil || p.Allowed || !strings.Contains(p.Reason, "argument 2: variable ${topik} is not defined for this cluster") {
+		t.Errorf("plan of a JAR job with an undefined variable: %+v %v", p, err)
 	}
 }
