@@ -18,6 +18,7 @@ import (
 // confirmed before it is added.
 type kafkaImport struct {
 	brokers, topic, format string
+	brokersVar             string
 	records                int
 }
 
@@ -25,6 +26,7 @@ func (k *kafkaImport) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.brokers, "kafka", "", "the Kafka brokers to read the topic from (host:port,host:port)")
 	cmd.Flags().StringVar(&k.topic, "topic", "", "the topic whose records the schema is inferred from (with --kafka)")
 	cmd.Flags().StringVar(&k.format, "format", "json", "the records' format: json or csv (with --kafka)")
+	cmd.Flags().StringVar(&k.brokersVar, "brokers-var", "", "write the brokers in the DDL as ${NAME}, a variable each cluster sets (with --kafka)")
 	cmd.Flags().IntVar(&k.records, "records", core.DefaultImportRecords, "how many of the topic's newest records to read (with --kafka)")
 }
 
@@ -37,7 +39,7 @@ func (k *kafkaImport) run(cmd *cobra.Command, g *globals, name string, dryRun bo
 	}
 	ctx, cancel := signalContext(cmd.Context())
 	defer cancel()
-	imp, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: name, Brokers: k.brokers, Topic: k.topic, Format: k.format, Records: k.records})
+	imp, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: name, Brokers: k.brokers, Topic: k.topic, Format: k.format, Records: k.records, BrokersVar: k.brokersVar})
 	if err != nil {
 		return err
 	}
@@ -45,6 +47,9 @@ func (k *kafkaImport) run(cmd *cobra.Command, g *globals, name string, dryRun bo
 		if err := confirmImport(cmd, name, imp); err != nil {
 			return err
 		}
+	}
+	if k.brokersVar != "" {
+		imp.Warnings = append(imp.Warnings, fmt.Sprintf("the DDL reads the brokers from ${%s}: palink var set %s %s (--cluster C for one cluster's)", k.brokersVar, k.brokersVar, k.brokers))
 	}
 	return addImported(cmd, g, name, "inferred from topic "+k.topic, imp, dryRun)
 }

@@ -94,7 +94,7 @@ func TestTableImportKafka(t *testing.T) {
 	}
 
 	// csv with --yes and -o json: positional columns, the short record counted.
-	out = e.mustRun("table", "import", "prices", "--kafka", addr, "--topic", "prices", "--format", "csv", "--yes", "-o", "json")
+	out = e.mustRun("table", "import", "prices", "--kafka", addr, "--topic", "prices", "--format", "csv", "--brokers-var", "kafka", "--yes", "-o", "json")
 	var doc struct {
 		SQL         string
 		Records     int
@@ -105,6 +105,7 @@ func TestTableImportKafka(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if !strings.Contains(doc.SQL, "`f0` STRING NOT NULL,\n  `f1` DOUBLE NOT NULL\n") || !strings.Contains(doc.SQL, "'format' = 'csv'") ||
+		!strings.Contains(doc.SQL, "'properties.bootstrap.servers' = '${kafka}'") ||
 		doc.Records != 2 || doc.Undecodable != 1 {
 		t.Errorf("csv import: %+v", doc)
 	}

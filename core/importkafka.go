@@ -7,6 +7,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/model"
 )
 
 // DefaultImportRecords is how many records an import from Kafka reads when
@@ -22,6 +23,9 @@ const DefaultImportRecords = 200
 // caller's process: the brokers are the caller's to reach.
 func ImportKafka(ctx context.Context, r api.KafkaImportRequest) (api.ImportedTable, error) {
 	op := fmt.Sprintf("import table %s from topic %s at %s", r.Name, r.Topic, r.Brokers)
+	if r.BrokersVar != "" && !model.ValidCatalogName(r.BrokersVar) {
+		return api.ImportedTable{}, fmt.Errorf("%s: --brokers-var %q is not a variable name (letters, digits and _)", op, r.BrokersVar)
+	}
 	format := r.Format
 	if format == "" {
 		format = "json"
@@ -49,7 +53,11 @@ func ImportKafka(ctx context.Context, r api.KafkaImportRequest) (api.ImportedTab
 	if out.Records == 0 {
 		return out, fmt.Errorf("%s: none of the %d records decodes as %s (%s)", op, len(recs), format, firstErr)
 	}
-	out.SQL = kafkaDDL(r.Name, r.Brokers, r.Topic, format, top)
+	brokers := r.Brokers
+	if r.BrokersVar != "" {
+		brokers = "${" + r.BrokersVar + "}"
+	}
+	out.SQL = kafkaDDL(r.Name, brokers, r.Topic, format, top)
 	for _, n := range top.names {
 		out.Warnings = append(out.Warnings, top.fields[n].warnings(n)...)
 	}

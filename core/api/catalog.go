@@ -109,6 +109,9 @@ type KafkaImportRequest struct {
 	Topic   string
 	Format  string // json (default) or csv
 	Records int    // how many of the newest records to read; 0: the default
+	// BrokersVar, when set, is the variable the DDL names the brokers by
+	// (${BrokersVar}), so that each cluster reads its own Kafka.
+	BrokersVar string
 }
 
 // ImportedTable is the DDL an import wrote, with what it could not map.
