@@ -46,7 +46,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"--sample TABLE=kafka[:N] reads the newest N records of a Kafka table's topic (its own bootstrap\n" +
 			"servers, topic and json/csv/raw format; records that do not decode are counted and left out);\n" +
 			"--save-sample DIR keeps them as DIR/TABLE.jsonl, to repeat the run with --data.\n\n" +
-			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.\n\n" +
+			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would,\n" +
+			"and its ${variables}; without --cluster, those of the only configured cluster or of default_cluster.\n\n" +
 			"A UDF cannot run locally: --udf-stand-in 'mask(s)=UPPER(s)' gives a SQL expression that replaces\n" +
 			"each call of mask in this run (its arguments in place of the parameters).",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
@@ -101,20 +102,27 @@ func newDebugCmd(g *globals) *cobra.Command {
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
-			if g.cluster != "" && !demo {
+			cluster, implied := "", false
+			if !demo {
+				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
+			}
+			if cluster != "" {
 				// The cluster's table catalog, as a deploy injects it.
 				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
-					if req.Catalog, err = e.svc.Tables(ctx, g.cluster); err != nil {
+					if req.Catalog, err = e.svc.Tables(ctx, cluster); err != nil {
 						return err
 					}
-					if req.Vars, err = e.svc.Vars(ctx, g.cluster); err != nil {
+					if req.Vars, err = e.svc.Vars(ctx, cluster); err != nil {
 						return err
 					}
 					req.UDFs, err = registeredUDFs(ctx, e)
 					return err
 				})
-				if err != nil {
+				if err != nil && !implied {
 					return err
+				}
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: without the table catalog of cluster %s: %v\n", cluster, err)
 				}
 			}
 			fin, err := runDebug(ctx, dbg, req, status)
@@ -135,7 +143,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(cmd.ErrOrStderr())
 			}
 			if len(fin.Injected) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
+				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", cluster, strings.Join(fin.Injected, ", "))
 			}
 			for _, s := range fin.StoodIn {
 				fmt.Fprintf(cmd.ErrOrStderr(), "stand-in for this run: %s\n", s)

@@ -144,7 +144,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			p.received()
 			vals := make([]string, len(row.Values))
 			for i, v := range row.Values {
-				vals[i] = debug.FormatValue(v)
+				vals[i] = vars.Mask(debug.FormatValue(v)) // a script may select a secret
 			}
 			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
 				Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup}})
@@ -158,7 +158,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		fin.Err = fmt.Errorf("debug run: cancelled")
 	}
 	if res != nil {
-		fin.Output = res // a nil *debug.Result must not become a non-nil interface
+		fin.Output = maskedOutput{out: res, vars: vars} // a nil *debug.Result must not become a non-nil interface
 		for _, s := range res.Sinks {
 			ds := api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows), Updating: s.Updating}
 			if !s.Updating {
@@ -168,7 +168,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 				for _, row := range s.Rows[:min(len(s.Rows), api.MaxDebugFinal)] {
 					vals := make([]string, len(row))
 					for i, v := range row {
-						vals[i] = debug.FormatValue(v)
+						vals[i] = vars.Mask(debug.FormatValue(v))
 					}
 					ds.Final = append(ds.Final, vals)
 				}

@@ -43,6 +43,9 @@ type TableInfo struct {
 	Options    map[string]string
 	PrimaryKey []string
 	View       bool
+	// Origin says where the table is defined, for completion's detail:
+	// "catalog v3" for a table of palink's table catalog.
+	Origin string
 }
 
 // ColumnInfo describes a column of a TableInfo.

@@ -340,6 +340,13 @@ func (f *Fake) Finish(id string, ok bool, logLine string) model.Command {
 	return cc
 }
 
+// AddCommands adds commands to the history, as if run before.
+func (f *Fake) AddCommands(cs ...model.Command) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.commands = append(f.commands, cs...)
+}
+
 // WaitCommand implements api.Service.
 func (f *Fake) WaitCommand(ctx context.Context, id string) (model.Command, error) {
 	return f.Command(ctx, id)

@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/palink/palink/config"
+)
+
+// assetsCluster is the cluster whose table catalog and variables a check
+// or a debug run of a script takes: --cluster, else the only configured
+// cluster or the config's default_cluster. Without --cluster a check needs
+// no config: with none, or several clusters and no default, implied is
+// false and the script is taken as it is. A config that does not load is
+// noted on errw and not used, for the same reason.
+func assetsCluster(g *globals, errw io.Writer) (cluster string, implied bool) {
+	if g.cluster != "" {
+		return g.cluster, false
+	}
+	if g.configPath == "" && !fileExists(config.DefaultPath()) {
+		return "", false
+	}
+	cfg, err := g.loadConfig()
+	if err != nil {
+		fmt.Fprintf(errw, "note: without the table catalog of a cluster: %v\n", err)
+		return "", false
+	}
+	c, ok := impliedCluster(cfg)
+	return c, ok
+}
