@@ -155,11 +155,6 @@ func (d tableFuncs) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
 	return nil, errorAt(u, "UNNEST is not supported in debug runs yet")
 }
 
-// planMatch plans MATCH_RECOGNIZE.
-func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
-	return nil, errorAt(m, "MATCH_RECOGNIZE is not supported in debug runs yet")
-}
-
 // The planners of a kind of operator each: the runner with their methods.
 type (
 	sources    struct{ *runner } // table scans, their formats and watermarks
