@@ -339,4 +339,3 @@ func afterMatch(a *flinksql.AfterMatch, vars map[string]int) (stream.Skip, int, 
 	}
 	return stream.SkipToLast, v, nil
 }
-
