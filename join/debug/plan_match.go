@@ -3,7 +3,6 @@ package debug
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,8 +25,8 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	if in.updating {
 		return nil, errorAt(m, "Match Recognize doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 	}
-	if strings.HasPrefix(m.RowsPerMatch, "ALL ROWS") {
-		return nil, errorAt(m, "All rows per match mode is not supported yet.")
+	if at, msg, ok := flinksql.MatchPatternProblem(m); !ok {
+		return nil, errorAt(at, "%s", msg)
 	}
 	if len(m.Subsets) > 0 {
 		return nil, errorAt(m.Subsets[0], "SUBSET is not supported in debug runs yet")
@@ -38,12 +37,7 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	op := stream.NewMatch()
 	vars := map[string]int{}
 	var names []string
-	if op.Elems, err = matchPattern(m.Pattern, vars, &names); err != nil {
-		return nil, err
-	}
-	if err := checkPattern(m.Pattern, op.Elems); err != nil {
-		return nil, err
-	}
+	op.Elems = matchPattern(m.Pattern, vars, &names)
 	// ORDER BY: a time attribute ascending first.
 	if len(m.OrderBy) == 0 {
 		return nil, errorAt(m, "You must specify either rowtime or proctime for order by.")
@@ -179,141 +173,23 @@ func unwrapFinal(e flinksql.Expr) flinksql.Expr {
 	}
 }
 
-// matchPattern flattens a pattern into CEP's sequence of quantified
-// variables, refusing what CEP does not take in Flink's words.
-func matchPattern(p flinksql.PatternTerm, vars map[string]int, names *[]string) ([]stream.MatchElem, error) {
+// matchPattern flattens a pattern flinksql.MatchPatternProblem passed
+// into CEP's sequence of quantified variables.
+func matchPattern(p flinksql.PatternTerm, vars map[string]int, names *[]string) []stream.MatchElem {
 	switch x := p.(type) {
 	case *flinksql.PatternSeq:
 		var out []stream.MatchElem
 		for _, it := range x.Items {
-			e, err := matchPattern(it, vars, names)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, e...)
+			out = append(out, matchPattern(it, vars, names)...)
 		}
-		return out, nil
+		return out
+	case *flinksql.PatternGroup:
+		return matchPattern(x.Inner, vars, names)
 	case *flinksql.PatternVar:
-		key := strings.ToLower(x.Name.Name)
-		if _, dup := vars[key]; dup {
-			return nil, errorAt(x, "Pattern variables must be unique. That might change in the future.")
-		}
-		vars[key] = len(*names)
+		vars[strings.ToLower(x.Name.Name)] = len(*names)
 		*names = append(*names, x.Name.Name)
-		e, err := quantifier(x, x.Quant)
-		e.Var = vars[key]
-		return []stream.MatchElem{e}, err
-	case *flinksql.PatternGroup:
-		if x.Quant == "" {
-			return matchPattern(x.Inner, vars, names)
-		}
-		return nil, errorAt(x, "Expression not supported: %s Group patterns are not supported yet.", patternText(x.Inner))
-	case *flinksql.PatternAlt:
-		return nil, errorAt(x, "Expression not supported: %s. Currently, CEP doesn't support branching patterns.", patternText(x))
-	case *flinksql.PatternPermute:
-		return nil, errorAt(x, "Expression not supported: %s. Currently, CEP doesn't support PERMUTE patterns.", patternText(x))
-	case *flinksql.PatternExclude:
-		return nil, errorAt(x, "Expression not supported: %s. Currently, CEP doesn't support '{-' '-}' patterns.", patternText(x))
-	}
-	return nil, errorAt(p, "this pattern is not supported in debug runs")
-}
-
-func patternText(p flinksql.PatternTerm) string {
-	switch x := p.(type) {
-	case *flinksql.PatternVar:
-		return x.Name.Name + x.Quant
-	case *flinksql.PatternSeq:
-		parts := make([]string, len(x.Items))
-		for i, it := range x.Items {
-			parts[i] = patternText(it)
-		}
-		return strings.Join(parts, " ")
-	case *flinksql.PatternAlt:
-		parts := make([]string, len(x.Alts))
-		for i, it := range x.Alts {
-			parts[i] = patternText(it)
-		}
-		return strings.Join(parts, " | ")
-	case *flinksql.PatternGroup:
-		return "(" + patternText(x.Inner) + ")" + x.Quant
-	case *flinksql.PatternPermute:
-		parts := make([]string, len(x.Items))
-		for i, it := range x.Items {
-			parts[i] = patternText(it)
-		}
-		return "PERMUTE(" + strings.Join(parts, ", ") + ")"
-	case *flinksql.PatternExclude:
-		return "{- " + patternText(x.Inner) + " -}"
-	}
-	return "?"
-}
-
-// quantifier reads *, +, ?, {n}, {n,}, {,m}, {n,m}, each maybe reluctant.
-func quantifier(at flinksql.Node, q string) (stream.MatchElem, error) {
-	e := stream.MatchElem{Min: 1, Max: 1, Greedy: true}
-	if q == "" {
-		return e, nil
-	}
-	base := q
-	if len(q) > 1 && strings.HasSuffix(q, "?") {
-		base, e.Greedy = q[:len(q)-1], false
-	}
-	switch base {
-	case "*":
-		e.Min, e.Max = 0, -1
-	case "+":
-		e.Min, e.Max = 1, -1
-	case "?":
-		e.Min, e.Max = 0, 1
-	default:
-		inner := strings.TrimSuffix(strings.TrimPrefix(base, "{"), "}")
-		lo, hi, comma := strings.Cut(inner, ",")
-		var err error
-		num := func(s string, def int) int {
-			s = strings.TrimSpace(s)
-			if s == "" {
-				return def
-			}
-			n, e := strconv.Atoi(s)
-			if e != nil {
-				err = e
-			}
-			return n
-		}
-		e.Min = num(lo, 0)
-		e.Max = e.Min
-		if comma {
-			e.Max = num(hi, -1)
-		}
-		if err != nil || e.Max >= 0 && e.Max < e.Min || e.Max == 0 {
-			return e, errorAt(at, "the quantifier %s is not valid", q)
-		}
-	}
-	if !e.Greedy && e.Min == 0 && e.Max == 1 {
-		return e, errorAt(at, "Reluctant optional variables are not supported yet.")
-	}
-	return e, nil
-}
-
-// checkPattern refuses the patterns Flink's planner does.
-func checkPattern(p flinksql.PatternTerm, elems []stream.MatchElem) error {
-	empty := true
-	for _, e := range elems {
-		empty = empty && e.Min == 0
-	}
-	if empty {
-		return errorAt(p, "Patterns that can produce empty matches are not supported. There must be at least one non-optional state.")
-	}
-	last := elems[len(elems)-1]
-	if last.Greedy && last.Min != last.Max && !(last.Min == 0 && last.Max == 1) {
-		for {
-			seq, ok := p.(*flinksql.PatternSeq)
-			if !ok || len(seq.Items) == 0 {
-				break
-			}
-			p = seq.Items[len(seq.Items)-1]
-		}
-		return errorAt(p, "Greedy quantifiers are not allowed as the last element of a Pattern yet. Finish your pattern with either a simple variable or reluctant quantifier.")
+		q, _ := flinksql.ParseQuantifier(x.Quant)
+		return []stream.MatchElem{{Var: len(*names) - 1, Min: q.Min, Max: q.Max, Greedy: q.Greedy}}
 	}
 	return nil
 }
