@@ -161,7 +161,11 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 		return nil, true, errorAt(call, "%s() OVER needs a filter on its number in the outer query (WHERE %s <= N) in debug runs", call.FuncName(), rn)
 	}
 	if call.FuncName() != "ROW_NUMBER" {
-		return nil, true, errorAt(call, "%s() for top-N is not supported in debug runs yet: use ROW_NUMBER()", call.FuncName())
+		// Flink's streaming Rank and WindowRank take ROW_NUMBER only.
+		if windowed(call.Over.PartitionBy) {
+			return nil, true, errorAt(call, "%s() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.", call.FuncName())
+		}
+		return nil, true, errorAt(call, "%s() on streaming table is not supported currently", call.FuncName())
 	}
 	over := call.Over
 	if over.Ref != nil || over.Frame != nil || len(over.OrderBy) == 0 {
@@ -329,4 +333,17 @@ func rnReferenced(s *flinksql.Select, rest []flinksql.Expr, rn string) bool {
 		flinksql.Inspect(e, visit)
 	}
 	return found
+}
+
+// windowed says whether a top-N's partition names window_start and
+// window_end (a window top-N), by their usual names.
+func windowed(partition []flinksql.Expr) bool {
+	start, end := false, false
+	for _, p := range partition {
+		if ref, ok := p.(*flinksql.ColumnRef); ok {
+			start = start || strings.EqualFold(ref.Name(), "window_start")
+			end = end || strings.EqualFold(ref.Name(), "window_end")
+		}
+	}
+	return start && end
 }
