@@ -20,10 +20,7 @@ func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[strin
 	if op == "MINUS" {
 		op = "EXCEPT"
 	}
-	switch {
-	case op == "UNION" && s.All:
-	case (op == "INTERSECT" || op == "EXCEPT" || op == "UNION") && !s.All:
-	default:
+	if op != "UNION" && op != "INTERSECT" && op != "EXCEPT" {
 		return nil, errorAt(s, "%s is not supported in debug runs yet", setOpName(s))
 	}
 	l, err := d.planBody(ctx, s.L, ctes)
@@ -46,6 +43,9 @@ func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[strin
 	}
 	// Each side's values are cast to the common type.
 	l, r = d.castTo(l, cols), d.castTo(r, cols)
+	if op != "UNION" && s.All {
+		return d.allSetOp(op, l, r, cols)
+	}
 	if op != "UNION" || !s.All {
 		return d.distinctSetOp(op, l, r, cols)
 	}

@@ -212,7 +212,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 		{"SELECT nope FROM t", "line 3:8: Column 'nope' not found in any table"},
 		{"SELECT my_udf(a) FROM t", "line 3:8: No match found for function signature MY_UDF"},
 		{"INSERT INTO missing SELECT a FROM t", "no CREATE TABLE for the sink"},
-		{"SELECT a FROM t INTERSECT ALL SELECT a FROM t", "INTERSECT ALL is not supported in debug runs yet"},
+
 		{"SELECT a FROM t WHERE a > (SELECT MAX(a) FROM u)", "line 3:27: subqueries in WHERE other than x IN (SELECT …)"},
 		{"CREATE FUNCTION f AS 'x.Y'", "line 3:1: CREATE FUNCTION: user-defined functions do not run"},
 		{"SELECT FROM", "does not parse"},
