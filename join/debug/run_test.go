@@ -213,7 +213,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 		{"SELECT my_udf(a) FROM t", "line 3:8: No match found for function signature MY_UDF"},
 		{"INSERT INTO missing SELECT a FROM t", "no CREATE TABLE for the sink"},
 
-		{"SELECT a FROM t WHERE a > (SELECT MAX(a) FROM u)", "line 3:27: subqueries in WHERE other than x IN (SELECT …)"},
+		{"SELECT a FROM t WHERE a > ALL (SELECT a FROM u)", "line 3:23: subqueries in WHERE other than x IN (SELECT …)"},
 		{"CREATE FUNCTION f AS 'x.Y'", "line 3:1: CREATE FUNCTION: user-defined functions do not run"},
 		{"SELECT FROM", "does not parse"},
 	} {
