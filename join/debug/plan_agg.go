@@ -249,7 +249,11 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	for i := 0; i < nKeys; i++ {
 		out.key = append(out.key, i)
 	}
-	c := d.compiler(outCols)
+	out, err := d.groupingCalls(s, out, len(keys), expand, subst)
+	if err != nil {
+		return nil, err
+	}
+	c := d.compiler(out.cols)
 	c.subst = subst
 	c.aggs = func(f *flinksql.FuncCall) (int, error) {
 		if i, ok := subst[exprKey(f)]; ok {

@@ -69,3 +69,25 @@ func TestScalarSubqueries(t *testing.T) {
 		t.Errorf("correlated: %v", err)
 	}
 }
+
+// GROUPING and GROUPING_ID tell the rolled-up rows from the rows whose key
+// is NULL: a bit per argument, set when the row's grouping set leaves that
+// key out.
+func TestGroupingFunction(t *testing.T) {
+	data := ordersData + `{"id": 5, "usr": null, "amount": 1, "price": 1.50}
+`
+	files := map[string]string{"orders.jsonl": data}
+	s := run(t, ordersDDL+"SELECT usr, GROUPING(usr) AS g, SUM(amount) AS total FROM orders GROUP BY ROLLUP (usr)", files).Sinks[0]
+	expect(t, "rollup", final(s), []string{"+I[NULL, 0, 1]", "+I[NULL, 1, 23]", "+I[a, 0, 17]", "+I[b, 0, 5]"})
+	expect(t, "changelog head", changelog(s)[:4], []string{"+I[a, 0, 10]", "+I[NULL, 1, 10]", "+I[b, 0, 5]", "-U[NULL, 1, 10]"})
+	s = run(t, ordersDDL+"SELECT usr, price, GROUPING_ID(usr, price) AS gid, GROUPING(price) AS gp FROM orders WHERE id <= 2 GROUP BY CUBE (usr, price)", files).Sinks[0]
+	expect(t, "cube", final(s), []string{"+I[NULL, 1.50, 2, 0]", "+I[NULL, 2.00, 2, 0]", "+I[NULL, NULL, 3, 1]",
+		"+I[a, 1.50, 0, 0]", "+I[a, NULL, 1, 1]", "+I[b, 2.00, 0, 0]", "+I[b, NULL, 1, 1]"})
+	s = run(t, ordersDDL+"SELECT usr, GROUPING(usr) AS g FROM orders WHERE id <= 2 GROUP BY usr", files).Sinks[0]
+	expect(t, "no grouping sets", final(s), []string{"+I[a, 0]", "+I[b, 0]"})
+
+	_, err := runErr(t, ordersDDL+"SELECT usr, GROUPING(price) FROM orders GROUP BY usr")
+	if err == nil || err.Error() != "debug run: line 3:22: Argument to GROUPING operator must be a grouped expression" {
+		t.Errorf("%v", err)
+	}
+}
