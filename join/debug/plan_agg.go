@@ -76,7 +76,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
 				c.table, c.name, c.win = in.cols[j].table, in.cols[j].name, in.cols[j].win
 				if c.win == winTime {
-					c.time = rowtime // a window aggregate's window_time stays a time attribute
+					c.time = in.cols[j].time // a window aggregate's window_time stays a time attribute
 				}
 			}
 		}
@@ -204,12 +204,16 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
 		if in.session {
+			if procWindows(in.cols) {
+				return nil, errorAt(s, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
+			}
 			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
 			calc.out.To(w)
 			d.graph.Add(name, w)
 			out = &rel{cols: outCols, out: &w.Out, producer: name}
 		} else {
-			w := stream.NewWindowAgg(nKeys, end, specs, stream.Millis)
+			w := stream.NewWindowAgg(nKeys, end, specs, d.windowMillis(in.cols))
+			w.Proc = procWindows(in.cols)
 			calc.out.To(w)
 			d.graph.Add(name, w)
 			out = &rel{cols: outCols, out: &w.Out, producer: name}
@@ -456,8 +460,8 @@ func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
 	if tc < 0 || in.cols[tc].time == plainTime {
 		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", flinksql.FormatExpr(f.Args[0]))
 	}
-	if in.cols[tc].time == proctime {
-		return nil, errorAt(f.Args[0], "processing-time windows are not supported in debug runs yet: use event time (a WATERMARK)")
+	if in.cols[tc].time == proctime && name == "SESSION" {
+		return nil, errorAt(f.Args[0], "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
 	}
 	if in.updating {
 		return nil, errorAt(f, "GroupWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
