@@ -24,6 +24,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 		out        string
 		limit      int
 		watermarks int
+		procStep   time.Duration
 		demo       bool
 		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
 		samples    []string
@@ -93,7 +94,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, SaveSamples: saveSample}
+			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
@@ -160,6 +161,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
 	f.IntVar(&watermarks, "watermarks", 0, "when sources emit their watermark: 0 after every row, N after every N rows, -1 only at the end (windows then fire at the end)")
+	f.DurationVar(&procStep, "proctime-step", 0, "how far the simulated processing-time clock moves before each row is read (PROCTIME(), processing-time windows); 0: it stands still")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
 	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
 	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")

@@ -131,6 +131,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		Limit:      r.Limit,
 		Out:        r.Out,
 		Watermarks: r.Watermarks,
+		ClockStep:  r.ProctimeStep,
 		Now:        now,
 		OnRead:     func(table string, _ int64) { p.read(table) },
 		OnRow: func(row debug.SinkRow) {

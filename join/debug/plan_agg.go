@@ -207,6 +207,9 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			if procWindows(in.cols) {
 				return nil, errorAt(s, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
 			}
+			if d.zone != time.UTC && ltzWindows(in.cols) {
+				return nil, errorAt(s, "SESSION windows over a TIMESTAMP_LTZ outside UTC (table.local-time-zone) are not supported in debug runs yet")
+			}
 			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
 			calc.out.To(w)
 			d.graph.Add(name, w)

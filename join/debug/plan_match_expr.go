@@ -253,6 +253,9 @@ func (mc *matchCompiler) offset(at, e flinksql.Expr, first bool, n int) (navigat
 // prev is e on the row n rows before the last one mapped to its variable,
 // within the match.
 func (mc *matchCompiler) prev(e flinksql.Expr, n int) (navigation, value.Type, error) {
+	if _, ok := e.(*flinksql.ColumnRef); !ok {
+		return nil, value.Type{}, errorAt(e, "PREV of anything but a column (PREV(LAST(…))) is not supported in debug runs yet")
+	}
 	v, err := mc.variable(e)
 	if err != nil {
 		return nil, value.Type{}, err
