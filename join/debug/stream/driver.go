@@ -106,19 +106,21 @@ func (d *Driver) Run(ctx context.Context) error {
 			break
 		}
 		// The clock moves before the row is read, so that its PROCTIME()
-		// is the time it is processed at, after the timers that fired.
-		if d.Step > 0 {
-			d.now += d.Step
-			if err := d.Graph.ProcTime(d.now); err != nil {
-				return err
-			}
-		}
+		// is the time it is processed at; the timers it passed fire before
+		// the row goes on. Without a row left it does not move.
+		d.now += d.Step
 		s, err := d.pick()
 		if err != nil {
 			return err
 		}
 		if s == nil {
+			d.now -= d.Step
 			break
+		}
+		if d.Step > 0 {
+			if err := d.Graph.ProcTime(d.now); err != nil {
+				return err
+			}
 		}
 		if err := d.push(s); err != nil {
 			return err
