@@ -23,7 +23,7 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 		return nil, err
 	}
 	if in.updating {
-		return nil, errorAt(m, "Match Recognize doesn't support consuming update and delete changes which is produced by node %s", in.producer)
+		return nil, errorAt(m, "StreamPhysicalMatch doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 	}
 	if at, msg, ok := flinksql.MatchPatternProblem(m); !ok {
 		return nil, errorAt(at, "%s", msg)

@@ -11,7 +11,7 @@ import (
 
 // matchCompiler compiles DEFINE conditions and MEASURES over a (partial)
 // match. Each pattern navigation in an expression (A.col, col, FIRST,
-// LAST, PREV, an aggregate, MATCH_ROWTIME) becomes a value computed from
+// LAST, an aggregate, MATCH_ROWTIME) becomes a value computed from
 // the match's rows, and the expression is compiled over those values as
 // over the columns of a row.
 type matchCompiler struct {
@@ -161,7 +161,7 @@ func rowsOf(mr stream.MatchRows, v int) []int {
 	return out
 }
 
-// navigation compiles a column reference, FIRST, LAST, PREV, an
+// navigation compiles a column reference, FIRST, LAST, PREV(x, 0), an
 // aggregate or MATCH_ROWTIME into a value read from a match.
 func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, error) {
 	switch x := e.(type) {
@@ -179,15 +179,24 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 				return nil, value.Type{}, err
 			}
 			return mc.offset(x, x.Args[0], name == "FIRST", n)
-		case "PREV":
+		case "PREV", "NEXT":
+			// Flink's CEP navigates the rows of the match only: PREV and NEXT
+			// with an offset (PREV(x) is PREV(x, 1)) are refused.
 			if len(x.Args) < 1 || len(x.Args) > 2 {
-				return nil, value.Type{}, errorAt(x, "PREV takes a column and an offset")
+				return nil, value.Type{}, errorAt(x, "%s takes a column and an offset", name)
 			}
 			n, err := mc.offsetArg(x)
 			if err != nil {
 				return nil, value.Type{}, err
 			}
-			return mc.prev(x.Args[0], n)
+			if n != 0 {
+				return nil, value.Type{}, errorAt(x, "Flink does not support physical offsets within partition.")
+			}
+			switch a := x.Args[0].(type) {
+			case *flinksql.ColumnRef, *flinksql.FuncCall:
+				return mc.navigation(a)
+			}
+			return mc.offset(x, x.Args[0], false, 0)
 		case "MATCH_ROWTIME":
 			if mc.in.cols[mc.timeCol].time != rowtime {
 				return nil, value.Type{}, errorAt(x, "MATCH_ROWTIME() needs MATCH_RECOGNIZE ordered by a rowtime attribute")
@@ -198,8 +207,6 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 		case "MATCH_PROCTIME":
 			rt := mc.runner
 			return func(stream.MatchRows) (any, error) { return rt.clock(), nil }, tLTZ3, nil
-		case "NEXT":
-			return nil, value.Type{}, errorAt(x, "NEXT is not supported: Flink's MATCH_RECOGNIZE only navigates to rows already matched")
 		case "CLASSIFIER", "MATCH_NUMBER":
 			return nil, value.Type{}, errorAt(x, "%s() is not supported by Flink's MATCH_RECOGNIZE", name)
 		}
@@ -210,7 +217,7 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 
 func (mc *matchCompiler) offsetArg(x *flinksql.FuncCall) (int, error) {
 	if len(x.Args) < 2 {
-		if x.FuncName() == "PREV" {
+		if x.FuncName() == "PREV" || x.FuncName() == "NEXT" {
 			return 1, nil
 		}
 		return 0, nil
@@ -247,33 +254,6 @@ func (mc *matchCompiler) offset(at, e flinksql.Expr, first bool, n int) (navigat
 			return nil, nil
 		}
 		return f(mr.Rows[idx[i]])
-	}, t.Nullable(), nil
-}
-
-// prev is e on the row n rows before the last one mapped to its variable,
-// within the match.
-func (mc *matchCompiler) prev(e flinksql.Expr, n int) (navigation, value.Type, error) {
-	if _, ok := e.(*flinksql.ColumnRef); !ok {
-		return nil, value.Type{}, errorAt(e, "PREV of anything but a column (PREV(LAST(…))) is not supported in debug runs yet")
-	}
-	v, err := mc.variable(e)
-	if err != nil {
-		return nil, value.Type{}, err
-	}
-	f, t, err := mc.rowFn(e, v)
-	if err != nil {
-		return nil, t, err
-	}
-	return func(mr stream.MatchRows) (any, error) {
-		idx := rowsOf(mr, v)
-		if len(idx) == 0 {
-			return nil, nil
-		}
-		i := idx[len(idx)-1] - n
-		if i < 0 {
-			return nil, nil
-		}
-		return f(mr.Rows[i])
 	}, t.Nullable(), nil
 }
 
