@@ -54,12 +54,25 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	if m.OrderBy[0].Desc() {
 		return nil, errorAt(m.OrderBy[0], "Primary sort order of a streaming table must be ascending on time.")
 	}
-	if len(m.OrderBy) > 1 {
-		return nil, errorAt(m.OrderBy[1], "MATCH_RECOGNIZE ordered by more than its time attribute is not supported in debug runs yet")
-	}
 	op.Time = tc
 	if in.cols[tc].time == proctime {
 		op.Time = -1
+	}
+	// The keys after the time attribute order the rows of one time.
+	for _, o := range m.OrderBy[1:] {
+		ref, ok := o.Expr.(*flinksql.ColumnRef)
+		if !ok {
+			return nil, errorAt(o, "ORDER BY of MATCH_RECOGNIZE takes columns")
+		}
+		j, fields, err := in.cols.resolve(ref)
+		if err != nil {
+			return nil, err
+		}
+		if len(fields) > 0 || o.Nulls != "" {
+			return nil, errorAt(o, "ORDER BY of MATCH_RECOGNIZE takes columns, without NULLS FIRST/LAST, in debug runs")
+		}
+		op.Sort.Cols = append(op.Sort.Cols, j)
+		op.Sort.Desc = append(op.Sort.Desc, o.Desc())
 	}
 	op.Partition = []int{}
 	var outCols scope

@@ -94,3 +94,42 @@ GROUP BY window_start, window_end`, map[string]string{"ev.jsonl": data.String()}
 }
 
 func two(n int) string { return fmt.Sprintf("%02d", n) }
+
+// Rows of one event time are matched in the order of ORDER BY's other keys.
+func TestMatchRecognizeSecondaryOrder(t *testing.T) {
+	data := `{"symbol": "A", "price": 1, "tax": 1, "rowtime": "2024-01-01 00:00:01"}
+{"symbol": "A", "price": 3, "tax": 1, "rowtime": "2024-01-01 00:00:02"}
+{"symbol": "A", "price": 2, "tax": 1, "rowtime": "2024-01-01 00:00:02"}
+{"symbol": "A", "price": 9, "tax": 1, "rowtime": "2024-01-01 00:00:03"}
+`
+	q := func(order string) string {
+		return tickerDDL + `SELECT * FROM Ticker MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY ` + order + `
+  MEASURES FIRST(U.price) AS a, LAST(U.price) AS b
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (U{3})
+  DEFINE U AS LAST(U.price, 1) IS NULL OR U.price > LAST(U.price, 1)
+)`
+	}
+	files := map[string]string{"Ticker.jsonl": data}
+	// By arrival the prices are 1, 3, 2, 9: no rise of three.
+	expect(t, "arrival order", changelog(run(t, q("rowtime"), files).Sinks[0]), nil)
+	expect(t, "rowtime, price", changelog(run(t, q("rowtime, price"), files).Sinks[0]), []string{"+I[A, 1, 3]"})
+}
+
+// RANK() and DENSE_RANK() are refused as Flink's streaming planner
+// refuses them: its Rank and WindowRank run ROW_NUMBER() only.
+func TestRankRefusals(t *testing.T) {
+	for _, tc := range []struct{ job, want string }{
+		{bidDDL + "SELECT * FROM (SELECT item, RANK() OVER (PARTITION BY supplier_id ORDER BY price DESC) AS r FROM Bid) WHERE r <= 2",
+			"line 5:29: RANK() on streaming table is not supported currently"},
+		{bidDDL + `SELECT * FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS r
+FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))) WHERE r <= 3`,
+			"line 5:26: DENSE_RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported."},
+	} {
+		_, err := runFiles(t, tc.job, map[string]string{"Bid.jsonl": bidData})
+		if err == nil || err.Error() != "debug run: "+tc.want {
+			t.Errorf("got %v\nwant %s", err, tc.want)
+		}
+	}
+}

@@ -19,7 +19,10 @@ import (
 type Match struct {
 	Partition []int
 	// Time is the rowtime column; -1: processing time (rows as they come).
-	Time  int
+	Time int
+	// Sort orders the rows of one event time (ORDER BY's keys after the
+	// time attribute); rows it ties keep their arrival order.
+	Sort  SortKey
 	Elems []MatchElem
 	// Define is each variable's condition over the match with the
 	// candidate row last; nil: always true.
@@ -135,7 +138,12 @@ func (m *Match) Watermark(ts int64) error {
 			}
 		}
 		p.pending = keep
-		sort.SliceStable(due, func(i, j int) bool { return m.ts(due[i]) < m.ts(due[j]) })
+		sort.SliceStable(due, func(i, j int) bool {
+			if ti, tj := m.ts(due[i]), m.ts(due[j]); ti != tj {
+				return ti < tj
+			}
+			return m.Sort.Compare(due[i].Row, due[j].Row) < 0
+		})
 		for _, r := range due {
 			if err := m.process(p, r); err != nil {
 				return err
