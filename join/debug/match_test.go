@@ -357,3 +357,29 @@ func TestMatchRecognizeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// SUBSET names the rows of several variables: here the fall and the rise
+// together.
+func TestMatchRecognizeSubset(t *testing.T) {
+	data := tickerRows("ACME", "2011-04-01 10:00:00", "1s", []int{12, 17, 19, 21, 25, 18, 15, 14, 24, 25, 19}, nil)
+	s := run(t, tickerDDL+`SELECT *
+FROM Ticker
+    MATCH_RECOGNIZE (
+        PARTITION BY symbol
+        ORDER BY rowtime
+        MEASURES
+            COUNT(MOVE.price) AS moves, MIN(MOVE.price) AS low, LAST(MOVE.rowtime) AS last_move
+        AFTER MATCH SKIP TO LAST PRICE_UP
+        PATTERN (START_ROW PRICE_DOWN+ PRICE_UP)
+        SUBSET MOVE = (PRICE_DOWN, PRICE_UP)
+        DEFINE
+            PRICE_DOWN AS
+                (LAST(PRICE_DOWN.price, 1) IS NULL AND PRICE_DOWN.price < START_ROW.price) OR
+                    PRICE_DOWN.price < LAST(PRICE_DOWN.price, 1),
+            PRICE_UP AS
+                PRICE_UP.price > LAST(PRICE_DOWN.price, 1)
+    ) MR`, map[string]string{"Ticker.jsonl": data}).Sinks[0]
+	want := []string{"+I[ACME, 4, 14, 2011-04-01 10:00:08.000]"}
+	expect(t, "changelog", changelog(s), want)
+	expect(t, "final", final(s), want)
+}

@@ -28,9 +28,6 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	if at, msg, ok := flinksql.MatchPatternProblem(m); !ok {
 		return nil, errorAt(at, "%s", msg)
 	}
-	if len(m.Subsets) > 0 {
-		return nil, errorAt(m.Subsets[0], "SUBSET is not supported in debug runs yet")
-	}
 	if m.StrictStart || m.StrictEnd {
 		return nil, errorAt(m.Pattern, "Anchors ^ and $ are not supported in streaming MATCH_RECOGNIZE")
 	}
@@ -93,11 +90,28 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 		c.time = plainTime
 		outCols = append(outCols, c)
 	}
-	mc := &matchCompiler{runner: d.runner, in: in, vars: vars, timeCol: tc}
+	mc := &matchCompiler{runner: d.runner, in: in, vars: vars, nVars: len(names), timeCol: tc}
+	// SUBSET u = (a, b): u reads the rows of a and b.
+	for _, sub := range m.Subsets {
+		key := strings.ToLower(sub.Name.Name)
+		if _, dup := vars[key]; dup {
+			return nil, errorAt(sub.Name, "Pattern variable '%s' has already been defined", sub.Name.Name)
+		}
+		var members []int
+		for _, id := range sub.Vars {
+			v, ok := vars[strings.ToLower(id.Name)]
+			if !ok || v >= len(names) {
+				return nil, errorAt(id, "Unknown pattern '%s'", id.Name)
+			}
+			members = append(members, v)
+		}
+		vars[key] = len(names) + len(mc.subsets)
+		mc.subsets = append(mc.subsets, members)
+	}
 	op.Define = make([]func(stream.MatchRows) (bool, error), len(names))
 	for _, def := range m.Define {
 		v, ok := vars[strings.ToLower(def.Alias.Name)]
-		if !ok {
+		if !ok || v >= len(names) {
 			return nil, errorAt(def.Alias, "Unknown pattern variable '%s' in DEFINE", def.Alias.Name)
 		}
 		f, t, err := mc.compile(def.Expr)
@@ -146,6 +160,9 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	}
 	if op.Skip, op.SkipVar, err = afterMatch(m.AfterMatch, vars); err != nil {
 		return nil, err
+	}
+	if op.SkipVar >= len(names) {
+		return nil, errorAt(m.AfterMatch, "AFTER MATCH SKIP TO a SUBSET is not supported in debug runs yet")
 	}
 	if m.Within != nil {
 		v, _, err := d.compiler(nil).constValue(m.Within)

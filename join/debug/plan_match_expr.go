@@ -16,8 +16,13 @@ import (
 // over the columns of a row.
 type matchCompiler struct {
 	*runner
-	in      *rel
+	in *rel
+	// vars are the pattern variables and SUBSET names by name (lower
+	// case); a subset's index is past the variables', its members in
+	// subsets.
 	vars    map[string]int
+	nVars   int
+	subsets [][]int
 	timeCol int
 }
 
@@ -150,15 +155,26 @@ func (mc *matchCompiler) varName(v int) string {
 	return ""
 }
 
-// rowsOf is the indexes of the match's rows mapped to v (all for -1).
-func rowsOf(mr stream.MatchRows, v int) []int {
-	var out []int
-	for i, x := range mr.Vars {
-		if v < 0 || x == v {
-			out = append(out, i)
+// rowsOf is a function giving the indexes of a match's rows mapped to v
+// (a variable, a subset's variables, all for -1).
+func (mc *matchCompiler) rowsOf(v int) func(stream.MatchRows) []int {
+	in := func(x int) bool { return v < 0 || x == v }
+	if v >= mc.nVars {
+		members := map[int]bool{}
+		for _, m := range mc.subsets[v-mc.nVars] {
+			members[m] = true
 		}
+		in = func(x int) bool { return members[x] }
 	}
-	return out
+	return func(mr stream.MatchRows) []int {
+		var out []int
+		for i, x := range mr.Vars {
+			if in(x) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
 }
 
 // navigation compiles a column reference, FIRST, LAST, PREV(x, 0), an
@@ -244,8 +260,9 @@ func (mc *matchCompiler) offset(at, e flinksql.Expr, first bool, n int) (navigat
 	if err != nil {
 		return nil, t, err
 	}
+	rowsOf := mc.rowsOf(v)
 	return func(mr stream.MatchRows) (any, error) {
-		idx := rowsOf(mr, v)
+		idx := rowsOf(mr)
 		i := len(idx) - 1 - n
 		if first {
 			i = n
@@ -297,8 +314,9 @@ func (mc *matchCompiler) aggregate(x *flinksql.FuncCall) (navigation, value.Type
 		return nil, value.Type{}, errorAt(x, "%v", err)
 	}
 	spec.Out = out
+	rowsOf := mc.rowsOf(v)
 	return func(mr stream.MatchRows) (any, error) {
-		idx := rowsOf(mr, v)
+		idx := rowsOf(mr)
 		vals := make([]any, len(idx))
 		for i, j := range idx {
 			vals[i] = true
