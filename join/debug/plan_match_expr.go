@@ -182,7 +182,7 @@ func (mc *matchCompiler) rowsOf(v int) func(stream.MatchRows) []int {
 func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, error) {
 	switch x := e.(type) {
 	case *flinksql.ColumnRef:
-		return mc.offset(x, x, false, 0)
+		return mc.offset(x, false, 0)
 	case *flinksql.FuncCall:
 		name := x.FuncName()
 		switch name {
@@ -194,7 +194,7 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 			if err != nil {
 				return nil, value.Type{}, err
 			}
-			return mc.offset(x, x.Args[0], name == "FIRST", n)
+			return mc.offset(x.Args[0], name == "FIRST", n)
 		case "PREV", "NEXT":
 			// Flink's CEP navigates the rows of the match only: PREV and NEXT
 			// with an offset (PREV(x) is PREV(x, 1)) are refused.
@@ -212,7 +212,7 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 			case *flinksql.ColumnRef, *flinksql.FuncCall:
 				return mc.navigation(a)
 			}
-			return mc.offset(x, x.Args[0], false, 0)
+			return mc.offset(x.Args[0], false, 0)
 		case "MATCH_ROWTIME":
 			if mc.in.cols[mc.timeCol].time != rowtime {
 				return nil, value.Type{}, errorAt(x, "MATCH_ROWTIME() needs MATCH_RECOGNIZE ordered by a rowtime attribute")
@@ -251,7 +251,7 @@ func (mc *matchCompiler) offsetArg(x *flinksql.FuncCall) (int, error) {
 
 // offset is e on the n-th row mapped to its variable, from the first or
 // from the last; NULL when there is no such row.
-func (mc *matchCompiler) offset(at, e flinksql.Expr, first bool, n int) (navigation, value.Type, error) {
+func (mc *matchCompiler) offset(e flinksql.Expr, first bool, n int) (navigation, value.Type, error) {
 	v, err := mc.variable(e)
 	if err != nil {
 		return nil, value.Type{}, err
