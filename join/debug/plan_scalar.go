@@ -3,17 +3,18 @@ package debug
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join/debug/stream"
 )
 
-// Scalar subqueries, as Flink's planner decorrelates the uncorrelated ones:
-// the subquery's single row joined to every row of the outer query — a
-// LEFT join on TRUE for one in the SELECT list, an INNER join for one in a
-// WHERE condition (the condition rejects the NULL a LEFT join would pad
-// with). The subquery's value is then a column of the joined row.
+// Scalar subqueries, as Flink's planner decorrelates them: an uncorrelated
+// one's single row joined to every row of the outer query — a LEFT join on
+// TRUE for one in the SELECT list, an INNER join for one in a WHERE
+// condition (the condition rejects the NULL a LEFT join would pad with);
+// a correlated one's aggregate grouped by its correlation keys and joined
+// on them (plan_scalar_corr.go). The subquery's value is then a column of
+// the joined row.
 
 // scalarSubqueries are the scalar subqueries of e, outside nested queries.
 func scalarSubqueries(e flinksql.Expr) []*flinksql.SubqueryExpr {
@@ -91,6 +92,9 @@ func (d tableFuncs) joinScalar(ctx context.Context, in *rel, sq *flinksql.Subque
 	if _, ok := subst[key]; ok {
 		return in, nil
 	}
+	if correlated(sq.Query, in.cols) {
+		return d.joinCorrelatedScalar(ctx, in, sq, left, ctes, subst)
+	}
 	op := stream.NewJoin()
 	op.Outer[0] = left
 	// The outer rows reach the join before the subquery's (one scan feeds
@@ -98,9 +102,6 @@ func (d tableFuncs) joinScalar(ctx context.Context, in *rel, sq *flinksql.Subque
 	in.out.To(op.Input(0))
 	sub, err := d.planQuery(ctx, sq.Query, ctes)
 	if err != nil {
-		if strings.Contains(err.Error(), "not found in any table") {
-			return nil, errorAt(sq, "correlated scalar subqueries are not supported in debug runs yet (%v)", err)
-		}
 		return nil, err
 	}
 	if len(sub.cols) != 1 {
