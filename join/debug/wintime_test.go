@@ -67,29 +67,39 @@ CREATE TABLE ev (id INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL 
 			for i, m := range []int{1, 5, 11, 21, 8} {
 				data.WriteString(`{"id": ` + strconv.Itoa(i+1) + `, "ts": "2024-06-01 ` + two(tc.utc) + ":" + two(m) + `:00Z"}` + "\n")
 			}
-			var fired []int64
-			res := run(t, ddl+`SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' MINUTES))
-GROUP BY window_start, window_end`, map[string]string{"ev.jsonl": data.String()}, func(o *Options) {
-				o.OnRead = func(_ string, row int64) { fired = append(fired, -row) }
-				o.OnRow = func(SinkRow) { fired = append(fired, 0) }
-			})
-			d := "2024-06-01 " + tc.h
-			expect(t, "changelog", changelog(res.Sinks[0]), []string{
-				"+I[" + d + ":00:00.000, " + d + ":10:00.000, 2]",
-				"+I[" + d + ":10:00.000, " + d + ":20:00.000, 1]",
-				"+I[" + d + ":20:00.000, " + d + ":30:00.000, 1]"})
-			// Read 1, 2, 3, fire, read 4, fire, read 5 (late), fire at the end.
-			if got := fmt.Sprint(fired); got != "[-1 -2 -3 0 -4 0 -5 0]" {
-				t.Errorf("reads (-row) and firings (0): %s", got)
-			}
-			var late int64
-			for _, op := range res.Operators {
-				late += op.Late
-			}
-			if late != 1 {
-				t.Errorf("operators %+v: want the late row dropped", res.Operators)
+			for _, q := range []string{
+				`SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' MINUTES))
+GROUP BY window_start, window_end`,
+				`SELECT TUMBLE_START(ts, INTERVAL '10' MINUTE), TUMBLE_END(ts, INTERVAL '10' MINUTE), COUNT(*) AS n FROM ev
+GROUP BY TUMBLE(ts, INTERVAL '10' MINUTE)`,
+			} {
+				localTimeZoneWindow(t, ddl+q, data.String(), "2024-06-01 "+tc.h)
 			}
 		})
+	}
+}
+
+func localTimeZoneWindow(t *testing.T, job, data, d string) {
+	t.Helper()
+	var fired []int64
+	res := run(t, job, map[string]string{"ev.jsonl": data}, func(o *Options) {
+		o.OnRead = func(_ string, row int64) { fired = append(fired, -row) }
+		o.OnRow = func(SinkRow) { fired = append(fired, 0) }
+	})
+	expect(t, "changelog", changelog(res.Sinks[0]), []string{
+		"+I[" + d + ":00:00.000, " + d + ":10:00.000, 2]",
+		"+I[" + d + ":10:00.000, " + d + ":20:00.000, 1]",
+		"+I[" + d + ":20:00.000, " + d + ":30:00.000, 1]"})
+	// Read 1, 2, 3, fire, read 4, fire, read 5 (late), fire at the end.
+	if got := fmt.Sprint(fired); got != "[-1 -2 -3 0 -4 0 -5 0]" {
+		t.Errorf("reads (-row) and firings (0): %s", got)
+	}
+	var late int64
+	for _, op := range res.Operators {
+		late += op.Late
+	}
+	if late != 1 {
+		t.Errorf("operators %+v: want the late row dropped", res.Operators)
 	}
 }
 
