@@ -39,6 +39,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"changelog it would receive (+I, -U, +U, -D) and the table it would end up holding. Lookup\n" +
 			"joins (FOR SYSTEM_TIME AS OF) query the dimension table for real, with the job's SET and\n" +
 			"LOOKUP hints. What a local run does not cover is refused at its line and column.\n\n" +
+			"Processing time is a simulated clock: --proctime-step 1s moves it a second before each row is\n" +
+			"read (the row's PROCTIME()); processing-time windows fire as it passes their end.\n\n" +
 			"--out streams the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl;\n" +
 			"an updating sink's changelog with \"op\", and its final table in results.SINK.final.jsonl).\n\n" +
 			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.\n\n" +
