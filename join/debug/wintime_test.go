@@ -36,8 +36,15 @@ FROM orders GROUP BY TUMBLE(pt, INTERVAL '10' SECOND)`,
 			t.Errorf("operators %+v: want the open window reported", res.Operators)
 		}
 	}
+	// CUMULATE: a row's early windows fire as the clock passes each end.
+	s := run(t, procOrdersDDL+`SELECT window_start, window_end, COUNT(*) AS n, SUM(amount) AS total
+FROM TABLE(CUMULATE(TABLE orders, DESCRIPTOR(pt), INTERVAL '5' SECOND, INTERVAL '10' SECOND)) GROUP BY window_start, window_end`, files, step).Sinks[0]
+	expect(t, "cumulate", changelog(s), []string{
+		"+I[2024-05-06 07:08:10.000, 2024-05-06 07:08:15.000, 1, 10]",
+		"+I[2024-05-06 07:08:10.000, 2024-05-06 07:08:20.000, 2, 15]",
+		"+I[2024-05-06 07:08:20.000, 2024-05-06 07:08:25.000, 1, 7]"})
 	// A clock that stands still never fires a window.
-	s := run(t, procOrdersDDL+`SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(pt), INTERVAL '10' SECOND)) GROUP BY window_start, window_end`, files).Sinks[0]
+	s = run(t, procOrdersDDL+`SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(pt), INTERVAL '10' SECOND)) GROUP BY window_start, window_end`, files).Sinks[0]
 	expect(t, "still clock", changelog(s), nil)
 	// A row's PROCTIME() is the clock when it is read.
 	s = run(t, procOrdersDDL+"SELECT id, pt FROM orders", files, step).Sinks[0]
