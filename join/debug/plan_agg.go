@@ -204,22 +204,22 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
 		if in.session {
-			if procWindows(in.cols) {
+			if in.procWindows {
 				return nil, errorAt(s, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
 			}
-			if d.zone != time.UTC && ltzWindows(in.cols) {
+			if d.zone != time.UTC && in.zonedWindows {
 				return nil, errorAt(s, "SESSION windows over a TIMESTAMP_LTZ outside UTC (table.local-time-zone) are not supported in debug runs yet")
 			}
 			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
 			calc.out.To(w)
 			d.graph.Add(name, w)
-			out = &rel{cols: outCols, out: &w.Out, producer: name}
+			out = &rel{cols: outCols, out: &w.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}
 		} else {
-			w := stream.NewWindowAgg(nKeys, end, specs, d.windowMillis(in.cols))
-			w.Proc = procWindows(in.cols)
+			w := stream.NewWindowAgg(nKeys, end, specs, d.windowMillis(in))
+			w.Proc = in.procWindows
 			calc.out.To(w)
 			d.graph.Add(name, w)
-			out = &rel{cols: outCols, out: &w.Out, producer: name}
+			out = &rel{cols: outCols, out: &w.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}
 		}
 	} else {
 		g := stream.NewGroupAgg(nKeys, specs)

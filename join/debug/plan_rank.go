@@ -223,11 +223,11 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 			key.Cols = append(key.Cols, firstOrder+i)
 			key.Desc = append(key.Desc, o.Desc())
 		}
-		if procWindows(in.cols) {
+		if in.procWindows {
 			return nil, true, errorAt(call, "a window top-N over processing-time windows is not supported in debug runs yet")
 		}
 		wr := stream.NewWindowRank(partition, endCol, key, n, usesRN)
-		wr.Millis = d.windowMillis(in.cols)
+		wr.Millis = d.windowMillis(in)
 		in.out.To(wr)
 		name := fmt.Sprintf("WindowRank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=%d])", n)
 		d.graph.Add(name, wr)

@@ -15,8 +15,8 @@ import (
 
 // windowMillis reads a window_end of a relation's windows as the epoch
 // milliseconds of the instant it stands for.
-func (d *runner) windowMillis(cols scope) func(any) (int64, bool) {
-	if !ltzWindows(cols) || d.zone == time.UTC {
+func (d *runner) windowMillis(r *rel) func(any) (int64, bool) {
+	if !r.zonedWindows || d.zone == time.UTC {
 		return stream.Millis
 	}
 	zone := d.zone
@@ -27,24 +27,4 @@ func (d *runner) windowMillis(cols scope) func(any) (int64, bool) {
 		}
 		return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), zone).UnixMilli(), true
 	}
-}
-
-// ltzWindows says whether a relation's windows are over a TIMESTAMP_LTZ.
-func ltzWindows(cols scope) bool {
-	for _, c := range cols {
-		if c.win == winTime && c.typ.Kind == tLTZ3.Kind {
-			return true
-		}
-	}
-	return false
-}
-
-// procWindows says whether a relation's windows are by processing time.
-func procWindows(cols scope) bool {
-	for _, c := range cols {
-		if c.win == winTime && c.time == proctime {
-			return true
-		}
-	}
-	return false
 }

@@ -150,3 +150,23 @@ FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))) WHERE
 		}
 	}
 }
+
+// A window top-N over TIMESTAMP_LTZ windows fires by the zone's instants
+// too: the row at 8 minutes past comes after its window fired, late.
+func TestLocalTimeZoneWindowTopN(t *testing.T) {
+	job := `SET 'table.local-time-zone' = 'Asia/Shanghai';
+CREATE TABLE ev (id INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+  WITH ('connector' = 'kafka', 'format' = 'json');
+SELECT window_start, id FROM (
+  SELECT window_start, id, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY id DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' MINUTES))
+) WHERE rn = 1`
+	var data strings.Builder
+	for i, m := range []int{1, 5, 11, 21, 8} {
+		fmt.Fprintf(&data, `{"id": %d, "ts": "2024-06-01 00:%02d:00Z"}`+"\n", i+1, m)
+	}
+	s := run(t, job, map[string]string{"ev.jsonl": data.String()}).Sinks[0]
+	want := []string{"+I[2024-06-01 08:00:00.000, 2]", "+I[2024-06-01 08:10:00.000, 3]", "+I[2024-06-01 08:20:00.000, 4]"}
+	expect(t, "changelog", changelog(s), want)
+	expect(t, "final", final(s), want)
+}
