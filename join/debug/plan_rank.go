@@ -39,9 +39,6 @@ func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[stri
 // columns) in the order of order (expressions over in), with the row
 // number appended when rankCol ≥ 0.
 func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*flinksql.OrderItem, n, rankCol int64, q *flinksql.Query) (*rel, error) {
-	if in.updating && rankCol >= 0 {
-		return nil, errorAt(q, "a top-N with its row number over an updating input (%s) is not supported in debug runs yet", in.producer)
-	}
 	if len(order) == 0 {
 		return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
 	}
