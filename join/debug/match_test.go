@@ -329,6 +329,17 @@ func TestMatchRecognizeProcTimeAndPrev(t *testing.T) {
 	expect(t, "changelog", changelog(s), want)
 	expect(t, "final", final(s), want)
 
+	// WITHIN by processing time: the clock moves 4 s a row, so a's rows
+	// come at 13, 21, 25, 33 and 37 s; only 15 and 20 are within 5 s.
+	s = run(t, procOrdersDDL+`SELECT * FROM orders MATCH_RECOGNIZE (
+  PARTITION BY usr ORDER BY pt
+  MEASURES FIRST(S.id) AS from_id, LAST(G.id) AS to_id, PREV(G.amount, 0) - LAST(amount, 1) AS gain
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (S G+?) WITHIN INTERVAL '5' SECOND
+  DEFINE G AS G.amount > LAST(amount, 1)
+)`, map[string]string{"orders.jsonl": data}, func(o *Options) { o.ClockStep = 4 * time.Second }).Sinks[0]
+	expect(t, "within", changelog(s), []string{"+I[a, 6, 7, 5]"})
+
 	_, err := runFiles(t, procOrdersDDL+`SELECT * FROM orders MATCH_RECOGNIZE (
   ORDER BY pt MEASURES A.id AS a PATTERN (A B) DEFINE B AS B.amount > PREV(B.amount))`, map[string]string{"orders.jsonl": data})
 	if err == nil || err.Error() != "debug run: line 4:71: Flink does not support physical offsets within partition." {

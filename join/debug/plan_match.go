@@ -174,10 +174,8 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 			return nil, errorAt(m.Within, "Only constant intervals with millisecond resolution are supported as time constraints of patterns.")
 		}
 		op.Within = dur.Milliseconds()
-		if op.Time < 0 {
-			return nil, errorAt(m.Within, "WITHIN over processing time is not supported in debug runs yet")
-		}
 	}
+	op.Now = d.driver.Now
 	in.out.To(op)
 	d.graph.Add("Match", op)
 	alias := ""

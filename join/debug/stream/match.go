@@ -32,8 +32,10 @@ type Match struct {
 	Skip    Skip
 	SkipVar int
 	// Within bounds a match's span: a partial match is dropped at the
-	// first row Within or more milliseconds after its first (CEP's window).
+	// first row Within or more milliseconds after its first (CEP's window),
+	// by processing time as the clock (Now) passes that.
 	Within int64
+	Now    func() int64
 	Out    Fan
 
 	parts map[string]*matchPart
@@ -100,6 +102,9 @@ func (m *Match) part(r Rec) *matchPart {
 
 func (m *Match) ts(r Rec) int64 {
 	if m.Time < 0 {
+		if m.Now != nil {
+			return m.Now()
+		}
 		return 0
 	}
 	t, _ := Millis(r.Row[m.Time])
@@ -182,9 +187,25 @@ func (m *Match) process(p *matchPart, r Rec) error {
 	return m.flush(p)
 }
 
+// ProcTime drops the partial matches by processing time WITHIN says are
+// over, and emits the matches that waited for them.
+func (m *Match) ProcTime(now int64) error {
+	if m.Time >= 0 || m.Within <= 0 {
+		return nil
+	}
+	for _, k := range m.order {
+		p := m.parts[k]
+		m.timeout(p, now)
+		if err := m.flush(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // timeout drops the partial matches WITHIN says are over at time ts.
 func (m *Match) timeout(p *matchPart, ts int64) {
-	if m.Within <= 0 || m.Time < 0 {
+	if m.Within <= 0 {
 		return
 	}
 	live := p.live[:0]
