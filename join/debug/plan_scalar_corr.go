@@ -96,10 +96,6 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 		if !ok || !isAggregate(f) || collectErr != nil {
 			return collectErr == nil
 		}
-		if f.FuncName() == "COUNT" {
-			collectErr = errorAt(f, "COUNT in a correlated scalar subquery is not supported in debug runs yet (an outer row without inner rows counts 0, not NULL)")
-			return false
-		}
 		if _, ok := aggSubst[exprKey(f)]; !ok {
 			spec, err := aggregates{d.runner}.aggSpec(f, inC, &pre)
 			if err != nil {
@@ -142,6 +138,24 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 	if err != nil {
 		return nil, err
 	}
+	// An outer row without inner rows gets the item over no rows (COUNT
+	// 0), as Calcite's decorrelation gives it; when that is not NULL the
+	// join is a LEFT one even in WHERE, the condition deciding.
+	empty := make(value.Row, nKeys, nKeys+len(specs))
+	for _, sp := range specs {
+		v, err := stream.Fold(sp, nil)
+		if err != nil {
+			return nil, err
+		}
+		empty = append(empty, v)
+	}
+	emptyVal, err := item(empty)
+	if err != nil {
+		return nil, errorAt(sq, "%v", err)
+	}
+	if emptyVal != nil {
+		op.Outer[0] = true
+	}
 	agg := &rel{cols: aggCols, out: &g.Out, updating: true, producer: name}
 	right := d.calc(agg, nil, func(r stream.Rec) (value.Row, bool, error) {
 		v, err := item(r.Row)
@@ -182,5 +196,17 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 	}
 	cols = append(cols, col{name: fmt.Sprintf("$scalar%d", len(subst)), typ: t.Nullable()})
 	subst[exprKey(sq)] = len(cols) - 1
-	return &rel{cols: cols, out: &op.Out, updating: true, producer: jname}, nil
+	out := &rel{cols: cols, out: &op.Out, updating: true, producer: jname}
+	if emptyVal != nil {
+		keyAt, valAt := len(in.cols), len(cols)-1
+		out = d.calc(out, cols, func(r stream.Rec) (value.Row, bool, error) {
+			if r.Row[keyAt] != nil {
+				return r.Row, true, nil
+			}
+			row := append(value.Row(nil), r.Row...)
+			row[valAt] = emptyVal
+			return row, true, nil
+		})
+	}
+	return out, nil
 }
