@@ -361,7 +361,7 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 		in = d.filter(in, where, "WHERE")
 	}
 	if len(s.GroupBy) > 0 || s.Having != nil || s.Distinct || hasAggregate(s) {
-		return aggregates{d}.planAggregate(ctx, s, in)
+		return aggregates{d}.planAggregate(ctx, s, in, ctes)
 	}
 	if hasOver(s) {
 		return aggregates{d}.planOver(ctx, s, in)

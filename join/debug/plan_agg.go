@@ -15,7 +15,7 @@ import (
 // without a window: a Calc computing the keys, the aggregates' arguments
 // and FILTER conditions, Flink's GroupAggregate, then HAVING and the
 // SELECT list over its rows.
-func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel, ctes map[string]*cte) (*rel, error) {
 	keys := s.GroupBy
 	if s.Distinct {
 		if len(keys) > 0 || hasAggregate(s) {
@@ -258,6 +258,10 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	}
 	out, err := d.groupingCalls(s, out, len(keys), expand, subst)
 	if err != nil {
+		return nil, err
+	}
+	// Scalar subqueries of the SELECT list join the aggregate's rows.
+	if out, err = (tableFuncs{d.runner}).planScalarItems(ctx, out, s.Items, ctes, subst); err != nil {
 		return nil, err
 	}
 	c := d.compiler(out.cols)
