@@ -24,6 +24,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 		out        string
 		limit      int
 		watermarks int
+		procStep   time.Duration
 		demo       bool
 		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
 		samples    []string
@@ -40,6 +41,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"changelog it would receive (+I, -U, +U, -D) and the table it would end up holding. Lookup\n" +
 			"joins (FOR SYSTEM_TIME AS OF) query the dimension table for real, with the job's SET and\n" +
 			"LOOKUP hints. What a local run does not cover is refused at its line and column.\n\n" +
+			"Processing time is a simulated clock: --proctime-step 1s moves it a second before each row is\n" +
+			"read (the row's PROCTIME()); processing-time windows fire as it passes their end.\n\n" +
 			"--out streams the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl;\n" +
 			"an updating sink's changelog with \"op\", and its final table in results.SINK.final.jsonl).\n\n" +
 			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.\n\n" +
@@ -98,7 +101,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, SaveSamples: saveSample, StandIns: standIns}
+			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
@@ -178,6 +181,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
 	f.IntVar(&watermarks, "watermarks", 0, "when sources emit their watermark: 0 after every row, N after every N rows, -1 only at the end (windows then fire at the end)")
+	f.DurationVar(&procStep, "proctime-step", 0, "how far the simulated processing-time clock moves before each row is read (PROCTIME(), processing-time windows); 0: it stands still")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
 	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
 	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")

@@ -138,6 +138,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		Out:        r.Out,
 		Keep:       keep,
 		Watermarks: r.Watermarks,
+		ClockStep:  r.ProctimeStep,
 		Now:        now,
 		OnRead:     func(table string, _ int64) { p.read(table) },
 		OnRow: func(row debug.SinkRow) {

@@ -43,6 +43,10 @@ type DebugRequest struct {
 	// Watermarks is when each source emits its watermark: 0 after every
 	// row, N > 0 after every N rows, -1 only at the end of the input.
 	Watermarks int
+	// ProctimeStep is how far the simulated processing-time clock moves
+	// before each row is read (its PROCTIME()); processing-time windows
+	// fire as it passes their end. 0: the clock stands still.
+	ProctimeStep time.Duration
 	// Catalog are the table catalog of the cluster the job is for: the
 	// tables the script uses without defining them are injected from it,
 	// as a deploy would.

@@ -81,7 +81,7 @@ type Driver struct {
 	IdleTimeout int64
 
 	now int64
-	rr  int // round-robin position among sources without a watermark
+	rr  int // where the turns of the sources without a watermark go on
 }
 
 // Now is the processing-time clock's reading.
@@ -123,15 +123,19 @@ func (d *Driver) Run(ctx context.Context) error {
 		if d.Graph.Done() {
 			break
 		}
+		// The clock moves before the row is read, so that its PROCTIME()
+		// is the time it is processed at; the timers it passed fire before
+		// the row goes on. Without a row left it does not move.
+		d.now += d.Step
 		s, err := d.pick()
 		if err != nil {
 			return err
 		}
 		if s == nil {
+			d.now -= d.Step
 			break
 		}
 		if d.Step > 0 {
-			d.now += d.Step
 			if err := d.Graph.ProcTime(d.now); err != nil {
 				return err
 			}
@@ -241,19 +245,26 @@ func (d *Driver) fill(s *Source) error {
 
 // pick is the source whose row comes next, nil when all are done.
 func (d *Driver) pick() (*Source, error) {
-	var plain []*Source
+	// Sources without a WATERMARK in turns, each read only when its turn
+	// comes (its computed columns, PROCTIME(), at that moment).
+	for k := range d.Sources {
+		i := (d.rr + k) % len(d.Sources)
+		s := d.Sources[i]
+		if s.Rowtime >= 0 {
+			continue
+		}
+		if err := d.fill(s); err != nil {
+			return nil, err
+		}
+		if s.hasHead {
+			d.rr = i + 1
+			return s, nil
+		}
+	}
 	for _, s := range d.Sources {
 		if err := d.fill(s); err != nil {
 			return nil, err
 		}
-		if s.hasHead && s.Rowtime < 0 {
-			plain = append(plain, s)
-		}
-	}
-	if len(plain) > 0 {
-		s := plain[d.rr%len(plain)]
-		d.rr++
-		return s, nil
 	}
 	var best *Source
 	var bestTS int64
