@@ -101,7 +101,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns}
+			req := api.DebugRequest{SQL: src, File: args[0], Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
@@ -110,8 +110,16 @@ func newDebugCmd(g *globals) *cobra.Command {
 				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
 			}
 			if cluster != "" {
+				// The cluster's release: what it lacks refuses the run.
+				version, target, err := sqlTarget(cmd, g, "")
+				if err != nil && !implied {
+					return err
+				}
+				if !version.IsZero() {
+					req.FlinkVersion, req.Target = version.String(), target
+				}
 				// The cluster's table catalog, as a deploy injects it.
-				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
+				err = g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
 					if req.Catalog, err = e.svc.Tables(ctx, cluster); err != nil {
 						return err
 					}

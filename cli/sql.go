@@ -204,7 +204,7 @@ func sqlTarget(cmd *cobra.Command, g *globals, flag string) (flinksql.Version, s
 		return v, "", nil
 	}
 	if g.cluster == "" {
-		return flinksql.Version{}, "", nil
+		return impliedTarget(g)
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {

@@ -491,6 +491,9 @@ func hasKeyFold(m map[string]string, k string) bool {
 // would; the returned Resolved masks the secrets in what the run reports.
 func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error) {
 	start := api.DebugEvent{Kind: api.DebugStarted}
+	if err := releaseHasIt(r); err != nil {
+		return start, catalog.Resolved{}, err
+	}
 	var in flinksql.Injection
 	if len(r.Catalog) > 0 {
 		script, _ := flinksql.ParseScript(r.SQL)
@@ -514,4 +517,23 @@ func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error)
 		return start, vars, err
 	}
 	return start, vars, nil
+}
+
+// releaseHasIt refuses a script that uses what the job's Flink release
+// does not have yet, naming the first such construct and where it is.
+func releaseHasIt(r *api.DebugRequest) error {
+	if r.FlinkVersion == "" {
+		return nil
+	}
+	v, err := flinksql.ParseVersion(r.FlinkVersion)
+	if err != nil {
+		return err
+	}
+	res := flinksql.Check(r.SQL, flinksql.Options{File: r.File, ParseOnly: true, Version: v, Target: r.Target})
+	for _, d := range res.Diagnostics {
+		if d.Code == flinksql.CodeNeedsNewerFlink && d.Severity == flinksql.SeverityError {
+			return d
+		}
+	}
+	return nil
 }

@@ -68,6 +68,13 @@ type DebugRequest struct {
 	// created by the script, without a stand-in, refuses the run.
 	UDFs     []model.UDF
 	StandIns []string
+	// File names the script in messages ("orders.sql").
+	File string
+	// FlinkVersion is the release of the cluster the job is for ("1.18"),
+	// Target where it comes from ("cluster prod"): a construct that release
+	// lacks refuses the run at its line:col, since rows the cluster could
+	// never produce would mislead. Empty: the newest release palink knows.
+	FlinkVersion, Target string
 }
 
 // DebugSample is what sampling one table's topic read.

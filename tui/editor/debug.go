@@ -58,7 +58,11 @@ func (m *Screen) debug() tea.Cmd {
 	}
 	// The run gets the cluster's catalog and variables, as a deploy does:
 	// the script may use tables it does not define.
-	base := api.DebugRequest{SQL: m.buf.Text(), Catalog: m.assets.tables, Vars: m.assets.vars}
+	base := api.DebugRequest{SQL: m.buf.Text(), File: m.job.Name, Catalog: m.assets.tables, Vars: m.assets.vars}
+	if o := m.sqlOptions(); !o.Version.IsZero() {
+		// What the cluster's release lacks refuses the run, as its check does.
+		base.FlinkVersion, base.Target = o.Version.String(), o.Target
+	}
 	return kit.Send(kit.PushMsg{Screen: newDebugForm(m.env, m.runs, m.job, base, in)})
 }
 
