@@ -176,6 +176,9 @@ func (c *compiler) compile(e flinksql.Expr) (evalFn, value.Type, error) {
 	case *flinksql.FloorCeilExpr:
 		return c.floorCeilTo(x)
 	case *flinksql.JSONCallExpr:
+		if f, ok := aggCall(x); ok {
+			return c.call(f)
+		}
 		return c.jsonCall(x)
 	case *flinksql.RowExpr:
 		return c.rowExpr(x)

@@ -501,3 +501,65 @@ func fallback(row value.Row, def evalFn, fail bool, out value.Type, cause error)
 	}
 	return value.Cast(v, value.Type{Kind: value.Raw}, out, nil)
 }
+
+// jsonAggArg is what JSON_OBJECTAGG and JSON_ARRAYAGG (as aggCall makes
+// them) accumulate: the value written as JSON text, NULL for a NULL, and
+// for JSON_OBJECTAGG an array of the key and that text. A value that is a
+// JSON function's result is inserted as JSON, as JSON_OBJECT does.
+func (c *compiler) jsonAggArg(f *flinksql.FuncCall) (evalFn, error) {
+	name := f.FuncName()
+	args := f.Args[:len(f.Args)-1]
+	want := 1
+	if name == "JSON_OBJECTAGG" {
+		want = 2
+	}
+	if len(args) != want {
+		return nil, errorAt(f, "%s takes %s", name, map[int]string{1: "one value", 2: "one KEY … VALUE … pair"}[want])
+	}
+	var key evalFn
+	if want == 2 {
+		k, kt, err := c.compile(args[0])
+		if err != nil {
+			return nil, err
+		}
+		if !kt.IsString() {
+			return nil, errorAt(args[0], "JSON_OBJECTAGG's key must be a character string, not %s", kt)
+		}
+		key = k
+	}
+	v := args[len(args)-1]
+	vf, vt, err := c.compile(v)
+	if err != nil {
+		return nil, err
+	}
+	_, nested := v.(*flinksql.JSONCallExpr)
+	loc := c.rt.zone
+	text := func(row value.Row) (any, error) {
+		x, err := vf(row)
+		if err != nil || x == nil {
+			return nil, err
+		}
+		if s, ok := x.(string); ok && nested {
+			return s, nil
+		}
+		var b bytes.Buffer
+		if err := writeJSON(&b, x, vt, loc); err != nil {
+			return nil, err
+		}
+		return b.String(), nil
+	}
+	if key == nil {
+		return text, nil
+	}
+	return func(row value.Row) (any, error) {
+		k, err := key(row)
+		if err != nil {
+			return nil, err
+		}
+		t, err := text(row)
+		if err != nil {
+			return nil, err
+		}
+		return value.Array{k, t}, nil
+	}, nil
+}

@@ -134,8 +134,8 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	var aggNames []string
 	var collectErr error
 	visit := func(n flinksql.Node) bool {
-		f, ok := n.(*flinksql.FuncCall)
-		if !ok || !isAggregate(f) || collectErr != nil {
+		f, ok := aggCall(n)
+		if !ok || collectErr != nil {
 			_, isQuery := n.(*flinksql.Query)
 			return !isQuery && collectErr == nil
 		}
@@ -311,7 +311,7 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 	spec := stream.AggSpec{Func: name, Arg: -1, Filter: -1, Distinct: f.Distinct}
 	switch name {
 	case "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "LISTAGG", "FIRST_VALUE", "LAST_VALUE", "BOOL_AND", "BOOL_OR", "ARRAY_AGG", "COLLECT",
-		"STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE":
+		"STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE", "JSON_OBJECTAGG", "JSON_ARRAYAGG":
 	default:
 		return spec, errorAt(f, "aggregate function %s is not supported in debug runs yet", name)
 	}
@@ -339,6 +339,14 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 			return spec, errorAt(f.Args[0], "LISTAGG takes a string, not %s", t)
 		}
 		spec.Arg, spec.In = len(*pre), t
+		*pre = append(*pre, arg)
+	case name == "JSON_OBJECTAGG" || name == "JSON_ARRAYAGG":
+		arg, err := c.jsonAggArg(f)
+		if err != nil {
+			return spec, err
+		}
+		spec.Absent = f.Args[len(f.Args)-1].(*flinksql.StringLit).Value == "ABSENT"
+		spec.Arg, spec.In = len(*pre), value.TString
 		*pre = append(*pre, arg)
 	case len(f.Args) != 1:
 		return spec, errorAt(f, "%s takes one argument in debug runs", name)

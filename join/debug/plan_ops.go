@@ -114,12 +114,44 @@ func isAggregate(f *flinksql.FuncCall) bool {
 	return f.Over == nil && f.OverRef == nil && aggregateNames[f.FuncName()]
 }
 
+// aggCall is n as an aggregate call: a FuncCall that is one, or
+// JSON_OBJECTAGG and JSON_ARRAYAGG, written with keywords, as a call of
+// their key, value and ON NULL behaviour ('NULL' or 'ABSENT'), so the
+// aggregation planners take them as they take any aggregate. A fresh call
+// each time: its exprKey is what identifies it.
+func aggCall(n flinksql.Node) (*flinksql.FuncCall, bool) {
+	switch x := n.(type) {
+	case *flinksql.FuncCall:
+		return x, isAggregate(x)
+	case *flinksql.JSONCallExpr:
+		if x.Name != "JSON_OBJECTAGG" && x.Name != "JSON_ARRAYAGG" {
+			return nil, false
+		}
+		onNull := "NULL"
+		if x.Name == "JSON_ARRAYAGG" {
+			onNull = "ABSENT"
+		}
+		for _, cl := range x.Clauses {
+			if strings.HasSuffix(cl.Text, "ON NULL") {
+				onNull = strings.TrimSuffix(cl.Text, " ON NULL")
+			}
+		}
+		f := &flinksql.FuncCall{Span: x.Span, Name: &flinksql.QualifiedName{Span: x.Span, Parts: []*flinksql.Ident{{Span: x.Span, Name: x.Name}}}}
+		for _, e := range x.Entries {
+			f.Args = append(f.Args, e.Key, e.Value)
+		}
+		f.Args = append(append(f.Args, x.Args...), &flinksql.StringLit{Span: x.Span, Value: onNull})
+		return f, true
+	}
+	return nil, false
+}
+
 // hasAggregate says whether a SELECT list or HAVING calls an aggregate
 // outside a window.
 func hasAggregate(s *flinksql.Select) bool {
 	found := false
 	visit := func(n flinksql.Node) bool {
-		if f, ok := n.(*flinksql.FuncCall); ok && isAggregate(f) {
+		if _, ok := aggCall(n); ok {
 			found = true
 		}
 		if _, ok := n.(*flinksql.Query); ok {

@@ -92,8 +92,8 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 	var collectErr error
 	inC := d.compiler(sub.cols)
 	flinksql.Inspect(sel.Items[0].Expr, func(n flinksql.Node) bool {
-		f, ok := n.(*flinksql.FuncCall)
-		if !ok || !isAggregate(f) || collectErr != nil {
+		f, ok := aggCall(n)
+		if !ok || collectErr != nil {
 			return collectErr == nil
 		}
 		if _, ok := aggSubst[exprKey(f)]; !ok {

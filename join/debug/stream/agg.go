@@ -20,6 +20,8 @@ type AggSpec struct {
 	In, Out  value.Type
 	// Sep is LISTAGG's separator.
 	Sep string
+	// Absent is JSON_OBJECTAGG's and JSON_ARRAYAGG's ABSENT ON NULL.
+	Absent bool
 }
 
 // AggType is the result type Flink gives an aggregate of an argument of
@@ -33,10 +35,16 @@ func AggType(fn string, in value.Type) (value.Type, error) {
 	case "LISTAGG":
 		return value.TString, nil
 	case "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE":
+		if in.Kind == value.Decimal {
+			// Calcite's AVG_AGG_FUNCTION type, by Flink's type system.
+			return value.Dec(38, max(6, in.Scale)), nil
+		}
 		if !in.IsInteger() && in.Kind != value.Float && in.Kind != value.Double {
-			return value.Type{}, fmt.Errorf("%s of %s is not supported in debug runs yet", fn, in)
+			return value.Type{}, fmt.Errorf("%s does not take %s", fn, in)
 		}
 		return in.Nullable(), nil
+	case "JSON_OBJECTAGG", "JSON_ARRAYAGG":
+		return value.Type{Kind: value.Varchar, Precision: value.MaxLength, NotNull: true}, nil
 	case "BOOL_AND", "BOOL_OR":
 		if in.Kind != value.Boolean {
 			return value.Type{}, fmt.Errorf("%s does not take %s", fn, in)
@@ -89,7 +97,9 @@ func newAcc(s AggSpec) acc {
 	case "BOOL_AND", "BOOL_OR":
 		a = &boolAcc{and: s.Func == "BOOL_AND"}
 	case "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "STDDEV", "VARIANCE":
-		a = &varAcc{fn: s.Func, t: s.In}
+		a = &varAcc{fn: s.Func, t: s.In, out: s.Out}
+	case "JSON_OBJECTAGG", "JSON_ARRAYAGG":
+		a = &jsonAcc{object: s.Func == "JSON_OBJECTAGG", absent: s.Absent}
 	}
 	if s.Distinct {
 		a = &distinctAcc{inner: a, seen: map[string]int64{}}

@@ -3,6 +3,8 @@ package stream
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/palink/palink/join/debug/value"
@@ -118,13 +120,18 @@ func (b *boolAcc) result() any {
 // VARIANCE are the SAMP ones) as Flink reduces them: (SUM(x*x) -
 // SUM(x)*SUM(x)/COUNT(x)) / COUNT(x) (or COUNT(x) - 1, NULL for one row),
 // computed in the argument's type — integer division for an integer — and
-// the square root of it for STDDEV, cast back to that type.
+// the square root of it for STDDEV, cast back to that type. A DECIMAL's
+// is DECIMAL(38, max(6, s)): Flink's decimal arithmetic rounds SUM(x)²,
+// its quotient by the count, the difference and the variance each to 6
+// places (the scale its adjusted DECIMAL(38, …) types keep), and STDDEV
+// is the DOUBLE square root of that, cast back.
 type varAcc struct {
 	fn     string
-	t      value.Type
+	t, out value.Type
 	n      int64
 	si, qi int64
 	sf, qf float64
+	sr, qr *big.Rat
 }
 
 func (v *varAcc) step(x any, sign int64) error {
@@ -137,6 +144,18 @@ func (v *varAcc) step(x any, sign int64) error {
 	case float64:
 		v.sf += float64(sign) * y
 		v.qf += float64(sign) * y * y
+	case *big.Rat:
+		if v.sr == nil {
+			v.sr, v.qr = new(big.Rat), new(big.Rat)
+		}
+		sq := new(big.Rat).Mul(y, y)
+		if sign < 0 {
+			v.sr.Sub(v.sr, y)
+			v.qr.Sub(v.qr, sq)
+		} else {
+			v.sr.Add(v.sr, y)
+			v.qr.Add(v.qr, sq)
+		}
 	default:
 		return fmt.Errorf("%s of %s", v.fn, value.Guess(x, nil))
 	}
@@ -158,6 +177,9 @@ func (v *varAcc) result() any {
 		return nil
 	}
 	root := strings.HasPrefix(v.fn, "STDDEV")
+	if v.t.Kind == value.Decimal {
+		return v.decimal(div, root)
+	}
 	if v.t.IsInteger() {
 		num := value.Wrap(v.qi-value.Wrap(value.Wrap(v.si*v.si, v.t)/v.n, v.t), v.t)
 		variance := num / div
@@ -174,4 +196,29 @@ func (v *varAcc) result() any {
 		return float64(float32(variance))
 	}
 	return variance
+}
+
+func (v *varAcc) decimal(div int64, root bool) any {
+	six := value.Dec(38, 6)
+	at6 := func(r *big.Rat) *big.Rat {
+		x, _ := value.Round(r, six).(*big.Rat)
+		if x == nil {
+			return new(big.Rat)
+		}
+		return x
+	}
+	sq := at6(new(big.Rat).Mul(v.sr, v.sr))
+	mean := at6(sq.Quo(sq, new(big.Rat).SetInt64(v.n)))
+	diff := at6(new(big.Rat).Sub(v.qr, mean))
+	variance := at6(diff.Quo(diff, new(big.Rat).SetInt64(div)))
+	if root {
+		f, _ := variance.Float64()
+		// Java's BigDecimal.valueOf(double): the shortest decimal of it.
+		r, ok := new(big.Rat).SetString(strconv.FormatFloat(math.Pow(f, 0.5), 'g', -1, 64))
+		if !ok {
+			return nil // NaN: a negative variance cannot come from real numbers
+		}
+		variance = r
+	}
+	return value.Round(variance, v.out)
 }
