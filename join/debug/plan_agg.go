@@ -264,6 +264,13 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	if out, err = (tableFuncs{d.runner}).planScalarItems(ctx, out, s.Items, ctes, subst); err != nil {
 		return nil, err
 	}
+	// And those of HAVING, a filter after the aggregate: an INNER join, as
+	// in WHERE.
+	if s.Having != nil && onlyScalar(s.Having) {
+		if out, _, _, err = (tableFuncs{d.runner}).planScalarConds(ctx, out, []flinksql.Expr{s.Having}, ctes, subst); err != nil {
+			return nil, err
+		}
+	}
 	c := d.compiler(out.cols)
 	c.subst = subst
 	c.aggs = func(f *flinksql.FuncCall) (int, error) {
