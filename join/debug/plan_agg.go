@@ -197,7 +197,17 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		// GROUP BY window_start, window_end over a window TVF: a window
 		// aggregate, append-only.
 		if expand != nil {
-			return nil, errorAt(s, "GROUPING SETS, ROLLUP and CUBE in a window aggregate are not supported in debug runs yet")
+			// Flink's window aggregate takes grouping sets that all hold
+			// the window: the Expand before it never clears its bounds.
+			for _, set := range expand {
+				if !set[start] || !set[end] {
+					return nil, errorAt(s, "every grouping set of a window aggregate must hold window_start and window_end")
+				}
+			}
+			fm := expandOp(expand)
+			calc.out.To(fm)
+			d.graph.Add("Expand", fm)
+			calc = &rel{out: &fm.Out}
 		}
 		if in.updating {
 			return nil, errorAt(s, "StreamPhysicalWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
@@ -224,22 +234,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	} else {
 		g := stream.NewGroupAgg(nKeys, specs)
 		if expand != nil {
-			nk := len(expand[0])
-			fm := &stream.FlatMap{Fn: func(r stream.Rec, emit func(value.Row) error) error {
-				for e, in := range expand {
-					row := append(value.Row(nil), r.Row...)
-					for i := 0; i < nk; i++ {
-						if !in[i] {
-							row[i] = nil
-						}
-					}
-					row[nk] = int64(e)
-					if err := emit(row); err != nil {
-						return err
-					}
-				}
-				return nil
-			}}
+			fm := expandOp(expand)
 			calc.out.To(fm)
 			d.graph.Add("Expand", fm)
 			fm.Out.To(g)
@@ -508,4 +503,26 @@ func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
 		w.Kind = stream.Session
 	}
 	return d.windowTVF(in, tc, w, name, [3]string{"$window_start", "$window_end", "$window_time"}), nil
+}
+
+// expandOp is Flink's Expand before a grouped aggregate: each row once per
+// grouping set, the keys outside the set NULL and the set's number in the
+// column after the keys.
+func expandOp(expand [][]bool) *stream.FlatMap {
+	nk := len(expand[0])
+	return &stream.FlatMap{Fn: func(r stream.Rec, emit func(value.Row) error) error {
+		for e, in := range expand {
+			row := append(value.Row(nil), r.Row...)
+			for i := 0; i < nk; i++ {
+				if !in[i] {
+					row[i] = nil
+				}
+			}
+			row[nk] = int64(e)
+			if err := emit(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 }
