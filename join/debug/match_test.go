@@ -361,6 +361,8 @@ func TestMatchRecognizeRefusals(t *testing.T) {
 		{q("A B A", "A AS A.price > 0"), "line 5:111: Pattern variables must be unique. That might change in the future."},
 		{strings.Replace(q("A B", "A AS A.price > 0"), "ORDER BY rowtime", "ORDER BY price", 1), "line 5:68: You must specify either rowtime or proctime for order by as the first one."},
 		{strings.Replace(q("A B", "A AS A.price > 0"), "PATTERN", "ALL ROWS PER MATCH PATTERN", 1), "line 5:15: All rows per match mode is not supported yet."},
+		// CEP skips to a variable of its pattern, never to a SUBSET's name.
+		{strings.Replace(q("A B", "A AS A.price > 0"), "PATTERN (A B)", "AFTER MATCH SKIP TO LAST S PATTERN (A B) SUBSET S = (A, B)", 1), "line 5:98: The pattern name specified in AfterMatchSkipStrategy can not be found in the given Pattern"},
 	} {
 		_, err := runFiles(t, tc.job, map[string]string{"Ticker.jsonl": ""})
 		if err == nil || err.Error() != "debug run: "+tc.want {

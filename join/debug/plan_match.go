@@ -162,7 +162,9 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 		return nil, err
 	}
 	if op.SkipVar >= len(names) {
-		return nil, errorAt(m.AfterMatch, "AFTER MATCH SKIP TO a SUBSET is not supported in debug runs yet")
+		// Flink hands the name to CEP's skipToFirst/skipToLast, and CEP's
+		// NFACompiler knows only the pattern's own variables.
+		return nil, errorAt(m.AfterMatch, "The pattern name specified in AfterMatchSkipStrategy can not be found in the given Pattern")
 	}
 	if m.Within != nil {
 		v, _, err := d.compiler(nil).constValue(m.Within)
