@@ -214,13 +214,11 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
 		if in.session {
-			if in.procWindows {
-				return nil, errorAt(s, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
-			}
 			if d.zone != time.UTC && in.zonedWindows {
 				return nil, errorAt(s, "SESSION windows over a TIMESTAMP_LTZ outside UTC (table.local-time-zone) are not supported in debug runs yet")
 			}
 			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
+			w.Proc = in.procWindows
 			calc.out.To(w)
 			d.graph.Add(name, w)
 			out = &rel{cols: outCols, out: &w.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}
@@ -476,9 +474,6 @@ func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
 	}
 	if tc < 0 || in.cols[tc].time == plainTime {
 		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", flinksql.FormatExpr(f.Args[0]))
-	}
-	if in.cols[tc].time == proctime && name == "SESSION" {
-		return nil, errorAt(f.Args[0], "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
 	}
 	if in.updating {
 		return nil, errorAt(f, "GroupWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)

@@ -76,10 +76,6 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	switch in.cols[tc].time {
 	case plainTime:
 		return nil, errorAt(desc, "The window function requires the timecol is a time attribute type, but is %s.", in.cols[tc].typ)
-	case proctime:
-		if kind == stream.Session {
-			return nil, errorAt(desc, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
-		}
 	}
 	ms := func(key string) (int64, error) {
 		e, ok := args[key]

@@ -207,7 +207,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 		{"SELECT * FROM t ORDER BY a", "line 3:26: Sort on a non-time-attribute field is not supported."},
 		{"SELECT a FROM (SELECT a, RANK() OVER (PARTITION BY a ORDER BY ts) AS r FROM t) WHERE r <= 2", "line 3:26: RANK() on streaming table is not supported currently"},
 		{"SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))", "line 3:37: The window function requires the timecol is a time attribute type, but is TIMESTAMP(3)."},
-		{"SELECT JSON_ARRAYAGG(a) FROM t", "line 3:8: JSON_ARRAYAGG is not supported in debug runs"},
+		{"SELECT JSON_OBJECTAGG(KEY a VALUE a) FROM t", "line 3:27: JSON_OBJECTAGG's key must be a character string, not INT"},
 		{"SELECT * FROM u", "give its rows with --data u=FILE"},
 		{"SELECT nope FROM t", "line 3:8: Column 'nope' not found in any table"},
 		{"SELECT my_udf(a) FROM t", "line 3:8: No match found for function signature MY_UDF"},

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/palink/palink/join/debug/value"
@@ -20,7 +21,11 @@ type SessionAgg struct {
 	Keys             int
 	Start, End, Time int
 	Aggs             []AggSpec
-	Out              Fan
+	// Proc says the sessions are by processing time: a session fires as
+	// the clock passes its end (ProcTime), not on the watermark, and one
+	// open at the end of the input never fires (as in Flink).
+	Proc bool
+	Out  Fan
 
 	keyIdx   []int
 	sessions map[string][]*session
@@ -85,10 +90,26 @@ func (s *SessionAgg) Push(r Rec) error {
 
 // Watermark fires the sessions it passes, earliest end first.
 func (s *SessionAgg) Watermark(ts int64) error {
-	if ts == Idle {
+	if ts == Idle || s.Proc {
 		return s.Out.Watermark(ts)
 	}
 	s.wm = max(s.wm, ts)
+	if err := s.fire(ts); err != nil {
+		return err
+	}
+	return s.Out.Watermark(ts)
+}
+
+// ProcTime fires the processing-time sessions the clock has passed.
+func (s *SessionAgg) ProcTime(now int64) error {
+	if !s.Proc {
+		return nil
+	}
+	return s.fire(now)
+}
+
+// fire emits the sessions whose end ts passes, earliest end first.
+func (s *SessionAgg) fire(ts int64) error {
 	var due []*session
 	for _, k := range s.order {
 		var keep []*session
@@ -152,7 +173,7 @@ func (s *SessionAgg) Watermark(ts int64) error {
 			return err
 		}
 	}
-	return s.Out.Watermark(ts)
+	return nil
 }
 
 // State is the sessions open and the late rows dropped.
@@ -165,6 +186,9 @@ func (s *SessionAgg) State() State {
 				st.Bytes += int64(value.SizeRow(r))
 			}
 		}
+	}
+	if s.Proc && st.Rows > 0 {
+		st.Open = fmt.Sprintf("%d processing-time sessions not fired", st.Rows)
 	}
 	return st
 }
