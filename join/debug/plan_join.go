@@ -113,17 +113,18 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	if winEq[winStart] && winEq[winEnd] && !left.updating && !right.updating {
 		// ON l.window_start = r.window_start AND l.window_end = r.window_end:
 		// a window join.
-		if left.procWindows || right.procWindows {
-			return nil, errorAt(j, "a window join of processing-time windows is not supported in debug runs yet")
+		if left.procWindows != right.procWindows {
+			return nil, errorAt(j, "Currently, window join doesn't support different time attribute type of left and right inputs.")
 		}
 		wj := stream.NewWindowJoin()
+		wj.Proc = left.procWindows
 		wj.Outer, wj.Key, wj.Cond, wj.Width = op.Outer, op.Key, op.Cond, op.Width
 		wj.End = [2]func(value.Row) (int64, bool){windowEndOf(left.cols, d.windowMillis(left)), windowEndOf(right.cols, d.windowMillis(right))}
 		left.out.To(wj.Input(0))
 		right.out.To(wj.Input(1))
 		name := fmt.Sprintf("WindowJoin(joinType=[%s])", typeName)
 		d.graph.Add(name, wj)
-		return &rel{cols: cols, out: &wj.Out, producer: name, zonedWindows: left.zonedWindows}, nil
+		return &rel{cols: cols, out: &wj.Out, producer: name, zonedWindows: left.zonedWindows, procWindows: left.procWindows}, nil
 	}
 	if interval && !left.updating && !right.updating {
 		if lower, upper, ok := d.bounds(rest, left.cols, right.cols); ok {

@@ -220,11 +220,9 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 			key.Cols = append(key.Cols, firstOrder+i)
 			key.Desc = append(key.Desc, o.Desc())
 		}
-		if in.procWindows {
-			return nil, true, errorAt(call, "a window top-N over processing-time windows is not supported in debug runs yet")
-		}
 		wr := stream.NewWindowRank(partition, endCol, key, n, usesRN)
 		wr.Millis = d.windowMillis(in)
+		wr.Proc = in.procWindows
 		in.out.To(wr)
 		name := fmt.Sprintf("WindowRank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=%d])", n)
 		d.graph.Add(name, wr)
@@ -232,7 +230,7 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 		if usesRN {
 			cols = append(cols, col{name: "$rn", typ: value.Type{Kind: value.BigInt, NotNull: true}})
 		}
-		out = &rel{cols: cols, out: &wr.Out, producer: name}
+		out = &rel{cols: cols, out: &wr.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}
 	}
 	timeOrder := len(over.OrderBy) == 1 && in.cols[firstOrder].time != plainTime && over.OrderBy[0].Nulls == ""
 	if out != nil {

@@ -46,12 +46,6 @@ FROM TABLE(CUMULATE(TABLE orders, DESCRIPTOR(pt), INTERVAL '5' SECOND, INTERVAL 
 	// A clock that stands still never fires a window.
 	s = run(t, procOrdersDDL+`SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(pt), INTERVAL '10' SECOND)) GROUP BY window_start, window_end`, files).Sinks[0]
 	expect(t, "still clock", changelog(s), nil)
-	// What is not run by processing time yet is refused.
-	_, err := runFiles(t, procOrdersDDL+`SELECT * FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY amount DESC) AS rn
-FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(pt), INTERVAL '10' SECOND))) WHERE rn <= 1`, files)
-	if err == nil || !strings.HasSuffix(err.Error(), "a window top-N over processing-time windows is not supported in debug runs yet") {
-		t.Errorf("window top-N by processing time: %v", err)
-	}
 	// A row's PROCTIME() is the clock when it is read.
 	s = run(t, procOrdersDDL+"SELECT id, pt FROM orders", files, step).Sinks[0]
 	expect(t, "proctime", changelog(s)[:2], []string{"+I[1, 2024-05-06 07:08:13.000]", "+I[2, 2024-05-06 07:08:17.000]"})

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/palink/palink/join/debug/value"
@@ -18,7 +19,10 @@ type WindowJoin struct {
 	End   [2]func(value.Row) (int64, bool)
 	Cond  func(value.Row) (bool, error)
 	Width [2]int
-	Out   Fan
+	// Proc says both sides' windows are by processing time: a window
+	// joins as the clock passes its end (ProcTime), not on the watermark.
+	Proc bool
+	Out  Fan
 
 	wins  map[int64]*winJoin
 	wm    int64
@@ -48,9 +52,24 @@ func (in wjInput) Push(r Rec) error { return in.j.push(in.i, r) }
 
 func (in wjInput) Watermark(ts int64) error {
 	if wm, ok := in.j.merge.Set(in.i, ts); ok {
-		return in.j.fire(wm)
+		if in.j.Proc {
+			return in.j.Out.Watermark(wm)
+		}
+		in.j.wm = max(in.j.wm, wm)
+		if err := in.j.fire(wm); err != nil {
+			return err
+		}
+		return in.j.Out.Watermark(wm)
 	}
 	return nil
+}
+
+// ProcTime joins the processing-time windows the clock has passed.
+func (j *WindowJoin) ProcTime(now int64) error {
+	if !j.Proc {
+		return nil
+	}
+	return j.fire(now)
 }
 
 func (j *WindowJoin) push(side int, r Rec) error {
@@ -91,8 +110,8 @@ func (j *WindowJoin) joined(l, r value.Row) value.Row {
 	return out
 }
 
+// fire joins the windows whose end wm passes, earliest first.
 func (j *WindowJoin) fire(wm int64) error {
-	j.wm = max(j.wm, wm)
 	var ends []int64
 	for end := range j.wins {
 		if end-1 <= wm {
@@ -142,12 +161,15 @@ func (j *WindowJoin) fire(wm int64) error {
 			}
 		}
 	}
-	return j.Out.Watermark(wm)
+	return nil
 }
 
 // State is the rows waiting and the late rows dropped.
 func (j *WindowJoin) State() State {
 	s := State{Late: j.late}
+	if j.Proc && len(j.wins) > 0 {
+		s.Open = fmt.Sprintf("%d processing-time windows not joined", len(j.wins))
+	}
 	for _, w := range j.wins {
 		for _, sides := range w.sides {
 			for _, rows := range sides {

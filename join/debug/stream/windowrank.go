@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/palink/palink/join/debug/value"
@@ -19,7 +20,12 @@ type WindowRank struct {
 	Number    bool
 	// Millis reads window_end in epoch milliseconds; nil: Millis.
 	Millis func(any) (int64, bool)
-	Out    Fan
+	// Proc says the windows are by processing time: they fire as the
+	// clock passes their end (ProcTime), not on the watermark; a window
+	// a processing-time window aggregate fires reaches it when the clock
+	// has passed its end, and fires at that same reading.
+	Proc bool
+	Out  Fan
 
 	parts map[string]*winPart
 	seq   int64
@@ -65,10 +71,26 @@ func (w *WindowRank) Push(r Rec) error {
 
 // Watermark fires the windows it passes, then passes it on.
 func (w *WindowRank) Watermark(ts int64) error {
-	if ts == Idle {
+	if ts == Idle || w.Proc {
 		return w.Out.Watermark(ts)
 	}
 	w.wm = max(w.wm, ts)
+	if err := w.fire(ts); err != nil {
+		return err
+	}
+	return w.Out.Watermark(ts)
+}
+
+// ProcTime fires the processing-time windows the clock has passed.
+func (w *WindowRank) ProcTime(now int64) error {
+	if !w.Proc {
+		return nil
+	}
+	return w.fire(now)
+}
+
+// fire emits the first N rows of each window whose end ts passes.
+func (w *WindowRank) fire(ts int64) error {
 	var due []*winPart
 	for k, p := range w.parts {
 		if p.end-1 <= ts {
@@ -96,12 +118,15 @@ func (w *WindowRank) Watermark(ts int64) error {
 			}
 		}
 	}
-	return w.Out.Watermark(ts)
+	return nil
 }
 
 // State is the rows waiting and the late rows dropped.
 func (w *WindowRank) State() State {
 	s := State{Late: w.late}
+	if w.Proc && len(w.parts) > 0 {
+		s.Open = fmt.Sprintf("%d processing-time windows not fired", len(w.parts))
+	}
 	for _, p := range w.parts {
 		for _, r := range p.rows {
 			s.Rows++
