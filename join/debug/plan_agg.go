@@ -214,11 +214,11 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
 		if in.session {
-			if d.zone != time.UTC && in.zonedWindows {
-				return nil, errorAt(s, "SESSION windows over a TIMESTAMP_LTZ outside UTC (table.local-time-zone) are not supported in debug runs yet")
-			}
 			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
 			w.Proc = in.procWindows
+			if d.zone != time.UTC && in.zonedWindows {
+				w.Millis, w.Local = d.windowMillis(in), d.localWindow()
+			}
 			calc.out.To(w)
 			d.graph.Add(name, w)
 			out = &rel{cols: outCols, out: &w.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}

@@ -15,6 +15,16 @@ import (
 
 // windowMillis reads a window_end of a relation's windows as the epoch
 // milliseconds of the instant it stands for.
+// localWindow writes an instant as a window bound of a TIMESTAMP_LTZ: the
+// wall-clock time in the session time zone, as a TIMESTAMP.
+func (d *runner) localWindow() func(int64) any {
+	zone := d.zone
+	return func(ms int64) any {
+		_, off := time.UnixMilli(ms).In(zone).Zone()
+		return stream.FromMillis(ms + int64(off)*1000)
+	}
+}
+
 func (d *runner) windowMillis(r *rel) func(any) (int64, bool) {
 	if !r.zonedWindows || d.zone == time.UTC {
 		return stream.Millis

@@ -25,7 +25,13 @@ type SessionAgg struct {
 	// the clock passes its end (ProcTime), not on the watermark, and one
 	// open at the end of the input never fires (as in Flink).
 	Proc bool
-	Out  Fan
+	// Millis reads window_start and window_end as instants (epoch ms) and
+	// Local writes an instant back as the window's TIMESTAMP: for windows
+	// of a TIMESTAMP_LTZ, in the session time zone, so sessions merge and
+	// fire by instants as Flink's. nil: Millis and FromMillis (UTC).
+	Millis func(any) (int64, bool)
+	Local  func(int64) any
+	Out    Fan
 
 	keyIdx   []int
 	sessions map[string][]*session
@@ -58,8 +64,12 @@ func NewSessionAgg(keys, start, end, time int, aggs []AggSpec) *SessionAgg {
 
 // Push adds one row to its key's sessions, merging those it overlaps.
 func (s *SessionAgg) Push(r Rec) error {
-	start, ok1 := Millis(r.Row[s.Start])
-	end, ok2 := Millis(r.Row[s.End])
+	millis := s.Millis
+	if millis == nil {
+		millis = Millis
+	}
+	start, ok1 := millis(r.Row[s.Start])
+	end, ok2 := millis(r.Row[s.End])
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -162,7 +172,11 @@ func (s *SessionAgg) fire(ts int64) error {
 		}
 		out := make(value.Row, s.Keys, s.Keys+len(s.Aggs))
 		copy(out, w.keys)
-		out[s.Start], out[s.End] = FromMillis(w.start), FromMillis(w.end)
+		local := s.Local
+		if local == nil {
+			local = func(ms int64) any { return FromMillis(ms) }
+		}
+		out[s.Start], out[s.End] = local(w.start), local(w.end)
 		if s.Time >= 0 {
 			out[s.Time] = FromMillis(w.end - 1)
 		}
