@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"database/sql"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,6 +46,19 @@ func TestDebugRunsEachCoveredConstruct(t *testing.T) {
 	for table, rows := range constructsData {
 		args = append(args, "--data", table+"="+writeTemp(t, table+".jsonl", rows))
 	}
+	// The lookup join's dimension table, in SQLite.
+	dbPath := filepath.Join(t.TempDir(), "dim.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"CREATE TABLE dims (usr VARCHAR(10), label VARCHAR(10))", "INSERT INTO dims VALUES ('a', 'gold'), ('c', 'new')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ddl := constructsDDL + "CREATE TABLE dims (usr STRING, label STRING, PRIMARY KEY (usr) NOT ENFORCED) WITH ('connector' = 'jdbc', 'url' = 'jdbc:sqlite:" + dbPath + "', 'table-name' = 'dims');\n"
 	tvf := func(w string) string { return "TABLE(" + w + ")" }
 	tumble := tvf("TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE)")
 	for _, tc := range []struct {
@@ -64,6 +79,7 @@ func TestDebugRunsEachCoveredConstruct(t *testing.T) {
 		{"OVER", "SELECT id, SUM(amount) OVER (PARTITION BY usr ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM orders", 4, nil},
 		{"deduplication", "SELECT id, usr FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY usr ORDER BY ts) AS rn FROM orders) WHERE rn = 1", 3, nil},
 		{"top-N", "SELECT id, usr FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY usr ORDER BY amount DESC) AS rn FROM orders) WHERE rn <= 1", 3, nil},
+		{"lookup join", "SELECT o.id, d.label FROM orders o LEFT JOIN dims FOR SYSTEM_TIME AS OF o.pt AS d ON o.usr = d.usr", 4, nil},
 		{"INNER JOIN", "SELECT o.id, u.name FROM orders o JOIN users u ON o.usr = u.usr", 3, nil},
 		{"LEFT JOIN", "SELECT o.id, u.name FROM orders o LEFT JOIN users u ON o.usr = u.usr", 4, nil},
 		{"RIGHT JOIN", "SELECT o.id, u.name FROM orders o RIGHT JOIN users u ON o.usr = u.usr", 4, nil},
@@ -83,7 +99,7 @@ func TestDebugRunsEachCoveredConstruct(t *testing.T) {
 		{"upsert-kafka", "SELECT usr, rate FROM rates", 2, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			job := writeTemp(t, "job.sql", constructsDDL+tc.sql+";\n")
+			job := writeTemp(t, "job.sql", ddl+tc.sql+";\n")
 			out, _, err := runCLI(t, append(append([]string{"debug", job, "-o", "json"}, args...), tc.extra...)...)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
