@@ -100,3 +100,24 @@ SELECT VAR_POP(d) AS vp, VAR_SAMP(d) AS vs, STDDEV_POP(d) AS sp, STDDEV_SAMP(d) 
 	})
 	expect(t, "final", final(s), []string{"+I[1.555556, 2.333334, 1.247219, 1.527525]"})
 }
+
+// In a TUMBLE window aggregate the JSON aggregates run; in HOP and
+// SESSION windows Flink does not take them, as its docs say.
+func TestJSONAggregatesInWindows(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT window_start, JSON_ARRAYAGG(item) AS items FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+GROUP BY window_start, window_end`, files).Sinks[0]
+	want := []string{`+I[2020-04-15 08:00:00.000, ["C","A","D"]]`, `+I[2020-04-15 08:10:00.000, ["B","E","F"]]`}
+	expect(t, "tumble", changelog(s), want)
+	expect(t, "tumble final", final(s), want)
+	for _, tvf := range []string{
+		"HOP(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES)",
+		"SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES)",
+	} {
+		_, err := runFiles(t, bidDDL+"SELECT window_start, JSON_ARRAYAGG(item) AS items FROM TABLE("+tvf+")\nGROUP BY item, window_start, window_end", files)
+		want := "debug run: line 5:22: JSON_ARRAYAGG is currently not supported in OVER windows, unbounded session windows, or hop windows."
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v\nwant %s", tvf, err, want)
+		}
+	}
+}

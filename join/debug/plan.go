@@ -33,6 +33,8 @@ type rel struct {
 	// session says its window columns are a SESSION TVF's, which only a
 	// window aggregate may read (it merges the windows).
 	session bool
+	// hop says its window columns are a HOP TVF's (or GROUP BY HOP's).
+	hop bool
 	// zonedWindows says its window columns cut a TIMESTAMP_LTZ in the
 	// session time zone; procWindows that they are by processing time
 	// (plan_wintime.go). Projections keep them; window_time need not be

@@ -209,6 +209,11 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			d.graph.Add("Expand", fm)
 			calc = &rel{out: &fm.Out}
 		}
+		if in.session || in.hop {
+			if err := jsonAggInMergingWindow(s); err != nil {
+				return nil, err
+			}
+		}
 		if in.updating {
 			return nil, errorAt(s, "StreamPhysicalWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 		}
@@ -520,4 +525,22 @@ func expandOp(expand [][]bool) *stream.FlatMap {
 		}
 		return nil
 	}}
+}
+
+// jsonAggInMergingWindow refuses JSON_OBJECTAGG and JSON_ARRAYAGG in a
+// SESSION or HOP window aggregate, as Flink's docs say: their accumulators
+// cannot merge the slices or sessions those windows merge.
+func jsonAggInMergingWindow(s *flinksql.Select) error {
+	var found *flinksql.JSONCallExpr
+	flinksql.Inspect(s, func(n flinksql.Node) bool {
+		if x, ok := n.(*flinksql.JSONCallExpr); ok && found == nil && (x.Name == "JSON_OBJECTAGG" || x.Name == "JSON_ARRAYAGG") {
+			found = x
+		}
+		_, isQuery := n.(*flinksql.Query)
+		return found == nil && !isQuery
+	})
+	if found == nil {
+		return nil
+	}
+	return errorAt(found, "%s is currently not supported in OVER windows, unbounded session windows, or hop windows.", found.Name)
 }
