@@ -102,7 +102,8 @@ SELECT VAR_POP(d) AS vp, VAR_SAMP(d) AS vs, STDDEV_POP(d) AS sp, STDDEV_SAMP(d) 
 }
 
 // In a TUMBLE window aggregate the JSON aggregates run; in HOP and
-// SESSION windows Flink does not take them, as its docs say.
+// SESSION windows Flink does not take them, as its docs say, nor in
+// CUMULATE windows, whose slices are merged as HOP's.
 func TestJSONAggregatesInWindows(t *testing.T) {
 	files := map[string]string{"Bid.jsonl": bidData}
 	s := run(t, bidDDL+`SELECT window_start, JSON_ARRAYAGG(item) AS items FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
@@ -110,12 +111,14 @@ GROUP BY window_start, window_end`, files).Sinks[0]
 	want := []string{`+I[2020-04-15 08:00:00.000, ["C","A","D"]]`, `+I[2020-04-15 08:10:00.000, ["B","E","F"]]`}
 	expect(t, "tumble", changelog(s), want)
 	expect(t, "tumble final", final(s), want)
-	for _, tvf := range []string{
-		"HOP(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES)",
-		"SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES)",
+	docs := "debug run: line 5:22: JSON_ARRAYAGG is currently not supported in OVER windows, unbounded session windows, or hop windows"
+	for _, tc := range []struct{ tvf, want string }{
+		{"HOP(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES)", docs + ": a HOP or CUMULATE window aggregate merges slices, which it cannot."},
+		{"CUMULATE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES)", docs + ": a HOP or CUMULATE window aggregate merges slices, which it cannot."},
+		{"SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES)", docs + "."},
 	} {
+		tvf, want := tc.tvf, tc.want
 		_, err := runFiles(t, bidDDL+"SELECT window_start, JSON_ARRAYAGG(item) AS items FROM TABLE("+tvf+")\nGROUP BY item, window_start, window_end", files)
-		want := "debug run: line 5:22: JSON_ARRAYAGG is currently not supported in OVER windows, unbounded session windows, or hop windows."
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: %v\nwant %s", tvf, err, want)
 		}

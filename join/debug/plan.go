@@ -33,8 +33,9 @@ type rel struct {
 	// session says its window columns are a SESSION TVF's, which only a
 	// window aggregate may read (it merges the windows).
 	session bool
-	// hop says its window columns are a HOP TVF's (or GROUP BY HOP's).
-	hop bool
+	// sliced says its window columns are a HOP or CUMULATE TVF's (or GROUP
+	// BY HOP's), whose slices Flink's window aggregate merges.
+	sliced bool
 	// zonedWindows says its window columns cut a TIMESTAMP_LTZ in the
 	// session time zone; procWindows that they are by processing time
 	// (plan_wintime.go). Projections keep them; window_time need not be

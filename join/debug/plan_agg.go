@@ -209,8 +209,8 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			d.graph.Add("Expand", fm)
 			calc = &rel{out: &fm.Out}
 		}
-		if in.session || in.hop {
-			if err := jsonAggInMergingWindow(s); err != nil {
+		if in.session || in.sliced {
+			if err := jsonAggInMergingWindow(s, in.session); err != nil {
 				return nil, err
 			}
 		}
@@ -528,9 +528,10 @@ func expandOp(expand [][]bool) *stream.FlatMap {
 }
 
 // jsonAggInMergingWindow refuses JSON_OBJECTAGG and JSON_ARRAYAGG in a
-// SESSION or HOP window aggregate, as Flink's docs say: their accumulators
-// cannot merge the slices or sessions those windows merge.
-func jsonAggInMergingWindow(s *flinksql.Select) error {
+// SESSION, HOP or CUMULATE window aggregate: their accumulators cannot
+// merge the sessions or shared slices those windows merge (Flink's docs
+// name session and hop windows; CUMULATE shares slices as HOP does).
+func jsonAggInMergingWindow(s *flinksql.Select, session bool) error {
 	var found *flinksql.JSONCallExpr
 	flinksql.Inspect(s, func(n flinksql.Node) bool {
 		if x, ok := n.(*flinksql.JSONCallExpr); ok && found == nil && (x.Name == "JSON_OBJECTAGG" || x.Name == "JSON_ARRAYAGG") {
@@ -541,6 +542,9 @@ func jsonAggInMergingWindow(s *flinksql.Select) error {
 	})
 	if found == nil {
 		return nil
+	}
+	if !session {
+		return errorAt(found, "%s is currently not supported in OVER windows, unbounded session windows, or hop windows: a HOP or CUMULATE window aggregate merges slices, which it cannot.", found.Name)
 	}
 	return errorAt(found, "%s is currently not supported in OVER windows, unbounded session windows, or hop windows.", found.Name)
 }

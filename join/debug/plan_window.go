@@ -170,7 +170,7 @@ func (d *runner) windowTVF(in *rel, tc int, w stream.Windows, name string, names
 	cols = append(cols, col{table: alias, name: names[0], typ: ts, win: winStart},
 		col{table: alias, name: names[1], typ: ts, win: winEnd},
 		col{table: alias, name: names[2], typ: wtType, time: wtAttr, win: winTime})
-	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name), session: kind == stream.Session, hop: kind == stream.Hop,
+	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name), session: kind == stream.Session, sliced: kind == stream.Hop || kind == stream.Cumulate,
 		zonedWindows: ltz, procWindows: wtAttr == proctime}
 	return out
 }
