@@ -104,3 +104,16 @@ ON o.usr = e.usr AND o.window_start = e.window_start AND o.window_end = e.window
 		t.Errorf("a window join of processing and event time: %v", err)
 	}
 }
+
+// A processing-time temporal join against a versioned (non-lookup) table
+// is refused as Flink refuses it.
+func TestProcTimeTemporalJoinRefused(t *testing.T) {
+	ddl := procOrdersDDL + `CREATE TABLE rates (usr STRING, rate INT, ut TIMESTAMP(3), WATERMARK FOR ut AS ut, PRIMARY KEY (usr) NOT ENFORCED)
+  WITH ('connector' = 'upsert-kafka', 'key.format' = 'json', 'value.format' = 'json');
+`
+	_, err := runFiles(t, ddl+"SELECT o.id, r.rate FROM orders AS o JOIN rates FOR SYSTEM_TIME AS OF o.pt AS r ON o.usr = r.usr",
+		map[string]string{"orders.jsonl": "", "rates.jsonl": ""})
+	if err == nil || err.Error() != "debug run: line 5:71: Processing-time temporal join is not supported yet." {
+		t.Errorf("got %v", err)
+	}
+}
