@@ -39,6 +39,14 @@ FROM (SELECT product, SUM(qty) AS cnt FROM orders GROUP BY product)`
 	if got := s.Columns[0].Type; got != "STRING NOT NULL" {
 		t.Errorf("JSON_OBJECTAGG's type %s, want STRING NOT NULL", got)
 	}
+	res := run(t, job, map[string]string{"orders.jsonl": data})
+	ops := ""
+	for _, op := range res.Operators {
+		ops += op.Name + "\n"
+	}
+	if !strings.Contains(ops, "JSON_OBJECTAGG_NULL_ON_NULL(product, cnt), JSON_OBJECTAGG_ABSENT_ON_NULL(product, cnt), JSON_ARRAYAGG_ABSENT_ON_NULL(cnt)") {
+		t.Errorf("operators, as Flink's plan names the calls:\n%s", ops)
+	}
 }
 
 // Strings are quoted, a JSON function's result is nested as JSON, and a

@@ -150,7 +150,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		subst[key] = nKeys + len(specs)
 		specs = append(specs, spec)
-		aggNames = append(aggNames, flinksql.FormatExpr(f))
+		aggNames = append(aggNames, aggName(f))
 		return false
 	}
 	for _, it := range s.Items {
@@ -547,4 +547,20 @@ func jsonAggInMergingWindow(s *flinksql.Select, session bool) error {
 		return errorAt(found, "%s is currently not supported in OVER windows, unbounded session windows, or hop windows: a HOP or CUMULATE window aggregate merges slices, which it cannot.", found.Name)
 	}
 	return errorAt(found, "%s is currently not supported in OVER windows, unbounded session windows, or hop windows.", found.Name)
+}
+
+// aggName is an aggregate call as Flink's plan names it: JSON_OBJECTAGG
+// and JSON_ARRAYAGG with their ON NULL behaviour in the name
+// (JSON_OBJECTAGG_NULL_ON_NULL(k, v)).
+func aggName(f *flinksql.FuncCall) string {
+	name := f.FuncName()
+	if name != "JSON_OBJECTAGG" && name != "JSON_ARRAYAGG" {
+		return flinksql.FormatExpr(f)
+	}
+	args := make([]string, len(f.Args)-1)
+	for i, a := range f.Args[:len(f.Args)-1] {
+		args[i] = flinksql.FormatExpr(a)
+	}
+	onNull := f.Args[len(f.Args)-1].(*flinksql.StringLit).Value
+	return name + "_" + onNull + "_ON_NULL(" + strings.Join(args, ", ") + ")"
 }
