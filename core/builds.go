@@ -47,7 +47,7 @@ func (s builds) BuildProject(ctx context.Context, r api.BuildRequest) (model.Art
 	if user == "" {
 		user = s.user
 	}
-	return s.b.Build(ctx, r.Project, r.Ref, user, r.Log)
+	return s.b.BuildWith(ctx, r.Project, r.Ref, user, r.Log, r.Progress)
 }
 
 // Artifacts implements Service.

@@ -39,3 +39,15 @@ type Artifact struct {
 
 // MaxBuildLog bounds the build log kept with an artifact.
 const MaxBuildLog = 64 << 10
+
+// BuildPhase is where a build is: fetching the repository, checking the
+// commit out, running the build command, collecting the artifact.
+type BuildPhase string
+
+// The phases of a build, in order.
+const (
+	PhaseFetch    BuildPhase = "fetch"
+	PhaseCheckout BuildPhase = "checkout"
+	PhaseBuild    BuildPhase = "build"
+	PhaseCollect  BuildPhase = "collect"
+)

@@ -33,7 +33,7 @@ func (c projects) BuildProject(ctx context.Context, r api.BuildRequest) (model.A
 	if *c.readOnly {
 		return model.Artifact{}, api.ReadOnly("build project")
 	}
-	r.Log = nil // the log does not cross the socket; it comes with the artifact
+	r.Log, r.Progress = nil, nil // neither crosses the socket; the log comes with the artifact
 	return do[api.BuildRequest, model.Artifact](ctx, c.c, "BuildProject", r)
 }
 

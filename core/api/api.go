@@ -234,6 +234,9 @@ type BuildRequest struct {
 	Issuer  string // filled by the service when empty
 	// Log, in process only, receives the build's output as it comes.
 	Log io.Writer `json:"-"`
+	// Progress, in process only, is told each phase as it begins, with
+	// the commit once it is known.
+	Progress func(phase model.BuildPhase, commit string) `json:"-"`
 }
 
 // ActionPlan describes what an action would do.

@@ -75,6 +75,15 @@ func (b *Builder) Add(ctx context.Context, p model.Project, user string) (model.
 // the artifact. log, when not nil, receives git's and the build's output
 // as it comes.
 func (b *Builder) Build(ctx context.Context, name, ref, user string, log io.Writer) (model.Artifact, error) {
+	return b.BuildWith(ctx, name, ref, user, log, nil)
+}
+
+// BuildWith is Build that tells progress, when not nil, each phase as it
+// begins (with the commit once resolved).
+func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.Writer, progress func(model.BuildPhase, string)) (model.Artifact, error) {
+	if progress == nil {
+		progress = func(model.BuildPhase, string) {}
+	}
 	var p model.Project
 	if err := b.st.View(ctx, func(tx store.ReadTx) (err error) { p, err = tx.Project(name); return err }); err != nil {
 		return model.Artifact{}, err
@@ -101,7 +110,12 @@ func (b *Builder) Build(ctx context.Context, name, ref, user string, log io.Writ
 	if log != nil {
 		w = io.MultiWriter(out, log)
 	}
-	a, err := b.build(ctx, p, ref, dir, w)
+	a, err := b.build(ctx, p, ref, dir, w, progress)
+	if err != nil && ctx.Err() == context.Canceled {
+		// A cancelled build is the user's choice, not a failure to keep.
+		b.audit(ctx, user, "project build "+p.Name, "cancelled")
+		return model.Artifact{}, err
+	}
 	if err != nil {
 		logFile := filepath.Join(dir, "logs", started.UTC().Format("20060102T150405Z")+".log")
 		if os.MkdirAll(filepath.Dir(logFile), 0o700) == nil && os.WriteFile(logFile, out.Bytes(), 0o600) == nil {
@@ -185,8 +199,9 @@ func killStale(dir string) {
 
 // build checks the ref out and runs the build; it returns the artifact
 // before it is recorded.
-func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, log io.Writer) (model.Artifact, error) {
+func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, log io.Writer, progress func(model.BuildPhase, string)) (model.Artifact, error) {
 	src := filepath.Join(dir, "src")
+	progress(model.PhaseFetch, "")
 	fmt.Fprintf(log, "$ git: %s at %s\n", p.Repo, orHead(ref))
 	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
 		_ = os.RemoveAll(src)
@@ -205,16 +220,19 @@ func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, l
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 	}
+	progress(model.PhaseCheckout, commit)
 	for _, args := range [][]string{{"checkout", "--quiet", "--force", "--detach", commit}, {"clean", "-fdxq"}} {
 		if _, err := b.runGit(ctx, src, log, args...); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 		}
 	}
 	subject, _ := b.runGit(ctx, src, io.Discard, "log", "-1", "--format=%s", commit)
+	progress(model.PhaseBuild, commit)
 	fmt.Fprintf(log, "$ %s   (commit %.12s, timeout %s)\n", p.Build, commit, timeoutOf(p))
 	if err := b.runBuild(ctx, p, dir, src, log); err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, err)
 	}
+	progress(model.PhaseCollect, commit)
 	file, err := matchOne(src, p.Artifact)
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, err)
