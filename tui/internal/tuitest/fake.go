@@ -33,16 +33,18 @@ type Fake struct {
 	// ProjectList and ArtifactList are what Projects and Artifacts answer.
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
-	overviews    map[string]api.ClusterOverview
-	protected    map[string]bool
-	Viewer       bool
-	delay        time.Duration
-	fail         error
-	calls        []string
-	Watchers     []chan api.Change
-	seq          int64
-	logs         fakeLogs    // fake_logs_test.go
-	Metrics      fakeMetrics // fake_metrics_test.go
+	// Build steers BuildProject (fake_build.go).
+	Build     FakeBuild
+	overviews map[string]api.ClusterOverview
+	protected map[string]bool
+	Viewer    bool
+	delay     time.Duration
+	fail      error
+	calls     []string
+	Watchers  []chan api.Change
+	seq       int64
+	logs      fakeLogs    // fake_logs_test.go
+	Metrics   fakeMetrics // fake_metrics_test.go
 
 	Versions map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
 	// GatewayVersion is the Flink release every cluster's SQL Gateway
@@ -418,11 +420,6 @@ func (f *Fake) Projects(ctx context.Context) ([]model.Project, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return slices.Clone(f.ProjectList), nil
-}
-
-// BuildProject implements api.Service: the fake builds nothing.
-func (f *Fake) BuildProject(_ context.Context, r api.BuildRequest) (model.Artifact, error) {
-	return model.Artifact{}, fmt.Errorf("build %s: the fake service builds nothing", r.Project)
 }
 
 // Artifacts implements api.Service: none.
