@@ -523,12 +523,22 @@ func (p publisher) view(j model.Job, pending *model.Command) api.JobView {
 
 // Plan implements api.Service.
 func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
-	return l.sched.Plan(ctx, r)
+	p, err := l.sched.Plan(ctx, r)
+	if err == nil {
+		p.Artifact = l.builds.artifactChange(ctx, r)
+	}
+	return p, err
 }
 
 // Act implements api.Service.
+// A deploy that changes a JAR job's artifact records the change, with
+// its commits, in the command.
 func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
-	return l.sched.Act(ctx, r)
+	change := l.builds.artifactChange(ctx, r)
+	if change == nil {
+		return l.sched.Act(ctx, r)
+	}
+	return l.sched.ActWith(ctx, r, func(c *model.Command) { c.Params.Artifact = change })
 }
 
 // RunScheduler runs commands until ctx is done (scheduler.Scheduler.Run).

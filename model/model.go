@@ -364,6 +364,9 @@ type CommandParams struct {
 	// Catalog are the catalog tables (and their versions) a SQL deploy
 	// injected, recorded when it ran.
 	Catalog []CatalogRef `json:",omitempty"`
+	// Artifact is what a JAR job's deploy changes in its jar, with the
+	// commits between the artifacts, when it changes.
+	Artifact *ArtifactChange `json:",omitempty"`
 }
 
 // LogLine is one line of a command's log.

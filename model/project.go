@@ -51,3 +51,19 @@ const (
 	PhaseBuild    BuildPhase = "build"
 	PhaseCollect  BuildPhase = "collect"
 )
+
+// ArtifactChange is what a deploy changes in a JAR job's jar: from the
+// artifact the job last deployed to the one its spec pins now, with the
+// commits between them (`git log --oneline`, newest first).
+type ArtifactChange struct {
+	Project              string
+	From, To             int // artifact versions
+	FromCommit, ToCommit string
+	Commits              []string
+	// Back is true when the new artifact is older: Commits are the ones
+	// the deploy takes away.
+	Back bool `json:",omitempty"`
+	// Note says why Commits are missing, when they are (the project's
+	// checkout lacks a commit).
+	Note string `json:",omitempty"`
+}

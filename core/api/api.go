@@ -253,6 +253,9 @@ type ActionPlan struct {
 	Warnings []string
 	// Restore is the restore point a deploy would use ("" for none).
 	Restore string
+	// Artifact is what a JAR job's deploy changes in its jar (a resubmit
+	// with a newer artifact), with the commits between; nil when nothing.
+	Artifact *model.ArtifactChange `json:",omitempty"`
 	// Confirm is how sure a person must be before the action runs: the
 	// TUI and the CLI ask as it says (Confirm's doc), never by rules of
 	// their own.

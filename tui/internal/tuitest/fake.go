@@ -34,7 +34,11 @@ type Fake struct {
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
 	// Build steers BuildProject (fake_build.go).
-	Build     FakeBuild
+	Build FakeBuild
+	// ArtifactChanges are what a deploy plan of a job (by id) says it
+	// changes in the jar.
+	ArtifactChanges map[string]*model.ArtifactChange
+
 	overviews map[string]api.ClusterOverview
 	protected map[string]bool
 	Viewer    bool
@@ -254,6 +258,7 @@ func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, e
 	j := f.Jobs[i]
 	p := planFor(j, r.Kind, f.protected[j.Cluster])
 	if p.Allowed && r.Kind.Deploys() {
+		p.Artifact = f.ArtifactChanges[j.ID]
 		switch r.Restore {
 		case model.RestorePath:
 			p.Restore = r.RestorePath
