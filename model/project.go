@@ -5,7 +5,8 @@ import "time"
 // Project is a git repository palink builds JAR jobs from: a repository,
 // the ref it builds by default, the build command and the artifact it
 // produces. Credentials are never stored: the repository is reached with
-// the user's ssh agent or git credential helper.
+// the user's ssh agent or git credential helper, or a token the project
+// names (TokenEnv, TokenFile) and a build reads when it fetches.
 type Project struct {
 	Name     string
 	Repo     string // a URL or path git clones
@@ -13,7 +14,13 @@ type Project struct {
 	Build    string // run by sh in the checkout, e.g. "mvn -B -q package -DskipTests"
 	Artifact string // glob, relative to the checkout, that must match exactly one file
 	// Timeout bounds a build; its process group is killed when it passes.
-	Timeout   time.Duration
+	Timeout time.Duration
+	// TokenEnv and TokenFile say where a build finds the token for an
+	// HTTPS repository: an environment variable of the palink that builds,
+	// or a file on its host. They are references; the token is read at
+	// fetch time and never stored.
+	TokenEnv  string `json:",omitempty"`
+	TokenFile string `json:",omitempty"`
 	CreatedBy string
 	CreatedAt time.Time
 }

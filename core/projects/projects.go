@@ -57,6 +57,9 @@ func New(o Options) *Builder {
 
 // Add creates or replaces a project.
 func (b *Builder) Add(ctx context.Context, p model.Project, user string) (model.Project, error) {
+	if err := CheckCredentials(p); err != nil {
+		return model.Project{}, fmt.Errorf("add project: %w", err)
+	}
 	p.CreatedBy, p.CreatedAt = user, b.now()
 	err := b.st.Update(ctx, func(tx store.Tx) error {
 		if old, err := tx.Project(p.Name); err == nil {
@@ -203,16 +206,20 @@ func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, l
 	src := filepath.Join(dir, "src")
 	progress(model.PhaseFetch, "")
 	fmt.Fprintf(log, "$ git: %s at %s\n", p.Repo, orHead(ref))
+	auth, err := gitAuth(p, dir)
+	if err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
+	}
 	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
 		_ = os.RemoveAll(src)
-		if _, err := b.runGit(ctx, "", log, "clone", "--quiet", "--no-checkout", p.Repo, src); err != nil {
+		if _, err := b.runGitEnv(ctx, "", log, auth, "clone", "--quiet", "--no-checkout", p.Repo, src); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: clone %s: %w", p.Name, p.Repo, err)
 		}
 	} else {
 		if _, err := b.runGit(ctx, src, log, "remote", "set-url", "origin", p.Repo); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 		}
-		if _, err := b.runGit(ctx, src, log, "fetch", "--quiet", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/remotes/origin/*"); err != nil {
+		if _, err := b.runGitEnv(ctx, src, log, auth, "fetch", "--quiet", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/remotes/origin/*"); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: fetch %s: %w", p.Name, p.Repo, err)
 		}
 	}
@@ -279,6 +286,12 @@ func (b *Builder) resolve(ctx context.Context, src, ref string) (string, error) 
 // runGit runs git with prompts off, so that a repository that wants
 // credentials fails instead of waiting for a terminal.
 func (b *Builder) runGit(ctx context.Context, dir string, log io.Writer, args ...string) (string, error) {
+	return b.runGitEnv(ctx, dir, log, nil, args...)
+}
+
+// runGitEnv is runGit with more environment (a token's askpass helper),
+// which overrides the defaults.
+func (b *Builder) runGitEnv(ctx context.Context, dir string, log io.Writer, env []string, args ...string) (string, error) {
 	sub := args[0]
 	if dir != "" {
 		args = append([]string{"-C", dir}, args...)
@@ -286,6 +299,7 @@ func (b *Builder) runGit(ctx context.Context, dir string, log io.Writer, args ..
 	cmd := exec.CommandContext(ctx, b.git, args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=/bin/false", "SSH_ASKPASS=/bin/false",
 		"GIT_SSH_COMMAND=ssh -o BatchMode=yes")
+	cmd.Env = append(cmd.Env, env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, io.MultiWriter(&errOut, log)
 	if err := cmd.Run(); err != nil {
