@@ -101,6 +101,9 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 	}
 	if runErr != nil {
 		if appID == "" {
+			if cause := clientCause(text); cause != "" {
+				return deployed{}, fmt.Errorf("%s failed: %v: %s", argv[0], runErr, cause)
+			}
 			return deployed{}, fmt.Errorf("%s failed: %v", argv[0], runErr)
 		}
 		x.logf(ctx, "%s exited with %v after submitting %s", argv[0], runErr, appID)

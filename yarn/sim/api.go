@@ -136,11 +136,23 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	if py := r.Python; py != nil && (py.Script == "") == (py.Module == "") {
 		return Submitted{}, fmt.Errorf("submit %q: %w: a python program needs one of a script (-py) or a module (-pym)", r.Name, ErrInvalid)
 	}
+	var perr error
+	if r.Python == nil && r.Jar != "" && r.Mode != ModeSession {
+		perr = checkJarFile(r.Jar, r.EntryClass)
+		if perr != nil && r.Mode != ModeApplication {
+			return Submitted{}, perr // the client builds a per-job program: nothing is deployed
+		}
+	}
 	a, err := c.yarn.newApp(now, r)
 	if err != nil {
 		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
 	}
 	out := Submitted{AppID: a.id}
+	if perr != nil {
+		c.yarn.failApplication(a, now, perr)
+		c.opts.Logf("sim: submitted %s (%s), whose program fails: %s", a.id, a.mode, strings.SplitN(perr.Error(), "\n", 2)[0])
+		return out, nil
+	}
 	if a.mode != ModeSession {
 		entry := r.EntryClass
 		if py := r.Python; py != nil {
