@@ -11,6 +11,7 @@ import (
 
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn"
 )
 
 // The exec deployers: JAR and PyFlink jobs started by the cluster's
@@ -40,17 +41,22 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 // a directory of its own under its own file name (Flink names the module
 // after the file). In application mode the client runs on the cluster, so
 // that directory is shipped (yarn.ship-files) and the script named relative
-// to it, as Flink's PyFlink deployment docs do. A shared session cluster is
-// refused: palink has no way there to find the job the client submitted.
+// to it, as Flink's PyFlink deployment docs do. In a shared session
+// cluster the client runs here and attaches to the session (`-t
+// yarn-session -Dyarn.application.id=…`, pythonSession).
 func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
-	if session {
-		return deployed{}, fmt.Errorf("PyFlink job %s: cluster %s runs jobs in a session (%s); palink deploys PyFlink jobs per job or in application mode", j.Name, cl.Name, cl.Cfg.Deploy.SessionApp)
-	}
 	tmpl := cl.Cfg.Deploy.PythonCommand
 	if tmpl == "" {
 		tmpl = DefaultPythonRunTemplate
 	}
 	props := mergeProps(cl.Cfg.Deploy.Properties, j.Config)
+	var sessionApp yarn.Application
+	if session {
+		var err error
+		if sessionApp, err = x.pythonSession(ctx, cl, props); err != nil {
+			return deployed{}, fmt.Errorf("PyFlink job %s: %w", j.Name, err)
+		}
+	}
 	py := &pythonVars{Module: spec.PyModule, Files: spec.PyFiles, Requirements: spec.PyRequirements,
 		Archives: spec.PyArchives, Executable: spec.PyExecutable, ClientExec: spec.PyClientExecutable}
 	if spec.PyModule == "" {
@@ -82,6 +88,9 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 	})
 	if err != nil {
 		return deployed{}, err
+	}
+	if session {
+		return x.runSessionClient(ctx, cl, argv, sessionApp)
 	}
 	return x.runClient(ctx, cl, argv)
 }

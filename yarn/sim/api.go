@@ -92,6 +92,13 @@ type SubmitRequest struct {
 	Python *PythonProgram `json:"python,omitempty"`
 	// Config holds any other Flink options; explicit fields above win.
 	Config map[string]string `json:"config,omitempty"`
+	// SessionApp submits the program into that running session cluster
+	// instead of a new application (`flink run -t yarn-session
+	// -Dyarn.application.id=…`: the client compiles the program and posts
+	// the job graph to the session's JobManager). JobID is the job's fixed
+	// id ($internal.pipeline.job-id), "" for a random one.
+	SessionApp string `json:"sessionApp,omitempty"`
+	JobID      string `json:"jobId,omitempty"`
 }
 
 // PythonDriver is the entry class Flink's client runs a PyFlink program with.
@@ -135,6 +142,9 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	}
 	if py := r.Python; py != nil && (py.Script == "") == (py.Module == "") {
 		return Submitted{}, fmt.Errorf("submit %q: %w: a python program needs one of a script (-py) or a module (-pym)", r.Name, ErrInvalid)
+	}
+	if r.SessionApp != "" {
+		return c.submitToSession(r, conf, now)
 	}
 	var perr error
 	if r.Python == nil && r.Jar != "" && r.Mode != ModeSession {
