@@ -521,26 +521,6 @@ func (p publisher) view(j model.Job, pending *model.Command) api.JobView {
 	return api.JobView{Job: j, Pending: pending, Figures: fig}
 }
 
-// Plan implements api.Service.
-func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
-	p, err := l.sched.Plan(ctx, r)
-	if err == nil {
-		p.Artifact = l.builds.artifactChange(ctx, r)
-	}
-	return p, err
-}
-
-// Act implements api.Service.
-// A deploy that changes a JAR job's artifact records the change, with
-// its commits, in the command.
-func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
-	change := l.builds.artifactChange(ctx, r)
-	if change == nil {
-		return l.sched.Act(ctx, r)
-	}
-	return l.sched.ActWith(ctx, r, func(c *model.Command) { c.Params.Artifact = change })
-}
-
 // RunScheduler runs commands until ctx is done (scheduler.Scheduler.Run).
 func (l *Local) RunScheduler(ctx context.Context) error { return l.sched.Run(ctx) }
 

@@ -144,7 +144,11 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 		return Submitted{}, fmt.Errorf("submit %q: %w: a python program needs one of a script (-py) or a module (-pym)", r.Name, ErrInvalid)
 	}
 	if r.SessionApp != "" {
-		return c.submitToSession(r, conf, now)
+		out, err := c.flink.submitToSession(r, conf, now)
+		if err == nil {
+			c.opts.Logf("sim: submitted job %s to session %s", out.JobID, out.AppID)
+		}
+		return out, err
 	}
 	var perr error
 	if r.Python == nil && r.Jar != "" && r.Mode != ModeSession {

@@ -106,9 +106,9 @@ func (y *yarnApps) failApplication(a *app, now time.Time, perr error) {
 
 // submitToSession is a client's submission into a running session
 // cluster: a job of the session's application, as POST /jobs makes it.
-// The caller holds c.mu.
-func (c *Cluster) submitToSession(r SubmitRequest, conf map[string]string, now time.Time) (Submitted, error) {
-	a := c.yarn.get(r.SessionApp, now)
+// The caller holds the cluster lock.
+func (f *flinkJobs) submitToSession(r SubmitRequest, conf map[string]string, now time.Time) (Submitted, error) {
+	a := f.yarn.get(r.SessionApp, now)
 	switch {
 	case a == nil:
 		return Submitted{}, fmt.Errorf("submit to session %s: %w", r.SessionApp, ErrNotFound)
@@ -116,7 +116,7 @@ func (c *Cluster) submitToSession(r SubmitRequest, conf map[string]string, now t
 		return Submitted{}, fmt.Errorf("submit to session %s: %w: the application is no running session cluster (%s, %s)", r.SessionApp, ErrState, a.mode, a.state)
 	}
 	if r.JobID != "" {
-		if _, taken := c.flink.byID[r.JobID]; taken {
+		if _, taken := f.byID[r.JobID]; taken {
 			return Submitted{}, &programError{"org.apache.flink.runtime.client.DuplicateJobSubmissionException: Job has already been submitted. JobID " + r.JobID}
 		}
 	}
@@ -131,14 +131,13 @@ func (c *Cluster) submitToSession(r SubmitRequest, conf map[string]string, now t
 		setPythonConfig(conf, py)
 	}
 	name := firstNonEmpty(r.JobName, conf["pipeline.name"], r.Name, entry[strings.LastIndex(entry, ".")+1:])
-	j := c.flink.addJob(a, jobSpec{name: name, entryClass: entry, python: r.Python, parallelism: r.Parallelism, config: conf,
+	j := f.addJob(a, jobSpec{name: name, entryClass: entry, python: r.Python, parallelism: r.Parallelism, config: conf,
 		restorePath:      firstNonEmpty(r.SavepointPath, conf["execution.state-recovery.path"], conf["execution.savepoint.path"]),
 		allowNonRestored: r.AllowNonRestoredState}, now)
 	if r.JobID != "" {
-		delete(c.flink.byID, j.id)
+		delete(f.byID, j.id)
 		j.id = r.JobID
-		c.flink.byID[j.id] = j
+		f.byID[j.id] = j
 	}
-	c.opts.Logf("sim: submitted job %s to session %s", j.id, a.id)
 	return Submitted{AppID: a.id, JobID: j.id}, nil
 }

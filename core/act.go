@@ -10,6 +10,28 @@ import (
 	"github.com/palink/palink/store"
 )
 
+// Plan and Act are the scheduler's, with what a deploy changes in a JAR
+// job's jar.
+
+// Plan implements api.Service.
+func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
+	p, err := l.sched.Plan(ctx, r)
+	if err == nil {
+		p.Artifact = l.builds.artifactChange(ctx, r)
+	}
+	return p, err
+}
+
+// Act implements api.Service. A deploy that changes a JAR job's artifact
+// records the change, with its commits, in the command.
+func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
+	change := l.builds.artifactChange(ctx, r)
+	if change == nil {
+		return l.sched.Act(ctx, r)
+	}
+	return l.sched.ActWith(ctx, r, func(c *model.Command) { c.Params.Artifact = change })
+}
+
 // artifactChange says what deploying the job's current spec changes in
 // its jar: from the artifact of the spec it last deployed to the one its
 // spec pins now, with the commits between them from the project's
