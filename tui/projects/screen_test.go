@@ -35,7 +35,7 @@ func TestGoldenProjects(t *testing.T) {
 	}
 }
 
-// startBuild opens :projects and presses b on payments-dedup.
+// startBuild opens :projects and presses b on the first project.
 func startBuild(h *tuitest.Harness) {
 	h.T.Helper()
 	h.Press(":")
