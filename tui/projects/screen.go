@@ -113,6 +113,9 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if m.list.Key(k, msg, len(m.projects), m.page()) {
 			return m, nil
 		}
+		if why, refused := k.Refused(msg, kit.AllKeys.Build.Start); refused {
+			return m, kit.Flash(kit.FlashWarn, why)
+		}
 		if key.Matches(msg, k.Build.Start) && m.list.Cursor >= 0 && m.list.Cursor < len(m.projects) {
 			s, init := NewBuild(m.env, m.projects[m.list.Cursor])
 			return m, kit.Send(kit.PushMsg{Screen: s, Init: init})

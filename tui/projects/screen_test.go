@@ -128,3 +128,21 @@ func TestGoldenBuildView(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildRefusedReadOnly: a read-only session shows no build key, and b
+// says why nothing happens.
+func TestBuildRefusedReadOnly(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 120, 40, tui.Options{ReadOnly: true})
+	h.Press(":")
+	h.Type("projects")
+	h.Press("enter")
+	h.MustNotShow("b build")
+	h.Press("b")
+	if _, ok := h.Top().(*projects.Screen); !ok || f.Called("BuildProject") {
+		t.Fatalf("b in read-only opened %T; calls %v", h.Top(), f.Calls())
+	}
+	if !strings.Contains(h.Flash(), "read-only: builds are disabled") {
+		t.Errorf("flash %q", h.Flash())
+	}
+}
