@@ -146,3 +146,26 @@ func TestBuildRefusedReadOnly(t *testing.T) {
 		t.Errorf("flash %q", h.Flash())
 	}
 }
+
+// TestBuildGoesOnUnderAnotherView: a view opened over a running build
+// leaves it running; its end is flashed there.
+func TestBuildGoesOnUnderAnotherView(t *testing.T) {
+	f := tuitest.NewFixture()
+	f.Build = tuitest.FakeBuild{Hold: make(chan struct{}), Reached: make(chan struct{})}
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	startBuild(h)
+	<-f.Build.Reached
+	h.Press(":")
+	h.Type("cmd")
+	h.Press("enter")
+	close(f.Build.Hold)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(h.Flash(), "built payments-dedup v3"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no flash of the build's end; flash %q, top %T", h.Flash(), h.Top())
+		}
+		h.Fire(projects.TickMsg)
+	}
+	if n := len(f.ArtifactList["payments-dedup"]); n != 3 {
+		t.Errorf("%d artifacts after the build", n)
+	}
+}
