@@ -85,3 +85,10 @@ func (s builds) pinArtifact(ctx context.Context, spec model.Spec) (model.Spec, e
 	spec.JarPath, spec.ArtifactVersion, spec.ArtifactCommit = a.Path, a.Version, a.Commit
 	return spec, nil
 }
+
+// BuildStatus implements Service.
+func (s builds) BuildStatus(_ context.Context, project string) (api.BuildStatus, error) {
+	st := api.BuildStatus{Project: project}
+	st.Phase, st.Commit, st.Started, st.Log, st.Running = s.b.Status(project)
+	return st, nil
+}

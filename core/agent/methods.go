@@ -194,7 +194,8 @@ var methods = map[string]method{
 		r.Issuer, r.Log = h.user, nil
 		return h.svc.BuildProject(ctx, r)
 	})},
-	"Artifacts": {run: of(api.Service.Artifacts)},
+	"Artifacts":   {run: of(api.Service.Artifacts)},
+	"BuildStatus": {run: of(api.Service.BuildStatus)},
 	"Adopt": {access: toAct, what: "adopt", run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.Adopt(ctx, r)

@@ -41,3 +41,8 @@ func (c projects) BuildProject(ctx context.Context, r api.BuildRequest) (model.A
 func (c projects) Artifacts(ctx context.Context, project string) ([]model.Artifact, error) {
 	return do[string, []model.Artifact](ctx, c.c, "Artifacts", project)
 }
+
+// BuildStatus implements api.Service: the agent's running build.
+func (c projects) BuildStatus(ctx context.Context, project string) (api.BuildStatus, error) {
+	return do[string, api.BuildStatus](ctx, c.c, "BuildStatus", project)
+}

@@ -64,6 +64,10 @@ type Service interface {
 	// for the build. Artifacts lists a project's builds, oldest first.
 	BuildProject(ctx context.Context, r BuildRequest) (model.Artifact, error)
 	Artifacts(ctx context.Context, project string) ([]model.Artifact, error)
+	// BuildStatus is the build of a project running now, if any: its
+	// phase, commit and log so far, for a build view whose build runs in
+	// an agent (whose log does not cross the socket as it comes).
+	BuildStatus(ctx context.Context, project string) (BuildStatus, error)
 
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
@@ -237,6 +241,16 @@ type BuildRequest struct {
 	// Progress, in process only, is told each phase as it begins, with
 	// the commit once it is known.
 	Progress func(phase model.BuildPhase, commit string) `json:"-"`
+}
+
+// BuildStatus is a running build of a project as it stands.
+type BuildStatus struct {
+	Project string
+	Running bool // false: no build of the project runs in this palink
+	Phase   model.BuildPhase
+	Commit  string
+	Started time.Time
+	Log     string // the last model.MaxBuildLog bytes of its output
 }
 
 // ActionPlan describes what an action would do.

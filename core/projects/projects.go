@@ -42,6 +42,7 @@ type Builder struct {
 
 	mu      sync.Mutex
 	running map[string]bool
+	live    map[string]*liveBuild // the builds running now (status.go)
 }
 
 // New makes a Builder. It does no I/O.
@@ -52,7 +53,7 @@ func New(o Options) *Builder {
 	if o.Git == "" {
 		o.Git = "git"
 	}
-	return &Builder{st: o.Store, cache: o.CacheDir, now: o.Now, git: o.Git, running: map[string]bool{}}
+	return &Builder{st: o.Store, cache: o.CacheDir, now: o.Now, git: o.Git, running: map[string]bool{}, live: map[string]*liveBuild{}}
 }
 
 // Add creates or replaces a project.
@@ -113,6 +114,8 @@ func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.
 	if log != nil {
 		w = io.MultiWriter(out, log)
 	}
+	progress = b.watch(p.Name, started, out, progress)
+	defer b.unwatch(p.Name)
 	a, err := b.build(ctx, p, ref, dir, w, progress)
 	if err != nil && ctx.Err() == context.Canceled {
 		// A cancelled build is the user's choice, not a failure to keep.

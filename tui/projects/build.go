@@ -31,6 +31,8 @@ type BuildScreen struct {
 	started time.Time
 
 	snap       runSnap
+	ticks      int
+	polling    bool // a BuildStatus request is in flight
 	cancelled  bool
 	confirming bool
 	doIt       bool // the confirmation's focused button; false keeps building
@@ -41,6 +43,18 @@ type BuildScreen struct {
 
 // buildTickMsg is a build view's poll; ID is the view's.
 type buildTickMsg struct{ ID int }
+
+// buildStatusMsg is the service's BuildStatus, for a build that runs in
+// an agent; ID is the view's.
+type buildStatusMsg struct {
+	ID     int
+	Status api.BuildStatus
+	Err    error
+}
+
+// statusEvery is how many ticks pass between two BuildStatus requests
+// of a build that runs in an agent: its log comes once a second.
+const statusEvery = 4
 
 // BuiltMsg says a build started from the TUI ended, for every screen: the
 // projects view reloads its artifacts.
@@ -133,14 +147,40 @@ func (m *BuildScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		}
 		m.snap = m.run.snapshot()
 		if !m.snap.done {
-			return m, m.tick()
+			m.ticks++
+			return m, tea.Batch(m.tick(), m.askStatus())
 		}
 		m.confirming = false
 		return m, tea.Batch(kit.Send(BuiltMsg{Project: m.project.Name, Artifact: m.snap.art, Err: m.snap.err}), m.flash())
+	case buildStatusMsg:
+		if msg.ID == m.id {
+			m.polling = false
+			if msg.Err == nil && msg.Status.Running {
+				m.run.adopt(msg.Status)
+			}
+		}
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
 	return m, nil
+}
+
+// askStatus asks the service how the build stands when nothing streams
+// here: the build runs in an agent. At most one request is in flight.
+func (m *BuildScreen) askStatus() tea.Cmd {
+	if m.polling || (m.snap.phase != "" && !m.snap.remote) || m.ticks%statusEvery != 1 {
+		return nil
+	}
+	m.polling = true
+	c, id, project := m.env.Call(), m.id, m.project.Name
+	return func() tea.Msg {
+		msg := buildStatusMsg{ID: id}
+		msg.Err = c.With(func(ctx context.Context) (err error) {
+			msg.Status, err = c.Svc.BuildStatus(ctx, project)
+			return err
+		})
+		return msg
+	}
 }
 
 func (m *BuildScreen) flash() tea.Cmd {
@@ -286,13 +326,16 @@ func BuildLines(st *kit.Styles, b BuildState, w int) []string {
 	}
 	phaseLine := " " + strings.Join(parts, "  ")
 	if cur < 0 && !s.done {
-		phaseLine = " " + st.Dim.Render("building on the agent: its log comes when it ends")
+		phaseLine = " " + st.Dim.Render("starting…")
 	}
 	ref := b.Project.Ref
 	if ref == "" {
 		ref = "HEAD"
 	}
 	info := fmt.Sprintf(" commit %s · ref %s · %s %s", kit.OrDash(short(s.commit)), ref, elapsedWord(s.done), kit.Age(max(b.Elapsed, 0)))
+	if s.remote {
+		info += " · in the agent"
+	}
 	var outcome string
 	switch {
 	case b.Cancelled && s.done:

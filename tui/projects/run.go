@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
@@ -26,6 +27,10 @@ type buildRun struct {
 	err    error
 	ended  time.Time
 	clock  func() time.Time
+	// remote is set once the state comes from the agent's BuildStatus:
+	// the build runs there, and its log does not stream here.
+	remote bool
+	local  bool // the build runs here: it told a phase itself
 }
 
 // Write takes the build's output.
@@ -42,17 +47,27 @@ func (r *buildRun) Write(p []byte) (int, error) {
 func (r *buildRun) progress(p model.BuildPhase, commit string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.phase = p
+	r.phase, r.local, r.remote = p, true, false
 	if commit != "" {
 		r.commit = commit
 	}
+}
+
+// adopt takes the state of the build as the agent that runs it tells it.
+func (r *buildRun) adopt(st api.BuildStatus) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done || r.local {
+		return // the build runs here and says so itself
+	}
+	r.remote, r.phase, r.commit, r.log = true, st.Phase, st.Commit, []byte(st.Log)
 }
 
 func (r *buildRun) finish(a model.Artifact, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.done, r.art, r.err, r.ended = true, a, err, r.clock()
-	if err == nil && len(r.log) == 0 {
+	if err == nil && (len(r.log) == 0 || r.remote) {
 		// Through an agent the log does not stream: it comes with the artifact.
 		r.log = []byte(a.Log)
 	}
@@ -70,12 +85,13 @@ type runSnap struct {
 	art    model.Artifact
 	err    error
 	ended  time.Time
+	remote bool
 }
 
 func (r *buildRun) snapshot() runSnap {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return runSnap{lines: logLines(r.log), phase: r.phase, commit: r.commit, done: r.done, art: r.art, err: r.err, ended: r.ended}
+	return runSnap{lines: logLines(r.log), phase: r.phase, commit: r.commit, done: r.done, art: r.art, err: r.err, ended: r.ended, remote: r.remote}
 }
 
 // logLines splits a build's output into lines for the screen: colours and

@@ -79,3 +79,9 @@ func (f *Fake) BuildProject(ctx context.Context, r api.BuildRequest) (model.Arti
 	f.ArtifactList[r.Project] = append(as, a)
 	return a, nil
 }
+
+// BuildStatus implements api.Service: the fake's builds run in the
+// caller's process, so none is seen running elsewhere.
+func (f *Fake) BuildStatus(_ context.Context, project string) (api.BuildStatus, error) {
+	return api.BuildStatus{Project: project}, nil
+}
