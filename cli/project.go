@@ -108,15 +108,22 @@ func newProjectBuildCmd(g *globals) *cobra.Command {
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "build NAME [--ref REF]",
-		Short: "Build a project and record its artifact (waits; the log streams to stderr when palink runs the build itself)",
+		Short: "Build a project and record its artifact (waits; the log streams to stderr, from the agent when one runs the build)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				r := api.BuildRequest{Project: args[0], Ref: ref}
-				if !quiet {
+				stop := func(string) {}
+				switch {
+				case quiet:
+				case e.local != nil:
 					r.Log = cmd.ErrOrStderr()
+				default:
+					// The agent builds: its log comes by asking.
+					stop = followRemoteBuild(ctx, e.svc, args[0], cmd.ErrOrStderr(), time.Second)
 				}
 				a, err := e.svc.BuildProject(ctx, r)
+				stop(a.Log)
 				if err != nil {
 					return err
 				}
