@@ -81,3 +81,40 @@ func TestCancelledBuildRecordsNothing(t *testing.T) {
 		t.Errorf("the build after the cancel: %+v %v", a, err)
 	}
 }
+
+// TestStatusOfARunningBuild: while a build runs, Status tells its phase,
+// commit and log so far; once it ends, none runs.
+func TestStatusOfARunningBuild(t *testing.T) {
+	f := newFixture(t)
+	st, b := f.open()
+	defer st.Close()
+	if _, err := b.Add(context.Background(), f.project(time.Minute), "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, _, running := b.Status("dedup"); running {
+		t.Fatal("a build runs before any started")
+	}
+	f.flag("slow", true)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := b.Build(ctx, "dedup", "", "ana", nil); done <- err }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(f.flags, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatal("the build never started")
+		}
+	}
+	phase, commit, _, log, running := b.Status("dedup")
+	head := git(t, f.work, "rev-parse", "HEAD")
+	if !running || phase != model.PhaseBuild || commit != head || !strings.Contains(log, "building "+head[:7]) {
+		t.Errorf("status while building: %v %s %s %q", running, phase, commit, log)
+	}
+	cancel()
+	<-done
+	if _, _, _, _, running := b.Status("dedup"); running {
+		t.Error("a build runs after it ended")
+	}
+}
