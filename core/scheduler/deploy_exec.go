@@ -101,7 +101,10 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 	x.logf(ctx, "running %s", strings.Join(argv, " "))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &limitedBuffer{buf: &out, max: 1 << 20}, &limitedBuffer{buf: &out, max: 1 << 20}
+	// One writer for both, so that exec copies them in one goroutine
+	// (two writers over one buffer would race).
+	lb := &limitedBuffer{buf: &out, max: 1 << 20}
+	cmd.Stdout, cmd.Stderr = lb, lb
 	runErr := cmd.Run()
 	text := out.String()
 	appID, jobID := parseRunOutput(text)
