@@ -2,6 +2,7 @@
 GO      ?= go
 PKGS    ?= ./...
 BENCHTIME ?= 1x
+BENCH     ?= .
 FUZZTIME  ?= 30s
 FILES   ?=
 JOBS    ?= 1
@@ -30,8 +31,8 @@ test: vet ## the whole test suite, with the race detector (what CI runs)
 test-short: ## quick tests without the race detector
 	$(GO) test -short -count=1 $(PKGS)
 
-bench: ## benchmarks (figures go to BENCHMARKS.md)
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+bench: ## benchmarks (figures go to BENCHMARKS.md; BENCH=Debug PKGS=./join/debug to narrow)
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
 fuzz: ## run every fuzz target for FUZZTIME each
 	@for pkg in $$($(GO) list $(PKGS)); do \

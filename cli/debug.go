@@ -24,10 +24,13 @@ func newDebugCmd(g *globals) *cobra.Command {
 		out        string
 		limit      int
 		watermarks int
+		procStep   time.Duration
 		demo       bool
 		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
 		samples    []string
 		saveSample string
+		// standIns are --udf-stand-in NAME(P…)=EXPR.
+		standIns []string
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
@@ -38,13 +41,18 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"changelog it would receive (+I, -U, +U, -D) and the table it would end up holding. Lookup\n" +
 			"joins (FOR SYSTEM_TIME AS OF) query the dimension table for real, with the job's SET and\n" +
 			"LOOKUP hints. What a local run does not cover is refused at its line and column.\n\n" +
+			"Processing time is a simulated clock: --proctime-step 1s moves it a second before each row is\n" +
+			"read (the row's PROCTIME()); processing-time windows fire as it passes their end.\n\n" +
 			"--out streams the rows as JSON lines (with several sinks, one file each: results.SINK.jsonl;\n" +
 			"an updating sink's changelog with \"op\", and its final table in results.SINK.final.jsonl).\n\n" +
 			"--demo runs a job of `palink demo` by its name, on the demo's sample input and dimension table.\n\n" +
 			"--sample TABLE=kafka[:N] reads the newest N records of a Kafka table's topic (its own bootstrap\n" +
 			"servers, topic and json/csv/raw format; records that do not decode are counted and left out);\n" +
 			"--save-sample DIR keeps them as DIR/TABLE.jsonl, to repeat the run with --data.\n\n" +
-			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would.",
+			"--cluster C injects the tables of C's table catalog the job uses without defining them, as a deploy would,\n" +
+			"and its ${variables}; without --cluster, those of the only configured cluster or of default_cluster.\n\n" +
+			"A UDF cannot run locally: --udf-stand-in 'mask(s)=UPPER(s)' gives a SQL expression that replaces\n" +
+			"each call of mask in this run (its arguments in place of the parameters).",
 		Example: "  palink debug orders.sql --data orders=orders.jsonl\n" +
 			"  palink debug orders.sql --sample orders=kafka:200 --save-sample testdata/\n" +
 			"  palink debug orders.sql --data orders=orders.csv --limit 100 -o json\n" +
@@ -93,21 +101,39 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg)
 			}
-			req := api.DebugRequest{SQL: src, Data: files, Limit: limit, Out: out, Watermarks: watermarks, SaveSamples: saveSample}
+			req := api.DebugRequest{SQL: src, File: args[0], Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
-			if g.cluster != "" && !demo {
+			cluster, implied := "", false
+			if !demo {
+				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
+			}
+			if cluster != "" {
+				// The cluster's release: what it lacks refuses the run.
+				version, target, err := sqlTarget(cmd, g, "")
+				if err != nil && !implied {
+					return err
+				}
+				if !version.IsZero() {
+					req.FlinkVersion, req.Target = version.String(), target
+				}
 				// The cluster's table catalog, as a deploy injects it.
-				err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
-					if req.Catalog, err = e.svc.Tables(ctx, g.cluster); err != nil {
+				err = g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
+					if req.Catalog, err = e.svc.Tables(ctx, cluster); err != nil {
 						return err
 					}
-					req.Vars, err = e.svc.Vars(ctx, g.cluster)
+					if req.Vars, err = e.svc.Vars(ctx, cluster); err != nil {
+						return err
+					}
+					req.UDFs, err = registeredUDFs(ctx, e)
 					return err
 				})
-				if err != nil {
+				if err != nil && !implied {
 					return err
+				}
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: without the table catalog of cluster %s: %v\n", cluster, err)
 				}
 			}
 			fin, err := runDebug(ctx, dbg, req, status)
@@ -128,7 +154,10 @@ func newDebugCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(cmd.ErrOrStderr())
 			}
 			if len(fin.Injected) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", g.cluster, strings.Join(fin.Injected, ", "))
+				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", cluster, strings.Join(fin.Injected, ", "))
+			}
+			for _, s := range fin.StoodIn {
+				fmt.Fprintf(cmd.ErrOrStderr(), "stand-in for this run: %s\n", s)
 			}
 			for _, s := range fin.Shadowed {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: the script defines %s itself; the catalog's is not used\n", s)
@@ -160,9 +189,11 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
 	f.IntVar(&watermarks, "watermarks", 0, "when sources emit their watermark: 0 after every row, N after every N rows, -1 only at the end (windows then fire at the end)")
+	f.DurationVar(&procStep, "proctime-step", 0, "how far the simulated processing-time clock moves before each row is read (PROCTIME(), processing-time windows); 0: it stands still")
 	f.IntVar(&limit, "limit", 0, "stop each sink after N rows (0: all; needed for an unbounded datagen)")
 	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
 	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")
+	f.StringArrayVar(&standIns, "udf-stand-in", nil, "a SQL expression standing in for a UDF in this run: 'mask(s)=UPPER(s)'; repeatable")
 	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
 }
@@ -266,10 +297,10 @@ func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *d
 			}
 			status.apply(ev)
 			if ev.Kind == api.DebugStarted {
-				fin.Injected, fin.Shadowed, fin.Sampled = ev.Injected, ev.Shadowed, ev.Sampled
+				fin.Injected, fin.Shadowed, fin.Sampled, fin.StoodIn = ev.Injected, ev.Shadowed, ev.Sampled, ev.StoodIn
 			}
 			if ev.Kind == api.DebugFinished {
-				ev.Injected, ev.Shadowed, ev.Sampled = fin.Injected, fin.Shadowed, fin.Sampled
+				ev.Injected, ev.Shadowed, ev.Sampled, ev.StoodIn = fin.Injected, fin.Shadowed, fin.Sampled, fin.StoodIn
 				fin = ev
 			}
 		case <-redraw:

@@ -101,3 +101,22 @@ SELECT window_start, SUM(price) AS total FROM TABLE(TUMBLE(TABLE bids, DESCRIPTO
 		t.Fatalf("--watermarks -1: %v\n%s", err, out)
 	}
 }
+
+// --proctime-step moves the simulated clock before each row: a
+// processing-time window fires once the clock passes its end, and the
+// rows' PROCTIME() are a step apart.
+func TestDebugCLIProctimeStep(t *testing.T) {
+	job := writeTemp(t, "proc.sql", `CREATE TABLE clicks (id INT, pt AS PROCTIME()) WITH ('connector' = 'kafka', 'format' = 'json');
+SELECT COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(pt), INTERVAL '1' HOUR)) GROUP BY window_start, window_end;`)
+	data := writeTemp(t, "clicks.jsonl", "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3}\n")
+	out, _, err := runCLI(t, "debug", job, "--data", "clicks="+data)
+	if err != nil || strings.Contains(out, "| 3") {
+		t.Fatalf("a clock that stands still fires no window: %v\n%s", err, out)
+	}
+	// Three steps of 2 hours: the first row's window has closed by the
+	// second row, the second's by the third.
+	out, _, err = runCLI(t, "debug", job, "--data", "clicks="+data, "--proctime-step", "2h")
+	if err != nil || !strings.Contains(out, "2 rows") {
+		t.Fatalf("--proctime-step 2h: %v\n%s", err, out)
+	}
+}

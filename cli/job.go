@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/spf13/cobra"
@@ -161,14 +162,26 @@ func pickCluster(e *env, flag string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
-	if len(e.cfg.Clusters) == 1 {
-		return e.cfg.Clusters[0].Name, nil
+	if c, ok := impliedCluster(e.cfg); ok {
+		return c, nil
 	}
 	var names []string
 	for _, c := range e.cfg.Clusters {
 		names = append(names, c.Name)
 	}
-	return "", fmt.Errorf("several clusters are configured (%s): choose one with --cluster", strings.Join(names, ", "))
+	return "", fmt.Errorf("several clusters are configured (%s): choose one with --cluster, or set default_cluster in the config", strings.Join(names, ", "))
+}
+
+// impliedCluster is the cluster meant when none is named: the only one
+// configured, else the config's default_cluster.
+func impliedCluster(cfg *config.Config) (string, bool) {
+	if len(cfg.Clusters) == 1 {
+		return cfg.Clusters[0].Name, true
+	}
+	if cfg.DefaultCluster != "" {
+		return cfg.DefaultCluster, true
+	}
+	return "", false
 }
 
 func newJobShowCmd(g *globals) *cobra.Command {
@@ -272,6 +285,9 @@ func newJobHistoryCmd(g *globals) *cobra.Command {
 				for _, c := range d.Commands {
 					if len(c.Params.Catalog) > 0 {
 						fmt.Fprintf(w, "#%d %s injected from the table catalog: %s\n", c.Seq, c.Kind, model.CatalogRefs(c.Params.Catalog))
+					}
+					if len(c.Params.UDFs) > 0 {
+						fmt.Fprintf(w, "#%d %s injected from the UDF registry: %s\n", c.Seq, c.Kind, model.UDFRefs(c.Params.UDFs))
 					}
 				}
 				return nil

@@ -76,6 +76,11 @@ var outputs = map[string]any{
 	"job_container_logs": api.ContainerLogList{},
 	"taskmanagers":       api.TaskManagerList{},
 	"taskmanager":        api.TaskManagerDetail{},
+
+	// The UDF registry (cli/udf.go).
+	"udf_add":  model.UDF{},
+	"udf_list": []api.UDFView{},
+	"udf_rm":   api.UDFRemoval{},
 }
 
 // schemaOf builds the JSON Schema (2020-12) of the output form, with the
@@ -316,6 +321,8 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	check("in process", "project_build", "project", "build", "dedup", "-q")
 	check("in process", "project_list", "project", "list")
 	check("in process", "project_artifacts", "project", "artifacts", "dedup")
+	check("in process", "udf_add", "udf", "add", "mask", "--class", "com.example.Mask", "--language", "java", "--project", "dedup", "--signature", "(STRING) -> STRING")
+	check("in process", "udf_list", "udf", "list")
 	check("in process", "savepoint_dispose", "savepoint", "dispose", sps[0].Path)
 
 	agentCtx, stopAgent := context.WithCancel(ctx)
@@ -341,6 +348,8 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 	check("through the agent", "job_savepoints", "job", "savepoints", "orders")
 	check("through the agent", "project_build", "project", "build", "dedup", "--ref", "main")
 	check("through the agent", "project_artifacts", "project", "artifacts", "dedup")
+	check("through the agent", "udf_list", "udf", "list")
+	check("through the agent", "udf_rm", "udf", "rm", "mask")
 	check("through the agent", "savepoint_dispose", "savepoint", "dispose", sps[1].Path, "--job", "orders")
 	check("through the agent", "store_check", "store", "check")
 	check("through the agent", "job_create", "job", "create", "--name", "payments", "--sql", sqlFile)

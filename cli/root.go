@@ -41,7 +41,7 @@ func newRootCmd() *cobra.Command {
 		newClusterCmd(g), newAdoptCmd(g),
 		newLogsCmd(g), newTaskManagersCmd(g),
 		newSQLCmd(g), newSavepointCmd(g), newProjectCmd(g), newTableCmd(g), newVarCmd(g),
-		newDebugCmd(g),
+		newUDFCmd(g), newDebugCmd(g),
 	)
 	refuseUnknownSubcommands(root)
 	return root

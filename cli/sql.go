@@ -81,7 +81,10 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 			"The script is checked for a Flink release: --flink-version, else the flink_version of the\n" +
 			"--cluster in the config, else the release its SQL Gateway reports, else the newest palink\n" +
 			"knows; a statement, clause or function newer than it is an error (\"CREATE MODEL needs\n" +
-			"Flink 2.0; cluster prod runs 1.20\").",
+			"Flink 2.0; cluster prod runs 1.20\").\n" +
+			"The tables of the cluster's table catalog the script uses without defining them are injected and\n" +
+			"its ${variables} known, as a deploy has them: --cluster's, else the only configured cluster's or\n" +
+			"default_cluster's (with several clusters and no default, the script is checked as it is).",
 		Example: "  palink sql check orders.sql\n  palink sql check fragment.sql --parse-only -o json\n  palink sql check --flink-version 1.18 orders.sql\n  palink sql check orders.sql --remote --cluster prod",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -105,10 +108,22 @@ func newSQLCheckCmd(g *globals) *cobra.Command {
 				res flinksql.Result
 				in  flinksql.Injection
 			)
-			if g.cluster != "" && !parseOnly {
-				assets, err := clusterAssets(cmd, g)
-				if err != nil {
+			cluster, implied := "", false
+			if !parseOnly {
+				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
+			}
+			if cluster != "" {
+				assets, fns, err := clusterAssets(cmd, g, cluster)
+				if err != nil && !implied {
 					return err
+				}
+				if err != nil {
+					// A cluster the user did not name must not stop a check
+					// that needs none.
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: without the table catalog of cluster %s: %v\n", cluster, err)
+				} else {
+					// Only a registry read whole makes unknown functions errors.
+					opts.Functions = fns
 				}
 				res, in = flinksql.CheckWithAssets(src, opts, assets)
 			} else {
@@ -189,7 +204,7 @@ func sqlTarget(cmd *cobra.Command, g *globals, flag string) (flinksql.Version, s
 		return v, "", nil
 	}
 	if g.cluster == "" {
-		return flinksql.Version{}, "", nil
+		return impliedTarget(g)
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {
@@ -232,16 +247,24 @@ func gatewayVersion(cmd *cobra.Command, g *globals, cluster string) (string, err
 	return e.svc.FlinkVersion(ctx, cluster)
 }
 
-// clusterAssets are the table catalog and variables of --cluster, as a
-// check takes them (no secret is read).
-func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, error) {
+// clusterAssets are the table catalog and variables of cluster, as a
+// check takes them (no secret is read), and the UDF registry's functions.
+func clusterAssets(cmd *cobra.Command, g *globals, cluster string) (flinksql.Assets, map[string]flinksql.FunctionInfo, error) {
 	a := flinksql.Assets{Vars: map[string]string{}}
+	fns := map[string]flinksql.FunctionInfo{}
 	err := g.withEnv(cmd, func(ctx context.Context, e *env) error {
-		ts, err := e.svc.Tables(ctx, g.cluster)
+		us, err := e.svc.UDFs(ctx)
 		if err != nil {
 			return err
 		}
-		vs, err := e.svc.Vars(ctx, g.cluster)
+		for _, u := range us {
+			fns[strings.ToUpper(u.Name)] = flinksql.FunctionInfo{Name: u.Name, Signature: u.Signature}
+		}
+		ts, err := e.svc.Tables(ctx, cluster)
+		if err != nil {
+			return err
+		}
+		vs, err := e.svc.Vars(ctx, cluster)
 		if err != nil {
 			return err
 		}
@@ -257,7 +280,7 @@ func clusterAssets(cmd *cobra.Command, g *globals) (flinksql.Assets, error) {
 		}
 		return nil
 	})
-	return a, err
+	return a, fns, err
 }
 
 // explainRemote asks the chosen cluster's gateway for the job's plan.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -22,7 +23,8 @@ func newVarCmd(g *globals) *cobra.Command {
 		Long: "A SQL job (and the catalog's tables, and a job's Flink config) may write ${name}: the\n" +
 			"deploy replaces it with the variable of the job's cluster, or else the one of every\n" +
 			"cluster (set without --cluster). A secret variable names where its value comes from, an\n" +
-			"environment variable or a file of the process that deploys (the agent, when one runs):\n" +
+			"environment variable, a file or a command (sh -c, 10 s at most; its output is the value) of\n" +
+			"the process that deploys (the agent, when one runs), read when a deploy or debug run needs it:\n" +
 			"the store keeps only that, and palink shows the value nowhere (masked ••••).",
 		Args: knownSubcommand,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
@@ -40,12 +42,13 @@ type varView struct {
 	Secret     bool      `json:"secret"`
 	SecretEnv  string    `json:"secret_env,omitempty"`
 	SecretFile string    `json:"secret_file,omitempty"`
+	SecretCmd  string    `json:"secret_cmd,omitempty"`
 	Author     string    `json:"author"`
 	UpdatedAt  time.Time `json:"updated_at"`
 }
 
 func viewVar(v model.Variable) varView {
-	out := varView{Cluster: v.Cluster, Name: v.Name, Value: v.Value, Secret: v.Secret(), SecretEnv: v.SecretEnv, SecretFile: v.SecretFile,
+	out := varView{Cluster: v.Cluster, Name: v.Name, Value: v.Value, Secret: v.Secret(), SecretEnv: v.SecretEnv, SecretFile: v.SecretFile, SecretCmd: v.SecretCmd,
 		Author: v.Author, UpdatedAt: v.UpdatedAt}
 	if out.Secret {
 		out.Value = model.Masked
@@ -54,23 +57,32 @@ func viewVar(v model.Variable) varView {
 }
 
 func newVarSetCmd(g *globals) *cobra.Command {
-	var secretEnv, file string
+	var secretEnv, file, secretCmd string
 	cmd := &cobra.Command{
-		Use:   "set NAME (VALUE | --secret-env ENV | --secret-file FILE)",
+		Use:   "set NAME (VALUE | --secret-env ENV | --secret-file FILE | --secret-cmd CMD)",
 		Short: "Set a variable of a cluster (--cluster), or of every cluster",
 		Example: "  palink var set db_url jdbc:postgresql://db.test:5432/app --cluster test\n" +
 			"  palink var set db_pass --secret-env PROD_DB_PASS --cluster prod\n" +
-			"  palink var set db_pass --secret-file /etc/palink/db_pass",
+			"  palink var set db_pass --secret-file /etc/palink/db_pass\n" +
+			"  palink var set db_pass --secret-cmd 'vault kv get -field=password secret/db' --cluster prod",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := model.Variable{Cluster: g.cluster, Name: args[0], SecretEnv: secretEnv}
+			v := model.Variable{Cluster: g.cluster, Name: args[0], SecretEnv: secretEnv, SecretCmd: strings.TrimSpace(secretCmd)}
+			sources := 0
+			for _, s := range []string{secretEnv, file, secretCmd} {
+				if s != "" {
+					sources++
+				}
+			}
 			switch {
-			case secretEnv != "" && file != "":
-				return fmt.Errorf("var set %s: --secret-env or --secret-file, not both", args[0])
-			case (secretEnv != "" || file != "") && len(args) == 2:
+			case sources > 1:
+				return fmt.Errorf("var set %s: one of --secret-env, --secret-file and --secret-cmd", args[0])
+			case cmd.Flags().Changed("secret-cmd") && v.SecretCmd == "":
+				return fmt.Errorf("var set %s: --secret-cmd is empty: give the command that prints the secret", args[0])
+			case sources == 1 && len(args) == 2:
 				return fmt.Errorf("var set %s: a secret takes no VALUE: palink never keeps it", args[0])
-			case secretEnv == "" && file == "" && len(args) != 2:
-				return fmt.Errorf("var set %s: give a VALUE, or --secret-env ENV or --secret-file FILE", args[0])
+			case sources == 0 && len(args) != 2:
+				return fmt.Errorf("var set %s: give a VALUE, or --secret-env ENV, --secret-file FILE or --secret-cmd CMD", args[0])
 			case len(args) == 2:
 				v.Value = args[1]
 			}
@@ -100,6 +112,7 @@ func newVarSetCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&secretEnv, "secret-env", "", "a secret: read from this environment variable when a job deploys")
 	cmd.Flags().StringVar(&file, "secret-file", "", "a secret: read from this file when a job deploys")
+	cmd.Flags().StringVar(&secretCmd, "secret-cmd", "", "a secret: the output of this command (sh -c), run when a job deploys")
 	return cmd
 }
 

@@ -49,7 +49,7 @@ func TestSecretFoundNowhere(t *testing.T) {
 	if out := run("var", "list"); !strings.Contains(out, "•••• (env PALINK_TEST_DB_PASS)") || !strings.Contains(out, "99") {
 		t.Errorf("var list:\n%s", out)
 	}
-	if out := run("var", "list", "--cluster", "sim", "-o", "json"); !strings.Contains(out, `"value": "••••"`) || strings.Contains(out, "99") {
+	if out := run("var", "list", "--cluster", "sim", "-o", "json"); !strings.Contains(out, `"value": "••••"`) || strings.Contains(out, `"value": "99"`) || !strings.Contains(out, `"value": "4"`) {
 		t.Errorf("var list --cluster sim -o json (the cluster's rows overrides the global one):\n%s", out)
 	}
 

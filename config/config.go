@@ -33,7 +33,11 @@ type Config struct {
 	Metrics    Metrics    `yaml:"metrics"`
 	Alerts     Alerts     `yaml:"alerts"`
 	Clusters   []Cluster  `yaml:"clusters"`
-	Debug      Debug      `yaml:"debug"`
+	// DefaultCluster is the cluster a command means when it names none
+	// (--cluster) and several are configured: sql check and debug take
+	// its table catalog and variables, job create puts jobs on it.
+	DefaultCluster string `yaml:"default_cluster"`
+	Debug          Debug  `yaml:"debug"`
 	// Socket is the unix socket of the agent of Store, for a team: it must
 	// lie in a directory only the agent's user (or root) may write to, or in
 	// a root-owned sticky one such as /tmp. Default: a socket named after

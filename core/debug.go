@@ -125,19 +125,27 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		}
 	}()
 
+	keep := 0
+	if r.Out != "" {
+		// The rows stream to the files: memory holds the run's state and
+		// the first rows of each sink, not everything the sinks received.
+		keep = api.MaxDebugFinal
+	}
 	res, err := debug.Run(runCtx, r.SQL, debug.Options{
 		Data:       r.Data,
 		Databases:  d.Databases,
 		Limit:      r.Limit,
 		Out:        r.Out,
+		Keep:       keep,
 		Watermarks: r.Watermarks,
+		ClockStep:  r.ProctimeStep,
 		Now:        now,
 		OnRead:     func(table string, _ int64) { p.read(table) },
 		OnRow: func(row debug.SinkRow) {
 			p.received()
 			vals := make([]string, len(row.Values))
 			for i, v := range row.Values {
-				vals[i] = debug.FormatValue(v)
+				vals[i] = vars.Mask(debug.FormatValue(v)) // a script may select a secret
 			}
 			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
 				Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup}})
@@ -151,14 +159,17 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		fin.Err = fmt.Errorf("debug run: cancelled")
 	}
 	if res != nil {
-		fin.Output = res // a nil *debug.Result must not become a non-nil interface
+		fin.Output = maskedOutput{out: res, vars: vars} // a nil *debug.Result must not become a non-nil interface
 		for _, s := range res.Sinks {
 			ds := api.DebugSink{Name: s.Name, Columns: debugColumns(s.Columns), Rows: len(s.Rows), Updating: s.Updating}
+			if !s.Updating {
+				ds.Rows = int(s.Counts[0]) // Rows holds at most Keep of them
+			}
 			if s.Updating {
 				for _, row := range s.Rows[:min(len(s.Rows), api.MaxDebugFinal)] {
 					vals := make([]string, len(row))
 					for i, v := range row {
-						vals[i] = debug.FormatValue(v)
+						vals[i] = vars.Mask(debug.FormatValue(v))
 					}
 					ds.Final = append(ds.Final, vals)
 				}
@@ -480,6 +491,9 @@ func hasKeyFold(m map[string]string, k string) bool {
 // would; the returned Resolved masks the secrets in what the run reports.
 func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error) {
 	start := api.DebugEvent{Kind: api.DebugStarted}
+	if err := releaseHasIt(r); err != nil {
+		return start, catalog.Resolved{}, err
+	}
 	var in flinksql.Injection
 	if len(r.Catalog) > 0 {
 		script, _ := flinksql.ParseScript(r.SQL)
@@ -499,5 +513,27 @@ func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error)
 		return start, vars, err
 	}
 	r.SQL = flinksql.SubstituteVars(in.Apply(r.SQL), vars.Values)
+	if start.StoodIn, err = standIn(r); err != nil {
+		return start, vars, err
+	}
 	return start, vars, nil
+}
+
+// releaseHasIt refuses a script that uses what the job's Flink release
+// does not have yet, naming the first such construct and where it is.
+func releaseHasIt(r *api.DebugRequest) error {
+	if r.FlinkVersion == "" {
+		return nil
+	}
+	v, err := flinksql.ParseVersion(r.FlinkVersion)
+	if err != nil {
+		return err
+	}
+	res := flinksql.Check(r.SQL, flinksql.Options{File: r.File, ParseOnly: true, Version: v, Target: r.Target})
+	for _, d := range res.Diagnostics {
+		if d.Code == flinksql.CodeNeedsNewerFlink && d.Severity == flinksql.SeverityError {
+			return d
+		}
+	}
+	return nil
 }

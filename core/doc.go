@@ -24,6 +24,8 @@
 //	core/catalog    the table catalog (api.CatalogService): versioned CREATE
 //	                TABLE definitions per cluster, which tables a SQL job gets
 //	                injected, refusals of tables that no longer validate
+//	core/udfs       the UDF registry (api.UDFService): functions, the jobs
+//	                that call them, what a SQL deploy runs to create them
 //	core/api        the Service interface and its types, for the TUI and CLI
 //
 // A part takes the few things it uses (the store, the clusters, the clock, a

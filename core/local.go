@@ -25,6 +25,7 @@ import (
 	"github.com/palink/palink/core/projects"
 	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/core/syncer"
+	"github.com/palink/palink/core/udfs"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -90,6 +91,7 @@ type Local struct {
 	*diagnose.Inspector                      // the job graph, vertices, checkpoints, TaskManagers, flame graphs, exceptions
 	builds                                   // projects and their builds: AddProject, Projects, BuildProject, Artifacts
 	*catalog.Keeper                          // the table catalog: Tables, Table, PutTable, RemoveTable
+	*udfs.Registry                           // the UDF registry: UDFs, AddUDF, RemoveUDF
 	planner                                  // SQL on a cluster's gateway: FlinkVersion, Explain
 
 	closeStore bool // Open opened the store: Close closes it
@@ -149,6 +151,7 @@ func NewLocal(o Options) (*Local, error) {
 		names = append(names, name)
 	}
 	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
+	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
 	l.sync = syncer.New(syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,

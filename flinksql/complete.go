@@ -204,6 +204,7 @@ func (c *completer) suggest() {
 		}
 		c.columns("")
 		c.functions(false)
+		c.registeredFunctions()
 		for _, w := range exprStarts {
 			c.add(Suggestion{Text: w, Kind: SuggestKeyword})
 		}

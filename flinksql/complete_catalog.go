@@ -130,7 +130,11 @@ func (c *completer) tables() {
 	}
 	sort.Strings(known)
 	for _, n := range known {
-		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: "table · catalog"})
+		detail := "table · catalog"
+		if info := c.opts.KnownTables[n]; info != nil && info.Origin != "" {
+			detail = "table · " + info.Origin
+		}
+		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail})
 	}
 }
 

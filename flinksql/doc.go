@@ -67,7 +67,8 @@ package flinksql
 //	                     TABLE SET and OPTIONS hints (connectors.go)
 //	validate_query.go    queryResolver: WITH, FROM and joins, window TVFs,
 //	validate_lookup.go   MATCH_RECOGNIZE, lookup joins; it builds the
-//	                     scopes (validate_scope.go) and a query's columns
+//	                     scopes (validate_scope.go) and a query's columns;
+//	validate_match.go    the MATCH_RECOGNIZE patterns Flink's CEP refuses
 //	validate_expr.go     exprChecker: the columns an expression reads, the
 //	validate_group.go    functions it calls (typos.go), windows, and GROUP BY
 //

@@ -137,6 +137,9 @@ const (
 	// CodeUncheckedOptions says a connector's options are not checked: it
 	// ships outside Apache Flink (Flink CDC, Paimon, faker, ...).
 	CodeUncheckedOptions = "unchecked-options"
+	// CodeUnsupported is a construct the parser takes that Flink's planner
+	// refuses (a MATCH_RECOGNIZE pattern its CEP library cannot run).
+	CodeUnsupported = "unsupported"
 )
 
 func joinHint(msg, hint string) string {

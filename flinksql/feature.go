@@ -47,6 +47,7 @@ const (
 	featStartMode
 	featMTSchema
 	featTableArgOrderBy
+	featSessionTVF
 	featCount
 )
 
@@ -92,6 +93,9 @@ var features = [featCount]featureInfo{
 	featStartMode:              {"START_MODE", Version{2, 3}},
 	featMTSchema:               {"a schema in CREATE MATERIALIZED TABLE", Version{2, 3}},
 	featTableArgOrderBy:        {"ORDER BY on a table argument", Version{2, 3}},
+	// The grammar took TABLE(SESSION(…)) earlier, but the planner refused
+	// it in streaming until FLINK-24024 landed in 1.19.
+	featSessionTVF: {"the SESSION window TVF", Version{1, 19}},
 }
 
 // featureUse is where a script uses a feature.

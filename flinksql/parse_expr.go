@@ -388,6 +388,9 @@ func (p *parser) parseCallSuffix(f *FuncCall, start Pos) Expr {
 		}
 	}
 	f.Span = p.span(start)
+	if f.FuncName() == "SESSION" && isWindowTVF(f) {
+		p.uses(featSessionTVF, "", start)
+	}
 	return f
 }
 

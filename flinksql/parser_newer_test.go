@@ -218,6 +218,8 @@ func TestVersionGates(t *testing.T) {
 		{"CREATE MATERIALIZED TABLE mt (a INT) FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", Version{2, 3}, 1, 30, "a schema in CREATE MATERIALIZED TABLE"},
 		{"ALTER MATERIALIZED TABLE mt ADD (c AS a + 1)", Version{2, 3}, 1, 29, "ALTER MATERIALIZED TABLE … ADD"},
 		{"SELECT * FROM TABLE(f(TABLE t PARTITION BY k ORDER BY ts))", Version{2, 3}, 1, 46, "ORDER BY on a table argument"},
+		{"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' MINUTES))", Version{1, 19}, 1, 21, "the SESSION window TVF"},
+		{"SELECT * FROM TABLE(SESSION(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), GAP => INTERVAL '5' MINUTES))", Version{1, 19}, 1, 21, "the SESSION window TVF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {

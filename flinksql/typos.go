@@ -85,6 +85,10 @@ func (ec *exprChecker) checkFunctionName(f *FuncCall) {
 		}
 		return
 	}
+	if ec.cat.opts.Functions != nil && !builtinFunctions[name] && !reservedWords[name] {
+		ec.checkUserFunction(f, name)
+		return
+	}
 	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || ec.cat.functions[name] {
 		return
 	}

@@ -24,6 +24,14 @@ type Options struct {
 	// Target says where Version comes from, for messages: "cluster prod"
 	// gives "CREATE MODEL needs Flink 2.0; cluster prod runs 1.20".
 	Target string
+	// Functions are the user functions of palink's UDF registry, keyed by
+	// upper-case name. When set (even empty), a call of a function that is
+	// neither built in, created by the script, nor listed is an error, and
+	// a listed one with a signature must get its number of arguments.
+	Functions map[string]FunctionInfo
+	// scriptFunctions are the functions the script creates anywhere in
+	// it (Validate fills it when Functions is set).
+	scriptFunctions map[string]bool
 }
 
 // TableInfo describes a table defined outside the script.
@@ -35,6 +43,9 @@ type TableInfo struct {
 	Options    map[string]string
 	PrimaryKey []string
 	View       bool
+	// Origin says where the table is defined, for completion's detail:
+	// "catalog v3" for a table of palink's table catalog.
+	Origin string
 }
 
 // ColumnInfo describes a column of a TableInfo.
@@ -70,6 +81,9 @@ func Validate(s *Script, opts Options) []Diagnostic {
 	file := opts.File
 	if file == "" {
 		file = s.File
+	}
+	if opts.Functions != nil {
+		opts.scriptFunctions = scriptFunctions(s)
 	}
 	v := newValidator(file, s.Src, opts)
 	for _, st := range s.Stmts {

@@ -415,6 +415,9 @@ func (qr *queryResolver) windowTVF(call *FuncCall, sc *scope) *relation {
 }
 
 func (qr *queryResolver) matchRecognize(m *MatchRecognize, sc *scope) *relation {
+	if at, msg, ok := MatchPatternProblem(m); !ok {
+		qr.errorf(CodeUnsupported, at, "", "%s", msg)
+	}
 	in := qr.tableRelation(m.Input, sc)
 	inner := newScope(sc)
 	if in != nil {

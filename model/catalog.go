@@ -70,17 +70,20 @@ type Variable struct {
 	Cluster string // "" for every cluster
 	Name    string
 	Value   string // a plain variable's value; "" for a secret
-	// SecretEnv or SecretFile says where a secret's value comes from: an
-	// environment variable of the process that deploys (the agent), or a
-	// file it reads (trailing newlines dropped).
+	// SecretEnv, SecretFile or SecretCmd says where a secret's value comes
+	// from: an environment variable of the process that deploys (the
+	// agent), a file it reads, or a command it runs (sh -c, with a
+	// timeout) whose standard output is the value; trailing newlines are
+	// dropped.
 	SecretEnv  string `json:",omitempty"`
 	SecretFile string `json:",omitempty"`
+	SecretCmd  string `json:",omitempty"`
 	Author     string
 	UpdatedAt  time.Time
 }
 
 // Secret reports whether the variable's value is a secret.
-func (v Variable) Secret() bool { return v.SecretEnv != "" || v.SecretFile != "" }
+func (v Variable) Secret() bool { return v.SecretEnv != "" || v.SecretFile != "" || v.SecretCmd != "" }
 
 // Masked is how a secret is shown, anywhere.
 const Masked = "••••"
@@ -93,6 +96,17 @@ func (v Variable) Shown() string {
 		return Masked + " (env " + v.SecretEnv + ")"
 	case v.SecretFile != "":
 		return Masked + " (file " + v.SecretFile + ")"
+	case v.SecretCmd != "":
+		// Only the program: a command line may carry a token of its own.
+		return Masked + " (command " + firstField(v.SecretCmd) + ")"
 	}
 	return v.Value
+}
+
+// firstField is the program of a command line.
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

@@ -364,6 +364,9 @@ type CommandParams struct {
 	// Catalog are the catalog tables (and their versions) a SQL deploy
 	// injected, recorded when it ran.
 	Catalog []CatalogRef `json:",omitempty"`
+	// UDFs are the registered functions a SQL deploy injected, with the
+	// artifact each came from, recorded when it ran.
+	UDFs []UDFRef `json:",omitempty"`
 	// Artifact is what a JAR job's deploy changes in its jar, with the
 	// commits between the artifacts, when it changes.
 	Artifact *ArtifactChange `json:",omitempty"`

@@ -20,12 +20,13 @@ type boltTx struct {
 	projectTx
 	catalogTx
 	varsTx
+	udfTx
 }
 
 // newBoltTx wraps a bbolt transaction with its parts.
 func newBoltTx(tx *bolt.Tx) *boltTx {
 	t := &boltTx{tx: tx}
-	t.projectTx, t.catalogTx, t.varsTx = projectTx{t}, catalogTx{t}, varsTx{t}
+	t.projectTx, t.catalogTx, t.varsTx, t.udfTx = projectTx{t}, catalogTx{t}, varsTx{t}, udfTx{t}
 	return t
 }
 

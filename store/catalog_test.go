@@ -98,6 +98,7 @@ func contractVars(t *testing.T, open opener) {
 		{Name: "a-b", Value: "x"},
 		{Name: "p", SecretEnv: "P", Value: "leaked"},
 		{Name: "p", SecretEnv: "P", SecretFile: "/f"},
+		{Name: "p", SecretFile: "/f", SecretCmd: "cat /f"},
 	} {
 		if err := s.Update(context.Background(), func(tx Tx) error { return tx.PutVar(bad) }); !errors.Is(err, ErrInvalid) {
 			t.Errorf("PutVar(%+v) = %v, want ErrInvalid", bad, err)

@@ -98,6 +98,8 @@ type storeDump struct {
 	// Catalog is every version of every catalog table of the clusters
 	// dumpClusters, by cluster (schema 6).
 	Catalog map[string][]model.CatalogTable `json:",omitempty"`
+	// UDFs is the UDF registry (schema 7).
+	UDFs []model.UDF `json:",omitempty"`
 	// Vars are every variable (schema 6).
 	Vars []model.Variable `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
@@ -166,6 +168,11 @@ func dump(t testing.TB, s Store) storeDump {
 		}
 		if len(vs) > 0 {
 			d.Vars = vs
+		}
+		if us, err := tx.UDFs(); err != nil {
+			return err
+		} else if len(us) > 0 {
+			d.UDFs = us
 		}
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
 			return err

@@ -55,6 +55,7 @@ func runContract(t *testing.T, b backend) {
 		{"AlertsPerRuleAndJob", contractAlerts},
 		{"ExceptionsBoundedAndDeduplicated", contractExceptions},
 		{"CatalogTablesVersioned", contractCatalog},
+		{"UDFRegistry", contractUDFs},
 		{"VariablesPerCluster", contractVars},
 	}
 	for _, c := range cases {

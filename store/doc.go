@@ -1,14 +1,14 @@
 // Package store persists palink's state. It is the only package that imports
 // bbolt, and it imports nothing of palink's own but model.
 //
-// # Bolt layout (schema version 6)
+// # Bolt layout (schema version 7)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("6")
+//	meta                          "version" → schema version, decimal ASCII ("7")
 //	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
@@ -31,6 +31,8 @@
 //	                              bucket sequence = last version (schema 6)
 //	vars/<cluster>                <name> → model.Variable          ${name} variables, "*" for every cluster; a secret
 //	                              keeps where its value comes from, never the value (schema 6)
+//	udfs                          <name> → model.UDF              the UDF registry: functions SQL jobs of any
+//	                              cluster get injected at deploy (schema 7)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek

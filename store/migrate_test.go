@@ -151,6 +151,15 @@ func seedFixture(tx Tx) error {
 			return err
 		}
 	}
+	for _, u := range []model.UDF{
+		{Name: "mask", Class: "com.example.udf.Mask", Language: model.UDFJava, Project: "dedup", ArtifactVersion: 1,
+			Signature: "(STRING) -> STRING", Author: "ana", CreatedAt: at(3)},
+		{Name: "geo", Class: "geo.lookup", Language: model.UDFPython, PyFile: "/srv/udf/geo.py", Author: "bo", CreatedAt: at(4)},
+	} {
+		if err := tx.PutUDF(u); err != nil {
+			return err
+		}
+	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
 		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},
@@ -467,11 +476,11 @@ func TestMigrationChainIsOneTransaction(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "palink.db")
 	seededStore(t, path)
-	corrupt(t, path, func(tx *bolt.Tx) error { return writeVersion(tx, 7) })
+	corrupt(t, path, func(tx *bolt.Tx) error { return writeVersion(tx, 8) })
 	before, _ := os.ReadFile(path)
 	for _, ro := range []bool{false, true} {
 		_, err := Open(path, Options{ReadOnly: ro, NoSync: true})
-		wantErr(t, err, ErrSchema, path, fmt.Sprintf("store schema 7 is newer than this palink (%d); upgrade palink", SchemaVersion))
+		wantErr(t, err, ErrSchema, path, fmt.Sprintf("store schema 8 is newer than this palink (%d); upgrade palink", SchemaVersion))
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Error("a refused Open changed the file")

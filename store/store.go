@@ -105,6 +105,10 @@ type ReadTx interface {
 	// Vars returns every variable: those of every cluster first, then by
 	// cluster and name. A secret holds only where its value comes from.
 	Vars() ([]model.Variable, error)
+	// UDF returns a registered function by name (ErrNotFound); UDFs all
+	// of them, by name (none: an empty list).
+	UDF(name string) (model.UDF, error)
+	UDFs() ([]model.UDF, error)
 }
 
 // Tx reads and writes within one transaction.
@@ -171,4 +175,10 @@ type Tx interface {
 	// DeleteVar removes the variable of (cluster, name), "" the one of
 	// every cluster; ErrNotFound if there is none.
 	DeleteVar(cluster, name string) error
+	// PutUDF creates or replaces a registered function; ErrInvalid for a
+	// name that is no identifier, no class, an unknown language, or not
+	// exactly one place it lives in.
+	PutUDF(u model.UDF) error
+	// DeleteUDF removes a registered function; ErrNotFound if there is none.
+	DeleteUDF(name string) error
 }

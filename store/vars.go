@@ -26,8 +26,8 @@ func checkVar(v model.Variable) error {
 		return fmt.Errorf("variable name %q is not an identifier: %w", v.Name, ErrInvalid)
 	case v.Secret() && v.Value != "":
 		return fmt.Errorf("secret variable %s carries a value; the store keeps only where it comes from: %w", v.Name, ErrInvalid)
-	case v.SecretEnv != "" && v.SecretFile != "":
-		return fmt.Errorf("secret variable %s names both an env and a file: %w", v.Name, ErrInvalid)
+	case (v.SecretEnv != "") && (v.SecretFile != "" || v.SecretCmd != "") || v.SecretFile != "" && v.SecretCmd != "":
+		return fmt.Errorf("secret variable %s names more than one of an env, a file and a command: %w", v.Name, ErrInvalid)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/projects"
 	"github.com/palink/palink/tui/tables"
+	"github.com/palink/palink/tui/udfs"
 )
 
 // commandLine is the `:` prompt, with tab completion of commands, cluster
@@ -35,15 +36,15 @@ func newCommandLine(e *kit.Env) commandLine {
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
-var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "sql", "theme", "help", "q"}
+var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "udfs", "sql", "theme", "help", "q"}
 
 // commandUsage documents every command line, for the `?` help and the
 // README's keymap (TestCommandUsageHasEveryVerb keeps it whole).
-var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":tables [CLUSTER]", ":sql NAME", ":theme dark|light", ":help", ":q"}
+var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":tables [CLUSTER]", ":udfs", ":sql NAME", ":theme dark|light", ":help", ":q"}
 
 // completions lists every full command line the user may mean.
 func completions(clusters, jobNames []string) []string {
-	out := []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "help", "q", "quit", "theme dark", "theme light"}
+	out := []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "udfs", "help", "q", "quit", "theme dark", "theme light"}
 	for _, c := range clusters {
 		out = append(out, "jobs @"+c, "cluster "+c)
 	}
@@ -123,6 +124,8 @@ func parseCommand(line string) (command, error) {
 		return command{"projects", ""}, nil
 	case "tables", "table":
 		return command{"tables", arg}, nil
+	case "udfs", "udf", "functions":
+		return command{"udfs", ""}, nil
 	case "sql":
 		if arg == "" {
 			return command{}, fmt.Errorf(":sql needs a job name, e.g. :sql orders-enrich")
@@ -194,6 +197,9 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return m.push(s, init)
 	case "projects":
 		s, init := projects.New(m.env)
+		return m.push(s, init)
+	case "udfs":
+		s, init := udfs.New(m.env)
 		return m.push(s, init)
 	case "tables":
 		name := c.arg

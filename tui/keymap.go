@@ -18,6 +18,7 @@ import (
 	"github.com/palink/palink/tui/logview"
 	"github.com/palink/palink/tui/projects"
 	"github.com/palink/palink/tui/tables"
+	"github.com/palink/palink/tui/udfs"
 )
 
 // The root's own help sets: the dialogs', the restore-point picker's and
@@ -68,6 +69,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Projects (`:projects`)", projects.Help(k)},
 		{"Build (`b` on a project)", projects.BuildHelp(k)},
 		{"Table catalog (`:tables`)", tables.Help(k)},
+		{"UDF registry (`:udfs`)", udfs.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
 		{"Create-job form", create.Help(k)},
 		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},

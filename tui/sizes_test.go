@@ -26,8 +26,10 @@ func TestEveryViewFitsEverySize(t *testing.T) {
 		{"command log", func(h *harness) { h.Press(":"); h.Type("cmd"); h.Press("enter", "enter") }},
 		{"alerts", func(h *harness) { h.Press(":"); h.Type("alerts"); h.Press("enter") }},
 		{"projects", func(h *harness) { h.Press(":"); h.Type("projects"); h.Press("enter") }},
+		{"udfs", func(h *harness) { h.Press(":"); h.Type("udfs"); h.Press("enter") }},
 		{"cluster", func(h *harness) { h.Press(":"); h.Type("cluster prod"); h.Press("enter") }},
 		{"editor", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("e") }},
+		{"editor · catalog", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("e") }},
 		{"create", func(h *harness) { h.Press("n") }},
 		{"log viewer", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("l", "enter") }},
 		{"kill dialog", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("ctrl+k") }},
@@ -36,6 +38,9 @@ func TestEveryViewFitsEverySize(t *testing.T) {
 		for _, sz := range [][2]int{{40, 8}, {50, 15}, {60, 20}, {70, 22}, {80, 24}, {100, 30}, {120, 40}, {160, 50}} {
 			f := tuitest.WithLogs(tuitest.NewFixture())
 			f.SetAlerts(tuitest.FixtureAlerts())
+			if strings.HasSuffix(v.name, "catalog") {
+				f.SetTables("prod", tuitest.FixtureTables()) // the strip under the editor's title
+			}
 			h := newHarness(t, f, sz[0], sz[1], Options{Context: "test"})
 			v.open(h)
 			check := func(what string) {

@@ -23,6 +23,8 @@ type Client struct {
 	projects
 	// catalogCalls are the api.CatalogService half.
 	catalogCalls
+	// udfCalls are the api.UDFService calls.
+	udfCalls
 	// readOnly is this client's own --read-only: it refuses actions before
 	// asking the agent.
 	readOnly bool

@@ -196,6 +196,17 @@ var methods = map[string]method{
 	})},
 	"Artifacts":   {run: of(api.Service.Artifacts)},
 	"BuildStatus": {run: of(api.Service.BuildStatus)},
+	"UDFs": {run: call(func(ctx context.Context, h *session, _ none) ([]api.UDFView, error) {
+		return h.svc.UDFs(ctx)
+	})},
+	"AddUDF": {access: toAct, what: "add function", run: call(func(ctx context.Context, h *session, r api.AddUDFRequest) (model.UDF, error) {
+		r.UDF.Author = h.user
+		return h.svc.AddUDF(ctx, r)
+	})},
+	"RemoveUDF": {access: toAct, what: "remove function", run: call(func(ctx context.Context, h *session, r api.RemoveUDFRequest) (api.UDFRemoval, error) {
+		r.Issuer = h.user
+		return h.svc.RemoveUDF(ctx, r)
+	})},
 	"Adopt": {access: toAct, what: "adopt", run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.Adopt(ctx, r)

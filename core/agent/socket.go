@@ -136,6 +136,7 @@ func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 	rc := rpc.NewClient(conn)
 	r := &Client{c: rc, diagnoses: diagnoses{rc}, catalogCalls: catalogCalls{rc: rc}}
 	r.projects = projects{c: rc, readOnly: &r.readOnly}
+	r.udfCalls = udfCalls{c: rc, readOnly: &r.readOnly}
 	info, err := do[none, Info](ctx, rc, "Info", none{})
 	if err != nil {
 		r.c.Close()

@@ -89,6 +89,8 @@ type Service interface {
 	SQLPlanner
 
 	CatalogService
+
+	UDFService
 }
 
 // JobFilter narrows ListJobs. Zero fields select everything.

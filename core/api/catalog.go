@@ -101,6 +101,19 @@ type ImportRequest struct {
 	SourceTable string
 }
 
+// KafkaImportRequest asks for the DDL of a Kafka topic, inferred from its
+// newest records (palink table import --kafka).
+type KafkaImportRequest struct {
+	Name    string // the catalog table's name
+	Brokers string // host:port,host:port
+	Topic   string
+	Format  string // json (default) or csv
+	Records int    // how many of the newest records to read; 0: the default
+	// BrokersVar, when set, is the variable the DDL names the brokers by
+	// (${BrokersVar}), so that each cluster reads its own Kafka.
+	BrokersVar string
+}
+
 // ImportedTable is the DDL an import wrote, with what it could not map.
 type ImportedTable struct {
 	SQL      string
@@ -108,4 +121,8 @@ type ImportedTable struct {
 	// PasswordVar is the variable the DDL's 'password' names, "" when the
 	// URL carried none: its value is never written into the DDL.
 	PasswordVar string
+	// Records (Kafka) are the records the schema was inferred from;
+	// Undecodable those left out, FirstError why the first was.
+	Records, Undecodable int
+	FirstError           string
 }

@@ -36,11 +36,17 @@ type DebugRequest struct {
 	// Out, if set, is a file each sink's rows stream to as JSON lines
 	// while the run goes (OUT.SINK.ext with several sinks): an append-only
 	// sink's rows; an updating sink's changelog, {"op": "+U", …}, with its
-	// final table in OUT.final.ext.
+	// final table in OUT.final.ext. Memory then holds the run's state and
+	// the first MaxDebugFinal changes of each sink (DebugFinished's Output),
+	// not all of them.
 	Out string
 	// Watermarks is when each source emits its watermark: 0 after every
 	// row, N > 0 after every N rows, -1 only at the end of the input.
 	Watermarks int
+	// ProctimeStep is how far the simulated processing-time clock moves
+	// before each row is read (its PROCTIME()); processing-time windows
+	// fire as it passes their end. 0: the clock stands still.
+	ProctimeStep time.Duration
 	// Catalog are the table catalog of the cluster the job is for: the
 	// tables the script uses without defining them are injected from it,
 	// as a deploy would.
@@ -55,6 +61,20 @@ type DebugRequest struct {
 	// so that the run can be repeated with --data.
 	Samples     map[string]int
 	SaveSamples string
+	// UDFs are the UDF registry's functions, to name what a call the run
+	// cannot make is; StandIns are SQL expressions that stand in for
+	// functions in this run, "mask(s)=UPPER(s)": every call is rewritten
+	// before the run. A call of a function that is neither built in nor
+	// created by the script, without a stand-in, refuses the run.
+	UDFs     []model.UDF
+	StandIns []string
+	// File names the script in messages ("orders.sql").
+	File string
+	// FlinkVersion is the release of the cluster the job is for ("1.18"),
+	// Target where it comes from ("cluster prod"): a construct that release
+	// lacks refuses the run at its line:col, since rows the cluster could
+	// never produce would mislead. Empty: the newest release palink knows.
+	FlinkVersion, Target string
 }
 
 // DebugSample is what sampling one table's topic read.
@@ -106,6 +126,8 @@ type DebugEvent struct {
 	// Injected (DebugStarted) are the catalog tables the run was given,
 	// "orders@v3"; Shadowed those the script defines itself.
 	Injected, Shadowed []string
+	// StoodIn (DebugStarted) are the stand-ins the run used, as given.
+	StoodIn []string
 	// Sampled (DebugStarted) are the tables read from Kafka.
 	Sampled []DebugSample
 	// Sinks are the captured sinks: their columns as the DDL declares them
@@ -139,9 +161,11 @@ type DebugEvent struct {
 type DebugOutput interface {
 	// WriteText writes each sink's rows as a table, then WriteLookups.
 	WriteText(w io.Writer) error
-	// WriteLookups writes what each lookup join did, a line each.
+	// WriteLookups writes what each lookup join did, a line each, then the
+	// state each stateful operator held: at its most and at the end.
 	WriteLookups(w io.Writer) error
-	// WriteJSON writes sinks, rows and lookups as one JSON document.
+	// WriteJSON writes sinks, rows, lookups and operators' state as one
+	// JSON document.
 	WriteJSON(w io.Writer) error
 	// WriteRows writes one sink's rows as JSON lines, one object a row.
 	WriteRows(w io.Writer, sink int) error

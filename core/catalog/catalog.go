@@ -58,12 +58,19 @@ func Refs(in flinksql.Injection) []model.CatalogRef {
 // Refusal says why a deploy of job j (at its current spec) must be
 // refused for its catalog tables, "" when it need not be.
 func Refusal(tx store.ReadTx, j model.Job) (string, error) {
-	if j.Kind != model.KindSQL {
-		return "", nil
-	}
 	spec, err := tx.Spec(j.ID, j.SpecVersion)
 	if err != nil {
 		return "", err
+	}
+	if j.Kind != model.KindSQL {
+		vs, err := ClusterVars(tx, j.Cluster)
+		if err != nil {
+			return "", err
+		}
+		if _, err := PrepareJob(withoutCommands(vs), spec.Args, j.Config); err != nil {
+			return err.Error(), nil
+		}
+		return "", nil
 	}
 	in, err := ForScript(tx, j.Cluster, spec.SQL)
 	if err != nil {
@@ -76,10 +83,24 @@ func Refusal(tx store.ReadTx, j model.Job) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := Prepare(vs, spec.SQL, in, j.Config); err != nil {
+	if _, err := Prepare(withoutCommands(vs), spec.SQL, in, j.Config); err != nil {
 		return err.Error(), nil
 	}
 	return "", nil
+}
+
+// withoutCommands are vs with the secrets read by a command taken as
+// defined, unread: a refusal is decided inside a store transaction, which
+// must not wait on a command (the deploy runs it, outside any).
+func withoutCommands(vs []model.Variable) []model.Variable {
+	out := make([]model.Variable, len(vs))
+	for i, v := range vs {
+		if v.SecretCmd != "" {
+			v = model.Variable{Cluster: v.Cluster, Name: v.Name}
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // Use is how one job uses one catalog table.

@@ -43,7 +43,7 @@ type Resolved struct {
 }
 
 // Resolve reads the values of vs (Effective ones): a secret from its
-// environment variable (getenv; nil: os.Getenv) or its file. An error names
+// environment variable (getenv; nil: os.Getenv), its file or its command. An error names
 // the variable and where its value should have come from, never a value.
 func Resolve(vs []model.Variable, getenv func(string) string) (Resolved, error) {
 	if getenv == nil {
@@ -57,6 +57,14 @@ func Resolve(vs []model.Variable, getenv func(string) string) (Resolved, error) 
 			val := getenv(v.SecretEnv)
 			if val == "" {
 				errs = append(errs, fmt.Errorf("secret variable %s: environment variable %s is not set in palink's process", v.Name, v.SecretEnv))
+				continue
+			}
+			r.Values[v.Name] = val
+			r.secrets = append(r.secrets, val)
+		case v.SecretCmd != "":
+			val, err := runSecretCmd(v.SecretCmd)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("secret variable %s: %v", v.Name, err))
 				continue
 			}
 			r.Values[v.Name] = val
@@ -145,50 +153,91 @@ func ClusterVars(tx store.ReadTx, cluster string) ([]model.Variable, error) {
 	return Effective(vs, cluster), nil
 }
 
-// Prepare resolves the variables a SQL deploy needs: every ${name} of its
-// script (at its line:col), of the catalog tables it gets and of its
-// Flink config must be defined, and every secret they use readable. The error says
-// which and where, never a value.
-func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[string]string) (Resolved, error) {
-	names := map[string]bool{}
-	for _, v := range vs {
-		names[v.Name] = true
-	}
-	used := map[string]bool{}
-	undefined := func(text string, where func(flinksql.Pos) string) error {
-		for _, ref := range flinksql.FindVars(text) {
-			used[ref.Name] = true
-			if !names[ref.Name] {
-				return fmt.Errorf("%s: variable ${%s} is not defined for this cluster (palink var set %s …)", where(ref.Pos), ref.Name, ref.Name)
-			}
-		}
-		return nil
-	}
-	if err := undefined(sql, func(p flinksql.Pos) string { return "line " + p.String() }); err != nil {
-		return Resolved{}, err
-	}
-	for _, t := range in.Tables {
-		if err := undefined(t.Stmt, func(flinksql.Pos) string { return "catalog table " + t.Ref() }); err != nil {
+// PrepareJob resolves the variables a JAR or PyFlink deploy needs: every
+// ${name} of its program arguments and its Flink config must be defined,
+// and every secret they use readable. The error says which and where,
+// never a value.
+func PrepareJob(vs []model.Variable, args []string, config map[string]string) (Resolved, error) {
+	u := newUses(vs)
+	for i, a := range args {
+		if err := u.check(a, func(flinksql.Pos) string { return fmt.Sprintf("argument %d", i+1) }); err != nil {
 			return Resolved{}, err
 		}
 	}
+	if err := u.config(config); err != nil {
+		return Resolved{}, err
+	}
+	return u.resolve()
+}
+
+// uses collects the variables a deploy's texts refer to, failing at the
+// first that is not defined.
+type uses struct {
+	vs    []model.Variable
+	names map[string]bool
+	used  map[string]bool
+}
+
+func newUses(vs []model.Variable) *uses {
+	u := &uses{vs: vs, names: map[string]bool{}, used: map[string]bool{}}
+	for _, v := range vs {
+		u.names[v.Name] = true
+	}
+	return u
+}
+
+func (u *uses) check(text string, where func(flinksql.Pos) string) error {
+	for _, ref := range flinksql.FindVars(text) {
+		u.used[ref.Name] = true
+		if !u.names[ref.Name] {
+			return fmt.Errorf("%s: variable ${%s} is not defined for this cluster (palink var set %s …)", where(ref.Pos), ref.Name, ref.Name)
+		}
+	}
+	return nil
+}
+
+func (u *uses) config(config map[string]string) error {
 	keys := make([]string, 0, len(config))
 	for k := range config {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if err := undefined(config[k], func(flinksql.Pos) string { return "config " + k }); err != nil {
-			return Resolved{}, err
+		if err := u.check(config[k], func(flinksql.Pos) string { return "config " + k }); err != nil {
+			return err
 		}
 	}
-	// Only the variables the deploy uses are read: a secret of another
-	// job that cannot be read here is none of this one's business.
+	return nil
+}
+
+// resolve reads only the variables used: a secret of another job that
+// cannot be read here is none of this one's business.
+func (u *uses) resolve() (Resolved, error) {
 	var need []model.Variable
-	for _, v := range vs {
-		if used[v.Name] {
+	for _, v := range u.vs {
+		if u.used[v.Name] {
 			need = append(need, v)
 		}
 	}
 	return Resolve(need, nil)
+}
+
+// Prepare resolves the variables a SQL deploy needs: every ${name} of its
+// script (at its line:col), of the catalog tables it gets and of its
+// Flink config must be defined, and every secret they use readable. The error says
+// which and where, never a value.
+func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[string]string) (Resolved, error) {
+	u := newUses(vs)
+	if err := u.check(sql, func(p flinksql.Pos) string { return "line " + p.String() }); err != nil {
+		return Resolved{}, err
+	}
+	for _, t := range in.Tables {
+		if err := u.check(t.Stmt, func(flinksql.Pos) string { return "catalog table " + t.Ref() }); err != nil {
+			return Resolved{}, err
+		}
+	}
+	if err := u.config(config); err != nil {
+		return Resolved{}, err
+	}
+	return u.resolve()
 }

@@ -54,6 +54,33 @@ func (x *execution) resolveVars(ctx context.Context, j model.Job, spec model.Spe
 	return catalog.Prepare(vs, spec.SQL, in, j.Config)
 }
 
+// resolveJobVars reads the variables a JAR or PyFlink deploy of j needs:
+// those its program arguments and Flink config refer to, with ${name}.
+func (x *execution) resolveJobVars(ctx context.Context, j model.Job, spec model.Spec) (catalog.Resolved, error) {
+	var vs []model.Variable
+	err := x.s.st.View(ctx, func(tx store.ReadTx) (err error) {
+		vs, err = catalog.ClusterVars(tx, j.Cluster)
+		return err
+	})
+	if err != nil {
+		return catalog.Resolved{}, fmt.Errorf("read the variables of cluster %s: %w", j.Cluster, err)
+	}
+	return catalog.PrepareJob(vs, spec.Args, j.Config)
+}
+
+// substituted are args and config with their ${name} references replaced.
+func substituted(vars catalog.Resolved, args []string, config map[string]string) ([]string, map[string]string) {
+	outArgs := make([]string, len(args))
+	for i, a := range args {
+		outArgs[i] = flinksql.SubstituteVars(a, vars.Values)
+	}
+	outConf := make(map[string]string, len(config))
+	for k, v := range config {
+		outConf[k] = flinksql.SubstituteVars(v, vars.Values)
+	}
+	return outArgs, outConf
+}
+
 // catalogRefusal is why a deploy of j must be refused for its catalog
 // tables, "" if it need not be.
 func catalogRefusal(tx store.ReadTx, j model.Job, kind model.CommandKind) (string, error) {

@@ -369,18 +369,23 @@ func (x *execution) deployJarREST(ctx context.Context, cl *clusters.Cluster, j m
 		return deployed{}, fmt.Errorf("upload %s: %w", spec.JarPath, err)
 	}
 	x.logf(ctx, "uploaded %s to %s as %s", spec.JarPath, app.ID, up.ID)
+	vars, err := x.resolveJobVars(ctx, j, spec)
+	if err != nil {
+		return deployed{}, err
+	}
+	args, config := substituted(vars, spec.Args, j.Config)
 	conf := map[string]string{"pipeline.name": j.Name}
-	for k, v := range j.Config {
+	for k, v := range config {
 		conf[k] = v
 	}
 	jid := fixedJobID(x.id)
 	res, err := f.RunJar(ctx, up.ID, yarn.JarRunRequest{
-		EntryClass: spec.EntryClass, ProgramArgsList: spec.Args, Parallelism: j.Parallelism,
+		EntryClass: spec.EntryClass, ProgramArgsList: args, Parallelism: j.Parallelism,
 		JobID: jid, SavepointPath: restore, FlinkConfiguration: conf,
 		AllowNonRestoredState: restore != "" && x.params().AllowNonRestoredState, ClaimMode: x.claimMode(),
 	})
 	if err != nil {
-		return deployed{}, fmt.Errorf("run %s: %w", up.ID, err)
+		return deployed{}, vars.MaskErr(fmt.Errorf("run %s: %w", up.ID, err))
 	}
 	if res.JobID != "" {
 		jid = res.JobID

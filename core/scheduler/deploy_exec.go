@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn"
@@ -24,16 +25,22 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 	if tmpl == "" {
 		tmpl = DefaultRunTemplate
 	}
-	argv, err := expandRunTemplate(tmpl, runVars{
-		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
-		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
-		Class: spec.EntryClass, Jar: spec.JarPath, Args: spec.Args, Properties: mergeProps(cl.Cfg.Deploy.Properties, j.Config),
-		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
-	})
+	vars, err := x.resolveJobVars(ctx, j, spec)
 	if err != nil {
 		return deployed{}, err
 	}
-	return x.runClient(ctx, cl, argv)
+	args, config := substituted(vars, spec.Args, j.Config)
+	argv, err := expandRunTemplate(tmpl, runVars{
+		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
+		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
+		Class: spec.EntryClass, Jar: spec.JarPath, Args: args, Properties: mergeProps(cl.Cfg.Deploy.Properties, config),
+		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
+	})
+	if err != nil {
+		return deployed{}, vars.MaskErr(err)
+	}
+	d, err := x.runClient(ctx, cl, argv, vars)
+	return d, vars.MaskErr(err)
 }
 
 // deployPython runs a PyFlink job with the cluster's python run template.
@@ -49,10 +56,14 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 	if tmpl == "" {
 		tmpl = DefaultPythonRunTemplate
 	}
-	props := mergeProps(cl.Cfg.Deploy.Properties, j.Config)
+	vars, err := x.resolveJobVars(ctx, j, spec)
+	if err != nil {
+		return deployed{}, err
+	}
+	args, config := substituted(vars, spec.Args, j.Config)
+	props := mergeProps(cl.Cfg.Deploy.Properties, config)
 	var sessionApp yarn.Application
 	if session {
-		var err error
 		if sessionApp, err = x.pythonSession(ctx, cl, props); err != nil {
 			return deployed{}, fmt.Errorf("PyFlink job %s: %w", j.Name, err)
 		}
@@ -83,22 +94,26 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 	argv, err := expandRunTemplate(tmpl, runVars{
 		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
-		Args: spec.Args, Properties: props, Python: py,
+		Args: args, Properties: props, Python: py,
 		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
 	})
 	if err != nil {
-		return deployed{}, err
+		return deployed{}, vars.MaskErr(err)
 	}
+	var d deployed
 	if session {
-		return x.runSessionClient(ctx, cl, argv, sessionApp)
+		d, err = x.runSessionClient(ctx, cl, argv, sessionApp, vars)
+	} else {
+		d, err = x.runClient(ctx, cl, argv, vars)
 	}
-	return x.runClient(ctx, cl, argv)
+	return d, vars.MaskErr(err)
 }
 
 // runClient runs a `flink run` argv and reads the application and job ids
-// from its output.
-func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []string) (deployed, error) {
-	x.logf(ctx, "running %s", strings.Join(argv, " "))
+// from its output. The command log gets the argv and the output with the
+// secrets of vars masked.
+func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []string, vars catalog.Resolved) (deployed, error) {
+	x.logf(ctx, "running %s", vars.Mask(strings.Join(argv, " ")))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
 	// One writer for both, so that exec copies them in one goroutine
@@ -109,7 +124,7 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 	text := out.String()
 	appID, jobID := parseRunOutput(text)
 	for _, line := range lastLines(text, 5) {
-		x.logf(ctx, "flink: %s", line)
+		x.logf(ctx, "flink: %s", vars.Mask(line))
 	}
 	if runErr != nil {
 		if appID == "" {

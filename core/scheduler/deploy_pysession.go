@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn"
@@ -37,8 +38,8 @@ func (x *execution) pythonSession(ctx context.Context, cl *clusters.Cluster, pro
 
 // runSessionClient runs the client against the session: the job it
 // submitted is the command's fixed id, in the session's application.
-func (x *execution) runSessionClient(ctx context.Context, cl *clusters.Cluster, argv []string, app yarn.Application) (deployed, error) {
-	x.logf(ctx, "running %s", strings.Join(argv, " "))
+func (x *execution) runSessionClient(ctx context.Context, cl *clusters.Cluster, argv []string, app yarn.Application, vars catalog.Resolved) (deployed, error) {
+	x.logf(ctx, "running %s", vars.Mask(strings.Join(argv, " ")))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
 	// One writer for both, so that exec copies them in one goroutine
@@ -48,7 +49,7 @@ func (x *execution) runSessionClient(ctx context.Context, cl *clusters.Cluster, 
 	runErr := cmd.Run()
 	text := out.String()
 	for _, line := range lastLines(text, 5) {
-		x.logf(ctx, "flink: %s", line)
+		x.logf(ctx, "flink: %s", vars.Mask(line))
 	}
 	jid := fixedJobID(x.id)
 	_, printed := parseRunOutput(text)

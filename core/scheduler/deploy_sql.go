@@ -9,6 +9,7 @@ import (
 	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/script"
+	"github.com/palink/palink/core/udfs"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn"
@@ -30,19 +31,30 @@ func (x *execution) deploySQL(ctx context.Context, cl *clusters.Cluster, j model
 	if err != nil {
 		return deployed{}, err
 	}
+	fns, err := x.injectUDFs(ctx, cl, j, spec)
+	if err != nil {
+		return deployed{}, err
+	}
 	vars, err := x.resolveVars(ctx, j, spec, injected)
 	if err != nil {
 		return deployed{}, err
 	}
-	d, err := x.runSQL(ctx, cl, j, stmts, injected, vars, restore, session)
+	d, err := x.runSQL(ctx, cl, j, stmts, sqlInjected{injected, fns}, vars, restore, session)
 	// A gateway's error may quote a statement: never with a secret in it.
 	return d, vars.MaskErr(err)
+}
+
+// sqlInjected is what a SQL deploy adds to the script: the catalog's
+// tables and the registered functions.
+type sqlInjected struct {
+	flinksql.Injection
+	udfs udfs.Plan
 }
 
 // runSQL is deploySQL once the script, its catalog tables and its
 // variables are known: ${name} references are replaced as each statement
 // and property is sent, never in what palink keeps.
-func (x *execution) runSQL(ctx context.Context, cl *clusters.Cluster, j model.Job, stmts script.Script, injected flinksql.Injection, vars catalog.Resolved, restore string, session bool) (deployed, error) {
+func (x *execution) runSQL(ctx context.Context, cl *clusters.Cluster, j model.Job, stmts script.Script, injected sqlInjected, vars catalog.Resolved, restore string, session bool) (deployed, error) {
 	sub := func(s string) string { return flinksql.SubstituteVars(s, vars.Values) }
 	props := map[string]string{}
 	for k, v := range cl.Cfg.Deploy.Properties {
@@ -51,6 +63,7 @@ func (x *execution) runSQL(ctx context.Context, cl *clusters.Cluster, j model.Jo
 	for k, v := range j.Config {
 		props[k] = sub(v)
 	}
+	injected.udfs.AddProperties(props)
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
 	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(x.s.storeID, j.ID, x.id), ",")
@@ -109,6 +122,11 @@ func (x *execution) runSQL(ctx context.Context, cl *clusters.Cluster, j model.Jo
 	for _, t := range injected.Tables {
 		if _, err := exec(t.Stmt); err != nil {
 			return deployed{}, fmt.Errorf("catalog table %s: %w", t.Ref(), err)
+		}
+	}
+	for i, st := range injected.udfs.Statements {
+		if _, err := exec(st); err != nil {
+			return deployed{}, fmt.Errorf("function %s: %w", injected.udfs.Functions[i].Ref, err)
 		}
 	}
 	for _, st := range stmts.DDL {

@@ -192,7 +192,7 @@ func (c *compiler) compile(e flinksql.Expr) (evalFn, value.Type, error) {
 		}
 		return fieldAccess(x, f, t, []string{x.Field.Name})
 	case *flinksql.SubqueryExpr, *flinksql.ExistsExpr, *flinksql.QuantifiedExpr:
-		return nil, value.Type{}, errorAt(e, "subqueries are supported in debug runs as IN and EXISTS conditions of WHERE (joined on their correlation)")
+		return nil, value.Type{}, errorAt(e, "subqueries are supported in debug runs as IN and EXISTS conditions of WHERE (joined on their correlation), and as scalar subqueries in WHERE or a SELECT list")
 	case *flinksql.Star:
 		return nil, value.Type{}, errorAt(e, "'*' is only allowed in a SELECT list or COUNT(*)")
 	}

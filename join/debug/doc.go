@@ -11,14 +11,15 @@
 // and filters with Flink's functions and CAST; lookup joins through join's
 // lookup sources against the real table, with the job's SET and LOOKUP
 // hints (WHERE conditions on the input alone are applied first, as Flink's
-// planner does); GROUP BY with retraction and grouping sets; the window
-// TVFs TUMBLE, HOP, CUMULATE and SESSION with window aggregation, top-N,
-// deduplication and joins; OVER aggregation; deduplication and top-N;
-// regular, interval, temporal and semi joins (IN subqueries); UNION ALL,
-// UNION, INTERSECT and EXCEPT; UNNEST; views, WITH, subqueries in FROM,
-// VALUES and LIMIT. What is not covered is refused before the run, at its
-// line and column, in Flink's words where Flink has them (README.md lists
-// both).
+// planner does); GROUP BY with retraction, grouping sets and GROUPING();
+// the window TVFs TUMBLE, HOP, CUMULATE and SESSION with window
+// aggregation (by event or processing time), top-N, deduplication and
+// joins; OVER aggregation; deduplication and top-N; regular, interval,
+// temporal and semi joins (IN subqueries); scalar subqueries; UNION ALL,
+// UNION, INTERSECT and EXCEPT (ALL too); UNNEST; MATCH_RECOGNIZE; views,
+// WITH, subqueries in FROM, VALUES and LIMIT. What is not covered is
+// refused before the run, at its line and column, in Flink's words where
+// Flink has them (README.md lists both).
 //
 // The parts: run.go and plan*.go are the planner — the runner, and a type
 // per kind of operator it plans (sources, joins, aggregates, ranks, set

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -133,14 +134,31 @@ func WriteJSONLines(w io.Writer, cols []join.Column, rows []join.Row) error {
 	return nil
 }
 
-func writeJSONString(b *strings.Builder, s string) {
-	j, _ := json.Marshal(s)
-	b.Write(j)
+// jsonOut is where JSON is written: a strings.Builder, or a sink's file
+// buffer directly.
+type jsonOut interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
+func writeJSONString(b jsonOut, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			// What encoding/json escapes, and as it does.
+			j, _ := json.Marshal(s)
+			b.Write(j)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 // writeJSONValue writes a runtime value of type t as Flink's json format
 // does.
-func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location) {
+func writeJSONValue(b jsonOut, v any, t value.Type, loc *time.Location) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -151,7 +169,8 @@ func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location)
 			b.WriteString("false")
 		}
 	case int64:
-		fmt.Fprintf(b, "%d", x)
+		var buf [20]byte
+		b.Write(strconv.AppendInt(buf[:0], x, 10))
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			writeJSONString(b, value.JavaFloat(x, 64))
@@ -164,7 +183,7 @@ func writeJSONValue(b *strings.Builder, v any, t value.Type, loc *time.Location)
 		b.WriteString(value.JavaFloat(x, 64))
 	case *big.Rat:
 		if t.Kind == value.Decimal {
-			b.WriteString(x.FloatString(t.Scale))
+			b.WriteString(value.DecimalString(x, t.Scale))
 			return
 		}
 		b.WriteString(value.Guess(x, loc))
@@ -242,7 +261,8 @@ func (res *Result) WriteText(w io.Writer) error {
 }
 
 // WriteLookups writes what each lookup join did, one line each: lookups,
-// queries, cache hits, latency, mode and capacity.
+// queries, cache hits, latency, mode and capacity; then the state each
+// stateful operator held (writeState).
 func (res *Result) WriteLookups(w io.Writer) error {
 	for _, l := range res.Lookups {
 		p50, p99 := l.Percentile(0.5).Round(10*time.Microsecond), l.Percentile(0.99).Round(10*time.Microsecond)
@@ -252,7 +272,7 @@ func (res *Result) WriteLookups(w io.Writer) error {
 			return err
 		}
 	}
-	return nil
+	return res.writeState(w)
 }
 
 // WriteRows writes the final table of res.Sinks[sink] as JSON lines
@@ -267,8 +287,9 @@ func (res *Result) WriteRows(w io.Writer, sink int) error {
 
 // WriteJSON writes the result as one JSON document, for scripts:
 // {"sinks": [{"name", "columns", "key", "rows": [{col: value}],
-// "changelog": [{"op", col: value}]}], "lookups": […]}; "rows" is the
-// final table, "changelog" is there when the sink received updates.
+// "changelog": [{"op", col: value}]}], "lookups": […], "operators": […]};
+// "rows" is the final table, "changelog" is there when the sink received
+// updates, "operators" the state of each stateful operator.
 func (res *Result) WriteJSON(w io.Writer) error {
 	type sink struct {
 		Name      string            `json:"name"`
@@ -286,9 +307,10 @@ func (res *Result) WriteJSON(w io.Writer) error {
 		P99ms    float64 `json:"p99_ms"`
 	}
 	doc := struct {
-		Sinks   []sink   `json:"sinks"`
-		Lookups []lookup `json:"lookups"`
-	}{Sinks: []sink{}, Lookups: []lookup{}}
+		Sinks     []sink          `json:"sinks"`
+		Lookups   []lookup        `json:"lookups"`
+		Operators []operatorState `json:"operators"`
+	}{Sinks: []sink{}, Lookups: []lookup{}, Operators: res.operatorStates()}
 	lines := func(cols []join.Column, rows []join.Row) ([]json.RawMessage, error) {
 		var b strings.Builder
 		if err := WriteJSONLines(&b, cols, rows); err != nil {

@@ -33,3 +33,24 @@ FROM Bid`, files).Sinks[0]
 		t.Errorf("%v", err)
 	}
 }
+
+// Named windows: OVER w, and OVER (w …) adding a frame, as the windows
+// written out.
+func TestOverNamedWindows(t *testing.T) {
+	files := map[string]string{"Bid.jsonl": bidData}
+	s := run(t, bidDDL+`SELECT item, SUM(price) OVER w AS s, COUNT(*) OVER w AS n
+FROM Bid
+WINDOW w AS (PARTITION BY supplier_id ORDER BY bidtime ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)`, files).Sinks[0]
+	want := []string{"+I[C, 4.00, 1]", "+I[A, 6.00, 2]", "+I[D, 5.00, 1]", "+I[B, 8.00, 2]", "+I[E, 3.00, 2]", "+I[F, 9.00, 2]"}
+	expect(t, "OVER w", changelog(s), want)
+	expect(t, "final", final(s), sorted(want))
+	s = run(t, bidDDL+`SELECT item, MAX(price) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS top
+FROM Bid
+WINDOW w AS (ORDER BY bidtime)`, files).Sinks[0]
+	expect(t, "OVER (w …)", changelog(s), []string{"+I[C, 4.00]", "+I[A, 4.00]", "+I[D, 5.00]", "+I[B, 5.00]", "+I[E, 5.00]", "+I[F, 6.00]"})
+
+	_, err := runErr(t, ordersDDL+"SELECT SUM(amount) OVER v FROM orders WINDOW w AS (ORDER BY id)")
+	if err == nil || err.Error() != "debug run: line 3:25: Window 'v' not found" {
+		t.Errorf("%v", err)
+	}
+}

@@ -33,6 +33,11 @@ type rel struct {
 	// session says its window columns are a SESSION TVF's, which only a
 	// window aggregate may read (it merges the windows).
 	session bool
+	// zonedWindows says its window columns cut a TIMESTAMP_LTZ in the
+	// session time zone; procWindows that they are by processing time
+	// (plan_wintime.go). Projections keep them; window_time need not be
+	// selected.
+	zonedWindows, procWindows bool
 }
 
 // with is r with other columns, the same stream.
@@ -324,11 +329,26 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 	if err != nil {
 		return nil, err
 	}
+	subst := map[string]int{}
+	var scalar []flinksql.Expr
+	if in, conds, scalar, err = (tableFuncs{d}).planScalarConds(ctx, in, conds, ctes, subst); err != nil {
+		return nil, err
+	}
 	if in, conds, err = (tableFuncs{d}).planSubqueryConds(ctx, in, conds, ctes); err != nil {
 		return nil, err
 	}
+	aggregated := len(s.GroupBy) > 0 || s.Having != nil || s.Distinct || hasAggregate(s) || hasOver(s)
+	if !aggregated {
+		if in, err = (tableFuncs{d}).planScalarItems(ctx, in, s.Items, ctes, subst); err != nil {
+			return nil, err
+		}
+	}
+	conds = append(conds, scalar...)
 	if len(conds) > 0 {
 		c := d.compiler(in.cols)
+		if len(subst) > 0 {
+			c.subst = subst
+		}
 		c.where = "WHERE"
 		var where evalFn
 		for _, e := range conds {
@@ -341,10 +361,15 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 		in = d.filter(in, where, "WHERE")
 	}
 	if len(s.GroupBy) > 0 || s.Having != nil || s.Distinct || hasAggregate(s) {
-		return aggregates{d}.planAggregate(ctx, s, in)
+		return aggregates{d}.planAggregate(ctx, s, in, ctes)
 	}
 	if hasOver(s) {
 		return aggregates{d}.planOver(ctx, s, in)
+	}
+	if len(subst) > 0 {
+		c := d.compiler(in.cols)
+		c.subst = subst
+		return d.project(in, s.Items, c)
 	}
 	return d.project(in, s.Items, nil)
 }
@@ -401,6 +426,9 @@ func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) 
 			}
 			matched := false
 			for j, f := range in.cols {
+				if strings.HasPrefix(f.name, "$") {
+					continue // a planner's hidden column (a scalar subquery's value)
+				}
 				if qual == "" || strings.EqualFold(f.table, qual) {
 					fns = append(fns, func(row value.Row) (any, error) { return row[j], nil })
 					out = append(out, col{name: f.name, typ: f.typ, time: f.time, win: f.win})

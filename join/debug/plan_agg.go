@@ -15,7 +15,7 @@ import (
 // without a window: a Calc computing the keys, the aggregates' arguments
 // and FILTER conditions, Flink's GroupAggregate, then HAVING and the
 // SELECT list over its rows.
-func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel, ctes map[string]*cte) (*rel, error) {
 	keys := s.GroupBy
 	if s.Distinct {
 		if len(keys) > 0 || hasAggregate(s) {
@@ -76,7 +76,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
 				c.table, c.name, c.win = in.cols[j].table, in.cols[j].name, in.cols[j].win
 				if c.win == winTime {
-					c.time = rowtime // a window aggregate's window_time stays a time attribute
+					c.time = in.cols[j].time // a window aggregate's window_time stays a time attribute
 				}
 			}
 		}
@@ -204,15 +204,22 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		}
 		name = fmt.Sprintf("WindowAggregate(groupBy=[%s], select=[%s])", strings.Join(names, ", "), strings.Join(append(append([]string{}, names...), aggNames...), ", "))
 		if in.session {
+			if in.procWindows {
+				return nil, errorAt(s, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
+			}
+			if d.zone != time.UTC && in.zonedWindows {
+				return nil, errorAt(s, "SESSION windows over a TIMESTAMP_LTZ outside UTC (table.local-time-zone) are not supported in debug runs yet")
+			}
 			w := stream.NewSessionAgg(nKeys, start, end, wtime, specs)
 			calc.out.To(w)
 			d.graph.Add(name, w)
-			out = &rel{cols: outCols, out: &w.Out, producer: name}
+			out = &rel{cols: outCols, out: &w.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}
 		} else {
-			w := stream.NewWindowAgg(nKeys, end, specs, stream.Millis)
+			w := stream.NewWindowAgg(nKeys, end, specs, d.windowMillis(in))
+			w.Proc = in.procWindows
 			calc.out.To(w)
 			d.graph.Add(name, w)
-			out = &rel{cols: outCols, out: &w.Out, producer: name}
+			out = &rel{cols: outCols, out: &w.Out, producer: name, zonedWindows: in.zonedWindows, procWindows: in.procWindows}
 		}
 	} else {
 		g := stream.NewGroupAgg(nKeys, specs)
@@ -249,7 +256,15 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	for i := 0; i < nKeys; i++ {
 		out.key = append(out.key, i)
 	}
-	c := d.compiler(outCols)
+	out, err := d.groupingCalls(s, out, len(keys), expand, subst)
+	if err != nil {
+		return nil, err
+	}
+	// Scalar subqueries of the SELECT list join the aggregate's rows.
+	if out, err = (tableFuncs{d.runner}).planScalarItems(ctx, out, s.Items, ctes, subst); err != nil {
+		return nil, err
+	}
+	c := d.compiler(out.cols)
 	c.subst = subst
 	c.aggs = func(f *flinksql.FuncCall) (int, error) {
 		if i, ok := subst[exprKey(f)]; ok {
@@ -452,8 +467,8 @@ func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
 	if tc < 0 || in.cols[tc].time == plainTime {
 		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", flinksql.FormatExpr(f.Args[0]))
 	}
-	if in.cols[tc].time == proctime {
-		return nil, errorAt(f.Args[0], "processing-time windows are not supported in debug runs yet: use event time (a WATERMARK)")
+	if in.cols[tc].time == proctime && name == "SESSION" {
+		return nil, errorAt(f.Args[0], "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
 	}
 	if in.updating {
 		return nil, errorAt(f, "GroupWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)

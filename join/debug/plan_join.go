@@ -113,14 +113,17 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	if winEq[winStart] && winEq[winEnd] && !left.updating && !right.updating {
 		// ON l.window_start = r.window_start AND l.window_end = r.window_end:
 		// a window join.
+		if left.procWindows || right.procWindows {
+			return nil, errorAt(j, "a window join of processing-time windows is not supported in debug runs yet")
+		}
 		wj := stream.NewWindowJoin()
 		wj.Outer, wj.Key, wj.Cond, wj.Width = op.Outer, op.Key, op.Cond, op.Width
-		wj.End = [2]func(value.Row) (int64, bool){windowEndOf(left.cols), windowEndOf(right.cols)}
+		wj.End = [2]func(value.Row) (int64, bool){windowEndOf(left.cols, d.windowMillis(left)), windowEndOf(right.cols, d.windowMillis(right))}
 		left.out.To(wj.Input(0))
 		right.out.To(wj.Input(1))
 		name := fmt.Sprintf("WindowJoin(joinType=[%s])", typeName)
 		d.graph.Add(name, wj)
-		return &rel{cols: cols, out: &wj.Out, producer: name}, nil
+		return &rel{cols: cols, out: &wj.Out, producer: name, zonedWindows: left.zonedWindows}, nil
 	}
 	if interval && !left.updating && !right.updating {
 		if lower, upper, ok := d.bounds(rest, left.cols, right.cols); ok {
@@ -352,7 +355,7 @@ func windowEquality(e flinksql.Expr, left, right scope) winRole {
 }
 
 // windowEndOf reads a side's window_end, in epoch ms.
-func windowEndOf(cols scope) func(value.Row) (int64, bool) {
+func windowEndOf(cols scope, millis func(any) (int64, bool)) func(value.Row) (int64, bool) {
 	at := -1
 	for i, c := range cols {
 		if c.win == winEnd && at < 0 {
@@ -363,6 +366,6 @@ func windowEndOf(cols scope) func(value.Row) (int64, bool) {
 		if at < 0 {
 			return 0, false
 		}
-		return stream.Millis(row[at])
+		return millis(row[at])
 	}
 }

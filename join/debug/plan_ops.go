@@ -20,10 +20,7 @@ func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[strin
 	if op == "MINUS" {
 		op = "EXCEPT"
 	}
-	switch {
-	case op == "UNION" && s.All:
-	case (op == "INTERSECT" || op == "EXCEPT" || op == "UNION") && !s.All:
-	default:
+	if op != "UNION" && op != "INTERSECT" && op != "EXCEPT" {
 		return nil, errorAt(s, "%s is not supported in debug runs yet", setOpName(s))
 	}
 	l, err := d.planBody(ctx, s.L, ctes)
@@ -46,6 +43,9 @@ func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[strin
 	}
 	// Each side's values are cast to the common type.
 	l, r = d.castTo(l, cols), d.castTo(r, cols)
+	if op != "UNION" && s.All {
+		return d.allSetOp(op, l, r, cols)
+	}
 	if op != "UNION" || !s.All {
 		return d.distinctSetOp(op, l, r, cols)
 	}
@@ -153,11 +153,6 @@ func hasOver(s *flinksql.Select) bool {
 // planUnnestAlone plans UNNEST(…) as a FROM item of its own.
 func (d tableFuncs) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
 	return nil, errorAt(u, "UNNEST is not supported in debug runs yet")
-}
-
-// planMatch plans MATCH_RECOGNIZE.
-func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
-	return nil, errorAt(m, "MATCH_RECOGNIZE is not supported in debug runs yet")
 }
 
 // The planners of a kind of operator each: the runner with their methods.

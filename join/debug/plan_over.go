@@ -28,15 +28,19 @@ func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (
 			return true
 		})
 	}
-	w := calls[0].Over
+	var w *flinksql.WindowSpec
 	for _, f := range calls {
 		if windowFunctions[f.FuncName()] {
 			return nil, errorAt(f, "%s() OVER runs in debug runs only as a top-N or deduplication: SELECT … FROM (SELECT …, %s() OVER (…) AS rn FROM …) WHERE rn <= N", f.FuncName(), f.FuncName())
 		}
-		if f.OverRef != nil || f.Over == nil || f.Over.Ref != nil {
-			return nil, errorAt(f, "named windows (OVER w) are not supported in debug runs yet")
+		fw, err := overWindow(f, s.Windows)
+		if err != nil {
+			return nil, err
 		}
-		if windowText(f.Over) != windowText(w) {
+		if w == nil {
+			w = fw
+		}
+		if windowText(fw) != windowText(w) {
 			return nil, errorAt(f, "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
 		}
 	}
@@ -194,4 +198,47 @@ func (d aggregates) frame(w *flinksql.WindowSpec) (bool, int64, error) {
 		return true, x.Milliseconds(), nil
 	}
 	return false, 0, errorAt(f.Start.Offset, "the frame's bound must be a number of rows or an INTERVAL")
+}
+
+// overWindow is the window a call is OVER: its own, a named one of the
+// WINDOW clause (OVER w), or a named one refined (OVER (w ORDER BY …)).
+func overWindow(f *flinksql.FuncCall, named []*flinksql.NamedWindow) (*flinksql.WindowSpec, error) {
+	lookup := func(id *flinksql.Ident) (*flinksql.WindowSpec, error) {
+		for _, n := range named {
+			if strings.EqualFold(n.Name.Name, id.Name) {
+				if n.Spec.Ref != nil {
+					return nil, errorAt(n.Spec.Ref, "a named window built on another named window is not supported in debug runs yet")
+				}
+				return n.Spec, nil
+			}
+		}
+		return nil, errorAt(id, "Window '%s' not found", id.Name)
+	}
+	switch {
+	case f.OverRef != nil:
+		return lookup(f.OverRef)
+	case f.Over != nil && f.Over.Ref != nil:
+		base, err := lookup(f.Over.Ref)
+		if err != nil {
+			return nil, err
+		}
+		// The refinement adds what the named window leaves out (SQL's rules:
+		// no PARTITION BY of its own; ORDER BY and frame only when absent).
+		if len(f.Over.PartitionBy) > 0 {
+			return nil, errorAt(f.Over, "PARTITION BY not allowed with existing window reference")
+		}
+		if len(f.Over.OrderBy) > 0 && len(base.OrderBy) > 0 {
+			return nil, errorAt(f.Over, "ORDER BY not allowed in both base and referenced windows")
+		}
+		out := *base
+		out.Ref = nil
+		if len(f.Over.OrderBy) > 0 {
+			out.OrderBy = f.Over.OrderBy
+		}
+		if f.Over.Frame != nil {
+			out.Frame = f.Over.Frame
+		}
+		return &out, nil
+	}
+	return f.Over, nil
 }

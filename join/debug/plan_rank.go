@@ -39,9 +39,6 @@ func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[stri
 // columns) in the order of order (expressions over in), with the row
 // number appended when rankCol ≥ 0.
 func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*flinksql.OrderItem, n, rankCol int64, q *flinksql.Query) (*rel, error) {
-	if in.updating && rankCol >= 0 {
-		return nil, errorAt(q, "a top-N with its row number over an updating input (%s) is not supported in debug runs yet", in.producer)
-	}
 	if len(order) == 0 {
 		return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
 	}
@@ -161,7 +158,11 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 		return nil, true, errorAt(call, "%s() OVER needs a filter on its number in the outer query (WHERE %s <= N) in debug runs", call.FuncName(), rn)
 	}
 	if call.FuncName() != "ROW_NUMBER" {
-		return nil, true, errorAt(call, "%s() for top-N is not supported in debug runs yet: use ROW_NUMBER()", call.FuncName())
+		// Flink's streaming Rank and WindowRank take ROW_NUMBER only.
+		if windowed(call.Over.PartitionBy) {
+			return nil, true, errorAt(call, "%s() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.", call.FuncName())
+		}
+		return nil, true, errorAt(call, "%s() on streaming table is not supported currently", call.FuncName())
 	}
 	over := call.Over
 	if over.Ref != nil || over.Frame != nil || len(over.OrderBy) == 0 {
@@ -219,7 +220,11 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 			key.Cols = append(key.Cols, firstOrder+i)
 			key.Desc = append(key.Desc, o.Desc())
 		}
+		if in.procWindows {
+			return nil, true, errorAt(call, "a window top-N over processing-time windows is not supported in debug runs yet")
+		}
 		wr := stream.NewWindowRank(partition, endCol, key, n, usesRN)
+		wr.Millis = d.windowMillis(in)
 		in.out.To(wr)
 		name := fmt.Sprintf("WindowRank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=%d])", n)
 		d.graph.Add(name, wr)
@@ -329,4 +334,17 @@ func rnReferenced(s *flinksql.Select, rest []flinksql.Expr, rn string) bool {
 		flinksql.Inspect(e, visit)
 	}
 	return found
+}
+
+// windowed says whether a top-N's partition names window_start and
+// window_end (a window top-N), by their usual names.
+func windowed(partition []flinksql.Expr) bool {
+	start, end := false, false
+	for _, p := range partition {
+		if ref, ok := p.(*flinksql.ColumnRef); ok {
+			start = start || strings.EqualFold(ref.Name(), "window_start")
+			end = end || strings.EqualFold(ref.Name(), "window_end")
+		}
+	}
+	return start && end
 }

@@ -77,7 +77,9 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	case plainTime:
 		return nil, errorAt(desc, "The window function requires the timecol is a time attribute type, but is %s.", in.cols[tc].typ)
 	case proctime:
-		return nil, errorAt(desc, "processing-time windows are not supported in debug runs yet: use event time (a WATERMARK)")
+		if kind == stream.Session {
+			return nil, errorAt(desc, "processing-time SESSION windows are not supported in debug runs yet: use event time (a WATERMARK)")
+		}
 	}
 	ms := func(key string) (int64, error) {
 		e, ok := args[key]
@@ -158,6 +160,8 @@ func (d *runner) windowTVF(in *rel, tc int, w stream.Windows, name string, names
 	in.out.To(tvf)
 	d.graph.Add("WindowTableFunction", tvf)
 	cols := append(scope{}, in.cols...)
+	// window_time is a time attribute of the time column's kind.
+	wtAttr := cols[tc].time
 	cols[tc].time = plainTime
 	alias := in.cols[tc].table
 	wtType := value.TS(3)
@@ -169,7 +173,8 @@ func (d *runner) windowTVF(in *rel, tc int, w stream.Windows, name string, names
 	ts.NotNull = true
 	cols = append(cols, col{table: alias, name: names[0], typ: ts, win: winStart},
 		col{table: alias, name: names[1], typ: ts, win: winEnd},
-		col{table: alias, name: names[2], typ: wtType, time: rowtime, win: winTime})
-	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name), session: kind == stream.Session}
+		col{table: alias, name: names[2], typ: wtType, time: wtAttr, win: winTime})
+	out := &rel{cols: cols, out: &tvf.Out, producer: fmt.Sprintf("WindowTableFunction(window=[%s])", name), session: kind == stream.Session,
+		zonedWindows: ltz, procWindows: wtAttr == proctime}
 	return out
 }

@@ -82,3 +82,21 @@ func TestTopNOverUpdates(t *testing.T) {
 	})
 	expect(t, "final", final(s), []string{"+I[supplier2, 14.00]"})
 }
+
+// A top-N with its number over an updating input (Flink's retract
+// strategy with the rank number): the number is the key, each rank whose
+// row changes updated, a rank left empty deleted. Worked by hand over the
+// sums per user: a 10, b 5, then a's 10 retracted (b moves up to 1, rank
+// 2 is left empty) and a 17 added (a takes 1, b 2 again).
+func TestTopNNumberOverUpdates(t *testing.T) {
+	files := map[string]string{"orders.jsonl": ordersData}
+	s := run(t, ordersDDL+`SELECT usr, total, rn FROM (
+  SELECT usr, total, ROW_NUMBER() OVER (ORDER BY total DESC) AS rn FROM (
+    SELECT usr, SUM(amount) AS total FROM orders GROUP BY usr)) WHERE rn <= 2`, files).Sinks[0]
+	expect(t, "changelog", changelog(s), []string{
+		"+I[a, 10, 1]", "+I[b, 5, 2]",
+		"-U[a, 10, 1]", "+U[b, 5, 1]", "-D[b, 5, 2]",
+		"-U[b, 5, 1]", "+U[a, 17, 1]", "+I[b, 5, 2]",
+	})
+	expect(t, "final", final(s), []string{"+I[a, 17, 1]", "+I[b, 5, 2]"})
+}

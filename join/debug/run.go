@@ -78,13 +78,16 @@ type LookupReport struct {
 	Latency []time.Duration // of each input's lookups, in the order they finished
 }
 
-// OperatorReport is the state an operator held at the end of the run.
+// OperatorReport is the state an operator held at the end of the run, and
+// the most it held while the run went (sampled every few thousand rows).
 type OperatorReport struct {
-	Name  string
-	Rows  int64 // entries of state
-	Bytes int64 // their estimated size
-	Late  int64 // rows dropped because they came after the watermark had passed them
-	Open  string
+	Name      string
+	Rows      int64 // entries of state
+	Bytes     int64 // their estimated size
+	PeakRows  int64
+	PeakBytes int64
+	Late      int64 // rows dropped because they came after the watermark had passed them
+	Open      string
 }
 
 // Result is a finished debug run.
@@ -128,7 +131,8 @@ func Run(ctx context.Context, src string, opts Options) (*Result, error) {
 	d.stopLookups()
 	res.Lookups = d.lookups
 	for _, r := range d.graph.Reports() {
-		res.Operators = append(res.Operators, OperatorReport{Name: r.Name, Rows: r.State.Rows, Bytes: r.State.Bytes, Late: r.State.Late, Open: r.State.Open})
+		res.Operators = append(res.Operators, OperatorReport{Name: r.Name, Rows: r.State.Rows, Bytes: r.State.Bytes,
+			PeakRows: r.Peak.Rows, PeakBytes: r.Peak.Bytes, Late: r.State.Late, Open: r.State.Open})
 	}
 	if err != nil {
 		var le *limitReached

@@ -109,24 +109,24 @@ func (s *Sink) write(rec stream.Rec) error {
 		return nil
 	}
 	// An append-only sink's file is its rows; an updating one's, its
-	// changelog.
-	var b strings.Builder
-	b.WriteByte('{')
+	// changelog. Written straight into the file's buffer: this runs for
+	// every row a sink receives.
+	w := s.w
+	w.WriteByte('{')
 	if !s.coll.AppendOnly {
-		b.WriteString(`"op":"`)
-		b.WriteString(rec.Kind.String())
-		b.WriteByte('"')
+		w.WriteString(`"op":"`)
+		w.WriteString(rec.Kind.String())
+		w.WriteByte('"')
 	}
 	for i, c := range s.cols {
 		if i > 0 || !s.coll.AppendOnly {
-			b.WriteByte(',')
+			w.WriteByte(',')
 		}
-		writeJSONString(&b, c.name)
-		b.WriteByte(':')
-		writeJSONValue(&b, rec.Row[i], c.typ, s.zone)
+		writeJSONString(w, c.name)
+		w.WriteByte(':')
+		writeJSONValue(w, rec.Row[i], c.typ, s.zone)
 	}
-	b.WriteString("}\n")
-	_, err := s.w.WriteString(b.String())
+	_, err := w.WriteString("}\n")
 	return err
 }
 

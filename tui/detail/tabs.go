@@ -542,6 +542,7 @@ func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 	}
 	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
 	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
+	before := catalogBefore(cs)
 	for _, c := range cs {
 		result := st.Dim.Render(kit.CommandResult(c, now))
 		if c.State == model.CmdFailed {
@@ -552,6 +553,9 @@ func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 			text:   kit.Truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, kit.Since(now, c.CreatedAt), kit.Truncate(kit.OrDash(c.Issuer), 10), result), w),
 			target: c,
 		})
+		if l, ok := catalogLine(st, c, before, w); ok {
+			out = append(out, l)
+		}
 	}
 	return out
 }

@@ -37,6 +37,7 @@ type validateTickMsg struct{ id, version int }
 type validatedMsg struct {
 	id, version int
 	res         flinksql.Result
+	in          flinksql.Injection
 }
 
 // editorFileMsg: the text was written to path for $EDITOR (argv). trimNL
@@ -120,10 +121,16 @@ func saveSpecCmd(c kit.Call, jobID, name string, s model.Spec, seq int) tea.Cmd 
 }
 
 // validateCmd parses and validates the text: a few milliseconds for a few
-// hundred lines, never on the event loop.
-func validateCmd(id, version int, text string, opts flinksql.Options) tea.Cmd {
+// hundred lines, never on the event loop. With the cluster's assets, the
+// catalog tables the text uses are injected and its ${variables} known,
+// as a deploy would have them.
+func validateCmd(id, version int, text string, opts flinksql.Options, assets *flinksql.Assets) tea.Cmd {
 	return func() tea.Msg {
-		return validatedMsg{id: id, version: version, res: flinksql.Check(text, opts)}
+		if assets == nil {
+			return validatedMsg{id: id, version: version, res: flinksql.Check(text, opts)}
+		}
+		res, in := flinksql.CheckWithAssets(text, opts, *assets)
+		return validatedMsg{id: id, version: version, res: res, in: in}
 	}
 }
 

@@ -98,6 +98,9 @@ func (m *debugScreen) headLines() []string {
 		parts = append(parts, p)
 	}
 	lines := []string{" " + strings.Join(parts, st.Dim.Render(" · "))}
+	for _, l := range inputsLines(st, m.injected, m.sampled) {
+		lines = append(lines, kit.Truncate(l, w))
+	}
 
 	read, total, known := m.progressOf()
 	pct := 0.0
@@ -151,6 +154,24 @@ func (m *debugScreen) headLines() []string {
 		}
 	}
 	lines = append(lines, m.columnHeader())
+	return lines
+}
+
+// inputsLines say where the run's tables came from: the catalog tables it
+// was given, and a line for each table sampled from Kafka, with the
+// records that did not decode.
+func inputsLines(st *kit.Styles, injected []string, sampled []api.DebugSample) []string {
+	var lines []string
+	if len(injected) > 0 {
+		lines = append(lines, " "+st.Dim.Render("from the catalog ")+strings.Join(injected, ", "))
+	}
+	for _, s := range sampled {
+		p := st.Dim.Render("sampled ") + fmt.Sprintf("%s: %s of topic %s (%s)", s.Table, kit.Plural(s.Records, "record"), s.Topic, s.Format)
+		if s.Undecodable > 0 {
+			p += st.Warn.Render(fmt.Sprintf(", %d undecodable: %s", s.Undecodable, s.FirstError))
+		}
+		lines = append(lines, " "+p)
+	}
 	return lines
 }
 

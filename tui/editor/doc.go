@@ -1,7 +1,9 @@
 // Package editor is the TUI's SQL editor of a job: a multi-line editor
 // (buffer.go: undo, selection, search) with Flink SQL highlighting and
 // live validation (sqlview, flinksql) for the release of the job's
-// cluster, a completion popup (complete.go: flinksql.Complete, tab or
+// cluster, with its table catalog and variables injected (assets.go: the
+// strip under the title names the tables the script gets and their
+// versions), a completion popup (complete.go: flinksql.Complete, tab or
 // ctrl+space), saving new spec versions and
 // submitting the saved one through the root's action flow; its versions
 // list and their diff; $EDITOR; and local debug runs (a form for the data

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -91,3 +92,21 @@ func (f *finder) next(b *textBuffer, backwards bool) (tea.Cmd, bool) {
 	f.selectMatch(b, p)
 	return nil, true
 }
+
+// nextProblem is where the first diagnostic after cur is, wrapping.
+func nextProblem(diags []flinksql.Diagnostic, cur pos) (pos, bool) {
+	if len(diags) == 0 {
+		return pos{}, false
+	}
+	target := diags[0]
+	for _, d := range diags {
+		if cur.before(diagPos(d.Pos)) {
+			target = d
+			break
+		}
+	}
+	return diagPos(target.Pos), true
+}
+
+// diagPos is a diagnostic's place in the editor's terms (0-based).
+func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }

@@ -52,6 +52,11 @@ type Screen struct {
 	// gatewayVersion is the Flink release the job's cluster's SQL Gateway
 	// says it runs, for a cluster the config names none for.
 	gatewayVersion string
+	udfs           udfRegistry // udfs.go
+	// assets are the cluster's catalog tables and variables; injected is
+	// what the last check took from the catalog.
+	assets   clusterAssets
+	injected injected
 
 	clipboard string
 	dirtyMemo struct {
@@ -83,11 +88,15 @@ func New(e *kit.Env, runs *DebugRuns, j api.JobView) (*Screen, tea.Cmd) {
 
 func (m *Screen) load() tea.Cmd {
 	m.loadSeq = m.env.NextSeq()
-	load := loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq)
-	if _, set := m.env.FlinkVersions[m.job.Cluster]; set || m.job.Cluster == "" {
+	load := tea.Batch(loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq), functionsCmd(m.env.Call(), m.id))
+	if m.job.Cluster == "" {
 		return load
 	}
-	return tea.Batch(load, gatewayVersionCmd(m.env.Call(), m.id, m.job.Cluster))
+	assets := loadAssetsCmd(m.env.Call(), m.id, m.job.Cluster)
+	if _, set := m.env.FlinkVersions[m.job.Cluster]; set {
+		return tea.Batch(load, assets)
+	}
+	return tea.Batch(load, assets, gatewayVersionCmd(m.env.Call(), m.id, m.job.Cluster))
 }
 
 // Title implements kit.Screen.
@@ -151,8 +160,14 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		// the tick of the current text brings the next.
 		m.checking = false
 		m.diags, m.checkedVersion = msg.res.Diagnostics, msg.version
+		m.injected = injectedOf(msg.in)
+		m.scroll()
 		if m.checkAgain {
 			m.checkAgain = false
+			return m, m.validate()
+		}
+	case functionsMsg:
+		if m.udfs.take(msg, m.id) && m.loaded {
 			return m, m.validate()
 		}
 	case gatewayVersionMsg:
@@ -163,6 +178,19 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if m.loaded {
 			return m, m.validate()
 		}
+	case assetsMsg:
+		if msg.id != m.id || msg.cluster != m.job.Cluster {
+			return m, nil
+		}
+		m.assets = newClusterAssets(msg)
+		var flash tea.Cmd
+		if msg.err != nil {
+			flash = kit.Flash(kit.FlashWarn, msg.err.Error()+": the check runs without it")
+		}
+		if m.loaded {
+			return m, tea.Batch(flash, m.validate())
+		}
+		return m, flash
 	case completedMsg:
 		if msg.id != m.id {
 			return m, nil
@@ -213,7 +241,7 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.key(msg)
 		if m.loaded && !m.find.active {
-			return m, tea.Batch(cmd, m.comp.askHover(m.buf, m.id, m.env.NextSeq, m.sqlOptions()))
+			return m, tea.Batch(cmd, m.comp.askHover(m.buf, m.id, m.env.NextSeq, completeOptions(m.sqlOptions(), m.assets)))
 		}
 		return m, cmd
 	}
@@ -273,7 +301,12 @@ func (m *Screen) validate() tea.Cmd {
 		return nil
 	}
 	m.checking = true
-	return validateCmd(m.id, m.buf.version, m.buf.Text(), m.sqlOptions())
+	var assets *flinksql.Assets
+	if !m.assets.empty() {
+		a := m.assets.check()
+		assets = &a
+	}
+	return validateCmd(m.id, m.buf.version, m.buf.Text(), m.sqlOptions(), assets)
 }
 
 // edit runs a change of the buffer and, when the text changed, schedules
@@ -438,7 +471,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Text.DeleteWordForward):
 		return m.edit(b.deleteWordForward)
 	case key.Matches(msg, k.Editor.Complete), key.Matches(msg, k.Text.Indent) && wordBefore(m.buf):
-		return m.comp.ask(m.buf, m.id, m.env.NextSeq(), m.sqlOptions())
+		return m.comp.ask(m.buf, m.id, m.env.NextSeq(), completeOptions(m.sqlOptions(), m.assets))
 	case key.Matches(msg, k.Text.Indent):
 		return m.edit(b.indent)
 	case key.Matches(msg, k.Text.Dedent):
@@ -474,24 +507,6 @@ func (m *Screen) found(cmd tea.Cmd, moved bool) tea.Cmd {
 	}
 	return cmd
 }
-
-// nextProblem is where the first diagnostic after cur is, wrapping.
-func nextProblem(diags []flinksql.Diagnostic, cur pos) (pos, bool) {
-	if len(diags) == 0 {
-		return pos{}, false
-	}
-	target := diags[0]
-	for _, d := range diags {
-		if cur.before(diagPos(d.Pos)) {
-			target = d
-			break
-		}
-	}
-	return diagPos(target.Pos), true
-}
-
-// diagPos is a diagnostic's place in the editor's terms (0-based).
-func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }
 
 func (m *Screen) save() tea.Cmd {
 	if m.env.ReadOnly() {
@@ -535,8 +550,9 @@ func (m *Screen) submit() tea.Cmd {
 	return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{j}})
 }
 
-// textHeight is the rows the text has: the body less the title and status lines.
-func (m *Screen) textHeight() int { return max(m.height-2, 1) }
+// textHeight is the rows the text has: the body less the title, the
+// catalog strip (when the script gets catalog tables) and status lines.
+func (m *Screen) textHeight() int { return max(m.height-2-m.injected.rows(), 1) }
 
 // scroll keeps the cursor on screen, with room for the problem line under it.
 func (m *Screen) scroll() {
@@ -561,16 +577,15 @@ func (m *Screen) scroll() {
 // error here, not at the deploy. A version the config gets wrong was
 // reported when it was read.
 func (m *Screen) sqlOptions() flinksql.Options {
+	o := flinksql.Options{Functions: m.udfs.fns}
 	s, ok := m.env.FlinkVersions[m.job.Cluster]
 	if !ok {
 		s = m.gatewayVersion
 	}
-	if s == "" {
-		return flinksql.Options{}
-	}
 	v, err := flinksql.ParseVersion(s)
-	if err != nil {
-		return flinksql.Options{}
+	if s == "" || err != nil {
+		return o
 	}
-	return flinksql.Options{Version: v, Target: "cluster " + m.job.Cluster}
+	o.Version, o.Target = v, "cluster "+m.job.Cluster
+	return o
 }

@@ -59,11 +59,14 @@ func (m *Screen) View() string {
 	default:
 		body = m.overlayPopup(m.textLines())
 	}
-	return strings.Join([]string{
-		kit.Fit(m.titleLine(), m.width),
+	rows := []string{kit.Fit(m.titleLine(), m.width)}
+	if m.injected.rows() > 0 && m.loaded {
+		rows = append(rows, kit.Fit(catalogStrip(m.env.Styles, m.injected, m.job.Cluster, m.width), m.width))
+	}
+	return strings.Join(append(rows,
 		kit.PadLines(strings.Join(body, "\n"), m.width, m.textHeight()),
 		kit.Fit(m.statusLine(), m.width),
-	}, "\n")
+	), "\n")
 }
 
 func (m *Screen) titleLine() string {

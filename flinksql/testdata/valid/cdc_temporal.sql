@@ -49,7 +49,7 @@ FROM payments
       LAST(B.amount) AS last_amount
     ONE ROW PER MATCH
     AFTER MATCH SKIP PAST LAST ROW
-    PATTERN (A B+) WITHIN INTERVAL '1' HOUR
+    PATTERN (A B+?) WITHIN INTERVAL '1' HOUR
     DEFINE
       B AS B.amount > 2 * A.amount
   ) AS m;

@@ -18,10 +18,13 @@ import (
 // name (exactly, as Flink matches them), missing ones NULL.
 type jsonReader struct {
 	*lines
-	t       Table
-	conv    []converter
-	ignore  bool // json.ignore-parse-errors: skip a row that does not parse
-	missing bool // json.fail-on-missing-field
+	t        Table
+	conv     []converter
+	fromText []func(string) (any, error) // a scalar column's converter from its JSON text; nil: conv
+	fields   *fields
+	spans    []span
+	ignore   bool // json.ignore-parse-errors: skip a row that does not parse
+	missing  bool // json.fail-on-missing-field
 }
 
 // converter turns a decoded JSON value into a column's value.
@@ -35,7 +38,9 @@ func newJSON(l *lines, t Table, opt func(string) string) (*jsonReader, error) {
 	iso := strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601")
 	for _, c := range t.Columns {
 		r.conv = append(r.conv, jsonConverter(c.Type, iso))
+		r.fromText = append(r.fromText, textConverter(c.Type, iso))
 	}
+	r.fields, r.spans = newFields(t.Columns), make([]span, len(t.Columns))
 	return r, nil
 }
 
@@ -73,6 +78,9 @@ func (r *jsonReader) Next() (stream.Rec, bool, error) {
 }
 
 func (r *jsonReader) row(text string) (value.Row, error) {
+	if row, err := r.fastRow(text); err != errSlow {
+		return row, err
+	}
 	v, err := decode(text)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to deserialize JSON '%s': %v", text, err)
@@ -101,18 +109,23 @@ func objectRow(obj map[string]any, cols []Column, conv []converter, failMissing 
 		}
 		if !ok {
 			if failMissing {
-				return nil, fmt.Errorf("Could not find field with name '%s'", c.Name)
+				return nil, errMissing(c.Name)
 			}
 			continue
 		}
 		out, err := conv[i](v)
 		if err != nil {
-			return nil, fmt.Errorf("column %s: %w", c.Name, err)
+			return nil, colError(c.Name, err)
 		}
 		row[i] = out
 	}
 	return row, nil
 }
+
+func errMissing(name string) error { return fmt.Errorf("Could not find field with name '%s'", name) }
+
+// colError names the column a value is for (lineError reads the prefix).
+func colError(name string, err error) error { return fmt.Errorf("column %s: %w", name, err) }
 
 func text(v any) string {
 	switch x := v.(type) {
@@ -127,6 +140,74 @@ func text(v any) string {
 	return string(b)
 }
 
+// textConverter reads a scalar column's value from its JSON text (a
+// string's contents or a number as written), following Flink's
+// JsonToRowDataConverters for type t; nil for the types that are not
+// scalars.
+func textConverter(t value.Type, iso bool) func(string) (any, error) {
+	switch t.Kind {
+	case value.Boolean:
+		return func(s string) (any, error) { return strings.EqualFold(strings.TrimSpace(s), "true"), nil }
+	case value.TinyInt, value.SmallInt, value.Int, value.BigInt:
+		lo, hi := value.IntRange(t)
+		return func(s string) (any, error) {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("For input string: \"%s\"", s)
+			}
+			if n < lo || n > hi {
+				return nil, fmt.Errorf("Value out of range: \"%s\"", s)
+			}
+			return n, nil
+		}
+	case value.Float, value.Double:
+		return func(s string) (any, error) {
+			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil {
+				return nil, fmt.Errorf("For input string: \"%s\"", s)
+			}
+			if t.Kind == value.Float {
+				f = float64(float32(f))
+			}
+			return f, nil
+		}
+	case value.Decimal:
+		return func(s string) (any, error) { return parseDecimal(s, t) }
+	case value.Char, value.Varchar:
+		// A copy: the text may be a part of the line, which a value kept
+		// in an operator's state must not hold on to.
+		return func(s string) (any, error) { return strings.Clone(s), nil }
+	case value.Binary, value.Varbinary:
+		return func(s string) (any, error) {
+			b, err := base64.StdEncoding.DecodeString(s)
+			if err != nil {
+				return nil, fmt.Errorf("Unable to deserialize byte array: %v", err)
+			}
+			return b, nil
+		}
+	case value.Date:
+		return func(s string) (any, error) {
+			d, err := time.Parse("2006-01-02", s)
+			if err != nil {
+				return nil, fmt.Errorf("Text '%s' could not be parsed as a DATE (yyyy-MM-dd)", s)
+			}
+			return d, nil
+		}
+	case value.Time:
+		return func(s string) (any, error) {
+			d, err := value.ParseTime(s)
+			if err != nil || !strings.Contains(s, ":") {
+				return nil, fmt.Errorf("Text '%s' could not be parsed as a TIME (HH:mm:ss)", s)
+			}
+			return d, nil
+		}
+	case value.Timestamp, value.TimestampLTZ:
+		ltz := t.Kind == value.TimestampLTZ
+		return func(s string) (any, error) { return parseJSONTimestamp(s, iso, ltz, t.Precision) }
+	}
+	return nil
+}
+
 // jsonConverter follows Flink's JsonToRowDataConverters for type t.
 func jsonConverter(t value.Type, iso bool) converter {
 	nullable := func(f converter) converter {
@@ -137,73 +218,18 @@ func jsonConverter(t value.Type, iso bool) converter {
 			return f(v)
 		}
 	}
-	switch t.Kind {
-	case value.Boolean:
+	if t.Kind == value.Boolean {
 		return nullable(func(v any) (any, error) {
 			if b, ok := v.(bool); ok {
 				return b, nil
 			}
 			return strings.EqualFold(strings.TrimSpace(text(v)), "true"), nil
 		})
-	case value.TinyInt, value.SmallInt, value.Int, value.BigInt:
-		return nullable(func(v any) (any, error) {
-			n, err := strconv.ParseInt(strings.TrimSpace(text(v)), 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("For input string: \"%s\"", text(v))
-			}
-			if lo, hi := value.IntRange(t); n < lo || n > hi {
-				return nil, fmt.Errorf("Value out of range: \"%s\"", text(v))
-			}
-			return n, nil
-		})
-	case value.Float, value.Double:
-		return nullable(func(v any) (any, error) {
-			f, err := strconv.ParseFloat(strings.TrimSpace(text(v)), 64)
-			if err != nil {
-				return nil, fmt.Errorf("For input string: \"%s\"", text(v))
-			}
-			if t.Kind == value.Float {
-				f = float64(float32(f))
-			}
-			return f, nil
-		})
-	case value.Decimal:
-		return nullable(func(v any) (any, error) {
-			r, ok := new(big.Rat).SetString(strings.TrimSpace(text(v)))
-			if !ok {
-				return nil, fmt.Errorf("Character %s is neither a decimal digit number", text(v))
-			}
-			return value.Round(r, t), nil
-		})
-	case value.Char, value.Varchar:
-		return nullable(func(v any) (any, error) { return text(v), nil })
-	case value.Binary, value.Varbinary:
-		return nullable(func(v any) (any, error) {
-			b, err := base64.StdEncoding.DecodeString(text(v))
-			if err != nil {
-				return nil, fmt.Errorf("Unable to deserialize byte array: %v", err)
-			}
-			return b, nil
-		})
-	case value.Date:
-		return nullable(func(v any) (any, error) {
-			d, err := time.Parse("2006-01-02", text(v))
-			if err != nil {
-				return nil, fmt.Errorf("Text '%s' could not be parsed as a DATE (yyyy-MM-dd)", text(v))
-			}
-			return d, nil
-		})
-	case value.Time:
-		return nullable(func(v any) (any, error) {
-			d, err := value.ParseTime(text(v))
-			if err != nil || !strings.Contains(text(v), ":") {
-				return nil, fmt.Errorf("Text '%s' could not be parsed as a TIME (HH:mm:ss)", text(v))
-			}
-			return d, nil
-		})
-	case value.Timestamp, value.TimestampLTZ:
-		ltz := t.Kind == value.TimestampLTZ
-		return nullable(func(v any) (any, error) { return parseJSONTimestamp(text(v), iso, ltz, t.Precision) })
+	}
+	if f := textConverter(t, iso); f != nil {
+		return nullable(func(v any) (any, error) { return f(text(v)) })
+	}
+	switch t.Kind {
 	case value.ArrayKind, value.MultisetKind:
 		elem := jsonConverter(*t.Elem, iso)
 		return nullable(func(v any) (any, error) {
@@ -302,6 +328,9 @@ func parseJSONTimestamp(s string, iso, ltz bool, precision int) (any, error) {
 		}
 		s = strings.TrimSuffix(s, "Z")
 	}
+	if ts, ok := plainTimestamp(s, sep[0]); ok {
+		return value.TruncTimestamp(ts, precision), nil
+	}
 	date, clock, ok := strings.Cut(s, sep)
 	if !ok {
 		return nil, fmt.Errorf("Text '%s' could not be parsed as a TIMESTAMP (%s)", s, want)
@@ -320,4 +349,109 @@ func lineError(name string, n int64, err error) error {
 		return fmt.Errorf("%s line %d, %w", name, n, err)
 	}
 	return fmt.Errorf("%s line %d: %w", name, n, err)
+}
+
+// parseDecimal reads a DECIMAL as Flink's json format does: rounded to
+// the type's scale, NULL when it has more integer digits than the type.
+func parseDecimal(s string, t value.Type) (any, error) {
+	if v, ok := plainDecimal(s, t); ok {
+		return v, nil
+	}
+	r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
+	if !ok {
+		return nil, fmt.Errorf("Character %s is neither a decimal digit number", s)
+	}
+	return value.Round(r, t), nil
+}
+
+// plainDecimal is parseDecimal for the common text, -?d+(.d+)? with at
+// most 18 digits and no more decimals than the scale, without big.Rat's
+// general parser; ok is false for any other text.
+func plainDecimal(s string, t value.Type) (any, bool) {
+	i, neg := 0, false
+	if i < len(s) && s[i] == '-' {
+		neg, i = true, 1
+	}
+	var n int64
+	intDigits, fracDigits, digits := 0, 0, 0
+	frac := false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if digits == 18 {
+				return nil, false
+			}
+			if n > 0 || c != '0' {
+				digits++
+				if !frac {
+					intDigits++
+				}
+			}
+			n = n*10 + int64(c-'0')
+			if frac {
+				fracDigits++
+			}
+		case c == '.' && !frac && i > 0 && s[i-1] != '-':
+			frac = true
+		default:
+			return nil, false
+		}
+	}
+	if len(s) == 0 || s[len(s)-1] == '.' || s[len(s)-1] == '-' || fracDigits > t.Scale {
+		return nil, false
+	}
+	if t.Precision > 0 && intDigits > t.Precision-t.Scale {
+		return nil, true // more integer digits than the type has
+	}
+	if neg {
+		n = -n
+	}
+	den := int64(1)
+	for range fracDigits {
+		den *= 10
+	}
+	return new(big.Rat).SetFrac64(n, den), true
+}
+
+// plainTimestamp reads yyyy-MM-dd?HH:mm:ss[.s…] (? the separator) with
+// every field at full width, the form the json format writes, without the
+// general parser's splitting; ok is false for any other text.
+func plainTimestamp(s string, sep byte) (time.Time, bool) {
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	num := func(from, to int) int {
+		n := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	y, mo, d, h, mi, sec := num(0, 4), num(5, 7), num(8, 10), num(11, 13), num(14, 16), num(17, 19)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	ns := 0
+	if len(s) > 19 {
+		digits := len(s) - 20
+		if s[19] != '.' || digits < 1 || digits > 9 {
+			return time.Time{}, false
+		}
+		if ns = num(20, len(s)); ns < 0 {
+			return time.Time{}, false
+		}
+		for range 9 - digits {
+			ns *= 10
+		}
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false // no such day: the general parser says so
+	}
+	return t, true
 }

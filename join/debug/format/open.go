@@ -75,12 +75,20 @@ type lines struct {
 	line   int64
 }
 
-// next is the next non-blank line and its number.
+// next is the next non-blank line, without the spaces around it, and its
+// number.
 func (l *lines) next() (string, int64, bool, error) {
+	text, n, ok, err := l.nextRaw()
+	return strings.TrimSpace(text), n, ok, err
+}
+
+// nextRaw is the next non-blank line as it is (less a CRLF's CR), and its
+// number.
+func (l *lines) nextRaw() (string, int64, bool, error) {
 	for l.sc.Scan() {
 		l.line++
-		text := strings.TrimSpace(l.sc.Text())
-		if text != "" {
+		text := strings.TrimSuffix(l.sc.Text(), "\r")
+		if strings.TrimSpace(text) != "" {
 			return text, l.line, true, nil
 		}
 	}
@@ -99,7 +107,8 @@ type rawReader struct {
 }
 
 func (r *rawReader) Next() (stream.Rec, bool, error) {
-	s, n, ok, err := r.next()
+	// The message as it is: Flink's raw format keeps its spaces.
+	s, n, ok, err := r.nextRaw()
 	if !ok || err != nil {
 		return stream.Rec{}, false, err
 	}

@@ -47,12 +47,15 @@ type Graph struct {
 type node struct {
 	name string
 	op   any
+	peak State
 }
 
-// Report is what one operator did and holds.
+// Report is what one operator did and holds: its state at the end of the
+// input, and the most it held at a Sample.
 type Report struct {
 	Name  string
 	State State
+	Peak  State
 }
 
 // Add records an operator under a name in Flink's words (GroupAggregate,
@@ -103,12 +106,32 @@ func (g *Graph) Finish() error {
 	return nil
 }
 
+// Sample takes the state of every stateful operator and keeps the
+// highest each reached (rows and bytes apart); it returns the rows of state
+// held in all. A bounded run ends by firing every timer, so the state at
+// the end says little of what a run held: the driver samples as it goes.
+func (g *Graph) Sample() int64 {
+	var total int64
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		if s, ok := n.op.(Stateful); ok {
+			st := s.State()
+			n.peak.Rows, n.peak.Bytes = max(n.peak.Rows, st.Rows), max(n.peak.Bytes, st.Bytes)
+			total += st.Rows
+		}
+	}
+	return total
+}
+
 // Reports is the state of every stateful operator.
 func (g *Graph) Reports() []Report {
 	var out []Report
 	for _, n := range g.nodes {
 		if s, ok := n.op.(Stateful); ok {
-			out = append(out, Report{Name: n.name, State: s.State()})
+			st := s.State()
+			peak := n.peak
+			peak.Rows, peak.Bytes, peak.Late, peak.Open = max(peak.Rows, st.Rows), max(peak.Bytes, st.Bytes), st.Late, st.Open
+			out = append(out, Report{Name: n.name, State: st, Peak: peak})
 		}
 	}
 	return out

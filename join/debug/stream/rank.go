@@ -72,6 +72,9 @@ func withRank(row value.Row, rank int64) value.Row {
 
 // Push ranks one row.
 func (r *Rank) Push(in Rec) error {
+	if r.Retract && r.Number {
+		return r.pushRetractNumber(in)
+	}
 	if r.Retract {
 		return r.pushRetract(in)
 	}

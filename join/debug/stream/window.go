@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/palink/palink/join/debug/value"
@@ -107,9 +108,13 @@ type WindowAgg struct {
 	Keys int
 	End  int
 	Aggs []AggSpec
-	// Millis reads the window end's value.
+	// Millis reads the window end's value, in epoch milliseconds.
 	Millis func(v any) (int64, bool)
-	Out    Fan
+	// Proc says the windows are by processing time: they fire as the
+	// clock passes their end (ProcTime), not on the watermark, and those
+	// open at the end of the input never fire (as in Flink).
+	Proc bool
+	Out  Fan
 
 	keyIdx []int
 	groups map[string]*winGroup
@@ -182,7 +187,25 @@ func (w *WindowAgg) Watermark(ts int64) error {
 	if ts == Idle {
 		return w.Out.Watermark(ts)
 	}
+	if w.Proc {
+		return w.Out.Watermark(ts)
+	}
 	w.wm = max(w.wm, ts)
+	return w.fire(ts)
+}
+
+// ProcTime fires the processing-time windows the clock has passed.
+func (w *WindowAgg) ProcTime(now int64) error {
+	if !w.Proc {
+		return nil
+	}
+	return w.fire(now)
+}
+
+// fire emits the windows whose end ts passes, earliest end first (a
+// window's keys in the order they came); by event time it then passes the
+// watermark on.
+func (w *WindowAgg) fire(ts int64) error {
 	var due []*winGroup
 	var keys []string
 	for k, g := range w.groups {
@@ -210,12 +233,18 @@ func (w *WindowAgg) Watermark(ts int64) error {
 			return err
 		}
 	}
+	if w.Proc {
+		return nil
+	}
 	return w.Out.Watermark(ts)
 }
 
 // State is the windows not fired yet, and the late rows dropped.
 func (w *WindowAgg) State() State {
 	s := State{Rows: int64(len(w.groups)), Late: w.late}
+	if w.Proc && len(w.groups) > 0 {
+		s.Open = fmt.Sprintf("%d processing-time windows not fired", len(w.groups))
+	}
 	for k, g := range w.groups {
 		s.Bytes += int64(len(k)) + int64(value.SizeRow(g.keys))
 		for _, a := range g.accs {

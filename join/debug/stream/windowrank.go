@@ -17,7 +17,9 @@ type WindowRank struct {
 	Sort      SortKey
 	N         int64
 	Number    bool
-	Out       Fan
+	// Millis reads window_end in epoch milliseconds; nil: Millis.
+	Millis func(any) (int64, bool)
+	Out    Fan
 
 	parts map[string]*winPart
 	seq   int64
@@ -38,7 +40,11 @@ func NewWindowRank(partition []int, end int, sort SortKey, n int64, number bool)
 
 // Push keeps one row until its window fires.
 func (w *WindowRank) Push(r Rec) error {
-	end, ok := Millis(r.Row[w.End])
+	millis := w.Millis
+	if millis == nil {
+		millis = Millis
+	}
+	end, ok := millis(r.Row[w.End])
 	if !ok {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +37,7 @@ func String(v any, t Type, loc *time.Location) string {
 		}
 	case Decimal:
 		if r, ok := v.(*big.Rat); ok {
-			return r.FloatString(t.Scale)
+			return DecimalString(r, t.Scale)
 		}
 	case Char, Varchar:
 		if s, ok := v.(string); ok {
@@ -184,33 +185,52 @@ func ratString(r *big.Rat) string {
 // precision digits, more when the value has more that are not zero (Flink's
 // DateTimeUtils.formatTimestamp).
 func formatTimestamp(ts time.Time, precision int) string {
-	var b strings.Builder
-	b.Grow(29)
+	// Appended to a stack buffer: sinks print every row's timestamps.
+	var buf [40]byte
+	b := buf[:0]
 	y := ts.Year()
 	if y < 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 		y = -y
 	}
-	pad(&b, y, 4)
-	b.WriteByte('-')
-	pad(&b, int(ts.Month()), 2)
-	b.WriteByte('-')
-	pad(&b, ts.Day(), 2)
-	b.WriteByte(' ')
-	pad(&b, ts.Hour(), 2)
-	b.WriteByte(':')
-	pad(&b, ts.Minute(), 2)
-	b.WriteByte(':')
-	pad(&b, ts.Second(), 2)
-	frac := strconv.Itoa(ts.Nanosecond() + 1e9)[1:]
+	_, month, day := ts.Date()
+	hour, minute, sec := ts.Clock()
+	b = appendPad(b, y, 4)
+	b = append(b, '-')
+	b = appendPad(b, int(month), 2)
+	b = append(b, '-')
+	b = appendPad(b, day, 2)
+	b = append(b, ' ')
+	b = appendPad(b, hour, 2)
+	b = append(b, ':')
+	b = appendPad(b, minute, 2)
+	b = append(b, ':')
+	b = appendPad(b, sec, 2)
+	var fb [9]byte
+	ns := ts.Nanosecond()
+	for i := 8; i >= 0; i-- {
+		fb[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	frac := fb[:]
 	for len(frac) > precision && frac[len(frac)-1] == '0' {
 		frac = frac[:len(frac)-1]
 	}
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
+	if len(frac) > 0 {
+		b = append(b, '.')
+		b = append(b, frac...)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendPad appends n (not negative) with at least width digits.
+func appendPad(b []byte, n, width int) []byte {
+	var d [20]byte
+	s := strconv.AppendInt(d[:0], int64(n), 10)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
 }
 
 // formatTime writes HH:mm:ss and, for a TIME with a precision, a fraction
@@ -329,4 +349,45 @@ func JavaFloat(f float64, bits int) string {
 		frac = "0"
 	}
 	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
+}
+
+// DecimalString is r with scale decimals, as r.FloatString(scale) writes
+// it, without big.Rat's division when r is exact at that scale and fits
+// in 64 bits (what a DECIMAL column holds): sinks write every row's.
+func DecimalString(r *big.Rat, scale int) string {
+	if scale < 0 || scale > 18 || !r.Num().IsInt64() || !r.Denom().IsInt64() {
+		return r.FloatString(scale)
+	}
+	p := uint64(1)
+	for range scale {
+		p *= 10
+	}
+	d := uint64(r.Denom().Int64())
+	if p%d != 0 {
+		return r.FloatString(scale)
+	}
+	n := r.Num().Int64()
+	u := uint64(n)
+	if n < 0 {
+		u = uint64(-n)
+	}
+	hi, unscaled := bits.Mul64(u, p/d)
+	if hi != 0 {
+		return r.FloatString(scale)
+	}
+	var buf [48]byte
+	digits := strconv.AppendUint(buf[:0], unscaled, 10)
+	out := make([]byte, 0, len(digits)+scale+3)
+	if n < 0 {
+		out = append(out, '-')
+	}
+	for i := len(digits); i <= scale; i++ {
+		digits = append([]byte{'0'}, digits...)
+	}
+	out = append(out, digits[:len(digits)-scale]...)
+	if scale > 0 {
+		out = append(out, '.')
+		out = append(out, digits[len(digits)-scale:]...)
+	}
+	return string(out)
 }

@@ -22,6 +22,7 @@ type Fake struct {
 	*metricsPart
 	*specPart
 	*catalogPart
+	*udfPart
 	*diagPart
 
 	Mu          sync.Mutex
@@ -344,6 +345,13 @@ func (f *Fake) Finish(id string, ok bool, logLine string) model.Command {
 	f.emitLocked(api.Change{Kind: api.CommandChanged, Command: &cc})
 	f.emitLocked(api.Change{Kind: api.JobChanged, Job: &jv, Event: &ev})
 	return cc
+}
+
+// AddCommands adds commands to the history, as if run before.
+func (f *Fake) AddCommands(cs ...model.Command) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.commands = append(f.commands, cs...)
 }
 
 // WaitCommand implements api.Service.

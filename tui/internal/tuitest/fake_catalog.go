@@ -3,6 +3,7 @@ package tuitest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -14,6 +15,8 @@ import (
 type catalogPart struct {
 	f       *Fake
 	Catalog map[string][]model.CatalogTable
+	// Variables are every cluster's variables (Cluster "": of all).
+	Variables []model.Variable
 }
 
 // Tables lists a cluster's catalog tables.
@@ -76,10 +79,23 @@ func (p *catalogPart) RemoveTable(ctx context.Context, r api.TableRef) (api.Tabl
 	return api.TableChange{}, fmt.Errorf("table %s: %w", r.Name, model.ErrNotFound)
 }
 
-// Vars lists no variables: the TUI's tests need none yet.
+// Vars lists the variables a cluster's jobs see (all with cluster "");
+// one of the cluster overrides the one of every cluster.
 func (p *catalogPart) Vars(ctx context.Context, cluster string) ([]model.Variable, error) {
 	p.f.record("Vars %s", cluster)
-	return []model.Variable{}, nil
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	out := []model.Variable{}
+	for _, v := range p.Variables {
+		if cluster != "" && v.Cluster != "" && v.Cluster != cluster {
+			continue
+		}
+		if cluster != "" && v.Cluster == "" && slices.ContainsFunc(p.Variables, func(o model.Variable) bool { return o.Cluster == cluster && o.Name == v.Name }) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // SetVar echoes the variable.

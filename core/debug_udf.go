@@ -1,0 +1,67 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/model"
+)
+
+// standIn rewrites the run's script with its stand-ins, and refuses a run
+// whose script calls a user function that has none: a local run cannot
+// load the function's jar or Python file. It returns the stand-ins it used.
+func standIn(r *api.DebugRequest) ([]string, error) {
+	ins := make([]flinksql.StandIn, 0, len(r.StandIns))
+	given := map[string]string{}
+	for _, s := range r.StandIns {
+		in, err := flinksql.ParseStandIn(s)
+		if err != nil {
+			return nil, fmt.Errorf("debug run: %w", err)
+		}
+		ins = append(ins, in)
+		given[strings.ToUpper(in.Name)] = s
+	}
+	script, _ := flinksql.ParseScript(r.SQL)
+	var used []string
+	seen := map[string]bool{}
+	for _, c := range flinksql.UserFunctionCalls(script) {
+		up := strings.ToUpper(c.Name)
+		if seen[up] {
+			continue
+		}
+		seen[up] = true
+		if s, ok := given[up]; ok {
+			used = append(used, s)
+			continue
+		}
+		return nil, noStandIn(c, r.UDFs)
+	}
+	if len(used) == 0 {
+		return nil, nil
+	}
+	out, err := flinksql.ApplyStandIns(r.SQL, ins)
+	if err != nil {
+		return nil, fmt.Errorf("debug run: %w", err)
+	}
+	r.SQL = out
+	return used, nil
+}
+
+// noStandIn says which function a run meets and how to stand in for it.
+func noStandIn(c flinksql.FunctionCall, reg []model.UDF) error {
+	params := make([]string, c.Args)
+	for i := range params {
+		params[i] = string(rune('a' + i%26))
+	}
+	what := "a function that is neither built in nor created by the script"
+	for _, u := range reg {
+		if strings.EqualFold(u.Name, c.Name) {
+			what = fmt.Sprintf("the registered UDF %s (%s %s, %s)", u.Name, u.Language, u.Class, u.Where())
+			break
+		}
+	}
+	return fmt.Errorf("debug run: %s: the script calls %s, %s; a local run cannot load it: give a SQL expression to stand in for it, like --udf-stand-in '%s(%s)=…'",
+		c.Pos, c.Name, what, c.Name, strings.Join(params, ", "))
+}

@@ -1,0 +1,5 @@
+// Package udfs is the TUI's `:udfs` view: the UDF registry's functions
+// (name, language, class, where they live, signature) and the jobs that
+// call the one under the cursor. It only renders what core/api answers;
+// functions are registered through `palink udf add`.
+package udfs

@@ -1,0 +1,53 @@
+package udfs_test
+
+import (
+	"testing"
+
+	"github.com/palink/palink/tui"
+	"github.com/palink/palink/tui/internal/apptest"
+	"github.com/palink/palink/tui/internal/tuitest"
+	"github.com/palink/palink/tui/udfs"
+)
+
+// TestUDFsViewListsTheRegistry: `:udfs` lists each function with its
+// language, class, where it lives and signature, and the jobs that call
+// the one under the cursor.
+func TestUDFsViewListsTheRegistry(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 140, 40, tui.Options{})
+	h.Press(":")
+	h.Type("udfs")
+	h.Press("enter")
+	if _, ok := h.Top().(*udfs.Screen); !ok {
+		t.Fatalf(":udfs opened %T", h.Top())
+	}
+	h.MustShow("3 functions", "mask_pan", "com.acme.udf.MaskPan", "project payments-dedup v2", "(STRING) -> STRING",
+		"orders-enrich", "sessionize")
+	h.Press("j")
+	h.MustShow("geohash", "/opt/udf/geo-1.3.jar", "geo-enrich")
+	h.Press("j")
+	h.MustShow("fraud.score", "no job calls it")
+	if !f.Called("UDFs") {
+		t.Error("the view never asked for the registry")
+	}
+}
+
+func TestUDFsViewWithoutFunctions(t *testing.T) {
+	f := tuitest.NewFixture()
+	f.UDFList = nil
+	h := apptest.New(t, f, 100, 30, tui.Options{})
+	h.Press(":")
+	h.Type("udfs")
+	h.Press("enter")
+	h.MustShow("no functions registered yet", "palink udf add")
+}
+
+func TestGoldenUDFs(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test"})
+		h.Press(":")
+		h.Type("udfs")
+		h.Press("enter")
+		tuitest.Golden(t, "udfs_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
