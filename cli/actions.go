@@ -134,6 +134,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 			for _, w := range p.Warnings {
 				fmt.Fprintln(errOut, "  ! "+w)
 			}
+			printArtifactChange(errOut, "  ", p.Artifact)
 		}
 		if !isTerminal(os.Stdin) {
 			return exitError{code: 2, msg: "refusing without confirmation: no terminal to ask on; pass --yes"}
@@ -161,6 +162,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 		cmds = append(cmds, c)
 		if !e.g.structured() {
 			fmt.Fprintf(out, "%s #%d queued for %s\n", c.Kind, c.Seq, p.JobName)
+			printArtifactChange(out, "  ", c.Params.Artifact)
 		}
 	}
 	// Without an agent nobody else runs commands: this process does, and

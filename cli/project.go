@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -25,10 +26,20 @@ func newProjectAddCmd(g *globals) *cobra.Command {
 		Use:   "add NAME --repo URL [--ref REF] --build CMD --artifact GLOB",
 		Short: "Add (or change) a project: its repository, ref, build command and artifact pattern",
 		Example: "  palink project add dedup --repo git@git.acme:stream/dedup.git --ref main \\\n" +
-			"      --build 'mvn -B -q package -DskipTests' --artifact 'target/dedup-*.jar' --timeout 20m",
+			"      --build 'mvn -B -q package -DskipTests' --artifact 'target/dedup-*.jar' --timeout 20m\n" +
+			"  palink project add fraud --repo https://git.acme/ml/fraud.git --token-env FRAUD_GIT_TOKEN \\\n" +
+			"      --build 'gradle shadowJar' --artifact 'build/libs/*-all.jar'",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Name = args[0]
+			if p.TokenFile != "" {
+				// The palink that builds (an agent) may run elsewhere in the tree.
+				abs, err := filepath.Abs(p.TokenFile)
+				if err != nil {
+					return fmt.Errorf("--token-file: %w", err)
+				}
+				p.TokenFile = abs
+			}
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				saved, err := e.svc.AddProject(ctx, p)
 				if err != nil {
@@ -43,11 +54,14 @@ func newProjectAddCmd(g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&p.Repo, "repo", "", "git repository URL or path (credentials: your ssh agent or git credential helper)")
+	f.StringVar(&p.Repo, "repo", "", "git repository URL or path (credentials: your ssh agent, git credential helper, or --token-env/--token-file)")
 	f.StringVar(&p.Ref, "ref", "", "branch, tag or commit built by default (default: the remote's HEAD)")
 	f.StringVar(&p.Build, "build", "", "build command, run by sh in the checkout")
 	f.StringVar(&p.Artifact, "artifact", "", "glob, relative to the checkout, matching the one jar the build produces")
 	f.DurationVar(&p.Timeout, "timeout", 0, "kill a build (its whole process group) that runs longer (default 30m)")
+	f.StringVar(&p.TokenEnv, "token-env", "", "for an https repository: the environment variable holding its token, read by the palink that builds at fetch time (never stored)")
+	f.StringVar(&p.TokenFile, "token-file", "", "for an https repository: the file holding its token, read at fetch time (never stored)")
+	cmd.MarkFlagsMutuallyExclusive("token-env", "token-file")
 	for _, n := range []string{"repo", "build", "artifact"} {
 		_ = cmd.MarkFlagRequired(n)
 	}
@@ -94,15 +108,22 @@ func newProjectBuildCmd(g *globals) *cobra.Command {
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "build NAME [--ref REF]",
-		Short: "Build a project and record its artifact (waits; the log streams to stderr when palink runs the build itself)",
+		Short: "Build a project and record its artifact (waits; the log streams to stderr, from the agent when one runs the build)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 				r := api.BuildRequest{Project: args[0], Ref: ref}
-				if !quiet {
+				stop := func(string) {}
+				switch {
+				case quiet:
+				case e.local != nil:
 					r.Log = cmd.ErrOrStderr()
+				default:
+					// The agent builds: its log comes by asking.
+					stop = followRemoteBuild(ctx, e.svc, args[0], cmd.ErrOrStderr(), time.Second)
 				}
 				a, err := e.svc.BuildProject(ctx, r)
+				stop(a.Log)
 				if err != nil {
 					return err
 				}

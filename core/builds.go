@@ -47,7 +47,7 @@ func (s builds) BuildProject(ctx context.Context, r api.BuildRequest) (model.Art
 	if user == "" {
 		user = s.user
 	}
-	return s.b.Build(ctx, r.Project, r.Ref, user, r.Log)
+	return s.b.BuildWith(ctx, r.Project, r.Ref, user, r.Log, r.Progress)
 }
 
 // Artifacts implements Service.
@@ -84,4 +84,11 @@ func (s builds) pinArtifact(ctx context.Context, spec model.Spec) (model.Spec, e
 	}
 	spec.JarPath, spec.ArtifactVersion, spec.ArtifactCommit = a.Path, a.Version, a.Commit
 	return spec, nil
+}
+
+// BuildStatus implements Service.
+func (s builds) BuildStatus(_ context.Context, project string) (api.BuildStatus, error) {
+	st := api.BuildStatus{Project: project}
+	st.Phase, st.Commit, st.Started, st.Log, st.Running = s.b.Status(project)
+	return st, nil
 }

@@ -524,16 +524,6 @@ func (p publisher) view(j model.Job, pending *model.Command) api.JobView {
 	return api.JobView{Job: j, Pending: pending, Figures: fig}
 }
 
-// Plan implements api.Service.
-func (l *Local) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
-	return l.sched.Plan(ctx, r)
-}
-
-// Act implements api.Service.
-func (l *Local) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
-	return l.sched.Act(ctx, r)
-}
-
 // RunScheduler runs commands until ctx is done (scheduler.Scheduler.Run).
 func (l *Local) RunScheduler(ctx context.Context) error { return l.sched.Run(ctx) }
 

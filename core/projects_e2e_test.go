@@ -103,9 +103,24 @@ func TestProjectBuildToJarJob(t *testing.T) {
 		t.Fatalf("pause: %s %s", c.State, c.Error)
 	}
 	sp := e.Job("dedup").LatestSavepoint
+	// The resubmit's plan and command say what changes in the jar: the
+	// commits from v1's to v2's, as git log --oneline gives them.
+	wantCommit := repo.git(repo.work, "log", "--oneline", "--no-decorate", "-1")
+	plan, err := e.Svc.Plan(e.Ctx, api.ActionRequest{JobRef: "dedup", Kind: model.CmdResubmit, Restore: model.RestoreSavepoint})
+	if err != nil || plan.Artifact == nil || plan.Artifact.From != 1 || plan.Artifact.To != 2 || plan.Artifact.FromCommit != first ||
+		len(plan.Artifact.Commits) != 1 || plan.Artifact.Commits[0] != wantCommit {
+		t.Fatalf("resubmit plan's artifact change: %+v %v", plan.Artifact, err)
+	}
 	c = e.Act("dedup", model.CmdResubmit, model.RestoreSavepoint)
 	if c.State != model.CmdSucceeded || !strings.Contains(strings.Join(coretest.LogTexts(c), "\n"), a2.Path) {
 		t.Fatalf("resubmit with artifact v2: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	if ch := c.Params.Artifact; ch == nil || ch.To != 2 || len(ch.Commits) != 1 || ch.Commits[0] != wantCommit {
+		t.Errorf("the resubmit command records the change %+v", ch)
+	}
+	// Once v2 runs, another deploy changes nothing in the jar.
+	if p, err := e.Svc.Plan(e.Ctx, api.ActionRequest{JobRef: "dedup", Kind: model.CmdResubmit, Restore: model.RestoreNone}); err != nil || p.Artifact != nil {
+		t.Errorf("a second resubmit of v2 shows a change: %+v %v", p.Artifact, err)
 	}
 	j := e.SyncUntil("dedup", "RUNNING on v2", coretest.Running)
 	app, err := e.Sim.App(j.AppID)

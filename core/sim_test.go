@@ -458,8 +458,7 @@ func TestPythonJobSubmitPauseRestart(t *testing.T) {
 
 // TestPythonJobApplicationModeShipsTheScript: in application mode the
 // versioned entry script is shipped (yarn.ship-files) and named relative to
-// the shipped directory; a module job needs no script at all; a session
-// cluster is refused with the reason.
+// the shipped directory; a module job needs no script at all.
 func TestPythonJobApplicationModeShipsTheScript(t *testing.T) {
 	fake, _ := filepath.Abs("testdata/fake-flink")
 	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {

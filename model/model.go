@@ -367,6 +367,9 @@ type CommandParams struct {
 	// UDFs are the registered functions a SQL deploy injected, with the
 	// artifact each came from, recorded when it ran.
 	UDFs []UDFRef `json:",omitempty"`
+	// Artifact is what a JAR job's deploy changes in its jar, with the
+	// commits between the artifacts, when it changes.
+	Artifact *ArtifactChange `json:",omitempty"`
 }
 
 // LogLine is one line of a command's log.

@@ -5,7 +5,8 @@ import "time"
 // Project is a git repository palink builds JAR jobs from: a repository,
 // the ref it builds by default, the build command and the artifact it
 // produces. Credentials are never stored: the repository is reached with
-// the user's ssh agent or git credential helper.
+// the user's ssh agent or git credential helper, or a token the project
+// names (TokenEnv, TokenFile) and a build reads when it fetches.
 type Project struct {
 	Name     string
 	Repo     string // a URL or path git clones
@@ -13,7 +14,13 @@ type Project struct {
 	Build    string // run by sh in the checkout, e.g. "mvn -B -q package -DskipTests"
 	Artifact string // glob, relative to the checkout, that must match exactly one file
 	// Timeout bounds a build; its process group is killed when it passes.
-	Timeout   time.Duration
+	Timeout time.Duration
+	// TokenEnv and TokenFile say where a build finds the token for an
+	// HTTPS repository: an environment variable of the palink that builds,
+	// or a file on its host. They are references; the token is read at
+	// fetch time and never stored.
+	TokenEnv  string `json:",omitempty"`
+	TokenFile string `json:",omitempty"`
 	CreatedBy string
 	CreatedAt time.Time
 }
@@ -39,3 +46,31 @@ type Artifact struct {
 
 // MaxBuildLog bounds the build log kept with an artifact.
 const MaxBuildLog = 64 << 10
+
+// BuildPhase is where a build is: fetching the repository, checking the
+// commit out, running the build command, collecting the artifact.
+type BuildPhase string
+
+// The phases of a build, in order.
+const (
+	PhaseFetch    BuildPhase = "fetch"
+	PhaseCheckout BuildPhase = "checkout"
+	PhaseBuild    BuildPhase = "build"
+	PhaseCollect  BuildPhase = "collect"
+)
+
+// ArtifactChange is what a deploy changes in a JAR job's jar: from the
+// artifact the job last deployed to the one its spec pins now, with the
+// commits between them (`git log --oneline`, newest first).
+type ArtifactChange struct {
+	Project              string
+	From, To             int // artifact versions
+	FromCommit, ToCommit string
+	Commits              []string
+	// Back is true when the new artifact is older: Commits are the ones
+	// the deploy takes away.
+	Back bool `json:",omitempty"`
+	// Note says why Commits are missing, when they are (the project's
+	// checkout lacks a commit).
+	Note string `json:",omitempty"`
+}

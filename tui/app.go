@@ -296,6 +296,8 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		return m.push(diagnose.Open(m.env, msg)), true
 	case kit.OpenEditorMsg:
 		return m.openEditor(msg.Job), true
+	case kit.OpenVersionsMsg:
+		return m.push(editor.NewVersions(m.env, msg.Job)), true
 	case kit.OpenCreateMsg:
 		if m.env.ReadOnly() {
 			return m.flashHere(kit.FlashWarn, "read-only: creating jobs is disabled"), true

@@ -144,6 +144,7 @@ func (d *confirmDialog) View(width, height int) string {
 		if kind == model.CmdKill {
 			lines = append(lines, st.Dim.Render("Prefer p pause: it stops with a savepoint."))
 		}
+		lines = append(lines, artifactLines(st, it.plan.Artifact, inner)...)
 	} else {
 		lines = append(lines, st.DialogTitle.Render(fmt.Sprintf("%s %d of %d marked jobs?", actionTitle(kind), allowed, len(d.items))))
 		lines = append(lines, st.Dim.Render("Dry run — what will be done:"))

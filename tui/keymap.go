@@ -67,6 +67,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Cluster (`:cluster`)", cluster.Help(k)},
 		{"Alerts (`:alerts`)", alerts.Help(k)},
 		{"Projects (`:projects`)", projects.Help(k)},
+		{"Build (`b` on a project)", projects.BuildHelp(k)},
 		{"Table catalog (`:tables`)", tables.Help(k)},
 		{"UDF registry (`:udfs`)", udfs.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},

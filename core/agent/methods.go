@@ -194,7 +194,8 @@ var methods = map[string]method{
 		r.Issuer, r.Log = h.user, nil
 		return h.svc.BuildProject(ctx, r)
 	})},
-	"Artifacts": {run: of(api.Service.Artifacts)},
+	"Artifacts":   {run: of(api.Service.Artifacts)},
+	"BuildStatus": {run: of(api.Service.BuildStatus)},
 	"UDFs": {run: call(func(ctx context.Context, h *session, _ none) ([]api.UDFView, error) {
 		return h.svc.UDFs(ctx)
 	})},

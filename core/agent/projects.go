@@ -33,11 +33,16 @@ func (c projects) BuildProject(ctx context.Context, r api.BuildRequest) (model.A
 	if *c.readOnly {
 		return model.Artifact{}, api.ReadOnly("build project")
 	}
-	r.Log = nil // the log does not cross the socket; it comes with the artifact
+	r.Log, r.Progress = nil, nil // neither crosses the socket; the log comes with the artifact
 	return do[api.BuildRequest, model.Artifact](ctx, c.c, "BuildProject", r)
 }
 
 // Artifacts implements api.Service.
 func (c projects) Artifacts(ctx context.Context, project string) ([]model.Artifact, error) {
 	return do[string, []model.Artifact](ctx, c.c, "Artifacts", project)
+}
+
+// BuildStatus implements api.Service: the agent's running build.
+func (c projects) BuildStatus(ctx context.Context, project string) (api.BuildStatus, error) {
+	return do[string, api.BuildStatus](ctx, c.c, "BuildStatus", project)
 }

@@ -64,6 +64,10 @@ type Service interface {
 	// for the build. Artifacts lists a project's builds, oldest first.
 	BuildProject(ctx context.Context, r BuildRequest) (model.Artifact, error)
 	Artifacts(ctx context.Context, project string) ([]model.Artifact, error)
+	// BuildStatus is the build of a project running now, if any: its
+	// phase, commit and log so far, for a build view whose build runs in
+	// an agent (whose log does not cross the socket as it comes).
+	BuildStatus(ctx context.Context, project string) (BuildStatus, error)
 
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
@@ -236,6 +240,19 @@ type BuildRequest struct {
 	Issuer  string // filled by the service when empty
 	// Log, in process only, receives the build's output as it comes.
 	Log io.Writer `json:"-"`
+	// Progress, in process only, is told each phase as it begins, with
+	// the commit once it is known.
+	Progress func(phase model.BuildPhase, commit string) `json:"-"`
+}
+
+// BuildStatus is a running build of a project as it stands.
+type BuildStatus struct {
+	Project string
+	Running bool // false: no build of the project runs in this palink
+	Phase   model.BuildPhase
+	Commit  string
+	Started time.Time
+	Log     string // the last model.MaxBuildLog bytes of its output
 }
 
 // ActionPlan describes what an action would do.
@@ -252,6 +269,9 @@ type ActionPlan struct {
 	Warnings []string
 	// Restore is the restore point a deploy would use ("" for none).
 	Restore string
+	// Artifact is what a JAR job's deploy changes in its jar (a resubmit
+	// with a newer artifact), with the commits between; nil when nothing.
+	Artifact *model.ArtifactChange `json:",omitempty"`
 	// Confirm is how sure a person must be before the action runs: the
 	// TUI and the CLI ask as it says (Confirm's doc), never by rules of
 	// their own.

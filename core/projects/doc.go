@@ -11,7 +11,9 @@
 // fails, times out or dies records none, and the next build kills what
 // a dead build left running. Git is run with prompts off, so a repository
 // that needs credentials fails at once; credentials are the user's (ssh
-// agent, credential helper), never stored.
+// agent, credential helper) or a token the project names by variable or
+// file, read at fetch time and handed to git through its environment,
+// never stored (credentials.go).
 //
 // It imports store and model, never yarn, tui or cli.
 package projects

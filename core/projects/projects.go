@@ -42,6 +42,7 @@ type Builder struct {
 
 	mu      sync.Mutex
 	running map[string]bool
+	live    map[string]*liveBuild // the builds running now (status.go)
 }
 
 // New makes a Builder. It does no I/O.
@@ -52,11 +53,14 @@ func New(o Options) *Builder {
 	if o.Git == "" {
 		o.Git = "git"
 	}
-	return &Builder{st: o.Store, cache: o.CacheDir, now: o.Now, git: o.Git, running: map[string]bool{}}
+	return &Builder{st: o.Store, cache: o.CacheDir, now: o.Now, git: o.Git, running: map[string]bool{}, live: map[string]*liveBuild{}}
 }
 
 // Add creates or replaces a project.
 func (b *Builder) Add(ctx context.Context, p model.Project, user string) (model.Project, error) {
+	if err := CheckCredentials(p); err != nil {
+		return model.Project{}, fmt.Errorf("add project: %w", err)
+	}
 	p.CreatedBy, p.CreatedAt = user, b.now()
 	err := b.st.Update(ctx, func(tx store.Tx) error {
 		if old, err := tx.Project(p.Name); err == nil {
@@ -75,6 +79,15 @@ func (b *Builder) Add(ctx context.Context, p model.Project, user string) (model.
 // the artifact. log, when not nil, receives git's and the build's output
 // as it comes.
 func (b *Builder) Build(ctx context.Context, name, ref, user string, log io.Writer) (model.Artifact, error) {
+	return b.BuildWith(ctx, name, ref, user, log, nil)
+}
+
+// BuildWith is Build that tells progress, when not nil, each phase as it
+// begins (with the commit once resolved).
+func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.Writer, progress func(model.BuildPhase, string)) (model.Artifact, error) {
+	if progress == nil {
+		progress = func(model.BuildPhase, string) {}
+	}
 	var p model.Project
 	if err := b.st.View(ctx, func(tx store.ReadTx) (err error) { p, err = tx.Project(name); return err }); err != nil {
 		return model.Artifact{}, err
@@ -101,7 +114,14 @@ func (b *Builder) Build(ctx context.Context, name, ref, user string, log io.Writ
 	if log != nil {
 		w = io.MultiWriter(out, log)
 	}
-	a, err := b.build(ctx, p, ref, dir, w)
+	progress = b.watch(p.Name, started, out, progress)
+	defer b.unwatch(p.Name)
+	a, err := b.build(ctx, p, ref, dir, w, progress)
+	if err != nil && ctx.Err() == context.Canceled {
+		// A cancelled build is the user's choice, not a failure to keep.
+		b.audit(ctx, user, "project build "+p.Name, "cancelled")
+		return model.Artifact{}, err
+	}
 	if err != nil {
 		logFile := filepath.Join(dir, "logs", started.UTC().Format("20060102T150405Z")+".log")
 		if os.MkdirAll(filepath.Dir(logFile), 0o700) == nil && os.WriteFile(logFile, out.Bytes(), 0o600) == nil {
@@ -185,19 +205,24 @@ func killStale(dir string) {
 
 // build checks the ref out and runs the build; it returns the artifact
 // before it is recorded.
-func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, log io.Writer) (model.Artifact, error) {
+func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, log io.Writer, progress func(model.BuildPhase, string)) (model.Artifact, error) {
 	src := filepath.Join(dir, "src")
+	progress(model.PhaseFetch, "")
 	fmt.Fprintf(log, "$ git: %s at %s\n", p.Repo, orHead(ref))
+	auth, err := gitAuth(p, dir)
+	if err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
+	}
 	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
 		_ = os.RemoveAll(src)
-		if _, err := b.runGit(ctx, "", log, "clone", "--quiet", "--no-checkout", p.Repo, src); err != nil {
+		if _, err := b.runGitEnv(ctx, "", log, auth, "clone", "--quiet", "--no-checkout", p.Repo, src); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: clone %s: %w", p.Name, p.Repo, err)
 		}
 	} else {
 		if _, err := b.runGit(ctx, src, log, "remote", "set-url", "origin", p.Repo); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 		}
-		if _, err := b.runGit(ctx, src, log, "fetch", "--quiet", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/remotes/origin/*"); err != nil {
+		if _, err := b.runGitEnv(ctx, src, log, auth, "fetch", "--quiet", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/remotes/origin/*"); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: fetch %s: %w", p.Name, p.Repo, err)
 		}
 	}
@@ -205,16 +230,19 @@ func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, l
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 	}
+	progress(model.PhaseCheckout, commit)
 	for _, args := range [][]string{{"checkout", "--quiet", "--force", "--detach", commit}, {"clean", "-fdxq"}} {
 		if _, err := b.runGit(ctx, src, log, args...); err != nil {
 			return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 		}
 	}
 	subject, _ := b.runGit(ctx, src, io.Discard, "log", "-1", "--format=%s", commit)
+	progress(model.PhaseBuild, commit)
 	fmt.Fprintf(log, "$ %s   (commit %.12s, timeout %s)\n", p.Build, commit, timeoutOf(p))
 	if err := b.runBuild(ctx, p, dir, src, log); err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, err)
 	}
+	progress(model.PhaseCollect, commit)
 	file, err := matchOne(src, p.Artifact)
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, err)
@@ -261,6 +289,12 @@ func (b *Builder) resolve(ctx context.Context, src, ref string) (string, error) 
 // runGit runs git with prompts off, so that a repository that wants
 // credentials fails instead of waiting for a terminal.
 func (b *Builder) runGit(ctx context.Context, dir string, log io.Writer, args ...string) (string, error) {
+	return b.runGitEnv(ctx, dir, log, nil, args...)
+}
+
+// runGitEnv is runGit with more environment (a token's askpass helper),
+// which overrides the defaults.
+func (b *Builder) runGitEnv(ctx context.Context, dir string, log io.Writer, env []string, args ...string) (string, error) {
 	sub := args[0]
 	if dir != "" {
 		args = append([]string{"-C", dir}, args...)
@@ -268,6 +302,7 @@ func (b *Builder) runGit(ctx context.Context, dir string, log io.Writer, args ..
 	cmd := exec.CommandContext(ctx, b.git, args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=/bin/false", "SSH_ASKPASS=/bin/false",
 		"GIT_SSH_COMMAND=ssh -o BatchMode=yes")
+	cmd.Env = append(cmd.Env, env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, io.MultiWriter(&errOut, log)
 	if err := cmd.Run(); err != nil {

@@ -197,6 +197,12 @@ func (s *Scheduler) Act(ctx context.Context, r api.ActionRequest) (model.Command
 	return s.actWith(ctx, r, nil)
 }
 
+// ActWith is Act with a last change to the new command, made in the
+// same transaction (core records what a resubmit changes in a jar).
+func (s *Scheduler) ActWith(ctx context.Context, r api.ActionRequest, mod func(*model.Command)) (model.Command, error) {
+	return s.actWith(ctx, r, func(c *model.Command, _ *model.Job) { mod(c) })
+}
+
 // actWith is Act with a last change to the new command and the job, made
 // in the same transaction (the restart policy marks its commands).
 func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*model.Command, *model.Job)) (model.Command, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn"
 )
 
 // The exec deployers: JAR and PyFlink jobs started by the cluster's
@@ -47,12 +48,10 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 // a directory of its own under its own file name (Flink names the module
 // after the file). In application mode the client runs on the cluster, so
 // that directory is shipped (yarn.ship-files) and the script named relative
-// to it, as Flink's PyFlink deployment docs do. A shared session cluster is
-// refused: palink has no way there to find the job the client submitted.
+// to it, as Flink's PyFlink deployment docs do. In a shared session
+// cluster the client runs here and attaches to the session (`-t
+// yarn-session -Dyarn.application.id=…`, pythonSession).
 func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j model.Job, spec model.Spec, restore string, session bool) (deployed, error) {
-	if session {
-		return deployed{}, fmt.Errorf("PyFlink job %s: cluster %s runs jobs in a session (%s); palink deploys PyFlink jobs per job or in application mode", j.Name, cl.Name, cl.Cfg.Deploy.SessionApp)
-	}
 	tmpl := cl.Cfg.Deploy.PythonCommand
 	if tmpl == "" {
 		tmpl = DefaultPythonRunTemplate
@@ -63,6 +62,12 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 	}
 	args, config := substituted(vars, spec.Args, j.Config)
 	props := mergeProps(cl.Cfg.Deploy.Properties, config)
+	var sessionApp yarn.Application
+	if session {
+		if sessionApp, err = x.pythonSession(ctx, cl, props); err != nil {
+			return deployed{}, fmt.Errorf("PyFlink job %s: %w", j.Name, err)
+		}
+	}
 	py := &pythonVars{Module: spec.PyModule, Files: spec.PyFiles, Requirements: spec.PyRequirements,
 		Archives: spec.PyArchives, Executable: spec.PyExecutable, ClientExec: spec.PyClientExecutable}
 	if spec.PyModule == "" {
@@ -95,7 +100,12 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 	if err != nil {
 		return deployed{}, vars.MaskErr(err)
 	}
-	d, err := x.runClient(ctx, cl, argv, vars)
+	var d deployed
+	if session {
+		d, err = x.runSessionClient(ctx, cl, argv, sessionApp, vars)
+	} else {
+		d, err = x.runClient(ctx, cl, argv, vars)
+	}
 	return d, vars.MaskErr(err)
 }
 
@@ -106,7 +116,10 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 	x.logf(ctx, "running %s", vars.Mask(strings.Join(argv, " ")))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &limitedBuffer{buf: &out, max: 1 << 20}, &limitedBuffer{buf: &out, max: 1 << 20}
+	// One writer for both, so that exec copies them in one goroutine
+	// (two writers over one buffer would race).
+	lb := &limitedBuffer{buf: &out, max: 1 << 20}
+	cmd.Stdout, cmd.Stderr = lb, lb
 	runErr := cmd.Run()
 	text := out.String()
 	appID, jobID := parseRunOutput(text)
@@ -115,6 +128,9 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 	}
 	if runErr != nil {
 		if appID == "" {
+			if cause := clientCause(text); cause != "" {
+				return deployed{}, fmt.Errorf("%s failed: %v: %s", argv[0], runErr, cause)
+			}
 			return deployed{}, fmt.Errorf("%s failed: %v", argv[0], runErr)
 		}
 		x.logf(ctx, "%s exited with %v after submitting %s", argv[0], runErr, appID)

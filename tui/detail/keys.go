@@ -18,7 +18,7 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		append(k.Nav.Bindings(), k.Detail.Restore, k.Detail.Fold, k.Detail.OpenLog),
 		{k.Detail.NextTab, k.Detail.PrevTab, k.Open.Describe, k.Open.RawJSON, k.Nav.Refresh},
 		k.Action.Bindings(),
-		{k.Open.EditSQL, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions},
+		{k.Open.EditSQL, k.Editor.Versions, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions},
 	}
 }
 

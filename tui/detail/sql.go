@@ -28,6 +28,7 @@ type sqlTab struct {
 
 	pager         kit.Pager
 	width, height int
+	kind          model.JobKind // the job's, for the footer
 }
 
 // sqlTabCheckedMsg carries the tab's validation of a version.
@@ -44,10 +45,14 @@ func (t *sqlTab) Title() string   { return "SQL" }
 func (t *sqlTab) Capturing() bool { return false }
 
 func (t *sqlTab) ShortHelp() []key.Binding {
+	if t.kind == model.KindPython {
+		return []key.Binding{t.env.Keys.Editor.Versions}
+	}
 	return []key.Binding{t.env.Keys.Detail.EditSQL, t.env.Keys.Open.EditSQL}
 }
 
 func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
+	t.kind = d.job.Kind
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
@@ -57,6 +62,10 @@ func (t *sqlTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			t.diags = msg.res.Diagnostics
 		}
 	case tea.KeyPressMsg:
+		if d.job.Kind == model.KindPython && key.Matches(msg, t.env.Keys.Editor.Versions) {
+			// A PyFlink script has no editor here: its versions diff.
+			return t, kit.Send(kit.OpenVersionsMsg{Job: d.job})
+		}
 		if key.Matches(msg, t.env.Keys.Detail.EditSQL) {
 			return t, kit.Send(kit.OpenEditorMsg{Job: d.job})
 		}
@@ -89,7 +98,7 @@ func (t *sqlTab) lines(d *jobData) []string {
 // (versioned like SQL), paged, with line numbers and no highlighting.
 func (t *sqlTab) pythonView(d *jobData) string {
 	st, ed, s := t.env.Styles, &t.env.Styles.Editor, d.detail.Spec
-	out := []string{" " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author))),
+	out := []string{" " + st.Dim.Render(fmt.Sprintf("spec v%d (current) · saved %s by %s · ctrl+o versions", s.Version, kit.Ago(t.env.Now, s.CreatedAt), kit.OrDash(s.Author))),
 		kv(st, "entry", pythonEntry(s)).text}
 	if s.PyExecutable != "" {
 		out = append(out, kv(st, "python", s.PyExecutable).text)

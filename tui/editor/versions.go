@@ -12,7 +12,8 @@ import (
 	"github.com/palink/palink/tui/kit"
 )
 
-// versionsScreen lists every saved version of a job's SQL, newest first,
+// versionsScreen lists every saved version of a job's SQL (or PyFlink
+// script, pyversions.go), newest first,
 // with the editor's unsaved text on top when there is one. enter diffs the
 // selected version with the one marked with space, or with the version
 // before it; o puts a version's text in the editor.
@@ -71,7 +72,7 @@ func (m *versionsScreen) text(r versionRow) string {
 	if r.spec == nil {
 		return m.working
 	}
-	return r.spec.SQL
+	return specText(m.job.Kind, *r.spec)
 }
 
 func (m *versionsScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
@@ -123,6 +124,9 @@ func (m *versionsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Send(kit.PushMsg{Screen: s})
 	case key.Matches(msg, k.Versions.Open):
 		r := rows[m.list.Cursor]
+		if m.job.Kind == model.KindPython {
+			return kit.Flash(kit.FlashInfo, "a PyFlink script is changed with: palink job edit "+m.job.Name+" --py FILE")
+		}
 		if r.spec == nil {
 			return kit.Flash(kit.FlashInfo, "the unsaved edits are in the editor already")
 		}
@@ -175,5 +179,9 @@ func (m *versionsScreen) View() string {
 	if m.mark >= 0 && m.mark < len(rows) {
 		note = "comparing with " + rows[m.mark].name()
 	}
-	return kit.Box(st, st.Title.Render("SQL versions of "+m.job.Name), note, lines, m.width, m.height)
+	what := "SQL"
+	if m.job.Kind == model.KindPython {
+		what = "Python"
+	}
+	return kit.Box(st, st.Title.Render(what+" versions of "+m.job.Name), note, lines, m.width, m.height)
 }

@@ -31,6 +31,7 @@ type KeyMap struct {
 	Debug    DebugKeys
 	Form     FormKeys
 	Diag     DiagKeys
+	Build    BuildKeys
 
 	blocked []blockedKey // what Block turned off, and why
 }
@@ -157,6 +158,12 @@ type DiagKeys struct {
 	ThreadDump, TaskManagerLog, Config                       key.Binding
 	FailureLog                                               key.Binding // the TaskManager's log at the failure
 	Chain                                                    key.Binding // fold an exception's chain
+}
+
+// BuildKeys start a project's build from `:projects` and cancel it in
+// the build view.
+type BuildKeys struct {
+	Start, Cancel key.Binding
 }
 
 // FormKeys are the dialogs', the forms' and the command line's.
@@ -324,6 +331,10 @@ func NewKeyMap() KeyMap {
 			FailureLog:      b("L", "log at failure", "L"),
 			Chain:           b("enter", "expand/fold", "enter"),
 		},
+		Build: BuildKeys{
+			Start:  b("b", "build", "b"),
+			Cancel: b("x", "cancel build", "x"),
+		},
 		Form: FormKeys{
 			Toggle:    b("←/→", "choose", "left", "right", "h", "l", "tab", "shift+tab"),
 			Confirm:   b("enter", "do it", "enter"),
@@ -363,6 +374,8 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Alerts.Unsilence, a.Alerts.Unsilence, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Editor.Save, a.Editor.Save, "read-only: saving and submitting are disabled"},
 		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
+		{&k.Build.Start, a.Build.Start, "read-only: builds are disabled"},
+		{&k.Build.Cancel, a.Build.Cancel, "read-only: builds are disabled"},
 	} {
 		if readOnly {
 			k.Block(b.key, b.twin, b.why)

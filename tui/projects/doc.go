@@ -1,5 +1,6 @@
 // Package projects is the TUI's `:projects` view: the git repositories
 // palink builds JAR jobs from, and the cursor's artifacts (version,
 // commit, size, when and by whom built). It only renders what core/api
-// answers; builds run through `palink project build`.
+// answers. b builds the project under the cursor in the build view
+// (build.go), which shows the phase, the commit and the log as it comes.
 package projects

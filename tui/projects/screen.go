@@ -74,14 +74,16 @@ func (m *Screen) Title() string { return "Projects" }
 func (m *Screen) Capturing() bool { return false }
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding { return []key.Binding{m.env.Keys.Nav.Refresh} }
+func (m *Screen) ShortHelp() []key.Binding {
+	return []key.Binding{m.env.Keys.Build.Start, m.env.Keys.Nav.Refresh}
+}
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
 // Help is the view's keys, for its `?` help and the README's keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Build.Start, k.Nav.Refresh}}
 }
 
 func (m *Screen) page() int { return max(min(len(m.projects), (m.height-2)/2), 1) }
@@ -104,10 +106,19 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		m.err, m.loaded, m.projects, m.artifacts = nil, true, msg.Projects, msg.Artifacts
 		m.list.Fit(len(m.projects), m.page())
 		return m, tea.Batch(again, flash)
+	case BuiltMsg:
+		return m, m.loads.Refresh()
 	case tea.KeyPressMsg:
 		k := m.env.Keys
 		if m.list.Key(k, msg, len(m.projects), m.page()) {
 			return m, nil
+		}
+		if why, refused := k.Refused(msg, kit.AllKeys.Build.Start); refused {
+			return m, kit.Flash(kit.FlashWarn, why)
+		}
+		if key.Matches(msg, k.Build.Start) && m.list.Cursor >= 0 && m.list.Cursor < len(m.projects) {
+			s, init := NewBuild(m.env, m.projects[m.list.Cursor])
+			return m, kit.Send(kit.PushMsg{Screen: s, Init: init})
 		}
 		if key.Matches(msg, k.Nav.Refresh) {
 			return m, m.loads.Refresh()

@@ -92,6 +92,13 @@ type SubmitRequest struct {
 	Python *PythonProgram `json:"python,omitempty"`
 	// Config holds any other Flink options; explicit fields above win.
 	Config map[string]string `json:"config,omitempty"`
+	// SessionApp submits the program into that running session cluster
+	// instead of a new application (`flink run -t yarn-session
+	// -Dyarn.application.id=…`: the client compiles the program and posts
+	// the job graph to the session's JobManager). JobID is the job's fixed
+	// id ($internal.pipeline.job-id), "" for a random one.
+	SessionApp string `json:"sessionApp,omitempty"`
+	JobID      string `json:"jobId,omitempty"`
 }
 
 // PythonDriver is the entry class Flink's client runs a PyFlink program with.
@@ -136,11 +143,30 @@ func (c *Cluster) Submit(ctx context.Context, r SubmitRequest) (Submitted, error
 	if py := r.Python; py != nil && (py.Script == "") == (py.Module == "") {
 		return Submitted{}, fmt.Errorf("submit %q: %w: a python program needs one of a script (-py) or a module (-pym)", r.Name, ErrInvalid)
 	}
+	if r.SessionApp != "" {
+		out, err := c.flink.submitToSession(r, conf, now)
+		if err == nil {
+			c.opts.Logf("sim: submitted job %s to session %s", out.JobID, out.AppID)
+		}
+		return out, err
+	}
+	var perr error
+	if r.Python == nil && r.Jar != "" && r.Mode != ModeSession {
+		perr = checkJarFile(r.Jar, r.EntryClass)
+		if perr != nil && r.Mode != ModeApplication {
+			return Submitted{}, perr // the client builds a per-job program: nothing is deployed
+		}
+	}
 	a, err := c.yarn.newApp(now, r)
 	if err != nil {
 		return Submitted{}, fmt.Errorf("submit %q: %w", r.Name, err)
 	}
 	out := Submitted{AppID: a.id}
+	if perr != nil {
+		c.yarn.failApplication(a, now, perr)
+		c.opts.Logf("sim: submitted %s (%s), whose program fails: %s", a.id, a.mode, strings.SplitN(perr.Error(), "\n", 2)[0])
+		return out, nil
+	}
 	if a.mode != ModeSession {
 		entry := r.EntryClass
 		if py := r.Python; py != nil {

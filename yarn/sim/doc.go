@@ -48,7 +48,9 @@
 //   - jm.go: jobManagers, the JobManager listeners, their shared router
 //     and the cluster-wide endpoints; jm_jobs.go, jm_checkpoints.go,
 //     jm_metrics.go, jm_diagnose.go, jars.go, logs.go: the other
-//     endpoints, by family.
+//     endpoints, by family; program.go: JAR programs that cannot start
+//     (a missing jar, an entry class not in it) and a client's submission
+//     into a running session (flink run -t yarn-session).
 //   - graph.go: job graphs (ship strategies, SetJobGraph: any shape,
 //     cycles included) and Diagnosis, which gives a job a known cause
 //     (a bottleneck, a hot subtask, a slow checkpoint part, huge flame
@@ -77,6 +79,12 @@
 //     {"apps":null};
 //   - per-job and application clusters have no web submission (/jars is
 //     404); only session clusters take jars;
+//   - a JAR program whose jar is missing or lacks its entry class fails
+//     where Flink builds it: the client of a per-job submission (nothing
+//     deployed), the JobManager of an application cluster (it deregisters
+//     FINISHED/FAILED with the ProgramInvocationException and its
+//     ClassNotFoundException as diagnostics), a session's jars/run (400);
+//     a jar with no class files at all (a test's stub) runs any class;
 //   - checkpoints: one retained (state.checkpoints.num-retained = 1),
 //     kept on cancel and failure, discarded when a job FINISHES;
 //   - a per-job JobManager whose job ended by stop-with-savepoint stays up

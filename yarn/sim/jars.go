@@ -19,6 +19,7 @@ type jar struct {
 	name      string
 	uploaded  time.Time
 	mainClass string
+	program   jarProgram // its classes, for jars/run's entry check
 }
 
 // maxJar bounds an upload; the bytes are only read for the manifest.
@@ -72,6 +73,7 @@ func (m *jobManagers) upload() http.Handler {
 			return
 		}
 		var name, mainClass string
+		var program jarProgram
 		files := 0
 		for {
 			part, err := mr.NextPart()
@@ -93,6 +95,7 @@ func (m *jobManagers) upload() http.Handler {
 				return
 			}
 			mainClass = manifestMainClass(b)
+			program, _ = readJarProgram(b)
 		}
 		if files != 1 {
 			writeFlinkError(w, http.StatusBadRequest, fmt.Sprintf("org.apache.flink.runtime.rest.handler.RestHandlerException: Exactly 1 file must be sent, received %d.", files))
@@ -118,7 +121,7 @@ func (m *jobManagers) upload() http.Handler {
 		}
 		u := hex32(m.rng)
 		id := fmt.Sprintf("%s-%s-%s-%s-%s_%s", u[:8], u[8:12], u[12:16], u[16:20], u[20:], name)
-		a.jars = append(a.jars, &jar{id: id, name: name, uploaded: now, mainClass: mainClass})
+		a.jars = append(a.jars, &jar{id: id, name: name, uploaded: now, mainClass: mainClass, program: program})
 		m.mu.Unlock()
 		writeJSON(w, http.StatusOK, map[string]string{"filename": "/tmp/flink-web-" + u[:8] + "/flink-web-upload/" + id, "status": "success"})
 	})
@@ -195,6 +198,9 @@ func jmRunJar(x *jmReq) jmAnswer {
 	entry := firstNonEmpty(body.EntryClass, q.Get("entry-class"), jr.mainClass)
 	if entry == "" {
 		return badRequestFlink("Could not look up the main(String[]) method from the class : Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file.")
+	}
+	if err := jr.program.checkEntry(entry); err != nil {
+		return badRequestFlink(err.Error())
 	}
 	p := 0
 	if body.Parallelism != nil {

@@ -34,16 +34,22 @@ type Fake struct {
 	// ProjectList and ArtifactList are what Projects and Artifacts answer.
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
-	overviews    map[string]api.ClusterOverview
-	protected    map[string]bool
-	Viewer       bool
-	delay        time.Duration
-	fail         error
-	calls        []string
-	Watchers     []chan api.Change
-	seq          int64
-	logs         fakeLogs    // fake_logs_test.go
-	Metrics      fakeMetrics // fake_metrics_test.go
+	// Build steers BuildProject (fake_build.go).
+	Build FakeBuild
+	// ArtifactChanges are what a deploy plan of a job (by id) says it
+	// changes in the jar.
+	ArtifactChanges map[string]*model.ArtifactChange
+
+	overviews map[string]api.ClusterOverview
+	protected map[string]bool
+	Viewer    bool
+	delay     time.Duration
+	fail      error
+	calls     []string
+	Watchers  []chan api.Change
+	seq       int64
+	logs      fakeLogs    // fake_logs_test.go
+	Metrics   fakeMetrics // fake_metrics_test.go
 
 	Versions map[string][]model.Spec // job id → saved versions, oldest first (fake_editor_test.go)
 	// GatewayVersion is the Flink release every cluster's SQL Gateway
@@ -253,6 +259,7 @@ func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, e
 	j := f.Jobs[i]
 	p := planFor(j, r.Kind, f.protected[j.Cluster])
 	if p.Allowed && r.Kind.Deploys() {
+		p.Artifact = f.ArtifactChanges[j.ID]
 		switch r.Restore {
 		case model.RestorePath:
 			p.Restore = r.RestorePath
@@ -426,11 +433,6 @@ func (f *Fake) Projects(ctx context.Context) ([]model.Project, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return slices.Clone(f.ProjectList), nil
-}
-
-// BuildProject implements api.Service: the fake builds nothing.
-func (f *Fake) BuildProject(_ context.Context, r api.BuildRequest) (model.Artifact, error) {
-	return model.Artifact{}, fmt.Errorf("build %s: the fake service builds nothing", r.Project)
 }
 
 // Artifacts implements api.Service: none.
