@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -19,7 +20,20 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("PALINK_IMPOSTOR"); path != "" {
 		impostor(path)
 	}
-	os.Exit(m.Run())
+	// A command without --config or --store falls back to the user's
+	// config and store: the tests get a home of their own, so that they
+	// neither read nor write the machine's.
+	home, err := os.MkdirTemp("", "palink-cli-home")
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"} {
+		os.Setenv(v, filepath.Join(home, v))
+	}
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // impostor listens on path as whoever runs it (PALINK_IMPOSTOR) and
