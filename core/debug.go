@@ -136,6 +136,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		Databases:  d.Databases,
 		Limit:      r.Limit,
 		Out:        r.Out,
+		Mask:       vars.JSONMask(),
 		Keep:       keep,
 		Watermarks: r.Watermarks,
 		ClockStep:  r.ProctimeStep,

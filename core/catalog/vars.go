@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -97,6 +98,30 @@ func (r Resolved) Mask(s string) string {
 		}
 	}
 	return s
+}
+
+// JSONMask masks the secrets in JSON text, as they are and as JSON escapes
+// them; nil when there is no secret, so that a writer keeps its fast path.
+func (r Resolved) JSONMask() func(string) string {
+	var forms []string
+	for _, v := range r.secrets {
+		if v == "" {
+			continue
+		}
+		forms = append(forms, v)
+		if j, err := json.Marshal(v); err == nil && string(j[1:len(j)-1]) != v {
+			forms = append(forms, string(j[1:len(j)-1]))
+		}
+	}
+	if len(forms) == 0 {
+		return nil
+	}
+	return func(s string) string {
+		for _, f := range forms {
+			s = strings.ReplaceAll(s, f, model.Masked)
+		}
+		return s
+	}
 }
 
 // MaskErr is err with every secret value masked (nil stays nil).

@@ -130,6 +130,7 @@ func (d *runner) planJob(ctx context.Context, st flinksql.Statement, n, of int) 
 	}
 	sink.coll = coll
 	sink.zone = d.zone
+	sink.mask = d.opts.Mask
 	if err := sink.open(d.opts.Out, n, of); err != nil {
 		return nil, err
 	}

@@ -48,6 +48,10 @@ type Options struct {
 	// OUT.SINK.ext. A sink that receives updates also gets its final table
 	// in OUT.final (OUT.SINK.final.ext).
 	Out string
+	// Mask, if set, rewrites each line written to Out's files before it is
+	// written: the caller hides there what must never reach a file (the
+	// values of secret variables a script may select).
+	Mask func(line string) string
 	// OnRow, if set, sees each change a sink receives as it comes. It is
 	// called from one goroutine at a time.
 	OnRow func(SinkRow)

@@ -42,6 +42,7 @@ type Sink struct {
 	out   *os.File
 	w     *bufio.Writer
 	final string // where the final table goes, "" if nowhere
+	mask  func(string) string
 }
 
 // Change is one change a sink received.
@@ -108,10 +109,21 @@ func (s *Sink) write(rec stream.Rec) error {
 	if s.w == nil {
 		return nil
 	}
-	// An append-only sink's file is its rows; an updating one's, its
-	// changelog. Written straight into the file's buffer: this runs for
-	// every row a sink receives.
-	w := s.w
+	if s.mask != nil {
+		var b strings.Builder
+		s.writeRec(&b, rec)
+		_, err := s.w.WriteString(s.mask(b.String()))
+		return err
+	}
+	// Straight into the file's buffer: this runs for every row a sink
+	// receives.
+	s.writeRec(s.w, rec)
+	return nil
+}
+
+// writeRec writes one change as a JSON line: an append-only sink's file is
+// its rows; an updating one's, its changelog.
+func (s *Sink) writeRec(w jsonOut, rec stream.Rec) {
 	w.WriteByte('{')
 	if !s.coll.AppendOnly {
 		w.WriteString(`"op":"`)
@@ -126,8 +138,7 @@ func (s *Sink) write(rec stream.Rec) error {
 		w.WriteByte(':')
 		writeJSONValue(w, rec.Row[i], c.typ, s.zone)
 	}
-	_, err := w.WriteString("}\n")
-	return err
+	w.WriteString("}\n")
 }
 
 // close takes the changelog and the final table from the collector and
@@ -175,7 +186,11 @@ func (s *Sink) close() error {
 			writeJSONValue(&b, r[i], c.typ, s.zone)
 		}
 		b.WriteString("}\n")
-		w.WriteString(b.String())
+		line := b.String()
+		if s.mask != nil {
+			line = s.mask(line)
+		}
+		w.WriteString(line)
 	}
 	err = w.Flush()
 	if cerr := f.Close(); err == nil {
