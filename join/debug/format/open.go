@@ -16,6 +16,9 @@ import (
 type Column struct {
 	Name string
 	Type value.Type
+	// Metadata says the column is a METADATA column: not a field of the
+	// message's value (the avro formats leave it out of their schema).
+	Metadata bool
 }
 
 // Table is what a reader needs of the table.
@@ -63,6 +66,15 @@ func Open(path string, t Table) (stream.Reader, error) {
 		return newCDC(lr, t, opt, canal)
 	case format == "maxwell-json":
 		return newCDC(lr, t, opt, maxwell)
+	case format == "avro" || format == "avro-confluent":
+		return newAvro(lr, t, func(k string) string {
+			// 'avro-confluent.schema', or 'value.avro-confluent.schema'
+			// where the format is the value's.
+			if v, ok := t.Options[format+"."+k]; ok {
+				return v
+			}
+			return t.Options["value."+format+"."+k]
+		})
 	}
 	return newJSON(lr, t, func(string) string { return "" })
 }
