@@ -68,18 +68,28 @@ func (r *avroReader) Next() (stream.Rec, bool, error) {
 	if !ok {
 		return stream.Rec{}, false, lineError(r.name, n, fmt.Errorf("not Avro's JSON encoding of a record: %s is not an object", text))
 	}
-	row := make(value.Row, len(r.t.Columns))
-	for i, c := range r.t.Columns {
-		if r.field[i] < 0 {
-			continue
-		}
-		f := r.schema.fields[r.field[i]]
-		row[i], err = avroField2(obj, f, c.Type, c.Name)
-		if err != nil {
-			return stream.Rec{}, false, lineError(r.name, n, err)
-		}
+	row, err := r.record(obj, nil)
+	if err != nil {
+		return stream.Rec{}, false, lineError(r.name, n, err)
 	}
 	return stream.Rec{Row: row, Src: n}, true, nil
+}
+
+// record is a message's record as a row of the table; only the columns
+// at positions only, when given (upsert-kafka's key).
+func (r *avroReader) record(obj map[string]any, only []int) (value.Row, error) {
+	row := make(value.Row, len(r.t.Columns))
+	for i, c := range r.t.Columns {
+		if r.field[i] < 0 || only != nil && !slices.Contains(only, i) {
+			continue
+		}
+		v, err := avroField2(obj, r.schema.fields[r.field[i]], c.Type, c.Name)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, nil
 }
 
 // avroField2 is field f of a record's JSON object as a value of type t;

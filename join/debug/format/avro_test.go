@@ -155,3 +155,36 @@ func TestAvroRefusesWhatFlinkCannotDerive(t *testing.T) {
 	}
 	same(t, "rows", got, []string{"+I 2024-01-01 10:15:30.500001"})
 }
+
+// TestAvroUpsertKafka: upsert-kafka with an avro value format reads a
+// line as the value's record, or {"key": …, "value": …} with the key's
+// record, a null value deleting the key.
+func TestAvroUpsertKafka(t *testing.T) {
+	tb := table(t, "avro", "id BIGINT NOT NULL; name STRING", nil)
+	tb.Connector, tb.Key = "upsert-kafka", []int{0}
+	got, err := read(t, tb, "t.jsonl", `{"id": 1, "name": {"string": "a"}}
+{"key": {"id": 1}, "value": {"id": 1, "name": {"string": "b"}}}
+{"key": {"id": 1}, "value": null}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "rows", got, []string{"+U 1 | a", "+U 1 | b", "-D 1 | NULL"})
+	_, err = read(t, tb, "t.jsonl", `{"key": {"id": "x"}, "value": null}`+"\n")
+	if want := `t.jsonl line 1, column id: expected long, got "x"`; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+}
+
+// TestAvroLeavesMetadataOut: a METADATA column is not a field of the
+// derived record (a line without it is not missing a field); it reads as
+// NULL.
+func TestAvroLeavesMetadataOut(t *testing.T) {
+	tb := table(t, "avro", "id INT NOT NULL; ts TIMESTAMP_LTZ(3) NOT NULL", nil)
+	tb.Columns[1].Metadata = true
+	got, err := read(t, tb, "t.jsonl", `{"id": 1}`+"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "rows", got, []string{"+I 1 | NULL"})
+}
