@@ -12,7 +12,8 @@
 // JSON encoding (Avro 1.11) of the record schema Flink derives from the
 // columns (AvroSchemaConverter.convertToSchema; nullable columns are
 // unions with null, DECIMAL is bytes, a nested ROW a record named
-// "<parent>_<field>"), or of the schema 'avro-confluent.schema' gives. A
+// "<parent>_<field>"), or of the schema 'avro-confluent.schema' gives
+// (upsert-kafka's records likewise, when its value format is avro). A
 // nullable field's value is taken unwrapped as well; a line that does not
 // match fails the run (Flink's avro has no ignore-parse-errors).
 //
