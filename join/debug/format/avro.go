@@ -105,15 +105,28 @@ func avroField2(obj map[string]any, f avroField, t value.Type, path string) (any
 		case f.schema.nullable():
 			return nil, nil
 		default:
-			return nil, colError(path, fmt.Errorf("missing, expected %s", f.schema.describe()))
+			return nil, &fieldError{path: path, err: fmt.Errorf("missing, expected %s", f.schema.describe())}
 		}
 	}
 	v, err := avroValue(j, f.schema, t)
+	if fe, ok := err.(*fieldError); ok {
+		return nil, &fieldError{path: path + "." + fe.path, err: fe.err} // a nested record's field
+	}
 	if err != nil {
-		return nil, colError(path, err)
+		return nil, &fieldError{path: path, err: err}
 	}
 	return v, nil
 }
+
+// fieldError is an error about a field, named by its path from the
+// column ("r.qty"); lineError writes it "column r.qty: …".
+type fieldError struct {
+	path string
+	err  error
+}
+
+func (e *fieldError) Error() string { return colError(e.path, e.err).Error() }
+func (e *fieldError) Unwrap() error { return e.err }
 
 // avroValue reads j, a JSON value in Avro's JSON encoding of schema s, as
 // a value of the column type t.
@@ -234,9 +247,16 @@ func avroUnion(j any, s *avroSchema, t value.Type) (any, error) {
 			firstErr = err
 		}
 	}
+	if fe, ok := firstErr.(*fieldError); ok {
+		return nil, fe // a nested field's error: its own path and expectation
+	}
 	if firstErr != nil && len(s.branches) == 2 && s.nullable() {
 		// One non-null branch: its own error says more than the union's.
-		return nil, fmt.Errorf("%w (or null, or %s)", firstErr, s.describe())
+		other := s.branches[0]
+		if other.typ == "null" {
+			other = s.branches[1]
+		}
+		return nil, fmt.Errorf(`%w (the field is nullable: null or {"%s": …} also do)`, firstErr, other.branchName())
 	}
 	return nil, mismatch(s, j)
 }

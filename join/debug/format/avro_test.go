@@ -81,9 +81,9 @@ func TestAvroBadLines(t *testing.T) {
 		{"a string for an int", `{"id": "1"}`, `t.jsonl line 2, column id: expected int, got "1"`},
 		{"out of int's range", `{"id": 3000000000}`, `t.jsonl line 2, column id: 3000000000 is out of an Avro int's range`},
 		{"a wrong branch", `{"id": 1, "name": {"long": 5}}`, `t.jsonl line 2, column name: expected null or {"string": string}, got {"long":5}`},
-		{"a number for a string", `{"id": 1, "name": 5}`, `t.jsonl line 2, column name: expected string, got 5 (or null, or null or {"string": string})`},
+		{"a number for a string", `{"id": 1, "name": 5}`, `t.jsonl line 2, column name: expected string, got 5 (the field is nullable: null or {"string": …} also do)`},
 		{"bytes above U+00FF", `{"id": 1, "price": {"bytes": "€"}}`, `t.jsonl line 2, column price: expected bytes (decimal), a string of code points U+0000–U+00FF, got "€" (U+20AC)`},
-		{"a nested field", `{"id": 1, "r": {"q": "x"}}`, `t.jsonl line 2, column r: column q: expected int, got "x" (or null, or null or {"org.apache.flink.avro.generated.record_r": record org.apache.flink.avro.generated.record_r})`},
+		{"a nested field", `{"id": 1, "r": {"q": "x"}}`, `t.jsonl line 2, column r.q: expected int, got "x"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := `{"id": 1, "name": "ok"}` + "\n" + tc.line + "\n" + `{"id": 3}` + "\n"
