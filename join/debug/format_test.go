@@ -39,3 +39,34 @@ func TestFormats(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// An avro table's data file is Avro's JSON encoding of the record Flink
+// derives from its columns (nullable columns as unions, DECIMAL as
+// bytes, TIMESTAMP(3) as timestamp-millis); a GROUP BY over it gives
+// Flink's changelog and final table, and a line that does not match
+// fails the run at its line and field.
+func TestAvroSource(t *testing.T) {
+	const ddl = `CREATE TABLE orders (id BIGINT NOT NULL, usr STRING, price DECIMAL(10, 2), ts TIMESTAMP(3), r ROW<qty INT>)
+  WITH ('connector' = 'kafka', 'topic' = 'orders', 'format' = 'avro');
+`
+	q := ddl + "SELECT usr, SUM(price) AS total, MAX(ts) AS last_ts, SUM(r.qty) AS qty FROM orders GROUP BY usr"
+	data := `{"id": 1, "usr": {"string": "a"}, "price": {"bytes": "\u0000\u0096"}, "ts": {"long": 1704104130500}, "r": {"org.apache.flink.avro.generated.record_r": {"qty": {"int": 2}}}}
+{"id": 2, "usr": {"string": "b"}, "price": {"bytes": "\u0004\u00d2"}, "ts": null, "r": null}
+{"id": 3, "usr": "a", "price": {"bytes": "\u00ff\u0038"}, "ts": {"long": 1704104131000}, "r": {"qty": 3}}
+`
+	s := run(t, q, map[string]string{"orders.jsonl": data}).Sinks[0]
+	expect(t, "changelog", changelog(s), []string{
+		"+I[a, 1.50, 2024-01-01 10:15:30.500, 2]",
+		"+I[b, 12.34, NULL, NULL]",
+		"-U[a, 1.50, 2024-01-01 10:15:30.500, 2]",
+		"+U[a, -0.50, 2024-01-01 10:15:31.000, 5]",
+	})
+	expect(t, "final", final(s), []string{
+		"+I[a, -0.50, 2024-01-01 10:15:31.000, 5]",
+		"+I[b, 12.34, NULL, NULL]",
+	})
+	_, err := Run(t.Context(), q, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", `{"id": 1, "usr": {"long": 7}}`+"\n")}})
+	if want := `debug run: orders.jsonl line 1, column usr: expected null or {"string": string}, got {"long":7}`; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+}

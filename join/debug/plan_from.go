@@ -115,7 +115,7 @@ func (d sources) scan(t *tableDef, alias string) (*rel, error) {
 			continue
 		}
 		fromFile = append(fromFile, len(fileCols))
-		fileCols = append(fileCols, format.Column{Name: c.name, Type: c.typ})
+		fileCols = append(fileCols, format.Column{Name: c.name, Type: c.typ, Metadata: c.metadata != ""})
 	}
 	var keyIdx []int
 	for _, k := range t.pk {

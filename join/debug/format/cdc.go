@@ -235,6 +235,7 @@ type upsertReader struct {
 	*lines
 	t    Table
 	conv []converter
+	avro *avroReader // the key's and value's records when the format is avro
 }
 
 func newUpsert(l *lines, t Table) (*upsertReader, error) {
@@ -270,6 +271,13 @@ func (r *upsertReader) Next() (stream.Rec, bool, error) {
 		}
 	}
 	_ = isRecord
+	if val == nil && r.avro != nil {
+		row, err := r.avro.record(key, r.t.Key)
+		if err != nil {
+			return stream.Rec{}, false, lineError(r.name, n, err)
+		}
+		return stream.Rec{Kind: stream.Delete, Row: row, Src: n}, true, nil
+	}
 	if val == nil {
 		row := make(value.Row, len(r.t.Columns))
 		for _, i := range r.t.Key {
@@ -293,7 +301,15 @@ func (r *upsertReader) Next() (stream.Rec, bool, error) {
 	for k, x := range vo {
 		merged[k] = x
 	}
-	row, err := objectRow(merged, r.t.Columns, r.conv, false)
+	var row value.Row
+	if r.avro != nil {
+		row, err = r.avro.record(merged, nil)
+	} else {
+		row, err = objectRow(merged, r.t.Columns, r.conv, false)
+	}
+	if err != nil && r.avro != nil {
+		return stream.Rec{}, false, lineError(r.name, n, err)
+	}
 	if err != nil {
 		return stream.Rec{}, false, fmt.Errorf("%s line %d: %w", r.name, n, err)
 	}

@@ -8,8 +8,17 @@
 // and deletes. Upsert-kafka's records are a line of the value, or of
 // {"key": …, "value": …} where a null value is a deletion.
 //
-// A file whose table has another format (avro, protobuf, …) is read by
-// its extension: .csv as CSV with a header, anything else as JSON lines.
+// The avro and avro-confluent formats read a message a line in Avro's
+// JSON encoding (Avro 1.11) of the record schema Flink derives from the
+// columns (AvroSchemaConverter.convertToSchema; nullable columns are
+// unions with null, DECIMAL is bytes, a nested ROW a record named
+// "<parent>_<field>"), or of the schema 'avro-confluent.schema' gives
+// (upsert-kafka's records likewise, when its value format is avro). A
+// nullable field's value is taken unwrapped as well; a line that does not
+// match fails the run (Flink's avro has no ignore-parse-errors).
+//
+// A file whose table has another format (protobuf, …) is read by its
+// extension: .csv as CSV with a header, anything else as JSON lines.
 //
 // It imports value and stream, nothing else of palink's.
 package format

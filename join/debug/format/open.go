@@ -16,6 +16,9 @@ import (
 type Column struct {
 	Name string
 	Type value.Type
+	// Metadata says the column is a METADATA column: not a field of the
+	// message's value (the avro formats leave it out of their schema).
+	Metadata bool
 }
 
 // Table is what a reader needs of the table.
@@ -49,6 +52,15 @@ func Open(path string, t Table) (stream.Reader, error) {
 		// A JSON-lines fixture of a table whose records are not JSON (a
 		// sample palink took from the topic and decoded): by column name.
 		return newJSON(lr, t, func(string) string { return "" })
+	case t.Connector == "upsert-kafka" && (format == "avro" || format == "avro-confluent"):
+		u, err := newUpsert(lr, t)
+		if err != nil {
+			return nil, err
+		}
+		if u.avro, err = newAvro(lr, t, avroOptions(t, format)); err != nil {
+			return nil, err
+		}
+		return u, nil
 	case t.Connector == "upsert-kafka":
 		return newUpsert(lr, t)
 	case format == "json":
@@ -63,6 +75,8 @@ func Open(path string, t Table) (stream.Reader, error) {
 		return newCDC(lr, t, opt, canal)
 	case format == "maxwell-json":
 		return newCDC(lr, t, opt, maxwell)
+	case format == "avro" || format == "avro-confluent":
+		return newAvro(lr, t, avroOptions(t, format))
 	}
 	return newJSON(lr, t, func(string) string { return "" })
 }
@@ -146,4 +160,15 @@ func CountRows(path string) (int64, error) {
 		n-- // the header; a quoted field spanning lines would make this an estimate
 	}
 	return n, nil
+}
+
+// avroOptions reads the avro formats' options: 'avro-confluent.schema',
+// or 'value.avro-confluent.schema' where the format is the value's.
+func avroOptions(t Table, format string) func(string) string {
+	return func(k string) string {
+		if v, ok := t.Options[format+"."+k]; ok {
+			return v
+		}
+		return t.Options["value."+format+"."+k]
+	}
 }
