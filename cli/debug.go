@@ -186,7 +186,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE (.csv with a header, else JSON lines); repeatable")
+	f.StringArrayVar(&data, "data", nil, "rows of a source table: TABLE=FILE, read by the table's format (json, csv, raw, the CDC formats, avro as Avro's JSON encoding; none: .csv with a header, else JSON lines); repeatable")
 	f.StringVar(&out, "out", "", "stream each sink's rows to this file as JSON lines as they come (an updating sink's changelog, its final table to FILE.final)")
 	f.IntVar(&watermarks, "watermarks", 0, "when sources emit their watermark: 0 after every row, N after every N rows, -1 only at the end (windows then fire at the end)")
 	f.DurationVar(&procStep, "proctime-step", 0, "how far the simulated processing-time clock moves before each row is read (PROCTIME(), processing-time windows); 0: it stands still")
