@@ -32,6 +32,7 @@ const (
 // demoRun is a running demo: the simulator, its clock and palink on it.
 type demoRun struct {
 	env   *env
+	dir   string         // the demo's throwaway directory (store, data, project)
 	debug *core.Debugger // with the demo's sample data and dimension table
 	svc   *core.Local
 	c     *sim.Cluster
@@ -70,13 +71,14 @@ func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
 		stop()
 		return nil, errors.New("demo: its store is served by an agent already")
 	}
-	dbg, err := writeDemoData(filepath.Dir(cfg.Store))
+	dir := filepath.Dir(cfg.Store)
+	dbg, err := writeDemoData(dir)
 	if err != nil {
 		e.Close()
 		stop()
 		return nil, fmt.Errorf("demo: write its debug data: %w", err)
 	}
-	return &demoRun{env: e, debug: dbg, svc: e.local, c: c, clock: clock, log: e.log,
+	return &demoRun{env: e, dir: dir, debug: dbg, svc: e.local, c: c, clock: clock, log: e.log,
 		close: func() { e.Close(); stop() }}, nil
 }
 
@@ -142,6 +144,8 @@ var demoDiagnoses = map[string]sim.Diagnosis{
 func (d *demoRun) warm(ctx context.Context, n int) error {
 	svc, clock := d.svc, d.clock
 	start := time.Now()
+	// The catalog, variables and UDF come first: jobs of the fleet use them.
+	d.seedAssets(ctx, d.dir)
 	warm := min(n, demoWarm)
 	ids := make([]string, 0, warm)
 	var submits []string

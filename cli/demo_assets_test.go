@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+)
+
+// A started demo is set up as a team's cluster would be: :tables lists
+// the catalog (users in two versions, used by user-features, which
+// defines neither of its sources and was deployed with both injected),
+// palink var shows the dimension database's password masked, :udfs lists
+// risk_score with fraud-scoring calling it, and :projects the sessionizer
+// project with its artifact and the JAR job built from it.
+func TestDemoShowsItsTablesVariablesUDFAndProject(t *testing.T) {
+	d, _ := startTestDemo(t, demoWarm)
+	ctx := t.Context()
+
+	tables, err := d.svc.Tables(ctx, demoCluster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range tables {
+		names = append(names, tb.Name)
+	}
+	if !slices.Equal(names, []string{"orders", "users"}) {
+		t.Fatalf("the demo's catalog holds %v, want orders and users", names)
+	}
+	users, err := d.svc.Table(ctx, api.TableRef{Cluster: demoCluster, Name: "users"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(users.Versions) != 2 || users.Table.Version != 2 || users.Error != "" {
+		t.Errorf("users: version %d of %d (%q), want version 2 of 2 that validates", users.Table.Version, len(users.Versions), users.Error)
+	}
+	var used bool
+	for _, u := range users.Jobs {
+		if u.JobName == "user-features" {
+			used = !u.Own && u.Deployed == 2
+		}
+	}
+	if !used {
+		t.Errorf("users' jobs %+v: want user-features, deployed with users@v2 from the catalog", users.Jobs)
+	}
+
+	// The deploy of user-features injected both tables.
+	job, err := d.svc.Job(ctx, "user-features")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var injected string
+	for _, c := range job.Commands {
+		if c.Kind == model.CmdSubmit && c.State == model.CmdSucceeded {
+			injected = model.CatalogRefs(c.Params.Catalog)
+		}
+	}
+	if injected != "orders@v1, users@v2" {
+		t.Errorf("user-features's submit injected %q, want orders@v1, users@v2; commands %+v", injected, job.Commands)
+	}
+
+	vars, err := d.svc.Vars(ctx, demoCluster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := map[string]string{}
+	for _, v := range vars {
+		shown[v.Name] = viewVar(v).Value
+		if strings.Contains(v.Value+viewVar(v).Value, demoPasswordValue) {
+			t.Errorf("variable %s shows the secret's value", v.Name)
+		}
+	}
+	if !strings.HasPrefix(shown["users_password"], model.Masked) || shown["kafka"] != "kafka:9092" {
+		t.Errorf("variables shown as %v, want users_password masked and kafka's brokers", shown)
+	}
+
+	udfs, err := d.svc.UDFs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var callers []string
+	for _, u := range udfs {
+		if u.Name == "risk_score" {
+			for _, j := range u.Jobs {
+				callers = append(callers, j.JobName)
+			}
+		}
+	}
+	if !slices.Contains(callers, "fraud-scoring") {
+		t.Errorf("UDFs %+v: want risk_score called by fraud-scoring", udfs)
+	}
+	fraud, err := d.svc.Job(ctx, "fraud-scoring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fraud.Job.State != model.StateRunning {
+		t.Errorf("fraud-scoring, which calls the registered UDF, is %s, want RUNNING", fraud.Job.State)
+	}
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git: the demo has no project")
+	}
+	d.seedProject(ctx, d.dir) // as `palink demo` runs it, beside the warm-up
+	projects, err := d.svc.Projects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(projects) != 1 || projects[0].Name != demoProject {
+		t.Fatalf("projects %+v, want %s", projects, demoProject)
+	}
+	arts, err := d.svc.Artifacts(ctx, demoProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(arts) != 1 || arts[0].File != "target/sessionizer-1.3.0.jar" || !strings.Contains(arts[0].Log, "BUILD SUCCESS") {
+		t.Errorf("artifacts %+v, want the one build of target/sessionizer-1.3.0.jar", arts)
+	}
+	jar, err := d.svc.Job(ctx, demoProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jar.Job.Kind != model.KindJAR || jar.Spec.Project != demoProject {
+		t.Errorf("job %s is %s of project %q, want a JAR job of %s", demoProject, jar.Job.Kind, jar.Spec.Project, demoProject)
+	}
+}
