@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/palink/palink/core/api"
@@ -32,10 +33,16 @@ const (
 	demoPasswordValue = "demo-dim-db-pw"
 )
 
-// demoTables are the catalog's tables, each version in order: users has
-// two, its second adding the lookup cache after the join was slow.
-var demoTables = []struct{ name, note, sql string }{
-	{"orders", "orders topic, JSON", `CREATE TABLE orders (
+// demoTable is one version of a catalog table.
+type demoTable struct{ name, note, sql string }
+
+// demoTables are the catalog's tables as the hour begins; demoTableEdit
+// is its change in the hour (demoPlan's "table"): users gets a lookup
+// cache, so that the jobs deployed before it show the change waiting for
+// their next restart.
+var (
+	demoTables = []demoTable{
+		{"orders", "orders topic, JSON", `CREATE TABLE orders (
   order_id BIGINT,
   user_id BIGINT,
   amount DECIMAL(10, 2),
@@ -48,12 +55,13 @@ var demoTables = []struct{ name, note, sql string }{
   'scan.startup.mode' = 'latest-offset',
   'format' = 'json'
 )`},
-	{"users", "the users dimension (app database)", demoUsersDDL("")},
-	{"users", "cache lookups: the join was waiting on the database", demoUsersDDL(`,
+		{"users", "the users dimension (app database)", demoUsersDDL("")},
+	}
+	demoTableEdit = demoTable{"users", "cache lookups: the join was waiting on the database", demoUsersDDL(`,
   'lookup.cache' = 'PARTIAL',
   'lookup.partial-cache.max-rows' = '10000',
-  'lookup.partial-cache.expire-after-write' = '10 min'`)},
-}
+  'lookup.partial-cache.expire-after-write' = '10 min'`)}
+)
 
 func demoUsersDDL(more string) string {
 	return `CREATE TABLE users (
@@ -92,9 +100,7 @@ var demoStandIns = []string{"risk_score(id, amount)=amount / 400"}
 func (d *demoRun) seedAssets(ctx context.Context, dir string) {
 	os.Setenv(demoPasswordEnv, demoPasswordValue)
 	for _, t := range demoTables {
-		_, err := d.svc.PutTable(ctx, api.PutTableRequest{Cluster: demoCluster, Name: t.name, SQL: t.sql, Note: t.note,
-			Create: !d.hasTable(ctx, t.name), Author: "demo"})
-		if err != nil {
+		if err := d.putTable(ctx, t, true); err != nil {
 			d.log.Warn("demo: catalog table", "table", t.name, "err", err)
 		}
 	}
@@ -116,9 +122,11 @@ func (d *demoRun) seedAssets(ctx context.Context, dir string) {
 	}
 }
 
-func (d *demoRun) hasTable(ctx context.Context, name string) bool {
-	_, err := d.svc.Table(ctx, api.TableRef{Cluster: demoCluster, Name: name})
-	return err == nil
+// putTable adds a catalog table (create) or makes its next version.
+func (d *demoRun) putTable(ctx context.Context, t demoTable, create bool) error {
+	_, err := d.svc.PutTable(ctx, api.PutTableRequest{Cluster: demoCluster, Name: t.name, SQL: t.sql, Note: t.note,
+		Create: create, Author: "demo"})
+	return err
 }
 
 // writeJar writes a jar (a zip) holding a manifest and the named class
@@ -238,12 +246,10 @@ func (d *demoRun) buildProject(ctx context.Context, dir string) error {
 func demoDebugAssets(r *api.DebugRequest) {
 	os.Setenv(demoPasswordEnv, demoPasswordValue)
 	var tables []model.CatalogTable
-	at := map[string]int{}
-	for _, t := range demoTables {
-		i, ok := at[t.name]
-		if !ok {
-			i, at[t.name] = len(tables), len(tables)
-			tables = append(tables, model.CatalogTable{Cluster: demoCluster, Name: t.name})
+	for _, t := range append(slices.Clone(demoTables), demoTableEdit) {
+		i := slices.IndexFunc(tables, func(c model.CatalogTable) bool { return c.Name == t.name })
+		if i < 0 {
+			i, tables = len(tables), append(tables, model.CatalogTable{Cluster: demoCluster, Name: t.name})
 		}
 		tables[i].Version++
 		tables[i].SQL, tables[i].Note = t.sql, t.note

@@ -99,7 +99,7 @@ func (d *demoRun) rest(ctx context.Context, n int) {
 type demoEvent struct {
 	job    string
 	before time.Duration
-	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose
+	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose; table (job: the catalog table)
 }
 
 var demoPlan = []demoEvent{
@@ -114,6 +114,9 @@ var demoPlan = []demoEvent{
 	{"orders-enrich-3", 55 * time.Minute, "flap"},
 	{"payments-dedup", 50 * time.Minute, "pause"},
 	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
+	// The users table of the catalog gets its lookup cache: the jobs that
+	// use it deploy it at their next restart.
+	{"users", 40 * time.Minute, "table"},
 	{"orders-enrich", 38 * time.Minute, "savepoint"},
 	{"inventory-sync-2", 35 * time.Minute, "pause"},
 	{"orders-enrich-2", 28 * time.Minute, "interrupt"},
@@ -317,6 +320,9 @@ func waitCommands(ctx context.Context, svc *core.Local, ids []string) error {
 // cluster.
 func (d *demoRun) play(ctx context.Context, e demoEvent) error {
 	svc, c := d.svc, d.c
+	if e.what == "table" {
+		return d.putTable(ctx, demoTableEdit, false)
+	}
 	j, err := demoJob(ctx, svc, e.job)
 	if err != nil {
 		return err
