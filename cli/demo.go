@@ -26,8 +26,9 @@ func newDemoCmd(g *globals) *cobra.Command {
 		Long: "Starts a simulated YARN + Flink + SQL Gateway cluster in this process and opens the UI on a\n" +
 			"fleet that has lived an hour: its jobs were deployed an hour ago, paused, killed, savepointed,\n" +
 			"strained and failed on the way, and palink measured them all along (the hour is lived in a\n" +
-			"second or two, as the UI opens). Then things keep happening. The demo keeps its state in a\n" +
-			"throwaway store, never in yours.",
+			"second or two, as the UI opens). Then things keep happening. Its cluster has a table catalog,\n" +
+			"variables (one a secret), a registered UDF and, with git on the PATH, a project built from a\n" +
+			"local repository, which its jobs use. The demo keeps its state in a throwaway store, never in yours.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
