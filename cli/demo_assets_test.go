@@ -130,3 +130,34 @@ func TestDemoShowsItsTablesVariablesUDFAndProject(t *testing.T) {
 		t.Errorf("job %s is %s of project %q, want a JAR job of %s", demoProject, jar.Job.Kind, jar.Spec.Project, demoProject)
 	}
 }
+
+// Without git on the PATH the demo has no project, and says so only in
+// its log: nothing else changes.
+func TestDemoWithoutGitHasNoProject(t *testing.T) {
+	d, _ := startTestDemo(t, 6)
+	t.Setenv("PATH", t.TempDir())
+	d.seedProject(t.Context(), d.dir)
+	projects, err := d.svc.Projects(t.Context())
+	if err != nil || len(projects) != 0 {
+		t.Errorf("projects %+v (%v), want none without git", projects, err)
+	}
+	if _, err := d.svc.Job(t.Context(), demoProject); err == nil {
+		t.Errorf("a %s job without its project", demoProject)
+	}
+}
+
+// `palink debug --demo fraud-scoring` stands in for the UDF it calls, and
+// user-features gets the demo's catalog tables, as their deploys do.
+func TestDebugDemoJobsUseTheDemosAssets(t *testing.T) {
+	out, errOut, err := runCLI(t, "debug", "--demo", "fraud-scoring", "--limit", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "payment_risk: 3 rows\n") || !strings.Contains(errOut, "stand-in for this run: risk_score(id, amount)=amount / 400") {
+		t.Errorf("debug --demo fraud-scoring:\n%s%s\nwant 3 scored payments, risk_score stood in for", out, errOut)
+	}
+	_, errOut, err = runCLI(t, "debug", "--demo", "user-features", "--limit", "3")
+	if err != nil || !strings.Contains(errOut, "from the table catalog of cluster sim: orders@v1, users@v2") {
+		t.Errorf("debug --demo user-features: %v\n%s\nwant the catalog's orders and users injected", err, errOut)
+	}
+}
