@@ -105,9 +105,13 @@ func newDebugCmd(g *globals) *cobra.Command {
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
-			cluster, implied := "", false
-			if !demo {
+			// from names the cluster whose catalog the run's tables came from.
+			cluster, implied, from := "", false, demoCluster
+			if demo {
+				demoDebugAssets(&req)
+			} else {
 				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
+				from = cluster
 			}
 			if cluster != "" {
 				// The cluster's release: what it lacks refuses the run.
@@ -154,7 +158,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(cmd.ErrOrStderr())
 			}
 			if len(fin.Injected) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", cluster, strings.Join(fin.Injected, ", "))
+				fmt.Fprintf(cmd.ErrOrStderr(), "from the table catalog of cluster %s: %s\n", from, strings.Join(fin.Injected, ", "))
 			}
 			for _, s := range fin.StoodIn {
 				fmt.Fprintf(cmd.ErrOrStderr(), "stand-in for this run: %s\n", s)

@@ -26,8 +26,9 @@ func newDemoCmd(g *globals) *cobra.Command {
 		Long: "Starts a simulated YARN + Flink + SQL Gateway cluster in this process and opens the UI on a\n" +
 			"fleet that has lived an hour: its jobs were deployed an hour ago, paused, killed, savepointed,\n" +
 			"strained and failed on the way, and palink measured them all along (the hour is lived in a\n" +
-			"second or two, as the UI opens). Then things keep happening. The demo keeps its state in a\n" +
-			"throwaway store, never in yours.",
+			"second or two, as the UI opens). Then things keep happening. Its cluster has a table catalog,\n" +
+			"variables (one a secret), a registered UDF and, with git on the PATH, a project built from a\n" +
+			"local repository, which its jobs use. The demo keeps its state in a throwaway store, never in yours.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -43,6 +44,9 @@ func newDemoCmd(g *globals) *cobra.Command {
 			go func() { done <- runBackground(bg, d.svc) }()
 			// The fleet lives its hour while the UI opens, then the rest
 			// of a large fleet is created and things keep happening.
+			// The project's build runs beside the warm-up: it takes git
+			// and a shell a moment.
+			go d.seedProject(bg, d.dir)
 			go func() {
 				if err := d.warm(bg, jobs); err != nil && bg.Err() == nil {
 					d.log.Error("demo: warm up", "err", err)
@@ -72,8 +76,8 @@ var demoJobs = []struct{ name, sql string }{
 	{"orders-enrich", demoSQLEnrich},
 	{"payments-dedup", demoSQLDedup},
 	{"clicks-to-hudi", demoSQLClicks},
-	{"user-features", demoSQLEnrich},
-	{"fraud-scoring", demoSQLDedup},
+	{"user-features", demoSQLFeatures},
+	{"fraud-scoring", demoSQLFraud},
 	{"inventory-sync", demoSQLClicks},
 }
 
@@ -112,6 +116,56 @@ INSERT INTO enriched
 SELECT o.order_id, u.name, o.amount
 FROM orders AS o
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;
+`
+
+// demoSQLFeatures defines only its sink: orders and users are the
+// cluster's catalog tables (demoTables), injected when it is checked,
+// debugged and deployed.
+const demoSQLFeatures = `-- Orders with the user's name. orders and users come from the
+-- cluster's table catalog (:tables): this script defines only its sink.
+CREATE TABLE enriched (
+  order_id BIGINT,
+  name STRING,
+  amount DECIMAL(10, 2)
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'user-features',
+  'properties.bootstrap.servers' = '${kafka}',
+  'format' = 'json'
+);
+INSERT INTO enriched
+SELECT o.order_id, u.name, o.amount
+FROM orders AS o
+LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;
+`
+
+// demoSQLFraud calls the registered UDF risk_score (demoUDF) without
+// creating it: the deploy does.
+const demoSQLFraud = `-- Score payments with the fraud team's model: risk_score is in the
+-- UDF registry (:udfs), created for this job when it is deployed.
+CREATE TABLE payments (
+  payment_id STRING,
+  amount DOUBLE,
+  ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'payments',
+  'properties.bootstrap.servers' = '${kafka}',
+  'format' = 'json'
+);
+CREATE TABLE payment_risk (
+  payment_id STRING,
+  amount DOUBLE,
+  risk DOUBLE
+) WITH (
+  'connector' = 'kafka',
+  'topic' = 'payment-risk',
+  'properties.bootstrap.servers' = '${kafka}',
+  'format' = 'json'
+);
+INSERT INTO payment_risk
+SELECT payment_id, amount, risk_score(payment_id, amount) FROM payments;
 `
 
 const demoSQLDedup = `CREATE TABLE payments (

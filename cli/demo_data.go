@@ -23,7 +23,8 @@ var demoUsers = []string{"Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", 
 // writeDemoData writes the demo's debug data into dir: sample input of the
 // fleet's Kafka sources (orders, payments), and the users dimension table
 // its lookup joins read, in an SQLite file. It returns the debugger that
-// uses them, so that ctrl-d in the editor gives rows at once.
+// uses them, and offers a stand-in for the demo's UDF, so that ctrl-d in
+// the editor gives rows at once.
 func writeDemoData(dir string) (*core.Debugger, error) {
 	samples := filepath.Join(dir, "samples")
 	if err := os.MkdirAll(samples, 0o700); err != nil {
@@ -46,7 +47,8 @@ func writeDemoData(dir string) (*core.Debugger, error) {
 	if err := writeDemoUsers(db); err != nil {
 		return nil, err
 	}
-	return &core.Debugger{Samples: []string{samples}, Databases: map[string]string{demoDimURL: "jdbc:sqlite:" + db}}, nil
+	return &core.Debugger{Samples: []string{samples}, Databases: map[string]string{demoDimURL: "jdbc:sqlite:" + db},
+		StandIns: demoStandIns}, nil
 }
 
 func writeLines(path string, n int, line func(i int) string) error {

@@ -32,6 +32,7 @@ const (
 // demoRun is a running demo: the simulator, its clock and palink on it.
 type demoRun struct {
 	env   *env
+	dir   string         // the demo's throwaway directory (store, data, project)
 	debug *core.Debugger // with the demo's sample data and dimension table
 	svc   *core.Local
 	c     *sim.Cluster
@@ -70,13 +71,14 @@ func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
 		stop()
 		return nil, errors.New("demo: its store is served by an agent already")
 	}
-	dbg, err := writeDemoData(filepath.Dir(cfg.Store))
+	dir := filepath.Dir(cfg.Store)
+	dbg, err := writeDemoData(dir)
 	if err != nil {
 		e.Close()
 		stop()
 		return nil, fmt.Errorf("demo: write its debug data: %w", err)
 	}
-	return &demoRun{env: e, debug: dbg, svc: e.local, c: c, clock: clock, log: e.log,
+	return &demoRun{env: e, dir: dir, debug: dbg, svc: e.local, c: c, clock: clock, log: e.log,
 		close: func() { e.Close(); stop() }}, nil
 }
 
@@ -97,7 +99,7 @@ func (d *demoRun) rest(ctx context.Context, n int) {
 type demoEvent struct {
 	job    string
 	before time.Duration
-	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose
+	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose; table (job: the catalog table)
 }
 
 var demoPlan = []demoEvent{
@@ -112,6 +114,9 @@ var demoPlan = []demoEvent{
 	{"orders-enrich-3", 55 * time.Minute, "flap"},
 	{"payments-dedup", 50 * time.Minute, "pause"},
 	{"clicks-to-hudi-2", 45 * time.Minute, "kill"},
+	// The users table of the catalog gets its lookup cache: the jobs that
+	// use it deploy it at their next restart.
+	{"users", 40 * time.Minute, "table"},
 	{"orders-enrich", 38 * time.Minute, "savepoint"},
 	{"inventory-sync-2", 35 * time.Minute, "pause"},
 	{"orders-enrich-2", 28 * time.Minute, "interrupt"},
@@ -142,6 +147,8 @@ var demoDiagnoses = map[string]sim.Diagnosis{
 func (d *demoRun) warm(ctx context.Context, n int) error {
 	svc, clock := d.svc, d.clock
 	start := time.Now()
+	// The catalog, variables and UDF come first: jobs of the fleet use them.
+	d.seedAssets(ctx, d.dir)
 	warm := min(n, demoWarm)
 	ids := make([]string, 0, warm)
 	var submits []string
@@ -313,6 +320,9 @@ func waitCommands(ctx context.Context, svc *core.Local, ids []string) error {
 // cluster.
 func (d *demoRun) play(ctx context.Context, e demoEvent) error {
 	svc, c := d.svc, d.c
+	if e.what == "table" {
+		return d.putTable(ctx, demoTableEdit, false)
+	}
 	j, err := demoJob(ctx, svc, e.job)
 	if err != nil {
 		return err

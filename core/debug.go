@@ -34,11 +34,16 @@ type Debugger struct {
 	// Databases redirect lookup tables: a JDBC url → the url a debug run
 	// queries instead (a staging copy, a local SQLite file).
 	Databases map[string]string
+	// StandIns are stand-ins a debug run's form offers for the user
+	// functions they name ("mask(s)=UPPER(s)"); a run uses only those its
+	// request carries.
+	StandIns []string
 }
 
 var (
-	_ api.Debugger    = (*Debugger)(nil)
-	_ api.DebugOutput = (*debug.Result)(nil)
+	_ api.Debugger      = (*Debugger)(nil)
+	_ api.DebugStandIns = (*Debugger)(nil)
+	_ api.DebugOutput   = (*debug.Result)(nil)
 )
 
 // debugBuffer is how many events wait for a slow reader before the run

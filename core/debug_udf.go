@@ -65,3 +65,14 @@ func noStandIn(c flinksql.FunctionCall, reg []model.UDF) error {
 	return fmt.Errorf("debug run: %s: the script calls %s, %s; a local run cannot load it: give a SQL expression to stand in for it, like --udf-stand-in '%s(%s)=…'",
 		c.Pos, c.Name, what, c.Name, strings.Join(params, ", "))
 }
+
+// StandIn implements api.DebugStandIns: the first of d.StandIns that
+// stands in for function.
+func (d *Debugger) StandIn(function string) (string, bool) {
+	for _, s := range d.StandIns {
+		if in, err := flinksql.ParseStandIn(s); err == nil && strings.EqualFold(in.Name, function) {
+			return s, true
+		}
+	}
+	return "", false
+}

@@ -92,6 +92,12 @@ type DebugSamples interface {
 	SampleFile(table string) (path string, ok bool)
 }
 
+// DebugStandIns is a Debugger that knows SQL expressions to stand in for
+// user functions (DebugRequest.StandIns), for a form to offer them.
+type DebugStandIns interface {
+	StandIn(function string) (standIn string, ok bool)
+}
+
 // DebugEventKind says what a DebugEvent carries.
 type DebugEventKind int
 

@@ -53,7 +53,8 @@ func debugTemplate(sql string, samples api.DebugSamples, catalog []flinksql.Inje
 			return true
 		})
 	}
-	lines = append(lines, standInNotes(script)...)
+	known, _ := samples.(api.DebugStandIns)
+	lines = append(lines, standInNotes(script, known)...)
 	return strings.Join(lines, "\n")
 }
 

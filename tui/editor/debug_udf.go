@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 )
 
@@ -12,8 +13,9 @@ import (
 // function in the run (api.DebugRequest.StandIns).
 
 // standInNotes are the form's notes for the functions the script calls
-// that are neither built in nor created by it.
-func standInNotes(script *flinksql.Script) []string {
+// that are neither built in nor created by it; a function known has the
+// known stand-in's line instead, ready to run (known may be nil).
+func standInNotes(script *flinksql.Script, known api.DebugStandIns) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range flinksql.UserFunctionCalls(script) {
@@ -21,6 +23,12 @@ func standInNotes(script *flinksql.Script) []string {
 			continue
 		}
 		seen[strings.ToUpper(c.Name)] = true
+		if known != nil {
+			if line, ok := known.StandIn(c.Name); ok {
+				out = append(out, "# "+c.Name+" is a UDF a local run cannot load: this line stands in for it", line)
+				continue
+			}
+		}
 		params := make([]string, c.Args)
 		for i := range params {
 			params[i] = string(rune('a' + i%26))

@@ -16,6 +16,11 @@ INSERT INTO s SELECT mask(s, 4) FROM a WHERE UPPER(s) <> '';`
 	if got := debugTemplate(job, nil, nil); got != want {
 		t.Errorf("template %q, want %q", got, want)
 	}
+	// A debugger that knows a stand-in for mask offers its line, ready to run.
+	want = "a=/a.jsonl\n# mask is a UDF a local run cannot load: this line stands in for it\nmask(s, n)=LEFT(s, n)"
+	if got := debugTemplate(job, knownStandIns{"a": "/a.jsonl"}, nil); got != want {
+		t.Errorf("template with a known stand-in %q, want %q", got, want)
+	}
 	in := debugInput{data: "a=/a.jsonl\n# mask(a)=note\nmask(s, n) = LEFT(s, n)"}
 	d, err := parseDebugInput(in)
 	if err != nil || len(d.files) != 1 || d.files["a"] != "/a.jsonl" {
@@ -24,4 +29,16 @@ INSERT INTO s SELECT mask(s, 4) FROM a WHERE UPPER(s) <> '';`
 	if got := debugStandIns(in); !slices.Equal(got, []string{"mask(s, n) = LEFT(s, n)"}) {
 		t.Errorf("stand-ins %q", got)
 	}
+}
+
+// knownStandIns is a debugger's samples that knows a stand-in for mask.
+type knownStandIns map[string]string
+
+func (k knownStandIns) SampleFile(table string) (string, bool) {
+	f, ok := k[table]
+	return f, ok
+}
+
+func (knownStandIns) StandIn(function string) (string, bool) {
+	return "mask(s, n)=LEFT(s, n)", function == "mask"
 }
