@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -199,6 +200,9 @@ func Uses(tx store.ReadTx) (map[string][]api.UDFUse, error) {
 				out[up] = append(out[up], api.UDFUse{JobID: j.ID, JobName: j.Name, State: j.State})
 			}
 		}
+	}
+	for _, us := range out {
+		slices.SortFunc(us, func(a, b api.UDFUse) int { return strings.Compare(a.JobName, b.JobName) })
 	}
 	return out, nil
 }
