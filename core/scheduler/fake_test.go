@@ -46,6 +46,8 @@ type fakeApp struct {
 	// staleFor > 0: the JobManager lists every job as RUNNING for that many
 	// job listings before telling the truth (the simulator's StaleStatus).
 	staleFor, listings int
+	// onList, if set, is called with the count of job listings so far.
+	onList func(n int)
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
@@ -124,7 +126,9 @@ func (f *fakeCluster) serveRM(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	const apps = "/ws/v1/cluster/apps"
 	switch {
-	case r.URL.Path == apps:
+	case r.URL.Path == apps || r.URL.Path == apps+"/":
+		// A real RM's Jersey routes serve the list at …/apps/ too, so a
+		// lookup of application "" gets a list, not a 404.
 		tags := strings.Split(r.URL.Query().Get("applicationTags"), ",")
 		states := strings.Split(r.URL.Query().Get("states"), ",")
 		var out []yarn.Application
@@ -177,7 +181,10 @@ func (f *fakeCluster) serveJM(a *fakeApp, w http.ResponseWriter, r *http.Request
 	switch {
 	case p == "jobs/overview":
 		jobs := slices.Clone(a.jobs)
-		if a.listings++; a.listings <= a.staleFor {
+		if a.listings++; a.onList != nil {
+			a.onList(a.listings)
+		}
+		if a.listings <= a.staleFor {
 			for i := range jobs {
 				jobs[i].State = "RUNNING"
 			}
