@@ -207,6 +207,15 @@ func (f *fakeCluster) serveJM(a *fakeApp, w http.ResponseWriter, r *http.Request
 			return
 		}
 		writeJSON(w, st)
+	case strings.HasPrefix(p, "jobs/") && !strings.Contains(p[len("jobs/"):], "/"):
+		jid := strings.TrimPrefix(p, "jobs/")
+		for _, j := range a.jobs {
+			if j.ID == jid {
+				writeJSON(w, yarn.JobDetails{ID: j.ID, Name: j.Name, State: j.State})
+				return
+			}
+		}
+		notFound(w, "job "+jid)
 	default:
 		notFound(w, p)
 	}
