@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
 
@@ -198,8 +200,22 @@ func TestCheckRestoreFailsCleanly(t *testing.T) {
 		x := b.exec(model.CmdRestart, model.CommandParams{Restore: model.RestoreLatest, RestorePath: sp6})
 		gone := b.job
 		gone.ID = "j-deleted"
-		if got, err := x.checkRestore(b.ctx, b.cl, gone); err == nil {
-			t.Fatalf("checkRestore = %q, nil; want the store's error", got)
+		if got, err := x.checkRestore(b.ctx, b.cl, gone); err == nil || !strings.Contains(err.Error(), `job "j-deleted"`) {
+			t.Fatalf("checkRestore = %q, %v; want the store's error naming the job", got, err)
+		}
+	})
+	t.Run("the store fails to record the JobManager's point", func(t *testing.T) {
+		full := errors.New("disk full")
+		b := newBed(t, recorded(), func(o *Options) { o.Store = failingStore{Store: o.Store, addErr: full} })
+		a := b.f.add(prevApp, yarn.AppRunning, nil)
+		a.stats[prevJob] = yarn.CheckpointStats{Latest: yarn.LatestCheckpoints{Completed: completed(7, chk7, false)}}
+		x := b.exec(model.CmdRestart, model.CommandParams{Restore: model.RestoreLatest, RestorePath: sp6})
+		if got, err := x.checkRestore(b.ctx, b.cl, b.job); !errors.Is(err, full) {
+			t.Fatalf("checkRestore = %q, %v; want the store's error", got, err)
+		}
+		if j, c := b.stored(x); j.LatestCheckpoint.Path != chk5 || c.Params.RestorePath != sp6 {
+			t.Errorf("after the failure the job's latest checkpoint is %s and the command restores %s; want both unchanged (chk-5, savepoint 6)",
+				j.LatestCheckpoint.Path, c.Params.RestorePath)
 		}
 	})
 	t.Run("the lease was lost", func(t *testing.T) {
@@ -213,3 +229,20 @@ func TestCheckRestoreFailsCleanly(t *testing.T) {
 		}
 	})
 }
+
+// failingStore fails every restore point it is asked to add.
+type failingStore struct {
+	store.Store
+	addErr error
+}
+
+func (s failingStore) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return s.Store.Update(ctx, func(tx store.Tx) error { return fn(failingTx{Tx: tx, addErr: s.addErr}) })
+}
+
+type failingTx struct {
+	store.Tx
+	addErr error
+}
+
+func (t failingTx) AddRestorePoint(model.RestorePoint) (bool, error) { return false, t.addErr }
