@@ -304,3 +304,40 @@ func (b *bed) stored(x *execution) (model.Job, model.Command) {
 }
 
 func logOf(c model.Command) string { return strings.Join(logTexts(c), "\n") }
+
+// failingStore fails, inside its write transactions, the calls a test
+// names: adding a restore point, listing commands, writing a command.
+type failingStore struct {
+	store.Store
+	addErr, listErr, putErr error
+}
+
+func (s failingStore) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return s.Store.Update(ctx, func(tx store.Tx) error { return fn(failingTx{Tx: tx, s: s}) })
+}
+
+type failingTx struct {
+	store.Tx
+	s failingStore
+}
+
+func (t failingTx) AddRestorePoint(rp model.RestorePoint) (bool, error) {
+	if t.s.addErr != nil {
+		return false, t.s.addErr
+	}
+	return t.Tx.AddRestorePoint(rp)
+}
+
+func (t failingTx) Commands(f store.CommandFilter) ([]model.Command, error) {
+	if t.s.listErr != nil {
+		return nil, t.s.listErr
+	}
+	return t.Tx.Commands(f)
+}
+
+func (t failingTx) PutCommand(c model.Command) (model.Command, error) {
+	if t.s.putErr != nil {
+		return model.Command{}, t.s.putErr
+	}
+	return t.Tx.PutCommand(c)
+}

@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/palink/palink/model"
-	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
 
@@ -229,20 +227,3 @@ func TestCheckRestoreFailsCleanly(t *testing.T) {
 		}
 	})
 }
-
-// failingStore fails every restore point it is asked to add.
-type failingStore struct {
-	store.Store
-	addErr error
-}
-
-func (s failingStore) Update(ctx context.Context, fn func(store.Tx) error) error {
-	return s.Store.Update(ctx, func(tx store.Tx) error { return fn(failingTx{Tx: tx, addErr: s.addErr}) })
-}
-
-type failingTx struct {
-	store.Tx
-	addErr error
-}
-
-func (t failingTx) AddRestorePoint(model.RestorePoint) (bool, error) { return false, t.addErr }
