@@ -1,9 +1,11 @@
 package scheduler
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
@@ -86,6 +88,33 @@ func TestFindOwnSubmission(t *testing.T) {
 				t.Errorf("the log does not say %q:\n%s", tc.log, logOf(c))
 			}
 		})
+	}
+}
+
+// TestFindOwnSubmissionLooksTwice: a submission may still be reaching the
+// RM when the process died, so the second look comes a pause later; and
+// palink quitting during that pause stops it there.
+func TestFindOwnSubmissionLooksTwice(t *testing.T) {
+	const poll = 100 * time.Millisecond
+	b := newBed(t, model.Job{}, func(o *Options) { o.Poll = poll })
+	x := b.exec(model.CmdSubmit, model.CommandParams{Restore: model.RestoreNone})
+	x.cmd.Attempts = 2
+	if _, found, err := x.findOwnSubmission(b.ctx, b.cl, false); err != nil || found {
+		t.Fatalf("findOwnSubmission = %v, %v; want nothing found", found, err)
+	}
+	at := b.f.askedAt("/ws/v1/cluster/apps")
+	if len(at) != 2 || at[1].Sub(at[0]) < 2*poll {
+		t.Fatalf("the RM was asked at %v; want twice, %s apart", at, 2*poll)
+	}
+
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	// Cancelled once the first answer is on its way: inside the pause.
+	b.f.onListApps = func() { time.AfterFunc(poll/2, cancel) }
+	x = b.exec(model.CmdSubmit, model.CommandParams{Restore: model.RestoreNone})
+	x.cmd.Attempts = 2
+	if _, found, err := x.findOwnSubmission(ctx, b.cl, false); found || err != context.Canceled {
+		t.Fatalf("findOwnSubmission cancelled during its pause = %v, %v; want the cancellation alone", found, err)
 	}
 }
 

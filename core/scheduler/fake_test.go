@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -29,8 +30,10 @@ type fakeCluster struct {
 
 	mu   sync.Mutex
 	apps map[string]*fakeApp
-	fail map[string]int // "GET <path>" → the status it answers with instead
-	hits map[string]int // "GET <path>" → how often it was asked
+	fail map[string]int         // "GET <path>" → the status it answers with instead
+	hits map[string][]time.Time // "GET <path>" → when it was asked
+	// onListApps, if set, is called as the RM lists applications.
+	onListApps func()
 }
 
 // fakeApp is one application and what its JobManager answers.
@@ -51,7 +54,7 @@ type fakeApp struct {
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
-	f := &fakeCluster{t: t, apps: map[string]*fakeApp{}, fail: map[string]int{}, hits: map[string]int{}}
+	f := &fakeCluster{t: t, apps: map[string]*fakeApp{}, fail: map[string]int{}, hits: map[string][]time.Time{}}
 	f.rm = httptest.NewServer(http.HandlerFunc(f.serveRM))
 	t.Cleanup(f.rm.Close)
 	return f
@@ -92,14 +95,21 @@ func (f *fakeCluster) failing(path string, status int) {
 func (f *fakeCluster) asked(path string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.hits["GET "+path]
+	return len(f.hits["GET "+path])
+}
+
+// askedAt is when path was asked, in order.
+func (f *fakeCluster) askedAt(path string) []time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.hits["GET "+path])
 }
 
 // answer counts the request and answers its injected failure, if any.
 func (f *fakeCluster) answer(w http.ResponseWriter, r *http.Request, key string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.hits[r.Method+" "+key]++
+	f.hits[r.Method+" "+key] = append(f.hits[r.Method+" "+key], time.Now())
 	if st, ok := f.fail[r.Method+" "+key]; ok {
 		http.Error(w, `{"RemoteException":{"exception":"InjectedFault","message":"injected"}}`, st)
 		return true
@@ -131,8 +141,13 @@ func (f *fakeCluster) serveRM(w http.ResponseWriter, r *http.Request) {
 		// lookup of application "" gets a list, not a 404.
 		tags := strings.Split(r.URL.Query().Get("applicationTags"), ",")
 		states := strings.Split(r.URL.Query().Get("states"), ",")
+		if f.onListApps != nil {
+			f.onListApps()
+		}
+		// In the order of their ids, as the RM lists them.
 		var out []yarn.Application
-		for _, a := range f.apps {
+		for _, id := range slices.Sorted(maps.Keys(f.apps)) {
+			a := f.apps[id]
 			cur := a.snapshot(false)
 			if states[0] != "" && !slices.Contains(states, cur.State) {
 				continue
