@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -188,5 +189,58 @@ func TestReleaseLeaseHandsACommandOn(t *testing.T) {
 	claimed, err := other.claim(ctx, 10, nil)
 	if err != nil || len(claimed) != 1 || claimed[0].ID != mine {
 		t.Errorf("another palink claims %v, %v; want the released command %s at once", claimed, err, mine)
+	}
+}
+
+// TestClaimWhenTheStoreFails: a claim whose transaction fails claims
+// nothing — no command is marked as run here, none announced, none left
+// DOING in the store — and says why.
+func TestClaimWhenTheStoreFails(t *testing.T) {
+	broken := errors.New("disk full")
+	for _, tc := range []struct {
+		name string
+		fs   failingStore
+	}{
+		{"listing the commands", failingStore{listErr: broken}},
+		{"writing a claimed command", failingStore{putErr: broken}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			st, err := store.Open(filepath.Join(t.TempDir(), "palink.db"), store.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			var id string
+			err = st.Update(ctx, func(tx store.Tx) error {
+				if err := tx.CreateJob(model.Job{ID: "j1", Name: "orders", Kind: model.KindSQL, State: model.StateRunning}); err != nil {
+					return err
+				}
+				c, err := tx.PutCommand(model.Command{JobID: "j1", Kind: model.CmdPause, State: model.CmdUndo, CreatedAt: time.Now()})
+				id = c.ID
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pub := &recorder{}
+			fs := tc.fs
+			fs.Store = st
+			s := New(Options{Store: fs, Publisher: pub})
+			cs, err := s.claim(ctx, 5, nil)
+			if !errors.Is(err, broken) || len(cs) != 0 {
+				t.Fatalf("claim = %d commands, %v; want none and the store's error", len(cs), err)
+			}
+			if len(s.running) != 0 || len(pub.commands) != 0 {
+				t.Errorf("after a failed claim %d commands are marked running here and %d announced", len(s.running), len(pub.commands))
+			}
+			_ = st.View(ctx, func(tx store.ReadTx) error {
+				c, err := tx.Command(id)
+				if err != nil || c.State != model.CmdUndo || c.LeaseOwner != "" {
+					t.Errorf("the command is now %s, leased by %q (%v); want it still queued", c.State, c.LeaseOwner, err)
+				}
+				return nil
+			})
+		})
 	}
 }

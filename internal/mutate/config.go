@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -22,14 +23,19 @@ type config struct {
 	// whose tests run its code (a part tested through the facade that
 	// wires it, say).
 	judges map[string][]string
+	// runs narrows a judge to the tests its regexp selects (go test -run,
+	// top-level names), by "<package> <judge>": a judge whose every test
+	// runs the package's code would otherwise run them all for each mutant.
+	runs map[string]string
 }
 
 // readConfig reads the list of files make mutate tries to break: one file
 // a line, optionally followed by function names, which may go on over
-// indented lines; "judge <package> by <package>…" adds the tests of other
-// packages to a package's own; # starts a comment.
+// indented lines; "judge <package> by <package> [-run REGEXP]…" adds the
+// tests of other packages to a package's own, a -run narrowing the judge
+// before it to the tests it selects; # starts a comment.
 func readConfig(r io.Reader) (config, error) {
-	c := config{judges: map[string][]string{}}
+	c := config{judges: map[string][]string{}, runs: map[string]string{}}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
@@ -50,11 +56,26 @@ func readConfig(r io.Reader) (config, error) {
 		}
 		if f[0] == "judge" {
 			if len(f) < 4 || f[2] != "by" {
-				return config{}, fmt.Errorf("line %d: want \"judge <package> by <package>…\"", n)
+				return config{}, fmt.Errorf("line %d: want \"judge <package> by <package> [-run REGEXP]…\"", n)
 			}
 			dir := path.Clean(f[1])
-			for _, j := range f[3:] {
-				j = path.Clean(j)
+			for i := 3; i < len(f); i++ {
+				if f[i] == "-run" {
+					js := c.judges[dir]
+					if i+1 == len(f) || i == 3 {
+						return config{}, fmt.Errorf("line %d: -run wants a judge before it and a regexp after it", n)
+					}
+					if _, err := regexp.Compile(f[i+1]); err != nil {
+						return config{}, fmt.Errorf("line %d: -run %s: %v", n, f[i+1], err)
+					}
+					if _, twice := c.runs[dir+" "+js[len(js)-1]]; twice {
+						return config{}, fmt.Errorf("line %d: two -run for judge %s", n, js[len(js)-1])
+					}
+					c.runs[dir+" "+js[len(js)-1]] = f[i+1]
+					i++
+					continue
+				}
+				j := path.Clean(f[i])
 				if !validDir(dir) || !validDir(j) || j == dir {
 					return config{}, fmt.Errorf("line %d: %q by %q: want module-relative packages other than itself", n, f[1], j)
 				}

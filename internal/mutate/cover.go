@@ -115,7 +115,11 @@ func (r *runner) measureCoverage(ctx context.Context, p *pkg) (*coverage, error)
 		if _, err := os.Stat(bin); err != nil {
 			continue // no test files
 		}
-		out, err := r.testCmd(ctx, bin, tdir, time.Minute, "-test.list", ".")
+		list := "."
+		if re := p.runs[judge]; re != "" {
+			list = re
+		}
+		out, err := r.testCmd(ctx, bin, tdir, time.Minute, "-test.list", list)
 		if err != nil {
 			return nil, fmt.Errorf("list the tests of %s: %v\n%s", rel, err, out)
 		}

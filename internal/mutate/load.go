@@ -38,7 +38,9 @@ type pkg struct {
 	checking   sync.Mutex // the importer is not safe for concurrent use
 	// judges are the other packages whose tests judge its mutants
 	// (module-relative; mutate.conf's "judge … by …").
-	judges   []string
+	judges []string
+	// runs narrows a judge to the tests its regexp selects, by judge.
+	runs     map[string]string
 	codeHash string // of the non-test files its tests and its judges' are built from
 	testHash string // of everything else they are built from
 }
@@ -78,7 +80,8 @@ func goList(ctx context.Context, root string, args ...string) ([]listed, error) 
 
 // loadPkg parses and type-checks the package in dir (module-relative),
 // whose mutants the tests of judges judge too.
-func loadPkg(ctx context.Context, root, module, rel string, judges []string) (*pkg, error) {
+// runs narrows judges to the tests its regexps select.
+func loadPkg(ctx context.Context, root, module, rel string, judges []string, runs map[string]string) (*pkg, error) {
 	deps, err := goList(ctx, root, "-export", "-deps", "./"+rel)
 	if err != nil {
 		return nil, err
@@ -94,7 +97,7 @@ func loadPkg(ctx context.Context, root, module, rel string, judges []string) (*p
 	if self == nil {
 		return nil, fmt.Errorf("go list found no package in %s", rel)
 	}
-	p := &pkg{importPath: self.ImportPath, dir: self.Dir, rel: rel, fset: token.NewFileSet(), srcs: map[string][]byte{}, judges: judges}
+	p := &pkg{importPath: self.ImportPath, dir: self.Dir, rel: rel, fset: token.NewFileSet(), srcs: map[string][]byte{}, judges: judges, runs: runs}
 	for _, name := range append(append([]string{}, self.GoFiles...), self.CgoFiles...) {
 		path := filepath.Join(self.Dir, name)
 		src, err := os.ReadFile(path)
@@ -121,6 +124,14 @@ func loadPkg(ctx context.Context, root, module, rel string, judges []string) (*p
 	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
 		return nil, err
 	}
+	// Narrowing a judge changes which tests decide: survivors and the
+	// coverage are decided again.
+	h := sha256.New()
+	h.Write([]byte(p.testHash))
+	for _, j := range judges {
+		fmt.Fprintf(h, "\x00%s -run %s", j, runs[j])
+	}
+	p.testHash = hex.EncodeToString(h.Sum(nil))
 	return p, nil
 }
 

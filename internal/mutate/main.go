@@ -171,7 +171,13 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 	var survivors []survivor
 	for _, dir := range dirs {
 		start := time.Now()
-		p, err := loadPkg(ctx, root, module, dir, conf.judges[dir])
+		runs := map[string]string{}
+		for _, j := range conf.judges[dir] {
+			if re, ok := conf.runs[dir+" "+j]; ok {
+				runs[j] = re
+			}
+		}
+		p, err := loadPkg(ctx, root, module, dir, conf.judges[dir], runs)
 		if err != nil {
 			return 0, err
 		}
@@ -182,7 +188,14 @@ func run(ctx context.Context, o options, out io.Writer) (int, error) {
 			}
 			judged := ""
 			if len(p.judges) > 0 {
-				judged = " (its own and those of " + strings.Join(p.judges, ", ") + ")"
+				var js []string
+				for _, j := range p.judges {
+					if re := p.runs[j]; re != "" {
+						j += " -run " + re
+					}
+					js = append(js, j)
+				}
+				judged = " (its own and those of " + strings.Join(js, ", ") + ")"
 			}
 			fmt.Fprintf(out, "== %s: %d tests%s; coverage per test in %s\n", dir, len(cov.Tests), judged, time.Since(start).Round(time.Second))
 		}

@@ -282,8 +282,17 @@ func TestReadConfig(t *testing.T) {
 	if len(c.judges) != 1 || strings.Join(c.judges["core/scheduler"], ",") != "core,cli" {
 		t.Errorf("judges: %v", c.judges)
 	}
+	c, err = readConfig(strings.NewReader("judge core/scheduler by core -run ^Test(Deploy|Restart) cli\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.judges["core/scheduler"], ",") != "core,cli" || len(c.runs) != 1 || c.runs["core/scheduler core"] != "^Test(Deploy|Restart)" {
+		t.Errorf("a narrowed judge: %v, runs %v", c.judges, c.runs)
+	}
 	for _, bad := range []string{"  query\n", "core/policy_test.go\n", "/abs/x.go\n", "README.md\n", "a.go\na.go\n",
-		"judge core/scheduler\n", "judge core/scheduler core\n", "judge core by core\n", "judge core by ../x\n"} {
+		"judge core/scheduler\n", "judge core/scheduler core\n", "judge core by core\n", "judge core by ../x\n",
+		"judge core/scheduler by -run ^TestA core\n", "judge core/scheduler by core -run\n", "judge core/scheduler by core -run (\n",
+		"judge core/scheduler by core -run ^A -run ^B\n"} {
 		if _, err := readConfig(strings.NewReader(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
@@ -371,6 +380,39 @@ exit 0
 	res, failed = r.runConcurrently(t.Context(), binOf, [][]testInfo{slow("TestBusy"), slow("TestBroken")})
 	if !failed || res.Status != statusKilled || res.Killer != "TestBroken" {
 		t.Errorf("a real failure: %+v, %v", res, failed)
+	}
+}
+
+// TestATimeOutIsConfirmedBeforeItKills: a test that outlives its limit
+// once (a loaded machine) but passes given longer kills nothing; one that
+// hangs twice is a time-out, and says so.
+func TestATimeOutIsConfirmedBeforeItKills(t *testing.T) {
+	defer func(a, b time.Duration) { timeoutSlack, confirmSlack = a, b }(timeoutSlack, confirmSlack)
+	timeoutSlack, confirmSlack = 200*time.Millisecond, 3*time.Second
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fake.test")
+	script := `#!/bin/sh
+case "$2" in
+*TestSlowOnce*) if [ -e "` + dir + `/ran" ]; then exit 0; fi; touch "` + dir + `/ran"; sleep 2 ;;
+*TestHangs*) sleep 10 ;;
+esac
+exit 0
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{par: 1}
+	b := testBin{path: bin, dir: dir}
+	if res, failed := r.runBatch(t.Context(), b, []testInfo{{Name: "TestSlowOnce", OK: true}}); failed {
+		t.Errorf("a test slow once killed the mutant: %+v", res)
+	}
+	confirmSlack = 500 * time.Millisecond
+	res, failed := r.runBatch(t.Context(), b, []testInfo{{Name: "TestHangs", OK: true}})
+	if !failed || res.Status != statusTimeout || !res.Confirmed || res.Killer != "TestHangs" {
+		t.Errorf("a hang: %+v, %v", res, failed)
+	}
+	if (&runner{}).stillHolds(result{Status: statusTimeout, Killer: "TestHangs"}, nil, &coverage{Tests: []testInfo{{Name: "TestHangs", OK: true}}}) {
+		t.Error("a cached time-out never confirmed still holds")
 	}
 }
 

@@ -40,6 +40,9 @@ type result struct {
 	Detail string   `json:",omitempty"`
 	// TestHash is the tests it was decided with.
 	TestHash string `json:",omitempty"`
+	// Confirmed: a time-out seen twice, the second time with a far longer
+	// limit (a time-out cached before that rule is decided again).
+	Confirmed bool `json:",omitempty"`
 }
 
 // runner builds and tests mutants. Nothing it does touches the source tree:
@@ -87,6 +90,9 @@ func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 	case statusLived, statusNotCovered:
 		return res.TestHash == p.testHash
 	case statusKilled, statusTimeout:
+		if res.Status == statusTimeout && !res.Confirmed {
+			return false
+		}
 		for _, t := range cov.Tests {
 			if t.id() == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.id()) {
 				return t.OK
@@ -179,15 +185,33 @@ type testBin struct {
 }
 
 // runBatch runs some tests of one package in one process; failed is true
-// when one failed or hung.
+// when one failed or hung. A run that outlives its limit (three times the
+// tests' baseline, plus 10 s) is run again with a far longer one before it
+// counts: on a loaded machine a test may merely be slow, and a slow test
+// kills nothing. Only a second time-out, or a failure, does.
 func (r *runner) runBatch(ctx context.Context, bin testBin, batch []testInfo) (result, bool) {
 	var total time.Duration
+	for _, t := range batch {
+		total += t.Dur
+	}
+	res, failed := r.runOnce(ctx, bin, batch, 3*total+timeoutSlack)
+	if res.Status == statusTimeout && ctx.Err() == nil {
+		res, failed = r.runOnce(ctx, bin, batch, 10*total+confirmSlack)
+		res.Confirmed = res.Status == statusTimeout
+	}
+	return res, failed
+}
+
+// timeoutSlack and confirmSlack are added to a batch's limits (its first
+// run's, and the confirming run's); variables for the driver's own tests.
+var timeoutSlack, confirmSlack = 10 * time.Second, time.Minute
+
+// runOnce runs the batch once, killing it when limit passes.
+func (r *runner) runOnce(ctx context.Context, bin testBin, batch []testInfo, limit time.Duration) (result, bool) {
 	re := make([]string, len(batch))
 	for i, t := range batch {
-		total += t.Dur
 		re[i] = regexp.QuoteMeta(t.Name)
 	}
-	limit := 3*total + 10*time.Second
 	out, err := r.testCmd(ctx, bin.path, bin.dir, limit, append([]string{"-test.run", "^(" + strings.Join(re, "|") + ")$",
 		"-test.failfast", "-test.v", "-test.count=1", "-test.timeout=" + (limit + 5*time.Second).String()}, bin.flags...)...)
 	switch {
