@@ -196,3 +196,50 @@ func TestAKeyBBoltCannotStoreIsRefused(t *testing.T) {
 		return nil
 	})
 }
+
+// TestARecordJSONCannotEncodeIsRefused: a time outside JSON's years 0–9999
+// (a clock gone wrong) makes a record that cannot be encoded; each write
+// refuses it with an error and stores nothing of it.
+func TestARecordJSONCannotEncodeIsRefused(t *testing.T) {
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := openT(t, filepath.Join(t.TempDir(), "palink.db"), Options{NoSync: true})
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j-1", "one")) })
+	update(t, s, func(tx Tx) error {
+		_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j-1", Kind: model.Checkpoint, Path: "hdfs:///cp/1", Time: t0})
+		return err
+	})
+	for name, call := range map[string]func(tx Tx) error{
+		"a new restore point": func(tx Tx) error {
+			_, err := tx.AddRestorePoint(model.RestorePoint{JobID: "j-1", Kind: model.Checkpoint, Path: "hdfs:///cp/2", Time: far})
+			return err
+		},
+		"a restore point replaced": func(tx Tx) error {
+			return tx.PutRestorePoint(model.RestorePoint{JobID: "j-1", Kind: model.Checkpoint, Path: "hdfs:///cp/1", Time: far})
+		},
+		"an audit entry": func(tx Tx) error {
+			_, err := tx.AppendAudit(model.AuditEntry{Time: far, User: "ops", Action: "kill", JobID: "j-1"})
+			return err
+		},
+		"a job event": func(tx Tx) error {
+			_, err := tx.AppendEvent(model.Event{JobID: "j-1", Time: far, Reason: "sync"})
+			return err
+		},
+	} {
+		if err := s.Update(context.Background(), call); err == nil || !strings.Contains(err.Error(), "year outside of range") {
+			t.Errorf("%s dated %s: %v, want the encoding's refusal", name, far.Format("2006-01-02"), err)
+		}
+	}
+	view(t, s, func(tx ReadTx) error {
+		if rps, err := tx.RestorePoints("j-1"); err != nil || len(rps) != 1 || !rps[0].Time.Equal(t0) {
+			t.Errorf("restore points after the refusals: %+v, %v; want the one of %s", rps, err, t0)
+		}
+		if es, err := tx.Events("j-1", 0, 0); err != nil || len(es) != 0 {
+			t.Errorf("events after the refusal: %+v, %v", es, err)
+		}
+		if as, err := tx.Audit(0, 0); err != nil || len(as) != 0 {
+			t.Errorf("audit after the refusal: %+v, %v", as, err)
+		}
+		return nil
+	})
+}
