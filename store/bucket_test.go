@@ -225,6 +225,16 @@ func TestARecordJSONCannotEncodeIsRefused(t *testing.T) {
 			_, err := tx.AppendEvent(model.Event{JobID: "j-1", Time: far, Reason: "sync"})
 			return err
 		},
+		"a new job": func(tx Tx) error {
+			j := sampleJob("j-2", "two")
+			j.CreatedAt = far
+			return tx.CreateJob(j)
+		},
+		"a job replaced": func(tx Tx) error {
+			j := sampleJob("j-1", "one")
+			j.UpdatedAt = far
+			return tx.PutJob(j)
+		},
 	} {
 		if err := s.Update(context.Background(), call); err == nil || !strings.Contains(err.Error(), "year outside of range") {
 			t.Errorf("%s dated %s: %v, want the encoding's refusal", name, far.Format("2006-01-02"), err)
@@ -240,6 +250,16 @@ func TestARecordJSONCannotEncodeIsRefused(t *testing.T) {
 		if as, err := tx.Audit(0, 0); err != nil || len(as) != 0 {
 			t.Errorf("audit after the refusal: %+v, %v", as, err)
 		}
+		if jobs, err := tx.Jobs(); err != nil || len(jobs) != 1 || !jobs[0].UpdatedAt.Equal(sampleJob("j-1", "one").UpdatedAt) {
+			t.Errorf("jobs after the refusals: %+v, %v; want j-1 as it was", jobs, err)
+		}
 		return nil
 	})
+	// A restore point of a job that is not there is refused too.
+	err := s.Update(context.Background(), func(tx Tx) error {
+		return tx.PutRestorePoint(model.RestorePoint{JobID: "j-none", Kind: model.Checkpoint, Path: "hdfs:///cp/1", Time: t0})
+	})
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("a restore point of job j-none replaced: %v, want ErrNotFound", err)
+	}
 }
