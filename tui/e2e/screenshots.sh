@@ -125,6 +125,36 @@ key "?"
 wait_for "Help"
 shot help
 
+# The demo's shared assets: the table catalog, the UDF registry, and a
+# project's build view.
+key Escape
+sleep 0.3
+key :
+text "tables"
+key Enter
+wait_for "users +v2"
+shot tables
+key Escape
+sleep 0.3
+key :
+text "udfs"
+key Enter
+wait_for "risk_score"
+shot udfs
+key Escape
+sleep 0.3
+key :
+text "projects"
+key Enter
+wait_for "sessionizer"
+key b
+wait_for "succeeded|failed"
+shot build
+key Escape
+sleep 0.3
+key Escape
+sleep 0.3
+
 # Finding the cause: the lookup-join job's graph, its bottleneck outlined,
 # and the bottleneck's flame graph.
 key Escape
