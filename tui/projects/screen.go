@@ -21,9 +21,8 @@ type Screen struct {
 	artifacts map[string][]model.Artifact
 
 	list          kit.List
-	loaded        bool
 	loads         kit.Refresher
-	err           error
+	load          kit.Loading
 	width, height int
 }
 
@@ -98,13 +97,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
-		flash := kit.LoadFlash("load:projects", msg.Err, m.err != nil)
-		if msg.Err != nil {
-			m.err = msg.Err
-			return m, tea.Batch(again, flash)
+		keep, flash := m.load.Take("load:projects", msg.Err)
+		if keep {
+			m.projects, m.artifacts = msg.Projects, msg.Artifacts
+			m.list.Fit(len(m.projects), m.page())
 		}
-		m.err, m.loaded, m.projects, m.artifacts = nil, true, msg.Projects, msg.Artifacts
-		m.list.Fit(len(m.projects), m.page())
 		return m, tea.Batch(again, flash)
 	case BuiltMsg:
 		return m, m.loads.Refresh()
@@ -136,14 +133,10 @@ func (m *Screen) View() string {
 	}
 	inner := w - 2
 	var lines []string
-	switch {
-	case !m.loaded && m.err != nil:
-		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
-	case !m.loaded:
-		lines = kit.Centered(st.Dim.Render("loading projects…"), inner, h-2)
-	case len(m.projects) == 0:
-		lines = kit.Centered(st.Dim.Render("no projects yet")+"\n"+st.Dim.Render("palink project add NAME --repo URL --build CMD --artifact GLOB"), inner, h-2)
-	default:
+	if text, show := m.load.Placeholder(st, len(m.projects), "loading projects…",
+		"no projects yet", "palink project add NAME --repo URL --build CMD --artifact GLOB"); show {
+		lines = kit.Centered(text, inner, h-2)
+	} else {
 		lines = Lines(st, m.projects, m.artifacts, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
 	}
 	return kit.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.projects), "project"), lines, w, h)

@@ -21,9 +21,8 @@ type Screen struct {
 	tables  []model.CatalogTable
 
 	list          kit.List
-	loaded        bool
 	loads         kit.Refresher
-	err           error
+	load          kit.Loading
 	width, height int
 }
 
@@ -84,13 +83,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current || msg.Cluster != m.cluster {
 			return m, nil
 		}
-		flash := kit.LoadFlash("load:tables", msg.Err, m.err != nil)
-		if msg.Err != nil {
-			m.err = msg.Err
-			return m, tea.Batch(again, flash)
+		keep, flash := m.load.Take("load:tables", msg.Err)
+		if keep {
+			m.tables = msg.Tables
+			m.list.Fit(len(m.tables), m.page())
 		}
-		m.err, m.loaded, m.tables = nil, true, msg.Tables
-		m.list.Fit(len(m.tables), m.page())
 		return m, tea.Batch(again, flash)
 	case kit.ChangeMsg:
 		if msg.Change.Kind == api.Resync {
@@ -117,15 +114,10 @@ func (m *Screen) View() string {
 	}
 	inner := w - 2
 	var lines []string
-	switch {
-	case !m.loaded && m.err != nil:
-		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
-	case !m.loaded:
-		lines = kit.Centered(st.Dim.Render("loading tables…"), inner, h-2)
-	case len(m.tables) == 0:
-		lines = kit.Centered(st.Dim.Render("no catalog tables on "+m.cluster)+"\n"+
-			st.Dim.Render("palink table add NAME --sql FILE, or table import NAME --jdbc URL"), inner, h-2)
-	default:
+	if text, show := m.load.Placeholder(st, len(m.tables), "loading tables…",
+		"no catalog tables on "+m.cluster, "palink table add NAME --sql FILE, or table import NAME --jdbc URL"); show {
+		lines = kit.Centered(text, inner, h-2)
+	} else {
 		lines = Lines(st, m.tables, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
 	}
 	return kit.Box(st, st.Title.Render(m.Title()), fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.tables)), lines, w, h)

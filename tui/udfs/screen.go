@@ -19,9 +19,8 @@ type Screen struct {
 	udfs []api.UDFView
 
 	list          kit.List
-	loaded        bool
 	loads         kit.Refresher
-	err           error
+	load          kit.Loading
 	width, height int
 }
 
@@ -82,13 +81,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if !current {
 			return m, nil
 		}
-		flash := kit.LoadFlash("load:udfs", msg.Err, m.err != nil)
-		if msg.Err != nil {
-			m.err = msg.Err
-			return m, tea.Batch(again, flash)
+		keep, flash := m.load.Take("load:udfs", msg.Err)
+		if keep {
+			m.udfs = msg.UDFs
+			m.list.Fit(len(m.udfs), m.page())
 		}
-		m.err, m.loaded, m.udfs = nil, true, msg.UDFs
-		m.list.Fit(len(m.udfs), m.page())
 		return m, tea.Batch(again, flash)
 	case tea.KeyPressMsg:
 		k := m.env.Keys
@@ -111,15 +108,10 @@ func (m *Screen) View() string {
 	}
 	inner := w - 2
 	var lines []string
-	switch {
-	case !m.loaded && m.err != nil:
-		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
-	case !m.loaded:
-		lines = kit.Centered(st.Dim.Render("loading functions…"), inner, h-2)
-	case len(m.udfs) == 0:
-		lines = kit.Centered(st.Dim.Render("no functions registered yet")+"\n"+
-			st.Dim.Render("palink udf add NAME --class C --language java --jar PATH"), inner, h-2)
-	default:
+	if text, show := m.load.Placeholder(st, len(m.udfs), "loading functions…",
+		"no functions registered yet", "palink udf add NAME --class C --language java --jar PATH"); show {
+		lines = kit.Centered(text, inner, h-2)
+	} else {
 		lines = Lines(st, m.udfs, m.list.Cursor, m.list.Offset, inner, h-2)
 	}
 	return kit.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.udfs), "function"), lines, w, h)
