@@ -113,4 +113,3 @@ func TestRefusal(t *testing.T) {
 		}
 	}
 }
-
