@@ -148,6 +148,41 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// settle waits until no application is on its way somewhere by itself:
+// starting, or a JobManager lingering after its job ended (a pause), so
+// that only the command under test changes the cluster.
+func settle(t *testing.T, c *sim.Cluster) {
+	t.Helper()
+	moving := func() bool {
+		for _, a := range c.Apps() {
+			switch a.State {
+			case "NEW", "NEW_SAVING", "SUBMITTED", "ACCEPTED":
+				return true
+			case "RUNNING":
+				ended := len(a.Jobs) > 0
+				for _, j := range a.Jobs {
+					switch j.State {
+					case "FINISHED", "CANCELED", "FAILED":
+					case "RUNNING", "SUSPENDED":
+						ended = false
+					default: // CREATED, INITIALIZING, RESTARTING, CANCELLING, …
+						return true
+					}
+				}
+				if ended {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(time.Minute); moving(); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cluster does not settle:\n%s", clusterState(c))
+		}
+	}
+}
+
 // clusterState is what the simulator runs: every application and its state.
 func clusterState(c *sim.Cluster) string {
 	var b strings.Builder
@@ -209,6 +244,7 @@ func TestEveryCommandThatWritesRefusesReadOnly(t *testing.T) {
 				}
 				return err
 			}
+			settle(t, e.sim)
 			before, cluster := fileSum(t, db), clusterState(e.sim)
 			roErr := run(true)
 			if fileSum(t, db) != before {
@@ -301,14 +337,5 @@ func newReadOnlyFixture(t *testing.T) (*cliEnv, *roFixture) {
 	}
 	f.backup = filepath.Join(f.dir, "backup.db")
 	e.mustRun("store", "backup", f.backup)
-	// Let the applications settle (a paused job's JobManager lingers a
-	// while), so that only the commands change the cluster from here on.
-	for prev, deadline := "", time.Now().Add(time.Minute); ; time.Sleep(time.Second) {
-		now := clusterState(e.sim)
-		if now == prev || time.Now().After(deadline) {
-			break
-		}
-		prev = now
-	}
 	return e, f
 }
