@@ -110,7 +110,7 @@ func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := agent.Serve(ctx, ln, e.local, agent.ServeOptions{Roles: agent.Roles{Operators: e.cfg.Operators}, Store: e.local.StorePath(), Log: e.log}); err != nil {
+		if err := agent.Serve(ctx, ln, e.local, agent.ServeOptions{Roles: agent.Roles{Operators: e.cfg.Operators, Admins: e.cfg.Admins, Self: core.CurrentUser()}, Store: e.local.StorePath(), Log: e.log}); err != nil {
 			e.log.Warn("agent socket", "err", err)
 		}
 	}()

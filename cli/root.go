@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/palink/palink/model"
 )
 
 // version is set by the linker for releases
@@ -25,8 +27,11 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          knownSubcommand,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			return checkOutput(g.output)
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutput(g.output); err != nil {
+				return err
+			}
+			return g.refuseReadOnly(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTUI(cmd, g)
@@ -107,4 +112,23 @@ func buildVersion() string {
 		v += "+dirty"
 	}
 	return v
+}
+
+// writesBeyondTheAPI are the commands that change palink's state other than
+// through an API method (whose declaration says whether it writes): each
+// with what it does, for the refusal under --read-only.
+// TestEveryCommandThatWritesRefusesReadOnly finds any that is missing.
+var writesBeyondTheAPI = map[string]string{
+	"palink store restore": "replaces the store with a backup",
+	"palink sync":          "keeps the clusters' state in the store and resumes orphaned commands",
+	"palink agent":         "runs the scheduler and state sync, which write the store",
+}
+
+// refuseReadOnly refuses, under --read-only, a command that writes beyond
+// the API.
+func (g *globals) refuseReadOnly(cmd *cobra.Command) error {
+	if what, ok := writesBeyondTheAPI[cmd.CommandPath()]; ok && g.readOnly {
+		return fmt.Errorf("%s %s: %w", cmd.CommandPath(), what, model.ErrReadOnly)
+	}
+	return nil
 }

@@ -353,10 +353,12 @@ func TestDBFlagIsTheStoreEverywhere(t *testing.T) {
 	}
 }
 
-// TestViewerCannotCopyTheStore: with operators: [root] and agent.group the
-// viewer's group, a viewer (nobody) reaches the agent and lists and shows
-// jobs, but its `store backup` is refused and writes no file; root's works.
-func TestViewerCannotCopyTheStore(t *testing.T) {
+// teamAgent starts an agent as root on a store in a directory nobody may
+// enter, its socket in the group of nobody, with the config edited by
+// edit; as runs palink as nobody against it. out is a directory nobody may
+// write to.
+func teamAgent(t *testing.T, edit func(*config.Config)) (e *cliEnv, cfg *config.Config, out string, as func(args ...string) (string, error)) {
+	t.Helper()
 	needRoot(t)
 	g, err := user.LookupGroupId(fmt.Sprint(nobody))
 	if err != nil {
@@ -364,20 +366,20 @@ func TestViewerCannotCopyTheStore(t *testing.T) {
 	}
 	bin := nobodyBinary(t)
 	team := sharedDir(t, 0o755)
-	out := filepath.Join(team, "out")
+	out = filepath.Join(team, "out")
 	if err := os.Mkdir(out, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(out, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	e := newCLIEnv(t, sim.Options{}, func(c *config.Config) {
+	e = newCLIEnv(t, sim.Options{}, func(c *config.Config) {
 		c.Store = filepath.Join(team, "palink.db")
 		c.Socket = filepath.Join(team, "agent.sock")
-		c.Operators = []string{"root"}
 		c.Agent.Group = g.Name
+		edit(c)
 	})
-	cfg, _, err := config.Load(e.config)
+	cfg, _, err = config.Load(e.config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,12 +394,20 @@ func TestViewerCannotCopyTheStore(t *testing.T) {
 	if fi, err := os.Stat(cfg.Socket); err != nil || fi.Mode().Perm() != 0o660 || fi.Sys().(*syscall.Stat_t).Gid != nobody {
 		t.Errorf("agent.group %s: the socket is %v, want 0660 and that group", g.Name, fi.Mode())
 	}
-	e.mustRun("job", "create", "--name", "secret-sql", "--sql", writeSQL(t))
-
-	viewer := func(args ...string) (string, error) {
+	as = func(args ...string) (string, error) {
 		b, err := asNobody(bin, []string{"PALINK_BE_MAIN=1"}, append([]string{"--config", e.config}, args...)...).CombinedOutput()
 		return string(b), err
 	}
+	return e, cfg, out, as
+}
+
+// TestViewerCannotCopyTheStore: with operators: [root] and agent.group the
+// viewer's group, a viewer (nobody) reaches the agent and lists and shows
+// jobs, but its `store backup` is refused and writes no file; root's works.
+func TestViewerCannotCopyTheStore(t *testing.T) {
+	e, _, out, viewer := teamAgent(t, func(c *config.Config) { c.Operators = []string{"root"} })
+	e.mustRun("job", "create", "--name", "secret-sql", "--sql", writeSQL(t))
+
 	backup := filepath.Join(out, "viewer.db")
 	o, err := viewer("store", "backup", backup)
 	if err == nil || !strings.Contains(o, "back up the store: user nobody is a viewer on this agent") {
@@ -417,5 +427,62 @@ func TestViewerCannotCopyTheStore(t *testing.T) {
 	}
 	if o := e.mustRun("store", "backup", filepath.Join(out, "root.db")); !strings.Contains(o, "backed up") {
 		t.Errorf("root's backup: %s", o)
+	}
+}
+
+// TestAnOperatorDefinesNothingThatRuns: an operator (nobody, in operators:)
+// acts on jobs through the agent, but defining what the agent runs —
+// a project's repository and build command, a variable's secret command,
+// the catalog, a UDF — is an admin's: refused, naming the role, and
+// nothing is kept. The agent's own user (root) is the admin when admins:
+// is empty; a user named in admins: is one too.
+func TestAnOperatorDefinesNothingThatRuns(t *testing.T) {
+	e, _, out, op := teamAgent(t, func(c *config.Config) { c.Operators = []string{"root", "nobody"} })
+	repo := filepath.Join(t.TempDir(), "r.git")
+	table, job := filepath.Join(out, "t.sql"), filepath.Join(out, "job.sql")
+	for f, text := range map[string]string{table: "CREATE TABLE t (id BIGINT) WITH ('connector' = 'datagen')", job: e2eSQL} {
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused := [][]string{
+		{"project", "add", "envleak", "--repo", repo, "--ref", "main", "--build", "id; env", "--artifact", "out.txt"},
+		{"var", "set", "leak", "--secret-cmd", "id; env", "--cluster", "sim"},
+		{"var", "set", "plain", "1", "--cluster", "sim"},
+		{"table", "add", "t", "--cluster", "sim", "--sql", table},
+	}
+	for _, args := range refused {
+		o, err := op(args...)
+		if err == nil || !strings.Contains(o, "user nobody is an operator on this agent; it needs an admin") {
+			t.Errorf("an operator's palink %s: %v\n%s", strings.Join(args, " "), err, o)
+		}
+	}
+	if o := e.mustRun("project", "list", "-o", "json"); strings.Contains(o, "envleak") {
+		t.Errorf("a refused project was kept: %s", o)
+	}
+	if o := e.mustRun("var", "list", "--cluster", "sim", "-o", "json"); strings.Contains(o, "leak") || strings.Contains(o, "plain") {
+		t.Errorf("a refused variable was kept: %s", o)
+	}
+	// An operator still acts on jobs.
+	if o, err := op("job", "create", "--name", "ops-job", "--sql", job); err != nil {
+		t.Errorf("an operator's job create: %v\n%s", err, o)
+	}
+	// root, the agent's own user, is an admin.
+	e.mustRun("project", "add", "built-by-admin", "--repo", repo, "--ref", "main", "--build", "true", "--artifact", "x.jar")
+	e.mustRun("var", "set", "plain", "1", "--cluster", "sim")
+}
+
+// TestAdminsMayDefine: a user named in admins: defines projects and
+// variables through the agent.
+func TestAdminsMayDefine(t *testing.T) {
+	e, _, _, admin := teamAgent(t, func(c *config.Config) {
+		c.Operators = []string{"root"}
+		c.Admins = []string{"nobody"}
+	})
+	if o, err := admin("var", "set", "plain", "1", "--cluster", "sim"); err != nil {
+		t.Errorf("an admin's var set: %v\n%s", err, o)
+	}
+	if o := e.mustRun("var", "list", "--cluster", "sim", "-o", "json"); !strings.Contains(o, "plain") {
+		t.Errorf("the admin's variable is missing: %s", o)
 	}
 }

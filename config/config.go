@@ -47,10 +47,15 @@ type Config struct {
 	Socket string `yaml:"socket"`
 	// Agent configures the agent's socket.
 	Agent Agent `yaml:"agent"`
-	// Operators may act through the agent, back up its store and explain
-	// SQL on a cluster; everyone else only views. Empty: every user who can
-	// reach the socket may.
+	// Operators may act on jobs through the agent, trigger builds, back up
+	// its store and explain SQL on a cluster; everyone else only views.
+	// Empty: every user who can reach the socket may.
 	Operators []string `yaml:"operators"`
+	// Admins define what runs, through the agent: projects (repositories
+	// and build commands), variables and their secret commands, the table
+	// catalog and UDFs; they are operators too. The agent's own user is
+	// always one. Empty: only the agent's own user.
+	Admins []string `yaml:"admins"`
 
 	// path is the file this was read from, for messages.
 	path string

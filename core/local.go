@@ -585,5 +585,29 @@ func (l *Local) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert,
 	if a.Issuer == "" {
 		a.Issuer = l.user
 	}
-	return l.obs.ActOnAlert(ctx, a)
+	al, err := l.obs.ActOnAlert(ctx, a)
+	// Who acknowledged or silenced what is kept with every other action: a
+	// silenced alert is an on-call decision someone answers for.
+	outcome := "succeeded"
+	if err != nil {
+		outcome = "refused: " + err.Error()
+	}
+	if aerr := l.st.Update(context.WithoutCancel(ctx), func(tx store.Tx) error {
+		_, err := tx.AppendAudit(model.AuditEntry{Time: l.now(), User: a.Issuer, Action: alertAction(a), JobID: al.JobID, Outcome: outcome})
+		return err
+	}); aerr != nil && err == nil {
+		return al, aerr
+	}
+	return al, err
+}
+
+// alertAction names an alert action in the audit log.
+func alertAction(a api.AlertAction) string {
+	switch {
+	case a.Ack:
+		return "alert ack " + a.Rule
+	case a.Unsilence:
+		return "alert unsilence " + a.Rule
+	}
+	return fmt.Sprintf("alert silence %s for %s", a.Rule, a.Silence)
 }

@@ -17,8 +17,9 @@ var (
 	// ErrReadOnly: palink may not change anything (--read-only, or the user
 	// is a viewer on the agent).
 	ErrReadOnly = errors.New("palink is read-only (--read-only or a viewer role)")
-	// ErrForbidden: only an operator may read or run this.
-	ErrForbidden = errors.New("only an operator may do this")
+	// ErrForbidden: the user's role may not do this (an operator's bulk
+	// read by a viewer, an admin's definition by an operator).
+	ErrForbidden = errors.New("the user's role may not do this")
 	// ErrCorrupt: the store file is damaged.
 	ErrCorrupt = errors.New("store file is damaged")
 	// ErrUnavailable: a server could not be reached or cannot serve now.

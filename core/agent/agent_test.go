@@ -20,6 +20,12 @@ import (
 
 func serveAgent(t *testing.T, e *coretest.Env, roles agent.Roles) *agent.Client {
 	t.Helper()
+	return serveAgentOn(t, e, e.Svc, roles)
+}
+
+// serveAgentOn serves svc (over e's store) as an agent would.
+func serveAgentOn(t *testing.T, e *coretest.Env, svc api.Service, roles agent.Roles) *agent.Client {
+	t.Helper()
 	sock := filepath.Join(t.TempDir(), "a.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -29,7 +35,7 @@ func serveAgent(t *testing.T, e *coretest.Env, roles agent.Roles) *agent.Client 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = agent.Serve(ctx, ln, e.Svc, agent.ServeOptions{Roles: roles, Store: e.St.Path()})
+		_ = agent.Serve(ctx, ln, svc, agent.ServeOptions{Roles: roles, Store: e.St.Path()})
 	}()
 	r, err := agent.Dial(e.Ctx, agent.AgentSocket{Path: sock, Configured: true})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/rpc"
-	"strings"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -15,7 +14,7 @@ import (
 
 // Client is an api.Service that talks to `palink agent` over its socket.
 type Client struct {
-	c    *rpc.Client
+	w    *wire
 	info Info
 	// diagnoses are the api.DiagnoseService half of the calls.
 	diagnoses
@@ -25,8 +24,13 @@ type Client struct {
 	catalogCalls
 	// udfCalls are the api.UDFService calls.
 	udfCalls
-	// readOnly is this client's own --read-only: it refuses actions before
-	// asking the agent.
+}
+
+// wire is a Client's connection, shared by its halves.
+type wire struct {
+	rc *rpc.Client
+	// readOnly is this client's own --read-only: it refuses every method
+	// whose declaration writes before asking the agent.
 	readOnly bool
 }
 
@@ -36,15 +40,21 @@ var (
 )
 
 // do runs one method on the agent, bounded by ctx; the agent's failure
-// comes back as an *api.Error that matches its model sentinel.
-func do[A, R any](ctx context.Context, rc *rpc.Client, method string, a A) (R, error) {
+// comes back as an *api.Error that matches its model sentinel. A method
+// the declaration says writes is refused here under --read-only.
+func do[A, R any](ctx context.Context, w *wire, method string, a A) (R, error) {
 	var zero R
+	if m, ok := api.MethodOf(method); ok && w.readOnly {
+		if err := m.Refusal(model.Admin, true, "", ""); err != nil {
+			return zero, err
+		}
+	}
 	args, err := encode(box[A]{a})
 	if err != nil {
 		return zero, err
 	}
 	var reply Reply
-	call := rc.Go("Palink.Call", Request{Method: method, Args: args}, &reply, make(chan *rpc.Call, 1))
+	call := w.rc.Go("Palink.Call", Request{Method: method, Args: args}, &reply, make(chan *rpc.Call, 1))
 	select {
 	case <-ctx.Done():
 		return zero, ctx.Err()
@@ -62,20 +72,20 @@ func do[A, R any](ctx context.Context, rc *rpc.Client, method string, a A) (R, e
 
 // SetReadOnly makes this client refuse every action, whatever the agent
 // would allow (palink --read-only).
-func (c *Client) SetReadOnly() { c.readOnly, c.catalogCalls.readOnly = true, true }
+func (c *Client) SetReadOnly() { c.w.readOnly = true }
 
 // Info is what the agent said of this connection.
 func (c *Client) Info() Info { return c.info }
 
 // Close ends the connection.
-func (c *Client) Close() error { return c.c.Close() }
+func (c *Client) Close() error { return c.w.rc.Close() }
 
 // ReadOnly implements api.Service: true for viewers and read-only clients.
-func (c *Client) ReadOnly() bool { return c.readOnly || c.info.ReadOnly }
+func (c *Client) ReadOnly() bool { return c.w.readOnly || c.info.ReadOnly }
 
 // Backup implements api.Service: a consistent copy of the agent's store.
 func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
-	b, err := do[none, []byte](ctx, c.c, "Backup", none{})
+	b, err := do[none, []byte](ctx, c.w, "Backup", none{})
 	if err != nil {
 		return 0, err
 	}
@@ -85,44 +95,38 @@ func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
 
 // ListJobs implements api.Service.
 func (c *Client) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, error) {
-	return do[api.JobFilter, []api.JobView](ctx, c.c, "ListJobs", f)
+	return do[api.JobFilter, []api.JobView](ctx, c.w, "ListJobs", f)
 }
 
 // Job implements api.Service.
 func (c *Client) Job(ctx context.Context, ref string) (api.JobDetail, error) {
-	return do[string, api.JobDetail](ctx, c.c, "Job", ref)
+	return do[string, api.JobDetail](ctx, c.w, "Job", ref)
 }
 
 // SyncJob implements api.Service.
 func (c *Client) SyncJob(ctx context.Context, ref string) (model.Job, error) {
-	return do[string, model.Job](ctx, c.c, "SyncJob", ref)
+	return do[string, model.Job](ctx, c.w, "SyncJob", ref)
 }
 
 // CreateJob implements api.Service.
 func (c *Client) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Job, error) {
-	if c.readOnly {
-		return model.Job{}, api.ReadOnly("create job")
-	}
-	return do[api.CreateJobRequest, model.Job](ctx, c.c, "CreateJob", r)
+	return do[api.CreateJobRequest, model.Job](ctx, c.w, "CreateJob", r)
 }
 
 // SaveSpec implements api.Service.
 func (c *Client) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error) {
-	if c.readOnly {
-		return model.Spec{}, api.ReadOnly("save spec")
-	}
-	return do[SpecArgs, model.Spec](ctx, c.c, "SaveSpec", SpecArgs{Ref: ref, Spec: s})
+	return do[SpecArgs, model.Spec](ctx, c.w, "SaveSpec", SpecArgs{Ref: ref, Spec: s})
 }
 
 // Specs implements api.Service.
 func (c *Client) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
-	return do[string, []model.Spec](ctx, c.c, "Specs", ref)
+	return do[string, []model.Spec](ctx, c.w, "Specs", ref)
 }
 
 // Plan implements api.Service.
 func (c *Client) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
-	p, err := do[api.ActionRequest, api.ActionPlan](ctx, c.c, "Plan", r)
-	if err == nil && c.readOnly {
+	p, err := do[api.ActionRequest, api.ActionPlan](ctx, c.w, "Plan", r)
+	if err == nil && c.w.readOnly {
 		p.Allowed, p.Reason = false, "palink is read-only"
 	}
 	return p, err
@@ -130,16 +134,13 @@ func (c *Client) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan,
 
 // Act implements api.Service.
 func (c *Client) Act(ctx context.Context, r api.ActionRequest) (model.Command, error) {
-	if c.readOnly {
-		return model.Command{}, api.ReadOnly(strings.ToLower(r.Kind.String()))
-	}
-	return do[api.ActionRequest, model.Command](ctx, c.c, "Act", r)
+	return do[api.ActionRequest, model.Command](ctx, c.w, "Act", r)
 }
 
 // WaitCommand implements api.Service, a bounded round at a time.
 func (c *Client) WaitCommand(ctx context.Context, id string) (model.Command, error) {
 	for {
-		cmd, err := do[WaitArgs, model.Command](ctx, c.c, "WaitCommand", WaitArgs{ID: id, Wait: 20 * time.Second})
+		cmd, err := do[WaitArgs, model.Command](ctx, c.w, "WaitCommand", WaitArgs{ID: id, Wait: 20 * time.Second})
 		if err != nil || cmd.State.Final() {
 			return cmd, err
 		}
@@ -148,38 +149,32 @@ func (c *Client) WaitCommand(ctx context.Context, id string) (model.Command, err
 
 // Command implements api.Service.
 func (c *Client) Command(ctx context.Context, id string) (model.Command, error) {
-	return do[string, model.Command](ctx, c.c, "Command", id)
+	return do[string, model.Command](ctx, c.w, "Command", id)
 }
 
 // Commands implements api.Service.
 func (c *Client) Commands(ctx context.Context, f api.CommandFilter) ([]model.Command, error) {
-	return do[api.CommandFilter, []model.Command](ctx, c.c, "Commands", f)
+	return do[api.CommandFilter, []model.Command](ctx, c.w, "Commands", f)
 }
 
 // Clusters implements api.Service.
 func (c *Client) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
-	return do[none, []api.ClusterStatus](ctx, c.c, "Clusters", none{})
+	return do[none, []api.ClusterStatus](ctx, c.w, "Clusters", none{})
 }
 
 // ClusterOverview implements api.Service.
 func (c *Client) ClusterOverview(ctx context.Context, name string) (api.ClusterOverview, error) {
-	return do[string, api.ClusterOverview](ctx, c.c, "ClusterOverview", name)
+	return do[string, api.ClusterOverview](ctx, c.w, "ClusterOverview", name)
 }
 
 // Adopt implements api.Service.
 func (c *Client) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
-	if c.readOnly {
-		return model.Job{}, api.ReadOnly("adopt")
-	}
-	return do[api.AdoptRequest, model.Job](ctx, c.c, "Adopt", r)
+	return do[api.AdoptRequest, model.Job](ctx, c.w, "Adopt", r)
 }
 
 // DisposeSavepoint implements api.Service.
 func (c *Client) DisposeSavepoint(ctx context.Context, r api.DisposeRequest) (model.RestorePoint, error) {
-	if c.readOnly {
-		return model.RestorePoint{}, api.ReadOnly("dispose savepoint")
-	}
-	return do[api.DisposeRequest, model.RestorePoint](ctx, c.c, "DisposeSavepoint", r)
+	return do[api.DisposeRequest, model.RestorePoint](ctx, c.w, "DisposeSavepoint", r)
 }
 
 // Watch implements api.Service with a long poll.
@@ -188,7 +183,7 @@ func (c *Client) Watch(ctx context.Context) (<-chan api.Change, error) {
 	go func() {
 		defer close(out)
 		for ctx.Err() == nil {
-			batch, err := do[time.Duration, []api.Change](ctx, c.c, "WatchNext", 20*time.Second)
+			batch, err := do[time.Duration, []api.Change](ctx, c.w, "WatchNext", 20*time.Second)
 			if err != nil {
 				return
 			}
@@ -206,33 +201,33 @@ func (c *Client) Watch(ctx context.Context) (<-chan api.Change, error) {
 
 // SetInterest implements api.Service.
 func (c *Client) SetInterest(ctx context.Context, r api.InterestRequest) error {
-	_, err := do[api.InterestRequest, none](ctx, c.c, "SetInterest", r)
+	_, err := do[api.InterestRequest, none](ctx, c.w, "SetInterest", r)
 	return err
 }
 
 // JobMetrics implements api.Service.
 func (c *Client) JobMetrics(ctx context.Context, ref string) (api.MetricsSeries, error) {
-	return do[string, api.MetricsSeries](ctx, c.c, "JobMetrics", ref)
+	return do[string, api.MetricsSeries](ctx, c.w, "JobMetrics", ref)
 }
 
 // Alerts implements api.Service.
 func (c *Client) Alerts(ctx context.Context, f api.AlertFilter) ([]model.Alert, error) {
-	return do[api.AlertFilter, []model.Alert](ctx, c.c, "Alerts", f)
+	return do[api.AlertFilter, []model.Alert](ctx, c.w, "Alerts", f)
 }
 
 // Logs implements api.Service.
 func (c *Client) Logs(ctx context.Context, ref string) (api.LogList, error) {
-	return do[string, api.LogList](ctx, c.c, "Logs", ref)
+	return do[string, api.LogList](ctx, c.w, "Logs", ref)
 }
 
 // ReadLog implements api.Service.
 func (c *Client) ReadLog(ctx context.Context, r api.LogRequest) (api.LogChunk, error) {
-	return do[api.LogRequest, api.LogChunk](ctx, c.c, "ReadLog", r)
+	return do[api.LogRequest, api.LogChunk](ctx, c.w, "ReadLog", r)
 }
 
 // FindInLog implements api.Service.
 func (c *Client) FindInLog(ctx context.Context, s api.LogSearch) (api.LogMatch, error) {
-	return do[api.LogSearch, api.LogMatch](ctx, c.c, "FindInLog", s)
+	return do[api.LogSearch, api.LogMatch](ctx, c.w, "FindInLog", s)
 }
 
 // SaveLog implements api.Service: the agent sends the log chunk by chunk
@@ -250,18 +245,15 @@ func (c *Client) SaveLog(ctx context.Context, r api.SaveLogRequest) (api.SavedLo
 
 // Explain implements api.Service.
 func (c *Client) Explain(ctx context.Context, cluster, sql string) (string, error) {
-	return do[ExplainArgs, string](ctx, c.c, "Explain", ExplainArgs{Cluster: cluster, SQL: sql})
+	return do[ExplainArgs, string](ctx, c.w, "Explain", ExplainArgs{Cluster: cluster, SQL: sql})
 }
 
 // FlinkVersion implements api.Service.
 func (c *Client) FlinkVersion(ctx context.Context, cluster string) (string, error) {
-	return do[string, string](ctx, c.c, "FlinkVersion", cluster)
+	return do[string, string](ctx, c.w, "FlinkVersion", cluster)
 }
 
 // ActOnAlert implements api.Service.
 func (c *Client) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert, error) {
-	if c.readOnly {
-		return model.Alert{}, api.ReadOnly("act on alert")
-	}
-	return do[api.AlertAction, model.Alert](ctx, c.c, "ActOnAlert", a)
+	return do[api.AlertAction, model.Alert](ctx, c.w, "ActOnAlert", a)
 }

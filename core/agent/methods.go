@@ -4,34 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
 
-// access says who may call a method.
-type access int
-
-const (
-	toView access = iota // anyone who may reach the socket
-	toAct                // an operator, on an agent that is not read-only
-	toRead               // an operator: bulk reads, and running SQL as the agent
-)
-
-var (
-	errViewer      = model.ErrReadOnly
-	errNotOperator = model.ErrForbidden
-)
-
-// method is one Service method as the agent serves it.
+// method is one Service method as the agent serves it: how it runs. Who
+// may call it, and for how long, is its declaration in core/api (one place
+// for the agent, its client and the tests that walk every method).
 type method struct {
-	access  access
-	what    string // the action, in a refusal
-	timeout time.Duration
-	run     func(ctx context.Context, h *session, args []byte) ([]byte, error)
+	run func(ctx context.Context, h *session, args []byte) ([]byte, error)
 }
 
 // call adapts a typed handler to the wire: arguments and result in a box.
@@ -89,18 +72,16 @@ type ExplainArgs struct {
 
 // Info says who the agent thinks the caller is.
 type Info struct {
-	User     string
+	User string
+	// ReadOnly: the caller may change nothing (a viewer, or a read-only agent).
 	ReadOnly bool
+	Role     model.Role
 	Store    string
 }
 
-// methods is every call the agent answers. A viewer (a user outside
-// Roles.Operators) may read what a console shows one job or one list at a
-// time, and ask the cluster for the truth (SyncJob). Only an operator may
-// change anything, copy the store in bulk (Backup: every spec of every job
-// with whatever secrets their SQL holds, and the audit log), or have the
-// agent run SQL on a cluster's gateway under its identity (Explain runs the
-// script's DDL there).
+// methods is every call the agent answers: each declared API method
+// (api.Methods, which says who may call it) that does not run in the
+// caller's own process, and the protocol's own calls (protocol).
 var methods = map[string]method{
 	"ListJobs":        {run: of(api.Service.ListJobs)},
 	"Job":             {run: of(api.Service.Job)},
@@ -126,20 +107,20 @@ var methods = map[string]method{
 	"ContainerLogs":   {run: diag(api.DiagnoseService.ContainerLogs)},
 	"Tables":          {run: of(api.Service.Tables)},
 	"Table":           {run: of(api.Service.Table)},
-	"PutTable": {access: toAct, what: "change the table catalog", run: call(func(ctx context.Context, h *session, r api.PutTableRequest) (api.TableChange, error) {
+	"PutTable": {run: call(func(ctx context.Context, h *session, r api.PutTableRequest) (api.TableChange, error) {
 		r.Author = h.user
 		return h.svc.PutTable(ctx, r)
 	})},
-	"RemoveTable": {access: toAct, what: "change the table catalog", run: call(func(ctx context.Context, h *session, r api.TableRef) (api.TableChange, error) {
+	"RemoveTable": {run: call(func(ctx context.Context, h *session, r api.TableRef) (api.TableChange, error) {
 		r.Issuer = h.user
 		return h.svc.RemoveTable(ctx, r)
 	})},
 	"Vars": {run: of(api.Service.Vars)},
-	"SetVar": {access: toAct, what: "set a variable", run: call(func(ctx context.Context, h *session, v model.Variable) (model.Variable, error) {
+	"SetVar": {run: call(func(ctx context.Context, h *session, v model.Variable) (model.Variable, error) {
 		v.Author = h.user
 		return h.svc.SetVar(ctx, v)
 	})},
-	"RemoveVar": {access: toAct, what: "remove a variable", run: call(func(ctx context.Context, h *session, r api.VarRef) (none, error) {
+	"RemoveVar": {run: call(func(ctx context.Context, h *session, r api.VarRef) (none, error) {
 		r.Issuer = h.user
 		return none{}, h.svc.RemoveVar(ctx, r)
 	})},
@@ -150,47 +131,48 @@ var methods = map[string]method{
 		return none{}, h.svc.SetInterest(ctx, r)
 	})},
 	"Info": {run: call(func(_ context.Context, h *session, _ none) (Info, error) {
-		return Info{User: h.user, ReadOnly: !h.mayAct, Store: h.store}, nil
+		return Info{User: h.user, ReadOnly: h.readOnly || !h.role.Allows(model.Operator), Role: h.role, Store: h.store}, nil
 	})},
 	"Plan": {run: call(func(ctx context.Context, h *session, r api.ActionRequest) (api.ActionPlan, error) {
 		p, err := h.svc.Plan(ctx, r)
-		if err == nil && !h.mayAct {
-			p.Allowed, p.Reason = false, "user "+h.user+" is a viewer on this agent"
+		if err == nil {
+			if m, _ := api.MethodOf("Act"); m.Refusal(h.role, h.readOnly, "user "+h.user, " on this agent") != nil {
+				p.Allowed, p.Reason = false, "user "+h.user+" is a "+h.role.String()+" on this agent"
+				if h.readOnly {
+					p.Reason = "the agent is read-only"
+				}
+			}
 		}
 		return p, err
 	})},
-	// Act names its action in a refusal, so it checks the role itself.
 	"Act": {run: call(func(ctx context.Context, h *session, r api.ActionRequest) (model.Command, error) {
-		if !h.mayAct {
-			return model.Command{}, fmt.Errorf("%s: user %s is a viewer on this agent: %w", strings.ToLower(r.Kind.String()), h.user, errViewer)
-		}
 		r.Issuer = h.user
 		return h.svc.Act(ctx, r)
 	})},
-	"CreateJob": {access: toAct, what: "create job", run: call(func(ctx context.Context, h *session, r api.CreateJobRequest) (model.Job, error) {
+	"CreateJob": {run: call(func(ctx context.Context, h *session, r api.CreateJobRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.CreateJob(ctx, r)
 	})},
-	"SaveSpec": {access: toAct, what: "save spec", run: call(func(ctx context.Context, h *session, a SpecArgs) (model.Spec, error) {
+	"SaveSpec": {run: call(func(ctx context.Context, h *session, a SpecArgs) (model.Spec, error) {
 		a.Spec.Author = h.user
 		return h.svc.SaveSpec(ctx, a.Ref, a.Spec)
 	})},
-	"ActOnAlert": {access: toAct, what: "act on alert", run: call(func(ctx context.Context, h *session, a api.AlertAction) (model.Alert, error) {
+	"ActOnAlert": {run: call(func(ctx context.Context, h *session, a api.AlertAction) (model.Alert, error) {
 		a.Issuer = h.user
 		return h.svc.ActOnAlert(ctx, a)
 	})},
-	"DisposeSavepoint": {access: toAct, what: "dispose savepoint", timeout: 5 * time.Minute, run: call(func(ctx context.Context, h *session, r api.DisposeRequest) (model.RestorePoint, error) {
+	"DisposeSavepoint": {run: call(func(ctx context.Context, h *session, r api.DisposeRequest) (model.RestorePoint, error) {
 		r.Issuer = h.user
 		return h.svc.DisposeSavepoint(ctx, r)
 	})},
-	"AddProject": {access: toAct, what: "add project", run: call(func(ctx context.Context, h *session, p model.Project) (model.Project, error) {
+	"AddProject": {run: call(func(ctx context.Context, h *session, p model.Project) (model.Project, error) {
 		p.CreatedBy = h.user
 		return h.svc.AddProject(ctx, p)
 	})},
 	"Projects": {run: call(func(ctx context.Context, h *session, _ struct{}) ([]model.Project, error) {
 		return h.svc.Projects(ctx)
 	})},
-	"BuildProject": {access: toAct, what: "build project", timeout: 6 * time.Hour, run: call(func(ctx context.Context, h *session, r api.BuildRequest) (model.Artifact, error) {
+	"BuildProject": {run: call(func(ctx context.Context, h *session, r api.BuildRequest) (model.Artifact, error) {
 		r.Issuer, r.Log = h.user, nil
 		return h.svc.BuildProject(ctx, r)
 	})},
@@ -199,30 +181,30 @@ var methods = map[string]method{
 	"UDFs": {run: call(func(ctx context.Context, h *session, _ none) ([]api.UDFView, error) {
 		return h.svc.UDFs(ctx)
 	})},
-	"AddUDF": {access: toAct, what: "add function", run: call(func(ctx context.Context, h *session, r api.AddUDFRequest) (model.UDF, error) {
+	"AddUDF": {run: call(func(ctx context.Context, h *session, r api.AddUDFRequest) (model.UDF, error) {
 		r.UDF.Author = h.user
 		return h.svc.AddUDF(ctx, r)
 	})},
-	"RemoveUDF": {access: toAct, what: "remove function", run: call(func(ctx context.Context, h *session, r api.RemoveUDFRequest) (api.UDFRemoval, error) {
+	"RemoveUDF": {run: call(func(ctx context.Context, h *session, r api.RemoveUDFRequest) (api.UDFRemoval, error) {
 		r.Issuer = h.user
 		return h.svc.RemoveUDF(ctx, r)
 	})},
-	"Adopt": {access: toAct, what: "adopt", run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
+	"Adopt": {run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
 		r.Issuer = h.user
 		return h.svc.Adopt(ctx, r)
 	})},
-	"Backup": {access: toRead, what: "back up the store", timeout: 10 * time.Minute, run: call(func(ctx context.Context, h *session, _ none) ([]byte, error) {
+	"Backup": {run: call(func(ctx context.Context, h *session, _ none) ([]byte, error) {
 		var b bytes.Buffer
 		_, err := h.svc.Backup(ctx, &b)
 		return b.Bytes(), err
 	})},
 	"FlinkVersion": {run: of(api.Service.FlinkVersion)},
-	"Explain": {access: toRead, what: "explain on the SQL Gateway", run: call(func(ctx context.Context, h *session, a ExplainArgs) (string, error) {
+	"Explain": {run: call(func(ctx context.Context, h *session, a ExplainArgs) (string, error) {
 		return h.svc.Explain(ctx, a.Cluster, a.SQL)
 	})},
 	// WaitCommand is one bounded round: a command that has not ended
 	// when the round is over is answered as it stands, and asked for again.
-	"WaitCommand": {timeout: time.Hour, run: call(func(ctx context.Context, h *session, a WaitArgs) (model.Command, error) {
+	"WaitCommand": {run: call(func(ctx context.Context, h *session, a WaitArgs) (model.Command, error) {
 		ctx, cancel := context.WithTimeout(ctx, a.Wait)
 		defer cancel()
 		c, err := h.svc.WaitCommand(ctx, a.ID)
@@ -233,18 +215,33 @@ var methods = map[string]method{
 	})},
 	// WatchNext is the change stream as a long poll: the changes that came,
 	// waiting up to wait for the first.
-	"WatchNext": {timeout: time.Hour, run: call(func(_ context.Context, h *session, wait time.Duration) ([]api.Change, error) {
+	"WatchNext": {run: call(func(_ context.Context, h *session, wait time.Duration) ([]api.Change, error) {
 		return h.watchNext(wait)
 	})},
 }
 
-func init() {
-	for name, m := range methods {
-		if m.timeout == 0 {
-			m.timeout = time.Minute
-			methods[name] = m
-		}
+// protocol are the agent's own calls, which no API method declares: any
+// user on the socket may make them (Info says who the agent thinks they
+// are).
+var protocol = map[string]api.Method{
+	"Info": {Name: "Info", Role: model.Viewer, Timeout: api.DefaultTimeout},
+}
+
+// wireNames are the calls that serve a declared method in another shape:
+// WatchNext is Watch as a long poll.
+var wireNames = map[string]string{"WatchNext": "Watch"}
+
+// declaration is the declaration of the method a call serves.
+func declaration(call string) (api.Method, bool) {
+	if m, ok := protocol[call]; ok {
+		return m, true
 	}
+	name := call
+	if n, ok := wireNames[call]; ok {
+		name = n
+	}
+	m, ok := api.MethodOf(name)
+	return m, ok && !m.Local
 }
 
 // watchNext returns the changes that came since the last call, waiting up

@@ -12,16 +12,32 @@ import (
 	"sync"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
-// Roles decide who may act through the agent. Empty Operators means every
-// user may act.
+// Roles decide what each user on the agent's socket may do (model.Role).
+// Empty Operators makes every user an operator. Admins define what runs
+// (projects and their build commands, secret commands, the catalog, UDFs)
+// and are given by name only: an empty list leaves the agent's own user
+// as the only admin, since whatever an admin defines runs as that user or
+// its build user.
 type Roles struct {
 	Operators []string
+	Admins    []string
+	// Self is the agent's own OS user (CurrentUser), always an admin: it
+	// owns the store and the config anyway. `palink agent` sets it.
+	Self string
 }
 
-func (r Roles) operator(user string) bool {
-	return len(r.Operators) == 0 || slices.Contains(r.Operators, user)
+// Of is the role of user.
+func (r Roles) Of(user string) model.Role {
+	switch {
+	case user == r.Self || slices.Contains(r.Admins, user):
+		return model.Admin
+	case len(r.Operators) == 0 || slices.Contains(r.Operators, user):
+		return model.Operator
+	}
+	return model.Viewer
 }
 
 // ServeOptions describe what an agent serves.
@@ -62,8 +78,7 @@ func Serve(ctx context.Context, ln net.Listener, svc api.Service, o ServeOptions
 			defer wg.Done()
 			connCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
-			op := o.Roles.operator(user)
-			h := &session{ctx: connCtx, svc: svc, user: user, store: o.Store, operator: op, mayAct: op && !svc.ReadOnly()}
+			h := &session{ctx: connCtx, svc: svc, user: user, store: o.Store, role: o.Roles.Of(user), readOnly: svc.ReadOnly()}
 			srv := rpc.NewServer()
 			if err := srv.RegisterName("Palink", h); err != nil {
 				o.Log.Error("agent: register", "err", err)
@@ -82,10 +97,9 @@ type session struct {
 	svc   api.Service
 	user  string
 	store string
-	// operator: the user is one of Roles.Operators; mayAct: an operator on
-	// an agent that is not read-only.
-	operator bool
-	mayAct   bool
+	role  model.Role
+	// readOnly: the agent itself runs --read-only, whatever the role.
+	readOnly bool
 
 	watchOnce sync.Once
 	watch     <-chan api.Change
@@ -111,10 +125,11 @@ type Reply struct {
 // only error text.
 func (h *session) Call(req Request, reply *Reply) error {
 	m, ok := methods[req.Method]
-	if !ok {
+	decl, declared := declaration(req.Method)
+	if !ok || !declared {
 		return fmt.Errorf("agent: no method %q (a newer palink's client?)", req.Method)
 	}
-	result, err := h.run(m, req.Args)
+	result, err := h.run(decl, m, req.Args)
 	reply.Result = result
 	if err != nil {
 		reply.Code, reply.Msg = api.CodeOf(err), err.Error()
@@ -122,14 +137,13 @@ func (h *session) Call(req Request, reply *Reply) error {
 	return nil
 }
 
-func (h *session) run(m method, args []byte) ([]byte, error) {
-	switch {
-	case m.access == toAct && !h.mayAct:
-		return nil, fmt.Errorf("%s: user %s is a viewer on this agent: %w", m.what, h.user, errViewer)
-	case m.access == toRead && !h.operator:
-		return nil, fmt.Errorf("%s: user %s is a viewer on this agent; ask an operator: %w", m.what, h.user, errNotOperator)
+// run checks the caller's role against the method's declaration, the one
+// place the agent decides who may call what, then runs it.
+func (h *session) run(decl api.Method, m method, args []byte) ([]byte, error) {
+	if err := decl.Refusal(h.role, h.readOnly, "user "+h.user, " on this agent"); err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(h.ctx, m.timeout)
+	ctx, cancel := context.WithTimeout(h.ctx, decl.Timeout)
 	defer cancel()
 	return m.run(ctx, h, args)
 }

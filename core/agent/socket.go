@@ -134,17 +134,16 @@ func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 		return nil, err
 	}
 	rc := rpc.NewClient(conn)
-	r := &Client{c: rc, diagnoses: diagnoses{rc}, catalogCalls: catalogCalls{rc: rc}}
-	r.projects = projects{c: rc, readOnly: &r.readOnly}
-	r.udfCalls = udfCalls{c: rc, readOnly: &r.readOnly}
-	info, err := do[none, Info](ctx, rc, "Info", none{})
+	w := &wire{rc: rc}
+	r := &Client{w: w, diagnoses: diagnoses{w}, catalogCalls: catalogCalls{w}, projects: projects{w}, udfCalls: udfCalls{w}}
+	info, err := do[none, Info](ctx, w, "Info", none{})
 	if err != nil {
-		r.c.Close()
+		rc.Close()
 		return nil, fmt.Errorf("agent at %s: %w", s.Path, err)
 	}
 	r.info = info
 	if s.Store != "" && r.info.Store != "" && !SameStore(r.info.Store, s.Store) {
-		r.c.Close()
+		rc.Close()
 		return nil, fmt.Errorf("the agent at %s serves the store %s, not %s: two configs name that socket; give each store its own", s.Path, r.info.Store, absPath(s.Store))
 	}
 	return r, nil

@@ -297,6 +297,9 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 			"/subtasks/0/metrics?get=numRecordsIn,busyTimeMsPerSecond"} {
 			mustJSON(t, "GET", base+p, nil, 200, nil)
 		}
+		// The history moves on with the simulated clock (a loaded machine
+		// spends simulated minutes above): ask for the newest checkpoint now.
+		mustJSON(t, "GET", jm+"/jobs/"+jid+"/checkpoints", nil, 200, &cps)
 		mustJSON(t, "GET", fmt.Sprintf("%s/jobs/%s/checkpoints/details/%d/subtasks/%s", jm, jid, cps.History[0].ID, vx.ID), nil, 200, nil)
 		// The first flame graph request starts the sampling (endTimestamp -3).
 		for _, typ := range []string{"", "?type=ON_CPU", "?type=OFF_CPU&subtaskindex=1"} {
