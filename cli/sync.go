@@ -72,30 +72,32 @@ func syncUntilInterrupted(ctx context.Context, e *env, w io.Writer) error {
 	if e.local.ReadOnly() {
 		return api.ReadOnly("sync until interrupted (it records job states and runs commands; `palink sync --once` shows what would change)")
 	}
+	// Watch before listing what is pending, so that no end goes unseen.
 	watch, stopWatch := context.WithCancel(ctx)
-	reported := make(chan struct{})
+	defer stopWatch()
 	changes, err := e.local.Watch(watch)
 	if err != nil {
-		stopWatch()
 		return err
 	}
-	orphans, err := e.local.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
-	if err != nil {
-		stopWatch()
-		return err
-	}
-	go func() { defer close(reported); reportCommands(ctx, e, w, changes) }()
-	defer func() { stopWatch(); <-reported }()
-	stopServe, err := serveAgent(ctx, e)
+	pending, err := e.local.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
 	if err != nil {
 		return err
 	}
-	defer stopServe()
-	fmt.Fprintf(w, "palink sync: syncing every %s and running commands until interrupted (ctrl-c); other palinks work through it meanwhile\n",
-		e.cfg.Sync.Interval.D())
-	for _, c := range orphans {
+	// Syncing matters more than the socket: without it, other palinks
+	// only wait for the store until this one stops.
+	through := "other palinks work through it meanwhile"
+	if stopServe, err := serveAgent(ctx, e); err == nil {
+		defer stopServe()
+	} else {
+		through = fmt.Sprintf("other palinks cannot work through it (%v)", err)
+	}
+	fmt.Fprintf(w, "palink sync: syncing every %s and running commands until interrupted (ctrl-c); %s\n", e.cfg.Sync.Interval.D(), through)
+	for _, c := range pending {
 		fmt.Fprintf(w, "resuming %s #%d of %s: %s\n", c.Kind, c.Seq, jobName(ctx, e, c.JobID), pendingState(c))
 	}
+	reported := make(chan struct{})
+	go func() { defer close(reported); reportCommands(ctx, e, w, changes) }()
+	defer func() { stopWatch(); <-reported }()
 	return runBackground(ctx, e.local)
 }
 
