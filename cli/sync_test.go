@@ -16,13 +16,13 @@ import (
 	"github.com/palink/palink/yarn/sim"
 )
 
-// lines collects a child process's output lines as they come.
-type lines struct {
+// childOutput collects a child process's output lines as they come.
+type childOutput struct {
 	mu   sync.Mutex
 	text strings.Builder
 }
 
-func (l *lines) String() string {
+func (l *childOutput) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.text.String()
@@ -30,7 +30,7 @@ func (l *lines) String() string {
 
 // startPalink runs this test binary as palink with args in a process of
 // its own, its standard error collected; stdout is discarded.
-func (e *cliEnv) startPalink(args ...string) (*exec.Cmd, *lines, <-chan error) {
+func (e *cliEnv) startPalink(args ...string) (*exec.Cmd, *childOutput, <-chan error) {
 	e.t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"--config", e.config}, args...)...)
 	cmd.Env = append(os.Environ(), "PALINK_BE_MAIN=1")
@@ -41,7 +41,7 @@ func (e *cliEnv) startPalink(args ...string) (*exec.Cmd, *lines, <-chan error) {
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
-	out := &lines{}
+	out := &childOutput{}
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
