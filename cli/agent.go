@@ -4,56 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 )
-
-func newSyncCmd(g *globals) *cobra.Command {
-	var once bool
-	cmd := &cobra.Command{
-		Use:   "sync",
-		Short: "Sync job states with the clusters (once, or every interval)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
-				if e.local == nil {
-					return errors.New("an agent runs state sync already; `palink jobs` shows its results")
-				}
-				if err := resumeOrphans(ctx, e, cmd.ErrOrStderr()); err != nil {
-					return err
-				}
-				if !once {
-					return e.local.RunSync(ctx)
-				}
-				st, err := e.local.SyncOnce(ctx, 0)
-				if err != nil {
-					return err
-				}
-				if g.structured() {
-					return writeData(cmd.OutOrStdout(), g.output, st)
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "synced %d jobs (%d changed) in %s: %d RM calls, %d JobManager calls, %s\n",
-					st.Jobs, st.Changed, st.Duration.Round(time.Millisecond), st.RMCalls, st.FlinkCalls, plural(st.Errors, "error"))
-				for _, p := range st.Problems {
-					fmt.Fprintln(cmd.ErrOrStderr(), "  "+p)
-				}
-				if more := st.Errors - len(st.Problems); more > 0 {
-					fmt.Fprintf(cmd.ErrOrStderr(), "  … and %s more (the log has them all: --log-file)\n", plural(more, "error"))
-				}
-				if st.Errors > 0 {
-					return exitError{code: 1, msg: ""}
-				}
-				return nil
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&once, "once", false, "run one sync cycle and exit")
-	return cmd
-}
 
 func newAgentCmd(g *globals) *cobra.Command {
 	return &cobra.Command{

@@ -10,6 +10,7 @@ import (
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 // importOut is `table import -o json`'s document.
@@ -50,11 +51,16 @@ func newTableImportCmd(g *globals) *cobra.Command {
 			"  palink table import clicks --kafka kafka-1:9092,kafka-2:9092 --topic clicks --records 500",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if k.brokers == "" && (jdbc == "" || source == "") {
+				return fmt.Errorf("table import %s: --jdbc URL and --source-table T (or --kafka BROKERS and --topic T) are required", args[0])
+			}
+			if !dryRun {
+				if err := mayAddTable(cmd, g, args[0]); err != nil {
+					return err
+				}
+			}
 			if k.brokers != "" {
 				return k.run(cmd, g, args[0], dryRun)
-			}
-			if jdbc == "" || source == "" {
-				return fmt.Errorf("table import %s: --jdbc URL and --source-table T (or --kafka BROKERS and --topic T) are required", args[0])
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
@@ -70,6 +76,31 @@ func newTableImportCmd(g *globals) *cobra.Command {
 	k.flags(cmd)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the DDL, add nothing")
 	return cmd
+}
+
+// mayAddTable refuses an import whose table could not be added (under
+// --read-only, or for a viewer on the agent) before the import connects
+// to anything: a refused user has no business making palink reach a
+// database or brokers on its behalf, nor waiting for their answer.
+func mayAddTable(cmd *cobra.Command, g *globals, name string) error {
+	refusal := func(who string) error {
+		return fmt.Errorf("table import %s: %s%w; nothing was read (--dry-run only prints the DDL)", name, who, model.ErrReadOnly)
+	}
+	if g.readOnly {
+		return refusal("")
+	}
+	return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+		if _, err := pickCluster(e, g.cluster); err != nil {
+			return fmt.Errorf("table import %s: %w", name, err)
+		}
+		if !e.svc.ReadOnly() {
+			return nil
+		}
+		if e.remote != nil && e.remote.Info().User != "" {
+			return refusal(fmt.Sprintf("user %s may not change the catalog through this agent: ", e.remote.Info().User))
+		}
+		return refusal("")
+	})
 }
 
 // addImported adds an import's DDL to the catalog of the chosen cluster

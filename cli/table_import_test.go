@@ -5,14 +5,17 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"net"
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -89,5 +92,85 @@ func TestTableImportUnreachable(t *testing.T) {
 	_, err := e.run(ctx, "table", "import", "users", "--jdbc", "jdbc:postgresql://127.0.0.1:1/app?user=a&password=hunter2", "--source-table", "users")
 	if err == nil || !strings.Contains(err.Error(), "import table users from users") || strings.Contains(err.Error(), "hunter2") || time.Since(began) > 30*time.Second {
 		t.Errorf("import from a closed port: %v (after %s)", err, time.Since(began))
+	}
+}
+
+// listener accepts connections on loopback, counts them and closes each at
+// once: a database or broker that a refused import must never reach.
+func listener(t *testing.T) (addr string, conns func() int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var n atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	return ln.Addr().String(), func() int { return int(n.Load()) }
+}
+
+// TestTableImportRefusedBeforeConnecting: an import that may not add to
+// the catalog (--read-only, or a viewer on the agent) is refused before
+// palink connects to the database or the brokers; the same import by
+// someone who may add does connect (the listener sees it).
+func TestTableImportRefusedBeforeConnecting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	imports := func(addr string) map[string][]string {
+		return map[string][]string{
+			"jdbc":  {"table", "import", "users", "--jdbc", "jdbc:postgresql://" + addr + "/app?user=a&password=hunter2", "--source-table", "users"},
+			"kafka": {"table", "import", "clicks", "--kafka", addr, "--topic", "clicks", "--yes"},
+		}
+	}
+	refused := func(t *testing.T, e *cliEnv, who string, pre ...string) {
+		t.Helper()
+		for kind, args := range imports("") {
+			addr, conns := listener(t)
+			args = imports(addr)[kind]
+			out, err := e.run(ctx, append(pre, args...)...)
+			if err == nil || !strings.Contains(err.Error(), "palink is read-only") {
+				t.Errorf("%s's %s import: %v\n%s", who, kind, err, out)
+			}
+			if n := conns(); n != 0 {
+				t.Errorf("%s's refused %s import connected %d times to %s", who, kind, n, addr)
+			}
+		}
+	}
+
+	local := newCLIEnv(t, sim.Options{}, nil)
+	local.mustRun("jobs") // the store exists: --read-only opens none
+	refused(t, local, "--read-only", "--read-only")
+	for kind := range imports("") {
+		addr, conns := listener(t)
+		if _, err := local.run(ctx, imports(addr)[kind]...); err == nil {
+			t.Errorf("a %s import from a listener that hangs up succeeded", kind)
+		}
+		if conns() == 0 {
+			t.Errorf("the writer's %s import never reached %s: the listener sees nothing", kind, addr)
+		}
+	}
+
+	viewer := newCLIEnv(t, sim.Options{}, func(c *config.Config) { c.Operators = []string{"somebody-else"} })
+	cfg, _, err := config.Load(viewer.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewer.startAgent(cfg.Socket)
+	refused(t, viewer, "a viewer")
+	if out, err := viewer.run(ctx, "table", "import", "users", "--jdbc", "jdbc:postgresql://127.0.0.1:1/y", "--source-table", "users"); err == nil ||
+		!strings.Contains(err.Error(), "viewer") {
+		t.Errorf("a viewer's refusal does not say why: %v\n%s", err, out)
 	}
 }

@@ -38,7 +38,11 @@ func TestUDFInjectedAtSubmit(t *testing.T) {
 	}}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	jar := writeTemp(t, "mask.jar", "PK\x03\x04 not really a jar")
+	jar := filepath.Join(t.TempDir(), "mask.jar")
+	if err := writeJar(jar, "com/example/Mask.class"); err != nil {
+		t.Fatal(err)
+	}
+	notAJar := writeTemp(t, "log.jar", "PK\x03\x04 not really a jar")
 	jobFile := writeTemp(t, "job.sql", "CREATE TABLE src (id BIGINT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '5');\n"+
 		"CREATE TABLE snk (id BIGINT, s STRING) WITH ('connector' = 'blackhole');\n"+
 		"INSERT INTO snk\nSELECT id, mask(s) FROM src;\n")
@@ -55,6 +59,7 @@ func TestUDFInjectedAtSubmit(t *testing.T) {
 		{[]string{"udf", "add", "mask", "--class", "com.example.Mask", "--language", "cobol", "--jar", jar}, "want java, scala or python"},
 		{[]string{"udf", "add", "mask", "--class", "com.example.Mask", "--language", "java"}, "exactly one of --project, --jar or --py"},
 		{[]string{"udf", "add", "mask", "--class", "com.example.Mask", "--language", "java", "--jar", jar + ".missing"}, "is not a file"},
+		{[]string{"udf", "add", "mask", "--class", "com.example.Mask", "--language", "java", "--jar", notAJar}, notAJar + " is not a jar (zip) file"},
 		{[]string{"udf", "add", "mask", "--class", "com.example.Mask", "--language", "java", "--project", "nope"}, "project nope"},
 		{[]string{"udf", "add", "mask", "--class", "com.example.Mask", "--language", "java", "--jar", jar, "--signature", "STRING"}, "want (TYPE, …) -> TYPE"},
 	} {

@@ -6,6 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 )
@@ -85,4 +90,107 @@ func TestImportKafkaCSV(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "none of the 4 records decodes as json") {
 		t.Errorf("csv read as json: %v", err)
 	}
+}
+
+// kafkaAnswering is a kfake cluster with one topic of records whose
+// brokers answer requests of key as answer says (handled false: as Kafka
+// would).
+func kafkaAnswering(t *testing.T, key int16, answer func(kmsg.Request) (kmsg.Response, bool)) string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "clicks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	addr := c.ListenAddrs()[0]
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := cl.ProduceSync(ctx, &kgo.Record{Topic: "clicks", Value: []byte(`{"url": "/a"}`)}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	c.ControlKey(key, func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		resp, handled := answer(req)
+		return resp, nil, handled
+	})
+	return addr
+}
+
+// TestImportKafkaNamesProtocolErrors: a broker that answers with a Kafka
+// error code did answer: the import says which error it answered which
+// request with, never that no broker answered, and fails at once.
+func TestImportKafkaNamesProtocolErrors(t *testing.T) {
+	denied := kerr.TopicAuthorizationFailed.Code
+	cases := []struct {
+		name   string
+		key    int16
+		answer func(kmsg.Request) (kmsg.Response, bool)
+		want   string
+	}{
+		{"the handshake refused", int16(kmsg.ApiVersions), func(req kmsg.Request) (kmsg.Response, bool) {
+			resp := req.ResponseKind().(*kmsg.ApiVersionsResponse)
+			resp.ErrorCode = kerr.ClusterAuthorizationFailed.Code
+			return resp, true
+		}, "a broker answered the ApiVersions request with error CLUSTER_AUTHORIZATION_FAILED (code 31)"},
+		{"the topic's metadata denied (an ACL)", int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, bool) {
+			m := req.(*kmsg.MetadataRequest)
+			if len(m.Topics) == 0 {
+				return nil, false
+			}
+			resp := m.ResponseKind().(*kmsg.MetadataResponse)
+			for _, rt := range m.Topics {
+				t := kmsg.NewMetadataResponseTopic()
+				t.Topic, t.TopicID, t.ErrorCode = rt.Topic, rt.TopicID, denied
+				resp.Topics = append(resp.Topics, t)
+			}
+			return resp, true
+		}, "a broker answered the Metadata request for topic clicks with error TOPIC_AUTHORIZATION_FAILED (code 29)"},
+		{"the fetch denied", int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, bool) {
+			f := req.(*kmsg.FetchRequest)
+			resp := f.ResponseKind().(*kmsg.FetchResponse)
+			for _, ft := range f.Topics {
+				rt := kmsg.NewFetchResponseTopic()
+				rt.Topic, rt.TopicID = ft.Topic, ft.TopicID
+				for _, fp := range ft.Partitions {
+					p := kmsg.NewFetchResponseTopicPartition()
+					p.Partition, p.ErrorCode = fp.Partition, denied
+					rt.Partitions = append(rt.Partitions, p)
+				}
+				resp.Topics = append(resp.Topics, rt)
+			}
+			return resp, true
+		}, "a broker answered reading partition 0 of topic clicks (Fetch, or the ListOffsets before it) with error TOPIC_AUTHORIZATION_FAILED (code 29)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			addr := kafkaAnswering(t, c.key, c.answer)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			began := time.Now()
+			_, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: "clicks", Brokers: addr, Topic: "clicks"})
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "no broker answered") {
+				t.Errorf("import: %v\nwant it to say %q", err, c.want)
+			}
+			if took := time.Since(began); took > 10*time.Second {
+				t.Errorf("the import took %s to give up", took)
+			}
+		})
+	}
+	// A topic the brokers do not have is named at once, and not created.
+	t.Run("no such topic", func(t *testing.T) {
+		addr := kafkaAnswering(t, int16(kmsg.Metadata), func(kmsg.Request) (kmsg.Response, bool) { return nil, false })
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		began := time.Now()
+		_, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: "clicks", Brokers: addr, Topic: "clickz"})
+		want := "a broker answered the Metadata request for topic clickz with error UNKNOWN_TOPIC_OR_PARTITION (code 3)"
+		if err == nil || !strings.Contains(err.Error(), want) || time.Since(began) > 10*time.Second {
+			t.Errorf("import of a missing topic: %v (after %s)\nwant it to say %q", err, time.Since(began), want)
+		}
+	})
 }

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
@@ -194,6 +196,34 @@ func decoder(format string, info *flinksql.TableInfo) (func([]byte) (map[string]
 	return nil, fmt.Errorf("format %q: sampling decodes json, csv and raw", format)
 }
 
+// topicReadable asks the brokers for the topic's metadata first, so that
+// a topic they deny (an ACL) or do not have is named as such, with the
+// request it was refused on, instead of surfacing from the consumer's
+// retries. Transient errors (a leader being elected) are left to them.
+func topicReadable(ctx context.Context, cl *kgo.Client, topic string) error {
+	req := kmsg.NewPtrMetadataRequest()
+	t := kmsg.NewMetadataRequestTopic()
+	t.Topic = kmsg.StringPtr(topic)
+	req.Topics = []kmsg.MetadataRequestTopic{t}
+	req.AllowAutoTopicCreation = false // reading must not create it
+	request := "the Metadata request for topic " + topic
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		if answered, ok := kafkaAnswered(err, request); ok {
+			return answered
+		}
+		return fmt.Errorf("%s: %w", request, err)
+	}
+	for _, rt := range resp.Topics {
+		err := kerr.ErrorForCode(rt.ErrorCode)
+		if err != nil && (!kerr.IsRetriable(err) || errors.Is(err, kerr.UnknownTopicOrPartition)) {
+			answered, _ := kafkaAnswered(err, request)
+			return answered
+		}
+	}
+	return nil
+}
+
 // lastRecords reads the last n records of a topic: from each partition
 // its last n, then the n newest of them by time.
 func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]*kgo.Record, error) {
@@ -206,7 +236,15 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 	}
 	defer cl.Close()
 	if err := cl.Ping(ctx); err != nil {
+		// Of Ping's requests only the connection's ApiVersions carries an
+		// error code (palink configures no SASL).
+		if answered, ok := kafkaAnswered(err, "the ApiVersions request"); ok {
+			return nil, answered
+		}
 		return nil, fmt.Errorf("no broker answered within %s: %w", sampleTimeout, err)
+	}
+	if err := topicReadable(ctx, cl, topic); err != nil {
+		return nil, err
 	}
 	var (
 		out  []*kgo.Record
@@ -236,7 +274,15 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 				}
 				break // quiet: what came is all there is
 			}
-			return nil, errs[0].Err
+			fe := errs[0]
+			request := fmt.Sprintf("reading partition %d of topic %s (Fetch, or the ListOffsets before it)", fe.Partition, topic)
+			if fe.Partition < 0 {
+				request = "the Metadata request for topic " + topic
+			}
+			if answered, ok := kafkaAnswered(fe.Err, request); ok {
+				return nil, answered
+			}
+			return nil, fe.Err
 		}
 		fs.EachPartition(func(p kgo.FetchTopicPartition) {
 			hw[p.Partition] = p.HighWatermark

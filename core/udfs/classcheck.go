@@ -29,3 +29,14 @@ func checkClass(s Shipped) error {
 	}
 	return fmt.Errorf("class %s is not in %s (no %s): %w", s.UDF.Class, s.Ref.Artifact, want, model.ErrNotFound)
 }
+
+// checkJar refuses a file that is not a zip archive, which every jar is:
+// a misnamed file (a build log, a truncated download) would otherwise be
+// registered and fail each job that calls the function, on the cluster.
+func checkJar(path string) error {
+	r, err := zip.OpenReader(path)
+	if err != nil {
+		return fmt.Errorf("%s is not a jar (zip) file: %v", path, err)
+	}
+	return r.Close()
+}

@@ -80,6 +80,9 @@ func (r *Registry) AddUDF(ctx context.Context, req api.AddUDFRequest) (model.UDF
 		*p = abs
 	}
 	if u.Jar != "" {
+		if err := checkJar(u.Jar); err != nil {
+			return u, fmt.Errorf("%s: %w", op, err)
+		}
 		if err := checkClass(Shipped{UDF: u, Path: u.Jar, Ref: model.UDFRef{Name: u.Name, Artifact: u.Jar}}); err != nil {
 			return u, fmt.Errorf("%s: %w", op, err)
 		}

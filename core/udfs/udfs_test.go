@@ -171,3 +171,33 @@ func TestMissingClassRefusesTheDeploy(t *testing.T) {
 		t.Errorf("a class the jar lacks: %v", err)
 	}
 }
+
+// TestAddRefusesAJarThatIsNotAZip: --jar names a jar, which is a zip
+// archive; a file that is not one (a build log, a truncated download
+// behind a zip's first bytes) is refused, saying so, and nothing is
+// registered.
+func TestAddRefusesAJarThatIsNotAZip(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	r := New(st, time.Now, "ana", false)
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"notes.jar":     "BUILD SUCCESS\n",
+		"truncated.jar": "PK\x03\x04 the rest is missing",
+		"empty.jar":     "",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := r.AddUDF(ctx, api.AddUDFRequest{UDF: model.UDF{Name: "mask", Class: "com.acme.Mask", Language: model.UDFJava, Jar: path}})
+		if err == nil || !strings.Contains(err.Error(), "add function mask: "+path+" is not a jar (zip) file") {
+			t.Errorf("registering %s: %v", name, err)
+		}
+	}
+	var n int
+	_ = st.View(ctx, func(tx store.ReadTx) error { us, err := tx.UDFs(); n = len(us); return err })
+	if n != 0 {
+		t.Errorf("%d functions registered from files that are not jars", n)
+	}
+}
