@@ -15,6 +15,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 // globals are the flags every command shares.
@@ -60,6 +61,23 @@ func (e *env) Close() {
 	for i := len(e.close) - 1; i >= 0; i-- {
 		e.close[i]()
 	}
+}
+
+// refusal says why this palink may not call the API method named, from its
+// declaration (nil when it may): for a step the CLI takes before the call,
+// such as reading a database whose description it would add. In process
+// the user owns the store and is its admin; through an agent, the role
+// the agent gave this connection.
+func (e *env) refusal(method string) error {
+	m, ok := api.MethodOf(method)
+	if !ok {
+		return fmt.Errorf("no API method %s", method)
+	}
+	if e.remote == nil {
+		return m.Refusal(model.Admin, e.g.readOnly, "", "")
+	}
+	info := e.remote.Info()
+	return m.Refusal(info.Role, e.g.readOnly || (m.Writes && info.ReadOnly && info.Role.Allows(m.Role)), "user "+info.User, " on this agent")
 }
 
 // loadConfig reads the config file named by --config or the default path.

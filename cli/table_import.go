@@ -10,7 +10,6 @@ import (
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/model"
 )
 
 // importOut is `table import -o json`'s document.
@@ -83,23 +82,20 @@ func newTableImportCmd(g *globals) *cobra.Command {
 // to anything: a refused user has no business making palink reach a
 // database or brokers on its behalf, nor waiting for their answer.
 func mayAddTable(cmd *cobra.Command, g *globals, name string) error {
-	refusal := func(who string) error {
-		return fmt.Errorf("table import %s: %s%w; nothing was read (--dry-run only prints the DDL)", name, who, model.ErrReadOnly)
+	refusal := func(err error) error {
+		return fmt.Errorf("table import %s: %w; nothing was read (--dry-run only prints the DDL)", name, err)
 	}
 	if g.readOnly {
-		return refusal("")
+		return refusal(api.ReadOnly("change the table catalog"))
 	}
 	return g.withEnv(cmd, func(ctx context.Context, e *env) error {
 		if _, err := pickCluster(e, g.cluster); err != nil {
 			return fmt.Errorf("table import %s: %w", name, err)
 		}
-		if !e.svc.ReadOnly() {
-			return nil
+		if err := e.refusal("PutTable"); err != nil {
+			return refusal(err)
 		}
-		if e.remote != nil && e.remote.Info().User != "" {
-			return refusal(fmt.Sprintf("user %s may not change the catalog through this agent: ", e.remote.Info().User))
-		}
-		return refusal("")
+		return nil
 	})
 }
 

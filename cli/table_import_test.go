@@ -162,15 +162,26 @@ func TestTableImportRefusedBeforeConnecting(t *testing.T) {
 		}
 	}
 
-	viewer := newCLIEnv(t, sim.Options{}, func(c *config.Config) { c.Operators = []string{"somebody-else"} })
-	cfg, _, err := config.Load(viewer.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	viewer.startAgent(cfg.Socket)
-	refused(t, viewer, "a viewer")
-	if out, err := viewer.run(ctx, "table", "import", "users", "--jdbc", "jdbc:postgresql://127.0.0.1:1/y", "--source-table", "users"); err == nil ||
-		!strings.Contains(err.Error(), "viewer") {
-		t.Errorf("a viewer's refusal does not say why: %v\n%s", err, out)
+	// Through an agent, as another user (nobody): a viewer, and an operator
+	// (the catalog is an admin's), are refused before anything connects.
+	for _, c := range []struct{ who, why string }{{"viewer", "is a viewer on this agent"}, {"operator", "is an operator on this agent; it needs an admin"}} {
+		t.Run(c.who, func(t *testing.T) {
+			_, _, _, as := teamAgent(t, func(cf *config.Config) {
+				cf.Operators = []string{"root"}
+				if c.who == "operator" {
+					cf.Operators = append(cf.Operators, "nobody")
+				}
+			})
+			for kind := range imports("") {
+				addr, conns := listener(t)
+				out, err := as(imports(addr)[kind]...)
+				if err == nil || !strings.Contains(out, "user nobody "+c.why) {
+					t.Errorf("%s's %s import: %v\n%s", c.who, kind, err, out)
+				}
+				if n := conns(); n != 0 {
+					t.Errorf("%s's refused %s import connected %d times to %s", c.who, kind, n, addr)
+				}
+			}
+		})
 	}
 }
