@@ -72,8 +72,9 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 		if s := cl.Cfg.Deploy.SessionApp; s != "" {
 			sessions[s] = true
 		}
-		if err := l.st.View(ctx, func(tx store.ReadTx) error {
-			jobs, err := tx.Jobs()
+		var jobs []model.Job
+		if err := l.st.View(ctx, func(tx store.ReadTx) (err error) {
+			jobs, err = tx.Jobs()
 			for _, j := range jobs {
 				switch {
 				case j.AppID == "":
@@ -89,7 +90,7 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 		}
 		ov.Sessions = sessionClusters(ctx, cl, apps, sessions)
 		for _, a := range apps {
-			if owned[a.ID] || clusters.HasTag(a.Tags(), clusters.TagPalink) {
+			if owned[a.ID] || clusters.HasTag(a.Tags(), clusters.TagPalink) && !legacyOfOurs(jobs, a) {
 				continue
 			}
 			ov.Unmanaged = append(ov.Unmanaged, api.Application{ID: a.ID, Name: a.Name, Type: a.ApplicationType,
@@ -103,6 +104,18 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 	}
 	ov.FetchedAt = l.now()
 	return ov, err
+}
+
+// legacyOfOurs reports whether a palink from before store ids submitted a
+// for one of jobs: this store did not take it by itself (it may be another
+// copy's of the same older store), so it is listed for a person to adopt.
+func legacyOfOurs(jobs []model.Job, a yarn.Application) bool {
+	for _, j := range jobs {
+		if clusters.LegacyFor(a, j.ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // sessionClusters asks each live session cluster palink uses for its
@@ -142,7 +155,10 @@ func sessionClusters(ctx context.Context, cl *clusters.Cluster, apps []yarn.Appl
 // Adopt implements Service: an application palink did not deploy becomes a
 // job in DEPLOY_SUCCEEDED; sync takes it from there. Its spec is unknown, so
 // it can be paused, killed and savepointed, and restarted only after a spec
-// is saved.
+// is saved. An application whose tags name one of this store's jobs (and
+// no other store), such as one a palink from before store ids submitted,
+// which reconciliation does not take by itself, becomes that job's
+// instead (adoptInto), unless Name names another job.
 func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	if l.readOnly {
 		return model.Job{}, api.ReadOnly("adopt")
@@ -181,6 +197,10 @@ func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error
 				return fmt.Errorf("adopt %s: job %s already owns it", app.ID, o.Name)
 			}
 		}
+		if o, ok := taggedJob(jobs, app, l.st.ID(), r); ok {
+			j, ev, err = adoptInto(tx, o, app, user, now)
+			return err
+		}
 		if err := tx.CreateJob(j); err != nil {
 			return fmt.Errorf("adopt %s as %s: %w", app.ID, name, err)
 		}
@@ -200,6 +220,44 @@ func (l *Local) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error
 	}
 	publisher{l}.Job(j, nil, ev)
 	return j, nil
+}
+
+// taggedJob is the job of this store that application a's tags name, if
+// a carries no other store's tag and the request names that job or none.
+func taggedJob(jobs []model.Job, a yarn.Application, storeID string, r api.AdoptRequest) (model.Job, bool) {
+	if clusters.OtherStore(a, storeID) {
+		return model.Job{}, false
+	}
+	for _, o := range jobs {
+		if o.Cluster == r.Cluster && clusters.HasTag(a.Tags(), clusters.JobTag(o.ID)) && (r.Name == "" || r.Name == o.Name) {
+			return o, true
+		}
+	}
+	return model.Job{}, false
+}
+
+// adoptInto makes application a job j's: the job must run nothing and
+// wait for no command, so that it never has two applications.
+func adoptInto(tx store.Tx, j model.Job, a yarn.Application, user string, now time.Time) (model.Job, *model.Event, error) {
+	if j.State.Live() {
+		return j, nil, fmt.Errorf("adopt %s: its tags name job %s, which is %s; adopt it only into a job that runs nothing, or as a new job with --name", a.ID, j.Name, j.State)
+	}
+	p, err := journal.Pending(tx, j.ID)
+	if err != nil {
+		return j, nil, err
+	}
+	if p != nil {
+		return j, nil, fmt.Errorf("adopt %s: its tags name job %s, whose %s #%d is still %s; let it end first (`palink sync --once` resumes an orphaned one)", a.ID, j.Name, p.Kind, p.Seq, p.State)
+	}
+	j.AppID, j.TrackingURL, j.JMAddress = a.ID, a.TrackingURL, a.AMRPCAddress
+	j.FlinkJobID, j.Session, j.FlinkState, j.Diagnostics, j.Drift = "", false, "", "", nil
+	j.StartedAt, j.NextRestart = time.Time{}, time.Time{}
+	j, ev, err := journal.Apply(tx, j, decide.EvAdopt, fmt.Sprintf("adopted %s by %s: its tags name this job", a.ID, user), "", now)
+	if err != nil {
+		return j, nil, fmt.Errorf("adopt %s into %s: %w", a.ID, j.Name, err)
+	}
+	_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: user, Action: "adopt", JobID: j.ID, Outcome: "succeeded: " + a.ID})
+	return j, ev, err
 }
 
 func sanitizeName(s string) string {

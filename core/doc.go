@@ -50,6 +50,9 @@
 //	   ▼
 //	DEPLOYING ◄── deploy (restart / resubmit) ── FINISHED, KILLED, FAILED
 //
+//	DEPLOY_FAILED, FINISHED, KILLED, FAILED ── adopt (palink adopt of an
+//	application whose tags name the job) ──► DEPLOY_SUCCEEDED
+//
 // Commands:
 //
 //	UNDO ──start──► DOING ──succeed──► SUCCEEDED
@@ -62,9 +65,15 @@
 // command (whose id is its number and a random part). Adoption after a
 // crash (findOwnSubmission) needs all three on a live application, and a
 // kill touches only applications one of the job's own commands submitted
-// (submittedBy). Two stores share no store id; a store and an older copy of
-// itself restored from a backup share it, but never a command id, because
-// the random part differs; so neither can take the other's application.
+// (clusters.ClaimOf). Two stores share no store id; a store and an older
+// copy of itself restored from a backup share it, but never a command id,
+// because the random part differs; so neither can take the other's
+// application. A palink from before store ids tagged only the job and a
+// command id without a random part, which every copy of that older store
+// holds: such an application is taken only by a store that recorded its
+// id on the command or the job, or by a person's `palink adopt`, which
+// gives it to the job its tags name; any other copy leaves it alone and
+// says so.
 //
 // core imports store, yarn, join (the debug runtime) and flinksql; it never
 // imports tui, cli or config.

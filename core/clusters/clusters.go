@@ -265,7 +265,11 @@ func (c *Cluster) Status() api.ClusterStatus {
 // global: the store id is minted at random when a store is created, job
 // ids are random, and a command id carries a random part besides its
 // sequence number, so no tag of one store (or of an earlier copy of the
-// same store, restored from a backup) names another's submission.
+// same store, restored from a backup) names another's submission. The
+// exception is what a palink from before store ids submitted: no store
+// tag, and a command id without a random part, which every copy of that
+// older store shares (ClaimOf).
+//
 // TagPalink marks every application palink submitted.
 const TagPalink = "palink"
 
@@ -279,28 +283,98 @@ func SubmissionTags(storeID, jobID, cmdID string) []string {
 	return []string{TagPalink, StoreTag(storeID), JobTag(jobID), CmdTag(cmdID)}
 }
 
-// SubmittedBy reports whether application a was submitted by command
-// cmdID of job jobID from the store storeID: every one of those tags must
-// be on it. Commands created before stores had ids (their id has no random
-// part) tagged no store; for them the job and command tags must match and
-// no other store's tag may be there.
-func SubmittedBy(a yarn.Application, storeID, jobID, cmdID string) bool {
+// Claim says whether an application is the submission of one command of
+// this store, and by what: the log of whoever acts on the application
+// names it (Matched), so that a person sees why palink took it or left it.
+type Claim int
+
+// Claims, from none to the strongest.
+const (
+	// NotSubmitted: the application lacks the job's or the command's tag,
+	// or carries another store's tag (or no store tag for a command of
+	// today's form, which always tags its store).
+	NotSubmitted Claim = iota
+	// UnrecordedLegacy: the application carries the job's and the command's
+	// tags and no store tag (a palink from before store ids submitted it),
+	// and this store did not record its id. Every copy of that older store
+	// holds the same job and command, so the tags cannot say which copy
+	// submitted it: it is never taken without a person's word.
+	UnrecordedLegacy
+	// ByRecordedID: as UnrecordedLegacy, but this store recorded the
+	// application's id (on the command or the job) before it lost track:
+	// its own history names it.
+	ByRecordedID
+	// ByStoreTag: the application carries this store's, the job's and the
+	// command's tags.
+	ByStoreTag
+)
+
+// Ours reports whether the claim makes the application the command's.
+func (c Claim) Ours() bool { return c == ByStoreTag || c == ByRecordedID }
+
+// Matched says, after an application's id, what matched and what did not,
+// e.g. "carries this store's (palink-store-…), this job's and this
+// command's tags".
+func (c Claim) Matched(storeID string) string {
+	const legacy = "this job's and this command's tags but no store tag (submitted by a palink before store ids)"
+	switch c {
+	case ByStoreTag:
+		return fmt.Sprintf("carries this store's (%s), this job's and this command's tags", StoreTag(storeID))
+	case ByRecordedID:
+		return "is the application id this store recorded for this command or its job, and carries " + legacy
+	case UnrecordedLegacy:
+		return "carries " + legacy + "; this store did not record its id, so it may be another copy's"
+	}
+	return fmt.Sprintf("does not carry this store's (%s), this job's and this command's tags", StoreTag(storeID))
+}
+
+// ClaimOf says how application a relates to command cmdID of job jobID in
+// the store storeID. recorded are the application ids that store recorded
+// for the command and its job: the only proof that an application without
+// a store tag is this copy's of an older store, and not another copy's.
+func ClaimOf(a yarn.Application, storeID, jobID, cmdID string, recorded ...string) Claim {
 	tags := a.Tags()
 	if !HasTag(tags, JobTag(jobID)) || !HasTag(tags, CmdTag(cmdID)) {
-		return false
+		return NotSubmitted
 	}
 	if HasTag(tags, StoreTag(storeID)) {
-		return true
+		return ByStoreTag
 	}
-	if !LegacyCommandID(cmdID) {
-		return false
+	if !LegacyCommandID(cmdID) || hasStoreTag(tags) {
+		return NotSubmitted
 	}
-	for _, t := range tags {
-		if strings.HasPrefix(t, "palink-store-") {
-			return false
+	for _, id := range recorded {
+		if id != "" && id == a.ID {
+			return ByRecordedID
 		}
 	}
-	return true
+	return UnrecordedLegacy
+}
+
+// hasStoreTag reports whether any store's tag is among tags.
+func hasStoreTag(tags []string) bool {
+	for _, t := range tags {
+		if strings.HasPrefix(t, "palink-store-") {
+			return true
+		}
+	}
+	return false
+}
+
+// LegacyFor reports whether application a is one a palink from before
+// store ids submitted for job jobID: it carries the job's tag and no
+// store's. Such an application is this store's only where this store
+// says so (a recorded id, or a person's adopt).
+func LegacyFor(a yarn.Application, jobID string) bool {
+	tags := a.Tags()
+	return HasTag(tags, TagPalink) && HasTag(tags, JobTag(jobID)) && !hasStoreTag(tags)
+}
+
+// OtherStore reports whether application a carries the tag of a store
+// other than storeID.
+func OtherStore(a yarn.Application, storeID string) bool {
+	tags := a.Tags()
+	return hasStoreTag(tags) && !HasTag(tags, StoreTag(storeID))
 }
 
 // LegacyCommandID reports whether a command id is of the form palink gave

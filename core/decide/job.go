@@ -22,7 +22,7 @@ const (
 	EvSyncFailed                       // sync: the job or its application failed
 	EvPaused                           // a PAUSE command stopped the job with a savepoint
 	EvKilled                           // a KILL command killed the application / canceled the job
-	EvAdopt                            // a running application not deployed by palink became this job
+	EvAdopt                            // a person made a running application this job's (palink adopt)
 )
 
 var jobEventNames = map[JobEvent]string{
@@ -59,6 +59,13 @@ var jobTransitions = map[jobEdge]model.JobState{
 	{model.StateFinished, EvDeploy}:     model.StateDeploying,
 	{model.StateKilled, EvDeploy}:       model.StateDeploying,
 	{model.StateFailed, EvDeploy}:       model.StateDeploying,
+	// A person adopts an application for a job that runs nothing: one
+	// that a palink from before store ids submitted for it and that this
+	// store could not prove its own (clusters.ClaimOf).
+	{model.StateDeployFailed, EvAdopt}: model.StateDeploySucceeded,
+	{model.StateFinished, EvAdopt}:     model.StateDeploySucceeded,
+	{model.StateKilled, EvAdopt}:       model.StateDeploySucceeded,
+	{model.StateFailed, EvAdopt}:       model.StateDeploySucceeded,
 
 	{model.StateDeploying, EvDeployOK}:     model.StateDeploySucceeded,
 	{model.StateDeploying, EvDeployFailed}: model.StateDeployFailed,

@@ -17,11 +17,11 @@ func TestStepJobEveryPair(t *testing.T) {
 		model.StateNone:            "DEPLOYING x x x x x x x x DEPLOY_SUCCEEDED",
 		model.StateDeploying:       "x DEPLOY_SUCCEEDED DEPLOY_FAILED x x x x x KILLED x",
 		model.StateDeploySucceeded: "x x x RUNNING FINISHED KILLED FAILED x KILLED x",
-		model.StateDeployFailed:    "DEPLOYING x x x x x x x x x",
+		model.StateDeployFailed:    "DEPLOYING x x x x x x x x DEPLOY_SUCCEEDED",
 		model.StateRunning:         "x x x = FINISHED KILLED FAILED FINISHED KILLED x",
-		model.StateFinished:        "DEPLOYING x x x = x x = x x",
-		model.StateKilled:          "DEPLOYING x x x x = x x = x",
-		model.StateFailed:          "DEPLOYING x x x x x = x x x",
+		model.StateFinished:        "DEPLOYING x x x = x x = x DEPLOY_SUCCEEDED",
+		model.StateKilled:          "DEPLOYING x x x x = x x = DEPLOY_SUCCEEDED",
+		model.StateFailed:          "DEPLOYING x x x x x = x x DEPLOY_SUCCEEDED",
 	}
 	events := JobEvents()
 	for _, s := range model.JobStates() {

@@ -137,16 +137,25 @@ func (x *execution) findOwnSubmission(ctx context.Context, cl *clusters.Cluster,
 		return deployed{}, false, nil
 	}
 	// The submission may still be reaching the RM: look twice.
+	recorded, err := recordedAppIDs(ctx, x.s.st, x.jobID, p)
+	if err != nil {
+		return deployed{}, false, err
+	}
 	for i := 0; i < 2; i++ {
 		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}})
 		if err != nil {
 			return deployed{}, false, fmt.Errorf("look for applications tagged %s: %w", clusters.CmdTag(x.id), err)
 		}
-		var own []yarn.Application
+		var own, unproven []yarn.Application
+		claims := map[string]clusters.Claim{}
 		for _, a := range apps {
-			if clusters.SubmittedBy(a, x.s.storeID, x.jobID, x.id) {
+			claims[a.ID] = clusters.ClaimOf(a, x.s.storeID, x.jobID, x.id, recorded...)
+			switch claims[a.ID] {
+			case clusters.ByStoreTag, clusters.ByRecordedID:
 				own = append(own, a)
-			} else {
+			case clusters.UnrecordedLegacy:
+				unproven = append(unproven, a)
+			default:
 				x.logf(ctx, "application %s carries this command's tag but not all of this store's (%s): not ours, left alone", a.ID, strings.Join(a.Tags(), ","))
 			}
 		}
@@ -158,8 +167,21 @@ func (x *execution) findOwnSubmission(ctx context.Context, cl *clusters.Cluster,
 				return deployed{}, false, fmt.Errorf("an earlier attempt of this command submitted %s, which already ended (%s/%s): not submitting again; restart or resubmit the job when its cause is known: %s",
 					a.ID, a.State, a.FinalStatus, model.FirstLine(a.Diagnostics))
 			}
-			x.logf(ctx, "%s is ours: it carries this store's (%s), this job's and this command's tags, and is %s", a.ID, clusters.StoreTag(x.s.storeID), a.State)
+			x.logf(ctx, "%s is ours: it %s; it is %s", a.ID, claims[a.ID].Matched(x.s.storeID), a.State)
 			return deployed{app: a, jobID: p.FlinkJobID}, true, nil
+		}
+		if len(unproven) > 0 {
+			// A palink from before store ids submitted it for this job and
+			// command, so this store's past or another copy's: adopting it
+			// may take another copy's job, submitting again may run the job
+			// twice. Neither without a person.
+			a := newest(unproven)
+			if a.Final() {
+				return deployed{}, false, fmt.Errorf("%s %s, and it already ended (%s/%s): not adopted, and not submitting again in case it was this job's; resubmit the job if it should run",
+					a.ID, claims[a.ID].Matched(x.s.storeID), a.State, a.FinalStatus)
+			}
+			return deployed{}, false, fmt.Errorf("%s %s: not adopted; adopt it explicitly with `palink adopt --cluster %s %s` if it is this job's",
+				a.ID, claims[a.ID].Matched(x.s.storeID), cl.Name, a.ID)
 		}
 		if i == 0 {
 			if err := sleepCtx(ctx, 2*x.s.opts.Poll); err != nil {
@@ -168,6 +190,22 @@ func (x *execution) findOwnSubmission(ctx context.Context, cl *clusters.Cluster,
 		}
 	}
 	return deployed{}, false, nil
+}
+
+// recordedAppIDs are the application ids this store recorded for a
+// command (its params p) and its job: what proves an application without
+// a store tag this store's (clusters.ClaimOf).
+func recordedAppIDs(ctx context.Context, st store.Store, jobID string, p model.CommandParams) ([]string, error) {
+	var j model.Job
+	err := st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		j, err = tx.Job(jobID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []string{p.AppID, j.AppID}, nil
 }
 
 func newest(apps []yarn.Application) yarn.Application {
@@ -199,8 +237,28 @@ func (x *execution) refuseIfAlive(ctx context.Context, cl *clusters.Cluster, j m
 			apps = append(apps, a)
 		}
 	}
+	var cmds []model.Command
+	if len(apps) > 0 {
+		if err := x.s.st.View(ctx, func(tx store.ReadTx) (err error) {
+			cmds, err = tx.Commands(store.CommandFilter{JobID: j.ID})
+			return err
+		}); err != nil {
+			return err
+		}
+	}
 	for _, a := range apps {
-		if err := x.awaitEnding(ctx, cl, j, a); err != nil {
+		refuse := func(state string) error {
+			return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
+		}
+		if unrecordedLegacy(x.s.storeID, j, cmds, a) {
+			// This store cannot pause or kill it (it did not submit it as
+			// far as it knows): say what can.
+			refuse = func(state string) error {
+				return fmt.Errorf("refusing to start %s: application %s, which a palink from before store ids submitted for this job and whose id this store did not record (it may be another copy's), is still %s; adopt it with `palink adopt --cluster %s %s` if it is this job's, or stop it from the store that owns it",
+					j.Name, a.ID, state, cl.Name, a.ID)
+			}
+		}
+		if err := x.awaitEnding(ctx, cl, j, a, refuse); err != nil {
 			return err
 		}
 	}
@@ -219,6 +277,29 @@ func (x *execution) refuseIfAlive(ctx context.Context, cl *clusters.Cluster, j m
 	return nil
 }
 
+// unrecordedLegacy reports whether a is an application that a palink from
+// before store ids submitted for job j and that no record of this store
+// claims: neither the job nor any of its commands.
+func unrecordedLegacy(storeID string, j model.Job, cmds []model.Command, a yarn.Application) bool {
+	claim, _ := strongestClaim(storeID, j, cmds, a)
+	return !claim.Ours() && a.ID != j.AppID && clusters.LegacyFor(a, j.ID)
+}
+
+// strongestClaim is the strongest claim that one of job j's deploy
+// commands has on application a, and that command.
+func strongestClaim(storeID string, j model.Job, cmds []model.Command, a yarn.Application) (clusters.Claim, model.Command) {
+	best, by := clusters.NotSubmitted, model.Command{}
+	for _, c := range cmds {
+		if !c.Kind.Deploys() {
+			continue
+		}
+		if claim := clusters.ClaimOf(a, storeID, j.ID, c.ID, c.Params.AppID, j.AppID); claim > best {
+			best, by = claim, c
+		}
+	}
+	return best, by
+}
+
 func containsApp(apps []yarn.Application, id string) bool {
 	for _, a := range apps {
 		if a.ID == id {
@@ -233,10 +314,7 @@ func containsApp(apps []yarn.Application, id string) bool {
 // resubmit starts from a job palink saw end (FINISHED, KILLED, FAILED), yet
 // its JobManager may report the job running for a moment longer: that is
 // waited out for Options.EndingGrace, then refused.
-func (x *execution) awaitEnding(ctx context.Context, cl *clusters.Cluster, j model.Job, a yarn.Application) error {
-	refuse := func(state string) error {
-		return fmt.Errorf("refusing to start %s: its application %s is still %s; pause or kill it first", j.Name, a.ID, state)
-	}
+func (x *execution) awaitEnding(ctx context.Context, cl *clusters.Cluster, j model.Job, a yarn.Application, refuse func(state string) error) error {
 	ended := x.kind == model.CmdRestart || x.kind == model.CmdResubmit
 	grace := time.Now().Add(x.s.opts.EndingGrace)
 	wait := x.s.opts.Poll
@@ -337,7 +415,7 @@ func (x *execution) awaitApp(ctx context.Context, cl *clusters.Cluster) (yarn.Ap
 		apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}})
 		var own []yarn.Application
 		for _, a := range apps {
-			if clusters.SubmittedBy(a, x.s.storeID, x.jobID, x.id) {
+			if clusters.ClaimOf(a, x.s.storeID, x.jobID, x.id, x.params().AppID).Ours() {
 				own = append(own, a)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -249,14 +250,10 @@ func (x *execution) runKill(ctx context.Context) error {
 	}
 	// An application is the job's to kill when one of this store's
 	// commands of this job submitted it (a copy of this store restored
-	// elsewhere, or another store, may run applications with the job's tag).
-	ours := func(a yarn.Application) bool {
-		for _, c := range cmds {
-			if c.Kind.Deploys() && clusters.SubmittedBy(a, x.s.storeID, j.ID, c.ID) {
-				return true
-			}
-		}
-		return false
+	// elsewhere, another store, or another copy of an older store may run
+	// applications with the job's tag): the strongest claim of any of them.
+	ours := func(a yarn.Application) (clusters.Claim, model.Command) {
+		return strongestClaim(x.s.storeID, j, cmds, a)
 	}
 	session := j.Session || (sup != nil && sup.Kind.Deploys() && cl.Cfg.Deploy.Mode == "yarn-session")
 	if session {
@@ -299,7 +296,7 @@ func (x *execution) runKill(ctx context.Context) error {
 // killApps kills every live application of the job: the one it records,
 // the one the command targets, the one a superseded deploy recorded, and
 // any other the RM lists that one of the job's commands submitted.
-func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) bool) error {
+func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.Job, sup *model.Command, ours func(yarn.Application) (clusters.Claim, model.Command)) error {
 	ids := []string{x.params().AppID, j.AppID}
 	if sup != nil {
 		ids = append(ids, sup.Params.AppID)
@@ -309,10 +306,20 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 	if err != nil {
 		return fmt.Errorf("look for live applications of %s: %w", j.Name, err)
 	}
+	left := 0
 	for _, a := range tagged {
-		if ours(a) {
+		claim, by := ours(a)
+		switch {
+		case slices.Contains(ids, a.ID):
+			// Recorded by this store: killed as such below.
+		case claim.Ours():
 			ids = append(ids, a.ID)
-		} else {
+		case claim == clusters.UnrecordedLegacy:
+			left++
+			x.logf(ctx, "application %s, tagged for %s #%d, %s: left alone; adopt it explicitly with `palink adopt --cluster %s %s` if it is this job's, then kill it",
+				a.ID, by.Kind, by.Seq, claim.Matched(x.s.storeID), cl.Name, a.ID)
+		default:
+			left++
 			x.logf(ctx, "application %s carries the job's tag but no command of this store submitted it: left alone", a.ID)
 		}
 	}
@@ -341,7 +348,7 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 		}
 		x.logf(ctx, "application %s is %s", final.ID, final.State)
 	}
-	if len(seen) == 0 {
+	if len(seen) == 0 && left == 0 {
 		x.logf(ctx, "no application of %s was ever recorded or tagged on the RM: nothing runs", j.Name)
 	}
 	return nil

@@ -467,7 +467,7 @@ func (x *execution) undoSuperseded(ctx context.Context, by string) {
 			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}, States: clusters.LiveStates})
 			if err == nil {
 				for _, a := range apps {
-					if !clusters.SubmittedBy(a, x.s.storeID, x.jobID, x.id) {
+					if !clusters.ClaimOf(a, x.s.storeID, x.jobID, x.id, x.params().AppID).Ours() {
 						continue
 					}
 					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
