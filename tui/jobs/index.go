@@ -321,19 +321,19 @@ func (m *Screen) setQuery(s string) {
 // dialog and Act, whatever the table does meanwhile. Marked rows come in
 // the order the table shows them, then the marked jobs the filter hides
 // (they still count: the user marked them) in sort order.
-func (x *index) targets(marks map[string]bool, sel *api.JobView) []model.Job {
+func (x *index) targets(marks map[string]bool, sel *api.JobView) []api.JobView {
 	if len(marks) == 0 {
-		return []model.Job{sel.Job}
+		return []api.JobView{*sel}
 	}
-	var out []model.Job
+	var out []api.JobView
 	for _, j := range x.rows {
 		if marks[j.ID] {
-			out = append(out, j.Job)
+			out = append(out, *j)
 		}
 	}
 	for _, j := range x.all {
 		if marks[j.ID] && !x.inView(j) {
-			out = append(out, j.Job)
+			out = append(out, *j)
 		}
 	}
 	return out
