@@ -497,22 +497,40 @@ func (f *Fake) emitLocked(c api.Change) {
 func (f *Fake) ReadOnly() bool { return f.Viewer }
 
 // ActOnAlert records the call and acts as the service does on the alert
-// of the rule and job: acknowledged or silenced by "ops" at the fake's now.
+// of the rule and job: acknowledged or silenced by "ops" at the fake's now,
+// or the last acknowledgement or silence undone (no window: the TUI's is
+// what its tests check).
 func (f *Fake) ActOnAlert(_ context.Context, a api.AlertAction) (model.Alert, error) {
-	f.record("ActOnAlert %s %s ack=%v silence=%s unsilence=%v", a.Rule, a.JobRef, a.Ack, a.Silence, a.Unsilence)
+	f.record("ActOnAlert %s %s ack=%v silence=%s unsilence=%v undo=%v", a.Rule, a.JobRef, a.Ack, a.Silence, a.Unsilence, a.Undo)
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
+	if f.Metrics.undos == nil {
+		f.Metrics.undos = map[string]fakeUndo{}
+	}
 	for i, al := range f.Metrics.alerts {
 		if al.Rule != a.Rule || (al.JobID != a.JobRef && al.JobName != a.JobRef) {
 			continue
 		}
+		key := al.Key()
+		u, undoable := f.Metrics.undos[key]
 		switch {
+		case a.Undo && !undoable:
+			return model.Alert{}, fmt.Errorf("alert %s of %s: nothing to undo: %w", a.Rule, a.JobRef, model.ErrRefused)
+		case a.Undo && u.ack:
+			al.AckedBy, al.AckedAt = u.before.AckedBy, u.before.AckedAt
+		case a.Undo:
+			al.SilencedUntil, al.SilencedBy = u.before.SilencedUntil, u.before.SilencedBy
 		case a.Ack:
+			f.Metrics.undos[key] = fakeUndo{before: al, ack: true}
 			al.AckedBy, al.AckedAt = "ops", f.now
 		case a.Silence > 0:
+			f.Metrics.undos[key] = fakeUndo{before: al}
 			al.SilencedUntil, al.SilencedBy = f.now.Add(a.Silence), "ops"
 		case a.Unsilence:
 			al.SilencedUntil, al.SilencedBy = time.Time{}, ""
+		}
+		if a.Undo {
+			delete(f.Metrics.undos, key)
 		}
 		f.Metrics.alerts[i] = al
 		return al, nil
