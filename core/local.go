@@ -521,7 +521,7 @@ func (p publisher) view(j model.Job, pending *model.Command) api.JobView {
 	if j.LatestCheckpoint != nil && j.State == model.StateRunning {
 		fig.CheckpointAge = p.l.now().Sub(j.LatestCheckpoint.Time)
 	}
-	return api.JobView{Job: j, Pending: pending, Figures: fig}
+	return journal.View(j, pending, fig)
 }
 
 // RunScheduler runs commands until ctx is done (scheduler.Scheduler.Run).

@@ -279,6 +279,11 @@ var commandKindNames = map[CommandKind]string{
 
 func (k CommandKind) String() string { return enumString(commandKindNames, k) }
 
+// CommandKinds lists every command kind, in order.
+func CommandKinds() []CommandKind {
+	return []CommandKind{CmdSubmit, CmdRestart, CmdResubmit, CmdPause, CmdKill, CmdSavepoint}
+}
+
 // ParseCommandKind is the inverse of String.
 func ParseCommandKind(s string) (CommandKind, error) {
 	return parseEnum(commandKindNames, "command kind", s)

@@ -47,3 +47,17 @@ func TestOutOfRangeEnumsPrintWithoutRecursion(t *testing.T) {
 		t.Errorf("JobState(99) = %q", got)
 	}
 }
+
+// TestCommandKindsListsEveryKind: a kind added without a place in
+// CommandKinds would be missing from every job's action checks.
+func TestCommandKindsListsEveryKind(t *testing.T) {
+	kinds := CommandKinds()
+	if len(kinds) != len(commandKindNames) {
+		t.Fatalf("CommandKinds has %d kinds, commandKindNames %d", len(kinds), len(commandKindNames))
+	}
+	for _, k := range kinds {
+		if _, ok := commandKindNames[k]; !ok {
+			t.Errorf("CommandKinds lists %d, which has no name", k)
+		}
+	}
+}

@@ -12,46 +12,14 @@ import (
 )
 
 // The action flow, shared by every screen: a screen sends
-// kit.StartActionMsg; the root checks what it can locally, asks Plan, shows
+// kit.StartActionMsg; the root refuses at once what core's view of the job
+// refuses (api.JobView.Actions: the TUI never decides), asks Plan, shows
 // the confirmation (which says exactly what Plan says will happen), then
 // Act records the command and the flash says so. The command's progress
 // arrives through Watch, and the flash reports how it ended.
 
 // verb is an action's name in prose.
-func verb(k model.CommandKind) string { return strings.ToLower(k.String()) }
-
-// actionBlocked says why an action cannot apply to a job as the TUI last saw
-// it, or "" when it may (Plan has the last word). It lets a refused key
-// answer at once, even when the service is slow.
-func actionBlocked(kind model.CommandKind, j model.Job) string {
-	switch kind {
-	case model.CmdPause, model.CmdSavepoint:
-		if j.State != model.StateRunning {
-			return fmt.Sprintf("job is not RUNNING (it is %s)", j.State)
-		}
-	case model.CmdKill:
-		if !j.State.Live() {
-			return fmt.Sprintf("job has no live application (it is %s)", j.State)
-		}
-	case model.CmdRestart:
-		switch j.State {
-		case model.StateFinished, model.StateKilled, model.StateFailed:
-		case model.StateDeployFailed:
-			return "its deploy failed: resubmit (R) it instead"
-		default:
-			return fmt.Sprintf("job is %s: pause or kill it first", j.State)
-		}
-	case model.CmdSubmit:
-		if j.State != model.StateNone {
-			return fmt.Sprintf("job was submitted already (it is %s)", j.State)
-		}
-	case model.CmdResubmit:
-		if !j.State.Final() {
-			return fmt.Sprintf("job is %s: pause or kill it first", j.State)
-		}
-	}
-	return ""
-}
+func verb(k model.CommandKind) string { return kit.Verb(k) }
 
 // confirmation is how an action is confirmed before Act.
 type confirmation int
@@ -121,7 +89,7 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 			return nil, a.say(kit.FlashWarn, "resubmit works on one job at a time: its restore point is chosen per job")
 		}
 		j := msg.Jobs[0]
-		if why := actionBlocked(model.CmdResubmit, j); why != "" {
+		if why, _ := j.Refusal(model.CmdResubmit); why != "" {
 			return nil, a.say(kit.FlashWarn, fmt.Sprintf("resubmit %s: %s", j.Name, why))
 		}
 		return newResubmitDialog(a.env, j, msg.History)
@@ -130,13 +98,14 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 	items := make([]planItem, 0, len(msg.Jobs))
 	for _, j := range msg.Jobs {
 		kind := msg.Kind
-		if kind == model.CmdRestart && j.State == model.StateNone {
-			kind = model.CmdSubmit
+		if kind == model.CmdRestart {
+			kind = kit.RestartKind(j) // each marked job as core says
 		}
+		why, _ := j.Refusal(kind)
 		items = append(items, planItem{
 			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
-			job:     j,
-			skipped: actionBlocked(kind, j),
+			job:     j.Job,
+			skipped: why,
 		})
 	}
 	if len(items) == 1 && items[0].skipped != "" {

@@ -139,11 +139,11 @@ func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
 	h.SelectJob("sessionize")
 	before := len(f.Calls())
 	h.Press("s")
-	if want := "savepoint sessionize: job is not RUNNING (it is FINISHED)"; h.Flash() != want {
+	if want := "savepoint sessionize: job is FINISHED, not RUNNING"; h.Flash() != want {
 		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
 	h.Press("ctrl+k")
-	if !strings.Contains(h.Flash(), "kill sessionize: job has no live application") {
+	if h.Flash() != "kill sessionize: job is FINISHED; nothing runs to kill" {
 		t.Errorf("flash %q", h.Flash())
 	}
 	if calls := f.Calls()[before:]; len(calls) != 0 {
@@ -161,7 +161,7 @@ func TestServiceRefusalIsFlashed(t *testing.T) {
 	if h.m.dialog != nil {
 		t.Fatal("a refused plan opened the confirmation")
 	}
-	if want := "pause user-features refused: job is FINISHED"; h.Flash() != want {
+	if want := "pause user-features refused: job is FINISHED, not RUNNING"; h.Flash() != want {
 		t.Errorf("flash %q, want %q", h.Flash(), want)
 	}
 }
@@ -204,7 +204,7 @@ func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
 	h.Press("space", "space") // clicks-to-hudi, fraud-scoring (FAILED)
 	h.SelectJob("user-features")
 	h.Press("space", "p")
-	h.MustShow("Pause 2 of 3 marked jobs?", "Dry run", "✓ clicks-to-hudi", "✗ fraud-scoring", "job is not RUNNING (it is FAILED)", "✓ user-features", "Pause 2 jobs")
+	h.MustShow("Pause 2 of 3 marked jobs?", "Dry run", "✓ clicks-to-hudi", "✗ fraud-scoring", "job is FAILED, not RUNNING", "✓ user-features", "Pause 2 jobs")
 	if f.Called("Plan PAUSE j005") {
 		t.Error("a locally refused job was planned anyway")
 	}
@@ -277,7 +277,7 @@ func TestReadOnlyHidesAndRefusesActions(t *testing.T) {
 				t.Error("kill from the detail reached Plan in read-only mode")
 			}
 			// A message from elsewhere is refused at the root too.
-			h.Send(kit.StartActionMsg{Kind: model.CmdKill, Jobs: []model.Job{f.Jobs[3].Job}})
+			h.Send(kit.StartActionMsg{Kind: model.CmdKill, Jobs: []api.JobView{f.Jobs[3]}})
 			if f.Called("Plan") || !strings.Contains(h.Flash(), "read-only") {
 				t.Errorf("read-only root let an action through; flash %q", h.Flash())
 			}
@@ -452,6 +452,7 @@ func TestConfirmActsOnTheJobItNamesAfterTheTableChanged(t *testing.T) {
 func TestReadOnlyFollowsTheService(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("user-features")
 	h.MustShow("p pause")
 	f.Viewer = true
 	h.Send(tuitest.SizeMsg(120, 40))
@@ -460,5 +461,75 @@ func TestReadOnlyFollowsTheService(t *testing.T) {
 	h.Press("p")
 	if h.Flash() != "read-only: actions are disabled" || f.Called("Plan") {
 		t.Fatalf("p after the service turned read-only: flash %q", h.Flash())
+	}
+}
+
+// planCalls are the Plan calls the fake saw.
+func planCalls(f *tuitest.Fake) []string {
+	var out []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "Plan ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Core refuses to restart a KILLED job (after a kill, the restore point is
+// chosen: resubmit); the TUI says so at once, in core's words, and does
+// not offer r for it.
+func TestRestartOfAKilledJobIsRefusedAsCoreSays(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("ad-clicks-agg") // KILLED
+	h.MustNotShow("r restart")
+	h.Press("r")
+	if want := "restart ad-clicks-agg: after a kill, choose a restore point: use resubmit"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
+	}
+	if h.m.dialog != nil || len(planCalls(f)) != 0 {
+		t.Fatalf("r on a KILLED job went on: dialog %T, calls %v", h.m.dialog, planCalls(f))
+	}
+	// Resubmit is what core offers instead.
+	h.MustShow("R resubmit")
+}
+
+// Core lets a job whose deploy failed be submitted again; the TUI offers
+// it on r (which restarts a job that ran, and submits one core says to
+// submit) and asks Plan.
+func TestSubmitAfterAFailedDeployIsOffered(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("geo-enrich") // DEPLOY_FAILED
+	h.MustShow("r submit")
+	h.Press("r")
+	if got := planCalls(f); !slices.Equal(got, []string{"Plan SUBMIT j010 -"}) {
+		t.Fatalf("r on a DEPLOY_FAILED job: plan calls %v, flash %q", got, h.Flash())
+	}
+	h.MustShow("Submit geo-enrich?")
+}
+
+// p pause is offered for a job core lets pause, and neither shown nor done
+// for a FAILED one: the key says core's reason.
+func TestPauseIsOfferedOnlyWhereCoreAllowsIt(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("user-features")
+	h.MustShow("p pause")
+	h.SelectJob("fraud-scoring") // FAILED
+	h.MustNotShow("p pause")
+	h.Press("p")
+	if want := "pause fraud-scoring: job is FAILED, not RUNNING"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
+	}
+	if len(planCalls(f)) != 0 {
+		t.Errorf("p on a FAILED job asked Plan: %v", planCalls(f))
+	}
+	// The detail answers the same.
+	h.OpenDetail("fraud-scoring")
+	h.MustNotShow("p pause")
+	h.Press("p")
+	if want := "pause fraud-scoring: job is FAILED, not RUNNING"; h.Flash() != want {
+		t.Errorf("detail: flash %q, want %q", h.Flash(), want)
 	}
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,28 +42,6 @@ func TestParseCommand(t *testing.T) {
 		if err != nil || c.verb != tc.verb || c.arg != tc.arg {
 			t.Errorf("%q = %+v, %v; want %s %q", tc.line, c, err, tc.verb, tc.arg)
 		}
-	}
-}
-
-func TestActionBlocked(t *testing.T) {
-	allowed := map[model.CommandKind][]model.JobState{
-		model.CmdPause:     {model.StateRunning},
-		model.CmdSavepoint: {model.StateRunning},
-		model.CmdKill:      {model.StateDeploying, model.StateDeploySucceeded, model.StateRunning},
-		model.CmdRestart:   {model.StateFinished, model.StateKilled, model.StateFailed},
-		model.CmdSubmit:    {model.StateNone},
-		model.CmdResubmit:  {model.StateNone, model.StateDeployFailed, model.StateFinished, model.StateKilled, model.StateFailed},
-	}
-	for kind, ok := range allowed {
-		for _, st := range model.JobStates() {
-			why := actionBlocked(kind, model.Job{State: st})
-			if slices.Contains(ok, st) != (why == "") {
-				t.Errorf("%s of a %s job: blocked %q", kind, st, why)
-			}
-		}
-	}
-	if why := actionBlocked(model.CmdRestart, model.Job{State: model.StateDeployFailed}); !strings.Contains(why, "resubmit") {
-		t.Errorf("restart after a failed deploy should point to resubmit, says %q", why)
 	}
 }
 

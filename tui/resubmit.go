@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/detail"
 	"github.com/palink/palink/tui/kit"
@@ -18,7 +19,7 @@ import (
 // choice then goes through Plan and the confirmation like any action.
 type resubmitDialog struct {
 	env     *kit.Env
-	job     model.Job
+	job     api.JobView
 	history []model.RestorePoint
 	loading bool
 	loadErr error
@@ -33,7 +34,7 @@ type restoreOption struct {
 	path   string
 }
 
-func newResubmitDialog(e *kit.Env, j model.Job, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
+func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
 	d := &resubmitDialog{env: e, job: j, history: history}
 	var cmd tea.Cmd
 	if history == nil {
@@ -89,7 +90,7 @@ func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			return d, nil
 		}
 		d.history = msg.Detail.RestorePoints
-		d.job = msg.Detail.Job
+		d.job = kit.Renew(d.job, msg.Detail.Job)
 	case tea.KeyPressMsg:
 		k := d.env.Keys
 		opts := d.options()
@@ -98,7 +99,7 @@ func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			return nil, nil
 		case key.Matches(msg, k.Form.Confirm):
 			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
-			return nil, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []model.Job{d.job}, Restore: o.choice, Path: o.path})
+			return nil, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []api.JobView{d.job}, Restore: o.choice, Path: o.path})
 		default:
 			kit.ListNav(k, msg, &d.cursor, len(opts), 5)
 		}

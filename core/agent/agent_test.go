@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,10 @@ func TestAgentProtocol(t *testing.T) {
 	jobs, err := r.ListJobs(e.Ctx, api.JobFilter{})
 	if err != nil || len(jobs) != 1 || jobs[0].Name != "via-agent" {
 		t.Fatalf("ListJobs over the socket: %+v %v", jobs, err)
+	}
+	// Core's answer for each action crosses the socket whole.
+	if local, err := e.Svc.ListJobs(e.Ctx, api.JobFilter{}); err != nil || len(jobs[0].Actions) == 0 || !slices.Equal(jobs[0].Actions, local[0].Actions) {
+		t.Fatalf("actions over the socket %+v, locally %+v (%v)", jobs[0].Actions, local, err)
 	}
 	watch, err := r.Watch(e.Ctx)
 	if err != nil {

@@ -114,6 +114,32 @@ type JobView struct {
 	Pending *model.Command
 	// Live figures from the last sync or metrics collection; zero when unknown.
 	Figures Figures
+	// Actions is core's answer, for every action a user may ask, whether
+	// it may be asked of the job as it is here (its state and Pending): what
+	// decide.CanAct says, so that a client offers and refuses keys as core
+	// would without deciding itself. Plan has the last word (it weighs the
+	// restore point, the catalog, the cluster too). Empty when the sender
+	// did not say.
+	Actions []ActionCheck
+}
+
+// ActionCheck is core's answer for one action on one job: Refused says why
+// it may not be asked now, "" when it may.
+type ActionCheck struct {
+	Kind    model.CommandKind
+	Refused string
+}
+
+// Refusal is why core refuses action k on the job as the view has it ("" when
+// it may be asked); known is false when the view does not say, and then only
+// Plan can tell.
+func (v JobView) Refusal(k model.CommandKind) (why string, known bool) {
+	for _, c := range v.Actions {
+		if c.Kind == k {
+			return c.Refused, true
+		}
+	}
+	return "", false
 }
 
 // Figures are a job's headline metrics.

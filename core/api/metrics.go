@@ -31,7 +31,7 @@ type MetricsService interface {
 }
 
 // AlertAction is what a person does to an alert: one of Ack, Silence
-// (a duration) and Unsilence.
+// (a duration), Unsilence and Undo.
 type AlertAction struct {
 	Rule   string // the rule's name
 	JobRef string // a job id or name
@@ -41,9 +41,19 @@ type AlertAction struct {
 	// this long, across firings; Unsilence lifts it.
 	Silence   time.Duration
 	Unsilence bool
+	// Undo takes back the issuer's own last acknowledgement or silence of
+	// this alert, within AlertUndoWindow: the acknowledgement or the silence
+	// is again what it was before. It is refused once someone changed it
+	// since, or the window has passed.
+	Undo bool
 	// Issuer is who acts: the OS user (the agent sets it from its socket).
 	Issuer string
 }
+
+// AlertUndoWindow is how long a client offers to undo an acknowledgement
+// or a silence after the service answered it (AlertAction.Undo). The
+// service allows a few seconds more, for the trip.
+const AlertUndoWindow = 10 * time.Second
 
 // AlertsChanged is the Change kind that says alerts fired or resolved:
 // reload them with Alerts. It carries no payload. (Kinds declared outside

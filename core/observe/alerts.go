@@ -37,6 +37,9 @@ type alerter struct {
 	pending map[string]time.Time
 	// dirty are the alerts changed in memory and not yet stored.
 	dirty map[string]bool
+	// undos are the last acknowledgement or silence of each alert, which
+	// their issuer may still take back (noteUndo).
+	undos map[string]undoable
 }
 
 func newAlerter(rules []Rule) *alerter {
@@ -471,8 +474,8 @@ func dashIfEmpty(s string) string {
 // in memory when this process judges the rules (its next store write keeps
 // the change), else in the store.
 func (o *Observer) ActOnAlert(ctx context.Context, act api.AlertAction) (model.Alert, error) {
-	if !act.Ack && act.Silence <= 0 && !act.Unsilence {
-		return model.Alert{}, fmt.Errorf("alert %s of %s: nothing to do: acknowledge, silence for a while, or lift a silence", act.Rule, act.JobRef)
+	if !act.Ack && act.Silence <= 0 && !act.Unsilence && !act.Undo {
+		return model.Alert{}, fmt.Errorf("alert %s of %s: nothing to do: acknowledge, silence for a while, lift a silence, or undo", act.Rule, act.JobRef)
 	}
 	var jobID string
 	if err := o.st.View(ctx, func(tx store.ReadTx) error {
@@ -483,27 +486,45 @@ func (o *Observer) ActOnAlert(ctx context.Context, act api.AlertAction) (model.A
 		return model.Alert{}, err
 	}
 	now := o.now()
+	key := model.AlertKey(act.Rule, jobID)
+	a := o.al
+	var undo undoable
+	if act.Undo {
+		var err error
+		if undo, err = a.undoable(key, act, now); err != nil {
+			return model.Alert{}, err
+		}
+	}
+	// done is what the change leaves to undo: the alert's handling before
+	// and after an acknowledgement or a silence.
+	var done *undoable
 	change := func(al *model.Alert) error {
+		before := handlingOf(al)
 		switch {
+		case act.Undo:
+			if err := undo.takeBack(al); err != nil {
+				return err
+			}
 		case act.Ack && al.State != model.AlertFiring:
 			return fmt.Errorf("alert %s of %s is %s: only a firing alert is acknowledged: %w", al.Rule, al.JobName, al.State, model.ErrRefused)
 		case act.Ack:
 			al.AckedBy, al.AckedAt = act.Issuer, now
+			done = &undoable{issuer: act.Issuer, at: now, ack: true, before: before, after: handlingOf(al)}
 		case act.Unsilence:
 			al.SilencedUntil, al.SilencedBy = time.Time{}, ""
 		default:
 			al.SilencedUntil, al.SilencedBy = now.Add(act.Silence), act.Issuer
+			done = &undoable{issuer: act.Issuer, at: now, before: before, after: handlingOf(al)}
 		}
 		al.UpdatedAt = now
 		return nil
 	}
-	key := model.AlertKey(act.Rule, jobID)
-	a := o.al
 	a.mu.Lock()
 	if al, ok := a.alerts[key]; ok {
 		err := change(al)
 		if err == nil {
 			a.dirty[key] = true
+			a.noteUndo(key, done, act.Undo)
 		}
 		out := copyAlert(al)
 		a.mu.Unlock()
@@ -535,7 +556,97 @@ func (o *Observer) ActOnAlert(ctx context.Context, act api.AlertAction) (model.A
 		return fmt.Errorf("alert %s of %s: %w", act.Rule, act.JobRef, model.ErrNotFound)
 	})
 	if err == nil {
+		a.mu.Lock()
+		a.noteUndo(key, done, act.Undo)
+		a.mu.Unlock()
 		o.pub.Publish(api.Change{Kind: api.AlertsChanged})
 	}
 	return out, err
+}
+
+// undoGrace is how much longer than api.AlertUndoWindow an undo is taken:
+// a client counts the window from when the answer reached it.
+const undoGrace = 5 * time.Second
+
+// handling is who has an alert in hand: its acknowledgement and its
+// silence.
+type handling struct {
+	ackedBy       string
+	ackedAt       time.Time
+	silencedBy    string
+	silencedUntil time.Time
+}
+
+func handlingOf(al *model.Alert) handling {
+	return handling{ackedBy: al.AckedBy, ackedAt: al.AckedAt, silencedBy: al.SilencedBy, silencedUntil: al.SilencedUntil}
+}
+
+// undoable is the last acknowledgement or silence of an alert, which its
+// issuer may take back for a while (api.AlertAction.Undo): the alert's
+// handling before and after it. Only this process's memory holds it: an
+// undo is a slip caught at once, not history.
+type undoable struct {
+	issuer        string
+	at            time.Time
+	ack           bool // an acknowledgement, else a silence
+	before, after handling
+}
+
+// what names the action for errors: "acknowledgement", "silence".
+func (u undoable) what() string {
+	if u.ack {
+		return "acknowledgement"
+	}
+	return "silence"
+}
+
+// takeBack puts al's acknowledgement or silence back as it was before u,
+// unless someone changed it since: the undo would wipe their change.
+func (u undoable) takeBack(al *model.Alert) error {
+	now := handlingOf(al)
+	if u.ack {
+		if now.ackedBy != u.after.ackedBy || !now.ackedAt.Equal(u.after.ackedAt) {
+			return fmt.Errorf("undo the %s of alert %s of %s: it changed since: %w", u.what(), al.Rule, al.JobName, model.ErrRefused)
+		}
+		al.AckedBy, al.AckedAt = u.before.ackedBy, u.before.ackedAt
+		return nil
+	}
+	if now.silencedBy != u.after.silencedBy || !now.silencedUntil.Equal(u.after.silencedUntil) {
+		return fmt.Errorf("undo the %s of alert %s of %s: it changed since: %w", u.what(), al.Rule, al.JobName, model.ErrRefused)
+	}
+	al.SilencedBy, al.SilencedUntil = u.before.silencedBy, u.before.silencedUntil
+	return nil
+}
+
+// undoable is what act (an Undo) may take back of the alert key: the
+// issuer's own last acknowledgement or silence of it, within the window.
+func (a *alerter) undoable(key string, act api.AlertAction, now time.Time) (undoable, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	u, ok := a.undos[key]
+	if !ok || u.issuer != act.Issuer || now.Sub(u.at) > api.AlertUndoWindow+undoGrace {
+		return undoable{}, fmt.Errorf("alert %s of %s: nothing to undo: only your own acknowledgement or silence, within %s: %w",
+			act.Rule, act.JobRef, model.Age(api.AlertUndoWindow), model.ErrRefused)
+	}
+	return u, nil
+}
+
+// noteUndo records done as what can be taken back of the alert key (with
+// a.mu held), or forgets it once undone; any other change keeps the last
+// one, which takeBack then finds changed. Old ones go.
+func (a *alerter) noteUndo(key string, done *undoable, undone bool) {
+	if a.undos == nil {
+		a.undos = map[string]undoable{}
+	}
+	switch {
+	case done != nil:
+		for k, u := range a.undos {
+			if done.at.Sub(u.at) > api.AlertUndoWindow+undoGrace {
+				delete(a.undos, k)
+			}
+		}
+		a.undos[key] = *done
+	case undone:
+		delete(a.undos, key)
+	}
 }

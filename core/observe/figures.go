@@ -36,7 +36,7 @@ func (o *Observer) publishFigures(ctx context.Context, ids []string, now time.Ti
 			o.fmu.Lock()
 			o.figures[id] = f
 			o.fmu.Unlock()
-			views = append(views, api.JobView{Job: j, Pending: pending, Figures: f})
+			views = append(views, journal.View(j, pending, f))
 		}
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
@@ -259,6 +261,11 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 		fg := v.Figures
 		if !f.running[id] || fg.At.IsZero() || fg.RecordsInPerSec <= 0 || len(fg.InSpark) != 2 || fg.Backpressure < 0 || fg.Backpressure > 1 {
 			t.Errorf("published %s: running %t, figures %+v", id, f.running[id], fg)
+		}
+		// A figures update is a whole view: core's answer for each action
+		// goes with it, or the TUI would lose its keys every few seconds.
+		if want := journal.Checks(v.Job, v.Pending); !slices.Equal(v.Actions, want) {
+			t.Errorf("published %s: actions %+v, want %+v", id, v.Actions, want)
 		}
 	}
 	series, err := f.svc.JobMetrics(ctx, detail)

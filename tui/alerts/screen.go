@@ -29,6 +29,11 @@ type Screen struct {
 	silence   textinput.Model
 	silencing *model.Alert
 
+	// undo is the last acknowledgement or silence, while u can take it
+	// back; undoSeq numbers the offers, so an old one's end is ignored.
+	undo    *undoOffer
+	undoSeq int
+
 	list          kit.List
 	loaded        bool
 	loads         kit.Refresher
@@ -97,14 +102,17 @@ func (m *Screen) ShortHelp() []key.Binding {
 	return shortHelp(m.env.Keys)
 }
 
-// refilter makes the rows from the alerts.
+// refilter makes the rows from the alerts; the cursor stays on its alert
+// (rule and job), wherever new ones list.
 func (m *Screen) refilter() {
-	m.rows = m.rows[:0]
+	prev := m.rows
+	m.rows = nil
 	for _, a := range m.alerts {
 		if m.filter.Match(a.State.String(), a.Severity, a.Rule, a.JobName, a.Cluster, a.Value) {
 			m.rows = append(m.rows, a)
 		}
 	}
+	m.list.Cursor = kit.Follow(prev, m.list.Cursor, m.rows, model.Alert.Key)
 	m.list.Fit(len(m.rows), m.page())
 }
 
@@ -135,10 +143,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return m, m.load()
 		}
 	case actedMsg:
-		if msg.err != nil {
-			return m, kit.FlashFor(msg.key, kit.FlashError, "✖ "+msg.err.Error())
+		return m, m.acted(msg)
+	case undoExpiredMsg:
+		if m.undo != nil && m.undo.seq == msg.seq {
+			m.undo = nil
 		}
-		return m, tea.Batch(kit.FlashFor(msg.key, kit.FlashInfo, msg.done), m.load())
 	case tea.KeyPressMsg, tea.PasteMsg:
 		if m.silencing != nil {
 			return m, m.silenceKey(msg)
@@ -146,8 +155,8 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if m.filter.Active() {
 			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
 			if changed {
-				m.list.Cursor, m.list.Offset = 0, 0
 				m.refilter()
+				m.list.Cursor, m.list.Offset = 0, 0 // a new filter: its first match
 			}
 			return m, cmd
 		}
@@ -343,11 +352,11 @@ const handledWidth = 16
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence, k.Nav.Filter, k.Nav.Refresh}
+	return []key.Binding{k.Nav.Enter, k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Undo, k.Alerts.Unsilence, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the README's keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence},
+	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence, k.Alerts.Undo},
 		{k.Nav.Filter, k.Nav.Refresh}}
 }

@@ -63,10 +63,10 @@ func TestAlertsAckAndSilence(t *testing.T) {
 	h.MustShow("HANDLED")
 
 	h.Press("a") // the cursor is on job-failed of fraud-scoring
-	if !slices.Contains(f.Calls(), "ActOnAlert job-failed j005 ack=true silence=0s unsilence=false") {
+	if !slices.Contains(f.Calls(), "ActOnAlert job-failed j005 ack=true silence=0s unsilence=false undo=false") {
 		t.Fatalf("calls %v: want the acknowledgement", f.Calls())
 	}
-	if got := h.Flash(); got != "acknowledged job-failed of fraud-scoring" {
+	if got := h.Flash(); got != "acknowledged job-failed of fraud-scoring — u to undo" {
 		t.Errorf("flash %q", got)
 	}
 	h.MustShow("✓ ops", "acked by ops")
@@ -79,13 +79,13 @@ func TestAlertsAckAndSilence(t *testing.T) {
 	h.MustShow("silence backpressure of clicks-to-hudi for:")
 	h.Type("2x")
 	h.Press("enter")
-	if got := h.Flash(); !strings.Contains(got, `give a duration such as 30m, 4h or 1d`) {
+	if got := h.Flash(); !strings.Contains(got, `give a duration such as 30m, 2h or 1d`) {
 		t.Errorf("a bad duration: flash %q", got)
 	}
 	h.Press("backspace", "backspace")
 	h.Type("2h")
 	h.Press("enter")
-	if !slices.Contains(f.Calls(), "ActOnAlert backpressure j003 ack=false silence=2h0m0s unsilence=false") {
+	if !slices.Contains(f.Calls(), "ActOnAlert backpressure j003 ack=false silence=2h0m0s unsilence=false undo=false") {
 		t.Fatalf("calls %v: want a silence of 2h", f.Calls())
 	}
 	if got := h.Flash(); !strings.HasPrefix(got, "backpressure of clicks-to-hudi silenced for 2h") {
@@ -94,12 +94,12 @@ func TestAlertsAckAndSilence(t *testing.T) {
 	h.MustShow("⏸ 2h", "silenced until")
 	h.MustNotShow("silence backpressure of clicks-to-hudi for:")
 
-	h.Press("u")
-	if !slices.Contains(f.Calls(), "ActOnAlert backpressure j003 ack=false silence=0s unsilence=true") {
+	h.Press("U")
+	if !slices.Contains(f.Calls(), "ActOnAlert backpressure j003 ack=false silence=0s unsilence=true undo=false") {
 		t.Fatalf("calls %v: want the silence lifted", f.Calls())
 	}
 	h.MustNotShow("⏸ 2h")
-	h.Press("u")
+	h.Press("U")
 	if got := h.Flash(); got != "backpressure of clicks-to-hudi is not silenced" {
 		t.Errorf("u on a quiet alert: flash %q", got)
 	}
@@ -147,5 +147,133 @@ func TestGoldenAlertsHandled(t *testing.T) {
 		h.Type("alerts")
 		h.Press("enter")
 		tuitest.Golden(t, "alerts_handled_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+// openAlerts opens `:alerts` over the fixture's alerts.
+func openAlerts(t *testing.T, f *tuitest.Fake) *tuitest.Harness {
+	t.Helper()
+	f.SetAlerts(tuitest.FixtureAlerts())
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	h.Press(":")
+	h.Type("alerts")
+	h.Press("enter")
+	h.MustShow("HANDLED")
+	return h
+}
+
+// alertCalls are the ActOnAlert calls the fake saw.
+func alertCalls(f *tuitest.Fake) []string {
+	var out []string
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "ActOnAlert") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// The cursor stays on its alert when a new firing lists above it: a
+// acknowledges the alert the operator chose, not the one that took its
+// row, and the flash names it.
+func TestAlertsCursorFollowsItsAlert(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := openAlerts(t, f)
+	h.Press("j") // backpressure of clicks-to-hudi
+	lag := model.Alert{Rule: "consumer-lag", Kind: "lag", Severity: "warning", JobID: "j002", JobName: "payments-dedup", Cluster: "prod",
+		State: model.AlertFiring, Since: tuitest.Now, Value: "consumer lag 2.1M records (limit 100.0k)"}
+	f.SetAlerts(append([]model.Alert{lag}, tuitest.FixtureAlerts()...))
+	h.Change(api.Change{Kind: api.AlertsChanged})
+	h.MustShow("consumer-lag", "3 firing · 1 resolved")
+	h.Press("a")
+	if got := alertCalls(f); len(got) != 1 || !strings.HasPrefix(got[0], "ActOnAlert backpressure j003 ack=true") {
+		t.Fatalf("a after a new firing listed above the cursor: calls %v, want the acknowledgement of backpressure of clicks-to-hudi", got)
+	}
+	if got, want := h.Flash(), "acknowledged backpressure of clicks-to-hudi — u to undo"; got != want {
+		t.Errorf("flash %q, want %q", got, want)
+	}
+	// Still on it: the story under the list is its.
+	h.MustShow("acked by ops")
+}
+
+// An acknowledgement or a silence can be taken back with u for ten
+// seconds: the service puts the alert back as it was, and the flash says
+// what was undone. After that, u has nothing to undo.
+func TestAlertsUndoWithinTenSeconds(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := openAlerts(t, f)
+	h.Press("a") // job-failed of fraud-scoring
+	if got, want := h.Flash(), "acknowledged job-failed of fraud-scoring — u to undo"; got != want {
+		t.Errorf("flash %q, want %q", got, want)
+	}
+	h.MustShow("✓ ops")
+	h.Press("u")
+	if got := alertCalls(f); len(got) != 2 || !strings.HasPrefix(got[1], "ActOnAlert job-failed j005") || !strings.HasSuffix(got[1], "undo=true") {
+		t.Fatalf("u: calls %v, want the acknowledgement undone", got)
+	}
+	h.MustNotShow("✓ ops", "acked by")
+	if got, want := h.Flash(), "acknowledgement of job-failed of fraud-scoring undone"; got != want {
+		t.Errorf("flash %q, want %q", got, want)
+	}
+	h.Press("u")
+	if got := h.Flash(); !strings.HasPrefix(got, "nothing to undo") || len(alertCalls(f)) != 2 {
+		t.Errorf("a second u: flash %q, calls %v", got, alertCalls(f))
+	}
+
+	// A silence, the same way.
+	h.Press("j", "s")
+	h.Type("2h")
+	h.Press("enter")
+	if got := h.Flash(); !strings.HasPrefix(got, "backpressure of clicks-to-hudi silenced for 2h") || !strings.HasSuffix(got, "— u to undo") {
+		t.Errorf("flash %q", got)
+	}
+	h.MustShow("⏸ 2h")
+	h.Press("u")
+	h.MustNotShow("⏸ 2h", "silenced until")
+	if got, want := h.Flash(), "silence of backpressure of clicks-to-hudi undone"; got != want {
+		t.Errorf("flash %q, want %q", got, want)
+	}
+
+	// Ten seconds after an acknowledgement, u has nothing to undo.
+	h.Press("k", "a")
+	h.MustShow("✓ ops")
+	h.Elapse(api.AlertUndoWindow)
+	calls := len(alertCalls(f))
+	h.Press("u")
+	if got := h.Flash(); !strings.HasPrefix(got, "nothing to undo") {
+		t.Errorf("u after 10s: flash %q", got)
+	}
+	if len(alertCalls(f)) != calls {
+		t.Errorf("u after 10s called the service: %v", alertCalls(f)[calls:])
+	}
+	h.MustShow("✓ ops")
+}
+
+// The silence prompt shows the format it takes as a placeholder, not as
+// text to delete; an empty answer silences nothing.
+func TestAlertsSilencePromptShowsTheFormat(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := openAlerts(t, f)
+	h.Press("s")
+	h.MustShow("silence job-failed of fraud-scoring for: 30m, 2h, 1d")
+	h.Press("enter")
+	if got := h.Flash(); !strings.Contains(got, "30m, 2h or 1d") || len(alertCalls(f)) != 0 {
+		t.Errorf("enter on an empty prompt: flash %q, calls %v", got, alertCalls(f))
+	}
+	h.Type("30m")
+	h.MustShow("silence job-failed of fraud-scoring for: 30m")
+	h.MustNotShow("30m, 2h, 1d")
+}
+
+// The silence prompt, its format a dim placeholder.
+func TestGoldenAlertsSilencePrompt(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetAlerts(tuitest.FixtureAlerts())
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{Context: "test"})
+		h.Press(":")
+		h.Type("alerts")
+		h.Press("enter", "s")
+		tuitest.Golden(t, "alerts_silence_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
 	}
 }

@@ -110,7 +110,7 @@ func (m *RawScreen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if msg.Err == nil {
 			det := msg.Detail
 			m.data.detail = &det
-			m.data.job.Job = det.Job
+			m.data.job = kit.Renew(m.data.job, det.Job)
 		}
 		m.refresh()
 		return m, tea.Batch(again, flash)

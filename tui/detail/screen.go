@@ -165,6 +165,10 @@ func (d *Screen) tabSize() tea.WindowSizeMsg {
 	return tea.WindowSizeMsg{Width: d.width, Height: max(d.height-3, 1)}
 }
 
+// UpdateKeys implements kit.KeyUpdater: the actions core refuses for the
+// job are off, with core's reason.
+func (d *Screen) UpdateKeys(k *kit.KeyMap) { k.BlockRefusedActions([]api.JobView{d.data.job}) }
+
 // Update implements kit.Screen.
 func (d *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	var cmds []tea.Cmd
@@ -188,7 +192,7 @@ func (d *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		d.err = nil
 		det := msg.Detail
 		d.data.detail = &det
-		d.data.job.Job = det.Job
+		d.data.job = kit.Renew(d.data.job, det.Job)
 	case kit.ChangeMsg:
 		cmds = append(cmds, d.applyChange(msg.Change))
 	case kit.ActedMsg:
@@ -292,7 +296,7 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open.Exceptions):
 		return d.selectTab("Exceptions")
 	}
-	if kind, ok := kit.ActionFor(k, msg, d.data.job.State); ok {
+	if kind, ok := kit.ActionFor(k, msg, d.data.job); ok {
 		var hist []model.RestorePoint
 		if d.data.detail != nil {
 			hist = d.data.detail.RestorePoints
@@ -300,7 +304,7 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 				hist = []model.RestorePoint{}
 			}
 		}
-		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{d.data.job.Job}, History: hist})
+		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []api.JobView{d.data.job}, History: hist})
 	}
 	if why, ok := k.Refused(msg, kit.AllKeys.Action.Bindings()...); ok && why != "" {
 		return kit.Flash(kit.FlashWarn, why)

@@ -162,7 +162,7 @@ func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
 	h.Top().(*detail.Screen).SelectTab("Checkpoints")
 	h.Press("j", "enter") // the second restore point: the latest savepoint
 	// orders-enrich is RUNNING: a resubmit is refused at once, with the reason.
-	if want := "resubmit orders-enrich: job is RUNNING: pause or kill it first"; h.Flash() != want {
+	if want := "resubmit orders-enrich: job is RUNNING; pause or kill it first"; h.Flash() != want {
 		t.Fatalf("flash %q, want %q", h.Flash(), want)
 	}
 	// Once it is paused, the same keys plan a resubmit from that path.

@@ -528,7 +528,7 @@ func restoreFromLine(e *kit.Env, d *jobData, target any) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	return kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []model.Job{d.job.Job}, Restore: model.RestorePath, Path: t.path})
+	return kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []api.JobView{d.job}, Restore: model.RestorePath, Path: t.path})
 }
 
 func commandLines(e *kit.Env, d *jobData, w int) []tabLine {

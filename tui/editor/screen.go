@@ -543,11 +543,19 @@ func (m *Screen) submit() tea.Cmd {
 	if n := sqlview.CountSeverity(m.diags, flinksql.SeverityError); n > 0 {
 		return kit.Flash(kit.FlashWarn, fmt.Sprintf("submit %s: the SQL has %s (ctrl+g goes to it)", j.Name, kit.Plural(n, "error")))
 	}
-	kind := model.CmdResubmit
-	if j.State == model.StateNone {
-		kind = model.CmdSubmit
+	return kit.Send(kit.StartActionMsg{Kind: submitKind(m.job), Jobs: []api.JobView{m.job}})
+}
+
+// submitKind is what ctrl+r asks of job v: a resubmit, or a submit where
+// core refuses the resubmit and allows a submit (a job never deployed);
+// without core's answer, a job never deployed is submitted.
+func submitKind(v api.JobView) model.CommandKind {
+	resubmit, known := v.Refusal(model.CmdResubmit)
+	submit, _ := v.Refusal(model.CmdSubmit)
+	if (known && resubmit != "" && submit == "") || (!known && v.State == model.StateNone) {
+		return model.CmdSubmit
 	}
-	return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: []model.Job{j}})
+	return model.CmdResubmit
 }
 
 // textHeight is the rows the text has: the body less the title, the

@@ -209,34 +209,9 @@ func (m *Screen) rebuild() {
 }
 
 // followCursor is where the cursor goes when the rows change from prev to
-// rows: to the row of the job it was on; when that job is gone or filtered
-// out, to the nearest of its old neighbours still shown, the one below
-// first (it takes the job's place); with nothing to go by, it stays in range.
+// rows: it follows its job (kit.Follow).
 func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
-	if cursor < 0 || cursor >= len(prev) || len(rows) == 0 {
-		return kit.Clamp(cursor, 0, len(rows)-1)
-	}
-	id := prev[cursor].ID
-	if i := slices.IndexFunc(rows, func(j *api.JobView) bool { return j.ID == id }); i >= 0 {
-		return i
-	}
-	at := make(map[string]int, len(rows))
-	for i, j := range rows {
-		at[j.ID] = i
-	}
-	for d := 1; d < len(prev); d++ {
-		if i := cursor + d; i < len(prev) {
-			if r, ok := at[prev[i].ID]; ok {
-				return r
-			}
-		}
-		if i := cursor - d; i >= 0 {
-			if r, ok := at[prev[i].ID]; ok {
-				return r
-			}
-		}
-	}
-	return kit.Clamp(cursor, 0, len(rows)-1)
+	return kit.Follow(prev, cursor, rows, func(j *api.JobView) string { return j.ID })
 }
 
 // toFirst puts the cursor on the first row: a new filter or scope shows a
@@ -321,19 +296,19 @@ func (m *Screen) setQuery(s string) {
 // dialog and Act, whatever the table does meanwhile. Marked rows come in
 // the order the table shows them, then the marked jobs the filter hides
 // (they still count: the user marked them) in sort order.
-func (x *index) targets(marks map[string]bool, sel *api.JobView) []model.Job {
+func (x *index) targets(marks map[string]bool, sel *api.JobView) []api.JobView {
 	if len(marks) == 0 {
-		return []model.Job{sel.Job}
+		return []api.JobView{*sel}
 	}
-	var out []model.Job
+	var out []api.JobView
 	for _, j := range x.rows {
 		if marks[j.ID] {
-			out = append(out, j.Job)
+			out = append(out, *j)
 		}
 	}
 	for _, j := range x.all {
 		if marks[j.ID] && !x.inView(j) {
-			out = append(out, j.Job)
+			out = append(out, *j)
 		}
 	}
 	return out

@@ -298,7 +298,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open.Exceptions):
 		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Exceptions"})
 	}
-	if kind, ok := kit.ActionFor(k, msg, j.State); ok {
+	if kind, ok := kit.ActionFor(k, msg, *j); ok {
 		return kit.Send(kit.StartActionMsg{Kind: kind, Jobs: m.targets(m.marks, j)})
 	}
 	if why, ok := k.Refused(msg, kit.AllKeys.Action.Bindings()...); ok && why != "" {
@@ -341,7 +341,7 @@ type jobsLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Nav.Enter, k.Nav.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
+	return []key.Binding{k.Nav.Enter, k.Nav.Filter, k.Jobs.Mark, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Resubmit, k.Action.Savepoint, k.Open.Metrics, k.Open.Logs}
 }
 
 // Help is the table's keys in groups, for its `?` help and the
@@ -357,10 +357,15 @@ func Help(k kit.KeyMap) [][]key.Binding {
 }
 
 // UpdateKeys implements kit.KeyUpdater: a resubmit asks where each job
-// restores from, so it takes one job, not several marked ones.
+// restores from, so it takes one job, not several marked ones; and the
+// actions core refuses for the selected job (or every marked one) are off,
+// with core's reason.
 func (m *Screen) UpdateKeys(k *kit.KeyMap) {
 	if len(m.marks) > 1 {
 		k.Block(&k.Action.Resubmit, kit.AllKeys.Action.Resubmit, "resubmit works on one job at a time: its restore point is chosen per job")
+	}
+	if j := m.Selected(); j != nil {
+		k.BlockRefusedActions(m.targets(m.marks, j))
 	}
 	// Only the columns on screen sort.
 	lay := m.layout()

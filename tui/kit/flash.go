@@ -62,8 +62,11 @@ func (f *FlashLine) Show(after TimerFunc, msg FlashMsg, scope any) tea.Cmd {
 	f.level, f.text, f.key, f.busy, f.scope = msg.Level, msg.Text, msg.Key, msg.Busy, scope
 	id := f.id
 	life := flashLife(msg.Level)
-	if msg.Busy {
+	switch {
+	case msg.Busy:
 		life = busyLife
+	case msg.Life > 0:
+		life = msg.Life
 	}
 	return after(life, func(time.Time) tea.Msg { return FlashExpiredMsg{ID: id} })
 }
@@ -129,6 +132,9 @@ type FlashMsg struct {
 	// Busy reports work under way ("saving…"): the flash stays until the
 	// work's result replaces it, where another would go in seconds.
 	Busy bool
+	// Life is how long it stays, when not its level's: an offer such as
+	// "u to undo" as long as it holds.
+	Life time.Duration
 }
 
 // ClearFlashMsg takes the flash away if its key is Key: its cause is gone.

@@ -103,9 +103,9 @@ type ClusterKeys struct {
 }
 
 // AlertKeys are `:alerts`'s: take an alert in hand, or hold its webhook
-// messages back for a while.
+// messages back for a while; Undo takes either back for a few seconds.
 type AlertKeys struct {
-	Ack, Silence, Unsilence key.Binding
+	Ack, Silence, Unsilence, Undo key.Binding
 }
 
 // LogKeys are the log viewer's.
@@ -249,7 +249,8 @@ func NewKeyMap() KeyMap {
 		Alerts: AlertKeys{
 			Ack:       b("a", "acknowledge", "a"),
 			Silence:   b("s", "silence for…", "s"),
-			Unsilence: b("u", "unsilence", "u"),
+			Unsilence: b("U", "unsilence", "U"),
+			Undo:      b("u", "undo", "u"),
 		},
 		Log: LogKeys{
 			Follow:     b("f", "follow", "f"),
@@ -372,6 +373,7 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Alerts.Ack, a.Alerts.Ack, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Alerts.Silence, a.Alerts.Silence, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Alerts.Unsilence, a.Alerts.Unsilence, "read-only: alerts cannot be acknowledged or silenced"},
+		{&k.Alerts.Undo, a.Alerts.Undo, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Editor.Save, a.Editor.Save, "read-only: saving and submitting are disabled"},
 		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
 		{&k.Build.Start, a.Build.Start, "read-only: builds are disabled"},

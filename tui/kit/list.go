@@ -127,6 +127,39 @@ func (l *List) Key(k KeyMap, msg tea.KeyPressMsg, n, page int) bool {
 	return true
 }
 
+// Follow is where a cursor goes when the rows change from prev to rows: to
+// the row of the item it was on (by id); when that item is gone or
+// filtered out, to the nearest of its old neighbours still shown, the one
+// below first (it takes the item's place); with nothing to go by, it stays
+// in range. So a row that arrives above the cursor never moves it onto
+// another item, and a key acts on what the user chose.
+func Follow[T any](prev []T, cursor int, rows []T, id func(T) string) int {
+	if cursor < 0 || cursor >= len(prev) || len(rows) == 0 {
+		return Clamp(cursor, 0, len(rows)-1)
+	}
+	was := id(prev[cursor])
+	if i := slices.IndexFunc(rows, func(r T) bool { return id(r) == was }); i >= 0 {
+		return i
+	}
+	at := make(map[string]int, len(rows))
+	for i, r := range rows {
+		at[id(r)] = i
+	}
+	for d := 1; d < len(prev); d++ {
+		if i := cursor + d; i < len(prev) {
+			if r, ok := at[id(prev[i])]; ok {
+				return r
+			}
+		}
+		if i := cursor - d; i >= 0 {
+			if r, ok := at[id(prev[i])]; ok {
+				return r
+			}
+		}
+	}
+	return Clamp(cursor, 0, len(rows)-1)
+}
+
 // Fit keeps the cursor on one of n rows, and on screen.
 func (l *List) Fit(n, page int) {
 	l.Cursor = Clamp(l.Cursor, 0, n-1)

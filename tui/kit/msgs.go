@@ -35,8 +35,10 @@ type PopMsg struct{}
 // StartActionMsg asks the root to plan, confirm and act: one job, or the
 // marked jobs of a bulk action.
 type StartActionMsg struct {
-	Kind    model.CommandKind
-	Jobs    []model.Job
+	Kind model.CommandKind
+	// Jobs are the jobs as the sender shows them, with core's answer for
+	// each action (api.JobView.Actions).
+	Jobs    []api.JobView
 	Restore model.RestoreChoice
 	Path    string
 	// History is the job's restore points, when the sender has them, for

@@ -127,7 +127,7 @@ func (f *Fake) ListJobs(ctx context.Context, flt api.JobFilter) ([]api.JobView, 
 		if flt.Cluster != "" && j.Cluster != flt.Cluster {
 			continue
 		}
-		out = append(out, j)
+		out = append(out, checked(j))
 	}
 	return out, nil
 }
@@ -205,27 +205,22 @@ func (f *Fake) Specs(ctx context.Context, ref string) ([]model.Spec, error) {
 	return f.SpecsOf(ref) // fake_editor_test.go
 }
 
-// planFor is the fake's own idea of what an action would do, kept apart
-// from the TUI's local checks so the tests see the service's word.
+// planFor is what the service would plan for an action, from the job as
+// the fake holds it now: refused as core's CanAct refuses it (the table
+// of fake_actions.go), else the steps and the confirmation.
 func planFor(j api.JobView, kind model.CommandKind, protected bool) api.ActionPlan {
 	p := api.ActionPlan{JobID: j.ID, JobName: j.Name, Kind: kind, Allowed: true, Confirm: api.ConfirmAsk}
-	refuse := func(why string) api.ActionPlan { p.Allowed, p.Reason = false, why; return p }
+	if why := refusal(j.Job, kind, j.Pending); why != "" {
+		p.Allowed, p.Reason = false, why
+		return p
+	}
 	switch kind {
 	case model.CmdPause:
-		if j.State != model.StateRunning {
-			return refuse("job is " + j.State.String())
-		}
 		p.Steps = []string{"Flink will stop " + j.Name + " with a savepoint (stop-with-savepoint)."}
 	case model.CmdSavepoint:
-		if j.State != model.StateRunning {
-			return refuse("job is " + j.State.String())
-		}
 		p.Steps = []string{"Flink will trigger a savepoint of " + j.Name + "."}
 		p.Confirm = api.ConfirmNone
 	case model.CmdKill:
-		if !j.State.Live() {
-			return refuse("job is " + j.State.String())
-		}
 		p.Steps = []string{fmt.Sprintf("YARN will kill %s (per-job cluster).", j.AppID)}
 		p.Warnings = []string{"State is NOT saved; latest checkpoint 12s ago."}
 		p.Confirm = api.ConfirmDestructive
@@ -233,9 +228,6 @@ func planFor(j api.JobView, kind model.CommandKind, protected bool) api.ActionPl
 			p.Confirm = api.ConfirmName
 		}
 	case model.CmdRestart, model.CmdResubmit, model.CmdSubmit:
-		if j.State.Live() {
-			return refuse("job is " + j.State.String())
-		}
 		p.Steps = []string{fmt.Sprintf("palink will submit %s v%d to %s.", j.Name, j.SpecVersion, j.Cluster)}
 		if j.LatestSavepoint != nil {
 			p.Restore = j.LatestSavepoint.Path
@@ -489,6 +481,10 @@ func (f *Fake) Emit(c api.Change) {
 }
 
 func (f *Fake) emitLocked(c api.Change) {
+	if c.Job != nil {
+		v := checked(*c.Job)
+		c.Job = &v
+	}
 	for _, w := range f.Watchers {
 		select {
 		case w <- c:
@@ -501,22 +497,40 @@ func (f *Fake) emitLocked(c api.Change) {
 func (f *Fake) ReadOnly() bool { return f.Viewer }
 
 // ActOnAlert records the call and acts as the service does on the alert
-// of the rule and job: acknowledged or silenced by "ops" at the fake's now.
+// of the rule and job: acknowledged or silenced by "ops" at the fake's now,
+// or the last acknowledgement or silence undone (no window: the TUI's is
+// what its tests check).
 func (f *Fake) ActOnAlert(_ context.Context, a api.AlertAction) (model.Alert, error) {
-	f.record("ActOnAlert %s %s ack=%v silence=%s unsilence=%v", a.Rule, a.JobRef, a.Ack, a.Silence, a.Unsilence)
+	f.record("ActOnAlert %s %s ack=%v silence=%s unsilence=%v undo=%v", a.Rule, a.JobRef, a.Ack, a.Silence, a.Unsilence, a.Undo)
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
+	if f.Metrics.undos == nil {
+		f.Metrics.undos = map[string]fakeUndo{}
+	}
 	for i, al := range f.Metrics.alerts {
 		if al.Rule != a.Rule || (al.JobID != a.JobRef && al.JobName != a.JobRef) {
 			continue
 		}
+		key := al.Key()
+		u, undoable := f.Metrics.undos[key]
 		switch {
+		case a.Undo && !undoable:
+			return model.Alert{}, fmt.Errorf("alert %s of %s: nothing to undo: %w", a.Rule, a.JobRef, model.ErrRefused)
+		case a.Undo && u.ack:
+			al.AckedBy, al.AckedAt = u.before.AckedBy, u.before.AckedAt
+		case a.Undo:
+			al.SilencedUntil, al.SilencedBy = u.before.SilencedUntil, u.before.SilencedBy
 		case a.Ack:
+			f.Metrics.undos[key] = fakeUndo{before: al, ack: true}
 			al.AckedBy, al.AckedAt = "ops", f.now
 		case a.Silence > 0:
+			f.Metrics.undos[key] = fakeUndo{before: al}
 			al.SilencedUntil, al.SilencedBy = f.now.Add(a.Silence), "ops"
 		case a.Unsilence:
 			al.SilencedUntil, al.SilencedBy = time.Time{}, ""
+		}
+		if a.Undo {
+			delete(f.Metrics.undos, key)
 		}
 		f.Metrics.alerts[i] = al
 		return al, nil

@@ -23,6 +23,16 @@ type fakeMetrics struct {
 	MetricsCalls int
 	alerts       []model.Alert
 	alertsCalls  int
+	// undos are the alerts as they were before their last acknowledgement
+	// or silence, by key, for ActOnAlert's Undo.
+	undos map[string]fakeUndo
+}
+
+// fakeUndo is what an undo puts back: the alert before an acknowledgement
+// (ack) or a silence.
+type fakeUndo struct {
+	before model.Alert
+	ack    bool
 }
 
 // SetInterest implements api.Service.

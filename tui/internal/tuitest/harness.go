@@ -236,3 +236,20 @@ func Env(svc api.Service) *kit.Env {
 	e.Now, e.Clock = Now, func() time.Time { return Now }
 	return e
 }
+
+// Elapse lets d pass: it delivers the pending timers due within d, in the
+// order they were set; timers set meanwhile wait for the next Elapse.
+func (h *Harness) Elapse(d time.Duration) {
+	h.T.Helper()
+	var keep []Timer
+	var due []tea.Msg
+	for _, tm := range h.Timers {
+		if tm.D <= d {
+			due = append(due, tm.Msg(Now.Add(tm.D)))
+		} else {
+			keep = append(keep, tm)
+		}
+	}
+	h.Timers = keep
+	h.Send(due...)
+}
