@@ -271,11 +271,6 @@ func TestEveryCommandThatWritesRefusesReadOnly(t *testing.T) {
 	}
 }
 
-// storePath is the store of e's config.
-func (e *cliEnv) storePath() string {
-	return filepath.Join(filepath.Dir(e.config), "palink.db")
-}
-
 // newReadOnlyFixture makes one store with something for every command to
 // act on, its jobs on a simulator: walk RUNNING with a savepoint, one job
 // per action in the state the action needs, a FAILED job whose alert
