@@ -604,6 +604,8 @@ func (l *Local) ActOnAlert(ctx context.Context, a api.AlertAction) (model.Alert,
 // alertAction names an alert action in the audit log.
 func alertAction(a api.AlertAction) string {
 	switch {
+	case a.Undo:
+		return "alert undo " + a.Rule
 	case a.Ack:
 		return "alert ack " + a.Rule
 	case a.Unsilence:
