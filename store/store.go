@@ -62,16 +62,54 @@ type CommandFilter struct {
 	Limit  int // the newest Limit commands; 0 means all
 }
 
-// ReadTx reads within one transaction. Returned values are copies, safe
-// to keep after the transaction ends. Lists under one job (Specs, Events,
-// RestorePoints) fail with ErrNotFound when the job does not exist; a filter
-// that matches nothing (Commands) returns an empty list.
-type ReadTx interface {
+// The record families. Each family is a reader and a writer that embeds
+// it; ReadTx and Tx compose every family, and a part of core that touches
+// only some names just those (journal.RecordFlinkPoint takes a job and its
+// restore points), so that what each part may change is read in its
+// signature and a backend implements the same families (soft-serve's
+// pkg/store composes its stores the same way).
+
+// JobsReader reads jobs with their spec versions, history and Flink
+// exceptions. Lists under one job (Specs, Events) fail with ErrNotFound
+// when the job does not exist.
+type JobsReader interface {
 	Job(id string) (model.Job, error) // ErrNotFound
 	JobByName(name string) (model.Job, error)
 	Jobs() ([]model.Job, error) // ordered by id
 	Spec(jobID string, version int) (model.Spec, error)
 	Specs(jobID string) ([]model.Spec, error) // oldest first
+	// Events returns the job's events with Seq > afterSeq, oldest first, at most limit (0: all).
+	Events(jobID string, afterSeq int64, limit int) ([]model.Event, error)
+	// Exceptions returns the job's kept Flink exceptions, newest first.
+	Exceptions(jobID string) ([]model.JobException, error)
+}
+
+// JobsTx writes jobs, their specs, history and exceptions.
+type JobsTx interface {
+	JobsReader
+	// CreateJob adds a job; ErrExists if its id or name is taken.
+	CreateJob(j model.Job) error
+	// PutJob replaces an existing job; ErrNotFound if it does not exist,
+	// ErrExists if a rename collides with another job's name.
+	PutJob(j model.Job) error
+	// AddSpec stores the next version of the job's spec and returns it with
+	// Version assigned (1 for the first); ErrNotFound if the job does not
+	// exist. It does not change the job's SpecVersion: that is core's call.
+	AddSpec(s model.Spec) (model.Spec, error)
+	// AppendEvent appends to the job's history with the next per-job Seq
+	// (1 for the first); ErrNotFound if the job does not exist.
+	AppendEvent(e model.Event) (model.Event, error)
+	// AddExceptions keeps a job's Flink exceptions that it does not keep
+	// yet (one per time and name), each cut to model.MaxStoredTrace, and
+	// then only the newest model.MaxStoredExceptions. It returns how many
+	// were new; ErrNotFound if the job does not exist, ErrInvalid for an
+	// exception without a time.
+	AddExceptions(jobID string, es []model.JobException) (int, error)
+}
+
+// CommandsReader reads commands; a filter that matches nothing returns an
+// empty list.
+type CommandsReader interface {
 	// Command returns the command with the given id, exactly as stored.
 	Command(id string) (model.Command, error)
 	// CommandBySeq returns the command with the given Seq, which is how
@@ -79,20 +117,91 @@ type ReadTx interface {
 	// whatever the form of its id.
 	CommandBySeq(seq int64) (model.Command, error)
 	Commands(f CommandFilter) ([]model.Command, error) // oldest first
-	// Events returns the job's events with Seq > afterSeq, oldest first, at most limit (0: all).
-	Events(jobID string, afterSeq int64, limit int) ([]model.Event, error)
-	RestorePoints(jobID string) ([]model.RestorePoint, error) // oldest first
+}
+
+// CommandsTx writes commands.
+type CommandsTx interface {
+	CommandsReader
+	// PutCommand stores a command. A command with an empty ID is new: it gets
+	// the next Seq and an ID made of it and a random part (CommandID(Seq),
+	// "-", 12 lowercase hex characters), unique across stores; its job must
+	// exist. Otherwise it replaces the stored one (ErrNotFound if there is
+	// none); its Seq, JobID and Kind cannot change (ErrInvalid).
+	PutCommand(c model.Command) (model.Command, error)
+}
+
+// RestorePointsReader reads a job's restore points.
+type RestorePointsReader interface {
+	RestorePoints(jobID string) ([]model.RestorePoint, error) // oldest first; ErrNotFound without the job
+}
+
+// RestorePointsTx records restore points.
+type RestorePointsTx interface {
+	RestorePointsReader
+	// AddRestorePoint records a restore point; a path already recorded for
+	// the job is not added twice (returns false). ErrNotFound if the job
+	// does not exist.
+	AddRestorePoint(rp model.RestorePoint) (bool, error)
+	// PutRestorePoint replaces the record of (rp.JobID, rp.Path), in its
+	// place in the job's order: how a disposal records its status.
+	// ErrNotFound if no restore point of that path is recorded for the job.
+	PutRestorePoint(rp model.RestorePoint) error
+}
+
+// AuditReader reads the audit log.
+type AuditReader interface {
 	// Audit returns entries with Seq > afterSeq, oldest first, at most limit (0: all).
 	Audit(afterSeq int64, limit int) ([]model.AuditEntry, error)
+}
+
+// AuditTx appends to the audit log.
+type AuditTx interface {
+	AuditReader
+	// AppendAudit appends to the audit log with the next Seq. Its JobID need
+	// not exist: refusals of unknown jobs are audited too.
+	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)
+}
+
+// AlertsReader reads the alerts.
+type AlertsReader interface {
 	// Alerts returns every alert, ordered by rule and job id.
 	Alerts() ([]model.Alert, error)
+}
+
+// AlertsTx writes alerts.
+type AlertsTx interface {
+	AlertsReader
+	// PutAlert stores the alert of (a.Rule, a.JobID), replacing the one
+	// before; ErrInvalid without a rule or a job id. The job need not
+	// exist: an alert outlives its job's record.
+	PutAlert(a model.Alert) error
+	// DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
+	DeleteAlert(rule, jobID string) error
+}
+
+// ProjectsReader reads projects and their builds.
+type ProjectsReader interface {
 	// Project returns a project by name (ErrNotFound); Projects all of
 	// them, by name; Artifacts a project's builds, oldest first.
 	Project(name string) (model.Project, error)
 	Projects() ([]model.Project, error)
 	Artifacts(project string) ([]model.Artifact, error)
-	// Exceptions returns the job's kept Flink exceptions, newest first.
-	Exceptions(jobID string) ([]model.JobException, error)
+}
+
+// ProjectsTx writes projects and their builds.
+type ProjectsTx interface {
+	ProjectsReader
+	// PutProject creates or replaces a project (ErrInvalid without a name,
+	// repository, build command or artifact pattern).
+	PutProject(p model.Project) error
+	// AddArtifact records a project's next build and returns it with its
+	// Version (1 for the first); ErrNotFound if the project does not exist.
+	AddArtifact(a model.Artifact) (model.Artifact, error)
+}
+
+// CatalogReader reads the shared definitions every job of a cluster
+// gets: catalog tables and variables.
+type CatalogReader interface {
 	// CatalogTables returns the newest version of each catalog table of
 	// the cluster, ordered by name (none: an empty list).
 	CatalogTables(cluster string) ([]model.CatalogTable, error)
@@ -105,62 +214,11 @@ type ReadTx interface {
 	// Vars returns every variable: those of every cluster first, then by
 	// cluster and name. A secret holds only where its value comes from.
 	Vars() ([]model.Variable, error)
-	// UDF returns a registered function by name (ErrNotFound); UDFs all
-	// of them, by name (none: an empty list).
-	UDF(name string) (model.UDF, error)
-	UDFs() ([]model.UDF, error)
 }
 
-// Tx reads and writes within one transaction.
-type Tx interface {
-	ReadTx
-	// CreateJob adds a job; ErrExists if its id or name is taken.
-	CreateJob(j model.Job) error
-	// PutJob replaces an existing job; ErrNotFound if it does not exist,
-	// ErrExists if a rename collides with another job's name.
-	PutJob(j model.Job) error
-	// AddSpec stores the next version of the job's spec and returns it with
-	// Version assigned (1 for the first); ErrNotFound if the job does not
-	// exist. It does not change the job's SpecVersion: that is core's call.
-	AddSpec(s model.Spec) (model.Spec, error)
-	// PutCommand stores a command. A command with an empty ID is new: it gets
-	// the next Seq and an ID made of it and a random part (CommandID(Seq),
-	// "-", 12 lowercase hex characters), unique across stores; its job must
-	// exist. Otherwise it replaces the stored one (ErrNotFound if there is
-	// none); its Seq, JobID and Kind cannot change (ErrInvalid).
-	PutCommand(c model.Command) (model.Command, error)
-	// AppendEvent appends to the job's history with the next per-job Seq
-	// (1 for the first); ErrNotFound if the job does not exist.
-	AppendEvent(e model.Event) (model.Event, error)
-	// AddRestorePoint records a restore point; a path already recorded for
-	// the job is not added twice (returns false). ErrNotFound if the job
-	// does not exist.
-	AddRestorePoint(rp model.RestorePoint) (bool, error)
-	// PutRestorePoint replaces the record of (rp.JobID, rp.Path), in its
-	// place in the job's order: how a disposal records its status.
-	// ErrNotFound if no restore point of that path is recorded for the job.
-	PutRestorePoint(rp model.RestorePoint) error
-	// AppendAudit appends to the audit log with the next Seq. Its JobID need
-	// not exist: refusals of unknown jobs are audited too.
-	AppendAudit(a model.AuditEntry) (model.AuditEntry, error)
-	// PutAlert stores the alert of (a.Rule, a.JobID), replacing the one
-	// before; ErrInvalid without a rule or a job id. The job need not
-	// exist: an alert outlives its job's record.
-	PutAlert(a model.Alert) error
-	// PutProject creates or replaces a project (ErrInvalid without a name,
-	// repository, build command or artifact pattern).
-	PutProject(p model.Project) error
-	// AddArtifact records a project's next build and returns it with its
-	// Version (1 for the first); ErrNotFound if the project does not exist.
-	AddArtifact(a model.Artifact) (model.Artifact, error)
-	// DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
-	DeleteAlert(rule, jobID string) error
-	// AddExceptions keeps a job's Flink exceptions that it does not keep
-	// yet (one per time and name), each cut to model.MaxStoredTrace, and
-	// then only the newest model.MaxStoredExceptions. It returns how many
-	// were new; ErrNotFound if the job does not exist, ErrInvalid for an
-	// exception without a time.
-	AddExceptions(jobID string, es []model.JobException) (int, error)
+// CatalogTx writes catalog tables and variables.
+type CatalogTx interface {
+	CatalogReader
 	// PutCatalogTable stores the next version of a catalog table and
 	// returns it with Version assigned (1 for the first); ErrInvalid
 	// without a cluster or SQL, or with a name that is no identifier.
@@ -175,10 +233,49 @@ type Tx interface {
 	// DeleteVar removes the variable of (cluster, name), "" the one of
 	// every cluster; ErrNotFound if there is none.
 	DeleteVar(cluster, name string) error
+}
+
+// UDFsReader reads the UDF registry.
+type UDFsReader interface {
+	// UDF returns a registered function by name (ErrNotFound); UDFs all
+	// of them, by name (none: an empty list).
+	UDF(name string) (model.UDF, error)
+	UDFs() ([]model.UDF, error)
+}
+
+// UDFsTx writes the UDF registry.
+type UDFsTx interface {
+	UDFsReader
 	// PutUDF creates or replaces a registered function; ErrInvalid for a
 	// name that is no identifier, no class, an unknown language, or not
 	// exactly one place it lives in.
 	PutUDF(u model.UDF) error
 	// DeleteUDF removes a registered function; ErrNotFound if there is none.
 	DeleteUDF(name string) error
+}
+
+// ReadTx reads every family within one transaction. Returned values are
+// copies, safe to keep after the transaction ends.
+type ReadTx interface {
+	JobsReader
+	CommandsReader
+	RestorePointsReader
+	AuditReader
+	AlertsReader
+	ProjectsReader
+	CatalogReader
+	UDFsReader
+}
+
+// Tx reads and writes every family within one transaction.
+type Tx interface {
+	ReadTx
+	JobsTx
+	CommandsTx
+	RestorePointsTx
+	AuditTx
+	AlertsTx
+	ProjectsTx
+	CatalogTx
+	UDFsTx
 }

@@ -14,9 +14,17 @@ import (
 	"github.com/palink/palink/store"
 )
 
+// jobsAndCatalog reads jobs with their specs, and the catalog: who uses a
+// table, and whether a job's tables still match.
+type jobsAndCatalog interface {
+	store.JobsReader
+	store.CommandsReader
+	store.CatalogReader
+}
+
 // Defs are the newest versions of the cluster's catalog tables, as
 // flinksql takes them.
-func Defs(tx store.ReadTx, cluster string) ([]flinksql.CatalogDef, error) {
+func Defs(tx store.CatalogReader, cluster string) ([]flinksql.CatalogDef, error) {
 	ts, err := tx.CatalogTables(cluster)
 	if err != nil {
 		return nil, err
@@ -34,7 +42,7 @@ func AsDefs(ts []model.CatalogTable) []flinksql.CatalogDef {
 }
 
 // ForScript works out the injection of a SQL script run on cluster.
-func ForScript(tx store.ReadTx, cluster, sql string) (flinksql.Injection, error) {
+func ForScript(tx store.CatalogReader, cluster, sql string) (flinksql.Injection, error) {
 	defs, err := Defs(tx, cluster)
 	if err != nil {
 		return flinksql.Injection{}, err
@@ -57,7 +65,7 @@ func Refs(in flinksql.Injection) []model.CatalogRef {
 
 // Refusal says why a deploy of job j (at its current spec) must be
 // refused for its catalog tables, "" when it need not be.
-func Refusal(tx store.ReadTx, j model.Job) (string, error) {
+func Refusal(tx jobsAndCatalog, j model.Job) (string, error) {
 	spec, err := tx.Spec(j.ID, j.SpecVersion)
 	if err != nil {
 		return "", err
@@ -116,7 +124,7 @@ type Use struct {
 
 // Users are the SQL jobs of cluster whose current spec uses table name,
 // with the version each last deployed with.
-func Users(tx store.ReadTx, cluster, name string) ([]Use, error) {
+func Users(tx jobsAndCatalog, cluster, name string) ([]Use, error) {
 	jobs, err := tx.Jobs()
 	if err != nil {
 		return nil, err
@@ -150,7 +158,7 @@ func Users(tx store.ReadTx, cluster, name string) ([]Use, error) {
 
 // deployedVersion is the version of table name the job's newest deploy
 // command recorded, 0 if none did.
-func deployedVersion(tx store.ReadTx, jobID, name string) (int, error) {
+func deployedVersion(tx jobsAndCatalog, jobID, name string) (int, error) {
 	cs, err := tx.Commands(store.CommandFilter{JobID: jobID, Kinds: []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit}})
 	if err != nil {
 		return 0, err

@@ -74,7 +74,7 @@ func (l *Keeper) Table(ctx context.Context, r api.TableRef) (api.TableDetail, er
 
 // tableUses lists the jobs that use t, and whether their next deploy
 // would change.
-func tableUses(tx store.ReadTx, t model.CatalogTable) ([]api.TableUse, error) {
+func tableUses(tx jobsAndCatalog, t model.CatalogTable) ([]api.TableUse, error) {
 	uses, err := Users(tx, t.Cluster, t.Name)
 	if err != nil {
 		return nil, err

@@ -170,7 +170,7 @@ func Assets(tables []model.CatalogTable, vars []model.Variable) flinksql.Assets 
 }
 
 // ClusterVars reads the variables a cluster's jobs see.
-func ClusterVars(tx store.ReadTx, cluster string) ([]model.Variable, error) {
+func ClusterVars(tx store.CatalogReader, cluster string) ([]model.Variable, error) {
 	vs, err := tx.Vars()
 	if err != nil {
 		return nil, err

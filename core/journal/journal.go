@@ -14,7 +14,7 @@ import (
 )
 
 // Apply steps the job with ev and appends the event, inside tx.
-func Apply(tx store.Tx, j model.Job, evk decide.JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
+func Apply(tx store.JobsTx, j model.Job, evk decide.JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
 	to, changed, err := decide.StepJob(j.State, evk)
 	if err != nil {
 		return j, nil, fmt.Errorf("job %s: %w", j.Name, err)
@@ -34,7 +34,7 @@ func Apply(tx store.Tx, j model.Job, evk decide.JobEvent, reason, cmdID string, 
 
 // Note appends an event that records a fact without a state change
 // (a savepoint, a drift, the restart policy's decision).
-func Note(tx store.Tx, j model.Job, reason, cmdID string, now time.Time) (*model.Event, error) {
+func Note(tx store.JobsTx, j model.Job, reason, cmdID string, now time.Time) (*model.Event, error) {
 	e, err := tx.AppendEvent(model.Event{JobID: j.ID, Time: now, From: j.State, To: j.State, Reason: reason, CommandID: cmdID})
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func Note(tx store.Tx, j model.Job, reason, cmdID string, now time.Time) (*model
 }
 
 // FindJob resolves a job id or unique name inside a transaction.
-func FindJob(tx store.ReadTx, ref string) (model.Job, error) {
+func FindJob(tx store.JobsReader, ref string) (model.Job, error) {
 	j, err := tx.Job(ref)
 	if err == nil {
 		return j, nil
@@ -59,7 +59,7 @@ func FindJob(tx store.ReadTx, ref string) (model.Job, error) {
 }
 
 // Pending returns the job's unfinished command, if any.
-func Pending(tx store.ReadTx, jobID string) (*model.Command, error) {
+func Pending(tx store.CommandsReader, jobID string) (*model.Command, error) {
 	cs, err := tx.Commands(store.CommandFilter{JobID: jobID, States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
 	if err != nil || len(cs) == 0 {
 		return nil, err
@@ -69,7 +69,7 @@ func Pending(tx store.ReadTx, jobID string) (*model.Command, error) {
 
 // FindCommand resolves a command's full id, or the number users see
 // ("42", "#42", "c000000042").
-func FindCommand(tx store.ReadTx, ref string) (model.Command, error) {
+func FindCommand(tx store.CommandsReader, ref string) (model.Command, error) {
 	if !strings.Contains(ref, "-") {
 		if seq, err := store.ParseCommandID(ref); err == nil {
 			return tx.CommandBySeq(seq)

@@ -251,7 +251,7 @@ dispatch:
 
 // ownedJobs are the jobs a pending command acts on (all but SAVEPOINT,
 // which leaves the job running): sync leaves them to the command.
-func ownedJobs(tx store.ReadTx) (map[string]bool, error) {
+func ownedJobs(tx store.CommandsReader) (map[string]bool, error) {
 	cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
 	if err != nil {
 		return nil, err

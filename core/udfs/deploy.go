@@ -42,11 +42,18 @@ func (p Plan) Refs() []model.UDFRef {
 	return out
 }
 
+// udfsAndProjects reads the registry and the projects whose artifacts
+// hold its functions.
+type udfsAndProjects interface {
+	store.UDFsReader
+	store.ProjectsReader
+}
+
 // ForScript plans the functions of a SQL script for a cluster that runs
 // Flink v (zero: unknown, taken as a release with USING JAR). Functions
 // the script calls that the registry does not know are left alone: the
 // validator reports them.
-func ForScript(tx store.ReadTx, sql string, v flinksql.Version) (Plan, error) {
+func ForScript(tx udfsAndProjects, sql string, v flinksql.Version) (Plan, error) {
 	script, _ := flinksql.ParseScript(sql)
 	calls := flinksql.UserFunctionCalls(script)
 	p := Plan{Properties: map[string]string{}}
@@ -82,7 +89,7 @@ func ForScript(tx store.ReadTx, sql string, v flinksql.Version) (Plan, error) {
 
 // lookup finds a registered function by the name a script calls it by
 // (SQL names of functions are case-insensitive); nil if none.
-func lookup(tx store.ReadTx, name string) (*model.UDF, error) {
+func lookup(tx store.UDFsReader, name string) (*model.UDF, error) {
 	if u, err := tx.UDF(name); err == nil {
 		return &u, nil
 	}
@@ -98,7 +105,7 @@ func lookup(tx store.ReadTx, name string) (*model.UDF, error) {
 
 // ship resolves where a function's file is: a project's artifact (the
 // pinned version, or the newest), the jar, or the Python file.
-func ship(tx store.ReadTx, u model.UDF) (Shipped, error) {
+func ship(tx store.ProjectsReader, u model.UDF) (Shipped, error) {
 	switch {
 	case u.Project != "":
 		a, err := artifactOf(tx, u)
@@ -113,7 +120,7 @@ func ship(tx store.ReadTx, u model.UDF) (Shipped, error) {
 }
 
 // artifactOf is the artifact a function of a project lives in.
-func artifactOf(tx store.ReadTx, u model.UDF) (model.Artifact, error) {
+func artifactOf(tx store.ProjectsReader, u model.UDF) (model.Artifact, error) {
 	arts, err := tx.Artifacts(u.Project)
 	if err != nil {
 		return model.Artifact{}, err

@@ -178,9 +178,15 @@ func (r *Registry) RemoveUDF(ctx context.Context, req api.RemoveUDFRequest) (api
 	return out, err
 }
 
+// jobsAndUDFs reads jobs with their specs and the registry.
+type jobsAndUDFs interface {
+	store.JobsReader
+	store.UDFsReader
+}
+
 // Uses maps each function name (upper-case) that SQL jobs call without
 // creating it to those jobs, by the job's current script.
-func Uses(tx store.ReadTx) (map[string][]api.UDFUse, error) {
+func Uses(tx jobsAndUDFs) (map[string][]api.UDFUse, error) {
 	jobs, err := tx.Jobs()
 	if err != nil {
 		return nil, err
