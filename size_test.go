@@ -11,14 +11,15 @@ import (
 	"testing"
 )
 
-// Rooms stay readable (issue 11): no Go file over maxLines and no type with
+// Rooms stay readable (issues 11, 24): no Go file over maxLines (a file is
+// one seam; a count is no reason to split one) and no type with
 // over maxMethods methods ("about 30": the simulator's Cluster, at 32, is
 // the largest and is held there). The SQL parser and formatter and the simulator
 // are exempt from the file rule (a grammar reads best whole); the parser
 // and the REST clients in yarn/, whose methods mirror an API, from the
 // type rule.
 const (
-	maxLines   = 600
+	maxLines   = 800
 	maxMethods = 32
 )
 
@@ -52,7 +53,7 @@ func goFiles(t *testing.T) []string {
 	return files
 }
 
-func TestNoFileOverSixHundredLines(t *testing.T) {
+func TestNoFileOverEightHundredLines(t *testing.T) {
 	for _, path := range goFiles(t) {
 		if longFileExempt(path) {
 			continue
