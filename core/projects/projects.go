@@ -298,6 +298,7 @@ func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, l
 	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
 		_ = os.RemoveAll(src)
 		if _, err := b.runGitEnv(ctx, "", log, env, "clone", "--quiet", "--no-checkout", "--", p.Repo, src); err != nil {
+			_ = os.RemoveAll(src) // half a clone: the next build clones afresh
 			return model.Artifact{}, fail("clone "+p.Repo, err)
 		}
 	} else {
@@ -435,10 +436,11 @@ func (b *Builder) runGitEnv(ctx context.Context, dir string, log io.Writer, env 
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, io.MultiWriter(&errOut, log)
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errOut.String())
 		if ctx.Err() != nil {
-			msg = "killed: " + ctx.Err().Error()
-		} else if msg == "" {
+			return out.String(), fmt.Errorf("git %s was stopped with its process group: %w", sub, ctx.Err())
+		}
+		msg := strings.TrimSpace(errOut.String())
+		if msg == "" {
 			msg = err.Error()
 		}
 		return out.String(), fmt.Errorf("git %s: %s", sub, msg)
