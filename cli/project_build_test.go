@@ -209,3 +209,43 @@ func TestProjectAddRefusesWhatItMustNotStore(t *testing.T) {
 		t.Errorf("the project stored: %v\n%s", err, out)
 	}
 }
+
+// TestAgentBuildSeesNoneOfItsEnvironment is the issue's repro: an agent
+// whose environment holds a cluster password and a token builds `id; env
+// > out.txt`; the artifact holds neither, and where the agent is root the
+// build ran as the build user.
+func TestAgentBuildSeesNoneOfItsEnvironment(t *testing.T) {
+	t.Setenv("PALINK_PROD_PASSWORD", "x-prod-pass")
+	t.Setenv("GIT_TOK", "y-git-tok")
+	e := newCLIEnv(t, sim.Options{}, nil)
+	repo := bareRepoWithBuild(t)
+	e.mustRun("project", "add", "envleak", "--repo", repo, "--build", "id > out.txt; env >> out.txt", "--artifact", "out.txt")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	agentCtx, stopAgent := context.WithCancel(ctx)
+	agentDone := make(chan error, 1)
+	go func() { _, err := e.run(agentCtx, "agent"); agentDone <- err }()
+	defer func() { stopAgent(); <-agentDone }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := e.run(ctx, "sync", "--once"); err != nil && strings.Contains(err.Error(), "an agent runs state sync") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the agent never answered")
+		}
+	}
+	out, _ := e.runBoth(ctx, "project", "build", "envleak", "-q", "-o", "json")
+	var a struct {
+		Path string `json:"path"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	raw, err := os.ReadFile(a.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(raw); strings.Contains(s, "x-prod-pass") || strings.Contains(s, "y-git-tok") || os.Geteuid() == 0 && strings.HasPrefix(s, "uid=0(") {
+		t.Errorf("the build saw the agent's environment or ran as root:\n%s", s)
+	}
+}
