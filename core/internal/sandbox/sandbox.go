@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -112,6 +113,32 @@ func (p Policy) who() (runAs, error) {
 }
 
 // SearchPath is the commands' PATH.
+// reaches says why the user cannot reach dir, if it cannot: a directory
+// on the way that it may not search (a TMPDIR under root's home).
+func (a runAs) reaches(dir string) error {
+	if a.cred == nil {
+		return nil
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
+			return err
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		perm := fi.Mode().Perm()
+		switch {
+		case !ok, perm&0o001 != 0:
+		case st.Uid == a.cred.Uid && perm&0o100 != 0:
+		case perm&0o010 != 0 && (st.Gid == a.cred.Gid || slices.Contains(a.cred.Groups, st.Gid)):
+		default:
+			return fmt.Errorf("build.user %s cannot reach %s (mode %s): give palink a TMPDIR every user may reach, such as /tmp", a.name, d, perm)
+		}
+		if d == filepath.Dir(d) {
+			return nil
+		}
+	}
+}
+
 func (p Policy) SearchPath() string {
 	if p.Path != "" {
 		return p.Path
@@ -147,6 +174,10 @@ func (p Policy) NewWorkspace(prefix string) (*Workspace, error) {
 		return nil, fmt.Errorf("make a workspace: %w", err)
 	}
 	w := &Workspace{Dir: dir, p: p, as: as}
+	if err := as.reaches(filepath.Dir(dir)); err != nil {
+		w.Remove()
+		return nil, err
+	}
 	for _, sub := range []string{"home", "tmp"} {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
 			w.Remove()

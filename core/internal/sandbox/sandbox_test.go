@@ -61,3 +61,34 @@ func TestGroupIsKilledWhole(t *testing.T) {
 		t.Errorf("the child %s outlived its group: %s", pid, raw)
 	}
 }
+
+// TestWorkspaceTheBuildUserCannotReach: as root, a TMPDIR the build user
+// cannot search is refused, naming the directory and what to do.
+func TestWorkspaceTheBuildUserCannotReach(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("switching users needs root")
+	}
+	private := t.TempDir()
+	if err := os.Chmod(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", private)
+	_, err := Policy{User: "nobody"}.NewWorkspace("palink-test-")
+	if err == nil || !strings.Contains(err.Error(), "build.user nobody cannot reach "+private+" (mode -rwx------): give palink a TMPDIR every user may reach") {
+		t.Errorf("a workspace under a private TMPDIR: %v", err)
+	}
+	t.Setenv("TMPDIR", "")
+	w, err := Policy{User: "nobody"}.NewWorkspace("palink-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Remove()
+	var out bytes.Buffer
+	cmd, err := w.Command(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", "id -un; pwd; touch $HOME/x $TMPDIR/y"}, Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Run(); err != nil || out.String() != "nobody\n"+w.Home()+"\n" {
+		t.Errorf("a command in the workspace: %v %q", err, out.String())
+	}
+}
