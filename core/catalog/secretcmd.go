@@ -47,6 +47,9 @@ func runSecretCmd(run sandbox.Policy, command string) (string, error) {
 		return "", fmt.Errorf("command %s: %w", prog, err)
 	}
 	defer ws.Remove()
+	if err := ws.Own(); err != nil {
+		return "", fmt.Errorf("command %s: %w", prog, err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), secretCmdTimeout)
 	defer cancel()
 	var out bytes.Buffer

@@ -160,7 +160,8 @@ type Workspace struct {
 // NewWorkspace checks the policy and makes a workspace in the system's
 // temporary directory (palink's TMPDIR), where any user may have one: a
 // directory beside palink's store may lie where the build user cannot
-// reach.
+// reach. It is palink's until Own hands it over: what palink writes into
+// it, it writes where no other process of the build user can meddle.
 func (p Policy) NewWorkspace(prefix string) (*Workspace, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -184,10 +185,6 @@ func (p Policy) NewWorkspace(prefix string) (*Workspace, error) {
 			return nil, fmt.Errorf("make a workspace: %w", err)
 		}
 	}
-	if err := w.Own(); err != nil {
-		w.Remove()
-		return nil, err
-	}
 	return w, nil
 }
 
@@ -198,18 +195,22 @@ func (w *Workspace) Home() string { return filepath.Join(w.Dir, "home") }
 func (w *Workspace) User() string { return w.as.name }
 
 // Own hands everything in the workspace to the user the commands run as,
-// once palink has written into it; symlinks are changed, never followed.
+// once palink has written into it. Symlinks are changed, never followed,
+// and a directory is handed over only after all in it: until then it is
+// palink's, so no process of that user can swap a path under it for a
+// symlink while palink still walks it.
 func (w *Workspace) Own() error {
 	if w.as.cred == nil {
 		return nil
 	}
-	uid, gid := int(w.as.cred.Uid), int(w.as.cred.Gid)
+	var paths []string
 	err := filepath.WalkDir(w.Dir, func(path string, _ fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Lchown(path, uid, gid)
+		paths = append(paths, path)
+		return err
 	})
+	for i := len(paths) - 1; i >= 0 && err == nil; i-- {
+		err = os.Lchown(paths[i], int(w.as.cred.Uid), int(w.as.cred.Gid))
+	}
 	if err != nil {
 		return fmt.Errorf("hand the workspace to %s: %w", w.as.name, err)
 	}

@@ -83,6 +83,9 @@ func TestWorkspaceTheBuildUserCannotReach(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Remove()
+	if err := w.Own(); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	cmd, err := w.Command(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", "id -un; pwd; touch $HOME/x $TMPDIR/y"}, Stdout: &out, Stderr: &out})
 	if err != nil {
