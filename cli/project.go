@@ -71,7 +71,7 @@ func newProjectAddCmd(g *globals) *cobra.Command {
 	f.StringVar(&p.Ref, "ref", "", "branch, tag or commit built by default (default: the remote's HEAD)")
 	f.StringVar(&p.Build, "build", "", "build command, run by sh in a fresh checkout, with an environment built from nothing (as build.user where palink is root)")
 	f.StringVar(&p.Artifact, "artifact", "", "glob, relative to the checkout, matching the one jar the build produces")
-	f.DurationVar(&p.Timeout, "timeout", 0, "kill a build (its whole process group) that runs longer (default 30m)")
+	f.DurationVar(&p.Timeout, "timeout", 0, "kill a build, fetch included (git and the build command with their process groups), that runs longer (default 30m)")
 	f.StringVar(&p.TokenEnv, "token-env", "", "for an https repository: the environment variable holding its token, read by the palink that builds at fetch time (never stored)")
 	f.StringVar(&p.TokenFile, "token-file", "", "for an https repository: the file holding its token, read at fetch time (never stored)")
 	f.BoolVar(&p.InsecureHTTP, "insecure-http", false, "allow --token-env/--token-file for a plain http:// repository (the token crosses the network in clear)")
