@@ -1,15 +1,11 @@
 package projects
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -361,24 +357,6 @@ func overTime(ctx context.Context, timeout time.Duration, err error) error {
 	return err
 }
 
-// checkout copies the repository into work (objects copied, never
-// hard-linked: the build user gets the copy) and checks commit out
-// there, detached. The commit is fetched by a ref of palink's own, as a
-// branch of the remote's may name it only in the cache's repository.
-func (b *Builder) checkout(ctx context.Context, src, work, commit string, log io.Writer) error {
-	if _, err := b.runGit(ctx, src, log, "update-ref", "refs/palink/build", commit); err != nil {
-		return err
-	}
-	if _, err := b.runGit(ctx, "", io.Discard, "clone", "--quiet", "--no-hardlinks", "--no-checkout", "--", src, work); err != nil {
-		return err
-	}
-	if _, err := b.runGit(ctx, work, log, "fetch", "--quiet", "--", "origin", "refs/palink/build"); err != nil {
-		return err
-	}
-	_, err := b.runGit(ctx, work, log, "checkout", "--quiet", "--force", "--detach", commit)
-	return err
-}
-
 func orHead(ref string) string {
 	if ref == "" {
 		return "the remote's HEAD"
@@ -391,88 +369,6 @@ func timeoutOf(p model.Project) time.Duration {
 		return p.Timeout
 	}
 	return DefaultTimeout
-}
-
-// resolve turns a ref into a commit: a branch of the remote, a tag, or a
-// commit.
-func (b *Builder) resolve(ctx context.Context, src, ref string) (string, error) {
-	cands := []string{"origin/HEAD"}
-	if ref != "" {
-		cands = []string{"origin/" + ref, ref}
-	}
-	for _, c := range cands {
-		out, err := b.runGit(ctx, src, io.Discard, "rev-parse", "--verify", "--quiet", "--end-of-options", c+"^{commit}")
-		if err == nil {
-			return strings.TrimSpace(out), nil
-		}
-		if ctx.Err() != nil {
-			return "", err
-		}
-	}
-	return "", fmt.Errorf("ref %q is no branch, tag or commit of the repository", orHead(ref))
-}
-
-// runGit runs git with prompts off, so that a repository that wants
-// credentials fails instead of waiting for a terminal.
-func (b *Builder) runGit(ctx context.Context, dir string, log io.Writer, args ...string) (string, error) {
-	return b.runGitEnv(ctx, dir, log, nil, args...)
-}
-
-// runGitEnv is runGit with more environment (a token's askpass helper,
-// the project's proxies). Git is palink's own tool, so it runs as palink,
-// but with an environment as clean as a build's: palink's (GIT_*
-// variables, proxies, cluster passwords) never reaches it. It keeps
-// palink's HOME, where its ssh keys, known hosts and git config are, and
-// the ssh agent. It runs in a process group of its own, killed whole when
-// ctx ends: git-remote-http outlives a killed git and holds its pipes.
-func (b *Builder) runGitEnv(ctx context.Context, dir string, log io.Writer, env []string, args ...string) (string, error) {
-	sub := args[0]
-	if dir != "" {
-		args = append([]string{"-C", dir}, args...)
-	}
-	cmd := exec.CommandContext(ctx, b.git, args...)
-	cmd.Env = b.gitEnv(env)
-	sandbox.Group(cmd)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, io.MultiWriter(&errOut, log)
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return out.String(), fmt.Errorf("git %s was stopped with its process group: %w", sub, ctx.Err())
-		}
-		msg := strings.TrimSpace(errOut.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out.String(), fmt.Errorf("git %s: %s", sub, msg)
-	}
-	return out.String(), nil
-}
-
-// gitEnv is git's environment: built from nothing but what it needs.
-func (b *Builder) gitEnv(extra []string) []string {
-	env := []string{"PATH=" + b.run.SearchPath(), "LANG=C.UTF-8",
-		"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=/bin/false", "SSH_ASKPASS=/bin/false", "GIT_SSH_COMMAND=ssh -o BatchMode=yes"}
-	if home, err := os.UserHomeDir(); err == nil {
-		env = append(env, "HOME="+home)
-	}
-	if sock := os.Getenv("SSH_AUTH_SOCK"); sock != "" {
-		env = append(env, "SSH_AUTH_SOCK="+sock)
-	}
-	return append(env, extra...)
-}
-
-// proxyVars are the variables of a project's that reach git too.
-var proxyVars = []string{"http_proxy", "https_proxy", "no_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY"}
-
-// proxies are the proxy variables the project declares, for git.
-func proxies(p model.Project) []string {
-	var out []string
-	for _, k := range proxyVars {
-		if v, ok := p.Env[k]; ok {
-			out = append(out, k+"="+v)
-		}
-	}
-	return out
 }
 
 // declared are the project's variables, for its build command.
@@ -517,88 +413,6 @@ func (b *Builder) runBuild(ctx context.Context, p model.Project, dir string, ws 
 		return fmt.Errorf("the build failed: %v", err)
 	}
 	return nil
-}
-
-// matchOne finds the one regular file the pattern matches in the
-// checkout work. A match that leads out of the checkout — a symlink, or a
-// file under a symlinked directory, to elsewhere — is refused: the build
-// user could point it at any file palink may read.
-func matchOne(work, pattern string) (string, error) {
-	matches, err := filepath.Glob(filepath.Join(work, pattern))
-	if err != nil {
-		return "", fmt.Errorf("artifact pattern %q: %w", pattern, err)
-	}
-	realWork, err := filepath.EvalSymlinks(work)
-	if err != nil {
-		return "", err
-	}
-	var files []string
-	for _, m := range matches {
-		rel, _ := filepath.Rel(work, m)
-		real, err := filepath.EvalSymlinks(m)
-		if err != nil {
-			continue // a dangling symlink is no file
-		}
-		if real != realWork && !strings.HasPrefix(real, realWork+string(filepath.Separator)) {
-			return "", fmt.Errorf("artifact %s leads out of the checkout (through a symlink, to %s): refused", rel, real)
-		}
-		if st, err := os.Stat(real); err == nil && st.Mode().IsRegular() {
-			files = append(files, rel)
-		}
-	}
-	switch len(files) {
-	case 0:
-		return "", fmt.Errorf("the build produced no file matching %q", pattern)
-	case 1:
-		return files[0], nil
-	}
-	return "", fmt.Errorf("%d files match %q (%s): make the pattern match exactly one", len(files), pattern, strings.Join(files, ", "))
-}
-
-// keep copies the artifact file (relative to the checkout work) into dir
-// under its checksum's name, through a temporary file renamed into place
-// once complete and synced: the file a record names is always whole. The
-// file is opened within the checkout (os.Root), so a symlink swapped in
-// after matchOne looked still cannot lead out of it.
-func keep(work, file, dir, ext string) (path, sum string, size int64, err error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", "", 0, err
-	}
-	root, err := os.OpenRoot(work)
-	if err != nil {
-		return "", "", 0, err
-	}
-	defer root.Close()
-	in, err := root.Open(file)
-	if err != nil {
-		return "", "", 0, err
-	}
-	defer in.Close()
-	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
-		return "", "", 0, fmt.Errorf("%s is no regular file", file)
-	}
-	tmp, err := os.CreateTemp(dir, ".part-*")
-	if err != nil {
-		return "", "", 0, err
-	}
-	defer os.Remove(tmp.Name())
-	h := sha256.New()
-	size, err = io.Copy(io.MultiWriter(tmp, h), in)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", "", 0, err
-	}
-	sum = hex.EncodeToString(h.Sum(nil))
-	path = filepath.Join(dir, sum+ext)
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", "", 0, err
-	}
-	return path, sum, size, nil
 }
 
 // tail keeps the last max bytes written to it.
