@@ -19,13 +19,13 @@ var rooms = map[string][]string{
 	// of the parts that own each setting (clusters, decide, observe).
 	"cli":            {"core", "core/agent", "core/api", "core/clusters", "core/decide", "core/observe", "config", "model", "tui", "flinksql", "yarn/sim"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "store", "yarn", "join", "join/debug", "flinksql", "model"},
+	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/internal/sandbox", "store", "yarn", "join", "join/debug", "flinksql", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
 	"core/journal":   {"core/api", "core/decide", "store", "yarn", "model"},
 	"core/script":    {"flinksql", "model"},
-	"core/catalog":   {"core/api", "store", "flinksql", "model"},
+	"core/catalog":   {"core/api", "core/internal/sandbox", "store", "flinksql", "model"},
 	"core/udfs":      {"core/api", "store", "flinksql", "model"},
 	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
@@ -42,6 +42,10 @@ var rooms = map[string][]string{
 	"yarn/sim":               {"yarn/sim"},
 	"config":                 {},
 	"model":                  {},
+
+	// How palink runs the commands it does not write (builds, secret
+	// commands): a clean environment, the build user, bubblewrap.
+	"core/internal/sandbox": {},
 
 	// The local SQL runtime is a room of its own under join, so that join
 	// cannot import it; its parts (values, the streaming runtime, formats)

@@ -48,6 +48,9 @@ func newAgentCmd(g *globals) *cobra.Command {
 			defer stopServe()
 			fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: store %s, socket %s, %d clusters, sync every %s\n",
 				e.local.StorePath(), sock.Path, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
+			if err := core.CheckBuildPolicy(e.opts.Build); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: project builds and secret commands will be refused: %v\n", err)
+			}
 			err = runBackground(ctx, e.local)
 			return err
 		},

@@ -61,6 +61,9 @@ func newCLIEnvOn(t *testing.T, c *sim.Cluster, edit func(*config.Config)) *cliEn
 	cfg.Restart.MaxBackoff = config.Duration(2 * time.Second)
 	cfg.Restart.MaxAttempts = 2
 	cfg.Socket = filepath.Join(dir, "agent.sock")
+	if os.Geteuid() == 0 {
+		cfg.Build.User = "nobody" // palink as root builds nothing as root
+	}
 	if edit != nil {
 		edit(cfg)
 	}

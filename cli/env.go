@@ -55,12 +55,18 @@ type env struct {
 	svc    api.Service
 	log    *slog.Logger
 	close  []func()
+	// opts and path are what local was opened with, for a build that
+	// opens the store itself (core.BuildProjectAt).
+	opts core.Options
+	path string
 }
 
+// Close closes what the env opened; a second Close does nothing.
 func (e *env) Close() {
 	for i := len(e.close) - 1; i >= 0; i-- {
 		e.close[i]()
 	}
+	e.close = nil
 }
 
 // refusal says why this palink may not call the API method named, from its
@@ -147,7 +153,7 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 		return nil, err
 	}
 	e.close = append(e.close, func() { svc.Close() })
-	e.local, e.svc = svc, svc
+	e.local, e.svc, e.opts, e.path = svc, svc, o, path
 	return e, nil
 }
 

@@ -120,7 +120,7 @@ func newDebugger(cfg *config.Config) *core.Debugger {
 	if cfg == nil {
 		return &core.Debugger{}
 	}
-	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases}
+	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: buildPolicy(cfg)}
 }
 
 // contextName names what the TUI works on in its header, as k9s names its

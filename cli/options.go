@@ -30,6 +30,7 @@ func coreOptions(cfg *config.Config) core.Options {
 		},
 	}
 	o.ProjectCache = cfg.Projects.CacheDir
+	o.Build = buildPolicy(cfg)
 	if o.Savepoints.Jitter == 0 {
 		o.Savepoints.Jitter = o.Savepoints.Interval / 10
 	}
@@ -64,4 +65,9 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 			Properties: c.Deploy.Properties,
 		},
 	}
+}
+
+// buildPolicy is how builds and secret commands run (config build:).
+func buildPolicy(cfg *config.Config) core.BuildPolicy {
+	return core.BuildPolicy{User: cfg.Build.User, Sandbox: cfg.Build.Sandbox, Path: cfg.Build.Path, Offline: cfg.Build.Offline}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
@@ -22,8 +24,9 @@ func newProjectCmd(g *globals) *cobra.Command {
 
 func newProjectAddCmd(g *globals) *cobra.Command {
 	var p model.Project
+	var vars []string
 	cmd := &cobra.Command{
-		Use:   "add NAME --repo URL [--ref REF] --build CMD --artifact GLOB",
+		Use:   "add NAME --repo URL [--ref REF] --build CMD --artifact GLOB [--env NAME=VALUE]…",
 		Short: "Add (or change) a project: its repository, ref, build command and artifact pattern",
 		Example: "  palink project add dedup --repo git@git.acme:stream/dedup.git --ref main \\\n" +
 			"      --build 'mvn -B -q package -DskipTests' --artifact 'target/dedup-*.jar' --timeout 20m\n" +
@@ -32,6 +35,16 @@ func newProjectAddCmd(g *globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Name = args[0]
+			for _, kv := range vars {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					return fmt.Errorf("--env %s: give NAME=VALUE", kv)
+				}
+				if p.Env == nil {
+					p.Env = map[string]string{}
+				}
+				p.Env[k] = v
+			}
 			if p.TokenFile != "" {
 				// The palink that builds (an agent) may run elsewhere in the tree.
 				abs, err := filepath.Abs(p.TokenFile)
@@ -56,11 +69,13 @@ func newProjectAddCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&p.Repo, "repo", "", "git repository URL or path (credentials: your ssh agent, git credential helper, or --token-env/--token-file)")
 	f.StringVar(&p.Ref, "ref", "", "branch, tag or commit built by default (default: the remote's HEAD)")
-	f.StringVar(&p.Build, "build", "", "build command, run by sh in the checkout")
+	f.StringVar(&p.Build, "build", "", "build command, run by sh in a fresh checkout, with an environment built from nothing (as build.user where palink is root)")
 	f.StringVar(&p.Artifact, "artifact", "", "glob, relative to the checkout, matching the one jar the build produces")
-	f.DurationVar(&p.Timeout, "timeout", 0, "kill a build (its whole process group) that runs longer (default 30m)")
+	f.DurationVar(&p.Timeout, "timeout", 0, "kill a build, fetch included (git and the build command with their process groups), that runs longer (default 30m)")
 	f.StringVar(&p.TokenEnv, "token-env", "", "for an https repository: the environment variable holding its token, read by the palink that builds at fetch time (never stored)")
 	f.StringVar(&p.TokenFile, "token-file", "", "for an https repository: the file holding its token, read at fetch time (never stored)")
+	f.BoolVar(&p.InsecureHTTP, "insecure-http", false, "allow --token-env/--token-file for a plain http:// repository (the token crosses the network in clear)")
+	f.StringArrayVar(&vars, "env", nil, "NAME=VALUE the build command gets (repeatable); it gets nothing else of palink's environment. Stored and shown in clear: no secrets")
 	cmd.MarkFlagsMutuallyExclusive("token-env", "token-file")
 	for _, n := range []string{"repo", "build", "artifact"} {
 		_ = cmd.MarkFlagRequired(n)
@@ -122,7 +137,18 @@ func newProjectBuildCmd(g *globals) *cobra.Command {
 					// The agent builds: its log comes by asking.
 					stop = followRemoteBuild(ctx, e.svc, args[0], cmd.ErrOrStderr(), time.Second)
 				}
-				a, err := e.svc.BuildProject(ctx, r)
+				var a model.Artifact
+				var err error
+				if e.local != nil {
+					// Without an agent this palink opened the store, and
+					// bbolt locks it while it is open: closed while git
+					// and the build run, other palinks may use it.
+					o, path := e.opts, e.path
+					e.Close()
+					a, err = core.BuildProjectAt(ctx, path, o, r)
+				} else {
+					a, err = e.svc.BuildProject(ctx, r)
+				}
 				stop(a.Log)
 				if err != nil {
 					return err

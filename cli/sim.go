@@ -189,5 +189,10 @@ func startSim(ctx context.Context, f simFlags, clock sim.Clock) (c *sim.Cluster,
 		return nil, nil, nil, err
 	}
 	cfg = simConfig(c, filepath.Join(dir, "palink.db"))
+	if os.Geteuid() == 0 {
+		// palink as root builds nothing as root: the demo's throwaway
+		// project builds as nobody.
+		cfg.Build.User = "nobody"
+	}
 	return c, cfg, func() { c.Close(); os.RemoveAll(dir) }, nil
 }

@@ -58,6 +58,7 @@ func (c *Config) Check() Problems {
 	}
 	c.checkObservability(add)
 	c.checkDebug(add)
+	c.checkBuild(add)
 	if c.DefaultCluster != "" {
 		if _, ok := c.Cluster(c.DefaultCluster); !ok {
 			add("default_cluster", false, "default_cluster %q is not one of the clusters below", c.DefaultCluster)

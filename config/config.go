@@ -30,6 +30,7 @@ type Config struct {
 	// their retention, and how old a restore point may be.
 	Savepoints Savepoints `yaml:"savepoints"`
 	Projects   Projects   `yaml:"projects"` // JAR jobs built from git
+	Build      Build      `yaml:"build"`    // how builds and secret commands run
 	Metrics    Metrics    `yaml:"metrics"`
 	Alerts     Alerts     `yaml:"alerts"`
 	Clusters   []Cluster  `yaml:"clusters"`

@@ -4,12 +4,53 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/core/projects"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
+
+// BuildPolicy is how palink runs the commands it does not write: project
+// builds and secret variables' commands get an environment built from
+// nothing, run as BuildPolicy.User where palink is root (and are refused
+// as root without one), and builds run inside bubblewrap when Sandbox is
+// "bwrap". core/internal/sandbox owns it.
+type BuildPolicy = sandbox.Policy
+
+// CheckBuildPolicy says whether builds and secret commands can run under
+// p on this host (bwrap installed, a user that is not root).
+func CheckBuildPolicy(p BuildPolicy) error { return p.Check() }
+
+// BuildProjectAt builds a project with the store file at path open only
+// while it reads the project and while it records the outcome, never
+// while git and the build command run: for a CLI without an agent, so
+// that other palinks (a kill, a var set) may use the store meanwhile. o
+// are the options a Local over the store would get.
+func BuildProjectAt(ctx context.Context, path string, o Options, r api.BuildRequest) (model.Artifact, error) {
+	if o.ReadOnly {
+		return model.Artifact{}, api.ReadOnly("build project")
+	}
+	user := r.Issuer
+	if user == "" {
+		user = o.User
+	}
+	if user == "" {
+		user = CurrentUser()
+	}
+	b := projects.New(projects.Options{CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build,
+		Open: func() (store.Store, error) {
+			return store.Open(path, store.Options{NoSync: o.NoSync, LockTimeout: buildStoreWait})
+		}})
+	return b.BuildWith(ctx, r.Project, r.Ref, user, r.Log, r.Progress)
+}
+
+// buildStoreWait is how long BuildProjectAt waits for the store another
+// palink holds: its commands hold it for moments, and the artifact of a
+// long build is worth a wait.
+const buildStoreWait = 30 * time.Second
 
 // builds is Local's part for projects (core/projects does the work).
 type builds struct {

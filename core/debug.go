@@ -38,6 +38,9 @@ type Debugger struct {
 	// functions they name ("mask(s)=UPPER(s)"); a run uses only those its
 	// request carries.
 	StandIns []string
+	// Build is how a secret variable's command runs (config build:): in
+	// an environment built from nothing, never as root.
+	Build BuildPolicy
 }
 
 var (
@@ -84,7 +87,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			return false
 		}
 	}
-	start, vars, err := prepareDebug(&r)
+	start, vars, err := prepareDebug(&r, catalog.Sources{Commands: d.Build})
 	if err != nil {
 		emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
 		return
@@ -495,7 +498,7 @@ func hasKeyFold(m map[string]string, k string) bool {
 // prepareDebug gives a run's script the catalog tables it uses without
 // defining them and replaces its variables (and theirs), as a deploy
 // would; the returned Resolved masks the secrets in what the run reports.
-func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error) {
+func prepareDebug(r *api.DebugRequest, src catalog.Sources) (api.DebugEvent, catalog.Resolved, error) {
 	start := api.DebugEvent{Kind: api.DebugStarted}
 	if err := releaseHasIt(r); err != nil {
 		return start, catalog.Resolved{}, err
@@ -514,7 +517,7 @@ func prepareDebug(r *api.DebugRequest) (api.DebugEvent, catalog.Resolved, error)
 			start.Shadowed = append(start.Shadowed, t.Ref())
 		}
 	}
-	vars, err := catalog.Prepare(r.Vars, r.SQL, in, nil)
+	vars, err := catalog.Prepare(r.Vars, r.SQL, in, nil, src)
 	if err != nil {
 		return start, vars, err
 	}

@@ -22,6 +22,7 @@ type planner struct {
 	specs    []clusters.Spec
 	clusters map[string]*clusters.Cluster
 	now      func() time.Time
+	secrets  catalog.Sources
 }
 
 // FlinkVersion implements api.SQLPlanner: GET /info of the cluster's SQL
@@ -56,7 +57,7 @@ func (l planner) Explain(ctx context.Context, cluster, sql string) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("explain on %s: read the variables: %w", cluster, err)
 	}
-	vars, err := catalog.Prepare(vs, sql, flinksql.Injection{}, nil)
+	vars, err := catalog.Prepare(vs, sql, flinksql.Injection{}, nil, l.secrets)
 	if err != nil {
 		return "", fmt.Errorf("explain on %s: %w", cluster, err)
 	}

@@ -61,6 +61,10 @@ type Options struct {
 	Savepoints decide.SavepointPolicy
 	// ProjectCache is where project builds keep checkouts and artifacts.
 	ProjectCache string
+	// Build is how palink runs the commands it does not write — project
+	// builds and secret variables' commands: their environment, user and
+	// sandbox (config build:).
+	Build BuildPolicy
 	// HookRetryWait is the first pause between a webhook's retries
 	// (observe.Options); default 500ms.
 	HookRetryWait time.Duration
@@ -140,11 +144,12 @@ func NewLocal(o Options) (*Local, error) {
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
+		Secrets: catalog.Sources{Commands: o.Build},
 	})
-	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now}), st: o.Store,
+	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build}), st: o.Store,
 		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
-	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now}
+	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now, secrets: catalog.Sources{Commands: o.Build}}
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	names := make([]string, 0, len(o.Clients))
 	for name := range o.Clients {

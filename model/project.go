@@ -21,6 +21,15 @@ type Project struct {
 	// fetch time and never stored.
 	TokenEnv  string `json:",omitempty"`
 	TokenFile string `json:",omitempty"`
+	// InsecureHTTP lets a token cross plain http:// (a network the
+	// operator trusts); without it a token is refused for such a URL.
+	InsecureHTTP bool `json:",omitempty"`
+	// Env are the variables the build command gets beside PATH, HOME,
+	// TMPDIR and LANG: nothing of palink's own environment reaches it.
+	// They are stored and shown in clear, so a secret never goes here.
+	// Proxy variables (http_proxy, https_proxy, no_proxy and their
+	// upper-case forms) among them reach git's fetch too.
+	Env       map[string]string `json:",omitempty"`
 	CreatedBy string
 	CreatedAt time.Time
 }

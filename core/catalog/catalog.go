@@ -75,7 +75,7 @@ func Refusal(tx jobsAndCatalog, j model.Job) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, err := PrepareJob(withoutCommands(vs), spec.Args, j.Config); err != nil {
+		if _, err := PrepareJob(withoutCommands(vs), spec.Args, j.Config, Sources{}); err != nil {
 			return err.Error(), nil
 		}
 		return "", nil
@@ -91,7 +91,7 @@ func Refusal(tx jobsAndCatalog, j model.Job) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := Prepare(withoutCommands(vs), spec.SQL, in, j.Config); err != nil {
+	if _, err := Prepare(withoutCommands(vs), spec.SQL, in, j.Config, Sources{}); err != nil {
 		return err.Error(), nil
 	}
 	return "", nil

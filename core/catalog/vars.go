@@ -44,18 +44,15 @@ type Resolved struct {
 }
 
 // Resolve reads the values of vs (Effective ones): a secret from its
-// environment variable (getenv; nil: os.Getenv), its file or its command. An error names
+// environment variable, its file or its command (src). An error names
 // the variable and where its value should have come from, never a value.
-func Resolve(vs []model.Variable, getenv func(string) string) (Resolved, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+func Resolve(vs []model.Variable, src Sources) (Resolved, error) {
 	r := Resolved{Values: map[string]string{}}
 	var errs []error
 	for _, v := range vs {
 		switch {
 		case v.SecretEnv != "":
-			val := getenv(v.SecretEnv)
+			val := src.getenv(v.SecretEnv)
 			if val == "" {
 				errs = append(errs, fmt.Errorf("secret variable %s: environment variable %s is not set in palink's process", v.Name, v.SecretEnv))
 				continue
@@ -63,7 +60,7 @@ func Resolve(vs []model.Variable, getenv func(string) string) (Resolved, error) 
 			r.Values[v.Name] = val
 			r.secrets = append(r.secrets, val)
 		case v.SecretCmd != "":
-			val, err := runSecretCmd(v.SecretCmd)
+			val, err := runSecretCmd(src.Commands, v.SecretCmd)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("secret variable %s: %v", v.Name, err))
 				continue
@@ -181,8 +178,8 @@ func ClusterVars(tx store.CatalogReader, cluster string) ([]model.Variable, erro
 // PrepareJob resolves the variables a JAR or PyFlink deploy needs: every
 // ${name} of its program arguments and its Flink config must be defined,
 // and every secret they use readable. The error says which and where,
-// never a value.
-func PrepareJob(vs []model.Variable, args []string, config map[string]string) (Resolved, error) {
+// never a value. Secrets are read from src.
+func PrepareJob(vs []model.Variable, args []string, config map[string]string, src Sources) (Resolved, error) {
 	u := newUses(vs)
 	for i, a := range args {
 		if err := u.check(a, func(flinksql.Pos) string { return fmt.Sprintf("argument %d", i+1) }); err != nil {
@@ -192,7 +189,7 @@ func PrepareJob(vs []model.Variable, args []string, config map[string]string) (R
 	if err := u.config(config); err != nil {
 		return Resolved{}, err
 	}
-	return u.resolve()
+	return u.resolve(src)
 }
 
 // uses collects the variables a deploy's texts refer to, failing at the
@@ -237,21 +234,21 @@ func (u *uses) config(config map[string]string) error {
 
 // resolve reads only the variables used: a secret of another job that
 // cannot be read here is none of this one's business.
-func (u *uses) resolve() (Resolved, error) {
+func (u *uses) resolve(src Sources) (Resolved, error) {
 	var need []model.Variable
 	for _, v := range u.vs {
 		if u.used[v.Name] {
 			need = append(need, v)
 		}
 	}
-	return Resolve(need, nil)
+	return Resolve(need, src)
 }
 
 // Prepare resolves the variables a SQL deploy needs: every ${name} of its
 // script (at its line:col), of the catalog tables it gets and of its
 // Flink config must be defined, and every secret they use readable. The error says
-// which and where, never a value.
-func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[string]string) (Resolved, error) {
+// which and where, never a value. Secrets are read from src.
+func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[string]string, src Sources) (Resolved, error) {
 	u := newUses(vs)
 	if err := u.check(sql, func(p flinksql.Pos) string { return "line " + p.String() }); err != nil {
 		return Resolved{}, err
@@ -264,5 +261,5 @@ func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[
 	if err := u.config(config); err != nil {
 		return Resolved{}, err
 	}
-	return u.resolve()
+	return u.resolve(src)
 }

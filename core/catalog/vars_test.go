@@ -32,7 +32,7 @@ func TestEffectiveResolveAndMask(t *testing.T) {
 		t.Errorf("Effective(prod) = %v", names)
 	}
 	env := map[string]string{"P": "hunter2"}
-	r, err := Resolve(eff, func(k string) string { return env[k] })
+	r, err := Resolve(eff, Sources{Getenv: func(k string) string { return env[k] }})
 	if err != nil || r.Values["key"] != "from-file" || r.Values["pass"] != "hunter2" || r.Values["url"] != "prod" {
 		t.Fatalf("Resolve = %v, %v", r.Values, err)
 	}
@@ -45,7 +45,7 @@ func TestEffectiveResolveAndMask(t *testing.T) {
 	}
 	// An unreadable secret names the variable and its source, no value.
 	_, err = Resolve(append(eff, model.Variable{Name: "gone", SecretFile: filepath.Join(t.TempDir(), "nope")}, model.Variable{Name: "unset", SecretEnv: "UNSET"}),
-		func(k string) string { return env[k] })
+		Sources{Getenv: func(k string) string { return env[k] }})
 	if err == nil || !strings.Contains(err.Error(), "secret variable gone: read ") || !strings.Contains(err.Error(), "secret variable unset: environment variable UNSET is not set") ||
 		strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("Resolve of unreadable secrets: %v", err)
@@ -63,7 +63,7 @@ func TestEffectiveResolveAndMask(t *testing.T) {
 		{"INSERT INTO t SELECT '${url}';", in, nil, "catalog table dim@v2: variable ${dim_url}"},
 		{"INSERT INTO t SELECT '${url}';", flinksql.Injection{}, map[string]string{"state.backend": "${backend}"}, "config state.backend: variable ${backend}"},
 	} {
-		if _, err := Prepare(eff, c.sql, c.in, c.config); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Prepare(eff, c.sql, c.in, c.config, Sources{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Prepare(%q) = %v, want %q", c.sql, err, c.want)
 		}
 	}

@@ -62,12 +62,12 @@ func TestTokenFromEnvOrFileNeverStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := New(Options{Store: st, CacheDir: f.cache, Git: wrapper})
+	b := New(Options{Store: st, CacheDir: f.cache, Git: wrapper, Run: policy()})
 	ctx := context.Background()
 	var seen []string // every text palink showed
 
 	p := f.project(time.Minute)
-	p.Repo = repo
+	p.Repo, p.InsecureHTTP = repo, true // the test's server is plain http on loopback
 	if _, err := b.Add(ctx, p, "ana"); err != nil {
 		t.Fatal(err)
 	}
@@ -155,8 +155,10 @@ func jsonOf(t *testing.T, v any) string {
 	return string(raw)
 }
 
-// TestCredentialsRefusedWhereTheyWouldBeStored: a password in the URL,
-// two token sources, a token for ssh, a relative token file.
+// TestCredentialsRefusedWhereTheyWouldBeStored: a password or a token in
+// the URL, two token sources, a token for ssh or over plain http, a
+// relative token file, a repository git would take for an option, a
+// secret among the build's variables.
 func TestCredentialsRefusedWhereTheyWouldBeStored(t *testing.T) {
 	for _, c := range []struct {
 		p    model.Project
@@ -166,13 +168,31 @@ func TestCredentialsRefusedWhereTheyWouldBeStored(t *testing.T) {
 		{model.Project{Name: "a", Repo: "https://git.acme/x.git", TokenEnv: "T", TokenFile: "/t"}, "not both"},
 		{model.Project{Name: "a", Repo: "git@git.acme:x.git", TokenEnv: "T"}, "ssh agent"},
 		{model.Project{Name: "a", Repo: "https://git.acme/x.git", TokenFile: "token"}, "absolute path"},
+		{model.Project{Name: "a", Repo: "https://" + secretToken + "@git.acme/x.git"}, "not a plain user name (it looks like a token)"},
+		{model.Project{Name: "a", Repo: "https://glpat-abcdefghij0123456789@gitlab.acme/x.git"}, "not a plain user name"},
+		{model.Project{Name: "a", Repo: "https://0123456789abcdef0123456789abcdef01234567@git.acme/x.git"}, "not a plain user name"},
+		{model.Project{Name: "a", Repo: "http://git.acme/x.git", TokenFile: "/run/token"}, "plain http: the token would cross the network in clear"},
+		{model.Project{Name: "a", Repo: "http://git.acme/x.git", TokenEnv: "T"}, "--insecure-http"},
+		{model.Project{Name: "a", Repo: "--upload-pack=touch /tmp/pwned"}, "starts with '-'"},
+		{model.Project{Name: "a", Repo: "https://git.acme/x.git", Ref: "--output=/etc/x"}, "ref \"--output=/etc/x\" starts with '-'"},
+		{model.Project{Name: "a", Repo: "https://git.acme/x.git", Env: map[string]string{"DB_PASSWORD": "x"}}, "no secret goes there"},
+		{model.Project{Name: "a", Repo: "https://git.acme/x.git", Env: map[string]string{"NPM_AUTH": secretToken}}, "no secret goes there"},
+		{model.Project{Name: "a", Repo: "https://git.acme/x.git", Env: map[string]string{"A B": "x"}}, "not a variable name"},
 	} {
-		err := CheckCredentials(c.p)
+		err := Check(c.p)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), secretToken) {
 			t.Errorf("%+v: %v", c.p, err)
 		}
 	}
-	if err := CheckCredentials(model.Project{Name: "a", Repo: "https://oauth2@git.acme/x.git", TokenEnv: "T"}); err != nil {
-		t.Errorf("a user name in the URL: %v", err)
+	for _, p := range []model.Project{
+		{Name: "a", Repo: "https://oauth2@git.acme/x.git", TokenEnv: "T"},
+		{Name: "a", Repo: "https://x-access-token@github.com/x.git", TokenEnv: "T"},
+		{Name: "a", Repo: "ssh://git@git.acme/x.git"},
+		{Name: "a", Repo: "http://git.acme/x.git", TokenEnv: "T", InsecureHTTP: true},
+		{Name: "a", Repo: "https://git.acme/x.git", Env: map[string]string{"MAVEN_OPTS": "-Xmx2g", "https_proxy": "http://proxy:3128"}},
+	} {
+		if err := Check(p); err != nil {
+			t.Errorf("%+v: %v", p, err)
+		}
 	}
 }

@@ -1,44 +1,54 @@
 package projects
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
 
-// DefaultTimeout bounds a build whose project sets none.
+// DefaultTimeout bounds a build whose project sets none: the fetch, the
+// checkout and the build command together.
 const DefaultTimeout = 30 * time.Minute
 
 // Options wire a Builder.
 type Options struct {
+	// Store is where projects are read and artifacts recorded.
 	Store store.Store
-	// CacheDir holds each project's checkout, kept artifacts and build logs.
+	// Open, when set instead of Store, opens the store for each short
+	// use, and the Builder closes it after: a build then holds the store
+	// only to read its project and to record its outcome, never while git
+	// and its command run (a CLI without an agent, so that other palinks
+	// may use the store meanwhile).
+	Open func() (store.Store, error)
+	// CacheDir holds each project's repository, kept artifacts and build logs.
 	CacheDir string
 	Now      func() time.Time // default time.Now
 	Git      string           // default "git"
+	// Run is how build commands run: their environment, user and sandbox.
+	Run sandbox.Policy
 }
 
 // Builder adds projects and builds them.
 type Builder struct {
 	st    store.Store
+	open  func() (store.Store, error)
 	cache string
 	now   func() time.Time
 	git   string
+	run   sandbox.Policy
 
 	mu      sync.Mutex
 	running map[string]bool
@@ -53,16 +63,49 @@ func New(o Options) *Builder {
 	if o.Git == "" {
 		o.Git = "git"
 	}
-	return &Builder{st: o.Store, cache: o.CacheDir, now: o.Now, git: o.Git, running: map[string]bool{}, live: map[string]*liveBuild{}}
+	return &Builder{st: o.Store, open: o.Open, cache: o.CacheDir, now: o.Now, git: o.Git, run: o.Run,
+		running: map[string]bool{}, live: map[string]*liveBuild{}}
+}
+
+// view reads the store, opening it for the moment when the Builder opens
+// it itself.
+func (b *Builder) view(ctx context.Context, fn func(store.ReadTx) error) error {
+	st, done, err := b.store()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return st.View(ctx, fn)
+}
+
+// update writes the store, as view reads it.
+func (b *Builder) update(ctx context.Context, fn func(store.Tx) error) error {
+	st, done, err := b.store()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return st.Update(ctx, fn)
+}
+
+func (b *Builder) store() (store.Store, func(), error) {
+	if b.open == nil {
+		return b.st, func() {}, nil
+	}
+	st, err := b.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, func() { st.Close() }, nil
 }
 
 // Add creates or replaces a project.
 func (b *Builder) Add(ctx context.Context, p model.Project, user string) (model.Project, error) {
-	if err := CheckCredentials(p); err != nil {
+	if err := Check(p); err != nil {
 		return model.Project{}, fmt.Errorf("add project: %w", err)
 	}
 	p.CreatedBy, p.CreatedAt = user, b.now()
-	err := b.st.Update(ctx, func(tx store.Tx) error {
+	err := b.update(ctx, func(tx store.Tx) error {
 		if old, err := tx.Project(p.Name); err == nil {
 			p.CreatedBy, p.CreatedAt = old.CreatedBy, old.CreatedAt
 		}
@@ -89,11 +132,19 @@ func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.
 		progress = func(model.BuildPhase, string) {}
 	}
 	var p model.Project
-	if err := b.st.View(ctx, func(tx store.ReadTx) (err error) { p, err = tx.Project(name); return err }); err != nil {
+	if err := b.view(ctx, func(tx store.ReadTx) (err error) { p, err = tx.Project(name); return err }); err != nil {
 		return model.Artifact{}, err
 	}
 	if ref == "" {
 		ref = p.Ref
+	}
+	// A project stored before a rule existed is held to it here.
+	if err := Check(model.Project{Name: p.Name, Repo: p.Repo, Ref: ref, TokenEnv: p.TokenEnv, TokenFile: p.TokenFile,
+		InsecureHTTP: p.InsecureHTTP, Env: p.Env}); err != nil {
+		return model.Artifact{}, fmt.Errorf("build: %w: %w", err, model.ErrRefused)
+	}
+	if err := b.run.Check(); err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s: %w: %w", p.Name, err, model.ErrRefused)
 	}
 	if b.cache == "" {
 		return model.Artifact{}, errors.New("build: no cache directory configured (projects.cache_dir)")
@@ -131,7 +182,7 @@ func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.
 		return model.Artifact{}, err
 	}
 	a.Log, a.BuiltBy, a.BuiltAt, a.Took = out.String(), user, b.now(), b.now().Sub(started)
-	err = b.st.Update(context.WithoutCancel(ctx), func(tx store.Tx) error {
+	err = b.update(context.WithoutCancel(ctx), func(tx store.Tx) error {
 		var err error
 		if a, err = tx.AddArtifact(a); err != nil {
 			return err
@@ -140,11 +191,14 @@ func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.
 			Outcome: fmt.Sprintf("succeeded: v%d %.12s", a.Version, a.Commit)})
 		return err
 	})
-	return a, err
+	if err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s: record the artifact %s: %w", p.Name, a.Path, err)
+	}
+	return a, nil
 }
 
 func (b *Builder) audit(ctx context.Context, user, action, outcome string) {
-	_ = b.st.Update(context.WithoutCancel(ctx), func(tx store.Tx) error {
+	_ = b.update(context.WithoutCancel(ctx), func(tx store.Tx) error {
 		_, err := tx.AppendAudit(model.AuditEntry{Time: b.now(), User: user, Action: action, Outcome: outcome})
 		return err
 	})
@@ -152,7 +206,8 @@ func (b *Builder) audit(ctx context.Context, user, action, outcome string) {
 
 // lock takes the project's build lock: in this process, and across
 // processes with flock on its cache directory. A build that died held
-// it; the kernel released it, and the process group it left is killed.
+// it; the kernel released it, and what it left (its process group, its
+// workspace) is cleared.
 func (b *Builder) lock(name, dir string) (func(), error) {
 	b.mu.Lock()
 	if b.running[name] {
@@ -181,31 +236,53 @@ func (b *Builder) lock(name, dir string) (func(), error) {
 	}, nil
 }
 
+// pgidFile holds the running build's process group and workspace: "PGID
+// DIR".
 func pgidFile(dir string) string { return filepath.Join(dir, ".build.pgid") }
 
-// killStale kills the process group a build that died left running: its
-// id is in the pgid file, and it is killed only while its leader still
-// works in this project's checkout (a reused id is left alone).
+// killStale clears what a build that died left: its process group, killed
+// only while its leader still works in that build's workspace (a reused
+// id is left alone), and the workspace.
 func killStale(dir string) {
 	raw, err := os.ReadFile(pgidFile(dir))
 	if err != nil {
 		return
 	}
 	_ = os.Remove(pgidFile(dir))
-	pgid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil || pgid <= 1 {
+	f := strings.Fields(string(raw))
+	if len(f) != 2 || !filepath.IsAbs(f[1]) || !strings.HasPrefix(filepath.Base(f[1]), workspacePrefix) {
 		return
 	}
-	src, _ := filepath.EvalSymlinks(filepath.Join(dir, "src"))
-	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pgid))
-	if err == nil && src != "" && (cwd == src || strings.HasPrefix(cwd, src+"/")) {
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	pgid, err := strconv.Atoi(f[0])
+	ws := filepath.Clean(f[1])
+	if err == nil && pgid > 1 {
+		cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pgid))
+		if err == nil && (cwd == ws || strings.HasPrefix(cwd, ws+"/")) {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		}
 	}
+	_ = os.RemoveAll(ws)
 }
 
-// build checks the ref out and runs the build; it returns the artifact
-// before it is recorded.
+// workspacePrefix begins the name of every build's workspace.
+const workspacePrefix = "palink-build-"
+
+// build fetches the repository into the project's cache, checks the
+// commit out into a fresh workspace and runs the build there; it returns
+// the artifact before it is recorded. The project's timeout bounds it
+// all: a server that never answers ends it as a build that never ends.
+//
+// Git runs as palink, in a repository under palink's cache that the
+// build never sees; the build runs as the build user in a copy of it. So
+// nothing a build writes (a .git/config with a hook or an fsmonitor
+// command, a symlink) is ever read by palink's git.
 func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, log io.Writer, progress func(model.BuildPhase, string)) (model.Artifact, error) {
+	timeout := timeoutOf(p)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	fail := func(what string, err error) error {
+		return fmt.Errorf("build %s: %s: %w", p.Name, what, overTime(ctx, timeout, err))
+	}
 	src := filepath.Join(dir, "src")
 	progress(model.PhaseFetch, "")
 	fmt.Fprintf(log, "$ git: %s at %s\n", p.Repo, orHead(ref))
@@ -213,47 +290,71 @@ func (b *Builder) build(ctx context.Context, p model.Project, ref, dir string, l
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
 	}
+	env := append(proxies(p), auth...)
 	if _, err := os.Stat(filepath.Join(src, ".git")); err != nil {
 		_ = os.RemoveAll(src)
-		if _, err := b.runGitEnv(ctx, "", log, auth, "clone", "--quiet", "--no-checkout", p.Repo, src); err != nil {
-			return model.Artifact{}, fmt.Errorf("build %s: clone %s: %w", p.Name, p.Repo, err)
+		if _, err := b.runGitEnv(ctx, "", log, env, "clone", "--quiet", "--no-checkout", "--", p.Repo, src); err != nil {
+			_ = os.RemoveAll(src) // half a clone: the next build clones afresh
+			return model.Artifact{}, fail("clone "+p.Repo, err)
 		}
 	} else {
-		if _, err := b.runGit(ctx, src, log, "remote", "set-url", "origin", p.Repo); err != nil {
-			return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
+		if _, err := b.runGit(ctx, src, log, "remote", "set-url", "--", "origin", p.Repo); err != nil {
+			return model.Artifact{}, fail("set the remote", err)
 		}
-		if _, err := b.runGitEnv(ctx, src, log, auth, "fetch", "--quiet", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/remotes/origin/*"); err != nil {
-			return model.Artifact{}, fmt.Errorf("build %s: fetch %s: %w", p.Name, p.Repo, err)
+		if _, err := b.runGitEnv(ctx, src, log, env, "fetch", "--quiet", "--prune", "--tags", "--force", "--", "origin", "+refs/heads/*:refs/remotes/origin/*"); err != nil {
+			return model.Artifact{}, fail("fetch "+p.Repo, err)
 		}
 	}
 	commit, err := b.resolve(ctx, src, ref)
 	if err != nil {
-		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
+		return model.Artifact{}, fail("resolve", err)
 	}
 	progress(model.PhaseCheckout, commit)
-	for _, args := range [][]string{{"checkout", "--quiet", "--force", "--detach", commit}, {"clean", "-fdxq"}} {
-		if _, err := b.runGit(ctx, src, log, args...); err != nil {
-			return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
-		}
-	}
 	subject, _ := b.runGit(ctx, src, io.Discard, "log", "-1", "--format=%s", commit)
+	ws, err := b.run.NewWorkspace(workspacePrefix + p.Name + "-")
+	if err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
+	}
+	defer ws.Remove()
+	work := filepath.Join(ws.Dir, "work")
+	if err := b.checkout(ctx, src, work, commit, log); err != nil {
+		return model.Artifact{}, fail("check out "+commit[:min(12, len(commit))], err)
+	}
+	if err := ws.Own(); err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s: %w", p.Name, err)
+	}
 	progress(model.PhaseBuild, commit)
-	fmt.Fprintf(log, "$ %s   (commit %.12s, timeout %s)\n", p.Build, commit, timeoutOf(p))
-	if err := b.runBuild(ctx, p, dir, src, log); err != nil {
-		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, err)
+	fmt.Fprintf(log, "$ %s   (commit %.12s, timeout %s, as %s%s)\n", p.Build, commit, timeout, ws.User(), sandboxNote(b.run))
+	if err := b.runBuild(ctx, p, dir, ws, work, log); err != nil {
+		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, overTime(ctx, timeout, err))
 	}
 	progress(model.PhaseCollect, commit)
-	file, err := matchOne(src, p.Artifact)
+	file, err := matchOne(work, p.Artifact)
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s at %.12s: %w", p.Name, commit, err)
 	}
-	path, sum, size, err := keep(filepath.Join(src, file), filepath.Join(dir, "artifacts"), filepath.Ext(file))
+	path, sum, size, err := keep(work, file, filepath.Join(dir, "artifacts"), filepath.Ext(file))
 	if err != nil {
 		return model.Artifact{}, fmt.Errorf("build %s: keep %s: %w", p.Name, file, err)
 	}
 	fmt.Fprintf(log, "artifact %s (%d bytes, sha256 %s)\n", file, size, sum)
 	return model.Artifact{Project: p.Name, Ref: ref, Commit: commit, Subject: strings.TrimSpace(subject),
 		SHA256: sum, Size: size, Path: path, File: file}, nil
+}
+
+func sandboxNote(p sandbox.Policy) string {
+	if p.Sandbox == sandbox.Bwrap {
+		return ", in bwrap"
+	}
+	return ""
+}
+
+// overTime is err, told as the build's timeout when that is what ended it.
+func overTime(ctx context.Context, timeout time.Duration, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("ran over the build's timeout of %s and was killed with its process group: %w", timeout, model.ErrTimeout)
+	}
+	return err
 }
 
 func orHead(ref string) string {
@@ -270,140 +371,48 @@ func timeoutOf(p model.Project) time.Duration {
 	return DefaultTimeout
 }
 
-// resolve turns a ref into a commit: a branch of the remote, a tag, or a
-// commit.
-func (b *Builder) resolve(ctx context.Context, src, ref string) (string, error) {
-	cands := []string{"origin/HEAD"}
-	if ref != "" {
-		cands = []string{"origin/" + ref, ref}
+// declared are the project's variables, for its build command.
+func declared(p model.Project) []string {
+	keys := make([]string, 0, len(p.Env))
+	for k := range p.Env {
+		keys = append(keys, k)
 	}
-	for _, c := range cands {
-		out, err := b.runGit(ctx, src, io.Discard, "rev-parse", "--verify", "--quiet", c+"^{commit}")
-		if err == nil {
-			return strings.TrimSpace(out), nil
-		}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k+"="+p.Env[k])
 	}
-	return "", fmt.Errorf("ref %q is no branch, tag or commit of the repository", orHead(ref))
+	return out
 }
 
-// runGit runs git with prompts off, so that a repository that wants
-// credentials fails instead of waiting for a terminal.
-func (b *Builder) runGit(ctx context.Context, dir string, log io.Writer, args ...string) (string, error) {
-	return b.runGitEnv(ctx, dir, log, nil, args...)
-}
-
-// runGitEnv is runGit with more environment (a token's askpass helper),
-// which overrides the defaults.
-func (b *Builder) runGitEnv(ctx context.Context, dir string, log io.Writer, env []string, args ...string) (string, error) {
-	sub := args[0]
-	if dir != "" {
-		args = append([]string{"-C", dir}, args...)
+// runBuild runs the build command with sh in the checkout, in the
+// workspace's clean environment, as the build user, confined when the
+// policy says, in a process group of its own whose id is written down
+// first: when ctx ends (the timeout, a cancel) the whole group is killed,
+// and a build that died with palink is killed by the next one.
+func (b *Builder) runBuild(ctx context.Context, p model.Project, dir string, ws *sandbox.Workspace, work string, log io.Writer) error {
+	cmd, err := ws.Command(ctx, sandbox.Cmd{Args: []string{"/bin/sh", "-c", p.Build}, Dir: work, Env: declared(p),
+		Confine: true, Stdout: log, Stderr: log})
+	if err != nil {
+		return err
 	}
-	cmd := exec.CommandContext(ctx, b.git, args...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=/bin/false", "SSH_ASKPASS=/bin/false",
-		"GIT_SSH_COMMAND=ssh -o BatchMode=yes")
-	cmd.Env = append(cmd.Env, env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, io.MultiWriter(&errOut, log)
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errOut.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out.String(), fmt.Errorf("git %s: %s", sub, msg)
-	}
-	return out.String(), nil
-}
-
-// runBuild runs the build command with sh in the checkout, in a process
-// group of its own whose id is written down first: when the timeout
-// passes, or ctx ends, the whole group is killed, and a build that died
-// with palink is killed by the next one.
-func (b *Builder) runBuild(ctx context.Context, p model.Project, dir, src string, log io.Writer) error {
-	timeout := timeoutOf(p)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", p.Build)
-	cmd.Dir = src
-	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	_ = os.WriteFile(pgidFile(dir), []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
-	err := cmd.Wait()
+	_ = os.WriteFile(pgidFile(dir), []byte(strconv.Itoa(cmd.Process.Pid)+" "+ws.Dir), 0o600)
+	err = cmd.Wait()
 	// Whatever the script left in the background goes with it.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = os.Remove(pgidFile(dir))
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("the build ran over its timeout of %s and was killed with its process group: %w", timeout, model.ErrTimeout)
+		return ctx.Err()
 	case ctx.Err() != nil:
 		return fmt.Errorf("the build was cancelled and killed with its process group: %w", ctx.Err())
 	case err != nil:
 		return fmt.Errorf("the build failed: %v", err)
 	}
 	return nil
-}
-
-// matchOne finds the one regular file the pattern matches in src.
-func matchOne(src, pattern string) (string, error) {
-	matches, err := filepath.Glob(filepath.Join(src, pattern))
-	if err != nil {
-		return "", fmt.Errorf("artifact pattern %q: %w", pattern, err)
-	}
-	var files []string
-	for _, m := range matches {
-		if st, err := os.Stat(m); err == nil && st.Mode().IsRegular() {
-			rel, _ := filepath.Rel(src, m)
-			files = append(files, rel)
-		}
-	}
-	switch len(files) {
-	case 0:
-		return "", fmt.Errorf("the build produced no file matching %q", pattern)
-	case 1:
-		return files[0], nil
-	}
-	return "", fmt.Errorf("%d files match %q (%s): make the pattern match exactly one", len(files), pattern, strings.Join(files, ", "))
-}
-
-// keep copies the artifact into dir under its checksum's name, through a
-// temporary file renamed into place once complete and synced: the file a
-// record names is always whole.
-func keep(file, dir, ext string) (path, sum string, size int64, err error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", "", 0, err
-	}
-	in, err := os.Open(file)
-	if err != nil {
-		return "", "", 0, err
-	}
-	defer in.Close()
-	tmp, err := os.CreateTemp(dir, ".part-*")
-	if err != nil {
-		return "", "", 0, err
-	}
-	defer os.Remove(tmp.Name())
-	h := sha256.New()
-	size, err = io.Copy(io.MultiWriter(tmp, h), in)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", "", 0, err
-	}
-	sum = hex.EncodeToString(h.Sum(nil))
-	path = filepath.Join(dir, sum+ext)
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", "", 0, err
-	}
-	return path, sum, size, nil
 }
 
 // tail keeps the last max bytes written to it.

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -66,11 +67,9 @@ func newFixture(t *testing.T) *fixture {
 	}
 	root := t.TempDir()
 	f := &fixture{t: t, bare: filepath.Join(root, "dedup.git"), work: filepath.Join(root, "work"),
-		flags: filepath.Join(root, "flags"), cache: filepath.Join(root, "cache"), dbPath: filepath.Join(root, "palink.db")}
-	for _, d := range []string{f.flags, f.work} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		flags: sharedDir(t), cache: filepath.Join(root, "cache"), dbPath: filepath.Join(root, "palink.db")}
+	if err := os.MkdirAll(f.work, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	git(t, root, "init", "--quiet", "--bare", "--initial-branch=main", f.bare)
 	git(t, f.work, "init", "--quiet", "--initial-branch=main")
@@ -82,8 +81,31 @@ func newFixture(t *testing.T) *fixture {
 	f.commit("first", "Manifest-Version: 1.0\nMain-Class: com.acme.Dedup\n")
 	git(t, f.work, "remote", "add", "origin", f.bare)
 	git(t, f.work, "push", "--quiet", "origin", "main")
-	t.Setenv("FLAGS", f.flags)
 	return f
+}
+
+// sharedDir is a directory the build user may write too (the flags the
+// build script reads and writes), removed after the test.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "palink-flags-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// policy is how the tests' builds run: as nobody where the tests run as
+// root (CI does), else as the tester.
+func policy() sandbox.Policy {
+	if os.Geteuid() == 0 {
+		return sandbox.Policy{User: "nobody"}
+	}
+	return sandbox.Policy{}
 }
 
 func (f *fixture) write(name, text string) {
@@ -114,11 +136,15 @@ func (f *fixture) open() (store.Store, *Builder) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return st, New(Options{Store: st, CacheDir: f.cache})
+	return st, New(Options{Store: st, CacheDir: f.cache, Run: policy()})
 }
 
+// project builds the fixture's repository with its script, which finds
+// its flags through a variable the project declares: the build sees no
+// other of the test's.
 func (f *fixture) project(timeout time.Duration) model.Project {
-	return model.Project{Name: "dedup", Repo: f.bare, Ref: "main", Build: "./build.sh", Artifact: "out/*.jar", Timeout: timeout}
+	return model.Project{Name: "dedup", Repo: f.bare, Ref: "main", Build: "./build.sh", Artifact: "out/*.jar", Timeout: timeout,
+		Env: map[string]string{"FLAGS": f.flags}}
 }
 
 func artifacts(t *testing.T, st store.Store) []model.Artifact {

@@ -51,7 +51,7 @@ func (x *execution) resolveVars(ctx context.Context, j model.Job, spec model.Spe
 	if err != nil {
 		return catalog.Resolved{}, fmt.Errorf("read the variables of cluster %s: %w", j.Cluster, err)
 	}
-	return catalog.Prepare(vs, spec.SQL, in, j.Config)
+	return catalog.Prepare(vs, spec.SQL, in, j.Config, x.s.opts.Secrets)
 }
 
 // resolveJobVars reads the variables a JAR or PyFlink deploy of j needs:
@@ -65,7 +65,7 @@ func (x *execution) resolveJobVars(ctx context.Context, j model.Job, spec model.
 	if err != nil {
 		return catalog.Resolved{}, fmt.Errorf("read the variables of cluster %s: %w", j.Cluster, err)
 	}
-	return catalog.PrepareJob(vs, spec.Args, j.Config)
+	return catalog.PrepareJob(vs, spec.Args, j.Config, x.s.opts.Secrets)
 }
 
 // substituted are args and config with their ${name} references replaced.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/journal"
@@ -61,6 +62,9 @@ type Options struct {
 	// Savepoints are the periodic savepoints, their retention and the
 	// restore-age guard.
 	Savepoints decide.SavepointPolicy
+	// Secrets are where a deploy reads its secret variables: secret
+	// commands run under Secrets.Commands.
+	Secrets catalog.Sources
 }
 
 // Scheduler runs commands: it records actions as commands (Plan, Act), and

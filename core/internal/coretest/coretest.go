@@ -5,6 +5,7 @@ package coretest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,7 +67,8 @@ func NewWith(t *testing.T, o sim.Options, edit func(*clusters.Spec), editCore fu
 	// No restart policy: tests drive failures themselves. The alert rules are
 	// the config file's defaults.
 	co := core.Options{Store: st, Clusters: []clusters.Spec{cc}, User: "tester", Observe: observe.Settings{Rules: DefaultRules()},
-		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second}
+		Poll: 20 * time.Millisecond, Lease: 2 * time.Second, NoJitter: true, EndingGrace: 3 * time.Second,
+		Build: TestBuildPolicy()}
 	if editCore != nil {
 		editCore(&co)
 	}
@@ -78,6 +80,16 @@ func NewWith(t *testing.T, o sim.Options, edit func(*clusters.Spec), editCore fu
 	go func() { defer close(done); _ = svc.RunScheduler(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; st.Close(); c.Close() })
 	return &Env{T: t, Ctx: ctx, Sim: c, Svc: svc, St: st}
+}
+
+// TestBuildPolicy is how builds and secret commands run in tests: as
+// nobody where the tests run as root (CI does), since palink refuses to
+// run them as root; else as the tester.
+func TestBuildPolicy() core.BuildPolicy {
+	if os.Geteuid() == 0 {
+		return core.BuildPolicy{User: "nobody"}
+	}
+	return core.BuildPolicy{}
 }
 
 // DefaultRules are the alert rules a config without alerts.rules gets.
