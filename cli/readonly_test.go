@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -277,7 +278,9 @@ func TestEveryCommandThatWritesRefusesReadOnly(t *testing.T) {
 // fires, a catalog table, a variable, a UDF, a project, an application
 // palink does not manage, and a Kafka topic to import.
 func newReadOnlyFixture(t *testing.T) (*cliEnv, *roFixture) {
-	e := newCLIEnv(t, sim.Options{}, nil)
+	// No restart policy: walk-failed stays FAILED, and its alert firing.
+	off := false
+	e := newCLIEnv(t, sim.Options{}, func(c *config.Config) { c.Restart.Enabled = &off })
 	f := &roFixture{dir: t.TempDir()}
 	f.sql, f.table, f.udf = filepath.Join(f.dir, "job.sql"), filepath.Join(f.dir, "t.sql"), filepath.Join(f.dir, "fn.py")
 	f.table2 = filepath.Join(f.dir, "t2.sql")
