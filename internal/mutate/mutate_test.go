@@ -434,3 +434,51 @@ func TestKillerNamesTheFailingOrPanickingTest(t *testing.T) {
 		t.Errorf("a judge's batch: %s", got)
 	}
 }
+
+// TestAFastBatchFailureIsConfirmedAlone: fast tests run together; one that
+// fails only beside others (TestFlaky) kills nothing once it passes alone,
+// and the tests after it in the batch still decide.
+func TestAFastBatchFailureIsConfirmedAlone(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fake.test")
+	script := `#!/bin/sh
+run="$2"
+echo "$run" >> "` + dir + `/runs"
+case "$run" in
+*TestFlaky*"|"*) echo "--- FAIL: TestFlaky (0.00s)"; exit 1 ;;
+esac
+case "$run" in
+*TestBroken*) echo "--- FAIL: TestBroken (0.00s)"; exit 1 ;;
+*TestPanics*) printf '=== RUN   TestPanics\n\npanic: boom\n'; exit 2 ;;
+esac
+exit 0
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{par: 1}
+	b := testBin{path: bin, dir: dir}
+	fast := func(names ...string) []testInfo {
+		var ts []testInfo
+		for _, n := range names {
+			ts = append(ts, testInfo{Name: n, Dur: time.Millisecond, OK: true})
+		}
+		return ts
+	}
+	if res, failed := r.runBatch(t.Context(), b, fast("TestFlaky", "TestOther")); failed {
+		t.Errorf("a test that fails only beside others killed the mutant: %+v", res)
+	}
+	runs, _ := os.ReadFile(filepath.Join(dir, "runs"))
+	if !strings.Contains(string(runs), "^(TestFlaky)$") {
+		t.Errorf("TestFlaky was not run alone; runs:\n%s", runs)
+	}
+	if res, failed := r.runBatch(t.Context(), b, fast("TestFlaky", "TestBroken")); !failed || res.Killer != "TestBroken" {
+		t.Errorf("the test after a flaky one no longer decides: %+v, %v", res, failed)
+	}
+	if res, failed := r.runBatch(t.Context(), b, fast("TestOther", "TestBroken")); !failed || res.Status != statusKilled || res.Killer != "TestBroken" {
+		t.Errorf("a failure confirmed alone: %+v, %v", res, failed)
+	}
+	if res, failed := r.runBatch(t.Context(), b, fast("TestOther", "TestPanics")); !failed || res.Killer != "TestPanics (panic)" {
+		t.Errorf("a panic confirmed alone: %+v, %v", res, failed)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -185,11 +186,43 @@ type testBin struct {
 }
 
 // runBatch runs some tests of one package in one process; failed is true
-// when one failed or hung. A run that outlives its limit (three times the
-// tests' baseline, plus 10 s) is run again with a far longer one before it
-// counts: on a loaded machine a test may merely be slow, and a slow test
-// kills nothing. Only a second time-out, or a failure, does.
+// when one failed or hung. A failure of one test among several is confirmed
+// by running that test alone: on a loaded machine a test may fail beside
+// others (a flaky one), and then it kills nothing — it lived for that test,
+// and the rest of the batch still decides.
 func (r *runner) runBatch(ctx context.Context, bin testBin, batch []testInfo) (result, bool) {
+	for {
+		res, failed := r.runTimed(ctx, bin, batch)
+		if !failed || ctx.Err() != nil || len(batch) == 1 || res.Status == statusTimeout {
+			return res, failed
+		}
+		var suspects []testInfo // the test that failed; all of them if none is named
+		for _, t := range batch {
+			if t.id() == strings.TrimSuffix(res.Killer, " (panic)") {
+				suspects = append(suspects, t)
+			}
+		}
+		if len(suspects) == 0 {
+			suspects = batch
+		}
+		for _, t := range suspects {
+			if res, failed := r.runTimed(ctx, bin, []testInfo{t}); failed || ctx.Err() != nil {
+				return res, failed
+			}
+		}
+		if len(suspects) == len(batch) {
+			return result{}, false
+		}
+		batch = slices.DeleteFunc(slices.Clone(batch), func(t testInfo) bool { return t.id() == suspects[0].id() })
+	}
+}
+
+// runTimed runs a batch once, or twice if it times out. A run that
+// outlives its limit (three times the tests' baseline, plus 10 s) is run
+// again with a far longer one before it counts: on a loaded machine a test
+// may merely be slow, and a slow test kills nothing. Only a second
+// time-out, or a failure, does.
+func (r *runner) runTimed(ctx context.Context, bin testBin, batch []testInfo) (result, bool) {
 	var total time.Duration
 	for _, t := range batch {
 		total += t.Dur
