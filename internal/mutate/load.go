@@ -43,6 +43,10 @@ type pkg struct {
 	runs     map[string]string
 	codeHash string // of the non-test files its tests and its judges' are built from
 	testHash string // of everything else they are built from
+	// testHashes digest, by test package ("" for its own, else the
+	// judge), what that package's tests alone are built from besides the
+	// code: a kill holds while its killer's package is unchanged.
+	testHashes map[string]string
 }
 
 type listed struct {
@@ -121,8 +125,13 @@ func loadPkg(ctx context.Context, root, module, rel string, judges []string, run
 	if _, err := conf.Check(p.importPath, p.fset, p.files, p.info); err != nil {
 		return nil, fmt.Errorf("type-check %s: %w", p.importPath, err)
 	}
-	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
+	var perRel map[string]string
+	if p.codeHash, p.testHash, perRel, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
 		return nil, err
+	}
+	p.testHashes = map[string]string{"": perRel[rel]}
+	for _, j := range judges {
+		p.testHashes[j] = perRel[j]
 	}
 	// Narrowing a judge changes which tests decide: survivors and the
 	// coverage are decided again.
@@ -159,30 +168,30 @@ func (p *pkg) compiles(path string, src []byte) error {
 // inputHashes digests what the tests of the packages rels (module-relative)
 // are built from inside the module, and the Go version: code is the
 // non-test files of the packages and their dependencies, tests everything
-// else (test files, packages only tests import, testdata). A cached result
-// is reused while code is unchanged; a survivor is decided again when tests
-// changed too.
-func inputHashes(ctx context.Context, root, module string, rels []string) (code, tests string, err error) {
+// else (their test files, packages only their tests import, testdata), and
+// perRel the same for the tests of each package of rels alone. A cached
+// result is reused while code is unchanged; a survivor is decided again
+// when tests changed, a killed mutant when its killer's package's did.
+func inputHashes(ctx context.Context, root, module string, rels []string) (code, tests string, perRel map[string]string, err error) {
 	args := make([]string, len(rels))
 	for i, rel := range rels {
 		args[i] = "./" + rel
 	}
-	var all []listed
-	if all, err = goList(ctx, root, append([]string{"-deps", "-test"}, args...)...); err != nil {
-		return "", "", err
-	}
 	var deps []listed
 	if deps, err = goList(ctx, root, append([]string{"-deps"}, args...)...); err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	moduleFiles := func(ps []listed, withTests bool) map[string]bool {
+	// The non-test files of the module's packages in ps; the test files
+	// too of those in dir (the package under test, its test variant, its
+	// external test package), not of its dependencies.
+	moduleFiles := func(ps []listed, dir string) map[string]bool {
 		files := map[string]bool{}
 		for _, p := range ps {
 			if p.Standard || p.Module == nil || p.Module.Path != module {
 				continue
 			}
 			groups := [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles}
-			if withTests {
+			if filepath.Clean(p.Dir) == dir {
 				groups = append(groups, p.TestGoFiles, p.XTestGoFiles, p.TestEmbedFiles, p.XTestEmbedFiles)
 			}
 			for _, group := range groups {
@@ -195,24 +204,37 @@ func inputHashes(ctx context.Context, root, module string, rels []string) (code,
 		}
 		return files
 	}
-	codeFiles, testFiles := moduleFiles(deps, false), moduleFiles(all, true)
-	for f := range codeFiles {
-		delete(testFiles, f)
-	}
+	codeFiles := moduleFiles(deps, "")
+	all := map[string]bool{}
+	perRel = map[string]string{}
 	for _, rel := range rels {
-		testdata := filepath.Join(root, filepath.FromSlash(rel), "testdata")
-		_ = filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
+		ps, err := goList(ctx, root, "-deps", "-test", "./"+rel)
+		if err != nil {
+			return "", "", nil, err
+		}
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		files := moduleFiles(ps, dir)
+		for f := range codeFiles {
+			delete(files, f)
+		}
+		_ = filepath.WalkDir(filepath.Join(dir, "testdata"), func(path string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type().IsRegular() {
-				testFiles[path] = true
+				files[path] = true
 			}
 			return nil
 		})
+		if perRel[rel], err = digest(root, files); err != nil {
+			return "", "", nil, err
+		}
+		for f := range files {
+			all[f] = true
+		}
 	}
 	if code, err = digest(root, codeFiles); err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	tests, err = digest(root, testFiles)
-	return code, tests, err
+	tests, err = digest(root, all)
+	return code, tests, perRel, err
 }
 
 func digest(root string, files map[string]bool) (string, error) {

@@ -34,7 +34,7 @@ import (
 
 // driverVersion is part of every cache key: raise it when the way a mutant
 // is decided changes.
-const driverVersion = "1"
+const driverVersion = "2"
 
 func main() {
 	config := flag.String("config", "mutate.conf", "the list of files to mutate")

@@ -482,3 +482,109 @@ exit 0
 		t.Errorf("a panic confirmed alone: %+v, %v", res, failed)
 	}
 }
+
+// writeFiles writes files (by slash-separated path) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestAKillHoldsWhileItsTestPackageIsUnchanged: a cached kill stands while
+// its killer passes and its killer's test package is unchanged; a change to
+// another judge's tests decides survivors again, not that kill.
+func TestAKillHoldsWhileItsTestPackageIsUnchanged(t *testing.T) {
+	cov := &coverage{Tests: []testInfo{{Name: "TestOwn", OK: true}, {Name: "TestJ", Pkg: "core", OK: true}, {Name: "TestGone", OK: false}}}
+	own := result{Status: statusKilled, Killer: "TestOwn", KillHash: "own-1"}
+	judged := result{Status: statusKilled, Killer: "core.TestJ (panic)", KillHash: "core-1"}
+	lived := result{Status: statusLived, TestHash: "all-1"}
+	r := &runner{}
+	before := &pkg{testHash: "all-1", testHashes: map[string]string{"": "own-1", "core": "core-1"}}
+	for _, res := range []result{own, judged, lived} {
+		if !r.stillHolds(res, before, cov) {
+			t.Errorf("nothing changed, yet %+v is decided again", res)
+		}
+	}
+	coreChanged := &pkg{testHash: "all-2", testHashes: map[string]string{"": "own-1", "core": "core-2"}}
+	if !r.stillHolds(own, coreChanged, cov) {
+		t.Error("a change to core's tests decides again a kill by the package's own test")
+	}
+	if r.stillHolds(judged, coreChanged, cov) {
+		t.Error("a kill by core.TestJ holds after core's tests changed")
+	}
+	if r.stillHolds(lived, coreChanged, cov) {
+		t.Error("a survivor holds after a judge's tests changed")
+	}
+	ownChanged := &pkg{testHash: "all-2", testHashes: map[string]string{"": "own-2", "core": "core-1"}}
+	if r.stillHolds(own, ownChanged, cov) || !r.stillHolds(judged, ownChanged, cov) {
+		t.Error("a change to the package's own tests: only its own tests' kills are decided again")
+	}
+	for _, res := range []result{
+		{Status: statusKilled, Killer: "TestOwn"}, // cached before kills were keyed on their tests
+		{Status: statusKilled, Killer: "TestGone", KillHash: "own-1"},
+		{Status: statusKilled, Killer: "TestRemoved", KillHash: "own-1"},
+	} {
+		if r.stillHolds(res, before, cov) {
+			t.Errorf("%+v holds", res)
+		}
+	}
+}
+
+// TestTestHashesCoverEachTestPackage: what each package's tests are built
+// from, apart from the code: its test files and testdata, not those of the
+// packages it imports.
+func TestTestHashesCoverEachTestPackage(t *testing.T) {
+	mod := t.TempDir()
+	writeFiles(t, mod, map[string]string{
+		"go.mod":           "module example.com/m\n\ngo 1.24\n",
+		"q/q.go":           "package q\n\n// Q is one.\nfunc Q() int { return 1 }\n",
+		"q/q_test.go":      "package q\n\nimport \"testing\"\n\nfunc TestQ(t *testing.T) {}\n",
+		"p/p.go":           "package p\n\nimport \"example.com/m/q\"\n\n// P is Q.\nfunc P() int { return q.Q() }\n",
+		"p/p_test.go":      "package p\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n",
+		"p/testdata/in":    "1\n",
+		"j/j.go":           "package j\n",
+		"j/j_test.go":      "package j\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/p\"\n)\n\nfunc TestJ(t *testing.T) { p.P() }\n",
+		"h/h.go":           "package h\n\n// H helps j's tests.\nconst H = 1\n",
+		"j/helper_test.go": "package j\n\nimport \"example.com/m/h\"\n\nvar _ = h.H\n",
+	})
+	type hashes struct{ code, tests, p, j string }
+	measure := func() hashes {
+		t.Helper()
+		code, tests, per, err := inputHashes(t.Context(), mod, "example.com/m", []string{"p", "j"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hashes{code, tests, per["p"], per["j"]}
+	}
+	h0 := measure()
+	for _, c := range []struct {
+		file              string
+		code, tests, p, j bool // which change
+	}{
+		{file: "q/q_test.go"},
+		{file: "p/testdata/in", tests: true, p: true},
+		{file: "p/p_test.go", tests: true, p: true},
+		{file: "j/j_test.go", tests: true, j: true},
+		{file: "h/h.go", tests: true, j: true}, // a package only j's tests import
+		{file: "q/q.go", code: true},
+	} {
+		b, err := os.ReadFile(filepath.Join(mod, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, mod, map[string]string{c.file: string(b) + "// changed\n"})
+		h := measure()
+		if (h.code != h0.code) != c.code || (h.tests != h0.tests) != c.tests || (h.p != h0.p) != c.p || (h.j != h0.j) != c.j {
+			t.Errorf("%s changed: code %v, tests %v, p's %v, j's %v; want %v, %v, %v, %v", c.file,
+				h.code != h0.code, h.tests != h0.tests, h.p != h0.p, h.j != h0.j, c.code, c.tests, c.p, c.j)
+		}
+		h0 = h
+	}
+}

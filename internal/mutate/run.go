@@ -41,6 +41,9 @@ type result struct {
 	Detail string   `json:",omitempty"`
 	// TestHash is the tests it was decided with.
 	TestHash string `json:",omitempty"`
+	// KillHash is, for a killed mutant, what the test package of its
+	// killer was built from besides the code (pkg.testHashes).
+	KillHash string `json:",omitempty"`
 	// Confirmed: a time-out seen twice, the second time with a far longer
 	// limit (a time-out cached before that rule is decided again).
 	Confirmed bool `json:",omitempty"`
@@ -74,6 +77,9 @@ func (r *runner) run(ctx context.Context, p *pkg, cov *coverage, m mutant, work 
 	}
 	res := r.decide(ctx, p, cov, m, path, src, work)
 	res.TestHash = p.testHash
+	if t, ok := killerTest(res, cov); ok {
+		res.KillHash = p.testHashes[t.Pkg]
+	}
 	if ctx.Err() == nil && res.Status != statusBroken {
 		if b, err := json.Marshal(res); err == nil {
 			writeAtomic(cacheFile, b)
@@ -83,9 +89,12 @@ func (r *runner) run(ctx context.Context, p *pkg, cov *coverage, m mutant, work 
 }
 
 // stillHolds says whether a cached result still stands with today's tests:
-// a survivor only if the tests did not change (a new test may kill it), a
-// killed mutant while the test that killed it still exists (-fresh decides
-// everything again, for the figures TESTING.md records).
+// a survivor only if none of the tests that judge it changed (a new test
+// may kill it); a killed mutant while the test that killed it still exists
+// and passes, and nothing its test package is built from (its test files,
+// the packages only its tests import, its testdata) changed — an edited
+// test may no longer catch the bug. -fresh decides everything again, for
+// the figures TESTING.md records.
 func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 	switch res.Status {
 	case statusLived, statusNotCovered:
@@ -94,14 +103,24 @@ func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 		if res.Status == statusTimeout && !res.Confirmed {
 			return false
 		}
-		for _, t := range cov.Tests {
-			if t.id() == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.id()) {
-				return t.OK
-			}
-		}
-		return false
+		t, ok := killerTest(res, cov)
+		return ok && t.OK && res.KillHash != "" && res.KillHash == p.testHashes[t.Pkg]
 	}
 	return true
+}
+
+// killerTest is the baseline test that killed a mutant (for a batch that
+// failed without naming one, the first of it, which names the package).
+func killerTest(res result, cov *coverage) (testInfo, bool) {
+	if res.Status != statusKilled && res.Status != statusTimeout {
+		return testInfo{}, false
+	}
+	for _, t := range cov.Tests {
+		if t.id() == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.id()) {
+			return t, true
+		}
+	}
+	return testInfo{}, false
 }
 
 // decide builds the mutant and runs the tests that run its code.
