@@ -129,6 +129,9 @@ func (r *runner) decide(ctx context.Context, p *pkg, cov *coverage, m mutant, pa
 		return result{Status: statusNotViable, Detail: firstLine(err.Error())}
 	}
 	tests := cov.covering(m.file, m.covLine, m.covCol)
+	if m.table != "" {
+		tests = p.tableJudges(cov, m.table)
+	}
 	if len(tests) == 0 {
 		return result{Status: statusNotCovered}
 	}
