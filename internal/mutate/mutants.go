@@ -125,6 +125,10 @@ func findMutants(fset *token.FileSet, f *ast.File, src []byte, path string, info
 			fd.tables(g)
 		}
 	}
+	// In the file's order, tables among the functions.
+	sort.SliceStable(fd.out, func(i, j int) bool {
+		return before(fd.out[i].line, fd.out[i].col, fd.out[j].line, fd.out[j].col)
+	})
 	return fd.out
 }
 
