@@ -12,7 +12,7 @@ import (
 // target is one file to mutate, optionally narrowed to some functions.
 type target struct {
 	file  string   // module-relative, slash-separated
-	funcs []string // "Name" or "Recv.Name"; empty: the whole file
+	funcs []string // "Name" or "Recv.Name", or a table's var name; empty: the whole file
 }
 
 // config is mutate.conf: the files to mutate, and the packages whose tests
@@ -30,7 +30,7 @@ type config struct {
 }
 
 // readConfig reads the list of files make mutate tries to break: one file
-// a line, optionally followed by function names, which may go on over
+// a line, optionally followed by function (or table) names, which may go on over
 // indented lines; "judge <package> by <package> [-run REGEXP]…" adds the
 // tests of other packages to a package's own, a -run narrowing the judge
 // before it to the tests it selects; # starts a comment.

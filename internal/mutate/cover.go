@@ -54,6 +54,23 @@ type coverage struct {
 // tool counts a case's body, not its expression) takes the nearest block
 // before it, which ran whenever the expression was evaluated.
 func (c *coverage) covering(file string, line, col int) []testInfo {
+	best := c.block(file, line, col)
+	if best == nil {
+		return nil
+	}
+	var ts []testInfo
+	for _, i := range best.Tests {
+		if c.Tests[i].OK {
+			ts = append(ts, c.Tests[i])
+		}
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Dur < ts[j].Dur })
+	return ts
+}
+
+// block is the coverage block of file around line:col, or the nearest
+// before it; nil if there is none.
+func (c *coverage) block(file string, line, col int) *block {
 	bs := c.Blocks[file]
 	var best *block
 	for i := range bs {
@@ -66,17 +83,7 @@ func (c *coverage) covering(file string, line, col int) []testInfo {
 			break // the position is inside b
 		}
 	}
-	if best == nil {
-		return nil
-	}
-	var ts []testInfo
-	for _, i := range best.Tests {
-		if c.Tests[i].OK {
-			ts = append(ts, c.Tests[i])
-		}
-	}
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Dur < ts[j].Dur })
-	return ts
+	return best
 }
 
 func before(l1, c1, l2, c2 int) bool { return l1 < l2 || l1 == l2 && c1 < c2 }
@@ -214,4 +221,40 @@ func lastLines(b []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return "    " + strings.Join(lines, "\n    ")
+}
+
+// tableJudges lists the tests that judge a mutant of the package-level
+// table name, fastest first: those the profile says run code that reads it
+// (go/types' uses of the var, in function bodies), those of the package's
+// own test files that name it themselves or through a helper, and every
+// test when a package-level initializer reads it.
+func (p *pkg) tableJudges(c *coverage, name string) []testInfo {
+	in := map[int]bool{}
+	rd := p.readers[name]
+	for i, t := range c.Tests {
+		switch {
+		case rd != nil && rd.atInit:
+			in[i] = true
+		case t.Pkg == "" && p.testsReading(name)[t.Name]:
+			in[i] = true
+		}
+	}
+	if rd != nil {
+		for _, at := range rd.at {
+			file := p.rel + "/" + filepath.Base(at.Filename)
+			if b := c.block(file, at.Line, at.Column); b != nil {
+				for _, i := range b.Tests {
+					in[i] = true
+				}
+			}
+		}
+	}
+	var ts []testInfo
+	for i, t := range c.Tests {
+		if in[i] && t.OK {
+			ts = append(ts, t)
+		}
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Dur < ts[j].Dur })
+	return ts
 }

@@ -43,6 +43,25 @@ type pkg struct {
 	runs     map[string]string
 	codeHash string // of the non-test files its tests and its judges' are built from
 	testHash string // of everything else they are built from
+	// testHashes digest, by test package ("" for its own, else the
+	// judge), what that package's tests alone are built from besides the
+	// code: a kill holds while its killer's package is unchanged.
+	testHashes map[string]string
+	// readers says where the package's code reads each package-level var,
+	// by name: what judges a table's mutants.
+	readers map[string]*reads
+	// testRefs lists, by top-level declaration of the package's own test
+	// files, the names it mentions: a test that reads a table through a
+	// helper of its own judges that table too.
+	testRefs map[string]map[string]bool
+}
+
+// reads are the places a package-level var is read from: positions in
+// function bodies, and whether a package-level initializer reads it (then
+// every test does).
+type reads struct {
+	at     []token.Position
+	atInit bool
 }
 
 type listed struct {
@@ -116,13 +135,29 @@ func loadPkg(ctx context.Context, root, module, rel string, judges []string, run
 		}
 		return os.Open(exports[path])
 	})
-	p.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	p.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: p.importer}
-	if _, err := conf.Check(p.importPath, p.fset, p.files, p.info); err != nil {
+	tp, err := conf.Check(p.importPath, p.fset, p.files, p.info)
+	if err != nil {
 		return nil, fmt.Errorf("type-check %s: %w", p.importPath, err)
 	}
-	if p.codeHash, p.testHash, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
+	p.readers = tableReaders(p.files, p.info, tp.Scope(), p.fset)
+	var tests []*ast.File
+	for _, name := range append(append([]string{}, self.TestGoFiles...), self.XTestGoFiles...) {
+		f, err := parser.ParseFile(p.fset, filepath.Join(self.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		tests = append(tests, f)
+	}
+	p.testRefs = declRefs(tests)
+	var perRel map[string]string
+	if p.codeHash, p.testHash, perRel, err = inputHashes(ctx, root, module, append([]string{rel}, judges...)); err != nil {
 		return nil, err
+	}
+	p.testHashes = map[string]string{"": perRel[rel]}
+	for _, j := range judges {
+		p.testHashes[j] = perRel[j]
 	}
 	// Narrowing a judge changes which tests decide: survivors and the
 	// coverage are decided again.
@@ -159,30 +194,30 @@ func (p *pkg) compiles(path string, src []byte) error {
 // inputHashes digests what the tests of the packages rels (module-relative)
 // are built from inside the module, and the Go version: code is the
 // non-test files of the packages and their dependencies, tests everything
-// else (test files, packages only tests import, testdata). A cached result
-// is reused while code is unchanged; a survivor is decided again when tests
-// changed too.
-func inputHashes(ctx context.Context, root, module string, rels []string) (code, tests string, err error) {
+// else (their test files, packages only their tests import, testdata), and
+// perRel the same for the tests of each package of rels alone. A cached
+// result is reused while code is unchanged; a survivor is decided again
+// when tests changed, a killed mutant when its killer's package's did.
+func inputHashes(ctx context.Context, root, module string, rels []string) (code, tests string, perRel map[string]string, err error) {
 	args := make([]string, len(rels))
 	for i, rel := range rels {
 		args[i] = "./" + rel
 	}
-	var all []listed
-	if all, err = goList(ctx, root, append([]string{"-deps", "-test"}, args...)...); err != nil {
-		return "", "", err
-	}
 	var deps []listed
 	if deps, err = goList(ctx, root, append([]string{"-deps"}, args...)...); err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	moduleFiles := func(ps []listed, withTests bool) map[string]bool {
+	// The non-test files of the module's packages in ps; the test files
+	// too of those in dir (the package under test, its test variant, its
+	// external test package), not of its dependencies.
+	moduleFiles := func(ps []listed, dir string) map[string]bool {
 		files := map[string]bool{}
 		for _, p := range ps {
 			if p.Standard || p.Module == nil || p.Module.Path != module {
 				continue
 			}
 			groups := [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles}
-			if withTests {
+			if filepath.Clean(p.Dir) == dir {
 				groups = append(groups, p.TestGoFiles, p.XTestGoFiles, p.TestEmbedFiles, p.XTestEmbedFiles)
 			}
 			for _, group := range groups {
@@ -195,24 +230,150 @@ func inputHashes(ctx context.Context, root, module string, rels []string) (code,
 		}
 		return files
 	}
-	codeFiles, testFiles := moduleFiles(deps, false), moduleFiles(all, true)
-	for f := range codeFiles {
-		delete(testFiles, f)
-	}
+	codeFiles := moduleFiles(deps, "")
+	all := map[string]bool{}
+	perRel = map[string]string{}
 	for _, rel := range rels {
-		testdata := filepath.Join(root, filepath.FromSlash(rel), "testdata")
-		_ = filepath.WalkDir(testdata, func(path string, d fs.DirEntry, err error) error {
+		ps, err := goList(ctx, root, "-deps", "-test", "./"+rel)
+		if err != nil {
+			return "", "", nil, err
+		}
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		files := moduleFiles(ps, dir)
+		for f := range codeFiles {
+			delete(files, f)
+		}
+		_ = filepath.WalkDir(filepath.Join(dir, "testdata"), func(path string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type().IsRegular() {
-				testFiles[path] = true
+				files[path] = true
 			}
 			return nil
 		})
+		if perRel[rel], err = digest(root, files); err != nil {
+			return "", "", nil, err
+		}
+		for f := range files {
+			all[f] = true
+		}
 	}
 	if code, err = digest(root, codeFiles); err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	tests, err = digest(root, testFiles)
-	return code, tests, err
+	tests, err = digest(root, all)
+	return code, tests, perRel, err
+}
+
+// tableReaders finds, for each package-level var of scope, where the
+// package's code reads it: inside a function body (a FuncDecl's or a
+// FuncLit's, which the coverage profile covers), or in a package-level
+// initializer, which every test runs.
+func tableReaders(files []*ast.File, info *types.Info, scope *types.Scope, fset *token.FileSet) map[string]*reads {
+	out := map[string]*reads{}
+	for _, f := range files {
+		var bodies []ast.Node // the function bodies around the node visited
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				return true
+			}
+			for len(bodies) > 0 && n.Pos() >= bodies[len(bodies)-1].End() {
+				bodies = bodies[:len(bodies)-1]
+			}
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				if x.Body != nil {
+					bodies = append(bodies, x.Body)
+				}
+			case *ast.FuncLit:
+				bodies = append(bodies, x.Body)
+			case *ast.Ident:
+				v, ok := info.Uses[x].(*types.Var)
+				if !ok || v.Parent() != scope {
+					return true
+				}
+				r := out[v.Name()]
+				if r == nil {
+					r = &reads{}
+					out[v.Name()] = r
+				}
+				if len(bodies) == 0 {
+					r.atInit = true
+				} else {
+					r.at = append(r.at, fset.Position(x.Pos()))
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// declRefs lists the names each top-level declaration of files mentions
+// (a function or method by its name; a var, const or type declaration by
+// each name it declares).
+func declRefs(files []*ast.File) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	collect := func(names []string, n ast.Node) {
+		refs := map[string]bool{}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				refs[id.Name] = true
+			}
+			return true
+		})
+		for _, name := range names {
+			if out[name] == nil {
+				out[name] = map[string]bool{}
+			}
+			for r := range refs {
+				out[name][r] = true
+			}
+		}
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch x := d.(type) {
+			case *ast.FuncDecl:
+				collect([]string{x.Name.Name}, x)
+			case *ast.GenDecl:
+				var names []string
+				for _, spec := range x.Specs {
+					switch sp := spec.(type) {
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							names = append(names, n.Name)
+						}
+					case *ast.TypeSpec:
+						names = append(names, sp.Name.Name)
+					}
+				}
+				collect(names, x)
+			}
+		}
+	}
+	return out
+}
+
+// testsReading lists the top-level declarations of the package's test files
+// that mention name, or mention one that does (a test reading a table
+// through a helper), by name. The match is by name only: a local variable
+// of the same name adds a test, which costs time, never a wrong verdict.
+func (p *pkg) testsReading(name string) map[string]bool {
+	reach := map[string]bool{name: true}
+	for grew := true; grew; {
+		grew = false
+		for decl, refs := range p.testRefs {
+			if reach[decl] {
+				continue
+			}
+			for r := range refs {
+				if reach[r] {
+					reach[decl], grew = true, true
+					break
+				}
+			}
+		}
+	}
+	return reach
 }
 
 func digest(root string, files map[string]bool) (string, error) {

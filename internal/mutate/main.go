@@ -1,7 +1,8 @@
 // Command mutate is palink's mutation tester. It makes small, plausible
 // bugs in the safety-critical files that mutate.conf lists — a boundary
 // moved, a condition negated, one of two checks dropped, a guard or a call
-// removed — one at a time, and runs the tests that run the changed code. A
+// removed, an entry of a package-level table dropped or changed — one at a
+// time, and runs the tests that run the changed code. A
 // bug that every test lets through is a gap in the tests, unless no test
 // could ever tell (an equivalent mutant, listed with its reason in
 // TESTING.md).
@@ -34,7 +35,7 @@ import (
 
 // driverVersion is part of every cache key: raise it when the way a mutant
 // is decided changes.
-const driverVersion = "1"
+const driverVersion = "2"
 
 func main() {
 	config := flag.String("config", "mutate.conf", "the list of files to mutate")

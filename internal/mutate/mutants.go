@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 )
 
@@ -13,8 +15,12 @@ import (
 // original source replaced by repl. before and after say it for people, and
 // are what TESTING.md's equivalent list matches.
 type mutant struct {
-	file      string // module-relative path, slash-separated
-	fn        string // enclosing function: "Name" or "Recv.Name"
+	file string // module-relative path, slash-separated
+	fn   string // enclosing function: "Name" or "Recv.Name"; a table's var name
+	// table is the package-level var whose literal the mutant changes;
+	// "" for a mutant in a function body. Such a mutant has no coverage
+	// line of its own: the tests that read the table judge it.
+	table     string
 	line, col int
 	// covLine:covCol is where coverage is read: a mutant matters only to
 	// the tests that run the code there.
@@ -30,7 +36,7 @@ type mutant struct {
 // desc is the mutation in one line: "`before` → `after`", or
 // "`before` removed".
 func (m mutant) desc() string {
-	if m.kind == kindDelete {
+	if m.kind == kindDelete || m.kind == kindEntry || m.kind == kindField {
 		return fmt.Sprintf("`%s` removed", m.before)
 	}
 	return fmt.Sprintf("`%s` → `%s`", m.before, m.after)
@@ -56,6 +62,11 @@ const (
 	kindGuard    = "guard"     // if c / case c → never taken
 	kindDelete   = "delete"    // a call, assignment or ++ removed
 	kindAssignOp = "assign-op" // += ↔ -=
+	// In a package-level table (a var's composite literal):
+	kindEntry = "entry" // an entry of a map, slice or array removed
+	kindField = "field" // a keyed field of a struct entry removed
+	kindBool  = "bool"  // true ↔ false
+	kindEnum  = "enum"  // a constant replaced by the next of its type
 )
 
 var opSwaps = map[token.Token][]struct {
@@ -81,7 +92,8 @@ type finder struct {
 	src   []byte
 	path  string
 	info  *types.Info
-	funcs map[string]bool // only these functions, when not empty
+	funcs map[string]bool // only these functions (and tables), when not empty
+	pkg   *types.Package  // the package of the table being visited
 	out   []mutant
 	cov   token.Pos // coverage position of the node being visited; 0: its own
 	// inList: the node being visited is a statement of a block or a case,
@@ -108,6 +120,15 @@ func findMutants(fset *token.FileSet, f *ast.File, src []byte, path string, info
 		}
 		fd.walk(fn.Body, name)
 	}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			fd.tables(g)
+		}
+	}
+	// In the file's order, tables among the functions.
+	sort.SliceStable(fd.out, func(i, j int) bool {
+		return before(fd.out[i].line, fd.out[i].col, fd.out[j].line, fd.out[j].col)
+	})
 	return fd.out
 }
 
@@ -427,4 +448,190 @@ func lineAt(src []byte, offset int) string {
 		end = len(src) - offset
 	}
 	return strings.TrimSpace(string(src[start : offset+end]))
+}
+
+// tables adds the mutants of the package-level tables a var declaration
+// holds: each composite literal it is initialised with, named by its var.
+func (fd *finder) tables(g *ast.GenDecl) {
+	for _, spec := range g.Specs {
+		vs := spec.(*ast.ValueSpec)
+		if len(vs.Values) != len(vs.Names) {
+			continue // var a, b = f(): no literal of its own
+		}
+		for i, v := range vs.Values {
+			name := vs.Names[i].Name
+			if name == "_" || len(fd.funcs) > 0 && !fd.funcs[name] {
+				continue
+			}
+			if lit := literal(v); lit != nil {
+				if fd.info != nil && fd.info.Defs[vs.Names[i]] != nil {
+					fd.pkg = fd.info.Defs[vs.Names[i]].Pkg()
+				}
+				fd.table(lit, name)
+			}
+		}
+	}
+}
+
+// literal is e's composite literal, also behind an &; nil if e is none.
+func literal(e ast.Expr) *ast.CompositeLit {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// table adds the mutants of one literal of table name, and of the literals
+// nested in it: each entry of a map, slice or array removed, each keyed
+// field of a struct removed, and in both each bool flipped and each enum
+// constant replaced. Without type information only entries are removed.
+func (fd *finder) table(lit *ast.CompositeLit, name string) {
+	var t types.Type
+	if fd.info != nil {
+		if tv, ok := fd.info.Types[lit]; ok && tv.Type != nil {
+			t = tv.Type.Underlying()
+			if p, ok := t.(*types.Pointer); ok { // an elided &T
+				t = p.Elem().Underlying()
+			}
+		}
+	}
+	_, isMap := t.(*types.Map)
+	_, isStruct := t.(*types.Struct)
+	for i, e := range lit.Elts {
+		kv, keyed := e.(*ast.KeyValueExpr)
+		switch {
+		case isStruct && keyed:
+			fd.drop(lit.Elts, i, kindField, name)
+		case !isStruct:
+			fd.drop(lit.Elts, i, kindEntry, name)
+		}
+		if !keyed {
+			fd.tableValue(nil, e, name)
+			continue
+		}
+		if isMap {
+			fd.tableValue(nil, kv.Key, name)
+		}
+		fd.tableValue(kv, kv.Value, name)
+	}
+}
+
+// tableValue adds the mutants of one key, value or field of a table: a
+// nested literal's, a flipped bool, an enum constant's neighbour. kv is the
+// key-value pair e is the value of, if any, which names the flipped bool.
+func (fd *finder) tableValue(kv *ast.KeyValueExpr, e ast.Expr, name string) {
+	if lit := literal(e); lit != nil {
+		fd.table(lit, name)
+		return
+	}
+	if fd.info == nil {
+		return
+	}
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok && (id.Name == "true" || id.Name == "false") && fd.info.Uses[id] == types.Universe.Lookup(id.Name) {
+		to := "false"
+		if id.Name == "false" {
+			to = "true"
+		}
+		before, after := id.Name, to
+		if kv != nil {
+			before, after = fd.short(kv.Key)+": "+id.Name, fd.short(kv.Key)+": "+to
+		}
+		fd.tableAdd(id.Pos(), id.Pos(), id.End(), to, kindBool, name, before, after)
+		return
+	}
+	id, _ := e.(*ast.Ident)
+	qual := ""
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		id, qual = sel.Sel, fd.text(sel.X)+"."
+	}
+	if id == nil {
+		return
+	}
+	if next := fd.neighbour(id); next != "" {
+		fd.tableAdd(id.Pos(), id.Pos(), id.End(), next, kindEnum, name, fd.short(e), qual+next)
+	}
+}
+
+// neighbour is the constant of the same named type as the one id names
+// that comes next in value (the one before, for the last): the enum value
+// a slip of the hand writes instead. "" when id names no such constant, or
+// its type has no other that this package can name.
+func (fd *finder) neighbour(id *ast.Ident) string {
+	c, ok := fd.info.Uses[id].(*types.Const)
+	if !ok || c.Pkg() == nil {
+		return ""
+	}
+	if _, named := types.Unalias(c.Type()).(*types.Named); !named {
+		return ""
+	}
+	scope := c.Pkg().Scope()
+	var same []*types.Const
+	for _, n := range scope.Names() {
+		o, ok := scope.Lookup(n).(*types.Const)
+		if ok && types.Identical(o.Type(), c.Type()) && (o.Exported() || o.Pkg() == fd.pkg) {
+			same = append(same, o)
+		}
+	}
+	sort.SliceStable(same, func(i, j int) bool {
+		a, b := same[i].Val(), same[j].Val()
+		if a.Kind() == b.Kind() && a.Kind() != constant.Unknown && !constant.Compare(a, token.EQL, b) {
+			return constant.Compare(a, token.LSS, b)
+		}
+		return same[i].Pos() < same[j].Pos()
+	})
+	var after, before *types.Const
+	seen := false
+	for _, o := range same {
+		switch {
+		case o == c:
+			seen = true
+		case constant.Compare(o.Val(), token.EQL, c.Val()):
+		case seen && after == nil:
+			after = o
+		case !seen:
+			before = o
+		}
+	}
+	if after == nil {
+		after = before
+	}
+	if after == nil {
+		return ""
+	}
+	return after.Name()
+}
+
+// drop removes element i of a literal with its comma: up to the next
+// element, or from the one before when it is the last.
+func (fd *finder) drop(elts []ast.Expr, i int, kind, name string) {
+	e := elts[i]
+	start, end := e.Pos(), e.End()
+	switch {
+	case i+1 < len(elts):
+		end = elts[i+1].Pos()
+	case i > 0:
+		start = elts[i-1].End()
+	default: // the only element: its trailing comma goes too
+		off := fd.fset.Position(end).Offset
+		rest := bytes.TrimLeft(fd.src[off:], " \t")
+		if len(rest) > 0 && rest[0] == ',' {
+			end += token.Pos(len(fd.src[off:]) - len(rest) + 1)
+		}
+	}
+	before := fd.short(e)
+	if kv, ok := e.(*ast.KeyValueExpr); ok { // a map's key and value, each in full up to 60
+		before = fd.short(kv.Key) + ": " + fd.short(kv.Value)
+	}
+	fd.tableAdd(e.Pos(), start, end, "", kind, name, before, "")
+}
+
+// tableAdd adds a mutant of table name, judged by the tests that read it.
+func (fd *finder) tableAdd(at, start, end token.Pos, repl, kind, name, before, after string) {
+	saved := fd.cov
+	fd.cov = token.NoPos
+	fd.add(at, start, end, repl, kind, name, before, after)
+	fd.cov = saved
+	fd.out[len(fd.out)-1].table = name
 }

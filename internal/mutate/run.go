@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +41,9 @@ type result struct {
 	Detail string   `json:",omitempty"`
 	// TestHash is the tests it was decided with.
 	TestHash string `json:",omitempty"`
+	// KillHash is, for a killed mutant, what the test package of its
+	// killer was built from besides the code (pkg.testHashes).
+	KillHash string `json:",omitempty"`
 	// Confirmed: a time-out seen twice, the second time with a far longer
 	// limit (a time-out cached before that rule is decided again).
 	Confirmed bool `json:",omitempty"`
@@ -73,6 +77,9 @@ func (r *runner) run(ctx context.Context, p *pkg, cov *coverage, m mutant, work 
 	}
 	res := r.decide(ctx, p, cov, m, path, src, work)
 	res.TestHash = p.testHash
+	if t, ok := killerTest(res, cov); ok {
+		res.KillHash = p.testHashes[t.Pkg]
+	}
 	if ctx.Err() == nil && res.Status != statusBroken {
 		if b, err := json.Marshal(res); err == nil {
 			writeAtomic(cacheFile, b)
@@ -82,9 +89,12 @@ func (r *runner) run(ctx context.Context, p *pkg, cov *coverage, m mutant, work 
 }
 
 // stillHolds says whether a cached result still stands with today's tests:
-// a survivor only if the tests did not change (a new test may kill it), a
-// killed mutant while the test that killed it still exists (-fresh decides
-// everything again, for the figures TESTING.md records).
+// a survivor only if none of the tests that judge it changed (a new test
+// may kill it); a killed mutant while the test that killed it still exists
+// and passes, and nothing its test package is built from (its test files,
+// the packages only its tests import, its testdata) changed — an edited
+// test may no longer catch the bug. -fresh decides everything again, for
+// the figures TESTING.md records.
 func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 	switch res.Status {
 	case statusLived, statusNotCovered:
@@ -93,14 +103,24 @@ func (r *runner) stillHolds(res result, p *pkg, cov *coverage) bool {
 		if res.Status == statusTimeout && !res.Confirmed {
 			return false
 		}
-		for _, t := range cov.Tests {
-			if t.id() == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.id()) {
-				return t.OK
-			}
-		}
-		return false
+		t, ok := killerTest(res, cov)
+		return ok && t.OK && res.KillHash != "" && res.KillHash == p.testHashes[t.Pkg]
 	}
 	return true
+}
+
+// killerTest is the baseline test that killed a mutant (for a batch that
+// failed without naming one, the first of it, which names the package).
+func killerTest(res result, cov *coverage) (testInfo, bool) {
+	if res.Status != statusKilled && res.Status != statusTimeout {
+		return testInfo{}, false
+	}
+	for _, t := range cov.Tests {
+		if t.id() == strings.TrimSuffix(res.Killer, " (panic)") || strings.HasPrefix(res.Killer, "one of "+t.id()) {
+			return t, true
+		}
+	}
+	return testInfo{}, false
 }
 
 // decide builds the mutant and runs the tests that run its code.
@@ -109,6 +129,9 @@ func (r *runner) decide(ctx context.Context, p *pkg, cov *coverage, m mutant, pa
 		return result{Status: statusNotViable, Detail: firstLine(err.Error())}
 	}
 	tests := cov.covering(m.file, m.covLine, m.covCol)
+	if m.table != "" {
+		tests = p.tableJudges(cov, m.table)
+	}
 	if len(tests) == 0 {
 		return result{Status: statusNotCovered}
 	}
@@ -185,11 +208,43 @@ type testBin struct {
 }
 
 // runBatch runs some tests of one package in one process; failed is true
-// when one failed or hung. A run that outlives its limit (three times the
-// tests' baseline, plus 10 s) is run again with a far longer one before it
-// counts: on a loaded machine a test may merely be slow, and a slow test
-// kills nothing. Only a second time-out, or a failure, does.
+// when one failed or hung. A failure of one test among several is confirmed
+// by running that test alone: on a loaded machine a test may fail beside
+// others (a flaky one), and then it kills nothing — it lived for that test,
+// and the rest of the batch still decides.
 func (r *runner) runBatch(ctx context.Context, bin testBin, batch []testInfo) (result, bool) {
+	for {
+		res, failed := r.runTimed(ctx, bin, batch)
+		if !failed || ctx.Err() != nil || len(batch) == 1 || res.Status == statusTimeout {
+			return res, failed
+		}
+		var suspects []testInfo // the test that failed; all of them if none is named
+		for _, t := range batch {
+			if t.id() == strings.TrimSuffix(res.Killer, " (panic)") {
+				suspects = append(suspects, t)
+			}
+		}
+		if len(suspects) == 0 {
+			suspects = batch
+		}
+		for _, t := range suspects {
+			if res, failed := r.runTimed(ctx, bin, []testInfo{t}); failed || ctx.Err() != nil {
+				return res, failed
+			}
+		}
+		if len(suspects) == len(batch) {
+			return result{}, false
+		}
+		batch = slices.DeleteFunc(slices.Clone(batch), func(t testInfo) bool { return t.id() == suspects[0].id() })
+	}
+}
+
+// runTimed runs a batch once, or twice if it times out. A run that
+// outlives its limit (three times the tests' baseline, plus 10 s) is run
+// again with a far longer one before it counts: on a loaded machine a test
+// may merely be slow, and a slow test kills nothing. Only a second
+// time-out, or a failure, does.
+func (r *runner) runTimed(ctx context.Context, bin testBin, batch []testInfo) (result, bool) {
 	var total time.Duration
 	for _, t := range batch {
 		total += t.Dur
