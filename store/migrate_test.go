@@ -536,3 +536,28 @@ func TestStoreIDKeptAndRequired(t *testing.T) {
 		t.Errorf("CheckFile of a store without its id: %q, %v", r.Problems, err)
 	}
 }
+
+// TestAFailedStepIsNamed: a step that fails says which one it was, by the
+// schema numbers and what the step does, so that a person knows what the
+// store was being made into.
+func TestAFailedStepIsNamed(t *testing.T) {
+	for i, step := range migrations {
+		if step.what == "" {
+			t.Errorf("step to schema %d says nothing of what it does", step.to)
+			continue
+		}
+		path := filepath.Join(t.TempDir(), "palink.db")
+		seededStore(t, path)
+		stripToV0(t, path)
+		steps := slices.Clone(migrations)
+		steps[i].run = func(*bolt.Tx) error { return errors.New("the disk said no") }
+		corrupt(t, path, func(tx *bolt.Tx) error {
+			err := migrate(tx, steps)
+			want := fmt.Sprintf("migrate store from schema %d to %d (%s): the disk said no", step.to-1, step.to, step.what)
+			if err == nil || err.Error() != want {
+				t.Errorf("step %d failing: %v, want %q", i, err, want)
+			}
+			return nil
+		})
+	}
+}
