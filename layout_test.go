@@ -30,6 +30,10 @@ var rooms = map[string][]string{
 	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/agent":     {"core/api", "core/logs", "model"},
+	// The generators of the API's method table and of the agent's calls
+	// (go generate): each reads its room's declarations.
+	"core/api/internal/methodgen": {"core/api/internal/methodgen"},
+	"core/agent/internal/apigen":  {"core/agent/internal/apigen", "core/api"},
 	// The test bed of core's tests and the agent's: core over a simulator.
 	"core/internal/coretest": {"core", "core/api", "core/clusters", "core/observe", "store", "yarn/sim", "model"},
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},

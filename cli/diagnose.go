@@ -20,24 +20,10 @@ import (
 // they could not; -o json and -o yaml write the service's answer as is.
 // The printing is in diagnose_print.go.
 
-// diagnoser is the service's DiagnoseService (the local service and the
-// agent's client both are one).
-func diagnoser(e *env) (api.DiagnoseService, error) {
-	d, ok := e.svc.(api.DiagnoseService)
-	if !ok {
-		return nil, errors.New("this palink cannot diagnose jobs")
-	}
-	return d, nil
-}
-
 // withDiag runs fn with the environment's DiagnoseService.
 func (g *globals) withDiag(cmd *cobra.Command, fn func(ctx context.Context, d api.DiagnoseService, w io.Writer) error) error {
 	return g.withEnv(cmd, func(ctx context.Context, e *env) error {
-		d, err := diagnoser(e)
-		if err != nil {
-			return err
-		}
-		return fn(ctx, d, cmd.OutOrStdout())
+		return fn(ctx, e.svc, cmd.OutOrStdout())
 	})
 }
 

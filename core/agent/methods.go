@@ -32,42 +32,14 @@ func call[A, R any](f func(ctx context.Context, h *session, a A) (R, error)) fun
 	}
 }
 
-// of serves a Service method as it is, given as a method expression.
-func of[A, R any](f func(api.Service, context.Context, A) (R, error)) func(context.Context, *session, []byte) ([]byte, error) {
-	return call(func(ctx context.Context, h *session, a A) (R, error) { return f(h.svc, ctx, a) })
-}
-
-// diag serves a DiagnoseService method, when the agent's service has them.
-func diag[A, R any](f func(api.DiagnoseService, context.Context, A) (R, error)) func(context.Context, *session, []byte) ([]byte, error) {
-	return call(func(ctx context.Context, h *session, a A) (R, error) {
-		d, ok := h.svc.(api.DiagnoseService)
-		if !ok {
-			var zero R
-			return zero, errors.New("this agent cannot diagnose jobs: upgrade it")
-		}
-		return f(d, ctx, a)
-	})
-}
-
 // none is the argument or result of a call that has none.
 type none struct{}
-
-// SpecArgs are SaveSpec's arguments.
-type SpecArgs struct {
-	Ref  string
-	Spec model.Spec
-}
 
 // WaitArgs are WaitCommand's: the agent waits at most Wait, and the client
 // calls again until the command ends.
 type WaitArgs struct {
 	ID   string
 	Wait time.Duration
-}
-
-// ExplainArgs are Explain's.
-type ExplainArgs struct {
-	Cluster, SQL string
 }
 
 // Info says who the agent thinks the caller is.
@@ -79,60 +51,28 @@ type Info struct {
 	Store    string
 }
 
-// methods is every call the agent answers: each declared API method
-// (api.Methods, which says who may call it) that does not run in the
-// caller's own process, and the protocol's own calls (protocol).
-var methods = map[string]method{
-	"ListJobs":        {run: of(api.Service.ListJobs)},
-	"Job":             {run: of(api.Service.Job)},
-	"SyncJob":         {run: of(api.Service.SyncJob)},
-	"Specs":           {run: of(api.Service.Specs)},
-	"Command":         {run: of(api.Service.Command)},
-	"Commands":        {run: of(api.Service.Commands)},
-	"ClusterOverview": {run: of(api.Service.ClusterOverview)},
-	"Logs":            {run: of(api.Service.Logs)},
-	"ReadLog":         {run: of(api.Service.ReadLog)},
-	"FindInLog":       {run: of(api.Service.FindInLog)},
-	"JobMetrics":      {run: of(api.Service.JobMetrics)},
-	"Alerts":          {run: of(api.Service.Alerts)},
-	"JobGraph":        {run: diag(api.DiagnoseService.JobGraph)},
-	"Vertex":          {run: diag(api.DiagnoseService.Vertex)},
-	"Checkpoints":     {run: diag(api.DiagnoseService.Checkpoints)},
-	"Checkpoint":      {run: diag(api.DiagnoseService.Checkpoint)},
-	"TaskManagers":    {run: diag(api.DiagnoseService.TaskManagers)},
-	"TaskManager":     {run: diag(api.DiagnoseService.TaskManager)},
-	"FlinkConfig":     {run: diag(api.DiagnoseService.FlinkConfig)},
-	"FlameGraph":      {run: diag(api.DiagnoseService.FlameGraph)},
-	"Exceptions":      {run: diag(api.DiagnoseService.Exceptions)},
-	"ContainerLogs":   {run: diag(api.DiagnoseService.ContainerLogs)},
-	"Tables":          {run: of(api.Service.Tables)},
-	"Table":           {run: of(api.Service.Table)},
-	"PutTable": {run: call(func(ctx context.Context, h *session, r api.PutTableRequest) (api.TableChange, error) {
-		r.Author = h.user
-		return h.svc.PutTable(ctx, r)
-	})},
-	"RemoveTable": {run: call(func(ctx context.Context, h *session, r api.TableRef) (api.TableChange, error) {
-		r.Issuer = h.user
-		return h.svc.RemoveTable(ctx, r)
-	})},
-	"Vars": {run: of(api.Service.Vars)},
-	"SetVar": {run: call(func(ctx context.Context, h *session, v model.Variable) (model.Variable, error) {
-		v.Author = h.user
-		return h.svc.SetVar(ctx, v)
-	})},
-	"RemoveVar": {run: call(func(ctx context.Context, h *session, r api.VarRef) (none, error) {
-		r.Issuer = h.user
-		return none{}, h.svc.RemoveVar(ctx, r)
-	})},
-	"Clusters": {run: call(func(ctx context.Context, h *session, _ none) ([]api.ClusterStatus, error) {
-		return h.svc.Clusters(ctx)
-	})},
-	"SetInterest": {run: call(func(ctx context.Context, h *session, r api.InterestRequest) (none, error) {
-		return none{}, h.svc.SetInterest(ctx, r)
-	})},
+// methods is every call the agent answers: the generated handlers of the
+// declared API methods (calls_gen.go), the hand-written ones of the methods
+// declared Custom (custom), and the protocol's own (protocol). Who may make
+// each call is its declaration's word (session.run).
+var methods = func() map[string]method {
+	out := map[string]method{}
+	for _, m := range []map[string]method{generated, custom} {
+		for name, h := range m {
+			out[name] = h
+		}
+	}
+	return out
+}()
+
+// custom are the handlers written by hand: the protocol's Info, the calls
+// declared Custom, and Watch as the WatchNext long poll.
+var custom = map[string]method{
 	"Info": {run: call(func(_ context.Context, h *session, _ none) (Info, error) {
 		return Info{User: h.user, ReadOnly: h.readOnly || !h.role.Allows(model.Operator), Role: h.role, Store: h.store}, nil
 	})},
+	// Plan says the truth of the caller: an action its role may not take
+	// is not allowed, whatever the job's state would allow.
 	"Plan": {run: call(func(ctx context.Context, h *session, r api.ActionRequest) (api.ActionPlan, error) {
 		p, err := h.svc.Plan(ctx, r)
 		if err == nil {
@@ -145,62 +85,17 @@ var methods = map[string]method{
 		}
 		return p, err
 	})},
-	"Act": {run: call(func(ctx context.Context, h *session, r api.ActionRequest) (model.Command, error) {
-		r.Issuer = h.user
-		return h.svc.Act(ctx, r)
-	})},
-	"CreateJob": {run: call(func(ctx context.Context, h *session, r api.CreateJobRequest) (model.Job, error) {
-		r.Issuer = h.user
-		return h.svc.CreateJob(ctx, r)
-	})},
-	"SaveSpec": {run: call(func(ctx context.Context, h *session, a SpecArgs) (model.Spec, error) {
-		a.Spec.Author = h.user
-		return h.svc.SaveSpec(ctx, a.Ref, a.Spec)
-	})},
-	"ActOnAlert": {run: call(func(ctx context.Context, h *session, a api.AlertAction) (model.Alert, error) {
-		a.Issuer = h.user
-		return h.svc.ActOnAlert(ctx, a)
-	})},
-	"DisposeSavepoint": {run: call(func(ctx context.Context, h *session, r api.DisposeRequest) (model.RestorePoint, error) {
-		r.Issuer = h.user
-		return h.svc.DisposeSavepoint(ctx, r)
-	})},
-	"AddProject": {run: call(func(ctx context.Context, h *session, p model.Project) (model.Project, error) {
-		p.CreatedBy = h.user
-		return h.svc.AddProject(ctx, p)
-	})},
-	"Projects": {run: call(func(ctx context.Context, h *session, _ struct{}) ([]model.Project, error) {
-		return h.svc.Projects(ctx)
-	})},
+	// BuildProject's log does not cross the socket as it comes: it comes
+	// with the artifact (and BuildStatus shows a running build's).
 	"BuildProject": {run: call(func(ctx context.Context, h *session, r api.BuildRequest) (model.Artifact, error) {
-		r.Issuer, r.Log = h.user, nil
+		r.Issuer, r.Log, r.Progress = h.user, nil, nil
 		return h.svc.BuildProject(ctx, r)
 	})},
-	"Artifacts":   {run: of(api.Service.Artifacts)},
-	"BuildStatus": {run: of(api.Service.BuildStatus)},
-	"UDFs": {run: call(func(ctx context.Context, h *session, _ none) ([]api.UDFView, error) {
-		return h.svc.UDFs(ctx)
-	})},
-	"AddUDF": {run: call(func(ctx context.Context, h *session, r api.AddUDFRequest) (model.UDF, error) {
-		r.UDF.Author = h.user
-		return h.svc.AddUDF(ctx, r)
-	})},
-	"RemoveUDF": {run: call(func(ctx context.Context, h *session, r api.RemoveUDFRequest) (api.UDFRemoval, error) {
-		r.Issuer = h.user
-		return h.svc.RemoveUDF(ctx, r)
-	})},
-	"Adopt": {run: call(func(ctx context.Context, h *session, r api.AdoptRequest) (model.Job, error) {
-		r.Issuer = h.user
-		return h.svc.Adopt(ctx, r)
-	})},
+	// Backup's copy crosses the socket whole.
 	"Backup": {run: call(func(ctx context.Context, h *session, _ none) ([]byte, error) {
 		var b bytes.Buffer
 		_, err := h.svc.Backup(ctx, &b)
 		return b.Bytes(), err
-	})},
-	"FlinkVersion": {run: of(api.Service.FlinkVersion)},
-	"Explain": {run: call(func(ctx context.Context, h *session, a ExplainArgs) (string, error) {
-		return h.svc.Explain(ctx, a.Cluster, a.SQL)
 	})},
 	// WaitCommand is one bounded round: a command that has not ended
 	// when the round is over is answered as it stands, and asked for again.

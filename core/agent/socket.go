@@ -135,7 +135,7 @@ func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 	}
 	rc := rpc.NewClient(conn)
 	w := &wire{rc: rc}
-	r := &Client{w: w, diagnoses: diagnoses{w}, catalogCalls: catalogCalls{w}, projects: projects{w}, udfCalls: udfCalls{w}}
+	r := &Client{w: w}
 	info, err := do[none, Info](ctx, w, "Info", none{})
 	if err != nil {
 		rc.Close()

@@ -12,85 +12,131 @@ import (
 	"github.com/palink/palink/model"
 )
 
-// Service is the one API the TUI and the CLI use. The in-process
-// implementation embeds the store and the cluster clients; a socket client to
-// `palink agent` can implement it too. Every method takes a ctx and returns
-// plain values; changes are pushed through Watch so that no caller polls.
+// Service is the API the TUI and the CLI use, composed of role interfaces
+// by what their callers need: a screen or a command takes the ones it
+// uses. The in-process implementation (core.Local) embeds the store and the
+// cluster clients; the agent's socket client implements it too. Every
+// method takes a ctx and returns plain values; changes are pushed through
+// Watch so that no caller polls. Each method is declared once, with the
+// role that may call it, in methods.go. A local debug run is not part of
+// it: it runs in the caller's process (Debugger), given to the TUI
+// explicitly.
 type Service interface {
+	JobService
+	ActionService
+	FleetService
+	MetricsService
+	LogService
+	DiagnoseService
+	SQLPlanner
+	CatalogService
+	UDFService
+	ProjectService
+}
+
+// JobService reads jobs and keeps their definitions.
+type JobService interface {
 	// ListJobs returns the jobs matching f, with their live figures.
+	//palink:api role=viewer
 	ListJobs(ctx context.Context, f JobFilter) ([]JobView, error)
 	// Job returns one job in depth. ref is a job id or a unique job name.
+	//palink:api role=viewer
 	Job(ctx context.Context, ref string) (JobDetail, error)
 	// SyncJob syncs one job with its cluster at once and returns the result.
+	// It writes the cluster's answer into the job, as state sync does:
+	// asking for the truth is a viewer's right.
+	//palink:api role=viewer
 	SyncJob(ctx context.Context, ref string) (model.Job, error)
 	// CreateJob adds a job (state CREATED) with its first spec version.
+	//palink:api role=operator writes what="create job" caller=Issuer
 	CreateJob(ctx context.Context, r CreateJobRequest) (model.Job, error)
 	// SaveSpec stores a new spec version of a job and makes it the job's current one.
+	//palink:api role=operator writes what="save spec" caller=Author
 	SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error)
 	// Specs lists every saved version of a job's spec, oldest first.
+	//palink:api role=viewer
 	Specs(ctx context.Context, ref string) ([]model.Spec, error)
+}
 
+// ActionService plans and takes actions on jobs, and follows the commands
+// they become.
+type ActionService interface {
 	// Plan says exactly what an action would do, without doing it: the text
 	// of confirmation dialogs and of bulk dry runs. A refused action has
 	// Allowed false and the reason.
+	//palink:api role=viewer custom
 	Plan(ctx context.Context, r ActionRequest) (ActionPlan, error)
 	// Act records the action as a command (UNDO) for the scheduler and
 	// returns it at once. A refused action returns an error and records nothing
 	// but an audit entry.
+	//palink:api role=operator writes what="act on a job" caller=Issuer
 	Act(ctx context.Context, r ActionRequest) (model.Command, error)
 	// WaitCommand blocks until the command ends or ctx is done.
+	//palink:api role=viewer timeout=1h custom
 	WaitCommand(ctx context.Context, id string) (model.Command, error)
+	//palink:api role=viewer
 	Command(ctx context.Context, id string) (model.Command, error)
+	//palink:api role=viewer
 	Commands(ctx context.Context, f CommandFilter) ([]model.Command, error)
-
-	// Clusters reports each configured cluster's connectivity and data age.
-	Clusters(ctx context.Context) ([]ClusterStatus, error)
-	// ClusterOverview returns YARN metrics, queues and the Flink applications
-	// that palink does not manage yet.
-	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
 	// Adopt makes an unmanaged Flink application on YARN a palink job.
+	//palink:api role=operator writes what="adopt" caller=Issuer
 	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)
 	// DisposeSavepoint disposes of a savepoint palink recorded through
 	// Flink's savepoint-disposal and returns its record with the outcome
 	// (disposed, or failed with the reason). A checkpoint, a record already
 	// disposed of, and, unless forced, a savepoint its job still needs are
 	// refused.
+	//palink:api role=operator writes what="dispose savepoint" caller=Issuer timeout=5m
 	DisposeSavepoint(ctx context.Context, r DisposeRequest) (model.RestorePoint, error)
+}
+
+// FleetService is the palink as a whole: its clusters, the change stream,
+// whether it may act, and its store.
+type FleetService interface {
+	// Clusters reports each configured cluster's connectivity and data age.
+	//palink:api role=viewer
+	Clusters(ctx context.Context) ([]ClusterStatus, error)
+	// ClusterOverview returns YARN metrics, queues and the Flink applications
+	// that palink does not manage yet.
+	//palink:api role=viewer
+	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
+	// Watch streams changes until ctx is done. The channel is closed then.
+	// A slow reader loses intermediate changes, never the latest one per
+	// entity (changes are coalesced), and gets a Resync when it must reload.
+	//palink:api role=viewer timeout=1h custom
+	Watch(ctx context.Context) (<-chan Change, error)
+	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
+	//palink:api role=viewer local
+	ReadOnly() bool
+	// Backup writes a consistent copy of the whole store to w while it stays
+	// in use: every spec of every job and the audit log, so an agent gives it
+	// to operators only.
+	//palink:api role=operator what="back up the store" timeout=10m custom
+	Backup(ctx context.Context, w io.Writer) (int64, error)
+}
+
+// ProjectService keeps the git repositories palink builds JAR jobs from,
+// and their builds.
+type ProjectService interface {
 	// AddProject creates or replaces a project (a git repository palink
-	// builds JAR jobs from); Projects lists them.
+	// builds JAR jobs from); Projects lists them. A project names a
+	// repository and a build command the agent runs: defining one is
+	// defining what runs, an admin's power.
+	//palink:api role=admin writes what="add project" caller=CreatedBy
 	AddProject(ctx context.Context, p model.Project) (model.Project, error)
+	//palink:api role=viewer
 	Projects(ctx context.Context) ([]model.Project, error)
 	// BuildProject builds a project and records its artifact; it waits
 	// for the build. Artifacts lists a project's builds, oldest first.
+	//palink:api role=operator writes what="build project" caller=Issuer timeout=6h custom
 	BuildProject(ctx context.Context, r BuildRequest) (model.Artifact, error)
+	//palink:api role=viewer
 	Artifacts(ctx context.Context, project string) ([]model.Artifact, error)
 	// BuildStatus is the build of a project running now, if any: its
 	// phase, commit and log so far, for a build view whose build runs in
 	// an agent (whose log does not cross the socket as it comes).
+	//palink:api role=viewer
 	BuildStatus(ctx context.Context, project string) (BuildStatus, error)
-
-	// Watch streams changes until ctx is done. The channel is closed then.
-	// A slow reader loses intermediate changes, never the latest one per
-	// entity (changes are coalesced), and gets a Resync when it must reload.
-	Watch(ctx context.Context) (<-chan Change, error)
-
-	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
-	ReadOnly() bool
-
-	// Backup writes a consistent copy of the whole store to w while it stays
-	// in use: every spec of every job and the audit log, so an agent gives it
-	// to operators only.
-	Backup(ctx context.Context, w io.Writer) (int64, error)
-
-	MetricsService
-
-	LogService
-
-	SQLPlanner
-
-	CatalogService
-
-	UDFService
 }
 
 // JobFilter narrows ListJobs. Zero fields select everything.

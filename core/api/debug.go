@@ -20,6 +20,7 @@ type Debugger interface {
 	// (rows read per source) as DebugProgress a few times a second.
 	// Cancelling ctx stops the run; events after that may be dropped, but
 	// the channel is still closed, and no goroutine outlives the run.
+	//palink:api role=viewer local
 	Debug(ctx context.Context, r DebugRequest) (<-chan DebugEvent, error)
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palink/palink/core/api/internal/methodgen"
 	"github.com/palink/palink/model"
 )
 
@@ -48,6 +49,10 @@ func TestEveryMethodIsDeclared(t *testing.T) {
 			t.Errorf("%s can be refused, but its declaration names no action (What) for the refusal", m.Name)
 		case m.Writes && m.Role == model.Viewer:
 			t.Errorf("%s writes, yet viewers may call it", m.Name)
+		case m.Writes && m.Caller == "":
+			t.Errorf("%s writes, but names no field the agent fills with its caller (Caller): the client would say who acted", m.Name)
+		case m.Caller != "" && !hasField(lastArg(m.Name), m.Caller):
+			t.Errorf("%s: Caller %q is no string field of its last argument %v", m.Name, m.Caller, lastArg(m.Name))
 		}
 		seen[m.Name] = true
 	}
@@ -111,5 +116,46 @@ func TestRefusal(t *testing.T) {
 		case c.is != nil && (!errors.Is(err, c.is) || !strings.HasPrefix(err.Error(), c.text)):
 			t.Errorf("%s as %s (read-only %v): %v, want %v starting %q", c.m.Name, c.role, c.readOnly, err, c.is, c.text)
 		}
+	}
+}
+
+// lastArg is the type of the last argument of the API method called name.
+func lastArg(name string) reflect.Type {
+	for _, it := range apiInterfaces {
+		if m, ok := it.MethodByName(name); ok && m.Type.NumIn() > 0 {
+			return m.Type.In(m.Type.NumIn() - 1)
+		}
+	}
+	return nil
+}
+
+// hasField reports whether t has the string field at path ("UDF.Author").
+func hasField(t reflect.Type, path string) bool {
+	for _, name := range strings.Split(path, ".") {
+		if t == nil || t.Kind() != reflect.Struct {
+			return false
+		}
+		f, ok := t.FieldByName(name)
+		if !ok {
+			return false
+		}
+		t = f.Type
+	}
+	return t != nil && t.Kind() == reflect.String
+}
+
+// TestMethodTableIsCurrent: methods_gen.go is what the //palink:api lines
+// say today (go generate ./core/api).
+func TestMethodTableIsCurrent(t *testing.T) {
+	want, err := methodgen.Generate(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("methods_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(have) != string(want) {
+		t.Error("methods_gen.go is out of date: run go generate ./core/api")
 	}
 }

@@ -18,15 +18,19 @@ type MetricsService interface {
 	// that client's previous interest. An interest expires unless it is
 	// declared again within a few collection intervals, so a client that
 	// went away stops costing requests.
+	//palink:api role=viewer
 	SetInterest(ctx context.Context, r InterestRequest) error
 	// JobMetrics returns a job's recent metrics: the last five minutes at
 	// the collection interval and the last hour in one-minute buckets. A job
 	// nobody showed recently has none.
+	//palink:api role=viewer
 	JobMetrics(ctx context.Context, ref string) (MetricsSeries, error)
 	// Alerts lists alerts, firing ones first, newest first within each state.
+	//palink:api role=viewer
 	Alerts(ctx context.Context, f AlertFilter) ([]model.Alert, error)
 	// ActOnAlert acknowledges an alert's firing, or silences the webhook
 	// messages of its rule and job for a while (or lifts the silence).
+	//palink:api role=operator writes what="act on alert" caller=Issuer
 	ActOnAlert(ctx context.Context, a AlertAction) (model.Alert, error)
 }
 

@@ -12,14 +12,17 @@ import (
 type UDFService interface {
 	// UDFs lists the registered functions, by name, each with the jobs
 	// whose current SQL calls it.
+	//palink:api role=viewer
 	UDFs(ctx context.Context) ([]UDFView, error)
 	// AddUDF registers a function. It fails with model.ErrExists when
 	// the name is taken (unless Replace), model.ErrNotFound when its
 	// project, artifact or file does not exist, and with the reason when
 	// the request is incomplete.
+	//palink:api role=admin writes what="add function" caller=UDF.Author
 	AddUDF(ctx context.Context, r AddUDFRequest) (model.UDF, error)
 	// RemoveUDF removes a function. While jobs call it, it is refused
 	// (model.ErrRefused, naming them) unless Force.
+	//palink:api role=admin writes what="remove function" caller=Issuer
 	RemoveUDF(ctx context.Context, r RemoveUDFRequest) (UDFRemoval, error)
 }
 
