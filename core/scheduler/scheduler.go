@@ -367,15 +367,21 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 	x := &execution{s: s, cmd: c, id: c.ID, jobID: c.JobID, kind: c.Kind}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() { // keep the lease while working
+	// The lease is kept while the command works, and only then: the
+	// renewal takes the command's lock and then the store, so it must
+	// have stopped before the end, which takes them the other way round.
+	beatCtx, stopBeat := context.WithCancel(runCtx)
+	beating := make(chan struct{})
+	go func() {
+		defer close(beating)
 		t := time.NewTicker(s.opts.Lease / 3)
 		defer t.Stop()
 		for {
 			select {
-			case <-runCtx.Done():
+			case <-beatCtx.Done():
 				return
 			case <-t.C:
-				if err := x.save(runCtx, nil); err != nil && runCtx.Err() == nil {
+				if err := x.save(beatCtx, nil); err != nil && beatCtx.Err() == nil {
 					s.log.Warn("lease renewal failed; stopping", "command", c.ID, "err", err)
 					cancel()
 					return
@@ -397,6 +403,8 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 		x.mu.Unlock()
 		err = x.run(runCtx)
 	}
+	stopBeat()
+	<-beating
 	if ctx.Err() != nil {
 		// Quitting: leave the command DOING with its progress and release
 		// the lease so that the next run resumes it without waiting.
@@ -534,6 +542,11 @@ func (s *Scheduler) finish(x *execution, runErr error) {
 		cmd     model.Command
 		outcome = x.outcome
 	)
+	// The command's lock is never taken inside a store transaction (save
+	// takes them the other way round).
+	x.mu.Lock()
+	log, params := x.cmd.Log, x.cmd.Params
+	x.mu.Unlock()
 	err := s.st.Update(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Command(x.id)
 		if err != nil {
@@ -542,9 +555,7 @@ func (s *Scheduler) finish(x *execution, runErr error) {
 		if c.LeaseOwner != s.owner || c.State != model.CmdDoing {
 			return errLeaseLost
 		}
-		x.mu.Lock()
-		c.Log, c.Params = x.cmd.Log, x.cmd.Params
-		x.mu.Unlock()
+		c.Log, c.Params = log, params
 		evk := decide.CmdEvSucceed
 		if runErr != nil {
 			evk = decide.CmdEvFail
