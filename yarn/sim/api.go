@@ -256,6 +256,24 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 	return out
 }
 
+// Restorable reports whether a job could restore from path now: what the
+// simulated HDFS holds (a completed savepoint, or a checkpoint Flink has
+// not deleted), whatever the palink that asks believes.
+func (c *Cluster) Restorable(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	for _, a := range c.yarn.order {
+		c.yarn.advance(a, now)
+		for _, j := range a.jobs {
+			c.flink.syncCheckpoints(j, now)
+		}
+	}
+	p := strings.TrimRight(path, "/")
+	cp, ok := c.flink.points.byPath[p]
+	return ok && !cp.discarded
+}
+
 // resolveJob finds a job by Flink job id, or an app's newest live job.
 func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
 	if j, ok := c.flink.byID[ref]; ok {
