@@ -310,6 +310,7 @@ func (x *execution) deploySucceeded(ctx context.Context, d deployed) error {
 		j.AppID, j.FlinkJobID, j.Session = d.app.ID, d.jobID, d.session
 		j.TrackingURL, j.JMAddress = d.app.TrackingURL, d.app.AMRPCAddress
 		j.RestoredFrom, j.FlinkState, j.Diagnostics, j.Drift = d.restore, "", "", nil
+		j.Retention = model.RetentionUnknown // the new Flink job's: sync asks its JobManager
 		j.StartedAt = time.Time{}
 		j.SpecVersion = max(j.SpecVersion, c.Params.SpecVersion)
 		if c.Kind != model.CmdRestart || !c.Params.Auto {
@@ -325,6 +326,9 @@ func (x *execution) deploySucceeded(ctx context.Context, d deployed) error {
 func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 	j.Diagnostics = runErr.Error()
 	j.NextRestart = time.Time{}
+	if _, err := journal.RestoreNotFound(tx, &j, c.Params.RestorePath, runErr.Error(), c.ID, now); err != nil {
+		return j, nil, err
+	}
 	return journal.Apply(tx, j, decide.EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 }
 

@@ -105,6 +105,7 @@ func (x *execution) runSavepoint(ctx context.Context, stop bool) error {
 		}
 	}
 	send := func() error {
+		x.acted()
 		dir := cl.Cfg.Deploy.SavepointDir
 		var err error
 		if stop {
@@ -121,6 +122,11 @@ func (x *execution) runSavepoint(ctx context.Context, stop bool) error {
 			// The JobManager never saw it (or forgot it after a failover):
 			// the same trigger id keeps a second request idempotent.
 			if st, serr := f.JobStatus(ctx, jid); serr == nil && clusters.FlinkTerminal(st) && stop {
+				if st == yarn.JobFinished {
+					// Stopped, by this command as far as anyone can tell:
+					// the savepoint is the job's newest in its history.
+					return x.stoppedPerHistory(ctx, f, jid)
+				}
 				return fmt.Errorf("%s: job %s is already %s and the savepoint %s is unknown to the JobManager", what, jid, st, trigger)
 			}
 			x.logf(ctx, "trigger %s unknown to the JobManager: sending it again", trigger)
@@ -146,8 +152,14 @@ func (x *execution) runSavepoint(ctx context.Context, stop bool) error {
 	if op.Location == "" {
 		return fmt.Errorf("%s of %s completed without a location", what, jid)
 	}
-	x.logf(ctx, "savepoint %s", op.Location)
-	loc := op.Location
+	x.savepointTaken(ctx, op.Location, jid, stop)
+	return nil
+}
+
+// savepointTaken sets the outcome of a SAVEPOINT or PAUSE whose savepoint
+// completed at loc: it is recorded, and a PAUSE's job FINISHED.
+func (x *execution) savepointTaken(ctx context.Context, loc, jid string, stop bool) {
+	x.logf(ctx, "savepoint %s", loc)
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
 			ev, err := journal.Note(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
@@ -169,9 +181,28 @@ func (x *execution) runSavepoint(ctx context.Context, stop bool) error {
 			return j, ev, err
 		}
 		j.FlinkState = yarn.JobFinished
-		return journal.Apply(tx, j, decide.EvPaused, reason, c.ID, now)
+		// A stopped job FINISHED: Flink deleted its checkpoints, whatever
+		// the retention; the savepoint is what it resumes from.
+		if err := journal.EndRun(tx, &j, model.EndFinished); err != nil {
+			return j, nil, err
+		}
+		return applyIfLegal(tx, j, decide.EvPaused, reason, c.ID, now)
 	}
-	return nil
+}
+
+// applyIfLegal steps the job with ev when that is still a legal step, and
+// otherwise notes what the command found: a command reconciled late (an
+// UNKNOWN one) may find its job moved on meanwhile (a kill ran alongside).
+func applyIfLegal(tx store.Tx, j model.Job, ev decide.JobEvent, reason, cmdID string, now time.Time) (model.Job, *model.Event, error) {
+	if _, _, err := decide.StepJob(j.State, ev); err != nil {
+		j.UpdatedAt = now
+		if err := tx.PutJob(j); err != nil {
+			return j, nil, err
+		}
+		e, err := journal.Note(tx, j, reason+" (the job is "+j.State.String()+" by now)", cmdID, now)
+		return j, e, err
+	}
+	return journal.Apply(tx, j, ev, reason, cmdID, now)
 }
 
 // pausedWithoutLocation ends a resumed PAUSE whose per-job cluster shut
@@ -192,7 +223,10 @@ func (x *execution) pausedWithoutLocation(ctx context.Context, app yarn.Applicat
 			return j, ev, err
 		}
 		j.FlinkState = yarn.JobFinished
-		return journal.Apply(tx, j, decide.EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
+		if err := journal.EndRun(tx, &j, model.EndFinished); err != nil {
+			return j, nil, err
+		}
+		return applyIfLegal(tx, j, decide.EvPaused, fmt.Sprintf("%s #%d by %s: savepoint path unknown (cluster shut down before it was read)", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
 	return nil
 }
@@ -247,6 +281,11 @@ func (x *execution) runKill(ctx context.Context) error {
 	case asked && pts.latest[0] != nil:
 		x.logf(ctx, "before the kill the JobManager reports checkpoint %d at %s", pts.latest[0].ID, pts.latest[0].ExternalPath)
 	}
+	if asked {
+		x.mu.Lock()
+		x.points = pts.latest
+		x.mu.Unlock()
+	}
 	// An application is the job's to kill when one of this store's
 	// commands of this job submitted it (a copy of this store restored
 	// elsewhere, or another store, may run applications with the job's tag).
@@ -280,20 +319,33 @@ func (x *execution) runKill(ctx context.Context) error {
 			}
 		}
 	}
+	x.killed(x.lastPoints(), session)
+	return nil
+}
+
+// killed sets the outcome of a KILL that took effect: the checkpoints the
+// JobManager last reported are recorded, with how the run ended.
+func (x *execution) killed(latest []*yarn.Checkpoint, session bool) {
 	x.outcome = func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
 			ev, err := journal.Note(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 			return j, ev, err
 		}
 		j.FlinkState, j.Drift = "", nil
-		for _, cp := range pts.latest {
-			if err := journal.RecordFlinkPoint(tx, &j, cp, fmt.Sprintf("%s #%d", c.Kind, c.Seq), now); err != nil {
-				return j, nil, err
-			}
+		if err := journal.RecordPoints(tx, &j, latest, fmt.Sprintf("%s #%d", c.Kind, c.Seq), now); err != nil {
+			return j, nil, err
 		}
-		return journal.Apply(tx, j, decide.EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
+		// A YARN kill gives Flink no chance to clean up: the files stay. A
+		// session job is cancelled: its retention decides.
+		end := model.EndKilled
+		if session {
+			end = model.EndCanceled
+		}
+		if err := journal.EndRun(tx, &j, end); err != nil {
+			return j, nil, err
+		}
+		return applyIfLegal(tx, j, decide.EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
-	return nil
 }
 
 // killApps kills every live application of the job: the one it records,
@@ -335,6 +387,7 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 		}
 		live++
 		x.logf(ctx, "killing YARN application %s", app.ID)
+		x.acted()
 		final, err := cl.RM.Kill(ctx, app.ID)
 		if err != nil {
 			return err
@@ -402,6 +455,7 @@ func (x *execution) cancelSessionJobs(ctx context.Context, cl *clusters.Cluster,
 		}
 		known = true
 		x.logf(ctx, "cancelling Flink job %s in session cluster %s (the session keeps running)", jid, app.ID)
+		x.acted()
 		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
 			return fmt.Errorf("cancel %s: %w", jid, err)
 		}
@@ -433,15 +487,27 @@ func waitFlinkTerminal(ctx context.Context, f *yarn.Flink, jid string, poll time
 	}
 }
 
-// startDueRestarts issues the RESTART commands the restart policy scheduled.
+// startDueRestarts issues the RESTART commands the restart policy
+// scheduled, each from the newest restore point known to exist
+// (decide.PolicyRestore). When none is, or the restart is refused (a
+// point older than savepoints.max_restore_age, a pending command), the
+// policy stops for that job and says why: a person decides.
 func (s *Scheduler) startDueRestarts(ctx context.Context) error {
 	now := s.now()
-	var due []model.Job
+	type dueJob struct {
+		j   model.Job
+		rps []model.RestorePoint
+	}
+	var due []dueJob
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		jobs, err := tx.Jobs()
 		for _, j := range jobs {
 			if j.State == model.StateFailed && !j.NextRestart.IsZero() && !now.Before(j.NextRestart) {
-				due = append(due, j)
+				rps, err := tx.RestorePoints(j.ID)
+				if err != nil {
+					return err
+				}
+				due = append(due, dueJob{j, rps})
 			}
 		}
 		return err
@@ -449,16 +515,59 @@ func (s *Scheduler) startDueRestarts(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, j := range due {
-		choice, path := decide.PolicyRestore(j)
+	for _, d := range due {
+		j := d.j
+		choice, path, passed, ok := decide.PolicyRestore(j, d.rps)
+		if !ok {
+			s.stopPolicy(ctx, j, passed)
+			continue
+		}
 		_, err := s.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
 			func(c *model.Command, j *model.Job) {
 				c.Params.Auto = true
 				j.NextRestart = time.Time{}
+				if passed != "" {
+					c.Logf(now, "restart policy: passed over a newer restore point: %s", passed)
+				}
 			})
-		if err != nil {
+		var refused *decide.ActionRefusedError
+		switch {
+		case errors.As(err, &refused):
+			s.stopPolicy(ctx, j, refused.Reason)
+		case err != nil:
 			s.log.Warn("restart policy", "job", j.Name, "err", err)
 		}
 	}
 	return nil
+}
+
+// stopPolicy ends the restart policy's attempts on a FAILED job that it
+// cannot restart, with the reason in its diagnostics and timeline.
+func (s *Scheduler) stopPolicy(ctx context.Context, j model.Job, why string) {
+	now := s.now()
+	reason := "restart policy stopped: " + why + "; a human must restart or resubmit it"
+	var ev *model.Event
+	var job model.Job
+	err := s.st.Update(ctx, func(tx store.Tx) error {
+		cur, err := tx.Job(j.ID)
+		if err != nil {
+			return err
+		}
+		if cur.State != model.StateFailed || cur.NextRestart.IsZero() {
+			return nil // someone acted meanwhile
+		}
+		cur.NextRestart, cur.Diagnostics, cur.UpdatedAt = time.Time{}, reason, now
+		if ev, err = journal.Note(tx, cur, reason, "", now); err != nil {
+			return err
+		}
+		job = cur
+		return tx.PutJob(cur)
+	})
+	if err != nil {
+		s.log.Warn("restart policy", "job", j.Name, "err", err)
+		return
+	}
+	if job.ID != "" {
+		s.pub.Job(job, nil, ev)
+	}
 }

@@ -21,12 +21,14 @@ const (
 )
 
 // recorded is a job whose last run recorded checkpoint 5 and savepoint 6
-// of one Flink job: "latest" means the savepoint, "checkpoint" chk-5.
+// of one Flink job, then was killed by YARN (so Flink deleted nothing):
+// "latest" means the savepoint, "checkpoint" chk-5.
 func recorded() model.Job {
 	seen := time.Date(2026, 12, 2, 4, 0, 0, 0, time.UTC)
 	return model.Job{AppID: prevApp, FlinkJobID: prevJob,
-		LatestCheckpoint: &model.RestorePoint{JobID: "j1", Kind: model.Checkpoint, Path: chk5, FlinkJobID: prevJob, CheckID: 5, SeenAt: seen},
-		LatestSavepoint:  &model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: sp6, FlinkJobID: prevJob, CheckID: 6, SeenAt: seen.Add(-time.Minute)},
+		LatestCheckpoint: &model.RestorePoint{JobID: "j1", Kind: model.Checkpoint, Path: chk5, FlinkJobID: prevJob, CheckID: 5, SeenAt: seen,
+			RunEnd: model.EndKilled},
+		LatestSavepoint: &model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: sp6, FlinkJobID: prevJob, CheckID: 6, SeenAt: seen.Add(-time.Minute)},
 	}
 }
 
@@ -224,6 +226,46 @@ func TestCheckRestoreFailsCleanly(t *testing.T) {
 		x.s.owner = "another process"
 		if got, err := x.checkRestore(b.ctx, b.cl, b.job); !errors.Is(err, errLeaseLost) {
 			t.Fatalf("checkRestore = %q, %v; want errLeaseLost", got, err)
+		}
+	})
+}
+
+// TestCheckRestoreUsesOnlyPointsKnownToExist: at deploy time the restore
+// point is decided again by what Flink kept: a paused job's checkpoint is
+// refused for "checkpoint", "latest" passes over it, and a command
+// accepted with a point that has since proved missing fails rather than
+// start from empty state unasked.
+func TestCheckRestoreUsesOnlyPointsKnownToExist(t *testing.T) {
+	paused := recorded()
+	paused.LatestSavepoint = nil
+	paused.LatestCheckpoint.RunEnd, paused.LatestCheckpoint.Retention = model.EndFinished, model.RetainOnCancellation
+	t.Run("checkpoint of a paused job", func(t *testing.T) {
+		b := newBed(t, paused, nil)
+		x := b.exec(model.CmdResubmit, model.CommandParams{Restore: model.RestoreCheckpoint, RestorePath: chk5})
+		got, err := x.checkRestore(b.ctx, b.cl, b.job)
+		if err == nil || !strings.Contains(err.Error(), "Flink discarded chk-5 when the job FINISHED (retention RETAIN_ON_CANCELLATION keeps checkpoints only after cancel or failure)") {
+			t.Fatalf("checkRestore = %q, %v; want chk-5 refused", got, err)
+		}
+	})
+	t.Run("latest of a paused job accepted with its checkpoint", func(t *testing.T) {
+		b := newBed(t, paused, nil)
+		x := b.exec(model.CmdRestart, model.CommandParams{Restore: model.RestoreLatest, RestorePath: chk5})
+		got, err := x.checkRestore(b.ctx, b.cl, b.job)
+		if err == nil || !strings.Contains(err.Error(), "the restore point "+chk5+" this command was accepted with is gone (Flink discarded chk-5") {
+			t.Fatalf("checkRestore = %q, %v; want a refusal rather than empty state", got, err)
+		}
+	})
+	t.Run("latest passes over a missing checkpoint to the savepoint", func(t *testing.T) {
+		j := recorded()
+		j.LatestCheckpoint.SeenAt = j.LatestSavepoint.SeenAt.Add(time.Hour)
+		j.LatestCheckpoint.CheckID = 0
+		j.LatestCheckpoint.Status, j.LatestCheckpoint.Error = model.SavepointMissing, "Cannot find checkpoint or savepoint file/directory"
+		b := newBed(t, j, nil)
+		x := b.exec(model.CmdRestart, model.CommandParams{Restore: model.RestoreLatest, RestorePath: chk5})
+		got, err := x.checkRestore(b.ctx, b.cl, b.job)
+		_, c := b.stored(x)
+		if err != nil || got != sp6 || !strings.Contains(logOf(c), "passed over a newer restore point: the cluster could not find the checkpoint chk-5") {
+			t.Fatalf("checkRestore = %q, %v; want savepoint 6, saying why\n%s", got, err, logOf(c))
 		}
 	})
 }

@@ -186,7 +186,7 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 	now := s.now()
 	var claimed []model.Command
 	err := s.st.Update(ctx, func(tx store.Tx) error {
-		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 		if err != nil {
 			return err
 		}
@@ -210,7 +210,11 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now):
 				prev := c.LeaseOwner
 				next, err = decide.StepCommand(c, decide.CmdEvReclaim, s.owner, s.opts.Lease, now)
-				if err == nil {
+				switch {
+				case err != nil:
+				case c.State == model.CmdUnknown:
+					next.Logf(now, "lease of %s expired while it reconciled; finding out from the cluster what it did (attempt %d)", orNone(prev), next.Attempts)
+				default:
 					next.Logf(now, "lease of %s expired; reconciling with the cluster before resuming (attempt %d)", orNone(prev), next.Attempts)
 				}
 			default:
@@ -246,7 +250,7 @@ func (s *Scheduler) Orphans(ctx context.Context) ([]model.Command, error) {
 	now := s.now()
 	var out []model.Command
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
-		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 		for _, c := range cs {
 			if c.State == model.CmdUndo || !now.Before(c.LeaseUntil) {
 				out = append(out, c)
@@ -308,6 +312,12 @@ type execution struct {
 	// retries counts the tries of this run after the first: a deploy that
 	// retries reconciles as a reclaimed one does.
 	retries int
+	// sent is set once an action's request may have reached the cluster
+	// (acted); unknownSince is when the command became UNKNOWN in this
+	// process; points are the checkpoints a KILL last read of its job.
+	sent         bool
+	unknownSince time.Time
+	points       []*yarn.Checkpoint
 }
 
 // logf appends to the command's log and persists it.
@@ -332,7 +342,7 @@ func (x *execution) save(ctx context.Context, mod func(*model.Command)) error {
 		if err != nil {
 			return err
 		}
-		if cur.LeaseOwner != x.s.owner || cur.State != model.CmdDoing {
+		if cur.LeaseOwner != x.s.owner || (cur.State != model.CmdDoing && cur.State != model.CmdUnknown) {
 			return fmt.Errorf("%s #%d: lease lost to %s", cur.Kind, cur.Seq, orNone(cur.LeaseOwner))
 		}
 		c := x.cmd
@@ -379,6 +389,12 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 			}
 		}
 	}()
+	if c.State == model.CmdUnknown {
+		// Reclaimed while UNKNOWN: its request is never sent again; the
+		// cluster says what it did.
+		s.settle(ctx, runCtx, x)
+		return
+	}
 	err := x.run(runCtx)
 	for try := 1; try < s.opts.Tries && transient(err) && runCtx.Err() == nil; try++ {
 		// The step is idempotent or reconciled first (a deploy looks for
@@ -407,6 +423,30 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 		return
 	}
 	if errors.Is(err, errLeaseLost) {
+		return
+	}
+	if x.uncertain(err) {
+		if s.markUnknown(x, err) != nil {
+			return
+		}
+		s.settle(ctx, runCtx, x)
+		return
+	}
+	s.finish(x, err)
+}
+
+// settle reconciles an UNKNOWN command and ends it as the cluster shows;
+// when palink quits first, it stays UNKNOWN and its lease is released, so
+// that the next run goes on at once.
+func (s *Scheduler) settle(ctx, runCtx context.Context, x *execution) {
+	decided, err := x.reconcile(runCtx)
+	if !decided {
+		if ctx.Err() != nil {
+			_ = x.save(context.Background(), func(c *model.Command) {
+				c.Logf(s.now(), "interrupted: palink is quitting; the next run goes on reconciling it")
+			})
+			_ = s.releaseLease(x.id)
+		}
 		return
 	}
 	s.finish(x, err)
@@ -510,7 +550,7 @@ var errLeaseLost = errors.New("lease lost")
 func (s *Scheduler) releaseLease(id string) error {
 	return s.st.Update(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Command(id)
-		if err != nil || c.LeaseOwner != s.owner || c.State != model.CmdDoing {
+		if err != nil || c.LeaseOwner != s.owner || (c.State != model.CmdDoing && c.State != model.CmdUnknown) {
 			return err
 		}
 		c.LeaseUntil = s.now()
@@ -535,7 +575,7 @@ func (s *Scheduler) finish(x *execution, runErr error) {
 		if err != nil {
 			return err
 		}
-		if c.LeaseOwner != s.owner || c.State != model.CmdDoing {
+		if c.LeaseOwner != s.owner || (c.State != model.CmdDoing && c.State != model.CmdUnknown) {
 			return errLeaseLost
 		}
 		x.mu.Lock()
