@@ -386,9 +386,19 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 			continue
 		}
 		live++
+		var watched chan *yarn.Checkpoint
+		wctx, stopWatch := context.WithCancel(ctx)
+		if jid := j.FlinkJobID; jid != "" && (id == j.AppID || id == x.params().AppID) {
+			watched = make(chan *yarn.Checkpoint, 1)
+			go func() { watched <- x.s.watchCheckpoints(wctx, cl, app, jid) }()
+		}
 		x.logf(ctx, "killing YARN application %s", app.ID)
 		x.acted()
 		final, err := cl.RM.Kill(ctx, app.ID)
+		stopWatch()
+		if watched != nil {
+			x.lastWord(ctx, <-watched)
+		}
 		if err != nil {
 			return err
 		}
@@ -398,6 +408,65 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 		x.logf(ctx, "no application of %s was ever recorded or tagged on the RM: nothing runs", j.Name)
 	}
 	return nil
+}
+
+// watchCheckpoints polls the JobManager of app for job jid's newest
+// completed checkpoint while a kill is on its way, and returns the last
+// one it heard of when ctx ends (the kill landed) or the JobManager stopped
+// answering. A kill deletes nothing, so the checkpoint Flink retains is the
+// newest completed before the JobManager died; the checkpoint read before
+// the kill was sent may have been subsumed by then. What stays unknowable:
+// a checkpoint that completed between the JobManager's last answer and its
+// death (one poll at most). If that one subsumed the one palink recorded,
+// the restore fails with Flink's "cannot find", which marks the point
+// missing so that it is never tried again.
+func (s *Scheduler) watchCheckpoints(ctx context.Context, cl *clusters.Cluster, app yarn.Application, jid string) *yarn.Checkpoint {
+	f, err := cl.Flink(app)
+	if err != nil {
+		return nil
+	}
+	var last *yarn.Checkpoint
+	for {
+		actx, cancel := context.WithTimeout(ctx, max(4*s.opts.Poll, time.Second))
+		stats, err := f.Checkpoints(actx, jid)
+		cancel()
+		if err == nil && stats.Latest.Completed != nil {
+			last = stats.Latest.Completed
+		}
+		if ctx.Err() != nil || errors.Is(err, yarn.ErrNotFound) {
+			return last
+		}
+		if sleepCtx(ctx, s.opts.Poll) != nil {
+			return last
+		}
+	}
+}
+
+// lastWord keeps cp, the newest completed checkpoint a JobManager reported
+// at or after the kill, when it is newer than what the kill read before.
+func (x *execution) lastWord(ctx context.Context, cp *yarn.Checkpoint) {
+	if cp == nil || cp.ExternalPath == "" || cp.Discarded {
+		return
+	}
+	x.mu.Lock()
+	var before *yarn.Checkpoint
+	if len(x.points) > 0 {
+		before = x.points[0]
+	}
+	newer := before == nil || cp.ID > before.ID
+	if newer {
+		pts := []*yarn.Checkpoint{cp, nil}
+		if len(x.points) > 1 {
+			pts[1] = x.points[1]
+		}
+		x.points = pts
+	}
+	x.mu.Unlock()
+	if newer && before != nil {
+		x.logf(ctx, "the JobManager's last word: checkpoint %d at %s, completed after checkpoint %d read before the kill (which it may have subsumed)", cp.ID, cp.ExternalPath, before.ID)
+	} else if newer {
+		x.logf(ctx, "the JobManager's last word: checkpoint %d at %s", cp.ID, cp.ExternalPath)
+	}
 }
 
 // cancelSessionJobs cancels the job's Flink job (and a superseded deploy's)
@@ -462,6 +531,13 @@ func (x *execution) cancelSessionJobs(ctx context.Context, cl *clusters.Cluster,
 		if err := waitFlinkTerminal(ctx, f, jid, x.s.opts.Poll); err != nil {
 			return err
 		}
+		if jid == j.FlinkJobID {
+			// The session outlives the cancel: its JobManager says for
+			// sure which checkpoint the cancelled job ended with.
+			if stats, err := f.Checkpoints(ctx, jid); err == nil {
+				x.lastWord(ctx, stats.Latest.Completed)
+			}
+		}
 	}
 	if !known && x.params().FlinkJobID == "" && j.FlinkJobID == "" && sup == nil {
 		return fmt.Errorf("the Flink job id of %s in session %s is not known; cannot cancel it without killing the session", j.Name, app.ID)
@@ -502,7 +578,10 @@ func (s *Scheduler) startDueRestarts(ctx context.Context) error {
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		jobs, err := tx.Jobs()
 		for _, j := range jobs {
-			if j.State == model.StateFailed && !j.NextRestart.IsZero() && !now.Before(j.NextRestart) {
+			// FAILED: sync scheduled it. DEPLOY_FAILED: the policy's own
+			// restart found its restore point gone and tries the next.
+			policy := j.State == model.StateFailed || j.State == model.StateDeployFailed
+			if policy && !j.NextRestart.IsZero() && !now.Before(j.NextRestart) {
 				rps, err := tx.RestorePoints(j.ID)
 				if err != nil {
 					return err
@@ -522,7 +601,11 @@ func (s *Scheduler) startDueRestarts(ctx context.Context) error {
 			s.stopPolicy(ctx, j, passed)
 			continue
 		}
-		_, err := s.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdRestart, Restore: choice, RestorePath: path, Issuer: "policy"},
+		kind := model.CmdRestart
+		if j.State == model.StateDeployFailed {
+			kind = model.CmdResubmit // a failed deploy is started again by a resubmit
+		}
+		_, err := s.actWith(ctx, api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: choice, RestorePath: path, Issuer: "policy"},
 			func(c *model.Command, j *model.Job) {
 				c.Params.Auto = true
 				j.NextRestart = time.Time{}
@@ -553,7 +636,7 @@ func (s *Scheduler) stopPolicy(ctx context.Context, j model.Job, why string) {
 		if err != nil {
 			return err
 		}
-		if cur.State != model.StateFailed || cur.NextRestart.IsZero() {
+		if (cur.State != model.StateFailed && cur.State != model.StateDeployFailed) || cur.NextRestart.IsZero() {
 			return nil // someone acted meanwhile
 		}
 		cur.NextRestart, cur.Diagnostics, cur.UpdatedAt = time.Time{}, reason, now
