@@ -242,7 +242,7 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 // commandsRunning says whether a command is queued or running (a policy
 // restart, say): state sync follows what it does.
 func (d *demoRun) commandsRunning(ctx context.Context) bool {
-	cs, err := d.svc.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}, Limit: 1})
+	cs, err := d.svc.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}, Limit: 1})
 	return err == nil && len(cs) > 0
 }
 
