@@ -425,3 +425,53 @@ func TestRestartPolicyNeverRetriesAMissingCheckpoint(t *testing.T) {
 		})
 	}
 }
+
+// TestActionsUnderWireFaultsEndAsTheClusterShows is route (b) under the
+// issue's weather: 30 % of every listener's answers are 5xx, resets,
+// malformed or truncated bodies. A pause and a kill issued into it end as
+// the cluster shows them (SUCCEEDED exactly when the simulator's job
+// stopped, or its application was killed), never FAILED when they took
+// effect, whatever their tries met.
+func TestActionsUnderWireFaultsEndAsTheClusterShows(t *testing.T) {
+	e := coretest.NewWith(t, sim.Options{}, nil, func(o *core.Options) {
+		o.Tries, o.RetryBackoff = 3, 50*time.Millisecond
+	})
+	apps := map[string]string{}
+	for _, name := range []string{"paused", "killed"} {
+		createJob(e, name, nil)
+		if c := e.Act(name, model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+			t.Fatalf("submit %s: %s %s", name, c.State, c.Error)
+		}
+		apps[name] = e.SyncUntil(name, "RUNNING", func(j model.Job) bool { return coretest.Running(j) && j.FlinkJobID != "" }).AppID
+	}
+	setFaults(e, "5xx=0.15,reset=0.05,malformed=0.05,truncated=0.05")
+	var ids []string
+	for name, kind := range map[string]model.CommandKind{"paused": model.CmdPause, "killed": model.CmdKill} {
+		c, err := e.Svc.Act(e.Ctx, api.ActionRequest{JobRef: name, Kind: kind})
+		if err != nil {
+			t.Fatalf("%s %s: %v", kind, name, err)
+		}
+		ids = append(ids, c.ID)
+	}
+	ctx, cancel := context.WithTimeout(e.Ctx, 2*time.Minute)
+	defer cancel()
+	ended := map[string]model.Command{}
+	for _, id := range ids {
+		c, err := e.Svc.WaitCommand(ctx, id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		ended[c.Kind.String()] = c
+	}
+	setFaults(e, "")
+	tookEffect := map[string]bool{
+		"PAUSE": simJob(e, apps["paused"]).State == "FINISHED",
+		"KILL":  func() bool { a, _ := e.Sim.App(apps["killed"]); return a.State == "KILLED" }(),
+	}
+	for kind, c := range ended {
+		if (c.State == model.CmdSucceeded) != tookEffect[kind] {
+			t.Errorf("%s #%d ended %s (%s) while the cluster shows it took effect: %v\n%s", kind, c.Seq, c.State, c.Error, tookEffect[kind],
+				strings.Join(coretest.LogTexts(c), "\n"))
+		}
+	}
+}
