@@ -341,8 +341,12 @@ func (x *execution) killed(latest []*yarn.Checkpoint, session bool) {
 		if session {
 			end = model.EndCanceled
 		}
-		if err := journal.EndRun(tx, &j, end); err != nil {
-			return j, nil, err
+		// Only a run that was deployed ends here: a kill of a deploy in
+		// progress ends no Flink job palink knew of.
+		if j.State == model.StateRunning || j.State == model.StateDeploySucceeded {
+			if err := journal.EndRun(tx, &j, end); err != nil {
+				return j, nil, err
+			}
 		}
 		return applyIfLegal(tx, j, decide.EvKilled, fmt.Sprintf("%s #%d by %s", c.Kind, c.Seq, c.Issuer), c.ID, now)
 	}
