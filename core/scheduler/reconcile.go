@@ -190,6 +190,11 @@ func (x *execution) reconcileSavepoint(ctx context.Context, stop bool) (bool, er
 		return true, nil
 	case clusters.FlinkTerminal(st):
 		return true, fmt.Errorf("%s: job %s is %s and the JobManager does not know savepoint %s", what, jid, st, p.TriggerID)
+	case !stop:
+		// A savepoint leaves the job running either way: whether one was
+		// written before a JobManager failover forgot the trigger cannot
+		// be told apart from the history, so none is recorded.
+		return true, fmt.Errorf("savepoint: the JobManager does not know trigger %s (it never arrived, or a failover forgot it); no savepoint is recorded", p.TriggerID)
 	}
 	return true, fmt.Errorf("%s did not take effect: the JobManager does not know trigger %s and job %s is %s", what, p.TriggerID, jid, st)
 }
