@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,6 +110,14 @@ func waitState(e *coretest.Env, id string, want model.CommandState) model.Comman
 	}
 }
 
+// held reports whether the simulated HDFS still holds path, a checkpoint
+// or a savepoint of the job the application ran.
+func held(e *coretest.Env, appID, path string) bool {
+	e.T.Helper()
+	j := simJob(e, appID)
+	return slices.Contains(j.Retained, path) || slices.Contains(j.Savepoints, path)
+}
+
 func simJob(e *coretest.Env, appID string) sim.Job {
 	e.T.Helper()
 	a, err := e.Sim.App(appID)
@@ -143,8 +152,8 @@ func TestResubmitFromTheCheckpointOfAPausedJobIsRefused(t *testing.T) {
 	if cp == nil || sp == nil {
 		t.Fatalf("after the pause: checkpoint %+v, savepoint %+v", cp, sp)
 	}
-	if e.Sim.Restorable(cp.Path) || !e.Sim.Restorable(sp.Path) {
-		t.Fatalf("the cluster holds checkpoint %v and savepoint %v; want only the savepoint", e.Sim.Restorable(cp.Path), e.Sim.Restorable(sp.Path))
+	if held(e, j.AppID, cp.Path) || !held(e, j.AppID, sp.Path) {
+		t.Fatalf("the cluster holds checkpoint %v and savepoint %v; want only the savepoint", held(e, j.AppID, cp.Path), held(e, j.AppID, sp.Path))
 	}
 	name := cp.Path[strings.LastIndex(cp.Path, "/")+1:]
 	req := api.ActionRequest{JobRef: "paused", Kind: model.CmdResubmit, Restore: model.RestoreCheckpoint}
@@ -287,7 +296,7 @@ func TestKillRaceRestoresTheCheckpointThatSurvived(t *testing.T) {
 		clock.Advance(time.Second)
 		next = simJob(e, j.AppID).LatestCheckpoint
 	}
-	if next == first || e.Sim.Restorable(first) {
+	if next == first || held(e, j.AppID, first) {
 		t.Fatalf("no newer checkpoint subsumed %s (newest %s)", first, next)
 	}
 	// The kill lands on the RM (three calls at 300ms), the application dies a second later.
@@ -301,7 +310,7 @@ func TestKillRaceRestoresTheCheckpointThatSurvived(t *testing.T) {
 		t.Fatalf("kill: %s %s %v", c.State, c.Error, err)
 	}
 	killed := e.Job("raced")
-	if killed.LatestCheckpoint == nil || killed.LatestCheckpoint.Path != next || !e.Sim.Restorable(next) {
+	if killed.LatestCheckpoint == nil || killed.LatestCheckpoint.Path != next || !held(e, j.AppID, next) {
 		t.Fatalf("the kill recorded %+v; want %s, which survived (read before the kill: %s)\n%s",
 			killed.LatestCheckpoint, next, first, strings.Join(coretest.LogTexts(c), "\n"))
 	}
@@ -368,7 +377,7 @@ func TestRestartPolicyNeverRetriesAMissingCheckpoint(t *testing.T) {
 				sp = e.Job("flaky").LatestSavepoint.Path
 			}
 			seen := e.Job("flaky").LatestCheckpoint.Path
-			for deadline := time.Now().Add(time.Minute); e.Sim.Restorable(seen); time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(time.Minute); held(e, j.AppID, seen); time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("%s was never subsumed", seen)
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/palink/palink/core/clusters"
@@ -27,33 +28,106 @@ import (
 // before it says the kill did not take effect.
 const killSettle = time.Minute
 
-// acted notes that the command's request (a stop, a savepoint trigger, a
-// kill, a cancel) is about to be sent: from here on a lost answer leaves
-// its effect unknown.
-func (x *execution) acted() {
-	x.mu.Lock()
-	x.sent = true
-	x.mu.Unlock()
+// effect is what a running command knows of its own effect on the
+// cluster: whether its request may have reached it, since when that is
+// UNKNOWN in this process, and the checkpoints a KILL last heard of.
+type effect struct {
+	mu           sync.Mutex
+	sent         bool
+	unknownSince time.Time
+	points       []*yarn.Checkpoint
 }
 
-// uncertain reports whether the command failed with err after its tries
-// in a way that says nothing of its effect: the cluster's moment (a
-// transient error) after its request may have been sent. A savepoint or
-// stop whose trigger id was persisted may have been sent by an earlier
-// attempt too.
-func (x *execution) uncertain(err error) bool {
+// acted notes that the request (a stop, a savepoint trigger, a kill, a
+// cancel) is about to be sent: from here on a lost answer leaves its
+// effect unknown.
+func (e *effect) acted() {
+	e.mu.Lock()
+	e.sent = true
+	e.mu.Unlock()
+}
+
+func (e *effect) wasSent() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sent
+}
+
+// unknownFor is how long the effect has been UNKNOWN in this process.
+func (e *effect) unknownFor() time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.unknownSince.IsZero() {
+		e.unknownSince = time.Now()
+	}
+	return time.Since(e.unknownSince)
+}
+
+// lastPoints are the checkpoints a KILL read of its job's JobManager in
+// this process (none after a reclaim: the JobManager is gone by then).
+func (e *effect) lastPoints() []*yarn.Checkpoint {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.points
+}
+
+func (e *effect) setPoints(pts []*yarn.Checkpoint) {
+	e.mu.Lock()
+	e.points = pts
+	e.mu.Unlock()
+}
+
+// newer keeps cp as the newest completed checkpoint when it is newer than
+// the one read before; it returns that one and whether cp was kept.
+func (e *effect) newer(cp *yarn.Checkpoint) (before *yarn.Checkpoint, kept bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.points) > 0 {
+		before = e.points[0]
+	}
+	if before != nil && cp.ID <= before.ID {
+		return before, false
+	}
+	pts := []*yarn.Checkpoint{cp, nil}
+	if len(e.points) > 1 {
+		pts[1] = e.points[1]
+	}
+	e.points = pts
+	return before, true
+}
+
+// mayHaveActed reports whether x failed with err after its tries in a
+// way that says nothing of its effect: the cluster's moment (a transient
+// error) after its request may have been sent. A savepoint or stop whose
+// trigger id was persisted may have been sent by an earlier attempt too.
+func mayHaveActed(x *execution, err error) bool {
 	if !transient(err) {
 		return false
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	switch x.kind {
 	case model.CmdPause, model.CmdSavepoint:
-		return x.sent || x.cmd.Params.TriggerID != ""
+		return x.eff.wasSent() || x.params().TriggerID != ""
 	case model.CmdKill:
-		return x.sent
+		return x.eff.wasSent()
 	}
 	return false
+}
+
+// settle reconciles an UNKNOWN command and ends it as the cluster shows;
+// when palink quits first, it stays UNKNOWN and its lease is released, so
+// that the next run goes on at once.
+func (s *Scheduler) settle(ctx, runCtx context.Context, x *execution) {
+	decided, err := reconciliation{x}.run(runCtx)
+	if !decided {
+		if ctx.Err() != nil {
+			_ = x.save(context.Background(), func(c *model.Command) {
+				c.Logf(s.now(), "interrupted: palink is quitting; the next run goes on reconciling it")
+			})
+			_ = s.releaseLease(x.id)
+		}
+		return
+	}
+	s.finish(x, err)
 }
 
 // markUnknown moves the command to UNKNOWN, keeping its lease: this
@@ -90,16 +164,16 @@ func (s *Scheduler) markUnknown(x *execution, runErr error) error {
 	return nil
 }
 
-// reconcile asks the cluster what an UNKNOWN command did until it can
-// tell: decided, with the error it ends FAILED with (nil: SUCCEEDED, its
-// outcome set). It stops undecided only when ctx ends; the command stays
-// UNKNOWN and the next palink that claims it goes on.
-func (x *execution) reconcile(ctx context.Context) (bool, error) {
-	x.mu.Lock()
-	if x.unknownSince.IsZero() {
-		x.unknownSince = time.Now()
-	}
-	x.mu.Unlock()
+// reconciliation finds out what an UNKNOWN command did.
+type reconciliation struct{ x *execution }
+
+// run asks the cluster what the command did until it can tell: decided,
+// with the error it ends FAILED with (nil: SUCCEEDED, its outcome set). It
+// stops undecided only when ctx ends; the command stays UNKNOWN and the
+// next palink that claims it goes on.
+func (r reconciliation) run(ctx context.Context) (bool, error) {
+	x := r.x
+	x.eff.unknownFor()
 	var said string
 	for n := 1; ; n++ {
 		var (
@@ -108,11 +182,11 @@ func (x *execution) reconcile(ctx context.Context) (bool, error) {
 		)
 		switch x.kind {
 		case model.CmdPause:
-			decided, err = x.reconcileSavepoint(ctx, true)
+			decided, err = r.savepoint(ctx, true)
 		case model.CmdSavepoint:
-			decided, err = x.reconcileSavepoint(ctx, false)
+			decided, err = r.savepoint(ctx, false)
 		case model.CmdKill:
-			decided, err = x.reconcileKill(ctx)
+			decided, err = r.kill(ctx)
 		default:
 			return true, fmt.Errorf("%s commands are not reconciled", x.kind)
 		}
@@ -130,11 +204,12 @@ func (x *execution) reconcile(ctx context.Context) (bool, error) {
 	}
 }
 
-// reconcileSavepoint finds out what became of a SAVEPOINT or PAUSE: its
-// trigger's status while the JobManager knows it; else, for a stop, the
-// job's status and checkpoint history; else, once the per-job cluster is
-// gone, YARN's final status.
-func (x *execution) reconcileSavepoint(ctx context.Context, stop bool) (bool, error) {
+// savepoint finds out what became of a SAVEPOINT or PAUSE: its trigger's
+// status while the JobManager knows it; else, for a stop, the job's status
+// and checkpoint history; else, once the per-job cluster is gone, YARN's
+// final status.
+func (r reconciliation) savepoint(ctx context.Context, stop bool) (bool, error) {
+	x := r.x
 	what := "savepoint"
 	if stop {
 		what = "stop-with-savepoint"
@@ -169,8 +244,8 @@ func (x *execution) reconcileSavepoint(ctx context.Context, stop bool) (bool, er
 	case err == nil && op.Failure != nil:
 		return true, fmt.Errorf("%s of %s failed: %s", what, jid, op.Failure.Message())
 	case err == nil && op.Location != "":
-		x.logf(ctx, "the JobManager reports %s %s completed", what, p.TriggerID)
-		x.savepointTaken(ctx, op.Location, jid, stop)
+		x.logf(ctx, "the JobManager reports %s %s completed: savepoint %s", what, p.TriggerID, op.Location)
+		x.outcome = savepointOutcome(op.Location, jid, stop)
 		return true, nil
 	case err == nil:
 		return true, fmt.Errorf("%s of %s completed without a location", what, jid)
@@ -184,7 +259,7 @@ func (x *execution) reconcileSavepoint(ctx context.Context, stop bool) (bool, er
 	case err != nil:
 		return false, fmt.Errorf("status of job %s: %w", jid, err)
 	case stop && st == yarn.JobFinished:
-		if err := x.stoppedPerHistory(ctx, f, jid); err != nil {
+		if err := stoppedPerHistory(ctx, x, f, jid); err != nil {
 			return false, err
 		}
 		return true, nil
@@ -203,7 +278,7 @@ func (x *execution) reconcileSavepoint(ctx context.Context, stop bool) (bool, er
 // JobManager does not know its trigger: the stop happened, and its
 // savepoint is the newest in the job's checkpoint history (a stop's
 // synchronous savepoint is the job's last act).
-func (x *execution) stoppedPerHistory(ctx context.Context, f *yarn.Flink, jid string) error {
+func stoppedPerHistory(ctx context.Context, x *execution, f *yarn.Flink, jid string) error {
 	stats, err := f.Checkpoints(ctx, jid)
 	if err != nil {
 		return fmt.Errorf("job %s FINISHED; its checkpoint history, which names the savepoint: %w", jid, err)
@@ -214,15 +289,16 @@ func (x *execution) stoppedPerHistory(ctx context.Context, f *yarn.Flink, jid st
 		return x.pausedWithoutLocation(ctx, yarn.Application{FinalStatus: yarn.FinalSucceeded}, "")
 	}
 	x.logf(ctx, "job %s FINISHED; its newest savepoint, per its checkpoint history, is %s", jid, sp.ExternalPath)
-	x.savepointTaken(ctx, sp.ExternalPath, jid, true)
+	x.outcome = savepointOutcome(sp.ExternalPath, jid, true)
 	return nil
 }
 
-// reconcileKill finds out whether a KILL took effect: every application
-// it targets ended (or is gone from the RM), or, in a session cluster, the
+// kill finds out whether a KILL took effect: every application it
+// targets ended (or is gone from the RM), or, in a session cluster, the
 // Flink job is terminal. One that still runs may be a kill on its way: it
 // is given killSettle before the kill counts as not taken.
-func (x *execution) reconcileKill(ctx context.Context) (bool, error) {
+func (r reconciliation) kill(ctx context.Context) (bool, error) {
+	x := r.x
 	var j model.Job
 	if err := x.s.st.View(ctx, func(tx store.ReadTx) error {
 		var err error
@@ -236,11 +312,9 @@ func (x *execution) reconcileKill(ctx context.Context) (bool, error) {
 		return true, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}
 	p := x.params()
-	x.mu.Lock()
-	settled := time.Since(x.unknownSince) > killSettle
-	x.mu.Unlock()
+	settled := x.eff.unknownFor() > killSettle
 	if j.Session {
-		return x.reconcileSessionKill(ctx, cl, j, settled)
+		return r.sessionKill(ctx, cl, j, settled)
 	}
 	seen := map[string]bool{}
 	for _, id := range []string{p.AppID, j.AppID} {
@@ -261,11 +335,12 @@ func (x *execution) reconcileKill(ctx context.Context) (bool, error) {
 		}
 		x.logf(ctx, "application %s is %s/%s", app.ID, app.State, app.FinalStatus)
 	}
-	x.killed(x.lastPoints(), false)
+	x.outcome = killedOutcome(x.eff.lastPoints(), false)
 	return true, nil
 }
 
-func (x *execution) reconcileSessionKill(ctx context.Context, cl *clusters.Cluster, j model.Job, settled bool) (bool, error) {
+func (r reconciliation) sessionKill(ctx context.Context, cl *clusters.Cluster, j model.Job, settled bool) (bool, error) {
+	x := r.x
 	appID := x.params().AppID
 	if appID == "" {
 		appID = j.AppID
@@ -273,13 +348,13 @@ func (x *execution) reconcileSessionKill(ctx context.Context, cl *clusters.Clust
 	app, err := cl.RM.Application(ctx, appID)
 	switch {
 	case errors.Is(err, yarn.ErrNotFound):
-		x.killed(nil, true)
+		x.outcome = killedOutcome(nil, true)
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("session application %s: %w", appID, err)
 	case app.Final():
 		x.logf(ctx, "session application %s ended (%s/%s)", app.ID, app.State, app.FinalStatus)
-		x.killed(nil, true)
+		x.outcome = killedOutcome(nil, true)
 		return true, nil
 	}
 	f, err := cl.Flink(app)
@@ -290,7 +365,7 @@ func (x *execution) reconcileSessionKill(ctx context.Context, cl *clusters.Clust
 	switch {
 	case errors.Is(err, yarn.ErrNotFound), err == nil && clusters.FlinkTerminal(st):
 		x.logf(ctx, "Flink job %s is %s in session %s", j.FlinkJobID, orGone(st), app.ID)
-		x.killed(x.lastPoints(), true)
+		x.outcome = killedOutcome(x.eff.lastPoints(), true)
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("status of Flink job %s: %w", j.FlinkJobID, err)
@@ -305,12 +380,4 @@ func orGone(st string) string {
 		return "gone"
 	}
 	return st
-}
-
-// lastPoints are the checkpoints a KILL read of its job's JobManager in
-// this process (none after a reclaim: the JobManager is gone by then).
-func (x *execution) lastPoints() []*yarn.Checkpoint {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.points
 }

@@ -75,7 +75,7 @@ func TestReconcileSavepoint(t *testing.T) {
 			a := b.f.add(prevApp, yarn.AppRunning, nil)
 			tc.cluster(a, b.f)
 			x := b.exec(model.CmdPause, model.CommandParams{TriggerID: trigger, AppID: prevApp, FlinkJobID: prevJob})
-			decided, err := x.reconcileSavepoint(b.ctx, true)
+			decided, err := reconciliation{x}.savepoint(b.ctx, true)
 			if decided != tc.decided {
 				t.Fatalf("decided %v (%v), want %v", decided, err, tc.decided)
 			}
@@ -132,11 +132,11 @@ func TestReconcileKill(t *testing.T) {
 			b := newBed(t, running(), nil)
 			tc.cluster(b.f.add(prevApp, yarn.AppRunning, nil), b.f)
 			x := b.exec(model.CmdKill, model.CommandParams{AppID: prevApp, FlinkJobID: prevJob})
-			x.unknownSince = time.Now()
+			x.eff.unknownSince = time.Now()
 			if tc.settled {
-				x.unknownSince = time.Now().Add(-2 * killSettle)
+				x.eff.unknownSince = time.Now().Add(-2 * killSettle)
 			}
-			decided, err := x.reconcileKill(b.ctx)
+			decided, err := reconciliation{x}.kill(b.ctx)
 			if decided != tc.decided || (decided && ((err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)))) {
 				t.Fatalf("decided %v with %v; want %v with %q", decided, err, tc.decided, tc.err)
 			}

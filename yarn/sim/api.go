@@ -53,9 +53,14 @@ type Job struct {
 	// LatestCheckpoint is the external path of the newest completed checkpoint.
 	LatestCheckpoint string `json:"latestCheckpoint,omitempty"`
 	// Savepoints are the paths of the job's completed savepoints, oldest first.
-	Savepoints []string  `json:"savepoints,omitempty"`
-	StartedAt  time.Time `json:"startedAt"`
-	EndedAt    time.Time `json:"endedAt,omitzero"`
+	Savepoints []string `json:"savepoints,omitempty"`
+	// Retained are the paths of the checkpoints Flink retains for the job
+	// now, oldest first: what the simulated HDFS still holds of them (the
+	// num-retained newest while it runs; after it ended, what its
+	// retention kept).
+	Retained  []string  `json:"retained,omitempty"`
+	StartedAt time.Time `json:"startedAt"`
+	EndedAt   time.Time `json:"endedAt,omitzero"`
 }
 
 // Deployment modes of SubmitRequest.Mode, named like Flink's execution.target.
@@ -251,27 +256,12 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 		if j.ck.latest != nil {
 			sj.LatestCheckpoint = j.ck.latest.path
 		}
+		for _, cp := range j.ck.kept {
+			sj.Retained = append(sj.Retained, cp.path)
+		}
 		out.Jobs = append(out.Jobs, sj)
 	}
 	return out
-}
-
-// Restorable reports whether a job could restore from path now: what the
-// simulated HDFS holds (a completed savepoint, or a checkpoint Flink has
-// not deleted), whatever the palink that asks believes.
-func (c *Cluster) Restorable(path string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.clock.Now()
-	for _, a := range c.yarn.order {
-		c.yarn.advance(a, now)
-		for _, j := range a.jobs {
-			c.flink.syncCheckpoints(j, now)
-		}
-	}
-	p := strings.TrimRight(path, "/")
-	cp, ok := c.flink.points.byPath[p]
-	return ok && !cp.discarded
 }
 
 // resolveJob finds a job by Flink job id, or an app's newest live job.

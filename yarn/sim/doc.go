@@ -100,7 +100,7 @@
 //     (a graceful shutdown without HA, which deletes them unless
 //     RETAIN_ON_CANCELLATION) does not happen here. checkpoints/config
 //     reports the retention as Flink's CheckpointConfigHandler does;
-//     Cluster.Restorable says what the simulated HDFS holds;
+//     a Job snapshot's Retained lists what the simulated HDFS holds;
 //   - a per-job JobManager whose job ended by stop-with-savepoint stays up
 //     until a client fetched the result (at most 60 simulated seconds);
 //   - flame graphs answer endTimestamp -2 unless rest.flamegraph.enabled is

@@ -91,7 +91,7 @@ func TestCheckpointRetentionFollowsFlink(t *testing.T) {
 					t.Fatalf("only %d checkpoints completed: %+v", len(done), hist)
 				}
 				for i, p := range done[:3] {
-					if got := c.Restorable(p); got != (i < 2) {
+					if got := restorable(c, p); got != (i < 2) {
 						t.Errorf("while running, checkpoint %d from the newest (%s): restorable %v, want %v (num-retained 2)", i, p, got, i < 2)
 					}
 				}
@@ -124,13 +124,25 @@ func TestCheckpointRetentionFollowsFlink(t *testing.T) {
 					t.Fatalf("job ended %s, want %s", got, state)
 				}
 				latest := a.Jobs[0].LatestCheckpoint
-				if got := c.Restorable(latest); got != kept {
+				if got := restorable(c, latest); got != kept {
 					t.Errorf("after %s under %q the newest checkpoint %s: restorable %v, want %v", end, or(retention, "the default"), latest, got, kept)
 				}
-				if !c.Restorable(savepoint) {
+				if r := a.Jobs[0].Retained; (len(r) > 0) != kept || (kept && r[len(r)-1] != latest) {
+					t.Errorf("the snapshot says %v are retained; want the newest, %s, only if kept (%v)", r, latest, kept)
+				}
+				if !restorable(c, savepoint) {
 					t.Errorf("the savepoint %s is gone: Flink never deletes savepoints", savepoint)
 				}
 			})
 		}
 	}
+}
+
+// restorable reports whether a job could restore from path now: what the
+// simulated HDFS holds.
+func restorable(c *Cluster, path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cp, ok := c.flink.points.byPath[path]
+	return ok && !cp.discarded
 }
