@@ -242,7 +242,7 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 // commandsRunning says whether a command is queued or running (a policy
 // restart, say): state sync follows what it does.
 func (d *demoRun) commandsRunning(ctx context.Context) bool {
-	cs, err := d.svc.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}, Limit: 1})
+	cs, err := d.svc.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}, Limit: 1})
 	return err == nil && len(cs) > 0
 }
 
@@ -292,8 +292,11 @@ func createDemoJob(ctx context.Context, svc *core.Local, i int, submit bool) (mo
 	if i >= len(demoJobs) {
 		name = fmt.Sprintf("%s-%d", t.name, i/len(demoJobs)+1)
 	}
+	// Retained checkpoints, as production jobs keep them: a failed job's
+	// newest checkpoint outlives it, so the restart policy restarts from it.
+	conf := map[string]string{"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION"}
 	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
-		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4})
+		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf})
 	if err != nil || !submit {
 		return j, "", err
 	}

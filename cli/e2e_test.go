@@ -158,7 +158,10 @@ func TestCLIJobLifecycle(t *testing.T) {
 	if err := os.WriteFile(sqlFile, []byte(e2eSQL), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.mustRun("job", "create", "--name", "orders", "--sql", sqlFile)
+	// Retained checkpoints (kept after a failure), so that the restart
+	// policy below has the failed run's checkpoint to restore.
+	e.mustRun("job", "create", "--name", "orders", "--sql", sqlFile,
+		"--set", "execution.checkpointing.externalized-checkpoint-retention=RETAIN_ON_CANCELLATION")
 	out := e.mustRun("job", "submit", "orders", "--wait")
 	if !strings.Contains(out, "SUBMIT #1 SUCCEEDED") {
 		t.Fatalf("submit: %s", out)

@@ -59,6 +59,24 @@
 //	  │              │  ▲  └──fail────► FAILED
 //	  │              └──┘ reclaim (lease expired: reconcile with the cluster, then resume)
 //	  └──────────────┴──── supersede (a KILL ends it, whoever runs it) ──► FAILED
+//	                 │
+//	                 └──uncertain──► UNKNOWN ──succeed──► SUCCEEDED   (YARN/Flink show it took effect)
+//	                   (its tries   │  ▲  └──fail────► FAILED      (they show it did not)
+//	                   said nothing)└──┘ reclaim (its worker died: reconcile again, never resend)
+//
+// A pause, savepoint or kill whose request may have reached the cluster
+// but whose answers were all lost is never FAILED on that account: it is
+// UNKNOWN until the trigger's status, the job's checkpoint history or the
+// application's state says what happened. Only a KILL may act on its job
+// meanwhile, and it does not supersede it.
+//
+// Restore points (decide.Missing): a deploy restores only from a point
+// known to exist — a savepoint recorded as completed and never disposed
+// of, or a checkpoint whose run ended in a way its retention keeps
+// (Flink's CheckpointProperties: FINISHED deletes them whatever the
+// retention, a YARN kill deletes nothing), as recorded by the command or
+// sync that saw the run end. A point a restore could not find is marked
+// missing and never tried again.
 //
 // Identity: every application palink submits carries the tags of the store
 // (an id minted at random when the store was created), the job and the

@@ -191,13 +191,17 @@ func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, e
 		if err != nil {
 			return err
 		}
-		pending, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		pending, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 		if err != nil {
 			return err
 		}
 		byJob := map[string]*model.Command{}
 		for i := range pending {
-			byJob[pending[i].JobID] = &pending[i]
+			// A queued or running command first; one UNKNOWN (being
+			// reconciled) shows when there is no other.
+			if cur := byJob[pending[i].JobID]; cur == nil || cur.State == model.CmdUnknown {
+				byJob[pending[i].JobID] = &pending[i]
+			}
 		}
 		states := map[model.JobState]bool{}
 		for _, s := range f.States {

@@ -113,6 +113,9 @@ type Job struct {
 	LatestSavepoint  *RestorePoint
 	// RestoredFrom is the path the running Flink job restored from, if any.
 	RestoredFrom string
+	// Retention is the checkpoint retention the current (or last) Flink job
+	// runs with, as its JobManager reported it; unknown until sync asked.
+	Retention CheckpointRetention `json:",omitempty"`
 
 	PlatformRestarts int       // restarts done by the platform policy
 	RestartWindow    time.Time // start of the policy's current counting window
@@ -199,8 +202,68 @@ type RestorePoint struct {
 	// (Flink's savepoint-disposal), then disposed, or failed with Error.
 	Status     SavepointStatus
 	DisposedAt time.Time // when the disposal ended (palink's clock)
-	Error      string    // why the disposal failed
+	Error      string    // why the disposal failed, or why the cluster could not find it
+	// RunEnd and Retention are how the Flink job that took a checkpoint
+	// ended and the retention it ran with, recorded on the newest
+	// checkpoint palink knew of that job when it saw the job end: whether
+	// Flink kept the checkpoint follows from them (core/decide).
+	RunEnd    RunEnd              `json:",omitempty"`
+	Retention CheckpointRetention `json:",omitempty"`
 }
+
+// CheckpointRetention is Flink's externalized checkpoint retention
+// (execution.checkpointing.externalized-checkpoint-retention, one key in
+// Flink 1.x and 2.x): what Flink does with a job's retained checkpoints
+// when the job ends. The zero value is not known.
+type CheckpointRetention int
+
+// Checkpoint retentions, named as Flink's configuration names them.
+const (
+	RetentionUnknown CheckpointRetention = iota
+	// RetainNever is NO_EXTERNALIZED_CHECKPOINTS, Flink's default
+	// (NEVER_RETAIN_AFTER_TERMINATION inside Flink).
+	RetainNever
+	// RetainOnFailure is DELETE_ON_CANCELLATION (RETAIN_ON_FAILURE inside Flink).
+	RetainOnFailure
+	// RetainOnCancellation is RETAIN_ON_CANCELLATION.
+	RetainOnCancellation
+)
+
+var retentionNames = map[CheckpointRetention]string{RetentionUnknown: "unknown", RetainNever: "NO_EXTERNALIZED_CHECKPOINTS",
+	RetainOnFailure: "DELETE_ON_CANCELLATION", RetainOnCancellation: "RETAIN_ON_CANCELLATION"}
+
+func (r CheckpointRetention) String() string { return enumString(retentionNames, r) }
+
+// ParseCheckpointRetention is the inverse of String; like Flink it takes
+// any case.
+func ParseCheckpointRetention(s string) (CheckpointRetention, error) {
+	return parseEnum(retentionNames, "checkpoint retention", strings.TrimSpace(s))
+}
+
+// RunEnd is how a Flink job ended, as far as palink saw: what decides,
+// with its retention, whether Flink kept its checkpoints. The zero value
+// is not known (it runs, or palink did not see it end).
+type RunEnd int
+
+// Run ends.
+const (
+	EndUnknown   RunEnd = iota
+	EndFinished         // FINISHED: stopped with a savepoint (a pause), or its input ended
+	EndCanceled         // CANCELED: a Flink cancel
+	EndFailed           // FAILED: Flink's restart strategy gave up
+	EndSuspended        // SUSPENDED: its JobManager shut down without ending it
+	// EndKilled is a YARN kill of the application, or an AM that died:
+	// Flink ran no cleanup, so its files stay.
+	EndKilled
+)
+
+var runEndNames = map[RunEnd]string{EndUnknown: "unknown", EndFinished: "FINISHED", EndCanceled: "CANCELED",
+	EndFailed: "FAILED", EndSuspended: "SUSPENDED", EndKilled: "KILLED_BY_YARN"}
+
+func (e RunEnd) String() string { return enumString(runEndNames, e) }
+
+// ParseRunEnd is the inverse of String.
+func ParseRunEnd(s string) (RunEnd, error) { return parseEnum(runEndNames, "run end", s) }
 
 // SavepointStatus is the life of a restore point palink recorded. The zero
 // value is completed: every record written before disposals existed is one.
@@ -212,10 +275,14 @@ const (
 	SavepointDisposing                 // a disposal was triggered and not yet seen to end
 	SavepointDisposed
 	SavepointFailed // the disposal failed; Error says why, the files may remain
+	// SavepointMissing: a job that restored from it failed because the
+	// cluster could not find it (Error has the cluster's words). It is
+	// never offered again.
+	SavepointMissing
 )
 
 var savepointStatusNames = map[SavepointStatus]string{SavepointCompleted: "completed",
-	SavepointDisposing: "disposing", SavepointDisposed: "disposed", SavepointFailed: "failed"}
+	SavepointDisposing: "disposing", SavepointDisposed: "disposed", SavepointFailed: "failed", SavepointMissing: "missing"}
 
 func (s SavepointStatus) String() string { return enumString(savepointStatusNames, s) }
 
@@ -226,7 +293,7 @@ func ParseSavepointStatus(s string) (SavepointStatus, error) {
 
 // SavepointStatuses lists every status in display order.
 func SavepointStatuses() []SavepointStatus {
-	return []SavepointStatus{SavepointCompleted, SavepointDisposing, SavepointDisposed, SavepointFailed}
+	return []SavepointStatus{SavepointCompleted, SavepointDisposing, SavepointDisposed, SavepointFailed, SavepointMissing}
 }
 
 // Usable reports whether a job may restore from it.
@@ -294,7 +361,9 @@ func (k CommandKind) Deploys() bool {
 	return k == CmdSubmit || k == CmdRestart || k == CmdResubmit
 }
 
-// CommandState is a command's lifecycle: UNDO → DOING → SUCCEEDED | FAILED.
+// CommandState is a command's lifecycle: UNDO → DOING → SUCCEEDED | FAILED,
+// or DOING → UNKNOWN → SUCCEEDED | FAILED when its effect could not be
+// told after its tries and is reconciled from the cluster.
 type CommandState int
 
 // Command states.
@@ -303,10 +372,14 @@ const (
 	CmdDoing
 	CmdSucceeded
 	CmdFailed
+	// CmdUnknown: the command's request may have taken effect, but after
+	// its tries the cluster's answers did not say; palink reconciles it
+	// from YARN and Flink into SUCCEEDED or FAILED.
+	CmdUnknown
 )
 
 var commandStateNames = map[CommandState]string{
-	CmdUndo: "UNDO", CmdDoing: "DOING", CmdSucceeded: "SUCCEEDED", CmdFailed: "FAILED",
+	CmdUndo: "UNDO", CmdDoing: "DOING", CmdSucceeded: "SUCCEEDED", CmdFailed: "FAILED", CmdUnknown: "UNKNOWN",
 }
 
 func (s CommandState) String() string { return enumString(commandStateNames, s) }
@@ -318,6 +391,11 @@ func ParseCommandState(s string) (CommandState, error) {
 
 // Final reports whether the command has ended.
 func (s CommandState) Final() bool { return s == CmdSucceeded || s == CmdFailed }
+
+// CommandStates lists every command state in lifecycle order.
+func CommandStates() []CommandState {
+	return []CommandState{CmdUndo, CmdDoing, CmdUnknown, CmdSucceeded, CmdFailed}
+}
 
 // RestoreChoice says where a (re)started job restores from.
 type RestoreChoice int

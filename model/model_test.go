@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,40 @@ func TestCommandKindsListsEveryKind(t *testing.T) {
 		if _, ok := commandKindNames[k]; !ok {
 			t.Errorf("CommandKinds lists %d, which has no name", k)
 		}
+	}
+}
+
+// TestRestorePointEnumsRoundTripByName: how a run ended, the retention it
+// ran with and a command's UNKNOWN state are stored by name, the zero ones
+// left out; Flink's retention names parse in any case.
+func TestRestorePointEnumsRoundTripByName(t *testing.T) {
+	rp := RestorePoint{Kind: Checkpoint, Path: "p", Status: SavepointMissing, RunEnd: EndKilled, Retention: RetainOnFailure}
+	b, _ := json.Marshal(rp)
+	for _, name := range []string{`"missing"`, `"KILLED_BY_YARN"`, `"DELETE_ON_CANCELLATION"`} {
+		if !strings.Contains(string(b), name) {
+			t.Errorf("%s not in %s", name, b)
+		}
+	}
+	var back RestorePoint
+	if err := json.Unmarshal(b, &back); err != nil || back != rp {
+		t.Errorf("round trip: %+v, %v from %s", back, err, b)
+	}
+	if b, _ := json.Marshal(RestorePoint{Kind: Savepoint, Path: "p"}); strings.Contains(string(b), "RunEnd") || strings.Contains(string(b), "Retention") {
+		t.Errorf("zero values stored: %s", b)
+	}
+	if b, _ := json.Marshal(Job{ID: "j", Name: "n"}); strings.Contains(string(b), "Retention") {
+		t.Errorf("zero retention stored: %s", b)
+	}
+	c := Command{Kind: CmdKill, State: CmdUnknown}
+	b, _ = json.Marshal(c)
+	var cb Command
+	if err := json.Unmarshal(b, &cb); err != nil || cb.State != CmdUnknown || !strings.Contains(string(b), `"UNKNOWN"`) {
+		t.Errorf("UNKNOWN command: %+v, %v from %s", cb, err, b)
+	}
+	if r, err := ParseCheckpointRetention("retain_on_cancellation"); err != nil || r != RetainOnCancellation {
+		t.Errorf("retention in lower case: %v, %v", r, err)
+	}
+	if _, err := ParseCheckpointRetention("KEEP_EVERYTHING"); err == nil {
+		t.Error("an unknown retention parsed")
 	}
 }

@@ -84,6 +84,42 @@ func (r *RestoreChoice) UnmarshalText(b []byte) (err error) {
 	return
 }
 
+// MarshalText implements encoding.TextMarshaler; not known is "".
+func (r CheckpointRetention) MarshalText() ([]byte, error) {
+	if r == RetentionUnknown {
+		return []byte{}, nil
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *CheckpointRetention) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*r = RetentionUnknown
+		return nil
+	}
+	*r, err = ParseCheckpointRetention(string(b))
+	return
+}
+
+// MarshalText implements encoding.TextMarshaler; not known is "".
+func (e RunEnd) MarshalText() ([]byte, error) {
+	if e == EndUnknown {
+		return []byte{}, nil
+	}
+	return []byte(e.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (e *RunEnd) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*e = EndUnknown
+		return nil
+	}
+	*e, err = ParseRunEnd(string(b))
+	return
+}
+
 // FirstLine is s up to its first line break: the headline of a diagnostics
 // text or a stack trace.
 func FirstLine(s string) string {

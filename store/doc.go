@@ -14,7 +14,7 @@
 //	job_names                     <job name> → <job id>           unique name index
 //	specs/<job id>                <version> → model.Spec           bucket sequence = last version
 //	commands                      <command id> → model.Command     bucket sequence = last Seq
-//	commands_by_state/<STATE>     <command id> → ""                STATE is UNDO, DOING, SUCCEEDED or FAILED
+//	commands_by_state/<STATE>     <command id> → ""                STATE is UNDO, DOING, UNKNOWN, SUCCEEDED or FAILED
 //	commands_by_job/<job id>      <command id> → ""
 //	events/<job id>               <seq> → model.Event              append-only; bucket sequence = last seq
 //	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded; a disposal
@@ -55,7 +55,7 @@
 // The three index families (job_names, commands_by_*, restore_point_paths)
 // are written in the same transaction as the record they index; Bolt.Check
 // verifies that they agree with the primary buckets. commands_by_state lets
-// the scheduler find UNDO and DOING commands without reading the history.
+// the scheduler find UNDO, DOING and UNKNOWN commands without reading the history.
 //
 // # Schema versions and migrations
 //

@@ -166,7 +166,7 @@ var (
 	restorePointKinds = []model.RestorePointKind{model.Checkpoint, model.Savepoint}
 	commandKinds      = []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit,
 		model.CmdPause, model.CmdKill, model.CmdSavepoint}
-	commandStates  = []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdSucceeded, model.CmdFailed}
+	commandStates  = model.CommandStates()
 	restoreChoices = []model.RestoreChoice{model.RestoreLatest, model.RestoreSavepoint,
 		model.RestoreCheckpoint, model.RestoreNone, model.RestorePath}
 )

@@ -156,7 +156,7 @@ type CommandFilter struct {
 // JobView is a job as the jobs table shows it.
 type JobView struct {
 	model.Job
-	// Pending is the job's command in UNDO or DOING, if any, for a badge.
+	// Pending is the job's command in UNDO or DOING (else one UNKNOWN), if any, for a badge.
 	Pending *model.Command
 	// Live figures from the last sync or metrics collection; zero when unknown.
 	Figures Figures

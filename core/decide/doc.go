@@ -2,10 +2,13 @@
 // them: the job state machine (StepJob, the only legal transitions),
 // who may act when (CanAct, and the one exception: a KILL Supersedes a
 // pending command), the command state machine (StepCommand: UNDO → DOING →
-// SUCCEEDED | FAILED, reclaim after an expired lease), the mapping of what
-// YARN and Flink report to a platform state (MapObservation), the platform's
-// restart policy (RestartPolicy.Decide), and which restore point a start
-// uses (ResolveRestore, NewestRestorePoint, PolicyRestore).
+// SUCCEEDED | FAILED, reclaim after an expired lease, UNKNOWN when a
+// command's effect is unknown until reconciled), the mapping of what YARN
+// and Flink report to a platform state and to how a run ended
+// (MapObservation, RunEndOf), the platform's restart policy
+// (RestartPolicy.Decide), and which restore point a start uses among those
+// known to exist (Missing, CheckpointKept: Flink's retention table;
+// ResolveRestore, NewestValid, PolicyRestore).
 //
 // Every function is pure: typed states in, the next state (or a refusal)
 // out, time passed in. The transition diagrams are in core's package doc.

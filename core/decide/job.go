@@ -142,7 +142,14 @@ func CanAct(j model.Job, k model.CommandKind, pending *model.Command) error {
 	refuse := func(format string, args ...any) error {
 		return &ActionRefusedError{Job: j.Name, Action: k, Reason: fmt.Sprintf(format, args...)}
 	}
-	if pending != nil && !Supersedes(k, pending) {
+	switch {
+	case pending == nil, Supersedes(k, pending):
+	case pending.State == model.CmdUnknown && k == model.CmdKill && pending.Kind != model.CmdKill:
+		// An emergency is not blocked while palink reconciles what a
+		// command did; nor does the kill write that command off.
+	case pending.State == model.CmdUnknown:
+		return refuse("%s #%d is UNKNOWN: palink is finding out from the cluster whether it took effect; wait for it to end", pending.Kind, pending.Seq)
+	default:
 		return refuse("%s #%d is still %s; wait for it to end", pending.Kind, pending.Seq, pending.State)
 	}
 	s := j.State
@@ -191,9 +198,11 @@ func CanAct(j model.Job, k model.CommandKind, pending *model.Command) error {
 }
 
 // Supersedes reports whether a new command of kind k ends the pending
-// command instead of waiting for it: only a KILL does, and not another KILL.
+// command instead of waiting for it: only a KILL does, and not another
+// KILL, nor a command that is UNKNOWN (what it did is still being found out).
 func Supersedes(k model.CommandKind, pending *model.Command) bool {
-	return k == model.CmdKill && pending != nil && pending.Kind != model.CmdKill && !pending.State.Final()
+	return k == model.CmdKill && pending != nil && pending.Kind != model.CmdKill && !pending.State.Final() &&
+		pending.State != model.CmdUnknown
 }
 
 // AcceptEvent is the job event a command's acceptance causes, if any:

@@ -145,12 +145,23 @@ func TestStepCommandEveryPair(t *testing.T) {
 		{"doing/supersede expired", model.CmdDoing, now.Add(-time.Second), CmdEvSupersede, model.CmdFailed},
 		{"succeeded/supersede", model.CmdSucceeded, time.Time{}, CmdEvSupersede, 0},
 		{"failed/supersede", model.CmdFailed, time.Time{}, CmdEvSupersede, 0},
+		{"doing/uncertain", model.CmdDoing, now.Add(time.Second), CmdEvUncertain, model.CmdUnknown},
+		{"undo/uncertain", model.CmdUndo, time.Time{}, CmdEvUncertain, 0},
+		{"succeeded/uncertain", model.CmdSucceeded, time.Time{}, CmdEvUncertain, 0},
+		{"failed/uncertain", model.CmdFailed, time.Time{}, CmdEvUncertain, 0},
+		{"unknown/uncertain", model.CmdUnknown, now.Add(time.Second), CmdEvUncertain, 0},
+		{"unknown/start", model.CmdUnknown, now.Add(-time.Second), CmdEvStart, 0},
+		{"unknown/reclaim expired", model.CmdUnknown, now.Add(-time.Second), CmdEvReclaim, model.CmdUnknown},
+		{"unknown/reclaim live lease", model.CmdUnknown, now.Add(time.Second), CmdEvReclaim, 0},
+		{"unknown/succeed", model.CmdUnknown, now.Add(time.Second), CmdEvSucceed, model.CmdSucceeded},
+		{"unknown/fail", model.CmdUnknown, now.Add(time.Second), CmdEvFail, model.CmdFailed},
+		{"unknown/supersede", model.CmdUnknown, now.Add(time.Second), CmdEvSupersede, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			started := now.Add(-time.Hour)
 			c := model.Command{Kind: model.CmdSubmit, Seq: 7, State: tc.from, LeaseUntil: tc.leaseAt, Attempts: 1, StartedAt: started}
-			if tc.from == model.CmdDoing {
+			if tc.from == model.CmdDoing || tc.from == model.CmdUnknown {
 				c.LeaseOwner = "w1"
 			}
 			got, err := StepCommand(c, tc.ev, "w2", lease, now)
@@ -167,6 +178,11 @@ func TestStepCommandEveryPair(t *testing.T) {
 				t.Fatalf("got %s, %v; want %s", got.State, err, tc.want)
 			}
 			switch tc.ev {
+			case CmdEvUncertain:
+				// Its worker goes on, reconciling under the same lease.
+				if got.LeaseOwner != "w1" || !got.LeaseUntil.Equal(tc.leaseAt) || !got.EndedAt.IsZero() || got.Attempts != 1 {
+					t.Errorf("an uncertain command lost its worker or ended: %+v", got)
+				}
 			case CmdEvStart, CmdEvReclaim:
 				if got.LeaseOwner != "w2" || !got.LeaseUntil.Equal(now.Add(lease)) || got.Attempts != 2 {
 					t.Errorf("lease not taken: %+v", got)
@@ -217,6 +233,28 @@ func TestRefusalsSayTheActionAndTheJob(t *testing.T) {
 	}
 }
 
+// TestAnUnknownCommandBlocksAllButAKill: while palink finds out what an
+// UNKNOWN command did, nothing but a kill may act on its job, and the kill
+// does not write it off (no supersede: its savepoint may exist).
+func TestAnUnknownCommandBlocksAllButAKill(t *testing.T) {
+	j := model.Job{Name: "orders", State: model.StateRunning}
+	for _, pk := range []model.CommandKind{model.CmdPause, model.CmdSavepoint, model.CmdKill} {
+		pending := &model.Command{Kind: pk, Seq: 41, State: model.CmdUnknown}
+		for _, k := range []model.CommandKind{model.CmdPause, model.CmdSavepoint, model.CmdKill} {
+			err := CanAct(j, k, pending)
+			if k == model.CmdKill && pk != model.CmdKill {
+				if err != nil || Supersedes(k, pending) {
+					t.Errorf("KILL while %s is UNKNOWN: %v, supersedes %v; want allowed alongside it", pk, err, Supersedes(k, pending))
+				}
+				continue
+			}
+			if err == nil || !strings.Contains(err.Error(), pk.String()+" #41 is UNKNOWN") {
+				t.Errorf("%s while %s is UNKNOWN: %v", k, pk, err)
+			}
+		}
+	}
+}
+
 // TestAKillDoesNotSupersedeAnEndedCommand: only an unfinished command is
 // superseded; one that already ended is history.
 func TestAKillDoesNotSupersedeAnEndedCommand(t *testing.T) {
@@ -250,7 +288,7 @@ func TestEventNames(t *testing.T) {
 	for _, ev := range CommandEvents() {
 		got = append(got, ev.String())
 	}
-	if strings.Join(got, " ") != "start reclaim succeed fail supersede" {
+	if strings.Join(got, " ") != "start reclaim succeed fail supersede uncertain" {
 		t.Errorf("command events: %s", strings.Join(got, " "))
 	}
 	if s := JobEvent(99).String(); s != "JobEvent(99)" {

@@ -3,6 +3,8 @@ package decide
 import (
 	"fmt"
 	"strings"
+
+	"github.com/palink/palink/model"
 )
 
 // Observation is what one sync saw of a job on its cluster.
@@ -126,4 +128,40 @@ func MapObservation(o Observation) (Outcome, string) {
 
 func match(pattern, v string) bool {
 	return pattern == "*" || strings.EqualFold(pattern, v)
+}
+
+// RunEndOf is how the job's Flink job ended, read from an observation that
+// maps to an end (MapObservation): Flink's own terminal status when its
+// JobManager still answered, else YARN's. A per-job cluster deregisters
+// FINISHED/SUCCEEDED after its job FINISHED, FINISHED/KILLED after a
+// cancel, FINISHED/FAILED after a failure; an application YARN KILLED, or
+// FAILED because its AM kept dying, never let Flink clean up. Anything
+// else is not known.
+func RunEndOf(o Observation) model.RunEnd {
+	switch strings.ToUpper(o.FlinkState) {
+	case "FINISHED":
+		return model.EndFinished
+	case "CANCELED", "CANCELLING":
+		return model.EndCanceled
+	case "FAILED":
+		return model.EndFailed
+	}
+	if !o.AppFound || o.YARNState == "RUNNING" {
+		return model.EndUnknown
+	}
+	switch {
+	case o.YARNState == "KILLED", o.YARNState == "FAILED":
+		return model.EndKilled
+	case o.YARNState != "FINISHED":
+		return model.EndUnknown
+	}
+	switch o.FinalStatus {
+	case "SUCCEEDED":
+		return model.EndFinished
+	case "KILLED":
+		return model.EndCanceled
+	case "FAILED":
+		return model.EndFailed
+	}
+	return model.EndUnknown
 }

@@ -3,6 +3,8 @@ package decide
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/model"
 )
 
 // TestMapObservationEveryRow checks one observation per row of the mapping
@@ -121,5 +123,34 @@ func TestMappingReasonsNameBothSides(t *testing.T) {
 	}
 	if s := Outcome(99).String(); s != "Outcome(99)" {
 		t.Errorf("unknown outcome: %s", s)
+	}
+}
+
+// TestRunEndOf: how a job ended, from what sync saw: Flink's own word
+// first, then YARN's final status, and "not known" where neither says.
+func TestRunEndOf(t *testing.T) {
+	for _, c := range []struct {
+		o    Observation
+		want model.RunEnd
+	}{
+		{Observation{AppFound: true, YARNState: "RUNNING", FlinkState: "FINISHED"}, model.EndFinished},
+		{Observation{AppFound: true, YARNState: "RUNNING", FlinkState: "CANCELED"}, model.EndCanceled},
+		{Observation{AppFound: true, YARNState: "RUNNING", FlinkState: "CANCELLING"}, model.EndCanceled},
+		{Observation{AppFound: true, YARNState: "RUNNING", FlinkState: "FAILED"}, model.EndFailed},
+		{Observation{AppFound: true, YARNState: "RUNNING", FlinkState: "RUNNING"}, model.EndUnknown},
+		{Observation{AppFound: true, YARNState: "RUNNING"}, model.EndUnknown},
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "SUCCEEDED"}, model.EndFinished},
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "KILLED"}, model.EndCanceled},
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "FAILED"}, model.EndFailed},
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "UNDEFINED"}, model.EndUnknown},
+		{Observation{AppFound: true, YARNState: "FINISHED", FinalStatus: "ENDED"}, model.EndUnknown},
+		{Observation{AppFound: true, YARNState: "KILLED", FinalStatus: "KILLED"}, model.EndKilled},
+		{Observation{AppFound: true, YARNState: "FAILED", FinalStatus: "FAILED"}, model.EndKilled},
+		{Observation{AppFound: true, YARNState: "ACCEPTED"}, model.EndUnknown},
+		{Observation{AppFound: false}, model.EndUnknown},
+	} {
+		if got := RunEndOf(c.o); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.o, got, c.want)
+		}
 	}
 }

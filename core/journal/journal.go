@@ -58,13 +58,67 @@ func FindJob(tx store.JobsReader, ref string) (model.Job, error) {
 	return j, err
 }
 
-// Pending returns the job's unfinished command, if any.
+// Pending returns the job's unfinished command, if any: one queued or
+// running first, else one UNKNOWN (a kill may run alongside that one).
 func Pending(tx store.CommandsReader, jobID string) (*model.Command, error) {
 	cs, err := tx.Commands(store.CommandFilter{JobID: jobID, States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
-	if err != nil || len(cs) == 0 {
+	if err != nil {
 		return nil, err
 	}
+	if len(cs) == 0 {
+		if cs, err = tx.Commands(store.CommandFilter{JobID: jobID, States: []model.CommandState{model.CmdUnknown}}); err != nil || len(cs) == 0 {
+			return nil, err
+		}
+	}
 	return &cs[0], nil
+}
+
+// EndRun records how the job's current Flink job ended, with the
+// retention it ran with, on the newest checkpoint palink knows of that
+// Flink job (the job's latest checkpoint, and its record in the history):
+// what decides whether Flink kept it (decide.Missing). Older checkpoints of
+// the run get nothing: they were subsumed while it ran. A checkpoint of an
+// earlier run keeps the end of its own run.
+func EndRun(tx store.Tx, j *model.Job, end model.RunEnd) error {
+	cp := j.LatestCheckpoint
+	if cp == nil || cp.RunEnd != model.EndUnknown || (cp.FlinkJobID != "" && cp.FlinkJobID != j.FlinkJobID) {
+		return nil
+	}
+	stamped := *cp
+	stamped.RunEnd, stamped.Retention = end, decide.RetentionOf(*j)
+	j.LatestCheckpoint = &stamped
+	return putRecorded(tx, stamped)
+}
+
+// putRecorded rewrites the history's record of rp, when it has one.
+func putRecorded(tx store.Tx, rp model.RestorePoint) error {
+	err := tx.PutRestorePoint(rp)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// MarkMissing records that a restore from path failed because the cluster
+// could not find it (why is the cluster's message): never offered again.
+// It reports whether palink had recorded the path.
+func MarkMissing(tx store.Tx, j *model.Job, path, why string) (bool, error) {
+	rps, err := tx.RestorePoints(j.ID)
+	if err != nil {
+		return false, err
+	}
+	rec := decide.RecordOf(*j, rps, path)
+	if rec == nil || rec.Status == model.SavepointMissing {
+		return false, nil
+	}
+	gone := *rec
+	gone.Status, gone.Error = model.SavepointMissing, why
+	for _, latest := range []**model.RestorePoint{&j.LatestCheckpoint, &j.LatestSavepoint} {
+		if *latest != nil && (*latest).Path == path {
+			*latest = &gone
+		}
+	}
+	return true, putRecorded(tx, gone)
 }
 
 // FindCommand resolves a command's full id, or the number users see
@@ -122,6 +176,54 @@ func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin str
 		*latest = &known
 	}
 	return nil
+}
+
+// RestoreNotFound marks the restore point at path missing when text (a
+// failure's root exception, YARN's diagnostics, a deploy's error) is Flink
+// saying it cannot find it, and notes that on the job's timeline: a
+// restore that failed so is never tried again with the same path.
+func RestoreNotFound(tx store.Tx, j *model.Job, path, text, cmdID string, now time.Time) (*model.Event, error) {
+	if !decide.SamePath(decide.MissingRestorePath(text), path) {
+		return nil, nil
+	}
+	why := text
+	for _, line := range strings.Split(text, "\n") {
+		if decide.MissingRestorePath(line) != "" {
+			why = strings.TrimSpace(line)
+			break
+		}
+	}
+	if _, err := MarkMissing(tx, j, path, why); err != nil {
+		return nil, err
+	}
+	return Note(tx, *j, fmt.Sprintf("restore from %s failed: the cluster cannot find it; palink will not offer it again", path), cmdID, now)
+}
+
+// RecordPoints records what a JobManager reported of the job's current
+// Flink job (RecordFlinkPoint for each point). When palink had already
+// seen that run end, its end moves from the checkpoint it was recorded on
+// to the newer one just learned of: that one is the newest the run left,
+// and it subsumed the other.
+func RecordPoints(tx store.Tx, j *model.Job, cps []*yarn.Checkpoint, origin string, now time.Time) error {
+	prev := j.LatestCheckpoint
+	for _, cp := range cps {
+		if err := RecordFlinkPoint(tx, j, cp, origin, now); err != nil {
+			return err
+		}
+	}
+	cur := j.LatestCheckpoint
+	if prev == nil || prev.RunEnd == model.EndUnknown || cur == nil || cur.Path == prev.Path || cur.FlinkJobID != prev.FlinkJobID {
+		return nil
+	}
+	old := *prev
+	old.RunEnd, old.Retention = model.EndUnknown, model.RetentionUnknown
+	if err := putRecorded(tx, old); err != nil {
+		return err
+	}
+	moved := *cur
+	moved.RunEnd, moved.Retention = prev.RunEnd, prev.Retention
+	j.LatestCheckpoint = &moved
+	return putRecorded(tx, moved)
 }
 
 // Publisher tells watchers of changes a part committed. Job fills in the

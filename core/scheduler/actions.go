@@ -121,17 +121,27 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 			p.Allowed, p.Reason = false, "resubmit needs a restore point: latest, savepoint, checkpoint, a path, or none"
 			return p
 		}
-		path, err := decide.ResolveRestore(j, choice, r.RestorePath)
+		res, err := decide.ResolveRestore(j, rps, choice, r.RestorePath)
 		if err != nil {
 			p.Allowed, p.Reason = false, err.Error()
 			return p
 		}
+		path := res.Path
 		p.Restore = path
-		if rec := recordOf(j, rps, path); rec != nil {
+		if rec := res.Point; rec != nil {
 			if err := decide.CheckRestorePoint(*rec, s.opts.Savepoints, s.now(), r.Force); err != nil {
 				p.Allowed, p.Reason = false, err.Error()
 				return p
 			}
+			// A path typed by hand that palink knows to be gone: it says
+			// why, and a person who knows better forces it.
+			if why := decide.Missing(j, *rec); why != "" && !r.Force {
+				p.Allowed, p.Reason = false, why+"; force it if the files are there, or choose another restore point"
+				return p
+			}
+		}
+		for _, why := range res.Passed {
+			p.Warnings = append(p.Warnings, "Passed over a newer restore point: "+why+".")
 		}
 		how := "through the SQL Gateway"
 		switch j.Kind {
@@ -156,26 +166,6 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 	}
 	p.Confirm = confirmLevel(r.Kind, destructive, protected)
 	return p
-}
-
-// recordOf is palink's record of the restore point at path: the job's
-// latest savepoint or checkpoint, or one of its history; nil for a path
-// palink never recorded (an explicit path is taken as given).
-func recordOf(j model.Job, rps []model.RestorePoint, path string) *model.RestorePoint {
-	if path == "" {
-		return nil
-	}
-	for i := len(rps) - 1; i >= 0; i-- {
-		if rps[i].Path == path {
-			return &rps[i]
-		}
-	}
-	for _, rp := range []*model.RestorePoint{j.LatestSavepoint, j.LatestCheckpoint} {
-		if rp != nil && rp.Path == path {
-			return rp
-		}
-	}
-	return nil
 }
 
 // confirmLevel is how sure a person must be: the one policy every front

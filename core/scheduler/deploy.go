@@ -388,9 +388,10 @@ func (x *execution) deploySucceeded(ctx context.Context, d deployed) error {
 		j.AppID, j.FlinkJobID, j.Session = d.app.ID, d.jobID, d.session
 		j.TrackingURL, j.JMAddress = d.app.TrackingURL, d.app.AMRPCAddress
 		j.RestoredFrom, j.FlinkState, j.Diagnostics, j.Drift = d.restore, "", "", nil
+		j.Retention = model.RetentionUnknown // the new Flink job's: sync asks its JobManager
 		j.StartedAt = time.Time{}
 		j.SpecVersion = max(j.SpecVersion, c.Params.SpecVersion)
-		if c.Kind != model.CmdRestart || !c.Params.Auto {
+		if !c.Params.Auto {
 			// A human deploy starts the restart policy's count afresh.
 			j.PlatformRestarts, j.RestartWindow = 0, time.Time{}
 		}
@@ -403,7 +404,28 @@ func (x *execution) deploySucceeded(ctx context.Context, d deployed) error {
 func deployFailedOutcome(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 	j.Diagnostics = runErr.Error()
 	j.NextRestart = time.Time{}
+	ev, err := journal.RestoreNotFound(tx, &j, c.Params.RestorePath, failureText(runErr), c.ID, now)
+	if err != nil {
+		return j, nil, err
+	}
+	if ev != nil && c.Params.Auto {
+		// The restart policy's restore point is gone: it tries the next
+		// one known to exist at once, or stops saying why (startDueRestarts).
+		j.NextRestart = now
+	}
 	return journal.Apply(tx, j, decide.EvDeployFailed, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
+}
+
+// failureText is an error's text with all the server said: a gateway's
+// or JobManager's whole error list, where Flink names what it could not
+// find, beyond the first line its message shows.
+func failureText(err error) string {
+	text := err.Error()
+	var he *yarn.HTTPError
+	if errors.As(err, &he) {
+		text += "\n" + strings.Join(he.Errors, "\n")
+	}
+	return text
 }
 
 // awaitApp waits until the application tagged with this command appears on the RM.

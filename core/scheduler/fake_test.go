@@ -51,6 +51,16 @@ type fakeApp struct {
 	staleFor, listings int
 	// onList, if set, is called with the count of job listings so far.
 	onList func(n int)
+	// ops are the savepoint operations its JobManager knows, by trigger id.
+	ops map[string]fakeOp
+}
+
+// fakeOp is a savepoint (or stop) operation as its status endpoint
+// reports it: under way, completed at a location, or failed.
+type fakeOp struct {
+	done     bool
+	location string
+	failure  string
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
@@ -74,7 +84,7 @@ func (f *fakeCluster) cluster() *clusters.Cluster {
 // add starts an application with the given tags and a JobManager running jobs.
 func (f *fakeCluster) add(id, state string, tags []string, jobs ...yarn.JobOverview) *fakeApp {
 	a := &fakeApp{app: yarn.Application{ID: id, Name: id, State: state, ApplicationType: "Apache Flink",
-		ApplicationTags: strings.Join(tags, ",")}, jobs: jobs, stats: map[string]yarn.CheckpointStats{}}
+		ApplicationTags: strings.Join(tags, ",")}, jobs: jobs, stats: map[string]yarn.CheckpointStats{}, ops: map[string]fakeOp{}}
 	a.jm = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.serveJM(a, w, r) }))
 	f.t.Cleanup(a.jm.Close)
 	a.app.AMRPCAddress = strings.TrimPrefix(a.jm.URL, "http://")
@@ -90,6 +100,20 @@ func (f *fakeCluster) failing(path string, status int) {
 	f.mu.Lock()
 	f.fail["GET "+path] = status
 	f.mu.Unlock()
+}
+
+// healed lets requests to path through again.
+func (f *fakeCluster) healed(path string) {
+	f.mu.Lock()
+	delete(f.fail, "GET "+path)
+	f.mu.Unlock()
+}
+
+// sent counts the requests of any method to path.
+func (f *fakeCluster) sent(method, path string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.hits[method+" "+path])
 }
 
 func (f *fakeCluster) asked(path string) int {
@@ -214,6 +238,19 @@ func (f *fakeCluster) serveJM(a *fakeApp, w http.ResponseWriter, r *http.Request
 			}
 		}
 		notFound(w, "job "+jid)
+	case strings.HasPrefix(p, "jobs/") && strings.Contains(p, "/savepoints/"):
+		op, ok := a.ops[p[strings.LastIndexByte(p, '/')+1:]]
+		switch {
+		case !ok:
+			notFound(w, "operation")
+		case !op.done:
+			writeJSON(w, map[string]any{"status": map[string]string{"id": "IN_PROGRESS"}})
+		case op.failure != "":
+			writeJSON(w, map[string]any{"status": map[string]string{"id": "COMPLETED"},
+				"operation": map[string]any{"failure-cause": map[string]string{"class": "java.util.concurrent.CompletionException", "stack-trace": op.failure}}})
+		default:
+			writeJSON(w, map[string]any{"status": map[string]string{"id": "COMPLETED"}, "operation": map[string]string{"location": op.location}})
+		}
 	case strings.HasPrefix(p, "jobs/") && strings.HasSuffix(p, "/checkpoints"):
 		jid := strings.TrimSuffix(strings.TrimPrefix(p, "jobs/"), "/checkpoints")
 		st, ok := a.stats[jid]

@@ -58,51 +58,66 @@ func (s *Scheduler) askCluster(ctx context.Context, cl *clusters.Cluster, j mode
 
 // checkRestore is the restore point a deploy uses, checked against the
 // facts of now rather than those of when the command was accepted: for
-// "latest" and "checkpoint" it takes the newest point recorded since
-// (sync, or the kill that recorded the last checkpoint before it struck),
-// asks the previous run's JobManager when it still answers, and never
-// picks a checkpoint the cluster reports as discarded. It says why in the
-// command log. Explicit paths, savepoints and "none" are taken as given.
+// "latest" and "checkpoint" it asks the previous run's JobManager while it
+// still answers, then takes the newest point recorded since (sync, or the
+// kill that read the last checkpoint before and after it struck) among
+// those known to exist (decide.Missing: a checkpoint only if its run's end
+// and retention kept it), and never one the cluster reports as discarded.
+// It says why in the command log. Explicit paths, savepoints and "none"
+// are taken as given (Plan checked them).
 func (x *execution) checkRestore(ctx context.Context, cl *clusters.Cluster, j model.Job) (string, error) {
 	p := x.params()
 	if p.Restore != model.RestoreLatest && p.Restore != model.RestoreCheckpoint {
 		return p.RestorePath, nil
 	}
-	cur := j
 	pts, ok, err := x.s.askCluster(ctx, cl, j, 10*time.Second)
 	if err != nil {
 		x.logf(ctx, "could not ask the JobManager of %s for its checkpoints (%v); using palink's records", j.AppID, err)
 	}
-	if ok {
-		now := x.s.now()
-		if err := x.s.st.Update(ctx, func(tx store.Tx) error {
-			fresh, err := tx.Job(j.ID)
-			if err != nil {
+	var (
+		cur = j
+		rps []model.RestorePoint
+	)
+	if err := x.s.st.Update(ctx, func(tx store.Tx) error {
+		fresh, err := tx.Job(j.ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := journal.RecordPoints(tx, &fresh, pts.latest, "deploy check", x.s.now()); err != nil {
 				return err
 			}
-			for _, cp := range pts.latest {
-				if err := journal.RecordFlinkPoint(tx, &fresh, cp, "deploy check", now); err != nil {
-					return err
-				}
+			if err := tx.PutJob(fresh); err != nil {
+				return err
 			}
-			cur = fresh
-			return tx.PutJob(fresh)
-		}); err != nil {
-			return "", err
 		}
+		cur = fresh
+		rps, err = tx.RestorePoints(j.ID)
+		return err
+	}); err != nil {
+		return "", err
 	}
-	var rp *model.RestorePoint
-	if p.Restore == model.RestoreLatest {
-		rp = decide.NewestRestorePoint(cur)
-	} else {
-		rp = cur.LatestCheckpoint
+	res, err := decide.ResolveRestore(cur, rps, p.Restore, "")
+	if err != nil {
+		return "", err
 	}
-	if rp != nil && pts.discarded[rp.Path] {
-		return "", fmt.Errorf("the restore point %s was discarded by the cluster (a newer checkpoint subsumed it); choose another with resubmit --restore", rp.Path)
+	if res.Point != nil && pts.discarded[res.Path] {
+		return "", fmt.Errorf("the restore point %s was discarded by the cluster (a newer checkpoint subsumed it); choose another with resubmit --restore", res.Path)
 	}
-	path := ""
-	if rp != nil {
-		path = rp.Path
+	for _, why := range res.Passed {
+		x.logf(ctx, "passed over a newer restore point: %s", why)
+	}
+	path := res.Path
+	if path == "" && p.RestorePath != "" {
+		// Accepted with a restore point that is gone now: starting from
+		// empty state instead would drop the job's state unasked.
+		why := "nothing recorded is known to exist any more"
+		if rec := decide.RecordOf(cur, rps, p.RestorePath); rec != nil {
+			if w := decide.Missing(cur, *rec); w != "" {
+				why = w
+			}
+		}
+		return "", fmt.Errorf("the restore point %s this command was accepted with is gone (%s), and no other is known to exist; choose one with resubmit --restore (a path, or none)", p.RestorePath, why)
 	}
 	switch {
 	case path == p.RestorePath && ok:
@@ -110,7 +125,16 @@ func (x *execution) checkRestore(ctx context.Context, cl *clusters.Cluster, j mo
 	case path == p.RestorePath:
 		x.logf(ctx, "restore point %s: the newest palink recorded (the previous run's JobManager is gone, so it cannot be asked)", orEmpty(path))
 	default:
-		x.logf(ctx, "restoring from %s instead of %s: a newer %s was recorded after this command was accepted", orEmpty(path), orEmpty(p.RestorePath), rp.Kind)
+		what := "no restore point is known to exist any more"
+		if res.Point != nil {
+			what = "a newer " + res.Point.Kind.String() + " was recorded after this command was accepted"
+			if p.RestorePath != "" && decide.RecordOf(cur, rps, p.RestorePath) != nil {
+				if why := decide.Missing(cur, *decide.RecordOf(cur, rps, p.RestorePath)); why != "" {
+					what = why
+				}
+			}
+		}
+		x.logf(ctx, "restoring from %s instead of %s: %s", orEmpty(path), orEmpty(p.RestorePath), what)
 		if err := x.save(ctx, func(c *model.Command) { c.Params.RestorePath = path }); err != nil {
 			return "", errLeaseLost
 		}

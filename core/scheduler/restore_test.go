@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
 
@@ -21,12 +23,14 @@ const (
 )
 
 // recorded is a job whose last run recorded checkpoint 5 and savepoint 6
-// of one Flink job: "latest" means the savepoint, "checkpoint" chk-5.
+// of one Flink job, then was killed by YARN (so Flink deleted nothing):
+// "latest" means the savepoint, "checkpoint" chk-5.
 func recorded() model.Job {
 	seen := time.Date(2026, 12, 2, 4, 0, 0, 0, time.UTC)
 	return model.Job{AppID: prevApp, FlinkJobID: prevJob,
-		LatestCheckpoint: &model.RestorePoint{JobID: "j1", Kind: model.Checkpoint, Path: chk5, FlinkJobID: prevJob, CheckID: 5, SeenAt: seen},
-		LatestSavepoint:  &model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: sp6, FlinkJobID: prevJob, CheckID: 6, SeenAt: seen.Add(-time.Minute)},
+		LatestCheckpoint: &model.RestorePoint{JobID: "j1", Kind: model.Checkpoint, Path: chk5, FlinkJobID: prevJob, CheckID: 5, SeenAt: seen,
+			RunEnd: model.EndKilled},
+		LatestSavepoint: &model.RestorePoint{JobID: "j1", Kind: model.Savepoint, Path: sp6, FlinkJobID: prevJob, CheckID: 6, SeenAt: seen.Add(-time.Minute)},
 	}
 }
 
@@ -226,4 +230,106 @@ func TestCheckRestoreFailsCleanly(t *testing.T) {
 			t.Fatalf("checkRestore = %q, %v; want errLeaseLost", got, err)
 		}
 	})
+}
+
+// TestCheckRestoreUsesOnlyPointsKnownToExist: at deploy time the restore
+// point is decided again by what Flink kept: a paused job's checkpoint is
+// refused for "checkpoint", "latest" passes over it, and a command
+// accepted with a point that has since proved missing fails rather than
+// start from empty state unasked.
+func TestCheckRestoreUsesOnlyPointsKnownToExist(t *testing.T) {
+	paused := recorded()
+	paused.LatestSavepoint = nil
+	paused.LatestCheckpoint.RunEnd, paused.LatestCheckpoint.Retention = model.EndFinished, model.RetainOnCancellation
+	t.Run("checkpoint of a paused job", func(t *testing.T) {
+		b := newBed(t, paused, nil)
+		x := b.exec(model.CmdResubmit, model.CommandParams{Restore: model.RestoreCheckpoint, RestorePath: chk5})
+		got, err := x.checkRestore(b.ctx, b.cl, b.job)
+		if err == nil || !strings.Contains(err.Error(), "Flink discarded chk-5 when the job FINISHED (retention RETAIN_ON_CANCELLATION keeps checkpoints only after cancel or failure)") {
+			t.Fatalf("checkRestore = %q, %v; want chk-5 refused", got, err)
+		}
+	})
+	t.Run("latest of a paused job accepted with its checkpoint", func(t *testing.T) {
+		b := newBed(t, paused, nil)
+		x := b.exec(model.CmdRestart, model.CommandParams{Restore: model.RestoreLatest, RestorePath: chk5})
+		got, err := x.checkRestore(b.ctx, b.cl, b.job)
+		if err == nil || !strings.Contains(err.Error(), "the restore point "+chk5+" this command was accepted with is gone (Flink discarded chk-5") {
+			t.Fatalf("checkRestore = %q, %v; want a refusal rather than empty state", got, err)
+		}
+	})
+	t.Run("latest passes over a missing checkpoint to the savepoint", func(t *testing.T) {
+		j := recorded()
+		j.LatestCheckpoint.SeenAt = j.LatestSavepoint.SeenAt.Add(time.Hour)
+		j.LatestCheckpoint.CheckID = 0
+		j.LatestCheckpoint.Status, j.LatestCheckpoint.Error = model.SavepointMissing, "Cannot find checkpoint or savepoint file/directory"
+		b := newBed(t, j, nil)
+		x := b.exec(model.CmdRestart, model.CommandParams{Restore: model.RestoreLatest, RestorePath: chk5})
+		got, err := x.checkRestore(b.ctx, b.cl, b.job)
+		_, c := b.stored(x)
+		if err != nil || got != sp6 || !strings.Contains(logOf(c), "passed over a newer restore point: the cluster could not find the checkpoint chk-5") {
+			t.Fatalf("checkRestore = %q, %v; want savepoint 6, saying why\n%s", got, err, logOf(c))
+		}
+	})
+}
+
+// TestRestoreAgeGuardCoversCheckpoints: savepoints.max_restore_age guards
+// a checkpoint as it guards a savepoint (like the Flink Kubernetes
+// operator's job.upgrade.last-state.max.allowed.checkpoint.age): a person
+// is asked to force it; the restart policy, which cannot, stops and says
+// why instead of trying again every tick.
+func TestRestoreAgeGuardCoversCheckpoints(t *testing.T) {
+	old := recorded()
+	old.LatestSavepoint = nil
+	old.State = model.StateFailed
+	old.LatestCheckpoint.RunEnd, old.LatestCheckpoint.Retention = model.EndFailed, model.RetainOnCancellation
+	old.LatestCheckpoint.SeenAt = time.Now().Add(-100 * time.Hour)
+	old.NextRestart = time.Now().Add(-time.Second)
+	b := newBed(t, old, func(o *Options) { o.Savepoints.MaxRestoreAge = 72 * time.Hour })
+	p, err := b.s.Plan(b.ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdRestart})
+	if err != nil || p.Allowed || !strings.Contains(p.Reason, "the checkpoint "+chk5+" is 100h0m0s old, older than the 72h0m0s allowed") {
+		t.Errorf("restart from a 100h old checkpoint: allowed %v %q %v", p.Allowed, p.Reason, err)
+	}
+	if p, _ := b.s.Plan(b.ctx, api.ActionRequest{JobRef: "orders", Kind: model.CmdRestart, Force: true}); !p.Allowed || p.Restore != chk5 {
+		t.Errorf("forced: allowed %v from %q (%s)", p.Allowed, p.Restore, p.Reason)
+	}
+	if err := b.s.startDueRestarts(b.ctx); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		j  model.Job
+		cs []model.Command
+		ev []model.Event
+	)
+	if err := b.st.View(b.ctx, func(tx store.ReadTx) error {
+		var err error
+		if j, err = tx.Job("j1"); err != nil {
+			return err
+		}
+		if cs, err = tx.Commands(store.CommandFilter{JobID: "j1"}); err != nil {
+			return err
+		}
+		ev, err = tx.Events("j1", 0, 0)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 0 || !j.NextRestart.IsZero() || !strings.Contains(j.Diagnostics, "restart policy stopped: the checkpoint "+chk5+" is 100h0m0s old") {
+		t.Fatalf("after the due restart: %d commands, next restart %s, diagnostics %q", len(cs), j.NextRestart, j.Diagnostics)
+	}
+	if len(ev) == 0 || !strings.Contains(ev[len(ev)-1].Reason, "restart policy stopped") {
+		t.Errorf("no event says the policy stopped: %+v", ev)
+	}
+	// A path typed by hand that palink knows Flink discarded: refused unless forced.
+	gone := recorded()
+	gone.State = model.StateFinished
+	gone.LatestCheckpoint.RunEnd = model.EndFinished
+	b = newBed(t, gone, nil)
+	req := api.ActionRequest{JobRef: "orders", Kind: model.CmdResubmit, Restore: model.RestorePath, RestorePath: chk5}
+	if p, _ := b.s.Plan(b.ctx, req); p.Allowed || !strings.Contains(p.Reason, "Flink discarded chk-5 when the job FINISHED") || !strings.Contains(p.Reason, "force it") {
+		t.Errorf("resubmit from a discarded path: allowed %v %q", p.Allowed, p.Reason)
+	}
+	req.Force = true
+	if p, _ := b.s.Plan(b.ctx, req); !p.Allowed {
+		t.Errorf("forced resubmit from a discarded path: %q", p.Reason)
+	}
 }

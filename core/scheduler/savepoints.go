@@ -45,7 +45,7 @@ func (s *Scheduler) startDueSavepoints(ctx context.Context) error {
 			if !decide.SavepointDue(j, rps, pol, now) {
 				continue
 			}
-			pending, err := tx.Commands(store.CommandFilter{JobID: j.ID, States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+			pending, err := tx.Commands(store.CommandFilter{JobID: j.ID, States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 			if err != nil {
 				return err
 			}

@@ -22,7 +22,6 @@ import (
 	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
-	"github.com/palink/palink/yarn"
 )
 
 // Options wire a Scheduler; zero durations and counts take the defaults
@@ -190,7 +189,7 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 	now := s.now()
 	var claimed []model.Command
 	err := s.st.Update(ctx, func(tx store.Tx) error {
-		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 		if err != nil {
 			return err
 		}
@@ -214,7 +213,11 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now):
 				prev := c.LeaseOwner
 				next, err = decide.StepCommand(c, decide.CmdEvReclaim, s.owner, s.opts.Lease, now)
-				if err == nil {
+				switch {
+				case err != nil:
+				case c.State == model.CmdUnknown:
+					next.Logf(now, "lease of %s expired while it reconciled; finding out from the cluster what it did (attempt %d)", orNone(prev), next.Attempts)
+				default:
 					next.Logf(now, "lease of %s expired; reconciling with the cluster before resuming (attempt %d)", orNone(prev), next.Attempts)
 				}
 			default:
@@ -250,7 +253,7 @@ func (s *Scheduler) Orphans(ctx context.Context) ([]model.Command, error) {
 	now := s.now()
 	var out []model.Command
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
-		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 		for _, c := range cs {
 			if c.State == model.CmdUndo || !now.Before(c.LeaseUntil) {
 				out = append(out, c)
@@ -312,6 +315,8 @@ type execution struct {
 	// retries counts the tries of this run after the first: a deploy that
 	// retries reconciles as a reclaimed one does.
 	retries int
+	// eff is what it knows of its own effect on the cluster.
+	eff effect
 }
 
 // logf appends to the command's log and persists it.
@@ -336,7 +341,7 @@ func (x *execution) save(ctx context.Context, mod func(*model.Command)) error {
 		if err != nil {
 			return err
 		}
-		if cur.LeaseOwner != x.s.owner || cur.State != model.CmdDoing {
+		if cur.LeaseOwner != x.s.owner || (cur.State != model.CmdDoing && cur.State != model.CmdUnknown) {
 			return fmt.Errorf("%s #%d: lease lost to %s", cur.Kind, cur.Seq, orNone(cur.LeaseOwner))
 		}
 		c := x.cmd
@@ -372,6 +377,8 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 	// have stopped before the end, which takes them the other way round.
 	beatCtx, stopBeat := context.WithCancel(runCtx)
 	beating := make(chan struct{})
+	stop := func() { stopBeat(); <-beating }
+	defer stop()
 	go func() {
 		defer close(beating)
 		t := time.NewTicker(s.opts.Lease / 3)
@@ -389,6 +396,12 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 			}
 		}
 	}()
+	if c.State == model.CmdUnknown {
+		// Reclaimed while UNKNOWN: its request is never sent again; the
+		// cluster says what it did.
+		s.settle(ctx, runCtx, x, stop)
+		return
+	}
 	err := x.run(runCtx)
 	for try := 1; try < s.opts.Tries && transient(err) && runCtx.Err() == nil; try++ {
 		// The step is idempotent or reconciled first (a deploy looks for
@@ -403,11 +416,10 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 		x.mu.Unlock()
 		err = x.run(runCtx)
 	}
-	stopBeat()
-	<-beating
 	if ctx.Err() != nil {
 		// Quitting: leave the command DOING with its progress and release
 		// the lease so that the next run resumes it without waiting.
+		stop()
 		_ = x.save(context.Background(), func(c *model.Command) {
 			c.Logf(s.now(), "interrupted: palink is quitting; the next run resumes it")
 		})
@@ -415,106 +427,23 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 		return
 	}
 	if by, ok := s.supersededBy(x.id); ok {
+		stop()
 		x.undoSuperseded(ctx, by)
 		return
 	}
 	if errors.Is(err, errLeaseLost) {
 		return
 	}
+	if mayHaveActed(x, err) {
+		// The lease is kept while the cluster is asked what happened.
+		if s.markUnknown(x, err) != nil {
+			return
+		}
+		s.settle(ctx, runCtx, x, stop)
+		return
+	}
+	stop()
 	s.finish(x, err)
-}
-
-// supersededBy reports whether a KILL ended the command while it ran.
-func (s *Scheduler) supersededBy(id string) (string, bool) {
-	var c model.Command
-	err := s.st.View(context.Background(), func(tx store.ReadTx) error {
-		var err error
-		c, err = tx.Command(id)
-		return err
-	})
-	return c.SupersededBy, err == nil && c.SupersededBy != ""
-}
-
-// undoSuperseded runs in the worker of a deploy that a KILL superseded:
-// whatever this worker submitted must not outlive the kill, so it looks
-// for the application tagged with its command (the submission may still be
-// reaching the RM) and kills it, or cancels its fixed Flink job in a
-// session cluster. What it did goes to the superseded command's log.
-func (x *execution) undoSuperseded(ctx context.Context, by string) {
-	if !x.kind.Deploys() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	var j model.Job
-	if err := x.s.st.View(ctx, func(tx store.ReadTx) error {
-		var err error
-		j, err = tx.Job(x.jobID)
-		return err
-	}); err != nil {
-		x.s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
-		return
-	}
-	cl := x.s.clusters[j.Cluster]
-	if cl == nil {
-		return
-	}
-	var notes []string
-	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
-	if cl.Cfg.Deploy.Mode == "yarn-session" {
-		if app, err := cl.RM.Application(ctx, cl.Cfg.Deploy.SessionApp); err == nil && !app.Final() {
-			if f, err := cl.Flink(app); err == nil {
-				jid := fixedJobID(x.id)
-				if st, err := f.JobStatus(ctx, jid); err == nil && !clusters.FlinkTerminal(st) {
-					if cerr := f.Cancel(ctx, jid); cerr != nil {
-						note("its worker failed to cancel Flink job %s it had submitted to session %s: %v", jid, app.ID, cerr)
-					} else {
-						note("its worker cancelled Flink job %s it had submitted to session %s", jid, app.ID)
-					}
-				}
-			}
-		}
-	} else {
-		for i := 0; i < 3; i++ {
-			apps, err := cl.RM.Applications(ctx, yarn.AppFilter{ApplicationTags: []string{clusters.CmdTag(x.id)}, States: clusters.LiveStates})
-			if err == nil {
-				for _, a := range apps {
-					if !clusters.ClaimOf(a, x.s.storeID, x.jobID, x.id, x.params().AppID).Ours() {
-						continue
-					}
-					if _, kerr := cl.RM.Kill(ctx, a.ID); kerr != nil {
-						note("its worker failed to kill application %s it had submitted: %v", a.ID, kerr)
-					} else {
-						note("its worker killed application %s it had submitted", a.ID)
-					}
-				}
-			}
-			if err := sleepCtx(ctx, 2*x.s.opts.Poll); err != nil {
-				break
-			}
-		}
-	}
-	if len(notes) == 0 {
-		note("its worker stopped after %s superseded it; it had started no application", by)
-	}
-	now := x.s.now()
-	var saved model.Command
-	err := x.s.st.Update(ctx, func(tx store.Tx) error {
-		c, err := tx.Command(x.id)
-		if err != nil {
-			return err
-		}
-		for _, n := range notes {
-			c.Logf(now, "%s", n)
-		}
-		saved, err = tx.PutCommand(c)
-		return err
-	})
-	if err != nil {
-		x.s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
-		return
-	}
-	x.s.pub.Command(saved)
 }
 
 var errLeaseLost = errors.New("lease lost")
@@ -522,7 +451,7 @@ var errLeaseLost = errors.New("lease lost")
 func (s *Scheduler) releaseLease(id string) error {
 	return s.st.Update(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Command(id)
-		if err != nil || c.LeaseOwner != s.owner || c.State != model.CmdDoing {
+		if err != nil || c.LeaseOwner != s.owner || (c.State != model.CmdDoing && c.State != model.CmdUnknown) {
 			return err
 		}
 		c.LeaseUntil = s.now()
@@ -552,7 +481,7 @@ func (s *Scheduler) finish(x *execution, runErr error) {
 		if err != nil {
 			return err
 		}
-		if c.LeaseOwner != s.owner || c.State != model.CmdDoing {
+		if c.LeaseOwner != s.owner || (c.State != model.CmdDoing && c.State != model.CmdUnknown) {
 			return errLeaseLost
 		}
 		c.Log, c.Params = log, params

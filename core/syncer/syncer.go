@@ -250,9 +250,10 @@ dispatch:
 }
 
 // ownedJobs are the jobs a pending command acts on (all but SAVEPOINT,
-// which leaves the job running): sync leaves them to the command.
+// which leaves the job running), or one palink is reconciling (UNKNOWN):
+// sync leaves them to the command.
 func ownedJobs(tx store.CommandsReader) (map[string]bool, error) {
-	cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing}})
+	cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +302,9 @@ type flinkFacts struct {
 	ckpt     *yarn.Checkpoint
 	sp       *yarn.Checkpoint
 	restored *yarn.RestoredCheckpoint
-	rootErr  string
+	// retention is what its checkpoints/config says, when it was read.
+	retention model.CheckpointRetention
+	rootErr   string
 	// exceptions is the JobManager's exception history, when it was read.
 	exceptions []model.JobException
 }
@@ -337,7 +340,7 @@ func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job,
 		}
 	}
 	outcome, reason := decide.MapObservation(obs)
-	changed, err := s.applyObservation(ctx, j, app, ff, outcome, "sync: "+reason)
+	changed, err := s.applyObservation(ctx, j, app, ff, outcome, decide.RunEndOf(obs), "sync: "+reason)
 	return changed, calls, err
 }
 
@@ -379,6 +382,14 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	if err == nil {
 		ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
 	}
+	// The retention the Flink job runs with decides what Flink keeps when
+	// it ends: read once per Flink job.
+	if j.Retention == model.RetentionUnknown || ff.jobID != j.FlinkJobID {
+		calls++
+		if conf, err := f.CheckpointConfig(ctx, ff.jobID); err == nil {
+			ff.retention = decide.RetentionFromREST(conf.Externalization.Enabled, conf.Externalization.DeleteOnCancellation)
+		}
+	}
 	// The exception history, when the job failed since it was last read:
 	// kept in the store, it outlives the application.
 	failed := max(det.Timestamps[yarn.JobFailing], det.Timestamps[yarn.JobRestarting], det.Timestamps[yarn.JobFailed])
@@ -417,7 +428,7 @@ func pickFlinkJob(jobs []yarn.JobOverview, j model.Job) (yarn.JobOverview, bool)
 // applyObservation persists what one observation changed, in one
 // transaction: the job's record, its state change with its event, the
 // restore points seen, and the restart policy's decision.
-func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, reason string) (bool, error) {
+func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, end model.RunEnd, reason string) (bool, error) {
 	now := s.now()
 	var (
 		job     model.Job
@@ -453,8 +464,11 @@ func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn
 			}
 		}
 		if ff != nil {
-			if ff.jobID != "" {
-				j.FlinkJobID = ff.jobID
+			if ff.jobID != "" && ff.jobID != j.FlinkJobID {
+				j.FlinkJobID, j.Retention = ff.jobID, model.RetentionUnknown
+			}
+			if ff.retention != model.RetentionUnknown {
+				j.Retention = ff.retention
 			}
 			if ff.state != "" {
 				j.FlinkState = ff.state
@@ -492,6 +506,24 @@ func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn
 		if evk, ok := outcome.Event(); ok {
 			var ev *model.Event
 			prev := j.State
+			if to, changed, err := decide.StepJob(j.State, evk); err == nil && changed && to.Final() {
+				// The run ended: what Flink kept of it follows from how.
+				if err := journal.EndRun(tx, &j, end); err != nil {
+					return err
+				}
+				if to == model.StateFailed && j.RestoredFrom != "" {
+					for _, text := range []string{j.Diagnostics, appDiagnostics(app)} {
+						ev, err := journal.RestoreNotFound(tx, &j, j.RestoredFrom, text, "", now)
+						if err != nil {
+							return err
+						}
+						if ev != nil {
+							events = append(events, ev)
+							break
+						}
+					}
+				}
+			}
 			j, ev, err = journal.Apply(tx, j, evk, reason, "", now)
 			if err != nil {
 				return err
@@ -538,6 +570,13 @@ func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn
 	return true, nil
 }
 
+func appDiagnostics(app *yarn.Application) string {
+	if app == nil {
+		return ""
+	}
+	return app.Diagnostics
+}
+
 // jobChanged compares the fields sync maintains.
 func jobChanged(a, b model.Job) bool {
 	rp := func(x, y *model.RestorePoint) bool {
@@ -546,7 +585,7 @@ func jobChanged(a, b model.Job) bool {
 		}
 		return x.Path != y.Path
 	}
-	return a.State != b.State || a.TrackingURL != b.TrackingURL || a.JMAddress != b.JMAddress ||
+	return a.State != b.State || a.TrackingURL != b.TrackingURL || a.JMAddress != b.JMAddress || a.Retention != b.Retention ||
 		a.FlinkJobID != b.FlinkJobID || a.FlinkState != b.FlinkState || a.Diagnostics != b.Diagnostics ||
 		a.RestoredFrom != b.RestoredFrom || rp(a.LatestCheckpoint, b.LatestCheckpoint) ||
 		rp(a.LatestSavepoint, b.LatestSavepoint) || (a.Drift == nil) != (b.Drift == nil)

@@ -347,7 +347,7 @@ func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 // checkpoint, which Flink disposes of itself.
 func savepointStatus(st *kit.Styles, rp model.RestorePoint) string {
 	const w = 10
-	if rp.Kind != model.Savepoint {
+	if rp.Kind != model.Savepoint && rp.Status != model.SavepointMissing {
 		return strings.Repeat(" ", w)
 	}
 	s := fmt.Sprintf("%-*s", w, rp.Status)
@@ -356,7 +356,7 @@ func savepointStatus(st *kit.Styles, rp model.RestorePoint) string {
 		return st.StateRunning.Render(s)
 	case model.SavepointDisposing:
 		return st.StateDeploying.Render(s)
-	case model.SavepointFailed:
+	case model.SavepointFailed, model.SavepointMissing:
 		return st.StateFailed.Render(s)
 	}
 	return st.Dim.Render(s)

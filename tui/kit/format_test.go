@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
@@ -58,6 +59,26 @@ func TestStateColours(t *testing.T) {
 	}
 	if DarkStyles().StateRunning.Render("x") == LightStyles().StateRunning.Render("x") {
 		t.Error("the light theme uses the dark theme's green")
+	}
+}
+
+// TestCommandStateColours: every command state has its colour; an UNKNOWN
+// command (its effect being found out) looks neither done nor failed.
+func TestCommandStateColours(t *testing.T) {
+	for _, st := range []*Styles{DarkStyles(), LightStyles()} {
+		want := map[model.CommandState]lipgloss.Style{
+			model.CmdUndo: st.StateCreated, model.CmdDoing: st.StateDeploying, model.CmdUnknown: st.Warn,
+			model.CmdSucceeded: st.StateRunning, model.CmdFailed: st.StateFailed,
+		}
+		for _, s := range model.CommandStates() {
+			if got := st.CommandState(s).Render(s.String()); got != want[s].Render(s.String()) {
+				t.Errorf("dark=%v %s renders %q", st.Dark, s, got)
+			}
+		}
+		if st.CommandState(model.CmdUnknown).Render("x") == st.CommandState(model.CmdFailed).Render("x") ||
+			st.CommandState(model.CmdUnknown).Render("x") == st.CommandState(model.CmdSucceeded).Render("x") {
+			t.Errorf("dark=%v: UNKNOWN looks FAILED or SUCCEEDED", st.Dark)
+		}
 	}
 }
 

@@ -230,6 +230,9 @@ func (s *Styles) CommandState(state model.CommandState) lipgloss.Style {
 		return s.StateRunning
 	case model.CmdFailed:
 		return s.StateFailed
+	case model.CmdUnknown:
+		// Its effect is being found out: neither done nor failed.
+		return s.Warn
 	}
 	return s.StateCreated
 }

@@ -53,9 +53,14 @@ type Job struct {
 	// LatestCheckpoint is the external path of the newest completed checkpoint.
 	LatestCheckpoint string `json:"latestCheckpoint,omitempty"`
 	// Savepoints are the paths of the job's completed savepoints, oldest first.
-	Savepoints []string  `json:"savepoints,omitempty"`
-	StartedAt  time.Time `json:"startedAt"`
-	EndedAt    time.Time `json:"endedAt,omitzero"`
+	Savepoints []string `json:"savepoints,omitempty"`
+	// Retained are the paths of the checkpoints Flink retains for the job
+	// now, oldest first: what the simulated HDFS still holds of them (the
+	// num-retained newest while it runs; after it ended, what its
+	// retention kept).
+	Retained  []string  `json:"retained,omitempty"`
+	StartedAt time.Time `json:"startedAt"`
+	EndedAt   time.Time `json:"endedAt,omitzero"`
 }
 
 // Deployment modes of SubmitRequest.Mode, named like Flink's execution.target.
@@ -250,6 +255,9 @@ func (c *Cluster) snapshot(a *app, now time.Time) App {
 			StartedAt: j.start, EndedAt: j.end}
 		if j.ck.latest != nil {
 			sj.LatestCheckpoint = j.ck.latest.path
+		}
+		for _, cp := range j.ck.kept {
+			sj.Retained = append(sj.Retained, cp.path)
 		}
 		out.Jobs = append(out.Jobs, sj)
 	}

@@ -250,7 +250,9 @@ func (y *yarnApps) endApp(a *app, now time.Time, state, final, diag string) {
 	for _, j := range a.jobs {
 		if !flinkTerminal(j.state) {
 			// The JobManager is gone with the job still live: HA would
-			// recover it, but nobody will.
+			// recover it, but nobody will. Flink ran no cleanup (a YARN
+			// kill or a dead AM gives it no chance), so the files of its
+			// retained checkpoints stay whatever its retention says.
 			j.setState(jobSuspended, now)
 			j.end = now
 		}

@@ -22,6 +22,10 @@ type checkpoints struct {
 	latestFailed    *checkpoint
 	restore         *restoreInfo
 	retained        *checkpoint // newest completed point of any kind, across JobMasters
+	// kept are the completed checkpoints (not savepoints) Flink's
+	// CompletedCheckpointStore retains, oldest first: at most the job's
+	// num-retained, across JobMasters (they live in ZooKeeper and on HDFS).
+	kept []*checkpoint
 }
 
 type checkpoint struct {
@@ -64,6 +68,56 @@ func (j *job) restoreFrom(cp *checkpoint, t time.Time) {
 		j.ck.lastID = cp.id
 	}
 	j.restoredFrom = cp.path
+}
+
+// Flink's externalized checkpoint retention
+// (execution.checkpointing.externalized-checkpoint-retention, one key in
+// Flink 1.x and 2.x), by the names of its values.
+const (
+	// retainNever (NEVER_RETAIN_AFTER_TERMINATION) is Flink's default.
+	retainNever = "NO_EXTERNALIZED_CHECKPOINTS"
+	// retainOnFailure is RETAIN_ON_FAILURE inside Flink.
+	retainOnFailure = "DELETE_ON_CANCELLATION"
+	retainOnCancel  = "RETAIN_ON_CANCELLATION"
+)
+
+// parseRetention reads the retention a job runs with; Flink takes the
+// enum's name in any case, and anything else leaves the default.
+func parseRetention(s string) string {
+	switch v := strings.ToUpper(strings.TrimSpace(s)); v {
+	case retainOnFailure, retainOnCancel:
+		return v
+	}
+	return retainNever
+}
+
+// keptOnEnd is CheckpointProperties.forCheckpoint's table: whether a job
+// that ended in state end keeps its retained checkpoints under retention.
+// Every retention discards them when the job FINISHES; RETAIN_ON_CANCELLATION
+// keeps them after CANCELED, FAILED and SUSPENDED; DELETE_ON_CANCELLATION
+// after FAILED only; NO_EXTERNALIZED_CHECKPOINTS never.
+func keptOnEnd(retention, end string) bool {
+	switch end {
+	case jobFailed:
+		return retention == retainOnFailure || retention == retainOnCancel
+	case jobCanceled, jobSuspended:
+		return retention == retainOnCancel
+	}
+	return false
+}
+
+// cleanUp is what Flink's checkpoint store does when j reaches a terminal
+// state by Flink's own hand: it deletes the retained checkpoints its
+// retention does not keep. A YARN kill (or an AM that died) runs no
+// cleanup at all; that path never calls it, and the files stay.
+func (f *flinkJobs) cleanUp(j *job) {
+	if keptOnEnd(j.retention, j.state) {
+		return
+	}
+	for _, cp := range j.ck.kept {
+		f.points.discard(cp)
+	}
+	j.ck.kept = nil
 }
 
 // pointStore is every completed checkpoint and savepoint that can still
@@ -160,13 +214,17 @@ func (f *flinkJobs) completeCheckpoint(j *job, id int64, trig time.Time, dur tim
 		trigger: trig, ack: trig.Add(dur), size: ckptSize(j, id), path: path, subtasks: j.subtasks()}
 	j.ck.completed++
 	if cp.savepoint {
+		// Savepoints never enter the checkpoint store: nothing subsumes
+		// them and Flink never deletes them.
 		j.ck.latestSavepoint = cp
 		j.savepoints = append(j.savepoints, path)
 	} else {
-		// state.checkpoints.num-retained = 1: the previous one is subsumed,
-		// its files deleted (and forgotten here, so memory stays bounded).
-		if prev := j.ck.retained; prev != nil && !prev.savepoint {
-			f.points.discard(prev)
+		// Beyond num-retained the oldest is subsumed, its files deleted
+		// (and forgotten here, so memory stays bounded).
+		j.ck.kept = append(j.ck.kept, cp)
+		for len(j.ck.kept) > j.numRetained {
+			f.points.discard(j.ck.kept[0])
+			j.ck.kept = j.ck.kept[1:]
 		}
 		j.ck.latest = cp
 	}
@@ -241,11 +299,7 @@ func (f *flinkJobs) triggerSavepoint(j *job, now time.Time, dir string, stop, ca
 			j.gen++
 			j.setState(jobFinished, t)
 			j.end = t
-			if j.ck.latest != nil {
-				// Retained checkpoints are discarded when a job finishes
-				// (RETAIN_ON_CANCELLATION keeps them on cancel and failure only).
-				f.points.discard(j.ck.latest)
-			}
+			f.cleanUp(j)
 			f.yarn.shutdownAfterJob(j.app, t, true)
 		case cancel:
 			f.cancelJob(j, t, true)

@@ -85,8 +85,22 @@
 //     FINISHED/FAILED with the ProgramInvocationException and its
 //     ClassNotFoundException as diagnostics), a session's jars/run (400);
 //     a jar with no class files at all (a test's stub) runs any class;
-//   - checkpoints: one retained (state.checkpoints.num-retained = 1),
-//     kept on cancel and failure, discarded when a job FINISHES;
+//   - checkpoints follow Flink's CheckpointProperties, per job, from its
+//     configuration as submitted (then the application's): beyond
+//     num-retained (execution.checkpointing.num-retained, before 1.20
+//     state.checkpoints.num-retained; default 1) the oldest is subsumed and
+//     deleted while the job runs; when a job ends by Flink's hand, its
+//     execution.checkpointing.externalized-checkpoint-retention decides:
+//     NO_EXTERNALIZED_CHECKPOINTS (the default) deletes them whatever the
+//     end, DELETE_ON_CANCELLATION keeps them after FAILED only,
+//     RETAIN_ON_CANCELLATION after CANCELED and FAILED, and every retention
+//     deletes them when the job FINISHES (stop-with-savepoint). Savepoints
+//     are never deleted. A YARN kill, or an AM that died, runs no cleanup:
+//     the files stay, and the job shows SUSPENDED. Flink's own SUSPENDED
+//     (a graceful shutdown without HA, which deletes them unless
+//     RETAIN_ON_CANCELLATION) does not happen here. checkpoints/config
+//     reports the retention as Flink's CheckpointConfigHandler does;
+//     a Job snapshot's Retained lists what the simulated HDFS holds;
 //   - a per-job JobManager whose job ended by stop-with-savepoint stays up
 //     until a client fetched the result (at most 60 simulated seconds);
 //   - flame graphs answer endTimestamp -2 unless rest.flamegraph.enabled is

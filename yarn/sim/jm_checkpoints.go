@@ -238,8 +238,11 @@ func jmCheckpointSubtasks(x *jmReq, j *job, v *vertex) jmAnswer {
 func jmCheckpointConfig(x *jmReq, j *job) jmAnswer {
 	return ok(map[string]any{
 		"mode": "EXACTLY_ONCE", "interval": j.interval.Milliseconds(), "timeout": 600000, "min_pause": 0,
-		"max_concurrent": 1, "externalization": map[string]bool{"enabled": true, "delete_on_cancellation": false},
-		"state_backend": "EmbeddedRocksDBStateBackend", "checkpoint_storage": "FileSystemCheckpointStorage",
+		"max_concurrent": 1,
+		// CheckpointConfigHandler: enabled unless NEVER_RETAIN_AFTER_TERMINATION,
+		// delete_on_cancellation unless RETAIN_ON_CANCELLATION.
+		"externalization": map[string]bool{"enabled": j.retention != retainNever, "delete_on_cancellation": j.retention != retainOnCancel},
+		"state_backend":   "EmbeddedRocksDBStateBackend", "checkpoint_storage": "FileSystemCheckpointStorage",
 		"unaligned_checkpoints": false, "tolerable_failed_checkpoints": 0, "aligned_checkpoint_timeout": 0,
 		"checkpoints_after_tasks_finish": true, "state_changelog_enabled": false,
 		"changelog_periodic_materialization_interval": 600000, "changelog_storage": "memory",

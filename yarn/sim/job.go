@@ -68,8 +68,12 @@ type job struct {
 	maxParallelism int
 	vertices       []*vertex
 	interval       time.Duration
-	checkpointDir  string
-	savepointDir   string
+	// retention and numRetained are the job's checkpoint retention and
+	// state.checkpoints.num-retained, from its configuration.
+	retention     string
+	numRetained   int
+	checkpointDir string
+	savepointDir  string
 
 	state         string
 	gen           int // bumped to cancel the job's pending transitions
@@ -165,6 +169,14 @@ func (f *flinkJobs) addJob(a *app, s jobSpec, now time.Time) *job {
 	if d, ok := parseFlinkDuration(firstNonEmpty(j.config["execution.checkpointing.interval"], a.config["execution.checkpointing.interval"])); ok && d > 0 {
 		j.interval = d
 	}
+	j.retention = parseRetention(firstNonEmpty(j.config["execution.checkpointing.externalized-checkpoint-retention"],
+		a.config["execution.checkpointing.externalized-checkpoint-retention"]))
+	j.numRetained = 1
+	// Flink 1.20 renamed state.checkpoints.num-retained; 2.x still reads the old name.
+	if n, err := strconv.Atoi(firstNonEmpty(j.config["execution.checkpointing.num-retained"], j.config["state.checkpoints.num-retained"],
+		a.config["execution.checkpointing.num-retained"], a.config["state.checkpoints.num-retained"])); err == nil && n > 0 {
+		j.numRetained = n
+	}
 	j.checkpointDir = strings.TrimRight(firstNonEmpty(j.config["execution.checkpointing.dir"], j.config["state.checkpoints.dir"],
 		a.config["execution.checkpointing.dir"], a.config["state.checkpoints.dir"], "hdfs:///flink/checkpoints"), "/")
 	j.savepointDir = strings.TrimRight(firstNonEmpty(j.config["execution.checkpointing.savepoint-dir"], j.config["state.savepoints.dir"],
@@ -201,7 +213,7 @@ func (f *flinkJobs) startJob(j *job, now time.Time) {
 	j.start, j.end = now, time.Time{}
 	j.restarts = 0
 	j.timestamps = map[string]int64{}
-	j.ck = checkpoints{lastID: j.ck.lastID, retained: j.ck.retained}
+	j.ck = checkpoints{lastID: j.ck.lastID, retained: j.ck.retained, kept: j.ck.kept}
 	j.exceptions = nil
 	j.ops = map[string]*operation{} // a new JobManager has a new operation cache
 	j.setState(jobInitializing, now)
@@ -222,6 +234,7 @@ func (f *flinkJobs) startJob(j *job, now time.Time) {
 			j.record(t, "java.io.FileNotFoundException: "+failure, "", "")
 			j.setState(jobFailed, t)
 			j.end = t
+			f.cleanUp(j)
 			f.yarn.shutdownAfterJob(j.app, t, false)
 			return
 		}
@@ -283,6 +296,7 @@ func (f *flinkJobs) cancelJob(j *job, now time.Time, waitForResult bool) {
 		}
 		j.setState(jobCanceled, t)
 		j.end = t
+		f.cleanUp(j)
 		f.yarn.shutdownAfterJob(j.app, t, waitForResult)
 	})
 }
@@ -317,6 +331,7 @@ func (f *flinkJobs) failJob(j *job, now time.Time, fatal bool, msg string) {
 			}
 			j.setState(jobFailed, t)
 			j.end = t
+			f.cleanUp(j)
 			f.yarn.shutdownAfterJob(j.app, t, false)
 		})
 		return

@@ -158,16 +158,16 @@ func (fl *fleet) flinkApp(now, at time.Time, rm *rmServer, seed uint64) {
 		j.ck.lastID++
 		fl.flink.completeCheckpoint(j, j.ck.lastID, end.Add(-2*time.Second), 1500*time.Millisecond, "SYNC_SAVEPOINT",
 			fmt.Sprintf("%s/savepoint-%s-%s", j.savepointDir, j.id[:6], hex32(fl.rng)[:12]))
-		if j.ck.latest != nil {
-			fl.flink.points.discard(j.ck.latest)
-		}
 		j.setState(jobFinished, end)
+		fl.flink.cleanUp(j)
 		fl.yarn.endApp(a, end.Add(dShutdown), yarnFinished, finalSucceeded, "")
 	case "failed":
 		j.record(end, failureMessages[int(noise(seed, 14)*float64(len(failureMessages)))], "", j.vertices[0].name+" (1/1)#3")
 		j.restarts = 3
 		j.setState(jobFailed, end)
 		if noise(seed, 15) < 0.5 {
+			// Flink failed the job and deregistered: its store cleaned up.
+			fl.flink.cleanUp(j)
 			fl.yarn.endApp(a, end.Add(dShutdown), yarnFinished, finalFailed, "Flink per-job cluster failed: job "+j.id+" reached state FAILED.\n"+j.rootCause())
 		} else {
 			fl.yarn.endApp(a, end, yarnFailed, finalFailed, fmt.Sprintf(
