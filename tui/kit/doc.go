@@ -19,6 +19,13 @@
 //     LineCursor (over the selectable lines of a text), Pager (scrolling
 //     with a bubbles viewport), TextScreen (which wraps and scrolls
 //     sideways) and Filter (a list's `/`);
+//   - columns.go: Column and Columns, a list's columns as specs (title,
+//     width, alignment, cell, style, which ones a narrow terminal drops)
+//     and the pure function that draws its header and rows from them;
+//   - table.go: Table, a list view's state — the items loaded, the ones
+//     its filter lets through, a cursor that follows its item by id, and
+//     its loads (one in flight, a failed reload keeping the rows);
+//   - loading.go: Loading, where a list's loads stand, and its placeholder;
 //   - msgs.go: the messages a screen sends the root (open a screen, start
 //     an action) and the results the root shares with every screen;
 //   - format.go, command.go, box.go: the pure formatters (a command's
