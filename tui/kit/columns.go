@@ -142,6 +142,16 @@ func (cs Columns[T]) Cells(st *Styles, lay Layout, row T) string {
 	return cs.join(lay, len(cs)-1, func(i int) string { return cs[i].Cell(row) }, style)
 }
 
+// Texts are a row's cells as text, every column's (a filter looks in
+// them: what the user reads is what matches).
+func (cs Columns[T]) Texts(row T) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Cell(row)
+	}
+	return out
+}
+
 // join fits the text of the shown columns up to last to their widths, one
 // space apart.
 func (cs Columns[T]) join(lay Layout, last int, text func(i int) string, style func(i int, s string) string) string {

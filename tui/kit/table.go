@@ -95,8 +95,11 @@ func (t *Table[T]) refilter() {
 		}
 	}
 	t.cur.Cursor = Follow(prev, t.cur.Cursor, t.rows, t.of.ID)
-	t.cur.Fit(len(t.rows), t.of.Page())
+	t.Fit()
 }
+
+// Fit keeps the cursor on a row, and on screen (after a resize).
+func (t *Table[T]) Fit() { t.cur.Fit(len(t.rows), t.of.Page()) }
 
 // Items are every item loaded; Rows those the filter lets through.
 func (t *Table[T]) Items() []T { return t.items }
