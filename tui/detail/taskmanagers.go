@@ -1,7 +1,6 @@
 package detail
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -18,18 +17,13 @@ import (
 // configuration. Fetched when shown, as the Graph tab is.
 type taskManagersTab struct {
 	env           *kit.Env
-	job           api.JobView
-	loads         kit.Refresher
-	list          *api.TaskManagerList
-	err           error
+	live          *diagFetch[api.TaskManagerList]
 	cur           kit.List
 	width, height int
 }
 
 func newTaskManagersTab(e *kit.Env, call func() kit.Call) *taskManagersTab {
-	t := &taskManagersTab{env: e}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagersCmd(call(), t.job.ID, t.job.Name, seq) })
-	return t
+	return &taskManagersTab{env: e, live: newDiagFetch(e, call, "TaskManagers", api.DiagnoseService.TaskManagers)}
 }
 
 func (t *taskManagersTab) Title() string   { return "TaskManagers" }
@@ -40,33 +34,8 @@ func (t *taskManagersTab) ShortHelp() []key.Binding {
 	return []key.Binding{k.Diag.OpenTaskManager, k.Diag.Config}
 }
 
-func (t *taskManagersTab) shown(d *jobData) tea.Cmd {
-	if t.job.ID != d.job.ID {
-		t.list, t.err = nil, nil
-		t.loads.Drop()
-	}
-	t.job = d.job
-	return t.loads.Refresh()
-}
-
-func (t *taskManagersTab) refresh(d *jobData) tea.Cmd { return t.shown(d) }
-
-// taskManagersLoadedMsg is the answer of loadTaskManagersCmd.
-type taskManagersLoadedMsg struct {
-	jobID string
-	seq   int
-	list  api.TaskManagerList
-	err   error
-}
-
-func loadTaskManagersCmd(c kit.Call, jobID, name string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		l, err := kit.Diagnose(c, "TaskManagers of "+name, func(ctx context.Context, d api.DiagnoseService) (api.TaskManagerList, error) {
-			return d.TaskManagers(ctx, jobID)
-		})
-		return taskManagersLoadedMsg{jobID: jobID, seq: seq, list: l, err: err}
-	}
-}
+func (t *taskManagersTab) shown(d *jobData) tea.Cmd   { return t.live.show(d.job) }
+func (t *taskManagersTab) refresh(d *jobData) tea.Cmd { return t.live.show(d.job) }
 
 // page is the rows on screen: under the summary and the heading.
 func (t *taskManagersTab) page() int { return max(t.height-3, 1) }
@@ -75,35 +44,25 @@ func (t *taskManagersTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
-	case taskManagersLoadedMsg:
-		if msg.jobID != t.job.ID {
-			return t, nil
-		}
-		current, again := t.loads.Done(msg.seq)
-		if !current {
-			return t, nil
-		}
-		t.err = msg.err
-		if msg.err == nil {
-			l := msg.list
-			t.list = &l
-		}
-		return t, again
+	case diagFetchedMsg[api.TaskManagerList]:
+		_, next := t.live.take(msg)
+		return t, next
 	case tea.KeyPressMsg:
 		k := t.env.Keys
 		if key.Matches(msg, k.Diag.Config) {
-			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagConfig, Job: t.job})
+			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagConfig, Job: t.live.job})
 		}
-		if t.list == nil || len(t.list.TaskManagers) == 0 {
+		l := t.live.got
+		if l == nil || len(l.TaskManagers) == 0 {
 			return t, nil
 		}
-		n := len(t.list.TaskManagers)
+		n := len(l.TaskManagers)
 		if t.cur.Key(k, msg, n, t.page()) {
 			return t, nil
 		}
 		if key.Matches(msg, k.Diag.OpenTaskManager) {
 			t.cur.Fit(n, t.page())
-			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagTaskManager, Job: t.job, TaskManager: t.list.TaskManagers[t.cur.Cursor].ID})
+			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagTaskManager, Job: t.live.job, TaskManager: l.TaskManagers[t.cur.Cursor].ID})
 		}
 	}
 	return t, nil
@@ -142,20 +101,17 @@ func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head str
 
 func (t *taskManagersTab) View(d *jobData) string {
 	st := t.env.Styles
-	switch {
-	case t.err != nil && t.list == nil:
-		return strings.Join(kit.Centered(st.Error.Render("✖ "+t.err.Error())+"\n"+st.Dim.Render("ctrl+r retries · c shows the Flink configuration"), t.width, t.height), "\n")
-	case t.list == nil:
-		return strings.Join(kit.Centered(st.Dim.Render("fetching the TaskManagers…"), t.width, t.height), "\n")
+	if text, show := t.live.placeholder(st, t.width, t.height, "fetching the TaskManagers…", "ctrl+r retries · c shows the Flink configuration"); show {
+		return text
 	}
-	l := t.list
+	l := t.live.got
 	sum := fmt.Sprintf("%s · slots %d free of %d", kit.Plural(len(l.TaskManagers), "TaskManager"), l.SlotsFree, l.SlotsTotal)
 	if l.AppID != "" {
 		sum += " · " + l.AppID
 	}
 	lines := []string{" " + st.Section.Render(sum)}
-	if t.err != nil {
-		lines[0] += st.Error.Render(" · ✖ not current: " + t.err.Error())
+	if err := t.live.err; err != nil {
+		lines[0] += st.Error.Render(" · ✖ not current: " + err.Error())
 	}
 	for _, n := range l.Notes {
 		lines[0] += st.Warn.Render(" · ⚠ " + n)
