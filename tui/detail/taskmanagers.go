@@ -69,34 +69,54 @@ func (t *taskManagersTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 }
 
 // TaskManagerRows renders the TaskManagers as the tab's table: a heading
-// and one row each, every row w cells at most. Pure, for the tests.
+// and one row each, every row w cells at most, a cell's gutter before
+// each (the cursor's mark goes there). Pure, for the tests.
 func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head string, rows []string) {
-	wide := w >= 110
-	f := "%-14s %-10s %-8s %7s %9s %9s %3s %s"
-	if wide {
-		f = "%-42s %-12s %-9s %-14s %9s %9s %4s %s"
-	}
-	heapHead := "HEAP"
-	if wide {
-		heapHead = "HEAP, USED"
-	}
-	head = st.ColumnHeader.Render(kit.Truncate(fmt.Sprintf(" "+f, "TASKMANAGER", "HOST", "SLOTS", heapHead, "MANAGED", "NETWORK", "CPU", "GC"), w))
+	cols := taskManagerColumns(w >= 110)
+	lay := cols.Lay(tms, w-1)
+	head = st.ColumnHeader.Render(kit.Truncate(" "+cols.Titles(lay), w))
 	for _, tm := range tms {
-		id, host := kit.ContainerShort(tm.ID), kit.Truncate(tm.Host, 10)
-		if wide {
-			id, host = tm.ID, kit.Truncate(tm.Host, 12)
-		}
-		heap, gc := kit.Bytes(tm.HeapMax), kit.NoValue
-		if tm.Detailed {
-			gc = fmt.Sprintf("%d · %s", tm.GCCount, kit.Duration(tm.GCTime))
-			if wide && tm.HeapMax > 0 {
-				heap += " " + kit.Percent(float64(tm.HeapUsed)/float64(tm.HeapMax))
-			}
-		}
-		slots := fmt.Sprintf("%d/%d free", tm.FreeSlots, tm.Slots)
-		rows = append(rows, kit.Truncate(fmt.Sprintf(" "+f, id, host, slots, heap, kit.Bytes(tm.ManagedMemory), kit.Bytes(tm.NetworkMemory), fmt.Sprint(tm.CPUCores), gc), w))
+		rows = append(rows, kit.Truncate(" "+cols.Cells(nil, lay, tm), w))
 	}
 	return head, rows
+}
+
+// taskManagerColumns are the TaskManagers' columns; a wide tab has the
+// room for the container's whole id and how full the heap is.
+func taskManagerColumns(wide bool) kit.Columns[api.TaskManagerInfo] {
+	type tm = api.TaskManagerInfo
+	id, host, slots, heap, cpu := 14, 10, 8, 7, 3
+	heapHead := "HEAP"
+	if wide {
+		id, host, slots, heap, cpu = 42, 12, 9, 14, 4
+		heapHead = "HEAP, USED"
+	}
+	return kit.Columns[tm]{
+		{Title: "TASKMANAGER", Width: id, Cell: func(t tm) string {
+			if wide {
+				return t.ID
+			}
+			return kit.ContainerShort(t.ID)
+		}},
+		{Title: "HOST", Width: host, Cell: func(t tm) string { return t.Host }},
+		{Title: "SLOTS", Width: slots, Cell: func(t tm) string { return fmt.Sprintf("%d/%d free", t.FreeSlots, t.Slots) }},
+		{Title: heapHead, Width: heap, Right: !wide, Cell: func(t tm) string {
+			heap := kit.Bytes(t.HeapMax)
+			if wide && t.Detailed && t.HeapMax > 0 {
+				heap += " " + kit.Percent(float64(t.HeapUsed)/float64(t.HeapMax))
+			}
+			return heap
+		}},
+		{Title: "MANAGED", Width: 9, Right: true, Cell: func(t tm) string { return kit.Bytes(t.ManagedMemory) }},
+		{Title: "NETWORK", Width: 9, Right: true, Cell: func(t tm) string { return kit.Bytes(t.NetworkMemory) }},
+		{Title: "CPU", Width: cpu, Right: true, Cell: func(t tm) string { return fmt.Sprint(t.CPUCores) }},
+		{Title: "GC", Cell: func(t tm) string {
+			if !t.Detailed {
+				return kit.NoValue
+			}
+			return fmt.Sprintf("%d · %s", t.GCCount, kit.Duration(t.GCTime))
+		}},
+	}
 }
 
 func (t *taskManagersTab) View(d *jobData) string {
