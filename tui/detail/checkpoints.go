@@ -1,9 +1,12 @@
 package detail
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -65,16 +68,32 @@ func (t *checkpointsTab) View(d *jobData) string {
 	return out
 }
 
-// savepointStatus is a restore point's status, padded and coloured: a
-// savepoint's life (completed, disposing, disposed, failed); blank for a
-// checkpoint, which Flink disposes of itself.
-func savepointStatus(st *kit.Styles, rp model.RestorePoint) string {
-	const w = 10
-	if rp.Kind != model.Savepoint {
-		return strings.Repeat(" ", w)
+// restorePointColumns are the restore points palink keeps, a line each:
+// the kind, a savepoint's life (completed, disposing, disposed, failed —
+// blank for a checkpoint, which Flink disposes of itself), the age, where
+// it came from and its path.
+func restorePointColumns(now time.Time) kit.Columns[model.RestorePoint] {
+	type rp = model.RestorePoint
+	return kit.Columns[rp]{
+		{Width: 10, Cell: func(r rp) string { return r.Kind.String() }},
+		{Width: 10, Cell: func(r rp) string {
+			if r.Kind != model.Savepoint {
+				return ""
+			}
+			return r.Status.String()
+		}, Style: savepointStatusStyle},
+		{Width: 10, Cell: func(r rp) string { return kit.Ago(now, r.Time) }},
+		{Width: 12, Cell: func(r rp) string { return kit.OrDash(r.Origin) }},
+		{Cell: func(r rp) string { return r.Path }},
 	}
-	s := fmt.Sprintf("%-*s", w, rp.Status)
-	switch rp.Status {
+}
+
+// savepointStatusStyle colours a savepoint's life by what it allows.
+func savepointStatusStyle(st *kit.Styles, r model.RestorePoint, s string) string {
+	if r.Kind != model.Savepoint {
+		return s
+	}
+	switch r.Status {
 	case model.SavepointCompleted:
 		return st.StateRunning.Render(s)
 	case model.SavepointDisposing:
@@ -106,15 +125,10 @@ func checkpointLines(e *kit.Env, d *jobData, live *diagFetch[api.CheckpointsView
 	case len(hist) == 0:
 		out = append(out, tabLine{text: "  " + st.Dim.Render("none recorded yet")})
 	}
+	cols := restorePointColumns(now)
+	lay := cols.Lay(hist, w)
 	for _, rp := range hist {
-		origin := rp.Origin
-		if origin == "" {
-			origin = kit.NoValue
-		}
-		l := tabLine{
-			text:   fmt.Sprintf("  %-10s %s %-10s %-12s %s", rp.Kind, savepointStatus(st, rp), kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
-			target: restoreTarget{rp.Path},
-		}
+		l := tabLine{text: "  " + cols.Cells(st, lay, rp), target: restoreTarget{rp.Path}}
 		if rp.Status == model.SavepointDisposed || rp.Status == model.SavepointDisposing {
 			l.target = nil // nothing to restore from
 		}
@@ -144,34 +158,15 @@ func checkpointLines(e *kit.Env, d *jobData, live *diagFetch[api.CheckpointsView
 // details, enter on one opens it operator by operator, else enter on a
 // completed one restores from it.
 func checkpointRows(e *kit.Env, cps []api.CheckpointInfo, details bool) []tabLine {
-	st, now := e.Styles, e.Now
+	st := e.Styles
 	if len(cps) == 0 {
 		return []tabLine{{text: "  " + st.Dim.Render("none yet")}}
 	}
-	out := []tabLine{{text: "  " + st.ColumnHeader.Render(fmt.Sprintf("%-8s %-11s %-10s %-10s %-8s %-10s %s", "ID", "STATUS", "KIND", "TRIGGERED", "TOOK", "SIZE", "PATH"))}}
+	cols := checkpointColumns(e.Now)
+	lay := cols.Lay(cps, 0) // fixed widths: none gives way
+	out := []tabLine{{text: "  " + st.ColumnHeader.Render(cols.Titles(lay))}}
 	for _, c := range cps {
-		kind := "checkpoint"
-		if c.Savepoint {
-			kind = "savepoint"
-		}
-		status := fmt.Sprintf("%-11s", c.Status)
-		switch c.Status {
-		case "COMPLETED":
-			status = st.StateRunning.Render(status)
-		case "FAILED":
-			status = st.StateFailed.Render(status)
-		default:
-			status = st.StateDeploying.Render(status)
-		}
-		where := c.Path
-		if c.Failure != "" {
-			where = st.Error.Render(c.Failure)
-		}
-		size := kit.NoValue
-		if c.Size > 0 {
-			size = kit.Bytes(c.Size)
-		}
-		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, kit.Ago(now, c.TriggeredAt), kit.Duration(c.Duration), size, where)}
+		l := tabLine{text: "  " + cols.Cells(st, lay, c)}
 		switch {
 		case details:
 			l.target = checkpointTarget{c.ID}
@@ -181,6 +176,47 @@ func checkpointRows(e *kit.Env, cps []api.CheckpointInfo, details bool) []tabLin
 		out = append(out, l)
 	}
 	return out
+}
+
+// checkpointColumns are a checkpoint history's: its id, status (coloured
+// by outcome), kind, when it was triggered, how long it took, its size,
+// and where it went or why it failed.
+func checkpointColumns(now time.Time) kit.Columns[api.CheckpointInfo] {
+	type cp = api.CheckpointInfo
+	return kit.Columns[cp]{
+		{Title: "ID", Width: 8, Cell: func(c cp) string { return strconv.FormatInt(c.ID, 10) }},
+		{Title: "STATUS", Width: 11, Cell: func(c cp) string { return c.Status },
+			Style: func(st *kit.Styles, c cp, s string) string {
+				switch c.Status {
+				case "COMPLETED":
+					return st.StateRunning.Render(s)
+				case "FAILED":
+					return st.StateFailed.Render(s)
+				}
+				return st.StateDeploying.Render(s)
+			}},
+		{Title: "KIND", Width: 10, Cell: func(c cp) string {
+			if c.Savepoint {
+				return "savepoint"
+			}
+			return "checkpoint"
+		}},
+		{Title: "TRIGGERED", Width: 10, Cell: func(c cp) string { return kit.Ago(now, c.TriggeredAt) }},
+		{Title: "TOOK", Width: 8, Cell: func(c cp) string { return kit.Duration(c.Duration) }},
+		{Title: "SIZE", Width: 10, Cell: func(c cp) string {
+			if c.Size > 0 {
+				return kit.Bytes(c.Size)
+			}
+			return kit.NoValue
+		}},
+		{Title: "PATH", Cell: func(c cp) string { return cmp.Or(c.Failure, c.Path) },
+			Style: func(st *kit.Styles, c cp, s string) string {
+				if c.Failure != "" {
+					return st.Error.Render(s)
+				}
+				return s
+			}},
+	}
 }
 
 // checkpointTarget is a checkpoint line's target when its details can be

@@ -351,23 +351,39 @@ func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 		return []tabLine{{text: " " + st.Dim.Render("no commands yet")}}
 	}
 	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
-	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
+	cols := jobCommandColumns(now)
+	lay := cols.Lay(cs, w)
+	out := []tabLine{{text: " " + st.ColumnHeader.Render(cols.Titles(lay))}}
 	before := catalogBefore(cs)
 	for _, c := range cs {
-		result := st.Dim.Render(kit.CommandResult(c, now))
-		if c.State == model.CmdFailed {
-			result = st.Error.Render(kit.CommandResult(c, now))
-		}
-		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
-		out = append(out, tabLine{
-			text:   kit.Truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, kit.Since(now, c.CreatedAt), kit.Truncate(kit.OrDash(c.Issuer), 10), result), w),
-			target: c,
-		})
+		out = append(out, tabLine{text: kit.Truncate(" "+cols.Cells(st, lay, c), w), target: c})
 		if l, ok := catalogLine(st, c, before, w); ok {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// jobCommandColumns are a job's commands, newest first: what and how it
+// went, when, who issued it and what it came to (`:cmd` lists every job's
+// with more room).
+func jobCommandColumns(now time.Time) kit.Columns[model.Command] {
+	type c = model.Command
+	return kit.Columns[c]{
+		{Title: "#", Width: 6, Cell: func(c c) string { return fmt.Sprintf("#%d", c.Seq) }},
+		{Title: "KIND", Width: 9, Cell: func(c c) string { return c.Kind.String() }},
+		{Title: "STATE", Width: 10, Cell: func(c c) string { return c.State.String() },
+			Style: func(st *kit.Styles, c c, s string) string { return st.CommandState(c.State).Render(s) }},
+		{Title: "AGE", Width: 8, Cell: func(c c) string { return kit.Since(now, c.CreatedAt) }},
+		{Title: "BY", Width: 10, Cell: func(c c) string { return kit.OrDash(c.Issuer) }},
+		{Title: "RESULT", Cell: func(c c) string { return kit.CommandResult(c, now) },
+			Style: func(st *kit.Styles, c c, s string) string {
+				if c.State == model.CmdFailed {
+					return st.Error.Render(s)
+				}
+				return st.Dim.Render(s)
+			}},
+	}
 }
 
 func openCommandLog(e *kit.Env, d *jobData, target any) tea.Cmd {
