@@ -199,6 +199,22 @@ func (t *Table[T]) Title(st *Styles, name string) string {
 	return title
 }
 
+// Box frames a list view w×h: its rows as draw lays them out in the
+// inner w×h (the list and whatever goes under it), or the placeholder
+// (Placeholder) in their place, centered.
+func (t *Table[T]) Box(st *Styles, title, note string, w, h int, draw func(w, h int) []string, loading string, empty ...string) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var lines []string
+	if text, show := t.Placeholder(st, loading, empty...); show {
+		lines = Centered(text, w-2, h-2)
+	} else {
+		lines = draw(w-2, h-2)
+	}
+	return Box(st, title, note, lines, w, h)
+}
+
 // Placeholder is what the list shows in place of its rows, dimmed: the
 // first load's error, loading, empty (a line each) when nothing is
 // loaded, or that the filter lets none through; show is false when there

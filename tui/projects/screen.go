@@ -123,19 +123,11 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 // View implements kit.Screen.
 func (m *Screen) View() string {
 	st := m.env.Styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	inner := w - 2
-	var lines []string
-	if text, show := m.list.Placeholder(st, "loading projects…",
-		"no projects yet", "palink project add NAME --repo URL --build CMD --artifact GLOB"); show {
-		lines = kit.Centered(text, inner, h-2)
-	} else {
-		lines = Lines(st, m.list.Rows(), m.artifacts, m.list.Cursor(), m.list.Offset(), inner, h-2, m.env.Now)
-	}
-	return kit.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.list.Rows()), "project"), lines, w, h)
+	return m.list.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.list.Rows()), "project"), m.width, m.height,
+		func(w, h int) []string {
+			return Lines(st, m.list.Rows(), m.artifacts, m.list.Cursor(), m.list.Offset(), w, h, m.env.Now)
+		},
+		"loading projects…", "no projects yet", "palink project add NAME --repo URL --build CMD --artifact GLOB")
 }
 
 // columns are the list's: a project, the ref it builds and its newest

@@ -97,19 +97,12 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 // View implements kit.Screen.
 func (m *Screen) View() string {
 	st := m.env.Styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	inner := w - 2
-	var lines []string
-	if text, show := m.list.Placeholder(st, "loading tables…",
-		"no catalog tables on "+m.cluster, "palink table add NAME --sql FILE, or table import NAME --jdbc URL"); show {
-		lines = kit.Centered(text, inner, h-2)
-	} else {
-		lines = Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), inner, h-2, m.env.Now)
-	}
-	return kit.Box(st, st.Title.Render(m.Title()), fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.list.Rows())), lines, w, h)
+	note := fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.list.Rows()))
+	return m.list.Box(st, st.Title.Render(m.Title()), note, m.width, m.height,
+		func(w, h int) []string {
+			return Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), w, h, m.env.Now)
+		},
+		"loading tables…", "no catalog tables on "+m.cluster, "palink table add NAME --sql FILE, or table import NAME --jdbc URL")
 }
 
 // connector is a CREATE TABLE's 'connector' option, for the list.

@@ -89,19 +89,9 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 // View implements kit.Screen.
 func (m *Screen) View() string {
 	st := m.env.Styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	inner := w - 2
-	var lines []string
-	if text, show := m.list.Placeholder(st, "loading functions…",
-		"no functions registered yet", "palink udf add NAME --class C --language java --jar PATH"); show {
-		lines = kit.Centered(text, inner, h-2)
-	} else {
-		lines = Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), inner, h-2)
-	}
-	return kit.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.list.Rows()), "function"), lines, w, h)
+	return m.list.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.list.Rows()), "function"), m.width, m.height,
+		func(w, h int) []string { return Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), w, h) },
+		"loading functions…", "no functions registered yet", "palink udf add NAME --class C --language java --jar PATH")
 }
 
 // columns are the list's: where a function lives and what it takes, and
