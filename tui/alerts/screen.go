@@ -44,17 +44,10 @@ type LoadedMsg struct {
 
 // Load lists the alerts that f selects.
 func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var as []model.Alert
-		err := c.With(func(ctx context.Context) (err error) {
-			as, err = c.Svc.Alerts(ctx, f)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list alerts: %w", err)
-		}
+	alerts := func(ctx context.Context) ([]model.Alert, error) { return c.Svc.Alerts(ctx, f) }
+	return kit.Get(c, "list alerts", alerts, func(as []model.Alert, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Alerts: as, Err: err}
-	}
+	})
 }
 
 // New opens `:alerts`; open finds a job by id for enter (the jobs

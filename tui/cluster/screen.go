@@ -299,17 +299,10 @@ func meter(ratio float64, n int) string {
 }
 
 func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var ov api.ClusterOverview
-		err := c.With(func(ctx context.Context) (err error) {
-			ov, err = c.Svc.ClusterOverview(ctx, cluster)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("read cluster %s: %w", cluster, err)
-		}
+	overview := func(ctx context.Context) (api.ClusterOverview, error) { return c.Svc.ClusterOverview(ctx, cluster) }
+	return kit.Get(c, "read cluster "+cluster, overview, func(ov api.ClusterOverview, err error) tea.Msg {
 		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
-	}
+	})
 }
 
 type overviewLoadedMsg struct {

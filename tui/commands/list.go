@@ -181,17 +181,10 @@ func (m *Screen) View() string {
 }
 
 func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var cmds []model.Command
-		err := c.With(func(ctx context.Context) (err error) {
-			cmds, err = c.Svc.Commands(ctx, f)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list commands: %w", err)
-		}
+	commands := func(ctx context.Context) ([]model.Command, error) { return c.Svc.Commands(ctx, f) }
+	return kit.Get(c, "list commands", commands, func(cmds []model.Command, err error) tea.Msg {
 		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
-	}
+	})
 }
 
 type commandsLoadedMsg struct {

@@ -1,9 +1,11 @@
 package kit
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -118,5 +120,31 @@ func TestTableLoads(t *testing.T) {
 	tb.Refresh()
 	if len(tb.Items()) != 0 || tb.IsLoaded() || len(*asked) != n+1 {
 		t.Error("Reset kept the old items, or the load in flight held the next one back")
+	}
+}
+
+// TestGetSaysWhatFailed: a read's failure names the read and keeps its
+// cause; its success answers the value.
+func TestGetSaysWhatFailed(t *testing.T) {
+	c := textEnv().Call()
+	c.Timeout = time.Second
+	down := errors.New("agent: connection refused")
+	type answer struct {
+		n   int
+		err error
+	}
+	msg := Get(c, "list fruits", func(context.Context) (int, error) { return 0, down },
+		func(n int, err error) tea.Msg { return answer{n, err} })()
+	if a := msg.(answer); !errors.Is(a.err, down) || a.err.Error() != "list fruits: agent: connection refused" {
+		t.Errorf("a failed read answers %v", a.err)
+	}
+	msg = Get(c, "list fruits", func(ctx context.Context) (int, error) {
+		if _, ok := ctx.Deadline(); !ok {
+			return 0, errors.New("no timeout")
+		}
+		return 3, nil
+	}, func(n int, err error) tea.Msg { return answer{n, err} })()
+	if a := msg.(answer); a.err != nil || a.n != 3 {
+		t.Errorf("a read answers %d, %v", a.n, a.err)
 	}
 }

@@ -32,17 +32,10 @@ type LoadedMsg struct {
 
 // Load lists the catalog tables of a cluster.
 func Load(c kit.Call, cluster string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var ts []model.CatalogTable
-		err := c.With(func(ctx context.Context) (err error) {
-			ts, err = c.Svc.Tables(ctx, cluster)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list the tables of cluster %s: %w", cluster, err)
-		}
+	tables := func(ctx context.Context) ([]model.CatalogTable, error) { return c.Svc.Tables(ctx, cluster) }
+	return kit.Get(c, "list the tables of cluster "+cluster, tables, func(ts []model.CatalogTable, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Cluster: cluster, Tables: ts, Err: err}
-	}
+	})
 }
 
 // New opens `:tables` on a cluster; its Cmd loads the tables.

@@ -1,8 +1,6 @@
 package udfs
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -29,17 +27,9 @@ type LoadedMsg struct {
 
 // Load lists the registered functions.
 func Load(c kit.Call, seq int) tea.Cmd {
-	return func() tea.Msg {
-		msg := LoadedMsg{Seq: seq}
-		msg.Err = c.With(func(ctx context.Context) (err error) {
-			msg.UDFs, err = c.Svc.UDFs(ctx)
-			return err
-		})
-		if msg.Err != nil {
-			msg.Err = fmt.Errorf("list functions: %w", msg.Err)
-		}
-		return msg
-	}
+	return kit.Get(c, "list functions", c.Svc.UDFs, func(us []api.UDFView, err error) tea.Msg {
+		return LoadedMsg{Seq: seq, UDFs: us, Err: err}
+	})
 }
 
 // New opens `:udfs`; its Cmd loads them.
