@@ -114,10 +114,10 @@ func (m *Screen) actKey(kp tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !key.Matches(kp, k.Ack, k.Silence, k.Unsilence) {
 		return nil, false
 	}
-	if m.list.Cursor >= len(m.rows) {
+	a, ok := m.list.Selected()
+	if !ok {
 		return nil, true
 	}
-	a := m.rows[m.list.Cursor]
 	req := api.AlertAction{Rule: a.Rule, JobRef: a.JobID}
 	fk := flashKey(a.Rule, a.JobID)
 	switch {

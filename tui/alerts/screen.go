@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -20,11 +19,8 @@ import (
 // ones resolved within the last day, each with its rule, job, since and
 // value; enter opens the job.
 type Screen struct {
-	env    *kit.Env
-	alerts []model.Alert // every alert loaded
-	rows   []model.Alert // those the filter lets through
-
-	filter kit.Filter
+	env  *kit.Env
+	list kit.Table[model.Alert]
 	// silencing is the alert the footer's prompt asks a silence for.
 	silence   textinput.Model
 	silencing *model.Alert
@@ -34,10 +30,6 @@ type Screen struct {
 	undo    *undoOffer
 	undoSeq int
 
-	list          kit.List
-	loaded        bool
-	loads         kit.Refresher
-	err           error
 	width, height int
 	// open finds a job to open by id (the jobs table's).
 	open func(id string) (api.JobView, bool)
@@ -52,68 +44,48 @@ type LoadedMsg struct {
 
 // Load lists the alerts that f selects.
 func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var as []model.Alert
-		err := c.With(func(ctx context.Context) (err error) {
-			as, err = c.Svc.Alerts(ctx, f)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list alerts: %w", err)
-		}
+	alerts := func(ctx context.Context) ([]model.Alert, error) { return c.Svc.Alerts(ctx, f) }
+	return kit.Get(c, "list alerts", alerts, func(as []model.Alert, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Alerts: as, Err: err}
-	}
+	})
 }
 
 // New opens `:alerts`; open finds a job by id for enter (the jobs
 // table's). Its Cmd loads the alerts.
 func New(e *kit.Env, open func(id string) (api.JobView, bool)) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, open: open, filter: kit.NewFilter(e.Styles, "rule, job, state, value"),
-		loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), api.AlertFilter{}, seq) })}
+	m := &Screen{env: e, open: open}
+	m.list = kit.NewTable(e, kit.TableOf[model.Alert]{
+		Key:    "load:alerts",
+		Load:   func(seq int) tea.Cmd { return Load(e.Call(), api.AlertFilter{}, seq) },
+		ID:     model.Alert.Key,
+		Page:   m.page,
+		Filter: "rule, job, state, value",
+		Match: func(a model.Alert) []string {
+			return []string{a.State.String(), a.Severity, a.Rule, a.JobName, a.Cluster, a.Value}
+		},
+		Noun: "alert",
+	})
 	return m, m.load()
 }
 
-func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
+func (m *Screen) load() tea.Cmd { return m.list.Refresh() }
 
 // Title implements kit.Screen.
 func (m *Screen) Title() string { return "Alerts" }
 
 // Capturing implements kit.Screen: the filter's or the silence's prompt
 // has the keyboard.
-func (m *Screen) Capturing() bool { return m.filter.Active() || m.silencing != nil }
+func (m *Screen) Capturing() bool { return m.list.Capturing() || m.silencing != nil }
 
 // Back implements kit.Backer: esc clears a filter before it leaves.
-func (m *Screen) Back() (tea.Cmd, bool) {
-	if m.filter.Clear() {
-		m.refilter()
-		return nil, true
-	}
-	return nil, false
-}
+func (m *Screen) Back() (tea.Cmd, bool) { return m.list.Back() }
 
 // ShortHelp implements kit.Screen.
 func (m *Screen) ShortHelp() []key.Binding {
-	if m.filter.Active() {
-		return m.filter.ShortHelp(m.env.Keys)
-	}
-	if m.silencing != nil {
+	if m.silencing != nil && !m.list.Capturing() {
 		return []key.Binding{m.env.Keys.Form.Confirm, m.env.Keys.Form.Cancel}
 	}
-	return shortHelp(m.env.Keys)
-}
-
-// refilter makes the rows from the alerts; the cursor stays on its alert
-// (rule and job), wherever new ones list.
-func (m *Screen) refilter() {
-	prev := m.rows
-	m.rows = nil
-	for _, a := range m.alerts {
-		if m.filter.Match(a.State.String(), a.Severity, a.Rule, a.JobName, a.Cluster, a.Value) {
-			m.rows = append(m.rows, a)
-		}
-	}
-	m.list.Cursor = kit.Follow(prev, m.list.Cursor, m.rows, model.Alert.Key)
-	m.list.Fit(len(m.rows), m.page())
+	return m.list.ShortHelp(shortHelp(m.env.Keys)...)
 }
 
 // FullHelp implements kit.Screen.
@@ -126,18 +98,8 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case LoadedMsg:
-		current, again := m.loads.Done(msg.Seq)
-		if !current {
-			return m, nil
-		}
-		flash := kit.LoadFlash("load:alerts", msg.Err, m.err != nil)
-		if msg.Err != nil {
-			m.err = msg.Err
-			return m, tea.Batch(again, flash)
-		}
-		m.err, m.loaded, m.alerts = nil, true, msg.Alerts
-		m.refilter()
-		return m, tea.Batch(again, flash)
+		_, cmd := m.list.Loaded(msg.Seq, msg.Alerts, msg.Err)
+		return m, cmd
 	case kit.ChangeMsg:
 		if k := msg.Change.Kind; k == api.AlertsChanged || k == api.Resync {
 			return m, m.load()
@@ -152,35 +114,17 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if m.silencing != nil {
 			return m, m.silenceKey(msg)
 		}
-		if m.filter.Active() {
-			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
-			if changed {
-				m.refilter()
-				m.list.Cursor, m.list.Offset = 0, 0 // a new filter: its first match
-			}
+		if cmd, ok := m.list.Update(msg, m.width); ok {
 			return m, cmd
 		}
 		kp, ok := msg.(tea.KeyPressMsg)
 		if !ok {
 			return m, nil
 		}
-		k := m.env.Keys
-		if m.list.Key(k, kp, len(m.rows), m.page()) {
-			return m, nil
-		}
 		if cmd, ok := m.actKey(kp); ok {
 			return m, cmd
 		}
-		switch {
-		case key.Matches(kp, k.Nav.Filter):
-			return m, m.filter.Open(m.width)
-		case key.Matches(kp, k.Nav.Refresh):
-			return m, m.load()
-		case key.Matches(kp, k.Nav.Enter):
-			if m.list.Cursor >= len(m.rows) {
-				return m, nil
-			}
-			a := m.rows[m.list.Cursor]
+		if a, ok := m.list.Selected(); ok && key.Matches(kp, m.env.Keys.Nav.Enter) {
 			if j, ok := m.open(a.JobID); ok {
 				return m, kit.Send(kit.OpenDetailMsg{Job: j})
 			}
@@ -199,68 +143,73 @@ func (m *Screen) View() string {
 	}
 	inner := w - 2
 	firing := 0
-	for _, a := range m.alerts {
+	for _, a := range m.list.Items() {
 		if a.State == model.AlertFiring {
 			firing++
 		}
 	}
-	note := fmt.Sprintf("%d firing · %d resolved", firing, len(m.alerts)-firing)
+	note := fmt.Sprintf("%d firing · %d resolved", firing, len(m.list.Items())-firing)
 	var lines []string
-	switch {
-	case !m.loaded && m.err != nil:
-		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
-	case !m.loaded:
-		lines = kit.Centered(st.Dim.Render("loading alerts…"), inner, h-2)
-	case len(m.alerts) == 0:
-		lines = kit.Centered(st.Dim.Render("no alerts: every rule is quiet")+"\n"+st.Dim.Render("rules live in the config's alerts section"), inner, h-2)
-	case len(m.rows) == 0:
-		lines = kit.Centered(st.Dim.Render("no alert matches — esc clears the filter"), inner, h-2)
-	default:
-		lines = alertLines(st, m.rows, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
+	if text, show := m.list.Placeholder(st, "loading alerts…",
+		"no alerts: every rule is quiet", "rules live in the config's alerts section"); show {
+		lines = kit.Centered(text, inner, h-2)
+	} else {
+		lines = alertLines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), inner, h-2, m.env.Now)
 	}
 	if m.silencing != nil && len(lines) > 0 {
 		lines[len(lines)-1] = " " + m.silence.View()
 	}
-	title := st.Title.Render(m.Title())
-	if f := m.filter.Title(st); f != "" {
-		title += " " + f
-	}
-	return kit.Box(st, title, note, lines, w, h)
+	return kit.Box(st, m.list.Title(st, m.Title()), note, lines, w, h)
 }
 
-// alertColumns picks the columns a width allows; the value, which says
-// what is wrong, takes the rest (severity shows in the state's colour too,
-// and how long it fires is SINCE's age on a narrow screen).
-func alertColumns(w int) (job, rule int, cluster, severity, dur, handled bool) {
-	job, rule = 20, 16
-	cluster, severity, dur, handled = w >= 150, w >= 135, w >= 70, w >= 100
+// alertColumns are the columns a list w cells wide allows; the value,
+// which says what is wrong, takes the rest (severity shows in the state's
+// colour too, and how long it fires is SINCE's age on a narrow screen).
+func alertColumns(w int, now time.Time) kit.Columns[model.Alert] {
+	type a = model.Alert
+	job, rule := 20, 16
 	if w < 100 {
 		job, rule = 16, 12
 	}
-	return
+	var cols kit.Columns[a]
+	add := func(show bool, c kit.Column[a]) {
+		if show {
+			cols = append(cols, c)
+		}
+	}
+	add(true, kit.Column[a]{Title: "STATE", Width: 9, Cell: func(a a) string { return a.State.String() },
+		Style: func(st *kit.Styles, a a, s string) string {
+			if a.State == model.AlertFiring {
+				return st.AlertFiring.Render(s)
+			}
+			return st.StateFinal.Render(s)
+		}})
+	add(w >= 135, kit.Column[a]{Title: "SEVERITY", Width: 9, Cell: func(a a) string { return a.Severity },
+		Style: func(st *kit.Styles, a a, s string) string {
+			if a.State == model.AlertFiring && a.Severity == "critical" {
+				return st.Error.Render(s)
+			}
+			return s
+		}})
+	add(true, kit.Column[a]{Title: "RULE", Width: rule, Cell: func(a a) string { return a.Rule }})
+	add(true, kit.Column[a]{Title: "JOB", Width: job, Cell: func(a a) string { return a.JobName }})
+	add(w >= 150, kit.Column[a]{Title: "CLUSTER", Width: 9, Cell: func(a a) string { return a.Cluster }})
+	add(true, kit.Column[a]{Title: "SINCE", Width: 7, Cell: func(a a) string { return kit.Since(now, a.Since) }})
+	add(w >= 70, kit.Column[a]{Title: "FOR", Width: 7, Cell: func(a a) string {
+		if a.State == model.AlertFiring {
+			return kit.Age(now.Sub(a.Since))
+		}
+		return kit.Age(a.ResolvedAt.Sub(a.Since))
+	}})
+	add(w >= 100, kit.Column[a]{Title: "HANDLED", Width: handledWidth, Cell: func(a a) string { return handledCell(a, now) }})
+	add(true, kit.Column[a]{Title: "VALUE", Cell: func(a a) string { return a.Value }})
+	return cols
 }
 
 // alertLines renders the list (pure): a header row and one row per
 // alert, the cursor row reversed.
 func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now time.Time) []string {
-	jw, rw, withCluster, withSeverity, withDur, withHandled := alertColumns(w)
-	head := fmt.Sprintf("  %-9s ", "STATE")
-	if withSeverity {
-		head += fmt.Sprintf("%-9s ", "SEVERITY")
-	}
-	head += fmt.Sprintf("%-*s %-*s ", rw, "RULE", jw, "JOB")
-	if withCluster {
-		head += fmt.Sprintf("%-9s ", "CLUSTER")
-	}
-	head += fmt.Sprintf("%-7s ", "SINCE")
-	if withDur {
-		head += fmt.Sprintf("%-7s ", "FOR")
-	}
-	if withHandled {
-		head += fmt.Sprintf("%-*s ", handledWidth, "HANDLED")
-	}
-	head += "VALUE"
-	out := []string{st.ColumnHeader.Render(head)}
+	cols := alertColumns(w, now)
 	// The cursor's whole story goes under the list when its value is cut:
 	// enter opens the job, so the value must be readable here.
 	var story []string
@@ -268,7 +217,8 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		a := as[cursor]
 		text := cmp.Or(a.Message, a.Value)
 		hand := handledText(a, now)
-		if kit.Width(text) > max(w-valueAt(w), 10) || a.Message != "" && a.Message != a.Value || hand != "" {
+		valueAt := kit.Gutter + cols.Lay(nil, w-kit.Gutter).At(len(cols)-1)
+		if kit.Width(text) > max(w-valueAt, 10) || a.Message != "" && a.Message != a.Value || hand != "" {
 			if hand != "" {
 				text += "\n" + hand
 			}
@@ -285,66 +235,7 @@ func alertLines(st *kit.Styles, as []model.Alert, cursor, offset, w, h int, now 
 		story = nil
 	}
 	offset = kit.ScrollTo(cursor, offset, page, len(as))
-	for i := offset; i < min(offset+page, len(as)); i++ {
-		a := as[i]
-		state := fmt.Sprintf("%-9s", a.State)
-		dur := a.ResolvedAt.Sub(a.Since)
-		if a.State == model.AlertFiring {
-			dur = now.Sub(a.Since)
-		}
-		sevText := fmt.Sprintf("%-9s", a.Severity)
-		row := fmt.Sprintf("%s ", state)
-		if withSeverity {
-			row += sevText + " "
-		}
-		row += fmt.Sprintf("%-*s %-*s ", rw, kit.Truncate(a.Rule, rw), jw, kit.Truncate(a.JobName, jw))
-		if withCluster {
-			row += fmt.Sprintf("%-9s ", kit.Truncate(a.Cluster, 9))
-		}
-		row += fmt.Sprintf("%-7s ", kit.Since(now, a.Since))
-		if withDur {
-			row += fmt.Sprintf("%-7s ", kit.Age(dur))
-		}
-		if withHandled {
-			row += kit.Fit(handledCell(a, now), handledWidth) + " "
-		}
-		used := kit.Width(row) + 2
-		row += kit.Truncate(a.Value, max(w-used, 10))
-		if i == cursor {
-			out = append(out, st.Cursor.Render(kit.Fit("▸ "+row, w)))
-			continue
-		}
-		// Colour the state, and the severity of what fires.
-		styled := st.StateFinal.Render(state)
-		if a.State == model.AlertFiring {
-			styled = st.AlertFiring.Render(state)
-		}
-		rest := strings.TrimPrefix(row, state)
-		if withSeverity && a.State == model.AlertFiring && a.Severity == "critical" {
-			rest = " " + st.Error.Render(sevText) + strings.TrimPrefix(rest, " "+sevText)
-		}
-		out = append(out, "  "+styled+rest)
-	}
-	return append(out, story...)
-}
-
-// valueAt is where the VALUE column starts in a list w cells wide.
-func valueAt(w int) int {
-	jw, rw, withCluster, withSeverity, withDur, withHandled := alertColumns(w)
-	at := 2 + 10 + rw + 1 + jw + 1 + 8
-	if withSeverity {
-		at += 10
-	}
-	if withCluster {
-		at += 10
-	}
-	if withDur {
-		at += 8
-	}
-	if withHandled {
-		at += handledWidth + 1
-	}
-	return at
+	return append(cols.Lines(st, as, cursor, offset, offset+page, w), story...)
 }
 
 // handledWidth is the HANDLED column's: "✓ alice ⏸ 59m".

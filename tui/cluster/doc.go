@@ -1,7 +1,8 @@
 // Package cluster is the TUI's `:cluster` view: one cluster's YARN
 // metrics, queues and sessions, and the Flink applications on it that
 // palink does not manage, which the adopt dialog (a adopts) makes palink
-// jobs.
+// jobs. screen.go is the overview (the applications a kit.Table, the
+// applications and queues kit.Columns specs), adopt.go the dialog.
 //
 // It imports kit, core/api and model; never tui or another feature.
 package cluster

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,59 +24,42 @@ type Screen struct {
 	name  string
 	ov    *api.ClusterOverview
 
-	cursor        int // over the unmanaged applications the filter lets through
-	filter        kit.Filter
-	loads         kit.Refresher
-	err           error
+	apps          kit.Table[api.Application] // the unmanaged ones
 	width, height int
 }
 
 // New opens cluster name's view (names are every cluster, for ] and [);
 // its Cmd loads the overview.
 func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, names: names, name: name, filter: kit.NewFilter(e.Styles, "application, name, user, queue")}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) })
+	m := &Screen{env: e, names: names, name: name}
+	m.apps = kit.NewTable(e, kit.TableOf[api.Application]{
+		Key:    "load:cluster",
+		Load:   func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) },
+		ID:     func(a api.Application) string { return a.ID },
+		Page:   func() int { return 5 },
+		Filter: "application, name, user, queue",
+		Match:  func(a api.Application) []string { return []string{a.ID, a.Name, a.User, a.Queue, a.State} },
+		Noun:   "application",
+	})
 	return m, m.load()
 }
 
-func (m *Screen) load() tea.Cmd { return m.loads.Refresh() }
+func (m *Screen) load() tea.Cmd { return m.apps.Refresh() }
 
 // Title implements kit.Screen.
 func (m *Screen) Title() string { return "Cluster " + m.name }
 
 // Capturing implements kit.Screen: the filter's prompt has the keyboard.
-func (m *Screen) Capturing() bool { return m.filter.Active() }
+func (m *Screen) Capturing() bool { return m.apps.Capturing() }
 
 // Back implements kit.Backer: esc clears a filter before it leaves.
-func (m *Screen) Back() (tea.Cmd, bool) { return nil, m.filter.Clear() }
+func (m *Screen) Back() (tea.Cmd, bool) { return m.apps.Back() }
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding {
-	if m.filter.Active() {
-		return m.filter.ShortHelp(m.env.Keys)
-	}
-	return shortHelp(m.env.Keys)
-}
+func (m *Screen) ShortHelp() []key.Binding { return m.apps.ShortHelp(shortHelp(m.env.Keys)...) }
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
-
-// apps are the unmanaged applications the filter lets through.
-func (m *Screen) apps() []api.Application {
-	if m.ov == nil {
-		return nil
-	}
-	if m.filter.Text() == "" {
-		return m.ov.Unmanaged
-	}
-	var out []api.Application
-	for _, a := range m.ov.Unmanaged {
-		if m.filter.Match(a.ID, a.Name, a.User, a.Queue, a.State) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
 
 // Update implements kit.Screen.
 func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
@@ -85,20 +70,12 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if msg.cluster != m.name {
 			return m, nil
 		}
-		current, again := m.loads.Done(msg.seq)
-		if !current {
-			return m, nil
+		keep, cmd := m.apps.Loaded(msg.seq, msg.ov.Unmanaged, msg.err)
+		if keep {
+			ov := msg.ov
+			m.ov = &ov
 		}
-		flash := kit.LoadFlash("load:cluster", msg.err, m.err != nil)
-		if msg.err != nil {
-			m.err = msg.err
-			return m, tea.Batch(again, flash)
-		}
-		m.err = nil
-		ov := msg.ov
-		m.ov = &ov
-		m.cursor = kit.Clamp(m.cursor, 0, len(m.apps())-1)
-		return m, tea.Batch(again, flash)
+		return m, cmd
 	case kit.ChangeMsg:
 		if c := msg.Change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
 			return m, m.load()
@@ -108,11 +85,7 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return m, m.load()
 		}
 	case tea.KeyPressMsg, tea.PasteMsg:
-		if m.filter.Active() {
-			cmd, changed := m.filter.Update(m.env.Keys, msg, m.width)
-			if changed {
-				m.cursor = 0
-			}
+		if cmd, ok := m.apps.Update(msg, m.width); ok {
 			return m, cmd
 		}
 		if kp, ok := msg.(tea.KeyPressMsg); ok {
@@ -124,15 +97,7 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 
 func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.env.Keys
-	apps := m.apps()
-	if kit.ListNav(k, msg, &m.cursor, len(apps), 5) {
-		return nil
-	}
 	switch {
-	case key.Matches(msg, k.Nav.Filter):
-		return m.filter.Open(m.width)
-	case key.Matches(msg, k.Nav.Refresh):
-		return m.load()
 	case key.Matches(msg, k.Cluster.Next), key.Matches(msg, k.Cluster.Prev):
 		if len(m.names) < 2 {
 			return nil
@@ -143,11 +108,13 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		i := max(slices.Index(m.names, m.name), 0)
 		m.name = m.names[(i+step)%len(m.names)]
-		m.ov, m.err, m.cursor = nil, nil, 0
-		m.loads.Drop() // the answer for the old cluster is dropped
+		m.ov = nil
+		m.apps.Reset() // the answer for the old cluster is dropped
 		return m.load()
-	case key.Matches(msg, k.Cluster.Adopt) && m.cursor < len(apps):
-		return kit.Send(kit.AdoptMsg{Cluster: m.name, App: apps[m.cursor]})
+	case key.Matches(msg, k.Cluster.Adopt):
+		if a, ok := m.apps.Selected(); ok {
+			return kit.Send(kit.AdoptMsg{Cluster: m.name, App: a})
+		}
 	}
 	if why, ok := k.Refused(msg, kit.AllKeys.Cluster.Adopt); ok {
 		return kit.Flash(kit.FlashWarn, why)
@@ -158,7 +125,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 // UpdateKeys implements kit.KeyUpdater: with no application to adopt, a
 // says so instead.
 func (m *Screen) UpdateKeys(k *kit.KeyMap) {
-	if len(m.apps()) == 0 {
+	if len(m.apps.Rows()) == 0 {
 		k.Block(&k.Cluster.Adopt, kit.AllKeys.Cluster.Adopt, "adopt: no unmanaged Flink application on "+m.name)
 	}
 }
@@ -174,25 +141,21 @@ func (m *Screen) View() string {
 	note := ""
 	var lines []string
 	switch {
-	case m.ov == nil && m.err != nil:
-		lines = kit.Centered(st.LoadFailed(m.err), inner, h-2)
+	case m.ov == nil && m.apps.Err() != nil:
+		lines = kit.Centered(st.LoadFailed(m.apps.Err()), inner, h-2)
 	case m.ov == nil:
 		lines = kit.Centered(st.Dim.Render("loading cluster "+m.name+"…"), inner, h-2)
 	default:
 		note = "fetched " + kit.Ago(m.env.Now, m.ov.FetchedAt)
-		if m.err != nil {
+		if m.apps.Err() != nil {
 			note = st.Error.Render("✖ refresh failed") + " · " + note
 		}
-		lines = clusterLines(st, m.ov, m.apps(), m.filter.Text() != "", m.cursor, inner, h-2)
+		lines = clusterLines(st, m.ov, m.apps.Rows(), m.apps.Filtered(), m.apps.Cursor(), inner, h-2)
 	}
 	if len(m.names) > 1 {
 		note = st.Dim.Render(fmt.Sprintf("%d/%d clusters", slices.Index(m.names, m.name)+1, len(m.names))) + " · " + note
 	}
-	title := st.Title.Render(m.Title())
-	if f := m.filter.Title(st); f != "" {
-		title += " " + f
-	}
-	return kit.Box(st, title, note, lines, w, h)
+	return kit.Box(st, m.apps.Title(st, m.Title()), note, lines, w, h)
 }
 
 // flinkCapacity puts Flink's slots beside YARN's memory: the session
@@ -252,9 +215,11 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 	if filtered {
 		count = fmt.Sprintf("%d of %d", len(apps), len(ov.Unmanaged))
 	}
+	appCols := appColumns(ov.FetchedAt)
+	appLay := appCols.Lay(apps, w-kit.Gutter)
 	appsHead := []string{
 		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%s)", count)) + st.Dim.Render("  a adopts"),
-		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", "APPLICATION", "NAME", "USER", "QUEUE", "STATE", "STARTED")),
+		"  " + st.ColumnHeader.Render(appCols.Titles(appLay)),
 	}
 	var rows []string
 	switch {
@@ -264,20 +229,15 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 		rows = append(rows, "  "+st.Dim.Render("no application matches — esc clears the filter"))
 	}
 	for i, a := range apps {
-		row := fmt.Sprintf("%-32s %-24s %-10s %-10s %-10s %s", a.ID, kit.Truncate(a.Name, 24), kit.Truncate(a.User, 10), kit.Truncate(a.Queue, 10), a.State, kit.Ago(ov.FetchedAt, a.StartedAt))
-		if i == cursor {
-			rows = append(rows, st.Cursor.Render(kit.Fit("▸ "+row, w)))
-		} else {
-			rows = append(rows, "  "+row)
-		}
+		rows = append(rows, appCols.Row(st, appLay, a, i == cursor, w))
 	}
+	queueLay := queueColumns.Lay(ov.Queues, w-kit.Gutter)
 	queues := []string{
 		" " + st.Section.Render("Queues"),
-		"  " + st.ColumnHeader.Render(fmt.Sprintf("%-24s %9s %9s %9s %5s", "QUEUE", "CAPACITY", "USED", "MAX", "APPS")),
+		"  " + st.ColumnHeader.Render(queueColumns.Titles(queueLay)),
 	}
 	for _, q := range ov.Queues {
-		name := strings.Repeat("  ", q.Depth) + q.Name
-		queues = append(queues, fmt.Sprintf("  %-24s %8.1f%% %8.1f%% %8.1f%% %5d %s", kit.Truncate(name, 24), q.Capacity, q.UsedCapacity, q.MaxCapacity, q.Apps, meter(q.UsedCapacity/100, 10)))
+		queues = append(queues, queueColumns.Row(st, queueLay, q, false, w))
 	}
 	queues = append(queues, "")
 	// Applications matter most (they can be acted on); queues give way,
@@ -295,6 +255,34 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 	return append(out, rows...)
 }
 
+// appColumns are the unmanaged applications' columns; their age is as of
+// the overview's fetch.
+func appColumns(fetched time.Time) kit.Columns[api.Application] {
+	type a = api.Application
+	return kit.Columns[a]{
+		{Title: "APPLICATION", Width: 32, Cell: func(a a) string { return a.ID }},
+		{Title: "NAME", Width: 24, Cell: func(a a) string { return a.Name }},
+		{Title: "USER", Width: 10, Cell: func(a a) string { return a.User }},
+		{Title: "QUEUE", Width: 10, Cell: func(a a) string { return a.Queue }},
+		{Title: "STATE", Width: 10, Cell: func(a a) string { return a.State }},
+		{Title: "STARTED", Cell: func(a a) string { return kit.Ago(fetched, a.StartedAt) }},
+	}
+}
+
+// queueColumns are the queues' columns: a child indented under its
+// parent, the capacities as percentages, and the used one as a meter.
+var queueColumns = kit.Columns[api.Queue]{
+	{Title: "QUEUE", Width: 24, Cell: func(q api.Queue) string { return strings.Repeat("  ", q.Depth) + q.Name }},
+	{Title: "CAPACITY", Width: 9, Right: true, Cell: func(q api.Queue) string { return percent(q.Capacity) }},
+	{Title: "USED", Width: 9, Right: true, Cell: func(q api.Queue) string { return percent(q.UsedCapacity) }},
+	{Title: "MAX", Width: 9, Right: true, Cell: func(q api.Queue) string { return percent(q.MaxCapacity) }},
+	{Title: "APPS", Width: 5, Right: true, Cell: func(q api.Queue) string { return strconv.Itoa(q.Apps) }},
+	{Cell: func(q api.Queue) string { return meter(q.UsedCapacity/100, 10) }},
+}
+
+// percent is a capacity as YARN gives it, in percent to a tenth.
+func percent(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "%" }
+
 func unhealthy(st *kit.Styles, n int) string {
 	s := fmt.Sprintf("%d unhealthy", n)
 	if n > 0 {
@@ -311,17 +299,10 @@ func meter(ratio float64, n int) string {
 }
 
 func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var ov api.ClusterOverview
-		err := c.With(func(ctx context.Context) (err error) {
-			ov, err = c.Svc.ClusterOverview(ctx, cluster)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("read cluster %s: %w", cluster, err)
-		}
+	overview := func(ctx context.Context) (api.ClusterOverview, error) { return c.Svc.ClusterOverview(ctx, cluster) }
+	return kit.Get(c, "read cluster "+cluster, overview, func(ov api.ClusterOverview, err error) tea.Msg {
 		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
-	}
+	})
 }
 
 type overviewLoadedMsg struct {

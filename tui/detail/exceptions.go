@@ -28,12 +28,9 @@ import (
 // answers (or when the service has no diagnostics) the tab shows the
 // exceptions the job's detail carries.
 type exceptionsTab struct {
-	env   *kit.Env
-	call  func() kit.Call
-	job   api.JobView
-	loads kit.Refresher
-	hist  *api.ExceptionHistory
-	err   error
+	env  *kit.Env
+	call func() kit.Call
+	live *diagFetch[api.ExceptionHistory]
 	// open holds the unfolded failures, by exceptionKey, so that a reload
 	// keeps them open.
 	open map[string]bool
@@ -44,9 +41,8 @@ type exceptionsTab struct {
 }
 
 func newExceptionsTab(e *kit.Env, call func() kit.Call) *exceptionsTab {
-	t := &exceptionsTab{env: e, call: call, open: map[string]bool{}}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadExceptionsCmd(call(), t.job.ID, t.job.Name, seq) })
-	return t
+	return &exceptionsTab{env: e, call: call, open: map[string]bool{},
+		live: newDiagFetch(e, call, "exceptions", api.DiagnoseService.Exceptions)}
 }
 
 func (t *exceptionsTab) Title() string   { return "Exceptions" }
@@ -55,33 +51,8 @@ func (t *exceptionsTab) ShortHelp() []key.Binding {
 	return []key.Binding{t.env.Keys.Diag.Chain, t.env.Keys.Diag.FailureLog}
 }
 
-func (t *exceptionsTab) shown(d *jobData) tea.Cmd {
-	if t.job.ID != d.job.ID {
-		t.hist, t.err = nil, nil
-		t.loads.Drop()
-	}
-	t.job = d.job
-	return t.loads.Refresh()
-}
-
-func (t *exceptionsTab) refresh(d *jobData) tea.Cmd { return t.shown(d) }
-
-// exceptionsLoadedMsg is the answer of loadExceptionsCmd.
-type exceptionsLoadedMsg struct {
-	jobID string
-	seq   int
-	hist  api.ExceptionHistory
-	err   error
-}
-
-func loadExceptionsCmd(c kit.Call, jobID, name string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		h, err := kit.Diagnose(c, "exceptions of "+name, func(ctx context.Context, d api.DiagnoseService) (api.ExceptionHistory, error) {
-			return d.Exceptions(ctx, jobID)
-		})
-		return exceptionsLoadedMsg{jobID: jobID, seq: seq, hist: h, err: err}
-	}
-}
+func (t *exceptionsTab) shown(d *jobData) tea.Cmd   { return t.live.show(d.job) }
+func (t *exceptionsTab) refresh(d *jobData) tea.Cmd { return t.live.show(d.job) }
 
 func exceptionKey(ex api.ExceptionEntry) string {
 	return ex.Time.Format(time.RFC3339Nano) + " " + ex.RootCause
@@ -90,8 +61,8 @@ func exceptionKey(ex api.ExceptionEntry) string {
 // entries are the failures to show, newest first: the service's history,
 // or else what the detail carries, each read down to its innermost cause.
 func (t *exceptionsTab) entries(d *jobData) []api.ExceptionEntry {
-	if t.hist != nil && t.hist.JobID == d.job.ID {
-		return t.hist.Entries
+	if h := t.live.got; h != nil && h.JobID == d.job.ID {
+		return h.Entries
 	}
 	if d.detail == nil || d.detail.Live == nil {
 		return nil
@@ -150,6 +121,7 @@ const exIndent = "                "
 
 func (t *exceptionsTab) lines(d *jobData) []exLine {
 	st, now, w := t.env.Styles, t.env.Now, t.width
+	hist, err := t.live.got, t.live.err
 	dim := func(s string) exLine { return exLine{text: " " + st.Dim.Render(s), entry: -1} }
 	exs := t.entries(d)
 	if len(exs) == 0 {
@@ -164,30 +136,30 @@ func (t *exceptionsTab) lines(d *jobData) []exLine {
 				}
 			}
 			return out
-		case t.hist == nil && t.loads.Busy():
+		case hist == nil && t.live.busy():
 			return []exLine{dim("fetching the exception history…")}
-		case t.err != nil:
-			return []exLine{{text: " " + st.Error.Render("✖ "+t.err.Error()), entry: -1}, dim("ctrl+r retries")}
+		case err != nil:
+			return []exLine{{text: " " + st.Error.Render("✖ "+err.Error()), entry: -1}, dim("ctrl+r retries")}
 		case d.detail == nil:
 			return []exLine{dim("loading…")}
-		case t.hist == nil && d.detail.Live == nil:
+		case hist == nil && d.detail.Live == nil:
 			return []exLine{dim("no live facts: " + kit.OrDash(d.detail.LiveError))}
 		}
 		return []exLine{dim("no exceptions recorded")}
 	}
 	var out []exLine
-	if t.hist == nil && t.err != nil {
-		out = append(out, exLine{text: " " + kit.Truncate(st.Error.Render("✖ "+t.err.Error())+st.Dim.Render(" · these are from the job's last sync"), max(w-2, 10)), entry: -1})
+	if hist == nil && err != nil {
+		out = append(out, exLine{text: " " + kit.Truncate(st.Error.Render("✖ "+err.Error())+st.Dim.Render(" · these are from the job's last sync"), max(w-2, 10)), entry: -1})
 	}
-	if t.hist != nil {
+	if hist != nil {
 		var notes []string
-		if t.err != nil {
-			notes = append(notes, st.Error.Render("✖ not current: "+t.err.Error()))
+		if err != nil {
+			notes = append(notes, st.Error.Render("✖ not current: "+err.Error()))
 		}
-		for _, n := range t.hist.Notes {
+		for _, n := range hist.Notes {
 			notes = append(notes, st.Warn.Render("⚠ "+n))
 		}
-		if t.hist.Truncated {
+		if hist.Truncated {
 			notes = append(notes, st.Dim.Render("the JobManager holds more than it sent"))
 		}
 		for _, n := range notes {
@@ -286,22 +258,11 @@ func (t *exceptionsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
-	case exceptionsLoadedMsg:
-		if msg.jobID != t.job.ID {
-			return t, nil
-		}
-		current, again := t.loads.Done(msg.seq)
-		if !current {
-			return t, nil
-		}
-		t.err = msg.err
-		if msg.err == nil {
-			h := msg.hist
-			t.hist = &h
-		}
-		return t, again
+	case diagFetchedMsg[api.ExceptionHistory]:
+		_, next := t.live.take(msg)
+		return t, next
 	case failureLogMsg:
-		if msg.jobID != t.job.ID {
+		if msg.jobID != t.live.job.ID {
 			return t, nil
 		}
 		t.jumping = false

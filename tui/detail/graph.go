@@ -1,9 +1,7 @@
 package detail
 
 import (
-	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -25,10 +23,7 @@ import (
 // the job someone is looking at.
 type graphTab struct {
 	env           *kit.Env
-	job           api.JobView
-	loads         kit.Refresher
-	graph         *api.JobGraph
-	err           error
+	live          *diagFetch[api.JobGraph]
 	dag           dag.Model
 	styled        *kit.Styles // the theme dag's styles come from
 	visible       bool
@@ -47,9 +42,9 @@ type graphTickMsg struct {
 }
 
 func newGraphTab(e *kit.Env, call func() kit.Call) *graphTab {
-	t := &graphTab{env: e, dag: dag.New(dag.Graph{}, dag.NewStyles(e.Styles)), styled: e.Styles}
+	t := &graphTab{env: e, dag: dag.New(dag.Graph{}, dag.NewStyles(e.Styles)), styled: e.Styles,
+		live: newDiagFetch(e, call, "graph", api.DiagnoseService.JobGraph)}
 	t.dag.Keys = graphKeys(e.Keys)
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadGraphCmd(call(), t.job.ID, t.job.Name, seq) })
 	return t
 }
 
@@ -79,19 +74,15 @@ func (t *graphTab) ShortHelp() []key.Binding {
 
 // shown fetches the graph afresh each time the tab comes up.
 func (t *graphTab) shown(d *jobData) tea.Cmd {
-	if t.job.ID != d.job.ID {
-		t.graph, t.err = nil, nil
-		t.loads.Drop()
-	}
-	t.job = d.job
+	load := t.live.show(d.job)
 	t.visible = true
 	t.tickGen++
-	return tea.Batch(t.loads.Refresh(), t.tick())
+	return tea.Batch(load, t.tick())
 }
 
 // tick is the timer of the next refresh.
 func (t *graphTab) tick() tea.Cmd {
-	id, gen := t.job.ID, t.tickGen
+	id, gen := t.live.job.ID, t.tickGen
 	return t.env.After(graphEvery, func(time.Time) tea.Msg { return graphTickMsg{jobID: id, gen: gen} })
 }
 
@@ -101,55 +92,28 @@ func (t *graphTab) hidden() {
 	t.tickGen++
 }
 
-// graphLoadedMsg is the answer of loadGraphCmd.
-type graphLoadedMsg struct {
-	jobID string
-	seq   int
-	graph api.JobGraph
-	err   error
-}
-
-func loadGraphCmd(c kit.Call, jobID, name string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		g, err := kit.Diagnose(c, "graph of "+name, func(ctx context.Context, d api.DiagnoseService) (api.JobGraph, error) {
-			return d.JobGraph(ctx, jobID)
-		})
-		return graphLoadedMsg{jobID: jobID, seq: seq, graph: g, err: err}
-	}
-}
-
 func (t *graphTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
 		t.dag.SetSize(msg.Width, max(msg.Height-1, 1))
 	case graphTickMsg:
-		if msg.jobID != t.job.ID || msg.gen != t.tickGen || !t.visible {
+		if msg.jobID != t.live.job.ID || msg.gen != t.tickGen || !t.visible {
 			return t, nil
 		}
-		return t, tea.Batch(t.loads.Refresh(), t.tick())
-	case graphLoadedMsg:
-		if msg.jobID != t.job.ID {
-			return t, nil
+		return t, tea.Batch(t.live.refresh(), t.tick())
+	case diagFetchedMsg[api.JobGraph]:
+		fresh, next := t.live.take(msg)
+		if fresh {
+			g := t.live.got
+			t.dag.SetGraph(graphOf(g))
+			hot := ""
+			if g.Bottleneck >= 0 && g.Bottleneck < len(g.Vertices) {
+				hot = g.Vertices[g.Bottleneck].ID
+			}
+			t.dag.SetHighlight(hot)
 		}
-		current, again := t.loads.Done(msg.seq)
-		if !current {
-			return t, nil
-		}
-		if msg.err != nil {
-			t.err = msg.err
-			return t, again
-		}
-		t.err = nil
-		g := msg.graph
-		t.graph = &g
-		t.dag.SetGraph(graphOf(&g))
-		hot := ""
-		if g.Bottleneck >= 0 && g.Bottleneck < len(g.Vertices) {
-			hot = g.Vertices[g.Bottleneck].ID
-		}
-		t.dag.SetHighlight(hot)
-		return t, again
+		return t, next
 	case tea.KeyPressMsg:
 		k := t.env.Keys
 		var resume tea.Cmd
@@ -157,9 +121,9 @@ func (t *graphTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 			// Back from a view it opened: the tab is looked at again.
 			t.visible = true
 			t.tickGen++
-			resume = tea.Batch(t.loads.Refresh(), t.tick())
+			resume = tea.Batch(t.live.refresh(), t.tick())
 		}
-		if t.graph == nil {
+		if t.live.got == nil {
 			return t, resume
 		}
 		switch {
@@ -180,9 +144,9 @@ func (t *graphTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 func (t *graphTab) open(v kit.DiagView) tea.Cmd {
 	t.hidden()
 	id := t.dag.Selected()
-	for _, gv := range t.graph.Vertices {
+	for _, gv := range t.live.got.Vertices {
 		if gv.ID == id {
-			return kit.Send(kit.OpenDiagMsg{View: v, Job: t.job, VertexID: id, VertexName: gv.Name})
+			return kit.Send(kit.OpenDiagMsg{View: v, Job: t.live.job, VertexID: id, VertexName: gv.Name})
 		}
 	}
 	return nil
@@ -252,27 +216,27 @@ func (t *graphTab) View(d *jobData) string {
 		t.dag.SetStyles(dag.NewStyles(st))
 		t.styled = st
 	}
+	if text, show := t.live.placeholder(st, t.width, t.height, "fetching the graph and every vertex's figures…", "ctrl+r retries"); show {
+		return text
+	}
+	g := t.live.got
 	var head string
 	switch {
-	case t.err != nil && t.graph == nil:
-		return strings.Join(kit.Centered(st.LoadFailed(t.err), t.width, t.height), "\n")
-	case t.graph == nil:
-		return strings.Join(kit.Centered(st.Dim.Render("fetching the graph and every vertex's figures…"), t.width, t.height), "\n")
-	case t.err != nil:
-		head = st.Error.Render("✖ not current: " + t.err.Error())
-	case t.graph.Bottleneck >= 0 && t.graph.Bottleneck < len(t.graph.Vertices):
-		head = st.Warn.Render("▲ bottleneck "+kit.VertexShort(t.graph.Vertices[t.graph.Bottleneck].Name)) + st.Dim.Render(" · "+t.graph.BottleneckWhy)
+	case t.live.err != nil:
+		head = st.Error.Render("✖ not current: " + t.live.err.Error())
+	case g.Bottleneck >= 0 && g.Bottleneck < len(g.Vertices):
+		head = st.Warn.Render("▲ bottleneck "+kit.VertexShort(g.Vertices[g.Bottleneck].Name)) + st.Dim.Render(" · "+g.BottleneckWhy)
 	default:
 		head = st.Dim.Render("no bottleneck stands out")
 	}
-	if n := len(t.graph.Notes); n > 0 {
-		head += st.Warn.Render(" · ⚠ " + t.graph.Notes[0])
+	if n := len(g.Notes); n > 0 {
+		head += st.Warn.Render(" · ⚠ " + g.Notes[0])
 	}
-	if t.loads.Busy() {
+	if t.live.busy() {
 		head += st.Dim.Render(" · refreshing…")
 	}
 	return kit.Fit(" "+head, t.width) + "\n" + t.dag.View()
 }
 
 // refresh reloads the graph (ctrl+r while the tab is up).
-func (t *graphTab) refresh(d *jobData) tea.Cmd { return t.loads.Refresh() }
+func (t *graphTab) refresh(d *jobData) tea.Cmd { return t.live.refresh() }

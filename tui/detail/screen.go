@@ -21,10 +21,6 @@ import (
 type jobData struct {
 	job    api.JobView
 	detail *api.JobDetail
-	// ckpts is the job's checkpoints in depth (configuration, counts,
-	// history), once the Checkpoints tab fetched them; ckptsErr why not.
-	ckpts    *api.CheckpointsView
-	ckptsErr error
 }
 
 // detailTab is one tab of the job detail. Tabs are pluggable: a later issue

@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
@@ -342,195 +341,6 @@ func timelineLines(e *kit.Env, d *jobData, w int) []tabLine {
 	return wrapHanging(out, w, timelineIndent)
 }
 
-// savepointStatus is a restore point's status, padded and coloured: a
-// savepoint's life (completed, disposing, disposed, failed); blank for a
-// checkpoint, which Flink disposes of itself.
-func savepointStatus(st *kit.Styles, rp model.RestorePoint) string {
-	const w = 10
-	if rp.Kind != model.Savepoint && rp.Status != model.SavepointMissing {
-		return strings.Repeat(" ", w)
-	}
-	s := fmt.Sprintf("%-*s", w, rp.Status)
-	switch rp.Status {
-	case model.SavepointCompleted:
-		return st.StateRunning.Render(s)
-	case model.SavepointDisposing:
-		return st.StateDeploying.Render(s)
-	case model.SavepointFailed, model.SavepointMissing:
-		return st.StateFailed.Render(s)
-	}
-	return st.Dim.Render(s)
-}
-
-// restoreTarget is a checkpoint line's target: where to restore from.
-type restoreTarget struct{ path string }
-
-func checkpointLines(e *kit.Env, d *jobData, w int) []tabLine {
-	st, now := e.Styles, e.Now
-	var out []tabLine
-	out = append(out, section(st, "Restore points known to palink"))
-	var hist []model.RestorePoint
-	if d.detail != nil {
-		hist = slices.Clone(d.detail.RestorePoints)
-	}
-	slices.SortStableFunc(hist, func(a, b model.RestorePoint) int { return b.Time.Compare(a.Time) })
-	switch {
-	case d.detail == nil:
-		out = append(out, tabLine{text: "  " + st.Dim.Render("loading…")})
-	case len(hist) == 0:
-		out = append(out, tabLine{text: "  " + st.Dim.Render("none recorded yet")})
-	}
-	for _, rp := range hist {
-		origin := rp.Origin
-		if origin == "" {
-			origin = kit.NoValue
-		}
-		l := tabLine{
-			text:   fmt.Sprintf("  %-10s %s %-10s %-12s %s", rp.Kind, savepointStatus(st, rp), kit.Ago(now, rp.Time), kit.Truncate(origin, 12), rp.Path),
-			target: restoreTarget{rp.Path},
-		}
-		if rp.Status == model.SavepointDisposed || rp.Status == model.SavepointDisposing {
-			l.target = nil // nothing to restore from
-		}
-		if rp.Error != "" {
-			l.text += "  " + st.Error.Render(kit.FirstLine(rp.Error))
-		}
-		out = append(out, l)
-	}
-	out = append(out, tabLine{}, section(st, "Flink checkpoints (live)"))
-	if d.ckpts != nil {
-		return append(out, checkpointsViewLines(e, d.ckpts, d.ckptsErr, w)...)
-	}
-	if d.detail == nil || d.detail.Live == nil {
-		why := "loading…"
-		if d.detail != nil {
-			why = "unavailable: " + kit.OrDash(d.detail.LiveError)
-		}
-		return append(out, tabLine{text: "  " + st.Dim.Render(why)})
-	}
-	if d.ckptsErr != nil {
-		out = append(out, tabLine{text: "  " + st.Error.Render("✖ "+d.ckptsErr.Error()) + st.Dim.Render(" · these are from the job's last sync")})
-	}
-	return append(out, checkpointRows(e, d.detail.Live.Checkpoints, false)...)
-}
-
-// checkpointRows are a checkpoint history's rows, newest first; with
-// details, enter on one opens it operator by operator, else enter on a
-// completed one restores from it.
-func checkpointRows(e *kit.Env, cps []api.CheckpointInfo, details bool) []tabLine {
-	st, now := e.Styles, e.Now
-	if len(cps) == 0 {
-		return []tabLine{{text: "  " + st.Dim.Render("none yet")}}
-	}
-	out := []tabLine{{text: "  " + st.ColumnHeader.Render(fmt.Sprintf("%-8s %-11s %-10s %-10s %-8s %-10s %s", "ID", "STATUS", "KIND", "TRIGGERED", "TOOK", "SIZE", "PATH"))}}
-	for _, c := range cps {
-		kind := "checkpoint"
-		if c.Savepoint {
-			kind = "savepoint"
-		}
-		status := fmt.Sprintf("%-11s", c.Status)
-		switch c.Status {
-		case "COMPLETED":
-			status = st.StateRunning.Render(status)
-		case "FAILED":
-			status = st.StateFailed.Render(status)
-		default:
-			status = st.StateDeploying.Render(status)
-		}
-		where := c.Path
-		if c.Failure != "" {
-			where = st.Error.Render(c.Failure)
-		}
-		size := kit.NoValue
-		if c.Size > 0 {
-			size = kit.Bytes(c.Size)
-		}
-		l := tabLine{text: fmt.Sprintf("  %-8d %s %-10s %-10s %-8s %-10s %s", c.ID, status, kind, kit.Ago(now, c.TriggeredAt), kit.Duration(c.Duration), size, where)}
-		switch {
-		case details:
-			l.target = checkpointTarget{c.ID}
-		case c.Status == "COMPLETED" && c.Path != "":
-			l.target = restoreTarget{c.Path}
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-// checkpointTarget is a checkpoint line's target when its details can be
-// fetched.
-type checkpointTarget struct{ id int64 }
-
-// checkpointsViewLines are the job's checkpoints as DiagnoseService reads
-// them: how it checkpoints, the counts, then the history.
-func checkpointsViewLines(e *kit.Env, v *api.CheckpointsView, err error, w int) []tabLine {
-	st := e.Styles
-	var out []tabLine
-	if err != nil {
-		out = append(out, tabLine{text: "  " + st.Error.Render("✖ not current: "+err.Error())})
-	}
-	if c := v.Config; c != nil {
-		out = append(out, tabLine{text: "  " + kit.Truncate(CheckpointConfigLine(c), max(w-3, 10))})
-	} else {
-		out = append(out, tabLine{text: "  " + st.Dim.Render("configuration unknown")})
-	}
-	n := v.Counts
-	counts := fmt.Sprintf("%d triggered · %d completed · %d failed · %d in progress", n.Total, n.Completed, n.Failed, n.InProgress)
-	if v.Restored != nil {
-		counts += fmt.Sprintf(" · restored from %d", v.Restored.ID)
-	}
-	out = append(out, tabLine{text: "  " + st.Dim.Render(counts)})
-	for _, note := range v.Notes {
-		out = append(out, tabLine{text: "  " + st.Warn.Render("⚠ "+note)})
-	}
-	return append(out, checkpointRows(e, v.History, true)...)
-}
-
-// CheckpointConfigLine says how a job checkpoints, in one line: "every
-// 1m · EXACTLY_ONCE · timeout 10m · RETAIN_ON_CANCELLATION · aligned ·
-// rocksdb → hdfs:///flink/ck".
-func CheckpointConfigLine(c *api.CheckpointConfig) string {
-	parts := []string{"every " + kit.Duration(c.Interval), c.Mode, "timeout " + kit.Duration(c.Timeout)}
-	if c.MinPause > 0 {
-		parts = append(parts, "min pause "+kit.Duration(c.MinPause))
-	}
-	if c.Retention != "" {
-		parts = append(parts, c.Retention)
-	}
-	if c.Unaligned {
-		u := "unaligned"
-		if c.AlignedTimeout > 0 {
-			u += " after " + kit.Duration(c.AlignedTimeout) + " aligned"
-		}
-		parts = append(parts, u)
-	} else {
-		parts = append(parts, "aligned")
-	}
-	if c.TolerableFailures > 0 {
-		parts = append(parts, fmt.Sprintf("%d failures tolerated", c.TolerableFailures))
-	}
-	if c.StateBackend != "" || c.Storage != "" {
-		parts = append(parts, kit.OrDash(c.StateBackend)+" → "+kit.OrDash(c.Storage))
-	}
-	if c.Changelog {
-		parts = append(parts, "changelog")
-	}
-	return strings.Join(parts, " · ")
-}
-
-// restoreFromLine starts a resubmit from the selected restore point; it goes
-// through Plan and the confirmation like every action.
-func restoreFromLine(e *kit.Env, d *jobData, target any) tea.Cmd {
-	if c, ok := target.(checkpointTarget); ok {
-		return kit.Send(kit.OpenDiagMsg{View: kit.DiagCheckpoint, Job: d.job, Checkpoint: c.id})
-	}
-	t, ok := target.(restoreTarget)
-	if !ok {
-		return nil
-	}
-	return kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []api.JobView{d.job}, Restore: model.RestorePath, Path: t.path})
-}
-
 func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 	st, now := e.Styles, e.Now
 	if d.detail == nil {
@@ -541,23 +351,39 @@ func commandLines(e *kit.Env, d *jobData, w int) []tabLine {
 		return []tabLine{{text: " " + st.Dim.Render("no commands yet")}}
 	}
 	slices.SortStableFunc(cs, func(a, b model.Command) int { return cmp.Compare(b.Seq, a.Seq) })
-	out := []tabLine{{text: " " + st.ColumnHeader.Render(fmt.Sprintf("%-6s %-9s %-10s %-8s %-10s %s", "#", "KIND", "STATE", "AGE", "BY", "RESULT"))}}
+	cols := jobCommandColumns(now)
+	lay := cols.Lay(cs, w)
+	out := []tabLine{{text: " " + st.ColumnHeader.Render(cols.Titles(lay))}}
 	before := catalogBefore(cs)
 	for _, c := range cs {
-		result := st.Dim.Render(kit.CommandResult(c, now))
-		if c.State == model.CmdFailed {
-			result = st.Error.Render(kit.CommandResult(c, now))
-		}
-		state := st.CommandState(c.State).Render(fmt.Sprintf("%-10s", c.State))
-		out = append(out, tabLine{
-			text:   kit.Truncate(fmt.Sprintf(" %-6s %-9s %s %-8s %-10s %s", fmt.Sprintf("#%d", c.Seq), c.Kind, state, kit.Since(now, c.CreatedAt), kit.Truncate(kit.OrDash(c.Issuer), 10), result), w),
-			target: c,
-		})
+		out = append(out, tabLine{text: kit.Truncate(" "+cols.Cells(st, lay, c), w), target: c})
 		if l, ok := catalogLine(st, c, before, w); ok {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// jobCommandColumns are a job's commands, newest first: what and how it
+// went, when, who issued it and what it came to (`:cmd` lists every job's
+// with more room).
+func jobCommandColumns(now time.Time) kit.Columns[model.Command] {
+	type c = model.Command
+	return kit.Columns[c]{
+		{Title: "#", Width: 6, Cell: func(c c) string { return fmt.Sprintf("#%d", c.Seq) }},
+		{Title: "KIND", Width: 9, Cell: func(c c) string { return c.Kind.String() }},
+		{Title: "STATE", Width: 10, Cell: func(c c) string { return c.State.String() },
+			Style: func(st *kit.Styles, c c, s string) string { return st.CommandState(c.State).Render(s) }},
+		{Title: "AGE", Width: 8, Cell: func(c c) string { return kit.Since(now, c.CreatedAt) }},
+		{Title: "BY", Width: 10, Cell: func(c c) string { return kit.OrDash(c.Issuer) }},
+		{Title: "RESULT", Cell: func(c c) string { return kit.CommandResult(c, now) },
+			Style: func(st *kit.Styles, c c, s string) string {
+				if c.State == model.CmdFailed {
+					return st.Error.Render(s)
+				}
+				return st.Dim.Render(s)
+			}},
+	}
 }
 
 func openCommandLog(e *kit.Env, d *jobData, target any) tea.Cmd {

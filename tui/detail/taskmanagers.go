@@ -1,7 +1,6 @@
 package detail
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -18,18 +17,13 @@ import (
 // configuration. Fetched when shown, as the Graph tab is.
 type taskManagersTab struct {
 	env           *kit.Env
-	job           api.JobView
-	loads         kit.Refresher
-	list          *api.TaskManagerList
-	err           error
+	live          *diagFetch[api.TaskManagerList]
 	cur           kit.List
 	width, height int
 }
 
 func newTaskManagersTab(e *kit.Env, call func() kit.Call) *taskManagersTab {
-	t := &taskManagersTab{env: e}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadTaskManagersCmd(call(), t.job.ID, t.job.Name, seq) })
-	return t
+	return &taskManagersTab{env: e, live: newDiagFetch(e, call, "TaskManagers", api.DiagnoseService.TaskManagers)}
 }
 
 func (t *taskManagersTab) Title() string   { return "TaskManagers" }
@@ -40,33 +34,8 @@ func (t *taskManagersTab) ShortHelp() []key.Binding {
 	return []key.Binding{k.Diag.OpenTaskManager, k.Diag.Config}
 }
 
-func (t *taskManagersTab) shown(d *jobData) tea.Cmd {
-	if t.job.ID != d.job.ID {
-		t.list, t.err = nil, nil
-		t.loads.Drop()
-	}
-	t.job = d.job
-	return t.loads.Refresh()
-}
-
-func (t *taskManagersTab) refresh(d *jobData) tea.Cmd { return t.shown(d) }
-
-// taskManagersLoadedMsg is the answer of loadTaskManagersCmd.
-type taskManagersLoadedMsg struct {
-	jobID string
-	seq   int
-	list  api.TaskManagerList
-	err   error
-}
-
-func loadTaskManagersCmd(c kit.Call, jobID, name string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		l, err := kit.Diagnose(c, "TaskManagers of "+name, func(ctx context.Context, d api.DiagnoseService) (api.TaskManagerList, error) {
-			return d.TaskManagers(ctx, jobID)
-		})
-		return taskManagersLoadedMsg{jobID: jobID, seq: seq, list: l, err: err}
-	}
-}
+func (t *taskManagersTab) shown(d *jobData) tea.Cmd   { return t.live.show(d.job) }
+func (t *taskManagersTab) refresh(d *jobData) tea.Cmd { return t.live.show(d.job) }
 
 // page is the rows on screen: under the summary and the heading.
 func (t *taskManagersTab) page() int { return max(t.height-3, 1) }
@@ -75,87 +44,94 @@ func (t *taskManagersTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		t.width, t.height = msg.Width, msg.Height
-	case taskManagersLoadedMsg:
-		if msg.jobID != t.job.ID {
-			return t, nil
-		}
-		current, again := t.loads.Done(msg.seq)
-		if !current {
-			return t, nil
-		}
-		t.err = msg.err
-		if msg.err == nil {
-			l := msg.list
-			t.list = &l
-		}
-		return t, again
+	case diagFetchedMsg[api.TaskManagerList]:
+		_, next := t.live.take(msg)
+		return t, next
 	case tea.KeyPressMsg:
 		k := t.env.Keys
 		if key.Matches(msg, k.Diag.Config) {
-			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagConfig, Job: t.job})
+			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagConfig, Job: t.live.job})
 		}
-		if t.list == nil || len(t.list.TaskManagers) == 0 {
+		l := t.live.got
+		if l == nil || len(l.TaskManagers) == 0 {
 			return t, nil
 		}
-		n := len(t.list.TaskManagers)
+		n := len(l.TaskManagers)
 		if t.cur.Key(k, msg, n, t.page()) {
 			return t, nil
 		}
 		if key.Matches(msg, k.Diag.OpenTaskManager) {
 			t.cur.Fit(n, t.page())
-			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagTaskManager, Job: t.job, TaskManager: t.list.TaskManagers[t.cur.Cursor].ID})
+			return t, kit.Send(kit.OpenDiagMsg{View: kit.DiagTaskManager, Job: t.live.job, TaskManager: l.TaskManagers[t.cur.Cursor].ID})
 		}
 	}
 	return t, nil
 }
 
 // TaskManagerRows renders the TaskManagers as the tab's table: a heading
-// and one row each, every row w cells at most. Pure, for the tests.
+// and one row each, every row w cells at most, a cell's gutter before
+// each (the cursor's mark goes there). Pure, for the tests.
 func TaskManagerRows(st *kit.Styles, tms []api.TaskManagerInfo, w int) (head string, rows []string) {
-	wide := w >= 110
-	f := "%-14s %-10s %-8s %7s %9s %9s %3s %s"
-	if wide {
-		f = "%-42s %-12s %-9s %-14s %9s %9s %4s %s"
-	}
-	heapHead := "HEAP"
-	if wide {
-		heapHead = "HEAP, USED"
-	}
-	head = st.ColumnHeader.Render(kit.Truncate(fmt.Sprintf(" "+f, "TASKMANAGER", "HOST", "SLOTS", heapHead, "MANAGED", "NETWORK", "CPU", "GC"), w))
+	cols := taskManagerColumns(w >= 110)
+	lay := cols.Lay(tms, w-1)
+	head = st.ColumnHeader.Render(kit.Truncate(" "+cols.Titles(lay), w))
 	for _, tm := range tms {
-		id, host := kit.ContainerShort(tm.ID), kit.Truncate(tm.Host, 10)
-		if wide {
-			id, host = tm.ID, kit.Truncate(tm.Host, 12)
-		}
-		heap, gc := kit.Bytes(tm.HeapMax), kit.NoValue
-		if tm.Detailed {
-			gc = fmt.Sprintf("%d · %s", tm.GCCount, kit.Duration(tm.GCTime))
-			if wide && tm.HeapMax > 0 {
-				heap += " " + kit.Percent(float64(tm.HeapUsed)/float64(tm.HeapMax))
-			}
-		}
-		slots := fmt.Sprintf("%d/%d free", tm.FreeSlots, tm.Slots)
-		rows = append(rows, kit.Truncate(fmt.Sprintf(" "+f, id, host, slots, heap, kit.Bytes(tm.ManagedMemory), kit.Bytes(tm.NetworkMemory), fmt.Sprint(tm.CPUCores), gc), w))
+		rows = append(rows, kit.Truncate(" "+cols.Cells(nil, lay, tm), w))
 	}
 	return head, rows
 }
 
+// taskManagerColumns are the TaskManagers' columns; a wide tab has the
+// room for the container's whole id and how full the heap is.
+func taskManagerColumns(wide bool) kit.Columns[api.TaskManagerInfo] {
+	type tm = api.TaskManagerInfo
+	id, host, slots, heap, cpu := 14, 10, 8, 7, 3
+	heapHead := "HEAP"
+	if wide {
+		id, host, slots, heap, cpu = 42, 12, 9, 14, 4
+		heapHead = "HEAP, USED"
+	}
+	return kit.Columns[tm]{
+		{Title: "TASKMANAGER", Width: id, Cell: func(t tm) string {
+			if wide {
+				return t.ID
+			}
+			return kit.ContainerShort(t.ID)
+		}},
+		{Title: "HOST", Width: host, Cell: func(t tm) string { return t.Host }},
+		{Title: "SLOTS", Width: slots, Cell: func(t tm) string { return fmt.Sprintf("%d/%d free", t.FreeSlots, t.Slots) }},
+		{Title: heapHead, Width: heap, Right: !wide, Cell: func(t tm) string {
+			heap := kit.Bytes(t.HeapMax)
+			if wide && t.Detailed && t.HeapMax > 0 {
+				heap += " " + kit.Percent(float64(t.HeapUsed)/float64(t.HeapMax))
+			}
+			return heap
+		}},
+		{Title: "MANAGED", Width: 9, Right: true, Cell: func(t tm) string { return kit.Bytes(t.ManagedMemory) }},
+		{Title: "NETWORK", Width: 9, Right: true, Cell: func(t tm) string { return kit.Bytes(t.NetworkMemory) }},
+		{Title: "CPU", Width: cpu, Right: true, Cell: func(t tm) string { return fmt.Sprint(t.CPUCores) }},
+		{Title: "GC", Cell: func(t tm) string {
+			if !t.Detailed {
+				return kit.NoValue
+			}
+			return fmt.Sprintf("%d · %s", t.GCCount, kit.Duration(t.GCTime))
+		}},
+	}
+}
+
 func (t *taskManagersTab) View(d *jobData) string {
 	st := t.env.Styles
-	switch {
-	case t.err != nil && t.list == nil:
-		return strings.Join(kit.Centered(st.Error.Render("✖ "+t.err.Error())+"\n"+st.Dim.Render("ctrl+r retries · c shows the Flink configuration"), t.width, t.height), "\n")
-	case t.list == nil:
-		return strings.Join(kit.Centered(st.Dim.Render("fetching the TaskManagers…"), t.width, t.height), "\n")
+	if text, show := t.live.placeholder(st, t.width, t.height, "fetching the TaskManagers…", "ctrl+r retries · c shows the Flink configuration"); show {
+		return text
 	}
-	l := t.list
+	l := t.live.got
 	sum := fmt.Sprintf("%s · slots %d free of %d", kit.Plural(len(l.TaskManagers), "TaskManager"), l.SlotsFree, l.SlotsTotal)
 	if l.AppID != "" {
 		sum += " · " + l.AppID
 	}
 	lines := []string{" " + st.Section.Render(sum)}
-	if t.err != nil {
-		lines[0] += st.Error.Render(" · ✖ not current: " + t.err.Error())
+	if err := t.live.err; err != nil {
+		lines[0] += st.Error.Render(" · ✖ not current: " + err.Error())
 	}
 	for _, n := range l.Notes {
 		lines[0] += st.Warn.Render(" · ⚠ " + n)

@@ -4,8 +4,8 @@
 //     and the optional KeyUpdater, Interrupter, Backer and Closer;
 //   - diag.go: Diagnose, the one way a screen fetches through
 //     api.DiagnoseService;
-//   - env.go: the Env (service, settings, styles, keys, clock) and the Call
-//     a Cmd captures instead of the model;
+//   - env.go: the Env (service, settings, styles, keys, clock), the Call
+//     a Cmd captures instead of the model, and Get, the Cmd of one read;
 //   - keys.go: the keymap in groups, with SetReadOnly and Block/Refused for
 //     keys that the state turns off (hidden, and saying why when pressed);
 //   - styles.go: one Styles struct by meaning, a dark and a light set;
@@ -19,6 +19,13 @@
 //     LineCursor (over the selectable lines of a text), Pager (scrolling
 //     with a bubbles viewport), TextScreen (which wraps and scrolls
 //     sideways) and Filter (a list's `/`);
+//   - columns.go: Column and Columns, a list's columns as specs (title,
+//     width, alignment, cell, style, which ones a narrow terminal drops)
+//     and the pure function that draws its header and rows from them;
+//   - table.go: Table, a list view's state — the items loaded, the ones
+//     its filter lets through, a cursor that follows its item by id, and
+//     its loads (one in flight, a failed reload keeping the rows);
+//   - loading.go: Loading, where a list's loads stand, and its placeholder;
 //   - msgs.go: the messages a screen sends the root (open a screen, start
 //     an action) and the results the root shares with every screen;
 //   - format.go, command.go, box.go: the pure formatters (a command's

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,4 +85,22 @@ func (c Call) With(fn func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(c.Ctx, c.Timeout)
 	defer cancel()
 	return fn(ctx)
+}
+
+// Get is the Cmd of one read: fn under the request timeout, its failure
+// said as what failed ("list functions: …"), and answer making the
+// result message of the value or the error. fn is called in the Cmd's
+// goroutine, so it must capture values only (c.Svc's method, a filter).
+func Get[T any](c Call, what string, fn func(ctx context.Context) (T, error), answer func(T, error) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		var v T
+		err := c.With(func(ctx context.Context) (err error) {
+			v, err = fn(ctx)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("%s: %w", what, err)
+		}
+		return answer(v, err)
+	}
 }

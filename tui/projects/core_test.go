@@ -75,7 +75,13 @@ func coreWithProject(t *testing.T, hold string) *core.Local {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc, err := core.NewLocal(core.Options{Store: st, User: "tester", ProjectCache: filepath.Join(root, "cache")})
+	// palink refuses to build as root: where the tests run as root (CI
+	// does), the build runs as nobody.
+	var build core.BuildPolicy
+	if os.Geteuid() == 0 {
+		build.User = "nobody"
+	}
+	svc, err := core.NewLocal(core.Options{Store: st, User: "tester", ProjectCache: filepath.Join(root, "cache"), Build: build})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +93,21 @@ func coreWithProject(t *testing.T, hold string) *core.Local {
 
 // waitFor is the shell that waits while the file hold exists (at most
 // 30 s), or nothing.
+// visibleDir is a directory the build user (nobody, where the tests run
+// as root) can see into, for the file that holds a build.
+func visibleDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "palink-hold-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chmod(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func waitFor(hold string) string {
 	if hold == "" {
 		return ""
@@ -99,7 +120,7 @@ func waitFor(hold string) string {
 // the build stands: the phase and the log so far show while it runs, and
 // the artifact once it ends.
 func TestBuildThroughTheAgent(t *testing.T) {
-	hold := filepath.Join(t.TempDir(), "hold")
+	hold := filepath.Join(visibleDir(t), "hold")
 	if err := os.WriteFile(hold, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,5 +2,7 @@
 // palink builds JAR jobs from, and the cursor's artifacts (version,
 // commit, size, when and by whom built). It only renders what core/api
 // answers. b builds the project under the cursor in the build view
-// (build.go), which shows the phase, the commit and the log as it comes.
+// (build.go), which shows the phase, the commit and the log as it comes
+// (run.go keeps a build's state as its events arrive). The list
+// (screen.go) is a kit.Table drawn from kit.Columns specs.
 package projects

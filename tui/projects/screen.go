@@ -1,8 +1,10 @@
 package projects
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -16,13 +18,9 @@ import (
 // under the list the artifacts of the project under the cursor, newest
 // first.
 type Screen struct {
-	env       *kit.Env
-	projects  []model.Project
-	artifacts map[string][]model.Artifact
-
-	list          kit.List
-	loads         kit.Refresher
-	load          kit.Loading
+	env           *kit.Env
+	list          kit.Table[model.Project]
+	artifacts     map[string][]model.Artifact
 	width, height int
 }
 
@@ -62,8 +60,14 @@ func Load(c kit.Call, seq int) tea.Cmd {
 
 // New opens `:projects`; its Cmd loads them.
 func New(e *kit.Env) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), seq) })}
-	return m, m.loads.Refresh()
+	m := &Screen{env: e}
+	m.list = kit.NewTable(e, kit.TableOf[model.Project]{
+		Key:  "load:projects",
+		Load: func(seq int) tea.Cmd { return Load(e.Call(), seq) },
+		ID:   func(p model.Project) string { return p.Name },
+		Page: m.page,
+	})
+	return m, m.list.Refresh()
 }
 
 // Title implements kit.Screen.
@@ -85,7 +89,7 @@ func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{k.Nav.Bindings(), {k.Build.Start, k.Nav.Refresh}}
 }
 
-func (m *Screen) page() int { return max(min(len(m.projects), (m.height-2)/2), 1) }
+func (m *Screen) page() int { return max(min(len(m.list.Rows()), (m.height-2)/2), 1) }
 
 // Update implements kit.Screen.
 func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
@@ -93,32 +97,24 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case LoadedMsg:
-		current, again := m.loads.Done(msg.Seq)
-		if !current {
-			return m, nil
-		}
-		keep, flash := m.load.Take("load:projects", msg.Err)
+		keep, cmd := m.list.Loaded(msg.Seq, msg.Projects, msg.Err)
 		if keep {
-			m.projects, m.artifacts = msg.Projects, msg.Artifacts
-			m.list.Fit(len(m.projects), m.page())
+			m.artifacts = msg.Artifacts
 		}
-		return m, tea.Batch(again, flash)
+		return m, cmd
 	case BuiltMsg:
-		return m, m.loads.Refresh()
+		return m, m.list.Refresh()
 	case tea.KeyPressMsg:
-		k := m.env.Keys
-		if m.list.Key(k, msg, len(m.projects), m.page()) {
-			return m, nil
+		if cmd, ok := m.list.Update(msg, m.width); ok {
+			return m, cmd
 		}
+		k := m.env.Keys
 		if why, refused := k.Refused(msg, kit.AllKeys.Build.Start); refused {
 			return m, kit.Flash(kit.FlashWarn, why)
 		}
-		if key.Matches(msg, k.Build.Start) && m.list.Cursor >= 0 && m.list.Cursor < len(m.projects) {
-			s, init := NewBuild(m.env, m.projects[m.list.Cursor])
+		if p, ok := m.list.Selected(); ok && key.Matches(msg, k.Build.Start) {
+			s, init := NewBuild(m.env, p)
 			return m, kit.Send(kit.PushMsg{Screen: s, Init: init})
-		}
-		if key.Matches(msg, k.Nav.Refresh) {
-			return m, m.loads.Refresh()
 		}
 	}
 	return m, nil
@@ -127,61 +123,60 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 // View implements kit.Screen.
 func (m *Screen) View() string {
 	st := m.env.Styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
+	return m.list.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.list.Rows()), "project"), m.width, m.height,
+		func(w, h int) []string {
+			return Lines(st, m.list.Rows(), m.artifacts, m.list.Cursor(), m.list.Offset(), w, h, m.env.Now)
+		},
+		"loading projects…", "no projects yet", "palink project add NAME --repo URL --build CMD --artifact GLOB")
+}
+
+// columns are the list's: a project, the ref it builds and its newest
+// artifact (version, commit, age), then its repository as far as the row
+// reaches.
+func columns(arts map[string][]model.Artifact, now time.Time) kit.Columns[model.Project] {
+	return kit.Columns[model.Project]{
+		{Title: "PROJECT", Width: 16, Cell: func(p model.Project) string { return p.Name }},
+		{Title: "REF", Width: 10, Cell: func(p model.Project) string { return cmp.Or(p.Ref, "HEAD") }},
+		{Title: "NEWEST", Width: 22, Cell: func(p model.Project) string {
+			as := arts[p.Name]
+			if len(as) == 0 {
+				return kit.NoValue
+			}
+			a := as[len(as)-1]
+			return fmt.Sprintf("v%d %.7s %s", a.Version, a.Commit, kit.Ago(now, a.BuiltAt))
+		}},
+		{Title: "REPOSITORY", Cell: func(p model.Project) string { return p.Repo }},
 	}
-	inner := w - 2
-	var lines []string
-	if text, show := m.load.Placeholder(st, len(m.projects), "loading projects…",
-		"no projects yet", "palink project add NAME --repo URL --build CMD --artifact GLOB"); show {
-		lines = kit.Centered(text, inner, h-2)
-	} else {
-		lines = Lines(st, m.projects, m.artifacts, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
+}
+
+// artifactColumns are the cursor's project's artifacts, newest first.
+func artifactColumns(now time.Time) kit.Columns[model.Artifact] {
+	return kit.Columns[model.Artifact]{
+		{Title: "VER", Width: 5, Cell: func(a model.Artifact) string { return fmt.Sprintf("v%d", a.Version) }},
+		{Title: "COMMIT", Width: 8, Cell: func(a model.Artifact) string { return fmt.Sprintf("%.7s", a.Commit) }},
+		{Title: "SIZE", Width: 10, Cell: func(a model.Artifact) string { return kit.Bytes(a.Size) }},
+		{Title: "BUILT", Width: 10, Cell: func(a model.Artifact) string { return kit.Ago(now, a.BuiltAt) }},
+		{Title: "BY", Width: 8, Cell: func(a model.Artifact) string { return a.BuiltBy }},
+		{Title: "SUBJECT", Cell: func(a model.Artifact) string { return a.Subject }},
 	}
-	return kit.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.projects), "project"), lines, w, h)
 }
 
 // Lines renders the list and the cursor's artifacts (pure): a header, a
 // row per project, the cursor's row reversed; then its artifacts in the
 // rows left.
 func Lines(st *kit.Styles, ps []model.Project, arts map[string][]model.Artifact, cursor, offset, w, h int, now time.Time) []string {
-	out := []string{st.ColumnHeader.Render(fmt.Sprintf("  %-16s %-10s %-22s %s", "PROJECT", "REF", "NEWEST", "REPOSITORY"))}
 	page := max(min(len(ps), h/2-1), 1)
 	offset = kit.ScrollTo(cursor, offset, page, len(ps))
-	for i := offset; i < min(offset+page, len(ps)); i++ {
-		p := ps[i]
-		newest := kit.NoValue
-		if as := arts[p.Name]; len(as) > 0 {
-			a := as[len(as)-1]
-			newest = fmt.Sprintf("v%d %.7s %s", a.Version, a.Commit, kit.Ago(now, a.BuiltAt))
-		}
-		ref := p.Ref
-		if ref == "" {
-			ref = "HEAD"
-		}
-		row := fmt.Sprintf("%-16s %-10s %-22s %s", kit.Truncate(p.Name, 16), kit.Truncate(ref, 10), kit.Truncate(newest, 22), p.Repo)
-		if i == cursor {
-			out = append(out, st.Cursor.Render(kit.Fit("▸ "+kit.Truncate(row, max(w-2, 1)), w)))
-		} else {
-			out = append(out, "  "+kit.Truncate(row, max(w-2, 1)))
-		}
-	}
+	out := columns(arts, now).Lines(st, ps, cursor, offset, offset+page, w)
 	if cursor < 0 || cursor >= len(ps) {
 		return out
 	}
 	p := ps[cursor]
 	out = append(out, "", " "+st.Title.Render("Artifacts of "+p.Name)+st.Dim.Render(" · "+kit.Truncate(p.Build+" → "+p.Artifact, max(w-20-len(p.Name), 10))))
-	as := arts[p.Name]
+	as := slices.Clone(arts[p.Name])
 	if len(as) == 0 {
 		return append(out, "  "+st.Dim.Render("none yet: palink project build "+p.Name))
 	}
-	out = append(out, st.ColumnHeader.Render(fmt.Sprintf("  %-5s %-8s %-10s %-10s %-8s %s", "VER", "COMMIT", "SIZE", "BUILT", "BY", "SUBJECT")))
-	for i := len(as) - 1; i >= 0 && len(out) < h; i-- {
-		a := as[i]
-		row := fmt.Sprintf("  %-5s %-8.7s %-10s %-10s %-8s %s", fmt.Sprintf("v%d", a.Version), a.Commit, kit.Bytes(a.Size),
-			kit.Ago(now, a.BuiltAt), kit.Truncate(a.BuiltBy, 8), a.Subject)
-		out = append(out, kit.Truncate(row, w))
-	}
-	return out
+	slices.Reverse(as)
+	return append(out, artifactColumns(now).Lines(st, as, -1, 0, min(len(as), max(h-len(out)-1, 0)), w)...)
 }

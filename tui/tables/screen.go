@@ -16,13 +16,9 @@ import (
 
 // Screen is `:tables [CLUSTER]`.
 type Screen struct {
-	env     *kit.Env
-	cluster string
-	tables  []model.CatalogTable
-
-	list          kit.List
-	loads         kit.Refresher
-	load          kit.Loading
+	env           *kit.Env
+	cluster       string
+	list          kit.Table[model.CatalogTable]
 	width, height int
 }
 
@@ -36,24 +32,22 @@ type LoadedMsg struct {
 
 // Load lists the catalog tables of a cluster.
 func Load(c kit.Call, cluster string, seq int) tea.Cmd {
-	return func() tea.Msg {
-		var ts []model.CatalogTable
-		err := c.With(func(ctx context.Context) (err error) {
-			ts, err = c.Svc.Tables(ctx, cluster)
-			return err
-		})
-		if err != nil {
-			err = fmt.Errorf("list the tables of cluster %s: %w", cluster, err)
-		}
+	tables := func(ctx context.Context) ([]model.CatalogTable, error) { return c.Svc.Tables(ctx, cluster) }
+	return kit.Get(c, "list the tables of cluster "+cluster, tables, func(ts []model.CatalogTable, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Cluster: cluster, Tables: ts, Err: err}
-	}
+	})
 }
 
 // New opens `:tables` on a cluster; its Cmd loads the tables.
 func New(e *kit.Env, cluster string) (*Screen, tea.Cmd) {
 	m := &Screen{env: e, cluster: cluster}
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), cluster, seq) })
-	return m, m.loads.Refresh()
+	m.list = kit.NewTable(e, kit.TableOf[model.CatalogTable]{
+		Key:  "load:tables",
+		Load: func(seq int) tea.Cmd { return Load(e.Call(), cluster, seq) },
+		ID:   func(t model.CatalogTable) string { return t.Name },
+		Page: m.page,
+	})
+	return m, m.list.Refresh()
 }
 
 // Title implements kit.Screen.
@@ -79,48 +73,29 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case LoadedMsg:
-		current, again := m.loads.Done(msg.Seq)
-		if !current || msg.Cluster != m.cluster {
+		if msg.Cluster != m.cluster {
 			return m, nil
 		}
-		keep, flash := m.load.Take("load:tables", msg.Err)
-		if keep {
-			m.tables = msg.Tables
-			m.list.Fit(len(m.tables), m.page())
-		}
-		return m, tea.Batch(again, flash)
+		_, cmd := m.list.Loaded(msg.Seq, msg.Tables, msg.Err)
+		return m, cmd
 	case kit.ChangeMsg:
 		if msg.Change.Kind == api.Resync {
-			return m, m.loads.Refresh()
-		}
-	case tea.KeyPressMsg:
-		k := m.env.Keys
-		if m.list.Key(k, msg, len(m.tables), m.page()) {
-			return m, nil
-		}
-		if key.Matches(msg, k.Nav.Refresh) {
-			return m, m.loads.Refresh()
+			return m, m.list.Refresh()
 		}
 	}
-	return m, nil
+	cmd, _ := m.list.Update(msg, m.width)
+	return m, cmd
 }
 
 // View implements kit.Screen.
 func (m *Screen) View() string {
 	st := m.env.Styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	inner := w - 2
-	var lines []string
-	if text, show := m.load.Placeholder(st, len(m.tables), "loading tables…",
-		"no catalog tables on "+m.cluster, "palink table add NAME --sql FILE, or table import NAME --jdbc URL"); show {
-		lines = kit.Centered(text, inner, h-2)
-	} else {
-		lines = Lines(st, m.tables, m.list.Cursor, m.list.Offset, inner, h-2, m.env.Now)
-	}
-	return kit.Box(st, st.Title.Render(m.Title()), fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.tables)), lines, w, h)
+	note := fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.list.Rows()))
+	return m.list.Box(st, st.Title.Render(m.Title()), note, m.width, m.height,
+		func(w, h int) []string {
+			return Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), w, h, m.env.Now)
+		},
+		"loading tables…", "no catalog tables on "+m.cluster, "palink table add NAME --sql FILE, or table import NAME --jdbc URL")
 }
 
 // connector is a CREATE TABLE's 'connector' option, for the list.
@@ -137,28 +112,30 @@ func connector(sql string) string {
 	return v
 }
 
+// columns are the list's for a list w cells wide: a narrow one keeps
+// less of a table's name.
+func columns(w int, now time.Time) kit.Columns[model.CatalogTable] {
+	name := 18
+	if w < 70 {
+		name = 14
+	}
+	return kit.Columns[model.CatalogTable]{
+		{Title: "NAME", Width: name, Cell: func(t model.CatalogTable) string { return t.Name }},
+		{Title: "VER", Width: 4, Cell: func(t model.CatalogTable) string { return fmt.Sprintf("v%d", t.Version) }},
+		{Title: "CONNECTOR", Width: 12, Cell: func(t model.CatalogTable) string { return connector(t.SQL) }},
+		{Title: "BY", Width: 8, Cell: func(t model.CatalogTable) string { return t.Author }},
+		{Title: "UPDATED", Width: 7, Cell: func(t model.CatalogTable) string { return kit.Since(now, t.CreatedAt) }},
+		{Title: "NOTE", Cell: func(t model.CatalogTable) string { return t.Note }},
+	}
+}
+
 // Lines renders the list (pure): a header row, one row per table, the
 // cursor row reversed, and the cursor table's definition under it as far
 // as the height allows.
 func Lines(st *kit.Styles, ts []model.CatalogTable, cursor, offset, w, h int, now time.Time) []string {
-	nw := 18
-	if w < 70 {
-		nw = 14
-	}
-	head := fmt.Sprintf("  %-*s %-4s %-12s %-8s %-7s NOTE", nw, "NAME", "VER", "CONNECTOR", "BY", "UPDATED")
-	out := []string{st.ColumnHeader.Render(kit.Truncate(head, w))}
 	page := max(min(len(ts), (h-1)/2), 1)
 	offset = kit.ScrollTo(cursor, offset, page, len(ts))
-	for i := offset; i < min(offset+page, len(ts)); i++ {
-		t := ts[i]
-		row := fmt.Sprintf("%-*s %-4s %-12s %-8s %-7s %s", nw, kit.Truncate(t.Name, nw), fmt.Sprintf("v%d", t.Version),
-			kit.Truncate(connector(t.SQL), 12), kit.Truncate(t.Author, 8), kit.Since(now, t.CreatedAt), t.Note)
-		if i == cursor {
-			out = append(out, st.Cursor.Render(kit.Fit("▸ "+row, w)))
-			continue
-		}
-		out = append(out, "  "+kit.Truncate(row, w-2))
-	}
+	out := columns(w, now).Lines(st, ts, cursor, offset, offset+page, w)
 	if cursor < 0 || cursor >= len(ts) {
 		return out
 	}

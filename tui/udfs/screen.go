@@ -1,8 +1,6 @@
 package udfs
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,12 +13,8 @@ import (
 // Screen is `:udfs`: one row per registered function, and under the list
 // the jobs that call the function under the cursor.
 type Screen struct {
-	env  *kit.Env
-	udfs []api.UDFView
-
-	list          kit.List
-	loads         kit.Refresher
-	load          kit.Loading
+	env           *kit.Env
+	list          kit.Table[api.UDFView]
 	width, height int
 }
 
@@ -33,23 +27,21 @@ type LoadedMsg struct {
 
 // Load lists the registered functions.
 func Load(c kit.Call, seq int) tea.Cmd {
-	return func() tea.Msg {
-		msg := LoadedMsg{Seq: seq}
-		msg.Err = c.With(func(ctx context.Context) (err error) {
-			msg.UDFs, err = c.Svc.UDFs(ctx)
-			return err
-		})
-		if msg.Err != nil {
-			msg.Err = fmt.Errorf("list functions: %w", msg.Err)
-		}
-		return msg
-	}
+	return kit.Get(c, "list functions", c.Svc.UDFs, func(us []api.UDFView, err error) tea.Msg {
+		return LoadedMsg{Seq: seq, UDFs: us, Err: err}
+	})
 }
 
 // New opens `:udfs`; its Cmd loads them.
 func New(e *kit.Env) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, loads: kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), seq) })}
-	return m, m.loads.Refresh()
+	m := &Screen{env: e}
+	m.list = kit.NewTable(e, kit.TableOf[api.UDFView]{
+		Key:  "load:udfs",
+		Load: func(seq int) tea.Cmd { return Load(e.Call(), seq) },
+		ID:   func(u api.UDFView) string { return u.Name },
+		Page: m.page,
+	})
+	return m, m.list.Refresh()
 }
 
 // Title implements kit.Screen.
@@ -69,7 +61,7 @@ func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh}}
 }
 
-func (m *Screen) page() int { return max(min(len(m.udfs), (m.height-2)/2), 1) }
+func (m *Screen) page() int { return max(min(len(m.list.Rows()), (m.height-2)/2), 1) }
 
 // Update implements kit.Screen.
 func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
@@ -77,67 +69,46 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case LoadedMsg:
-		current, again := m.loads.Done(msg.Seq)
-		if !current {
-			return m, nil
-		}
-		keep, flash := m.load.Take("load:udfs", msg.Err)
-		if keep {
-			m.udfs = msg.UDFs
-			m.list.Fit(len(m.udfs), m.page())
-		}
-		return m, tea.Batch(again, flash)
-	case tea.KeyPressMsg:
-		k := m.env.Keys
-		if m.list.Key(k, msg, len(m.udfs), m.page()) {
-			return m, nil
-		}
-		if key.Matches(msg, k.Nav.Refresh) {
-			return m, m.loads.Refresh()
-		}
+		_, cmd := m.list.Loaded(msg.Seq, msg.UDFs, msg.Err)
+		return m, cmd
 	}
-	return m, nil
+	cmd, _ := m.list.Update(msg, m.width)
+	return m, cmd
 }
 
 // View implements kit.Screen.
 func (m *Screen) View() string {
 	st := m.env.Styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	inner := w - 2
-	var lines []string
-	if text, show := m.load.Placeholder(st, len(m.udfs), "loading functions…",
-		"no functions registered yet", "palink udf add NAME --class C --language java --jar PATH"); show {
-		lines = kit.Centered(text, inner, h-2)
-	} else {
-		lines = Lines(st, m.udfs, m.list.Cursor, m.list.Offset, inner, h-2)
-	}
-	return kit.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.udfs), "function"), lines, w, h)
+	return m.list.Box(st, st.Title.Render(m.Title()), kit.Plural(len(m.list.Rows()), "function"), m.width, m.height,
+		func(w, h int) []string { return Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), w, h) },
+		"loading functions…", "no functions registered yet", "palink udf add NAME --class C --language java --jar PATH")
+}
+
+// columns are the list's: where a function lives and what it takes, and
+// the jobs that call it, as far as the row reaches.
+var columns = kit.Columns[api.UDFView]{
+	{Title: "NAME", Width: 14, Cell: func(u api.UDFView) string { return u.Name }},
+	{Title: "LANG", Width: 7, Cell: func(u api.UDFView) string { return string(u.Language) }},
+	{Title: "CLASS", Width: 28, Cell: func(u api.UDFView) string { return u.Class }},
+	{Title: "ARTIFACT", Width: 24, Cell: api.UDFView.Where},
+	{Title: "SIGNATURE", Width: 22, Cell: func(u api.UDFView) string { return kit.OrDash(u.Signature) }},
+	{Title: "JOBS", Cell: func(u api.UDFView) string { return jobNames(u.Jobs) }},
+}
+
+// callers are the jobs under the list: the ones that call the function.
+var callers = kit.Columns[api.UDFUse]{
+	{Title: "JOB", Width: 28, Cell: func(j api.UDFUse) string { return j.JobName }},
+	{Title: "STATE", Cell: func(j api.UDFUse) string { return j.State.String() },
+		Style: func(st *kit.Styles, j api.UDFUse, s string) string { return st.JobState(j.State, "").Render(s) }},
 }
 
 // Lines renders the list and the cursor's function in depth (pure): a
 // header, a row per function, the cursor's row reversed; then where it
 // lives and the jobs that call it, in the rows left.
 func Lines(st *kit.Styles, us []api.UDFView, cursor, offset, w, h int) []string {
-	out := []string{st.ColumnHeader.Render(fmt.Sprintf("  %-14s %-7s %-28s %-24s %-22s %s", "NAME", "LANG", "CLASS", "ARTIFACT", "SIGNATURE", "JOBS"))}
 	page := max(min(len(us), h/2-1), 1)
 	offset = kit.ScrollTo(cursor, offset, page, len(us))
-	for i := offset; i < min(offset+page, len(us)); i++ {
-		u := us[i]
-		sig := u.Signature
-		if sig == "" {
-			sig = kit.NoValue
-		}
-		row := fmt.Sprintf("%-14s %-7s %-28s %-24s %-22s %s", kit.Truncate(u.Name, 14), u.Language, kit.Truncate(u.Class, 28),
-			kit.Truncate(u.Where(), 24), kit.Truncate(sig, 22), jobNames(u.Jobs))
-		if i == cursor {
-			out = append(out, st.Cursor.Render(kit.Fit("▸ "+kit.Truncate(row, max(w-2, 1)), w)))
-		} else {
-			out = append(out, "  "+kit.Truncate(row, max(w-2, 1)))
-		}
-	}
+	out := columns.Lines(st, us, cursor, offset, offset+page, w)
 	if cursor < 0 || cursor >= len(us) {
 		return out
 	}
@@ -149,13 +120,7 @@ func Lines(st *kit.Styles, us []api.UDFView, cursor, offset, w, h int) []string 
 	if len(u.Jobs) == 0 {
 		return append(out, "  "+st.Dim.Render("no job calls it"))
 	}
-	out = append(out, st.ColumnHeader.Render(fmt.Sprintf("  %-28s %s", "JOB", "STATE")))
-	for _, j := range u.Jobs {
-		if len(out) >= h {
-			break
-		}
-		out = append(out, kit.Truncate(fmt.Sprintf("  %-28s %s", kit.Truncate(j.JobName, 28), st.JobState(j.State, "").Render(j.State.String())), w))
-	}
+	out = append(out, callers.Lines(st, u.Jobs, -1, 0, min(len(u.Jobs), max(h-len(out)-1, 0)), w)...)
 	return out
 }
 

@@ -3,6 +3,9 @@ package udfs_test
 import (
 	"testing"
 
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
+
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
@@ -50,4 +53,22 @@ func TestGoldenUDFs(t *testing.T) {
 		h.Press("enter")
 		tuitest.Golden(t, "udfs_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
 	}
+}
+
+// TestUDFsCursorFollowsItsFunctionAcrossAReload: a function registered
+// meanwhile that lists above the cursor does not move the cursor onto
+// another function: the one under it is still the one the user chose.
+func TestUDFsCursorFollowsItsFunctionAcrossAReload(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 140, 40, tui.Options{})
+	h.Press(":")
+	h.Type("udfs")
+	h.Press("enter", "j")
+	h.MustShow("geohash · scala com.acme.geo.GeoHash")
+	f.Mu.Lock()
+	f.UDFList = append([]api.UDFView{{UDF: model.UDF{Name: "aaa_first", Class: "com.acme.First", Language: model.UDFJava, Jar: "/opt/udf/first.jar"}}}, f.UDFList...)
+	f.Mu.Unlock()
+	h.Press("ctrl+r")
+	h.MustShow("4 functions", "aaa_first")
+	h.MustShow("geohash · scala com.acme.geo.GeoHash")
 }
