@@ -217,7 +217,7 @@ func TestBuildFailures(t *testing.T) {
 	st, b := f.open()
 	defer st.Close()
 	ctx := context.Background()
-	if _, err := b.Add(ctx, f.project(time.Second), "ana"); err != nil {
+	if _, err := b.Add(ctx, f.project(time.Minute), "ana"); err != nil {
 		t.Fatal(err)
 	}
 	f.flag("fail", true)
@@ -232,6 +232,11 @@ func TestBuildFailures(t *testing.T) {
 	}
 	f.flag("fail", false)
 
+	// The timeout bounds the fetch and the checkout too: long enough for
+	// them on a loaded machine, short enough for the test.
+	if _, err := b.Add(ctx, f.project(5*time.Second), "ana"); err != nil {
+		t.Fatal(err)
+	}
 	f.flag("slow", true)
 	start := time.Now()
 	_, err = b.Build(ctx, "dedup", "", "ana", nil)
