@@ -15,6 +15,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/options"
 	"github.com/palink/palink/model"
 )
 
@@ -134,7 +135,7 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
-	o := coreOptions(cfg)
+	o := options.FromConfig(cfg)
 	o.ReadOnly, o.NoSync, o.Log = g.readOnly, g.throwaway, e.log
 	if o.ProjectCache == "" {
 		o.ProjectCache = filepath.Join(filepath.Dir(path), "projects")

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"github.com/palink/palink/config"
@@ -8,9 +8,8 @@ import (
 	"github.com/palink/palink/core/observe"
 )
 
-// coreOptions turns the config file into core's options: core knows
-// clusters, policies and rules, not the YAML they were written in.
-func coreOptions(cfg *config.Config) core.Options {
+// FromConfig is core's options as the config file sets them.
+func FromConfig(cfg *config.Config) core.Options {
 	o := core.Options{
 		SyncInterval:    cfg.Sync.Interval.D(),
 		SyncConcurrency: cfg.Sync.Concurrency,
