@@ -16,7 +16,7 @@ const module = "github.com/palink/palink"
 var rooms = map[string][]string{
 	"": {"cli"},
 	// The CLI has core's options built from the config file by core/options.
-	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "model", "tui", "flinksql", "yarn/sim"},
+	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
 	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "store", "yarn", "join", "join/debug", "flinksql", "model"},
 	"core/api":       {"model"},
@@ -43,7 +43,10 @@ var rooms = map[string][]string{
 	"yarn":                   {"model"},
 	"yarn/sim":               {"yarn/sim"},
 	"config":                 {},
-	"model":                  {},
+	// The demo's world: palink through core's facade on the simulator, the
+	// UI left to the CLI.
+	"demo":  {"core", "core/api", "core/options", "config", "model", "yarn/sim"},
+	"model": {},
 
 	// The local SQL runtime is a room of its own under join, so that join
 	// cannot import it; its parts (values, the streaming runtime, formats)

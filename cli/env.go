@@ -28,10 +28,6 @@ type globals struct {
 	output     string
 	yes        bool
 	logFile    string
-	// throwaway stores (the demo's) skip fsync.
-	throwaway bool
-	// tune adjusts the in-process service's options (the demo's clock).
-	tune func(*core.Options)
 }
 
 func (g *globals) register(root *cobra.Command) {
@@ -136,12 +132,9 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
 	o := options.FromConfig(cfg)
-	o.ReadOnly, o.NoSync, o.Log = g.readOnly, g.throwaway, e.log
+	o.ReadOnly, o.Log = g.readOnly, e.log
 	if o.ProjectCache == "" {
 		o.ProjectCache = filepath.Join(filepath.Dir(path), "projects")
-	}
-	if g.tune != nil {
-		g.tune(&o)
 	}
 	svc, err := core.Open(path, o)
 	if err != nil {
