@@ -15,9 +15,8 @@ const module = "github.com/palink/palink"
 // imports are not listed here; the reach rules below limit those.
 var rooms = map[string][]string{
 	"": {"cli"},
-	// The CLI builds core's options from the config file, with the types
-	// of the parts that own each setting (clusters, decide, observe).
-	"cli":            {"core", "core/agent", "core/api", "core/clusters", "core/decide", "core/observe", "config", "model", "tui", "flinksql", "yarn/sim"},
+	// The CLI has core's options built from the config file by core/options.
+	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
 	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/internal/sandbox", "store", "yarn", "join", "join/debug", "flinksql", "model"},
 	"core/api":       {"model"},
@@ -34,6 +33,9 @@ var rooms = map[string][]string{
 	// (go generate): each reads its room's declarations.
 	"core/api/internal/methodgen": {"core/api/internal/methodgen"},
 	"core/agent/internal/apigen":  {"core/agent/internal/apigen", "core/api"},
+	// The config file as core's options, with the types of the parts
+	// that own each setting.
+	"core/options": {"core", "core/clusters", "core/decide", "core/observe", "config"},
 	// The test bed of core's tests and the agent's: core over a simulator.
 	"core/internal/coretest": {"core", "core/api", "core/clusters", "core/observe", "store", "yarn/sim", "model"},
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
@@ -45,7 +47,10 @@ var rooms = map[string][]string{
 	"yarn":                   {"model"},
 	"yarn/sim":               {"yarn/sim"},
 	"config":                 {},
-	"model":                  {},
+	// The demo's world: palink through core's facade on the simulator, the
+	// UI left to the CLI.
+	"demo":  {"core", "core/api", "core/options", "config", "model", "yarn/sim"},
+	"model": {},
 
 	// How palink runs the commands it does not write (builds, secret
 	// commands): a clean environment, the build user, bubblewrap.

@@ -15,6 +15,7 @@ import (
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/demo"
 	"github.com/spf13/cobra"
 )
 
@@ -25,7 +26,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 		limit      int
 		watermarks int
 		procStep   time.Duration
-		demo       bool
+		demoJob    bool
 		// samples are --sample TABLE=kafka[:N]; saveSample --save-sample DIR.
 		samples    []string
 		saveSample string
@@ -72,14 +73,14 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			var src string
 			var dbg *core.Debugger
-			if demo {
+			if demoJob {
 				var cleanup func()
-				if src, dbg, cleanup, err = demoDebug(args[0]); err != nil {
-					return err
+				if src, dbg, cleanup, err = demo.Debug(args[0]); err != nil {
+					return fmt.Errorf("debug --demo: %w", err)
 				}
 				defer cleanup()
 				if limit == 0 {
-					limit = demoDebugLimit // a datagen source never ends
+					limit = demo.DebugLimit // a datagen source never ends
 				}
 			} else if src, err = readSQL(cmd, args[0]); err != nil {
 				return err
@@ -106,9 +107,9 @@ func newDebugCmd(g *globals) *cobra.Command {
 				return err
 			}
 			// from names the cluster whose catalog the run's tables came from.
-			cluster, implied, from := "", false, demoCluster
-			if demo {
-				demoDebugAssets(&req)
+			cluster, implied, from := "", false, demo.Cluster
+			if demoJob {
+				demo.DebugAssets(&req)
 			} else {
 				cluster, implied = assetsCluster(g, cmd.ErrOrStderr())
 				from = cluster
@@ -198,7 +199,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
 	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")
 	f.StringArrayVar(&standIns, "udf-stand-in", nil, "a SQL expression standing in for a UDF in this run: 'mask(s)=UPPER(s)'; repeatable")
-	f.BoolVar(&demo, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
+	f.BoolVar(&demoJob, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
 }
 

@@ -4,11 +4,12 @@
 // codes, signals, output helpers and opening the TUI.
 //
 // It works through core/api.Service, in process (core.Local over the store)
-// or through the agent's socket; it builds core's options from the config
-// file. It opens no bbolt file, speaks no HTTP and runs no join itself: the
-// store, the cluster clients and the debug runtime are core's to drive. A
-// debug run goes through core.Debugger in this process (newDebugger), as
-// the TUI's ctrl-d does, and shows its progress events.
-// The simulator (yarn/sim) is the one program of a lower room it starts,
-// for `palink sim` and `palink demo`.
+// or through the agent's socket, with core's options built from the config
+// file by core/options. It opens no bbolt file, speaks no HTTP and runs no
+// join itself: the store, the cluster clients and the debug runtime are
+// core's to drive. A debug run goes through core.Debugger in this process
+// (newDebugger), as the TUI's ctrl-d does, and shows its progress events.
+// The demo's world and the simulator of `palink sim` are package demo's:
+// cli parses their flags, calls demo.Start or demo.Serve, and opens the TUI
+// on the world; it does not import yarn/sim.
 package cli

@@ -16,6 +16,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/demo"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -54,7 +55,7 @@ func newCLIEnv(t *testing.T, o sim.Options, edit func(*config.Config)) *cliEnv {
 func newCLIEnvOn(t *testing.T, c *sim.Cluster, edit func(*config.Config)) *cliEnv {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := simConfig(c, filepath.Join(dir, "palink.db"))
+	cfg := demo.SimConfig(c, filepath.Join(dir, "palink.db"))
 	cfg.Sync.Interval = config.Duration(time.Second)
 	cfg.Scheduler.Lease = config.Duration(2 * time.Second)
 	cfg.Restart.Backoff = config.Duration(time.Second)
@@ -417,7 +418,7 @@ func TestSimCommand(t *testing.T) {
 	if n := strings.Count(string(text), "\n"); n > 45 || !strings.Contains(string(text), "# ") {
 		t.Errorf("--config-out wrote %d lines, or no comment:\n%s", n, text)
 	}
-	want := simConfig(nil, cfg.Store)
+	want := demo.SimConfig(nil, cfg.Store)
 	if cfg.Sync != want.Sync || cfg.Metrics != want.Metrics || len(cfg.Alerts.Rules) != len(want.Alerts.Rules) ||
 		cfg.Clusters[0].Deploy.SavepointDir != want.Clusters[0].Deploy.SavepointDir || cfg.Clusters[0].User != want.Clusters[0].User {
 		t.Errorf("--config-out differs from the demo's config:\n%+v\nwant\n%+v", cfg, want)

@@ -15,6 +15,7 @@ import (
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/options"
 	"github.com/palink/palink/model"
 )
 
@@ -27,10 +28,6 @@ type globals struct {
 	output     string
 	yes        bool
 	logFile    string
-	// throwaway stores (the demo's) skip fsync.
-	throwaway bool
-	// tune adjusts the in-process service's options (the demo's clock).
-	tune func(*core.Options)
 }
 
 func (g *globals) register(root *cobra.Command) {
@@ -140,13 +137,10 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
-	o := coreOptions(cfg)
-	o.ReadOnly, o.NoSync, o.Log = g.readOnly, g.throwaway, e.log
+	o := options.FromConfig(cfg)
+	o.ReadOnly, o.Log = g.readOnly, e.log
 	if o.ProjectCache == "" {
 		o.ProjectCache = filepath.Join(filepath.Dir(path), "projects")
-	}
-	if g.tune != nil {
-		g.tune(&o)
 	}
 	svc, err := core.Open(path, o)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/options"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/spf13/cobra"
@@ -120,7 +121,7 @@ func newDebugger(cfg *config.Config) *core.Debugger {
 	if cfg == nil {
 		return &core.Debugger{}
 	}
-	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: buildPolicy(cfg)}
+	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: options.BuildPolicy(cfg)}
 }
 
 // contextName names what the TUI works on in its header, as k9s names its

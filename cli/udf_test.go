@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -222,4 +224,28 @@ func bareRepoWithClasses(t *testing.T, classes ...string) string {
 	run(work, "commit", "--quiet", "-m", "udfs")
 	run(work, "push", "--quiet", bare, "main")
 	return bare
+}
+
+// writeJar writes a jar (a zip) holding a manifest and the named class
+// files, empty: enough for the registry's check and the simulator.
+func writeJar(path string, classes ...string) error {
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	for _, name := range append([]string{"META-INF/MANIFEST.MF"}, classes...) {
+		w, err := z.Create(name)
+		if err != nil {
+			return err
+		}
+		body := "\xca\xfe\xba\xbe"
+		if strings.HasPrefix(name, "META-INF/") {
+			body = "Manifest-Version: 1.0\n"
+		}
+		if _, err := w.Write([]byte(body)); err != nil {
+			return err
+		}
+	}
+	if err := z.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }

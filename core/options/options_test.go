@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"slices"
@@ -45,7 +45,7 @@ alerts:
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := coreOptions(cfg)
+	o := FromConfig(cfg)
 	if len(o.Clusters) != 1 {
 		t.Fatalf("clusters: %+v", o.Clusters)
 	}

@@ -1,11 +1,9 @@
-package cli
+package demo
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,87 +21,35 @@ import (
 // commands, failed inside Flink — and palink measures them as the clock
 // steps through it, so the charts hold the hour the cluster went through.
 const (
-	demoPast = time.Hour
-	// demoWarm is how many of the fleet's jobs live the hour; the rest of
+	past = time.Hour
+	// warmJobs is how many of the fleet's jobs live the hour; the rest of
 	// a large --managed fleet is created afterwards, in the background.
-	demoWarm = 24
+	warmJobs = 24
 )
-
-// demoRun is a running demo: the simulator, its clock and palink on it.
-type demoRun struct {
-	env   *env
-	dir   string         // the demo's throwaway directory (store, data, project)
-	debug *core.Debugger // with the demo's sample data and dimension table
-	svc   *core.Local
-	c     *sim.Cluster
-	clock *sim.WarpClock
-	log   *slog.Logger
-	close func()
-}
-
-// startDemo starts the simulator an hour in the past and palink on a
-// throwaway store beside it; neither runs anything yet.
-func startDemo(ctx context.Context, g *globals, f simFlags) (*demoRun, error) {
-	clock := sim.NewWarpClock(demoPast)
-	c, cfg, stop, err := startSim(ctx, f, clock)
-	if err != nil {
-		return nil, err
-	}
-	g.dbPath, g.throwaway = cfg.Store, true
-	g.tune = func(o *core.Options) {
-		// The cluster is in this process: poll it often, so that the hour
-		// the demo lives before it opens takes a second.
-		o.Now, o.Poll, o.Tick, o.Workers = clock.Now, 20*time.Millisecond, 20*time.Millisecond, 16
-		// A window of an hour, so that the job that keeps failing in the
-		// hour has the policy give up on it whatever the pace of its restarts.
-		o.Restart.Window = demoPast
-		for i := range o.Clusters {
-			o.Clusters[i].Poll = 10 * time.Millisecond
-		}
-	}
-	e, err := g.openEnvWith(ctx, cfg)
-	if err != nil {
-		stop()
-		return nil, err
-	}
-	if e.local == nil { // an agent answered on the throwaway store's socket
-		e.Close()
-		stop()
-		return nil, errors.New("demo: its store is served by an agent already")
-	}
-	dir := filepath.Dir(cfg.Store)
-	dbg, err := writeDemoData(dir)
-	if err != nil {
-		e.Close()
-		stop()
-		return nil, fmt.Errorf("demo: write its debug data: %w", err)
-	}
-	return &demoRun{env: e, dir: dir, debug: dbg, svc: e.local, c: c, clock: clock, log: e.log,
-		close: func() { e.Close(); stop() }}, nil
-}
 
 // rest creates the jobs of a --managed fleet beyond the warm ones, the
 // clock having caught up.
-func (d *demoRun) rest(ctx context.Context, n int) {
-	d.clock.Forward(demoPast)
-	for i := demoWarm; i < n && ctx.Err() == nil; i++ {
-		if _, _, err := createDemoJob(ctx, d.svc, i, i < n-1); err != nil && ctx.Err() == nil {
+func (d *World) rest(ctx context.Context, n int) {
+	d.clock.Forward(past)
+	for i := warmJobs; i < n && ctx.Err() == nil; i++ {
+		if _, _, err := createJob(ctx, d.svc, i, i < n-1); err != nil && ctx.Err() == nil {
 			d.log.Error("demo: create the fleet", "err", err)
 			return
 		}
 	}
 }
 
-// demoPlan is what happens to whom in the hour, by job name, and when
-// (how long before now).
-type demoEvent struct {
+// event is what happens to whom in the hour, by job name, and when (how
+// long before now).
+type event struct {
 	job    string
 	before time.Duration
 	what   string // pause, kill, savepoint, interrupt, fail, flap, strain, lag, diagnose; table (job: the catalog table)
 }
 
-var demoPlan = []demoEvent{
-	// Two lookup joins with a cause to find (demoDiagnoses).
+// plan is the hour's events, in time order.
+var plan = []event{
+	// Two lookup joins with a cause to find (diagnoses).
 	{"orders-enrich", 59 * time.Minute, "diagnose"},
 	{"orders-enrich-2", 59 * time.Minute, "diagnose"},
 	{"fraud-scoring", 58 * time.Minute, "strain"},
@@ -125,35 +71,35 @@ var demoPlan = []demoEvent{
 	{"user-features", 2 * time.Minute, "fail"},
 }
 
-// demoFailing are the jobs that fail again after each policy restart once
+// failing are the jobs that fail again after each policy restart once
 // the demo is open, until the restart policy gives up on them.
-var demoFailing = map[string]bool{"user-features": true}
+var failing = map[string]bool{"user-features": true}
 
-// demoTimeout is what the demo's failing lookup join dies of.
-const demoTimeout = "java.util.concurrent.TimeoutException: Async function call has timed out."
+// timeoutException is what the demo's failing lookup join dies of.
+const timeoutException = "java.util.concurrent.TimeoutException: Async function call has timed out."
 
-// demoDiagnoses give two lookup-join jobs of the demo a cause to find: a
+// diagnoses give two lookup-join jobs of the demo a cause to find: a
 // join that holds the source back, one hot key, a slow checkpoint part,
 // and flame graphs to look at (vertex 1 is the join).
-var demoDiagnoses = map[string]sim.Diagnosis{
+var diagnoses = map[string]sim.Diagnosis{
 	"orders-enrich": {Bottleneck: 1, Pressure: 0.85, FlameGraphs: true},
 	"orders-enrich-2": {Bottleneck: 1, Pressure: 0.7, SkewVertex: 1, SkewSubtask: 0, SkewFactor: 5,
 		SlowVertex: 1, SlowSubtask: 2, SlowCheckpoint: 4 * time.Second, FlameGraphs: true},
 }
 
 // warm lives the fleet's hour: it creates and deploys the first jobs,
-// then steps the clock to now, playing demoPlan on the way and measuring
+// then steps the clock to now, playing plan on the way and measuring
 // every job at each step. It returns when the clock has caught up.
-func (d *demoRun) warm(ctx context.Context, n int) error {
+func (d *World) warm(ctx context.Context, n int) error {
 	svc, clock := d.svc, d.clock
 	start := time.Now()
 	// The catalog, variables and UDF come first: jobs of the fleet use them.
 	d.seedAssets(ctx, d.dir)
-	warm := min(n, demoWarm)
+	warm := min(n, warmJobs)
 	ids := make([]string, 0, warm)
 	var submits []string
 	for i := 0; i < warm; i++ {
-		j, cmd, err := createDemoJob(ctx, svc, i, i < n-1)
+		j, cmd, err := createJob(ctx, svc, i, i < n-1)
 		if err != nil {
 			return err
 		}
@@ -186,13 +132,13 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 		watching atomic.Int32 // events that wait on what state sync sees
 	)
 	defer inflight.Wait()
-	plan := demoPlan
+	todo := plan
 	due := clock.Behind()
 	for i := 0; clock.Behind() > 0 && ctx.Err() == nil; i++ {
 		behind := clock.Behind()
-		for len(plan) > 0 && plan[0].before >= behind {
-			e := plan[0]
-			plan = plan[1:]
+		for len(todo) > 0 && todo[0].before >= behind {
+			e := todo[0]
+			todo = todo[1:]
 			if e.what != "flap" {
 				if err := d.play(ctx, e); err != nil && ctx.Err() == nil {
 					d.log.Warn("demo: "+e.what, "job", e.job, "err", err)
@@ -241,13 +187,13 @@ func (d *demoRun) warm(ctx context.Context, n int) error {
 
 // commandsRunning says whether a command is queued or running (a policy
 // restart, say): state sync follows what it does.
-func (d *demoRun) commandsRunning(ctx context.Context) bool {
+func (d *World) commandsRunning(ctx context.Context) bool {
 	cs, err := d.svc.Commands(ctx, api.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}, Limit: 1})
 	return err == nil && len(cs) > 0
 }
 
 // whileRunning moves the clock step every few milliseconds while f runs.
-func (d *demoRun) whileRunning(ctx context.Context, step time.Duration, f func() error) error {
+func (d *World) whileRunning(ctx context.Context, step time.Duration, f func() error) error {
 	done := make(chan error, 1)
 	go func() { done <- f() }()
 	for {
@@ -264,7 +210,7 @@ func (d *demoRun) whileRunning(ctx context.Context, step time.Duration, f func()
 
 // measure syncs every job, then measures the ones in ids as a client that
 // shows them would have them measured, and judges the alert rules.
-func (d *demoRun) measure(ctx context.Context, client string, ids []string, sync bool) error {
+func (d *World) measure(ctx context.Context, client string, ids []string, sync bool) error {
 	if !sync {
 		return d.measureOnly(ctx, client, ids)
 	}
@@ -274,7 +220,7 @@ func (d *demoRun) measure(ctx context.Context, client string, ids []string, sync
 	return d.measureOnly(ctx, client, ids)
 }
 
-func (d *demoRun) measureOnly(ctx context.Context, client string, ids []string) error {
+func (d *World) measureOnly(ctx context.Context, client string, ids []string) error {
 	if err := d.svc.SetInterest(ctx, api.InterestRequest{Client: client, Jobs: ids}); err != nil {
 		return err
 	}
@@ -284,18 +230,18 @@ func (d *demoRun) measureOnly(ctx context.Context, client string, ids []string) 
 	return ctx.Err()
 }
 
-// createDemoJob creates the fleet's i-th job and, if submit, queues its
+// createJob creates the fleet's i-th job and, if submit, queues its
 // submission (returning the command id).
-func createDemoJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
-	t := demoJobs[i%len(demoJobs)]
+func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
+	t := fleet[i%len(fleet)]
 	name := t.name
-	if i >= len(demoJobs) {
-		name = fmt.Sprintf("%s-%d", t.name, i/len(demoJobs)+1)
+	if i >= len(fleet) {
+		name = fmt.Sprintf("%s-%d", t.name, i/len(fleet)+1)
 	}
 	// Retained checkpoints, as production jobs keep them: a failed job's
 	// newest checkpoint outlives it, so the restart policy restarts from it.
 	conf := map[string]string{"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION"}
-	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: "sim", Kind: model.KindSQL,
+	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: Cluster, Kind: model.KindSQL,
 		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf})
 	if err != nil || !submit {
 		return j, "", err
@@ -321,12 +267,12 @@ func waitCommands(ctx context.Context, svc *core.Local, ids []string) error {
 // play makes one event of the hour happen, the way it would: commands
 // through palink (queued, not waited for), failures and load inside the
 // cluster.
-func (d *demoRun) play(ctx context.Context, e demoEvent) error {
+func (d *World) play(ctx context.Context, e event) error {
 	svc, c := d.svc, d.c
 	if e.what == "table" {
-		return d.putTable(ctx, demoTableEdit, false)
+		return d.putTable(ctx, tableEdit, false)
 	}
-	j, err := demoJob(ctx, svc, e.job)
+	j, err := jobNamed(ctx, svc, e.job)
 	if err != nil {
 		return err
 	}
@@ -338,9 +284,9 @@ func (d *demoRun) play(ctx context.Context, e demoEvent) error {
 	case "interrupt":
 		return c.InterruptJob(j.AppID)
 	case "fail":
-		return c.FailJobWith(j.AppID, demoTimeout)
+		return c.FailJobWith(j.AppID, timeoutException)
 	case "diagnose":
-		return c.Diagnose(j.AppID, demoDiagnoses[e.job])
+		return c.Diagnose(j.AppID, diagnoses[e.job])
 	case "strain":
 		return c.StrainJob(j.AppID, sim.Strain{Pressure: 0.97})
 	case "lag":
@@ -352,7 +298,8 @@ func (d *demoRun) play(ctx context.Context, e demoEvent) error {
 	return err
 }
 
-func demoJob(ctx context.Context, svc *core.Local, name string) (api.JobView, error) {
+// jobNamed is the fleet's job called name.
+func jobNamed(ctx context.Context, svc *core.Local, name string) (api.JobView, error) {
 	jobs, err := svc.ListJobs(ctx, api.JobFilter{Name: name})
 	if err != nil {
 		return api.JobView{}, err
@@ -367,7 +314,7 @@ func demoJob(ctx context.Context, svc *core.Local, name string) (api.JobView, er
 
 // flap fails a job n times, each time the policy has it running again, or
 // until the hour is over.
-func (d *demoRun) flap(ctx context.Context, name string, n int) error {
+func (d *World) flap(ctx context.Context, name string, n int) error {
 	var j api.JobView
 	for app := ""; n > 0; n-- {
 		for j.State != model.StateRunning || j.AppID == app {
@@ -380,7 +327,7 @@ func (d *demoRun) flap(ctx context.Context, name string, n int) error {
 			case <-time.After(10 * time.Millisecond):
 			}
 			var err error
-			if j, err = demoJob(ctx, d.svc, name); err != nil {
+			if j, err = jobNamed(ctx, d.svc, name); err != nil {
 				return err
 			}
 		}

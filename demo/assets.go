@@ -1,4 +1,4 @@
-package cli
+package demo
 
 import (
 	"archive/zip"
@@ -22,26 +22,23 @@ import (
 // (:projects). None of it is needed for the demo to open: a step that
 // fails is logged and the demo goes on without it.
 
-// demoCluster is the simulated cluster's name in the demo's config.
-const demoCluster = "sim"
-
-// demoPasswordEnv is the environment variable the demo's secret variable
+// passwordEnv is the environment variable the demo's secret variable
 // reads; the demo sets it in its own process, as an ops host's palink
 // would have it set by its service manager.
 const (
-	demoPasswordEnv   = "PALINK_DEMO_DIM_PASSWORD"
-	demoPasswordValue = "demo-dim-db-pw"
+	passwordEnv   = "PALINK_DEMO_DIM_PASSWORD"
+	passwordValue = "demo-dim-db-pw"
 )
 
-// demoTable is one version of a catalog table.
-type demoTable struct{ name, note, sql string }
+// tableVersion is one version of a catalog table.
+type tableVersion struct{ name, note, sql string }
 
-// demoTables are the catalog's tables as the hour begins; demoTableEdit
-// is its change in the hour (demoPlan's "table"): users gets a lookup
+// tables are the catalog's tables as the hour begins; tableEdit
+// is its change in the hour (plan's "table"): users gets a lookup
 // cache, so that the jobs deployed before it show the change waiting for
 // their next restart.
 var (
-	demoTables = []demoTable{
+	tables = []tableVersion{
 		{"orders", "orders topic, JSON", `CREATE TABLE orders (
   order_id BIGINT,
   user_id BIGINT,
@@ -55,63 +52,63 @@ var (
   'scan.startup.mode' = 'latest-offset',
   'format' = 'json'
 )`},
-		{"users", "the users dimension (app database)", demoUsersDDL("")},
+		{"users", "the users dimension (app database)", usersDDL("")},
 	}
-	demoTableEdit = demoTable{"users", "cache lookups: the join was waiting on the database", demoUsersDDL(`,
+	tableEdit = tableVersion{"users", "cache lookups: the join was waiting on the database", usersDDL(`,
   'lookup.cache' = 'PARTIAL',
   'lookup.partial-cache.max-rows' = '10000',
   'lookup.partial-cache.expire-after-write' = '10 min'`)}
 )
 
-func demoUsersDDL(more string) string {
+func usersDDL(more string) string {
 	return `CREATE TABLE users (
   id BIGINT,
   name STRING,
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH (
   'connector' = 'jdbc',
-  'url' = '` + demoDimURL + `',
+  'url' = '` + dimURL + `',
   'table-name' = 'users',
   'username' = 'flink_ro',
   'password' = '${users_password}'` + more + `
 )`
 }
 
-// demoVars are the variables: the brokers of every cluster, and the
+// vars are the variables: the brokers of every cluster, and the
 // dimension database's password, a secret read from the environment.
-var demoVars = []model.Variable{
+var vars = []model.Variable{
 	{Name: "kafka", Value: "kafka:9092"},
-	{Cluster: demoCluster, Name: "users_password", SecretEnv: demoPasswordEnv},
+	{Cluster: Cluster, Name: "users_password", SecretEnv: passwordEnv},
 }
 
-// demoUDF is the registered function fraud-scoring calls; its jar is
+// udf is the registered function fraud-scoring calls; its jar is
 // written by the demo, holding the class the registry checks for.
-var demoUDF = model.UDF{Name: "risk_score", Class: "com.acme.fraud.RiskScore", Language: model.UDFJava,
+var udf = model.UDF{Name: "risk_score", Class: "com.acme.fraud.RiskScore", Language: model.UDFJava,
 	Signature: "(STRING, DOUBLE) -> DOUBLE"}
 
-// demoStandIns stand in for the demo's UDF in its debug runs (a local run
+// standIns stand in for the demo's UDF in its debug runs (a local run
 // cannot load a jar).
-var demoStandIns = []string{"risk_score(id, amount)=amount / 400"}
+var standIns = []string{"risk_score(id, amount)=amount / 400"}
 
 // seedAssets creates the demo's catalog tables, variables and UDF (dir
 // holds the UDF's jar). It is cheap — a few store writes — and runs before
 // the fleet is created, whose jobs use them. A failure is logged, never
 // fatal: the demo opens without that part.
-func (d *demoRun) seedAssets(ctx context.Context, dir string) {
-	os.Setenv(demoPasswordEnv, demoPasswordValue)
-	for _, t := range demoTables {
+func (d *World) seedAssets(ctx context.Context, dir string) {
+	os.Setenv(passwordEnv, passwordValue)
+	for _, t := range tables {
 		if err := d.putTable(ctx, t, true); err != nil {
 			d.log.Warn("demo: catalog table", "table", t.name, "err", err)
 		}
 	}
-	for _, v := range demoVars {
+	for _, v := range vars {
 		v.Author = "demo"
 		if _, err := d.svc.SetVar(ctx, v); err != nil {
 			d.log.Warn("demo: variable", "var", v.Name, "err", err)
 		}
 	}
 	jar := filepath.Join(dir, "fraud-udfs-1.4.0.jar")
-	u := demoUDF
+	u := udf
 	u.Jar, u.Author = jar, "demo"
 	err := writeJar(jar, strings.ReplaceAll(u.Class, ".", "/")+".class")
 	if err == nil {
@@ -123,8 +120,8 @@ func (d *demoRun) seedAssets(ctx context.Context, dir string) {
 }
 
 // putTable adds a catalog table (create) or makes its next version.
-func (d *demoRun) putTable(ctx context.Context, t demoTable, create bool) error {
-	_, err := d.svc.PutTable(ctx, api.PutTableRequest{Cluster: demoCluster, Name: t.name, SQL: t.sql, Note: t.note,
+func (d *World) putTable(ctx context.Context, t tableVersion, create bool) error {
+	_, err := d.svc.PutTable(ctx, api.PutTableRequest{Cluster: Cluster, Name: t.name, SQL: t.sql, Note: t.note,
 		Create: create, Author: "demo"})
 	return err
 }
@@ -163,9 +160,9 @@ func writeJar(path string, classes ...string) error {
 // The demo's project: a small git repository in the demo's directory whose
 // build script zips a jar in a moment, and the JAR job built from it.
 const (
-	demoProject      = "sessionizer"
-	demoProjectClass = "com.acme.Sessionizer"
-	demoBuildScript  = `#!/bin/sh
+	project      = "sessionizer"
+	projectClass = "com.acme.Sessionizer"
+	buildScript  = `#!/bin/sh
 # A stand-in for mvn package: the demo has no JDK to spare.
 set -e
 echo "[INFO] Building sessionizer 1.3.0"
@@ -180,23 +177,23 @@ echo "[INFO] BUILD SUCCESS"
 // project, builds it (a build takes a moment: this runs beside the
 // warm-up, never before the UI) and creates a JAR job from its artifact.
 // Without git on the PATH there is no project, quietly.
-func (d *demoRun) seedProject(ctx context.Context, dir string) {
+func (d *World) seedProject(ctx context.Context, dir string) {
 	if _, err := exec.LookPath("git"); err != nil {
 		d.log.Info("demo: no git on the PATH: the demo has no project")
 		return
 	}
 	if err := d.buildProject(ctx, dir); err != nil && ctx.Err() == nil {
-		d.log.Warn("demo: project", "project", demoProject, "err", err)
+		d.log.Warn("demo: project", "project", project, "err", err)
 	}
 }
 
-func (d *demoRun) buildProject(ctx context.Context, dir string) error {
+func (d *World) buildProject(ctx context.Context, dir string) error {
 	repo := filepath.Join(dir, "sessionizer")
 	files := map[string]string{
-		"META-INF/MANIFEST.MF":                 "Manifest-Version: 1.0\nMain-Class: " + demoProjectClass + "\n",
+		"META-INF/MANIFEST.MF":                 "Manifest-Version: 1.0\nMain-Class: " + projectClass + "\n",
 		"com/acme/Sessionizer.class":           "\xca\xfe\xba\xbe",
 		"com/acme/SessionWindowFunction.class": "\xca\xfe\xba\xbe",
-		"build.sh":                             demoBuildScript,
+		"build.sh":                             buildScript,
 	}
 	for name, body := range files {
 		p := filepath.Join(repo, name)
@@ -220,18 +217,18 @@ func (d *demoRun) buildProject(ctx context.Context, dir string) error {
 			return fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(string(out)))
 		}
 	}
-	_, err := d.svc.AddProject(ctx, model.Project{Name: demoProject, Repo: repo, Ref: "main", Build: "./build.sh",
+	_, err := d.svc.AddProject(ctx, model.Project{Name: project, Repo: repo, Ref: "main", Build: "./build.sh",
 		Artifact: "target/*.jar", CreatedBy: "demo"})
 	if err != nil {
 		return err
 	}
-	if _, err := d.svc.BuildProject(ctx, api.BuildRequest{Project: demoProject, Issuer: "demo"}); err != nil {
+	if _, err := d.svc.BuildProject(ctx, api.BuildRequest{Project: project, Issuer: "demo"}); err != nil {
 		return err
 	}
 	// Created, not deployed: the demo's cluster has no `flink run` for a
 	// JAR job's deploy.
-	_, err = d.svc.CreateJob(ctx, api.CreateJobRequest{Name: demoProject, Cluster: demoCluster, Kind: model.KindJAR,
-		Spec:        model.Spec{Project: demoProject, EntryClass: demoProjectClass, Args: []string{"--gap", "30min"}, Note: "demo"},
+	_, err = d.svc.CreateJob(ctx, api.CreateJobRequest{Name: project, Cluster: Cluster, Kind: model.KindJAR,
+		Spec:        model.Spec{Project: project, EntryClass: projectClass, Args: []string{"--gap", "30min"}, Note: "demo"},
 		Parallelism: 2, Issuer: "demo"})
 	if errors.Is(err, model.ErrExists) {
 		return nil
@@ -239,25 +236,25 @@ func (d *demoRun) buildProject(ctx context.Context, dir string) error {
 	return err
 }
 
-// demoDebugAssets gives `palink debug --demo` what the demo's cluster
-// gives its jobs' debug runs: the catalog's tables (newest versions), the
-// variables with the secret's environment set, the UDF, and a stand-in
-// for the UDF unless the user gave one.
-func demoDebugAssets(r *api.DebugRequest) {
-	os.Setenv(demoPasswordEnv, demoPasswordValue)
-	var tables []model.CatalogTable
-	for _, t := range append(slices.Clone(demoTables), demoTableEdit) {
-		i := slices.IndexFunc(tables, func(c model.CatalogTable) bool { return c.Name == t.name })
+// DebugAssets gives `palink debug --demo` what the demo's cluster gives
+// its jobs' debug runs: the catalog's tables (newest versions), the
+// variables with the secret's environment set, the UDF, and a stand-in for
+// the UDF unless the user gave one.
+func DebugAssets(r *api.DebugRequest) {
+	os.Setenv(passwordEnv, passwordValue)
+	var catalog []model.CatalogTable
+	for _, t := range append(slices.Clone(tables), tableEdit) {
+		i := slices.IndexFunc(catalog, func(c model.CatalogTable) bool { return c.Name == t.name })
 		if i < 0 {
-			i, tables = len(tables), append(tables, model.CatalogTable{Cluster: demoCluster, Name: t.name})
+			i, catalog = len(catalog), append(catalog, model.CatalogTable{Cluster: Cluster, Name: t.name})
 		}
-		tables[i].Version++
-		tables[i].SQL, tables[i].Note = t.sql, t.note
+		catalog[i].Version++
+		catalog[i].SQL, catalog[i].Note = t.sql, t.note
 	}
-	r.Catalog = append(r.Catalog, tables...)
-	r.Vars = append(r.Vars, demoVars...)
-	r.UDFs = append(r.UDFs, demoUDF)
-	for _, s := range demoStandIns {
+	r.Catalog = append(r.Catalog, catalog...)
+	r.Vars = append(r.Vars, vars...)
+	r.UDFs = append(r.UDFs, udf)
+	for _, s := range standIns {
 		name, _, _ := strings.Cut(s, "(")
 		given := false
 		for _, u := range r.StandIns {

@@ -1,4 +1,4 @@
-package cli
+package demo
 
 import (
 	"os/exec"
@@ -13,15 +13,15 @@ import (
 // A started demo is set up as a team's cluster would be: :tables lists
 // the catalog (users in two versions, the second made in the hour, used by
 // user-features, which defines neither of its sources and was deployed
-// with both injected),
-// palink var shows the dimension database's password masked, :udfs lists
-// risk_score with fraud-scoring calling it, and :projects the sessionizer
-// project with its artifact and the JAR job built from it.
+// with both injected), the dimension database's password is a secret read
+// from the environment, :udfs lists risk_score with fraud-scoring calling
+// it, and :projects the sessionizer project with its artifact and the JAR
+// job built from it.
 func TestDemoShowsItsTablesVariablesUDFAndProject(t *testing.T) {
-	d, _ := startTestDemo(t, demoWarm)
+	d, _ := startTestDemo(t, warmJobs)
 	ctx := t.Context()
 
-	tables, err := d.svc.Tables(ctx, demoCluster)
+	tables, err := d.svc.Tables(ctx, Cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestDemoShowsItsTablesVariablesUDFAndProject(t *testing.T) {
 	if !slices.Equal(names, []string{"orders", "users"}) {
 		t.Fatalf("the demo's catalog holds %v, want orders and users", names)
 	}
-	users, err := d.svc.Table(ctx, api.TableRef{Cluster: demoCluster, Name: "users"})
+	users, err := d.svc.Table(ctx, api.TableRef{Cluster: Cluster, Name: "users"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,19 +66,21 @@ func TestDemoShowsItsTablesVariablesUDFAndProject(t *testing.T) {
 		t.Errorf("user-features's submit injected %q, want orders@v1, users@v1; commands %+v", injected, job.Commands)
 	}
 
-	vars, err := d.svc.Vars(ctx, demoCluster)
+	vars, err := d.svc.Vars(ctx, Cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
-	shown := map[string]string{}
+	// The password is a secret read from the environment: the store keeps
+	// where it comes from, never its value (the CLI and the TUI mask it).
+	byName := map[string]model.Variable{}
 	for _, v := range vars {
-		shown[v.Name] = viewVar(v).Value
-		if strings.Contains(v.Value+viewVar(v).Value, demoPasswordValue) {
-			t.Errorf("variable %s shows the secret's value", v.Name)
+		byName[v.Name] = v
+		if strings.Contains(v.Value, passwordValue) {
+			t.Errorf("variable %s holds the secret's value", v.Name)
 		}
 	}
-	if !strings.HasPrefix(shown["users_password"], model.Masked) || shown["kafka"] != "kafka:9092" {
-		t.Errorf("variables shown as %v, want users_password masked and kafka's brokers", shown)
+	if pw := byName["users_password"]; !pw.Secret() || pw.SecretEnv != passwordEnv || byName["kafka"].Value != "kafka:9092" {
+		t.Errorf("variables %+v, want users_password a secret from %s and kafka's brokers", vars, passwordEnv)
 	}
 
 	udfs, err := d.svc.UDFs(ctx)
@@ -112,22 +114,22 @@ func TestDemoShowsItsTablesVariablesUDFAndProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(projects) != 1 || projects[0].Name != demoProject {
-		t.Fatalf("projects %+v, want %s", projects, demoProject)
+	if len(projects) != 1 || projects[0].Name != project {
+		t.Fatalf("projects %+v, want %s", projects, project)
 	}
-	arts, err := d.svc.Artifacts(ctx, demoProject)
+	arts, err := d.svc.Artifacts(ctx, project)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(arts) != 1 || arts[0].File != "target/sessionizer-1.3.0.jar" || !strings.Contains(arts[0].Log, "BUILD SUCCESS") {
 		t.Errorf("artifacts %+v, want the one build of target/sessionizer-1.3.0.jar", arts)
 	}
-	jar, err := d.svc.Job(ctx, demoProject)
+	jar, err := d.svc.Job(ctx, project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if jar.Job.Kind != model.KindJAR || jar.Spec.Project != demoProject {
-		t.Errorf("job %s is %s of project %q, want a JAR job of %s", demoProject, jar.Job.Kind, jar.Spec.Project, demoProject)
+	if jar.Job.Kind != model.KindJAR || jar.Spec.Project != project {
+		t.Errorf("job %s is %s of project %q, want a JAR job of %s", project, jar.Job.Kind, jar.Spec.Project, project)
 	}
 }
 
@@ -141,23 +143,7 @@ func TestDemoWithoutGitHasNoProject(t *testing.T) {
 	if err != nil || len(projects) != 0 {
 		t.Errorf("projects %+v (%v), want none without git", projects, err)
 	}
-	if _, err := d.svc.Job(t.Context(), demoProject); err == nil {
-		t.Errorf("a %s job without its project", demoProject)
-	}
-}
-
-// `palink debug --demo fraud-scoring` stands in for the UDF it calls, and
-// user-features gets the demo's catalog tables, as their deploys do.
-func TestDebugDemoJobsUseTheDemosAssets(t *testing.T) {
-	out, errOut, err := runCLI(t, "debug", "--demo", "fraud-scoring", "--limit", "3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(out, "payment_risk: 3 rows\n") || !strings.Contains(errOut, "stand-in for this run: risk_score(id, amount)=amount / 400") {
-		t.Errorf("debug --demo fraud-scoring:\n%s%s\nwant 3 scored payments, risk_score stood in for", out, errOut)
-	}
-	_, errOut, err = runCLI(t, "debug", "--demo", "user-features", "--limit", "3")
-	if err != nil || !strings.Contains(errOut, "from the table catalog of cluster sim: orders@v1, users@v2") {
-		t.Errorf("debug --demo user-features: %v\n%s\nwant the catalog's orders and users injected", err, errOut)
+	if _, err := d.svc.Job(t.Context(), project); err == nil {
+		t.Errorf("a %s job without its project", project)
 	}
 }

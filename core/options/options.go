@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"github.com/palink/palink/config"
@@ -8,9 +8,8 @@ import (
 	"github.com/palink/palink/core/observe"
 )
 
-// coreOptions turns the config file into core's options: core knows
-// clusters, policies and rules, not the YAML they were written in.
-func coreOptions(cfg *config.Config) core.Options {
+// FromConfig is core's options as the config file sets them.
+func FromConfig(cfg *config.Config) core.Options {
 	o := core.Options{
 		SyncInterval:    cfg.Sync.Interval.D(),
 		SyncConcurrency: cfg.Sync.Concurrency,
@@ -30,7 +29,7 @@ func coreOptions(cfg *config.Config) core.Options {
 		},
 	}
 	o.ProjectCache = cfg.Projects.CacheDir
-	o.Build = buildPolicy(cfg)
+	o.Build = BuildPolicy(cfg)
 	if o.Savepoints.Jitter == 0 {
 		o.Savepoints.Jitter = o.Savepoints.Interval / 10
 	}
@@ -67,7 +66,7 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 	}
 }
 
-// buildPolicy is how builds and secret commands run (config build:).
-func buildPolicy(cfg *config.Config) core.BuildPolicy {
+// BuildPolicy is how builds and secret commands run (config build:).
+func BuildPolicy(cfg *config.Config) core.BuildPolicy {
 	return core.BuildPolicy{User: cfg.Build.User, Sandbox: cfg.Build.Sandbox, Path: cfg.Build.Path, Offline: cfg.Build.Offline}
 }

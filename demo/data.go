@@ -1,4 +1,4 @@
-package cli
+package demo
 
 import (
 	"bufio"
@@ -13,19 +13,19 @@ import (
 	"github.com/palink/palink/core"
 )
 
-// demoDimURL is the lookup table's database in the demo's SQL, as a real
+// dimURL is the lookup table's database in the demo's SQL, as a real
 // job names it; debug runs are redirected to the demo's SQLite copy.
-const demoDimURL = "jdbc:mysql://dim-db:3306/app"
+const dimURL = "jdbc:mysql://dim-db:3306/app"
 
-var demoUsers = []string{"Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Frances",
+var userNames = []string{"Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Frances",
 	"Edsger", "Radia", "Tim", "Hedy", "Alan", "Katherine", "John", "Sophie", "Niklaus", "Shafi", "Leslie", "Joan"}
 
-// writeDemoData writes the demo's debug data into dir: sample input of the
+// writeData writes the demo's debug data into dir: sample input of the
 // fleet's Kafka sources (orders, payments), and the users dimension table
 // its lookup joins read, in an SQLite file. It returns the debugger that
 // uses them, and offers a stand-in for the demo's UDF, so that ctrl-d in
 // the editor gives rows at once.
-func writeDemoData(dir string) (*core.Debugger, error) {
+func writeData(dir string) (*core.Debugger, error) {
 	samples := filepath.Join(dir, "samples")
 	if err := os.MkdirAll(samples, 0o700); err != nil {
 		return nil, err
@@ -44,11 +44,11 @@ func writeDemoData(dir string) (*core.Debugger, error) {
 		return nil, err
 	}
 	db := filepath.Join(dir, "dim.db")
-	if err := writeDemoUsers(db); err != nil {
+	if err := writeUsers(db); err != nil {
 		return nil, err
 	}
-	return &core.Debugger{Samples: []string{samples}, Databases: map[string]string{demoDimURL: "jdbc:sqlite:" + db},
-		StandIns: demoStandIns}, nil
+	return &core.Debugger{Samples: []string{samples}, Databases: map[string]string{dimURL: "jdbc:sqlite:" + db},
+		StandIns: standIns}, nil
 }
 
 func writeLines(path string, n int, line func(i int) string) error {
@@ -67,7 +67,7 @@ func writeLines(path string, n int, line func(i int) string) error {
 	return f.Close()
 }
 
-func writeDemoUsers(path string) error {
+func writeUsers(path string) error {
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func writeDemoUsers(path string) error {
 		return err
 	}
 	for id := 1; id <= 50; id++ {
-		name := fmt.Sprintf("%s %c.", demoUsers[(id-1)%len(demoUsers)], 'A'+rune((id-1)/len(demoUsers)))
+		name := fmt.Sprintf("%s %c.", userNames[(id-1)%len(userNames)], 'A'+rune((id-1)/len(userNames)))
 		if _, err := tx.Exec("INSERT INTO users VALUES (?, ?)", id, name); err != nil {
 			tx.Rollback()
 			return err
@@ -90,32 +90,32 @@ func writeDemoUsers(path string) error {
 	return tx.Commit()
 }
 
-// demoDebugLimit is the rows per sink of `palink debug --demo` unless
-// --limit says otherwise.
-const demoDebugLimit = 20
+// DebugLimit is the rows per sink of `palink debug --demo` unless --limit
+// says otherwise.
+const DebugLimit = 20
 
-// demoDebug is what `palink debug --demo NAME` runs: the SQL of the demo
-// job NAME (orders-enrich-3 is an orders-enrich), and a debugger on the
-// demo's data written into a temporary directory that cleanup removes.
-func demoDebug(name string) (sql string, dbg *core.Debugger, cleanup func(), err error) {
+// Debug is what `palink debug --demo NAME` runs: the SQL of the demo job
+// NAME (orders-enrich-3 is an orders-enrich), and a debugger on the demo's
+// data written into a temporary directory that cleanup removes.
+func Debug(name string) (sql string, dbg *core.Debugger, cleanup func(), err error) {
 	var names []string
-	for _, j := range demoJobs {
+	for _, j := range fleet {
 		names = append(names, j.name)
 		if name == j.name || strings.HasPrefix(name, j.name+"-") {
 			sql = j.sql
 		}
 	}
 	if sql == "" {
-		return "", nil, nil, fmt.Errorf("debug --demo: no demo job %q: want one of %s", name, strings.Join(names, ", "))
+		return "", nil, nil, fmt.Errorf("no demo job %q: want one of %s", name, strings.Join(names, ", "))
 	}
 	dir, err := os.MkdirTemp("", "palink-demo-debug-")
 	if err != nil {
 		return "", nil, nil, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	if dbg, err = writeDemoData(dir); err != nil {
+	if dbg, err = writeData(dir); err != nil {
 		cleanup()
-		return "", nil, nil, fmt.Errorf("debug --demo: %w", err)
+		return "", nil, nil, err
 	}
 	return sql, dbg, cleanup, nil
 }
