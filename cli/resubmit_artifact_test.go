@@ -21,8 +21,8 @@ func TestResubmitPrintsTheCommitsOfTheNewArtifact(t *testing.T) {
 	e := newCLIEnv(t, sim.Options{}, func(c *config.Config) {
 		c.Clusters[0].Deploy.JarDeployer = "exec"
 		c.Clusters[0].Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
+		c.Clusters[0].Deploy.Env = map[string]string{"FAKE_FLINK_RM": c.Clusters[0].RM[0]}
 	})
-	t.Setenv("FAKE_FLINK_RM", e.sim.RMURLs()[0])
 	bare := bareRepoWithBuild(t)
 	e.mustRun("project", "add", "dedup", "--repo", bare, "--build", "./build.sh", "--artifact", "out/*.jar")
 	e.mustRun("project", "build", "dedup", "-q")

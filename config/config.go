@@ -156,6 +156,13 @@ type Deploy struct {
 	Queue string `yaml:"queue"`
 	// Properties are extra Flink settings for every job of this cluster.
 	Properties map[string]string `yaml:"properties"`
+	// Env is the environment the exec deployer's `flink run` client gets
+	// beyond the standard variables of Hadoop, Flink, Java and Kerberos,
+	// which pass from palink's own (HADOOP_CONF_DIR, FLINK_CONF_DIR,
+	// JAVA_HOME, KRB5CCNAME, …): the client runs a JAR job's main() on this
+	// host, so it never gets the rest of palink's environment (cluster
+	// passwords, tokens).
+	Env map[string]string `yaml:"env"`
 }
 
 // Duration is a time.Duration written as "10s", "5m".

@@ -28,7 +28,6 @@ func TestJarJobWhoseClassIsMissingSaysWhy(t *testing.T) {
 				c.Deploy.JarDeployer = "exec"
 				c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 			})
-			t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 			jar := filepath.Join(t.TempDir(), "dedup.jar")
 			f, _ := os.Create(jar)
 			zw := zip.NewWriter(f)

@@ -68,7 +68,6 @@ func TestProjectBuildToJarJob(t *testing.T) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 	}, func(o *core.Options) { o.ProjectCache = filepath.Join(t.TempDir(), "projects") })
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	if _, err := e.Svc.AddProject(e.Ctx, model.Project{Name: "dedup", Repo: repo.bare, Ref: "main", Build: "./build.sh", Artifact: "out/*.jar"}); err != nil {
 		t.Fatal(err)
 	}

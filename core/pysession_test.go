@@ -39,7 +39,6 @@ func TestPythonJobInASessionCluster(t *testing.T) {
 	ctx, cancel := context.WithCancel(e.Ctx)
 	t.Cleanup(cancel)
 	go func() { _ = svc.RunScheduler(ctx) }()
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if a, _ := e.Sim.App(s.AppID); a.State == "RUNNING" {
 			break

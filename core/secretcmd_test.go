@@ -34,7 +34,6 @@ func TestJarJobVariablesAndSecretCommand(t *testing.T) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.Command = wrapper + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 	})
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	jar := filepath.Join(dir, "dedup.jar")
 	if err := os.WriteFile(jar, []byte("PK\x03\x04"), 0o600); err != nil {
 		t.Fatal(err)

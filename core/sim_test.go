@@ -29,7 +29,6 @@ func TestExecDeployerWithFakeFlink(t *testing.T) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
 	})
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	jar := filepath.Join(t.TempDir(), "dedup.jar")
 	if err := os.WriteFile(jar, []byte("PK\x03\x04 not really a jar"), 0o600); err != nil {
 		t.Fatal(err)
@@ -84,7 +83,6 @@ func TestExecDeployerReportsClientFailure(t *testing.T) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.Command = fake + " run -t {target} -d {dynamic} -c {class} {jar}"
 	})
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	jar := filepath.Join(t.TempDir(), "gone.jar")
 	_ = os.WriteFile(jar, []byte("x"), 0o600)
 	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "gone", Cluster: "sim", Kind: model.KindJAR,
@@ -411,7 +409,6 @@ func TestPythonJobSubmitPauseRestart(t *testing.T) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.PythonCommand = fake + " run -t {target} -d {dynamic} {restore} {python} {args}"
 	})
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	j, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "wordcount", Cluster: "sim", Kind: model.KindPython,
 		Spec: model.Spec{PyFile: "jobs/word_count.py", Python: "from pyflink.table import TableEnvironment\n",
 			PyFiles: []string{"hdfs:///py/lib.zip"}, PyRequirements: "hdfs:///py/requirements.txt",
@@ -466,7 +463,6 @@ func TestPythonJobApplicationModeShipsTheScript(t *testing.T) {
 		c.Deploy.JarDeployer = "exec"
 		c.Deploy.PythonCommand = fake + " run -t {target} -d {dynamic} {restore} {python} {args}"
 	})
-	t.Setenv("FAKE_FLINK_RM", e.Sim.RMURLs()[0])
 	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "etl", Cluster: "sim", Kind: model.KindPython,
 		Spec: model.Spec{PyFile: "etl.py", Python: "print('etl')\n"}}); err != nil {
 		t.Fatal(err)
@@ -491,5 +487,53 @@ func TestPythonJobApplicationModeShipsTheScript(t *testing.T) {
 	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "bad", Cluster: "sim", Kind: model.KindPython,
 		Spec: model.Spec{PyModule: "jobs.mod"}}); err == nil || !strings.Contains(err.Error(), "--py-files") {
 		t.Errorf("a module without its files: %v", err)
+	}
+}
+
+// TestExecClientGetsNoneOfPalinksSecrets: the `flink run` client runs a JAR
+// job's main() on the ops host, code an operator chose: it gets the
+// variables Flink, Hadoop and Kerberos read to find the cluster, and the
+// cluster's deploy env, never the rest of palink's environment (a cluster
+// password, a token).
+func TestExecClientGetsNoneOfPalinksSecrets(t *testing.T) {
+	fake, err := filepath.Abs("testdata/fake-flink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PALINK_PROD_PASSWORD", "hunter2")
+	t.Setenv("GIT_TOK", "ghp_notforyou")
+	t.Setenv("HADOOP_CONF_DIR", "/etc/hadoop/conf")
+	dump := filepath.Join(t.TempDir(), "client.env")
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
+		c.Deploy.JarDeployer = "exec"
+		c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
+		c.Deploy.Env["FAKE_FLINK_ENV_OUT"] = dump
+		c.Deploy.Env["ACME_REGION"] = "eu-1"
+	})
+	jar := filepath.Join(t.TempDir(), "dedup.jar")
+	if err := os.WriteFile(jar, []byte("PK\x03\x04 not really a jar"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "dedup", Cluster: "sim", Kind: model.KindJAR,
+		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Dedup"}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := e.Act("dedup", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s", c.State, c.Error)
+	}
+	raw, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(raw)
+	for _, secret := range []string{"PALINK_PROD_PASSWORD", "hunter2", "GIT_TOK", "ghp_notforyou"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("the client's environment holds %s:\n%s", secret, got)
+		}
+	}
+	for _, want := range []string{"HADOOP_CONF_DIR=/etc/hadoop/conf", "ACME_REGION=eu-1", "PATH="} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the client's environment lacks %s:\n%s", want, got)
+		}
 	}
 }

@@ -89,6 +89,9 @@ type Deploy struct {
 	Queue string
 	// Properties are extra Flink settings for every job of the cluster.
 	Properties map[string]string
+	// Env is what the exec deployer's client gets besides the standard
+	// variables (scheduler.ClientEnv).
+	Env map[string]string
 }
 
 // New builds the clients of every cluster, by name. It does no I/O.

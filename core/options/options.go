@@ -61,7 +61,7 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 		Deploy: clusters.Deploy{
 			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
 			Command: c.Deploy.Command, PythonCommand: c.Deploy.PythonCommand, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
-			Properties: c.Deploy.Properties,
+			Properties: c.Deploy.Properties, Env: c.Deploy.Env,
 		},
 	}
 }

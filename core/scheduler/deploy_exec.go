@@ -115,6 +115,7 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []string, vars catalog.Resolved) (deployed, error) {
 	x.logf(ctx, "running %s", vars.Mask(strings.Join(argv, " ")))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = clientEnv(cl)
 	var out bytes.Buffer
 	// One writer for both, so that exec copies them in one goroutine
 	// (two writers over one buffer would race).

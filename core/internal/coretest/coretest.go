@@ -99,8 +99,11 @@ func DefaultRules() []observe.Rule {
 
 // SimCluster is the simulator as the one cluster, "sim", of a palink.
 func SimCluster(c *sim.Cluster) clusters.Spec {
+	// The exec deployer's tests run a fake flink client (testdata/fake-flink),
+	// which finds the simulator's RM as the real one finds a cluster: in
+	// its environment, which the cluster's deploy env gives it.
 	return clusters.Spec{Name: "sim", RM: c.RMURLs(), SQLGateway: c.GatewayURL(), User: "ops",
-		Deploy: clusters.Deploy{SavepointDir: "hdfs:///flink/savepoints"}}
+		Deploy: clusters.Deploy{SavepointDir: "hdfs:///flink/savepoints", Env: map[string]string{"FAKE_FLINK_RM": c.RMURLs()[0]}}}
 }
 
 // SQL is a job that reads generated rows and writes them nowhere.
