@@ -66,3 +66,42 @@ func FuzzJSONFastPathAgrees(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJSONFastRow reads one order line of the debug benchmarks
+// (join/debug/bench_test.go): scan finds the columns' values, row also
+// converts them; neither has the file or the pipeline around it.
+func BenchmarkJSONFastRow(b *testing.B) {
+	cols := []Column{}
+	for _, c := range []struct{ name, typ string }{
+		{"id", "BIGINT"}, {"usr", "STRING"}, {"amount", "INT"}, {"price", "DECIMAL(10, 2)"}, {"ts", "TIMESTAMP(3)"},
+	} {
+		vt, err := value.Parse(c.typ)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cols = append(cols, Column{Name: c.name, Type: vt})
+	}
+	r, err := newJSON(nil, Table{Name: "orders", Columns: cols}, func(string) string { return "" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := `{"id": 123456, "usr": "u56", "amount": 30, "price": 6.56, "ts": "2024-01-02 10:17:36"}`
+	b.Run("scan", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := r.fields.scanObject(line, r.spans); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("row", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := r.fastRow(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
