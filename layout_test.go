@@ -51,6 +51,11 @@ var rooms = map[string][]string{
 	// The mutation tester behind `make mutate` is a development tool, not
 	// part of palink: it reads the tree through the standard library alone.
 	"internal/mutate": {},
+
+	// The one JSON scanner, for the decoders too hot for encoding/json
+	// (yarn's flame graphs, the debug runtime's json format): a leaf on
+	// the standard library.
+	"internal/jsonscan": {},
 }
 
 // reach lists what a room must never reach, directly or through anything
