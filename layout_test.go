@@ -38,7 +38,7 @@ var rooms = map[string][]string{
 	"flinksql":               {"flinksql"},
 	"join":                   {"join", "model"},
 	"store":                  {"model"},
-	"yarn":                   {"model"},
+	"yarn":                   {"model", "internal/jsonscan"},
 	"yarn/sim":               {"yarn/sim"},
 	"config":                 {},
 	"model":                  {},
