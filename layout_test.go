@@ -46,7 +46,7 @@ var rooms = map[string][]string{
 	// The local SQL runtime is a room of its own under join, so that join
 	// cannot import it; its parts (values, the streaming runtime, formats)
 	// are subpackages that may import each other.
-	"join/debug": {"join", "join/debug", "flinksql", "model"},
+	"join/debug": {"join", "join/debug", "flinksql", "model", "internal/jsonscan"},
 
 	// The mutation tester behind `make mutate` is a development tool, not
 	// part of palink: it reads the tree through the standard library alone.
