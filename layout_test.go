@@ -36,7 +36,7 @@ var rooms = map[string][]string{
 	"core/diagnose":          {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/observe":           {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"flinksql":               {"flinksql"},
-	"join":                   {"join", "model"},
+	"join":                   {"join", "flinksql", "model"},
 	"store":                  {"model"},
 	"yarn":                   {"model", "internal/jsonscan"},
 	"yarn/sim":               {"yarn/sim"},
