@@ -37,8 +37,9 @@
 // # Rows and types
 //
 // Row, Column and Type are the values a lookup returns and the local SQL
-// runtime (join/debug) computes with: ParseType reads a DDL type, Canonical
-// turns a value into its Row representation.
+// runtime (join/debug) computes with: ParseType reads a DDL type with
+// flinksql's parser (TypeOf maps a parsed one), Canonical turns a value
+// into its Row representation.
 //
 // It may import flinksql and model, nothing else of palink's (and never
 // join/debug); it must not import net/http, bbolt, yarn or tui.

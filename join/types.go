@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/palink/palink/flinksql"
 )
 
 // Row is one row, its values in column order. Values are canonical for their
@@ -58,48 +60,46 @@ type Type struct {
 }
 
 // ParseType reads the Flink type of a DDL column ("DECIMAL(10, 2)",
-// "TIMESTAMP(3)"); a type it does not know is KindAny.
+// "TIMESTAMP(3)") with flinksql's parser; a type it does not know is
+// KindAny.
 func ParseType(t string) (Type, error) {
-	u := strings.ToUpper(strings.TrimSpace(t))
-	u = strings.TrimSpace(strings.TrimSuffix(u, "NOT NULL"))
-	base, args := u, ""
-	if i := strings.IndexByte(u, '('); i >= 0 {
-		j := strings.IndexByte(u, ')')
-		if j < i {
-			return Type{}, fmt.Errorf("type %q: unbalanced parentheses", t)
-		}
-		base, args = strings.TrimSpace(u[:i])+" "+strings.TrimSpace(u[j+1:]), u[i+1:j]
-		base = strings.TrimSpace(base)
+	dt, errs := flinksql.ParseDataType(t)
+	if len(errs) > 0 {
+		return Type{}, fmt.Errorf("type %q: %v", t, errs[0])
 	}
-	switch {
-	case base == "BOOLEAN" || base == "BOOL":
-		return Type{Kind: KindBool}, nil
-	case base == "TINYINT" || base == "SMALLINT" || base == "INT" || base == "INTEGER" || base == "BIGINT":
-		return Type{Kind: KindInt}, nil
-	case base == "FLOAT" || base == "REAL" || base == "DOUBLE" || base == "DOUBLE PRECISION":
-		return Type{Kind: KindFloat}, nil
-	case base == "DECIMAL" || base == "DEC" || base == "NUMERIC":
+	return TypeOf(dt), nil
+}
+
+// TypeOf is how Row values carry a parsed Flink type.
+func TypeOf(dt *flinksql.DataType) Type {
+	switch root := dt.Root(); root {
+	case "BOOLEAN":
+		return Type{Kind: KindBool}
+	case "TINYINT", "SMALLINT", "INT", "BIGINT":
+		return Type{Kind: KindInt}
+	case "FLOAT", "REAL", "DOUBLE":
+		return Type{Kind: KindFloat}
+	case "DECIMAL":
 		scale := 0 // Flink's DECIMAL is DECIMAL(10, 0)
-		if parts := strings.Split(args, ","); len(parts) == 2 {
-			s, err := strconv.Atoi(strings.TrimSpace(parts[1]))
-			if err != nil || s < 0 {
-				return Type{}, fmt.Errorf("type %q: bad scale", t)
-			}
-			scale = s
+		if len(dt.Params) == 2 {
+			scale = dt.Params[1]
 		}
-		return Type{Kind: KindDecimal, Scale: scale}, nil
-	case base == "CHAR" || base == "VARCHAR" || base == "STRING" || base == "CHARACTER VARYING":
-		return Type{Kind: KindString}, nil
-	case base == "BINARY" || base == "VARBINARY" || base == "BYTES":
-		return Type{Kind: KindBytes}, nil
-	case base == "DATE":
-		return Type{Kind: KindDate}, nil
-	case base == "TIME" || base == "TIME WITHOUT TIME ZONE":
-		return Type{Kind: KindTime}, nil
-	case strings.HasPrefix(base, "TIMESTAMP"):
-		return Type{Kind: KindTimestamp}, nil
+		return Type{Kind: KindDecimal, Scale: scale}
+	case "CHAR", "VARCHAR", "STRING":
+		return Type{Kind: KindString}
+	case "BINARY", "VARBINARY", "BYTES":
+		return Type{Kind: KindBytes}
+	case "DATE":
+		return Type{Kind: KindDate}
+	case "TIME":
+		return Type{Kind: KindTime}
+	case "TIMESTAMP", "TIMESTAMP_LTZ":
+		return Type{Kind: KindTimestamp}
 	default:
-		return Type{Kind: KindAny}, nil
+		if dt.UserType != nil && strings.EqualFold(root, "BOOL") {
+			return Type{Kind: KindBool} // no Flink type, but lookups always took it
+		}
+		return Type{Kind: KindAny}
 	}
 }
 

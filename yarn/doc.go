@@ -39,8 +39,8 @@
 //   - flink_diagnose.go, flink_diagnose_types.go: the plan, vertices and
 //     subtasks, checkpoint parts, TaskManager details, configurations;
 //     flink_flame.go: flame graphs and thread dumps, decoded as streams
-//     within caps (jsonscan.go, a small streaming JSON reader for the
-//     flame graph) and returned Truncated past them.
+//     within caps (the flame graph through internal/jsonscan, palink's
+//     streaming JSON scanner) and returned Truncated past them.
 //   - containerlogs.go: YARN container log lists and files.
 //   - sqlgateway.go: the SQL Gateway client (versions, sessions,
 //     statements, operations); sqlgateway_results.go: result columns,
@@ -54,5 +54,5 @@
 // retried (Options.Retries, exponential backoff with jitter), and webhook
 // POSTs, whose loss costs more than a repeat.
 //
-// It imports nothing of palink's own.
+// Of palink's own it imports model and internal/jsonscan alone.
 package yarn

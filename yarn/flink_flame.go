@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/palink/palink/internal/jsonscan"
 )
 
 // Flame graphs and thread dumps can be huge (a flame graph of a busy
@@ -107,7 +109,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 
 // flameDecoder reads a VertexFlameGraph into frames.
 type flameDecoder struct {
-	s         *jsonScanner
+	s         *jsonscan.Scanner
 	frames    []FlameFrame
 	max       int
 	truncated bool
@@ -125,30 +127,30 @@ func decodeFlameGraph(r io.Reader, maxFrames int, maxBytes int64) (FlameGraph, e
 		maxBytes = DefaultMaxFlameBytes
 	}
 	cr := &capReader{r: r, n: maxBytes}
-	d := &flameDecoder{s: newJSONScanner(cr), max: maxFrames, names: map[string]string{}}
+	s := jsonscan.NewReader(cr)
+	// A frame is two levels (its object, its children); under the deepest
+	// kept, a stack is skipped as deep as a JSON text may nest.
+	s.MaxDepth = 2*MaxFlameDepth + jsonscan.DefaultMaxDepth
+	d := &flameDecoder{s: s, max: maxFrames, names: map[string]string{}}
 	g := FlameGraph{EndTimestamp: -3}
 	hasData := false
-	err := d.object(func(key []byte) error {
+	err := s.Object(func(key []byte) error {
 		switch string(key) {
 		case "endTimestamp":
-			n, err := d.s.int()
+			n, err := s.Int()
 			g.EndTimestamp = n
 			return err
 		case "data":
-			c, err := d.s.next()
-			if err != nil {
+			if null, err := s.Null(); null || err != nil {
 				return err
 			}
-			if c == 'n' {
-				return d.s.literal("ull")
-			}
-			if c != '{' {
-				return fmt.Errorf("flame graph data: want an object, got %q", c)
+			if c, err := s.Peek(); err != nil || c != '{' {
+				return orErr(err, fmt.Errorf("flame graph data: want an object, got %q", c))
 			}
 			hasData = true
 			return d.node(0, -1)
 		}
-		return d.s.skip()
+		return s.Skip()
 	})
 	if err != nil {
 		if !cr.hit || len(d.frames) == 0 {
@@ -162,34 +164,9 @@ func decodeFlameGraph(r io.Reader, maxFrames int, maxBytes int64) (FlameGraph, e
 	return g, nil
 }
 
-// object reads one JSON object, calling field for each key with the
-// scanner before its value.
-func (d *flameDecoder) object(field func(key []byte) error) error {
-	if err := d.s.expect('{'); err != nil {
-		return err
-	}
-	return d.members(field)
-}
-
-// members reads the rest of an object whose '{' was consumed.
-func (d *flameDecoder) members(field func(key []byte) error) error {
-	for first := true; ; first = false {
-		ok, err := d.s.more('}', first)
-		if err != nil || !ok {
-			return err
-		}
-		k, err := d.s.key()
-		if err != nil {
-			return err
-		}
-		if err := field(k); err != nil {
-			return err
-		}
-	}
-}
-
-// node reads one Node whose '{' was consumed.
+// node reads one Node, an object.
 func (d *flameDecoder) node(depth, parent int) error {
+	s := d.s
 	if depth > MaxFlameDepth || len(d.frames) >= d.max {
 		d.truncated = true
 		if d.why == "" {
@@ -199,21 +176,17 @@ func (d *flameDecoder) node(depth, parent int) error {
 				d.why = fmt.Sprintf("more than %d frames", d.max)
 			}
 		}
-		return d.members(func([]byte) error { return d.s.skip() })
+		return s.Skip()
 	}
 	idx := len(d.frames)
 	d.frames = append(d.frames, FlameFrame{Depth: depth, Parent: parent})
-	return d.members(func(key []byte) error {
+	return s.Object(func(key []byte) error {
 		switch string(key) {
 		case "name":
-			c, err := d.s.next()
-			if err != nil {
-				return err
+			if c, err := s.Peek(); err != nil || c != '"' {
+				return orErr(err, s.Skip())
 			}
-			if c != '"' {
-				return d.s.skipFrom(c, 0)
-			}
-			b, err := d.s.str()
+			b, err := s.String()
 			if err != nil {
 				return err
 			}
@@ -225,34 +198,24 @@ func (d *flameDecoder) node(depth, parent int) error {
 			d.frames[idx].Name = name
 			return nil
 		case "value":
-			n, err := d.s.int()
+			n, err := s.Int()
 			d.frames[idx].Value = n
 			return err
 		case "children":
-			c, err := d.s.next()
-			if err != nil {
+			if null, err := s.Null(); null || err != nil {
 				return err
 			}
-			if c == 'n' {
-				return d.s.literal("ull")
+			if c, err := s.Peek(); err != nil || c != '[' {
+				return orErr(err, fmt.Errorf("flame graph children: want an array, got %q", c))
 			}
-			if c != '[' {
-				return fmt.Errorf("flame graph children: want an array, got %q", c)
-			}
-			for first := true; ; first = false {
-				ok, err := d.s.more(']', first)
-				if err != nil || !ok {
-					return err
+			return s.Array(func() error {
+				if c, err := s.Peek(); err != nil || c != '{' {
+					return orErr(err, fmt.Errorf("flame graph children: want an object, got %q", c))
 				}
-				if err := d.s.expect('{'); err != nil {
-					return err
-				}
-				if err := d.node(depth+1, idx); err != nil {
-					return err
-				}
-			}
+				return d.node(depth+1, idx)
+			})
 		}
-		return d.s.skip()
+		return s.Skip()
 	})
 }
 

@@ -1,8 +1,11 @@
 package yarn
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
+	"testing/iotest"
 )
 
 // The decoders face whatever a server, proxy or half-dead JobManager sends.
@@ -116,5 +119,28 @@ func FuzzErrorBodies(f *testing.F) {
 			t.Fatalf("message of %d bytes", len(msg))
 		}
 		_ = excerptAround(b, json.Unmarshal(b, new(any)))
+	})
+}
+
+// FuzzDecodeFlameGraph: the streaming decoder reads whatever a JobManager
+// sends as it would read it whole (a byte a read or all at once), and the
+// frames it keeps hang together: each frame's parent comes before it, one
+// level up, and holds at least its value.
+func FuzzDecodeFlameGraph(f *testing.F) {
+	seed(f, "flink_flamegraph.json")
+	f.Add(flameJSON(30, 5))
+	f.Add([]byte(`{"endTimestamp":1,"data":{"name":"a\u00e9\ud83d","value":"x","children":null}}`))
+	f.Add([]byte(`{"endTimestamp":1,"data":{"name":1,"value":2.5,"children":[{"children":[]}, 3]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := decodeFlameGraph(bytes.NewReader(b), 50, 0)
+		g1, err1 := decodeFlameGraph(iotest.OneByteReader(bytes.NewReader(b)), 50, 0)
+		if (err == nil) != (err1 == nil) || !reflect.DeepEqual(g, g1) {
+			t.Fatalf("whole: %+v %v; a byte a read: %+v %v", g, err, g1, err1)
+		}
+		for i, fr := range g.Frames {
+			if i == 0 && fr.Parent != -1 || i > 0 && (fr.Parent < 0 || fr.Parent >= i || g.Frames[fr.Parent].Depth != fr.Depth-1 || g.Frames[fr.Parent].Value < fr.Value) {
+				t.Fatalf("frame %d %+v does not hang from its parent: %+v", i, fr, g.Frames)
+			}
+		}
 	})
 }

@@ -29,6 +29,6 @@
 // subpackages are value (types, values, CAST and formatting), stream (the
 // operators and the driver) and format (the data files).
 //
-// It may import join, flinksql and model, nothing else of palink's; join
-// must not import it.
+// It may import join, flinksql, model and internal/jsonscan, nothing else
+// of palink's; join must not import it.
 package debug

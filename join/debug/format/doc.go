@@ -20,5 +20,10 @@
 // A file whose table has another format (protobuf, …) is read by its
 // extension: .csv as CSV with a header, anything else as JSON lines.
 //
-// It imports value and stream, nothing else of palink's.
+// A json line's columns are found by internal/jsonscan (jsonscan.go) and
+// converted in place; a line it refuses goes to encoding/json, whose
+// verdict and error it gets.
+//
+// It imports value, stream and internal/jsonscan, nothing else of
+// palink's.
 package format
