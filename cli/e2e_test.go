@@ -482,31 +482,32 @@ func TestCLIClusterAdoptEdit(t *testing.T) {
 	}
 }
 
-// TestREADMEConfigIsValid: the configuration example in the README uses
-// only fields palink knows, with values it accepts; what it names outside
-// (files, environment variables) is all that `config check` may complain of.
-func TestREADMEConfigIsValid(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+// TestConfigurationGuideIsValid: the configuration example in
+// docs/configuration.md uses only fields palink knows, with values it
+// accepts; what it names outside (files, environment variables) is all that
+// `config check` may complain of.
+func TestConfigurationGuideIsValid(t *testing.T) {
+	b, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
-	i := strings.Index(s, "### Configuration")
+	i := strings.Index(s, "# Configuration")
 	j := strings.Index(s[i:], "```yaml\n")
 	k := strings.Index(s[i+j+8:], "```")
 	if i < 0 || j < 0 || k < 0 {
-		t.Fatal("no yaml block under ### Configuration")
+		t.Fatal("no yaml block under # Configuration in docs/configuration.md")
 	}
 	// The example names its secret by variable; a user sets it before palink runs.
 	t.Setenv("PALINK_PROD_PASSWORD", "example")
-	_, _, err = config.Parse("README.md", []byte(s[i+j+8:i+j+8+k]))
+	_, _, err = config.Parse("docs/configuration.md", []byte(s[i+j+8:i+j+8+k]))
 	var ps config.Problems
 	if err != nil && !errors.As(err, &ps) {
 		t.Fatal(err)
 	}
 	for _, p := range ps {
 		if !strings.Contains(p.Message, "no such file") {
-			t.Errorf("README config: %v", p)
+			t.Errorf("docs/configuration.md: %v", p)
 		}
 	}
 }
