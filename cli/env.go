@@ -89,7 +89,7 @@ func (g *globals) loadConfig() (*config.Config, error) {
 	if path == "" {
 		path = config.DefaultPath()
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no config at %s: write one (see README, \"Configuration\"), pass --config, or try `palink demo`", path)
+			return nil, fmt.Errorf("no config at %s: write one (see docs/configuration.md), pass --config, or try `palink demo`", path)
 		}
 	}
 	cfg, warnings, err := config.Load(path)

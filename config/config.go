@@ -144,11 +144,11 @@ type Deploy struct {
 	JarDeployer string `yaml:"jar_deployer"`
 	// Command is the `flink run` template of the exec deployer, with
 	// placeholders {jar} {class} {args} {name} {tags} {parallelism}
-	// {savepoint} {queue}; see README.
+	// {savepoint} {queue}; see docs/configuration.md.
 	Command string `yaml:"command"`
 	// PythonCommand is the `flink run` template of PyFlink jobs, with
 	// {python} for the -py/-pym/-pyfs/-pyreq/-pyarch/-pyexec options and
-	// the placeholders of Command but {jar} and {class}; see README.
+	// the placeholders of Command but {jar} and {class}; see docs/configuration.md.
 	PythonCommand string `yaml:"python_command"`
 	// SavepointDir is the target directory of savepoints.
 	SavepointDir string `yaml:"savepoint_dir"`

@@ -132,7 +132,7 @@ func (s *Served) WriteConfig(path string) (storePath string, err error) {
 func configText(c *sim.Cluster, storePath string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# palink config for the simulated cluster `palink sim` started (%s).\n", time.Now().Format(time.DateTime))
-	b.WriteString("# Only what differs from the defaults; README \"Configuration\" has every key.\n\n")
+	b.WriteString("# Only what differs from the defaults; docs/configuration.md has each part.\n\n")
 	fmt.Fprintf(&b, "# A store of its own, so that the simulator's jobs stay out of yours.\nstore: %s\n\n", storePath)
 	b.WriteString("clusters:\n  - name: sim\n")
 	b.WriteString("    # Every ResourceManager of the HA pair; palink follows the active one.\n    rm:\n")

@@ -39,7 +39,7 @@ func newCommandLine(e *kit.Env) commandLine {
 var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "udfs", "sql", "theme", "help", "q"}
 
 // commandUsage documents every command line, for the `?` help and the
-// README's keymap (TestCommandUsageHasEveryVerb keeps it whole).
+// keymap (docs/keys.md) (TestCommandUsageHasEveryVerb keeps it whole).
 var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":tables [CLUSTER]", ":udfs", ":sql NAME", ":theme dark|light", ":help", ":q"}
 
 // completions lists every full command line the user may mean.

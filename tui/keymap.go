@@ -37,7 +37,7 @@ func commandLineShort(k kit.KeyMap) []key.Binding {
 }
 
 // KeymapMarkdown documents every view's keys as Markdown tables, generated
-// from the same bindings that handle the keys (for the README's keymap).
+// from the same bindings that handle the keys (for the keymap (docs/keys.md)).
 // readOnly documents what a read-only session offers.
 func KeymapMarkdown(readOnly bool) string {
 	k := kit.NewKeyMap()

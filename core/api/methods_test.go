@@ -63,7 +63,7 @@ func TestEveryMethodIsDeclared(t *testing.T) {
 // ./core/api -run TestRoleTable -update rewrites it).
 func TestRoleTable(t *testing.T) {
 	var b strings.Builder
-	fmt.Fprintln(&b, "# method  role  writes — the API's role table (core/api/methods.go); see README \"Roles\"")
+	fmt.Fprintln(&b, "# method  role  writes — the API's role table (the //palink:api lines); see docs/teams.md, \"Roles\"")
 	for _, m := range Methods() {
 		w := "reads"
 		if m.Writes {

@@ -246,7 +246,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Nav.Enter, k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Undo, k.Alerts.Unsilence, k.Nav.Filter, k.Nav.Refresh}
 }
 
-// Help is the view's keys, for its `?` help and the README's keymap.
+// Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{append(k.Nav.Bindings(), k.Nav.Enter), {k.Alerts.Ack, k.Alerts.Silence, k.Alerts.Unsilence, k.Alerts.Undo},
 		{k.Nav.Filter, k.Nav.Refresh}}

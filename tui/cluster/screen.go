@@ -317,7 +317,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Filter, k.Nav.Refresh}
 }
 
-// Help is the view's keys, for its `?` help and the README's keymap.
+// Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Filter, k.Nav.Refresh}}
 }

@@ -198,7 +198,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Detail.OpenLog, k.Nav.Filter, k.Nav.Refresh}
 }
 
-// Help is the view's keys, for its `?` help and the README's keymap.
+// Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{k.Nav.Bindings(), {k.Detail.OpenLog, k.Nav.Filter, k.Nav.Refresh}}
 }

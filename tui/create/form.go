@@ -348,5 +348,5 @@ func keys(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Form.NextField, k.Form.PrevField, k.Form.Toggle, k.Form.Submit, k.Form.Cancel}
 }
 
-// Help is the form's keys, for its `?` help and the README's keymap.
+// Help is the form's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding { return [][]key.Binding{keys(k)} }

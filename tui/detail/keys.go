@@ -11,7 +11,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Detail.NextTab, k.Action.Pause, k.Action.Kill, k.Action.Restart, k.Action.Resubmit, k.Action.Savepoint, k.Open.RawJSON}
 }
 
-// Help is the detail's keys in groups, for its `?` help and the README's
+// Help is the detail's keys in groups, for its `?` help and the keymap
 // keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{
@@ -22,19 +22,19 @@ func Help(k kit.KeyMap) [][]key.Binding {
 	}
 }
 
-// MetricsHelp is the Metrics tab's keys, for the README's keymap.
+// MetricsHelp is the Metrics tab's keys, for the keymap (docs/keys.md).
 func MetricsHelp(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{{k.Detail.MetricsWindow, k.Nav.Up, k.Nav.Down}}
 }
 
-// GraphHelp is the Graph tab's keys, for the README's keymap.
+// GraphHelp is the Graph tab's keys, for the keymap (docs/keys.md).
 func GraphHelp(k kit.KeyMap) [][]key.Binding {
 	g := graphKeys(k)
 	return [][]key.Binding{{g.Left, g.Right, g.Up, g.Down, k.Diag.OpenVertex, k.Diag.Flame, k.Diag.Layout, k.Nav.Refresh}}
 }
 
 // CheckpointsHelp, ExceptionsHelp and TaskManagersHelp are those tabs'
-// keys, for the README's keymap.
+// keys, for the keymap (docs/keys.md).
 func CheckpointsHelp(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{{k.Detail.Restore, k.Diag.OpenCheckpoint, k.Nav.Refresh}}
 }

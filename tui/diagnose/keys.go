@@ -7,7 +7,7 @@ import (
 	"github.com/palink/palink/tui/kit/flame"
 )
 
-// The views' keys in groups, for their `?` help and the README's keymap.
+// The views' keys in groups, for their `?` help and the keymap (docs/keys.md).
 
 // VertexHelp is the vertex view's keys.
 func VertexHelp(k kit.KeyMap) [][]key.Binding {

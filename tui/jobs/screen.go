@@ -345,7 +345,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 }
 
 // Help is the table's keys in groups, for its `?` help and the
-// README's keymap.
+// keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		append(k.Nav.Bindings(), k.Nav.Enter),

@@ -7,7 +7,7 @@ import (
 
 // KeyMap is every key the TUI answers to, in groups by screen or feature.
 // Screens match keys only through these bindings, and the footer, the `?`
-// help and the README's keymap render from the same bindings, so what is
+// help and the keymap (docs/keys.md) render from the same bindings, so what is
 // documented is what works.
 //
 // The root remakes the session's keymap (Env.Keys) after every message in

@@ -11,7 +11,7 @@ func shortHelp(k kit.KeyMap) []key.Binding {
 	return []key.Binding{k.Log.Follow, k.Log.Search, k.Log.NextMatch, k.Log.PrevMatch, k.Log.FirstError, k.Log.Wrap, k.Log.Save}
 }
 
-// Help is the viewer's keys in groups, for its `?` help and the README's
+// Help is the viewer's keys in groups, for its `?` help and the keymap
 // keymap.
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{

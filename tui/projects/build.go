@@ -109,7 +109,7 @@ func (m *BuildScreen) ShortHelp() []key.Binding {
 // FullHelp implements kit.Screen.
 func (m *BuildScreen) FullHelp() [][]key.Binding { return BuildHelp(m.env.Keys) }
 
-// BuildHelp is the build view's keys, for its `?` help and the README's
+// BuildHelp is the build view's keys, for its `?` help and the keymap
 // keymap.
 func BuildHelp(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{{k.Build.Cancel}, {k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom}}

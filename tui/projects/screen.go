@@ -84,7 +84,7 @@ func (m *Screen) ShortHelp() []key.Binding {
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
-// Help is the view's keys, for its `?` help and the README's keymap.
+// Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
 	return [][]key.Binding{k.Nav.Bindings(), {k.Build.Start, k.Nav.Refresh}}
 }
