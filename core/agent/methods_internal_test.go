@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 // TestTheAgentServesWhatIsDeclared: the agent answers each declared method
@@ -26,6 +27,29 @@ func TestTheAgentServesWhatIsDeclared(t *testing.T) {
 	for name := range methods {
 		if _, ok := declaration(name); !ok {
 			t.Errorf("the agent serves %s, which nothing declares", name)
+		}
+	}
+}
+
+// TestRolesOf: the agent's own user and the users named in admins are
+// admins; operators the ones named (everyone when none is); the rest
+// viewers.
+func TestRolesOf(t *testing.T) {
+	for _, c := range []struct {
+		roles Roles
+		user  string
+		want  model.Role
+	}{
+		{Roles{Self: "palink"}, "palink", model.Admin},
+		{Roles{Self: "palink"}, "bob", model.Operator},
+		{Roles{Self: "palink", Operators: []string{"ana"}}, "bob", model.Viewer},
+		{Roles{Self: "palink", Operators: []string{"ana"}}, "ana", model.Operator},
+		{Roles{Self: "palink", Operators: []string{"ana"}, Admins: []string{"bob"}}, "bob", model.Admin},
+		{Roles{Self: "palink", Admins: []string{"bob"}}, "ana", model.Operator},
+		{Roles{Operators: []string{"ana"}}, "", model.Viewer},
+	} {
+		if got := c.roles.Of(c.user); got != c.want {
+			t.Errorf("%+v: %q is %s, want %s", c.roles, c.user, got, c.want)
 		}
 	}
 }

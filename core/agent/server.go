@@ -32,7 +32,7 @@ type Roles struct {
 // Of is the role of user.
 func (r Roles) Of(user string) model.Role {
 	switch {
-	case user == r.Self || slices.Contains(r.Admins, user):
+	case (r.Self != "" && user == r.Self) || slices.Contains(r.Admins, user):
 		return model.Admin
 	case len(r.Operators) == 0 || slices.Contains(r.Operators, user):
 		return model.Operator

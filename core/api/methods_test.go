@@ -94,6 +94,7 @@ func TestRefusal(t *testing.T) {
 	add, _ := MethodOf("AddProject")
 	bk, _ := MethodOf("Backup")
 	list, _ := MethodOf("ListJobs")
+	act, _ := MethodOf("Act")
 	for _, c := range []struct {
 		m        Method
 		role     model.Role
@@ -108,6 +109,8 @@ func TestRefusal(t *testing.T) {
 		{bk, model.Viewer, false, model.ErrForbidden, "back up the store: user bob is a viewer on this agent; ask an operator"},
 		{bk, model.Operator, true, nil, ""},
 		{list, model.Viewer, true, nil, ""},
+		{act, model.Viewer, false, model.ErrReadOnly, "act on a job: user bob is a viewer on this agent"},
+		{act, model.Operator, false, nil, ""},
 	} {
 		err := c.m.Refusal(c.role, c.readOnly, "user bob", " on this agent")
 		switch {
@@ -115,6 +118,9 @@ func TestRefusal(t *testing.T) {
 			t.Errorf("%s as %s (read-only %v): refused: %v", c.m.Name, c.role, c.readOnly, err)
 		case c.is != nil && (!errors.Is(err, c.is) || !strings.HasPrefix(err.Error(), c.text)):
 			t.Errorf("%s as %s (read-only %v): %v, want %v starting %q", c.m.Name, c.role, c.readOnly, err, c.is, c.text)
+		case c.is == model.ErrReadOnly && c.m.Role == model.Operator && err.Error() != c.text:
+			// A viewer's write needs no more advice than its role.
+			t.Errorf("%s as %s (read-only %v): %q, want exactly %q", c.m.Name, c.role, c.readOnly, err, c.text)
 		}
 	}
 }
