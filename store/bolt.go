@@ -173,7 +173,7 @@ func (b *Bolt) View(ctx context.Context, fn func(ReadTx) error) error {
 	var fnErr error
 	err := b.guard("read", func() error {
 		return b.db.View(func(btx *bolt.Tx) error {
-			t := newBoltTx(btx)
+			t := newBoltRecords(btx)
 			defer t.close()
 			fnErr = fn(t)
 			return fnErr
@@ -204,7 +204,7 @@ func (b *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
 	var fnErr error
 	err := b.guard("update", func() error {
 		return b.db.Update(func(btx *bolt.Tx) error {
-			t := newBoltTx(btx)
+			t := newBoltRecords(btx)
 			defer t.close()
 			if fnErr = fn(t); fnErr != nil {
 				return fnErr
