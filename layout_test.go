@@ -65,6 +65,10 @@ var rooms = map[string][]string{
 	// part of palink: it reads the tree through the standard library alone.
 	"internal/mutate": {},
 
+	// Real etcd members for the tests of the store on etcd (and, later,
+	// of agents sharing one): a test helper on the standard library.
+	"internal/etcdtest": {},
+
 	// The one JSON scanner, for the decoders too hot for encoding/json
 	// (yarn's flame graphs, the debug runtime's json format): a leaf on
 	// the standard library.
