@@ -213,7 +213,14 @@ func (t *etcdKV) del(b bucket, k []byte) error {
 	if !t.write {
 		return errViewWrite
 	}
-	t.writes[t.e.bucketPrefix(b)+string(k)] = etcdWrite{del: true}
+	key := t.e.bucketPrefix(b) + string(k)
+	if v, read := t.cache[key]; read && v == nil || t.dropped(key) {
+		// Not in the snapshot: forgetting this transaction's own put is
+		// the whole delete, and costs etcd no operation.
+		delete(t.writes, key)
+		return nil
+	}
+	t.writes[key] = etcdWrite{del: true}
 	return nil
 }
 
