@@ -42,8 +42,8 @@ func openEtcdT(t *testing.T, url string, o Options) *Etcd {
 func TestEtcdURLs(t *testing.T) {
 	for in, want := range map[string]string{
 		"etcd://10.0.0.1:2379,10.0.0.2:2379/palink": "etcd://10.0.0.1:2379,10.0.0.2:2379/palink",
-		"etcd://etcd-a,etcd-b:2380/team/palink/":     "etcd://etcd-a:2379,etcd-b:2380/team/palink",
-		"etcd://[::1]:2379/p":                        "etcd://[::1]:2379/p",
+		"etcd://etcd-a,etcd-b:2380/team/palink/":    "etcd://etcd-a:2379,etcd-b:2380/team/palink",
+		"etcd://[::1]:2379/p":                       "etcd://[::1]:2379/p",
 	} {
 		u, err := ParseEtcdURL(in)
 		if err != nil || u.String() != want {
