@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	bolt "go.etcd.io/bbolt"
@@ -478,7 +479,7 @@ func Migrate(ctx context.Context, from, to string, opts Options, force bool) (Mi
 			return rep, fmt.Errorf("%s: %w", op, err)
 		}
 	} else {
-		if err := snapshotFile(ctx, from, snap); err != nil {
+		if err := snapshotFile(ctx, from, snap, opts.LockTimeout); err != nil {
 			return rep, fmt.Errorf("%s: %w", op, err)
 		}
 	}
@@ -543,10 +544,10 @@ func same(a, b string) bool {
 	return err1 == nil && err2 == nil && pa == pb
 }
 
-// snapshotFile copies the bbolt store at path, opened read-only, into a
-// new file at snap.
-func snapshotFile(ctx context.Context, path, snap string) error {
-	b, err := Open(path, Options{ReadOnly: true})
+// snapshotFile copies the bbolt store at path, opened read-only (waiting
+// up to wait for a writer), into a new file at snap.
+func snapshotFile(ctx context.Context, path, snap string, wait time.Duration) error {
+	b, err := Open(path, Options{ReadOnly: true, LockTimeout: wait})
 	if err != nil {
 		if errors.Is(err, ErrLocked) {
 			return fmt.Errorf("stop the palink that uses it first (an agent, a TUI): %w", err)
