@@ -66,6 +66,10 @@ type Options struct {
 	MaxTxnOps, MaxRequestBytes int
 	// Args are more flags for every member.
 	Args []string
+	// OnDisk keeps the members' data in the test's temporary directory
+	// rather than on a tmpfs, so that every write waits for the disk, as
+	// in production: for benchmarks.
+	OnDisk bool
 }
 
 // Cluster is the members one test started.
@@ -105,7 +109,10 @@ func Start(t testing.TB, n int, o Options) *Cluster {
 }
 
 func start(t testing.TB, bin string, n int, o Options) (*Cluster, error) {
-	dir := dataDir(t)
+	dir := t.TempDir()
+	if !o.OnDisk {
+		dir = memDir(t)
+	}
 	ports, err := freePorts(2 * n)
 	if err != nil {
 		return nil, err
@@ -147,9 +154,9 @@ func start(t testing.TB, bin string, n int, o Options) (*Cluster, error) {
 	return c, nil
 }
 
-// dataDir is a new directory for the members' data, on a tmpfs where
+// memDir is a new directory for the members' data, on a tmpfs where
 // there is one: etcd fsyncs every write, which the tests need not wait for.
-func dataDir(t testing.TB) string {
+func memDir(t testing.TB) string {
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
 		if d, err := os.MkdirTemp("/dev/shm", "palink-etcd-*"); err == nil {
 			t.Cleanup(func() { os.RemoveAll(d) })
