@@ -195,9 +195,9 @@ func dialEtcd(u EtcdURL, o EtcdOptions) (*Etcd, error) {
 		}
 		cfg.TLS = tc
 	}
-	cli, err := clientv3.New(cfg)
+	cli, err := clientv3.New(cfg) // logs in, when there is a user
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", e.name, err)
+		return nil, fmt.Errorf("open store %s: %w", e.name, e.unreachable(err, o.DialTimeout))
 	}
 	e.cli = cli
 	ctx, cancel := context.WithTimeout(context.Background(), o.DialTimeout)
@@ -238,10 +238,12 @@ func tlsConfig(o EtcdOptions) (*tls.Config, error) {
 // unreachable says what a failed request means for a person: no endpoint
 // answering (naming them), or a refusal of etcd's authentication.
 func (e *Etcd) unreachable(err error, waited time.Duration) error {
+	// etcd's errors arrive as gRPC statuses or in its own type.
+	known := rpctypes.Error(err)
 	switch {
-	case errors.Is(err, rpctypes.ErrAuthFailed), errors.Is(err, rpctypes.ErrInvalidAuthToken):
+	case errors.Is(known, rpctypes.ErrAuthFailed), errors.Is(known, rpctypes.ErrInvalidAuthToken):
 		return fmt.Errorf("etcd refused user %q: %w", e.opts.Username, err)
-	case errors.Is(err, rpctypes.ErrPermissionDenied):
+	case errors.Is(known, rpctypes.ErrPermissionDenied):
 		return fmt.Errorf("etcd user %q may not use the keys under %s: %w", e.opts.Username, e.url.Prefix, err)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, rpctypes.ErrTimeout) ||
 		strings.Contains(err.Error(), "Unavailable") || strings.Contains(err.Error(), "connection refused"):

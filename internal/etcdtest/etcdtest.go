@@ -12,6 +12,7 @@ package etcdtest
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"fmt"
 	"net"
@@ -66,16 +67,30 @@ type Options struct {
 	MaxTxnOps, MaxRequestBytes int
 	// Args are more flags for every member.
 	Args []string
+	// TLS serves clients over TLS with these files (peers talk in clear
+	// on loopback); with ClientCA set, etcd asks each client for a
+	// certificate signed by it (--client-cert-auth).
+	TLS *TLS
 	// OnDisk keeps the members' data in the test's temporary directory
 	// rather than on a tmpfs, so that every write waits for the disk, as
 	// in production: for benchmarks.
 	OnDisk bool
 }
 
+// TLS are the files of a member's TLS for clients.
+type TLS struct {
+	CertFile, KeyFile string
+	// ClientCA, if set, is the CA client certificates must be signed by;
+	// ClientCert and ClientKey are the certificate the helper itself
+	// shows when it asks a member for its health.
+	ClientCA, ClientCert, ClientKey string
+}
+
 // Cluster is the members one test started.
 type Cluster struct {
 	t       testing.TB
 	members []*Member
+	tls     *TLS
 }
 
 // Member is one etcd process of a Cluster.
@@ -117,7 +132,11 @@ func start(t testing.TB, bin string, n int, o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{t: t}
+	c := &Cluster{t: t, tls: o.TLS}
+	scheme := "http://"
+	if o.TLS != nil {
+		scheme = "https://"
+	}
 	var initial []string
 	for i := range n {
 		m := &Member{Name: fmt.Sprintf("m%d", i+1), Client: "127.0.0.1:" + strconv.Itoa(ports[2*i]),
@@ -130,7 +149,7 @@ func start(t testing.TB, bin string, n int, o Options) (*Cluster, error) {
 	token := randomToken()
 	for _, m := range c.members {
 		m.args = []string{"--name", m.Name, "--data-dir", m.dir,
-			"--listen-client-urls", "http://" + m.Client, "--advertise-client-urls", "http://" + m.Client,
+			"--listen-client-urls", scheme + m.Client, "--advertise-client-urls", scheme + m.Client,
 			"--listen-peer-urls", "http://" + m.peer, "--initial-advertise-peer-urls", "http://" + m.peer,
 			"--initial-cluster", strings.Join(initial, ","), "--initial-cluster-state", "new",
 			"--initial-cluster-token", token, "--logger", "zap", "--log-outputs", m.log}
@@ -139,6 +158,12 @@ func start(t testing.TB, bin string, n int, o Options) (*Cluster, error) {
 		}
 		if o.MaxRequestBytes > 0 {
 			m.args = append(m.args, "--max-request-bytes", strconv.Itoa(o.MaxRequestBytes))
+		}
+		if o.TLS != nil {
+			m.args = append(m.args, "--cert-file", o.TLS.CertFile, "--key-file", o.TLS.KeyFile)
+			if o.TLS.ClientCA != "" {
+				m.args = append(m.args, "--client-cert-auth", "--trusted-ca-file", o.TLS.ClientCA)
+			}
 		}
 		m.args = append(m.args, o.Args...)
 		if err := m.start(bin); err != nil {
@@ -257,6 +282,15 @@ func (c *Cluster) kill() {
 func (c *Cluster) waitHealthy(limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	client := &http.Client{Timeout: time.Second}
+	scheme := "http://"
+	if c.tls != nil {
+		tc, err := c.tls.clientConfig()
+		if err != nil {
+			return err
+		}
+		client.Transport = &http.Transport{TLSClientConfig: tc}
+		scheme = "https://"
+	}
 	for _, m := range c.members {
 		for {
 			select {
@@ -264,7 +298,7 @@ func (c *Cluster) waitHealthy(limit time.Duration) error {
 				return fmt.Errorf("etcd %s exited at start:\n%s", m.Name, tail(m.Log(), 20))
 			default:
 			}
-			resp, err := client.Get("http://" + m.Client + "/health")
+			resp, err := client.Get(scheme + m.Client + "/health")
 			if err == nil {
 				var body bytes.Buffer
 				_, _ = body.ReadFrom(resp.Body)
@@ -314,4 +348,19 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// clientConfig is TLS as the helper's health checks speak it: the
+// member's certificate is not verified (the test under way verifies it),
+// and the client certificate is shown where one is asked for.
+func (t *TLS) clientConfig() (*tls.Config, error) {
+	tc := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // health checks of the test's own members
+	if t.ClientCert != "" {
+		pair, err := tls.LoadX509KeyPair(t.ClientCert, t.ClientKey)
+		if err != nil {
+			return nil, err
+		}
+		tc.Certificates = []tls.Certificate{pair}
+	}
+	return tc, nil
 }
