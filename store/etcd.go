@@ -448,6 +448,10 @@ func (e *Etcd) View(ctx context.Context, fn func(ReadTx) error) error {
 // written; a transaction too large for one etcd request fails with
 // ErrTooLarge.
 func (e *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
+	return e.update(ctx, fn, nil)
+}
+
+func (e *Etcd) update(ctx context.Context, fn func(Tx) error, fence *Fence) error {
 	if e.readOnly {
 		return fmt.Errorf("update store %s: %w", e.name, ErrReadOnly)
 	}
@@ -456,6 +460,7 @@ func (e *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 			return fmt.Errorf("update store %s: %w", e.name, err)
 		}
 		t := e.begin(ctx, true)
+		t.fence = fence
 		fnErr := e.run(t, func(r *records) error { return fn(r) })
 		switch {
 		case errors.Is(t.err, rpctypes.ErrCompacted) && attempt < maxAttempts:
@@ -481,6 +486,37 @@ func (e *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 		// Others commit meanwhile: step aside for a moment, not in step.
 		time.Sleep(time.Duration(rand.Int64N(int64(min(attempt+1, 20)) * int64(time.Millisecond))))
 	}
+}
+
+// ErrFenced: an Update of a fenced store (Etcd.Fenced) found its fence
+// gone: the writer is no longer the one the fence admits (a deposed
+// leader). Nothing of the transaction was written.
+var ErrFenced = errors.New("write fenced off")
+
+// Fence is a condition every commit of a fenced store holds to, in the
+// same etcd transaction as its writes: the key exists, and was created at
+// CreateRevision. An election's key is one: it is created when its
+// candidate wins and deleted when the candidate's lease ends, so its
+// create revision names one term of one leader.
+type Fence struct {
+	Key            string // the whole key, not under the store's prefix
+	CreateRevision int64
+}
+
+// Fenced is the store with every Update fenced by f: once f's key is gone
+// or made anew, Updates fail with ErrFenced, and a write of a deposed
+// leader is never accepted, however late it arrives. Views are the
+// store's. Closing it closes e.
+func (e *Etcd) Fenced(f Fence) Store { return &fencedEtcd{Etcd: e, fence: f} }
+
+type fencedEtcd struct {
+	*Etcd
+	fence Fence
+}
+
+// Update runs fn as Etcd.Update does, and commits only within the fence.
+func (f *fencedEtcd) Update(ctx context.Context, fn func(Tx) error) error {
+	return f.update(ctx, fn, &f.fence)
 }
 
 // run calls fn with the records of t and ends them.

@@ -349,3 +349,45 @@ func TestEtcdWatch(t *testing.T) {
 	for range changes { // closed once ctx is done
 	}
 }
+
+// TestEtcdFencedWrites: a store fenced by an election's key commits while
+// the key is the one its holder won; once the key is gone, or won again by
+// another, its writes are refused whole, and the unfenced store writes on.
+func TestEtcdFencedWrites(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	cli := rawClient(t, c)
+	ctx := context.Background()
+	s := openEtcdT(t, freshURL(c), Options{})
+	const leader = "/palink-election/leader"
+	won, err := cli.Put(ctx, leader, "host-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fenced := s.Fenced(Fence{Key: leader, CreateRevision: won.Header.Revision})
+	update(t, fenced, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+
+	// The key is deleted (the lease ended) and created again by another.
+	if _, err := cli.Delete(ctx, leader); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cli.Put(ctx, leader, "host-b"); err != nil {
+		t.Fatal(err)
+	}
+	err = fenced.Update(ctx, func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j2", "b")); err != nil {
+			return err
+		}
+		_, err := tx.PutCommand(sampleCommand("j1", model.CmdKill, model.CmdUndo))
+		return err
+	})
+	wantErr(t, err, ErrFenced, leader, fmt.Sprint(won.Header.Revision))
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j3", "c")) })
+	view(t, s, func(tx ReadTx) error {
+		jobs, _ := tx.Jobs()
+		cmds, err := tx.Commands(CommandFilter{})
+		if len(jobs) != 2 || len(cmds) != 0 {
+			t.Errorf("after a fenced write: %d jobs, %d commands; want j1 and j3, none", len(jobs), len(cmds))
+		}
+		return err
+	})
+}

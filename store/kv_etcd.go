@@ -33,6 +33,8 @@ type etcdKV struct {
 	// err is the first failed read: the transaction cannot commit, and
 	// Update and View return it.
 	err error
+	// fence, if set, is a condition of the commit (Etcd.Fenced).
+	fence *Fence
 }
 
 // etcdWrite is a buffered put (v) or delete (del).
@@ -410,6 +412,9 @@ func (t *etcdKV) commit() (bool, error) {
 	txnKey, versionKey := t.e.key(etcdTxnKey), t.e.key(etcdVersionKey)
 	ops = append(ops, clientv3.OpPut(txnKey, token))
 	size += len(txnKey) + len(token) + etcdOpBytes
+	if t.fence != nil {
+		size += len(t.fence.Key) + etcdOpBytes
+	}
 	if err := t.e.fits(len(ops), size, len(t.writes)); err != nil {
 		return false, err
 	}
@@ -417,11 +422,16 @@ func (t *etcdKV) commit() (bool, error) {
 		clientv3.Compare(clientv3.ModRevision(txnKey), "<", t.rev+1),
 		clientv3.Compare(clientv3.ModRevision(versionKey), "=", t.e.epoch.Load()),
 	}
+	orElse := []clientv3.Op{clientv3.OpGet(versionKey)}
+	if f := t.fence; f != nil {
+		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(f.Key), "=", f.CreateRevision))
+		orElse = append(orElse, clientv3.OpGet(f.Key, clientv3.WithKeysOnly()))
+	}
 	// The commit goes on when the caller gives up now: its outcome must
 	// be known, not left to a cancelled request.
 	ctx, cancel := t.e.reqCtx(context.WithoutCancel(t.ctx))
 	defer cancel()
-	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Else(clientv3.OpGet(versionKey)).Commit()
+	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Else(orElse...).Commit()
 	switch {
 	case errors.Is(err, rpctypes.ErrTooManyOps), errors.Is(err, rpctypes.ErrRequestTooLarge):
 		return false, fmt.Errorf("%w: %d keys written, %d bytes: %v (raise the etcd options max_txn_ops / max_request_bytes to the cluster's)", ErrTooLarge, len(t.writes), size, err)
@@ -429,6 +439,11 @@ func (t *etcdKV) commit() (bool, error) {
 		return t.e.resolve(t.rev, token, err)
 	case resp.Succeeded:
 		return true, nil
+	}
+	if f := t.fence; f != nil {
+		if kvs := resp.Responses[1].GetResponseRange().GetKvs(); len(kvs) == 0 || kvs[0].CreateRevision != f.CreateRevision {
+			return false, fmt.Errorf("%w: %s is no longer the key created at revision %d", ErrFenced, f.Key, f.CreateRevision)
+		}
 	}
 	if kvs := resp.Responses[0].GetResponseRange().GetKvs(); len(kvs) == 0 || kvs[0].ModRevision != t.e.epoch.Load() {
 		return false, fmt.Errorf("%w (restored or migrated into): open it again", ErrReplaced)
