@@ -391,3 +391,44 @@ func TestEtcdFencedWrites(t *testing.T) {
 		return err
 	})
 }
+
+// TestEtcdLargestExceptionSync: the largest AddExceptions a sync makes —
+// a job keeping its newest MaxStoredExceptions when as many again and
+// more arrive, newer — fits in one etcd transaction: it puts the ones
+// kept and deletes the ones they push out, nothing more.
+func TestEtcdLargestExceptionSync(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	s := openEtcdT(t, freshURL(c), Options{})
+	batch := func(from, n int) []model.JobException {
+		var es []model.JobException
+		for i := range n {
+			es = append(es, sampleException("j1", from+i, "java.lang.RuntimeException"))
+		}
+		return es
+	}
+	update(t, s, func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j1", "a")); err != nil {
+			return err
+		}
+		_, err := tx.AddExceptions("j1", batch(0, model.MaxStoredExceptions))
+		return err
+	})
+	update(t, s, func(tx Tx) error {
+		j, err := tx.Job("j1")
+		if err != nil {
+			return err
+		}
+		if _, err := tx.AddExceptions("j1", batch(1000, 4*model.MaxStoredExceptions)); err != nil {
+			return err
+		}
+		j.Diagnostics = "failed"
+		return tx.PutJob(j)
+	})
+	view(t, s, func(tx ReadTx) error {
+		es, err := tx.Exceptions("j1")
+		if err == nil && (len(es) != model.MaxStoredExceptions || !es[0].Time.Equal(t0.Add(1199*time.Minute))) {
+			t.Errorf("kept %d exceptions, the newest at %v", len(es), es[0].Time)
+		}
+		return err
+	})
+}
