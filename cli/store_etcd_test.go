@@ -98,3 +98,35 @@ func TestCLIEtcdUnreachable(t *testing.T) {
 		t.Errorf("took %v to give up", took)
 	}
 }
+
+// TestCLIAgentOnEtcd: an agent serves a store on etcd on the host's
+// socket for it, and another palink of the host works through it.
+func TestCLIAgentOnEtcd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	url := "etcd://" + c.Endpoints()[0] + "/palink-agent"
+	e := newCLIEnv(t, sim.Options{}, func(cfg *config.Config) {
+		cfg.Store = url
+		cfg.Socket = "" // the default socket, named after the URL
+	})
+	sqlFile := writeTemp(t, "job.sql", e2eSQL)
+	e.mustRun("job", "create", "--name", "orders", "--sql", sqlFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	agentDone := make(chan error, 1)
+	go func() { _, err := e.run(ctx, "agent"); agentDone <- err }()
+	defer func() { cancel(); <-agentDone }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, err := e.run(context.Background(), "store", "check")
+		if err == nil && strings.HasPrefix(out, url+" (a snapshot taken through the agent): ok:") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("store check with an agent on etcd: %v\n%s", err, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	e.mustRun("job", "submit", "orders", "--wait")
+}
