@@ -66,20 +66,32 @@ func (t *records) AddExceptions(jobID string, es []model.JobException) (int, err
 		return 0, err
 	}
 	b := in(bucketExceptions, jobID)
-	added := 0
-	for _, e := range es {
+	// Which are kept already, asked at once: state sync hands over the
+	// whole history Flink keeps on every cycle, and a backend across the
+	// network answers a batch in one request.
+	var keys [][]byte
+	var invalid error
+	for i, e := range es {
 		e.JobID = jobID
-		if err := checkException(e); err != nil {
-			return added, fmt.Errorf("%s: %w", op, err)
+		if invalid = checkException(e); invalid != nil {
+			es = es[:i]
+			break
 		}
-		k := exceptionKey(e)
-		kept, err := t.get(b, k)
-		if err != nil {
-			return added, fmt.Errorf("%s: %w", op, err)
-		}
-		if kept != nil {
+		keys = append(keys, exceptionKey(e))
+	}
+	kept, err := t.getMany(b, keys)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", op, err)
+	}
+	added := 0
+	seen := map[string]bool{}
+	for i, e := range es {
+		e.JobID = jobID
+		k := keys[i]
+		if kept[i] != nil || seen[string(k)] {
 			continue
 		}
+		seen[string(k)] = true
 		v, err := encode("exception", e.Key(), bounded(e))
 		if err != nil {
 			return added, fmt.Errorf("%s: %w", op, err)
@@ -88,6 +100,9 @@ func (t *records) AddExceptions(jobID string, es []model.JobException) (int, err
 			return added, fmt.Errorf("%s: %w", op, err)
 		}
 		added++
+	}
+	if invalid != nil {
+		return added, fmt.Errorf("%s: %w", op, invalid)
 	}
 	if err := trimOldest(t, b, model.MaxStoredExceptions); err != nil {
 		return added, fmt.Errorf("%s: %w", op, err)
