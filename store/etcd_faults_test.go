@@ -432,3 +432,40 @@ func TestEtcdLargestExceptionSync(t *testing.T) {
 		return err
 	})
 }
+
+// TestEtcdCompactedSnapshotRunsAgain: a transaction whose revision etcd
+// compacts away while it reads runs again on a new snapshot, and sees
+// what was written meanwhile.
+func TestEtcdCompactedSnapshotRunsAgain(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	cli := rawClient(t, c)
+	s := openEtcdT(t, freshURL(c), Options{})
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	runs := 0
+	var seen []string
+	view(t, s, func(tx ReadTx) error {
+		runs++
+		seen = seen[:0]
+		if _, err := tx.Job("j1"); err != nil {
+			return err
+		}
+		if runs == 1 {
+			update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j2", "b")) })
+			r, err := cli.Get(context.Background(), "any")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cli.Compact(context.Background(), r.Header.Revision); err != nil {
+				t.Fatal(err)
+			}
+		}
+		jobs, err := tx.Jobs()
+		for _, j := range jobs {
+			seen = append(seen, j.ID)
+		}
+		return err
+	})
+	if runs != 2 || strings.Join(seen, " ") != "j1 j2" {
+		t.Errorf("the view ran %d times and saw %v; want twice, the second run seeing j1 and j2", runs, seen)
+	}
+}
