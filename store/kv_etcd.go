@@ -65,7 +65,7 @@ func (t *etcdKV) read(key string, opts ...clientv3.OpOption) (*clientv3.GetRespo
 	if t.rev == 0 {
 		resp, err = t.e.cli.Get(ctx, key, opts...)
 	} else {
-		at := append(opts, clientv3.WithRev(t.rev))
+		at := append(slices.Clip(opts), clientv3.WithRev(t.rev))
 		resp, err = t.e.cli.Get(ctx, key, append(at, clientv3.WithSerializable())...)
 		if errors.Is(err, rpctypes.ErrFutureRev) {
 			resp, err = t.e.cli.Get(ctx, key, at...)
