@@ -79,7 +79,7 @@ var rooms = map[string][]string{
 // it imports: the TUI renders and dispatches, so no path from it may lead
 // to HTTP, bbolt or core's implementation.
 var reach = map[string][]string{
-	"tui": {"net/http", "go.etcd.io/bbolt", module + "/core", module + "/store", module + "/yarn", module + "/join"},
+	"tui": {"net/http", "go.etcd.io/bbolt", "go.etcd.io/etcd/client/v3", module + "/core", module + "/store", module + "/yarn", module + "/join"},
 }
 
 // room is the rule that governs package p: its own, or its nearest parent's.
