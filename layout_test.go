@@ -77,7 +77,7 @@ var rooms = map[string][]string{
 
 // reach lists what a room must never reach, directly or through anything
 // it imports: the TUI renders and dispatches, so no path from it may lead
-// to HTTP, bbolt or core's implementation.
+// to HTTP, bbolt, etcd or core's implementation.
 var reach = map[string][]string{
 	"tui": {"net/http", "go.etcd.io/bbolt", "go.etcd.io/etcd/client/v3", module + "/core", module + "/store", module + "/yarn", module + "/join"},
 }
