@@ -33,7 +33,8 @@ type globals struct {
 func (g *globals) register(root *cobra.Command) {
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/palink/config.yaml)")
-	pf.StringVar(&g.dbPath, "db", "", "store file (default from the config, else $XDG_DATA_HOME/palink/palink.db)")
+	pf.StringVar(&g.dbPath, "db", "", "the store: a file, or etcd://host:2379,…/prefix (default from the config, else $XDG_DATA_HOME/palink/palink.db)")
+	pf.StringVar(&g.dbPath, "store", "", "the same as --db")
 	pf.StringVar(&g.cluster, "cluster", "", "cluster to work on (default: all, or the only one)")
 	_ = root.RegisterFlagCompletionFunc("cluster", completeClusters(g))
 	pf.BoolVar(&g.readOnly, "read-only", false, "open the store read-only and refuse every action")
@@ -140,7 +141,12 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 	o := options.FromConfig(cfg)
 	o.ReadOnly, o.Log = g.readOnly, e.log
 	if o.ProjectCache == "" {
-		o.ProjectCache = filepath.Join(filepath.Dir(path), "projects")
+		// Beside a store file; a store on etcd has no place on this host.
+		dir := filepath.Dir(path)
+		if core.IsEtcdStore(path) {
+			dir = filepath.Dir(config.DefaultStore())
+		}
+		o.ProjectCache = filepath.Join(dir, "projects")
 	}
 	svc, err := core.Open(path, o)
 	if err != nil {
@@ -152,12 +158,15 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 }
 
 // storeOf is the store this palink works on: --db, else the config's, as
-// an absolute path. One store is one path everywhere: its agent's socket is
-// named after it.
+// an absolute path, or an etcd URL in its canonical form. One store is
+// one name everywhere: its agent's socket is named after it.
 func (g *globals) storeOf(cfg *config.Config) string {
 	path := g.dbPath
 	if path == "" && cfg != nil {
 		path = cfg.Store
+	}
+	if core.IsEtcdStore(path) {
+		return core.StoreName(path)
 	}
 	if abs, err := filepath.Abs(path); err == nil {
 		return abs
@@ -169,7 +178,7 @@ func (g *globals) storeOf(cfg *config.Config) string {
 // config's socket for the config's store, else the store's default socket
 // (so --db X and a config whose store is X meet at one socket).
 func agentSocket(cfg *config.Config, path string) agent.AgentSocket {
-	if cfg != nil && cfg.Socket != "" && agent.SameStore(cfg.Store, path) {
+	if cfg != nil && cfg.Socket != "" && agent.SameStore(core.StoreName(cfg.Store), path) {
 		return agent.AgentSocket{Path: cfg.Socket, Store: path, Configured: true}
 	}
 	return agent.AgentSocket{Path: agent.DefaultSocket(path), Store: path}

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/options"
 	"github.com/spf13/cobra"
 )
 
@@ -22,12 +25,10 @@ func newStoreCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			// Without a config file, --db names the store.
-			cfg, cerr := g.loadConfig()
-			if cerr != nil && g.dbPath == "" {
-				return cerr
+			path, cfg, opts, err := g.storeWith()
+			if err != nil {
+				return err
 			}
-			path := g.storeOf(cfg)
 			// The palink that owns the store (an agent, or a TUI) takes the
 			// backup while it keeps working; otherwise open it read-only.
 			var backup func(io.Writer) (int64, error)
@@ -39,7 +40,7 @@ func newStoreCmd(g *globals) *cobra.Command {
 			case !errors.Is(err, agent.ErrNoAgent):
 				return err
 			default:
-				backup = func(w io.Writer) (int64, error) { return core.BackupStore(ctx, path, w) }
+				backup = func(w io.Writer) (int64, error) { return core.BackupStore(ctx, path, opts, w) }
 			}
 			if _, err := os.Lstat(args[0]); err == nil {
 				return fmt.Errorf("backup %s: %s exists", path, args[0])
@@ -58,16 +59,16 @@ func newStoreCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(cmd.OutOrStdout(), "backed up %s to %s (%d bytes)\n", path, args[0], n)
 			return nil
 		},
-	}, newStoreCheckCmd(g), &cobra.Command{
+	}, newStoreCheckCmd(g), newStoreMigrateCmd(g), &cobra.Command{
 		Use:   "restore FILE",
 		Short: "Replace the store with a backup (palink must not be running)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := g.storePath()
+			path, _, opts, err := g.storeWith()
 			if err != nil {
 				return err
 			}
-			if err := core.RestoreStore(args[0], path); err != nil {
+			if err := core.RestoreStore(args[0], path, opts); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "restored %s from %s\n", path, args[0])
@@ -89,23 +90,30 @@ func newStoreCheckCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			cfg, cerr := g.loadConfig()
-			if cerr != nil && g.dbPath == "" {
-				return cerr
+			path, cfg, opts, err := g.storeWith()
+			if err != nil {
+				return err
 			}
-			path := g.storeOf(cfg)
 			file, via := path, ""
 			r, err := dialAgent(ctx, cfg, path)
 			switch {
 			case err == nil:
 				defer r.Close()
 				via = " (a snapshot taken through the agent)"
-				if file, err = snapshot(ctx, r); err != nil {
+				if file, err = snapshot(ctx, r.Backup); err != nil {
 					return fmt.Errorf("check store %s: take a snapshot through the agent: %w", path, err)
 				}
 				defer os.Remove(file)
 			case !errors.Is(err, agent.ErrNoAgent):
 				return err
+			case core.IsEtcdStore(path):
+				// The file check, on a copy of one revision of the store.
+				via = " (a snapshot of the store on etcd)"
+				backup := func(ctx context.Context, w io.Writer) (int64, error) { return core.BackupStore(ctx, path, opts, w) }
+				if file, err = snapshot(ctx, backup); err != nil {
+					return fmt.Errorf("check store %s: %w", path, err)
+				}
+				defer os.Remove(file)
 			}
 			rep, damaged := core.CheckStore(ctx, file, path)
 			if damaged != nil && rep.Path == "" {
@@ -147,13 +155,14 @@ func printReport(w io.Writer, rep api.StoreReport, via string) {
 	}
 }
 
-// snapshot copies the agent's store into a new private temporary file.
-func snapshot(ctx context.Context, r *agent.Client) (string, error) {
+// snapshot copies a store (through the agent's Backup, or the store's
+// own) into a new private temporary file.
+func snapshot(ctx context.Context, backup func(context.Context, io.Writer) (int64, error)) (string, error) {
 	f, err := os.CreateTemp("", "palink-check-*.db")
 	if err != nil {
 		return "", err
 	}
-	_, err = r.Backup(ctx, f)
+	_, err = backup(ctx, f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -197,15 +206,83 @@ func (w *newFile) Remove() {
 	}
 }
 
-// storePath is --db, else the config's store (storeOf, without a config
-// file when --db is given).
-func (g *globals) storePath() (string, error) {
-	if g.dbPath != "" {
-		return g.storeOf(nil), nil
-	}
+// storeWith is the store this palink works on (storeOf) with what opens
+// it: the config, which only --db makes optional (nil without one), and
+// core's options from it (how to reach a store on etcd).
+func (g *globals) storeWith() (string, *config.Config, core.Options, error) {
 	cfg, err := g.loadConfig()
 	if err != nil {
-		return "", err
+		if g.dbPath == "" {
+			return "", nil, core.Options{}, err
+		}
+		cfg = nil
 	}
-	return g.storeOf(cfg), nil
+	return g.storeOf(cfg), cfg, storeOptions(cfg), nil
+}
+
+// storeOptions are core's options from the config, for opening a store
+// (the zero options without a config).
+func storeOptions(cfg *config.Config) core.Options {
+	if cfg == nil {
+		return core.Options{}
+	}
+	return options.FromConfig(cfg)
+}
+
+func newStoreMigrateCmd(g *globals) *cobra.Command {
+	var from, to string
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "migrate --to etcd://HOST:2379,…/PREFIX | --from etcd://… --to FILE",
+		Short: "Copy the store into etcd, or back into a file, and compare every record",
+		Long: "Copies one snapshot of a store — the configured one, or --from — into --to: a store\n" +
+			"file into etcd (etcd://host1:2379,host2:2379/palink, reached with the config's etcd:\n" +
+			"options), or a store on etcd into a file. Then it reads both back and compares every\n" +
+			"record, index entry and sequence, byte for byte; the copy keeps the store's id, so YARN\n" +
+			"applications palink started stay its own. Stop every palink that writes the source\n" +
+			"first (a store file in use is refused; on etcd, what agents write after the snapshot's\n" +
+			"revision is not copied). A destination that holds a store is refused unless --force,\n" +
+			"which replaces it. Then point store: in the config at the destination.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			path, _, opts, err := g.storeWith()
+			if err != nil {
+				return err
+			}
+			src := path
+			if from != "" {
+				src = absStore(from)
+			}
+			rep, err := core.MigrateStore(ctx, src, absStore(to), opts, force)
+			if err != nil {
+				return err
+			}
+			at := ""
+			if rep.Revision > 0 {
+				at = fmt.Sprintf(" at etcd revision %d", rep.Revision)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "copied %s%s to %s: %s and %s, compared: the same\n",
+				rep.From, at, rep.To, plural(rep.Records, "record"), plural(rep.Sequences, "sequence"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&from, "from", "", "the store to copy (default: the configured store, or --db)")
+	cmd.Flags().StringVar(&to, "to", "", "where to copy it: etcd://host:2379,…/prefix, or a file")
+	cmd.Flags().BoolVar(&force, "force", false, "replace a store that is at --to")
+	_ = cmd.MarkFlagRequired("to")
+	return cmd
+}
+
+// absStore is a store's name as storeOf gives it: an etcd URL in its
+// canonical form, a file's path made absolute.
+func absStore(name string) string {
+	if core.IsEtcdStore(name) {
+		return core.StoreName(name)
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
 }

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -45,6 +47,7 @@ func (c *Config) Check() Problems {
 	if c.Restart.Backoff > 0 && c.Restart.MaxBackoff > 0 && c.Restart.Backoff > c.Restart.MaxBackoff {
 		add("restart_policy.backoff", false, "restart_policy.backoff %s is above max_backoff %s", c.Restart.Backoff.D(), c.Restart.MaxBackoff.D())
 	}
+	c.checkEtcd(add)
 	if c.Socket != "" && !filepath.IsAbs(c.Socket) {
 		add("socket", false, "socket %q: use an absolute path (palink runs from any directory)", c.Socket)
 	}
@@ -158,4 +161,51 @@ func checkURL(s string) error {
 		return errors.New("credentials in the URL: use auth.user and auth.password_env instead")
 	}
 	return nil
+}
+
+// checkEtcd checks the store's etcd URL and the etcd: options. The URL's
+// rules are the store's (store.ParseEtcdURL), written again here since
+// config imports nothing of palink's.
+func (c *Config) checkEtcd(add func(string, bool, string, ...any)) {
+	e := c.Etcd
+	if !c.IsEtcd() {
+		if e != (Etcd{}) {
+			add("etcd", true, "etcd: is set, but the store is the file %s: it applies to a store: etcd://… only", c.Store)
+		}
+		return
+	}
+	hosts, prefix, _ := strings.Cut(strings.TrimPrefix(c.Store, "etcd://"), "/")
+	switch {
+	case strings.Trim(prefix, "/") == "":
+		add("store", false, "store %q: no key prefix: want etcd://host:2379,host2:2379/palink", c.Store)
+	case strings.ContainsAny(hosts, "@?#") || strings.ContainsAny(prefix, "?#"):
+		add("store", false, "store %q: no user, query or fragment in the URL: TLS and credentials go under etcd:", Redact(c.Store))
+	case slices.Contains(strings.Split(hosts, ","), ""):
+		add("store", false, "store %q: an empty host", c.Store)
+	}
+	for key, f := range map[string]string{"ca_file": e.TLS.CAFile, "cert_file": e.TLS.CertFile, "key_file": e.TLS.KeyFile} {
+		if f == "" {
+			continue
+		}
+		if _, err := os.Stat(f); err != nil {
+			add("etcd.tls."+key, false, "etcd.tls.%s: %v", key, err)
+		}
+	}
+	if (e.TLS.CertFile == "") != (e.TLS.KeyFile == "") {
+		add("etcd.tls", false, "etcd.tls: give both cert_file and key_file, or neither")
+	}
+	if e.Auth.User != "" && e.Auth.PasswordEnv == "" && e.Auth.PasswordFile == "" {
+		add("etcd.auth", false, "etcd.auth.user needs password_env or password_file")
+	}
+	if e.Auth.PasswordEnv != "" && os.Getenv(e.Auth.PasswordEnv) == "" {
+		add("etcd.auth.password_env", false, "environment variable %s (etcd.auth.password_env) is empty or unset: set it before palink starts", e.Auth.PasswordEnv)
+	}
+	if e.Auth.PasswordFile != "" {
+		if _, err := os.Stat(e.Auth.PasswordFile); err != nil {
+			add("etcd.auth.password_file", false, "etcd.auth.password_file: %v", err)
+		}
+	}
+	if e.DialTimeout < 0 || e.MaxTxnOps < 0 || e.MaxRequestBytes < 0 {
+		add("etcd", false, "etcd: dial_timeout, max_txn_ops and max_request_bytes must not be negative")
+	}
 }

@@ -21,8 +21,13 @@ import (
 
 // Config is the whole configuration file.
 type Config struct {
-	// Store is the bbolt file; default $XDG_DATA_HOME/palink/palink.db.
-	Store     string        `yaml:"store"`
+	// Store is the bbolt file, default $XDG_DATA_HOME/palink/palink.db;
+	// or, for a team of palinks on several hosts, an etcd cluster and the
+	// prefix of palink's keys in it: etcd://host1:2379,host2:2379/palink
+	// (the port defaults to 2379; TLS and credentials go under etcd:).
+	Store string `yaml:"store"`
+	// Etcd is how palink reaches a store on etcd.
+	Etcd      Etcd          `yaml:"etcd"`
 	Sync      Sync          `yaml:"sync"`
 	Scheduler Scheduler     `yaml:"scheduler"`
 	Restart   RestartPolicy `yaml:"restart_policy"`
@@ -130,6 +135,37 @@ type Auth struct {
 	PasswordEnv  string `yaml:"password_env"`
 	PasswordFile string `yaml:"password_file"`
 }
+
+// Etcd is how palink reaches a store on etcd (store: etcd://…).
+type Etcd struct {
+	// TLS turns on TLS to the members: the CA that signed their
+	// certificates, and palink's own certificate and key where etcd asks
+	// clients for one (etcd's --client-cert-auth).
+	TLS EtcdTLS `yaml:"tls"`
+	// Auth logs in with etcd's authentication: the user, and its password
+	// from password_env or password_file (never from this file).
+	Auth Auth `yaml:"auth"`
+	// DialTimeout is how long palink waits at start for an endpoint to
+	// answer; default 5s.
+	DialTimeout Duration `yaml:"dial_timeout"`
+	// MaxTxnOps and MaxRequestBytes are the cluster's --max-txn-ops and
+	// --max-request-bytes, where they were raised from etcd's defaults
+	// (128 and 1572864): a transaction beyond them is refused before it
+	// is sent.
+	MaxTxnOps       int `yaml:"max_txn_ops"`
+	MaxRequestBytes int `yaml:"max_request_bytes"`
+}
+
+// EtcdTLS are the files of TLS to etcd.
+type EtcdTLS struct {
+	CAFile   string `yaml:"ca_file"`
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+}
+
+// IsEtcd reports whether the store is kept in etcd (an etcd:// URL)
+// rather than in a file.
+func (c *Config) IsEtcd() bool { return strings.HasPrefix(c.Store, "etcd://") }
 
 // Deploy says how palink starts jobs on the cluster.
 type Deploy struct {
@@ -354,6 +390,10 @@ func (c *Config) ApplyDefaults() {
 		c.Store = DefaultStore()
 	}
 	c.Store = expandHome(c.Store)
+	c.Etcd.TLS.CAFile = expandHome(c.Etcd.TLS.CAFile)
+	c.Etcd.TLS.CertFile = expandHome(c.Etcd.TLS.CertFile)
+	c.Etcd.TLS.KeyFile = expandHome(c.Etcd.TLS.KeyFile)
+	c.Etcd.Auth.PasswordFile = expandHome(c.Etcd.Auth.PasswordFile)
 	c.Socket = expandHome(c.Socket)
 	c.Projects.CacheDir = expandHome(c.Projects.CacheDir)
 	if c.Sync.Interval == 0 {

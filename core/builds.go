@@ -24,7 +24,7 @@ type BuildPolicy = sandbox.Policy
 // p on this host (bwrap installed, a user that is not root).
 func CheckBuildPolicy(p BuildPolicy) error { return p.Check() }
 
-// BuildProjectAt builds a project with the store file at path open only
+// BuildProjectAt builds a project with the store named path open only
 // while it reads the project and while it records the outcome, never
 // while git and the build command run: for a CLI without an agent, so
 // that other palinks (a kill, a var set) may use the store meanwhile. o
@@ -42,7 +42,9 @@ func BuildProjectAt(ctx context.Context, path string, o Options, r api.BuildRequ
 	}
 	b := projects.New(projects.Options{CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build,
 		Open: func() (store.Store, error) {
-			return store.Open(path, store.Options{NoSync: o.NoSync, LockTimeout: buildStoreWait})
+			so := storeOptions(o)
+			so.LockTimeout = buildStoreWait
+			return store.OpenStore(path, so)
 		}})
 	return b.BuildWith(ctx, r.Project, r.Ref, user, r.Log, r.Progress)
 }

@@ -70,6 +70,9 @@ type Options struct {
 	HookRetryWait time.Duration
 	// NoSync skips fsync: a throwaway store (the demo's), for Open.
 	NoSync bool
+	// Etcd says how Open reaches a store on etcd (TLS, credentials,
+	// the cluster's limits); a file store ignores it.
+	Etcd store.EtcdOptions
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool

@@ -8,14 +8,35 @@ import (
 	"github.com/palink/palink/store"
 )
 
-// The store as a file, for the CLI's `palink store` commands and for
-// opening a Local over it: the CLI names files, core opens them.
+// The store by its name — a bbolt file, or an etcd URL (etcd://host:2379,
+// …/prefix) — for the CLI's `palink store` commands and for opening a
+// Local over it: the CLI names stores, core opens them.
 
-// Open opens the store at path — creating it only where no file exists;
-// o.ReadOnly opens it read-only, o.NoSync skips fsync (a throwaway store) —
-// and builds the service over it. Close closes the store.
+// IsEtcdStore reports whether a store's name is an etcd URL.
+func IsEtcdStore(name string) bool { return store.IsEtcd(name) }
+
+// StoreName is a store's name in the one form every palink gives it (the
+// agent's socket is named after it): an etcd URL in its canonical form
+// (ports and prefix spelt out), a file's path as given.
+func StoreName(name string) string {
+	if u, err := store.ParseEtcdURL(name); err == nil {
+		return u.String()
+	}
+	return name
+}
+
+// storeOptions are the store's options out of core's.
+func storeOptions(o Options) store.Options {
+	return store.Options{ReadOnly: o.ReadOnly, NoSync: o.NoSync, Etcd: o.Etcd}
+}
+
+// Open opens the store named path — a file is created only where none
+// exists, a store on etcd where nothing is under its prefix; o.ReadOnly
+// opens it read-only, o.NoSync skips fsync (a throwaway file store), o.Etcd
+// says how to reach etcd — and builds the service over it. Close closes
+// the store.
 func Open(path string, o Options) (*Local, error) {
-	st, err := store.Open(path, store.Options{ReadOnly: o.ReadOnly, NoSync: o.NoSync})
+	st, err := store.OpenStore(path, storeOptions(o))
 	if err != nil {
 		return nil, err
 	}
@@ -40,10 +61,11 @@ func (l *Local) Close() error {
 // StorePath names the store the service works on.
 func (l *Local) StorePath() string { return l.st.Path() }
 
-// BackupStore writes a consistent copy of the store file at path, opened
-// read-only, to w.
-func BackupStore(ctx context.Context, path string, w io.Writer) (int64, error) {
-	st, err := store.Open(path, store.Options{ReadOnly: true})
+// BackupStore writes a consistent copy of the store named path, opened
+// read-only, to w: a bbolt store file, whichever the store's backend.
+func BackupStore(ctx context.Context, path string, o Options, w io.Writer) (int64, error) {
+	o.ReadOnly = true
+	st, err := store.OpenStore(path, storeOptions(o))
 	if err != nil {
 		return 0, err
 	}
@@ -51,9 +73,20 @@ func BackupStore(ctx context.Context, path string, w io.Writer) (int64, error) {
 	return st.Backup(ctx, w)
 }
 
-// RestoreStore replaces the store file at path with a backup; no palink
-// may be using it.
-func RestoreStore(backup, path string) error { return store.Restore(backup, path) }
+// RestoreStore replaces the store named path with a backup (a bbolt store
+// file); no palink may be using it.
+func RestoreStore(backup, path string, o Options) error {
+	return store.RestoreStore(backup, path, storeOptions(o))
+}
+
+// MigrateStore copies the store named from into the one named to — a
+// bbolt file into etcd, or back — and compares every record of the two;
+// a destination holding a store is refused unless force. No palink may
+// write from meanwhile.
+func MigrateStore(ctx context.Context, from, to string, o Options, force bool) (api.StoreMigration, error) {
+	rep, err := store.Migrate(ctx, from, to, storeOptions(o), force)
+	return api.StoreMigration{From: rep.From, To: rep.To, Records: rep.Records, Sequences: rep.Sequences, Revision: rep.Revision}, err
+}
 
 // CheckStore checks the store file at file without using it: bbolt's
 // pages, then every record and index. name is the store the report and its

@@ -29,20 +29,8 @@ func checkAlert(a model.Alert) error {
 }
 
 // Alerts returns every alert, ordered by rule and job id.
-func (t *boltTx) Alerts() ([]model.Alert, error) {
-	b, err := t.bucket(bucketAlerts)
-	if err != nil {
-		return nil, fmt.Errorf("read alerts: %w", err)
-	}
-	out := make([]model.Alert, 0, b.Stats().KeyN)
-	err = b.ForEach(func(k, v []byte) error {
-		a, err := decode[model.Alert]("alert", k, v)
-		if err != nil {
-			return err
-		}
-		out = append(out, a)
-		return nil
-	})
+func (t *records) Alerts() ([]model.Alert, error) {
+	out, err := all[model.Alert](t, in(bucketAlerts), "alert")
 	if err != nil {
 		return nil, fmt.Errorf("read alerts: %w", err)
 	}
@@ -50,32 +38,24 @@ func (t *boltTx) Alerts() ([]model.Alert, error) {
 }
 
 // PutAlert stores the alert of (a.Rule, a.JobID), replacing the previous one.
-func (t *boltTx) PutAlert(a model.Alert) error {
+func (t *records) PutAlert(a model.Alert) error {
 	op := fmt.Sprintf("store alert %s of job %s", a.Rule, a.JobID)
 	if err := checkAlert(a); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	b, err := t.bucket(bucketAlerts)
-	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	v, err := encode("alert", a.Key(), a)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if err := b.Put([]byte(a.Key()), v); err != nil {
+	if err := t.put(in(bucketAlerts), []byte(a.Key()), v); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil
 }
 
 // DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
-func (t *boltTx) DeleteAlert(rule, jobID string) error {
-	b, err := t.bucket(bucketAlerts)
-	if err != nil {
-		return fmt.Errorf("delete alert %s of job %s: %w", rule, jobID, err)
-	}
-	if err := b.Delete([]byte(model.AlertKey(rule, jobID))); err != nil {
+func (t *records) DeleteAlert(rule, jobID string) error {
+	if err := t.del(in(bucketAlerts), []byte(model.AlertKey(rule, jobID))); err != nil {
 		return fmt.Errorf("delete alert %s of job %s: %w", rule, jobID, err)
 	}
 	return nil

@@ -30,6 +30,27 @@ type Options struct {
 	// NoSync skips fsync after each commit: a crash may lose the last
 	// transactions. For tests and benchmarks only.
 	NoSync bool
+	// Etcd says how to reach a store kept in etcd (OpenStore with an
+	// etcd:// name); a file store ignores it, as etcd ignores LockTimeout
+	// and NoSync.
+	Etcd EtcdOptions
+}
+
+// OpenStore opens the store that name names: an etcd URL
+// (etcd://host:2379,…/prefix, OpenEtcd) or a bbolt file (Open).
+func OpenStore(name string, opts Options) (Store, error) {
+	if IsEtcd(name) {
+		e, err := OpenEtcd(name, opts)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	b, err := Open(name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // Bolt is the Store kept in one bbolt file. It is safe for concurrent use:
@@ -173,7 +194,7 @@ func (b *Bolt) View(ctx context.Context, fn func(ReadTx) error) error {
 	var fnErr error
 	err := b.guard("read", func() error {
 		return b.db.View(func(btx *bolt.Tx) error {
-			t := newBoltTx(btx)
+			t := newBoltRecords(btx)
 			defer t.close()
 			fnErr = fn(t)
 			return fnErr
@@ -204,7 +225,7 @@ func (b *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
 	var fnErr error
 	err := b.guard("update", func() error {
 		return b.db.Update(func(btx *bolt.Tx) error {
-			t := newBoltTx(btx)
+			t := newBoltRecords(btx)
 			defer t.close()
 			if fnErr = fn(t); fnErr != nil {
 				return fnErr

@@ -32,7 +32,7 @@ func TestAMissingBucketIsAnErrorNotAPanic(t *testing.T) {
 			defer db.Close()
 			rollback := errors.New("rollback")
 			err = db.Update(func(btx *bolt.Tx) error {
-				tx := &boltTx{tx: btx}
+				tx := newBoltRecords(btx)
 				renamed := sampleJob("j-001", "orders-renamed")
 				renamed.State = model.StateRunning
 				calls := []struct {
@@ -119,7 +119,7 @@ func TestAGarbledRecordIsAnError(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.View(func(btx *bolt.Tx) error {
-		tx := &boltTx{tx: btx}
+		tx := newBoltRecords(btx)
 		for name, call := range map[string]func() error{
 			"Jobs":          func() error { _, err := tx.Jobs(); return err },
 			"Specs":         func() error { _, err := tx.Specs("j-001"); return err },

@@ -30,63 +30,44 @@ func checkCatalogTable(t model.CatalogTable) error {
 	return nil
 }
 
-// catalogTx is the table catalog's part of a transaction (boltTx embeds it).
-type catalogTx struct{ t *boltTx }
-
-// catalogTable returns catalog/<cluster>/<name>, nil if there is none.
-func (ct catalogTx) catalogTable(cluster, name string) (*bolt.Bucket, error) {
-	c, err := ct.t.child(bucketCatalog, cluster)
-	if err != nil || c == nil {
-		return nil, err
-	}
-	return c.Bucket([]byte(name)), nil
-}
-
 // CatalogTables returns the newest version of each table of the cluster,
 // ordered by name.
-func (ct catalogTx) CatalogTables(cluster string) ([]model.CatalogTable, error) {
-	c, err := ct.t.child(bucketCatalog, cluster)
+func (t *records) CatalogTables(cluster string) ([]model.CatalogTable, error) {
+	names, err := t.children(in(bucketCatalog, cluster))
 	if err != nil {
 		return nil, fmt.Errorf("list catalog tables of cluster %s: %w", cluster, err)
 	}
 	out := []model.CatalogTable{}
-	if c == nil {
-		return out, nil
-	}
-	err = c.ForEachBucket(func(name []byte) error {
-		k, v := c.Bucket(name).Cursor().Last()
-		if k == nil {
-			return nil
-		}
-		tb, err := decode[model.CatalogTable]("catalog table", k, v)
+	for _, name := range names {
+		tb, found, err := last[model.CatalogTable](t, in(bucketCatalog, cluster, name), "catalog table")
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("list catalog tables of cluster %s: %w", cluster, err)
 		}
-		out = append(out, tb)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list catalog tables of cluster %s: %w", cluster, err)
+		if found {
+			out = append(out, tb)
+		}
 	}
 	return out, nil
 }
 
 // CatalogTable returns one version of a table (0: the newest).
-func (ct catalogTx) CatalogTable(cluster, name string, version int) (model.CatalogTable, error) {
+func (t *records) CatalogTable(cluster, name string, version int) (model.CatalogTable, error) {
 	op := fmt.Sprintf("read catalog table %s of cluster %s", name, cluster)
-	b, err := ct.catalogTable(cluster, name)
+	b := in(bucketCatalog, cluster, name)
+	if version == 0 {
+		tb, found, err := last[model.CatalogTable](t, b, "catalog table")
+		switch {
+		case err != nil:
+			return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
+		case !found:
+			return model.CatalogTable{}, fmt.Errorf("%s: %w", op, ErrNotFound)
+		}
+		return tb, nil
+	}
+	k := u64Key(uint64(version))
+	v, err := t.get(b, k)
 	if err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
-	}
-	if b == nil {
-		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, ErrNotFound)
-	}
-	var k, v []byte
-	if version == 0 {
-		k, v = b.Cursor().Last()
-	} else {
-		k = u64Key(uint64(version))
-		v = b.Get(k)
 	}
 	if v == nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: version %d: %w", op, version, ErrNotFound)
@@ -99,37 +80,26 @@ func (ct catalogTx) CatalogTable(cluster, name string, version int) (model.Catal
 }
 
 // CatalogVersions returns every version of a table, oldest first.
-func (ct catalogTx) CatalogVersions(cluster, name string) ([]model.CatalogTable, error) {
+func (t *records) CatalogVersions(cluster, name string) ([]model.CatalogTable, error) {
 	op := fmt.Sprintf("list versions of catalog table %s of cluster %s", name, cluster)
-	b, err := ct.catalogTable(cluster, name)
+	out, err := readAfter[model.CatalogTable](t, in(bucketCatalog, cluster, name), "catalog table", 0, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	if b == nil {
+	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: %w", op, ErrNotFound)
-	}
-	out, err := readAfter[model.CatalogTable](b, "catalog table", 0, 0)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	return out, nil
 }
 
 // PutCatalogTable stores the next version of a table.
-func (ct catalogTx) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, error) {
+func (t *records) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, error) {
 	op := fmt.Sprintf("store catalog table %s of cluster %s", tb.Name, tb.Cluster)
 	if err := checkCatalogTable(tb); err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
-	c, err := ct.t.childForWrite(bucketCatalog, tb.Cluster)
-	if err != nil {
-		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
-	}
-	b, err := c.CreateBucketIfNotExists([]byte(tb.Name))
-	if err != nil {
-		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
-	}
-	seq, err := b.NextSequence()
+	b := in(bucketCatalog, tb.Cluster, tb.Name)
+	seq, err := t.nextSeq(b)
 	if err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
@@ -138,23 +108,24 @@ func (ct catalogTx) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, 
 	if err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
-	if err := b.Put(u64Key(seq), v); err != nil {
+	if err := t.put(b, u64Key(seq), v); err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
 	}
 	return tb, nil
 }
 
 // DeleteCatalogTable removes a table with all its versions.
-func (ct catalogTx) DeleteCatalogTable(cluster, name string) error {
+func (t *records) DeleteCatalogTable(cluster, name string) error {
 	op := fmt.Sprintf("remove catalog table %s of cluster %s", name, cluster)
-	c, err := ct.t.child(bucketCatalog, cluster)
+	b := in(bucketCatalog, cluster, name)
+	k, _, err := t.scan(b, scanOpts{keysOnly: true, hint: 1}).next()
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if c == nil || c.Bucket([]byte(name)) == nil {
+	if k == nil {
 		return fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
-	if err := c.DeleteBucket([]byte(name)); err != nil {
+	if err := t.drop(b); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil

@@ -1,5 +1,13 @@
-// Package store persists palink's state. It is the only package that imports
-// bbolt, and it imports nothing of palink's own but model.
+// Package store persists palink's state, in a bbolt file (Bolt) or in an
+// etcd cluster that palinks on several hosts share (Etcd). It is the only
+// package that imports bbolt or etcd's client, and it imports nothing of
+// palink's own but model.
+//
+// The record families (jobs, commands, restore points, audit, alerts,
+// projects, catalog, UDFs) are written once, in records*.go and the
+// family files, over kv (kv.go): a transaction seen as buckets of keys in
+// byte order, the layout below. kv_bolt.go is that over bbolt, kv_etcd.go
+// over etcd; the contract suite (contract*_test.go) runs on both.
 //
 // # Bolt layout (schema version 7)
 //
@@ -97,9 +105,59 @@
 // puts a backup in its place (RestoreAdvice). CheckFile is the full check
 // of `palink store check`: pages, records and indexes.
 //
+// # The store on etcd
+//
+// store: etcd://host1:2379,host2:2379/palink keeps the same buckets as key
+// prefixes under /palink/ (the URL's path): a record of bucket a/<x> is
+// the key /palink/a/<x>/<key>, its value the same JSON; nested names are
+// escaped (% and / as %25 and %2F), record keys are the bbolt keys, bytes
+// and all. A bucket's sequence is the bucket's own key without the last
+// slash, /palink/specs/<job id> → "3" (decimal ASCII), so that it lies in
+// its parent's range and a bucket made only of a sequence is still one of
+// its parent's. meta/version and meta/store_id are /palink/meta/version
+// and /palink/meta/store_id; /palink/txn is the Update counter.
+//
+// An Update reads one revision of the store (the first read's; later
+// reads ask for it by number, from any member that has it) and buffers its
+// writes; its commit is one etcd transaction that holds only if the
+// Update counter was not written after that revision, and writes it. So
+// Updates are serializable as bbolt's are — each sees every one committed
+// before it — without a lock: one that loses runs again on a new snapshot
+// (Store's doc says what that asks of fn). Views read one revision and
+// need no commit. The indexes are written in the same transaction as
+// their records, as in a file. The commit also compares meta/version's
+// revision with the one the store was opened at: a restore or a migration
+// into the store writes it again, and a palink that opened the store
+// before is refused (ErrReplaced) instead of writing over the restored
+// records. A commit whose answer is lost is looked up by a token it wrote
+// into the counter, after fencing the counter off so that the lost
+// request cannot apply later (Etcd.resolve). Etcd.Fenced adds one more
+// compare, an election key's create revision: a deposed leader's writes
+// are refused (ErrFenced).
+//
+// One etcd transaction carries at most --max-txn-ops operations (128) and
+// --max-request-bytes (1.5 MiB); a transaction beyond them fails with
+// ErrTooLarge before it is sent, naming the limit, and writes nothing
+// (EtcdOptions names a cluster's raised limits). palink's transactions
+// stay within them: a state change writes a handful of keys; AddExceptions
+// at most model.MaxStoredExceptions puts and as many deletes (a key it put
+// and deletes again costs nothing); a migration or a restore is not one
+// transaction but batches, the schema version written last, so that a
+// prefix whose copy did not finish holds keys but no version, which Open
+// refuses.
+//
+// Backups of either backend are bbolt store files: Etcd.Backup writes the
+// records of one revision into one, which Restore (a file) and RestoreEtcd
+// take back, `palink store check` checks, and Migrate copies through
+// (comparing every record, index entry and sequence of source and copy).
+// Etcd.Watch reports each committed transaction's families and jobs, so
+// that a palink learns of another's writes without polling. A store on
+// etcd starts at schema 7; a later schema adds its migration there too.
+//
 // # Locking
 //
-// bbolt takes flock on the file: a writer holds it exclusively, a read-only
+// A store file is locked; a store on etcd is not (its Updates coordinate
+// as said above). bbolt takes flock on the file: a writer holds it exclusively, a read-only
 // store shares it. So any number of read-only palinks may open a store
 // together, but not while a writer has it, and a writer waits for all of
 // them. Open waits up to Options.LockTimeout, then fails with ErrLocked.

@@ -36,60 +36,75 @@ func checkException(e model.JobException) error {
 }
 
 // Exceptions returns the job's kept exceptions, newest first.
-func (t *boltTx) Exceptions(jobID string) ([]model.JobException, error) {
+func (t *records) Exceptions(jobID string) ([]model.JobException, error) {
 	if err := t.requireJob("list exceptions", jobID); err != nil {
 		return nil, err
 	}
-	b, err := t.child(bucketExceptions, jobID)
-	if err != nil {
-		return nil, fmt.Errorf("list exceptions of job %s: %w", jobID, err)
-	}
 	var out []model.JobException
-	if b == nil {
-		return out, nil
-	}
-	c := b.Cursor()
-	for k, v := c.Last(); k != nil; k, v = c.Prev() {
+	it := t.scan(in(bucketExceptions, jobID), scanOpts{desc: true})
+	for {
+		k, v, err := it.next()
+		if err != nil {
+			return nil, fmt.Errorf("list exceptions of job %s: %w", jobID, err)
+		}
+		if k == nil {
+			return out, nil
+		}
 		e, err := decode[model.JobException]("exception", k, v)
 		if err != nil {
 			return nil, fmt.Errorf("list exceptions of job %s: %w", jobID, err)
 		}
 		out = append(out, e)
 	}
-	return out, nil
 }
 
 // AddExceptions keeps the exceptions not kept yet (by time and name), then
 // drops the oldest beyond model.MaxStoredExceptions.
-func (t *boltTx) AddExceptions(jobID string, es []model.JobException) (int, error) {
+func (t *records) AddExceptions(jobID string, es []model.JobException) (int, error) {
 	op := "keep exceptions of job " + jobID
 	if err := t.requireJob(op, jobID); err != nil {
 		return 0, err
 	}
-	b, err := t.childForWrite(bucketExceptions, jobID)
+	b := in(bucketExceptions, jobID)
+	// Which are kept already, asked at once: state sync hands over the
+	// whole history Flink keeps on every cycle, and a backend across the
+	// network answers a batch in one request.
+	var keys [][]byte
+	var invalid error
+	for i, e := range es {
+		e.JobID = jobID
+		if invalid = checkException(e); invalid != nil {
+			es = es[:i]
+			break
+		}
+		keys = append(keys, exceptionKey(e))
+	}
+	kept, err := t.getMany(b, keys)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	added := 0
-	for _, e := range es {
+	seen := map[string]bool{}
+	for i, e := range es {
 		e.JobID = jobID
-		if err := checkException(e); err != nil {
-			return added, fmt.Errorf("%s: %w", op, err)
-		}
-		k := exceptionKey(e)
-		if b.Get(k) != nil {
+		k := keys[i]
+		if kept[i] != nil || seen[string(k)] {
 			continue
 		}
+		seen[string(k)] = true
 		v, err := encode("exception", e.Key(), bounded(e))
 		if err != nil {
 			return added, fmt.Errorf("%s: %w", op, err)
 		}
-		if err := b.Put(k, v); err != nil {
+		if err := t.put(b, k, v); err != nil {
 			return added, fmt.Errorf("%s: %w", op, err)
 		}
 		added++
 	}
-	if err := trimOldest(b, model.MaxStoredExceptions); err != nil {
+	if invalid != nil {
+		return added, fmt.Errorf("%s: %w", op, invalid)
+	}
+	if err := trimOldest(t, b, model.MaxStoredExceptions); err != nil {
 		return added, fmt.Errorf("%s: %w", op, err)
 	}
 	return added, nil
@@ -144,24 +159,24 @@ func cutTrace(s string, already bool) (string, bool) {
 }
 
 // trimOldest deletes the first keys of b until at most keep remain.
-func trimOldest(b *bolt.Bucket, keep int) error {
-	// Counted with a cursor: Stats does not see this transaction's writes.
-	n := 0
-	c := b.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		n++
-	}
-	if n <= keep {
-		return nil
-	}
-	var drop [][]byte
-	for k, _ := c.First(); k != nil && len(drop) < n-keep; k, _ = c.Next() {
-		drop = append(drop, bytes.Clone(k))
-	}
-	for _, k := range drop {
-		if err := b.Delete(k); err != nil {
+func trimOldest(t *records, b bucket, keep int) error {
+	var keys [][]byte
+	it := t.scan(b, scanOpts{keysOnly: true})
+	for {
+		k, _, err := it.next()
+		if err != nil {
 			return err
 		}
+		if k == nil {
+			break
+		}
+		keys = append(keys, bytes.Clone(k))
+	}
+	for len(keys) > keep {
+		if err := t.del(b, keys[0]); err != nil {
+			return err
+		}
+		keys = keys[1:]
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -97,6 +98,16 @@ func contractExceptions(t *testing.T, open opener) {
 		return err
 	})
 	wantErr(t, err, ErrInvalid)
+	// One failure twice in a batch is kept once; an invalid one stops the
+	// batch where it stands, the ones before it counted.
+	update(t, s, func(tx Tx) error {
+		twice := sampleException("j1", 5000, "java.io.EOFException")
+		n, err := tx.AddExceptions("j1", []model.JobException{twice, twice, sampleException("j1", 5001, "x"), {Name: "no time"}, sampleException("j1", 5002, "y")})
+		if n != 2 || !errors.Is(err, ErrInvalid) {
+			t.Errorf("AddExceptions of a repeat and an invalid one = %d, %v; want 2 and ErrInvalid", n, err)
+		}
+		return nil
+	})
 	err = s.View(t.Context(), func(tx ReadTx) error { _, err := tx.Exceptions("nope"); return err })
 	wantErr(t, err, ErrNotFound)
 }

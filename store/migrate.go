@@ -151,7 +151,7 @@ func migrateTo1(tx *bolt.Tx) error {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
 	}
-	t := newBoltTx(tx)
+	t := newBoltRecords(tx)
 	defer t.close()
 
 	names := tx.Bucket(bucketJobNames)

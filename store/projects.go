@@ -20,10 +20,6 @@ var (
 	bucketArtifacts = []byte("artifacts")
 )
 
-// projectTx is the project part of a transaction, embedded in boltTx
-// (newBoltTx links the two).
-type projectTx struct{ *boltTx }
-
 func checkProject(p model.Project) error {
 	switch {
 	case p.Name == "" || strings.ContainsAny(p.Name, "/ \t\n"):
@@ -39,29 +35,23 @@ func checkProject(p model.Project) error {
 }
 
 // Project returns the project of that name; ErrNotFound if none.
-func (t projectTx) Project(name string) (model.Project, error) {
-	b, err := t.bucket(bucketProjects)
+func (t *records) Project(name string) (model.Project, error) {
+	v, err := t.get(in(bucketProjects), []byte(name))
 	if err != nil {
 		return model.Project{}, fmt.Errorf("read project %s: %w", name, err)
 	}
-	v := b.Get([]byte(name))
 	if v == nil {
 		return model.Project{}, fmt.Errorf("project %s: %w", name, ErrNotFound)
 	}
 	return decode[model.Project]("project", []byte(name), v)
 }
 
-// Projects returns every project, by name.
-func (t projectTx) Projects() ([]model.Project, error) {
-	b, err := t.bucket(bucketProjects)
-	if err != nil {
-		return nil, fmt.Errorf("read projects: %w", err)
-	}
+// Projects returns every project, by name (none: nil).
+func (t *records) Projects() ([]model.Project, error) {
 	var out []model.Project
-	err = b.ForEach(func(k, v []byte) error {
-		p, err := decode[model.Project]("project", k, v)
+	err := each(t, in(bucketProjects), "project", func(_ []byte, p model.Project) error {
 		out = append(out, p)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read projects: %w", err)
@@ -70,20 +60,16 @@ func (t projectTx) Projects() ([]model.Project, error) {
 }
 
 // PutProject creates or replaces a project.
-func (t projectTx) PutProject(p model.Project) error {
+func (t *records) PutProject(p model.Project) error {
 	op := "store project " + p.Name
 	if err := checkProject(p); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	b, err := t.bucket(bucketProjects)
-	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	v, err := encode("project", p.Name, p)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if err := b.Put([]byte(p.Name), v); err != nil {
+	if err := t.put(in(bucketProjects), []byte(p.Name), v); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil
@@ -91,7 +77,7 @@ func (t projectTx) PutProject(p model.Project) error {
 
 // AddArtifact records the project's next artifact and returns it with its
 // Version; ErrNotFound if the project does not exist.
-func (t projectTx) AddArtifact(a model.Artifact) (model.Artifact, error) {
+func (t *records) AddArtifact(a model.Artifact) (model.Artifact, error) {
 	op := "record artifact of project " + a.Project
 	if _, err := t.Project(a.Project); err != nil {
 		return a, fmt.Errorf("%s: %w", op, err)
@@ -99,11 +85,8 @@ func (t projectTx) AddArtifact(a model.Artifact) (model.Artifact, error) {
 	if a.SHA256 == "" || a.Path == "" {
 		return a, fmt.Errorf("%s: no file or checksum: %w", op, ErrInvalid)
 	}
-	b, err := t.childForWrite(bucketArtifacts, a.Project)
-	if err != nil {
-		return a, fmt.Errorf("%s: %w", op, err)
-	}
-	seq, err := b.NextSequence()
+	b := in(bucketArtifacts, a.Project)
+	seq, err := t.nextSeq(b)
 	if err != nil {
 		return a, fmt.Errorf("%s: %w", op, err)
 	}
@@ -112,33 +95,25 @@ func (t projectTx) AddArtifact(a model.Artifact) (model.Artifact, error) {
 	if err != nil {
 		return a, fmt.Errorf("%s: %w", op, err)
 	}
-	if err := b.Put(u64Key(seq), v); err != nil {
+	if err := t.put(b, u64Key(seq), v); err != nil {
 		return a, fmt.Errorf("%s: %w", op, err)
 	}
 	return a, nil
 }
 
-// Artifacts returns the project's artifacts, oldest first; ErrNotFound if
-// the project does not exist.
-func (t projectTx) Artifacts(project string) ([]model.Artifact, error) {
+// Artifacts returns the project's artifacts, oldest first (none: nil);
+// ErrNotFound if the project does not exist.
+func (t *records) Artifacts(project string) ([]model.Artifact, error) {
 	if _, err := t.Project(project); err != nil {
 		return nil, err
 	}
-	b, err := t.child(bucketArtifacts, project)
-	if err != nil {
-		return nil, fmt.Errorf("read artifacts of %s: %w", project, err)
-	}
-	if b == nil {
-		return nil, nil
-	}
 	var out []model.Artifact
-	err = b.ForEach(func(k, v []byte) error {
-		a, err := decode[model.Artifact]("artifact", k, v)
-		if err == nil && uint64(a.Version) != binary.BigEndian.Uint64(k) {
-			err = fmt.Errorf("artifact %s v%d stored under key %x: %w", project, a.Version, k, ErrCorrupt)
+	err := each(t, in(bucketArtifacts, project), "artifact", func(k []byte, a model.Artifact) error {
+		if uint64(a.Version) != binary.BigEndian.Uint64(k) {
+			return fmt.Errorf("artifact %s v%d stored under key %x: %w", project, a.Version, k, ErrCorrupt)
 		}
 		out = append(out, a)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read artifacts of %s: %w", project, err)

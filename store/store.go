@@ -35,7 +35,14 @@ var (
 
 // Store is palink's persistence. Every method of Tx inside one Update is one
 // atomic transaction: a job's state change and its event commit together or
-// not at all. Backends: Bolt (bbolt file); an etcd backend can follow.
+// not at all. Backends: Bolt (a bbolt file, one writer at a time) and Etcd
+// (an etcd cluster shared by palinks on several hosts).
+//
+// fn may run more than once: Etcd runs it again, on a new snapshot, when
+// another writer committed first (and Bolt may, one day, too). So fn acts
+// only through its transaction and what it assigns, and assigns afresh
+// on each run what its caller reads afterwards: a list it appends to, or
+// a result set only on some paths, starts empty in every run.
 type Store interface {
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(ReadTx) error) error

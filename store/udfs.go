@@ -13,9 +13,6 @@ import (
 // Functions are global, like projects: a job of any cluster may call one.
 var bucketUDFs = []byte("udfs")
 
-// udfTx is the UDF registry's part of a transaction (boltTx embeds it).
-type udfTx struct{ t *boltTx }
-
 func checkUDF(u model.UDF) error {
 	places := 0
 	for _, p := range []string{u.Project, u.Jar, u.PyFile} {
@@ -37,12 +34,11 @@ func checkUDF(u model.UDF) error {
 }
 
 // UDF returns the registered function of that name; ErrNotFound if none.
-func (ut udfTx) UDF(name string) (model.UDF, error) {
-	b, err := ut.t.bucket(bucketUDFs)
+func (t *records) UDF(name string) (model.UDF, error) {
+	v, err := t.get(in(bucketUDFs), []byte(name))
 	if err != nil {
 		return model.UDF{}, fmt.Errorf("read function %s: %w", name, err)
 	}
-	v := b.Get([]byte(name))
 	if v == nil {
 		return model.UDF{}, fmt.Errorf("function %s: %w", name, ErrNotFound)
 	}
@@ -50,17 +46,8 @@ func (ut udfTx) UDF(name string) (model.UDF, error) {
 }
 
 // UDFs returns every registered function, by name.
-func (ut udfTx) UDFs() ([]model.UDF, error) {
-	b, err := ut.t.bucket(bucketUDFs)
-	if err != nil {
-		return nil, fmt.Errorf("read functions: %w", err)
-	}
-	out := []model.UDF{}
-	err = b.ForEach(func(k, v []byte) error {
-		u, err := decode[model.UDF]("function", k, v)
-		out = append(out, u)
-		return err
-	})
+func (t *records) UDFs() ([]model.UDF, error) {
+	out, err := all[model.UDF](t, in(bucketUDFs), "function")
 	if err != nil {
 		return nil, fmt.Errorf("read functions: %w", err)
 	}
@@ -68,36 +55,32 @@ func (ut udfTx) UDFs() ([]model.UDF, error) {
 }
 
 // PutUDF creates or replaces a registered function.
-func (ut udfTx) PutUDF(u model.UDF) error {
+func (t *records) PutUDF(u model.UDF) error {
 	op := "store function " + u.Name
 	if err := checkUDF(u); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	b, err := ut.t.bucket(bucketUDFs)
-	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	v, err := encode("function", u.Name, u)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if err := b.Put([]byte(u.Name), v); err != nil {
+	if err := t.put(in(bucketUDFs), []byte(u.Name), v); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil
 }
 
 // DeleteUDF removes a registered function; ErrNotFound if there is none.
-func (ut udfTx) DeleteUDF(name string) error {
+func (t *records) DeleteUDF(name string) error {
 	op := "remove function " + name
-	b, err := ut.t.bucket(bucketUDFs)
+	v, err := t.get(in(bucketUDFs), []byte(name))
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if b.Get([]byte(name)) == nil {
+	if v == nil {
 		return fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
-	if err := b.Delete([]byte(name)); err != nil {
+	if err := t.del(in(bucketUDFs), []byte(name)); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil

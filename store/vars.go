@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -17,9 +18,6 @@ func varsScope(cluster string) string {
 	return cluster
 }
 
-// varsTx is the variables' part of a transaction (boltTx embeds it).
-type varsTx struct{ t *boltTx }
-
 func checkVar(v model.Variable) error {
 	switch {
 	case !model.ValidCatalogName(v.Name):
@@ -34,72 +32,56 @@ func checkVar(v model.Variable) error {
 
 // Vars returns every variable, those of every cluster first, then by
 // cluster and name.
-func (vt varsTx) Vars() ([]model.Variable, error) {
-	b, err := vt.t.bucket(bucketVars)
+func (t *records) Vars() ([]model.Variable, error) {
+	scopes, err := t.children(in(bucketVars))
 	if err != nil {
 		return nil, fmt.Errorf("list variables: %w", err)
+	}
+	// "*" sorts before letters and digits but not before every byte.
+	if i := slices.Index(scopes, "*"); i > 0 {
+		scopes = append([]string{"*"}, slices.Delete(scopes, i, i+1)...)
 	}
 	out := []model.Variable{}
-	read := func(scope []byte) error {
-		s := b.Bucket(scope)
-		if s == nil {
-			return nil
-		}
-		return s.ForEach(func(k, v []byte) error {
-			x, err := decode[model.Variable]("variable", k, v)
-			if err != nil {
-				return err
-			}
-			out = append(out, x)
+	for _, scope := range scopes {
+		err := each(t, in(bucketVars, scope), "variable", func(_ []byte, v model.Variable) error {
+			out = append(out, v)
 			return nil
 		})
-	}
-	if err := read([]byte("*")); err != nil {
-		return nil, fmt.Errorf("list variables: %w", err)
-	}
-	err = b.ForEachBucket(func(scope []byte) error {
-		if string(scope) == "*" {
-			return nil
+		if err != nil {
+			return nil, fmt.Errorf("list variables: %w", err)
 		}
-		return read(scope)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list variables: %w", err)
 	}
 	return out, nil
 }
 
 // PutVar stores a variable, replacing the one of its cluster and name.
-func (vt varsTx) PutVar(v model.Variable) error {
+func (t *records) PutVar(v model.Variable) error {
 	op := fmt.Sprintf("store variable %s", v.Name)
 	if err := checkVar(v); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	s, err := vt.t.childForWrite(bucketVars, varsScope(v.Cluster))
-	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	raw, err := encode("variable", v.Name, v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if err := s.Put([]byte(v.Name), raw); err != nil {
+	if err := t.put(in(bucketVars, varsScope(v.Cluster)), []byte(v.Name), raw); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil
 }
 
 // DeleteVar removes a variable of a cluster ("": of every cluster).
-func (vt varsTx) DeleteVar(cluster, name string) error {
+func (t *records) DeleteVar(cluster, name string) error {
 	op := fmt.Sprintf("remove variable %s", name)
-	s, err := vt.t.child(bucketVars, varsScope(cluster))
+	b := in(bucketVars, varsScope(cluster))
+	v, err := t.get(b, []byte(name))
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	if s == nil || s.Get([]byte(name)) == nil {
+	if v == nil {
 		return fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
-	if err := s.Delete([]byte(name)); err != nil {
+	if err := t.del(b, []byte(name)); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil

@@ -73,8 +73,9 @@ type AgentSocket struct {
 }
 
 // DefaultSocket is the socket of store's agent: agent-HASH.sock, HASH
-// naming the store's absolute path, in $XDG_RUNTIME_DIR/palink, else in
-// /tmp/palink-UID.
+// naming the store's absolute path (a store on etcd: its URL), in
+// $XDG_RUNTIME_DIR/palink, else in /tmp/palink-UID. A store on etcd has
+// an agent on each host that serves it; the palinks of a host meet theirs.
 func DefaultSocket(store string) string {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("palink-%d", os.Getuid()))
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
@@ -84,8 +85,12 @@ func DefaultSocket(store string) string {
 	return filepath.Join(dir, "agent-"+hex.EncodeToString(sum[:6])+".sock")
 }
 
-// absPath is p made absolute and clean: one store, one name.
+// absPath is p made absolute and clean: one store, one name. A store on
+// etcd is named by its URL, which the CLI gives in its canonical form.
 func absPath(p string) string {
+	if strings.Contains(p, "://") {
+		return p
+	}
 	if a, err := filepath.Abs(p); err == nil {
 		return a
 	}

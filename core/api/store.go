@@ -14,3 +14,14 @@ type StoreReport struct {
 	// Problems lists what is wrong, in the order found; empty for a sound store.
 	Problems []string
 }
+
+// StoreMigration is what `palink store migrate` copied and compared.
+type StoreMigration struct {
+	From, To string
+	// Records and Sequences count the entries copied and found equal in
+	// both stores: every record and index entry, every bucket sequence.
+	Records, Sequences int
+	// Revision is the etcd revision a store on etcd was copied at (0 for
+	// a file).
+	Revision int64
+}

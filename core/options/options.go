@@ -29,6 +29,12 @@ func FromConfig(cfg *config.Config) core.Options {
 		},
 	}
 	o.ProjectCache = cfg.Projects.CacheDir
+	e := cfg.Etcd
+	o.Etcd.CAFile, o.Etcd.CertFile, o.Etcd.KeyFile = e.TLS.CAFile, e.TLS.CertFile, e.TLS.KeyFile
+	o.Etcd.DialTimeout, o.Etcd.MaxTxnOps, o.Etcd.MaxRequestBytes = e.DialTimeout.D(), e.MaxTxnOps, e.MaxRequestBytes
+	if e.Auth.User != "" {
+		o.Etcd.Username, o.Etcd.Password = e.Auth.User, e.Auth.Password
+	}
 	o.Build = BuildPolicy(cfg)
 	if o.Savepoints.Jitter == 0 {
 		o.Savepoints.Jitter = o.Savepoints.Interval / 10

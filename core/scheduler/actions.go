@@ -212,6 +212,9 @@ func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*
 		refusal    error
 	)
 	err := s.st.Update(ctx, func(tx store.Tx) error {
+		// A store on etcd runs this again after a conflict, on what the
+		// other writer left: nothing of an earlier run holds.
+		cmd, superseded, job, ev, refusal = model.Command{}, nil, model.Job{}, nil, nil
 		j, err := journal.FindJob(tx, r.JobRef)
 		if err != nil {
 			return err

@@ -244,3 +244,53 @@ func TestClaimWhenTheStoreFails(t *testing.T) {
 		})
 	}
 }
+
+// rerunStore runs each Update's fn twice, as a store on etcd does when
+// another writer commits first: the first run's writes are thrown away,
+// and the second run is the one committed.
+type rerunStore struct{ store.Store }
+
+func (r rerunStore) Update(ctx context.Context, fn func(store.Tx) error) error {
+	lost := errors.New("another writer committed first")
+	err := r.Store.Update(ctx, func(tx store.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return lost
+	})
+	if !errors.Is(err, lost) {
+		return err
+	}
+	return r.Store.Update(ctx, fn)
+}
+
+// TestClaimRunsAgainAfterAConflict: a claim whose transaction ran twice
+// claims and announces each command once.
+func TestClaimRunsAgainAfterAConflict(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "palink.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	err = st.Update(ctx, func(tx store.Tx) error {
+		if err := tx.CreateJob(model.Job{ID: "j1", Name: "orders", Kind: model.KindSQL, State: model.StateRunning}); err != nil {
+			return err
+		}
+		for range 2 {
+			if _, err := tx.PutCommand(model.Command{JobID: "j1", Kind: model.CmdPause, State: model.CmdUndo, CreatedAt: time.Now()}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &recorder{}
+	s := New(Options{Store: rerunStore{st}, Publisher: pub, Lease: time.Minute})
+	cs, err := s.claim(ctx, 3, nil)
+	if err != nil || len(cs) != 2 || cs[0].ID == cs[1].ID || len(pub.commands) != 2 {
+		t.Errorf("claim = %d commands, %d announced, %v; want the 2 queued ones, once each", len(cs), len(pub.commands), err)
+	}
+}

@@ -300,6 +300,7 @@ func (s *Scheduler) stopPolicy(ctx context.Context, j model.Job, why string) {
 	var ev *model.Event
 	var job model.Job
 	err := s.st.Update(ctx, func(tx store.Tx) error {
+		ev, job = nil, model.Job{} // from an earlier run, after a conflict on etcd
 		cur, err := tx.Job(j.ID)
 		if err != nil {
 			return err

@@ -189,6 +189,9 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 	now := s.now()
 	var claimed []model.Command
 	err := s.st.Update(ctx, func(tx store.Tx) error {
+		// A store on etcd runs this again after a conflict: what an
+		// earlier run claimed was not written.
+		claimed = nil
 		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
 		if err != nil {
 			return err

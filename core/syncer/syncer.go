@@ -436,6 +436,9 @@ func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn
 		changed bool
 	)
 	err := s.st.Update(ctx, func(tx store.Tx) error {
+		// A store on etcd runs this again after a conflict: nothing of an
+		// earlier run was written, so none of it may be published.
+		job, events, changed = model.Job{}, nil, false
 		j, err := tx.Job(seen.ID)
 		if err != nil {
 			return err

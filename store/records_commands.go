@@ -1,8 +1,6 @@
 package store
 
 import (
-	bolt "go.etcd.io/bbolt"
-
 	"bytes"
 	"fmt"
 	"slices"
@@ -11,12 +9,11 @@ import (
 )
 
 // Command returns one command by id.
-func (t *boltTx) Command(id string) (model.Command, error) {
-	cmds, err := t.bucket(bucketCommands)
+func (t *records) Command(id string) (model.Command, error) {
+	v, err := t.get(in(bucketCommands), []byte(id))
 	if err != nil {
 		return model.Command{}, fmt.Errorf("get command %q: %w", id, err)
 	}
-	v := cmds.Get([]byte(id))
 	if v == nil {
 		return model.Command{}, fmt.Errorf("get command %q: %w", id, ErrNotFound)
 	}
@@ -25,18 +22,17 @@ func (t *boltTx) Command(id string) (model.Command, error) {
 
 // CommandBySeq returns the command with sequence number seq. Its id starts
 // with CommandID(seq), alone for a command of before schema 3 or followed
-// by "-" and its random suffix, and ids sort by that prefix: a cursor Seek
-// to it lands on the command, if there is one.
-func (t *boltTx) CommandBySeq(seq int64) (model.Command, error) {
+// by "-" and its random suffix, and ids sort by that prefix: the first key
+// from it is the command, if there is one.
+func (t *records) CommandBySeq(seq int64) (model.Command, error) {
 	op := fmt.Sprintf("get command #%d", seq)
-	cmds, err := t.bucket(bucketCommands)
-	if err != nil {
-		return model.Command{}, fmt.Errorf("%s: %w", op, err)
-	}
 	if seq <= 0 {
 		return model.Command{}, fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
-	k, v := cmds.Cursor().Seek([]byte(CommandID(seq)))
+	k, v, err := t.scan(in(bucketCommands), scanOpts{from: []byte(CommandID(seq)), hint: 1}).next()
+	if err != nil {
+		return model.Command{}, fmt.Errorf("%s: %w", op, err)
+	}
 	if k == nil || !commandIDHasSeq(k, seq) {
 		return model.Command{}, fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
@@ -52,19 +48,15 @@ func (t *boltTx) CommandBySeq(seq int64) (model.Command, error) {
 
 // PutCommand creates a command (empty ID) or replaces one, keeping the
 // by-state and by-job indexes in step with the record.
-func (t *boltTx) PutCommand(c model.Command) (model.Command, error) {
+func (t *records) PutCommand(c model.Command) (model.Command, error) {
 	if err := checkCommand(c); err != nil {
-		return model.Command{}, fmt.Errorf("put command %s: %w", c.ID, err)
-	}
-	cmds, err := t.bucket(bucketCommands)
-	if err != nil {
 		return model.Command{}, fmt.Errorf("put command %s: %w", c.ID, err)
 	}
 	if c.ID == "" {
 		if err := t.requireJob(fmt.Sprintf("add %s command", c.Kind), c.JobID); err != nil {
 			return model.Command{}, err
 		}
-		seq, err := cmds.NextSequence()
+		seq, err := t.nextSeq(in(bucketCommands))
 		if err != nil {
 			return model.Command{}, fmt.Errorf("add %s command to job %s: %w", c.Kind, c.JobID, err)
 		}
@@ -84,7 +76,7 @@ func (t *boltTx) PutCommand(c model.Command) (model.Command, error) {
 		}
 		c.Seq = old.Seq
 		if old.State != c.State {
-			if err := t.unindexCommandState(old); err != nil {
+			if err := t.del(in(bucketCommandsByState, old.State.String()), []byte(old.ID)); err != nil {
 				return model.Command{}, fmt.Errorf("put command %s: %w", c.ID, err)
 			}
 		}
@@ -94,7 +86,7 @@ func (t *boltTx) PutCommand(c model.Command) (model.Command, error) {
 	if err != nil {
 		return model.Command{}, fmt.Errorf("%s: %w", op, err)
 	}
-	if err := cmds.Put([]byte(c.ID), v); err != nil {
+	if err := t.put(in(bucketCommands), []byte(c.ID), v); err != nil {
 		return model.Command{}, fmt.Errorf("%s: %w", op, err)
 	}
 	if err := t.indexCommand(c); err != nil {
@@ -104,39 +96,19 @@ func (t *boltTx) PutCommand(c model.Command) (model.Command, error) {
 }
 
 // indexCommand adds c to its state's and its job's index (idempotent).
-func (t *boltTx) indexCommand(c model.Command) error {
-	byState, err := t.childForWrite(bucketCommandsByState, c.State.String())
-	if err != nil {
+func (t *records) indexCommand(c model.Command) error {
+	if err := t.put(in(bucketCommandsByState, c.State.String()), []byte(c.ID), nil); err != nil {
 		return err
 	}
-	if err := byState.Put([]byte(c.ID), nil); err != nil {
-		return err
-	}
-	byJob, err := t.childForWrite(bucketCommandsByJob, c.JobID)
-	if err != nil {
-		return err
-	}
-	return byJob.Put([]byte(c.ID), nil)
-}
-
-func (t *boltTx) unindexCommandState(old model.Command) error {
-	byState, err := t.child(bucketCommandsByState, old.State.String())
-	if err != nil || byState == nil {
-		return err
-	}
-	return byState.Delete([]byte(old.ID))
+	return t.put(in(bucketCommandsByJob, c.JobID), []byte(c.ID), nil)
 }
 
 // Commands returns the commands matching f, oldest first. It walks the
 // smallest index that f allows, newest first so that Limit stops early, and
 // checks every candidate against its record.
-func (t *boltTx) Commands(f CommandFilter) ([]model.Command, error) {
+func (t *records) Commands(f CommandFilter) ([]model.Command, error) {
 	if f.Limit < 0 {
 		return nil, fmt.Errorf("list commands: limit %d is negative: %w", f.Limit, ErrInvalid)
-	}
-	cmds, err := t.bucket(bucketCommands)
-	if err != nil {
-		return nil, fmt.Errorf("list commands: %w", err)
 	}
 	for _, s := range f.States {
 		if err := validEnum("list commands: state", s, commandStates); err != nil {
@@ -144,35 +116,20 @@ func (t *boltTx) Commands(f CommandFilter) ([]model.Command, error) {
 		}
 	}
 	states := slices.Compact(slices.Sorted(slices.Values(f.States)))
-	var sources []*bolt.Bucket
+	var sources []bucket
 	switch {
 	case len(states) > 0 && (f.JobID == "" || !slices.ContainsFunc(states, model.CommandState.Final)):
 		// UNDO and DOING hold a handful of commands; the final states hold
 		// the history, where a job's own index is the smaller walk.
 		for _, s := range states {
-			b, err := t.child(bucketCommandsByState, s.String())
-			if err != nil {
-				return nil, fmt.Errorf("list commands: %w", err)
-			}
-			if b != nil {
-				sources = append(sources, b)
-			}
+			sources = append(sources, in(bucketCommandsByState, s.String()))
 		}
 	case f.JobID != "":
-		b, err := t.child(bucketCommandsByJob, f.JobID)
-		if err != nil {
-			return nil, fmt.Errorf("list commands: %w", err)
-		}
-		if b != nil {
-			sources = append(sources, b)
-		}
-	default:
-		sources = append(sources, cmds)
+		sources = append(sources, in(bucketCommandsByJob, f.JobID))
 	}
 
 	var out []model.Command
-	err = mergeDescending(sources, func(id []byte) (bool, error) {
-		v := cmds.Get(id)
+	keep := func(id, v []byte) (bool, error) {
 		if v == nil {
 			return false, fmt.Errorf("index lists command %s, which does not exist", id)
 		}
@@ -187,7 +144,13 @@ func (t *boltTx) Commands(f CommandFilter) ([]model.Command, error) {
 		}
 		out = append(out, c)
 		return f.Limit == 0 || len(out) < f.Limit, nil
-	})
+	}
+	var err error
+	if sources == nil {
+		err = t.newestCommands(f.Limit, keep)
+	} else {
+		err = t.indexedCommands(sources, f.Limit, keep)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list commands: %w", err)
 	}
@@ -198,34 +161,102 @@ func (t *boltTx) Commands(f CommandFilter) ([]model.Command, error) {
 	return out, nil
 }
 
-// mergeDescending visits the union of the buckets' keys from the greatest
-// down, each once, until visit returns false. The index buckets hold
-// disjoint keys; should a damaged one not, a command still comes out once.
-func mergeDescending(buckets []*bolt.Bucket, visit func(k []byte) (bool, error)) error {
-	curs := make([]*bolt.Cursor, len(buckets))
-	keys := make([][]byte, len(buckets))
-	for i, b := range buckets {
-		curs[i] = b.Cursor()
-		keys[i], _ = curs[i].Last()
-	}
-	var last []byte
+// newestCommands hands every command to keep, newest first, until keep
+// returns false.
+func (t *records) newestCommands(limit int, keep func(id, v []byte) (bool, error)) error {
+	it := t.scan(in(bucketCommands), scanOpts{desc: true, hint: limit})
 	for {
-		top := -1
-		for i, k := range keys {
-			if k != nil && (top < 0 || bytes.Compare(k, keys[top]) > 0) {
-				top = i
-			}
+		k, v, err := it.next()
+		if err != nil || k == nil {
+			return err
 		}
-		if top < 0 {
-			return nil
+		if more, err := keep(k, v); err != nil || !more {
+			return err
 		}
-		if k := keys[top]; !bytes.Equal(k, last) {
-			more, err := visit(k)
-			if err != nil || !more {
+	}
+}
+
+// indexedCommands hands the commands the index buckets list to keep,
+// newest first, until keep returns false. The records are read a batch at
+// a time: a backend across the network reads each batch in one request.
+func (t *records) indexedCommands(sources []bucket, limit int, keep func(id, v []byte) (bool, error)) error {
+	ids := mergeDescending(t, sources)
+	batch := 16
+	if limit > 0 {
+		batch = min(limit, maxBatch)
+	}
+	for {
+		var keys [][]byte
+		for len(keys) < batch {
+			k, err := ids()
+			if err != nil {
 				return err
 			}
-			last = k
+			if k == nil {
+				break
+			}
+			keys = append(keys, k)
 		}
-		keys[top], _ = curs[top].Prev()
+		if len(keys) == 0 {
+			return nil
+		}
+		vals, err := t.getMany(in(bucketCommands), keys)
+		if err != nil {
+			return err
+		}
+		for i, k := range keys {
+			if more, err := keep(k, vals[i]); err != nil || !more {
+				return err
+			}
+		}
+		batch = min(2*batch, maxBatch)
+	}
+}
+
+// maxBatch bounds the records read in one batch.
+const maxBatch = 100
+
+// mergeDescending returns the union of the buckets' keys from the
+// greatest down, each once, one per call, nil at the end. The index
+// buckets hold disjoint keys; should a damaged one not, a command still
+// comes out once.
+func mergeDescending(t *records, buckets []bucket) func() ([]byte, error) {
+	its := make([]iterator, len(buckets))
+	keys := make([][]byte, len(buckets))
+	started := false
+	var last []byte
+	return func() ([]byte, error) {
+		if !started {
+			started = true
+			for i, b := range buckets {
+				its[i] = t.scan(b, scanOpts{desc: true, keysOnly: true})
+				k, _, err := its[i].next()
+				if err != nil {
+					return nil, err
+				}
+				keys[i] = k
+			}
+		}
+		for {
+			top := -1
+			for i, k := range keys {
+				if k != nil && (top < 0 || bytes.Compare(k, keys[top]) > 0) {
+					top = i
+				}
+			}
+			if top < 0 {
+				return nil, nil
+			}
+			k := keys[top]
+			next, _, err := its[top].next()
+			if err != nil {
+				return nil, err
+			}
+			keys[top] = next
+			if !bytes.Equal(k, last) {
+				last = k
+				return k, nil
+			}
+		}
 	}
 }

@@ -1,0 +1,583 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// etcdKV is kv over etcd: one transaction reads one revision of the
+// store (the first read's, then asked for by number) and keeps its
+// writes in memory until commit sends them in one etcd transaction.
+type etcdKV struct {
+	e     *Etcd
+	ctx   context.Context
+	write bool
+	rev   int64 // the snapshot; 0 until the first read
+	// cache holds what was read at rev: the value, nil for a missing key.
+	cache map[string][]byte
+	// writes are the transaction's puts and deletes, by key.
+	writes map[string]etcdWrite
+	// drops are the prefixes of dropped buckets: nothing under them is
+	// read from etcd any more, only what writes put there after.
+	drops []string
+	// err is the first failed read: the transaction cannot commit, and
+	// Update and View return it.
+	err error
+	// fence, if set, is a condition of the commit (Etcd.Fenced).
+	fence *Fence
+}
+
+// etcdWrite is a buffered put (v) or delete (del).
+type etcdWrite struct {
+	v   []byte
+	del bool
+}
+
+func (e *Etcd) begin(ctx context.Context, write bool) *etcdKV {
+	return &etcdKV{e: e, ctx: ctx, write: write, cache: map[string][]byte{}, writes: map[string]etcdWrite{}}
+}
+
+// errViewWrite is a write in a View.
+var errViewWrite = errors.New("write in a read-only transaction (View)")
+
+// read sends one range request at the snapshot's revision, taking the
+// snapshot at the first. Later reads may be served by any member that has
+// the revision (serializable); one that lags behind is asked again
+// linearizably.
+func (t *etcdKV) read(key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
+	if t.err != nil {
+		return nil, t.err
+	}
+	ctx, cancel := t.e.reqCtx(t.ctx)
+	defer cancel()
+	var resp *clientv3.GetResponse
+	var err error
+	if t.rev == 0 {
+		resp, err = t.e.cli.Get(ctx, key, opts...)
+	} else {
+		at := append(slices.Clip(opts), clientv3.WithRev(t.rev))
+		resp, err = t.e.cli.Get(ctx, key, append(at, clientv3.WithSerializable())...)
+		if errors.Is(err, rpctypes.ErrFutureRev) {
+			resp, err = t.e.cli.Get(ctx, key, at...)
+		}
+	}
+	if err != nil {
+		return nil, t.fail(err)
+	}
+	if t.rev == 0 {
+		t.rev = resp.Header.Revision
+	}
+	return resp, nil
+}
+
+// fail records the first failed read and returns it.
+func (t *etcdKV) fail(err error) error {
+	if t.err == nil {
+		op := "read"
+		if t.write {
+			op = "update"
+		}
+		if ctxErr := t.ctx.Err(); ctxErr != nil {
+			err = ctxErr
+		} else {
+			err = t.e.unreachable(err, t.e.opts.RequestTimeout)
+		}
+		t.err = fmt.Errorf("%s store %s: %w", op, t.e.name, err)
+	}
+	return t.err
+}
+
+// dropped reports whether key lies in a bucket this transaction dropped.
+func (t *etcdKV) dropped(key string) bool {
+	for _, p := range t.drops {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// value is key's value as this transaction sees it: its own write, else
+// nothing under a dropped bucket, else the snapshot's (read once).
+func (t *etcdKV) value(key string) ([]byte, error) {
+	if w, ok := t.writes[key]; ok {
+		if w.del {
+			return nil, nil
+		}
+		return w.v, nil
+	}
+	if t.dropped(key) {
+		return nil, nil
+	}
+	if v, ok := t.cache[key]; ok {
+		return v, nil
+	}
+	resp, err := t.read(key)
+	if err != nil {
+		return nil, err
+	}
+	var v []byte
+	if len(resp.Kvs) > 0 {
+		v = present(resp.Kvs[0].Value)
+	}
+	t.cache[key] = v
+	return v, nil
+}
+
+// present is a stored value, never nil: an empty one (an index entry)
+// must not read as a missing key.
+func present(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
+
+func (t *etcdKV) get(b bucket, k []byte) ([]byte, error) {
+	return t.value(t.e.bucketPrefix(b) + string(k))
+}
+
+// getMany reads the keys not known yet in one etcd transaction of gets
+// per MaxTxnOps keys, at the snapshot's revision.
+func (t *etcdKV) getMany(b bucket, keys [][]byte) ([][]byte, error) {
+	prefix := t.e.bucketPrefix(b)
+	var missing []string
+	for _, k := range keys {
+		key := prefix + string(k)
+		if _, ok := t.writes[key]; ok || t.dropped(key) {
+			continue
+		}
+		if _, ok := t.cache[key]; !ok {
+			missing = append(missing, key)
+		}
+	}
+	for len(missing) > 0 {
+		if t.err != nil {
+			return nil, t.err
+		}
+		n := min(len(missing), t.e.opts.MaxTxnOps)
+		var ops []clientv3.Op
+		for _, key := range missing[:n] {
+			var o []clientv3.OpOption
+			if t.rev > 0 {
+				o = append(o, clientv3.WithRev(t.rev))
+			}
+			ops = append(ops, clientv3.OpGet(key, o...))
+		}
+		ctx, cancel := t.e.reqCtx(t.ctx)
+		resp, err := t.e.cli.Txn(ctx).Then(ops...).Commit()
+		cancel()
+		if err != nil {
+			return nil, t.fail(err)
+		}
+		if t.rev == 0 {
+			t.rev = resp.Header.Revision
+		}
+		for i, key := range missing[:n] {
+			var v []byte
+			if kvs := resp.Responses[i].GetResponseRange().GetKvs(); len(kvs) > 0 {
+				v = present(kvs[0].Value)
+			}
+			t.cache[key] = v
+		}
+		missing = missing[n:]
+	}
+	out := make([][]byte, len(keys))
+	for i, k := range keys {
+		v, err := t.value(prefix + string(k))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (t *etcdKV) put(b bucket, k, v []byte) error {
+	if !t.write {
+		return errViewWrite
+	}
+	t.writes[t.e.bucketPrefix(b)+string(k)] = etcdWrite{v: present(slices.Clone(v))}
+	return nil
+}
+
+func (t *etcdKV) del(b bucket, k []byte) error {
+	if !t.write {
+		return errViewWrite
+	}
+	key := t.e.bucketPrefix(b) + string(k)
+	if v, read := t.cache[key]; read && v == nil || t.dropped(key) {
+		// Not in the snapshot: forgetting this transaction's own put is
+		// the whole delete, and costs etcd no operation.
+		delete(t.writes, key)
+		return nil
+	}
+	t.writes[key] = etcdWrite{del: true}
+	return nil
+}
+
+func (t *etcdKV) drop(b bucket) error {
+	if !t.write {
+		return errViewWrite
+	}
+	p := t.e.bucketPrefix(b)
+	for key := range t.writes {
+		if strings.HasPrefix(key, p) {
+			delete(t.writes, key)
+		}
+	}
+	t.drops = append(t.drops, p)
+	t.writes[t.e.seqKey(b)] = etcdWrite{del: true}
+	return nil
+}
+
+func (t *etcdKV) nextSeq(b bucket) (uint64, error) {
+	if !t.write {
+		return 0, errViewWrite
+	}
+	key := t.e.seqKey(b)
+	v, err := t.value(key)
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	if v != nil {
+		if n, err = strconv.ParseUint(string(v), 10, 64); err != nil {
+			return 0, fmt.Errorf("sequence %s is %q, not a number: %w", key, v, ErrCorrupt)
+		}
+	}
+	n++
+	t.writes[key] = etcdWrite{v: []byte(strconv.FormatUint(n, 10))}
+	return n, nil
+}
+
+func (t *etcdKV) children(b bucket) ([]string, error) {
+	seen := map[string]bool{}
+	it := t.scan(b, scanOpts{keysOnly: true})
+	for {
+		k, _, err := it.next()
+		if err != nil {
+			return nil, err
+		}
+		if k == nil {
+			break
+		}
+		name, _, _ := strings.Cut(string(k), "/")
+		seen[unescapeName.Replace(name)] = true
+	}
+	return slices.Sorted(func(yield func(string) bool) {
+		for n := range seen {
+			if !yield(n) {
+				return
+			}
+		}
+	}), nil
+}
+
+// The first page of a scan, and the largest one read ascending. etcd
+// (up to 3.5 at least) reads a whole range to sort it descending, so
+// descending pages grow without bound: a walk to the start reads the range
+// a few times, not once per page.
+const (
+	firstPage = 64
+	maxPage   = 512
+)
+
+func (t *etcdKV) scan(b bucket, o scanOpts) iterator {
+	p := t.e.bucketPrefix(b)
+	it := &etcdIterator{t: t, prefix: p, lo: p, hi: clientv3.GetPrefixRangeEnd(p), o: o, size: firstPage, more: true}
+	if o.from != nil {
+		it.lo = p + string(o.from)
+	}
+	if o.hint > 0 {
+		it.size = o.hint
+	}
+	if t.dropped(p) {
+		it.more = false
+	}
+	for key, w := range t.writes {
+		if !w.del && key >= it.lo && key < it.hi {
+			it.own = append(it.own, key)
+		}
+	}
+	slices.Sort(it.own)
+	if o.desc {
+		slices.Reverse(it.own)
+	}
+	return it
+}
+
+// etcdIterator merges the snapshot's keys, read a page at a time, with
+// the transaction's own writes.
+type etcdIterator struct {
+	t      *etcdKV
+	prefix string
+	lo, hi string // what is still to read from etcd: [lo, hi)
+	o      scanOpts
+	size   int
+	more   bool // etcd may hold more in [lo, hi)
+	page   []*mvccpb.KeyValue
+	own    []string // keys this transaction wrote in the range, in scan order
+}
+
+func (it *etcdIterator) next() ([]byte, []byte, error) {
+	kv, err := it.peek()
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case kv == nil && len(it.own) == 0:
+		return nil, nil, nil
+	case kv == nil || len(it.own) > 0 && (string(kv.Key) > it.own[0]) != it.o.desc:
+		key := it.own[0]
+		it.own = it.own[1:]
+		return []byte(key[len(it.prefix):]), it.t.writes[key].v, nil
+	}
+	it.page = it.page[1:]
+	if it.o.keysOnly {
+		return kv.Key[len(it.prefix):], nil, nil
+	}
+	return kv.Key[len(it.prefix):], present(kv.Value), nil
+}
+
+// peek returns the next key from etcd that this transaction did not
+// write or drop, reading pages as needed; nil at the end.
+func (it *etcdIterator) peek() (*mvccpb.KeyValue, error) {
+	for {
+		for len(it.page) > 0 {
+			kv := it.page[0]
+			key := string(kv.Key)
+			if _, own := it.t.writes[key]; !own && !it.t.dropped(key) {
+				return kv, nil
+			}
+			it.page = it.page[1:]
+		}
+		if !it.more {
+			return nil, nil
+		}
+		opts := []clientv3.OpOption{clientv3.WithRange(it.hi), clientv3.WithLimit(int64(it.size))}
+		if it.o.desc {
+			opts = append(opts, clientv3.WithSort(clientv3.SortByKey, clientv3.SortDescend))
+		}
+		if it.o.keysOnly {
+			opts = append(opts, clientv3.WithKeysOnly())
+		}
+		resp, err := it.t.read(it.lo, opts...)
+		if err != nil {
+			return nil, err
+		}
+		it.page, it.more = resp.Kvs, resp.More
+		if n := len(resp.Kvs); n > 0 {
+			if it.o.desc {
+				it.hi = string(resp.Kvs[n-1].Key)
+				it.size *= 4
+			} else {
+				it.lo = string(resp.Kvs[n-1].Key) + "\x00"
+				it.size = min(it.size*4, maxPage)
+			}
+		} else {
+			it.more = false
+		}
+	}
+}
+
+// commit sends the transaction's writes in one etcd transaction that
+// holds only if no other Update committed after the snapshot and the
+// store was not replaced since it was opened. It returns false, writing
+// nothing, when another committed first.
+func (t *etcdKV) commit() (bool, error) {
+	if len(t.writes) == 0 && len(t.drops) == 0 {
+		return true, nil
+	}
+	if t.rev == 0 { // blind writes: the snapshot is now
+		if _, err := t.read(t.e.key(etcdTxnKey), clientv3.WithKeysOnly()); err != nil {
+			return false, err
+		}
+	}
+	ops, size, err := t.ops()
+	if err != nil {
+		return false, err
+	}
+	token := randomToken()
+	txnKey, versionKey := t.e.key(etcdTxnKey), t.e.key(etcdVersionKey)
+	ops = append(ops, clientv3.OpPut(txnKey, token))
+	size += len(txnKey) + len(token) + etcdOpBytes
+	if t.fence != nil {
+		size += len(t.fence.Key) + etcdOpBytes
+	}
+	if err := t.e.fits(len(ops), size, len(t.writes)); err != nil {
+		return false, err
+	}
+	cmps := []clientv3.Cmp{
+		clientv3.Compare(clientv3.ModRevision(txnKey), "<", t.rev+1),
+		clientv3.Compare(clientv3.ModRevision(versionKey), "=", t.e.epoch.Load()),
+	}
+	orElse := []clientv3.Op{clientv3.OpGet(versionKey)}
+	if f := t.fence; f != nil {
+		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(f.Key), "=", f.CreateRevision))
+		orElse = append(orElse, clientv3.OpGet(f.Key, clientv3.WithKeysOnly()))
+	}
+	// The commit goes on when the caller gives up now: its outcome must
+	// be known, not left to a cancelled request.
+	ctx, cancel := t.e.reqCtx(context.WithoutCancel(t.ctx))
+	defer cancel()
+	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Else(orElse...).Commit()
+	switch {
+	case errors.Is(err, rpctypes.ErrTooManyOps), errors.Is(err, rpctypes.ErrRequestTooLarge):
+		return false, fmt.Errorf("%w: %d keys written, %d bytes: %v (raise the etcd options max_txn_ops / max_request_bytes to the cluster's)", ErrTooLarge, len(t.writes), size, err)
+	case err != nil:
+		return t.e.resolve(t.rev, token, err)
+	case resp.Succeeded:
+		return true, nil
+	}
+	if f := t.fence; f != nil {
+		if kvs := resp.Responses[1].GetResponseRange().GetKvs(); len(kvs) == 0 || kvs[0].CreateRevision != f.CreateRevision {
+			return false, fmt.Errorf("%w: %s is no longer the key created at revision %d", ErrFenced, f.Key, f.CreateRevision)
+		}
+	}
+	if kvs := resp.Responses[0].GetResponseRange().GetKvs(); len(kvs) == 0 || kvs[0].ModRevision != t.e.epoch.Load() {
+		return false, fmt.Errorf("%w (restored or migrated into): open it again", ErrReplaced)
+	}
+	return false, nil
+}
+
+// etcdOpBytes is a generous bound on what one operation of a transaction
+// adds to the request beyond its key and value.
+const etcdOpBytes = 24
+
+// ops turns the writes into etcd operations, and says how large they are.
+// A dropped bucket is one range delete, unless the transaction writes
+// into it again: etcd refuses a put inside a range the same transaction
+// deletes, so its old keys are deleted one by one then.
+func (t *etcdKV) ops() ([]clientv3.Op, int, error) {
+	var ops []clientv3.Op
+	size := 0
+	var ranged []string
+	for _, p := range slices.Compact(slices.Sorted(slices.Values(t.drops))) {
+		if slices.ContainsFunc(ranged, func(q string) bool { return strings.HasPrefix(p, q) }) {
+			continue
+		}
+		rewritten := false
+		for key, w := range t.writes {
+			rewritten = rewritten || !w.del && strings.HasPrefix(key, p)
+		}
+		if !rewritten {
+			ops = append(ops, clientv3.OpDelete(p, clientv3.WithPrefix()))
+			size += 2*len(p) + etcdOpBytes
+			ranged = append(ranged, p)
+			continue
+		}
+		old, err := t.keysUnder(p)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, key := range old {
+			if _, own := t.writes[key]; !own {
+				ops = append(ops, clientv3.OpDelete(key))
+				size += len(key) + etcdOpBytes
+			}
+		}
+	}
+	for _, key := range slices.Sorted(func(yield func(string) bool) {
+		for k := range t.writes {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		w := t.writes[key]
+		switch {
+		case !w.del:
+			ops = append(ops, clientv3.OpPut(key, string(w.v)))
+			size += len(key) + len(w.v) + etcdOpBytes
+		case !slices.ContainsFunc(ranged, func(p string) bool { return strings.HasPrefix(key, p) }):
+			ops = append(ops, clientv3.OpDelete(key))
+			size += len(key) + etcdOpBytes
+		}
+	}
+	return ops, size, nil
+}
+
+// keysUnder lists the snapshot's keys that start with p.
+func (t *etcdKV) keysUnder(p string) ([]string, error) {
+	var out []string
+	lo, hi := p, clientv3.GetPrefixRangeEnd(p)
+	for {
+		resp, err := t.read(lo, clientv3.WithRange(hi), clientv3.WithKeysOnly(), clientv3.WithLimit(maxPage))
+		if err != nil {
+			return nil, err
+		}
+		for _, kv := range resp.Kvs {
+			out = append(out, string(kv.Key))
+		}
+		if !resp.More || len(resp.Kvs) == 0 {
+			return out, nil
+		}
+		lo = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+	}
+}
+
+// fits fails with ErrTooLarge when a transaction of ops operations and
+// about size bytes exceeds what the cluster takes in one request.
+func (e *Etcd) fits(ops, size, keys int) error {
+	// The compares and the request's own framing.
+	size += 2*(len(e.key(etcdTxnKey))+etcdOpBytes) + 256
+	switch {
+	case ops > e.opts.MaxTxnOps:
+		return fmt.Errorf("%w: it writes %d keys in %d operations, and etcd takes at most %d operations in one transaction (max_txn_ops; etcd's --max-txn-ops)",
+			ErrTooLarge, keys, ops, e.opts.MaxTxnOps)
+	case size > e.opts.MaxRequestBytes:
+		return fmt.Errorf("%w: it writes %d keys, about %d bytes, and etcd takes at most %d bytes in one request (max_request_bytes; etcd's --max-request-bytes)",
+			ErrTooLarge, keys, size, e.opts.MaxRequestBytes)
+	}
+	return nil
+}
+
+// resolve finds out whether a commit whose request failed (cause) was
+// applied: it bumps the Update counter, so that the lost request can no
+// longer apply, then reads the counter's history since the snapshot rev
+// for the commit's token. It returns true only if the commit is found.
+func (e *Etcd) resolve(rev int64, token string, cause error) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), e.opts.RequestTimeout)
+	defer cancel()
+	unknown := func(err error) (bool, error) {
+		return false, fmt.Errorf("commit outcome unknown: %w (and finding out failed: %v)", e.unreachable(cause, e.opts.RequestTimeout), err)
+	}
+	key := e.key(etcdTxnKey)
+	fence, err := e.cli.Put(ctx, key, "fence-"+token)
+	if err != nil {
+		return unknown(err)
+	}
+	w := e.cli.Watch(clientv3.WithRequireLeader(ctx), key, clientv3.WithRev(rev+1))
+	for resp := range w {
+		if err := resp.Err(); err != nil {
+			return unknown(err)
+		}
+		for _, ev := range resp.Events {
+			if string(ev.Kv.Value) == token {
+				return true, nil
+			}
+			if ev.Kv.ModRevision >= fence.Header.Revision {
+				return false, fmt.Errorf("not committed: %w", e.unreachable(cause, e.opts.RequestTimeout))
+			}
+		}
+	}
+	return unknown(ctx.Err())
+}
+
+// randomToken names one commit in the Update counter.
+func randomToken() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
