@@ -29,8 +29,8 @@ func checkAlert(a model.Alert) error {
 }
 
 // Alerts returns every alert, ordered by rule and job id.
-func (t *records) Alerts() ([]model.Alert, error) {
-	out, err := all[model.Alert](t, in(bucketAlerts), "alert")
+func (t alertRecords) Alerts() ([]model.Alert, error) {
+	out, err := all[model.Alert](t.txn, in(bucketAlerts), "alert")
 	if err != nil {
 		return nil, fmt.Errorf("read alerts: %w", err)
 	}
@@ -38,7 +38,7 @@ func (t *records) Alerts() ([]model.Alert, error) {
 }
 
 // PutAlert stores the alert of (a.Rule, a.JobID), replacing the previous one.
-func (t *records) PutAlert(a model.Alert) error {
+func (t alertRecords) PutAlert(a model.Alert) error {
 	op := fmt.Sprintf("store alert %s of job %s", a.Rule, a.JobID)
 	if err := checkAlert(a); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -54,7 +54,7 @@ func (t *records) PutAlert(a model.Alert) error {
 }
 
 // DeleteAlert removes the alert of (rule, jobID); a missing one is no error.
-func (t *records) DeleteAlert(rule, jobID string) error {
+func (t alertRecords) DeleteAlert(rule, jobID string) error {
 	if err := t.del(in(bucketAlerts), []byte(model.AlertKey(rule, jobID))); err != nil {
 		return fmt.Errorf("delete alert %s of job %s: %w", rule, jobID, err)
 	}

@@ -32,14 +32,14 @@ func checkCatalogTable(t model.CatalogTable) error {
 
 // CatalogTables returns the newest version of each table of the cluster,
 // ordered by name.
-func (t *records) CatalogTables(cluster string) ([]model.CatalogTable, error) {
+func (t catalogRecords) CatalogTables(cluster string) ([]model.CatalogTable, error) {
 	names, err := t.children(in(bucketCatalog, cluster))
 	if err != nil {
 		return nil, fmt.Errorf("list catalog tables of cluster %s: %w", cluster, err)
 	}
 	out := []model.CatalogTable{}
 	for _, name := range names {
-		tb, found, err := last[model.CatalogTable](t, in(bucketCatalog, cluster, name), "catalog table")
+		tb, found, err := last[model.CatalogTable](t.txn, in(bucketCatalog, cluster, name), "catalog table")
 		if err != nil {
 			return nil, fmt.Errorf("list catalog tables of cluster %s: %w", cluster, err)
 		}
@@ -51,11 +51,11 @@ func (t *records) CatalogTables(cluster string) ([]model.CatalogTable, error) {
 }
 
 // CatalogTable returns one version of a table (0: the newest).
-func (t *records) CatalogTable(cluster, name string, version int) (model.CatalogTable, error) {
+func (t catalogRecords) CatalogTable(cluster, name string, version int) (model.CatalogTable, error) {
 	op := fmt.Sprintf("read catalog table %s of cluster %s", name, cluster)
 	b := in(bucketCatalog, cluster, name)
 	if version == 0 {
-		tb, found, err := last[model.CatalogTable](t, b, "catalog table")
+		tb, found, err := last[model.CatalogTable](t.txn, b, "catalog table")
 		switch {
 		case err != nil:
 			return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
@@ -80,9 +80,9 @@ func (t *records) CatalogTable(cluster, name string, version int) (model.Catalog
 }
 
 // CatalogVersions returns every version of a table, oldest first.
-func (t *records) CatalogVersions(cluster, name string) ([]model.CatalogTable, error) {
+func (t catalogRecords) CatalogVersions(cluster, name string) ([]model.CatalogTable, error) {
 	op := fmt.Sprintf("list versions of catalog table %s of cluster %s", name, cluster)
-	out, err := readAfter[model.CatalogTable](t, in(bucketCatalog, cluster, name), "catalog table", 0, 0)
+	out, err := readAfter[model.CatalogTable](t.txn, in(bucketCatalog, cluster, name), "catalog table", 0, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -93,7 +93,7 @@ func (t *records) CatalogVersions(cluster, name string) ([]model.CatalogTable, e
 }
 
 // PutCatalogTable stores the next version of a table.
-func (t *records) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, error) {
+func (t catalogRecords) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, error) {
 	op := fmt.Sprintf("store catalog table %s of cluster %s", tb.Name, tb.Cluster)
 	if err := checkCatalogTable(tb); err != nil {
 		return model.CatalogTable{}, fmt.Errorf("%s: %w", op, err)
@@ -115,7 +115,7 @@ func (t *records) PutCatalogTable(tb model.CatalogTable) (model.CatalogTable, er
 }
 
 // DeleteCatalogTable removes a table with all its versions.
-func (t *records) DeleteCatalogTable(cluster, name string) error {
+func (t catalogRecords) DeleteCatalogTable(cluster, name string) error {
 	op := fmt.Sprintf("remove catalog table %s of cluster %s", name, cluster)
 	b := in(bucketCatalog, cluster, name)
 	k, _, err := t.scan(b, scanOpts{keysOnly: true, hint: 1}).next()

@@ -36,7 +36,7 @@ func checkException(e model.JobException) error {
 }
 
 // Exceptions returns the job's kept exceptions, newest first.
-func (t *records) Exceptions(jobID string) ([]model.JobException, error) {
+func (t jobRecords) Exceptions(jobID string) ([]model.JobException, error) {
 	if err := t.requireJob("list exceptions", jobID); err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (t *records) Exceptions(jobID string) ([]model.JobException, error) {
 
 // AddExceptions keeps the exceptions not kept yet (by time and name), then
 // drops the oldest beyond model.MaxStoredExceptions.
-func (t *records) AddExceptions(jobID string, es []model.JobException) (int, error) {
+func (t jobRecords) AddExceptions(jobID string, es []model.JobException) (int, error) {
 	op := "keep exceptions of job " + jobID
 	if err := t.requireJob(op, jobID); err != nil {
 		return 0, err
@@ -104,7 +104,7 @@ func (t *records) AddExceptions(jobID string, es []model.JobException) (int, err
 	if invalid != nil {
 		return added, fmt.Errorf("%s: %w", op, invalid)
 	}
-	if err := trimOldest(t, b, model.MaxStoredExceptions); err != nil {
+	if err := trimOldest(t.txn, b, model.MaxStoredExceptions); err != nil {
 		return added, fmt.Errorf("%s: %w", op, err)
 	}
 	return added, nil
@@ -159,7 +159,7 @@ func cutTrace(s string, already bool) (string, bool) {
 }
 
 // trimOldest deletes the first keys of b until at most keep remain.
-func trimOldest(t *records, b bucket, keep int) error {
+func trimOldest(t *txn, b bucket, keep int) error {
 	var keys [][]byte
 	it := t.scan(b, scanOpts{keysOnly: true})
 	for {

@@ -69,71 +69,114 @@ func (e errIterator) next() ([]byte, []byte, error) { return nil, nil, e.err }
 // errTxDone reports the use of a transaction after its View or Update returned.
 var errTxDone = errors.New("transaction already ended (a ReadTx or Tx must not outlive its View or Update)")
 
-// records implements Tx over one kv transaction: every family, for every
-// backend. In a View, the backend refuses the writing methods.
-type records struct {
+// txn is one kv transaction as the record families use it: the kv calls,
+// refused once the transaction has ended.
+type txn struct {
 	kv   kv
 	done bool
 }
 
-var _ Tx = (*records)(nil)
+// records implements Tx over one kv transaction, for every backend: each
+// family is a type of its own over the transaction (jobRecords,
+// commandRecords, …), as store.go's interfaces are. In a View, the backend
+// refuses the writing methods.
+type records struct {
+	*txn
+	jobRecords
+	commandRecords
+	restorePointRecords
+	auditRecords
+	alertRecords
+	projectRecords
+	catalogRecords
+	udfRecords
+}
 
-func newRecords(t kv) *records { return &records{kv: t} }
+// The record families, each over the transaction.
+type (
+	jobRecords          struct{ *txn }
+	commandRecords      struct{ *txn }
+	restorePointRecords struct{ *txn }
+	auditRecords        struct{ *txn }
+	alertRecords        struct{ *txn }
+	projectRecords      struct{ *txn }
+	catalogRecords      struct{ *txn }
+	udfRecords          struct{ *txn }
+)
 
-func (t *records) close() { t.done = true }
+var (
+	_ Tx              = (*records)(nil)
+	_ JobsTx          = jobRecords{}
+	_ CommandsTx      = commandRecords{}
+	_ RestorePointsTx = restorePointRecords{}
+	_ AuditTx         = auditRecords{}
+	_ AlertsTx        = alertRecords{}
+	_ ProjectsTx      = projectRecords{}
+	_ CatalogTx       = catalogRecords{}
+	_ UDFsTx          = udfRecords{}
+)
+
+func newRecords(k kv) *records {
+	t := &txn{kv: k}
+	return &records{txn: t, jobRecords: jobRecords{t}, commandRecords: commandRecords{t}, restorePointRecords: restorePointRecords{t},
+		auditRecords: auditRecords{t}, alertRecords: alertRecords{t}, projectRecords: projectRecords{t},
+		catalogRecords: catalogRecords{t}, udfRecords: udfRecords{t}}
+}
+
+func (t *txn) close() { t.done = true }
 
 // The kv calls, refused once the transaction has ended.
 
-func (t *records) get(b bucket, k []byte) ([]byte, error) {
+func (t *txn) get(b bucket, k []byte) ([]byte, error) {
 	if t.done {
 		return nil, errTxDone
 	}
 	return t.kv.get(b, k)
 }
 
-func (t *records) getMany(b bucket, keys [][]byte) ([][]byte, error) {
+func (t *txn) getMany(b bucket, keys [][]byte) ([][]byte, error) {
 	if t.done {
 		return nil, errTxDone
 	}
 	return t.kv.getMany(b, keys)
 }
 
-func (t *records) put(b bucket, k, v []byte) error {
+func (t *txn) put(b bucket, k, v []byte) error {
 	if t.done {
 		return errTxDone
 	}
 	return t.kv.put(b, k, v)
 }
 
-func (t *records) del(b bucket, k []byte) error {
+func (t *txn) del(b bucket, k []byte) error {
 	if t.done {
 		return errTxDone
 	}
 	return t.kv.del(b, k)
 }
 
-func (t *records) scan(b bucket, o scanOpts) iterator {
+func (t *txn) scan(b bucket, o scanOpts) iterator {
 	if t.done {
 		return errIterator{errTxDone}
 	}
 	return t.kv.scan(b, o)
 }
 
-func (t *records) children(b bucket) ([]string, error) {
+func (t *txn) children(b bucket) ([]string, error) {
 	if t.done {
 		return nil, errTxDone
 	}
 	return t.kv.children(b)
 }
 
-func (t *records) drop(b bucket) error {
+func (t *txn) drop(b bucket) error {
 	if t.done {
 		return errTxDone
 	}
 	return t.kv.drop(b)
 }
 
-func (t *records) nextSeq(b bucket) (uint64, error) {
+func (t *txn) nextSeq(b bucket) (uint64, error) {
 	if t.done {
 		return 0, errTxDone
 	}
@@ -141,7 +184,7 @@ func (t *records) nextSeq(b bucket) (uint64, error) {
 }
 
 // each decodes every record of b in order and hands it to fn.
-func each[T any](t *records, b bucket, what string, fn func(k []byte, rec T) error) error {
+func each[T any](t *txn, b bucket, what string, fn func(k []byte, rec T) error) error {
 	it := t.scan(b, scanOpts{})
 	for {
 		k, v, err := it.next()
@@ -159,7 +202,7 @@ func each[T any](t *records, b bucket, what string, fn func(k []byte, rec T) err
 }
 
 // all decodes every record of b, in order; none is an empty list.
-func all[T any](t *records, b bucket, what string) ([]T, error) {
+func all[T any](t *txn, b bucket, what string) ([]T, error) {
 	out := []T{}
 	err := each(t, b, what, func(_ []byte, rec T) error {
 		out = append(out, rec)
@@ -169,7 +212,7 @@ func all[T any](t *records, b bucket, what string) ([]T, error) {
 }
 
 // last decodes the last record of b; found is false when b is empty.
-func last[T any](t *records, b bucket, what string) (rec T, found bool, err error) {
+func last[T any](t *txn, b bucket, what string) (rec T, found bool, err error) {
 	k, v, err := t.scan(b, scanOpts{desc: true, hint: 1}).next()
 	if err != nil || k == nil {
 		return rec, false, err

@@ -35,7 +35,7 @@ func checkProject(p model.Project) error {
 }
 
 // Project returns the project of that name; ErrNotFound if none.
-func (t *records) Project(name string) (model.Project, error) {
+func (t projectRecords) Project(name string) (model.Project, error) {
 	v, err := t.get(in(bucketProjects), []byte(name))
 	if err != nil {
 		return model.Project{}, fmt.Errorf("read project %s: %w", name, err)
@@ -47,9 +47,9 @@ func (t *records) Project(name string) (model.Project, error) {
 }
 
 // Projects returns every project, by name (none: nil).
-func (t *records) Projects() ([]model.Project, error) {
+func (t projectRecords) Projects() ([]model.Project, error) {
 	var out []model.Project
-	err := each(t, in(bucketProjects), "project", func(_ []byte, p model.Project) error {
+	err := each(t.txn, in(bucketProjects), "project", func(_ []byte, p model.Project) error {
 		out = append(out, p)
 		return nil
 	})
@@ -60,7 +60,7 @@ func (t *records) Projects() ([]model.Project, error) {
 }
 
 // PutProject creates or replaces a project.
-func (t *records) PutProject(p model.Project) error {
+func (t projectRecords) PutProject(p model.Project) error {
 	op := "store project " + p.Name
 	if err := checkProject(p); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -77,7 +77,7 @@ func (t *records) PutProject(p model.Project) error {
 
 // AddArtifact records the project's next artifact and returns it with its
 // Version; ErrNotFound if the project does not exist.
-func (t *records) AddArtifact(a model.Artifact) (model.Artifact, error) {
+func (t projectRecords) AddArtifact(a model.Artifact) (model.Artifact, error) {
 	op := "record artifact of project " + a.Project
 	if _, err := t.Project(a.Project); err != nil {
 		return a, fmt.Errorf("%s: %w", op, err)
@@ -103,12 +103,12 @@ func (t *records) AddArtifact(a model.Artifact) (model.Artifact, error) {
 
 // Artifacts returns the project's artifacts, oldest first (none: nil);
 // ErrNotFound if the project does not exist.
-func (t *records) Artifacts(project string) ([]model.Artifact, error) {
+func (t projectRecords) Artifacts(project string) ([]model.Artifact, error) {
 	if _, err := t.Project(project); err != nil {
 		return nil, err
 	}
 	var out []model.Artifact
-	err := each(t, in(bucketArtifacts, project), "artifact", func(k []byte, a model.Artifact) error {
+	err := each(t.txn, in(bucketArtifacts, project), "artifact", func(k []byte, a model.Artifact) error {
 		if uint64(a.Version) != binary.BigEndian.Uint64(k) {
 			return fmt.Errorf("artifact %s v%d stored under key %x: %w", project, a.Version, k, ErrCorrupt)
 		}

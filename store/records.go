@@ -7,7 +7,7 @@ import (
 )
 
 // requireJob fails with ErrNotFound, naming the operation, if the job does not exist.
-func (t *records) requireJob(op, jobID string) error {
+func (t *txn) requireJob(op, jobID string) error {
 	if jobID == "" {
 		return fmt.Errorf("%s: job %q: %w", op, jobID, ErrNotFound)
 	}
@@ -22,7 +22,7 @@ func (t *records) requireJob(op, jobID string) error {
 }
 
 // Job returns the job with the given id.
-func (t *records) Job(id string) (model.Job, error) {
+func (t jobRecords) Job(id string) (model.Job, error) {
 	v, err := t.get(in(bucketJobs), []byte(id))
 	if err != nil {
 		return model.Job{}, fmt.Errorf("get job %q: %w", id, err)
@@ -34,7 +34,7 @@ func (t *records) Job(id string) (model.Job, error) {
 }
 
 // JobByName returns the job with the given name.
-func (t *records) JobByName(name string) (model.Job, error) {
+func (t jobRecords) JobByName(name string) (model.Job, error) {
 	id, err := t.get(in(bucketJobNames), []byte(name))
 	if err != nil {
 		return model.Job{}, fmt.Errorf("get job named %q: %w", name, err)
@@ -50,8 +50,8 @@ func (t *records) JobByName(name string) (model.Job, error) {
 }
 
 // Jobs returns every job, ordered by id.
-func (t *records) Jobs() ([]model.Job, error) {
-	out, err := all[model.Job](t, in(bucketJobs), "job")
+func (t jobRecords) Jobs() ([]model.Job, error) {
+	out, err := all[model.Job](t.txn, in(bucketJobs), "job")
 	if err != nil {
 		return nil, fmt.Errorf("list jobs: %w", err)
 	}
@@ -59,7 +59,7 @@ func (t *records) Jobs() ([]model.Job, error) {
 }
 
 // CreateJob adds a job whose id and name are both free.
-func (t *records) CreateJob(j model.Job) error {
+func (t jobRecords) CreateJob(j model.Job) error {
 	op := fmt.Sprintf("create job %s (%s)", j.ID, j.Name)
 	if err := checkJob(j); err != nil {
 		return fmt.Errorf("create job: %w", err)
@@ -92,7 +92,7 @@ func (t *records) CreateJob(j model.Job) error {
 }
 
 // PutJob replaces an existing job and moves its name in the index on a rename.
-func (t *records) PutJob(j model.Job) error {
+func (t jobRecords) PutJob(j model.Job) error {
 	op := fmt.Sprintf("put job %s (%s)", j.ID, j.Name)
 	if err := checkJob(j); err != nil {
 		return fmt.Errorf("put job: %w", err)
@@ -128,7 +128,7 @@ func (t *records) PutJob(j model.Job) error {
 }
 
 // Spec returns one version of a job's spec.
-func (t *records) Spec(jobID string, version int) (model.Spec, error) {
+func (t jobRecords) Spec(jobID string, version int) (model.Spec, error) {
 	op := fmt.Sprintf("get spec v%d of job %q", version, jobID)
 	if version <= 0 {
 		return model.Spec{}, fmt.Errorf("%s: %w", op, ErrNotFound)
@@ -145,11 +145,11 @@ func (t *records) Spec(jobID string, version int) (model.Spec, error) {
 }
 
 // Specs returns every version of a job's spec, oldest first.
-func (t *records) Specs(jobID string) ([]model.Spec, error) {
+func (t jobRecords) Specs(jobID string) ([]model.Spec, error) {
 	if err := t.requireJob("list specs", jobID); err != nil {
 		return nil, err
 	}
-	out, err := all[model.Spec](t, in(bucketSpecs, jobID), "spec")
+	out, err := all[model.Spec](t.txn, in(bucketSpecs, jobID), "spec")
 	if err != nil {
 		return nil, fmt.Errorf("list specs of job %q: %w", jobID, err)
 	}
@@ -157,20 +157,20 @@ func (t *records) Specs(jobID string) ([]model.Spec, error) {
 }
 
 // AddSpec stores the next version of a job's spec.
-func (t *records) AddSpec(s model.Spec) (model.Spec, error) {
+func (t jobRecords) AddSpec(s model.Spec) (model.Spec, error) {
 	if err := t.requireJob("add spec", s.JobID); err != nil {
 		return model.Spec{}, err
 	}
-	return appendTo(t, in(bucketSpecs, s.JobID), "spec", fmt.Sprintf("add spec to job %s", s.JobID), s.JobID, s,
+	return appendTo(t.txn, in(bucketSpecs, s.JobID), "spec", fmt.Sprintf("add spec to job %s", s.JobID), s.JobID, s,
 		func(s *model.Spec, seq uint64) { s.Version = int(seq) })
 }
 
 // Events returns a job's events after afterSeq, oldest first.
-func (t *records) Events(jobID string, afterSeq int64, limit int) ([]model.Event, error) {
+func (t jobRecords) Events(jobID string, afterSeq int64, limit int) ([]model.Event, error) {
 	if err := t.requireJob("list events", jobID); err != nil {
 		return nil, err
 	}
-	out, err := readAfter[model.Event](t, in(bucketEvents, jobID), "event", afterSeq, limit)
+	out, err := readAfter[model.Event](t.txn, in(bucketEvents, jobID), "event", afterSeq, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list events of job %s: %w", jobID, err)
 	}
@@ -179,7 +179,7 @@ func (t *records) Events(jobID string, afterSeq int64, limit int) ([]model.Event
 
 // readAfter decodes the records of a seq-keyed bucket whose seq is after
 // afterSeq, at most limit of them (0: all).
-func readAfter[T any](t *records, b bucket, what string, afterSeq int64, limit int) ([]T, error) {
+func readAfter[T any](t *txn, b bucket, what string, afterSeq int64, limit int) ([]T, error) {
 	if limit < 0 {
 		return nil, fmt.Errorf("limit %d is negative: %w", limit, ErrInvalid)
 	}
@@ -207,23 +207,23 @@ func readAfter[T any](t *records, b bucket, what string, afterSeq int64, limit i
 }
 
 // AppendEvent appends to a job's history with the job's next seq.
-func (t *records) AppendEvent(e model.Event) (model.Event, error) {
+func (t jobRecords) AppendEvent(e model.Event) (model.Event, error) {
 	if err := checkEvent(e); err != nil {
 		return model.Event{}, fmt.Errorf("append event: %w", err)
 	}
 	if err := t.requireJob("append event", e.JobID); err != nil {
 		return model.Event{}, err
 	}
-	return appendTo(t, in(bucketEvents, e.JobID), "event", fmt.Sprintf("append event %s→%s to job %s", e.From, e.To, e.JobID), e.JobID, e,
+	return appendTo(t.txn, in(bucketEvents, e.JobID), "event", fmt.Sprintf("append event %s→%s to job %s", e.From, e.To, e.JobID), e.JobID, e,
 		func(e *model.Event, seq uint64) { e.Seq = int64(seq) })
 }
 
 // RestorePoints returns a job's restore points in the order recorded.
-func (t *records) RestorePoints(jobID string) ([]model.RestorePoint, error) {
+func (t restorePointRecords) RestorePoints(jobID string) ([]model.RestorePoint, error) {
 	if err := t.requireJob("list restore points", jobID); err != nil {
 		return nil, err
 	}
-	out, err := readAfter[model.RestorePoint](t, in(bucketRestorePoints, jobID), "restore point", 0, 0)
+	out, err := readAfter[model.RestorePoint](t.txn, in(bucketRestorePoints, jobID), "restore point", 0, 0)
 	if err != nil {
 		return nil, fmt.Errorf("list restore points of job %s: %w", jobID, err)
 	}
@@ -231,7 +231,7 @@ func (t *records) RestorePoints(jobID string) ([]model.RestorePoint, error) {
 }
 
 // PutRestorePoint replaces a recorded restore point, found by its path.
-func (t *records) PutRestorePoint(rp model.RestorePoint) error {
+func (t restorePointRecords) PutRestorePoint(rp model.RestorePoint) error {
 	if err := checkRestorePoint(rp); err != nil {
 		return fmt.Errorf("put restore point: %w", err)
 	}
@@ -258,7 +258,7 @@ func (t *records) PutRestorePoint(rp model.RestorePoint) error {
 }
 
 // AddRestorePoint records a restore point unless its path is known for the job.
-func (t *records) AddRestorePoint(rp model.RestorePoint) (bool, error) {
+func (t restorePointRecords) AddRestorePoint(rp model.RestorePoint) (bool, error) {
 	if err := checkRestorePoint(rp); err != nil {
 		return false, fmt.Errorf("add restore point: %w", err)
 	}
@@ -293,8 +293,8 @@ func (t *records) AddRestorePoint(rp model.RestorePoint) (bool, error) {
 }
 
 // Audit returns audit entries after afterSeq, oldest first.
-func (t *records) Audit(afterSeq int64, limit int) ([]model.AuditEntry, error) {
-	out, err := readAfter[model.AuditEntry](t, in(bucketAudit), "audit entry", afterSeq, limit)
+func (t auditRecords) Audit(afterSeq int64, limit int) ([]model.AuditEntry, error) {
+	out, err := readAfter[model.AuditEntry](t.txn, in(bucketAudit), "audit entry", afterSeq, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read audit log: %w", err)
 	}
@@ -302,7 +302,7 @@ func (t *records) Audit(afterSeq int64, limit int) ([]model.AuditEntry, error) {
 }
 
 // AppendAudit appends to the audit log with the next seq.
-func (t *records) AppendAudit(a model.AuditEntry) (model.AuditEntry, error) {
+func (t auditRecords) AppendAudit(a model.AuditEntry) (model.AuditEntry, error) {
 	op := fmt.Sprintf("append audit entry %q by %s", a.Action, a.User)
 	seq, err := t.nextSeq(in(bucketAudit))
 	if err != nil {
@@ -322,7 +322,7 @@ func (t *records) AppendAudit(a model.AuditEntry) (model.AuditEntry, error) {
 // appendTo stores rec in b under b's next sequence number, which setSeq
 // writes into the record first: the append of specs (versions) and
 // events (history).
-func appendTo[T any](t *records, b bucket, what, op, jobID string, rec T, setSeq func(*T, uint64)) (T, error) {
+func appendTo[T any](t *txn, b bucket, what, op, jobID string, rec T, setSeq func(*T, uint64)) (T, error) {
 	var zero T
 	seq, err := t.nextSeq(b)
 	if err != nil {

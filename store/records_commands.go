@@ -9,7 +9,7 @@ import (
 )
 
 // Command returns one command by id.
-func (t *records) Command(id string) (model.Command, error) {
+func (t commandRecords) Command(id string) (model.Command, error) {
 	v, err := t.get(in(bucketCommands), []byte(id))
 	if err != nil {
 		return model.Command{}, fmt.Errorf("get command %q: %w", id, err)
@@ -24,7 +24,7 @@ func (t *records) Command(id string) (model.Command, error) {
 // with CommandID(seq), alone for a command of before schema 3 or followed
 // by "-" and its random suffix, and ids sort by that prefix: the first key
 // from it is the command, if there is one.
-func (t *records) CommandBySeq(seq int64) (model.Command, error) {
+func (t commandRecords) CommandBySeq(seq int64) (model.Command, error) {
 	op := fmt.Sprintf("get command #%d", seq)
 	if seq <= 0 {
 		return model.Command{}, fmt.Errorf("%s: %w", op, ErrNotFound)
@@ -48,7 +48,7 @@ func (t *records) CommandBySeq(seq int64) (model.Command, error) {
 
 // PutCommand creates a command (empty ID) or replaces one, keeping the
 // by-state and by-job indexes in step with the record.
-func (t *records) PutCommand(c model.Command) (model.Command, error) {
+func (t commandRecords) PutCommand(c model.Command) (model.Command, error) {
 	if err := checkCommand(c); err != nil {
 		return model.Command{}, fmt.Errorf("put command %s: %w", c.ID, err)
 	}
@@ -96,7 +96,7 @@ func (t *records) PutCommand(c model.Command) (model.Command, error) {
 }
 
 // indexCommand adds c to its state's and its job's index (idempotent).
-func (t *records) indexCommand(c model.Command) error {
+func (t commandRecords) indexCommand(c model.Command) error {
 	if err := t.put(in(bucketCommandsByState, c.State.String()), []byte(c.ID), nil); err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (t *records) indexCommand(c model.Command) error {
 // Commands returns the commands matching f, oldest first. It walks the
 // smallest index that f allows, newest first so that Limit stops early, and
 // checks every candidate against its record.
-func (t *records) Commands(f CommandFilter) ([]model.Command, error) {
+func (t commandRecords) Commands(f CommandFilter) ([]model.Command, error) {
 	if f.Limit < 0 {
 		return nil, fmt.Errorf("list commands: limit %d is negative: %w", f.Limit, ErrInvalid)
 	}
@@ -163,7 +163,7 @@ func (t *records) Commands(f CommandFilter) ([]model.Command, error) {
 
 // newestCommands hands every command to keep, newest first, until keep
 // returns false.
-func (t *records) newestCommands(limit int, keep func(id, v []byte) (bool, error)) error {
+func (t commandRecords) newestCommands(limit int, keep func(id, v []byte) (bool, error)) error {
 	it := t.scan(in(bucketCommands), scanOpts{desc: true, hint: limit})
 	for {
 		k, v, err := it.next()
@@ -179,8 +179,8 @@ func (t *records) newestCommands(limit int, keep func(id, v []byte) (bool, error
 // indexedCommands hands the commands the index buckets list to keep,
 // newest first, until keep returns false. The records are read a batch at
 // a time: a backend across the network reads each batch in one request.
-func (t *records) indexedCommands(sources []bucket, limit int, keep func(id, v []byte) (bool, error)) error {
-	ids := mergeDescending(t, sources)
+func (t commandRecords) indexedCommands(sources []bucket, limit int, keep func(id, v []byte) (bool, error)) error {
+	ids := mergeDescending(t.txn, sources)
 	batch := 16
 	if limit > 0 {
 		batch = min(limit, maxBatch)
@@ -220,7 +220,7 @@ const maxBatch = 100
 // greatest down, each once, one per call, nil at the end. The index
 // buckets hold disjoint keys; should a damaged one not, a command still
 // comes out once.
-func mergeDescending(t *records, buckets []bucket) func() ([]byte, error) {
+func mergeDescending(t *txn, buckets []bucket) func() ([]byte, error) {
 	its := make([]iterator, len(buckets))
 	keys := make([][]byte, len(buckets))
 	started := false

@@ -34,7 +34,7 @@ func checkUDF(u model.UDF) error {
 }
 
 // UDF returns the registered function of that name; ErrNotFound if none.
-func (t *records) UDF(name string) (model.UDF, error) {
+func (t udfRecords) UDF(name string) (model.UDF, error) {
 	v, err := t.get(in(bucketUDFs), []byte(name))
 	if err != nil {
 		return model.UDF{}, fmt.Errorf("read function %s: %w", name, err)
@@ -46,8 +46,8 @@ func (t *records) UDF(name string) (model.UDF, error) {
 }
 
 // UDFs returns every registered function, by name.
-func (t *records) UDFs() ([]model.UDF, error) {
-	out, err := all[model.UDF](t, in(bucketUDFs), "function")
+func (t udfRecords) UDFs() ([]model.UDF, error) {
+	out, err := all[model.UDF](t.txn, in(bucketUDFs), "function")
 	if err != nil {
 		return nil, fmt.Errorf("read functions: %w", err)
 	}
@@ -55,7 +55,7 @@ func (t *records) UDFs() ([]model.UDF, error) {
 }
 
 // PutUDF creates or replaces a registered function.
-func (t *records) PutUDF(u model.UDF) error {
+func (t udfRecords) PutUDF(u model.UDF) error {
 	op := "store function " + u.Name
 	if err := checkUDF(u); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -71,7 +71,7 @@ func (t *records) PutUDF(u model.UDF) error {
 }
 
 // DeleteUDF removes a registered function; ErrNotFound if there is none.
-func (t *records) DeleteUDF(name string) error {
+func (t udfRecords) DeleteUDF(name string) error {
 	op := "remove function " + name
 	v, err := t.get(in(bucketUDFs), []byte(name))
 	if err != nil {

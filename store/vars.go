@@ -32,7 +32,7 @@ func checkVar(v model.Variable) error {
 
 // Vars returns every variable, those of every cluster first, then by
 // cluster and name.
-func (t *records) Vars() ([]model.Variable, error) {
+func (t catalogRecords) Vars() ([]model.Variable, error) {
 	scopes, err := t.children(in(bucketVars))
 	if err != nil {
 		return nil, fmt.Errorf("list variables: %w", err)
@@ -43,7 +43,7 @@ func (t *records) Vars() ([]model.Variable, error) {
 	}
 	out := []model.Variable{}
 	for _, scope := range scopes {
-		err := each(t, in(bucketVars, scope), "variable", func(_ []byte, v model.Variable) error {
+		err := each(t.txn, in(bucketVars, scope), "variable", func(_ []byte, v model.Variable) error {
 			out = append(out, v)
 			return nil
 		})
@@ -55,7 +55,7 @@ func (t *records) Vars() ([]model.Variable, error) {
 }
 
 // PutVar stores a variable, replacing the one of its cluster and name.
-func (t *records) PutVar(v model.Variable) error {
+func (t catalogRecords) PutVar(v model.Variable) error {
 	op := fmt.Sprintf("store variable %s", v.Name)
 	if err := checkVar(v); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -71,7 +71,7 @@ func (t *records) PutVar(v model.Variable) error {
 }
 
 // DeleteVar removes a variable of a cluster ("": of every cluster).
-func (t *records) DeleteVar(cluster, name string) error {
+func (t catalogRecords) DeleteVar(cluster, name string) error {
 	op := fmt.Sprintf("remove variable %s", name)
 	b := in(bucketVars, varsScope(cluster))
 	v, err := t.get(b, []byte(name))
