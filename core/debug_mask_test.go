@@ -18,12 +18,17 @@ import (
 // TestDebugRunMasksSecretsInRows: a secret stands in a connector option
 // (the only place a debug run takes it), and the data the run reads holds
 // the same string: the run is real, but the rows it reports and prints
-// show it masked.
+// show it masked, as it is and as JSON writes it (a secret with < > & "
+// is escaped there).
 func TestDebugRunMasksSecretsInRows(t *testing.T) {
-	const secret = "pl4nted-debug-secret-31"
+	const secret = `pl4nted<debug>&"secret"-31`
 	t.Setenv("PALINK_TEST_DEBUG_SECRET", secret)
 	data := filepath.Join(t.TempDir(), "src.jsonl")
-	if err := os.WriteFile(data, []byte(`{"id": 1, "pw": "`+secret+`"}`+"\n"+`{"id": 2, "pw": "was `+secret+`"}`+"\n"), 0o600); err != nil {
+	row := func(id int, pw string) string {
+		b, _ := json.Marshal(map[string]any{"id": id, "pw": pw})
+		return string(b) + "\n"
+	}
+	if err := os.WriteFile(data, []byte(row(1, secret)+row(2, "was "+secret)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	sql := "CREATE TABLE src (id BIGINT, pw STRING) WITH ('connector' = 'kafka', 'topic' = 'src', 'format' = 'json',\n" +
@@ -60,7 +65,9 @@ func TestDebugRunMasksSecretsInRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown.WriteString(out.String())
-	if strings.Contains(shown.String(), secret) || strings.Count(shown.String(), model.Masked) < 4 {
+	escaped, _ := json.Marshal(secret)
+	if strings.Contains(shown.String(), secret) || strings.Contains(shown.String(), string(escaped[1:len(escaped)-1])) ||
+		strings.Contains(shown.String(), `pl4nted<debug>&\"secret\"`) || strings.Count(shown.String(), model.Masked) < 6 {
 		t.Errorf("the run showed the secret, or not masked:\n%s", shown.String())
 	}
 }

@@ -68,3 +68,23 @@ func TestEffectiveResolveAndMask(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONMaskMasksEveryWrittenForm: a secret with characters JSON escapes
+// is masked as it is, as encoding/json writes it (< > & escaped too) and
+// as an encoder that leaves HTML alone writes it; no secret, no mask.
+func TestJSONMaskMasksEveryWrittenForm(t *testing.T) {
+	const secret = `a<b>&"c"\d`
+	r, err := Resolve([]model.Variable{{Name: "s", SecretEnv: "S"}}, func(string) string { return secret })
+	if err != nil {
+		t.Fatal(err)
+	}
+	mask := r.JSONMask()
+	for _, form := range []string{secret, `a\u003cb\u003e\u0026\"c\"\\d`, `a<b>&\"c\"\\d`} {
+		if got := mask("x " + form + " y"); got != "x "+model.Masked+" y" {
+			t.Errorf("%s masked as %s", form, got)
+		}
+	}
+	if (Resolved{}).JSONMask() != nil {
+		t.Error("a mask without secrets")
+	}
+}
