@@ -530,6 +530,11 @@ func (s *Scheduler) finish(x *execution, runErr error) {
 		cmd     model.Command
 		outcome = x.outcome
 	)
+	// Read before the transaction: the lease renewal holds x.mu while it
+	// waits for a write transaction, so taking x.mu inside one deadlocks.
+	x.mu.Lock()
+	logged, params := x.cmd.Log, x.cmd.Params
+	x.mu.Unlock()
 	err := s.st.Update(context.Background(), func(tx store.Tx) error {
 		c, err := tx.Command(x.id)
 		if err != nil {
@@ -538,9 +543,7 @@ func (s *Scheduler) finish(x *execution, runErr error) {
 		if c.LeaseOwner != s.owner || c.State != model.CmdDoing {
 			return errLeaseLost
 		}
-		x.mu.Lock()
-		c.Log, c.Params = x.cmd.Log, x.cmd.Params
-		x.mu.Unlock()
+		c.Log, c.Params = logged, params
 		evk := decide.CmdEvSucceed
 		if runErr != nil {
 			evk = decide.CmdEvFail
