@@ -12,7 +12,8 @@ import (
 )
 
 // TestJobConfigShowsASecretsReferenceNotItsValue: a job's Flink config
-// and its script's SET statements may set a key from a secret variable;
+// and its script's SET statements may set a key from a secret variable (a
+// deploy warns of the SET);
 // the cluster then reports the value (Flink hides only the keys it deems
 // sensitive, and env.java.opts is none), and the job's configuration view
 // shows the key as palink set it, ${name} and all, never the value.
@@ -31,8 +32,15 @@ func TestJobConfigShowsASecretsReferenceNotItsValue(t *testing.T) {
 			"pipeline.global-job-parameters.region": "${plain}"}}); err != nil {
 		t.Fatal(err)
 	}
-	if c := e.Act("orders", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+	c := e.Act("orders", model.CmdSubmit, 0)
+	if c.State != model.CmdSucceeded {
 		t.Fatalf("submit: %s %s", c.State, c.Error)
+	}
+	// The deploy goes ahead, and says where a secret stands outside a
+	// connector option (Flink shows it in its plan and web UI).
+	if logged := strings.Join(coretest.LogTexts(c), "\n"); !strings.Contains(logged,
+		"warning: line 1:46: secret variable ${tok} stands outside a connector option") {
+		t.Errorf("the deploy did not warn of the secret in a SET:\n%s", logged)
 	}
 	e.SyncUntil("orders", "RUNNING", coretest.Running)
 	conf, err := e.Svc.FlinkConfig(e.Ctx, "orders")
