@@ -353,10 +353,24 @@ func TestSessionsFireInOrder(t *testing.T) {
 	if got := out.take(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	// Equal ends fire in the order the sessions began — a merged session
+	// keeps its first row's place, whichever key came first.
+	for _, r := range []value.Row{{"p", int64(10_000), int64(11_000), nil}, {"q", int64(13_000), int64(14_000), nil},
+		{"p", int64(13_000), int64(14_000), nil}, {"x", int64(20_000), int64(21_000), nil}, {"y", int64(20_500), int64(21_500), nil},
+		{"x", int64(20_500), int64(21_500), nil}} {
+		must(t, s.Push(Rec{Kind: Insert, Row: r}))
+	}
+	must(t, s.Watermark(21_499))
+	want = "+I[p 10000 11000 1970-01-01 00:00:10.999 +0000 UTC 1]; +I[q 13000 14000 1970-01-01 00:00:13.999 +0000 UTC 1]; " +
+		"+I[p 13000 14000 1970-01-01 00:00:13.999 +0000 UTC 1]; +I[x 20000 21500 1970-01-01 00:00:21.499 +0000 UTC 2]; " +
+		"+I[y 20500 21500 1970-01-01 00:00:21.499 +0000 UTC 1]; wm 21499"
+	if got := out.take(); got != want {
+		t.Errorf("equal ends: got  %s\nwant %s", got, want)
+	}
 	// What fired is gone; what is open still fires, once.
-	must(t, s.Push(Rec{Kind: Insert, Row: value.Row{"e", int64(6000), int64(7000), nil}}))
-	must(t, s.Watermark(6999))
-	if got := out.take(); got != "+I[e 6000 7000 1970-01-01 00:00:06.999 +0000 UTC 1]; wm 6999" {
+	must(t, s.Push(Rec{Kind: Insert, Row: value.Row{"e", int64(26000), int64(27000), nil}}))
+	must(t, s.Watermark(26999))
+	if got := out.take(); got != "+I[e 26000 27000 1970-01-01 00:00:26.999 +0000 UTC 1]; wm 26999" {
 		t.Errorf("after: %s", got)
 	}
 }
@@ -375,6 +389,16 @@ func TestSessionArgumentsAndFilters(t *testing.T) {
 	must(t, s.Watermark(999))
 	if got, want := out.take(), "+I[true 0 1000 1 1]; +I[false 0 1000 1 0]; +I[<nil> 0 1000 0 0]; wm 999"; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+	// window_time may be the first key; it is no key of the session.
+	s = NewSessionAgg(4, 1, 2, 0, []AggSpec{count()})
+	s.Millis, s.Local = ms, func(v int64) any { return v }
+	s.Out.To(out)
+	must(t, s.Push(Rec{Kind: Insert, Row: value.Row{"t1", int64(0), int64(1000), "k"}}))
+	must(t, s.Push(Rec{Kind: Insert, Row: value.Row{"t2", int64(500), int64(1500), "k"}}))
+	must(t, s.Watermark(1499))
+	if got, want := out.take(), "+I[1970-01-01 00:00:01.499 +0000 UTC 0 1500 k 2]; wm 1499"; got != want {
+		t.Errorf("window_time first: got %s, want %s", got, want)
 	}
 }
 
@@ -436,6 +460,8 @@ func TestWindowJoinFiresWhenBothWatermarksReachEndMinusOne(t *testing.T) {
 	l, r := j.Input(0), j.Input(1)
 	must(t, l.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(2000)}}))
 	must(t, r.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(2000)}}))
+	must(t, l.Push(Rec{Kind: Insert, Row: value.Row{"z", int64(2000)}})) // no match: an inner join drops it
+	must(t, r.Push(Rec{Kind: Insert, Row: value.Row{"y", int64(2000)}}))
 	must(t, l.Watermark(1999))
 	must(t, r.Watermark(1998))
 	if got := out.take(); got != "wm 1998" {
