@@ -202,6 +202,10 @@ func TestWindowAggArgumentsAndFilters(t *testing.T) {
 	if got, want := out.take(), "+I[true 1000 1 1 5]; +I[false 1000 1 0 1]; +I[<nil> 1000 0 0 2]; wm 999"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
+	// An aggregate that cannot take a value says so.
+	if err := w.Push(Rec{Kind: Insert, Row: value.Row{true, int64(2000), "x"}}); err == nil || !strings.HasPrefix(err.Error(), "SUM of ") {
+		t.Errorf("SUM of a string: %v", err)
+	}
 }
 
 // TestWindowAggByProcessingTime: processing-time windows fire as the clock
@@ -212,19 +216,22 @@ func TestWindowAggByProcessingTime(t *testing.T) {
 	w := windowAgg(out)
 	w.Proc = true
 	must(t, w.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(2000)}}))
-	must(t, w.Watermark(5000))
 	must(t, w.ProcTime(1998))
-	if got := out.take(); got != "wm 5000" {
+	if got := out.take(); got != "" {
 		t.Fatalf("before the clock reached the window's last millisecond: %s", got)
 	}
 	must(t, w.ProcTime(1999))
 	if got := out.take(); got != "+I[a 2000 1]" {
-		t.Errorf("the clock at the window's last millisecond: %s", got)
+		t.Errorf("the clock at the window's last millisecond: %s (and no watermark)", got)
 	}
 	if s := w.State(); s.Open != "" {
 		t.Errorf("nothing open, yet: %q", s.Open)
 	}
 	must(t, w.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(3000)}}))
+	must(t, w.Watermark(5000))
+	if got := out.take(); got != "wm 5000" {
+		t.Errorf("a watermark fired a processing-time window, or was held: %s", got)
+	}
 	if s := w.State(); s.Open != "1 processing-time windows not fired" {
 		t.Errorf("open: %q", s.Open)
 	}
@@ -293,11 +300,20 @@ func TestSessionFiresWhenTheWatermarkReachesEndMinusOne(t *testing.T) {
 func TestSessionsMergeWhenTheyTouch(t *testing.T) {
 	out := &capture{}
 	s := sessionAgg(out)
-	for _, r := range []Rec{row("a", 1000), row("b", 1000), row("a", 2000), row("b", 2001), row("a", 500)} {
+	for _, r := range []Rec{row("a", 1000), row("b", 2001), row("a", 2000), row("b", 1000), row("a", 500)} {
 		must(t, s.Push(r))
 	}
 	must(t, s.Watermark(MaxTime))
 	if got, want := out.take(), fmt.Sprintf("+I[b 1000 2000 1]; +I[a 500 3000 3]; +I[b 2001 3001 1]; wm %d", MaxTime); got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// A row that joins one of its key's sessions leaves the others be.
+	s = sessionAgg(out)
+	for _, r := range []Rec{row("m", 0), row("m", 5000), row("m", 500)} {
+		must(t, s.Push(r))
+	}
+	must(t, s.Watermark(5999))
+	if got, want := out.take(), "+I[m 0 1500 2]; +I[m 5000 6000 1]; wm 5999"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
@@ -380,15 +396,23 @@ func TestSessionsFireInOrder(t *testing.T) {
 func TestSessionArgumentsAndFilters(t *testing.T) {
 	out := &capture{}
 	// Rows (flag, window_start, window_end): the key is flag.
-	s := NewSessionAgg(3, 1, 2, -1, []AggSpec{{Func: "COUNT", Arg: 0, Filter: -1}, {Func: "COUNT", Arg: -1, Filter: 0}})
+	s := NewSessionAgg(3, 1, 2, -1, []AggSpec{{Func: "COUNT", Arg: -1, Filter: 0}, {Func: "COUNT", Arg: 0, Filter: -1}})
 	s.Millis, s.Local = ms, func(v int64) any { return v }
 	s.Out.To(out)
 	for _, r := range []value.Row{{true, int64(0), int64(1000)}, {false, int64(0), int64(1000)}, {nil, int64(0), int64(1000)}} {
 		must(t, s.Push(Rec{Kind: Insert, Row: r}))
 	}
 	must(t, s.Watermark(999))
-	if got, want := out.take(), "+I[true 0 1000 1 1]; +I[false 0 1000 1 0]; +I[<nil> 0 1000 0 0]; wm 999"; got != want {
+	if got, want := out.take(), "+I[true 0 1000 1 1]; +I[false 0 1000 0 1]; +I[<nil> 0 1000 0 0]; wm 999"; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+	// An aggregate that cannot take a value says so, when the session fires.
+	s = NewSessionAgg(3, 1, 2, -1, []AggSpec{{Func: "SUM", Arg: 0, Filter: -1}})
+	s.Millis, s.Local = ms, func(v int64) any { return v }
+	s.Out.To(out)
+	must(t, s.Push(Rec{Kind: Insert, Row: value.Row{"x", int64(0), int64(1000)}}))
+	if err := s.Watermark(999); err == nil || !strings.HasPrefix(err.Error(), "SUM of ") {
+		t.Errorf("SUM of a string: %v", err)
 	}
 	// window_time may be the first key; it is no key of the session.
 	s = NewSessionAgg(4, 1, 2, 0, []AggSpec{count()})
@@ -541,6 +565,52 @@ func TestWindowJoinPairsInOrder(t *testing.T) {
 	out.fail = errors.New("sink down")
 	if err := l.Watermark(4999); !errors.Is(err, out.fail) {
 		t.Errorf("a failing consumer: %v", err)
+	}
+}
+
+// TestWindowJoinConditionPerPair: the condition is judged pair by pair,
+// a pair it drops leaves the next ones be; a key that cannot be read, or a
+// consumer that fails, says so.
+func TestWindowJoinConditionPerPair(t *testing.T) {
+	out := &capture{}
+	j := windowJoin(out, [2]bool{true, true})
+	j.Width = [2]int{2, 3}
+	j.Cond = func(r value.Row) (bool, error) { return r[4] != "no", nil }
+	l, r := j.Input(0), j.Input(1)
+	must(t, l.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(2000)}}))
+	must(t, r.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(2000), "no"}}))
+	must(t, r.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(2000), "yes"}}))
+	must(t, l.Watermark(1999))
+	must(t, r.Watermark(1999))
+	if got, want := out.take(), "+I[a 2000 a 2000 yes]; +I[<nil> <nil> a 2000 no]; wm 1999"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+
+	bad := errors.New("no key")
+	j.Key[1] = func(value.Row) (string, bool, error) { return "", false, bad }
+	if err := r.Push(Rec{Kind: Insert, Row: value.Row{"a", int64(3000), "yes"}}); !errors.Is(err, bad) {
+		t.Errorf("a key that cannot be read: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		rows [2]value.Row
+	}{
+		{"a pair", [2]value.Row{{"b", int64(3000)}, {"b", int64(3000), "yes"}}},
+		{"a right row alone", [2]value.Row{nil, {"c", int64(4000), "yes"}}},
+	} {
+		j := windowJoin(out, [2]bool{false, true})
+		j.Width = [2]int{2, 3}
+		for side, row := range c.rows {
+			if row != nil {
+				must(t, j.Input(side).Push(Rec{Kind: Insert, Row: row}))
+			}
+		}
+		out.fail = errors.New("sink down")
+		must(t, j.Input(0).Watermark(5000))
+		if err := j.Input(1).Watermark(5000); !errors.Is(err, out.fail) {
+			t.Errorf("%s to a failing consumer: %v", c.name, err)
+		}
+		out.fail = nil
 	}
 }
 
