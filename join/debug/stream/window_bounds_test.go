@@ -175,6 +175,18 @@ func TestWindowAggFiresInOrder(t *testing.T) {
 	if got, want := out.take(), "+I[d 2000 1]; +I[c 2000 1]; +I[b 2000 1]; +I[a 2000 1]; +I[e 3000 1]; +I[f 4000 1]; wm 3999"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
+	// Many keys of one window fire in the order they came (a map of them
+	// alone would give them in any order).
+	var want []string
+	for i := range 40 {
+		k := fmt.Sprintf("k%02d", (i*7)%40)
+		must(t, w.Push(Rec{Kind: Insert, Row: value.Row{k, int64(5000)}}))
+		want = append(want, fmt.Sprintf("+I[%s 5000 1]", k))
+	}
+	must(t, w.Watermark(4999))
+	if got := out.take(); got != strings.Join(want, "; ")+"; wm 4999" {
+		t.Errorf("many keys: %s", got)
+	}
 }
 
 // TestWindowAggArgumentsAndFilters: COUNT(x) counts x's non-NULL values,
@@ -703,6 +715,19 @@ func TestWindowRankOrder(t *testing.T) {
 	want := "+I[b 2000 4 1]; +I[b 2000 5 2]; +I[a 2000 8 1]; +I[a 2000 9 2]; +I[c 2000 1 1]; +I[d 2000 1 1]; +I[z 3000 1 1]; wm 2999"
 	if got := out.take(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Many partitions of one window fire in the order they came (a map
+	// of them alone would give them in any order).
+	many := windowRank(out, false)
+	var want2 []string
+	for i := range 40 {
+		k := fmt.Sprintf("k%02d", (i*7)%40)
+		must(t, many.Push(Rec{Kind: Insert, Row: value.Row{k, int64(2000), int64(i)}}))
+		want2 = append(want2, fmt.Sprintf("+I[%s 2000 %d]", k, i))
+	}
+	must(t, many.Watermark(1999))
+	if got := out.take(); got != strings.Join(want2, "; ")+"; wm 1999" {
+		t.Errorf("many partitions: %s", got)
 	}
 	// Ties keep their order: the first of two equal rows ranks first.
 	tie := windowRank(out, false)
