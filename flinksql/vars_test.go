@@ -29,6 +29,9 @@ func TestVarsOutsideOptions(t *testing.T) {
 		{"after a plain variable outside a string", "INSERT INTO s SELECT a FROM t LIMIT ${n};\nINSERT INTO s SELECT '${sv}' FROM t;", []string{"sv@2:23"}},
 		{"in a statement that does not parse", "INSERT INTO s SELECT FROM WHERE '${sv}';", []string{"sv@1:34"}},
 		{"the same name twice", "CREATE TABLE t (a STRING) WITH ('password' = '${sv}');\nSELECT '${sv}' FROM t;", []string{"sv@2:9"}},
+		{"before a plain variable", "INSERT INTO s SELECT '${sv}' FROM t LIMIT ${n};", []string{"sv@1:23"}},
+		{"a plain variable outside a string does not hide an option", "INSERT INTO s SELECT a FROM t /*+ OPTIONS('password' = '${pw}') */ WHERE a > ${n};", nil},
+		{"an unquoted hint value is an option's value too", "INSERT INTO s SELECT a FROM t /*+ OPTIONS('password' = ${pw}) */;", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -67,5 +70,20 @@ func TestCheckWarnsOfASecretOutsideOptions(t *testing.T) {
 	want := "job.sql:3:43: warning: secret variable ${pw} stands outside a connector option"
 	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
 		t.Errorf("got %q, want one %q…", got, want)
+	}
+}
+
+// TestSecretsOutsideOptionsSaysWhoRefuses: the same finding is a debug
+// run's refusal or a deploy's warning.
+func TestSecretsOutsideOptionsSaysWhoRefuses(t *testing.T) {
+	src := "INSERT INTO s SELECT '${sv}' FROM t;"
+	for sev, want := range map[Severity]string{
+		SeverityError:   "job.sql:1:23: error: a debug run refuses secret variable ${sv} outside a connector option",
+		SeverityWarning: "job.sql:1:23: warning: secret variable ${sv} stands outside a connector option",
+	} {
+		ds := SecretsOutsideOptions(src, "job.sql", []string{"sv"}, sev)
+		if len(ds) != 1 || !strings.HasPrefix(ds[0].Error(), want) || ds[0].Code != CodeSecretOutsideOptions || ds[0].Severity != sev {
+			t.Errorf("%s: %v, want %q…", sev, ds, want)
+		}
 	}
 }

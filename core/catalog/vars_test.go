@@ -88,3 +88,33 @@ func TestJSONMaskMasksEveryWrittenForm(t *testing.T) {
 		t.Error("a mask without secrets")
 	}
 }
+
+// TestMaskOfNothing: no error stays no error, with or without secrets; a
+// secret that is empty (an empty file) masks nothing, and the others still.
+func TestMaskOfNothing(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	none, err := Resolve([]model.Variable{{Name: "e", SecretFile: empty}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.JSONMask() != nil || none.Mask("abc") != "abc" || none.MaskErr(nil) != nil {
+		t.Errorf("an empty secret masks: %v %q %v", none.JSONMask() != nil, none.Mask("abc"), none.MaskErr(nil))
+	}
+	some, err := Resolve([]model.Variable{{Name: "e", SecretFile: empty}, {Name: "s", SecretEnv: "S"}}, func(string) string { return "pw" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := some.JSONMask()("a pw b"); got != "a "+model.Masked+" b" {
+		t.Errorf("after an empty secret: %q", got)
+	}
+	if some.MaskErr(nil) != nil || (Resolved{}).MaskErr(nil) != nil {
+		t.Error("no error became one")
+	}
+	plain := errors.New("no secret here")
+	if some.MaskErr(plain) != plain {
+		t.Error("an error without a secret was wrapped")
+	}
+}
