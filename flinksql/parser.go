@@ -27,6 +27,7 @@ func ParseFile(file, src string) (*Script, []*Error) {
 // reserves are the ones that must be quoted to be names. The grammar is
 // the newest release's whatever v is; Check reports what v lacks.
 func ParseFileFor(file, src string, v Version) (script *Script, errs []*Error) {
+	parsed(src)
 	p := newParser(file, src)
 	p.version = v
 	defer func() {
