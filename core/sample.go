@@ -40,7 +40,7 @@ const DefaultSample = 100
 
 // takeSamples reads each requested table's sample into a JSON lines file
 // (in dir, or a temporary one) and gives the run that file.
-func takeSamples(ctx context.Context, sql string, r *api.DebugRequest) ([]api.DebugSample, func(), error) {
+func takeSamples(ctx context.Context, script *flinksql.Script, r *api.DebugRequest) ([]api.DebugSample, func(), error) {
 	cleanup := func() {}
 	if len(r.Samples) == 0 {
 		return nil, cleanup, nil
@@ -55,7 +55,6 @@ func takeSamples(ctx context.Context, sql string, r *api.DebugRequest) ([]api.De
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, cleanup, fmt.Errorf("--save-sample %s: %w", dir, err)
 	}
-	script, _ := flinksql.ParseScript(sql)
 	tables := map[string]*flinksql.CreateTable{}
 	if script != nil {
 		for _, st := range script.Stmts {
