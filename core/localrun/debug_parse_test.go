@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"os"
@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 )
@@ -50,7 +50,7 @@ func TestDebugParsesTheJobOnce(t *testing.T) {
 		}
 	})
 	defer restore()
-	evs := drain(t, mustDebug(t, &core.Debugger{Samples: []string{samples}}, api.DebugRequest{
+	evs := drain(t, mustDebug(t, &localrun.Debugger{Samples: []string{samples}}, api.DebugRequest{
 		SQL: job, File: "orders.sql", FlinkVersion: "1.20", Target: "cluster test",
 		Catalog:  []model.CatalogTable{{Name: "dim", Version: 3, SQL: dimSQL}},
 		Vars:     []model.Variable{{Name: "brokers", Value: addr}, {Name: "pw", SecretEnv: "PALINK_TEST_PARSE_ONCE_PW"}},
@@ -96,7 +96,7 @@ func TestDebugErrorsPointAtTheScriptAsWritten(t *testing.T) {
 			"debug run: the job does not parse:\n2:76: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			evs := drain(t, mustDebug(t, &core.Debugger{}, api.DebugRequest{
+			evs := drain(t, mustDebug(t, &localrun.Debugger{}, api.DebugRequest{
 				SQL: head + c.line + "\n", File: "orders.sql",
 				Catalog:  []model.CatalogTable{{Name: "dim", Version: 3, SQL: dimSQL}},
 				Vars:     []model.Variable{{Name: "who", Value: "somebody with a much longer name"}},

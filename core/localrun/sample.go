@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"bytes"
@@ -34,9 +34,6 @@ const sampleFirst = 5 * time.Second
 
 // sampleQuiet is how long a sample waits for more records once none come.
 const sampleQuiet = 700 * time.Millisecond
-
-// DefaultSample is how many records a sample reads when not told.
-const DefaultSample = 100
 
 // takeSamples reads each requested table's sample into a JSON lines file
 // (in dir, or a temporary one) and gives the run that file.
@@ -76,7 +73,7 @@ func takeSamples(ctx context.Context, script *flinksql.Script, r *api.DebugReque
 		}
 		n := r.Samples[name]
 		if n <= 0 {
-			n = DefaultSample
+			n = api.DefaultSample
 		}
 		s, err := sampleKafka(ctx, name, flinksql.TableInfoOf(ct), n, filepath.Join(dir, name+".jsonl"))
 		if err != nil {

@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/catalog"
+	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug"
@@ -41,7 +42,7 @@ type Debugger struct {
 	StandIns []string
 	// Build is how a secret variable's command runs (config build:): in
 	// an environment built from nothing, never as root.
-	Build BuildPolicy
+	Build sandbox.Policy
 }
 
 var (
