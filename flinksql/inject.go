@@ -76,7 +76,11 @@ func (in Injection) Apply(src string) string {
 // Prepend puts the injected statements before the script's own, as Apply
 // does to a text, with each ${name} of theirs replaced by its value in
 // values (their own texts are parsed again for that, not the script's).
-// The script is then the one a deploy sends, parsed once.
+// The script is then the one a deploy sends, parsed once. The injected
+// statements' positions are in their own texts (t.Stmt), not in the
+// script's Src: a run's error in one points into the catalog table, and
+// Script.Text or Format of the whole script is not for such a script
+// (FormatStatement of each statement is).
 func (in Injection) Prepend(script *Script, values map[string]string) error {
 	if len(in.Tables) == 0 {
 		return nil
