@@ -12,7 +12,7 @@ import (
 var _ = time.Second
 
 // methods is every API method, in the embedding order of the API's
-// interfaces (Service's role interfaces, then Debugger).
+// interfaces (Service's role interfaces, then the local runs: Debugger, Importer).
 var methods = []Method{
 	{Name: "ListJobs", Role: model.Viewer},
 	{Name: "Job", Role: model.Viewer},
@@ -68,4 +68,6 @@ var methods = []Method{
 	{Name: "Artifacts", Role: model.Viewer},
 	{Name: "BuildStatus", Role: model.Viewer},
 	{Name: "Debug", Role: model.Viewer, Local: true},
+	{Name: "ImportJDBC", Role: model.Viewer, Local: true},
+	{Name: "ImportKafka", Role: model.Viewer, Local: true},
 }
