@@ -18,7 +18,7 @@ var rooms = map[string][]string{
 	// The CLI has core's options built from the config file by core/options.
 	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/internal/sandbox", "store", "yarn", "join", "join/debug", "flinksql", "model"},
+	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/internal/sandbox", "core/leader", "store", "yarn", "join", "join/debug", "flinksql", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
@@ -29,6 +29,9 @@ var rooms = map[string][]string{
 	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/agent":     {"core/api", "core/logs", "model"},
+	// The election of the palinks sharing a store on etcd, and the fence
+	// of the leader's writes: etcd's client and the store, nothing else.
+	"core/leader": {"store"},
 	// The generators of the API's method table and of the agent's calls
 	// (go generate): each reads its room's declarations.
 	"core/api/internal/methodgen": {"core/api/internal/methodgen"},

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -323,6 +324,19 @@ func (e *Etcd) parseKey(key string) (b bucket, k []byte, seq, ok bool) {
 
 // Path names the store: its URL.
 func (e *Etcd) Path() string { return e.name }
+
+// Client is the store's connection to etcd, for what palink keeps beside
+// the store on the same cluster: the agents' election and their members
+// (core/leader), under KeyPrefix but outside every bucket of the layout
+// (doc.go), so that no backup, copy or watch of the store takes them for
+// records.
+func (e *Etcd) Client() *clientv3.Client { return e.cli }
+
+// KeyPrefix is what every key of the store starts with ("/palink/").
+func (e *Etcd) KeyPrefix() string { return e.url.Prefix }
+
+// Endpoints are the members the store was opened on, for messages.
+func (e *Etcd) Endpoints() []string { return slices.Clone(e.url.Endpoints) }
 
 // ID returns the store's id (meta/store_id).
 func (e *Etcd) ID() string { return e.id }
