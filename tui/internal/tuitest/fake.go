@@ -31,6 +31,8 @@ type Fake struct {
 	details     map[string]api.JobDetail
 	commands    []model.Command
 	ClusterList []api.ClusterStatus
+	// Lead is what Leadership answers.
+	Lead api.Leadership
 	// ProjectList and ArtifactList are what Projects and Artifacts answer.
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
@@ -387,6 +389,17 @@ func (f *Fake) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return slices.Clone(f.ClusterList), nil
+}
+
+// Leadership implements api.Service.
+func (f *Fake) Leadership(ctx context.Context) (api.Leadership, error) {
+	f.record("Leadership")
+	if err := f.wait(ctx); err != nil {
+		return api.Leadership{}, err
+	}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.Lead, nil
 }
 
 // ClusterOverview implements api.Service.
