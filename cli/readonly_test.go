@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/internal/etcdtest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -44,6 +46,9 @@ type roExample struct {
 
 type roFixture struct {
 	dir, sql, table, table2, udf, backup, savepoint, appID, brokers, vertex string
+	// etcd is a store on etcd to migrate into: a new prefix each call,
+	// on one member started at the first.
+	etcd func() string
 }
 
 func job(args ...string) func(*roFixture) []string {
@@ -98,6 +103,7 @@ var roExamples = map[string]roExample{
 	"palink store backup":      {args: job("{new}")},
 	"palink store check":       {args: job()},
 	"palink store restore":     {args: func(f *roFixture) []string { return []string{f.backup} }},
+	"palink store migrate":     {args: job("--to", "{etcd}")},
 	"palink sync":              {args: job(), run: 2 * time.Second},
 	"palink table add":         {args: func(f *roFixture) []string { return []string{"t2", "--sql", f.table2} }},
 	"palink table edit":        {args: func(f *roFixture) []string { return []string{"walk_fixed", "--sql", f.table} }},
@@ -227,8 +233,11 @@ func TestEveryCommandThatWritesRefusesReadOnly(t *testing.T) {
 			run := func(readOnly bool) error {
 				a := []string{"--db", db}
 				for _, x := range args {
-					if x == "{new}" {
+					switch x {
+					case "{new}":
 						x = filepath.Join(t.TempDir(), "new")
+					case "{etcd}":
+						x = f.etcd()
 					}
 					a = append(a, x)
 				}
@@ -283,6 +292,16 @@ func newReadOnlyFixture(t *testing.T) (*cliEnv, *roFixture) {
 	off := false
 	e := newCLIEnv(t, sim.Options{}, func(c *config.Config) { c.Restart.Enabled = &off })
 	f := &roFixture{dir: t.TempDir()}
+	var (
+		etcdOnce sync.Once
+		etcdEnds []string
+		etcdN    int
+	)
+	f.etcd = func() string {
+		etcdOnce.Do(func() { etcdEnds = etcdtest.Start(t, 1, etcdtest.Options{}).Endpoints() })
+		etcdN++
+		return fmt.Sprintf("etcd://%s/ro-%d", strings.Join(etcdEnds, ","), etcdN)
+	}
 	f.sql, f.table, f.udf = filepath.Join(f.dir, "job.sql"), filepath.Join(f.dir, "t.sql"), filepath.Join(f.dir, "fn.py")
 	f.table2 = filepath.Join(f.dir, "t2.sql")
 	for file, text := range map[string]string{f.sql: e2eSQL, f.udf: "def fn(s):\n    return s\n",

@@ -120,6 +120,7 @@ func buildVersion() string {
 // TestEveryCommandThatWritesRefusesReadOnly finds any that is missing.
 var writesBeyondTheAPI = map[string]string{
 	"palink store restore": "replaces the store with a backup",
+	"palink store migrate": "copies the store into another one",
 	"palink sync":          "keeps the clusters' state in the store and resumes orphaned commands",
 	"palink agent":         "runs the scheduler and state sync, which write the store",
 }

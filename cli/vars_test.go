@@ -53,9 +53,8 @@ func TestSecretFoundNowhere(t *testing.T) {
 		t.Errorf("var list --cluster sim -o json (the cluster's rows overrides the global one):\n%s", out)
 	}
 
-	job := writeTemp(t, "job.sql", "SET 'pipeline.name' = 'orders-${db_pass}';\n"+
+	job := writeTemp(t, "job.sql", "CREATE TABLE snk (id BIGINT, v STRING) WITH ('connector' = 'print', 'print-identifier' = 'orders-${db_pass}');\n"+
 		"CREATE TABLE src (id BIGINT, v STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '${rows}');\n"+
-		"CREATE TABLE snk (id BIGINT, v STRING) WITH ('connector' = 'blackhole');\n"+
 		"INSERT INTO snk SELECT id, v FROM src;\n")
 	run("sql", "check", job, "--cluster", "sim")
 	typo := writeTemp(t, "typo.sql", "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '${rowz}');\n"+
@@ -92,7 +91,7 @@ func TestSecretFoundNowhere(t *testing.T) {
 	}
 	undefined := writeTemp(t, "undefined.sql", strings.Replace(string(mustRead(t, job)), "${db_pass}", "${nope}", 1))
 	run("job", "create", "--name", "undefined", "--sql", undefined)
-	if _, err := e.run(ctx, "job", "submit", "undefined"); err == nil || !strings.Contains(err.Error(), "line 1:31: variable ${nope} is not defined") {
+	if _, err := e.run(ctx, "job", "submit", "undefined"); err == nil || !strings.Contains(err.Error(), "line 1:98: variable ${nope} is not defined") {
 		t.Errorf("submit with an undefined variable: %v", err)
 	}
 

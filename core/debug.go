@@ -503,12 +503,30 @@ func prepareDebug(r *api.DebugRequest, src catalog.Sources) (api.DebugEvent, cat
 	if err := releaseHasIt(r); err != nil {
 		return start, catalog.Resolved{}, err
 	}
+	// Masking finds a secret's value only as it is: once an expression
+	// transforms it (UPPER, SUBSTRING, a hash) it would be written out. So
+	// a secret may stand in a connector option only, checked before any is
+	// read.
+	var secrets []string
+	for _, v := range r.Vars {
+		if v.Secret() {
+			secrets = append(secrets, v.Name)
+		}
+	}
+	if ds := flinksql.SecretsOutsideOptions(r.SQL, r.File, secrets, flinksql.SeverityError); len(ds) > 0 {
+		return start, catalog.Resolved{}, ds[0]
+	}
 	var in flinksql.Injection
 	if len(r.Catalog) > 0 {
 		script, _ := flinksql.ParseScript(r.SQL)
 		in = flinksql.InjectCatalog(script, catalog.AsDefs(r.Catalog), flinksql.Options{})
 		if err := in.Err(); err != nil {
 			return start, catalog.Resolved{}, err
+		}
+		for _, t := range in.Tables {
+			if ds := flinksql.SecretsOutsideOptions(t.SQL, "catalog table "+t.Ref(), secrets, flinksql.SeverityError); len(ds) > 0 {
+				return start, catalog.Resolved{}, ds[0]
+			}
 		}
 		for _, t := range in.Tables {
 			start.Injected = append(start.Injected, t.Ref())

@@ -17,12 +17,18 @@ type maskedOutput struct {
 
 var _ api.DebugOutput = maskedOutput{}
 
+// masked writes what write writes with the secrets masked in every form
+// it may hold them: its JSON (-o json, the rows' JSON lines) escapes them.
 func (m maskedOutput) masked(w io.Writer, write func(io.Writer) error) error {
 	var b bytes.Buffer
 	if err := write(&b); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, m.vars.Mask(b.String()))
+	out := b.String()
+	if mask := m.vars.JSONMask(); mask != nil {
+		out = mask(out)
+	}
+	_, err := io.WriteString(w, out)
 	return err
 }
 

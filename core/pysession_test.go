@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,7 +30,15 @@ func TestPythonJobInASessionCluster(t *testing.T) {
 	}
 	cc := coretest.SimCluster(e.Sim)
 	cc.Deploy.Mode, cc.Deploy.SessionApp = "yarn-session", s.AppID
-	cc.Deploy.PythonCommand = fake + " run -t {target} -d {dynamic} {restore} {python} {args}"
+	// The client's output ends with its arguments (a console log), which
+	// carry a secret the command log must show masked.
+	wrapper := filepath.Join(t.TempDir(), "flink")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\n"+fake+" \"$@\"; rc=$?\necho \"Program Arguments: $*\"\nexit $rc\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "pl4nted-pysession-0e4"
+	t.Setenv("PALINK_TEST_PY_SECRET", secret)
+	cc.Deploy.PythonCommand = wrapper + " run -t {target} -d {dynamic} {restore} {python} {args}"
 	svc, err := core.NewLocal(core.Options{Store: e.St, Clusters: []clusters.Spec{cc}, Poll: 20 * time.Millisecond, Lease: 2 * time.Second,
 		EndingGrace: 3 * time.Second})
 	if err != nil {
@@ -48,8 +57,12 @@ func TestPythonJobInASessionCluster(t *testing.T) {
 		}
 	}
 
+	if _, err := e.Svc.SetVar(e.Ctx, model.Variable{Name: "token", SecretEnv: "PALINK_TEST_PY_SECRET"}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "wordcount", Cluster: "sim", Kind: model.KindPython,
-		Spec: model.Spec{PyFile: "word_count.py", Python: "from pyflink.table import TableEnvironment\n", PyFiles: []string{"hdfs:///py/lib.zip"}}}); err != nil {
+		Spec: model.Spec{PyFile: "word_count.py", Python: "from pyflink.table import TableEnvironment\n", PyFiles: []string{"hdfs:///py/lib.zip"},
+			Args: []string{"--token", "${token}"}}}); err != nil {
 		t.Fatal(err)
 	}
 	c := e.Act("wordcount", model.CmdSubmit, 0)
@@ -60,6 +73,9 @@ func TestPythonJobInASessionCluster(t *testing.T) {
 	if !strings.Contains(logged, "-t yarn-session") || !strings.Contains(logged, "-Dyarn.application.id="+s.AppID) ||
 		!strings.Contains(logged, "-D$internal.pipeline.job-id="+c.Params.FlinkJobID) {
 		t.Errorf("the client was not attached to the session:\n%s", logged)
+	}
+	if strings.Contains(logged, secret) || strings.Count(logged, "--token "+model.Masked) != 2 {
+		t.Errorf("the command log shows the secret, or not the argv and the client's output masked:\n%s", logged)
 	}
 	j := e.SyncUntil("wordcount", "RUNNING with a checkpoint", func(j model.Job) bool { return coretest.Running(j) && j.LatestCheckpoint != nil })
 	if j.AppID != s.AppID || !j.Session || j.FlinkJobID != c.Params.FlinkJobID {

@@ -27,7 +27,11 @@ func TestJarJobVariablesAndSecretCommand(t *testing.T) {
 	dir := t.TempDir()
 	argsFile := filepath.Join(dir, "argv")
 	wrapper := filepath.Join(dir, "flink")
-	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+argsFile+"\nexec "+fake+" \"$@\"\n"), 0o755); err != nil {
+	// The wrapper ends with the program arguments, as a client whose log
+	// goes to the console prints them (CliFrontend's "Program Arguments"):
+	// the output lines the command log keeps quote the secret.
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+argsFile+"\n"+fake+" \"$@\"; rc=$?\n"+
+		"echo \"INFO  org.apache.flink.client.cli.CliFrontend [] - Program Arguments: $*\"\nexit $rc\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
@@ -66,7 +70,9 @@ func TestJarJobVariablesAndSecretCommand(t *testing.T) {
 		}
 	}
 	logged := strings.Join(coretest.LogTexts(c), "\n")
-	if strings.Contains(logged, secret) || !strings.Contains(logged, "--password="+model.Masked) {
+	if strings.Contains(logged, secret) || !strings.Contains(logged, "running "+wrapper) ||
+		!strings.Contains(logged, "flink: INFO  org.apache.flink.client.cli.CliFrontend [] - Program Arguments: run") ||
+		strings.Count(logged, "--password="+model.Masked) != 2 {
 		t.Errorf("the command log shows the secret, or not masked:\n%s", logged)
 	}
 	vs, _ := e.Svc.Vars(e.Ctx, "")

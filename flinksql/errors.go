@@ -130,7 +130,10 @@ const (
 	CodeCatalogBroken = "catalog-broken"
 	// CodeUndefinedVariable is a ${name} the cluster has no variable for.
 	CodeUndefinedVariable = "undefined-variable"
-	CodeInternal          = "internal"
+	// CodeSecretOutsideOptions is a secret variable used anywhere but in
+	// a connector option's value (SecretsOutsideOptions).
+	CodeSecretOutsideOptions = "secret-outside-options"
+	CodeInternal             = "internal"
 	// CodeNeedsNewerFlink is a statement or clause the target release does
 	// not have yet (Options.Version).
 	CodeNeedsNewerFlink = "needs-newer-flink"

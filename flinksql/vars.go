@@ -130,9 +130,11 @@ func (a Assets) Known() map[string]bool {
 // undefined ${name} is an error at its line:col, and the plain variables'
 // values stand in for their references (in the catalog's tables too), so
 // that their options are checked as they will run. Secrets stay as
-// ${name}: a check never sees their values.
+// ${name}: a check never sees their values, and warns where one stands
+// outside a connector option.
 func CheckWithAssets(src string, opts Options, a Assets) (Result, Injection) {
-	undefined := UndefinedVars(src, opts.File, a.Known())
+	found := UndefinedVars(src, opts.File, a.Known())
+	found = append(found, SecretsOutsideOptions(src, opts.File, a.Secrets, SeverityWarning)...)
 	defs := make([]CatalogDef, len(a.Tables))
 	for i, d := range a.Tables {
 		d.SQL = SubstituteVars(d.SQL, a.Vars)
@@ -148,16 +150,104 @@ func CheckWithAssets(src string, opts Options, a Assets) (Result, Injection) {
 				continue
 			}
 			at := firstUse(res.Script, t.Name)
-			undefined = append(undefined, Diagnostic{Severity: SeverityError, Code: CodeUndefinedVariable, File: opts.File,
+			found = append(found, Diagnostic{Severity: SeverityError, Code: CodeUndefinedVariable, File: opts.File,
 				Pos: at.Pos, End: at.End, src: src,
 				Msg:  fmt.Sprintf("catalog table %s uses variable ${%s}, which is not defined for this cluster", t.Ref(), ref.Name),
 				Hint: "define it with palink var set " + ref.Name + " (--secret-env ENV for a secret)"})
 			break
 		}
 	}
-	if len(undefined) > 0 {
-		res.Diagnostics = append(res.Diagnostics, undefined...)
+	if len(found) > 0 {
+		res.Diagnostics = append(res.Diagnostics, found...)
 		sortDiagnostics(res.Diagnostics)
 	}
 	return res, in
+}
+
+// VarsOutsideOptions lists the references of src to the variables named
+// (a cluster's secret ones) that stand anywhere but in an option's value:
+// a WITH clause's (a table's, a catalog's) or an OPTIONS hint's. An option
+// goes to its connector; an expression, a SET or a name is echoed by plans,
+// job names and results, where a secret's value must never be. Positions
+// are those of src as written; the other variables' references are left
+// alone, and a statement that does not parse keeps none of its references
+// in an option.
+func VarsOutsideOptions(src string, names []string) []VarRef {
+	wanted := map[string]bool{}
+	for _, n := range names {
+		wanted[n] = true
+	}
+	refs := FindVars(src)
+	some := false
+	for _, r := range refs {
+		some = some || wanted[r.Name]
+	}
+	if !some {
+		return nil
+	}
+	// Each reference becomes a name of its own length, so that the text
+	// parses wherever a value may stand and every offset stays put.
+	b := []byte(src)
+	for _, r := range refs {
+		for i := r.Pos.Offset; i < r.End.Offset; i++ {
+			b[i] = 'v'
+		}
+	}
+	var options []Span
+	if script, _ := ParseScript(string(b)); script != nil {
+		Inspect(script, func(n Node) bool {
+			switch n := n.(type) {
+			case *Property:
+				if n.Value != nil {
+					options = append(options, n.Value.Span)
+				}
+			case *Hint:
+				if n.Name != nil && strings.EqualFold(n.Name.Name, "OPTIONS") {
+					for _, kv := range n.KVs {
+						if kv.Value != nil {
+							options = append(options, kv.Value.Range())
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	var out []VarRef
+	for _, r := range refs {
+		if !wanted[r.Name] || inSpans(options, r) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// SecretsOutsideOptions reports each reference of src to a secret
+// variable outside an option's value (VarsOutsideOptions) at its line:col,
+// with sev: a warning for a deploy, where Flink shows the value in the
+// job's plan, its operators' names and its web UI; an error for a debug
+// run, whose rows would show it however the query transforms it.
+func SecretsOutsideOptions(src, file string, secrets []string, sev Severity) []Diagnostic {
+	var out []Diagnostic
+	for _, r := range VarsOutsideOptions(src, secrets) {
+		d := Diagnostic{Severity: sev, Code: CodeSecretOutsideOptions, File: file, Pos: r.Pos, End: r.End, src: src,
+			Hint: "use a secret only as a connector option's value: WITH ('password' = '${" + r.Name + "}') or an OPTIONS hint"}
+		if sev == SeverityError {
+			d.Msg = fmt.Sprintf("a debug run refuses secret variable ${%s} outside a connector option: its value would show in what the run writes", r.Name)
+		} else {
+			d.Msg = fmt.Sprintf("secret variable ${%s} stands outside a connector option: Flink shows its value in the job's plan and web UI", r.Name)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func inSpans(spans []Span, r VarRef) bool {
+	for _, s := range spans {
+		if s.Pos.Offset <= r.Pos.Offset && r.End.Offset <= s.End.Offset {
+			return true
+		}
+	}
+	return false
 }

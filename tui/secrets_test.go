@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,18 +37,40 @@ func TestPlantedSecretInNoView(t *testing.T) {
 			"INSERT INTO enriched_out SELECT o.order_id, u.name FROM orders AS o\nLEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.id;"}}}
 	f.Jobs[0].Config = map[string]string{"env.java.opts": "-Dtoken=${token}"}
 
+	command := func(line string, keys ...string) func(h *harness) {
+		return func(h *harness) { h.Press(":"); h.Type(line); h.Press(append([]string{"enter"}, keys...)...) }
+	}
+	// verb is the `:` command a view opens, if any: every screen the
+	// command line opens is visited.
 	views := []struct {
-		name string
-		open func(h *harness)
+		name, verb string
+		open       func(h *harness)
 	}{
-		{"jobs", func(h *harness) {}},
-		{"detail tabs", func(h *harness) { h.OpenDetail("orders-enrich") }},
-		{"raw", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("y") }},
-		{"commands", func(h *harness) { h.Press(":"); h.Type("cmd"); h.Press("enter") }},
-		{"command log", func(h *harness) { h.Press(":"); h.Type("cmd"); h.Press("enter", "enter") }},
-		{"editor", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("e") }},
-		{"tables", func(h *harness) { h.Press(":"); h.Type("tables"); h.Press("enter") }},
-		{"table", func(h *harness) { h.Press(":"); h.Type("tables"); h.Press("enter", "j", "enter") }},
+		{"jobs", "jobs", func(h *harness) {}},
+		{"detail tabs", "", func(h *harness) { h.OpenDetail("orders-enrich") }},
+		{"raw", "", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("y") }},
+		{"commands", "cmd", command("cmd")},
+		{"command log", "", command("cmd", "enter")},
+		{"editor", "sql", command("sql orders-enrich")},
+		{"tables", "tables", command("tables")},
+		{"table", "", command("tables", "j", "enter")},
+		{"cluster", "cluster", command("cluster prod")},
+		{"alerts", "alerts", command("alerts")},
+		{"projects", "projects", command("projects")},
+		{"udfs", "udfs", command("udfs")},
+	}
+	for _, verb := range commandVerbs {
+		if verb == "theme" || verb == "help" || verb == "q" {
+			continue // no data of a job
+		}
+		if !slices.ContainsFunc(views, func(v struct {
+			name, verb string
+			open       func(h *harness)
+		}) bool {
+			return v.verb == verb
+		}) {
+			t.Errorf(":%s opens a screen this test does not look at", verb)
+		}
 	}
 	seen := 0
 	for _, v := range views {

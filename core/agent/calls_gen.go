@@ -265,8 +265,9 @@ func (c *Client) BuildStatus(ctx context.Context, a0 string) (api.BuildStatus, e
 	return do[string, api.BuildStatus](ctx, c.w, "BuildStatus", a0)
 }
 
-// generated are the agent's handlers of the generated calls: each fills
-// the caller's field its declaration names, then calls the service.
+// generated are the agent's handlers of the generated calls: each calls
+// the session's guarded service (api.Guard), which checks the caller's
+// role and fills the caller's field the declaration names.
 var generated = map[string]method{
 	"ListJobs": {run: call(func(ctx context.Context, h *session, a api.JobFilter) ([]api.JobView, error) {
 		return h.svc.ListJobs(ctx, a)
@@ -278,18 +279,15 @@ var generated = map[string]method{
 		return h.svc.SyncJob(ctx, a)
 	})},
 	"CreateJob": {run: call(func(ctx context.Context, h *session, a api.CreateJobRequest) (model.Job, error) {
-		a.Issuer = h.user
 		return h.svc.CreateJob(ctx, a)
 	})},
 	"SaveSpec": {run: call(func(ctx context.Context, h *session, a saveSpecArgs) (model.Spec, error) {
-		a.A1.Author = h.user
 		return h.svc.SaveSpec(ctx, a.A0, a.A1)
 	})},
 	"Specs": {run: call(func(ctx context.Context, h *session, a string) ([]model.Spec, error) {
 		return h.svc.Specs(ctx, a)
 	})},
 	"Act": {run: call(func(ctx context.Context, h *session, a api.ActionRequest) (model.Command, error) {
-		a.Issuer = h.user
 		return h.svc.Act(ctx, a)
 	})},
 	"Command": {run: call(func(ctx context.Context, h *session, a string) (model.Command, error) {
@@ -299,11 +297,9 @@ var generated = map[string]method{
 		return h.svc.Commands(ctx, a)
 	})},
 	"Adopt": {run: call(func(ctx context.Context, h *session, a api.AdoptRequest) (model.Job, error) {
-		a.Issuer = h.user
 		return h.svc.Adopt(ctx, a)
 	})},
 	"DisposeSavepoint": {run: call(func(ctx context.Context, h *session, a api.DisposeRequest) (model.RestorePoint, error) {
-		a.Issuer = h.user
 		return h.svc.DisposeSavepoint(ctx, a)
 	})},
 	"Clusters": {run: call(func(ctx context.Context, h *session, _ none) ([]api.ClusterStatus, error) {
@@ -325,7 +321,6 @@ var generated = map[string]method{
 		return h.svc.Alerts(ctx, a)
 	})},
 	"ActOnAlert": {run: call(func(ctx context.Context, h *session, a api.AlertAction) (model.Alert, error) {
-		a.Issuer = h.user
 		return h.svc.ActOnAlert(ctx, a)
 	})},
 	"Logs": {run: call(func(ctx context.Context, h *session, a string) (api.LogList, error) {
@@ -380,37 +375,30 @@ var generated = map[string]method{
 		return h.svc.Table(ctx, a)
 	})},
 	"PutTable": {run: call(func(ctx context.Context, h *session, a api.PutTableRequest) (api.TableChange, error) {
-		a.Author = h.user
 		return h.svc.PutTable(ctx, a)
 	})},
 	"RemoveTable": {run: call(func(ctx context.Context, h *session, a api.TableRef) (api.TableChange, error) {
-		a.Issuer = h.user
 		return h.svc.RemoveTable(ctx, a)
 	})},
 	"Vars": {run: call(func(ctx context.Context, h *session, a string) ([]model.Variable, error) {
 		return h.svc.Vars(ctx, a)
 	})},
 	"SetVar": {run: call(func(ctx context.Context, h *session, a model.Variable) (model.Variable, error) {
-		a.Author = h.user
 		return h.svc.SetVar(ctx, a)
 	})},
 	"RemoveVar": {run: call(func(ctx context.Context, h *session, a api.VarRef) (none, error) {
-		a.Issuer = h.user
 		return none{}, h.svc.RemoveVar(ctx, a)
 	})},
 	"UDFs": {run: call(func(ctx context.Context, h *session, _ none) ([]api.UDFView, error) {
 		return h.svc.UDFs(ctx)
 	})},
 	"AddUDF": {run: call(func(ctx context.Context, h *session, a api.AddUDFRequest) (model.UDF, error) {
-		a.UDF.Author = h.user
 		return h.svc.AddUDF(ctx, a)
 	})},
 	"RemoveUDF": {run: call(func(ctx context.Context, h *session, a api.RemoveUDFRequest) (api.UDFRemoval, error) {
-		a.Issuer = h.user
 		return h.svc.RemoveUDF(ctx, a)
 	})},
 	"AddProject": {run: call(func(ctx context.Context, h *session, a model.Project) (model.Project, error) {
-		a.CreatedBy = h.user
 		return h.svc.AddProject(ctx, a)
 	})},
 	"Projects": {run: call(func(ctx context.Context, h *session, _ none) ([]model.Project, error) {

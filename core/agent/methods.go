@@ -71,24 +71,14 @@ var custom = map[string]method{
 	"Info": {run: call(func(_ context.Context, h *session, _ none) (Info, error) {
 		return Info{User: h.user, ReadOnly: h.readOnly || !h.role.Allows(model.Operator), Role: h.role, Store: h.store}, nil
 	})},
-	// Plan says the truth of the caller: an action its role may not take
-	// is not allowed, whatever the job's state would allow.
+	// Plan is as the guard says (it tells the truth of the caller).
 	"Plan": {run: call(func(ctx context.Context, h *session, r api.ActionRequest) (api.ActionPlan, error) {
-		p, err := h.svc.Plan(ctx, r)
-		if err == nil {
-			if m, _ := api.MethodOf("Act"); m.Refusal(h.role, h.readOnly, "user "+h.user, " on this agent") != nil {
-				p.Allowed, p.Reason = false, "user "+h.user+" is a "+h.role.String()+" on this agent"
-				if h.readOnly {
-					p.Reason = "the agent is read-only"
-				}
-			}
-		}
-		return p, err
+		return h.svc.Plan(ctx, r)
 	})},
 	// BuildProject's log does not cross the socket as it comes: it comes
 	// with the artifact (and BuildStatus shows a running build's).
 	"BuildProject": {run: call(func(ctx context.Context, h *session, r api.BuildRequest) (model.Artifact, error) {
-		r.Issuer, r.Log, r.Progress = h.user, nil, nil
+		r.Log, r.Progress = nil, nil
 		return h.svc.BuildProject(ctx, r)
 	})},
 	// Backup's copy crosses the socket whole.

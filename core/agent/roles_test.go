@@ -435,16 +435,30 @@ func TestEveryMethodRefusesWhoMayNotCallIt(t *testing.T) {
 		name  string
 		roles agent.Roles
 		role  model.Role
+		// guard: the service in this process behind api.Guard (as an SSH
+		// session has it), instead of an agent's client.
+		guard bool
 	}{
-		{"operator", agent.Roles{Operators: []string{me}}, model.Operator},
-		{"viewer", agent.Roles{Operators: []string{"somebody-else"}}, model.Viewer},
+		{"operator", agent.Roles{Operators: []string{me}}, model.Operator, false},
+		{"viewer", agent.Roles{Operators: []string{"somebody-else"}}, model.Viewer, false},
+		{"operator in process, guarded", agent.Roles{}, model.Operator, true},
+		{"viewer in process, guarded", agent.Roles{}, model.Viewer, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := serveAgent(t, e, c.roles)
-			if r.Info().Role != c.role {
-				t.Fatalf("role %s, want %s", r.Info().Role, c.role)
+			var r api.Service
+			if c.guard {
+				r = api.Guard(e.Svc, api.Caller{User: me, Role: c.role, Where: " over SSH"})
+			} else {
+				cl := serveAgent(t, e, c.roles)
+				if cl.Info().Role != c.role {
+					t.Fatalf("role %s, want %s", cl.Info().Role, c.role)
+				}
+				r = cl
 			}
 			for _, m := range api.Methods() {
+				if m.Local && c.guard {
+					continue // not part of Service: the caller's own process
+				}
 				before := auditLen(t, e)
 				err := examples[m.Name](e.Ctx, r, f)
 				switch {

@@ -78,7 +78,11 @@ func Serve(ctx context.Context, ln net.Listener, svc api.Service, o ServeOptions
 			defer wg.Done()
 			connCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
-			h := &session{ctx: connCtx, svc: svc, user: user, store: o.Store, role: o.Roles.Of(user), readOnly: svc.ReadOnly()}
+			role := o.Roles.Of(user)
+			// Every call goes through the guard: the role check of each
+			// method's declaration, and the caller's name in what it writes.
+			guarded := api.Guard(svc, api.Caller{User: user, Role: role, ReadOnly: svc.ReadOnly(), Where: " on this agent"})
+			h := &session{ctx: connCtx, svc: guarded, user: user, store: o.Store, role: role, readOnly: svc.ReadOnly()}
 			srv := rpc.NewServer()
 			if err := srv.RegisterName("Palink", h); err != nil {
 				o.Log.Error("agent: register", "err", err)
@@ -137,12 +141,9 @@ func (h *session) Call(req Request, reply *Reply) error {
 	return nil
 }
 
-// run checks the caller's role against the method's declaration, the one
-// place the agent decides who may call what, then runs it.
+// run runs a call on the guarded service, which refuses what the caller's
+// role may not do (api.Guard), within the method's declared time.
 func (h *session) run(decl api.Method, m method, args []byte) ([]byte, error) {
-	if err := decl.Refusal(h.role, h.readOnly, "user "+h.user, " on this agent"); err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(h.ctx, decl.Timeout)
 	defer cancel()
 	return m.run(ctx, h, args)

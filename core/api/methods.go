@@ -1,6 +1,6 @@
 package api
 
-//go:generate go run ./internal/methodgen/gen methods_gen.go
+//go:generate go run ./internal/methodgen/gen methods_gen.go guard_gen.go
 
 import (
 	"slices"

@@ -165,3 +165,19 @@ func TestMethodTableIsCurrent(t *testing.T) {
 		t.Error("methods_gen.go is out of date: run go generate ./core/api")
 	}
 }
+
+// TestGuardIsCurrent: guard_gen.go is what the //palink:api lines say
+// today (go generate ./core/api).
+func TestGuardIsCurrent(t *testing.T) {
+	want, err := methodgen.GenerateGuard(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("guard_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(have) != string(want) {
+		t.Error("guard_gen.go is out of date: run go generate ./core/api")
+	}
+}

@@ -1,10 +1,12 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,7 +100,8 @@ func (r Resolved) Mask(s string) string {
 }
 
 // JSONMask masks the secrets in JSON text, as they are and as JSON escapes
-// them; nil when there is no secret, so that a writer keeps its fast path.
+// them (with < > & escaped, as encoding/json does by default, or not); nil
+// when there is no secret, so that a writer keeps its fast path.
 func (r Resolved) JSONMask() func(string) string {
 	var forms []string
 	for _, v := range r.secrets {
@@ -106,8 +109,16 @@ func (r Resolved) JSONMask() func(string) string {
 			continue
 		}
 		forms = append(forms, v)
-		if j, err := json.Marshal(v); err == nil && string(j[1:len(j)-1]) != v {
-			forms = append(forms, string(j[1:len(j)-1]))
+		for _, html := range []bool{true, false} {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(html)
+			if err := enc.Encode(v); err == nil {
+				j := strings.TrimSuffix(b.String(), "\n")
+				if f := j[1 : len(j)-1]; !slices.Contains(forms, f) {
+					forms = append(forms, f)
+				}
+			}
 		}
 	}
 	if len(forms) == 0 {

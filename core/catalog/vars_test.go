@@ -68,3 +68,53 @@ func TestEffectiveResolveAndMask(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONMaskMasksEveryWrittenForm: a secret with characters JSON escapes
+// is masked as it is, as encoding/json writes it (< > & escaped too) and
+// as an encoder that leaves HTML alone writes it; no secret, no mask.
+func TestJSONMaskMasksEveryWrittenForm(t *testing.T) {
+	const secret = `a<b>&"c"\d`
+	r, err := Resolve([]model.Variable{{Name: "s", SecretEnv: "S"}}, Sources{Getenv: func(string) string { return secret }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mask := r.JSONMask()
+	for _, form := range []string{secret, `a\u003cb\u003e\u0026\"c\"\\d`, `a<b>&\"c\"\\d`} {
+		if got := mask("x " + form + " y"); got != "x "+model.Masked+" y" {
+			t.Errorf("%s masked as %s", form, got)
+		}
+	}
+	if (Resolved{}).JSONMask() != nil {
+		t.Error("a mask without secrets")
+	}
+}
+
+// TestMaskOfNothing: no error stays no error, with or without secrets; a
+// secret that is empty (an empty file) masks nothing, and the others still.
+func TestMaskOfNothing(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	none, err := Resolve([]model.Variable{{Name: "e", SecretFile: empty}}, Sources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.JSONMask() != nil || none.Mask("abc") != "abc" || none.MaskErr(nil) != nil {
+		t.Errorf("an empty secret masks: %v %q %v", none.JSONMask() != nil, none.Mask("abc"), none.MaskErr(nil))
+	}
+	some, err := Resolve([]model.Variable{{Name: "e", SecretFile: empty}, {Name: "s", SecretEnv: "S"}}, Sources{Getenv: func(string) string { return "pw" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := some.JSONMask()("a pw b"); got != "a "+model.Masked+" b" {
+		t.Errorf("after an empty secret: %q", got)
+	}
+	if some.MaskErr(nil) != nil || (Resolved{}).MaskErr(nil) != nil {
+		t.Error("no error became one")
+	}
+	plain := errors.New("no secret here")
+	if some.MaskErr(plain) != plain {
+		t.Error("an error without a secret was wrapped")
+	}
+}

@@ -51,6 +51,18 @@ func (x *execution) resolveVars(ctx context.Context, j model.Job, spec model.Spe
 	if err != nil {
 		return catalog.Resolved{}, fmt.Errorf("read the variables of cluster %s: %w", j.Cluster, err)
 	}
+	// A secret outside a connector option is deployed (refusing it would
+	// stop a job that ran before), but Flink shows its value in the
+	// job's plan and web UI: the command log says where it stands.
+	var secrets []string
+	for _, v := range vs {
+		if v.Secret() {
+			secrets = append(secrets, v.Name)
+		}
+	}
+	for _, d := range flinksql.SecretsOutsideOptions(spec.SQL, "", secrets, flinksql.SeverityWarning) {
+		x.logf(ctx, "warning: line %s: %s", d.Pos, d.Message())
+	}
 	return catalog.Prepare(vs, spec.SQL, in, j.Config, x.s.opts.Secrets)
 }
 

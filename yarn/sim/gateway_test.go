@@ -113,6 +113,13 @@ func TestGatewaySessionStatements(t *testing.T) {
 	if s, _ := plan.Results.Data[0].Fields[0].(string); !strings.Contains(s, "== Optimized Execution Plan ==") || !strings.Contains(s, "src") {
 		t.Errorf("EXPLAIN: %v", plan.Results.Data)
 	}
+	// A dynamic table option shows in the plan as Flink's planner prints
+	// the scan's OPTIONS hint.
+	plan = runSQL(t, c, session, "EXPLAIN SELECT * FROM src /*+ OPTIONS('rows-per-second' = '5', 'fields.v.length'='9') */")
+	if s, _ := plan.Results.Data[0].Fields[0].(string); !strings.Contains(s,
+		"LogicalTableScan(table=[[default_catalog, default_database, src]], hints=[[[OPTIONS inheritPath:[] options:{rows-per-second=5, fields.v.length=9}]]])") {
+		t.Errorf("EXPLAIN with an OPTIONS hint:\n%s", s)
+	}
 
 	// Errors: the operation is ERROR and fetching it answers Flink's 500.
 	for _, bad := range []string{"INSERT INTO nowhere SELECT * FROM src", "INSERT INTO src SELECT * FROM missing", "FROBNICATE"} {

@@ -312,6 +312,11 @@ func (s *sqlSession) validate(sql string) string {
 	return ""
 }
 
+var (
+	reOptionsHint = regexp.MustCompile(`(?is)\bFROM\s+[\w.` + "`" + `]+\s*/\*\+\s*OPTIONS\s*\((.*?)\)\s*\*/`)
+	reHintKV      = regexp.MustCompile(`'((?:[^']|'')*)'\s*=\s*'((?:[^']|'')*)'`)
+)
+
 func explainPlan(sql string) string {
 	src, sink := "source", "sink"
 	if m := reFrom.FindStringSubmatch(sql); m != nil {
@@ -321,9 +326,19 @@ func explainPlan(sql string) string {
 		sink = unquoteIdent(m[1])
 	}
 	scan := "TableSourceScan(table=[[default_catalog, default_database, " + src + "]], fields=[*])"
+	hints := ""
+	if m := reOptionsHint.FindStringSubmatch(sql); m != nil {
+		// Flink's planner prints a scan's dynamic options (RelHint) in the
+		// abstract syntax tree, values as written.
+		var kvs []string
+		for _, kv := range reHintKV.FindAllStringSubmatch(m[1], -1) {
+			kvs = append(kvs, strings.ReplaceAll(kv[1], "''", "'")+"="+strings.ReplaceAll(kv[2], "''", "'"))
+		}
+		hints = ", hints=[[[OPTIONS inheritPath:[] options:{" + strings.Join(kvs, ", ") + "}]]]"
+	}
 	return "== Abstract Syntax Tree ==\n" +
 		"LogicalSink(table=[default_catalog.default_database." + sink + "], fields=[*])\n" +
-		"+- LogicalProject(*)\n   +- LogicalTableScan(table=[[default_catalog, default_database, " + src + "]])\n\n" +
+		"+- LogicalProject(*)\n   +- LogicalTableScan(table=[[default_catalog, default_database, " + src + "]]" + hints + ")\n\n" +
 		"== Optimized Physical Plan ==\n" +
 		"Sink(table=[default_catalog.default_database." + sink + "], fields=[*])\n+- Calc(select=[*])\n   +- " + scan + "\n\n" +
 		"== Optimized Execution Plan ==\n" +

@@ -11,8 +11,8 @@ import (
 // opens the window [ts, ts + gap) of its key, merged with the key's
 // windows it overlaps; a window is emitted once (+I) when the watermark
 // passes its end, with the merged window's start, end and time. A row
-// whose own window has already been passed by the watermark is late and
-// dropped.
+// whose session — its own window merged with those it touches — has
+// already been passed by the watermark is late and dropped.
 //
 // Its input is the WindowTVF's rows reduced to keys and arguments as for
 // WindowAgg: Start and End are the positions of window_start and
@@ -73,17 +73,9 @@ func (s *SessionAgg) Push(r Rec) error {
 	if !ok1 || !ok2 {
 		return nil
 	}
-	if end-1 <= s.wm {
-		s.late++
-		return nil
-	}
 	k := value.Key(r.Row, s.keyIdx)
 	list, seen := s.sessions[k]
-	if !seen {
-		s.order = append(s.order, k)
-	}
 	merged := &session{seq: s.seq, start: start, end: end, keys: append(value.Row(nil), r.Row[:s.Keys]...), rows: []value.Row{r.Row}}
-	s.seq++
 	var keep []*session
 	for _, w := range list {
 		if w.start <= merged.end && w.end >= merged.start {
@@ -94,6 +86,18 @@ func (s *SessionAgg) Push(r Rec) error {
 		}
 		keep = append(keep, w)
 	}
+	// Late is judged on the session the row joins, as Flink's
+	// MergingWindowProcessFunction does: its own window may have passed
+	// the watermark while a session it touches has not. (A session that
+	// took in an open one is open: only a row alone can be late.)
+	if merged.end-1 <= s.wm {
+		s.late++
+		return nil
+	}
+	if !seen {
+		s.order = append(s.order, k)
+	}
+	s.seq++
 	s.sessions[k] = append(keep, merged)
 	return nil
 }

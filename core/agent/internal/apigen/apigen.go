@@ -160,10 +160,9 @@ var (
 			c.decl.Name, sig, c.resType(), c.argType(), c.resType(), c.decl.Name, wire)
 	}
 	// The server's handlers.
-	fmt.Fprint(&b, "\n// generated are the agent's handlers of the generated calls: each fills\n// the caller's field its declaration names, then calls the service.\nvar generated = map[string]method{\n")
+	fmt.Fprint(&b, "\n// generated are the agent's handlers of the generated calls: each calls\n// the session's guarded service (api.Guard), which checks the caller's\n// role and fills the caller's field the declaration names.\nvar generated = map[string]method{\n")
 	for _, c := range cs {
 		var pass []string
-		last := "a"
 		switch len(c.args) {
 		case 0:
 		case 1:
@@ -172,16 +171,12 @@ var (
 			for i := range c.args {
 				pass = append(pass, fmt.Sprintf("a.A%d", i))
 			}
-			last = fmt.Sprintf("a.A%d", len(c.args)-1)
 		}
 		argName := "a"
 		if len(c.args) == 0 {
 			argName = "_"
 		}
 		fmt.Fprintf(&b, "\t%q: {run: call(func(ctx context.Context, h *session, %s %s) (%s, error) {\n", c.decl.Name, argName, c.argType(), c.resType())
-		if c.decl.Caller != "" {
-			fmt.Fprintf(&b, "\t\t%s.%s = h.user\n", last, c.decl.Caller)
-		}
 		callArgs := append([]string{"ctx"}, pass...)
 		if c.res == nil {
 			fmt.Fprintf(&b, "\t\treturn none{}, h.svc.%s(%s)\n", c.decl.Name, strings.Join(callArgs, ", "))

@@ -40,6 +40,10 @@ type decl struct {
 	writes, custom, local    bool
 	timeout                  time.Duration
 	pos                      token.Position
+	// root is the API interface it was reached from (Service, Debugger);
+	// fn its signature as written.
+	root string
+	fn   *ast.FuncType
 }
 
 // Roots are the API's interfaces: Service, whose embedded interfaces are the
@@ -50,6 +54,15 @@ var Roots = []string{"Service", "Debugger"}
 // source of its methods_gen.go: every method of the Roots and of the
 // interfaces they embed, in embedding order.
 func Generate(dir string) ([]byte, error) {
+	decls, err := read(dir)
+	if err != nil {
+		return nil, err
+	}
+	return render(decls)
+}
+
+// read gathers the declarations of the Roots' methods in dir.
+func read(dir string) ([]decl, error) {
 	fset := token.NewFileSet()
 	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -85,8 +98,8 @@ func Generate(dir string) ([]byte, error) {
 	var decls []decl
 	var problems []string
 	seen := map[string]bool{}
-	var walk func(name string)
-	walk = func(name string) {
+	var walk func(name, root string)
+	walk = func(name, root string) {
 		it, ok := ifaces[name]
 		if seen[name] {
 			return
@@ -99,7 +112,7 @@ func Generate(dir string) ([]byte, error) {
 		for _, m := range it.Methods.List {
 			if len(m.Names) == 0 {
 				if id, ok := m.Type.(*ast.Ident); ok {
-					walk(id.Name)
+					walk(id.Name, root)
 				}
 				continue
 			}
@@ -108,16 +121,17 @@ func Generate(dir string) ([]byte, error) {
 				problems = append(problems, fmt.Sprintf("%s: %s.%s: %v", fset.Position(m.Pos()), name, m.Names[0].Name, err))
 				continue
 			}
+			d.root, d.fn = root, m.Type.(*ast.FuncType)
 			decls = append(decls, d)
 		}
 	}
 	for _, r := range Roots {
-		walk(r)
+		walk(r, r)
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
 	}
-	return render(decls)
+	return decls, nil
 }
 
 // parse reads the directive of interface method m.
