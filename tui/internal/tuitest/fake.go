@@ -33,6 +33,9 @@ type Fake struct {
 	ClusterList []api.ClusterStatus
 	// Lead is what Leadership answers.
 	Lead api.Leadership
+	// ActErr, if set, is what Act answers: the action was not written
+	// (a store that does not answer).
+	ActErr error
 	// ProjectList and ArtifactList are what Projects and Artifacts answer.
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
@@ -279,6 +282,9 @@ func (f *Fake) Act(ctx context.Context, r api.ActionRequest) (model.Command, err
 	defer f.Mu.Unlock()
 	if f.Viewer {
 		return model.Command{}, errors.New("read-only")
+	}
+	if f.ActErr != nil {
+		return model.Command{}, f.ActErr
 	}
 	i, err := f.find(r.JobRef)
 	if err != nil {
