@@ -24,7 +24,7 @@ func newAgentCmd(g *globals) *cobra.Command {
 			"interrupted. Commands issued while palink was down are resumed at start.\n\n" +
 			"On a store on etcd (store: etcd://…), every agent campaigns: one leads and runs them,\n" +
 			"each of its writes fenced by its term; the others serve their hosts' palinks and take\n" +
-			"over within etcd.election_ttl when the leader dies (docs/teams.md).",
+			"over within etcd.election_ttl when the leader dies (docs/team.md).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
