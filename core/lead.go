@@ -43,8 +43,10 @@ type LeadOptions struct {
 	Announce func(string)
 }
 
-// leadState is what Leadership reports of this palink's own part.
-type leadState struct {
+// lead runs the background of a Local, leading on etcd, and says who
+// leads (Leadership): a part of the Local with a type of its own.
+type lead struct {
+	l       *Local
 	id      string    // this process's member id
 	started time.Time // when this Local was built
 
@@ -69,23 +71,24 @@ func memberID() string {
 // leads, every write of theirs fenced by its term, so that two palinks
 // never act at once; meanwhile it measures what its own clients show. It
 // returns once its parts stopped, having resigned.
-func (l *Local) RunBackground(ctx context.Context, parts Background, o LeadOptions) error {
+func (d *lead) RunBackground(ctx context.Context, parts Background, o LeadOptions) error {
+	l := d.l
 	if l.readOnly {
 		return api.ReadOnly("run the scheduler and state sync")
 	}
 	host, _ := os.Hostname()
-	self := leader.Member{ID: l.lead.id, Host: host, PID: os.Getpid(), What: o.What, Version: o.Version, Started: l.lead.started}
+	self := leader.Member{ID: d.id, Host: host, PID: os.Getpid(), What: o.What, Version: o.Version, Started: d.started}
 	e, shared := l.st.(*store.Etcd)
 	if !shared {
-		l.lead.mu.Lock()
-		l.lead.self, l.lead.since = memberOf(self, true), l.now()
-		l.lead.mu.Unlock()
+		d.mu.Lock()
+		d.self, d.since = memberOf(self, true), l.now()
+		d.mu.Unlock()
 		defer func() {
-			l.lead.mu.Lock()
-			l.lead.self = nil
-			l.lead.mu.Unlock()
+			d.mu.Lock()
+			d.self = nil
+			d.mu.Unlock()
 		}()
-		return l.runParts(ctx, parts, l.st, nil)
+		return d.runParts(ctx, parts, l.st, nil)
 	}
 	announce := o.Announce
 	if announce == nil {
@@ -93,13 +96,13 @@ func (l *Local) RunBackground(ctx context.Context, parts Background, o LeadOptio
 	}
 	el := leader.New(leader.Options{Client: e.Client(), Prefix: e.KeyPrefix(), TTL: l.opts.ElectionTTL, Self: self, Log: l.log,
 		Announce: announce})
-	l.lead.mu.Lock()
-	l.lead.self, l.lead.elector = memberOf(self, false), el
-	l.lead.mu.Unlock()
+	d.mu.Lock()
+	d.self, d.elector = memberOf(self, false), el
+	d.mu.Unlock()
 	defer func() {
-		l.lead.mu.Lock()
-		l.lead.self, l.lead.elector = nil, nil
-		l.lead.mu.Unlock()
+		d.mu.Lock()
+		d.self, d.elector = nil, nil
+		d.mu.Unlock()
 	}()
 	// A follower measures what its own screens show; the leader measures
 	// and judges for everyone (observe.Observer.StartWith).
@@ -112,13 +115,14 @@ func (l *Local) RunBackground(ctx context.Context, parts Background, o LeadOptio
 	return el.Run(ctx, func(tctx context.Context, t *leader.Term) error {
 		stopFollowing()
 		defer func() { stopFollowing = follow() }()
-		return l.runParts(tctx, parts, t.Store(e), t)
+		return d.runParts(tctx, parts, t.Store(e), t)
 	})
 }
 
 // runParts runs the parts over st until ctx is done: the Local's own on a
 // file, a term's own over its fenced store on etcd.
-func (l *Local) runParts(ctx context.Context, parts Background, st store.Store, t *leader.Term) error {
+func (d *lead) runParts(ctx context.Context, parts Background, st store.Store, t *leader.Term) error {
+	l := d.l
 	sched, syn := l.sched, l.sync
 	if t != nil {
 		so := l.schedOpts
@@ -154,12 +158,13 @@ func memberOf(m leader.Member, leads bool) *api.Member {
 
 // Leadership implements api.Service: on etcd, the election as etcd has it
 // now; on a file, this palink when it runs the background.
-func (l *Local) Leadership(ctx context.Context) (api.Leadership, error) {
+func (d *lead) Leadership(ctx context.Context) (api.Leadership, error) {
+	l := d.l
 	out := api.Leadership{Store: l.st.Path(), Members: []api.Member{}}
 	e, shared := l.st.(*store.Etcd)
-	l.lead.mu.Lock()
-	self, since := l.lead.self, l.lead.since
-	l.lead.mu.Unlock()
+	d.mu.Lock()
+	self, since := d.self, d.since
+	d.mu.Unlock()
 	if self != nil {
 		out.Self = self.ID
 	}
@@ -188,16 +193,4 @@ func (l *Local) Leadership(ctx context.Context) (api.Leadership, error) {
 		out.Leader = memberOf(*st.Leader, true)
 	}
 	return out, nil
-}
-
-// LeadStats are the terms this palink led and the writes of them the fence
-// refused, on a store on etcd (zero elsewhere).
-func (l *Local) LeadStats() leader.Stats {
-	l.lead.mu.Lock()
-	el := l.lead.elector
-	l.lead.mu.Unlock()
-	if el == nil {
-		return leader.Stats{}
-	}
-	return el.Stats()
 }

@@ -110,7 +110,7 @@ type Local struct {
 	// leader's term builds its own over its fenced store (lead.go).
 	schedOpts scheduler.Options
 	syncOpts  syncer.Options
-	lead      leadState // who runs the background, for Leadership
+	*lead     // who runs the background, for Leadership
 }
 
 var (
@@ -145,8 +145,8 @@ func NewLocal(o Options) (*Local, error) {
 	l := &Local{
 		st: o.Store, specs: o.Clusters, clusters: o.Clients, now: o.Now, user: o.User,
 		readOnly: o.ReadOnly, log: o.Log, opts: o, policy: o.Restart, hub: newHub(),
-		lead: leadState{id: memberID(), started: time.Now()},
 	}
+	l.lead = &lead{l: l, id: memberID(), started: time.Now()}
 	l.obs = observe.New(observe.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Settings: o.Observe, Now: o.Now, Log: o.Log,
 		HookRetryWait: o.HookRetryWait,
