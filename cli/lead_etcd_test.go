@@ -92,6 +92,11 @@ func TestCLIFollowerCutOffFromEtcd(t *testing.T) {
 	if st.Leader.Host == "" || st.Leader.PID == 0 || st.Leader.Since.IsZero() {
 		t.Errorf("status names the leader as %+v, want host, pid and since", *st.Leader)
 	}
+	// A CLI on a host with no agent reads the election itself.
+	cli := newCLIEnvOn(t, a.sim, onEtcd)
+	if st, err := status(cli); err != nil || st.Leader == nil || st.Leader.ID != leader || len(st.Members) != 2 || st.Self != "" {
+		t.Errorf("status from a CLI without an agent: %+v, %v; want the leader %s and 2 members", st, err, leader)
+	}
 
 	m := c.Members()[0]
 	m.Kill()
