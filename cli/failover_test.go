@@ -33,6 +33,11 @@ const EnvFailoverRounds = "PALINK_FAILOVER_ROUNDS"
 // many failovers fit in a test.
 const failoverTTL = 2 * time.Second
 
+// memberPause is how long one etcd member of three is paused: longer than
+// a client takes to give up on it (store: the gRPC keepalive) and turn to
+// the others.
+const memberPause = 15 * time.Second
+
 // takeoverSlack is what a takeover may take beyond the TTL: the waiting
 // candidate hears of the deleted key, confirms its lead and proclaims it,
 // and the test's poll of the election sees it — on a loaded CI machine.
@@ -231,6 +236,14 @@ func TestFailover(t *testing.T) {
 			a.start() // another agent in its place
 		}
 	}
+	// One etcd member of three paused, as a partitioned member would be:
+	// the quorum goes on, and so does the work, under one leader.
+	m := etcd.Members()[rnd.IntN(3)]
+	m.Pause()
+	time.Sleep(memberPause)
+	l := waitLeader(t, svc, 30*time.Second, func(*api.Member) bool { return true })
+	m.Resume()
+	t.Logf("etcd member %s paused for %s: %s pid %d leads", m.Name, memberPause, l.Host, l.PID)
 	stopWork()
 	<-workDone
 	t.Logf("disruptions done after %s", time.Since(began).Round(time.Millisecond))

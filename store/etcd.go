@@ -171,6 +171,14 @@ func OpenEtcd(name string, opts Options) (*Etcd, error) {
 	return e, nil
 }
 
+// etcdKeepAliveTime and etcdKeepAliveTimeout: how often the client pings
+// each member it is connected to, and how long it waits for the answer
+// before it takes the member for gone.
+const (
+	etcdKeepAliveTime    = 10 * time.Second
+	etcdKeepAliveTimeout = 3 * time.Second
+)
+
 // dialEtcd connects to the cluster and waits for one endpoint to answer.
 func dialEtcd(u EtcdURL, o EtcdOptions) (*Etcd, error) {
 	o = o.withDefaults()
@@ -181,6 +189,12 @@ func dialEtcd(u EtcdURL, o EtcdOptions) (*Etcd, error) {
 		Logger:             zap.NewNop(),
 		MaxCallSendMsgSize: o.MaxRequestBytes + 64<<10,
 		Username:           o.Username,
+		// A member that froze or was cut off keeps its TCP connection
+		// open: without pings, requests sent to it wait for ever, and the
+		// client never turns to the members that answer. gRPC pings no
+		// more often than every 10s.
+		DialKeepAliveTime:    etcdKeepAliveTime,
+		DialKeepAliveTimeout: etcdKeepAliveTimeout,
 	}
 	if o.Username != "" && o.Password != nil {
 		pw, err := o.Password()
