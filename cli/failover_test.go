@@ -250,10 +250,10 @@ func TestFailover(t *testing.T) {
 
 	// Every command ends, exactly once.
 	deadline := time.Now().Add(2 * time.Minute)
-	var open []string
+	var open, failed []string
 	ended := map[model.CommandState]int{}
 	for {
-		open, ended = nil, map[model.CommandState]int{}
+		open, failed, ended = nil, nil, map[model.CommandState]int{}
 		issuedMu.Lock()
 		ids := slices.Sorted(mapsKeys(issued))
 		issuedMu.Unlock()
@@ -271,7 +271,7 @@ func TestFailover(t *testing.T) {
 				t.Errorf("%s #%d of %s ended %d times:\n%s", c.Kind, c.Seq, c.JobID, n, commandLog(c))
 			}
 			if c.State == model.CmdFailed {
-				t.Logf("%s #%d of %s FAILED: %s", c.Kind, c.Seq, c.JobID, c.Error)
+				failed = append(failed, fmt.Sprintf("%s #%d of %s FAILED: %s", c.Kind, c.Seq, c.JobID, c.Error))
 			}
 		}
 		if len(open) == 0 || time.Now().After(deadline) {
@@ -280,6 +280,9 @@ func TestFailover(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	t.Logf("commands ended after %s", time.Since(began).Round(time.Millisecond))
+	for _, f := range failed {
+		t.Log(f) // an end, but one to read: the cluster's or the store's error
+	}
 	if len(open) > 0 {
 		t.Errorf("%d commands never ended: %s", len(open), strings.Join(open, "; "))
 	}
