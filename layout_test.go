@@ -24,7 +24,7 @@ var rooms = map[string][]string{
 	// The CLI has core's options built from the config file by core/options.
 	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "store", "yarn", "flinksql", "model"},
+	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
@@ -39,6 +39,9 @@ var rooms = map[string][]string{
 	// importers): the one part of core on the debug runtime, reached from
 	// outside core only as api.Debugger and api.Importer.
 	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "join", "join/debug", "model"},
+	// The election of the palinks sharing a store on etcd, and the fence
+	// of the leader's writes: etcd's client and the store, nothing else.
+	"core/leader": {"store"},
 	// The generators of the API's method table and of the agent's calls
 	// (go generate): each reads its room's declarations.
 	"core/api/internal/methodgen": {"core/api/internal/methodgen"},
@@ -262,12 +265,14 @@ func coreBeyondFacade(imports []string) []string {
 }
 
 // cliNamesOfCore are the names of core's facade the CLI uses: the store's
-// lifecycle, the in-process service and its options, builds, the user,
-// and the importers as an api.Importer. A debug run's Debugger comes from
+// lifecycle, the in-process service and its options, the background work
+// a leader runs (Background, Commands, Everything, LeadOptions), builds, the
+// user, and the importers as an api.Importer. A debug run's Debugger comes from
 // core/options as an api.Debugger.
 var cliNamesOfCore = []string{
-	"BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckStore", "CurrentUser", "Importer",
-	"IsEtcdStore", "Local", "MigrateStore", "Open", "Options", "RestoreStore", "StoreName",
+	"Background", "BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckStore", "Commands", "CurrentUser",
+	"Everything", "Importer", "IsEtcdStore", "LeadOptions", "Local", "MigrateStore", "Open", "Options",
+	"RestoreStore", "StoreName",
 }
 
 // TestCLINamesOnlyCoresFacade: of package core the CLI names only

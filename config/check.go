@@ -205,6 +205,9 @@ func (c *Config) checkEtcd(add func(string, bool, string, ...any)) {
 			add("etcd.auth.password_file", false, "etcd.auth.password_file: %v", err)
 		}
 	}
+	if t := e.ElectionTTL.D(); t != 0 && (t < 2*time.Second || t%time.Second != 0) {
+		add("etcd.election_ttl", false, "etcd: election_ttl %s: give whole seconds, at least 2s (etcd grants no shorter lease)", t)
+	}
 	if e.DialTimeout < 0 || e.MaxTxnOps < 0 || e.MaxRequestBytes < 0 {
 		add("etcd", false, "etcd: dial_timeout, max_txn_ops and max_request_bytes must not be negative")
 	}

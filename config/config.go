@@ -148,6 +148,11 @@ type Etcd struct {
 	// DialTimeout is how long palink waits at start for an endpoint to
 	// answer; default 5s.
 	DialTimeout Duration `yaml:"dial_timeout"`
+	// ElectionTTL is how long the leader among the agents sharing the
+	// store keeps the lead once it stops answering (it died, froze or was
+	// cut off): another takes over within it. Whole seconds, at least 2s;
+	// default 10s.
+	ElectionTTL Duration `yaml:"election_ttl"`
 	// MaxTxnOps and MaxRequestBytes are the cluster's --max-txn-ops and
 	// --max-request-bytes, where they were raised from etcd's defaults
 	// (128 and 1572864): a transaction beyond them is refused before it

@@ -30,6 +30,7 @@ var methods = []Method{
 	{Name: "Clusters", Role: model.Viewer},
 	{Name: "ClusterOverview", Role: model.Viewer},
 	{Name: "Watch", Role: model.Viewer, Timeout: 1 * time.Hour, Custom: true},
+	{Name: "Leadership", Role: model.Viewer},
 	{Name: "ReadOnly", Role: model.Viewer, Local: true},
 	{Name: "Backup", Role: model.Operator, What: "back up the store", Timeout: 10 * time.Minute, Custom: true},
 	{Name: "SetInterest", Role: model.Viewer},

@@ -34,6 +34,7 @@ func FromConfig(cfg *config.Config) core.Options {
 	e := cfg.Etcd
 	o.Etcd.CAFile, o.Etcd.CertFile, o.Etcd.KeyFile = e.TLS.CAFile, e.TLS.CertFile, e.TLS.KeyFile
 	o.Etcd.DialTimeout, o.Etcd.MaxTxnOps, o.Etcd.MaxRequestBytes = e.DialTimeout.D(), e.MaxTxnOps, e.MaxRequestBytes
+	o.ElectionTTL = e.ElectionTTL.D()
 	if e.Auth.User != "" {
 		o.Etcd.Username, o.Etcd.Password = e.Auth.User, e.Auth.Password
 	}
