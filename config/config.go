@@ -115,8 +115,8 @@ type Cluster struct {
 	// ApplicationType is YARN's type of Flink applications; default "Apache Flink".
 	ApplicationType string `yaml:"application_type"`
 	// User is sent as user.name for YARN simple authentication.
-	User    string   `yaml:"user"`
-	Timeout Duration `yaml:"timeout"` // per HTTP call; default 10s
+	User    string      `yaml:"user"`
+	Timeout Duration    `yaml:"timeout"` // per HTTP call; default 10s
 	TLS     TLS         `yaml:"tls"`
 	Auth    ClusterAuth `yaml:"auth"`
 	Deploy  Deploy      `yaml:"deploy"`
