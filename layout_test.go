@@ -69,6 +69,10 @@ var rooms = map[string][]string{
 	// of agents sharing one): a test helper on the standard library.
 	"internal/etcdtest": {},
 
+	// A real MIT Kerberos KDC for the tests of secured clusters (and
+	// `palink sim --kerberos`): a helper on the standard library.
+	"internal/krbtest": {},
+
 	// The one JSON scanner, for the decoders too hot for encoding/json
 	// (yarn's flame graphs, the debug runtime's json format): a leaf on
 	// the standard library.

@@ -1,0 +1,28 @@
+package krbtest
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRealm: a realm starts, issues a user a ticket from its keytab, and
+// logs the request.
+func TestRealm(t *testing.T) {
+	r := Start(t, Options{})
+	kt := r.MustAddPrincipal(t, "ops", 0)
+	r.MustAddPrincipal(t, "HTTP/localhost", 0)
+	cc := filepath.Join(t.TempDir(), "cc")
+	r.Kinit(t, "ops", kt, cc)
+	out, err := exec.Command("klist", "-c", cc).CombinedOutput()
+	if err != nil {
+		t.Fatalf("klist: %v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "krbtgt/PALINK.TEST@PALINK.TEST") || !strings.Contains(string(out), "ops@PALINK.TEST") {
+		t.Errorf("klist shows no TGT of ops:\n%s", out)
+	}
+	if !strings.Contains(r.Log(), "AS_REQ") {
+		t.Errorf("KDC log has no AS_REQ:\n%s", r.Log())
+	}
+}
