@@ -204,6 +204,7 @@ func start(dir string, o Options) (*Realm, error) {
 		max_life = %[6]ds
 		max_renewable_life = %[6]ds
 		master_key_type = aes256-cts-hmac-sha1-96
+		default_principal_flags = +preauth
 		supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
 	}
 

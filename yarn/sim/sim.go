@@ -54,6 +54,9 @@ type Options struct {
 	// user.name query parameter, like an RM with an authentication filter
 	// that does not allow anonymous requests.
 	RequireUser bool
+	// Kerberos, when set, runs the RMs in secure mode: SPNEGO required on
+	// the REST API and the web proxy, application ACLs enforced on kills.
+	Kerberos *Kerberos
 	// OnStatement, when set, sees every statement a SQL Gateway session
 	// executes, as the gateway's session log would show it (for tests). It
 	// runs under the cluster lock: it must return at once and call nothing
@@ -127,8 +130,9 @@ type Cluster struct {
 	rm     *rmAPI
 	proxy  *webProxy
 	gw     *sqlGateway
-	logs   *nodeLogs // the NodeManagers' and the log server's container logs
-	chaos  *chaos    // the periodic faults
+	logs   *nodeLogs   // the NodeManagers' and the log server's container logs
+	chaos  *chaos      // the periodic faults
+	auth   *authFilter // secure mode's authentication and ACLs; nil without
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -171,7 +175,14 @@ func New(o Options) (*Cluster, error) {
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
 	c.logs = &nodeLogs{mu: &c.mu, clock: c.clock, host: o.Host, yarn: c.yarn, jms: c.jms}
-	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
+	if o.Kerberos != nil {
+		f, err := newAuthFilter(*o.Kerberos)
+		if err != nil {
+			return nil, fmt.Errorf("new simulated cluster: %w", err)
+		}
+		c.auth = f
+	}
+	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, auth: c.auth, ha: c.ha, yarn: c.yarn,
 		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}, logs: c.logs}
 	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
 		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}, onStatement: o.OnStatement}
@@ -218,6 +229,12 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
 		rm.url = "http://" + ln.Addr().String()
+		if c.auth != nil {
+			// Clients name the RM's service principal after the host in
+			// its URL, so the URLs carry the principal's host name.
+			_, port, _ := net.SplitHostPort(ln.Addr().String())
+			rm.url = "http://" + net.JoinHostPort(c.auth.host(), port)
+		}
 		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rm.handler(rm)), ReadHeaderTimeout: 10 * time.Second}
 		c.serve(rm.srv, ln)
 	}
