@@ -49,7 +49,7 @@ var rooms = map[string][]string{
 	"config":                 {},
 	// The demo's world: palink through core's facade on the simulator, the
 	// UI left to the CLI.
-	"demo":  {"core", "core/api", "core/options", "config", "model", "yarn/sim"},
+	"demo":  {"core", "core/api", "core/options", "config", "model", "yarn/sim", "internal/krbtest"},
 	"model": {},
 
 	// How palink runs the commands it does not write (builds, secret

@@ -454,3 +454,7 @@ func negotiateChallenge(h http.Header) bool {
 	}
 	return false
 }
+
+// Negotiates reports whether palink authenticates to host with Kerberos:
+// it is an RM, or it asked for SPNEGO.
+func (k *Kerberos) Negotiates(host string) bool { return k.asked(host) }

@@ -6,8 +6,8 @@
 // krb5-user`). Where they are missing the test is skipped with a message,
 // unless PALINK_REQUIRE_KERBEROS=1 (CI sets it) makes that a failure.
 //
-// It is for tests (and `palink sim --kerberos`) and imports nothing of
-// palink's.
+// It is for tests (and `palink sim --kerberos`, through StartIn) and
+// imports nothing of palink's, nor the testing package.
 package krbtest
 
 import (
@@ -22,9 +22,19 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"testing"
 	"time"
 )
+
+// TB is the part of TB the helpers use; the package does not
+// import testing, so that `palink sim --kerberos` can start a realm too.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	TempDir() string
+	Cleanup(func())
+}
 
 // EnvRequire set to 1 turns a missing KDC from a skip into a failure.
 const EnvRequire = "PALINK_REQUIRE_KERBEROS"
@@ -78,7 +88,7 @@ func lookPath(name string) (string, error) {
 
 // Require skips t (fails it under PALINK_REQUIRE_KERBEROS=1) when the KDC
 // programs are missing.
-func Require(t testing.TB) {
+func Require(t TB) {
 	t.Helper()
 	msg := Missing()
 	if msg == "" {
@@ -122,7 +132,7 @@ type Realm struct {
 
 // Start creates a realm in a temporary directory of t and starts its KDC;
 // it stops when t ends.
-func Start(t testing.TB, o Options) *Realm {
+func Start(t TB, o Options) *Realm {
 	t.Helper()
 	Require(t)
 	r, err := StartIn(t.TempDir(), o)
@@ -309,7 +319,7 @@ func (r *Realm) AddPrincipal(name string, maxLife time.Duration) (string, error)
 }
 
 // MustAddPrincipal is AddPrincipal that fails t.
-func (r *Realm) MustAddPrincipal(t testing.TB, name string, maxLife time.Duration) string {
+func (r *Realm) MustAddPrincipal(t TB, name string, maxLife time.Duration) string {
 	t.Helper()
 	kt, err := r.AddPrincipal(name, maxLife)
 	if err != nil {
@@ -320,7 +330,7 @@ func (r *Realm) MustAddPrincipal(t testing.TB, name string, maxLife time.Duratio
 
 // Kinit fills the credential cache ccache with a ticket of principal
 // from its keytab, as a user's `kinit -kt` would.
-func (r *Realm) Kinit(t testing.TB, name, keytab, ccache string) {
+func (r *Realm) Kinit(t TB, name, keytab, ccache string) {
 	t.Helper()
 	if _, err := lookPath("kinit"); err != nil {
 		msg := "kinit not installed: apt-get install krb5-user"
