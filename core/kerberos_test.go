@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,9 +13,10 @@ import (
 )
 
 // secureEnv is core over the simulator in secure mode, with a real KDC:
-// the cluster authenticates as user from its keytab. ops owns the
-// cluster's applications.
-func secureEnv(t *testing.T, user string) *coretest.Env {
+// the cluster authenticates as user from its keytab, or with ccache from
+// a credential cache that kinit filled. ops owns the cluster's
+// applications.
+func secureEnv(t *testing.T, user string, ccache bool) *coretest.Env {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs a KDC and the simulator")
@@ -25,13 +27,23 @@ func secureEnv(t *testing.T, user string) *coretest.Env {
 	return coretest.New(t, sim.Options{User: "ops", Kerberos: &sim.Kerberos{Keytab: httpKT}}, func(c *clusters.Spec) {
 		c.User = ""
 		c.Kerberos = &clusters.Kerberos{Principal: r.Principal(user), Keytab: kts[user], Krb5Conf: r.Krb5Conf}
+		if ccache {
+			cc := filepath.Join(t.TempDir(), "krb5cc")
+			r.Kinit(t, user, kts[user], cc)
+			c.Kerberos.Keytab, c.Kerberos.CCache = "", cc
+		}
 	})
 }
 
 // TestKerberosJobLifecycle: on a cluster that requires SPNEGO, with a
-// keytab, palink submits, syncs, pauses, restarts and kills a job.
+// keytab and with a ccache from kinit, palink submits, syncs, pauses,
+// restarts and kills a job.
 func TestKerberosJobLifecycle(t *testing.T) {
-	e := secureEnv(t, "ops")
+	t.Run("keytab", func(t *testing.T) { jobLifecycle(t, secureEnv(t, "ops", false)) })
+	t.Run("ccache", func(t *testing.T) { jobLifecycle(t, secureEnv(t, "ops", true)) })
+}
+
+func jobLifecycle(t *testing.T, e *coretest.Env) {
 	e.CreateSQL("orders")
 	if c := e.Act("orders", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
 		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
@@ -56,7 +68,7 @@ func TestKerberosJobLifecycle(t *testing.T) {
 // the job's application fails the kill with the ACL's words, and the
 // application still runs.
 func TestKerberosKillRefusedByACL(t *testing.T) {
-	e := secureEnv(t, "viewer")
+	e := secureEnv(t, "viewer", false)
 	e.CreateSQL("orders")
 	if c := e.Act("orders", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
 		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
