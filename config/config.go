@@ -133,6 +133,10 @@ type TLS struct {
 	CertFile           string `yaml:"cert_file"`
 	KeyFile            string `yaml:"key_file"`
 	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+	// FlinkREST: the JobManagers' REST API is HTTPS (Flink's
+	// security.ssl.rest.enabled), so palink reaches amRPCAddress with
+	// https:// (and shows cert_file where Flink asks for it).
+	FlinkREST bool `yaml:"flink_rest"`
 }
 
 // ClusterAuth is how palink authenticates to a cluster: HTTP basic auth

@@ -64,6 +64,9 @@ type Spec struct {
 	CAFile             string
 	CertFile, KeyFile  string
 	InsecureSkipVerify bool
+	// FlinkHTTPS: the JobManagers serve their REST API over HTTPS
+	// (security.ssl.rest.enabled).
+	FlinkHTTPS bool
 	// Kerberos, when set, authenticates with SPNEGO in a login context of
 	// this cluster's own.
 	Kerberos *Kerberos
@@ -213,10 +216,14 @@ func (c *Cluster) Flink(app yarn.Application) (*yarn.Flink, error) {
 		if app.AMRPCAddress == "" {
 			return nil, fmt.Errorf("JobManager of %s: %w: no amRPCAddress", app.ID, yarn.ErrUnavailable)
 		}
-		direct := "http://" + app.AMRPCAddress
+		scheme := "http://"
+		if c.Cfg.FlinkHTTPS {
+			scheme = "https://"
+		}
+		direct := scheme + app.AMRPCAddress
 		return c.flink.WithBases(direct, direct)
 	}
-	return c.flink.ForApplication(app, false)
+	return c.flink.ForApplication(app, c.Cfg.FlinkHTTPS)
 }
 
 // ContainerLogs returns a client of the container logs at base (a

@@ -82,3 +82,29 @@ func TestKerberosLoginPerCluster(t *testing.T) {
 		t.Error("a login changed the process's KRB5CCNAME")
 	}
 }
+
+// TestFlinkHTTPS: with the JobManagers' REST on HTTPS, palink reaches
+// amRPCAddress with https://, in both access modes.
+func TestFlinkHTTPS(t *testing.T) {
+	app := yarn.Application{ID: "application_1_0001", State: yarn.AppRunning, TrackingUI: "ApplicationMaster",
+		TrackingURL: "https://rm1:8090/proxy/application_1_0001/", AMRPCAddress: "nm3:41234"}
+	for _, access := range []string{"proxy", "direct"} {
+		for _, https := range []bool{false, true} {
+			c, err := clusters.NewCluster(clusters.Spec{Name: "a", RM: []string{"https://rm1:8090"}, FlinkAccess: access, FlinkHTTPS: https})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := c.Flink(app)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "http://nm3:41234"
+			if https {
+				want = "https://nm3:41234"
+			}
+			if f.DirectBase() != want {
+				t.Errorf("%s, https %v: direct base %s, want %s", access, https, f.DirectBase(), want)
+			}
+		}
+	}
+}

@@ -63,7 +63,8 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 		Name: c.Name, Protected: c.Protected, RM: c.RM, FlinkAccess: c.FlinkAccess, SQLGateway: c.SQLGateway,
 		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(),
 		CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
-		BasicUser: c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), DoAs: c.Auth.DoAs,
+		FlinkHTTPS: c.TLS.FlinkREST,
+		BasicUser:  c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), DoAs: c.Auth.DoAs,
 		Deploy: clusters.Deploy{
 			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
 			Command: c.Deploy.Command, PythonCommand: c.Deploy.PythonCommand, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
