@@ -14,9 +14,9 @@ import (
 	"github.com/palink/palink/internal/krbtest"
 )
 
-// TestSimKerberosCommand runs `palink sim --kerberos DIR --config-out CFG`:
-// a real KDC in DIR, an RM that requires SPNEGO, and a config that logs in
-// as ops from its keytab, with which `config check --connect` reports each
+// TestSimKerberosCommand runs `palink sim --tls --kerberos DIR --config-out
+// CFG`: a real KDC in DIR, an RM on HTTPS that requires SPNEGO, and a
+// config that trusts its CA and logs in as ops from its keytab, with which `config check --connect` reports each
 // endpoint's auth and `jobs` works; the same cluster without Kerberos in
 // the config is told what to add.
 func TestSimKerberosCommand(t *testing.T) {
@@ -31,7 +31,7 @@ func TestSimKerberosCommand(t *testing.T) {
 	root := newRootCmd()
 	var out bytes.Buffer
 	root.SetOut(&out)
-	root.SetArgs([]string{"sim", "--addr", "127.0.0.1:0", "--jobs", "3", "--seed", "5", "--kerberos", filepath.Join(dir, "realm"), "--config-out", cfgPath})
+	root.SetArgs([]string{"sim", "--addr", "127.0.0.1:0", "--jobs", "3", "--seed", "5", "--tls", "--kerberos", filepath.Join(dir, "realm"), "--config-out", cfgPath})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	var cfg *config.Config
@@ -49,7 +49,7 @@ func TestSimKerberosCommand(t *testing.T) {
 	}
 	e := &cliEnv{t: t, config: cfgPath}
 	got := e.mustRun("config", "check", "--connect")
-	for _, want := range []string{"sim  rm            http://localhost:", "auth kerberos ops@PALINK.TEST  tls none  ok", "sim  sql gateway"} {
+	for _, want := range []string{"sim  rm            https://localhost:", "auth kerberos ops@PALINK.TEST  tls verified  ok", "sim  sql gateway"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("config check --connect lacks %q:\n%s", want, got)
 		}
@@ -72,13 +72,13 @@ func TestSimKerberosCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(text)
-	i, j := strings.Index(s, "    # The RM and its web proxy"), strings.Index(s, "    deploy:")
+	i, j := strings.Index(s, "    # The RM and its web proxy"), strings.Index(s, "    # The RMs serve HTTPS")
 	plain := &cliEnv{t: t, config: writeTemp(t, "plain.yaml", s[:i]+"    user: ops\n"+s[j:])}
 	out2, err := plain.run(context.Background(), "config", "check", "--connect")
 	if err == nil || exitCode(err) != 1 {
 		t.Fatalf("config check --connect on the plain config: %v\n%s", err, out2)
 	}
-	if want := "auth simple ops  tls none  FAILED: GET /ws/v1/cluster/info on localhost:"; !strings.Contains(out2, want) ||
+	if want := "auth simple ops  tls verified  FAILED: GET /ws/v1/cluster/info on localhost:"; !strings.Contains(out2, want) ||
 		!strings.Contains(out2, "this cluster requires Kerberos; add auth.kerberos") {
 		t.Errorf("plain config's check:\n%s", out2)
 	}

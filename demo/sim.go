@@ -34,6 +34,9 @@ type Sim struct {
 	FlinkVersion string
 	// CheckpointInterval is the simulated jobs' checkpoint interval.
 	CheckpointInterval time.Duration
+	// TLS serves the RMs over HTTPS with a certificate of a CA the
+	// simulator makes; the written config trusts that CA.
+	TLS bool
 	// KerberosDir, when set, runs the cluster in secure mode with a
 	// throwaway Kerberos realm kept in that directory (see Serve).
 	KerberosDir string
@@ -41,7 +44,7 @@ type Sim struct {
 
 func (s Sim) options() (sim.Options, error) {
 	o := sim.Options{Seed: s.Seed, Speed: s.Speed, Apps: s.Apps, RMs: s.RMs, FlinkVersion: s.FlinkVersion,
-		CheckpointInterval: s.CheckpointInterval}
+		CheckpointInterval: s.CheckpointInterval, TLS: s.TLS}
 	if s.Faults != "" {
 		faults, err := sim.ParseFaults(s.Faults)
 		if err != nil {
@@ -192,6 +195,15 @@ func (s *Served) WriteConfig(path string) (storePath string, err error) {
 				"    auth:\n      kerberos:\n"+
 				fmt.Sprintf("        principal: %s\n        keytab: %s\n        krb5_conf: %s\n",
 					s.realm.Principal("ops"), s.opsKeytab, s.realm.Krb5Conf), 1)
+	}
+	if ca := s.c.CACertPEM(); ca != nil {
+		caPath := filepath.Join(filepath.Dir(path), "palink-sim-ca.pem")
+		if err := os.WriteFile(caPath, ca, 0o644); err != nil {
+			return "", fmt.Errorf("write the simulator's CA: %w", err)
+		}
+		text = strings.Replace(text, "    deploy:\n",
+			"    # The RMs serve HTTPS with a certificate of the simulator's own CA.\n"+
+				fmt.Sprintf("    tls: {ca_file: %s}\n", caPath)+"    deploy:\n", 1)
 	}
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		return "", fmt.Errorf("write config: %w", err)

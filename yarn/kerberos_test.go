@@ -32,6 +32,7 @@ type bedOptions struct {
 	maxClockSkew time.Duration
 	proxyUsers   map[string][]string
 	realm        krbtest.Options
+	tls          bool // the RMs serve HTTPS
 }
 
 func startSecure(t *testing.T, o bedOptions) *secureBed {
@@ -41,7 +42,7 @@ func startSecure(t *testing.T, o bedOptions) *secureBed {
 	b.httpKT = r.MustAddPrincipal(t, "HTTP/localhost", 0)
 	b.opsKT = r.MustAddPrincipal(t, "ops", o.opsLife)
 	b.viewerKT = r.MustAddPrincipal(t, "viewer", 0)
-	b.sim = startSim(t, sim.Options{Seed: 7, Speed: 20, User: "ops",
+	b.sim = startSim(t, sim.Options{Seed: 7, Speed: 20, User: "ops", TLS: o.tls,
 		Kerberos: &sim.Kerberos{Keytab: b.httpKT, MaxClockSkew: o.maxClockSkew, ProxyUsers: o.proxyUsers}})
 	b.rm = b.sim.RMURLs()
 	return b
@@ -387,5 +388,59 @@ func writeKeytab(t *testing.T, path, user, realm string) {
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestKerberosOverTLS: an RM that serves HTTPS with the site's CA and
+// requires SPNEGO: with the CA file, palink lists, reads through the web
+// proxy and kills; without it, the error names the host and says to set
+// tls.ca_file.
+func TestKerberosOverTLS(t *testing.T) {
+	b := startSecure(t, bedOptions{tls: true})
+	if !strings.HasPrefix(b.rm[0], "https://localhost:") {
+		t.Fatalf("RM at %s", b.rm[0])
+	}
+	app := b.runningApp(t)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, b.sim.CACertPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	krb := b.login(t, "ops", b.opsKT)
+	o := quick()
+	o.Kerberos = krb
+	noCA, err := yarn.NewResourceManager(b.rm, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = noCA.Applications(bounded(t), yarn.AppFilter{})
+	host := strings.TrimPrefix(b.rm[0], "https://")
+	if !errors.Is(err, yarn.ErrTLS) || !strings.Contains(err.Error(), "the certificate of "+host+" is not signed by a CA palink trusts: set tls.ca_file") {
+		t.Fatalf("without the CA file: %v", err)
+	}
+	o.CAFile = ca
+	rm, err := yarn.NewResourceManager(b.rm, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := rm.Application(bounded(t), app)
+	if err != nil {
+		t.Fatalf("application over https with Kerberos: %v", err)
+	}
+	root, err := yarn.NewFlink(rm.ProxyURL(""), "", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jm, err := root.ForApplication(a, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(jm.ReadBase(), "https://localhost:") {
+		t.Fatalf("read base %s", jm.ReadBase())
+	}
+	if _, err := jm.Jobs(bounded(t)); err != nil {
+		t.Fatalf("jobs through the https proxy: %v", err)
+	}
+	if _, err := rm.Kill(bounded(t), app); err != nil {
+		t.Fatalf("kill over https: %v", err)
 	}
 }

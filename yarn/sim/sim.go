@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -54,6 +55,10 @@ type Options struct {
 	// user.name query parameter, like an RM with an authentication filter
 	// that does not allow anonymous requests.
 	RequireUser bool
+	// TLS serves the RMs (REST API, web proxy) over HTTPS with a
+	// certificate for localhost, 127.0.0.1 and Host, signed by a CA the
+	// cluster makes (Cluster.CACertPEM).
+	TLS bool
 	// Kerberos, when set, runs the RMs in secure mode: SPNEGO required on
 	// the REST API and the web proxy, application ACLs enforced on kills.
 	Kerberos *Kerberos
@@ -133,6 +138,7 @@ type Cluster struct {
 	logs   *nodeLogs   // the NodeManagers' and the log server's container logs
 	chaos  *chaos      // the periodic faults
 	auth   *authFilter // secure mode's authentication and ACLs; nil without
+	tls    *simTLS     // the RMs' HTTPS; nil without
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -175,6 +181,17 @@ func New(o Options) (*Cluster, error) {
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
 	c.logs = &nodeLogs{mu: &c.mu, clock: c.clock, host: o.Host, yarn: c.yarn, jms: c.jms}
+	if o.TLS {
+		hosts := []string{"localhost", "127.0.0.1", o.Host}
+		if o.Kerberos != nil && o.Kerberos.Host != "" {
+			hosts = append(hosts, o.Kerberos.Host)
+		}
+		t, err := newSimTLS(hosts...)
+		if err != nil {
+			return nil, tlsErr(err)
+		}
+		c.tls = t
+	}
 	if o.Kerberos != nil {
 		f, err := newAuthFilter(*o.Kerberos)
 		if err != nil {
@@ -228,12 +245,17 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			c.closeLocked()
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
-		rm.url = "http://" + ln.Addr().String()
+		scheme := "http://"
+		if c.tls != nil {
+			ln = tls.NewListener(ln, c.tls.config)
+			scheme = "https://"
+		}
+		rm.url = scheme + ln.Addr().String()
 		if c.auth != nil {
 			// Clients name the RM's service principal after the host in
 			// its URL, so the URLs carry the principal's host name.
 			_, port, _ := net.SplitHostPort(ln.Addr().String())
-			rm.url = "http://" + net.JoinHostPort(c.auth.host(), port)
+			rm.url = scheme + net.JoinHostPort(c.auth.host(), port)
 		}
 		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rm.handler(rm)), ReadHeaderTimeout: 10 * time.Second}
 		c.serve(rm.srv, ln)
