@@ -87,3 +87,16 @@ func TestSimKerberosCommand(t *testing.T) {
 		t.Errorf("palink sim: %v", err)
 	}
 }
+
+// TestSimKerberosWithoutKDC: without krb5kdc, `palink sim --kerberos`
+// says what to install and fails.
+func TestSimKerberosWithoutKDC(t *testing.T) {
+	t.Setenv(krbtest.EnvPath, t.TempDir())
+	_, _, err := runCLI(t, "sim", "--addr", "127.0.0.1:0", "--kerberos", t.TempDir())
+	if err == nil || exitCode(err) == 0 {
+		t.Fatalf("palink sim --kerberos without a KDC: %v", err)
+	}
+	if want := "not installed: apt-get install krb5-kdc krb5-admin-server"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q lacks %q", err, want)
+	}
+}

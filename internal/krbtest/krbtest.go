@@ -36,8 +36,15 @@ type TB interface {
 	Cleanup(func())
 }
 
-// EnvRequire set to 1 turns a missing KDC from a skip into a failure.
-const EnvRequire = "PALINK_REQUIRE_KERBEROS"
+// Environment variables of the realm's programs.
+const (
+	// EnvRequire set to 1 turns a missing KDC from a skip into a failure.
+	EnvRequire = "PALINK_REQUIRE_KERBEROS"
+	// EnvPath, when set, is where the KDC's programs are looked for (a
+	// list of directories like PATH), instead of PATH and the sbin
+	// directories Debian installs them in: for a KDC built elsewhere.
+	EnvPath = "PALINK_KRB5_PATH"
+)
 
 // DefaultRealm is the realm Start creates unless told otherwise.
 const DefaultRealm = "PALINK.TEST"
@@ -74,10 +81,13 @@ func Missing() string {
 // lookPath finds a program on PATH or in the sbin directories Debian puts
 // the KDC in (not on a user's PATH).
 func lookPath(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
+	dirs := []string{"/usr/sbin", "/sbin", "/usr/local/sbin"}
+	if env := os.Getenv(EnvPath); env != "" {
+		dirs = filepath.SplitList(env)
+	} else if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	for _, d := range []string{"/usr/sbin", "/sbin", "/usr/local/sbin"} {
+	for _, d := range dirs {
 		p := filepath.Join(d, name)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil

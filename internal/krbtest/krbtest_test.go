@@ -26,3 +26,16 @@ func TestRealm(t *testing.T) {
 		t.Errorf("KDC log has no AS_REQ:\n%s", r.Log())
 	}
 }
+
+// TestMissingSaysWhatToInstall: without the programs, the message names
+// them and Debian's packages.
+func TestMissingSaysWhatToInstall(t *testing.T) {
+	t.Setenv(EnvPath, t.TempDir())
+	want := "krb5kdc, kdb5_util, kadmin.local not installed: apt-get install krb5-kdc krb5-admin-server"
+	if got := Missing(); got != want {
+		t.Errorf("Missing() = %q, want %q", got, want)
+	}
+	if _, err := StartIn(t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("StartIn without a KDC: %v", err)
+	}
+}
