@@ -135,6 +135,9 @@ func Serve(ctx context.Context, s Sim, addr string) (*Served, error) {
 }
 
 func (s *Served) startRealm(dir string, o *sim.Options) error {
+	if msg := krbtest.Missing(); msg != "" {
+		return fmt.Errorf("palink sim --kerberos needs Debian's Kerberos KDC: %s", msg)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("kerberos: %w", err)
 	}
