@@ -343,7 +343,7 @@ func (k *Kerberos) Token(host string) (string, error) {
 	}
 	neg, err := spnego.NewNegTokenInitKRB5(k.cl, st.tkt, st.key)
 	if err != nil {
-		return "", &KerberosError{Principal: k.cfg.Principal, Op: "make a SPNEGO token for " + spn, Kind: nil, Err: err}
+		return "", &KerberosError{Principal: k.cfg.Principal, Op: "make a SPNEGO token for " + spn, Err: err}
 	}
 	b, err := (&spnego.SPNEGOToken{Init: true, NegTokenInit: neg}).Marshal()
 	if err != nil {

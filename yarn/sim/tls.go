@@ -74,4 +74,5 @@ func (c *Cluster) CACertPEM() []byte {
 	return c.tls.caPEM
 }
 
+// tlsErr explains a failure to make the certificates.
 func tlsErr(err error) error { return fmt.Errorf("new simulated cluster: TLS: %w", err) }
