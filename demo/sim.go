@@ -44,7 +44,14 @@ type Sim struct {
 
 func (s Sim) options() (sim.Options, error) {
 	o := sim.Options{Seed: s.Seed, Speed: s.Speed, Apps: s.Apps, RMs: s.RMs, FlinkVersion: s.FlinkVersion,
-		CheckpointInterval: s.CheckpointInterval, TLS: s.TLS}
+		CheckpointInterval: s.CheckpointInterval}
+	if s.TLS {
+		t, err := sim.NewTLS()
+		if err != nil {
+			return o, err
+		}
+		o.TLS = t
+	}
 	if s.Faults != "" {
 		faults, err := sim.ParseFaults(s.Faults)
 		if err != nil {
@@ -101,6 +108,8 @@ type Served struct {
 	realm *krbtest.Realm
 	// opsKeytab is the keytab of ops, the user the config authenticates as.
 	opsKeytab string
+	// tls is the RMs' HTTPS, nil without.
+	tls *sim.TLS
 }
 
 // Serve starts the simulated cluster s with its first ResourceManager at
@@ -115,7 +124,7 @@ func Serve(ctx context.Context, s Sim, addr string) (*Served, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Served{}
+	srv := &Served{tls: o.TLS}
 	if s.KerberosDir != "" {
 		if err := srv.startRealm(s.KerberosDir, &o); err != nil {
 			return nil, err
@@ -199,7 +208,8 @@ func (s *Served) WriteConfig(path string) (storePath string, err error) {
 				fmt.Sprintf("        principal: %s\n        keytab: %s\n        krb5_conf: %s\n",
 					s.realm.Principal("ops"), s.opsKeytab, s.realm.Krb5Conf), 1)
 	}
-	if ca := s.c.CACertPEM(); ca != nil {
+	if s.tls != nil {
+		ca := s.tls.CACertPEM()
 		caPath := filepath.Join(filepath.Dir(path), "palink-sim-ca.pem")
 		if err := os.WriteFile(caPath, ca, 0o644); err != nil {
 			return "", fmt.Errorf("write the simulator's CA: %w", err)

@@ -25,6 +25,7 @@ type secureBed struct {
 	httpKT   string
 	opsKT    string
 	viewerKT string
+	tls      *sim.TLS // the RMs' HTTPS, nil without
 }
 
 type bedOptions struct {
@@ -42,7 +43,15 @@ func startSecure(t *testing.T, o bedOptions) *secureBed {
 	b.httpKT = r.MustAddPrincipal(t, "HTTP/localhost", 0)
 	b.opsKT = r.MustAddPrincipal(t, "ops", o.opsLife)
 	b.viewerKT = r.MustAddPrincipal(t, "viewer", 0)
-	b.sim = startSim(t, sim.Options{Seed: 7, Speed: 20, User: "ops", TLS: o.tls,
+	var tls *sim.TLS
+	if o.tls {
+		var err error
+		if tls, err = sim.NewTLS(); err != nil {
+			t.Fatal(err)
+		}
+		b.tls = tls
+	}
+	b.sim = startSim(t, sim.Options{Seed: 7, Speed: 20, User: "ops", TLS: tls,
 		Kerberos: &sim.Kerberos{Keytab: b.httpKT, MaxClockSkew: o.maxClockSkew, ProxyUsers: o.proxyUsers}})
 	b.rm = b.sim.RMURLs()
 	return b
@@ -402,7 +411,7 @@ func TestKerberosOverTLS(t *testing.T) {
 	}
 	app := b.runningApp(t)
 	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, b.sim.CACertPEM(), 0o600); err != nil {
+	if err := os.WriteFile(ca, b.tls.CACertPEM(), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	krb := b.login(t, "ops", b.opsKT)

@@ -55,10 +55,9 @@ type Options struct {
 	// user.name query parameter, like an RM with an authentication filter
 	// that does not allow anonymous requests.
 	RequireUser bool
-	// TLS serves the RMs (REST API, web proxy) over HTTPS with a
-	// certificate for localhost, 127.0.0.1 and Host, signed by a CA the
-	// cluster makes (Cluster.CACertPEM).
-	TLS bool
+	// TLS, when set, serves the RMs (REST API, web proxy) over HTTPS with
+	// its certificate (NewTLS makes one, and the CA a client trusts).
+	TLS *TLS
 	// Kerberos, when set, runs the RMs in secure mode: SPNEGO required on
 	// the REST API and the web proxy, application ACLs enforced on kills.
 	Kerberos *Kerberos
@@ -138,7 +137,7 @@ type Cluster struct {
 	logs   *nodeLogs   // the NodeManagers' and the log server's container logs
 	chaos  *chaos      // the periodic faults
 	auth   *authFilter // secure mode's authentication and ACLs; nil without
-	tls    *simTLS     // the RMs' HTTPS; nil without
+	tls    *TLS        // the RMs' HTTPS; nil without
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -181,17 +180,7 @@ func New(o Options) (*Cluster, error) {
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
 	c.logs = &nodeLogs{mu: &c.mu, clock: c.clock, host: o.Host, yarn: c.yarn, jms: c.jms}
-	if o.TLS {
-		hosts := []string{"localhost", "127.0.0.1", o.Host}
-		if o.Kerberos != nil && o.Kerberos.Host != "" {
-			hosts = append(hosts, o.Kerberos.Host)
-		}
-		t, err := newSimTLS(hosts...)
-		if err != nil {
-			return nil, tlsErr(err)
-		}
-		c.tls = t
-	}
+	c.tls = o.TLS
 	if o.Kerberos != nil {
 		f, err := newAuthFilter(*o.Kerberos)
 		if err != nil {

@@ -14,19 +14,22 @@ import (
 	"time"
 )
 
-// simTLS is the certificate the RMs serve HTTPS with, and the CA that
-// signed it, both made when the cluster is built.
-type simTLS struct {
+// TLS is the RMs' HTTPS (Options.TLS): a server certificate and the CA
+// that signed it, which a client's CA file holds.
+type TLS struct {
 	config *tls.Config
 	caPEM  []byte
 }
 
-// newSimTLS makes a CA and a server certificate it signs for hosts (names
-// or IP addresses), valid for a day.
-func newSimTLS(hosts ...string) (*simTLS, error) {
+// NewTLS makes a CA and a server certificate it signs for hosts (names or
+// IP addresses; default localhost and 127.0.0.1), valid for a day.
+func NewTLS(hosts ...string) (*TLS, error) {
+	if len(hosts) == 0 {
+		hosts = []string{"localhost", "127.0.0.1"}
+	}
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return nil, err
+		return nil, tlsErr(err)
 	}
 	now := time.Now()
 	ca := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "palink simulator CA"},
@@ -34,15 +37,15 @@ func newSimTLS(hosts ...string) (*simTLS, error) {
 		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
 	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
 	if err != nil {
-		return nil, err
+		return nil, tlsErr(err)
 	}
 	caCert, err := x509.ParseCertificate(caDER)
 	if err != nil {
-		return nil, err
+		return nil, tlsErr(err)
 	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return nil, err
+		return nil, tlsErr(err)
 	}
 	leaf := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: hosts[0]},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
@@ -56,23 +59,16 @@ func newSimTLS(hosts ...string) (*simTLS, error) {
 	}
 	der, err := x509.CreateCertificate(rand.Reader, leaf, caCert, &key.PublicKey, caKey)
 	if err != nil {
-		return nil, err
+		return nil, tlsErr(err)
 	}
-	return &simTLS{
+	return &TLS{
 		config: &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}, MinVersion: tls.VersionTLS12},
 		caPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
 	}, nil
 }
 
-// CACertPEM is the CA (PEM) that signed the RMs' certificate when the
-// cluster serves HTTPS (Options.TLS), nil otherwise: what a client's CA
-// file holds.
-func (c *Cluster) CACertPEM() []byte {
-	if c.tls == nil {
-		return nil
-	}
-	return c.tls.caPEM
-}
+// CACertPEM is the CA (PEM) that signed the certificate.
+func (t *TLS) CACertPEM() []byte { return t.caPEM }
 
 // tlsErr explains a failure to make the certificates.
-func tlsErr(err error) error { return fmt.Errorf("new simulated cluster: TLS: %w", err) }
+func tlsErr(err error) error { return fmt.Errorf("simulator TLS: %w", err) }
