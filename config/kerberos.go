@@ -66,18 +66,23 @@ func (k *Kerberos) check(cluster, p string, add func(string, bool, string, ...an
 	}
 	if err := CheckKeytab(k.Keytab, k.Principal); err != nil {
 		add(p+".keytab", false, "cluster %q: %v", cluster, err)
+		return
+	}
+	if fi, err := os.Stat(k.Keytab); err == nil && fi.Mode().Perm()&0o070 != 0 {
+		add(p+".keytab", true, "cluster %q: keytab %s is readable by its group (mode %#o): every member can act as %s", cluster, k.Keytab, fi.Mode().Perm(), k.Principal)
 	}
 }
 
 // CheckKeytab says what is wrong with a keytab for principal: unreadable,
-// readable by group or others (anyone who reads it can act as the
-// principal), not a keytab, or without a key of principal.
+// readable by others (anyone who reads it can act as the principal; a
+// group that may read it is the site's choice, which check warns of), not
+// a keytab, or without a key of principal.
 func CheckKeytab(path, principal string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("keytab %s: %w", path, err)
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
+	if fi.Mode().Perm()&0o007 != 0 {
 		return fmt.Errorf("keytab %s is readable by others (mode %#o): anyone who reads it can act as %s; chmod 600 it", path, fi.Mode().Perm(), principal)
 	}
 	kt, err := keytab.Load(path)

@@ -94,6 +94,22 @@ func TestKerberosConfigProblems(t *testing.T) {
 			t.Errorf("defaults: %+v", k)
 		}
 	})
+	t.Run("group-readable keytab", func(t *testing.T) {
+		grp := filepath.Join(dir, "group.keytab")
+		writeKeytab(t, grp, "ops@EXAMPLE.COM", 0o640)
+		_, ps, err := Parse("c.yaml", []byte(cluster("        principal: ops@EXAMPLE.COM\n        keytab: "+grp+"\n        krb5_conf: "+krb5+"\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "c.yaml:8: warning: cluster \"a\": keytab " + grp + " is readable by its group (mode 0640)"
+		found := false
+		for _, p := range ps {
+			found = found || strings.HasPrefix(p.Error(), want)
+		}
+		if !found {
+			t.Errorf("warnings %v lack %q", ps, want)
+		}
+	})
 	t.Run("ccache by default", func(t *testing.T) {
 		t.Setenv("KRB5CCNAME", "FILE:"+dir+"/cc")
 		c, _, err := Parse("c.yaml", []byte(cluster("        principal: ops@EXAMPLE.COM\n        krb5_conf: "+krb5+"\n")))

@@ -186,7 +186,7 @@ func NewKerberos(cfg KerberosConfig) (*Kerberos, error) {
 		if err != nil {
 			return fail(ErrKerberosConfig, fmt.Sprintf("keytab %s cannot be read", cfg.Keytab), err)
 		}
-		if fi.Mode().Perm()&0o077 != 0 {
+		if fi.Mode().Perm()&0o007 != 0 {
 			return fail(ErrKerberosConfig, fmt.Sprintf("keytab %s is readable by others (mode %#o): anyone who reads it can act as %s; chmod 600 it", cfg.Keytab, fi.Mode().Perm(), cfg.Principal), nil)
 		}
 		kt, err := keytab.Load(cfg.Keytab)
