@@ -62,7 +62,7 @@ var rooms = map[string][]string{
 	"config":                 {},
 	// The demo's world: palink through core's facade on the simulator, the
 	// UI left to the CLI.
-	"demo":  {"core", "core/api", "core/localrun", "core/options", "config", "model", "yarn/sim"},
+	"demo":  {"core", "core/api", "core/localrun", "core/options", "config", "model", "yarn/sim", "internal/krbtest"},
 	"model": {},
 
 	// How palink runs the commands it does not write (builds, secret
@@ -81,6 +81,10 @@ var rooms = map[string][]string{
 	// Real etcd members for the tests of the store on etcd (and, later,
 	// of agents sharing one): a test helper on the standard library.
 	"internal/etcdtest": {},
+
+	// A real MIT Kerberos KDC for the tests of secured clusters (and
+	// `palink sim --kerberos`): a helper on the standard library.
+	"internal/krbtest": {},
 
 	// The one JSON scanner, for the decoders too hot for encoding/json
 	// (yarn's flame graphs, the debug runtime's json format): a leaf on
@@ -267,10 +271,11 @@ func coreBeyondFacade(imports []string) []string {
 // cliNamesOfCore are the names of core's facade the CLI uses: the store's
 // lifecycle, the in-process service and its options, the background work
 // a leader runs (Background, Commands, Everything, LeadOptions), builds, the
-// user, and the importers as an api.Importer. A debug run's Debugger comes from
+// user, the endpoints `config check --connect` tries, and the importers as an api.Importer. A debug run's Debugger comes from
 // core/options as an api.Debugger.
 var cliNamesOfCore = []string{
-	"Background", "BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckStore", "Commands", "CurrentUser",
+	"Background", "BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckEndpoints", "CheckStore", "Commands", "CurrentUser",
+	"EndpointCheck",
 	"Everything", "Importer", "IsEtcdStore", "LeadOptions", "Local", "MigrateStore", "Open", "Options",
 	"RestoreStore", "StoreName",
 }
