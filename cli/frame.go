@@ -137,3 +137,16 @@ func contextName(e *env) string {
 	}
 	return name
 }
+
+// Exit codes (`palink help exit-codes`).
+const (
+	exitFailed   = 1
+	exitUsage    = 2
+	exitNotFound = 3
+	exitRefused  = 4
+)
+
+// usageError is a command line palink cannot run as written: exit code 2.
+func usageError(format string, args ...any) error {
+	return exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}
