@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,6 +32,8 @@ import (
 type Model struct {
 	env  *kit.Env
 	opts Options
+	// wall is the time of day the header's clock shows (Options.Wall).
+	wall time.Time
 	// keys is every key; updateKeys makes env.Keys from it.
 	keys kit.KeyMap
 
@@ -64,6 +67,9 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		opts.User = envUser(opts.Environ)
 	}
 	e := newEnv(ctx, svc, opts)
+	if opts.Wall == nil {
+		opts.Wall = e.Clock
+	}
 	table := jobs.New(e, opts.Scope)
 	e.JobName = func(id string) string {
 		if j, ok := table.Job(id); ok {
@@ -74,6 +80,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	m := &Model{
 		env:          e,
 		opts:         opts,
+		wall:         opts.Wall(),
 		stack:        []kit.Screen{table},
 		jobs:         table,
 		cmd:          newCommandLine(e),
@@ -125,7 +132,7 @@ func (m *Model) Init() tea.Cmd {
 		m.loadClusters(),
 		m.stream.start(),
 		m.obs.firingLoads.Refresh(),
-		tickCmd(m.env.After, m.env.Clock),
+		tickCmd(m.env.After, m.env.Clock, m.opts.Wall),
 	}
 	if m.opts.Theme == ThemeAuto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -335,8 +342,8 @@ func (m *Model) openDialog(d kit.Dialog, cmd tea.Cmd) tea.Cmd {
 func (m *Model) take(msg tea.Msg) (cmd tea.Cmd, keep bool) {
 	switch msg := msg.(type) {
 	case tickMsg:
-		m.env.Now = msg.now
-		return tickCmd(m.env.After, m.env.Clock), true
+		m.env.Now, m.wall = msg.now, msg.wall
+		return tickCmd(m.env.After, m.env.Clock, m.opts.Wall), true
 	case clustersLoadedMsg:
 		current, next := m.clusterLoads.Done(msg.seq)
 		if !current {

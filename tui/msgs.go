@@ -11,7 +11,7 @@ import (
 // number, and the job or cluster they are about) so that a screen drops an
 // answer to a request it no longer waits for.
 
-type tickMsg struct{ now time.Time }
+type tickMsg struct{ now, wall time.Time }
 
 type clustersLoadedMsg struct {
 	seq      int
