@@ -102,10 +102,12 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 			kind = kit.RestartKind(j) // each marked job as core says
 		}
 		why, _ := j.Refusal(kind)
+		noPause, known := j.Refusal(model.CmdPause)
 		items = append(items, planItem{
-			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
-			job:     j.Job,
-			skipped: why,
+			req:      api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
+			job:      j.Job,
+			pausable: known && noPause == "",
+			skipped:  why,
 		})
 	}
 	if len(items) == 1 && items[0].skipped != "" {

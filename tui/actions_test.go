@@ -132,6 +132,18 @@ func TestKillOnUnprotectedClusterUsesButtons(t *testing.T) {
 	}
 }
 
+// TestKillOffersPauseOnlyWhereItWorks: the kill dialog of a job that core
+// would not pause (it is DEPLOYING, its submit pending) does not suggest
+// `p pause` instead.
+func TestKillOffersPauseOnlyWhereItWorks(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("inventory-sync")
+	h.Press("ctrl+k")
+	h.MustShow("Kill inventory-sync?")
+	h.MustNotShow("Prefer p pause")
+}
+
 func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
 	f := tuitest.NewFixture()
 	f.SetDelay(0)
