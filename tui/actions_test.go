@@ -235,6 +235,38 @@ func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
 	}
 }
 
+// TestBulkActionEndsWithASummary: the commands of a bulk action end one
+// by one; the flash counts them, and the last says how the whole action
+// went, naming the jobs whose command failed.
+func TestBulkActionEndsWithASummary(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("clicks-to-hudi")
+	h.Press("space")
+	h.SelectJob("user-features")
+	h.Press("space", "p", "tab", "enter")
+	if want := "PAUSE queued for 2 jobs (#42–#43)"; h.Flash() != want {
+		t.Fatalf("flash %q, want %q", h.Flash(), want)
+	}
+	for _, msg := range drain(f) {
+		h.Change(msg)
+	}
+	f.Finish("c000042", true, "savepoint hdfs:///sp/1")
+	for _, msg := range drain(f) {
+		h.Change(msg)
+	}
+	if want := "PAUSE: 1 of 2 ended (1 succeeded, 0 failed)…"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
+	}
+	f.Finish("c000043", false, "stop-with-savepoint timed out")
+	for _, msg := range drain(f) {
+		h.Change(msg)
+	}
+	if got := h.Flash(); !strings.HasPrefix(got, "PAUSE: 1 succeeded, 1 failed (") || !strings.Contains(got, "first: stop-with-savepoint timed out") {
+		t.Errorf("flash %q, want the bulk action's summary", got)
+	}
+}
+
 func TestBulkKillWithProtectedJobsAsksForPhrase(t *testing.T) {
 	f := tuitest.NewFixture()
 	h := newHarness(t, f, 120, 40, Options{})
