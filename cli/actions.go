@@ -123,7 +123,7 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 			return err
 		}
 		if !p.Allowed {
-			return exitError{code: 1, msg: fmt.Sprintf("%s %s: %s", strings.ToLower(req.Kind.String()), p.JobName, p.Reason)}
+			return exitError{code: exitRefused, msg: fmt.Sprintf("%s %s: %s", strings.ToLower(req.Kind.String()), p.JobName, p.Reason)}
 		}
 		plans = append(plans, p)
 		// The plan says how sure a person must be; a command line names the

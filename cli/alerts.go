@@ -25,7 +25,7 @@ func newAlertsCmd(g *globals) *cobra.Command {
 		Use:   "alerts",
 		Short: "List firing and recently resolved alerts",
 		Long: "Lists the alerts the rules of the config raised (firing first), as the agent or the palink\n" +
-			"that runs state sync decided them. With --check it exits 3 while an alert fires, for monitoring.",
+			"that runs state sync decided them. With --check it exits 5 while an alert fires, for monitoring.",
 		Example: "  palink alerts\n  palink alerts --firing -o json\n  palink alerts --job orders-enrich\n  palink alerts --check || page-someone",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -45,7 +45,7 @@ func newAlertsCmd(g *globals) *cobra.Command {
 				return printAlerts(cmd.OutOrStdout(), g.output, as)
 			})
 			if err == nil && check && firingNow {
-				return exitError{code: 3, msg: ""}
+				return exitError{code: exitFiring, msg: ""}
 			}
 			return err
 		},

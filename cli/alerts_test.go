@@ -14,7 +14,7 @@ import (
 )
 
 // TestCLIAlerts: `palink alerts` lists what the store holds, firing first,
-// as a table or JSON, and --check exits 3 while one fires.
+// as a table or JSON, and --check exits 5 while one fires.
 func TestCLIAlerts(t *testing.T) {
 	e := newCLIEnv(t, sim.Options{}, nil)
 	cfg, _, err := config.Load(e.config)
@@ -52,7 +52,7 @@ func TestCLIAlerts(t *testing.T) {
 	}
 	_, err = e.run(context.Background(), "alerts", "--check")
 	var ee exitError
-	if !errors.As(err, &ee) || ee.code != 3 {
+	if !errors.As(err, &ee) || ee.code != exitFiring {
 		t.Fatalf("--check while an alert fires: %v", err)
 	}
 }

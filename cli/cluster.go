@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
 	"github.com/spf13/cobra"
 )
 
@@ -37,8 +38,10 @@ func newClusterCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(w, "cluster %s\n", ov.Name)
 				fmt.Fprintf(w, "  apps      %d running, %d pending, %d failed, %d killed, %d completed\n",
 					m.AppsRunning, m.AppsPending, m.AppsFailed, m.AppsKilled, m.AppsCompleted)
-				fmt.Fprintf(w, "  memory    %d / %d MB\n  vcores    %d / %d\n  nodes     %d active, %d unhealthy\n",
-					m.MemoryUsedMB, m.MemoryTotalMB, m.VCoresUsed, m.VCoresTotal, m.ActiveNodes, m.UnhealthyNodes)
+				// The TUI's units (GiB, TiB); -o json keeps YARN's MB.
+				fmt.Fprintf(w, "  memory    %s / %s%s\n  vcores    %d / %d\n  nodes     %d active, %d unhealthy\n",
+					kit.Bytes(m.MemoryUsedMB<<20), kit.Bytes(m.MemoryTotalMB<<20), usedShare(m.MemoryUsedMB, m.MemoryTotalMB),
+					m.VCoresUsed, m.VCoresTotal, m.ActiveNodes, m.UnhealthyNodes)
 				for _, sc := range ov.Sessions {
 					if sc.Error != "" {
 						fmt.Fprintf(w, "  session   %s %s: %s\n", sc.AppID, sc.Name, sc.Error)
@@ -98,4 +101,12 @@ func newAdoptCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&name, "name", "", "job name (default: the application's name)")
 	return cmd
+}
+
+// usedShare is " (15%)", or "" when the total is not known.
+func usedShare(used, total int64) string {
+	if total <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%.0f%%)", float64(used)*100/float64(total))
 }

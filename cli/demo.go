@@ -45,8 +45,8 @@ func newDemoCmd(g *globals) *cobra.Command {
 				return watchJobs(ctx, cmd.OutOrStdout(), w.Service())
 			}
 			// The UI reads the demo's clock: while the hour is lived, ages
-			// and the header's clock are the hour's.
-			err = tui.Run(ctx, w.Service(), tui.Options{Context: "demo", Version: buildVersion(), Debugger: w.Debugger(), Now: w.Now})
+			// are the hour's; the header's clock is the wall's.
+			err = tui.Run(ctx, w.Service(), tui.Options{Context: "demo", Version: buildVersion(), Debugger: w.Debugger(), Now: w.Now, Wall: time.Now})
 			stopBG()
 			<-done
 			return err

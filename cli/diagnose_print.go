@@ -108,7 +108,11 @@ func printVertex(w io.Writer, v api.VertexDetail) error {
 	fmt.Fprintf(w, "%s  (%s, parallelism %d)\n", v.Name, v.VertexID, v.Parallelism)
 	sk := v.Skew
 	if sk.Subtask >= 0 {
-		fmt.Fprintf(w, "skew: %.1f× (subtask %d has %.0f %s, the others' median %.0f)\n", sk.Ratio, sk.Subtask, sk.Max, sk.Of, sk.Median)
+		over := "Flink's meters, a minute's average"
+		if sk.Window > 0 {
+			over = "over the " + sk.Window.Round(time.Second).String() + " between two reads"
+		}
+		fmt.Fprintf(w, "skew: %.1f× (subtask %d: %s %s, the others' median %s; %s)\n", sk.Ratio, sk.Subtask, rate(sk.Max), sk.Of, rate(sk.Median), over)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SUBTASK\tSTATE\tREC IN\tREC OUT\tIN/s\tOUT/s\tBYTES IN\tBUSY\tBACKPR\tIDLE\tWM DELAY\tTASKMANAGER\tHOST\tATTEMPT\t")

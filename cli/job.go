@@ -36,10 +36,14 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 		py                                  pyFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "create --name NAME (--sql FILE | --jar FILE --class CLASS | --py FILE | --py-module M --py-files F) [-- ARGS…]",
+		Use:   "create --name NAME (--sql FILE | --jar FILE [--class CLASS] | --project P [--class CLASS] | --py FILE | --py-module M --py-files F) [-- ARGS…]",
 		Short: "Create a job (it is not started: use `palink job submit`)",
+		Long: "Create a job (it is not started: use `palink job submit`).\n\n" +
+			"A JAR job without --class runs the class its jar's manifest names, as `flink run` does:\n" +
+			"Flink's program-class, else Main-Class; palink says which it found.",
 		Example: "  palink job create --name orders-enrich --cluster prod --sql orders.sql\n" +
 			"  palink job create --name dedup --jar dedup.jar --class com.acme.Dedup -- --topic payments\n" +
+			"  palink job create --name dedup --project dedup -- --topic payments\n" +
 			"  palink job create --name wordcount --py word_count.py --py-files hdfs:///py/lib.zip --py-requirements hdfs:///py/requirements.txt -- --output hdfs:///out",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -70,20 +74,14 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 					return errors.New("program arguments are for JAR jobs")
 				}
 			case project != "":
-				if class == "" {
-					return errors.New("a JAR job needs --class (its entry class)")
-				}
 				req.Kind, req.Spec = model.KindJAR, model.Spec{Project: project, ArtifactVersion: artifact, EntryClass: class, Args: args, Note: note}
 			case jarFile != "":
-				if class == "" {
-					return errors.New("a JAR job needs --class (its entry class)")
-				}
 				if _, err := os.Stat(jarFile); err != nil {
 					return err
 				}
 				req.Kind, req.Spec = model.KindJAR, model.Spec{JarPath: jarFile, EntryClass: class, Args: args, Note: note}
 			default:
-				return errors.New("give --sql FILE, --jar FILE --class CLASS, or --py FILE")
+				return usageError("job create: give --sql FILE, --jar FILE, --project P, or --py FILE")
 			}
 			e, err := g.openEnv(ctx)
 			if err != nil {
@@ -102,6 +100,11 @@ func newJobCreateCmd(g *globals) *cobra.Command {
 				return writeData(cmd.OutOrStdout(), g.output, j)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "created job %s (%s) on %s; start it with: palink job submit %s\n", j.Name, j.ID, j.Cluster, j.Name)
+			if req.Kind == model.KindJAR && class == "" {
+				if d, err := e.svc.Job(ctx, j.ID); err == nil {
+					printFoundClass(cmd.OutOrStdout(), d.Spec)
+				}
+			}
 			return nil
 		},
 	}
@@ -322,17 +325,11 @@ func newJobEditCmd(g *globals) *cobra.Command {
 				}
 				s = model.Spec{SQL: string(b), Note: note}
 			case project != "" && sqlFile == "" && jarFile == "":
-				if class == "" {
-					return errors.New("a JAR spec needs --class")
-				}
 				s = model.Spec{Project: project, ArtifactVersion: artifact, EntryClass: class, Args: args[1:], Note: note}
 			case jarFile != "" && sqlFile == "":
-				if class == "" {
-					return errors.New("a JAR spec needs --class")
-				}
 				s = model.Spec{JarPath: jarFile, EntryClass: class, Args: args[1:], Note: note}
 			default:
-				return errors.New("give --sql FILE, --jar FILE --class CLASS, or --py FILE")
+				return usageError("job edit: give --sql FILE, --jar FILE, --project P, or --py FILE")
 			}
 			e, err := g.openEnv(ctx)
 			if err != nil {
@@ -347,6 +344,7 @@ func newJobEditCmd(g *globals) *cobra.Command {
 				return writeData(cmd.OutOrStdout(), g.output, saved)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "saved %s v%d; deploy it with: palink job resubmit %s --restore latest\n", args[0], saved.Version, args[0])
+			printFoundClass(cmd.OutOrStdout(), saved)
 			return nil
 		},
 	}
@@ -358,6 +356,14 @@ func newJobEditCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&note, "note", "", "what changed")
 	py.register(cmd)
 	return cmd
+}
+
+// printFoundClass says which entry class a JAR spec's jar manifest named,
+// when none was given.
+func printFoundClass(w io.Writer, s model.Spec) {
+	if s.EntryClassFrom != "" {
+		fmt.Fprintf(w, "entry class %s, from the jar's manifest (%s)\n", s.EntryClass, s.EntryClassFrom)
+	}
 }
 
 // historyOut is `job history`'s document.

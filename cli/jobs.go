@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -35,12 +36,59 @@ func newJobsCmd(g *globals) *cobra.Command {
 					return err
 				}
 				noteOrphans(ctx, e, cmd.ErrOrStderr())
+				if len(jobs) == 0 && !g.structured() {
+					return noJobs(ctx, e, cmd.OutOrStdout(), f)
+				}
 				return printJobs(cmd.OutOrStdout(), g.output, jobs)
 			})
 		},
 	}
 	cmd.Flags().StringSliceVar(&states, "state", nil, "only jobs in these states (RUNNING, FAILED, …)")
 	return cmd
+}
+
+// noJobs says why `palink jobs` lists nothing, instead of an empty table:
+// no job in the states asked for, or none managed yet, with the Flink
+// applications each cluster runs that palink could adopt.
+func noJobs(ctx context.Context, e *env, w io.Writer, f api.JobFilter) error {
+	if len(f.States) > 0 {
+		var names []string
+		for _, s := range f.States {
+			names = append(names, s.String())
+		}
+		_, err := fmt.Fprintf(w, "No job is %s (`palink jobs` lists them all).\n", strings.Join(names, " or "))
+		return err
+	}
+	fmt.Fprintln(w, "No job is managed by palink yet.")
+	clusters := []string{f.Cluster}
+	if f.Cluster == "" {
+		clusters = clusters[:0]
+		for _, c := range e.cfg.Clusters {
+			clusters = append(clusters, c.Name)
+		}
+	}
+	seen := 0
+	for _, name := range clusters {
+		ov, err := e.svc.ClusterOverview(ctx, name)
+		if err != nil && ov.FetchedAt.IsZero() {
+			fmt.Fprintf(w, "`palink cluster %s` cannot tell what runs there: %v\n", name, err)
+			continue
+		}
+		running := 0
+		for _, a := range ov.Unmanaged {
+			if a.State == "RUNNING" {
+				running++
+			}
+		}
+		seen += len(ov.Unmanaged)
+		fmt.Fprintf(w, "`palink cluster %s` sees %s not managed by palink (%d running).\n", name, plural(len(ov.Unmanaged), "Flink application"), running)
+	}
+	if seen > 0 {
+		fmt.Fprintln(w, "Adopt one with `palink adopt APP_ID` (its id as `palink cluster` lists it), or create a job with `palink job create`.")
+	} else {
+		fmt.Fprintln(w, "Create one with `palink job create --name NAME --sql FILE` (or --jar, --py), or try `palink demo`.")
+	}
+	return nil
 }
 
 func printJobs(w io.Writer, format string, jobs []api.JobView) error {

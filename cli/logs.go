@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,11 +19,12 @@ const logFollowEvery = 2 * time.Second
 
 func newLogsCmd(g *globals) *cobra.Command {
 	var (
-		tail        string
-		all, follow bool
-		grep, save  string
-		errorsOnly  bool
-		maxMatches  int
+		tail             int
+		tailBytes, since string
+		all, follow      bool
+		grep, save       string
+		errorsOnly       bool
+		maxMatches       int
 	)
 	cmd := &cobra.Command{
 		Use:               "logs JOB [LOG]",
@@ -35,9 +35,14 @@ func newLogsCmd(g *globals) *cobra.Command {
 			"LOG names one: jobmanager (or jm), jm:stdout, jm:FILE, or a TaskManager id as listed,\n" +
 			"ID:stdout or ID:FILE; or a YARN container's log file, yarn:CONTAINER:FILE (as\n" +
 			"`palink job container-logs` lists them), which outlives the application. It is read in\n" +
-			"chunks of at most 1 MiB, whatever its size.",
+			"chunks of at most 1 MiB, whatever its size.\n\n" +
+			"Without --tail, --tail-bytes, --since or --all it prints the log's last 64 KiB, from a\n" +
+			"line start. --grep and --errors print each matching line once with its line number, as\n" +
+			"grep -n does (-o json adds each line's byte offset).",
 		Example: "  palink logs orders-enrich\n" +
-			"  palink logs orders-enrich jm --tail 1m\n" +
+			"  palink logs orders-enrich jm --tail 200\n" +
+			"  palink logs orders-enrich jm --since 5m\n" +
+			"  palink logs orders-enrich jm --grep timeout -o json\n" +
 			"  palink logs orders-enrich container_e01_1732_0042_01_000002 -f\n" +
 			"  palink logs orders-enrich jm --errors\n" +
 			"  palink logs orders-enrich jm --save jm.log",
@@ -62,23 +67,25 @@ func newLogsCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(w, "saved %s (%d bytes) to %s\n", args[1], s.Bytes, s.Path)
 					return nil
 				case grep != "" || errorsOnly:
-					return grepLog(ctx, e, w, job, ref, api.LogQuery{Text: grep, Errors: errorsOnly}, maxMatches)
+					return grepLog(ctx, e, w, cmd.ErrOrStderr(), job, ref, api.LogQuery{Text: grep, Errors: errorsOnly}, maxMatches, g.output)
 				}
-				n, err := parseSize(tail)
+				from, err := logStart(ctx, e, job, ref, logWindow{lines: tail, bytes: tailBytes, since: since, all: all})
 				if err != nil {
-					return fmt.Errorf("--tail: %w", err)
+					return err
 				}
-				return printLog(ctx, e, w, job, ref, n, all, follow)
+				return printLog(ctx, e, w, job, ref, from, follow)
 			})
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&tail, "tail", "64k", "print the last bytes of the log (k, m suffixes)")
+	f.IntVar(&tail, "tail", -1, "print the log's last N lines (as tail -n and kubectl logs --tail)")
+	f.StringVar(&tailBytes, "tail-bytes", "", "print the log's last bytes (k, m suffixes), from a line start")
+	f.StringVar(&since, "since", "", "print the lines of the log's last duration (30s, 5m, 2h), by its timestamps")
 	f.BoolVar(&all, "all", false, "print the whole log, chunk by chunk")
 	f.BoolVarP(&follow, "follow", "f", false, "then keep printing what the log gains, until interrupted")
-	f.StringVar(&grep, "grep", "", "print the lines that contain this text (ignoring case unless it has capitals), with their byte offsets")
+	f.StringVar(&grep, "grep", "", "print the lines that contain this text (ignoring case unless it has capitals), with their line numbers")
 	f.BoolVar(&errorsOnly, "errors", false, "print the lines that report a failure (ERROR, FATAL, exception class names)")
-	f.IntVar(&maxMatches, "max", 100, "stop --grep and --errors after this many lines")
+	f.IntVar(&maxMatches, "max", 100, "stop --grep and --errors after this many matching lines")
 	f.StringVar(&save, "save", "", "copy the whole log into this new file")
 	return cmd
 }
@@ -177,18 +184,9 @@ func parseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// printLog prints the log's last n bytes (from a line start), or all of it,
-// then follows it when asked. Memory holds one chunk at a time.
-func printLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogRef, n int64, all, follow bool) error {
-	var off int64
-	if !all {
-		ch, err := e.svc.ReadLog(ctx, api.LogRequest{JobRef: job, Log: ref, Tail: true, Limit: 1})
-		if err != nil {
-			return err
-		}
-		off = max(ch.Size-n, 0)
-	}
-	first := !all && off > 0
+// printLog prints the log from off (a line start), then follows it when
+// asked. Memory holds one chunk at a time.
+func printLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogRef, off int64, follow bool) error {
 	for {
 		ch, err := e.svc.ReadLog(ctx, api.LogRequest{JobRef: job, Log: ref, Offset: off, Limit: api.MaxLogChunk})
 		if err != nil {
@@ -202,15 +200,7 @@ func printLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogR
 			off = 0
 			continue
 		}
-		data := ch.Data
-		if first {
-			// Start at a whole line.
-			if i := bytes.IndexByte(data, '\n'); i >= 0 {
-				data = data[i+1:]
-			}
-			first = false
-		}
-		if _, err := w.Write(data); err != nil {
+		if _, err := w.Write(ch.Data); err != nil {
 			return err
 		}
 		off += int64(len(ch.Data))
@@ -228,29 +218,60 @@ func printLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogR
 	}
 }
 
-// grepLog prints the matching lines with their offsets, one FindInLog scan
-// after another.
-func grepLog(ctx context.Context, e *env, w io.Writer, job string, ref api.LogRef, q api.LogQuery, limit int) error {
+// grepMatch is one line `palink logs --grep -o json` prints.
+type grepMatch struct {
+	// Line is the line's number, from 1.
+	Line int64
+	// Offset is where the line starts in the file, in bytes.
+	Offset int64
+	Text   string
+}
+
+// grepLog prints each matching line once with its number, as grep -n does,
+// one FindInLog scan after another; -o json adds the byte offsets.
+func grepLog(ctx context.Context, e *env, w, errW io.Writer, job string, ref api.LogRef, q api.LogQuery, limit int, format string) error {
+	structured := format == outJSON || format == outYAML
 	s := api.LogSearch{JobRef: job, Log: ref, Query: q}
-	for n := 0; n < limit; {
+	line := int64(1) // the number of the first line at or after s.From
+	matches := []grepMatch{}
+	stopped := true
+	for len(matches) < limit {
 		m, err := e.svc.FindInLog(ctx, s)
 		if err != nil {
 			return err
 		}
-		switch {
-		case m.Found:
-			fmt.Fprintf(w, "%d: %s\n", m.Offset, m.Line)
-			n++
-			s.From = m.Offset + 1
-		case m.Exhausted:
-			if n == 0 {
-				return errors.New("no line matches")
-			}
-			return nil
-		default:
+		line += m.Lines
+		if m.Exhausted {
+			stopped = false
+			break
+		}
+		if !m.Found {
 			s.From = m.Next
+			continue
+		}
+		g := grepMatch{Line: line, Offset: m.Offset, Text: m.Line}
+		if !structured {
+			fmt.Fprintf(w, "%d:%s\n", g.Line, g.Text)
+		}
+		matches = append(matches, g)
+		line++
+		s.From = m.Offset + 1 // the scan skips the rest of this line
+	}
+	switch {
+	case len(matches) == 0:
+		return errors.New("no line matches")
+	case structured:
+		if err := writeData(w, format, matches); err != nil {
+			return err
 		}
 	}
-	fmt.Fprintf(w, "[palink: stopped after %d lines; --max raises the limit]\n", limit)
+	if stopped {
+		note := fmt.Sprintf("[palink: stopped after %s; --max raises the limit]", plural(limit, "matching line"))
+		if structured {
+			fmt.Fprintln(errW, note)
+		} else {
+			fmt.Fprintln(w, note)
+		}
+	}
 	return nil
 }

@@ -51,6 +51,7 @@ var outputs = map[string]any{
 	"adopt":             model.Job{},
 	"sync_once":         api.SyncStats{},
 	"logs":              api.LogList{},
+	"logs_grep":         []grepMatch{},
 	"sql_check":         sqlReport{},
 	"sql_complete":      sqlCompletion{},
 	"store_check":       api.StoreReport{},

@@ -156,6 +156,11 @@ func newProjectBuildCmd(g *globals) *cobra.Command {
 				if g.structured() {
 					return writeData(cmd.OutOrStdout(), g.output, a)
 				}
+				if a.Unchanged {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s unchanged: same commit %.12s and sha256 as v%d, which is kept (built in %s)\n",
+						a.Project, a.Commit, a.Version, a.Took.Round(time.Second))
+					return nil
+				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s v%d: %s at %.12s (%s), %d bytes, sha256 %s, built in %s\n",
 					a.Project, a.Version, a.File, a.Commit, a.Subject, a.Size, a.SHA256, a.Took.Round(time.Second))
 				return nil

@@ -48,7 +48,9 @@ func newRootCmd() *cobra.Command {
 		newSQLCmd(g), newSavepointCmd(g), newProjectCmd(g), newTableCmd(g), newVarCmd(g),
 		newUDFCmd(g), newDebugCmd(g),
 	)
+	root.AddCommand(&cobra.Command{Use: "exit-codes", Short: "What palink's exit codes mean", Long: exitCodesHelp})
 	refuseUnknownSubcommands(root)
+	root.SetFlagErrorFunc(flagError)
 	return root
 }
 
@@ -74,6 +76,7 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		refuseUnknownSubcommands(sub)
 	}
+	usageArgs(c)
 	if !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
 		return
 	}

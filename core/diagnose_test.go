@@ -55,6 +55,19 @@ func TestDiagnoseAJobToItsCauses(t *testing.T) {
 		v.Subtasks[1].Host == "" || v.Subtasks[0].RecordsInPerSec == api.Unknown || v.Subtasks[0].Backpressure < 0.5 || len(v.Notes) != 0 {
 		t.Fatalf("vertex: %+v", v)
 	}
+	// Read again a while later: the rates (and the skew) are those of the
+	// span between the two reads, measured from the totals.
+	eventually(t, "rates between two reads", func() bool {
+		v2, err := svc.Vertex(ctx, api.VertexRequest{JobRef: "orders", VertexID: g.Vertices[1].ID})
+		if err != nil || v2.RateWindow < time.Second {
+			return false
+		}
+		if v2.Skew.Window != v2.RateWindow || v2.Skew.Of != "records in/s" || v2.Skew.Subtask != 1 || !v2.Subtasks[1].Hot ||
+			v2.Subtasks[0].RecordsInPerSec <= 0 || v2.Subtasks[1].RecordsInPerSec < 2*v2.Subtasks[0].RecordsInPerSec {
+			t.Fatalf("vertex read twice: %+v", v2)
+		}
+		return true
+	})
 
 	// A checkpoint that waited for the slow part.
 	var slow api.CheckpointInfo

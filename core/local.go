@@ -295,6 +295,9 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 		if r.Spec.JarPath == "" {
 			return model.Job{}, fmt.Errorf("create job %s: no jar given", r.Name)
 		}
+		if r.Spec, err = withEntryClass(r.Spec); err != nil {
+			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
+		}
 	case model.KindPython:
 		if err := checkPythonSpec(r.Spec); err != nil {
 			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
@@ -346,6 +349,11 @@ func (l *Local) SaveSpec(ctx context.Context, ref string, s model.Spec) (model.S
 	s, err := l.pinArtifact(ctx, s)
 	if err != nil {
 		return model.Spec{}, fmt.Errorf("save spec of %s: %w", ref, err)
+	}
+	if s.SQL == "" && s.Python == "" && s.PyModule == "" {
+		if s, err = withEntryClass(s); err != nil {
+			return model.Spec{}, fmt.Errorf("save spec of %s: %w", ref, err)
+		}
 	}
 	err = l.st.Update(ctx, func(tx store.Tx) error {
 		var err error

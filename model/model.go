@@ -146,8 +146,12 @@ type Spec struct {
 	Project         string
 	ArtifactVersion int
 	ArtifactCommit  string
-	EntryClass      string   // for JAR jobs
-	Args            []string // program arguments for JAR and PYTHON jobs
+	EntryClass      string // for JAR jobs
+	// EntryClassFrom names the jar manifest's attribute EntryClass was
+	// read from when none was given ("program-class" or "Main-Class", as
+	// Flink reads them); empty when it was given.
+	EntryClassFrom string
+	Args           []string // program arguments for JAR and PYTHON jobs
 	// Python is the text of a PyFlink job's entry script, versioned like
 	// SQL: a deploy writes this text, not whatever the file holds now.
 	Python string

@@ -51,6 +51,10 @@ type Artifact struct {
 	BuiltBy string
 	BuiltAt time.Time
 	Took    time.Duration
+	// Unchanged is set on a build's answer, never stored: the build made
+	// the same file (sha256) from the same commit as this version, which
+	// is kept instead of a new one.
+	Unchanged bool
 }
 
 // MaxBuildLog bounds the build log kept with an artifact.

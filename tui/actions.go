@@ -55,10 +55,31 @@ type actionFlow struct {
 	// issued are the commands this session recorded, so the flash can say
 	// how they ended when Watch reports it.
 	issued map[string]string // command id → job name
+	// bulks are the bulk actions under way, by their commands' ids, so
+	// that the last to end says how the whole action went.
+	bulks map[string]*bulkRun
+}
+
+// bulkRun is one bulk action's commands as they end.
+type bulkRun struct {
+	kind                model.CommandKind
+	total, ok, failures int
+	// failed names the jobs whose command failed, with the first cause.
+	failed   []string
+	firstErr string
+}
+
+// summary is how the bulk action went: "KILL: 3 succeeded, 0 failed".
+func (b *bulkRun) summary() string {
+	s := fmt.Sprintf("%s: %d succeeded, %d failed", b.kind, b.ok, b.failures)
+	if b.failures > 0 {
+		s += fmt.Sprintf(" (%s; first: %s)", strings.Join(b.failed, ", "), b.firstErr)
+	}
+	return s
 }
 
 func newActionFlow(e *kit.Env, flash *kit.FlashLine) actionFlow {
-	return actionFlow{env: e, flash: flash, issued: map[string]string{}}
+	return actionFlow{env: e, flash: flash, issued: map[string]string{}, bulks: map[string]*bulkRun{}}
 }
 
 func (a *actionFlow) say(level kit.FlashLevel, text string) tea.Cmd {
@@ -102,10 +123,12 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 			kind = kit.RestartKind(j) // each marked job as core says
 		}
 		why, _ := j.Refusal(kind)
+		noPause, known := j.Refusal(model.CmdPause)
 		items = append(items, planItem{
-			req:     api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
-			job:     j.Job,
-			skipped: why,
+			req:      api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
+			job:      j.Job,
+			pausable: known && noPause == "",
+			skipped:  why,
 		})
 	}
 	if len(items) == 1 && items[0].skipped != "" {
@@ -194,6 +217,12 @@ func (a *actionFlow) acted(msg kit.ActedMsg) tea.Cmd {
 		ok = append(ok, r)
 		a.issued[r.Cmd.ID] = r.Job.Name
 	}
+	if len(msg.Results) > 1 && len(ok) > 0 {
+		b := &bulkRun{kind: ok[0].Cmd.Kind, total: len(ok)}
+		for _, r := range ok {
+			a.bulks[r.Cmd.ID] = b
+		}
+	}
 	switch {
 	case len(msg.Results) == 1 && len(ok) == 1:
 		r := ok[0]
@@ -221,6 +250,25 @@ func (a *actionFlow) ended(c *model.Command) tea.Cmd {
 		return nil
 	}
 	delete(a.issued, c.ID)
+	if b := a.bulks[c.ID]; b != nil {
+		delete(a.bulks, c.ID)
+		if c.State == model.CmdFailed {
+			b.failures++
+			b.failed = append(b.failed, name)
+			if b.firstErr == "" {
+				b.firstErr = c.Error
+			}
+		} else {
+			b.ok++
+		}
+		if b.ok+b.failures < b.total {
+			return a.say(kit.FlashInfo, fmt.Sprintf("%s: %d of %d ended (%d succeeded, %d failed)…", b.kind, b.ok+b.failures, b.total, b.ok, b.failures))
+		}
+		if b.failures > 0 {
+			return a.say(kit.FlashError, b.summary())
+		}
+		return a.say(kit.FlashInfo, b.summary())
+	}
 	if c.State == model.CmdFailed {
 		return a.say(kit.FlashError, fmt.Sprintf("%s #%d of %s failed: %s", c.Kind, c.Seq, name, c.Error))
 	}

@@ -132,6 +132,18 @@ func TestKillOnUnprotectedClusterUsesButtons(t *testing.T) {
 	}
 }
 
+// TestKillOffersPauseOnlyWhereItWorks: the kill dialog of a job that core
+// would not pause (it is DEPLOYING, its submit pending) does not suggest
+// `p pause` instead.
+func TestKillOffersPauseOnlyWhereItWorks(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("inventory-sync")
+	h.Press("ctrl+k")
+	h.MustShow("Kill inventory-sync?")
+	h.MustNotShow("Prefer p pause")
+}
+
 func TestLocallyBlockedActionAnswersAtOnce(t *testing.T) {
 	f := tuitest.NewFixture()
 	f.SetDelay(0)
@@ -220,6 +232,38 @@ func TestBulkPauseShowsDryRunThenActsOnAllowedOnly(t *testing.T) {
 	// What was done is unmarked; what was refused stays marked, to be seen to.
 	if h.m.jobs.Marked() != 1 || !h.m.jobs.IsMarked("j005") {
 		t.Errorf("%d marks after the bulk action, want only the refused j005", h.m.jobs.Marked())
+	}
+}
+
+// TestBulkActionEndsWithASummary: the commands of a bulk action end one
+// by one; the flash counts them, and the last says how the whole action
+// went, naming the jobs whose command failed.
+func TestBulkActionEndsWithASummary(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := newHarness(t, f, 120, 40, Options{})
+	h.SelectJob("clicks-to-hudi")
+	h.Press("space")
+	h.SelectJob("user-features")
+	h.Press("space", "p", "tab", "enter")
+	if want := "PAUSE queued for 2 jobs (#42–#43)"; h.Flash() != want {
+		t.Fatalf("flash %q, want %q", h.Flash(), want)
+	}
+	for _, msg := range drain(f) {
+		h.Change(msg)
+	}
+	f.Finish("c000042", true, "savepoint hdfs:///sp/1")
+	for _, msg := range drain(f) {
+		h.Change(msg)
+	}
+	if want := "PAUSE: 1 of 2 ended (1 succeeded, 0 failed)…"; h.Flash() != want {
+		t.Errorf("flash %q, want %q", h.Flash(), want)
+	}
+	f.Finish("c000043", false, "stop-with-savepoint timed out")
+	for _, msg := range drain(f) {
+		h.Change(msg)
+	}
+	if got := h.Flash(); !strings.HasPrefix(got, "PAUSE: 1 succeeded, 1 failed (") || !strings.Contains(got, "first: stop-with-savepoint timed out") {
+		t.Errorf("flash %q, want the bulk action's summary", got)
 	}
 }
 

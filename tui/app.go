@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,6 +32,8 @@ import (
 type Model struct {
 	env  *kit.Env
 	opts Options
+	// wall is the time of day the header's clock shows (Options.Wall).
+	wall time.Time
 	// keys is every key; updateKeys makes env.Keys from it.
 	keys kit.KeyMap
 
@@ -70,6 +73,9 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		opts.User = envUser(opts.Environ)
 	}
 	e := newEnv(ctx, svc, opts)
+	if opts.Wall == nil {
+		opts.Wall = e.Clock
+	}
 	table := jobs.New(e, opts.Scope)
 	e.JobName = func(id string) string {
 		if j, ok := table.Job(id); ok {
@@ -80,6 +86,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 	m := &Model{
 		env:          e,
 		opts:         opts,
+		wall:         opts.Wall(),
 		stack:        []kit.Screen{table},
 		jobs:         table,
 		cmd:          newCommandLine(e),
@@ -133,7 +140,7 @@ func (m *Model) Init() tea.Cmd {
 		m.leadLoads.Refresh(),
 		m.stream.start(),
 		m.obs.firingLoads.Refresh(),
-		tickCmd(m.env.After, m.env.Clock),
+		tickCmd(m.env.After, m.env.Clock, m.opts.Wall),
 	}
 	if m.opts.Theme == ThemeAuto {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -377,11 +384,11 @@ func (m *Model) openDialog(d kit.Dialog, cmd tea.Cmd) tea.Cmd {
 func (m *Model) take(msg tea.Msg) (cmd tea.Cmd, keep bool) {
 	switch msg := msg.(type) {
 	case tickMsg:
-		m.env.Now = msg.now
+		m.env.Now, m.wall = msg.now, msg.wall
 		if m.ticks++; m.ticks%leadEvery == 0 {
-			return tea.Batch(tickCmd(m.env.After, m.env.Clock), m.leadLoads.Refresh()), true
+			return tea.Batch(tickCmd(m.env.After, m.env.Clock, m.opts.Wall), m.leadLoads.Refresh()), true
 		}
-		return tickCmd(m.env.After, m.env.Clock), true
+		return tickCmd(m.env.After, m.env.Clock, m.opts.Wall), true
 	case leadLoadedMsg:
 		current, next := m.leadLoads.Done(msg.seq)
 		if !current {

@@ -73,8 +73,8 @@ func watchRetryCmd(after kit.TimerFunc, gen int, d time.Duration) tea.Cmd {
 	return after(d, func(time.Time) tea.Msg { return watchRetryMsg{gen: gen} })
 }
 
-func tickCmd(after kit.TimerFunc, clock func() time.Time) tea.Cmd {
-	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock()} })
+func tickCmd(after kit.TimerFunc, clock, wall func() time.Time) tea.Cmd {
+	return after(time.Second, func(time.Time) tea.Msg { return tickMsg{now: clock(), wall: wall()} })
 }
 
 // parallelCalls bounds how many plan or act calls of a bulk action run at

@@ -141,7 +141,9 @@ func (d *confirmDialog) View(width, height int) string {
 				lines = append(lines, st.Warn.Render(l))
 			}
 		}
-		if kind == model.CmdKill {
+		if kind == model.CmdKill && it.pausable {
+			// Offered only where core would take a pause (a RUNNING job
+			// with nothing pending), never for one that cannot stop so.
 			lines = append(lines, st.Dim.Render("Prefer p pause: it stops with a savepoint."))
 		}
 		lines = append(lines, artifactLines(st, it.plan.Artifact, inner)...)

@@ -44,6 +44,7 @@ func (m *Model) render() string {
 		counts:      m.jobs.Counts(),
 		watching:    m.stream.live,
 		now:         m.env.Now,
+		wall:        m.wall,
 		alerts:      m.obs.firing,
 		lead:        m.lead,
 	}, w)

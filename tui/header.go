@@ -29,7 +29,9 @@ type headerData struct {
 	jobsLoaded             bool
 	counts                 [jobs.NumStates]int
 	watching               bool
-	now                    time.Time
+	// now is the service's time (cluster badges' ages); wall is the time
+	// of day the clock shows, which a demo's simulated now never is.
+	now, wall time.Time
 	// alerts are the firing alerts, for the badge.
 	alerts []model.Alert
 	// lead is who leads the store: shown when it is shared (on etcd).
@@ -180,8 +182,8 @@ var headerCounts = []struct {
 func headerRight(st *kit.Styles, d headerData, f headerForm) string {
 	level := f.level
 	clock := ""
-	if f.time && !d.now.IsZero() {
-		clock = "  " + d.now.Format("15:04:05")
+	if f.time && !d.wall.IsZero() {
+		clock = "  " + d.wall.Format("15:04:05")
 	}
 	badge := alertBadge(st, d.alerts, level)
 	if badge != "" {

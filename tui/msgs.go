@@ -11,7 +11,7 @@ import (
 // number, and the job or cluster they are about) so that a screen drops an
 // answer to a request it no longer waits for.
 
-type tickMsg struct{ now time.Time }
+type tickMsg struct{ now, wall time.Time }
 
 type clustersLoadedMsg struct {
 	seq      int
@@ -45,11 +45,14 @@ type commandLineMsg struct{ line string }
 // planItem is one job of an action on its way: the request, what Plan said,
 // and why it was skipped when a local check already refused it.
 type planItem struct {
-	req     api.ActionRequest
-	job     model.Job
-	plan    api.ActionPlan
-	err     error
-	skipped string
+	req api.ActionRequest
+	job model.Job
+	// pausable: core would take a pause of the job now (its view's
+	// answer), so that a kill may suggest one instead.
+	pausable bool
+	plan     api.ActionPlan
+	err      error
+	skipped  string
 }
 
 // allowed reports whether the item can be acted on.

@@ -36,6 +36,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Now is the clock (default time.Now); tests pin it.
 	Now func() time.Time
+	// Wall is the time of day the header's clock shows (default Now). The
+	// demo's Now lives its fleet's hour an hour behind; its header still
+	// shows the wall's time.
+	Wall func() time.Time
 	// FlinkVersions are the clusters' Flink releases by cluster name (the
 	// config's flink_version): the SQL editor checks for them.
 	FlinkVersions map[string]string

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
@@ -57,6 +59,7 @@ func TestHeaderShedsDetailToFit(t *testing.T) {
 		jobsLoaded: true,
 		watching:   true,
 		now:        tuitest.Now,
+		wall:       tuitest.Now,
 	}
 	d.counts[model.StateRunning] = 198
 	d.counts[model.StateFailed] = 3
@@ -122,7 +125,7 @@ func TestHeaderShowsVersionContextUserAndClock(t *testing.T) {
 	d := headerData{
 		version: "v1.2.3", context: "prod-ops", user: "alice",
 		clusters:   []api.ClusterStatus{{Name: "prod", Connected: true, ActiveRM: "rm1", LastOK: tuitest.Now.Add(-2 * time.Second)}},
-		jobsLoaded: true, watching: true, now: tuitest.Now,
+		jobsLoaded: true, watching: true, now: tuitest.Now, wall: tuitest.Now,
 	}
 	d.counts[model.StateRunning] = 3
 	wide := ansi.Strip(renderHeader(st, d, 160))
@@ -152,4 +155,22 @@ func TestUserDefaultsToTheProcesss(t *testing.T) {
 	if m.opts.User != "carol" {
 		t.Errorf("the session's user is %q", m.opts.User)
 	}
+}
+
+// TestHeaderClockIsTheWalls: the demo's clock lives its fleet's hour
+// behind the wall; the header's clock shows the wall's time of day all the
+// same, while ages stay the demo's.
+func TestHeaderClockIsTheWalls(t *testing.T) {
+	wall := tuitest.Now.Add(41 * time.Minute) // 09:53:03
+	f := tuitest.NewFixture()
+	h := tuitest.Drive(t, f, 120, 40, func(ctx context.Context) tea.Model {
+		return New(ctx, f, Options{Context: "demo", Theme: ThemeDark,
+			Now: func() time.Time { return tuitest.Now }, Wall: func() time.Time { return wall }})
+	})
+	h.MustShow("09:53:03", "● prod rm1 2s")
+	if strings.Contains(h.Screen(), "09:12:03") {
+		t.Errorf("the header shows the demo's time:\n%s", h.Screen())
+	}
+	h.Send(tickMsg{now: tuitest.Now.Add(time.Second), wall: wall.Add(time.Second)})
+	h.MustShow("09:53:04")
 }

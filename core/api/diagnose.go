@@ -122,21 +122,30 @@ type VertexDetail struct {
 	Parallelism int
 	FetchedAt   time.Time
 	Subtasks    []SubtaskRow
-	// Skew is how uneven the subtasks' records in are.
+	// RateWindow is what the subtasks' rates are measured over: the time
+	// between this read of their totals and the one before (the TUI reads
+	// a vertex every few seconds); 0 when they are Flink's own per-second
+	// meters, which average the last minute (a first read).
+	RateWindow time.Duration
+	// Skew is how uneven the subtasks' rates of records in are.
 	Skew  Skew
 	Notes []string
 }
 
-// Skew compares the busiest subtask with the others: Ratio is its records
-// in (records out for a source) over the median of the other subtasks'
-// (Median), 1 for an even vertex, 0 when unknown; Subtask is the busiest
-// one's index.
+// Skew compares the busiest subtask with the others by their rates, never
+// their totals (a subtask hot an hour ago is not hot now): Ratio is its
+// records in per second (records out for a source) over the median of the
+// other subtasks' (Median), 1 for an even vertex, 0 when unknown; Subtask
+// is the busiest one's index.
 type Skew struct {
-	Of      string // "records in" or "records out"
+	// Of names the figure with its unit: "records in/s" or "records out/s".
+	Of      string
 	Max     float64
 	Median  float64
 	Ratio   float64
 	Subtask int
+	// Window is the span of the rates, as VertexDetail.RateWindow.
+	Window time.Duration
 }
 
 // SubtaskRow is one subtask's figures: totals since it started, and its

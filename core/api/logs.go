@@ -283,7 +283,8 @@ type LogSearch struct {
 	Log    LogRef
 	Query  LogQuery
 	// From is where the scan starts: forward, the lines that start at or
-	// after From, the nearest first; backward, the lines that start before
+	// after From, the nearest first (a From inside a line skips the rest
+	// of that line); backward, the lines that start before
 	// From, the nearest first.
 	From     int64
 	Backward bool
@@ -307,6 +308,11 @@ type LogMatch struct {
 	Exhausted bool
 	// Size is the file's size as last seen, or -1.
 	Size int64
+	// Lines counts the lines a forward scan passed: those that start at or
+	// after From and before Offset (or Next, when nothing was found). A
+	// caller that starts at 0 and continues from Offset+1 or Next numbers
+	// the lines it finds by adding them up. Backward scans leave it 0.
+	Lines int64
 }
 
 // SaveLogRequest asks SaveLog to copy a log into a file.

@@ -54,8 +54,12 @@ func TestBottleneckIsWhereBackpressureStops(t *testing.T) {
 	}{
 		{"a busy join behind a backpressured source", 3, []string{"0>1:HASH", "1>2:REBALANCE"},
 			figs([2]float64{0.1, 0.9}, [2]float64{0.98, 0}, [2]float64{0.2, 0}), 1, "v1 is busy 98% of the time and v0 upstream of it is backpressured 90%"},
-		{"nothing backpressured", 3, []string{"0>1:HASH", "1>2:FORWARD"},
-			figs([2]float64{0.9, 0}, [2]float64{0.5, 0}, [2]float64{0.2, 0}), -1, "no vertex is backpressured"},
+		{"nothing backpressured, nothing saturated", 3, []string{"0>1:HASH", "1>2:FORWARD"},
+			figs([2]float64{0.85, 0}, [2]float64{0.5, 0}, [2]float64{0.2, 0}), -1, "no vertex is backpressured"},
+		{"a vertex busy 99% before back pressure builds", 3, []string{"0>1:HASH", "1>2:FORWARD"},
+			figs([2]float64{0.3, 0}, [2]float64{0.99, 0}, [2]float64{0.2, 0}), 1, "v1 is busy 99%: the job runs at this vertex's speed"},
+		{"the busiest of two saturated vertices", 3, []string{"0>1:HASH", "1>2:FORWARD"},
+			figs([2]float64{0.92, 0}, [2]float64{0.3, 0}, [2]float64{0.97, 0}), 2, "v2 is busy 97%"},
 		{"a slow sink: backpressure down to the end", 2, []string{"0>1:REBALANCE"},
 			figs([2]float64{0.1, 0.8}, [2]float64{0.2, 0.7}), 1, "nothing downstream"},
 		{"the busier of two candidates", 4, []string{"0>1:HASH", "0>2:BROADCAST", "1>3:FORWARD", "2>3:FORWARD"},
@@ -120,16 +124,16 @@ func TestWatermarkDelayIsAgainstTheJobManagersClock(t *testing.T) {
 }
 
 func TestSkewPointsAtTheHotSubtask(t *testing.T) {
-	rows := func(in ...int64) []api.SubtaskRow {
+	rows := func(in ...float64) []api.SubtaskRow {
 		var out []api.SubtaskRow
 		for i, n := range in {
-			out = append(out, api.SubtaskRow{Index: i, RecordsIn: n, RecordsOut: n * 2})
+			out = append(out, api.SubtaskRow{Index: i, RecordsInPerSec: n, RecordsOutPerSec: n * 2, RecordsIn: 1000, RecordsOut: 2000})
 		}
 		return out
 	}
 	hot := rows(100, 120, 900, 110)
 	sk := skewOf(hot, false)
-	if sk.Subtask != 2 || sk.Ratio < 7 || !hot[2].Hot || hot[0].Hot || sk.Of != "records in" {
+	if sk.Subtask != 2 || sk.Ratio < 7 || sk.Max != 900 || !hot[2].Hot || hot[0].Hot || sk.Of != "records in/s" {
 		t.Errorf("hot key: %+v %+v", sk, hot)
 	}
 	even := rows(100, 104, 98, 101)
@@ -139,12 +143,39 @@ func TestSkewPointsAtTheHotSubtask(t *testing.T) {
 	if sk := skewOf(rows(0, 0), false); sk.Ratio != 1 {
 		t.Errorf("idle: %+v", sk)
 	}
-	src := []api.SubtaskRow{{Index: 0, RecordsOut: 10}, {Index: 1, RecordsOut: 500}, {Index: 2, RecordsOut: 12}}
-	if sk := skewOf(src, true); sk.Of != "records out" || sk.Subtask != 1 {
+	src := []api.SubtaskRow{{Index: 0, RecordsOutPerSec: 10}, {Index: 1, RecordsOutPerSec: 500}, {Index: 2, RecordsOutPerSec: 12}}
+	if sk := skewOf(src, true); sk.Of != "records out/s" || sk.Subtask != 1 {
 		t.Errorf("source: %+v", sk)
 	}
 	if sk := skewOf(nil, false); sk.Subtask != -1 || sk.Ratio != 0 {
 		t.Errorf("no subtasks: %+v", sk)
+	}
+	unread := rows(100, 900)
+	unread[0].RecordsInPerSec = api.Unknown
+	if sk := skewOf(unread, false); sk.Ratio != 0 || unread[1].Hot {
+		t.Errorf("a rate not read: %+v", sk)
+	}
+}
+
+// TestSkewIsOfRatesNotTotals: a subtask that took most records an hour ago
+// (its total) but reads as many as the others now (its rate) is not hot,
+// and one hot now is, whatever the totals say.
+func TestSkewIsOfRatesNotTotals(t *testing.T) {
+	wasHot := []api.SubtaskRow{
+		{Index: 0, RecordsIn: 90_000_000, RecordsInPerSec: 1000},
+		{Index: 1, RecordsIn: 10_000_000, RecordsInPerSec: 1010},
+		{Index: 2, RecordsIn: 10_000_000, RecordsInPerSec: 990},
+	}
+	if sk := skewOf(wasHot, false); sk.Ratio > 1.1 || wasHot[0].Hot || sk.Max != 1010 || !strings.HasSuffix(sk.Of, "/s") {
+		t.Errorf("hot an hour ago, even now: %+v", sk)
+	}
+	isHot := []api.SubtaskRow{
+		{Index: 0, RecordsIn: 10_000_000, RecordsInPerSec: 5000},
+		{Index: 1, RecordsIn: 30_000_000, RecordsInPerSec: 1000},
+		{Index: 2, RecordsIn: 30_000_000, RecordsInPerSec: 1100},
+	}
+	if sk := skewOf(isHot, false); sk.Subtask != 0 || !isHot[0].Hot || isHot[1].Hot || sk.Max != 5000 || sk.Median != 1050 {
+		t.Errorf("hot now: %+v %+v", sk, isHot)
 	}
 }
 

@@ -26,6 +26,10 @@ var graphMetrics = []string{mRecordsIn, mRecordsOut, mBusy, mBackpressure, mIdle
 // Thresholds of Flink's back pressure levels (ok ≤ 10% < low ≤ 50% < high).
 const backpressured = 0.1
 
+// saturated is the busy ratio from which a vertex is the bottleneck even
+// with no back pressure upstream of it yet.
+const saturated = 0.9
+
 // MaxGraphVertices caps the vertices whose figures one graph reads.
 const MaxGraphVertices = 500
 
@@ -206,12 +210,24 @@ func bottleneck(vs []api.GraphVertex, es []api.GraphEdge) (int, string) {
 				vs[i].Name, pct(vs[i].Backpressure))
 		}
 	}
+	// A vertex busy nearly all the time sets the job's pace before any
+	// back pressure has built up upstream of it (or where Flink cannot
+	// see it, as in a chained source).
+	busiest := -1
+	for i, v := range vs {
+		if v.Measured && v.Busy >= saturated && !pressed(i) && (busiest < 0 || v.Busy > vs[busiest].Busy) {
+			busiest = i
+		}
+	}
+	if busiest >= 0 {
+		return busiest, fmt.Sprintf("%s is busy %s: the job runs at this vertex's speed", vs[busiest].Name, pct(vs[busiest].Busy))
+	}
 	for i := range vs {
 		if pressed(i) {
 			return -1, "back pressure without a vertex that stops it (the graph's edges are not known)"
 		}
 	}
-	return -1, "no vertex is backpressured"
+	return -1, "no vertex is backpressured, and none is busy 90% of the time"
 }
 
 func pct(r float64) string {

@@ -42,6 +42,8 @@ type Inspector struct {
 	st       store.Store
 	clusters map[string]*clusters.Cluster
 	opts     Options
+	// rates keeps each vertex's last totals, for the rates of the next read.
+	rates rateSamples
 }
 
 // New builds an Inspector. It does no I/O.

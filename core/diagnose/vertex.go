@@ -92,7 +92,9 @@ func (rd *Inspector) Vertex(ctx context.Context, r api.VertexRequest) (api.Verte
 		jmNow = time.UnixMilli(v.Now)
 	}
 	out.Subtasks = subtaskRows(subs, bp, wms, rates, jmNow)
+	out.RateWindow = rd.rates.measure(t.job.ID+"/"+r.VertexID, out.Subtasks, jmNow)
 	out.Skew = skewOf(out.Subtasks, isSource(subs))
+	out.Skew.Window = out.RateWindow
 	return out, nil
 }
 
@@ -162,23 +164,28 @@ func subtaskRows(subs []yarn.SubtaskDetails, bp yarn.Backpressure, wms []yarn.Me
 }
 
 // skewOf compares the busiest subtask with the median of the others, by
-// records in (records out for a source), and marks the busiest Hot when
-// the skew is HotSkew or more. (The median of the others, not of all: with
-// two subtasks, the median of all is their mean, and max/mean is never
-// more than 2, however hot the key.)
+// their rates of records in (records out for a source): what they do now,
+// not what they did since they started, so that a subtask hot an hour ago
+// is not hot for ever. It marks the busiest Hot when the skew is HotSkew or
+// more. (The median of the others, not of all: with two subtasks, the
+// median of all is their mean, and max/mean is never more than 2, however
+// hot the key.) A subtask without a rate makes the skew unknown.
 func skewOf(rows []api.SubtaskRow, source bool) api.Skew {
-	sk := api.Skew{Of: "records in", Subtask: -1}
+	sk := api.Skew{Of: "records in/s", Subtask: -1}
 	if source {
-		sk.Of = "records out"
+		sk.Of = "records out/s"
 	}
 	if len(rows) == 0 {
 		return sk
 	}
 	vals := make([]float64, len(rows))
 	for i, r := range rows {
-		v := float64(r.RecordsIn)
+		v := r.RecordsInPerSec
 		if source {
-			v = float64(r.RecordsOut)
+			v = r.RecordsOutPerSec
+		}
+		if v < 0 {
+			return api.Skew{Of: sk.Of, Subtask: -1} // not read
 		}
 		vals[i] = v
 		if sk.Subtask < 0 || v > sk.Max {
@@ -194,7 +201,7 @@ func skewOf(rows []api.SubtaskRow, source bool) api.Skew {
 	case sk.Max == 0:
 		sk.Ratio = 1
 	default:
-		sk.Ratio = sk.Max / max(sk.Median, 1)
+		sk.Ratio = sk.Max / max(sk.Median, 1) // a trickle is no hot key
 	}
 	if sk.Ratio >= HotSkew {
 		rows[sk.Subtask].Hot = true

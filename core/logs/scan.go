@@ -51,10 +51,19 @@ func scanForward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budge
 		pos     = from // next byte to read
 		scanned int64
 		size    = int64(-1)
+		lines   int64 // lines that start at or after from, checked
+		// partial: buf starts inside a line that began before from (or
+		// one too long to hold), whose rest is skipped, not matched.
+		partial bool
 	)
+	if from > 0 {
+		// Read the byte before from: a newline there makes from a line
+		// start; anything else puts from inside a line, skipped.
+		bufOff, pos, partial = from-1, from-1, true
+	}
 	// The budget is soft: a call ends at a line boundary past it, so that
 	// every call makes progress whatever the budget.
-	for scanned < budget || bufOff == from {
+	for scanned < budget || bufOff <= from {
 		if err := ctx.Err(); err != nil {
 			return api.LogMatch{}, err
 		}
@@ -75,9 +84,13 @@ func scanForward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budge
 			if i < 0 {
 				break
 			}
-			if m, ok := found(q, buf[start:i], bufOff+int64(start)); ok {
-				m.Size = size
+			if partial {
+				partial = false
+			} else if m, ok := found(q, buf[start:i], bufOff+int64(start)); ok {
+				m.Size, m.Lines = size, lines
 				return m, nil
+			} else {
+				lines++
 			}
 			start = i + 1
 		}
@@ -87,19 +100,23 @@ func scanForward(ctx context.Context, read ReadFunc, q api.LogQuery, from, budge
 		end := len(ch.Data) == 0 || !ch.More
 		if end || len(buf) > api.MaxLogChunk {
 			// The last line has no newline, or a line is too long to
-			// hold: match what there is.
-			if m, ok := found(q, buf, bufOff); ok {
-				m.Size = size
-				return m, nil
+			// hold: match what there is, and skip the rest of the line.
+			if !partial && len(buf) > 0 {
+				if m, ok := found(q, buf, bufOff); ok {
+					m.Size, m.Lines = size, lines
+					return m, nil
+				}
+				lines++
 			}
 			if end {
-				return api.LogMatch{Exhausted: true, Next: pos, Size: size}, nil
+				return api.LogMatch{Exhausted: true, Next: pos, Size: size, Lines: lines}, nil
 			}
 			bufOff += int64(len(buf))
 			buf = buf[:0]
+			partial = true
 		}
 	}
-	return api.LogMatch{Next: bufOff, Size: size}, nil
+	return api.LogMatch{Next: bufOff, Size: size, Lines: lines}, nil
 }
 
 func indexByteFrom(b []byte, c byte, from int) int {

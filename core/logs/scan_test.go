@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,6 +109,9 @@ func TestScanLogAgreesWithAWholeFileSearch(t *testing.T) {
 				}
 			}
 			from = rapid.SampledFrom(starts).Draw(rt, "from")
+		} else if n > 0 && !backward && rapid.Bool().Draw(rt, "from anywhere") {
+			// A From inside a line skips the rest of it.
+			from = int64(rapid.IntRange(0, n).Draw(rt, "any from"))
 		}
 		want, wantOK := wholeFind(data, q, from, backward)
 
@@ -136,6 +141,72 @@ func TestScanLogAgreesWithAWholeFileSearch(t *testing.T) {
 				return
 			}
 			s.From = m.Next
+		}
+	})
+}
+
+// TestScanLogNumbersEachMatchingLineOnce continues a forward scan as
+// `palink logs --grep` does (from a match's Offset+1, or Next) and checks
+// the lines it finds, numbered from Lines, against a whole-file grep -n:
+// each matching line once, with its number and offset.
+func TestScanLogNumbersEachMatchingLineOnce(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		words := []string{"INFO", "needle", "needle needle", "x", strings.Repeat("n", 30), ""}
+		var b strings.Builder
+		for range rapid.IntRange(0, 50).Draw(rt, "lines") {
+			for k := range rapid.IntRange(0, 3).Draw(rt, "words") {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(rapid.SampledFrom(words).Draw(rt, "word"))
+			}
+			b.WriteByte('\n')
+		}
+		if rapid.Bool().Draw(rt, "unterminated") {
+			b.WriteString("needle at the end")
+		}
+		data := []byte(b.String())
+		q := rapid.SampledFrom([]api.LogQuery{{Text: "needle"}, {Text: "e"}, {Text: "n"}}).Draw(rt, "query")
+		read := memReader(data, int64(rapid.IntRange(1, 40).Draw(rt, "step")), nil)
+		budget := int64(rapid.IntRange(1, 80).Draw(rt, "budget"))
+
+		var want []string
+		off := 0
+		for i, l := range strings.SplitAfter(string(data), "\n") {
+			if l == "" {
+				break
+			}
+			if _, _, ok := q.Match([]byte(strings.TrimSuffix(l, "\n"))); ok {
+				want = append(want, fmt.Sprintf("%d@%d:%s", i+1, off, strings.TrimSuffix(l, "\n")))
+			}
+			off += len(l)
+		}
+
+		var got []string
+		s := api.LogSearch{Query: q, MaxScan: budget}
+		line := int64(1) // the number of the first line at or after s.From
+		for calls := 0; ; calls++ {
+			if calls > 2*len(data)+2 {
+				rt.Fatalf("the scan does not progress: %+v", s)
+			}
+			m, err := scanLog(context.Background(), read, s)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			line += m.Lines
+			if m.Exhausted {
+				break
+			}
+			if !m.Found {
+				s.From = m.Next
+				continue
+			}
+			got = append(got, fmt.Sprintf("%d@%d:%s", line, m.Offset, m.Line))
+			line++
+			s.From = m.Offset + 1
+		}
+		if !slices.Equal(got, want) {
+			rt.Fatalf("the scan found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -183,12 +184,23 @@ func (b *Builder) BuildWith(ctx context.Context, name, ref, user string, log io.
 	}
 	a.Log, a.BuiltBy, a.BuiltAt, a.Took = out.String(), user, b.now(), b.now().Sub(started)
 	err = b.update(context.WithoutCancel(ctx), func(tx store.Tx) error {
-		var err error
-		if a, err = tx.AddArtifact(a); err != nil {
+		old, err := tx.Artifacts(p.Name)
+		if err != nil {
 			return err
 		}
-		_, err = tx.AppendAudit(model.AuditEntry{Time: a.BuiltAt, User: user, Action: "project build " + p.Name,
-			Outcome: fmt.Sprintf("succeeded: v%d %.12s", a.Version, a.Commit)})
+		outcome := "succeeded: v%d %.12s"
+		// The same commit built into the same bytes is the artifact it
+		// was: one version, not two that differ in nothing.
+		if i := slices.IndexFunc(old, func(o model.Artifact) bool { return o.Commit == a.Commit && o.SHA256 == a.SHA256 }); i >= 0 {
+			log, took := a.Log, a.Took
+			a = old[i]
+			a.Log, a.Took, a.Unchanged = log, took, true
+			outcome = "unchanged: v%d %.12s again"
+		} else if a, err = tx.AddArtifact(a); err != nil {
+			return err
+		}
+		_, err = tx.AppendAudit(model.AuditEntry{Time: b.now(), User: user, Action: "project build " + p.Name,
+			Outcome: fmt.Sprintf(outcome, a.Version, a.Commit)})
 		return err
 	})
 	if err != nil {

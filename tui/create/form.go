@@ -243,8 +243,9 @@ func (m *Form) request() (api.CreateJobRequest, error) {
 		r.Spec.JarPath = strings.TrimSpace(m.jar.Value())
 		r.Spec.EntryClass = strings.TrimSpace(m.entry.Value())
 		r.Spec.Args = strings.Fields(m.args.Value())
-		if r.Spec.JarPath == "" || r.Spec.EntryClass == "" {
-			errs = append(errs, errors.New("jar path and entry class are required"))
+		if r.Spec.JarPath == "" {
+			// A blank entry class is the jar manifest's (core reads it).
+			errs = append(errs, errors.New("the jar path is required"))
 		}
 	}
 	return r, errors.Join(errs...)

@@ -17,8 +17,9 @@ func TestSkewLine(t *testing.T) {
 		want string
 	}{
 		{api.Skew{}, "skew unknown"},
-		{api.Skew{Of: "records in", Ratio: 1.1}, "even: skew 1.1× records in"},
-		{api.Skew{Of: "records out", Ratio: 3.13, Max: 7700, Median: 2460, Subtask: 2}, "skew 3.1× records out (max 7.7k/s, median 2.5k/s) · subtask 2 hot"},
+		{api.Skew{Of: "records in/s", Ratio: 1.1}, "even: skew 1.1× records in/s 1-min avg"},
+		{api.Skew{Of: "records out/s", Ratio: 3.13, Max: 7700, Median: 2460, Subtask: 2, Window: 5200 * time.Millisecond},
+			"skew 3.1× records out/s over 5s (max 7.7k/s, median 2.5k/s) · subtask 2 hot"},
 	} {
 		if got := diagnose.SkewLine(c.s); got != c.want {
 			t.Errorf("SkewLine(%+v) = %q, want %q", c.s, got, c.want)

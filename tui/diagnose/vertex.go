@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -120,16 +121,22 @@ func (m *Vertex) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	return m, nil
 }
 
-// SkewLine says how uneven the vertex is, for its title line: "skew
-// 3.1× records in (max 7.7k/s, median 2.5k/s) · subtask 2 hot".
+// SkewLine says how uneven the vertex is now, for its title line, with
+// the rates' unit and span: "skew 3.1× records in/s over 5s (max 7.7k/s,
+// median 2.5k/s) · subtask 2 hot" (over the last read's span, or Flink's
+// one-minute meters on a first read).
 func SkewLine(s api.Skew) string {
+	over := "1-min avg"
+	if s.Window > 0 {
+		over = "over " + s.Window.Round(time.Second).String()
+	}
 	switch {
 	case s.Ratio <= 0:
 		return "skew unknown"
 	case s.Ratio < 1.5:
-		return fmt.Sprintf("even: skew %.1f× %s", s.Ratio, s.Of)
+		return fmt.Sprintf("even: skew %.1f× %s %s", s.Ratio, s.Of, over)
 	}
-	return fmt.Sprintf("skew %.1f× %s (max %s/s, median %s/s) · subtask %d hot", s.Ratio, s.Of, kit.Rate(s.Max), kit.Rate(s.Median), s.Subtask)
+	return fmt.Sprintf("skew %.1f× %s %s (max %s/s, median %s/s) · subtask %d hot", s.Ratio, s.Of, over, kit.Rate(s.Max), kit.Rate(s.Median), s.Subtask)
 }
 
 // subtaskFormat is the table's columns: all of them from 110 cells,

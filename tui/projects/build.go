@@ -191,6 +191,9 @@ func (m *BuildScreen) flash() tea.Cmd {
 	case s.err != nil:
 		return kit.Flash(kit.FlashError, s.err.Error())
 	}
+	if s.art.Unchanged {
+		return kit.Flash(kit.FlashInfo, fmt.Sprintf("built %s: unchanged, same commit %.7s and sha256 as v%d", m.project.Name, s.art.Commit, s.art.Version))
+	}
 	return kit.Flash(kit.FlashInfo, fmt.Sprintf("built %s v%d at %.7s", m.project.Name, s.art.Version, s.art.Commit))
 }
 

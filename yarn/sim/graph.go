@@ -150,6 +150,7 @@ func (c *Cluster) resolveAny(ref string) (*job, error) {
 // bottleneck, and what lies upstream of it.
 func (j *job) layout() {
 	n := len(j.vertices)
+	j.flow = nil
 	feeds := make([]bool, n)
 	for i, v := range j.vertices {
 		v.idx = i

@@ -102,6 +102,10 @@ type job struct {
 	diag       *Diagnosis
 	bottleneck int
 	upstream   []bool
+	// flow is each vertex's records in and out (flows.go), made again
+	// after a layout; inputSum keeps the job's input summed over time.
+	flow     []flow
+	inputSum inputSum
 	// flameAsked is when each flame graph (vertex/type/subtask) was first
 	// asked for: its sampling started then.
 	flameAsked map[string]time.Time

@@ -81,9 +81,12 @@ type vertexFigures struct {
 }
 
 // figures computes one subtask's metrics at t. They are plausible and
-// consistent: a vertex upstream of a busy one is backpressured and its
-// watermark and Kafka lag fall behind; a skewed vertex's hot subtask takes
-// the records of several.
+// consistent: the records a vertex sends down an edge are the records the
+// next vertex reads from it (flows); a vertex upstream of a busy one is
+// backpressured and its watermark and Kafka lag fall behind; a skewed
+// vertex's hot subtask takes the records of several; the totals are the
+// rates summed over time (input), so two samples of them give the rates.
+// Called under the cluster's lock (it fills the job's caches).
 func (j *job) figures(v *vertex, subtask int, t time.Time) vertexFigures {
 	var f vertexFigures
 	p := j.pressure(t)
@@ -92,20 +95,18 @@ func (j *job) figures(v *vertex, subtask int, t time.Time) vertexFigures {
 	if subtask == hot {
 		share *= factor
 	}
-	srcRate := j.vertices[0].base * j.wave(t) * (1 - 0.5*p) * share
-	selectivity := 0.6 + 0.4*noise(j.seed, 104)
-	for k := 1; k < v.level; k++ {
-		selectivity *= 0.9 + 0.1*noise(j.seed, uint64(400+k))
-	}
+	fl := j.flows()[v.idx]
+	w := share / fl.shares // the subtask's part of the vertex's records
+	rate := j.inputRate(t)
+	f.inRate, f.outRate = fl.in*rate*w, fl.out*rate*w
+	total := j.input(t)
+	f.inTotal, f.outTotal = fl.in*total*w, fl.out*total*w
 	switch v.role {
 	case roleSource:
-		f.outRate = srcRate
 		f.busy = 120 + 250*noise(j.seed, uint64(subtask)+300)
 	case roleMiddle:
-		f.inRate, f.outRate = srcRate, srcRate*selectivity
 		f.busy = 200 + 300*noise(j.seed, uint64(subtask)+310)
 	case roleSink:
-		f.inRate = srcRate * selectivity
 		f.busy = 150 + 250*noise(j.seed, uint64(subtask)+320)
 	}
 	if subtask == hot {
@@ -129,12 +130,6 @@ func (j *job) figures(v *vertex, subtask int, t time.Time) vertexFigures {
 		f.pending += j.strain.Lag * share / float64(max(v.parallelism, 1))
 		f.lagMax = f.pending / 3
 	}
-	up := t.Sub(j.running).Seconds()
-	if up < 0 {
-		up = 0
-	}
-	f.inTotal = f.inRate * up
-	f.outTotal = f.outRate * up
 	return f
 }
 

@@ -276,7 +276,7 @@ func newDiagPart(f *Fake) *diagPart {
 			Endpoint: fmt.Sprintf("node%d.prod:4123%d", 7+i/2, 3+i/2), Duration: 76 * time.Hour, Hot: i == 2}
 	}
 	p.vertices["j001/"+LookupVertex] = api.VertexDetail{JobID: "j001", VertexID: LookupVertex, Name: lookupName, Parallelism: 4, FetchedAt: ago(time.Second),
-		Subtasks: subs, Skew: api.Skew{Of: "records in", Max: 7700, Median: 2460, Ratio: 3.13, Subtask: 2}}
+		Subtasks: subs, Skew: api.Skew{Of: "records in/s", Max: 7700, Median: 2460, Ratio: 3.13, Subtask: 2, Window: 5 * time.Second}}
 
 	cfg := &api.CheckpointConfig{Mode: "EXACTLY_ONCE", Interval: time.Minute, Timeout: 10 * time.Minute, MinPause: 0, MaxConcurrent: 1,
 		Retention: "RETAIN_ON_CANCELLATION", Unaligned: false, TolerableFailures: 3, StateBackend: "rocksdb", Storage: "hdfs:///flink/ck"}

@@ -31,7 +31,7 @@ func BigGraph(n int) api.JobGraph {
 // BigVertex is the lookup join at parallelism p, its subtask p/3 hot.
 func BigVertex(p int) api.VertexDetail {
 	v := api.VertexDetail{JobID: "j001", VertexID: LookupVertex, Name: "LookupJoin[3]", Parallelism: p, FetchedAt: Now,
-		Skew: api.Skew{Of: "records in", Max: 7700, Median: 2400, Ratio: 3.2, Subtask: p / 3}}
+		Skew: api.Skew{Of: "records in/s", Max: 7700, Median: 2400, Ratio: 3.2, Subtask: p / 3, Window: 5 * time.Second}}
 	for i := range p {
 		v.Subtasks = append(v.Subtasks, api.SubtaskRow{Index: i, State: "RUNNING", RecordsIn: int64(1_000_000 + i), RecordsOut: int64(1_000_000 + i),
 			BytesIn: int64(100_000_000 + i), RecordsInPerSec: 2400, Busy: 0.5, Idle: 0.5, Watermark: Now.Add(-4 * time.Second), WatermarkDelay: 4 * time.Second,

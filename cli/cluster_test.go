@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// TestCLIClusterMemoryIsHumanized: `palink cluster` shows memory in the
+// TUI's units (GiB, TiB) with the share used; -o json keeps YARN's raw MB.
+func TestCLIClusterMemoryIsHumanized(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	e := newCLIEnv(t, sim.Options{Apps: 8}, nil)
+	var ov api.ClusterOverview
+	if err := decodeWire([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
+		t.Fatal(err)
+	}
+	m := ov.Metrics
+	if m.MemoryTotalMB < 1024 {
+		t.Fatalf("the simulator's cluster has %d MB", m.MemoryTotalMB)
+	}
+	out := e.mustRun("cluster")
+	want := "  memory    " + kit.Bytes(m.MemoryUsedMB<<20) + " / " + kit.Bytes(m.MemoryTotalMB<<20)
+	if !strings.Contains(out, want) || strings.Contains(out, " MB") || !strings.Contains(out, "iB") {
+		t.Fatalf("palink cluster printed\n%s\nwant a line starting %q", out, want)
+	}
+}
+
+// TestCLIJobsWithNoJobSaysWhatToAdopt: on a fresh config, `palink jobs`
+// says that no job is managed yet, how many Flink applications `palink
+// cluster` sees, and how to adopt one, instead of an empty table.
+func TestCLIJobsWithNoJobSaysWhatToAdopt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	e := newCLIEnv(t, sim.Options{Apps: 8}, nil)
+	var ov api.ClusterOverview
+	if err := decodeWire([]byte(e.mustRun("cluster", "-o", "json")), &ov); err != nil {
+		t.Fatal(err)
+	}
+	if len(ov.Unmanaged) == 0 {
+		t.Fatal("the simulator runs no Flink application")
+	}
+	out := e.mustRun("jobs")
+	for _, want := range []string{"No job is managed by palink yet.", fmt.Sprintf("`palink cluster %s` sees %d Flink applications not managed by palink", ov.Name, len(ov.Unmanaged)),
+		"palink adopt APP_ID"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("palink jobs on a fresh config printed\n%s\nwant %q", out, want)
+		}
+	}
+	if strings.Contains(out, "NAME") {
+		t.Errorf("palink jobs printed an empty table:\n%s", out)
+	}
+	if out := e.mustRun("jobs", "-o", "json"); strings.TrimSpace(out) != "[]" {
+		t.Errorf("palink jobs -o json: %s, want []", out)
+	}
+	if out := e.mustRun("jobs", "--state", "FAILED"); !strings.Contains(out, "No job is FAILED") {
+		t.Errorf("palink jobs --state FAILED: %s", out)
+	}
+}
