@@ -340,7 +340,7 @@ func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job,
 		}
 	}
 	outcome, reason := decide.MapObservation(obs)
-	changed, err := s.applyObservation(ctx, j, app, ff, outcome, decide.RunEndOf(obs), "sync: "+reason)
+	changed, err := s.applyObservation(ctx, cl, j, app, ff, outcome, decide.RunEndOf(obs), "sync: "+reason)
 	return changed, calls, err
 }
 
@@ -428,7 +428,7 @@ func pickFlinkJob(jobs []yarn.JobOverview, j model.Job) (yarn.JobOverview, bool)
 // applyObservation persists what one observation changed, in one
 // transaction: the job's record, its state change with its event, the
 // restore points seen, and the restart policy's decision.
-func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, end model.RunEnd, reason string) (bool, error) {
+func (s *Syncer) applyObservation(ctx context.Context, cl *clusters.Cluster, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, end model.RunEnd, reason string) (bool, error) {
 	now := s.now()
 	var (
 		job     model.Job
@@ -483,7 +483,7 @@ func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn
 				j.RestoredFrom = ff.restored.ExternalPath
 			}
 			for _, cp := range []*yarn.Checkpoint{ff.ckpt, ff.sp} {
-				if err := journal.RecordFlinkPoint(tx, &j, cp, "sync", now); err != nil {
+				if err := journal.RecordFlinkPoint(tx, &j, cp, "sync", cl.Retained(), now); err != nil {
 					return err
 				}
 			}
