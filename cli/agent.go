@@ -12,7 +12,8 @@ import (
 )
 
 func newAgentCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var pprofAddr string
+	cmd := &cobra.Command{
 		Use:   "agent",
 		Short: "Run the scheduler and state sync headless (owns the store)",
 		Long: "Runs the command scheduler, state sync and the restart policy without a UI, until\n" +
@@ -24,6 +25,13 @@ func newAgentCmd(g *globals) *cobra.Command {
 			cfg, err := g.loadConfig()
 			if err != nil {
 				return err
+			}
+			if pprofAddr != "" {
+				at, err := servePprof(ctx, pprofAddr)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: profiles on http://%s/debug/pprof/\n", at)
 			}
 			// The agent serves --db, else the config's store, on that store's socket.
 			path := g.storeOf(cfg)
@@ -55,6 +63,8 @@ func newAgentCmd(g *globals) *cobra.Command {
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiles on this loopback address (127.0.0.1:6060); off by default")
+	return cmd
 }
 
 // serveAgent answers on the socket of the store e holds, for the palink
