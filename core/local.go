@@ -148,6 +148,7 @@ func NewLocal(o Options) (*Local, error) {
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
 		Secrets: catalog.Sources{Commands: o.Build},
+		Watch:   func(ctx context.Context) <-chan api.Change { return l.hub.subscribe(ctx) },
 	})
 	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build}), st: o.Store,
 		user: o.User, readOnly: o.ReadOnly}

@@ -28,7 +28,7 @@ type retainedFleet struct {
 	ids   []string
 }
 
-func newRetainedFleet(t testing.TB, jobs int, conf map[string]string, edit func(*clusters.Spec)) *retainedFleet {
+func newRetainedFleet(t testing.TB, jobs int, conf map[string]string, edit func(*clusters.Spec), wrap ...func(store.Store) store.Store) *retainedFleet {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	clock := sim.NewManualClock(time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC))
@@ -70,7 +70,11 @@ func newRetainedFleet(t testing.TB, jobs int, conf map[string]string, edit func(
 	if edit != nil {
 		edit(&spec)
 	}
-	f.svc, err = core.NewLocal(core.Options{Store: st, Clusters: []clusters.Spec{spec}, SyncConcurrency: 8, NoJitter: true})
+	var through store.Store = st
+	for _, w := range wrap {
+		through = w(through)
+	}
+	f.svc, err = core.NewLocal(core.Options{Store: through, Clusters: []clusters.Spec{spec}, SyncConcurrency: 8, NoJitter: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -245,3 +245,17 @@ func CompactStore(ctx context.Context, name string, opts Options, keep func(mode
 	n, err := Prune(ctx, s, keep)
 	return PruneReport{Pruned: n}, err
 }
+
+// Size says how large the store file is and how much of it holds data:
+// bbolt keeps pages it freed in the file for later writes (Compact gives
+// them back), so the file's size moves in steps while the data it holds
+// is what the records take.
+func (b *Bolt) Size() (file, inUse int64, err error) {
+	err = b.db.View(func(tx *bolt.Tx) error {
+		file = tx.Size()
+		return nil
+	})
+	st := b.db.Stats()
+	inUse = file - int64(st.FreePageN+st.PendingPageN)*int64(b.db.Info().PageSize)
+	return file, inUse, err
+}
