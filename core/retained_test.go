@@ -28,7 +28,7 @@ type retainedFleet struct {
 	ids   []string
 }
 
-func newRetainedFleet(t testing.TB, jobs int, conf map[string]string, edit func(*clusters.Spec), wrap ...func(store.Store) store.Store) *retainedFleet {
+func newRetainedFleet(t testing.TB, jobs int, conf map[string]string, edit func(*clusters.Spec), editCore ...func(*core.Options)) *retainedFleet {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	clock := sim.NewManualClock(time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC))
@@ -70,11 +70,12 @@ func newRetainedFleet(t testing.TB, jobs int, conf map[string]string, edit func(
 	if edit != nil {
 		edit(&spec)
 	}
-	var through store.Store = st
-	for _, w := range wrap {
-		through = w(through)
+	// Checkpoints read every cycle, unless a test says otherwise.
+	o := core.Options{Store: st, Clusters: []clusters.Spec{spec}, SyncConcurrency: 8, NoJitter: true, SyncCheckpointEvery: 1}
+	for _, e := range editCore {
+		e(&o)
 	}
-	f.svc, err = core.NewLocal(core.Options{Store: through, Clusters: []clusters.Spec{spec}, SyncConcurrency: 8, NoJitter: true})
+	f.svc, err = core.NewLocal(o)
 	if err != nil {
 		t.Fatal(err)
 	}
