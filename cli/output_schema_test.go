@@ -49,6 +49,7 @@ var outputs = map[string]any{
 	"cluster":           api.ClusterOverview{},
 	"adopt":             model.Job{},
 	"sync_once":         api.SyncStats{},
+	"adopt_all":         api.AdoptAllResult{},
 	"logs":              api.LogList{},
 	"sql_check":         sqlReport{},
 	"sql_complete":      sqlCompletion{},
