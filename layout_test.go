@@ -274,7 +274,7 @@ func coreBeyondFacade(imports []string) []string {
 // user, the endpoints `config check --connect` tries, and the importers as an api.Importer. A debug run's Debugger comes from
 // core/options as an api.Debugger.
 var cliNamesOfCore = []string{
-	"Background", "BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckEndpoints", "CheckStore", "Commands", "CurrentUser",
+	"Background", "BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckEndpoints", "CheckStore", "Commands", "CompactStore", "CurrentUser",
 	"EndpointCheck",
 	"Everything", "Importer", "IsEtcdStore", "LeadOptions", "Local", "MigrateStore", "Open", "Options",
 	"RestoreStore", "StoreName",

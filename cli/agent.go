@@ -17,6 +17,7 @@ import (
 )
 
 func newAgentCmd(g *globals) *cobra.Command {
+	var pprofAddr string
 	cmd := &cobra.Command{
 		Use:   "agent",
 		Short: "Run the scheduler and state sync headless (owns the store; on etcd, campaigns to lead it)",
@@ -32,6 +33,13 @@ func newAgentCmd(g *globals) *cobra.Command {
 			cfg, err := g.loadConfig()
 			if err != nil {
 				return err
+			}
+			if pprofAddr != "" {
+				at, err := servePprof(ctx, pprofAddr)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: profiles on http://%s/debug/pprof/\n", at)
 			}
 			// The agent serves --db, else the config's store, on that store's socket.
 			path := g.storeOf(cfg)
@@ -67,6 +75,7 @@ func newAgentCmd(g *globals) *cobra.Command {
 			return runBackground(ctx, e, core.Everything, "agent", errOut)
 		},
 	}
+	cmd.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiles on this loopback address (127.0.0.1:6060); off by default")
 	cmd.AddCommand(newAgentStatusCmd(g))
 	return cmd
 }

@@ -76,13 +76,47 @@ func newClusterCmd(g *globals) *cobra.Command {
 }
 
 func newAdoptCmd(g *globals) *cobra.Command {
-	var name string
+	var (
+		name, queue, user, nameFrom string
+		all, dryRun                 bool
+	)
 	cmd := &cobra.Command{
-		Use:   "adopt APP_ID",
-		Short: "Make a running Flink application on YARN a palink job",
-		Args:  cobra.ExactArgs(1),
+		Use:   "adopt APP_ID | --all [--queue Q] [--user U] [--name-from app|tag] [--dry-run]",
+		Short: "Make a running Flink application on YARN a palink job (--all: every unmanaged one)",
+		Long: "Makes a running Flink application palink did not deploy a palink job. With --all it\n" +
+			"adopts every live Flink application of the cluster (--cluster; every configured one\n" +
+			"without it) that no job owns and no palink tagged, of --queue and --user when given,\n" +
+			"many in one transaction. Names come from the application's name (--name-from app) or\n" +
+			"its first YARN tag (--name-from tag); a name taken gets -2, -3, … in the order of the\n" +
+			"applications' ids. --dry-run lists what it would adopt.",
+		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if all != (len(args) == 0) {
+				return exitError{code: 2, msg: "adopt: give an APP_ID, or --all"}
+			}
+			if all && name != "" {
+				return exitError{code: 2, msg: "adopt --all: --name names one job; use --name-from"}
+			}
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				w := cmd.OutOrStdout()
+				if all {
+					res, err := e.svc.AdoptAll(ctx, api.AdoptAllRequest{Cluster: g.cluster, Queue: queue, User: user, NameFrom: nameFrom, DryRun: dryRun})
+					if err != nil {
+						return err
+					}
+					if g.structured() {
+						return writeData(w, g.output, res)
+					}
+					verb := "adopted"
+					if res.DryRun {
+						verb = "would adopt"
+					}
+					for _, a := range res.Adopted {
+						fmt.Fprintf(w, "%s %s (%s) as job %s\n", verb, a.AppID, a.Cluster, a.Name)
+					}
+					fmt.Fprintf(w, "%s %s\n", verb, plural(len(res.Adopted), "application"))
+					return nil
+				}
 				cl, err := pickCluster(e, g.cluster)
 				if err != nil {
 					return err
@@ -92,14 +126,19 @@ func newAdoptCmd(g *globals) *cobra.Command {
 					return err
 				}
 				if g.structured() {
-					return writeData(cmd.OutOrStdout(), g.output, j)
+					return writeData(w, g.output, j)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "adopted %s as job %s (%s)\n", args[0], j.Name, j.ID)
+				fmt.Fprintf(w, "adopted %s as job %s (%s)\n", args[0], j.Name, j.ID)
 				return nil
 			})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "job name (default: the application's name)")
+	cmd.Flags().BoolVar(&all, "all", false, "adopt every unmanaged Flink application (of --cluster, else of every cluster)")
+	cmd.Flags().StringVar(&queue, "queue", "", "with --all: only applications of this YARN queue")
+	cmd.Flags().StringVar(&user, "user", "", "with --all: only applications of this YARN user")
+	cmd.Flags().StringVar(&nameFrom, "name-from", "app", "with --all: name jobs after the application's name (app) or its first tag (tag)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "with --all: list what would be adopted, adopt nothing")
 	return cmd
 }
 

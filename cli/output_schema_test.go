@@ -50,6 +50,7 @@ var outputs = map[string]any{
 	"cluster":           api.ClusterOverview{},
 	"adopt":             model.Job{},
 	"sync_once":         api.SyncStats{},
+	"adopt_all":         api.AdoptAllResult{},
 	"logs":              api.LogList{},
 	"logs_grep":         []grepMatch{},
 	"sql_check":         sqlReport{},

@@ -59,7 +59,7 @@ func newStoreCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(cmd.OutOrStdout(), "backed up %s to %s (%d bytes)\n", path, args[0], n)
 			return nil
 		},
-	}, newStoreCheckCmd(g), newStoreMigrateCmd(g), &cobra.Command{
+	}, newStoreCheckCmd(g), newStoreMigrateCmd(g), newStoreCompactCmd(g), &cobra.Command{
 		Use:   "restore FILE",
 		Short: "Replace the store with a backup (palink must not be running)",
 		Args:  cobra.ExactArgs(1),
@@ -227,6 +227,40 @@ func storeOptions(cfg *config.Config) core.Options {
 		return core.Options{}
 	}
 	return options.FromConfig(cfg)
+}
+
+func newStoreCompactCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "compact",
+		Short: "Forget checkpoints Flink deleted and shrink the store file (palink must not be running)",
+		Long: "Forgets, in every job, the checkpoint records Flink no longer keeps: all but the newest\n" +
+			"checkpoints_retained of its cluster (default 1, Flink's num-retained), the job's latest\n" +
+			"checkpoint and the one its run restored from; savepoints stay. A store file is then\n" +
+			"copied into a new one put in its place, since bbolt never gives freed pages back; it\n" +
+			"reports the size before and after. No palink may have the file open (stop the agent).\n" +
+			"A store on etcd is pruned; etcd frees the space at its own compaction.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			path, _, opts, err := g.storeWith()
+			if err != nil {
+				return err
+			}
+			rep, err := core.CompactStore(ctx, path, opts)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if rep.Before > 0 {
+				fmt.Fprintf(w, "compacted %s: forgot %s; %d → %d bytes (%.0f%%)\n", path, plural(rep.Pruned, "checkpoint record"),
+					rep.Before, rep.After, 100*float64(rep.After)/float64(rep.Before))
+				return nil
+			}
+			fmt.Fprintf(w, "compacted %s: forgot %s\n", path, plural(rep.Pruned, "checkpoint record"))
+			return nil
+		},
+	}
 }
 
 func newStoreMigrateCmd(g *globals) *cobra.Command {

@@ -96,6 +96,9 @@ func (c *Config) Check() Problems {
 		if cl.FlinkVersion != "" && !flinkVersionRE.MatchString(cl.FlinkVersion) {
 			add(p+".flink_version", false, "cluster %q: flink_version %q: want major.minor, like 1.20 or 2.0.1", cl.Name, cl.FlinkVersion)
 		}
+		if cl.CheckpointsRetained < 0 {
+			add(p+".checkpoints_retained", false, "cluster %q: checkpoints_retained %d: want 1 or more (Flink's num-retained)", cl.Name, cl.CheckpointsRetained)
+		}
 		switch cl.FlinkAccess {
 		case "proxy", "direct":
 		default:

@@ -114,6 +114,12 @@ type Cluster struct {
 	FlinkVersion string `yaml:"flink_version"`
 	// ApplicationType is YARN's type of Flink applications; default "Apache Flink".
 	ApplicationType string `yaml:"application_type"`
+	// CheckpointsRetained is the cluster's Flink num-retained
+	// (execution.checkpointing.num-retained; state.checkpoints.num-retained
+	// before Flink 1.20): Flink keeps a job's newest that many checkpoints
+	// and deletes older ones, and palink keeps as many records of them.
+	// Default 1, Flink's.
+	CheckpointsRetained int `yaml:"checkpoints_retained"`
 	// User is sent as user.name for YARN simple authentication.
 	User    string      `yaml:"user"`
 	Timeout Duration    `yaml:"timeout"` // per HTTP call; default 10s

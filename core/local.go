@@ -41,6 +41,10 @@ type Options struct {
 	// bounds the jobs it fetches at once (default 1).
 	SyncInterval    time.Duration
 	SyncConcurrency int
+	// SyncCheckpointEvery is how many sync cycles apart a running job's
+	// checkpoint details are read when its state did not move (default
+	// 12, syncer.Options.CheckpointEvery; 1 every cycle).
+	SyncCheckpointEvery int
 	// Restart is the platform's restart policy for FAILED jobs.
 	Restart decide.RestartPolicy
 	// Observe is what metrics to collect and which alert rules to judge.
@@ -84,16 +88,17 @@ type Options struct {
 // Local is the in-process Service: it embeds the store and the cluster
 // clients, and with Run it also runs the scheduler and state sync.
 type Local struct {
-	st                  store.Store
-	specs               []clusters.Spec
-	clusters            map[string]*clusters.Cluster
-	now                 func() time.Time
-	user                string
-	readOnly            bool
-	log                 *slog.Logger
-	opts                Options
-	policy              decide.RestartPolicy
-	hub                 *hub
+	st       store.Store
+	specs    []clusters.Spec
+	clusters map[string]*clusters.Cluster
+	now      func() time.Time
+	user     string
+	readOnly bool
+	log      *slog.Logger
+	opts     Options
+	policy   decide.RestartPolicy
+	hub      *hub
+	bulkAdopter
 	obs                 *observe.Observer    // metrics, alerts and webhooks
 	sched               *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync                *syncer.Syncer       // state sync
@@ -157,6 +162,7 @@ func NewLocal(o Options) (*Local, error) {
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
 		Secrets: catalog.Sources{Commands: o.Build}, Wake: make(chan struct{}, 1),
+		Watch: func(ctx context.Context) <-chan api.Change { return l.hub.subscribe(ctx) },
 	}
 	l.sched = scheduler.New(l.schedOpts)
 	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build}), st: o.Store,
@@ -170,9 +176,11 @@ func NewLocal(o Options) (*Local, error) {
 	}
 	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
+	l.bulkAdopter = bulkAdopter{l}
 	l.syncOpts = syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,
+		CheckpointEvery: o.SyncCheckpointEvery,
 	}
 	l.sync = syncer.New(l.syncOpts)
 	return l, nil

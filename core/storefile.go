@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
 
@@ -101,4 +102,25 @@ func CheckStore(ctx context.Context, file, name string) (api.StoreReport, error)
 	out := api.StoreReport{Path: rep.Path, Size: rep.Size, Schema: rep.Schema, Current: store.SchemaVersion, ID: rep.ID,
 		Jobs: rep.Jobs, Commands: rep.Commands, Problems: rep.Problems}
 	return out, rep.Err()
+}
+
+// CompactReport says what CompactStore did: the checkpoint records it
+// forgot, and the store file's size before and after (0 on etcd).
+type CompactReport struct {
+	Pruned        int
+	Before, After int64
+}
+
+// CompactStore forgets the checkpoint records of the store named path
+// that Flink no longer keeps (beyond the newest of each job its cluster
+// retains, o.Clusters' CheckpointsRetained, but the ones the job's record
+// names) and, for a file, copies it into a new, smaller one put in its
+// place (bbolt never shrinks a file). No palink may be using a file.
+func CompactStore(ctx context.Context, path string, o Options) (CompactReport, error) {
+	retained := map[string]int{}
+	for _, c := range o.Clusters {
+		retained[c.Name] = c.CheckpointsRetained
+	}
+	rep, err := store.CompactStore(ctx, path, storeOptions(o), func(j model.Job) int { return max(retained[j.Cluster], 1) })
+	return CompactReport{Pruned: rep.Pruned, Before: rep.Before, After: rep.After}, err
 }

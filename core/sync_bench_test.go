@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,6 +26,8 @@ func BenchmarkSyncCycle(b *testing.B) {
 			defer stop()
 			ctx := context.Background()
 			var last api.SyncStats
+			var txns, calls int64
+			cpu0 := cpuTime()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				st, err := svc.SyncOnce(ctx, 0)
@@ -35,12 +38,28 @@ func BenchmarkSyncCycle(b *testing.B) {
 					b.Fatalf("cycle synced %d of %d jobs with %d errors", st.Jobs, n, st.Errors)
 				}
 				last = st
+				txns += int64(st.Transactions)
+				calls += st.RMCalls + st.FlinkCalls
 			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(txns)/float64(b.N), "txns/cycle")
+			b.ReportMetric(float64(calls)/float64(b.N)/float64(n), "req/job")
+			// The simulator runs in this process: its CPU is in the figure.
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N)/float64(n), "cpu-µs/job")
 			b.ReportMetric(float64(last.RMCalls), "rm-calls/cycle")
 			b.ReportMetric(float64(last.FlinkCalls)/float64(n), "jm-calls/job")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(n), "µs/job")
 		})
 	}
+}
+
+// cpuTime is the CPU time this process used so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // fleet starts a simulator with n running per-job applications and a store

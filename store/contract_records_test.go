@@ -475,3 +475,59 @@ func contractProjects(t *testing.T, open opener) {
 		return nil
 	})
 }
+
+// contractPruneCheckpoints: pruning keeps the newest checkpoints and the
+// pinned ones, never a savepoint, and its indexes agree afterwards: a
+// pruned path can be recorded again.
+func contractPruneCheckpoints(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	rp := func(path string, kind model.RestorePointKind) model.RestorePoint {
+		return model.RestorePoint{JobID: "j1", Kind: kind, Path: path, Time: t0, FlinkJobID: "f1", Origin: "sync"}
+	}
+	update(t, s, func(tx Tx) error {
+		if err := tx.CreateJob(sampleJob("j1", "job-j1")); err != nil {
+			return err
+		}
+		for i := 1; i <= 6; i++ {
+			if _, err := tx.AddRestorePoint(rp(fmt.Sprintf("hdfs:///ck/chk-%d", i), model.Checkpoint)); err != nil {
+				return err
+			}
+			if i == 3 {
+				if _, err := tx.AddRestorePoint(rp("hdfs:///sp/sp-1", model.Savepoint)); err != nil {
+					return err
+				}
+			}
+		}
+		n, err := tx.PruneCheckpoints("j1", 2, "hdfs:///ck/chk-2")
+		if err != nil {
+			return err
+		}
+		if n != 3 {
+			t.Errorf("PruneCheckpoints forgot %d, want 3 (chk-1, chk-3, chk-4)", n)
+		}
+		_, err = tx.PruneCheckpoints("ghost", 1)
+		wantErr(t, err, ErrNotFound, "ghost")
+		return nil
+	})
+	view(t, s, func(tx ReadTx) error {
+		got, err := tx.RestorePoints("j1")
+		if err != nil {
+			return err
+		}
+		var paths []string
+		for _, r := range got {
+			paths = append(paths, r.Path)
+		}
+		if want := []string{"hdfs:///ck/chk-2", "hdfs:///sp/sp-1", "hdfs:///ck/chk-5", "hdfs:///ck/chk-6"}; !slices.Equal(paths, want) {
+			t.Errorf("after pruning, RestorePoints(j1) = %v, want %v", paths, want)
+		}
+		return nil
+	})
+	update(t, s, func(tx Tx) error {
+		if added, err := tx.AddRestorePoint(rp("hdfs:///ck/chk-1", model.Checkpoint)); !added || err != nil {
+			t.Errorf("recording a pruned path again = %t, %v; want true", added, err)
+		}
+		return nil
+	})
+}

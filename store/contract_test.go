@@ -45,6 +45,7 @@ func runContract(t *testing.T, b backend) {
 		{"EventsAppendOnlyPerJobSeq", contractEvents},
 		{"RestorePointDedup", contractRestorePoints},
 		{"RestorePointStatus", contractRestorePointStatus},
+		{"PruneCheckpoints", contractPruneCheckpoints},
 		{"ProjectsAndArtifacts", contractProjects},
 		{"AuditOrder", contractAudit},
 		{"AtomicUpdate", contractAtomic},

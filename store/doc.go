@@ -9,14 +9,14 @@
 // byte order, the layout below. kv_bolt.go is that over bbolt, kv_etcd.go
 // over etcd; the contract suite (contract*_test.go) runs on both.
 //
-// # Bolt layout (schema version 7)
+// # Bolt layout (schema version 8)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("7")
+//	meta                          "version" → schema version, decimal ASCII ("8")
 //	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
@@ -26,7 +26,10 @@
 //	commands_by_job/<job id>      <command id> → ""
 //	events/<job id>               <seq> → model.Event              append-only; bucket sequence = last seq
 //	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded; a disposal
-//	                              rewrites its record in place (Status, DisposedAt, Error)
+//	                              rewrites its record in place (Status, DisposedAt, Error); of
+//	                              checkpoints only the newest the cluster retains and those the job
+//	                              names (PinnedPaths) are kept, older ones pruned as new ones are
+//	                              recorded (schema 8 pruned what older palinks kept: prune.go)
 //	restore_point_paths/<job id>  <path> → <seq>                   one restore point per path
 //	audit                         <seq> → model.AuditEntry         append-only; bucket sequence = last seq
 //	alerts                        <rule>/<job id> → model.Alert    the latest firing or resolve per rule and job (schema 2)
@@ -152,7 +155,9 @@
 // (comparing every record, index entry and sequence of source and copy).
 // Etcd.Watch reports each committed transaction's families and jobs, so
 // that a palink learns of another's writes without polling. A store on
-// etcd starts at schema 7; a later schema adds its migration there too.
+// etcd starts at schema 7; a later schema adds its migration there too
+// (Etcd.migrate: schema 8 prunes checkpoints in batches, then writes the
+// version).
 //
 // # Locking
 //

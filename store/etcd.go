@@ -19,6 +19,8 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"github.com/palink/palink/model"
 )
 
 // EtcdScheme starts the name of a store kept in etcd:
@@ -373,7 +375,7 @@ func (e *Etcd) Close() error {
 func (e *Etcd) prepare() error {
 	ctx, cancel := context.WithTimeout(context.Background(), e.opts.RequestTimeout)
 	defer cancel()
-	for range 2 {
+	for range 3 {
 		resp, err := e.cli.Get(ctx, e.key(etcdVersionKey))
 		if err != nil {
 			return e.unreachable(err, e.opts.RequestTimeout)
@@ -391,13 +393,22 @@ func (e *Etcd) prepare() error {
 			return fmt.Errorf("read schema version: %q is not a version", raw)
 		case v > SchemaVersion:
 			return newerSchemaError(v, SchemaVersion)
-		case v < SchemaVersion:
-			// Stores on etcd begin at schema 7; a change of schema adds
-			// its migration here, as migrate.go does for files.
+		case v < 7:
+			// Stores on etcd begin at schema 7.
 			return &sentinelError{
 				msg: fmt.Sprintf("store schema %d is older than this palink (%d) and has no migration on etcd", v, SchemaVersion),
 				is:  ErrSchema,
 			}
+		case v < SchemaVersion && e.readOnly:
+			return &sentinelError{
+				msg: fmt.Sprintf("store schema %d is older than this palink (%d); open it once without --read-only to upgrade it", v, SchemaVersion),
+				is:  ErrSchema,
+			}
+		case v < SchemaVersion:
+			if err := e.migrate(v, resp.Kvs[0].ModRevision); err != nil {
+				return fmt.Errorf("migrate store from schema %d to %d: %w", v, SchemaVersion, err)
+			}
+			continue
 		}
 		e.epoch.Store(resp.Kvs[0].ModRevision)
 		id, err := e.cli.Get(ctx, e.key(etcdIDKey))
@@ -415,6 +426,30 @@ func (e *Etcd) prepare() error {
 		return nil
 	}
 	return errors.New("the store's schema version vanished as it was created")
+}
+
+// migrate brings a store on etcd from schema from (whose version key was
+// written at revision rev) to SchemaVersion, as migrate.go does a file:
+// schema 8 forgets the checkpoints Flink subsumed (migrateTo8), in
+// batches of Updates; the version is written last, only if no other
+// palink wrote it meanwhile (one that did migrated it too).
+func (e *Etcd) migrate(from int, rev int64) error {
+	e.epoch.Store(rev)
+	ctx := context.Background()
+	if from < 8 {
+		if _, err := Prune(ctx, e, func(model.Job) int { return 1 }); err != nil {
+			return err
+		}
+	}
+	v := e.key(etcdVersionKey)
+	rctx, cancel := e.reqCtx(ctx)
+	defer cancel()
+	_, err := e.cli.Txn(rctx).If(clientv3.Compare(clientv3.ModRevision(v), "=", rev)).
+		Then(clientv3.OpPut(v, strconv.Itoa(SchemaVersion))).Commit()
+	if err != nil {
+		return e.unreachable(err, e.opts.RequestTimeout)
+	}
+	return nil
 }
 
 // create makes a new store where nothing is under the prefix: its schema

@@ -476,11 +476,11 @@ func TestMigrationChainIsOneTransaction(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "palink.db")
 	seededStore(t, path)
-	corrupt(t, path, func(tx *bolt.Tx) error { return writeVersion(tx, 8) })
+	corrupt(t, path, func(tx *bolt.Tx) error { return writeVersion(tx, SchemaVersion+1) })
 	before, _ := os.ReadFile(path)
 	for _, ro := range []bool{false, true} {
 		_, err := Open(path, Options{ReadOnly: ro, NoSync: true})
-		wantErr(t, err, ErrSchema, path, fmt.Sprintf("store schema 8 is newer than this palink (%d); upgrade palink", SchemaVersion))
+		wantErr(t, err, ErrSchema, path, fmt.Sprintf("store schema %d is newer than this palink (%d); upgrade palink", SchemaVersion+1, SchemaVersion))
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Error("a refused Open changed the file")

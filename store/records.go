@@ -257,6 +257,15 @@ func (t restorePointRecords) PutRestorePoint(rp model.RestorePoint) error {
 	return nil
 }
 
+// PruneCheckpoints forgets all but the newest keep checkpoints of the job
+// and those at pinned paths.
+func (t restorePointRecords) PruneCheckpoints(jobID string, keep int, pinned ...string) (int, error) {
+	if err := t.requireJob("prune checkpoints", jobID); err != nil {
+		return 0, err
+	}
+	return t.pruneCheckpoints(jobID, keep, 0, pinned)
+}
+
 // AddRestorePoint records a restore point unless its path is known for the job.
 func (t restorePointRecords) AddRestorePoint(rp model.RestorePoint) (bool, error) {
 	if err := checkRestorePoint(rp); err != nil {

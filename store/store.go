@@ -153,6 +153,11 @@ type RestorePointsTx interface {
 	// place in the job's order: how a disposal records its status.
 	// ErrNotFound if no restore point of that path is recorded for the job.
 	PutRestorePoint(rp model.RestorePoint) error
+	// PruneCheckpoints forgets the job's checkpoints older than its newest
+	// keep (in the order recorded), but those at the pinned paths; its
+	// savepoints stay. It returns how many it forgot; ErrNotFound if the
+	// job does not exist. keep below 1 counts as 1.
+	PruneCheckpoints(jobID string, keep int, pinned ...string) (int, error)
 }
 
 // AuditReader reads the audit log.

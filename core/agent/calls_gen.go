@@ -78,6 +78,11 @@ func (c *Client) Adopt(ctx context.Context, a0 api.AdoptRequest) (model.Job, err
 	return do[api.AdoptRequest, model.Job](ctx, c.w, "Adopt", a0)
 }
 
+// AdoptAll implements api.Service over the socket.
+func (c *Client) AdoptAll(ctx context.Context, a0 api.AdoptAllRequest) (api.AdoptAllResult, error) {
+	return do[api.AdoptAllRequest, api.AdoptAllResult](ctx, c.w, "AdoptAll", a0)
+}
+
 // DisposeSavepoint implements api.Service over the socket.
 func (c *Client) DisposeSavepoint(ctx context.Context, a0 api.DisposeRequest) (model.RestorePoint, error) {
 	return do[api.DisposeRequest, model.RestorePoint](ctx, c.w, "DisposeSavepoint", a0)
@@ -298,6 +303,9 @@ var generated = map[string]method{
 	})},
 	"Adopt": {run: call(func(ctx context.Context, h *session, a api.AdoptRequest) (model.Job, error) {
 		return h.svc.Adopt(ctx, a)
+	})},
+	"AdoptAll": {run: call(func(ctx context.Context, h *session, a api.AdoptAllRequest) (api.AdoptAllResult, error) {
+		return h.svc.AdoptAll(ctx, a)
 	})},
 	"DisposeSavepoint": {run: call(func(ctx context.Context, h *session, a api.DisposeRequest) (model.RestorePoint, error) {
 		return h.svc.DisposeSavepoint(ctx, a)

@@ -123,6 +123,10 @@ var examples = map[string]example{
 		_, err := s.Adopt(ctx, api.AdoptRequest{Cluster: "sim", AppID: f.appID, Name: "walk-adopted"})
 		return err
 	},
+	"AdoptAll": func(ctx context.Context, s api.Service, f *walkFixture) error {
+		_, err := s.AdoptAll(ctx, api.AdoptAllRequest{Cluster: "sim", Queue: "no-such-queue"})
+		return err
+	},
 	"DisposeSavepoint": func(ctx context.Context, s api.Service, f *walkFixture) error {
 		_, err := s.DisposeSavepoint(ctx, api.DisposeRequest{Path: f.savepoint, JobRef: "walk", Force: true})
 		return err

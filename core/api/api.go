@@ -81,6 +81,11 @@ type ActionService interface {
 	// Adopt makes an unmanaged Flink application on YARN a palink job.
 	//palink:api role=operator writes what="adopt" caller=Issuer
 	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)
+	// AdoptAll adopts every unmanaged Flink application the request
+	// selects (AdoptAllRequest), many in one transaction, names made
+	// unique in the applications' id order; DryRun says what it would do.
+	//palink:api role=operator writes what="adopt" caller=Issuer timeout=10m
+	AdoptAll(ctx context.Context, r AdoptAllRequest) (AdoptAllResult, error)
 	// DisposeSavepoint disposes of a savepoint palink recorded through
 	// Flink's savepoint-disposal and returns its record with the outcome
 	// (disposed, or failed with the reason). A checkpoint, a record already
@@ -443,6 +448,38 @@ type AdoptRequest struct {
 	AppID   string
 	Name    string // defaults to the application's name
 	Issuer  string // filled by the service when empty
+}
+
+// AdoptAllRequest selects the unmanaged applications to adopt: the live
+// Flink applications of Cluster ("" every configured one) no job owns and
+// no palink tagged, of Queue and User when given.
+type AdoptAllRequest struct {
+	Cluster string
+	Queue   string
+	User    string
+	// NameFrom is where a job's name comes from: "app" (the YARN
+	// application's name, the default) or "tag" (its first YARN tag, else
+	// its name). A name taken, by a job or an earlier application of the
+	// same call, gets -2, -3, … in the order of the applications' ids.
+	NameFrom string
+	DryRun   bool
+	Issuer   string // filled by the service when empty
+}
+
+// AdoptedApp is one application AdoptAll adopted (or, in a dry run, would).
+type AdoptedApp struct {
+	Cluster string
+	AppID   string
+	Name    string
+	JobID   string `json:",omitempty"` // "" in a dry run
+}
+
+// AdoptAllResult says what AdoptAll did.
+type AdoptAllResult struct {
+	Adopted []AdoptedApp
+	// Transactions is how many write transactions it took.
+	Transactions int
+	DryRun       bool
 }
 
 // ChangeKind says what a Change carries.

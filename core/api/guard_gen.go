@@ -130,6 +130,16 @@ func (g *guarded) Adopt(ctx context.Context, r AdoptRequest) (r0 model.Job, r1 e
 	return
 }
 
+// AdoptAll implements Service for the guarded caller.
+func (g *guarded) AdoptAll(ctx context.Context, r AdoptAllRequest) (r0 AdoptAllResult, r1 error) {
+	if r1 = g.refuse("AdoptAll"); r1 != nil {
+		return
+	}
+	r.Issuer = g.c.User
+	r0, r1 = g.s.AdoptAll(ctx, r)
+	return
+}
+
 // DisposeSavepoint implements Service for the guarded caller.
 func (g *guarded) DisposeSavepoint(ctx context.Context, r DisposeRequest) (r0 model.RestorePoint, r1 error) {
 	if r1 = g.refuse("DisposeSavepoint"); r1 != nil {

@@ -26,6 +26,7 @@ var methods = []Method{
 	{Name: "Command", Role: model.Viewer},
 	{Name: "Commands", Role: model.Viewer},
 	{Name: "Adopt", Role: model.Operator, Writes: true, What: "adopt", Caller: "Issuer"},
+	{Name: "AdoptAll", Role: model.Operator, Writes: true, What: "adopt", Caller: "Issuer", Timeout: 10 * time.Minute},
 	{Name: "DisposeSavepoint", Role: model.Operator, Writes: true, What: "dispose savepoint", Caller: "Issuer", Timeout: 5 * time.Minute},
 	{Name: "Clusters", Role: model.Viewer},
 	{Name: "ClusterOverview", Role: model.Viewer},

@@ -38,6 +38,10 @@ type Cluster struct {
 	logServerUntil time.Time
 }
 
+// Retained is how many checkpoints per job Flink keeps on the cluster
+// (Spec.CheckpointsRetained, 1 when unset).
+func (c *Cluster) Retained() int { return max(c.Cfg.CheckpointsRetained, 1) }
+
 // Spec is one cluster as palink reaches it (the cli builds it from the
 // config file's clusters:).
 type Spec struct {
@@ -78,6 +82,13 @@ type Spec struct {
 	BasicUser string
 	Password  func() (string, error)
 	Deploy    Deploy
+	// CheckpointsRetained is the clusters' Flink num-retained
+	// (execution.checkpointing.num-retained, before 1.20
+	// state.checkpoints.num-retained): how many of a job's newest
+	// checkpoints Flink keeps while it runs, subsuming and deleting the
+	// older ones. palink keeps as many checkpoint records per job. 0 is
+	// Flink's default, 1.
+	CheckpointsRetained int
 }
 
 // Kerberos is a cluster's Kerberos identity: principal, keytab or

@@ -135,8 +135,13 @@ func FindCommand(tx store.CommandsReader, ref string) (model.Command, error) {
 // RecordFlinkPoint records a completed checkpoint or savepoint that the
 // JobManager reported for the job's current Flink job, and makes it the
 // job's latest of its kind. A savepoint already recorded (by the command
-// that took it) keeps its record.
-func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin string, now time.Time) error {
+// that took it) keeps its record. A new checkpoint subsumes older ones:
+// Flink keeps the newest retained (its num-retained, the cluster's
+// clusters.Spec.CheckpointsRetained) and deletes the files of the others,
+// so palink forgets their records in the same transaction (PruneFor),
+// and the store holds, per job, what can still be restored rather than
+// every checkpoint it ever saw.
+func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin string, retained int, now time.Time) error {
 	if cp == nil || cp.ExternalPath == "" || cp.Discarded {
 		// A discarded checkpoint is gone from the file system: never a restore point.
 		return nil
@@ -175,7 +180,19 @@ func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin str
 		}
 		*latest = &known
 	}
+	if added && kind == model.Checkpoint {
+		return PruneFor(tx, *j, retained)
+	}
 	return nil
+}
+
+// PruneFor forgets the job's checkpoint records beyond the newest
+// retained, but the one its current run restored from and its latest
+// checkpoint: the checkpoints Flink subsumed and deleted. Restoring from
+// one of them would fail, and keeping them grew the store with time.
+func PruneFor(tx store.Tx, j model.Job, retained int) error {
+	_, err := tx.PruneCheckpoints(j.ID, retained, store.PinnedPaths(j)...)
+	return err
 }
 
 // RestoreNotFound marks the restore point at path missing when text (a
@@ -204,10 +221,10 @@ func RestoreNotFound(tx store.Tx, j *model.Job, path, text, cmdID string, now ti
 // seen that run end, its end moves from the checkpoint it was recorded on
 // to the newer one just learned of: that one is the newest the run left,
 // and it subsumed the other.
-func RecordPoints(tx store.Tx, j *model.Job, cps []*yarn.Checkpoint, origin string, now time.Time) error {
+func RecordPoints(tx store.Tx, j *model.Job, cps []*yarn.Checkpoint, origin string, retained int, now time.Time) error {
 	prev := j.LatestCheckpoint
 	for _, cp := range cps {
-		if err := RecordFlinkPoint(tx, j, cp, origin, now); err != nil {
+		if err := RecordFlinkPoint(tx, j, cp, origin, retained, now); err != nil {
 			return err
 		}
 	}

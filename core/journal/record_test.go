@@ -35,19 +35,19 @@ func TestRecordFlinkPoint(t *testing.T) {
 		}
 		later := now.Add(time.Minute)
 		// chk-1 was subsumed: the JobManager still lists it, discarded.
-		if err := RecordFlinkPoint(tx, &j, &yarn.Checkpoint{ID: 1, ExternalPath: "hdfs:///ck/chk-1", Discarded: true}, "test", later); err != nil {
+		if err := RecordFlinkPoint(tx, &j, &yarn.Checkpoint{ID: 1, ExternalPath: "hdfs:///ck/chk-1", Discarded: true}, "test", 1, later); err != nil {
 			return err
 		}
 		if j.LatestCheckpoint != nil {
 			t.Errorf("a discarded checkpoint became the latest: %+v", j.LatestCheckpoint)
 		}
-		if err := RecordFlinkPoint(tx, &j, &yarn.Checkpoint{ID: 2, IsSavepoint: true, ExternalPath: sp.Path}, "test", later); err != nil {
+		if err := RecordFlinkPoint(tx, &j, &yarn.Checkpoint{ID: 2, IsSavepoint: true, ExternalPath: sp.Path}, "test", 1, later); err != nil {
 			return err
 		}
 		if j.LatestSavepoint.CheckID != 2 || j.LatestSavepoint.Origin != "PAUSE #2" {
 			t.Errorf("the savepoint seen again: %+v, want its id 2 and its origin kept", j.LatestSavepoint)
 		}
-		if err := RecordFlinkPoint(tx, &j, &yarn.Checkpoint{ID: 3, ExternalPath: "hdfs:///ck/chk-3"}, "test", later); err != nil {
+		if err := RecordFlinkPoint(tx, &j, &yarn.Checkpoint{ID: 3, ExternalPath: "hdfs:///ck/chk-3"}, "test", 1, later); err != nil {
 			return err
 		}
 		if j.LatestCheckpoint == nil || j.LatestCheckpoint.CheckID != 3 {

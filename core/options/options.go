@@ -64,7 +64,7 @@ func FromConfig(cfg *config.Config) core.Options {
 func clusterSpec(c config.Cluster) clusters.Spec {
 	return clusters.Spec{
 		Name: c.Name, Protected: c.Protected, RM: c.RM, FlinkAccess: c.FlinkAccess, SQLGateway: c.SQLGateway,
-		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(),
+		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(), CheckpointsRetained: c.CheckpointsRetained,
 		CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
 		FlinkHTTPS: c.TLS.FlinkREST,
 		BasicUser:  c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), DoAs: c.Auth.DoAs,

@@ -100,20 +100,20 @@ func (x *execution) runKill(ctx context.Context) error {
 			}
 		}
 	}
-	x.outcome = killedOutcome(x.eff.lastPoints(), session)
+	x.outcome = killedOutcome(x.eff.lastPoints(), session, cl.Retained())
 	return nil
 }
 
 // killedOutcome is the outcome of a KILL that took effect: the checkpoints
 // the JobManager last reported are recorded, with how the run ended.
-func killedOutcome(latest []*yarn.Checkpoint, session bool) outcomeFunc {
+func killedOutcome(latest []*yarn.Checkpoint, session bool, retained int) outcomeFunc {
 	return func(tx store.Tx, j model.Job, c model.Command, runErr error, now time.Time) (model.Job, *model.Event, error) {
 		if runErr != nil {
 			ev, err := journal.Note(tx, j, fmt.Sprintf("%s #%d failed: %v", c.Kind, c.Seq, runErr), c.ID, now)
 			return j, ev, err
 		}
 		j.FlinkState, j.Drift = "", nil
-		if err := journal.RecordPoints(tx, &j, latest, fmt.Sprintf("%s #%d", c.Kind, c.Seq), now); err != nil {
+		if err := journal.RecordPoints(tx, &j, latest, fmt.Sprintf("%s #%d", c.Kind, c.Seq), retained, now); err != nil {
 			return j, nil, err
 		}
 		// A YARN kill gives Flink no chance to clean up: the files stay. A

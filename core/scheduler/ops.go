@@ -245,23 +245,23 @@ func (s *Scheduler) startDueRestarts(ctx context.Context) error {
 		j   model.Job
 		rps []model.RestorePoint
 	}
-	var due []dueJob
+	var (
+		due  []dueJob
+		read []model.Job
+		plan = s.restarts.plan(now)
+	)
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
-		jobs, err := tx.Jobs()
-		for _, j := range jobs {
-			// FAILED: sync scheduled it. DEPLOY_FAILED: the policy's own
-			// restart found its restore point gone and tries the next.
-			policy := j.State == model.StateFailed || j.State == model.StateDeployFailed
-			if policy && !j.NextRestart.IsZero() && !now.Before(j.NextRestart) {
-				rps, err := tx.RestorePoints(j.ID)
-				if err != nil {
-					return err
-				}
-				due = append(due, dueJob{j, rps})
-			}
+		due = nil
+		var jobs []model.Job
+		var rps [][]model.RestorePoint
+		var err error
+		read, jobs, rps, err = s.restarts.read(tx, plan, now)
+		for i, j := range jobs {
+			due = append(due, dueJob{j, rps[i]})
 		}
 		return err
 	})
+	s.restarts.record(plan, read, now, err)
 	if err != nil {
 		return err
 	}

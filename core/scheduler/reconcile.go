@@ -338,7 +338,7 @@ func (r reconciliation) kill(ctx context.Context) (bool, error) {
 		}
 		x.logf(ctx, "application %s is %s/%s", app.ID, app.State, app.FinalStatus)
 	}
-	x.outcome = killedOutcome(x.eff.lastPoints(), false)
+	x.outcome = killedOutcome(x.eff.lastPoints(), false, cl.Retained())
 	return true, nil
 }
 
@@ -351,13 +351,13 @@ func (r reconciliation) sessionKill(ctx context.Context, cl *clusters.Cluster, j
 	app, err := cl.RM.Application(ctx, appID)
 	switch {
 	case errors.Is(err, yarn.ErrNotFound):
-		x.outcome = killedOutcome(nil, true)
+		x.outcome = killedOutcome(nil, true, cl.Retained())
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("session application %s: %w", appID, err)
 	case app.Final():
 		x.logf(ctx, "session application %s ended (%s/%s)", app.ID, app.State, app.FinalStatus)
-		x.outcome = killedOutcome(nil, true)
+		x.outcome = killedOutcome(nil, true, cl.Retained())
 		return true, nil
 	}
 	f, err := cl.Flink(app)
@@ -368,7 +368,7 @@ func (r reconciliation) sessionKill(ctx context.Context, cl *clusters.Cluster, j
 	switch {
 	case errors.Is(err, yarn.ErrNotFound), err == nil && clusters.FlinkTerminal(st):
 		x.logf(ctx, "Flink job %s is %s in session %s", j.FlinkJobID, orGone(st), app.ID)
-		x.outcome = killedOutcome(x.eff.lastPoints(), true)
+		x.outcome = killedOutcome(x.eff.lastPoints(), true, cl.Retained())
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("status of Flink job %s: %w", j.FlinkJobID, err)

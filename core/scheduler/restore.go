@@ -84,7 +84,7 @@ func (x *execution) checkRestore(ctx context.Context, cl *clusters.Cluster, j mo
 			return err
 		}
 		if ok {
-			if err := journal.RecordPoints(tx, &fresh, pts.latest, "deploy check", x.s.now()); err != nil {
+			if err := journal.RecordPoints(tx, &fresh, pts.latest, "deploy check", cl.Retained(), x.s.now()); err != nil {
 				return err
 			}
 			if err := tx.PutJob(fresh); err != nil {

@@ -79,6 +79,10 @@ type Options struct {
 	// passed since LeadSince: that palink was deposed before the term
 	// began, so a clock running behind its own holds nothing back.
 	LeadSince time.Time
+	// Watch is the store's change feed: with it a tick reads only the
+	// jobs written since, and those falling due, for the restart policy
+	// (dueRestarts); without it, every job.
+	Watch func(ctx context.Context) <-chan api.Change
 }
 
 // Scheduler runs commands: it records actions as commands (Plan, Act), and
@@ -98,6 +102,7 @@ type Scheduler struct {
 	owner     string // this process's lease owner id
 	storeID   string // the store's identity, on every application palink submits
 	wake      chan struct{}
+	restarts  *dueRestarts
 
 	mu      sync.Mutex
 	running map[string]bool // command ids executing in this process
@@ -145,7 +150,7 @@ func New(o Options) *Scheduler {
 	return &Scheduler{
 		st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, user: o.User, readOnly: o.ReadOnly,
 		log: o.Log, opts: o, owner: leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])), storeID: o.Store.ID(),
-		wake: wake, running: map[string]bool{},
+		wake: wake, running: map[string]bool{}, restarts: newDueRestarts(),
 	}
 }
 
@@ -184,6 +189,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	defer wg.Wait()
 	tick := time.NewTicker(s.opts.Tick)
 	defer tick.Stop()
+	s.watchDue(ctx)
 	for {
 		if err := s.startDueRestarts(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("restart policy", "err", err)

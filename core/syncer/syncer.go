@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
 	"sort"
@@ -35,6 +36,19 @@ type Options struct {
 	NoJitter bool
 	// Policy decides the restart of a job that sync sees FAILED.
 	Policy decide.RestartPolicy
+	// Batch is how many changed jobs one write transaction persists
+	// (default 256); a cycle whose jobs did not change writes nothing.
+	Batch int
+	// BatchWait is how long a changed job waits for others to share its
+	// transaction (default 200ms): the freshness a batch costs.
+	BatchWait time.Duration
+	// CheckpointEvery is how many cycles apart a running job's checkpoint
+	// details are read when nothing else moved (default 12; 1: every
+	// cycle): they cost a request of their own, and a job's state one.
+	// A job whose Flink state or Flink job changed, or that has no
+	// checkpoint recorded, is asked at once; so is a job synced on its
+	// own (Job), and a deploy asks its JobManager before it restores.
+	CheckpointEvery int
 }
 
 // Syncer is state sync: it keeps each live job's record in step with what
@@ -52,6 +66,9 @@ type Syncer struct {
 	// every cycle (a palink that starts reads it once more).
 	failMu   sync.Mutex
 	failSeen map[string]int64
+
+	// cycle counts the cycles, for the checkpoints' cadence.
+	cycle atomic.Int64
 }
 
 // New builds a syncer. It does no I/O.
@@ -66,6 +83,15 @@ func New(o Options) *Syncer {
 		o.Interval = 10 * time.Second
 	}
 	o.Concurrency = max(o.Concurrency, 1)
+	if o.Batch <= 0 {
+		o.Batch = 256
+	}
+	if o.BatchWait <= 0 {
+		o.BatchWait = 200 * time.Millisecond
+	}
+	if o.CheckpointEvery <= 0 {
+		o.CheckpointEvery = 12
+	}
 	return &Syncer{st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, log: o.Log, opts: o,
 		failSeen: map[string]int64{}}
 }
@@ -122,6 +148,8 @@ type syncWork struct {
 	job model.Job
 	app *yarn.Application // from the cycle's list call; nil if absent
 	at  time.Duration     // offset within the cycle
+	// checkpoints says to read the checkpoint details whatever moved.
+	checkpoints bool
 }
 
 // Once runs one sync cycle: one application list call per cluster, then
@@ -129,6 +157,7 @@ type syncWork struct {
 // URL, spread over spread with jitter and bounded concurrency.
 func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats, error) {
 	start := time.Now()
+	cycle := s.cycle.Add(1)
 	var stats api.SyncStats
 	var jobs []model.Job
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
@@ -187,7 +216,7 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 			mu.Lock()
 			defer mu.Unlock()
 			for _, j := range js {
-				w := syncWork{cl: cl, job: j, app: byID[j.AppID]}
+				w := syncWork{cl: cl, job: j, app: byID[j.AppID], checkpoints: checkpointsDue(j.ID, cycle, s.opts.CheckpointEvery)}
 				if spread > 0 {
 					w.at = time.Duration(rand.Int64N(int64(spread)))
 				}
@@ -200,29 +229,53 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 
 	// A delay queue: a dispatcher releases each job at its offset to a
 	// bounded pool, so a thousand jobs are not fetched in the same second.
+	// The pool only observes; what may change a record goes to one writer,
+	// which persists it with others in one transaction.
 	queue := make(chan syncWork)
+	writes := make(chan observation)
 	var flink atomic.Int64
-	var changed atomic.Int64
+	var changed, txns atomic.Int64
 	var pool sync.WaitGroup
 	for i := 0; i < s.opts.Concurrency; i++ {
 		pool.Add(1)
 		go func() {
 			defer pool.Done()
 			for w := range queue {
-				c, calls, err := s.syncOne(ctx, w.cl, w.job, w.app)
+				o, calls, err := s.observe(ctx, w.cl, w.job, w.app, w.checkpoints)
 				flink.Add(calls)
 				if err != nil {
 					s.log.Warn("sync job", "job", w.job.Name, "err", err)
 					mu.Lock()
 					problem(&stats, "job %s: %v", w.job.Name, err)
 					mu.Unlock()
+					continue
 				}
-				if c {
-					changed.Add(1)
+				if o.mayChange() {
+					writes <- o
 				}
 			}
 		}()
 	}
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		// Spread over the interval, a changed job waits a moment for
+		// others; all at once, they come together anyway.
+		wait := s.opts.BatchWait
+		if spread == 0 {
+			wait = 0
+		}
+		s.writeBatches(ctx, writes, wait, func(n int, tx int, errs []error) {
+			changed.Add(int64(n))
+			txns.Add(int64(tx))
+			mu.Lock()
+			for _, err := range errs {
+				s.log.Warn("sync job", "err", err)
+				problem(&stats, "%v", err)
+			}
+			mu.Unlock()
+		})
+	}()
 	cycleStart := time.Now()
 dispatch:
 	for _, w := range work {
@@ -241,8 +294,11 @@ dispatch:
 	}
 	close(queue)
 	pool.Wait()
+	close(writes)
+	<-written
 	stats.Jobs = len(work)
 	stats.Changed = int(changed.Load())
+	stats.Transactions = int(txns.Load())
 	stats.RMCalls = rm.Load()
 	stats.FlinkCalls = flink.Load()
 	stats.Duration = time.Since(start)
@@ -281,7 +337,11 @@ func (s *Syncer) Job(ctx context.Context, ref string) (model.Job, error) {
 	if cl == nil {
 		return j, fmt.Errorf("sync %s: cluster %q is not configured", j.Name, j.Cluster)
 	}
-	if _, _, err := s.syncOne(ctx, cl, j, nil); err != nil {
+	o, _, err := s.observe(ctx, cl, j, nil, true)
+	if err == nil {
+		_, err = s.apply(ctx, []observation{o})
+	}
+	if err != nil {
 		return j, fmt.Errorf("sync %s: %w", j.Name, err)
 	}
 	err = s.st.View(ctx, func(tx store.ReadTx) error {
@@ -309,9 +369,20 @@ type flinkFacts struct {
 	exceptions []model.JobException
 }
 
-// syncOne observes one job and persists what changed. It returns whether
-// the record changed and how many JobManager calls it made.
-func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job, app *yarn.Application) (bool, int64, error) {
+// observation is what one sync saw of a job, to persist.
+type observation struct {
+	cl      *clusters.Cluster
+	seen    model.Job // the job's record when the cycle read it
+	app     *yarn.Application
+	ff      *flinkFacts
+	outcome decide.Outcome
+	end     model.RunEnd
+	reason  string
+}
+
+// observe asks YARN (unless the cycle's list call answered) and the
+// JobManager about one job. It returns how many JobManager calls it made.
+func (s *Syncer) observe(ctx context.Context, cl *clusters.Cluster, j model.Job, app *yarn.Application, checkpoints bool) (observation, int64, error) {
 	var calls int64
 	if app == nil && j.AppID != "" {
 		a, err := cl.RM.Application(ctx, j.AppID)
@@ -319,7 +390,7 @@ func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job,
 		switch {
 		case errors.Is(err, yarn.ErrNotFound):
 		case err != nil:
-			return false, calls, err
+			return observation{}, calls, err
 		default:
 			app = &a
 		}
@@ -330,7 +401,7 @@ func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job,
 		obs.YARNState, obs.FinalStatus = app.State, app.FinalStatus
 		if app.State == yarn.AppRunning {
 			var err error
-			ff, calls, err = s.observeFlink(ctx, cl, *app, j)
+			ff, calls, err = s.observeFlink(ctx, cl, *app, j, checkpoints)
 			if err != nil {
 				s.log.Info("sync: JobManager unreachable", "job", j.Name, "err", err)
 			}
@@ -340,12 +411,11 @@ func (s *Syncer) syncOne(ctx context.Context, cl *clusters.Cluster, j model.Job,
 		}
 	}
 	outcome, reason := decide.MapObservation(obs)
-	changed, err := s.applyObservation(ctx, j, app, ff, outcome, decide.RunEndOf(obs), "sync: "+reason)
-	return changed, calls, err
+	return observation{cl: cl, seen: j, app: app, ff: ff, outcome: outcome, end: decide.RunEndOf(obs), reason: "sync: " + reason}, calls, nil
 }
 
 // observeFlink asks the application's JobManager about the job.
-func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yarn.Application, j model.Job) (*flinkFacts, int64, error) {
+func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yarn.Application, j model.Job, checkpoints bool) (*flinkFacts, int64, error) {
 	var calls int64
 	f, err := cl.Flink(app)
 	if err != nil {
@@ -377,10 +447,12 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	if det.StartTime > 0 {
 		ff.started = time.UnixMilli(det.StartTime)
 	}
-	calls++
-	cps, err := f.Checkpoints(ctx, ff.jobID)
-	if err == nil {
-		ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
+	if checkpoints || j.LatestCheckpoint == nil || ff.jobID != j.FlinkJobID || det.State != j.FlinkState {
+		calls++
+		cps, err := f.Checkpoints(ctx, ff.jobID)
+		if err == nil {
+			ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
+		}
 	}
 	// The retention the Flink job runs with decides what Flink keeps when
 	// it ends: read once per Flink job.
@@ -409,6 +481,18 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	return ff, calls, nil
 }
 
+// checkpointsDue reports whether cycle is the one of every `every` in
+// which the job's checkpoint details are read; jobs are spread over the
+// cycles by their id, so that each cycle reads about 1/every of them.
+func checkpointsDue(jobID string, cycle int64, every int) bool {
+	if every <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(jobID))
+	return (int64(h.Sum32())+cycle)%int64(every) == 0
+}
+
 // pickFlinkJob finds the job's Flink job on a JobManager: the only one in a
 // per-job cluster, else the newest with the job's name.
 func pickFlinkJob(jobs []yarn.JobOverview, j model.Job) (yarn.JobOverview, bool) {
@@ -423,154 +507,6 @@ func pickFlinkJob(jobs []yarn.JobOverview, j model.Job) (yarn.JobOverview, bool)
 		}
 	}
 	return best, found
-}
-
-// applyObservation persists what one observation changed, in one
-// transaction: the job's record, its state change with its event, the
-// restore points seen, and the restart policy's decision.
-func (s *Syncer) applyObservation(ctx context.Context, seen model.Job, app *yarn.Application, ff *flinkFacts, outcome decide.Outcome, end model.RunEnd, reason string) (bool, error) {
-	now := s.now()
-	var (
-		job     model.Job
-		events  []*model.Event
-		changed bool
-	)
-	err := s.st.Update(ctx, func(tx store.Tx) error {
-		// A store on etcd runs this again after a conflict: nothing of an
-		// earlier run was written, so none of it may be published.
-		job, events, changed = model.Job{}, nil, false
-		j, err := tx.Job(seen.ID)
-		if err != nil {
-			return err
-		}
-		// The exception history is a fact of the cluster, whatever a
-		// command does with the job meanwhile.
-		if ff != nil && len(ff.exceptions) > 0 {
-			if _, err := tx.AddExceptions(j.ID, ff.exceptions); err != nil {
-				return err
-			}
-		}
-		if j.State != seen.State || j.AppID != seen.AppID {
-			return nil // a command moved the job meanwhile; the next cycle looks again
-		}
-		if owned, err := ownedJobs(tx); err != nil || owned[j.ID] {
-			return err // a command acts on the job now: its outcome decides
-		}
-		before := j
-		if app != nil {
-			j.TrackingURL = app.TrackingURL
-			if app.AMRPCAddress != "" {
-				j.JMAddress = app.AMRPCAddress
-			}
-			if app.Diagnostics != "" && (app.State == yarn.AppFailed || app.FinalStatus == yarn.FinalFailed) {
-				j.Diagnostics = app.Diagnostics
-			}
-		}
-		if ff != nil {
-			if ff.jobID != "" && ff.jobID != j.FlinkJobID {
-				j.FlinkJobID, j.Retention = ff.jobID, model.RetentionUnknown
-			}
-			if ff.retention != model.RetentionUnknown {
-				j.Retention = ff.retention
-			}
-			if ff.state != "" {
-				j.FlinkState = ff.state
-			}
-			if ff.rootErr != "" {
-				j.Diagnostics = ff.rootErr
-			}
-			if ff.restored != nil && ff.restored.ExternalPath != "" {
-				j.RestoredFrom = ff.restored.ExternalPath
-			}
-			for _, cp := range []*yarn.Checkpoint{ff.ckpt, ff.sp} {
-				if err := journal.RecordFlinkPoint(tx, &j, cp, "sync", now); err != nil {
-					return err
-				}
-			}
-		}
-		// Drift: the platform expects a live job, the cluster has none.
-		if outcome == decide.OutcomeGone {
-			if j.Drift == nil {
-				j.Drift = &model.Drift{Expected: j.State.String(), Observed: reason, Since: now}
-				ev, err := journal.Note(tx, j, fmt.Sprintf("drift: platform expects %s, %s", j.State, reason), "", now)
-				if err != nil {
-					return err
-				}
-				events = append(events, ev)
-			}
-		} else if j.Drift != nil && outcome != decide.OutcomeWait {
-			ev, err := journal.Note(tx, j, fmt.Sprintf("drift resolved: %s", reason), "", now)
-			if err != nil {
-				return err
-			}
-			events = append(events, ev)
-			j.Drift = nil
-		}
-		if evk, ok := outcome.Event(); ok {
-			var ev *model.Event
-			prev := j.State
-			if to, changed, err := decide.StepJob(j.State, evk); err == nil && changed && to.Final() {
-				// The run ended: what Flink kept of it follows from how.
-				if err := journal.EndRun(tx, &j, end); err != nil {
-					return err
-				}
-				if to == model.StateFailed && j.RestoredFrom != "" {
-					for _, text := range []string{j.Diagnostics, appDiagnostics(app)} {
-						ev, err := journal.RestoreNotFound(tx, &j, j.RestoredFrom, text, "", now)
-						if err != nil {
-							return err
-						}
-						if ev != nil {
-							events = append(events, ev)
-							break
-						}
-					}
-				}
-			}
-			j, ev, err = journal.Apply(tx, j, evk, reason, "", now)
-			if err != nil {
-				return err
-			}
-			if ev != nil {
-				events = append(events, ev)
-				if j.State == model.StateRunning && prev != model.StateRunning {
-					j.StartedAt = now
-					if ff != nil && !ff.started.IsZero() {
-						j.StartedAt = ff.started
-					}
-				}
-				if j.State == model.StateFailed {
-					d := s.opts.Policy.Decide(j, now)
-					if d.Restart {
-						j.NextRestart, j.PlatformRestarts, j.RestartWindow = d.At, d.Attempt, d.WindowStart
-					} else {
-						j.NextRestart = time.Time{}
-					}
-					pev, err := journal.Note(tx, j, d.Reason, "", now)
-					if err != nil {
-						return err
-					}
-					events = append(events, pev)
-				}
-			}
-		}
-		if !jobChanged(before, j) && len(events) == 0 {
-			return nil
-		}
-		changed = true
-		j.UpdatedAt, j.SyncedAt = now, now
-		job = j
-		return tx.PutJob(j)
-	})
-	if err != nil || !changed {
-		return false, err
-	}
-	var last *model.Event
-	if n := len(events); n > 0 {
-		last = events[n-1]
-	}
-	s.pub.Job(job, nil, last)
-	return true, nil
 }
 
 func appDiagnostics(app *yarn.Application) string {

@@ -453,6 +453,12 @@ func (f *Fake) Artifacts(_ context.Context, project string) ([]model.Artifact, e
 	return slices.Clone(f.ArtifactList[project]), nil
 }
 
+// AdoptAll records the call and adopts nothing.
+func (f *Fake) AdoptAll(ctx context.Context, r api.AdoptAllRequest) (api.AdoptAllResult, error) {
+	f.record("AdoptAll %s", r.Cluster)
+	return api.AdoptAllResult{DryRun: r.DryRun}, f.wait(ctx)
+}
+
 func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
 	f.record("Adopt %s %s %s", r.Cluster, r.AppID, r.Name)
 	if err := f.wait(ctx); err != nil {
