@@ -4,19 +4,19 @@
 // palink's own but model.
 //
 // The record families (jobs, commands, restore points, audit, alerts,
-// projects, catalog, UDFs) are written once, in records*.go and the
+// projects, catalog, UDFs, teams) are written once, in records*.go and the
 // family files, over kv (kv.go): a transaction seen as buckets of keys in
 // byte order, the layout below. kv_bolt.go is that over bbolt, kv_etcd.go
 // over etcd; the contract suite (contract*_test.go) runs on both.
 //
-// # Bolt layout (schema version 7)
+// # Bolt layout (schema version 8)
 //
 // One bbolt file (by default under the XDG data dir), one top-level bucket per
 // record family. Records are JSON of the model types: readable with any bbolt
 // viewer, enums by name, and tolerant of fields added later (decoding ignores
 // unknown ones, older records decode with zero values).
 //
-//	meta                          "version" → schema version, decimal ASCII ("7")
+//	meta                          "version" → schema version, decimal ASCII ("8")
 //	                              "store_id" → the store's id, 12 lowercase hex (schema 3)
 //	jobs                          <job id> → model.Job
 //	job_names                     <job name> → <job id>           unique name index
@@ -41,6 +41,8 @@
 //	                              keeps where its value comes from, never the value (schema 6)
 //	udfs                          <name> → model.UDF              the UDF registry: functions SQL jobs of any
 //	                              cluster get injected at deploy (schema 7)
+//	teams                         <name> → model.Team             the tenants: what each owns (clusters,
+//	                              queues) and its members' roles (schema 8)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek
@@ -152,7 +154,9 @@
 // (comparing every record, index entry and sequence of source and copy).
 // Etcd.Watch reports each committed transaction's families and jobs, so
 // that a palink learns of another's writes without polling. A store on
-// etcd starts at schema 7; a later schema adds its migration there too.
+// etcd starts at schema 7; each later schema adds its step there too
+// (Etcd.migrate): schema 8's teams start empty, so its step writes the
+// version alone.
 //
 // # Locking
 //

@@ -364,12 +364,12 @@ func (e *Etcd) prepare() error {
 		case v > SchemaVersion:
 			return newerSchemaError(v, SchemaVersion)
 		case v < SchemaVersion:
-			// Stores on etcd begin at schema 7; a change of schema adds
-			// its migration here, as migrate.go does for files.
-			return &sentinelError{
-				msg: fmt.Sprintf("store schema %d is older than this palink (%d) and has no migration on etcd", v, SchemaVersion),
-				is:  ErrSchema,
+			// Stores on etcd begin at schema 7; each later schema adds its
+			// step here, as migrate.go does for files.
+			if err := e.migrate(ctx, v, resp.Kvs[0].ModRevision); err != nil {
+				return err
 			}
+			continue // read the version it wrote, or another palink's
 		}
 		e.epoch.Store(resp.Kvs[0].ModRevision)
 		id, err := e.cli.Get(ctx, e.key(etcdIDKey))
@@ -387,6 +387,35 @@ func (e *Etcd) prepare() error {
 		return nil
 	}
 	return errors.New("the store's schema version vanished as it was created")
+}
+
+// migrate brings a store on etcd from schema v, whose version key was
+// last written at revision rev, to SchemaVersion. Schema 8 adds the teams,
+// a family that starts empty, so the step writes the version alone; it
+// holds only if nobody wrote the version since it was read, so that two
+// palinks migrating at once write it once. Writing the version ends the
+// epoch of every palink that opened the store before (ErrReplaced): an
+// older palink must not keep writing a store whose schema it does not know.
+func (e *Etcd) migrate(ctx context.Context, v int, rev int64) error {
+	if v != 7 {
+		return &sentinelError{
+			msg: fmt.Sprintf("store schema %d is older than this palink (%d) and has no migration on etcd", v, SchemaVersion),
+			is:  ErrSchema,
+		}
+	}
+	if e.readOnly {
+		return &sentinelError{
+			msg: fmt.Sprintf("store schema %d is older than this palink (%d); open it once without --read-only to upgrade it", v, SchemaVersion),
+			is:  ErrSchema,
+		}
+	}
+	key := e.key(etcdVersionKey)
+	_, err := e.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
+		Then(clientv3.OpPut(key, strconv.Itoa(SchemaVersion)), clientv3.OpPut(e.key(etcdTxnKey), "migrate")).Commit()
+	if err != nil {
+		return e.unreachable(err, e.opts.RequestTimeout)
+	}
+	return nil
 }
 
 // create makes a new store where nothing is under the prefix: its schema

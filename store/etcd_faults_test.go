@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,11 +108,11 @@ func TestEtcdRefusesANewerSchema(t *testing.T) {
 	s := openEtcdT(t, url, Options{})
 	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
 	u, _ := ParseEtcdURL(url)
-	if _, err := cli.Put(ctx, u.Prefix+"meta/version", "8"); err != nil {
+	if _, err := cli.Put(ctx, u.Prefix+"meta/version", strconv.Itoa(SchemaVersion+1)); err != nil {
 		t.Fatal(err)
 	}
 	_, err := OpenEtcd(url, Options{})
-	wantErr(t, err, ErrSchema, url, "store schema 8 is newer than this palink (7)", "upgrade palink")
+	wantErr(t, err, ErrSchema, url, fmt.Sprintf("store schema %d is newer than this palink (%d)", SchemaVersion+1, SchemaVersion), "upgrade palink")
 	// The palink that had it open may not write over the newer palink's.
 	err = s.Update(ctx, func(tx Tx) error { return tx.CreateJob(sampleJob("j2", "b")) })
 	wantErr(t, err, ErrReplaced, url)
