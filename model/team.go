@@ -150,3 +150,19 @@ func CheckHoldings(teams []Team, team string, add []Holding) error {
 	}
 	return nil
 }
+
+// QueueProperty is the Flink property that names a job's YARN queue.
+const QueueProperty = "yarn.application.queue"
+
+// JobQueue is the YARN queue a job runs in, as palink's deployers submit
+// it: the queue its cluster fixes for every job (deploy.queue), else the
+// job's own yarn.application.queue, else YARN's "default".
+func JobQueue(clusterQueue string, config map[string]string) string {
+	switch {
+	case clusterQueue != "":
+		return QueueLeaf(clusterQueue)
+	case config[QueueProperty] != "":
+		return QueueLeaf(config[QueueProperty])
+	}
+	return "default"
+}
