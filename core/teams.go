@@ -233,5 +233,3 @@ func (t tenancy) CommandJob(ctx context.Context, ref string) (string, error) {
 	})
 	return id, err
 }
-
-
