@@ -1,9 +1,12 @@
 package core
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
+	"github.com/palink/palink/core/clusters"
 	"slices"
 	"strings"
 
@@ -13,9 +16,19 @@ import (
 	"github.com/palink/palink/store"
 )
 
+// tenants keeps the teams and reads the audit log: Teams, TeamMembers,
+// AddTeam, Grant, WhoAmI, Audit, and the Tenancy a guard asks.
+type tenants struct {
+	st       store.Store
+	specs    []clusters.Spec
+	now      func() time.Time
+	user     string
+	readOnly bool
+}
+
 // Teams implements api.Service: every team, by name (a guard leaves out
 // the caller's others).
-func (l *Local) Teams(ctx context.Context) ([]model.Team, error) {
+func (l tenants) Teams(ctx context.Context) ([]model.Team, error) {
 	var out []model.Team
 	err := l.st.View(ctx, func(tx store.ReadTx) (err error) {
 		out, err = tx.Teams()
@@ -25,7 +38,7 @@ func (l *Local) Teams(ctx context.Context) ([]model.Team, error) {
 }
 
 // TeamMembers implements api.Service.
-func (l *Local) TeamMembers(ctx context.Context, team string) ([]model.Member, error) {
+func (l tenants) TeamMembers(ctx context.Context, team string) ([]model.Member, error) {
 	var t model.Team
 	err := l.st.View(ctx, func(tx store.ReadTx) (err error) {
 		t, err = tx.Team(team)
@@ -40,7 +53,7 @@ func (l *Local) TeamMembers(ctx context.Context, team string) ([]model.Member, e
 // AddTeam implements api.Service: it creates the team, or adds what r
 // names to what it owns; a cluster this palink does not know, and a
 // cluster or queue another team owns, are refused.
-func (l *Local) AddTeam(ctx context.Context, r api.TeamRequest) (model.Team, error) {
+func (l tenants) AddTeam(ctx context.Context, r api.TeamRequest) (model.Team, error) {
 	op := "add team " + r.Name
 	if l.readOnly {
 		return model.Team{}, api.ReadOnly("add team")
@@ -91,7 +104,7 @@ func (l *Local) AddTeam(ctx context.Context, r api.TeamRequest) (model.Team, err
 
 // Grant implements api.Service: User gets Role in Team; model.NoRole takes
 // them out of it.
-func (l *Local) Grant(ctx context.Context, r api.GrantRequest) (model.Team, error) {
+func (l tenants) Grant(ctx context.Context, r api.GrantRequest) (model.Team, error) {
 	op := fmt.Sprintf("grant %s to %s in team %s", r.Role, r.User, r.Team)
 	if r.Role == model.NoRole {
 		op = fmt.Sprintf("take %s out of team %s", r.User, r.Team)
@@ -129,7 +142,7 @@ func (l *Local) Grant(ctx context.Context, r api.GrantRequest) (model.Team, erro
 
 // WhoAmI implements api.Service for this process's own user, who opened
 // the store and is its admin; a guard answers for everyone else.
-func (l *Local) WhoAmI(ctx context.Context) (api.Identity, error) {
+func (l tenants) WhoAmI(ctx context.Context) (api.Identity, error) {
 	ts, err := l.Teams(ctx)
 	if err != nil {
 		return api.Identity{}, err
@@ -144,7 +157,7 @@ func (l *Local) WhoAmI(ctx context.Context) (api.Identity, error) {
 }
 
 // Audit implements api.Service: the entries f selects, oldest first.
-func (l *Local) Audit(ctx context.Context, f api.AuditFilter) ([]model.AuditEntry, error) {
+func (l tenants) Audit(ctx context.Context, f api.AuditFilter) ([]model.AuditEntry, error) {
 	var all []model.AuditEntry
 	err := l.st.View(ctx, func(tx store.ReadTx) (err error) {
 		all, err = tx.Audit(0, 0)
@@ -168,7 +181,7 @@ func (l *Local) Audit(ctx context.Context, f api.AuditFilter) ([]model.AuditEntr
 
 // Tenancy is what a guard needs of this service to enforce teams: who
 // owns what, read from the store (api.Tenancy).
-func (l *Local) Tenancy() api.Tenancy {
+func (l tenants) Tenancy() api.Tenancy {
 	queues := map[string]string{}
 	for _, c := range l.specs {
 		if c.Deploy.Queue != "" {

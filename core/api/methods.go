@@ -4,6 +4,7 @@ package api
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/palink/palink/model"
@@ -137,6 +138,9 @@ type refusal struct {
 func (r *refusal) Error() string {
 	msg := r.what + ": " + r.who + " is a" + article(r.role) + " " + r.role.String() + r.where
 	switch {
+	case strings.HasPrefix(r.where, " in team "):
+		// A team's own roles: its admins grant them.
+		return msg + "; it needs a" + article(r.need) + " " + r.need.String() + r.where
 	case r.need == model.Admin:
 		return msg + "; it needs an admin (admins: in the config)"
 	case r.is == model.ErrReadOnly:
