@@ -47,7 +47,7 @@ func newRootCmd() *cobra.Command {
 		newLogsCmd(g), newTaskManagersCmd(g),
 		newSQLCmd(g), newSavepointCmd(g), newProjectCmd(g), newTableCmd(g), newVarCmd(g),
 		newUDFCmd(g), newDebugCmd(g),
-		newTeamCmd(g), newWhoAmICmd(g), newAuditCmd(g),
+		newTeamCmd(g), newWhoAmICmd(g), newAuditCmd(g), newServeCmd(g),
 	)
 	refuseUnknownSubcommands(root)
 	return root

@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
+)
+
+// sshFixture is `palink serve --ssh` on a palink with a team that owns the
+// simulator, alice an operator of it, and a RUNNING job of the team.
+type sshFixture struct {
+	e          *cliEnv
+	addr       string
+	hostKey    string
+	authorized string
+	alice      gossh.Signer // in the authorized keys
+	dir        string
+}
+
+func newSigner(t *testing.T) (gossh.Signer, ed25519.PrivateKey) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, priv
+}
+
+func authorizedLine(s gossh.Signer, user string) string {
+	return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey()))) + " " + user + "\n"
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func newSSHFixture(t *testing.T, job string) *sshFixture {
+	t.Helper()
+	f := &sshFixture{dir: t.TempDir()}
+	f.alice, _ = newSigner(t)
+	f.hostKey = filepath.Join(f.dir, "host_key")
+	f.authorized = filepath.Join(f.dir, "authorized_keys")
+	if err := os.WriteFile(f.authorized, []byte("# the on-call rota\n"+authorizedLine(f.alice, "alice")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.e = newCLIEnv(t, sim.Options{}, nil)
+	f.e.createJob(job)
+	f.e.mustRun("team", "add", "streaming", "--owns", "sim")
+	f.e.mustRun("team", "grant", "streaming", "alice", "operator")
+
+	f.addr = freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.e.run(ctx, "serve", "--ssh", f.addr, "--host-key", f.hostKey, "--authorized-keys", f.authorized)
+		done <- err
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if c, err := net.Dial("tcp", f.addr); err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("palink serve --ssh: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("palink serve --ssh never listened")
+		}
+	}
+	// Through the agent palink serve is: the store's owner submits.
+	f.e.mustRun("job", "submit", job)
+	f.waitJob(job, "RUNNING", func(j model.Job) bool { return j.State == model.StateRunning })
+	return f
+}
+
+func (f *sshFixture) waitJob(name, what string, cond func(model.Job) bool) {
+	f.e.t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		j := f.e.job(name).Job
+		if cond(j) {
+			return
+		}
+		if time.Now().After(deadline) {
+			f.e.t.Fatalf("%s never %s; it is %s", name, what, j.State)
+		}
+	}
+}
+
+func (f *sshFixture) dial(s gossh.Signer) (*gossh.Client, error) {
+	return gossh.Dial("tcp", f.addr, &gossh.ClientConfig{
+		User: "whoever", Auth: []gossh.AuthMethod{gossh.PublicKeys(s)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second,
+	})
+}
+
+// screen is what a session has shown so far.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	eof bool
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *screen) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.String() }
+
+func (s *screen) ended() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.eof }
+
+// waitFor waits until the screen shows text.
+func (s *screen) waitFor(t *testing.T, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(s.String(), text); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the session never showed %q; it showed:\n%q", text, tail(s.String(), 2000))
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// session opens a terminal session with the TUI and its screen.
+func (f *sshFixture) session(t *testing.T, c *gossh.Client) (*screen, io.Writer) {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if err := sess.RequestPty("xterm-256color", 40, 160, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := &screen{}
+	sess.Stdout, sess.Stderr = scr, scr
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = sess.Wait()
+		scr.mu.Lock()
+		scr.eof = true
+		scr.mu.Unlock()
+	}()
+	return scr, in
+}
+
+// TestSSHSessionIsItsKeysUser: an unknown key is refused before any
+// screen; alice's key gets the jobs view of her team, pauses the team's
+// job, and the audit log names alice. The host key was made once, 0600,
+// and is kept.
+func TestSSHSessionIsItsKeysUser(t *testing.T) {
+	f := newSSHFixture(t, "ssh-job")
+	fi, err := os.Stat(f.hostKey)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("host key: %v, mode %v; want made, 0600", err, fi.Mode().Perm())
+	}
+
+	stranger, _ := newSigner(t)
+	if c, err := f.dial(stranger); err == nil {
+		c.Close()
+		t.Fatal("an unknown key was let in")
+	} else if !strings.Contains(err.Error(), "unable to authenticate") {
+		t.Errorf("an unknown key: %v, want refused at authentication", err)
+	}
+
+	c, err := f.dial(f.alice)
+	if err != nil {
+		t.Fatalf("alice's key: %v", err)
+	}
+	defer c.Close()
+	scr, in := f.session(t, c)
+	scr.waitFor(t, "ssh-job")
+	scr.waitFor(t, "alice")
+	fmt.Fprint(in, "p")
+	scr.waitFor(t, "Pause ssh-job?")
+	fmt.Fprint(in, "\t")
+	time.Sleep(100 * time.Millisecond)
+	fmt.Fprint(in, "\r")
+	f.waitJob("ssh-job", "paused", func(j model.Job) bool { return j.State == model.StateFinished })
+
+	var es []model.AuditEntry
+	if err := decodeWire([]byte(f.e.mustRun("audit", "--user", "alice", "-o", "json")), &es); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(es, func(a model.AuditEntry) bool { return strings.Contains(a.Action, "pause") }) {
+		t.Errorf("the audit log does not name alice's pause: %+v", es)
+	}
+	key, err := os.ReadFile(f.hostKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gossh.ParsePrivateKey(key); err != nil {
+		t.Errorf("the host key kept is no key: %v", err)
+	}
+}
+
+// TestSSHKeyRemovedEndsItsSession: removing a key from the authorized
+// keys ends the session it opened, saying why.
+func TestSSHKeyRemovedEndsItsSession(t *testing.T) {
+	f := newSSHFixture(t, "ssh-job-2")
+	c, err := f.dial(f.alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	scr, _ := f.session(t, c)
+	scr.waitFor(t, "ssh-job-2")
+	if err := os.WriteFile(f.authorized, []byte("# nobody on call\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	scr.waitFor(t, "no longer in the authorized keys")
+	for deadline := time.Now().Add(10 * time.Second); !scr.ended(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session of a removed key goes on")
+		}
+	}
+	if c, err := f.dial(f.alice); err == nil {
+		c.Close()
+		t.Error("a removed key was let in again")
+	}
+}
