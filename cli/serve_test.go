@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,6 +32,7 @@ type sshFixture struct {
 	hostKey    string
 	authorized string
 	alice      gossh.Signer // in the authorized keys
+	alicePriv  ed25519.PrivateKey
 	dir        string
 }
 
@@ -60,10 +63,10 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func newSSHFixture(t *testing.T, job string) *sshFixture {
+func newSSHFixture(t *testing.T, job string, flags ...string) *sshFixture {
 	t.Helper()
 	f := &sshFixture{dir: t.TempDir()}
-	f.alice, _ = newSigner(t)
+	f.alice, f.alicePriv = newSigner(t)
 	f.hostKey = filepath.Join(f.dir, "host_key")
 	f.authorized = filepath.Join(f.dir, "authorized_keys")
 	if err := os.WriteFile(f.authorized, []byte("# the on-call rota\n"+authorizedLine(f.alice, "alice")), 0o600); err != nil {
@@ -78,7 +81,7 @@ func newSSHFixture(t *testing.T, job string) *sshFixture {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.e.run(ctx, "serve", "--ssh", f.addr, "--host-key", f.hostKey, "--authorized-keys", f.authorized)
+		_, err := f.e.run(ctx, append([]string{"serve", "--ssh", f.addr, "--host-key", f.hostKey, "--authorized-keys", f.authorized}, flags...)...)
 		done <- err
 	}()
 	t.Cleanup(func() { cancel(); <-done })
@@ -259,4 +262,97 @@ func TestSSHKeyRemovedEndsItsSession(t *testing.T) {
 		c.Close()
 		t.Error("a removed key was let in again")
 	}
+}
+
+// TestSSHReadOnlyKeyViewerAndIdleSession: a key marked read-only gets a
+// session that may change nothing, whatever its user's role, and so does
+// a viewer of the team; a session whose user types nothing for
+// --idle-timeout ends, saying why.
+func TestSSHReadOnlyKeyViewerAndIdleSession(t *testing.T) {
+	f := newSSHFixture(t, "ro-job", "--idle-timeout", "3s")
+	victor, _ := newSigner(t)
+	f.e.mustRun("team", "grant", "streaming", "victor", "viewer")
+	if err := os.WriteFile(f.authorized, []byte("read-only "+authorizedLine(f.alice, "alice")+authorizedLine(victor, "victor")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []gossh.Signer{f.alice, victor} {
+		c, err := f.dial(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		scr, in := f.session(t, c)
+		scr.waitFor(t, "ro-job")
+		fmt.Fprint(in, "p")
+		scr.waitFor(t, "read-only")
+		fmt.Fprint(in, "\t\r")
+		scr.waitFor(t, "idle for 3s")
+		if j := f.e.job("ro-job").Job; j.State != model.StateRunning {
+			t.Errorf("a read-only session paused the job: %s", j.State)
+		}
+	}
+}
+
+// TestSSHWithOpenSSH: OpenSSH's own client, as the on-call engineer types
+// it: a known key sees the jobs view and pauses its team's job, which the
+// audit log names its user for; an unknown key is refused before any
+// screen.
+func TestSSHWithOpenSSH(t *testing.T) {
+	sshBin, err := exec.LookPath("ssh")
+	if err != nil {
+		t.Skip("OpenSSH's client (ssh) is not installed: apt-get install -y openssh-client")
+	}
+	f := newSSHFixture(t, "openssh-job")
+	_, port, _ := net.SplitHostPort(f.addr)
+	keyFile := func(name string, priv ed25519.PrivateKey) string {
+		block, err := gossh.MarshalPrivateKey(priv, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(f.dir, name)
+		if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ssh := func(key string) *exec.Cmd {
+		return exec.Command(sshBin, "-F", "/dev/null", "-i", key, "-p", port, "-tt",
+			"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes",
+			"-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "alice@127.0.0.1")
+	}
+
+	_, strangerPriv := newSigner(t)
+	refused := ssh(keyFile("stranger", strangerPriv))
+	refused.Stdin = strings.NewReader("")
+	out, err := refused.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Permission denied (publickey)") || strings.Contains(string(out), "openssh-job") {
+		t.Errorf("ssh with an unknown key: %v\n%s\nwant refused before any screen", err, out)
+	}
+
+	cmd := ssh(keyFile("alice", f.alicePriv))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := &screen{}
+	cmd.Stdout, cmd.Stderr = scr, scr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	scr.waitFor(t, "openssh-job")
+	fmt.Fprint(in, "p")
+	scr.waitFor(t, "Pause openssh-job?")
+	fmt.Fprint(in, "\t")
+	time.Sleep(100 * time.Millisecond)
+	fmt.Fprint(in, "\r")
+	f.waitJob("openssh-job", "paused", func(j model.Job) bool { return j.State == model.StateFinished })
+	var es []model.AuditEntry
+	if err := decodeWire([]byte(f.e.mustRun("audit", "--user", "alice", "-o", "json")), &es); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(es, func(a model.AuditEntry) bool { return strings.Contains(a.Action, "pause") }) {
+		t.Errorf("the audit log does not name alice's pause over OpenSSH: %+v", es)
+	}
+	fmt.Fprint(in, "q")
 }

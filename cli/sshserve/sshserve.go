@@ -173,14 +173,29 @@ type session struct {
 	lastInput atomic.Int64 // unix nanoseconds of the user's last key
 	mu        sync.Mutex
 	ended     string
+	quit      func() // the TUI's, once it runs
 	cancel    context.CancelFunc
 }
 
+// end ends the session's TUI the way its user would, for why.
 func (ss *session) end(why string) {
 	ss.mu.Lock()
 	if ss.ended == "" {
 		ss.ended = why
 	}
+	quit, cancel := ss.quit, ss.cancel
+	ss.mu.Unlock()
+	switch {
+	case quit != nil:
+		quit()
+	case cancel != nil:
+		cancel()
+	}
+}
+
+// stop ends what the session runs: its calls, its watch.
+func (ss *session) stop() {
+	ss.mu.Lock()
 	cancel := ss.cancel
 	ss.mu.Unlock()
 	if cancel != nil {
@@ -213,7 +228,7 @@ func (s *Server) authenticate(next ssh.Handler) ssh.Handler {
 		ss.lastInput.Store(time.Now().UnixNano())
 		sess.Context().SetValue(sessionKey{}, ss)
 		next(sess)
-		ss.end("")
+		ss.stop()
 		if why := ss.reason(); why != "" {
 			wish.Fatalln(sess, "\r\npalink: the session ended: "+why)
 		}
@@ -227,7 +242,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if !ok {
 		return nil
 	}
-	if _, _, pty := sess.Pty(); !pty {
+	pty, _, ok := sess.Pty()
+	if !ok {
 		wish.Fatalln(sess, "palink: no terminal: connect with `ssh -t`")
 		return nil
 	}
@@ -240,7 +256,16 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	o := s.o.TUI
 	o.User, o.ReadOnly = ss.user, o.ReadOnly || ss.readOnly
 	opts := append(bm.MakeOptions(sess), tea.WithContext(ctx), tea.WithInput(&typing{r: sess, ss: ss}))
-	return tea.NewProgram(tui.New(ctx, svc, o), opts...)
+	if pty.Window.Width <= 0 || pty.Window.Height <= 0 {
+		// A client without a terminal of its own (ssh -tt from a script)
+		// tells no size: the classic one, until it says otherwise.
+		opts = append(opts, tea.WithWindowSize(80, 24))
+	}
+	p := tea.NewProgram(tui.New(ctx, svc, o), opts...)
+	ss.mu.Lock()
+	ss.quit = p.Quit
+	ss.mu.Unlock()
+	return p
 }
 
 // watch ends the session when its key leaves the authorized keys, when
