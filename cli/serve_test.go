@@ -299,7 +299,10 @@ func TestSSHReadOnlyKeyViewerAndIdleSession(t *testing.T) {
 // screen.
 func TestSSHWithOpenSSH(t *testing.T) {
 	sshBin, err := exec.LookPath("ssh")
-	if err != nil {
+	switch {
+	case err != nil && os.Getenv("PALINK_REQUIRE_OPENSSH") != "":
+		t.Fatal("PALINK_REQUIRE_OPENSSH is set, and OpenSSH's client (ssh) is not installed")
+	case err != nil:
 		t.Skip("OpenSSH's client (ssh) is not installed: apt-get install -y openssh-client")
 	}
 	f := newSSHFixture(t, "openssh-job")
