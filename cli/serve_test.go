@@ -359,3 +359,38 @@ func TestSSHWithOpenSSH(t *testing.T) {
 	}
 	fmt.Fprint(in, "q")
 }
+
+// TestSSHSessionDroppedMidAction: a session that drops while its action
+// runs leaves the action to the scheduler: the pause completes, once.
+func TestSSHSessionDroppedMidAction(t *testing.T) {
+	f := newSSHFixture(t, "drop-job")
+	c, err := f.dial(f.alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr, in := f.session(t, c)
+	scr.waitFor(t, "drop-job")
+	fmt.Fprint(in, "p")
+	scr.waitFor(t, "Pause drop-job?")
+	fmt.Fprint(in, "\t")
+	time.Sleep(100 * time.Millisecond)
+	fmt.Fprint(in, "\r")
+	// The moment the pause is recorded, the connection drops.
+	pauses := func() []model.Command {
+		var cs []model.Command
+		if err := decodeWire([]byte(f.e.mustRun("commands", "-o", "json")), &cs); err != nil {
+			t.Fatal(err)
+		}
+		return slices.DeleteFunc(cs, func(c model.Command) bool { return c.Kind != model.CmdPause })
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(pauses()) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the pause was never recorded")
+		}
+	}
+	c.Close()
+	f.waitJob("drop-job", "paused", func(j model.Job) bool { return j.State == model.StateFinished })
+	if ps := pauses(); len(ps) != 1 || ps[0].State != model.CmdSucceeded || ps[0].Issuer != "alice" {
+		t.Errorf("pauses after the drop: %+v, want one, alice's, succeeded", ps)
+	}
+}

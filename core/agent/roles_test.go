@@ -368,9 +368,10 @@ func newWalk(t *testing.T) (*coretest.Env, *walkFixture) {
 		SQL: "CREATE TABLE walk_fixed (id BIGINT) WITH ('connector' = 'datagen')"}); err != nil {
 		t.Fatal(err)
 	}
-	// A team that owns nothing: its members' examples need it, and the
-	// agents of this walk enforce no teams (teams_test.go does).
-	if _, err := e.Svc.AddTeam(e.Ctx, api.TeamRequest{Name: "walk-team"}); err != nil {
+	// A team that owns the cluster: its members' examples need it. Only
+	// the agents given its Tenancy enforce it
+	// (TestEveryMethodRefusesByTheRoleInTheTeam).
+	if _, err := e.Svc.AddTeam(e.Ctx, api.TeamRequest{Name: "walk-team", Owns: []model.Holding{{Cluster: "sim"}}}); err != nil {
 		t.Fatal(err)
 	}
 	sub, err := e.Sim.Submit(e.Ctx, sim.SubmitRequest{Name: "not-ours", Queue: "default", User: "ops"})

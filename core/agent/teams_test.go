@@ -265,3 +265,55 @@ func writeFile(t *testing.T, path, text string, mode os.FileMode) {
 		t.Fatal(err)
 	}
 }
+
+// TestEveryMethodRefusesByTheRoleInTheTeam: the walk of roles_test.go once
+// palink has teams. The caller has no role of palink's own, and a role in
+// walk-team, which owns the cluster and so every job of the walk: through
+// the agent and through a guard in process, each declared method is
+// allowed exactly when that role reaches the declaration's and the
+// method acts on something of a team (never on=global: that is palink's
+// own admins' and operators'), and a refused call keeps nothing.
+func TestEveryMethodRefusesByTheRoleInTheTeam(t *testing.T) {
+	e, f := newWalk(t)
+	me := core.CurrentUser()
+	for _, role := range model.Roles() {
+		for _, guarded := range []bool{false, true} {
+			name := role.String() + " in walk-team, via the agent"
+			if guarded {
+				name = role.String() + " in walk-team, guarded in process"
+			}
+			t.Run(name, func(t *testing.T) {
+				grant(t, e, "walk-team", me, role)
+				var s api.Service
+				if guarded {
+					s = api.Guard(e.Svc, api.Caller{User: me, Where: " over SSH", Tenancy: e.Svc.Tenancy()})
+				} else {
+					cl, err := serveAgentWith(t, e, agent.ServeOptions{Roles: agent.Roles{Self: "not-" + me}, Tenancy: e.Svc.Tenancy()}, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					s = cl
+				}
+				for _, m := range api.Methods() {
+					if m.Local {
+						continue // the caller's own process: no guard
+					}
+					before := auditLen(t, e)
+					err := examples[m.Name](e.Ctx, s, f)
+					allowed := role.Allows(m.Role) && m.On != api.ScopeGlobal
+					switch {
+					case allowed && refusedForRole(err):
+						t.Errorf("%s (%s, on %s) as a %s of the owning team: refused: %v", m.Name, m.Role, m.On, role, err)
+					case !allowed && !refusedForRole(err):
+						t.Errorf("%s (%s, on %s) as a %s of the owning team: not refused: %v", m.Name, m.Role, m.On, role, err)
+					case !allowed && !strings.Contains(fmt.Sprint(err), "user "+me):
+						t.Errorf("%s as a %s: the refusal does not name the user: %v", m.Name, role, err)
+					}
+					if !allowed && auditLen(t, e) != before {
+						t.Errorf("%s as a %s of the team: refused, yet the audit log grew", m.Name, role)
+					}
+				}
+			})
+		}
+	}
+}
