@@ -124,6 +124,7 @@ var writesBeyondTheAPI = map[string]string{
 	"palink store migrate": "copies the store into another one",
 	"palink sync":          "keeps the clusters' state in the store and resumes orphaned commands",
 	"palink agent":         "runs the scheduler and state sync, which write the store",
+	"palink serve":         "is the store's agent: it runs the scheduler and state sync, which write the store",
 }
 
 // refuseReadOnly refuses, under --read-only, a command that writes beyond
