@@ -1,8 +1,14 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,7 +27,7 @@ var rooms = map[string][]string{
 	// socket is one to the API.
 	"cli/sshserve":   {"core/api", "tui", "model"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/internal/sandbox", "store", "yarn", "join", "join/debug", "flinksql", "model"},
+	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "store", "yarn", "flinksql", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
@@ -32,13 +38,17 @@ var rooms = map[string][]string{
 	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/agent":     {"core/api", "core/logs", "model"},
+	// What runs in the caller's process (a debug run, its samples, the DDL
+	// importers): the one part of core on the debug runtime, reached from
+	// outside core only as api.Debugger and api.Importer.
+	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "join", "join/debug", "model"},
 	// The generators of the API's method table and of the agent's calls
 	// (go generate): each reads its room's declarations.
 	"core/api/internal/methodgen": {"core/api/internal/methodgen"},
 	"core/agent/internal/apigen":  {"core/agent/internal/apigen", "core/api"},
 	// The config file as core's options, with the types of the parts
 	// that own each setting.
-	"core/options": {"core", "core/clusters", "core/decide", "core/observe", "config"},
+	"core/options": {"core", "core/api", "core/clusters", "core/decide", "core/observe", "core/localrun", "config"},
 	// The test bed of core's tests and the agent's: core over a simulator.
 	"core/internal/coretest": {"core", "core/api", "core/clusters", "core/observe", "store", "yarn/sim", "model"},
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
@@ -52,7 +62,7 @@ var rooms = map[string][]string{
 	"config":                 {},
 	// The demo's world: palink through core's facade on the simulator, the
 	// UI left to the CLI.
-	"demo":  {"core", "core/api", "core/options", "config", "model", "yarn/sim"},
+	"demo":  {"core", "core/api", "core/localrun", "core/options", "config", "model", "yarn/sim"},
 	"model": {},
 
 	// How palink runs the commands it does not write (builds, secret
@@ -215,4 +225,113 @@ func TestLayoutCatchesAForbiddenImport(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// cliReachesCore is all of core the CLI may import: the facade (core.Local,
+// core.Importer), api's interfaces, the agent's socket and the config's
+// bridge. The debug runtime, the importers and the parts behind the facade
+// are reached through api interfaces, never by name.
+var cliReachesCore = []string{"core", "core/api", "core/agent", "core/options"}
+
+// TestCLIImportsOnlyCoresFacade: the CLI (its tests too) imports nothing of
+// core but cliReachesCore — not core/localrun's Debugger or importers, not a
+// part that has no room of its own (which the "core" room would let by).
+func TestCLIImportsOnlyCoresFacade(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}{{"\n"}}{{join .TestImports "\n"}}{{"\n"}}{{join .XTestImports "\n"}}`, "./cli/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if bad := coreBeyondFacade(strings.Fields(string(out))); len(bad) > 0 {
+		t.Errorf("cli imports core beyond its facade: %s", strings.Join(bad, ", "))
+	}
+	if bad := coreBeyondFacade([]string{module + "/core", module + "/core/localrun", module + "/core/projects", module + "/core/api"}); !slices.Equal(bad, []string{module + "/core/localrun", module + "/core/projects"}) {
+		t.Errorf("the check lets by %v", bad)
+	}
+}
+
+// coreBeyondFacade are the imports of core that the CLI may not have.
+func coreBeyondFacade(imports []string) []string {
+	var bad []string
+	for _, imp := range imports {
+		rel := strings.TrimPrefix(imp, module+"/")
+		if rel != imp && (rel == "core" || strings.HasPrefix(rel, "core/")) && !slices.Contains(cliReachesCore, rel) && !slices.Contains(bad, imp) {
+			bad = append(bad, imp)
+		}
+	}
+	return bad
+}
+
+// cliNamesOfCore are the names of core's facade the CLI uses: the store's
+// lifecycle, the in-process service and its options, builds, the user,
+// and the importers as an api.Importer. A debug run's Debugger comes from
+// core/options as an api.Debugger.
+var cliNamesOfCore = []string{
+	"BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckStore", "CurrentUser", "Importer",
+	"IsEtcdStore", "Local", "MigrateStore", "Open", "Options", "RestoreStore", "StoreName",
+}
+
+// TestCLINamesOnlyCoresFacade: of package core the CLI names only
+// cliNamesOfCore — no *core.Debugger, core.ImportJDBC or core.ImportKafka,
+// which live in core/localrun and are reached as api.Debugger and
+// api.Importer. A name added to the facade for the CLI is added here.
+func TestCLINamesOnlyCoresFacade(t *testing.T) {
+	got, err := namesOf("cli", module+"/core")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bad []string
+	for _, n := range got {
+		if !slices.Contains(cliNamesOfCore, n) {
+			bad = append(bad, "core."+n)
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("cli names %s: reach local runs through api.Debugger and api.Importer, or add a facade name to cliNamesOfCore", strings.Join(bad, ", "))
+	}
+}
+
+// namesOf lists the exported names of package pkg that the Go files in dir
+// (tests too) use, sorted.
+func namesOf(dir, pkg string) ([]string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, p := range paths {
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		local := ""
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == pkg {
+				local = pkg[strings.LastIndex(pkg, "/")+1:]
+				if imp.Name != nil {
+					local = imp.Name.Name
+				}
+			}
+		}
+		if local == "" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == local {
+					seen[sel.Sel.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
 }

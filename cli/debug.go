@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/demo"
 	"github.com/spf13/cobra"
@@ -72,7 +71,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 				return err
 			}
 			var src string
-			var dbg *core.Debugger
+			var dbg api.Debugger
 			if demoJob {
 				var cleanup func()
 				if src, dbg, cleanup, err = demo.Debug(args[0]); err != nil {

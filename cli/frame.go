@@ -13,7 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/palink/palink/config"
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/options"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
@@ -117,12 +117,7 @@ func since(t time.Time) string {
 // ctrl-d and `palink debug` alike (the data files and the lookup databases
 // are this user's, even when the service is an agent's), with the
 // config's sample directories and database redirects (cfg may be nil).
-func newDebugger(cfg *config.Config) *core.Debugger {
-	if cfg == nil {
-		return &core.Debugger{}
-	}
-	return &core.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: options.BuildPolicy(cfg)}
-}
+func newDebugger(cfg *config.Config) api.Debugger { return options.Debugger(cfg) }
 
 // contextName names what the TUI works on in its header, as k9s names its
 // context: the config file ("prod" for ~/…/prod.yaml, "default" for the

@@ -63,7 +63,7 @@ func newTableImportCmd(g *globals) *cobra.Command {
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			imp, err := core.ImportJDBC(ctx, api.ImportRequest{Name: args[0], JDBC: jdbc, SourceTable: source})
+			imp, err := core.Importer().ImportJDBC(ctx, api.ImportRequest{Name: args[0], JDBC: jdbc, SourceTable: source})
 			if err != nil {
 				return err
 			}

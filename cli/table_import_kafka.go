@@ -27,7 +27,7 @@ func (k *kafkaImport) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&k.topic, "topic", "", "the topic whose records the schema is inferred from (with --kafka)")
 	cmd.Flags().StringVar(&k.format, "format", "json", "the records' format: json or csv (with --kafka)")
 	cmd.Flags().StringVar(&k.brokersVar, "brokers-var", "", "write the brokers in the DDL as ${NAME}, a variable each cluster sets (with --kafka)")
-	cmd.Flags().IntVar(&k.records, "records", core.DefaultImportRecords, "how many of the topic's newest records to read (with --kafka)")
+	cmd.Flags().IntVar(&k.records, "records", api.DefaultImportRecords, "how many of the topic's newest records to read (with --kafka)")
 }
 
 func (k *kafkaImport) run(cmd *cobra.Command, g *globals, name string, dryRun bool) error {
@@ -39,7 +39,7 @@ func (k *kafkaImport) run(cmd *cobra.Command, g *globals, name string, dryRun bo
 	}
 	ctx, cancel := signalContext(cmd.Context())
 	defer cancel()
-	imp, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: name, Brokers: k.brokers, Topic: k.topic, Format: k.format, Records: k.records, BrokersVar: k.brokersVar})
+	imp, err := core.Importer().ImportKafka(ctx, api.KafkaImportRequest{Name: name, Brokers: k.brokers, Topic: k.topic, Format: k.format, Records: k.records, BrokersVar: k.brokersVar})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/model"
@@ -67,36 +66,5 @@ func TestCatalogTableThatNoLongerValidatesRefusesDeploys(t *testing.T) {
 	d, err := e.Svc.Table(e.Ctx, api.TableRef{Cluster: "sim", Name: "dim"})
 	if err != nil || d.Error == "" || len(d.Versions) != 2 || len(d.Jobs) != 2 {
 		t.Errorf("Table = %+v, %v; want the error, 2 versions and 2 jobs", d, err)
-	}
-}
-
-// TestDebugInjectsTheCatalog: a debug run of a job without DDL for its
-// source gets the catalog's.
-func TestDebugInjectsTheCatalog(t *testing.T) {
-	d := &core.Debugger{}
-	ch, err := d.Debug(t.Context(), api.DebugRequest{
-		SQL:     "CREATE TABLE out_t (id BIGINT, name STRING) WITH ('connector' = 'blackhole');\nINSERT INTO out_t SELECT id, name FROM dim;",
-		Catalog: []model.CatalogTable{{Cluster: "sim", Name: "dim", Version: 4, SQL: dimSQL}, {Cluster: "sim", Name: "out_t", Version: 1, SQL: "CREATE TABLE out_t (id BIGINT) WITH ('connector' = 'print')"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var started, fin api.DebugEvent
-	for ev := range ch {
-		switch ev.Kind {
-		case api.DebugStarted:
-			started = ev
-		case api.DebugFinished:
-			fin = ev
-		}
-	}
-	if fin.Err != nil {
-		t.Fatal(fin.Err)
-	}
-	if strings.Join(started.Injected, " ") != "dim@v4" || strings.Join(started.Shadowed, " ") != "out_t@v1" {
-		t.Errorf("injected %v, shadowed %v; want dim@v4 and out_t@v1", started.Injected, started.Shadowed)
-	}
-	if len(fin.Sinks) != 1 || fin.Sinks[0].Rows != 3 {
-		t.Errorf("sinks %+v, want 3 rows", fin.Sinks)
 	}
 }

@@ -26,12 +26,15 @@
 //	                injected, refusals of tables that no longer validate
 //	core/udfs       the UDF registry (api.UDFService): functions, the jobs
 //	                that call them, what a SQL deploy runs to create them
+//	core/localrun   what runs in the caller's process: a SQL job's debug
+//	                run (api.Debugger) on join/debug, its Kafka samples,
+//	                the DDL importers (api.Importer)
 //	core/api        the Service interface and its types, for the TUI and CLI
 //
 // A part takes the few things it uses (the store, the clusters, the clock, a
 // Publisher), never Local. The facade itself keeps the job records
 // (ListJobs, Job, CreateJob, SaveSpec), the cluster view and adoption,
-// Explain, and runs the debug runtime (join/debug) for the TUI and the CLI.
+// Explain; Importer hands the CLI core/localrun's importers as api.Importer.
 // It builds each part from Options, which the CLI fills from the config file:
 // core does not import the YAML schema.
 //

@@ -10,7 +10,8 @@ import (
 
 	_ "modernc.org/sqlite" // the demo's dimension table, without cgo
 
-	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 )
 
 // dimURL is the lookup table's database in the demo's SQL, as a real
@@ -25,7 +26,7 @@ var userNames = []string{"Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", 
 // its lookup joins read, in an SQLite file. It returns the debugger that
 // uses them, and offers a stand-in for the demo's UDF, so that ctrl-d in
 // the editor gives rows at once.
-func writeData(dir string) (*core.Debugger, error) {
+func writeData(dir string) (*localrun.Debugger, error) {
 	samples := filepath.Join(dir, "samples")
 	if err := os.MkdirAll(samples, 0o700); err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func writeData(dir string) (*core.Debugger, error) {
 	if err := writeUsers(db); err != nil {
 		return nil, err
 	}
-	return &core.Debugger{Samples: []string{samples}, Databases: map[string]string{dimURL: "jdbc:sqlite:" + db},
+	return &localrun.Debugger{Samples: []string{samples}, Databases: map[string]string{dimURL: "jdbc:sqlite:" + db},
 		StandIns: standIns}, nil
 }
 
@@ -97,7 +98,7 @@ const DebugLimit = 20
 // Debug is what `palink debug --demo NAME` runs: the SQL of the demo job
 // NAME (orders-enrich-3 is an orders-enrich), and a debugger on the demo's
 // data written into a temporary directory that cleanup removes.
-func Debug(name string) (sql string, dbg *core.Debugger, cleanup func(), err error) {
+func Debug(name string) (sql string, dbg api.Debugger, cleanup func(), err error) {
 	var names []string
 	for _, j := range fleet {
 		names = append(names, j.name)
@@ -113,9 +114,10 @@ func Debug(name string) (sql string, dbg *core.Debugger, cleanup func(), err err
 		return "", nil, nil, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	if dbg, err = writeData(dir); err != nil {
+	d, err := writeData(dir)
+	if err != nil {
 		cleanup()
 		return "", nil, nil, err
 	}
-	return sql, dbg, cleanup, nil
+	return sql, d, cleanup, nil
 }

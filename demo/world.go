@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/core/options"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -28,8 +30,8 @@ type Options struct {
 // World is a running demo: the simulator, its clock, and palink on it over
 // a throwaway store.
 type World struct {
-	dir     string         // the demo's throwaway directory (store, data, project)
-	debug   *core.Debugger // with the demo's sample data and dimension table
+	dir     string             // the demo's throwaway directory (store, data, project)
+	debug   *localrun.Debugger // with the demo's sample data and dimension table
 	svc     *core.Local
 	c       *sim.Cluster
 	clock   *sim.WarpClock
@@ -113,7 +115,7 @@ func (d *World) background(ctx context.Context) error {
 func (d *World) Service() *core.Local { return d.svc }
 
 // Debugger runs debug runs on the demo's sample data and dimension table.
-func (d *World) Debugger() *core.Debugger { return d.debug }
+func (d *World) Debugger() api.Debugger { return d.debug }
 
 // Now is the demo's clock: an hour behind the wall clock until the fleet
 // has lived its hour, so that the UI's ages and header are the hour's.

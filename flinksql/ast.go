@@ -30,6 +30,8 @@ type Script struct {
 	// features are the constructs newer than the oldest release palink
 	// knows, where the script uses them (feature.go).
 	features []featureUse
+	// vars is the substitution ParseWithVars parsed, nil if none.
+	vars *substitution
 }
 
 // Text returns the source text of a node of this script, e.g. a statement

@@ -113,6 +113,18 @@ func (p *parser) uses(f feature, name string, start Pos) {
 	p.features = append(p.features, featureUse{feat: f, name: name, span: Span{Pos: start, End: p.lastEnd}})
 }
 
+// ReleaseLacks reports, once per statement, the first construct of a
+// parsed script that opts.Version does not have yet, at its line:col in
+// opts.File (what Check reports with the version set), for a caller that
+// parsed the script already. The grammar parsed is the newest release's
+// whatever the version, so the script need not be parsed for it.
+func ReleaseLacks(s *Script, opts Options) []Diagnostic {
+	if s == nil {
+		return nil
+	}
+	return versionDiagnostics(s, opts)
+}
+
 // versionDiagnostics reports, once per statement, the first construct the
 // target release does not have yet.
 func versionDiagnostics(s *Script, opts Options) []Diagnostic {

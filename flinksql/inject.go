@@ -34,9 +34,11 @@ type Injection struct {
 // InjectedTable is one catalog table a script gets.
 type InjectedTable struct {
 	CatalogDef
-	// Stmt is the CREATE TEMPORARY TABLE statement, without a ';'.
-	Stmt string
-	Info *TableInfo
+	// Stmt is the CREATE TEMPORARY TABLE statement, without a ';'; Table
+	// is that statement parsed.
+	Stmt  string
+	Table *CreateTable
+	Info  *TableInfo
 }
 
 // BrokenTable is a catalog table whose definition does not validate.
@@ -69,6 +71,37 @@ func (in Injection) Apply(src string) string {
 		return src
 	}
 	return in.Prelude() + src
+}
+
+// Prepend puts the injected statements before the script's own, as Apply
+// does to a text, with each ${name} of theirs replaced by its value in
+// values (their own texts are parsed again for that, not the script's).
+// The script is then the one a deploy sends, parsed once. The injected
+// statements' positions are in their own texts (t.Stmt), not in the
+// script's Src: a run's error in one points into the catalog table, and
+// Script.Text or Format of the whole script is not for such a script
+// (FormatStatement of each statement is).
+func (in Injection) Prepend(script *Script, values map[string]string) error {
+	if len(in.Tables) == 0 {
+		return nil
+	}
+	stmts := make([]Statement, 0, len(in.Tables)+len(script.Stmts))
+	for _, t := range in.Tables {
+		if len(FindVars(t.Stmt)) == 0 {
+			stmts = append(stmts, Clone(t.Table))
+			continue
+		}
+		own, errs := ParseScript(SubstituteVars(t.Stmt, values))
+		if len(errs) > 0 {
+			return fmt.Errorf("catalog table %s with its variables' values does not parse: %s", t.Ref(), errs[0].Error())
+		}
+		if len(own.Stmts) != 1 {
+			return fmt.Errorf("catalog table %s with its variables' values is %d statements, not one", t.Ref(), len(own.Stmts))
+		}
+		stmts = append(stmts, own.Stmts[0])
+	}
+	script.Stmts = append(stmts, script.Stmts...)
+	return nil
 }
 
 // Err reports the broken catalog tables the script uses, nil if none.
@@ -140,11 +173,11 @@ func TableInfoOf(ct *CreateTable) *TableInfo {
 	return info
 }
 
-// temporaryStmt renders ct as CREATE TEMPORARY TABLE.
-func temporaryStmt(ct *CreateTable) string {
+// temporary is ct as CREATE TEMPORARY TABLE, and its text.
+func temporary(ct *CreateTable) (*CreateTable, string) {
 	c := *ct
 	c.Temporary, c.OrReplace, c.Replace, c.IfNotExists = true, false, false, false
-	return FormatStatement(&c)
+	return &c, FormatStatement(&c)
 }
 
 // InjectCatalog works out which catalog tables a parsed script gets: the
@@ -169,7 +202,8 @@ func InjectCatalog(script *Script, defs []CatalogDef, opts Options) Injection {
 			in.Broken = append(in.Broken, BrokenTable{CatalogDef: d, Reason: catalogReason(err)})
 			continue
 		}
-		in.Tables = append(in.Tables, InjectedTable{CatalogDef: d, Stmt: temporaryStmt(ct), Info: TableInfoOf(ct)})
+		tmp, stmt := temporary(ct)
+		in.Tables = append(in.Tables, InjectedTable{CatalogDef: d, Stmt: stmt, Table: tmp, Info: TableInfoOf(ct)})
 	}
 	for _, d := range defs {
 		if defined[d.Name] {

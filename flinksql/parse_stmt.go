@@ -94,14 +94,13 @@ func (p *parser) rawUntil(stop func() bool) (string, bool) {
 		return "", false
 	}
 	var b strings.Builder
-	prevEnd := -1
+	first := true
 	for !stop() {
-		t := p.next()
-		if prevEnd >= 0 && t.Pos.Offset > prevEnd {
+		if !first && p.apart[p.pos] {
 			b.WriteByte(' ')
 		}
-		b.WriteString(t.Text)
-		prevEnd = t.End.Offset
+		first = false
+		b.WriteString(p.next().Text)
 	}
 	return b.String(), true
 }

@@ -26,17 +26,23 @@ func ParseFile(file, src string) (*Script, []*Error) {
 // ParseFileFor is ParseFile for a Flink release: the words that release
 // reserves are the ones that must be quoted to be names. The grammar is
 // the newest release's whatever v is; Check reports what v lacks.
-func ParseFileFor(file, src string, v Version) (script *Script, errs []*Error) {
+func ParseFileFor(file, src string, v Version) (*Script, []*Error) {
+	parsed(src)
 	p := newParser(file, src)
 	p.version = v
+	return p.script()
+}
+
+// script parses the whole text.
+func (p *parser) script() (script *Script, errs []*Error) {
 	defer func() {
 		// A last guard: the parser is meant never to panic (FuzzParse
 		// checks), but if it does, the editor must get an error, not a crash.
 		if r := recover(); r != nil {
-			script = &Script{File: file, Src: src, Comments: p.comments}
-			errs = append(p.errs, &Error{File: file, Pos: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1},
+			script = &Script{File: p.file, Src: p.src, Comments: p.comments}
+			errs = append(p.errs, &Error{File: p.file, Pos: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1},
 				Msg: fmt.Sprintf("internal parser error: %v", r), Hint: "please report this with the SQL that caused it: " + firstLine(string(debug.Stack())),
-				src: src, code: CodeInternal})
+				src: p.src, code: CodeInternal})
 		}
 	}()
 	script = p.parseScript()
@@ -89,10 +95,13 @@ func ParseDataType(src string) (*DataType, []*Error) {
 }
 
 type parser struct {
-	file     string
-	src      string
-	toks     []Token
-	up       []string // upper-cased text of Word tokens, "" for others
+	file string
+	src  string
+	toks []Token
+	up   []string // upper-cased text of Word tokens, "" for others
+	// apart says of each token whether it was written apart from the one
+	// before (by space or a comment), in the text lexed.
+	apart    []bool
 	comments []Comment
 	pos      int
 	lastEnd  Pos
@@ -113,7 +122,7 @@ type parser struct {
 
 func newParser(file, src string) *parser {
 	toks, comments, lexErrs := Lex(src)
-	p := &parser{file: file, src: src, toks: toks, comments: comments}
+	p := &parser{file: file, src: src, toks: toks, comments: comments, apart: writtenApart(toks)}
 	p.up = make([]string, len(toks))
 	for i, t := range toks {
 		if t.Kind == Word {

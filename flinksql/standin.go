@@ -2,7 +2,6 @@ package flinksql
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -13,6 +12,8 @@ type StandIn struct {
 	Name   string
 	Params []string
 	Body   string
+	// expr is Body parsed (by ParseStandIn).
+	expr Expr
 }
 
 // ParseStandIn reads "name(p1, p2)=expression".
@@ -33,9 +34,11 @@ func ParseStandIn(s string) (StandIn, error) {
 	if !isIdent(in.Name) {
 		return StandIn{}, fmt.Errorf("stand-in %q: %q is not a function name", s, in.Name)
 	}
-	if _, errs := ParseExpr(body); len(errs) > 0 {
+	e, errs := ParseExpr(body)
+	if len(errs) > 0 {
 		return StandIn{}, fmt.Errorf("stand-in %q: the expression does not parse at %s: %s", s, errs[0].Pos, errs[0].Msg)
 	}
+	in.expr = e
 	return in, nil
 }
 
@@ -59,102 +62,107 @@ func isIdent(s string) bool {
 // body calls itself would never end.
 const maxStandInDepth = 16
 
-// ApplyStandIns rewrites a script so that every call of a stood-in
-// function is its stand-in's expression, the call's arguments in place of
-// the parameters (each in parentheses). The rest of the text is kept as
-// written, so positions before the first call do not move.
-func ApplyStandIns(src string, ins []StandIn) (string, error) {
-	if len(ins) == 0 {
-		return src, nil
+// ApplyStandIns rewrites a parsed script so that every call of a stood-in
+// function is its stand-in's expression in parentheses, the call's
+// arguments (each in parentheses) in place of the parameters: the tree
+// the text "(UPPER((x)))" parses to. The expression's nodes stand where
+// the call stood, so an error in them points at the call; the arguments
+// keep their own positions.
+func ApplyStandIns(script *Script, ins []StandIn) error {
+	if len(ins) == 0 || script == nil {
+		return nil
 	}
 	by := map[string]StandIn{}
 	for _, in := range ins {
+		if in.expr == nil {
+			e, errs := ParseExpr(in.Body)
+			if len(errs) > 0 {
+				return fmt.Errorf("stand-in expression %q: %s", in.Body, errs[0].Msg)
+			}
+			in.expr = e
+		}
 		by[strings.ToUpper(in.Name)] = in
 	}
 	for range maxStandInDepth {
-		out, n, err := standInPass(src, by)
+		n, err := standInPass(script, by)
 		if err != nil || n == 0 {
-			return out, err
+			return err
 		}
-		src = out
 	}
-	return "", fmt.Errorf("stand-ins still call stood-in functions after %d expansions: does one call itself?", maxStandInDepth)
+	return fmt.Errorf("stand-ins still call stood-in functions after %d expansions: does one call itself?", maxStandInDepth)
+}
+
+// stoodIn is the stand-in of a call, if it has one.
+func stoodIn(e Expr, by map[string]StandIn) (*FuncCall, StandIn, bool) {
+	f, ok := e.(*FuncCall)
+	if !ok || len(f.Name.Parts) != 1 || f.NoParens {
+		return nil, StandIn{}, false
+	}
+	in, hit := by[strings.ToUpper(f.Name.Parts[0].Name)]
+	return f, in, hit
 }
 
 // standInPass replaces the outermost calls of stood-in functions and
-// returns how many it replaced.
-func standInPass(src string, by map[string]StandIn) (string, int, error) {
-	script, _ := ParseScript(src)
-	if script == nil {
-		return src, 0, nil
-	}
+// returns how many it replaced; a call in an argument or in a stand-in's
+// expression is replaced on the next pass.
+func standInPass(script *Script, by map[string]StandIn) (int, error) {
 	var calls []*FuncCall
 	for _, st := range script.Stmts {
 		Inspect(st, func(n Node) bool {
-			f, ok := n.(*FuncCall)
-			if ok && len(f.Name.Parts) == 1 && !f.NoParens {
-				if _, hit := by[strings.ToUpper(f.Name.Parts[0].Name)]; hit {
-					calls = append(calls, f)
-					return false // an argument's call is expanded on the next pass
-				}
+			e, ok := n.(Expr)
+			if !ok {
+				return true
+			}
+			if f, _, hit := stoodIn(e, by); hit {
+				calls = append(calls, f)
+				return false
 			}
 			return true
 		})
 	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos.Offset < calls[j].Pos.Offset })
-	var b strings.Builder
-	at := 0
 	for _, f := range calls {
-		in := by[strings.ToUpper(f.Name.Parts[0].Name)]
-		if len(f.Args) != len(in.Params) {
-			return "", 0, fmt.Errorf("%s: %s is called with %d argument(s); its stand-in %s(%s) takes %d",
+		if in := by[strings.ToUpper(f.Name.Parts[0].Name)]; len(f.Args) != len(in.Params) {
+			return 0, fmt.Errorf("%s: %s is called with %d argument(s); its stand-in %s(%s) takes %d",
 				f.Pos, f.Name.Parts[0].Name, len(f.Args), in.Name, strings.Join(in.Params, ", "), len(in.Params))
 		}
-		args := map[string]string{}
-		for i, p := range in.Params {
-			a := f.Args[i].Range()
-			args[strings.ToUpper(p)] = "(" + src[a.Pos.Offset:a.End.Offset] + ")"
-		}
-		body, err := substituteParams(in.Body, args)
-		if err != nil {
-			return "", 0, err
-		}
-		b.WriteString(src[at:f.Pos.Offset])
-		b.WriteString("(" + body + ")")
-		at = f.End.Offset
 	}
-	b.WriteString(src[at:])
-	return b.String(), len(calls), nil
+	for _, st := range script.Stmts {
+		RewriteExprs(st, func(e Expr) (Expr, bool) {
+			f, in, hit := stoodIn(e, by)
+			if !hit {
+				return nil, false
+			}
+			return standInFor(f, in), true
+		})
+	}
+	return len(calls), nil
 }
 
-// substituteParams replaces the stand-in's parameters (plain column
-// references in its body) by the call's argument texts.
-func substituteParams(body string, args map[string]string) (string, error) {
-	e, errs := ParseExpr(body)
-	if len(errs) > 0 {
-		return "", fmt.Errorf("stand-in expression %q: %s", body, errs[0].Msg)
+// standInFor is the stand-in's expression for call f: a copy, placed
+// where f stands, its parameters (plain column references) replaced by
+// copies of the call's arguments.
+func standInFor(f *FuncCall, in StandIn) Expr {
+	args := map[string]Expr{}
+	for i, p := range in.Params {
+		args[strings.ToUpper(p)] = f.Args[i]
 	}
-	type hole struct {
-		from, to int
-		text     string
-	}
-	var holes []hole
-	Inspect(e, func(n Node) bool {
-		if c, ok := n.(*ColumnRef); ok && len(c.Parts) == 1 {
-			if a, ok := args[strings.ToUpper(c.Parts[0].Name)]; ok {
-				holes = append(holes, hole{c.Pos.Offset, c.End.Offset, a})
-			}
+	body := Clone(in.expr)
+	Place(body, f.Span)
+	param := func(e Expr) (Expr, bool) {
+		c, ok := e.(*ColumnRef)
+		if !ok || len(c.Parts) != 1 {
+			return nil, false
 		}
-		return true
-	})
-	sort.Slice(holes, func(i, j int) bool { return holes[i].from < holes[j].from })
-	var b strings.Builder
-	at := 0
-	for _, h := range holes {
-		b.WriteString(body[at:h.from])
-		b.WriteString(h.text)
-		at = h.to
+		a, ok := args[strings.ToUpper(c.Parts[0].Name)]
+		if !ok {
+			return nil, false
+		}
+		return &ParenExpr{Span: a.Range(), X: Clone(a)}, true
 	}
-	b.WriteString(body[at:])
-	return b.String(), nil
+	if to, ok := param(body); ok {
+		body = to
+	} else {
+		RewriteExprs(body, param)
+	}
+	return &ParenExpr{Span: f.Span, X: body}
 }

@@ -75,8 +75,9 @@ func TestParseSignature(t *testing.T) {
 }
 
 // TestStandIns: a stand-in replaces each call, nested ones too, with the
-// call's arguments for its parameters; the result validates without the
-// function.
+// call's arguments for its parameters — the tree of the text written with
+// the stand-in in its place; the result validates without the function,
+// and a call of the wrong arity is an error at its line:col.
 func TestStandIns(t *testing.T) {
 	in, err := ParseStandIn("mask(s)=UPPER(s)")
 	if err != nil {
@@ -86,27 +87,37 @@ func TestStandIns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := "SELECT mask(mask(name) || 'x'), pick(id + 1, 0), s FROM t"
-	got, err := ApplyStandIns(src, []StandIn{in, two})
+	apply := func(src string, ins ...StandIn) (*Script, error) {
+		t.Helper()
+		script, errs := ParseScript(src)
+		if len(errs) > 0 {
+			t.Fatal(errs[0])
+		}
+		return script, ApplyStandIns(script, ins)
+	}
+	got, err := apply("SELECT mask(mask(name) || 'x'), pick(id + 1, 0), s FROM t", in, two)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "SELECT (UPPER(((UPPER((name))) || 'x'))), (COALESCE((id + 1), (0))), s FROM t"
-	if got != want {
-		t.Errorf("ApplyStandIns:\n got %s\nwant %s", got, want)
+	want, _ := ParseScript("SELECT (UPPER(((UPPER((name))) || 'x'))), (COALESCE((id + 1), (0))), s FROM t")
+	if Format(got) != Format(want) {
+		t.Errorf("ApplyStandIns:\n got %s\nwant %s", Format(got), Format(want))
 	}
-	out, err := ApplyStandIns(udfScript, []StandIn{in})
+	if sel := got.Stmts[0].(*QueryStmt).Query.Body.(*Select); sel.Items[0].Expr.Range().Pos.Col != 8 || sel.Items[1].Expr.Range().Pos.Col != 33 {
+		t.Errorf("the stand-ins stand at %s and %s, want where the calls stood (1:8, 1:33)", sel.Items[0].Expr.Range().Pos, sel.Items[1].Expr.Range().Pos)
+	}
+	out, err := apply(udfScript, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := Check(out, Options{Functions: map[string]FunctionInfo{}}).Diagnostics; len(errs) != 0 && errs[0].Severity == SeverityError {
+	if errs := Validate(out, Options{Functions: map[string]FunctionInfo{}}); len(errs) != 0 && errs[0].Severity == SeverityError {
 		t.Errorf("the stood-in script does not validate: %v", errs)
 	}
-	if _, err := ApplyStandIns("SELECT mask(a, b) FROM t", []StandIn{in}); err == nil || !strings.Contains(err.Error(), "1:8: mask is called with 2 argument(s)") {
+	if _, err := apply("SELECT mask(a, b) FROM t", in); err == nil || !strings.Contains(err.Error(), "1:8: mask is called with 2 argument(s)") {
 		t.Errorf("a call with too many arguments: %v", err)
 	}
 	self, _ := ParseStandIn("mask(s)=mask(s)")
-	if _, err := ApplyStandIns("SELECT mask(a) FROM t", []StandIn{self}); err == nil {
+	if _, err := apply("SELECT mask(a) FROM t", self); err == nil {
 		t.Error("a stand-in that calls itself expanded for ever")
 	}
 	for _, bad := range []string{"mask", "mask(s)", "mask(s)=", "(s)=s", "mask(1)=s", "mask(s)=UPPER(", "m-x(s)=s"} {

@@ -193,8 +193,15 @@ func VarsOutsideOptions(src string, names []string) []VarRef {
 			b[i] = 'v'
 		}
 	}
+	script, _ := ParseScript(string(b))
+	return outsideOptions(refs, wanted, script)
+}
+
+// outsideOptions are the refs of the names wanted that stand nowhere in
+// an option's value of script (which may be nil: then all of them).
+func outsideOptions(refs []VarRef, wanted map[string]bool, script *Script) []VarRef {
 	var options []Span
-	if script, _ := ParseScript(string(b)); script != nil {
+	if script != nil {
 		Inspect(script, func(n Node) bool {
 			switch n := n.(type) {
 			case *Property:
@@ -231,16 +238,37 @@ func VarsOutsideOptions(src string, names []string) []VarRef {
 func SecretsOutsideOptions(src, file string, secrets []string, sev Severity) []Diagnostic {
 	var out []Diagnostic
 	for _, r := range VarsOutsideOptions(src, secrets) {
-		d := Diagnostic{Severity: sev, Code: CodeSecretOutsideOptions, File: file, Pos: r.Pos, End: r.End, src: src,
-			Hint: "use a secret only as a connector option's value: WITH ('password' = '${" + r.Name + "}') or an OPTIONS hint"}
-		if sev == SeverityError {
-			d.Msg = fmt.Sprintf("a debug run refuses secret variable ${%s} outside a connector option: its value would show in what the run writes", r.Name)
-		} else {
-			d.Msg = fmt.Sprintf("secret variable ${%s} stands outside a connector option: Flink shows its value in the job's plan and web UI", r.Name)
-		}
-		out = append(out, d)
+		out = append(out, secretOutside(r, file, src, sev))
 	}
 	return out
+}
+
+// SecretsOutsideOptionsIn is SecretsOutsideOptions of a script parsed by
+// ParseWithVars without the secrets' values (or by ParseScript): its
+// references as written, its options as parsed; no second parse.
+func SecretsOutsideOptionsIn(script *Script, file string, secrets []string, sev Severity) []Diagnostic {
+	wanted := map[string]bool{}
+	for _, n := range secrets {
+		wanted[n] = true
+	}
+	var out []Diagnostic
+	for _, r := range outsideOptions(FindVars(script.Src), wanted, script) {
+		out = append(out, secretOutside(r, file, script.Src, sev))
+	}
+	return out
+}
+
+// secretOutside is the diagnostic of a secret's reference r outside an
+// option's value.
+func secretOutside(r VarRef, file, src string, sev Severity) Diagnostic {
+	d := Diagnostic{Severity: sev, Code: CodeSecretOutsideOptions, File: file, Pos: r.Pos, End: r.End, src: src,
+		Hint: "use a secret only as a connector option's value: WITH ('password' = '${" + r.Name + "}') or an OPTIONS hint"}
+	if sev == SeverityError {
+		d.Msg = fmt.Sprintf("a debug run refuses secret variable ${%s} outside a connector option: its value would show in what the run writes", r.Name)
+	} else {
+		d.Msg = fmt.Sprintf("secret variable ${%s} stands outside a connector option: Flink shows its value in the job's plan and web UI", r.Name)
+	}
+	return d
 }
 
 func inSpans(spans []Span, r VarRef) bool {

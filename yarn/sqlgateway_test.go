@@ -252,7 +252,9 @@ func TestSQLGatewayErrors(t *testing.T) {
 		gw.json("GET", "/api_versions", 200, `{"versions":["V2"]}`)
 		p := "/v2/sessions/" + sess + "/operations/" + opID + "/result/0"
 		gw.json("GET", p, 200, fetchPage(ResultNotReady, "", p+"?rowFormat=JSON", ""))
-		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		// Long enough for the first poll on a loaded machine (the fake
+		// requires one): the wait is what ends it, not the answer.
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
 		defer cancel()
 		_, err := newGateway(t, gw.URL()).FetchAll(ctx, sess, opID, 0)
 		if !errors.Is(err, ErrTimeout) {

@@ -322,6 +322,20 @@ var examples = map[string]example{
 		}
 		return err
 	},
+	// The importers run in the caller's process, like a debug run: no
+	// service, in this process or an agent's, is an api.Importer.
+	"ImportJDBC": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		if _, ok := s.(api.Importer); ok {
+			return fmt.Errorf("the service is an api.Importer: an import would run in the agent's process")
+		}
+		return nil
+	},
+	"ImportKafka": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		if _, ok := s.(api.Importer); ok {
+			return fmt.Errorf("the service is an api.Importer: an import would run in the agent's process")
+		}
+		return nil
+	},
 }
 
 // newWalk makes the fixture: a RUNNING job "walk" with a savepoint, a

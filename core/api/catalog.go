@@ -115,11 +115,15 @@ type KafkaImportRequest struct {
 	Brokers string // host:port,host:port
 	Topic   string
 	Format  string // json (default) or csv
-	Records int    // how many of the newest records to read; 0: the default
+	Records int    // how many of the newest records to read; 0: DefaultImportRecords
 	// BrokersVar, when set, is the variable the DDL names the brokers by
 	// (${BrokersVar}), so that each cluster reads its own Kafka.
 	BrokersVar string
 }
+
+// DefaultImportRecords is how many records an import from Kafka reads when
+// not told.
+const DefaultImportRecords = 200
 
 // ImportedTable is the DDL an import wrote, with what it could not map.
 type ImportedTable struct {

@@ -57,7 +57,7 @@ type DebugRequest struct {
 	// process, and masked in whatever the run reports.
 	Vars []model.Variable
 	// Samples read source tables from their Kafka topics: table → how
-	// many of the newest records (0: core.DefaultSample). SaveSamples,
+	// many of the newest records (0: DefaultSample). SaveSamples,
 	// when set, is the directory the samples are kept in as TABLE.jsonl,
 	// so that the run can be repeated with --data.
 	Samples     map[string]int
@@ -86,6 +86,9 @@ type DebugSample struct {
 	FirstError           string // why the first undecodable record did not decode
 	File                 string // where the sample was saved ("" unless SaveSamples)
 }
+
+// DefaultSample is how many records a sample reads when not told.
+const DefaultSample = 100
 
 // DebugSamples is a Debugger that knows sample data files of tables, for
 // a form to offer them.

@@ -12,7 +12,7 @@ import (
 var _ = time.Second
 
 // methods is every API method, in the embedding order of the API's
-// interfaces (Service's role interfaces, then Debugger).
+// interfaces (Service's role interfaces, then the local runs: Debugger, Importer).
 var methods = []Method{
 	{Name: "ListJobs", Role: model.Viewer, On: ScopeList},
 	{Name: "Job", Role: model.Viewer, On: ScopeJob},
@@ -74,4 +74,6 @@ var methods = []Method{
 	{Name: "WhoAmI", Role: model.Viewer, On: ScopeAny, Self: true},
 	{Name: "Audit", Role: model.Admin, What: "read the audit log", On: ScopeList},
 	{Name: "Debug", Role: model.Viewer, Local: true, On: ScopeAny},
+	{Name: "ImportJDBC", Role: model.Viewer, Local: true, On: ScopeAny},
+	{Name: "ImportKafka", Role: model.Viewer, Local: true, On: ScopeAny},
 }

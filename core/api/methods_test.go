@@ -21,6 +21,7 @@ var apiInterfaces = []reflect.Type{
 	reflect.TypeFor[Service](),
 	reflect.TypeFor[DiagnoseService](),
 	reflect.TypeFor[Debugger](),
+	reflect.TypeFor[Importer](),
 }
 
 // TestEveryMethodIsDeclared: every method of the API's interfaces has one

@@ -3,8 +3,10 @@ package options
 import (
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/core"
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/decide"
+	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/core/observe"
 )
 
@@ -75,4 +77,14 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 // BuildPolicy is how builds and secret commands run (config build:).
 func BuildPolicy(cfg *config.Config) core.BuildPolicy {
 	return core.BuildPolicy{User: cfg.Build.User, Sandbox: cfg.Build.Sandbox, Path: cfg.Build.Path, Offline: cfg.Build.Offline}
+}
+
+// Debugger is where debug runs happen, in this process, with the config's
+// sample directories, database redirects and build policy (for a secret
+// variable's command); cfg nil: none of them.
+func Debugger(cfg *config.Config) api.Debugger {
+	if cfg == nil {
+		return &localrun.Debugger{}
+	}
+	return &localrun.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: BuildPolicy(cfg)}
 }

@@ -73,7 +73,7 @@ FROM users GROUP BY team`
 	dup := data + `{"team": "b", "name": "Bob", "age": 7}
 `
 	o := Options{Data: map[string]string{"users": writeFile(t, "users.jsonl", dup)}}
-	if _, err := Run(context.Background(), job, o); err == nil || !strings.Contains(err.Error(), "Duplicate key 'Bob' in JSON_OBJECTAGG") {
+	if _, err := runSQL(context.Background(), job, o); err == nil || !strings.Contains(err.Error(), "Duplicate key 'Bob' in JSON_OBJECTAGG") {
 		t.Errorf("a key twice in a group: %v", err)
 	}
 }

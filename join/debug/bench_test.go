@@ -82,7 +82,7 @@ func benchRun(b *testing.B, job string, data map[string]string, rows int, want i
 	opts := Options{Data: data, Keep: 1000}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := Run(context.Background(), job, opts)
+		res, err := runSQL(context.Background(), job, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,6 +23,16 @@ var (
 const wait = 5 * time.Second
 
 var fixedNow = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+
+// runSQL parses a job and runs it, as `palink debug` does a job without
+// tables from a catalog, variables or stand-ins.
+func runSQL(ctx context.Context, src string, opts Options) (*Result, error) {
+	script, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return Run(ctx, script, opts)
+}
 
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()

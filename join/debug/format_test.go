@@ -33,7 +33,7 @@ func TestFormats(t *testing.T) {
 			expect(t, tc.name, changelog(s), tc.want)
 		})
 	}
-	_, err := Run(t.Context(), "CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'kafka', 'format' = 'json', 'json.fail-on-missing-field' = 'true');\n"+q,
+	_, err := runSQL(t.Context(), "CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'kafka', 'format' = 'json', 'json.fail-on-missing-field' = 'true');\n"+q,
 		Options{Data: map[string]string{"t": writeFile(t, "t.jsonl", `{"id": 1}`+"\n")}})
 	if err == nil || err.Error() != "debug run: t.jsonl line 1: Could not find field with name 'name'" {
 		t.Errorf("%v", err)
@@ -65,7 +65,7 @@ func TestAvroSource(t *testing.T) {
 		"+I[a, -0.50, 2024-01-01 10:15:31.000, 5]",
 		"+I[b, 12.34, NULL, NULL]",
 	})
-	_, err := Run(t.Context(), q, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", `{"id": 1, "usr": {"long": 7}}`+"\n")}})
+	_, err := runSQL(t.Context(), q, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", `{"id": 1, "usr": {"long": 7}}`+"\n")}})
 	if want := `debug run: orders.jsonl line 1, column usr: expected null or {"string": string}, got {"long":7}`; err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
 	}

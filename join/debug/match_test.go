@@ -239,7 +239,7 @@ func runFiles(t *testing.T, job string, files map[string]string) (*Result, error
 	for name, content := range files {
 		o.Data[strings.TrimSuffix(name, filepath.Ext(name))] = writeFile(t, name, content)
 	}
-	return Run(context.Background(), job, o)
+	return runSQL(context.Background(), job, o)
 }
 
 // Flink's WITHIN example: a drop of more than 10 within an hour. The

@@ -20,7 +20,7 @@ func run(t *testing.T, job string, files map[string]string, opts ...func(*Option
 	for _, f := range opts {
 		f(&o)
 	}
-	res, err := Run(context.Background(), job, o)
+	res, err := runSQL(context.Background(), job, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestGroupAggregateShapes(t *testing.T) {
 // words; an upsert sink takes no -U and keeps one row per key.
 func TestGroupAggregateSinks(t *testing.T) {
 	files := map[string]string{"orders.jsonl": ordersData}
-	_, err := Run(context.Background(), ordersDDL+`CREATE TABLE res (usr STRING, n BIGINT) WITH ('connector' = 'kafka', 'format' = 'json');
+	_, err := runSQL(context.Background(), ordersDDL+`CREATE TABLE res (usr STRING, n BIGINT) WITH ('connector' = 'kafka', 'format' = 'json');
 INSERT INTO res SELECT usr, COUNT(*) FROM orders GROUP BY usr`, Options{Data: map[string]string{"orders": writeFile(t, "o.jsonl", ordersData)}})
 	if err == nil || !strings.Contains(err.Error(), "Table sink 'default_catalog.default_database.res' doesn't support consuming update changes which is produced by node GroupAggregate(groupBy=[usr], select=[usr, COUNT(*)])") {
 		t.Fatalf("%v", err)
@@ -167,7 +167,7 @@ INSERT INTO res SELECT usr, COUNT(*) FROM orders GROUP BY usr`, files).Sinks[0]
 // runErr runs a job over the orders data and returns its error.
 func runErr(t *testing.T, job string) (*Result, error) {
 	t.Helper()
-	return Run(context.Background(), job, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", ordersData)}})
+	return runSQL(context.Background(), job, Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", ordersData)}})
 }
 
 // LISTAGG, FIRST_VALUE, LAST_VALUE, BOOL_AND/OR, ARRAY_AGG and COLLECT

@@ -76,7 +76,7 @@ func TestDebugLookupJoinSameRowsOnAllDatabases(t *testing.T) {
 			var mu sync.Mutex
 			var streamed []SinkRow
 			var read []int64
-			res, err := Run(context.Background(), enrichJob(d, table), Options{
+			res, err := runSQL(context.Background(), enrichJob(d, table), Options{
 				Data: map[string]string{"orders": orders}, Now: func() time.Time { return fixedNow },
 				OnRow:  func(r SinkRow) { mu.Lock(); streamed = append(streamed, r); mu.Unlock() },
 				OnRead: func(table string, n int64) { mu.Lock(); read = append(read, n); mu.Unlock() },
@@ -143,7 +143,7 @@ SELECT id,
   TRY_CAST(note AS INT) AS bad, IF(qty > 5, 'many', 'few') AS how_many, ROUND(CAST(price AS DOUBLE), 1) AS r,
   NULLIF(note, '') AS note_or_null, PROCTIME() AS pt
 FROM t WHERE id < 10`
-	res, err := Run(context.Background(), job, Options{Data: map[string]string{"T": data}, Now: func() time.Time { return fixedNow }})
+	res, err := runSQL(context.Background(), job, Options{Data: map[string]string{"T": data}, Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ CREATE TABLE gen (id BIGINT, score INT, name STRING, flag BOOLEAN) WITH (
 CREATE TABLE sink (id BIGINT, score INT, name STRING, flag BOOLEAN) WITH ('connector' = 'blackhole');
 INSERT INTO sink SELECT * FROM gen WHERE score >= 1;
 SELECT id FROM gen LIMIT 3;`
-	res, err := Run(context.Background(), job, Options{})
+	res, err := runSQL(context.Background(), job, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,14 +185,14 @@ SELECT id FROM gen LIMIT 3;`
 			t.Fatalf("row %v out of its options", r)
 		}
 	}
-	again, _ := Run(context.Background(), job, Options{})
+	again, _ := runSQL(context.Background(), job, Options{})
 	if !rowsEqual(again.Sinks[0].Rows, rows) {
 		t.Fatal("datagen is not repeatable")
 	}
 	if got := res.Sinks[1].Rows; !rowsEqual(got, []join.Row{{int64(10)}, {int64(11)}, {int64(12)}}) {
 		t.Fatalf("LIMIT 3: %v", got)
 	}
-	res, err = Run(context.Background(), job, Options{Limit: 7})
+	res, err = runSQL(context.Background(), job, Options{Limit: 7})
 	if err != nil || len(res.Sinks[0].Rows) != 7 {
 		t.Fatalf("--limit 7: %v, %v", res, err)
 	}
@@ -217,7 +217,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 		{"CREATE FUNCTION f AS 'x.Y'", "line 3:1: CREATE FUNCTION: user-defined functions do not run"},
 		{"SELECT FROM", "does not parse"},
 	} {
-		_, err := Run(context.Background(), base+tc.sql, Options{Data: map[string]string{"t": data}})
+		_, err := runSQL(context.Background(), base+tc.sql, Options{Data: map[string]string{"t": data}})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.sql, err, tc.want)
 		}
@@ -227,7 +227,7 @@ func TestDebugRefusesWhatItCannotRun(t *testing.T) {
 // Errors name the input row and the reason.
 func TestDebugErrorsNameTheRow(t *testing.T) {
 	bad := writeFile(t, "t.jsonl", "{\"a\": 1}\n{\"a\": \"x\"}\n")
-	_, err := Run(context.Background(), "CREATE TABLE t (a INT) WITH ('connector'='kafka'); SELECT a FROM t",
+	_, err := runSQL(context.Background(), "CREATE TABLE t (a INT) WITH ('connector'='kafka'); SELECT a FROM t",
 		Options{Data: map[string]string{"t": bad}})
 	if err == nil || !strings.Contains(err.Error(), "line 2, column a") {
 		t.Fatalf("%v", err)
@@ -238,7 +238,7 @@ func TestDebugErrorsNameTheRow(t *testing.T) {
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := enrichJob(d, table)
 	d.Exec(t, "DROP TABLE "+d.Quote(table)) // lookups fail
-	_, err = Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
+	_, err = runSQL(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
 	if err == nil || !strings.Contains(err.Error(), "no such table") {
 		t.Fatalf("%v", err)
 	}
@@ -249,7 +249,7 @@ func TestDebugLookupErrorNamesInputRow(t *testing.T) {
 	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := strings.Replace(enrichJob(d, table), "ON o.user_id = u.id", "ON o.user_id = u.id AND 1 / (o.order_id - 101) > 0", 1)
-	_, err := Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
+	_, err := runSQL(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
 	if err == nil || !strings.Contains(err.Error(), "input row 2") || !strings.Contains(err.Error(), "division by zero") {
 		t.Fatalf("%v", err)
 	}
@@ -272,7 +272,7 @@ func TestWriteDebugResult(t *testing.T) {
 	table := d.CreateUsers(t)
 	orders := writeFile(t, "orders.jsonl", ordersJSONL)
 	job := strings.Replace(enrichJob(d, table), "'output-mode'='allow_unordered'", "'output-mode'='ordered'", 1)
-	res, err := Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}, Limit: 2})
+	res, err := runSQL(context.Background(), job, Options{Data: map[string]string{"orders": orders}, Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ FROM orders AS o
 JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON u.id = o.user_id
 LEFT JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS nxt ON nxt.id = u.id + 1 AND nxt.active
 WHERE o.amount < 6`
-	res, err := Run(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
+	res, err := runSQL(context.Background(), job, Options{Data: map[string]string{"orders": orders}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ SELECT id FROM g`
 	var once sync.Once
 	errc := make(chan error, 1)
 	go func() {
-		_, err := Run(ctx, job, Options{OnRow: func(SinkRow) { once.Do(func() { close(first) }) }})
+		_, err := runSQL(ctx, job, Options{OnRow: func(SinkRow) { once.Do(func() { close(first) }) }})
 		errc <- err
 	}()
 	<-first
@@ -364,7 +364,7 @@ SELECT id * 10 AS x FROM (SELECT id FROM g WHERE id > 2 LIMIT 4)`
 	var err error
 	go func() {
 		defer close(done)
-		res, err = Run(context.Background(), job, Options{})
+		res, err = runSQL(context.Background(), job, Options{})
 	}()
 	select {
 	case <-done:
@@ -380,10 +380,10 @@ SELECT id * 10 AS x FROM (SELECT id FROM g WHERE id > 2 LIMIT 4)`
 func TestDebugUnboundedDatagenNeedsLimit(t *testing.T) {
 	job := `CREATE TABLE g (id INT, v DOUBLE) WITH ('connector' = 'datagen', 'fields.v.min' = '1', 'fields.v.max' = '2');
 SELECT id, v FROM g`
-	if _, err := Run(context.Background(), job, Options{}); err == nil || !strings.Contains(err.Error(), "unbounded") {
+	if _, err := runSQL(context.Background(), job, Options{}); err == nil || !strings.Contains(err.Error(), "unbounded") {
 		t.Fatalf("%v", err)
 	}
-	res, err := Run(context.Background(), job, Options{Limit: 5})
+	res, err := runSQL(context.Background(), job, Options{Limit: 5})
 	if err != nil || len(res.Sinks[0].Rows) != 5 {
 		t.Fatalf("%v, %v", res, err)
 	}
@@ -401,7 +401,7 @@ func TestDebugEarlySourceErrorWinsOverLookupSetup(t *testing.T) {
 	table := d.CreateUsers(t)
 	bad := writeFile(t, "orders.jsonl", "{\"order_id\": \"not a number\", \"user_id\": 1}\n")
 	for i := 0; i < 20; i++ { // the race between the two stages goes both ways
-		_, err := Run(context.Background(), enrichJob(d, table), Options{Data: map[string]string{"orders": bad}})
+		_, err := runSQL(context.Background(), enrichJob(d, table), Options{Data: map[string]string{"orders": bad}})
 		if err == nil || !strings.Contains(err.Error(), "line 1, column order_id") || strings.Contains(err.Error(), "context canceled") {
 			t.Fatalf("run %d: %v", i, err)
 		}

@@ -57,7 +57,7 @@ not json
 	}
 	s := run(t, ddl(", 'json.ignore-parse-errors' = 'true'"), map[string]string{"orders.jsonl": data}).Sinks[0]
 	expect(t, "ignored", changelog(s), []string{"+I[1, a]", "+I[3, c]"})
-	_, err := Run(context.Background(), ddl(""), Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", data)}})
+	_, err := runSQL(context.Background(), ddl(""), Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", data)}})
 	if err == nil || !strings.Contains(err.Error(), "orders.jsonl line 2: Failed to deserialize JSON 'not json'") {
 		t.Errorf("%v", err)
 	}

@@ -36,7 +36,7 @@ func TestWindowGroupingSets(t *testing.T) {
 		t.Error("a window aggregate with grouping sets is append-only")
 	}
 	o := Options{Data: map[string]string{"Bid": writeFile(t, "Bid.jsonl", bidData)}}
-	_, err := Run(context.Background(), bidDDL+`SELECT window_start, SUM(price) FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+	_, err := runSQL(context.Background(), bidDDL+`SELECT window_start, SUM(price) FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
   GROUP BY GROUPING SETS ((window_start, window_end), ())`, o)
 	if err == nil || err.Error() != "debug run: line 5:1: every grouping set of a window aggregate must hold window_start and window_end" {
 		t.Errorf("a set without the window: %v", err)

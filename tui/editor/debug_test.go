@@ -14,8 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	_ "modernc.org/sqlite"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/editor"
@@ -209,7 +209,7 @@ func TestDebugRunAgainstSQLite(t *testing.T) {
 	job, orders := sqliteJob(t)
 	f := withVersions(tuitest.NewFixture())
 	f.Versions["j001"][2].SQL = job
-	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test", Debugger: &core.Debugger{}})
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test", Debugger: &localrun.Debugger{}})
 	openEditor(h, "orders-enrich")
 	chord(h, "ctrl+d")
 	h.Type(orders)

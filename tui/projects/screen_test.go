@@ -49,7 +49,7 @@ func startBuild(h *tuitest.Harness) {
 // waitBuild polls the build view until its build has ended.
 func waitBuild(h *tuitest.Harness) {
 	h.T.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		h.Fire(projects.TickMsg)
 		if b, ok := h.Top().(*projects.BuildScreen); !ok || !b.Running() {
 			return

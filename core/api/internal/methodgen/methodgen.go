@@ -58,8 +58,8 @@ type decl struct {
 }
 
 // Roots are the API's interfaces: Service, whose embedded interfaces are the
-// role interfaces, and Debugger, the local run.
-var Roots = []string{"Service", "Debugger"}
+// role interfaces, and the local runs: Debugger, Importer.
+var Roots = []string{"Service", "Debugger", "Importer"}
 
 // Generate reads the Go files of dir (not its tests) and returns the
 // source of its methods_gen.go: every method of the Roots and of the
@@ -291,7 +291,7 @@ import (
 var _ = time.Second
 
 // methods is every API method, in the embedding order of the API's
-// interfaces (Service's role interfaces, then Debugger).
+// interfaces (Service's role interfaces, then the local runs: Debugger, Importer).
 var methods = []Method{
 `)
 	for _, d := range decls {

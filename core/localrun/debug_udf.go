@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // standIn rewrites the run's script with its stand-ins, and refuses a run
 // whose script calls a user function that has none: a local run cannot
 // load the function's jar or Python file. It returns the stand-ins it used.
-func standIn(r *api.DebugRequest) ([]string, error) {
+func standIn(r *api.DebugRequest, job *flinksql.Script) ([]string, error) {
 	ins := make([]flinksql.StandIn, 0, len(r.StandIns))
 	given := map[string]string{}
 	for _, s := range r.StandIns {
@@ -23,10 +23,9 @@ func standIn(r *api.DebugRequest) ([]string, error) {
 		ins = append(ins, in)
 		given[strings.ToUpper(in.Name)] = s
 	}
-	script, _ := flinksql.ParseScript(r.SQL)
 	var used []string
 	seen := map[string]bool{}
-	for _, c := range flinksql.UserFunctionCalls(script) {
+	for _, c := range flinksql.UserFunctionCalls(job) {
 		up := strings.ToUpper(c.Name)
 		if seen[up] {
 			continue
@@ -41,11 +40,9 @@ func standIn(r *api.DebugRequest) ([]string, error) {
 	if len(used) == 0 {
 		return nil, nil
 	}
-	out, err := flinksql.ApplyStandIns(r.SQL, ins)
-	if err != nil {
+	if err := flinksql.ApplyStandIns(job, ins); err != nil {
 		return nil, fmt.Errorf("debug run: %w", err)
 	}
-	r.SQL = out
 	return used, nil
 }
 

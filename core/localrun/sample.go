@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"bytes"
@@ -35,12 +35,9 @@ const sampleFirst = 5 * time.Second
 // sampleQuiet is how long a sample waits for more records once none come.
 const sampleQuiet = 700 * time.Millisecond
 
-// DefaultSample is how many records a sample reads when not told.
-const DefaultSample = 100
-
 // takeSamples reads each requested table's sample into a JSON lines file
 // (in dir, or a temporary one) and gives the run that file.
-func takeSamples(ctx context.Context, sql string, r *api.DebugRequest) ([]api.DebugSample, func(), error) {
+func takeSamples(ctx context.Context, script *flinksql.Script, r *api.DebugRequest) ([]api.DebugSample, func(), error) {
 	cleanup := func() {}
 	if len(r.Samples) == 0 {
 		return nil, cleanup, nil
@@ -55,7 +52,6 @@ func takeSamples(ctx context.Context, sql string, r *api.DebugRequest) ([]api.De
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, cleanup, fmt.Errorf("--save-sample %s: %w", dir, err)
 	}
-	script, _ := flinksql.ParseScript(sql)
 	tables := map[string]*flinksql.CreateTable{}
 	if script != nil {
 		for _, st := range script.Stmts {
@@ -77,7 +73,7 @@ func takeSamples(ctx context.Context, sql string, r *api.DebugRequest) ([]api.De
 		}
 		n := r.Samples[name]
 		if n <= 0 {
-			n = DefaultSample
+			n = api.DefaultSample
 		}
 		s, err := sampleKafka(ctx, name, flinksql.TableInfoOf(ct), n, filepath.Join(dir, name+".jsonl"))
 		if err != nil {

@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 )
 
 // kafkaWith starts an in-process Kafka (kfake speaks the real protocol)
@@ -49,7 +49,7 @@ func sampleRun(t *testing.T, sql string, r api.DebugRequest) (api.DebugEvent, ap
 	r.SQL = sql
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ch, err := (&core.Debugger{}).Debug(ctx, r)
+	ch, err := (&localrun.Debugger{}).Debug(ctx, r)
 	if err != nil {
 		t.Fatal(err)
 	}

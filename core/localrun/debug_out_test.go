@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"bufio"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 )
 
 // With --out, every row goes to the file and the sink's count is all of
@@ -26,7 +26,7 @@ func TestDebuggerWithOutKeepsTheFirstRowsAndCountsThemAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.jsonl")
-	evs := drain(t, mustDebug(t, &core.Debugger{}, api.DebugRequest{
+	evs := drain(t, mustDebug(t, &localrun.Debugger{}, api.DebugRequest{
 		SQL:  `CREATE TABLE orders (id BIGINT) WITH ('connector' = 'kafka', 'format' = 'json'); SELECT id * 2 AS twice FROM orders`,
 		Data: map[string]string{"orders": data}, Out: out}))
 	fin := evs[len(evs)-1]

@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"bufio"
@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 )
 
 // peakHeap samples the heap until stop is called, which returns the
@@ -84,7 +84,7 @@ SELECT id, usr, price * amount AS total, ts FROM orders WHERE amount >= 0`
 			for i := 0; i < b.N; i++ {
 				runtime.GC()
 				stop := peakHeap()
-				ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{
+				ch, err := (&localrun.Debugger{}).Debug(context.Background(), api.DebugRequest{
 					SQL: job, Data: map[string]string{"orders": orders}, Out: filepath.Join(dir, "out.jsonl")})
 				if err != nil {
 					b.Fatal(err)

@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/catalog"
+	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug"
@@ -40,7 +42,7 @@ type Debugger struct {
 	StandIns []string
 	// Build is how a secret variable's command runs (config build:): in
 	// an environment built from nothing, never as root.
-	Build BuildPolicy
+	Build sandbox.Policy
 }
 
 var (
@@ -87,20 +89,21 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			return false
 		}
 	}
-	start, vars, err := prepareDebug(&r, catalog.Sources{Commands: d.Build})
+	prep, err := prepareDebug(&r, catalog.Sources{Commands: d.Build})
 	if err != nil {
 		emit(api.DebugEvent{Kind: api.DebugFinished, Err: err, Elapsed: time.Since(began)})
 		return
 	}
-	sampled, cleanup, err := takeSamples(ctx, r.SQL, &r)
+	start, vars := prep.start, prep.vars
+	sampled, cleanup, err := takeSamples(ctx, prep.job, &r)
 	defer cleanup()
 	if err != nil {
 		emit(api.DebugEvent{Kind: api.DebugFinished, Err: vars.MaskErr(err), Elapsed: time.Since(began)})
 		return
 	}
 	start.Sampled = sampled
-	r.Data = d.withSamples(r.SQL, r.Data)
-	start.Sources, start.Sinks, start.Lookups = debugPlan(r.SQL, r.Data, d.Databases)
+	r.Data = d.withSamples(prep.job, r.Data)
+	start.Sources, start.Sinks, start.Lookups = debugPlan(prep.job, r.Data, d.Databases)
 	for i := range start.Lookups {
 		start.Lookups[i].Where = vars.Mask(start.Lookups[i].Where)
 	}
@@ -139,27 +142,33 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		// the first rows of each sink, not everything the sinks received.
 		keep = api.MaxDebugFinal
 	}
-	res, err := debug.Run(runCtx, r.SQL, debug.Options{
-		Data:       r.Data,
-		Databases:  d.Databases,
-		Limit:      r.Limit,
-		Out:        r.Out,
-		Mask:       vars.JSONMask(),
-		Keep:       keep,
-		Watermarks: r.Watermarks,
-		ClockStep:  r.ProctimeStep,
-		Now:        now,
-		OnRead:     func(table string, _ int64) { p.read(table) },
-		OnRow: func(row debug.SinkRow) {
-			p.received()
-			vals := make([]string, len(row.Values))
-			for i, v := range row.Values {
-				vals[i] = vars.Mask(debug.FormatValue(v)) // a script may select a secret
-			}
-			emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
-				Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup}})
-		},
-	})
+	// A script that does not parse is refused here, where the run would
+	// have found it: after the samples are taken and the plan shown.
+	var res *debug.Result
+	err = prep.syntax
+	if err == nil {
+		res, err = debug.Run(runCtx, prep.job, debug.Options{
+			Data:       r.Data,
+			Databases:  d.Databases,
+			Limit:      r.Limit,
+			Out:        r.Out,
+			Mask:       vars.JSONMask(),
+			Keep:       keep,
+			Watermarks: r.Watermarks,
+			ClockStep:  r.ProctimeStep,
+			Now:        now,
+			OnRead:     func(table string, _ int64) { p.read(table) },
+			OnRow: func(row debug.SinkRow) {
+				p.received()
+				vals := make([]string, len(row.Values))
+				for i, v := range row.Values {
+					vals[i] = vars.Mask(debug.FormatValue(v)) // a script may select a secret
+				}
+				emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
+					Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup}})
+			},
+		})
+	}
 	cancel()
 	<-tickerDone
 	fin := api.DebugEvent{Kind: api.DebugFinished, Elapsed: time.Since(began), Err: err}
@@ -275,11 +284,7 @@ func lookupMode(m join.Mode) string {
 // that a screen can show its sources, progress totals and sink columns
 // before the first row. It is best effort: debug.Run is the judge, and the
 // finished event carries what it actually did.
-func debugPlan(src string, data, databases map[string]string) ([]api.DebugSource, []api.DebugSink, []api.DebugLookup) {
-	script, _ := flinksql.ParseScript(src)
-	if script == nil {
-		return nil, nil, nil
-	}
+func debugPlan(script *flinksql.Script, data, databases map[string]string) ([]api.DebugSource, []api.DebugSink, []api.DebugLookup) {
 	var (
 		sources []api.DebugSource
 		sinks   []api.DebugSink
@@ -458,12 +463,8 @@ func (d *Debugger) SampleFile(table string) (string, bool) {
 
 // withSamples adds to data the sample file of each table of the script it
 // names no file for, except datagen tables, which make their own rows.
-func (d *Debugger) withSamples(src string, data map[string]string) map[string]string {
+func (d *Debugger) withSamples(script *flinksql.Script, data map[string]string) map[string]string {
 	if len(d.Samples) == 0 {
-		return data
-	}
-	script, _ := flinksql.ParseScript(src)
-	if script == nil {
 		return data
 	}
 	out := make(map[string]string, len(data))
@@ -495,60 +496,93 @@ func hasKeyFold(m map[string]string, k string) bool {
 	return false
 }
 
-// prepareDebug gives a run's script the catalog tables it uses without
-// defining them and replaces its variables (and theirs), as a deploy
-// would; the returned Resolved masks the secrets in what the run reports.
-func prepareDebug(r *api.DebugRequest, src catalog.Sources) (api.DebugEvent, catalog.Resolved, error) {
-	start := api.DebugEvent{Kind: api.DebugStarted}
-	if err := releaseHasIt(r); err != nil {
-		return start, catalog.Resolved{}, err
-	}
+// prepared is a run's script made ready: parsed once, and rewritten as a
+// deploy would send it.
+type prepared struct {
+	start api.DebugEvent
+	// job is the script with the catalog tables it uses without defining
+	// them before it, its variables (and theirs) replaced, its stand-ins
+	// in place of the functions they stand in for.
+	job *flinksql.Script
+	// vars mask the secrets in what the run reports.
+	vars catalog.Resolved
+	// syntax is the script's syntax errors, a refusal once the run has
+	// started (debug.ParseErrors); nil if it parsed.
+	syntax error
+}
+
+// prepareDebug parses a run's script, once — every step after it takes
+// the tree — and refuses what a run must not do before any secret is
+// read: a construct the release lacks, a secret outside a connector
+// option. Positions in its refusals, and in the run's, are those of the
+// script as written.
+func prepareDebug(r *api.DebugRequest, src catalog.Sources) (prepared, error) {
+	p := prepared{start: api.DebugEvent{Kind: api.DebugStarted}}
 	// Masking finds a secret's value only as it is: once an expression
 	// transforms it (UPPER, SUBSTRING, a hash) it would be written out. So
 	// a secret may stand in a connector option only, checked before any is
-	// read.
+	// read: the script is parsed with the plain variables' values and
+	// without the secrets', which go into its options once checked.
 	var secrets []string
 	for _, v := range r.Vars {
 		if v.Secret() {
 			secrets = append(secrets, v.Name)
 		}
 	}
-	if ds := flinksql.SecretsOutsideOptions(r.SQL, r.File, secrets, flinksql.SeverityError); len(ds) > 0 {
-		return start, catalog.Resolved{}, ds[0]
+	plain := map[string]string{}
+	for _, v := range r.Vars {
+		if !v.Secret() && !slices.Contains(secrets, v.Name) {
+			plain[v.Name] = v.Value
+		}
+	}
+	job, errs := flinksql.ParseWithVars("", r.SQL, plain)
+	p.job, p.syntax = job, debug.ParseErrors(errs)
+	if err := releaseHasIt(r, job); err != nil {
+		return p, err
+	}
+	if ds := flinksql.SecretsOutsideOptionsIn(job, r.File, secrets, flinksql.SeverityError); len(ds) > 0 {
+		return p, ds[0]
 	}
 	var in flinksql.Injection
 	if len(r.Catalog) > 0 {
-		script, _ := flinksql.ParseScript(r.SQL)
-		in = flinksql.InjectCatalog(script, catalog.AsDefs(r.Catalog), flinksql.Options{})
+		in = flinksql.InjectCatalog(job, catalog.AsDefs(r.Catalog), flinksql.Options{})
 		if err := in.Err(); err != nil {
-			return start, catalog.Resolved{}, err
+			return p, err
 		}
 		for _, t := range in.Tables {
 			if ds := flinksql.SecretsOutsideOptions(t.SQL, "catalog table "+t.Ref(), secrets, flinksql.SeverityError); len(ds) > 0 {
-				return start, catalog.Resolved{}, ds[0]
+				return p, ds[0]
 			}
 		}
 		for _, t := range in.Tables {
-			start.Injected = append(start.Injected, t.Ref())
+			p.start.Injected = append(p.start.Injected, t.Ref())
 		}
 		for _, t := range in.Shadowed {
-			start.Shadowed = append(start.Shadowed, t.Ref())
+			p.start.Shadowed = append(p.start.Shadowed, t.Ref())
 		}
 	}
 	vars, err := catalog.Prepare(r.Vars, r.SQL, in, nil, src)
+	p.vars = vars
 	if err != nil {
-		return start, vars, err
+		return p, err
 	}
-	r.SQL = flinksql.SubstituteVars(in.Apply(r.SQL), vars.Values)
-	if start.StoodIn, err = standIn(r); err != nil {
-		return start, vars, err
+	// The secrets' values go in before the catalog's statements: their
+	// positions are in texts of their own.
+	if err := flinksql.FillOptions(job, vars.Values); err != nil {
+		return p, fmt.Errorf("debug run: %w", err)
 	}
-	return start, vars, nil
+	if err := in.Prepend(job, vars.Values); err != nil {
+		return p, fmt.Errorf("debug run: %w", err)
+	}
+	if p.start.StoodIn, err = standIn(r, job); err != nil {
+		return p, err
+	}
+	return p, nil
 }
 
 // releaseHasIt refuses a script that uses what the job's Flink release
 // does not have yet, naming the first such construct and where it is.
-func releaseHasIt(r *api.DebugRequest) error {
+func releaseHasIt(r *api.DebugRequest, job *flinksql.Script) error {
 	if r.FlinkVersion == "" {
 		return nil
 	}
@@ -556,8 +590,7 @@ func releaseHasIt(r *api.DebugRequest) error {
 	if err != nil {
 		return err
 	}
-	res := flinksql.Check(r.SQL, flinksql.Options{File: r.File, ParseOnly: true, Version: v, Target: r.Target})
-	for _, d := range res.Diagnostics {
+	for _, d := range flinksql.ReleaseLacks(job, flinksql.Options{File: r.File, Version: v, Target: r.Target}) {
 		if d.Code == flinksql.CodeNeedsNewerFlink && d.Severity == flinksql.SeverityError {
 			return d
 		}

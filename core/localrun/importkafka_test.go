@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 )
 
 // TestImportKafkaJSON: the proposed DDL of a JSON topic has a column per
@@ -28,7 +28,7 @@ func TestImportKafkaJSON(t *testing.T) {
 	}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	imp, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: "orders", Brokers: addr, Topic: "orders_json"})
+	imp, err := localrun.ImportKafka(ctx, api.KafkaImportRequest{Name: "orders", Brokers: addr, Topic: "orders_json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestImportKafkaCSV(t *testing.T) {
 	}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	imp, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: "fruit", Brokers: addr, Topic: "orders_csv", Format: "csv", Records: 10})
+	imp, err := localrun.ImportKafka(ctx, api.KafkaImportRequest{Name: "fruit", Brokers: addr, Topic: "orders_csv", Format: "csv", Records: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestImportKafkaCSV(t *testing.T) {
 		t.Errorf("records %d, undecodable %d (%s)", imp.Records, imp.Undecodable, imp.FirstError)
 	}
 	// A topic none of whose records decode is an error that says why.
-	_, err = core.ImportKafka(ctx, api.KafkaImportRequest{Name: "x", Brokers: addr, Topic: "orders_csv", Format: "json"})
+	_, err = localrun.ImportKafka(ctx, api.KafkaImportRequest{Name: "x", Brokers: addr, Topic: "orders_csv", Format: "json"})
 	if err == nil || !strings.Contains(err.Error(), "none of the 4 records decodes as json") {
 		t.Errorf("csv read as json: %v", err)
 	}
@@ -172,7 +172,7 @@ func TestImportKafkaNamesProtocolErrors(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			began := time.Now()
-			_, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: "clicks", Brokers: addr, Topic: "clicks"})
+			_, err := localrun.ImportKafka(ctx, api.KafkaImportRequest{Name: "clicks", Brokers: addr, Topic: "clicks"})
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "no broker answered") {
 				t.Errorf("import: %v\nwant it to say %q", err, c.want)
 			}
@@ -187,7 +187,7 @@ func TestImportKafkaNamesProtocolErrors(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		began := time.Now()
-		_, err := core.ImportKafka(ctx, api.KafkaImportRequest{Name: "clicks", Brokers: addr, Topic: "clickz"})
+		_, err := localrun.ImportKafka(ctx, api.KafkaImportRequest{Name: "clicks", Brokers: addr, Topic: "clickz"})
 		want := "a broker answered the Metadata request for topic clickz with error UNKNOWN_TOPIC_OR_PARTITION (code 3)"
 		if err == nil || !strings.Contains(err.Error(), want) || time.Since(began) > 10*time.Second {
 			t.Errorf("import of a missing topic: %v (after %s)\nwant it to say %q", err, time.Since(began), want)

@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"context"
@@ -9,10 +9,6 @@ import (
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 )
-
-// DefaultImportRecords is how many records an import from Kafka reads when
-// not told.
-const DefaultImportRecords = 200
 
 // ImportKafka samples the newest records of a Kafka topic and proposes the
 // catalog table that reads it: a kafka table of the records' format with
@@ -35,7 +31,7 @@ func ImportKafka(ctx context.Context, r api.KafkaImportRequest) (api.ImportedTab
 	}
 	n := r.Records
 	if n <= 0 {
-		n = DefaultImportRecords
+		n = api.DefaultImportRecords
 	}
 	recs, err := lastRecords(ctx, strings.Split(r.Brokers, ","), r.Topic, n)
 	if err != nil {

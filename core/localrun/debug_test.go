@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"context"
@@ -12,9 +12,13 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
+	"github.com/palink/palink/model"
 )
+
+// dimSQL is a catalog table's definition: a datagen table of 3 rows.
+const dimSQL = "CREATE TABLE dim (id BIGINT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '3')"
 
 // debugJob is a small job with a lookup join against an SQLite file: the
 // enrich job of the SQL editor's sketch.
@@ -78,7 +82,7 @@ func drain(t *testing.T, ch <-chan api.DebugEvent) []api.DebugEvent {
 
 func TestDebuggerStreamsARun(t *testing.T) {
 	job, orders := debugJob(t)
-	d := &core.Debugger{Now: func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) }, Progress: time.Millisecond}
+	d := &localrun.Debugger{Now: func() time.Time { return time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC) }, Progress: time.Millisecond}
 	ch, err := d.Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +134,7 @@ func TestDebuggerStreamsARun(t *testing.T) {
 // `palink debug` prints them.
 func TestDebuggerFinishedCarriesTheOutput(t *testing.T) {
 	job, orders := debugJob(t)
-	ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
+	ch, err := (&localrun.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +166,7 @@ func TestDebuggerReportsTheFailingRow(t *testing.T) {
 	job := `CREATE TABLE orders (order_id BIGINT, amount DOUBLE) WITH ('connector' = 'kafka');
 CREATE TABLE sink (order_id BIGINT) WITH ('connector' = 'print');
 INSERT INTO sink SELECT order_id FROM orders WHERE amount > 1;`
-	ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
+	ch, err := (&localrun.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: job, Data: map[string]string{"orders": orders}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +178,7 @@ INSERT INTO sink SELECT order_id FROM orders WHERE amount > 1;`
 }
 
 func TestDebuggerRefusesWhatItCannotRun(t *testing.T) {
-	ch, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: `
+	ch, err := (&localrun.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: `
 CREATE TABLE t (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '5');
 CREATE TABLE s (a INT, n BIGINT) WITH ('connector' = 'print');
 INSERT INTO s SELECT a, CAST(SUM(a) OVER (PARTITION BY a ORDER BY a) AS BIGINT) FROM t;`})
@@ -189,7 +193,7 @@ INSERT INTO s SELECT a, CAST(SUM(a) OVER (PARTITION BY a ORDER BY a) AS BIGINT) 
 	if last.Err == nil || !strings.Contains(last.Err.Error(), "line 4:") || !strings.Contains(strings.ToLower(last.Err.Error()), "over") {
 		t.Fatalf("finished with %v, want a refusal of OVER at its line", last.Err)
 	}
-	if _, err := (&core.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: "  "}); err == nil {
+	if _, err := (&localrun.Debugger{}).Debug(context.Background(), api.DebugRequest{SQL: "  "}); err == nil {
 		t.Error("an empty job started a run")
 	}
 }
@@ -197,7 +201,7 @@ INSERT INTO s SELECT a, CAST(SUM(a) OVER (PARTITION BY a ORDER BY a) AS BIGINT) 
 func TestDebuggerCancelStopsTheRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ch, err := (&core.Debugger{}).Debug(ctx, api.DebugRequest{SQL: `
+	ch, err := (&localrun.Debugger{}).Debug(ctx, api.DebugRequest{SQL: `
 CREATE TABLE t (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20', 'number-of-rows' = '100000');
 CREATE TABLE s (a BIGINT) WITH ('connector' = 'print');
 INSERT INTO s SELECT a FROM t;`})
@@ -238,7 +242,7 @@ func TestDebuggerTakesSamplesAndRedirectsLookups(t *testing.T) {
 	if !strings.Contains(job, prod) {
 		t.Fatal("the job does not name the production database")
 	}
-	d := &core.Debugger{Samples: []string{t.TempDir(), filepath.Dir(orders)}, Databases: map[string]string{prod: "jdbc:sqlite:" + dbPath}}
+	d := &localrun.Debugger{Samples: []string{t.TempDir(), filepath.Dir(orders)}, Databases: map[string]string{prod: "jdbc:sqlite:" + dbPath}}
 	if p, ok := d.SampleFile("orders"); !ok || p != orders {
 		t.Fatalf("SampleFile(orders) = %q, %v; want %s", p, ok, orders)
 	}
@@ -277,7 +281,7 @@ func TestDebuggerTakesSamplesAndRedirectsLookups(t *testing.T) {
 	}
 }
 
-func mustDebug(t *testing.T, d *core.Debugger, r api.DebugRequest) <-chan api.DebugEvent {
+func mustDebug(t *testing.T, d *localrun.Debugger, r api.DebugRequest) <-chan api.DebugEvent {
 	t.Helper()
 	ch, err := d.Debug(context.Background(), r)
 	if err != nil {
@@ -292,7 +296,7 @@ func TestDebuggerFinishedCarriesAnUpdatingSinksFinalTable(t *testing.T) {
 	if err := os.WriteFile(data, []byte(`{"usr": "a"}`+"\n"+`{"usr": "b"}`+"\n"+`{"usr": "a"}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	evs := drain(t, mustDebug(t, &core.Debugger{}, api.DebugRequest{SQL: `
+	evs := drain(t, mustDebug(t, &localrun.Debugger{}, api.DebugRequest{SQL: `
 CREATE TABLE clicks (usr STRING) WITH ('connector' = 'kafka', 'topic' = 'c', 'format' = 'json');
 CREATE TABLE counts (usr STRING, n BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH ('connector' = 'upsert-kafka', 'topic' = 'n', 'key.format' = 'json', 'value.format' = 'json');
 INSERT INTO counts SELECT usr, COUNT(*) FROM clicks GROUP BY usr;`, Data: map[string]string{"clicks": data}}))
@@ -304,5 +308,36 @@ INSERT INTO counts SELECT usr, COUNT(*) FROM clicks GROUP BY usr;`, Data: map[st
 	got := fmt.Sprint(s.Final)
 	if !s.Updating || got != "[[a 2] [b 1]]" && got != "[[b 1] [a 2]]" {
 		t.Errorf("sink %s: updating %v, final %v; want a 2 and b 1", s.Name, s.Updating, got)
+	}
+}
+
+// TestDebugInjectsTheCatalog: a debug run of a job without DDL for its
+// source gets the catalog's.
+func TestDebugInjectsTheCatalog(t *testing.T) {
+	d := &localrun.Debugger{}
+	ch, err := d.Debug(t.Context(), api.DebugRequest{
+		SQL:     "CREATE TABLE out_t (id BIGINT, name STRING) WITH ('connector' = 'blackhole');\nINSERT INTO out_t SELECT id, name FROM dim;",
+		Catalog: []model.CatalogTable{{Cluster: "sim", Name: "dim", Version: 4, SQL: dimSQL}, {Cluster: "sim", Name: "out_t", Version: 1, SQL: "CREATE TABLE out_t (id BIGINT) WITH ('connector' = 'print')"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started, fin api.DebugEvent
+	for ev := range ch {
+		switch ev.Kind {
+		case api.DebugStarted:
+			started = ev
+		case api.DebugFinished:
+			fin = ev
+		}
+	}
+	if fin.Err != nil {
+		t.Fatal(fin.Err)
+	}
+	if strings.Join(started.Injected, " ") != "dim@v4" || strings.Join(started.Shadowed, " ") != "out_t@v1" {
+		t.Errorf("injected %v, shadowed %v; want dim@v4 and out_t@v1", started.Injected, started.Shadowed)
+	}
+	if len(fin.Sinks) != 1 || fin.Sinks[0].Rows != 3 {
+		t.Errorf("sinks %+v, want 3 rows", fin.Sinks)
 	}
 }

@@ -1,4 +1,4 @@
-package core_test
+package localrun_test
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/model"
 )
 
@@ -37,7 +37,7 @@ func TestDebugRunMasksSecretsInRows(t *testing.T) {
 		"INSERT INTO snk SELECT id, pw FROM src;\n"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ch, err := (&core.Debugger{}).Debug(ctx, api.DebugRequest{SQL: sql, Data: map[string]string{"src": data},
+	ch, err := (&localrun.Debugger{}).Debug(ctx, api.DebugRequest{SQL: sql, Data: map[string]string{"src": data},
 		Vars: []model.Variable{{Name: "pw", SecretEnv: "PALINK_TEST_DEBUG_SECRET"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestDebugOutFilesMaskSecrets(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ch, err := (&core.Debugger{}).Debug(ctx, api.DebugRequest{SQL: sql, Out: filepath.Join(dir, "out.jsonl"), Data: map[string]string{"src": data},
+	ch, err := (&localrun.Debugger{}).Debug(ctx, api.DebugRequest{SQL: sql, Out: filepath.Join(dir, "out.jsonl"), Data: map[string]string{"src": data},
 		Vars: []model.Variable{{Name: "pw", SecretEnv: "PALINK_TEST_DEBUG_SECRET"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestDebugRefusesASecretOutsideOptions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			ch, err := (&core.Debugger{}).Debug(ctx, api.DebugRequest{SQL: c.sql, File: "orders.sql", Vars: vars, Catalog: c.catalog})
+			ch, err := (&localrun.Debugger{}).Debug(ctx, api.DebugRequest{SQL: c.sql, File: "orders.sql", Vars: vars, Catalog: c.catalog})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package core
+package localrun
 
 import (
 	"context"
@@ -9,6 +9,21 @@ import (
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/join"
 )
+
+// Importer is api.Importer, in this process.
+type Importer struct{}
+
+var _ api.Importer = Importer{}
+
+// ImportJDBC implements api.Importer (ImportJDBC).
+func (Importer) ImportJDBC(ctx context.Context, r api.ImportRequest) (api.ImportedTable, error) {
+	return ImportJDBC(ctx, r)
+}
+
+// ImportKafka implements api.Importer (ImportKafka).
+func (Importer) ImportKafka(ctx context.Context, r api.KafkaImportRequest) (api.ImportedTable, error) {
+	return ImportKafka(ctx, r)
+}
 
 // importTimeout bounds an import's talk with an unreachable database.
 const importTimeout = 20 * time.Second
