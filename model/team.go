@@ -9,7 +9,7 @@ import (
 
 // Team is a tenant of palink: it owns clusters, or queues of them, and
 // thereby the jobs that run there; each member has a role in it
-// (docs/teams.md). A palink without teams gives every user one role on
+// (docs/ssh.md). A palink without teams gives every user one role on
 // everything, from its config.
 type Team struct {
 	Name string

@@ -53,7 +53,7 @@ type Method struct {
 }
 
 // Scope is what a method acts on, which decides whose role counts once
-// palink has teams (docs/teams.md): the declaration's on= word.
+// palink has teams (docs/ssh.md): the declaration's on= word.
 type Scope int
 
 // Scopes.

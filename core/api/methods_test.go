@@ -64,7 +64,7 @@ func TestEveryMethodIsDeclared(t *testing.T) {
 // ./core/api -run TestRoleTable -update rewrites it).
 func TestRoleTable(t *testing.T) {
 	var b strings.Builder
-	fmt.Fprintln(&b, "# method  role  on  writes — the API's role table (the //palink:api lines); on: what a call acts on, whose team's role counts (docs/teams.md, \"Roles\")")
+	fmt.Fprintln(&b, "# method  role  on  writes — the API's role table (the //palink:api lines); on: what a call acts on, whose team's role counts (docs/ssh.md, \"Teams and roles\")")
 	for _, m := range Methods() {
 		w := "reads"
 		if m.Writes {

@@ -9,7 +9,7 @@ import (
 
 // TeamService keeps the tenants: teams own clusters (or queues of them)
 // and thereby their jobs, and each member has a role in a team
-// (docs/teams.md, "Running palink for a team").
+// (docs/ssh.md, "Running palink for a team").
 type TeamService interface {
 	// Teams lists the teams the caller has a role in (every team for a
 	// role of palink's own), by name.
