@@ -20,6 +20,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/palink/palink/config"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
 )
@@ -72,9 +73,18 @@ func newSSHFixture(t *testing.T, job string, flags ...string) *sshFixture {
 	if err := os.WriteFile(f.authorized, []byte("# the on-call rota\n"+authorizedLine(f.alice, "alice")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f.e = newCLIEnv(t, sim.Options{}, nil)
+	// Each job runs in its own queue (yarn.application.queue), which the
+	// cluster does not fix: the queue decides whose a job is.
+	f.e = newCLIEnv(t, sim.Options{}, func(c *config.Config) { c.Clusters[0].Deploy.Queue = "" })
 	f.e.createJob(job)
-	f.e.mustRun("team", "add", "streaming", "--owns", "sim")
+	// Another team's job, in another queue: never on alice's screens.
+	sqlFile := filepath.Join(f.dir, "other.sql")
+	if err := os.WriteFile(sqlFile, []byte(e2eSQL), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.e.mustRun("job", "create", "--name", "other-team-job", "--sql", sqlFile, "--set", model.QueueProperty+"=dev")
+	f.e.mustRun("team", "add", "streaming", "--owns", "sim/default")
+	f.e.mustRun("team", "add", "others", "--owns", "sim/dev")
 	f.e.mustRun("team", "grant", "streaming", "alice", "operator")
 
 	f.addr = freeAddr(t)
@@ -215,6 +225,10 @@ func TestSSHSessionIsItsKeysUser(t *testing.T) {
 	scr, in := f.session(t, c)
 	scr.waitFor(t, "ssh-job")
 	scr.waitFor(t, "alice")
+	scr.waitFor(t, "1/1") // the jobs view's count: her team's one job
+	if strings.Contains(scr.String(), "other-team-job") {
+		t.Error("alice's jobs view shows another team's job")
+	}
 	fmt.Fprint(in, "p")
 	scr.waitFor(t, "Pause ssh-job?")
 	fmt.Fprint(in, "\t")
@@ -344,6 +358,10 @@ func TestSSHWithOpenSSH(t *testing.T) {
 	}
 	t.Cleanup(func() { in.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	scr.waitFor(t, "openssh-job")
+	scr.waitFor(t, "1/1")
+	if strings.Contains(scr.String(), "other-team-job") {
+		t.Error("alice's jobs view shows another team's job")
+	}
 	fmt.Fprint(in, "p")
 	scr.waitFor(t, "Pause openssh-job?")
 	fmt.Fprint(in, "\t")
