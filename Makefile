@@ -7,7 +7,7 @@ FUZZTIME  ?= 30s
 FILES   ?=
 JOBS    ?= 1
 
-.PHONY: help build demo sim test test-short vet fmt bench fuzz mutate e2e screenshots ci clean
+.PHONY: help build demo sim test test-short vet fmt bench failover fuzz mutate e2e screenshots ci clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -25,14 +25,19 @@ vet: ## gofmt + go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-test: vet ## the whole test suite, with the race detector (what CI runs)
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+# The tests that run palink as processes (cli's TestFailover) take the binary
+# `make build` made, rather than building their own.
+test: vet build ## the whole test suite, with the race detector (what CI runs)
+	PALINK_BIN=$(CURDIR)/palink $(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 test-short: ## quick tests without the race detector
 	$(GO) test -short -count=1 $(PKGS)
 
 bench: ## benchmarks (figures go to BENCHMARKS.md; BENCH=Debug PKGS=./join/debug to narrow)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+failover: build ## 20 SIGKILLs and SIGSTOPs of the leader of 3 agents on a 3-member etcd (CI runs it; needs etcd)
+	PALINK_BIN=$(CURDIR)/palink PALINK_FAILOVER_ROUNDS=20 $(GO) test -count=1 -timeout 10m -run '^TestFailover$$' -v ./cli
 
 fuzz: ## run every fuzz target for FUZZTIME each
 	@for pkg in $$($(GO) list $(PKGS)); do \

@@ -27,7 +27,7 @@ var rooms = map[string][]string{
 	// socket is one to the API.
 	"cli/sshserve":   {"core/api", "tui", "model"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "store", "yarn", "flinksql", "model"},
+	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
@@ -42,6 +42,9 @@ var rooms = map[string][]string{
 	// importers): the one part of core on the debug runtime, reached from
 	// outside core only as api.Debugger and api.Importer.
 	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "join", "join/debug", "model"},
+	// The election of the palinks sharing a store on etcd, and the fence
+	// of the leader's writes: etcd's client and the store, nothing else.
+	"core/leader": {"store"},
 	// The generators of the API's method table and of the agent's calls
 	// (go generate): each reads its room's declarations.
 	"core/api/internal/methodgen": {"core/api/internal/methodgen"},
@@ -62,7 +65,7 @@ var rooms = map[string][]string{
 	"config":                 {},
 	// The demo's world: palink through core's facade on the simulator, the
 	// UI left to the CLI.
-	"demo":  {"core", "core/api", "core/localrun", "core/options", "config", "model", "yarn/sim"},
+	"demo":  {"core", "core/api", "core/localrun", "core/options", "config", "model", "yarn/sim", "internal/krbtest"},
 	"model": {},
 
 	// How palink runs the commands it does not write (builds, secret
@@ -81,6 +84,10 @@ var rooms = map[string][]string{
 	// Real etcd members for the tests of the store on etcd (and, later,
 	// of agents sharing one): a test helper on the standard library.
 	"internal/etcdtest": {},
+
+	// A real MIT Kerberos KDC for the tests of secured clusters (and
+	// `palink sim --kerberos`): a helper on the standard library.
+	"internal/krbtest": {},
 
 	// The one JSON scanner, for the decoders too hot for encoding/json
 	// (yarn's flame graphs, the debug runtime's json format): a leaf on
@@ -265,12 +272,15 @@ func coreBeyondFacade(imports []string) []string {
 }
 
 // cliNamesOfCore are the names of core's facade the CLI uses: the store's
-// lifecycle, the in-process service and its options, builds, the user,
-// and the importers as an api.Importer. A debug run's Debugger comes from
+// lifecycle, the in-process service and its options, the background work
+// a leader runs (Background, Commands, Everything, LeadOptions), builds, the
+// user, the endpoints `config check --connect` tries, and the importers as an api.Importer. A debug run's Debugger comes from
 // core/options as an api.Debugger.
 var cliNamesOfCore = []string{
-	"BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckStore", "CurrentUser", "Importer",
-	"IsEtcdStore", "Local", "MigrateStore", "Open", "Options", "RestoreStore", "StoreName",
+	"Background", "BackupStore", "BuildProjectAt", "CheckBuildPolicy", "CheckEndpoints", "CheckStore", "Commands", "CurrentUser",
+	"EndpointCheck",
+	"Everything", "Importer", "IsEtcdStore", "LeadOptions", "Local", "MigrateStore", "Open", "Options",
+	"RestoreStore", "StoreName",
 }
 
 // TestCLINamesOnlyCoresFacade: of package core the CLI names only

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/spf13/cobra"
@@ -87,7 +88,12 @@ func newActionCmd(g *globals, kind model.CommandKind) *cobra.Command {
 // destructive or bulk, then issues the commands and, in-process, runs them.
 func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionRequest, refs []string, wait bool) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if e.local != nil {
+	// On a store on etcd that another palink leads, the leader runs the
+	// commands: this palink records them, and waits when asked to.
+	elsewhere := leadsElsewhere(ctx, e)
+	// On etcd only the leader runs commands: this palink runs the orphans
+	// if it comes to lead (below), never beside a leader.
+	if e.local != nil && !core.IsEtcdStore(e.path) {
 		// No agent runs commands for this store: finish what a palink that
 		// died left behind first. A kill supersedes its jobs' orphans
 		// instead of resuming them.
@@ -167,14 +173,15 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 	}
 	// Without an agent nobody else runs commands: this process does, and
 	// reports how they end. With an agent, it runs them; --wait waits.
-	if e.local != nil && wait {
+	if e.local != nil && !elsewhere && wait {
 		fmt.Fprintln(errOut, "note: no palink agent runs for this store: this command syncs the job it waits for, but background state sync and the restart policy run only while `palink agent` (or a palink TUI) does")
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	done := make(chan error, 1)
-	if e.local != nil {
-		go func() { done <- e.local.RunScheduler(runCtx) }()
+	if e.local != nil && !elsewhere {
+		// On etcd it campaigns, and runs them only if it leads.
+		go func() { done <- runBackground(runCtx, e, core.Commands, "cli", nil) }()
 	} else {
 		close(done)
 		if !wait {
@@ -263,10 +270,20 @@ func resumeOrphans(ctx context.Context, e *env, w io.Writer, skipJobs ...string)
 	return err
 }
 
+// leadsElsewhere reports whether e opened a store on etcd itself that
+// another palink leads: that one runs the commands and state sync.
+func leadsElsewhere(ctx context.Context, e *env) bool {
+	if e.local == nil || !core.IsEtcdStore(e.path) {
+		return false
+	}
+	l, err := e.local.Leadership(ctx)
+	return err == nil && l.Leader != nil && l.Leader.ID != l.Self
+}
+
 // noteOrphans tells the user of a read-only look that commands wait for a
 // palink to run them, instead of running them behind a read.
 func noteOrphans(ctx context.Context, e *env, w io.Writer) {
-	if e.local == nil || e.local.ReadOnly() {
+	if e.local == nil || e.local.ReadOnly() || leadsElsewhere(ctx, e) {
 		return
 	}
 	orphans, err := e.local.Orphans(ctx)

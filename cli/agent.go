@@ -4,19 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 func newAgentCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "agent",
-		Short: "Run the scheduler and state sync headless (owns the store)",
+		Short: "Run the scheduler and state sync headless (owns the store; on etcd, campaigns to lead it)",
 		Long: "Runs the command scheduler, state sync and the restart policy without a UI, until\n" +
-			"interrupted. Commands issued while palink was down are resumed at start.",
+			"interrupted. Commands issued while palink was down are resumed at start.\n\n" +
+			"On a store on etcd (store: etcd://…), every agent campaigns: one leads and runs them,\n" +
+			"each of its writes fenced by its term; the others serve their hosts' palinks and take\n" +
+			"over within etcd.election_ttl when the leader dies (docs/team.md).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
@@ -46,15 +54,95 @@ func newAgentCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer stopServe()
-			fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: store %s, socket %s, %d clusters, sync every %s\n",
-				e.local.StorePath(), sock.Path, len(e.cfg.Clusters), e.cfg.Sync.Interval.D())
-			if err := core.CheckBuildPolicy(e.opts.Build); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "palink agent: project builds and secret commands will be refused: %v\n", err)
+			errOut := cmd.ErrOrStderr()
+			role := ""
+			if core.IsEtcdStore(path) {
+				role = ", campaigning to lead it"
 			}
-			err = runBackground(ctx, e.local)
-			return err
+			fmt.Fprintf(errOut, "palink agent: store %s, socket %s, %d clusters, sync every %s%s\n",
+				e.local.StorePath(), sock.Path, len(e.cfg.Clusters), e.cfg.Sync.Interval.D(), role)
+			if err := core.CheckBuildPolicy(e.opts.Build); err != nil {
+				fmt.Fprintf(errOut, "palink agent: project builds and secret commands will be refused: %v\n", err)
+			}
+			return runBackground(ctx, e, core.Everything, "agent", errOut)
 		},
 	}
+	cmd.AddCommand(newAgentStatusCmd(g))
+	return cmd
+}
+
+// newAgentStatusCmd is `palink agent status`: which palink leads the store
+// and which stand ready to, from any palink on it.
+func newAgentStatusCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show which palink leads the store (runs the scheduler and state sync) and which stand ready",
+		Long: "On a store on etcd, reads the election: the leader (host, pid, since when, its term)\n" +
+			"and every member campaigning, with the writes of their past terms the fence refused.\n" +
+			"On a file, the agent (or TUI) that holds the store leads it alone. Exit 1 when etcd\n" +
+			"does not answer.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
+				l, err := e.svc.Leadership(ctx)
+				if err != nil {
+					return err
+				}
+				if g.structured() {
+					if err := writeData(cmd.OutOrStdout(), g.output, l); err != nil {
+						return err
+					}
+				} else {
+					printLeadership(cmd.OutOrStdout(), l, time.Now())
+				}
+				if l.Unreachable != "" {
+					return exitError{code: 1, msg: l.Unreachable}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+// printLeadership writes who leads the store and who stands ready.
+func printLeadership(w io.Writer, l api.Leadership, now time.Time) {
+	kind := "a file"
+	if l.Shared {
+		kind = "etcd, shared"
+	}
+	fmt.Fprintf(w, "store %s (%s)\n", l.Store, kind)
+	switch {
+	case l.Unreachable != "":
+		fmt.Fprintf(w, "leader: unknown: %s\n", l.Unreachable)
+		return
+	case l.Leader == nil && l.Shared:
+		fmt.Fprintln(w, "leader: none (no agent campaigns, or the last leader's lease is running out)")
+	case l.Leader == nil:
+		fmt.Fprintln(w, "leader: none (no agent or TUI holds the store; an action runs its command itself)")
+	default:
+		m := l.Leader
+		term := ""
+		if l.Term > 0 {
+			term = fmt.Sprintf(", term %d", l.Term)
+		}
+		fmt.Fprintf(w, "leader: %s pid %d (%s) since %s%s\n", m.Host, m.PID, orDash(m.What), since(m.Since), term)
+	}
+	if len(l.Members) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nHOST\tPID\tWHAT\tROLE\tUP\tTERMS\tFENCED")
+	for _, m := range l.Members {
+		role := "follower"
+		if m.Leads {
+			role = "leader"
+		}
+		if m.ID == l.Self {
+			role += " (this palink)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\n", m.Host, m.PID, orDash(m.What), role, model.Age(now.Sub(m.Started)), m.Terms, m.Fenced)
+	}
+	tw.Flush()
 }
 
 // serveAgent answers on the socket of the store e holds, for the palink
@@ -80,14 +168,17 @@ func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
 	return func() { cancel(); <-done }, nil
 }
 
-// runBackground runs the scheduler and state sync until ctx is done.
-func runBackground(ctx context.Context, svc *core.Local) error {
-	errc := make(chan error, 2)
-	go func() { errc <- svc.RunScheduler(ctx) }()
-	go func() { errc <- svc.RunSync(ctx) }()
-	err1, err2 := <-errc, <-errc
-	if err1 != nil {
-		return err1
+// runBackground runs the background parts of the store e holds until
+// ctx is done (core.Local.RunBackground): on a file, at once; on etcd,
+// while this palink leads, saying on w each time it starts or stops
+// leading. what names this palink to the others (agent, tui, sync, cli).
+func runBackground(ctx context.Context, e *env, parts core.Background, what string, w io.Writer) error {
+	announce := func(line string) { e.log.Info("lead: " + line) }
+	if w != nil {
+		announce = func(line string) {
+			e.log.Info("lead: " + line)
+			fmt.Fprintf(w, "palink %s: %s\n", what, line)
+		}
 	}
-	return err2
+	return e.local.RunBackground(ctx, parts, core.LeadOptions{What: what, Version: buildVersion(), Announce: announce})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/options"
 	"github.com/palink/palink/model"
@@ -81,7 +82,8 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 	if g.readOnly || e.local == nil {
 		close(done) // read-only, or the agent runs them
 	} else {
-		go func() { done <- runBackground(bg, e.local) }()
+		// Its log file hears of the lead: the screen is the TUI's.
+		go func() { done <- runBackground(bg, e, core.Everything, "tui", nil) }()
 		// This TUI owns the store: the CLI and other TUIs work through it.
 		if stopServe, err := serveAgent(bg, e); err == nil {
 			defer stopServe()

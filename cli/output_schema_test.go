@@ -19,6 +19,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
@@ -53,6 +54,8 @@ var outputs = map[string]any{
 	"sql_check":         sqlReport{},
 	"sql_complete":      sqlCompletion{},
 	"store_check":       api.StoreReport{},
+	// config check --connect (cli/config.go).
+	"config_check_connect": []core.EndpointCheck{},
 	// The table catalog (cli/table.go).
 	"table_add":    api.TableChange{},
 	"table_edit":   api.TableChange{},

@@ -58,6 +58,7 @@ func job(args ...string) func(*roFixture) []string {
 var roExamples = map[string]roExample{
 	"palink adopt":              {args: func(f *roFixture) []string { return []string{f.appID, "--name", "adopted"} }},
 	"palink agent":              {args: job(), run: 2 * time.Second},
+	"palink agent status":       {args: job()},
 	"palink alerts ack":         {args: job("job-failed", "walk-failed")},
 	"palink alerts silence":     {args: job("job-failed", "walk-failed", "--for", "1h")},
 	"palink alerts unsilence":   {args: job("job-failed", "walk-failed")},

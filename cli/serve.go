@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/cli/sshserve"
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/agent"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui"
@@ -87,7 +88,7 @@ func newServeCmd(g *globals) *cobra.Command {
 				cancel() // no SSH, no serve
 				served <- err
 			}()
-			err = runBackground(ctx, e.local)
+			err = runBackground(ctx, e, core.Everything, "serve", cmd.ErrOrStderr())
 			cancel()
 			if serr := <-served; err == nil {
 				err = serr

@@ -35,8 +35,9 @@ func newSimCmd(_ *globals) *cobra.Command {
 		Long: "Runs a simulated cluster that speaks the YARN ResourceManager, Flink REST and SQL Gateway APIs,\n" +
 			"with fault injection. With --config-out it writes a palink config that points at it, so\n" +
 			"`palink --config FILE …` works against it at once.",
-		Example: "  palink sim --addr 127.0.0.1:8088 --jobs 40 --config-out /tmp/sim.yaml\n  palink --config /tmp/sim.yaml jobs",
-		Args:    cobra.NoArgs,
+		Example: "  palink sim --addr 127.0.0.1:8088 --jobs 40 --config-out /tmp/sim.yaml\n  palink --config /tmp/sim.yaml jobs\n" +
+			"  palink sim --kerberos /tmp/realm --config-out /tmp/secure.yaml",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
@@ -52,6 +53,9 @@ func newSimCmd(_ *globals) *cobra.Command {
 			}
 			fmt.Fprintf(out, "SQL Gateway      %s\n", c.Gateway())
 			fmt.Fprintf(out, "RM web proxy     %s/proxy/<appId>/\n", c.RMs()[0])
+			if r := c.Realm(); r != "" {
+				fmt.Fprintf(out, "Kerberos         %s (the RM and its proxy require SPNEGO; keytabs of ops and viewer in %s)\n", r, f.KerberosDir)
+			}
 			if f.configOut != "" {
 				storePath, err := c.WriteConfig(f.configOut)
 				if err != nil {
@@ -67,5 +71,7 @@ func newSimCmd(_ *globals) *cobra.Command {
 	f.register(cmd, 40)
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8088", "address of the (first) ResourceManager")
 	cmd.Flags().StringVar(&f.configOut, "config-out", "", "write a palink config for this simulator to FILE")
+	cmd.Flags().BoolVar(&f.TLS, "tls", false, "serve the RMs over HTTPS with a certificate of a CA the simulator makes (the config trusts it)")
+	cmd.Flags().StringVar(&f.KerberosDir, "kerberos", "", "secure mode: a throwaway Kerberos realm in DIR (Debian's krb5kdc), SPNEGO required on the RM and its proxy; the config authenticates as ops")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 )
@@ -31,8 +32,11 @@ func newSyncCmd(g *globals) *cobra.Command {
 				if !once {
 					return syncUntilInterrupted(ctx, e, cmd.ErrOrStderr())
 				}
-				if err := resumeOrphans(ctx, e, cmd.ErrOrStderr()); err != nil {
-					return err
+				// On etcd only the leader runs commands (the agents).
+				if !core.IsEtcdStore(e.path) {
+					if err := resumeOrphans(ctx, e, cmd.ErrOrStderr()); err != nil {
+						return err
+					}
 				}
 				st, err := e.local.SyncOnce(ctx, 0)
 				if err != nil {
@@ -98,7 +102,7 @@ func syncUntilInterrupted(ctx context.Context, e *env, w io.Writer) error {
 	reported := make(chan struct{})
 	go func() { defer close(reported); reportCommands(ctx, e, w, changes) }()
 	defer func() { stopWatch(); <-reported }()
-	return runBackground(ctx, e.local)
+	return runBackground(ctx, e, core.Everything, "sync", w)
 }
 
 // pendingState says why a command that a palink left behind is not done.

@@ -131,10 +131,22 @@ func (c *Config) Check() Problems {
 				add(p+".auth.password_file", false, "cluster %q: password_file: %v", cl.Name, err)
 			}
 		}
-		if cl.TLS.CAFile != "" {
-			if _, err := os.Stat(cl.TLS.CAFile); err != nil {
-				add(p+".tls.ca_file", false, "cluster %q: tls.ca_file: %v", cl.Name, err)
+		if k := cl.Auth.Kerberos; k != nil {
+			k.check(cl.Name, p, add)
+			if cl.Auth.User != "" {
+				add(p+".auth", false, "cluster %q: auth: give user (basic auth) or kerberos, not both", cl.Name)
 			}
+		}
+		for key, f := range map[string]string{"ca_file": cl.TLS.CAFile, "cert_file": cl.TLS.CertFile, "key_file": cl.TLS.KeyFile} {
+			if f == "" {
+				continue
+			}
+			if _, err := os.Stat(f); err != nil {
+				add(p+".tls."+key, false, "cluster %q: tls.%s: %v", cl.Name, key, err)
+			}
+		}
+		if (cl.TLS.CertFile == "") != (cl.TLS.KeyFile == "") {
+			add(p+".tls", false, "cluster %q: tls.cert_file and tls.key_file go together", cl.Name)
 		}
 		if cl.TLS.InsecureSkipVerify {
 			add(p+".tls.insecure_skip_verify", true, "cluster %q: TLS certificates are not verified", cl.Name)
@@ -204,6 +216,9 @@ func (c *Config) checkEtcd(add func(string, bool, string, ...any)) {
 		if _, err := os.Stat(e.Auth.PasswordFile); err != nil {
 			add("etcd.auth.password_file", false, "etcd.auth.password_file: %v", err)
 		}
+	}
+	if t := e.ElectionTTL.D(); t != 0 && (t < 2*time.Second || t%time.Second != 0) {
+		add("etcd.election_ttl", false, "etcd: election_ttl %s: give whole seconds, at least 2s (etcd grants no shorter lease)", t)
 	}
 	if e.DialTimeout < 0 || e.MaxTxnOps < 0 || e.MaxRequestBytes < 0 {
 		add("etcd", false, "etcd: dial_timeout, max_txn_ops and max_request_bytes must not be negative")

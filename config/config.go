@@ -119,17 +119,61 @@ type Cluster struct {
 	// ApplicationType is YARN's type of Flink applications; default "Apache Flink".
 	ApplicationType string `yaml:"application_type"`
 	// User is sent as user.name for YARN simple authentication.
-	User    string   `yaml:"user"`
-	Timeout Duration `yaml:"timeout"` // per HTTP call; default 10s
-	TLS     TLS      `yaml:"tls"`
-	Auth    Auth     `yaml:"auth"`
-	Deploy  Deploy   `yaml:"deploy"`
+	User    string      `yaml:"user"`
+	Timeout Duration    `yaml:"timeout"` // per HTTP call; default 10s
+	TLS     TLS         `yaml:"tls"`
+	Auth    ClusterAuth `yaml:"auth"`
+	Deploy  Deploy      `yaml:"deploy"`
 }
 
-// TLS configures HTTPS to the cluster.
+// TLS configures HTTPS to the cluster: its RMs, their web proxy, the
+// JobManagers and the SQL Gateway.
 type TLS struct {
-	CAFile             string `yaml:"ca_file"`
+	// CAFile is a PEM bundle of the CAs that signed the cluster's
+	// certificates; it replaces the system's pool for this cluster.
+	CAFile string `yaml:"ca_file"`
+	// CertFile and KeyFile are palink's client certificate, for servers
+	// that ask for one (Flink's security.ssl.rest.authentication-enabled).
+	CertFile           string `yaml:"cert_file"`
+	KeyFile            string `yaml:"key_file"`
 	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+	// FlinkREST: the JobManagers' REST API is HTTPS (Flink's
+	// security.ssl.rest.enabled), so palink reaches amRPCAddress with
+	// https:// (and shows cert_file where Flink asks for it).
+	FlinkREST bool `yaml:"flink_rest"`
+}
+
+// ClusterAuth is how palink authenticates to a cluster: HTTP basic auth
+// (user and password), or Kerberos (SPNEGO); with neither, YARN's simple
+// authentication with the cluster's user.
+type ClusterAuth struct {
+	Auth `yaml:",inline"`
+	// Kerberos authenticates every request to the RM (REST and web proxy),
+	// and to any other endpoint of the cluster that asks for it, with SPNEGO.
+	Kerberos *Kerberos `yaml:"kerberos"`
+	// DoAs sends the palink user who issued an action as the RM's doAs
+	// query parameter, so that YARN audits it as that user; the cluster
+	// must allow palink's principal to proxy (hadoop.proxyuser.*).
+	DoAs bool `yaml:"do_as"`
+}
+
+// Kerberos is one Kerberos identity: its principal, and where its keys
+// or tickets are (a keytab, or the user's credential cache from kinit).
+type Kerberos struct {
+	// Principal is the client, "user@REALM" or "service/host@REALM".
+	Principal string `yaml:"principal"`
+	// Keytab holds the principal's keys: palink logs in and renews its
+	// tickets itself. It must not be readable by group or others.
+	Keytab string `yaml:"keytab"`
+	// CCache is a credential cache the user fills with kinit (default:
+	// $KRB5CCNAME, else /tmp/krb5cc_UID) when there is no keytab.
+	CCache string `yaml:"ccache"`
+	// Krb5Conf is the Kerberos configuration (realms, KDCs); default
+	// $KRB5_CONFIG, else /etc/krb5.conf.
+	Krb5Conf string `yaml:"krb5_conf"`
+	// Service is the service part of the HTTP servers' principals
+	// (SERVICE/host@REALM); default HTTP.
+	Service string `yaml:"service"`
 }
 
 // Auth is HTTP basic authentication. The password comes from an
@@ -152,6 +196,11 @@ type Etcd struct {
 	// DialTimeout is how long palink waits at start for an endpoint to
 	// answer; default 5s.
 	DialTimeout Duration `yaml:"dial_timeout"`
+	// ElectionTTL is how long the leader among the agents sharing the
+	// store keeps the lead once it stops answering (it died, froze or was
+	// cut off): another takes over within it. Whole seconds, at least 2s;
+	// default 10s.
+	ElectionTTL Duration `yaml:"election_ttl"`
 	// MaxTxnOps and MaxRequestBytes are the cluster's --max-txn-ops and
 	// --max-request-bytes, where they were raised from etcd's defaults
 	// (128 and 1572864): a transaction beyond them is refused before it
@@ -454,7 +503,12 @@ func (c *Config) ApplyDefaults() {
 			}
 		}
 		cl.TLS.CAFile = expandHome(cl.TLS.CAFile)
+		cl.TLS.CertFile = expandHome(cl.TLS.CertFile)
+		cl.TLS.KeyFile = expandHome(cl.TLS.KeyFile)
 		cl.Auth.PasswordFile = expandHome(cl.Auth.PasswordFile)
+		if k := cl.Auth.Kerberos; k != nil {
+			k.applyDefaults()
+		}
 	}
 }
 

@@ -100,6 +100,10 @@ func (l *Local) ClusterOverview(ctx context.Context, name string) (api.ClusterOv
 	}
 	if mErr != nil && sErr != nil && appsErr != nil {
 		// Nothing was fetched: the overview is no overview (FetchedAt stays zero).
+		if errors.Is(mErr, yarn.ErrUnauthorized) || errors.Is(mErr, yarn.ErrKerberos) {
+			// The RM answered, and refused: say why once, not "no answer".
+			return ov, fmt.Errorf("cluster %s: %w", name, mErr)
+		}
 		return ov, fmt.Errorf("cluster %s: no ResourceManager answered: %w", name, err)
 	}
 	ov.FetchedAt = l.now()
@@ -369,4 +373,23 @@ func flattenQueues(s yarn.Scheduler) []api.Queue {
 			MaxCapacity: q.MaxCapacity, Apps: q.Apps})
 	}
 	return out
+}
+
+// EndpointCheck is one endpoint as CheckEndpoints tried it.
+type EndpointCheck = clusters.EndpointCheck
+
+// CheckEndpoints connects once to every endpoint of every cluster (the
+// RMs, the web proxy, the SQL Gateway) with the clusters' own
+// authentication and TLS, for `palink config check --connect`. It needs
+// no store.
+func CheckEndpoints(ctx context.Context, specs []clusters.Spec) ([]EndpointCheck, error) {
+	cs, err := clusters.New(specs)
+	if err != nil {
+		return nil, err
+	}
+	var out []EndpointCheck
+	for _, name := range clusterNames(specs) {
+		out = append(out, cs[name].CheckEndpoints(ctx)...)
+	}
+	return out, nil
 }

@@ -76,6 +76,9 @@ type Options struct {
 	// NoJitter syncs every job at the start of a cycle instead of spreading
 	// them over the interval (for `sync --once` and benchmarks).
 	NoJitter bool
+	// ElectionTTL is how long the leader of a store on etcd keeps the lead
+	// once it stops answering (core/leader; default leader.DefaultTTL).
+	ElectionTTL time.Duration
 }
 
 // Local is the in-process Service: it embeds the store and the cluster
@@ -104,6 +107,11 @@ type Local struct {
 
 	closeStore bool // Open opened the store: Close closes it
 
+	// schedOpts and syncOpts build the scheduler and the syncer; a
+	// leader's term builds its own over its fenced store (lead.go).
+	schedOpts scheduler.Options
+	syncOpts  syncer.Options
+	*lead     // who runs the background, for Leadership
 }
 
 var (
@@ -139,17 +147,19 @@ func NewLocal(o Options) (*Local, error) {
 		st: o.Store, specs: o.Clusters, clusters: o.Clients, now: o.Now, user: o.User,
 		readOnly: o.ReadOnly, log: o.Log, opts: o, policy: o.Restart, hub: newHub(),
 	}
+	l.lead = &lead{l: l, id: memberID(), started: time.Now()}
 	l.obs = observe.New(observe.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Settings: o.Observe, Now: o.Now, Log: o.Log,
 		HookRetryWait: o.HookRetryWait,
 		Watch:         func(ctx context.Context) <-chan api.Change { return l.hub.subscribe(ctx) },
 	})
-	l.sched = scheduler.New(scheduler.Options{
+	l.schedOpts = scheduler.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, User: o.User, ReadOnly: o.ReadOnly, Log: o.Log,
 		Lease: o.Lease, Workers: o.Workers, Poll: o.Poll, DeployWait: o.DeployWait, EndingGrace: o.EndingGrace,
 		Tries: o.Tries, RetryBackoff: o.RetryBackoff, Tick: o.Tick, Savepoints: o.Savepoints,
-		Secrets: catalog.Sources{Commands: o.Build},
-	})
+		Secrets: catalog.Sources{Commands: o.Build}, Wake: make(chan struct{}, 1),
+	}
+	l.sched = scheduler.New(l.schedOpts)
 	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build}), st: o.Store,
 		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
@@ -162,10 +172,11 @@ func NewLocal(o Options) (*Local, error) {
 	}
 	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
-	l.sync = syncer.New(syncer.Options{
+	l.syncOpts = syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,
-	})
+	}
+	l.sync = syncer.New(l.syncOpts)
 	return l, nil
 }
 

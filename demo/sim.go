@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/internal/krbtest"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -33,11 +34,24 @@ type Sim struct {
 	FlinkVersion string
 	// CheckpointInterval is the simulated jobs' checkpoint interval.
 	CheckpointInterval time.Duration
+	// TLS serves the RMs over HTTPS with a certificate of a CA the
+	// simulator makes; the written config trusts that CA.
+	TLS bool
+	// KerberosDir, when set, runs the cluster in secure mode with a
+	// throwaway Kerberos realm kept in that directory (see Serve).
+	KerberosDir string
 }
 
 func (s Sim) options() (sim.Options, error) {
 	o := sim.Options{Seed: s.Seed, Speed: s.Speed, Apps: s.Apps, RMs: s.RMs, FlinkVersion: s.FlinkVersion,
 		CheckpointInterval: s.CheckpointInterval}
+	if s.TLS {
+		t, err := sim.NewTLS()
+		if err != nil {
+			return o, err
+		}
+		o.TLS = t
+	}
 	if s.Faults != "" {
 		faults, err := sim.ParseFaults(s.Faults)
 		if err != nil {
@@ -88,23 +102,81 @@ func SimConfig(c *sim.Cluster, storePath string) *config.Config {
 
 // Served is a simulated cluster serving on the network, as `palink sim`
 // runs it.
-type Served struct{ c *sim.Cluster }
+type Served struct {
+	c *sim.Cluster
+	// realm is the secure mode's KDC, nil without.
+	realm *krbtest.Realm
+	// opsKeytab is the keytab of ops, the user the config authenticates as.
+	opsKeytab string
+	// tls is the RMs' HTTPS, nil without.
+	tls *sim.TLS
+}
 
 // Serve starts the simulated cluster s with its first ResourceManager at
-// addr; it serves until ctx is done or Close.
+// addr; it serves until ctx is done or Close. With s.KerberosDir it first
+// creates a realm there and starts Debian's krb5kdc for it on a free
+// loopback port (DIR/krb5.conf names it), with the principals
+// HTTP/localhost (the RM and its proxy, which then require SPNEGO), ops
+// (who owns the applications) and viewer (who may see but not kill them),
+// each with a keytab in DIR.
 func Serve(ctx context.Context, s Sim, addr string) (*Served, error) {
 	o, err := s.options()
 	if err != nil {
 		return nil, err
 	}
+	srv := &Served{tls: o.TLS}
+	if s.KerberosDir != "" {
+		if err := srv.startRealm(s.KerberosDir, &o); err != nil {
+			return nil, err
+		}
+	}
 	c, err := sim.New(o)
 	if err != nil {
+		srv.Close()
 		return nil, err
 	}
 	if err := c.Start(ctx, addr); err != nil {
+		srv.Close()
 		return nil, err
 	}
-	return &Served{c: c}, nil
+	srv.c = c
+	return srv, nil
+}
+
+func (s *Served) startRealm(dir string, o *sim.Options) error {
+	if msg := krbtest.Missing(); msg != "" {
+		return fmt.Errorf("palink sim --kerberos needs Debian's Kerberos KDC: %s", msg)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("kerberos: %w", err)
+	}
+	r, err := krbtest.StartIn(dir, krbtest.Options{})
+	if err != nil {
+		return fmt.Errorf("kerberos: %w", err)
+	}
+	s.realm = r
+	keytabs := map[string]string{}
+	for _, p := range []string{"HTTP/localhost", "ops", "viewer"} {
+		kt, err := r.AddPrincipal(p, 0)
+		if err != nil {
+			r.Stop()
+			return fmt.Errorf("kerberos: %w", err)
+		}
+		keytabs[p] = kt
+	}
+	s.opsKeytab = keytabs["ops"]
+	o.User = "ops"
+	o.Kerberos = &sim.Kerberos{Keytab: keytabs["HTTP/localhost"]}
+	return nil
+}
+
+// Realm describes the secure mode's realm ("" without one): its name,
+// KDC and krb5.conf.
+func (s *Served) Realm() string {
+	if s.realm == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s, KDC %s, %s", s.realm.Name, s.realm.KDC, s.realm.Krb5Conf)
 }
 
 // RMs are the ResourceManagers' URLs, the active one first.
@@ -113,14 +185,40 @@ func (s *Served) RMs() []string { return s.c.RMURLs() }
 // Gateway is the SQL Gateway's URL.
 func (s *Served) Gateway() string { return s.c.GatewayURL() }
 
-// Close stops the cluster.
-func (s *Served) Close() { s.c.Close() }
+// Close stops the cluster and its KDC.
+func (s *Served) Close() {
+	if s.c != nil {
+		s.c.Close()
+	}
+	if s.realm != nil {
+		s.realm.Stop()
+	}
+}
 
 // WriteConfig writes a palink config for this cluster to path, with a
 // store of its own beside it (palink-sim.db), whose path it returns.
 func (s *Served) WriteConfig(path string) (storePath string, err error) {
 	storePath = filepath.Join(filepath.Dir(path), "palink-sim.db")
-	if err := os.WriteFile(path, []byte(configText(s.c, storePath)), 0o600); err != nil {
+	text := configText(s.c, storePath)
+	if s.realm != nil {
+		text = strings.Replace(text, "    user: ops            # sent as user.name (YARN simple authentication)\n",
+			"    # The RM and its web proxy require Kerberos (SPNEGO): palink logs in as ops\n"+
+				"    # from its keytab, and again before each ticket runs out.\n"+
+				"    auth:\n      kerberos:\n"+
+				fmt.Sprintf("        principal: %s\n        keytab: %s\n        krb5_conf: %s\n",
+					s.realm.Principal("ops"), s.opsKeytab, s.realm.Krb5Conf), 1)
+	}
+	if s.tls != nil {
+		ca := s.tls.CACertPEM()
+		caPath := filepath.Join(filepath.Dir(path), "palink-sim-ca.pem")
+		if err := os.WriteFile(caPath, ca, 0o644); err != nil {
+			return "", fmt.Errorf("write the simulator's CA: %w", err)
+		}
+		text = strings.Replace(text, "    deploy:\n",
+			"    # The RMs serve HTTPS with a certificate of the simulator's own CA.\n"+
+				fmt.Sprintf("    tls: {ca_file: %s}\n", caPath)+"    deploy:\n", 1)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		return "", fmt.Errorf("write config: %w", err)
 	}
 	return storePath, nil

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -170,6 +171,14 @@ func OpenEtcd(name string, opts Options) (*Etcd, error) {
 	return e, nil
 }
 
+// etcdKeepAliveTime and etcdKeepAliveTimeout: how often the client pings
+// each member it is connected to, and how long it waits for the answer
+// before it takes the member for gone.
+const (
+	etcdKeepAliveTime    = 10 * time.Second
+	etcdKeepAliveTimeout = 3 * time.Second
+)
+
 // dialEtcd connects to the cluster and waits for one endpoint to answer.
 func dialEtcd(u EtcdURL, o EtcdOptions) (*Etcd, error) {
 	o = o.withDefaults()
@@ -180,6 +189,12 @@ func dialEtcd(u EtcdURL, o EtcdOptions) (*Etcd, error) {
 		Logger:             zap.NewNop(),
 		MaxCallSendMsgSize: o.MaxRequestBytes + 64<<10,
 		Username:           o.Username,
+		// A member that froze or was cut off keeps its TCP connection
+		// open: without pings, requests sent to it wait for ever, and the
+		// client never turns to the members that answer. gRPC pings no
+		// more often than every 10s.
+		DialKeepAliveTime:    etcdKeepAliveTime,
+		DialKeepAliveTimeout: etcdKeepAliveTimeout,
 	}
 	if o.Username != "" && o.Password != nil {
 		pw, err := o.Password()
@@ -323,6 +338,19 @@ func (e *Etcd) parseKey(key string) (b bucket, k []byte, seq, ok bool) {
 
 // Path names the store: its URL.
 func (e *Etcd) Path() string { return e.name }
+
+// Client is the store's connection to etcd, for what palink keeps beside
+// the store on the same cluster: the agents' election and their members
+// (core/leader), under KeyPrefix but outside every bucket of the layout
+// (doc.go), so that no backup, copy or watch of the store takes them for
+// records.
+func (e *Etcd) Client() *clientv3.Client { return e.cli }
+
+// KeyPrefix is what every key of the store starts with ("/palink/").
+func (e *Etcd) KeyPrefix() string { return e.url.Prefix }
+
+// Endpoints are the members the store was opened on, for messages.
+func (e *Etcd) Endpoints() []string { return slices.Clone(e.url.Endpoints) }
 
 // ID returns the store's id (meta/store_id).
 func (e *Etcd) ID() string { return e.id }

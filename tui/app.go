@@ -45,6 +45,12 @@ type Model struct {
 	clusters     []api.ClusterStatus
 	clustersErr  error
 	clusterLoads kit.Refresher
+	// lead is who leads the store, read again every leadEvery ticks: on
+	// etcd, the header names the leader's host, or says that etcd does
+	// not answer.
+	lead      api.Leadership
+	leadLoads kit.Refresher
+	ticks     int
 
 	stream  stream
 	actions actionFlow
@@ -81,6 +87,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		stream:       newStream(e),
 		obs:          newObserveState(e),
 		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(e.Call(), seq) }),
+		leadLoads:    kit.NewRefresher(e, func(seq int) tea.Cmd { return loadLeadCmd(e.Call(), seq) }),
 	}
 	m.actions = newActionFlow(e, &m.flash)
 	m.keys = kit.NewKeyMap()
@@ -123,6 +130,7 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{
 		m.jobs.Load(),
 		m.loadClusters(),
+		m.leadLoads.Refresh(),
 		m.stream.start(),
 		m.obs.firingLoads.Refresh(),
 		tickCmd(m.env.After, m.env.Clock),
@@ -134,6 +142,40 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) loadClusters() tea.Cmd { return m.clusterLoads.Refresh() }
+
+// leadEvery is how many clock ticks (seconds) pass between two reads of
+// who leads: within an election's TTL, so a failover shows in the header
+// about when it happens.
+const leadEvery = 3
+
+// takeLead keeps who leads the store. A palink that cannot read etcd keeps
+// the leader it knew, and says in the header and the flash that what it
+// shows may be stale and that its actions cannot be written.
+func (m *Model) takeLead(msg leadLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		// An agent from before Leadership, or a failed call: nothing new.
+		return nil
+	}
+	unreachable := msg.lead.Unreachable != ""
+	was := m.lead.Unreachable != ""
+	if unreachable {
+		known := m.lead
+		m.lead = msg.lead
+		if m.lead.Leader == nil {
+			m.lead.Leader = known.Leader
+		}
+	} else {
+		m.lead = msg.lead
+	}
+	switch {
+	case unreachable && !was:
+		return m.flash.Show(m.env.After, kit.FlashMsg{Level: kit.FlashError, Key: "lead:etcd",
+			Text: msg.lead.Unreachable + ": showing what was read last; no action is taken until etcd answers"}, nil)
+	case !unreachable && was:
+		m.flash.ClearKey("lead:etcd")
+	}
+	return nil
+}
 
 func (m *Model) top() kit.Screen { return m.stack[len(m.stack)-1] }
 
@@ -336,7 +378,16 @@ func (m *Model) take(msg tea.Msg) (cmd tea.Cmd, keep bool) {
 	switch msg := msg.(type) {
 	case tickMsg:
 		m.env.Now = msg.now
+		if m.ticks++; m.ticks%leadEvery == 0 {
+			return tea.Batch(tickCmd(m.env.After, m.env.Clock), m.leadLoads.Refresh()), true
+		}
 		return tickCmd(m.env.After, m.env.Clock), true
+	case leadLoadedMsg:
+		current, next := m.leadLoads.Done(msg.seq)
+		if !current {
+			return nil, false
+		}
+		return tea.Batch(next, m.takeLead(msg)), true
 	case clustersLoadedMsg:
 		current, next := m.clusterLoads.Done(msg.seq)
 		if !current {

@@ -30,6 +30,17 @@ func loadClustersCmd(c kit.Call, seq int) tea.Cmd {
 	}
 }
 
+func loadLeadCmd(c kit.Call, seq int) tea.Cmd {
+	return func() tea.Msg {
+		var l api.Leadership
+		err := c.With(func(ctx context.Context) (err error) {
+			l, err = c.Svc.Leadership(ctx)
+			return err
+		})
+		return leadLoadedMsg{seq: seq, lead: l, err: err}
+	}
+}
+
 // startWatchCmd opens the change stream. It lives as long as ctx (the
 // program), not the request timeout.
 func startWatchCmd(ctx context.Context, svc api.Service, gen int) tea.Cmd {

@@ -45,6 +45,7 @@ func (m *Model) render() string {
 		watching:    m.stream.live,
 		now:         m.env.Now,
 		alerts:      m.obs.firing,
+		lead:        m.lead,
 	}, w)
 	body := m.top().View()
 	if m.dialog != nil {

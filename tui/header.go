@@ -32,6 +32,8 @@ type headerData struct {
 	now                    time.Time
 	// alerts are the firing alerts, for the badge.
 	alerts []model.Alert
+	// lead is who leads the store: shown when it is shared (on etcd).
+	lead api.Leadership
 }
 
 // headerForm is how much the header shows: the detail level of the
@@ -91,6 +93,9 @@ func headerLeft(st *kit.Styles, d headerData, f headerForm) string {
 			b.WriteString(" " + st.Warn.Render("ro"))
 		}
 	}
+	if d.lead.Shared {
+		b.WriteString("  " + leadBadge(st, d.lead, level))
+	}
 	if d.clustersErr != nil && len(d.clusters) == 0 {
 		b.WriteString("  " + st.ClusterDown.Render("✖ clusters unknown"))
 	}
@@ -105,6 +110,26 @@ func headerLeft(st *kit.Styles, d headerData, f headerForm) string {
 		}
 	}
 	return b.String()
+}
+
+// leadBadge says which host leads a store shared on etcd ("lead ops2"),
+// that none does, or that etcd does not answer this palink.
+func leadBadge(st *kit.Styles, l api.Leadership, level int) string {
+	switch {
+	case l.Unreachable != "" && level >= 2:
+		return st.ClusterDown.Render("✖ etcd")
+	case l.Unreachable != "" && l.Leader != nil:
+		return st.ClusterDown.Render("✖ etcd unreachable") + st.Dim.Render(" last lead ") + l.Leader.Host
+	case l.Unreachable != "":
+		return st.ClusterDown.Render("✖ etcd unreachable")
+	case l.Leader == nil && level >= 2:
+		return st.Warn.Render("⚠ lead")
+	case l.Leader == nil:
+		return st.Warn.Render("⚠ no leader")
+	case level == 0:
+		return st.Dim.Render("lead ") + l.Leader.Host + st.Dim.Render(fmt.Sprintf(" pid %d", l.Leader.PID))
+	}
+	return st.Dim.Render("lead ") + l.Leader.Host
 }
 
 // clusterBadge says whether a cluster is reachable and how old its data is:

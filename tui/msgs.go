@@ -19,6 +19,13 @@ type clustersLoadedMsg struct {
 	err      error
 }
 
+// leadLoadedMsg is who leads the store (api.FleetService.Leadership).
+type leadLoadedMsg struct {
+	seq  int
+	lead api.Leadership
+	err  error
+}
+
 // watchStartedMsg, watchEndedMsg and watchRetryMsg carry the generation
 // of the watch stream (as kit.ChangeMsg does), so that what concerns a
 // stream that was replaced is dropped.

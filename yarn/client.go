@@ -62,8 +62,21 @@ type Options struct {
 	// CAFile is a PEM file of CA certificates trusted in addition to none:
 	// when set it replaces the system pool.
 	CAFile string
+	// CertFile and KeyFile are a client certificate (PEM) shown to servers
+	// that ask for one (mutual TLS, e.g. Flink's
+	// security.ssl.rest.authentication-enabled).
+	CertFile string
+	KeyFile  string
 	// InsecureSkipVerify disables TLS certificate checks (test clusters only).
 	InsecureSkipVerify bool
+	// Kerberos authenticates with SPNEGO: every request to a host that asked
+	// for it once (and, for the ResourceManager client, to the RMs from the
+	// start) carries a ticket of this login context. Clients of one cluster
+	// share it; clients of another never do.
+	Kerberos *Kerberos
+	// DoAs is sent as the doAs query parameter of ResourceManager requests:
+	// the RM acts as that user when palink's user may proxy for it.
+	DoAs string
 	// Username and Password enable HTTP basic authentication.
 	Username string
 	Password string
@@ -147,7 +160,17 @@ func newTransport(o Options, followRedirects bool) (*transport, error) {
 			}
 			tc.RootCAs = pool
 		}
+		if o.CertFile != "" || o.KeyFile != "" {
+			cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+			if err != nil {
+				return nil, fmt.Errorf("read client certificate %s and key %s: %w", o.CertFile, o.KeyFile, err)
+			}
+			tc.Certificates = []tls.Certificate{cert}
+		}
 		rc.SetTLSClientConfig(tc)
+	}
+	if o.Kerberos != nil {
+		rc.SetTransport(&negotiateTransport{base: rc.GetClient().Transport, krb: o.Kerberos})
 	}
 	if o.Username != "" || o.Password != "" {
 		rc.SetBasicAuth(o.Username, o.Password)
@@ -187,6 +210,11 @@ type response struct {
 	body   []byte
 	stream io.ReadCloser // for stream requests; the caller closes it
 	url    string        // redacted
+	// negotiate: the server asked for SPNEGO (401 with WWW-Authenticate:
+	// Negotiate); ticket: the request carried a Kerberos ticket of this
+	// principal.
+	negotiate bool
+	ticket    string
 }
 
 // joinURL resolves a relative, escaped path against a base URL whose path
@@ -278,7 +306,11 @@ func (t *transport) once(ctx context.Context, base *url.URL, r request) (*respon
 		return fail(err)
 	}
 	raw := res.RawResponse
-	out := &response{status: raw.StatusCode, header: raw.Header, url: shown}
+	out := &response{status: raw.StatusCode, header: raw.Header, url: shown,
+		negotiate: raw.StatusCode == http.StatusUnauthorized && negotiateChallenge(raw.Header)}
+	if t.opts.Kerberos != nil && raw.Request != nil && strings.HasPrefix(raw.Request.Header.Get("Authorization"), "Negotiate ") {
+		out.ticket = t.opts.Kerberos.Principal()
+	}
 	if r.stream && raw.StatusCode/100 == 2 {
 		// Headers are in: from here on only the caller's ctx bounds the read.
 		if timer != nil {
@@ -340,6 +372,9 @@ func classify(ctx context.Context, timedOut <-chan struct{}, method, shown strin
 	default:
 	}
 	cause := unwrapURLError(err)
+	if hint := tlsHint(err, shown); hint != "" {
+		return &RequestError{Method: method, URL: shown, Kind: ErrTLS, Err: fmt.Errorf("%w; %s", cause, hint)}
+	}
 	var ne net.Error
 	switch {
 	case errors.As(err, &ne) && ne.Timeout():
@@ -348,6 +383,34 @@ func classify(ctx context.Context, timedOut <-chan struct{}, method, shown strin
 		return &RequestError{Method: method, URL: shown, Kind: ErrUnavailable, Err: cause}
 	}
 	return &RequestError{Method: method, URL: shown, Err: cause}
+}
+
+// tlsHint says what to do about a certificate palink did not accept, or ""
+// when err is not one.
+func tlsHint(err error, shown string) string {
+	host := shown
+	if u, perr := url.Parse(shown); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	var (
+		ua x509.UnknownAuthorityError
+		he x509.HostnameError
+		ci x509.CertificateInvalidError
+		rh tls.RecordHeaderError
+	)
+	switch {
+	case errors.As(err, &ua):
+		return "the certificate of " + host + " is not signed by a CA palink trusts: set tls.ca_file to the CA bundle that signed it"
+	case errors.As(err, &he):
+		return "the certificate of " + host + " is for another name (" + he.Error() + "): use the host name the certificate names"
+	case errors.As(err, &ci):
+		return "the certificate of " + host + " is not valid (expired, not yet valid or not for a server): renew it on the server"
+	case errors.As(err, &rh):
+		return host + " does not speak TLS: use http:// for it, or check the port"
+	case strings.Contains(err.Error(), "certificate required") || strings.Contains(err.Error(), "bad certificate"):
+		return host + " wants a client certificate palink did not show or it did not accept: set tls.cert_file and tls.key_file"
+	}
+	return ""
 }
 
 // unwrapURLError drops net/http's *url.Error wrapper, whose message repeats
@@ -452,7 +515,7 @@ func expect(method string, resp *response, want ...int) error {
 	if len(want) == 0 && resp.status/100 == 2 {
 		return nil
 	}
-	return httpError(method, resp.url, resp.status, resp.body)
+	return respError(method, resp)
 }
 
 // decode unmarshals a response body into v, or explains with a

@@ -290,7 +290,7 @@ func (c *ContainerLogs) Open(ctx context.Context, r ContainerLogRead) (*Containe
 		if resp.stream != nil {
 			resp.stream.Close()
 		}
-		return nil, httpError(req.method, resp.url, resp.status, resp.body)
+		return nil, respError(req.method, resp)
 	}
 	st := &ContainerLogStream{body: resp.stream, resp: resp}
 	br := bufio.NewReaderSize(resp.stream, 32<<10)

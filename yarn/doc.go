@@ -46,6 +46,11 @@
 //     statements, operations); sqlgateway_results.go: result columns,
 //     pages and fetching them to the end.
 //   - webhook.go: the alert webhook.
+//   - kerberos.go: Kerberos, one login context (a principal's tickets from
+//     a keytab, logged in again at 90 % of their life, or from a kinit
+//     credential cache), and the SPNEGO round tripper that signs requests
+//     to the RMs and to any host that answers 401 Negotiate; its errors
+//     (ErrKerberosRequired, ErrClockSkew, …, *KerberosError) say what to do.
 //
 // Every method takes a ctx and returns plain structs. Failures are the
 // sentinels and types of errors.go (ErrNotFound, ErrUnavailable,

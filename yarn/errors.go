@@ -1,9 +1,11 @@
 package yarn
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -34,6 +36,9 @@ var (
 	// ErrNoDirectAddress: an action needs the JobManager's direct address
 	// (amRPCAddress) because the YARN web proxy forwards only GET and PUT.
 	ErrNoDirectAddress = errors.New("no direct JobManager address (the YARN proxy forwards only GET and PUT)")
+	// ErrTLS: the TLS handshake failed on a certificate: the server's is not
+	// trusted or not for its name, or the server refused palink's.
+	ErrTLS = errors.New("TLS certificate not accepted")
 	// ErrUnsupported: the server's API version lacks the operation
 	// (e.g. configure-session on a v1 SQL Gateway).
 	ErrUnsupported = errors.New("not supported by the server's API version")
@@ -59,14 +64,29 @@ type HTTPError struct {
 	// Excerpt is the start of a body that had no recognised error shape,
 	// trimmed to one line.
 	Excerpt string
+	// Negotiate: the server asked for Kerberos (401 with WWW-Authenticate:
+	// Negotiate).
+	Negotiate bool
+	// Ticket is the principal whose Kerberos ticket the request carried
+	// ("" when it carried none).
+	Ticket string
 }
 
-// Error reads "METHOD /path on host: status: server's message".
+// Error reads "METHOD /path on host: status: server's message", and says
+// what to do when Kerberos is the cause.
 func (e *HTTPError) Error() string {
 	var b strings.Builder
 	b.WriteString(where(e.Method, e.URL))
 	b.WriteString(": ")
 	b.WriteString(statusPhrase(e.Status))
+	switch {
+	case e.kerberosRequired():
+		b.WriteString(": this cluster requires Kerberos; add auth.kerberos (principal, and keytab or ccache) to its configuration")
+		return b.String()
+	case e.ticketRefused():
+		b.WriteString(": the server refused the Kerberos ticket of ")
+		b.WriteString(e.Ticket)
+	}
 	if msg := e.Message(); msg != "" {
 		b.WriteString(": ")
 		b.WriteString(msg)
@@ -113,9 +133,39 @@ func (e *HTTPError) RootCause() string {
 	return root
 }
 
+// kerberosRequired: a 401 Negotiate to a request without a ticket.
+func (e *HTTPError) kerberosRequired() bool {
+	return e.Status == http.StatusUnauthorized && e.Negotiate && e.Ticket == ""
+}
+
+// ticketRefused: the request carried a ticket and the server's
+// authentication filter refused it (Hadoop's AuthenticationFilter answers
+// 403 with the GSS failure, or 401 Negotiate again).
+func (e *HTTPError) ticketRefused() bool {
+	if e.Ticket == "" {
+		return false
+	}
+	if e.Status == http.StatusUnauthorized {
+		return true
+	}
+	if e.Status != http.StatusForbidden {
+		return false
+	}
+	m := e.Message()
+	return strings.Contains(m, "GSSException") || strings.Contains(m, "Kerberos") || strings.Contains(m, "AuthenticationException")
+}
+
 // Is maps the status onto the package's sentinels.
 func (e *HTTPError) Is(target error) bool {
 	switch target {
+	case ErrKerberosRequired:
+		return e.kerberosRequired()
+	case ErrKerberos:
+		return e.kerberosRequired() || e.ticketRefused()
+	case ErrClockSkew:
+		return e.ticketRefused() && strings.Contains(strings.ToLower(e.Message()), "clock skew")
+	case ErrTicketExpired:
+		return e.ticketRefused() && strings.Contains(strings.ToLower(e.Message()), "expired")
 	case ErrNotFound:
 		return e.Status == http.StatusNotFound
 	case ErrUnauthorized:
@@ -260,14 +310,70 @@ func redactString(s string) string {
 	return redactURL(u)
 }
 
+// respError builds the error for a response with an unexpected status.
+func respError(method string, resp *response) *HTTPError {
+	e := httpError(method, resp.url, resp.status, resp.body)
+	e.Negotiate, e.Ticket = resp.negotiate, resp.ticket
+	return e
+}
+
+// ACLError is the ResourceManager refusing an action on an application
+// because its ACLs do not let the user do it (403 from a modify or view
+// check). It wraps the HTTPError and ErrUnauthorized.
+type ACLError struct {
+	User   string // as the RM saw it: palink's principal's short name, or the doAs user
+	Action string // "kill"
+	App    string
+	Err    *HTTPError
+}
+
+// Error reads "user X may not kill application Y: YARN ACL (RM's words)".
+func (e *ACLError) Error() string {
+	user := e.User
+	if user == "" {
+		user = "palink's user"
+	} else {
+		user = "user " + user
+	}
+	msg := fmt.Sprintf("%s may not %s application %s: YARN ACL", user, e.Action, e.App)
+	if m := e.Err.Message(); m != "" {
+		msg += " (" + m + ")"
+	}
+	return msg
+}
+
+// Unwrap exposes the HTTPError (and so ErrUnauthorized).
+func (e *ACLError) Unwrap() error { return e.Err }
+
 // httpError builds the error for an unexpected status from its body.
 func httpError(method, redactedURL string, status int, body []byte) *HTTPError {
 	e := &HTTPError{Method: method, URL: redactedURL, Status: status}
 	e.Errors = errorList(body)
 	if len(e.Errors) == 0 {
 		e.Excerpt = excerpt(body, 200)
+		if t := htmlTitle(body); t != "" {
+			e.Excerpt = excerpt([]byte(t), 300)
+		}
 	}
 	return e
+}
+
+// htmlTitle is the title of an HTML error page ("Error 403 GSSException:
+// …", as Hadoop's Jetty writes them) without its "Error NNN" prefix, or "".
+func htmlTitle(body []byte) string {
+	lower := bytes.ToLower(body)
+	i := bytes.Index(lower, []byte("<title>"))
+	j := bytes.Index(lower, []byte("</title>"))
+	if i < 0 || j < i {
+		return ""
+	}
+	t := strings.TrimSpace(html.UnescapeString(string(body[i+len("<title>") : j])))
+	if rest, ok := strings.CutPrefix(t, "Error "); ok {
+		if _, after, ok := strings.Cut(rest, " "); ok {
+			t = after
+		}
+	}
+	return t
 }
 
 // errorList reads the error shapes of the servers this package talks to:

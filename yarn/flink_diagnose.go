@@ -110,7 +110,7 @@ func (c *Flink) getStream(ctx context.Context, p string, q url.Values) (*respons
 		if resp.stream != nil {
 			resp.stream.Close()
 		}
-		return nil, httpError(r.method, resp.url, resp.status, resp.body)
+		return nil, respError(r.method, resp)
 	}
 	return resp, nil
 }

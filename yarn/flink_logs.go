@@ -86,7 +86,7 @@ func (c *Flink) openLog(ctx context.Context, f LogFile, rangeHeader string) (*re
 	if resp.status == http.StatusRequestedRangeNotSatisfiable {
 		return resp, nil
 	}
-	return nil, httpError(r.method, resp.url, resp.status, resp.body)
+	return nil, respError(r.method, resp)
 }
 
 // DefaultLogLimit is the most ReadLog returns when LogRange.Limit is 0.

@@ -22,9 +22,10 @@ import (
 type ResourceManager struct {
 	t     *transport
 	addrs []*url.URL
+	doAs  string
 
-	mu     sync.Mutex
-	active int
+	mu     *sync.Mutex
+	active *int
 }
 
 // NewResourceManager makes a client for the RMs at addrs
@@ -33,13 +34,18 @@ func NewResourceManager(addrs []string, o Options) (*ResourceManager, error) {
 	if len(addrs) == 0 {
 		return nil, errors.New("new ResourceManager client: no address")
 	}
-	c := &ResourceManager{}
+	c := &ResourceManager{mu: &sync.Mutex{}, active: new(int), doAs: o.DoAs}
 	for _, a := range addrs {
 		u, err := parseBase(a)
 		if err != nil {
 			return nil, fmt.Errorf("new ResourceManager client: %w", err)
 		}
 		c.addrs = append(c.addrs, u)
+		if o.Kerberos != nil {
+			// The RMs' REST API and web proxy sit behind Hadoop's
+			// authentication filter: sign from the first request on.
+			o.Kerberos.remember(u.Hostname())
+		}
 	}
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = DefaultRMMaxBodyBytes
@@ -57,7 +63,7 @@ func NewResourceManager(addrs []string, o Options) (*ResourceManager, error) {
 func (c *ResourceManager) Active() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return redactURL(c.addrs[c.active])
+	return redactURL(c.addrs[*c.active])
 }
 
 // Addresses lists the configured RM base URLs in failover order.
@@ -73,7 +79,7 @@ func (c *ResourceManager) Addresses() []string {
 // web proxy, for when an application's tracking URL is not known yet.
 func (c *ResourceManager) ProxyURL(appID string) string {
 	c.mu.Lock()
-	base := c.addrs[c.active]
+	base := c.addrs[*c.active]
 	c.mu.Unlock()
 	return joinURL(base, "proxy/"+pathEscape(appID)+"/").String()
 }
@@ -81,12 +87,12 @@ func (c *ResourceManager) ProxyURL(appID string) string {
 func (c *ResourceManager) activeIndex() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.active
+	return *c.active
 }
 
 func (c *ResourceManager) setActive(i int) {
 	c.mu.Lock()
-	c.active = i
+	*c.active = i
 	c.mu.Unlock()
 }
 
@@ -143,8 +149,39 @@ func hostPort(u *url.URL) string {
 	return u.Hostname() + ":80"
 }
 
+// As returns a client that asks the RM to act as user (the doAs query
+// parameter of Hadoop's proxy users) and shares this one's connections and
+// idea of the active RM. An empty user acts as palink's own.
+func (c *ResourceManager) As(user string) *ResourceManager {
+	n := *c
+	n.doAs = user
+	return &n
+}
+
+// User is who the RM sees acting: the doAs user, else palink's Kerberos
+// principal's short name, simple-auth user or basic-auth user.
+func (c *ResourceManager) User() string {
+	switch o := c.t.opts; {
+	case c.doAs != "":
+		return c.doAs
+	case o.Kerberos != nil:
+		return o.Kerberos.User()
+	case o.SimpleAuthUser != "":
+		return o.SimpleAuthUser
+	}
+	return c.t.opts.Username
+}
+
 // call sends r to the active RM, failing over and retrying GETs.
 func (c *ResourceManager) call(ctx context.Context, r request, standby standbyFunc) (*response, error) {
+	if c.doAs != "" {
+		q := url.Values{}
+		for k, v := range r.query {
+			q[k] = v
+		}
+		q.Set("doAs", c.doAs)
+		r.query = q
+	}
 	if standby == nil {
 		standby = standbyAnswer
 	}
@@ -409,6 +446,10 @@ func (c *ResourceManager) RequestKill(ctx context.Context, appID string) (string
 		return "", err
 	}
 	if err := expect(r.method, resp, http.StatusOK, http.StatusAccepted); err != nil {
+		var he *HTTPError
+		if errors.As(err, &he) && he.Status == http.StatusForbidden && !he.ticketRefused() {
+			return "", &ACLError{User: c.User(), Action: "kill", App: appID, Err: he}
+		}
 		return "", err
 	}
 	var w struct {

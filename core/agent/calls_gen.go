@@ -93,6 +93,11 @@ func (c *Client) ClusterOverview(ctx context.Context, a0 string) (api.ClusterOve
 	return do[string, api.ClusterOverview](ctx, c.w, "ClusterOverview", a0)
 }
 
+// Leadership implements api.Service over the socket.
+func (c *Client) Leadership(ctx context.Context) (api.Leadership, error) {
+	return do[none, api.Leadership](ctx, c.w, "Leadership", none{})
+}
+
 // SetInterest implements api.Service over the socket.
 func (c *Client) SetInterest(ctx context.Context, a0 api.InterestRequest) error {
 	_, err := do[api.InterestRequest, none](ctx, c.w, "SetInterest", a0)
@@ -332,6 +337,9 @@ var generated = map[string]method{
 	})},
 	"ClusterOverview": {run: call(func(ctx context.Context, h *session, a string) (api.ClusterOverview, error) {
 		return h.svc.ClusterOverview(ctx, a)
+	})},
+	"Leadership": {run: call(func(ctx context.Context, h *session, _ none) (api.Leadership, error) {
+		return h.svc.Leadership(ctx)
 	})},
 	"SetInterest": {run: call(func(ctx context.Context, h *session, a api.InterestRequest) (none, error) {
 		return none{}, h.svc.SetInterest(ctx, a)

@@ -107,6 +107,10 @@ var examples = map[string]example{
 		_, err := s.Commands(ctx, api.CommandFilter{})
 		return err
 	},
+	"Leadership": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.Leadership(ctx)
+		return err
+	},
 	"Clusters": func(ctx context.Context, s api.Service, _ *walkFixture) error {
 		_, err := s.Clusters(ctx)
 		return err

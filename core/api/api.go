@@ -107,6 +107,12 @@ type FleetService interface {
 	// entity (changes are coalesced), and gets a Resync when it must reload.
 	//palink:api role=viewer timeout=1h custom on=list
 	Watch(ctx context.Context) (<-chan Change, error)
+	// Leadership says which palink leads the store (runs the scheduler,
+	// state sync and the alert rules) and which stand ready to; a store on
+	// etcd is read at once, so a palink cut off from etcd says so in
+	// Unreachable.
+	//palink:api role=viewer
+	Leadership(ctx context.Context) (Leadership, error)
 	// ReadOnly reports whether actions are refused (--read-only, or a viewer role).
 	//palink:api role=viewer local
 	ReadOnly() bool

@@ -179,6 +179,15 @@ func (g *guarded) Watch(ctx context.Context) (r0 <-chan Change, r1 error) {
 	return
 }
 
+// Leadership implements Service for the guarded caller.
+func (g *guarded) Leadership(ctx context.Context) (r0 Leadership, r1 error) {
+	if r1 = g.refuse(ctx, "Leadership", on(ScopeAny)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.Leadership(ctx)
+	return
+}
+
 // ReadOnly implements Service for the guarded caller.
 func (g *guarded) ReadOnly() (r0 bool) {
 	return g.readOnly() || g.s.ReadOnly()

@@ -30,6 +30,7 @@ var methods = []Method{
 	{Name: "Clusters", Role: model.Viewer, On: ScopeList},
 	{Name: "ClusterOverview", Role: model.Viewer, On: ScopeCluster},
 	{Name: "Watch", Role: model.Viewer, Timeout: 1 * time.Hour, Custom: true, On: ScopeList},
+	{Name: "Leadership", Role: model.Viewer, On: ScopeAny},
 	{Name: "ReadOnly", Role: model.Viewer, Local: true, On: ScopeAny},
 	{Name: "Backup", Role: model.Operator, What: "back up the store", Timeout: 10 * time.Minute, Custom: true, On: ScopeGlobal},
 	{Name: "SetInterest", Role: model.Viewer, On: ScopeAny},

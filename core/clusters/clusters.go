@@ -59,15 +59,30 @@ type Spec struct {
 	// Poll is the first pause of the clients' waits for SQL results,
 	// savepoints and kills (yarn.Options.PollInterval).
 	Poll time.Duration
-	// CAFile and InsecureSkipVerify configure HTTPS.
+	// CAFile, CertFile/KeyFile (a client certificate) and
+	// InsecureSkipVerify configure HTTPS.
 	CAFile             string
+	CertFile, KeyFile  string
 	InsecureSkipVerify bool
+	// FlinkHTTPS: the JobManagers serve their REST API over HTTPS
+	// (security.ssl.rest.enabled).
+	FlinkHTTPS bool
+	// Kerberos, when set, authenticates with SPNEGO in a login context of
+	// this cluster's own.
+	Kerberos *Kerberos
+	// DoAs makes the RM act as the palink user who issued an action
+	// (Hadoop proxy users), rather than as palink's own principal.
+	DoAs bool
 	// BasicUser authenticates with HTTP basic auth; Password reads the
 	// password (from where the config says) when the clients are built.
 	BasicUser string
 	Password  func() (string, error)
 	Deploy    Deploy
 }
+
+// Kerberos is a cluster's Kerberos identity: principal, keytab or
+// credential cache, krb5.conf and the servers' service name.
+type Kerberos = yarn.KerberosConfig
 
 // Deploy says how palink starts jobs on a cluster.
 type Deploy struct {
@@ -137,6 +152,8 @@ func NewCluster(cc Spec) (*Cluster, error) {
 		Timeout:            cc.Timeout,
 		PollInterval:       cc.Poll,
 		CAFile:             cc.CAFile,
+		CertFile:           cc.CertFile,
+		KeyFile:            cc.KeyFile,
 		InsecureSkipVerify: cc.InsecureSkipVerify,
 		SimpleAuthUser:     cc.User,
 		UserAgent:          "palink",
@@ -150,6 +167,16 @@ func NewCluster(cc Spec) (*Cluster, error) {
 			}
 		}
 		o.Username, o.Password = cc.BasicUser, pw
+	}
+	if cc.Kerberos != nil {
+		// One login context per cluster: two clusters (or, later, two
+		// teams) never share tickets or a process-wide login.
+		krb, err := yarn.NewKerberos(*cc.Kerberos)
+		if err != nil {
+			return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
+		}
+		o.Kerberos = krb
+		o.SimpleAuthUser = ""
 	}
 	rm, err := yarn.NewResourceManager(cc.RM, o)
 	if err != nil {
@@ -170,6 +197,16 @@ func NewCluster(cc Spec) (*Cluster, error) {
 	return c, nil
 }
 
+// RMFor returns the RM client to act with on behalf of issuer: one that
+// passes issuer as doAs when the cluster is set up for proxy users (and
+// issuer is a person, not the restart policy), else the cluster's own.
+func (c *Cluster) RMFor(issuer string) *yarn.ResourceManager {
+	if !c.Cfg.DoAs || issuer == "" || issuer == "policy" {
+		return c.RM
+	}
+	return c.RM.As(issuer)
+}
+
 // Flink returns a JobManager client for a running application. Reads go
 // through the RM web proxy (the application's current tracking URL) unless
 // the cluster is configured for direct access; actions always go straight
@@ -179,10 +216,14 @@ func (c *Cluster) Flink(app yarn.Application) (*yarn.Flink, error) {
 		if app.AMRPCAddress == "" {
 			return nil, fmt.Errorf("JobManager of %s: %w: no amRPCAddress", app.ID, yarn.ErrUnavailable)
 		}
-		direct := "http://" + app.AMRPCAddress
+		scheme := "http://"
+		if c.Cfg.FlinkHTTPS {
+			scheme = "https://"
+		}
+		direct := scheme + app.AMRPCAddress
 		return c.flink.WithBases(direct, direct)
 	}
-	return c.flink.ForApplication(app, false)
+	return c.flink.ForApplication(app, c.Cfg.FlinkHTTPS)
 }
 
 // ContainerLogs returns a client of the container logs at base (a

@@ -98,6 +98,10 @@ func TestLatestTakesTheNewestSeenOfTheHistory(t *testing.T) {
 	if r := NewestValid(j, rps); r.Path != "chk-3" {
 		t.Errorf("latest took %q, want chk-3 (seen last)", r.Path)
 	}
+	// The store lists the one seen last first.
+	if r := NewestValid(model.Job{Name: "orders", State: model.StateFailed}, []model.RestorePoint{kept("chk-9", 9), kept("chk-1", 1)}); r.Path != "chk-9" {
+		t.Errorf("latest took %q, want chk-9 (seen last, listed first)", r.Path)
+	}
 	// The only point left is the first record.
 	if r := NewestValid(j, []model.RestorePoint{kept("chk-1", 1), gone}); r.Path != "chk-1" {
 		t.Errorf("latest took %q, want chk-1 (the only one left)", r.Path)
@@ -160,6 +164,9 @@ func TestPolicyRestoreNeverDropsStateItRecorded(t *testing.T) {
 		if ok {
 			t.Errorf("%s: the policy restarts (%s %q) though state was recorded", name, choice, path)
 			continue
+		}
+		if c.j.LatestSavepoint == nil && c.j.LatestCheckpoint == nil && why != "no savepoint or checkpoint of the job is known to exist any more" {
+			t.Errorf("%s: %q", name, why)
 		}
 		if c.j.LatestSavepoint != nil && !strings.Contains(why, "was disposed of") ||
 			c.j.LatestCheckpoint != nil && !strings.Contains(why, "Flink discarded chk-9") {

@@ -51,6 +51,16 @@ func newAlerter(rules []Rule) *alerter {
 	}
 }
 
+// forget drops what memory holds of the alerts, for a palink that stops
+// judging the rules: another judges on, and the store has the truth.
+func (a *alerter) forget() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	clear(a.alerts)
+	clear(a.pending)
+	clear(a.dirty)
+}
+
 func (a *alerter) load(stored []model.Alert) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -199,6 +209,9 @@ func (o *Observer) evaluateAlerts(ctx context.Context) error {
 	}
 	o.mu.Unlock()
 
+	if err := o.mergeHandling(ctx); err != nil {
+		return err
+	}
 	changed := a.evaluate(jobs, inputs, now, stale)
 	if err := o.storeAlerts(ctx); err != nil {
 		return err
@@ -297,6 +310,32 @@ func (a *alerter) owesResolve(al *model.Alert) bool {
 	return false
 }
 
+// mergeHandling takes into memory the acknowledgements and silences
+// written to the store by another palink (one that does not judge the
+// rules acts on an alert in the store), so that the judging palink's next
+// write keeps them and its webhooks honour a silence set elsewhere.
+func (o *Observer) mergeHandling(ctx context.Context) error {
+	var stored []model.Alert
+	if err := o.st.View(ctx, func(tx store.ReadTx) (err error) { stored, err = tx.Alerts(); return err }); err != nil {
+		return fmt.Errorf("read alerts: %w", err)
+	}
+	a := o.al
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, s := range stored {
+		m, ok := a.alerts[s.Key()]
+		if !ok || a.dirty[s.Key()] || !s.UpdatedAt.After(m.UpdatedAt) {
+			continue
+		}
+		if s.Since.Equal(m.Since) { // an acknowledgement is of one firing
+			m.AckedBy, m.AckedAt = s.AckedBy, s.AckedAt
+		}
+		m.SilencedBy, m.SilencedUntil = s.SilencedBy, s.SilencedUntil
+		m.UpdatedAt = s.UpdatedAt
+	}
+	return nil
+}
+
 // storeAlerts writes the changed alerts (a deleted one is one no longer in
 // memory). A failure keeps them dirty for the next round.
 func (o *Observer) storeAlerts(ctx context.Context) error {
@@ -319,7 +358,7 @@ func (o *Observer) storeAlerts(ctx context.Context) error {
 	}
 	clear(a.dirty)
 	a.mu.Unlock()
-	err := o.st.Update(ctx, func(tx store.Tx) error {
+	err := o.writer().Update(ctx, func(tx store.Tx) error {
 		for _, al := range puts {
 			if err := tx.PutAlert(al); err != nil {
 				return err

@@ -70,6 +70,8 @@ type Observer struct {
 	known map[string]model.Job
 
 	al *alerter
+	// judging is the store of the run that judges the rules, if one runs.
+	judging atomic.Pointer[store.Store]
 	// hookWait overrides the first pause between webhook retries (tests).
 	hookWait time.Duration
 }
@@ -251,13 +253,16 @@ func measurable(j model.Job) bool {
 }
 
 // collectOnce runs one round: it measures the due jobs (bounded
-// concurrency), records what they said, publishes the shown ones' figures,
+// concurrency; those only the alert rules watch when it judges), records what they said, publishes the shown ones' figures,
 // and forgets what nobody looked at for an hour.
-func (o *Observer) collectOnce(ctx context.Context) (CollectStats, error) {
+func (o *Observer) collectOnce(ctx context.Context, judge bool) (CollectStats, error) {
 	start := time.Now()
 	now := o.now()
 	var stats CollectStats
 	shownIDs, depth, watched := o.dueTargets(now)
+	if !judge {
+		watched = nil // only the rules need them
+	}
 	var targets []collectTarget
 	if len(shownIDs) > 0 {
 		err := o.st.View(ctx, func(tx store.ReadTx) error {
@@ -439,41 +444,72 @@ func (o *Observer) figuresOf(id string, now time.Time) (api.Figures, bool) {
 }
 
 // Start runs metrics collection and alerting beside state sync
-// until ctx is done; stop waits for them to end.
-func (o *Observer) Start(ctx context.Context) (stop func()) {
+// until ctx is done, writing alerts through the observer's store; stop
+// waits for them to end.
+func (o *Observer) Start(ctx context.Context) (stop func()) { return o.StartWith(ctx, o.st) }
+
+// StartWith is Start with the alerts written through w: the leader's store,
+// fenced by its term, where palinks share a store on etcd. A nil w measures
+// only the jobs this palink's clients show and judges no rule: a palink
+// that does not lead still shows its screens live figures, while the leader
+// alone judges the rules, writes alerts and calls webhooks. Rounds of one
+// observer run one StartWith at a time.
+func (o *Observer) StartWith(ctx context.Context, w store.Store) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		o.runObserver(ctx, &wg)
+		o.runObserver(ctx, &wg, w)
 	}()
 	return func() { cancel(); wg.Wait() }
 }
 
-// runObserver is the collection loop: every metrics interval a round, then
-// the alert rules over what it and state sync know.
-func (o *Observer) runObserver(ctx context.Context, wg *sync.WaitGroup) {
-	if err := o.loadObserved(ctx); err != nil && ctx.Err() == nil {
-		o.log.Warn("alerts: load", "err", err)
+// writer is the store alerts are written through: the judging run's, or
+// the observer's own when none judges (a person's action on an alert).
+func (o *Observer) writer() store.Store {
+	if w := o.judging.Load(); w != nil {
+		return *w
 	}
-	changes := o.watch(ctx)
-	wg.Add(2)
-	go func() { defer wg.Done(); o.followJobs(ctx, changes) }()
-	kick := make(chan struct{}, 1)
-	go func() { defer wg.Done(); o.runNotifier(ctx, kick) }()
+	return o.st
+}
+
+// runObserver is the collection loop: every metrics interval a round, then,
+// when it judges (w set), the alert rules over what it and state sync know.
+func (o *Observer) runObserver(ctx context.Context, wg *sync.WaitGroup, w store.Store) {
+	judge := w != nil
+	var kick chan struct{} // nil unless it judges: no notifier to wake
+	if judge {
+		o.judging.Store(&w)
+		defer func() {
+			o.judging.Store(nil)
+			// What it judged goes stale once it stops (another palink
+			// judges on): actions on alerts go to the store meanwhile.
+			o.al.forget()
+		}()
+		if err := o.loadObserved(ctx); err != nil && ctx.Err() == nil {
+			o.log.Warn("alerts: load", "err", err)
+		}
+		changes := o.watch(ctx)
+		wg.Add(2)
+		go func() { defer wg.Done(); o.followJobs(ctx, changes) }()
+		kick = make(chan struct{}, 1)
+		go func() { defer wg.Done(); o.runNotifier(ctx, kick) }()
+	}
 	t := time.NewTicker(o.interval)
 	defer t.Stop()
 	for {
 		o.round.Lock()
-		stats, err := o.collectOnce(ctx)
+		stats, err := o.collectOnce(ctx, judge)
 		if err != nil && ctx.Err() == nil {
 			o.log.Warn("metrics round", "err", err)
 		} else if stats.Jobs > 0 {
 			o.log.Debug("metrics round", "jobs", stats.Jobs, "shown", stats.Shown, "requests", stats.Requests, "errors", stats.Errors, "took", stats.Duration)
 		}
-		if err := o.evaluateAlerts(ctx); err != nil && ctx.Err() == nil {
-			o.log.Warn("alerts", "err", err)
+		if judge {
+			if err := o.evaluateAlerts(ctx); err != nil && ctx.Err() == nil {
+				o.log.Warn("alerts", "err", err)
+			}
 		}
 		o.round.Unlock()
 		select {
@@ -494,7 +530,7 @@ func (o *Observer) runObserver(ctx context.Context, wg *sync.WaitGroup) {
 func (o *Observer) Round(ctx context.Context) (CollectStats, error) {
 	o.round.Lock()
 	defer o.round.Unlock()
-	stats, err := o.collectOnce(ctx)
+	stats, err := o.collectOnce(ctx, true)
 	if err != nil {
 		return stats, err
 	}

@@ -217,7 +217,7 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	// cluster overview).
 	const perJob, firstTime, inDepth = 6, 1, 1
 	for round, want := range []int{running*(perJob+firstTime) + inDepth, running*perJob + inDepth} {
-		stats, err := f.svc.collectOnce(ctx)
+		stats, err := f.svc.collectOnce(ctx, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-2"}); err != nil { // the detail closed
 		t.Fatal(err)
 	}
-	if _, err := f.svc.collectOnce(ctx); err != nil {
+	if _, err := f.svc.collectOnce(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	byApp, all := f.counter.take()
@@ -311,7 +311,7 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 
 	// The TUI quit: its interest expires and nothing is measured any more.
 	f.clock.advance(f.svc.ttl + time.Second)
-	stats, err := f.svc.collectOnce(ctx)
+	stats, err := f.svc.collectOnce(ctx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func BenchmarkCollectRound(b *testing.B) {
 			if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "bench", Jobs: ids}); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := f.svc.collectOnce(ctx); err != nil { // lists the sources' metrics once
+			if _, err := f.svc.collectOnce(ctx, true); err != nil { // lists the sources' metrics once
 				b.Fatal(err)
 			}
 			f.counter.take()
@@ -352,7 +352,7 @@ func BenchmarkCollectRound(b *testing.B) {
 				if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "bench", Jobs: ids}); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := f.svc.collectOnce(ctx); err != nil {
+				if _, err := f.svc.collectOnce(ctx, true); err != nil {
 					b.Fatal(err)
 				}
 				_, all := f.counter.take()
@@ -399,7 +399,7 @@ func TestAlertRulesMeasureTheirJobsAtTheAlertsInterval(t *testing.T) {
 	}
 	round := func() (map[string]int, int) {
 		t.Helper()
-		if _, err := f.svc.collectOnce(ctx); err != nil {
+		if _, err := f.svc.collectOnce(ctx, true); err != nil {
 			t.Fatal(err)
 		}
 		return f.counter.take()

@@ -34,6 +34,7 @@ func FromConfig(cfg *config.Config) core.Options {
 	e := cfg.Etcd
 	o.Etcd.CAFile, o.Etcd.CertFile, o.Etcd.KeyFile = e.TLS.CAFile, e.TLS.CertFile, e.TLS.KeyFile
 	o.Etcd.DialTimeout, o.Etcd.MaxTxnOps, o.Etcd.MaxRequestBytes = e.DialTimeout.D(), e.MaxTxnOps, e.MaxRequestBytes
+	o.ElectionTTL = e.ElectionTTL.D()
 	if e.Auth.User != "" {
 		o.Etcd.Username, o.Etcd.Password = e.Auth.User, e.Auth.Password
 	}
@@ -64,14 +65,23 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 	return clusters.Spec{
 		Name: c.Name, Protected: c.Protected, RM: c.RM, FlinkAccess: c.FlinkAccess, SQLGateway: c.SQLGateway,
 		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(),
-		CAFile: c.TLS.CAFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
-		BasicUser: c.Auth.User, Password: c.Auth.Password,
+		CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
+		FlinkHTTPS: c.TLS.FlinkREST,
+		BasicUser:  c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), DoAs: c.Auth.DoAs,
 		Deploy: clusters.Deploy{
 			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
 			Command: c.Deploy.Command, PythonCommand: c.Deploy.PythonCommand, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
 			Properties: c.Deploy.Properties, Env: c.Deploy.Env,
 		},
 	}
+}
+
+// kerberos is a cluster's Kerberos identity as the clients take it.
+func kerberos(k *config.Kerberos) *clusters.Kerberos {
+	if k == nil {
+		return nil
+	}
+	return &clusters.Kerberos{Principal: k.Principal, Keytab: k.Keytab, CCache: k.CCache, Krb5Conf: k.Krb5Conf, Service: k.Service}
 }
 
 // BuildPolicy is how builds and secret commands run (config build:).

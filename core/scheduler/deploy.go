@@ -479,6 +479,9 @@ func (x *execution) deployJarREST(ctx context.Context, cl *clusters.Cluster, j m
 		conf[k] = v
 	}
 	jid := fixedJobID(x.id)
+	if err := x.s.mayAct(); err != nil {
+		return deployed{}, err
+	}
 	res, err := f.RunJar(ctx, up.ID, yarn.JarRunRequest{
 		EntryClass: spec.EntryClass, ProgramArgsList: args, Parallelism: j.Parallelism,
 		JobID: jid, SavepointPath: restore, FlinkConfiguration: conf,

@@ -121,6 +121,9 @@ func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []
 	// (two writers over one buffer would race).
 	lb := &limitedBuffer{buf: &out, max: 1 << 20}
 	cmd.Stdout, cmd.Stderr = lb, lb
+	if err := x.s.mayAct(); err != nil {
+		return deployed{}, err
+	}
 	runErr := cmd.Run()
 	text := out.String()
 	appID, jobID := parseRunOutput(text)

@@ -47,6 +47,9 @@ func (x *execution) runSessionClient(ctx context.Context, cl *clusters.Cluster, 
 	// (two writers over one buffer would race).
 	lb := &limitedBuffer{buf: &out, max: 1 << 20}
 	cmd.Stdout, cmd.Stderr = lb, lb
+	if err := x.s.mayAct(); err != nil {
+		return deployed{}, err
+	}
 	runErr := cmd.Run()
 	text := out.String()
 	for _, line := range lastLines(text, 5) {

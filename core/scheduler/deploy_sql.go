@@ -135,6 +135,9 @@ func (x *execution) runSQL(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		}
 	}
 	x.logf(ctx, "executing the job statement (line %d) through %s", stmts.Job.Line, cl.Gateway.Base())
+	if err := x.s.mayAct(); err != nil {
+		return deployed{}, err
+	}
 	res, err := exec(stmts.Job.Text)
 	if err != nil {
 		return deployed{}, fmt.Errorf("line %d: %w", stmts.Job.Line, err)

@@ -188,8 +188,12 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 			go func() { watched <- x.s.watchCheckpoints(wctx, cl, app, jid) }()
 		}
 		x.logf(ctx, "killing YARN application %s", app.ID)
+		if err := x.s.mayAct(); err != nil {
+			stopWatch()
+			return err
+		}
 		x.eff.acted()
-		final, err := cl.RM.Kill(ctx, app.ID)
+		final, err := cl.RMFor(x.cmd.Issuer).Kill(ctx, app.ID)
 		stopWatch()
 		if watched != nil {
 			noteLastWord(ctx, x, <-watched)
@@ -308,6 +312,9 @@ func (x *execution) cancelSessionJobs(ctx context.Context, cl *clusters.Cluster,
 		}
 		known = true
 		x.logf(ctx, "cancelling Flink job %s in session cluster %s (the session keeps running)", jid, app.ID)
+		if err := x.s.mayAct(); err != nil {
+			return err
+		}
 		x.eff.acted()
 		if err := f.Cancel(ctx, jid); err != nil && !errors.Is(err, yarn.ErrNotFound) && !isConflict(err) {
 			return fmt.Errorf("cancel %s: %w", jid, err)

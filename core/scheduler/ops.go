@@ -105,6 +105,9 @@ func (x *execution) runSavepoint(ctx context.Context, stop bool) error {
 		}
 	}
 	send := func() error {
+		if err := x.s.mayAct(); err != nil {
+			return err
+		}
 		x.eff.acted()
 		dir := cl.Cfg.Deploy.SavepointDir
 		var err error

@@ -258,6 +258,9 @@ func (s *Scheduler) disposeOnCluster(ctx context.Context, j model.Job, path stri
 		if err != nil {
 			continue
 		}
+		if err := s.mayAct(); err != nil {
+			return err
+		}
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
 		return f.DisposeSavepoint(ctx, path)

@@ -64,6 +64,21 @@ type Options struct {
 	// Secrets are where a deploy reads its secret variables: secret
 	// commands run under Secrets.Commands.
 	Secrets catalog.Sources
+	// Wake, if set, is the channel Act wakes Run through, shared by the
+	// schedulers of one palink: the one that records a person's actions
+	// and the one that runs commands in the leader's term (core/leader).
+	Wake chan struct{}
+	// MayAct, if set, is asked right before each act on a cluster (a
+	// submission, a stop or savepoint trigger, a kill, a cancel): an error
+	// means this palink no longer leads, and the command is left as it is,
+	// under its lease, for the leader to reconcile (leader.Term.MayAct).
+	MayAct func() error
+	// LeadSince is when the leader's term this scheduler runs in began,
+	// zero outside one. A command leased by another palink is reclaimed
+	// once its lease expired by this host's clock, or once a Lease has
+	// passed since LeadSince: that palink was deposed before the term
+	// began, so a clock running behind its own holds nothing back.
+	LeadSince time.Time
 }
 
 // Scheduler runs commands: it records actions as commands (Plan, Act), and
@@ -120,14 +135,36 @@ func New(o Options) *Scheduler {
 	if o.Tick == 0 {
 		o.Tick = time.Second
 	}
+	wake := o.Wake
+	if wake == nil {
+		wake = make(chan struct{}, 1)
+	}
 	host, _ := os.Hostname()
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	return &Scheduler{
 		st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, user: o.User, readOnly: o.ReadOnly,
 		log: o.Log, opts: o, owner: leaseOwner(host, os.Getpid(), hex.EncodeToString(rnd[:])), storeID: o.Store.ID(),
-		wake: make(chan struct{}, 1), running: map[string]bool{},
+		wake: wake, running: map[string]bool{},
 	}
+}
+
+// mayAct says whether this palink may act on a cluster now (Options.MayAct);
+// its error is errLeaseLost's.
+func (s *Scheduler) mayAct() error {
+	if s.opts.MayAct == nil {
+		return nil
+	}
+	if err := s.opts.MayAct(); err != nil {
+		return fmt.Errorf("%w: not acting: %v", errLeaseLost, err)
+	}
+	return nil
+}
+
+// termOutlasted reports whether a Lease has passed since the leader's term
+// began (Options.LeadSince), on this host's monotonic clock.
+func (s *Scheduler) termOutlasted() bool {
+	return !s.opts.LeadSince.IsZero() && time.Since(s.opts.LeadSince) >= s.opts.Lease
 }
 
 // Run executes commands until ctx is done: it claims UNDO commands
@@ -213,15 +250,20 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 				if err == nil {
 					next.Logf(now, "started by %s", s.owner)
 				}
-			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now):
-				prev := c.LeaseOwner
+			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now) || s.termOutlasted():
+				prev, why := c.LeaseOwner, "expired"
+				if now.Before(c.LeaseUntil) {
+					// Its holder was deposed before this term began: its
+					// lease ended with its lead, whatever its clock said.
+					c.LeaseUntil, why = now, "ended with its lead"
+				}
 				next, err = decide.StepCommand(c, decide.CmdEvReclaim, s.owner, s.opts.Lease, now)
 				switch {
 				case err != nil:
 				case c.State == model.CmdUnknown:
-					next.Logf(now, "lease of %s expired while it reconciled; finding out from the cluster what it did (attempt %d)", orNone(prev), next.Attempts)
+					next.Logf(now, "lease of %s %s while it reconciled; finding out from the cluster what it did (attempt %d)", orNone(prev), why, next.Attempts)
 				default:
-					next.Logf(now, "lease of %s expired; reconciling with the cluster before resuming (attempt %d)", orNone(prev), next.Attempts)
+					next.Logf(now, "lease of %s %s; reconciling with the cluster before resuming (attempt %d)", orNone(prev), why, next.Attempts)
 				}
 			default:
 				continue // another live worker owns it

@@ -46,6 +46,11 @@ func (x *execution) undoSuperseded(ctx context.Context, by string) {
 	if cl == nil {
 		return
 	}
+	if err := x.s.mayAct(); err != nil {
+		// The leader's reconciliation of the command finds what it left.
+		x.s.log.Warn("undo a superseded deploy", "command", x.id, "err", err)
+		return
+	}
 	var notes []string
 	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	if cl.Cfg.Deploy.Mode == "yarn-session" {

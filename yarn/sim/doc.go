@@ -65,6 +65,11 @@
 //   - populate.go: fleet, the applications that exist at start.
 //   - clock.go: clocks; errors.go: the Go API's errors and the REST error
 //     shapes.
+//   - secure.go: secure mode (Options.Kerberos), the RMs' authentication
+//     filter as Hadoop's: 401 Negotiate, SPNEGO checked with the RM's
+//     keytab (gokrb5's service side), 403 with the GSS failure, doAs for
+//     proxy users, and the MODIFY_APP ACL on kills; tls.go: HTTPS for the
+//     RMs with a CA the cluster makes (Options.TLS).
 //
 // Where real clusters and the brief could differ, the simulator follows the
 // real clusters, and says so:

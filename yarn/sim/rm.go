@@ -65,7 +65,8 @@ type rmAPI struct {
 	mu          *sync.Mutex // the cluster lock
 	clock       Clock
 	host        string
-	requireUser bool // Options.RequireUser
+	requireUser bool        // Options.RequireUser
+	auth        *authFilter // secure mode; nil without
 	ha          *rmHA
 	yarn        *yarnApps
 	jms         *jobManagers // a running app's amRPCAddress opens its JobManager
@@ -123,6 +124,10 @@ func (api *rmAPI) handler(rm *rmServer) http.Handler {
 	mux.HandleFunc("GET /cluster/app/{id}", api.appPage)
 	mux.Handle("/proxy/", api.proxy)
 	api.admin.routes(mux)
+	if api.auth != nil {
+		// Hadoop's authentication filter runs before the RM's own filters.
+		return api.auth.wrap(api.standbyFilter(rm, mux))
+	}
 	return api.standbyFilter(rm, mux)
 }
 
@@ -298,6 +303,13 @@ func (api *rmAPI) killApp(rm *rmServer) http.HandlerFunc {
 		}
 		if yarnFinal(a.state) {
 			writeJSON(w, http.StatusOK, appState{State: a.state})
+			return
+		}
+		if user, ok := caller(r); ok && !api.auth.mayModify(user, a) {
+			// RMWebServices.killApp: ClientRMService's AccessControlException
+			// as a ForbiddenException.
+			writeRemoteException(w, http.StatusForbidden, "ForbiddenException", "org.apache.hadoop.yarn.webapp.ForbiddenException",
+				fmt.Sprintf("java.lang.Exception: User %s cannot perform operation MODIFY_APP on %s", user, a.id))
 			return
 		}
 		api.yarn.kill(a, api.clock.Now())

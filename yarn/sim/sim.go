@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -54,6 +55,12 @@ type Options struct {
 	// user.name query parameter, like an RM with an authentication filter
 	// that does not allow anonymous requests.
 	RequireUser bool
+	// TLS, when set, serves the RMs (REST API, web proxy) over HTTPS with
+	// its certificate (NewTLS makes one, and the CA a client trusts).
+	TLS *TLS
+	// Kerberos, when set, runs the RMs in secure mode: SPNEGO required on
+	// the REST API and the web proxy, application ACLs enforced on kills.
+	Kerberos *Kerberos
 	// OnStatement, when set, sees every statement a SQL Gateway session
 	// executes, as the gateway's session log would show it (for tests). It
 	// runs under the cluster lock: it must return at once and call nothing
@@ -127,8 +134,10 @@ type Cluster struct {
 	rm     *rmAPI
 	proxy  *webProxy
 	gw     *sqlGateway
-	logs   *nodeLogs // the NodeManagers' and the log server's container logs
-	chaos  *chaos    // the periodic faults
+	logs   *nodeLogs   // the NodeManagers' and the log server's container logs
+	chaos  *chaos      // the periodic faults
+	auth   *authFilter // secure mode's authentication and ACLs; nil without
+	tls    *TLS        // the RMs' HTTPS; nil without
 
 	ctx     context.Context // ends at Close
 	cancel  context.CancelFunc
@@ -171,7 +180,15 @@ func New(o Options) (*Cluster, error) {
 		// MaxIdleConns bounds the open files a fleet of thousands of JobManagers costs.
 		transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}}
 	c.logs = &nodeLogs{mu: &c.mu, clock: c.clock, host: o.Host, yarn: c.yarn, jms: c.jms}
-	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, ha: c.ha, yarn: c.yarn,
+	c.tls = o.TLS
+	if o.Kerberos != nil {
+		f, err := newAuthFilter(*o.Kerberos)
+		if err != nil {
+			return nil, fmt.Errorf("new simulated cluster: %w", err)
+		}
+		c.auth = f
+	}
+	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, auth: c.auth, ha: c.ha, yarn: c.yarn,
 		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}, logs: c.logs}
 	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
 		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}, onStatement: o.OnStatement}
@@ -217,7 +234,18 @@ func (c *Cluster) Start(ctx context.Context, addr string) error {
 			c.closeLocked()
 			return fmt.Errorf("start simulated cluster: listen for RM %d on %s: %w", i+1, a, err)
 		}
-		rm.url = "http://" + ln.Addr().String()
+		scheme := "http://"
+		if c.tls != nil {
+			ln = tls.NewListener(ln, c.tls.config)
+			scheme = "https://"
+		}
+		rm.url = scheme + ln.Addr().String()
+		if c.auth != nil {
+			// Clients name the RM's service principal after the host in
+			// its URL, so the URLs carry the principal's host name.
+			_, port, _ := net.SplitHostPort(ln.Addr().String())
+			rm.url = scheme + net.JoinHostPort(c.auth.host(), port)
+		}
 		rm.srv = &http.Server{Handler: c.faults.wrap(rmKind, c.rm.handler(rm)), ReadHeaderTimeout: 10 * time.Second}
 		c.serve(rm.srv, ln)
 	}

@@ -31,6 +31,11 @@ type Fake struct {
 	details     map[string]api.JobDetail
 	commands    []model.Command
 	ClusterList []api.ClusterStatus
+	// Lead is what Leadership answers.
+	Lead api.Leadership
+	// ActErr, if set, is what Act answers: the action was not written
+	// (a store that does not answer).
+	ActErr error
 	// ProjectList and ArtifactList are what Projects and Artifacts answer.
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
@@ -278,6 +283,9 @@ func (f *Fake) Act(ctx context.Context, r api.ActionRequest) (model.Command, err
 	if f.Viewer {
 		return model.Command{}, errors.New("read-only")
 	}
+	if f.ActErr != nil {
+		return model.Command{}, f.ActErr
+	}
 	i, err := f.find(r.JobRef)
 	if err != nil {
 		return model.Command{}, err
@@ -387,6 +395,17 @@ func (f *Fake) Clusters(ctx context.Context) ([]api.ClusterStatus, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return slices.Clone(f.ClusterList), nil
+}
+
+// Leadership implements api.Service.
+func (f *Fake) Leadership(ctx context.Context) (api.Leadership, error) {
+	f.record("Leadership")
+	if err := f.wait(ctx); err != nil {
+		return api.Leadership{}, err
+	}
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.Lead, nil
 }
 
 // ClusterOverview implements api.Service.
