@@ -113,6 +113,7 @@ func secretReads(sqlFile, goneFile, debugFile, dataFile, outDir, refusedFile str
 		// The audit log holds every action's outcome, failures with their causes.
 		"palink audit":             {runs: [][]string{{"audit"}, {"audit", "--since", "1h"}}},
 		"palink whoami":            {runs: [][]string{{"whoami"}}},
+		"palink agent status":      {runs: [][]string{{"agent", "status"}}},
 		"palink team list":         {runs: [][]string{{"team", "list"}}},
 		"palink team members":      {runs: [][]string{{"team", "members", "plant-team"}}},
 		"palink project artifacts": {runs: [][]string{{"project", "artifacts", "dedup"}}},
