@@ -22,7 +22,10 @@ const module = "github.com/palink/palink"
 var rooms = map[string][]string{
 	"": {"cli"},
 	// The CLI has core's options built from the config file by core/options.
-	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql"},
+	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "cli/sshserve"},
+	// palink over SSH: a door to the TUI over the API, as the agent's
+	// socket is one to the API.
+	"cli/sshserve":   {"core/api", "tui", "model"},
 	"tui":            {"tui", "core/api", "flinksql", "model"},
 	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "model"},
 	"core/api":       {"model"},

@@ -158,6 +158,10 @@ func printLeadership(w io.Writer, l api.Leadership, now time.Time) {
 // that owns it (the agent, or a TUI), so that other palinks on the host —
 // the CLI, more TUIs — work through it. stop closes the socket.
 func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
+	opts, err := agentServeOptions(e)
+	if err != nil {
+		return nil, err
+	}
 	ln, err := agentSocket(e.cfg, e.local.StorePath()).Listen(e.cfg.Agent.Group)
 	if err != nil {
 		return nil, err
@@ -166,7 +170,7 @@ func serveAgent(ctx context.Context, e *env) (stop func(), err error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := agent.Serve(ctx, ln, e.local, agent.ServeOptions{Roles: agent.Roles{Operators: e.cfg.Operators, Admins: e.cfg.Admins, Self: core.CurrentUser()}, Store: e.local.StorePath(), Log: e.log}); err != nil {
+		if err := agent.Serve(ctx, ln, e.local, opts); err != nil {
 			e.log.Warn("agent socket", "err", err)
 		}
 	}()

@@ -28,6 +28,7 @@ type globals struct {
 	output     string
 	yes        bool
 	logFile    string
+	tokenFile  string
 }
 
 func (g *globals) register(root *cobra.Command) {
@@ -40,6 +41,7 @@ func (g *globals) register(root *cobra.Command) {
 	pf.BoolVar(&g.readOnly, "read-only", false, "open the store read-only and refuse every action")
 	pf.StringVarP(&g.output, "output", "o", "table", "output format: table, wide, json or yaml (json and yaml: docs/output.schema.json)")
 	pf.BoolVar(&g.yes, "yes", false, "do not ask for confirmation (scripts)")
+	pf.StringVar(&g.tokenFile, "token-file", "", "present the token in this file (mode 0600) to the agent: act as the user the agent's agent.tokens names for it (automation)")
 	pf.StringVar(&g.logFile, "log-file", "", "write logs to this file (default: none for the CLI, $XDG_STATE_HOME/palink/palink.log for the TUI)")
 }
 
@@ -119,6 +121,9 @@ func (g *globals) openEnv(ctx context.Context) (*env, error) {
 // refused for trust is an error, never a reason to open the store.
 func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, error) {
 	path := g.storeOf(cfg)
+	if g.tokenFile != "" {
+		return g.openWithToken(ctx, cfg, path)
+	}
 	r, err := dialAgent(ctx, cfg, path)
 	if err == nil {
 		if g.readOnly {
@@ -132,6 +137,33 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 		return nil, err
 	}
 	return g.openLocal(ctx, cfg, path)
+}
+
+// openWithToken talks to the agent of the store at path as the user of
+// --token-file's token. A token names a user to an agent only: without
+// one, it is an error, never a reason to open the store as oneself.
+func (g *globals) openWithToken(ctx context.Context, cfg *config.Config, path string) (*env, error) {
+	tok, err := agent.ReadToken(g.tokenFile)
+	if err != nil {
+		return nil, err
+	}
+	s := agentSocket(cfg, path)
+	s.Token = tok
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	r, err := agent.Dial(dctx, s)
+	if errors.Is(err, agent.ErrNoAgent) {
+		return nil, fmt.Errorf("--token-file: a token names a user to the agent of store %s, and none runs: %w", path, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.readOnly {
+		r.SetReadOnly()
+	}
+	e := &env{g: g, cfg: cfg, log: g.logger(false), remote: r, svc: r}
+	e.close = append(e.close, func() { r.Close() })
+	return e, nil
 }
 
 // openLocal opens the store at path itself and builds the in-process service.

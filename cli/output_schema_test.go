@@ -86,6 +86,14 @@ var outputs = map[string]any{
 	"udf_add":  model.UDF{},
 	"udf_list": []api.UDFView{},
 	"udf_rm":   api.UDFRemoval{},
+
+	// Teams, who one is, and the audit log (cli/team.go).
+	"team_list":    []model.Team{},
+	"team_add":     model.Team{},
+	"team_grant":   model.Team{},
+	"team_members": []model.Member{},
+	"whoami":       api.Identity{},
+	"audit":        []model.AuditEntry{},
 }
 
 // schemaOf builds the JSON Schema (2020-12) of the output form, with the

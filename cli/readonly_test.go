@@ -118,6 +118,16 @@ var roExamples = map[string]roExample{
 		return []string{"fn2", "--class", "walk.fn", "--language", "python", "--py", f.udf}
 	}},
 	"palink udf list": {args: job()},
+	// Teams, who one is, the audit log, and palink over SSH (cli/team.go, cli/serve.go).
+	"palink team add":     {args: job("t-new", "--owns", "sim/dev")},
+	"palink team grant":   {args: job("walk-team", "bob", "operator")},
+	"palink team members": {args: job("walk-team")},
+	"palink team list":    {args: job()},
+	"palink whoami":       {args: job()},
+	"palink audit":        {args: job("--since", "1h")},
+	"palink serve": {args: func(f *roFixture) []string {
+		return []string{"--ssh", "127.0.0.1:0", "--host-key", "{new}", "--authorized-keys", filepath.Join(f.dir, "authorized_keys")}
+	}, run: 2 * time.Second},
 	"palink udf rm":   {args: job("walk_fn")},
 	"palink var list": {args: job()},
 	"palink var rm":   {args: job("walk_v")},
@@ -319,6 +329,10 @@ func newReadOnlyFixture(t *testing.T) (*cliEnv, *roFixture) {
 	}
 	for _, name := range []string{"walk", "walk-kill", "walk-pause", "walk-restart", "walk-resubmit", "walk-failed"} {
 		e.syncUntil(name, "RUNNING", func(j model.Job) bool { return j.State == model.StateRunning })
+	}
+	e.mustRun("team", "add", "walk-team", "--owns", "sim/prod")
+	if err := os.WriteFile(filepath.Join(f.dir, "authorized_keys"), []byte("# nobody\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	e.mustRun("job", "savepoint", "walk", "--wait")
 	f.savepoint = e.job("walk").Job.LatestSavepoint.Path

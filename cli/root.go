@@ -47,6 +47,7 @@ func newRootCmd() *cobra.Command {
 		newLogsCmd(g), newTaskManagersCmd(g),
 		newSQLCmd(g), newSavepointCmd(g), newProjectCmd(g), newTableCmd(g), newVarCmd(g),
 		newUDFCmd(g), newDebugCmd(g),
+		newTeamCmd(g), newWhoAmICmd(g), newAuditCmd(g), newServeCmd(g),
 	)
 	root.AddCommand(&cobra.Command{Use: "exit-codes", Short: "What palink's exit codes mean", Long: exitCodesHelp})
 	refuseUnknownSubcommands(root)
@@ -126,6 +127,7 @@ var writesBeyondTheAPI = map[string]string{
 	"palink store migrate": "copies the store into another one",
 	"palink sync":          "keeps the clusters' state in the store and resumes orphaned commands",
 	"palink agent":         "runs the scheduler and state sync, which write the store",
+	"palink serve":         "is the store's agent: it runs the scheduler and state sync, which write the store",
 }
 
 // refuseReadOnly refuses, under --read-only, a command that writes beyond

@@ -71,6 +71,8 @@ var notRead = map[string]string{
 	"palink alerts ack":       "prints the alert's rule, job and who acted, never a variable",
 	"palink alerts silence":   "prints the alert's rule, job and until when, never a variable",
 	"palink alerts unsilence": "prints the alert's rule and job, never a variable",
+	"palink serve": "serves the TUI over SSH: each session is the same TUI over the same service, " +
+		"whose screens the planting test's TUI tour reads",
 }
 
 // secretReads are the commands that show what palink keeps or the
@@ -108,13 +110,19 @@ func secretReads(sqlFile, goneFile, debugFile, dataFile, outDir, refusedFile str
 		"palink table show":         {runs: [][]string{{"table", "show", "dim"}}},
 		"palink udf list":           {runs: [][]string{{"udf", "list"}}},
 		"palink project list":       {runs: [][]string{{"project", "list"}}},
-		"palink project artifacts":  {runs: [][]string{{"project", "artifacts", "dedup"}}},
-		"palink sync":               {runs: [][]string{{"sync", "--once"}}, local: true},
-		"palink store check":        {runs: [][]string{{"store", "check"}}},
-		"palink config check":       {runs: [][]string{{"config", "check"}}},
-		"palink sql check":          {runs: [][]string{{"sql", "check", sqlFile, "--cluster", "sim", "--remote"}, {"sql", "check", goneFile, "--cluster", "sim", "--remote"}}, formats: []string{outTable, outJSON, outYAML}},
-		"palink sql fmt":            {runs: [][]string{{"sql", "fmt", sqlFile}}},
-		"palink sql complete":       {runs: [][]string{{"sql", "complete", sqlFile, "--line", "4", "--col", "1"}}, formats: []string{outTable, outJSON, outYAML}},
+		// The audit log holds every action's outcome, failures with their causes.
+		"palink audit":             {runs: [][]string{{"audit"}, {"audit", "--since", "1h"}}},
+		"palink whoami":            {runs: [][]string{{"whoami"}}},
+		"palink agent status":      {runs: [][]string{{"agent", "status"}}},
+		"palink team list":         {runs: [][]string{{"team", "list"}}},
+		"palink team members":      {runs: [][]string{{"team", "members", "plant-team"}}},
+		"palink project artifacts": {runs: [][]string{{"project", "artifacts", "dedup"}}},
+		"palink sync":              {runs: [][]string{{"sync", "--once"}}, local: true},
+		"palink store check":       {runs: [][]string{{"store", "check"}}},
+		"palink config check":      {runs: [][]string{{"config", "check"}}},
+		"palink sql check":         {runs: [][]string{{"sql", "check", sqlFile, "--cluster", "sim", "--remote"}, {"sql", "check", goneFile, "--cluster", "sim", "--remote"}}, formats: []string{outTable, outJSON, outYAML}},
+		"palink sql fmt":           {runs: [][]string{{"sql", "fmt", sqlFile}}},
+		"palink sql complete":      {runs: [][]string{{"sql", "complete", sqlFile, "--line", "4", "--col", "1"}}, formats: []string{outTable, outJSON, outYAML}},
 		"palink debug": {formats: []string{outTable, outJSON}, runs: [][]string{
 			{"debug", debugFile, "--cluster", "sim", "--data", "src=" + dataFile},
 			{"debug", debugFile, "--cluster", "sim", "--data", "src=" + dataFile, "--out", filepath.Join(outDir, "rows.jsonl")},
@@ -237,6 +245,9 @@ func TestPlantedSecretInNoOutput(t *testing.T) {
 	must("job", "create", "--name", "plant-sql", "--sql", sqlFile, "--set", "env.java.opts=-Dtoken=${s_cmd}",
 		"--set", "pipeline.global-job-parameters.api-key=${s_env}")
 	must("job", "edit", "plant-sql", "--sql", sqlFile, "--note", "again")
+	// A team that owns the cluster, so that its members and the teams are read.
+	must("team", "add", "plant-team", "--owns", "sim")
+	must("team", "grant", "plant-team", "alice", "operator")
 
 	// The JAR job, deployed by the exec deployer: secrets in its arguments
 	// and its Flink config.

@@ -49,7 +49,7 @@ func TestCLIStoreMigrateToEtcdAndBack(t *testing.T) {
 	if _, err := e.run(context.Background(), "store", "migrate", "--to", url); err == nil || !strings.Contains(err.Error(), "holds a store already") {
 		t.Errorf("a second migrate onto the store = %v, want a refusal", err)
 	}
-	if out := e.mustRun("--db", url, "store", "check"); !strings.HasPrefix(out, url+" (a snapshot of the store on etcd): ok: schema 7") ||
+	if out := e.mustRun("--db", url, "store", "check"); !strings.HasPrefix(out, url+" (a snapshot of the store on etcd): ok: schema ") ||
 		!strings.Contains(out, "2 jobs") {
 		t.Errorf("store check on etcd said %q", out)
 	}

@@ -17,7 +17,7 @@ func TestTyposFailWithSuggestions(t *testing.T) {
 	}{
 		{[]string{"jbos"}, "Did you mean this?\n\tjob\n\tjobs"},
 		{[]string{"job", "subimt", "orders"}, `unknown command "subimt" for "palink job"` + "\n\nDid you mean this?\n\tsubmit"},
-		{[]string{"stroe", "backup", "x"}, "Did you mean this?\n\tstore"},
+		{[]string{"stroe", "backup", "x"}, "Did you mean this?\n\tserve\n\tstore"},
 		{[]string{"sql", "chekc", "x.sql"}, "Did you mean this?\n\tcheck"},
 		{[]string{"job"}, ""},
 	} {

@@ -75,6 +75,10 @@ type Agent struct {
 	// group's members may connect; default: only the agent's user (0600).
 	// It needs Socket: nobody else can reach the default private one.
 	Group string `yaml:"group"`
+	// Tokens is a file of automation's static tokens, lines `TOKEN USER`:
+	// a client that presents one (palink --token-file) is that user on the
+	// agent. It must be readable by the agent's user only (0600).
+	Tokens string `yaml:"tokens"`
 }
 
 // Sync configures state sync.

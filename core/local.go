@@ -108,6 +108,7 @@ type Local struct {
 	*catalog.Keeper                          // the table catalog: Tables, Table, PutTable, RemoveTable
 	*udfs.Registry                           // the UDF registry: UDFs, AddUDF, RemoveUDF
 	planner                                  // SQL on a cluster's gateway: FlinkVersion, Explain
+	tenants                                  // the teams and the audit log: Teams, AddTeam, Grant, WhoAmI, Audit, Tenancy
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -168,6 +169,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.builds = builds{b: projects.New(projects.Options{Store: o.Store, CacheDir: o.ProjectCache, Now: o.Now, Run: o.Build}), st: o.Store,
 		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
+	l.tenants = tenants{st: o.Store, specs: o.Clusters, now: o.Now, user: o.User, readOnly: o.ReadOnly}
 	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now, secrets: catalog.Sources{Commands: o.Build}}
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	names := make([]string, 0, len(o.Clients))

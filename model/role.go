@@ -21,11 +21,15 @@ const (
 	Admin
 )
 
-var roleNames = map[Role]string{Viewer: "viewer", Operator: "operator", Admin: "admin"}
+// NoRole is no role at all: a user in no team of a palink that has teams,
+// and named nowhere in its config.
+const NoRole Role = 0
+
+var roleNames = map[Role]string{NoRole: "none", Viewer: "viewer", Operator: "operator", Admin: "admin"}
 
 func (r Role) String() string { return enumString(roleNames, r) }
 
-// ParseRole is the inverse of String.
+// ParseRole is the inverse of String ("none" is NoRole).
 func ParseRole(s string) (Role, error) { return parseEnum(roleNames, "role", s) }
 
 // Roles lists every role, the least first.
@@ -33,3 +37,10 @@ func Roles() []Role { return []Role{Viewer, Operator, Admin} }
 
 // Allows reports whether a user of role r may call what needs role need.
 func (r Role) Allows(need Role) bool { return r >= need }
+
+// MarshalText implements encoding.TextMarshaler: a role is stored and
+// printed by its name.
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *Role) UnmarshalText(b []byte) (err error) { *r, err = ParseRole(string(b)); return }

@@ -236,8 +236,8 @@ func TestRestoreRefusesBadBackups(t *testing.T) {
 		{"missing file", filepath.Join(dir, "nope.db"), "nope.db", os.ErrNotExist},
 		{"not bbolt", text, "not a bbolt store", nil},
 		{"not palink", bare, "no schema version", nil},
-		{"newer schema", seeded(t, "newer.db", func(tx *bolt.Tx) error { return writeVersion(tx, 9) }),
-			"store schema 9 is newer than this palink", ErrSchema},
+		{"newer schema", seeded(t, "newer.db", func(tx *bolt.Tx) error { return writeVersion(tx, SchemaVersion+1) }),
+			fmt.Sprintf("store schema %d is newer than this palink", SchemaVersion+1), ErrSchema},
 		{"broken index", seeded(t, "broken.db", func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketCommandsByState).Bucket([]byte("UNDO")).Delete(storedCommandID(tx, 5))
 		}), "backup is damaged", nil},

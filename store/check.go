@@ -231,7 +231,7 @@ func checkTx(tx *bolt.Tx) []error {
 	top := map[string]*bolt.Bucket{}
 	for _, name := range [][]byte{bucketJobs, bucketJobNames, bucketSpecs, bucketCommands,
 		bucketCommandsByState, bucketCommandsByJob, bucketEvents, bucketRestorePoints,
-		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions, bucketProjects, bucketArtifacts, bucketCatalog, bucketVars, bucketUDFs} {
+		bucketRestorePointPaths, bucketAudit, bucketAlerts, bucketExceptions, bucketProjects, bucketArtifacts, bucketCatalog, bucketVars, bucketUDFs, bucketTeams} {
 		b := tx.Bucket(name)
 		if b == nil {
 			report("bucket %s is missing", name)
@@ -333,6 +333,7 @@ func checkTx(tx *bolt.Tx) []error {
 	// The table catalog: each version under its cluster, name and version.
 	checkCatalog(top[string(bucketCatalog)], report)
 	checkUDFs(top[string(bucketUDFs)], report)
+	checkTeams(top[string(bucketTeams)], report)
 	checkVars(top[string(bucketVars)], report)
 
 	// Exceptions: each job's under its time and name.

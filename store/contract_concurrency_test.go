@@ -102,6 +102,8 @@ type storeDump struct {
 	UDFs []model.UDF `json:",omitempty"`
 	// Vars are every variable (schema 6).
 	Vars []model.Variable `json:",omitempty"`
+	// Teams are the tenants (schema 9).
+	Teams []model.Team `json:",omitempty"`
 	// StoreID is the store's id, in fixtures from schema 3 on; dump leaves
 	// it empty (stores with one history but two ids compare equal).
 	StoreID string `json:",omitempty"`
@@ -173,6 +175,11 @@ func dump(t testing.TB, s Store) storeDump {
 			return err
 		} else if len(us) > 0 {
 			d.UDFs = us
+		}
+		if ts, err := tx.Teams(); err != nil {
+			return err
+		} else if len(ts) > 0 {
+			d.Teams = ts
 		}
 		if d.Commands, err = tx.Commands(CommandFilter{}); err != nil {
 			return err

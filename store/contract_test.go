@@ -58,6 +58,7 @@ func runContract(t *testing.T, b backend) {
 		{"CatalogTablesVersioned", contractCatalog},
 		{"UDFRegistry", contractUDFs},
 		{"VariablesPerCluster", contractVars},
+		{"Teams", contractTeams},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, b.fresh(t)) })

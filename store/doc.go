@@ -4,7 +4,7 @@
 // palink's own but model.
 //
 // The record families (jobs, commands, restore points, audit, alerts,
-// projects, catalog, UDFs) are written once, in records*.go and the
+// projects, catalog, UDFs, teams) are written once, in records*.go and the
 // family files, over kv (kv.go): a transaction seen as buckets of keys in
 // byte order, the layout below. kv_bolt.go is that over bbolt, kv_etcd.go
 // over etcd; the contract suite (contract*_test.go) runs on both.
@@ -44,6 +44,8 @@
 //	                              keeps where its value comes from, never the value (schema 6)
 //	udfs                          <name> → model.UDF              the UDF registry: functions SQL jobs of any
 //	                              cluster get injected at deploy (schema 7)
+//	teams                         <name> → model.Team             the tenants: what each owns (clusters,
+//	                              queues) and its members' roles (schema 9)
 //
 // "a/<x>" is a bucket nested in a, one per x. <version> and <seq> are 8-byte
 // big-endian integers, so that bytes order as numbers and a cursor Seek
@@ -155,9 +157,9 @@
 // (comparing every record, index entry and sequence of source and copy).
 // Etcd.Watch reports each committed transaction's families and jobs, so
 // that a palink learns of another's writes without polling. A store on
-// etcd starts at schema 7; a later schema adds its migration there too
-// (Etcd.migrate: schema 8 prunes checkpoints in batches, then writes the
-// version).
+// etcd starts at schema 7; each later schema adds its step there too
+// (Etcd.migrate): schema 8 prunes checkpoints in batches, schema 9's teams
+// start empty; then it writes the version.
 //
 // # Locking
 //

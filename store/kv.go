@@ -90,6 +90,7 @@ type records struct {
 	projectRecords
 	catalogRecords
 	udfRecords
+	teamRecords
 }
 
 // The record families, each over the transaction.
@@ -102,6 +103,7 @@ type (
 	projectRecords      struct{ *txn }
 	catalogRecords      struct{ *txn }
 	udfRecords          struct{ *txn }
+	teamRecords         struct{ *txn }
 )
 
 var (
@@ -114,13 +116,14 @@ var (
 	_ ProjectsTx      = projectRecords{}
 	_ CatalogTx       = catalogRecords{}
 	_ UDFsTx          = udfRecords{}
+	_ TeamsTx         = teamRecords{}
 )
 
 func newRecords(k kv) *records {
 	t := &txn{kv: k}
 	return &records{txn: t, jobRecords: jobRecords{t}, commandRecords: commandRecords{t}, restorePointRecords: restorePointRecords{t},
 		auditRecords: auditRecords{t}, alertRecords: alertRecords{t}, projectRecords: projectRecords{t},
-		catalogRecords: catalogRecords{t}, udfRecords: udfRecords{t}}
+		catalogRecords: catalogRecords{t}, udfRecords: udfRecords{t}, teamRecords: teamRecords{t}}
 }
 
 func (t *txn) close() { t.done = true }
@@ -247,6 +250,7 @@ var layout = []struct {
 	{bucketCatalog, 2},
 	{bucketVars, 1},
 	{bucketUDFs, 0},
+	{bucketTeams, 0},
 }
 
 // nestedLevels returns how many levels of buckets nest in the top-level

@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the layout this palink reads and writes (doc.go). Adding
 // a migration step raises it; a test checks that it matches the step list.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migration turns a store of version to-1 into version to.
 type migration struct {
@@ -32,6 +32,7 @@ var migrations = []migration{
 	{to: 6, what: "add the catalog and variables buckets", run: migrateTo6},
 	{to: 7, what: "add the UDF registry bucket", run: migrateTo7},
 	{to: 8, what: "forget the checkpoints Flink subsumed", run: migrateTo8},
+	{to: 9, what: "add the teams bucket", run: migrateTo9},
 }
 
 // prepareSchema brings a freshly opened store to SchemaVersion, or fails if

@@ -160,6 +160,16 @@ func seedFixture(tx Tx) error {
 			return err
 		}
 	}
+	for _, tm := range []model.Team{
+		{Name: "payments", Owns: []model.Holding{{Cluster: "prod"}}, CreatedAt: at(5), CreatedBy: "ana",
+			Members: []model.Member{{User: "ana", Role: model.Admin, GrantedBy: "ana", GrantedAt: at(5)}, {User: "eve", Role: model.Operator, GrantedBy: "ana", GrantedAt: at(6)}}},
+		{Name: "ads", Owns: []model.Holding{{Cluster: "shared", Queue: "ads"}}, CreatedAt: at(7), CreatedBy: "ana",
+			Members: []model.Member{{User: "bo", Role: model.Viewer, GrantedBy: "ana", GrantedAt: at(7)}}},
+	} {
+		if err := tx.PutTeam(tm); err != nil {
+			return err
+		}
+	}
 	for _, a := range []model.AuditEntry{
 		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
 		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},

@@ -266,6 +266,23 @@ type UDFsTx interface {
 	DeleteUDF(name string) error
 }
 
+// TeamsReader reads the tenants.
+type TeamsReader interface {
+	// Team returns a team by name (ErrNotFound); Teams all of them, by
+	// name (none: an empty list).
+	Team(name string) (model.Team, error)
+	Teams() ([]model.Team, error)
+}
+
+// TeamsTx writes the tenants.
+type TeamsTx interface {
+	TeamsReader
+	// PutTeam creates or replaces a team; ErrInvalid for a name that is
+	// no team name, a holding without a cluster, a member without a user
+	// name or a role, or a user listed twice.
+	PutTeam(t model.Team) error
+}
+
 // ReadTx reads every family within one transaction. Returned values are
 // copies, safe to keep after the transaction ends.
 type ReadTx interface {
@@ -277,6 +294,7 @@ type ReadTx interface {
 	ProjectsReader
 	CatalogReader
 	UDFsReader
+	TeamsReader
 }
 
 // Tx reads and writes every family within one transaction.
@@ -290,4 +308,5 @@ type Tx interface {
 	ProjectsTx
 	CatalogTx
 	UDFsTx
+	TeamsTx
 }

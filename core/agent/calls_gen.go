@@ -270,6 +270,36 @@ func (c *Client) BuildStatus(ctx context.Context, a0 string) (api.BuildStatus, e
 	return do[string, api.BuildStatus](ctx, c.w, "BuildStatus", a0)
 }
 
+// Teams implements api.Service over the socket.
+func (c *Client) Teams(ctx context.Context) ([]model.Team, error) {
+	return do[none, []model.Team](ctx, c.w, "Teams", none{})
+}
+
+// TeamMembers implements api.Service over the socket.
+func (c *Client) TeamMembers(ctx context.Context, a0 string) ([]model.Member, error) {
+	return do[string, []model.Member](ctx, c.w, "TeamMembers", a0)
+}
+
+// AddTeam implements api.Service over the socket.
+func (c *Client) AddTeam(ctx context.Context, a0 api.TeamRequest) (model.Team, error) {
+	return do[api.TeamRequest, model.Team](ctx, c.w, "AddTeam", a0)
+}
+
+// Grant implements api.Service over the socket.
+func (c *Client) Grant(ctx context.Context, a0 api.GrantRequest) (model.Team, error) {
+	return do[api.GrantRequest, model.Team](ctx, c.w, "Grant", a0)
+}
+
+// WhoAmI implements api.Service over the socket.
+func (c *Client) WhoAmI(ctx context.Context) (api.Identity, error) {
+	return do[none, api.Identity](ctx, c.w, "WhoAmI", none{})
+}
+
+// Audit implements api.Service over the socket.
+func (c *Client) Audit(ctx context.Context, a0 api.AuditFilter) ([]model.AuditEntry, error) {
+	return do[api.AuditFilter, []model.AuditEntry](ctx, c.w, "Audit", a0)
+}
+
 // generated are the agent's handlers of the generated calls: each calls
 // the session's guarded service (api.Guard), which checks the caller's
 // role and fills the caller's field the declaration names.
@@ -417,5 +447,23 @@ var generated = map[string]method{
 	})},
 	"BuildStatus": {run: call(func(ctx context.Context, h *session, a string) (api.BuildStatus, error) {
 		return h.svc.BuildStatus(ctx, a)
+	})},
+	"Teams": {run: call(func(ctx context.Context, h *session, _ none) ([]model.Team, error) {
+		return h.svc.Teams(ctx)
+	})},
+	"TeamMembers": {run: call(func(ctx context.Context, h *session, a string) ([]model.Member, error) {
+		return h.svc.TeamMembers(ctx, a)
+	})},
+	"AddTeam": {run: call(func(ctx context.Context, h *session, a api.TeamRequest) (model.Team, error) {
+		return h.svc.AddTeam(ctx, a)
+	})},
+	"Grant": {run: call(func(ctx context.Context, h *session, a api.GrantRequest) (model.Team, error) {
+		return h.svc.Grant(ctx, a)
+	})},
+	"WhoAmI": {run: call(func(ctx context.Context, h *session, _ none) (api.Identity, error) {
+		return h.svc.WhoAmI(ctx)
+	})},
+	"Audit": {run: call(func(ctx context.Context, h *session, a api.AuditFilter) ([]model.AuditEntry, error) {
+		return h.svc.Audit(ctx, a)
 	})},
 }

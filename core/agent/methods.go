@@ -68,8 +68,22 @@ var methods = func() map[string]method {
 // custom are the handlers written by hand: the protocol's Info, the calls
 // declared Custom, and Watch as the WatchNext long poll.
 var custom = map[string]method{
-	"Info": {run: call(func(_ context.Context, h *session, _ none) (Info, error) {
-		return Info{User: h.user, ReadOnly: h.readOnly || !h.role.Allows(model.Operator), Role: h.role, Store: h.store}, nil
+	"Info": {run: call(func(ctx context.Context, h *session, _ none) (Info, error) {
+		i := Info{User: h.user, ReadOnly: h.readOnly || !h.role.Allows(model.Operator), Role: h.role, Store: h.store}
+		if h.opts.Tenancy == nil {
+			return i, nil
+		}
+		// With teams, the role that counts is the caller's best: what
+		// they may do somewhere (each call is checked where it acts).
+		id, err := h.svc.WhoAmI(ctx)
+		if err != nil {
+			return i, err
+		}
+		i.Role, i.ReadOnly = id.Role, id.ReadOnly
+		for _, t := range id.Teams {
+			i.Role = max(i.Role, t.Role)
+		}
+		return i, nil
 	})},
 	// Plan is as the guard says (it tells the truth of the caller).
 	"Plan": {run: call(func(ctx context.Context, h *session, r api.ActionRequest) (api.ActionPlan, error) {

@@ -295,6 +295,31 @@ var examples = map[string]example{
 		_, err := diag(s).ContainerLogs(ctx, "walk")
 		return err
 	},
+	"Teams": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.Teams(ctx)
+		return err
+	},
+	"TeamMembers": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.TeamMembers(ctx, "walk-team")
+		return err
+	},
+	"AddTeam": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.AddTeam(ctx, api.TeamRequest{Name: "walk-team"})
+		return err
+	},
+	"Grant": func(ctx context.Context, s api.Service, f *walkFixture) error {
+		f.n++
+		_, err := s.Grant(ctx, api.GrantRequest{Team: "walk-team", User: fmt.Sprintf("walk-user-%d", f.n), Role: model.Viewer})
+		return err
+	},
+	"WhoAmI": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.WhoAmI(ctx)
+		return err
+	},
+	"Audit": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.Audit(ctx, api.AuditFilter{Limit: 10})
+		return err
+	},
 	"Debug": func(ctx context.Context, s api.Service, _ *walkFixture) error {
 		d, ok := s.(api.Debugger)
 		if !ok {
@@ -363,6 +388,12 @@ func newWalk(t *testing.T) (*coretest.Env, *walkFixture) {
 	}
 	if _, err := e.Svc.PutTable(e.Ctx, api.PutTableRequest{Cluster: "sim", Name: "walk_fixed", Create: true,
 		SQL: "CREATE TABLE walk_fixed (id BIGINT) WITH ('connector' = 'datagen')"}); err != nil {
+		t.Fatal(err)
+	}
+	// A team that owns the cluster: its members' examples need it. Only
+	// the agents given its Tenancy enforce it
+	// (TestEveryMethodRefusesByTheRoleInTheTeam).
+	if _, err := e.Svc.AddTeam(e.Ctx, api.TeamRequest{Name: "walk-team", Owns: []model.Holding{{Cluster: "sim"}}}); err != nil {
 		t.Fatal(err)
 	}
 	sub, err := e.Sim.Submit(e.Ctx, sim.SubmitRequest{Name: "not-ours", Queue: "default", User: "ops"})

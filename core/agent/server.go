@@ -40,9 +40,36 @@ func (r Roles) Of(user string) model.Role {
 	return model.Viewer
 }
 
+// Global is user's role of palink's own once palink has teams: on what
+// belongs to no team and on every team's jobs. Only the agent's own user
+// and the users the config names have one; every other user's roles are
+// their teams' (an empty operators: list makes nobody an operator here).
+func (r Roles) Global(user string) model.Role {
+	switch {
+	case (r.Self != "" && user == r.Self) || slices.Contains(r.Admins, user):
+		return model.Admin
+	case slices.Contains(r.Operators, user):
+		return model.Operator
+	}
+	return model.NoRole
+}
+
+// Caller is the guard's caller for user: their role while palink has no
+// teams, their role of palink's own once it has, and who owns what.
+func (o ServeOptions) Caller(user string, readOnly bool, where string) api.Caller {
+	return api.Caller{User: user, Role: o.Roles.Of(user), Global: o.Roles.Global(user), ReadOnly: readOnly, Where: where, Tenancy: o.Tenancy}
+}
+
 // ServeOptions describe what an agent serves.
 type ServeOptions struct {
 	Roles Roles
+	// Tenancy says who owns what once palink has teams (core.Local's);
+	// nil: roles hold on everything.
+	Tenancy api.Tenancy
+	// Tokens are automation's static tokens, each naming a user
+	// (LoadTokens); a client that presents one is its user, whoever it
+	// runs as.
+	Tokens Tokens
 	// Store names the store the service owns, for clients that check they
 	// reached the agent of the store they meant.
 	Store string
@@ -78,11 +105,8 @@ func Serve(ctx context.Context, ln net.Listener, svc api.Service, o ServeOptions
 			defer wg.Done()
 			connCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
-			role := o.Roles.Of(user)
-			// Every call goes through the guard: the role check of each
-			// method's declaration, and the caller's name in what it writes.
-			guarded := api.Guard(svc, api.Caller{User: user, Role: role, ReadOnly: svc.ReadOnly(), Where: " on this agent"})
-			h := &session{ctx: connCtx, svc: guarded, user: user, store: o.Store, role: role, readOnly: svc.ReadOnly()}
+			h := &session{ctx: connCtx, store: o.Store, readOnly: svc.ReadOnly(), inner: svc, opts: o}
+			h.as(user)
 			srv := rpc.NewServer()
 			if err := srv.RegisterName("Palink", h); err != nil {
 				o.Log.Error("agent: register", "err", err)
@@ -104,6 +128,15 @@ type session struct {
 	role  model.Role
 	// readOnly: the agent itself runs --read-only, whatever the role.
 	readOnly bool
+	// inner is the service behind the guard, opts what the agent serves:
+	// a token's user gets a guard of their own (Token).
+	inner api.Service
+	opts  ServeOptions
+
+	// mu orders a token before every other call: once a call has started,
+	// the session's user is fixed.
+	mu      sync.Mutex
+	started bool
 
 	watchOnce sync.Once
 	watch     <-chan api.Change
@@ -128,6 +161,17 @@ type Reply struct {
 // travels in the reply, so that its code survives net/rpc, which carries
 // only error text.
 func (h *session) Call(req Request, reply *Reply) error {
+	if req.Method == "Token" {
+		err := h.token(req.Args)
+		if err != nil {
+			reply.Code, reply.Msg = api.CodeOf(err), err.Error()
+		}
+		reply.Result, _ = encode(box[none]{})
+		return nil
+	}
+	h.mu.Lock()
+	h.started = true
+	h.mu.Unlock()
 	m, ok := methods[req.Method]
 	decl, declared := declaration(req.Method)
 	if !ok || !declared {
@@ -139,6 +183,14 @@ func (h *session) Call(req Request, reply *Reply) error {
 		reply.Code, reply.Msg = api.CodeOf(err), err.Error()
 	}
 	return nil
+}
+
+// as makes the session user's: every call goes through the guard (the
+// role check of each method's declaration, the caller's name in what it
+// writes, and the teams).
+func (h *session) as(user string) {
+	h.user, h.role = user, h.opts.Roles.Of(user)
+	h.svc = api.Guard(h.inner, h.opts.Caller(user, h.readOnly, " on this agent"))
 }
 
 // run runs a call on the guarded service, which refuses what the caller's

@@ -70,6 +70,9 @@ type AgentSocket struct {
 	// Configured marks a socket the config names (socket:, a team's). A
 	// default socket lies in a private directory and is held to its rules.
 	Configured bool
+	// Token, when set, is presented first: the session is its user's
+	// (Tokens), not the OS user's.
+	Token string
 }
 
 // DefaultSocket is the socket of store's agent: agent-HASH.sock, HASH
@@ -141,6 +144,12 @@ func Dial(ctx context.Context, s AgentSocket) (*Client, error) {
 	rc := rpc.NewClient(conn)
 	w := &wire{rc: rc}
 	r := &Client{w: w}
+	if s.Token != "" {
+		if err := presentToken(ctx, w, s.Token); err != nil {
+			rc.Close()
+			return nil, fmt.Errorf("agent at %s: %w", s.Path, err)
+		}
+	}
 	info, err := do[none, Info](ctx, w, "Info", none{})
 	if err != nil {
 		rc.Close()

@@ -32,29 +32,31 @@ type Service interface {
 	CatalogService
 	UDFService
 	ProjectService
+	TeamService
+	AuditService
 }
 
 // JobService reads jobs and keeps their definitions.
 type JobService interface {
 	// ListJobs returns the jobs matching f, with their live figures.
-	//palink:api role=viewer
+	//palink:api role=viewer on=list
 	ListJobs(ctx context.Context, f JobFilter) ([]JobView, error)
 	// Job returns one job in depth. ref is a job id or a unique job name.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	Job(ctx context.Context, ref string) (JobDetail, error)
 	// SyncJob syncs one job with its cluster at once and returns the result.
 	// It writes the cluster's answer into the job, as state sync does:
 	// asking for the truth is a viewer's right.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	SyncJob(ctx context.Context, ref string) (model.Job, error)
 	// CreateJob adds a job (state CREATED) with its first spec version.
-	//palink:api role=operator writes what="create job" caller=Issuer
+	//palink:api role=operator writes what="create job" caller=Issuer on=queue(r.Cluster,r.Queue())
 	CreateJob(ctx context.Context, r CreateJobRequest) (model.Job, error)
 	// SaveSpec stores a new spec version of a job and makes it the job's current one.
-	//palink:api role=operator writes what="save spec" caller=Author
+	//palink:api role=operator writes what="save spec" caller=Author on=job(ref)
 	SaveSpec(ctx context.Context, ref string, s model.Spec) (model.Spec, error)
 	// Specs lists every saved version of a job's spec, oldest first.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	Specs(ctx context.Context, ref string) ([]model.Spec, error)
 }
 
@@ -64,34 +66,35 @@ type ActionService interface {
 	// Plan says exactly what an action would do, without doing it: the text
 	// of confirmation dialogs and of bulk dry runs. A refused action has
 	// Allowed false and the reason.
-	//palink:api role=viewer custom
+	//palink:api role=viewer custom on=job(r.JobRef)
 	Plan(ctx context.Context, r ActionRequest) (ActionPlan, error)
 	// Act records the action as a command (UNDO) for the scheduler and
 	// returns it at once. A refused action returns an error and records nothing
 	// but an audit entry.
-	//palink:api role=operator writes what="act on a job" caller=Issuer
+	//palink:api role=operator writes what="act on a job" caller=Issuer on=job(r.JobRef)
 	Act(ctx context.Context, r ActionRequest) (model.Command, error)
 	// WaitCommand blocks until the command ends or ctx is done.
-	//palink:api role=viewer timeout=1h custom
+	//palink:api role=viewer timeout=1h custom on=command(id)
 	WaitCommand(ctx context.Context, id string) (model.Command, error)
-	//palink:api role=viewer
+	//palink:api role=viewer on=command(id)
 	Command(ctx context.Context, id string) (model.Command, error)
-	//palink:api role=viewer
+	//palink:api role=viewer on=list
 	Commands(ctx context.Context, f CommandFilter) ([]model.Command, error)
 	// Adopt makes an unmanaged Flink application on YARN a palink job.
-	//palink:api role=operator writes what="adopt" caller=Issuer
+	//palink:api role=operator writes what="adopt" caller=Issuer on=cluster(r.Cluster)
 	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)
 	// AdoptAll adopts every unmanaged Flink application the request
 	// selects (AdoptAllRequest), many in one transaction, names made
 	// unique in the applications' id order; DryRun says what it would do.
-	//palink:api role=operator writes what="adopt" caller=Issuer timeout=10m
+	// It crosses teams, so it is the fleet's operators' (on=global).
+	//palink:api role=operator writes what="adopt" caller=Issuer timeout=10m on=global
 	AdoptAll(ctx context.Context, r AdoptAllRequest) (AdoptAllResult, error)
 	// DisposeSavepoint disposes of a savepoint palink recorded through
 	// Flink's savepoint-disposal and returns its record with the outcome
 	// (disposed, or failed with the reason). A checkpoint, a record already
 	// disposed of, and, unless forced, a savepoint its job still needs are
 	// refused.
-	//palink:api role=operator writes what="dispose savepoint" caller=Issuer timeout=5m
+	//palink:api role=operator writes what="dispose savepoint" caller=Issuer timeout=5m on=job(r.JobRef)
 	DisposeSavepoint(ctx context.Context, r DisposeRequest) (model.RestorePoint, error)
 }
 
@@ -99,16 +102,16 @@ type ActionService interface {
 // whether it may act, and its store.
 type FleetService interface {
 	// Clusters reports each configured cluster's connectivity and data age.
-	//palink:api role=viewer
+	//palink:api role=viewer on=list
 	Clusters(ctx context.Context) ([]ClusterStatus, error)
 	// ClusterOverview returns YARN metrics, queues and the Flink applications
 	// that palink does not manage yet.
-	//palink:api role=viewer
+	//palink:api role=viewer on=cluster(cluster)
 	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
 	// entity (changes are coalesced), and gets a Resync when it must reload.
-	//palink:api role=viewer timeout=1h custom
+	//palink:api role=viewer timeout=1h custom on=list
 	Watch(ctx context.Context) (<-chan Change, error)
 	// Leadership says which palink leads the store (runs the scheduler,
 	// state sync and the alert rules) and which stand ready to; a store on
@@ -122,7 +125,7 @@ type FleetService interface {
 	// Backup writes a consistent copy of the whole store to w while it stays
 	// in use: every spec of every job and the audit log, so an agent gives it
 	// to operators only.
-	//palink:api role=operator what="back up the store" timeout=10m custom
+	//palink:api role=operator what="back up the store" timeout=10m custom on=global
 	Backup(ctx context.Context, w io.Writer) (int64, error)
 }
 
@@ -139,7 +142,7 @@ type ProjectService interface {
 	Projects(ctx context.Context) ([]model.Project, error)
 	// BuildProject builds a project and records its artifact; it waits
 	// for the build. Artifacts lists a project's builds, oldest first.
-	//palink:api role=operator writes what="build project" caller=Issuer timeout=6h custom
+	//palink:api role=operator writes what="build project" caller=Issuer timeout=6h custom on=any
 	BuildProject(ctx context.Context, r BuildRequest) (model.Artifact, error)
 	//palink:api role=viewer
 	Artifacts(ctx context.Context, project string) ([]model.Artifact, error)
@@ -287,6 +290,10 @@ type CreateJobRequest struct {
 	Config      map[string]string
 	Issuer      string // filled by the service when empty
 }
+
+// Queue is the YARN queue the request names for the job in its Flink
+// config ("" when it names none).
+func (r CreateJobRequest) Queue() string { return r.Config[model.QueueProperty] }
 
 // ActionRequest asks for one action on one job.
 type ActionRequest struct {

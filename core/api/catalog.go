@@ -11,33 +11,33 @@ import (
 // CREATE TEMPORARY TABLE) when it uses a table without defining it.
 type CatalogService interface {
 	// Tables lists the newest version of each catalog table of a cluster.
-	//palink:api role=viewer
+	//palink:api role=viewer on=cluster(cluster)
 	Tables(ctx context.Context, cluster string) ([]model.CatalogTable, error)
 	// Table returns one table with its versions and the jobs that use it.
-	//palink:api role=viewer
+	//palink:api role=viewer on=cluster(r.Cluster)
 	Table(ctx context.Context, r TableRef) (TableDetail, error)
 	// PutTable validates a definition and stores it as the table's next
 	// version (the first with Create). It fails with model.ErrExists when
 	// Create finds the table, model.ErrNotFound when an edit does not,
 	// and with the reason when the definition does not validate.
-	//palink:api role=admin writes what="change the table catalog" caller=Author
+	//palink:api role=admin writes what="change the table catalog" caller=Author on=cluster(r.Cluster)
 	PutTable(ctx context.Context, r PutTableRequest) (TableChange, error)
 	// RemoveTable removes a table with its versions; the jobs that use it
 	// are refused on their next deploy.
-	//palink:api role=admin writes what="change the table catalog" caller=Issuer
+	//palink:api role=admin writes what="change the table catalog" caller=Issuer on=cluster(r.Cluster)
 	RemoveTable(ctx context.Context, r TableRef) (TableChange, error)
 
 	// Vars lists the variables a cluster's jobs see (a cluster's own
 	// override those of every cluster); cluster "" lists every variable.
 	// A secret comes with where its value is read from, never the value.
-	//palink:api role=viewer
+	//palink:api role=viewer on=cluster(cluster)
 	Vars(ctx context.Context, cluster string) ([]model.Variable, error)
 	// SetVar stores a variable (Cluster "": of every cluster), replacing
 	// the one of its cluster and name. A secret carries no value.
-	//palink:api role=admin writes what="set a variable" caller=Author
+	//palink:api role=admin writes what="set a variable" caller=Author on=cluster(v.Cluster)
 	SetVar(ctx context.Context, v model.Variable) (model.Variable, error)
 	// RemoveVar removes the variable of (Cluster, Name).
-	//palink:api role=admin writes what="remove a variable" caller=Issuer
+	//palink:api role=admin writes what="remove a variable" caller=Issuer on=cluster(r.Cluster)
 	RemoveVar(ctx context.Context, r VarRef) error
 }
 

@@ -19,43 +19,43 @@ import (
 type DiagnoseService interface {
 	// JobGraph is the job's graph (its plan) with each vertex's figures,
 	// and the bottleneck.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	JobGraph(ctx context.Context, ref string) (JobGraph, error)
 	// Vertex is one vertex subtask by subtask, with its skew.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(r.JobRef)
 	Vertex(ctx context.Context, r VertexRequest) (VertexDetail, error)
 	// Checkpoints are the job's checkpoint counts, configuration and history.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	Checkpoints(ctx context.Context, ref string) (CheckpointsView, error)
 	// Checkpoint is one checkpoint operator by operator and subtask by
 	// subtask, the slow ones marked.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(r.JobRef)
 	Checkpoint(ctx context.Context, r CheckpointRequest) (CheckpointDetail, error)
 	// TaskManagers lists the TaskManagers of the job's Flink cluster with
 	// their slots, memory and garbage collection.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	TaskManagers(ctx context.Context, ref string) (TaskManagerList, error)
 	// TaskManager is one TaskManager in depth, with its thread dump when
 	// asked for.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(r.JobRef)
 	TaskManager(ctx context.Context, r TaskManagerRequest) (TaskManagerDetail, error)
 	// FlinkConfig is the JobManager's configuration and the job's.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	FlinkConfig(ctx context.Context, ref string) (FlinkConfig, error)
 	// FlameGraph is a vertex's flame graph, or why there is none yet.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(r.JobRef)
 	FlameGraph(ctx context.Context, r FlameGraphRequest) (FlameGraph, error)
 	// Exceptions is the job's exception history, each entry's innermost
 	// cause first: what the JobManager has, and what palink kept of it at
 	// sync time, so that it outlives the application.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	Exceptions(ctx context.Context, ref string) (ExceptionHistory, error)
 	// ContainerLogs lists the YARN containers of a job's application and
 	// their log files: from their NodeManagers while it runs, from the
 	// log server (the RM's yarn.log.server.web-service.url) once it ended.
 	// LogService's ReadLog, FindInLog and SaveLog read them with
 	// LogRef.Container.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	ContainerLogs(ctx context.Context, ref string) (ContainerLogList, error)
 }
 

@@ -19,16 +19,19 @@ var (
 
 // ListJobs implements Service for the guarded caller.
 func (g *guarded) ListJobs(ctx context.Context, f JobFilter) (r0 []JobView, r1 error) {
-	if r1 = g.refuse("ListJobs"); r1 != nil {
+	if r1 = g.refuse(ctx, "ListJobs", on(ScopeList)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.ListJobs(ctx, f)
+	if r1 == nil {
+		r0, r1 = g.filterListJobs(ctx, r0)
+	}
 	return
 }
 
 // Job implements Service for the guarded caller.
 func (g *guarded) Job(ctx context.Context, ref string) (r0 JobDetail, r1 error) {
-	if r1 = g.refuse("Job"); r1 != nil {
+	if r1 = g.refuse(ctx, "Job", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Job(ctx, ref)
@@ -37,7 +40,7 @@ func (g *guarded) Job(ctx context.Context, ref string) (r0 JobDetail, r1 error) 
 
 // SyncJob implements Service for the guarded caller.
 func (g *guarded) SyncJob(ctx context.Context, ref string) (r0 model.Job, r1 error) {
-	if r1 = g.refuse("SyncJob"); r1 != nil {
+	if r1 = g.refuse(ctx, "SyncJob", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.SyncJob(ctx, ref)
@@ -46,7 +49,7 @@ func (g *guarded) SyncJob(ctx context.Context, ref string) (r0 model.Job, r1 err
 
 // CreateJob implements Service for the guarded caller.
 func (g *guarded) CreateJob(ctx context.Context, r CreateJobRequest) (r0 model.Job, r1 error) {
-	if r1 = g.refuse("CreateJob"); r1 != nil {
+	if r1 = g.refuse(ctx, "CreateJob", onQueue(r.Cluster, r.Queue())); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -56,7 +59,7 @@ func (g *guarded) CreateJob(ctx context.Context, r CreateJobRequest) (r0 model.J
 
 // SaveSpec implements Service for the guarded caller.
 func (g *guarded) SaveSpec(ctx context.Context, ref string, s model.Spec) (r0 model.Spec, r1 error) {
-	if r1 = g.refuse("SaveSpec"); r1 != nil {
+	if r1 = g.refuse(ctx, "SaveSpec", onJob(ref)); r1 != nil {
 		return
 	}
 	s.Author = g.c.User
@@ -66,7 +69,7 @@ func (g *guarded) SaveSpec(ctx context.Context, ref string, s model.Spec) (r0 mo
 
 // Specs implements Service for the guarded caller.
 func (g *guarded) Specs(ctx context.Context, ref string) (r0 []model.Spec, r1 error) {
-	if r1 = g.refuse("Specs"); r1 != nil {
+	if r1 = g.refuse(ctx, "Specs", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Specs(ctx, ref)
@@ -75,17 +78,17 @@ func (g *guarded) Specs(ctx context.Context, ref string) (r0 []model.Spec, r1 er
 
 // Plan implements Service for the guarded caller.
 func (g *guarded) Plan(ctx context.Context, r ActionRequest) (r0 ActionPlan, r1 error) {
-	if r1 = g.refuse("Plan"); r1 != nil {
+	if r1 = g.refuse(ctx, "Plan", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Plan(ctx, r)
-	g.planFor(&r0)
+	g.planFor(ctx, &r0, r.JobRef)
 	return
 }
 
 // Act implements Service for the guarded caller.
 func (g *guarded) Act(ctx context.Context, r ActionRequest) (r0 model.Command, r1 error) {
-	if r1 = g.refuse("Act"); r1 != nil {
+	if r1 = g.refuse(ctx, "Act", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -95,7 +98,7 @@ func (g *guarded) Act(ctx context.Context, r ActionRequest) (r0 model.Command, r
 
 // WaitCommand implements Service for the guarded caller.
 func (g *guarded) WaitCommand(ctx context.Context, id string) (r0 model.Command, r1 error) {
-	if r1 = g.refuse("WaitCommand"); r1 != nil {
+	if r1 = g.refuse(ctx, "WaitCommand", onCommand(id)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.WaitCommand(ctx, id)
@@ -104,7 +107,7 @@ func (g *guarded) WaitCommand(ctx context.Context, id string) (r0 model.Command,
 
 // Command implements Service for the guarded caller.
 func (g *guarded) Command(ctx context.Context, id string) (r0 model.Command, r1 error) {
-	if r1 = g.refuse("Command"); r1 != nil {
+	if r1 = g.refuse(ctx, "Command", onCommand(id)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Command(ctx, id)
@@ -113,16 +116,19 @@ func (g *guarded) Command(ctx context.Context, id string) (r0 model.Command, r1 
 
 // Commands implements Service for the guarded caller.
 func (g *guarded) Commands(ctx context.Context, f CommandFilter) (r0 []model.Command, r1 error) {
-	if r1 = g.refuse("Commands"); r1 != nil {
+	if r1 = g.refuse(ctx, "Commands", on(ScopeList)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Commands(ctx, f)
+	if r1 == nil {
+		r0, r1 = g.filterCommands(ctx, r0)
+	}
 	return
 }
 
 // Adopt implements Service for the guarded caller.
 func (g *guarded) Adopt(ctx context.Context, r AdoptRequest) (r0 model.Job, r1 error) {
-	if r1 = g.refuse("Adopt"); r1 != nil {
+	if r1 = g.refuse(ctx, "Adopt", onCluster(r.Cluster)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -132,7 +138,7 @@ func (g *guarded) Adopt(ctx context.Context, r AdoptRequest) (r0 model.Job, r1 e
 
 // AdoptAll implements Service for the guarded caller.
 func (g *guarded) AdoptAll(ctx context.Context, r AdoptAllRequest) (r0 AdoptAllResult, r1 error) {
-	if r1 = g.refuse("AdoptAll"); r1 != nil {
+	if r1 = g.refuse(ctx, "AdoptAll", on(ScopeGlobal)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -142,7 +148,7 @@ func (g *guarded) AdoptAll(ctx context.Context, r AdoptAllRequest) (r0 AdoptAllR
 
 // DisposeSavepoint implements Service for the guarded caller.
 func (g *guarded) DisposeSavepoint(ctx context.Context, r DisposeRequest) (r0 model.RestorePoint, r1 error) {
-	if r1 = g.refuse("DisposeSavepoint"); r1 != nil {
+	if r1 = g.refuse(ctx, "DisposeSavepoint", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -152,16 +158,19 @@ func (g *guarded) DisposeSavepoint(ctx context.Context, r DisposeRequest) (r0 mo
 
 // Clusters implements Service for the guarded caller.
 func (g *guarded) Clusters(ctx context.Context) (r0 []ClusterStatus, r1 error) {
-	if r1 = g.refuse("Clusters"); r1 != nil {
+	if r1 = g.refuse(ctx, "Clusters", on(ScopeList)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Clusters(ctx)
+	if r1 == nil {
+		r0, r1 = g.filterClusters(ctx, r0)
+	}
 	return
 }
 
 // ClusterOverview implements Service for the guarded caller.
 func (g *guarded) ClusterOverview(ctx context.Context, cluster string) (r0 ClusterOverview, r1 error) {
-	if r1 = g.refuse("ClusterOverview"); r1 != nil {
+	if r1 = g.refuse(ctx, "ClusterOverview", onCluster(cluster)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.ClusterOverview(ctx, cluster)
@@ -170,16 +179,19 @@ func (g *guarded) ClusterOverview(ctx context.Context, cluster string) (r0 Clust
 
 // Watch implements Service for the guarded caller.
 func (g *guarded) Watch(ctx context.Context) (r0 <-chan Change, r1 error) {
-	if r1 = g.refuse("Watch"); r1 != nil {
+	if r1 = g.refuse(ctx, "Watch", on(ScopeList)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Watch(ctx)
+	if r1 == nil {
+		r0, r1 = g.filterWatch(ctx, r0)
+	}
 	return
 }
 
 // Leadership implements Service for the guarded caller.
 func (g *guarded) Leadership(ctx context.Context) (r0 Leadership, r1 error) {
-	if r1 = g.refuse("Leadership"); r1 != nil {
+	if r1 = g.refuse(ctx, "Leadership", on(ScopeAny)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Leadership(ctx)
@@ -193,7 +205,7 @@ func (g *guarded) ReadOnly() (r0 bool) {
 
 // Backup implements Service for the guarded caller.
 func (g *guarded) Backup(ctx context.Context, w io.Writer) (r0 int64, r1 error) {
-	if r1 = g.refuse("Backup"); r1 != nil {
+	if r1 = g.refuse(ctx, "Backup", on(ScopeGlobal)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Backup(ctx, w)
@@ -202,7 +214,7 @@ func (g *guarded) Backup(ctx context.Context, w io.Writer) (r0 int64, r1 error) 
 
 // SetInterest implements Service for the guarded caller.
 func (g *guarded) SetInterest(ctx context.Context, r InterestRequest) (r0 error) {
-	if r0 = g.refuse("SetInterest"); r0 != nil {
+	if r0 = g.refuse(ctx, "SetInterest", on(ScopeAny)); r0 != nil {
 		return
 	}
 	r0 = g.s.SetInterest(ctx, r)
@@ -211,7 +223,7 @@ func (g *guarded) SetInterest(ctx context.Context, r InterestRequest) (r0 error)
 
 // JobMetrics implements Service for the guarded caller.
 func (g *guarded) JobMetrics(ctx context.Context, ref string) (r0 MetricsSeries, r1 error) {
-	if r1 = g.refuse("JobMetrics"); r1 != nil {
+	if r1 = g.refuse(ctx, "JobMetrics", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.JobMetrics(ctx, ref)
@@ -220,16 +232,19 @@ func (g *guarded) JobMetrics(ctx context.Context, ref string) (r0 MetricsSeries,
 
 // Alerts implements Service for the guarded caller.
 func (g *guarded) Alerts(ctx context.Context, f AlertFilter) (r0 []model.Alert, r1 error) {
-	if r1 = g.refuse("Alerts"); r1 != nil {
+	if r1 = g.refuse(ctx, "Alerts", on(ScopeList)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Alerts(ctx, f)
+	if r1 == nil {
+		r0, r1 = g.filterAlerts(ctx, r0)
+	}
 	return
 }
 
 // ActOnAlert implements Service for the guarded caller.
 func (g *guarded) ActOnAlert(ctx context.Context, a AlertAction) (r0 model.Alert, r1 error) {
-	if r1 = g.refuse("ActOnAlert"); r1 != nil {
+	if r1 = g.refuse(ctx, "ActOnAlert", onJob(a.JobRef)); r1 != nil {
 		return
 	}
 	a.Issuer = g.c.User
@@ -239,7 +254,7 @@ func (g *guarded) ActOnAlert(ctx context.Context, a AlertAction) (r0 model.Alert
 
 // Logs implements Service for the guarded caller.
 func (g *guarded) Logs(ctx context.Context, ref string) (r0 LogList, r1 error) {
-	if r1 = g.refuse("Logs"); r1 != nil {
+	if r1 = g.refuse(ctx, "Logs", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Logs(ctx, ref)
@@ -248,7 +263,7 @@ func (g *guarded) Logs(ctx context.Context, ref string) (r0 LogList, r1 error) {
 
 // ReadLog implements Service for the guarded caller.
 func (g *guarded) ReadLog(ctx context.Context, r LogRequest) (r0 LogChunk, r1 error) {
-	if r1 = g.refuse("ReadLog"); r1 != nil {
+	if r1 = g.refuse(ctx, "ReadLog", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.ReadLog(ctx, r)
@@ -257,7 +272,7 @@ func (g *guarded) ReadLog(ctx context.Context, r LogRequest) (r0 LogChunk, r1 er
 
 // FindInLog implements Service for the guarded caller.
 func (g *guarded) FindInLog(ctx context.Context, r LogSearch) (r0 LogMatch, r1 error) {
-	if r1 = g.refuse("FindInLog"); r1 != nil {
+	if r1 = g.refuse(ctx, "FindInLog", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.FindInLog(ctx, r)
@@ -266,7 +281,7 @@ func (g *guarded) FindInLog(ctx context.Context, r LogSearch) (r0 LogMatch, r1 e
 
 // SaveLog implements Service for the guarded caller.
 func (g *guarded) SaveLog(ctx context.Context, r SaveLogRequest) (r0 SavedLog, r1 error) {
-	if r1 = g.refuse("SaveLog"); r1 != nil {
+	if r1 = g.refuse(ctx, "SaveLog", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.SaveLog(ctx, r)
@@ -275,7 +290,7 @@ func (g *guarded) SaveLog(ctx context.Context, r SaveLogRequest) (r0 SavedLog, r
 
 // JobGraph implements Service for the guarded caller.
 func (g *guarded) JobGraph(ctx context.Context, ref string) (r0 JobGraph, r1 error) {
-	if r1 = g.refuse("JobGraph"); r1 != nil {
+	if r1 = g.refuse(ctx, "JobGraph", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.JobGraph(ctx, ref)
@@ -284,7 +299,7 @@ func (g *guarded) JobGraph(ctx context.Context, ref string) (r0 JobGraph, r1 err
 
 // Vertex implements Service for the guarded caller.
 func (g *guarded) Vertex(ctx context.Context, r VertexRequest) (r0 VertexDetail, r1 error) {
-	if r1 = g.refuse("Vertex"); r1 != nil {
+	if r1 = g.refuse(ctx, "Vertex", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Vertex(ctx, r)
@@ -293,7 +308,7 @@ func (g *guarded) Vertex(ctx context.Context, r VertexRequest) (r0 VertexDetail,
 
 // Checkpoints implements Service for the guarded caller.
 func (g *guarded) Checkpoints(ctx context.Context, ref string) (r0 CheckpointsView, r1 error) {
-	if r1 = g.refuse("Checkpoints"); r1 != nil {
+	if r1 = g.refuse(ctx, "Checkpoints", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Checkpoints(ctx, ref)
@@ -302,7 +317,7 @@ func (g *guarded) Checkpoints(ctx context.Context, ref string) (r0 CheckpointsVi
 
 // Checkpoint implements Service for the guarded caller.
 func (g *guarded) Checkpoint(ctx context.Context, r CheckpointRequest) (r0 CheckpointDetail, r1 error) {
-	if r1 = g.refuse("Checkpoint"); r1 != nil {
+	if r1 = g.refuse(ctx, "Checkpoint", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Checkpoint(ctx, r)
@@ -311,7 +326,7 @@ func (g *guarded) Checkpoint(ctx context.Context, r CheckpointRequest) (r0 Check
 
 // TaskManagers implements Service for the guarded caller.
 func (g *guarded) TaskManagers(ctx context.Context, ref string) (r0 TaskManagerList, r1 error) {
-	if r1 = g.refuse("TaskManagers"); r1 != nil {
+	if r1 = g.refuse(ctx, "TaskManagers", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.TaskManagers(ctx, ref)
@@ -320,7 +335,7 @@ func (g *guarded) TaskManagers(ctx context.Context, ref string) (r0 TaskManagerL
 
 // TaskManager implements Service for the guarded caller.
 func (g *guarded) TaskManager(ctx context.Context, r TaskManagerRequest) (r0 TaskManagerDetail, r1 error) {
-	if r1 = g.refuse("TaskManager"); r1 != nil {
+	if r1 = g.refuse(ctx, "TaskManager", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.TaskManager(ctx, r)
@@ -329,7 +344,7 @@ func (g *guarded) TaskManager(ctx context.Context, r TaskManagerRequest) (r0 Tas
 
 // FlinkConfig implements Service for the guarded caller.
 func (g *guarded) FlinkConfig(ctx context.Context, ref string) (r0 FlinkConfig, r1 error) {
-	if r1 = g.refuse("FlinkConfig"); r1 != nil {
+	if r1 = g.refuse(ctx, "FlinkConfig", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.FlinkConfig(ctx, ref)
@@ -338,7 +353,7 @@ func (g *guarded) FlinkConfig(ctx context.Context, ref string) (r0 FlinkConfig, 
 
 // FlameGraph implements Service for the guarded caller.
 func (g *guarded) FlameGraph(ctx context.Context, r FlameGraphRequest) (r0 FlameGraph, r1 error) {
-	if r1 = g.refuse("FlameGraph"); r1 != nil {
+	if r1 = g.refuse(ctx, "FlameGraph", onJob(r.JobRef)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.FlameGraph(ctx, r)
@@ -347,7 +362,7 @@ func (g *guarded) FlameGraph(ctx context.Context, r FlameGraphRequest) (r0 Flame
 
 // Exceptions implements Service for the guarded caller.
 func (g *guarded) Exceptions(ctx context.Context, ref string) (r0 ExceptionHistory, r1 error) {
-	if r1 = g.refuse("Exceptions"); r1 != nil {
+	if r1 = g.refuse(ctx, "Exceptions", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Exceptions(ctx, ref)
@@ -356,7 +371,7 @@ func (g *guarded) Exceptions(ctx context.Context, ref string) (r0 ExceptionHisto
 
 // ContainerLogs implements Service for the guarded caller.
 func (g *guarded) ContainerLogs(ctx context.Context, ref string) (r0 ContainerLogList, r1 error) {
-	if r1 = g.refuse("ContainerLogs"); r1 != nil {
+	if r1 = g.refuse(ctx, "ContainerLogs", onJob(ref)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.ContainerLogs(ctx, ref)
@@ -365,7 +380,7 @@ func (g *guarded) ContainerLogs(ctx context.Context, ref string) (r0 ContainerLo
 
 // Explain implements Service for the guarded caller.
 func (g *guarded) Explain(ctx context.Context, cluster string, sql string) (r0 string, r1 error) {
-	if r1 = g.refuse("Explain"); r1 != nil {
+	if r1 = g.refuse(ctx, "Explain", onCluster(cluster)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Explain(ctx, cluster, sql)
@@ -374,7 +389,7 @@ func (g *guarded) Explain(ctx context.Context, cluster string, sql string) (r0 s
 
 // FlinkVersion implements Service for the guarded caller.
 func (g *guarded) FlinkVersion(ctx context.Context, cluster string) (r0 string, r1 error) {
-	if r1 = g.refuse("FlinkVersion"); r1 != nil {
+	if r1 = g.refuse(ctx, "FlinkVersion", onCluster(cluster)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.FlinkVersion(ctx, cluster)
@@ -383,7 +398,7 @@ func (g *guarded) FlinkVersion(ctx context.Context, cluster string) (r0 string, 
 
 // Tables implements Service for the guarded caller.
 func (g *guarded) Tables(ctx context.Context, cluster string) (r0 []model.CatalogTable, r1 error) {
-	if r1 = g.refuse("Tables"); r1 != nil {
+	if r1 = g.refuse(ctx, "Tables", onCluster(cluster)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Tables(ctx, cluster)
@@ -392,7 +407,7 @@ func (g *guarded) Tables(ctx context.Context, cluster string) (r0 []model.Catalo
 
 // Table implements Service for the guarded caller.
 func (g *guarded) Table(ctx context.Context, r TableRef) (r0 TableDetail, r1 error) {
-	if r1 = g.refuse("Table"); r1 != nil {
+	if r1 = g.refuse(ctx, "Table", onCluster(r.Cluster)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Table(ctx, r)
@@ -401,7 +416,7 @@ func (g *guarded) Table(ctx context.Context, r TableRef) (r0 TableDetail, r1 err
 
 // PutTable implements Service for the guarded caller.
 func (g *guarded) PutTable(ctx context.Context, r PutTableRequest) (r0 TableChange, r1 error) {
-	if r1 = g.refuse("PutTable"); r1 != nil {
+	if r1 = g.refuse(ctx, "PutTable", onCluster(r.Cluster)); r1 != nil {
 		return
 	}
 	r.Author = g.c.User
@@ -411,7 +426,7 @@ func (g *guarded) PutTable(ctx context.Context, r PutTableRequest) (r0 TableChan
 
 // RemoveTable implements Service for the guarded caller.
 func (g *guarded) RemoveTable(ctx context.Context, r TableRef) (r0 TableChange, r1 error) {
-	if r1 = g.refuse("RemoveTable"); r1 != nil {
+	if r1 = g.refuse(ctx, "RemoveTable", onCluster(r.Cluster)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -421,7 +436,7 @@ func (g *guarded) RemoveTable(ctx context.Context, r TableRef) (r0 TableChange, 
 
 // Vars implements Service for the guarded caller.
 func (g *guarded) Vars(ctx context.Context, cluster string) (r0 []model.Variable, r1 error) {
-	if r1 = g.refuse("Vars"); r1 != nil {
+	if r1 = g.refuse(ctx, "Vars", onCluster(cluster)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Vars(ctx, cluster)
@@ -430,7 +445,7 @@ func (g *guarded) Vars(ctx context.Context, cluster string) (r0 []model.Variable
 
 // SetVar implements Service for the guarded caller.
 func (g *guarded) SetVar(ctx context.Context, v model.Variable) (r0 model.Variable, r1 error) {
-	if r1 = g.refuse("SetVar"); r1 != nil {
+	if r1 = g.refuse(ctx, "SetVar", onCluster(v.Cluster)); r1 != nil {
 		return
 	}
 	v.Author = g.c.User
@@ -440,7 +455,7 @@ func (g *guarded) SetVar(ctx context.Context, v model.Variable) (r0 model.Variab
 
 // RemoveVar implements Service for the guarded caller.
 func (g *guarded) RemoveVar(ctx context.Context, r VarRef) (r0 error) {
-	if r0 = g.refuse("RemoveVar"); r0 != nil {
+	if r0 = g.refuse(ctx, "RemoveVar", onCluster(r.Cluster)); r0 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -450,7 +465,7 @@ func (g *guarded) RemoveVar(ctx context.Context, r VarRef) (r0 error) {
 
 // UDFs implements Service for the guarded caller.
 func (g *guarded) UDFs(ctx context.Context) (r0 []UDFView, r1 error) {
-	if r1 = g.refuse("UDFs"); r1 != nil {
+	if r1 = g.refuse(ctx, "UDFs", on(ScopeAny)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.UDFs(ctx)
@@ -459,7 +474,7 @@ func (g *guarded) UDFs(ctx context.Context) (r0 []UDFView, r1 error) {
 
 // AddUDF implements Service for the guarded caller.
 func (g *guarded) AddUDF(ctx context.Context, r AddUDFRequest) (r0 model.UDF, r1 error) {
-	if r1 = g.refuse("AddUDF"); r1 != nil {
+	if r1 = g.refuse(ctx, "AddUDF", on(ScopeGlobal)); r1 != nil {
 		return
 	}
 	r.UDF.Author = g.c.User
@@ -469,7 +484,7 @@ func (g *guarded) AddUDF(ctx context.Context, r AddUDFRequest) (r0 model.UDF, r1
 
 // RemoveUDF implements Service for the guarded caller.
 func (g *guarded) RemoveUDF(ctx context.Context, r RemoveUDFRequest) (r0 UDFRemoval, r1 error) {
-	if r1 = g.refuse("RemoveUDF"); r1 != nil {
+	if r1 = g.refuse(ctx, "RemoveUDF", on(ScopeGlobal)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -479,7 +494,7 @@ func (g *guarded) RemoveUDF(ctx context.Context, r RemoveUDFRequest) (r0 UDFRemo
 
 // AddProject implements Service for the guarded caller.
 func (g *guarded) AddProject(ctx context.Context, p model.Project) (r0 model.Project, r1 error) {
-	if r1 = g.refuse("AddProject"); r1 != nil {
+	if r1 = g.refuse(ctx, "AddProject", on(ScopeGlobal)); r1 != nil {
 		return
 	}
 	p.CreatedBy = g.c.User
@@ -489,7 +504,7 @@ func (g *guarded) AddProject(ctx context.Context, p model.Project) (r0 model.Pro
 
 // Projects implements Service for the guarded caller.
 func (g *guarded) Projects(ctx context.Context) (r0 []model.Project, r1 error) {
-	if r1 = g.refuse("Projects"); r1 != nil {
+	if r1 = g.refuse(ctx, "Projects", on(ScopeAny)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Projects(ctx)
@@ -498,7 +513,7 @@ func (g *guarded) Projects(ctx context.Context) (r0 []model.Project, r1 error) {
 
 // BuildProject implements Service for the guarded caller.
 func (g *guarded) BuildProject(ctx context.Context, r BuildRequest) (r0 model.Artifact, r1 error) {
-	if r1 = g.refuse("BuildProject"); r1 != nil {
+	if r1 = g.refuse(ctx, "BuildProject", on(ScopeAny)); r1 != nil {
 		return
 	}
 	r.Issuer = g.c.User
@@ -508,7 +523,7 @@ func (g *guarded) BuildProject(ctx context.Context, r BuildRequest) (r0 model.Ar
 
 // Artifacts implements Service for the guarded caller.
 func (g *guarded) Artifacts(ctx context.Context, project string) (r0 []model.Artifact, r1 error) {
-	if r1 = g.refuse("Artifacts"); r1 != nil {
+	if r1 = g.refuse(ctx, "Artifacts", on(ScopeAny)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.Artifacts(ctx, project)
@@ -517,9 +532,67 @@ func (g *guarded) Artifacts(ctx context.Context, project string) (r0 []model.Art
 
 // BuildStatus implements Service for the guarded caller.
 func (g *guarded) BuildStatus(ctx context.Context, project string) (r0 BuildStatus, r1 error) {
-	if r1 = g.refuse("BuildStatus"); r1 != nil {
+	if r1 = g.refuse(ctx, "BuildStatus", on(ScopeAny)); r1 != nil {
 		return
 	}
 	r0, r1 = g.s.BuildStatus(ctx, project)
+	return
+}
+
+// Teams implements Service for the guarded caller.
+func (g *guarded) Teams(ctx context.Context) (r0 []model.Team, r1 error) {
+	if r1 = g.refuse(ctx, "Teams", on(ScopeList)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.Teams(ctx)
+	if r1 == nil {
+		r0, r1 = g.filterTeams(ctx, r0)
+	}
+	return
+}
+
+// TeamMembers implements Service for the guarded caller.
+func (g *guarded) TeamMembers(ctx context.Context, team string) (r0 []model.Member, r1 error) {
+	if r1 = g.refuse(ctx, "TeamMembers", onTeam(team)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.TeamMembers(ctx, team)
+	return
+}
+
+// AddTeam implements Service for the guarded caller.
+func (g *guarded) AddTeam(ctx context.Context, r TeamRequest) (r0 model.Team, r1 error) {
+	if r1 = g.refuse(ctx, "AddTeam", on(ScopeGlobal)); r1 != nil {
+		return
+	}
+	r.Issuer = g.c.User
+	r0, r1 = g.s.AddTeam(ctx, r)
+	return
+}
+
+// Grant implements Service for the guarded caller.
+func (g *guarded) Grant(ctx context.Context, r GrantRequest) (r0 model.Team, r1 error) {
+	if r1 = g.refuse(ctx, "Grant", onTeam(r.Team)); r1 != nil {
+		return
+	}
+	r.Issuer = g.c.User
+	r0, r1 = g.s.Grant(ctx, r)
+	return
+}
+
+// WhoAmI implements Service for the guarded caller.
+func (g *guarded) WhoAmI(ctx context.Context) (r0 Identity, r1 error) {
+	return g.whoAmI(ctx)
+}
+
+// Audit implements Service for the guarded caller.
+func (g *guarded) Audit(ctx context.Context, f AuditFilter) (r0 []model.AuditEntry, r1 error) {
+	if r1 = g.refuse(ctx, "Audit", on(ScopeList)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.Audit(ctx, f)
+	if r1 == nil {
+		r0, r1 = g.filterAudit(ctx, r0)
+	}
 	return
 }

@@ -18,21 +18,21 @@ type LogService interface {
 	// TaskManager's main log, stdout and other files, and the YARN
 	// containers' log pages. Flink's logs exist only while the application
 	// runs; LogList.FlinkError then says why they are missing.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	Logs(ctx context.Context, ref string) (LogList, error)
 	// ReadLog reads one chunk of a log, from an offset or its tail, of at
 	// most MaxLogChunk bytes.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(r.JobRef)
 	ReadLog(ctx context.Context, r LogRequest) (LogChunk, error)
 	// FindInLog scans a log for the next line a query matches, forward or
 	// backward from an offset, chunk by chunk. One call scans at most
 	// MaxScan bytes, so that a caller can show progress and stop.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(r.JobRef)
 	FindInLog(ctx context.Context, r LogSearch) (LogMatch, error)
 	// SaveLog copies a whole log into a new file, chunk by chunk. The file
 	// is written by the calling process (a client of `palink agent` writes
 	// its own file; the agent never writes files for a client).
-	//palink:api role=viewer local
+	//palink:api role=viewer local on=job(r.JobRef)
 	SaveLog(ctx context.Context, r SaveLogRequest) (SavedLog, error)
 }
 

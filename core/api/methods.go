@@ -4,6 +4,7 @@ package api
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/palink/palink/model"
@@ -44,6 +45,51 @@ type Method struct {
 	Custom bool
 	// Timeout bounds the agent's work on one call (default one minute).
 	Timeout time.Duration
+	// On is what a call acts on, for teams: the role that counts is the
+	// caller's in the team that owns it (Scope).
+	On Scope
+	// Self: the guard answers it from the caller itself (WhoAmI).
+	Self bool
+}
+
+// Scope is what a method acts on, which decides whose role counts once
+// palink has teams (docs/ssh.md): the declaration's on= word.
+type Scope int
+
+// Scopes.
+const (
+	// ScopeAny: nothing of one team (a read of shared definitions, a
+	// build of a shared project): the caller's best role anywhere.
+	ScopeAny Scope = iota
+	// ScopeGlobal: what belongs to no team (defining projects and UDFs,
+	// the store as a whole, the teams themselves): the caller's role of
+	// palink's own. A method that writes without an on= word is global.
+	ScopeGlobal
+	// ScopeJob: one job, by a ref; ScopeCommand: one command's job.
+	ScopeJob
+	ScopeCommand
+	// ScopeCluster: a cluster's shared parts (its catalog, its variables,
+	// its applications): any of its teams' roles to read, the least of
+	// them to write, since a change there reaches every team on it.
+	ScopeCluster
+	// ScopeQueue: a new job in a cluster's queue: the role in the team
+	// that will own it.
+	ScopeQueue
+	// ScopeTeam: a team itself (its members).
+	ScopeTeam
+	// ScopeList: a list, of which the caller sees what belongs to their
+	// teams (all of it with a role of palink's own).
+	ScopeList
+)
+
+var scopeNames = map[Scope]string{ScopeAny: "any", ScopeGlobal: "global", ScopeJob: "job", ScopeCommand: "command",
+	ScopeCluster: "cluster", ScopeQueue: "queue", ScopeTeam: "team", ScopeList: "list"}
+
+func (s Scope) String() string {
+	if n, ok := scopeNames[s]; ok {
+		return n
+	}
+	return "scope?"
 }
 
 // DefaultTimeout bounds an agent call whose declaration sets none.
@@ -92,6 +138,9 @@ type refusal struct {
 func (r *refusal) Error() string {
 	msg := r.what + ": " + r.who + " is a" + article(r.role) + " " + r.role.String() + r.where
 	switch {
+	case strings.HasPrefix(r.where, " in team "):
+		// A team's own roles: its admins grant them.
+		return msg + "; it needs a" + article(r.need) + " " + r.need.String() + r.where
 	case r.need == model.Admin:
 		return msg + "; it needs an admin (admins: in the config)"
 	case r.is == model.ErrReadOnly:

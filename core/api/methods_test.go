@@ -64,7 +64,7 @@ func TestEveryMethodIsDeclared(t *testing.T) {
 // ./core/api -run TestRoleTable -update rewrites it).
 func TestRoleTable(t *testing.T) {
 	var b strings.Builder
-	fmt.Fprintln(&b, "# method  role  writes — the API's role table (the //palink:api lines); see docs/teams.md, \"Roles\"")
+	fmt.Fprintln(&b, "# method  role  on  writes — the API's role table (the //palink:api lines); on: what a call acts on, whose team's role counts (docs/ssh.md, \"Teams and roles\")")
 	for _, m := range Methods() {
 		w := "reads"
 		if m.Writes {
@@ -73,7 +73,7 @@ func TestRoleTable(t *testing.T) {
 		if m.Local {
 			w += " (in the caller's process)"
 		}
-		fmt.Fprintf(&b, "%-16s %-8s %s\n", m.Name, m.Role, w)
+		fmt.Fprintf(&b, "%-16s %-8s %-7s %s\n", m.Name, m.Role, m.On, w)
 	}
 	path := filepath.Join("testdata", "roles.txt")
 	if *update {

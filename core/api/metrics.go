@@ -23,14 +23,14 @@ type MetricsService interface {
 	// JobMetrics returns a job's recent metrics: the last five minutes at
 	// the collection interval and the last hour in one-minute buckets. A job
 	// nobody showed recently has none.
-	//palink:api role=viewer
+	//palink:api role=viewer on=job(ref)
 	JobMetrics(ctx context.Context, ref string) (MetricsSeries, error)
 	// Alerts lists alerts, firing ones first, newest first within each state.
-	//palink:api role=viewer
+	//palink:api role=viewer on=list
 	Alerts(ctx context.Context, f AlertFilter) ([]model.Alert, error)
 	// ActOnAlert acknowledges an alert's firing, or silences the webhook
 	// messages of its rule and job for a while (or lifts the silence).
-	//palink:api role=operator writes what="act on alert" caller=Issuer
+	//palink:api role=operator writes what="act on alert" caller=Issuer on=job(a.JobRef)
 	ActOnAlert(ctx context.Context, a AlertAction) (model.Alert, error)
 }
 

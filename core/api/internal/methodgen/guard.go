@@ -91,9 +91,14 @@ func guardMethod(b *bytes.Buffer, d decl) error {
 		return nil
 	case !retErr:
 		return fmt.Errorf("returns no error: the guard cannot refuse it")
+	case d.self:
+		fmt.Fprintf(b, "\treturn g.%s(%s)\n}\n", strings.ToLower(d.name[:1])+d.name[1:], strings.Join(pass, ", "))
+		return nil
+	case len(pass) == 0 || pass[0] != "ctx":
+		return fmt.Errorf("its first argument is not ctx: the guard asks whose its object is within the call")
 	}
 	errName := fmt.Sprintf("r%d", len(results)-1)
-	fmt.Fprintf(b, "\tif %s = g.refuse(%q); %s != nil {\n\t\treturn\n\t}\n", errName, d.name, errName)
+	fmt.Fprintf(b, "\tif %s = g.refuse(ctx, %q, %s); %s != nil {\n\t\treturn\n\t}\n", errName, d.name, target(d), errName)
 	if d.caller != "" {
 		fmt.Fprintf(b, "\t%s.%s = g.c.User\n", last, d.caller)
 	}
@@ -103,10 +108,25 @@ func guardMethod(b *bytes.Buffer, d decl) error {
 	}
 	fmt.Fprintf(b, "\t%s = %s\n", strings.Join(outs, ", "), call)
 	if d.name == "Plan" {
-		fmt.Fprint(b, "\tg.planFor(&r0)\n")
+		fmt.Fprint(b, "\tg.planFor(ctx, &r0, r.JobRef)\n")
+	}
+	if d.on == "list" {
+		// What the caller may not see is left out (guard_teams.go has
+		// one filter per list).
+		fmt.Fprintf(b, "\tif %s == nil {\n\t\tr0, %s = g.filter%s(ctx, r0)\n\t}\n", errName, errName, d.name)
 	}
 	fmt.Fprint(b, "\treturn\n}\n")
 	return nil
+}
+
+// target is the Go expression of what a call of d acts on (guard.go's
+// target constructors).
+func target(d decl) string {
+	switch d.on {
+	case "any", "global", "list":
+		return "on(Scope" + strings.ToUpper(d.on[:1]) + d.on[1:] + ")"
+	}
+	return "on" + strings.ToUpper(d.on[:1]) + d.on[1:] + "(" + strings.Join(d.onArgs, ", ") + ")"
 }
 
 // expr is a type as written in the source.

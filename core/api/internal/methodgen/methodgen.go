@@ -2,14 +2,20 @@
 // one declaration each API method has: a directive on the line above the
 // method in its interface,
 //
-//	//palink:api role=admin writes what="remove function" caller=Issuer timeout=5m custom local
+//	//palink:api role=admin writes what="remove function" caller=Issuer timeout=5m custom local on=job(r.JobRef)
 //
 // role is the least role that may call it (viewer, operator, admin);
 // writes, that --read-only refuses it; what, the action a refusal names;
 // caller, the field of its last argument the agent fills with the user at
 // the other end of the socket; timeout, the agent's bound on one call;
 // custom, that the agent's side of it is written by hand; local, that it
-// runs in the caller's process. A method of an interface of the package
+// runs in the caller's process; self, that a guard answers it from the
+// caller itself. on says what a call acts on, for teams (api.Scope): a
+// list (on=list), anything (on=any), nothing of any team's (on=global),
+// or one thing named by Go expressions over the method's parameters:
+// job(EXPR), command(EXPR), cluster(EXPR), queue(CLUSTER,QUEUE) (a new
+// job's) or team(EXPR). Without it, a method that writes is global and
+// one that reads is any. A method of an interface of the package
 // without one is an error: every method says who may call it, beside it.
 //
 // It reads the package's source with go/parser and imports nothing of
@@ -25,6 +31,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,8 +45,12 @@ const Directive = "//palink:api "
 type decl struct {
 	name, role, what, caller string
 	writes, custom, local    bool
-	timeout                  time.Duration
-	pos                      token.Position
+	self                     bool
+	// on is the scope's name (api.Scope), onArgs its expressions.
+	on      string
+	onArgs  []string
+	timeout time.Duration
+	pos     token.Position
 	// root is the API interface it was reached from (Service, Debugger);
 	// fn its signature as written.
 	root string
@@ -165,6 +176,8 @@ func parse(m *ast.Field) (decl, error) {
 				d.custom = true
 			case "local":
 				d.local = true
+			case "self":
+				d.self = true
 			default:
 				return d, fmt.Errorf("unknown word %q", word)
 			}
@@ -191,6 +204,12 @@ func parse(m *ast.Field) (decl, error) {
 			d.what = val
 		case "caller":
 			d.caller = val
+		case "on":
+			on, args, err := parseOn(val)
+			if err != nil {
+				return d, fmt.Errorf("on=%s: %v", val, err)
+			}
+			d.on, d.onArgs = on, args
 		case "timeout":
 			t, err := time.ParseDuration(val)
 			if err != nil {
@@ -204,7 +223,56 @@ func parse(m *ast.Field) (decl, error) {
 	if d.role == "" {
 		return d, fmt.Errorf("no role=")
 	}
+	if d.on == "" {
+		d.on = "any"
+		if d.writes {
+			d.on = "global"
+		}
+	}
 	return d, nil
+}
+
+// scopeArgs are the scopes with what each names, and how many expressions.
+var scopeArgs = map[string]int{"any": 0, "global": 0, "list": 0, "job": 1, "command": 1, "cluster": 1, "queue": 2, "team": 1}
+
+// parseOn reads an on= value: a scope, with its expressions in
+// parentheses, split at the commas outside any.
+func parseOn(v string) (string, []string, error) {
+	kind, rest, paren := strings.Cut(v, "(")
+	n, ok := scopeArgs[kind]
+	if !ok {
+		return "", nil, fmt.Errorf("unknown scope %q", kind)
+	}
+	if !paren {
+		if n > 0 {
+			return "", nil, fmt.Errorf("%s needs %d expression(s) in parentheses", kind, n)
+		}
+		return kind, nil, nil
+	}
+	if !strings.HasSuffix(rest, ")") {
+		return "", nil, fmt.Errorf("no closing parenthesis")
+	}
+	rest = strings.TrimSuffix(rest, ")")
+	var args []string
+	depth, start := 0, 0
+	for i, r := range rest {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, rest[start:i])
+				start = i + 1
+			}
+		}
+	}
+	args = append(args, rest[start:])
+	if len(args) != n || slices.Contains(args, "") {
+		return "", nil, fmt.Errorf("%s takes %d expression(s), has %q", kind, n, rest)
+	}
+	return kind, args, nil
 }
 
 func render(decls []decl) ([]byte, error) {
@@ -251,6 +319,10 @@ var methods = []Method{
 		}
 		if d.local {
 			fmt.Fprint(&b, ", Local: true")
+		}
+		fmt.Fprintf(&b, ", On: Scope%s", strings.ToUpper(d.on[:1])+d.on[1:])
+		if d.self {
+			fmt.Fprint(&b, ", Self: true")
 		}
 		fmt.Fprint(&b, "},\n")
 	}
