@@ -132,7 +132,7 @@ func ParseEtcdURL(s string) (EtcdURL, error) {
 // the buckets of the bbolt layout as key prefixes (doc.go, "The store on
 // etcd"). It is safe for concurrent use, by this process and by palinks
 // on other hosts: every Update reads one snapshot (a revision) and commits
-// only if no other Update committed after it, else runs again.
+// only if what it read did not change since, else runs again.
 type Etcd struct {
 	cli      *clientv3.Client
 	url      EtcdURL
@@ -275,8 +275,9 @@ func (e *Etcd) key(name string) string { return e.url.Prefix + name }
 var (
 	etcdVersionKey = string(bucketMeta) + "/" + string(keyVersion)
 	etcdIDKey      = string(bucketMeta) + "/" + string(keyStoreID)
-	// etcdTxnKey is written by every Update, so that an Update that read
-	// an older revision of it knows another committed meanwhile.
+	// etcdTxnKey is written by every Update: an Update that read too
+	// much to compare its reads one by one compares it (doc.go), and a
+	// commit whose answer was lost is looked for in it (Etcd.resolve).
 	etcdTxnKey = "txn"
 )
 
