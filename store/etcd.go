@@ -19,6 +19,8 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"github.com/palink/palink/model"
 )
 
 // EtcdScheme starts the name of a store kept in etcd:
@@ -262,9 +264,18 @@ func (e *Etcd) unreachable(err error, waited time.Duration) error {
 		return fmt.Errorf("etcd user %q may not use the keys under %s: %w", e.opts.Username, e.url.Prefix, err)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, rpctypes.ErrTimeout) ||
 		strings.Contains(err.Error(), "Unavailable") || strings.Contains(err.Error(), "connection refused"):
-		return fmt.Errorf("no etcd endpoint answered within %v (%s): %w", waited, strings.Join(e.url.Endpoints, ", "), err)
+		return unavailableError{fmt.Errorf("no etcd endpoint answered within %v (%s): %w", waited, strings.Join(e.url.Endpoints, ", "), err)}
 	}
 	return err
+}
+
+// unavailableError is an error of etcd's that is ErrUnavailable and
+// model.ErrUnavailable too, so that a caller tells a moment's trouble
+// from a refusal, without the message saying so again.
+type unavailableError struct{ error }
+
+func (u unavailableError) Unwrap() []error {
+	return []error{u.error, ErrUnavailable, model.ErrUnavailable}
 }
 
 // The keys of the store under its prefix (doc.go, "The store on etcd").

@@ -469,3 +469,26 @@ func TestEtcdCompactedSnapshotRunsAgain(t *testing.T) {
 		t.Errorf("the view ran %d times and saw %v; want twice, the second run seeing j1 and j2", runs, seen)
 	}
 }
+
+// TestEtcdUnreachableDuringWork: a store whose etcd stops answering fails
+// a View and an Update with an error that names the endpoints and is
+// model.ErrUnavailable — a moment's trouble, which a command retries,
+// not a fault of what it does.
+func TestEtcdUnreachableDuringWork(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	s := etcdOpener(freshURL(c), EtcdOptions{RequestTimeout: 500 * time.Millisecond})(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	m := c.Members()[0]
+	m.Pause()
+	defer m.Resume()
+	errs := map[string]error{
+		"View":   s.View(context.Background(), func(tx ReadTx) error { _, err := tx.Job("j1"); return err }),
+		"Update": s.Update(context.Background(), func(tx Tx) error { return tx.PutJob(sampleJob("j1", "a")) }),
+	}
+	for op, err := range errs {
+		if !errors.Is(err, model.ErrUnavailable) || !strings.Contains(err.Error(), c.Endpoints()[0]) {
+			t.Errorf("%s with etcd paused: %v; want model.ErrUnavailable, naming the endpoint", op, err)
+		}
+	}
+}
