@@ -139,8 +139,9 @@
 // into the store writes it again, and a palink that opened the store
 // before is refused (ErrReplaced) instead of writing over the restored
 // records. A commit whose answer is lost is looked up by a token it wrote
-// into the counter, after fencing the counter off so that the lost
-// request cannot apply later (Etcd.resolve). Etcd.Fenced adds one more
+// into the counter, after fencing the token off (every commit compares
+// /palink/lost/<token> absent; the lookup writes it, for an hour) so that
+// the lost request cannot apply later (Etcd.resolve). Etcd.Fenced adds one more
 // compare, an election key's create revision: a deposed leader's writes
 // are refused (ErrFenced).
 //

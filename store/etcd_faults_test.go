@@ -299,8 +299,9 @@ func TestEtcdCommitOutcome(t *testing.T) {
 	if ok || err == nil || !strings.Contains(err.Error(), "not committed") || !strings.Contains(err.Error(), cause.Error()) {
 		t.Errorf("resolve of a commit never applied = %t, %v; want false, not committed", ok, err)
 	}
-	// The lookup fenced it off: the lost request can no longer apply.
-	late, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(s.key(etcdTxnKey)), "<", before+1)).
+	// The lookup fenced it off: the lost request, which compares what it
+	// read and the absence of its token's fence, can no longer apply.
+	late, err := s.cli.Txn(ctx).If(s.unfenced("lost-token")).
 		Then(clientv3.OpPut(s.key(etcdTxnKey), "lost-token")).Commit()
 	if err != nil || late.Succeeded {
 		t.Errorf("the lost commit applied after its lookup: %v, %v", late, err)

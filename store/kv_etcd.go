@@ -483,8 +483,8 @@ func (t *etcdKV) commit() (bool, error) {
 	txnKey, versionKey := t.e.key(etcdTxnKey), t.e.key(etcdVersionKey)
 	ops = append(ops, clientv3.OpPut(txnKey, token))
 	size += len(txnKey) + len(token) + etcdOpBytes
-	cmps := []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(versionKey), "=", t.e.epoch.Load())}
-	size += len(versionKey) + etcdOpBytes
+	cmps := []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(versionKey), "=", t.e.epoch.Load()), t.e.unfenced(token)}
+	size += len(versionKey) + len(t.e.key(etcdLostKey)) + len(token) + 2*etcdOpBytes
 	orElse := []clientv3.Op{clientv3.OpGet(versionKey)}
 	if f := t.fence; f != nil {
 		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(f.Key), "=", f.CreateRevision))
@@ -645,10 +645,25 @@ func (e *Etcd) fits(ops, size, keys int) error {
 	return nil
 }
 
+// etcdLostKey is where a commit whose answer was lost is fenced off: a
+// key named by its token, which every commit compares absent (unfenced).
+const etcdLostKey = "lost/"
+
+// lostFenceTTL is how long a lost commit's fence stays: far longer than
+// etcd keeps a request it has not applied yet.
+const lostFenceTTL = 3600 // seconds
+
+// unfenced is the compare of every commit that its token was not fenced
+// off by a lookup of its outcome (resolve).
+func (e *Etcd) unfenced(token string) clientv3.Cmp {
+	return clientv3.Compare(clientv3.CreateRevision(e.key(etcdLostKey+token)), "=", 0)
+}
+
 // resolve finds out whether a commit whose request failed (cause) was
-// applied: it bumps the Update counter, so that the lost request can no
-// longer apply, then reads the counter's history since the snapshot rev
-// for the commit's token. It returns true only if the commit is found.
+// applied: it fences the commit's token off, so that the lost request can
+// no longer apply, and writes the Update counter, then reads the counter's
+// history since the snapshot rev for the commit's token. It returns true
+// only if the commit is found.
 func (e *Etcd) resolve(rev int64, token string, cause error) (bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), e.opts.RequestTimeout)
 	defer cancel()
@@ -656,7 +671,12 @@ func (e *Etcd) resolve(rev int64, token string, cause error) (bool, error) {
 		return false, fmt.Errorf("commit outcome unknown: %w (and finding out failed: %v)", e.unreachable(cause, e.opts.RequestTimeout), err)
 	}
 	key := e.key(etcdTxnKey)
-	fence, err := e.cli.Put(ctx, key, "fence-"+token)
+	lease, err := e.cli.Grant(ctx, lostFenceTTL)
+	if err != nil {
+		return unknown(err)
+	}
+	fence, err := e.cli.Txn(ctx).Then(clientv3.OpPut(e.key(etcdLostKey+token), "", clientv3.WithLease(lease.ID)),
+		clientv3.OpPut(key, "fence-"+token)).Commit()
 	if err != nil {
 		return unknown(err)
 	}
