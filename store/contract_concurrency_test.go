@@ -303,3 +303,196 @@ func contractAlerts(t *testing.T, open opener) {
 		t.Error("PutAlert in a View succeeded")
 	}
 }
+
+// interleave runs first in an Update, and second in another Update that
+// commits, where the backend lets it, after first's reads and before its
+// commit: first calls mid between its reads and its writes. A backend that
+// holds one writer at a time (bbolt) runs second after first, as it waits
+// for no more than a moment. It returns how often first ran.
+func interleave(t *testing.T, s Store, first func(tx Tx, mid func()) error, second func(tx Tx) error) int {
+	t.Helper()
+	runs := 0
+	done := make(chan error, 1)
+	started := false
+	err := s.Update(context.Background(), func(tx Tx) error {
+		runs++
+		return first(tx, func() {
+			if started {
+				return
+			}
+			started = true
+			go func() { done <- s.Update(context.Background(), second) }()
+			select {
+			case err := <-done:
+				done <- err
+			case <-time.After(500 * time.Millisecond):
+			}
+		})
+	})
+	if err != nil {
+		t.Fatalf("first update: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("second update: %v", err)
+	}
+	return runs
+}
+
+// restarts reads a job's PlatformRestarts in tx.
+func restarts(tx ReadTx, id string) (int, error) {
+	j, err := tx.Job(id)
+	return j.PlatformRestarts, err
+}
+
+// setRestarts writes a job's PlatformRestarts in tx.
+func setRestarts(tx Tx, id string, n int) error {
+	j, err := tx.Job(id)
+	if err != nil {
+		return err
+	}
+	j.PlatformRestarts = n
+	return tx.PutJob(j)
+}
+
+// contractSerializable: Updates that overlap in time end as if one ran
+// after the other — whatever a backend compares to find out (one lock,
+// one counter, the keys each read) — for a key both read and write (no
+// lost update), for keys one reads and the other writes (no write skew),
+// and for what a scan of a bucket found (no phantom: a key added or
+// deleted under it).
+func contractSerializable(t *testing.T, open opener) {
+	s := open(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		for _, id := range []string{"a", "b"} {
+			if err := tx.CreateJob(sampleJob(id, "job-"+id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	get := func(id string) (n int) {
+		view(t, s, func(tx ReadTx) (err error) { n, err = restarts(tx, id); return err })
+		return n
+	}
+	increment := func(tx Tx) error {
+		n, err := restarts(tx, "a")
+		if err != nil {
+			return err
+		}
+		return setRestarts(tx, "a", n+1)
+	}
+
+	t.Run("LostUpdate", func(t *testing.T) {
+		interleave(t, s, func(tx Tx, mid func()) error {
+			n, err := restarts(tx, "a")
+			if err != nil {
+				return err
+			}
+			mid()
+			return setRestarts(tx, "a", n+1)
+		}, increment)
+		if n := get("a"); n != 2 {
+			t.Errorf("two increments of one counter, overlapping, left it at %d, want 2 (an update lost)", n)
+		}
+	})
+
+	t.Run("WriteSkewOnKeys", func(t *testing.T) {
+		update(t, s, func(tx Tx) error {
+			if err := setRestarts(tx, "a", 0); err != nil {
+				return err
+			}
+			return setRestarts(tx, "b", 0)
+		})
+		// One sets b from a, the other a from b: run one after the
+		// other, one of them sees the other's write.
+		interleave(t, s, func(tx Tx, mid func()) error {
+			n, err := restarts(tx, "a")
+			if err != nil {
+				return err
+			}
+			mid()
+			return setRestarts(tx, "b", n+1)
+		}, func(tx Tx) error {
+			n, err := restarts(tx, "b")
+			if err != nil {
+				return err
+			}
+			return setRestarts(tx, "a", n+1)
+		})
+		if a, b := get("a"), get("b"); a+b != 3 {
+			t.Errorf("b := a+1 and a := b+1, overlapping, left a=%d b=%d; want 1 and 2 in some order (write skew)", a, b)
+		}
+	})
+
+	alert := func(job string) model.Alert {
+		return model.Alert{Rule: "lag", JobID: job, State: model.AlertFiring, Since: t0}
+	}
+	t.Run("PhantomAdded", func(t *testing.T) {
+		// Each adds an alert if none fires: one alert in the end.
+		addIfNone := func(job string) func(tx Tx, mid func()) error {
+			return func(tx Tx, mid func()) error {
+				as, err := tx.Alerts()
+				if err != nil {
+					return err
+				}
+				mid()
+				if len(as) > 0 {
+					return nil
+				}
+				return tx.PutAlert(alert(job))
+			}
+		}
+		interleave(t, s, addIfNone("a"), func(tx Tx) error { return addIfNone("b")(tx, func() {}) })
+		view(t, s, func(tx ReadTx) error {
+			as, err := tx.Alerts()
+			if len(as) != 1 {
+				t.Errorf("two 'add an alert unless one fires', overlapping, left %d alerts, want 1 (a phantom missed)", len(as))
+			}
+			return err
+		})
+	})
+
+	t.Run("PhantomDeleted", func(t *testing.T) {
+		update(t, s, func(tx Tx) error {
+			if err := setRestarts(tx, "a", 0); err != nil {
+				return err
+			}
+			as, err := tx.Alerts()
+			for _, a := range as {
+				if err := tx.DeleteAlert(a.Rule, a.JobID); err != nil {
+					return err
+				}
+			}
+			if err != nil {
+				return err
+			}
+			return tx.PutAlert(alert("a"))
+		})
+		// One counts the alerts into a; the other deletes the alert
+		// unless a counts something.
+		interleave(t, s, func(tx Tx, mid func()) error {
+			as, err := tx.Alerts()
+			if err != nil {
+				return err
+			}
+			mid()
+			return setRestarts(tx, "a", len(as))
+		}, func(tx Tx) error {
+			n, err := restarts(tx, "a")
+			if err != nil || n > 0 {
+				return err
+			}
+			return tx.DeleteAlert("lag", "a")
+		})
+		var left int
+		view(t, s, func(tx ReadTx) error {
+			as, err := tx.Alerts()
+			left = len(as)
+			return err
+		})
+		if n := get("a"); n == 1 && left == 0 {
+			t.Errorf("a counted 1 alert while the alert was deleted, overlapping: the deletion was missed")
+		}
+	})
+}

@@ -53,6 +53,7 @@ func runContract(t *testing.T, b backend) {
 		{"CancelledContext", contractContext},
 		{"ReturnedValuesAreCopies", contractCopies},
 		{"ConcurrentUpdates", contractConcurrent},
+		{"SerializableUpdates", contractSerializable},
 		{"AlertsPerRuleAndJob", contractAlerts},
 		{"ExceptionsBoundedAndDeduplicated", contractExceptions},
 		{"CatalogTablesVersioned", contractCatalog},

@@ -124,19 +124,29 @@
 //
 // An Update reads one revision of the store (the first read's; later
 // reads ask for it by number, from any member that has it) and buffers its
-// writes; its commit is one etcd transaction that holds only if the
-// Update counter was not written after that revision, and writes it. So
-// Updates are serializable as bbolt's are — each sees every one committed
-// before it — without a lock: one that loses runs again on a new snapshot
-// (Store's doc says what that asks of fn). Views read one revision and
+// writes; its commit is one etcd transaction that holds only if what the
+// Update read is still so: each key it read has the mod revision it read
+// (0 where missing), each range it scanned holds no key written after
+// its revision, and no key of a bucket it scanned was deleted since
+// (/palink/deleted/<bucket path>/, a mark every transaction that deletes
+// from the bucket writes; a deleted key leaves no revision to compare).
+// So Updates are serializable as bbolt's are — each as if after every
+// one committed before it — without a lock, and two conflict only where
+// one wrote what the other read: the state sync's transactions, one per
+// job, commit side by side. One that loses runs again on a new snapshot
+// (Store's doc says what that asks of fn). Every commit also writes the
+// Update counter, /palink/txn: a transaction that read too much to
+// compare key by key in one request compares it instead (nothing
+// committed since its revision). Views read one revision and
 // need no commit. The indexes are written in the same transaction as
 // their records, as in a file. The commit also compares meta/version's
 // revision with the one the store was opened at: a restore or a migration
 // into the store writes it again, and a palink that opened the store
 // before is refused (ErrReplaced) instead of writing over the restored
 // records. A commit whose answer is lost is looked up by a token it wrote
-// into the counter, after fencing the counter off so that the lost
-// request cannot apply later (Etcd.resolve). Etcd.Fenced adds one more
+// into the counter, after fencing the token off (every commit compares
+// /palink/lost/<token> absent; the lookup writes it, for an hour) so that
+// the lost request cannot apply later (Etcd.resolve). Etcd.Fenced adds one more
 // compare, an election key's create revision: a deposed leader's writes
 // are refused (ErrFenced).
 //

@@ -134,7 +134,7 @@ func ParseEtcdURL(s string) (EtcdURL, error) {
 // the buckets of the bbolt layout as key prefixes (doc.go, "The store on
 // etcd"). It is safe for concurrent use, by this process and by palinks
 // on other hosts: every Update reads one snapshot (a revision) and commits
-// only if no other Update committed after it, else runs again.
+// only if what it read did not change since, else runs again.
 type Etcd struct {
 	cli      *clientv3.Client
 	url      EtcdURL
@@ -264,9 +264,18 @@ func (e *Etcd) unreachable(err error, waited time.Duration) error {
 		return fmt.Errorf("etcd user %q may not use the keys under %s: %w", e.opts.Username, e.url.Prefix, err)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, rpctypes.ErrTimeout) ||
 		strings.Contains(err.Error(), "Unavailable") || strings.Contains(err.Error(), "connection refused"):
-		return fmt.Errorf("no etcd endpoint answered within %v (%s): %w", waited, strings.Join(e.url.Endpoints, ", "), err)
+		return unavailableError{fmt.Errorf("no etcd endpoint answered within %v (%s): %w", waited, strings.Join(e.url.Endpoints, ", "), err)}
 	}
 	return err
+}
+
+// unavailableError is an error of etcd's that is ErrUnavailable and
+// model.ErrUnavailable too, so that a caller tells a moment's trouble
+// from a refusal, without the message saying so again.
+type unavailableError struct{ error }
+
+func (u unavailableError) Unwrap() []error {
+	return []error{u.error, ErrUnavailable, model.ErrUnavailable}
 }
 
 // The keys of the store under its prefix (doc.go, "The store on etcd").
@@ -277,8 +286,9 @@ func (e *Etcd) key(name string) string { return e.url.Prefix + name }
 var (
 	etcdVersionKey = string(bucketMeta) + "/" + string(keyVersion)
 	etcdIDKey      = string(bucketMeta) + "/" + string(keyStoreID)
-	// etcdTxnKey is written by every Update, so that an Update that read
-	// an older revision of it knows another committed meanwhile.
+	// etcdTxnKey is written by every Update: an Update that read too
+	// much to compare its reads one by one compares it (doc.go), and a
+	// commit whose answer was lost is looked for in it (Etcd.resolve).
 	etcdTxnKey = "txn"
 )
 

@@ -300,8 +300,9 @@ func TestEtcdCommitOutcome(t *testing.T) {
 	if ok || err == nil || !strings.Contains(err.Error(), "not committed") || !strings.Contains(err.Error(), cause.Error()) {
 		t.Errorf("resolve of a commit never applied = %t, %v; want false, not committed", ok, err)
 	}
-	// The lookup fenced it off: the lost request can no longer apply.
-	late, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(s.key(etcdTxnKey)), "<", before+1)).
+	// The lookup fenced it off: the lost request, which compares what it
+	// read and the absence of its token's fence, can no longer apply.
+	late, err := s.cli.Txn(ctx).If(s.unfenced("lost-token")).
 		Then(clientv3.OpPut(s.key(etcdTxnKey), "lost-token")).Commit()
 	if err != nil || late.Succeeded {
 		t.Errorf("the lost commit applied after its lookup: %v, %v", late, err)
@@ -468,5 +469,28 @@ func TestEtcdCompactedSnapshotRunsAgain(t *testing.T) {
 	})
 	if runs != 2 || strings.Join(seen, " ") != "j1 j2" {
 		t.Errorf("the view ran %d times and saw %v; want twice, the second run seeing j1 and j2", runs, seen)
+	}
+}
+
+// TestEtcdUnreachableDuringWork: a store whose etcd stops answering fails
+// a View and an Update with an error that names the endpoints and is
+// model.ErrUnavailable — a moment's trouble, which a command retries,
+// not a fault of what it does.
+func TestEtcdUnreachableDuringWork(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	s := etcdOpener(freshURL(c), EtcdOptions{RequestTimeout: 500 * time.Millisecond})(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	m := c.Members()[0]
+	m.Pause()
+	defer m.Resume()
+	errs := map[string]error{
+		"View":   s.View(context.Background(), func(tx ReadTx) error { _, err := tx.Job("j1"); return err }),
+		"Update": s.Update(context.Background(), func(tx Tx) error { return tx.PutJob(sampleJob("j1", "a")) }),
+	}
+	for op, err := range errs {
+		if !errors.Is(err, model.ErrUnavailable) || !strings.Contains(err.Error(), c.Endpoints()[0]) {
+			t.Errorf("%s with etcd paused: %v; want model.ErrUnavailable, naming the endpoint", op, err)
+		}
 	}
 }

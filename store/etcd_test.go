@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palink/palink/model"
+
 	"github.com/palink/palink/internal/etcdtest"
 )
 
@@ -90,4 +92,53 @@ func TestEtcdContract(t *testing.T) {
 func TestEtcdContractThreeMembers(t *testing.T) {
 	c := etcdtest.Start(t, 3, etcdtest.Options{})
 	runContract(t, etcdBackend(c, EtcdOptions{}))
+}
+
+// TestEtcdDisjointUpdatesDoNotConflict: two Updates of different jobs,
+// overlapping in time, both commit at their first run — the state sync
+// writes each job in its own transaction, 16 at a time, and must not pay
+// for a conflict it does not have.
+func TestEtcdDisjointUpdatesDoNotConflict(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	s := etcdOpener(freshURL(c), EtcdOptions{})(t)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		for _, id := range []string{"a", "b"} {
+			if err := tx.CreateJob(sampleJob(id, "job-"+id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	// What a sync transaction does for one job: its record, its last
+	// event, a new event.
+	syncJob := func(id string, mid func()) func(tx Tx) error {
+		return func(tx Tx) error {
+			n, err := restarts(tx, id)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Events(id, 0, 1); err != nil {
+				return err
+			}
+			mid()
+			if err := setRestarts(tx, id, n+1); err != nil {
+				return err
+			}
+			_, err = tx.AppendEvent(model.Event{JobID: id, To: model.StateRunning})
+			return err
+		}
+	}
+	runs := interleave(t, s, func(tx Tx, mid func()) error { return syncJob("a", mid)(tx) }, syncJob("b", func() {}))
+	if runs != 1 {
+		t.Errorf("an update of job a ran %d times beside one of job b: disjoint transactions conflicted", runs)
+	}
+	view(t, s, func(tx ReadTx) error {
+		for _, id := range []string{"a", "b"} {
+			if n, err := restarts(tx, id); err != nil || n != 1 {
+				t.Errorf("job %s: counter %d, %v; want 1", id, n, err)
+			}
+		}
+		return nil
+	})
 }

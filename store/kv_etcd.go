@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +18,8 @@ import (
 
 // etcdKV is kv over etcd: one transaction reads one revision of the
 // store (the first read's, then asked for by number) and keeps its
-// writes in memory until commit sends them in one etcd transaction.
+// writes in memory until commit sends them in one etcd transaction, which
+// holds only if what it read is still so (reads).
 type etcdKV struct {
 	e     *Etcd
 	ctx   context.Context
@@ -35,7 +37,38 @@ type etcdKV struct {
 	err error
 	// fence, if set, is a condition of the commit (Etcd.Fenced).
 	fence *Fence
+	// reads is what an Update read, for its commit to compare.
+	reads etcdReads
+	// deleted are the deletion marks of the buckets this transaction
+	// deletes keys from (etcdReads).
+	deleted map[string]bool
 }
+
+// etcdReads is what an Update read, as the compares of its commit: the
+// commit holds only if every key it read is as it was at the snapshot,
+// so that two Updates conflict only where one wrote what the other read
+// (not, as a single counter would make them, always).
+//
+// A key read alone compares its mod revision with the one read (0: it
+// was missing, and must still be). A bucket scanned compares the keys of
+// the range read, each modified at the snapshot or before (no key added
+// or changed), and the bucket's deletion mark, which every transaction
+// that deletes a key of the bucket writes (no key deleted: a deleted key
+// leaves no revision to compare). A transaction that read more than one
+// etcd request can compare falls back to the Update counter, which every
+// commit writes: nothing committed since its snapshot.
+type etcdReads struct {
+	keys   map[string]int64 // key → mod revision read, 0 for missing
+	ranges map[[2]string]bool
+	// marks are the deletion marks compared: exact keys, and prefixes
+	// (a bucket and the buckets nested in it).
+	marks, markTrees map[string]bool
+}
+
+// etcdDeletedKey is where the deletion marks of buckets lie, outside the
+// record ranges: a bucket's is this then the bucket's path as its key
+// prefix (deleted/events/<job id>/).
+const etcdDeletedKey = "deleted/"
 
 // etcdWrite is a buffered put (v) or delete (del).
 type etcdWrite struct {
@@ -44,7 +77,9 @@ type etcdWrite struct {
 }
 
 func (e *Etcd) begin(ctx context.Context, write bool) *etcdKV {
-	return &etcdKV{e: e, ctx: ctx, write: write, cache: map[string][]byte{}, writes: map[string]etcdWrite{}}
+	return &etcdKV{e: e, ctx: ctx, write: write, cache: map[string][]byte{}, writes: map[string]etcdWrite{},
+		reads:   etcdReads{keys: map[string]int64{}, ranges: map[[2]string]bool{}, marks: map[string]bool{}, markTrees: map[string]bool{}},
+		deleted: map[string]bool{}}
 }
 
 // errViewWrite is a write in a View.
@@ -97,6 +132,26 @@ func (t *etcdKV) fail(err error) error {
 	return t.err
 }
 
+// deletedMark is b's deletion mark (etcdReads).
+func (e *Etcd) deletedMark(b bucket) string {
+	return e.key(etcdDeletedKey) + e.bucketPrefix(b)[len(e.url.Prefix):]
+}
+
+// readRange records that an Update scanned [lo, hi) of bucket b: its
+// commit compares the range, the marks of b and the buckets nested in it
+// (a key deleted there), and those of the buckets b is nested in (b
+// dropped with them).
+func (t *etcdKV) readRange(b bucket, lo, hi string) {
+	if !t.write {
+		return
+	}
+	t.reads.ranges[[2]string{lo, hi}] = true
+	t.reads.markTrees[t.e.deletedMark(b)] = true
+	for i := 1; i < len(b); i++ {
+		t.reads.marks[t.e.deletedMark(b[:i])] = true
+	}
+}
+
 // dropped reports whether key lies in a bucket this transaction dropped.
 func (t *etcdKV) dropped(key string) bool {
 	for _, p := range t.drops {
@@ -127,10 +182,12 @@ func (t *etcdKV) value(key string) ([]byte, error) {
 		return nil, err
 	}
 	var v []byte
+	var mod int64
 	if len(resp.Kvs) > 0 {
-		v = present(resp.Kvs[0].Value)
+		v, mod = present(resp.Kvs[0].Value), resp.Kvs[0].ModRevision
 	}
 	t.cache[key] = v
+	t.reads.keys[key] = mod
 	return v, nil
 }
 
@@ -185,10 +242,12 @@ func (t *etcdKV) getMany(b bucket, keys [][]byte) ([][]byte, error) {
 		}
 		for i, key := range missing[:n] {
 			var v []byte
+			var mod int64
 			if kvs := resp.Responses[i].GetResponseRange().GetKvs(); len(kvs) > 0 {
-				v = present(kvs[0].Value)
+				v, mod = present(kvs[0].Value), kvs[0].ModRevision
 			}
 			t.cache[key] = v
+			t.reads.keys[key] = mod
 		}
 		missing = missing[n:]
 	}
@@ -223,6 +282,7 @@ func (t *etcdKV) del(b bucket, k []byte) error {
 		return nil
 	}
 	t.writes[key] = etcdWrite{del: true}
+	t.deleted[t.e.deletedMark(b)] = true
 	return nil
 }
 
@@ -238,6 +298,11 @@ func (t *etcdKV) drop(b bucket) error {
 	}
 	t.drops = append(t.drops, p)
 	t.writes[t.e.seqKey(b)] = etcdWrite{del: true}
+	t.deleted[t.e.deletedMark(b)] = true
+	if len(b) > 1 {
+		// The sequence lies in the parent's range.
+		t.deleted[t.e.deletedMark(b[:len(b)-1])] = true
+	}
 	return nil
 }
 
@@ -304,6 +369,8 @@ func (t *etcdKV) scan(b bucket, o scanOpts) iterator {
 	}
 	if t.dropped(p) {
 		it.more = false
+	} else {
+		t.readRange(b, it.lo, it.hi)
 	}
 	for key, w := range t.writes {
 		if !w.del && key >= it.lo && key < it.hi {
@@ -392,9 +459,9 @@ func (it *etcdIterator) peek() (*mvccpb.KeyValue, error) {
 }
 
 // commit sends the transaction's writes in one etcd transaction that
-// holds only if no other Update committed after the snapshot and the
-// store was not replaced since it was opened. It returns false, writing
-// nothing, when another committed first.
+// holds only if what the transaction read is still so (etcdReads) and
+// the store was not replaced since it was opened. It returns false,
+// writing nothing, when another committed a write to it first.
 func (t *etcdKV) commit() (bool, error) {
 	if len(t.writes) == 0 && len(t.drops) == 0 {
 		return true, nil
@@ -408,24 +475,31 @@ func (t *etcdKV) commit() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	for _, mark := range slices.Sorted(maps.Keys(t.deleted)) {
+		ops = append(ops, clientv3.OpPut(mark, ""))
+		size += len(mark) + etcdOpBytes
+	}
 	token := randomToken()
 	txnKey, versionKey := t.e.key(etcdTxnKey), t.e.key(etcdVersionKey)
 	ops = append(ops, clientv3.OpPut(txnKey, token))
 	size += len(txnKey) + len(token) + etcdOpBytes
-	if t.fence != nil {
-		size += len(t.fence.Key) + etcdOpBytes
-	}
-	if err := t.e.fits(len(ops), size, len(t.writes)); err != nil {
-		return false, err
-	}
-	cmps := []clientv3.Cmp{
-		clientv3.Compare(clientv3.ModRevision(txnKey), "<", t.rev+1),
-		clientv3.Compare(clientv3.ModRevision(versionKey), "=", t.e.epoch.Load()),
-	}
+	cmps := []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(versionKey), "=", t.e.epoch.Load()), t.e.unfenced(token)}
+	size += len(versionKey) + len(t.e.key(etcdLostKey)) + len(token) + 2*etcdOpBytes
 	orElse := []clientv3.Op{clientv3.OpGet(versionKey)}
 	if f := t.fence; f != nil {
 		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(f.Key), "=", f.CreateRevision))
+		size += len(f.Key) + etcdOpBytes
 		orElse = append(orElse, clientv3.OpGet(f.Key, clientv3.WithKeysOnly()))
+	}
+	reads, readSize := t.reads.compares(t.rev)
+	if len(cmps)+len(reads) > t.e.opts.MaxTxnOps || size+readSize > t.e.opts.MaxRequestBytes-512 {
+		// Too many to compare one by one: nothing committed since the snapshot.
+		reads, readSize = []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(txnKey), "<", t.rev+1)}, len(txnKey)+etcdOpBytes
+	}
+	cmps = append(cmps, reads...)
+	size += readSize
+	if err := t.e.fits(len(ops), size, len(t.writes)); err != nil {
+		return false, err
 	}
 	// The commit goes on when the caller gives up now: its outcome must
 	// be known, not left to a cancelled request.
@@ -449,6 +523,30 @@ func (t *etcdKV) commit() (bool, error) {
 		return false, fmt.Errorf("%w (restored or migrated into): open it again", ErrReplaced)
 	}
 	return false, nil
+}
+
+// compares are the conditions that what was read at rev is still so,
+// and about how many bytes they add to the request.
+func (r etcdReads) compares(rev int64) ([]clientv3.Cmp, int) {
+	var cmps []clientv3.Cmp
+	size := 0
+	for _, key := range slices.Sorted(maps.Keys(r.keys)) {
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(key), "=", r.keys[key]))
+		size += len(key) + etcdOpBytes
+	}
+	for _, rg := range slices.SortedFunc(maps.Keys(r.ranges), func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) }) {
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(rg[0]), "<", rev+1).WithRange(rg[1]))
+		size += len(rg[0]) + len(rg[1]) + etcdOpBytes
+	}
+	for _, mark := range slices.Sorted(maps.Keys(r.marks)) {
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(mark), "<", rev+1))
+		size += len(mark) + etcdOpBytes
+	}
+	for _, mark := range slices.Sorted(maps.Keys(r.markTrees)) {
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(mark), "<", rev+1).WithPrefix())
+		size += 2*len(mark) + etcdOpBytes
+	}
+	return cmps, size
 }
 
 // etcdOpBytes is a generous bound on what one operation of a transaction
@@ -508,10 +606,14 @@ func (t *etcdKV) ops() ([]clientv3.Op, int, error) {
 	return ops, size, nil
 }
 
-// keysUnder lists the snapshot's keys that start with p.
+// keysUnder lists the snapshot's keys that start with p, a bucket's
+// prefix: all of them must be deleted, none added since.
 func (t *etcdKV) keysUnder(p string) ([]string, error) {
 	var out []string
 	lo, hi := p, clientv3.GetPrefixRangeEnd(p)
+	if b, _, _, ok := t.e.parseKey(p); ok {
+		t.readRange(b, lo, hi)
+	}
 	for {
 		resp, err := t.read(lo, clientv3.WithRange(hi), clientv3.WithKeysOnly(), clientv3.WithLimit(maxPage))
 		if err != nil {
@@ -543,10 +645,25 @@ func (e *Etcd) fits(ops, size, keys int) error {
 	return nil
 }
 
+// etcdLostKey is where a commit whose answer was lost is fenced off: a
+// key named by its token, which every commit compares absent (unfenced).
+const etcdLostKey = "lost/"
+
+// lostFenceTTL is how long a lost commit's fence stays: far longer than
+// etcd keeps a request it has not applied yet.
+const lostFenceTTL = 3600 // seconds
+
+// unfenced is the compare of every commit that its token was not fenced
+// off by a lookup of its outcome (resolve).
+func (e *Etcd) unfenced(token string) clientv3.Cmp {
+	return clientv3.Compare(clientv3.CreateRevision(e.key(etcdLostKey+token)), "=", 0)
+}
+
 // resolve finds out whether a commit whose request failed (cause) was
-// applied: it bumps the Update counter, so that the lost request can no
-// longer apply, then reads the counter's history since the snapshot rev
-// for the commit's token. It returns true only if the commit is found.
+// applied: it fences the commit's token off, so that the lost request can
+// no longer apply, and writes the Update counter, then reads the counter's
+// history since the snapshot rev for the commit's token. It returns true
+// only if the commit is found.
 func (e *Etcd) resolve(rev int64, token string, cause error) (bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), e.opts.RequestTimeout)
 	defer cancel()
@@ -554,7 +671,12 @@ func (e *Etcd) resolve(rev int64, token string, cause error) (bool, error) {
 		return false, fmt.Errorf("commit outcome unknown: %w (and finding out failed: %v)", e.unreachable(cause, e.opts.RequestTimeout), err)
 	}
 	key := e.key(etcdTxnKey)
-	fence, err := e.cli.Put(ctx, key, "fence-"+token)
+	lease, err := e.cli.Grant(ctx, lostFenceTTL)
+	if err != nil {
+		return unknown(err)
+	}
+	fence, err := e.cli.Txn(ctx).Then(clientv3.OpPut(e.key(etcdLostKey+token), "", clientv3.WithLease(lease.ID)),
+		clientv3.OpPut(key, "fence-"+token)).Commit()
 	if err != nil {
 		return unknown(err)
 	}

@@ -31,6 +31,12 @@ var (
 	// ErrSchema: the store's schema is not one this palink can use (newer
 	// than it knows, or older and the store is open read-only).
 	ErrSchema = errors.New("unsupported store schema")
+	// ErrUnavailable: the store's servers did not answer (etcd: no member
+	// within the request timeout). An error that is ErrUnavailable is
+	// model.ErrUnavailable too, a moment's trouble: what failed on it may
+	// be tried again. (It is a value of its own, so that a caller tells
+	// the store's trouble from a cluster's.)
+	ErrUnavailable = errors.New("store unavailable")
 )
 
 // Store is palink's persistence. Every method of Tx inside one Update is one

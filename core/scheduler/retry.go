@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
 )
 
@@ -26,7 +27,9 @@ func transient(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, errLeaseLost) {
 		return false
 	}
-	if errors.Is(err, yarn.ErrUnavailable) || errors.Is(err, yarn.ErrTimeout) {
+	// A store that did not answer (etcd's members) is as transient as a
+	// cluster that did not: both are model.ErrUnavailable.
+	if errors.Is(err, yarn.ErrUnavailable) || errors.Is(err, store.ErrUnavailable) || errors.Is(err, yarn.ErrTimeout) {
 		return true
 	}
 	var de *yarn.DecodeError

@@ -430,6 +430,7 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 	beating := make(chan struct{})
 	stop := func() { stopBeat(); <-beating }
 	defer stop()
+	var renewalFailed atomic.Bool
 	go func() {
 		defer close(beating)
 		t := time.NewTicker(s.opts.Lease / 3)
@@ -440,7 +441,8 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 				return
 			case <-t.C:
 				if err := x.save(beatCtx, nil); err != nil && beatCtx.Err() == nil {
-					s.log.Warn("lease renewal failed; stopping", "command", c.ID, "err", err)
+					s.log.Warn("lease renewal failed; stopping, the command left to be reclaimed when its lease ends", "command", c.ID, "err", err)
+					renewalFailed.Store(true)
 					cancel()
 					return
 				}
@@ -475,6 +477,15 @@ func (s *Scheduler) execute(ctx context.Context, c model.Command) {
 			c.Logf(s.now(), "interrupted: palink is quitting; the next run resumes it")
 		})
 		_ = s.releaseLease(x.id)
+		return
+	}
+	if renewalFailed.Load() || errors.Is(err, store.ErrUnavailable) {
+		// The store failed it, not the cluster: whatever the step did on
+		// the cluster, the command cannot say so now. It stays DOING under
+		// its lease, as a dead palink's would, and whoever claims it once
+		// the lease ends — the next leader, or this one — reconciles it
+		// with the cluster first (tags: it never acts twice).
+		s.log.Warn("command left to be reclaimed when its lease ends: the store failed it", "command", x.id, "err", err)
 		return
 	}
 	if by, ok := s.supersededBy(x.id); ok {
