@@ -234,7 +234,29 @@ func (m *Member) Kill() {
 
 // Pause stops the member's process (SIGSTOP) until Resume: it keeps its
 // ports but answers nobody, as a partitioned member would.
-func (m *Member) Pause() { m.signal(syscall.SIGSTOP) }
+func (m *Member) Pause() {
+	m.signal(syscall.SIGSTOP)
+	// kill(2) only queues the signal: wait until the kernel reports the
+	// process stopped, so that no request sent after Pause is answered.
+	m.mu.Lock()
+	pid := 0
+	if m.cmd != nil {
+		pid = m.cmd.Process.Pid
+	}
+	m.mu.Unlock()
+	for deadline := time.Now().Add(5 * time.Second); pid > 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err != nil || stoppedState(stat) {
+			return
+		}
+	}
+}
+
+// stoppedState reads the state field of /proc/PID/stat (after the command
+// name in parentheses): T is stopped by a signal.
+func stoppedState(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'T'
+}
 
 // Resume continues a paused member.
 func (m *Member) Resume() { m.signal(syscall.SIGCONT) }
