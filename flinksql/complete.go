@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // SuggestionKind says what a completion suggestion is: the popup marks it,
@@ -49,7 +51,7 @@ type Completion struct {
 	// cursor that every suggestion completes, and Start is where it begins:
 	// accepting a suggestion replaces the text from Start to the cursor.
 	Prefix string
-	Start  Pos
+	Start  ast.Pos
 	Items  []Suggestion
 }
 
@@ -321,10 +323,10 @@ func offsetAt(src string, line, col int) int {
 }
 
 // posOf is the Pos of a byte offset.
-func posOf(src string, off int) Pos {
+func posOf(src string, off int) ast.Pos {
 	line := 1 + strings.Count(src[:off], "\n")
 	lineStart := strings.LastIndexByte(src[:off], '\n') + 1
-	return Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCountInString(src[lineStart:off])}
+	return ast.Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCountInString(src[lineStart:off])}
 }
 
 // Describe says what the function or option under the cursor is, for an

@@ -3,6 +3,8 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // What completion knows of the script's tables: the DDL before the
@@ -148,7 +150,7 @@ func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
 	if len(script.Stmts) != 1 {
 		return nil
 	}
-	qs, ok := script.Stmts[0].(*QueryStmt)
+	qs, ok := script.Stmts[0].(*ast.QueryStmt)
 	if !ok {
 		return nil
 	}
@@ -198,7 +200,7 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 			text := c.src[c.toks[r[0]].Pos.Offset:c.toks[r[1]].End.Offset]
 			script, _ := ParseFileFor("", text, opts.Version)
 			for _, st := range script.Stmts {
-				if _, bad := st.(*BadStmt); !bad {
+				if _, bad := st.(*ast.BadStmt); !bad {
 					v.stmt(st)
 				}
 			}

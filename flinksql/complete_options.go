@@ -3,6 +3,8 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // The places inside parentheses of options: a table's WITH (…), an
@@ -32,8 +34,8 @@ func (c *completer) openParen(from int) int {
 
 // props reads the 'key' = 'value' pairs of the parentheses opened at
 // c.stmt[open], all of them (past the cursor too), but the one being typed.
-func (c *completer) props(open int) Properties {
-	var ps Properties
+func (c *completer) props(open int) ast.Properties {
+	var ps ast.Properties
 	end := matchParen(c.stmt, open)
 	for i := open + 1; i+2 <= end; i++ {
 		k, eq, v := c.stmt[i], c.stmt[i+1], c.stmt[i+2]
@@ -43,7 +45,7 @@ func (c *completer) props(open int) Properties {
 		if k.Pos.Offset < c.cur && c.cur <= k.End.Offset {
 			continue
 		}
-		ps = append(ps, &Property{Key: &StringLit{Value: k.Value}, Value: &StringLit{Value: v.Value}})
+		ps = append(ps, &ast.Property{Key: &ast.StringLit{Value: k.Value}, Value: &ast.StringLit{Value: v.Value}})
 		i += 2
 	}
 	return ps
@@ -78,7 +80,7 @@ func (c *completer) optionPlace() bool {
 	return true
 }
 
-func propOr(ps Properties, key string) string {
+func propOr(ps ast.Properties, key string) string {
 	v, _ := ps.Get(key)
 	return v
 }
@@ -86,7 +88,7 @@ func propOr(ps Properties, key string) string {
 // optionsAt suggests what follows the last token before the cursor in a
 // list of options opened at c.stmt[open]: a key after '(' or ',', a value
 // after 'key' =.
-func (c *completer) optionsAt(spec *connectorSpec, ps Properties, open int) {
+func (c *completer) optionsAt(spec *connectorSpec, ps ast.Properties, open int) {
 	last := c.before[len(c.before)-1]
 	switch {
 	case last.Kind == LParen || last.Kind == Comma:
@@ -108,7 +110,7 @@ func (c *completer) quoted(s Suggestion) Suggestion {
 // optionKeys suggests the keys a connector takes that are not set yet:
 // the required ones first, then in the catalog's order (the docs'), then
 // those of the formats it names.
-func (c *completer) optionKeys(spec *connectorSpec, ps Properties) {
+func (c *completer) optionKeys(spec *connectorSpec, ps ast.Properties) {
 	if spec == nil {
 		if _, ok := ps.Get("connector"); !ok {
 			c.add(c.quoted(Suggestion{Text: "connector", Kind: SuggestOption, Detail: "String (required)",
@@ -158,7 +160,7 @@ func optionDetail(op option) string {
 
 // optionValues suggests the values of key: connectors, formats, an enum's
 // values, true and false, or the default.
-func (c *completer) optionValues(spec *connectorSpec, ps Properties, key string) {
+func (c *completer) optionValues(spec *connectorSpec, ps ast.Properties, key string) {
 	switch {
 	case key == "connector":
 		// Flink's own connectors first: they are the ones most scripts use.

@@ -1,6 +1,10 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // tableRef is a table the statement reads or writes, with its alias.
 type tableRef struct {
@@ -255,13 +259,13 @@ func (c *completer) columns(qual string) {
 		var cols []ColumnInfo
 		if r.query != "" {
 			cols = c.queryColumns(r.query)
-		} else if t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)}); t != nil {
+		} else if t, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(r.name)}); t != nil {
 			cols = t.cols
 		}
 		for _, col := range cols {
 			detail := ""
 			if col.Type != nil {
-				detail = typeString(col.Type)
+				detail = col.Type.String()
 			}
 			switch {
 			case col.RowTime:
@@ -281,10 +285,10 @@ func (c *completer) columns(qual string) {
 
 func lastPart(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 
-func identsOf(name string) []*Ident {
-	var out []*Ident
+func identsOf(name string) []*ast.Ident {
+	var out []*ast.Ident
 	for _, p := range strings.Split(name, ".") {
-		out = append(out, &Ident{Name: p})
+		out = append(out, &ast.Ident{Name: p})
 	}
 	return out
 }
@@ -336,14 +340,14 @@ func (c *completer) sinkColumns() {
 		if t.Kind == Word && strings.EqualFold(t.Text, "INTO") {
 			name, _ := dottedName(c.stmt, i+1)
 			cat := c.catalogFor([]tableRef{{name: name}})
-			tab, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(name)})
+			tab, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(name)})
 			if tab == nil {
 				return
 			}
 			for _, col := range tab.cols {
 				detail := ""
 				if col.Type != nil {
-					detail = typeString(col.Type)
+					detail = col.Type.String()
 				}
 				c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + name})
 			}

@@ -3,6 +3,8 @@ package flinksql
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // completionDDL is the top of a realistic job: a Kafka source with event
@@ -200,7 +202,7 @@ func TestCompleteDetails(t *testing.T) {
 		t.Errorf("scan.startup.mode: %+v", s)
 	}
 	at := completeAt("SELECT 1;\nSELECT o.am‸ FROM orders o", Version{})
-	if at.Start != (Pos{Offset: 19, Line: 2, Col: 10}) || at.Prefix != "am" {
+	if at.Start != (ast.Pos{Offset: 19, Line: 2, Col: 10}) || at.Prefix != "am" {
 		t.Errorf("start %+v prefix %q", at.Start, at.Prefix)
 	}
 }

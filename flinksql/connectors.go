@@ -3,6 +3,8 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // option describes one WITH option of a connector or format: what the
@@ -101,7 +103,7 @@ func (c *connectorSpec) option(key string) *option {
 
 // optionFor finds what describes key among the connector's and its
 // formats' options, prefixes included.
-func optionFor(c *connectorSpec, props Properties, key string) *option {
+func optionFor(c *connectorSpec, props ast.Properties, key string) *option {
 	if op := c.option(key); op != nil {
 		return op
 	}
@@ -130,7 +132,7 @@ func optionFor(c *connectorSpec, props Properties, key string) *option {
 
 // allowedOptions returns the option keys the table's connector accepts
 // given the formats it names, and the open prefixes.
-func allowedOptions(spec *connectorSpec, props Properties) (exact map[string]bool, prefixes []string) {
+func allowedOptions(spec *connectorSpec, props ast.Properties) (exact map[string]bool, prefixes []string) {
 	exact = map[string]bool{"connector": true}
 	for _, op := range spec.options {
 		if op.prefix {

@@ -2,7 +2,8 @@
 // validator and pretty-printer. The SQL editor (live validation), `palink
 // sql check/fmt`, the SQL deployer and the local debug runner all use it.
 //
-// It is pure: no I/O, no goroutines, and it imports nothing of palink's own.
+// It is pure: no I/O, no goroutines, and it imports nothing of palink's own
+// but its subpackages: ast, the syntax tree every stage reads.
 //
 // The pieces, in the order text goes through them:
 //
@@ -41,7 +42,8 @@ package flinksql
 //	                                MATCH_RECOGNIZE), parse_expr,
 //	                                parse_primary, parse_forms (CASE, TRIM,
 //	                                INTERVAL, JSON_*), parse_type
-//	ast*.go walk.go                 the tree, and Inspect
+//	script.go                       Script: the statements, the source and
+//	                                its comments (the tree is package ast)
 //	split.go                        SplitStatements
 //	check.go errors.go              Check, Diagnostic and the codes
 //	lookup.go                       Script.Table/View and LookupJoins, for the

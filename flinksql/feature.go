@@ -1,6 +1,10 @@
 package flinksql
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // feature is a piece of Flink's grammar that came after the oldest release
 // palink knows (Oldest). The parser accepts the whole grammar of the newest
@@ -104,13 +108,13 @@ type featureUse struct {
 	// name overrides the feature's name when the statement says it better
 	// ("CREATE MODEL" rather than "MODEL statements").
 	name string
-	span Span
+	span ast.Span
 }
 
 // uses notes that the current statement uses f between start and the end
 // of the last token read.
-func (p *parser) uses(f feature, name string, start Pos) {
-	p.features = append(p.features, featureUse{feat: f, name: name, span: Span{Pos: start, End: p.lastEnd}})
+func (p *parser) uses(f feature, name string, start ast.Pos) {
+	p.features = append(p.features, featureUse{feat: f, name: name, span: ast.Span{Pos: start, End: p.lastEnd}})
 }
 
 // ReleaseLacks reports, once per statement, the first construct of a

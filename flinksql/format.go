@@ -2,6 +2,8 @@ package flinksql
 
 import (
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // lineWidth is where the formatter breaks a clause into one item per line.
@@ -85,7 +87,7 @@ func canTrail(lines []outLine) bool {
 
 // semicolonLine is the line of the ';' ending the statement, or of its
 // last token when there is none.
-func semicolonLine(s *Script, st Statement) int {
+func semicolonLine(s *Script, st ast.Statement) int {
 	r := st.Range()
 	rest := s.Src[r.End.Offset:]
 	line := r.End.Line
@@ -105,7 +107,7 @@ func semicolonLine(s *Script, st Statement) int {
 
 // FormatStatement renders one statement (without a terminating ';'),
 // without comments.
-func FormatStatement(st Statement) string {
+func FormatStatement(st ast.Statement) string {
 	f := newFormatter(&printer{})
 	f.stmt(st, 0)
 	var b strings.Builder
@@ -119,10 +121,7 @@ func FormatStatement(st Statement) string {
 }
 
 // FormatExpr renders an expression on one line (subqueries aside).
-func FormatExpr(e Expr) string { return exprFormatter{printer: &printer{}}.expr(e, 0) }
-
-// String renders the data type as SQL.
-func (t *DataType) String() string { return typeString(t) }
+func FormatExpr(e ast.Expr) string { return exprFormatter{printer: &printer{}}.expr(e, 0) }
 
 // kw is s when on, else nothing: an optional keyword.
 func kw(on bool, s string) string {

@@ -1,6 +1,10 @@
 package flinksql
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 func TestLookupJoins(t *testing.T) {
 	src := `INSERT INTO enriched
@@ -15,7 +19,7 @@ JOIN plain AS p ON p.k = o.k`
 		t.Fatalf("%d lookup joins, want 2", len(ljs))
 	}
 	u := ljs[0]
-	if u.Alias != "u" || u.Table.Name.Key() != "users" || u.Join.Kind != JoinLeft {
+	if u.Alias != "u" || u.Table.Name.Key() != "users" || u.Join.Kind != ast.JoinLeft {
 		t.Errorf("first join: alias %q table %q kind %v", u.Alias, u.Table.Name.Key(), u.Join.Kind)
 	}
 	if len(u.Keys) != 2 || u.Keys[0].Column != "id" || FormatExpr(u.Keys[0].Probe) != "o.user_id" ||

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // TestStatementsCanonical parses each statement and checks the canonical
@@ -258,8 +260,8 @@ func TestCreateTableAST(t *testing.T) {
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH ('connector' = 'kafka', 'topic' = 'o')`
-	ct := mustParse(t, src).(*CreateTable)
-	kinds := []ColumnKind{ColumnPhysical, ColumnPhysical, ColumnComputed, ColumnMetadata}
+	ct := mustParse(t, src).(*ast.CreateTable)
+	kinds := []ast.ColumnKind{ast.ColumnPhysical, ast.ColumnPhysical, ast.ColumnComputed, ast.ColumnMetadata}
 	for i, c := range ct.Columns {
 		if c.Kind() != kinds[i] {
 			t.Errorf("column %s kind = %v, want %v", c.Name.Name, c.Kind(), kinds[i])
@@ -356,8 +358,8 @@ SELECT ` + "`x;`" + ` FROM (SELECT 1 AS ` + "`x;`" + `)
 func TestInspectVisitsEveryColumnRef(t *testing.T) {
 	st := mustParse(t, "INSERT INTO s SELECT a, f(b) + c[d] FROM t WHERE e IN (SELECT g FROM u) GROUP BY h")
 	var names []string
-	Inspect(st, func(n Node) bool {
-		if c, ok := n.(*ColumnRef); ok {
+	ast.Inspect(st, func(n ast.Node) bool {
+		if c, ok := n.(*ast.ColumnRef); ok {
 			names = append(names, c.Key())
 		}
 		return true

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // stripPositions zeroes every Span in the tree so two parses of different
@@ -17,7 +19,7 @@ func stripPositions(v reflect.Value) {
 			stripPositions(v.Elem())
 		}
 	case reflect.Struct:
-		if v.Type() == reflect.TypeOf(Span{}) {
+		if v.Type() == reflect.TypeOf(ast.Span{}) {
 			v.Set(reflect.Zero(v.Type()))
 			return
 		}
@@ -33,7 +35,7 @@ func stripPositions(v reflect.Value) {
 	}
 }
 
-func stripped(stmts []Statement) []Statement {
+func stripped(stmts []ast.Statement) []ast.Statement {
 	stripPositions(reflect.ValueOf(stmts))
 	return stmts
 }

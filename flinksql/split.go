@@ -1,12 +1,16 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // StatementText is the source of one statement as SplitStatements found
 // it: from its first token to its last, without the ';' and without the
 // comments around it.
 type StatementText struct {
 	Text string
-	Pos  Pos
-	End  Pos
+	Pos  ast.Pos
+	End  ast.Pos
 }
 
 // SplitStatements cuts a script into statements at the semicolons that end
@@ -105,18 +109,18 @@ func upperASCII(s string) string {
 // Inserts returns the INSERT statements of the script in order, including
 // those inside statement sets and behind EXECUTE or EXPLAIN: the statements
 // that make up the job.
-func (s *Script) Inserts() []*InsertStmt {
-	var out []*InsertStmt
-	var visit func(st Statement)
-	visit = func(st Statement) {
+func (s *Script) Inserts() []*ast.InsertStmt {
+	var out []*ast.InsertStmt
+	var visit func(st ast.Statement)
+	visit = func(st ast.Statement) {
 		switch x := st.(type) {
-		case *InsertStmt:
+		case *ast.InsertStmt:
 			out = append(out, x)
-		case *StatementSet:
+		case *ast.StatementSet:
 			for _, inner := range x.Stmts {
 				visit(inner)
 			}
-		case *ExecuteStmt:
+		case *ast.ExecuteStmt:
 			visit(x.Stmt)
 		}
 	}

@@ -1,6 +1,10 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // configKeys are configuration keys commonly SET in Flink SQL scripts. A
 // SET of a key Flink does not know is silently ignored, so a key one typo
@@ -54,7 +58,7 @@ func typoOf(name string, known []string) string {
 	return best
 }
 
-func (v *validator) checkSetKey(s *SetStmt) {
+func (v *validator) checkSetKey(s *ast.SetStmt) {
 	if s.Key == "" {
 		return
 	}
@@ -72,7 +76,7 @@ func (v *validator) checkSetKey(s *SetStmt) {
 // checkFunctionName warns about a call of a function that is neither
 // built in nor created in the script but one typo from one that is: Flink
 // would fail with "No match found for function signature".
-func (ec *exprChecker) checkFunctionName(f *FuncCall) {
+func (ec *exprChecker) checkFunctionName(f *ast.FuncCall) {
 	if len(f.Name.Parts) != 1 || f.NoParens {
 		return
 	}

@@ -2,6 +2,8 @@ package flinksql
 
 import (
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Options tunes Validate and Check.
@@ -51,8 +53,8 @@ type TableInfo struct {
 // ColumnInfo describes a column of a TableInfo.
 type ColumnInfo struct {
 	Name     string
-	Type     *DataType
-	Kind     ColumnKind
+	Type     *ast.DataType
+	Kind     ast.ColumnKind
 	Virtual  bool // a VIRTUAL metadata column: read-only
 	ProcTime bool // a processing-time attribute (AS PROCTIME())
 	RowTime  bool // an event-time attribute (has a WATERMARK)
@@ -87,7 +89,7 @@ func Validate(s *Script, opts Options) []Diagnostic {
 	}
 	v := newValidator(file, s.Src, opts)
 	for _, st := range s.Stmts {
-		if b, ok := st.(*BadStmt); ok {
+		if b, ok := st.(*ast.BadStmt); ok {
 			if name := createdName(s.Text(b)); name != "" {
 				v.cat.broken[name] = true
 			}
@@ -98,7 +100,7 @@ func Validate(s *Script, opts Options) []Diagnostic {
 		// (or is a fragment of one that does): names are not ours to check.
 		v.cat.ignoreUnknown = true
 		at := s.Stmts[0].Range().Pos
-		v.warnf(CodeCatalogTables, Span{Pos: at, End: at}, "add the CREATE TABLE statements, or check with --parse-only",
+		v.warnf(CodeCatalogTables, ast.Span{Pos: at, End: at}, "add the CREATE TABLE statements, or check with --parse-only",
 			"this script defines no table: table and column names are not checked (they may come from a catalog)")
 	}
 	for _, st := range s.Stmts {
@@ -112,7 +114,7 @@ func Validate(s *Script, opts Options) []Diagnostic {
 func definesTables(s *Script) bool {
 	for _, st := range s.Stmts {
 		switch st.(type) {
-		case *CreateTable, *CreateView:
+		case *ast.CreateTable, *ast.CreateView:
 			return true
 		}
 	}

@@ -1,6 +1,10 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // optionChecker checks a table's connector options — its WITH clause, ALTER
 // TABLE SET and OPTIONS hints — against what the connector takes.
@@ -13,7 +17,7 @@ type optionChecker struct {
 }
 
 // checkTable checks the WITH options against the connector's spec.
-func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
+func (oc *optionChecker) checkTable(s *ast.CreateTable, t *tableDef) {
 	props := t.props
 	connProp := props.Find("connector")
 	if connProp == nil {
@@ -45,7 +49,7 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 			}
 		}
 		if !found {
-			oc.errorf(CodeMissingOption, s.Name, "add "+quoteString(req[0])+" = '...' to the WITH options",
+			oc.errorf(CodeMissingOption, s.Name, "add "+ast.QuoteString(req[0])+" = '...' to the WITH options",
 				"%s table '%s' needs the %s option", t.connector, t.name, alternatives(req))
 		}
 	}
@@ -62,7 +66,7 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 // warnUnchecked says, once per connector and script, that a connector
 // palink does not follow has its options unchecked: its tables get their
 // structure checked and nothing else, so no error is invented for them.
-func (oc *optionChecker) warnUnchecked(connProp *Property, name string) {
+func (oc *optionChecker) warnUnchecked(connProp *ast.Property, name string) {
 	if oc.unchecked == nil {
 		oc.unchecked = map[string]bool{}
 	}
@@ -77,14 +81,14 @@ func (oc *optionChecker) warnUnchecked(connProp *Property, name string) {
 func alternatives(keys []string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
-		q[i] = quoteString(k)
+		q[i] = ast.QuoteString(k)
 	}
 	return strings.Join(q, " or ")
 }
 
 // checkKeys reports options the connector does not know. Only the
 // options written in own (this statement) are reported, with their spans.
-func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tableDef, own Properties) {
+func (oc *optionChecker) checkKeys(props ast.Properties, spec *connectorSpec, t *tableDef, own ast.Properties) {
 	exact, prefixes := allowedOptions(spec, props)
 	candidates := sortedKeys(exact)
 	for _, p := range own {
@@ -123,7 +127,7 @@ func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tab
 // connector of that release does not know it. A warning, not an error:
 // Kafka, JDBC and the others are released apart from Flink, and a newer
 // connector may run on an older Flink.
-func (oc *optionChecker) checkSince(p *Property, spec *connectorSpec, props Properties) {
+func (oc *optionChecker) checkSince(p *ast.Property, spec *connectorSpec, props ast.Properties) {
 	v := oc.cat.opts.Version
 	if v.IsZero() {
 		return
@@ -137,7 +141,7 @@ func (oc *optionChecker) checkSince(p *Property, spec *connectorSpec, props Prop
 var datagenFieldOptions = []string{"kind", "min", "max", "max-past", "length", "var-len", "start", "end", "null-rate"}
 
 // checkDatagenField checks a datagen 'fields.<column>.<option>' key.
-func (oc *optionChecker) checkDatagenField(p *Property, t *tableDef) {
+func (oc *optionChecker) checkDatagenField(p *ast.Property, t *tableDef) {
 	rest := strings.TrimPrefix(p.Key.Value, "fields.")
 	i := strings.LastIndexByte(rest, '.')
 	if i <= 0 {
@@ -169,7 +173,7 @@ func (oc *optionChecker) checkDatagenField(p *Property, t *tableDef) {
 
 // checkValues checks the values of options that take one of a few, and
 // the options that need each other.
-func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
+func (oc *optionChecker) checkValues(props ast.Properties, t *tableDef) {
 	spec := connectors[t.connector]
 	for _, p := range props {
 		if p.Value == nil || !p.Value.Pos.IsValid() {
@@ -195,7 +199,7 @@ func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
 	if t.connector != "kafka" {
 		return
 	}
-	need := func(cond bool, p *Property, key, why string) {
+	need := func(cond bool, p *ast.Property, key, why string) {
 		if cond && p != nil && props.Find(key) == nil {
 			oc.errorf(CodeMissingOption, p, "add '"+key+"'", "%s needs '%s'", why, key)
 		}
@@ -231,12 +235,12 @@ func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
 
 // checkKafkaMetadata checks metadata column keys against the Kafka
 // connector's metadata (value.* keys belong to the value format).
-func (oc *optionChecker) checkKafkaMetadata(s *CreateTable) {
+func (oc *optionChecker) checkKafkaMetadata(s *ast.CreateTable) {
 	for _, c := range s.Columns {
 		if !c.Metadata {
 			continue
 		}
-		key, node := c.Name.Name, Node(c.Name)
+		key, node := c.Name.Name, ast.Node(c.Name)
 		if c.MetadataFrom != nil {
 			key, node = c.MetadataFrom.Value, c.MetadataFrom
 		}
@@ -255,7 +259,7 @@ func (oc *optionChecker) checkKafkaMetadata(s *CreateTable) {
 
 // checkHints checks the options of OPTIONS hints, on top of the table's
 // own.
-func (oc *optionChecker) checkHints(hints []*Hint, t *tableDef) {
+func (oc *optionChecker) checkHints(hints []*ast.Hint, t *tableDef) {
 	for _, h := range hints {
 		if h.Name.Name != "OPTIONS" {
 			continue
@@ -264,15 +268,15 @@ func (oc *optionChecker) checkHints(hints []*Hint, t *tableDef) {
 		if spec == nil || !spec.checked {
 			continue
 		}
-		var own Properties
+		var own ast.Properties
 		for _, kv := range h.KVs {
-			k, ok1 := kv.Key.(*StringLit)
-			val, ok2 := kv.Value.(*StringLit)
+			k, ok1 := kv.Key.(*ast.StringLit)
+			val, ok2 := kv.Value.(*ast.StringLit)
 			if ok1 && ok2 {
-				own = append(own, &Property{Span: kv.Span, Key: k, Value: val})
+				own = append(own, &ast.Property{Span: kv.Span, Key: k, Value: val})
 			}
 		}
-		merged := append(append(Properties{}, t.props...), own...)
+		merged := append(append(ast.Properties{}, t.props...), own...)
 		oc.checkKeys(merged, spec, t, own)
 	}
 }

@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 import "strings"
 
@@ -430,8 +430,9 @@ func (*MapExpr) exprNode()        {}
 func (*ParenExpr) exprNode()      {}
 func (*IndexExpr) exprNode()      {}
 func (*FieldExpr) exprNode()      {}
-func (*badExpr) exprNode()        {}
+func (*BadExpr) exprNode()        {}
 
-// badExpr stands in for an expression that failed to parse, so parse
-// functions never hand back nil; a statement holding one is discarded.
-type badExpr struct{ Span }
+// BadExpr stands in for an expression that failed to parse, so the
+// parser never hands back a nil expression; a statement holding one is
+// discarded.
+type BadExpr struct{ Span }
