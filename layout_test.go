@@ -22,8 +22,8 @@ const module = "github.com/palink/palink"
 var rooms = map[string][]string{
 	"": {"cli"},
 	// The CLI has core's options built from the config file by core/options.
-	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql"},
-	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "model"},
+	"cli":            {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "flinksql/builtin"},
+	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "flinksql/builtin", "model"},
 	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "store", "yarn", "flinksql", "flinksql/ast", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
@@ -31,14 +31,14 @@ var rooms = map[string][]string{
 	"core/journal":   {"core/api", "core/decide", "store", "yarn", "model"},
 	"core/script":    {"flinksql", "model"},
 	"core/catalog":   {"core/api", "core/internal/sandbox", "store", "flinksql", "flinksql/ast", "model"},
-	"core/udfs":      {"core/api", "store", "flinksql", "model"},
-	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "model"},
+	"core/udfs":      {"core/api", "store", "flinksql", "flinksql/builtin", "model"},
+	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "flinksql/builtin", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/agent":     {"core/api", "core/logs", "model"},
 	// What runs in the caller's process (a debug run, its samples, the DDL
 	// importers): the one part of core on the debug runtime, reached from
 	// outside core only as api.Debugger and api.Importer.
-	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "flinksql/ast", "join", "join/debug", "model"},
+	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "flinksql/ast", "flinksql/builtin", "join", "join/debug", "model"},
 	// The generators of the API's method table and of the agent's calls
 	// (go generate): each reads its room's declarations.
 	"core/api/internal/methodgen": {"core/api/internal/methodgen"},
@@ -51,7 +51,7 @@ var rooms = map[string][]string{
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/diagnose":          {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/observe":           {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
-	"flinksql":               {"flinksql", "flinksql/ast"},
+	"flinksql":               {"flinksql", "flinksql/ast", "flinksql/builtin"},
 	"join":                   {"join", "flinksql", "flinksql/ast", "model"},
 	"store":                  {"model"},
 	"yarn":                   {"model", "internal/jsonscan"},
@@ -88,6 +88,11 @@ var rooms = map[string][]string{
 	// and rewriting; a leaf, so every stage of flinksql and the debug
 	// runtime can share it.
 	"flinksql/ast": {},
+	// What palink knows of Flink's SQL as data: the releases, the
+	// connectors and formats with their options, the built-in functions,
+	// the keywords; read by the parser, the validator, the completer and
+	// the editor's highlighting.
+	"flinksql/builtin": {"flinksql/ast"},
 }
 
 // reach lists what a room must never reach, directly or through anything

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // What completion knows of the script's tables: the DDL before the
@@ -120,8 +122,8 @@ func (c *completer) tables() {
 		doc := ""
 		if d.connector != "" {
 			detail += " · " + d.connector
-			if spec := connectors[d.connector]; spec != nil {
-				doc = spec.desc
+			if spec := builtin.Connectors[d.connector]; spec != nil {
+				doc = spec.Desc
 			}
 		}
 		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail, Doc: doc})

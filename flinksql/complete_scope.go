@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // tableRef is a table the statement reads or writes, with its alias.
@@ -55,9 +57,9 @@ func (c *completer) refs() []tableRef {
 				continue
 			}
 		case Word:
-			switch upperWord(t.Text) {
+			switch builtin.UpperWord(t.Text) {
 			case "FROM", "JOIN", "UPDATE":
-				inFrom[depth] = upperWord(t.Text) == "FROM" || inFrom[depth]
+				inFrom[depth] = builtin.UpperWord(t.Text) == "FROM" || inFrom[depth]
 			case "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "UNION", "ON", "SELECT":
 				delete(inFrom, depth)
 				continue
@@ -133,7 +135,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		return ref, i + 1
 	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "TABLE") && i+1 < len(toks) && toks[i+1].Kind == LParen:
 		end := matchParen(toks, i+1)
-		if i+2 < len(toks) && windowTVFs[upperWord(toks[i+2].Text)] {
+		if i+2 < len(toks) && windowTVFs[builtin.UpperWord(toks[i+2].Text)] {
 			for j := i + 2; j < end; j++ {
 				if toks[j].Kind == Word && strings.EqualFold(toks[j].Text, "TABLE") {
 					ref.name, _ = dottedName(toks, j+1)
@@ -151,7 +153,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		next = i
 		i = end + 1
 	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
-		if toks[i].Kind == Word && structural[upperWord(toks[i].Text)] {
+		if toks[i].Kind == Word && structural[builtin.UpperWord(toks[i].Text)] {
 			return ref, i
 		}
 		ref.name, i = dottedName(toks, i)
@@ -161,7 +163,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "FOR") {
 		// FOR SYSTEM_TIME AS OF expr: the alias is after the next AS.
 		for i += 4; i < len(toks); i++ {
-			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[upperWord(toks[i].Text)]) {
+			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[builtin.UpperWord(toks[i].Text)]) {
 				break
 			}
 		}
@@ -169,8 +171,8 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "AS") {
 		i++
 	}
-	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !IsReserved(toks[i].Text) &&
-		!structural[upperWord(toks[i].Text)] && !noAlias[upperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
+	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !builtin.IsReserved(toks[i].Text) &&
+		!structural[builtin.UpperWord(toks[i].Text)] && !noAlias[builtin.UpperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
 		ref.alias = toks[i].Value
 		i++
 		if i < len(toks) && toks[i].Kind == LParen {
@@ -322,13 +324,13 @@ func (c *completer) definedColumns() {
 		if depth != 1 || c.stmt[i-1].Kind != LParen && c.stmt[i-1].Kind != Comma {
 			continue
 		}
-		if t.Kind == Word && (IsReserved(t.Text) || structural[upperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
+		if t.Kind == Word && (builtin.IsReserved(t.Text) || structural[builtin.UpperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
 			t.Value == "" || t.Pos.Offset == c.start {
 			continue
 		}
 		detail := ""
 		if i+1 < len(c.stmt) && c.stmt[i+1].Kind == Word {
-			detail = upperWord(c.stmt[i+1].Text)
+			detail = builtin.UpperWord(c.stmt[i+1].Text)
 		}
 		c.add(Suggestion{Text: t.Value, Kind: SuggestColumn, Detail: detail, Doc: "column of this table"})
 	}

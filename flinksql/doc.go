@@ -3,7 +3,8 @@
 // sql check/fmt`, the SQL deployer and the local debug runner all use it.
 //
 // It is pure: no I/O, no goroutines, and it imports nothing of palink's own
-// but its subpackages: ast, the syntax tree every stage reads.
+// but its subpackages: ast, the syntax tree every stage reads, and
+// builtin, the connectors, formats, functions and keywords as data.
 //
 // The pieces, in the order text goes through them:
 //
@@ -33,7 +34,7 @@ package flinksql
 
 // How the package is laid out (for its maintainers):
 //
-//	lexer.go token.go keywords.go   Lex
+//	lexer.go token.go               Lex (the keywords are builtin's)
 //	parser.go parse_*.go            the parser: one type, recursive descent;
 //	                                parse_stmt (dispatch, SET, SHOW, EXPLAIN),
 //	                                parse_create, parse_alter (DROP, ALTER),
@@ -64,9 +65,10 @@ package flinksql
 //	validate_catalog.go  catalog: the tables, catalogs, databases and
 //	                     functions defined so far, and Options.KnownTables
 //	validate_stmt.go     validator: statement by statement — DDL, ALTER,
-//	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go)
+//	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go:
+//	                     the keys, and the near-miss suggestions)
 //	validate_options.go  optionChecker: connector options in WITH, ALTER
-//	                     TABLE SET and OPTIONS hints (connectors.go)
+//	                     TABLE SET and OPTIONS hints (builtin's connectors)
 //	validate_query.go    queryResolver: WITH, FROM and joins, window TVFs,
 //	validate_lookup.go   MATCH_RECOGNIZE, lookup joins; it builds the
 //	                     scopes (validate_scope.go) and a query's columns;

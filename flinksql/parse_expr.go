@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // Operator precedence, lowest first.
@@ -333,7 +335,7 @@ func (p *parser) parseNameExpr() ast.Expr {
 func (p *parser) parseCallAfterName(name *ast.QualifiedName) ast.Expr {
 	start := name.Pos
 	if len(name.Parts) == 1 && !name.Parts[0].Quoted {
-		if up := strings.ToUpper(name.Parts[0].Name); builtinFunctions[up] {
+		if up := strings.ToUpper(name.Parts[0].Name); builtin.BuiltinFunctions[up] {
 			name.Parts[0].Name = up
 		}
 	}

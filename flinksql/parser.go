@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // maxDepth bounds the nesting of expressions, queries and types so a
@@ -22,13 +24,13 @@ func ParseScript(src string) (*Script, []*Error) {
 
 // ParseFile is ParseScript with a file name that errors carry.
 func ParseFile(file, src string) (*Script, []*Error) {
-	return ParseFileFor(file, src, Version{})
+	return ParseFileFor(file, src, builtin.Version{})
 }
 
 // ParseFileFor is ParseFile for a Flink release: the words that release
 // reserves are the ones that must be quoted to be names. The grammar is
 // the newest release's whatever v is; Check reports what v lacks.
-func ParseFileFor(file, src string, v Version) (*Script, []*Error) {
+func ParseFileFor(file, src string, v builtin.Version) (*Script, []*Error) {
 	parsed(src)
 	p := newParser(file, src)
 	p.version = v
@@ -114,7 +116,7 @@ type parser struct {
 	failed bool
 	depth  int
 	// version decides which words are reserved (the zero one: Latest).
-	version Version
+	version builtin.Version
 	// features are the newer constructs the script uses (feature.go).
 	features []featureUse
 	// probe, set by completion only, notes what the grammar looks for at
@@ -128,7 +130,7 @@ func newParser(file, src string) *parser {
 	p.up = make([]string, len(toks))
 	for i, t := range toks {
 		if t.Kind == Word {
-			p.up[i] = upperWord(t.Text)
+			p.up[i] = builtin.UpperWord(t.Text)
 		}
 	}
 	for _, e := range lexErrs {
@@ -310,20 +312,6 @@ func describe(t Token) string {
 		return "'" + t.Text[:40] + "…'"
 	}
 	return "'" + t.Text + "'"
-}
-
-// upperWord upper-cases a word, without allocating when it already is.
-func upperWord(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' {
-			return upperASCII(s)
-		}
-		if c >= 0x80 {
-			return strings.ToUpper(s)
-		}
-	}
-	return s
 }
 
 func firstLine(s string) string {
@@ -575,3 +563,7 @@ func (p *parser) parseIntParam(what string) int {
 	}
 	return n
 }
+
+// reserved reports whether w (upper case) is reserved in the release the
+// script is parsed for.
+func (p *parser) reserved(w string) bool { return builtin.IsReservedIn(w, p.version) }

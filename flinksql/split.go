@@ -2,6 +2,8 @@ package flinksql
 
 import (
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // StatementText is the source of one statement as SplitStatements found
@@ -66,11 +68,11 @@ func statementRanges(toks []Token) [][2]int {
 			start = -1
 			continue
 		case Word:
-			w := upperASCII(t.Text)
+			w := builtin.UpperASCII(t.Text)
 			switch {
-			case w == "STATEMENT" && i+2 < len(toks) && upperASCII(toks[i+1].Text) == "SET":
+			case w == "STATEMENT" && i+2 < len(toks) && builtin.UpperASCII(toks[i+1].Text) == "SET":
 				next := toks[i+2]
-				if next.Kind == Semicolon || next.Kind == Word && upperASCII(next.Text) == "BEGIN" {
+				if next.Kind == Semicolon || next.Kind == Word && builtin.UpperASCII(next.Text) == "BEGIN" {
 					inBlock = true
 				}
 			case w == "BEGIN" && inBlock:
@@ -94,16 +96,6 @@ func statementRanges(toks []Token) [][2]int {
 
 func statementText(src string, first, last Token) StatementText {
 	return StatementText{Text: src[first.Pos.Offset:last.End.Offset], Pos: first.Pos, End: last.End}
-}
-
-func upperASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
 }
 
 // Inserts returns the INSERT statements of the script in order, including

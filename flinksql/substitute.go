@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // ParseWithVars parses src as a deploy sends it to Flink: each ${name}
@@ -135,7 +137,7 @@ func newParserFor(file string, sub *substitution) *parser {
 	p.up = make([]string, len(toks))
 	for i, t := range toks {
 		if t.Kind == Word {
-			p.up[i] = upperWord(t.Text)
+			p.up[i] = builtin.UpperWord(t.Text)
 		}
 	}
 	for _, e := range lexErrs {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // TestParseWithVarsPlacesAllInTheTextAsWritten: the values stand in the
@@ -40,7 +42,7 @@ func TestParseWithVarsPlacesAllInTheTextAsWritten(t *testing.T) {
 	if ins.Pos.String() != "3:1" {
 		t.Errorf("the INSERT starts at %s, want 3:1", ins.Pos)
 	}
-	lacks := ReleaseLacks(script, Options{File: "job.sql", Version: Version{2, 2}})
+	lacks := ReleaseLacks(script, Options{File: "job.sql", Version: builtin.Version{Major: 2, Minor: 2}})
 	if len(lacks) != 1 || !strings.HasPrefix(lacks[0].Error(), "job.sql:3:31: error: INSERT … ON CONFLICT needs Flink 2.3") {
 		t.Errorf("ReleaseLacks = %v, want ON CONFLICT at 3:31", lacks)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // FunctionInfo is a user function that exists outside the script: one of
@@ -104,7 +106,7 @@ func UserFunctionCalls(script *Script) []FunctionCall {
 				return true
 			}
 			up := strings.ToUpper(f.Name.Parts[0].Name)
-			if builtinFunctions[up] || functionNamed(up) != nil || reservedWords[up] || created[up] {
+			if builtin.BuiltinFunctions[up] || builtin.FunctionNamed(up) != nil || builtin.ReservedWords[up] || created[up] {
 				return true
 			}
 			out = append(out, FunctionCall{Name: f.Name.Parts[0].Name, Pos: f.Pos, Args: len(f.Args)})

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // Options tunes Validate and Check.
@@ -22,7 +24,7 @@ type Options struct {
 	// Version is the Flink release the script is for: its keywords are the
 	// reserved words, and a statement, clause or function newer than it is
 	// reported. The zero Version is the newest palink knows.
-	Version Version
+	Version builtin.Version
 	// Target says where Version comes from, for messages: "cluster prod"
 	// gives "CREATE MODEL needs Flink 2.0; cluster prod runs 1.20".
 	Target string
@@ -127,7 +129,7 @@ func createdName(text string) string {
 	toks, _, _ := Lex(text)
 	i := 0
 	word := func(w string) bool {
-		if i < len(toks) && toks[i].Kind == Word && upperASCII(toks[i].Text) == w {
+		if i < len(toks) && toks[i].Kind == Word && builtin.UpperASCII(toks[i].Text) == w {
 			i++
 			return true
 		}
@@ -158,4 +160,13 @@ func createdName(text string) string {
 		break
 	}
 	return strings.Join(parts, ".")
+}
+
+// target says what a script is checked for, in a message: "cluster prod
+// runs 1.20" or "checking for Flink 1.18".
+func (o Options) target() string {
+	if o.Target != "" {
+		return o.Target + " runs " + o.Version.String()
+	}
+	return "checking for Flink " + o.Version.String()
 }

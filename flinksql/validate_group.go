@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // checkGrouping reports columns of an aggregating SELECT that are neither
@@ -106,12 +108,12 @@ func (ec *exprChecker) checkGroupedExpr(e ast.Expr, sc *scope, grouped map[*Colu
 			switch {
 			case x.Over != nil || x.OverRef != nil:
 				unsure = true
-			case aggregateFuncs[name]:
+			case builtin.AggregateFuncs[name]:
 				return false
 			case auxWindow && (strings.HasSuffix(name, "_START") || strings.HasSuffix(name, "_END") ||
 				strings.HasSuffix(name, "_ROWTIME") || strings.HasSuffix(name, "_PROCTIME")):
 				return false
-			case !builtinFunctions[name] && !reservedWords[name] && !niladic[name]:
+			case !builtin.BuiltinFunctions[name] && !builtin.ReservedWords[name] && !niladic[name]:
 				unsure = true
 			}
 		case *ast.SubqueryExpr, *ast.ExistsExpr:
@@ -177,7 +179,7 @@ func containsAggregate(e ast.Expr) bool {
 			if x.Over != nil || x.OverRef != nil {
 				return false
 			}
-			if aggregateFuncs[x.FuncName()] {
+			if builtin.AggregateFuncs[x.FuncName()] {
 				found = true
 			}
 		case *ast.SubqueryExpr, *ast.ExistsExpr, *ast.InExpr:

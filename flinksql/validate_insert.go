@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // insert checks an INSERT against its sink: that it is a table, the
@@ -90,9 +92,9 @@ func (v *validator) insert(s *ast.InsertStmt) {
 		}
 	}
 	if isUpdating(s.Query) {
-		spec := connectors[t.connector]
+		spec := builtin.Connectors[t.connector]
 		switch {
-		case spec != nil && spec.appendOnlySink || t.connector == "filesystem":
+		case spec != nil && spec.AppendOnlySink || t.connector == "filesystem":
 			hint := "aggregate over a window (TUMBLE, HOP, CUMULATE) to get final rows"
 			if t.connector == "kafka" {
 				hint = "write to an 'upsert-kafka' table with a PRIMARY KEY, or " + hint
@@ -159,7 +161,7 @@ func isUpdating(q *ast.Query) bool {
 				if x.Over != nil || x.OverRef != nil {
 					return false
 				}
-				if aggregateFuncs[x.FuncName()] {
+				if builtin.AggregateFuncs[x.FuncName()] {
 					agg = true
 				}
 			case *ast.SubqueryExpr, *ast.ExistsExpr:

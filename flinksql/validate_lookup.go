@@ -4,13 +4,15 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // isScanOnly reports whether a connector palink follows is known not to
 // serve lookups; of a connector it does not follow nothing is assumed.
 func isScanOnly(name string) bool {
-	spec := connectors[name]
-	return spec != nil && spec.checked && spec.scanOnly
+	spec := builtin.Connectors[name]
+	return spec != nil && spec.Checked && spec.ScanOnly
 }
 
 // checkQueryHints checks that a LOOKUP hint names a table of the query.
@@ -77,7 +79,7 @@ func (qr *queryResolver) lookupJoin(j *ast.Join, r *ast.TableRef, sc *scope) {
 			qr.errorf(CodeLookupJoin, r.Name, "declare a PRIMARY KEY ... NOT ENFORCED and a WATERMARK on it",
 				"an event-time temporal join needs '%s' to be a versioned table (primary key and watermark)", t.name)
 		}
-		if spec := connectors[t.connector]; spec != nil && spec.lookup {
+		if spec := builtin.Connectors[t.connector]; spec != nil && spec.Lookup {
 			qr.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
 				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", FormatExpr(r.SystemTime), t.connector, t.name)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // optionChecker checks a table's connector options — its WITH clause, ALTER
@@ -27,21 +29,21 @@ func (oc *optionChecker) checkTable(s *ast.CreateTable, t *tableDef) {
 		}
 		return
 	}
-	spec := connectors[t.connector]
+	spec := builtin.Connectors[t.connector]
 	switch {
 	case spec == nil:
-		if m := suggest(t.connector, connectorNames()); m != "" {
+		if m := suggest(t.connector, builtin.ConnectorNames()); m != "" {
 			oc.warnf(CodeBadOptionValue, connProp.Value, "did you mean '"+m+"'?", "unknown connector '%s'", t.connector)
 			return
 		}
 		oc.warnUnchecked(connProp, t.connector)
 		return
-	case !spec.checked:
+	case !spec.Checked:
 		oc.warnUnchecked(connProp, t.connector)
 		return
 	}
 	oc.checkKeys(props, spec, t, s.With)
-	for _, req := range spec.required {
+	for _, req := range spec.Required {
 		found := false
 		for _, k := range req {
 			if _, ok := props.Get(k); ok {
@@ -53,7 +55,7 @@ func (oc *optionChecker) checkTable(s *ast.CreateTable, t *tableDef) {
 				"%s table '%s' needs the %s option", t.connector, t.name, alternatives(req))
 		}
 	}
-	if spec.upsert && t.connector == "upsert-kafka" && t.pk == nil {
+	if spec.Upsert && t.connector == "upsert-kafka" && t.pk == nil {
 		oc.errorf(CodeMissingPrimaryKey, s.Name, "add PRIMARY KEY (...) NOT ENFORCED: its columns make the Kafka record key",
 			"upsert-kafka table '%s' needs a primary key", t.name)
 	}
@@ -88,8 +90,8 @@ func alternatives(keys []string) string {
 
 // checkKeys reports options the connector does not know. Only the
 // options written in own (this statement) are reported, with their spans.
-func (oc *optionChecker) checkKeys(props ast.Properties, spec *connectorSpec, t *tableDef, own ast.Properties) {
-	exact, prefixes := allowedOptions(spec, props)
+func (oc *optionChecker) checkKeys(props ast.Properties, spec *builtin.ConnectorSpec, t *tableDef, own ast.Properties) {
+	exact, prefixes := builtin.AllowedOptions(spec, props)
 	candidates := sortedKeys(exact)
 	for _, p := range own {
 		k := p.Key.Value
@@ -127,13 +129,13 @@ func (oc *optionChecker) checkKeys(props ast.Properties, spec *connectorSpec, t 
 // connector of that release does not know it. A warning, not an error:
 // Kafka, JDBC and the others are released apart from Flink, and a newer
 // connector may run on an older Flink.
-func (oc *optionChecker) checkSince(p *ast.Property, spec *connectorSpec, props ast.Properties) {
+func (oc *optionChecker) checkSince(p *ast.Property, spec *builtin.ConnectorSpec, props ast.Properties) {
 	v := oc.cat.opts.Version
 	if v.IsZero() {
 		return
 	}
-	if op := optionFor(spec, props, p.Key.Value); op != nil && !op.since.IsZero() && v.Before(op.since) {
-		oc.warnf(CodeNeedsNewerFlink, p.Key, "", "option '%s' needs Flink %s; %s", p.Key.Value, op.since, oc.cat.opts.target())
+	if op := builtin.OptionFor(spec, props, p.Key.Value); op != nil && !op.Since.IsZero() && v.Before(op.Since) {
+		oc.warnf(CodeNeedsNewerFlink, p.Key, "", "option '%s' needs Flink %s; %s", p.Key.Value, op.Since, oc.cat.opts.target())
 	}
 }
 
@@ -174,16 +176,16 @@ func (oc *optionChecker) checkDatagenField(p *ast.Property, t *tableDef) {
 // checkValues checks the values of options that take one of a few, and
 // the options that need each other.
 func (oc *optionChecker) checkValues(props ast.Properties, t *tableDef) {
-	spec := connectors[t.connector]
+	spec := builtin.Connectors[t.connector]
 	for _, p := range props {
 		if p.Value == nil || !p.Value.Pos.IsValid() {
 			continue
 		}
-		op := optionFor(spec, props, p.Key.Value)
-		if op == nil || len(op.enum) == 0 || op.prefix {
+		op := builtin.OptionFor(spec, props, p.Key.Value)
+		if op == nil || len(op.Enum) == 0 || op.Prefix {
 			continue
 		}
-		allowed := op.enum
+		allowed := op.Enum
 		valid := false
 		for _, a := range allowed {
 			valid = valid || strings.EqualFold(a, p.Value.Value)
@@ -248,11 +250,11 @@ func (oc *optionChecker) checkKafkaMetadata(s *ast.CreateTable) {
 			continue
 		}
 		known := false
-		for _, k := range kafkaMetadata {
+		for _, k := range builtin.KafkaMetadata {
 			known = known || k == key
 		}
 		if !known {
-			oc.errorf(CodeUnknownOption, node, didYouMean(key, kafkaMetadata), "unknown kafka metadata key '%s'", key)
+			oc.errorf(CodeUnknownOption, node, didYouMean(key, builtin.KafkaMetadata), "unknown kafka metadata key '%s'", key)
 		}
 	}
 }
@@ -264,8 +266,8 @@ func (oc *optionChecker) checkHints(hints []*ast.Hint, t *tableDef) {
 		if h.Name.Name != "OPTIONS" {
 			continue
 		}
-		spec := connectors[t.connector]
-		if spec == nil || !spec.checked {
+		spec := builtin.Connectors[t.connector]
+		if spec == nil || !spec.Checked {
 			continue
 		}
 		var own ast.Properties

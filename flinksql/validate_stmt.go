@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // validator checks a script statement by statement: its DDL, INSERT
@@ -336,7 +338,7 @@ func (v *validator) alterTable(s *ast.AlterTable) {
 			}
 		}
 		t.connector, _ = t.props.Get("connector")
-		if spec := connectors[t.connector]; spec != nil && spec.checked {
+		if spec := builtin.Connectors[t.connector]; spec != nil && spec.Checked {
 			v.options.checkKeys(t.props, spec, t, a.Props)
 		}
 	case *ast.ResetOptions:

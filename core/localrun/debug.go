@@ -17,6 +17,7 @@ import (
 	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug"
 )
@@ -587,7 +588,7 @@ func releaseHasIt(r *api.DebugRequest, job *flinksql.Script) error {
 	if r.FlinkVersion == "" {
 		return nil
 	}
-	v, err := flinksql.ParseVersion(r.FlinkVersion)
+	v, err := builtin.ParseVersion(r.FlinkVersion)
 	if err != nil {
 		return err
 	}
