@@ -51,7 +51,7 @@ var rooms = map[string][]string{
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/diagnose":          {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/observe":           {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
-	"flinksql":               {"flinksql", "flinksql/ast", "flinksql/builtin"},
+	"flinksql":               {"flinksql", "flinksql/ast", "flinksql/builtin", "flinksql/format"},
 	"join":                   {"join", "flinksql", "flinksql/ast", "model"},
 	"store":                  {"model"},
 	"yarn":                   {"model", "internal/jsonscan"},
@@ -69,7 +69,7 @@ var rooms = map[string][]string{
 	// The local SQL runtime is a room of its own under join, so that join
 	// cannot import it; its parts (values, the streaming runtime, formats)
 	// are subpackages that may import each other.
-	"join/debug": {"join", "join/debug", "flinksql", "flinksql/ast", "model", "internal/jsonscan"},
+	"join/debug": {"join", "join/debug", "flinksql", "flinksql/ast", "flinksql/format", "model", "internal/jsonscan"},
 
 	// The mutation tester behind `make mutate` is a development tool, not
 	// part of palink: it reads the tree through the standard library alone.
@@ -93,6 +93,8 @@ var rooms = map[string][]string{
 	// the keywords; read by the parser, the validator, the completer and
 	// the editor's highlighting.
 	"flinksql/builtin": {"flinksql/ast"},
+	// The formatter: canonical text from the tree alone.
+	"flinksql/format": {"flinksql/ast"},
 }
 
 // reach lists what a room must never reach, directly or through anything

@@ -4,7 +4,8 @@
 //
 // It is pure: no I/O, no goroutines, and it imports nothing of palink's own
 // but its subpackages: ast, the syntax tree every stage reads, and
-// builtin, the connectors, formats, functions and keywords as data.
+// builtin, the connectors, formats, functions and keywords as data, and
+// format, the formatter.
 //
 // The pieces, in the order text goes through them:
 //
@@ -79,7 +80,21 @@ package flinksql
 // The query resolver and the expression checker call each other: a FROM
 // item's expressions go to the checker, a subquery back to the resolver.
 //
-// Format is a printer (format_printer.go: the lines written and the
-// comments still to place) and three formatters writing to it:
-// stmtFormatter (format_stmt.go), queryFormatter (format_query.go) and
-// exprFormatter (format_expr.go, which renders inline).
+// Format (script.go) hands the script to package format, which renders
+// it from the tree alone.
+//
+// The rest:
+//
+//	feature.go     the constructs newer than the oldest release, where a
+//	               script uses them, and the diagnostics for a release
+//	               without them
+//	inject.go      Injection: the catalog's tables a script reads, as
+//	               CREATE TEMPORARY TABLE statements before it
+//	standin.go     StandIn: a SQL expression standing in for a user
+//	               function in a debug run (ApplyStandIns)
+//	substitute.go  ParseWithVars: ${var} references substituted, positions
+//	               kept in the source as written
+//	vars.go        where variables and secrets may stand (options only)
+//	udf.go         user functions: their signatures, and how the checker
+//	               and the completer know them
+//	parsehook.go   SetParseHook: a test counts how often a text is parsed

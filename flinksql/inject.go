@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // CatalogDef is a table defined outside the script, in palink's table
@@ -82,7 +84,7 @@ func (in Injection) Apply(src string) string {
 // statements' positions are in their own texts (t.Stmt), not in the
 // script's Src: a run's error in one points into the catalog table, and
 // Script.Text or Format of the whole script is not for such a script
-// (FormatStatement of each statement is).
+// (format.Statement of each statement is).
 func (in Injection) Prepend(script *Script, values map[string]string) error {
 	if len(in.Tables) == 0 {
 		return nil
@@ -179,7 +181,7 @@ func TableInfoOf(ct *ast.CreateTable) *TableInfo {
 func temporary(ct *ast.CreateTable) (*ast.CreateTable, string) {
 	c := *ct
 	c.Temporary, c.OrReplace, c.Replace, c.IfNotExists = true, false, false, false
-	return &c, FormatStatement(&c)
+	return &c, format.Statement(&c)
 }
 
 // InjectCatalog works out which catalog tables a parsed script gets: the

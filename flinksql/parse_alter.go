@@ -300,7 +300,7 @@ func (p *parser) parsePartitionValues() []*ast.PartitionValue {
 		start := p.tok().Pos
 		pv := &ast.PartitionValue{Name: p.parseIdent("a partition column")}
 		if p.accept(Eq) {
-			pv.Value = p.parseExprPrec(precAdd)
+			pv.Value = p.parseExprPrec(ast.PrecAdd)
 		}
 		pv.Span = p.span(start)
 		vals = append(vals, pv)

@@ -157,7 +157,7 @@ func (p *parser) parseRestricted(what string, queries bool) ast.Statement {
 
 func (p *parser) parseCall() ast.Statement {
 	start := p.next().Pos
-	e := p.parseExprPrec(precUnary)
+	e := p.parseExprPrec(ast.PrecUnary)
 	call, ok := e.(*ast.FuncCall)
 	if !ok && !p.failed {
 		p.fail(p.toks[p.pos-1], "expected a procedure call after CALL, like CALL cat.sys.proc(1)", "")

@@ -8,19 +8,7 @@ import (
 	"github.com/palink/palink/flinksql/builtin"
 )
 
-// Operator precedence, lowest first.
-const (
-	precOr = iota + 1
-	precAnd
-	precNot
-	precCmp
-	precConcat
-	precAdd
-	precMul
-	precUnary
-)
-
-func (p *parser) parseExpr() ast.Expr { return p.parseExprPrec(precOr) }
+func (p *parser) parseExpr() ast.Expr { return p.parseExprPrec(ast.PrecOr) }
 
 // parseExprPrec parses an expression whose operators bind at least as
 // tightly as min, so BETWEEN's bounds and frame offsets stop before AND.
@@ -30,19 +18,19 @@ func (p *parser) parseExprPrec(min int) ast.Expr {
 	}
 	defer p.leave()
 	switch min {
-	case precOr:
+	case ast.PrecOr:
 		return p.parseOr()
-	case precAnd:
+	case ast.PrecAnd:
 		return p.parseAnd()
-	case precNot:
+	case ast.PrecNot:
 		return p.parseNot()
-	case precCmp:
+	case ast.PrecCmp:
 		return p.parseComparison()
-	case precConcat:
+	case ast.PrecConcat:
 		return p.parseConcat()
-	case precAdd:
+	case ast.PrecAdd:
 		return p.parseAdd()
-	case precMul:
+	case ast.PrecMul:
 		return p.parseMul()
 	}
 	return p.parseUnary()
@@ -439,7 +427,7 @@ func (p *parser) parseTableArg() ast.Expr {
 		if p.is(LParen) {
 			ta.PartitionBy = p.parseParenExprList()
 		} else {
-			ta.PartitionBy = []ast.Expr{p.parseExprPrec(precConcat)}
+			ta.PartitionBy = []ast.Expr{p.parseExprPrec(ast.PrecConcat)}
 		}
 	}
 	if p.isKws("ORDER", "BY") {

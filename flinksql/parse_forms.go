@@ -141,7 +141,7 @@ func (p *parser) parseJSONCall(name string) ast.Expr {
 		if isObject {
 			estart := p.tok().Pos
 			e := &ast.JSONEntry{KeyWord: p.acceptKw("KEY")}
-			e.Key = p.parseExprPrec(precConcat)
+			e.Key = p.parseExprPrec(ast.PrecConcat)
 			if p.accept(Colon) {
 				e.Colon = true
 			} else {
@@ -174,7 +174,7 @@ func (p *parser) parseJSONCall(name string) ast.Expr {
 			p.next()
 			words = append(words, w)
 			if w == "DEFAULT" {
-				c.Default = p.parseExprPrec(precConcat)
+				c.Default = p.parseExprPrec(ast.PrecConcat)
 				continue
 			}
 			if w == "WRAPPER" {

@@ -127,7 +127,7 @@ func (p *parser) parseTableRef() ast.TableExpr {
 		tr := &ast.TableRef{Name: name}
 		tr.Hints = p.parseHints()
 		if p.acceptKws("FOR", "SYSTEM_TIME", "AS", "OF") {
-			tr.SystemTime = p.parseExprPrec(precConcat)
+			tr.SystemTime = p.parseExprPrec(ast.PrecConcat)
 		}
 		tr.Span = p.span(start)
 		t = tr
@@ -297,7 +297,7 @@ func (p *parser) parseMatchRecognize(input ast.TableExpr, start ast.Pos) *ast.Ma
 	m.StrictEnd = p.accept(Dollar)
 	p.expect(RParen)
 	if p.acceptKw("WITHIN") {
-		m.Within = p.parseExprPrec(precConcat)
+		m.Within = p.parseExprPrec(ast.PrecConcat)
 	}
 	if p.acceptKw("SUBSET") {
 		for !p.failed {

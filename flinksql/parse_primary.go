@@ -177,9 +177,9 @@ func (p *parser) parseWordExpr() ast.Expr {
 		case "POSITION":
 			p.next()
 			p.next()
-			pe := &ast.PositionExpr{Sub: p.parseExprPrec(precConcat)}
+			pe := &ast.PositionExpr{Sub: p.parseExprPrec(ast.PrecConcat)}
 			p.expectKw("IN")
-			pe.X = p.parseExprPrec(precConcat)
+			pe.X = p.parseExprPrec(ast.PrecConcat)
 			if p.acceptKw("FROM") {
 				pe.Start = p.parseExpr()
 			}

@@ -48,10 +48,10 @@ func (p *parser) parseQuery() *ast.Query {
 		q.OrderBy = p.parseOrderItems()
 	}
 	if p.acceptKw("LIMIT") {
-		q.Limit = p.parseExprPrec(precAdd)
+		q.Limit = p.parseExprPrec(ast.PrecAdd)
 	}
 	if p.acceptKw("OFFSET") {
-		q.Offset = p.parseExprPrec(precAdd)
+		q.Offset = p.parseExprPrec(ast.PrecAdd)
 		if !p.acceptKw("ROWS") {
 			p.acceptKw("ROW")
 		}
@@ -63,7 +63,7 @@ func (p *parser) parseQuery() *ast.Query {
 		if p.isKw("ROW") || p.isKw("ROWS") {
 			q.Fetch = &ast.NumberLit{Span: ast.Span{Pos: p.tok().Pos, End: p.tok().Pos}, Text: "1"}
 		} else {
-			q.Fetch = p.parseExprPrec(precAdd)
+			q.Fetch = p.parseExprPrec(ast.PrecAdd)
 		}
 		if !p.acceptKw("ROWS") {
 			p.expectKw("ROW")
@@ -356,7 +356,7 @@ func (p *parser) parseFrameBound() *ast.FrameBound {
 	case p.acceptKws("CURRENT", "ROW"):
 		b.Kind = "CURRENT ROW"
 	default:
-		b.Offset = p.parseExprPrec(precConcat)
+		b.Offset = p.parseExprPrec(ast.PrecConcat)
 		switch {
 		case p.acceptKw("PRECEDING"):
 			b.Kind = "PRECEDING"

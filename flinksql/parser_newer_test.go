@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // TestNewerStatementsCanonical parses the statements and clauses Flink
@@ -94,7 +96,7 @@ func TestNewerStatementsCanonical(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatalf("parse: %v\n%s", errs[0], errs[0].Snippet())
 			}
-			if got := FormatStatement(st); got != tt.want {
+			if got := format.Statement(st); got != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
 			}
 			checkRoundTrip(t, tt.src, tt.src)

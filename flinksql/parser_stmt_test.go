@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // TestStatementsCanonical parses each statement and checks the canonical
@@ -90,7 +92,7 @@ func TestStatementsCanonical(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
 			st := mustParse(t, tt.src)
-			if got := FormatStatement(st); got != tt.want {
+			if got := format.Statement(st); got != tt.want {
 				t.Errorf("FormatStatement:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
@@ -134,7 +136,7 @@ func TestQueriesCanonical(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
 			st := mustParse(t, tt.src)
-			if got := FormatStatement(st); got != tt.want {
+			if got := format.Statement(st); got != tt.want {
 				t.Errorf("FormatStatement:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
@@ -191,7 +193,7 @@ func TestExprCanonical(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
-			if got := FormatExpr(mustParseExpr(t, tt.src)); got != tt.want {
+			if got := format.Expr(mustParseExpr(t, tt.src)); got != tt.want {
 				t.Errorf("FormatExpr = %q, want %q", got, tt.want)
 			}
 		})

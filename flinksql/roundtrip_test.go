@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // stripPositions zeroes every Span in the tree so two parses of different
@@ -65,7 +67,7 @@ func checkRoundTrip(t *testing.T, name, src string) {
 	}
 	for i := range a {
 		if !reflect.DeepEqual(a[i], b[i]) {
-			t.Errorf("%s: statement %d changed by formatting:\n%s\n--- formatted:\n%s", name, i+1, FormatStatement(a[i]), FormatStatement(b[i]))
+			t.Errorf("%s: statement %d changed by formatting:\n%s\n--- formatted:\n%s", name, i+1, format.Statement(a[i]), format.Statement(b[i]))
 		}
 	}
 	// Every comment of the source survives formatting.

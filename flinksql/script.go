@@ -2,6 +2,8 @@ package flinksql
 
 import (
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // Script is a parsed SQL script: its statements in order.
@@ -29,3 +31,7 @@ func (s *Script) Text(n ast.Node) string {
 	}
 	return s.Src[r.Pos.Offset:r.End.Offset]
 }
+
+// Format renders a parsed script in palink's canonical style, its comments
+// kept; the rules are package format's (format.Script).
+func Format(s *Script) string { return format.Script(s.Src, s.Stmts, s.Comments) }

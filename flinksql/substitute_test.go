@@ -7,6 +7,8 @@ import (
 	"github.com/palink/palink/flinksql/ast"
 
 	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // TestParseWithVarsPlacesAllInTheTextAsWritten: the values stand in the
@@ -127,7 +129,7 @@ func TestPrependInjectsParsedTables(t *testing.T) {
 	}
 	dim, users := script.Stmts[0].(*ast.CreateTable), script.Stmts[1].(*ast.CreateTable)
 	if dim.Name.Last() != "dim" || !dim.Temporary || users.Name.Last() != "users" || !users.Temporary {
-		t.Errorf("injected %s, %s", FormatStatement(dim), FormatStatement(users))
+		t.Errorf("injected %s, %s", format.Statement(dim), format.Statement(users))
 	}
 	if n, _ := users.With.Get("number-of-rows"); n != "42" {
 		t.Errorf("users' number-of-rows = %q, want the variable's value", n)

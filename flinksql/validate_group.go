@@ -6,6 +6,8 @@ import (
 	"github.com/palink/palink/flinksql/ast"
 
 	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // checkGrouping reports columns of an aggregating SELECT that are neither
@@ -65,7 +67,7 @@ func (ec *exprChecker) checkGrouping(s *ast.Select, sc *scope) {
 				auxWindow = true
 			}
 		}
-		groupedText[FormatExpr(e)] = true
+		groupedText[format.Expr(e)] = true
 	}
 	for _, g := range s.GroupBy {
 		collect(g)
@@ -93,7 +95,7 @@ func (ec *exprChecker) checkGrouping(s *ast.Select, sc *scope) {
 // checkGroupedExpr walks e outside aggregates and reports the first column
 // that is not grouped.
 func (ec *exprChecker) checkGroupedExpr(e ast.Expr, sc *scope, grouped map[*ColumnInfo]bool, groupedText map[string]bool, auxWindow bool) {
-	if groupedText[FormatExpr(e)] {
+	if groupedText[format.Expr(e)] {
 		return
 	}
 	unsure := false
@@ -134,7 +136,7 @@ func (ec *exprChecker) checkGroupedExpr(e ast.Expr, sc *scope, grouped map[*Colu
 			}
 			return false
 		}
-		if ex, ok := n.(ast.Expr); ok && ex != e && groupedText[FormatExpr(ex)] {
+		if ex, ok := n.(ast.Expr); ok && ex != e && groupedText[format.Expr(ex)] {
 			return false
 		}
 		return true
@@ -146,7 +148,7 @@ func (ec *exprChecker) checkGroupedExpr(e ast.Expr, sc *scope, grouped map[*Colu
 }
 
 func (ec *exprChecker) isGrouped(c *ast.ColumnRef, sc *scope, grouped map[*ColumnInfo]bool, groupedText map[string]bool) bool {
-	if groupedText[FormatExpr(c)] {
+	if groupedText[format.Expr(c)] {
 		return true
 	}
 	info := sc.resolveQuiet(c)

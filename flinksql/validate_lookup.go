@@ -6,6 +6,8 @@ import (
 	"github.com/palink/palink/flinksql/ast"
 
 	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // isScanOnly reports whether a connector palink follows is known not to
@@ -81,7 +83,7 @@ func (qr *queryResolver) lookupJoin(j *ast.Join, r *ast.TableRef, sc *scope) {
 		}
 		if spec := builtin.Connectors[t.connector]; spec != nil && spec.Lookup {
 			qr.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
-				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", FormatExpr(r.SystemTime), t.connector, t.name)
+				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", format.Expr(r.SystemTime), t.connector, t.name)
 		}
 		return
 	case isScanOnly(t.connector):
@@ -90,7 +92,7 @@ func (qr *queryResolver) lookupJoin(j *ast.Join, r *ast.TableRef, sc *scope) {
 		return
 	case attrKnown && !proc:
 		qr.warnf(CodeLookupTimeAttr, r.SystemTime, "declare one in the probe table: proc_time AS PROCTIME()",
-			"'%s' is not a processing-time attribute: a lookup join needs one", FormatExpr(r.SystemTime))
+			"'%s' is not a processing-time attribute: a lookup join needs one", format.Expr(r.SystemTime))
 	}
 	if j.On == nil {
 		return

@@ -436,3 +436,16 @@ func (*BadExpr) exprNode()        {}
 // parser never hands back a nil expression; a statement holding one is
 // discarded.
 type BadExpr struct{ Span }
+
+// Operator precedence, lowest first: the parser binds operators by it and
+// the formatter puts parentheses where it needs them.
+const (
+	PrecOr = iota + 1
+	PrecAnd
+	PrecNot
+	PrecCmp
+	PrecConcat
+	PrecAdd
+	PrecMul
+	PrecUnary
+)

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -72,7 +72,7 @@ func errorAt(n ast.Node, format string, args ...any) error {
 
 // exprKey is an expression's canonical text, by which GROUP BY keys and
 // aggregates are matched in the SELECT list.
-func exprKey(e ast.Expr) string { return strings.ToUpper(flinksql.FormatExpr(e)) }
+func exprKey(e ast.Expr) string { return strings.ToUpper(format.Expr(e)) }
 
 func (s scope) resolve(ref *ast.ColumnRef) (int, []string, error) {
 	// The longest prefix that names a column (qualified or not) wins; the
@@ -200,7 +200,7 @@ func (c *compiler) compile(e ast.Expr) (evalFn, value.Type, error) {
 	case *ast.Star:
 		return nil, value.Type{}, errorAt(e, "'*' is only allowed in a SELECT list or COUNT(*)")
 	}
-	return nil, value.Type{}, errorAt(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
+	return nil, value.Type{}, errorAt(e, "%s is not supported in debug runs", format.Expr(e))
 }
 
 // columnRef reads a column of the row, or a field of a ROW column.

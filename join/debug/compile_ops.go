@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -406,7 +406,7 @@ func (c *compiler) binary(x *ast.BinaryExpr) (evalFn, value.Type, error) {
 			}
 			v, err := value.Arith(op, a, b, lt, rt, t)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", flinksql.FormatExpr(x), err)
+				return nil, fmt.Errorf("%s: %w", format.Expr(x), err)
 			}
 			return v, nil
 		}, t, nil

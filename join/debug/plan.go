@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
@@ -564,7 +564,7 @@ func hintText(e ast.Expr) string {
 	case *ast.NumberLit:
 		return v.Text
 	}
-	return flinksql.FormatExpr(e)
+	return format.Expr(e)
 }
 
 var _ = join.InnerJoin

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -82,7 +82,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *ast.Select, in *rel, c
 			}
 		}
 		subst[exprKey(k)] = len(outCols)
-		names = append(names, flinksql.FormatExpr(k))
+		names = append(names, format.Expr(k))
 		pre = append(pre, fn)
 		outCols = append(outCols, c)
 	}
@@ -276,7 +276,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *ast.Select, in *rel, c
 		if i, ok := subst[exprKey(f)]; ok {
 			return i, nil
 		}
-		return 0, errorAt(f, "aggregate %s is not planned", flinksql.FormatExpr(f))
+		return 0, errorAt(f, "aggregate %s is not planned", format.Expr(f))
 	}
 	if s.Having != nil {
 		c.where = "HAVING"
@@ -479,7 +479,7 @@ func (d aggregates) groupWindow(f *ast.FuncCall, in *rel) (*rel, error) {
 		}
 	}
 	if tc < 0 || in.cols[tc].time == plainTime {
-		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", flinksql.FormatExpr(f.Args[0]))
+		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", format.Expr(f.Args[0]))
 	}
 	if in.updating {
 		return nil, errorAt(f, "GroupWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
@@ -556,11 +556,11 @@ func jsonAggInMergingWindow(s *ast.Select, session bool) error {
 func aggName(f *ast.FuncCall) string {
 	name := f.FuncName()
 	if name != "JSON_OBJECTAGG" && name != "JSON_ARRAYAGG" {
-		return flinksql.FormatExpr(f)
+		return format.Expr(f)
 	}
 	args := make([]string, len(f.Args)-1)
 	for i, a := range f.Args[:len(f.Args)-1] {
-		args[i] = flinksql.FormatExpr(a)
+		args[i] = format.Expr(a)
 	}
 	onNull := f.Args[len(f.Args)-1].(*ast.StringLit).Value
 	return name + "_" + onNull + "_ON_NULL(" + strings.Join(args, ", ") + ")"

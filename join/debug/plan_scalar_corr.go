@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -124,7 +124,7 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *ast.S
 	})
 	g := stream.NewGroupAgg(nKeys, specs)
 	calc.out.To(g)
-	name := fmt.Sprintf("GroupAggregate(groupBy=[%d correlation keys], select=[%s])", nKeys, flinksql.FormatExpr(sel.Items[0].Expr))
+	name := fmt.Sprintf("GroupAggregate(groupBy=[%d correlation keys], select=[%s])", nKeys, format.Expr(sel.Items[0].Expr))
 	d.graph.Add(name, g)
 	aggCols := make(scope, nKeys, nKeys+len(specs))
 	for i := range aggCols {

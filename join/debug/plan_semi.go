@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -71,7 +71,7 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []ast.
 			op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
 			in.out.To(op.Input(0))
 			sub.out.To(op.Input(1))
-			name := fmt.Sprintf("Join(joinType=[LeftAntiJoin], where=[%s])", flinksql.FormatExpr(x))
+			name := fmt.Sprintf("Join(joinType=[LeftAntiJoin], where=[%s])", format.Expr(x))
 			d.graph.Add(name, op)
 			out.out, out.updating, out.producer = &op.Out, true, name
 		} else {
@@ -79,7 +79,7 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []ast.
 			op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
 			in.out.To(op.Input(0))
 			sub.out.To(op.Input(1))
-			name := fmt.Sprintf("Join(joinType=[LeftSemiJoin], where=[%s])", flinksql.FormatExpr(x))
+			name := fmt.Sprintf("Join(joinType=[LeftSemiJoin], where=[%s])", format.Expr(x))
 			d.graph.Add(name, op)
 			out.out = &op.Out
 			if sub.updating {

@@ -1,4 +1,4 @@
-package flinksql
+package format
 
 import (
 	"strings"
@@ -69,42 +69,42 @@ func (f exprFormatter) expr(e ast.Expr, ind int) string {
 		return "?"
 	case *ast.UnaryExpr:
 		if x.Op == "-" || x.Op == "+" {
-			s := f.sub(x.X, precUnary, ind)
+			s := f.sub(x.X, ast.PrecUnary, ind)
 			if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
 				s = " " + s
 			}
 			return x.Op + s
 		}
 		if x.Op == "NOT" {
-			return "NOT " + f.sub(x.X, precNot, ind)
+			return "NOT " + f.sub(x.X, ast.PrecNot, ind)
 		}
-		return x.Op + " " + f.sub(x.X, precUnary, ind)
+		return x.Op + " " + f.sub(x.X, ast.PrecUnary, ind)
 	case *ast.BinaryExpr:
 		return f.binary(x, ind)
 	case *ast.IsExpr:
-		return f.sub(x.X, precCmp, ind) + " IS " + kw(x.Not, "NOT ") + x.What
+		return f.sub(x.X, ast.PrecCmp, ind) + " IS " + kw(x.Not, "NOT ") + x.What
 	case *ast.IsDistinctExpr:
-		return f.sub(x.L, precCmp, ind) + " IS " + kw(x.Not, "NOT ") + "DISTINCT FROM " + f.sub(x.R, precConcat, ind)
+		return f.sub(x.L, ast.PrecCmp, ind) + " IS " + kw(x.Not, "NOT ") + "DISTINCT FROM " + f.sub(x.R, ast.PrecConcat, ind)
 	case *ast.InExpr:
-		s := f.sub(x.X, precCmp, ind) + kw(x.Not, " NOT") + " IN "
+		s := f.sub(x.X, ast.PrecCmp, ind) + kw(x.Not, " NOT") + " IN "
 		if x.Query != nil {
 			return s + f.subquery(x.Query, ind)
 		}
 		return s + "(" + f.exprList(x.List, ind) + ")"
 	case *ast.BetweenExpr:
-		s := f.sub(x.X, precCmp, ind) + kw(x.Not, " NOT") + " BETWEEN "
+		s := f.sub(x.X, ast.PrecCmp, ind) + kw(x.Not, " NOT") + " BETWEEN "
 		if x.Mode != "" {
 			s += x.Mode + " "
 		}
-		return s + f.sub(x.Lo, precConcat, ind) + " AND " + f.sub(x.Hi, precConcat, ind)
+		return s + f.sub(x.Lo, ast.PrecConcat, ind) + " AND " + f.sub(x.Hi, ast.PrecConcat, ind)
 	case *ast.LikeExpr:
-		s := f.sub(x.X, precCmp, ind) + kw(x.Not, " NOT") + " " + x.Op + " " + f.sub(x.Pattern, precConcat, ind)
+		s := f.sub(x.X, ast.PrecCmp, ind) + kw(x.Not, " NOT") + " " + x.Op + " " + f.sub(x.Pattern, ast.PrecConcat, ind)
 		if x.Escape != nil {
-			s += " ESCAPE " + f.sub(x.Escape, precConcat, ind)
+			s += " ESCAPE " + f.sub(x.Escape, ast.PrecConcat, ind)
 		}
 		return s
 	case *ast.QuantifiedExpr:
-		s := f.sub(x.L, precCmp, ind) + " " + x.Op + " " + x.Quantifier + " "
+		s := f.sub(x.L, ast.PrecCmp, ind) + " " + x.Op + " " + x.Quantifier + " "
 		if x.Query != nil {
 			return s + f.subquery(x.Query, ind)
 		}
@@ -138,7 +138,7 @@ func (f exprFormatter) expr(e ast.Expr, ind int) string {
 	case *ast.TableArg:
 		s := "TABLE " + qname(x.Name)
 		if len(x.PartitionBy) == 1 {
-			s += " PARTITION BY " + f.sub(x.PartitionBy[0], precConcat, ind)
+			s += " PARTITION BY " + f.sub(x.PartitionBy[0], ast.PrecConcat, ind)
 		} else if len(x.PartitionBy) > 1 {
 			s += " PARTITION BY (" + f.exprList(x.PartitionBy, ind) + ")"
 		}
@@ -169,7 +169,7 @@ func (f exprFormatter) expr(e ast.Expr, ind int) string {
 		}
 		return s + f.expr(x.X, ind) + ")"
 	case *ast.PositionExpr:
-		s := "POSITION(" + f.sub(x.Sub, precConcat, ind) + " IN " + f.sub(x.X, precConcat, ind)
+		s := "POSITION(" + f.sub(x.Sub, ast.PrecConcat, ind) + " IN " + f.sub(x.X, ast.PrecConcat, ind)
 		if x.Start != nil {
 			s += " FROM " + f.expr(x.Start, ind)
 		}
@@ -209,9 +209,9 @@ func (f exprFormatter) expr(e ast.Expr, ind int) string {
 	case *ast.ParenExpr:
 		return "(" + f.expr(x.X, ind) + ")"
 	case *ast.IndexExpr:
-		return f.sub(x.X, precUnary+1, ind) + "[" + f.expr(x.Index, ind) + "]"
+		return f.sub(x.X, ast.PrecUnary+1, ind) + "[" + f.expr(x.Index, ind) + "]"
 	case *ast.FieldExpr:
-		return f.sub(x.X, precUnary+1, ind) + "." + x.Field.String()
+		return f.sub(x.X, ast.PrecUnary+1, ind) + "." + x.Field.String()
 	case *ast.GroupingSets:
 		return "GROUPING SETS (" + f.exprList(x.Sets, ind) + ")"
 	case *ast.Rollup:
@@ -242,8 +242,8 @@ func (f exprFormatter) binary(x *ast.BinaryExpr, ind int) string {
 	for i := len(chain) - 1; i >= 0; i-- {
 		b := chain[i]
 		rmin := p + 1
-		if p == precCmp {
-			rmin = precConcat
+		if p == ast.PrecCmp {
+			rmin = ast.PrecConcat
 		}
 		sb.WriteByte(' ')
 		sb.WriteString(b.Op)
@@ -282,7 +282,7 @@ func (f exprFormatter) jsonCall(x *ast.JSONCallExpr, ind int) string {
 		parts = append(parts, f.expr(a, ind))
 	}
 	for _, e := range x.Entries {
-		k := f.sub(e.Key, precConcat, ind)
+		k := f.sub(e.Key, ast.PrecConcat, ind)
 		if e.KeyWord {
 			k = "KEY " + k
 		}
@@ -299,7 +299,7 @@ func (f exprFormatter) jsonCall(x *ast.JSONCallExpr, ind int) string {
 	for _, c := range x.Clauses {
 		text := c.Text
 		if c.Default != nil {
-			text = strings.Replace(text, "DEFAULT", "DEFAULT "+f.sub(c.Default, precConcat, ind), 1)
+			text = strings.Replace(text, "DEFAULT", "DEFAULT "+f.sub(c.Default, ast.PrecConcat, ind), 1)
 		}
 		s += " " + text
 	}
@@ -364,7 +364,7 @@ func (f exprFormatter) windowSpec(w *ast.WindowSpec, ind int) string {
 
 func (f exprFormatter) frameBound(b *ast.FrameBound, ind int) string {
 	if b.Offset != nil {
-		return f.sub(b.Offset, precConcat, ind) + " " + b.Kind
+		return f.sub(b.Offset, ast.PrecConcat, ind) + " " + b.Kind
 	}
 	return b.Kind
 }
@@ -374,26 +374,26 @@ func exprPrec(e ast.Expr) int {
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case "OR":
-			return precOr
+			return ast.PrecOr
 		case "AND":
-			return precAnd
+			return ast.PrecAnd
 		case "||":
-			return precConcat
+			return ast.PrecConcat
 		case "+", "-":
-			return precAdd
+			return ast.PrecAdd
 		case "*", "/", "%":
-			return precMul
+			return ast.PrecMul
 		}
-		return precCmp
+		return ast.PrecCmp
 	case *ast.UnaryExpr:
 		if x.Op == "NOT" {
-			return precNot
+			return ast.PrecNot
 		}
-		return precUnary
+		return ast.PrecUnary
 	case *ast.IsExpr, *ast.IsDistinctExpr, *ast.InExpr, *ast.BetweenExpr, *ast.LikeExpr, *ast.QuantifiedExpr:
-		return precCmp
+		return ast.PrecCmp
 	}
-	return precUnary + 1
+	return ast.PrecUnary + 1
 }
 
 func qname(q *ast.QualifiedName) string { return q.String() }

@@ -1,4 +1,4 @@
-package flinksql
+package format
 
 import (
 	"strings"
@@ -168,7 +168,7 @@ func (f queryFormatter) condition(word string, cond ast.Expr, ind int) {
 		if i == 0 {
 			in = ind
 		}
-		parts[i] = f.exprs.sub(c, precAnd+1, in)
+		parts[i] = f.exprs.sub(c, ast.PrecAnd+1, in)
 		multi = multi || strings.Contains(parts[i], "\n")
 	}
 	one := strings.Join(parts, " AND ")

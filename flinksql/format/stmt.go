@@ -1,4 +1,4 @@
-package flinksql
+package format
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ func newFormatter(p *printer) stmtFormatter {
 
 // statementLines renders one statement of a script with the comments
 // inside it, and the terminating ';'.
-func (f stmtFormatter) statementLines(s *Script, st ast.Statement) []outLine {
+func (f stmtFormatter) statementLines(s *script, st ast.Statement) []outLine {
 	r := st.Range()
 	f.lines = nil
 	f.limit = r.End.Offset
@@ -286,7 +286,7 @@ func (f stmtFormatter) createTable(s *ast.CreateTable, ind int) {
 	head += kw(s.OrReplace, "OR REPLACE ") + kw(s.Replace, "REPLACE ") + kw(s.Temporary, "TEMPORARY ") +
 		"TABLE " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
 	if s.HasSchema {
-		f.schema(s.Pos, head, tableSchema{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
+		f.schema(s.Pos, head, schemaParts{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
 	} else {
 		f.emit(s.Pos, ind, head)
 	}
@@ -316,8 +316,17 @@ func (f stmtFormatter) createTable(s *ast.CreateTable, ind int) {
 	}
 }
 
+// schemaParts is what the parentheses of a CREATE hold: columns,
+// watermarks and constraints, or only column names.
+type schemaParts struct {
+	columns     []*ast.ColumnDef
+	names       []*ast.Ident
+	watermarks  []*ast.Watermark
+	constraints []*ast.TableConstraint
+}
+
 // schema writes head and a parenthesized schema, one element a line.
-func (f stmtFormatter) schema(at ast.Pos, head string, s tableSchema, ind int) {
+func (f stmtFormatter) schema(at ast.Pos, head string, s schemaParts, ind int) {
 	if len(s.names) > 0 {
 		f.emit(at, ind, head+" ("+identList(s.names)+")")
 		return

@@ -1,4 +1,4 @@
-package flinksql
+package format
 
 import (
 	"github.com/palink/palink/flinksql/ast"
@@ -16,10 +16,10 @@ func formatNewer(f stmtFormatter, st ast.Statement, ind int) {
 		head := "CREATE " + kw(s.Temporary, "TEMPORARY ") + "MODEL " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
 		f.emit(s.Pos, ind, head)
 		if s.Input != nil {
-			f.schema(ast.Pos{}, "INPUT", tableSchema{columns: s.Input}, ind)
+			f.schema(ast.Pos{}, "INPUT", schemaParts{columns: s.Input}, ind)
 		}
 		if s.Output != nil {
-			f.schema(ast.Pos{}, "OUTPUT", tableSchema{columns: s.Output}, ind)
+			f.schema(ast.Pos{}, "OUTPUT", schemaParts{columns: s.Output}, ind)
 		}
 		f.comment(s.Comment, ind)
 		f.with(s.With, s.With != nil, ind)
@@ -50,7 +50,7 @@ func formatNewer(f stmtFormatter, st ast.Statement, ind int) {
 func formatCreateMT(f stmtFormatter, s *ast.CreateMaterializedTable, ind int) {
 	head := "CREATE " + kw(s.OrAlter, "OR ALTER ") + "MATERIALIZED TABLE " + qname(s.Name)
 	if s.HasSchema {
-		f.schema(s.Pos, head, tableSchema{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
+		f.schema(s.Pos, head, schemaParts{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
 	} else {
 		f.emit(s.Pos, ind, head)
 	}

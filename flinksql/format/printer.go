@@ -1,4 +1,4 @@
-package flinksql
+package format
 
 import (
 	"strings"
