@@ -22,26 +22,26 @@ const module = "github.com/palink/palink"
 var rooms = map[string][]string{
 	"": {"cli"},
 	// The CLI has core's options built from the config file by core/options.
-	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "cli/sshserve"},
+	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "flinksql/builtin", "cli/sshserve"},
 	// palink over SSH: a door to the TUI over the API, as the agent's
 	// socket is one to the API.
 	"cli/sshserve":   {"core/api", "tui", "model"},
-	"tui":            {"tui", "core/api", "flinksql", "model"},
-	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "model"},
+	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "flinksql/builtin", "model"},
+	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "flinksql/ast", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
 	"core/clusters":  {"core/api", "yarn", "model"},
 	"core/journal":   {"core/api", "core/decide", "store", "yarn", "model"},
 	"core/script":    {"flinksql", "model"},
-	"core/catalog":   {"core/api", "core/internal/sandbox", "store", "flinksql", "model"},
-	"core/udfs":      {"core/api", "store", "flinksql", "model"},
-	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "model"},
+	"core/catalog":   {"core/api", "core/internal/sandbox", "store", "flinksql", "flinksql/ast", "model"},
+	"core/udfs":      {"core/api", "store", "flinksql", "flinksql/builtin", "model"},
+	"core/scheduler": {"core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "store", "yarn", "flinksql", "flinksql/builtin", "model"},
 	"core/syncer":    {"core/api", "core/decide", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/agent":     {"core/api", "core/logs", "model"},
 	// What runs in the caller's process (a debug run, its samples, the DDL
 	// importers): the one part of core on the debug runtime, reached from
 	// outside core only as api.Debugger and api.Importer.
-	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "join", "join/debug", "model"},
+	"core/localrun": {"core/api", "core/catalog", "core/internal/sandbox", "flinksql", "flinksql/ast", "flinksql/builtin", "join", "join/debug", "model"},
 	// The election of the palinks sharing a store on etcd, and the fence
 	// of the leader's writes: etcd's client and the store, nothing else.
 	"core/leader": {"store"},
@@ -57,8 +57,8 @@ var rooms = map[string][]string{
 	"core/logs":              {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/diagnose":          {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
 	"core/observe":           {"core/api", "core/clusters", "core/journal", "store", "yarn", "model"},
-	"flinksql":               {"flinksql"},
-	"join":                   {"join", "flinksql", "model"},
+	"flinksql":               {"flinksql", "flinksql/ast", "flinksql/builtin", "flinksql/format"},
+	"join":                   {"join", "flinksql", "flinksql/ast", "model"},
 	"store":                  {"model"},
 	"yarn":                   {"model", "internal/jsonscan"},
 	"yarn/sim":               {"yarn/sim"},
@@ -75,7 +75,7 @@ var rooms = map[string][]string{
 	// The local SQL runtime is a room of its own under join, so that join
 	// cannot import it; its parts (values, the streaming runtime, formats)
 	// are subpackages that may import each other.
-	"join/debug": {"join", "join/debug", "flinksql", "model", "internal/jsonscan"},
+	"join/debug": {"join", "join/debug", "flinksql", "flinksql/ast", "flinksql/format", "model", "internal/jsonscan"},
 
 	// The mutation tester behind `make mutate` is a development tool, not
 	// part of palink: it reads the tree through the standard library alone.
@@ -93,6 +93,18 @@ var rooms = map[string][]string{
 	// (yarn's flame graphs, the debug runtime's json format): a leaf on
 	// the standard library.
 	"internal/jsonscan": {},
+
+	// The syntax tree on its own: the node types, Pos and Comment, walking
+	// and rewriting; a leaf, so every stage of flinksql and the debug
+	// runtime can share it.
+	"flinksql/ast": {},
+	// What palink knows of Flink's SQL as data: the releases, the
+	// connectors and formats with their options, the built-in functions,
+	// the keywords; read by the parser, the validator, the completer and
+	// the editor's highlighting.
+	"flinksql/builtin": {"flinksql/ast"},
+	// The formatter: canonical text from the tree alone.
+	"flinksql/format": {"flinksql/ast"},
 }
 
 // reach lists what a room must never reach, directly or through anything

@@ -14,6 +14,7 @@ import (
 
 	"github.com/palink/palink/config"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 func newSQLCmd(g *globals) *cobra.Command {
@@ -192,14 +193,14 @@ func flinkVersions(cfg *config.Config) map[string]string {
 // release's), else what the cluster's SQL Gateway says it runs, else the
 // newest palink knows. Without --cluster no config is read, so checking a
 // file needs none.
-func sqlTarget(cmd *cobra.Command, g *globals, flag string) (flinksql.Version, string, error) {
+func sqlTarget(cmd *cobra.Command, g *globals, flag string) (builtin.Version, string, error) {
 	if flag != "" {
-		v, err := flinksql.ParseVersion(flag)
+		v, err := builtin.ParseVersion(flag)
 		if err != nil {
-			return flinksql.Version{}, "", fmt.Errorf("--flink-version: %w", err)
+			return builtin.Version{}, "", fmt.Errorf("--flink-version: %w", err)
 		}
 		if !v.Known() {
-			return flinksql.Version{}, "", fmt.Errorf("--flink-version %s: palink knows the SQL of Flink %s to %s", flag, flinksql.Oldest, flinksql.Latest)
+			return builtin.Version{}, "", fmt.Errorf("--flink-version %s: palink knows the SQL of Flink %s to %s", flag, builtin.Oldest, builtin.Latest)
 		}
 		return v, "", nil
 	}
@@ -208,26 +209,26 @@ func sqlTarget(cmd *cobra.Command, g *globals, flag string) (flinksql.Version, s
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {
-		return flinksql.Version{}, "", err
+		return builtin.Version{}, "", err
 	}
 	cl, ok := cfg.Cluster(g.cluster)
 	if !ok {
-		return flinksql.Version{}, "", fmt.Errorf("cluster %q is not in %s", g.cluster, cfg.Path())
+		return builtin.Version{}, "", fmt.Errorf("cluster %q is not in %s", g.cluster, cfg.Path())
 	}
 	version := cl.FlinkVersion
 	if version == "" && cl.SQLGateway != "" {
 		asked, err := gatewayVersion(cmd, g, cl.Name)
 		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "%v; checking for Flink %s (set flink_version of cluster %s in the config)\n", err, flinksql.Latest, cl.Name)
+			fmt.Fprintf(cmd.ErrOrStderr(), "%v; checking for Flink %s (set flink_version of cluster %s in the config)\n", err, builtin.Latest, cl.Name)
 		}
 		version = asked
 	}
 	if version == "" {
-		return flinksql.Version{}, "", nil
+		return builtin.Version{}, "", nil
 	}
-	v, err := flinksql.ParseVersion(version)
+	v, err := builtin.ParseVersion(version)
 	if err != nil {
-		return flinksql.Version{}, "", fmt.Errorf("cluster %s: %w", cl.Name, err)
+		return builtin.Version{}, "", fmt.Errorf("cluster %s: %w", cl.Name, err)
 	}
 	return v, "cluster " + cl.Name, nil
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/palink/palink/config"
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // assetsCluster is the cluster whose table catalog and variables a check
@@ -33,25 +33,25 @@ func assetsCluster(g *globals, errw io.Writer) (cluster string, implied bool) {
 // impliedTarget is the Flink release of the cluster a command without
 // --cluster means (the only one, or default_cluster), when the config
 // names it: a check nobody pointed at a cluster does not wait on a gateway.
-func impliedTarget(g *globals) (flinksql.Version, string, error) {
+func impliedTarget(g *globals) (builtin.Version, string, error) {
 	if g.configPath == "" && !fileExists(config.DefaultPath()) {
-		return flinksql.Version{}, "", nil
+		return builtin.Version{}, "", nil
 	}
 	cfg, err := g.loadConfig()
 	if err != nil {
-		return flinksql.Version{}, "", nil // the catalog's note says why
+		return builtin.Version{}, "", nil // the catalog's note says why
 	}
 	name, ok := impliedCluster(cfg)
 	if !ok {
-		return flinksql.Version{}, "", nil
+		return builtin.Version{}, "", nil
 	}
 	cl, ok := cfg.Cluster(name)
 	if !ok || cl.FlinkVersion == "" {
-		return flinksql.Version{}, "", nil
+		return builtin.Version{}, "", nil
 	}
-	v, err := flinksql.ParseVersion(cl.FlinkVersion)
+	v, err := builtin.ParseVersion(cl.FlinkVersion)
 	if err != nil {
-		return flinksql.Version{}, "", fmt.Errorf("cluster %s: %w", cl.Name, err)
+		return builtin.Version{}, "", fmt.Errorf("cluster %s: %w", cl.Name, err)
 	}
 	return v, "cluster " + cl.Name, nil
 }

@@ -96,7 +96,7 @@ type Scheduler struct {
 }
 
 // flinkVersionRE is the shape of a Flink version as a cluster reports it;
-// flinksql.ParseVersion reads it (config imports nothing of palink's).
+// flinksql/builtin.ParseVersion reads it (config imports nothing of palink's).
 var flinkVersionRE = regexp.MustCompile(`^v?[1-9][0-9]*\.[0-9]+(\.[0-9]+)?([-_].*)?$`)
 
 // Cluster is one YARN cluster with its Flink access.

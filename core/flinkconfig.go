@@ -7,6 +7,7 @@ import (
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -73,7 +74,7 @@ func (l *Local) secretSettings(ctx context.Context, jobID string) (map[string]st
 	out := map[string]string{}
 	if script, _ := flinksql.ParseScript(spec.SQL); script != nil {
 		for _, st := range script.Stmts {
-			if set, ok := st.(*flinksql.SetStmt); ok && set.HasValue && uses(set.Value) {
+			if set, ok := st.(*ast.SetStmt); ok && set.HasValue && uses(set.Value) {
 				out[set.Key] = set.Value
 			}
 		}

@@ -4,6 +4,10 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // SuggestionKind says what a completion suggestion is: the popup marks it,
@@ -49,7 +53,7 @@ type Completion struct {
 	// cursor that every suggestion completes, and Start is where it begins:
 	// accepting a suggestion replaces the text from Start to the cursor.
 	Prefix string
-	Start  Pos
+	Start  ast.Pos
 	Items  []Suggestion
 }
 
@@ -250,15 +254,15 @@ func (c *completer) afterTableParen() bool {
 // functions suggests the built-in functions of the target release: the
 // table-valued ones after TABLE(, the others elsewhere.
 func (c *completer) functions(tvf bool) {
-	for _, f := range functions {
-		if (f.kind == "table" || f.kind == "window") != tvf || c.lacks(f.since) {
+	for _, f := range builtin.Functions {
+		if (f.Kind == "table" || f.Kind == "window") != tvf || c.lacks(f.Since) {
 			continue
 		}
-		doc := f.desc
-		if f.kind != "" {
-			doc = f.kind + ": " + doc
+		doc := f.Desc
+		if f.Kind != "" {
+			doc = f.Kind + ": " + doc
 		}
-		c.add(Suggestion{Text: f.name, Kind: SuggestFunction, Detail: f.sig, Doc: doc})
+		c.add(Suggestion{Text: f.Name, Kind: SuggestFunction, Detail: f.Sig, Doc: doc})
 	}
 }
 
@@ -321,10 +325,10 @@ func offsetAt(src string, line, col int) int {
 }
 
 // posOf is the Pos of a byte offset.
-func posOf(src string, off int) Pos {
+func posOf(src string, off int) ast.Pos {
 	line := 1 + strings.Count(src[:off], "\n")
 	lineStart := strings.LastIndexByte(src[:off], '\n') + 1
-	return Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCountInString(src[lineStart:off])}
+	return ast.Pos{Offset: off, Line: line, Col: 1 + utf8.RuneCountInString(src[lineStart:off])}
 }
 
 // Describe says what the function or option under the cursor is, for an
@@ -360,6 +364,6 @@ func Describe(src string, line, col int, opts Options) (s Suggestion, ok bool) {
 
 // lacks reports whether the target release predates since, the release
 // that brought a function, option or hint (zero: every release has it).
-func (c *completer) lacks(since Version) bool {
+func (c *completer) lacks(since builtin.Version) bool {
 	return !since.IsZero() && c.opts.Version.Before(since)
 }

@@ -3,6 +3,10 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // What completion knows of the script's tables: the DDL before the
@@ -118,8 +122,8 @@ func (c *completer) tables() {
 		doc := ""
 		if d.connector != "" {
 			detail += " · " + d.connector
-			if spec := connectors[d.connector]; spec != nil {
-				doc = spec.desc
+			if spec := builtin.Connectors[d.connector]; spec != nil {
+				doc = spec.Desc
 			}
 		}
 		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail, Doc: doc})
@@ -148,7 +152,7 @@ func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
 	if len(script.Stmts) != 1 {
 		return nil
 	}
-	qs, ok := script.Stmts[0].(*QueryStmt)
+	qs, ok := script.Stmts[0].(*ast.QueryStmt)
 	if !ok {
 		return nil
 	}
@@ -198,7 +202,7 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 			text := c.src[c.toks[r[0]].Pos.Offset:c.toks[r[1]].End.Offset]
 			script, _ := ParseFileFor("", text, opts.Version)
 			for _, st := range script.Stmts {
-				if _, bad := st.(*BadStmt); !bad {
+				if _, bad := st.(*ast.BadStmt); !bad {
 					v.stmt(st)
 				}
 			}

@@ -3,6 +3,10 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // The places inside parentheses of options: a table's WITH (…), an
@@ -32,8 +36,8 @@ func (c *completer) openParen(from int) int {
 
 // props reads the 'key' = 'value' pairs of the parentheses opened at
 // c.stmt[open], all of them (past the cursor too), but the one being typed.
-func (c *completer) props(open int) Properties {
-	var ps Properties
+func (c *completer) props(open int) ast.Properties {
+	var ps ast.Properties
 	end := matchParen(c.stmt, open)
 	for i := open + 1; i+2 <= end; i++ {
 		k, eq, v := c.stmt[i], c.stmt[i+1], c.stmt[i+2]
@@ -43,7 +47,7 @@ func (c *completer) props(open int) Properties {
 		if k.Pos.Offset < c.cur && c.cur <= k.End.Offset {
 			continue
 		}
-		ps = append(ps, &Property{Key: &StringLit{Value: k.Value}, Value: &StringLit{Value: v.Value}})
+		ps = append(ps, &ast.Property{Key: &ast.StringLit{Value: k.Value}, Value: &ast.StringLit{Value: v.Value}})
 		i += 2
 	}
 	return ps
@@ -73,12 +77,12 @@ func (c *completer) optionPlace() bool {
 		return false
 	}
 	ps := c.props(open)
-	spec := connectors[propOr(ps, "connector")]
+	spec := builtin.Connectors[propOr(ps, "connector")]
 	c.optionsAt(spec, ps, open)
 	return true
 }
 
-func propOr(ps Properties, key string) string {
+func propOr(ps ast.Properties, key string) string {
 	v, _ := ps.Get(key)
 	return v
 }
@@ -86,7 +90,7 @@ func propOr(ps Properties, key string) string {
 // optionsAt suggests what follows the last token before the cursor in a
 // list of options opened at c.stmt[open]: a key after '(' or ',', a value
 // after 'key' =.
-func (c *completer) optionsAt(spec *connectorSpec, ps Properties, open int) {
+func (c *completer) optionsAt(spec *builtin.ConnectorSpec, ps ast.Properties, open int) {
 	last := c.before[len(c.before)-1]
 	switch {
 	case last.Kind == LParen || last.Kind == Comma:
@@ -108,33 +112,33 @@ func (c *completer) quoted(s Suggestion) Suggestion {
 // optionKeys suggests the keys a connector takes that are not set yet:
 // the required ones first, then in the catalog's order (the docs'), then
 // those of the formats it names.
-func (c *completer) optionKeys(spec *connectorSpec, ps Properties) {
+func (c *completer) optionKeys(spec *builtin.ConnectorSpec, ps ast.Properties) {
 	if spec == nil {
 		if _, ok := ps.Get("connector"); !ok {
 			c.add(c.quoted(Suggestion{Text: "connector", Kind: SuggestOption, Detail: "String (required)",
-				Doc: "the connector: " + strings.Join(connectorNames()[:6], ", ") + ", …"}))
+				Doc: "the connector: " + strings.Join(builtin.ConnectorNames()[:6], ", ") + ", …"}))
 		}
 		return
 	}
-	offer := func(op option, prefix string) {
-		key := prefix + op.key
-		if _, set := ps.Get(key); set || c.lacks(op.since) {
+	offer := func(op builtin.Option, prefix string) {
+		key := prefix + op.Key
+		if _, set := ps.Get(key); set || c.lacks(op.Since) {
 			return
 		}
-		c.add(c.quoted(Suggestion{Text: key, Kind: SuggestOption, Detail: optionDetail(op), Doc: op.desc}))
+		c.add(c.quoted(Suggestion{Text: key, Kind: SuggestOption, Detail: optionDetail(op), Doc: op.Desc}))
 	}
-	for _, op := range spec.options {
-		if op.required {
+	for _, op := range spec.Options {
+		if op.Required {
 			offer(op, "")
 		}
 	}
-	for _, op := range spec.options {
+	for _, op := range spec.Options {
 		offer(op, "")
 	}
-	for _, fk := range spec.formats {
+	for _, fk := range spec.Formats {
 		format, ok := ps.Get(fk)
-		if f := formats[format]; ok && f != nil {
-			for _, op := range f.options {
+		if f := builtin.Formats[format]; ok && f != nil {
+			for _, op := range f.Options {
 				offer(op, strings.TrimSuffix(fk, "format")+format+".")
 			}
 		}
@@ -142,72 +146,72 @@ func (c *completer) optionKeys(spec *connectorSpec, ps Properties) {
 }
 
 // optionDetail is an option's type and default: "Duration, default 30s".
-func optionDetail(op option) string {
-	d := op.typ
+func optionDetail(op builtin.Option) string {
+	d := op.Typ
 	switch {
-	case op.required:
+	case op.Required:
 		d += " (required)"
-	case op.def != "":
-		d += ", default " + op.def
+	case op.Def != "":
+		d += ", default " + op.Def
 	}
-	if !op.since.IsZero() {
-		d += ", since " + op.since.String()
+	if !op.Since.IsZero() {
+		d += ", since " + op.Since.String()
 	}
 	return d
 }
 
 // optionValues suggests the values of key: connectors, formats, an enum's
 // values, true and false, or the default.
-func (c *completer) optionValues(spec *connectorSpec, ps Properties, key string) {
+func (c *completer) optionValues(spec *builtin.ConnectorSpec, ps ast.Properties, key string) {
 	switch {
 	case key == "connector":
 		// Flink's own connectors first: they are the ones most scripts use.
 		for _, checked := range []bool{true, false} {
-			for _, n := range connectorNames() {
-				if spec := connectors[n]; spec.checked == checked {
-					c.add(c.quoted(Suggestion{Text: n, Kind: SuggestValue, Detail: "connector", Doc: spec.desc}))
+			for _, n := range builtin.ConnectorNames() {
+				if spec := builtin.Connectors[n]; spec.Checked == checked {
+					c.add(c.quoted(Suggestion{Text: n, Kind: SuggestValue, Detail: "connector", Doc: spec.Desc}))
 				}
 			}
 		}
 		return
 	case key == "format" || strings.HasSuffix(key, ".format"):
 		for _, n := range sortedFormats() {
-			c.add(c.quoted(Suggestion{Text: n, Kind: SuggestValue, Detail: "format", Doc: formats[n].desc}))
+			c.add(c.quoted(Suggestion{Text: n, Kind: SuggestValue, Detail: "format", Doc: builtin.Formats[n].Desc}))
 		}
 		return
 	}
 	if spec == nil {
 		return
 	}
-	op := optionFor(spec, ps, key)
+	op := builtin.OptionFor(spec, ps, key)
 	if op == nil {
 		return
 	}
 	switch {
-	case len(op.enum) > 0:
-		for _, v := range op.enum {
+	case len(op.Enum) > 0:
+		for _, v := range op.Enum {
 			detail := ""
-			if v == op.def {
+			if v == op.Def {
 				detail = "default"
 			}
-			c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue, Detail: detail, Doc: op.desc}))
+			c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue, Detail: detail, Doc: op.Desc}))
 		}
-	case op.typ == "Boolean":
+	case op.Typ == "Boolean":
 		for _, v := range []string{"true", "false"} {
 			detail := ""
-			if v == op.def {
+			if v == op.Def {
 				detail = "default"
 			}
-			c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue, Detail: detail, Doc: op.desc}))
+			c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue, Detail: detail, Doc: op.Desc}))
 		}
-	case op.def != "":
-		c.add(c.quoted(Suggestion{Text: op.def, Kind: SuggestValue, Detail: "default", Doc: op.desc}))
+	case op.Def != "":
+		c.add(c.quoted(Suggestion{Text: op.Def, Kind: SuggestValue, Detail: "default", Doc: op.Desc}))
 	}
 }
 
 func sortedFormats() []string {
-	out := make([]string, 0, len(formats))
-	for n := range formats {
+	out := make([]string, 0, len(builtin.Formats))
+	for n := range builtin.Formats {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -226,33 +230,33 @@ var configValues = map[string][]string{
 // hint is one of Flink's hints as completion shows it.
 type hintSpec struct {
 	name, sig, desc string
-	since           Version
+	since           builtin.Version
 }
 
 var hints = []hintSpec{
-	{"LOOKUP", "LOOKUP('table'='t', 'async'='true', …)", "tune a lookup join: async, output mode, capacity, timeout, retries", Version{}},
-	{"OPTIONS", "OPTIONS('key'='value', …)", "override the table's options for this query", Version{}},
-	{"BROADCAST", "BROADCAST(t, …)", "join by broadcasting the named tables to every task", Version{}},
-	{"SHUFFLE_HASH", "SHUFFLE_HASH(t, …)", "hash join with the named tables as the build side", Version{}},
-	{"SHUFFLE_MERGE", "SHUFFLE_MERGE(t, …)", "sort-merge join", Version{}},
-	{"NEST_LOOP", "NEST_LOOP(t, …)", "nested-loop join with the named tables as the build side", Version{}},
-	{"STATE_TTL", "STATE_TTL('t'='1d', …)", "the state TTL of a join's or aggregation's inputs", Version{1, 18}},
+	{"LOOKUP", "LOOKUP('table'='t', 'async'='true', …)", "tune a lookup join: async, output mode, capacity, timeout, retries", builtin.Version{}},
+	{"OPTIONS", "OPTIONS('key'='value', …)", "override the table's options for this query", builtin.Version{}},
+	{"BROADCAST", "BROADCAST(t, …)", "join by broadcasting the named tables to every task", builtin.Version{}},
+	{"SHUFFLE_HASH", "SHUFFLE_HASH(t, …)", "hash join with the named tables as the build side", builtin.Version{}},
+	{"SHUFFLE_MERGE", "SHUFFLE_MERGE(t, …)", "sort-merge join", builtin.Version{}},
+	{"NEST_LOOP", "NEST_LOOP(t, …)", "nested-loop join with the named tables as the build side", builtin.Version{}},
+	{"STATE_TTL", "STATE_TTL('t'='1d', …)", "the state TTL of a join's or aggregation's inputs", builtin.Version{Major: 1, Minor: 18}},
 }
 
 // lookupHintOptions are the keys of the LOOKUP hint and their values.
-var lookupHintOptions = []option{
-	o("table", "String", "", "the lookup table, by its name or alias").req(),
-	o("async", "Boolean", "", "look up asynchronously (when the connector can)"),
-	o("output-mode", "Enum", "ordered", "async results in input order or as they come").values("ordered", "allow_unordered"),
-	o("capacity", "Integer", "100", "async lookups in flight"),
-	o("timeout", "Duration", "300s", "async lookup timeout"),
-	o("retry-predicate", "Enum", "", "when to retry: lookup_miss (no row found)").values("lookup_miss"),
-	o("retry-strategy", "Enum", "", "how to retry").values("fixed_delay"),
-	o("fixed-delay", "Duration", "", "delay between retries"),
-	o("max-attempts", "Integer", "", "retries at most"),
+var lookupHintOptions = []builtin.Option{
+	builtin.Opt("table", "String", "", "the lookup table, by its name or alias").Req(),
+	builtin.Opt("async", "Boolean", "", "look up asynchronously (when the connector can)"),
+	builtin.Opt("output-mode", "Enum", "ordered", "async results in input order or as they come").Values("ordered", "allow_unordered"),
+	builtin.Opt("capacity", "Integer", "100", "async lookups in flight"),
+	builtin.Opt("timeout", "Duration", "300s", "async lookup timeout"),
+	builtin.Opt("retry-predicate", "Enum", "", "when to retry: lookup_miss (no row found)").Values("lookup_miss"),
+	builtin.Opt("retry-strategy", "Enum", "", "how to retry").Values("fixed_delay"),
+	builtin.Opt("fixed-delay", "Duration", "", "delay between retries"),
+	builtin.Opt("max-attempts", "Integer", "", "retries at most"),
 }
 
-var lookupHint = &connectorSpec{name: "LOOKUP", options: lookupHintOptions}
+var lookupHint = &builtin.ConnectorSpec{Name: "LOOKUP", Options: lookupHintOptions}
 
 // hintPlace suggests inside /*+ … */: hint names, LOOKUP's keys and
 // values, OPTIONS' keys (the table's connector's), tables in a join hint.
@@ -282,14 +286,14 @@ func (c *completer) hintPlace() bool {
 		return true
 	}
 	ps := c.props(open)
-	switch upperWord(c.before[open-1].Text) {
+	switch builtin.UpperWord(c.before[open-1].Text) {
 	case "LOOKUP":
 		c.optionsAt(lookupHint, ps, open)
 	case "OPTIONS":
-		var spec *connectorSpec
+		var spec *builtin.ConnectorSpec
 		if hs > 0 {
 			if d, ok := c.index().defs[c.before[hs-1].Value]; ok {
-				spec = connectors[d.connector]
+				spec = builtin.Connectors[d.connector]
 			}
 		}
 		if spec != nil {

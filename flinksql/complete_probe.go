@@ -1,5 +1,9 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/builtin"
+)
+
 // Completion asks the grammar itself what may come at the cursor, so there
 // is no second grammar to keep in step with the parser: it parses the
 // statement up to the cursor with a probe, and every keyword the parser
@@ -67,7 +71,7 @@ var typeNames = []string{"STRING", "BIGINT", "INT", "DECIMAL", "DOUBLE", "BOOLEA
 
 // probeAt parses text (a statement up to the cursor) for release v and
 // returns what the grammar looked for at its end.
-func probeAt(text string, v Version) *probe {
+func probeAt(text string, v builtin.Version) *probe {
 	p := newParser("", text)
 	p.version = v
 	p.probe = &probe{at: len(p.toks) - 1, seen: map[string]bool{}}

@@ -1,6 +1,12 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
 
 // tableRef is a table the statement reads or writes, with its alias.
 type tableRef struct {
@@ -51,9 +57,9 @@ func (c *completer) refs() []tableRef {
 				continue
 			}
 		case Word:
-			switch upperWord(t.Text) {
+			switch builtin.UpperWord(t.Text) {
 			case "FROM", "JOIN", "UPDATE":
-				inFrom[depth] = upperWord(t.Text) == "FROM" || inFrom[depth]
+				inFrom[depth] = builtin.UpperWord(t.Text) == "FROM" || inFrom[depth]
 			case "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "UNION", "ON", "SELECT":
 				delete(inFrom, depth)
 				continue
@@ -129,7 +135,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		return ref, i + 1
 	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "TABLE") && i+1 < len(toks) && toks[i+1].Kind == LParen:
 		end := matchParen(toks, i+1)
-		if i+2 < len(toks) && windowTVFs[upperWord(toks[i+2].Text)] {
+		if i+2 < len(toks) && windowTVFs[builtin.UpperWord(toks[i+2].Text)] {
 			for j := i + 2; j < end; j++ {
 				if toks[j].Kind == Word && strings.EqualFold(toks[j].Text, "TABLE") {
 					ref.name, _ = dottedName(toks, j+1)
@@ -147,7 +153,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		next = i
 		i = end + 1
 	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
-		if toks[i].Kind == Word && structural[upperWord(toks[i].Text)] {
+		if toks[i].Kind == Word && structural[builtin.UpperWord(toks[i].Text)] {
 			return ref, i
 		}
 		ref.name, i = dottedName(toks, i)
@@ -157,7 +163,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "FOR") {
 		// FOR SYSTEM_TIME AS OF expr: the alias is after the next AS.
 		for i += 4; i < len(toks); i++ {
-			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[upperWord(toks[i].Text)]) {
+			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[builtin.UpperWord(toks[i].Text)]) {
 				break
 			}
 		}
@@ -165,8 +171,8 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "AS") {
 		i++
 	}
-	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !IsReserved(toks[i].Text) &&
-		!structural[upperWord(toks[i].Text)] && !noAlias[upperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
+	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !builtin.IsReserved(toks[i].Text) &&
+		!structural[builtin.UpperWord(toks[i].Text)] && !noAlias[builtin.UpperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
 		ref.alias = toks[i].Value
 		i++
 		if i < len(toks) && toks[i].Kind == LParen {
@@ -255,13 +261,13 @@ func (c *completer) columns(qual string) {
 		var cols []ColumnInfo
 		if r.query != "" {
 			cols = c.queryColumns(r.query)
-		} else if t, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(r.name)}); t != nil {
+		} else if t, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(r.name)}); t != nil {
 			cols = t.cols
 		}
 		for _, col := range cols {
 			detail := ""
 			if col.Type != nil {
-				detail = typeString(col.Type)
+				detail = col.Type.String()
 			}
 			switch {
 			case col.RowTime:
@@ -281,10 +287,10 @@ func (c *completer) columns(qual string) {
 
 func lastPart(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 
-func identsOf(name string) []*Ident {
-	var out []*Ident
+func identsOf(name string) []*ast.Ident {
+	var out []*ast.Ident
 	for _, p := range strings.Split(name, ".") {
-		out = append(out, &Ident{Name: p})
+		out = append(out, &ast.Ident{Name: p})
 	}
 	return out
 }
@@ -318,13 +324,13 @@ func (c *completer) definedColumns() {
 		if depth != 1 || c.stmt[i-1].Kind != LParen && c.stmt[i-1].Kind != Comma {
 			continue
 		}
-		if t.Kind == Word && (IsReserved(t.Text) || structural[upperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
+		if t.Kind == Word && (builtin.IsReserved(t.Text) || structural[builtin.UpperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
 			t.Value == "" || t.Pos.Offset == c.start {
 			continue
 		}
 		detail := ""
 		if i+1 < len(c.stmt) && c.stmt[i+1].Kind == Word {
-			detail = upperWord(c.stmt[i+1].Text)
+			detail = builtin.UpperWord(c.stmt[i+1].Text)
 		}
 		c.add(Suggestion{Text: t.Value, Kind: SuggestColumn, Detail: detail, Doc: "column of this table"})
 	}
@@ -336,14 +342,14 @@ func (c *completer) sinkColumns() {
 		if t.Kind == Word && strings.EqualFold(t.Text, "INTO") {
 			name, _ := dottedName(c.stmt, i+1)
 			cat := c.catalogFor([]tableRef{{name: name}})
-			tab, _ := cat.lookupTable(&QualifiedName{Parts: identsOf(name)})
+			tab, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(name)})
 			if tab == nil {
 				return
 			}
 			for _, col := range tab.cols {
 				detail := ""
 				if col.Type != nil {
-					detail = typeString(col.Type)
+					detail = col.Type.String()
 				}
 				c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + name})
 			}

@@ -3,6 +3,10 @@ package flinksql
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // completionDDL is the top of a realistic job: a Kafka source with event
@@ -36,7 +40,7 @@ CREATE VIEW big_orders AS SELECT order_id, user_id, amount * 2 AS doubled FROM o
 `
 
 // completeAt completes at the ‸ of marked, for release v.
-func completeAt(marked string, v Version) Completion {
+func completeAt(marked string, v builtin.Version) Completion {
 	i := strings.Index(marked, "‸")
 	src := marked[:i] + marked[i+len("‸"):]
 	p := posOf(src, i)
@@ -55,7 +59,7 @@ func TestComplete(t *testing.T) {
 	cases := []struct {
 		name    string
 		at      string // after completionDDL; ‸ is the cursor
-		version Version
+		version builtin.Version
 		want    []string
 		not     []string
 		prefix  string
@@ -97,9 +101,9 @@ func TestComplete(t *testing.T) {
 		{name: "window TVFs after TABLE(", at: "SELECT * FROM TABLE(‸", want: []string{"function:TUMBLE", "function:HOP", "function:CUMULATE", "function:SESSION"}},
 		{name: "window columns", at: window + "GROUP BY window_start, w‸", want: []string{"column:window_start", "column:window_end", "column:window_time"}},
 		{name: "window aggregate argument", at: "SELECT SUM(am‸)\nFROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(order_time), INTERVAL '1' MINUTE))", want: []string{"column:amount"}},
-		{name: "function of a newer release is left out", at: "SELECT ARRAY_SO‸ FROM orders", version: Version{1, 18}, not: []string{"function:ARRAY_SORT"}},
-		{name: "functions of every release stay", at: "SELECT COU‸ FROM orders", version: Version{1, 18}, want: []string{"function:COUNT"}},
-		{name: "function of the release", at: "SELECT ARRAY_SO‸ FROM orders", version: Version{2, 0}, want: []string{"function:ARRAY_SORT"}},
+		{name: "function of a newer release is left out", at: "SELECT ARRAY_SO‸ FROM orders", version: builtin.Version{Major: 1, Minor: 18}, not: []string{"function:ARRAY_SORT"}},
+		{name: "functions of every release stay", at: "SELECT COU‸ FROM orders", version: builtin.Version{Major: 1, Minor: 18}, want: []string{"function:COUNT"}},
+		{name: "function of the release", at: "SELECT ARRAY_SO‸ FROM orders", version: builtin.Version{Major: 2, Minor: 0}, want: []string{"function:ARRAY_SORT"}},
 		{name: "sink column list", at: "INSERT INTO enriched (‸", want: []string{"column:order_id", "column:name", "column:amount"}},
 		{name: "WATERMARK FOR", at: "CREATE TABLE clicks (url STRING, ts TIMESTAMP(3), WATERMARK FOR ‸", want: []string{"column:url", "column:ts"}},
 		{name: "PRIMARY KEY", at: "CREATE TABLE dim (id BIGINT, name STRING, PRIMARY KEY (‸", want: []string{"column:id", "column:name"}},
@@ -124,13 +128,13 @@ func TestComplete(t *testing.T) {
 		{name: "enum values", at: kafka + "'scan.startup.mode' = '‸", want: []string{"value:earliest-offset", "value:latest-offset", "value:group-offsets"}},
 		{name: "boolean values", at: kafka + "'format' = 'json', 'json.ignore-parse-errors' = '‸", want: []string{"value:true", "value:false"}},
 		{name: "jdbc lookup cache", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'lookup.cache' = '‸", want: []string{"value:NONE", "value:PARTIAL"}},
-		{name: "option of a newer release is left out", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: Version{1, 18}, want: []string{"option:scan.partition.column"}, not: []string{"option:scan.parallelism"}},
-		{name: "option of the release", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: Version{1, 19}, want: []string{"option:scan.partition.column", "option:scan.partition.num", "option:scan.partition.lower-bound", "option:scan.partition.upper-bound", "option:scan.parallelism"}},
+		{name: "option of a newer release is left out", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: builtin.Version{Major: 1, Minor: 18}, want: []string{"option:scan.partition.column"}, not: []string{"option:scan.parallelism"}},
+		{name: "option of the release", at: "CREATE TABLE d (id INT) WITH ('connector' = 'jdbc', 'url' = 'x', 'table-name' = 'd', 'scan.par‸", version: builtin.Version{Major: 1, Minor: 19}, want: []string{"option:scan.partition.column", "option:scan.partition.num", "option:scan.partition.lower-bound", "option:scan.partition.upper-bound", "option:scan.parallelism"}},
 		// hints
 		{name: "hint names", at: "SELECT /*+ ‸ */ * FROM orders", want: []string{"hint:LOOKUP", "hint:OPTIONS", "hint:BROADCAST"}},
 		{name: "hint name prefix", at: "SELECT /*+ LOO‸ */ * FROM orders", want: []string{"hint:LOOKUP"}},
-		{name: "STATE_TTL is 1.18's", at: "SELECT /*+ STATE‸ */ * FROM orders", version: Version{1, 17}, not: []string{"hint:STATE_TTL"}},
-		{name: "hints of every release stay", at: "SELECT /*+ LOO‸ */ * FROM orders", version: Version{1, 17}, want: []string{"hint:LOOKUP"}},
+		{name: "STATE_TTL is 1.18's", at: "SELECT /*+ STATE‸ */ * FROM orders", version: builtin.Version{Major: 1, Minor: 17}, not: []string{"hint:STATE_TTL"}},
+		{name: "hints of every release stay", at: "SELECT /*+ LOO‸ */ * FROM orders", version: builtin.Version{Major: 1, Minor: 17}, want: []string{"hint:LOOKUP"}},
 		{name: "LOOKUP keys", at: "SELECT /*+ LOOKUP('table'='users', '‸') */ * FROM orders", want: []string{"option:async", "option:output-mode"}, not: []string{"option:table"}},
 		{name: "LOOKUP values", at: "SELECT /*+ LOOKUP('table'='users', 'output-mode'='‸') */ * FROM orders", want: []string{"value:ordered", "value:allow_unordered"}},
 		{name: "OPTIONS of the table's connector", at: "SELECT * FROM orders /*+ OPTIONS('scan.startup.m‸') */", want: []string{"option:scan.startup.mode"}},
@@ -184,23 +188,23 @@ func TestCompleteDetails(t *testing.T) {
 		t.Fatalf("%s not suggested among %d", text, len(c.Items))
 		return Suggestion{}
 	}
-	cols := completeAt(completionDDL+"SELECT o.‸ FROM orders o", Version{})
+	cols := completeAt(completionDDL+"SELECT o.‸ FROM orders o", builtin.Version{})
 	if s := find(cols, "amount"); s.Detail != "DECIMAL(10, 2)" || s.Doc != "column of o" {
 		t.Errorf("amount: %+v", s)
 	}
 	if s := find(cols, "order_time"); s.Detail != "TIMESTAMP(3) · event time" {
 		t.Errorf("order_time: %+v", s)
 	}
-	fns := completeAt(completionDDL+"SELECT DATE_FOR‸", Version{})
+	fns := completeAt(completionDDL+"SELECT DATE_FOR‸", builtin.Version{})
 	if s := find(fns, "DATE_FORMAT"); !strings.HasPrefix(s.Detail, "DATE_FORMAT(") || s.Doc == "" {
 		t.Errorf("DATE_FORMAT: %+v", s)
 	}
-	opts := completeAt(completionDDL+"CREATE TABLE c (a INT) WITH ('connector' = 'kafka', 'scan.startup.m‸", Version{})
+	opts := completeAt(completionDDL+"CREATE TABLE c (a INT) WITH ('connector' = 'kafka', 'scan.startup.m‸", builtin.Version{})
 	if s := find(opts, "scan.startup.mode"); !strings.Contains(s.Detail, "default group-offsets") || s.Doc == "" {
 		t.Errorf("scan.startup.mode: %+v", s)
 	}
-	at := completeAt("SELECT 1;\nSELECT o.am‸ FROM orders o", Version{})
-	if at.Start != (Pos{Offset: 19, Line: 2, Col: 10}) || at.Prefix != "am" {
+	at := completeAt("SELECT 1;\nSELECT o.am‸ FROM orders o", builtin.Version{})
+	if at.Start != (ast.Pos{Offset: 19, Line: 2, Col: 10}) || at.Prefix != "am" {
 		t.Errorf("start %+v prefix %q", at.Start, at.Prefix)
 	}
 }

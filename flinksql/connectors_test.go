@@ -3,6 +3,8 @@ package flinksql
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // TestThirdPartyConnectorsAreNotRefused: a connector that ships outside
@@ -58,23 +60,23 @@ func TestCheckedConnectorsStillCheck(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
-		v    Version
+		v    builtin.Version
 		want []diagAt
 	}{
-		{"option newer than the release", kafka(", 'scan.parallelism' = '2'"), Version{1, 18},
+		{"option newer than the release", kafka(", 'scan.parallelism' = '2'"), builtin.Version{Major: 1, Minor: 18},
 			[]diagAt{{CodeNeedsNewerFlink, SeverityWarning, 1, 134, "option 'scan.parallelism' needs Flink 1.19; checking for Flink 1.18"}}},
-		{"option of the release", kafka(", 'scan.parallelism' = '2'"), Version{1, 19}, nil},
-		{"enum value", kafka(", 'scan.startup.mode' = 'earliest'"), Version{},
+		{"option of the release", kafka(", 'scan.parallelism' = '2'"), builtin.Version{Major: 1, Minor: 19}, nil},
+		{"enum value", kafka(", 'scan.startup.mode' = 'earliest'"), builtin.Version{},
 			[]diagAt{{CodeBadOptionValue, SeverityError, 1, 156, "invalid value 'earliest' for 'scan.startup.mode'"}}},
-		{"format option", kafka(", 'json.ignore-parse-error' = 'true'"), Version{},
+		{"format option", kafka(", 'json.ignore-parse-error' = 'true'"), builtin.Version{},
 			[]diagAt{{CodeUnknownOption, SeverityError, 1, 134, "did you mean 'json.ignore-parse-errors'?"}}},
-		{"format enum", kafka(", 'json.timestamp-format.standard' = 'ISO8601'"), Version{},
+		{"format enum", kafka(", 'json.timestamp-format.standard' = 'ISO8601'"), builtin.Version{},
 			[]diagAt{{CodeBadOptionValue, SeverityError, 1, 169, "did you mean 'ISO-8601'?"}}},
-		{"missing required", "CREATE TABLE j (id BIGINT) WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://h/db');", Version{},
+		{"missing required", "CREATE TABLE j (id BIGINT) WITH ('connector' = 'jdbc', 'url' = 'jdbc:mysql://h/db');", builtin.Version{},
 			[]diagAt{{CodeMissingOption, SeverityError, 1, 14, "needs the 'table-name' option"}}},
-		{"typo of a connector", "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafak');", Version{},
+		{"typo of a connector", "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafak');", builtin.Version{},
 			[]diagAt{{CodeBadOptionValue, SeverityWarning, 1, 48, "unknown connector 'kafak'; did you mean 'kafka'?"}}},
-		{"lookup against kafka", kafka("") + "\nCREATE TABLE o (id BIGINT, pt AS PROCTIME()) WITH ('connector' = 'datagen');\nSELECT o.id FROM o JOIN k FOR SYSTEM_TIME AS OF o.pt ON o.id = k.id;", Version{},
+		{"lookup against kafka", kafka("") + "\nCREATE TABLE o (id BIGINT, pt AS PROCTIME()) WITH ('connector' = 'datagen');\nSELECT o.id FROM o JOIN k FOR SYSTEM_TIME AS OF o.pt ON o.id = k.id;", builtin.Version{},
 			[]diagAt{{CodeLookupJoin, SeverityError, 3, 25, "'k' (connector 'kafka') is not a lookup source"}}},
 	}
 	for _, tt := range tests {
@@ -100,29 +102,29 @@ func TestCheckedConnectorsStillCheck(t *testing.T) {
 func TestConnectorCatalog(t *testing.T) {
 	for _, name := range []string{"kafka", "upsert-kafka", "jdbc", "filesystem", "datagen", "print", "hbase-2.2", "elasticsearch-7",
 		"pulsar", "paimon", "iceberg", "mysql-cdc", "postgres-cdc", "mongodb", "doris", "starrocks", "faker"} {
-		c := connectors[name]
-		if c == nil || c.desc == "" {
+		c := builtin.Connectors[name]
+		if c == nil || c.Desc == "" {
 			t.Errorf("%s: not in the catalog or without a description", name)
 			continue
 		}
 		seen := map[string]bool{}
-		for _, op := range c.options {
-			if op.typ == "" || op.desc == "" {
-				t.Errorf("%s: option %q without a type or description", name, op.key)
+		for _, op := range c.Options {
+			if op.Typ == "" || op.Desc == "" {
+				t.Errorf("%s: option %q without a type or description", name, op.Key)
 			}
-			if seen[op.key] {
-				t.Errorf("%s: option %q listed twice", name, op.key)
+			if seen[op.Key] {
+				t.Errorf("%s: option %q listed twice", name, op.Key)
 			}
-			seen[op.key] = true
-			if len(op.enum) > 0 && op.def != "" && !containsFold(op.enum, op.def) {
-				t.Errorf("%s: %q defaults to %q, not one of %v", name, op.key, op.def, op.enum)
+			seen[op.Key] = true
+			if len(op.Enum) > 0 && op.Def != "" && !containsFold(op.Enum, op.Def) {
+				t.Errorf("%s: %q defaults to %q, not one of %v", name, op.Key, op.Def, op.Enum)
 			}
 		}
 	}
-	for name, f := range formats {
-		for _, op := range f.options {
-			if op.typ == "" || op.desc == "" {
-				t.Errorf("format %s: option %q without a type or description", name, op.key)
+	for name, f := range builtin.Formats {
+		for _, op := range f.Options {
+			if op.Typ == "" || op.Desc == "" {
+				t.Errorf("format %s: option %q without a type or description", name, op.Key)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // TestFlinkDocsCorpus parses every example collected from Flink's own
@@ -22,7 +24,7 @@ func TestFlinkDocsCorpus(t *testing.T) {
 		script, errs := ParseFile(filepath.Base(f), string(src))
 		total += len(script.Stmts)
 		for _, st := range script.Stmts {
-			if _, ok := st.(*BadStmt); ok {
+			if _, ok := st.(*ast.BadStmt); ok {
 				bad++
 			}
 		}

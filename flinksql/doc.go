@@ -2,7 +2,10 @@
 // validator and pretty-printer. The SQL editor (live validation), `palink
 // sql check/fmt`, the SQL deployer and the local debug runner all use it.
 //
-// It is pure: no I/O, no goroutines, and it imports nothing of palink's own.
+// It is pure: no I/O, no goroutines, and it imports nothing of palink's own
+// but its subpackages: ast, the syntax tree every stage reads, and
+// builtin, the connectors, formats, functions and keywords as data, and
+// format, the formatter.
 //
 // The pieces, in the order text goes through them:
 //
@@ -32,7 +35,7 @@ package flinksql
 
 // How the package is laid out (for its maintainers):
 //
-//	lexer.go token.go keywords.go   Lex
+//	lexer.go token.go               Lex (the keywords are builtin's)
 //	parser.go parse_*.go            the parser: one type, recursive descent;
 //	                                parse_stmt (dispatch, SET, SHOW, EXPLAIN),
 //	                                parse_create, parse_alter (DROP, ALTER),
@@ -41,7 +44,8 @@ package flinksql
 //	                                MATCH_RECOGNIZE), parse_expr,
 //	                                parse_primary, parse_forms (CASE, TRIM,
 //	                                INTERVAL, JSON_*), parse_type
-//	ast*.go walk.go                 the tree, and Inspect
+//	script.go                       Script: the statements, the source and
+//	                                its comments (the tree is package ast)
 //	split.go                        SplitStatements
 //	check.go errors.go              Check, Diagnostic and the codes
 //	lookup.go                       Script.Table/View and LookupJoins, for the
@@ -62,9 +66,10 @@ package flinksql
 //	validate_catalog.go  catalog: the tables, catalogs, databases and
 //	                     functions defined so far, and Options.KnownTables
 //	validate_stmt.go     validator: statement by statement — DDL, ALTER,
-//	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go)
+//	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go:
+//	                     the keys, and the near-miss suggestions)
 //	validate_options.go  optionChecker: connector options in WITH, ALTER
-//	                     TABLE SET and OPTIONS hints (connectors.go)
+//	                     TABLE SET and OPTIONS hints (builtin's connectors)
 //	validate_query.go    queryResolver: WITH, FROM and joins, window TVFs,
 //	validate_lookup.go   MATCH_RECOGNIZE, lookup joins; it builds the
 //	                     scopes (validate_scope.go) and a query's columns;
@@ -75,7 +80,21 @@ package flinksql
 // The query resolver and the expression checker call each other: a FROM
 // item's expressions go to the checker, a subquery back to the resolver.
 //
-// Format is a printer (format_printer.go: the lines written and the
-// comments still to place) and three formatters writing to it:
-// stmtFormatter (format_stmt.go), queryFormatter (format_query.go) and
-// exprFormatter (format_expr.go, which renders inline).
+// Format (script.go) hands the script to package format, which renders
+// it from the tree alone.
+//
+// The rest:
+//
+//	feature.go     the constructs newer than the oldest release, where a
+//	               script uses them, and the diagnostics for a release
+//	               without them
+//	inject.go      Injection: the catalog's tables a script reads, as
+//	               CREATE TEMPORARY TABLE statements before it
+//	standin.go     StandIn: a SQL expression standing in for a user
+//	               function in a debug run (ApplyStandIns)
+//	substitute.go  ParseWithVars: ${var} references substituted, positions
+//	               kept in the source as written
+//	vars.go        where variables and secrets may stand (options only)
+//	udf.go         user functions: their signatures, and how the checker
+//	               and the completer know them
+//	parsehook.go   SetParseHook: a test counts how often a text is parsed

@@ -5,14 +5,16 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Error is a syntax error: where it is, what is wrong and, when there is
 // one, a hint on how to fix it.
 type Error struct {
-	File string // empty unless the caller named the source
-	Pos  Pos    // first rune of the offending span
-	End  Pos    // just past its last rune (equal to Pos for a point)
+	File string  // empty unless the caller named the source
+	Pos  ast.Pos // first rune of the offending span
+	End  ast.Pos // just past its last rune (equal to Pos for a point)
 	Msg  string
 	Hint string
 	src  string
@@ -70,8 +72,8 @@ type Diagnostic struct {
 	// tools can filter and tests can assert without matching prose.
 	Code string
 	File string
-	Pos  Pos
-	End  Pos
+	Pos  ast.Pos
+	End  ast.Pos
 	Msg  string
 	Hint string
 	src  string
@@ -152,7 +154,7 @@ func joinHint(msg, hint string) string {
 	return msg + "; " + hint
 }
 
-func formatReport(file string, pos Pos, msg, hint string) string {
+func formatReport(file string, pos ast.Pos, msg, hint string) string {
 	var b strings.Builder
 	if file != "" {
 		b.WriteString(file)
@@ -175,7 +177,7 @@ func formatReport(file string, pos Pos, msg, hint string) string {
 // Tabs show as one space so the carets line up whatever the tab width; wide
 // (East Asian) runes take two columns as they do in a terminal. A span that
 // runs past its first line is underlined to the end of that line.
-func snippet(src string, pos, end Pos, msg string) string {
+func snippet(src string, pos, end ast.Pos, msg string) string {
 	if !pos.IsValid() || pos.Offset > len(src) {
 		return msg
 	}

@@ -1,6 +1,12 @@
 package flinksql
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
 
 // feature is a piece of Flink's grammar that came after the oldest release
 // palink knows (Oldest). The parser accepts the whole grammar of the newest
@@ -55,47 +61,47 @@ const (
 // brought it.
 type featureInfo struct {
 	name  string
-	since Version
+	since builtin.Version
 }
 
 var features = [featCount]featureInfo{
-	featStopJob:                {"STOP JOB", Version{1, 17}},
-	featShowJobs:               {"SHOW JOBS", Version{1, 17}},
-	featDelete:                 {"DELETE", Version{1, 17}},
-	featUpdate:                 {"UPDATE", Version{1, 17}},
-	featAlterTableSchema:       {"ALTER TABLE ADD/MODIFY/DROP/RENAME of columns, keys and watermarks", Version{1, 17}},
-	featPlanAdvice:             {"EXPLAIN PLAN_ADVICE", Version{1, 17}},
-	featTruncate:               {"TRUNCATE TABLE", Version{1, 18}},
-	featCall:                   {"CALL", Version{1, 18}},
-	featShowProcedures:         {"SHOW PROCEDURES", Version{1, 18}},
-	featReplaceTableAs:         {"REPLACE TABLE … AS", Version{1, 18}},
-	featDescribeJob:            {"DESCRIBE JOB", Version{1, 20}},
-	featAlterCatalog:           {"ALTER CATALOG", Version{1, 20}},
-	featDescribeCatalog:        {"DESCRIBE CATALOG", Version{1, 20}},
-	featShowCreateCatalog:      {"SHOW CREATE CATALOG", Version{1, 20}},
-	featDistribution:           {"DISTRIBUTED BY / INTO n BUCKETS", Version{1, 20}},
-	featMaterializedTable:      {"MATERIALIZED TABLE", Version{1, 20}},
-	featCatalogComment:         {"a catalog COMMENT", Version{2, 0}},
-	featModel:                  {"MODEL statements", Version{2, 0}},
-	featCTASSchema:             {"a schema in CREATE TABLE … AS", Version{2, 0}},
-	featModelArg:               {"a MODEL argument (ML_PREDICT, ML_EVALUATE)", Version{2, 1}},
-	featCreateOrAlterMT:        {"CREATE OR ALTER MATERIALIZED TABLE", Version{2, 1}},
-	featAlterMTAs:              {"ALTER MATERIALIZED TABLE … AS", Version{2, 1}},
-	featStructuredType:         {"the STRUCTURED type", Version{2, 1}},
-	featVariantType:            {"the VARIANT type", Version{2, 1}},
-	featFunctionOptions:        {"CREATE FUNCTION … WITH (…)", Version{2, 1}},
-	featShowMaterializedTables: {"SHOW MATERIALIZED TABLES", Version{2, 2}},
-	featMTDistribution:         {"the distribution of a materialized table", Version{2, 2}},
-	featMTWithoutFreshness:     {"a materialized table without FRESHNESS", Version{2, 2}},
-	featConnection:             {"CONNECTION statements", Version{2, 2}},
-	featOnConflict:             {"INSERT … ON CONFLICT", Version{2, 3}},
-	featArtifact:               {"USING ARTIFACT", Version{2, 3}},
-	featStartMode:              {"START_MODE", Version{2, 3}},
-	featMTSchema:               {"a schema in CREATE MATERIALIZED TABLE", Version{2, 3}},
-	featTableArgOrderBy:        {"ORDER BY on a table argument", Version{2, 3}},
+	featStopJob:                {"STOP JOB", builtin.Version{Major: 1, Minor: 17}},
+	featShowJobs:               {"SHOW JOBS", builtin.Version{Major: 1, Minor: 17}},
+	featDelete:                 {"DELETE", builtin.Version{Major: 1, Minor: 17}},
+	featUpdate:                 {"UPDATE", builtin.Version{Major: 1, Minor: 17}},
+	featAlterTableSchema:       {"ALTER TABLE ADD/MODIFY/DROP/RENAME of columns, keys and watermarks", builtin.Version{Major: 1, Minor: 17}},
+	featPlanAdvice:             {"EXPLAIN PLAN_ADVICE", builtin.Version{Major: 1, Minor: 17}},
+	featTruncate:               {"TRUNCATE TABLE", builtin.Version{Major: 1, Minor: 18}},
+	featCall:                   {"CALL", builtin.Version{Major: 1, Minor: 18}},
+	featShowProcedures:         {"SHOW PROCEDURES", builtin.Version{Major: 1, Minor: 18}},
+	featReplaceTableAs:         {"REPLACE TABLE … AS", builtin.Version{Major: 1, Minor: 18}},
+	featDescribeJob:            {"DESCRIBE JOB", builtin.Version{Major: 1, Minor: 20}},
+	featAlterCatalog:           {"ALTER CATALOG", builtin.Version{Major: 1, Minor: 20}},
+	featDescribeCatalog:        {"DESCRIBE CATALOG", builtin.Version{Major: 1, Minor: 20}},
+	featShowCreateCatalog:      {"SHOW CREATE CATALOG", builtin.Version{Major: 1, Minor: 20}},
+	featDistribution:           {"DISTRIBUTED BY / INTO n BUCKETS", builtin.Version{Major: 1, Minor: 20}},
+	featMaterializedTable:      {"MATERIALIZED TABLE", builtin.Version{Major: 1, Minor: 20}},
+	featCatalogComment:         {"a catalog COMMENT", builtin.Version{Major: 2, Minor: 0}},
+	featModel:                  {"MODEL statements", builtin.Version{Major: 2, Minor: 0}},
+	featCTASSchema:             {"a schema in CREATE TABLE … AS", builtin.Version{Major: 2, Minor: 0}},
+	featModelArg:               {"a MODEL argument (ML_PREDICT, ML_EVALUATE)", builtin.Version{Major: 2, Minor: 1}},
+	featCreateOrAlterMT:        {"CREATE OR ALTER MATERIALIZED TABLE", builtin.Version{Major: 2, Minor: 1}},
+	featAlterMTAs:              {"ALTER MATERIALIZED TABLE … AS", builtin.Version{Major: 2, Minor: 1}},
+	featStructuredType:         {"the STRUCTURED type", builtin.Version{Major: 2, Minor: 1}},
+	featVariantType:            {"the VARIANT type", builtin.Version{Major: 2, Minor: 1}},
+	featFunctionOptions:        {"CREATE FUNCTION … WITH (…)", builtin.Version{Major: 2, Minor: 1}},
+	featShowMaterializedTables: {"SHOW MATERIALIZED TABLES", builtin.Version{Major: 2, Minor: 2}},
+	featMTDistribution:         {"the distribution of a materialized table", builtin.Version{Major: 2, Minor: 2}},
+	featMTWithoutFreshness:     {"a materialized table without FRESHNESS", builtin.Version{Major: 2, Minor: 2}},
+	featConnection:             {"CONNECTION statements", builtin.Version{Major: 2, Minor: 2}},
+	featOnConflict:             {"INSERT … ON CONFLICT", builtin.Version{Major: 2, Minor: 3}},
+	featArtifact:               {"USING ARTIFACT", builtin.Version{Major: 2, Minor: 3}},
+	featStartMode:              {"START_MODE", builtin.Version{Major: 2, Minor: 3}},
+	featMTSchema:               {"a schema in CREATE MATERIALIZED TABLE", builtin.Version{Major: 2, Minor: 3}},
+	featTableArgOrderBy:        {"ORDER BY on a table argument", builtin.Version{Major: 2, Minor: 3}},
 	// The grammar took TABLE(SESSION(…)) earlier, but the planner refused
 	// it in streaming until FLINK-24024 landed in 1.19.
-	featSessionTVF: {"the SESSION window TVF", Version{1, 19}},
+	featSessionTVF: {"the SESSION window TVF", builtin.Version{Major: 1, Minor: 19}},
 }
 
 // featureUse is where a script uses a feature.
@@ -104,13 +110,13 @@ type featureUse struct {
 	// name overrides the feature's name when the statement says it better
 	// ("CREATE MODEL" rather than "MODEL statements").
 	name string
-	span Span
+	span ast.Span
 }
 
 // uses notes that the current statement uses f between start and the end
 // of the last token read.
-func (p *parser) uses(f feature, name string, start Pos) {
-	p.features = append(p.features, featureUse{feat: f, name: name, span: Span{Pos: start, End: p.lastEnd}})
+func (p *parser) uses(f feature, name string, start ast.Pos) {
+	p.features = append(p.features, featureUse{feat: f, name: name, span: ast.Span{Pos: start, End: p.lastEnd}})
 }
 
 // ReleaseLacks reports, once per statement, the first construct of a

@@ -3,6 +3,10 @@ package flinksql
 import (
 	"fmt"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // CatalogDef is a table defined outside the script, in palink's table
@@ -37,7 +41,7 @@ type InjectedTable struct {
 	// Stmt is the CREATE TEMPORARY TABLE statement, without a ';'; Table
 	// is that statement parsed.
 	Stmt  string
-	Table *CreateTable
+	Table *ast.CreateTable
 	Info  *TableInfo
 }
 
@@ -80,15 +84,15 @@ func (in Injection) Apply(src string) string {
 // statements' positions are in their own texts (t.Stmt), not in the
 // script's Src: a run's error in one points into the catalog table, and
 // Script.Text or Format of the whole script is not for such a script
-// (FormatStatement of each statement is).
+// (format.Statement of each statement is).
 func (in Injection) Prepend(script *Script, values map[string]string) error {
 	if len(in.Tables) == 0 {
 		return nil
 	}
-	stmts := make([]Statement, 0, len(in.Tables)+len(script.Stmts))
+	stmts := make([]ast.Statement, 0, len(in.Tables)+len(script.Stmts))
 	for _, t := range in.Tables {
 		if len(FindVars(t.Stmt)) == 0 {
-			stmts = append(stmts, Clone(t.Table))
+			stmts = append(stmts, ast.Clone(t.Table))
 			continue
 		}
 		own, errs := ParseScript(SubstituteVars(t.Stmt, values))
@@ -119,7 +123,7 @@ func (in Injection) Err() error {
 // ParseCatalogTable parses and validates a catalog table definition: one
 // CREATE TABLE statement (not AS, not LIKE, no catalog or database in its
 // name) that validates on its own. name, when given, must be its name.
-func ParseCatalogTable(name, sql string, opts Options) (*CreateTable, error) {
+func ParseCatalogTable(name, sql string, opts Options) (*ast.CreateTable, error) {
 	script, errs := ParseFileFor(opts.File, sql, opts.Version)
 	if len(errs) > 0 {
 		return nil, errs[0]
@@ -127,7 +131,7 @@ func ParseCatalogTable(name, sql string, opts Options) (*CreateTable, error) {
 	if len(script.Stmts) != 1 {
 		return nil, fmt.Errorf("a catalog table is one CREATE TABLE statement, not %d statements", len(script.Stmts))
 	}
-	ct, ok := script.Stmts[0].(*CreateTable)
+	ct, ok := script.Stmts[0].(*ast.CreateTable)
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("a catalog table is a CREATE TABLE statement, not %s", strings.ToUpper(leadWords(sql)))
@@ -157,7 +161,7 @@ func leadWords(s string) string {
 }
 
 // TableInfoOf describes a CREATE TABLE for Options.KnownTables.
-func TableInfoOf(ct *CreateTable) *TableInfo {
+func TableInfoOf(ct *ast.CreateTable) *TableInfo {
 	info := &TableInfo{Columns: columnsFromDDL(ct.Columns, ct.Watermarks), PrimaryKey: ct.PrimaryKey(), Options: map[string]string{}}
 	for _, p := range ct.With {
 		if p.Key == nil {
@@ -174,10 +178,10 @@ func TableInfoOf(ct *CreateTable) *TableInfo {
 }
 
 // temporary is ct as CREATE TEMPORARY TABLE, and its text.
-func temporary(ct *CreateTable) (*CreateTable, string) {
+func temporary(ct *ast.CreateTable) (*ast.CreateTable, string) {
 	c := *ct
 	c.Temporary, c.OrReplace, c.Replace, c.IfNotExists = true, false, false, false
-	return &c, FormatStatement(&c)
+	return &c, format.Statement(&c)
 }
 
 // InjectCatalog works out which catalog tables a parsed script gets: the
@@ -227,7 +231,7 @@ func catalogReason(err error) string {
 
 // tableKey is the name a reference resolves to in the default catalog
 // and database, "" for another catalog's table.
-func tableKey(q *QualifiedName) string {
+func tableKey(q *ast.QualifiedName) string {
 	if q == nil || len(q.Parts) == 0 {
 		return ""
 	}
@@ -249,29 +253,29 @@ func ScriptTables(script *Script) (defined map[string]bool, used []string) {
 func scriptTables(script *Script) (defined map[string]bool, used []string) {
 	defined = map[string]bool{}
 	seen := map[string]bool{}
-	use := func(q *QualifiedName) {
+	use := func(q *ast.QualifiedName) {
 		if k := tableKey(q); k != "" && !seen[k] {
 			seen[k] = true
 			used = append(used, k)
 		}
 	}
 	for _, st := range script.Stmts {
-		Inspect(st, func(n Node) bool {
+		ast.Inspect(st, func(n ast.Node) bool {
 			switch x := n.(type) {
-			case *CreateTable:
+			case *ast.CreateTable:
 				if k := tableKey(x.Name); k != "" {
 					defined[k] = true
 				}
 				if x.Like != nil {
 					use(x.Like.Table)
 				}
-			case *CreateView:
+			case *ast.CreateView:
 				if k := tableKey(x.Name); k != "" {
 					defined[k] = true
 				}
-			case *InsertStmt:
+			case *ast.InsertStmt:
 				use(x.Table)
-			case *TableRef:
+			case *ast.TableRef:
 				use(x.Name)
 			}
 			return true
@@ -335,7 +339,7 @@ func CheckWithCatalog(src string, opts Options, defs []CatalogDef) (Result, Inje
 }
 
 // wordAt is the text of a span on one line, unquoted.
-func wordAt(src string, from, to Pos) string {
+func wordAt(src string, from, to ast.Pos) string {
 	lines := strings.Split(src, "\n")
 	if from.Line < 1 || from.Line > len(lines) || to.Line != from.Line {
 		return ""
@@ -352,35 +356,35 @@ func wordAt(src string, from, to Pos) string {
 }
 
 // definition is the span of the statement that defines name.
-func definition(script *Script, name string) Span {
+func definition(script *Script, name string) ast.Span {
 	for _, st := range script.Stmts {
 		switch x := st.(type) {
-		case *CreateTable:
+		case *ast.CreateTable:
 			if tableKey(x.Name) == name {
 				return x.Name.Span
 			}
-		case *CreateView:
+		case *ast.CreateView:
 			if tableKey(x.Name) == name {
 				return x.Name.Span
 			}
 		}
 	}
-	return Span{Pos: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1}}
+	return ast.Span{Pos: ast.Pos{Line: 1, Col: 1}, End: ast.Pos{Line: 1, Col: 1}}
 }
 
 // firstUse is the span of the first reference to name.
-func firstUse(script *Script, name string) Span {
-	var at *Span
+func firstUse(script *Script, name string) ast.Span {
+	var at *ast.Span
 	for _, st := range script.Stmts {
-		Inspect(st, func(n Node) bool {
+		ast.Inspect(st, func(n ast.Node) bool {
 			if at != nil {
 				return false
 			}
-			var q *QualifiedName
+			var q *ast.QualifiedName
 			switch x := n.(type) {
-			case *InsertStmt:
+			case *ast.InsertStmt:
 				q = x.Table
-			case *TableRef:
+			case *ast.TableRef:
 				q = x.Name
 			}
 			if q != nil && tableKey(q) == name {
@@ -391,7 +395,7 @@ func firstUse(script *Script, name string) Span {
 		})
 	}
 	if at == nil {
-		return Span{Pos: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1}}
+		return ast.Span{Pos: ast.Pos{Line: 1, Col: 1}, End: ast.Pos{Line: 1, Col: 1}}
 	}
 	return *at
 }

@@ -5,14 +5,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Lex splits src into tokens by Flink's (Calcite's) lexical rules. It
 // never fails: unreadable input becomes Illegal tokens and an error each,
 // so the parser and the editor's highlighter keep going. The last token
 // is always EOF. Comments are returned apart, in source order.
-func Lex(src string) (toks []Token, comments []Comment, errs []*Error) {
-	lx := lexer{src: src, pos: Pos{Offset: 0, Line: 1, Col: 1}}
+func Lex(src string) (toks []Token, comments []ast.Comment, errs []*Error) {
+	lx := lexer{src: src, pos: ast.Pos{Offset: 0, Line: 1, Col: 1}}
 	// About one token per five or six bytes of SQL (dense DDL and queries
 	// come to five, just over the old estimate, which then doubled a
 	// 1.3 MB slice); sizing for four up front saves the copies of a
@@ -99,10 +101,10 @@ func oneCharKind(r rune) TokenKind {
 
 type lexer struct {
 	src      string
-	pos      Pos
+	pos      ast.Pos
 	inHint   bool
 	lastLine int // line where the last token ended; 0 before any token
-	comments []Comment
+	comments []ast.Comment
 	errs     []*Error
 }
 
@@ -150,11 +152,11 @@ func (lx *lexer) advance() {
 	}
 }
 
-func (lx *lexer) errorf(start, end Pos, msg, hint string) {
+func (lx *lexer) errorf(start, end ast.Pos, msg, hint string) {
 	lx.errs = append(lx.errs, &Error{Pos: start, End: end, Msg: msg, Hint: hint, src: lx.src})
 }
 
-func (lx *lexer) token(kind TokenKind, start Pos, value string) Token {
+func (lx *lexer) token(kind TokenKind, start ast.Pos, value string) Token {
 	text := lx.src[start.Offset:lx.pos.Offset]
 	if kind != QuotedIdent && kind != String && kind != BinaryString && kind != DoubleQuoted {
 		value = text
@@ -183,7 +185,7 @@ func (lx *lexer) skipSpaceAndComments() {
 			for lx.pos.Offset < len(lx.src) && lx.peekByte(0) != '\n' && lx.peekByte(0) != '\r' {
 				lx.advance()
 			}
-			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos,
+			lx.comments = append(lx.comments, ast.Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos,
 				Trailing: lx.lastLine == start.Line})
 		case r == '/' && lx.peekByte(1) == '*' && lx.peekByte(2) != '+':
 			start := lx.pos
@@ -202,7 +204,7 @@ func (lx *lexer) skipSpaceAndComments() {
 			if !closed {
 				lx.errorf(start, lx.pos, "unterminated comment", "close it with */")
 			}
-			lx.comments = append(lx.comments, Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos, Block: true,
+			lx.comments = append(lx.comments, ast.Comment{Text: lx.src[start.Offset:lx.pos.Offset], Pos: start, End: lx.pos, Block: true,
 				Trailing: lx.lastLine == start.Line})
 		default:
 			return
@@ -334,7 +336,7 @@ func (lx *lexer) quoted(q byte) (string, bool) {
 
 // number reads 12, 1.5, .5, 1., 1e10, 1.5E-3. A letter glued to a number
 // (12abc) is an error, as it is in Flink.
-func (lx *lexer) number(start Pos) Token {
+func (lx *lexer) number(start ast.Pos) Token {
 	kind := Integer
 	for isDigit(lx.peekByte(0)) {
 		lx.advance()

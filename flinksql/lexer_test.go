@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // tokString renders tokens as "Kind:Value" for compact comparison.
@@ -162,16 +164,16 @@ func TestSnippetWideRunes(t *testing.T) {
 
 func TestKeywordClasses(t *testing.T) {
 	for _, w := range []string{"select", "VALUE", "user", "Timestamp", "watermark", "comment"} {
-		if !IsReserved(w) || !IsKeyword(w) {
-			t.Errorf("%q: reserved %v keyword %v, want both", w, IsReserved(w), IsKeyword(w))
+		if !builtin.IsReserved(w) || !builtin.IsKeyword(w) {
+			t.Errorf("%q: reserved %v keyword %v, want both", w, builtin.IsReserved(w), builtin.IsKeyword(w))
 		}
 	}
 	for _, w := range []string{"name", "data", "temporary", "metadata", "json", "tumble"} {
-		if IsReserved(w) || !IsKeyword(w) {
-			t.Errorf("%q: reserved %v keyword %v, want a non-reserved keyword", w, IsReserved(w), IsKeyword(w))
+		if builtin.IsReserved(w) || !builtin.IsKeyword(w) {
+			t.Errorf("%q: reserved %v keyword %v, want a non-reserved keyword", w, builtin.IsReserved(w), builtin.IsKeyword(w))
 		}
 	}
-	if IsKeyword("order_id") || IsReserved("orders") {
+	if builtin.IsKeyword("order_id") || builtin.IsReserved("orders") {
 		t.Error("plain names reported as keywords")
 	}
 }

@@ -1,14 +1,18 @@
 package flinksql
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // Table returns the last CREATE TABLE of the script for the name (as
 // written, e.g. "orders" or "cat.db.orders"), or nil. Statements inside
 // statement sets are not definitions, so they are not searched.
-func (s *Script) Table(name string) *CreateTable {
-	var found *CreateTable
+func (s *Script) Table(name string) *ast.CreateTable {
+	var found *ast.CreateTable
 	for _, st := range s.Stmts {
-		if ct, ok := st.(*CreateTable); ok && ct.Name.Key() == name {
+		if ct, ok := st.(*ast.CreateTable); ok && ct.Name.Key() == name {
 			found = ct
 		}
 	}
@@ -16,10 +20,10 @@ func (s *Script) Table(name string) *CreateTable {
 }
 
 // View returns the last CREATE VIEW of the script for the name, or nil.
-func (s *Script) View(name string) *CreateView {
-	var found *CreateView
+func (s *Script) View(name string) *ast.CreateView {
+	var found *ast.CreateView
 	for _, st := range s.Stmts {
-		if cv, ok := st.(*CreateView); ok && cv.Name.Key() == name {
+		if cv, ok := st.(*ast.CreateView); ok && cv.Name.Key() == name {
 			found = cv
 		}
 	}
@@ -29,37 +33,37 @@ func (s *Script) View(name string) *CreateView {
 // LookupJoin is a join against a table read FOR SYSTEM_TIME AS OF a time
 // attribute, split the way a lookup operator needs it.
 type LookupJoin struct {
-	Join *Join
+	Join *ast.Join
 	// Table is the looked-up table reference; Alias is the name its
 	// columns are qualified with (its alias, or its own name).
-	Table *TableRef
+	Table *ast.TableRef
 	Alias string
 	// Keys are the conjuncts of ON of the form lookupColumn = probe
 	// expression, in written order: the lookup key.
 	Keys []LookupKey
 	// Residual are the other conjuncts of ON, applied after the lookup.
-	Residual []Expr
+	Residual []ast.Expr
 }
 
 // LookupKey is one equality of a lookup join's condition.
 type LookupKey struct {
-	Column string // column of the looked-up table
-	Probe  Expr   // expression over the probe side
-	Cond   *BinaryExpr
+	Column string   // column of the looked-up table
+	Probe  ast.Expr // expression over the probe side
+	Cond   *ast.BinaryExpr
 }
 
 // LookupJoins finds the lookup (and temporal) joins under n, in source
 // order. A column reference counts as the looked-up table's when it is
 // qualified with its alias; an unqualified one when the other side of the
 // equality is qualified with another name.
-func LookupJoins(n Node) []*LookupJoin {
+func LookupJoins(n ast.Node) []*LookupJoin {
 	var out []*LookupJoin
-	Inspect(n, func(node Node) bool {
-		j, ok := node.(*Join)
+	ast.Inspect(n, func(node ast.Node) bool {
+		j, ok := node.(*ast.Join)
 		if !ok {
 			return true
 		}
-		tr, ok := j.R.(*TableRef)
+		tr, ok := j.R.(*ast.TableRef)
 		if !ok || tr.SystemTime == nil {
 			return true
 		}
@@ -82,29 +86,29 @@ func LookupJoins(n Node) []*LookupJoin {
 	return out
 }
 
-func conjuncts(e Expr) []Expr {
+func conjuncts(e ast.Expr) []ast.Expr {
 	switch x := e.(type) {
 	case nil:
 		return nil
-	case *BinaryExpr:
+	case *ast.BinaryExpr:
 		if x.Op == "AND" {
 			return append(conjuncts(x.L), conjuncts(x.R)...)
 		}
-	case *ParenExpr:
-		if b, ok := x.X.(*BinaryExpr); ok && b.Op == "AND" {
+	case *ast.ParenExpr:
+		if b, ok := x.X.(*ast.BinaryExpr); ok && b.Op == "AND" {
 			return conjuncts(b)
 		}
 	}
-	return []Expr{e}
+	return []ast.Expr{e}
 }
 
-func lookupKey(e Expr, alias string) (LookupKey, bool) {
-	b, ok := e.(*BinaryExpr)
+func lookupKey(e ast.Expr, alias string) (LookupKey, bool) {
+	b, ok := e.(*ast.BinaryExpr)
 	if !ok || b.Op != "=" {
 		return LookupKey{}, false
 	}
-	side := func(x Expr) (col string, lookup, other bool) {
-		ref, ok := x.(*ColumnRef)
+	side := func(x ast.Expr) (col string, lookup, other bool) {
+		ref, ok := x.(*ast.ColumnRef)
 		if !ok {
 			return "", false, !readsQualifier(x, alias)
 		}
@@ -132,10 +136,10 @@ func lookupKey(e Expr, alias string) (LookupKey, bool) {
 }
 
 // readsQualifier reports whether e reads a column qualified with alias.
-func readsQualifier(e Expr, alias string) bool {
+func readsQualifier(e ast.Expr, alias string) bool {
 	found := false
-	Inspect(e, func(n Node) bool {
-		if ref, ok := n.(*ColumnRef); ok && len(ref.Parts) >= 2 && ref.Parts[0].Name == alias {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if ref, ok := n.(*ast.ColumnRef); ok && len(ref.Parts) >= 2 && ref.Parts[0].Name == alias {
 			found = true
 		}
 		return !found

@@ -1,6 +1,12 @@
 package flinksql
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
+)
 
 func TestLookupJoins(t *testing.T) {
 	src := `INSERT INTO enriched
@@ -15,18 +21,18 @@ JOIN plain AS p ON p.k = o.k`
 		t.Fatalf("%d lookup joins, want 2", len(ljs))
 	}
 	u := ljs[0]
-	if u.Alias != "u" || u.Table.Name.Key() != "users" || u.Join.Kind != JoinLeft {
+	if u.Alias != "u" || u.Table.Name.Key() != "users" || u.Join.Kind != ast.JoinLeft {
 		t.Errorf("first join: alias %q table %q kind %v", u.Alias, u.Table.Name.Key(), u.Join.Kind)
 	}
-	if len(u.Keys) != 2 || u.Keys[0].Column != "id" || FormatExpr(u.Keys[0].Probe) != "o.user_id" ||
-		u.Keys[1].Column != "region" || FormatExpr(u.Keys[1].Probe) != "UPPER(o.region)" {
+	if len(u.Keys) != 2 || u.Keys[0].Column != "id" || format.Expr(u.Keys[0].Probe) != "o.user_id" ||
+		u.Keys[1].Column != "region" || format.Expr(u.Keys[1].Probe) != "UPPER(o.region)" {
 		t.Errorf("keys = %+v", u.Keys)
 	}
-	if len(u.Residual) != 1 || FormatExpr(u.Residual[0]) != "u.active" {
+	if len(u.Residual) != 1 || format.Expr(u.Residual[0]) != "u.active" {
 		t.Errorf("residual = %v", u.Residual)
 	}
 	r := ljs[1]
-	if r.Alias != "rates" || len(r.Keys) != 1 || r.Keys[0].Column != "currency" || FormatExpr(r.Keys[0].Probe) != "o.currency" {
+	if r.Alias != "rates" || len(r.Keys) != 1 || r.Keys[0].Column != "currency" || format.Expr(r.Keys[0].Probe) != "o.currency" {
 		t.Errorf("second join = %+v keys %+v", r, r.Keys)
 	}
 }

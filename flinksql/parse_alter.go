@@ -1,10 +1,14 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // ---- DROP / ALTER ----
 
-func (p *parser) parseDrop() Statement {
+func (p *parser) parseDrop() ast.Statement {
 	start := p.next().Pos
-	d := &DropStmt{}
+	d := &ast.DropStmt{}
 	if p.acceptKw("TEMPORARY") {
 		d.Temporary = true
 		d.System = p.acceptKw("SYSTEM")
@@ -46,7 +50,7 @@ func (p *parser) parseDrop() Statement {
 	return d
 }
 
-func (p *parser) parseAlter() Statement {
+func (p *parser) parseAlter() ast.Statement {
 	start := p.next().Pos
 	temporary, system := false, false
 	if p.acceptKw("TEMPORARY") {
@@ -55,7 +59,7 @@ func (p *parser) parseAlter() Statement {
 	}
 	switch {
 	case p.acceptKw("FUNCTION"):
-		f := &AlterFunction{Temporary: temporary, System: system}
+		f := &ast.AlterFunction{Temporary: temporary, System: system}
 		f.IfExists = p.parseIfExists()
 		f.Name = p.parseQualifiedName("a function name")
 		p.expectKw("AS")
@@ -76,7 +80,7 @@ func (p *parser) parseAlter() Statement {
 		p.uses(featConnection, "ALTER CONNECTION", start)
 		return alterObject(p, start, "CONNECTION")
 	case p.acceptKw("VIEW"):
-		v := &AlterView{Name: p.parseQualifiedName("a view name")}
+		v := &ast.AlterView{Name: p.parseQualifiedName("a view name")}
 		switch {
 		case p.acceptKws("RENAME", "TO"):
 			v.RenameTo = p.parseQualifiedName("the new view name")
@@ -88,13 +92,13 @@ func (p *parser) parseAlter() Statement {
 		v.Span = p.span(start)
 		return v
 	case p.acceptKw("DATABASE"):
-		d := &AlterDatabase{Name: p.parseQualifiedName("a database name")}
+		d := &ast.AlterDatabase{Name: p.parseQualifiedName("a database name")}
 		p.expectKw("SET")
 		d.Props = p.parseProperties()
 		d.Span = p.span(start)
 		return d
 	case p.acceptKw("CATALOG"):
-		c := &AlterCatalog{Name: p.parseIdent("a catalog name")}
+		c := &ast.AlterCatalog{Name: p.parseIdent("a catalog name")}
 		p.uses(featAlterCatalog, "", start)
 		switch {
 		case p.acceptKw("SET"):
@@ -116,8 +120,8 @@ func (p *parser) parseAlter() Statement {
 	return nil
 }
 
-func (p *parser) parseResetKeys() []*StringLit {
-	var keys []*StringLit
+func (p *parser) parseResetKeys() []*ast.StringLit {
+	var keys []*ast.StringLit
 	p.expect(LParen)
 	for !p.failed && !p.is(RParen) {
 		keys = append(keys, p.parseStringLit("an option key in quotes"))
@@ -129,15 +133,15 @@ func (p *parser) parseResetKeys() []*StringLit {
 	return keys
 }
 
-func (p *parser) parseAlterTable(start Pos) Statement {
-	a := &AlterTable{IfExists: p.parseIfExists()}
+func (p *parser) parseAlterTable(start ast.Pos) ast.Statement {
+	a := &ast.AlterTable{IfExists: p.parseIfExists()}
 	a.Name = p.parseQualifiedName("a table name")
 	astart := p.tok().Pos
 	switch {
 	case p.acceptKw("SET"):
-		a.Action = &SetOptions{Props: p.parseProperties()}
+		a.Action = &ast.SetOptions{Props: p.parseProperties()}
 	case p.acceptKw("RESET"):
-		a.Action = &ResetOptions{Keys: p.parseResetKeys()}
+		a.Action = &ast.ResetOptions{Keys: p.parseResetKeys()}
 	default:
 		a.Action = alterTableAction(p, "ALTER TABLE", true)
 		if a.Action == nil {
@@ -152,14 +156,14 @@ func (p *parser) parseAlterTable(start Pos) Statement {
 // alterTableAction reads RENAME, ADD, MODIFY or DROP of ALTER TABLE (and
 // of ALTER MATERIALIZED TABLE, from Flink 2.3); partitions says whether
 // partitions may be added or dropped.
-func alterTableAction(p *parser, what string, partitions bool) AlterTableAction {
+func alterTableAction(p *parser, what string, partitions bool) ast.AlterTableAction {
 	astart := p.tok().Pos
 	switch {
 	case p.acceptKw("RENAME"):
 		if p.acceptKw("TO") {
-			return &RenameTable{To: p.parseQualifiedName("the new name")}
+			return &ast.RenameTable{To: p.parseQualifiedName("the new name")}
 		}
-		rc := &RenameColumn{From: p.parseQualifiedName("the column to rename")}
+		rc := &ast.RenameColumn{From: p.parseQualifiedName("the column to rename")}
 		p.expectKw("TO")
 		to := p.parseQualifiedName("the new column name")
 		rc.To, rc.ToQualifier = to.Parts[len(to.Parts)-1], to.Parts[:len(to.Parts)-1]
@@ -167,7 +171,7 @@ func alterTableAction(p *parser, what string, partitions bool) AlterTableAction 
 		return rc
 	case partitions && p.isKw("ADD") && (p.isKwAt(1, "PARTITION") || p.isKws("ADD", "IF", "NOT", "EXISTS")):
 		p.next()
-		ap := &AddPartitions{IfNotExists: p.parseIfNotExists()}
+		ap := &ast.AddPartitions{IfNotExists: p.parseIfNotExists()}
 		for !p.failed && p.isKw("PARTITION") {
 			ap.Partitions = append(ap.Partitions, p.parsePartitionSpec(true))
 		}
@@ -176,7 +180,7 @@ func alterTableAction(p *parser, what string, partitions bool) AlterTableAction 
 		}
 		return ap
 	case p.isKw("ADD") || p.isKw("MODIFY"):
-		as := &AlterSchema{Modify: p.isKw("MODIFY")}
+		as := &ast.AlterSchema{Modify: p.isKw("MODIFY")}
 		p.next()
 		if p.accept(LParen) {
 			as.Parens = true
@@ -192,7 +196,7 @@ func alterTableAction(p *parser, what string, partitions bool) AlterTableAction 
 		}
 		watermarks := 0
 		for _, it := range as.Items {
-			if w, ok := it.(*Watermark); ok {
+			if w, ok := it.(*ast.Watermark); ok {
 				if watermarks++; watermarks > 1 {
 					p.report(w.Pos, w.End, CodeSyntax, "multiple WATERMARK statements are not supported", "a table has one watermark")
 				}
@@ -202,7 +206,7 @@ func alterTableAction(p *parser, what string, partitions bool) AlterTableAction 
 		return as
 	case p.acceptKw("DROP"):
 		d := p.parseDropSchema()
-		if ds, ok := d.(*DropSchema); ok {
+		if ds, ok := d.(*ast.DropSchema); ok {
 			if ds.Distribution {
 				p.uses(featDistribution, what+" DROP DISTRIBUTION", astart)
 			} else {
@@ -217,9 +221,9 @@ func alterTableAction(p *parser, what string, partitions bool) AlterTableAction 
 
 // markSchemaChange notes the feature an ADD or MODIFY uses: a distribution
 // came with Flink 1.20, columns, keys and watermarks with 1.17.
-func markSchemaChange(p *parser, items []Node, what string, start Pos) {
+func markSchemaChange(p *parser, items []ast.Node, what string, start ast.Pos) {
 	for _, it := range items {
-		if _, ok := it.(*Distribution); !ok {
+		if _, ok := it.(*ast.Distribution); !ok {
 			p.uses(featAlterTableSchema, what+" ADD/MODIFY", start)
 			return
 		}
@@ -227,7 +231,7 @@ func markSchemaChange(p *parser, items []Node, what string, start Pos) {
 	p.uses(featDistribution, what+" ADD/MODIFY DISTRIBUTION", start)
 }
 
-func (p *parser) parseSchemaComponent() Node {
+func (p *parser) parseSchemaComponent() ast.Node {
 	switch {
 	case p.isKw("WATERMARK"):
 		return p.parseWatermark()
@@ -243,10 +247,10 @@ func (p *parser) parseSchemaComponent() Node {
 	return p.parseColumnDef(true)
 }
 
-func (p *parser) parseDropSchema() AlterTableAction {
+func (p *parser) parseDropSchema() ast.AlterTableAction {
 	switch {
 	case p.isKw("IF") || p.isKw("PARTITION"):
-		dp := &DropPartitions{IfExists: p.parseIfExists()}
+		dp := &ast.DropPartitions{IfExists: p.parseIfExists()}
 		for !p.failed {
 			dp.Partitions = append(dp.Partitions, p.parsePartitionSpec(false))
 			if !p.accept(Comma) {
@@ -255,15 +259,15 @@ func (p *parser) parseDropSchema() AlterTableAction {
 		}
 		return dp
 	case p.acceptKws("PRIMARY", "KEY"):
-		return &DropSchema{PrimaryKey: true}
+		return &ast.DropSchema{PrimaryKey: true}
 	case p.acceptKw("CONSTRAINT"):
-		return &DropSchema{Constraint: p.parseIdent("a constraint name")}
+		return &ast.DropSchema{Constraint: p.parseIdent("a constraint name")}
 	case p.acceptKw("WATERMARK"):
-		return &DropSchema{Watermark: true}
+		return &ast.DropSchema{Watermark: true}
 	case p.acceptKw("DISTRIBUTION"):
-		return &DropSchema{Distribution: true}
+		return &ast.DropSchema{Distribution: true}
 	case p.accept(LParen):
-		d := &DropSchema{Parens: true}
+		d := &ast.DropSchema{Parens: true}
 		for !p.failed {
 			d.Columns = append(d.Columns, p.parseQualifiedName("a column name"))
 			if !p.accept(Comma) {
@@ -273,14 +277,14 @@ func (p *parser) parseDropSchema() AlterTableAction {
 		p.expect(RParen)
 		return d
 	}
-	return &DropSchema{Columns: []*QualifiedName{p.parseQualifiedName("a column name")}}
+	return &ast.DropSchema{Columns: []*ast.QualifiedName{p.parseQualifiedName("a column name")}}
 }
 
 // parsePartitionSpec reads PARTITION (k = v, ...) [WITH (...)].
-func (p *parser) parsePartitionSpec(withOptions bool) *PartitionSpec {
+func (p *parser) parsePartitionSpec(withOptions bool) *ast.PartitionSpec {
 	start := p.tok().Pos
 	p.expectKw("PARTITION")
-	ps := &PartitionSpec{Values: p.parsePartitionValues()}
+	ps := &ast.PartitionSpec{Values: p.parsePartitionValues()}
 	if withOptions && p.acceptKw("WITH") {
 		ps.With = p.parseProperties()
 	}
@@ -289,14 +293,14 @@ func (p *parser) parsePartitionSpec(withOptions bool) *PartitionSpec {
 }
 
 // parsePartitionValues reads (col [= literal], ...).
-func (p *parser) parsePartitionValues() []*PartitionValue {
-	var vals []*PartitionValue
+func (p *parser) parsePartitionValues() []*ast.PartitionValue {
+	var vals []*ast.PartitionValue
 	p.expect(LParen)
 	for !p.failed {
 		start := p.tok().Pos
-		pv := &PartitionValue{Name: p.parseIdent("a partition column")}
+		pv := &ast.PartitionValue{Name: p.parseIdent("a partition column")}
 		if p.accept(Eq) {
-			pv.Value = p.parseExprPrec(precAdd)
+			pv.Value = p.parseExprPrec(ast.PrecAdd)
 		}
 		pv.Span = p.span(start)
 		vals = append(vals, pv)
@@ -310,23 +314,23 @@ func (p *parser) parsePartitionValues() []*PartitionValue {
 
 // setSpan sets the span of an action node built before its extent was
 // known.
-func setSpan(n Node, s Span) {
+func setSpan(n ast.Node, s ast.Span) {
 	switch a := n.(type) {
-	case *RenameTable:
+	case *ast.RenameTable:
 		a.Span = s
-	case *RenameColumn:
+	case *ast.RenameColumn:
 		a.Span = s
-	case *SetOptions:
+	case *ast.SetOptions:
 		a.Span = s
-	case *ResetOptions:
+	case *ast.ResetOptions:
 		a.Span = s
-	case *AlterSchema:
+	case *ast.AlterSchema:
 		a.Span = s
-	case *DropSchema:
+	case *ast.DropSchema:
 		a.Span = s
-	case *AddPartitions:
+	case *ast.AddPartitions:
 		a.Span = s
-	case *DropPartitions:
+	case *ast.DropPartitions:
 		a.Span = s
 	}
 }

@@ -1,10 +1,14 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // ---- CREATE ----
 
-func (p *parser) parseCreate() Statement {
+func (p *parser) parseCreate() ast.Statement {
 	start := p.tok().Pos
 	var orReplace, orAlter, replace, temporary, system bool
 	if p.acceptKw("REPLACE") {
@@ -60,8 +64,8 @@ func (p *parser) parseIfNotExists() bool { return p.acceptKws("IF", "NOT", "EXIS
 
 func (p *parser) parseIfExists() bool { return p.acceptKws("IF", "EXISTS") }
 
-func (p *parser) parseCreateTable(start Pos, orReplace, replace, temporary bool) Statement {
-	ct := &CreateTable{OrReplace: orReplace, Replace: replace, Temporary: temporary}
+func (p *parser) parseCreateTable(start ast.Pos, orReplace, replace, temporary bool) ast.Statement {
+	ct := &ast.CreateTable{OrReplace: orReplace, Replace: replace, Temporary: temporary}
 	ct.IfNotExists = p.parseIfNotExists()
 	ct.Name = p.parseQualifiedName("a table name")
 	var schema tableSchema
@@ -111,10 +115,10 @@ func (p *parser) parseCreateTable(start Pos, orReplace, replace, temporary bool)
 	return ct
 }
 
-func (p *parser) parseWatermark() *Watermark {
+func (p *parser) parseWatermark() *ast.Watermark {
 	start := p.tok().Pos
 	p.expectKws("WATERMARK", "FOR")
-	w := &Watermark{Column: p.parseQualifiedName("the time attribute column")}
+	w := &ast.Watermark{Column: p.parseQualifiedName("the time attribute column")}
 	p.expectKw("AS")
 	w.Expr = p.parseExpr()
 	noQueryIn(p, w.Expr, "a watermark")
@@ -124,9 +128,9 @@ func (p *parser) parseWatermark() *Watermark {
 
 // parseTableConstraint reads [CONSTRAINT name] PRIMARY KEY [(cols)]
 // [[NOT] ENFORCED]; withColumns is false for a column-level constraint.
-func (p *parser) parseTableConstraint(withColumns bool) *TableConstraint {
+func (p *parser) parseTableConstraint(withColumns bool) *ast.TableConstraint {
 	start := p.tok().Pos
-	c := &TableConstraint{}
+	c := &ast.TableConstraint{}
 	if p.acceptKw("CONSTRAINT") {
 		c.Name = p.parseIdent("a constraint name")
 	}
@@ -154,9 +158,9 @@ func (p *parser) parseTableConstraint(withColumns bool) *TableConstraint {
 
 // parseColumnDef reads a physical, computed or metadata column;
 // positioned allows FIRST / AFTER col (ALTER TABLE).
-func (p *parser) parseColumnDef(positioned bool) *ColumnDef {
+func (p *parser) parseColumnDef(positioned bool) *ast.ColumnDef {
 	start := p.tok().Pos
-	c := &ColumnDef{Name: p.parseIdent("a column name")}
+	c := &ast.ColumnDef{Name: p.parseIdent("a column name")}
 	for positioned && p.is(Dot) && !p.failed {
 		// ALTER TABLE reaches into a ROW column: ADD a.b INT.
 		p.next()
@@ -185,10 +189,10 @@ func (p *parser) parseColumnDef(positioned bool) *ColumnDef {
 		pstart := p.tok().Pos
 		switch {
 		case p.acceptKw("FIRST"):
-			c.Position = &ColumnPosition{First: true}
+			c.Position = &ast.ColumnPosition{First: true}
 		case p.acceptKw("AFTER"):
 			q := p.parseQualifiedName("a column name")
-			c.Position = &ColumnPosition{After: q.Parts[len(q.Parts)-1], AfterQualifier: q.Parts[:len(q.Parts)-1]}
+			c.Position = &ast.ColumnPosition{After: q.Parts[len(q.Parts)-1], AfterQualifier: q.Parts[:len(q.Parts)-1]}
 		}
 		if c.Position != nil {
 			c.Position.Span = p.span(pstart)
@@ -198,20 +202,20 @@ func (p *parser) parseColumnDef(positioned bool) *ColumnDef {
 	return c
 }
 
-func (p *parser) parseDistribution() *Distribution {
+func (p *parser) parseDistribution() *ast.Distribution {
 	start := p.tok().Pos
 	p.expectKw("DISTRIBUTED")
 	return distributionBody(p, start, "DISTRIBUTED")
 }
 
-func (p *parser) parseLikeClause() *LikeClause {
+func (p *parser) parseLikeClause() *ast.LikeClause {
 	start := p.tok().Pos
 	p.expectKw("LIKE")
-	l := &LikeClause{Table: p.parseQualifiedName("the source table of LIKE")}
+	l := &ast.LikeClause{Table: p.parseQualifiedName("the source table of LIKE")}
 	if p.accept(LParen) {
 		for !p.failed {
 			ostart := p.tok().Pos
-			o := &LikeOption{}
+			o := &ast.LikeOption{}
 			switch {
 			case p.acceptKw("INCLUDING"):
 				o.Strategy = "INCLUDING"
@@ -244,8 +248,8 @@ func (p *parser) parseLikeClause() *LikeClause {
 	return l
 }
 
-func (p *parser) parseCreateView(start Pos, orReplace, temporary bool) Statement {
-	v := &CreateView{OrReplace: orReplace, Temporary: temporary}
+func (p *parser) parseCreateView(start ast.Pos, orReplace, temporary bool) ast.Statement {
+	v := &ast.CreateView{OrReplace: orReplace, Temporary: temporary}
 	v.IfNotExists = p.parseIfNotExists()
 	v.Name = p.parseQualifiedName("a view name")
 	if p.is(LParen) {
@@ -273,8 +277,8 @@ func (p *parser) parseLanguage() string {
 	return ""
 }
 
-func (p *parser) parseCreateFunction(start Pos, orReplace, temporary, system bool) Statement {
-	f := &CreateFunction{OrReplace: orReplace, Temporary: temporary, System: system}
+func (p *parser) parseCreateFunction(start ast.Pos, orReplace, temporary, system bool) ast.Statement {
+	f := &ast.CreateFunction{OrReplace: orReplace, Temporary: temporary, System: system}
 	f.IfNotExists = p.parseIfNotExists()
 	f.Name = p.parseQualifiedName("a function name")
 	if system && len(f.Name.Parts) > 1 && !p.failed {
@@ -293,7 +297,7 @@ func (p *parser) parseCreateFunction(start Pos, orReplace, temporary, system boo
 		p.next()
 		for !p.failed {
 			rstart := p.tok().Pos
-			r := &Resource{}
+			r := &ast.Resource{}
 			switch {
 			case p.acceptKw("JAR"):
 				r.Kind = "JAR"
@@ -322,8 +326,8 @@ func (p *parser) parseCreateFunction(start Pos, orReplace, temporary, system boo
 	return f
 }
 
-func (p *parser) parseCreateCatalog(start Pos) Statement {
-	c := &CreateCatalog{IfNotExists: p.parseIfNotExists()}
+func (p *parser) parseCreateCatalog(start ast.Pos) ast.Statement {
+	c := &ast.CreateCatalog{IfNotExists: p.parseIfNotExists()}
 	c.Name = p.parseIdent("a catalog name")
 	if p.isKw("COMMENT") {
 		cstart := p.next().Pos
@@ -337,8 +341,8 @@ func (p *parser) parseCreateCatalog(start Pos) Statement {
 	return c
 }
 
-func (p *parser) parseCreateDatabase(start Pos) Statement {
-	d := &CreateDatabase{IfNotExists: p.parseIfNotExists()}
+func (p *parser) parseCreateDatabase(start ast.Pos) ast.Statement {
+	d := &ast.CreateDatabase{IfNotExists: p.parseIfNotExists()}
 	d.Name = p.parseQualifiedName("a database name")
 	if p.acceptKw("COMMENT") {
 		d.Comment = p.parseStringLit("the database comment")

@@ -1,10 +1,14 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // ---- DML ----
 
-func (p *parser) parseInsert() Statement {
+func (p *parser) parseInsert() ast.Statement {
 	start := p.next().Pos
-	ins := &InsertStmt{}
+	ins := &ast.InsertStmt{}
 	switch {
 	case p.acceptKw("INTO"):
 	case p.acceptKw("OVERWRITE"):
@@ -55,18 +59,18 @@ func (p *parser) parseInsert() Statement {
 
 // parseStatementSet reads BEGIN STATEMENT SET; stmts END, EXECUTE
 // STATEMENT SET BEGIN stmts END or STATEMENT SET BEGIN stmts END.
-func (p *parser) parseStatementSet(form SetForm) Statement {
+func (p *parser) parseStatementSet(form ast.SetForm) ast.Statement {
 	start := p.tok().Pos
 	switch form {
-	case SetFormClient:
+	case ast.SetFormClient:
 		p.expectKws("BEGIN", "STATEMENT", "SET")
 		p.expect(Semicolon)
-	case SetFormExecute:
+	case ast.SetFormExecute:
 		p.expectKws("EXECUTE", "STATEMENT", "SET", "BEGIN")
-	case SetFormBare:
+	case ast.SetFormBare:
 		p.expectKws("STATEMENT", "SET", "BEGIN")
 	}
-	ss := &StatementSet{Form: form}
+	ss := &ast.StatementSet{Form: form}
 	if p.failed {
 		return nil
 	}
@@ -76,7 +80,7 @@ func (p *parser) parseStatementSet(form SetForm) Statement {
 		if p.isKw("END") || p.is(EOF) {
 			break
 		}
-		var st Statement
+		var st ast.Statement
 		if p.isKw("INSERT") {
 			st = p.parseStatement()
 		} else {
@@ -103,13 +107,13 @@ func (p *parser) parseStatementSet(form SetForm) Statement {
 	return ss
 }
 
-func (p *parser) parseExecute() Statement {
+func (p *parser) parseExecute() ast.Statement {
 	if p.isKws("EXECUTE", "STATEMENT", "SET") {
-		return p.parseStatementSet(SetFormExecute)
+		return p.parseStatementSet(ast.SetFormExecute)
 	}
 	start := p.next().Pos
 	if p.acceptKw("PLAN") {
-		ep := &ExecutePlan{Path: p.parseStringLit("the plan file in quotes")}
+		ep := &ast.ExecutePlan{Path: p.parseStringLit("the plan file in quotes")}
 		ep.Span = p.span(start)
 		return ep
 	}
@@ -117,14 +121,14 @@ func (p *parser) parseExecute() Statement {
 	if st == nil {
 		return nil
 	}
-	return &ExecuteStmt{Span: p.span(start), Stmt: st}
+	return &ast.ExecuteStmt{Span: p.span(start), Stmt: st}
 }
 
-func (p *parser) parseCompilePlan() Statement {
+func (p *parser) parseCompilePlan() ast.Statement {
 	start := p.next().Pos
 	execute := p.acceptKws("AND", "EXECUTE")
 	p.expectKw("PLAN")
-	c := &CompilePlan{Execute: execute, Path: p.parseStringLit("the plan file in quotes")}
+	c := &ast.CompilePlan{Execute: execute, Path: p.parseStringLit("the plan file in quotes")}
 	if !execute {
 		c.IfNotExists = p.parseIfNotExists()
 	}
@@ -136,7 +140,7 @@ func (p *parser) parseCompilePlan() Statement {
 
 // parseRestricted parses the statement EXPLAIN, EXECUTE or COMPILE PLAN
 // wraps: an INSERT, a statement set or (when queries is true) a query.
-func (p *parser) parseRestricted(what string, queries bool) Statement {
+func (p *parser) parseRestricted(what string, queries bool) ast.Statement {
 	t := p.tok()
 	switch {
 	case p.isKw("INSERT"), p.isKws("STATEMENT", "SET"), p.isKws("EXECUTE", "STATEMENT", "SET"):
@@ -151,22 +155,22 @@ func (p *parser) parseRestricted(what string, queries bool) Statement {
 	return p.parseStatement()
 }
 
-func (p *parser) parseCall() Statement {
+func (p *parser) parseCall() ast.Statement {
 	start := p.next().Pos
-	e := p.parseExprPrec(precUnary)
-	call, ok := e.(*FuncCall)
+	e := p.parseExprPrec(ast.PrecUnary)
+	call, ok := e.(*ast.FuncCall)
 	if !ok && !p.failed {
 		p.fail(p.toks[p.pos-1], "expected a procedure call after CALL, like CALL cat.sys.proc(1)", "")
 		return nil
 	}
 	p.uses(featCall, "", start)
-	return &CallStmt{Span: p.span(start), Call: call}
+	return &ast.CallStmt{Span: p.span(start), Call: call}
 }
 
-func (p *parser) parseAnalyze() Statement {
+func (p *parser) parseAnalyze() ast.Statement {
 	start := p.next().Pos
 	p.expectKw("TABLE")
-	a := &AnalyzeStmt{Table: p.parseQualifiedName("a table name")}
+	a := &ast.AnalyzeStmt{Table: p.parseQualifiedName("a table name")}
 	if p.acceptKw("PARTITION") {
 		a.Partition = p.parsePartitionValues()
 	}
@@ -183,19 +187,19 @@ func (p *parser) parseAnalyze() Statement {
 	return a
 }
 
-func (p *parser) parseTruncate() Statement {
+func (p *parser) parseTruncate() ast.Statement {
 	start := p.next().Pos
 	p.expectKw("TABLE")
-	t := &TruncateStmt{Table: p.parseQualifiedName("a table name")}
+	t := &ast.TruncateStmt{Table: p.parseQualifiedName("a table name")}
 	p.uses(featTruncate, "", start)
 	t.Span = p.span(start)
 	return t
 }
 
-func (p *parser) parseDelete() Statement {
+func (p *parser) parseDelete() ast.Statement {
 	start := p.next().Pos
 	p.expectKw("FROM")
-	d := &DeleteStmt{Table: p.parseQualifiedName("a table name")}
+	d := &ast.DeleteStmt{Table: p.parseQualifiedName("a table name")}
 	p.uses(featDelete, "", start)
 	if a := p.parseOptionalAlias(false); a != nil {
 		d.Alias = a.Name
@@ -207,9 +211,9 @@ func (p *parser) parseDelete() Statement {
 	return d
 }
 
-func (p *parser) parseUpdate() Statement {
+func (p *parser) parseUpdate() ast.Statement {
 	start := p.next().Pos
-	u := &UpdateStmt{Table: p.parseQualifiedName("a table name")}
+	u := &ast.UpdateStmt{Table: p.parseQualifiedName("a table name")}
 	p.uses(featUpdate, "", start)
 	if a := p.parseOptionalAlias(false); a != nil {
 		u.Alias = a.Name
@@ -220,7 +224,7 @@ func (p *parser) parseUpdate() Statement {
 		q := p.parseQualifiedName("a column name")
 		p.expect(Eq)
 		v := p.parseExpr()
-		u.Set = append(u.Set, &Assignment{Span: p.span(astart), Column: &ColumnRef{Span: q.Span, Parts: q.Parts}, Value: v})
+		u.Set = append(u.Set, &ast.Assignment{Span: p.span(astart), Column: &ast.ColumnRef{Span: q.Span, Parts: q.Parts}, Value: v})
 		if !p.accept(Comma) {
 			break
 		}
@@ -232,10 +236,10 @@ func (p *parser) parseUpdate() Statement {
 	return u
 }
 
-func (p *parser) parseStopJob() Statement {
+func (p *parser) parseStopJob() ast.Statement {
 	start := p.next().Pos
 	p.expectKw("JOB")
-	s := &StopJob{JobID: p.parseStringLit("the job id in quotes")}
+	s := &ast.StopJob{JobID: p.parseStringLit("the job id in quotes")}
 	p.uses(featStopJob, "", start)
 	// Flink takes [WITH SAVEPOINT] [WITH DRAIN] in this order, and DRAIN
 	// only with a savepoint: draining ends the sources, which only makes

@@ -1,52 +1,46 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
 
-// Operator precedence, lowest first.
-const (
-	precOr = iota + 1
-	precAnd
-	precNot
-	precCmp
-	precConcat
-	precAdd
-	precMul
-	precUnary
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
-func (p *parser) parseExpr() Expr { return p.parseExprPrec(precOr) }
+func (p *parser) parseExpr() ast.Expr { return p.parseExprPrec(ast.PrecOr) }
 
 // parseExprPrec parses an expression whose operators bind at least as
 // tightly as min, so BETWEEN's bounds and frame offsets stop before AND.
-func (p *parser) parseExprPrec(min int) Expr {
+func (p *parser) parseExprPrec(min int) ast.Expr {
 	if !p.enter() {
-		return &badExpr{Span: Span{p.tok().Pos, p.tok().Pos}}
+		return &ast.BadExpr{Span: ast.Span{Pos: p.tok().Pos, End: p.tok().Pos}}
 	}
 	defer p.leave()
 	switch min {
-	case precOr:
+	case ast.PrecOr:
 		return p.parseOr()
-	case precAnd:
+	case ast.PrecAnd:
 		return p.parseAnd()
-	case precNot:
+	case ast.PrecNot:
 		return p.parseNot()
-	case precCmp:
+	case ast.PrecCmp:
 		return p.parseComparison()
-	case precConcat:
+	case ast.PrecConcat:
 		return p.parseConcat()
-	case precAdd:
+	case ast.PrecAdd:
 		return p.parseAdd()
-	case precMul:
+	case ast.PrecMul:
 		return p.parseMul()
 	}
 	return p.parseUnary()
 }
 
-func (p *parser) binary(op string, l, r Expr) Expr {
-	return &BinaryExpr{Span: Span{l.Range().Pos, p.lastEnd}, Op: op, L: l, R: r}
+func (p *parser) binary(op string, l, r ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{Span: ast.Span{Pos: l.Range().Pos, End: p.lastEnd}, Op: op, L: l, R: r}
 }
 
-func (p *parser) parseOr() Expr {
+func (p *parser) parseOr() ast.Expr {
 	l := p.parseAnd()
 	for !p.failed && p.acceptKw("OR") {
 		l = p.binary("OR", l, p.parseAnd())
@@ -54,7 +48,7 @@ func (p *parser) parseOr() Expr {
 	return l
 }
 
-func (p *parser) parseAnd() Expr {
+func (p *parser) parseAnd() ast.Expr {
 	l := p.parseNot()
 	for !p.failed && p.acceptKw("AND") {
 		l = p.binary("AND", l, p.parseNot())
@@ -62,29 +56,29 @@ func (p *parser) parseAnd() Expr {
 	return l
 }
 
-func (p *parser) parseNot() Expr {
+func (p *parser) parseNot() ast.Expr {
 	if p.isKw("NOT") && !p.failed {
 		if !p.enter() {
-			return &badExpr{}
+			return &ast.BadExpr{}
 		}
 		defer p.leave()
 		start := p.next().Pos
 		x := p.parseNot()
-		return &UnaryExpr{Span: p.span(start), Op: "NOT", X: x}
+		return &ast.UnaryExpr{Span: p.span(start), Op: "NOT", X: x}
 	}
 	return p.parseComparison()
 }
 
 var comparisonOps = map[TokenKind]string{Eq: "=", Neq: "<>", BangEq: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">="}
 
-func (p *parser) parseComparison() Expr {
+func (p *parser) parseComparison() ast.Expr {
 	l := p.parseConcat()
 	for !p.failed {
 		start := l.Range().Pos
 		if op, ok := comparisonOps[p.tok().Kind]; ok {
 			p.next()
 			if (p.isKw("ANY") || p.isKw("SOME") || p.isKw("ALL")) && p.peek(1).Kind == LParen {
-				qe := &QuantifiedExpr{L: l, Op: op, Quantifier: p.up[p.pos]}
+				qe := &ast.QuantifiedExpr{L: l, Op: op, Quantifier: p.up[p.pos]}
 				p.next()
 				if p.peekIsQueryAfterParen() {
 					p.next()
@@ -112,12 +106,12 @@ func (p *parser) parseComparison() Expr {
 			switch w := p.up[p.pos]; w {
 			case "NULL", "TRUE", "FALSE", "UNKNOWN":
 				p.next()
-				l = &IsExpr{Span: p.span(start), X: l, Not: not, What: w}
+				l = &ast.IsExpr{Span: p.span(start), X: l, Not: not, What: w}
 			case "DISTINCT":
 				p.next()
 				p.expectKw("FROM")
 				r := p.parseConcat()
-				l = &IsDistinctExpr{Span: p.span(start), L: l, R: r, Not: not}
+				l = &ast.IsDistinctExpr{Span: p.span(start), L: l, R: r, Not: not}
 			case "JSON":
 				p.next()
 				what := "JSON"
@@ -126,7 +120,7 @@ func (p *parser) parseComparison() Expr {
 					p.next()
 					what += " " + k
 				}
-				l = &IsExpr{Span: p.span(start), X: l, Not: not, What: what}
+				l = &ast.IsExpr{Span: p.span(start), X: l, Not: not, What: what}
 			default:
 				p.fail(p.tok(), "expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS, found "+describe(p.tok()), "")
 				return l
@@ -147,7 +141,7 @@ func (p *parser) parseComparison() Expr {
 		switch p.up[p.pos] {
 		case "IN":
 			p.next()
-			in := &InExpr{X: l, Not: not}
+			in := &ast.InExpr{X: l, Not: not}
 			if p.peekIsQueryAfterParen() {
 				p.next()
 				in.Query = p.parseQuery()
@@ -162,7 +156,7 @@ func (p *parser) parseComparison() Expr {
 			l = in
 		case "BETWEEN":
 			p.next()
-			b := &BetweenExpr{X: l, Not: not}
+			b := &ast.BetweenExpr{X: l, Not: not}
 			switch {
 			case p.acceptKw("SYMMETRIC"):
 				b.Mode = "SYMMETRIC"
@@ -175,7 +169,7 @@ func (p *parser) parseComparison() Expr {
 			b.Span = p.span(start)
 			l = b
 		case "LIKE", "SIMILAR":
-			lk := &LikeExpr{X: l, Not: not, Op: "LIKE"}
+			lk := &ast.LikeExpr{X: l, Not: not, Op: "LIKE"}
 			if p.acceptKw("SIMILAR") {
 				p.expectKw("TO")
 				lk.Op = "SIMILAR TO"
@@ -207,7 +201,7 @@ func (p *parser) peekIsQueryAfterParen() bool {
 	return false
 }
 
-func (p *parser) parseConcat() Expr {
+func (p *parser) parseConcat() ast.Expr {
 	l := p.parseAdd()
 	for !p.failed && p.accept(Concat) {
 		l = p.binary("||", l, p.parseAdd())
@@ -215,7 +209,7 @@ func (p *parser) parseConcat() Expr {
 	return l
 }
 
-func (p *parser) parseAdd() Expr {
+func (p *parser) parseAdd() ast.Expr {
 	l := p.parseMul()
 	for !p.failed {
 		switch {
@@ -230,7 +224,7 @@ func (p *parser) parseAdd() Expr {
 	return l
 }
 
-func (p *parser) parseMul() Expr {
+func (p *parser) parseMul() ast.Expr {
 	l := p.parseUnary()
 	for !p.failed {
 		switch {
@@ -247,21 +241,21 @@ func (p *parser) parseMul() Expr {
 	return l
 }
 
-func (p *parser) parseUnary() Expr {
+func (p *parser) parseUnary() ast.Expr {
 	if (p.is(Minus) || p.is(Plus)) && !p.failed {
 		if !p.enter() {
-			return &badExpr{}
+			return &ast.BadExpr{}
 		}
 		defer p.leave()
 		t := p.next()
 		x := p.parseUnary()
-		return &UnaryExpr{Span: p.span(t.Pos), Op: t.Text, X: x}
+		return &ast.UnaryExpr{Span: p.span(t.Pos), Op: t.Text, X: x}
 	}
 	return p.parsePostfix(p.parsePrimary())
 }
 
 // parsePostfix applies x[i] and x.field.
-func (p *parser) parsePostfix(x Expr) Expr {
+func (p *parser) parsePostfix(x ast.Expr) ast.Expr {
 	for !p.failed {
 		start := x.Range().Pos
 		switch {
@@ -269,11 +263,11 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			p.next()
 			idx := p.parseExpr()
 			p.expect(RBracket)
-			x = &IndexExpr{Span: p.span(start), X: x, Index: idx}
+			x = &ast.IndexExpr{Span: p.span(start), X: x, Index: idx}
 		case p.is(Dot) && p.peek(1).Kind != Asterisk && fieldAccessible(x):
 			p.next()
 			f := p.parseIdent("a field name")
-			x = &FieldExpr{Span: p.span(start), X: x, Field: f}
+			x = &ast.FieldExpr{Span: p.span(start), X: x, Field: f}
 		default:
 			return x
 		}
@@ -283,9 +277,9 @@ func (p *parser) parsePostfix(x Expr) Expr {
 
 // fieldAccessible reports whether .field may follow x: a literal such as
 // 0 .a would print as the malformed number 0.a.
-func fieldAccessible(x Expr) bool {
+func fieldAccessible(x ast.Expr) bool {
 	switch x.(type) {
-	case *ColumnRef, *FuncCall, *ParenExpr, *IndexExpr, *FieldExpr, *CastExpr, *RowExpr, *SubqueryExpr:
+	case *ast.ColumnRef, *ast.FuncCall, *ast.ParenExpr, *ast.IndexExpr, *ast.FieldExpr, *ast.CastExpr, *ast.RowExpr, *ast.SubqueryExpr:
 		return true
 	}
 	return false
@@ -305,35 +299,35 @@ func (p *parser) parseUnitWord() string {
 
 // parseNameExpr reads a dotted name: a column reference, t.*, or a call
 // of a (qualified) function.
-func (p *parser) parseNameExpr() Expr {
+func (p *parser) parseNameExpr() ast.Expr {
 	start := p.tok().Pos
-	parts := []*Ident{p.parseIdent("a name")}
+	parts := []*ast.Ident{p.parseIdent("a name")}
 	for !p.failed && p.is(Dot) {
 		if p.peek(1).Kind == Asterisk {
 			p.next()
 			p.next()
-			return &Star{Span: p.span(start), Qualifier: parts}
+			return &ast.Star{Span: p.span(start), Qualifier: parts}
 		}
 		p.next()
 		parts = append(parts, p.parseIdent("a name after '.'"))
 	}
 	if p.is(LParen) && !p.failed {
-		name := &QualifiedName{Span: p.span(start), Parts: parts}
+		name := &ast.QualifiedName{Span: p.span(start), Parts: parts}
 		return p.parseCallAfterName(name)
 	}
-	return &ColumnRef{Span: p.span(start), Parts: parts}
+	return &ast.ColumnRef{Span: p.span(start), Parts: parts}
 }
 
 // parseCallAfterName reads (args) and the suffixes of a call whose name
 // was read.
-func (p *parser) parseCallAfterName(name *QualifiedName) Expr {
+func (p *parser) parseCallAfterName(name *ast.QualifiedName) ast.Expr {
 	start := name.Pos
 	if len(name.Parts) == 1 && !name.Parts[0].Quoted {
-		if up := strings.ToUpper(name.Parts[0].Name); builtinFunctions[up] {
+		if up := strings.ToUpper(name.Parts[0].Name); builtin.BuiltinFunctions[up] {
 			name.Parts[0].Name = up
 		}
 	}
-	f := &FuncCall{Name: name}
+	f := &ast.FuncCall{Name: name}
 	p.expect(LParen)
 	switch {
 	case p.acceptKw("DISTINCT"):
@@ -343,7 +337,7 @@ func (p *parser) parseCallAfterName(name *QualifiedName) Expr {
 	}
 	if p.is(Asterisk) && p.peek(1).Kind == RParen {
 		t := p.next()
-		f.Args = []Expr{&Star{Span: Span{t.Pos, t.End}}}
+		f.Args = []ast.Expr{&ast.Star{Span: ast.Span{Pos: t.Pos, End: t.End}}}
 	} else {
 		for !p.failed && !p.is(RParen) {
 			f.Args = append(f.Args, p.parseCallArg())
@@ -358,7 +352,7 @@ func (p *parser) parseCallAfterName(name *QualifiedName) Expr {
 }
 
 // parseCallSuffix reads WITHIN GROUP, FILTER, IGNORE/RESPECT NULLS and OVER.
-func (p *parser) parseCallSuffix(f *FuncCall, start Pos) Expr {
+func (p *parser) parseCallSuffix(f *ast.FuncCall, start ast.Pos) ast.Expr {
 	if p.isKws("WITHIN", "GROUP") {
 		p.next()
 		p.next()
@@ -394,13 +388,13 @@ func (p *parser) parseCallSuffix(f *FuncCall, start Pos) Expr {
 	return f
 }
 
-func (p *parser) parseCallArg() Expr {
+func (p *parser) parseCallArg() ast.Expr {
 	if p.isKw("MODEL") && (p.peek(1).Kind == Word || p.peek(1).Kind == QuotedIdent) {
 		// MODEL m names a model (Flink's ExplicitModel), as ML_PREDICT and
 		// ML_EVALUATE take it; a column called model is never followed by
 		// a name inside an argument list.
 		start := p.next().Pos
-		m := &ModelArg{Name: p.parseQualifiedName("a model name")}
+		m := &ast.ModelArg{Name: p.parseQualifiedName("a model name")}
 		m.Span = p.span(start)
 		p.uses(featModelArg, "", start)
 		return m
@@ -410,15 +404,15 @@ func (p *parser) parseCallArg() Expr {
 		// TUMBLE(..., OFFSET => ...) and Flink takes it.
 		t := p.next()
 		start := t.Pos
-		name := &Ident{Span: Span{t.Pos, t.End}, Name: t.Value, Quoted: t.Kind == QuotedIdent}
+		name := &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: t.Value, Quoted: t.Kind == QuotedIdent}
 		p.next()
-		var v Expr
+		var v ast.Expr
 		if p.isKw("MODEL") && (p.peek(1).Kind == Word || p.peek(1).Kind == QuotedIdent) {
 			v = p.parseCallArg()
 		} else {
 			v = p.parseExpr()
 		}
-		return &NamedArg{Span: p.span(start), Name: name, Value: v}
+		return &ast.NamedArg{Span: p.span(start), Name: name, Value: v}
 	}
 	return p.parseExpr()
 }
@@ -426,14 +420,14 @@ func (p *parser) parseCallArg() Expr {
 // parseTableArg reads TABLE t [PARTITION BY col | (cols)] [ORDER BY ...].
 // As in Calcite, several partition columns need parentheses, since a comma
 // ends the argument.
-func (p *parser) parseTableArg() Expr {
+func (p *parser) parseTableArg() ast.Expr {
 	start := p.next().Pos
-	ta := &TableArg{Name: p.parseQualifiedName("a table name")}
+	ta := &ast.TableArg{Name: p.parseQualifiedName("a table name")}
 	if p.acceptKws("PARTITION", "BY") {
 		if p.is(LParen) {
 			ta.PartitionBy = p.parseParenExprList()
 		} else {
-			ta.PartitionBy = []Expr{p.parseExprPrec(precConcat)}
+			ta.PartitionBy = []ast.Expr{p.parseExprPrec(ast.PrecConcat)}
 		}
 	}
 	if p.isKws("ORDER", "BY") {
@@ -445,7 +439,7 @@ func (p *parser) parseTableArg() Expr {
 			ta.OrderBy = p.parseOrderItems()
 			p.expect(RParen)
 		} else {
-			ta.OrderBy = []*OrderItem{p.parseOrderItem()}
+			ta.OrderBy = []*ast.OrderItem{p.parseOrderItem()}
 		}
 	}
 	ta.Span = p.span(start)

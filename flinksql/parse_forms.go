@@ -1,10 +1,14 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
 
-func (p *parser) parseCase() Expr {
+	"github.com/palink/palink/flinksql/ast"
+)
+
+func (p *parser) parseCase() ast.Expr {
 	start := p.next().Pos
-	c := &CaseExpr{}
+	c := &ast.CaseExpr{}
 	if !p.isKw("WHEN") {
 		c.Operand = p.parseExpr()
 	}
@@ -13,7 +17,7 @@ func (p *parser) parseCase() Expr {
 		cond := p.parseExpr()
 		p.expectKw("THEN")
 		res := p.parseExpr()
-		c.Whens = append(c.Whens, &WhenClause{Span: p.span(wstart), Cond: cond, Result: res})
+		c.Whens = append(c.Whens, &ast.WhenClause{Span: p.span(wstart), Cond: cond, Result: res})
 	}
 	if len(c.Whens) == 0 && !p.failed {
 		p.fail(p.tok(), "expected WHEN in CASE, found "+describe(p.tok()), "")
@@ -26,10 +30,10 @@ func (p *parser) parseCase() Expr {
 	return c
 }
 
-func (p *parser) parseTrim() Expr {
+func (p *parser) parseTrim() ast.Expr {
 	start := p.next().Pos
 	p.next()
-	tr := &TrimExpr{}
+	tr := &ast.TrimExpr{}
 	switch w := p.up[p.pos]; w {
 	case "BOTH", "LEADING", "TRAILING":
 		p.next()
@@ -65,9 +69,9 @@ var intervalUnits = map[string]bool{
 	"MILLISECONDS": true, "MICROSECOND": true, "MICROSECONDS": true, "NANOSECOND": true, "NANOSECONDS": true,
 }
 
-func (p *parser) parseIntervalLit() Expr {
+func (p *parser) parseIntervalLit() ast.Expr {
 	start := p.next().Pos
-	il := &IntervalLit{}
+	il := &ast.IntervalLit{}
 	switch {
 	case p.accept(Minus):
 		il.Negative = true
@@ -80,16 +84,16 @@ func (p *parser) parseIntervalLit() Expr {
 		il.Value = p.parsePrimary()
 	default:
 		p.fail(p.tok(), "expected the interval value in quotes, like INTERVAL '5' SECOND, found "+describe(p.tok()), "")
-		return &badExpr{}
+		return &ast.BadExpr{}
 	}
 	il.Qualifier = p.parseIntervalQualifier()
 	il.Span = p.span(start)
 	return il
 }
 
-func (p *parser) parseIntervalQualifier() *IntervalQualifier {
+func (p *parser) parseIntervalQualifier() *ast.IntervalQualifier {
 	start := p.tok().Pos
-	q := &IntervalQualifier{}
+	q := &ast.IntervalQualifier{}
 	if p.failed {
 		return q
 	}
@@ -128,16 +132,16 @@ func (p *parser) parseOptIntParams() []int {
 }
 
 // parseJSONCall reads the JSON functions with keyword clauses.
-func (p *parser) parseJSONCall(name string) Expr {
+func (p *parser) parseJSONCall(name string) ast.Expr {
 	start := p.next().Pos
 	p.expect(LParen)
-	j := &JSONCallExpr{Name: name}
+	j := &ast.JSONCallExpr{Name: name}
 	isObject := name == "JSON_OBJECT" || name == "JSON_OBJECTAGG"
 	for !p.failed && !p.is(RParen) && !p.isJSONClauseStart() {
 		if isObject {
 			estart := p.tok().Pos
-			e := &JSONEntry{KeyWord: p.acceptKw("KEY")}
-			e.Key = p.parseExprPrec(precConcat)
+			e := &ast.JSONEntry{KeyWord: p.acceptKw("KEY")}
+			e.Key = p.parseExprPrec(ast.PrecConcat)
 			if p.accept(Colon) {
 				e.Colon = true
 			} else {
@@ -159,7 +163,7 @@ func (p *parser) parseJSONCall(name string) Expr {
 			continue
 		}
 		cstart := p.tok().Pos
-		c := &JSONClause{}
+		c := &ast.JSONClause{}
 		var words []string
 		for !p.failed {
 			if !p.is(Word) {
@@ -170,7 +174,7 @@ func (p *parser) parseJSONCall(name string) Expr {
 			p.next()
 			words = append(words, w)
 			if w == "DEFAULT" {
-				c.Default = p.parseExprPrec(precConcat)
+				c.Default = p.parseExprPrec(ast.PrecConcat)
 				continue
 			}
 			if w == "WRAPPER" {

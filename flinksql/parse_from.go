@@ -1,36 +1,40 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // ---- FROM ----
 
-func (p *parser) parseFrom() TableExpr {
+func (p *parser) parseFrom() ast.TableExpr {
 	l := p.parseTableRef()
 	for !p.failed {
 		start := l.Range().Pos
-		j := &Join{L: l}
+		j := &ast.Join{L: l}
 		switch {
 		case p.accept(Comma):
-			j.Kind = JoinComma
+			j.Kind = ast.JoinComma
 		case p.acceptKws("CROSS", "JOIN"):
-			j.Kind = JoinCross
+			j.Kind = ast.JoinCross
 		default:
 			j.Natural = p.acceptKw("NATURAL")
 			switch {
 			case p.acceptKw("JOIN"):
-				j.Kind = JoinInner
+				j.Kind = ast.JoinInner
 			case p.acceptKws("INNER", "JOIN"):
-				j.Kind = JoinInner
+				j.Kind = ast.JoinInner
 			case p.acceptKw("LEFT"):
-				j.Kind = JoinLeft
+				j.Kind = ast.JoinLeft
 				p.acceptKw("OUTER")
 				p.expectKw("JOIN")
 			case p.acceptKw("RIGHT"):
-				j.Kind = JoinRight
+				j.Kind = ast.JoinRight
 				p.acceptKw("OUTER")
 				p.expectKw("JOIN")
 			case p.acceptKw("FULL"):
-				j.Kind = JoinFull
+				j.Kind = ast.JoinFull
 				p.acceptKw("OUTER")
 				p.expectKw("JOIN")
 			default:
@@ -41,62 +45,62 @@ func (p *parser) parseFrom() TableExpr {
 			}
 		}
 		j.R = p.parseTableRef()
-		if j.Kind != JoinComma && j.Kind != JoinCross && !j.Natural {
+		if j.Kind != ast.JoinComma && j.Kind != ast.JoinCross && !j.Natural {
 			switch {
 			case p.acceptKw("ON"):
 				j.On = p.parseExpr()
 			case p.acceptKw("USING"):
 				j.Using = p.parseParenIdentList("a join column")
-			case j.Kind == JoinInner && isUnnestOrLateral(j.R):
+			case j.Kind == ast.JoinInner && isUnnestOrLateral(j.R):
 				// JOIN UNNEST(...) / JOIN LATERAL TABLE(...) need no condition
 				// in Flink when written ON TRUE; accept its absence too.
 			default:
 				p.fail(p.tok(), "expected ON or USING after the joined table, found "+describe(p.tok()), "write ON <condition>")
 			}
 		}
-		j.Span = Span{start, p.lastEnd}
+		j.Span = ast.Span{Pos: start, End: p.lastEnd}
 		l = j
 	}
 	return l
 }
 
-func isUnnestOrLateral(t TableExpr) bool {
+func isUnnestOrLateral(t ast.TableExpr) bool {
 	switch x := t.(type) {
-	case *Unnest:
+	case *ast.Unnest:
 		return true
-	case *TableFunc:
+	case *ast.TableFunc:
 		return x.Lateral
 	}
 	return false
 }
 
 // parseTableRef reads one table primary with its suffixes.
-func (p *parser) parseTableRef() TableExpr {
+func (p *parser) parseTableRef() ast.TableExpr {
 	start := p.tok().Pos
 	if !p.enter() {
-		return &TableRef{Name: &QualifiedName{}}
+		return &ast.TableRef{Name: &ast.QualifiedName{}}
 	}
 	defer p.leave()
-	var t TableExpr
+	var t ast.TableExpr
 	lateral := p.acceptKw("LATERAL")
 	switch {
 	case p.isKw("TABLE") && p.peek(1).Kind == LParen:
 		p.next()
 		p.next()
-		tf := &TableFunc{Lateral: lateral, Wrapped: true, Call: p.parseExpr()}
+		tf := &ast.TableFunc{Lateral: lateral, Wrapped: true, Call: p.parseExpr()}
 		p.expect(RParen)
 		tf.Span = p.span(start)
 		return p.tableSuffix(tf, start)
 	case p.isKw("UNNEST") && p.peek(1).Kind == LParen:
 		p.next()
-		u := &Unnest{Args: p.parseParenExprList()}
+		u := &ast.Unnest{Args: p.parseParenExprList()}
 		u.WithOrdinality = p.acceptKws("WITH", "ORDINALITY")
 		u.Alias = p.parseOptionalAlias(true)
 		u.Span = p.span(start)
 		return u
 	case p.is(LParen) && p.parenLeadsToQuery():
 		p.next()
-		d := &DerivedTable{Lateral: lateral, Query: p.parseQuery()}
+		d := &ast.DerivedTable{Lateral: lateral, Query: p.parseQuery()}
 		p.expect(RParen)
 		t = d
 		d.Span = p.span(start)
@@ -107,7 +111,7 @@ func (p *parser) parseTableRef() TableExpr {
 		p.next()
 		inner := p.parseFrom()
 		p.expect(RParen)
-		t = &ParenTable{Span: p.span(start), Table: inner}
+		t = &ast.ParenTable{Span: p.span(start), Table: inner}
 	default:
 		if lateral {
 			p.fail(p.tok(), "expected TABLE(...) or a subquery after LATERAL, found "+describe(p.tok()), "")
@@ -117,13 +121,13 @@ func (p *parser) parseTableRef() TableExpr {
 			// A table function called without TABLE(...), as process table
 			// functions may be.
 			call := p.parseCallAfterName(name)
-			t = &TableFunc{Span: p.span(start), Call: call}
+			t = &ast.TableFunc{Span: p.span(start), Call: call}
 			break
 		}
-		tr := &TableRef{Name: name}
+		tr := &ast.TableRef{Name: name}
 		tr.Hints = p.parseHints()
 		if p.acceptKws("FOR", "SYSTEM_TIME", "AS", "OF") {
-			tr.SystemTime = p.parseExprPrec(precConcat)
+			tr.SystemTime = p.parseExprPrec(ast.PrecConcat)
 		}
 		tr.Span = p.span(start)
 		t = tr
@@ -132,7 +136,7 @@ func (p *parser) parseTableRef() TableExpr {
 }
 
 // tableSuffix applies MATCH_RECOGNIZE and the alias to a table primary.
-func (p *parser) tableSuffix(t TableExpr, start Pos) TableExpr {
+func (p *parser) tableSuffix(t ast.TableExpr, start ast.Pos) ast.TableExpr {
 	if p.isKw("MATCH_RECOGNIZE") && p.peek(1).Kind == LParen {
 		t = p.parseMatchRecognize(t, start)
 	}
@@ -141,16 +145,16 @@ func (p *parser) tableSuffix(t TableExpr, start Pos) TableExpr {
 		return t
 	}
 	switch x := t.(type) {
-	case *TableRef:
+	case *ast.TableRef:
 		x.Alias = alias
 		x.Span = p.span(start)
-	case *DerivedTable:
+	case *ast.DerivedTable:
 		x.Alias = alias
 		x.Span = p.span(start)
-	case *TableFunc:
+	case *ast.TableFunc:
 		x.Alias = alias
 		x.Span = p.span(start)
-	case *MatchRecognize:
+	case *ast.MatchRecognize:
 		x.Alias = alias
 		x.Span = p.span(start)
 	default:
@@ -160,8 +164,8 @@ func (p *parser) tableSuffix(t TableExpr, start Pos) TableExpr {
 }
 
 // parseHints reads zero or more /*+ ... */ blocks.
-func (p *parser) parseHints() []*Hint {
-	var hints []*Hint
+func (p *parser) parseHints() []*ast.Hint {
+	var hints []*ast.Hint
 	for !p.failed && p.is(HintStart) {
 		p.next()
 		for !p.failed {
@@ -177,9 +181,9 @@ func (p *parser) parseHints() []*Hint {
 	return hints
 }
 
-func (p *parser) parseHint() *Hint {
+func (p *parser) parseHint() *ast.Hint {
 	start := p.tok().Pos
-	h := &Hint{Name: p.parseIdent("a hint name")}
+	h := &ast.Hint{Name: p.parseIdent("a hint name")}
 	if !h.Name.Quoted {
 		// Hint names are case-insensitive (Calcite's hint strategy table).
 		h.Name.Name = strings.ToUpper(h.Name.Name)
@@ -190,7 +194,7 @@ func (p *parser) parseHint() *Hint {
 		for !p.failed && !p.is(RParen) {
 			if kv {
 				kstart := p.tok().Pos
-				var key Expr
+				var key ast.Expr
 				if p.is(String) {
 					key = p.parseStringLit("a hint option key")
 				} else {
@@ -198,7 +202,7 @@ func (p *parser) parseHint() *Hint {
 				}
 				p.expect(Eq)
 				val := p.parseHintValue()
-				h.KVs = append(h.KVs, &HintKV{Span: p.span(kstart), Key: key, Value: val})
+				h.KVs = append(h.KVs, &ast.HintKV{Span: p.span(kstart), Key: key, Value: val})
 			} else {
 				h.Args = append(h.Args, p.parseHintValue())
 			}
@@ -212,7 +216,7 @@ func (p *parser) parseHint() *Hint {
 	return h
 }
 
-func (p *parser) parseHintValue() Expr {
+func (p *parser) parseHintValue() ast.Expr {
 	switch p.tok().Kind {
 	case String:
 		return p.parseStringLit("a hint option")
@@ -223,17 +227,17 @@ func (p *parser) parseHintValue() Expr {
 }
 
 // parseColumnRefOnly reads a dotted name as a ColumnRef.
-func (p *parser) parseColumnRefOnly(what string) Expr {
+func (p *parser) parseColumnRefOnly(what string) ast.Expr {
 	q := p.parseQualifiedName(what)
-	return &ColumnRef{Span: q.Span, Parts: q.Parts}
+	return &ast.ColumnRef{Span: q.Span, Parts: q.Parts}
 }
 
 // ---- MATCH_RECOGNIZE ----
 
-func (p *parser) parseMatchRecognize(input TableExpr, start Pos) *MatchRecognize {
+func (p *parser) parseMatchRecognize(input ast.TableExpr, start ast.Pos) *ast.MatchRecognize {
 	p.expectKw("MATCH_RECOGNIZE")
 	p.expect(LParen)
-	m := &MatchRecognize{Input: input}
+	m := &ast.MatchRecognize{Input: input}
 	if p.acceptKws("PARTITION", "BY") {
 		for !p.failed {
 			m.PartitionBy = append(m.PartitionBy, p.parseExpr())
@@ -265,7 +269,7 @@ func (p *parser) parseMatchRecognize(input TableExpr, start Pos) *MatchRecognize
 	if p.isKw("AFTER") {
 		astart := p.next().Pos
 		p.expectKws("MATCH", "SKIP")
-		a := &AfterMatch{}
+		a := &ast.AfterMatch{}
 		switch {
 		case p.acceptKws("PAST", "LAST", "ROW"):
 			a.Kind = "PAST LAST ROW"
@@ -293,12 +297,12 @@ func (p *parser) parseMatchRecognize(input TableExpr, start Pos) *MatchRecognize
 	m.StrictEnd = p.accept(Dollar)
 	p.expect(RParen)
 	if p.acceptKw("WITHIN") {
-		m.Within = p.parseExprPrec(precConcat)
+		m.Within = p.parseExprPrec(ast.PrecConcat)
 	}
 	if p.acceptKw("SUBSET") {
 		for !p.failed {
 			sstart := p.tok().Pos
-			s := &Subset{Name: p.parseIdent("a subset name")}
+			s := &ast.Subset{Name: p.parseIdent("a subset name")}
 			p.expect(Eq)
 			s.Vars = p.parseParenIdentList("a pattern variable")
 			s.Span = p.span(sstart)
@@ -314,7 +318,7 @@ func (p *parser) parseMatchRecognize(input TableExpr, start Pos) *MatchRecognize
 		name := p.parseIdent("a pattern variable")
 		p.expectKw("AS")
 		cond := p.parseExpr()
-		m.Define = append(m.Define, &SelectItem{Span: p.span(dstart), Expr: cond, Alias: name})
+		m.Define = append(m.Define, &ast.SelectItem{Span: p.span(dstart), Expr: cond, Alias: name})
 		if !p.accept(Comma) {
 			break
 		}
@@ -325,13 +329,13 @@ func (p *parser) parseMatchRecognize(input TableExpr, start Pos) *MatchRecognize
 }
 
 // parseAsList reads expr AS name, ... (MEASURES).
-func (p *parser) parseAsList(what string) []*SelectItem {
-	var items []*SelectItem
+func (p *parser) parseAsList(what string) []*ast.SelectItem {
+	var items []*ast.SelectItem
 	for !p.failed {
 		start := p.tok().Pos
 		e := p.parseExpr()
 		p.expectKw("AS")
-		items = append(items, &SelectItem{Expr: e, Alias: p.parseIdent(what), Span: p.span(start)})
+		items = append(items, &ast.SelectItem{Expr: e, Alias: p.parseIdent(what), Span: p.span(start)})
 		if !p.accept(Comma) {
 			break
 		}
@@ -339,17 +343,17 @@ func (p *parser) parseAsList(what string) []*SelectItem {
 	return items
 }
 
-func (p *parser) parsePatternAlt() PatternTerm {
+func (p *parser) parsePatternAlt() ast.PatternTerm {
 	start := p.tok().Pos
 	if !p.enter() {
-		return &PatternSeq{}
+		return &ast.PatternSeq{}
 	}
 	defer p.leave()
 	first := p.parsePatternSeq()
 	if !p.is(Pipe) {
 		return first
 	}
-	alt := &PatternAlt{Alts: []PatternTerm{first}}
+	alt := &ast.PatternAlt{Alts: []ast.PatternTerm{first}}
 	for !p.failed && p.accept(Pipe) {
 		alt.Alts = append(alt.Alts, p.parsePatternSeq())
 	}
@@ -367,9 +371,9 @@ func (p *parser) patternFactorStarts() bool {
 	return false
 }
 
-func (p *parser) parsePatternSeq() PatternTerm {
+func (p *parser) parsePatternSeq() ast.PatternTerm {
 	start := p.tok().Pos
-	seq := &PatternSeq{}
+	seq := &ast.PatternSeq{}
 	for !p.failed && p.patternFactorStarts() {
 		seq.Items = append(seq.Items, p.parsePatternFactor())
 	}
@@ -383,13 +387,13 @@ func (p *parser) parsePatternSeq() PatternTerm {
 	return seq
 }
 
-func (p *parser) parsePatternFactor() PatternTerm {
+func (p *parser) parsePatternFactor() ast.PatternTerm {
 	start := p.tok().Pos
 	switch {
 	case p.isKw("PERMUTE") && p.peek(1).Kind == LParen:
 		p.next()
 		p.next()
-		pm := &PatternPermute{}
+		pm := &ast.PatternPermute{}
 		for !p.failed {
 			pm.Items = append(pm.Items, p.parsePatternAlt())
 			if !p.accept(Comma) {
@@ -401,7 +405,7 @@ func (p *parser) parsePatternFactor() PatternTerm {
 		return pm
 	case p.is(LParen):
 		p.next()
-		g := &PatternGroup{Inner: p.parsePatternAlt()}
+		g := &ast.PatternGroup{Inner: p.parsePatternAlt()}
 		p.expect(RParen)
 		g.Quant = p.parseQuantifier()
 		g.Span = p.span(start)
@@ -409,13 +413,13 @@ func (p *parser) parsePatternFactor() PatternTerm {
 	case p.is(LBrace):
 		p.next()
 		p.expect(Minus)
-		ex := &PatternExclude{Inner: p.parsePatternAlt()}
+		ex := &ast.PatternExclude{Inner: p.parsePatternAlt()}
 		p.expect(Minus)
 		p.expect(RBrace)
 		ex.Span = p.span(start)
 		return ex
 	}
-	v := &PatternVar{Name: p.parseIdent("a pattern variable")}
+	v := &ast.PatternVar{Name: p.parseIdent("a pattern variable")}
 	v.Quant = p.parseQuantifier()
 	v.Span = p.span(start)
 	return v

@@ -1,13 +1,17 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // Models (Flink 2.0) and connections (Flink 2.2): catalog objects with
 // options, created, altered and dropped like tables.
 
 // createModel reads CREATE [TEMPORARY] MODEL after MODEL: [IF NOT EXISTS]
 // name [INPUT (cols)] [OUTPUT (cols)] [COMMENT 'c'] [WITH (...)] [AS query].
-func createModel(p *parser, start Pos, temporary bool) Statement {
+func createModel(p *parser, start ast.Pos, temporary bool) ast.Statement {
 	p.uses(featModel, "CREATE MODEL", start)
-	m := &CreateModel{Temporary: temporary, IfNotExists: p.parseIfNotExists()}
+	m := &ast.CreateModel{Temporary: temporary, IfNotExists: p.parseIfNotExists()}
 	m.Name = p.parseQualifiedName("a model name")
 	if p.acceptKw("INPUT") {
 		m.Input = modelColumns(p)
@@ -29,8 +33,8 @@ func createModel(p *parser, start Pos, temporary bool) Statement {
 }
 
 // modelColumns reads the (name type, ...) of INPUT or OUTPUT.
-func modelColumns(p *parser) []*ColumnDef {
-	var cols []*ColumnDef
+func modelColumns(p *parser) []*ast.ColumnDef {
+	var cols []*ast.ColumnDef
 	p.expect(LParen)
 	for !p.failed {
 		cols = append(cols, p.parseColumnDef(false))
@@ -44,9 +48,9 @@ func modelColumns(p *parser) []*ColumnDef {
 
 // createConnection reads CREATE [TEMPORARY [SYSTEM]] CONNECTION after
 // CONNECTION: [IF NOT EXISTS] name [COMMENT 'c'] WITH (...).
-func createConnection(p *parser, start Pos, temporary, system bool) Statement {
+func createConnection(p *parser, start ast.Pos, temporary, system bool) ast.Statement {
 	p.uses(featConnection, "CREATE CONNECTION", start)
-	c := &CreateConnection{Temporary: temporary, System: system, IfNotExists: p.parseIfNotExists()}
+	c := &ast.CreateConnection{Temporary: temporary, System: system, IfNotExists: p.parseIfNotExists()}
 	c.Name = p.parseQualifiedName("a connection name")
 	if p.acceptKw("COMMENT") {
 		c.Comment = p.parseStringLit("the connection comment")
@@ -59,8 +63,8 @@ func createConnection(p *parser, start Pos, temporary, system bool) Statement {
 }
 
 // alterObject reads ALTER MODEL|CONNECTION after the object's keyword.
-func alterObject(p *parser, start Pos, object string) Statement {
-	a := &AlterObject{Object: object, IfExists: p.parseIfExists()}
+func alterObject(p *parser, start ast.Pos, object string) ast.Statement {
+	a := &ast.AlterObject{Object: object, IfExists: p.parseIfExists()}
 	a.Name = p.parseQualifiedName("a " + lowerASCII(object) + " name")
 	switch {
 	case p.acceptKws("RENAME", "TO"):

@@ -1,5 +1,9 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // Materialized tables (Flink 1.20 and later), as flink-sql-parser's
 // SqlCreateOrAlterMaterializedTable and SqlAlterMaterializedTable read them.
 // They are functions rather than parser methods: each statement family of
@@ -7,7 +11,7 @@ package flinksql
 
 // createMaterializedTable reads CREATE [OR ALTER] MATERIALIZED TABLE after
 // CREATE [OR ALTER] [TEMPORARY]; replace is CREATE OR REPLACE or REPLACE.
-func createMaterializedTable(p *parser, start Pos, orAlter, replace, temporary bool) Statement {
+func createMaterializedTable(p *parser, start ast.Pos, orAlter, replace, temporary bool) ast.Statement {
 	if !p.isKw("MATERIALIZED") {
 		p.fail(p.tok(), "expected MATERIALIZED TABLE after CREATE OR ALTER, found "+describe(p.tok()), "")
 		return nil
@@ -24,7 +28,7 @@ func createMaterializedTable(p *parser, start Pos, orAlter, replace, temporary b
 	if orAlter {
 		p.uses(featCreateOrAlterMT, "", start)
 	}
-	m := &CreateMaterializedTable{OrAlter: orAlter, Name: p.parseQualifiedName("a materialized table name")}
+	m := &ast.CreateMaterializedTable{OrAlter: orAlter, Name: p.parseQualifiedName("a materialized table name")}
 	if p.is(LParen) && !p.failed {
 		s := parseTableSchema(p)
 		m.HasSchema = true
@@ -72,10 +76,10 @@ func createMaterializedTable(p *parser, start Pos, orAlter, replace, temporary b
 }
 
 // parseFreshness reads = INTERVAL '…' unit after FRESHNESS.
-func parseFreshness(p *parser) Expr {
+func parseFreshness(p *parser) ast.Expr {
 	p.expect(Eq)
 	e := p.parseExpr()
-	if _, ok := e.(*IntervalLit); !ok && !p.failed {
+	if _, ok := e.(*ast.IntervalLit); !ok && !p.failed {
 		r := e.Range()
 		p.report(r.Pos, r.End, CodeSyntax, "materialized table freshness must be an INTERVAL literal", "write FRESHNESS = INTERVAL '1' MINUTE")
 	}
@@ -105,11 +109,11 @@ var startModes = []struct {
 }
 
 // parseStartMode reads START_MODE = kind [(arg)].
-func parseStartMode(p *parser) *StartMode {
+func parseStartMode(p *parser) *ast.StartMode {
 	start := p.tok().Pos
 	p.expectKw("START_MODE")
 	p.expect(Eq)
-	sm := &StartMode{}
+	sm := &ast.StartMode{}
 	for _, m := range startModes {
 		if !p.acceptKw(m.kind) {
 			continue
@@ -131,10 +135,10 @@ func parseStartMode(p *parser) *StartMode {
 }
 
 // alterMaterializedTable reads ALTER MATERIALIZED TABLE name action.
-func alterMaterializedTable(p *parser, start Pos) Statement {
+func alterMaterializedTable(p *parser, start ast.Pos) ast.Statement {
 	p.expectKws("MATERIALIZED", "TABLE")
 	p.uses(featMaterializedTable, "ALTER MATERIALIZED TABLE", start)
-	a := &AlterMaterializedTable{Name: p.parseQualifiedName("a materialized table name")}
+	a := &ast.AlterMaterializedTable{Name: p.parseQualifiedName("a materialized table name")}
 	astart := p.tok().Pos
 	switch {
 	case p.acceptKw("SUSPEND"):
@@ -173,12 +177,12 @@ func alterMaterializedTable(p *parser, start Pos) Statement {
 		modify := p.isKw("MODIFY")
 		p.next()
 		p.next()
-		a.Action = &AlterSchema{Modify: modify, Items: []Node{distributionBody(p, p.lastEnd, "DISTRIBUTION")}}
+		a.Action = &ast.AlterSchema{Modify: modify, Items: []ast.Node{distributionBody(p, p.lastEnd, "DISTRIBUTION")}}
 		p.uses(featMTDistribution, "", astart)
 	case p.isKws("DROP", "DISTRIBUTION"):
 		p.next()
 		p.next()
-		a.Action = &DropSchema{Distribution: true}
+		a.Action = &ast.DropSchema{Distribution: true}
 		p.uses(featMTDistribution, "", astart)
 	case p.isKw("ADD"), p.isKw("MODIFY"), p.isKw("DROP"), p.isKw("RENAME"):
 		verb := p.up[p.pos]

@@ -1,5 +1,9 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // niladic are the functions written without parentheses.
 var niladic = map[string]bool{
 	"CURRENT_DATE": true, "CURRENT_TIME": true, "CURRENT_TIMESTAMP": true, "LOCALTIME": true,
@@ -13,43 +17,43 @@ var niladic = map[string]bool{
 // a baffling call.
 var functionWords = map[string]bool{"LEFT": true, "RIGHT": true, "INSERT": true}
 
-func (p *parser) parsePrimary() Expr {
+func (p *parser) parsePrimary() ast.Expr {
 	t := p.tok()
 	start := t.Pos
-	bad := &badExpr{Span: Span{start, start}}
+	bad := &ast.BadExpr{Span: ast.Span{Pos: start, End: start}}
 	if p.failed {
 		return bad
 	}
 	switch t.Kind {
 	case Integer, Decimal, Approx:
 		p.next()
-		k := NumInteger
+		k := ast.NumInteger
 		if t.Kind == Decimal {
-			k = NumDecimal
+			k = ast.NumDecimal
 		} else if t.Kind == Approx {
-			k = NumApprox
+			k = ast.NumApprox
 		}
-		return &NumberLit{Span: Span{t.Pos, t.End}, Text: t.Text, Kind: k}
+		return &ast.NumberLit{Span: ast.Span{Pos: t.Pos, End: t.End}, Text: t.Text, Kind: k}
 	case String:
 		p.next()
-		return &StringLit{Span: Span{t.Pos, t.End}, Value: t.Value}
+		return &ast.StringLit{Span: ast.Span{Pos: t.Pos, End: t.End}, Value: t.Value}
 	case BinaryString:
 		p.next()
-		return &BinaryLit{Span: Span{t.Pos, t.End}, Hex: t.Value}
+		return &ast.BinaryLit{Span: ast.Span{Pos: t.Pos, End: t.End}, Hex: t.Value}
 	case Question:
 		p.next()
-		return &Param{Span: Span{t.Pos, t.End}}
+		return &ast.Param{Span: ast.Span{Pos: t.Pos, End: t.End}}
 	case LParen:
 		if p.peekIsQueryAfterParen() {
 			p.next()
 			q := p.parseQuery()
 			p.expect(RParen)
-			return &SubqueryExpr{Span: p.span(start), Query: q}
+			return &ast.SubqueryExpr{Span: p.span(start), Query: q}
 		}
 		p.next()
 		first := p.parseExpr()
 		if p.is(Comma) {
-			row := &RowExpr{Items: []Expr{first}}
+			row := &ast.RowExpr{Items: []ast.Expr{first}}
 			for !p.failed && p.accept(Comma) {
 				row.Items = append(row.Items, p.parseExpr())
 			}
@@ -58,7 +62,7 @@ func (p *parser) parsePrimary() Expr {
 			return row
 		}
 		p.expect(RParen)
-		return &ParenExpr{Span: p.span(start), X: first}
+		return &ast.ParenExpr{Span: p.span(start), X: first}
 	case QuotedIdent:
 		return p.parseNameExpr()
 	case Word:
@@ -72,7 +76,7 @@ func (p *parser) parsePrimary() Expr {
 	return bad
 }
 
-func (p *parser) parseWordExpr() Expr {
+func (p *parser) parseWordExpr() ast.Expr {
 	t := p.tok()
 	start := t.Pos
 	w := p.up[p.pos]
@@ -80,10 +84,10 @@ func (p *parser) parseWordExpr() Expr {
 	switch w {
 	case "TRUE", "FALSE":
 		p.next()
-		return &BoolLit{Span: Span{t.Pos, t.End}, Value: w == "TRUE"}
+		return &ast.BoolLit{Span: ast.Span{Pos: t.Pos, End: t.End}, Value: w == "TRUE"}
 	case "NULL":
 		p.next()
-		return &NullLit{Span: Span{t.Pos, t.End}}
+		return &ast.NullLit{Span: ast.Span{Pos: t.Pos, End: t.End}}
 	case "CASE":
 		return p.parseCase()
 	case "NOT":
@@ -94,12 +98,12 @@ func (p *parser) parseWordExpr() Expr {
 		if p.peek(1).Kind == String {
 			p.next()
 			v := p.parseStringLit("a literal")
-			return &TypedLit{Span: p.span(start), Type: w, Value: v}
+			return &ast.TypedLit{Span: p.span(start), Type: w, Value: v}
 		}
 	case "ROW":
 		if nextParen {
 			p.next()
-			r := &RowExpr{Explicit: true, Items: p.parseParenExprList()}
+			r := &ast.RowExpr{Explicit: true, Items: p.parseParenExprList()}
 			r.Span = p.span(start)
 			return r
 		}
@@ -107,7 +111,7 @@ func (p *parser) parseWordExpr() Expr {
 		if p.peek(1).Kind == LBracket {
 			p.next()
 			p.next()
-			var items []Expr
+			var items []ast.Expr
 			for !p.failed && !p.is(RBracket) {
 				items = append(items, p.parseExpr())
 				if !p.accept(Comma) {
@@ -116,12 +120,12 @@ func (p *parser) parseWordExpr() Expr {
 			}
 			p.expect(RBracket)
 			if w == "ARRAY" {
-				return &ArrayExpr{Span: p.span(start), Items: items}
+				return &ast.ArrayExpr{Span: p.span(start), Items: items}
 			}
 			if len(items)%2 != 0 && !p.failed {
 				p.fail(p.toks[p.pos-1], "MAP[...] needs key, value pairs: found an odd number of items", "")
 			}
-			return &MapExpr{Span: p.span(start), Items: items}
+			return &ast.MapExpr{Span: p.span(start), Items: items}
 		}
 		if nextParen && p.peekUp(2) == "SELECT" {
 			p.next()
@@ -129,9 +133,9 @@ func (p *parser) parseWordExpr() Expr {
 			q := p.parseQuery()
 			p.expect(RParen)
 			if w == "ARRAY" {
-				return &ArrayExpr{Span: p.span(start), Query: q}
+				return &ast.ArrayExpr{Span: p.span(start), Query: q}
 			}
-			return &MapExpr{Span: p.span(start), Query: q}
+			return &ast.MapExpr{Span: p.span(start), Query: q}
 		}
 	case "TABLE":
 		if p.peek(1).Kind == Word || p.peek(1).Kind == QuotedIdent {
@@ -143,7 +147,7 @@ func (p *parser) parseWordExpr() Expr {
 		case "CAST", "TRY_CAST":
 			p.next()
 			p.next()
-			c := &CastExpr{Try: w == "TRY_CAST", X: p.parseExpr()}
+			c := &ast.CastExpr{Try: w == "TRY_CAST", X: p.parseExpr()}
 			p.expectKw("AS")
 			c.Type = p.parseType()
 			p.expect(RParen)
@@ -153,16 +157,16 @@ func (p *parser) parseWordExpr() Expr {
 			p.next()
 			if !p.peekIsQueryAfterParen() {
 				p.fail(p.peek(1), "expected a subquery after EXISTS", "")
-				return &badExpr{}
+				return &ast.BadExpr{}
 			}
 			p.next()
 			q := p.parseQuery()
 			p.expect(RParen)
-			return &ExistsExpr{Span: p.span(start), Query: q}
+			return &ast.ExistsExpr{Span: p.span(start), Query: q}
 		case "EXTRACT":
 			p.next()
 			p.next()
-			e := &ExtractExpr{Unit: p.parseUnitWord()}
+			e := &ast.ExtractExpr{Unit: p.parseUnitWord()}
 			p.expectKw("FROM")
 			e.X = p.parseExpr()
 			p.expect(RParen)
@@ -173,9 +177,9 @@ func (p *parser) parseWordExpr() Expr {
 		case "POSITION":
 			p.next()
 			p.next()
-			pe := &PositionExpr{Sub: p.parseExprPrec(precConcat)}
+			pe := &ast.PositionExpr{Sub: p.parseExprPrec(ast.PrecConcat)}
 			p.expectKw("IN")
-			pe.X = p.parseExprPrec(precConcat)
+			pe.X = p.parseExprPrec(ast.PrecConcat)
 			if p.acceptKw("FROM") {
 				pe.Start = p.parseExpr()
 			}
@@ -186,7 +190,7 @@ func (p *parser) parseWordExpr() Expr {
 			if p.isSpecialForm("FROM") {
 				p.next()
 				p.next()
-				s := &SubstringExpr{X: p.parseExpr()}
+				s := &ast.SubstringExpr{X: p.parseExpr()}
 				p.expectKw("FROM")
 				s.From = p.parseExpr()
 				if p.acceptKw("FOR") {
@@ -199,7 +203,7 @@ func (p *parser) parseWordExpr() Expr {
 		case "OVERLAY":
 			p.next()
 			p.next()
-			o := &OverlayExpr{X: p.parseExpr()}
+			o := &ast.OverlayExpr{X: p.parseExpr()}
 			p.expectKw("PLACING")
 			o.Placing = p.parseExpr()
 			p.expectKw("FROM")
@@ -214,7 +218,7 @@ func (p *parser) parseWordExpr() Expr {
 			if p.isSpecialForm("TO") {
 				p.next()
 				p.next()
-				f := &FloorCeilExpr{Name: w, X: p.parseExpr()}
+				f := &ast.FloorCeilExpr{Name: w, X: p.parseExpr()}
 				p.expectKw("TO")
 				f.Unit = p.parseUnitWord()
 				p.expect(RParen)
@@ -224,11 +228,11 @@ func (p *parser) parseWordExpr() Expr {
 		case "TIMESTAMPADD", "TIMESTAMPDIFF", "TIMESTAMP_DIFF", "DATEDIFF", "DATE_DIFF":
 			if (p.peek(2).Kind == Word) && p.peek(3).Kind == Comma {
 				p.next()
-				name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: w}}}
+				name := &ast.QualifiedName{Span: ast.Span{Pos: t.Pos, End: t.End}, Parts: []*ast.Ident{{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: w}}}
 				p.next()
 				ut := p.tok()
-				unit := &TimeUnitExpr{Span: Span{ut.Pos, ut.End}, Unit: p.parseUnitWord()}
-				f := &FuncCall{Name: name, Args: []Expr{unit}}
+				unit := &ast.TimeUnitExpr{Span: ast.Span{Pos: ut.Pos, End: ut.End}, Unit: p.parseUnitWord()}
+				f := &ast.FuncCall{Name: name, Args: []ast.Expr{unit}}
 				for !p.failed && p.accept(Comma) {
 					f.Args = append(f.Args, p.parseExpr())
 				}
@@ -238,7 +242,7 @@ func (p *parser) parseWordExpr() Expr {
 			}
 		case "DESCRIPTOR":
 			p.next()
-			d := &DescriptorExpr{Columns: p.parseParenIdentList("a column name")}
+			d := &ast.DescriptorExpr{Columns: p.parseParenIdentList("a column name")}
 			d.Span = p.span(start)
 			return d
 		case "JSON_VALUE", "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY", "JSON_OBJECTAGG", "JSON_ARRAYAGG":
@@ -246,25 +250,25 @@ func (p *parser) parseWordExpr() Expr {
 		}
 	} else if niladic[w] {
 		p.next()
-		name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: w}}}
-		return &FuncCall{Span: Span{t.Pos, t.End}, Name: name, NoParens: true}
+		name := &ast.QualifiedName{Span: ast.Span{Pos: t.Pos, End: t.End}, Parts: []*ast.Ident{{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: w}}}
+		return &ast.FuncCall{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: name, NoParens: true}
 	}
 	if (w == "FINAL" || w == "RUNNING") && p.peek(1).Kind == Word && p.peek(2).Kind == LParen {
 		p.next()
 		x := p.parseUnary()
-		return &UnaryExpr{Span: p.span(start), Op: w, X: x}
+		return &ast.UnaryExpr{Span: p.span(start), Op: w, X: x}
 	}
 	if p.reserved(w) {
 		if nextParen && (!structural[w] || functionWords[w]) {
 			p.next()
 			// A keyword names the function: keywords are case-insensitive, so
 			// the name is kept upper-case, as the formatter prints it.
-			name := &QualifiedName{Span: Span{t.Pos, t.End}, Parts: []*Ident{{Span: Span{t.Pos, t.End}, Name: w}}}
+			name := &ast.QualifiedName{Span: ast.Span{Pos: t.Pos, End: t.End}, Parts: []*ast.Ident{{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: w}}}
 			return p.parseCallAfterName(name)
 		}
 		if structural[w] {
 			p.fail(t, "expected an expression, found "+describe(t), "")
-			return &badExpr{Span: Span{start, start}}
+			return &ast.BadExpr{Span: ast.Span{Pos: start, End: start}}
 		}
 	}
 	return p.parseNameExpr()

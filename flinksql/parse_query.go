@@ -1,5 +1,9 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // isQueryStart reports whether a query starts here.
 func (p *parser) isQueryStart() bool {
 	p.probeWords("SELECT", "WITH", "VALUES")
@@ -28,11 +32,11 @@ func (p *parser) parenLeadsToQuery() bool {
 }
 
 // parseQuery reads [WITH ...] body [ORDER BY] [LIMIT] [OFFSET] [FETCH].
-func (p *parser) parseQuery() *Query {
+func (p *parser) parseQuery() *ast.Query {
 	start := p.tok().Pos
-	q := &Query{}
+	q := &ast.Query{}
 	if !p.enter() {
-		q.Body = &Values{}
+		q.Body = &ast.Values{}
 		return q
 	}
 	defer p.leave()
@@ -44,10 +48,10 @@ func (p *parser) parseQuery() *Query {
 		q.OrderBy = p.parseOrderItems()
 	}
 	if p.acceptKw("LIMIT") {
-		q.Limit = p.parseExprPrec(precAdd)
+		q.Limit = p.parseExprPrec(ast.PrecAdd)
 	}
 	if p.acceptKw("OFFSET") {
-		q.Offset = p.parseExprPrec(precAdd)
+		q.Offset = p.parseExprPrec(ast.PrecAdd)
 		if !p.acceptKw("ROWS") {
 			p.acceptKw("ROW")
 		}
@@ -57,9 +61,9 @@ func (p *parser) parseQuery() *Query {
 			p.expectKw("NEXT")
 		}
 		if p.isKw("ROW") || p.isKw("ROWS") {
-			q.Fetch = &NumberLit{Span: Span{p.tok().Pos, p.tok().Pos}, Text: "1"}
+			q.Fetch = &ast.NumberLit{Span: ast.Span{Pos: p.tok().Pos, End: p.tok().Pos}, Text: "1"}
 		} else {
-			q.Fetch = p.parseExprPrec(precAdd)
+			q.Fetch = p.parseExprPrec(ast.PrecAdd)
 		}
 		if !p.acceptKw("ROWS") {
 			p.expectKw("ROW")
@@ -70,12 +74,12 @@ func (p *parser) parseQuery() *Query {
 	return q
 }
 
-func (p *parser) parseWith() *With {
+func (p *parser) parseWith() *ast.With {
 	start := p.next().Pos
-	w := &With{Recursive: p.acceptKw("RECURSIVE")}
+	w := &ast.With{Recursive: p.acceptKw("RECURSIVE")}
 	for !p.failed {
 		cstart := p.tok().Pos
-		c := &CTE{Name: p.parseIdent("a name for the WITH query")}
+		c := &ast.CTE{Name: p.parseIdent("a name for the WITH query")}
 		if p.is(LParen) {
 			c.Columns = p.parseParenIdentList("a column name")
 		}
@@ -106,7 +110,7 @@ func (p *parser) setOpPrec() (string, int) {
 	return "", 0
 }
 
-func (p *parser) parseSetExpr(minPrec int) QueryBody {
+func (p *parser) parseSetExpr(minPrec int) ast.QueryBody {
 	l := p.parseQueryPrimary()
 	for !p.failed {
 		op, prec := p.setOpPrec()
@@ -114,7 +118,7 @@ func (p *parser) parseSetExpr(minPrec int) QueryBody {
 			break
 		}
 		p.next()
-		so := &SetOp{Op: op}
+		so := &ast.SetOp{Op: op}
 		switch {
 		case p.acceptKw("ALL"):
 			so.All = true
@@ -123,20 +127,20 @@ func (p *parser) parseSetExpr(minPrec int) QueryBody {
 		}
 		so.L = l
 		so.R = p.parseSetExpr(prec)
-		so.Span = Span{l.Range().Pos, p.lastEnd}
+		so.Span = ast.Span{Pos: l.Range().Pos, End: p.lastEnd}
 		l = so
 	}
 	return l
 }
 
-func (p *parser) parseQueryPrimary() QueryBody {
+func (p *parser) parseQueryPrimary() ast.QueryBody {
 	start := p.tok().Pos
 	switch {
 	case p.isKw("SELECT"):
 		return p.parseSelect()
 	case p.isKw("VALUES"):
 		p.next()
-		v := &Values{}
+		v := &ast.Values{}
 		for !p.failed {
 			v.Rows = append(v.Rows, p.parseExpr())
 			if !p.accept(Comma) {
@@ -149,15 +153,15 @@ func (p *parser) parseQueryPrimary() QueryBody {
 		p.next()
 		q := p.parseQuery()
 		p.expect(RParen)
-		return &ParenQuery{Span: p.span(start), Query: q}
+		return &ast.ParenQuery{Span: p.span(start), Query: q}
 	}
 	p.fail(p.tok(), "expected SELECT or VALUES, found "+describe(p.tok()), "")
-	return &Values{Span: p.span(start)}
+	return &ast.Values{Span: p.span(start)}
 }
 
-func (p *parser) parseSelect() *Select {
+func (p *parser) parseSelect() *ast.Select {
 	start := p.next().Pos
-	s := &Select{}
+	s := &ast.Select{}
 	s.Hints = p.parseHints()
 	switch {
 	case p.acceptKw("DISTINCT"):
@@ -191,7 +195,7 @@ func (p *parser) parseSelect() *Select {
 	if p.acceptKw("WINDOW") {
 		for !p.failed {
 			wstart := p.tok().Pos
-			nw := &NamedWindow{Name: p.parseIdent("a window name")}
+			nw := &ast.NamedWindow{Name: p.parseIdent("a window name")}
 			p.expectKw("AS")
 			nw.Spec = p.parseWindowSpec()
 			nw.Span = p.span(wstart)
@@ -205,16 +209,16 @@ func (p *parser) parseSelect() *Select {
 	return s
 }
 
-func (p *parser) parseSelectItem() *SelectItem {
+func (p *parser) parseSelectItem() *ast.SelectItem {
 	start := p.tok().Pos
-	it := &SelectItem{}
+	it := &ast.SelectItem{}
 	if p.is(Asterisk) {
 		t := p.next()
-		it.Expr = &Star{Span: Span{t.Pos, t.End}}
+		it.Expr = &ast.Star{Span: ast.Span{Pos: t.Pos, End: t.End}}
 	} else {
 		it.Expr = p.parseExpr()
 	}
-	if _, star := it.Expr.(*Star); !star {
+	if _, star := it.Expr.(*ast.Star); !star {
 		if a := p.parseOptionalAlias(false); a != nil {
 			it.Alias = a.Name
 		}
@@ -223,11 +227,11 @@ func (p *parser) parseSelectItem() *SelectItem {
 	return it
 }
 
-func (p *parser) parseGroupingElement() Expr {
+func (p *parser) parseGroupingElement() ast.Expr {
 	start := p.tok().Pos
 	switch {
 	case p.acceptKws("GROUPING", "SETS"):
-		g := &GroupingSets{}
+		g := &ast.GroupingSets{}
 		p.expect(LParen)
 		for !p.failed {
 			g.Sets = append(g.Sets, p.parseGroupingElement())
@@ -240,24 +244,24 @@ func (p *parser) parseGroupingElement() Expr {
 		return g
 	case p.isKw("ROLLUP") && p.peek(1).Kind == LParen:
 		p.next()
-		r := &Rollup{Items: p.parseParenExprList()}
+		r := &ast.Rollup{Items: p.parseParenExprList()}
 		r.Span = p.span(start)
 		return r
 	case p.isKw("CUBE") && p.peek(1).Kind == LParen:
 		p.next()
-		c := &Cube{Items: p.parseParenExprList()}
+		c := &ast.Cube{Items: p.parseParenExprList()}
 		c.Span = p.span(start)
 		return c
 	case p.is(LParen) && p.peek(1).Kind == RParen:
 		p.next()
 		p.next()
-		return &RowExpr{Span: p.span(start)}
+		return &ast.RowExpr{Span: p.span(start)}
 	}
 	return p.parseExpr()
 }
 
-func (p *parser) parseParenExprList() []Expr {
-	var list []Expr
+func (p *parser) parseParenExprList() []ast.Expr {
+	var list []ast.Expr
 	p.expect(LParen)
 	for !p.failed && !p.is(RParen) {
 		list = append(list, p.parseExpr())
@@ -269,8 +273,8 @@ func (p *parser) parseParenExprList() []Expr {
 	return list
 }
 
-func (p *parser) parseOrderItems() []*OrderItem {
-	var items []*OrderItem
+func (p *parser) parseOrderItems() []*ast.OrderItem {
+	var items []*ast.OrderItem
 	for !p.failed {
 		items = append(items, p.parseOrderItem())
 		if !p.accept(Comma) {
@@ -280,9 +284,9 @@ func (p *parser) parseOrderItems() []*OrderItem {
 	return items
 }
 
-func (p *parser) parseOrderItem() *OrderItem {
+func (p *parser) parseOrderItem() *ast.OrderItem {
 	start := p.tok().Pos
-	o := &OrderItem{Expr: p.parseExpr()}
+	o := &ast.OrderItem{Expr: p.parseExpr()}
 	switch {
 	case p.acceptKw("ASC"):
 		o.Dir = "ASC"
@@ -304,9 +308,9 @@ func (p *parser) parseOrderItem() *OrderItem {
 }
 
 // parseWindowSpec reads ( [base] [PARTITION BY] [ORDER BY] [frame] ).
-func (p *parser) parseWindowSpec() *WindowSpec {
+func (p *parser) parseWindowSpec() *ast.WindowSpec {
 	start := p.tok().Pos
-	w := &WindowSpec{}
+	w := &ast.WindowSpec{}
 	p.expect(LParen)
 	if p.isNameToken() && !p.isKw("PARTITION") && !p.isKw("ORDER") && !p.isKw("ROWS") && !p.isKw("RANGE") {
 		w.Ref = p.parseIdent("a window name")
@@ -324,7 +328,7 @@ func (p *parser) parseWindowSpec() *WindowSpec {
 	}
 	if p.isKw("ROWS") || p.isKw("RANGE") {
 		fstart := p.tok().Pos
-		f := &WindowFrame{Unit: p.up[p.pos]}
+		f := &ast.WindowFrame{Unit: p.up[p.pos]}
 		p.next()
 		if p.acceptKw("BETWEEN") {
 			f.Start = p.parseFrameBound()
@@ -341,9 +345,9 @@ func (p *parser) parseWindowSpec() *WindowSpec {
 	return w
 }
 
-func (p *parser) parseFrameBound() *FrameBound {
+func (p *parser) parseFrameBound() *ast.FrameBound {
 	start := p.tok().Pos
-	b := &FrameBound{}
+	b := &ast.FrameBound{}
 	switch {
 	case p.acceptKws("UNBOUNDED", "PRECEDING"):
 		b.Kind = "UNBOUNDED PRECEDING"
@@ -352,7 +356,7 @@ func (p *parser) parseFrameBound() *FrameBound {
 	case p.acceptKws("CURRENT", "ROW"):
 		b.Kind = "CURRENT ROW"
 	default:
-		b.Offset = p.parseExprPrec(precConcat)
+		b.Offset = p.parseExprPrec(ast.PrecConcat)
 		switch {
 		case p.acceptKw("PRECEDING"):
 			b.Kind = "PRECEDING"

@@ -1,14 +1,18 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // tableSchema is what the parentheses of CREATE TABLE and CREATE
 // MATERIALIZED TABLE hold: columns, watermarks and constraints, or only
 // column names (for ... AS query).
 type tableSchema struct {
-	span        Span
-	columns     []*ColumnDef
-	names       []*Ident
-	watermarks  []*Watermark
-	constraints []*TableConstraint
+	span        ast.Span
+	columns     []*ast.ColumnDef
+	names       []*ast.Ident
+	watermarks  []*ast.Watermark
+	constraints []*ast.TableConstraint
 }
 
 // parseTableSchema reads (element, ...). As Flink's TableColumnsOrIdentifiers,
@@ -56,8 +60,8 @@ func parseTableSchema(p *parser) tableSchema {
 
 // distributionBody reads what follows DISTRIBUTED (or ADD DISTRIBUTION):
 // INTO n BUCKETS, or BY [HASH|RANGE] (cols) [INTO n BUCKETS].
-func distributionBody(p *parser, start Pos, after string) *Distribution {
-	d := &Distribution{}
+func distributionBody(p *parser, start ast.Pos, after string) *ast.Distribution {
+	d := &ast.Distribution{}
 	switch {
 	case p.acceptKw("BY"):
 		switch {
@@ -81,13 +85,13 @@ func distributionBody(p *parser, start Pos, after string) *Distribution {
 
 // bucketCount reads INTO n BUCKETS. Flink takes an unsigned numeric
 // literal there and refuses one that is not an integer.
-func bucketCount(p *parser) Expr {
+func bucketCount(p *parser) ast.Expr {
 	p.expectKw("INTO")
 	t := p.tok()
 	if p.failed {
-		return &badExpr{Span: Span{t.Pos, t.Pos}}
+		return &ast.BadExpr{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 	}
-	var n Expr
+	var n ast.Expr
 	switch t.Kind {
 	case Integer, Decimal, Approx:
 		n = p.parsePrimary()
@@ -96,10 +100,10 @@ func bucketCount(p *parser) Expr {
 		}
 	case Minus:
 		p.fail(t, "bucket count must be a positive integer, found '-'", "")
-		return &badExpr{Span: Span{t.Pos, t.Pos}}
+		return &ast.BadExpr{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 	default:
 		p.fail(t, "expected the number of buckets, found "+describe(t), "write INTO 4 BUCKETS")
-		return &badExpr{Span: Span{t.Pos, t.Pos}}
+		return &ast.BadExpr{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 	}
 	p.expectKw("BUCKETS")
 	return n
@@ -117,22 +121,22 @@ func allZeros(s string) bool {
 // noQueryIn reports a subquery inside an expression that Flink parses
 // without queries (ExprContext.ACCEPT_NON_QUERY): computed columns,
 // watermarks and freshness.
-func noQueryIn(p *parser, e Expr, what string) {
+func noQueryIn(p *parser, e ast.Expr, what string) {
 	if e == nil || p.failed {
 		return
 	}
-	Inspect(e, func(n Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		var q bool
 		switch x := n.(type) {
-		case *SubqueryExpr, *ExistsExpr:
+		case *ast.SubqueryExpr, *ast.ExistsExpr:
 			q = true
-		case *InExpr:
+		case *ast.InExpr:
 			q = x.Query != nil
-		case *QuantifiedExpr:
+		case *ast.QuantifiedExpr:
 			q = x.Query != nil
-		case *ArrayExpr:
+		case *ast.ArrayExpr:
 			q = x.Query != nil
-		case *MapExpr:
+		case *ast.MapExpr:
 			q = x.Query != nil
 		}
 		if q {

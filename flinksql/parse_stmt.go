@@ -1,9 +1,13 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // parseStatement dispatches on the statement's first keyword.
-func (p *parser) parseStatement() Statement {
+func (p *parser) parseStatement() ast.Statement {
 	t := p.tok()
 	p.probeWords(statementStarts...)
 	switch p.up[p.pos] {
@@ -40,9 +44,9 @@ func (p *parser) parseStatement() Statement {
 	case "INSERT":
 		return p.parseInsert()
 	case "BEGIN":
-		return p.parseStatementSet(SetFormClient)
+		return p.parseStatementSet(ast.SetFormClient)
 	case "STATEMENT":
-		return p.parseStatementSet(SetFormBare)
+		return p.parseStatementSet(ast.SetFormBare)
 	case "EXECUTE":
 		return p.parseExecute()
 	case "COMPILE":
@@ -77,10 +81,10 @@ func (p *parser) parseStatement() Statement {
 	return nil
 }
 
-func (p *parser) parseQueryStmt() Statement {
+func (p *parser) parseQueryStmt() ast.Statement {
 	start := p.tok().Pos
 	q := p.parseQuery()
-	return &QueryStmt{Span: p.span(start), Query: q}
+	return &ast.QueryStmt{Span: p.span(start), Query: q}
 }
 
 // rawUntil collects the source text of the tokens before the first one
@@ -107,9 +111,9 @@ func (p *parser) rawUntil(stop func() bool) (string, bool) {
 
 func (p *parser) endOfStatement() bool { return p.is(Semicolon) || p.is(EOF) }
 
-func (p *parser) parseSet() Statement {
+func (p *parser) parseSet() ast.Statement {
 	start := p.next().Pos
-	s := &SetStmt{}
+	s := &ast.SetStmt{}
 	if p.endOfStatement() {
 		s.Span = p.span(start)
 		return s
@@ -139,9 +143,9 @@ func (p *parser) parseSet() Statement {
 	return s
 }
 
-func (p *parser) parseReset() Statement {
+func (p *parser) parseReset() ast.Statement {
 	start := p.next().Pos
-	s := &ResetStmt{}
+	s := &ast.ResetStmt{}
 	switch {
 	case p.endOfStatement():
 	case p.is(String) && (p.peek(1).Kind == Semicolon || p.peek(1).Kind == EOF):
@@ -155,24 +159,24 @@ func (p *parser) parseReset() Statement {
 
 // ---- USE / SHOW / DESCRIBE / EXPLAIN ----
 
-func (p *parser) parseUse() Statement {
+func (p *parser) parseUse() ast.Statement {
 	start := p.next().Pos
 	switch {
 	case p.isKw("CATALOG") && p.peek(1).Kind != Semicolon && p.peek(1).Kind != EOF:
 		p.next()
-		return &UseStmt{Catalog: true, Name: p.parseQualifiedName("a catalog name"), Span: p.span(start)}
+		return &ast.UseStmt{Catalog: true, Name: p.parseQualifiedName("a catalog name"), Span: p.span(start)}
 	case p.isKw("MODULES") && p.peek(1).Kind != Semicolon && p.peek(1).Kind != EOF:
 		p.next()
 		names := p.parseIdentList("a module name")
-		return &UseModules{Span: p.span(start), Names: names}
+		return &ast.UseModules{Span: p.span(start), Names: names}
 	}
 	name := p.parseQualifiedName("a catalog or database name")
-	return &UseStmt{Span: p.span(start), Name: name}
+	return &ast.UseStmt{Span: p.span(start), Name: name}
 }
 
-func (p *parser) parseShow() Statement {
+func (p *parser) parseShow() ast.Statement {
 	start := p.next().Pos
-	s := &ShowStmt{}
+	s := &ast.ShowStmt{}
 	words := func(ws ...string) bool {
 		if p.acceptKws(ws...) {
 			s.Object = strings.Join(ws, " ")
@@ -186,7 +190,7 @@ func (p *parser) parseShow() Statement {
 		words("CREATE", "CATALOG"), words("CREATE", "MODEL"), words("CREATE", "CONNECTION"), words("CREATE", "FUNCTION"):
 		if s.Object == "CREATE CATALOG" {
 			id := p.parseIdent("a catalog name")
-			s.Target = &QualifiedName{Span: id.Span, Parts: []*Ident{id}}
+			s.Target = &ast.QualifiedName{Span: id.Span, Parts: []*ast.Ident{id}}
 		} else {
 			s.Target = p.parseQualifiedName("the object name")
 		}
@@ -266,9 +270,9 @@ func (p *parser) parseShow() Statement {
 	return s
 }
 
-func (p *parser) parseDescribe() Statement {
+func (p *parser) parseDescribe() ast.Statement {
 	start := p.next().Pos
-	d := &DescribeStmt{}
+	d := &ast.DescribeStmt{}
 	nameAhead := func(n int) bool {
 		k := p.peek(n).Kind
 		return k == Word || k == QuotedIdent || k == String
@@ -306,9 +310,9 @@ func (p *parser) parseDescribe() Statement {
 	return d
 }
 
-func (p *parser) parseExplain() Statement {
+func (p *parser) parseExplain() ast.Statement {
 	start := p.next().Pos
-	e := &ExplainStmt{}
+	e := &ast.ExplainStmt{}
 	if p.acceptKws("PLAN", "FOR") {
 		e.PlanFor = true
 	} else {
@@ -337,7 +341,7 @@ func (p *parser) parseExplain() Statement {
 		// [OR REPLACE] TABLE ... AS and REPLACE TABLE ... AS.
 		cstart := p.tok().Pos
 		e.Stmt = p.parseCreate()
-		if ct, ok := e.Stmt.(*CreateTable); (!ok || ct.As == nil) && !p.failed {
+		if ct, ok := e.Stmt.(*ast.CreateTable); (!ok || ct.As == nil) && !p.failed {
 			p.fail(Token{Pos: cstart, End: p.lastEnd}, "EXPLAIN takes CREATE TABLE … AS and REPLACE TABLE … AS, not other CREATE statements",
 				"EXPLAIN explains a query: of the CREATE statements, only those with AS query have one")
 		}
@@ -350,10 +354,10 @@ func (p *parser) parseExplain() Statement {
 	return e
 }
 
-func (p *parser) parseLoadModule() Statement {
+func (p *parser) parseLoadModule() ast.Statement {
 	start := p.next().Pos
 	p.expectKw("MODULE")
-	l := &LoadModule{Name: p.parseIdent("a module name")}
+	l := &ast.LoadModule{Name: p.parseIdent("a module name")}
 	if p.acceptKw("WITH") {
 		l.With = p.parseProperties()
 	}
@@ -361,17 +365,17 @@ func (p *parser) parseLoadModule() Statement {
 	return l
 }
 
-func (p *parser) parseUnloadModule() Statement {
+func (p *parser) parseUnloadModule() ast.Statement {
 	start := p.next().Pos
 	p.expectKw("MODULE")
-	u := &UnloadModule{Name: p.parseIdent("a module name")}
+	u := &ast.UnloadModule{Name: p.parseIdent("a module name")}
 	u.Span = p.span(start)
 	return u
 }
 
-func (p *parser) parseJar() Statement {
+func (p *parser) parseJar() ast.Statement {
 	start := p.tok().Pos
-	j := &JarStmt{Remove: p.isKw("REMOVE")}
+	j := &ast.JarStmt{Remove: p.isKw("REMOVE")}
 	p.next()
 	p.expectKw("JAR")
 	j.Path = p.parseStringLit("the jar path in quotes")

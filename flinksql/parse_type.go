@@ -1,11 +1,15 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
+
 // parseType reads a data type with its nullability and any postfix
 // ARRAY / MULTISET.
-func (p *parser) parseType() *DataType {
+func (p *parser) parseType() *ast.DataType {
 	start := p.tok().Pos
 	if !p.enter() {
-		return &DataType{}
+		return &ast.DataType{}
 	}
 	defer p.leave()
 	t := p.parseBaseType()
@@ -14,14 +18,14 @@ func (p *parser) parseType() *DataType {
 	for !p.failed && (p.isKw("ARRAY") || p.isKw("MULTISET")) && p.peek(1).Kind != Lt {
 		w := p.up[p.pos]
 		p.next()
-		t = &DataType{Name: w, Elem: t, Postfix: true}
+		t = &ast.DataType{Name: w, Elem: t, Postfix: true}
 		p.parseNullability(t)
 		t.Span = p.span(start)
 	}
 	return t
 }
 
-func (p *parser) parseNullability(t *DataType) {
+func (p *parser) parseNullability(t *ast.DataType) {
 	switch {
 	case p.acceptKws("NOT", "NULL"):
 		t.NotNull = true
@@ -44,8 +48,8 @@ var simpleTypes = map[string]bool{
 	"DESCRIPTOR": true,
 }
 
-func (p *parser) parseBaseType() *DataType {
-	t := &DataType{}
+func (p *parser) parseBaseType() *ast.DataType {
+	t := &ast.DataType{}
 	if p.failed {
 		return t
 	}
@@ -127,7 +131,7 @@ func (p *parser) parseBaseType() *DataType {
 		p.next()
 		for !p.failed && !p.is(closeKind) && !(closeKind == Gt && p.is(Ge)) {
 			fstart := p.tok().Pos
-			f := &RowField{Name: p.parseIdent("a field name")}
+			f := &ast.RowField{Name: p.parseIdent("a field name")}
 			f.Type = p.parseType()
 			if p.is(String) {
 				f.Comment = p.parseStringLit("a field comment")
@@ -152,7 +156,7 @@ func (p *parser) parseBaseType() *DataType {
 		t.StructClass = p.parseStringLit("the class name in quotes")
 		for !p.failed && p.accept(Comma) {
 			fstart := p.tok().Pos
-			f := &RowField{Name: p.parseIdent("a field name")}
+			f := &ast.RowField{Name: p.parseIdent("a field name")}
 			f.Type = p.parseType()
 			if p.is(String) {
 				f.Comment = p.parseStringLit("a field comment")

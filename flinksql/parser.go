@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // maxDepth bounds the nesting of expressions, queries and types so a
@@ -20,13 +24,13 @@ func ParseScript(src string) (*Script, []*Error) {
 
 // ParseFile is ParseScript with a file name that errors carry.
 func ParseFile(file, src string) (*Script, []*Error) {
-	return ParseFileFor(file, src, Version{})
+	return ParseFileFor(file, src, builtin.Version{})
 }
 
 // ParseFileFor is ParseFile for a Flink release: the words that release
 // reserves are the ones that must be quoted to be names. The grammar is
 // the newest release's whatever v is; Check reports what v lacks.
-func ParseFileFor(file, src string, v Version) (*Script, []*Error) {
+func ParseFileFor(file, src string, v builtin.Version) (*Script, []*Error) {
 	parsed(src)
 	p := newParser(file, src)
 	p.version = v
@@ -40,7 +44,7 @@ func (p *parser) script() (script *Script, errs []*Error) {
 		// checks), but if it does, the editor must get an error, not a crash.
 		if r := recover(); r != nil {
 			script = &Script{File: p.file, Src: p.src, Comments: p.comments}
-			errs = append(p.errs, &Error{File: p.file, Pos: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1},
+			errs = append(p.errs, &Error{File: p.file, Pos: ast.Pos{Line: 1, Col: 1}, End: ast.Pos{Line: 1, Col: 1},
 				Msg: fmt.Sprintf("internal parser error: %v", r), Hint: "please report this with the SQL that caused it: " + firstLine(string(debug.Stack())),
 				src: p.src, code: CodeInternal})
 		}
@@ -51,7 +55,7 @@ func (p *parser) script() (script *Script, errs []*Error) {
 }
 
 // Parse parses exactly one statement (a trailing semicolon is allowed).
-func Parse(src string) (Statement, []*Error) {
+func Parse(src string) (ast.Statement, []*Error) {
 	script, errs := ParseScript(src)
 	if len(errs) > 0 {
 		return nil, errs
@@ -68,7 +72,7 @@ func Parse(src string) (Statement, []*Error) {
 
 // ParseExpr parses a single expression, as an editor's watch or a debug
 // filter would hold.
-func ParseExpr(src string) (Expr, []*Error) {
+func ParseExpr(src string) (ast.Expr, []*Error) {
 	p := newParser("", src)
 	e := p.parseExpr()
 	if !p.failed && p.tok().Kind != EOF {
@@ -82,7 +86,7 @@ func ParseExpr(src string) (Expr, []*Error) {
 
 // ParseDataType parses a data type such as DECIMAL(10, 2) or
 // ROW<a INT, b STRING>.
-func ParseDataType(src string) (*DataType, []*Error) {
+func ParseDataType(src string) (*ast.DataType, []*Error) {
 	p := newParser("", src)
 	t := p.parseType()
 	if !p.failed && p.tok().Kind != EOF {
@@ -102,9 +106,9 @@ type parser struct {
 	// apart says of each token whether it was written apart from the one
 	// before (by space or a comment), in the text lexed.
 	apart    []bool
-	comments []Comment
+	comments []ast.Comment
 	pos      int
-	lastEnd  Pos
+	lastEnd  ast.Pos
 	errs     []*Error
 	// failed is set by the first fatal error of a statement; parse
 	// functions then stop consuming and unwind, and the statement is
@@ -112,7 +116,7 @@ type parser struct {
 	failed bool
 	depth  int
 	// version decides which words are reserved (the zero one: Latest).
-	version Version
+	version builtin.Version
 	// features are the newer constructs the script uses (feature.go).
 	features []featureUse
 	// probe, set by completion only, notes what the grammar looks for at
@@ -126,14 +130,14 @@ func newParser(file, src string) *parser {
 	p.up = make([]string, len(toks))
 	for i, t := range toks {
 		if t.Kind == Word {
-			p.up[i] = upperWord(t.Text)
+			p.up[i] = builtin.UpperWord(t.Text)
 		}
 	}
 	for _, e := range lexErrs {
 		e.File = file
 		p.addError(e)
 	}
-	p.lastEnd = Pos{Line: 1, Col: 1}
+	p.lastEnd = ast.Pos{Line: 1, Col: 1}
 	return p
 }
 
@@ -277,11 +281,11 @@ func (p *parser) addError(e *Error) {
 }
 
 // report records a non-fatal error: the parse goes on.
-func (p *parser) report(start, end Pos, code, msg, hint string) {
+func (p *parser) report(start, end ast.Pos, code, msg, hint string) {
 	p.addError(&Error{File: p.file, Pos: start, End: end, Msg: msg, Hint: hint, src: p.src, code: code})
 }
 
-func (p *parser) span(start Pos) Span { return Span{Pos: start, End: p.lastEnd} }
+func (p *parser) span(start ast.Pos) ast.Span { return ast.Span{Pos: start, End: p.lastEnd} }
 
 // enter guards recursion depth; callers defer p.leave().
 func (p *parser) enter() bool {
@@ -310,20 +314,6 @@ func describe(t Token) string {
 	return "'" + t.Text + "'"
 }
 
-// upperWord upper-cases a word, without allocating when it already is.
-func upperWord(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' {
-			return upperASCII(s)
-		}
-		if c >= 0x80 {
-			return strings.ToUpper(s)
-		}
-	}
-	return s
-}
-
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -335,7 +325,7 @@ func firstLine(s string) string {
 
 func (p *parser) parseScript() *Script {
 	s := &Script{File: p.file, Src: p.src, Comments: p.comments}
-	s.Pos = Pos{Offset: 0, Line: 1, Col: 1}
+	s.Pos = ast.Pos{Offset: 0, Line: 1, Col: 1}
 	for !p.is(EOF) {
 		if p.accept(Semicolon) {
 			continue
@@ -350,7 +340,7 @@ func (p *parser) parseScript() *Script {
 
 // parseTopStatement parses one statement and its terminator, recovering
 // from an error by skipping to the next semicolon at depth 0.
-func (p *parser) parseTopStatement() Statement {
+func (p *parser) parseTopStatement() ast.Statement {
 	start := p.tok()
 	p.failed = false
 	p.depth = 0
@@ -361,7 +351,7 @@ func (p *parser) parseTopStatement() Statement {
 	if p.failed {
 		p.skipStatement()
 		p.failed = false
-		return &BadStmt{Span: Span{Pos: start.Pos, End: p.lastEnd}}
+		return &ast.BadStmt{Span: ast.Span{Pos: start.Pos, End: p.lastEnd}}
 	}
 	return st
 }
@@ -432,10 +422,10 @@ func (p *parser) isLenientName() bool {
 // parseIdent reads a name where one is required. A reserved word is
 // taken (so the rest of the statement is still checked) with an error
 // that says to quote it, as Flink would reject it.
-func (p *parser) parseIdent(what string) *Ident {
+func (p *parser) parseIdent(what string) *ast.Ident {
 	t := p.tok()
 	if p.failed {
-		return &Ident{Span: Span{t.Pos, t.Pos}}
+		return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 	}
 	if p.probe != nil && p.pos == p.probe.at && !p.failed {
 		p.probe.name(what)
@@ -443,32 +433,32 @@ func (p *parser) parseIdent(what string) *Ident {
 	switch {
 	case t.Kind == QuotedIdent:
 		p.next()
-		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Value, Quoted: true}
+		return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: t.Value, Quoted: true}
 	case t.Kind == Word && !p.reserved(p.up[p.pos]):
 		p.next()
-		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Text}
+		return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: t.Text}
 	case t.Kind == Word && !structural[p.up[p.pos]]:
 		p.reportReserved(t)
 		p.next()
-		return &Ident{Span: Span{t.Pos, t.End}, Name: t.Text}
+		return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: t.Text}
 	}
 	hint := ""
 	if t.Kind == Word && p.reserved(p.up[p.pos]) {
-		hint = "'" + t.Text + "' is a reserved word: quote it as " + quoteIdent(t.Text) + " to use it as a name"
+		hint = "'" + t.Text + "' is a reserved word: quote it as " + ast.QuoteIdent(t.Text) + " to use it as a name"
 	}
 	p.fail(t, "expected "+what+", found "+describe(t), hint)
-	return &Ident{Span: Span{t.Pos, t.Pos}}
+	return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 }
 
 func (p *parser) reportReserved(t Token) {
 	p.report(t.Pos, t.End, CodeReservedWord, "'"+t.Text+"' is a reserved word in Flink SQL",
-		"quote it as "+quoteIdent(t.Text)+" to use it as a name")
+		"quote it as "+ast.QuoteIdent(t.Text)+" to use it as a name")
 }
 
 // parseQualifiedName reads a.b.c.
-func (p *parser) parseQualifiedName(what string) *QualifiedName {
+func (p *parser) parseQualifiedName(what string) *ast.QualifiedName {
 	start := p.tok().Pos
-	q := &QualifiedName{}
+	q := &ast.QualifiedName{}
 	q.Parts = append(q.Parts, p.parseIdent(what))
 	for !p.failed && p.is(Dot) {
 		p.next()
@@ -479,8 +469,8 @@ func (p *parser) parseQualifiedName(what string) *QualifiedName {
 }
 
 // parseIdentList reads a, b, c (without parentheses).
-func (p *parser) parseIdentList(what string) []*Ident {
-	var ids []*Ident
+func (p *parser) parseIdentList(what string) []*ast.Ident {
+	var ids []*ast.Ident
 	ids = append(ids, p.parseIdent(what))
 	for !p.failed && p.accept(Comma) {
 		ids = append(ids, p.parseIdent(what))
@@ -489,7 +479,7 @@ func (p *parser) parseIdentList(what string) []*Ident {
 }
 
 // parseParenIdentList reads (a, b, c).
-func (p *parser) parseParenIdentList(what string) []*Ident {
+func (p *parser) parseParenIdentList(what string) []*ast.Ident {
 	p.expect(LParen)
 	ids := p.parseIdentList(what)
 	p.expect(RParen)
@@ -497,9 +487,9 @@ func (p *parser) parseParenIdentList(what string) []*Ident {
 }
 
 // parseOptionalAlias reads [AS] name [(cols)] where an alias may stand.
-func (p *parser) parseOptionalAlias(allowColumns bool) *Alias {
+func (p *parser) parseOptionalAlias(allowColumns bool) *ast.Alias {
 	start := p.tok().Pos
-	var name *Ident
+	var name *ast.Ident
 	switch {
 	case p.acceptKw("AS"):
 		name = p.parseIdent("an alias after AS")
@@ -508,7 +498,7 @@ func (p *parser) parseOptionalAlias(allowColumns bool) *Alias {
 	default:
 		return nil
 	}
-	a := &Alias{Name: name}
+	a := &ast.Alias{Name: name}
 	if allowColumns && p.is(LParen) && !p.failed {
 		a.Columns = p.parseParenIdentList("a column alias")
 	}
@@ -518,22 +508,22 @@ func (p *parser) parseOptionalAlias(allowColumns bool) *Alias {
 
 // ---- literals ----
 
-func (p *parser) parseStringLit(what string) *StringLit {
+func (p *parser) parseStringLit(what string) *ast.StringLit {
 	t := p.tok()
 	if p.failed {
-		return &StringLit{Span: Span{t.Pos, t.Pos}}
+		return &ast.StringLit{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 	}
 	if t.Kind != String {
 		p.fail(t, "expected "+what+", found "+describe(t), "")
-		return &StringLit{Span: Span{t.Pos, t.Pos}}
+		return &ast.StringLit{Span: ast.Span{Pos: t.Pos, End: t.Pos}}
 	}
 	p.next()
-	return &StringLit{Span: Span{t.Pos, t.End}, Value: t.Value}
+	return &ast.StringLit{Span: ast.Span{Pos: t.Pos, End: t.End}, Value: t.Value}
 }
 
 // parseProperties reads ('k' = 'v', ...).
-func (p *parser) parseProperties() Properties {
-	props := Properties{}
+func (p *parser) parseProperties() ast.Properties {
+	props := ast.Properties{}
 	p.expect(LParen)
 	if p.accept(RParen) {
 		return props
@@ -543,7 +533,7 @@ func (p *parser) parseProperties() Properties {
 		k := p.parseStringLit("an option key in quotes, like 'connector'")
 		p.expect(Eq)
 		v := p.parseStringLit("an option value in quotes")
-		props = append(props, &Property{Span: p.span(start), Key: k, Value: v})
+		props = append(props, &ast.Property{Span: p.span(start), Key: k, Value: v})
 		if !p.accept(Comma) {
 			break
 		}
@@ -573,3 +563,7 @@ func (p *parser) parseIntParam(what string) int {
 	}
 	return n
 }
+
+// reserved reports whether w (upper case) is reserved in the release the
+// script is parsed for.
+func (p *parser) reserved(w string) bool { return builtin.IsReservedIn(w, p.version) }

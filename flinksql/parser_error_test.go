@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 func TestParseErrorsAtExactPositions(t *testing.T) {
@@ -77,7 +79,7 @@ func TestParseRecoversAndReportsEveryStatement(t *testing.T) {
 			t.Errorf("error %d on line %d, want %d: %v", i, e.Pos.Line, wantLines[i], e)
 		}
 	}
-	kinds := []string{"*flinksql.QueryStmt", "*flinksql.BadStmt", "*flinksql.CreateTable", "*flinksql.BadStmt", "*flinksql.BadStmt", "*flinksql.QueryStmt"}
+	kinds := []string{"*ast.QueryStmt", "*ast.BadStmt", "*ast.CreateTable", "*ast.BadStmt", "*ast.BadStmt", "*ast.QueryStmt"}
 	if len(s.Stmts) != len(kinds) {
 		t.Fatalf("%d statements, want %d", len(s.Stmts), len(kinds))
 	}
@@ -97,7 +99,7 @@ func TestStatementSetRecoversInside(t *testing.T) {
 	if len(errs) != 1 || errs[0].Pos.Line != 2 {
 		t.Fatalf("errors = %v, want one on line 2", errs)
 	}
-	set, ok := s.Stmts[0].(*StatementSet)
+	set, ok := s.Stmts[0].(*ast.StatementSet)
 	if !ok || len(set.Stmts) != 1 || len(s.Stmts) != 2 {
 		t.Fatalf("statements = %#v", s.Stmts)
 	}
@@ -111,7 +113,7 @@ func TestReservedWordsAreReported(t *testing.T) {
 	if len(s.Stmts) != 1 {
 		t.Fatalf("statements = %v", s.Stmts)
 	}
-	if _, ok := s.Stmts[0].(*CreateTable); !ok {
+	if _, ok := s.Stmts[0].(*ast.CreateTable); !ok {
 		t.Fatalf("statement = %T, want *CreateTable built despite the errors", s.Stmts[0])
 	}
 	var got []string

@@ -3,6 +3,10 @@ package flinksql
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // TestNewerStatementsCanonical parses the statements and clauses Flink
@@ -92,7 +96,7 @@ func TestNewerStatementsCanonical(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatalf("parse: %v\n%s", errs[0], errs[0].Snippet())
 			}
-			if got := FormatStatement(st); got != tt.want {
+			if got := format.Statement(st); got != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
 			}
 			checkRoundTrip(t, tt.src, tt.src)
@@ -158,14 +162,14 @@ func TestNewerParseErrorsAt(t *testing.T) {
 }
 
 // before returns the release before v among those palink knows.
-func before(v Version) Version {
-	vs := Versions()
+func before(v builtin.Version) builtin.Version {
+	vs := builtin.Versions()
 	for i := 1; i < len(vs); i++ {
 		if vs[i] == v {
 			return vs[i-1]
 		}
 	}
-	return Version{1, 15}
+	return builtin.Version{Major: 1, Minor: 15}
 }
 
 // TestVersionGates checks each newer construct against the release that
@@ -174,52 +178,52 @@ func before(v Version) Version {
 func TestVersionGates(t *testing.T) {
 	tests := []struct {
 		src       string
-		since     Version
+		since     builtin.Version
 		line, col int
 		name      string
 	}{
-		{"STOP JOB 'x' WITH SAVEPOINT", Version{1, 17}, 1, 1, "STOP JOB"},
-		{"SHOW JOBS", Version{1, 17}, 1, 1, "SHOW JOBS"},
-		{"DELETE FROM t WHERE a = 1", Version{1, 17}, 1, 1, "DELETE"},
-		{"UPDATE t SET a = 1", Version{1, 17}, 1, 1, "UPDATE"},
-		{"ALTER TABLE t ADD b INT", Version{1, 17}, 1, 15, "ALTER TABLE ADD/MODIFY"},
-		{"ALTER TABLE t RENAME a TO b", Version{1, 17}, 1, 15, "ALTER TABLE RENAME column"},
-		{"ALTER TABLE t DROP WATERMARK", Version{1, 17}, 1, 15, "ALTER TABLE DROP"},
-		{"EXPLAIN PLAN_ADVICE SELECT 1", Version{1, 17}, 1, 9, "EXPLAIN PLAN_ADVICE"},
-		{"TRUNCATE TABLE t", Version{1, 18}, 1, 1, "TRUNCATE TABLE"},
-		{"CALL cat.sys.compact('t')", Version{1, 18}, 1, 1, "CALL"},
-		{"SHOW PROCEDURES", Version{1, 18}, 1, 1, "SHOW PROCEDURES"},
-		{"CREATE OR REPLACE TABLE t WITH ('connector' = 'print') AS SELECT 1", Version{1, 18}, 1, 1, "CREATE OR REPLACE TABLE"},
-		{"REPLACE TABLE t AS SELECT 1", Version{1, 18}, 1, 1, "REPLACE TABLE"},
-		{"DESCRIBE JOB 'x'", Version{1, 20}, 1, 1, "DESCRIBE JOB"},
-		{"ALTER CATALOG c SET ('a' = 'b')", Version{1, 20}, 1, 1, "ALTER CATALOG"},
-		{"DESCRIBE CATALOG c", Version{1, 20}, 1, 1, "DESCRIBE CATALOG"},
-		{"SHOW CREATE CATALOG c", Version{1, 20}, 1, 1, "SHOW CREATE CATALOG"},
-		{"CREATE TABLE t (a INT) DISTRIBUTED INTO 2 BUCKETS WITH ('connector' = 'print')", Version{1, 20}, 1, 24, "DISTRIBUTED"},
-		{"ALTER TABLE t DROP DISTRIBUTION", Version{1, 20}, 1, 15, "ALTER TABLE DROP DISTRIBUTION"},
-		{"CREATE MATERIALIZED TABLE mt FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", Version{1, 20}, 1, 1, "CREATE MATERIALIZED TABLE"},
-		{"CREATE CATALOG c COMMENT 'x' WITH ('type' = 'generic_in_memory')", Version{2, 0}, 1, 18, "a catalog COMMENT"},
-		{"CREATE MODEL m WITH ('provider' = 'openai')", Version{2, 0}, 1, 1, "CREATE MODEL"},
-		{"SHOW MODELS", Version{2, 0}, 1, 1, "SHOW MODELS"},
-		{"CREATE TABLE t (a, b) WITH ('connector' = 'print') AS SELECT 1, 2", Version{2, 0}, 1, 52, "a schema in CREATE TABLE … AS"},
-		{"SELECT * FROM ML_PREDICT(TABLE t, MODEL m, DESCRIPTOR(a))", Version{2, 1}, 1, 35, "a MODEL argument (ML_PREDICT, ML_EVALUATE)"},
-		{"CREATE OR ALTER MATERIALIZED TABLE mt FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", Version{2, 1}, 1, 1, "CREATE OR ALTER MATERIALIZED TABLE"},
-		{"ALTER MATERIALIZED TABLE mt AS SELECT 1 AS a", Version{2, 1}, 1, 29, "ALTER MATERIALIZED TABLE … AS"},
-		{"CREATE TABLE t (s STRUCTURED<'a.B', x INT>) WITH ('connector' = 'print')", Version{2, 1}, 1, 19, "the STRUCTURED type"},
-		{"CREATE TABLE t (v VARIANT) WITH ('connector' = 'print')", Version{2, 1}, 1, 19, "the VARIANT type"},
-		{"CREATE FUNCTION f AS 'a.B' WITH ('k' = 'v')", Version{2, 1}, 1, 28, "CREATE FUNCTION … WITH (…)"},
-		{"SHOW MATERIALIZED TABLES", Version{2, 2}, 1, 1, "SHOW MATERIALIZED TABLES"},
-		{"CREATE MATERIALIZED TABLE mt AS SELECT 1 AS a", Version{2, 2}, 1, 27, "a materialized table without FRESHNESS"},
-		{"CREATE MATERIALIZED TABLE mt DISTRIBUTED INTO 2 BUCKETS FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", Version{2, 2}, 1, 30, "the distribution of a materialized table"},
-		{"CREATE CONNECTION c WITH ('type' = 'basic')", Version{2, 2}, 1, 1, "CREATE CONNECTION"},
-		{"INSERT INTO t SELECT 1 ON CONFLICT DO NOTHING", Version{2, 3}, 1, 24, "INSERT … ON CONFLICT"},
-		{"CREATE FUNCTION f AS 'a.B' USING ARTIFACT 'x.jar'", Version{2, 3}, 1, 34, "USING ARTIFACT"},
-		{"CREATE MATERIALIZED TABLE mt START_MODE = FROM_NOW FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", Version{2, 3}, 1, 30, "START_MODE"},
-		{"CREATE MATERIALIZED TABLE mt (a INT) FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", Version{2, 3}, 1, 30, "a schema in CREATE MATERIALIZED TABLE"},
-		{"ALTER MATERIALIZED TABLE mt ADD (c AS a + 1)", Version{2, 3}, 1, 29, "ALTER MATERIALIZED TABLE … ADD"},
-		{"SELECT * FROM TABLE(f(TABLE t PARTITION BY k ORDER BY ts))", Version{2, 3}, 1, 46, "ORDER BY on a table argument"},
-		{"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' MINUTES))", Version{1, 19}, 1, 21, "the SESSION window TVF"},
-		{"SELECT * FROM TABLE(SESSION(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), GAP => INTERVAL '5' MINUTES))", Version{1, 19}, 1, 21, "the SESSION window TVF"},
+		{"STOP JOB 'x' WITH SAVEPOINT", builtin.Version{Major: 1, Minor: 17}, 1, 1, "STOP JOB"},
+		{"SHOW JOBS", builtin.Version{Major: 1, Minor: 17}, 1, 1, "SHOW JOBS"},
+		{"DELETE FROM t WHERE a = 1", builtin.Version{Major: 1, Minor: 17}, 1, 1, "DELETE"},
+		{"UPDATE t SET a = 1", builtin.Version{Major: 1, Minor: 17}, 1, 1, "UPDATE"},
+		{"ALTER TABLE t ADD b INT", builtin.Version{Major: 1, Minor: 17}, 1, 15, "ALTER TABLE ADD/MODIFY"},
+		{"ALTER TABLE t RENAME a TO b", builtin.Version{Major: 1, Minor: 17}, 1, 15, "ALTER TABLE RENAME column"},
+		{"ALTER TABLE t DROP WATERMARK", builtin.Version{Major: 1, Minor: 17}, 1, 15, "ALTER TABLE DROP"},
+		{"EXPLAIN PLAN_ADVICE SELECT 1", builtin.Version{Major: 1, Minor: 17}, 1, 9, "EXPLAIN PLAN_ADVICE"},
+		{"TRUNCATE TABLE t", builtin.Version{Major: 1, Minor: 18}, 1, 1, "TRUNCATE TABLE"},
+		{"CALL cat.sys.compact('t')", builtin.Version{Major: 1, Minor: 18}, 1, 1, "CALL"},
+		{"SHOW PROCEDURES", builtin.Version{Major: 1, Minor: 18}, 1, 1, "SHOW PROCEDURES"},
+		{"CREATE OR REPLACE TABLE t WITH ('connector' = 'print') AS SELECT 1", builtin.Version{Major: 1, Minor: 18}, 1, 1, "CREATE OR REPLACE TABLE"},
+		{"REPLACE TABLE t AS SELECT 1", builtin.Version{Major: 1, Minor: 18}, 1, 1, "REPLACE TABLE"},
+		{"DESCRIBE JOB 'x'", builtin.Version{Major: 1, Minor: 20}, 1, 1, "DESCRIBE JOB"},
+		{"ALTER CATALOG c SET ('a' = 'b')", builtin.Version{Major: 1, Minor: 20}, 1, 1, "ALTER CATALOG"},
+		{"DESCRIBE CATALOG c", builtin.Version{Major: 1, Minor: 20}, 1, 1, "DESCRIBE CATALOG"},
+		{"SHOW CREATE CATALOG c", builtin.Version{Major: 1, Minor: 20}, 1, 1, "SHOW CREATE CATALOG"},
+		{"CREATE TABLE t (a INT) DISTRIBUTED INTO 2 BUCKETS WITH ('connector' = 'print')", builtin.Version{Major: 1, Minor: 20}, 1, 24, "DISTRIBUTED"},
+		{"ALTER TABLE t DROP DISTRIBUTION", builtin.Version{Major: 1, Minor: 20}, 1, 15, "ALTER TABLE DROP DISTRIBUTION"},
+		{"CREATE MATERIALIZED TABLE mt FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", builtin.Version{Major: 1, Minor: 20}, 1, 1, "CREATE MATERIALIZED TABLE"},
+		{"CREATE CATALOG c COMMENT 'x' WITH ('type' = 'generic_in_memory')", builtin.Version{Major: 2, Minor: 0}, 1, 18, "a catalog COMMENT"},
+		{"CREATE MODEL m WITH ('provider' = 'openai')", builtin.Version{Major: 2, Minor: 0}, 1, 1, "CREATE MODEL"},
+		{"SHOW MODELS", builtin.Version{Major: 2, Minor: 0}, 1, 1, "SHOW MODELS"},
+		{"CREATE TABLE t (a, b) WITH ('connector' = 'print') AS SELECT 1, 2", builtin.Version{Major: 2, Minor: 0}, 1, 52, "a schema in CREATE TABLE … AS"},
+		{"SELECT * FROM ML_PREDICT(TABLE t, MODEL m, DESCRIPTOR(a))", builtin.Version{Major: 2, Minor: 1}, 1, 35, "a MODEL argument (ML_PREDICT, ML_EVALUATE)"},
+		{"CREATE OR ALTER MATERIALIZED TABLE mt FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", builtin.Version{Major: 2, Minor: 1}, 1, 1, "CREATE OR ALTER MATERIALIZED TABLE"},
+		{"ALTER MATERIALIZED TABLE mt AS SELECT 1 AS a", builtin.Version{Major: 2, Minor: 1}, 1, 29, "ALTER MATERIALIZED TABLE … AS"},
+		{"CREATE TABLE t (s STRUCTURED<'a.B', x INT>) WITH ('connector' = 'print')", builtin.Version{Major: 2, Minor: 1}, 1, 19, "the STRUCTURED type"},
+		{"CREATE TABLE t (v VARIANT) WITH ('connector' = 'print')", builtin.Version{Major: 2, Minor: 1}, 1, 19, "the VARIANT type"},
+		{"CREATE FUNCTION f AS 'a.B' WITH ('k' = 'v')", builtin.Version{Major: 2, Minor: 1}, 1, 28, "CREATE FUNCTION … WITH (…)"},
+		{"SHOW MATERIALIZED TABLES", builtin.Version{Major: 2, Minor: 2}, 1, 1, "SHOW MATERIALIZED TABLES"},
+		{"CREATE MATERIALIZED TABLE mt AS SELECT 1 AS a", builtin.Version{Major: 2, Minor: 2}, 1, 27, "a materialized table without FRESHNESS"},
+		{"CREATE MATERIALIZED TABLE mt DISTRIBUTED INTO 2 BUCKETS FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", builtin.Version{Major: 2, Minor: 2}, 1, 30, "the distribution of a materialized table"},
+		{"CREATE CONNECTION c WITH ('type' = 'basic')", builtin.Version{Major: 2, Minor: 2}, 1, 1, "CREATE CONNECTION"},
+		{"INSERT INTO t SELECT 1 ON CONFLICT DO NOTHING", builtin.Version{Major: 2, Minor: 3}, 1, 24, "INSERT … ON CONFLICT"},
+		{"CREATE FUNCTION f AS 'a.B' USING ARTIFACT 'x.jar'", builtin.Version{Major: 2, Minor: 3}, 1, 34, "USING ARTIFACT"},
+		{"CREATE MATERIALIZED TABLE mt START_MODE = FROM_NOW FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", builtin.Version{Major: 2, Minor: 3}, 1, 30, "START_MODE"},
+		{"CREATE MATERIALIZED TABLE mt (a INT) FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a", builtin.Version{Major: 2, Minor: 3}, 1, 30, "a schema in CREATE MATERIALIZED TABLE"},
+		{"ALTER MATERIALIZED TABLE mt ADD (c AS a + 1)", builtin.Version{Major: 2, Minor: 3}, 1, 29, "ALTER MATERIALIZED TABLE … ADD"},
+		{"SELECT * FROM TABLE(f(TABLE t PARTITION BY k ORDER BY ts))", builtin.Version{Major: 2, Minor: 3}, 1, 46, "ORDER BY on a table argument"},
+		{"SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' MINUTES))", builtin.Version{Major: 1, Minor: 19}, 1, 21, "the SESSION window TVF"},
+		{"SELECT * FROM TABLE(SESSION(DATA => TABLE t, TIMECOL => DESCRIPTOR(ts), GAP => INTERVAL '5' MINUTES))", builtin.Version{Major: 1, Minor: 19}, 1, 21, "the SESSION window TVF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
@@ -246,7 +250,7 @@ func TestVersionGates(t *testing.T) {
 func TestVersionErrorNamesTheCluster(t *testing.T) {
 	src := "CREATE MODEL sentiment\nINPUT (text STRING)\nOUTPUT (label STRING)\nWITH ('provider' = 'openai', 'endpoint' = 'https://x', 'model' = 'gpt-4o');\n" +
 		"CREATE MATERIALIZED TABLE mt (a INT) DISTRIBUTED INTO 2 BUCKETS START_MODE = FROM_NOW FRESHNESS = INTERVAL '1' HOUR AS SELECT 1 AS a;"
-	r := Check(src, Options{Version: Version{1, 20}, Target: "cluster prod", ParseOnly: true})
+	r := Check(src, Options{Version: builtin.Version{Major: 1, Minor: 20}, Target: "cluster prod", ParseOnly: true})
 	var got []string
 	for _, d := range r.Diagnostics {
 		got = append(got, d.Error())
@@ -271,20 +275,20 @@ func TestVersionErrorNamesTheCluster(t *testing.T) {
 func TestReservedWordsPerVersion(t *testing.T) {
 	tests := []struct {
 		word  string
-		since Version // zero: reserved in every release
+		since builtin.Version // zero: reserved in every release
 	}{
-		{"procedures", Version{1, 18}},
-		{"freshness", Version{1, 20}}, {"materialized", Version{1, 20}}, {"suspend", Version{1, 20}},
-		{"buckets", Version{1, 20}}, {"distribution", Version{1, 20}}, {"refresh_mode", Version{1, 20}},
-		{"models", Version{2, 0}},
-		{"structured", Version{2, 1}},
-		{"connections", Version{2, 2}},
-		{"date", Version{}}, {"day", Version{}}, {"user", Version{}}, {"value", Version{}},
-		{"string", Version{}}, {"tables", Version{}}, {"year", Version{}}, {"count", Version{}},
+		{"procedures", builtin.Version{Major: 1, Minor: 18}},
+		{"freshness", builtin.Version{Major: 1, Minor: 20}}, {"materialized", builtin.Version{Major: 1, Minor: 20}}, {"suspend", builtin.Version{Major: 1, Minor: 20}},
+		{"buckets", builtin.Version{Major: 1, Minor: 20}}, {"distribution", builtin.Version{Major: 1, Minor: 20}}, {"refresh_mode", builtin.Version{Major: 1, Minor: 20}},
+		{"models", builtin.Version{Major: 2, Minor: 0}},
+		{"structured", builtin.Version{Major: 2, Minor: 1}},
+		{"connections", builtin.Version{Major: 2, Minor: 2}},
+		{"date", builtin.Version{}}, {"day", builtin.Version{}}, {"user", builtin.Version{}}, {"value", builtin.Version{}},
+		{"string", builtin.Version{}}, {"tables", builtin.Version{}}, {"year", builtin.Version{}}, {"count", builtin.Version{}},
 	}
 	for _, tt := range tests {
 		src := "CREATE TABLE t (" + tt.word + " INT) WITH ('connector' = 'print')"
-		for _, v := range Versions() {
+		for _, v := range builtin.Versions() {
 			_, errs := ParseFileFor("", src, v)
 			reserved := tt.since.IsZero() || !v.Before(tt.since)
 			switch {
@@ -304,7 +308,7 @@ func TestReservedWordsPerVersion(t *testing.T) {
 	}
 	// Keywords Flink lists as non-reserved are names in every release.
 	for _, w := range []string{"model", "job", "jobs", "jar", "python", "partitions", "metadata", "options", "data", "name", "version", "drain", "stop", "artifact", "start_mode"} {
-		for _, v := range Versions() {
+		for _, v := range builtin.Versions() {
 			if _, errs := ParseFileFor("", "SELECT "+w+" FROM t", v); len(errs) > 0 {
 				t.Errorf("%s on %s: %v", w, v, errs[0])
 			}

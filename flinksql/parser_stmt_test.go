@@ -4,6 +4,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // TestStatementsCanonical parses each statement and checks the canonical
@@ -88,7 +92,7 @@ func TestStatementsCanonical(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
 			st := mustParse(t, tt.src)
-			if got := FormatStatement(st); got != tt.want {
+			if got := format.Statement(st); got != tt.want {
 				t.Errorf("FormatStatement:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
@@ -132,7 +136,7 @@ func TestQueriesCanonical(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
 			st := mustParse(t, tt.src)
-			if got := FormatStatement(st); got != tt.want {
+			if got := format.Statement(st); got != tt.want {
 				t.Errorf("FormatStatement:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
@@ -189,7 +193,7 @@ func TestExprCanonical(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
-			if got := FormatExpr(mustParseExpr(t, tt.src)); got != tt.want {
+			if got := format.Expr(mustParseExpr(t, tt.src)); got != tt.want {
 				t.Errorf("FormatExpr = %q, want %q", got, tt.want)
 			}
 		})
@@ -258,8 +262,8 @@ func TestCreateTableAST(t *testing.T) {
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH ('connector' = 'kafka', 'topic' = 'o')`
-	ct := mustParse(t, src).(*CreateTable)
-	kinds := []ColumnKind{ColumnPhysical, ColumnPhysical, ColumnComputed, ColumnMetadata}
+	ct := mustParse(t, src).(*ast.CreateTable)
+	kinds := []ast.ColumnKind{ast.ColumnPhysical, ast.ColumnPhysical, ast.ColumnComputed, ast.ColumnMetadata}
 	for i, c := range ct.Columns {
 		if c.Kind() != kinds[i] {
 			t.Errorf("column %s kind = %v, want %v", c.Name.Name, c.Kind(), kinds[i])
@@ -356,8 +360,8 @@ SELECT ` + "`x;`" + ` FROM (SELECT 1 AS ` + "`x;`" + `)
 func TestInspectVisitsEveryColumnRef(t *testing.T) {
 	st := mustParse(t, "INSERT INTO s SELECT a, f(b) + c[d] FROM t WHERE e IN (SELECT g FROM u) GROUP BY h")
 	var names []string
-	Inspect(st, func(n Node) bool {
-		if c, ok := n.(*ColumnRef); ok {
+	ast.Inspect(st, func(n ast.Node) bool {
+		if c, ok := n.(*ast.ColumnRef); ok {
 			names = append(names, c.Key())
 		}
 		return true

@@ -4,50 +4,52 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // sexpr renders an expression fully parenthesized so tests can check the
 // shape the parser built, precedence included.
-func sexpr(e Expr) string {
+func sexpr(e ast.Expr) string {
 	switch x := e.(type) {
 	case nil:
 		return "nil"
-	case *ColumnRef:
+	case *ast.ColumnRef:
 		return x.Key()
-	case *Star:
+	case *ast.Star:
 		if len(x.Qualifier) > 0 {
 			return identsKey(x.Qualifier) + ".*"
 		}
 		return "*"
-	case *NumberLit:
+	case *ast.NumberLit:
 		return x.Text
-	case *StringLit:
-		return quoteString(x.Value)
-	case *BoolLit:
+	case *ast.StringLit:
+		return ast.QuoteString(x.Value)
+	case *ast.BoolLit:
 		return fmt.Sprint(x.Value)
-	case *NullLit:
+	case *ast.NullLit:
 		return "NULL"
-	case *TypedLit:
-		return x.Type + " " + quoteString(x.Value.Value)
-	case *IntervalLit:
+	case *ast.TypedLit:
+		return x.Type + " " + ast.QuoteString(x.Value.Value)
+	case *ast.IntervalLit:
 		q := x.Qualifier.From
 		if x.Qualifier.To != "" {
 			q += " TO " + x.Qualifier.To
 		}
 		return "(INTERVAL " + sexpr(x.Value) + " " + q + ")"
-	case *UnaryExpr:
+	case *ast.UnaryExpr:
 		return "(" + x.Op + " " + sexpr(x.X) + ")"
-	case *BinaryExpr:
+	case *ast.BinaryExpr:
 		return "(" + sexpr(x.L) + " " + x.Op + " " + sexpr(x.R) + ")"
-	case *IsExpr:
+	case *ast.IsExpr:
 		not := ""
 		if x.Not {
 			not = "NOT "
 		}
 		return "(" + sexpr(x.X) + " IS " + not + x.What + ")"
-	case *IsDistinctExpr:
+	case *ast.IsDistinctExpr:
 		return "(" + sexpr(x.L) + " IS DISTINCT FROM " + sexpr(x.R) + ")"
-	case *InExpr:
+	case *ast.InExpr:
 		not := ""
 		if x.Not {
 			not = "NOT "
@@ -56,15 +58,15 @@ func sexpr(e Expr) string {
 			return "(" + sexpr(x.X) + " " + not + "IN subquery)"
 		}
 		return "(" + sexpr(x.X) + " " + not + "IN " + sexprList(x.List) + ")"
-	case *BetweenExpr:
+	case *ast.BetweenExpr:
 		return "(" + sexpr(x.X) + " BETWEEN " + sexpr(x.Lo) + " " + sexpr(x.Hi) + ")"
-	case *LikeExpr:
+	case *ast.LikeExpr:
 		s := "(" + sexpr(x.X) + " " + x.Op + " " + sexpr(x.Pattern)
 		if x.Escape != nil {
 			s += " ESCAPE " + sexpr(x.Escape)
 		}
 		return s + ")"
-	case *FuncCall:
+	case *ast.FuncCall:
 		s := x.Name.String()
 		if x.NoParens {
 			return s
@@ -80,25 +82,25 @@ func sexpr(e Expr) string {
 			s += " OVER"
 		}
 		return s
-	case *CastExpr:
+	case *ast.CastExpr:
 		return "CAST(" + sexpr(x.X) + " AS " + x.Type.Name + ")"
-	case *ParenExpr:
+	case *ast.ParenExpr:
 		return "[" + sexpr(x.X) + "]"
-	case *RowExpr:
+	case *ast.RowExpr:
 		return "ROW" + sexprList(x.Items)
-	case *ArrayExpr:
+	case *ast.ArrayExpr:
 		return "ARRAY" + sexprList(x.Items)
-	case *MapExpr:
+	case *ast.MapExpr:
 		return "MAP" + sexprList(x.Items)
-	case *IndexExpr:
+	case *ast.IndexExpr:
 		return sexpr(x.X) + "[" + sexpr(x.Index) + "]"
-	case *FieldExpr:
+	case *ast.FieldExpr:
 		return sexpr(x.X) + "." + x.Field.Name
-	case *ExtractExpr:
+	case *ast.ExtractExpr:
 		return "EXTRACT(" + x.Unit + " " + sexpr(x.X) + ")"
-	case *TimeUnitExpr:
+	case *ast.TimeUnitExpr:
 		return x.Unit
-	case *CaseExpr:
+	case *ast.CaseExpr:
 		s := "CASE"
 		if x.Operand != nil {
 			s += " " + sexpr(x.Operand)
@@ -110,21 +112,21 @@ func sexpr(e Expr) string {
 			s += " ELSE " + sexpr(x.Else)
 		}
 		return s + " END"
-	case *NamedArg:
+	case *ast.NamedArg:
 		return x.Name.Name + "=>" + sexpr(x.Value)
-	case *TableArg:
+	case *ast.TableArg:
 		return "TABLE " + x.Name.String()
-	case *DescriptorExpr:
+	case *ast.DescriptorExpr:
 		return "DESCRIPTOR(" + identsKey(x.Columns) + ")"
-	case *SubqueryExpr:
+	case *ast.SubqueryExpr:
 		return "subquery"
-	case *ExistsExpr:
+	case *ast.ExistsExpr:
 		return "EXISTS subquery"
 	}
 	return fmt.Sprintf("%T", e)
 }
 
-func sexprList(es []Expr) string {
+func sexprList(es []ast.Expr) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = sexpr(e)
@@ -132,7 +134,7 @@ func sexprList(es []Expr) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-func identsKey(ids []*Ident) string {
+func identsKey(ids []*ast.Ident) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = id.Name
@@ -140,7 +142,7 @@ func identsKey(ids []*Ident) string {
 	return strings.Join(parts, ",")
 }
 
-func mustParseExpr(t *testing.T, src string) Expr {
+func mustParseExpr(t *testing.T, src string) ast.Expr {
 	t.Helper()
 	e, errs := ParseExpr(src)
 	if len(errs) > 0 {
@@ -149,7 +151,7 @@ func mustParseExpr(t *testing.T, src string) Expr {
 	return e
 }
 
-func mustParse(t *testing.T, src string) Statement {
+func mustParse(t *testing.T, src string) ast.Statement {
 	t.Helper()
 	st, errs := Parse(src)
 	if len(errs) > 0 {
@@ -200,7 +202,7 @@ func TestExprPrecedence(t *testing.T) {
 		{"UPPER(name)", "UPPER(name)"},
 		{"cat.db.my_udf(1)", "cat.db.my_udf(1)"},
 		{"`select`.`from`", "select.from"},
-		{"a = ANY (SELECT 1)", "*flinksql.QuantifiedExpr"},
+		{"a = ANY (SELECT 1)", "*ast.QuantifiedExpr"},
 		{"x IN (SELECT id FROM t)", "(x IN subquery)"},
 		{"EXISTS (SELECT 1)", "EXISTS subquery"},
 		{"(SELECT MAX(a) FROM t) + 1", "(subquery + 1)"},
@@ -220,15 +222,15 @@ func TestExprPrecedence(t *testing.T) {
 func TestExprSpans(t *testing.T) {
 	src := "a + f(b, 'x') * 2"
 	e := mustParseExpr(t, src)
-	bin := e.(*BinaryExpr)
+	bin := e.(*ast.BinaryExpr)
 	if got := src[bin.Pos.Offset:bin.End.Offset]; got != src {
 		t.Errorf("outer span = %q", got)
 	}
-	mul := bin.R.(*BinaryExpr)
+	mul := bin.R.(*ast.BinaryExpr)
 	if got := src[mul.Pos.Offset:mul.End.Offset]; got != "f(b, 'x') * 2" {
 		t.Errorf("product span = %q", got)
 	}
-	call := mul.L.(*FuncCall)
+	call := mul.L.(*ast.FuncCall)
 	if call.Pos.Col != 5 || call.End.Col != 14 {
 		t.Errorf("call span = %v-%v, want 1:5-1:14", call.Pos, call.End)
 	}

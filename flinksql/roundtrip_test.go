@@ -6,6 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // stripPositions zeroes every Span in the tree so two parses of different
@@ -17,7 +21,7 @@ func stripPositions(v reflect.Value) {
 			stripPositions(v.Elem())
 		}
 	case reflect.Struct:
-		if v.Type() == reflect.TypeOf(Span{}) {
+		if v.Type() == reflect.TypeOf(ast.Span{}) {
 			v.Set(reflect.Zero(v.Type()))
 			return
 		}
@@ -33,7 +37,7 @@ func stripPositions(v reflect.Value) {
 	}
 }
 
-func stripped(stmts []Statement) []Statement {
+func stripped(stmts []ast.Statement) []ast.Statement {
 	stripPositions(reflect.ValueOf(stmts))
 	return stmts
 }
@@ -63,7 +67,7 @@ func checkRoundTrip(t *testing.T, name, src string) {
 	}
 	for i := range a {
 		if !reflect.DeepEqual(a[i], b[i]) {
-			t.Errorf("%s: statement %d changed by formatting:\n%s\n--- formatted:\n%s", name, i+1, FormatStatement(a[i]), FormatStatement(b[i]))
+			t.Errorf("%s: statement %d changed by formatting:\n%s\n--- formatted:\n%s", name, i+1, format.Statement(a[i]), format.Statement(b[i]))
 		}
 	}
 	// Every comment of the source survives formatting.

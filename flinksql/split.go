@@ -1,12 +1,18 @@
 package flinksql
 
+import (
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
+
 // StatementText is the source of one statement as SplitStatements found
 // it: from its first token to its last, without the ';' and without the
 // comments around it.
 type StatementText struct {
 	Text string
-	Pos  Pos
-	End  Pos
+	Pos  ast.Pos
+	End  ast.Pos
 }
 
 // SplitStatements cuts a script into statements at the semicolons that end
@@ -62,11 +68,11 @@ func statementRanges(toks []Token) [][2]int {
 			start = -1
 			continue
 		case Word:
-			w := upperASCII(t.Text)
+			w := builtin.UpperASCII(t.Text)
 			switch {
-			case w == "STATEMENT" && i+2 < len(toks) && upperASCII(toks[i+1].Text) == "SET":
+			case w == "STATEMENT" && i+2 < len(toks) && builtin.UpperASCII(toks[i+1].Text) == "SET":
 				next := toks[i+2]
-				if next.Kind == Semicolon || next.Kind == Word && upperASCII(next.Text) == "BEGIN" {
+				if next.Kind == Semicolon || next.Kind == Word && builtin.UpperASCII(next.Text) == "BEGIN" {
 					inBlock = true
 				}
 			case w == "BEGIN" && inBlock:
@@ -92,31 +98,21 @@ func statementText(src string, first, last Token) StatementText {
 	return StatementText{Text: src[first.Pos.Offset:last.End.Offset], Pos: first.Pos, End: last.End}
 }
 
-func upperASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
-}
-
 // Inserts returns the INSERT statements of the script in order, including
 // those inside statement sets and behind EXECUTE or EXPLAIN: the statements
 // that make up the job.
-func (s *Script) Inserts() []*InsertStmt {
-	var out []*InsertStmt
-	var visit func(st Statement)
-	visit = func(st Statement) {
+func (s *Script) Inserts() []*ast.InsertStmt {
+	var out []*ast.InsertStmt
+	var visit func(st ast.Statement)
+	visit = func(st ast.Statement) {
 		switch x := st.(type) {
-		case *InsertStmt:
+		case *ast.InsertStmt:
 			out = append(out, x)
-		case *StatementSet:
+		case *ast.StatementSet:
 			for _, inner := range x.Stmts {
 				visit(inner)
 			}
-		case *ExecuteStmt:
+		case *ast.ExecuteStmt:
 			visit(x.Stmt)
 		}
 	}

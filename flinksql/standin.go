@@ -3,6 +3,8 @@ package flinksql
 import (
 	"fmt"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // StandIn is a SQL expression that stands in for a user function in a
@@ -13,7 +15,7 @@ type StandIn struct {
 	Params []string
 	Body   string
 	// expr is Body parsed (by ParseStandIn).
-	expr Expr
+	expr ast.Expr
 }
 
 // ParseStandIn reads "name(p1, p2)=expression".
@@ -93,8 +95,8 @@ func ApplyStandIns(script *Script, ins []StandIn) error {
 }
 
 // stoodIn is the stand-in of a call, if it has one.
-func stoodIn(e Expr, by map[string]StandIn) (*FuncCall, StandIn, bool) {
-	f, ok := e.(*FuncCall)
+func stoodIn(e ast.Expr, by map[string]StandIn) (*ast.FuncCall, StandIn, bool) {
+	f, ok := e.(*ast.FuncCall)
 	if !ok || len(f.Name.Parts) != 1 || f.NoParens {
 		return nil, StandIn{}, false
 	}
@@ -106,10 +108,10 @@ func stoodIn(e Expr, by map[string]StandIn) (*FuncCall, StandIn, bool) {
 // returns how many it replaced; a call in an argument or in a stand-in's
 // expression is replaced on the next pass.
 func standInPass(script *Script, by map[string]StandIn) (int, error) {
-	var calls []*FuncCall
+	var calls []*ast.FuncCall
 	for _, st := range script.Stmts {
-		Inspect(st, func(n Node) bool {
-			e, ok := n.(Expr)
+		ast.Inspect(st, func(n ast.Node) bool {
+			e, ok := n.(ast.Expr)
 			if !ok {
 				return true
 			}
@@ -127,7 +129,7 @@ func standInPass(script *Script, by map[string]StandIn) (int, error) {
 		}
 	}
 	for _, st := range script.Stmts {
-		RewriteExprs(st, func(e Expr) (Expr, bool) {
+		ast.RewriteExprs(st, func(e ast.Expr) (ast.Expr, bool) {
 			f, in, hit := stoodIn(e, by)
 			if !hit {
 				return nil, false
@@ -141,15 +143,15 @@ func standInPass(script *Script, by map[string]StandIn) (int, error) {
 // standInFor is the stand-in's expression for call f: a copy, placed
 // where f stands, its parameters (plain column references) replaced by
 // copies of the call's arguments.
-func standInFor(f *FuncCall, in StandIn) Expr {
-	args := map[string]Expr{}
+func standInFor(f *ast.FuncCall, in StandIn) ast.Expr {
+	args := map[string]ast.Expr{}
 	for i, p := range in.Params {
 		args[strings.ToUpper(p)] = f.Args[i]
 	}
-	body := Clone(in.expr)
-	Place(body, f.Span)
-	param := func(e Expr) (Expr, bool) {
-		c, ok := e.(*ColumnRef)
+	body := ast.Clone(in.expr)
+	ast.Place(body, f.Span)
+	param := func(e ast.Expr) (ast.Expr, bool) {
+		c, ok := e.(*ast.ColumnRef)
 		if !ok || len(c.Parts) != 1 {
 			return nil, false
 		}
@@ -157,12 +159,12 @@ func standInFor(f *FuncCall, in StandIn) Expr {
 		if !ok {
 			return nil, false
 		}
-		return &ParenExpr{Span: a.Range(), X: Clone(a)}, true
+		return &ast.ParenExpr{Span: a.Range(), X: ast.Clone(a)}, true
 	}
 	if to, ok := param(body); ok {
 		body = to
 	} else {
-		RewriteExprs(body, param)
+		ast.RewriteExprs(body, param)
 	}
-	return &ParenExpr{Span: f.Span, X: body}
+	return &ast.ParenExpr{Span: f.Span, X: body}
 }

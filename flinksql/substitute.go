@@ -6,6 +6,10 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // ParseWithVars parses src as a deploy sends it to Flink: each ${name}
@@ -105,15 +109,15 @@ func (s *substitution) offset(x int, end bool) int {
 }
 
 // pos is position p of text as a position of src.
-func (s *substitution) pos(p Pos, end bool) Pos {
+func (s *substitution) pos(p ast.Pos, end bool) ast.Pos {
 	off := s.offset(p.Offset, end)
 	line := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > off }) - 1
-	return Pos{Offset: off, Line: line + 1, Col: 1 + utf8.RuneCountInString(s.src[s.lines[line]:off])}
+	return ast.Pos{Offset: off, Line: line + 1, Col: 1 + utf8.RuneCountInString(s.src[s.lines[line]:off])}
 }
 
 // span is sp of text as a span of src.
-func (s *substitution) span(sp Span) Span {
-	return Span{Pos: s.pos(sp.Pos, false), End: s.pos(sp.End, true)}
+func (s *substitution) span(sp ast.Span) ast.Span {
+	return ast.Span{Pos: s.pos(sp.Pos, false), End: s.pos(sp.End, true)}
 }
 
 // newParserFor is newParser over a substituted text whose tokens, comments
@@ -122,26 +126,26 @@ func newParserFor(file string, sub *substitution) *parser {
 	toks, comments, lexErrs := Lex(sub.text)
 	apart := writtenApart(toks)
 	for i := range toks {
-		sp := sub.span(Span{Pos: toks[i].Pos, End: toks[i].End})
+		sp := sub.span(ast.Span{Pos: toks[i].Pos, End: toks[i].End})
 		toks[i].Pos, toks[i].End = sp.Pos, sp.End
 	}
 	for i := range comments {
-		sp := sub.span(Span{Pos: comments[i].Pos, End: comments[i].End})
+		sp := sub.span(ast.Span{Pos: comments[i].Pos, End: comments[i].End})
 		comments[i].Pos, comments[i].End = sp.Pos, sp.End
 	}
 	p := &parser{file: file, src: sub.src, toks: toks, comments: comments, apart: apart}
 	p.up = make([]string, len(toks))
 	for i, t := range toks {
 		if t.Kind == Word {
-			p.up[i] = upperWord(t.Text)
+			p.up[i] = builtin.UpperWord(t.Text)
 		}
 	}
 	for _, e := range lexErrs {
-		sp := sub.span(Span{Pos: e.Pos, End: e.End})
+		sp := sub.span(ast.Span{Pos: e.Pos, End: e.End})
 		e.Pos, e.End, e.File, e.src = sp.Pos, sp.End, file, sub.src
 		p.addError(e)
 	}
-	p.lastEnd = Pos{Line: 1, Col: 1}
+	p.lastEnd = ast.Pos{Line: 1, Col: 1}
 	return p
 }
 
@@ -184,7 +188,7 @@ func FillOptions(script *Script, values map[string]string) error {
 		all = map[string]string{}
 	}
 	maps.Copy(all, values)
-	holds := func(sp Span) (VarRef, bool) {
+	holds := func(sp ast.Span) (VarRef, bool) {
 		for _, r := range left {
 			if sp.Pos.Offset <= r.Pos.Offset && r.End.Offset <= sp.End.Offset {
 				return r.VarRef, true
@@ -193,19 +197,19 @@ func FillOptions(script *Script, values map[string]string) error {
 		return VarRef{}, false
 	}
 	var err error
-	fill := func(n Node) bool {
+	fill := func(n ast.Node) bool {
 		if err != nil {
 			return false
 		}
 		switch n := n.(type) {
-		case *Property:
+		case *ast.Property:
 			if n.Value == nil {
 				break
 			}
 			if r, ok := holds(n.Value.Span); ok {
 				err = fillString(script, n.Value, r, all)
 			}
-		case *Hint:
+		case *ast.Hint:
 			if n.Name == nil || !strings.EqualFold(n.Name.Name, "OPTIONS") {
 				break
 			}
@@ -217,7 +221,7 @@ func FillOptions(script *Script, values map[string]string) error {
 				if !ok {
 					continue
 				}
-				if lit, isString := kv.Value.(*StringLit); isString {
+				if lit, isString := kv.Value.(*ast.StringLit); isString {
 					err = fillString(script, lit, r, all)
 				} else {
 					kv.Value, err = fillValue(script, kv.Value.Range(), r, all)
@@ -229,13 +233,13 @@ func FillOptions(script *Script, values map[string]string) error {
 		}
 		return true
 	}
-	Inspect(script, fill)
+	ast.Inspect(script, fill)
 	return err
 }
 
 // fillString gives lit the value its text as written has with the
 // variables replaced; r is a reference it holds, for the error.
-func fillString(script *Script, lit *StringLit, r VarRef, values map[string]string) error {
+func fillString(script *Script, lit *ast.StringLit, r VarRef, values map[string]string) error {
 	text := SubstituteVars(script.Text(lit), values)
 	toks, _, errs := Lex(text)
 	if len(errs) > 0 || len(toks) != 2 || toks[0].Kind != String || toks[0].End.Offset != len(text) {
@@ -247,11 +251,11 @@ func fillString(script *Script, lit *StringLit, r VarRef, values map[string]stri
 
 // fillValue is an unquoted hint value's expression with the variables
 // replaced, standing where the value stood.
-func fillValue(script *Script, at Span, r VarRef, values map[string]string) (Expr, error) {
+func fillValue(script *Script, at ast.Span, r VarRef, values map[string]string) (ast.Expr, error) {
 	e, errs := ParseExpr(SubstituteVars(script.Src[at.Pos.Offset:at.End.Offset], values))
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s: the value of variable ${%s} is no option value: it does not parse", at.Pos, r.Name)
 	}
-	Place(e, at)
+	ast.Place(e, at)
 	return e, nil
 }

@@ -3,6 +3,12 @@ package flinksql
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
 )
 
 // TestParseWithVarsPlacesAllInTheTextAsWritten: the values stand in the
@@ -17,7 +23,7 @@ func TestParseWithVarsPlacesAllInTheTextAsWritten(t *testing.T) {
 	if script.Src != src {
 		t.Errorf("Src is not the text as written")
 	}
-	ct := script.Stmts[0].(*CreateTable)
+	ct := script.Stmts[0].(*ast.CreateTable)
 	if c, _ := ct.With.Get("connector"); c != "data\ngen" {
 		t.Errorf("connector = %q, want the value", c)
 	}
@@ -30,15 +36,15 @@ func TestParseWithVarsPlacesAllInTheTextAsWritten(t *testing.T) {
 	if !strings.Contains(errs[0].Snippet(), "SELECT ${col}, a FROM t WHERE ;") {
 		t.Errorf("the snippet is not of the text as written:\n%s", errs[0].Snippet())
 	}
-	sel := script.Stmts[1].(*BadStmt)
+	sel := script.Stmts[1].(*ast.BadStmt)
 	if sel.Pos.String() != "2:1" {
 		t.Errorf("the statement that failed starts at %s", sel.Pos)
 	}
-	ins := script.Stmts[2].(*InsertStmt)
+	ins := script.Stmts[2].(*ast.InsertStmt)
 	if ins.Pos.String() != "3:1" {
 		t.Errorf("the INSERT starts at %s, want 3:1", ins.Pos)
 	}
-	lacks := ReleaseLacks(script, Options{File: "job.sql", Version: Version{2, 2}})
+	lacks := ReleaseLacks(script, Options{File: "job.sql", Version: builtin.Version{Major: 2, Minor: 2}})
 	if len(lacks) != 1 || !strings.HasPrefix(lacks[0].Error(), "job.sql:3:31: error: INSERT … ON CONFLICT needs Flink 2.3") {
 		t.Errorf("ReleaseLacks = %v, want ON CONFLICT at 3:31", lacks)
 	}
@@ -47,8 +53,8 @@ func TestParseWithVarsPlacesAllInTheTextAsWritten(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	items := script.Stmts[0].(*QueryStmt).Query.Body.(*Select).Items
-	col := items[0].Expr.(*BinaryExpr).L.(*ColumnRef)
+	items := script.Stmts[0].(*ast.QueryStmt).Query.Body.(*ast.Select).Items
+	col := items[0].Expr.(*ast.BinaryExpr).L.(*ast.ColumnRef)
 	if col.Key() != "a_much_longer_name" || col.Pos.String() != "1:8" || col.End.String() != "1:14" {
 		t.Errorf("the value's column %s stands at %s-%s, want the reference's 1:8-1:14", col.Key(), col.Pos, col.End)
 	}
@@ -73,16 +79,16 @@ func TestFillOptionsPutsSecretsInTheirOptions(t *testing.T) {
 	if err := FillOptions(script, map[string]string{"pw": "s3cr3t"}); err != nil {
 		t.Fatal(err)
 	}
-	ct := script.Stmts[0].(*CreateTable)
+	ct := script.Stmts[0].(*ast.CreateTable)
 	if u, _ := ct.With.Get("url"); u != "jdbc:x://h1/orders?p=s3cr3t" {
 		t.Errorf("url = %q", u)
 	}
 	if p, _ := ct.With.Get("password"); p != "s3cr3t" {
 		t.Errorf("password = %q", p)
 	}
-	var hint *Hint
-	Inspect(script.Stmts[1], func(n Node) bool {
-		if h, ok := n.(*Hint); ok {
+	var hint *ast.Hint
+	ast.Inspect(script.Stmts[1], func(n ast.Node) bool {
+		if h, ok := n.(*ast.Hint); ok {
 			hint = h
 		}
 		return true
@@ -121,9 +127,9 @@ func TestPrependInjectsParsedTables(t *testing.T) {
 	if len(script.Stmts) != 3 {
 		t.Fatalf("%d statements, want the 2 tables and the INSERT", len(script.Stmts))
 	}
-	dim, users := script.Stmts[0].(*CreateTable), script.Stmts[1].(*CreateTable)
+	dim, users := script.Stmts[0].(*ast.CreateTable), script.Stmts[1].(*ast.CreateTable)
 	if dim.Name.Last() != "dim" || !dim.Temporary || users.Name.Last() != "users" || !users.Temporary {
-		t.Errorf("injected %s, %s", FormatStatement(dim), FormatStatement(users))
+		t.Errorf("injected %s, %s", format.Statement(dim), format.Statement(users))
 	}
 	if n, _ := users.With.Get("number-of-rows"); n != "42" {
 		t.Errorf("users' number-of-rows = %q, want the variable's value", n)

@@ -1,6 +1,13 @@
 package flinksql
 
-import "strings"
+import (
+	"sort"
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
 
 // configKeys are configuration keys commonly SET in Flink SQL scripts. A
 // SET of a key Flink does not know is silently ignored, so a key one typo
@@ -54,7 +61,7 @@ func typoOf(name string, known []string) string {
 	return best
 }
 
-func (v *validator) checkSetKey(s *SetStmt) {
+func (v *validator) checkSetKey(s *ast.SetStmt) {
 	if s.Key == "" {
 		return
 	}
@@ -72,28 +79,28 @@ func (v *validator) checkSetKey(s *SetStmt) {
 // checkFunctionName warns about a call of a function that is neither
 // built in nor created in the script but one typo from one that is: Flink
 // would fail with "No match found for function signature".
-func (ec *exprChecker) checkFunctionName(f *FuncCall) {
+func (ec *exprChecker) checkFunctionName(f *ast.FuncCall) {
 	if len(f.Name.Parts) != 1 || f.NoParens {
 		return
 	}
 	name := strings.ToUpper(f.Name.Parts[0].Name)
-	if b := functionNamed(name); b != nil && !ec.cat.functions[name] {
+	if b := builtin.FunctionNamed(name); b != nil && !ec.cat.functions[name] {
 		// A warning: the catalog's release of a function may be off by one,
 		// and a cluster may carry it as a user function under the same name.
-		if v := ec.cat.opts.Version; !v.IsZero() && !b.since.IsZero() && v.Before(b.since) {
-			ec.warnf(CodeNeedsNewerFlink, f.Name, "", "function %s needs Flink %s; %s", b.name, b.since, ec.cat.opts.target())
+		if v := ec.cat.opts.Version; !v.IsZero() && !b.Since.IsZero() && v.Before(b.Since) {
+			ec.warnf(CodeNeedsNewerFlink, f.Name, "", "function %s needs Flink %s; %s", b.Name, b.Since, ec.cat.opts.target())
 		}
 		return
 	}
-	if ec.cat.opts.Functions != nil && !builtinFunctions[name] && !reservedWords[name] {
+	if ec.cat.opts.Functions != nil && !builtin.BuiltinFunctions[name] && !builtin.ReservedWords[name] {
 		ec.checkUserFunction(f, name)
 		return
 	}
-	if len(name) < 5 || builtinFunctions[name] || reservedWords[name] || ec.cat.functions[name] {
+	if len(name) < 5 || builtin.BuiltinFunctions[name] || builtin.ReservedWords[name] || ec.cat.functions[name] {
 		return
 	}
-	known := make([]string, 0, len(builtinFunctions)+len(ec.cat.functions))
-	for k := range builtinFunctions {
+	known := make([]string, 0, len(builtin.BuiltinFunctions)+len(ec.cat.functions))
+	for k := range builtin.BuiltinFunctions {
 		known = append(known, k)
 	}
 	for k := range ec.cat.functions {
@@ -102,4 +109,58 @@ func (ec *exprChecker) checkFunctionName(f *FuncCall) {
 	if m := typoOf(name, known); m != "" {
 		ec.warnf(CodeUnknownFunction, f.Name, "did you mean "+m+"?", "unknown function '%s'", f.Name.Parts[0].Name)
 	}
+}
+
+// suggest returns the candidate closest to s by edit distance, when it is
+// close enough to be a likely typo.
+func suggest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(s) >= 12 {
+		limit = 3
+	}
+	if bestD == 0 || bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (in bytes; the
+// option names are ASCII).
+func editDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

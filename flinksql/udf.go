@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // FunctionInfo is a user function that exists outside the script: one of
@@ -32,7 +36,7 @@ func (f FunctionInfo) Args() int {
 
 // ParseSignature reads a function signature, "(STRING, INT) -> STRING":
 // the argument types and the result type, each a Flink data type.
-func ParseSignature(sig string) (args []*DataType, result *DataType, err error) {
+func ParseSignature(sig string) (args []*ast.DataType, result *ast.DataType, err error) {
 	s := strings.TrimSpace(sig)
 	in, out, ok := strings.Cut(s, "->")
 	in = strings.TrimSpace(in)
@@ -81,7 +85,7 @@ func splitTopLevel(s string) []string {
 // created by the script.
 type FunctionCall struct {
 	Name string // as the script writes it
-	Pos  Pos
+	Pos  ast.Pos
 	Args int
 }
 
@@ -96,13 +100,13 @@ func UserFunctionCalls(script *Script) []FunctionCall {
 	created := scriptFunctions(script)
 	var out []FunctionCall
 	for _, st := range script.Stmts {
-		Inspect(st, func(n Node) bool {
-			f, ok := n.(*FuncCall)
+		ast.Inspect(st, func(n ast.Node) bool {
+			f, ok := n.(*ast.FuncCall)
 			if !ok || len(f.Name.Parts) != 1 || f.NoParens {
 				return true
 			}
 			up := strings.ToUpper(f.Name.Parts[0].Name)
-			if builtinFunctions[up] || functionNamed(up) != nil || reservedWords[up] || created[up] {
+			if builtin.BuiltinFunctions[up] || builtin.FunctionNamed(up) != nil || builtin.ReservedWords[up] || created[up] {
 				return true
 			}
 			out = append(out, FunctionCall{Name: f.Name.Parts[0].Name, Pos: f.Pos, Args: len(f.Args)})
@@ -116,7 +120,7 @@ func UserFunctionCalls(script *Script) []FunctionCall {
 func scriptFunctions(script *Script) map[string]bool {
 	out := map[string]bool{}
 	for _, st := range script.Stmts {
-		if c, ok := st.(*CreateFunction); ok {
+		if c, ok := st.(*ast.CreateFunction); ok {
 			out[strings.ToUpper(c.Name.Last())] = true
 		}
 	}
@@ -127,7 +131,7 @@ func scriptFunctions(script *Script) map[string]bool {
 // function that is not built in: one of the registry with the number of
 // arguments its signature takes, or one the script creates. Anything else
 // Flink would refuse with "No match found for function signature".
-func (ec *exprChecker) checkUserFunction(f *FuncCall, name string) {
+func (ec *exprChecker) checkUserFunction(f *ast.FuncCall, name string) {
 	fns := ec.cat.opts.Functions
 	if fns == nil || !ec.cat.catalogKnown || ec.cat.functions[name] || ec.cat.opts.scriptFunctions[name] {
 		return

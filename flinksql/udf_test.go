@@ -3,6 +3,8 @@ package flinksql
 import (
 	"strings"
 	"testing"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 const udfScript = `CREATE TABLE src (id BIGINT, s STRING) WITH ('connector' = 'datagen');
@@ -103,7 +105,7 @@ func TestStandIns(t *testing.T) {
 	if Format(got) != Format(want) {
 		t.Errorf("ApplyStandIns:\n got %s\nwant %s", Format(got), Format(want))
 	}
-	if sel := got.Stmts[0].(*QueryStmt).Query.Body.(*Select); sel.Items[0].Expr.Range().Pos.Col != 8 || sel.Items[1].Expr.Range().Pos.Col != 33 {
+	if sel := got.Stmts[0].(*ast.QueryStmt).Query.Body.(*ast.Select); sel.Items[0].Expr.Range().Pos.Col != 8 || sel.Items[1].Expr.Range().Pos.Col != 33 {
 		t.Errorf("the stand-ins stand at %s and %s, want where the calls stood (1:8, 1:33)", sel.Items[0].Expr.Range().Pos, sel.Items[1].Expr.Range().Pos)
 	}
 	out, err := apply(udfScript, in)

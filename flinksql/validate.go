@@ -2,6 +2,10 @@ package flinksql
 
 import (
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // Options tunes Validate and Check.
@@ -20,7 +24,7 @@ type Options struct {
 	// Version is the Flink release the script is for: its keywords are the
 	// reserved words, and a statement, clause or function newer than it is
 	// reported. The zero Version is the newest palink knows.
-	Version Version
+	Version builtin.Version
 	// Target says where Version comes from, for messages: "cluster prod"
 	// gives "CREATE MODEL needs Flink 2.0; cluster prod runs 1.20".
 	Target string
@@ -51,8 +55,8 @@ type TableInfo struct {
 // ColumnInfo describes a column of a TableInfo.
 type ColumnInfo struct {
 	Name     string
-	Type     *DataType
-	Kind     ColumnKind
+	Type     *ast.DataType
+	Kind     ast.ColumnKind
 	Virtual  bool // a VIRTUAL metadata column: read-only
 	ProcTime bool // a processing-time attribute (AS PROCTIME())
 	RowTime  bool // an event-time attribute (has a WATERMARK)
@@ -87,7 +91,7 @@ func Validate(s *Script, opts Options) []Diagnostic {
 	}
 	v := newValidator(file, s.Src, opts)
 	for _, st := range s.Stmts {
-		if b, ok := st.(*BadStmt); ok {
+		if b, ok := st.(*ast.BadStmt); ok {
 			if name := createdName(s.Text(b)); name != "" {
 				v.cat.broken[name] = true
 			}
@@ -98,7 +102,7 @@ func Validate(s *Script, opts Options) []Diagnostic {
 		// (or is a fragment of one that does): names are not ours to check.
 		v.cat.ignoreUnknown = true
 		at := s.Stmts[0].Range().Pos
-		v.warnf(CodeCatalogTables, Span{Pos: at, End: at}, "add the CREATE TABLE statements, or check with --parse-only",
+		v.warnf(CodeCatalogTables, ast.Span{Pos: at, End: at}, "add the CREATE TABLE statements, or check with --parse-only",
 			"this script defines no table: table and column names are not checked (they may come from a catalog)")
 	}
 	for _, st := range s.Stmts {
@@ -112,7 +116,7 @@ func Validate(s *Script, opts Options) []Diagnostic {
 func definesTables(s *Script) bool {
 	for _, st := range s.Stmts {
 		switch st.(type) {
-		case *CreateTable, *CreateView:
+		case *ast.CreateTable, *ast.CreateView:
 			return true
 		}
 	}
@@ -125,7 +129,7 @@ func createdName(text string) string {
 	toks, _, _ := Lex(text)
 	i := 0
 	word := func(w string) bool {
-		if i < len(toks) && toks[i].Kind == Word && upperASCII(toks[i].Text) == w {
+		if i < len(toks) && toks[i].Kind == Word && builtin.UpperASCII(toks[i].Text) == w {
 			i++
 			return true
 		}
@@ -156,4 +160,13 @@ func createdName(text string) string {
 		break
 	}
 	return strings.Join(parts, ".")
+}
+
+// target says what a script is checked for, in a message: "cluster prod
+// runs 1.20" or "checking for Flink 1.18".
+func (o Options) target() string {
+	if o.Target != "" {
+		return o.Target + " runs " + o.Version.String()
+	}
+	return "checking for Flink " + o.Version.String()
 }

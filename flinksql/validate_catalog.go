@@ -3,6 +3,8 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // catalog is what a validation knows of the tables at the statement being
@@ -44,9 +46,9 @@ type tableDef struct {
 	unknown   bool // columns not known
 	view      bool
 	connector string
-	props     Properties
+	props     ast.Properties
 	pk        []string
-	def       Node // the defining statement, for messages
+	def       ast.Node // the defining statement, for messages
 }
 
 func (t *tableDef) column(name string) *ColumnInfo {
@@ -60,7 +62,7 @@ func (t *tableDef) column(name string) *ColumnInfo {
 
 // lookupTable finds the table a name refers to. skip is true when the name
 // may refer to something the validator cannot see, so no error is due.
-func (c *catalog) lookupTable(q *QualifiedName) (t *tableDef, skip bool) {
+func (c *catalog) lookupTable(q *ast.QualifiedName) (t *tableDef, skip bool) {
 	key := q.Key()
 	if t := c.tables[key]; t != nil {
 		return t, false
@@ -84,7 +86,7 @@ func (c *catalog) lookupTable(q *QualifiedName) (t *tableDef, skip bool) {
 	return nil, false
 }
 
-func partNames(ids []*Ident) []string {
+func partNames(ids []*ast.Ident) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = id.Name
@@ -101,7 +103,7 @@ func tableFromInfo(name string, info *TableInfo) *tableDef {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.props = append(t.props, &Property{Key: &StringLit{Value: k}, Value: &StringLit{Value: info.Options[k]}})
+		t.props = append(t.props, &ast.Property{Key: &ast.StringLit{Value: k}, Value: &ast.StringLit{Value: info.Options[k]}})
 	}
 	return t
 }
@@ -121,7 +123,7 @@ func (c *catalog) tableNames(extra ...string) []string {
 
 // inDefaultCatalog reports whether a table name lands in the default
 // in-memory catalog, where a table needs a connector.
-func (c *catalog) inDefaultCatalog(q *QualifiedName) bool {
+func (c *catalog) inDefaultCatalog(q *ast.QualifiedName) bool {
 	if !c.catalogKnown {
 		return false
 	}
@@ -144,7 +146,7 @@ func (c *catalog) rename(t *tableDef, oldKey, newName string) {
 
 // use follows USE CATALOG and USE: whether the names that follow resolve
 // to tables the script defines.
-func (c *catalog) use(s *UseStmt) {
+func (c *catalog) use(s *ast.UseStmt) {
 	name := s.Name.Key()
 	if s.Catalog {
 		c.catalogKnown = name == "default_catalog" || c.catalogs[name] == "generic_in_memory"

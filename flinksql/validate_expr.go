@@ -3,6 +3,8 @@ package flinksql
 import (
 	"sort"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // exprChecker checks expressions: the columns they read (resolved in a
@@ -17,44 +19,44 @@ type exprChecker struct {
 
 // expr checks the names an expression reads and returns the column info
 // when the expression is a plain column reference.
-func (ec *exprChecker) expr(e Expr, sc *scope) *ColumnInfo {
-	if ref, ok := e.(*ColumnRef); ok {
+func (ec *exprChecker) expr(e ast.Expr, sc *scope) *ColumnInfo {
+	if ref, ok := e.(*ast.ColumnRef); ok {
 		return ec.resolve(ref, sc)
 	}
-	Inspect(e, func(n Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *ColumnRef:
+		case *ast.ColumnRef:
 			ec.resolve(x, sc)
 			return false
-		case *SubqueryExpr:
+		case *ast.SubqueryExpr:
 			ec.queries.query(x.Query, sc)
 			return false
-		case *ExistsExpr:
+		case *ast.ExistsExpr:
 			ec.queries.query(x.Query, sc)
 			return false
-		case *InExpr:
+		case *ast.InExpr:
 			if x.Query != nil {
 				ec.expr(x.X, sc)
 				ec.queries.query(x.Query, sc)
 				return false
 			}
-		case *QuantifiedExpr:
+		case *ast.QuantifiedExpr:
 			if x.Query != nil {
 				ec.expr(x.L, sc)
 				ec.queries.query(x.Query, sc)
 				return false
 			}
-		case *ArrayExpr:
+		case *ast.ArrayExpr:
 			if x.Query != nil {
 				ec.queries.query(x.Query, sc)
 				return false
 			}
-		case *MapExpr:
+		case *ast.MapExpr:
 			if x.Query != nil {
 				ec.queries.query(x.Query, sc)
 				return false
 			}
-		case *FuncCall:
+		case *ast.FuncCall:
 			ec.checkFunctionName(x)
 			if x.OverRef != nil && !sc.window(x.OverRef.Name) {
 				ec.errorf(CodeUnknownColumn, x.OverRef, "define it in a WINDOW clause", "unknown window '%s'", x.OverRef.Name)
@@ -69,10 +71,10 @@ func (ec *exprChecker) expr(e Expr, sc *scope) *ColumnInfo {
 				ec.windowSpec(x.Over, sc)
 				return false
 			}
-		case *TableArg:
+		case *ast.TableArg:
 			ec.queries.namedRelation(x.Name, sc)
 			return false
-		case *DescriptorExpr:
+		case *ast.DescriptorExpr:
 			return false
 		}
 		return true
@@ -82,7 +84,7 @@ func (ec *exprChecker) expr(e Expr, sc *scope) *ColumnInfo {
 
 // resolve resolves a column reference in the scope or an enclosing one,
 // and reports one that is missing or ambiguous.
-func (ec *exprChecker) resolve(ref *ColumnRef, sc *scope) *ColumnInfo {
+func (ec *exprChecker) resolve(ref *ast.ColumnRef, sc *scope) *ColumnInfo {
 	for s := sc; s != nil; s = s.parent {
 		c, st, rel := s.lookup(ref)
 		switch st {
@@ -117,7 +119,7 @@ func (ec *exprChecker) resolve(ref *ColumnRef, sc *scope) *ColumnInfo {
 
 // columnHint suggests the names an unknown column reference may have
 // meant.
-func (ec *exprChecker) columnHint(ref *ColumnRef, sc *scope) string {
+func (ec *exprChecker) columnHint(ref *ast.ColumnRef, sc *scope) string {
 	var names []string
 	seen := map[string]bool{}
 	for s := sc; s != nil; s = s.parent {
@@ -154,7 +156,7 @@ func quoteAll(ss []string) []string {
 }
 
 // windowSpec checks an OVER window or a WINDOW clause's definition.
-func (ec *exprChecker) windowSpec(w *WindowSpec, sc *scope) {
+func (ec *exprChecker) windowSpec(w *ast.WindowSpec, sc *scope) {
 	if w.Ref != nil && !sc.window(w.Ref.Name) {
 		ec.errorf(CodeUnknownColumn, w.Ref, "", "unknown window '%s'", w.Ref.Name)
 	}
@@ -165,7 +167,7 @@ func (ec *exprChecker) windowSpec(w *WindowSpec, sc *scope) {
 		ec.expr(o.Expr, sc)
 	}
 	if w.Frame != nil {
-		for _, b := range []*FrameBound{w.Frame.Start, w.Frame.End} {
+		for _, b := range []*ast.FrameBound{w.Frame.Start, w.Frame.End} {
 			if b != nil && b.Offset != nil {
 				ec.expr(b.Offset, sc)
 			}

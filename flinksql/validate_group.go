@@ -1,13 +1,21 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
+)
 
 // checkGrouping reports columns of an aggregating SELECT that are neither
 // in GROUP BY nor inside an aggregate: Flink's "expression is not being
 // grouped". It stays silent where it cannot be sure: under a function it
 // does not know (it may be a user-defined aggregate), an OVER window, or a
 // column it cannot resolve.
-func (ec *exprChecker) checkGrouping(s *Select, sc *scope) {
+func (ec *exprChecker) checkGrouping(s *ast.Select, sc *scope) {
 	aggregating := len(s.GroupBy) > 0
 	for _, it := range s.Items {
 		aggregating = aggregating || containsAggregate(it.Expr)
@@ -19,59 +27,59 @@ func (ec *exprChecker) checkGrouping(s *Select, sc *scope) {
 	groupedText := map[string]bool{}
 	groupedAlias := map[string]bool{}
 	auxWindow := false
-	var collect func(e Expr)
-	collect = func(e Expr) {
+	var collect func(e ast.Expr)
+	collect = func(e ast.Expr) {
 		switch x := e.(type) {
-		case *GroupingSets:
+		case *ast.GroupingSets:
 			for _, g := range x.Sets {
 				collect(g)
 			}
 			return
-		case *Rollup:
+		case *ast.Rollup:
 			for _, g := range x.Items {
 				collect(g)
 			}
 			return
-		case *Cube:
+		case *ast.Cube:
 			for _, g := range x.Items {
 				collect(g)
 			}
 			return
-		case *RowExpr:
+		case *ast.RowExpr:
 			if !x.Explicit {
 				for _, g := range x.Items {
 					collect(g)
 				}
 				return
 			}
-		case *ParenExpr:
+		case *ast.ParenExpr:
 			collect(x.X)
-		case *ColumnRef:
+		case *ast.ColumnRef:
 			if c := sc.resolveQuiet(x); c != nil {
 				grouped[c] = true
 			}
 			if len(x.Parts) == 1 && sc.aliases[x.Parts[0].Name] {
 				groupedAlias[x.Parts[0].Name] = true
 			}
-		case *FuncCall:
+		case *ast.FuncCall:
 			switch x.FuncName() {
 			case "TUMBLE", "HOP", "SESSION":
 				auxWindow = true
 			}
 		}
-		groupedText[FormatExpr(e)] = true
+		groupedText[format.Expr(e)] = true
 	}
 	for _, g := range s.GroupBy {
 		collect(g)
 	}
-	check := func(e Expr, alias *Ident) {
+	check := func(e ast.Expr, alias *ast.Ident) {
 		if alias != nil && groupedAlias[alias.Name] {
 			return
 		}
 		ec.checkGroupedExpr(e, sc, grouped, groupedText, auxWindow)
 	}
 	for _, it := range s.Items {
-		if _, star := it.Expr.(*Star); star {
+		if _, star := it.Expr.(*ast.Star); star {
 			if len(s.GroupBy) > 0 {
 				ec.errorf(CodeNotGrouped, it, "list the grouped columns and aggregates instead of *", "SELECT * in a query with GROUP BY")
 			}
@@ -86,49 +94,49 @@ func (ec *exprChecker) checkGrouping(s *Select, sc *scope) {
 
 // checkGroupedExpr walks e outside aggregates and reports the first column
 // that is not grouped.
-func (ec *exprChecker) checkGroupedExpr(e Expr, sc *scope, grouped map[*ColumnInfo]bool, groupedText map[string]bool, auxWindow bool) {
-	if groupedText[FormatExpr(e)] {
+func (ec *exprChecker) checkGroupedExpr(e ast.Expr, sc *scope, grouped map[*ColumnInfo]bool, groupedText map[string]bool, auxWindow bool) {
+	if groupedText[format.Expr(e)] {
 		return
 	}
 	unsure := false
-	var bad *ColumnRef
-	Inspect(e, func(n Node) bool {
+	var bad *ast.ColumnRef
+	ast.Inspect(e, func(n ast.Node) bool {
 		if bad != nil || unsure {
 			return false
 		}
 		switch x := n.(type) {
-		case *FuncCall:
+		case *ast.FuncCall:
 			name := x.FuncName()
 			switch {
 			case x.Over != nil || x.OverRef != nil:
 				unsure = true
-			case aggregateFuncs[name]:
+			case builtin.AggregateFuncs[name]:
 				return false
 			case auxWindow && (strings.HasSuffix(name, "_START") || strings.HasSuffix(name, "_END") ||
 				strings.HasSuffix(name, "_ROWTIME") || strings.HasSuffix(name, "_PROCTIME")):
 				return false
-			case !builtinFunctions[name] && !reservedWords[name] && !niladic[name]:
+			case !builtin.BuiltinFunctions[name] && !builtin.ReservedWords[name] && !niladic[name]:
 				unsure = true
 			}
-		case *SubqueryExpr, *ExistsExpr:
+		case *ast.SubqueryExpr, *ast.ExistsExpr:
 			return false
-		case *InExpr:
+		case *ast.InExpr:
 			if x.Query != nil {
-				Inspect(x.X, func(m Node) bool {
-					if c, ok := m.(*ColumnRef); ok && bad == nil && !ec.isGrouped(c, sc, grouped, groupedText) {
+				ast.Inspect(x.X, func(m ast.Node) bool {
+					if c, ok := m.(*ast.ColumnRef); ok && bad == nil && !ec.isGrouped(c, sc, grouped, groupedText) {
 						bad = c
 					}
 					return bad == nil
 				})
 				return false
 			}
-		case *ColumnRef:
+		case *ast.ColumnRef:
 			if !ec.isGrouped(x, sc, grouped, groupedText) {
 				bad = x
 			}
 			return false
 		}
-		if ex, ok := n.(Expr); ok && ex != e && groupedText[FormatExpr(ex)] {
+		if ex, ok := n.(ast.Expr); ok && ex != e && groupedText[format.Expr(ex)] {
 			return false
 		}
 		return true
@@ -139,8 +147,8 @@ func (ec *exprChecker) checkGroupedExpr(e Expr, sc *scope, grouped map[*ColumnIn
 	}
 }
 
-func (ec *exprChecker) isGrouped(c *ColumnRef, sc *scope, grouped map[*ColumnInfo]bool, groupedText map[string]bool) bool {
-	if groupedText[FormatExpr(c)] {
+func (ec *exprChecker) isGrouped(c *ast.ColumnRef, sc *scope, grouped map[*ColumnInfo]bool, groupedText map[string]bool) bool {
+	if groupedText[format.Expr(c)] {
 		return true
 	}
 	info := sc.resolveQuiet(c)
@@ -165,19 +173,19 @@ func (ec *exprChecker) isGrouped(c *ColumnRef, sc *scope, grouped map[*ColumnInf
 
 // containsAggregate reports whether e calls a built-in aggregate outside an
 // OVER window and outside subqueries.
-func containsAggregate(e Expr) bool {
+func containsAggregate(e ast.Expr) bool {
 	found := false
-	Inspect(e, func(n Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *FuncCall:
+		case *ast.FuncCall:
 			if x.Over != nil || x.OverRef != nil {
 				return false
 			}
-			if aggregateFuncs[x.FuncName()] {
+			if builtin.AggregateFuncs[x.FuncName()] {
 				found = true
 			}
-		case *SubqueryExpr, *ExistsExpr, *InExpr:
-			if in, ok := x.(*InExpr); ok && in.Query == nil {
+		case *ast.SubqueryExpr, *ast.ExistsExpr, *ast.InExpr:
+			if in, ok := x.(*ast.InExpr); ok && in.Query == nil {
 				return true
 			}
 			return false
@@ -189,8 +197,8 @@ func containsAggregate(e Expr) bool {
 
 // checkGroupWindow warns when a legacy group window (GROUP BY TUMBLE(ts,
 // ...)) is over a column that is not a time attribute.
-func (ec *exprChecker) checkGroupWindow(g Expr, sc *scope) {
-	f, ok := g.(*FuncCall)
+func (ec *exprChecker) checkGroupWindow(g ast.Expr, sc *scope) {
+	f, ok := g.(*ast.FuncCall)
 	if !ok || len(f.Args) < 2 {
 		return
 	}
@@ -199,7 +207,7 @@ func (ec *exprChecker) checkGroupWindow(g Expr, sc *scope) {
 	default:
 		return
 	}
-	ref, ok := f.Args[0].(*ColumnRef)
+	ref, ok := f.Args[0].(*ast.ColumnRef)
 	if !ok {
 		return
 	}

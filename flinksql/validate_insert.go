@@ -1,11 +1,17 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
 
 // insert checks an INSERT against its sink: that it is a table, the
 // columns written and their number, what a Kafka sink can write, and
 // whether the sink can take the updates the query produces.
-func (v *validator) insert(s *InsertStmt) {
+func (v *validator) insert(s *ast.InsertStmt) {
 	cols, known := v.queries.query(s.Query, newScope(nil))
 	t, skip := v.cat.lookupTable(s.Table)
 	if t == nil {
@@ -33,7 +39,7 @@ func (v *validator) insert(s *InsertStmt) {
 			}
 		}
 		for _, c := range t.cols {
-			if c.Kind == ColumnMetadata && !c.Virtual && kafkaReadOnly(c, t) {
+			if c.Kind == ast.ColumnMetadata && !c.Virtual && kafkaReadOnly(c, t) {
 				v.errorf(CodeInsertArity, s.Table, "declare the column VIRTUAL",
 					"sink '%s' writes metadata column '%s', which Kafka can only read", t.name, c.Name)
 			}
@@ -58,7 +64,7 @@ func (v *validator) insert(s *InsertStmt) {
 			switch {
 			case c == nil:
 				v.errorf(CodeUnknownColumn, id, didYouMean(id.Name, colNames(t.cols)), "sink '%s' has no column '%s'", t.name, id.Name)
-			case c.Kind == ColumnComputed:
+			case c.Kind == ast.ColumnComputed:
 				v.errorf(CodeUnknownColumn, id, "", "'%s' is a computed column of '%s' and cannot be written", id.Name, t.name)
 			case c.Virtual:
 				v.errorf(CodeUnknownColumn, id, "", "'%s' is a VIRTUAL metadata column of '%s' and cannot be written", id.Name, t.name)
@@ -67,7 +73,7 @@ func (v *validator) insert(s *InsertStmt) {
 		}
 	} else {
 		for _, c := range t.cols {
-			if c.Kind == ColumnComputed || c.Virtual || static[c.Name] {
+			if c.Kind == ast.ColumnComputed || c.Virtual || static[c.Name] {
 				continue
 			}
 			targets = append(targets, c.Name)
@@ -77,18 +83,18 @@ func (v *validator) insert(s *InsertStmt) {
 		v.errorf(CodeInsertArity, s.Query, "the sink takes: "+strings.Join(targets, ", "),
 			"the query produces %d columns but sink '%s' takes %d", len(cols), t.name, len(targets))
 	}
-	if sel, ok := s.Query.Body.(*Select); ok {
+	if sel, ok := s.Query.Body.(*ast.Select); ok {
 		for _, it := range sel.Items {
-			if _, star := it.Expr.(*Star); star {
+			if _, star := it.Expr.(*ast.Star); star {
 				v.warnf(CodeSelectStar, it, "list the columns, so a new source column does not shift the sink's",
 					"SELECT * into sink '%s'", t.name)
 			}
 		}
 	}
 	if isUpdating(s.Query) {
-		spec := connectors[t.connector]
+		spec := builtin.Connectors[t.connector]
 		switch {
-		case spec != nil && spec.appendOnlySink || t.connector == "filesystem":
+		case spec != nil && spec.AppendOnlySink || t.connector == "filesystem":
 			hint := "aggregate over a window (TUMBLE, HOP, CUMULATE) to get final rows"
 			if t.connector == "kafka" {
 				hint = "write to an 'upsert-kafka' table with a PRIMARY KEY, or " + hint
@@ -104,7 +110,7 @@ func (v *validator) insert(s *InsertStmt) {
 
 func kafkaReadOnly(c ColumnInfo, t *tableDef) bool {
 	key := c.Name
-	if def, ok := t.def.(*CreateTable); ok {
+	if def, ok := t.def.(*ast.CreateTable); ok {
 		if cd := def.Column(c.Name); cd != nil && cd.MetadataFrom != nil {
 			key = cd.MetadataFrom.Value
 		}
@@ -119,20 +125,20 @@ func kafkaReadOnly(c ColumnInfo, t *tableDef) bool {
 // isUpdating reports whether a query's result has updates: a GROUP BY or
 // DISTINCT that is not per window, or an aggregate over the whole input.
 // Joins and Top-N are not considered, so it errs on the side of silence.
-func isUpdating(q *Query) bool {
-	s, ok := q.Body.(*Select)
+func isUpdating(q *ast.Query) bool {
+	s, ok := q.Body.(*ast.Select)
 	if !ok {
 		return false
 	}
 	windowed := false
 	for _, g := range s.GroupBy {
-		Inspect(g, func(n Node) bool {
+		ast.Inspect(g, func(n ast.Node) bool {
 			switch x := n.(type) {
-			case *ColumnRef:
+			case *ast.ColumnRef:
 				if name := x.Name(); name == "window_start" || name == "window_end" {
 					windowed = true
 				}
-			case *FuncCall:
+			case *ast.FuncCall:
 				switch x.FuncName() {
 				case "TUMBLE", "HOP", "SESSION", "CUMULATE":
 					windowed = true
@@ -149,16 +155,16 @@ func isUpdating(q *Query) bool {
 	}
 	agg := false
 	for _, it := range s.Items {
-		Inspect(it.Expr, func(n Node) bool {
+		ast.Inspect(it.Expr, func(n ast.Node) bool {
 			switch x := n.(type) {
-			case *FuncCall:
+			case *ast.FuncCall:
 				if x.Over != nil || x.OverRef != nil {
 					return false
 				}
-				if aggregateFuncs[x.FuncName()] {
+				if builtin.AggregateFuncs[x.FuncName()] {
 					agg = true
 				}
-			case *SubqueryExpr, *ExistsExpr:
+			case *ast.SubqueryExpr, *ast.ExistsExpr:
 				return false
 			}
 			return true

@@ -1,16 +1,24 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+
+	"github.com/palink/palink/flinksql/format"
+)
 
 // isScanOnly reports whether a connector palink follows is known not to
 // serve lookups; of a connector it does not follow nothing is assumed.
 func isScanOnly(name string) bool {
-	spec := connectors[name]
-	return spec != nil && spec.checked && spec.scanOnly
+	spec := builtin.Connectors[name]
+	return spec != nil && spec.Checked && spec.ScanOnly
 }
 
 // checkQueryHints checks that a LOOKUP hint names a table of the query.
-func (qr *queryResolver) checkQueryHints(s *Select, sc *scope) {
+func (qr *queryResolver) checkQueryHints(s *ast.Select, sc *scope) {
 	for _, h := range s.Hints {
 		if h.Name.Name != "LOOKUP" {
 			continue
@@ -41,10 +49,10 @@ func (qr *queryResolver) checkQueryHints(s *Select, sc *scope) {
 // lookupJoin checks a join against a table read FOR SYSTEM_TIME AS OF: a
 // lookup source joined on processing time and on a key, or a versioned
 // table joined on event time.
-func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
+func (qr *queryResolver) lookupJoin(j *ast.Join, r *ast.TableRef, sc *scope) {
 	var rel *relation
 	for _, x := range sc.rels {
-		if x.node == Node(r) {
+		if x.node == ast.Node(r) {
 			rel = x
 		}
 	}
@@ -54,11 +62,11 @@ func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
 	t := rel.table
 	var proc, row, attrKnown bool
 	switch x := r.SystemTime.(type) {
-	case *ColumnRef:
+	case *ast.ColumnRef:
 		if c := sc.resolveQuiet(x); c != nil && !c.unsure {
 			attrKnown, proc, row = true, c.ProcTime, c.RowTime
 		}
-	case *FuncCall:
+	case *ast.FuncCall:
 		if x.FuncName() == "PROCTIME" {
 			attrKnown, proc = true, true
 		}
@@ -73,9 +81,9 @@ func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
 			qr.errorf(CodeLookupJoin, r.Name, "declare a PRIMARY KEY ... NOT ENFORCED and a WATERMARK on it",
 				"an event-time temporal join needs '%s' to be a versioned table (primary key and watermark)", t.name)
 		}
-		if spec := connectors[t.connector]; spec != nil && spec.lookup {
+		if spec := builtin.Connectors[t.connector]; spec != nil && spec.Lookup {
 			qr.warnf(CodeLookupTimeAttr, r.SystemTime, "use a processing-time attribute declared AS PROCTIME()",
-				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", FormatExpr(r.SystemTime), t.connector, t.name)
+				"'%s' is an event-time attribute: a lookup join against %s '%s' should use processing time", format.Expr(r.SystemTime), t.connector, t.name)
 		}
 		return
 	case isScanOnly(t.connector):
@@ -84,7 +92,7 @@ func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
 		return
 	case attrKnown && !proc:
 		qr.warnf(CodeLookupTimeAttr, r.SystemTime, "declare one in the probe table: proc_time AS PROCTIME()",
-			"'%s' is not a processing-time attribute: a lookup join needs one", FormatExpr(r.SystemTime))
+			"'%s' is not a processing-time attribute: a lookup join needs one", format.Expr(r.SystemTime))
 	}
 	if j.On == nil {
 		return
@@ -98,18 +106,18 @@ func (qr *queryResolver) lookupJoin(j *Join, r *TableRef, sc *scope) {
 
 // hasKeyEquality reports whether cond has a conjunct lookupCol = expr where
 // expr does not read the looked-up table.
-func hasKeyEquality(cond Expr, lookup *relation, sc *scope) bool {
-	var conj []Expr
-	var flatten func(e Expr)
-	flatten = func(e Expr) {
+func hasKeyEquality(cond ast.Expr, lookup *relation, sc *scope) bool {
+	var conj []ast.Expr
+	var flatten func(e ast.Expr)
+	flatten = func(e ast.Expr) {
 		switch x := e.(type) {
-		case *BinaryExpr:
+		case *ast.BinaryExpr:
 			if x.Op == "AND" {
 				flatten(x.L)
 				flatten(x.R)
 				return
 			}
-		case *ParenExpr:
+		case *ast.ParenExpr:
 			flatten(x.X)
 			return
 		}
@@ -117,7 +125,7 @@ func hasKeyEquality(cond Expr, lookup *relation, sc *scope) bool {
 	}
 	flatten(cond)
 	for _, c := range conj {
-		b, ok := c.(*BinaryExpr)
+		b, ok := c.(*ast.BinaryExpr)
 		if !ok || b.Op != "=" {
 			continue
 		}
@@ -132,21 +140,21 @@ func hasKeyEquality(cond Expr, lookup *relation, sc *scope) bool {
 
 // readsOnly reports whether e reads the relation at all (reads) and whether
 // e is a plain column of it (only).
-func readsOnly(e Expr, rel *relation, sc *scope) (reads, only bool) {
-	Inspect(e, func(n Node) bool {
-		if ref, ok := n.(*ColumnRef); ok && refersTo(ref, rel, sc) {
+func readsOnly(e ast.Expr, rel *relation, sc *scope) (reads, only bool) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if ref, ok := n.(*ast.ColumnRef); ok && refersTo(ref, rel, sc) {
 			reads = true
 		}
 		return true
 	})
-	if ref, ok := e.(*ColumnRef); ok {
+	if ref, ok := e.(*ast.ColumnRef); ok {
 		only = refersTo(ref, rel, sc)
 	}
 	return reads, only
 }
 
 // refersTo reports whether a column reference reads rel.
-func refersTo(ref *ColumnRef, rel *relation, sc *scope) bool {
+func refersTo(ref *ast.ColumnRef, rel *relation, sc *scope) bool {
 	if len(ref.Parts) >= 2 {
 		return ref.Parts[0].Name == rel.alias
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Quantifier is a pattern variable's quantifier read: Min to Max rows (Max
@@ -67,22 +69,22 @@ func (q Quantifier) GreedyLoop() bool { return q.Greedy && q.Min != q.Max && !q.
 // pattern and output mode, in its words, and where; ok when nothing. Flink
 // runs MATCH_RECOGNIZE on its CEP library, which takes a sequence of
 // quantified variables only.
-func MatchPatternProblem(m *MatchRecognize) (at Node, msg string, ok bool) {
+func MatchPatternProblem(m *ast.MatchRecognize) (at ast.Node, msg string, ok bool) {
 	if strings.HasPrefix(m.RowsPerMatch, "ALL ROWS") {
 		return m, "All rows per match mode is not supported yet.", false
 	}
 	seen := map[string]bool{}
-	var vars []*PatternVar
-	var walk func(t PatternTerm) (Node, string)
-	walk = func(t PatternTerm) (Node, string) {
+	var vars []*ast.PatternVar
+	var walk func(t ast.PatternTerm) (ast.Node, string)
+	walk = func(t ast.PatternTerm) (ast.Node, string) {
 		switch x := t.(type) {
-		case *PatternSeq:
+		case *ast.PatternSeq:
 			for _, it := range x.Items {
 				if n, msg := walk(it); n != nil {
 					return n, msg
 				}
 			}
-		case *PatternVar:
+		case *ast.PatternVar:
 			key := strings.ToLower(x.Name.Name)
 			if seen[key] {
 				return x, "Pattern variables must be unique. That might change in the future."
@@ -96,16 +98,16 @@ func MatchPatternProblem(m *MatchRecognize) (at Node, msg string, ok bool) {
 				return x, "Reluctant optional variables are not supported yet."
 			}
 			vars = append(vars, x)
-		case *PatternGroup:
+		case *ast.PatternGroup:
 			if x.Quant == "" {
 				return walk(x.Inner)
 			}
 			return x, fmt.Sprintf("Expression not supported: %s Group patterns are not supported yet.", PatternText(x.Inner))
-		case *PatternAlt:
+		case *ast.PatternAlt:
 			return x, fmt.Sprintf("Expression not supported: %s. Currently, CEP doesn't support branching patterns.", PatternText(x))
-		case *PatternPermute:
+		case *ast.PatternPermute:
 			return x, fmt.Sprintf("Expression not supported: %s. Currently, CEP doesn't support PERMUTE patterns.", PatternText(x))
-		case *PatternExclude:
+		case *ast.PatternExclude:
 			return x, fmt.Sprintf("Expression not supported: %s. Currently, CEP doesn't support '{-' '-}' patterns.", PatternText(x))
 		}
 		return nil, ""
@@ -132,8 +134,8 @@ func MatchPatternProblem(m *MatchRecognize) (at Node, msg string, ok bool) {
 }
 
 // PatternText is a pattern as written, for messages.
-func PatternText(p PatternTerm) string {
-	join := func(items []PatternTerm, sep string) string {
+func PatternText(p ast.PatternTerm) string {
+	join := func(items []ast.PatternTerm, sep string) string {
 		parts := make([]string, len(items))
 		for i, it := range items {
 			parts[i] = PatternText(it)
@@ -141,17 +143,17 @@ func PatternText(p PatternTerm) string {
 		return strings.Join(parts, sep)
 	}
 	switch x := p.(type) {
-	case *PatternVar:
+	case *ast.PatternVar:
 		return x.Name.Name + x.Quant
-	case *PatternSeq:
+	case *ast.PatternSeq:
 		return join(x.Items, " ")
-	case *PatternAlt:
+	case *ast.PatternAlt:
 		return join(x.Alts, " | ")
-	case *PatternGroup:
+	case *ast.PatternGroup:
 		return "(" + PatternText(x.Inner) + ")" + x.Quant
-	case *PatternPermute:
+	case *ast.PatternPermute:
 		return "PERMUTE(" + join(x.Items, ", ") + ")"
-	case *PatternExclude:
+	case *ast.PatternExclude:
 		return "{- " + PatternText(x.Inner) + " -}"
 	}
 	return "?"

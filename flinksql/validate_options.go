@@ -1,6 +1,12 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
 
 // optionChecker checks a table's connector options — its WITH clause, ALTER
 // TABLE SET and OPTIONS hints — against what the connector takes.
@@ -13,7 +19,7 @@ type optionChecker struct {
 }
 
 // checkTable checks the WITH options against the connector's spec.
-func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
+func (oc *optionChecker) checkTable(s *ast.CreateTable, t *tableDef) {
 	props := t.props
 	connProp := props.Find("connector")
 	if connProp == nil {
@@ -23,21 +29,21 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 		}
 		return
 	}
-	spec := connectors[t.connector]
+	spec := builtin.Connectors[t.connector]
 	switch {
 	case spec == nil:
-		if m := suggest(t.connector, connectorNames()); m != "" {
+		if m := suggest(t.connector, builtin.ConnectorNames()); m != "" {
 			oc.warnf(CodeBadOptionValue, connProp.Value, "did you mean '"+m+"'?", "unknown connector '%s'", t.connector)
 			return
 		}
 		oc.warnUnchecked(connProp, t.connector)
 		return
-	case !spec.checked:
+	case !spec.Checked:
 		oc.warnUnchecked(connProp, t.connector)
 		return
 	}
 	oc.checkKeys(props, spec, t, s.With)
-	for _, req := range spec.required {
+	for _, req := range spec.Required {
 		found := false
 		for _, k := range req {
 			if _, ok := props.Get(k); ok {
@@ -45,11 +51,11 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 			}
 		}
 		if !found {
-			oc.errorf(CodeMissingOption, s.Name, "add "+quoteString(req[0])+" = '...' to the WITH options",
+			oc.errorf(CodeMissingOption, s.Name, "add "+ast.QuoteString(req[0])+" = '...' to the WITH options",
 				"%s table '%s' needs the %s option", t.connector, t.name, alternatives(req))
 		}
 	}
-	if spec.upsert && t.connector == "upsert-kafka" && t.pk == nil {
+	if spec.Upsert && t.connector == "upsert-kafka" && t.pk == nil {
 		oc.errorf(CodeMissingPrimaryKey, s.Name, "add PRIMARY KEY (...) NOT ENFORCED: its columns make the Kafka record key",
 			"upsert-kafka table '%s' needs a primary key", t.name)
 	}
@@ -62,7 +68,7 @@ func (oc *optionChecker) checkTable(s *CreateTable, t *tableDef) {
 // warnUnchecked says, once per connector and script, that a connector
 // palink does not follow has its options unchecked: its tables get their
 // structure checked and nothing else, so no error is invented for them.
-func (oc *optionChecker) warnUnchecked(connProp *Property, name string) {
+func (oc *optionChecker) warnUnchecked(connProp *ast.Property, name string) {
 	if oc.unchecked == nil {
 		oc.unchecked = map[string]bool{}
 	}
@@ -77,15 +83,15 @@ func (oc *optionChecker) warnUnchecked(connProp *Property, name string) {
 func alternatives(keys []string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
-		q[i] = quoteString(k)
+		q[i] = ast.QuoteString(k)
 	}
 	return strings.Join(q, " or ")
 }
 
 // checkKeys reports options the connector does not know. Only the
 // options written in own (this statement) are reported, with their spans.
-func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tableDef, own Properties) {
-	exact, prefixes := allowedOptions(spec, props)
+func (oc *optionChecker) checkKeys(props ast.Properties, spec *builtin.ConnectorSpec, t *tableDef, own ast.Properties) {
+	exact, prefixes := builtin.AllowedOptions(spec, props)
 	candidates := sortedKeys(exact)
 	for _, p := range own {
 		k := p.Key.Value
@@ -123,13 +129,13 @@ func (oc *optionChecker) checkKeys(props Properties, spec *connectorSpec, t *tab
 // connector of that release does not know it. A warning, not an error:
 // Kafka, JDBC and the others are released apart from Flink, and a newer
 // connector may run on an older Flink.
-func (oc *optionChecker) checkSince(p *Property, spec *connectorSpec, props Properties) {
+func (oc *optionChecker) checkSince(p *ast.Property, spec *builtin.ConnectorSpec, props ast.Properties) {
 	v := oc.cat.opts.Version
 	if v.IsZero() {
 		return
 	}
-	if op := optionFor(spec, props, p.Key.Value); op != nil && !op.since.IsZero() && v.Before(op.since) {
-		oc.warnf(CodeNeedsNewerFlink, p.Key, "", "option '%s' needs Flink %s; %s", p.Key.Value, op.since, oc.cat.opts.target())
+	if op := builtin.OptionFor(spec, props, p.Key.Value); op != nil && !op.Since.IsZero() && v.Before(op.Since) {
+		oc.warnf(CodeNeedsNewerFlink, p.Key, "", "option '%s' needs Flink %s; %s", p.Key.Value, op.Since, oc.cat.opts.target())
 	}
 }
 
@@ -137,7 +143,7 @@ func (oc *optionChecker) checkSince(p *Property, spec *connectorSpec, props Prop
 var datagenFieldOptions = []string{"kind", "min", "max", "max-past", "length", "var-len", "start", "end", "null-rate"}
 
 // checkDatagenField checks a datagen 'fields.<column>.<option>' key.
-func (oc *optionChecker) checkDatagenField(p *Property, t *tableDef) {
+func (oc *optionChecker) checkDatagenField(p *ast.Property, t *tableDef) {
 	rest := strings.TrimPrefix(p.Key.Value, "fields.")
 	i := strings.LastIndexByte(rest, '.')
 	if i <= 0 {
@@ -169,17 +175,17 @@ func (oc *optionChecker) checkDatagenField(p *Property, t *tableDef) {
 
 // checkValues checks the values of options that take one of a few, and
 // the options that need each other.
-func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
-	spec := connectors[t.connector]
+func (oc *optionChecker) checkValues(props ast.Properties, t *tableDef) {
+	spec := builtin.Connectors[t.connector]
 	for _, p := range props {
 		if p.Value == nil || !p.Value.Pos.IsValid() {
 			continue
 		}
-		op := optionFor(spec, props, p.Key.Value)
-		if op == nil || len(op.enum) == 0 || op.prefix {
+		op := builtin.OptionFor(spec, props, p.Key.Value)
+		if op == nil || len(op.Enum) == 0 || op.Prefix {
 			continue
 		}
-		allowed := op.enum
+		allowed := op.Enum
 		valid := false
 		for _, a := range allowed {
 			valid = valid || strings.EqualFold(a, p.Value.Value)
@@ -195,7 +201,7 @@ func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
 	if t.connector != "kafka" {
 		return
 	}
-	need := func(cond bool, p *Property, key, why string) {
+	need := func(cond bool, p *ast.Property, key, why string) {
 		if cond && p != nil && props.Find(key) == nil {
 			oc.errorf(CodeMissingOption, p, "add '"+key+"'", "%s needs '%s'", why, key)
 		}
@@ -231,12 +237,12 @@ func (oc *optionChecker) checkValues(props Properties, t *tableDef) {
 
 // checkKafkaMetadata checks metadata column keys against the Kafka
 // connector's metadata (value.* keys belong to the value format).
-func (oc *optionChecker) checkKafkaMetadata(s *CreateTable) {
+func (oc *optionChecker) checkKafkaMetadata(s *ast.CreateTable) {
 	for _, c := range s.Columns {
 		if !c.Metadata {
 			continue
 		}
-		key, node := c.Name.Name, Node(c.Name)
+		key, node := c.Name.Name, ast.Node(c.Name)
 		if c.MetadataFrom != nil {
 			key, node = c.MetadataFrom.Value, c.MetadataFrom
 		}
@@ -244,35 +250,35 @@ func (oc *optionChecker) checkKafkaMetadata(s *CreateTable) {
 			continue
 		}
 		known := false
-		for _, k := range kafkaMetadata {
+		for _, k := range builtin.KafkaMetadata {
 			known = known || k == key
 		}
 		if !known {
-			oc.errorf(CodeUnknownOption, node, didYouMean(key, kafkaMetadata), "unknown kafka metadata key '%s'", key)
+			oc.errorf(CodeUnknownOption, node, didYouMean(key, builtin.KafkaMetadata), "unknown kafka metadata key '%s'", key)
 		}
 	}
 }
 
 // checkHints checks the options of OPTIONS hints, on top of the table's
 // own.
-func (oc *optionChecker) checkHints(hints []*Hint, t *tableDef) {
+func (oc *optionChecker) checkHints(hints []*ast.Hint, t *tableDef) {
 	for _, h := range hints {
 		if h.Name.Name != "OPTIONS" {
 			continue
 		}
-		spec := connectors[t.connector]
-		if spec == nil || !spec.checked {
+		spec := builtin.Connectors[t.connector]
+		if spec == nil || !spec.Checked {
 			continue
 		}
-		var own Properties
+		var own ast.Properties
 		for _, kv := range h.KVs {
-			k, ok1 := kv.Key.(*StringLit)
-			val, ok2 := kv.Value.(*StringLit)
+			k, ok1 := kv.Key.(*ast.StringLit)
+			val, ok2 := kv.Value.(*ast.StringLit)
 			if ok1 && ok2 {
-				own = append(own, &Property{Span: kv.Span, Key: k, Value: val})
+				own = append(own, &ast.Property{Span: kv.Span, Key: k, Value: val})
 			}
 		}
-		merged := append(append(Properties{}, t.props...), own...)
+		merged := append(append(ast.Properties{}, t.props...), own...)
 		oc.checkKeys(merged, spec, t, own)
 	}
 }

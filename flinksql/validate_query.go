@@ -3,6 +3,8 @@ package flinksql
 import (
 	"strconv"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // queryResolver follows a query's names: WITH queries, FROM items and
@@ -18,7 +20,7 @@ type queryResolver struct {
 
 // query checks a query and returns its output columns; known is false when
 // they cannot be told (a * over a table of unknown shape).
-func (qr *queryResolver) query(q *Query, outer *scope) ([]outCol, bool) {
+func (qr *queryResolver) query(q *ast.Query, outer *scope) ([]outCol, bool) {
 	sc := newScope(outer)
 	if q.With != nil {
 		for _, c := range q.With.CTEs {
@@ -47,7 +49,7 @@ func (qr *queryResolver) query(q *Query, outer *scope) ([]outCol, bool) {
 		}
 		os.allowAliases = false
 	}
-	for _, e := range []Expr{q.Limit, q.Offset, q.Fetch} {
+	for _, e := range []ast.Expr{q.Limit, q.Offset, q.Fetch} {
 		if e != nil {
 			qr.exprs.expr(e, sc)
 		}
@@ -55,23 +57,23 @@ func (qr *queryResolver) query(q *Query, outer *scope) ([]outCol, bool) {
 	return cols, known
 }
 
-func (qr *queryResolver) body(b QueryBody, sc *scope) ([]outCol, bool, *scope) {
+func (qr *queryResolver) body(b ast.QueryBody, sc *scope) ([]outCol, bool, *scope) {
 	switch x := b.(type) {
-	case *Select:
+	case *ast.Select:
 		return qr.selectBlock(x, sc)
-	case *SetOp:
+	case *ast.SetOp:
 		l, lk, _ := qr.body(x.L, sc)
 		r, rk, _ := qr.body(x.R, sc)
 		if lk && rk && len(l) != len(r) {
 			qr.errorf(CodeInsertArity, x, "", "%s of queries with %d and %d columns", x.Op, len(l), len(r))
 		}
 		return l, lk, nil
-	case *Values:
+	case *ast.Values:
 		width := -1
 		for _, row := range x.Rows {
 			qr.exprs.expr(row, sc)
 			n := 1
-			if r, ok := row.(*RowExpr); ok {
+			if r, ok := row.(*ast.RowExpr); ok {
 				n = len(r.Items)
 			}
 			if width >= 0 && n != width {
@@ -86,14 +88,14 @@ func (qr *queryResolver) body(b QueryBody, sc *scope) ([]outCol, bool, *scope) {
 			cols[i].Name = "EXPR$" + strconv.Itoa(i)
 		}
 		return cols, true, nil
-	case *ParenQuery:
+	case *ast.ParenQuery:
 		cols, known := qr.query(x.Query, sc)
 		return cols, known, nil
 	}
 	return nil, false, nil
 }
 
-func (qr *queryResolver) selectBlock(s *Select, outer *scope) ([]outCol, bool, *scope) {
+func (qr *queryResolver) selectBlock(s *ast.Select, outer *scope) ([]outCol, bool, *scope) {
 	sc := newScope(outer)
 	if s.From != nil {
 		qr.from(s.From, sc)
@@ -108,7 +110,7 @@ func (qr *queryResolver) selectBlock(s *Select, outer *scope) ([]outCol, bool, *
 	var cols []outCol
 	known := true
 	for i, it := range s.Items {
-		if st, ok := it.Expr.(*Star); ok {
+		if st, ok := it.Expr.(*ast.Star); ok {
 			c, k := qr.expandStar(st, sc)
 			cols = append(cols, c...)
 			known = known && k
@@ -118,7 +120,7 @@ func (qr *queryResolver) selectBlock(s *Select, outer *scope) ([]outCol, bool, *
 		col := outCol{}
 		if info != nil {
 			col.ColumnInfo = *info
-		} else if _, isRef := it.Expr.(*ColumnRef); isRef {
+		} else if _, isRef := it.Expr.(*ast.ColumnRef); isRef {
 			col.unsure = true
 		}
 		switch {
@@ -129,7 +131,7 @@ func (qr *queryResolver) selectBlock(s *Select, outer *scope) ([]outCol, bool, *
 		default:
 			col.Name = exprName(it.Expr, i)
 		}
-		if _, isRef := it.Expr.(*ColumnRef); !isRef {
+		if _, isRef := it.Expr.(*ast.ColumnRef); !isRef {
 			// Only a plain reference keeps a time attribute, and a call of
 			// PROCTIME() makes a processing-time one.
 			col.ProcTime, col.RowTime = isTimeFunc(it.Expr), false
@@ -160,23 +162,23 @@ func (qr *queryResolver) selectBlock(s *Select, outer *scope) ([]outCol, bool, *
 	return cols, known, sc
 }
 
-func isTimeFunc(e Expr) bool {
-	f, ok := e.(*FuncCall)
+func isTimeFunc(e ast.Expr) bool {
+	f, ok := e.(*ast.FuncCall)
 	return ok && f.FuncName() == "PROCTIME"
 }
 
 // exprName is the name Flink gives an unnamed select item.
-func exprName(e Expr, i int) string {
+func exprName(e ast.Expr, i int) string {
 	switch x := e.(type) {
-	case *FieldExpr:
+	case *ast.FieldExpr:
 		return x.Field.Name
-	case *ColumnRef:
+	case *ast.ColumnRef:
 		return x.Name()
 	}
 	return "EXPR$" + strconv.Itoa(i)
 }
 
-func (qr *queryResolver) expandStar(st *Star, sc *scope) ([]outCol, bool) {
+func (qr *queryResolver) expandStar(st *ast.Star, sc *scope) ([]outCol, bool) {
 	var cols []outCol
 	known := true
 	add := func(r *relation) {
@@ -207,10 +209,10 @@ func (qr *queryResolver) expandStar(st *Star, sc *scope) ([]outCol, bool) {
 	return nil, false
 }
 
-func (qr *queryResolver) from(t TableExpr, sc *scope) {
-	j, ok := t.(*Join)
+func (qr *queryResolver) from(t ast.TableExpr, sc *scope) {
+	j, ok := t.(*ast.Join)
 	if !ok {
-		if pt, ok := t.(*ParenTable); ok {
+		if pt, ok := t.(*ast.ParenTable); ok {
 			qr.from(pt.Table, sc)
 			return
 		}
@@ -241,7 +243,7 @@ func (qr *queryResolver) from(t TableExpr, sc *scope) {
 			}
 		}
 	}
-	if r, ok := j.R.(*TableRef); ok && r.SystemTime != nil {
+	if r, ok := j.R.(*ast.TableRef); ok && r.SystemTime != nil {
 		qr.lookupJoin(j, r, sc)
 	}
 }
@@ -262,7 +264,7 @@ func (qr *queryResolver) addRelation(r *relation, sc *scope) {
 	sc.rels = append(sc.rels, r)
 }
 
-func (qr *queryResolver) applyAlias(r *relation, a *Alias) *relation {
+func (qr *queryResolver) applyAlias(r *relation, a *ast.Alias) *relation {
 	if a == nil {
 		return r
 	}
@@ -278,9 +280,9 @@ func (qr *queryResolver) applyAlias(r *relation, a *Alias) *relation {
 }
 
 // tableRelation resolves one FROM item (not a join).
-func (qr *queryResolver) tableRelation(t TableExpr, sc *scope) *relation {
+func (qr *queryResolver) tableRelation(t ast.TableExpr, sc *scope) *relation {
 	switch x := t.(type) {
-	case *TableRef:
+	case *ast.TableRef:
 		r := qr.namedRelation(x.Name, sc)
 		r.node = x
 		if len(x.Hints) > 0 && r.table != nil {
@@ -290,7 +292,7 @@ func (qr *queryResolver) tableRelation(t TableExpr, sc *scope) *relation {
 			qr.exprs.expr(x.SystemTime, sc)
 		}
 		return qr.applyAlias(r, x.Alias)
-	case *DerivedTable:
+	case *ast.DerivedTable:
 		qs := sc.parent
 		if x.Lateral {
 			qs = sc
@@ -298,31 +300,31 @@ func (qr *queryResolver) tableRelation(t TableExpr, sc *scope) *relation {
 		cols, known := qr.query(x.Query, qs)
 		r := &relation{cols: outColumns(cols), unknown: !known, node: x}
 		return qr.applyAlias(r, x.Alias)
-	case *TableFunc:
+	case *ast.TableFunc:
 		r := &relation{unknown: true, node: x}
-		if call, ok := x.Call.(*FuncCall); ok && isWindowTVF(call) {
+		if call, ok := x.Call.(*ast.FuncCall); ok && isWindowTVF(call) {
 			r = qr.windowTVF(call, sc)
 			r.node = x
 		} else {
 			qr.exprs.expr(x.Call, sc)
-			if call, ok := x.Call.(*FuncCall); ok {
+			if call, ok := x.Call.(*ast.FuncCall); ok {
 				r.alias = call.Name.Last()
 			}
 		}
 		return qr.applyAlias(r, x.Alias)
-	case *Unnest:
+	case *ast.Unnest:
 		for _, a := range x.Args {
 			qr.exprs.expr(a, sc)
 		}
 		return qr.applyAlias(&relation{unknown: true, node: x}, x.Alias)
-	case *MatchRecognize:
+	case *ast.MatchRecognize:
 		return qr.matchRecognize(x, sc)
 	}
 	return nil
 }
 
 // namedRelation resolves a table name: a WITH query, a table or a view.
-func (qr *queryResolver) namedRelation(name *QualifiedName, sc *scope) *relation {
+func (qr *queryResolver) namedRelation(name *ast.QualifiedName, sc *scope) *relation {
 	if len(name.Parts) == 1 {
 		if c := sc.cte(name.Parts[0].Name); c != nil {
 			return &relation{alias: c.alias, cols: append([]ColumnInfo{}, c.cols...), unknown: c.unknown}
@@ -344,15 +346,15 @@ func (qr *queryResolver) namedRelation(name *QualifiedName, sc *scope) *relation
 	return &relation{alias: name.Last(), cols: append([]ColumnInfo{}, t.cols...), unknown: t.unknown, table: t}
 }
 
-func isWindowTVF(f *FuncCall) bool {
+func isWindowTVF(f *ast.FuncCall) bool {
 	switch f.FuncName() {
 	case "TUMBLE", "HOP", "CUMULATE", "SESSION":
 		for _, a := range f.Args {
-			if _, ok := a.(*TableArg); ok {
+			if _, ok := a.(*ast.TableArg); ok {
 				return true
 			}
-			if na, ok := a.(*NamedArg); ok {
-				if _, ok := na.Value.(*TableArg); ok {
+			if na, ok := a.(*ast.NamedArg); ok {
+				if _, ok := na.Value.(*ast.TableArg); ok {
 					return true
 				}
 			}
@@ -363,18 +365,18 @@ func isWindowTVF(f *FuncCall) bool {
 
 // windowTVF checks TUMBLE/HOP/CUMULATE/SESSION(TABLE t, DESCRIPTOR(ts), ...)
 // and returns t's columns plus window_start, window_end and window_time.
-func (qr *queryResolver) windowTVF(call *FuncCall, sc *scope) *relation {
-	var ta *TableArg
-	var desc *DescriptorExpr
+func (qr *queryResolver) windowTVF(call *ast.FuncCall, sc *scope) *relation {
+	var ta *ast.TableArg
+	var desc *ast.DescriptorExpr
 	for _, a := range call.Args {
 		val := a
-		if na, ok := a.(*NamedArg); ok {
+		if na, ok := a.(*ast.NamedArg); ok {
 			val = na.Value
 		}
 		switch x := val.(type) {
-		case *TableArg:
+		case *ast.TableArg:
 			ta = x
-		case *DescriptorExpr:
+		case *ast.DescriptorExpr:
 			desc = x
 		default:
 			qr.exprs.expr(val, sc)
@@ -414,7 +416,7 @@ func (qr *queryResolver) windowTVF(call *FuncCall, sc *scope) *relation {
 	return out
 }
 
-func (qr *queryResolver) matchRecognize(m *MatchRecognize, sc *scope) *relation {
+func (qr *queryResolver) matchRecognize(m *ast.MatchRecognize, sc *scope) *relation {
 	if at, msg, ok := MatchPatternProblem(m); !ok {
 		qr.errorf(CodeUnsupported, at, "", "%s", msg)
 	}
@@ -443,7 +445,7 @@ func (qr *queryResolver) matchRecognize(m *MatchRecognize, sc *scope) *relation 
 		cols = append(cols, in.cols...)
 	} else {
 		for _, e := range m.PartitionBy {
-			if ref, ok := e.(*ColumnRef); ok {
+			if ref, ok := e.(*ast.ColumnRef); ok {
 				cols = append(cols, ColumnInfo{Name: ref.Name()})
 			}
 		}
@@ -459,25 +461,25 @@ func (qr *queryResolver) matchRecognize(m *MatchRecognize, sc *scope) *relation 
 	return qr.applyAlias(r, m.Alias)
 }
 
-func collectPatternVars(t PatternTerm, add func(string)) {
+func collectPatternVars(t ast.PatternTerm, add func(string)) {
 	switch x := t.(type) {
-	case *PatternVar:
+	case *ast.PatternVar:
 		add(x.Name.Name)
-	case *PatternSeq:
+	case *ast.PatternSeq:
 		for _, it := range x.Items {
 			collectPatternVars(it, add)
 		}
-	case *PatternAlt:
+	case *ast.PatternAlt:
 		for _, it := range x.Alts {
 			collectPatternVars(it, add)
 		}
-	case *PatternGroup:
+	case *ast.PatternGroup:
 		collectPatternVars(x.Inner, add)
-	case *PatternPermute:
+	case *ast.PatternPermute:
 		for _, it := range x.Items {
 			collectPatternVars(it, add)
 		}
-	case *PatternExclude:
+	case *ast.PatternExclude:
 		collectPatternVars(x.Inner, add)
 	}
 }

@@ -3,6 +3,8 @@ package flinksql
 import (
 	"fmt"
 	"sort"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // findings is where every part of a validation reports: the diagnostics
@@ -13,23 +15,23 @@ type findings struct {
 	diags []Diagnostic
 }
 
-func (f *findings) report(sev Severity, code string, n Node, msg, hint string) {
+func (f *findings) report(sev Severity, code string, n ast.Node, msg, hint string) {
 	r := n.Range()
 	f.diags = append(f.diags, Diagnostic{Severity: sev, Code: code, File: f.file, Pos: r.Pos, End: r.End,
 		Msg: msg, Hint: hint, src: f.src})
 }
 
-func (f *findings) errorf(code string, n Node, hint, format string, args ...any) {
+func (f *findings) errorf(code string, n ast.Node, hint, format string, args ...any) {
 	f.report(SeverityError, code, n, fmt.Sprintf(format, args...), hint)
 }
 
-func (f *findings) warnf(code string, n Node, hint, format string, args ...any) {
+func (f *findings) warnf(code string, n ast.Node, hint, format string, args ...any) {
 	f.report(SeverityWarning, code, n, fmt.Sprintf(format, args...), hint)
 }
 
 // unknownTable reports a reference to a table nobody defined, suggesting
 // the nearest of candidates.
-func (f *findings) unknownTable(q *QualifiedName, candidates []string) {
+func (f *findings) unknownTable(q *ast.QualifiedName, candidates []string) {
 	hint := didYouMean(q.Key(), candidates)
 	if hint == "" {
 		hint = "define it with CREATE TABLE or CREATE VIEW before this statement"

@@ -1,6 +1,10 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // relation is one item of a FROM clause as a name resolver sees it.
 type relation struct {
@@ -8,7 +12,7 @@ type relation struct {
 	cols    []ColumnInfo
 	unknown bool      // columns not known: every name resolves
 	table   *tableDef // the table of a plain table reference
-	node    Node
+	node    ast.Node
 }
 
 func (r *relation) column(name string) *ColumnInfo {
@@ -68,7 +72,7 @@ func outColumns(cols []outCol) []ColumnInfo {
 	return out
 }
 
-func renameColumns(cols []ColumnInfo, names []*Ident) []ColumnInfo {
+func renameColumns(cols []ColumnInfo, names []*ast.Ident) []ColumnInfo {
 	out := make([]ColumnInfo, len(names))
 	for i, id := range names {
 		if i < len(cols) {
@@ -109,7 +113,7 @@ const (
 )
 
 // lookup resolves a reference within one scope level.
-func (sc *scope) lookup(ref *ColumnRef) (*ColumnInfo, resolveStatus, *relation) {
+func (sc *scope) lookup(ref *ast.ColumnRef) (*ColumnInfo, resolveStatus, *relation) {
 	first := ref.Parts[0].Name
 	if len(ref.Parts) >= 2 {
 		if r := sc.patternVars[first]; r != nil {
@@ -176,7 +180,7 @@ func (sc *scope) lookup(ref *ColumnRef) (*ColumnInfo, resolveStatus, *relation) 
 
 // resolveQuiet resolves a reference in this scope or an enclosing one,
 // without reporting.
-func (sc *scope) resolveQuiet(ref *ColumnRef) *ColumnInfo {
+func (sc *scope) resolveQuiet(ref *ast.ColumnRef) *ColumnInfo {
 	for s := sc; s != nil; s = s.parent {
 		c, st, _ := s.lookup(ref)
 		if st != resolvedMissing {

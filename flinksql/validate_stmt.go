@@ -1,6 +1,12 @@
 package flinksql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
+)
 
 // validator checks a script statement by statement: its DDL, INSERT
 // shapes and SET keys, keeping the catalog up to date as it goes.
@@ -13,22 +19,22 @@ type validator struct {
 }
 
 // stmt checks one statement and records what it defines.
-func (v *validator) stmt(st Statement) {
+func (v *validator) stmt(st ast.Statement) {
 	switch s := st.(type) {
-	case *CreateTable:
+	case *ast.CreateTable:
 		v.createTable(s)
-	case *CreateView:
+	case *ast.CreateView:
 		v.createView(s)
-	case *DropStmt:
+	case *ast.DropStmt:
 		switch s.Object {
 		case "TABLE", "VIEW", "MATERIALIZED TABLE":
 			delete(v.cat.tables, s.Name.Key())
 		case "MODEL":
 			delete(v.cat.models, s.Name.Key())
 		}
-	case *AlterTable:
+	case *ast.AlterTable:
 		v.alterTable(s)
-	case *AlterView:
+	case *ast.AlterView:
 		if t, _ := v.cat.lookupTable(s.Name); t != nil && s.As != nil {
 			cols, known := v.queries.query(s.As, newScope(nil))
 			t.cols, t.unknown = outColumns(cols), !known
@@ -38,18 +44,18 @@ func (v *validator) stmt(st Statement) {
 				v.cat.rename(t, s.Name.Key(), s.RenameTo.Key())
 			}
 		}
-	case *InsertStmt:
+	case *ast.InsertStmt:
 		v.insert(s)
-	case *QueryStmt:
+	case *ast.QueryStmt:
 		v.queries.query(s.Query, newScope(nil))
-	case *StatementSet:
+	case *ast.StatementSet:
 		for _, inner := range s.Stmts {
 			v.stmt(inner)
 		}
-	case *ExecuteStmt:
+	case *ast.ExecuteStmt:
 		v.stmt(s.Stmt)
-	case *ExplainStmt:
-		if ct, ok := s.Stmt.(*CreateTable); ok {
+	case *ast.ExplainStmt:
+		if ct, ok := s.Stmt.(*ast.CreateTable); ok {
 			// EXPLAIN plans the statement without running it: the table is
 			// not created, so its query is checked and nothing registered.
 			if ct.As != nil {
@@ -58,33 +64,33 @@ func (v *validator) stmt(st Statement) {
 			return
 		}
 		v.stmt(s.Stmt)
-	case *CompilePlan:
+	case *ast.CompilePlan:
 		v.stmt(s.Stmt)
-	case *SetStmt:
+	case *ast.SetStmt:
 		v.checkSetKey(s)
-	case *CreateFunction:
+	case *ast.CreateFunction:
 		v.cat.functions[strings.ToUpper(s.Name.Last())] = true
-	case *CreateCatalog:
+	case *ast.CreateCatalog:
 		typ, _ := s.With.Get("type")
 		v.cat.catalogs[s.Name.Name] = typ
-	case *CreateDatabase:
+	case *ast.CreateDatabase:
 		v.cat.databases[s.Name.Key()] = true
-	case *UseStmt:
+	case *ast.UseStmt:
 		v.cat.use(s)
-	case *DeleteStmt:
+	case *ast.DeleteStmt:
 		v.tableExists(s.Table)
-	case *UpdateStmt:
+	case *ast.UpdateStmt:
 		v.tableExists(s.Table)
-	case *TruncateStmt:
+	case *ast.TruncateStmt:
 		v.tableExists(s.Table)
-	case *AnalyzeStmt:
+	case *ast.AnalyzeStmt:
 		v.tableExists(s.Table)
 	default:
 		validateNewer(v, st)
 	}
 }
 
-func (v *validator) tableExists(q *QualifiedName) *tableDef {
+func (v *validator) tableExists(q *ast.QualifiedName) *tableDef {
 	t, skip := v.cat.lookupTable(q)
 	if t == nil && !skip {
 		v.unknownTable(q, v.cat.tableNames())
@@ -92,7 +98,7 @@ func (v *validator) tableExists(q *QualifiedName) *tableDef {
 	return t
 }
 
-func (v *validator) register(t *tableDef, name *QualifiedName, replace, ifNotExists bool, kind string) {
+func (v *validator) register(t *tableDef, name *ast.QualifiedName, replace, ifNotExists bool, kind string) {
 	key := name.Key()
 	if old := v.cat.tables[key]; old != nil && !replace && !ifNotExists {
 		v.errorf(CodeDuplicateTable, name, "drop it first, or write CREATE "+kind+" IF NOT EXISTS",
@@ -105,11 +111,11 @@ func (v *validator) register(t *tableDef, name *QualifiedName, replace, ifNotExi
 }
 
 // columnsFromDDL turns column definitions into column infos.
-func columnsFromDDL(cols []*ColumnDef, watermarks []*Watermark) []ColumnInfo {
+func columnsFromDDL(cols []*ast.ColumnDef, watermarks []*ast.Watermark) []ColumnInfo {
 	var out []ColumnInfo
 	for _, c := range cols {
 		ci := ColumnInfo{Name: c.Name.Name, Type: c.Type, Kind: c.Kind(), Virtual: c.Virtual}
-		if fc, ok := c.Expr.(*FuncCall); ok && fc.FuncName() == "PROCTIME" {
+		if fc, ok := c.Expr.(*ast.FuncCall); ok && fc.FuncName() == "PROCTIME" {
 			ci.ProcTime = true
 		}
 		for _, w := range watermarks {
@@ -122,7 +128,7 @@ func columnsFromDDL(cols []*ColumnDef, watermarks []*Watermark) []ColumnInfo {
 	return out
 }
 
-func (v *validator) createTable(s *CreateTable) {
+func (v *validator) createTable(s *ast.CreateTable) {
 	t := &tableDef{name: s.Name.Key(), props: s.With, def: s}
 	t.cols = columnsFromDDL(s.Columns, s.Watermarks)
 	seen := map[string]bool{}
@@ -165,7 +171,7 @@ func (v *validator) createTable(s *CreateTable) {
 
 // likeIncludes reports whether the LIKE clause keeps the feature of the
 // source table (INCLUDING ALL OVERWRITING OPTIONS by default).
-func likeIncludes(l *LikeClause, feature string) bool {
+func likeIncludes(l *ast.LikeClause, feature string) bool {
 	inc := true
 	for _, o := range l.Options {
 		if o.Feature == "ALL" || o.Feature == feature {
@@ -176,13 +182,13 @@ func likeIncludes(l *LikeClause, feature string) bool {
 }
 
 // mergeLike gives t what CREATE TABLE ... LIKE src keeps of src.
-func mergeLike(t *tableDef, s *CreateTable, src *tableDef) {
+func mergeLike(t *tableDef, s *ast.CreateTable, src *tableDef) {
 	var cols []ColumnInfo
 	for _, c := range src.cols {
 		switch {
-		case c.Kind == ColumnComputed && !likeIncludes(s.Like, "GENERATED"):
+		case c.Kind == ast.ColumnComputed && !likeIncludes(s.Like, "GENERATED"):
 			continue
-		case c.Kind == ColumnMetadata && !likeIncludes(s.Like, "METADATA"):
+		case c.Kind == ast.ColumnMetadata && !likeIncludes(s.Like, "METADATA"):
 			continue
 		}
 		if !likeIncludes(s.Like, "WATERMARKS") {
@@ -200,7 +206,7 @@ func mergeLike(t *tableDef, s *CreateTable, src *tableDef) {
 	}
 	t.unknown = src.unknown
 	if likeIncludes(s.Like, "OPTIONS") {
-		merged := Properties{}
+		merged := ast.Properties{}
 		for _, p := range src.props {
 			if s.With.Find(p.Key.Value) == nil {
 				merged = append(merged, p)
@@ -212,7 +218,7 @@ func mergeLike(t *tableDef, s *CreateTable, src *tableDef) {
 
 // checkSchema checks watermarks, keys and partition columns against the
 // columns.
-func (v *validator) checkSchema(s *CreateTable, t *tableDef) {
+func (v *validator) checkSchema(s *ast.CreateTable, t *tableDef) {
 	if t.unknown {
 		return
 	}
@@ -241,7 +247,7 @@ func (v *validator) checkSchema(s *CreateTable, t *tableDef) {
 			root := c.Type.Root()
 			if root != "TIMESTAMP" && root != "TIMESTAMP_LTZ" {
 				v.errorf(CodeBadWatermark, w.Column, "declare it TIMESTAMP(3) or TIMESTAMP_LTZ(3), or compute one: ts AS TO_TIMESTAMP_LTZ("+name+", 3)",
-					"watermark column '%s' is %s; it must be TIMESTAMP or TIMESTAMP_LTZ", name, typeString(c.Type))
+					"watermark column '%s' is %s; it must be TIMESTAMP or TIMESTAMP_LTZ", name, c.Type.String())
 			}
 		}
 		v.exprs.expr(w.Expr, scope)
@@ -259,7 +265,7 @@ func (v *validator) checkSchema(s *CreateTable, t *tableDef) {
 		for _, id := range c.Columns {
 			if t.column(id.Name) == nil {
 				v.errorf(CodeBadPrimaryKey, id, didYouMean(id.Name, names()), "primary key column '%s' is not a column of '%s'", id.Name, t.name)
-			} else if col := t.column(id.Name); col.Kind != ColumnPhysical {
+			} else if col := t.column(id.Name); col.Kind != ast.ColumnPhysical {
 				v.errorf(CodeBadPrimaryKey, id, "", "primary key column '%s' must be a physical column, not a %s one", id.Name, col.Kind)
 			}
 		}
@@ -274,7 +280,7 @@ func (v *validator) checkSchema(s *CreateTable, t *tableDef) {
 	}
 }
 
-func (v *validator) checkConstraint(c *TableConstraint) {
+func (v *validator) checkConstraint(c *ast.TableConstraint) {
 	if c.Kind == "UNIQUE" {
 		v.errorf(CodeBadPrimaryKey, c, "declare a PRIMARY KEY ... NOT ENFORCED instead", "UNIQUE constraints are not supported by Flink")
 		return
@@ -285,7 +291,7 @@ func (v *validator) checkConstraint(c *TableConstraint) {
 	}
 }
 
-func (v *validator) createView(s *CreateView) {
+func (v *validator) createView(s *ast.CreateView) {
 	cols, known := v.queries.query(s.Query, newScope(nil))
 	t := &tableDef{name: s.Name.Key(), view: true, def: s, cols: outColumns(cols), unknown: !known}
 	if len(s.Columns) > 0 {
@@ -306,7 +312,7 @@ func (v *validator) createView(s *CreateView) {
 	v.register(t, s.Name, s.OrReplace, s.IfNotExists, "VIEW")
 }
 
-func (v *validator) alterTable(s *AlterTable) {
+func (v *validator) alterTable(s *ast.AlterTable) {
 	t, skip := v.cat.lookupTable(s.Name)
 	if t == nil {
 		if !skip && !s.IfExists {
@@ -315,15 +321,15 @@ func (v *validator) alterTable(s *AlterTable) {
 		return
 	}
 	switch a := s.Action.(type) {
-	case *RenameTable:
+	case *ast.RenameTable:
 		v.cat.rename(t, s.Name.Key(), a.To.Key())
-	case *RenameColumn:
+	case *ast.RenameColumn:
 		if c := t.column(a.From.Last()); c != nil {
 			c.Name = a.To.Name
 		} else if !t.unknown {
 			v.errorf(CodeUnknownColumn, a.From, "", "table '%s' has no column '%s'", t.name, a.From.Last())
 		}
-	case *SetOptions:
+	case *ast.SetOptions:
 		for _, p := range a.Props {
 			if old := t.props.Find(p.Key.Value); old != nil {
 				old.Value = p.Value
@@ -332,10 +338,10 @@ func (v *validator) alterTable(s *AlterTable) {
 			}
 		}
 		t.connector, _ = t.props.Get("connector")
-		if spec := connectors[t.connector]; spec != nil && spec.checked {
+		if spec := builtin.Connectors[t.connector]; spec != nil && spec.Checked {
 			v.options.checkKeys(t.props, spec, t, a.Props)
 		}
-	case *ResetOptions:
+	case *ast.ResetOptions:
 		for _, k := range a.Keys {
 			kept := t.props[:0]
 			for _, p := range t.props {
@@ -345,13 +351,13 @@ func (v *validator) alterTable(s *AlterTable) {
 			}
 			t.props = kept
 		}
-	case *AlterSchema:
+	case *ast.AlterSchema:
 		for _, it := range a.Items {
-			col, ok := it.(*ColumnDef)
+			col, ok := it.(*ast.ColumnDef)
 			if !ok {
 				continue
 			}
-			ci := columnsFromDDL([]*ColumnDef{col}, nil)[0]
+			ci := columnsFromDDL([]*ast.ColumnDef{col}, nil)[0]
 			existing := t.column(col.Name.Name)
 			switch {
 			case a.Modify && existing == nil && !t.unknown:
@@ -364,7 +370,7 @@ func (v *validator) alterTable(s *AlterTable) {
 				t.cols = append(t.cols, ci)
 			}
 		}
-	case *DropSchema:
+	case *ast.DropSchema:
 		for _, c := range a.Columns {
 			name := c.Last()
 			if t.column(name) == nil {

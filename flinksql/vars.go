@@ -5,12 +5,14 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // VarRef is one ${name} in a text.
 type VarRef struct {
 	Name     string
-	Pos, End Pos
+	Pos, End ast.Pos
 }
 
 func isVarChar(c byte, first bool) bool {
@@ -30,7 +32,7 @@ func FindVars(src string) []VarRef {
 			}
 			if j < len(src) && src[j] == '}' {
 				n := j + 1 - i
-				out = append(out, VarRef{Name: src[i+2 : j], Pos: Pos{Offset: i, Line: line, Col: col}, End: Pos{Offset: j + 1, Line: line, Col: col + n}})
+				out = append(out, VarRef{Name: src[i+2 : j], Pos: ast.Pos{Offset: i, Line: line, Col: col}, End: ast.Pos{Offset: j + 1, Line: line, Col: col + n}})
 				i, col = j+1, col+n
 				continue
 			}
@@ -200,15 +202,15 @@ func VarsOutsideOptions(src string, names []string) []VarRef {
 // outsideOptions are the refs of the names wanted that stand nowhere in
 // an option's value of script (which may be nil: then all of them).
 func outsideOptions(refs []VarRef, wanted map[string]bool, script *Script) []VarRef {
-	var options []Span
+	var options []ast.Span
 	if script != nil {
-		Inspect(script, func(n Node) bool {
+		ast.Inspect(script, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *Property:
+			case *ast.Property:
 				if n.Value != nil {
 					options = append(options, n.Value.Span)
 				}
-			case *Hint:
+			case *ast.Hint:
 				if n.Name != nil && strings.EqualFold(n.Name.Name, "OPTIONS") {
 					for _, kv := range n.KVs {
 						if kv.Value != nil {
@@ -271,7 +273,7 @@ func secretOutside(r VarRef, file, src string, sev Severity) Diagnostic {
 	return d
 }
 
-func inSpans(spans []Span, r VarRef) bool {
+func inSpans(spans []ast.Span, r VarRef) bool {
 	for _, s := range spans {
 		if s.Pos.Offset <= r.Pos.Offset && r.End.Offset <= s.End.Offset {
 			return true

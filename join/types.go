@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Row is one row, its values in column order. Values are canonical for their
@@ -71,7 +72,7 @@ func ParseType(t string) (Type, error) {
 }
 
 // TypeOf is how Row values carry a parsed Flink type.
-func TypeOf(dt *flinksql.DataType) Type {
+func TypeOf(dt *ast.DataType) Type {
 	switch root := dt.Root(); root {
 	case "BOOLEAN":
 		return Type{Kind: KindBool}

@@ -136,7 +136,8 @@ func ParseEtcdURL(s string) (EtcdURL, error) {
 // on other hosts: every Update reads one snapshot (a revision) and commits
 // only if what it read did not change since, else runs again.
 type Etcd struct {
-	cli      *clientv3.Client
+	cli *clientv3.Client
+	etcdKeys
 	url      EtcdURL
 	name     string
 	readOnly bool
@@ -184,7 +185,7 @@ const (
 // dialEtcd connects to the cluster and waits for one endpoint to answer.
 func dialEtcd(u EtcdURL, o EtcdOptions) (*Etcd, error) {
 	o = o.withDefaults()
-	e := &Etcd{url: u, name: u.String(), opts: o}
+	e := &Etcd{etcdKeys: etcdKeys{prefix: u.Prefix}, url: u, name: u.String(), opts: o}
 	cfg := clientv3.Config{
 		Endpoints:          u.Endpoints,
 		DialTimeout:        o.DialTimeout,
@@ -280,8 +281,12 @@ func (u unavailableError) Unwrap() []error {
 
 // The keys of the store under its prefix (doc.go, "The store on etcd").
 
+// etcdKeys lays out the store's keys under its prefix; Etcd has it
+// embedded, so e.key(…) reads as the store's own.
+type etcdKeys struct{ prefix string }
+
 // key is the prefix then name.
-func (e *Etcd) key(name string) string { return e.url.Prefix + name }
+func (k etcdKeys) key(name string) string { return k.prefix + name }
 
 var (
 	etcdVersionKey = string(bucketMeta) + "/" + string(keyVersion)
@@ -299,9 +304,9 @@ var (
 
 // bucketPrefix is where b's keys lie: prefix, top, each nested name
 // escaped, each followed by "/".
-func (e *Etcd) bucketPrefix(b bucket) string {
+func (k etcdKeys) bucketPrefix(b bucket) string {
 	var sb strings.Builder
-	sb.WriteString(e.url.Prefix)
+	sb.WriteString(k.prefix)
 	sb.WriteString(b[0])
 	sb.WriteByte('/')
 	for _, n := range b[1:] {
@@ -314,8 +319,8 @@ func (e *Etcd) bucketPrefix(b bucket) string {
 // seqKey is b's sequence: its prefix without the last "/", which lies in
 // its parent's keys (so that a bucket holding only a sequence is listed
 // among its parent's children) but not among its own.
-func (e *Etcd) seqKey(b bucket) string {
-	p := e.bucketPrefix(b)
+func (k etcdKeys) seqKey(b bucket) string {
+	p := k.bucketPrefix(b)
 	return p[:len(p)-1]
 }
 
@@ -323,8 +328,8 @@ func (e *Etcd) seqKey(b bucket) string {
 // the record's key in it, or seq set for a bucket's sequence. ok is false
 // for the keys that are no record (the Update counter) and for keys
 // palink never writes.
-func (e *Etcd) parseKey(key string) (b bucket, k []byte, seq, ok bool) {
-	rest, found := strings.CutPrefix(key, e.url.Prefix)
+func (ks etcdKeys) parseKey(key string) (b bucket, k []byte, seq, ok bool) {
+	rest, found := strings.CutPrefix(key, ks.prefix)
 	if !found {
 		return nil, nil, false, false
 	}

@@ -133,8 +133,8 @@ func (t *etcdKV) fail(err error) error {
 }
 
 // deletedMark is b's deletion mark (etcdReads).
-func (e *Etcd) deletedMark(b bucket) string {
-	return e.key(etcdDeletedKey) + e.bucketPrefix(b)[len(e.url.Prefix):]
+func (k etcdKeys) deletedMark(b bucket) string {
+	return k.key(etcdDeletedKey) + k.bucketPrefix(b)[len(k.prefix):]
 }
 
 // readRange records that an Update scanned [lo, hi) of bucket b: its

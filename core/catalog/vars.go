@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -193,7 +194,7 @@ func ClusterVars(tx store.CatalogReader, cluster string) ([]model.Variable, erro
 func PrepareJob(vs []model.Variable, args []string, config map[string]string, src Sources) (Resolved, error) {
 	u := newUses(vs)
 	for i, a := range args {
-		if err := u.check(a, func(flinksql.Pos) string { return fmt.Sprintf("argument %d", i+1) }); err != nil {
+		if err := u.check(a, func(ast.Pos) string { return fmt.Sprintf("argument %d", i+1) }); err != nil {
 			return Resolved{}, err
 		}
 	}
@@ -219,7 +220,7 @@ func newUses(vs []model.Variable) *uses {
 	return u
 }
 
-func (u *uses) check(text string, where func(flinksql.Pos) string) error {
+func (u *uses) check(text string, where func(ast.Pos) string) error {
 	for _, ref := range flinksql.FindVars(text) {
 		u.used[ref.Name] = true
 		if !u.names[ref.Name] {
@@ -236,7 +237,7 @@ func (u *uses) config(config map[string]string) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if err := u.check(config[k], func(flinksql.Pos) string { return "config " + k }); err != nil {
+		if err := u.check(config[k], func(ast.Pos) string { return "config " + k }); err != nil {
 			return err
 		}
 	}
@@ -261,11 +262,11 @@ func (u *uses) resolve(src Sources) (Resolved, error) {
 // which and where, never a value. Secrets are read from src.
 func Prepare(vs []model.Variable, sql string, in flinksql.Injection, config map[string]string, src Sources) (Resolved, error) {
 	u := newUses(vs)
-	if err := u.check(sql, func(p flinksql.Pos) string { return "line " + p.String() }); err != nil {
+	if err := u.check(sql, func(p ast.Pos) string { return "line " + p.String() }); err != nil {
 		return Resolved{}, err
 	}
 	for _, t := range in.Tables {
-		if err := u.check(t.Stmt, func(flinksql.Pos) string { return "catalog table " + t.Ref() }); err != nil {
+		if err := u.check(t.Stmt, func(ast.Pos) string { return "catalog table " + t.Ref() }); err != nil {
 			return Resolved{}, err
 		}
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/palink/palink/core/catalog"
 	"github.com/palink/palink/core/internal/sandbox"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug"
 )
@@ -299,7 +301,7 @@ func debugPlan(script *flinksql.Script, data, databases map[string]string) ([]ap
 		}
 		return ""
 	}
-	addSource := func(ref *flinksql.TableRef) {
+	addSource := func(ref *ast.TableRef) {
 		t := script.Table(ref.Name.String())
 		if t == nil {
 			t = script.Table(ref.Name.Last())
@@ -334,10 +336,10 @@ func debugPlan(script *flinksql.Script, data, databases map[string]string) ([]ap
 		}
 		sources = append(sources, s)
 	}
-	var walkQuery func(n flinksql.Node, depth int)
-	walkQuery = func(n flinksql.Node, depth int) {
-		flinksql.Inspect(n, func(x flinksql.Node) bool {
-			ref, ok := x.(*flinksql.TableRef)
+	var walkQuery func(n ast.Node, depth int)
+	walkQuery = func(n ast.Node, depth int) {
+		ast.Inspect(n, func(x ast.Node) bool {
+			ref, ok := x.(*ast.TableRef)
 			if !ok {
 				return true
 			}
@@ -349,20 +351,20 @@ func debugPlan(script *flinksql.Script, data, databases map[string]string) ([]ap
 			return false
 		})
 	}
-	var collect func(st flinksql.Statement)
-	collect = func(st flinksql.Statement) {
+	var collect func(st ast.Statement)
+	collect = func(st ast.Statement) {
 		switch s := st.(type) {
-		case *flinksql.InsertStmt:
+		case *ast.InsertStmt:
 			sinks = append(sinks, api.DebugSink{Name: s.Table.String(), Columns: sinkColumns(script, s)})
 			walkQuery(s.Query, 0)
-		case *flinksql.QueryStmt:
+		case *ast.QueryStmt:
 			sinks = append(sinks, api.DebugSink{Name: fmt.Sprintf("SELECT #%d", len(sinks)+1)})
 			walkQuery(s.Query, 0)
-		case *flinksql.StatementSet:
+		case *ast.StatementSet:
 			for _, inner := range s.Stmts {
 				collect(inner)
 			}
-		case *flinksql.ExecuteStmt:
+		case *ast.ExecuteStmt:
 			collect(s.Stmt)
 		}
 	}
@@ -374,7 +376,7 @@ func debugPlan(script *flinksql.Script, data, databases map[string]string) ([]ap
 
 // sinkColumns are the columns an INSERT writes: the ones it names, else
 // the sink's physical columns in DDL order.
-func sinkColumns(script *flinksql.Script, ins *flinksql.InsertStmt) []api.DebugColumn {
+func sinkColumns(script *flinksql.Script, ins *ast.InsertStmt) []api.DebugColumn {
 	t := script.Table(ins.Table.String())
 	if t == nil {
 		return nil
@@ -391,7 +393,7 @@ func sinkColumns(script *flinksql.Script, ins *flinksql.InsertStmt) []api.DebugC
 		return out
 	}
 	for _, c := range t.Columns {
-		if c.Kind() == flinksql.ColumnPhysical && c.Type != nil {
+		if c.Kind() == ast.ColumnPhysical && c.Type != nil {
 			out = append(out, api.DebugColumn{Name: c.Name.Name, Type: c.Type.String()})
 		}
 	}
@@ -400,7 +402,7 @@ func sinkColumns(script *flinksql.Script, ins *flinksql.InsertStmt) []api.DebugC
 
 // datagenRows is how many rows a datagen table gives, -1 when unbounded or
 // not datagen.
-func datagenRows(t *flinksql.CreateTable) int64 {
+func datagenRows(t *ast.CreateTable) int64 {
 	if c, _ := t.With.Get("connector"); !strings.EqualFold(c, "datagen") {
 		return -1
 	}
@@ -472,7 +474,7 @@ func (d *Debugger) withSamples(script *flinksql.Script, data map[string]string) 
 		out[k] = v
 	}
 	for _, st := range script.Stmts {
-		t, ok := st.(*flinksql.CreateTable)
+		t, ok := st.(*ast.CreateTable)
 		if !ok {
 			continue
 		}
@@ -586,7 +588,7 @@ func releaseHasIt(r *api.DebugRequest, job *flinksql.Script) error {
 	if r.FlinkVersion == "" {
 		return nil
 	}
-	v, err := flinksql.ParseVersion(r.FlinkVersion)
+	v, err := builtin.ParseVersion(r.FlinkVersion)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Debug data sampled from Kafka: the last N records of a source table's
@@ -52,10 +53,10 @@ func takeSamples(ctx context.Context, script *flinksql.Script, r *api.DebugReque
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, cleanup, fmt.Errorf("--save-sample %s: %w", dir, err)
 	}
-	tables := map[string]*flinksql.CreateTable{}
+	tables := map[string]*ast.CreateTable{}
 	if script != nil {
 		for _, st := range script.Stmts {
-			if ct, ok := st.(*flinksql.CreateTable); ok {
+			if ct, ok := st.(*ast.CreateTable); ok {
 				tables[ct.Name.Last()] = ct
 			}
 		}
@@ -153,7 +154,7 @@ func sampleKafka(ctx context.Context, table string, info *flinksql.TableInfo, n 
 func decoder(format string, info *flinksql.TableInfo) (func([]byte) (map[string]any, error), error) {
 	var cols []string
 	for _, c := range info.Columns {
-		if c.Kind == flinksql.ColumnPhysical {
+		if c.Kind == ast.ColumnPhysical {
 			cols = append(cols, c.Name)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/udfs"
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -44,14 +44,14 @@ func (x *execution) injectUDFs(ctx context.Context, cl *clusters.Cluster, j mode
 // flinkVersion is the Flink release of the cluster, as its SQL Gateway
 // reports it (the one that runs the statements); zero when it does not
 // tell.
-func (x *execution) flinkVersion(ctx context.Context, cl *clusters.Cluster) flinksql.Version {
+func (x *execution) flinkVersion(ctx context.Context, cl *clusters.Cluster) builtin.Version {
 	if cl.Gateway == nil {
-		return flinksql.Version{}
+		return builtin.Version{}
 	}
 	info, err := cl.Gateway.Info(ctx)
 	if err != nil {
-		return flinksql.Version{}
+		return builtin.Version{}
 	}
-	v, _ := flinksql.ParseVersion(info.Version)
+	v, _ := builtin.ParseVersion(info.Version)
 	return v
 }

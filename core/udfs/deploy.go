@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -13,7 +14,7 @@ import (
 // usingJarSince is the first Flink release whose CREATE FUNCTION takes
 // USING JAR; before it the jar goes on the session's pipeline.jars and
 // pipeline.classpaths.
-var usingJarSince = flinksql.Version{Major: 1, Minor: 16}
+var usingJarSince = builtin.Version{Major: 1, Minor: 16}
 
 // Shipped is one registered function as a deploy creates it: the file it
 // lives in, as a path the SQL Gateway reads.
@@ -53,7 +54,7 @@ type udfsAndProjects interface {
 // Flink v (zero: unknown, taken as a release with USING JAR). Functions
 // the script calls that the registry does not know are left alone: the
 // validator reports them.
-func ForScript(tx udfsAndProjects, sql string, v flinksql.Version) (Plan, error) {
+func ForScript(tx udfsAndProjects, sql string, v builtin.Version) (Plan, error) {
 	script, _ := flinksql.ParseScript(sql)
 	calls := flinksql.UserFunctionCalls(script)
 	p := Plan{Properties: map[string]string{}}
@@ -139,7 +140,7 @@ func artifactOf(tx store.ProjectsReader, u model.UDF) (model.Artifact, error) {
 }
 
 // build writes the plan's properties and statements for Flink v.
-func (p *Plan) build(v flinksql.Version) {
+func (p *Plan) build(v builtin.Version) {
 	using := v.IsZero() || v.AtLeast(usingJarSince)
 	var jars, pyFiles []string
 	for _, f := range p.Functions {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -66,14 +66,14 @@ func TestPlanByFlinkVersion(t *testing.T) {
 	if _, err := r.AddUDF(ctx, api.AddUDFRequest{UDF: model.UDF{Name: "geo", Class: "geo.lookup", Language: model.UDFPython, PyFile: py}}); err != nil {
 		t.Fatal(err)
 	}
-	plan := func(v flinksql.Version) Plan {
+	plan := func(v builtin.Version) Plan {
 		var p Plan
 		if err := st.View(ctx, func(tx store.ReadTx) (err error) { p, err = ForScript(tx, script, v); return err }); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	p := plan(flinksql.Version{Major: 1, Minor: 18})
+	p := plan(builtin.Version{Major: 1, Minor: 18})
 	want := []string{
 		"CREATE TEMPORARY FUNCTION `mask` AS 'com.acme.Mask' LANGUAGE JAVA USING JAR 'file:///cache/udfs-2.jar'",
 		"CREATE TEMPORARY FUNCTION `geo` AS 'geo.lookup' LANGUAGE PYTHON",
@@ -84,7 +84,7 @@ func TestPlanByFlinkVersion(t *testing.T) {
 	if got := model.UDFRefs(p.Refs()); got != "mask@udfs:v2, geo@"+py {
 		t.Errorf("refs %s", got)
 	}
-	old := plan(flinksql.Version{Major: 1, Minor: 15})
+	old := plan(builtin.Version{Major: 1, Minor: 15})
 	if old.Properties["pipeline.jars"] != "file:///cache/udfs-2.jar" || old.Properties["pipeline.classpaths"] != "file:///cache/udfs-2.jar" ||
 		strings.Contains(old.Statements[0], "USING JAR") {
 		t.Errorf("Flink 1.15: %q %v", old.Statements, old.Properties)
@@ -100,12 +100,12 @@ func TestPlanByFlinkVersion(t *testing.T) {
 	if _, err := r.AddUDF(ctx, api.AddUDFRequest{UDF: model.UDF{Name: "mask", Class: "com.acme.Mask", Language: model.UDFJava, Project: "udfs", ArtifactVersion: 1}, Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := model.UDFRefs(plan(flinksql.Version{}).Refs()); got != "mask@udfs:v1, geo@"+py {
+	if got := model.UDFRefs(plan(builtin.Version{}).Refs()); got != "mask@udfs:v1, geo@"+py {
 		t.Errorf("pinned refs %s", got)
 	}
 	var own Plan
 	_ = st.View(ctx, func(tx store.ReadTx) (err error) {
-		own, err = ForScript(tx, "CREATE FUNCTION mask AS 'x';\n"+script, flinksql.Version{})
+		own, err = ForScript(tx, "CREATE FUNCTION mask AS 'x';\n"+script, builtin.Version{})
 		return err
 	})
 	if got := model.UDFRefs(own.Refs()); got != "geo@"+py {
@@ -161,7 +161,7 @@ func TestMissingClassRefusesTheDeploy(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := func(sql string) error {
-		return st.View(ctx, func(tx store.ReadTx) error { _, err := ForScript(tx, sql, flinksql.Version{}); return err })
+		return st.View(ctx, func(tx store.ReadTx) error { _, err := ForScript(tx, sql, builtin.Version{}); return err })
 	}
 	if err := plan("SELECT mask(s) FROM t"); err != nil {
 		t.Errorf("a class the jar holds: %v", err)

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -58,22 +59,22 @@ type compiler struct {
 	subst map[string]int
 	// aggs, if set, is told of each aggregate call met (the planner
 	// collects them); nil refuses them.
-	aggs func(*flinksql.FuncCall) (int, error)
+	aggs func(*ast.FuncCall) (int, error)
 	// where names the clause being compiled, for messages.
 	where string
 }
 
 // errorAt names where in the job something went wrong: line:col.
-func errorAt(n flinksql.Node, format string, args ...any) error {
+func errorAt(n ast.Node, format string, args ...any) error {
 	p := n.Range().Pos
 	return fmt.Errorf("line %d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
 }
 
 // exprKey is an expression's canonical text, by which GROUP BY keys and
 // aggregates are matched in the SELECT list.
-func exprKey(e flinksql.Expr) string { return strings.ToUpper(flinksql.FormatExpr(e)) }
+func exprKey(e ast.Expr) string { return strings.ToUpper(format.Expr(e)) }
 
-func (s scope) resolve(ref *flinksql.ColumnRef) (int, []string, error) {
+func (s scope) resolve(ref *ast.ColumnRef) (int, []string, error) {
 	// The longest prefix that names a column (qualified or not) wins; the
 	// rest are ROW fields.
 	parts := make([]string, len(ref.Parts))
@@ -106,104 +107,104 @@ func (s scope) resolve(ref *flinksql.ColumnRef) (int, []string, error) {
 }
 
 // compile turns an expression into a closure and its type.
-func (c *compiler) compile(e flinksql.Expr) (evalFn, value.Type, error) {
+func (c *compiler) compile(e ast.Expr) (evalFn, value.Type, error) {
 	if c.subst != nil {
 		if i, ok := c.subst[exprKey(e)]; ok {
 			return func(row value.Row) (any, error) { return row[i], nil }, c.cols[i].typ, nil
 		}
 	}
 	switch x := e.(type) {
-	case *flinksql.ParenExpr:
+	case *ast.ParenExpr:
 		return c.compile(x.X)
-	case *flinksql.ColumnRef:
+	case *ast.ColumnRef:
 		return c.columnRef(x)
-	case *flinksql.NumberLit:
+	case *ast.NumberLit:
 		return number(x)
-	case *flinksql.StringLit:
+	case *ast.StringLit:
 		return constant(x.Value), value.Type{Kind: value.Char, Precision: len([]rune(x.Value)), NotNull: true}, nil
-	case *flinksql.BoolLit:
+	case *ast.BoolLit:
 		return constant(x.Value), value.Type{Kind: value.Boolean, NotNull: true}, nil
-	case *flinksql.NullLit:
+	case *ast.NullLit:
 		return constant(nil), value.TNull, nil
-	case *flinksql.BinaryLit:
+	case *ast.BinaryLit:
 		return binaryLit(x)
-	case *flinksql.TypedLit:
+	case *ast.TypedLit:
 		return c.typedLit(x)
-	case *flinksql.IntervalLit:
+	case *ast.IntervalLit:
 		return intervalLit(x)
-	case *flinksql.UnaryExpr:
+	case *ast.UnaryExpr:
 		return c.unary(x)
-	case *flinksql.BinaryExpr:
+	case *ast.BinaryExpr:
 		return c.binary(x)
-	case *flinksql.IsExpr:
+	case *ast.IsExpr:
 		return c.is(x)
-	case *flinksql.IsDistinctExpr:
+	case *ast.IsDistinctExpr:
 		return c.isDistinct(x)
-	case *flinksql.InExpr:
+	case *ast.InExpr:
 		return c.in(x)
-	case *flinksql.BetweenExpr:
+	case *ast.BetweenExpr:
 		return c.between(x)
-	case *flinksql.LikeExpr:
+	case *ast.LikeExpr:
 		return c.like(x)
-	case *flinksql.CaseExpr:
+	case *ast.CaseExpr:
 		return c.caseExpr(x)
-	case *flinksql.CastExpr:
+	case *ast.CastExpr:
 		return c.cast(x)
-	case *flinksql.FuncCall:
+	case *ast.FuncCall:
 		return c.call(x)
-	case *flinksql.TrimExpr:
+	case *ast.TrimExpr:
 		return c.trim(x)
-	case *flinksql.SubstringExpr:
-		args := []flinksql.Expr{x.X, x.From}
+	case *ast.SubstringExpr:
+		args := []ast.Expr{x.X, x.From}
 		if x.Length != nil {
 			args = append(args, x.Length)
 		}
 		return c.callNamed(x, "SUBSTRING", args)
-	case *flinksql.PositionExpr:
-		args := []flinksql.Expr{x.Sub, x.X}
+	case *ast.PositionExpr:
+		args := []ast.Expr{x.Sub, x.X}
 		if x.Start != nil {
 			args = append(args, x.Start)
 		}
 		return c.callNamed(x, "POSITION", args)
-	case *flinksql.OverlayExpr:
-		args := []flinksql.Expr{x.X, x.Placing, x.From}
+	case *ast.OverlayExpr:
+		args := []ast.Expr{x.X, x.Placing, x.From}
 		if x.Length != nil {
 			args = append(args, x.Length)
 		}
 		return c.callNamed(x, "OVERLAY", args)
-	case *flinksql.ExtractExpr:
+	case *ast.ExtractExpr:
 		return c.extract(x)
-	case *flinksql.FloorCeilExpr:
+	case *ast.FloorCeilExpr:
 		return c.floorCeilTo(x)
-	case *flinksql.JSONCallExpr:
+	case *ast.JSONCallExpr:
 		if f, ok := aggCall(x); ok {
 			return c.call(f)
 		}
 		return c.jsonCall(x)
-	case *flinksql.RowExpr:
+	case *ast.RowExpr:
 		return c.rowExpr(x)
-	case *flinksql.ArrayExpr:
+	case *ast.ArrayExpr:
 		return c.arrayExpr(x)
-	case *flinksql.MapExpr:
+	case *ast.MapExpr:
 		return c.mapExpr(x)
-	case *flinksql.IndexExpr:
+	case *ast.IndexExpr:
 		return c.index(x)
-	case *flinksql.FieldExpr:
+	case *ast.FieldExpr:
 		f, t, err := c.compile(x.X)
 		if err != nil {
 			return nil, t, err
 		}
 		return fieldAccess(x, f, t, []string{x.Field.Name})
-	case *flinksql.SubqueryExpr, *flinksql.ExistsExpr, *flinksql.QuantifiedExpr:
+	case *ast.SubqueryExpr, *ast.ExistsExpr, *ast.QuantifiedExpr:
 		return nil, value.Type{}, errorAt(e, "subqueries are supported in debug runs as IN and EXISTS conditions of WHERE (joined on their correlation), and as scalar subqueries in WHERE or a SELECT list")
-	case *flinksql.Star:
+	case *ast.Star:
 		return nil, value.Type{}, errorAt(e, "'*' is only allowed in a SELECT list or COUNT(*)")
 	}
-	return nil, value.Type{}, errorAt(e, "%s is not supported in debug runs", flinksql.FormatExpr(e))
+	return nil, value.Type{}, errorAt(e, "%s is not supported in debug runs", format.Expr(e))
 }
 
 // columnRef reads a column of the row, or a field of a ROW column.
-func (c *compiler) columnRef(x *flinksql.ColumnRef) (evalFn, value.Type, error) {
+func (c *compiler) columnRef(x *ast.ColumnRef) (evalFn, value.Type, error) {
 	i, fields, err := c.cols.resolve(x)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -216,7 +217,7 @@ func (c *compiler) columnRef(x *flinksql.ColumnRef) (evalFn, value.Type, error) 
 }
 
 // fieldAccess reads nested ROW fields (r.qty, r.addr.city).
-func fieldAccess(at flinksql.Node, f evalFn, t value.Type, fields []string) (evalFn, value.Type, error) {
+func fieldAccess(at ast.Node, f evalFn, t value.Type, fields []string) (evalFn, value.Type, error) {
 	for _, name := range fields {
 		if t.Kind != value.RowKind {
 			return nil, t, errorAt(at, "'%s' is not a field: the value is %s, not a ROW", name, t)
@@ -251,14 +252,14 @@ func constant(v any) evalFn { return func(value.Row) (any, error) { return v, ni
 
 // isConstant says whether an expression reads no column (a literal, or
 // functions of literals).
-func isConstant(e flinksql.Expr) bool {
+func isConstant(e ast.Expr) bool {
 	constant := true
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch n.(type) {
-		case *flinksql.ColumnRef, *flinksql.SubqueryExpr, *flinksql.ExistsExpr:
+		case *ast.ColumnRef, *ast.SubqueryExpr, *ast.ExistsExpr:
 			constant = false
-		case *flinksql.FuncCall:
-			name := n.(*flinksql.FuncCall).FuncName()
+		case *ast.FuncCall:
+			name := n.(*ast.FuncCall).FuncName()
 			if nondeterministic[name] {
 				constant = false
 			}
@@ -273,7 +274,7 @@ var nondeterministic = map[string]bool{"PROCTIME": true, "NOW": true, "CURRENT_T
 	"UNIX_TIMESTAMP": true, "CURRENT_ROW_TIMESTAMP": true}
 
 // constValue evaluates an expression that reads no column.
-func (c *compiler) constValue(e flinksql.Expr) (any, value.Type, error) {
+func (c *compiler) constValue(e ast.Expr) (any, value.Type, error) {
 	f, t, err := c.compile(e)
 	if err != nil {
 		return nil, t, err
@@ -283,7 +284,7 @@ func (c *compiler) constValue(e flinksql.Expr) (any, value.Type, error) {
 }
 
 // rowExpr is ROW(a, b) or (a, b).
-func (c *compiler) rowExpr(x *flinksql.RowExpr) (evalFn, value.Type, error) {
+func (c *compiler) rowExpr(x *ast.RowExpr) (evalFn, value.Type, error) {
 	fs, ts, err := c.compileAll(x.Items)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -306,7 +307,7 @@ func (c *compiler) rowExpr(x *flinksql.RowExpr) (evalFn, value.Type, error) {
 }
 
 // arrayExpr is ARRAY[a, b].
-func (c *compiler) arrayExpr(x *flinksql.ArrayExpr) (evalFn, value.Type, error) {
+func (c *compiler) arrayExpr(x *ast.ArrayExpr) (evalFn, value.Type, error) {
 	if x.Query != nil {
 		return nil, value.Type{}, errorAt(x, "ARRAY(subquery) is not supported in debug runs")
 	}
@@ -334,7 +335,7 @@ func (c *compiler) arrayExpr(x *flinksql.ArrayExpr) (evalFn, value.Type, error) 
 }
 
 // mapExpr is MAP[k1, v1, …].
-func (c *compiler) mapExpr(x *flinksql.MapExpr) (evalFn, value.Type, error) {
+func (c *compiler) mapExpr(x *ast.MapExpr) (evalFn, value.Type, error) {
 	if x.Query != nil || len(x.Items)%2 != 0 {
 		return nil, value.Type{}, errorAt(x, "MAP needs keys and values in pairs")
 	}
@@ -368,7 +369,7 @@ func (c *compiler) mapExpr(x *flinksql.MapExpr) (evalFn, value.Type, error) {
 }
 
 // index is arr[i] (from 1) or map[key].
-func (c *compiler) index(x *flinksql.IndexExpr) (evalFn, value.Type, error) {
+func (c *compiler) index(x *ast.IndexExpr) (evalFn, value.Type, error) {
 	f, t, err := c.compile(x.X)
 	if err != nil {
 		return nil, t, err
@@ -412,7 +413,7 @@ func (c *compiler) index(x *flinksql.IndexExpr) (evalFn, value.Type, error) {
 	return nil, t, errorAt(x, "cannot index a value of type %s", t)
 }
 
-func (c *compiler) compileAll(es []flinksql.Expr) ([]evalFn, []value.Type, error) {
+func (c *compiler) compileAll(es []ast.Expr) ([]evalFn, []value.Type, error) {
 	fs := make([]evalFn, len(es))
 	ts := make([]value.Type, len(es))
 	for i, e := range es {

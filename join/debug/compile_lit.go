@@ -7,16 +7,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/value"
 )
 
 // The literals of the expression compiler.
 
 // number is a numeric literal: INT or BIGINT, an exact DECIMAL, or DOUBLE.
-func number(x *flinksql.NumberLit) (evalFn, value.Type, error) {
+func number(x *ast.NumberLit) (evalFn, value.Type, error) {
 	switch x.Kind {
-	case flinksql.NumInteger:
+	case ast.NumInteger:
 		n, err := strconv.ParseInt(x.Text, 10, 64)
 		if err != nil {
 			r, ok := new(big.Rat).SetString(x.Text)
@@ -30,7 +30,7 @@ func number(x *flinksql.NumberLit) (evalFn, value.Type, error) {
 			t.Kind = value.BigInt
 		}
 		return constant(n), t, nil
-	case flinksql.NumDecimal:
+	case ast.NumDecimal:
 		r, ok := new(big.Rat).SetString(x.Text)
 		if !ok {
 			return nil, value.Type{}, errorAt(x, "bad number %s", x.Text)
@@ -49,7 +49,7 @@ func number(x *flinksql.NumberLit) (evalFn, value.Type, error) {
 	return constant(f), value.Type{Kind: value.Double, NotNull: true}, nil
 }
 
-func binaryLit(x *flinksql.BinaryLit) (evalFn, value.Type, error) {
+func binaryLit(x *ast.BinaryLit) (evalFn, value.Type, error) {
 	b := make([]byte, len(x.Hex)/2)
 	for i := range b {
 		n, err := strconv.ParseUint(x.Hex[2*i:2*i+2], 16, 8)
@@ -62,7 +62,7 @@ func binaryLit(x *flinksql.BinaryLit) (evalFn, value.Type, error) {
 }
 
 // typedLit is DATE '…', TIME '…', TIMESTAMP '…' or TIMESTAMP_LTZ '…'.
-func (c *compiler) typedLit(x *flinksql.TypedLit) (evalFn, value.Type, error) {
+func (c *compiler) typedLit(x *ast.TypedLit) (evalFn, value.Type, error) {
 	var t value.Type
 	s := x.Value.Value
 	switch x.Type {
@@ -96,12 +96,12 @@ func (c *compiler) typedLit(x *flinksql.TypedLit) (evalFn, value.Type, error) {
 
 // intervalLit is INTERVAL '5' MINUTE, '1:30' HOUR TO MINUTE, '1-2' YEAR TO
 // MONTH, '1 02:03:04.5' DAY TO SECOND.
-func intervalLit(x *flinksql.IntervalLit) (evalFn, value.Type, error) {
+func intervalLit(x *ast.IntervalLit) (evalFn, value.Type, error) {
 	var text string
 	switch v := x.Value.(type) {
-	case *flinksql.StringLit:
+	case *ast.StringLit:
 		text = v.Value
-	case *flinksql.NumberLit:
+	case *ast.NumberLit:
 		text = v.Text
 	}
 	q := x.Qualifier

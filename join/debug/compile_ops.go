@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -17,7 +18,7 @@ import (
 var tBool = value.Type{Kind: value.Boolean}
 
 // is is x IS [NOT] NULL, UNKNOWN, TRUE, FALSE or JSON.
-func (c *compiler) is(x *flinksql.IsExpr) (evalFn, value.Type, error) {
+func (c *compiler) is(x *ast.IsExpr) (evalFn, value.Type, error) {
 	f, _, err := c.compile(x.X)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -54,7 +55,7 @@ func (c *compiler) is(x *flinksql.IsExpr) (evalFn, value.Type, error) {
 // comparable compiles both sides of a comparison, casting a string side to
 // the other side's number, date or time type, as Flink's implicit
 // conversion does.
-func (c *compiler) comparable(l, r flinksql.Expr) (evalFn, evalFn, error) {
+func (c *compiler) comparable(l, r ast.Expr) (evalFn, evalFn, error) {
 	lf, lt, err := c.compile(l)
 	if err != nil {
 		return nil, nil, err
@@ -83,7 +84,7 @@ func coerce(f evalFn, t, other value.Type, loc *time.Location) evalFn {
 }
 
 // isDistinct is l IS [NOT] DISTINCT FROM r: NULLs compare equal.
-func (c *compiler) isDistinct(x *flinksql.IsDistinctExpr) (evalFn, value.Type, error) {
+func (c *compiler) isDistinct(x *ast.IsDistinctExpr) (evalFn, value.Type, error) {
 	l, r, err := c.comparable(x.L, x.R)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -107,7 +108,7 @@ func both(row value.Row, f, g evalFn) (any, any, error) {
 }
 
 // in is x [NOT] IN (list): no match and a NULL in the list is NULL.
-func (c *compiler) in(x *flinksql.InExpr) (evalFn, value.Type, error) {
+func (c *compiler) in(x *ast.InExpr) (evalFn, value.Type, error) {
 	if x.Query != nil {
 		return nil, value.Type{}, errorAt(x, "IN (subquery) is supported in debug runs as a condition of WHERE, joined with its query")
 	}
@@ -151,7 +152,7 @@ func (c *compiler) in(x *flinksql.InExpr) (evalFn, value.Type, error) {
 }
 
 // between is x [NOT] BETWEEN [SYMMETRIC] lo AND hi.
-func (c *compiler) between(x *flinksql.BetweenExpr) (evalFn, value.Type, error) {
+func (c *compiler) between(x *ast.BetweenExpr) (evalFn, value.Type, error) {
 	f, lo, err := c.comparable(x.X, x.Lo)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -225,7 +226,7 @@ func cmpOp(op string, a, b any) (any, error) {
 }
 
 // cast is CAST and TRY_CAST, which gives NULL where CAST fails.
-func (c *compiler) cast(x *flinksql.CastExpr) (evalFn, value.Type, error) {
+func (c *compiler) cast(x *ast.CastExpr) (evalFn, value.Type, error) {
 	f, from, err := c.compile(x.X)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -252,7 +253,7 @@ func (c *compiler) cast(x *flinksql.CastExpr) (evalFn, value.Type, error) {
 }
 
 // trim is TRIM([BOTH|LEADING|TRAILING] [chars] FROM x).
-func (c *compiler) trim(x *flinksql.TrimExpr) (evalFn, value.Type, error) {
+func (c *compiler) trim(x *ast.TrimExpr) (evalFn, value.Type, error) {
 	f, t, err := c.compile(x.X)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -280,7 +281,7 @@ func (c *compiler) trim(x *flinksql.TrimExpr) (evalFn, value.Type, error) {
 }
 
 // extract is EXTRACT(unit FROM x).
-func (c *compiler) extract(x *flinksql.ExtractExpr) (evalFn, value.Type, error) {
+func (c *compiler) extract(x *ast.ExtractExpr) (evalFn, value.Type, error) {
 	f, t, err := c.compile(x.X)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -297,7 +298,7 @@ func (c *compiler) extract(x *flinksql.ExtractExpr) (evalFn, value.Type, error) 
 }
 
 // floorCeilTo is FLOOR(x TO unit) and CEIL(x TO unit).
-func (c *compiler) floorCeilTo(x *flinksql.FloorCeilExpr) (evalFn, value.Type, error) {
+func (c *compiler) floorCeilTo(x *ast.FloorCeilExpr) (evalFn, value.Type, error) {
 	f, t, err := c.compile(x.X)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -317,7 +318,7 @@ func (c *compiler) floorCeilTo(x *flinksql.FloorCeilExpr) (evalFn, value.Type, e
 	}, t, nil
 }
 
-func (c *compiler) unary(x *flinksql.UnaryExpr) (evalFn, value.Type, error) {
+func (c *compiler) unary(x *ast.UnaryExpr) (evalFn, value.Type, error) {
 	f, t, err := c.compile(x.X)
 	if err != nil {
 		return nil, t, err
@@ -349,7 +350,7 @@ func (c *compiler) unary(x *flinksql.UnaryExpr) (evalFn, value.Type, error) {
 	return nil, t, errorAt(x, "%s is only allowed in MATCH_RECOGNIZE's MEASURES", x.Op)
 }
 
-func (c *compiler) binary(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
+func (c *compiler) binary(x *ast.BinaryExpr) (evalFn, value.Type, error) {
 	switch x.Op {
 	case "AND", "OR":
 		return c.logical(x)
@@ -405,7 +406,7 @@ func (c *compiler) binary(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
 			}
 			v, err := value.Arith(op, a, b, lt, rt, t)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", flinksql.FormatExpr(x), err)
+				return nil, fmt.Errorf("%s: %w", format.Expr(x), err)
 			}
 			return v, nil
 		}, t, nil
@@ -414,7 +415,7 @@ func (c *compiler) binary(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
 }
 
 // logical is AND and OR with SQL's three-valued logic.
-func (c *compiler) logical(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
+func (c *compiler) logical(x *ast.BinaryExpr) (evalFn, value.Type, error) {
 	l, _, err := c.compile(x.L)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -446,7 +447,7 @@ func (c *compiler) logical(x *flinksql.BinaryExpr) (evalFn, value.Type, error) {
 	}, tBool, nil
 }
 
-func (c *compiler) like(x *flinksql.LikeExpr) (evalFn, value.Type, error) {
+func (c *compiler) like(x *ast.LikeExpr) (evalFn, value.Type, error) {
 	f, _, err := c.compile(x.X)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -518,7 +519,7 @@ func likeRegexp(pattern string, escape any, similar bool) (*regexp.Regexp, error
 	return regexp.Compile(b.String())
 }
 
-func (c *compiler) caseExpr(x *flinksql.CaseExpr) (evalFn, value.Type, error) {
+func (c *compiler) caseExpr(x *ast.CaseExpr) (evalFn, value.Type, error) {
 	var operand evalFn
 	var opType value.Type
 	if x.Operand != nil {

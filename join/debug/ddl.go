@@ -3,7 +3,7 @@ package debug
 import (
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -16,8 +16,8 @@ type tableDef struct {
 	cols     []tableCol    // every column in DDL order
 	with     map[string]string
 	pk       []string
-	wm       *flinksql.Watermark
-	node     *flinksql.CreateTable
+	wm       *ast.Watermark
+	node     *ast.CreateTable
 }
 
 // tableCol is a column of a table: physical (phys ≥ 0, its index among the
@@ -26,12 +26,12 @@ type tableCol struct {
 	name     string
 	typ      value.Type
 	phys     int
-	expr     flinksql.Expr
+	expr     ast.Expr
 	metadata string // the metadata key of a METADATA column
 	virtual  bool
 }
 
-func (d *runner) createTable(s *flinksql.CreateTable) error {
+func (d *runner) createTable(s *ast.CreateTable) error {
 	if s.Like != nil || s.As != nil {
 		return errorAt(s, "CREATE TABLE %s LIKE/AS is not supported in debug runs: declare its columns", s.Name)
 	}
@@ -71,7 +71,7 @@ func (d *runner) createTable(s *flinksql.CreateTable) error {
 	return nil
 }
 
-func (d *runner) table(name *flinksql.QualifiedName) *tableDef {
+func (d *runner) table(name *ast.QualifiedName) *tableDef {
 	if t, ok := d.tables[strings.ToLower(name.Key())]; ok {
 		return t
 	}

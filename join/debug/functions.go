@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -72,7 +72,7 @@ var aggregateNames = map[string]bool{"COUNT": true, "SUM": true, "SUM0": true, "
 var windowFunctions = map[string]bool{"ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "LEAD": true, "LAG": true,
 	"NTILE": true, "PERCENT_RANK": true, "CUME_DIST": true}
 
-func (c *compiler) call(x *flinksql.FuncCall) (evalFn, value.Type, error) {
+func (c *compiler) call(x *ast.FuncCall) (evalFn, value.Type, error) {
 	name := x.FuncName()
 	switch {
 	case x.Over != nil || x.OverRef != nil:
@@ -105,7 +105,7 @@ func (c *compiler) whereOr(def string) string {
 	return def
 }
 
-func (c *compiler) callNamed(at flinksql.Node, name string, argExprs []flinksql.Expr) (evalFn, value.Type, error) {
+func (c *compiler) callNamed(at ast.Node, name string, argExprs []ast.Expr) (evalFn, value.Type, error) {
 	fn, ok := functions[name]
 	if !ok {
 		if aggregateNames[name] {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -273,8 +273,8 @@ func writeJSON(b *bytes.Buffer, v any, t value.Type, loc *time.Location) error {
 }
 
 // jsonCall compiles the JSON functions with keyword clauses.
-func (c *compiler) jsonCall(x *flinksql.JSONCallExpr) (evalFn, value.Type, error) {
-	clause := func(word string) *flinksql.JSONClause {
+func (c *compiler) jsonCall(x *ast.JSONCallExpr) (evalFn, value.Type, error) {
+	clause := func(word string) *ast.JSONClause {
 		for _, cl := range x.Clauses {
 			if strings.Contains(cl.Text, word) {
 				return cl
@@ -294,7 +294,7 @@ func (c *compiler) jsonCall(x *flinksql.JSONCallExpr) (evalFn, value.Type, error
 			nested   bool
 		}
 		var parts []part
-		add := func(k, v flinksql.Expr) error {
+		add := func(k, v ast.Expr) error {
 			var kf evalFn
 			if k != nil {
 				f, _, err := c.compile(k)
@@ -307,7 +307,7 @@ func (c *compiler) jsonCall(x *flinksql.JSONCallExpr) (evalFn, value.Type, error
 			if err != nil {
 				return err
 			}
-			_, nested := v.(*flinksql.JSONCallExpr)
+			_, nested := v.(*ast.JSONCallExpr)
 			parts = append(parts, part{kf, vf, vt, nested})
 			return nil
 		}
@@ -383,7 +383,7 @@ func (c *compiler) jsonCall(x *flinksql.JSONCallExpr) (evalFn, value.Type, error
 	return nil, value.Type{}, errorAt(x, "%s is not supported in debug runs", x.Name)
 }
 
-func (c *compiler) jsonPathCall(x *flinksql.JSONCallExpr, doc, pathFn evalFn, clause func(string) *flinksql.JSONClause) (evalFn, value.Type, error) {
+func (c *compiler) jsonPathCall(x *ast.JSONCallExpr, doc, pathFn evalFn, clause func(string) *ast.JSONClause) (evalFn, value.Type, error) {
 	out := tStr
 	if x.Name == "JSON_EXISTS" {
 		out = tBool
@@ -506,7 +506,7 @@ func fallback(row value.Row, def evalFn, fail bool, out value.Type, cause error)
 // them) accumulate: the value written as JSON text, NULL for a NULL, and
 // for JSON_OBJECTAGG an array of the key and that text. A value that is a
 // JSON function's result is inserted as JSON, as JSON_OBJECT does.
-func (c *compiler) jsonAggArg(f *flinksql.FuncCall) (evalFn, error) {
+func (c *compiler) jsonAggArg(f *ast.FuncCall) (evalFn, error) {
 	name := f.FuncName()
 	args := f.Args[:len(f.Args)-1]
 	want := 1
@@ -532,7 +532,7 @@ func (c *compiler) jsonAggArg(f *flinksql.FuncCall) (evalFn, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, nested := v.(*flinksql.JSONCallExpr)
+	_, nested := v.(*ast.JSONCallExpr)
 	loc := c.rt.zone
 	text := func(row value.Row) (any, error) {
 		x, err := vf(row)

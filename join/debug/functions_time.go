@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/value"
 )
 
@@ -315,14 +315,14 @@ func floorTime(t time.Time, unit string, ceil bool) (any, error) {
 }
 
 // timestampUnitCall is TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, a, b).
-func (c *compiler) timestampUnitCall(x *flinksql.FuncCall, name string) (evalFn, value.Type, error) {
+func (c *compiler) timestampUnitCall(x *ast.FuncCall, name string) (evalFn, value.Type, error) {
 	if len(x.Args) != 3 {
 		return nil, value.Type{}, errorAt(x, "%s takes a unit and two arguments", name)
 	}
-	u, ok := x.Args[0].(*flinksql.TimeUnitExpr)
+	u, ok := x.Args[0].(*ast.TimeUnitExpr)
 	if !ok {
-		if ref, isRef := x.Args[0].(*flinksql.ColumnRef); isRef && len(ref.Parts) == 1 {
-			u, ok = &flinksql.TimeUnitExpr{Unit: ref.Name()}, true
+		if ref, isRef := x.Args[0].(*ast.ColumnRef); isRef && len(ref.Parts) == 1 {
+			u, ok = &ast.TimeUnitExpr{Unit: ref.Name()}, true
 		}
 	}
 	if !ok {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
@@ -15,16 +15,16 @@ import (
 
 // planJoin plans a join of the FROM clause: a lookup join when the right
 // side is `t FOR SYSTEM_TIME AS OF …` on a lookup table, else a regular join.
-func (d joins) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
-	right, ok := j.R.(*flinksql.TableRef)
+func (d joins) planJoin(ctx context.Context, j *ast.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]ast.Expr) (*rel, error) {
+	right, ok := j.R.(*ast.TableRef)
 	if !ok || right.SystemTime == nil {
 		return d.planRegularJoin(ctx, j, ctes, hints, where)
 	}
 	var kind join.JoinKind
 	switch j.Kind {
-	case flinksql.JoinInner:
+	case ast.JoinInner:
 		kind = join.InnerJoin
-	case flinksql.JoinLeft:
+	case ast.JoinLeft:
 		kind = join.LeftJoin
 	default:
 		return nil, errorAt(j, "Temporal table join currently only supports INNER JOIN and LEFT JOIN, not %s", j.Kind)
@@ -130,12 +130,12 @@ func (d joins) planJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*
 // pushDown takes from where the conditions on the input alone, as Flink's
 // planner does: they are applied before the lookup, and the rows they drop
 // are not looked up.
-func (d joins) pushDown(where *[]flinksql.Expr, left, both scope) evalFn {
+func (d joins) pushDown(where *[]ast.Expr, left, both scope) evalFn {
 	if where == nil {
 		return nil
 	}
 	var early evalFn
-	var keep []flinksql.Expr
+	var keep []ast.Expr
 	for _, c := range *where {
 		f, _, errLeft := d.compiler(left).compile(c)
 		_, _, errBoth := d.compiler(both).compile(c)
@@ -161,9 +161,9 @@ type onClause struct {
 
 // compileOn compiles the ON clause of the lookup join on table; without a
 // key it is refused.
-func (d joins) compileOn(on flinksql.Expr, table string, dim, left, both scope) (*onClause, error) {
+func (d joins) compileOn(on ast.Expr, table string, dim, left, both scope) (*onClause, error) {
 	c := &onClause{}
-	var rest []flinksql.Expr
+	var rest []ast.Expr
 	for _, e := range conjuncts(on) {
 		if i, expr, ok := d.keyEquality(e, dim, left); ok {
 			f, _, err := d.compiler(left).compile(expr)
@@ -192,20 +192,20 @@ func (d joins) compileOn(on flinksql.Expr, table string, dim, left, both scope) 
 
 // keyEquality recognizes `dim.col = expr` (either way round) where expr
 // reads only the left side: a lookup key.
-func (d joins) keyEquality(e flinksql.Expr, dim, left scope) (int, flinksql.Expr, bool) {
-	b, ok := e.(*flinksql.BinaryExpr)
+func (d joins) keyEquality(e ast.Expr, dim, left scope) (int, ast.Expr, bool) {
+	b, ok := e.(*ast.BinaryExpr)
 	if !ok || b.Op != "=" {
 		return 0, nil, false
 	}
-	try := func(colSide, exprSide flinksql.Expr) (int, flinksql.Expr, bool) {
+	try := func(colSide, exprSide ast.Expr) (int, ast.Expr, bool) {
 		for {
-			p, ok := colSide.(*flinksql.ParenExpr)
+			p, ok := colSide.(*ast.ParenExpr)
 			if !ok {
 				break
 			}
 			colSide = p.X
 		}
-		ref, ok := colSide.(*flinksql.ColumnRef)
+		ref, ok := colSide.(*ast.ColumnRef)
 		if !ok {
 			return 0, nil, false
 		}

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
@@ -84,12 +85,12 @@ func (d *runner) filter(in *rel, cond evalFn, what string) *rel {
 func (d *runner) compiler(cols scope) *compiler { return &compiler{cols: cols, rt: d} }
 
 // planJob plans one INSERT or SELECT into its captured sink.
-func (d *runner) planJob(ctx context.Context, st flinksql.Statement, n, of int) (*Sink, error) {
-	var query *flinksql.Query
+func (d *runner) planJob(ctx context.Context, st ast.Statement, n, of int) (*Sink, error) {
+	var query *ast.Query
 	sink := &Sink{Name: fmt.Sprintf("SELECT #%d", n+1)}
 	var sinkTable *tableDef
 	switch s := st.(type) {
-	case *flinksql.InsertStmt:
+	case *ast.InsertStmt:
 		query = s.Query
 		sink.Name = s.Table.String()
 		sinkTable = d.table(s.Table)
@@ -101,7 +102,7 @@ func (d *runner) planJob(ctx context.Context, st flinksql.Statement, n, of int) 
 			return nil, err
 		}
 		sink.cols = cols
-	case *flinksql.QueryStmt:
+	case *ast.QueryStmt:
 		query = s.Query
 	}
 	r, err := d.planQuery(ctx, query, nil)
@@ -184,7 +185,7 @@ func (e either) Done() bool { return e.a.Done() || e.b.Done() }
 
 // insertColumns are the columns an INSERT writes: those it names, else the
 // sink's physical columns in DDL order.
-func insertColumns(ins *flinksql.InsertStmt, t *tableDef, sinkName string) (scope, error) {
+func insertColumns(ins *ast.InsertStmt, t *tableDef, sinkName string) (scope, error) {
 	var cols scope
 	for _, c := range t.cols {
 		if c.phys >= 0 || c.metadata != "" && !c.virtual {
@@ -242,7 +243,7 @@ func (m sinkMode) refusal(sink, producer string) string {
 }
 
 // planQuery plans a query: WITH, its body, ORDER BY and LIMIT.
-func (d *runner) planQuery(ctx context.Context, q *flinksql.Query, ctes map[string]*cte) (*rel, error) {
+func (d *runner) planQuery(ctx context.Context, q *ast.Query, ctes map[string]*cte) (*rel, error) {
 	if q.With != nil {
 		inner := map[string]*cte{}
 		for k, v := range ctes {
@@ -286,13 +287,13 @@ func (d *runner) planQuery(ctx context.Context, q *flinksql.Query, ctes map[stri
 
 // cte is a WITH query and the WITH queries it may read.
 type cte struct {
-	def   *flinksql.CTE
+	def   *ast.CTE
 	scope map[string]*cte
 }
 
-func limitValue(e flinksql.Expr) (int64, error) {
-	n, ok := e.(*flinksql.NumberLit)
-	if !ok || n.Kind != flinksql.NumInteger {
+func limitValue(e ast.Expr) (int64, error) {
+	n, ok := e.(*ast.NumberLit)
+	if !ok || n.Kind != ast.NumInteger {
 		return 0, errorAt(e, "LIMIT needs a whole number")
 	}
 	v, err := strconv.ParseInt(n.Text, 10, 64)
@@ -303,29 +304,29 @@ func limitValue(e flinksql.Expr) (int64, error) {
 }
 
 // planBody plans a SELECT, a set operation, VALUES or a parenthesized query.
-func (d *runner) planBody(ctx context.Context, body flinksql.QueryBody, ctes map[string]*cte) (*rel, error) {
+func (d *runner) planBody(ctx context.Context, body ast.QueryBody, ctes map[string]*cte) (*rel, error) {
 	switch b := body.(type) {
-	case *flinksql.Select:
+	case *ast.Select:
 		return d.planSelect(ctx, b, ctes)
-	case *flinksql.ParenQuery:
+	case *ast.ParenQuery:
 		return d.planQuery(ctx, b.Query, ctes)
-	case *flinksql.SetOp:
+	case *ast.SetOp:
 		return setOps{d}.planSetOp(ctx, b, ctes)
-	case *flinksql.Values:
+	case *ast.Values:
 		return d.planValues(b)
 	}
 	return nil, errorAt(body, "this query is not supported in debug runs")
 }
 
 // planSelect plans one SELECT block.
-func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, error) {
+func (d *runner) planSelect(ctx context.Context, s *ast.Select, ctes map[string]*cte) (*rel, error) {
 	if s.From == nil {
-		return d.planValues(&flinksql.Values{Span: s.Span, Rows: []flinksql.Expr{&flinksql.RowExpr{}}}, s)
+		return d.planValues(&ast.Values{Span: s.Span, Rows: []ast.Expr{&ast.RowExpr{}}}, s)
 	}
 	if r, ok, err := (ranks{d}).planRankSelect(ctx, s, ctes); ok || err != nil {
 		return r, err
 	}
-	var conds []flinksql.Expr
+	var conds []ast.Expr
 	if s.Where != nil {
 		conds = conjuncts(s.Where)
 	}
@@ -334,7 +335,7 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 		return nil, err
 	}
 	subst := map[string]int{}
-	var scalar []flinksql.Expr
+	var scalar []ast.Expr
 	if in, conds, scalar, err = (tableFuncs{d}).planScalarConds(ctx, in, conds, ctes, subst); err != nil {
 		return nil, err
 	}
@@ -380,7 +381,7 @@ func (d *runner) planSelect(ctx context.Context, s *flinksql.Select, ctes map[st
 
 // project plans a SELECT list over in; c, if set, compiles it (with an
 // aggregation's substitutions).
-func (d *runner) project(in *rel, items []*flinksql.SelectItem, c *compiler) (*rel, error) {
+func (d *runner) project(in *rel, items []*ast.SelectItem, c *compiler) (*rel, error) {
 	if c == nil {
 		c = d.compiler(in.cols)
 	}
@@ -419,11 +420,11 @@ func projectKey(in *rel, fns []evalFn, cols scope) []int { return nil }
 
 // selectList compiles a SELECT list over in, * and t.* too: the closures
 // and the columns they give.
-func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) ([]evalFn, scope, error) {
+func (d *runner) selectList(in *rel, items []*ast.SelectItem, c *compiler) ([]evalFn, scope, error) {
 	var fns []evalFn
 	var out scope
 	for i, it := range items {
-		if star, ok := it.Expr.(*flinksql.Star); ok {
+		if star, ok := it.Expr.(*ast.Star); ok {
 			qual := ""
 			if len(star.Qualifier) > 0 {
 				qual = star.Qualifier[len(star.Qualifier)-1].Name
@@ -451,7 +452,7 @@ func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) 
 		name := fmt.Sprintf("EXPR$%d", i)
 		var attr timeAttr
 		var role winRole
-		if ref, ok := it.Expr.(*flinksql.ColumnRef); ok {
+		if ref, ok := it.Expr.(*ast.ColumnRef); ok {
 			name = ref.Name()
 			if j, fields, err := c.cols.resolve(ref); err == nil && len(fields) == 0 {
 				if c.subst == nil {
@@ -470,27 +471,27 @@ func (d *runner) selectList(in *rel, items []*flinksql.SelectItem, c *compiler) 
 }
 
 // conjuncts splits a condition at its top-level ANDs.
-func conjuncts(e flinksql.Expr) []flinksql.Expr {
+func conjuncts(e ast.Expr) []ast.Expr {
 	switch x := e.(type) {
-	case *flinksql.ParenExpr:
+	case *ast.ParenExpr:
 		return conjuncts(x.X)
-	case *flinksql.BinaryExpr:
+	case *ast.BinaryExpr:
 		if strings.EqualFold(x.Op, "AND") {
 			return append(conjuncts(x.L), conjuncts(x.R)...)
 		}
 	}
-	return []flinksql.Expr{e}
+	return []ast.Expr{e}
 }
 
 // planValues plans VALUES (…), (…) (and a SELECT without FROM, sel): a
 // bounded source of its rows.
-func (d *runner) planValues(v *flinksql.Values, sel ...*flinksql.Select) (*rel, error) {
+func (d *runner) planValues(v *ast.Values, sel ...*ast.Select) (*rel, error) {
 	c := d.compiler(nil)
 	var rows []value.Row
 	var types []value.Type
 	for _, e := range v.Rows {
-		items := []flinksql.Expr{e}
-		if r, ok := e.(*flinksql.RowExpr); ok {
+		items := []ast.Expr{e}
+		if r, ok := e.(*ast.RowExpr); ok {
 			items = r.Items
 		}
 		var row value.Row
@@ -539,7 +540,7 @@ func (v *valuesReader) Close() error { return nil }
 
 // lookupHints are the options of a SELECT's LOOKUP hints, by their 'table'
 // in lower case.
-func lookupHints(hints []*flinksql.Hint) map[string]map[string]string {
+func lookupHints(hints []*ast.Hint) map[string]map[string]string {
 	byTable := map[string]map[string]string{}
 	for _, h := range hints {
 		if !strings.EqualFold(h.Name.Name, "LOOKUP") {
@@ -554,16 +555,16 @@ func lookupHints(hints []*flinksql.Hint) map[string]map[string]string {
 	return byTable
 }
 
-func hintText(e flinksql.Expr) string {
+func hintText(e ast.Expr) string {
 	switch v := e.(type) {
-	case *flinksql.StringLit:
+	case *ast.StringLit:
 		return v.Value
-	case *flinksql.ColumnRef:
+	case *ast.ColumnRef:
 		return v.Key()
-	case *flinksql.NumberLit:
+	case *ast.NumberLit:
 		return v.Text
 	}
-	return flinksql.FormatExpr(e)
+	return format.Expr(e)
 }
 
 var _ = join.InnerJoin

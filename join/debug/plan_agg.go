@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -15,16 +16,16 @@ import (
 // without a window: a Calc computing the keys, the aggregates' arguments
 // and FILTER conditions, Flink's GroupAggregate, then HAVING and the
 // SELECT list over its rows.
-func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *rel, ctes map[string]*cte) (*rel, error) {
+func (d aggregates) planAggregate(ctx context.Context, s *ast.Select, in *rel, ctes map[string]*cte) (*rel, error) {
 	keys := s.GroupBy
 	if s.Distinct {
 		if len(keys) > 0 || hasAggregate(s) {
 			return nil, errorAt(s, "SELECT DISTINCT with GROUP BY or aggregates is not supported in debug runs yet")
 		}
 		for _, it := range s.Items {
-			if _, ok := it.Expr.(*flinksql.Star); ok {
+			if _, ok := it.Expr.(*ast.Star); ok {
 				for _, c := range in.cols {
-					keys = append(keys, &flinksql.ColumnRef{Span: it.Span, Parts: []*flinksql.Ident{{Span: it.Span, Name: c.name}}})
+					keys = append(keys, &ast.ColumnRef{Span: it.Span, Parts: []*ast.Ident{{Span: it.Span, Name: c.name}}})
 				}
 				continue
 			}
@@ -39,7 +40,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	// grouped by its start, end and time.
 	var legacy string
 	for i, k := range keys {
-		f, ok := k.(*flinksql.FuncCall)
+		f, ok := k.(*ast.FuncCall)
 		if !ok {
 			continue
 		}
@@ -57,10 +58,10 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			return nil, err
 		}
 		span := f.Span
-		ref := func(name string) flinksql.Expr {
-			return &flinksql.ColumnRef{Span: span, Parts: []*flinksql.Ident{{Span: span, Name: name}}}
+		ref := func(name string) ast.Expr {
+			return &ast.ColumnRef{Span: span, Parts: []*ast.Ident{{Span: span, Name: name}}}
 		}
-		keys = append(append(append([]flinksql.Expr{}, keys[:i]...), ref("$window_start"), ref("$window_end"), ref("$window_time")), keys[i+1:]...)
+		keys = append(append(append([]ast.Expr{}, keys[:i]...), ref("$window_start"), ref("$window_end"), ref("$window_time")), keys[i+1:]...)
 		break
 	}
 	inC := d.compiler(in.cols)
@@ -72,7 +73,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			return nil, err
 		}
 		c := col{name: fmt.Sprintf("$f%d", len(outCols)), typ: t}
-		if ref, ok := k.(*flinksql.ColumnRef); ok {
+		if ref, ok := k.(*ast.ColumnRef); ok {
 			if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
 				c.table, c.name, c.win = in.cols[j].table, in.cols[j].name, in.cols[j].win
 				if c.win == winTime {
@@ -81,15 +82,15 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			}
 		}
 		subst[exprKey(k)] = len(outCols)
-		names = append(names, flinksql.FormatExpr(k))
+		names = append(names, format.Expr(k))
 		pre = append(pre, fn)
 		outCols = append(outCols, c)
 	}
 	if legacy != "" {
 		// TUMBLE_START(…), TUMBLE_END(…) and TUMBLE_ROWTIME(…) read the window.
 		roles := map[string]winRole{legacy + "_START": winStart, legacy + "_END": winEnd, legacy + "_ROWTIME": winTime}
-		visit := func(n flinksql.Node) bool {
-			f, ok := n.(*flinksql.FuncCall)
+		visit := func(n ast.Node) bool {
+			f, ok := n.(*ast.FuncCall)
 			if !ok {
 				return true
 			}
@@ -104,10 +105,10 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 			return true
 		}
 		for _, it := range s.Items {
-			flinksql.Inspect(it.Expr, visit)
+			ast.Inspect(it.Expr, visit)
 		}
 		if s.Having != nil {
-			flinksql.Inspect(s.Having, visit)
+			ast.Inspect(s.Having, visit)
 		}
 	}
 	// With grouping sets, each row is expanded once per set (Flink's
@@ -133,10 +134,10 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	var specs []stream.AggSpec
 	var aggNames []string
 	var collectErr error
-	visit := func(n flinksql.Node) bool {
+	visit := func(n ast.Node) bool {
 		f, ok := aggCall(n)
 		if !ok || collectErr != nil {
-			_, isQuery := n.(*flinksql.Query)
+			_, isQuery := n.(*ast.Query)
 			return !isQuery && collectErr == nil
 		}
 		key := exprKey(f)
@@ -154,10 +155,10 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 		return false
 	}
 	for _, it := range s.Items {
-		flinksql.Inspect(it.Expr, visit)
+		ast.Inspect(it.Expr, visit)
 	}
 	if s.Having != nil {
-		flinksql.Inspect(s.Having, visit)
+		ast.Inspect(s.Having, visit)
 	}
 	if collectErr != nil {
 		return nil, collectErr
@@ -265,17 +266,17 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 	// And those of HAVING, a filter after the aggregate: an INNER join, as
 	// in WHERE.
 	if s.Having != nil && onlyScalar(s.Having) {
-		if out, _, _, err = (tableFuncs{d.runner}).planScalarConds(ctx, out, []flinksql.Expr{s.Having}, ctes, subst); err != nil {
+		if out, _, _, err = (tableFuncs{d.runner}).planScalarConds(ctx, out, []ast.Expr{s.Having}, ctes, subst); err != nil {
 			return nil, err
 		}
 	}
 	c := d.compiler(out.cols)
 	c.subst = subst
-	c.aggs = func(f *flinksql.FuncCall) (int, error) {
+	c.aggs = func(f *ast.FuncCall) (int, error) {
 		if i, ok := subst[exprKey(f)]; ok {
 			return i, nil
 		}
-		return 0, errorAt(f, "aggregate %s is not planned", flinksql.FormatExpr(f))
+		return 0, errorAt(f, "aggregate %s is not planned", format.Expr(f))
 	}
 	if s.Having != nil {
 		c.where = "HAVING"
@@ -296,7 +297,7 @@ func (d aggregates) planAggregate(ctx context.Context, s *flinksql.Select, in *r
 
 // notGrouped says, in Flink's words, that a column the SELECT list reads is
 // not a GROUP BY key.
-func notGrouped(err error, _ flinksql.Expr, in scope) error {
+func notGrouped(err error, _ ast.Expr, in scope) error {
 	msg := err.Error()
 	if i := strings.Index(msg, "Column '"); i >= 0 && strings.HasSuffix(msg, "' not found in any table") {
 		name := strings.TrimSuffix(msg[i+len("Column '"):], "' not found in any table")
@@ -311,7 +312,7 @@ func notGrouped(err error, _ flinksql.Expr, in scope) error {
 
 // aggSpec compiles an aggregate call's argument and FILTER over the input,
 // adding them to the Calc before the aggregation.
-func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (stream.AggSpec, error) {
+func (d aggregates) aggSpec(f *ast.FuncCall, c *compiler, pre *[]evalFn) (stream.AggSpec, error) {
 	name := f.FuncName()
 	spec := stream.AggSpec{Func: name, Arg: -1, Filter: -1, Distinct: f.Distinct}
 	switch name {
@@ -322,7 +323,7 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 	}
 	star := len(f.Args) == 1
 	if star {
-		_, star = f.Args[0].(*flinksql.Star)
+		_, star = f.Args[0].(*ast.Star)
 	}
 	switch {
 	case name == "COUNT" && (len(f.Args) == 0 || star):
@@ -330,7 +331,7 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 	case name == "LISTAGG" && (len(f.Args) == 1 || len(f.Args) == 2):
 		spec.Sep = ","
 		if len(f.Args) == 2 {
-			sep, ok := f.Args[1].(*flinksql.StringLit)
+			sep, ok := f.Args[1].(*ast.StringLit)
 			if !ok {
 				return spec, errorAt(f.Args[1], "LISTAGG's separator must be a string literal")
 			}
@@ -350,7 +351,7 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 		if err != nil {
 			return spec, err
 		}
-		spec.Absent = f.Args[len(f.Args)-1].(*flinksql.StringLit).Value == "ABSENT"
+		spec.Absent = f.Args[len(f.Args)-1].(*ast.StringLit).Value == "ABSENT"
 		spec.Arg, spec.In = len(*pre), value.TString
 		*pre = append(*pre, arg)
 	case len(f.Args) != 1:
@@ -384,9 +385,9 @@ func (d aggregates) aggSpec(f *flinksql.FuncCall, c *compiler, pre *[]evalFn) (s
 // groupingSets flattens GROUP BY's items into its distinct key
 // expressions and the grouping sets over them (by index): plain keys are
 // in every set; GROUPING SETS, ROLLUP and CUBE multiply the sets.
-func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
-	var keys []flinksql.Expr
-	index := func(e flinksql.Expr) int {
+func groupingSets(items []ast.Expr) ([]ast.Expr, [][]int) {
+	var keys []ast.Expr
+	index := func(e ast.Expr) int {
 		k := exprKey(e)
 		for i, x := range keys {
 			if exprKey(x) == k {
@@ -396,15 +397,15 @@ func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
 		keys = append(keys, e)
 		return len(keys) - 1
 	}
-	list := func(e flinksql.Expr) []int {
-		if r, ok := e.(*flinksql.RowExpr); ok {
+	list := func(e ast.Expr) []int {
+		if r, ok := e.(*ast.RowExpr); ok {
 			out := []int{}
 			for _, x := range r.Items {
 				out = append(out, index(x))
 			}
 			return out
 		}
-		if p, ok := e.(*flinksql.ParenExpr); ok {
+		if p, ok := e.(*ast.ParenExpr); ok {
 			return []int{index(p.X)}
 		}
 		return []int{index(e)}
@@ -421,13 +422,13 @@ func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
 	}
 	for _, it := range items {
 		switch x := it.(type) {
-		case *flinksql.GroupingSets:
+		case *ast.GroupingSets:
 			var opts [][]int
 			for _, e := range x.Sets {
 				opts = append(opts, list(e))
 			}
 			cross(opts)
-		case *flinksql.Rollup:
+		case *ast.Rollup:
 			var all []int
 			for _, e := range x.Items {
 				all = append(all, list(e)...)
@@ -437,7 +438,7 @@ func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
 				opts = append(opts, all[:n])
 			}
 			cross(opts)
-		case *flinksql.Cube:
+		case *ast.Cube:
 			var all []int
 			for _, e := range x.Items {
 				all = append(all, list(e)...)
@@ -453,7 +454,7 @@ func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
 				opts = append(opts, o)
 			}
 			cross(opts)
-		case *flinksql.RowExpr:
+		case *ast.RowExpr:
 			cross([][]int{list(x)}) // GROUP BY () or (a, b)
 		default:
 			cross([][]int{{index(x)}})
@@ -464,13 +465,13 @@ func groupingSets(items []flinksql.Expr) ([]flinksql.Expr, [][]int) {
 
 // groupWindow adds the window TVF of a legacy group window — TUMBLE(ts,
 // size), HOP(ts, slide, size) or SESSION(ts, gap) in GROUP BY — to in.
-func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
+func (d aggregates) groupWindow(f *ast.FuncCall, in *rel) (*rel, error) {
 	name := f.FuncName()
 	want := map[string]int{"TUMBLE": 2, "HOP": 3, "SESSION": 2}[name]
 	if len(f.Args) != want {
 		return nil, errorAt(f, "%s in GROUP BY takes %d arguments", name, want)
 	}
-	ref, ok := f.Args[0].(*flinksql.ColumnRef)
+	ref, ok := f.Args[0].(*ast.ColumnRef)
 	tc := -1
 	if ok {
 		if i, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 {
@@ -478,7 +479,7 @@ func (d aggregates) groupWindow(f *flinksql.FuncCall, in *rel) (*rel, error) {
 		}
 	}
 	if tc < 0 || in.cols[tc].time == plainTime {
-		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", flinksql.FormatExpr(f.Args[0]))
+		return nil, errorAt(f.Args[0], "Window can only be defined on a time attribute column, but is type of %s", format.Expr(f.Args[0]))
 	}
 	if in.updating {
 		return nil, errorAt(f, "GroupWindowAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
@@ -531,13 +532,13 @@ func expandOp(expand [][]bool) *stream.FlatMap {
 // SESSION, HOP or CUMULATE window aggregate: their accumulators cannot
 // merge the sessions or shared slices those windows merge (Flink's docs
 // name session and hop windows; CUMULATE shares slices as HOP does).
-func jsonAggInMergingWindow(s *flinksql.Select, session bool) error {
-	var found *flinksql.JSONCallExpr
-	flinksql.Inspect(s, func(n flinksql.Node) bool {
-		if x, ok := n.(*flinksql.JSONCallExpr); ok && found == nil && (x.Name == "JSON_OBJECTAGG" || x.Name == "JSON_ARRAYAGG") {
+func jsonAggInMergingWindow(s *ast.Select, session bool) error {
+	var found *ast.JSONCallExpr
+	ast.Inspect(s, func(n ast.Node) bool {
+		if x, ok := n.(*ast.JSONCallExpr); ok && found == nil && (x.Name == "JSON_OBJECTAGG" || x.Name == "JSON_ARRAYAGG") {
 			found = x
 		}
-		_, isQuery := n.(*flinksql.Query)
+		_, isQuery := n.(*ast.Query)
 		return found == nil && !isQuery
 	})
 	if found == nil {
@@ -552,15 +553,15 @@ func jsonAggInMergingWindow(s *flinksql.Select, session bool) error {
 // aggName is an aggregate call as Flink's plan names it: JSON_OBJECTAGG
 // and JSON_ARRAYAGG with their ON NULL behaviour in the name
 // (JSON_OBJECTAGG_NULL_ON_NULL(k, v)).
-func aggName(f *flinksql.FuncCall) string {
+func aggName(f *ast.FuncCall) string {
 	name := f.FuncName()
 	if name != "JSON_OBJECTAGG" && name != "JSON_ARRAYAGG" {
-		return flinksql.FormatExpr(f)
+		return format.Expr(f)
 	}
 	args := make([]string, len(f.Args)-1)
 	for i, a := range f.Args[:len(f.Args)-1] {
-		args[i] = flinksql.FormatExpr(a)
+		args[i] = format.Expr(a)
 	}
-	onNull := f.Args[len(f.Args)-1].(*flinksql.StringLit).Value
+	onNull := f.Args[len(f.Args)-1].(*ast.StringLit).Value
 	return name + "_" + onNull + "_ON_NULL(" + strings.Join(args, ", ") + ")"
 }

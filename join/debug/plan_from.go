@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
@@ -15,11 +15,11 @@ import (
 // planFrom plans a FROM item. where holds the WHERE conjuncts; joins take
 // those they apply themselves (a lookup join's filters on its input, an
 // interval join's time bounds).
-func (d *runner) planFrom(ctx context.Context, from flinksql.TableExpr, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
+func (d *runner) planFrom(ctx context.Context, from ast.TableExpr, ctes map[string]*cte, hints map[string]map[string]string, where *[]ast.Expr) (*rel, error) {
 	switch f := from.(type) {
-	case *flinksql.ParenTable:
+	case *ast.ParenTable:
 		return d.planFrom(ctx, f.Table, ctes, hints, where)
-	case *flinksql.TableRef:
+	case *ast.TableRef:
 		if f.SystemTime != nil {
 			return nil, errorAt(f, "FOR SYSTEM_TIME AS OF is for the right side of a lookup or temporal join")
 		}
@@ -32,7 +32,7 @@ func (d *runner) planFrom(ctx context.Context, from flinksql.TableExpr, ctes map
 			return nil, err
 		}
 		return aliasColumns(r, f.Alias)
-	case *flinksql.DerivedTable:
+	case *ast.DerivedTable:
 		if f.Lateral {
 			return nil, errorAt(f, "LATERAL (subquery) is not supported in debug runs: use a join, or CROSS JOIN UNNEST")
 		}
@@ -45,20 +45,20 @@ func (d *runner) planFrom(ctx context.Context, from flinksql.TableExpr, ctes map
 			alias = f.Alias.Name.Name
 		}
 		return aliasColumns(r.renamed(alias), f.Alias)
-	case *flinksql.Join:
+	case *ast.Join:
 		return joins{d}.planJoin(ctx, f, ctes, hints, where)
-	case *flinksql.TableFunc:
+	case *ast.TableFunc:
 		return tableFuncs{d}.planTableFunc(ctx, f, ctes)
-	case *flinksql.Unnest:
+	case *ast.Unnest:
 		return tableFuncs{d}.planUnnestAlone(f)
-	case *flinksql.MatchRecognize:
+	case *ast.MatchRecognize:
 		return tableFuncs{d}.planMatch(ctx, f, ctes, hints)
 	}
 	return nil, errorAt(from, "this FROM item is not supported in debug runs")
 }
 
 // aliasColumns renames a relation's columns as AS t(a, b, …) says.
-func aliasColumns(r *rel, a *flinksql.Alias) (*rel, error) {
+func aliasColumns(r *rel, a *ast.Alias) (*rel, error) {
 	if a == nil || len(a.Columns) == 0 {
 		return r, nil
 	}
@@ -74,7 +74,7 @@ func aliasColumns(r *rel, a *flinksql.Alias) (*rel, error) {
 }
 
 // namedTable is a table, view or WITH query by name.
-func (d *runner) namedTable(ctx context.Context, at flinksql.Node, name *flinksql.QualifiedName, ctes map[string]*cte, alias string) (*rel, error) {
+func (d *runner) namedTable(ctx context.Context, at ast.Node, name *ast.QualifiedName, ctes map[string]*cte, alias string) (*rel, error) {
 	if c, ok := ctes[strings.ToLower(name.Key())]; ok {
 		r, err := d.planQuery(ctx, c.def.Query, c.scope)
 		if err != nil {
@@ -82,7 +82,7 @@ func (d *runner) namedTable(ctx context.Context, at flinksql.Node, name *flinksq
 		}
 		r = r.renamed(alias)
 		if len(c.def.Columns) > 0 {
-			return aliasColumns(r, &flinksql.Alias{Span: c.def.Span, Columns: c.def.Columns})
+			return aliasColumns(r, &ast.Alias{Span: c.def.Span, Columns: c.def.Columns})
 		}
 		return r, nil
 	}
@@ -194,8 +194,8 @@ func (d sources) scan(t *tableDef, alias string) (*rel, error) {
 	return r, nil
 }
 
-func isProctimeCall(e flinksql.Expr) bool {
-	f, ok := e.(*flinksql.FuncCall)
+func isProctimeCall(e ast.Expr) bool {
+	f, ok := e.(*ast.FuncCall)
 	return ok && f.FuncName() == "PROCTIME"
 }
 

@@ -3,7 +3,7 @@ package debug
 import (
 	"fmt"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -13,14 +13,14 @@ import (
 // the first the highest, set when the grouping set of the row leaves that
 // key out (rolled up). nKeys is how many GROUP BY keys lead out's row; with
 // grouping sets (expand) the set's number follows them.
-func (d aggregates) groupingCalls(s *flinksql.Select, out *rel, nKeys int, expand [][]bool, subst map[string]int) (*rel, error) {
-	var calls []*flinksql.FuncCall
+func (d aggregates) groupingCalls(s *ast.Select, out *rel, nKeys int, expand [][]bool, subst map[string]int) (*rel, error) {
+	var calls []*ast.FuncCall
 	seen := map[string]bool{}
-	visit := func(n flinksql.Node) bool {
+	visit := func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *flinksql.Query:
+		case *ast.Query:
 			return false
-		case *flinksql.FuncCall:
+		case *ast.FuncCall:
 			if name := x.FuncName(); (name == "GROUPING" || name == "GROUPING_ID") && !seen[exprKey(x)] {
 				seen[exprKey(x)] = true
 				calls = append(calls, x)
@@ -30,10 +30,10 @@ func (d aggregates) groupingCalls(s *flinksql.Select, out *rel, nKeys int, expan
 		return true
 	}
 	for _, it := range s.Items {
-		flinksql.Inspect(it.Expr, visit)
+		ast.Inspect(it.Expr, visit)
 	}
 	if s.Having != nil {
-		flinksql.Inspect(s.Having, visit)
+		ast.Inspect(s.Having, visit)
 	}
 	if len(calls) == 0 {
 		return out, nil

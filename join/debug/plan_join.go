@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -16,7 +16,7 @@ import (
 // the sides are its key. A join whose condition bounds one side's rowtime
 // by the other's is Flink's interval join: the same rows for an inner join
 // of append-only inputs, keeping the time attributes.
-func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]flinksql.Expr) (*rel, error) {
+func (d joins) planRegularJoin(ctx context.Context, j *ast.Join, ctes map[string]*cte, hints map[string]map[string]string, where *[]ast.Expr) (*rel, error) {
 	if j.Natural {
 		return nil, errorAt(j, "NATURAL JOIN is not supported in debug runs yet: name the columns with USING or ON")
 	}
@@ -24,7 +24,7 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := j.R.(*flinksql.Unnest); ok {
+	if u, ok := j.R.(*ast.Unnest); ok {
 		return d.planUnnest(j, u, left)
 	}
 	right, err := d.planFrom(ctx, j.R, ctes, hints, nil)
@@ -34,11 +34,11 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	op := stream.NewJoin()
 	typeName := "InnerJoin"
 	switch j.Kind {
-	case flinksql.JoinLeft:
+	case ast.JoinLeft:
 		op.Outer[0], typeName = true, "LeftOuterJoin"
-	case flinksql.JoinRight:
+	case ast.JoinRight:
 		op.Outer[1], typeName = true, "RightOuterJoin"
-	case flinksql.JoinFull:
+	case ast.JoinFull:
 		op.Outer, typeName = [2]bool{true, true}, "FullOuterJoin"
 	}
 	cols := make(scope, 0, len(left.cols)+len(right.cols))
@@ -52,16 +52,16 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 	}
 	op.Width = [2]int{len(left.cols), len(right.cols)}
 	// The ON clause (or USING): equalities between the sides are the key.
-	var conds []flinksql.Expr
+	var conds []ast.Expr
 	if j.On != nil {
 		conds = conjuncts(j.On)
 	}
 	for _, u := range j.Using {
-		ref := &flinksql.ColumnRef{Span: u.Span, Parts: []*flinksql.Ident{u}}
-		conds = append(conds, &flinksql.BinaryExpr{Span: u.Span, Op: "=", L: ref, R: ref})
+		ref := &ast.ColumnRef{Span: u.Span, Parts: []*ast.Ident{u}}
+		conds = append(conds, &ast.BinaryExpr{Span: u.Span, Op: "=", L: ref, R: ref})
 	}
 	var keyFns [2][]evalFn
-	var rest []flinksql.Expr
+	var rest []ast.Expr
 	interval := false
 	var winEq [4]bool // window_start and window_end equated between the sides
 	for _, e := range conds {
@@ -167,12 +167,12 @@ func (d joins) planRegularJoin(ctx context.Context, j *flinksql.Join, ctes map[s
 
 // sides recognizes `l = r` where one side reads only the left input and
 // the other only the right: a join key, as closures over each side's row.
-func (d joins) sides(e flinksql.Expr, left, right scope) (evalFn, evalFn, bool) {
-	b, ok := e.(*flinksql.BinaryExpr)
+func (d joins) sides(e ast.Expr, left, right scope) (evalFn, evalFn, bool) {
+	b, ok := e.(*ast.BinaryExpr)
 	if !ok || b.Op != "=" {
 		return nil, nil, false
 	}
-	try := func(x, y flinksql.Expr) (evalFn, evalFn, bool) {
+	try := func(x, y ast.Expr) (evalFn, evalFn, bool) {
 		l, lt, err1 := d.compiler(left).compile(x)
 		r, rt, err2 := d.compiler(right).compile(y)
 		if err1 != nil || err2 != nil {
@@ -195,10 +195,10 @@ func (d joins) sides(e flinksql.Expr, left, right scope) (evalFn, evalFn, bool) 
 
 // timeBound says whether a condition compares a rowtime of one side with
 // one of the other: an interval join's bound.
-func (d joins) timeBound(e flinksql.Expr, left, right scope) bool {
+func (d joins) timeBound(e ast.Expr, left, right scope) bool {
 	var sides [2]bool
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
-		ref, ok := n.(*flinksql.ColumnRef)
+	ast.Inspect(e, func(n ast.Node) bool {
+		ref, ok := n.(*ast.ColumnRef)
 		if !ok {
 			return true
 		}
@@ -213,9 +213,9 @@ func (d joins) timeBound(e flinksql.Expr, left, right scope) bool {
 		return false
 	}
 	switch x := e.(type) {
-	case *flinksql.BetweenExpr:
+	case *ast.BetweenExpr:
 		return true
-	case *flinksql.BinaryExpr:
+	case *ast.BinaryExpr:
 		return strings.Contains("< <= > >=", x.Op)
 	}
 	return false
@@ -253,22 +253,22 @@ func rowtimeOf(cols scope) func(value.Row) (int64, bool) {
 
 // bounds reads an interval join's time bounds from its conditions: the
 // range of left.rowtime - right.rowtime in milliseconds, both ends closed.
-func (d joins) bounds(conds []flinksql.Expr, left, right scope) (int64, int64, bool) {
+func (d joins) bounds(conds []ast.Expr, left, right scope) (int64, int64, bool) {
 	const inf = int64(1) << 62
 	lower, upper := -inf, inf
 	// term reads `rowtime [± INTERVAL]` of one side.
-	var term func(e flinksql.Expr) (int, int64, bool)
-	term = func(e flinksql.Expr) (int, int64, bool) {
+	var term func(e ast.Expr) (int, int64, bool)
+	term = func(e ast.Expr) (int, int64, bool) {
 		switch x := e.(type) {
-		case *flinksql.ParenExpr:
+		case *ast.ParenExpr:
 			return term(x.X)
-		case *flinksql.ColumnRef:
+		case *ast.ColumnRef:
 			for side, s := range []scope{left, right} {
 				if k, fields, err := s.resolve(x); err == nil && len(fields) == 0 && s[k].time == rowtime {
 					return side, 0, true
 				}
 			}
-		case *flinksql.BinaryExpr:
+		case *ast.BinaryExpr:
 			if x.Op != "+" && x.Op != "-" {
 				return 0, 0, false
 			}
@@ -289,7 +289,7 @@ func (d joins) bounds(conds []flinksql.Expr, left, right scope) (int64, int64, b
 		return 0, 0, false
 	}
 	// add takes `a op b` between the two sides' times.
-	add := func(a flinksql.Expr, op string, b flinksql.Expr) bool {
+	add := func(a ast.Expr, op string, b ast.Expr) bool {
 		sa, oa, ok1 := term(a)
 		sb, ob, ok2 := term(b)
 		if !ok1 || !ok2 || sa == sb {
@@ -317,12 +317,12 @@ func (d joins) bounds(conds []flinksql.Expr, left, right scope) (int64, int64, b
 	}
 	for _, e := range conds {
 		switch x := e.(type) {
-		case *flinksql.BetweenExpr:
+		case *ast.BetweenExpr:
 			if !x.Not {
 				add(x.X, ">=", x.Lo)
 				add(x.X, "<=", x.Hi)
 			}
-		case *flinksql.BinaryExpr:
+		case *ast.BinaryExpr:
 			add(x.L, x.Op, x.R)
 		}
 	}
@@ -331,13 +331,13 @@ func (d joins) bounds(conds []flinksql.Expr, left, right scope) (int64, int64, b
 
 // windowEquality says which window column `l.x = r.y` equates between the
 // sides (window_start or window_end of both), if any.
-func windowEquality(e flinksql.Expr, left, right scope) winRole {
-	b, ok := e.(*flinksql.BinaryExpr)
+func windowEquality(e ast.Expr, left, right scope) winRole {
+	b, ok := e.(*ast.BinaryExpr)
 	if !ok || b.Op != "=" {
 		return notWindow
 	}
-	role := func(x flinksql.Expr, s scope) winRole {
-		ref, ok := x.(*flinksql.ColumnRef)
+	role := func(x ast.Expr, s scope) winRole {
+		ref, ok := x.(*ast.ColumnRef)
 		if !ok {
 			return notWindow
 		}
@@ -347,7 +347,7 @@ func windowEquality(e flinksql.Expr, left, right scope) winRole {
 		}
 		return s[i].win
 	}
-	for _, pair := range [][2]flinksql.Expr{{b.L, b.R}, {b.R, b.L}} {
+	for _, pair := range [][2]ast.Expr{{b.L, b.R}, {b.R, b.L}} {
 		if l, r := role(pair[0], left), role(pair[1], right); l == r && (l == winStart || l == winEnd) {
 			return l
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -16,8 +17,8 @@ import (
 // and MEASURES with pattern navigation (A.col, FIRST, LAST, PREV,
 // aggregates over a variable's rows, MATCH_ROWTIME), ONE ROW PER MATCH,
 // AFTER MATCH SKIP and WITHIN. What Flink refuses is refused in its words.
-func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
-	var where []flinksql.Expr
+func (d tableFuncs) planMatch(ctx context.Context, m *ast.MatchRecognize, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
+	var where []ast.Expr
 	in, err := d.planFrom(ctx, m.Input, ctes, hints, &where)
 	if err != nil {
 		return nil, err
@@ -40,7 +41,7 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 		return nil, errorAt(m, "You must specify either rowtime or proctime for order by.")
 	}
 	tc := -1
-	if ref, ok := m.OrderBy[0].Expr.(*flinksql.ColumnRef); ok {
+	if ref, ok := m.OrderBy[0].Expr.(*ast.ColumnRef); ok {
 		if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 && in.cols[j].time != plainTime {
 			tc = j
 		}
@@ -57,7 +58,7 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	}
 	// The keys after the time attribute order the rows of one time.
 	for _, o := range m.OrderBy[1:] {
-		ref, ok := o.Expr.(*flinksql.ColumnRef)
+		ref, ok := o.Expr.(*ast.ColumnRef)
 		if !ok {
 			return nil, errorAt(o, "ORDER BY of MATCH_RECOGNIZE takes columns")
 		}
@@ -74,7 +75,7 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	op.Partition = []int{}
 	var outCols scope
 	for _, p := range m.PartitionBy {
-		ref, ok := p.(*flinksql.ColumnRef)
+		ref, ok := p.(*ast.ColumnRef)
 		if !ok {
 			return nil, errorAt(p, "PARTITION BY of MATCH_RECOGNIZE takes columns")
 		}
@@ -138,7 +139,7 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 		}
 		measures = append(measures, f)
 		c := col{name: ms.Alias.Name, typ: t}
-		if call, ok := unwrapFinal(ms.Expr).(*flinksql.FuncCall); ok && call.FuncName() == "MATCH_ROWTIME" && op.Time >= 0 {
+		if call, ok := unwrapFinal(ms.Expr).(*ast.FuncCall); ok && call.FuncName() == "MATCH_ROWTIME" && op.Time >= 0 {
 			c.time = rowtime
 		}
 		outCols = append(outCols, c)
@@ -190,15 +191,15 @@ func (d tableFuncs) planMatch(ctx context.Context, m *flinksql.MatchRecognize, c
 	return aliasColumns(&rel{cols: outCols, out: &op.Out, producer: "Match"}, m.Alias)
 }
 
-func unwrapFinal(e flinksql.Expr) flinksql.Expr {
+func unwrapFinal(e ast.Expr) ast.Expr {
 	for {
 		switch x := e.(type) {
-		case *flinksql.UnaryExpr:
+		case *ast.UnaryExpr:
 			if x.Op != "FINAL" && x.Op != "RUNNING" {
 				return e
 			}
 			e = x.X
-		case *flinksql.ParenExpr:
+		case *ast.ParenExpr:
 			e = x.X
 		default:
 			return e
@@ -208,17 +209,17 @@ func unwrapFinal(e flinksql.Expr) flinksql.Expr {
 
 // matchPattern flattens a pattern flinksql.MatchPatternProblem passed
 // into CEP's sequence of quantified variables.
-func matchPattern(p flinksql.PatternTerm, vars map[string]int, names *[]string) []stream.MatchElem {
+func matchPattern(p ast.PatternTerm, vars map[string]int, names *[]string) []stream.MatchElem {
 	switch x := p.(type) {
-	case *flinksql.PatternSeq:
+	case *ast.PatternSeq:
 		var out []stream.MatchElem
 		for _, it := range x.Items {
 			out = append(out, matchPattern(it, vars, names)...)
 		}
 		return out
-	case *flinksql.PatternGroup:
+	case *ast.PatternGroup:
 		return matchPattern(x.Inner, vars, names)
-	case *flinksql.PatternVar:
+	case *ast.PatternVar:
 		vars[strings.ToLower(x.Name.Name)] = len(*names)
 		*names = append(*names, x.Name.Name)
 		q, _ := flinksql.ParseQuantifier(x.Quant)
@@ -229,7 +230,7 @@ func matchPattern(p flinksql.PatternTerm, vars map[string]int, names *[]string) 
 
 // afterMatch reads AFTER MATCH SKIP; without it Flink (Calcite) skips to
 // the next row.
-func afterMatch(a *flinksql.AfterMatch, vars map[string]int) (stream.Skip, int, error) {
+func afterMatch(a *ast.AfterMatch, vars map[string]int) (stream.Skip, int, error) {
 	if a == nil {
 		return stream.SkipToNextRow, -1, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -30,12 +30,12 @@ type matchCompiler struct {
 type navigation func(stream.MatchRows) (any, error)
 
 // compile compiles e over a match.
-func (mc *matchCompiler) compile(e flinksql.Expr) (func(stream.MatchRows) (any, error), value.Type, error) {
+func (mc *matchCompiler) compile(e ast.Expr) (func(stream.MatchRows) (any, error), value.Type, error) {
 	var navs []navigation
 	var cols scope
 	subst := map[string]int{}
 	var failed error
-	add := func(n flinksql.Expr, nav navigation, t value.Type) {
+	add := func(n ast.Expr, nav navigation, t value.Type) {
 		key := exprKey(n)
 		if _, ok := subst[key]; ok {
 			return
@@ -44,15 +44,15 @@ func (mc *matchCompiler) compile(e flinksql.Expr) (func(stream.MatchRows) (any, 
 		navs = append(navs, nav)
 		cols = append(cols, col{name: fmt.Sprintf("$m%d", len(cols)), typ: t})
 	}
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		if failed != nil {
 			return false
 		}
 		switch x := n.(type) {
-		case *flinksql.Query:
+		case *ast.Query:
 			failed = errorAt(x, "subqueries are not supported in MATCH_RECOGNIZE")
 			return false
-		case *flinksql.UnaryExpr:
+		case *ast.UnaryExpr:
 			if x.Op == "FINAL" || x.Op == "RUNNING" {
 				// ONE ROW PER MATCH: running and final values are the same.
 				nav, t, err := mc.navigation(unwrapFinal(x))
@@ -63,16 +63,16 @@ func (mc *matchCompiler) compile(e flinksql.Expr) (func(stream.MatchRows) (any, 
 				add(x, nav, t)
 				return false
 			}
-		case *flinksql.ColumnRef, *flinksql.FuncCall:
-			if f, ok := x.(*flinksql.FuncCall); ok && !mc.navigates(f) {
+		case *ast.ColumnRef, *ast.FuncCall:
+			if f, ok := x.(*ast.FuncCall); ok && !mc.navigates(f) {
 				return true
 			}
-			nav, t, err := mc.navigation(x.(flinksql.Expr))
+			nav, t, err := mc.navigation(x.(ast.Expr))
 			if err != nil {
 				failed = err
 				return false
 			}
-			add(x.(flinksql.Expr), nav, t)
+			add(x.(ast.Expr), nav, t)
 			return false
 		}
 		return true
@@ -100,7 +100,7 @@ func (mc *matchCompiler) compile(e flinksql.Expr) (func(stream.MatchRows) (any, 
 }
 
 // navigates says whether a call reads the match rather than a value.
-func (mc *matchCompiler) navigates(f *flinksql.FuncCall) bool {
+func (mc *matchCompiler) navigates(f *ast.FuncCall) bool {
 	switch f.FuncName() {
 	case "FIRST", "LAST", "PREV", "NEXT", "MATCH_ROWTIME", "MATCH_PROCTIME", "CLASSIFIER", "MATCH_NUMBER":
 		return true
@@ -110,11 +110,11 @@ func (mc *matchCompiler) navigates(f *flinksql.FuncCall) bool {
 
 // variable is the one pattern variable the column references of e name
 // (-1: none, the whole match).
-func (mc *matchCompiler) variable(e flinksql.Expr) (int, error) {
+func (mc *matchCompiler) variable(e ast.Expr) (int, error) {
 	v, name := -1, ""
 	var err error
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
-		ref, ok := n.(*flinksql.ColumnRef)
+	ast.Inspect(e, func(n ast.Node) bool {
+		ref, ok := n.(*ast.ColumnRef)
 		if !ok || err != nil {
 			return err == nil
 		}
@@ -134,7 +134,7 @@ func (mc *matchCompiler) variable(e flinksql.Expr) (int, error) {
 
 // rowFn compiles e over one input row, its pattern variable's name
 // qualifying the input's columns.
-func (mc *matchCompiler) rowFn(e flinksql.Expr, v int) (evalFn, value.Type, error) {
+func (mc *matchCompiler) rowFn(e ast.Expr, v int) (evalFn, value.Type, error) {
 	cols := mc.in.cols
 	if v >= 0 {
 		cols = make(scope, len(mc.in.cols))
@@ -179,11 +179,11 @@ func (mc *matchCompiler) rowsOf(v int) func(stream.MatchRows) []int {
 
 // navigation compiles a column reference, FIRST, LAST, PREV(x, 0), an
 // aggregate or MATCH_ROWTIME into a value read from a match.
-func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, error) {
+func (mc *matchCompiler) navigation(e ast.Expr) (navigation, value.Type, error) {
 	switch x := e.(type) {
-	case *flinksql.ColumnRef:
+	case *ast.ColumnRef:
 		return mc.offset(x, false, 0)
-	case *flinksql.FuncCall:
+	case *ast.FuncCall:
 		name := x.FuncName()
 		switch name {
 		case "FIRST", "LAST":
@@ -209,7 +209,7 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 				return nil, value.Type{}, errorAt(x, "Flink does not support physical offsets within partition.")
 			}
 			switch a := x.Args[0].(type) {
-			case *flinksql.ColumnRef, *flinksql.FuncCall:
+			case *ast.ColumnRef, *ast.FuncCall:
 				return mc.navigation(a)
 			}
 			return mc.offset(x.Args[0], false, 0)
@@ -231,7 +231,7 @@ func (mc *matchCompiler) navigation(e flinksql.Expr) (navigation, value.Type, er
 	return nil, value.Type{}, errorAt(e, "this is not a pattern navigation")
 }
 
-func (mc *matchCompiler) offsetArg(x *flinksql.FuncCall) (int, error) {
+func (mc *matchCompiler) offsetArg(x *ast.FuncCall) (int, error) {
 	if len(x.Args) < 2 {
 		if x.FuncName() == "PREV" || x.FuncName() == "NEXT" {
 			return 1, nil
@@ -251,7 +251,7 @@ func (mc *matchCompiler) offsetArg(x *flinksql.FuncCall) (int, error) {
 
 // offset is e on the n-th row mapped to its variable, from the first or
 // from the last; NULL when there is no such row.
-func (mc *matchCompiler) offset(e flinksql.Expr, first bool, n int) (navigation, value.Type, error) {
+func (mc *matchCompiler) offset(e ast.Expr, first bool, n int) (navigation, value.Type, error) {
 	v, err := mc.variable(e)
 	if err != nil {
 		return nil, value.Type{}, err
@@ -275,7 +275,7 @@ func (mc *matchCompiler) offset(e flinksql.Expr, first bool, n int) (navigation,
 }
 
 // aggregate is an aggregate over the rows mapped to one variable (or all).
-func (mc *matchCompiler) aggregate(x *flinksql.FuncCall) (navigation, value.Type, error) {
+func (mc *matchCompiler) aggregate(x *ast.FuncCall) (navigation, value.Type, error) {
 	name := x.FuncName()
 	if x.Distinct {
 		return nil, value.Type{}, errorAt(x, "DISTINCT aggregations are not supported in MATCH_RECOGNIZE.")
@@ -293,7 +293,7 @@ func (mc *matchCompiler) aggregate(x *flinksql.FuncCall) (navigation, value.Type
 	v := -1
 	star := len(x.Args) == 0
 	if len(x.Args) == 1 {
-		_, star = x.Args[0].(*flinksql.Star)
+		_, star = x.Args[0].(*ast.Star)
 	}
 	switch {
 	case star && name == "COUNT":

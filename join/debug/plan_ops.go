@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -15,7 +15,7 @@ import (
 
 // planSetOp plans UNION ALL (the union of its inputs' changes); other set
 // operations are refused.
-func (d setOps) planSetOp(ctx context.Context, s *flinksql.SetOp, ctes map[string]*cte) (*rel, error) {
+func (d setOps) planSetOp(ctx context.Context, s *ast.SetOp, ctes map[string]*cte) (*rel, error) {
 	op := strings.ToUpper(s.Op)
 	if op == "MINUS" {
 		op = "EXCEPT"
@@ -86,7 +86,7 @@ func (d setOps) castTo(in *rel, cols scope) *rel {
 	})
 }
 
-func setOpName(s *flinksql.SetOp) string {
+func setOpName(s *ast.SetOp) string {
 	name := strings.ToUpper(s.Op)
 	if s.All {
 		return name + " ALL"
@@ -95,13 +95,13 @@ func setOpName(s *flinksql.SetOp) string {
 }
 
 // hasSubquery says whether an expression holds a subquery.
-func hasSubquery(e flinksql.Expr) bool {
+func hasSubquery(e ast.Expr) bool {
 	found := false
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *flinksql.ExistsExpr, *flinksql.SubqueryExpr, *flinksql.QuantifiedExpr:
+		case *ast.ExistsExpr, *ast.SubqueryExpr, *ast.QuantifiedExpr:
 			found = true
-		case *flinksql.InExpr:
+		case *ast.InExpr:
 			found = found || x.Query != nil
 		}
 		return !found
@@ -110,7 +110,7 @@ func hasSubquery(e flinksql.Expr) bool {
 }
 
 // isAggregate says whether a call is an aggregate (not an OVER window's).
-func isAggregate(f *flinksql.FuncCall) bool {
+func isAggregate(f *ast.FuncCall) bool {
 	return f.Over == nil && f.OverRef == nil && aggregateNames[f.FuncName()]
 }
 
@@ -119,11 +119,11 @@ func isAggregate(f *flinksql.FuncCall) bool {
 // their key, value and ON NULL behaviour ('NULL' or 'ABSENT'), so the
 // aggregation planners take them as they take any aggregate. A fresh call
 // each time: its exprKey is what identifies it.
-func aggCall(n flinksql.Node) (*flinksql.FuncCall, bool) {
+func aggCall(n ast.Node) (*ast.FuncCall, bool) {
 	switch x := n.(type) {
-	case *flinksql.FuncCall:
+	case *ast.FuncCall:
 		return x, isAggregate(x)
-	case *flinksql.JSONCallExpr:
+	case *ast.JSONCallExpr:
 		if x.Name != "JSON_OBJECTAGG" && x.Name != "JSON_ARRAYAGG" {
 			return nil, false
 		}
@@ -136,11 +136,11 @@ func aggCall(n flinksql.Node) (*flinksql.FuncCall, bool) {
 				onNull = strings.TrimSuffix(cl.Text, " ON NULL")
 			}
 		}
-		f := &flinksql.FuncCall{Span: x.Span, Name: &flinksql.QualifiedName{Span: x.Span, Parts: []*flinksql.Ident{{Span: x.Span, Name: x.Name}}}}
+		f := &ast.FuncCall{Span: x.Span, Name: &ast.QualifiedName{Span: x.Span, Parts: []*ast.Ident{{Span: x.Span, Name: x.Name}}}}
 		for _, e := range x.Entries {
 			f.Args = append(f.Args, e.Key, e.Value)
 		}
-		f.Args = append(append(f.Args, x.Args...), &flinksql.StringLit{Span: x.Span, Value: onNull})
+		f.Args = append(append(f.Args, x.Args...), &ast.StringLit{Span: x.Span, Value: onNull})
 		return f, true
 	}
 	return nil, false
@@ -148,32 +148,32 @@ func aggCall(n flinksql.Node) (*flinksql.FuncCall, bool) {
 
 // hasAggregate says whether a SELECT list or HAVING calls an aggregate
 // outside a window.
-func hasAggregate(s *flinksql.Select) bool {
+func hasAggregate(s *ast.Select) bool {
 	found := false
-	visit := func(n flinksql.Node) bool {
+	visit := func(n ast.Node) bool {
 		if _, ok := aggCall(n); ok {
 			found = true
 		}
-		if _, ok := n.(*flinksql.Query); ok {
+		if _, ok := n.(*ast.Query); ok {
 			return false
 		}
 		return !found
 	}
 	for _, it := range s.Items {
-		flinksql.Inspect(it, visit)
+		ast.Inspect(it, visit)
 	}
 	if s.Having != nil {
-		flinksql.Inspect(s.Having, visit)
+		ast.Inspect(s.Having, visit)
 	}
 	return found
 }
 
 // hasOver says whether a SELECT list has an OVER window.
-func hasOver(s *flinksql.Select) bool {
+func hasOver(s *ast.Select) bool {
 	found := false
 	for _, it := range s.Items {
-		flinksql.Inspect(it, func(n flinksql.Node) bool {
-			if f, ok := n.(*flinksql.FuncCall); ok && (f.Over != nil || f.OverRef != nil) {
+		ast.Inspect(it, func(n ast.Node) bool {
+			if f, ok := n.(*ast.FuncCall); ok && (f.Over != nil || f.OverRef != nil) {
 				found = true
 			}
 			return !found
@@ -183,7 +183,7 @@ func hasOver(s *flinksql.Select) bool {
 }
 
 // planUnnestAlone plans UNNEST(…) as a FROM item of its own.
-func (d tableFuncs) planUnnestAlone(u *flinksql.Unnest) (*rel, error) {
+func (d tableFuncs) planUnnestAlone(u *ast.Unnest) (*rel, error) {
 	return nil, errorAt(u, "UNNEST is not supported in debug runs yet")
 }
 

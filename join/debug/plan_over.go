@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -14,21 +14,21 @@ import (
 // planOver plans a SELECT whose list has aggregates OVER a window: Flink's
 // OverAggregate, every call on the same window, ordered by a time
 // attribute ascending.
-func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (*rel, error) {
+func (d aggregates) planOver(ctx context.Context, s *ast.Select, in *rel) (*rel, error) {
 	if in.updating {
 		return nil, errorAt(s, "StreamPhysicalOverAggregate doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 	}
-	var calls []*flinksql.FuncCall
+	var calls []*ast.FuncCall
 	for _, it := range s.Items {
-		flinksql.Inspect(it.Expr, func(n flinksql.Node) bool {
-			if f, ok := n.(*flinksql.FuncCall); ok && (f.Over != nil || f.OverRef != nil) {
+		ast.Inspect(it.Expr, func(n ast.Node) bool {
+			if f, ok := n.(*ast.FuncCall); ok && (f.Over != nil || f.OverRef != nil) {
 				calls = append(calls, f)
 				return false
 			}
 			return true
 		})
 	}
-	var w *flinksql.WindowSpec
+	var w *ast.WindowSpec
 	for _, f := range calls {
 		if windowFunctions[f.FuncName()] {
 			return nil, errorAt(f, "%s() OVER runs in debug runs only as a top-N or deduplication: SELECT … FROM (SELECT …, %s() OVER (…) AS rn FROM …) WHERE rn <= N", f.FuncName(), f.FuncName())
@@ -47,7 +47,7 @@ func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (
 	if len(w.OrderBy) != 1 || w.OrderBy[0].Desc() {
 		return nil, errorAt(w, "OVER windows' ordering in stream mode must be defined on a time attribute.")
 	}
-	ref, ok := w.OrderBy[0].Expr.(*flinksql.ColumnRef)
+	ref, ok := w.OrderBy[0].Expr.(*ast.ColumnRef)
 	tc := -1
 	if ok {
 		if j, fields, err := in.cols.resolve(ref); err == nil && len(fields) == 0 && in.cols[j].time != plainTime {
@@ -140,7 +140,7 @@ func (d aggregates) planOver(ctx context.Context, s *flinksql.Select, in *rel) (
 }
 
 // windowText is a window's text, by which windows are compared.
-func windowText(w *flinksql.WindowSpec) string {
+func windowText(w *ast.WindowSpec) string {
 	var b strings.Builder
 	for _, p := range w.PartitionBy {
 		b.WriteString(exprKey(p) + ",")
@@ -163,7 +163,7 @@ func windowText(w *flinksql.WindowSpec) string {
 
 // frame reads a window's frame: RANGE or ROWS, and its preceding bound
 // (-1 unbounded); it must end at the current row.
-func (d aggregates) frame(w *flinksql.WindowSpec) (bool, int64, error) {
+func (d aggregates) frame(w *ast.WindowSpec) (bool, int64, error) {
 	f := w.Frame
 	if f == nil {
 		return true, -1, nil // RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -202,8 +202,8 @@ func (d aggregates) frame(w *flinksql.WindowSpec) (bool, int64, error) {
 
 // overWindow is the window a call is OVER: its own, a named one of the
 // WINDOW clause (OVER w), or a named one refined (OVER (w ORDER BY …)).
-func overWindow(f *flinksql.FuncCall, named []*flinksql.NamedWindow) (*flinksql.WindowSpec, error) {
-	lookup := func(id *flinksql.Ident) (*flinksql.WindowSpec, error) {
+func overWindow(f *ast.FuncCall, named []*ast.NamedWindow) (*ast.WindowSpec, error) {
+	lookup := func(id *ast.Ident) (*ast.WindowSpec, error) {
 		for _, n := range named {
 			if strings.EqualFold(n.Name.Name, id.Name) {
 				if n.Spec.Ref != nil {

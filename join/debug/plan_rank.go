@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -14,14 +14,14 @@ import (
 // planOrderBy plans a query's ORDER BY: with a LIMIT, a top-N over the
 // whole input (Flink's Rank without a partition); without one, only the
 // order of a time attribute ascending, which a bounded run already has.
-func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[string]*cte, limit flinksql.Expr) (*rel, error) {
+func (d ranks) planOrderBy(ctx context.Context, q *ast.Query, ctes map[string]*cte, limit ast.Expr) (*rel, error) {
 	r, err := d.planBody(ctx, q.Body, ctes)
 	if err != nil {
 		return nil, err
 	}
 	if limit == nil {
 		first := q.OrderBy[0]
-		if ref, ok := first.Expr.(*flinksql.ColumnRef); ok && !first.Desc() {
+		if ref, ok := first.Expr.(*ast.ColumnRef); ok && !first.Desc() {
 			if j, fields, err := r.cols.resolve(ref); err == nil && len(fields) == 0 && r.cols[j].time != plainTime && !r.updating {
 				return r, nil // the input comes in its time attribute's order
 			}
@@ -38,7 +38,7 @@ func (d ranks) planOrderBy(ctx context.Context, q *flinksql.Query, ctes map[stri
 // planTopN plans a top-N of in: the first n rows of each partition (its
 // columns) in the order of order (expressions over in), with the row
 // number appended when rankCol ≥ 0.
-func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*flinksql.OrderItem, n, rankCol int64, q *flinksql.Query) (*rel, error) {
+func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*ast.OrderItem, n, rankCol int64, q *ast.Query) (*rel, error) {
 	if len(order) == 0 {
 		return nil, errorAt(q, "LIMIT over an updating input (%s) is not supported in debug runs yet", in.producer)
 	}
@@ -103,19 +103,19 @@ func (d ranks) planTopN(ctx context.Context, in *rel, partition []int, order []*
 // (PARTITION BY … ORDER BY …) AS rn FROM …) WHERE rn <= N: Flink's
 // deduplication when N is 1, the order a time attribute and rn is not
 // selected; else its top-N. ok is false when s is not one.
-func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[string]*cte) (*rel, bool, error) {
-	dt, ok := s.From.(*flinksql.DerivedTable)
+func (d ranks) planRankSelect(ctx context.Context, s *ast.Select, ctes map[string]*cte) (*rel, bool, error) {
+	dt, ok := s.From.(*ast.DerivedTable)
 	if !ok || dt.Lateral || s.Where == nil {
 		return nil, false, nil
 	}
 	q := dt.Query
-	inner, ok := q.Body.(*flinksql.Select)
+	inner, ok := q.Body.(*ast.Select)
 	if !ok || q.With != nil || len(q.OrderBy) > 0 || q.Limit != nil || q.Fetch != nil {
 		return nil, false, nil
 	}
-	k, call := -1, (*flinksql.FuncCall)(nil)
+	k, call := -1, (*ast.FuncCall)(nil)
 	for i, it := range inner.Items {
-		if f, ok := it.Expr.(*flinksql.FuncCall); ok && f.Over != nil && it.Alias != nil {
+		if f, ok := it.Expr.(*ast.FuncCall); ok && f.Over != nil && it.Alias != nil {
 			switch f.FuncName() {
 			case "ROW_NUMBER", "RANK", "DENSE_RANK":
 				k, call = i, f
@@ -128,11 +128,11 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 	rn := inner.Items[k].Alias.Name
 	// The filter on the number: rn <= N, rn < N or rn = 1.
 	var n int64 = -1
-	var rest []flinksql.Expr
+	var rest []ast.Expr
 	for _, e := range conjuncts(s.Where) {
-		if b, ok := e.(*flinksql.BinaryExpr); ok && n < 0 {
-			ref, okL := b.L.(*flinksql.ColumnRef)
-			num, okR := b.R.(*flinksql.NumberLit)
+		if b, ok := e.(*ast.BinaryExpr); ok && n < 0 {
+			ref, okL := b.L.(*ast.ColumnRef)
+			num, okR := b.R.(*ast.NumberLit)
 			if okL && okR && strings.EqualFold(ref.Name(), rn) {
 				v, err := strconv.ParseInt(num.Text, 10, 64)
 				if err == nil {
@@ -174,12 +174,12 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 	// The inner SELECT without the ROW_NUMBER, with its partition and
 	// order expressions as hidden columns.
 	in2 := *inner
-	in2.Items = append(append([]*flinksql.SelectItem{}, inner.Items[:k]...), inner.Items[k+1:]...)
+	in2.Items = append(append([]*ast.SelectItem{}, inner.Items[:k]...), inner.Items[k+1:]...)
 	for i, p := range over.PartitionBy {
-		in2.Items = append(in2.Items, &flinksql.SelectItem{Span: inner.Items[k].Span, Expr: p, Alias: &flinksql.Ident{Name: fmt.Sprintf("$p%d", i)}})
+		in2.Items = append(in2.Items, &ast.SelectItem{Span: inner.Items[k].Span, Expr: p, Alias: &ast.Ident{Name: fmt.Sprintf("$p%d", i)}})
 	}
 	for i, o := range over.OrderBy {
-		in2.Items = append(in2.Items, &flinksql.SelectItem{Span: inner.Items[k].Span, Expr: o.Expr, Alias: &flinksql.Ident{Name: fmt.Sprintf("$o%d", i)}})
+		in2.Items = append(in2.Items, &ast.SelectItem{Span: inner.Items[k].Span, Expr: o.Expr, Alias: &ast.Ident{Name: fmt.Sprintf("$o%d", i)}})
 	}
 	in, err := d.planSelect(ctx, &in2, ctes)
 	if err != nil {
@@ -254,9 +254,9 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 		updating := timeCol >= 0 || over.OrderBy[0].Desc()
 		out = &rel{cols: in.cols, out: &dd.Out, updating: updating, producer: name}
 	} else {
-		var order []*flinksql.OrderItem
+		var order []*ast.OrderItem
 		for i, o := range over.OrderBy {
-			order = append(order, &flinksql.OrderItem{Span: o.Span, Expr: &flinksql.ColumnRef{Span: o.Span, Parts: []*flinksql.Ident{{Span: o.Span, Name: fmt.Sprintf("$o%d", i)}}}, Dir: o.Dir, Nulls: o.Nulls})
+			order = append(order, &ast.OrderItem{Span: o.Span, Expr: &ast.ColumnRef{Span: o.Span, Parts: []*ast.Ident{{Span: o.Span, Name: fmt.Sprintf("$o%d", i)}}}, Dir: o.Dir, Nulls: o.Nulls})
 		}
 		rankCol := int64(-1)
 		if usesRN {
@@ -312,13 +312,13 @@ func (d ranks) planRankSelect(ctx context.Context, s *flinksql.Select, ctes map[
 
 // rnReferenced says whether the outer query reads the row number (beyond
 // the filter on it).
-func rnReferenced(s *flinksql.Select, rest []flinksql.Expr, rn string) bool {
+func rnReferenced(s *ast.Select, rest []ast.Expr, rn string) bool {
 	found := false
-	visit := func(n flinksql.Node) bool {
+	visit := func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *flinksql.Star:
+		case *ast.Star:
 			found = true
-		case *flinksql.ColumnRef:
+		case *ast.ColumnRef:
 			if strings.EqualFold(x.Name(), rn) {
 				found = true
 			}
@@ -326,20 +326,20 @@ func rnReferenced(s *flinksql.Select, rest []flinksql.Expr, rn string) bool {
 		return !found
 	}
 	for _, it := range s.Items {
-		flinksql.Inspect(it, visit)
+		ast.Inspect(it, visit)
 	}
 	for _, e := range rest {
-		flinksql.Inspect(e, visit)
+		ast.Inspect(e, visit)
 	}
 	return found
 }
 
 // windowed says whether a top-N's partition names window_start and
 // window_end (a window top-N), by their usual names.
-func windowed(partition []flinksql.Expr) bool {
+func windowed(partition []ast.Expr) bool {
 	start, end := false, false
 	for _, p := range partition {
-		if ref, ok := p.(*flinksql.ColumnRef); ok {
+		if ref, ok := p.(*ast.ColumnRef); ok {
 			start = start || strings.EqualFold(ref.Name(), "window_start")
 			end = end || strings.EqualFold(ref.Name(), "window_end")
 		}

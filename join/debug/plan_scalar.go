@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 )
 
@@ -17,16 +17,16 @@ import (
 // the joined row.
 
 // scalarSubqueries are the scalar subqueries of e, outside nested queries.
-func scalarSubqueries(e flinksql.Expr) []*flinksql.SubqueryExpr {
-	var out []*flinksql.SubqueryExpr
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
+func scalarSubqueries(e ast.Expr) []*ast.SubqueryExpr {
+	var out []*ast.SubqueryExpr
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *flinksql.SubqueryExpr:
+		case *ast.SubqueryExpr:
 			out = append(out, x)
 			return false
-		case *flinksql.Query, *flinksql.ExistsExpr, *flinksql.QuantifiedExpr:
+		case *ast.Query, *ast.ExistsExpr, *ast.QuantifiedExpr:
 			return false
-		case *flinksql.InExpr:
+		case *ast.InExpr:
 			return x.Query == nil
 		}
 		return true
@@ -35,15 +35,15 @@ func scalarSubqueries(e flinksql.Expr) []*flinksql.SubqueryExpr {
 }
 
 // onlyScalar says whether e's subqueries are all scalar ones.
-func onlyScalar(e flinksql.Expr) bool {
+func onlyScalar(e ast.Expr) bool {
 	other := false
-	flinksql.Inspect(e, func(n flinksql.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *flinksql.SubqueryExpr:
+		case *ast.SubqueryExpr:
 			return false
-		case *flinksql.ExistsExpr, *flinksql.QuantifiedExpr:
+		case *ast.ExistsExpr, *ast.QuantifiedExpr:
 			other = true
-		case *flinksql.InExpr:
+		case *ast.InExpr:
 			other = other || x.Query != nil
 		}
 		return !other
@@ -54,8 +54,8 @@ func onlyScalar(e flinksql.Expr) bool {
 // planScalarConds joins the scalar subqueries of the WHERE conditions that
 // have them to in; it returns the other conditions, and where each
 // subquery's value is.
-func (d tableFuncs) planScalarConds(ctx context.Context, in *rel, conds []flinksql.Expr, ctes map[string]*cte, subst map[string]int) (*rel, []flinksql.Expr, []flinksql.Expr, error) {
-	var rest, scalar []flinksql.Expr
+func (d tableFuncs) planScalarConds(ctx context.Context, in *rel, conds []ast.Expr, ctes map[string]*cte, subst map[string]int) (*rel, []ast.Expr, []ast.Expr, error) {
+	var rest, scalar []ast.Expr
 	for _, c := range conds {
 		if !onlyScalar(c) {
 			rest = append(rest, c)
@@ -73,7 +73,7 @@ func (d tableFuncs) planScalarConds(ctx context.Context, in *rel, conds []flinks
 }
 
 // planScalarItems joins the scalar subqueries of a SELECT list to in.
-func (d tableFuncs) planScalarItems(ctx context.Context, in *rel, items []*flinksql.SelectItem, ctes map[string]*cte, subst map[string]int) (*rel, error) {
+func (d tableFuncs) planScalarItems(ctx context.Context, in *rel, items []*ast.SelectItem, ctes map[string]*cte, subst map[string]int) (*rel, error) {
 	for _, it := range items {
 		for _, sq := range scalarSubqueries(it.Expr) {
 			var err error
@@ -87,7 +87,7 @@ func (d tableFuncs) planScalarItems(ctx context.Context, in *rel, items []*flink
 
 // joinScalar joins one scalar subquery's row to in (LEFT or INNER) and
 // records its column in subst.
-func (d tableFuncs) joinScalar(ctx context.Context, in *rel, sq *flinksql.SubqueryExpr, left bool, ctes map[string]*cte, subst map[string]int) (*rel, error) {
+func (d tableFuncs) joinScalar(ctx context.Context, in *rel, sq *ast.SubqueryExpr, left bool, ctes map[string]*cte, subst map[string]int) (*rel, error) {
 	key := exprKey(sq)
 	if _, ok := subst[key]; ok {
 		return in, nil
@@ -132,8 +132,8 @@ func (d tableFuncs) joinScalar(ctx context.Context, in *rel, sq *flinksql.Subque
 
 // globalAggregate says whether a query is an aggregate without GROUP BY,
 // which gives one row, so that Flink adds no SINGLE_VALUE.
-func globalAggregate(q *flinksql.Query) bool {
-	s, ok := q.Body.(*flinksql.Select)
+func globalAggregate(q *ast.Query) bool {
+	s, ok := q.Body.(*ast.Select)
 	return ok && q.With == nil && len(s.GroupBy) == 0 && s.Having == nil && hasAggregate(s)
 }
 

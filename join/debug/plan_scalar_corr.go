@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -13,14 +14,14 @@ import (
 // correlated says whether a subquery's WHERE reads a column of the outer
 // query: a column qualified by one of the outer tables' names that is not
 // one of the subquery's own.
-func correlated(q *flinksql.Query, outer scope) bool {
-	sel, ok := q.Body.(*flinksql.Select)
+func correlated(q *ast.Query, outer scope) bool {
+	sel, ok := q.Body.(*ast.Select)
 	if !ok || sel.Where == nil {
 		return false
 	}
 	inner := map[string]bool{}
-	flinksql.Inspect(sel.From, func(n flinksql.Node) bool {
-		if t, ok := n.(*flinksql.TableRef); ok {
+	ast.Inspect(sel.From, func(n ast.Node) bool {
+		if t, ok := n.(*ast.TableRef); ok {
 			inner[strings.ToLower(t.Name.Last())] = true
 			if t.Alias != nil {
 				inner[strings.ToLower(t.Alias.Name.Name)] = true
@@ -33,12 +34,12 @@ func correlated(q *flinksql.Query, outer scope) bool {
 		outerTables[strings.ToLower(c.table)] = true
 	}
 	found := false
-	flinksql.Inspect(sel.Where, func(n flinksql.Node) bool {
-		if ref, ok := n.(*flinksql.ColumnRef); ok && len(ref.Parts) >= 2 {
+	ast.Inspect(sel.Where, func(n ast.Node) bool {
+		if ref, ok := n.(*ast.ColumnRef); ok && len(ref.Parts) >= 2 {
 			q := strings.ToLower(ref.Parts[0].Name)
 			found = found || outerTables[q] && !inner[q]
 		}
-		_, isQuery := n.(*flinksql.Query)
+		_, isQuery := n.(*ast.Query)
 		return !found && !isQuery
 	})
 	return found
@@ -49,9 +50,9 @@ func correlated(q *flinksql.Query, outer scope) bool {
 // — as Flink decorrelates it: the aggregate grouped by the inner side of
 // those equalities, joined to the outer rows on them (LEFT in the SELECT
 // list, INNER in WHERE).
-func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flinksql.SubqueryExpr, left bool, ctes map[string]*cte, subst map[string]int) (*rel, error) {
+func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *ast.SubqueryExpr, left bool, ctes map[string]*cte, subst map[string]int) (*rel, error) {
 	q := sq.Query
-	sel, ok := q.Body.(*flinksql.Select)
+	sel, ok := q.Body.(*ast.Select)
 	if !ok || q.With != nil || sel.From == nil || len(sel.Items) != 1 || len(sel.GroupBy) > 0 || sel.Having != nil || !hasAggregate(sel) ||
 		sel.Distinct || q.Limit != nil || len(q.OrderBy) > 0 {
 		return nil, errorAt(sq, "a correlated scalar subquery is supported in debug runs as one aggregate over FROM … WHERE inner = outer …, not this one")
@@ -61,7 +62,7 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 	// The outer rows reach the join before the subquery's (one scan feeds
 	// both in the order they were planned).
 	in.out.To(op.Input(0))
-	var conds []flinksql.Expr
+	var conds []ast.Expr
 	if sel.Where != nil {
 		conds = conjuncts(sel.Where)
 	}
@@ -91,7 +92,7 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 	aggSubst := map[string]int{}
 	var collectErr error
 	inC := d.compiler(sub.cols)
-	flinksql.Inspect(sel.Items[0].Expr, func(n flinksql.Node) bool {
+	ast.Inspect(sel.Items[0].Expr, func(n ast.Node) bool {
 		f, ok := aggCall(n)
 		if !ok || collectErr != nil {
 			return collectErr == nil
@@ -123,7 +124,7 @@ func (d tableFuncs) joinCorrelatedScalar(ctx context.Context, in *rel, sq *flink
 	})
 	g := stream.NewGroupAgg(nKeys, specs)
 	calc.out.To(g)
-	name := fmt.Sprintf("GroupAggregate(groupBy=[%d correlation keys], select=[%s])", nKeys, flinksql.FormatExpr(sel.Items[0].Expr))
+	name := fmt.Sprintf("GroupAggregate(groupBy=[%d correlation keys], select=[%s])", nKeys, format.Expr(sel.Items[0].Expr))
 	d.graph.Add(name, g)
 	aggCols := make(scope, nKeys, nKeys+len(specs))
 	for i := range aggCols {

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
+	"github.com/palink/palink/flinksql/format"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -12,8 +13,8 @@ import (
 // planSubqueryConds plans the WHERE conditions with a subquery: `x IN
 // (SELECT y …)` as Flink's semi join on x = y; the conditions without one
 // are returned to be applied as a filter. Other subqueries are refused.
-func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flinksql.Expr, ctes map[string]*cte) (*rel, []flinksql.Expr, error) {
-	var rest []flinksql.Expr
+func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []ast.Expr, ctes map[string]*cte) (*rel, []ast.Expr, error) {
+	var rest []ast.Expr
 	for _, c := range conds {
 		if !hasSubquery(c) {
 			rest = append(rest, c)
@@ -26,12 +27,12 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 			}
 			continue
 		}
-		x, ok := c.(*flinksql.InExpr)
+		x, ok := c.(*ast.InExpr)
 		if !ok || x.Query == nil {
-			var at flinksql.Node = c
-			flinksql.Inspect(c, func(n flinksql.Node) bool {
+			var at ast.Node = c
+			ast.Inspect(c, func(n ast.Node) bool {
 				switch n.(type) {
-				case *flinksql.ExistsExpr, *flinksql.SubqueryExpr, *flinksql.QuantifiedExpr, *flinksql.InExpr:
+				case *ast.ExistsExpr, *ast.SubqueryExpr, *ast.QuantifiedExpr, *ast.InExpr:
 					at = n
 					return false
 				}
@@ -70,7 +71,7 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 			op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
 			in.out.To(op.Input(0))
 			sub.out.To(op.Input(1))
-			name := fmt.Sprintf("Join(joinType=[LeftAntiJoin], where=[%s])", flinksql.FormatExpr(x))
+			name := fmt.Sprintf("Join(joinType=[LeftAntiJoin], where=[%s])", format.Expr(x))
 			d.graph.Add(name, op)
 			out.out, out.updating, out.producer = &op.Out, true, name
 		} else {
@@ -78,7 +79,7 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 			op.Key = [2]func(value.Row) (string, bool, error){key(lf), key(rf)}
 			in.out.To(op.Input(0))
 			sub.out.To(op.Input(1))
-			name := fmt.Sprintf("Join(joinType=[LeftSemiJoin], where=[%s])", flinksql.FormatExpr(x))
+			name := fmt.Sprintf("Join(joinType=[LeftSemiJoin], where=[%s])", format.Expr(x))
 			d.graph.Add(name, op)
 			out.out = &op.Out
 			if sub.updating {
@@ -91,32 +92,32 @@ func (d tableFuncs) planSubqueryConds(ctx context.Context, in *rel, conds []flin
 }
 
 // existsOf recognizes EXISTS (…) and NOT EXISTS (…).
-func existsOf(e flinksql.Expr) (*flinksql.ExistsExpr, bool, bool) {
+func existsOf(e ast.Expr) (*ast.ExistsExpr, bool, bool) {
 	for {
-		p, ok := e.(*flinksql.ParenExpr)
+		p, ok := e.(*ast.ParenExpr)
 		if !ok {
 			break
 		}
 		e = p.X
 	}
-	if u, ok := e.(*flinksql.UnaryExpr); ok && u.Op == "NOT" {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == "NOT" {
 		ex, anti, ok := existsOf(u.X)
 		return ex, !anti, ok
 	}
-	ex, ok := e.(*flinksql.ExistsExpr)
+	ex, ok := e.(*ast.ExistsExpr)
 	return ex, false, ok
 }
 
 // planExists plans [NOT] EXISTS (SELECT … FROM … WHERE …) as Flink's semi
 // (anti) join: the subquery's WHERE equalities between its columns and
 // the outer query's are the join key, its other conditions filter it.
-func (d tableFuncs) planExists(ctx context.Context, in *rel, ex *flinksql.ExistsExpr, anti bool, ctes map[string]*cte) (*rel, error) {
+func (d tableFuncs) planExists(ctx context.Context, in *rel, ex *ast.ExistsExpr, anti bool, ctes map[string]*cte) (*rel, error) {
 	q := ex.Query
-	sel, ok := q.Body.(*flinksql.Select)
+	sel, ok := q.Body.(*ast.Select)
 	if !ok || q.With != nil || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || hasAggregate(sel) || q.Limit != nil || len(q.OrderBy) > 0 {
 		return nil, errorAt(ex, "EXISTS over this subquery is not supported in debug runs yet: a SELECT … FROM … WHERE … is")
 	}
-	var conds []flinksql.Expr
+	var conds []ast.Expr
 	if sel.Where != nil {
 		conds = conjuncts(sel.Where)
 	}

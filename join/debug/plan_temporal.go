@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -13,7 +13,7 @@ import (
 // planTemporalJoin plans `left [LEFT] JOIN versioned FOR SYSTEM_TIME AS OF
 // left.rowtime ON …` against a versioned table (a primary key and a
 // watermark, not a lookup source): Flink's event-time temporal join.
-func (d joins) planTemporalJoin(ctx context.Context, j *flinksql.Join, right *flinksql.TableRef, t *tableDef, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
+func (d joins) planTemporalJoin(ctx context.Context, j *ast.Join, right *ast.TableRef, t *tableDef, ctes map[string]*cte, hints map[string]map[string]string) (*rel, error) {
 	if len(t.pk) == 0 || t.wm == nil {
 		return nil, errorAt(right, "Temporal Table Join requires primary key in versioned table, but no primary key can be found. (%s needs a PRIMARY KEY and a WATERMARK to be a versioned table)", t.name)
 	}
@@ -24,7 +24,7 @@ func (d joins) planTemporalJoin(ctx context.Context, j *flinksql.Join, right *fl
 	if left.updating {
 		return nil, errorAt(j, "an event-time temporal join's input must be append-only in debug runs; %s gives updates", left.producer)
 	}
-	ref, ok := right.SystemTime.(*flinksql.ColumnRef)
+	ref, ok := right.SystemTime.(*ast.ColumnRef)
 	lt := -1
 	if ok {
 		if i, fields, err := left.cols.resolve(ref); err == nil && len(fields) == 0 {
@@ -53,8 +53,8 @@ func (d joins) planTemporalJoin(ctx context.Context, j *flinksql.Join, right *fl
 	}
 	var kind bool
 	switch j.Kind {
-	case flinksql.JoinInner:
-	case flinksql.JoinLeft:
+	case ast.JoinInner:
+	case ast.JoinLeft:
 		kind = true
 	default:
 		return nil, errorAt(j, "Temporal table join currently only supports INNER JOIN and LEFT JOIN, not %s", j.Kind)
@@ -68,7 +68,7 @@ func (d joins) planTemporalJoin(ctx context.Context, j *flinksql.Join, right *fl
 	op := stream.NewTemporalJoin(kind)
 	op.Width = [2]int{len(left.cols), len(rr.cols)}
 	var keyFns [2][]evalFn
-	var rest []flinksql.Expr
+	var rest []ast.Expr
 	if j.On != nil {
 		for _, e := range conjuncts(j.On) {
 			if l, r, ok := d.sides(e, left.cols, rr.cols); ok {

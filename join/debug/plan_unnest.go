@@ -3,7 +3,7 @@ package debug
 import (
 	"fmt"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
@@ -13,15 +13,15 @@ import (
 // of its array (a ROW element gives its fields as columns), per entry of
 // its map (key and value), per copy of its multiset's elements; a NULL or
 // empty one gives no row, or for a LEFT JOIN one row of NULLs.
-func (d joins) planUnnest(j *flinksql.Join, u *flinksql.Unnest, left *rel) (*rel, error) {
+func (d joins) planUnnest(j *ast.Join, u *ast.Unnest, left *rel) (*rel, error) {
 	outer := false
 	switch j.Kind {
-	case flinksql.JoinCross, flinksql.JoinComma:
-	case flinksql.JoinInner, flinksql.JoinLeft:
-		if b, ok := j.On.(*flinksql.BoolLit); !ok || !b.Value {
+	case ast.JoinCross, ast.JoinComma:
+	case ast.JoinInner, ast.JoinLeft:
+		if b, ok := j.On.(*ast.BoolLit); !ok || !b.Value {
 			return nil, errorAt(j, "a join with UNNEST needs ON TRUE in debug runs")
 		}
-		outer = j.Kind == flinksql.JoinLeft
+		outer = j.Kind == ast.JoinLeft
 	default:
 		return nil, errorAt(j, "%s with UNNEST is not supported", j.Kind)
 	}

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join/debug/stream"
 	"github.com/palink/palink/join/debug/value"
 )
 
 // planTableFunc plans TABLE(f(…)) in FROM: the window TVFs TUMBLE, HOP and
 // CUMULATE over event time; other table functions are refused.
-func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ctes map[string]*cte) (*rel, error) {
-	call, ok := f.Call.(*flinksql.FuncCall)
+func (d tableFuncs) planTableFunc(ctx context.Context, f *ast.TableFunc, ctes map[string]*cte) (*rel, error) {
+	call, ok := f.Call.(*ast.FuncCall)
 	if !ok {
 		return nil, errorAt(f, "this table function is not supported in debug runs")
 	}
@@ -33,10 +33,10 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	default:
 		return nil, errorAt(call, "table function %s is not supported in debug runs: only the window TVFs TUMBLE, HOP and CUMULATE", name)
 	}
-	args := map[string]flinksql.Expr{}
+	args := map[string]ast.Expr{}
 	names := append([]string{"DATA", "TIMECOL"}, params...)
 	for i, a := range call.Args {
-		if na, ok := a.(*flinksql.NamedArg); ok {
+		if na, ok := a.(*ast.NamedArg); ok {
 			args[strings.ToUpper(na.Name.Name)] = na.Value
 			continue
 		}
@@ -45,7 +45,7 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 		}
 		args[names[i]] = a
 	}
-	data, ok := args["DATA"].(*flinksql.TableArg)
+	data, ok := args["DATA"].(*ast.TableArg)
 	if !ok {
 		return nil, errorAt(call, "%s needs TABLE t as its first argument", name)
 	}
@@ -60,7 +60,7 @@ func (d tableFuncs) planTableFunc(ctx context.Context, f *flinksql.TableFunc, ct
 	if in.updating {
 		return nil, errorAt(call, "StreamPhysicalWindowTableFunction doesn't support consuming update and delete changes which is produced by node %s", in.producer)
 	}
-	desc, ok := args["TIMECOL"].(*flinksql.DescriptorExpr)
+	desc, ok := args["TIMECOL"].(*ast.DescriptorExpr)
 	if !ok || len(desc.Columns) != 1 {
 		return nil, errorAt(call, "%s needs DESCRIPTOR(time column) as its second argument", name)
 	}

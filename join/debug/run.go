@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join"
 	"github.com/palink/palink/join/debug/stream"
 )
@@ -136,7 +137,7 @@ func Run(ctx context.Context, script *flinksql.Script, opts Options) (*Result, e
 	if opts.Now != nil {
 		start = opts.Now()
 	}
-	d := &runner{ctx: ctx, opts: opts, tables: map[string]*tableDef{}, views: map[string]*flinksql.Query{}, sets: map[string]string{},
+	d := &runner{ctx: ctx, opts: opts, tables: map[string]*tableDef{}, views: map[string]*ast.Query{}, sets: map[string]string{},
 		zone: time.UTC, graph: &stream.Graph{}, scans: map[string]*rel{}}
 	d.driver = &stream.Driver{Graph: d.graph, Start: start.UnixMilli(), Step: opts.ClockStep.Milliseconds(), Policy: stream.Policy(opts.Watermarks)}
 	res := &Result{}
@@ -173,35 +174,35 @@ func (*limitReached) Error() string { return "row limit reached" }
 // plan reads the script's statements and plans each INSERT and SELECT
 // into the run's graph.
 func (d *runner) plan(ctx context.Context, script *flinksql.Script, res *Result) error {
-	var jobs []flinksql.Statement
-	var collect func(st flinksql.Statement) error
-	collect = func(st flinksql.Statement) error {
+	var jobs []ast.Statement
+	var collect func(st ast.Statement) error
+	collect = func(st ast.Statement) error {
 		switch s := st.(type) {
-		case *flinksql.SetStmt:
+		case *ast.SetStmt:
 			if s.HasValue {
 				d.sets[s.Key] = s.Value
 			}
-		case *flinksql.ResetStmt:
+		case *ast.ResetStmt:
 			delete(d.sets, s.Key)
-		case *flinksql.CreateTable:
+		case *ast.CreateTable:
 			return d.createTable(s)
-		case *flinksql.CreateView:
+		case *ast.CreateView:
 			d.views[strings.ToLower(s.Name.Key())] = s.Query
 			d.views[strings.ToLower(s.Name.Last())] = s.Query
-		case *flinksql.InsertStmt, *flinksql.QueryStmt:
+		case *ast.InsertStmt, *ast.QueryStmt:
 			jobs = append(jobs, s)
-		case *flinksql.StatementSet:
+		case *ast.StatementSet:
 			for _, inner := range s.Stmts {
 				if err := collect(inner); err != nil {
 					return err
 				}
 			}
-		case *flinksql.ExecuteStmt:
+		case *ast.ExecuteStmt:
 			return collect(s.Stmt)
-		case *flinksql.UseStmt, *flinksql.CreateCatalog, *flinksql.CreateDatabase, *flinksql.ShowStmt,
-			*flinksql.DescribeStmt, *flinksql.ExplainStmt, *flinksql.LoadModule, *flinksql.UseModules, *flinksql.DropStmt:
+		case *ast.UseStmt, *ast.CreateCatalog, *ast.CreateDatabase, *ast.ShowStmt,
+			*ast.DescribeStmt, *ast.ExplainStmt, *ast.LoadModule, *ast.UseModules, *ast.DropStmt:
 			// Nothing to run locally.
-		case *flinksql.CreateFunction:
+		case *ast.CreateFunction:
 			return errorAt(st, "CREATE FUNCTION: user-defined functions do not run in debug runs (only Flink's built-in functions do)")
 		default:
 			return errorAt(st, "%s is not supported in debug runs", statementName(st))
@@ -249,7 +250,7 @@ func (d *runner) applySets() error {
 }
 
 // statementName is a statement's kind in SQL words.
-func statementName(st flinksql.Statement) string {
+func statementName(st ast.Statement) string {
 	name := strings.TrimPrefix(fmt.Sprintf("%T", st), "*flinksql.")
 	var b strings.Builder
 	for i, r := range name {
@@ -266,7 +267,7 @@ type runner struct {
 	ctx    context.Context
 	opts   Options
 	tables map[string]*tableDef
-	views  map[string]*flinksql.Query
+	views  map[string]*ast.Query
 	sets   map[string]string
 	zone   *time.Location
 	graph  *stream.Graph

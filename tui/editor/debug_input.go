@@ -7,6 +7,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // The debug form's text: the template of a job's sources to fill in, and
@@ -25,8 +26,8 @@ func debugTemplate(sql string, samples api.DebugSamples, catalog []flinksql.Inje
 	var lines []string
 	seen := map[string]bool{}
 	for _, ins := range script.Inserts() {
-		flinksql.Inspect(ins.Query, func(n flinksql.Node) bool {
-			ref, ok := n.(*flinksql.TableRef)
+		ast.Inspect(ins.Query, func(n ast.Node) bool {
+			ref, ok := n.(*ast.TableRef)
 			if !ok || ref.SystemTime != nil {
 				return true
 			}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -109,4 +110,4 @@ func nextProblem(diags []flinksql.Diagnostic, cur pos) (pos, bool) {
 }
 
 // diagPos is a diagnostic's place in the editor's terms (0-based).
-func diagPos(p flinksql.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }
+func diagPos(p ast.Pos) pos { return pos{max(p.Line-1, 0), max(p.Col-1, 0)} }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/sqlview"
@@ -590,7 +591,7 @@ func (m *Screen) sqlOptions() flinksql.Options {
 	if !ok {
 		s = m.gatewayVersion
 	}
-	v, err := flinksql.ParseVersion(s)
+	v, err := builtin.ParseVersion(s)
 	if s == "" || err != nil {
 		return o
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 
-	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // Syntax highlighting is chroma's: a Flink SQL lexer registered below,
@@ -101,7 +101,7 @@ func wordType(w string, called bool) chroma.TokenType {
 	switch {
 	case sqlTypes[up] && up != "NULL":
 		return chroma.KeywordType
-	case flinksql.IsKeyword(up):
+	case builtin.IsKeyword(up):
 		return chroma.Keyword
 	case called:
 		return chroma.NameFunction

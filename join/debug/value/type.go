@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // Kind is the root of a SQL type.
@@ -190,10 +191,10 @@ func Parse(s string) (Type, error) {
 	return FromAST(dt)
 }
 
-// FromAST is the type a flinksql.DataType denotes, with Flink's defaults
+// FromAST is the type a ast.DataType denotes, with Flink's defaults
 // for parameters left out: VARCHAR is VARCHAR(1), DECIMAL is DECIMAL(10,
 // 0), TIMESTAMP is TIMESTAMP(6), TIME is TIME(0).
-func FromAST(dt *flinksql.DataType) (Type, error) {
+func FromAST(dt *ast.DataType) (Type, error) {
 	if dt == nil {
 		return Type{}, fmt.Errorf("no type")
 	}

@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 // The statements of Flink 1.20 and 2.x: materialized tables, models and
 // connections.

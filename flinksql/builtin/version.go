@@ -1,4 +1,4 @@
-package flinksql
+package builtin
 
 import (
 	"fmt"
@@ -81,13 +81,4 @@ func (v Version) orLatest() Version {
 // Known reports whether v is one of the releases palink knows the SQL of.
 func (v Version) Known() bool {
 	return !v.Before(Oldest) && !Latest.Before(v)
-}
-
-// target says what a script is checked for, in a message: "cluster prod
-// runs 1.20" or "checking for Flink 1.18".
-func (o Options) target() string {
-	if o.Target != "" {
-		return o.Target + " runs " + o.Version.String()
-	}
-	return "checking for Flink " + o.Version.String()
 }

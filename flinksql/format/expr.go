@@ -1,8 +1,9 @@
-package flinksql
+package format
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // exprFormatter renders expressions, and the window specs, ORDER BY items
@@ -14,7 +15,7 @@ type exprFormatter struct {
 
 // sub renders e, parenthesized when it binds looser than min (only for
 // trees built by hand: parsed ones keep their ParenExpr).
-func (f exprFormatter) sub(e Expr, min, ind int) string {
+func (f exprFormatter) sub(e ast.Expr, min, ind int) string {
 	s := f.expr(e, ind)
 	if exprPrec(e) < min {
 		return "(" + s + ")"
@@ -22,7 +23,7 @@ func (f exprFormatter) sub(e Expr, min, ind int) string {
 	return s
 }
 
-func (f exprFormatter) exprList(es []Expr, ind int) string {
+func (f exprFormatter) exprList(es []ast.Expr, ind int) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = f.expr(e, ind)
@@ -30,89 +31,89 @@ func (f exprFormatter) exprList(es []Expr, ind int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (f exprFormatter) subquery(q *Query, ind int) string {
+func (f exprFormatter) subquery(q *ast.Query, ind int) string {
 	queries := queryFormatter{printer: f.printer, exprs: f}
 	inner := f.capture(func() { queries.query(q, ind+1) })
 	return "(\n" + inner + "\n" + indent(ind) + ")"
 }
 
-func (f exprFormatter) expr(e Expr, ind int) string {
+func (f exprFormatter) expr(e ast.Expr, ind int) string {
 	switch x := e.(type) {
 	case nil:
 		return ""
-	case *ColumnRef:
+	case *ast.ColumnRef:
 		return identPath(x.Parts)
-	case *Star:
+	case *ast.Star:
 		if len(x.Qualifier) > 0 {
 			return identPath(x.Qualifier) + ".*"
 		}
 		return "*"
-	case *NumberLit:
+	case *ast.NumberLit:
 		return x.Text
-	case *StringLit:
-		return quoteString(x.Value)
-	case *BinaryLit:
+	case *ast.StringLit:
+		return ast.QuoteString(x.Value)
+	case *ast.BinaryLit:
 		return "X'" + x.Hex + "'"
-	case *BoolLit:
+	case *ast.BoolLit:
 		if x.Value {
 			return "TRUE"
 		}
 		return "FALSE"
-	case *NullLit:
+	case *ast.NullLit:
 		return "NULL"
-	case *TypedLit:
-		return x.Type + " " + quoteString(x.Value.Value)
-	case *IntervalLit:
-		return "INTERVAL " + kw(x.Negative, "-") + f.expr(x.Value, ind) + " " + qualifierString(x.Qualifier)
-	case *Param:
+	case *ast.TypedLit:
+		return x.Type + " " + ast.QuoteString(x.Value.Value)
+	case *ast.IntervalLit:
+		return "INTERVAL " + kw(x.Negative, "-") + f.expr(x.Value, ind) + " " + x.Qualifier.String()
+	case *ast.Param:
 		return "?"
-	case *UnaryExpr:
+	case *ast.UnaryExpr:
 		if x.Op == "-" || x.Op == "+" {
-			s := f.sub(x.X, precUnary, ind)
+			s := f.sub(x.X, ast.PrecUnary, ind)
 			if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
 				s = " " + s
 			}
 			return x.Op + s
 		}
 		if x.Op == "NOT" {
-			return "NOT " + f.sub(x.X, precNot, ind)
+			return "NOT " + f.sub(x.X, ast.PrecNot, ind)
 		}
-		return x.Op + " " + f.sub(x.X, precUnary, ind)
-	case *BinaryExpr:
+		return x.Op + " " + f.sub(x.X, ast.PrecUnary, ind)
+	case *ast.BinaryExpr:
 		return f.binary(x, ind)
-	case *IsExpr:
-		return f.sub(x.X, precCmp, ind) + " IS " + kw(x.Not, "NOT ") + x.What
-	case *IsDistinctExpr:
-		return f.sub(x.L, precCmp, ind) + " IS " + kw(x.Not, "NOT ") + "DISTINCT FROM " + f.sub(x.R, precConcat, ind)
-	case *InExpr:
-		s := f.sub(x.X, precCmp, ind) + kw(x.Not, " NOT") + " IN "
+	case *ast.IsExpr:
+		return f.sub(x.X, ast.PrecCmp, ind) + " IS " + kw(x.Not, "NOT ") + x.What
+	case *ast.IsDistinctExpr:
+		return f.sub(x.L, ast.PrecCmp, ind) + " IS " + kw(x.Not, "NOT ") + "DISTINCT FROM " + f.sub(x.R, ast.PrecConcat, ind)
+	case *ast.InExpr:
+		s := f.sub(x.X, ast.PrecCmp, ind) + kw(x.Not, " NOT") + " IN "
 		if x.Query != nil {
 			return s + f.subquery(x.Query, ind)
 		}
 		return s + "(" + f.exprList(x.List, ind) + ")"
-	case *BetweenExpr:
-		s := f.sub(x.X, precCmp, ind) + kw(x.Not, " NOT") + " BETWEEN "
+	case *ast.BetweenExpr:
+		s := f.sub(x.X, ast.PrecCmp, ind) + kw(x.Not, " NOT") + " BETWEEN "
 		if x.Mode != "" {
 			s += x.Mode + " "
 		}
-		return s + f.sub(x.Lo, precConcat, ind) + " AND " + f.sub(x.Hi, precConcat, ind)
-	case *LikeExpr:
-		s := f.sub(x.X, precCmp, ind) + kw(x.Not, " NOT") + " " + x.Op + " " + f.sub(x.Pattern, precConcat, ind)
+		return s + f.sub(x.Lo, ast.PrecConcat, ind) + " AND " + f.sub(x.Hi, ast.PrecConcat, ind)
+	case *ast.LikeExpr:
+		s := f.sub(x.X, ast.PrecCmp, ind) + kw(x.Not, " NOT") + " " + x.Op + " " + f.sub(x.Pattern, ast.PrecConcat, ind)
 		if x.Escape != nil {
-			s += " ESCAPE " + f.sub(x.Escape, precConcat, ind)
+			s += " ESCAPE " + f.sub(x.Escape, ast.PrecConcat, ind)
 		}
 		return s
-	case *QuantifiedExpr:
-		s := f.sub(x.L, precCmp, ind) + " " + x.Op + " " + x.Quantifier + " "
+	case *ast.QuantifiedExpr:
+		s := f.sub(x.L, ast.PrecCmp, ind) + " " + x.Op + " " + x.Quantifier + " "
 		if x.Query != nil {
 			return s + f.subquery(x.Query, ind)
 		}
 		return s + "(" + f.exprList(x.List, ind) + ")"
-	case *ExistsExpr:
+	case *ast.ExistsExpr:
 		return "EXISTS " + f.subquery(x.Query, ind)
-	case *SubqueryExpr:
+	case *ast.SubqueryExpr:
 		return f.subquery(x.Query, ind)
-	case *CaseExpr:
+	case *ast.CaseExpr:
 		s := "CASE"
 		if x.Operand != nil {
 			s += " " + f.expr(x.Operand, ind)
@@ -124,20 +125,20 @@ func (f exprFormatter) expr(e Expr, ind int) string {
 			s += " ELSE " + f.expr(x.Else, ind)
 		}
 		return s + " END"
-	case *CastExpr:
+	case *ast.CastExpr:
 		name := "CAST"
 		if x.Try {
 			name = "TRY_CAST"
 		}
-		return name + "(" + f.expr(x.X, ind) + " AS " + typeString(x.Type) + ")"
-	case *FuncCall:
+		return name + "(" + f.expr(x.X, ind) + " AS " + x.Type.String() + ")"
+	case *ast.FuncCall:
 		return f.funcCall(x, ind)
-	case *NamedArg:
+	case *ast.NamedArg:
 		return x.Name.String() + " => " + f.expr(x.Value, ind)
-	case *TableArg:
+	case *ast.TableArg:
 		s := "TABLE " + qname(x.Name)
 		if len(x.PartitionBy) == 1 {
-			s += " PARTITION BY " + f.sub(x.PartitionBy[0], precConcat, ind)
+			s += " PARTITION BY " + f.sub(x.PartitionBy[0], ast.PrecConcat, ind)
 		} else if len(x.PartitionBy) > 1 {
 			s += " PARTITION BY (" + f.exprList(x.PartitionBy, ind) + ")"
 		}
@@ -147,15 +148,15 @@ func (f exprFormatter) expr(e Expr, ind int) string {
 			s += " ORDER BY (" + f.orderItems(x.OrderBy, ind) + ")"
 		}
 		return s
-	case *DescriptorExpr:
+	case *ast.DescriptorExpr:
 		return "DESCRIPTOR(" + identList(x.Columns) + ")"
-	case *ModelArg:
+	case *ast.ModelArg:
 		return "MODEL " + qname(x.Name)
-	case *TimeUnitExpr:
+	case *ast.TimeUnitExpr:
 		return x.Unit
-	case *ExtractExpr:
+	case *ast.ExtractExpr:
 		return "EXTRACT(" + x.Unit + " FROM " + f.expr(x.X, ind) + ")"
-	case *TrimExpr:
+	case *ast.TrimExpr:
 		s := "TRIM("
 		if x.Side != "" {
 			s += x.Side + " "
@@ -167,55 +168,55 @@ func (f exprFormatter) expr(e Expr, ind int) string {
 			s += "FROM "
 		}
 		return s + f.expr(x.X, ind) + ")"
-	case *PositionExpr:
-		s := "POSITION(" + f.sub(x.Sub, precConcat, ind) + " IN " + f.sub(x.X, precConcat, ind)
+	case *ast.PositionExpr:
+		s := "POSITION(" + f.sub(x.Sub, ast.PrecConcat, ind) + " IN " + f.sub(x.X, ast.PrecConcat, ind)
 		if x.Start != nil {
 			s += " FROM " + f.expr(x.Start, ind)
 		}
 		return s + ")"
-	case *SubstringExpr:
+	case *ast.SubstringExpr:
 		s := "SUBSTRING(" + f.expr(x.X, ind) + " FROM " + f.expr(x.From, ind)
 		if x.Length != nil {
 			s += " FOR " + f.expr(x.Length, ind)
 		}
 		return s + ")"
-	case *OverlayExpr:
+	case *ast.OverlayExpr:
 		s := "OVERLAY(" + f.expr(x.X, ind) + " PLACING " + f.expr(x.Placing, ind) + " FROM " + f.expr(x.From, ind)
 		if x.Length != nil {
 			s += " FOR " + f.expr(x.Length, ind)
 		}
 		return s + ")"
-	case *FloorCeilExpr:
+	case *ast.FloorCeilExpr:
 		return x.Name + "(" + f.expr(x.X, ind) + " TO " + x.Unit + ")"
-	case *JSONCallExpr:
+	case *ast.JSONCallExpr:
 		return f.jsonCall(x, ind)
-	case *RowExpr:
+	case *ast.RowExpr:
 		s := "(" + f.exprList(x.Items, ind) + ")"
 		if x.Explicit {
 			return "ROW" + s
 		}
 		return s
-	case *ArrayExpr:
+	case *ast.ArrayExpr:
 		if x.Query != nil {
 			return "ARRAY" + f.subquery(x.Query, ind)
 		}
 		return "ARRAY[" + f.exprList(x.Items, ind) + "]"
-	case *MapExpr:
+	case *ast.MapExpr:
 		if x.Query != nil {
 			return "MAP" + f.subquery(x.Query, ind)
 		}
 		return "MAP[" + f.exprList(x.Items, ind) + "]"
-	case *ParenExpr:
+	case *ast.ParenExpr:
 		return "(" + f.expr(x.X, ind) + ")"
-	case *IndexExpr:
-		return f.sub(x.X, precUnary+1, ind) + "[" + f.expr(x.Index, ind) + "]"
-	case *FieldExpr:
-		return f.sub(x.X, precUnary+1, ind) + "." + x.Field.String()
-	case *GroupingSets:
+	case *ast.IndexExpr:
+		return f.sub(x.X, ast.PrecUnary+1, ind) + "[" + f.expr(x.Index, ind) + "]"
+	case *ast.FieldExpr:
+		return f.sub(x.X, ast.PrecUnary+1, ind) + "." + x.Field.String()
+	case *ast.GroupingSets:
 		return "GROUPING SETS (" + f.exprList(x.Sets, ind) + ")"
-	case *Rollup:
+	case *ast.Rollup:
 		return "ROLLUP (" + f.exprList(x.Items, ind) + ")"
-	case *Cube:
+	case *ast.Cube:
 		return "CUBE (" + f.exprList(x.Items, ind) + ")"
 	}
 	return ""
@@ -224,12 +225,12 @@ func (f exprFormatter) expr(e Expr, ind int) string {
 // binary renders a chain of left-associated operators of one precedence
 // (a + b + c ...) in one pass: rendering it recursively would copy the
 // growing left side at every step.
-func (f exprFormatter) binary(x *BinaryExpr, ind int) string {
+func (f exprFormatter) binary(x *ast.BinaryExpr, ind int) string {
 	p := exprPrec(x)
-	var chain []*BinaryExpr
-	var base Expr = x
+	var chain []*ast.BinaryExpr
+	var base ast.Expr = x
 	for {
-		b, ok := base.(*BinaryExpr)
+		b, ok := base.(*ast.BinaryExpr)
 		if !ok || exprPrec(b) != p {
 			break
 		}
@@ -241,8 +242,8 @@ func (f exprFormatter) binary(x *BinaryExpr, ind int) string {
 	for i := len(chain) - 1; i >= 0; i-- {
 		b := chain[i]
 		rmin := p + 1
-		if p == precCmp {
-			rmin = precConcat
+		if p == ast.PrecCmp {
+			rmin = ast.PrecConcat
 		}
 		sb.WriteByte(' ')
 		sb.WriteString(b.Op)
@@ -252,7 +253,7 @@ func (f exprFormatter) binary(x *BinaryExpr, ind int) string {
 	return sb.String()
 }
 
-func (f exprFormatter) funcCall(x *FuncCall, ind int) string {
+func (f exprFormatter) funcCall(x *ast.FuncCall, ind int) string {
 	s := qname(x.Name)
 	if x.NoParens {
 		return s
@@ -275,13 +276,13 @@ func (f exprFormatter) funcCall(x *FuncCall, ind int) string {
 	return s
 }
 
-func (f exprFormatter) jsonCall(x *JSONCallExpr, ind int) string {
+func (f exprFormatter) jsonCall(x *ast.JSONCallExpr, ind int) string {
 	var parts []string
 	for _, a := range x.Args {
 		parts = append(parts, f.expr(a, ind))
 	}
 	for _, e := range x.Entries {
-		k := f.sub(e.Key, precConcat, ind)
+		k := f.sub(e.Key, ast.PrecConcat, ind)
 		if e.KeyWord {
 			k = "KEY " + k
 		}
@@ -293,19 +294,19 @@ func (f exprFormatter) jsonCall(x *JSONCallExpr, ind int) string {
 	}
 	s := x.Name + "(" + strings.Join(parts, ", ")
 	if x.Returning != nil {
-		s += " RETURNING " + typeString(x.Returning)
+		s += " RETURNING " + x.Returning.String()
 	}
 	for _, c := range x.Clauses {
 		text := c.Text
 		if c.Default != nil {
-			text = strings.Replace(text, "DEFAULT", "DEFAULT "+f.sub(c.Default, precConcat, ind), 1)
+			text = strings.Replace(text, "DEFAULT", "DEFAULT "+f.sub(c.Default, ast.PrecConcat, ind), 1)
 		}
 		s += " " + text
 	}
 	return s + ")"
 }
 
-func (f exprFormatter) hints(hs []*Hint) string {
+func (f exprFormatter) hints(hs []*ast.Hint) string {
 	parts := make([]string, len(hs))
 	for i, h := range hs {
 		s := h.Name.String()
@@ -324,7 +325,7 @@ func (f exprFormatter) hints(hs []*Hint) string {
 	return "/*+ " + strings.Join(parts, ", ") + " */"
 }
 
-func (f exprFormatter) orderItems(items []*OrderItem, ind int) string {
+func (f exprFormatter) orderItems(items []*ast.OrderItem, ind int) string {
 	parts := make([]string, len(items))
 	for i, o := range items {
 		parts[i] = f.expr(o.Expr, ind)
@@ -338,7 +339,7 @@ func (f exprFormatter) orderItems(items []*OrderItem, ind int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (f exprFormatter) windowSpec(w *WindowSpec, ind int) string {
+func (f exprFormatter) windowSpec(w *ast.WindowSpec, ind int) string {
 	var parts []string
 	if w.Ref != nil {
 		parts = append(parts, w.Ref.String())
@@ -361,127 +362,43 @@ func (f exprFormatter) windowSpec(w *WindowSpec, ind int) string {
 	return "(" + strings.Join(parts, " ") + ")"
 }
 
-func (f exprFormatter) frameBound(b *FrameBound, ind int) string {
+func (f exprFormatter) frameBound(b *ast.FrameBound, ind int) string {
 	if b.Offset != nil {
-		return f.sub(b.Offset, precConcat, ind) + " " + b.Kind
+		return f.sub(b.Offset, ast.PrecConcat, ind) + " " + b.Kind
 	}
 	return b.Kind
 }
 
-func exprPrec(e Expr) int {
+func exprPrec(e ast.Expr) int {
 	switch x := e.(type) {
-	case *BinaryExpr:
+	case *ast.BinaryExpr:
 		switch x.Op {
 		case "OR":
-			return precOr
+			return ast.PrecOr
 		case "AND":
-			return precAnd
+			return ast.PrecAnd
 		case "||":
-			return precConcat
+			return ast.PrecConcat
 		case "+", "-":
-			return precAdd
+			return ast.PrecAdd
 		case "*", "/", "%":
-			return precMul
+			return ast.PrecMul
 		}
-		return precCmp
-	case *UnaryExpr:
+		return ast.PrecCmp
+	case *ast.UnaryExpr:
 		if x.Op == "NOT" {
-			return precNot
+			return ast.PrecNot
 		}
-		return precUnary
-	case *IsExpr, *IsDistinctExpr, *InExpr, *BetweenExpr, *LikeExpr, *QuantifiedExpr:
-		return precCmp
+		return ast.PrecUnary
+	case *ast.IsExpr, *ast.IsDistinctExpr, *ast.InExpr, *ast.BetweenExpr, *ast.LikeExpr, *ast.QuantifiedExpr:
+		return ast.PrecCmp
 	}
-	return precUnary + 1
+	return ast.PrecUnary + 1
 }
 
-func qualifierString(q *IntervalQualifier) string {
-	if q == nil {
-		return ""
-	}
-	s := q.From + intParams(q.FromParams)
-	if q.To != "" {
-		s += " TO " + q.To + intParams(q.ToParams)
-	}
-	return s
-}
+func qname(q *ast.QualifiedName) string { return q.String() }
 
-func intParams(ps []int) string {
-	if len(ps) == 0 {
-		return ""
-	}
-	parts := make([]string, len(ps))
-	for i, p := range ps {
-		parts[i] = strconv.Itoa(p)
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
-
-func typeString(t *DataType) string {
-	if t == nil {
-		return ""
-	}
-	var s string
-	switch {
-	case t.UserType != nil:
-		s = qname(t.UserType)
-	case t.Postfix:
-		s = typeString(t.Elem) + " " + t.Name
-	case t.Name == "ARRAY" || t.Name == "MULTISET":
-		s = t.Name + "<" + typeString(t.Elem) + ">"
-	case t.Name == "MAP":
-		s = "MAP<" + typeString(t.Key) + ", " + typeString(t.Value) + ">"
-	case t.Name == "ROW":
-		fields := make([]string, len(t.Fields))
-		for i, fd := range t.Fields {
-			fields[i] = fd.Name.String() + " " + typeString(fd.Type)
-			if fd.Comment != nil {
-				fields[i] += " " + quoteString(fd.Comment.Value)
-			}
-		}
-		switch {
-		case t.Parens:
-			s = "ROW(" + strings.Join(fields, ", ") + ")"
-		case len(fields) == 0:
-			s = "ROW<>"
-		default:
-			s = "ROW<" + strings.Join(fields, ", ") + ">"
-		}
-	case t.Name == "STRUCTURED":
-		fields := []string{quoteString(t.StructClass.Value)}
-		for _, fd := range t.Fields {
-			field := fd.Name.String() + " " + typeString(fd.Type)
-			if fd.Comment != nil {
-				field += " " + quoteString(fd.Comment.Value)
-			}
-			fields = append(fields, field)
-		}
-		s = "STRUCTURED<" + strings.Join(fields, ", ") + ">"
-	case t.Name == "RAW":
-		s = "RAW(" + quoteString(t.RawClass.Value)
-		if t.RawSnapshot != nil {
-			s += ", " + quoteString(t.RawSnapshot.Value)
-		}
-		s += ")"
-	case t.Name == "INTERVAL":
-		s = "INTERVAL " + qualifierString(t.Interval)
-	default:
-		s = t.Name + intParams(t.Params)
-		if t.Zone != "" {
-			s += " " + t.Zone
-		}
-	}
-	if t.NotNull {
-		s += " NOT NULL"
-	} else if t.Null {
-		s += " NULL"
-	}
-	return s
-}
-
-func qname(q *QualifiedName) string { return q.String() }
-
-func identPath(ids []*Ident) string {
+func identPath(ids []*ast.Ident) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = id.String()
@@ -489,7 +406,7 @@ func identPath(ids []*Ident) string {
 	return strings.Join(parts, ".")
 }
 
-func identList(ids []*Ident) string {
+func identList(ids []*ast.Ident) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = id.String()
@@ -497,10 +414,10 @@ func identList(ids []*Ident) string {
 	return strings.Join(parts, ", ")
 }
 
-func stringList(ss []*StringLit) string {
+func stringList(ss []*ast.StringLit) string {
 	parts := make([]string, len(ss))
 	for i, s := range ss {
-		parts[i] = quoteString(s.Value)
+		parts[i] = ast.QuoteString(s.Value)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,10 @@
-package flinksql
+package format
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // queryFormatter lays out queries: WITH, SELECT and its clauses, set
 // operations, VALUES, FROM with its joins, and MATCH_RECOGNIZE.
@@ -9,7 +13,7 @@ type queryFormatter struct {
 	exprs exprFormatter
 }
 
-func (f queryFormatter) query(q *Query, ind int) {
+func (f queryFormatter) query(q *ast.Query, ind int) {
 	if q.With != nil {
 		for i, c := range q.With.CTEs {
 			line := ""
@@ -26,7 +30,7 @@ func (f queryFormatter) query(q *Query, ind int) {
 			f.emit(c.Pos, ind, line)
 			f.query(c.Query, ind+1)
 		}
-		f.emit(Pos{}, ind, ")")
+		f.emit(ast.Pos{}, ind, ")")
 	}
 	f.body(q.Body, ind)
 	if len(q.OrderBy) > 0 {
@@ -43,16 +47,16 @@ func (f queryFormatter) query(q *Query, ind int) {
 	}
 }
 
-func (f queryFormatter) body(b QueryBody, ind int) {
+func (f queryFormatter) body(b ast.QueryBody, ind int) {
 	switch x := b.(type) {
-	case *Select:
+	case *ast.Select:
 		f.selectBlock(x, ind)
-	case *SetOp:
+	case *ast.SetOp:
 		f.body(x.L, ind)
 		line := x.Op + kw(x.All, " ALL") + kw(x.Distinct, " DISTINCT")
-		f.emit(Pos{}, ind, line)
+		f.emit(ast.Pos{}, ind, line)
 		f.body(x.R, ind)
-	case *Values:
+	case *ast.Values:
 		rows := make([]string, len(x.Rows))
 		for i, r := range x.Rows {
 			rows[i] = f.exprs.expr(r, ind+1)
@@ -68,14 +72,14 @@ func (f queryFormatter) body(b QueryBody, ind int) {
 			}
 			f.emitNode(x.Rows[i].Range(), ind+1, r)
 		}
-	case *ParenQuery:
+	case *ast.ParenQuery:
 		f.emit(x.Pos, ind, "(")
 		f.query(x.Query, ind+1)
-		f.emit(Pos{}, ind, ")")
+		f.emit(ast.Pos{}, ind, ")")
 	}
 }
 
-func (f queryFormatter) selectBlock(s *Select, ind int) {
+func (f queryFormatter) selectBlock(s *ast.Select, ind int) {
 	head := "SELECT"
 	if len(s.Hints) > 0 {
 		head += " " + f.exprs.hints(s.Hints)
@@ -95,7 +99,7 @@ func (f queryFormatter) selectBlock(s *Select, ind int) {
 	} else if s.Where != nil {
 		listEnd = s.Where.Range().Pos
 	}
-	oneLine := !f.hasCommentsIn(Span{s.Pos, listEnd})
+	oneLine := !f.hasCommentsIn(ast.Span{Pos: s.Pos, End: listEnd})
 	total := len(head)
 	for i, it := range s.Items {
 		items[i] = f.exprs.expr(it.Expr, ind+1)
@@ -143,13 +147,13 @@ func (f queryFormatter) selectBlock(s *Select, ind int) {
 // conjunct per line. Each conjunct is rendered once: rendering twice would
 // be exponential in the nesting of subqueries, and would place comments
 // twice.
-func (f queryFormatter) condition(word string, cond Expr, ind int) {
+func (f queryFormatter) condition(word string, cond ast.Expr, ind int) {
 	f.flushBefore(cond.Range().Pos.Offset, ind)
 	comments := f.hasCommentsIn(cond.Range())
-	var conj []Expr
-	var flatten func(e Expr)
-	flatten = func(e Expr) {
-		if b, ok := e.(*BinaryExpr); ok && b.Op == "AND" {
+	var conj []ast.Expr
+	var flatten func(e ast.Expr)
+	flatten = func(e ast.Expr) {
+		if b, ok := e.(*ast.BinaryExpr); ok && b.Op == "AND" {
 			flatten(b.L)
 			flatten(b.R)
 			return
@@ -164,7 +168,7 @@ func (f queryFormatter) condition(word string, cond Expr, ind int) {
 		if i == 0 {
 			in = ind
 		}
-		parts[i] = f.exprs.sub(c, precAnd+1, in)
+		parts[i] = f.exprs.sub(c, ast.PrecAnd+1, in)
 		multi = multi || strings.Contains(parts[i], "\n")
 	}
 	one := strings.Join(parts, " AND ")
@@ -181,22 +185,22 @@ func (f queryFormatter) condition(word string, cond Expr, ind int) {
 	}
 }
 
-func (f queryFormatter) from(t TableExpr, ind int) {
-	var chain []*Join
+func (f queryFormatter) from(t ast.TableExpr, ind int) {
+	var chain []*ast.Join
 	base := t
 	for {
-		j, ok := base.(*Join)
+		j, ok := base.(*ast.Join)
 		if !ok {
 			break
 		}
-		chain = append([]*Join{j}, chain...)
+		chain = append([]*ast.Join{j}, chain...)
 		base = j.L
 	}
 	anchor := base.Range().Pos
 	f.flushBefore(anchor.Offset, ind)
 	line := "FROM " + f.table(base, ind)
 	for _, j := range chain {
-		if j.Kind == JoinComma {
+		if j.Kind == ast.JoinComma {
 			line += ", " + f.table(j.R, ind)
 			continue
 		}
@@ -217,9 +221,9 @@ func (f queryFormatter) from(t TableExpr, ind int) {
 }
 
 // table renders a table expression inline (a subquery spans lines).
-func (f queryFormatter) table(t TableExpr, ind int) string {
+func (f queryFormatter) table(t ast.TableExpr, ind int) string {
 	switch x := t.(type) {
-	case *TableRef:
+	case *ast.TableRef:
 		s := qname(x.Name)
 		if len(x.Hints) > 0 {
 			s += " " + f.exprs.hints(x.Hints)
@@ -228,20 +232,20 @@ func (f queryFormatter) table(t TableExpr, ind int) string {
 			s += " FOR SYSTEM_TIME AS OF " + f.exprs.expr(x.SystemTime, ind)
 		}
 		return s + aliasString(x.Alias)
-	case *DerivedTable:
+	case *ast.DerivedTable:
 		inner := f.capture(func() { f.query(x.Query, ind+1) })
 		return kw(x.Lateral, "LATERAL ") + "(\n" + inner + "\n" + indent(ind) + ")" + aliasString(x.Alias)
-	case *TableFunc:
+	case *ast.TableFunc:
 		call := f.exprs.expr(x.Call, ind)
 		if x.Wrapped {
 			call = "TABLE(" + call + ")"
 		}
 		return kw(x.Lateral, "LATERAL ") + call + aliasString(x.Alias)
-	case *Unnest:
+	case *ast.Unnest:
 		return "UNNEST(" + f.exprs.exprList(x.Args, ind) + ")" + kw(x.WithOrdinality, " WITH ORDINALITY") + aliasString(x.Alias)
-	case *Join:
+	case *ast.Join:
 		s := f.table(x.L, ind)
-		if x.Kind == JoinComma {
+		if x.Kind == ast.JoinComma {
 			return s + ", " + f.table(x.R, ind)
 		}
 		s += " " + kw(x.Natural, "NATURAL ") + x.Kind.String() + " " + f.table(x.R, ind)
@@ -252,15 +256,15 @@ func (f queryFormatter) table(t TableExpr, ind int) string {
 			s += " USING (" + identList(x.Using) + ")"
 		}
 		return s
-	case *ParenTable:
+	case *ast.ParenTable:
 		return "(" + f.table(x.Table, ind) + ")"
-	case *MatchRecognize:
+	case *ast.MatchRecognize:
 		return f.matchRecognize(x, ind)
 	}
 	return ""
 }
 
-func (f queryFormatter) matchRecognize(m *MatchRecognize, ind int) string {
+func (f queryFormatter) matchRecognize(m *ast.MatchRecognize, ind int) string {
 	in := indent(ind + 1)
 	var b strings.Builder
 	b.WriteString(f.table(m.Input, ind))
@@ -314,7 +318,7 @@ func (f queryFormatter) matchRecognize(m *MatchRecognize, ind int) string {
 	return b.String()
 }
 
-func aliasString(a *Alias) string {
+func aliasString(a *ast.Alias) string {
 	if a == nil {
 		return ""
 	}
@@ -325,31 +329,31 @@ func aliasString(a *Alias) string {
 	return s
 }
 
-func patternString(t PatternTerm) string {
+func patternString(t ast.PatternTerm) string {
 	switch x := t.(type) {
-	case *PatternVar:
+	case *ast.PatternVar:
 		return x.Name.String() + x.Quant
-	case *PatternSeq:
+	case *ast.PatternSeq:
 		parts := make([]string, len(x.Items))
 		for i, it := range x.Items {
 			parts[i] = patternString(it)
 		}
 		return strings.Join(parts, " ")
-	case *PatternAlt:
+	case *ast.PatternAlt:
 		parts := make([]string, len(x.Alts))
 		for i, it := range x.Alts {
 			parts[i] = patternString(it)
 		}
 		return strings.Join(parts, " | ")
-	case *PatternGroup:
+	case *ast.PatternGroup:
 		return "(" + patternString(x.Inner) + ")" + x.Quant
-	case *PatternPermute:
+	case *ast.PatternPermute:
 		parts := make([]string, len(x.Items))
 		for i, it := range x.Items {
 			parts[i] = patternString(it)
 		}
 		return "PERMUTE(" + strings.Join(parts, ", ") + ")"
-	case *PatternExclude:
+	case *ast.PatternExclude:
 		return "{- " + patternString(x.Inner) + " -}"
 	}
 	return ""

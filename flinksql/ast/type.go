@@ -1,4 +1,9 @@
-package flinksql
+package ast
+
+import (
+	"strconv"
+	"strings"
+)
 
 // DataType is a Flink data type as written in DDL or CAST.
 //
@@ -79,4 +84,91 @@ func (t *DataType) Root() string {
 		}
 	}
 	return t.Name
+}
+
+// String renders the qualifier as Flink writes it, e.g. "DAY(2) TO SECOND(3)".
+func (q *IntervalQualifier) String() string {
+	if q == nil {
+		return ""
+	}
+	s := q.From + intParams(q.FromParams)
+	if q.To != "" {
+		s += " TO " + q.To + intParams(q.ToParams)
+	}
+	return s
+}
+
+func intParams(ps []int) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = strconv.Itoa(p)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// String renders the type as Flink writes it, e.g. "ROW<a INT, b STRING> NOT
+// NULL"; a nil type is the empty string.
+func (t *DataType) String() string {
+	if t == nil {
+		return ""
+	}
+	var s string
+	switch {
+	case t.UserType != nil:
+		s = t.UserType.String()
+	case t.Postfix:
+		s = t.Elem.String() + " " + t.Name
+	case t.Name == "ARRAY" || t.Name == "MULTISET":
+		s = t.Name + "<" + t.Elem.String() + ">"
+	case t.Name == "MAP":
+		s = "MAP<" + t.Key.String() + ", " + t.Value.String() + ">"
+	case t.Name == "ROW":
+		fields := make([]string, len(t.Fields))
+		for i, fd := range t.Fields {
+			fields[i] = fd.Name.String() + " " + fd.Type.String()
+			if fd.Comment != nil {
+				fields[i] += " " + QuoteString(fd.Comment.Value)
+			}
+		}
+		switch {
+		case t.Parens:
+			s = "ROW(" + strings.Join(fields, ", ") + ")"
+		case len(fields) == 0:
+			s = "ROW<>"
+		default:
+			s = "ROW<" + strings.Join(fields, ", ") + ">"
+		}
+	case t.Name == "STRUCTURED":
+		fields := []string{QuoteString(t.StructClass.Value)}
+		for _, fd := range t.Fields {
+			field := fd.Name.String() + " " + fd.Type.String()
+			if fd.Comment != nil {
+				field += " " + QuoteString(fd.Comment.Value)
+			}
+			fields = append(fields, field)
+		}
+		s = "STRUCTURED<" + strings.Join(fields, ", ") + ">"
+	case t.Name == "RAW":
+		s = "RAW(" + QuoteString(t.RawClass.Value)
+		if t.RawSnapshot != nil {
+			s += ", " + QuoteString(t.RawSnapshot.Value)
+		}
+		s += ")"
+	case t.Name == "INTERVAL":
+		s = "INTERVAL " + t.Interval.String()
+	default:
+		s = t.Name + intParams(t.Params)
+		if t.Zone != "" {
+			s += " " + t.Zone
+		}
+	}
+	if t.NotNull {
+		s += " NOT NULL"
+	} else if t.Null {
+		s += " NULL"
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 // Statement is one statement of a script. Its Span covers the statement
 // from its first token to its last, without the terminating semicolon, so

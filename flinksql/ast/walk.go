@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 import "reflect"
 

@@ -1,13 +1,19 @@
-package flinksql
+package format
 
 import (
 	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
 )
 
 // lineWidth is where the formatter breaks a clause into one item per line.
 const lineWidth = 100
 
-// Format renders a parsed script in palink's canonical style: keywords
+// Script renders a script's statements canonically: src is the script's
+// text, stmts its statements and comments every comment of it, as
+// flinksql.ParseScript gives them (flinksql.Format is the short way).
+//
+// It renders a parsed script in palink's canonical style: keywords
 // upper-case, two-space indent, one clause per line, one column or option
 // per line, statements ending in ';' and separated by a blank line.
 //
@@ -16,7 +22,8 @@ const lineWidth = 100
 // of the formatted statement. A statement that failed to parse is copied
 // as written. The output is stable: formatting it again changes nothing,
 // and it parses to the same tree as the input.
-func Format(s *Script) string {
+func Script(src string, stmts []ast.Statement, comments []ast.Comment) string {
+	s := &script{Src: src, Stmts: stmts, Comments: comments}
 	f := newFormatter(&printer{comments: s.Comments})
 	var out strings.Builder
 	var prev []outLine // the previous statement, held back for a trailing comment after its ';'
@@ -85,7 +92,7 @@ func canTrail(lines []outLine) bool {
 
 // semicolonLine is the line of the ';' ending the statement, or of its
 // last token when there is none.
-func semicolonLine(s *Script, st Statement) int {
+func semicolonLine(s *script, st ast.Statement) int {
 	r := st.Range()
 	rest := s.Src[r.End.Offset:]
 	line := r.End.Line
@@ -103,9 +110,9 @@ func semicolonLine(s *Script, st Statement) int {
 	return r.End.Line
 }
 
-// FormatStatement renders one statement (without a terminating ';'),
+// Statement renders one statement (without a terminating ';'),
 // without comments.
-func FormatStatement(st Statement) string {
+func Statement(st ast.Statement) string {
 	f := newFormatter(&printer{})
 	f.stmt(st, 0)
 	var b strings.Builder
@@ -118,11 +125,8 @@ func FormatStatement(st Statement) string {
 	return b.String()
 }
 
-// FormatExpr renders an expression on one line (subqueries aside).
-func FormatExpr(e Expr) string { return exprFormatter{printer: &printer{}}.expr(e, 0) }
-
-// String renders the data type as SQL.
-func (t *DataType) String() string { return typeString(t) }
+// Expr renders an expression on one line (subqueries aside).
+func Expr(e ast.Expr) string { return exprFormatter{printer: &printer{}}.expr(e, 0) }
 
 // kw is s when on, else nothing: an optional keyword.
 func kw(on bool, s string) string {
@@ -130,4 +134,20 @@ func kw(on bool, s string) string {
 		return s
 	}
 	return ""
+}
+
+// script is what the formatter reads of a parsed script.
+type script struct {
+	Src      string
+	Stmts    []ast.Statement
+	Comments []ast.Comment
+}
+
+// Text is the source of n, as flinksql.Script.Text.
+func (s *script) Text(n ast.Node) string {
+	r := n.Range()
+	if r.Pos.Offset < 0 || r.End.Offset > len(s.Src) || r.Pos.Offset > r.End.Offset {
+		return ""
+	}
+	return s.Src[r.Pos.Offset:r.End.Offset]
 }

@@ -1,6 +1,10 @@
-package flinksql
+package format
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // stmtFormatter lays out statements: DDL with one column or option per
 // line, INSERT, statement sets and the rest; queries go to the query
@@ -19,11 +23,11 @@ func newFormatter(p *printer) stmtFormatter {
 
 // statementLines renders one statement of a script with the comments
 // inside it, and the terminating ';'.
-func (f stmtFormatter) statementLines(s *Script, st Statement) []outLine {
+func (f stmtFormatter) statementLines(s *script, st ast.Statement) []outLine {
 	r := st.Range()
 	f.lines = nil
 	f.limit = r.End.Offset
-	if _, bad := st.(*BadStmt); bad {
+	if _, bad := st.(*ast.BadStmt); bad {
 		for _, l := range strings.Split(s.Text(st), "\n") {
 			f.lines = append(f.lines, outLine{text: strings.TrimRight(l, "\r")})
 		}
@@ -43,15 +47,15 @@ func (f stmtFormatter) statementLines(s *Script, st Statement) []outLine {
 	return f.lines
 }
 
-func (f stmtFormatter) stmt(st Statement, ind int) {
+func (f stmtFormatter) stmt(st ast.Statement, ind int) {
 	switch s := st.(type) {
-	case *QueryStmt:
+	case *ast.QueryStmt:
 		f.queries.query(s.Query, ind)
-	case *InsertStmt:
+	case *ast.InsertStmt:
 		f.insert(s, ind)
-	case *CreateTable:
+	case *ast.CreateTable:
 		f.createTable(s, ind)
-	case *CreateView:
+	case *ast.CreateView:
 		line := "CREATE " + kw(s.OrReplace, "OR REPLACE ") + kw(s.Temporary, "TEMPORARY ") + "VIEW " +
 			kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
 		if len(s.Columns) > 0 {
@@ -59,13 +63,13 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		}
 		f.emit(s.Pos, ind, line)
 		if s.Comment != nil {
-			f.emit(s.Comment.Pos, ind, "COMMENT "+quoteString(s.Comment.Value))
+			f.emit(s.Comment.Pos, ind, "COMMENT "+ast.QuoteString(s.Comment.Value))
 		}
 		f.lines[len(f.lines)-1].text += " AS"
 		f.queries.query(s.Query, ind)
-	case *CreateFunction:
+	case *ast.CreateFunction:
 		line := "CREATE " + kw(s.OrReplace, "OR REPLACE ") + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") +
-			"FUNCTION " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name) + " AS " + quoteString(s.Class.Value)
+			"FUNCTION " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name) + " AS " + ast.QuoteString(s.Class.Value)
 		if s.Language != "" {
 			line += " LANGUAGE " + s.Language
 		}
@@ -73,36 +77,36 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		case len(s.Using) > 0:
 			res := make([]string, len(s.Using))
 			for i, r := range s.Using {
-				res[i] = r.Kind + " " + quoteString(r.Path.Value)
+				res[i] = r.Kind + " " + ast.QuoteString(r.Path.Value)
 			}
 			line += " USING " + strings.Join(res, ", ")
 		case len(s.Jars) > 0:
 			jars := make([]string, len(s.Jars))
 			for i, j := range s.Jars {
-				jars[i] = "JAR " + quoteString(j.Value)
+				jars[i] = "JAR " + ast.QuoteString(j.Value)
 			}
 			line += " USING " + strings.Join(jars, ", ")
 		}
 		f.emit(s.Pos, ind, line)
 		f.with(s.With, s.With != nil, ind)
-	case *CreateCatalog:
+	case *ast.CreateCatalog:
 		f.emit(s.Pos, ind, "CREATE CATALOG "+kw(s.IfNotExists, "IF NOT EXISTS ")+s.Name.String())
 		f.comment(s.Comment, ind)
 		f.with(s.With, s.With != nil, ind)
-	case *CreateDatabase:
+	case *ast.CreateDatabase:
 		f.emit(s.Pos, ind, "CREATE DATABASE "+kw(s.IfNotExists, "IF NOT EXISTS ")+qname(s.Name))
 		f.comment(s.Comment, ind)
 		f.with(s.With, s.With != nil, ind)
-	case *DropStmt:
+	case *ast.DropStmt:
 		line := "DROP " + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") + s.Object + " " +
 			kw(s.IfExists, "IF EXISTS ") + qname(s.Name)
 		if s.Behavior != "" {
 			line += " " + s.Behavior
 		}
 		f.emit(s.Pos, ind, line)
-	case *AlterTable:
+	case *ast.AlterTable:
 		f.alterTable(s, ind)
-	case *AlterView:
+	case *ast.AlterView:
 		f.emit(s.Pos, ind, "ALTER VIEW "+qname(s.Name))
 		if s.RenameTo != nil {
 			f.lines[len(f.lines)-1].text += " RENAME TO " + qname(s.RenameTo)
@@ -110,58 +114,58 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 			f.lines[len(f.lines)-1].text += " AS"
 			f.queries.query(s.As, ind)
 		}
-	case *AlterFunction:
+	case *ast.AlterFunction:
 		line := "ALTER " + kw(s.Temporary, "TEMPORARY ") + kw(s.System, "SYSTEM ") + "FUNCTION " +
-			kw(s.IfExists, "IF EXISTS ") + qname(s.Name) + " AS " + quoteString(s.Class.Value)
+			kw(s.IfExists, "IF EXISTS ") + qname(s.Name) + " AS " + ast.QuoteString(s.Class.Value)
 		if s.Language != "" {
 			line += " LANGUAGE " + s.Language
 		}
 		f.emit(s.Pos, ind, line)
-	case *AlterDatabase:
+	case *ast.AlterDatabase:
 		f.emit(s.Pos, ind, "ALTER DATABASE "+qname(s.Name)+" SET (")
 		f.props(s.Props, ind+1)
-		f.emit(Pos{}, ind, ")")
-	case *AlterCatalog:
+		f.emit(ast.Pos{}, ind, ")")
+	case *ast.AlterCatalog:
 		switch {
 		case s.Comment != nil:
-			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" COMMENT "+quoteString(s.Comment.Value))
+			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" COMMENT "+ast.QuoteString(s.Comment.Value))
 		case s.Reset != nil:
 			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" RESET ("+stringList(s.Reset)+")")
 		default:
 			f.emit(s.Pos, ind, "ALTER CATALOG "+s.Name.String()+" SET (")
 			f.props(s.Set, ind+1)
-			f.emit(Pos{}, ind, ")")
+			f.emit(ast.Pos{}, ind, ")")
 		}
-	case *SetStmt:
+	case *ast.SetStmt:
 		line := "SET"
 		if s.Key != "" || s.HasValue {
 			line += " " + rawOrQuoted(s.Key, s.KeyQuoted) + " = " + rawOrQuoted(s.Value, s.ValueQuoted)
 		}
 		f.emit(s.Pos, ind, line)
-	case *ResetStmt:
+	case *ast.ResetStmt:
 		line := "RESET"
 		if s.Key != "" {
 			line += " " + rawOrQuoted(s.Key, s.KeyQuoted)
 		}
 		f.emit(s.Pos, ind, line)
-	case *UseStmt:
+	case *ast.UseStmt:
 		f.emit(s.Pos, ind, "USE "+kw(s.Catalog, "CATALOG ")+qname(s.Name))
-	case *UseModules:
+	case *ast.UseModules:
 		f.emit(s.Pos, ind, "USE MODULES "+identList(s.Names))
-	case *ShowStmt:
+	case *ast.ShowStmt:
 		f.emit(s.Pos, ind, showString(s))
-	case *DescribeStmt:
+	case *ast.DescribeStmt:
 		line := "DESCRIBE "
 		if s.Object != "" {
 			line += s.Object + " "
 		}
 		if s.JobID != nil {
-			line += quoteString(s.JobID.Value)
+			line += ast.QuoteString(s.JobID.Value)
 		} else {
 			line += kw(s.Extended, "EXTENDED ") + qname(s.Name)
 		}
 		f.emit(s.Pos, ind, line)
-	case *ExplainStmt:
+	case *ast.ExplainStmt:
 		line := "EXPLAIN"
 		if s.PlanFor {
 			line += " PLAN FOR"
@@ -170,34 +174,34 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		}
 		f.emit(s.Pos, ind, line)
 		f.stmt(s.Stmt, ind)
-	case *LoadModule:
+	case *ast.LoadModule:
 		f.emit(s.Pos, ind, "LOAD MODULE "+s.Name.String())
 		if s.With != nil {
 			f.lines[len(f.lines)-1].text += " WITH ("
 			f.props(s.With, ind+1)
-			f.emit(Pos{}, ind, ")")
+			f.emit(ast.Pos{}, ind, ")")
 		}
-	case *UnloadModule:
+	case *ast.UnloadModule:
 		f.emit(s.Pos, ind, "UNLOAD MODULE "+s.Name.String())
-	case *JarStmt:
+	case *ast.JarStmt:
 		op := "ADD"
 		if s.Remove {
 			op = "REMOVE"
 		}
-		f.emit(s.Pos, ind, op+" JAR "+quoteString(s.Path.Value))
-	case *StatementSet:
+		f.emit(s.Pos, ind, op+" JAR "+ast.QuoteString(s.Path.Value))
+	case *ast.StatementSet:
 		f.statementSet(s, ind)
-	case *ExecuteStmt:
+	case *ast.ExecuteStmt:
 		f.emit(s.Pos, ind, "EXECUTE")
 		f.stmt(s.Stmt, ind)
-	case *ExecutePlan:
-		f.emit(s.Pos, ind, "EXECUTE PLAN "+quoteString(s.Path.Value))
-	case *CompilePlan:
-		f.emit(s.Pos, ind, "COMPILE "+kw(s.Execute, "AND EXECUTE ")+"PLAN "+quoteString(s.Path.Value)+kw(s.IfNotExists, " IF NOT EXISTS")+" FOR")
+	case *ast.ExecutePlan:
+		f.emit(s.Pos, ind, "EXECUTE PLAN "+ast.QuoteString(s.Path.Value))
+	case *ast.CompilePlan:
+		f.emit(s.Pos, ind, "COMPILE "+kw(s.Execute, "AND EXECUTE ")+"PLAN "+ast.QuoteString(s.Path.Value)+kw(s.IfNotExists, " IF NOT EXISTS")+" FOR")
 		f.stmt(s.Stmt, ind)
-	case *CallStmt:
+	case *ast.CallStmt:
 		f.emit(s.Pos, ind, "CALL "+f.exprs.expr(s.Call, ind))
-	case *AnalyzeStmt:
+	case *ast.AnalyzeStmt:
 		line := "ANALYZE TABLE " + qname(s.Table)
 		if len(s.Partition) > 0 {
 			line += " PARTITION (" + f.partitionValues(s.Partition, ind) + ")"
@@ -209,9 +213,9 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 			line += " FOR COLUMNS " + identList(s.Columns)
 		}
 		f.emit(s.Pos, ind, line)
-	case *TruncateStmt:
+	case *ast.TruncateStmt:
 		f.emit(s.Pos, ind, "TRUNCATE TABLE "+qname(s.Table))
-	case *DeleteStmt:
+	case *ast.DeleteStmt:
 		line := "DELETE FROM " + qname(s.Table)
 		if s.Alias != nil {
 			line += " AS " + s.Alias.String()
@@ -220,7 +224,7 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		if s.Where != nil {
 			f.queries.condition("WHERE", s.Where, ind)
 		}
-	case *UpdateStmt:
+	case *ast.UpdateStmt:
 		line := "UPDATE " + qname(s.Table)
 		if s.Alias != nil {
 			line += " AS " + s.Alias.String()
@@ -234,39 +238,39 @@ func (f stmtFormatter) stmt(st Statement, ind int) {
 		if s.Where != nil {
 			f.queries.condition("WHERE", s.Where, ind)
 		}
-	case *StopJob:
-		f.emit(s.Pos, ind, "STOP JOB "+quoteString(s.JobID.Value)+kw(s.WithSavepoint, " WITH SAVEPOINT")+kw(s.WithDrain, " WITH DRAIN"))
-	case *BadStmt:
+	case *ast.StopJob:
+		f.emit(s.Pos, ind, "STOP JOB "+ast.QuoteString(s.JobID.Value)+kw(s.WithSavepoint, " WITH SAVEPOINT")+kw(s.WithDrain, " WITH DRAIN"))
+	case *ast.BadStmt:
 		f.emit(s.Pos, ind, "-- (statement did not parse)")
 	default:
 		formatNewer(f, st, ind)
 	}
 }
 
-func (f stmtFormatter) comment(c *StringLit, ind int) {
+func (f stmtFormatter) comment(c *ast.StringLit, ind int) {
 	if c != nil {
-		f.emit(c.Pos, ind, "COMMENT "+quoteString(c.Value))
+		f.emit(c.Pos, ind, "COMMENT "+ast.QuoteString(c.Value))
 	}
 }
 
 // with writes WITH ( 'k' = 'v', ... ) one option per line.
-func (f stmtFormatter) with(props Properties, present bool, ind int) {
+func (f stmtFormatter) with(props ast.Properties, present bool, ind int) {
 	if !present {
 		return
 	}
 	if len(props) == 0 {
-		f.emit(Pos{}, ind, "WITH ()")
+		f.emit(ast.Pos{}, ind, "WITH ()")
 		return
 	}
 	// No anchor: a comment before the first option stays inside the parentheses.
-	f.emit(Pos{}, ind, "WITH (")
+	f.emit(ast.Pos{}, ind, "WITH (")
 	f.props(props, ind+1)
-	f.emit(Pos{}, ind, ")")
+	f.emit(ast.Pos{}, ind, ")")
 }
 
-func (f stmtFormatter) props(props Properties, ind int) {
+func (f stmtFormatter) props(props ast.Properties, ind int) {
 	for i, p := range props {
-		line := quoteString(p.Key.Value) + " = " + quoteString(p.Value.Value)
+		line := ast.QuoteString(p.Key.Value) + " = " + ast.QuoteString(p.Value.Value)
 		if i < len(props)-1 {
 			line += ","
 		}
@@ -274,7 +278,7 @@ func (f stmtFormatter) props(props Properties, ind int) {
 	}
 }
 
-func (f stmtFormatter) createTable(s *CreateTable, ind int) {
+func (f stmtFormatter) createTable(s *ast.CreateTable, ind int) {
 	head := "CREATE "
 	if s.Replace {
 		head = ""
@@ -282,7 +286,7 @@ func (f stmtFormatter) createTable(s *CreateTable, ind int) {
 	head += kw(s.OrReplace, "OR REPLACE ") + kw(s.Replace, "REPLACE ") + kw(s.Temporary, "TEMPORARY ") +
 		"TABLE " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
 	if s.HasSchema {
-		f.schema(s.Pos, head, tableSchema{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
+		f.schema(s.Pos, head, schemaParts{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
 	} else {
 		f.emit(s.Pos, ind, head)
 	}
@@ -303,7 +307,7 @@ func (f stmtFormatter) createTable(s *CreateTable, ind int) {
 			for _, o := range s.Like.Options {
 				f.emitNode(o.Span, ind+1, o.Strategy+" "+o.Feature)
 			}
-			f.emit(Pos{}, ind, ")")
+			f.emit(ast.Pos{}, ind, ")")
 		}
 	}
 	if s.As != nil {
@@ -312,15 +316,24 @@ func (f stmtFormatter) createTable(s *CreateTable, ind int) {
 	}
 }
 
+// schemaParts is what the parentheses of a CREATE hold: columns,
+// watermarks and constraints, or only column names.
+type schemaParts struct {
+	columns     []*ast.ColumnDef
+	names       []*ast.Ident
+	watermarks  []*ast.Watermark
+	constraints []*ast.TableConstraint
+}
+
 // schema writes head and a parenthesized schema, one element a line.
-func (f stmtFormatter) schema(at Pos, head string, s tableSchema, ind int) {
+func (f stmtFormatter) schema(at ast.Pos, head string, s schemaParts, ind int) {
 	if len(s.names) > 0 {
 		f.emit(at, ind, head+" ("+identList(s.names)+")")
 		return
 	}
 	f.emit(at, ind, head+" (")
 	type elem struct {
-		span Span
+		span ast.Span
 		text string
 	}
 	var elems []elem
@@ -339,10 +352,10 @@ func (f stmtFormatter) schema(at Pos, head string, s tableSchema, ind int) {
 		}
 		f.emitNode(e.span, ind+1, e.text)
 	}
-	f.emit(Pos{}, ind, ")")
+	f.emit(ast.Pos{}, ind, ")")
 }
 
-func (f stmtFormatter) column(c *ColumnDef, ind int) string {
+func (f stmtFormatter) column(c *ast.ColumnDef, ind int) string {
 	s := c.Name.String()
 	if len(c.Qualifier) > 0 {
 		s = identPath(c.Qualifier) + "." + s
@@ -350,11 +363,11 @@ func (f stmtFormatter) column(c *ColumnDef, ind int) string {
 	if c.Expr != nil {
 		s += " AS " + f.exprs.expr(c.Expr, ind)
 	} else {
-		s += " " + typeString(c.Type)
+		s += " " + c.Type.String()
 		if c.Metadata {
 			s += " METADATA"
 			if c.MetadataFrom != nil {
-				s += " FROM " + quoteString(c.MetadataFrom.Value)
+				s += " FROM " + ast.QuoteString(c.MetadataFrom.Value)
 			}
 			if c.Virtual {
 				s += " VIRTUAL"
@@ -365,23 +378,23 @@ func (f stmtFormatter) column(c *ColumnDef, ind int) string {
 		}
 	}
 	if c.Comment != nil {
-		s += " COMMENT " + quoteString(c.Comment.Value)
+		s += " COMMENT " + ast.QuoteString(c.Comment.Value)
 	}
 	if c.Position != nil {
 		if c.Position.First {
 			s += " FIRST"
 		} else {
-			s += " AFTER " + identPath(append(append([]*Ident{}, c.Position.AfterQualifier...), c.Position.After))
+			s += " AFTER " + identPath(append(append([]*ast.Ident{}, c.Position.AfterQualifier...), c.Position.After))
 		}
 	}
 	return s
 }
 
-func (f stmtFormatter) watermark(w *Watermark, ind int) string {
+func (f stmtFormatter) watermark(w *ast.Watermark, ind int) string {
 	return "WATERMARK FOR " + qname(w.Column) + " AS " + f.exprs.expr(w.Expr, ind)
 }
 
-func (f stmtFormatter) distribution(d *Distribution, word string, ind int) string {
+func (f stmtFormatter) distribution(d *ast.Distribution, word string, ind int) string {
 	s := word
 	if len(d.Columns) > 0 {
 		s += " BY "
@@ -396,24 +409,24 @@ func (f stmtFormatter) distribution(d *Distribution, word string, ind int) strin
 	return s
 }
 
-func (f stmtFormatter) alterTable(s *AlterTable, ind int) {
+func (f stmtFormatter) alterTable(s *ast.AlterTable, ind int) {
 	f.alterAction(s.Pos, "ALTER TABLE "+kw(s.IfExists, "IF EXISTS ")+qname(s.Name), s.Action, ind)
 }
 
 // alterAction writes head and an ALTER TABLE action.
-func (f stmtFormatter) alterAction(at Pos, head string, action AlterTableAction, ind int) {
+func (f stmtFormatter) alterAction(at ast.Pos, head string, action ast.AlterTableAction, ind int) {
 	switch a := action.(type) {
-	case *RenameTable:
+	case *ast.RenameTable:
 		f.emit(at, ind, head+" RENAME TO "+qname(a.To))
-	case *RenameColumn:
-		f.emit(at, ind, head+" RENAME "+qname(a.From)+" TO "+identPath(append(append([]*Ident{}, a.ToQualifier...), a.To)))
-	case *SetOptions:
+	case *ast.RenameColumn:
+		f.emit(at, ind, head+" RENAME "+qname(a.From)+" TO "+identPath(append(append([]*ast.Ident{}, a.ToQualifier...), a.To)))
+	case *ast.SetOptions:
 		f.emit(at, ind, head+" SET (")
 		f.props(a.Props, ind+1)
-		f.emit(Pos{}, ind, ")")
-	case *ResetOptions:
+		f.emit(ast.Pos{}, ind, ")")
+	case *ast.ResetOptions:
 		f.emit(at, ind, head+" RESET ("+stringList(a.Keys)+")")
-	case *AlterSchema:
+	case *ast.AlterSchema:
 		verb := " ADD"
 		if a.Modify {
 			verb = " MODIFY"
@@ -430,8 +443,8 @@ func (f stmtFormatter) alterAction(at Pos, head string, action AlterTableAction,
 			}
 			f.emitNode(it.Range(), ind+1, text)
 		}
-		f.emit(Pos{}, ind, ")")
-	case *DropSchema:
+		f.emit(ast.Pos{}, ind, ")")
+	case *ast.DropSchema:
 		line := head + " DROP "
 		switch {
 		case a.PrimaryKey:
@@ -452,12 +465,12 @@ func (f stmtFormatter) alterAction(at Pos, head string, action AlterTableAction,
 			line += qname(a.Columns[0])
 		}
 		f.emit(at, ind, line)
-	case *AddPartitions:
+	case *ast.AddPartitions:
 		f.emit(at, ind, head+" ADD"+kw(a.IfNotExists, " IF NOT EXISTS"))
 		for _, p := range a.Partitions {
 			f.emit(p.Pos, ind+1, f.partitionSpec(p, ind+1))
 		}
-	case *DropPartitions:
+	case *ast.DropPartitions:
 		parts := make([]string, len(a.Partitions))
 		for i, p := range a.Partitions {
 			parts[i] = f.partitionSpec(p, ind)
@@ -466,33 +479,33 @@ func (f stmtFormatter) alterAction(at Pos, head string, action AlterTableAction,
 	}
 }
 
-func (f stmtFormatter) schemaItem(n Node, ind int) string {
+func (f stmtFormatter) schemaItem(n ast.Node, ind int) string {
 	switch x := n.(type) {
-	case *ColumnDef:
+	case *ast.ColumnDef:
 		return f.column(x, ind)
-	case *Watermark:
+	case *ast.Watermark:
 		return f.watermark(x, ind)
-	case *TableConstraint:
+	case *ast.TableConstraint:
 		return constraintString(x)
-	case *Distribution:
+	case *ast.Distribution:
 		return f.distribution(x, "DISTRIBUTION", ind)
 	}
 	return ""
 }
 
-func (f stmtFormatter) partitionSpec(p *PartitionSpec, ind int) string {
+func (f stmtFormatter) partitionSpec(p *ast.PartitionSpec, ind int) string {
 	s := "PARTITION (" + f.partitionValues(p.Values, ind) + ")"
 	if p.With != nil {
 		kvs := make([]string, len(p.With))
 		for i, kv := range p.With {
-			kvs[i] = quoteString(kv.Key.Value) + " = " + quoteString(kv.Value.Value)
+			kvs[i] = ast.QuoteString(kv.Key.Value) + " = " + ast.QuoteString(kv.Value.Value)
 		}
 		s += " WITH (" + strings.Join(kvs, ", ") + ")"
 	}
 	return s
 }
 
-func (f stmtFormatter) partitionValues(vals []*PartitionValue, ind int) string {
+func (f stmtFormatter) partitionValues(vals []*ast.PartitionValue, ind int) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {
 		parts[i] = v.Name.String()
@@ -503,7 +516,7 @@ func (f stmtFormatter) partitionValues(vals []*PartitionValue, ind int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (f stmtFormatter) insert(s *InsertStmt, ind int) {
+func (f stmtFormatter) insert(s *ast.InsertStmt, ind int) {
 	line := "INSERT INTO "
 	if s.Overwrite {
 		line = "INSERT OVERWRITE "
@@ -521,37 +534,37 @@ func (f stmtFormatter) insert(s *InsertStmt, ind int) {
 	f.emit(s.Pos, ind, line)
 	f.queries.query(s.Query, ind)
 	if s.OnConflict != "" {
-		f.emit(Pos{}, ind, "ON CONFLICT DO "+s.OnConflict)
+		f.emit(ast.Pos{}, ind, "ON CONFLICT DO "+s.OnConflict)
 	}
 }
 
-func (f stmtFormatter) statementSet(s *StatementSet, ind int) {
+func (f stmtFormatter) statementSet(s *ast.StatementSet, ind int) {
 	switch s.Form {
-	case SetFormClient:
+	case ast.SetFormClient:
 		f.emit(s.Pos, ind, "BEGIN STATEMENT SET;")
-	case SetFormExecute:
+	case ast.SetFormExecute:
 		f.emit(s.Pos, ind, "EXECUTE STATEMENT SET")
-		f.emit(Pos{}, ind, "BEGIN")
-	case SetFormBare:
+		f.emit(ast.Pos{}, ind, "BEGIN")
+	case ast.SetFormBare:
 		f.emit(s.Pos, ind, "STATEMENT SET")
-		f.emit(Pos{}, ind, "BEGIN")
+		f.emit(ast.Pos{}, ind, "BEGIN")
 	}
 	for _, st := range s.Stmts {
 		f.stmt(st, ind+1)
 		f.lines[len(f.lines)-1].text += ";"
 	}
 	f.flushBefore(s.End.Offset-len("END"), ind+1)
-	f.emit(Pos{}, ind, "END")
+	f.emit(ast.Pos{}, ind, "END")
 }
 
 func rawOrQuoted(s string, quoted bool) string {
 	if quoted {
-		return quoteString(s)
+		return ast.QuoteString(s)
 	}
 	return s
 }
 
-func constraintString(c *TableConstraint) string {
+func constraintString(c *ast.TableConstraint) string {
 	s := ""
 	if c.Name != nil {
 		s = "CONSTRAINT " + c.Name.String() + " "
@@ -566,7 +579,7 @@ func constraintString(c *TableConstraint) string {
 	return s
 }
 
-func showString(s *ShowStmt) string {
+func showString(s *ast.ShowStmt) string {
 	line := "SHOW " + s.Object
 	if s.Target != nil {
 		line += " " + qname(s.Target)
@@ -578,7 +591,7 @@ func showString(s *ShowStmt) string {
 		line += " " + s.FromKw + " " + qname(s.From)
 	}
 	if s.LikeOp != "" {
-		line += kw(s.Not, " NOT") + " " + s.LikeOp + " " + quoteString(s.Pattern.Value)
+		line += kw(s.Not, " NOT") + " " + s.LikeOp + " " + ast.QuoteString(s.Pattern.Value)
 	}
 	return line
 }

@@ -1,12 +1,12 @@
-package flinksql
+package builtin
 
-// builtinFunctions are Flink's built-in function names that are not
+// BuiltinFunctions are Flink's built-in function names that are not
 // keywords. Function names are case-insensitive, so the parser keeps these
 // upper-case (as it does keyword functions) and the formatter prints them
 // so; a user-defined function keeps the case it was written with. The
 // first names are ones the documentation's tables leave out but Flink
 // (through Calcite) and the local debug runtime both run.
-var builtinFunctions = makeSet(`JSON POW LAST_DAY BOOL_AND BOOL_OR SUM0 STDDEV VARIANCE
+var BuiltinFunctions = makeSet(`JSON POW LAST_DAY BOOL_AND BOOL_OR SUM0 STDDEV VARIANCE
 ABS ACOS ARRAY_AGG ARRAY_APPEND ARRAY_CONCAT ARRAY_CONTAINS ARRAY_DISTINCT
 ARRAY_EXCEPT ARRAY_INTERSECT ARRAY_JOIN ARRAY_MAX ARRAY_MIN ARRAY_POSITION ARRAY_PREPEND ARRAY_REMOVE
 ARRAY_REVERSE ARRAY_SLICE ARRAY_SORT ARRAY_UNION ASCII ASIN ATAN ATAN2 AVG BIN BITAND BITNOT BITOR BITXOR
@@ -45,8 +45,8 @@ func makeSet(words string) map[string]bool {
 	return m
 }
 
-// aggregateFuncs are Flink's built-in aggregate functions.
-var aggregateFuncs = map[string]bool{
+// AggregateFuncs are Flink's built-in aggregate functions.
+var AggregateFuncs = map[string]bool{
 	"COUNT": true, "SUM": true, "SUM0": true, "AVG": true, "MIN": true, "MAX": true, "LISTAGG": true,
 	"COLLECT": true, "STDDEV_POP": true, "STDDEV_SAMP": true, "VAR_POP": true, "VAR_SAMP": true,
 	"FIRST_VALUE": true, "LAST_VALUE": true, "ARRAY_AGG": true, "JSON_OBJECTAGG": true,

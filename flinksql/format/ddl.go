@@ -1,21 +1,25 @@
-package flinksql
+package format
+
+import (
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // formatNewer lays out the statements of Flink 1.20 and 2.x (ast_ddl.go)
 // in the style of the others: one clause a line, one option a line.
-func formatNewer(f stmtFormatter, st Statement, ind int) {
+func formatNewer(f stmtFormatter, st ast.Statement, ind int) {
 	switch s := st.(type) {
-	case *CreateMaterializedTable:
+	case *ast.CreateMaterializedTable:
 		formatCreateMT(f, s, ind)
-	case *AlterMaterializedTable:
+	case *ast.AlterMaterializedTable:
 		formatAlterMT(f, s, ind)
-	case *CreateModel:
+	case *ast.CreateModel:
 		head := "CREATE " + kw(s.Temporary, "TEMPORARY ") + "MODEL " + kw(s.IfNotExists, "IF NOT EXISTS ") + qname(s.Name)
 		f.emit(s.Pos, ind, head)
 		if s.Input != nil {
-			f.schema(Pos{}, "INPUT", tableSchema{columns: s.Input}, ind)
+			f.schema(ast.Pos{}, "INPUT", schemaParts{columns: s.Input}, ind)
 		}
 		if s.Output != nil {
-			f.schema(Pos{}, "OUTPUT", tableSchema{columns: s.Output}, ind)
+			f.schema(ast.Pos{}, "OUTPUT", schemaParts{columns: s.Output}, ind)
 		}
 		f.comment(s.Comment, ind)
 		f.with(s.With, s.With != nil, ind)
@@ -23,12 +27,12 @@ func formatNewer(f stmtFormatter, st Statement, ind int) {
 			f.lines[len(f.lines)-1].text += " AS"
 			f.queries.query(s.As, ind)
 		}
-	case *CreateConnection:
+	case *ast.CreateConnection:
 		f.emit(s.Pos, ind, "CREATE "+kw(s.Temporary, "TEMPORARY ")+kw(s.System, "SYSTEM ")+"CONNECTION "+
 			kw(s.IfNotExists, "IF NOT EXISTS ")+qname(s.Name))
 		f.comment(s.Comment, ind)
 		f.with(s.With, s.With != nil, ind)
-	case *AlterObject:
+	case *ast.AlterObject:
 		head := "ALTER " + s.Object + " " + kw(s.IfExists, "IF EXISTS ") + qname(s.Name)
 		switch {
 		case s.RenameTo != nil:
@@ -38,15 +42,15 @@ func formatNewer(f stmtFormatter, st Statement, ind int) {
 		default:
 			f.emit(s.Pos, ind, head+" SET (")
 			f.props(s.Set, ind+1)
-			f.emit(Pos{}, ind, ")")
+			f.emit(ast.Pos{}, ind, ")")
 		}
 	}
 }
 
-func formatCreateMT(f stmtFormatter, s *CreateMaterializedTable, ind int) {
+func formatCreateMT(f stmtFormatter, s *ast.CreateMaterializedTable, ind int) {
 	head := "CREATE " + kw(s.OrAlter, "OR ALTER ") + "MATERIALIZED TABLE " + qname(s.Name)
 	if s.HasSchema {
-		f.schema(s.Pos, head, tableSchema{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
+		f.schema(s.Pos, head, schemaParts{columns: s.Columns, names: s.ColumnNames, watermarks: s.Watermarks, constraints: s.Constraints}, ind)
 	} else {
 		f.emit(s.Pos, ind, head)
 	}
@@ -65,13 +69,13 @@ func formatCreateMT(f stmtFormatter, s *CreateMaterializedTable, ind int) {
 		f.emit(s.Freshness.Range().Pos, ind, "FRESHNESS = "+f.exprs.expr(s.Freshness, ind))
 	}
 	if s.RefreshMode != "" {
-		f.emit(Pos{}, ind, "REFRESH_MODE = "+s.RefreshMode)
+		f.emit(ast.Pos{}, ind, "REFRESH_MODE = "+s.RefreshMode)
 	}
 	f.lines[len(f.lines)-1].text += " AS"
 	f.queries.query(s.As, ind)
 }
 
-func startModeString(f stmtFormatter, m *StartMode, ind int) string {
+func startModeString(f stmtFormatter, m *ast.StartMode, ind int) string {
 	s := "START_MODE = " + m.Kind
 	if m.Arg != nil {
 		s += "(" + f.exprs.expr(m.Arg, ind) + ")"
@@ -79,7 +83,7 @@ func startModeString(f stmtFormatter, m *StartMode, ind int) string {
 	return s
 }
 
-func formatAlterMT(f stmtFormatter, s *AlterMaterializedTable, ind int) {
+func formatAlterMT(f stmtFormatter, s *ast.AlterMaterializedTable, ind int) {
 	head := "ALTER MATERIALIZED TABLE " + qname(s.Name)
 	switch s.Op {
 	case "":
@@ -102,7 +106,7 @@ func formatAlterMT(f stmtFormatter, s *AlterMaterializedTable, ind int) {
 	case "SET":
 		f.emit(s.Pos, ind, head+" SET (")
 		f.props(s.With, ind+1)
-		f.emit(Pos{}, ind, ")")
+		f.emit(ast.Pos{}, ind, ")")
 	case "RESET":
 		f.emit(s.Pos, ind, head+" RESET ("+stringList(s.Reset)+")")
 	case "AS":

@@ -1,40 +1,40 @@
-package flinksql
+package builtin
 
 import "strings"
 
-// function is one of Flink's built-in functions as completion shows it: its
+// Function is one of Flink's built-in functions as completion shows it: its
 // signature, a line of description, and the release that brought it.
-type function struct {
-	name  string
-	sig   string
-	desc  string
-	kind  string // "", aggregate, over (ranking, LAG, LEAD), window, table
-	since Version
+type Function struct {
+	Name  string
+	Sig   string
+	Desc  string
+	Kind  string // "", aggregate, over (ranking, LAG, LEAD), window, table
+	Since Version
 }
 
 // fn makes a function from its signature; the name is what precedes '('.
-func fn(sig, desc string) function {
+func fn(sig, desc string) Function {
 	name := sig
 	if i := strings.IndexAny(sig, "( "); i > 0 {
 		name = sig[:i]
 	}
-	return function{name: name, sig: sig, desc: desc}
+	return Function{Name: name, Sig: sig, Desc: desc}
 }
 
-func (f function) agg() function    { f.kind = "aggregate"; return f }
-func (f function) over() function   { f.kind = "over"; return f }
-func (f function) tvf() function    { f.kind = "table"; return f }
-func (f function) window() function { f.kind = "window"; return f }
-func (f function) from(major, minor int) function {
-	f.since = Version{major, minor}
+func (f Function) agg() Function    { f.Kind = "aggregate"; return f }
+func (f Function) over() Function   { f.Kind = "over"; return f }
+func (f Function) tvf() Function    { f.Kind = "table"; return f }
+func (f Function) window() Function { f.Kind = "window"; return f }
+func (f Function) from(major, minor int) Function {
+	f.Since = Version{major, minor}
 	return f
 }
 
-// functions are Flink's built-in functions (docs/dev/table/functions/
+// Functions are Flink's built-in functions (docs/dev/table/functions/
 // systemFunctions.md), by family. Since is set where a release added the
-// function after 1.16 (the array and regexp families of 1.18 and 1.20, the
+// Function after 1.16 (the array and regexp families of 1.18 and 1.20, the
 // AI and changelog functions of 2.x).
-var functions = []function{
+var Functions = []Function{
 	// comparison, logic and conditions
 	fn("COALESCE(value1, value2 [, ...])", "the first argument that is not NULL"),
 	fn("NULLIF(value1, value2)", "NULL when both are equal, else value1"),
@@ -228,19 +228,19 @@ var functions = []function{
 	fn("TO_CHANGELOG(TABLE t [PARTITION BY keys] [, ...])", "a dynamic table as an append-only stream of change rows").tvf().from(2, 3),
 }
 
-var functionIndex = map[string]*function{}
+var functionIndex = map[string]*Function{}
 
-// functionNamed returns the built-in function of that name (any case).
-func functionNamed(name string) *function { return functionIndex[upperWord(name)] }
+// FunctionNamed returns the built-in function of that name (any case).
+func FunctionNamed(name string) *Function { return functionIndex[UpperWord(name)] }
 
 func init() {
-	for i, f := range functions {
-		functionIndex[f.name] = &functions[i]
-		if !reservedWords[f.name] {
-			builtinFunctions[f.name] = true
+	for i, f := range Functions {
+		functionIndex[f.Name] = &Functions[i]
+		if !ReservedWords[f.Name] {
+			BuiltinFunctions[f.Name] = true
 		}
-		if f.kind == "aggregate" {
-			aggregateFuncs[f.name] = true
+		if f.Kind == "aggregate" {
+			AggregateFuncs[f.Name] = true
 		}
 	}
 }

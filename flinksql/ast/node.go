@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 import "strings"
 
@@ -18,32 +18,6 @@ type Node interface {
 	Range() Span
 }
 
-// Script is a parsed SQL script: its statements in order.
-type Script struct {
-	Span
-	File  string
-	Src   string
-	Stmts []Statement
-	// Comments are every comment of the source, in order. The formatter
-	// keeps the ones that stand between statements.
-	Comments []Comment
-	// features are the constructs newer than the oldest release palink
-	// knows, where the script uses them (feature.go).
-	features []featureUse
-	// vars is the substitution ParseWithVars parsed, nil if none.
-	vars *substitution
-}
-
-// Text returns the source text of a node of this script, e.g. a statement
-// as the user wrote it, without its terminating semicolon.
-func (s *Script) Text(n Node) string {
-	r := n.Range()
-	if r.Pos.Offset < 0 || r.End.Offset > len(s.Src) || r.Pos.Offset > r.End.Offset {
-		return ""
-	}
-	return s.Src[r.Pos.Offset:r.End.Offset]
-}
-
 // Ident is one name. Flink names are case-sensitive, so Name keeps the
 // case as written; Quoted records back-quotes (`name`), which the
 // formatter keeps.
@@ -59,7 +33,7 @@ func (id *Ident) String() string {
 		return ""
 	}
 	if id.Quoted {
-		return quoteIdent(id.Name)
+		return QuoteIdent(id.Name)
 	}
 	return id.Name
 }
@@ -195,10 +169,12 @@ func (ps Properties) Find(key string) *Property {
 	return nil
 }
 
-func quoteIdent(name string) string {
+// QuoteIdent writes name back-quoted, doubling any back-quote in it.
+func QuoteIdent(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
-func quoteString(s string) string {
+// QuoteString writes s as a SQL string literal, doubling any quote in it.
+func QuoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

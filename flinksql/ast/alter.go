@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 // AlterTable is ALTER TABLE [IF EXISTS] name action.
 type AlterTable struct {

@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 // Query is a full query expression:
 //

@@ -1,4 +1,4 @@
-package flinksql
+package ast
 
 import "strings"
 
@@ -430,8 +430,22 @@ func (*MapExpr) exprNode()        {}
 func (*ParenExpr) exprNode()      {}
 func (*IndexExpr) exprNode()      {}
 func (*FieldExpr) exprNode()      {}
-func (*badExpr) exprNode()        {}
+func (*BadExpr) exprNode()        {}
 
-// badExpr stands in for an expression that failed to parse, so parse
-// functions never hand back nil; a statement holding one is discarded.
-type badExpr struct{ Span }
+// BadExpr stands in for an expression that failed to parse, so the
+// parser never hands back a nil expression; a statement holding one is
+// discarded.
+type BadExpr struct{ Span }
+
+// Operator precedence, lowest first: the parser binds operators by it and
+// the formatter puts parentheses where it needs them.
+const (
+	PrecOr = iota + 1
+	PrecAnd
+	PrecNot
+	PrecCmp
+	PrecConcat
+	PrecAdd
+	PrecMul
+	PrecUnary
+)

@@ -1,9 +1,9 @@
-package flinksql
+package builtin
 
-// reservedWords are the words Flink's parser reserves: Calcite's keywords and
+// ReservedWords are the words Flink's parser reserves: Calcite's keywords and
 // Flink's own (flink-sql-parser Parser.tdd) minus its nonReservedKeywords.
 // Used unquoted as a name they are a parse error in Flink, so they are here too.
-var reservedWords = map[string]bool{
+var ReservedWords = map[string]bool{
 	"ABS": true, "ALL": true, "ALLOCATE": true, "ALLOW": true, "ALTER": true, "AND": true,
 	"ANY": true, "ARE": true, "ARRAY": true, "AS": true, "ASENSITIVE": true, "ASYMMETRIC": true,
 	"AT": true, "ATOMIC": true, "AUTHORIZATION": true, "AVG": true, "BEGIN": true, "BETWEEN": true,
@@ -134,25 +134,23 @@ var reservedSince = map[string]Version{
 // reservedIn reports whether the upper-case word w is reserved in release v
 // (the zero Version: Latest).
 func reservedIn(w string, v Version) bool {
-	if !reservedWords[w] {
+	if !ReservedWords[w] {
 		return false
 	}
 	since, ok := reservedSince[w]
 	return !ok || !v.Before(since)
 }
 
-func (p *parser) reserved(w string) bool { return reservedIn(w, p.version) }
-
 // IsReserved reports whether word (any case) is reserved in Flink SQL: used
 // unquoted as a name, Flink rejects it.
-func IsReserved(word string) bool { return reservedWords[upperWord(word)] }
+func IsReserved(word string) bool { return ReservedWords[UpperWord(word)] }
 
 // IsReservedIn reports whether word (any case) is reserved in release v.
-func IsReservedIn(word string, v Version) bool { return reservedIn(upperWord(word), v) }
+func IsReservedIn(word string, v Version) bool { return reservedIn(UpperWord(word), v) }
 
 // IsKeyword reports whether word (any case) is a Flink SQL keyword,
-// reserved or not; an editor highlights these.
+// Reserved or not; an editor highlights these.
 func IsKeyword(word string) bool {
-	w := upperWord(word)
-	return reservedWords[w] || nonReservedWords[w]
+	w := UpperWord(word)
+	return ReservedWords[w] || nonReservedWords[w]
 }

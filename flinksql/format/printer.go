@@ -1,6 +1,10 @@
-package flinksql
+package format
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/palink/palink/flinksql/ast"
+)
 
 // outLine is one line of formatted output, with the comments that end it.
 type outLine struct {
@@ -25,7 +29,7 @@ func writeLines(b *strings.Builder, lines []outLine) {
 // and expressions move through the source.
 type printer struct {
 	lines    []outLine
-	comments []Comment
+	comments []ast.Comment
 	ci       int // next comment not yet placed
 	limit    int // comments at or past this offset belong to a later statement
 }
@@ -35,7 +39,7 @@ func indent(n int) string { return strings.Repeat("  ", n) }
 
 // emit writes a line (which may hold further lines after '\n', already
 // indented) after placing the comments that come before anchor.
-func (p *printer) emit(anchor Pos, ind int, text string) {
+func (p *printer) emit(anchor ast.Pos, ind int, text string) {
 	if anchor.IsValid() {
 		p.flushBefore(anchor.Offset, ind)
 	}
@@ -50,7 +54,7 @@ func (p *printer) emit(anchor Pos, ind int, text string) {
 
 // emitNode is emit for a node's line: the comments that end the node's
 // last source line stay at the end of its line.
-func (p *printer) emitNode(sp Span, ind int, text string) {
+func (p *printer) emitNode(sp ast.Span, ind int, text string) {
 	p.emit(sp.Pos, ind, text)
 	p.flushTrailing(sp.End)
 }
@@ -58,7 +62,7 @@ func (p *printer) emitNode(sp Span, ind int, text string) {
 // appendTrailing puts a comment at the end of the last line, unless that
 // line already ends in a -- comment, which would swallow it: then the
 // comment gets a line of its own.
-func (p *printer) appendTrailing(c Comment, ind int) {
+func (p *printer) appendTrailing(c ast.Comment, ind int) {
 	last := &p.lines[len(p.lines)-1]
 	if n := len(last.trailing); n > 0 && strings.HasPrefix(last.trailing[n-1], "--") {
 		p.lines = append(p.lines, outLine{text: indent(ind) + c.Text})
@@ -69,7 +73,7 @@ func (p *printer) appendTrailing(c Comment, ind int) {
 
 // flushTrailing places the pending comments that follow end on its source
 // line at the end of the last line written.
-func (p *printer) flushTrailing(end Pos) {
+func (p *printer) flushTrailing(end ast.Pos) {
 	for p.ci < len(p.comments) && len(p.lines) > 0 {
 		c := p.comments[p.ci]
 		if c.Pos.Offset < end.Offset || c.Pos.Line != end.Line || !c.Trailing || p.limit > 0 && c.Pos.Offset >= p.limit {
@@ -130,7 +134,7 @@ func (p *printer) capture(fn func()) string {
 
 // hasCommentsIn reports whether unplaced comments fall inside the span, in
 // which case a clause is laid out one item per line so they stay close.
-func (p *printer) hasCommentsIn(s Span) bool {
+func (p *printer) hasCommentsIn(s ast.Span) bool {
 	for i := p.ci; i < len(p.comments); i++ {
 		o := p.comments[i].Pos.Offset
 		if o >= s.End.Offset {
