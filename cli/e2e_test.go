@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -236,8 +238,12 @@ func TestCLIJobLifecycle(t *testing.T) {
 	lastApp, lastFlinkJob := "", ""
 	// restored[i] is what policy restart i+1 restored, and the Flink job
 	// that failed before it.
-	type policyRestart struct{ restored, failed string }
+	type policyRestart struct {
+		restored, failed string
+		seen             int64 // the newest checkpoint id of the failed run palink had when it failed
+	}
 	var restored []policyRestart
+	var lastSeen int64
 	for time.Now().Before(deadline) {
 		time.Sleep(300 * time.Millisecond)
 		cur, err := e.jobViaAgentStore(ctx, "orders")
@@ -249,9 +255,9 @@ func TestCLIJobLifecycle(t *testing.T) {
 		if cur.State == model.StateRunning && cur.AppID != lastApp && failures <= 2 &&
 			cur.LatestCheckpoint != nil && cur.LatestCheckpoint.FlinkJobID == cur.FlinkJobID {
 			if failures > 0 {
-				restored = append(restored, policyRestart{cur.RestoredFrom, lastFlinkJob})
+				restored = append(restored, policyRestart{cur.RestoredFrom, lastFlinkJob, lastSeen})
 			}
-			lastApp, lastFlinkJob = cur.AppID, cur.FlinkJobID
+			lastApp, lastFlinkJob, lastSeen = cur.AppID, cur.FlinkJobID, cur.LatestCheckpoint.CheckID
 			if err := e.sim.FailJob(cur.AppID); err != nil {
 				t.Fatal(err)
 			}
@@ -276,24 +282,24 @@ func TestCLIJobLifecycle(t *testing.T) {
 		t.Errorf("no 'gave up' event in the timeline")
 	}
 	// Each policy restart restored the latest checkpoint of the run that
-	// failed: the one with the highest id palink recorded of that Flink job
-	// (nothing more of it can be recorded once its application failed).
+	// failed: one of that Flink job, at least as new as the newest palink
+	// had recorded when the failure was planted (sync may record a newer
+	// one before the failure lands). The history no longer holds it once
+	// later runs' checkpoints subsume it (the store keeps what Flink
+	// retains), so the path says which it is.
 	if len(restored) != 2 {
 		t.Errorf("saw %d policy restarts running, want 2", len(restored))
 	}
+	chk := regexp.MustCompile(`/chk-([0-9]+)/?$`)
 	for i, r := range restored {
-		var latest *model.RestorePoint
-		for k, rp := range d.RestorePoints {
-			if rp.Kind == model.Checkpoint && rp.FlinkJobID == r.failed && (latest == nil || rp.CheckID > latest.CheckID) {
-				latest = &d.RestorePoints[k]
-			}
+		m := chk.FindStringSubmatch(r.restored)
+		var id int64
+		if m != nil {
+			id, _ = strconv.ParseInt(m[1], 10, 64)
 		}
-		switch {
-		case latest == nil:
-			t.Errorf("policy restart %d: no checkpoint of the failed Flink job %s recorded", i+1, r.failed)
-		case r.restored != latest.Path:
-			t.Errorf("policy restart %d restored %q, want the latest checkpoint of the failed run, %s (id %d)",
-				i+1, r.restored, latest.Path, latest.CheckID)
+		if m == nil || !strings.Contains(r.restored, r.failed) || id < r.seen {
+			t.Errorf("policy restart %d restored %q, want a checkpoint of the failed run %s, chk-%d or newer",
+				i+1, r.restored, r.failed, r.seen)
 		}
 	}
 	auto := 0

@@ -102,6 +102,7 @@ var roExamples = map[string]roExample{
 	"palink sql fmt":           {args: func(f *roFixture) []string { return []string{f.sql} }},
 	"palink store backup":      {args: job("{new}")},
 	"palink store check":       {args: job()},
+	"palink store compact":     {args: job()},
 	"palink store restore":     {args: func(f *roFixture) []string { return []string{f.backup} }},
 	"palink store migrate":     {args: job("--to", "{etcd}")},
 	"palink sync":              {args: job(), run: 2 * time.Second},

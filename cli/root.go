@@ -125,6 +125,7 @@ func buildVersion() string {
 var writesBeyondTheAPI = map[string]string{
 	"palink store restore": "replaces the store with a backup",
 	"palink store migrate": "copies the store into another one",
+	"palink store compact": "forgets subsumed checkpoints and rewrites the store's file",
 	"palink sync":          "keeps the clusters' state in the store and resumes orphaned commands",
 	"palink agent":         "runs the scheduler and state sync, which write the store",
 	"palink serve":         "is the store's agent: it runs the scheduler and state sync, which write the store",

@@ -65,6 +65,7 @@ var notRead = map[string]string{
 	"palink demo":          "its own simulated world and store: no variable of a user's is in it",
 	"palink sim":           "serves a simulated cluster; palink's variables never reach it but through a deploy, which the test runs",
 	"palink store restore": "replaces the store with a backup file; the test reads the file store backup writes",
+	"palink store compact": "forgets subsumed checkpoint records and copies the store page by page; it prints byte and record counts, never a record",
 	"palink store migrate": "copies the store record for record into another (the test reads the store, which holds no secret) and prints what it compared",
 	"palink table import": "writes a CREATE TABLE from a database's or a topic's schema, which holds no variable; " +
 		"a --jdbc URL's password is redacted (join.redactURL)",
