@@ -136,7 +136,7 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 	if !errors.Is(err, agent.ErrNoAgent) {
 		return nil, err
 	}
-	return g.openLocal(ctx, cfg, path)
+	return g.openLocal(ctx, cfg, path, false)
 }
 
 // openWithToken talks to the agent of the store at path as the user of
@@ -166,12 +166,16 @@ func (g *globals) openWithToken(ctx context.Context, cfg *config.Config, path st
 	return e, nil
 }
 
-// openLocal opens the store at path itself and builds the in-process service.
-func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
+// openLocal opens the store at path itself and builds the in-process
+// service. The store's agent (agent, palink agent or serve) keeps a store
+// on etcd mirrored in memory: it lives long enough to repay the load, and
+// its actions then cost etcd one request each.
+func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string, agent bool) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
 	o := options.FromConfig(cfg)
 	o.ReadOnly, o.Log = g.readOnly, e.log
+	o.Etcd.Mirror = agent
 	if o.ProjectCache == "" {
 		// Beside a store file; a store on etcd has no place on this host.
 		dir := filepath.Dir(path)
