@@ -160,6 +160,10 @@ type Etcd struct {
 	committed atomic.Int64
 	// requests counts the reads and commits sent to etcd (EtcdStats).
 	requests atomic.Int64
+	// own are the tokens of this process's commits while a Watch runs,
+	// for it to mark them (Change.Own); watchers counts the Watches.
+	own      ownTokens
+	watchers atomic.Int32
 }
 
 var _ Store = (*Etcd)(nil)

@@ -294,3 +294,30 @@ func TestMirrorReadsAtASnapshot(t *testing.T) {
 		t.Errorf("get b at the newest revision = %q, %t", v, ok)
 	}
 }
+
+// TestEtcdWatchSaysWhoseChange: a change this store committed is marked
+// Own in its own watch, and not in another palink's.
+func TestEtcdWatchSaysWhoseChange(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	url := freshURL(c)
+	a, b := openEtcdT(t, url, Options{}), openEtcdT(t, url, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fromA, fromB := a.Watch(ctx), b.Watch(ctx)
+	time.Sleep(100 * time.Millisecond) // the watches are set up by then
+	update(t, a, func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) })
+	update(t, b, func(tx Tx) error { return tx.CreateJob(sampleJob("j2", "b")) })
+	for name, ch := range map[string]<-chan Change{"a": fromA, "b": fromB} {
+		for _, job := range []string{"j1", "j2"} {
+			select {
+			case got := <-ch:
+				want := job == "j1" && name == "a" || job == "j2" && name == "b"
+				if len(got.Jobs) != 1 || got.Jobs[0] != job || got.Own != want {
+					t.Errorf("%s's watch: change of %v own %t, want %s own %t", name, got.Jobs, got.Own, job, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s's watch: the change of %s not reported", name, job)
+			}
+		}
+	}
+}

@@ -546,6 +546,9 @@ func (t *etcdKV) commit() (bool, error) {
 		size += len(mark) + etcdOpBytes
 	}
 	token := randomToken()
+	if t.e.watchers.Load() > 0 {
+		t.e.own.add(token)
+	}
 	txnKey, versionKey := t.e.key(etcdTxnKey), t.e.key(etcdVersionKey)
 	ops = append(ops, clientv3.OpPut(txnKey, token))
 	size += len(txnKey) + len(token) + etcdOpBytes
