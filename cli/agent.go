@@ -52,7 +52,7 @@ func newAgentCmd(g *globals) *cobra.Command {
 			if !errors.Is(err, agent.ErrNoAgent) {
 				return err
 			}
-			e, err := g.openLocal(ctx, cfg, path)
+			e, err := g.openLocal(ctx, cfg, path, true)
 			if err != nil {
 				return err
 			}

@@ -136,7 +136,7 @@ func (g *globals) openEnvWith(ctx context.Context, cfg *config.Config) (*env, er
 	if !errors.Is(err, agent.ErrNoAgent) {
 		return nil, err
 	}
-	return g.openLocal(ctx, cfg, path)
+	return g.openLocal(ctx, cfg, path, false)
 }
 
 // openWithToken talks to the agent of the store at path as the user of
@@ -166,12 +166,16 @@ func (g *globals) openWithToken(ctx context.Context, cfg *config.Config, path st
 	return e, nil
 }
 
-// openLocal opens the store at path itself and builds the in-process service.
-func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) (*env, error) {
+// openLocal opens the store at path itself and builds the in-process
+// service. The store's agent (agent, palink agent or serve) keeps a store
+// on etcd mirrored in memory: it lives long enough to repay the load, and
+// its actions then cost etcd one request each.
+func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string, agent bool) (*env, error) {
 	e := &env{g: g, cfg: cfg}
 	e.log = g.logger(false)
 	o := options.FromConfig(cfg)
 	o.ReadOnly, o.Log = g.readOnly, e.log
+	o.Etcd.Mirror = agent
 	if o.ProjectCache == "" {
 		// Beside a store file; a store on etcd has no place on this host.
 		dir := filepath.Dir(path)
@@ -186,7 +190,26 @@ func (g *globals) openLocal(_ context.Context, cfg *config.Config, path string) 
 	}
 	e.close = append(e.close, func() { svc.Close() })
 	e.local, e.svc, e.opts, e.path = svc, svc, o, path
+	if !agent {
+		e.svc = api.Guard(svc, localCaller(cfg, path, svc, g.readOnly))
+	}
 	return e, nil
+}
+
+// localCaller is the user of a palink that opened the store itself, as
+// the guard sees them: the roles the config gives them, and their teams'.
+// A store file is its owner's (no other user can open it), so they are
+// its admin, as they are on their agent; on etcd, where any user with the
+// cluster's credentials opens it, they are only what the config's roles
+// make them — an admin while it names no admins (one person's store).
+func localCaller(cfg *config.Config, path string, svc *core.Local, readOnly bool) api.Caller {
+	me := core.CurrentUser()
+	roles := agent.Roles{Operators: cfg.Operators, Admins: cfg.Admins}
+	if !core.IsEtcdStore(path) || len(cfg.Admins) == 0 {
+		roles.Self = me
+	}
+	return api.Caller{User: me, Role: roles.Of(me), Global: roles.Global(me), ReadOnly: readOnly,
+		Where: " (this palink opened the store itself)", Tenancy: svc.Tenancy()}
 }
 
 // storeOf is the store this palink works on: --db, else the config's, as

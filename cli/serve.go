@@ -51,7 +51,7 @@ func newServeCmd(g *globals) *cobra.Command {
 			} else if !errors.Is(err, agent.ErrNoAgent) {
 				return err
 			}
-			e, err := g.openLocal(ctx, cfg, path)
+			e, err := g.openLocal(ctx, cfg, path, true)
 			if err != nil {
 				return err
 			}

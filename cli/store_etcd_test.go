@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/config"
+	"github.com/palink/palink/core"
 	"github.com/palink/palink/internal/etcdtest"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/yarn/sim"
@@ -129,4 +130,43 @@ func TestCLIAgentOnEtcd(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	e.mustRun("job", "submit", "orders", "--wait")
+}
+
+// TestCLIOwnPalinkOnEtcdIsGuarded: a palink that opens a store on etcd
+// itself (no agent) is held to the roles the config gives its user, as
+// one over the agent's socket or SSH is: whoever can reach etcd is not
+// its admin by that alone.
+func TestCLIOwnPalinkOnEtcdIsGuarded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	url := "etcd://" + c.Endpoints()[0] + "/palink-guarded"
+	owner := newCLIEnv(t, sim.Options{}, func(cfg *config.Config) { cfg.Store = url })
+	sqlFile := writeTemp(t, "job.sql", e2eSQL)
+	// No admins named: one person's store, whose user is its admin.
+	owner.mustRun("job", "create", "--name", "orders", "--sql", sqlFile)
+
+	viewer := newCLIEnvOn(t, owner.sim, func(cfg *config.Config) {
+		cfg.Store = url
+		cfg.Admins, cfg.Operators = []string{"alice"}, []string{"bob"}
+	})
+	if out := viewer.mustRun("jobs"); !strings.Contains(out, "orders") {
+		t.Errorf("a viewer's jobs list does not show the job:\n%s", out)
+	}
+	me := core.CurrentUser()
+	for _, args := range [][]string{
+		{"job", "submit", "orders"},
+		{"job", "create", "--name", "payments", "--sql", sqlFile},
+	} {
+		_, err := viewer.run(context.Background(), args...)
+		if err == nil || !strings.Contains(err.Error(), "user "+me) || !strings.Contains(err.Error(), "viewer") ||
+			!strings.Contains(err.Error(), "this palink opened the store itself") {
+			t.Errorf("palink %s as a viewer of a store on etcd it opened itself: %v", strings.Join(args, " "), err)
+		}
+	}
+	out := owner.mustRun("jobs", "-o", "json")
+	if strings.Contains(out, "payments") || strings.Contains(out, `"DEPLOYING"`) {
+		t.Errorf("a refused call changed the store:\n%s", out)
+	}
 }

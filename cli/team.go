@@ -247,9 +247,13 @@ func printAudit(w io.Writer, es []model.AuditEntry) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tTIME\tUSER\tACTION\tJOB\tOUTCOME")
+	fmt.Fprintln(tw, "SEQ\tTIME\tUSER\tHOST\tACTION\tJOB\tOUTCOME")
 	for _, e := range es {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.Format(time.RFC3339), e.User, e.Action, e.JobID, firstLine(e.Outcome))
+		host := e.Host
+		if host == "" {
+			host = "-" // written before palink recorded hosts
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.Format(time.RFC3339), e.User, host, e.Action, e.JobID, firstLine(e.Outcome))
 	}
 	return tw.Flush()
 }

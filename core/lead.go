@@ -7,14 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/core/leader"
 	"github.com/palink/palink/core/scheduler"
 	"github.com/palink/palink/core/syncer"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
 
@@ -54,6 +57,8 @@ type lead struct {
 	self    *api.Member     // set while this palink runs or campaigns
 	elector *leader.Elector // set while it campaigns on etcd
 	since   time.Time       // on a file: when it began to run the background
+	// kick wakes the scheduler of the term this palink leads, if any.
+	kick func()
 }
 
 // memberID names this process among the members: host, pid and a random
@@ -112,6 +117,7 @@ func (d *lead) RunBackground(ctx context.Context, parts Background, o LeadOption
 	}
 	stopFollowing := follow()
 	defer func() { stopFollowing() }()
+	go d.followStore(ctx, e)
 	return el.Run(ctx, func(tctx context.Context, t *leader.Term) error {
 		stopFollowing()
 		defer func() { stopFollowing = follow() }()
@@ -131,6 +137,14 @@ func (d *lead) runParts(ctx context.Context, parts Background, st store.Store, t
 		yo := l.syncOpts
 		yo.Store = st
 		syn = syncer.New(yo)
+		d.mu.Lock()
+		d.kick = sched.Kick
+		d.mu.Unlock()
+		defer func() {
+			d.mu.Lock()
+			d.kick = nil
+			d.mu.Unlock()
+		}()
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -148,6 +162,74 @@ func (d *lead) runParts(ctx context.Context, parts Background, st store.Store, t
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// followStore tells this palink what the others on the store commit, as
+// etcd's watch reports it: its watchers (the screens it serves) get the
+// jobs changed, and the scheduler, while it leads, wakes for a command
+// another queued instead of finding it at its next tick.
+func (d *lead) followStore(ctx context.Context, e *store.Etcd) {
+	l := d.l
+	for c := range e.Watch(ctx) {
+		if c.Own {
+			continue // published as it was written
+		}
+		if c.Resync {
+			l.hub.publish(api.Change{Kind: api.Resync})
+			continue
+		}
+		if slices.Contains(c.Families, "commands") {
+			d.mu.Lock()
+			kick := d.kick
+			d.mu.Unlock()
+			if kick != nil {
+				kick()
+			}
+		}
+		if len(c.Jobs) > 0 {
+			d.publishJobs(ctx, c.Jobs)
+		}
+	}
+}
+
+// publishJobs tells watchers of the jobs ids as the store has them now.
+func (d *lead) publishJobs(ctx context.Context, ids []string) {
+	l := d.l
+	type changed struct {
+		j       model.Job
+		pending *model.Command
+	}
+	var out []changed
+	gone := false
+	err := l.st.View(ctx, func(tx store.ReadTx) error {
+		out, gone = out[:0], false
+		for _, id := range ids {
+			j, err := tx.Job(id)
+			if errors.Is(err, store.ErrNotFound) {
+				gone = true // no change says "deleted": the watchers reload
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			p, err := journal.Pending(tx, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, changed{j, p})
+		}
+		return nil
+	})
+	if err != nil {
+		l.log.Debug("read the jobs another palink changed", "err", err)
+		return
+	}
+	for _, c := range out {
+		publisher{l}.Job(c.j, c.pending, nil)
+	}
+	if gone {
+		l.hub.publish(api.Change{Kind: api.Resync})
+	}
 }
 
 // memberOf is an election member as the API shows it.

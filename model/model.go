@@ -503,9 +503,13 @@ type Event struct {
 
 // AuditEntry records who did what, when, and how it ended.
 type AuditEntry struct {
-	Seq       int64
-	Time      time.Time
-	User      string
+	Seq  int64
+	Time time.Time
+	User string
+	// Host is the host of the palink that wrote the entry: on a store
+	// that palinks on several hosts share, where the action was taken.
+	// Empty in entries written before palink recorded it.
+	Host      string
 	Action    string // "create", "submit", "kill", "edit", "adopt", …
 	JobID     string
 	CommandID string

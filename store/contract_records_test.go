@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 
@@ -201,6 +202,26 @@ func contractAudit(t *testing.T, open opener) {
 			}
 		}
 		return nil
+	})
+	update(t, s, func(tx Tx) error {
+		// An entry that names its host keeps it.
+		_, err := tx.AppendAudit(model.AuditEntry{Time: t0, User: "ops", Host: "ops3", Action: "pause", JobID: "j1", Outcome: "accepted"})
+		return err
+	})
+	view(t, s, func(tx ReadTx) error {
+		// Every entry says on which host its action was taken.
+		host, _ := os.Hostname()
+		all, err := tx.Audit(0, 0)
+		for _, a := range all {
+			want := host
+			if a.Action == "pause" {
+				want = "ops3"
+			}
+			if a.Host != want {
+				t.Errorf("audit %d (%s) was taken on host %q, want %q", a.Seq, a.Action, a.Host, want)
+			}
+		}
+		return err
 	})
 }
 

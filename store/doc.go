@@ -171,6 +171,31 @@
 // (Etcd.migrate): schema 8 prunes checkpoints in batches, schema 9's teams
 // start empty; then it writes the version.
 //
+// # The mirror
+//
+// An agent keeps the store on etcd mirrored in memory (EtcdOptions.Mirror,
+// etcd_mirror.go): every key under the prefix but the records of the long
+// histories (events, audit, exceptions) and the specs, loaded at one
+// revision and kept current by a watch from the next, as Kubernetes' API
+// server keeps its watch cache. A transaction takes the mirror's newest
+// revision as its snapshot — once it holds this process's own last commit,
+// so that a palink reads what it wrote — and reads from memory what the
+// mirror can answer at that revision exactly as etcd would: it keeps the
+// newest version of each key, and a deleted key as a tombstone with the
+// revision that deleted it, so a key unchanged since the snapshot is
+// answered, and one changed or deleted after it is read from etcd at the
+// snapshot, as every read of a family the mirror skips is. Nothing else
+// changes: an Update's commit compares what it read, so one that read a
+// copy the watch had not yet brought up to date fails its commit and runs
+// again, on etcd's newest revision. An action (Plan's View and Act's
+// Update) so sends etcd one request, its commit, where it sent about 13.
+// The mirror asks etcd for a progress report every second on a quiet store
+// and serves no new snapshot when nothing was heard for 3 s, so that a
+// palink cut off from etcd finds out as fast as without it; a watch etcd
+// cuts (a compaction passed it, its member lost the leader) loads the
+// mirror again. Beyond 4,096 tombstones it forgets them and serves no
+// snapshot older than that moment.
+//
 // # Locking
 //
 // A store file is locked; a store on etcd is not (its Updates coordinate

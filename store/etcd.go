@@ -65,6 +65,11 @@ type EtcdOptions struct {
 	// --max-request-bytes (etcd's defaults unless raised there): a
 	// transaction beyond them fails with ErrTooLarge before it is sent.
 	MaxTxnOps, MaxRequestBytes int
+	// Mirror keeps a copy of the store in memory, current by a watch
+	// (doc.go, "The mirror"), that transactions read instead of etcd: for
+	// a long-lived palink (the agent), where each action then costs etcd
+	// one request, its commit.
+	Mirror bool
 }
 
 func (o EtcdOptions) withDefaults() EtcdOptions {
@@ -148,6 +153,17 @@ type Etcd struct {
 	// that opened the store before are refused (ErrReplaced).
 	epoch     atomic.Int64
 	closeOnce sync.Once
+	// mirror, if the options ask for one, serves reads from memory;
+	// committed is the revision of this process's newest commit, which a
+	// transaction reading from the mirror must see.
+	mirror    *etcdMirror
+	committed atomic.Int64
+	// requests counts the reads and commits sent to etcd (EtcdStats).
+	requests atomic.Int64
+	// own are the tokens of this process's commits while a Watch runs,
+	// for it to mark them (Change.Own); watchers counts the Watches.
+	own      ownTokens
+	watchers atomic.Int32
 }
 
 var _ Store = (*Etcd)(nil)
@@ -170,6 +186,12 @@ func OpenEtcd(name string, opts Options) (*Etcd, error) {
 	if err := e.prepare(); err != nil {
 		_ = e.cli.Close()
 		return nil, fmt.Errorf("open store %s: %w", e.name, err)
+	}
+	if e.opts.Mirror {
+		if err := e.startMirror(); err != nil {
+			_ = e.cli.Close()
+			return nil, fmt.Errorf("open store %s: %w", e.name, err)
+		}
 	}
 	return e, nil
 }
@@ -372,13 +394,37 @@ func (e *Etcd) Endpoints() []string { return slices.Clone(e.url.Endpoints) }
 // ID returns the store's id (meta/store_id).
 func (e *Etcd) ID() string { return e.id }
 
+// EtcdStats counts what a store on etcd asked of etcd, and what its
+// mirror answered instead, since it was opened.
+type EtcdStats struct {
+	// Requests are the reads and commits sent to etcd.
+	Requests int64
+	// Mirrored are the reads the mirror answered (0 without one).
+	Mirrored int64
+}
+
+// Stats says how many requests the store sent to etcd, and how many
+// reads its mirror spared.
+func (e *Etcd) Stats() EtcdStats {
+	s := EtcdStats{Requests: e.requests.Load()}
+	if e.mirror != nil {
+		s.Mirrored = e.mirror.served.Load()
+	}
+	return s
+}
+
 // ReadOnly reports whether the store was opened read-only.
 func (e *Etcd) ReadOnly() bool { return e.readOnly }
 
 // Close closes the connection to etcd. Calling it again does nothing.
 func (e *Etcd) Close() error {
 	var err error
-	e.closeOnce.Do(func() { err = e.cli.Close() })
+	e.closeOnce.Do(func() {
+		if e.mirror != nil {
+			e.mirror.close()
+		}
+		err = e.cli.Close()
+	})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("close store %s: %w", e.name, err)
 	}
@@ -539,6 +585,7 @@ func (e *Etcd) update(ctx context.Context, fn func(Tx) error, fence *Fence) erro
 		}
 		t := e.begin(ctx, true)
 		t.fence = fence
+		t.fromMirror = t.fromMirror && attempt == 0
 		fnErr := e.run(t, func(r *records) error { return fn(r) })
 		switch {
 		case errors.Is(t.err, rpctypes.ErrCompacted) && attempt < maxAttempts:

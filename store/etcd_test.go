@@ -94,6 +94,13 @@ func TestEtcdContractThreeMembers(t *testing.T) {
 	runContract(t, etcdBackend(c, EtcdOptions{}))
 }
 
+// TestEtcdContractMirrored: a store that reads from its mirror
+// (EtcdOptions.Mirror) is the same store.
+func TestEtcdContractMirrored(t *testing.T) {
+	c := etcdtest.Start(t, 3, etcdtest.Options{})
+	runContract(t, etcdBackend(c, EtcdOptions{Mirror: true}))
+}
+
 // TestEtcdDisjointUpdatesDoNotConflict: two Updates of different jobs,
 // overlapping in time, both commit at their first run — the state sync
 // writes each job in its own transaction, 16 at a time, and must not pay

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"sync"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -22,6 +23,9 @@ type Change struct {
 	// Resync says that changes may have been missed (the watch was cut
 	// and started again): read everything again.
 	Resync bool
+	// Own says that this process committed it (through this Store):
+	// what it wrote, it knows.
+	Own bool
 }
 
 // Watcher is a Store whose changes by any palink can be watched: the
@@ -45,8 +49,10 @@ var jobFamilies = []string{string(bucketSpecs), string(bucketEvents), string(buc
 // from the newest revision.
 func (e *Etcd) Watch(ctx context.Context) <-chan Change {
 	out := make(chan Change, 16)
+	e.watchers.Add(1)
 	go func() {
 		defer close(out)
+		defer e.watchers.Add(-1)
 		var from int64 // 0: from now
 		for ctx.Err() == nil {
 			opts := []clientv3.OpOption{clientv3.WithPrefix()}
@@ -101,6 +107,9 @@ func (e *Etcd) changes(events []*clientv3.Event) []Change {
 			out = append(out, Change{Revision: rev})
 		}
 		c := &out[len(out)-1]
+		if string(ev.Kv.Key) == e.key(etcdTxnKey) {
+			c.Own = e.own.has(string(ev.Kv.Value))
+		}
 		b, k, _, ok := e.parseKey(string(ev.Kv.Key))
 		if !ok {
 			continue
@@ -123,4 +132,37 @@ func addSorted(xs []string, s string) []string {
 		return xs
 	}
 	return slices.Insert(xs, i, s)
+}
+
+// ownTokens are the tokens of this process's newest commits, which each
+// writes into the Update counter, as many as a watch may still report (a
+// watch far behind finds its oldest gone, and takes them for another's:
+// read again, never missed). A token, not a revision: the watch may
+// report a commit before its own answer arrives.
+type ownTokens struct {
+	mu     sync.Mutex
+	tokens map[string]bool
+	order  []string
+}
+
+const maxOwnTokens = 4096
+
+func (o *ownTokens) add(token string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.tokens == nil {
+		o.tokens = map[string]bool{}
+	}
+	o.tokens[token] = true
+	o.order = append(o.order, token)
+	if len(o.order) > maxOwnTokens {
+		delete(o.tokens, o.order[0])
+		o.order = o.order[1:]
+	}
+}
+
+func (o *ownTokens) has(token string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.tokens[token]
 }

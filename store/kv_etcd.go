@@ -42,6 +42,11 @@ type etcdKV struct {
 	// deleted are the deletion marks of the buckets this transaction
 	// deletes keys from (etcdReads).
 	deleted map[string]bool
+	// mirror, if the store keeps one, answers the reads it can at rev;
+	// fromMirror says that rev may be the mirror's newest, not etcd's
+	// (not after a conflict: the mirror may lag behind what lost it).
+	mirror     *etcdMirror
+	fromMirror bool
 }
 
 // etcdReads is what an Update read, as the compares of its commit: the
@@ -79,7 +84,18 @@ type etcdWrite struct {
 func (e *Etcd) begin(ctx context.Context, write bool) *etcdKV {
 	return &etcdKV{e: e, ctx: ctx, write: write, cache: map[string][]byte{}, writes: map[string]etcdWrite{},
 		reads:   etcdReads{keys: map[string]int64{}, ranges: map[[2]string]bool{}, marks: map[string]bool{}, markTrees: map[string]bool{}},
-		deleted: map[string]bool{}}
+		deleted: map[string]bool{}, mirror: e.mirror, fromMirror: e.mirror != nil}
+}
+
+// snapshot takes the mirror's newest revision as the transaction's
+// snapshot, where it may and has none yet; the reads the mirror cannot
+// answer ask etcd for that revision.
+func (t *etcdKV) snapshot() {
+	if t.rev == 0 && t.fromMirror && t.err == nil {
+		if rev, ok := t.mirror.snapshot(t.e.committed.Load()); ok {
+			t.rev = rev
+		}
+	}
 }
 
 // errViewWrite is a write in a View.
@@ -95,6 +111,7 @@ func (t *etcdKV) read(key string, opts ...clientv3.OpOption) (*clientv3.GetRespo
 	}
 	ctx, cancel := t.e.reqCtx(t.ctx)
 	defer cancel()
+	t.e.requests.Add(1)
 	var resp *clientv3.GetResponse
 	var err error
 	if t.rev == 0 {
@@ -177,6 +194,11 @@ func (t *etcdKV) value(key string) ([]byte, error) {
 	if v, ok := t.cache[key]; ok {
 		return v, nil
 	}
+	if v, mod, ok := t.fromMemory(key); ok {
+		t.cache[key] = v
+		t.reads.keys[key] = mod
+		return v, nil
+	}
 	resp, err := t.read(key)
 	if err != nil {
 		return nil, err
@@ -191,6 +213,19 @@ func (t *etcdKV) value(key string) ([]byte, error) {
 	return v, nil
 }
 
+// fromMemory is key's value and mod revision at the snapshot, from the
+// mirror; ok is false where there is none or it cannot tell.
+func (t *etcdKV) fromMemory(key string) (v []byte, mod int64, ok bool) {
+	if t.mirror == nil {
+		return nil, 0, false
+	}
+	t.snapshot()
+	if t.rev == 0 {
+		return nil, 0, false
+	}
+	return t.mirror.get(key, t.rev)
+}
+
 // present is a stored value, never nil: an empty one (an index entry)
 // must not read as a missing key.
 func present(v []byte) []byte {
@@ -199,6 +234,9 @@ func present(v []byte) []byte {
 	}
 	return v
 }
+
+// capped is v with no room to append in place.
+func capped(v []byte) []byte { return v[:len(v):len(v)] }
 
 func (t *etcdKV) get(b bucket, k []byte) ([]byte, error) {
 	return t.value(t.e.bucketPrefix(b) + string(k))
@@ -214,9 +252,15 @@ func (t *etcdKV) getMany(b bucket, keys [][]byte) ([][]byte, error) {
 		if _, ok := t.writes[key]; ok || t.dropped(key) {
 			continue
 		}
-		if _, ok := t.cache[key]; !ok {
-			missing = append(missing, key)
+		if _, ok := t.cache[key]; ok {
+			continue
 		}
+		if v, mod, ok := t.fromMemory(key); ok {
+			t.cache[key] = v
+			t.reads.keys[key] = mod
+			continue
+		}
+		missing = append(missing, key)
 	}
 	for len(missing) > 0 {
 		if t.err != nil {
@@ -232,6 +276,7 @@ func (t *etcdKV) getMany(b bucket, keys [][]byte) ([][]byte, error) {
 			ops = append(ops, clientv3.OpGet(key, o...))
 		}
 		ctx, cancel := t.e.reqCtx(t.ctx)
+		t.e.requests.Add(1)
 		resp, err := t.e.cli.Txn(ctx).Then(ops...).Commit()
 		cancel()
 		if err != nil {
@@ -411,10 +456,13 @@ func (it *etcdIterator) next() ([]byte, []byte, error) {
 		return []byte(key[len(it.prefix):]), it.t.writes[key].v, nil
 	}
 	it.page = it.page[1:]
+	// Capped: a page from the mirror is shared with other transactions,
+	// and an append must copy, not write past the end.
+	key := kv.Key[len(it.prefix):len(kv.Key):len(kv.Key)]
 	if it.o.keysOnly {
-		return kv.Key[len(it.prefix):], nil, nil
+		return key, nil, nil
 	}
-	return kv.Key[len(it.prefix):], present(kv.Value), nil
+	return key, capped(present(kv.Value)), nil
 }
 
 // peek returns the next key from etcd that this transaction did not
@@ -439,23 +487,41 @@ func (it *etcdIterator) peek() (*mvccpb.KeyValue, error) {
 		if it.o.keysOnly {
 			opts = append(opts, clientv3.WithKeysOnly())
 		}
-		resp, err := it.t.read(it.lo, opts...)
-		if err != nil {
-			return nil, err
+		if kvs, more, ok := it.fromMemory(); ok {
+			it.page, it.more = kvs, more
+		} else {
+			resp, err := it.t.read(it.lo, opts...)
+			if err != nil {
+				return nil, err
+			}
+			it.page, it.more = resp.Kvs, resp.More
 		}
-		it.page, it.more = resp.Kvs, resp.More
-		if n := len(resp.Kvs); n > 0 {
+		if n := len(it.page); n > 0 {
 			if it.o.desc {
-				it.hi = string(resp.Kvs[n-1].Key)
+				it.hi = string(it.page[n-1].Key)
 				it.size *= 4
 			} else {
-				it.lo = string(resp.Kvs[n-1].Key) + "\x00"
+				it.lo = string(it.page[n-1].Key) + "\x00"
 				it.size = min(it.size*4, maxPage)
 			}
 		} else {
 			it.more = false
 		}
 	}
+}
+
+// fromMemory is the iterator's next page from the mirror; ok is false
+// where there is none or it cannot tell.
+func (it *etcdIterator) fromMemory() ([]*mvccpb.KeyValue, bool, bool) {
+	t := it.t
+	if t.mirror == nil || t.err != nil {
+		return nil, false, false
+	}
+	t.snapshot()
+	if t.rev == 0 {
+		return nil, false, false
+	}
+	return t.mirror.page(it.lo, it.hi, t.rev, it.size, it.o.desc)
 }
 
 // commit sends the transaction's writes in one etcd transaction that
@@ -480,6 +546,9 @@ func (t *etcdKV) commit() (bool, error) {
 		size += len(mark) + etcdOpBytes
 	}
 	token := randomToken()
+	if t.e.watchers.Load() > 0 {
+		t.e.own.add(token)
+	}
 	txnKey, versionKey := t.e.key(etcdTxnKey), t.e.key(etcdVersionKey)
 	ops = append(ops, clientv3.OpPut(txnKey, token))
 	size += len(txnKey) + len(token) + etcdOpBytes
@@ -505,6 +574,7 @@ func (t *etcdKV) commit() (bool, error) {
 	// be known, not left to a cancelled request.
 	ctx, cancel := t.e.reqCtx(context.WithoutCancel(t.ctx))
 	defer cancel()
+	t.e.requests.Add(1)
 	resp, err := t.e.cli.Txn(ctx).If(cmps...).Then(ops...).Else(orElse...).Commit()
 	switch {
 	case errors.Is(err, rpctypes.ErrTooManyOps), errors.Is(err, rpctypes.ErrRequestTooLarge):
@@ -512,6 +582,7 @@ func (t *etcdKV) commit() (bool, error) {
 	case err != nil:
 		return t.e.resolve(t.rev, token, err)
 	case resp.Succeeded:
+		t.e.noteCommit(resp.Header.Revision)
 		return true, nil
 	}
 	if f := t.fence; f != nil {
@@ -523,6 +594,16 @@ func (t *etcdKV) commit() (bool, error) {
 		return false, fmt.Errorf("%w (restored or migrated into): open it again", ErrReplaced)
 	}
 	return false, nil
+}
+
+// noteCommit records rev as this process's newest commit, if it is.
+func (e *Etcd) noteCommit(rev int64) {
+	for {
+		old := e.committed.Load()
+		if rev <= old || e.committed.CompareAndSwap(old, rev) {
+			return
+		}
+	}
 }
 
 // compares are the conditions that what was read at rev is still so,

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/palink/palink/model"
 )
@@ -318,6 +319,9 @@ func (t auditRecords) AppendAudit(a model.AuditEntry) (model.AuditEntry, error) 
 		return model.AuditEntry{}, fmt.Errorf("%s: %w", op, err)
 	}
 	a.Seq = int64(seq)
+	if a.Host == "" {
+		a.Host = thisHost
+	}
 	v, err := encode("audit entry", a.Action, a)
 	if err != nil {
 		return model.AuditEntry{}, fmt.Errorf("%s: %w", op, err)
@@ -327,6 +331,16 @@ func (t auditRecords) AppendAudit(a model.AuditEntry) (model.AuditEntry, error) 
 	}
 	return a, nil
 }
+
+// thisHost names the host whose palink writes: every audit entry says
+// where its action was taken.
+var thisHost = func() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "unknown"
+	}
+	return h
+}()
 
 // appendTo stores rec in b under b's next sequence number, which setSeq
 // writes into the record first: the append of specs (versions) and

@@ -359,6 +359,10 @@ func restoreNote(path string) string {
 }
 
 // kick wakes the scheduler.
+// Kick wakes Run to look for commands now: another palink on the store
+// queued one (the store's change feed says so).
+func (s *Scheduler) Kick() { s.kick() }
+
 func (s *Scheduler) kick() {
 	select {
 	case s.wake <- struct{}{}:
