@@ -411,11 +411,16 @@ func checkTx(tx *bolt.Tx) []error {
 	})
 	indexed := func(parent []byte, field string, matches func(c model.Command, name string) bool) {
 		_ = top[string(parent)].ForEachBucket(func(name []byte) error {
-			return top[string(parent)].Bucket(name).ForEach(func(id, _ []byte) error {
-				if c, ok := cmdByID[string(id)]; !ok && cmds.Get(id) == nil {
+			return top[string(parent)].Bucket(name).ForEach(func(id, v []byte) error {
+				c, ok := cmdByID[string(id)]
+				switch {
+				case !ok && cmds.Get(id) == nil:
 					report("%s/%s lists missing command %s", parent, name, id)
-				} else if ok && !matches(c, string(name)) {
+				case ok && !matches(c, string(name)):
 					report("%s/%s lists command %s, whose %s differs (it is %s of job %s)", parent, name, id, field, c.State, c.JobID)
+				case ok && len(v) > 0 && string(v) != c.JobID:
+					// The state index names the job (empty before it did).
+					report("%s/%s lists command %s as one of job %s; it is of job %s", parent, name, id, v, c.JobID)
 				}
 				return nil
 			})

@@ -22,7 +22,7 @@
 //	job_names                     <job name> → <job id>           unique name index
 //	specs/<job id>                <version> → model.Spec           bucket sequence = last version
 //	commands                      <command id> → model.Command     bucket sequence = last Seq
-//	commands_by_state/<STATE>     <command id> → ""                STATE is UNDO, DOING, UNKNOWN, SUCCEEDED or FAILED
+//	commands_by_state/<STATE>     <command id> → job id            STATE is UNDO, DOING, UNKNOWN, SUCCEEDED or FAILED ("" before palink named the job)
 //	commands_by_job/<job id>      <command id> → ""
 //	events/<job id>               <seq> → model.Event              append-only; bucket sequence = last seq
 //	restore_points/<job id>       <seq> → model.RestorePoint       in the order recorded; a disposal

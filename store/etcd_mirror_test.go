@@ -66,6 +66,18 @@ func TestMirrorAnActionIsOneRequest(t *testing.T) {
 	if n := requests(plain, "j01"); n < 5 {
 		t.Errorf("the action on a store without a mirror sent %d requests; the test no longer measures reads", n)
 	}
+	// The other palink's write reaches the mirror by its watch; an
+	// action on a copy not yet current would fail its commit and read
+	// again from etcd (TestMirrorSeesOtherPalinks).
+	waitFor(t, func() bool {
+		var n int
+		view(t, mirrored, func(tx ReadTx) error {
+			cs, err := tx.Commands(CommandFilter{JobID: "j01", States: []model.CommandState{model.CmdUndo}})
+			n = len(cs)
+			return err
+		})
+		return n == 1
+	}, "the mirror holding the other palink's command")
 	for _, id := range []string{"j02", "j03", "j02"} {
 		if n := requests(mirrored, id); n != 1 {
 			t.Errorf("the action on %s from a mirrored store sent %d requests, want 1 (its commit)", id, n)

@@ -171,10 +171,12 @@ func seedFixture(tx Tx) error {
 		}
 	}
 	for _, a := range []model.AuditEntry{
-		{Time: at(0), User: "ana", Action: "create", JobID: "j-001", Outcome: "accepted"},
-		{Time: at(3), User: "ana", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},
-		{Time: at(50), User: "eve", Action: "kill", JobID: "j-001", CommandID: ids[4], Outcome: "accepted"},
-		{Time: at(51), User: "eve", Action: "kill", JobID: "nope", Outcome: "refused: no such job"},
+		// The hosts are named: the fixture must not depend on the host
+		// that writes it.
+		{Time: at(0), User: "ana", Host: "ops1", Action: "create", JobID: "j-001", Outcome: "accepted"},
+		{Time: at(3), User: "ana", Host: "ops1", Action: "submit", JobID: "j-001", CommandID: ids[0], Outcome: "succeeded"},
+		{Time: at(50), User: "eve", Host: "ops2", Action: "kill", JobID: "j-001", CommandID: ids[4], Outcome: "accepted"},
+		{Time: at(51), User: "eve", Host: "ops2", Action: "kill", JobID: "nope", Outcome: "refused: no such job"},
 	} {
 		if _, err := tx.AppendAudit(a); err != nil {
 			return err

@@ -97,7 +97,9 @@ func (t commandRecords) PutCommand(c model.Command) (model.Command, error) {
 
 // indexCommand adds c to its state's and its job's index (idempotent).
 func (t commandRecords) indexCommand(c model.Command) error {
-	if err := t.put(in(bucketCommandsByState, c.State.String()), []byte(c.ID), nil); err != nil {
+	// The state index names the command's job, so that a job's pending
+	// command is found without reading every job's (Commands).
+	if err := t.put(in(bucketCommandsByState, c.State.String()), []byte(c.ID), []byte(c.JobID)); err != nil {
 		return err
 	}
 	return t.put(in(bucketCommandsByJob, c.JobID), []byte(c.ID), nil)
@@ -149,7 +151,7 @@ func (t commandRecords) Commands(f CommandFilter) ([]model.Command, error) {
 	if sources == nil {
 		err = t.newestCommands(f.Limit, keep)
 	} else {
-		err = t.indexedCommands(sources, f.Limit, keep)
+		err = t.indexedCommands(sources, f.JobID, f.Limit, keep)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list commands: %w", err)
@@ -177,10 +179,12 @@ func (t commandRecords) newestCommands(limit int, keep func(id, v []byte) (bool,
 }
 
 // indexedCommands hands the commands the index buckets list to keep,
-// newest first, until keep returns false. The records are read a batch at
-// a time: a backend across the network reads each batch in one request.
-func (t commandRecords) indexedCommands(sources []bucket, limit int, keep func(id, v []byte) (bool, error)) error {
-	ids := mergeDescending(t.txn, sources)
+// newest first, until keep returns false, but those the state index says
+// are of another job than job (when job is set). The records are read a
+// batch at a time: a backend across the network reads each batch in one
+// request.
+func (t commandRecords) indexedCommands(sources []bucket, job string, limit int, keep func(id, v []byte) (bool, error)) error {
+	ids := mergeDescending(t.txn, sources, job)
 	batch := 16
 	if limit > 0 {
 		batch = min(limit, maxBatch)
@@ -213,14 +217,27 @@ func (t commandRecords) indexedCommands(sources []bucket, limit int, keep func(i
 	}
 }
 
+// nextOf is it's next key whose value does not name another job than
+// job; nil at the end.
+func nextOf(it iterator, job string) ([]byte, error) {
+	for {
+		k, v, err := it.next()
+		if err != nil || k == nil || job == "" || len(v) == 0 || string(v) == job {
+			return k, err
+		}
+	}
+}
+
 // maxBatch bounds the records read in one batch.
 const maxBatch = 100
 
 // mergeDescending returns the union of the buckets' keys from the
 // greatest down, each once, one per call, nil at the end. The index
 // buckets hold disjoint keys; should a damaged one not, a command still
-// comes out once.
-func mergeDescending(t *txn, buckets []bucket) func() ([]byte, error) {
+// comes out once. An entry whose value names a job other than job (when
+// set) is passed over: the state index's values name each command's job
+// (entries written before it did are empty, and kept).
+func mergeDescending(t *txn, buckets []bucket, job string) func() ([]byte, error) {
 	its := make([]iterator, len(buckets))
 	keys := make([][]byte, len(buckets))
 	started := false
@@ -229,8 +246,8 @@ func mergeDescending(t *txn, buckets []bucket) func() ([]byte, error) {
 		if !started {
 			started = true
 			for i, b := range buckets {
-				its[i] = t.scan(b, scanOpts{desc: true, keysOnly: true})
-				k, _, err := its[i].next()
+				its[i] = t.scan(b, scanOpts{desc: true, keysOnly: job == ""})
+				k, err := nextOf(its[i], job)
 				if err != nil {
 					return nil, err
 				}
@@ -248,7 +265,7 @@ func mergeDescending(t *txn, buckets []bucket) func() ([]byte, error) {
 				return nil, nil
 			}
 			k := keys[top]
-			next, _, err := its[top].next()
+			next, err := nextOf(its[top], job)
 			if err != nil {
 				return nil, err
 			}
