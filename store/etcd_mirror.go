@@ -213,12 +213,13 @@ func (m *etcdMirror) apply(resp clientv3.WatchResponse) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.heard = time.Now()
-	if len(resp.Events) == 0 {
-		return // a progress report
+	if len(resp.Events) == 0 || resp.Events[len(resp.Events)-1].Kv.ModRevision <= m.rev {
+		return // a progress report, or this process's commit, put in already
 	}
+	from := m.rev
 	for _, ev := range resp.Events {
 		kv := ev.Kv
-		if !m.e.mirrors(string(kv.Key)) {
+		if kv.ModRevision <= from || !m.e.mirrors(string(kv.Key)) {
 			continue
 		}
 		if ev.Type == mvccpb.DELETE {
@@ -241,6 +242,55 @@ func (m *etcdMirror) apply(resp clientv3.WatchResponse) {
 		}
 		m.floor, m.tombs = m.rev, 0
 	}
+	m.signal()
+}
+
+// committed puts what t committed at rev into the mirror at once, when
+// rev follows the mirror's newest revision: nothing came between, so the
+// transaction's writes are the whole of rev, and the next transaction of
+// this process need not wait for the watch to bring them. Otherwise (or
+// once the watch brought them first) the watch will.
+func (m *etcdMirror) committed(rev int64, t *etcdKV, token string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.live || m.rev != rev-1 {
+		return
+	}
+	put := func(key string, v []byte) {
+		if m.e.mirrors(key) {
+			m.tree.ReplaceOrInsert(&mvccpb.KeyValue{Key: []byte(key), Value: v, ModRevision: rev, CreateRevision: rev, Version: 1})
+		}
+	}
+	del := func(key string) {
+		if kv, found := m.tree.Get(pivot(key)); found && kv.Version > 0 {
+			m.tree.ReplaceOrInsert(&mvccpb.KeyValue{Key: kv.Key, ModRevision: rev})
+			m.tombs++
+		}
+	}
+	for _, p := range t.drops {
+		var under []string
+		m.tree.AscendRange(pivot(p), pivot(clientv3.GetPrefixRangeEnd(p)), func(kv *mvccpb.KeyValue) bool {
+			if _, own := t.writes[string(kv.Key)]; !own {
+				under = append(under, string(kv.Key))
+			}
+			return true
+		})
+		for _, key := range under {
+			del(key)
+		}
+	}
+	for key, w := range t.writes {
+		if w.del {
+			del(key)
+		} else {
+			put(key, w.v)
+		}
+	}
+	for mark := range t.deleted {
+		put(mark, []byte{})
+	}
+	put(m.e.key(etcdTxnKey), []byte(token))
+	m.rev = rev
 	m.signal()
 }
 

@@ -333,3 +333,75 @@ func TestEtcdWatchSaysWhoseChange(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorTakesItsOwnCommitsAsEtcd: a commit that follows the mirror's
+// newest revision goes into the mirror at once (the next transaction
+// needs no watch), and holds then exactly what etcd holds: puts, deletes,
+// a dropped bucket, the deletion marks and the Update counter.
+func TestMirrorTakesItsOwnCommitsAsEtcd(t *testing.T) {
+	c := etcdtest.Start(t, 1, etcdtest.Options{})
+	url := freshURL(c)
+	s := openEtcdT(t, url, Options{Etcd: EtcdOptions{Mirror: true}})
+	m := s.mirror
+	table := model.CatalogTable{Cluster: "prod", Name: "users", SQL: "CREATE TABLE users (id BIGINT) WITH ('connector' = 'datagen')", Author: "ana", CreatedAt: t0}
+	steps := []func(tx Tx) error{
+		func(tx Tx) error { return tx.CreateJob(sampleJob("j1", "a")) },
+		func(tx Tx) error {
+			_, err := tx.PutCommand(sampleCommand("j1", model.CmdSubmit, model.CmdUndo))
+			return err
+		},
+		func(tx Tx) error {
+			cs, err := tx.Commands(CommandFilter{JobID: "j1"})
+			if err != nil {
+				return err
+			}
+			cs[0].State = model.CmdDoing // a move between state indexes: a delete and a put
+			_, err = tx.PutCommand(cs[0])
+			return err
+		},
+		func(tx Tx) error { _, err := tx.PutCatalogTable(table); return err },
+		func(tx Tx) error { _, err := tx.PutCatalogTable(table); return err },
+		func(tx Tx) error { return tx.DeleteCatalogTable("prod", "users") }, // a dropped bucket
+		func(tx Tx) error { return tx.PutVar(model.Variable{Name: "region", Value: "eu"}) },
+		func(tx Tx) error { return tx.DeleteVar("", "region") },
+	}
+	for i, step := range steps {
+		update(t, s, step)
+		m.mu.RLock()
+		rev := m.rev
+		m.mu.RUnlock()
+		if want := s.committed.Load(); rev != want {
+			t.Errorf("step %d: the mirror is at revision %d right after the commit at %d", i, rev, want)
+		}
+	}
+	// What etcd holds now, key by key, against the mirror's live keys.
+	resp, err := s.cli.Get(context.Background(), s.url.Prefix, clientv3.WithPrefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, kv := range resp.Kvs {
+		if s.mirrors(string(kv.Key)) {
+			want[string(kv.Key)] = string(kv.Value)
+		}
+	}
+	got := map[string]string{}
+	m.mu.RLock()
+	m.tree.Ascend(func(kv *mvccpb.KeyValue) bool {
+		if kv.Version > 0 {
+			got[string(kv.Key)] = string(kv.Value)
+		}
+		return true
+	})
+	m.mu.RUnlock()
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: mirror %q, etcd %q", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: in the mirror, not in etcd", k)
+		}
+	}
+}

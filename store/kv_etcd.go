@@ -582,6 +582,9 @@ func (t *etcdKV) commit() (bool, error) {
 	case err != nil:
 		return t.e.resolve(t.rev, token, err)
 	case resp.Succeeded:
+		if t.mirror != nil {
+			t.mirror.committed(resp.Header.Revision, t, token)
+		}
 		t.e.noteCommit(resp.Header.Revision)
 		return true, nil
 	}
