@@ -8,6 +8,7 @@ import (
 
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
 )
 
 // journalT is a store with one job, run j1 of Flink job f1, and its
@@ -187,5 +188,37 @@ func TestRestoreNotFound(t *testing.T) {
 	}
 	if ev == nil || ev.CommandID != "c1" || ev.Reason != "restore from hdfs:///sp/savepoint-1 failed: the cluster cannot find it; palink will not offer it again" {
 		t.Errorf("the timeline's note: %+v", ev)
+	}
+}
+
+// TestRecordPointsMovesTheEndToTheNewest: a checkpoint of a run palink
+// saw end, learned of after (the JobManager read once more), is the run's
+// newest: the end moves onto it from the one it subsumed. A checkpoint of
+// the next Flink job carries no end of the run before.
+func TestRecordPointsMovesTheEndToTheNewest(t *testing.T) {
+	st, j := journalT(t)
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	updateT(t, st, func(tx store.Tx) error { return EndRun(tx, &j, model.EndCanceled) })
+	updateT(t, st, func(tx store.Tx) error {
+		return RecordPoints(tx, &j, []*yarn.Checkpoint{{ID: 8, ExternalPath: "hdfs:///ck/f1/chk-8"}}, "sync", 3, now)
+	})
+	if cp := j.LatestCheckpoint; cp.Path != "hdfs:///ck/f1/chk-8" || cp.RunEnd != model.EndCanceled || cp.Retention != model.RetainOnCancellation {
+		t.Errorf("the newest checkpoint of the ended run: %s %s %s", cp.Path, cp.RunEnd, cp.Retention)
+	}
+	if rec := recorded(t, st, "hdfs:///ck/f1/chk-8"); rec.RunEnd != model.EndCanceled {
+		t.Errorf("its record: %s", rec.RunEnd)
+	}
+	if rec := recorded(t, st, "hdfs:///ck/f1/chk-7"); rec.RunEnd != model.EndUnknown || rec.Retention != model.RetentionUnknown {
+		t.Errorf("the subsumed checkpoint kept the run's end: %s %s", rec.RunEnd, rec.Retention)
+	}
+	j.FlinkJobID = "f2"
+	updateT(t, st, func(tx store.Tx) error {
+		return RecordPoints(tx, &j, []*yarn.Checkpoint{{ID: 1, ExternalPath: "hdfs:///ck/f2/chk-1"}}, "sync", 3, now)
+	})
+	if cp := j.LatestCheckpoint; cp.Path != "hdfs:///ck/f2/chk-1" || cp.RunEnd != model.EndUnknown {
+		t.Errorf("the next Flink job's first checkpoint: %s %s, want no end", cp.Path, cp.RunEnd)
+	}
+	if rec := recorded(t, st, "hdfs:///ck/f1/chk-8"); rec.RunEnd != model.EndCanceled {
+		t.Errorf("the ended run's newest checkpoint lost its end: %s", rec.RunEnd)
 	}
 }
