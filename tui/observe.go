@@ -55,9 +55,9 @@ func newObserveState(e *kit.Env) observeState {
 	}
 }
 
-func setInterestCmd(c kit.Call, r api.InterestRequest) tea.Cmd {
+func setInterestCmd(c kit.Call[api.Service], r api.InterestRequest) tea.Cmd {
 	return func() tea.Msg {
-		err := c.With(func(ctx context.Context) error { return c.Svc.SetInterest(ctx, r) })
+		err := c.With(func(ctx context.Context) error { return c.Service.SetInterest(ctx, r) })
 		return interestSentMsg{err: err}
 	}
 }

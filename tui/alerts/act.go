@@ -46,10 +46,10 @@ type undoExpiredMsg struct{ seq int }
 // maxSilence bounds a silence: a forgotten one must not hide a rule for good.
 const maxSilence = 30 * 24 * time.Hour
 
-func actCmd(c kit.Call, a api.AlertAction, key, done string, offer *undoOffer) tea.Cmd {
+func actCmd(c kit.Call[api.Service], a api.AlertAction, key, done string, offer *undoOffer) tea.Cmd {
 	return func() tea.Msg {
 		err := c.With(func(ctx context.Context) error {
-			_, err := c.Svc.ActOnAlert(ctx, a)
+			_, err := c.Service.ActOnAlert(ctx, a)
 			return err
 		})
 		return actedMsg{key: key, done: done, err: err, offer: offer}

@@ -43,8 +43,8 @@ type LoadedMsg struct {
 }
 
 // Load lists the alerts that f selects.
-func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
-	alerts := func(ctx context.Context) ([]model.Alert, error) { return c.Svc.Alerts(ctx, f) }
+func Load(c kit.Call[api.Service], f api.AlertFilter, seq int) tea.Cmd {
+	alerts := func(ctx context.Context) ([]model.Alert, error) { return c.Service.Alerts(ctx, f) }
 	return kit.Get(c, "list alerts", alerts, func(as []model.Alert, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Alerts: as, Err: err}
 	})

@@ -78,11 +78,11 @@ func (d *AdoptDialog) View(width, height int) string {
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
 
-func adoptCmd(c kit.Call, req api.AdoptRequest) tea.Cmd {
+func adoptCmd(c kit.Call[api.Service], req api.AdoptRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.With(func(ctx context.Context) (err error) {
-			j, err = c.Svc.Adopt(ctx, req)
+			j, err = c.Service.Adopt(ctx, req)
 			return err
 		})
 		if err != nil {

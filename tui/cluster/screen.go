@@ -298,8 +298,8 @@ func meter(ratio float64, n int) string {
 	return "▕" + strings.Repeat("█", full) + strings.Repeat("░", n-full) + "▏"
 }
 
-func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
-	overview := func(ctx context.Context) (api.ClusterOverview, error) { return c.Svc.ClusterOverview(ctx, cluster) }
+func loadOverviewCmd(c kit.Call[api.Service], cluster string, seq int) tea.Cmd {
+	overview := func(ctx context.Context) (api.ClusterOverview, error) { return c.Service.ClusterOverview(ctx, cluster) }
 	return kit.Get(c, "read cluster "+cluster, overview, func(ov api.ClusterOverview, err error) tea.Msg {
 		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
 	})

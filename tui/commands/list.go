@@ -180,8 +180,8 @@ func (m *Screen) View() string {
 	return kit.Box(st, m.list.Title(st, m.Title()), note, lines, m.width, m.height)
 }
 
-func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
-	commands := func(ctx context.Context) ([]model.Command, error) { return c.Svc.Commands(ctx, f) }
+func loadCommandsCmd(c kit.Call[api.Service], f api.CommandFilter, seq int) tea.Cmd {
+	commands := func(ctx context.Context) ([]model.Command, error) { return c.Service.Commands(ctx, f) }
 	return kit.Get(c, "list commands", commands, func(cmds []model.Command, err error) tea.Msg {
 		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
 	})

@@ -37,7 +37,7 @@ type detailTab interface {
 
 // detailTabs builds the tabs, in order; call is what the tabs that find
 // the cause fetch with (the detail's context, which leaving it cancels).
-func detailTabs(e *kit.Env, call func() kit.Call) []detailTab {
+func detailTabs(e *kit.Env, call func() kit.Call[api.Service]) []detailTab {
 	return []detailTab{
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
@@ -88,7 +88,7 @@ func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
 
 // call is what the diagnostic tabs' Cmds capture: the session's, under
 // the detail's context.
-func (d *Screen) call() kit.Call {
+func (d *Screen) call() kit.Call[api.Service] {
 	c := d.env.Call()
 	c.Ctx = d.ctx
 	return c

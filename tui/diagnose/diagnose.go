@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -41,7 +42,7 @@ func (l *loadState) start(e *kit.Env) {
 
 // call is what the view's Cmds capture: the session's, under the view's
 // context.
-func (l *loadState) call(e *kit.Env) kit.Call {
+func (l *loadState) call(e *kit.Env) kit.Call[api.Service] {
 	c := e.Call()
 	c.Ctx = l.ctx
 	return c

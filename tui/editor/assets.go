@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
@@ -29,14 +30,14 @@ type assetsMsg struct {
 
 // loadAssetsCmd asks core for the cluster's catalog and variables. A
 // secret comes as where it is read from, never its value.
-func loadAssetsCmd(c kit.Call, id int, cluster string) tea.Cmd {
+func loadAssetsCmd(c kit.Call[api.Service], id int, cluster string) tea.Cmd {
 	return func() tea.Msg {
 		msg := assetsMsg{id: id, cluster: cluster}
 		msg.err = c.With(func(ctx context.Context) (err error) {
-			if msg.tables, err = c.Svc.Tables(ctx, cluster); err != nil {
+			if msg.tables, err = c.Service.Tables(ctx, cluster); err != nil {
 				return err
 			}
-			msg.vars, err = c.Svc.Vars(ctx, cluster)
+			msg.vars, err = c.Service.Vars(ctx, cluster)
 			return err
 		})
 		if msg.err != nil {

@@ -319,11 +319,11 @@ func (m *Screen) sortBy(c column, desc bool) tea.Cmd {
 	return kit.Flash(kit.FlashInfo, fmt.Sprintf("sorted by %s (%s reverses)", sortLabel(c, desc), again))
 }
 
-func loadJobsCmd(c kit.Call, seq int) tea.Cmd {
+func loadJobsCmd(c kit.Call[api.Service], seq int) tea.Cmd {
 	return func() tea.Msg {
 		var jobs []api.JobView
 		err := c.With(func(ctx context.Context) (err error) {
-			jobs, err = c.Svc.ListJobs(ctx, api.JobFilter{})
+			jobs, err = c.Service.ListJobs(ctx, api.JobFilter{})
 			return err
 		})
 		if err != nil {

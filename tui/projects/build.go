@@ -176,7 +176,7 @@ func (m *BuildScreen) askStatus() tea.Cmd {
 	return func() tea.Msg {
 		msg := buildStatusMsg{ID: id}
 		msg.Err = c.With(func(ctx context.Context) (err error) {
-			msg.Status, err = c.Svc.BuildStatus(ctx, project)
+			msg.Status, err = c.Service.BuildStatus(ctx, project)
 			return err
 		})
 		return msg

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
@@ -33,17 +34,17 @@ type LoadedMsg struct {
 }
 
 // Load lists the projects and each one's artifacts.
-func Load(c kit.Call, seq int) tea.Cmd {
+func Load(c kit.Call[api.Service], seq int) tea.Cmd {
 	return func() tea.Msg {
 		msg := LoadedMsg{Seq: seq, Artifacts: map[string][]model.Artifact{}}
 		msg.Err = c.With(func(ctx context.Context) error {
-			ps, err := c.Svc.Projects(ctx)
+			ps, err := c.Service.Projects(ctx)
 			if err != nil {
 				return err
 			}
 			msg.Projects = ps
 			for _, p := range ps {
-				as, err := c.Svc.Artifacts(ctx, p.Name)
+				as, err := c.Service.Artifacts(ctx, p.Name)
 				if err != nil {
 					return err
 				}

@@ -31,8 +31,8 @@ type LoadedMsg struct {
 }
 
 // Load lists the catalog tables of a cluster.
-func Load(c kit.Call, cluster string, seq int) tea.Cmd {
-	tables := func(ctx context.Context) ([]model.CatalogTable, error) { return c.Svc.Tables(ctx, cluster) }
+func Load(c kit.Call[api.Service], cluster string, seq int) tea.Cmd {
+	tables := func(ctx context.Context) ([]model.CatalogTable, error) { return c.Service.Tables(ctx, cluster) }
 	return kit.Get(c, "list the tables of cluster "+cluster, tables, func(ts []model.CatalogTable, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Cluster: cluster, Tables: ts, Err: err}
 	})

@@ -26,8 +26,8 @@ type LoadedMsg struct {
 }
 
 // Load lists the registered functions.
-func Load(c kit.Call, seq int) tea.Cmd {
-	return kit.Get(c, "list functions", c.Svc.UDFs, func(us []api.UDFView, err error) tea.Msg {
+func Load(c kit.Call[api.Service], seq int) tea.Cmd {
+	return kit.Get(c, "list functions", c.Service.UDFs, func(us []api.UDFView, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, UDFs: us, Err: err}
 	})
 }
