@@ -50,7 +50,7 @@ func newObserveState(e *kit.Env) observeState {
 	return observeState{
 		client: "tui-" + hex.EncodeToString(b[:]),
 		firingLoads: kit.NewRefresher(e, func(seq int) tea.Cmd {
-			return alerts.Load(e.Call(), firing, seq)
+			return alerts.Load(kit.CallOf[alerts.Service](e, e.Svc), firing, seq)
 		}),
 	}
 }

@@ -51,7 +51,7 @@ func (d *AdoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(
 				kit.Progress("adopt:"+d.app.ID, fmt.Sprintf("adopting %s as %s…", d.app.ID, name)),
-				adoptCmd(d.env.Call(), req),
+				adoptCmd(call(d.env), req),
 			)
 		}
 	}
@@ -78,7 +78,7 @@ func (d *AdoptDialog) View(width, height int) string {
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
 
-func adoptCmd(c kit.Call[api.Service], req api.AdoptRequest) tea.Cmd {
+func adoptCmd(c kit.Call[Service], req api.AdoptRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.With(func(ctx context.Context) (err error) {

@@ -265,7 +265,7 @@ func (m *Form) submit() tea.Cmd {
 	m.sent = r
 	return tea.Batch(
 		kit.Progress("create:"+r.Name, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)),
-		createJobCmd(m.env.Call(), r),
+		createJobCmd(call(m.env), r),
 	)
 }
 
@@ -330,7 +330,7 @@ func (m *Form) View() string {
 	return kit.Box(st, st.Title.Render("New job"), "", lines, m.width, m.height)
 }
 
-func createJobCmd(c kit.Call[api.Service], req api.CreateJobRequest) tea.Cmd {
+func createJobCmd(c kit.Call[Service], req api.CreateJobRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.With(func(ctx context.Context) (err error) {

@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
@@ -34,7 +33,7 @@ type LoadedMsg struct {
 }
 
 // Load lists the projects and each one's artifacts.
-func Load(c kit.Call[api.Service], seq int) tea.Cmd {
+func Load(c kit.Call[Service], seq int) tea.Cmd {
 	return func() tea.Msg {
 		msg := LoadedMsg{Seq: seq, Artifacts: map[string][]model.Artifact{}}
 		msg.Err = c.With(func(ctx context.Context) error {
@@ -64,7 +63,7 @@ func New(e *kit.Env) (*Screen, tea.Cmd) {
 	m := &Screen{env: e}
 	m.list = kit.NewTable(e, kit.TableOf[model.Project]{
 		Key:  "load:projects",
-		Load: func(seq int) tea.Cmd { return Load(e.Call(), seq) },
+		Load: func(seq int) tea.Cmd { return Load(call(e), seq) },
 		ID:   func(p model.Project) string { return p.Name },
 		Page: m.page,
 	})
