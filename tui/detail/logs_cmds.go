@@ -17,7 +17,7 @@ type logsListedMsg struct {
 	err   error
 }
 
-func listLogsCmd(c kit.Call[api.Service], jobID string, seq int) tea.Cmd {
+func listLogsCmd(c kit.Call[Service], jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var l api.LogList
 		err := c.With(func(ctx context.Context) (err error) {

@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -42,8 +41,8 @@ func (l *loadState) start(e *kit.Env) {
 
 // call is what the view's Cmds capture: the session's, under the view's
 // context.
-func (l *loadState) call(e *kit.Env) kit.Call[api.Service] {
-	c := e.Call()
+func (l *loadState) call(e *kit.Env) kit.Call[Service] {
+	c := call(e)
 	c.Ctx = l.ctx
 	return c
 }

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
@@ -30,7 +29,7 @@ type assetsMsg struct {
 
 // loadAssetsCmd asks core for the cluster's catalog and variables. A
 // secret comes as where it is read from, never its value.
-func loadAssetsCmd(c kit.Call[api.Service], id int, cluster string) tea.Cmd {
+func loadAssetsCmd(c kit.Call[Service], id int, cluster string) tea.Cmd {
 	return func() tea.Msg {
 		msg := assetsMsg{id: id, cluster: cluster}
 		msg.err = c.With(func(ctx context.Context) (err error) {

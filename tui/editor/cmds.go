@@ -9,7 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
@@ -82,7 +81,7 @@ type gatewayVersionMsg struct {
 // gatewayVersionCmd asks the cluster's SQL Gateway which Flink it runs,
 // for a cluster whose config names no release; a gateway that does not
 // answer leaves the newest.
-func gatewayVersionCmd(c kit.Call[api.Service], id int, cluster string) tea.Cmd {
+func gatewayVersionCmd(c kit.Call[Service], id int, cluster string) tea.Cmd {
 	return func() tea.Msg {
 		var v string
 		_ = c.With(func(ctx context.Context) (err error) {
@@ -93,7 +92,7 @@ func gatewayVersionCmd(c kit.Call[api.Service], id int, cluster string) tea.Cmd 
 	}
 }
 
-func loadSpecsCmd(c kit.Call[api.Service], jobID string, seq int) tea.Cmd {
+func loadSpecsCmd(c kit.Call[Service], jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var specs []model.Spec
 		err := c.With(func(ctx context.Context) (err error) {
@@ -107,7 +106,7 @@ func loadSpecsCmd(c kit.Call[api.Service], jobID string, seq int) tea.Cmd {
 	}
 }
 
-func saveSpecCmd(c kit.Call[api.Service], jobID, name string, s model.Spec, seq int) tea.Cmd {
+func saveSpecCmd(c kit.Call[Service], jobID, name string, s model.Spec, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var saved model.Spec
 		err := c.With(func(ctx context.Context) (err error) {

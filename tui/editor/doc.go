@@ -9,6 +9,9 @@
 // list and their diff; $EDITOR; and local debug runs (a form for the data
 // files, then the run's rows, live) through api.Debugger.
 //
+// All it asks of core is its Service (svc.go): api.JobService,
+// api.CatalogService, api.SQLPlanner and api.UDFService.
+//
 // It imports kit, sqlview, flinksql, core/api and model; never tui or
 // another feature. Its text area is its own: bubbles' textarea has no
 // syntax classes, problem spans or per-cell styling, and its undo and

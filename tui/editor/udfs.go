@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/tui/kit"
 )
@@ -20,7 +19,7 @@ type functionsMsg struct {
 }
 
 // functionsCmd reads the UDF registry.
-func functionsCmd(c kit.Call[api.Service], id int) tea.Cmd {
+func functionsCmd(c kit.Call[Service], id int) tea.Cmd {
 	return func() tea.Msg {
 		var fns map[string]flinksql.FunctionInfo
 		_ = c.With(func(ctx context.Context) error {

@@ -66,7 +66,7 @@ const followEvery = 2 * time.Second
 // one on a slow cluster; every other call has the request timeout.
 const saveTimeout = 30 * time.Minute
 
-func readLogCmd(c kit.Call[api.Service], viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
+func readLogCmd(c kit.Call[Service], viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
 	return func() tea.Msg {
 		var ch api.LogChunk
 		err := c.With(func(ctx context.Context) (err error) {
@@ -77,7 +77,7 @@ func readLogCmd(c kit.Call[api.Service], viewer, seq int, op logOp, req api.LogR
 	}
 }
 
-func findInLogCmd(c kit.Call[api.Service], viewer, seq int, s api.LogSearch) tea.Cmd {
+func findInLogCmd(c kit.Call[Service], viewer, seq int, s api.LogSearch) tea.Cmd {
 	return func() tea.Msg {
 		var m api.LogMatch
 		err := c.With(func(ctx context.Context) (err error) {
@@ -91,7 +91,7 @@ func findInLogCmd(c kit.Call[api.Service], viewer, seq int, s api.LogSearch) tea
 // saveLogCmd saves a log; its outcome goes to the flash line even when the
 // user has left the viewer meanwhile. what names the log: "orders-enrich
 // JobManager log".
-func saveLogCmd(c kit.Call[api.Service], viewer int, key, what string, r api.SaveLogRequest) tea.Cmd {
+func saveLogCmd(c kit.Call[Service], viewer int, key, what string, r api.SaveLogRequest) tea.Cmd {
 	c.Timeout = saveTimeout
 	return func() tea.Msg {
 		var s api.SavedLog
