@@ -93,8 +93,8 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		runs:         editor.NewDebugRuns(opts.Debugger),
 		stream:       newStream(e),
 		obs:          newObserveState(e),
-		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(e.Call(), seq) }),
-		leadLoads:    kit.NewRefresher(e, func(seq int) tea.Cmd { return loadLeadCmd(e.Call(), seq) }),
+		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(call(e), seq) }),
+		leadLoads:    kit.NewRefresher(e, func(seq int) tea.Cmd { return loadLeadCmd(call(e), seq) }),
 	}
 	m.actions = newActionFlow(e, &m.flash)
 	m.keys = kit.NewKeyMap()

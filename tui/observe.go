@@ -55,7 +55,7 @@ func newObserveState(e *kit.Env) observeState {
 	}
 }
 
-func setInterestCmd(c kit.Call[api.Service], r api.InterestRequest) tea.Cmd {
+func setInterestCmd(c kit.Call[appService], r api.InterestRequest) tea.Cmd {
 	return func() tea.Msg {
 		err := c.With(func(ctx context.Context) error { return c.Service.SetInterest(ctx, r) })
 		return interestSentMsg{err: err}
@@ -99,7 +99,7 @@ func (o *observeState) declare(e *kit.Env, stack []kit.Screen) tea.Cmd {
 		return nil // nothing on screen yet, nothing declared yet
 	}
 	o.sent, o.sentAt, o.declared, o.inFlight = r, e.Now, true, true
-	return setInterestCmd(e.Call(), r)
+	return setInterestCmd(call(e), r)
 }
 
 // update handles the root's metrics and alerts messages before the rest

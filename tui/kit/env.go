@@ -18,7 +18,11 @@ type TimerFunc = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 // the root model updates (in Update, on the event loop). Cmds must never read
 // Env; they capture the values they need when they are made (Call).
 type Env struct {
-	Ctx     context.Context
+	Ctx context.Context
+	// Svc is the session's whole service, as the root wires it. A screen
+	// package reads it in one place only (its svc.go), narrowing it to its
+	// own Service (CallOf), so that what a screen may ask of core is said
+	// once (tui's TestScreensUseTheirService).
 	Svc     api.Service
 	Timeout time.Duration
 	// Keys is the keymap every screen copies and adapts to its state.
@@ -86,10 +90,6 @@ type Call[S any] struct {
 func CallOf[S any](e *Env, svc S) Call[S] {
 	return Call[S]{Ctx: e.Ctx, Service: svc, Timeout: e.Timeout}
 }
-
-// Call copies what a Cmd needs out of the Env, with the whole service: the
-// root's, which wires the screens.
-func (e *Env) Call() Call[api.Service] { return CallOf(e, e.Svc) }
 
 // With runs fn under the request timeout.
 func (c Call[S]) With(fn func(ctx context.Context) error) error {
