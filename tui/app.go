@@ -90,7 +90,7 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		stack:        []kit.Screen{table},
 		jobs:         table,
 		cmd:          newCommandLine(e),
-		runs:         editor.NewDebugRuns(opts.Debugger),
+		runs:         editor.NewDebugRuns(opts.debugging()),
 		stream:       newStream(e),
 		obs:          newObserveState(e),
 		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(call(e), seq) }),
