@@ -140,7 +140,7 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 	}
 	return nil, tea.Batch(
 		a.busy(actionKey, fmt.Sprintf("planning %s of %s…", verb(msg.Kind), what)),
-		planCmd(a.env.Call(), a.seq, items),
+		planCmd(call(a.env), a.seq, items),
 	)
 }
 
@@ -200,7 +200,7 @@ func (a *actionFlow) confirmed(msg confirmedMsg) tea.Cmd {
 func (a *actionFlow) act(seq int, items []planItem) tea.Cmd {
 	return tea.Batch(
 		a.busy(actionKey, fmt.Sprintf("recording %s…", verb(items[0].req.Kind))),
-		actCmd(a.env.Call(), seq, items),
+		actCmd(call(a.env), seq, items),
 	)
 }
 

@@ -90,11 +90,11 @@ func New(ctx context.Context, svc api.Service, opts Options) *Model {
 		stack:        []kit.Screen{table},
 		jobs:         table,
 		cmd:          newCommandLine(e),
-		runs:         editor.NewDebugRuns(opts.Debugger),
+		runs:         editor.NewDebugRuns(opts.debugging()),
 		stream:       newStream(e),
 		obs:          newObserveState(e),
-		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(e.Call(), seq) }),
-		leadLoads:    kit.NewRefresher(e, func(seq int) tea.Cmd { return loadLeadCmd(e.Call(), seq) }),
+		clusterLoads: kit.NewRefresher(e, func(seq int) tea.Cmd { return loadClustersCmd(call(e), seq) }),
+		leadLoads:    kit.NewRefresher(e, func(seq int) tea.Cmd { return loadLeadCmd(call(e), seq) }),
 	}
 	m.actions = newActionFlow(e, &m.flash)
 	m.keys = kit.NewKeyMap()

@@ -16,11 +16,11 @@ import (
 // values (a call, ids, sequence numbers) and never a model, so the Cmd's
 // goroutine shares nothing with the event loop.
 
-func loadClustersCmd(c kit.Call, seq int) tea.Cmd {
+func loadClustersCmd(c kit.Call[appService], seq int) tea.Cmd {
 	return func() tea.Msg {
 		var cs []api.ClusterStatus
 		err := c.With(func(ctx context.Context) (err error) {
-			cs, err = c.Svc.Clusters(ctx)
+			cs, err = c.Service.Clusters(ctx)
 			return err
 		})
 		if err != nil {
@@ -30,11 +30,11 @@ func loadClustersCmd(c kit.Call, seq int) tea.Cmd {
 	}
 }
 
-func loadLeadCmd(c kit.Call, seq int) tea.Cmd {
+func loadLeadCmd(c kit.Call[appService], seq int) tea.Cmd {
 	return func() tea.Msg {
 		var l api.Leadership
 		err := c.With(func(ctx context.Context) (err error) {
-			l, err = c.Svc.Leadership(ctx)
+			l, err = c.Service.Leadership(ctx)
 			return err
 		})
 		return leadLoadedMsg{seq: seq, lead: l, err: err}
@@ -43,7 +43,7 @@ func loadLeadCmd(c kit.Call, seq int) tea.Cmd {
 
 // startWatchCmd opens the change stream. It lives as long as ctx (the
 // program), not the request timeout.
-func startWatchCmd(ctx context.Context, svc api.Service, gen int) tea.Cmd {
+func startWatchCmd(ctx context.Context, svc api.FleetService, gen int) tea.Cmd {
 	return func() tea.Msg {
 		ch, err := svc.Watch(ctx)
 		if err != nil {
@@ -98,7 +98,7 @@ func each(n int, fn func(i int)) {
 }
 
 // planCmd asks Plan for every item that no local check has skipped.
-func planCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
+func planCmd(c kit.Call[appService], seq int, items []planItem) tea.Cmd {
 	items = append([]planItem(nil), items...)
 	return func() tea.Msg {
 		each(len(items), func(i int) {
@@ -107,7 +107,7 @@ func planCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 				return
 			}
 			it.err = c.With(func(ctx context.Context) (err error) {
-				it.plan, err = c.Svc.Plan(ctx, it.req)
+				it.plan, err = c.Service.Plan(ctx, it.req)
 				return err
 			})
 			if it.err != nil {
@@ -119,7 +119,7 @@ func planCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 }
 
 // actCmd records the allowed items as commands.
-func actCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
+func actCmd(c kit.Call[appService], seq int, items []planItem) tea.Cmd {
 	var todo []planItem
 	for _, it := range items {
 		if it.allowed() {
@@ -132,7 +132,7 @@ func actCmd(c kit.Call, seq int, items []planItem) tea.Cmd {
 			r := &res[i]
 			r.Job = todo[i].job
 			r.Err = c.With(func(ctx context.Context) (err error) {
-				r.Cmd, err = c.Svc.Act(ctx, todo[i].req)
+				r.Cmd, err = c.Service.Act(ctx, todo[i].req)
 				return err
 			})
 			if r.Err != nil {

@@ -16,6 +16,15 @@
 // commands, cluster, alerts, projects, tables, create. The root imports them all; nothing imports the
 // root but the CLI.
 //
+// The root wires one api.Service into the Env; each screen package names
+// what it may ask of core in its svc.go, a Service composed of core/api's
+// role interfaces (the jobs table: api.JobService), and its Cmds reach
+// core only through that (kit.Call[Service]). What a screen needs beside
+// core is given to it, never found by asserting a value: the editor's
+// debug runs get the debugger, its sample files and its stand-ins apart
+// (editor.Debugging, options.go). The root's own calls go through
+// appService (svc.go). TestScreensUseTheirService holds the screens to it.
+//
 // Entry points: Run opens the UI on a terminal; New builds the root model
 // for a caller that runs its own tea.Program; KeymapMarkdown documents the
 // keys for the README, from the same bindings that handle them.

@@ -50,14 +50,14 @@ func newObserveState(e *kit.Env) observeState {
 	return observeState{
 		client: "tui-" + hex.EncodeToString(b[:]),
 		firingLoads: kit.NewRefresher(e, func(seq int) tea.Cmd {
-			return alerts.Load(e.Call(), firing, seq)
+			return alerts.Load(kit.CallOf[alerts.Service](e, e.Svc), firing, seq)
 		}),
 	}
 }
 
-func setInterestCmd(c kit.Call, r api.InterestRequest) tea.Cmd {
+func setInterestCmd(c kit.Call[appService], r api.InterestRequest) tea.Cmd {
 	return func() tea.Msg {
-		err := c.With(func(ctx context.Context) error { return c.Svc.SetInterest(ctx, r) })
+		err := c.With(func(ctx context.Context) error { return c.Service.SetInterest(ctx, r) })
 		return interestSentMsg{err: err}
 	}
 }
@@ -99,7 +99,7 @@ func (o *observeState) declare(e *kit.Env, stack []kit.Screen) tea.Cmd {
 		return nil // nothing on screen yet, nothing declared yet
 	}
 	o.sent, o.sentAt, o.declared, o.inFlight = r, e.Now, true, true
-	return setInterestCmd(e.Call(), r)
+	return setInterestCmd(call(e), r)
 }
 
 // update handles the root's metrics and alerts messages before the rest

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -44,7 +45,9 @@ type Options struct {
 	// config's flink_version): the SQL editor checks for them.
 	FlinkVersions map[string]string
 	// Debugger runs SQL jobs locally for the editor's debug run (ctrl-d);
-	// nil disables it.
+	// nil disables it. When it also knows sample files of tables
+	// (api.DebugSamples) or stand-ins of user functions
+	// (api.DebugStandIns), the debug form offers them.
 	Debugger api.Debugger
 
 	// Input, Output and Environ are used by Run (defaults: the terminal and
@@ -107,4 +110,16 @@ func envUser(environ []string) string {
 		return u
 	}
 	return get("LOGNAME")
+}
+
+// debugging is what the editor's debug runs get: the debugger, and what
+// else it knows, each given to the editor as a dependency of its own.
+// This is the one place the TUI asks a value what it can do: a debugger
+// comes in as an api.Debugger, and core/api composes no interface of
+// the three.
+func (o Options) debugging() editor.Debugging {
+	d := editor.Debugging{Debugger: o.Debugger}
+	d.Samples, _ = o.Debugger.(api.DebugSamples)
+	d.StandIns, _ = o.Debugger.(api.DebugStandIns)
+	return d
 }

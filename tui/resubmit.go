@@ -40,7 +40,7 @@ func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) 
 	if history == nil {
 		d.loading = true
 		d.seq = e.NextSeq()
-		cmd = detail.Load(e.Call(), j.ID, d.seq)
+		cmd = detail.Load(kit.CallOf[detail.Service](e, e.Svc), j.ID, d.seq)
 	}
 	d.cursor = 0 // the first option is the safest: the newest restore point there is
 	return d, cmd

@@ -26,7 +26,7 @@ func newStream(e *kit.Env) stream { return stream{env: e, backoff: time.Second} 
 // start opens a new generation of the stream.
 func (s *stream) start() tea.Cmd {
 	s.gen++
-	return startWatchCmd(s.env.Ctx, s.env.Svc, s.gen)
+	return startWatchCmd(s.env.Ctx, call(s.env).Service, s.gen)
 }
 
 // started takes Watch's answer: the next read, or the retry after a failure.

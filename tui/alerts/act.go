@@ -46,10 +46,10 @@ type undoExpiredMsg struct{ seq int }
 // maxSilence bounds a silence: a forgotten one must not hide a rule for good.
 const maxSilence = 30 * 24 * time.Hour
 
-func actCmd(c kit.Call, a api.AlertAction, key, done string, offer *undoOffer) tea.Cmd {
+func actCmd(c kit.Call[Service], a api.AlertAction, key, done string, offer *undoOffer) tea.Cmd {
 	return func() tea.Msg {
 		err := c.With(func(ctx context.Context) error {
-			_, err := c.Svc.ActOnAlert(ctx, a)
+			_, err := c.Service.ActOnAlert(ctx, a)
 			return err
 		})
 		return actedMsg{key: key, done: done, err: err, offer: offer}
@@ -97,7 +97,7 @@ func (m *Screen) undoKey() tea.Cmd {
 	m.undo = nil
 	key := flashKey(o.rule, o.jobID)
 	return tea.Batch(kit.Progress(key, "undoing the "+o.what+"…"),
-		actCmd(m.env.Call(), api.AlertAction{Rule: o.rule, JobRef: o.jobID, Undo: true}, key, o.what+" undone", nil))
+		actCmd(call(m.env), api.AlertAction{Rule: o.rule, JobRef: o.jobID, Undo: true}, key, o.what+" undone", nil))
 }
 
 // actKey handles the alert keys: u on the last action, the others on the
@@ -130,14 +130,14 @@ func (m *Screen) actKey(kp tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		req.Ack = true
 		return tea.Batch(kit.Progress(fk, "acknowledging "+what(a)+"…"),
-			actCmd(m.env.Call(), req, fk, "acknowledged "+what(a), &undoOffer{rule: a.Rule, jobID: a.JobID, what: "acknowledgement of " + what(a)})), true
+			actCmd(call(m.env), req, fk, "acknowledged "+what(a), &undoOffer{rule: a.Rule, jobID: a.JobID, what: "acknowledgement of " + what(a)})), true
 	case key.Matches(kp, k.Unsilence):
 		if !a.Silenced(m.env.Clock()) {
 			return kit.Flash(kit.FlashWarn, what(a)+" is not silenced"), true
 		}
 		req.Unsilence = true
 		return tea.Batch(kit.Progress(fk, "lifting the silence of "+what(a)+"…"),
-			actCmd(m.env.Call(), req, fk, what(a)+" is no longer silenced", nil)), true
+			actCmd(call(m.env), req, fk, what(a)+" is no longer silenced", nil)), true
 	}
 	m.openSilence(a)
 	return textinput.Blink, true
@@ -176,7 +176,7 @@ func (m *Screen) silenceKey(msg tea.Msg) tea.Cmd {
 			fk := flashKey(a.Rule, a.JobID)
 			until := m.env.Clock().Add(d).Local().Format("15:04")
 			return tea.Batch(kit.Progress(fk, "silencing "+what(a)+"…"),
-				actCmd(m.env.Call(), api.AlertAction{Rule: a.Rule, JobRef: a.JobID, Silence: d}, fk,
+				actCmd(call(m.env), api.AlertAction{Rule: a.Rule, JobRef: a.JobID, Silence: d}, fk,
 					fmt.Sprintf("%s silenced for %s (until %s): its webhook messages wait", what(a), kit.Age(d), until),
 					&undoOffer{rule: a.Rule, jobID: a.JobID, what: "silence of " + what(a)}))
 		}

@@ -5,5 +5,7 @@
 // kit.Table), act.go what a key does to an alert: acknowledge, silence,
 // lift a silence, undo.
 //
+// All it asks of core is its Service (svc.go): api.MetricsService.
+//
 // It imports kit, core/api and model; never tui or another feature.
 package alerts

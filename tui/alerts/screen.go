@@ -43,8 +43,8 @@ type LoadedMsg struct {
 }
 
 // Load lists the alerts that f selects.
-func Load(c kit.Call, f api.AlertFilter, seq int) tea.Cmd {
-	alerts := func(ctx context.Context) ([]model.Alert, error) { return c.Svc.Alerts(ctx, f) }
+func Load(c kit.Call[Service], f api.AlertFilter, seq int) tea.Cmd {
+	alerts := func(ctx context.Context) ([]model.Alert, error) { return c.Service.Alerts(ctx, f) }
 	return kit.Get(c, "list alerts", alerts, func(as []model.Alert, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Alerts: as, Err: err}
 	})
@@ -56,7 +56,7 @@ func New(e *kit.Env, open func(id string) (api.JobView, bool)) (*Screen, tea.Cmd
 	m := &Screen{env: e, open: open}
 	m.list = kit.NewTable(e, kit.TableOf[model.Alert]{
 		Key:    "load:alerts",
-		Load:   func(seq int) tea.Cmd { return Load(e.Call(), api.AlertFilter{}, seq) },
+		Load:   func(seq int) tea.Cmd { return Load(call(e), api.AlertFilter{}, seq) },
 		ID:     model.Alert.Key,
 		Page:   m.page,
 		Filter: "rule, job, state, value",

@@ -51,7 +51,7 @@ func (d *AdoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
 			return nil, tea.Batch(
 				kit.Progress("adopt:"+d.app.ID, fmt.Sprintf("adopting %s as %s…", d.app.ID, name)),
-				adoptCmd(d.env.Call(), req),
+				adoptCmd(call(d.env), req),
 			)
 		}
 	}
@@ -78,11 +78,11 @@ func (d *AdoptDialog) View(width, height int) string {
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
 
-func adoptCmd(c kit.Call, req api.AdoptRequest) tea.Cmd {
+func adoptCmd(c kit.Call[Service], req api.AdoptRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.With(func(ctx context.Context) (err error) {
-			j, err = c.Svc.Adopt(ctx, req)
+			j, err = c.Service.Adopt(ctx, req)
 			return err
 		})
 		if err != nil {

@@ -4,5 +4,7 @@
 // jobs. screen.go is the overview (the applications a kit.Table, the
 // applications and queues kit.Columns specs), adopt.go the dialog.
 //
+// All it asks of core is its Service (svc.go): api.FleetService and api.ActionService.
+//
 // It imports kit, core/api and model; never tui or another feature.
 package cluster

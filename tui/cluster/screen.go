@@ -34,7 +34,7 @@ func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
 	m := &Screen{env: e, names: names, name: name}
 	m.apps = kit.NewTable(e, kit.TableOf[api.Application]{
 		Key:    "load:cluster",
-		Load:   func(seq int) tea.Cmd { return loadOverviewCmd(e.Call(), m.name, seq) },
+		Load:   func(seq int) tea.Cmd { return loadOverviewCmd(call(e), m.name, seq) },
 		ID:     func(a api.Application) string { return a.ID },
 		Page:   func() int { return 5 },
 		Filter: "application, name, user, queue",
@@ -298,8 +298,8 @@ func meter(ratio float64, n int) string {
 	return "▕" + strings.Repeat("█", full) + strings.Repeat("░", n-full) + "▏"
 }
 
-func loadOverviewCmd(c kit.Call, cluster string, seq int) tea.Cmd {
-	overview := func(ctx context.Context) (api.ClusterOverview, error) { return c.Svc.ClusterOverview(ctx, cluster) }
+func loadOverviewCmd(c kit.Call[Service], cluster string, seq int) tea.Cmd {
+	overview := func(ctx context.Context) (api.ClusterOverview, error) { return c.Service.ClusterOverview(ctx, cluster) }
 	return kit.Get(c, "read cluster "+cluster, overview, func(ov api.ClusterOverview, err error) tea.Msg {
 		return overviewLoadedMsg{cluster: cluster, seq: seq, ov: ov, err: err}
 	})

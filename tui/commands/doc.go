@@ -4,5 +4,7 @@
 // root). list.go is the list (its columns are kit.Columns specs, its
 // state a kit.Table), log.go a command's log.
 //
+// All it asks of core is its Service (svc.go): api.ActionService.
+//
 // It imports kit, core/api and model; never tui or another feature.
 package commands

@@ -33,7 +33,7 @@ func New(e *kit.Env) (*Screen, tea.Cmd) {
 	m.list = kit.NewTable(e, kit.TableOf[model.Command]{
 		Key: "load:commands",
 		Load: func(seq int) tea.Cmd {
-			return loadCommandsCmd(e.Call(), api.CommandFilter{Limit: commandsLimit}, seq)
+			return loadCommandsCmd(call(e), api.CommandFilter{Limit: commandsLimit}, seq)
 		},
 		ID:     func(c model.Command) string { return c.ID },
 		Page:   m.page,
@@ -180,8 +180,8 @@ func (m *Screen) View() string {
 	return kit.Box(st, m.list.Title(st, m.Title()), note, lines, m.width, m.height)
 }
 
-func loadCommandsCmd(c kit.Call, f api.CommandFilter, seq int) tea.Cmd {
-	commands := func(ctx context.Context) ([]model.Command, error) { return c.Svc.Commands(ctx, f) }
+func loadCommandsCmd(c kit.Call[Service], f api.CommandFilter, seq int) tea.Cmd {
+	commands := func(ctx context.Context) ([]model.Command, error) { return c.Service.Commands(ctx, f) }
 	return kit.Get(c, "list commands", commands, func(cmds []model.Command, err error) tea.Msg {
 		return commandsLoadedMsg{seq: seq, cmds: cmds, err: err}
 	})

@@ -3,5 +3,7 @@
 // The new job is CREATED, not running: r on it submits it, through the
 // usual confirmation. Its fields are bubbles' textinput and textarea.
 //
+// All it asks of core is its Service (svc.go): api.JobService.
+//
 // It imports kit, core/api and model; never tui or another feature.
 package create

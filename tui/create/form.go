@@ -265,7 +265,7 @@ func (m *Form) submit() tea.Cmd {
 	m.sent = r
 	return tea.Batch(
 		kit.Progress("create:"+r.Name, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)),
-		createJobCmd(m.env.Call(), r),
+		createJobCmd(call(m.env), r),
 	)
 }
 
@@ -330,11 +330,11 @@ func (m *Form) View() string {
 	return kit.Box(st, st.Title.Render("New job"), "", lines, m.width, m.height)
 }
 
-func createJobCmd(c kit.Call, req api.CreateJobRequest) tea.Cmd {
+func createJobCmd(c kit.Call[Service], req api.CreateJobRequest) tea.Cmd {
 	return func() tea.Msg {
 		var j model.Job
 		err := c.With(func(ctx context.Context) (err error) {
-			j, err = c.Svc.CreateJob(ctx, req)
+			j, err = c.Service.CreateJob(ctx, req)
 			return err
 		})
 		if err != nil {

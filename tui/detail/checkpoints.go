@@ -30,7 +30,7 @@ type checkpointsTab struct {
 	onCheckpoint bool
 }
 
-func newCheckpointsTab(e *kit.Env, call func() kit.Call) *checkpointsTab {
+func newCheckpointsTab(e *kit.Env, call func() kit.Call[Service]) *checkpointsTab {
 	t := &checkpointsTab{live: newDiagFetch(e, call, "checkpoints", api.DiagnoseService.Checkpoints)}
 	t.linesTab = newLinesTab(e, "Checkpoints", func(e *kit.Env, d *jobData, w int) []tabLine {
 		return checkpointLines(e, d, t.live, w)

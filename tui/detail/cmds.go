@@ -12,11 +12,11 @@ import (
 
 // Load asks for a job's detail (Service.Job, which syncs it); the answer
 // is a LoadedMsg with seq, the request's identity.
-func Load(c kit.Call, jobID string, seq int) tea.Cmd {
+func Load(c kit.Call[Service], jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var d api.JobDetail
 		err := c.With(func(ctx context.Context) (err error) {
-			d, err = c.Svc.Job(ctx, jobID)
+			d, err = c.Service.Job(ctx, jobID)
 			return err
 		})
 		if err != nil {

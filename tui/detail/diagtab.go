@@ -33,7 +33,7 @@ type diagFetchedMsg[T any] struct {
 // newDiagFetch fetches what ("graph": a failure reads "fetch graph of
 // orders-enrich: …") with fetch, a DiagnoseService method, through call
 // (the detail's: leaving the detail cancels the fetch).
-func newDiagFetch[T any](e *kit.Env, call func() kit.Call, what string, fetch func(api.DiagnoseService, context.Context, string) (T, error)) *diagFetch[T] {
+func newDiagFetch[T any](e *kit.Env, call func() kit.Call[Service], what string, fetch func(api.DiagnoseService, context.Context, string) (T, error)) *diagFetch[T] {
 	f := &diagFetch[T]{}
 	f.loads = kit.NewRefresher(e, func(seq int) tea.Cmd {
 		c, id, name := call(), f.job.ID, f.job.Name

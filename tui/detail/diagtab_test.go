@@ -21,8 +21,7 @@ import (
 func TestDiagFetch(t *testing.T) {
 	f := tuitest.NewFixture()
 	e := tuitest.Env(f)
-	call := func() kit.Call { return e.Call() }
-	tms := newDiagFetch(e, call, "TaskManagers", api.DiagnoseService.TaskManagers)
+	tms := newDiagFetch(e, func() kit.Call[Service] { return call(e) }, "TaskManagers", api.DiagnoseService.TaskManagers)
 	answer := func(cmd tea.Cmd) diagFetchedMsg[api.TaskManagerList] {
 		t.Helper()
 		if cmd == nil {

@@ -19,6 +19,9 @@
 // (a log, a command's log, the SQL editor) and start actions by asking
 // the root with kit's messages.
 //
+// All it asks of core is its Service (svc.go): api.JobService,
+// api.MetricsService, api.LogService and api.DiagnoseService.
+//
 // It imports kit, kit/dag, sqlview, flinksql, core/api and model; never
 // tui or another feature. Charts are drawn here (chart.go says why not with a
 // library).

@@ -29,7 +29,7 @@ import (
 // exceptions the job's detail carries.
 type exceptionsTab struct {
 	env  *kit.Env
-	call func() kit.Call
+	call func() kit.Call[Service]
 	live *diagFetch[api.ExceptionHistory]
 	// open holds the unfolded failures, by exceptionKey, so that a reload
 	// keeps them open.
@@ -40,7 +40,7 @@ type exceptionsTab struct {
 	width, height int
 }
 
-func newExceptionsTab(e *kit.Env, call func() kit.Call) *exceptionsTab {
+func newExceptionsTab(e *kit.Env, call func() kit.Call[Service]) *exceptionsTab {
 	return &exceptionsTab{env: e, call: call, open: map[string]bool{},
 		live: newDiagFetch(e, call, "exceptions", api.DiagnoseService.Exceptions)}
 }

@@ -41,7 +41,7 @@ type graphTickMsg struct {
 	gen   int
 }
 
-func newGraphTab(e *kit.Env, call func() kit.Call) *graphTab {
+func newGraphTab(e *kit.Env, call func() kit.Call[Service]) *graphTab {
 	t := &graphTab{env: e, dag: dag.New(dag.Graph{}, dag.NewStyles(e.Styles)), styled: e.Styles,
 		live: newDiagFetch(e, call, "graph", api.DiagnoseService.JobGraph)}
 	t.dag.Keys = graphKeys(e.Keys)

@@ -29,7 +29,7 @@ type logsTab struct {
 
 func newLogsTab(e *kit.Env) *logsTab {
 	t := &logsTab{env: e, filter: kit.NewFilter(e.Styles, "JobManager, stdout, container id")}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return listLogsCmd(e.Call(), t.jobID, seq) })
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return listLogsCmd(call(e), t.jobID, seq) })
 	return t
 }
 

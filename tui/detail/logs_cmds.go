@@ -17,11 +17,11 @@ type logsListedMsg struct {
 	err   error
 }
 
-func listLogsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
+func listLogsCmd(c kit.Call[Service], jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var l api.LogList
 		err := c.With(func(ctx context.Context) (err error) {
-			l, err = c.Svc.Logs(ctx, jobID)
+			l, err = c.Service.Logs(ctx, jobID)
 			return err
 		})
 		if err != nil {

@@ -44,11 +44,11 @@ type metricsLoadedMsg struct {
 	err    error
 }
 
-func loadMetricsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
+func loadMetricsCmd(c kit.Call[Service], jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var s api.MetricsSeries
 		err := c.With(func(ctx context.Context) (err error) {
-			s, err = c.Svc.JobMetrics(ctx, jobID)
+			s, err = c.Service.JobMetrics(ctx, jobID)
 			return err
 		})
 		if err != nil {
@@ -60,7 +60,7 @@ func loadMetricsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 
 func newMetricsTab(e *kit.Env) *metricsTab {
 	t := &metricsTab{env: e, pager: kit.NewPager()}
-	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadMetricsCmd(e.Call(), t.jobID, seq) })
+	t.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadMetricsCmd(call(e), t.jobID, seq) })
 	return t
 }
 

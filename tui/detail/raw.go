@@ -35,7 +35,7 @@ func NewRaw(e *kit.Env, j api.JobView) (*RawScreen, tea.Cmd) {
 func newRaw(e *kit.Env, d jobData) *RawScreen {
 	m := &RawScreen{env: e, data: d}
 	m.TextScreen = kit.NewTextLines(e, "", nil)
-	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), m.data.job.ID, seq) })
+	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(call(e), m.data.job.ID, seq) })
 	m.refresh()
 	return m
 }

@@ -37,7 +37,7 @@ type detailTab interface {
 
 // detailTabs builds the tabs, in order; call is what the tabs that find
 // the cause fetch with (the detail's context, which leaving it cancels).
-func detailTabs(e *kit.Env, call func() kit.Call) []detailTab {
+func detailTabs(e *kit.Env, call func() kit.Call[Service]) []detailTab {
 	return []detailTab{
 		newLinesTab(e, "Overview", overviewLines, nil),
 		newLinesTab(e, "Timeline", timelineLines, nil),
@@ -77,7 +77,7 @@ func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
 	d := &Screen{env: e, data: jobData{job: j}}
 	d.ctx, d.cancel = context.WithCancel(e.Ctx)
 	d.tabs = detailTabs(e, d.call)
-	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(e.Call(), d.data.job.ID, seq) })
+	d.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return Load(call(e), d.data.job.ID, seq) })
 	for i, t := range d.tabs {
 		if strings.EqualFold(t.Title(), tab) {
 			d.tab = i
@@ -88,8 +88,8 @@ func New(e *kit.Env, j api.JobView, tab string) (*Screen, tea.Cmd) {
 
 // call is what the diagnostic tabs' Cmds capture: the session's, under
 // the detail's context.
-func (d *Screen) call() kit.Call {
-	c := d.env.Call()
+func (d *Screen) call() kit.Call[Service] {
+	c := call(d.env)
 	c.Ctx = d.ctx
 	return c
 }

@@ -22,7 +22,7 @@ type taskManagersTab struct {
 	width, height int
 }
 
-func newTaskManagersTab(e *kit.Env, call func() kit.Call) *taskManagersTab {
+func newTaskManagersTab(e *kit.Env, call func() kit.Call[Service]) *taskManagersTab {
 	return &taskManagersTab{env: e, live: newDiagFetch(e, call, "TaskManagers", api.DiagnoseService.TaskManagers)}
 }
 

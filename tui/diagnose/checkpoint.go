@@ -47,7 +47,7 @@ type checkpointLoadedMsg struct {
 	err   error
 }
 
-func loadCheckpointCmd(c kit.Call, jobID, jobName string, id int64, seq int) tea.Cmd {
+func loadCheckpointCmd(c kit.Call[Service], jobID, jobName string, id int64, seq int) tea.Cmd {
 	return func() tea.Msg {
 		d, err := kit.Diagnose(c, fmt.Sprintf("checkpoint %d of %s", id, jobName), func(ctx context.Context, d api.DiagnoseService) (api.CheckpointDetail, error) {
 			return d.Checkpoint(ctx, api.CheckpointRequest{JobRef: jobID, ID: id})

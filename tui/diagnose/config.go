@@ -38,7 +38,7 @@ type configLoadedMsg struct {
 	err   error
 }
 
-func loadConfigCmd(c kit.Call, jobID, jobName string, seq int) tea.Cmd {
+func loadConfigCmd(c kit.Call[Service], jobID, jobName string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		cfg, err := kit.Diagnose(c, "configuration of "+jobName, func(ctx context.Context, d api.DiagnoseService) (api.FlinkConfig, error) {
 			return d.FlinkConfig(ctx, jobID)

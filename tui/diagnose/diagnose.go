@@ -41,8 +41,8 @@ func (l *loadState) start(e *kit.Env) {
 
 // call is what the view's Cmds capture: the session's, under the view's
 // context.
-func (l *loadState) call(e *kit.Env) kit.Call {
-	c := e.Call()
+func (l *loadState) call(e *kit.Env) kit.Call[Service] {
+	c := call(e)
 	c.Ctx = l.ctx
 	return c
 }

@@ -11,6 +11,8 @@
 // fetched when it fails; a late answer for a view already left is
 // dropped by its request's identity.
 //
+// All it asks of core is its Service (svc.go): api.DiagnoseService.
+//
 // It imports kit, kit/flame, core/api and model; never tui, detail or
 // another feature (a thread dump goes to the log viewer through
 // kit.OpenTextLogMsg).

@@ -66,7 +66,7 @@ type flameRetryMsg struct {
 	gen int
 }
 
-func loadFlameCmd(c kit.Call, jobID, jobName, id, name, typ string, seq int) tea.Cmd {
+func loadFlameCmd(c kit.Call[Service], jobID, jobName, id, name, typ string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		g, err := kit.Diagnose(c, fmt.Sprintf("%s flame graph of %s in %s", typ, kit.VertexShort(name), jobName), func(ctx context.Context, d api.DiagnoseService) (api.FlameGraph, error) {
 			return d.FlameGraph(ctx, api.FlameGraphRequest{JobRef: jobID, VertexID: id, Type: typ, Subtask: -1})

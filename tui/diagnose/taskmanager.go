@@ -47,7 +47,7 @@ type taskManagerLoadedMsg struct {
 	err       error
 }
 
-func loadTaskManagerCmd(c kit.Call, jobID, jobName, id string, dump bool, seq int) tea.Cmd {
+func loadTaskManagerCmd(c kit.Call[Service], jobID, jobName, id string, dump bool, seq int) tea.Cmd {
 	what := fmt.Sprintf("TaskManager %s of %s", id, jobName)
 	if dump {
 		what = "thread dump of " + what

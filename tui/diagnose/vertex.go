@@ -46,7 +46,7 @@ type vertexLoadedMsg struct {
 	err       error
 }
 
-func loadVertexCmd(c kit.Call, jobID, jobName, id, name string, seq int) tea.Cmd {
+func loadVertexCmd(c kit.Call[Service], jobID, jobName, id, name string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		v, err := kit.Diagnose(c, fmt.Sprintf("subtasks of %s in %s", kit.VertexShort(name), jobName), func(ctx context.Context, d api.DiagnoseService) (api.VertexDetail, error) {
 			return d.Vertex(ctx, api.VertexRequest{JobRef: jobID, VertexID: id})

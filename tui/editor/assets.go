@@ -29,14 +29,14 @@ type assetsMsg struct {
 
 // loadAssetsCmd asks core for the cluster's catalog and variables. A
 // secret comes as where it is read from, never its value.
-func loadAssetsCmd(c kit.Call, id int, cluster string) tea.Cmd {
+func loadAssetsCmd(c kit.Call[Service], id int, cluster string) tea.Cmd {
 	return func() tea.Msg {
 		msg := assetsMsg{id: id, cluster: cluster}
 		msg.err = c.With(func(ctx context.Context) (err error) {
-			if msg.tables, err = c.Svc.Tables(ctx, cluster); err != nil {
+			if msg.tables, err = c.Service.Tables(ctx, cluster); err != nil {
 				return err
 			}
-			msg.vars, err = c.Svc.Vars(ctx, cluster)
+			msg.vars, err = c.Service.Vars(ctx, cluster)
 			return err
 		})
 		if msg.err != nil {

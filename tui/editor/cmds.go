@@ -81,22 +81,22 @@ type gatewayVersionMsg struct {
 // gatewayVersionCmd asks the cluster's SQL Gateway which Flink it runs,
 // for a cluster whose config names no release; a gateway that does not
 // answer leaves the newest.
-func gatewayVersionCmd(c kit.Call, id int, cluster string) tea.Cmd {
+func gatewayVersionCmd(c kit.Call[Service], id int, cluster string) tea.Cmd {
 	return func() tea.Msg {
 		var v string
 		_ = c.With(func(ctx context.Context) (err error) {
-			v, err = c.Svc.FlinkVersion(ctx, cluster)
+			v, err = c.Service.FlinkVersion(ctx, cluster)
 			return err
 		})
 		return gatewayVersionMsg{id: id, cluster: cluster, version: v}
 	}
 }
 
-func loadSpecsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
+func loadSpecsCmd(c kit.Call[Service], jobID string, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var specs []model.Spec
 		err := c.With(func(ctx context.Context) (err error) {
-			specs, err = c.Svc.Specs(ctx, jobID)
+			specs, err = c.Service.Specs(ctx, jobID)
 			return err
 		})
 		if err != nil {
@@ -106,11 +106,11 @@ func loadSpecsCmd(c kit.Call, jobID string, seq int) tea.Cmd {
 	}
 }
 
-func saveSpecCmd(c kit.Call, jobID, name string, s model.Spec, seq int) tea.Cmd {
+func saveSpecCmd(c kit.Call[Service], jobID, name string, s model.Spec, seq int) tea.Cmd {
 	return func() tea.Msg {
 		var saved model.Spec
 		err := c.With(func(ctx context.Context) (err error) {
-			saved, err = c.Svc.SaveSpec(ctx, jobID, s)
+			saved, err = c.Service.SaveSpec(ctx, jobID, s)
 			return err
 		})
 		if err != nil {

@@ -29,32 +29,42 @@ type debugInput struct {
 	limit string
 }
 
-// DebugRuns is what the editor keeps across its screens for debug runs:
-// the debugger (nil: none in this palink), and per job id the inputs last
-// given to a run, for this session.
-type DebugRuns struct {
-	debugger api.Debugger
-	inputs   map[string]debugInput
+// Debugging is what the editor's debug runs are given where the session
+// is wired: the debugger that runs them, and what the form may offer
+// beside it, sample files of source tables and stand-ins of user
+// functions. Each nil means not in this palink: no debug runs, no sample
+// filled in, no stand-in offered.
+type Debugging struct {
+	Debugger api.Debugger
+	Samples  api.DebugSamples
+	StandIns api.DebugStandIns
 }
 
-// NewDebugRuns is a session's debug runs with debugger d (nil: none).
-func NewDebugRuns(d api.Debugger) *DebugRuns {
-	return &DebugRuns{debugger: d, inputs: map[string]debugInput{}}
+// DebugRuns is what the editor keeps across its screens for debug runs:
+// what it was given to run them with, and per job id the inputs last
+// given to a run, for this session.
+type DebugRuns struct {
+	with   Debugging
+	inputs map[string]debugInput
+}
+
+// NewDebugRuns is a session's debug runs with d.
+func NewDebugRuns(d Debugging) *DebugRuns {
+	return &DebugRuns{with: d, inputs: map[string]debugInput{}}
 }
 
 // debug opens the form of a debug run of the editor's text (saved or not:
 // a debug run is how edits are tried before they are saved).
 func (m *Screen) debug() tea.Cmd {
 	switch {
-	case m.runs.debugger == nil:
+	case m.runs.with.Debugger == nil:
 		return kit.Flash(kit.FlashWarn, "debug runs are not available in this palink")
 	case m.job.Kind != model.KindSQL:
 		return kit.Flash(kit.FlashWarn, m.job.Name+" is a JAR job: debug runs are for SQL jobs")
 	}
 	in, ok := m.runs.inputs[m.job.ID]
 	if !ok {
-		samples, _ := m.runs.debugger.(api.DebugSamples)
-		in = debugInput{data: debugTemplate(m.buf.Text(), samples, m.injected.tables)}
+		in = debugInput{data: debugTemplate(m.buf.Text(), m.runs.with.Samples, m.runs.with.StandIns, m.injected.tables)}
 	}
 	// The run gets the cluster's catalog and variables, as a deploy does:
 	// the script may use tables it does not define.
@@ -127,7 +137,7 @@ func (f *debugForm) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			f.runs.inputs[f.job.ID] = in
 			r := f.base
 			r.Data, r.Samples, r.Limit, r.StandIns = d.files, d.samples, d.limit, debugStandIns(in)
-			s := newDebugScreen(f.env, f.runs.debugger, f.job, r)
+			s := newDebugScreen(f.env, f.runs.with.Debugger, f.job, r)
 			_, size := s.Update(tea.WindowSizeMsg{Width: f.width, Height: f.height})
 			return s, tea.Batch(size, s.start())
 		case key.Matches(msg, k.Form.NextField), key.Matches(msg, k.Form.PrevField):

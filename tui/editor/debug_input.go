@@ -14,11 +14,12 @@ import (
 // what the user wrote there read back (TABLE=FILE, TABLE=kafka[:N]).
 
 // debugTemplate lists the job's source tables as TABLE= lines to fill in,
-// filled with the debugger's sample file of the table when it knows one;
+// filled with the sample file of the table when samples knows one;
 // datagen tables are noted, as they generate their own rows. A table the
 // catalog gives (catalog) is listed too, and a Kafka one says it can be
-// sampled from its topic.
-func debugTemplate(sql string, samples api.DebugSamples, catalog []flinksql.InjectedTable) string {
+// sampled from its topic. A user function standIns knows gets its
+// stand-in's line. samples and standIns may be nil.
+func debugTemplate(sql string, samples api.DebugSamples, standIns api.DebugStandIns, catalog []flinksql.InjectedTable) string {
 	script, _ := flinksql.ParseScript(sql)
 	if script == nil {
 		return ""
@@ -54,8 +55,7 @@ func debugTemplate(sql string, samples api.DebugSamples, catalog []flinksql.Inje
 			return true
 		})
 	}
-	known, _ := samples.(api.DebugStandIns)
-	lines = append(lines, standInNotes(script, known)...)
+	lines = append(lines, standInNotes(script, standIns)...)
 	return strings.Join(lines, "\n")
 }
 

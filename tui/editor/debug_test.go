@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +167,36 @@ func TestDebugNeedsADebugger(t *testing.T) {
 	chord(h, "ctrl+d")
 	if !strings.Contains(h.Flash(), "debug runs are not available") {
 		t.Fatalf("flash %q", h.Flash())
+	}
+}
+
+// knowingDebugger is a debugger that knows more than how to run, as
+// core's local runner does: a sample file of orders, a stand-in for mask.
+type knowingDebugger struct{ fakeDebugger }
+
+func (*knowingDebugger) SampleFile(table string) (string, bool) {
+	return "/samples/orders.jsonl", table == "orders"
+}
+
+func (*knowingDebugger) StandIn(function string) (string, bool) {
+	return "mask(s)=UPPER(s)", strings.EqualFold(function, "mask")
+}
+
+// TestDebugFormOffersWhatTheDebuggerKnows: what the session's debugger
+// knows beside running (a table's sample file, a stand-in for a user
+// function) is filled in the form, and a run takes it as it is.
+func TestDebugFormOffersWhatTheDebuggerKnows(t *testing.T) {
+	f := withVersions(tuitest.NewFixture())
+	f.Versions["j001"][2].SQL = strings.Replace(enrichSQL, "u.name FROM", "mask(u.name) FROM", 1)
+	d := &knowingDebugger{fakeDebugger{events: enrichRun(nil)}}
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test", Debugger: d})
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+d")
+	h.MustShow("orders=/samples/orders.jsonl", "mask(s)=UPPER(s)")
+	chord(h, "ctrl+d")
+	reqs := d.requests()
+	if len(reqs) != 1 || reqs[0].Data["orders"] != "/samples/orders.jsonl" || !slices.Equal(reqs[0].StandIns, []string{"mask(s)=UPPER(s)"}) {
+		t.Fatalf("requests %+v", reqs)
 	}
 }
 

@@ -13,12 +13,13 @@ func TestDebugFormStandIns(t *testing.T) {
 CREATE TABLE s (s STRING) WITH ('connector' = 'print');
 INSERT INTO s SELECT mask(s, 4) FROM a WHERE UPPER(s) <> '';`
 	want := "a=\n# mask is a UDF a local run cannot load: stand in for it with a line like mask(a, b)=EXPRESSION"
-	if got := debugTemplate(job, nil, nil); got != want {
+	if got := debugTemplate(job, nil, nil, nil); got != want {
 		t.Errorf("template %q, want %q", got, want)
 	}
 	// A debugger that knows a stand-in for mask offers its line, ready to run.
 	want = "a=/a.jsonl\n# mask is a UDF a local run cannot load: this line stands in for it\nmask(s, n)=LEFT(s, n)"
-	if got := debugTemplate(job, knownStandIns{"a": "/a.jsonl"}, nil); got != want {
+	known := knownStandIns{"a": "/a.jsonl"}
+	if got := debugTemplate(job, known, known, nil); got != want {
 		t.Errorf("template with a known stand-in %q, want %q", got, want)
 	}
 	in := debugInput{data: "a=/a.jsonl\n# mask(a)=note\nmask(s, n) = LEFT(s, n)"}

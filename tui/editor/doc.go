@@ -7,7 +7,12 @@
 // ctrl+space), saving new spec versions and
 // submitting the saved one through the root's action flow; its versions
 // list and their diff; $EDITOR; and local debug runs (a form for the data
-// files, then the run's rows, live) through api.Debugger.
+// files, then the run's rows, live) through the Debugging the root gives
+// it (debug.go: the debugger, and apart from it the sample files and
+// stand-ins it knows, nil when it knows none).
+//
+// All it asks of core is its Service (svc.go): api.JobService,
+// api.CatalogService, api.SQLPlanner and api.UDFService.
 //
 // It imports kit, sqlview, flinksql, core/api and model; never tui or
 // another feature. Its text area is its own: bubbles' textarea has no

@@ -89,15 +89,15 @@ func New(e *kit.Env, runs *DebugRuns, j api.JobView) (*Screen, tea.Cmd) {
 
 func (m *Screen) load() tea.Cmd {
 	m.loadSeq = m.env.NextSeq()
-	load := tea.Batch(loadSpecsCmd(m.env.Call(), m.job.ID, m.loadSeq), functionsCmd(m.env.Call(), m.id))
+	load := tea.Batch(loadSpecsCmd(call(m.env), m.job.ID, m.loadSeq), functionsCmd(call(m.env), m.id))
 	if m.job.Cluster == "" {
 		return load
 	}
-	assets := loadAssetsCmd(m.env.Call(), m.id, m.job.Cluster)
+	assets := loadAssetsCmd(call(m.env), m.id, m.job.Cluster)
 	if _, set := m.env.FlinkVersions[m.job.Cluster]; set {
 		return tea.Batch(load, assets)
 	}
-	return tea.Batch(load, assets, gatewayVersionCmd(m.env.Call(), m.id, m.job.Cluster))
+	return tea.Batch(load, assets, gatewayVersionCmd(call(m.env), m.id, m.job.Cluster))
 }
 
 // Title implements kit.Screen.
@@ -523,7 +523,7 @@ func (m *Screen) save() tea.Cmd {
 	m.saveSeq = m.env.NextSeq()
 	return tea.Batch(
 		kit.Progress("save:"+m.job.ID, fmt.Sprintf("saving %s…", m.job.Name)),
-		saveSpecCmd(m.env.Call(), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
+		saveSpecCmd(call(m.env), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
 	)
 }
 

@@ -19,11 +19,11 @@ type functionsMsg struct {
 }
 
 // functionsCmd reads the UDF registry.
-func functionsCmd(c kit.Call, id int) tea.Cmd {
+func functionsCmd(c kit.Call[Service], id int) tea.Cmd {
 	return func() tea.Msg {
 		var fns map[string]flinksql.FunctionInfo
 		_ = c.With(func(ctx context.Context) error {
-			us, err := c.Svc.UDFs(ctx)
+			us, err := c.Service.UDFs(ctx)
 			if err != nil {
 				return err
 			}

@@ -42,7 +42,7 @@ type versionRow struct {
 func newVersionsScreen(e *kit.Env, j api.JobView, working string, dirty bool) (*versionsScreen, tea.Cmd) {
 	m := &versionsScreen{env: e, job: j, working: working, dirty: dirty, loading: true, mark: -1}
 	m.seq = e.NextSeq()
-	return m, loadSpecsCmd(e.Call(), j.ID, m.seq)
+	return m, loadSpecsCmd(call(e), j.ID, m.seq)
 }
 
 func (m *versionsScreen) Title() string             { return m.job.Name + " · versions" }

@@ -9,6 +9,8 @@
 // thousand. Turning a job into cells (rows.go) and parsing the filter
 // (filter.go) are pure functions.
 //
+// All it asks of core is its Service (svc.go): api.JobService.
+//
 // It imports kit, core/api and model; never tui or another feature. The
 // table is its own rather than bubbles' table, which would render every
 // row as plain strings: this one draws the visible rows only, colours the

@@ -67,7 +67,7 @@ func New(e *kit.Env, scope string) *Screen {
 		env:    e,
 		filter: newFilterField(e.Styles),
 		marks:  map[string]bool{},
-		loads:  kit.NewRefresher(e, func(seq int) tea.Cmd { return loadJobsCmd(e.Call(), seq) }),
+		loads:  kit.NewRefresher(e, func(seq int) tea.Cmd { return loadJobsCmd(call(e), seq) }),
 	}
 }
 
@@ -319,11 +319,11 @@ func (m *Screen) sortBy(c column, desc bool) tea.Cmd {
 	return kit.Flash(kit.FlashInfo, fmt.Sprintf("sorted by %s (%s reverses)", sortLabel(c, desc), again))
 }
 
-func loadJobsCmd(c kit.Call, seq int) tea.Cmd {
+func loadJobsCmd(c kit.Call[Service], seq int) tea.Cmd {
 	return func() tea.Msg {
 		var jobs []api.JobView
 		err := c.With(func(ctx context.Context) (err error) {
-			jobs, err = c.Svc.ListJobs(ctx, api.JobFilter{})
+			jobs, err = c.Service.ListJobs(ctx, api.JobFilter{})
 			return err
 		})
 		if err != nil {

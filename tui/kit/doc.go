@@ -5,7 +5,8 @@
 //   - diag.go: Diagnose, the one way a screen fetches through
 //     api.DiagnoseService;
 //   - env.go: the Env (service, settings, styles, keys, clock), the Call
-//     a Cmd captures instead of the model, and Get, the Cmd of one read;
+//     a Cmd captures instead of the model (CallOf: with the part of the
+//     service its screen uses), and Get, the Cmd of one read;
 //   - keys.go: the keymap in groups, with SetReadOnly and Block/Refused for
 //     keys that the state turns off (hidden, and saying why when pressed);
 //   - styles.go: one Styles struct by meaning, a dark and a light set;

@@ -18,7 +18,11 @@ type TimerFunc = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 // the root model updates (in Update, on the event loop). Cmds must never read
 // Env; they capture the values they need when they are made (Call).
 type Env struct {
-	Ctx     context.Context
+	Ctx context.Context
+	// Svc is the session's whole service, as the root wires it. A screen
+	// package reads it in one place only (its svc.go), narrowing it to its
+	// own Service (CallOf), so that what a screen may ask of core is said
+	// once (tui's TestScreensUseTheirService).
 	Svc     api.Service
 	Timeout time.Duration
 	// Keys is the keymap every screen copies and adapts to its state.
@@ -70,18 +74,25 @@ func (e *Env) NextSeq() int {
 }
 
 // Call is what a Cmd needs to talk to the service: copied out of Env when
-// the Cmd is made, so that the Cmd's goroutine shares nothing with the model.
-type Call struct {
+// the Cmd is made, so that the Cmd's goroutine shares nothing with the
+// model. S is the part of the service its screen uses (the screen
+// package's Service, composed of api's role interfaces): through a Call a
+// Cmd reaches that part and nothing else.
+type Call[S any] struct {
 	Ctx     context.Context
-	Svc     api.Service
+	Service S
 	Timeout time.Duration
 }
 
-// Call copies what a Cmd needs out of the Env.
-func (e *Env) Call() Call { return Call{Ctx: e.Ctx, Svc: e.Svc, Timeout: e.Timeout} }
+// CallOf copies what a Cmd needs out of the Env, with svc: e.Svc as the
+// caller narrowed it, by a plain assignment (kit.CallOf[jobs.Service](e,
+// e.Svc)).
+func CallOf[S any](e *Env, svc S) Call[S] {
+	return Call[S]{Ctx: e.Ctx, Service: svc, Timeout: e.Timeout}
+}
 
 // With runs fn under the request timeout.
-func (c Call) With(fn func(ctx context.Context) error) error {
+func (c Call[S]) With(fn func(ctx context.Context) error) error {
 	ctx, cancel := context.WithTimeout(c.Ctx, c.Timeout)
 	defer cancel()
 	return fn(ctx)
@@ -90,8 +101,8 @@ func (c Call) With(fn func(ctx context.Context) error) error {
 // Get is the Cmd of one read: fn under the request timeout, its failure
 // said as what failed ("list functions: …"), and answer making the
 // result message of the value or the error. fn is called in the Cmd's
-// goroutine, so it must capture values only (c.Svc's method, a filter).
-func Get[T any](c Call, what string, fn func(ctx context.Context) (T, error), answer func(T, error) tea.Msg) tea.Cmd {
+// goroutine, so it must capture values only (c.Service's method, a filter).
+func Get[S, T any](c Call[S], what string, fn func(ctx context.Context) (T, error), answer func(T, error) tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		var v T
 		err := c.With(func(ctx context.Context) (err error) {

@@ -126,7 +126,8 @@ func TestTableLoads(t *testing.T) {
 // TestGetSaysWhatFailed: a read's failure names the read and keeps its
 // cause; its success answers the value.
 func TestGetSaysWhatFailed(t *testing.T) {
-	c := textEnv().Call()
+	e := textEnv()
+	c := CallOf(e, e.Svc)
 	c.Timeout = time.Second
 	down := errors.New("agent: connection refused")
 	type answer struct {

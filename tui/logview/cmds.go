@@ -66,22 +66,22 @@ const followEvery = 2 * time.Second
 // one on a slow cluster; every other call has the request timeout.
 const saveTimeout = 30 * time.Minute
 
-func readLogCmd(c kit.Call, viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
+func readLogCmd(c kit.Call[Service], viewer, seq int, op logOp, req api.LogRequest) tea.Cmd {
 	return func() tea.Msg {
 		var ch api.LogChunk
 		err := c.With(func(ctx context.Context) (err error) {
-			ch, err = c.Svc.ReadLog(ctx, req)
+			ch, err = c.Service.ReadLog(ctx, req)
 			return err
 		})
 		return logReadMsg{viewer: viewer, seq: seq, op: op, req: req, chunk: ch, err: err}
 	}
 }
 
-func findInLogCmd(c kit.Call, viewer, seq int, s api.LogSearch) tea.Cmd {
+func findInLogCmd(c kit.Call[Service], viewer, seq int, s api.LogSearch) tea.Cmd {
 	return func() tea.Msg {
 		var m api.LogMatch
 		err := c.With(func(ctx context.Context) (err error) {
-			m, err = c.Svc.FindInLog(ctx, s)
+			m, err = c.Service.FindInLog(ctx, s)
 			return err
 		})
 		return logFoundMsg{viewer: viewer, seq: seq, search: s, match: m, err: err}
@@ -91,12 +91,12 @@ func findInLogCmd(c kit.Call, viewer, seq int, s api.LogSearch) tea.Cmd {
 // saveLogCmd saves a log; its outcome goes to the flash line even when the
 // user has left the viewer meanwhile. what names the log: "orders-enrich
 // JobManager log".
-func saveLogCmd(c kit.Call, viewer int, key, what string, r api.SaveLogRequest) tea.Cmd {
+func saveLogCmd(c kit.Call[Service], viewer int, key, what string, r api.SaveLogRequest) tea.Cmd {
 	c.Timeout = saveTimeout
 	return func() tea.Msg {
 		var s api.SavedLog
 		err := c.With(func(ctx context.Context) (err error) {
-			s, err = c.Svc.SaveLog(ctx, r)
+			s, err = c.Service.SaveLog(ctx, r)
 			return err
 		})
 		flash := kit.FlashMsg{Level: kit.FlashInfo, Key: key, Text: fmt.Sprintf("saved %s (%s) to %s", what, kit.Bytes(s.Bytes), s.Path)}

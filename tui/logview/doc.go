@@ -6,6 +6,8 @@
 // bytes, a search looks in the window and then asks the service to scan
 // on (past the end it wraps around to where it began), and ctrl-s saves the whole log through the service.
 //
+// All it asks of core is its Service (svc.go): api.LogService.
+//
 // It imports kit, core/api and model; never tui or another feature.
 // Its scrolling is its own: a window of a file that is never whole in
 // memory is not a viewport's content.

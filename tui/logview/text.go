@@ -16,7 +16,7 @@ type textLog struct{ data []byte }
 // textService answers the viewer's log calls from a textLog and leaves
 // every other call to the service.
 type textService struct {
-	api.Service
+	Service
 	text *textLog
 }
 

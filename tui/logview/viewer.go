@@ -135,10 +135,10 @@ func NewText(e *kit.Env, jobID, jobName, title string, text []byte) (*Viewer, te
 }
 
 // call is what the viewer's Cmds talk to: the service, or the text.
-func (m *Viewer) call() kit.Call {
-	c := m.env.Call()
+func (m *Viewer) call() kit.Call[Service] {
+	c := call(m.env)
 	if m.text != nil {
-		c.Svc = textService{Service: c.Svc, text: m.text}
+		c.Service = textService{Service: c.Service, text: m.text}
 	}
 	return c
 }

@@ -71,7 +71,7 @@ func NewBuild(e *kit.Env, p model.Project) (*BuildScreen, tea.Cmd) {
 	ctx, cancel := context.WithCancel(e.Ctx)
 	m := &BuildScreen{env: e, project: p, cancel: cancel, id: e.NextSeq(), started: e.Clock(),
 		run: &buildRun{clock: e.Clock}}
-	run, svc := m.run, e.Svc
+	run, svc := m.run, call(e).Service
 	req := api.BuildRequest{Project: p.Name, Log: run, Progress: run.progress}
 	start := func() tea.Msg {
 		go func() { run.finish(svc.BuildProject(ctx, req)) }()
@@ -172,11 +172,11 @@ func (m *BuildScreen) askStatus() tea.Cmd {
 		return nil
 	}
 	m.polling = true
-	c, id, project := m.env.Call(), m.id, m.project.Name
+	c, id, project := call(m.env), m.id, m.project.Name
 	return func() tea.Msg {
 		msg := buildStatusMsg{ID: id}
 		msg.Err = c.With(func(ctx context.Context) (err error) {
-			msg.Status, err = c.Svc.BuildStatus(ctx, project)
+			msg.Status, err = c.Service.BuildStatus(ctx, project)
 			return err
 		})
 		return msg

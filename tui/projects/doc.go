@@ -5,4 +5,6 @@
 // (build.go), which shows the phase, the commit and the log as it comes
 // (run.go keeps a build's state as its events arrive). The list
 // (screen.go) is a kit.Table drawn from kit.Columns specs.
+//
+// All it asks of core is its Service (svc.go): api.ProjectService.
 package projects

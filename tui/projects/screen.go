@@ -33,17 +33,17 @@ type LoadedMsg struct {
 }
 
 // Load lists the projects and each one's artifacts.
-func Load(c kit.Call, seq int) tea.Cmd {
+func Load(c kit.Call[Service], seq int) tea.Cmd {
 	return func() tea.Msg {
 		msg := LoadedMsg{Seq: seq, Artifacts: map[string][]model.Artifact{}}
 		msg.Err = c.With(func(ctx context.Context) error {
-			ps, err := c.Svc.Projects(ctx)
+			ps, err := c.Service.Projects(ctx)
 			if err != nil {
 				return err
 			}
 			msg.Projects = ps
 			for _, p := range ps {
-				as, err := c.Svc.Artifacts(ctx, p.Name)
+				as, err := c.Service.Artifacts(ctx, p.Name)
 				if err != nil {
 					return err
 				}
@@ -63,7 +63,7 @@ func New(e *kit.Env) (*Screen, tea.Cmd) {
 	m := &Screen{env: e}
 	m.list = kit.NewTable(e, kit.TableOf[model.Project]{
 		Key:  "load:projects",
-		Load: func(seq int) tea.Cmd { return Load(e.Call(), seq) },
+		Load: func(seq int) tea.Cmd { return Load(call(e), seq) },
 		ID:   func(p model.Project) string { return p.Name },
 		Page: m.page,
 	})

@@ -4,5 +4,7 @@
 // cursor table's definition under the list: a kit.Table drawn from
 // kit.Columns specs (screen.go).
 //
+// All it asks of core is its Service (svc.go): api.CatalogService.
+//
 // It imports kit, core/api and model; never tui or another feature.
 package tables

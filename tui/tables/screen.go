@@ -31,8 +31,8 @@ type LoadedMsg struct {
 }
 
 // Load lists the catalog tables of a cluster.
-func Load(c kit.Call, cluster string, seq int) tea.Cmd {
-	tables := func(ctx context.Context) ([]model.CatalogTable, error) { return c.Svc.Tables(ctx, cluster) }
+func Load(c kit.Call[Service], cluster string, seq int) tea.Cmd {
+	tables := func(ctx context.Context) ([]model.CatalogTable, error) { return c.Service.Tables(ctx, cluster) }
 	return kit.Get(c, "list the tables of cluster "+cluster, tables, func(ts []model.CatalogTable, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, Cluster: cluster, Tables: ts, Err: err}
 	})
@@ -43,7 +43,7 @@ func New(e *kit.Env, cluster string) (*Screen, tea.Cmd) {
 	m := &Screen{env: e, cluster: cluster}
 	m.list = kit.NewTable(e, kit.TableOf[model.CatalogTable]{
 		Key:  "load:tables",
-		Load: func(seq int) tea.Cmd { return Load(e.Call(), cluster, seq) },
+		Load: func(seq int) tea.Cmd { return Load(call(e), cluster, seq) },
 		ID:   func(t model.CatalogTable) string { return t.Name },
 		Page: m.page,
 	})

@@ -3,4 +3,6 @@
 // call the one under the cursor. It only renders what core/api answers;
 // functions are registered through `palink udf add`. The list is a
 // kit.Table drawn from kit.Columns specs (screen.go).
+//
+// All it asks of core is its Service (svc.go): api.UDFService.
 package udfs

@@ -26,8 +26,8 @@ type LoadedMsg struct {
 }
 
 // Load lists the registered functions.
-func Load(c kit.Call, seq int) tea.Cmd {
-	return kit.Get(c, "list functions", c.Svc.UDFs, func(us []api.UDFView, err error) tea.Msg {
+func Load(c kit.Call[Service], seq int) tea.Cmd {
+	return kit.Get(c, "list functions", c.Service.UDFs, func(us []api.UDFView, err error) tea.Msg {
 		return LoadedMsg{Seq: seq, UDFs: us, Err: err}
 	})
 }
@@ -37,7 +37,7 @@ func New(e *kit.Env) (*Screen, tea.Cmd) {
 	m := &Screen{env: e}
 	m.list = kit.NewTable(e, kit.TableOf[api.UDFView]{
 		Key:  "load:udfs",
-		Load: func(seq int) tea.Cmd { return Load(e.Call(), seq) },
+		Load: func(seq int) tea.Cmd { return Load(call(e), seq) },
 		ID:   func(u api.UDFView) string { return u.Name },
 		Page: m.page,
 	})

@@ -1,0 +1,17 @@
+package commands
+
+import (
+	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/tui/kit"
+)
+
+// Service is what the commands list asks of core: the commands
+// (Commands).
+type Service interface {
+	api.ActionService
+}
+
+// call is what the package's Cmds capture: the session's context and
+// timeout, and its service as a Service. It is the one place the package
+// reads kit.Env.Svc (tui's TestScreensUseTheirService).
+func call(e *kit.Env) kit.Call[Service] { return kit.CallOf[Service](e, e.Svc) }
