@@ -147,7 +147,7 @@ func since(t time.Time) string {
 // ctrl-d and `palink debug` alike (the data files and the lookup databases
 // are this user's, even when the service is an agent's), with the
 // config's sample directories and database redirects (cfg may be nil).
-func newDebugger(cfg *config.Config) api.Debugger { return options.Debugger(cfg) }
+func newDebugger(cfg *config.Config) api.DebugBench { return options.Debugger(cfg) }
 
 // contextName names what the TUI works on in its header, as k9s names its
 // context: the config file ("prod" for ~/…/prod.yaml, "default" for the

@@ -115,7 +115,7 @@ func (d *World) background(ctx context.Context) error {
 func (d *World) Service() *core.Local { return d.svc }
 
 // Debugger runs debug runs on the demo's sample data and dimension table.
-func (d *World) Debugger() api.Debugger { return d.debug }
+func (d *World) Debugger() api.DebugBench { return d.debug }
 
 // Now is the demo's clock: an hour behind the wall clock until the fleet
 // has lived its hour, so that the UI's ages and header are the hour's.

@@ -45,10 +45,9 @@ type Options struct {
 	// config's flink_version): the SQL editor checks for them.
 	FlinkVersions map[string]string
 	// Debugger runs SQL jobs locally for the editor's debug run (ctrl-d);
-	// nil disables it. When it also knows sample files of tables
-	// (api.DebugSamples) or stand-ins of user functions
-	// (api.DebugStandIns), the debug form offers them.
-	Debugger api.Debugger
+	// nil disables it. The sample files of tables and the stand-ins of
+	// user functions it knows, the debug form offers.
+	Debugger api.DebugBench
 
 	// Input, Output and Environ are used by Run (defaults: the terminal and
 	// os.Environ). The environment decides the colour profile: NO_COLOR,
@@ -113,13 +112,11 @@ func envUser(environ []string) string {
 }
 
 // debugging is what the editor's debug runs get: the debugger, and what
-// else it knows, each given to the editor as a dependency of its own.
-// This is the one place the TUI asks a value what it can do: a debugger
-// comes in as an api.Debugger, and core/api composes no interface of
-// the three.
+// else it knows, each given to the editor as a dependency of its own
+// (nil: none).
 func (o Options) debugging() editor.Debugging {
-	d := editor.Debugging{Debugger: o.Debugger}
-	d.Samples, _ = o.Debugger.(api.DebugSamples)
-	d.StandIns, _ = o.Debugger.(api.DebugStandIns)
-	return d
+	if o.Debugger == nil {
+		return editor.Debugging{}
+	}
+	return editor.Debugging{Debugger: o.Debugger, Samples: o.Debugger, StandIns: o.Debugger}
 }

@@ -90,6 +90,14 @@ type DebugSample struct {
 // DefaultSample is how many records a sample reads when not told.
 const DefaultSample = 100
 
+// DebugBench is a Debugger with what its form offers besides: the
+// sample files and the stand-ins it knows (core's local debugger is one).
+type DebugBench interface {
+	Debugger
+	DebugSamples
+	DebugStandIns
+}
+
 // DebugSamples is a Debugger that knows sample data files of tables, for
 // a form to offer them.
 type DebugSamples interface {

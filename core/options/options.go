@@ -92,7 +92,7 @@ func BuildPolicy(cfg *config.Config) core.BuildPolicy {
 // Debugger is where debug runs happen, in this process, with the config's
 // sample directories, database redirects and build policy (for a secret
 // variable's command); cfg nil: none of them.
-func Debugger(cfg *config.Config) api.Debugger {
+func Debugger(cfg *config.Config) api.DebugBench {
 	if cfg == nil {
 		return &localrun.Debugger{}
 	}

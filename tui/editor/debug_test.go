@@ -36,6 +36,10 @@ type fakeDebugger struct {
 	reqs   []api.DebugRequest
 }
 
+// It knows no sample files and no stand-ins.
+func (d *fakeDebugger) SampleFile(string) (string, bool) { return "", false }
+func (d *fakeDebugger) StandIn(string) (string, bool)    { return "", false }
+
 func (d *fakeDebugger) Debug(ctx context.Context, r api.DebugRequest) (<-chan api.DebugEvent, error) {
 	d.mu.Lock()
 	d.reqs = append(d.reqs, r)
@@ -88,7 +92,7 @@ func enrichRun(err error) []api.DebugEvent {
 	return append(evs, fin)
 }
 
-func debugHarness(t *testing.T, d api.Debugger, w, hgt int) *tuitest.Harness {
+func debugHarness(t *testing.T, d api.DebugBench, w, hgt int) *tuitest.Harness {
 	t.Helper()
 	return apptest.New(t, withVersions(tuitest.NewFixture()), w, hgt, tui.Options{Context: "test", Debugger: d})
 }
