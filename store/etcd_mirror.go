@@ -73,16 +73,16 @@ func newMirrorTree() *btree.BTreeG[*mvccpb.KeyValue] { return btree.NewG(32, kvL
 func pivot(key string) *mvccpb.KeyValue { return &mvccpb.KeyValue{Key: []byte(key)} }
 
 // mirrors reports whether key is one the mirror copies.
-func (e *Etcd) mirrors(key string) bool {
-	b, _, seq, ok := e.parseKey(key)
+func (k etcdKeys) mirrors(key string) bool {
+	b, _, seq, ok := k.parseKey(key)
 	return !ok || seq || !slices.Contains(mirrorSkips, b[0])
 }
 
 // mirrorsRange reports whether every key from lo on in its family is one
 // the mirror copies: not so in a family it skips, whose range holds the
 // sequences it copies and the records it does not.
-func (e *Etcd) mirrorsRange(lo string) bool {
-	rest, ok := strings.CutPrefix(lo, e.url.Prefix)
+func (k etcdKeys) mirrorsRange(lo string) bool {
+	rest, ok := strings.CutPrefix(lo, k.prefix)
 	family, _, _ := strings.Cut(rest, "/")
 	return ok && !slices.Contains(mirrorSkips, family)
 }

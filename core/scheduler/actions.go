@@ -312,7 +312,7 @@ func (s *Scheduler) actWith(ctx context.Context, r api.ActionRequest, mod func(*
 	}
 	s.pub.Command(cmd)
 	s.pub.Job(job, &cmd, ev)
-	s.kick()
+	s.Kick()
 	return cmd, nil
 }
 
@@ -359,11 +359,9 @@ func restoreNote(path string) string {
 }
 
 // kick wakes the scheduler.
-// Kick wakes Run to look for commands now: another palink on the store
-// queued one (the store's change feed says so).
-func (s *Scheduler) Kick() { s.kick() }
-
-func (s *Scheduler) kick() {
+// Kick wakes Run to look for commands now: this palink queued one, or
+// another on the store did (its change feed says so).
+func (s *Scheduler) Kick() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
