@@ -60,7 +60,7 @@ func (c *completer) optionPlace() bool {
 	if n > 0 && strings.EqualFold(c.before[0].Text, "SET") && c.openParen(0) < 0 {
 		switch {
 		case n == 1 && c.inString:
-			for _, k := range configKeys {
+			for _, k := range builtin.ConfigKeys {
 				c.add(Suggestion{Text: k, Kind: SuggestOption, Doc: "Flink configuration"})
 			}
 			return true

@@ -153,7 +153,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		next = i
 		i = end + 1
 	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
-		if toks[i].Kind == Word && structural[builtin.UpperWord(toks[i].Text)] {
+		if toks[i].Kind == Word && builtin.StructuralWords[builtin.UpperWord(toks[i].Text)] {
 			return ref, i
 		}
 		ref.name, i = dottedName(toks, i)
@@ -163,7 +163,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "FOR") {
 		// FOR SYSTEM_TIME AS OF expr: the alias is after the next AS.
 		for i += 4; i < len(toks); i++ {
-			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[builtin.UpperWord(toks[i].Text)]) {
+			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || builtin.StructuralWords[builtin.UpperWord(toks[i].Text)]) {
 				break
 			}
 		}
@@ -172,7 +172,7 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 		i++
 	}
 	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !builtin.IsReserved(toks[i].Text) &&
-		!structural[builtin.UpperWord(toks[i].Text)] && !noAlias[builtin.UpperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
+		!builtin.StructuralWords[builtin.UpperWord(toks[i].Text)] && !builtin.NoAliasWords[builtin.UpperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
 		ref.alias = toks[i].Value
 		i++
 		if i < len(toks) && toks[i].Kind == LParen {
@@ -324,7 +324,7 @@ func (c *completer) definedColumns() {
 		if depth != 1 || c.stmt[i-1].Kind != LParen && c.stmt[i-1].Kind != Comma {
 			continue
 		}
-		if t.Kind == Word && (builtin.IsReserved(t.Text) || structural[builtin.UpperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
+		if t.Kind == Word && (builtin.IsReserved(t.Text) || builtin.StructuralWords[builtin.UpperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
 			t.Value == "" || t.Pos.Offset == c.start {
 			continue
 		}
