@@ -96,7 +96,7 @@ type completer struct {
 	stmt      []Token
 	stmtStart int
 	before    []Token
-	// ranges are the script's statements (statementRanges) and at the
+	// ranges are the script's statements (StatementRanges) and at the
 	// index of the cursor's (len(ranges) when it starts a new one).
 	ranges [][2]int
 	at     int
@@ -111,14 +111,13 @@ type completer struct {
 	seen  map[string]bool
 
 	// cat is built on first use: the DDL the statement reads, validated.
-	cat *catalog
-	val *validator // cat's, for the columns of a subquery or a CTE
+	cat *Tables
 	ddl *ddlIndex
 }
 
 // locate finds the cursor's statement and the word under the cursor.
 func (c *completer) locate() {
-	c.ranges = statementRanges(c.toks)
+	c.ranges = StatementRanges(c.toks)
 	c.at = len(c.ranges)
 	c.stmtStart = c.cur
 	for i, r := range c.ranges {
@@ -182,14 +181,14 @@ func (c *completer) suggest() {
 		return
 	}
 	if len(c.before) == 0 {
-		for _, w := range statementStarts {
+		for _, w := range Probe("", c.opts.Version).Words {
 			c.add(Suggestion{Text: w, Kind: SuggestKeyword})
 		}
 		return
 	}
-	pr := probeAt(c.src[c.stmtStart:c.start], c.opts.Version)
+	pr := Probe(c.src[c.stmtStart:c.start], c.opts.Version)
 	creating := strings.EqualFold(c.before[0].Text, "CREATE")
-	for _, what := range pr.names {
+	for _, what := range pr.Names {
 		switch {
 		case strings.Contains(what, "table name") && !creating || what == "the source table of LIKE" ||
 			what == "the name of what to drop" || what == "a view name" && !creating:
@@ -202,7 +201,7 @@ func (c *completer) suggest() {
 			c.sinkColumns()
 		}
 	}
-	if pr.expr {
+	if pr.Expr {
 		if c.afterTableParen() {
 			c.functions(true)
 		}
@@ -213,17 +212,22 @@ func (c *completer) suggest() {
 			c.add(Suggestion{Text: w, Kind: SuggestKeyword})
 		}
 	}
-	if pr.typ {
+	if pr.Type {
 		for _, w := range typeNames {
 			c.add(Suggestion{Text: w, Kind: SuggestKeyword, Detail: "type"})
 		}
 	}
-	words := slices.Clone(pr.words)
+	words := slices.Clone(pr.Words)
 	slices.SortStableFunc(words, func(a, b string) int { return keywordRank(a) - keywordRank(b) })
 	for _, w := range words {
 		c.add(Suggestion{Text: w, Kind: SuggestKeyword})
 	}
 }
+
+// typeNames are the data types completion offers where a type may start.
+var typeNames = []string{"STRING", "BIGINT", "INT", "DECIMAL", "DOUBLE", "BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ",
+	"DATE", "TIME", "VARCHAR", "CHAR", "FLOAT", "SMALLINT", "TINYINT", "BYTES", "BINARY", "VARBINARY",
+	"ARRAY", "MAP", "MULTISET", "ROW", "INTERVAL", "RAW", "VARIANT", "STRUCTURED"}
 
 // exprStarts are the words an expression may start with, which the probe
 // does not see: the parser reads them only once a word is there.

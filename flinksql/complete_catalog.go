@@ -143,9 +143,9 @@ func (c *completer) tables() {
 }
 
 // queryColumns are the columns a subquery's or CTE's select list gives,
-// as the validator resolves them (the catalog is catalogFor's).
+// as the validator resolves them (the tables are tablesFor's).
 func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
-	if c.val == nil {
+	if c.cat == nil {
 		return nil
 	}
 	script, _ := ParseFileFor("", text, c.opts.Version)
@@ -157,15 +157,14 @@ func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
 		return nil
 	}
 	defer func() { _ = recover() }() // a half-typed script must never take the editor down
-	out, _ := c.val.queries.query(qs.Query, newScope(nil))
-	return outColumns(out)
+	return c.cat.QueryColumns(qs.Query)
 }
 
-// catalogFor validates the definitions of the tables refs names, and of
+// tablesFor validates the definitions of the tables refs names, and of
 // what those read in turn (a view's tables, LIKE's source), in script
-// order: the validator's catalog then knows their columns as Validate
-// would, time attributes included.
-func (c *completer) catalogFor(refs []tableRef) *catalog {
+// order: the tables then have their columns as Validate would see them,
+// time attributes included.
+func (c *completer) tablesFor(refs []tableRef) *Tables {
 	if c.cat != nil {
 		return c.cat
 	}
@@ -194,8 +193,7 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 	sort.Slice(rngs, func(i, j int) bool { return rngs[i][0] < rngs[j][0] })
 	opts := c.opts
 	opts.IgnoreUnknownTables = true
-	v := newValidator("", "", opts)
-	c.cat, c.val = v.cat, v
+	c.cat = NewTables(opts)
 	func() {
 		defer func() { _ = recover() }() // a half-typed script must never take the editor down
 		for _, r := range rngs {
@@ -203,7 +201,7 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 			script, _ := ParseFileFor("", text, opts.Version)
 			for _, st := range script.Stmts {
 				if _, bad := st.(*ast.BadStmt); !bad {
-					v.stmt(st)
+					c.cat.Define(st)
 				}
 			}
 		}

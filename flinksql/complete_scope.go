@@ -3,8 +3,6 @@ package flinksql
 import (
 	"strings"
 
-	"github.com/palink/palink/flinksql/ast"
-
 	"github.com/palink/palink/flinksql/builtin"
 )
 
@@ -246,7 +244,7 @@ func (c *completer) columns(qual string) {
 	if len(pick) == 0 {
 		return
 	}
-	cat := c.catalogFor(refs)
+	cat := c.tablesFor(refs)
 	for _, r := range pick {
 		of := r.alias
 		if of == "" {
@@ -261,8 +259,8 @@ func (c *completer) columns(qual string) {
 		var cols []ColumnInfo
 		if r.query != "" {
 			cols = c.queryColumns(r.query)
-		} else if t, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(r.name)}); t != nil {
-			cols = t.cols
+		} else {
+			cols, _ = cat.Columns(r.name)
 		}
 		for _, col := range cols {
 			detail := ""
@@ -286,14 +284,6 @@ func (c *completer) columns(qual string) {
 }
 
 func lastPart(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
-
-func identsOf(name string) []*ast.Ident {
-	var out []*ast.Ident
-	for _, p := range strings.Split(name, ".") {
-		out = append(out, &ast.Ident{Name: p})
-	}
-	return out
-}
 
 // definedColumns suggests the columns a CREATE TABLE has defined so far,
 // where WATERMARK FOR and PRIMARY KEY (…) name one: the first word of each
@@ -341,12 +331,11 @@ func (c *completer) sinkColumns() {
 	for i, t := range c.stmt {
 		if t.Kind == Word && strings.EqualFold(t.Text, "INTO") {
 			name, _ := dottedName(c.stmt, i+1)
-			cat := c.catalogFor([]tableRef{{name: name}})
-			tab, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(name)})
-			if tab == nil {
+			cols, ok := c.tablesFor([]tableRef{{name: name}}).Columns(name)
+			if !ok {
 				return
 			}
-			for _, col := range tab.cols {
+			for _, col := range cols {
 				detail := ""
 				if col.Type != nil {
 					detail = col.Type.String()

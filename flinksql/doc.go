@@ -46,14 +46,17 @@ package flinksql
 //	                                INTERVAL, JSON_*), parse_type
 //	script.go                       Script: the statements, the source and
 //	                                its comments (the tree is package ast)
-//	split.go                        SplitStatements
+//	split.go                        SplitStatements, StatementRanges
 //	check.go errors.go              Check, Diagnostic and the codes
 //	lookup.go                       Script.Table/View and LookupJoins, for the
 //	                                debug runner
-//	complete*.go                    Complete: the parser run with a probe to
-//	                                the cursor says what the grammar wants
-//	                                there (complete_probe.go); the script's
-//	                                tables and their columns
+//	probe.go                        Probe: the parser run to the end of a
+//	                                statement's text notes what the grammar
+//	                                wants there, for completion
+//	tables.go                       Tables: a validation's tables after the
+//	                                statements it was given, for completion
+//	complete*.go                    Complete: the place the probe gives; the
+//	                                script's tables and their columns
 //	                                (complete_catalog.go); the statement's
 //	                                tables and aliases (complete_scope.go);
 //	                                options, values and hints
@@ -67,7 +70,7 @@ package flinksql
 //	                     functions defined so far, and Options.KnownTables
 //	validate_stmt.go     validator: statement by statement — DDL, ALTER,
 //	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go:
-//	                     the keys, and the near-miss suggestions)
+//	                     the near-miss suggestions; the keys are builtin's)
 //	validate_options.go  optionChecker: connector options in WITH, ALTER
 //	                     TABLE SET and OPTIONS hints (builtin's connectors)
 //	validate_query.go    queryResolver: WITH, FROM and joins, window TVFs,

@@ -119,8 +119,8 @@ type parser struct {
 	version builtin.Version
 	// features are the newer constructs the script uses (feature.go).
 	features []featureUse
-	// probe, set by completion only, notes what the grammar looks for at
-	// the end of the text (complete_probe.go).
+	// probe, set by Probe only, notes what the grammar looks for at
+	// the end of the text (probe.go).
 	probe *probe
 }
 
