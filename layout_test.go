@@ -22,11 +22,11 @@ const module = "github.com/palink/palink"
 var rooms = map[string][]string{
 	"": {"cli"},
 	// The CLI has core's options built from the config file by core/options.
-	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "flinksql/builtin", "cli/sshserve"},
+	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "flinksql/builtin", "flinksql/complete", "cli/sshserve"},
 	// palink over SSH: a door to the TUI over the API, as the agent's
 	// socket is one to the API.
 	"cli/sshserve":   {"core/api", "tui", "model"},
-	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "flinksql/builtin", "model"},
+	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "flinksql/builtin", "flinksql/complete", "model"},
 	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "flinksql/ast", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
@@ -105,6 +105,9 @@ var rooms = map[string][]string{
 	"flinksql/builtin": {"flinksql/ast"},
 	// The formatter: canonical text from the tree alone.
 	"flinksql/format": {"flinksql/ast"},
+	// Completion: the parser's probe and the validator's tables through
+	// flinksql's API, which does not import it back.
+	"flinksql/complete": {"flinksql", "flinksql/ast", "flinksql/builtin"},
 }
 
 // reach lists what a room must never reach, directly or through anything

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/complete"
 )
 
 // sqlSuggestion is one suggestion as `sql complete -o json` prints it.
@@ -59,7 +60,7 @@ func newSQLCompleteCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c := flinksql.Complete(src, line, col, flinksql.Options{File: args[0], Version: version, Target: target})
+			c := complete.At(src, line, col, flinksql.Options{File: args[0], Version: version, Target: target})
 			out := sqlCompletion{File: args[0], Line: line, Col: col, Prefix: c.Prefix,
 				StartLine: c.Start.Line, StartCol: c.Start.Col, Suggestions: []sqlSuggestion{}}
 			for _, s := range c.Items {

@@ -5,7 +5,8 @@
 // It is pure: no I/O, no goroutines, and it imports nothing of palink's own
 // but its subpackages: ast, the syntax tree every stage reads, and
 // builtin, the connectors, formats, functions and keywords as data, and
-// format, the formatter.
+// format, the formatter. Completion is package complete, which imports
+// this one.
 //
 // The pieces, in the order text goes through them:
 //
@@ -17,9 +18,11 @@
 //	Validate        *Script -> []Diagnostic, against the script's own DDL
 //	Check           ParseScript + Validate for an editor, on every keystroke
 //	Format          *Script -> canonical text; stable, comment-preserving
-//	Complete        text + cursor -> ranked suggestions (keywords, tables,
-//	                columns, functions, options, values, hints), for the
-//	                editor's popup and `palink sql complete`
+//	Probe           a statement's text -> what the grammar looks for at its
+//	                end (keywords, names, an expression, a type): what
+//	                package complete's suggestions start from
+//	Tables          statements -> their tables' columns as Validate sees
+//	                them, for completion
 //
 // Every node embeds a Span (Pos and End, 1-based line and rune column, and
 // byte offsets), so Script.Text(stmt) is the statement exactly as written
@@ -46,18 +49,15 @@ package flinksql
 //	                                INTERVAL, JSON_*), parse_type
 //	script.go                       Script: the statements, the source and
 //	                                its comments (the tree is package ast)
-//	split.go                        SplitStatements
+//	split.go                        SplitStatements, StatementRanges
 //	check.go errors.go              Check, Diagnostic and the codes
 //	lookup.go                       Script.Table/View and LookupJoins, for the
 //	                                debug runner
-//	complete*.go                    Complete: the parser run with a probe to
-//	                                the cursor says what the grammar wants
-//	                                there (complete_probe.go); the script's
-//	                                tables and their columns
-//	                                (complete_catalog.go); the statement's
-//	                                tables and aliases (complete_scope.go);
-//	                                options, values and hints
-//	                                (complete_options.go)
+//	probe.go                        Probe: the parser run to the end of a
+//	                                statement's text notes what the grammar
+//	                                wants there, for completion
+//	tables.go                       Tables: a validation's tables after the
+//	                                statements it was given, for completion
 //
 // Validate is a few small types, each a room with its own methods, wired
 // together by newValidator (validate.go):
@@ -67,7 +67,7 @@ package flinksql
 //	                     functions defined so far, and Options.KnownTables
 //	validate_stmt.go     validator: statement by statement — DDL, ALTER,
 //	validate_insert.go   INSERT shapes and sinks, SET keys (typos.go:
-//	                     the keys, and the near-miss suggestions)
+//	                     the near-miss suggestions; the keys are builtin's)
 //	validate_options.go  optionChecker: connector options in WITH, ALTER
 //	                     TABLE SET and OPTIONS hints (builtin's connectors)
 //	validate_query.go    queryResolver: WITH, FROM and joins, window TVFs,
@@ -96,5 +96,5 @@ package flinksql
 //	               kept in the source as written
 //	vars.go        where variables and secrets may stand (options only)
 //	udf.go         user functions: their signatures, and how the checker
-//	               and the completer know them
+//	               knows them (the completer reads Options.Functions)
 //	parsehook.go   SetParseHook: a test counts how often a text is parsed

@@ -2,6 +2,8 @@ package flinksql
 
 import (
 	"github.com/palink/palink/flinksql/ast"
+
+	"github.com/palink/palink/flinksql/builtin"
 )
 
 // niladic are the functions written without parentheses.
@@ -259,14 +261,14 @@ func (p *parser) parseWordExpr() ast.Expr {
 		return &ast.UnaryExpr{Span: p.span(start), Op: w, X: x}
 	}
 	if p.reserved(w) {
-		if nextParen && (!structural[w] || functionWords[w]) {
+		if nextParen && (!builtin.StructuralWords[w] || functionWords[w]) {
 			p.next()
 			// A keyword names the function: keywords are case-insensitive, so
 			// the name is kept upper-case, as the formatter prints it.
 			name := &ast.QualifiedName{Span: ast.Span{Pos: t.Pos, End: t.End}, Parts: []*ast.Ident{{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: w}}}
 			return p.parseCallAfterName(name)
 		}
-		if structural[w] {
+		if builtin.StructuralWords[w] {
 			p.fail(t, "expected an expression, found "+describe(t), "")
 			return &ast.BadExpr{Span: ast.Span{Pos: start, End: start}}
 		}

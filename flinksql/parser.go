@@ -119,8 +119,8 @@ type parser struct {
 	version builtin.Version
 	// features are the newer constructs the script uses (feature.go).
 	features []featureUse
-	// probe, set by completion only, notes what the grammar looks for at
-	// the end of the text (complete_probe.go).
+	// probe, set by Probe only, notes what the grammar looks for at
+	// the end of the text (probe.go).
 	probe *probe
 }
 
@@ -379,33 +379,6 @@ func (p *parser) skipStatement() {
 
 // ---- identifiers ----
 
-// structural are reserved words that are never taken as a name, even
-// leniently: doing so would only turn a clear error into a confusing one.
-var structural = map[string]bool{
-	"SELECT": true, "FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
-	"BY": true, "LIMIT": true, "OFFSET": true, "FETCH": true, "UNION": true, "INTERSECT": true,
-	"EXCEPT": true, "JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true, "FULL": true,
-	"CROSS": true, "NATURAL": true, "ON": true, "USING": true, "AS": true, "AND": true, "OR": true,
-	"NOT": true, "IS": true, "IN": true, "BETWEEN": true, "LIKE": true, "SIMILAR": true,
-	"ESCAPE": true, "CASE": true, "WHEN": true, "THEN": true, "ELSE": true, "END": true,
-	"WINDOW": true, "OVER": true, "PARTITION": true, "WITH": true, "VALUES": true, "INTO": true,
-	"SET": true, "FOR": true, "ALL": true, "DISTINCT": true, "TABLE": true, "CREATE": true,
-	"DROP": true, "ALTER": true, "INSERT": true, "BEGIN": true, "EXECUTE": true, "EXPLAIN": true,
-	"LATERAL": true, "UNNEST": true, "WATERMARK": true, "PRIMARY": true, "CONSTRAINT": true,
-	"COMMENT": true, "FILTER": true, "WITHIN": true, "ROWS": true, "RANGE": true, "TO": true,
-	"OF": true, "NULL": true, "TRUE": true, "FALSE": true, "UNKNOWN": true, "CAST": true,
-	"INTERVAL": true, "EXISTS": true, "ROW": true, "ARRAY": true, "MULTISET": true,
-	"DESCRIBE": true, "RESET": true, "USE": true, "SOME": true, "ANY": true,
-	"UNIQUE": true, "DEFAULT": true, "RETURN": true, "RETURNS": true, "LANGUAGE": true,
-}
-
-// noAlias are words that may follow a table or select item and so are not
-// taken as an alias written without AS, although Flink does not reserve them.
-var noAlias = map[string]bool{
-	"MATCH_RECOGNIZE": true, "MINUS": true, "APPLY": true, "MEASURES": true, "PATTERN": true,
-	"DEFINE": true, "SUBSET": true, "ONE": true, "AFTER": true, "EMIT": true, "QUALIFY": true,
-}
-
 // isNameToken reports whether the current token can be a name without
 // lenience: a quoted identifier or a non-reserved word.
 func (p *parser) isNameToken() bool {
@@ -416,7 +389,7 @@ func (p *parser) isNameToken() bool {
 // isLenientName also accepts reserved words that are not structural;
 // they parse, with an error saying to quote them.
 func (p *parser) isLenientName() bool {
-	return p.isNameToken() || p.is(Word) && !structural[p.up[p.pos]]
+	return p.isNameToken() || p.is(Word) && !builtin.StructuralWords[p.up[p.pos]]
 }
 
 // parseIdent reads a name where one is required. A reserved word is
@@ -437,7 +410,7 @@ func (p *parser) parseIdent(what string) *ast.Ident {
 	case t.Kind == Word && !p.reserved(p.up[p.pos]):
 		p.next()
 		return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: t.Text}
-	case t.Kind == Word && !structural[p.up[p.pos]]:
+	case t.Kind == Word && !builtin.StructuralWords[p.up[p.pos]]:
 		p.reportReserved(t)
 		p.next()
 		return &ast.Ident{Span: ast.Span{Pos: t.Pos, End: t.End}, Name: t.Text}
@@ -493,7 +466,7 @@ func (p *parser) parseOptionalAlias(allowColumns bool) *ast.Alias {
 	switch {
 	case p.acceptKw("AS"):
 		name = p.parseIdent("an alias after AS")
-	case p.isNameToken() && !noAlias[p.up[p.pos]]:
+	case p.isNameToken() && !builtin.NoAliasWords[p.up[p.pos]]:
 		name = p.parseIdent("an alias")
 	default:
 		return nil

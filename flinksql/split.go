@@ -24,16 +24,17 @@ type StatementText struct {
 func SplitStatements(src string) []StatementText {
 	toks, _, _ := Lex(src)
 	var out []StatementText
-	for _, r := range statementRanges(toks) {
+	for _, r := range StatementRanges(toks) {
 		out = append(out, statementText(src, toks[r[0]], toks[r[1]]))
 	}
 	return out
 }
 
-// statementRanges finds the statements of a token stream as the indexes of
-// their first and last tokens (the ';' left out): SplitStatements cuts the
-// text with them, completion finds the statement under the cursor.
-func statementRanges(toks []Token) [][2]int {
+// StatementRanges finds the statements of a token stream (Lex's) as the
+// indexes of their first and last tokens, the ';' left out:
+// SplitStatements cuts the text with them, and completion finds the
+// statement under the cursor.
+func StatementRanges(toks []Token) [][2]int {
 	var out [][2]int
 	start := -1 // index of the current statement's first token
 	depth := 0

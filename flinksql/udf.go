@@ -2,7 +2,6 @@ package flinksql
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/palink/palink/flinksql/ast"
@@ -153,22 +152,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// registeredFunctions suggests the functions of the UDF registry, by the
-// names they were registered with.
-func (c *completer) registeredFunctions() {
-	names := make([]string, 0, len(c.opts.Functions))
-	for k := range c.opts.Functions {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		f := c.opts.Functions[k]
-		name := f.Name
-		if name == "" {
-			name = k
-		}
-		c.add(Suggestion{Text: name, Kind: SuggestFunction, Detail: f.Signature, Doc: "registered UDF"})
-	}
 }

@@ -128,19 +128,3 @@ func TestStandIns(t *testing.T) {
 		}
 	}
 }
-
-// TestCompleteRegisteredFunctions: an expression completes the registry's
-// functions by the names they were registered with, with the signature.
-func TestCompleteRegisteredFunctions(t *testing.T) {
-	src := "CREATE TABLE t (s STRING) WITH ('connector' = 'datagen');\nSELECT ma FROM t"
-	c := Complete(src, 2, 10, Options{Functions: map[string]FunctionInfo{"MASK_PAN": {Name: "mask_pan", Signature: "(STRING) -> STRING"}}})
-	found := false
-	for _, it := range c.Items {
-		if it.Text == "mask_pan" && it.Kind == SuggestFunction && it.Detail == "(STRING) -> STRING" {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("completion of ma: %+v", c.Items)
-	}
-}

@@ -1,9 +1,9 @@
 // Package builtin is what palink knows of Flink's SQL as data, release by
 // release: the connectors and formats with their WITH options, the
-// built-in functions, the reserved and non-reserved keywords, and the
-// releases themselves (Version). The parser, the validator and the
-// completer of package flinksql read it, and so do the editor's
-// highlighting, `palink sql` and the deployer (ParseVersion).
+// built-in functions, the reserved and non-reserved keywords, the
+// configuration keys, and the releases themselves (Version). The parser,
+// the validator and the completer of package flinksql read it, and so do
+// the editor's highlighting, `palink sql` and the deployer (ParseVersion).
 //
 // The tables are plain Go values (Connectors, Formats, Functions) with a
 // few lookups over them (OptionFor, AllowedOptions, FunctionNamed,
@@ -26,8 +26,11 @@
 //	                        (Functions, FunctionNamed)
 //	builtins.go             the names the validator knows as built-in
 //	                        functions and aggregates
-//	keywords.go             the reserved and non-reserved words, and the
-//	                        release each reserved word came with
+//	keywords.go             the reserved and non-reserved words, the
+//	                        release each reserved word came with, and the
+//	                        words the parser never takes as a name
+//	                        (StructuralWords) or as an alias (NoAliasWords)
+//	config.go               the configuration keys a script SETs (ConfigKeys)
 //	upper.go                UpperWord and UpperASCII: names are compared
 //	                        upper-cased, as Flink does
 package builtin

@@ -154,3 +154,33 @@ func IsKeyword(word string) bool {
 	w := UpperWord(word)
 	return ReservedWords[w] || nonReservedWords[w]
 }
+
+// StructuralWords are reserved words that palink's parser never takes as a
+// name, even leniently (it takes other reserved words, with an error saying
+// to quote them): doing so would only turn a clear error into a confusing
+// one. Completion reads a statement's table names the same way.
+var StructuralWords = map[string]bool{
+	"SELECT": true, "FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
+	"BY": true, "LIMIT": true, "OFFSET": true, "FETCH": true, "UNION": true, "INTERSECT": true,
+	"EXCEPT": true, "JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true, "FULL": true,
+	"CROSS": true, "NATURAL": true, "ON": true, "USING": true, "AS": true, "AND": true, "OR": true,
+	"NOT": true, "IS": true, "IN": true, "BETWEEN": true, "LIKE": true, "SIMILAR": true,
+	"ESCAPE": true, "CASE": true, "WHEN": true, "THEN": true, "ELSE": true, "END": true,
+	"WINDOW": true, "OVER": true, "PARTITION": true, "WITH": true, "VALUES": true, "INTO": true,
+	"SET": true, "FOR": true, "ALL": true, "DISTINCT": true, "TABLE": true, "CREATE": true,
+	"DROP": true, "ALTER": true, "INSERT": true, "BEGIN": true, "EXECUTE": true, "EXPLAIN": true,
+	"LATERAL": true, "UNNEST": true, "WATERMARK": true, "PRIMARY": true, "CONSTRAINT": true,
+	"COMMENT": true, "FILTER": true, "WITHIN": true, "ROWS": true, "RANGE": true, "TO": true,
+	"OF": true, "NULL": true, "TRUE": true, "FALSE": true, "UNKNOWN": true, "CAST": true,
+	"INTERVAL": true, "EXISTS": true, "ROW": true, "ARRAY": true, "MULTISET": true,
+	"DESCRIBE": true, "RESET": true, "USE": true, "SOME": true, "ANY": true,
+	"UNIQUE": true, "DEFAULT": true, "RETURN": true, "RETURNS": true, "LANGUAGE": true,
+}
+
+// NoAliasWords are words that may follow a table or select item and so are
+// not taken as an alias written without AS, although Flink does not reserve
+// them (the parser and completion alike).
+var NoAliasWords = map[string]bool{
+	"MATCH_RECOGNIZE": true, "MINUS": true, "APPLY": true, "MEASURES": true, "PATTERN": true,
+	"DEFINE": true, "SUBSET": true, "ONE": true, "AFTER": true, "EMIT": true, "QUALIFY": true,
+}

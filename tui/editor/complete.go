@@ -9,11 +9,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/flinksql"
+	"github.com/palink/palink/flinksql/complete"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/sqlview"
 )
 
-// completion is the editor's popup of suggestions (flinksql.Complete):
+// completion is the editor's popup of suggestions (complete.At):
 // tab after a word or a '.', or ctrl+space anywhere, asks for them in a
 // Cmd; typing narrows them, backspace widens them; up/down choose, enter
 // or tab write the chosen one, esc closes. The popup never covers the
@@ -24,7 +25,7 @@ type completion struct {
 	// another text or cursor is dropped.
 	seq   int
 	start pos // where the text the suggestions replace begins
-	items []flinksql.Suggestion
+	items []complete.Suggestion
 	shown []int // indexes into items of the ones the typed prefix matches
 	sel   int   // index into shown
 
@@ -42,7 +43,7 @@ const popupRows = 8
 type completedMsg struct {
 	id, seq, version int
 	at               pos
-	res              flinksql.Completion
+	res              complete.Result
 }
 
 type describedMsg struct {
@@ -55,13 +56,13 @@ type describedMsg struct {
 // never on the event loop.
 func completeCmd(id, seq, version int, text string, at pos, opts flinksql.Options) tea.Cmd {
 	return func() tea.Msg {
-		return completedMsg{id: id, seq: seq, version: version, at: at, res: flinksql.Complete(text, at.line+1, at.col+1, opts)}
+		return completedMsg{id: id, seq: seq, version: version, at: at, res: complete.At(text, at.line+1, at.col+1, opts)}
 	}
 }
 
 func describeCmd(id, seq, version int, text string, at pos, opts flinksql.Options) tea.Cmd {
 	return func() tea.Msg {
-		s, ok := flinksql.Describe(text, at.line+1, at.col+1, opts)
+		s, ok := complete.Describe(text, at.line+1, at.col+1, opts)
 		desc := ""
 		if ok {
 			desc = describe(s)
@@ -71,7 +72,7 @@ func describeCmd(id, seq, version int, text string, at pos, opts flinksql.Option
 }
 
 // describe is a suggestion's line in the status line.
-func describe(s flinksql.Suggestion) string {
+func describe(s complete.Suggestion) string {
 	parts := []string{}
 	for _, p := range []string{s.Detail, s.Doc} {
 		if p != "" {
@@ -177,7 +178,7 @@ func hasPrefixFold(s, prefix string) bool {
 }
 
 // chosen is the suggestion the popup has selected.
-func (c *completion) chosen() flinksql.Suggestion { return c.items[c.shown[c.sel]] }
+func (c *completion) chosen() complete.Suggestion { return c.items[c.shown[c.sel]] }
 
 // accept writes the chosen suggestion over the text it completes.
 func (m *Screen) accept() tea.Cmd {
@@ -226,9 +227,9 @@ func (c *completion) hint(b *textBuffer) string {
 }
 
 // kindMarks mark each suggestion's kind in the popup.
-var kindMarks = map[flinksql.SuggestionKind]string{
-	flinksql.SuggestKeyword: "k", flinksql.SuggestTable: "t", flinksql.SuggestColumn: "c",
-	flinksql.SuggestFunction: "f", flinksql.SuggestOption: "o", flinksql.SuggestValue: "v", flinksql.SuggestHint: "h",
+var kindMarks = map[complete.Kind]string{
+	complete.Keyword: "k", complete.Table: "t", complete.Column: "c",
+	complete.Function: "f", complete.Option: "o", complete.Value: "v", complete.Hint: "h",
 }
 
 // overlayPopup draws the popup over the text's rows: under the cursor's

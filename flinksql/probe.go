@@ -1,6 +1,8 @@
 package flinksql
 
 import (
+	"slices"
+
 	"github.com/palink/palink/flinksql/builtin"
 )
 
@@ -12,7 +14,8 @@ import (
 // recursive-descent parser tries the alternatives it allows before it
 // gives up at the end of input, so the notes are the words valid there.
 
-// probe is what the parser noted at the end of the text (token at).
+// probe is what the parser notes at the end of the text (token at), set
+// by Probe only.
 type probe struct {
 	at int
 	// words are the keywords tested for, in the order the grammar tried
@@ -64,17 +67,34 @@ var statementStarts = []string{"SELECT", "INSERT", "CREATE", "SET", "WITH", "EXP
 	"ALTER", "DROP", "USE", "SHOW", "DESCRIBE", "RESET", "VALUES", "CALL", "DELETE", "UPDATE", "TRUNCATE",
 	"ANALYZE", "LOAD", "UNLOAD", "ADD", "REMOVE", "STATEMENT", "COMPILE", "REPLACE", "DESC"}
 
-// typeNames are the data types completion offers where a type may start.
-var typeNames = []string{"STRING", "BIGINT", "INT", "DECIMAL", "DOUBLE", "BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ",
-	"DATE", "TIME", "VARCHAR", "CHAR", "FLOAT", "SMALLINT", "TINYINT", "BYTES", "BINARY", "VARBINARY",
-	"ARRAY", "MAP", "MULTISET", "ROW", "INTERVAL", "RAW", "VARIANT", "STRUCTURED"}
+// Expected is what the grammar looks for at the end of a statement's
+// text: what Probe found.
+type Expected struct {
+	// Words are the keywords tested for, in the order the grammar tried
+	// them (roughly: the more specific construct first).
+	Words []string
+	// Names say what the names wanted there are for, as the parser's
+	// errors would: "a table name", "a column name", "an alias", "a column
+	// of the sink", "the time attribute column".
+	Names []string
+	// Expr is set where an expression may start, Type where a data type
+	// may.
+	Expr, Type bool
+}
 
-// probeAt parses text (a statement up to the cursor) for release v and
-// returns what the grammar looked for at its end.
-func probeAt(text string, v builtin.Version) *probe {
+// Probe parses text, a statement up to a cursor, for release v and says
+// what the grammar looked for at its end: completion's way to ask the one
+// grammar what may be written there. At the start of a statement (text
+// without a token) the words are the ones a statement may start with. It
+// never panics: a parser bug yields what was noted before it.
+func Probe(text string, v builtin.Version) Expected {
 	p := newParser("", text)
 	p.version = v
-	p.probe = &probe{at: len(p.toks) - 1, seen: map[string]bool{}}
+	pr := &probe{at: len(p.toks) - 1, seen: map[string]bool{}}
+	p.probe = pr
+	if pr.at == 0 {
+		return Expected{Words: slices.Clone(statementStarts)}
+	}
 	func() {
 		defer func() {
 			// The parser is meant never to panic (FuzzParse); completion
@@ -83,5 +103,5 @@ func probeAt(text string, v builtin.Version) *probe {
 		}()
 		p.parseScript()
 	}()
-	return p.probe
+	return Expected{Words: pr.words, Names: pr.names, Expr: pr.expr, Type: pr.typ}
 }

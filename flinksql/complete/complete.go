@@ -1,45 +1,46 @@
-package flinksql
+package complete
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
-
 	"github.com/palink/palink/flinksql/builtin"
 )
 
-// SuggestionKind says what a completion suggestion is: the popup marks it,
-// and the ranking puts the kinds a place wants first.
-type SuggestionKind uint8
+// Kind says what a suggestion is: the popup marks it, and the ranking
+// puts the kinds a place wants first.
+type Kind uint8
 
 // The kinds of suggestion.
 const (
-	SuggestKeyword SuggestionKind = iota
-	SuggestTable
-	SuggestColumn
-	SuggestFunction
-	SuggestOption
-	SuggestValue
-	SuggestHint
+	Keyword Kind = iota
+	Table
+	Column
+	Function
+	Option
+	Value
+	Hint
 )
 
-var suggestionKindNames = [...]string{"keyword", "table", "column", "function", "option", "value", "hint"}
+var kindNames = [...]string{"keyword", "table", "column", "function", "option", "value", "hint"}
 
 // String names the kind as `palink sql complete -o json` prints it.
-func (k SuggestionKind) String() string {
-	if int(k) < len(suggestionKindNames) {
-		return suggestionKindNames[k]
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return "unknown"
 }
 
 // Suggestion is one way to complete the text at the cursor.
 type Suggestion struct {
-	// Text replaces Completion.Prefix.
+	// Text replaces Result.Prefix.
 	Text string
-	Kind SuggestionKind
+	Kind Kind
 	// Detail is the short fact beside it: a function's signature, a
 	// column's type, an option's type and default.
 	Detail string
@@ -47,8 +48,8 @@ type Suggestion struct {
 	Doc string
 }
 
-// Completion is what may be written at a cursor, best first.
-type Completion struct {
+// Result is what may be written at a cursor, best first.
+type Result struct {
 	// Prefix is the part of the word (or of the quoted string) before the
 	// cursor that every suggestion completes, and Start is where it begins:
 	// accepting a suggestion replaces the text from Start to the cursor.
@@ -57,22 +58,22 @@ type Completion struct {
 	Items  []Suggestion
 }
 
-// Complete says what may be written at the cursor (line and col are
+// At says what may be written at the cursor (line and col are
 // 1-based, col counting runes, as Pos does) of a script that is usually
 // being typed, so incomplete. It asks the parser what the grammar allows
-// there (complete_probe.go), so keywords, names and expressions come from
+// there (flinksql.Probe), so keywords, names and expressions come from
 // the one grammar; the tables, views and their columns are the script's
 // own DDL before the cursor's statement and opts.KnownTables; functions,
 // connector options and formats are the release opts.Version's. Cheap
 // enough for every keystroke: it lexes the script, and parses and
 // validates only the cursor's statement and the DDL it reads
 // (BenchmarkComplete2000Lines).
-func Complete(src string, line, col int, opts Options) Completion {
+func At(src string, line, col int, opts flinksql.Options) Result {
 	cur := offsetAt(src, line, col)
-	toks, comments, _ := Lex(src)
+	toks, comments, _ := flinksql.Lex(src)
 	for _, c := range comments {
 		if c.Pos.Offset < cur && (cur < c.End.Offset || !c.Block && cur == c.End.Offset) {
-			return Completion{Start: posOf(src, cur)}
+			return Result{Start: posOf(src, cur)}
 		}
 	}
 	c := &completer{src: src, cur: cur, toks: toks, opts: opts}
@@ -86,17 +87,17 @@ func Complete(src string, line, col int, opts Options) Completion {
 type completer struct {
 	src  string
 	cur  int // byte offset of the cursor
-	toks []Token
-	opts Options
+	toks []flinksql.Token
+	opts flinksql.Options
 
 	// The cursor's statement: its tokens (all of them, past the cursor
 	// too: a FROM clause after the select list gives the aliases) and the
 	// offset it starts at; before are its tokens ending before the word
 	// under the cursor.
-	stmt      []Token
+	stmt      []flinksql.Token
 	stmtStart int
-	before    []Token
-	// ranges are the script's statements (statementRanges) and at the
+	before    []flinksql.Token
+	// ranges are the script's statements (StatementRanges) and at the
 	// index of the cursor's (len(ranges) when it starts a new one).
 	ranges [][2]int
 	at     int
@@ -111,14 +112,13 @@ type completer struct {
 	seen  map[string]bool
 
 	// cat is built on first use: the DDL the statement reads, validated.
-	cat *catalog
-	val *validator // cat's, for the columns of a subquery or a CTE
+	cat *flinksql.Tables
 	ddl *ddlIndex
 }
 
 // locate finds the cursor's statement and the word under the cursor.
 func (c *completer) locate() {
-	c.ranges = statementRanges(c.toks)
+	c.ranges = flinksql.StatementRanges(c.toks)
 	c.at = len(c.ranges)
 	c.stmtStart = c.cur
 	for i, r := range c.ranges {
@@ -127,7 +127,7 @@ func (c *completer) locate() {
 			break
 		}
 		// A statement ended by a ';' before the cursor is not the cursor's.
-		if next := c.toks[r[1]+1]; next.Kind == Semicolon && next.Pos.Offset < c.cur && last.End.Offset <= c.cur {
+		if next := c.toks[r[1]+1]; next.Kind == flinksql.Semicolon && next.Pos.Offset < c.cur && last.End.Offset <= c.cur {
 			continue
 		}
 		c.at, c.stmtStart = i, first.Pos.Offset
@@ -140,15 +140,15 @@ func (c *completer) locate() {
 		}
 		if t.End.Offset >= c.cur {
 			switch t.Kind {
-			case Word, QuotedIdent:
+			case flinksql.Word, flinksql.QuotedIdent:
 				if t.End.Offset > c.cur || t.End.Offset == c.cur {
 					c.start, c.prefix = t.Pos.Offset, c.src[t.Pos.Offset:c.cur]
-					if t.Kind == QuotedIdent {
+					if t.Kind == flinksql.QuotedIdent {
 						c.prefix = strings.TrimPrefix(c.prefix, "`")
 						c.start++
 					}
 				}
-			case String:
+			case flinksql.String:
 				if t.End.Offset > c.cur || !closedString(t.Text) {
 					c.inString = true
 					c.start = t.Pos.Offset + 1
@@ -177,19 +177,19 @@ func (c *completer) suggest() {
 	if c.optionPlace() || c.hintPlace() || c.inString {
 		return
 	}
-	if n := len(c.before); n >= 2 && c.before[n-1].Kind == Dot && c.before[n-1].End.Offset == c.start {
+	if n := len(c.before); n >= 2 && c.before[n-1].Kind == flinksql.Dot && c.before[n-1].End.Offset == c.start {
 		c.qualified(c.before[n-2])
 		return
 	}
 	if len(c.before) == 0 {
-		for _, w := range statementStarts {
-			c.add(Suggestion{Text: w, Kind: SuggestKeyword})
+		for _, w := range flinksql.Probe("", c.opts.Version).Words {
+			c.add(Suggestion{Text: w, Kind: Keyword})
 		}
 		return
 	}
-	pr := probeAt(c.src[c.stmtStart:c.start], c.opts.Version)
+	pr := flinksql.Probe(c.src[c.stmtStart:c.start], c.opts.Version)
 	creating := strings.EqualFold(c.before[0].Text, "CREATE")
-	for _, what := range pr.names {
+	for _, what := range pr.Names {
 		switch {
 		case strings.Contains(what, "table name") && !creating || what == "the source table of LIKE" ||
 			what == "the name of what to drop" || what == "a view name" && !creating:
@@ -202,7 +202,7 @@ func (c *completer) suggest() {
 			c.sinkColumns()
 		}
 	}
-	if pr.expr {
+	if pr.Expr {
 		if c.afterTableParen() {
 			c.functions(true)
 		}
@@ -210,20 +210,25 @@ func (c *completer) suggest() {
 		c.functions(false)
 		c.registeredFunctions()
 		for _, w := range exprStarts {
-			c.add(Suggestion{Text: w, Kind: SuggestKeyword})
+			c.add(Suggestion{Text: w, Kind: Keyword})
 		}
 	}
-	if pr.typ {
+	if pr.Type {
 		for _, w := range typeNames {
-			c.add(Suggestion{Text: w, Kind: SuggestKeyword, Detail: "type"})
+			c.add(Suggestion{Text: w, Kind: Keyword, Detail: "type"})
 		}
 	}
-	words := slices.Clone(pr.words)
+	words := slices.Clone(pr.Words)
 	slices.SortStableFunc(words, func(a, b string) int { return keywordRank(a) - keywordRank(b) })
 	for _, w := range words {
-		c.add(Suggestion{Text: w, Kind: SuggestKeyword})
+		c.add(Suggestion{Text: w, Kind: Keyword})
 	}
 }
+
+// typeNames are the data types completion offers where a type may start.
+var typeNames = []string{"STRING", "BIGINT", "INT", "DECIMAL", "DOUBLE", "BOOLEAN", "TIMESTAMP", "TIMESTAMP_LTZ",
+	"DATE", "TIME", "VARCHAR", "CHAR", "FLOAT", "SMALLINT", "TINYINT", "BYTES", "BINARY", "VARBINARY",
+	"ARRAY", "MAP", "MULTISET", "ROW", "INTERVAL", "RAW", "VARIANT", "STRUCTURED"}
 
 // exprStarts are the words an expression may start with, which the probe
 // does not see: the parser reads them only once a word is there.
@@ -248,7 +253,7 @@ var commonKeywords = []string{"FROM", "WHERE", "SELECT", "AS", "JOIN", "LEFT", "
 // table-valued functions (TUMBLE, HOP, …) go.
 func (c *completer) afterTableParen() bool {
 	n := len(c.before)
-	return n >= 2 && c.before[n-1].Kind == LParen && strings.EqualFold(c.before[n-2].Text, "TABLE")
+	return n >= 2 && c.before[n-1].Kind == flinksql.LParen && strings.EqualFold(c.before[n-2].Text, "TABLE")
 }
 
 // functions suggests the built-in functions of the target release: the
@@ -262,7 +267,25 @@ func (c *completer) functions(tvf bool) {
 		if f.Kind != "" {
 			doc = f.Kind + ": " + doc
 		}
-		c.add(Suggestion{Text: f.Name, Kind: SuggestFunction, Detail: f.Sig, Doc: doc})
+		c.add(Suggestion{Text: f.Name, Kind: Function, Detail: f.Sig, Doc: doc})
+	}
+}
+
+// registeredFunctions suggests the functions of the UDF registry, by the
+// names they were registered with.
+func (c *completer) registeredFunctions() {
+	names := make([]string, 0, len(c.opts.Functions))
+	for k := range c.opts.Functions {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		f := c.opts.Functions[k]
+		name := f.Name
+		if name == "" {
+			name = k
+		}
+		c.add(Suggestion{Text: name, Kind: Function, Detail: f.Signature, Doc: "registered UDF"})
 	}
 }
 
@@ -289,14 +312,14 @@ func hasPrefixFold(s, prefix string) bool {
 
 // result ranks the suggestions: those whose case matches the prefix too
 // before the rest, otherwise in the order the place asked for them.
-func (c *completer) result() Completion {
+func (c *completer) result() Result {
 	items := c.items
 	if c.prefix != "" {
 		slices.SortStableFunc(items, func(a, b Suggestion) int {
 			return exactRank(a.Text, c.prefix) - exactRank(b.Text, c.prefix)
 		})
 	}
-	return Completion{Prefix: c.prefix, Start: posOf(c.src, c.start), Items: items}
+	return Result{Prefix: c.prefix, Start: posOf(c.src, c.start), Items: items}
 }
 
 func exactRank(text, prefix string) int {
@@ -332,28 +355,28 @@ func posOf(src string, off int) ast.Pos {
 }
 
 // Describe says what the function or option under the cursor is, for an
-// editor's status line: the suggestion Complete would give for the whole
+// editor's status line: the suggestion At would give for the whole
 // word (a function's signature and description, an option's type, default
 // and description). ok is false elsewhere.
-func Describe(src string, line, col int, opts Options) (s Suggestion, ok bool) {
+func Describe(src string, line, col int, opts flinksql.Options) (s Suggestion, ok bool) {
 	cur := offsetAt(src, line, col)
-	toks, _, _ := Lex(src)
+	toks, _, _ := flinksql.Lex(src)
 	for _, t := range toks {
 		if t.Pos.Offset > cur {
 			break
 		}
-		if cur > t.End.Offset || t.Kind != Word && t.Kind != String {
+		if cur > t.End.Offset || t.Kind != flinksql.Word && t.Kind != flinksql.String {
 			continue
 		}
 		word, end := t.Value, t.End
-		if t.Kind == String {
+		if t.Kind == flinksql.String {
 			if !closedString(t.Text) {
 				return Suggestion{}, false
 			}
 			end = posOf(src, t.End.Offset-1) // inside the closing quote
 		}
-		for _, it := range Complete(src, end.Line, end.Col, opts).Items {
-			if (it.Kind == SuggestFunction || it.Kind == SuggestOption || it.Kind == SuggestHint) && strings.EqualFold(strings.Trim(it.Text, "'"), word) {
+		for _, it := range At(src, end.Line, end.Col, opts).Items {
+			if (it.Kind == Function || it.Kind == Option || it.Kind == Hint) && strings.EqualFold(strings.Trim(it.Text, "'"), word) {
 				return it, true
 			}
 		}

@@ -1,18 +1,18 @@
-package flinksql
+package complete
 
 import (
 	"sort"
 	"strings"
 
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
-
 	"github.com/palink/palink/flinksql/builtin"
 )
 
 // The places inside parentheses of options: a table's WITH (…), an
 // OPTIONS or LOOKUP hint, and SET's quoted key. Their keys and values are
-// the connector catalog's (connectors.go, formats.go), for the release
-// opts.Version; the connector is the one named in the same parentheses.
+// builtin's connectors and formats, for the release opts.Version; the
+// connector is the one named in the same parentheses.
 
 // openParen returns the index in c.stmt of the innermost '(' still open
 // at the cursor, or -1.
@@ -20,9 +20,9 @@ func (c *completer) openParen(from int) int {
 	var stack []int
 	for i := from; i < len(c.before); i++ {
 		switch c.before[i].Kind {
-		case LParen:
+		case flinksql.LParen:
 			stack = append(stack, i)
-		case RParen:
+		case flinksql.RParen:
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
@@ -41,7 +41,7 @@ func (c *completer) props(open int) ast.Properties {
 	end := matchParen(c.stmt, open)
 	for i := open + 1; i+2 <= end; i++ {
 		k, eq, v := c.stmt[i], c.stmt[i+1], c.stmt[i+2]
-		if k.Kind != String || eq.Kind != Eq || v.Kind != String {
+		if k.Kind != flinksql.String || eq.Kind != flinksql.Eq || v.Kind != flinksql.String {
 			continue
 		}
 		if k.Pos.Offset < c.cur && c.cur <= k.End.Offset {
@@ -60,13 +60,13 @@ func (c *completer) optionPlace() bool {
 	if n > 0 && strings.EqualFold(c.before[0].Text, "SET") && c.openParen(0) < 0 {
 		switch {
 		case n == 1 && c.inString:
-			for _, k := range configKeys {
-				c.add(Suggestion{Text: k, Kind: SuggestOption, Doc: "Flink configuration"})
+			for _, k := range builtin.ConfigKeys {
+				c.add(Suggestion{Text: k, Kind: Option, Doc: "Flink configuration"})
 			}
 			return true
-		case n == 3 && c.before[2].Kind == Eq && c.before[1].Kind == String:
+		case n == 3 && c.before[2].Kind == flinksql.Eq && c.before[1].Kind == flinksql.String:
 			for _, v := range configValues[c.before[1].Value] {
-				c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue}))
+				c.add(c.quoted(Suggestion{Text: v, Kind: Value}))
 			}
 			return true
 		}
@@ -93,9 +93,9 @@ func propOr(ps ast.Properties, key string) string {
 func (c *completer) optionsAt(spec *builtin.ConnectorSpec, ps ast.Properties, open int) {
 	last := c.before[len(c.before)-1]
 	switch {
-	case last.Kind == LParen || last.Kind == Comma:
+	case last.Kind == flinksql.LParen || last.Kind == flinksql.Comma:
 		c.optionKeys(spec, ps)
-	case last.Kind == Eq && len(c.before) >= 2 && c.before[len(c.before)-2].Kind == String:
+	case last.Kind == flinksql.Eq && len(c.before) >= 2 && c.before[len(c.before)-2].Kind == flinksql.String:
 		c.optionValues(spec, ps, c.before[len(c.before)-2].Value)
 	}
 }
@@ -115,7 +115,7 @@ func (c *completer) quoted(s Suggestion) Suggestion {
 func (c *completer) optionKeys(spec *builtin.ConnectorSpec, ps ast.Properties) {
 	if spec == nil {
 		if _, ok := ps.Get("connector"); !ok {
-			c.add(c.quoted(Suggestion{Text: "connector", Kind: SuggestOption, Detail: "String (required)",
+			c.add(c.quoted(Suggestion{Text: "connector", Kind: Option, Detail: "String (required)",
 				Doc: "the connector: " + strings.Join(builtin.ConnectorNames()[:6], ", ") + ", …"}))
 		}
 		return
@@ -125,7 +125,7 @@ func (c *completer) optionKeys(spec *builtin.ConnectorSpec, ps ast.Properties) {
 		if _, set := ps.Get(key); set || c.lacks(op.Since) {
 			return
 		}
-		c.add(c.quoted(Suggestion{Text: key, Kind: SuggestOption, Detail: optionDetail(op), Doc: op.Desc}))
+		c.add(c.quoted(Suggestion{Text: key, Kind: Option, Detail: optionDetail(op), Doc: op.Desc}))
 	}
 	for _, op := range spec.Options {
 		if op.Required {
@@ -169,14 +169,14 @@ func (c *completer) optionValues(spec *builtin.ConnectorSpec, ps ast.Properties,
 		for _, checked := range []bool{true, false} {
 			for _, n := range builtin.ConnectorNames() {
 				if spec := builtin.Connectors[n]; spec.Checked == checked {
-					c.add(c.quoted(Suggestion{Text: n, Kind: SuggestValue, Detail: "connector", Doc: spec.Desc}))
+					c.add(c.quoted(Suggestion{Text: n, Kind: Value, Detail: "connector", Doc: spec.Desc}))
 				}
 			}
 		}
 		return
 	case key == "format" || strings.HasSuffix(key, ".format"):
 		for _, n := range sortedFormats() {
-			c.add(c.quoted(Suggestion{Text: n, Kind: SuggestValue, Detail: "format", Doc: builtin.Formats[n].Desc}))
+			c.add(c.quoted(Suggestion{Text: n, Kind: Value, Detail: "format", Doc: builtin.Formats[n].Desc}))
 		}
 		return
 	}
@@ -194,7 +194,7 @@ func (c *completer) optionValues(spec *builtin.ConnectorSpec, ps ast.Properties,
 			if v == op.Def {
 				detail = "default"
 			}
-			c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue, Detail: detail, Doc: op.Desc}))
+			c.add(c.quoted(Suggestion{Text: v, Kind: Value, Detail: detail, Doc: op.Desc}))
 		}
 	case op.Typ == "Boolean":
 		for _, v := range []string{"true", "false"} {
@@ -202,10 +202,10 @@ func (c *completer) optionValues(spec *builtin.ConnectorSpec, ps ast.Properties,
 			if v == op.Def {
 				detail = "default"
 			}
-			c.add(c.quoted(Suggestion{Text: v, Kind: SuggestValue, Detail: detail, Doc: op.Desc}))
+			c.add(c.quoted(Suggestion{Text: v, Kind: Value, Detail: detail, Doc: op.Desc}))
 		}
 	case op.Def != "":
-		c.add(c.quoted(Suggestion{Text: op.Def, Kind: SuggestValue, Detail: "default", Doc: op.Desc}))
+		c.add(c.quoted(Suggestion{Text: op.Def, Kind: Value, Detail: "default", Doc: op.Desc}))
 	}
 }
 
@@ -264,9 +264,9 @@ func (c *completer) hintPlace() bool {
 	hs := -1
 	for i, t := range c.before {
 		switch t.Kind {
-		case HintStart:
+		case flinksql.HintStart:
 			hs = i
-		case HintEnd:
+		case flinksql.HintEnd:
 			hs = -1
 		}
 	}
@@ -276,10 +276,10 @@ func (c *completer) hintPlace() bool {
 	open := c.openParen(hs)
 	if open < 0 {
 		last := c.before[len(c.before)-1].Kind
-		if last == HintStart || last == Comma || last == RParen {
+		if last == flinksql.HintStart || last == flinksql.Comma || last == flinksql.RParen {
 			for _, h := range hints {
 				if !c.lacks(h.since) {
-					c.add(Suggestion{Text: h.name, Kind: SuggestHint, Detail: h.sig, Doc: h.desc})
+					c.add(Suggestion{Text: h.name, Kind: Hint, Detail: h.sig, Doc: h.desc})
 				}
 			}
 		}
@@ -305,7 +305,7 @@ func (c *completer) hintPlace() bool {
 			if name == "" {
 				name = r.name
 			}
-			c.add(Suggestion{Text: name, Kind: SuggestTable, Detail: "table"})
+			c.add(Suggestion{Text: name, Kind: Table, Detail: "table"})
 		}
 	}
 	return true

@@ -1,11 +1,11 @@
-package flinksql
+package complete
 
 import (
 	"sort"
 	"strings"
 
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
-
 	"github.com/palink/palink/flinksql/builtin"
 )
 
@@ -16,7 +16,7 @@ import (
 // ddlIndex is what the statements before the cursor's define, read from
 // their first tokens without parsing: a name costs a few token compares,
 // so a long script's DDL is indexed at every keystroke and only the
-// definitions the statement reads are parsed and validated (catalogFor).
+// definitions the statement reads are parsed and validated (tablesFor).
 type ddlIndex struct {
 	names []string // in the order they are defined
 	defs  map[string]ddlDef
@@ -42,7 +42,7 @@ func (c *completer) index() *ddlIndex {
 		}
 		d := ddlDef{rng: r, view: view}
 		for i := 0; i+2 < len(toks); i++ {
-			if toks[i].Kind == String && toks[i].Value == "connector" && toks[i+1].Kind == Eq && toks[i+2].Kind == String {
+			if toks[i].Kind == flinksql.String && toks[i].Value == "connector" && toks[i+1].Kind == flinksql.Eq && toks[i+2].Kind == flinksql.String {
 				d.connector = toks[i+2].Value
 				break
 			}
@@ -57,10 +57,10 @@ func (c *completer) index() *ddlIndex {
 
 // createdTable reads CREATE [OR REPLACE|ALTER] [TEMPORARY] [MATERIALIZED]
 // TABLE|VIEW [IF NOT EXISTS] name.
-func createdTable(toks []Token) (name string, view, ok bool) {
+func createdTable(toks []flinksql.Token) (name string, view, ok bool) {
 	i := 0
 	word := func(ws ...string) bool {
-		if i < len(toks) && toks[i].Kind == Word {
+		if i < len(toks) && toks[i].Kind == flinksql.Word {
 			for _, w := range ws {
 				if strings.EqualFold(toks[i].Text, w) {
 					i++
@@ -95,12 +95,12 @@ func createdTable(toks []Token) (name string, view, ok bool) {
 
 // dottedName reads a.b.c from toks[i], as QualifiedName.Key spells it,
 // and returns the index after it.
-func dottedName(toks []Token, i int) (string, int) {
+func dottedName(toks []flinksql.Token, i int) (string, int) {
 	var parts []string
-	for i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent) {
+	for i < len(toks) && (toks[i].Kind == flinksql.Word || toks[i].Kind == flinksql.QuotedIdent) {
 		parts = append(parts, toks[i].Value)
 		i++
-		if i+1 < len(toks) && toks[i].Kind == Dot {
+		if i+1 < len(toks) && toks[i].Kind == flinksql.Dot {
 			i++
 			continue
 		}
@@ -110,7 +110,7 @@ func dottedName(toks []Token, i int) (string, int) {
 }
 
 // tables suggests the tables and views defined before the statement and
-// the ones Options knows.
+// the ones opts.KnownTables lists.
 func (c *completer) tables() {
 	ix := c.index()
 	for _, n := range ix.names {
@@ -126,7 +126,7 @@ func (c *completer) tables() {
 				doc = spec.Desc
 			}
 		}
-		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail, Doc: doc})
+		c.add(Suggestion{Text: n, Kind: Table, Detail: detail, Doc: doc})
 	}
 	known := make([]string, 0, len(c.opts.KnownTables))
 	for n := range c.opts.KnownTables {
@@ -138,17 +138,17 @@ func (c *completer) tables() {
 		if info := c.opts.KnownTables[n]; info != nil && info.Origin != "" {
 			detail = "table · " + info.Origin
 		}
-		c.add(Suggestion{Text: n, Kind: SuggestTable, Detail: detail})
+		c.add(Suggestion{Text: n, Kind: Table, Detail: detail})
 	}
 }
 
 // queryColumns are the columns a subquery's or CTE's select list gives,
-// as the validator resolves them (the catalog is catalogFor's).
-func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
-	if c.val == nil {
+// as the validator resolves them (the tables are tablesFor's).
+func (c *completer) queryColumns(text string) (cols []flinksql.ColumnInfo) {
+	if c.cat == nil {
 		return nil
 	}
-	script, _ := ParseFileFor("", text, c.opts.Version)
+	script, _ := flinksql.ParseFileFor("", text, c.opts.Version)
 	if len(script.Stmts) != 1 {
 		return nil
 	}
@@ -157,15 +157,14 @@ func (c *completer) queryColumns(text string) (cols []ColumnInfo) {
 		return nil
 	}
 	defer func() { _ = recover() }() // a half-typed script must never take the editor down
-	out, _ := c.val.queries.query(qs.Query, newScope(nil))
-	return outColumns(out)
+	return c.cat.QueryColumns(qs.Query)
 }
 
-// catalogFor validates the definitions of the tables refs names, and of
+// tablesFor validates the definitions of the tables refs names, and of
 // what those read in turn (a view's tables, LIKE's source), in script
-// order: the validator's catalog then knows their columns as Validate
-// would, time attributes included.
-func (c *completer) catalogFor(refs []tableRef) *catalog {
+// order: the tables then have their columns as Validate would see them,
+// time attributes included.
+func (c *completer) tablesFor(refs []tableRef) *flinksql.Tables {
 	if c.cat != nil {
 		return c.cat
 	}
@@ -179,7 +178,7 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 		}
 		need[name] = true
 		for _, t := range c.toks[d.rng[0] : d.rng[1]+1] {
-			if t.Kind == Word || t.Kind == QuotedIdent {
+			if t.Kind == flinksql.Word || t.Kind == flinksql.QuotedIdent {
 				visit(t.Value)
 			}
 		}
@@ -194,16 +193,15 @@ func (c *completer) catalogFor(refs []tableRef) *catalog {
 	sort.Slice(rngs, func(i, j int) bool { return rngs[i][0] < rngs[j][0] })
 	opts := c.opts
 	opts.IgnoreUnknownTables = true
-	v := newValidator("", "", opts)
-	c.cat, c.val = v.cat, v
+	c.cat = flinksql.NewTables(opts)
 	func() {
 		defer func() { _ = recover() }() // a half-typed script must never take the editor down
 		for _, r := range rngs {
 			text := c.src[c.toks[r[0]].Pos.Offset:c.toks[r[1]].End.Offset]
-			script, _ := ParseFileFor("", text, opts.Version)
+			script, _ := flinksql.ParseFileFor("", text, opts.Version)
 			for _, st := range script.Stmts {
 				if _, bad := st.(*ast.BadStmt); !bad {
-					v.stmt(st)
+					c.cat.Define(st)
 				}
 			}
 		}

@@ -1,10 +1,9 @@
-package flinksql
+package complete
 
 import (
 	"strings"
 
-	"github.com/palink/palink/flinksql/ast"
-
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/builtin"
 )
 
@@ -41,22 +40,22 @@ func (c *completer) refs() []tableRef {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t.Kind {
-		case LParen:
+		case flinksql.LParen:
 			depth++
 			opens = append(opens, i)
 			continue
-		case RParen:
+		case flinksql.RParen:
 			delete(inFrom, depth)
 			depth--
 			if len(opens) > 0 {
 				opens = opens[:len(opens)-1]
 			}
 			continue
-		case Comma:
+		case flinksql.Comma:
 			if !inFrom[depth] {
 				continue
 			}
-		case Word:
+		case flinksql.Word:
 			switch builtin.UpperWord(t.Text) {
 			case "FROM", "JOIN", "UPDATE":
 				inFrom[depth] = builtin.UpperWord(t.Text) == "FROM" || inFrom[depth]
@@ -77,7 +76,7 @@ func (c *completer) refs() []tableRef {
 		if n := len(opens); n > 0 {
 			open := toks[opens[n-1]].Pos.Offset
 			end := toks[matchParen(toks, opens[n-1])]
-			ref.visible = open < c.cur && (end.Kind != RParen || c.cur <= end.Pos.Offset)
+			ref.visible = open < c.cur && (end.Kind != flinksql.RParen || c.cur <= end.Pos.Offset)
 		}
 		if ref.name != "" || ref.alias != "" {
 			out = append(out, ref)
@@ -93,27 +92,27 @@ func (c *completer) ctes() map[string]string {
 	toks := c.stmt
 	out := map[string]string{}
 	i := 0
-	for i < len(toks) && !(toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "WITH")) {
-		if toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "SELECT") || toks[i].Kind == LParen {
+	for i < len(toks) && !(toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, "WITH")) {
+		if toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, "SELECT") || toks[i].Kind == flinksql.LParen {
 			return out
 		}
 		i++
 	}
-	for i++; i+2 < len(toks) && (toks[i].Kind == Word || toks[i].Kind == QuotedIdent); {
+	for i++; i+2 < len(toks) && (toks[i].Kind == flinksql.Word || toks[i].Kind == flinksql.QuotedIdent); {
 		name := toks[i].Value
 		i++
-		if toks[i].Kind == LParen {
+		if toks[i].Kind == flinksql.LParen {
 			i = matchParen(toks, i) + 1
 		}
-		if i+1 >= len(toks) || !strings.EqualFold(toks[i].Text, "AS") || toks[i+1].Kind != LParen {
+		if i+1 >= len(toks) || !strings.EqualFold(toks[i].Text, "AS") || toks[i+1].Kind != flinksql.LParen {
 			break
 		}
 		end := matchParen(toks, i+1)
-		if end > i+2 && toks[end].Kind == RParen {
+		if end > i+2 && toks[end].Kind == flinksql.RParen {
 			out[name] = c.src[toks[i+2].Pos.Offset:toks[end-1].End.Offset]
 		}
 		i = end + 1
-		if i >= len(toks) || toks[i].Kind != Comma {
+		if i >= len(toks) || toks[i].Kind != flinksql.Comma {
 			break
 		}
 		i++
@@ -124,20 +123,20 @@ func (c *completer) ctes() map[string]string {
 // readRef reads one table reference at toks[i] and says where the scan
 // goes on: after it, or inside a subquery's parentheses, whose own FROM
 // clauses are references too.
-func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
+func (c *completer) readRef(toks []flinksql.Token, i int) (tableRef, int) {
 	var ref tableRef
 	if i >= len(toks) {
 		return ref, i
 	}
 	next := -1
 	switch {
-	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "LATERAL"):
+	case toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, "LATERAL"):
 		return ref, i + 1
-	case toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "TABLE") && i+1 < len(toks) && toks[i+1].Kind == LParen:
+	case toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, "TABLE") && i+1 < len(toks) && toks[i+1].Kind == flinksql.LParen:
 		end := matchParen(toks, i+1)
 		if i+2 < len(toks) && windowTVFs[builtin.UpperWord(toks[i+2].Text)] {
 			for j := i + 2; j < end; j++ {
-				if toks[j].Kind == Word && strings.EqualFold(toks[j].Text, "TABLE") {
+				if toks[j].Kind == flinksql.Word && strings.EqualFold(toks[j].Text, "TABLE") {
 					ref.name, _ = dottedName(toks, j+1)
 					ref.window = true
 					break
@@ -145,40 +144,40 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 			}
 		}
 		i = end + 1
-	case toks[i].Kind == LParen:
+	case toks[i].Kind == flinksql.LParen:
 		end := matchParen(toks, i)
-		if end > i+1 && toks[end].Kind == RParen {
+		if end > i+1 && toks[end].Kind == flinksql.RParen {
 			ref.query = c.src[toks[i+1].Pos.Offset:toks[end-1].End.Offset]
 		}
 		next = i
 		i = end + 1
-	case toks[i].Kind == Word || toks[i].Kind == QuotedIdent:
-		if toks[i].Kind == Word && structural[builtin.UpperWord(toks[i].Text)] {
+	case toks[i].Kind == flinksql.Word || toks[i].Kind == flinksql.QuotedIdent:
+		if toks[i].Kind == flinksql.Word && builtin.StructuralWords[builtin.UpperWord(toks[i].Text)] {
 			return ref, i
 		}
 		ref.name, i = dottedName(toks, i)
 	default:
 		return ref, i
 	}
-	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "FOR") {
+	if i < len(toks) && toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, "FOR") {
 		// FOR SYSTEM_TIME AS OF expr: the alias is after the next AS.
 		for i += 4; i < len(toks); i++ {
-			if toks[i].Kind == Word && (strings.EqualFold(toks[i].Text, "AS") || structural[builtin.UpperWord(toks[i].Text)]) {
+			if toks[i].Kind == flinksql.Word && (strings.EqualFold(toks[i].Text, "AS") || builtin.StructuralWords[builtin.UpperWord(toks[i].Text)]) {
 				break
 			}
 		}
 	}
-	if i < len(toks) && toks[i].Kind == Word && strings.EqualFold(toks[i].Text, "AS") {
+	if i < len(toks) && toks[i].Kind == flinksql.Word && strings.EqualFold(toks[i].Text, "AS") {
 		i++
 	}
-	if i < len(toks) && (toks[i].Kind == QuotedIdent || toks[i].Kind == Word && !builtin.IsReserved(toks[i].Text) &&
-		!structural[builtin.UpperWord(toks[i].Text)] && !noAlias[builtin.UpperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
+	if i < len(toks) && (toks[i].Kind == flinksql.QuotedIdent || toks[i].Kind == flinksql.Word && !builtin.IsReserved(toks[i].Text) &&
+		!builtin.StructuralWords[builtin.UpperWord(toks[i].Text)] && !builtin.NoAliasWords[builtin.UpperWord(toks[i].Text)] && toks[i].Pos.Offset != c.start) {
 		ref.alias = toks[i].Value
 		i++
-		if i < len(toks) && toks[i].Kind == LParen {
+		if i < len(toks) && toks[i].Kind == flinksql.LParen {
 			end := matchParen(toks, i)
 			for j := i + 1; j < end; j++ {
-				if toks[j].Kind == Word || toks[j].Kind == QuotedIdent {
+				if toks[j].Kind == flinksql.Word || toks[j].Kind == flinksql.QuotedIdent {
 					ref.cols = append(ref.cols, toks[j].Value)
 				}
 			}
@@ -193,13 +192,13 @@ func (c *completer) readRef(toks []Token, i int) (tableRef, int) {
 
 // matchParen returns the index of the ')' closing toks[i], or the last
 // index when the statement stops before it.
-func matchParen(toks []Token, i int) int {
+func matchParen(toks []flinksql.Token, i int) int {
 	depth := 0
 	for j := i; j < len(toks); j++ {
 		switch toks[j].Kind {
-		case LParen:
+		case flinksql.LParen:
 			depth++
-		case RParen:
+		case flinksql.RParen:
 			depth--
 			if depth == 0 {
 				return j
@@ -211,8 +210,8 @@ func matchParen(toks []Token, i int) int {
 
 // qualified suggests what follows name. : the columns of the table or
 // alias of that name in the statement.
-func (c *completer) qualified(name Token) {
-	if name.Kind != Word && name.Kind != QuotedIdent {
+func (c *completer) qualified(name flinksql.Token) {
+	if name.Kind != flinksql.Word && name.Kind != flinksql.QuotedIdent {
 		return
 	}
 	c.columns(name.Value)
@@ -246,7 +245,7 @@ func (c *completer) columns(qual string) {
 	if len(pick) == 0 {
 		return
 	}
-	cat := c.catalogFor(refs)
+	cat := c.tablesFor(refs)
 	for _, r := range pick {
 		of := r.alias
 		if of == "" {
@@ -254,15 +253,15 @@ func (c *completer) columns(qual string) {
 		}
 		if r.cols != nil {
 			for _, col := range r.cols {
-				c.add(Suggestion{Text: col, Kind: SuggestColumn, Doc: "column of " + of})
+				c.add(Suggestion{Text: col, Kind: Column, Doc: "column of " + of})
 			}
 			continue
 		}
-		var cols []ColumnInfo
+		var cols []flinksql.ColumnInfo
 		if r.query != "" {
 			cols = c.queryColumns(r.query)
-		} else if t, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(r.name)}); t != nil {
-			cols = t.cols
+		} else {
+			cols, _ = cat.Columns(r.name)
 		}
 		for _, col := range cols {
 			detail := ""
@@ -275,11 +274,11 @@ func (c *completer) columns(qual string) {
 			case col.ProcTime:
 				detail = "processing time"
 			}
-			c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + of})
+			c.add(Suggestion{Text: col.Name, Kind: Column, Detail: detail, Doc: "column of " + of})
 		}
 		if r.window {
 			for _, w := range []string{"window_start", "window_end", "window_time"} {
-				c.add(Suggestion{Text: w, Kind: SuggestColumn, Detail: "TIMESTAMP(3)", Doc: "window column of " + of})
+				c.add(Suggestion{Text: w, Kind: Column, Detail: "TIMESTAMP(3)", Doc: "window column of " + of})
 			}
 		}
 	}
@@ -287,21 +286,13 @@ func (c *completer) columns(qual string) {
 
 func lastPart(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 
-func identsOf(name string) []*ast.Ident {
-	var out []*ast.Ident
-	for _, p := range strings.Split(name, ".") {
-		out = append(out, &ast.Ident{Name: p})
-	}
-	return out
-}
-
 // definedColumns suggests the columns a CREATE TABLE has defined so far,
 // where WATERMARK FOR and PRIMARY KEY (…) name one: the first word of each
 // element of its parentheses that is not a keyword.
 func (c *completer) definedColumns() {
 	open := -1
 	for i, t := range c.stmt {
-		if t.Kind == LParen {
+		if t.Kind == flinksql.LParen {
 			open = i
 			break
 		}
@@ -314,44 +305,43 @@ func (c *completer) definedColumns() {
 	for i := open; i <= end && i < len(c.stmt); i++ {
 		t := c.stmt[i]
 		switch t.Kind {
-		case LParen:
+		case flinksql.LParen:
 			depth++
 			continue
-		case RParen:
+		case flinksql.RParen:
 			depth--
 			continue
 		}
-		if depth != 1 || c.stmt[i-1].Kind != LParen && c.stmt[i-1].Kind != Comma {
+		if depth != 1 || c.stmt[i-1].Kind != flinksql.LParen && c.stmt[i-1].Kind != flinksql.Comma {
 			continue
 		}
-		if t.Kind == Word && (builtin.IsReserved(t.Text) || structural[builtin.UpperWord(t.Text)]) || t.Kind != Word && t.Kind != QuotedIdent ||
+		if t.Kind == flinksql.Word && (builtin.IsReserved(t.Text) || builtin.StructuralWords[builtin.UpperWord(t.Text)]) || t.Kind != flinksql.Word && t.Kind != flinksql.QuotedIdent ||
 			t.Value == "" || t.Pos.Offset == c.start {
 			continue
 		}
 		detail := ""
-		if i+1 < len(c.stmt) && c.stmt[i+1].Kind == Word {
+		if i+1 < len(c.stmt) && c.stmt[i+1].Kind == flinksql.Word {
 			detail = builtin.UpperWord(c.stmt[i+1].Text)
 		}
-		c.add(Suggestion{Text: t.Value, Kind: SuggestColumn, Detail: detail, Doc: "column of this table"})
+		c.add(Suggestion{Text: t.Value, Kind: Column, Detail: detail, Doc: "column of this table"})
 	}
 }
 
 // sinkColumns suggests the columns of INSERT's table, for its column list.
 func (c *completer) sinkColumns() {
 	for i, t := range c.stmt {
-		if t.Kind == Word && strings.EqualFold(t.Text, "INTO") {
+		if t.Kind == flinksql.Word && strings.EqualFold(t.Text, "INTO") {
 			name, _ := dottedName(c.stmt, i+1)
-			cat := c.catalogFor([]tableRef{{name: name}})
-			tab, _ := cat.lookupTable(&ast.QualifiedName{Parts: identsOf(name)})
-			if tab == nil {
+			cols, ok := c.tablesFor([]tableRef{{name: name}}).Columns(name)
+			if !ok {
 				return
 			}
-			for _, col := range tab.cols {
+			for _, col := range cols {
 				detail := ""
 				if col.Type != nil {
 					detail = col.Type.String()
 				}
-				c.add(Suggestion{Text: col.Name, Kind: SuggestColumn, Detail: detail, Doc: "column of " + name})
+				c.add(Suggestion{Text: col.Name, Kind: Column, Detail: detail, Doc: "column of " + name})
 			}
 			return
 		}

@@ -1,11 +1,11 @@
-package flinksql
+package complete
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
-
 	"github.com/palink/palink/flinksql/builtin"
 )
 
@@ -40,11 +40,11 @@ CREATE VIEW big_orders AS SELECT order_id, user_id, amount * 2 AS doubled FROM o
 `
 
 // completeAt completes at the ‸ of marked, for release v.
-func completeAt(marked string, v builtin.Version) Completion {
+func completeAt(marked string, v builtin.Version) Result {
 	i := strings.Index(marked, "‸")
 	src := marked[:i] + marked[i+len("‸"):]
 	p := posOf(src, i)
-	return Complete(src, p.Line, p.Col, Options{Version: v})
+	return At(src, p.Line, p.Col, flinksql.Options{Version: v})
 }
 
 // TestComplete is the completion table: a cursor in a realistic script →
@@ -179,7 +179,7 @@ func TestComplete(t *testing.T) {
 // TestCompleteDetails: what the popup and the status line show beside a
 // suggestion comes from the catalogs.
 func TestCompleteDetails(t *testing.T) {
-	find := func(c Completion, text string) Suggestion {
+	find := func(c Result, text string) Suggestion {
 		for _, it := range c.Items {
 			if it.Text == text {
 				return it
@@ -215,8 +215,8 @@ func TestCompleteKnownTables(t *testing.T) {
 	src := "SELECT d.‸ FROM dim.customers AS d"
 	i := strings.Index(src, "‸")
 	src = src[:i] + src[i+len("‸"):]
-	c := Complete(src, 1, i+1, Options{KnownTables: map[string]*TableInfo{
-		"dim.customers": {Columns: []ColumnInfo{{Name: "cid"}, {Name: "tier"}}},
+	c := At(src, 1, i+1, flinksql.Options{KnownTables: map[string]*flinksql.TableInfo{
+		"dim.customers": {Columns: []flinksql.ColumnInfo{{Name: "cid"}, {Name: "tier"}}},
 	}})
 	if len(c.Items) != 2 || c.Items[0].Text != "cid" || c.Items[1].Text != "tier" {
 		t.Fatalf("%+v", c.Items)
@@ -234,9 +234,25 @@ func TestDescribe(t *testing.T) {
 	} {
 		i := strings.Index(tc.at, "‸")
 		src := tc.at[:i] + tc.at[i+len("‸"):]
-		s, ok := Describe(completionDDL+src, strings.Count(completionDDL, "\n")+1, i+1, Options{})
+		s, ok := Describe(completionDDL+src, strings.Count(completionDDL, "\n")+1, i+1, flinksql.Options{})
 		if ok != (tc.want != "") || !strings.HasPrefix(s.Detail, tc.want) {
 			t.Errorf("%s: %+v %v, want %q", tc.at, s, ok, tc.want)
 		}
+	}
+}
+
+// TestCompleteRegisteredFunctions: an expression completes the registry's
+// functions by the names they were registered with, with the signature.
+func TestCompleteRegisteredFunctions(t *testing.T) {
+	src := "CREATE TABLE t (s STRING) WITH ('connector' = 'datagen');\nSELECT ma FROM t"
+	c := At(src, 2, 10, flinksql.Options{Functions: map[string]flinksql.FunctionInfo{"MASK_PAN": {Name: "mask_pan", Signature: "(STRING) -> STRING"}}})
+	found := false
+	for _, it := range c.Items {
+		if it.Text == "mask_pan" && it.Kind == Function && it.Detail == "(STRING) -> STRING" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("completion of ma: %+v", c.Items)
 	}
 }
