@@ -61,3 +61,13 @@ func TestKeepStaysInTheCheckout(t *testing.T) {
 		t.Errorf("%d files kept", len(left))
 	}
 }
+
+// TestKeepOfAVanishedCheckout: a checkout removed between the match and
+// the copy (by a process the build left outside its group) fails the
+// copy with the reason; palink goes on.
+func TestKeepOfAVanishedCheckout(t *testing.T) {
+	work := filepath.Join(t.TempDir(), "work")
+	if _, _, _, err := keep(work, "out/app.jar", filepath.Join(t.TempDir(), "artifacts"), ".jar"); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
+		t.Errorf("keep from a checkout that is gone: %v", err)
+	}
+}
