@@ -3,7 +3,9 @@ package projects
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -194,5 +196,69 @@ func TestCredentialsRefusedWhereTheyWouldBeStored(t *testing.T) {
 		if err := Check(p); err != nil {
 			t.Errorf("%+v: %v", p, err)
 		}
+	}
+}
+
+// TestTokensOfEveryHostRefused: a token of each usual git host, set as a
+// build variable, is refused whatever the variable's name; a hex string
+// or an opaque string too long for a user name, put where the URL's user
+// name goes, is refused too. Values that merely begin like a token, too
+// short to be one, and plain user names pass.
+func TestTokensOfEveryHostRefused(t *testing.T) {
+	tail := "A1b2C3d4E5f6G7h8J9k0" // 20 characters: a token's random part
+	for _, token := range []string{
+		"ghp_" + tail, "gho_" + tail, "ghu_" + tail, "ghs_" + tail, "ghr_" + tail, "github_pat_11ABCDEFG0" + tail,
+		"glpat-" + tail, "gldt-" + tail, "glrt-" + tail, "glcbt-64_" + tail, "glptt-" + tail,
+		"ATBB" + tail, "xoxb-1234-" + tail, "xoxp-1234-" + tail,
+		"ghp_" + tail[:16], // the shortest that counts: the prefix and 16 more
+	} {
+		p := model.Project{Name: "a", Repo: "https://git.acme/x.git", Env: map[string]string{"NPM_AUTH": token}}
+		if err := Check(p); err == nil || !strings.Contains(err.Error(), "no secret goes there") || strings.Contains(err.Error(), token) {
+			t.Errorf("a build variable holding %s: %v", token, err)
+		}
+	}
+	for _, user := range []string{
+		"0123456789abcdef0123456789abcdef",         // 32 hex digits: the length of a user name, but a token
+		"AbCdEfGhIjKlMnOpQrStUvWxYz0123456789wxyz", // no known shape, longer than any user name
+	} {
+		if err := Check(model.Project{Name: "a", Repo: "https://" + user + "@git.acme/x.git"}); err == nil || !strings.Contains(err.Error(), "not a plain user name") {
+			t.Errorf("user part %s: %v", user, err)
+		}
+	}
+	for _, v := range []string{"xoxo", "ghr_cache", "github_pat_docs", "ghp_" + tail[:15]} {
+		if err := Check(model.Project{Name: "a", Repo: "https://git.acme/x.git", Env: map[string]string{"NOTE": v}}); err != nil {
+			t.Errorf("a build variable %q: %v", v, err)
+		}
+	}
+	if err := Check(model.Project{Name: "a", Repo: "https://deploy-bot.acme@git.acme/x.git"}); err != nil {
+		t.Errorf("a plain user name: %v", err)
+	}
+}
+
+// TestTokenFileProblemsNamed: a token file that is missing or holds
+// nothing fails the build before git runs, naming the file once and
+// what is wrong with it.
+func TestTokenFileProblemsNamed(t *testing.T) {
+	f := newFixture(t)
+	st, b := f.open()
+	defer st.Close()
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	p := f.project(time.Minute)
+	p.Repo, p.TokenFile = "https://git.invalid/dedup.git", tokenFile
+	if _, err := b.Add(context.Background(), p, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.Build(context.Background(), "dedup", "", "ana", nil)
+	if want := "build dedup: project dedup: read the token file " + tokenFile + ": no such file or directory"; err == nil || !strings.Contains(err.Error(), want) ||
+		strings.Count(err.Error(), tokenFile) != 1 || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing token file: %v, want %q", err, want)
+	}
+	_ = os.WriteFile(tokenFile, []byte(" \n"), 0o600)
+	_, err = b.Build(context.Background(), "dedup", "", "ana", nil)
+	if want := "the token file " + tokenFile + " is empty"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("an empty token file: %v, want %q", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(f.cache, "dedup", "src")); err == nil {
+		t.Error("git ran without a token")
 	}
 }
