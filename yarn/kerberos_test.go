@@ -68,7 +68,7 @@ func (b *secureBed) login(t *testing.T, user, kt string) *yarn.Kerberos {
 
 func (b *secureBed) rmAs(t *testing.T, k *yarn.Kerberos) *yarn.ResourceManager {
 	t.Helper()
-	o := quick()
+	o := quickKerberos()
 	o.Kerberos = k
 	rm, err := yarn.NewResourceManager(b.rm, o)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestKerberosKeytabListsAndKills(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := quick()
+	o := quickKerberos()
 	o.Kerberos = krb
 	root, err := yarn.NewFlink(rm.ProxyURL(""), "", o)
 	if err != nil {
@@ -152,7 +152,7 @@ func TestKerberosKeytabListsAndKills(t *testing.T) {
 // every later request at once.
 func TestKerberosLearnsNegotiateFromA401(t *testing.T) {
 	b := startSecure(t, bedOptions{})
-	o := quick()
+	o := quickKerberos()
 	o.Kerberos = b.login(t, "ops", b.opsKT)
 	// A Flink client alone: it never heard of the RM's hosts.
 	f, err := yarn.NewFlink(b.rm[0]+"/proxy/"+b.runningApp(t)+"/", "", o)
@@ -170,7 +170,7 @@ func TestKerberosLearnsNegotiateFromA401(t *testing.T) {
 // gets a message that says to configure it, not a bare 401.
 func TestKerberosRequiredWithoutConfig(t *testing.T) {
 	b := startSecure(t, bedOptions{})
-	o := quick()
+	o := quickKerberos()
 	o.SimpleAuthUser = "ops"
 	rm, err := yarn.NewResourceManager(b.rm, o)
 	if err != nil {
@@ -344,7 +344,7 @@ func TestKerberosErrors(t *testing.T) {
 		}, yarn.ErrTicketExpired, "; run kinit ops@PALINK.TEST"},
 		{"server by address, not by name", func(t *testing.T) error {
 			b := startSecure(t, bedOptions{})
-			o := quick()
+			o := quickKerberos()
 			o.Kerberos = b.login(t, "ops", b.opsKT)
 			rm, err := yarn.NewResourceManager([]string{strings.Replace(b.rm[0], "localhost", "127.0.0.1", 1)}, o)
 			if err != nil {
@@ -415,7 +415,7 @@ func TestKerberosOverTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	krb := b.login(t, "ops", b.opsKT)
-	o := quick()
+	o := quickKerberos()
 	o.Kerberos = krb
 	noCA, err := yarn.NewResourceManager(b.rm, o)
 	if err != nil {
@@ -452,4 +452,13 @@ func TestKerberosOverTLS(t *testing.T) {
 	if _, err := rm.Kill(bounded(t), app); err != nil {
 		t.Fatalf("kill over https: %v", err)
 	}
+}
+
+// quickKerberos is quick with room for the Kerberos exchanges a request
+// makes first (the KDC, a process of its own, answers slowly on a loaded
+// machine): these tests are about what a failure says, not how fast.
+func quickKerberos() yarn.Options {
+	o := quick()
+	o.Timeout = 5 * time.Second
+	return o
 }
