@@ -118,6 +118,11 @@ func TestKillRecordsTheJobManagersLastWord(t *testing.T) {
 		{"nothing newer", completed(5, chk5, false), completed(5, chk5, false), chk5, ""},
 		{"the newer one was discarded", completed(5, chk5, false), discarded(7, chk7), chk5, ""},
 		{"the newer one has no path", completed(5, chk5, false), pathless(7), chk5, ""},
+		// Without a checkpoint directory (JobManagerCheckpointStorage) Flink
+		// names every checkpoint so: it lives in the JobManager's memory
+		// and dies with it.
+		{"the newer one lived in the JobManager's memory", completed(5, chk5, false),
+			completed(7, "<checkpoint-not-externally-addressable>", false), chk5, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j := killable()
