@@ -500,20 +500,26 @@ func TestWatchCheckpointsStopsWithTheKill(t *testing.T) {
 }
 
 // TestWatchCheckpointsPollsOncePerPoll: the watch pauses a Poll between
-// its polls, never hammering a JobManager that is going down.
+// its polls, never hammering a JobManager that is going down, and the
+// kill landing during a pause ends it.
 func TestWatchCheckpointsPollsOncePerPoll(t *testing.T) {
-	const poll = 20 * time.Millisecond
+	const poll = 300 * time.Millisecond
 	b := newBed(t, killable(), func(o *Options) { o.Poll = poll })
 	a := b.f.add(prevApp, yarn.AppRunning, nil)
 	a.stats[prevJob] = statsOf(completed(7, chk7, false))
 	ctx, landed := context.WithCancel(b.ctx)
 	b.f.onRequest(http.MethodGet, checkpointsPath, func(n int, _ http.ResponseWriter, _ *http.Request) bool {
-		if n == 5 {
-			landed()
+		if n == 3 {
+			// The kill lands a third of a Poll after the third poll was
+			// answered: while the watch pauses.
+			time.AfterFunc(poll/3, landed)
 		}
 		return false
 	})
-	b.watch(ctx, b.cl, a.app, 5)
+	got := b.watch(ctx, b.cl, a.app, 3)
+	if got == nil || got.ID != 7 {
+		t.Errorf("the watch heard %+v, want checkpoint 7", got)
+	}
 	// A poll starts a Poll at least after the one before it was asked (a
 	// loaded machine only makes the pause longer).
 	at := b.f.askedAt(checkpointsPath)
