@@ -98,6 +98,25 @@ type Checkpoint struct {
 	FailureMessage   string `json:"failure_message"`
 }
 
+// notAddressable is the external path Flink reports for a checkpoint that
+// has no file to name (NonPersistentMetadataCheckpointStorageLocation: a
+// job without a checkpoint directory keeps its checkpoints in the
+// JobManager's memory, and they die with it).
+const notAddressable = "<checkpoint-not-externally-addressable>"
+
+// UnmarshalJSON reads a checkpoint that no restore can name as one without
+// an external path, so that it is never taken for a restore point.
+func (c *Checkpoint) UnmarshalJSON(b []byte) error {
+	type plain Checkpoint
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	if c.ExternalPath == notAddressable {
+		c.ExternalPath = ""
+	}
+	return nil
+}
+
 // Triggered is TriggerTimestamp as a time.
 func (c Checkpoint) Triggered() time.Time { return millis(c.TriggerTimestamp) }
 

@@ -32,6 +32,8 @@ type fakeCluster struct {
 	apps map[string]*fakeApp
 	fail map[string]int         // "GET <path>" → the status it answers with instead
 	hits map[string][]time.Time // "GET <path>" → when it was asked
+	// on are hooks by "<method> <path>": see onRequest.
+	on map[string]func(n int, w http.ResponseWriter, r *http.Request) bool
 	// onListApps, if set, is called as the RM lists applications.
 	onListApps func()
 }
@@ -53,6 +55,10 @@ type fakeApp struct {
 	onList func(n int)
 	// ops are the savepoint operations its JobManager knows, by trigger id.
 	ops map[string]fakeOp
+	// gone: the application was killed; what was its JobManager answers
+	// 404 to everything, as the RM's proxy does for an application that
+	// ended.
+	gone bool
 }
 
 // fakeOp is a savepoint (or stop) operation as its status endpoint
@@ -64,7 +70,8 @@ type fakeOp struct {
 }
 
 func newFakeCluster(t *testing.T) *fakeCluster {
-	f := &fakeCluster{t: t, apps: map[string]*fakeApp{}, fail: map[string]int{}, hits: map[string][]time.Time{}}
+	f := &fakeCluster{t: t, apps: map[string]*fakeApp{}, fail: map[string]int{}, hits: map[string][]time.Time{},
+		on: map[string]func(int, http.ResponseWriter, *http.Request) bool{}}
 	f.rm = httptest.NewServer(http.HandlerFunc(f.serveRM))
 	t.Cleanup(f.rm.Close)
 	return f
@@ -129,11 +136,28 @@ func (f *fakeCluster) askedAt(path string) []time.Time {
 	return slices.Clone(f.hits["GET "+path])
 }
 
-// answer counts the request and answers its injected failure, if any.
+// onRequest calls fn as the n-th request of method to path (the RM's, or
+// a JobManager's as "/jm/<app id>/…") arrives, before the fake answers it
+// and without its lock: fn may take its time (the cluster's moment), change
+// what the fake answers (under f.mu), or answer itself and return true.
+func (f *fakeCluster) onRequest(method, path string, fn func(n int, w http.ResponseWriter, r *http.Request) bool) {
+	f.mu.Lock()
+	f.on[method+" "+path] = fn
+	f.mu.Unlock()
+}
+
+// answer counts the request and answers its hook or its injected failure,
+// if any.
 func (f *fakeCluster) answer(w http.ResponseWriter, r *http.Request, key string) bool {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.hits[r.Method+" "+key] = append(f.hits[r.Method+" "+key], time.Now())
+	n, hook := len(f.hits[r.Method+" "+key]), f.on[r.Method+" "+key]
+	f.mu.Unlock()
+	if hook != nil && hook(n, w, r) {
+		return true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if st, ok := f.fail[r.Method+" "+key]; ok {
 		http.Error(w, `{"RemoteException":{"exception":"InjectedFault","message":"injected"}}`, st)
 		return true
@@ -186,6 +210,21 @@ func (f *fakeCluster) serveRM(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, map[string]any{"apps": map[string]any{"app": out}})
+	case r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, apps+"/") && strings.HasSuffix(r.URL.Path, "/state"):
+		// A kill: accepted (202 with the state before), and landed by the
+		// next lookup; the application's JobManager dies with it.
+		a, ok := f.apps[strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, apps+"/"), "/state")]
+		if !ok {
+			notFound(w, "application")
+			return
+		}
+		before := a.snapshot(false)
+		if !before.Final() {
+			a.app.State, a.app.FinalStatus, a.gone = yarn.AppKilled, "KILLED", true
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		_ = json.NewEncoder(w).Encode(map[string]string{"state": before.State})
 	case strings.HasPrefix(r.URL.Path, apps+"/"):
 		a, ok := f.apps[strings.TrimPrefix(r.URL.Path, apps+"/")]
 		if !ok {
@@ -218,6 +257,20 @@ func (f *fakeCluster) serveJM(a *fakeApp, w http.ResponseWriter, r *http.Request
 	defer f.mu.Unlock()
 	p := strings.TrimPrefix(r.URL.Path, "/")
 	switch {
+	case a.gone:
+		notFound(w, "application "+a.app.ID)
+	case r.Method == http.MethodPatch && strings.HasPrefix(p, "jobs/") && r.URL.Query().Get("mode") == "cancel":
+		// A cancel: accepted, and the job CANCELED by its next status.
+		jid := strings.TrimPrefix(p, "jobs/")
+		i := slices.IndexFunc(a.jobs, func(j yarn.JobOverview) bool { return j.ID == jid })
+		if i < 0 {
+			notFound(w, "job "+jid)
+			return
+		}
+		a.jobs[i].State = "CANCELED"
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = w.Write([]byte("{}"))
 	case p == "jobs/overview":
 		jobs := slices.Clone(a.jobs)
 		if a.listings++; a.onList != nil {
@@ -358,10 +411,11 @@ func (b *bed) stored(x *execution) (model.Job, model.Command) {
 func logOf(c model.Command) string { return strings.Join(logTexts(c), "\n") }
 
 // failingStore fails, inside its write transactions, the calls a test
-// names: adding a restore point, listing commands, writing a command.
+// names: adding a restore point, rewriting one (stamping a run's end on
+// it), listing commands, writing a command.
 type failingStore struct {
 	store.Store
-	addErr, listErr, putErr error
+	addErr, rewriteErr, listErr, putErr error
 }
 
 func (s failingStore) Update(ctx context.Context, fn func(store.Tx) error) error {
@@ -378,6 +432,13 @@ func (t failingTx) AddRestorePoint(rp model.RestorePoint) (bool, error) {
 		return false, t.s.addErr
 	}
 	return t.Tx.AddRestorePoint(rp)
+}
+
+func (t failingTx) PutRestorePoint(rp model.RestorePoint) error {
+	if t.s.rewriteErr != nil {
+		return t.s.rewriteErr
+	}
+	return t.Tx.PutRestorePoint(rp)
 }
 
 func (t failingTx) Commands(f store.CommandFilter) ([]model.Command, error) {
