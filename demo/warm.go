@@ -316,7 +316,8 @@ func jobNamed(ctx context.Context, svc *core.Local, name string) (api.JobView, e
 // until the hour is over.
 func (d *World) flap(ctx context.Context, name string, n int) error {
 	var j api.JobView
-	for app := ""; n > 0; n-- {
+	tries := 0
+	for app := ""; n > 0; {
 		for j.State != model.StateRunning || j.AppID == app {
 			if d.clock.Behind() == 0 {
 				return fmt.Errorf("%d failures left when the hour ended (it is %s)", n, j.State)
@@ -331,10 +332,30 @@ func (d *World) flap(ctx context.Context, name string, n int) error {
 				return err
 			}
 		}
-		app = j.AppID
-		if err := d.c.FailJob(app); err != nil {
+		// At the checkpoint palink knows of, so that the policy's restart
+		// finds it (a newer one would subsume and delete it as the job
+		// dies); once palink's sync has trailed the simulator's
+		// checkpoints for a while, at whatever the job has.
+		known := ""
+		if j.LatestCheckpoint != nil {
+			known = j.LatestCheckpoint.Path
+		}
+		failed, err := d.c.FailJobAt(j.AppID, known)
+		if err != nil {
 			return err
 		}
+		if !failed && tries < 50 {
+			tries++
+			j = api.JobView{} // read it again: sync learns the newer checkpoint
+			continue
+		}
+		if !failed {
+			if err := d.c.FailJob(j.AppID); err != nil {
+				return err
+			}
+		}
+		app, tries = j.AppID, 0
+		n--
 	}
 	return nil
 }

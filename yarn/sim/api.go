@@ -291,6 +291,33 @@ func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
 // (its newest live job) or a Flink job id.
 func (c *Cluster) FailJob(ref string) error { return c.fail(ref, true, "fail job", "") }
 
+// FailJobAt is FailJob while the job's newest completed checkpoint is
+// still latest ("" for none), and nothing (false) once a newer one
+// completed: a story that fails a job at a checkpoint its watcher has
+// seen, so that the checkpoint is not subsumed and deleted under it.
+func (c *Cluster) FailJobAt(ref, latest string) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	j, err := c.resolveJob(ref, now)
+	if err != nil {
+		return false, fmt.Errorf("fail job %s: %w", ref, err)
+	}
+	c.flink.syncCheckpoints(j, now)
+	cur := ""
+	if j.ck.latest != nil {
+		cur = j.ck.latest.path
+	}
+	if cur != latest {
+		return false, nil
+	}
+	if j.state != jobRunning {
+		return false, fmt.Errorf("fail job %s: %w: job %s is %s, not RUNNING", ref, ErrState, j.id, j.state)
+	}
+	c.flink.failJob(j, now, true, "")
+	return true, nil
+}
+
 // FailJobWith is FailJob with a cause of the caller's choosing, "class:
 // message" as Java prints it (e.g. "java.util.concurrent.TimeoutException:
 // Async function call has timed out."), wrapped as Flink wraps it.
