@@ -6,6 +6,7 @@ import (
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/yarn/sim"
 )
 
 // fleet are the SQL jobs of the demo, by name stem: the fleet's i-th job
@@ -177,7 +178,7 @@ func (d *World) live(ctx context.Context) {
 			running = append(running, j)
 			if failing[j.Name] && !failed[j.AppID] {
 				failed[j.AppID] = true
-				if err := c.FailJobWith(j.AppID, timeoutException); err != nil {
+				if _, err := c.FailJobAs(j.AppID, sim.Failure{Cause: timeoutException}); err != nil {
 					log.Warn("demo: fail", "job", j.Name, "err", err)
 				}
 			}

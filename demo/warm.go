@@ -284,7 +284,8 @@ func (d *World) play(ctx context.Context, e event) error {
 	case "interrupt":
 		return c.InterruptJob(j.AppID)
 	case "fail":
-		return c.FailJobWith(j.AppID, timeoutException)
+		_, err := c.FailJobAs(j.AppID, sim.Failure{Cause: timeoutException})
+		return err
 	case "diagnose":
 		return c.Diagnose(j.AppID, diagnoses[e.job])
 	case "strain":
@@ -340,7 +341,7 @@ func (d *World) flap(ctx context.Context, name string, n int) error {
 		if j.LatestCheckpoint != nil {
 			known = j.LatestCheckpoint.Path
 		}
-		failed, err := d.c.FailJobAt(j.AppID, known)
+		failed, err := d.c.FailJobAs(j.AppID, sim.Failure{OnlyAt: true, At: known})
 		if err != nil {
 			return err
 		}

@@ -291,11 +291,22 @@ func (c *Cluster) resolveJob(ref string, now time.Time) (*job, error) {
 // (its newest live job) or a Flink job id.
 func (c *Cluster) FailJob(ref string) error { return c.fail(ref, true, "fail job", "") }
 
-// FailJobAt is FailJob while the job's newest completed checkpoint is
-// still latest ("" for none), and nothing (false) once a newer one
-// completed: a story that fails a job at a checkpoint its watcher has
-// seen, so that the checkpoint is not subsumed and deleted under it.
-func (c *Cluster) FailJobAt(ref, latest string) (bool, error) {
+// Failure says how FailJobAs fails a job.
+type Failure struct {
+	// Cause is "class: message" as Java prints it (e.g.
+	// "java.util.concurrent.TimeoutException: Async function call has
+	// timed out."), wrapped as Flink wraps it; "" for the sim's own.
+	Cause string
+	// OnlyAt fails the job only while its newest completed checkpoint is
+	// At ("" for none): a story that fails a job at a checkpoint its
+	// watcher has seen, so that it is not subsumed and deleted under it.
+	OnlyAt bool
+	At     string
+}
+
+// FailJobAs is FailJob as f says; false, and nothing done, when f.OnlyAt
+// and a checkpoint newer than f.At completed.
+func (c *Cluster) FailJobAs(ref string, f Failure) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
@@ -304,24 +315,17 @@ func (c *Cluster) FailJobAt(ref, latest string) (bool, error) {
 		return false, fmt.Errorf("fail job %s: %w", ref, err)
 	}
 	c.flink.syncCheckpoints(j, now)
-	cur := ""
-	if j.ck.latest != nil {
-		cur = j.ck.latest.path
+	if f.OnlyAt {
+		cur := ""
+		if j.ck.latest != nil {
+			cur = j.ck.latest.path
+		}
+		if cur != f.At {
+			return false, nil
+		}
 	}
-	if cur != latest {
-		return false, nil
-	}
-	if j.state != jobRunning {
-		return false, fmt.Errorf("fail job %s: %w: job %s is %s, not RUNNING", ref, ErrState, j.id, j.state)
-	}
-	c.flink.failJob(j, now, true, "")
-	return true, nil
+	return true, failLocked(c, j, ref, now, true, "fail job", f.Cause)
 }
-
-// FailJobWith is FailJob with a cause of the caller's choosing, "class:
-// message" as Java prints it (e.g. "java.util.concurrent.TimeoutException:
-// Async function call has timed out."), wrapped as Flink wraps it.
-func (c *Cluster) FailJobWith(ref, cause string) error { return c.fail(ref, true, "fail job", cause) }
 
 // InterruptJob makes a Flink job fail once: it goes RESTARTING and recovers
 // from its latest checkpoint. ref is as for FailJob.
@@ -363,6 +367,11 @@ func (c *Cluster) fail(ref string, fatal bool, op, cause string) error {
 		return fmt.Errorf("%s %s: %w", op, ref, err)
 	}
 	c.flink.syncCheckpoints(j, now)
+	return failLocked(c, j, ref, now, fatal, op, cause)
+}
+
+// failLocked fails the running job j; c.mu is held.
+func failLocked(c *Cluster, j *job, ref string, now time.Time, fatal bool, op, cause string) error {
 	if j.state != jobRunning {
 		return fmt.Errorf("%s %s: %w: job %s is %s, not RUNNING", op, ref, ErrState, j.id, j.state)
 	}

@@ -33,14 +33,14 @@ func TestFailJobAt(t *testing.T) {
 		t.Fatalf("after 20s: latest checkpoint %q, state %s", seen, state)
 	}
 	clock.Advance(5 * time.Second) // newer checkpoints complete
-	if failed, err := c.FailJobAt(out.AppID, seen); failed || err != nil {
+	if failed, err := c.FailJobAs(out.AppID, Failure{OnlyAt: true, At: seen}); failed || err != nil {
 		t.Errorf("failed at a subsumed checkpoint: %t, %v", failed, err)
 	}
 	if _, state := latest(); state != "RUNNING" {
 		t.Errorf("the job is %s after a refused FailJobAt", state)
 	}
 	now, _ := latest()
-	if failed, err := c.FailJobAt(out.AppID, now); !failed || err != nil {
+	if failed, err := c.FailJobAs(out.AppID, Failure{OnlyAt: true, At: now}); !failed || err != nil {
 		t.Fatalf("FailJobAt at the newest checkpoint: %t, %v", failed, err)
 	}
 	clock.Advance(time.Minute)
