@@ -239,8 +239,11 @@ func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.
 		name = fmt.Sprintf("%s-%d", t.name, i/len(fleet)+1)
 	}
 	// Retained checkpoints, as production jobs keep them: a failed job's
-	// newest checkpoint outlives it, so the restart policy restarts from it.
-	conf := map[string]string{"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION"}
+	// newest checkpoints outlive it, so the restart policy restarts from
+	// the newest palink saw, even when the job completed one or two more
+	// before it died (they subsume older ones only beyond three).
+	conf := map[string]string{"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION",
+		"execution.checkpointing.num-retained": "3"}
 	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: Cluster, Kind: model.KindSQL,
 		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf})
 	if err != nil || !submit {
@@ -346,8 +349,15 @@ func (d *World) flap(ctx context.Context, name string, n int) error {
 			return err
 		}
 		if !failed && tries < 50 {
+			// palink's sync has not seen the newest checkpoint yet: a
+			// cycle now, then the job as it has it.
 			tries++
-			j = api.JobView{} // read it again: sync learns the newer checkpoint
+			if _, err := d.svc.SyncOnce(ctx, 0); err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if j, err = jobNamed(ctx, d.svc, name); err != nil {
+				return err
+			}
 			continue
 		}
 		if !failed {
