@@ -61,7 +61,7 @@ func TestAFollowersActionWakesTheLeader(t *testing.T) {
 	if err := st.Update(ctx, func(tx store.Tx) error { return tx.CreateJob(j) }); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, 30*time.Second, "the application running", func() bool {
+	eventually(t, "the application running", func() bool {
 		for _, a := range cl.Apps() {
 			if a.ID == s.AppID && a.State == "RUNNING" && len(a.Jobs) > 0 && a.Jobs[0].State == "RUNNING" {
 				return true
@@ -71,7 +71,7 @@ func TestAFollowersActionWakesTheLeader(t *testing.T) {
 	})
 
 	go func() { _ = leader.RunBackground(ctx, core.Commands, core.LeadOptions{What: "agent"}) }()
-	waitUntil(t, 10*time.Second, "the first palink leading", func() bool {
+	eventually(t, "the first palink leading", func() bool {
 		ls, err := leader.Leadership(ctx)
 		return err == nil && ls.Leader != nil && ls.Leader.ID == ls.Self
 	})
@@ -96,19 +96,8 @@ func TestAFollowersActionWakesTheLeader(t *testing.T) {
 			t.Fatal("the leader's watchers heard nothing of the job the follower acted on")
 		}
 	}
-	waitUntil(t, 20*time.Second, "the follower's savepoint run by the leader", func() bool {
+	eventually(t, "the follower's savepoint run by the leader", func() bool {
 		got, err := follower.Command(ctx, cmd.ID)
 		return err == nil && got.State == model.CmdSucceeded
 	})
-}
-
-// waitUntil polls cond until it holds, or fails the test after limit.
-func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(limit); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %s: %s", limit, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -195,8 +195,7 @@ func (t *etcdKV) value(key string) ([]byte, error) {
 		return v, nil
 	}
 	if v, mod, ok := t.fromMemory(key); ok {
-		t.cache[key] = v
-		t.reads.keys[key] = mod
+		t.remember(key, v, mod)
 		return v, nil
 	}
 	resp, err := t.read(key)
@@ -208,9 +207,15 @@ func (t *etcdKV) value(key string) ([]byte, error) {
 	if len(resp.Kvs) > 0 {
 		v, mod = present(resp.Kvs[0].Value), resp.Kvs[0].ModRevision
 	}
+	t.remember(key, v, mod)
+	return v, nil
+}
+
+// remember keeps what the transaction read of key at its snapshot: v
+// (nil: missing) for its later reads, mod for its commit to compare.
+func (t *etcdKV) remember(key string, v []byte, mod int64) {
 	t.cache[key] = v
 	t.reads.keys[key] = mod
-	return v, nil
 }
 
 // fromMemory is key's value and mod revision at the snapshot, from the
@@ -256,8 +261,7 @@ func (t *etcdKV) getMany(b bucket, keys [][]byte) ([][]byte, error) {
 			continue
 		}
 		if v, mod, ok := t.fromMemory(key); ok {
-			t.cache[key] = v
-			t.reads.keys[key] = mod
+			t.remember(key, v, mod)
 			continue
 		}
 		missing = append(missing, key)
@@ -291,8 +295,7 @@ func (t *etcdKV) getMany(b bucket, keys [][]byte) ([][]byte, error) {
 			if kvs := resp.Responses[i].GetResponseRange().GetKvs(); len(kvs) > 0 {
 				v, mod = present(kvs[0].Value), kvs[0].ModRevision
 			}
-			t.cache[key] = v
-			t.reads.keys[key] = mod
+			t.remember(key, v, mod)
 		}
 		missing = missing[n:]
 	}
