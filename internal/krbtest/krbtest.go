@@ -185,6 +185,10 @@ func start(dir string, o Options) (*Realm, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startOn(dir, o, port)
+}
+
+func startOn(dir string, o Options, port int) (*Realm, error) {
 	r := &Realm{Name: o.Realm, Dir: dir, KDC: "127.0.0.1:" + strconv.Itoa(port),
 		Krb5Conf: filepath.Join(dir, "krb5.conf"), kdcConf: filepath.Join(dir, "kdc.conf"),
 		log: filepath.Join(dir, "kdc.log")}
@@ -212,9 +216,10 @@ func start(dir string, o Options) (*Realm, error) {
 	localhost = %[1]s
 	127.0.0.1 = %[1]s
 `, o.Realm, r.KDC)
+	// Loopback only: the KDC's default, every address, collides with more.
 	kdc := fmt.Sprintf(`[kdcdefaults]
-	kdc_ports = %[2]d
-	kdc_tcp_ports = %[2]d
+	kdc_listen = 127.0.0.1:%[2]d
+	kdc_tcp_listen = 127.0.0.1:%[2]d
 
 [realms]
 	%[1]s = {
@@ -259,25 +264,39 @@ func start(dir string, o Options) (*Realm, error) {
 	}
 	r.cmd, r.exited = cmd, make(chan struct{})
 	go func() { _ = cmd.Wait(); close(r.exited) }()
+	// Ready is when krb5kdc says it commenced operation, not when its port
+	// answers: a port picked free may have been taken since by another
+	// process, which would then answer for it (and never reply) while
+	// krb5kdc, unable to bind, exits.
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", r.KDC, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return r, nil
-		}
 		select {
 		case <-r.exited:
 			log, _ := os.ReadFile(r.log)
 			return nil, fmt.Errorf("krb5kdc exited: %s %s", strings.TrimSpace(out.String()), lastLines(string(log), 5))
 		default:
 		}
+		if log, _ := os.ReadFile(r.log); commenced(string(log), cmd.Process.Pid) {
+			return r, nil
+		}
 		if time.Now().After(deadline) {
 			r.Stop()
-			return nil, fmt.Errorf("krb5kdc did not listen on %s within 15s", r.KDC)
+			return nil, fmt.Errorf("krb5kdc did not start serving on %s within 15s", r.KDC)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// commenced reports whether the KDC log holds krb5kdc[pid]'s line that it
+// set up its sockets and serves.
+func commenced(log string, pid int) bool {
+	me := fmt.Sprintf("krb5kdc[%d]", pid)
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, me) && strings.Contains(l, "commencing operation") {
+			return true
+		}
+	}
+	return false
 }
 
 // env is the environment of the realm's programs: its own configuration,
