@@ -102,8 +102,15 @@ func (a bulkAdopter) AdoptAll(ctx context.Context, r api.AdoptAllRequest) (api.A
 	}()
 	var done []model.Job
 	var events []*model.Event
-	for from := 0; from < len(todo); from += adoptBatch {
-		js, evs, txns, err := a.adoptBatch(ctx, todo[from:min(from+adoptBatch, len(todo))], user)
+	// A batch the store refused as too large is split in halves; the
+	// batches after it start at the size that fitted, so that each is not
+	// built and refused again (on etcd, 128 operations: ~15 jobs).
+	size := adoptBatch
+	for from := 0; from < len(todo); {
+		n := min(size, len(todo)-from)
+		js, evs, txns, fit, err := a.adoptBatch(ctx, todo[from:from+n], user)
+		from += n
+		size = fit
 		out.Transactions += txns
 		done, events = append(done, js...), append(events, evs...)
 		if err != nil {
@@ -127,8 +134,9 @@ func adoptedOf(jobs []model.Job) []api.AdoptedApp {
 }
 
 // adoptBatch adopts cs in one transaction, or, when the store refuses one
-// that large (etcd's limits), in halves.
-func (a bulkAdopter) adoptBatch(ctx context.Context, cs []adoptCandidate, user string) ([]model.Job, []*model.Event, int, error) {
+// that large (etcd's limits), in halves. It returns the jobs and events,
+// the transactions tried and the size of the smallest batch committed.
+func (a bulkAdopter) adoptBatch(ctx context.Context, cs []adoptCandidate, user string) ([]model.Job, []*model.Event, int, int, error) {
 	l := a.l
 	now := l.now()
 	var (
@@ -163,17 +171,17 @@ func (a bulkAdopter) adoptBatch(ctx context.Context, cs []adoptCandidate, user s
 	})
 	if errors.Is(err, store.ErrTooLarge) && len(cs) > 1 {
 		half := len(cs) / 2
-		j1, e1, t1, err := a.adoptBatch(ctx, cs[:half], user)
+		j1, e1, t1, f1, err := a.adoptBatch(ctx, cs[:half], user)
 		if err != nil {
-			return j1, e1, 1 + t1, err
+			return j1, e1, 1 + t1, f1, err
 		}
-		j2, e2, t2, err := a.adoptBatch(ctx, cs[half:], user)
-		return append(j1, j2...), append(e1, e2...), 1 + t1 + t2, err
+		j2, e2, t2, f2, err := a.adoptBatch(ctx, cs[half:], user)
+		return append(j1, j2...), append(e1, e2...), 1 + t1 + t2, min(f1, f2), err
 	}
 	if err != nil {
-		return nil, nil, 1, err
+		return nil, nil, 1, 1, err
 	}
-	return jobs, events, 1, nil
+	return jobs, events, 1, len(cs), nil
 }
 
 // adoptName is the name an application's job gets, before it is made
