@@ -134,6 +134,7 @@ func (c *Config) Check() Problems {
 				add(p+".auth.password_file", false, "cluster %q: password_file: %v", cl.Name, err)
 			}
 		}
+		checkTeams(cl, p, add)
 		if k := cl.Auth.Kerberos; k != nil {
 			k.check(cl.Name, p, add)
 			if cl.Auth.User != "" {

@@ -157,6 +157,12 @@ type ClusterAuth struct {
 	// Kerberos authenticates every request to the RM (REST and web proxy),
 	// and to any other endpoint of the cluster that asks for it, with SPNEGO.
 	Kerberos *Kerberos `yaml:"kerberos"`
+	// Teams gives teams identities of their own on the cluster, by team:
+	// the actions on a job a team owns (kills, savepoints, submissions)
+	// are made as the team's principal, so that YARN's ACLs and audit see
+	// the team; reads stay kerberos's. krb5_conf and service default to
+	// kerberos's; keytab or ccache is required.
+	Teams map[string]*Kerberos `yaml:"teams"`
 	// DoAs sends the palink user who issued an action as the RM's doAs
 	// query parameter, so that YARN audits it as that user; the cluster
 	// must allow palink's principal to proxy (hadoop.proxyuser.*).
@@ -514,6 +520,11 @@ func (c *Config) ApplyDefaults() {
 		cl.Auth.PasswordFile = expandHome(cl.Auth.PasswordFile)
 		if k := cl.Auth.Kerberos; k != nil {
 			k.applyDefaults()
+			for _, t := range cl.Auth.Teams {
+				if t != nil {
+					t.inherit(*k)
+				}
+			}
 		}
 	}
 }

@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/jcmturner/gokrb5/v8/keytab"
@@ -38,6 +40,53 @@ func (k *Kerberos) applyDefaults() {
 	}
 	if k.Service == "" {
 		k.Service = "HTTP"
+	}
+}
+
+// inherit fills a team's identity from the cluster's: the paths expanded,
+// the Kerberos configuration and the service its. Neither keytab nor
+// ccache defaults: a team's identity is never the user's own ticket by
+// accident.
+func (k *Kerberos) inherit(cluster Kerberos) {
+	k.Keytab = expandHome(k.Keytab)
+	k.CCache = expandHome(k.CCache)
+	k.Krb5Conf = expandHome(k.Krb5Conf)
+	if k.Krb5Conf == "" {
+		k.Krb5Conf = cluster.Krb5Conf
+	}
+	if k.Service == "" {
+		k.Service = cluster.Service
+	}
+}
+
+// checkTeams checks the teams' identities on a cluster as check does the
+// cluster's, and what only they can get wrong.
+func checkTeams(cl Cluster, p string, add func(string, bool, string, ...any)) {
+	if len(cl.Auth.Teams) == 0 {
+		return
+	}
+	if cl.Auth.Kerberos == nil {
+		add(p+".auth.teams", false, "cluster %q: auth.teams needs auth.kerberos: the cluster's own identity reads its state", cl.Name)
+		return
+	}
+	for _, team := range slices.Sorted(maps.Keys(cl.Auth.Teams)) {
+		k, tp := cl.Auth.Teams[team], p+".auth.teams."+team
+		switch {
+		case !nameRE.MatchString(team) || len(team) > 64: // model.ValidTeamName's rule
+			add(tp, false, "cluster %q: auth.teams: %q is no team name (letters, digits, '-', '_', '.')", cl.Name, team)
+			continue
+		case k == nil || k.Keytab == "" && k.CCache == "":
+			add(tp, false, "cluster %q: auth.teams.%s needs keytab or ccache: the identity team %s acts as", cl.Name, team, team)
+			continue
+		}
+		k.check(cl.Name, tp, func(path string, warn bool, format string, args ...any) {
+			// check names auth.kerberos; here it is the team's.
+			add(strings.Replace(path, tp+".auth.kerberos", tp, 1), warn,
+				strings.Replace(format, "auth.kerberos", "auth.teams."+team, 1), args...)
+		})
+		if k.Principal == cl.Auth.Kerberos.Principal {
+			add(tp+".principal", true, "cluster %q: team %s acts as %s, the cluster's own principal: give it its own or drop it", cl.Name, team, k.Principal)
+		}
 	}
 }
 

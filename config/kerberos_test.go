@@ -122,6 +122,53 @@ func TestKerberosConfigProblems(t *testing.T) {
 	})
 }
 
+// TestKerberosTeamIdentities: auth.teams gives a team its own principal on
+// a cluster; what is wrong with one is said at its line, in its words.
+func TestKerberosTeamIdentities(t *testing.T) {
+	dir := t.TempDir()
+	krb5 := filepath.Join(dir, "krb5.conf")
+	if err := os.WriteFile(krb5, []byte("[libdefaults]\n default_realm = EXAMPLE.COM\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ops, pay := filepath.Join(dir, "ops.keytab"), filepath.Join(dir, "pay.keytab")
+	writeKeytab(t, ops, "ops@EXAMPLE.COM", 0o600)
+	writeKeytab(t, pay, "payments@EXAMPLE.COM", 0o600)
+	own := "      kerberos:\n        principal: ops@EXAMPLE.COM\n        keytab: " + ops + "\n        krb5_conf: " + krb5 + "\n"
+	cluster := func(auth string) string {
+		return "clusters:\n  - name: a\n    rm: [http://x:1]\n    auth:\n" + auth
+	}
+	cases := []struct{ name, auth, want string }{
+		{"teams without the cluster's own", "      teams:\n        payments:\n          principal: payments@EXAMPLE.COM\n          keytab: " + pay + "\n",
+			"c.yaml:5: error: cluster \"a\": auth.teams needs auth.kerberos"},
+		{"neither keytab nor ccache", own + "      teams:\n        payments:\n          principal: payments@EXAMPLE.COM\n",
+			"c.yaml:10: error: cluster \"a\": auth.teams.payments needs keytab or ccache"},
+		{"principal not in the team's keytab", own + "      teams:\n        payments:\n          principal: pay@EXAMPLE.COM\n          keytab: " + pay + "\n",
+			"c.yaml:12: error: cluster \"a\": keytab " + pay + " has no key for pay@EXAMPLE.COM (it has payments@EXAMPLE.COM)"},
+		{"principal without realm", own + "      teams:\n        payments:\n          principal: payments\n          keytab: " + pay + "\n",
+			"cluster \"a\": auth.teams.payments.principal \"payments\" has no realm"},
+		{"no team name", own + "      teams:\n        \"pay ments\":\n          principal: payments@EXAMPLE.COM\n          keytab: " + pay + "\n",
+			"auth.teams: \"pay ments\" is no team name"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Parse("c.yaml", []byte(cluster(tc.auth)))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("valid, inheriting krb5.conf and service", func(t *testing.T) {
+		c, _, err := Parse("c.yaml", []byte(cluster(own+"      teams:\n        payments:\n          principal: payments@EXAMPLE.COM\n          keytab: "+pay+"\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := c.Clusters[0].Auth.Teams["payments"]
+		if k.Krb5Conf != krb5 || k.Service != "HTTP" || k.Keytab != pay || k.CCache != "" {
+			t.Errorf("team identity %+v", k)
+		}
+	})
+}
+
 // TestTLSClientCertNeedsKey: a client certificate without its key (or the
 // reverse) is an error, not a TLS handshake failure later.
 func TestTLSClientCertNeedsKey(t *testing.T) {

@@ -1,14 +1,18 @@
 package core_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/core/internal/coretest"
 	"github.com/palink/palink/internal/krbtest"
 	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn/sim"
 )
 
@@ -80,6 +84,90 @@ func TestKerberosKillRefusedByACL(t *testing.T) {
 	}
 	if want := "user viewer may not kill application " + j.AppID + ": YARN ACL"; !strings.Contains(c.Error, want) {
 		t.Errorf("kill error %q lacks %q", c.Error, want)
+	}
+	if a, err := e.Sim.App(j.AppID); err != nil || a.State != "RUNNING" {
+		t.Errorf("application %s after the refused kill: %+v %v", j.AppID, a, err)
+	}
+}
+
+// TestKerberosTeamActsAsItsPrincipal: on a cluster palink reads as viewer
+// (who may not modify applications), team payments has a principal of its
+// own, which owns the applications. A kill of a job the team owns is made
+// as payments — the YARN ACL lets it — while the same kill with the team
+// owning nothing is made as viewer and refused, the application left
+// running.
+func TestKerberosTeamActsAsItsPrincipal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a KDC and the simulator")
+	}
+	r := krbtest.Start(t, krbtest.Options{})
+	httpKT := r.MustAddPrincipal(t, "HTTP/localhost", 0)
+	viewerKT, payKT := r.MustAddPrincipal(t, "viewer", 0), r.MustAddPrincipal(t, "payments", 0)
+	fake, err := filepath.Abs("testdata/fake-flink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := coretest.New(t, sim.Options{User: "payments", Kerberos: &sim.Kerberos{Keytab: httpKT}}, func(c *clusters.Spec) {
+		c.User = ""
+		c.Kerberos = &clusters.Kerberos{Principal: r.Principal("viewer"), Keytab: viewerKT, Krb5Conf: r.Krb5Conf}
+		c.TeamKerberos = map[string]*clusters.Kerberos{"payments": {Principal: r.Principal("payments"), Keytab: payKT}}
+		c.Deploy.JarDeployer = "exec"
+		c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
+	})
+	own := func(cluster string) {
+		t.Helper()
+		if err := e.St.Update(e.Ctx, func(tx store.Tx) error {
+			return tx.PutTeam(model.Team{Name: "payments", Owns: []model.Holding{{Cluster: cluster}}, CreatedAt: time.Now()})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own("sim")
+	e.CreateSQL("orders")
+	if c := e.Act("orders", model.CmdSubmit, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	j := e.SyncUntil("orders", "RUNNING", coretest.Running)
+	if c := e.Act("orders", model.CmdKill, 0); c.State != model.CmdSucceeded {
+		t.Fatalf("kill as team payments: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	if a, err := e.Sim.App(j.AppID); err != nil || a.State != "KILLED" {
+		t.Fatalf("application %s after the team's kill: %+v %v", j.AppID, a, err)
+	}
+
+	// `flink run` logs in as the team, whatever a job's config names.
+	jar := filepath.Join(t.TempDir(), "ledger.jar")
+	if err := os.WriteFile(jar, []byte("PK\x03\x04 not really a jar"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "ledger", Cluster: "sim", Kind: model.KindJAR,
+		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Ledger"},
+		Config: map[string]string{"security.kerberos.login.principal": r.Principal("viewer"), "security.kerberos.login.keytab": viewerKT}}); err != nil {
+		t.Fatal(err)
+	}
+	c := e.Act("ledger", model.CmdSubmit, 0)
+	if c.State != model.CmdSucceeded {
+		t.Fatalf("submit ledger: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	logged := strings.Join(coretest.LogTexts(c), "\n")
+	for _, want := range []string{"-Dsecurity.kerberos.login.principal=" + r.Principal("payments"), "-Dsecurity.kerberos.login.keytab=" + payKT} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("flink run lacks %s:\n%s", want, logged)
+		}
+	}
+	if strings.Contains(logged, viewerKT) {
+		t.Errorf("flink run was given the keytab the job's config named:\n%s", logged)
+	}
+
+	own("elsewhere")
+	killed := j.AppID
+	if c := e.Act("orders", model.CmdResubmit, model.RestoreNone); c.State != model.CmdSucceeded {
+		t.Fatalf("resubmit: %s %s\n%v", c.State, c.Error, c.Log)
+	}
+	j = e.SyncUntil("orders", "RUNNING again", func(j model.Job) bool { return coretest.Running(j) && j.AppID != killed })
+	c = e.Act("orders", model.CmdKill, 0)
+	if want := "user viewer may not kill application " + j.AppID + ": YARN ACL"; c.State != model.CmdFailed || !strings.Contains(c.Error, want) {
+		t.Fatalf("kill with no team owning the job: %s %q, want FAILED with %q", c.State, c.Error, want)
 	}
 	if a, err := e.Sim.App(j.AppID); err != nil || a.State != "RUNNING" {
 		t.Errorf("application %s after the refused kill: %+v %v", j.AppID, a, err)

@@ -29,6 +29,13 @@ type Cluster struct {
 	// server), made when first needed.
 	logs *yarn.ContainerLogs
 
+	// Team is the team this view of the cluster acts for ("" for the
+	// cluster's own identity); parent the cluster it is a view of, which
+	// keeps the connectivity. teams are the views, by team.
+	Team   string
+	parent *Cluster
+	teams  map[string]*Cluster
+
 	mu     sync.Mutex
 	status api.ClusterStatus
 	// logServer is the RM's yarn.log.server.web-service.url as last read,
@@ -74,6 +81,12 @@ type Spec struct {
 	// Kerberos, when set, authenticates with SPNEGO in a login context of
 	// this cluster's own.
 	Kerberos *Kerberos
+	// TeamKerberos are the identities teams act as on this cluster, by
+	// team (docs/kerberos.md, "A principal per team"): the actions on a
+	// job a team owns (its kills, savepoints, submissions) are made as the
+	// team's principal, in a login context of its own; reads (state sync)
+	// stay the cluster's. Krb5Conf and Service default to Kerberos's.
+	TeamKerberos map[string]*Kerberos
 	// DoAs makes the RM act as the palink user who issued an action
 	// (Hadoop proxy users), rather than as palink's own principal.
 	DoAs bool
@@ -115,6 +128,10 @@ type Deploy struct {
 	Queue string
 	// Properties are extra Flink settings for every job of the cluster.
 	Properties map[string]string
+	// Forced are Flink settings no job's config overrides: the Kerberos
+	// identity a submission logs in with, where teams have their own (so
+	// that no job names another team's keytab).
+	Forced map[string]string
 	// Env is what the exec deployer's client gets besides the standard
 	// variables (scheduler.ClientEnv).
 	Env map[string]string
@@ -204,6 +221,9 @@ func NewCluster(cc Spec) (*Cluster, error) {
 			return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
 		}
 		c.Gateway = gw
+	}
+	if err := c.teamViews(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -295,6 +315,10 @@ func (c *Cluster) LogServer(ctx context.Context, now time.Time) (string, error) 
 
 // Observe records the outcome of a call for the cluster's connectivity.
 func (c *Cluster) Observe(err error, now time.Time) {
+	if c.parent != nil {
+		c.parent.Observe(err, now)
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err == nil {
@@ -310,6 +334,9 @@ func (c *Cluster) Observe(err error, now time.Time) {
 
 // Status is the cluster's connectivity as last observed.
 func (c *Cluster) Status() api.ClusterStatus {
+	if c.parent != nil {
+		return c.parent.Status()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.status

@@ -67,7 +67,7 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(), CheckpointsRetained: c.CheckpointsRetained,
 		CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
 		FlinkHTTPS: c.TLS.FlinkREST,
-		BasicUser:  c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), DoAs: c.Auth.DoAs,
+		BasicUser:  c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), TeamKerberos: teamKerberos(c.Auth.Teams), DoAs: c.Auth.DoAs,
 		Deploy: clusters.Deploy{
 			Mode: c.Deploy.Mode, SessionApp: c.Deploy.SessionApp, JarDeployer: c.Deploy.JarDeployer,
 			Command: c.Deploy.Command, PythonCommand: c.Deploy.PythonCommand, SavepointDir: c.Deploy.SavepointDir, Queue: c.Deploy.Queue,
@@ -82,6 +82,18 @@ func kerberos(k *config.Kerberos) *clusters.Kerberos {
 		return nil
 	}
 	return &clusters.Kerberos{Principal: k.Principal, Keytab: k.Keytab, CCache: k.CCache, Krb5Conf: k.Krb5Conf, Service: k.Service}
+}
+
+// teamKerberos is the teams' identities on a cluster as the clients take them.
+func teamKerberos(teams map[string]*config.Kerberos) map[string]*clusters.Kerberos {
+	if len(teams) == 0 {
+		return nil
+	}
+	out := make(map[string]*clusters.Kerberos, len(teams))
+	for team, k := range teams {
+		out[team] = kerberos(k)
+	}
+	return out
 }
 
 // BuildPolicy is how builds and secret commands run (config build:).

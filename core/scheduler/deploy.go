@@ -58,7 +58,10 @@ func (x *execution) runDeploy(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cl := x.s.clusters[j.Cluster]
+	cl, err := actingCluster(ctx, x.s, j)
+	if err != nil {
+		return err
+	}
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}

@@ -33,7 +33,7 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 	argv, err := expandRunTemplate(tmpl, runVars{
 		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
-		Class: spec.EntryClass, Jar: spec.JarPath, Args: args, Properties: mergeProps(cl.Cfg.Deploy.Properties, config),
+		Class: spec.EntryClass, Jar: spec.JarPath, Args: args, Properties: forced(mergeProps(cl.Cfg.Deploy.Properties, config), cl),
 		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
 	})
 	if err != nil {
@@ -61,7 +61,7 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 		return deployed{}, err
 	}
 	args, config := substituted(vars, spec.Args, j.Config)
-	props := mergeProps(cl.Cfg.Deploy.Properties, config)
+	props := forced(mergeProps(cl.Cfg.Deploy.Properties, config), cl)
 	var sessionApp yarn.Application
 	if session {
 		if sessionApp, err = x.pythonSession(ctx, cl, props); err != nil {

@@ -52,7 +52,10 @@ func (x *execution) runKill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cl := x.s.clusters[j.Cluster]
+	cl, err := actingCluster(ctx, x.s, j)
+	if err != nil {
+		return err
+	}
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}

@@ -48,7 +48,10 @@ func (x *execution) target(ctx context.Context) (model.Job, *clusters.Cluster, y
 	if err != nil {
 		return j, nil, yarn.Application{}, err
 	}
-	cl := x.s.clusters[j.Cluster]
+	cl, err := actingCluster(ctx, x.s, j)
+	if err != nil {
+		return j, nil, yarn.Application{}, err
+	}
 	if cl == nil {
 		return j, nil, yarn.Application{}, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}

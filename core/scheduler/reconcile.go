@@ -310,7 +310,10 @@ func (r reconciliation) kill(ctx context.Context) (bool, error) {
 	}); err != nil {
 		return false, err
 	}
-	cl := x.s.clusters[j.Cluster]
+	cl, err := actingCluster(ctx, x.s, j)
+	if err != nil {
+		return false, err
+	}
 	if cl == nil {
 		return true, fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}

@@ -238,7 +238,10 @@ func (s *Scheduler) Dispose(ctx context.Context, r api.DisposeRequest) (model.Re
 
 // disposeOnCluster runs the disposal on a JobManager of the job's cluster.
 func (s *Scheduler) disposeOnCluster(ctx context.Context, j model.Job, path string) error {
-	cl := s.clusters[j.Cluster]
+	cl, err := actingCluster(ctx, s, j)
+	if err != nil {
+		return err
+	}
 	if cl == nil {
 		return fmt.Errorf("cluster %q is not configured", j.Cluster)
 	}

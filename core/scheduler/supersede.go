@@ -42,8 +42,8 @@ func (x *execution) undoSuperseded(ctx context.Context, by string) {
 		x.s.log.Error("undo a superseded deploy", "command", x.id, "err", err)
 		return
 	}
-	cl := x.s.clusters[j.Cluster]
-	if cl == nil {
+	cl, err := actingCluster(ctx, x.s, j)
+	if err != nil || cl == nil {
 		return
 	}
 	if err := x.s.mayAct(); err != nil {
@@ -91,7 +91,7 @@ func (x *execution) undoSuperseded(ctx context.Context, by string) {
 	}
 	now := x.s.now()
 	var saved model.Command
-	err := x.s.st.Update(ctx, func(tx store.Tx) error {
+	err = x.s.st.Update(ctx, func(tx store.Tx) error {
 		c, err := tx.Command(x.id)
 		if err != nil {
 			return err

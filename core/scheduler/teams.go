@@ -1,0 +1,38 @@
+package scheduler
+
+import (
+	"context"
+
+	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/model"
+	"github.com/palink/palink/store"
+)
+
+// actingCluster is the cluster of j as the team that owns j acts on it
+// (clusters.Cluster.As): its kills, savepoints and submissions are made as
+// the team's principal where the cluster gives the team one. nil when j's
+// cluster is not configured. The teams are read only where some team has
+// an identity of its own on the cluster.
+func actingCluster(ctx context.Context, s *Scheduler, j model.Job) (*clusters.Cluster, error) {
+	cl := s.clusters[j.Cluster]
+	if cl == nil || len(cl.Teams()) == 0 {
+		return cl, nil
+	}
+	var teams []model.Team
+	if err := s.st.View(ctx, func(tx store.ReadTx) error {
+		var err error
+		teams, err = tx.Teams()
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	return cl.As(model.OwnerOf(teams, j.Cluster, model.JobQueue(cl.Cfg.Deploy.Queue, j.Config))), nil
+}
+
+// forced sets the properties a job's config may not override.
+func forced(props map[string]string, cl *clusters.Cluster) map[string]string {
+	for k, v := range cl.Cfg.Deploy.Forced {
+		props[k] = v
+	}
+	return props
+}
