@@ -141,7 +141,7 @@ func TestKerberosTeamActsAsItsPrincipal(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "ledger", Cluster: "sim", Kind: model.KindJAR,
-		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Ledger"},
+		Spec:   model.Spec{JarPath: jar, EntryClass: "com.acme.Ledger"},
 		Config: map[string]string{"security.kerberos.login.principal": r.Principal("viewer"), "security.kerberos.login.keytab": viewerKT}}); err != nil {
 		t.Fatal(err)
 	}
