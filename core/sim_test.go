@@ -537,3 +537,51 @@ func TestExecClientGetsNoneOfPalinksSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestExecClientSubmitsAsTheProxyUser: on a cluster set up for proxy users
+// (auth.do_as), `flink run` submits as the palink user who acted: Hadoop's
+// HADOOP_PROXY_USER in its environment, and no delegation tokens of
+// palink's own login, without which Flink refuses a proxy user
+// (FLINK-31109) — whatever deploy.env says.
+func TestExecClientSubmitsAsTheProxyUser(t *testing.T) {
+	fake, err := filepath.Abs("testdata/fake-flink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(t.TempDir(), "client.env")
+	e := coretest.New(t, sim.Options{}, func(c *clusters.Spec) {
+		c.DoAs = true
+		c.Deploy.JarDeployer = "exec"
+		c.Deploy.Command = fake + " run -t {target} -d {dynamic} {restore} -c {class} {jar} {args}"
+		c.Deploy.Env["FAKE_FLINK_ENV_OUT"] = dump
+		c.Deploy.Env["HADOOP_PROXY_USER"] = "someone-else"
+	})
+	jar := filepath.Join(t.TempDir(), "dedup.jar")
+	if err := os.WriteFile(jar, []byte("PK\x03\x04 not really a jar"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Svc.CreateJob(e.Ctx, api.CreateJobRequest{Name: "dedup", Cluster: "sim", Kind: model.KindJAR,
+		Spec: model.Spec{JarPath: jar, EntryClass: "com.acme.Dedup"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := e.Act("dedup", model.CmdSubmit, 0)
+	if c.State != model.CmdSucceeded {
+		t.Fatalf("submit: %s %s", c.State, c.Error)
+	}
+	raw, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proxies []string
+	for _, kv := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(kv, "HADOOP_PROXY_USER="); ok {
+			proxies = append(proxies, v)
+		}
+	}
+	if len(proxies) != 1 || proxies[0] != c.Issuer || c.Issuer == "" {
+		t.Errorf("the client's HADOOP_PROXY_USER: %q, want only the issuer %q", proxies, c.Issuer)
+	}
+	if logged := strings.Join(coretest.LogTexts(c), "\n"); !strings.Contains(logged, "-Dsecurity.kerberos.fetch.delegation-token=false") {
+		t.Errorf("flink run does not turn delegation tokens off:\n%s", logged)
+	}
+}

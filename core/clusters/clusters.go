@@ -232,10 +232,21 @@ func NewCluster(cc Spec) (*Cluster, error) {
 // passes issuer as doAs when the cluster is set up for proxy users (and
 // issuer is a person, not the restart policy), else the cluster's own.
 func (c *Cluster) RMFor(issuer string) *yarn.ResourceManager {
-	if !c.Cfg.DoAs || issuer == "" || issuer == "policy" {
-		return c.RM
+	if u := c.ProxyUser(issuer); u != "" {
+		return c.RM.As(u)
 	}
-	return c.RM.As(issuer)
+	return c.RM
+}
+
+// ProxyUser is whom palink acts for on issuer's behalf (Hadoop's doAs,
+// a `flink run` client's HADOOP_PROXY_USER): issuer where the cluster is
+// set up for proxy users and issuer is a person, not the restart policy;
+// else "".
+func (c *Cluster) ProxyUser(issuer string) string {
+	if !c.Cfg.DoAs || issuer == "" || issuer == "policy" {
+		return ""
+	}
+	return issuer
 }
 
 // Flink returns a JobManager client for a running application. Reads go

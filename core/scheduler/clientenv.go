@@ -28,8 +28,9 @@ var clientPassed = []string{
 
 // clientEnv is the environment of the exec deployer's client on cluster
 // cl: the passed variables palink has, LC_* settings, then the cluster's
-// deploy.env, which the admin wrote and which wins.
-func clientEnv(cl *clusters.Cluster) []string {
+// deploy.env, which the admin wrote and which wins; and for a proxy user
+// (doAs), HADOOP_PROXY_USER, which Hadoop's client login reads.
+func clientEnv(cl *clusters.Cluster, proxy string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
@@ -38,7 +39,12 @@ func clientEnv(cl *clusters.Cluster) []string {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(cl.Cfg.Deploy.Env)) {
-		env = append(env, k+"="+cl.Cfg.Deploy.Env[k])
+		if k != "HADOOP_PROXY_USER" || proxy == "" {
+			env = append(env, k+"="+cl.Cfg.Deploy.Env[k])
+		}
+	}
+	if proxy != "" {
+		env = append(env, "HADOOP_PROXY_USER="+proxy)
 	}
 	return env
 }

@@ -64,7 +64,7 @@ func (x *execution) runSQL(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		props[k] = sub(v)
 	}
 	injected.udfs.AddProperties(props)
-	forced(props, cl)
+	forced(props, cl, "") // the gateway submits as itself
 	props["execution.target"] = cl.Cfg.Deploy.Mode
 	props["yarn.application.name"] = j.Name
 	props["yarn.tags"] = strings.Join(clusters.SubmissionTags(x.s.storeID, j.ID, x.id), ",")

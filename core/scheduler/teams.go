@@ -29,10 +29,16 @@ func actingCluster(ctx context.Context, s *Scheduler, j model.Job) (*clusters.Cl
 	return cl.As(model.OwnerOf(teams, j.Cluster, model.JobQueue(cl.Cfg.Deploy.Queue, j.Config))), nil
 }
 
-// forced sets the properties a job's config may not override.
-func forced(props map[string]string, cl *clusters.Cluster) map[string]string {
+// forced sets the properties a job's config may not override: the
+// cluster's (its team's) Kerberos login, and where the client acts for a
+// proxy user, no delegation tokens of the login's own — Flink submits as a
+// Hadoop proxy user only so (FLINK-31109).
+func forced(props map[string]string, cl *clusters.Cluster, proxy string) map[string]string {
 	for k, v := range cl.Cfg.Deploy.Forced {
 		props[k] = v
+	}
+	if proxy != "" {
+		props["security.kerberos.fetch.delegation-token"] = "false"
 	}
 	return props
 }
