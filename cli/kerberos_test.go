@@ -66,11 +66,22 @@ func TestSimKerberosCommand(t *testing.T) {
 	}
 	e.mustRun("jobs")
 
-	// The same cluster, configured for simple authentication.
+	// A team with a principal of its own: the RM is tried as it too.
 	text, err := os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	teams := string(text)
+	at := strings.Index(teams, "        krb5_conf: ")
+	eol := at + strings.Index(teams[at:], "\n") + 1
+	teams = teams[:eol] + "      teams:\n        payments:\n          principal: viewer@PALINK.TEST\n          keytab: " +
+		filepath.Join(dir, "realm", "viewer.keytab") + "\n" + teams[eol:]
+	got = (&cliEnv{t: t, config: writeTemp(t, "teams.yaml", teams)}).mustRun("config", "check", "--connect")
+	if want := "auth kerberos viewer@PALINK.TEST  tls verified  ok"; !strings.Contains(got, "sim  rm as team payments") || !strings.Contains(got, want) {
+		t.Errorf("config check --connect with a team's principal lacks its line (%q):\n%s", want, got)
+	}
+
+	// The same cluster, configured for simple authentication.
 	s := string(text)
 	i, j := strings.Index(s, "    # The RM and its web proxy"), strings.Index(s, "    # The RMs serve HTTPS")
 	plain := &cliEnv{t: t, config: writeTemp(t, "plain.yaml", s[:i]+"    user: ops\n"+s[j:])}

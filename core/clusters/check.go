@@ -14,7 +14,7 @@ import (
 // whether it answered.
 type EndpointCheck struct {
 	Cluster  string `json:"cluster"`
-	Endpoint string `json:"endpoint"` // "rm", "rm web proxy", "sql gateway"
+	Endpoint string `json:"endpoint"` // "rm", "rm web proxy", "sql gateway", "rm as team T"
 	URL      string `json:"url"`
 	// Auth is "kerberos PRINCIPAL", "simple USER", "basic USER" or "none".
 	Auth string `json:"auth"`
@@ -30,19 +30,22 @@ type EndpointCheck struct {
 
 // CheckEndpoints tries each endpoint of the cluster once: every RM's
 // cluster info, the web proxy (the JobManager of a running Flink
-// application, when there is one) and the SQL Gateway's info.
+// application, when there is one) and the SQL Gateway's info; and the
+// active RM as each team with an identity of its own (auth.teams).
 func (c *Cluster) CheckEndpoints(ctx context.Context) []EndpointCheck {
 	var out []EndpointCheck
-	check := func(endpoint, base string, try func() error) {
-		e := EndpointCheck{Cluster: c.Name, Endpoint: endpoint, URL: base, Auth: c.authFor(base), TLS: c.tlsFor(base)}
+	checkAs := func(v *Cluster, endpoint, base string, try func() error) {
+		e := EndpointCheck{Cluster: c.Name, Endpoint: endpoint, URL: base, Auth: v.authFor(base), TLS: v.tlsFor(base)}
 		if err := try(); err != nil {
 			e.Error = err.Error()
 		} else {
 			e.OK = true
 		}
-		e.Auth = c.authFor(base) // Kerberos may have been asked for on the way
+		e.Auth = v.authFor(base) // Kerberos may have been asked for on the way
 		out = append(out, e)
 	}
+	check := func(endpoint, base string, try func() error) { checkAs(c, endpoint, base, try) }
+
 	for _, a := range c.RM.Addresses() {
 		check("rm", a, func() error {
 			rm, err := yarn.NewResourceManager([]string{a}, c.opts)
@@ -82,6 +85,13 @@ func (c *Cluster) CheckEndpoints(ctx context.Context) []EndpointCheck {
 	if c.Gateway != nil {
 		check("sql gateway", c.Gateway.Base(), func() error {
 			_, err := c.Gateway.Info(ctx)
+			return err
+		})
+	}
+	for _, team := range c.Teams() {
+		v := c.teams[team]
+		checkAs(v, "rm as team "+team, v.RM.Active(), func() error {
+			_, err := v.RM.ClusterInfo(ctx)
 			return err
 		})
 	}
