@@ -337,12 +337,12 @@ func Common(a, b Type) Type {
 		}
 		return b.Nullable()
 	case a.IsString() && b.IsString():
-		if a.Kind == Char && b.Kind == Char {
-			// Calcite's least restrictive CHARs: the longer, and the shorter
-			// value is padded ('x' and 'yy' give 'x ').
-			return Type{Kind: Char, Precision: max(a.Precision, b.Precision)}
-		}
-		return Type{Kind: Varchar, Precision: max(a.Precision, b.Precision)}
+		// CHARs of different lengths too give a VARCHAR, nothing padded:
+		// Flink's type factory converts ragged unions to varying
+		// (FlinkTypeFactory.shouldConvertRaggedUnionTypesToVarying), where
+		// Calcite's default would pad 'x' to 'x ' beside 'yy'. CHARs of
+		// one length are Equal, above.
+		return Type{Kind: Varchar, Precision: max(a.Precision, b.Precision), NotNull: a.NotNull && b.NotNull}
 	case (a.Kind == Binary || a.Kind == Varbinary) && (b.Kind == Binary || b.Kind == Varbinary):
 		return Type{Kind: Varbinary, Precision: max(a.Precision, b.Precision)}
 	case a.IsTimestamp() && b.IsTimestamp():
