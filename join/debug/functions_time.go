@@ -2,6 +2,7 @@ package debug
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -46,7 +47,9 @@ func init() {
 			}
 			t, err := value.ParsePattern(x.str(a, 0), pattern)
 			if err != nil {
-				return int64(-9223372036854775808 / 1000), nil // Long.MIN_VALUE / 1000, as Flink on a bad string
+				// Flink's DateTimeUtils.unixTimestamp returns Long.MIN_VALUE
+				// itself for a string it cannot parse (not divided by 1000).
+				return int64(math.MinInt64), nil
 			}
 			return wallIn(t, x.rt.zone).Unix(), nil
 		}},

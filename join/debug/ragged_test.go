@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRaggedCharLiteralsAreVarchar: Flink's type factory makes the common
@@ -41,4 +42,15 @@ SELECT 'a' AS v UNION ALL SELECT 'bcd';`
 		}
 	}
 	expect(t, "UNION ALL", final(res.Sinks[1]), []string{"+I[a]", "+I[bcd]"})
+}
+
+// TestUnixTimestampOfABadString: UNIX_TIMESTAMP of a string its pattern
+// does not parse is Long.MIN_VALUE, as Flink's DateTimeUtils returns it.
+func TestUnixTimestampOfABadString(t *testing.T) {
+	res, err := runSQL(context.Background(), `SELECT UNIX_TIMESTAMP('not a date') AS a, UNIX_TIMESTAMP('2024-01-31', 'yyyy-MM-dd') > 0 AS b;`,
+		Options{Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, "UNIX_TIMESTAMP", final(res.Sinks[0]), []string{"+I[-9223372036854775808, TRUE]"})
 }
