@@ -35,7 +35,7 @@ func newCDC(l *lines, t Table, opt func(string) string, kind cdcKind) (*cdcReade
 	r := &cdcReader{lines: l, t: t, kind: kind, ignore: isTrue(opt("ignore-parse-errors"))}
 	iso := strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601")
 	for _, c := range t.Columns {
-		r.conv = append(r.conv, jsonConverter(c.Type, iso))
+		r.conv = append(r.conv, jsonConverter(c.Type, iso, tableHasDecimal(t.Columns)))
 	}
 	for key, re := range map[string]**regexp.Regexp{"database.include": &r.db, "table.include": &r.tab} {
 		if p := opt(key); p != "" {
@@ -245,7 +245,7 @@ func newUpsert(l *lines, t Table) (*upsertReader, error) {
 	r := &upsertReader{lines: l, t: t}
 	iso := strings.EqualFold(t.Options["value.json.timestamp-format.standard"], "ISO-8601")
 	for _, c := range t.Columns {
-		r.conv = append(r.conv, jsonConverter(c.Type, iso))
+		r.conv = append(r.conv, jsonConverter(c.Type, iso, tableHasDecimal(t.Columns)))
 	}
 	return r, nil
 }

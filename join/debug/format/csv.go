@@ -164,9 +164,14 @@ func (r *csvReader) row(rec []string) (value.Row, error) {
 	return row, nil
 }
 
-// fieldValue reads a text field as a value of type t.
+// fieldValue reads a text field as a value of type t. Numbers and
+// booleans are read as Flink's CsvToRowDataConverters read them, with
+// Java's parsers (the json format's text converters): "3.7" is no INT and
+// "yes" is FALSE, where a SQL CAST would take both.
 func fieldValue(s string, t value.Type, arrSep string) (any, error) {
 	switch t.Kind {
+	case value.TinyInt, value.SmallInt, value.Int, value.BigInt, value.Float, value.Double, value.Decimal, value.Boolean:
+		return textConverter(t, false)(s)
 	case value.Timestamp, value.TimestampLTZ:
 		ts, err := value.ParseLenient(s)
 		if err != nil {

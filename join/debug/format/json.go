@@ -21,6 +21,7 @@ type jsonReader struct {
 	t        Table
 	conv     []converter
 	fromText []func(string) (any, error) // a scalar column's converter from its JSON text; nil: conv
+	fromNum  []func(string) (any, error) // the same from a JSON number as written (numberConverter)
 	fields   *fields
 	spans    []span
 	ignore   bool // json.ignore-parse-errors: skip a row that does not parse
@@ -36,9 +37,11 @@ func newJSON(l *lines, t Table, opt func(string) string) (*jsonReader, error) {
 		return nil, fmt.Errorf("table %s: fail-on-missing-field and ignore-parse-errors shouldn't both be true", t.Name)
 	}
 	iso := strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601")
+	big := tableHasDecimal(t.Columns)
 	for _, c := range t.Columns {
-		r.conv = append(r.conv, jsonConverter(c.Type, iso))
+		r.conv = append(r.conv, jsonConverter(c.Type, iso, big))
 		r.fromText = append(r.fromText, textConverter(c.Type, iso))
+		r.fromNum = append(r.fromNum, numberConverter(c.Type, iso, big))
 	}
 	r.fields, r.spans = newFields(t.Columns), make([]span, len(t.Columns))
 	return r, nil
@@ -156,7 +159,12 @@ func textConverter(t value.Type, iso bool) func(string) (any, error) {
 				return nil, fmt.Errorf("For input string: \"%s\"", s)
 			}
 			if n < lo || n > hi {
-				return nil, fmt.Errorf("Value out of range: \"%s\"", s)
+				// Integer.parseInt and Long.parseLong say so of an overflow;
+				// Byte.parseByte and Short.parseShort say it is out of range.
+				if t.Kind == value.Int || t.Kind == value.BigInt {
+					return nil, fmt.Errorf("For input string: \"%s\"", s)
+				}
+				return nil, fmt.Errorf("Value out of range. Value:\"%s\" Radix:10", s)
 			}
 			return n, nil
 		}
@@ -208,8 +216,9 @@ func textConverter(t value.Type, iso bool) func(string) (any, error) {
 	return nil
 }
 
-// jsonConverter follows Flink's JsonToRowDataConverters for type t.
-func jsonConverter(t value.Type, iso bool) converter {
+// jsonConverter follows Flink's JsonToRowDataConverters for type t;
+// bigFloats: the table has a DECIMAL (numberConverter).
+func jsonConverter(t value.Type, iso, bigFloats bool) converter {
 	nullable := func(f converter) converter {
 		return func(v any) (any, error) {
 			if v == nil {
@@ -227,11 +236,17 @@ func jsonConverter(t value.Type, iso bool) converter {
 		})
 	}
 	if f := textConverter(t, iso); f != nil {
-		return nullable(func(v any) (any, error) { return f(text(v)) })
+		num := numberConverter(t, iso, bigFloats)
+		return nullable(func(v any) (any, error) {
+			if n, ok := v.(json.Number); ok {
+				return num(string(n))
+			}
+			return f(text(v))
+		})
 	}
 	switch t.Kind {
 	case value.ArrayKind, value.MultisetKind:
-		elem := jsonConverter(*t.Elem, iso)
+		elem := jsonConverter(*t.Elem, iso, bigFloats)
 		return nullable(func(v any) (any, error) {
 			a, ok := v.([]any)
 			if !ok {
@@ -257,7 +272,7 @@ func jsonConverter(t value.Type, iso bool) converter {
 			return out, nil
 		})
 	case value.MapKind:
-		key, val := jsonConverter(*t.Elem, iso), jsonConverter(*t.Val, iso)
+		key, val := jsonConverter(*t.Elem, iso, bigFloats), jsonConverter(*t.Val, iso, bigFloats)
 		return nullable(func(v any) (any, error) {
 			o, ok := v.(map[string]any)
 			if !ok {
@@ -282,7 +297,7 @@ func jsonConverter(t value.Type, iso bool) converter {
 		conv := make([]converter, len(t.Fields))
 		for i, f := range t.Fields {
 			cols[i] = Column{Name: f.Name, Type: f.Type}
-			conv[i] = jsonConverter(f.Type, iso)
+			conv[i] = jsonConverter(f.Type, iso, bigFloats)
 		}
 		return nullable(func(v any) (any, error) {
 			o, ok := v.(map[string]any)

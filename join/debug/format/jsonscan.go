@@ -123,7 +123,7 @@ func (r *jsonReader) spanValue(i int, s string, sp span) (any, error) {
 		}
 		return r.conv[i](text)
 	case '0':
-		if f := r.fromText[i]; f != nil {
+		if f := r.fromNum[i]; f != nil {
 			return f(text)
 		}
 		return r.conv[i](json.Number(text))
