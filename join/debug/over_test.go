@@ -54,3 +54,35 @@ WINDOW w AS (ORDER BY bidtime)`, files).Sinks[0]
 		t.Errorf("%v", err)
 	}
 }
+
+// TestOverBoundedLateness: with a bounded frame Flink drops a row only if
+// its time is at or before the last time its partition already emitted
+// (RowTimeRowsBoundedPrecedingFunction's lastTriggeringTs), never by the
+// watermark: a row behind the watermark of a partition that has not yet
+// emitted that far waits for the watermark's next advance. An unbounded
+// frame drops by the watermark. The watermark follows every row.
+func TestOverBoundedLateness(t *testing.T) {
+	ddl := `CREATE TABLE ev (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'format' = 'json');
+`
+	data := map[string]string{"ev.jsonl": `{"k": "a", "v": 1, "ts": "2024-01-01 10:00:01"}
+{"k": "b", "v": 2, "ts": "2024-01-01 10:00:05"}
+{"k": "a", "v": 3, "ts": "2024-01-01 10:00:03"}
+{"k": "a", "v": 4, "ts": "2024-01-01 10:00:00"}
+{"k": "b", "v": 5, "ts": "2024-01-01 10:00:06"}
+{"k": "c", "v": 6, "ts": "2024-01-01 10:00:02"}
+{"k": "b", "v": 7, "ts": "2024-01-01 10:00:04"}
+{"k": "a", "v": 8, "ts": "2024-01-01 10:00:07"}
+{"k": "c", "v": 9, "ts": "2024-01-01 10:00:08"}
+`}
+	// a: 1 (emitted at the watermark 10:00:05), 3 (behind it, but after a's
+	// 10:00:01: kept), 4 (at 10:00:00, before a's 10:00:03: dropped), 8;
+	// b: 2, 5, 7 (before b's 10:00:05: dropped); c: 6 (behind the
+	// watermark, c never emitted: kept), 9.
+	res := run(t, ddl+`SELECT k, v, SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM ev`, data)
+	expect(t, "ROWS", final(res.Sinks[0]), sorted([]string{"+I[a, 1, 1]", "+I[a, 3, 4]", "+I[a, 8, 11]", "+I[b, 2, 2]", "+I[b, 5, 7]", "+I[c, 6, 6]", "+I[c, 9, 15]"}))
+	res = run(t, ddl+`SELECT k, v, SUM(v) OVER (PARTITION BY k ORDER BY ts RANGE BETWEEN INTERVAL '2' SECOND PRECEDING AND CURRENT ROW) AS s FROM ev`, data)
+	expect(t, "RANGE", final(res.Sinks[0]), sorted([]string{"+I[a, 1, 1]", "+I[a, 3, 4]", "+I[a, 8, 8]", "+I[b, 2, 2]", "+I[b, 5, 7]", "+I[c, 6, 6]", "+I[c, 9, 9]"}))
+	// Unbounded: behind the watermark is late (a's 3 and 4, c's 6, b's 7).
+	res = run(t, ddl+`SELECT k, v, SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s FROM ev`, data)
+	expect(t, "unbounded", final(res.Sinks[0]), sorted([]string{"+I[a, 1, 1]", "+I[a, 8, 9]", "+I[b, 2, 2]", "+I[b, 5, 7]", "+I[c, 9, 9]"}))
+}

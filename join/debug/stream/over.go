@@ -11,8 +11,13 @@ import (
 // (UNBOUNDED PRECEDING), the Preceding rows before it (ROWS), or those at
 // most Preceding milliseconds older (RANGE). By event time rows wait for
 // the watermark and are taken in time order (under RANGE the rows of one
-// time share their results); a row at or before a watermark already passed
-// is late and dropped. By processing time each row is emitted as it comes.
+// time share their results). Which row is late and dropped follows Flink's
+// functions: with an unbounded frame one at or before the watermark
+// (AbstractRowTimeUnboundedPrecedingOver); with a bounded frame only one at
+// or before the last time its partition already emitted (0 before any),
+// whatever the watermark (RowTime{Rows,Range}BoundedPrecedingFunction's
+// lastTriggeringTs): such a row waits for the watermark's next advance. By
+// processing time each row is emitted as it comes.
 type Over struct {
 	Partition []int
 	// Time is the rowtime column; -1: processing time.
@@ -34,6 +39,7 @@ type overPart struct {
 	accs    []acc
 	frame   []Rec // rows in the frame, oldest first (bounded frames)
 	pending []Rec // rows waiting for the watermark
+	fired   int64 // the time of the rows last emitted (bounded frames)
 }
 
 // NewOver is an OVER aggregation.
@@ -68,11 +74,15 @@ func (o *Over) Push(r Rec) error {
 	if o.Time < 0 {
 		return o.process(o.part(r), []Rec{r})
 	}
-	if _, ok := Millis(r.Row[o.Time]); !ok || o.ts(r) <= o.wm {
+	if _, ok := Millis(r.Row[o.Time]); !ok || o.Preceding < 0 && o.ts(r) <= o.wm {
 		o.late++
 		return nil
 	}
 	p := o.part(r)
+	if o.Preceding >= 0 && o.ts(r) <= p.fired {
+		o.late++
+		return nil
+	}
 	p.pending = append(p.pending, r)
 	return nil
 }
@@ -159,7 +169,12 @@ func (o *Over) Watermark(ts int64) error {
 	if ts == Idle || o.Time < 0 {
 		return o.Out.Watermark(ts)
 	}
-	o.wm = max(o.wm, ts)
+	if ts <= o.wm {
+		// Flink's timers fire as the watermark advances: a row taken at
+		// or behind it (a bounded frame's) waits for the next advance.
+		return o.Out.Watermark(ts)
+	}
+	o.wm = ts
 	for _, k := range o.order {
 		p := o.parts[k]
 		var due, keep []Rec
@@ -182,6 +197,7 @@ func (o *Over) Watermark(ts int64) error {
 			if err := o.process(p, due[:n]); err != nil {
 				return err
 			}
+			p.fired = o.ts(due[n-1])
 			due = due[n:]
 		}
 	}
