@@ -99,7 +99,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 						return err
 					}
 				}
-				dbg = newDebugger(cfg)
+				dbg = newDebugger(cfg, g.logger(false))
 			}
 			req := api.DebugRequest{SQL: src, File: args[0], Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -120,7 +121,7 @@ func runTUI(cmd *cobra.Command, g *globals) error {
 		}
 	}
 	err = tui.Run(ctx, e.svc, tui.Options{Context: contextName(e), Version: buildVersion(), ReadOnly: g.readOnly,
-		Scope: g.cluster, Debugger: newDebugger(e.cfg), FlinkVersions: flinkVersions(e.cfg)})
+		Scope: g.cluster, Debugger: newDebugger(e.cfg, e.log), FlinkVersions: flinkVersions(e.cfg)})
 	stopBG()
 	<-done
 	return err
@@ -147,7 +148,11 @@ func since(t time.Time) string {
 // ctrl-d and `palink debug` alike (the data files and the lookup databases
 // are this user's, even when the service is an agent's), with the
 // config's sample directories and database redirects (cfg may be nil).
-func newDebugger(cfg *config.Config) api.DebugBench { return options.Debugger(cfg) }
+// newDebugger is where debug runs happen; what database drivers would
+// print goes to log.
+func newDebugger(cfg *config.Config, log *slog.Logger) api.DebugBench {
+	return options.Debugger(cfg, log)
+}
 
 // contextName names what the TUI works on in its header, as k9s names its
 // context: the config file ("prod" for ~/…/prod.yaml, "default" for the

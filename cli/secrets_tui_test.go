@@ -31,7 +31,7 @@ func tourTUI(t *testing.T, e *cliEnv, p planted, ctx context.Context) {
 	rec := &frames{}
 	// The real program loop (its renderer, the real Cmds, the change
 	// stream), keys sent as a terminal's.
-	prog := tea.NewProgram(recorder{Model: tui.New(tctx, env.svc, tui.Options{Context: "test", User: "ops", Debugger: newDebugger(env.cfg)}), f: rec},
+	prog := tea.NewProgram(recorder{Model: tui.New(tctx, env.svc, tui.Options{Context: "test", User: "ops", Debugger: newDebugger(env.cfg, nil)}), f: rec},
 		tea.WithContext(tctx), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(160, 50), tea.WithoutSignalHandler())
 	done := make(chan error, 1)
 	go func() { _, err := prog.Run(); done <- err }()

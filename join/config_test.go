@@ -3,6 +3,8 @@ package join
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -101,20 +103,24 @@ func TestParseSourceOptions(t *testing.T) {
 }
 
 func TestConnect(t *testing.T) {
+	dim := filepath.Join(t.TempDir(), "dim?1.db")
+	if err := os.WriteFile(dim, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ url, user, pass, driver, dsn string }{
 		{"jdbc:postgresql://db.example:5433/crm?sslmode=disable&currentSchema=dim&loggerLevel=OFF", "reader", "s3cr:t", "pgx",
 			"postgres://reader:s3cr%3At@db.example:5433/crm?search_path=dim&sslmode=disable"},
 		{"jdbc:postgresql://db/crm?user=u&password=p", "", "", "pgx", "postgres://u:p@db/crm"},
 		{"jdbc:mysql://db/shop?useSSL=false", "u", "p", "mysql", "u:p@tcp(db:3306)/shop?parseTime=true"},
 		{"jdbc:mariadb://db:3307/shop", "u", "p", "mysql", "u:p@tcp(db:3307)/shop?parseTime=true"},
-		{"jdbc:sqlite:/var/lib/dim.db", "", "", "sqlite", "/var/lib/dim.db"},
+		{"jdbc:sqlite:" + dim, "", "", "sqlite", "file:" + strings.Replace(dim, "?", "%3f", 1) + "?mode=ro"}, // read-only
 	} {
 		d, dsn, err := connect(tc.url, tc.user, tc.pass)
 		if err != nil || d.driver != tc.driver || dsn != tc.dsn {
 			t.Errorf("%s: %s %q, %v; want %s %q", tc.url, d.driver, dsn, err, tc.driver, tc.dsn)
 		}
 	}
-	for _, bad := range []string{"postgresql://db/x", "jdbc:oracle:thin:@db:1521/x", "jdbc:sqlite:", "jdbc:mysql:///x",
+	for _, bad := range []string{"postgresql://db/x", "jdbc:oracle:thin:@db:1521/x", "jdbc:sqlite:", "jdbc:sqlite:/no/such/dim.db", "jdbc:mysql:///x",
 		"jdbc:mysql://db/x?connectionTimeZone=Europe/Paris"} {
 		if _, _, err := connect(bad, "", ""); err == nil {
 			t.Errorf("%s accepted", bad)

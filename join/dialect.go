@@ -1,10 +1,13 @@
 package join
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -38,8 +41,46 @@ func quoteDouble(id string) string { return `"` + strings.ReplaceAll(id, `"`, `"
 // quoteBacktick quotes an identifier as MySQL and SQLite do.
 func quoteBacktick(id string) string { return "`" + strings.ReplaceAll(id, "`", "``") + "`" }
 
+// openDB opens the database a JDBC URL names (connect), connecting within
+// connectTimeout and with what its driver would print sent to log.
+func openDB(jdbcURL, user, password string, connectTimeout time.Duration, log *slog.Logger) (dialect, *sql.DB, error) {
+	d, dsn, err := connectWith(jdbcURL, user, password, connectTimeout)
+	if err != nil {
+		return d, nil, err
+	}
+	if d.driver != mysqlDB.driver {
+		db, err := sql.Open(d.driver, dsn)
+		return d, db, err
+	}
+	// A logger is no DSN parameter: it goes in through a connector.
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return d, nil, err
+	}
+	cfg.Logger = driverLog{log}
+	c, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return d, nil, err
+	}
+	return d, sql.OpenDB(c), nil
+}
+
+// driverLog is a MySQL driver's Logger writing to a slog.Logger (nil:
+// nowhere) instead of the driver's own stderr.
+type driverLog struct{ log *slog.Logger }
+
+func (l driverLog) Print(v ...any) {
+	if l.log != nil {
+		l.log.Warn("mysql driver", "message", strings.TrimSpace(fmt.Sprint(v...)))
+	}
+}
+
 // connect turns a JDBC URL and credentials into a database/sql data source.
 func connect(jdbcURL, user, password string) (dialect, string, error) {
+	return connectWith(jdbcURL, user, password, 0)
+}
+
+func connectWith(jdbcURL, user, password string, connectTimeout time.Duration) (dialect, string, error) {
 	rest, ok := strings.CutPrefix(jdbcURL, "jdbc:")
 	if !ok {
 		return dialect{}, "", errors.New("url does not start with 'jdbc:'")
@@ -51,7 +92,13 @@ func connect(jdbcURL, user, password string) (dialect, string, error) {
 		if path == "" {
 			return dialect{}, "", errors.New("jdbc:sqlite: url names no file")
 		}
-		return sqlite, path, nil
+		// Read-only: a lookup never writes, and SQLite would otherwise
+		// create a missing file and then find no table in it.
+		if _, err := os.Stat(path); err != nil {
+			return dialect{}, "", fmt.Errorf("jdbc:sqlite:%s: no such database file (a lookup reads an existing one)", path)
+		}
+		// An SQLite URI filename: what would end the path is escaped.
+		return sqlite, "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?mode=ro", nil
 	case "postgresql", "mysql", "mariadb":
 	default:
 		return dialect{}, "", fmt.Errorf("unsupported database '%s' (want postgresql, mysql, mariadb or sqlite)", scheme)
@@ -90,6 +137,9 @@ func connect(jdbcURL, user, password string) (dialect, string, error) {
 				}
 			}
 		}
+		if connectTimeout > 0 && params.Get("connect_timeout") == "" {
+			params.Set("connect_timeout", strconv.Itoa(max(1, int((connectTimeout+time.Second-1)/time.Second))))
+		}
 		pg.RawQuery = params.Encode()
 		return postgres, pg.String(), nil
 	}
@@ -100,6 +150,7 @@ func connect(jdbcURL, user, password string) (dialect, string, error) {
 		cfg.Addr = net.JoinHostPort(u.Hostname(), "3306")
 	}
 	cfg.ParseTime, cfg.Loc = true, time.UTC
+	cfg.Timeout = connectTimeout
 	if tz := q.Get("connectionTimeZone"); tz != "" && tz != "UTC" {
 		return dialect{}, "", fmt.Errorf("connectionTimeZone=%s: local runs read timestamps as UTC", tz)
 	}

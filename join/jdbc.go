@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -43,6 +44,14 @@ type SourceOptions struct {
 	Password   string        // never logged nor put in an error
 	Cache      *CacheOptions // nil: 'lookup.cache' = 'NONE'
 	MaxRetries int           // 'lookup.max-retries': attempts after a failed query
+	// ConnectTimeout bounds connecting to the database and preparing the
+	// lookup query (the job's lookup timeout; 0: DefaultTimeout), so that
+	// an unreachable host is said within it, not after the OS gives up.
+	ConnectTimeout time.Duration
+	// Log takes what a database driver would print itself (MySQL's
+	// driver writes its own lines to stderr); nil: dropped. The error the
+	// lookup returns says what went wrong either way.
+	Log *slog.Logger
 }
 
 // ParseSourceOptions reads the WITH options of a lookup table. Options it
@@ -222,13 +231,17 @@ func OpenSource(ctx context.Context, opts SourceOptions, table Table, capacity i
 		}
 		s.cache = c
 	}
-	d, dsn, err := connect(opts.URL, opts.Username, opts.Password)
+	timeout := opts.ConnectTimeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	d, db, err := openDB(opts.URL, opts.Username, opts.Password, timeout, opts.Log)
 	if err != nil {
 		return fail(err)
 	}
-	if s.db, err = sql.Open(d.driver, dsn); err != nil {
-		return fail(err)
-	}
+	s.db = db
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	capacity = max(capacity, 1)
 	s.db.SetMaxOpenConns(capacity)
 	s.db.SetMaxIdleConns(capacity)
@@ -243,6 +256,9 @@ func OpenSource(ctx context.Context, opts SourceOptions, table Table, capacity i
 		query = selectByKeys(d, opts.TableName, table)
 	}
 	if s.stmt, err = s.db.PrepareContext(ctx, query); err != nil {
+		if ctx.Err() != nil {
+			return fail(fmt.Errorf("%s did not answer within %s (the lookup timeout): %w", d.name, timeout, err))
+		}
 		return fail(fmt.Errorf("prepare %s on %s: %w", query, d.name, err))
 	}
 	return s, nil

@@ -3,6 +3,7 @@ package localrun
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -45,6 +46,9 @@ type Debugger struct {
 	// Build is how a secret variable's command runs (config build:): in
 	// an environment built from nothing, never as root.
 	Build sandbox.Policy
+	// Log takes what database drivers would print on their own; nil:
+	// dropped.
+	Log *slog.Logger
 }
 
 var (
@@ -152,6 +156,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 		res, err = debug.Run(runCtx, prep.job, debug.Options{
 			Data:       r.Data,
 			Databases:  d.Databases,
+			Log:        d.Log,
 			Limit:      r.Limit,
 			Out:        r.Out,
 			Mask:       vars.JSONMask(),

@@ -8,6 +8,7 @@ import (
 	"github.com/palink/palink/core/decide"
 	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/core/observe"
+	"log/slog"
 )
 
 // FromConfig is core's options as the config file sets them.
@@ -104,9 +105,9 @@ func BuildPolicy(cfg *config.Config) core.BuildPolicy {
 // Debugger is where debug runs happen, in this process, with the config's
 // sample directories, database redirects and build policy (for a secret
 // variable's command); cfg nil: none of them.
-func Debugger(cfg *config.Config) api.DebugBench {
+func Debugger(cfg *config.Config, log *slog.Logger) api.DebugBench {
 	if cfg == nil {
-		return &localrun.Debugger{}
+		return &localrun.Debugger{Log: log}
 	}
-	return &localrun.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: BuildPolicy(cfg)}
+	return &localrun.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: BuildPolicy(cfg), Log: log}
 }

@@ -82,6 +82,7 @@ func (d joins) planJoin(ctx context.Context, j *ast.Join, ctes map[string]*cte, 
 	if to, ok := d.opts.Databases[srcOpts.URL]; ok {
 		srcOpts.URL = to
 	}
+	srcOpts.ConnectTimeout, srcOpts.Log = cfg.Options.Timeout, d.opts.Log
 	src, err := join.OpenSource(ctx, srcOpts, join.Table{Name: t.name, Columns: t.physical, Keys: on.keys}, cfg.Options.Capacity)
 	if err != nil {
 		return nil, err

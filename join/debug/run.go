@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -30,6 +31,10 @@ type Options struct {
 	// queries instead (a staging copy, a local SQLite file), so that trying
 	// a job never needs production's database.
 	Databases map[string]string
+	// Log takes what the lookup tables' database drivers would print on
+	// their own (MySQL's writes to stderr); nil: dropped. A failed lookup
+	// says what went wrong either way.
+	Log *slog.Logger
 	// Now is the processing-time clock's reading when the run starts
 	// (PROCTIME(), CURRENT_TIMESTAMP); nil: the wall clock.
 	Now func() time.Time
