@@ -155,6 +155,9 @@ type DebugEvent struct {
 	// Lookups are the lookup joins: their tables at DebugStarted, what
 	// they did at DebugFinished.
 	Lookups []DebugLookup
+	// Skipped (DebugFinished) are the sources whose ignore-parse-errors
+	// passed over records or fields.
+	Skipped []DebugSkipped
 	// Read (DebugProgress and DebugFinished) counts the rows read so far,
 	// by source table.
 	Read map[string]int64
@@ -233,6 +236,16 @@ type DebugRow struct {
 	Input int64
 	// Lookup is how long that input's lookups took; 0 without a lookup join.
 	Lookup time.Duration
+}
+
+// DebugSkipped is what one source's ignore-parse-errors passed over,
+// which Flink counts nowhere: the records that did not parse (skipped),
+// the fields that did not read as their column's type (NULL in a kept
+// row), and the first lines of either.
+type DebugSkipped struct {
+	Table, File  string
+	Rows, Fields int64
+	Lines        []int64
 }
 
 // DebugLookup is one lookup join of the run.

@@ -201,6 +201,9 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			}
 			fin.Sinks = append(fin.Sinks, ds)
 		}
+		for _, s := range res.Skipped {
+			fin.Skipped = append(fin.Skipped, api.DebugSkipped{Table: s.Table, File: s.File, Rows: s.Rows, Fields: s.Fields, Lines: s.Lines})
+		}
 		for i, l := range res.Lookups {
 			dl := api.DebugLookup{
 				Table:    l.Table,

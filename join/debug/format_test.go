@@ -23,7 +23,7 @@ func TestFormats(t *testing.T) {
 			`{"schema": {}, "payload": {"before": null, "after": {"id": 1, "name": "a"}, "op": "r"}}
 `, []string{"+I[1, a]"}},
 		{"csv options", "'format' = 'csv', 'csv.field-delimiter' = ';', 'csv.null-literal' = 'n/a', 'csv.ignore-parse-errors' = 'true'", "t.csv",
-			"1;a\nx;b\n3;n/a\n", []string{"+I[1, a]", "+I[3, NULL]"}},
+			"1;a\nx;b\n3;n/a\n", []string{"+I[1, a]", "+I[NULL, b]", "+I[3, NULL]"}},
 		{"json missing field", "'format' = 'json'", "t.jsonl", `{"id": 1}
 `, []string{"+I[1, NULL]"}},
 	} {

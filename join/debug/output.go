@@ -261,7 +261,8 @@ func (res *Result) WriteText(w io.Writer) error {
 }
 
 // WriteLookups writes what each lookup join did, one line each: lookups,
-// queries, cache hits, latency, mode and capacity; then the state each
+// queries, cache hits, latency, mode and capacity; then what sources'
+// ignore-parse-errors passed over (writeSkipped) and the state each
 // stateful operator held (writeState).
 func (res *Result) WriteLookups(w io.Writer) error {
 	for _, l := range res.Lookups {
@@ -271,6 +272,9 @@ func (res *Result) WriteLookups(w io.Writer) error {
 			strings.ToLower(l.Config.Options.Mode.String()), l.Config.Options.Capacity); err != nil {
 			return err
 		}
+	}
+	if err := res.writeSkipped(w); err != nil {
+		return err
 	}
 	return res.writeState(w)
 }
@@ -287,9 +291,11 @@ func (res *Result) WriteRows(w io.Writer, sink int) error {
 
 // WriteJSON writes the result as one JSON document, for scripts:
 // {"sinks": [{"name", "columns", "key", "rows": [{col: value}],
-// "changelog": [{"op", col: value}]}], "lookups": […], "operators": […]};
+// "changelog": [{"op", col: value}]}], "lookups": […], "operators": […],
+// "skipped": […]};
 // "rows" is the final table, "changelog" is there when the sink received
-// updates, "operators" the state of each stateful operator.
+// updates, "operators" the state of each stateful operator, "skipped" what
+// each source's ignore-parse-errors passed over.
 func (res *Result) WriteJSON(w io.Writer) error {
 	type sink struct {
 		Name      string            `json:"name"`
@@ -310,7 +316,8 @@ func (res *Result) WriteJSON(w io.Writer) error {
 		Sinks     []sink          `json:"sinks"`
 		Lookups   []lookup        `json:"lookups"`
 		Operators []operatorState `json:"operators"`
-	}{Sinks: []sink{}, Lookups: []lookup{}, Operators: res.operatorStates()}
+		Skipped   []skippedSource `json:"skipped"`
+	}{Sinks: []sink{}, Lookups: []lookup{}, Operators: res.operatorStates(), Skipped: res.skippedSources()}
 	lines := func(cols []join.Column, rows []join.Row) ([]json.RawMessage, error) {
 		var b strings.Builder
 		if err := WriteJSONLines(&b, cols, rows); err != nil {

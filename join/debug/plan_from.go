@@ -251,7 +251,18 @@ func (d sources) reader(t *tableDef, cols []format.Column, key []int) (stream.Re
 		return nil, errorAt(t.node, "source table %s (connector '%s'): give its rows with --data %s=FILE (JSON lines or CSV)",
 			t.name, t.with["connector"], t.name)
 	}
-	return format.Open(path, format.Table{Name: t.name, Columns: cols, Options: t.with, Connector: t.connector(), Format: t.format(), Key: key})
+	r, err := format.Open(path, format.Table{Name: t.name, Columns: cols, Options: t.with, Connector: t.connector(), Format: t.format(), Key: key})
+	if sk, ok := r.(format.Skipper); ok && err == nil && strings.EqualFold(strings.TrimSpace(t.with[t.format()+".ignore-parse-errors"]), "true") {
+		d.skippers = append(d.skippers, sourceSkipper{table: t.name, file: path, of: sk})
+	}
+	return r, err
+}
+
+// sourceSkipper is a source whose ignore-parse-errors passes over what
+// does not parse, for the run's report.
+type sourceSkipper struct {
+	table, file string
+	of          format.Skipper
 }
 
 // CountRows counts the rows of a data file as a debug run reads them: its

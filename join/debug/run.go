@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
 	"github.com/palink/palink/join"
+	"github.com/palink/palink/join/debug/format"
 	"github.com/palink/palink/join/debug/stream"
 )
 
@@ -105,6 +107,17 @@ type Result struct {
 	Sinks     []*Sink
 	Lookups   []*LookupReport
 	Operators []OperatorReport
+	// Skipped are the sources whose ignore-parse-errors passed over
+	// records or fields, which Flink counts nowhere.
+	Skipped []SourceSkipped
+}
+
+// SourceSkipped is what one source's ignore-parse-errors passed over: the
+// records that did not parse (skipped), the fields that did not read as
+// their column's type (NULL), and the first lines of either.
+type SourceSkipped struct {
+	Table, File string
+	format.Skipped
 }
 
 // Parse parses a job's script for Run; a script that does not parse is
@@ -157,6 +170,11 @@ func Run(ctx context.Context, script *flinksql.Script, opts Options) (*Result, e
 	}
 	d.stopLookups()
 	res.Lookups = d.lookups
+	for _, s := range d.skippers {
+		if sk := s.of.Skipped(); sk.Rows > 0 || sk.Fields > 0 {
+			res.Skipped = append(res.Skipped, SourceSkipped{Table: s.table, File: filepath.Base(s.file), Skipped: sk})
+		}
+	}
 	for _, r := range d.graph.Reports() {
 		res.Operators = append(res.Operators, OperatorReport{Name: r.Name, Rows: r.State.Rows, Bytes: r.State.Bytes,
 			PeakRows: r.Peak.Rows, PeakBytes: r.Peak.Bytes, Late: r.State.Late, Open: r.State.Open})
@@ -288,6 +306,8 @@ type runner struct {
 	mu       sync.Mutex
 	lookups  []*LookupReport
 	lookupOp []*lookupNode
+	// skippers are the sources with ignore-parse-errors on.
+	skippers []sourceSkipper
 
 	rnd    *rand.Rand
 	seeded map[int64]*rand.Rand

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,8 +56,38 @@ not json
 	ddl := func(opt string) string {
 		return "CREATE TABLE orders (id INT, usr STRING) WITH ('connector' = 'kafka', 'format' = 'json'" + opt + ");\nSELECT id, usr FROM orders"
 	}
-	s := run(t, ddl(", 'json.ignore-parse-errors' = 'true'"), map[string]string{"orders.jsonl": data}).Sinks[0]
-	expect(t, "ignored", changelog(s), []string{"+I[1, a]", "+I[3, c]"})
+	res := run(t, ddl(", 'json.ignore-parse-errors' = 'true'"), map[string]string{"orders.jsonl": data})
+	s := res.Sinks[0]
+	// Counted, with their lines, where Flink counts nothing.
+	if len(res.Skipped) != 1 || res.Skipped[0].Table != "orders" || res.Skipped[0].File != "orders.jsonl" ||
+		res.Skipped[0].Rows != 1 || res.Skipped[0].Fields != 1 || !slices.Equal(res.Skipped[0].Lines, []int64{2, 3}) {
+		t.Errorf("skipped: %+v", res.Skipped)
+	}
+	var text, doc strings.Builder
+	if err := res.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if want := "source orders (orders.jsonl): ignore-parse-errors skipped 1 record that did not parse and set 1 field that did not read to NULL, at lines 2, 3\n"; !strings.Contains(text.String(), want) {
+		t.Errorf("the run's text lacks %q:\n%s", want, text.String())
+	}
+	if err := res.WriteJSON(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"skipped": [
+    {
+      "table": "orders",
+      "file": "orders.jsonl",
+      "rows_skipped": 1,
+      "fields_nulled": 1,
+      "first_lines": [
+        2,
+        3
+      ]`; !strings.Contains(doc.String(), want) {
+		t.Errorf("-o json lacks the skipped records:\n%s", doc.String())
+	}
+	// Not JSON: skipped; a field that does not read: NULL (Flink's
+	// nullable converters under ignore-parse-errors).
+	expect(t, "ignored", changelog(s), []string{"+I[1, a]", "+I[NULL, b]", "+I[3, c]"})
 	_, err := runSQL(context.Background(), ddl(""), Options{Data: map[string]string{"orders": writeFile(t, "orders.jsonl", data)}})
 	if err == nil || !strings.Contains(err.Error(), "orders.jsonl line 2: Failed to deserialize JSON 'not json'") {
 		t.Errorf("%v", err)

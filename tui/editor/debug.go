@@ -266,8 +266,10 @@ type debugScreen struct {
 	sampled  []api.DebugSample
 	sinks    []api.DebugSink
 	lookups  []api.DebugLookup
-	read     map[string]int64
-	elapsed  time.Duration
+	// skipped are what sources' ignore-parse-errors passed over.
+	skipped []api.DebugSkipped
+	read    map[string]int64
+	elapsed time.Duration
 
 	rows      []api.DebugRow
 	total     int  // rows received, also those not kept
@@ -429,6 +431,7 @@ func (m *debugScreen) apply(ev api.DebugEvent) {
 		if len(ev.Lookups) > 0 {
 			m.lookups = ev.Lookups
 		}
+		m.skipped = ev.Skipped
 		if ev.Err != nil && !m.stopped {
 			m.err = ev.Err
 		}

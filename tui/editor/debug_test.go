@@ -361,3 +361,23 @@ func TestDebugRunSwitchesToTheFinalTable(t *testing.T) {
 	h.Type("f")
 	h.MustShow("OP  usr  n", "-U  a    1", "+U  a    2")
 }
+
+// TestDebugRunSaysWhatIgnoreParseErrorsSkipped: a source whose
+// ignore-parse-errors passed over records and fields says so above the
+// rows, with the first lines, where Flink would say nothing.
+func TestDebugRunSaysWhatIgnoreParseErrorsSkipped(t *testing.T) {
+	evs := enrichRun(nil)
+	evs[len(evs)-1].Skipped = []api.DebugSkipped{{Table: "orders", File: "orders.jsonl", Rows: 2, Fields: 1, Lines: []int64{4, 9, 12}}}
+	d := &fakeDebugger{events: evs}
+	for _, w := range []int{120, 60} {
+		h := debugHarness(t, d, w, 30)
+		openEditor(h, "orders-enrich")
+		chord(h, "ctrl+d")
+		h.Type("/data/orders.jsonl")
+		chord(h, "ctrl+d")
+		h.MustShow("⚠ orders: 2 records skipped, 1 field NULL")
+		if w >= 100 {
+			h.MustShow("⚠ orders: 2 records skipped, 1 field NULL by ignore-parse-errors (lines 4, 9, 12)")
+		}
+	}
+}

@@ -153,8 +153,28 @@ func (m *debugScreen) headLines() []string {
 			lines = append(lines, "   "+st.Error.Render(l))
 		}
 	}
+	for _, s := range m.skipped {
+		lines = append(lines, kit.Truncate(" "+st.Warn.Render("⚠ "+skippedLine(s)), w))
+	}
 	lines = append(lines, m.columnHeader())
 	return lines
+}
+
+// skippedLine says what a source's ignore-parse-errors passed over, the
+// count first so that a narrow screen keeps it.
+func skippedLine(s api.DebugSkipped) string {
+	var what []string
+	if s.Rows > 0 {
+		what = append(what, kit.Plural(int(s.Rows), "record")+" skipped")
+	}
+	if s.Fields > 0 {
+		what = append(what, kit.Plural(int(s.Fields), "field")+" NULL")
+	}
+	lines := make([]string, len(s.Lines))
+	for i, l := range s.Lines {
+		lines[i] = fmt.Sprint(l)
+	}
+	return fmt.Sprintf("%s: %s by ignore-parse-errors (lines %s)", s.Table, strings.Join(what, ", "), strings.Join(lines, ", "))
 }
 
 // inputsLines say where the run's tables came from: the catalog tables it

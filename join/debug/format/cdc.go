@@ -27,15 +27,19 @@ type cdcReader struct {
 	kind    cdcKind
 	conv    []converter
 	ignore  bool
+	skips
 	db, tab *regexp.Regexp // canal-json's and maxwell-json's include filters
 	pending []stream.Rec
 }
 
 func newCDC(l *lines, t Table, opt func(string) string, kind cdcKind) (*cdcReader, error) {
 	r := &cdcReader{lines: l, t: t, kind: kind, ignore: isTrue(opt("ignore-parse-errors"))}
-	iso := strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601")
+	o := jsonOpts{iso: strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601"), bigFloats: tableHasDecimal(t.Columns)}
+	if r.ignore {
+		o.nulled = &r.nulled
+	}
 	for _, c := range t.Columns {
-		r.conv = append(r.conv, jsonConverter(c.Type, iso, tableHasDecimal(t.Columns)))
+		r.conv = append(r.conv, jsonConverter(c.Type, o))
 	}
 	for key, re := range map[string]**regexp.Regexp{"database.include": &r.db, "table.include": &r.tab} {
 		if p := opt(key); p != "" {
@@ -58,10 +62,12 @@ func (r *cdcReader) Next() (stream.Rec, bool, error) {
 		recs, err := r.message(text)
 		if err != nil {
 			if r.ignore {
+				r.skips.row(n)
 				continue
 			}
 			return stream.Rec{}, false, lineError(r.name, n, err)
 		}
+		r.skips.fields(n)
 		for i := range recs {
 			recs[i].Src = n
 		}
@@ -243,9 +249,9 @@ func newUpsert(l *lines, t Table) (*upsertReader, error) {
 		return nil, fmt.Errorf("table %s: 'upsert-kafka' tables require to define a PRIMARY KEY constraint", t.Name)
 	}
 	r := &upsertReader{lines: l, t: t}
-	iso := strings.EqualFold(t.Options["value.json.timestamp-format.standard"], "ISO-8601")
+	o := jsonOpts{iso: strings.EqualFold(t.Options["value.json.timestamp-format.standard"], "ISO-8601"), bigFloats: tableHasDecimal(t.Columns)}
 	for _, c := range t.Columns {
-		r.conv = append(r.conv, jsonConverter(c.Type, iso, tableHasDecimal(t.Columns)))
+		r.conv = append(r.conv, jsonConverter(c.Type, o))
 	}
 	return r, nil
 }

@@ -22,6 +22,7 @@ type csvReader struct {
 	t       Table
 	at      []int // the field of each column, -1: none
 	ignore  bool
+	skips
 	null    string
 	hasNull bool
 	arrSep  string
@@ -119,6 +120,7 @@ func (r *csvReader) Next() (stream.Rec, bool, error) {
 			r.line++
 			if err != nil {
 				if r.ignore {
+					r.skips.row(r.line)
 					continue
 				}
 				return stream.Rec{}, false, fmt.Errorf("%s: %w", r.name, err)
@@ -136,10 +138,12 @@ func (r *csvReader) Next() (stream.Rec, bool, error) {
 		row, err := r.row(rec)
 		if err != nil {
 			if r.ignore {
+				r.skips.row(int64(line))
 				continue
 			}
 			return stream.Rec{}, false, fmt.Errorf("%s %s %d, %w", r.name, what, line, err)
 		}
+		r.skips.fields(int64(line))
 		return stream.Rec{Row: row, Src: int64(line)}, true, nil
 	}
 }
@@ -156,6 +160,10 @@ func (r *csvReader) row(rec []string) (value.Row, error) {
 			continue
 		}
 		v, err := fieldValue(s, c.Type, r.arrSep)
+		if err != nil && r.ignore {
+			r.nulled++ // NULL, as Flink's CsvToRowDataConverters make it
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %v", c.Name, err)
 		}

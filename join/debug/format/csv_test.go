@@ -46,8 +46,9 @@ func TestCSVOptions(t *testing.T) {
 }
 
 // TestCSVBadRecords: a field that does not read as its column's type fails
-// the run at its line and column; with csv.ignore-parse-errors the line is
-// skipped, and so is one that is not CSV.
+// the run at its line and column; with csv.ignore-parse-errors it is NULL
+// (Flink's CsvToRowDataConverters), and a line that is not CSV is
+// skipped, each counted.
 func TestCSVBadRecords(t *testing.T) {
 	cols := "id INT; name STRING"
 	data := "1,a\nx,b\n3,\"c\n"
@@ -56,11 +57,14 @@ func TestCSVBadRecords(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 	same(t, "rows before the bad one", got, []string{"+I 1 | a"})
-	got, err = read(t, table(t, "csv", cols, map[string]string{"csv.ignore-parse-errors": "true"}), "t.txt", data)
+	got, sk, err := readSkipping(t, table(t, "csv", cols, map[string]string{"csv.ignore-parse-errors": "true"}), "t.txt", data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, "with ignore-parse-errors", got, []string{"+I 1 | a"})
+	same(t, "with ignore-parse-errors", got, []string{"+I 1 | a", "+I NULL | b"})
+	if sk.Rows != 1 || sk.Fields != 1 || len(sk.Lines) != 2 || sk.Lines[0] != 2 || sk.Lines[1] != 3 {
+		t.Errorf("skipped %+v, want a field of line 2 and the row of line 3", sk)
+	}
 
 	// A .csv sample of a table of another format is read by its header,
 	// which must name every column.

@@ -24,8 +24,19 @@ type jsonReader struct {
 	fromNum  []func(string) (any, error) // the same from a JSON number as written (numberConverter)
 	fields   *fields
 	spans    []span
-	ignore   bool // json.ignore-parse-errors: skip a row that does not parse
+	ignore   bool // json.ignore-parse-errors: skip a row that does not parse, NULL a field that does not read
 	missing  bool // json.fail-on-missing-field
+	skips
+}
+
+// jsonOpts are what a json converter depends on besides its type.
+type jsonOpts struct {
+	iso       bool // timestamp-format.standard ISO-8601
+	bigFloats bool // the table has a DECIMAL (numberConverter)
+	// nulled, with ignore-parse-errors, counts the values that did not
+	// read and are NULL instead (Flink's nullable converters catch and
+	// return null); nil: such a value fails the row.
+	nulled *int64
 }
 
 // converter turns a decoded JSON value into a column's value.
@@ -36,12 +47,14 @@ func newJSON(l *lines, t Table, opt func(string) string) (*jsonReader, error) {
 	if r.ignore && r.missing {
 		return nil, fmt.Errorf("table %s: fail-on-missing-field and ignore-parse-errors shouldn't both be true", t.Name)
 	}
-	iso := strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601")
-	big := tableHasDecimal(t.Columns)
+	o := jsonOpts{iso: strings.EqualFold(opt("timestamp-format.standard"), "ISO-8601"), bigFloats: tableHasDecimal(t.Columns)}
+	if r.ignore {
+		o.nulled = &r.nulled
+	}
 	for _, c := range t.Columns {
-		r.conv = append(r.conv, jsonConverter(c.Type, iso, big))
-		r.fromText = append(r.fromText, textConverter(c.Type, iso))
-		r.fromNum = append(r.fromNum, numberConverter(c.Type, iso, big))
+		r.conv = append(r.conv, jsonConverter(c.Type, o))
+		r.fromText = append(r.fromText, textConverter(c.Type, o.iso))
+		r.fromNum = append(r.fromNum, numberConverter(c.Type, o.iso, o.bigFloats))
 	}
 	r.fields, r.spans = newFields(t.Columns), make([]span, len(t.Columns))
 	return r, nil
@@ -72,10 +85,12 @@ func (r *jsonReader) Next() (stream.Rec, bool, error) {
 		row, err := r.row(text)
 		if err != nil {
 			if r.ignore {
+				r.skips.row(n)
 				continue
 			}
 			return stream.Rec{}, false, lineError(r.name, n, err)
 		}
+		r.skips.fields(n)
 		return stream.Rec{Row: row, Src: n}, true, nil
 	}
 }
@@ -216,15 +231,20 @@ func textConverter(t value.Type, iso bool) func(string) (any, error) {
 	return nil
 }
 
-// jsonConverter follows Flink's JsonToRowDataConverters for type t;
-// bigFloats: the table has a DECIMAL (numberConverter).
-func jsonConverter(t value.Type, iso, bigFloats bool) converter {
+// jsonConverter follows Flink's JsonToRowDataConverters for type t.
+func jsonConverter(t value.Type, o jsonOpts) converter {
+	iso, bigFloats := o.iso, o.bigFloats
 	nullable := func(f converter) converter {
 		return func(v any) (any, error) {
 			if v == nil {
 				return nil, nil
 			}
-			return f(v)
+			out, err := f(v)
+			if err != nil && o.nulled != nil {
+				*o.nulled++
+				return nil, nil
+			}
+			return out, err
 		}
 	}
 	if t.Kind == value.Boolean {
@@ -246,7 +266,7 @@ func jsonConverter(t value.Type, iso, bigFloats bool) converter {
 	}
 	switch t.Kind {
 	case value.ArrayKind, value.MultisetKind:
-		elem := jsonConverter(*t.Elem, iso, bigFloats)
+		elem := jsonConverter(*t.Elem, o)
 		return nullable(func(v any) (any, error) {
 			a, ok := v.([]any)
 			if !ok {
@@ -272,7 +292,7 @@ func jsonConverter(t value.Type, iso, bigFloats bool) converter {
 			return out, nil
 		})
 	case value.MapKind:
-		key, val := jsonConverter(*t.Elem, iso, bigFloats), jsonConverter(*t.Val, iso, bigFloats)
+		key, val := jsonConverter(*t.Elem, o), jsonConverter(*t.Val, o)
 		return nullable(func(v any) (any, error) {
 			o, ok := v.(map[string]any)
 			if !ok {
@@ -297,7 +317,7 @@ func jsonConverter(t value.Type, iso, bigFloats bool) converter {
 		conv := make([]converter, len(t.Fields))
 		for i, f := range t.Fields {
 			cols[i] = Column{Name: f.Name, Type: f.Type}
-			conv[i] = jsonConverter(f.Type, iso, bigFloats)
+			conv[i] = jsonConverter(f.Type, o)
 		}
 		return nullable(func(v any) (any, error) {
 			o, ok := v.(map[string]any)

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,23 +30,31 @@ func table(t *testing.T, format, cols string, opts map[string]string) Table {
 // as Flink's SQL client prints it, "a | 1 | NULL", or the error.
 func read(t *testing.T, tb Table, file, content string) ([]string, error) {
 	t.Helper()
+	out, _, err := readSkipping(t, tb, file, content)
+	return out, err
+}
+
+// readSkipping is read, with what the reader skipped.
+func readSkipping(t *testing.T, tb Table, file, content string) ([]string, Skipped, error) {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), file)
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r, err := Open(p, tb)
 	if err != nil {
-		return nil, err
+		return nil, Skipped{}, err
 	}
 	defer r.Close()
 	var out []string
 	for {
 		rec, ok, err := r.Next()
-		if err != nil {
-			return out, err
-		}
-		if !ok {
-			return out, nil
+		if err != nil || !ok {
+			var sk Skipped
+			if s, is := r.(Skipper); is {
+				sk = s.Skipped()
+			}
+			return out, sk, err
 		}
 		vals := make([]string, len(rec.Row))
 		for i, v := range rec.Row {
@@ -86,19 +95,26 @@ func TestJSONReadsColumnsByName(t *testing.T) {
 }
 
 // TestJSONBadRecords: a line that is not a JSON object, or whose field does
-// not read as its column's type, fails the run at its line (and column);
-// with json.ignore-parse-errors it is skipped.
+// not read as its column's type, fails the run at its line (and column).
+// With json.ignore-parse-errors, as Flink's deserializer and its nullable
+// converters do it, a line that is no JSON object is skipped and a field
+// that does not read is NULL in a row that is kept; both are counted.
 func TestJSONBadRecords(t *testing.T) {
 	cols := "id INT; name STRING"
-	for _, tc := range []struct{ name, line, err string }{
-		{"not JSON", `{"id": 1, "name": "a"`, `t.jsonl line 2: Failed to deserialize JSON '{"id": 1, "name": "a"': unexpected EOF`},
-		{"not an object", `[1, "a"]`, `t.jsonl line 2: Failed to deserialize JSON '[1, "a"]': not an object`},
-		{"text after it", `{"id": 1} {"id": 2}`, `t.jsonl line 2: Failed to deserialize JSON '{"id": 1} {"id": 2}': text after the JSON value`},
-		{"a leading zero", `{"id": 01}`, `t.jsonl line 2: Failed to deserialize JSON '{"id": 01}': invalid character '1' after object key:value pair`},
-		{"not a number", `{"id": "abc"}`, `t.jsonl line 2, column id: For input string: "abc"`},
+	skipped := []string{"+I 1 | ok", "+I 3 | after"}
+	nulled := []string{"+I 1 | ok", "+I NULL | b", "+I 3 | after"}
+	for _, tc := range []struct {
+		name, line, err string
+		ignored         []string
+	}{
+		{"not JSON", `{"id": 1, "name": "a"`, `t.jsonl line 2: Failed to deserialize JSON '{"id": 1, "name": "a"': unexpected EOF`, skipped},
+		{"not an object", `[1, "a"]`, `t.jsonl line 2: Failed to deserialize JSON '[1, "a"]': not an object`, skipped},
+		{"text after it", `{"id": 1} {"id": 2}`, `t.jsonl line 2: Failed to deserialize JSON '{"id": 1} {"id": 2}': text after the JSON value`, skipped},
+		{"a leading zero", `{"id": 01}`, `t.jsonl line 2: Failed to deserialize JSON '{"id": 01}': invalid character '1' after object key:value pair`, skipped},
+		{"not a number", `{"id": "abc", "name": "b"}`, `t.jsonl line 2, column id: For input string: "abc"`, nulled},
 		// Beyond INT's range a number is parsed from Jackson's text of it.
-		{"a fraction beyond INT", `{"id": 3000000000.5}`, `t.jsonl line 2, column id: For input string: "3.0000000005E9"`},
-		{"out of range", `{"id": 3000000000}`, `t.jsonl line 2, column id: For input string: "3000000000"`},
+		{"a fraction beyond INT", `{"id": 3000000000.5, "name": "b"}`, `t.jsonl line 2, column id: For input string: "3.0000000005E9"`, nulled},
+		{"out of range", `{"name": "b", "id": 3000000000}`, `t.jsonl line 2, column id: For input string: "3000000000"`, nulled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := `{"id": 1, "name": "ok"}` + "\n" + tc.line + "\n" + `{"id": 3, "name": "after"}` + "\n"
@@ -107,11 +123,18 @@ func TestJSONBadRecords(t *testing.T) {
 				t.Errorf("error %v, want %s", err, tc.err)
 			}
 			same(t, "rows before the bad one", got, []string{"+I 1 | ok"})
-			got, err = read(t, table(t, "json", cols, map[string]string{"json.ignore-parse-errors": "true"}), "t.jsonl", data)
+			got, sk, err := readSkipping(t, table(t, "json", cols, map[string]string{"json.ignore-parse-errors": "true"}), "t.jsonl", data)
 			if err != nil {
 				t.Fatal(err)
 			}
-			same(t, "with ignore-parse-errors", got, []string{"+I 1 | ok", "+I 3 | after"})
+			same(t, "with ignore-parse-errors", got, tc.ignored)
+			want := Skipped{Rows: 1, Lines: []int64{2}}
+			if len(tc.ignored) == 3 {
+				want = Skipped{Fields: 1, Lines: []int64{2}}
+			}
+			if sk.Rows != want.Rows || sk.Fields != want.Fields || !slices.Equal(sk.Lines, want.Lines) {
+				t.Errorf("skipped %+v, want %+v", sk, want)
+			}
 		})
 	}
 }

@@ -97,6 +97,10 @@ func (r *jsonReader) fastRow(s string) (value.Row, error) {
 			continue
 		}
 		v, err := r.spanValue(i, s, sp)
+		if err != nil && r.ignore {
+			r.nulled++ // NULL, as Flink's nullable converter makes it
+			continue
+		}
 		if err != nil {
 			return nil, colError(r.t.Columns[i].Name, err)
 		}
