@@ -23,10 +23,10 @@ const (
 
 type cdcReader struct {
 	*lines
-	t       Table
-	kind    cdcKind
-	conv    []converter
-	ignore  bool
+	t      Table
+	kind   cdcKind
+	conv   []converter
+	ignore bool
 	skips
 	db, tab *regexp.Regexp // canal-json's and maxwell-json's include filters
 	pending []stream.Rec

@@ -16,12 +16,12 @@ import (
 // has no header — but a file whose first line names the columns (or any
 // .csv of a table of another format) is read by its header's names.
 type csvReader struct {
-	cr      *csv.Reader
-	closer  io.Closer
-	name    string
-	t       Table
-	at      []int // the field of each column, -1: none
-	ignore  bool
+	cr     *csv.Reader
+	closer io.Closer
+	name   string
+	t      Table
+	at     []int // the field of each column, -1: none
+	ignore bool
 	skips
 	null    string
 	hasNull bool

@@ -1,9 +1,9 @@
 package format
 
 import (
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
