@@ -60,8 +60,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 			"  palink debug --demo orders-enrich",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if g.output != outTable && g.output != outJSON {
-				return fmt.Errorf("debug: output format %q: want table or json (the rows' own JSON lines)", g.output)
+			if g.output != outTable && g.output != outJSON && g.output != outJSONL {
+				return fmt.Errorf("debug: output format %q: want table, json, or jsonl (a JSON line a row as it comes)", g.output)
 			}
 			if limit < 0 {
 				return fmt.Errorf("debug: --limit %d: want 0 (all rows) or more", limit)
@@ -86,9 +86,18 @@ func newDebugCmd(g *globals) *cobra.Command {
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
+			// Without --out the rows print as they come (table, jsonl) or
+			// wait on disk, not in memory, for the JSON document (json).
+			var stream *rowStream
+			if out == "" && g.output != outJSON {
+				stream = newRowStream(cmd.OutOrStdout(), g.output == outJSONL)
+			}
 			var status *debugStatus
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && isTerminal(f) {
-				status = &debugStatus{w: f}
+				// Not over rows printing to the same terminal.
+				if o, ok := cmd.OutOrStdout().(*os.File); stream == nil || !ok || !isTerminal(o) {
+					status = &debugStatus{w: f}
+				}
 			}
 			// The config's samples and database redirects apply when there
 			// is one; a debug run needs none.
@@ -101,7 +110,16 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				dbg = newDebugger(cfg, g.logger(false))
 			}
-			req := api.DebugRequest{SQL: src, File: args[0], Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns}
+			req := api.DebugRequest{SQL: src, File: args[0], Data: files, Limit: limit, Out: out, Watermarks: watermarks, ProctimeStep: procStep, SaveSamples: saveSample, StandIns: standIns,
+				RowJSON: g.output == outJSONL && out == ""}
+			if out == "" {
+				spill, err := os.MkdirTemp("", "palink-debug-")
+				if err != nil {
+					return fmt.Errorf("debug: a directory for the rows: %w", err)
+				}
+				defer os.RemoveAll(spill)
+				req.Out = filepath.Join(spill, "rows.jsonl")
+			}
 			if req.Samples, err = parseSampleFlags(samples, files); err != nil {
 				return err
 			}
@@ -140,7 +158,7 @@ func newDebugCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(cmd.ErrOrStderr(), "note: without the table catalog of cluster %s: %v\n", cluster, err)
 				}
 			}
-			fin, err := runDebug(ctx, dbg, req, status)
+			fin, err := runDebug(ctx, dbg, req, status, stream)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
@@ -183,10 +201,20 @@ func newDebugCmd(g *globals) *cobra.Command {
 				}
 				return fin.Output.WriteLookups(w)
 			}
-			if g.structured() {
+			switch {
+			case g.output == outJSON:
 				return fin.Output.WriteJSON(w)
+			case g.output == outJSONL:
+				if err := stream.finish(fin.Sinks); err != nil {
+					return err
+				}
+				// stdout is the rows alone; what else the run did goes aside.
+				return fin.Output.WriteLookups(cmd.ErrOrStderr())
 			}
-			return fin.Output.WriteText(w)
+			if err := stream.finish(fin.Sinks); err != nil {
+				return err
+			}
+			return fin.Output.WriteFinal(w)
 		},
 	}
 	f := cmd.Flags()
@@ -272,7 +300,7 @@ func fileSafe(s string) string {
 // runDebug runs a job through d, as the TUI's ctrl-d does, and returns
 // its DebugFinished event. status, if not nil, shows the run's progress
 // while it goes and is cleared when it ends.
-func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *debugStatus) (api.DebugEvent, error) {
+func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *debugStatus, stream *rowStream) (api.DebugEvent, error) {
 	ch, err := d.Debug(ctx, r)
 	if err != nil {
 		return api.DebugEvent{}, err
@@ -300,6 +328,9 @@ func runDebug(ctx context.Context, d api.Debugger, r api.DebugRequest, status *d
 				return fin, fin.Err
 			}
 			status.apply(ev)
+			if stream != nil {
+				stream.event(ev)
+			}
 			if ev.Kind == api.DebugStarted {
 				fin.Injected, fin.Shadowed, fin.Sampled, fin.StoodIn = ev.Injected, ev.Shadowed, ev.Sampled, ev.StoodIn
 			}

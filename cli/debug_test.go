@@ -72,7 +72,7 @@ func TestRunDebugOutcome(t *testing.T) {
 		{"finishes without rows", fakeDebugger{evs: []api.DebugEvent{{Kind: api.DebugFinished}}}, "without its rows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := runDebug(context.Background(), tc.d, api.DebugRequest{}, &debugStatus{w: &b})
+			_, err := runDebug(context.Background(), tc.d, api.DebugRequest{}, &debugStatus{w: &b}, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%v, want %q", err, tc.want)
 			}

@@ -12,7 +12,7 @@ func TestDebugDemoJobGivesRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out, "enriched: 5 rows\n") || !strings.Contains(out, "Ada A.") || !strings.Contains(out, "lookup users:") {
+	if !strings.HasPrefix(out, "enriched: rows as they come\n") || !strings.Contains(out, "\nenriched: 5 rows\n") || !strings.Contains(out, "Ada A.") || !strings.Contains(out, "lookup users:") {
 		t.Errorf("debug --demo user-features-2:\n%s\nwant 5 enriched rows, Ada A. among them, and the lookups' figures", out)
 	}
 	_, _, err = runCLI(t, "debug", "--demo", "orders")
@@ -28,7 +28,7 @@ func TestDebugDemoJobsUseTheDemosAssets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out, "payment_risk: 3 rows\n") || !strings.Contains(errOut, "stand-in for this run: risk_score(id, amount)=amount / 400") {
+	if !strings.Contains(out, "\npayment_risk: 3 rows\n") || !strings.Contains(errOut, "stand-in for this run: risk_score(id, amount)=amount / 400") {
 		t.Errorf("debug --demo fraud-scoring:\n%s%s\nwant 3 scored payments, risk_score stood in for", out, errOut)
 	}
 	_, errOut, err = runCLI(t, "debug", "--demo", "user-features", "--limit", "3")

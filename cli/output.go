@@ -26,12 +26,14 @@ const (
 	outWide  = "wide"
 	outJSON  = "json"
 	outYAML  = "yaml"
+	// outJSONL is `palink debug`'s alone: each row a JSON line as it comes.
+	outJSONL = "jsonl"
 )
 
 // checkOutput refuses an -o value no command knows.
 func checkOutput(format string) error {
 	switch format {
-	case outTable, outWide, outJSON, outYAML:
+	case outTable, outWide, outJSON, outYAML, outJSONL:
 		return nil
 	}
 	return exitError{code: 2, msg: fmt.Sprintf("unknown output format %q: want table, wide, json or yaml", format)}

@@ -31,6 +31,9 @@ func newRootCmd() *cobra.Command {
 			if err := checkOutput(g.output); err != nil {
 				return err
 			}
+			if g.output == outJSONL && cmd.Name() != "debug" {
+				return exitError{code: 2, msg: fmt.Sprintf("%s: output format jsonl is debug's (rows as they come): want table, wide, json or yaml", cmd.CommandPath())}
+			}
 			return g.refuseReadOnly(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -238,7 +238,7 @@ func TestDebugCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"enriched: 3 rows", "1        | Alice | 100", "3        | NULL  | 20", "big: 1 rows", "lookup users: 3 lookups"} {
+	for _, want := range []string{"enriched: 3 rows", "1        | Alice | 100", "3        | NULL  | 20", "big: 1 row\n", "lookup users: 3 lookups"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -41,6 +41,9 @@ type DebugRequest struct {
 	// the first MaxDebugFinal changes of each sink (DebugFinished's Output),
 	// not all of them.
 	Out string
+	// RowJSON gives each DebugRowReceived row its JSON (DebugRow.JSON),
+	// for a caller that streams the rows as JSON lines.
+	RowJSON bool
 	// Watermarks is when each source emits its watermark: 0 after every
 	// row, N > 0 after every N rows, -1 only at the end of the input.
 	Watermarks int
@@ -186,8 +189,11 @@ type DebugOutput interface {
 	// state each stateful operator held: at its most and at the end.
 	WriteLookups(w io.Writer) error
 	// WriteJSON writes sinks, rows, lookups and operators' state as one
-	// JSON document.
+	// JSON document, as it goes (a sink's rows from its Out file).
 	WriteJSON(w io.Writer) error
+	// WriteFinal writes the final table of each sink that received
+	// updates, then WriteLookups: what follows rows printed as they came.
+	WriteFinal(w io.Writer) error
 	// WriteRows writes one sink's rows as JSON lines, one object a row.
 	WriteRows(w io.Writer, sink int) error
 }
@@ -236,6 +242,15 @@ type DebugRow struct {
 	Input int64
 	// Lookup is how long that input's lookups took; 0 without a lookup join.
 	Lookup time.Duration
+	// JSON is the row as a JSON object of its columns, its values typed
+	// (DebugRequest.RowJSON), secrets masked.
+	JSON string `json:",omitempty"`
+	// Changelog says the sink's stream carries updates: its rows are
+	// changes (Kind), its final table comes at the end.
+	Changelog bool `json:",omitempty"`
+	// Columns are the sink's columns, on its first row only (a SELECT's
+	// are known once the run planned it).
+	Columns []DebugColumn `json:",omitempty"`
 }
 
 // DebugSkipped is what one source's ignore-parse-errors passed over,

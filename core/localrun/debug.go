@@ -164,6 +164,7 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 			Watermarks: r.Watermarks,
 			ClockStep:  r.ProctimeStep,
 			Now:        now,
+			RowJSON:    r.RowJSON,
 			OnRead:     func(table string, _ int64) { p.read(table) },
 			OnRow: func(row debug.SinkRow) {
 				p.received()
@@ -172,7 +173,8 @@ func (d *Debugger) run(ctx context.Context, r api.DebugRequest, every time.Durat
 					vals[i] = vars.Mask(debug.FormatValue(v)) // a script may select a secret
 				}
 				emit(api.DebugEvent{Kind: api.DebugRowReceived, Row: &api.DebugRow{
-					Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup}})
+					Sink: row.Sink, Kind: row.Kind, Values: vals, Input: row.Input, Lookup: row.Lookup, JSON: row.JSON, Changelog: row.Changelog,
+					Columns: debugColumnsOrNil(row.Columns)}})
 			},
 		})
 	}
@@ -273,6 +275,14 @@ func (p *debugProgress) snapshot() (map[string]int64, int64) {
 		m[k] = v
 	}
 	return m, p.out
+}
+
+// debugColumnsOrNil is debugColumns, nil for none.
+func debugColumnsOrNil(cs []join.Column) []api.DebugColumn {
+	if len(cs) == 0 {
+		return nil
+	}
+	return debugColumns(cs)
 }
 
 func debugColumns(cs []join.Column) []api.DebugColumn {

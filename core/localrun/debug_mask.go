@@ -19,16 +19,52 @@ var _ api.DebugOutput = maskedOutput{}
 
 // masked writes what write writes with the secrets masked in every form
 // it may hold them: its JSON (-o json, the rows' JSON lines) escapes them.
+// It masks line by line as the text goes (a run's JSON of millions of rows
+// is never held whole): no form of a secret spans lines, since the text
+// and the JSON both escape a newline.
 func (m maskedOutput) masked(w io.Writer, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
+	mask := m.vars.JSONMask()
+	if mask == nil {
+		return write(w)
+	}
+	lm := &lineMasker{w: w, mask: mask}
+	if err := write(lm); err != nil {
 		return err
 	}
-	out := b.String()
-	if mask := m.vars.JSONMask(); mask != nil {
-		out = mask(out)
+	return lm.flush()
+}
+
+// lineMasker masks each line written through it as it completes.
+type lineMasker struct {
+	w    io.Writer
+	mask func(string) string
+	part []byte // the line begun and not ended
+}
+
+func (l *lineMasker) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			l.part = append(l.part, p...)
+			break
+		}
+		l.part = append(l.part, p[:i+1]...)
+		p = p[i+1:]
+		if _, err := io.WriteString(l.w, l.mask(string(l.part))); err != nil {
+			return 0, err
+		}
+		l.part = l.part[:0]
 	}
-	_, err := io.WriteString(w, out)
+	return n, nil
+}
+
+func (l *lineMasker) flush() error {
+	if len(l.part) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(l.w, l.mask(string(l.part)))
+	l.part = nil
 	return err
 }
 
@@ -37,6 +73,9 @@ func (m maskedOutput) WriteText(w io.Writer) error { return m.masked(w, m.out.Wr
 
 // WriteLookups implements api.DebugOutput.
 func (m maskedOutput) WriteLookups(w io.Writer) error { return m.masked(w, m.out.WriteLookups) }
+
+// WriteFinal implements api.DebugOutput.
+func (m maskedOutput) WriteFinal(w io.Writer) error { return m.masked(w, m.out.WriteFinal) }
 
 // WriteJSON implements api.DebugOutput.
 func (m maskedOutput) WriteJSON(w io.Writer) error { return m.masked(w, m.out.WriteJSON) }

@@ -1,11 +1,13 @@
 package debug
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -279,6 +281,23 @@ func (res *Result) WriteLookups(w io.Writer) error {
 	return res.writeState(w)
 }
 
+// WriteFinal writes the final table of each sink that received updates
+// (the rows printed as they came were its changelog), then WriteLookups.
+func (res *Result) WriteFinal(w io.Writer) error {
+	for _, s := range res.Sinks {
+		if !s.Updating {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "\n%s: final table, %d rows\n", s.Name, len(s.Rows)); err != nil {
+			return err
+		}
+		if err := WriteTable(w, s.Columns, s.Rows); err != nil {
+			return err
+		}
+	}
+	return res.WriteLookups(w)
+}
+
 // WriteRows writes the final table of res.Sinks[sink] as JSON lines
 // (WriteJSONLines).
 func (res *Result) WriteRows(w io.Writer, sink int) error {
@@ -292,17 +311,54 @@ func (res *Result) WriteRows(w io.Writer, sink int) error {
 // WriteJSON writes the result as one JSON document, for scripts:
 // {"sinks": [{"name", "columns", "key", "rows": [{col: value}],
 // "changelog": [{"op", col: value}]}], "lookups": […], "operators": […],
-// "skipped": […]};
-// "rows" is the final table, "changelog" is there when the sink received
-// updates, "operators" the state of each stateful operator, "skipped" what
-// each source's ignore-parse-errors passed over.
+// "skipped": […]}; "rows" is the final table, "changelog" is there when the
+// sink received updates, "operators" the state of each stateful operator,
+// "skipped" what each source's ignore-parse-errors passed over. It is
+// written as it goes, not built first: a sink whose changes went to a file
+// (Options.Out) has its rows or changelog copied from there line by line,
+// so that a run of millions of rows keeps none of them in memory.
 func (res *Result) WriteJSON(w io.Writer) error {
-	type sink struct {
-		Name      string            `json:"name"`
-		Columns   []join.Column     `json:"columns"`
-		Key       []string          `json:"key,omitempty"`
-		Rows      []json.RawMessage `json:"rows"`
-		Changelog []json.RawMessage `json:"changelog,omitempty"`
+	bw := bufio.NewWriterSize(w, 64<<10)
+	jw := &jsonDoc{w: bw}
+	jw.raw("{\n  \"sinks\": [")
+	for i, s := range res.Sinks {
+		if i > 0 {
+			jw.raw(",")
+		}
+		jw.raw("\n    {\n      \"name\": ")
+		jw.value(s.Name, "      ")
+		jw.raw(",\n      \"columns\": ")
+		jw.value(s.Columns, "      ")
+		if len(s.Key) > 0 {
+			jw.raw(",\n      \"key\": ")
+			jw.value(s.Key, "      ")
+		}
+		jw.raw(",\n      \"rows\": ")
+		if !s.Updating && s.path != "" {
+			jw.fileLines(s.path)
+		} else {
+			jw.rowLines(s.Columns, s.Rows)
+		}
+		if s.Updating {
+			jw.raw(",\n      \"changelog\": ")
+			if s.path != "" {
+				jw.fileLines(s.path)
+			} else {
+				cols := append([]join.Column{{Name: "op", Type: "STRING"}}, s.Columns...)
+				changes := make([]join.Row, len(s.Changes))
+				for j, c := range s.Changes {
+					changes[j] = append(join.Row{c.Kind}, c.Row...)
+				}
+				jw.rowLines(cols, changes)
+			}
+		}
+		jw.raw("\n    }")
+		if jw.err != nil {
+			return fmt.Errorf("sink %s: %w", s.Name, jw.err)
+		}
+	}
+	if len(res.Sinks) > 0 {
+		jw.raw("\n  ")
 	}
 	type lookup struct {
 		Table    string  `json:"table"`
@@ -312,49 +368,109 @@ func (res *Result) WriteJSON(w io.Writer) error {
 		P50ms    float64 `json:"p50_ms"`
 		P99ms    float64 `json:"p99_ms"`
 	}
-	doc := struct {
-		Sinks     []sink          `json:"sinks"`
-		Lookups   []lookup        `json:"lookups"`
-		Operators []operatorState `json:"operators"`
-		Skipped   []skippedSource `json:"skipped"`
-	}{Sinks: []sink{}, Lookups: []lookup{}, Operators: res.operatorStates(), Skipped: res.skippedSources()}
-	lines := func(cols []join.Column, rows []join.Row) ([]json.RawMessage, error) {
-		var b strings.Builder
-		if err := WriteJSONLines(&b, cols, rows); err != nil {
-			return nil, err
-		}
-		out := []json.RawMessage{}
-		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-			if line != "" {
-				out = append(out, json.RawMessage(line))
-			}
-		}
-		return out, nil
-	}
-	for _, s := range res.Sinks {
-		rows, err := lines(s.Columns, s.Rows)
-		if err != nil {
-			return fmt.Errorf("sink %s: %w", s.Name, err)
-		}
-		out := sink{Name: s.Name, Columns: s.Columns, Key: s.Key, Rows: rows}
-		if s.Updating {
-			cols := append([]join.Column{{Name: "op", Type: "STRING"}}, s.Columns...)
-			changes := make([]join.Row, len(s.Changes))
-			for j, c := range s.Changes {
-				changes[j] = append(join.Row{c.Kind}, c.Row...)
-			}
-			if out.Changelog, err = lines(cols, changes); err != nil {
-				return fmt.Errorf("sink %s: %w", s.Name, err)
-			}
-		}
-		doc.Sinks = append(doc.Sinks, out)
-	}
+	lookups := []lookup{}
 	for _, l := range res.Lookups {
 		ms := func(d time.Duration) float64 { return float64(d.Round(10*time.Microsecond).Microseconds()) / 1000 }
-		doc.Lookups = append(doc.Lookups, lookup{Table: l.Table, Lookups: l.Stats.Lookups, Queries: l.Stats.Queries,
+		lookups = append(lookups, lookup{Table: l.Table, Lookups: l.Stats.Lookups, Queries: l.Stats.Queries,
 			HitRatio: l.Stats.Cache.HitRatio(), P50ms: ms(l.Percentile(0.5)), P99ms: ms(l.Percentile(0.99))})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	jw.raw("],\n  \"lookups\": ")
+	jw.value(lookups, "  ")
+	jw.raw(",\n  \"operators\": ")
+	jw.value(res.operatorStates(), "  ")
+	jw.raw(",\n  \"skipped\": ")
+	jw.value(res.skippedSources(), "  ")
+	jw.raw("\n}\n")
+	if jw.err != nil {
+		return jw.err
+	}
+	return bw.Flush()
+}
+
+// jsonDoc writes a JSON document piece by piece, keeping its first error.
+type jsonDoc struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (d *jsonDoc) raw(s string) {
+	if d.err == nil {
+		_, d.err = d.w.WriteString(s)
+	}
+}
+
+// value writes v indented as if at indent.
+func (d *jsonDoc) value(v any, indent string) {
+	if d.err != nil {
+		return
+	}
+	b, err := json.MarshalIndent(v, indent, "  ")
+	if err != nil {
+		d.err = err
+		return
+	}
+	_, d.err = d.w.Write(b)
+}
+
+// lines writes an array of JSON objects, one a line, from next until it
+// says there are no more.
+func (d *jsonDoc) lines(next func() (string, bool)) {
+	d.raw("[")
+	n := 0
+	for d.err == nil {
+		line, ok := next()
+		if !ok {
+			break
+		}
+		if n > 0 {
+			d.raw(",")
+		}
+		d.raw("\n        ")
+		d.raw(line)
+		n++
+	}
+	if n > 0 {
+		d.raw("\n      ")
+	}
+	d.raw("]")
+}
+
+// rowLines writes rows held in memory (WriteJSONLines' lines).
+func (d *jsonDoc) rowLines(cols []join.Column, rows []join.Row) {
+	var b strings.Builder
+	if err := WriteJSONLines(&b, cols, rows); err != nil {
+		d.err = err
+		return
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	d.lines(func() (string, bool) {
+		if text == "" {
+			return "", false
+		}
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		return line, true
+	})
+}
+
+// fileLines copies a sink's JSON lines file (already masked) into the
+// document.
+func (d *jsonDoc) fileLines(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		d.err = err
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	d.lines(func() (string, bool) {
+		if !sc.Scan() {
+			return "", false
+		}
+		return sc.Text(), true
+	})
+	if d.err == nil {
+		d.err = sc.Err()
+	}
 }

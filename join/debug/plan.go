@@ -135,13 +135,21 @@ func (d *runner) planJob(ctx context.Context, st ast.Statement, n, of int) (*Sin
 	if err := sink.open(d.opts.Out, n, of); err != nil {
 		return nil, err
 	}
-	onRow := d.opts.OnRow
+	onRow, rowJSON, first := d.opts.OnRow, d.opts.RowJSON, true
 	coll.OnChange = func(rec stream.Rec) error {
 		if err := sink.write(rec); err != nil {
 			return err
 		}
 		if onRow != nil {
-			onRow(SinkRow{Sink: sink.Name, Kind: rec.Kind.String(), Values: sink.print(rec.Row), Input: rec.Src, Lookup: rec.Lat})
+			r := SinkRow{Sink: sink.Name, Kind: rec.Kind.String(), Values: sink.print(rec.Row), Input: rec.Src, Lookup: rec.Lat,
+				Changelog: !coll.AppendOnly}
+			if rowJSON {
+				r.JSON = sink.rowJSON(rec.Row)
+			}
+			if first {
+				r.Columns, first = sink.Columns, false
+			}
+			onRow(r)
 		}
 		return nil
 	}

@@ -63,6 +63,9 @@ type Options struct {
 	// OnRow, if set, sees each change a sink receives as it comes. It is
 	// called from one goroutine at a time.
 	OnRow func(SinkRow)
+	// RowJSON gives each SinkRow its JSON too (masked by Mask), for a
+	// caller that streams the rows as JSON lines.
+	RowJSON bool
 	// OnRead, if set, is told each source row read (its table and number),
 	// for a progress bar; CountRows gives the total of a data file.
 	OnRead func(table string, row int64)
@@ -80,6 +83,13 @@ type SinkRow struct {
 	Input int64
 	// Lookup is how long the lookups of that input took, 0 without a lookup join.
 	Lookup time.Duration
+	// JSON is the row as a JSON object of its columns, with Options.RowJSON.
+	JSON string
+	// Changelog says the sink's stream carries updates (its rows are
+	// changes, each with its Kind).
+	Changelog bool
+	// Columns are the sink's columns, on its first row only.
+	Columns []join.Column
 }
 
 // LookupReport is what one lookup join of the run did.

@@ -3,6 +3,7 @@ package debug
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -293,10 +294,14 @@ order_id | name | tier   | total | big   | since
 	if err := res.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"name": "enriched"`, `"order_id": 100,`, `"total": 19.00,`, `"since": "2024-01-02"`, `"table": "users"`} {
+	// A row a line; DECIMAL keeps its scale (19.00, not 19).
+	for _, want := range []string{`"name": "enriched"`, `"order_id":100,`, `"total":19.00,`, `"since":"2024-01-02"`, `"table": "users"`} {
 		if !strings.Contains(js.String(), want) {
 			t.Fatalf("JSON %s\nlacks %s", js.String(), want)
 		}
+	}
+	if !json.Valid(js.Bytes()) {
+		t.Fatalf("not JSON:\n%s", js.String())
 	}
 }
 

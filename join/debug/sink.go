@@ -41,6 +41,7 @@ type Sink struct {
 	zone  *time.Location
 	out   *os.File
 	w     *bufio.Writer
+	path  string // where the changelog goes, "" if nowhere
 	final string // where the final table goes, "" if nowhere
 	mask  func(string) string
 }
@@ -84,7 +85,7 @@ func (s *Sink) open(out string, n, of int) error {
 	if of > 1 {
 		path = base + "." + fileName(s.Name) + ext
 	}
-	s.final = strings.TrimSuffix(path, ext) + ".final" + ext
+	s.path, s.final = path, strings.TrimSuffix(path, ext)+".final"+ext
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("sink %s: %w", s.Name, err)
@@ -139,6 +140,25 @@ func (s *Sink) writeRec(w jsonOut, rec stream.Rec) {
 		writeJSONValue(w, rec.Row[i], c.typ, s.zone)
 	}
 	w.WriteString("}\n")
+}
+
+// rowJSON is a row as a JSON object of the sink's columns, masked.
+func (s *Sink) rowJSON(row value.Row) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, c := range s.cols {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, c.name)
+		b.WriteByte(':')
+		writeJSONValue(&b, row[i], c.typ, s.zone)
+	}
+	b.WriteByte('}')
+	if s.mask != nil {
+		return s.mask(b.String())
+	}
+	return b.String()
 }
 
 // close takes the changelog and the final table from the collector and
