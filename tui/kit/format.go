@@ -214,6 +214,49 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// ElideMiddle cuts s (plain text) to at most w cells by taking out its
+// middle: its head and its tail stay, "…" between them. An id or a name
+// is told apart by both ends; Truncate keeps only the first.
+func ElideMiddle(s string, w int) string {
+	sw := Width(s)
+	switch {
+	case w <= 0:
+		return ""
+	case sw <= w:
+		return s
+	case w == 1:
+		return "…"
+	}
+	keep := w - 1
+	tail := keep / 2
+	return ansi.Truncate(s, keep-tail, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+}
+
+// ElidePath cuts a path or URL (hdfs:///flink/ck/3f9c0d1e/chk-8812) to at
+// most w cells by taking out the middle of its directories, so that its
+// last part, the one that names it (chk-8812, savepoint-7f3a21), stays
+// whole: "hdfs:///fl…/chk-8812". Where even that part does not fit, it
+// loses its own middle (ElideMiddle).
+func ElidePath(p string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if Width(p) <= w {
+		return p
+	}
+	trimmed := strings.TrimRight(p, "/")
+	i := strings.LastIndexByte(trimmed, '/')
+	if i < 0 {
+		return ElideMiddle(p, w)
+	}
+	dir, name := trimmed[:i], p[i:] // name keeps its "/" and any trailing one
+	room := w - Width(name) - 1     // for the head of dir, after "…"
+	if room < 0 {
+		return ElideMiddle(strings.TrimPrefix(name, "/"), w)
+	}
+	return ansi.Truncate(dir, room, "") + "…" + name
+}
+
 // FirstLine is the first line of s, marked when more follow.
 func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
