@@ -166,6 +166,20 @@ func printCheckpoints(w io.Writer, v api.CheckpointsView) error {
 }
 
 func printCheckpoint(w io.Writer, d api.CheckpointDetail) error {
+	if g := d.Gone; g != nil {
+		fmt.Fprintln(w, g.String())
+		if r := g.Recorded; r != nil {
+			fmt.Fprintf(w, "palink recorded it: %s %s, completed %s", r.Kind, r.Path, r.Time.Format(time.RFC3339))
+			if r.Size > 0 {
+				fmt.Fprintf(w, ", %s", bytesOf(r.Size))
+			}
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintln(w, "palink has no record of it")
+		}
+		printNotes(w, d.Notes)
+		return nil
+	}
 	c := d.Checkpoint
 	fmt.Fprintf(w, "checkpoint %d  %s  %s, %s, %d/%d subtasks\n", c.ID, c.Status, c.Duration.Round(time.Millisecond),
 		bytesOf(c.Size), c.Acknowledged, c.Subtasks)

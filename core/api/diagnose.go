@@ -2,7 +2,10 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/palink/palink/model"
 )
 
 // DiagnoseService answers "where" once "what" is known: the job graph and
@@ -223,8 +226,34 @@ type CheckpointDetail struct {
 	// SlowOperator is the index of the operator whose slowest subtask the
 	// checkpoint waited for; -1 when unknown.
 	SlowOperator int
-	Notes        []string
+	// Gone, when set, says that the JobManager no longer has statistics
+	// of the checkpoint, and brings what palink recorded of it instead;
+	// Checkpoint then holds only its id.
+	Gone  *CheckpointGone `json:",omitempty"`
+	Notes []string
 }
+
+// CheckpointGone is a checkpoint the JobManager has rotated out of its
+// history: it keeps statistics of its newest Kept checkpoints only
+// (web.checkpoints.history, 10 by default), and answers "not found" for
+// older ones.
+type CheckpointGone struct {
+	ID   int64
+	Kept int
+	// Recorded is palink's record of the checkpoint as a restore point;
+	// nil when palink has none (it forgets checkpoints Flink subsumed).
+	Recorded *model.RestorePoint `json:",omitempty"`
+}
+
+// Why is what became of the checkpoint, for a view that names it already:
+// "no longer in the JobManager's history (it keeps 10)".
+func (g CheckpointGone) Why() string {
+	return fmt.Sprintf("no longer in the JobManager's history (it keeps %d)", g.Kept)
+}
+
+// String says it whole: "checkpoint 357 is no longer in the JobManager's
+// history (it keeps 10)".
+func (g CheckpointGone) String() string { return fmt.Sprintf("checkpoint %d is %s", g.ID, g.Why()) }
 
 // CheckpointOperator is one vertex's part of a checkpoint.
 type CheckpointOperator struct {

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -102,6 +103,12 @@ func (rd *Inspector) Checkpoint(ctx context.Context, r api.CheckpointRequest) (a
 		return err
 	})
 	if errs[0] != nil {
+		if errors.Is(errs[0], yarn.ErrNotFound) {
+			if g, notes, ok := rd.checkpointGone(ctx, t, r.ID); ok {
+				out.Checkpoint, out.Gone, out.Notes = api.CheckpointInfo{ID: r.ID}, g, notes
+				return out, nil
+			}
+		}
 		return out, fmt.Errorf("checkpoint %d of job %s: %w", r.ID, t.job.Name, errs[0])
 	}
 	out.Checkpoint = CheckpointInfo(cp)
