@@ -34,15 +34,26 @@ func TestACheckpointRotatedOutOfTheHistoryIsSaidSo(t *testing.T) {
 	j := e.SyncUntil("orders", "its savepoint's id known", func(j model.Job) bool { return j.LatestSavepoint != nil && j.LatestSavepoint.CheckID > 0 })
 	sp := *j.LatestSavepoint
 
-	var newest int64
+	var (
+		newest int64
+		v      api.CheckpointsView
+	)
 	eventually(t, "the savepoint out of the history", func() bool {
-		v, err := e.Svc.Checkpoints(ctx, "orders")
+		var err error
+		v, err = e.Svc.Checkpoints(ctx, "orders")
 		if err != nil || len(v.History) == 0 {
 			return false
 		}
 		newest = v.History[0].ID
 		return v.History[len(v.History)-1].ID > sp.CheckID
 	})
+	// Flink's view keeps the latest savepoint, and sums up the completed.
+	if v.LatestSavepoint == nil || v.LatestSavepoint.ID != sp.CheckID || v.LatestSavepoint.Path != sp.Path {
+		t.Errorf("latest savepoint %+v, want %d", v.LatestSavepoint, sp.CheckID)
+	}
+	if s := v.Summary; s.EndToEnd.Max < s.EndToEnd.Min || s.EndToEnd.Max <= 0 || s.StateSize.Avg <= 0 || s.Checkpointed.P99 <= 0 {
+		t.Errorf("summary %+v", s)
+	}
 	cd, err := e.Svc.Checkpoint(ctx, api.CheckpointRequest{JobRef: "orders", ID: sp.CheckID})
 	if err != nil {
 		t.Fatalf("checkpoint %d: %v", sp.CheckID, err)

@@ -185,8 +185,35 @@ type CheckpointsView struct {
 	// started from, if any.
 	Latest   *CheckpointInfo
 	Restored *CheckpointInfo
-	Notes    []string
+	// LatestSavepoint is the newest savepoint, LatestFailed the newest
+	// failed checkpoint (its Failure says why), when Flink has one.
+	LatestSavepoint *CheckpointInfo `json:",omitempty"`
+	LatestFailed    *CheckpointInfo `json:",omitempty"`
+	// Summary is Flink's over the completed checkpoints it keeps
+	// statistics of.
+	Summary CheckpointSummary
+	Notes   []string
 }
+
+// CheckpointSummary is Flink's summary of a job's completed checkpoints:
+// how long they took end to end, the bytes each persisted (Checkpointed:
+// an incremental checkpoint's increment), the full state (StateSize),
+// and the in-flight data of unaligned checkpoints, processed and
+// persisted during alignment. (Flink's alignment_buffered has been 0
+// since unaligned checkpoints replaced it.)
+type CheckpointSummary struct {
+	EndToEnd                     DurationStats
+	Checkpointed, StateSize      ByteStats
+	ProcessedData, PersistedData ByteStats
+}
+
+// DurationStats are a duration's minimum, average, maximum and 99th
+// percentile; P99 is negative when Flink has none (NaN).
+type DurationStats struct{ Min, Avg, Max, P99 time.Duration }
+
+// ByteStats are a size's minimum, average, maximum and 99th percentile;
+// P99 is negative when Flink has none (NaN).
+type ByteStats struct{ Min, Avg, Max, P99 int64 }
 
 // CheckpointCounts count a job's checkpoints by outcome.
 type CheckpointCounts struct {
