@@ -232,6 +232,13 @@ func ElideMiddle(s string, w int) string {
 	return ansi.Truncate(s, keep-tail, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
 }
 
+// PathName is the last part of a path or URL, the one that names it:
+// "savepoint-7f3a21" of hdfs:///flink/sp/orders-enrich/savepoint-7f3a21/.
+func PathName(p string) string {
+	p = strings.TrimRight(p, "/")
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
 // ElidePath cuts a path or URL (hdfs:///flink/ck/3f9c0d1e/chk-8812) to at
 // most w cells by taking out the middle of its directories, so that its
 // last part, the one that names it (chk-8812, savepoint-7f3a21), stays
@@ -255,6 +262,41 @@ func ElidePath(p string, w int) string {
 		return ElideMiddle(strings.TrimPrefix(name, "/"), w)
 	}
 	return ansi.Truncate(dir, room, "") + "…" + name
+}
+
+// WrapPath breaks a path or URL into lines of at most w cells after its
+// slashes, so that each line holds whole parts of it; a part wider than w
+// is broken where it must be.
+func WrapPath(p string, w int) []string {
+	if w <= 0 || Width(p) <= w {
+		return []string{p}
+	}
+	var parts []string
+	for rest := p; rest != ""; {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			parts = append(parts, rest)
+			break
+		}
+		parts = append(parts, rest[:i+1])
+		rest = rest[i+1:]
+	}
+	var out []string
+	line := ""
+	for _, part := range parts {
+		if line != "" && Width(line)+Width(part) > w {
+			out, line = append(out, line), ""
+		}
+		line += part
+		for Width(line) > w {
+			out = append(out, ansi.Truncate(line, w, ""))
+			line = ansi.TruncateLeft(line, w, "")
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // FirstLine is the first line of s, marked when more follow.

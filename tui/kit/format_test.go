@@ -221,3 +221,21 @@ func TestElidePathKeepsItsLastPart(t *testing.T) {
 		}
 	}
 }
+
+// A path too long for a line breaks after its slashes, never inside the
+// part that names it if that part fits a line.
+func TestWrapPath(t *testing.T) {
+	for _, tc := range []struct {
+		p    string
+		w    int
+		want []string
+	}{
+		{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21", 60, []string{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"}},
+		{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21", 40, []string{"hdfs:///flink/sp/orders-enrich/", "savepoint-7f3a21"}},
+		{"hdfs:///flink/ck/3f9c0d1e2b3a4c5d6e7f8091a2b3a21e/chk-8809", 30, []string{"hdfs:///flink/ck/", "3f9c0d1e2b3a4c5d6e7f8091a2b3a2", "1e/chk-8809"}},
+	} {
+		if got := WrapPath(tc.p, tc.w); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("WrapPath(%q, %d) = %q, want %q", tc.p, tc.w, got, tc.want)
+		}
+	}
+}
