@@ -91,3 +91,18 @@ func TestCheckpointsTabEnterOpensAndRRestores(t *testing.T) {
 		t.Errorf("r on a disposed savepoint: flash %q, want %q", h.Flash(), want)
 	}
 }
+
+// The overview's restore points keep each path's last part at 60 columns.
+func TestOverviewRestorePointsKeepTheirNames(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 60, 20, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("G")
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		for label, name := range map[string]string{"latest checkpoint": "chk-8812", "latest savepoint": "savepoint-7f3a21", "restored from": "savepoint-7f3a21"} {
+			if strings.HasPrefix(strings.TrimSpace(l), label) && !strings.Contains(l, name) {
+				t.Errorf("%s: %q", label, l)
+			}
+		}
+	}
+	h.MustShow("latest checkpoint", "latest savepoint", "restored from")
+}
