@@ -46,7 +46,7 @@ func (t *linesTab) ShortHelp() []key.Binding {
 		if t.title == "Commands" {
 			return []key.Binding{t.env.Keys.Detail.OpenLog}
 		}
-		return []key.Binding{t.env.Keys.Detail.Restore}
+		return []key.Binding{t.env.Keys.Nav.Enter}
 	}
 	return nil
 }
