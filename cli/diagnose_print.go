@@ -148,6 +148,22 @@ func printCheckpoints(w io.Writer, v api.CheckpointsView) error {
 	if r := v.Restored; r != nil {
 		fmt.Fprintf(w, "restored from %d at %s: %s\n", r.ID, r.TriggeredAt.Format(time.RFC3339), r.Path)
 	}
+	if f := v.LatestFailed; f != nil {
+		fmt.Fprintf(w, "latest failed: %d at %s: %s\n", f.ID, f.TriggeredAt.Format(time.RFC3339), or(f.Failure, "-"))
+	}
+	if v.Counts.Completed > 0 {
+		d, p := v.Summary.EndToEnd, "-"
+		if d.P99 >= 0 {
+			p = d.P99.String()
+		}
+		fmt.Fprintf(w, "end to end: min %s, avg %s, max %s, p99 %s\n", d.Min, d.Avg, d.Max, p)
+		for _, b := range []struct {
+			name string
+			s    api.ByteStats
+		}{{"checkpointed", v.Summary.Checkpointed}, {"full state", v.Summary.StateSize}, {"processed in flight", v.Summary.ProcessedData}, {"persisted in flight", v.Summary.PersistedData}} {
+			fmt.Fprintf(w, "%s: min %s, avg %s, max %s, p99 %s\n", b.name, bytesOf(b.s.Min), bytesOf(b.s.Avg), bytesOf(b.s.Max), bytesOf(b.s.P99))
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tKIND\tTRIGGERED\tDURATION\tSIZE\tACKED\tPATH / FAILURE")
 	for _, h := range v.History {
@@ -166,6 +182,20 @@ func printCheckpoints(w io.Writer, v api.CheckpointsView) error {
 }
 
 func printCheckpoint(w io.Writer, d api.CheckpointDetail) error {
+	if g := d.Gone; g != nil {
+		fmt.Fprintln(w, g.String())
+		if r := g.Recorded; r != nil {
+			fmt.Fprintf(w, "palink recorded it: %s %s, completed %s", r.Kind, r.Path, r.Time.Format(time.RFC3339))
+			if r.Size > 0 {
+				fmt.Fprintf(w, ", %s", bytesOf(r.Size))
+			}
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintln(w, "palink has no record of it")
+		}
+		printNotes(w, d.Notes)
+		return nil
+	}
 	c := d.Checkpoint
 	fmt.Fprintf(w, "checkpoint %d  %s  %s, %s, %d/%d subtasks\n", c.ID, c.Status, c.Duration.Round(time.Millisecond),
 		bytesOf(c.Size), c.Acknowledged, c.Subtasks)

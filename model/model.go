@@ -202,6 +202,9 @@ type RestorePoint struct {
 	FlinkJobID string
 	CheckID    int64  // Flink's checkpoint id, when known
 	Origin     string // "sync", or the command that made it ("PAUSE #40")
+	// Size is the bytes of its state as the JobManager reported them (the
+	// full state, also of an incremental checkpoint); 0 when unknown.
+	Size int64 `json:",omitempty"`
 	// Status is what became of it: completed until palink disposes of it
 	// (Flink's savepoint-disposal), then disposed, or failed with Error.
 	Status     SavepointStatus

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,11 +28,25 @@ type resubmitDialog struct {
 	cursor  int
 }
 
-// restoreOption is one line of the picker.
+// restoreOption is one line of the picker: what the point is to the job
+// (label) and the point, or a choice without one (none).
 type restoreOption struct {
 	label  string
+	point  *model.RestorePoint
 	choice model.RestoreChoice
 	path   string
+}
+
+// restoreOptionColumns lay out the picker's points: what each is, its age
+// and its path, which gives way in its middle so that its last part
+// (chk-N, savepoint-…) stays at every width.
+func restoreOptionColumns(now time.Time) kit.Columns[restoreOption] {
+	type o = restoreOption
+	return kit.Columns[o]{
+		{Fit: true, Cell: func(o o) string { return o.label }},
+		{Fit: true, Cell: func(o o) string { return kit.Ago(now, o.point.Time) }},
+		{Flex: true, Cell: func(o o) string { return o.point.Path }, Cut: func(_ o, s string, w int) string { return kit.ElidePath(s, w) }},
+	}
 }
 
 func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
@@ -49,18 +64,14 @@ func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) 
 // options lists the choices, the usual ones first. History entries that
 // are the latest savepoint or checkpoint are not listed twice.
 func (d *resubmitDialog) options() []restoreOption {
-	now := d.env.Now
-	line := func(label string, rp *model.RestorePoint) string {
-		return fmt.Sprintf("%-18s %-11s %s", label, kit.Ago(now, rp.Time), rp.Path)
-	}
 	var out []restoreOption
 	seen := map[string]bool{}
 	if sp := d.job.LatestSavepoint; sp != nil {
-		out = append(out, restoreOption{line("latest savepoint", sp), model.RestoreSavepoint, ""})
+		out = append(out, restoreOption{"latest savepoint", sp, model.RestoreSavepoint, ""})
 		seen[sp.Path] = true
 	}
 	if cp := d.job.LatestCheckpoint; cp != nil {
-		out = append(out, restoreOption{line("latest checkpoint", cp), model.RestoreCheckpoint, ""})
+		out = append(out, restoreOption{"latest checkpoint", cp, model.RestoreCheckpoint, ""})
 		seen[cp.Path] = true
 	}
 	hist := slices.Clone(d.history)
@@ -70,9 +81,9 @@ func (d *resubmitDialog) options() []restoreOption {
 			continue
 		}
 		seen[rp.Path] = true
-		out = append(out, restoreOption{line(rp.Kind.String(), &rp), model.RestorePath, rp.Path})
+		out = append(out, restoreOption{rp.Kind.String(), &rp, model.RestorePath, rp.Path})
 	}
-	out = append(out, restoreOption{"none — start with empty state", model.RestoreNone, ""})
+	out = append(out, restoreOption{"none — start with empty state", nil, model.RestoreNone, ""})
 	return out
 }
 
@@ -117,13 +128,20 @@ func (d *resubmitDialog) View(width, height int) string {
 		st.Dim.Render(fmt.Sprintf("spec v%d on %s; the choice is confirmed on the next screen", d.job.SpecVersion, d.job.Cluster)),
 		"",
 	}
+	points := slices.DeleteFunc(slices.Clone(opts), func(o restoreOption) bool { return o.point == nil })
+	cols := restoreOptionColumns(d.env.Now)
+	lay := cols.Lay(points, inner-kit.Gutter)
 	// Keep the cursor visible when the history is long.
 	room := max(height-10, 3)
 	first := kit.ScrollTo(d.cursor, 0, room, len(opts))
 	for i := first; i < min(first+room, len(opts)); i++ {
-		l := "  " + opts[i].label
+		text := opts[i].label
+		if opts[i].point != nil {
+			text = cols.Cells(nil, lay, opts[i])
+		}
+		l := "  " + text
 		if i == d.cursor {
-			l = st.Cursor.Render(kit.Fit("▸ "+opts[i].label, inner))
+			l = st.Cursor.Render(kit.Fit("▸ "+text, inner))
 		}
 		lines = append(lines, kit.Truncate(l, inner))
 	}

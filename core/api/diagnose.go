@@ -2,7 +2,10 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/palink/palink/model"
 )
 
 // DiagnoseService answers "where" once "what" is known: the job graph and
@@ -182,8 +185,35 @@ type CheckpointsView struct {
 	// started from, if any.
 	Latest   *CheckpointInfo
 	Restored *CheckpointInfo
-	Notes    []string
+	// LatestSavepoint is the newest savepoint, LatestFailed the newest
+	// failed checkpoint (its Failure says why), when Flink has one.
+	LatestSavepoint *CheckpointInfo `json:",omitempty"`
+	LatestFailed    *CheckpointInfo `json:",omitempty"`
+	// Summary is Flink's over the completed checkpoints it keeps
+	// statistics of.
+	Summary CheckpointSummary
+	Notes   []string
 }
+
+// CheckpointSummary is Flink's summary of a job's completed checkpoints:
+// how long they took end to end, the bytes each persisted (Checkpointed:
+// an incremental checkpoint's increment), the full state (StateSize),
+// and the in-flight data of unaligned checkpoints, processed and
+// persisted during alignment. (Flink's alignment_buffered has been 0
+// since unaligned checkpoints replaced it.)
+type CheckpointSummary struct {
+	EndToEnd                     DurationStats
+	Checkpointed, StateSize      ByteStats
+	ProcessedData, PersistedData ByteStats
+}
+
+// DurationStats are a duration's minimum, average, maximum and 99th
+// percentile; P99 is negative when Flink has none (NaN).
+type DurationStats struct{ Min, Avg, Max, P99 time.Duration }
+
+// ByteStats are a size's minimum, average, maximum and 99th percentile;
+// P99 is negative when Flink has none (NaN).
+type ByteStats struct{ Min, Avg, Max, P99 int64 }
 
 // CheckpointCounts count a job's checkpoints by outcome.
 type CheckpointCounts struct {
@@ -223,8 +253,34 @@ type CheckpointDetail struct {
 	// SlowOperator is the index of the operator whose slowest subtask the
 	// checkpoint waited for; -1 when unknown.
 	SlowOperator int
-	Notes        []string
+	// Gone, when set, says that the JobManager no longer has statistics
+	// of the checkpoint, and brings what palink recorded of it instead;
+	// Checkpoint then holds only its id.
+	Gone  *CheckpointGone `json:",omitempty"`
+	Notes []string
 }
+
+// CheckpointGone is a checkpoint the JobManager has rotated out of its
+// history: it keeps statistics of its newest Kept checkpoints only
+// (web.checkpoints.history, 10 by default), and answers "not found" for
+// older ones.
+type CheckpointGone struct {
+	ID   int64
+	Kept int
+	// Recorded is palink's record of the checkpoint as a restore point;
+	// nil when palink has none (it forgets checkpoints Flink subsumed).
+	Recorded *model.RestorePoint `json:",omitempty"`
+}
+
+// Why is what became of the checkpoint, for a view that names it already:
+// "no longer in the JobManager's history (it keeps 10)".
+func (g CheckpointGone) Why() string {
+	return fmt.Sprintf("no longer in the JobManager's history (it keeps %d)", g.Kept)
+}
+
+// String says it whole: "checkpoint 357 is no longer in the JobManager's
+// history (it keeps 10)".
+func (g CheckpointGone) String() string { return fmt.Sprintf("checkpoint %d is %s", g.ID, g.Why()) }
 
 // CheckpointOperator is one vertex's part of a checkpoint.
 type CheckpointOperator struct {

@@ -2,7 +2,9 @@ package diagnose
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"time"
@@ -51,6 +53,15 @@ func (rd *Inspector) Checkpoints(ctx context.Context, ref string) (api.Checkpoin
 		ci := CheckpointInfo(*l)
 		out.Latest = &ci
 	}
+	if l := stats.Latest.Savepoint; l != nil {
+		ci := CheckpointInfo(*l)
+		out.LatestSavepoint = &ci
+	}
+	if l := stats.Latest.Failed; l != nil {
+		ci := CheckpointInfo(*l)
+		out.LatestFailed = &ci
+	}
+	out.Summary = checkpointSummary(stats.Summary)
 	if r := stats.Latest.Restored; r != nil {
 		out.Restored = &api.CheckpointInfo{ID: r.ID, Status: "RESTORED", Savepoint: r.IsSavepoint, TriggeredAt: ms(r.RestoreTimestamp), Path: r.ExternalPath}
 	}
@@ -63,6 +74,27 @@ func CheckpointInfo(c yarn.Checkpoint) api.CheckpointInfo {
 		Duration: time.Duration(c.EndToEndDuration) * time.Millisecond, Size: c.CheckpointedSize, Path: c.ExternalPath,
 		Failure: c.FailureMessage, Kind: c.CheckpointType, Acknowledged: c.NumAcknowledgedSubtasks, Subtasks: c.NumSubtasks,
 		StateSize: c.StateSize, ProcessedData: c.ProcessedData, PersistedData: c.PersistedData}
+}
+
+// checkpointSummary is Flink's summary in durations and bytes.
+func checkpointSummary(s yarn.CheckpointSummary) api.CheckpointSummary {
+	p99 := func(v float64) int64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return -1
+		}
+		return int64(math.Round(v))
+	}
+	bytes := func(d yarn.StatsSummary) api.ByteStats {
+		return api.ByteStats{Min: d.Min, Avg: d.Avg, Max: d.Max, P99: p99(d.P99)}
+	}
+	e := s.EndToEndDuration
+	msd := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+	dur := api.DurationStats{Min: msd(e.Min), Avg: msd(e.Avg), Max: msd(e.Max), P99: -1}
+	if v := p99(e.P99); v >= 0 {
+		dur.P99 = msd(v)
+	}
+	return api.CheckpointSummary{EndToEnd: dur, Checkpointed: bytes(s.CheckpointedSize), StateSize: bytes(s.StateSize),
+		ProcessedData: bytes(s.ProcessedData), PersistedData: bytes(s.PersistedData)}
 }
 
 func checkpointConfig(c yarn.CheckpointConfig) api.CheckpointConfig {
@@ -102,6 +134,12 @@ func (rd *Inspector) Checkpoint(ctx context.Context, r api.CheckpointRequest) (a
 		return err
 	})
 	if errs[0] != nil {
+		if errors.Is(errs[0], yarn.ErrNotFound) {
+			if g, notes, ok := rd.checkpointGone(ctx, t, r.ID); ok {
+				out.Checkpoint, out.Gone, out.Notes = api.CheckpointInfo{ID: r.ID}, g, notes
+				return out, nil
+			}
+		}
 		return out, fmt.Errorf("checkpoint %d of job %s: %w", r.ID, t.job.Name, errs[0])
 	}
 	out.Checkpoint = CheckpointInfo(cp)

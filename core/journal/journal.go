@@ -151,7 +151,7 @@ func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin str
 		kind = model.Savepoint
 	}
 	rp := model.RestorePoint{JobID: j.ID, Kind: kind, Path: cp.ExternalPath, FlinkJobID: j.FlinkJobID,
-		CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), SeenAt: now, Origin: origin}
+		CheckID: cp.ID, Time: time.UnixMilli(cp.LatestAckTimestamp), SeenAt: now, Origin: origin, Size: pointSize(cp)}
 	if cp.LatestAckTimestamp == 0 {
 		rp.Time = now
 	}
@@ -175,6 +175,9 @@ func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin str
 		// against checkpoints of the same Flink job.
 		known := *cur
 		known.CheckID = cp.ID
+		if known.Size == 0 {
+			known.Size = pointSize(cp)
+		}
 		if known.FlinkJobID == "" {
 			known.FlinkJobID = j.FlinkJobID
 		}
@@ -184,6 +187,16 @@ func RecordFlinkPoint(tx store.Tx, j *model.Job, cp *yarn.Checkpoint, origin str
 		return PruneFor(tx, *j, retained)
 	}
 	return nil
+}
+
+// pointSize is the bytes of a point's whole state: its state_size (an
+// incremental checkpoint's checkpointed size is only what it added), or
+// its checkpointed size where the JobManager reported no state size.
+func pointSize(cp *yarn.Checkpoint) int64 {
+	if cp.StateSize > 0 {
+		return cp.StateSize
+	}
+	return cp.CheckpointedSize
 }
 
 // PruneFor forgets the job's checkpoint records beyond the newest

@@ -36,7 +36,7 @@ func GraphHelp(k kit.KeyMap) [][]key.Binding {
 // CheckpointsHelp, ExceptionsHelp and TaskManagersHelp are those tabs'
 // keys, for the keymap (docs/keys.md).
 func CheckpointsHelp(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{{k.Detail.Restore, k.Diag.OpenCheckpoint, k.Nav.Refresh}}
+	return [][]key.Binding{{k.Diag.OpenCheckpoint, k.Detail.Restore, k.Nav.Refresh}}
 }
 
 // ExceptionsHelp: see CheckpointsHelp.

@@ -146,9 +146,31 @@ func (d *Screen) Back() (tea.Cmd, bool) {
 	return nil, false
 }
 
-// ShortHelp implements kit.Screen.
+// keyTab is a tab that takes a key of the detail's for its selected line
+// (the Checkpoints tab's r restores from the selected point, where r
+// elsewhere restarts the job).
+type keyTab interface {
+	takes(msg tea.KeyPressMsg, d *jobData) bool
+}
+
+// ShortHelp implements kit.Screen: the tab's keys, then the detail's that
+// no key of the tab's hides.
 func (d *Screen) ShortHelp() []key.Binding {
-	return append(slices.Clone(d.tabs[d.tab].ShortHelp()), shortHelp(d.env.Keys)...)
+	own := d.tabs[d.tab].ShortHelp()
+	return append(slices.Clone(own), withoutKeysOf(shortHelp(d.env.Keys), own)...)
+}
+
+// withoutKeysOf is bs less the bindings that share a key with one of own.
+func withoutKeysOf(bs, own []key.Binding) []key.Binding {
+	taken := map[string]bool{}
+	for _, b := range own {
+		for _, k := range b.Keys() {
+			taken[k] = true
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(bs), func(b key.Binding) bool {
+		return slices.ContainsFunc(b.Keys(), func(k string) bool { return taken[k] })
+	})
 }
 
 // FullHelp implements kit.Screen.
@@ -291,6 +313,11 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return d.selectTab("Logs")
 	case key.Matches(msg, k.Open.Exceptions):
 		return d.selectTab("Exceptions")
+	}
+	if t, ok := d.tabs[d.tab].(keyTab); ok && t.takes(msg, &d.data) {
+		var cmd tea.Cmd
+		d.tabs[d.tab], cmd = d.tabs[d.tab].Update(msg, &d.data)
+		return cmd
 	}
 	if kind, ok := kit.ActionFor(k, msg, d.data.job); ok {
 		var hist []model.RestorePoint
@@ -443,13 +470,7 @@ func tabBar(st *kit.Styles, titles []string, active, w int) string {
 }
 
 // lastPathPart is the last element of a restore path: "savepoint-7f3a21".
-func lastPathPart(p string) string {
-	p = strings.TrimRight(p, "/")
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
-	}
-	return p
-}
+func lastPathPart(p string) string { return kit.PathName(p) }
 
 // Tab is the title of the tab on screen.
 func (d *Screen) Tab() string { return d.tabs[d.tab].Title() }

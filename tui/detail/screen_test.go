@@ -155,32 +155,6 @@ func TestCommandsTabOpensLiveLog(t *testing.T) {
 	h.MustShow("a line that arrived later")
 }
 
-func TestCheckpointsTabRestoresFromTheChosenPoint(t *testing.T) {
-	f := tuitest.NewFixture()
-	h := apptest.New(t, f, 120, 40, tui.Options{})
-	h.OpenDetail("orders-enrich")
-	h.Top().(*detail.Screen).SelectTab("Checkpoints")
-	h.Press("j", "enter") // the second restore point: the latest savepoint
-	// orders-enrich is RUNNING: a resubmit is refused at once, with the reason.
-	if want := "resubmit orders-enrich: job is RUNNING; pause or kill it first"; h.Flash() != want {
-		t.Fatalf("flash %q, want %q", h.Flash(), want)
-	}
-	// Once it is paused, the same keys plan a resubmit from that path.
-	j := f.Jobs[0]
-	j.State = model.StateFinished
-	f.Jobs[0].State = model.StateFinished
-	h.Change(api.Change{Kind: api.JobChanged, Job: &j})
-	h.Press("enter")
-	if !f.Called("Plan RESUBMIT j001 path") {
-		t.Fatalf("calls %v", f.Calls())
-	}
-	h.MustShow("Resubmit orders-enrich?", "Restores from hdfs:///flink/sp/orders-enrich/savepoint-7f3a21.")
-	h.Press("tab", "enter")
-	if got := actCalls(f); len(got) != 1 || got[0] != "Act RESUBMIT j001 path hdfs:///flink/sp/orders-enrich/savepoint-7f3a21" {
-		t.Fatalf("calls %v", got)
-	}
-}
-
 func TestRawJSON(t *testing.T) {
 	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
 	h.OpenDetail("orders-enrich")

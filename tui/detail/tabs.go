@@ -46,7 +46,7 @@ func (t *linesTab) ShortHelp() []key.Binding {
 		if t.title == "Commands" {
 			return []key.Binding{t.env.Keys.Detail.OpenLog}
 		}
-		return []key.Binding{t.env.Keys.Detail.Restore}
+		return []key.Binding{t.env.Keys.Nav.Enter}
 	}
 	return nil
 }
@@ -195,7 +195,7 @@ func overviewLines(e *kit.Env, d *jobData, w int) []tabLine {
 	}
 
 	out = append(out, tabLine{}, section(st, "Restore points"))
-	rps := restorePointRows(st, now, j.Job)
+	rps := restorePointRows(now, j.Job, w)
 	if len(rps) == 0 {
 		out = append(out, tabLine{text: "  " + st.Dim.Render("none yet — a restart would start with empty state")})
 	}
@@ -295,26 +295,36 @@ func nextRestart(now, t time.Time) string {
 	return " · policy restart due"
 }
 
-// restorePointRows lists the job's latest restore points, newest first.
-func restorePointRows(st *kit.Styles, now time.Time, j model.Job) []tabLine {
+// restorePointRows lists the job's latest restore points, newest first,
+// and the one it restored from, w cells wide: a path gives way in its
+// middle, keeping the part that names it.
+func restorePointRows(now time.Time, j model.Job, w int) []tabLine {
 	type row struct {
-		label string
-		rp    *model.RestorePoint
+		label, age, path string
+		at               time.Time
 	}
 	var rows []row
-	if j.LatestCheckpoint != nil {
-		rows = append(rows, row{"latest checkpoint", j.LatestCheckpoint})
+	for _, r := range []struct {
+		label string
+		rp    *model.RestorePoint
+	}{{"latest checkpoint", j.LatestCheckpoint}, {"latest savepoint", j.LatestSavepoint}} {
+		if r.rp != nil {
+			rows = append(rows, row{r.label, kit.Ago(now, r.rp.Time), r.rp.Path, r.rp.Time})
+		}
 	}
-	if j.LatestSavepoint != nil {
-		rows = append(rows, row{"latest savepoint", j.LatestSavepoint})
+	slices.SortStableFunc(rows, func(a, b row) int { return b.at.Compare(a.at) })
+	if j.RestoredFrom != "" {
+		rows = append(rows, row{label: "restored from", path: j.RestoredFrom})
 	}
-	slices.SortStableFunc(rows, func(a, b row) int { return b.rp.Time.Compare(a.rp.Time) })
+	cols := kit.Columns[row]{
+		{Width: 18, Cell: func(r row) string { return r.label }},
+		{Width: 10, Cell: func(r row) string { return r.age }},
+		{Flex: true, Cell: func(r row) string { return r.path }, Cut: cutPath[row]},
+	}
+	lay := cols.Lay(rows, w-kit.Gutter)
 	var out []tabLine
 	for _, r := range rows {
-		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", r.label, kit.Ago(now, r.rp.Time), r.rp.Path)})
-	}
-	if j.RestoredFrom != "" {
-		out = append(out, tabLine{text: fmt.Sprintf("  %-18s %-10s %s", "restored from", "", j.RestoredFrom)})
+		out = append(out, tabLine{text: strings.TrimRight("  "+cols.Cells(nil, lay, r), " ")})
 	}
 	return out
 }

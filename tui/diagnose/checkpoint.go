@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -20,10 +21,16 @@ import (
 // operator under the cursor, slowest first (sync and async parts,
 // alignment, start delay, persisted size), so that with parallelism 1,000
 // the subtask the checkpoint waited for is on top, not on page 40.
+//
+// It shows a checkpoint the JobManager no longer keeps statistics of as
+// such, with palink's record of it; a restore point the JobManager cannot
+// be asked of (of an earlier run, or whose id is unknown) it shows from
+// palink's record alone. r restores from what it shows.
 type Checkpoint struct {
 	env *kit.Env
 	job api.JobView
-	id  int64
+	id  int64 // 0: the JobManager is not asked, rec is all there is
+	rec *model.RestorePoint
 	loadState
 	c             *api.CheckpointDetail
 	cur           kit.List // over the operators
@@ -31,11 +38,15 @@ type Checkpoint struct {
 	width, height int
 }
 
-// NewCheckpoint opens checkpoint id of job j; its Cmd fetches it.
-func NewCheckpoint(e *kit.Env, j api.JobView, id int64) (*Checkpoint, tea.Cmd) {
-	m := &Checkpoint{env: e, job: j, id: id}
+// NewCheckpoint opens checkpoint id of job j, with rec, palink's record
+// of it when known; its Cmd fetches it. With id 0, it shows rec alone.
+func NewCheckpoint(e *kit.Env, j api.JobView, id int64, rec *model.RestorePoint) (*Checkpoint, tea.Cmd) {
+	m := &Checkpoint{env: e, job: j, id: id, rec: rec}
 	m.start(e)
 	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadCheckpointCmd(m.call(e), j.ID, j.Name, id, seq) })
+	if id == 0 {
+		return m, nil
+	}
 	return m, m.loads.Refresh()
 }
 
@@ -57,7 +68,49 @@ func loadCheckpointCmd(c kit.Call[Service], jobID, jobName string, id int64, seq
 }
 
 // Title implements kit.Screen.
-func (m *Checkpoint) Title() string { return fmt.Sprintf("%s · checkpoint %d", m.job.Name, m.id) }
+func (m *Checkpoint) Title() string { return m.job.Name + " · " + m.name() }
+
+// name is what the view shows: "checkpoint 8810", or the last part of
+// the path of a restore point the JobManager is not asked of.
+func (m *Checkpoint) name() string {
+	if m.id == 0 && m.rec != nil {
+		return kit.PathName(m.rec.Path)
+	}
+	return fmt.Sprintf("checkpoint %d", m.id)
+}
+
+// recorded is palink's record of the checkpoint: the one core found when
+// the JobManager no longer has it, else the one it was opened with.
+func (m *Checkpoint) recorded() *model.RestorePoint {
+	if m.c != nil && m.c.Gone != nil && m.c.Gone.Recorded != nil {
+		return m.c.Gone.Recorded
+	}
+	return m.rec
+}
+
+// restorable is where r restores from, or why nothing can be: a
+// completed checkpoint's path, or a usable record's.
+func (m *Checkpoint) restorable() (path, why string) {
+	if m.c != nil && m.c.Gone == nil {
+		ck := m.c.Checkpoint
+		switch {
+		case ck.Status == "COMPLETED" && ck.Path != "":
+			return ck.Path, ""
+		case ck.Status == "COMPLETED":
+			return "", m.name() + " has no external path: nothing to restore from"
+		case ck.Status != "":
+			return "", fmt.Sprintf("%s %s: nothing to restore from", m.name(), ck.Status)
+		}
+	}
+	switch rec := m.recorded(); {
+	case rec == nil:
+		return "", m.name() + ": palink has no record of where it is"
+	case !rec.Usable():
+		return "", fmt.Sprintf("%s is %s: nothing to restore from", kit.PathName(rec.Path), rec.Status)
+	default:
+		return rec.Path, ""
+	}
+}
 
 // Capturing implements kit.Screen.
 func (m *Checkpoint) Capturing() bool { return false }
@@ -65,7 +118,17 @@ func (m *Checkpoint) Capturing() bool { return false }
 // ShortHelp implements kit.Screen.
 func (m *Checkpoint) ShortHelp() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.Nav.Up, k.Nav.Down, k.Nav.Refresh}
+	var out []key.Binding
+	if m.c != nil && m.c.Gone == nil {
+		out = append(out, k.Nav.Up, k.Nav.Down) // over the operators
+	}
+	if path, _ := m.restorable(); path != "" {
+		out = append(out, k.Detail.Restore)
+	}
+	if m.id != 0 {
+		out = append(out, k.Nav.Refresh)
+	}
+	return out
 }
 
 // FullHelp implements kit.Screen.
@@ -76,6 +139,11 @@ func (m *Checkpoint) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+	case kit.ChangeMsg:
+		// r restores the job as it is now, not as it was when opened.
+		if c := msg.Change; c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID {
+			m.job = *c.Job
+		}
 	case checkpointLoadedMsg:
 		if msg.jobID != m.job.ID || msg.id != m.id {
 			return m, nil
@@ -91,8 +159,18 @@ func (m *Checkpoint) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		return m, next
 	case tea.KeyPressMsg:
 		k := m.env.Keys
-		if key.Matches(msg, k.Nav.Refresh) {
+		switch {
+		case key.Matches(msg, k.Nav.Refresh) && m.id != 0:
 			return m, m.loads.Refresh()
+		case key.Matches(msg, k.Detail.Restore):
+			path, why := m.restorable()
+			if path == "" {
+				return m, kit.Flash(kit.FlashWarn, why)
+			}
+			return m, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []api.JobView{m.job}, Restore: model.RestorePath, Path: path})
+		}
+		if why, ok := k.Refused(msg, kit.AllKeys.Detail.Restore); ok {
+			return m, kit.Flash(kit.FlashWarn, why)
 		}
 		if m.c != nil && len(m.c.Operators) > 0 {
 			m.cur.Key(k, msg, len(m.c.Operators), m.opRows())
@@ -155,8 +233,22 @@ func (m *Checkpoint) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	title := " " + st.Title.Render(fmt.Sprintf("checkpoint %d", m.id))
-	if m.c == nil {
+	title := " " + st.Title.Render(m.name())
+	switch {
+	case m.id == 0 || (m.c != nil && m.c.Gone != nil):
+		return kit.PadLines(strings.Join(m.recordView(title, w), "\n"), w, h)
+	case m.c == nil && m.err != nil && !m.loads.Busy():
+		// What failed, whole at any width, and what palink recorded.
+		lines := []string{kit.Fit(title, w)}
+		for _, l := range kit.Wrap("✖ "+m.err.Error(), max(w-2, 10)) {
+			lines = append(lines, " "+st.Error.Render(l))
+		}
+		lines = append(lines, " "+st.Dim.Render("ctrl+r retries"))
+		if rec := m.recorded(); rec != nil {
+			lines = append(append(lines, ""), RecordLines(st, m.env.Now, *rec, w)...)
+		}
+		return kit.PadLines(strings.Join(lines, "\n"), w, h)
+	case m.c == nil:
 		return placeholder(st, title, m.loads.Busy(), m.err, "fetching the checkpoint's operators and subtasks…", w, h)
 	}
 	c := m.c

@@ -17,7 +17,7 @@ func Open(e *kit.Env, msg kit.OpenDiagMsg) (kit.Screen, tea.Cmd) {
 	case kit.DiagFlame:
 		return NewFlame(e, msg.Job, msg.VertexID, msg.VertexName)
 	case kit.DiagCheckpoint:
-		return NewCheckpoint(e, msg.Job, msg.Checkpoint)
+		return NewCheckpoint(e, msg.Job, msg.Checkpoint, msg.Recorded)
 	case kit.DiagTaskManager:
 		return NewTaskManager(e, msg.Job, msg.TaskManager)
 	}

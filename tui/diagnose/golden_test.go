@@ -63,7 +63,7 @@ func TestGoldenSlowCheckpoint(t *testing.T) {
 		h.OpenDetail("orders-enrich")
 		h.Press("tab", "tab")
 		h.MustShow("every 1m · EXACTLY_ONCE")
-		h.Press("G", "k", "enter")
+		h.Press("g", "j", "j", "enter")
 		h.MustShow("checkpoint 8810", "▲ waited 14.8s for LookupJoin[3] subtask 2")
 	})
 }

@@ -16,7 +16,7 @@ func VertexHelp(k kit.KeyMap) [][]key.Binding {
 
 // CheckpointHelp is the checkpoint view's keys.
 func CheckpointHelp(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh, k.Detail.Restore}}
 }
 
 // TaskManagerHelp is the TaskManager view's keys.

@@ -37,6 +37,10 @@ type Column[T any] struct {
 	// Style colours a cell once fitted, on every row but the cursor's
 	// (which is drawn reversed whole); nil leaves it plain.
 	Style func(st *Styles, row T, cell string) string
+	// Cut fits a cell wider than its column into w cells, for a value
+	// whose end says more than its middle (ElidePath keeps the chk-N of a
+	// checkpoint's path); nil cuts the cell's end.
+	Cut func(row T, cell string, w int) string
 }
 
 // Columns are a list's columns, in display order.
@@ -139,7 +143,13 @@ func (cs Columns[T]) Cells(st *Styles, lay Layout, row T) string {
 			return cs[i].Style(st, row, s)
 		}
 	}
-	return cs.join(lay, len(cs)-1, func(i int) string { return cs[i].Cell(row) }, style)
+	return cs.join(lay, len(cs)-1, func(i int) string {
+		s := cs[i].Cell(row)
+		if c := cs[i].Cut; c != nil && lay[i] > 0 && Width(s) > lay[i] {
+			s = c(row, s, lay[i])
+		}
+		return s
+	}, style)
 }
 
 // Texts are a row's cells as text, every column's (a filter looks in

@@ -158,3 +158,19 @@ func TestColumnsTitles(t *testing.T) {
 		t.Errorf("the meter starts at %d, want 14", got)
 	}
 }
+
+// A column with Cut fits a wide cell its own way (a path keeps its last
+// part); the others still cut the end.
+func TestColumnsCut(t *testing.T) {
+	cs := Columns[fruit]{
+		{Title: "NAME", Width: 6, Cell: func(f fruit) string { return f.name }},
+		{Title: "NOTE", Flex: true, Cell: func(f fruit) string { return f.note }, Cut: func(_ fruit, s string, w int) string { return ElideMiddle(s, w) }},
+	}
+	lay := cs.Lay(fruits, 17)
+	if got := cs.Cells(nil, lay, fruits[1]); got != "persi… sweet…soft" {
+		t.Errorf("cells %q", got)
+	}
+	if got := cs.Cells(nil, lay, fruits[0]); got != "apple  crisp     " {
+		t.Errorf("a cell that fits is kept whole: %q", got)
+	}
+}

@@ -214,6 +214,91 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// ElideMiddle cuts s (plain text) to at most w cells by taking out its
+// middle: its head and its tail stay, "…" between them. An id or a name
+// is told apart by both ends; Truncate keeps only the first.
+func ElideMiddle(s string, w int) string {
+	sw := Width(s)
+	switch {
+	case w <= 0:
+		return ""
+	case sw <= w:
+		return s
+	case w == 1:
+		return "…"
+	}
+	keep := w - 1
+	tail := keep / 2
+	return ansi.Truncate(s, keep-tail, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+}
+
+// PathName is the last part of a path or URL, the one that names it:
+// "savepoint-7f3a21" of hdfs:///flink/sp/orders-enrich/savepoint-7f3a21/.
+func PathName(p string) string {
+	p = strings.TrimRight(p, "/")
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// ElidePath cuts a path or URL (hdfs:///flink/ck/3f9c0d1e/chk-8812) to at
+// most w cells by taking out the middle of its directories, so that its
+// last part, the one that names it (chk-8812, savepoint-7f3a21), stays
+// whole: "hdfs:///fl…/chk-8812". Where even that part does not fit, it
+// loses its own middle (ElideMiddle).
+func ElidePath(p string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if Width(p) <= w {
+		return p
+	}
+	trimmed := strings.TrimRight(p, "/")
+	i := strings.LastIndexByte(trimmed, '/')
+	if i < 0 {
+		return ElideMiddle(p, w)
+	}
+	dir, name := trimmed[:i], p[i:] // name keeps its "/" and any trailing one
+	room := w - Width(name) - 1     // for the head of dir, after "…"
+	if room < 0 {
+		return ElideMiddle(strings.TrimPrefix(name, "/"), w)
+	}
+	return ansi.Truncate(dir, room, "") + "…" + name
+}
+
+// WrapPath breaks a path or URL into lines of at most w cells after its
+// slashes, so that each line holds whole parts of it; a part wider than w
+// is broken where it must be.
+func WrapPath(p string, w int) []string {
+	if w <= 0 || Width(p) <= w {
+		return []string{p}
+	}
+	var parts []string
+	for rest := p; rest != ""; {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			parts = append(parts, rest)
+			break
+		}
+		parts = append(parts, rest[:i+1])
+		rest = rest[i+1:]
+	}
+	var out []string
+	line := ""
+	for _, part := range parts {
+		if line != "" && Width(line)+Width(part) > w {
+			out, line = append(out, line), ""
+		}
+		line += part
+		for Width(line) > w {
+			out = append(out, ansi.Truncate(line, w, ""))
+			line = ansi.TruncateLeft(line, w, "")
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
 // FirstLine is the first line of s, marked when more follow.
 func FirstLine(s string) string {
 	s = strings.TrimSpace(s)

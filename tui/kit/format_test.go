@@ -177,3 +177,65 @@ func TestDiagnosticFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestElideKeepsBothEnds(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"savepoint-3f9c0d-8e1b44c2a0f1", 40, "savepoint-3f9c0d-8e1b44c2a0f1"},
+		{"savepoint-3f9c0d-8e1b44c2a0f1", 12, "savepo…2a0f1"},
+		{"abcdef", 1, "…"},
+		{"abcdef", 0, ""},
+	} {
+		got := ElideMiddle(tc.s, tc.w)
+		if got != tc.want || Width(got) > max(tc.w, 0) {
+			t.Errorf("ElideMiddle(%q, %d) = %q, want %q", tc.s, tc.w, got, tc.want)
+		}
+	}
+}
+
+// A path loses the middle of its directories first: the part that names
+// it stays whole as long as it fits at all.
+func TestElidePathKeepsItsLastPart(t *testing.T) {
+	const ck = "hdfs:///flink/ck/3f9c0d1e/chk-8812"
+	for _, tc := range []struct {
+		p    string
+		w    int
+		want string
+	}{
+		{ck, 60, ck},
+		{ck, len(ck), ck},
+		{ck, 21, "hdfs:///fli…/chk-8812"},
+		{ck, 11, "h…/chk-8812"},
+		{ck, 10, "…/chk-8812"},
+		{ck, 9, "chk-8812"},
+		{ck, 7, "chk…812"},
+		{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21/", 30, "hdfs:///fli…/savepoint-7f3a21/"},
+		{"no-slash-at-all-in-this-name", 10, "no-sl…name"},
+	} {
+		got := ElidePath(tc.p, tc.w)
+		if got != tc.want || Width(got) > tc.w {
+			t.Errorf("ElidePath(%q, %d) = %q (%d cells), want %q", tc.p, tc.w, got, Width(got), tc.want)
+		}
+	}
+}
+
+// A path too long for a line breaks after its slashes, never inside the
+// part that names it if that part fits a line.
+func TestWrapPath(t *testing.T) {
+	for _, tc := range []struct {
+		p    string
+		w    int
+		want []string
+	}{
+		{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21", 60, []string{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"}},
+		{"hdfs:///flink/sp/orders-enrich/savepoint-7f3a21", 40, []string{"hdfs:///flink/sp/orders-enrich/", "savepoint-7f3a21"}},
+		{"hdfs:///flink/ck/3f9c0d1e2b3a4c5d6e7f8091a2b3a21e/chk-8809", 30, []string{"hdfs:///flink/ck/", "3f9c0d1e2b3a4c5d6e7f8091a2b3a2", "1e/chk-8809"}},
+	} {
+		if got := WrapPath(tc.p, tc.w); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("WrapPath(%q, %d) = %q, want %q", tc.p, tc.w, got, tc.want)
+		}
+	}
+}

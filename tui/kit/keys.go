@@ -90,7 +90,7 @@ type OpenKeys struct {
 // DetailKeys are the job detail's and its tabs'.
 type DetailKeys struct {
 	NextTab, PrevTab key.Binding
-	Restore          key.Binding // enter on a checkpoint: restore from it
+	Restore          key.Binding // r on a checkpoint or restore point: restore from it
 	MetricsWindow    key.Binding // the Metrics tab's 5 min / 1 h
 	Fold             key.Binding // the Exceptions tab's
 	OpenLog          key.Binding // the Logs and Commands tabs'
@@ -235,7 +235,7 @@ func NewKeyMap() KeyMap {
 		Detail: DetailKeys{
 			NextTab:       b("tab", "next tab", "tab", "]"),
 			PrevTab:       b("shift+tab", "prev tab", "shift+tab", "["),
-			Restore:       b("enter", "restore from it", "enter"),
+			Restore:       b("r", "restore from it", "r"),
 			MetricsWindow: b("t", "5 min / 1 h", "t"),
 			Fold:          b("enter", "expand/fold", "enter"),
 			OpenLog:       b("enter", "open log", "enter"),
@@ -368,6 +368,7 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Action.Restart, a.Action.Restart, "read-only: actions are disabled"},
 		{&k.Action.Resubmit, a.Action.Resubmit, "read-only: actions are disabled"},
 		{&k.Action.Savepoint, a.Action.Savepoint, "read-only: actions are disabled"},
+		{&k.Detail.Restore, a.Detail.Restore, "read-only: actions are disabled"},
 		{&k.Jobs.Create, a.Jobs.Create, ""},
 		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
 		{&k.Alerts.Ack, a.Alerts.Ack, "read-only: alerts cannot be acknowledged or silenced"},

@@ -73,6 +73,12 @@ func (c *LineCursor) Key(k KeyMap, msg tea.KeyPressMsg, sel []int, n, height int
 	if len(sel) == 0 {
 		return ListNav(k, msg, &c.Offset, max(n-height, 0)+1, height)
 	}
+	if off := c.Cursor < c.Offset || c.Cursor >= c.Offset+height; off && slices.Contains(sel, c.Cursor) && key.Matches(msg, k.Nav.Up, k.Nav.Down) {
+		// The cursor is below what the text shows first (a tab that leads
+		// with figures): a step shows it before it moves it.
+		c.Offset = ScrollTo(c.Cursor, c.Offset, height, n)
+		return true
+	}
 	pos := max(slices.Index(sel, c.Cursor), 0)
 	if !ListNav(k, msg, &pos, len(sel), height) {
 		return false

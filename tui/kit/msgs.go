@@ -113,14 +113,16 @@ const (
 )
 
 // OpenDiagMsg asks the root to open a diagnostic view of a job: a vertex
-// (VertexID), its flame graph, a checkpoint (Checkpoint), a TaskManager
-// (TaskManager) or the Flink configuration.
+// (VertexID), its flame graph, a checkpoint (Checkpoint, or Recorded, a
+// restore point palink recorded), a TaskManager (TaskManager) or the
+// Flink configuration.
 type OpenDiagMsg struct {
 	View        DiagView
 	Job         api.JobView
 	VertexID    string
 	VertexName  string
 	Checkpoint  int64
+	Recorded    *model.RestorePoint
 	TaskManager string
 }
 

@@ -16,7 +16,7 @@ type checkpoints struct {
 	completed       int64
 	failed          int64
 	restored        int64
-	history         []*checkpoint // newest first, at most historySize
+	history         []*checkpoint // newest first, at most the job's history
 	latest          *checkpoint   // newest completed checkpoint (not savepoint)
 	latestSavepoint *checkpoint
 	latestFailed    *checkpoint
@@ -161,7 +161,7 @@ func (s *pointStore) lookup(path string) (*checkpoint, string) {
 }
 
 // syncCheckpoints completes the periodic checkpoints due by t. Far behind
-// (a fleet nobody looked at for hours), it skips to the last historySize,
+// (a fleet nobody looked at for hours), it skips to the last of its history,
 // so its cost is bounded.
 func (f *flinkJobs) syncCheckpoints(j *job, t time.Time) {
 	if j.state != jobRunning || j.ck.next.IsZero() {
@@ -169,8 +169,8 @@ func (f *flinkJobs) syncCheckpoints(j *job, t time.Time) {
 	}
 	for {
 		trig := j.ck.next
-		if behind := int64(t.Sub(trig) / j.interval); behind > historySize+2 {
-			skip := behind - historySize
+		if behind := int64(t.Sub(trig) / j.interval); behind > int64(j.history)+2 {
+			skip := behind - int64(j.history)
 			j.ck.lastID += skip
 			j.ck.failed += skip / 40
 			j.ck.completed += skip - skip/40
@@ -245,8 +245,8 @@ func (f *flinkJobs) failCheckpoint(j *job, id int64, trig time.Time, dur time.Du
 
 func (j *job) pushHistory(cp *checkpoint) {
 	j.ck.history = append([]*checkpoint{cp}, j.ck.history...)
-	if len(j.ck.history) > historySize {
-		j.ck.history = j.ck.history[:historySize]
+	if len(j.ck.history) > j.history {
+		j.ck.history = j.ck.history[:j.history]
 	}
 }
 

@@ -62,7 +62,7 @@ func jmCheckpoints(x *jmReq, j *job) jmAnswer {
 		inProg = 1
 		hist = append(hist, p)
 	}
-	for _, cp := range j.ck.history {
+	for _, cp := range x.history(j) {
 		hist = append(hist, checkpointJSON(cp))
 		if cp.status == "COMPLETED" {
 			sizes = append(sizes, cp.size)
@@ -107,6 +107,17 @@ func (x *jmReq) pendingJSON(j *job) map[string]any {
 		"num_acknowledged_subtasks": 0, "checkpoint_type": "CHECKPOINT", "tasks": map[string]any{}}
 }
 
+// history is the ended checkpoints the JobManager keeps statistics of at
+// now: its newest web.checkpoints.history, less one while a checkpoint is
+// in progress, which takes its place in the history (CheckpointStatsHistory).
+func (x *jmReq) history(j *job) []*checkpoint {
+	h := j.ck.history
+	if _, _, pending := j.inProgress(x.now); pending && len(h) >= j.history {
+		h = h[:max(j.history-1, 0)]
+	}
+	return h
+}
+
 // findCheckpoint resolves the {checkpointid} path value: a checkpoint of
 // the history, or the one in progress (nil cp, pending true).
 func (x *jmReq) findCheckpoint(j *job) (cp *checkpoint, pending bool, errAns *jmAnswer) {
@@ -118,7 +129,7 @@ func (x *jmReq) findCheckpoint(j *job) (cp *checkpoint, pending bool, errAns *jm
 	if pid, _, ok := j.inProgress(x.now); ok && pid == id {
 		return nil, true, nil
 	}
-	for _, cp := range j.ck.history {
+	for _, cp := range x.history(j) {
 		if cp.id == id {
 			return cp, false, nil
 		}

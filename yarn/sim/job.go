@@ -34,7 +34,7 @@ const (
 	dRestartDelay   = 1 * time.Second
 	dRefail         = 2 * time.Second // a fatally failing job fails again this long after a restart
 	dFailing        = 300 * time.Millisecond
-	historySize     = 10 // web.checkpoints.history
+	historySize     = 10 // web.checkpoints.history's default
 	defaultAttempts = 3  // restart-strategy.fixed-delay.attempts
 )
 
@@ -70,8 +70,11 @@ type job struct {
 	interval       time.Duration
 	// retention and numRetained are the job's checkpoint retention and
 	// state.checkpoints.num-retained, from its configuration.
-	retention     string
-	numRetained   int
+	retention   string
+	numRetained int
+	// history is how many checkpoints the JobManager keeps statistics of
+	// (web.checkpoints.history, a setting of the cluster's).
+	history       int
 	checkpointDir string
 	savepointDir  string
 
@@ -180,6 +183,10 @@ func (f *flinkJobs) addJob(a *app, s jobSpec, now time.Time) *job {
 	if n, err := strconv.Atoi(firstNonEmpty(j.config["execution.checkpointing.num-retained"], j.config["state.checkpoints.num-retained"],
 		a.config["execution.checkpointing.num-retained"], a.config["state.checkpoints.num-retained"])); err == nil && n > 0 {
 		j.numRetained = n
+	}
+	j.history = historySize
+	if n, err := strconv.Atoi(strings.TrimSpace(a.config["web.checkpoints.history"])); err == nil && n >= 0 {
+		j.history = n
 	}
 	j.checkpointDir = strings.TrimRight(firstNonEmpty(j.config["execution.checkpointing.dir"], j.config["state.checkpoints.dir"],
 		a.config["execution.checkpointing.dir"], a.config["state.checkpoints.dir"], "hdfs:///flink/checkpoints"), "/")

@@ -354,6 +354,16 @@ func (f *Fake) AddCommands(cs ...model.Command) {
 	f.commands = append(f.commands, cs...)
 }
 
+// AddRestorePoints adds restore points to a job's record, as if palink
+// had recorded them before.
+func (f *Fake) AddRestorePoints(jobID string, rps ...model.RestorePoint) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	d := f.details[jobID]
+	d.RestorePoints = append(slices.Clone(d.RestorePoints), rps...)
+	f.details[jobID] = d
+}
+
 // WaitCommand implements api.Service.
 func (f *Fake) WaitCommand(ctx context.Context, id string) (model.Command, error) {
 	return f.Command(ctx, id)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 )
 
 // diagPart is the fake's api.DiagnoseService: what core/diagnose would
@@ -23,6 +24,7 @@ type diagPart struct {
 	vertices    map[string]api.VertexDetail // job id + "/" + vertex id
 	checkpoints map[string]api.CheckpointsView
 	checkpoint  map[string]api.CheckpointDetail // job id + "/" + checkpoint id
+	rotated     map[string]int                  // job id + "/" + checkpoint id: the history's size
 	tms         map[string]api.TaskManagerList
 	configs     map[string]api.FlinkConfig
 	flames      map[string]api.FlameGraph // job id + "/" + vertex id + "/" + type
@@ -94,7 +96,48 @@ func (p *diagPart) Checkpoint(ctx context.Context, r api.CheckpointRequest) (api
 	if err != nil {
 		return api.CheckpointDetail{}, err
 	}
-	return lookup(p, p.checkpoint, fmt.Sprintf("%s/%d", id, r.ID), fmt.Sprintf("checkpoint %d", r.ID))
+	key := fmt.Sprintf("%s/%d", id, r.ID)
+	if g, ok := p.gone(id, key, r.ID); ok {
+		return api.CheckpointDetail{JobID: id, FetchedAt: Now, Checkpoint: api.CheckpointInfo{ID: r.ID}, SlowOperator: -1, Gone: g}, nil
+	}
+	return lookup(p, p.checkpoint, key, fmt.Sprintf("checkpoint %d", r.ID))
+}
+
+// gone is what core answers for a checkpoint RotateCheckpoint rotated out
+// of the JobManager's history: its size, and palink's record of the
+// checkpoint among the job's latest points and restore points.
+func (p *diagPart) gone(jobID, key string, id int64) (*api.CheckpointGone, bool) {
+	f := p.f
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	kept, ok := p.rotated[key]
+	if !ok {
+		return nil, false
+	}
+	g := &api.CheckpointGone{ID: id, Kept: kept}
+	i, _ := f.find(jobID)
+	j := f.Jobs[i]
+	rps := []model.RestorePoint{}
+	for _, rp := range []*model.RestorePoint{j.LatestSavepoint, j.LatestCheckpoint} {
+		if rp != nil {
+			rps = append(rps, *rp)
+		}
+	}
+	for _, rp := range append(rps, f.details[jobID].RestorePoints...) {
+		if rp.CheckID == id && rp.FlinkJobID == j.FlinkJobID {
+			g.Recorded = &rp
+			break
+		}
+	}
+	return g, true
+}
+
+// RotateCheckpoint makes the JobManager no longer keep checkpoint id of
+// a job, whose history keeps kept, as if newer ones had pushed it out.
+func (p *diagPart) RotateCheckpoint(jobID string, id int64, kept int) {
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	p.rotated[fmt.Sprintf("%s/%d", jobID, id)] = kept
 }
 
 // TaskManagers implements api.DiagnoseService.
@@ -240,7 +283,7 @@ func newDiagPart(f *Fake) *diagPart {
 	ago := func(d time.Duration) time.Time { return Now.Add(-d) }
 	p := &diagPart{f: f,
 		graphs: map[string]api.JobGraph{}, vertices: map[string]api.VertexDetail{}, checkpoints: map[string]api.CheckpointsView{},
-		checkpoint: map[string]api.CheckpointDetail{}, tms: map[string]api.TaskManagerList{}, configs: map[string]api.FlinkConfig{},
+		checkpoint: map[string]api.CheckpointDetail{}, rotated: map[string]int{}, tms: map[string]api.TaskManagerList{}, configs: map[string]api.FlinkConfig{},
 		flames: map[string]api.FlameGraph{}, exceptions: map[string]api.ExceptionHistory{}, containers: map[string]api.ContainerLogList{}}
 
 	// orders-enrich: Kafka → Calc → async lookup join against users → sink.
@@ -286,8 +329,16 @@ func newDiagPart(f *Fake) *diagPart {
 		{ID: 8810, Status: "COMPLETED", TriggeredAt: ago(132 * time.Second), Duration: 14800 * time.Millisecond, Size: 37 << 20, Path: "hdfs:///flink/ck/3f9c0d1e/chk-8810"},
 		{ID: 8809, Status: "COMPLETED", TriggeredAt: ago(192 * time.Second), Duration: 1100 * time.Millisecond, Size: 37 << 20, Path: "hdfs:///flink/ck/3f9c0d1e/chk-8809"},
 	}
+	// It restored from the savepoint of PAUSE #40 76 hours ago; its
+	// checkpoints are incremental: each persists ~37 MiB of 1.2 GiB.
 	p.checkpoints["j001"] = api.CheckpointsView{JobID: "j001", FetchedAt: ago(time.Second), Config: cfg, History: hist, Latest: &hist[0],
-		Counts: api.CheckpointCounts{Total: 8812, Completed: 8790, Failed: 22}}
+		LatestFailed: &hist[1], Counts: api.CheckpointCounts{Total: 8812, Completed: 8790, Failed: 22, Restored: 1},
+		Restored: &api.CheckpointInfo{ID: 8650, Status: "RESTORED", Savepoint: true, TriggeredAt: ago(76 * time.Hour), Path: "hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"},
+		Summary: api.CheckpointSummary{
+			EndToEnd:     api.DurationStats{Min: 1100 * time.Millisecond, Avg: 1900 * time.Millisecond, Max: 14800 * time.Millisecond, P99: 14200 * time.Millisecond},
+			Checkpointed: api.ByteStats{Min: 36 << 20, Avg: 37 << 20, Max: 38 << 20, P99: 38 << 20},
+			StateSize:    api.ByteStats{Min: 1200 << 20, Avg: 1210 << 20, Max: 1230 << 20, P99: 1230 << 20},
+		}}
 	ops := make([]api.CheckpointOperator, 4)
 	for o := range ops {
 		sts := make([]api.CheckpointSubtask, 4)

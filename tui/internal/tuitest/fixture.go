@@ -36,7 +36,10 @@ func NewFixture() *Fake {
 	orders.FlinkState = "RUNNING"
 	orders.StartedAt = ago(76 * time.Hour)
 	orders.LatestCheckpoint = rp(model.Checkpoint, "hdfs:///flink/ck/3f9c0d1e/chk-8812", 12*time.Second, "sync")
+	orders.LatestCheckpoint.CheckID, orders.LatestCheckpoint.FlinkJobID, orders.LatestCheckpoint.Size = 8812, orders.FlinkJobID, 1230<<20
+	// The savepoint of the pause is of the job's run before this one.
 	orders.LatestSavepoint = rp(model.Savepoint, "hdfs:///flink/sp/orders-enrich/savepoint-7f3a21", 77*time.Hour, "PAUSE #40")
+	orders.LatestSavepoint.CheckID, orders.LatestSavepoint.FlinkJobID, orders.LatestSavepoint.Size = 8650, "7f3a21c04d5e6f708192a3b4c5d6e7f8", 1180<<20
 	orders.RestoredFrom = "hdfs:///flink/sp/orders-enrich/savepoint-7f3a21"
 
 	payments := job("j002", "payments-dedup", model.KindJAR, "prod", model.StateRunning)
