@@ -27,10 +27,15 @@ type FailedRun struct {
 // with its cause, when there are CrashLoopMin of them; nil otherwise. A
 // run from empty state, or whose cause is not known, is no loop: nothing
 // says the next one would fail the same way. The record is named when
-// the runs that name one agree on it.
-func CrashLoop(runs []FailedRun) *model.CrashLoop {
+// the runs that name one agree on it. prev is the loop the job was in
+// before its newest run failed: a run that continues it counts on from
+// it, since the store may no longer hold what its oldest runs died of.
+func CrashLoop(prev *model.CrashLoop, runs []FailedRun) *model.CrashLoop {
 	if len(runs) == 0 || runs[0].Cause == "" || runs[0].RestorePoint == "" {
 		return nil
+	}
+	if prev != nil && (prev.RestorePoint != runs[0].RestorePoint || prev.Cause != runs[0].Cause) {
+		prev = nil
 	}
 	first := runs[0]
 	loop := &model.CrashLoop{Cause: first.Cause, RestorePoint: first.RestorePoint, SpecVersion: first.SpecVersion,
@@ -48,6 +53,15 @@ func CrashLoop(runs []FailedRun) *model.CrashLoop {
 			loop.Record = r.Record
 		default:
 			mixed = true
+		}
+	}
+	if prev != nil && prev.Count+1 > loop.Count {
+		loop.Count, loop.Since = prev.Count+1, prev.Since
+		if prev.Record != loop.Record && prev.Record != "" {
+			mixed = mixed || loop.Record != ""
+			if loop.Record == "" {
+				loop.Record = prev.Record
+			}
 		}
 	}
 	if loop.Count < CrashLoopMin {

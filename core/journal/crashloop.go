@@ -29,7 +29,7 @@ type crashLoopTx interface {
 // exceptions the store does not hold. A run older than the current one counts as
 // failed when its newest exception is the loop's cause: it was started
 // again from the same point, which a healthy run would have checkpointed
-// past.
+// past. j.CrashLoop is the loop as it stood before this failure.
 func CrashLoop(tx crashLoopTx, j model.Job, cause string, now time.Time) (*model.CrashLoop, error) {
 	cmds, err := tx.Commands(store.CommandFilter{JobID: j.ID, States: []model.CommandState{model.CmdSucceeded},
 		Kinds: []model.CommandKind{model.CmdSubmit, model.CmdRestart, model.CmdResubmit}, Limit: crashLoopRuns})
@@ -85,7 +85,7 @@ func CrashLoop(tx crashLoopTx, j model.Job, cause string, now time.Time) (*model
 	if len(runs) > 0 && runs[0].Cause == "" {
 		runs[0].Cause, runs[0].At = cause, now
 	}
-	loop := decide.CrashLoop(runs)
+	loop := decide.CrashLoop(j.CrashLoop, runs)
 	if loop == nil {
 		return nil, nil
 	}
