@@ -25,6 +25,7 @@ type resubmitDialog struct {
 	loadErr error
 	seq     int
 	cursor  int
+	moved   bool // the person moved the cursor: a load keeps it
 }
 
 // restoreOption is one line of the picker.
@@ -32,6 +33,9 @@ type restoreOption struct {
 	label  string
 	choice model.RestoreChoice
 	path   string
+	// loops: the point the job's crash loop restored from (core's
+	// model.Job.CrashLoop): restoring it replays the failure.
+	loops bool
 }
 
 func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) (*resubmitDialog, tea.Cmd) {
@@ -42,8 +46,23 @@ func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) 
 		d.seq = e.NextSeq()
 		cmd = detail.Load(kit.CallOf[detail.Service](e, e.Svc), j.ID, d.seq)
 	}
-	d.cursor = 0 // the first option is the safest: the newest restore point there is
+	d.cursor = d.firstChoice()
 	return d, cmd
+}
+
+// firstChoice is where the cursor starts: the first option is the safest,
+// the newest restore point there is, unless the job crash-loops from it;
+// then the newest point that is not the loop's (never empty state unasked).
+func (d *resubmitDialog) firstChoice() int {
+	for i, o := range d.options() {
+		if o.choice == model.RestoreNone {
+			break
+		}
+		if !o.loops {
+			return i
+		}
+	}
+	return 0
 }
 
 // options lists the choices, the usual ones first. History entries that
@@ -53,14 +72,15 @@ func (d *resubmitDialog) options() []restoreOption {
 	line := func(label string, rp *model.RestorePoint) string {
 		return fmt.Sprintf("%-18s %-11s %s", label, kit.Ago(now, rp.Time), rp.Path)
 	}
+	loops := func(path string) bool { return d.job.CrashLoop != nil && d.job.CrashLoop.RestorePoint == path }
 	var out []restoreOption
 	seen := map[string]bool{}
 	if sp := d.job.LatestSavepoint; sp != nil {
-		out = append(out, restoreOption{line("latest savepoint", sp), model.RestoreSavepoint, ""})
+		out = append(out, restoreOption{line("latest savepoint", sp), model.RestoreSavepoint, "", loops(sp.Path)})
 		seen[sp.Path] = true
 	}
 	if cp := d.job.LatestCheckpoint; cp != nil {
-		out = append(out, restoreOption{line("latest checkpoint", cp), model.RestoreCheckpoint, ""})
+		out = append(out, restoreOption{line("latest checkpoint", cp), model.RestoreCheckpoint, "", loops(cp.Path)})
 		seen[cp.Path] = true
 	}
 	hist := slices.Clone(d.history)
@@ -70,9 +90,9 @@ func (d *resubmitDialog) options() []restoreOption {
 			continue
 		}
 		seen[rp.Path] = true
-		out = append(out, restoreOption{line(rp.Kind.String(), &rp), model.RestorePath, rp.Path})
+		out = append(out, restoreOption{line(rp.Kind.String(), &rp), model.RestorePath, rp.Path, loops(rp.Path)})
 	}
-	out = append(out, restoreOption{"none — start with empty state", model.RestoreNone, ""})
+	out = append(out, restoreOption{"none — start with empty state", model.RestoreNone, "", false})
 	return out
 }
 
@@ -91,6 +111,9 @@ func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 		}
 		d.history = msg.Detail.RestorePoints
 		d.job = kit.Renew(d.job, msg.Detail.Job)
+		if !d.moved {
+			d.cursor = d.firstChoice()
+		}
 	case tea.KeyPressMsg:
 		k := d.env.Keys
 		opts := d.options()
@@ -101,7 +124,9 @@ func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
 			return nil, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []api.JobView{d.job}, Restore: o.choice, Path: o.path})
 		default:
+			before := d.cursor
 			kit.ListNav(k, msg, &d.cursor, len(opts), 5)
+			d.moved = d.moved || d.cursor != before
 		}
 	}
 	return d, nil
@@ -115,15 +140,29 @@ func (d *resubmitDialog) View(width, height int) string {
 	lines := []string{
 		st.DialogTitle.Render("Resubmit " + d.job.Name + " — restore from?"),
 		st.Dim.Render(fmt.Sprintf("spec v%d on %s; the choice is confirmed on the next screen", d.job.SpecVersion, d.job.Cluster)),
-		"",
 	}
+	if loop := d.job.CrashLoop; loop != nil {
+		for _, l := range kit.Wrap("⚠ "+loop.Sentence()+"; ↻ marks it below. If no other point helps, edit the job first.", inner) {
+			lines = append(lines, st.Warn.Render(l))
+		}
+	}
+	lines = append(lines, "")
 	// Keep the cursor visible when the history is long.
-	room := max(height-10, 3)
+	room := max(height-10-(len(lines)-3), 3) // less the warning's lines
 	first := kit.ScrollTo(d.cursor, 0, room, len(opts))
 	for i := first; i < min(first+room, len(opts)); i++ {
-		l := "  " + opts[i].label
+		label := opts[i].label
+		if d.job.CrashLoop != nil {
+			// A column of its own, so that the labels stay aligned.
+			mark := "  "
+			if opts[i].loops {
+				mark = "↻ "
+			}
+			label = mark + label
+		}
+		l := "  " + label
 		if i == d.cursor {
-			l = st.Cursor.Render(kit.Fit("▸ "+opts[i].label, inner))
+			l = st.Cursor.Render(kit.Fit("▸ "+label, inner))
 		}
 		lines = append(lines, kit.Truncate(l, inner))
 	}
