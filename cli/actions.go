@@ -131,6 +131,15 @@ func runActions(ctx context.Context, cmd *cobra.Command, e *env, req api.ActionR
 		confirm = confirm || p.Confirm >= api.ConfirmDestructive
 		protected = protected || p.Confirm == api.ConfirmName
 	}
+	if !confirm || e.g.yes {
+		// No plan is shown: a crash loop is said all the same (the person
+		// may know better, but not without being told).
+		for _, p := range plans {
+			if p.CrashLoop != nil {
+				fmt.Fprintf(errOut, "warning: %s %s: %s\n", strings.ToLower(req.Kind.String()), p.JobName, p.CrashLoop.Sentence())
+			}
+		}
+	}
 	if confirm && !e.g.yes {
 		for _, p := range plans {
 			fmt.Fprintf(errOut, "%s %s:\n", req.Kind, p.JobName)

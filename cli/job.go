@@ -215,6 +215,7 @@ func newJobShowCmd(g *globals) *cobra.Command {
 func printDetail(w io.Writer, d api.JobDetail) {
 	j := d.Job
 	fmt.Fprintf(w, "%s  %s  %s · %s\n", j.Name, j.State, j.Cluster, j.Kind)
+	printCrashLoop(w, j)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "id\t%s\n", j.ID)
 	fmt.Fprintf(tw, "spec\tv%d\n", j.SpecVersion)
@@ -249,6 +250,27 @@ func printDetail(w io.Writer, d api.JobDetail) {
 			fmt.Fprintf(w, "  %s  %-17s %s\n", ev.Time.Format("01-02 15:04:05"), ev.To, ev.Reason)
 		}
 	}
+}
+
+// printCrashLoop says a crash loop above everything else, with what
+// would not replay it.
+func printCrashLoop(w io.Writer, j model.Job) {
+	loop := j.CrashLoop
+	if loop == nil {
+		return
+	}
+	const indent = "            "
+	fmt.Fprintf(w, "CRASH LOOP  %s\n", loop.Sentence())
+	fmt.Fprintf(w, "%scause: %s\n", indent, loop.Cause)
+	if loop.Record != "" {
+		fmt.Fprintf(w, "%srecord: %s\n", indent, loop.Record)
+	}
+	point := loop.RestorePoint
+	if !loop.RestoreTime.IsZero() {
+		point += " · " + since(loop.RestoreTime) + " ago"
+	}
+	fmt.Fprintf(w, "%srestore point: %s\n", indent, point)
+	fmt.Fprintf(w, "%sinstead: resubmit --restore an older point · --allow-non-restored-state with an edited job · edit the job, then resubmit\n", indent)
 }
 
 func firstLine(s string) string {

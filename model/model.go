@@ -121,6 +121,9 @@ type Job struct {
 	RestartWindow    time.Time // start of the policy's current counting window
 	NextRestart      time.Time // when the policy may restart a FAILED job next (zero: not scheduled)
 	FlinkRestarts    int       // Flink's own restarts of the current Flink job
+	// CrashLoop is set while the job's recent runs restored from one
+	// point and failed the same way (core/decide.CrashLoop).
+	CrashLoop *CrashLoop `json:",omitempty"`
 
 	StartedAt time.Time // when the current application started running
 	CreatedAt time.Time

@@ -125,8 +125,10 @@ func (a *actionFlow) start(msg kit.StartActionMsg) (kit.Dialog, tea.Cmd) {
 		why, _ := j.Refusal(kind)
 		noPause, known := j.Refusal(model.CmdPause)
 		items = append(items, planItem{
-			req:      api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path},
+			req: api.ActionRequest{JobRef: j.ID, Kind: kind, Restore: msg.Restore, RestorePath: msg.Path,
+				AllowNonRestoredState: msg.AllowNonRestoredState},
 			job:      j.Job,
+			view:     j,
 			pausable: known && noPause == "",
 			skipped:  why,
 		})

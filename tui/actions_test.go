@@ -342,7 +342,7 @@ func TestResubmitPicksRestorePoint(t *testing.T) {
 	if !f.Called("Plan RESUBMIT j006 none") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	h.MustShow("Resubmit sessionize?", "Starts with empty state")
+	h.MustShow("Resubmit sessionize?", "Start with empty state.")
 	h.Press("tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act RESUBMIT j006 none "}) {
 		t.Fatalf("calls %v", got)
@@ -354,7 +354,7 @@ func TestResubmitDefaultIsLatestSavepoint(t *testing.T) {
 	h := newHarness(t, f, 120, 40, Options{})
 	h.SelectJob("sessionize")
 	h.Press("R", "enter")
-	h.MustShow("Restores from hdfs:///flink/sp/sessionize/savepoint-01ab.")
+	h.MustShow("Restore state from hdfs:///flink/sp/sessionize/savepoint-01ab · 5h ago.")
 	h.Press("tab", "enter")
 	if got := actCalls(f); !slices.Equal(got, []string{"Act RESUBMIT j006 savepoint "}) {
 		t.Fatalf("calls %v", got)

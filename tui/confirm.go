@@ -63,6 +63,9 @@ func (d *confirmDialog) ShortHelp() []key.Binding {
 	if d.phrase != "" {
 		return []key.Binding{k.Form.Confirm, k.Form.Cancel}
 	}
+	if loopOffered(d.items) {
+		return append(dialogShort(k), loopKeys(k, d.items[0])...)
+	}
 	return dialogShort(k)
 }
 
@@ -87,6 +90,11 @@ func (d *confirmDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 	}
 	if !isKey {
 		return d, nil
+	}
+	if loopOffered(d.items) {
+		if cmd, ok := loopKey(k, d.items[0], km); ok {
+			return nil, cmd
+		}
 	}
 	switch {
 	case key.Matches(km, k.Form.Toggle):
@@ -123,15 +131,10 @@ func (d *confirmDialog) View(width, height int) string {
 	if len(d.items) == 1 {
 		it := d.items[0]
 		lines = append(lines, st.DialogTitle.Render(fmt.Sprintf("%s %s?", actionTitle(kind), it.job.Name)))
+		// The steps say where a deploy restores from, with the point's
+		// age: core's words, once.
 		for _, s := range it.plan.Steps {
 			add(s)
-		}
-		if kind.Deploys() {
-			if it.plan.Restore != "" {
-				add("Restores from " + it.plan.Restore + ".")
-			} else {
-				add("Starts with empty state (no restore point).")
-			}
 		}
 		for _, wn := range it.plan.Warnings {
 			for i, l := range kit.Wrap("⚠ "+wn, inner) {
@@ -140,6 +143,9 @@ func (d *confirmDialog) View(width, height int) string {
 				}
 				lines = append(lines, st.Warn.Render(l))
 			}
+		}
+		if loopOffered(d.items) {
+			lines = append(lines, loopLines(st, d.env.Keys, it, d.phrase != "", inner)...)
 		}
 		if kind == model.CmdKill && it.pausable {
 			// Offered only where core would take a pause (a RUNNING job

@@ -71,6 +71,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Table catalog (`:tables`)", tables.Help(k)},
 		{"UDF registry (`:udfs`)", udfs.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
+		{"Restart or resubmit of a crash-looping job (from the point it loops on)", [][]key.Binding{{k.Form.Older, k.Form.NonRestored, k.Form.EditJob}}},
 		{"Create-job form", create.Help(k)},
 		{"Command line (`:`)", [][]key.Binding{commandLineShort(k)}},
 	}

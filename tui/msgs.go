@@ -47,6 +47,9 @@ type commandLineMsg struct{ line string }
 type planItem struct {
 	req api.ActionRequest
 	job model.Job
+	// view is the job as the screen showed it, for the crash loop's ways
+	// out (another action on the same job).
+	view api.JobView
 	// pausable: core would take a pause of the job now (its view's
 	// answer), so that a kill may suggest one instead.
 	pausable bool

@@ -26,6 +26,7 @@ type resubmitDialog struct {
 	loadErr error
 	seq     int
 	cursor  int
+	moved   bool // the person moved the cursor: a load keeps it
 }
 
 // restoreOption is one line of the picker: what the point is to the job
@@ -35,6 +36,9 @@ type restoreOption struct {
 	point  *model.RestorePoint
 	choice model.RestoreChoice
 	path   string
+	// loops: the point the job's crash loop restored from (core's
+	// model.Job.CrashLoop): restoring it replays the failure.
+	loops bool
 }
 
 // restoreOptionColumns lay out the picker's points: what each is, its age
@@ -57,21 +61,37 @@ func newResubmitDialog(e *kit.Env, j api.JobView, history []model.RestorePoint) 
 		d.seq = e.NextSeq()
 		cmd = detail.Load(kit.CallOf[detail.Service](e, e.Svc), j.ID, d.seq)
 	}
-	d.cursor = 0 // the first option is the safest: the newest restore point there is
+	d.cursor = d.firstChoice()
 	return d, cmd
+}
+
+// firstChoice is where the cursor starts: the first option is the safest,
+// the newest restore point there is, unless the job crash-loops from it;
+// then the newest point that is not the loop's (never empty state unasked).
+func (d *resubmitDialog) firstChoice() int {
+	for i, o := range d.options() {
+		if o.choice == model.RestoreNone {
+			break
+		}
+		if !o.loops {
+			return i
+		}
+	}
+	return 0
 }
 
 // options lists the choices, the usual ones first. History entries that
 // are the latest savepoint or checkpoint are not listed twice.
 func (d *resubmitDialog) options() []restoreOption {
+	loops := func(path string) bool { return d.job.CrashLoop != nil && d.job.CrashLoop.RestorePoint == path }
 	var out []restoreOption
 	seen := map[string]bool{}
 	if sp := d.job.LatestSavepoint; sp != nil {
-		out = append(out, restoreOption{"latest savepoint", sp, model.RestoreSavepoint, ""})
+		out = append(out, restoreOption{"latest savepoint", sp, model.RestoreSavepoint, "", loops(sp.Path)})
 		seen[sp.Path] = true
 	}
 	if cp := d.job.LatestCheckpoint; cp != nil {
-		out = append(out, restoreOption{"latest checkpoint", cp, model.RestoreCheckpoint, ""})
+		out = append(out, restoreOption{"latest checkpoint", cp, model.RestoreCheckpoint, "", loops(cp.Path)})
 		seen[cp.Path] = true
 	}
 	hist := slices.Clone(d.history)
@@ -81,9 +101,9 @@ func (d *resubmitDialog) options() []restoreOption {
 			continue
 		}
 		seen[rp.Path] = true
-		out = append(out, restoreOption{rp.Kind.String(), &rp, model.RestorePath, rp.Path})
+		out = append(out, restoreOption{rp.Kind.String(), &rp, model.RestorePath, rp.Path, loops(rp.Path)})
 	}
-	out = append(out, restoreOption{"none — start with empty state", nil, model.RestoreNone, ""})
+	out = append(out, restoreOption{"none — start with empty state", nil, model.RestoreNone, "", false})
 	return out
 }
 
@@ -102,6 +122,9 @@ func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 		}
 		d.history = msg.Detail.RestorePoints
 		d.job = kit.Renew(d.job, msg.Detail.Job)
+		if !d.moved {
+			d.cursor = d.firstChoice()
+		}
 	case tea.KeyPressMsg:
 		k := d.env.Keys
 		opts := d.options()
@@ -112,7 +135,9 @@ func (d *resubmitDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 			o := opts[kit.Clamp(d.cursor, 0, len(opts)-1)]
 			return nil, kit.Send(kit.StartActionMsg{Kind: model.CmdResubmit, Jobs: []api.JobView{d.job}, Restore: o.choice, Path: o.path})
 		default:
+			before := d.cursor
 			kit.ListNav(k, msg, &d.cursor, len(opts), 5)
+			d.moved = d.moved || d.cursor != before
 		}
 	}
 	return d, nil
@@ -126,18 +151,35 @@ func (d *resubmitDialog) View(width, height int) string {
 	lines := []string{
 		st.DialogTitle.Render("Resubmit " + d.job.Name + " — restore from?"),
 		st.Dim.Render(fmt.Sprintf("spec v%d on %s; the choice is confirmed on the next screen", d.job.SpecVersion, d.job.Cluster)),
-		"",
+	}
+	if loop := d.job.CrashLoop; loop != nil {
+		for _, l := range kit.Wrap("⚠ "+loop.Sentence()+"; ↻ marks it below. If no other point helps, edit the job first.", inner) {
+			lines = append(lines, st.Warn.Render(l))
+		}
+	}
+	lines = append(lines, "")
+	mark := 0 // the crash loop's column
+	if d.job.CrashLoop != nil {
+		mark = 2
 	}
 	points := slices.DeleteFunc(slices.Clone(opts), func(o restoreOption) bool { return o.point == nil })
 	cols := restoreOptionColumns(d.env.Now)
-	lay := cols.Lay(points, inner-kit.Gutter)
+	lay := cols.Lay(points, inner-kit.Gutter-mark)
 	// Keep the cursor visible when the history is long.
-	room := max(height-10, 3)
+	room := max(height-10-(len(lines)-3), 3) // less the warning's lines
 	first := kit.ScrollTo(d.cursor, 0, room, len(opts))
 	for i := first; i < min(first+room, len(opts)); i++ {
 		text := opts[i].label
 		if opts[i].point != nil {
 			text = cols.Cells(nil, lay, opts[i])
+		}
+		if mark > 0 {
+			// A column of its own, so that the labels stay aligned.
+			if opts[i].loops {
+				text = "↻ " + text
+			} else {
+				text = "  " + text
+			}
 		}
 		l := "  " + text
 		if i == d.cursor {

@@ -359,6 +359,10 @@ type ActionPlan struct {
 	Warnings []string
 	// Restore is the restore point a deploy would use ("" for none).
 	Restore string
+	// CrashLoop is the job's crash loop when the deploy restores the very
+	// point its failing runs restored from (a warning says so); nil
+	// otherwise.
+	CrashLoop *model.CrashLoop `json:",omitempty"`
 	// Artifact is what a JAR job's deploy changes in its jar (a resubmit
 	// with a newer artifact), with the commits between; nil when nothing.
 	Artifact *model.ArtifactChange `json:",omitempty"`

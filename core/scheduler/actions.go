@@ -152,7 +152,22 @@ func (s *Scheduler) plan(j model.Job, r api.ActionRequest, pending *model.Comman
 		}
 		p.Steps = []string{fmt.Sprintf("Deploy %s v%d to cluster %s (%s) %s.", j.Kind, j.SpecVersion, j.Cluster, cl.Deploy.Mode, how)}
 		if path != "" {
-			p.Steps = append(p.Steps, "Restore state from "+path+".")
+			from := "Restore state from " + path
+			if rec := res.Point; rec != nil && !rec.Time.IsZero() {
+				from += " · " + model.Age(s.now().Sub(rec.Time)) + " ago"
+			}
+			p.Steps = append(p.Steps, from+".")
+			if r.AllowNonRestoredState {
+				p.Steps = append(p.Steps, "Flink drops the state that maps to no operator of the job (allowNonRestoredState).")
+			}
+			if loop := j.CrashLoop; loop != nil && loop.RestorePoint == path {
+				p.CrashLoop = loop
+				w := capitalize(loop.Sentence()) + "."
+				if loop.SpecVersion != 0 && j.SpecVersion != loop.SpecVersion {
+					w += fmt.Sprintf(" Spec v%d deploys, edited since the v%d that failed.", j.SpecVersion, loop.SpecVersion)
+				}
+				p.Warnings = append(p.Warnings, w)
+			}
 		} else {
 			p.Steps = append(p.Steps, "Start with empty state.")
 			if r.Kind != model.CmdSubmit && (j.LatestCheckpoint != nil || j.LatestSavepoint != nil) {

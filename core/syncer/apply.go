@@ -214,6 +214,14 @@ func (s *Syncer) applyTx(tx store.Tx, o observation, owned map[string]bool, now 
 			}
 		}
 	}
+	if decide.CrashLoopOver(j) {
+		ev, err := journal.Note(tx, j, fmt.Sprintf("crash loop over: the job checkpointed past %s", model.PointName(j.CrashLoop.RestorePoint)), "", now)
+		if err != nil {
+			return job, nil, false, err
+		}
+		events = append(events, ev)
+		j.CrashLoop = nil
+	}
 	// Drift: the platform expects a live job, the cluster has none.
 	if outcome == decide.OutcomeGone {
 		if j.Drift == nil {
@@ -274,6 +282,20 @@ func (s *Syncer) applyTx(tx store.Tx, o observation, owned map[string]bool, now 
 				}
 			}
 			if j.State == model.StateFailed {
+				cause := ""
+				if ff != nil {
+					cause = ff.rootErr
+				}
+				if j.CrashLoop, err = journal.CrashLoop(tx, j, cause, now); err != nil {
+					return job, nil, false, err
+				}
+				if j.CrashLoop != nil {
+					lev, err := journal.Note(tx, j, "crash loop: "+j.CrashLoop.Sentence(), "", now)
+					if err != nil {
+						return job, nil, false, err
+					}
+					events = append(events, lev)
+				}
 				d := s.opts.Policy.Decide(j, now)
 				if d.Restart {
 					j.NextRestart, j.PlatformRestarts, j.RestartWindow = d.At, d.Attempt, d.WindowStart

@@ -80,7 +80,7 @@ func TestCheckpointsTabEnterOpensAndRRestores(t *testing.T) {
 	if !f.Called("Plan RESUBMIT j001 path") {
 		t.Fatalf("calls %v", f.Calls())
 	}
-	h.MustShow("Resubmit orders-enrich?", "Restores from hdfs:///flink/sp/orders-enrich/savepoint-7f3a21.")
+	h.MustShow("Resubmit orders-enrich?", "Restore state from hdfs:///flink/sp/orders-enrich/savepoint-7f3a21 · 3d")
 	h.Press("tab", "enter")
 	if got := actCalls(f); len(got) != 1 || got[0] != "Act RESUBMIT j001 path hdfs:///flink/sp/orders-enrich/savepoint-7f3a21" {
 		t.Fatalf("calls %v", got)

@@ -3,6 +3,7 @@ package jobs_test
 import (
 	"testing"
 
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
@@ -47,4 +48,15 @@ func TestGoldenJobsLightTheme(t *testing.T) {
 		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test", Theme: tui.ThemeLight})
 		tuitest.Golden(t, "jobs_light_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
 	}
+}
+
+// TestGoldenJobsCrashLoop: a job core says crash-loops is marked in its
+// STATE, in words that read without colour.
+func TestGoldenJobsCrashLoop(t *testing.T) {
+	apptest.GoldenFrame(t, "jobs_crash_loop", func(f *tuitest.Fake) *tuitest.Fake {
+		j := &f.Jobs[3] // user-features
+		j.State, j.FlinkState = model.StateFailed, "FAILED"
+		j.CrashLoop = &model.CrashLoop{Count: 3, Cause: "java.lang.NullPointerException", RestorePoint: j.LatestCheckpoint.Path}
+		return f
+	}, tui.Options{}, func(h *tuitest.Harness) {})
 }

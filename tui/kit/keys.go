@@ -166,9 +166,12 @@ type BuildKeys struct {
 	Start, Cancel key.Binding
 }
 
-// FormKeys are the dialogs', the forms' and the command line's.
+// FormKeys are the dialogs', the forms' and the command line's. Older,
+// NonRestored and EditJob are a deploy's confirmation's ways out of a
+// crash loop.
 type FormKeys struct {
 	Toggle, Confirm, Cancel, NextField, PrevField, Submit, Complete key.Binding
+	Older, NonRestored, EditJob                                     key.Binding
 }
 
 // NewKeyMap builds the keymap with every key enabled.
@@ -344,6 +347,10 @@ func NewKeyMap() KeyMap {
 			PrevField: b("shift+tab", "prev field", "shift+tab"),
 			Submit:    b("ctrl+s", "create", "ctrl+s"),
 			Complete:  b("tab", "complete", "tab"),
+
+			Older:       b("o", "another restore point", "o"),
+			NonRestored: b("n", "allow non-restored state", "n"),
+			EditJob:     b("e", "edit the SQL first", "e"),
 		},
 	}
 }

@@ -41,6 +41,9 @@ type StartActionMsg struct {
 	Jobs    []api.JobView
 	Restore model.RestoreChoice
 	Path    string
+	// AllowNonRestoredState lets the deploy drop state that maps to no
+	// operator of the job (a crash loop's way out, with an edited job).
+	AllowNonRestoredState bool
 	// History is the job's restore points, when the sender has them, for
 	// the resubmit dialog's "from history" choice.
 	History []model.RestorePoint

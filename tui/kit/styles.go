@@ -300,14 +300,25 @@ func StateCellWidth(j *api.JobView) int {
 	if j.Drift != nil {
 		n += 2
 	}
+	if j.CrashLoop != nil {
+		n += crashLoopMarkWidth
+	}
 	return n
 }
+
+// crashLoopMark follows the state of a job core says crash-loops
+// (model.Job.CrashLoop): a symbol and a word, so that it reads without
+// colour too.
+const crashLoopMark = " ↻loop"
+
+// crashLoopMarkWidth is crashLoopMark's width.
+var crashLoopMarkWidth = Width(crashLoopMark)
 
 // pausedMarkWidth is pausedMark's width.
 var pausedMarkWidth = Width(pausedMark)
 
 // StateCell is the state badge's text: the state (a paused job's says so),
-// a pending command, drift.
+// a pending command, drift, a crash loop.
 func StateCell(j *api.JobView) string {
 	s := StateLabel(j.State, j.FlinkState)
 	if _, ok := Paused(&j.Job); ok {
@@ -318,6 +329,9 @@ func StateCell(j *api.JobView) string {
 	}
 	if j.Drift != nil {
 		s += " ⚠"
+	}
+	if j.CrashLoop != nil {
+		s += crashLoopMark
 	}
 	return s
 }

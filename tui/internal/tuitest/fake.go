@@ -241,9 +241,38 @@ func planFor(j api.JobView, kind model.CommandKind, protected bool) api.ActionPl
 	return p
 }
 
+// restoreSteps say where a deploy restores from, as core's plan does:
+// the point with its age, or empty state; what allowNonRestoredState
+// does; and the job's crash loop, when the deploy restores its point.
+func restoreSteps(p *api.ActionPlan, j api.JobView, r api.ActionRequest, now time.Time) {
+	if p.Restore == "" {
+		p.Steps = append(p.Steps, "Start with empty state.")
+		return
+	}
+	from := "Restore state from " + p.Restore
+	for _, rp := range []*model.RestorePoint{j.LatestSavepoint, j.LatestCheckpoint} {
+		if rp != nil && rp.Path == p.Restore {
+			from += " · " + model.Age(now.Sub(rp.Time)) + " ago"
+			break
+		}
+	}
+	p.Steps = append(p.Steps, from+".")
+	if r.AllowNonRestoredState {
+		p.Steps = append(p.Steps, "Flink drops the state that maps to no operator of the job (allowNonRestoredState).")
+	}
+	if loop := j.CrashLoop; loop != nil && loop.RestorePoint == p.Restore {
+		p.CrashLoop = loop
+		p.Warnings = append(p.Warnings, loop.Sentence()+".")
+	}
+}
+
 // Plan implements api.Service.
 func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, error) {
-	f.record("Plan %s %s %s", r.Kind, r.JobRef, restoreName(r.Restore))
+	allow := ""
+	if r.AllowNonRestoredState {
+		allow = " allow-non-restored-state"
+	}
+	f.record("Plan %s %s %s%s", r.Kind, r.JobRef, restoreName(r.Restore), allow)
 	if err := f.wait(ctx); err != nil {
 		return api.ActionPlan{}, err
 	}
@@ -267,7 +296,17 @@ func (f *Fake) Plan(ctx context.Context, r api.ActionRequest) (api.ActionPlan, e
 			if j.LatestCheckpoint != nil {
 				p.Restore = j.LatestCheckpoint.Path
 			}
+		case 0, model.RestoreLatest:
+			// The newest of the two, as core's latest.
+			if cp := j.LatestCheckpoint; cp != nil && r.Kind != model.CmdSubmit &&
+				(j.LatestSavepoint == nil || cp.Time.After(j.LatestSavepoint.Time)) {
+				p.Restore = cp.Path
+			}
 		}
+		if r.Kind == model.CmdSubmit {
+			p.Restore = ""
+		}
+		restoreSteps(&p, j, r, f.now)
 	}
 	return p, nil
 }
