@@ -81,4 +81,21 @@ func (p *pane) clampView() {
 		p.top, p.sub = t, s
 	}
 }
+
+// reveal scrolls sideways, when it must, so that the columns [a, b) of a
+// line show: no further than needed (with a few columns after them), so
+// that as much as possible of the other lines stays in view. The last
+// column is kept for the "…" of a line cut on the right.
+func (p *pane) reveal(a, b int) {
+	room := max(p.cols()-1, 1)
+	if a >= p.xoff && b <= p.xoff+room {
+		return
+	}
+	if b <= room {
+		p.xoff = 0
+		return
+	}
+	p.xoff = max(min(a, b-room+min(room/10, 10)), 0)
+}
+
 func (p *pane) toBottom() { p.top, p.sub = p.lastPage() }

@@ -1,6 +1,7 @@
 package logview
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,10 +18,14 @@ import (
 // megabytes (a serialized record, say) is shown cut, with its size.
 const maxLineShown = 16 << 10
 
-// cleanLine makes a log line safe and flat for the terminal: tabs become
-// spaces, control characters (a log may hold escape sequences) a middle
-// dot, and invalid UTF-8 the replacement character.
+// cleanLine makes a log line safe and flat for the terminal: trailing
+// blanks go (some appenders pad every line to a width, and a CRLF log ends
+// its lines in \r: neither is text, and kept they would mark every line cut
+// and wrap it onto a blank row), tabs become spaces, control characters (a
+// log may hold escape sequences) a middle dot, and invalid UTF-8 the
+// replacement character.
 func cleanLine(b []byte) string {
+	b = bytes.TrimRight(b, " \t\r")
 	cut := len(b) > maxLineShown
 	if cut {
 		b = b[:maxLineShown]
@@ -150,6 +155,14 @@ func (m *Viewer) showMatch(p *logMatchPos) {
 		m.top, m.sub = max(i-m.page()/3, 0), 0
 	}
 	m.clampView()
+	if !m.wrap {
+		// The match as the line is drawn (tabs expanded), so that a hit
+		// past the right edge is scrolled into view.
+		text := cleanLine(m.win.line(i))
+		if a, b, ok := m.query.Match([]byte(text)); ok {
+			m.reveal(kit.Width(text[:a]), kit.Width(text[:b]))
+		}
+	}
 }
 
 // View implements kit.Screen.
@@ -184,7 +197,11 @@ func (m *Viewer) textRows(rows int) []string {
 	for i, sub := m.top, m.sub; len(out) < rows && i < len(m.win.lines); i, sub = i+1, 0 {
 		styled, w := m.styledLine(i)
 		if !m.wrap {
-			if m.xoff > 0 {
+			switch {
+			case w-m.xoff > cols:
+				// Cut on the right, at any sideways scroll: say so.
+				styled = ansi.Cut(styled, m.xoff, m.xoff+cols-1) + "…"
+			case m.xoff > 0:
 				styled = ansi.Cut(styled, m.xoff, m.xoff+cols)
 			}
 			out = append(out, styled)
@@ -247,6 +264,10 @@ func (m *Viewer) statusLine() string {
 		parts = append(parts, st.Dim.Render(fmt.Sprintf("%s at %s · n/N for more", quoteQuery(m.query), kit.Bytes(m.match.off))))
 	case m.query != (api.LogQuery{}):
 		parts = append(parts, st.Dim.Render(quoteQuery(m.query)))
+	}
+	if !m.wrap && m.xoff > 0 {
+		// Short lines may be blank, scrolled past their end: say why.
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("scrolled %d columns right (← back)", m.xoff)))
 	}
 	if m.saving {
 		parts = append(parts, st.Info.Render("saving…"))
