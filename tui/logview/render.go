@@ -253,6 +253,9 @@ func (m *Viewer) statusLine() string {
 			parts = append(parts, st.Warn.Render("● following paused (G resumes)"))
 		}
 	}
+	if !m.rotatedAt.IsZero() {
+		parts = append(parts, st.Warn.Render("log rotated at "+kit.Stamp(m.env.Now, m.rotatedAt)))
+	}
 	if m.wrap {
 		parts = append(parts, st.Dim.Render("wrap"))
 	}

@@ -26,6 +26,9 @@ const (
 	logChunk     = api.DefaultLogChunk // bytes per read
 	logWindowMax = 4 * logChunk        // bytes held
 	logScanStep  = 32 << 20            // bytes one FindInLog call scans
+	// followOverlap is how many of the window's last bytes a follow read
+	// asks for again, to see that the file goes on from them.
+	followOverlap = 64
 )
 
 // logMatchPos is a search hit: the start of its line in the file, and where
@@ -76,6 +79,8 @@ type Viewer struct {
 	// that new lines are seen to arrive even when they look alike.
 	appended   int
 	appendedAt time.Time
+	// rotatedAt is when the log was last seen rotated (zero: never).
+	rotatedAt time.Time
 
 	// One read at a time: seq identifies it, op and place say what it is for.
 	seq       int
@@ -228,10 +233,11 @@ func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
 	}
 	m.err = nil
 	ch := msg.chunk
-	if ch.Size >= 0 && ch.Size < m.win.end() && m.loaded {
-		// The file shrank: the process rotated or truncated it.
-		m.size = ch.Size
-		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
+	if m.loaded && m.readOp != opReset {
+		var ok bool
+		if ch, ok = m.win.continues(msg.req, ch); !ok {
+			return m.rotated()
+		}
 	}
 	wasEnd := m.viewAtEnd()
 	m.size, m.more = ch.Size, ch.More
@@ -291,7 +297,27 @@ func (m *Viewer) poll() tea.Cmd {
 	if m.size >= 0 && m.more && m.size-m.win.end() > logWindowMax {
 		return m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk})
 	}
-	return m.read(opFollow, placeBottom, nil, api.LogRequest{Offset: m.win.end(), Limit: logChunk})
+	// Read again the window's last bytes: that they are still there, the
+	// same, is what says the file was not rotated meanwhile (its size says
+	// nothing once a new file has outgrown the old).
+	back := min(int64(len(m.win.data)), followOverlap)
+	return m.read(opFollow, placeBottom, nil, api.LogRequest{Offset: m.win.end() - back, Limit: logChunk})
+}
+
+// rotated starts again at the start of a log that was rotated or
+// truncated under the viewer: what it holds belongs to a file that is no
+// longer there.
+func (m *Viewer) rotated() tea.Cmd {
+	m.rotatedAt, m.size, m.more = m.env.Now, -1, false
+	m.match, m.appended = nil, 0
+	m.seq = 0
+	place := placeTop
+	if m.follow {
+		place = placeBottom
+	}
+	return tea.Batch(
+		kit.Flash(kit.FlashWarn, fmt.Sprintf("log rotated: %s is a new file; reading it from its start", m.src.Title)),
+		m.read(opReset, place, nil, api.LogRequest{Offset: 0, Limit: logChunk}))
 }
 
 // ensure fetches the next chunk in the direction the view moves, when it

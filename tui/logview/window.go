@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -104,6 +105,27 @@ func (w *logWindow) appendChunk(off int64, data []byte) bool {
 	w.trimHead()
 	w.index()
 	return true
+}
+
+// continues checks a chunk read to join the window (above or below it)
+// against the file the window holds, and returns it without the bytes it
+// read again: a read below the window starts within it (the window's last
+// bytes, asked for again), and they must be the same. A file shorter than
+// the window's end, or whose bytes there differ, is another file: the log
+// was rotated or truncated (ok false).
+func (w *logWindow) continues(req api.LogRequest, ch api.LogChunk) (api.LogChunk, bool) {
+	if ch.Size >= 0 && ch.Size < w.end() {
+		return ch, false
+	}
+	if req.Tail || req.Offset >= w.start+int64(len(w.data)) || req.Offset < w.start {
+		return ch, true
+	}
+	again := w.end() - req.Offset
+	if ch.Offset != req.Offset || int64(len(ch.Data)) < again || !bytes.Equal(ch.Data[:again], w.data[int64(len(w.data))-again:]) {
+		return ch, false
+	}
+	ch.Data, ch.Offset = ch.Data[again:], ch.Offset+again
+	return ch, true
 }
 
 // trimHead drops whole lines from the front until the window fits.
