@@ -111,6 +111,8 @@ type AlertKeys struct {
 // LogKeys are the log viewer's.
 type LogKeys struct {
 	Follow, Wrap, Search, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
+	// Copy puts the current line on the clipboard (OSC 52).
+	Copy key.Binding
 }
 
 // EditorKeys are the SQL editor's commands. The editor has the keyboard,
@@ -261,6 +263,7 @@ func NewKeyMap() KeyMap {
 			FirstError: b("E", "first error", "E"),
 			Save:       b("ctrl+s", "save to file", "ctrl+s"),
 			ScrollSide: b("←/→", "scroll sideways", "left", "right"),
+			Copy:       b("c", "copy line", "c"),
 		},
 		Editor: EditorKeys{
 			Save:        b("ctrl+s", "save version", "ctrl+s"),

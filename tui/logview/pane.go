@@ -1,6 +1,10 @@
 package logview
 
-import "github.com/palink/palink/tui/kit"
+import (
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/palink/palink/tui/kit"
+)
 
 // pane is what of the log the viewer holds and shows: the window of a few
 // chunks (win), the line of it on top and the wrapped row within it, the
@@ -8,9 +12,54 @@ import "github.com/palink/palink/tui/kit"
 // moves stay inside the window; reading past it is the viewer's.
 type pane struct {
 	win            logWindow
+	loaded         bool // the window was read at least once
 	top, sub, xoff int
 	wrap           bool
 	width, height  int
+}
+
+// viewAtEnd reports that the view shows the window's last page.
+func (p *pane) viewAtEnd() bool {
+	t, s := p.lastPage()
+	return p.loaded && p.top == t && p.sub == s
+}
+
+// topOffset is the file offset of the top line.
+func (p *pane) topOffset() int64 {
+	if len(p.win.lines) == 0 {
+		return 0
+	}
+	return p.win.lineOffset(p.top)
+}
+
+// textRows renders the rows of log text from the top of the view, rows at
+// most, as pt styles them.
+func (p *pane) textRows(pt painter, rows int) []string {
+	out := make([]string, 0, rows)
+	cols := p.cols()
+	for i, sub := p.top, p.sub; len(out) < rows && i < len(p.win.lines); i, sub = i+1, 0 {
+		styled, w := pt.paint(p.win.line(i), p.win.lineOffset(i))
+		if !p.wrap {
+			switch {
+			case w-p.xoff > cols:
+				// Cut on the right, at any sideways scroll: say so.
+				styled = ansi.Cut(styled, p.xoff, p.xoff+cols-1) + "…"
+			case p.xoff > 0:
+				styled = ansi.Cut(styled, p.xoff, p.xoff+cols)
+			}
+			out = append(out, styled)
+			continue
+		}
+		n := max((w+cols-1)/cols, 1)
+		for r := sub; r < n && len(out) < rows; r++ {
+			if n == 1 {
+				out = append(out, styled)
+			} else {
+				out = append(out, ansi.Cut(styled, r*cols, (r+1)*cols))
+			}
+		}
+	}
+	return out
 }
 
 // page is the number of rows of log text on screen.

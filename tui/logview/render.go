@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
@@ -90,16 +89,24 @@ func levelSpan(st *kit.Styles, text string) (logSpan, bool) {
 	return logSpan{}, false
 }
 
-// styledLine renders line i: its level word coloured, every match of the
-// query marked, the current match most.
-func (m *Viewer) styledLine(i int) (string, int) {
-	st := m.env.Styles
-	text := cleanLine(m.win.line(i))
+// painter styles the lines of log text: the level word coloured, every
+// match of the query marked, the current match most.
+type painter struct {
+	st    *kit.Styles
+	query api.LogQuery
+	// current is the file offset of the current match's line, -1 for none.
+	current int64
+}
+
+// paint renders a line that starts at file offset off, and says its width.
+func (pt painter) paint(line []byte, off int64) (string, int) {
+	st := pt.st
+	text := cleanLine(line)
 	var spans []logSpan
-	if m.query != (api.LogQuery{}) {
-		current := m.match != nil && m.match.off == m.win.lineOffset(i)
+	if pt.query != (api.LogQuery{}) {
+		current := pt.current == off
 		for from := 0; from < len(text); {
-			a, b, ok := m.query.Match([]byte(text[from:]))
+			a, b, ok := pt.query.Match([]byte(text[from:]))
 			if !ok || b <= a {
 				break
 			}
@@ -130,10 +137,13 @@ func (m *Viewer) styledLine(i int) (string, int) {
 	return b.String(), w
 }
 
-// viewAtEnd reports that the view shows the window's last page.
-func (m *Viewer) viewAtEnd() bool {
-	t, s := m.lastPage()
-	return m.loaded && m.top == t && m.sub == s
+// painter is how the viewer's lines are styled now.
+func (m *Viewer) painter() painter {
+	pt := painter{st: m.env.Styles, query: m.query, current: -1}
+	if m.match != nil {
+		pt.current = m.match.off
+	}
+	return pt
 }
 
 // atBottom reports that the view shows the end of the file as last seen.
@@ -181,42 +191,13 @@ func (m *Viewer) View() string {
 	case len(m.win.lines) == 0:
 		lines = kit.Centered(st.Dim.Render("the log is empty"+map[bool]string{true: " — following", false: ""}[m.follow]), m.cols(), rows)
 	default:
-		lines = m.textRows(rows)
+		lines = m.textRows(m.painter(), rows)
 	}
 	for len(lines) < rows {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:rows], m.statusLine())
 	return kit.Box(st, st.Title.Render(m.Title()), m.positionNote(), lines, m.width, m.height)
-}
-
-// textRows renders the rows of log text from the top of the view.
-func (m *Viewer) textRows(rows int) []string {
-	out := make([]string, 0, rows)
-	cols := m.cols()
-	for i, sub := m.top, m.sub; len(out) < rows && i < len(m.win.lines); i, sub = i+1, 0 {
-		styled, w := m.styledLine(i)
-		if !m.wrap {
-			switch {
-			case w-m.xoff > cols:
-				// Cut on the right, at any sideways scroll: say so.
-				styled = ansi.Cut(styled, m.xoff, m.xoff+cols-1) + "…"
-			case m.xoff > 0:
-				styled = ansi.Cut(styled, m.xoff, m.xoff+cols)
-			}
-			out = append(out, styled)
-			continue
-		}
-		n := max((w+cols-1)/cols, 1)
-		for r := sub; r < n && len(out) < rows; r++ {
-			if n == 1 {
-				out = append(out, styled)
-			} else {
-				out = append(out, ansi.Cut(styled, r*cols, (r+1)*cols))
-			}
-		}
-	}
-	return out
 }
 
 // positionNote says where the view is in the file: "48.2 MiB / 200.0 MiB · 24%".

@@ -87,7 +87,6 @@ type Viewer struct {
 	readOp    logOp
 	readPlace logPlace
 	readAt    *logMatchPos
-	loaded    bool
 	err       error
 
 	query     api.LogQuery
@@ -417,6 +416,12 @@ func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.next(true)
 	case key.Matches(msg, k.Log.FirstError):
 		return m.firstError()
+	case key.Matches(msg, k.Log.Copy):
+		i, ok := m.current(m.match)
+		if !ok {
+			return kit.Flash(kit.FlashWarn, "copy: no line is shown yet")
+		}
+		return copyLine(&m.pane, i)
 	case key.Matches(msg, k.Log.Save):
 		if m.saving {
 			return kit.Flash(kit.FlashWarn, "a save of this log is already running")
@@ -424,14 +429,6 @@ func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPrompt(promptSave, "save to: ", defaultSavePath(m.jobName, m.src))
 	}
 	return nil
-}
-
-// topOffset is the file offset of the top line.
-func (m *Viewer) topOffset() int64 {
-	if len(m.win.lines) == 0 {
-		return 0
-	}
-	return m.win.lineOffset(m.top)
 }
 
 func (m *Viewer) openPrompt(p promptKind, label, value string) tea.Cmd {

@@ -18,9 +18,22 @@ type logWindow struct {
 	// lines holds the index in data where each line starts.
 	lines []int
 	max   int
+	// first is the number (from 0) of the window's first line in the
+	// file, -1 when unknown: known once the window was read from the
+	// file's start, and kept as lines join and leave; a window read at the
+	// tail of a big file does not know how many lines precede it.
+	first int64
 }
 
-func newLogWindow(max int) logWindow { return logWindow{max: max} }
+func newLogWindow(max int) logWindow { return logWindow{max: max, first: -1} }
+
+// lineNumber is the number (from 1) of line i in the file, 0 when unknown.
+func (w *logWindow) lineNumber(i int) int64 {
+	if w.first < 0 {
+		return 0
+	}
+	return w.first + int64(i) + 1
+}
 
 // end is the file offset just after the window.
 func (w *logWindow) end() int64 { return w.start + int64(len(w.data)) }
@@ -73,6 +86,10 @@ func dropHead(off int64, data []byte) (int64, []byte) {
 // from now on.
 func (w *logWindow) reset(off int64, data []byte) {
 	w.start, w.data = dropHead(off, data)
+	w.first = -1
+	if w.start == 0 {
+		w.first = 0
+	}
 	w.trimTail()
 	w.index()
 }
@@ -86,6 +103,12 @@ func (w *logWindow) prepend(off int64, data []byte) bool {
 	off, data = dropHead(off, data)
 	joined := make([]byte, 0, len(data)+len(w.data))
 	joined = append(append(joined, data...), w.data...)
+	switch {
+	case off == 0:
+		w.first = 0
+	case w.first >= 0:
+		w.first -= int64(bytes.Count(data, []byte{'\n'}))
+	}
 	w.start, w.data = off, joined
 	w.trimTail()
 	w.index()
@@ -139,6 +162,9 @@ func (w *logWindow) trimHead() {
 		return // one huge line: keep it rather than cut it
 	}
 	cut := over + i + 1
+	if w.first >= 0 {
+		w.first += int64(bytes.Count(w.data[:cut], []byte{'\n'}))
+	}
 	w.start += int64(cut)
 	// Copy, so that the dropped bytes are freed rather than kept by the
 	// slice's array.
