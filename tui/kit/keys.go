@@ -110,7 +110,7 @@ type AlertKeys struct {
 
 // LogKeys are the log viewer's.
 type LogKeys struct {
-	Follow, Wrap, Search, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
+	Follow, Wrap, Filter, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
 	// Copy puts the current line on the clipboard (OSC 52).
 	Copy key.Binding
 }
@@ -257,7 +257,7 @@ func NewKeyMap() KeyMap {
 		Log: LogKeys{
 			Follow:     b("f", "follow", "f"),
 			Wrap:       b("w", "wrap", "w"),
-			Search:     b("/", "search", "/"),
+			Filter:     b("/", "filter", "/"),
 			NextMatch:  b("n", "next match", "n"),
 			PrevMatch:  b("N", "prev match", "N"),
 			FirstError: b("E", "first error", "E"),

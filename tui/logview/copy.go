@@ -40,7 +40,7 @@ func copyLine(p *pane, i int) tea.Cmd {
 		line = line[:maxCopy]
 	}
 	text := strings.ToValidUTF8(string(line), "\uFFFD")
-	which := fmt.Sprintf("the line at %s", kit.Bytes(p.win.lineOffset(i)))
+	which := fmt.Sprintf("the line at %s", kit.Bytes(p.lineOff(i)))
 	if n := p.win.lineNumber(i); n > 0 {
 		which = fmt.Sprintf("line %d", n)
 	}

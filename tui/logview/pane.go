@@ -7,12 +7,19 @@ import (
 )
 
 // pane is what of the log the viewer holds and shows: the window of a few
-// chunks (win), the line of it on top and the wrapped row within it, the
-// sideways scroll when lines are not wrapped, and the size on screen. Its
-// moves stay inside the window; reading past it is the viewer's.
+// chunks (win) and what is known of the file past it, the line of it on
+// top and the wrapped row within it, the sideways scroll when lines are
+// not wrapped, and the size on screen. Its moves stay inside the window;
+// reading past it is the viewer's.
 type pane struct {
-	win            logWindow
-	loaded         bool // the window was read at least once
+	win    logWindow
+	loaded bool  // the window was read at least once
+	size   int64 // the file's size as last seen; -1 unknown
+	more   bool  // the last read said bytes follow
+	// offs are the file offsets of the window's lines when they are not
+	// the file's bytes in a row (a filter's); nil for the file's.
+	offs []int64
+
 	top, sub, xoff int
 	wrap           bool
 	width, height  int
@@ -24,12 +31,31 @@ func (p *pane) viewAtEnd() bool {
 	return p.loaded && p.top == t && p.sub == s
 }
 
+// hasMore reports bytes after the window.
+func (p *pane) hasMore() bool {
+	if p.size >= 0 {
+		return p.win.end() < p.size
+	}
+	return p.more
+}
+
+// atBottom reports that the view shows the end of the file as last seen.
+func (p *pane) atBottom() bool { return p.viewAtEnd() && !p.hasMore() }
+
+// lineOff is the file offset where line i starts.
+func (p *pane) lineOff(i int) int64 {
+	if p.offs != nil {
+		return p.offs[i]
+	}
+	return p.win.lineOffset(i)
+}
+
 // topOffset is the file offset of the top line.
 func (p *pane) topOffset() int64 {
 	if len(p.win.lines) == 0 {
 		return 0
 	}
-	return p.win.lineOffset(p.top)
+	return p.lineOff(p.top)
 }
 
 // textRows renders the rows of log text from the top of the view, rows at
@@ -38,7 +64,7 @@ func (p *pane) textRows(pt painter, rows int) []string {
 	out := make([]string, 0, rows)
 	cols := p.cols()
 	for i, sub := p.top, p.sub; len(out) < rows && i < len(p.win.lines); i, sub = i+1, 0 {
-		styled, w := pt.paint(p.win.line(i), p.win.lineOffset(i))
+		styled, w := pt.paint(p.win.line(i), p.lineOff(i))
 		if !p.wrap {
 			switch {
 			case w-p.xoff > cols:

@@ -146,9 +146,6 @@ func (m *Viewer) painter() painter {
 	return pt
 }
 
-// atBottom reports that the view shows the end of the file as last seen.
-func (m *Viewer) atBottom() bool { return m.viewAtEnd() && !m.hasMore() }
-
 // showMatch puts a hit's line a third of the way down the page, and makes
 // it the current match.
 func (m *Viewer) showMatch(p *logMatchPos) {
@@ -183,7 +180,14 @@ func (m *Viewer) View() string {
 	}
 	rows := m.page()
 	var lines []string
-	switch {
+	note := m.positionNote()
+	switch f := m.filter; {
+	case f != nil && len(f.held) == 0:
+		lines = kit.Centered(st.Dim.Render(f.empty()), m.cols(), rows)
+		note = ""
+	case f != nil:
+		lines = f.textRows(f.painter(st), rows)
+		note = ""
 	case !m.loaded && m.err != nil:
 		lines = kit.Centered(st.LoadFailed(m.err), m.cols(), rows)
 	case !m.loaded:
@@ -197,7 +201,7 @@ func (m *Viewer) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:rows], m.statusLine())
-	return kit.Box(st, st.Title.Render(m.Title()), m.positionNote(), lines, m.width, m.height)
+	return kit.Box(st, st.Title.Render(m.Title()), note, lines, m.width, m.height)
 }
 
 // positionNote says where the view is in the file: "48.2 MiB / 200.0 MiB · 24%".
@@ -220,12 +224,19 @@ func (m *Viewer) positionNote() string {
 // the modes and what is going on.
 func (m *Viewer) statusLine() string {
 	st := m.env.Styles
-	if m.prompt != promptNone {
-		return m.input.View()
+	if m.in.kind != promptNone {
+		if m.in.kind == promptFilter && m.filter != nil {
+			return m.in.field.View() + "  " + m.filter.status(st, true)
+		}
+		return m.in.field.View()
 	}
 	var parts []string
+	atEnd := m.viewAtEnd()
+	if f := m.filter; f != nil {
+		atEnd = len(f.held) == 0 || f.viewAtEnd()
+	}
 	if m.follow {
-		if m.viewAtEnd() {
+		if atEnd {
 			parts = append(parts, st.Info.Render("● following"))
 			if m.appended > 0 {
 				parts = append(parts, st.Info.Render(fmt.Sprintf("+%s, the last at %s", kit.Plural(m.appended, "new line"), kit.Stamp(m.env.Now, m.appendedAt))))
@@ -241,6 +252,8 @@ func (m *Viewer) statusLine() string {
 		parts = append(parts, st.Dim.Render("wrap"))
 	}
 	switch {
+	case m.filter != nil:
+		parts = append(parts, m.filter.status(st, false))
 	case m.searchSeq != 0:
 		what := fmt.Sprintf("searching for %s… %s scanned", quoteQuery(m.query), kit.Bytes(m.scanned))
 		parts = append(parts, st.Info.Render(what)+st.Dim.Render(" (esc stops)"))
@@ -249,9 +262,9 @@ func (m *Viewer) statusLine() string {
 	case m.query != (api.LogQuery{}):
 		parts = append(parts, st.Dim.Render(quoteQuery(m.query)))
 	}
-	if !m.wrap && m.xoff > 0 {
+	if p := m.shown(); !p.wrap && p.xoff > 0 {
 		// Short lines may be blank, scrolled past their end: say why.
-		parts = append(parts, st.Dim.Render(fmt.Sprintf("scrolled %d columns right (← back)", m.xoff)))
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("scrolled %d columns right (← back)", p.xoff)))
 	}
 	if m.saving {
 		parts = append(parts, st.Info.Render("saving…"))
@@ -263,7 +276,7 @@ func (m *Viewer) statusLine() string {
 		parts = append(parts, st.Error.Render("✖ "+m.err.Error()))
 	}
 	if len(parts) == 0 {
-		return st.Dim.Render(m.src.Kind.String() + " · f follows · / searches · E finds the first error")
+		return st.Dim.Render(m.src.Kind.String() + " · f follows · / filters · E finds the first error")
 	}
 	return strings.Join(parts, st.Dim.Render(" · "))
 }
