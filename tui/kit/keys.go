@@ -113,6 +113,8 @@ type LogKeys struct {
 	Follow, Wrap, Filter, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
 	// Copy puts the current line on the clipboard (OSC 52).
 	Copy key.Binding
+	// Since shows the log's last minutes by its timestamps (k9s' 0-3).
+	Since key.Binding
 }
 
 // EditorKeys are the SQL editor's commands. The editor has the keyboard,
@@ -264,6 +266,7 @@ func NewKeyMap() KeyMap {
 			Save:       b("ctrl+s", "save to file", "ctrl+s"),
 			ScrollSide: b("←/→", "scroll sideways", "left", "right"),
 			Copy:       b("c", "copy line", "c"),
+			Since:      b("0-3", "since all/1m/5m/15m", "0", "1", "2", "3"),
 		},
 		Editor: EditorKeys{
 			Save:        b("ctrl+s", "save version", "ctrl+s"),

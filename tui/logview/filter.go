@@ -27,6 +27,7 @@ type filterView struct {
 	viewer int
 
 	query api.LogQuery
+	since since // the part of the log filtered
 	held  []filterLine
 	cur   int // the current line, an index of held
 
@@ -42,12 +43,12 @@ type filterView struct {
 }
 
 // newFilter starts filtering the log req names for q, back from its end
-// to floor; the Cmd is the scan's first step. The view is sized and
+// to the period's first line; the Cmd is the scan's first step. The view is sized and
 // wrapped as like's.
-func newFilter(e *kit.Env, c kit.Call[Service], viewer int, req api.LogRequest, q api.LogQuery, floor int64, like *pane) (*filterView, tea.Cmd) {
-	f := &filterView{env: e, call: c, viewer: viewer, query: q,
+func newFilter(e *kit.Env, c kit.Call[Service], viewer int, req api.LogRequest, q api.LogQuery, in since, like *pane) (*filterView, tea.Cmd) {
+	f := &filterView{env: e, call: c, viewer: viewer, query: q, since: in,
 		pane: pane{win: newLogWindow(filterHeld), loaded: true, size: -1, wrap: like.wrap, width: like.width, height: like.height}}
-	f.step = filterStep{req: req, query: q, floor: floor, hi: -1, room: filterHeld}
+	f.step = filterStep{req: req, query: q, floor: in.floor, hi: -1, room: filterHeld}
 	f.cur = -1
 	return f, f.run()
 }
@@ -280,8 +281,8 @@ func (f *filterView) extentNote() string {
 		return fmt.Sprintf("the newest %s held; narrow the filter for older ones", kit.Bytes(filterHeld))
 	case f.stopped && !f.done:
 		return fmt.Sprintf("searched back to %s, stopped", kit.Bytes(f.step.lo))
-	case f.step.floor > 0:
-		return "in the lines shown since"
+	case f.since.floor > 0:
+		return "since " + f.since.from.Format("15:04:05")
 	}
 	return "in the whole log"
 }

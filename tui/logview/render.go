@@ -192,6 +192,8 @@ func (m *Viewer) View() string {
 		lines = kit.Centered(st.LoadFailed(m.err), m.cols(), rows)
 	case !m.loaded:
 		lines = kit.Centered(st.Dim.Render("reading the end of the log…"), m.cols(), rows)
+	case len(m.win.lines) == 0 && m.since.d > 0:
+		lines = kit.Centered(st.Dim.Render(fmt.Sprintf("no line in the log's last %s (from %s): 0 shows the whole log", label(m.since.d), m.since.from.Format("15:04:05"))), m.cols(), rows)
 	case len(m.win.lines) == 0:
 		lines = kit.Centered(st.Dim.Render("the log is empty"+map[bool]string{true: " — following", false: ""}[m.follow]), m.cols(), rows)
 	default:
@@ -247,6 +249,12 @@ func (m *Viewer) statusLine() string {
 	}
 	if !m.rotatedAt.IsZero() {
 		parts = append(parts, st.Warn.Render("log rotated at "+kit.Stamp(m.env.Now, m.rotatedAt)))
+	}
+	switch {
+	case m.since.seq != 0:
+		parts = append(parts, st.Info.Render(fmt.Sprintf("finding the log's last %s…", label(m.since.asked))))
+	case m.since.d > 0:
+		parts = append(parts, st.Dim.Render(m.since.note()))
 	}
 	if m.wrap {
 		parts = append(parts, st.Dim.Render("wrap"))

@@ -91,6 +91,8 @@ type Viewer struct {
 
 	// filter shows only the lines a query matches (/), nil when off.
 	filter *filterView
+	// since is the part of the log shown: its last minutes, or all.
+	since since
 
 	// findFirst is the query a viewer opened at a place (a failure's
 	// time) looks for once the head is read.
@@ -204,6 +206,10 @@ func (m *Viewer) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			}
 			return m, cmd
 		}
+	case logSinceMsg:
+		if msg.viewer == m.id && msg.seq == m.since.seq {
+			return m, m.onSince(msg)
+		}
 	case logPollMsg:
 		if msg.viewer == m.id && msg.gen == m.followGen && m.follow {
 			next := logPollCmd(m.env.After, m.id, m.followGen)
@@ -246,6 +252,7 @@ func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
 	switch m.readOp {
 	case opReset:
 		m.win.reset(ch.Offset, ch.Data)
+		m.win.cutBefore(m.since.floor)
 		m.loaded = true
 		m.top, m.sub = 0, 0
 		switch m.readPlace {
@@ -258,6 +265,7 @@ func (m *Viewer) onRead(msg logReadMsg) tea.Cmd {
 		}
 	case opPrepend:
 		if m.win.prepend(ch.Offset, ch.Data) {
+			m.win.cutBefore(m.since.floor)
 			m.top = m.win.lineAt(topOff)
 		}
 	case opAppend, opFollow:
@@ -307,6 +315,7 @@ func (m *Viewer) poll() tea.Cmd {
 // longer there.
 func (m *Viewer) rotated() tea.Cmd {
 	m.rotatedAt, m.size, m.more = m.env.Now, -1, false
+	m.since = since{}
 	m.match, m.appended = nil, 0
 	m.seq = 0
 	place := placeTop
@@ -325,8 +334,8 @@ func (m *Viewer) ensure(down bool) tea.Cmd {
 		return nil
 	}
 	page := m.page()
-	if !down && m.top < 2*page && m.win.start > 0 {
-		start := max(m.win.start-logChunk, 0)
+	if !down && m.top < 2*page && m.win.start > m.since.floor {
+		start := max(m.win.start-logChunk, m.since.read())
 		return m.read(opPrepend, placeTop, nil, api.LogRequest{Offset: start, Limit: m.win.start - start})
 	}
 	if down && len(m.win.lines)-m.top < 2*page && m.hasMore() {
@@ -366,12 +375,12 @@ func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.scroll(m.page())
 		return m.ensure(true)
 	case key.Matches(msg, k.Nav.Top):
-		if m.win.start == 0 {
+		if m.win.start <= m.since.floor {
 			m.top, m.sub = 0, 0
 			return nil
 		}
 		m.seq = 0 // a jump wins over a read in flight
-		return m.read(opReset, placeTop, nil, api.LogRequest{Offset: 0, Limit: logChunk})
+		return m.read(opReset, placeTop, nil, api.LogRequest{Offset: m.since.read(), Limit: logChunk})
 	case key.Matches(msg, k.Nav.Bottom):
 		if !m.hasMore() {
 			m.toBottom()
@@ -440,6 +449,17 @@ func (m *Viewer) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Log.FirstError):
 		m.filter = m.filter.end()
 		return m.firstError()
+	case key.Matches(msg, k.Log.Since):
+		d := sincePresets[msg.String()]
+		if d == 0 {
+			m.since = since{}
+			if m.filter != nil {
+				return m.setFilter(m.filter.query.Text)
+			}
+			return kit.Flash(kit.FlashInfo, "since: the whole log (g reads its start)")
+		}
+		m.since.seq, m.since.asked = m.env.NextSeq(), d
+		return sinceCmd(m.call(), m.id, m.since.seq, api.LogRequest{JobRef: m.jobID, Log: m.src.Ref}, d)
 	case key.Matches(msg, k.Log.Copy):
 		i, ok := m.current(m.match)
 		if !ok {
@@ -505,8 +525,28 @@ func (m *Viewer) setFilter(text string) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	m.filter, cmd = newFilter(m.env, m.call(), m.id, api.LogRequest{JobRef: m.jobID, Log: m.src.Ref}, api.LogQuery{Text: text}, 0, &m.pane)
+	m.filter, cmd = newFilter(m.env, m.call(), m.id, api.LogRequest{JobRef: m.jobID, Log: m.src.Ref}, api.LogQuery{Text: text}, m.since, &m.pane)
 	return cmd
+}
+
+// onSince shows the period a since key asked for, from its first line
+// (from the end, following), or says why there is none.
+func (m *Viewer) onSince(msg logSinceMsg) tea.Cmd {
+	m.since.seq = 0
+	if msg.err != nil {
+		return kit.Flash(kit.FlashError, fmt.Sprintf("since %s: %v", label(msg.d), msg.err))
+	}
+	m.since = since{d: msg.d, floor: msg.off, from: msg.from}
+	m.match = nil
+	var filter tea.Cmd
+	if m.filter != nil {
+		filter = m.setFilter(m.filter.query.Text)
+	}
+	m.seq = 0 // the period wins over a read in flight
+	if m.follow {
+		return tea.Batch(filter, m.read(opReset, placeBottom, nil, api.LogRequest{Tail: true, Limit: logChunk}))
+	}
+	return tea.Batch(filter, m.read(opReset, placeTop, nil, api.LogRequest{Offset: m.since.read(), Limit: logChunk}))
 }
 
 // showFiltered shows the filter's current line in the whole log, as a

@@ -151,6 +151,21 @@ func (w *logWindow) continues(req api.LogRequest, ch api.LogChunk) (api.LogChunk
 	return ch, true
 }
 
+// cutBefore drops the lines before off, a line start (a since's first
+// line): a window read from before it keeps only what is shown.
+func (w *logWindow) cutBefore(off int64) {
+	if off <= w.start {
+		return
+	}
+	cut := min(off, w.end()) - w.start
+	if w.first >= 0 {
+		w.first += int64(bytes.Count(w.data[:cut], []byte{'\n'}))
+	}
+	w.start += cut
+	w.data = append([]byte(nil), w.data[cut:]...)
+	w.index()
+}
+
 // trimHead drops whole lines from the front until the window fits.
 func (w *logWindow) trimHead() {
 	over := len(w.data) - w.max
