@@ -227,6 +227,12 @@ func (f *filterView) move(n int) tea.Cmd {
 		f.top, f.sub = max(to-f.page()/3, 0), 0
 		f.clampView()
 	}
+	if !f.wrap {
+		text := cleanLine(f.win.line(to))
+		if a, b, ok := f.query.Match([]byte(text)); ok {
+			f.reveal(kit.Width(text[:a]), kit.Width(text[:b]))
+		}
+	}
 	return nil
 }
 
