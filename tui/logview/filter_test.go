@@ -91,6 +91,13 @@ func TestLogViewerFilterFollows(t *testing.T) {
 	h.Fire(logview.PollMsg{})
 	h.MustShow("Checkpoint 28000 expired", "Checkpoint 28001 expired", "filter “expired”: 2 lines")
 
+	// Cleared, the log's view catches up with what came meanwhile.
+	h.Press("esc")
+	h.MustShow("INFO  other", "Checkpoint 28001 expired", "● following")
+	h.Press("/")
+	h.Type("expired")
+	h.Press("enter")
+
 	// Rotated: the filter starts again on the new file.
 	h.F.ReplaceLog("j001", api.LogRef{}, []byte("2026-03-14 11:00:00,000 WARN  CheckpointCoordinator [] - Checkpoint 28002 expired before completing\n"))
 	h.Fire(logview.PollMsg{})

@@ -111,7 +111,10 @@ func filterScan(ctx context.Context, read logReader, s filterStep) (filterResult
 func filterBack(ctx context.Context, read logReader, s filterStep) (filterResult, error) {
 	res := filterResult{size: -1}
 	first := s.hi < 0
+	budget := int64(filterStepBytes)
 	if first {
+		// A chunk first, so that the newest matches show at once.
+		budget = api.MaxLogChunk
 		// The first step: the scan begins at the file's end.
 		req := s.req
 		req.Tail, req.Limit = true, filterOverlap
@@ -134,7 +137,7 @@ func filterBack(ctx context.Context, read logReader, s filterStep) (filterResult
 		s.room -= len(text) + 1
 		return s.room > 0
 	}
-	for res.scanned < filterStepBytes && s.lo > s.floor {
+	for res.scanned < budget && s.lo > s.floor {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}

@@ -578,6 +578,9 @@ func (m *Viewer) Back() (tea.Cmd, bool) {
 		return kit.Flash(kit.FlashInfo, fmt.Sprintf("filter for %s stopped: %s", quoteQuery(f.query), f.extentNote())), true
 	}
 	m.filter = f.end()
+	if m.follow {
+		return m.poll(), true // the log's view catches up
+	}
 	return nil, true
 }
 
