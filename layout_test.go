@@ -22,11 +22,11 @@ const module = "github.com/palink/palink"
 var rooms = map[string][]string{
 	"": {"cli"},
 	// The CLI has core's options built from the config file by core/options.
-	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "flinksql/builtin", "flinksql/complete", "cli/sshserve"},
+	"cli": {"core", "core/agent", "core/api", "core/options", "config", "demo", "model", "tui", "flinksql", "flinksql/builtin", "flinksql/complete", "cli/sshserve", "internal/logtime"},
 	// palink over SSH: a door to the TUI over the API, as the agent's
 	// socket is one to the API.
 	"cli/sshserve":   {"core/api", "tui", "model"},
-	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "flinksql/builtin", "flinksql/complete", "model"},
+	"tui":            {"tui", "core/api", "flinksql", "flinksql/ast", "flinksql/builtin", "flinksql/complete", "model", "internal/logtime"},
 	"core":           {"core", "core/api", "core/catalog", "core/udfs", "core/decide", "core/clusters", "core/journal", "core/script", "core/scheduler", "core/syncer", "core/observe", "core/logs", "core/diagnose", "core/localrun", "core/internal/sandbox", "core/leader", "store", "yarn", "flinksql", "flinksql/ast", "model"},
 	"core/api":       {"model"},
 	"core/decide":    {"model"},
@@ -88,6 +88,11 @@ var rooms = map[string][]string{
 	// A real MIT Kerberos KDC for the tests of secured clusters (and
 	// `palink sim --kerberos`): a helper on the standard library.
 	"internal/krbtest": {},
+
+	// The timestamps of log lines and where a log's last duration starts:
+	// one set of rules for `palink logs --since` and the TUI log viewer's
+	// since presets, on the standard library.
+	"internal/logtime": {},
 
 	// The one JSON scanner, for the decoders too hot for encoding/json
 	// (yarn's flame graphs, the debug runtime's json format): a leaf on

@@ -24,7 +24,7 @@ func graphHarness(t *testing.T) *tuitest.Harness {
 }
 
 // From the graph down to the machine: the hot subtask's TaskManager, its
-// thread dump in the log viewer (searchable), and back.
+// thread dump in the log viewer (filtered with /), and back.
 func TestFromTheBottleneckToItsTaskManagersThreadDump(t *testing.T) {
 	h := graphHarness(t)
 	h.Press("enter", "enter")
@@ -40,7 +40,7 @@ func TestFromTheBottleneckToItsTaskManagersThreadDump(t *testing.T) {
 	if !h.F.Called("TaskManager j001 container_e01_1732000000000_0042_01_000003") {
 		t.Errorf("calls %v", h.F.Calls())
 	}
-	h.Press("esc")
+	h.Press("esc", "esc") // the first clears the viewer's filter
 	h.MustShow("Garbage collection")
 	h.Press("l")
 	h.MustShow("TaskManager container_e01_1732000000000_0042_01_000003 log")

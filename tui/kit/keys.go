@@ -110,7 +110,11 @@ type AlertKeys struct {
 
 // LogKeys are the log viewer's.
 type LogKeys struct {
-	Follow, Wrap, Search, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
+	Follow, Wrap, Filter, NextMatch, PrevMatch, FirstError, Save, ScrollSide key.Binding
+	// Copy puts the current line on the clipboard (OSC 52).
+	Copy key.Binding
+	// Since shows the log's last minutes by its timestamps (k9s' 0-3).
+	Since key.Binding
 }
 
 // EditorKeys are the SQL editor's commands. The editor has the keyboard,
@@ -258,12 +262,14 @@ func NewKeyMap() KeyMap {
 		Log: LogKeys{
 			Follow:     b("f", "follow", "f"),
 			Wrap:       b("w", "wrap", "w"),
-			Search:     b("/", "search", "/"),
+			Filter:     b("/", "filter", "/"),
 			NextMatch:  b("n", "next match", "n"),
 			PrevMatch:  b("N", "prev match", "N"),
 			FirstError: b("E", "first error", "E"),
 			Save:       b("ctrl+s", "save to file", "ctrl+s"),
 			ScrollSide: b("←/→", "scroll sideways", "left", "right"),
+			Copy:       b("c", "copy line", "c"),
+			Since:      b("0-3", "since all/1m/5m/15m", "0", "1", "2", "3"),
 		},
 		Editor: EditorKeys{
 			Save:        b("ctrl+s", "save version", "ctrl+s"),

@@ -15,9 +15,10 @@ import (
 )
 
 // TestProgramLogViewer runs the real program loop: l opens the Logs tab,
-// enter the JobManager log at its tail, / searches past the window (the
-// service scans and the window is read around the hit), f follows to a
-// line that arrived; the last frame is pinned in a golden file.
+// enter the JobManager log at its tail, / filters it (reading the log back
+// to its start), enter shows the matching line in the log (the window is
+// read around it), f follows to a line that arrived; the last frame is
+// pinned in a golden file.
 func TestProgramLogViewer(t *testing.T) {
 	f := tuitest.WithLogs(tuitest.NewFixture())
 	tm := apptest.Program(t, f, tui.Options{})
@@ -33,9 +34,9 @@ func TestProgramLogViewer(t *testing.T) {
 
 	tm.Type("/line 77)")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	tuitest.WaitFor(t, tm, "point")
-	tm.Type("N")
-	tuitest.WaitFor(t, tm, "8077")
+	tuitest.WaitFor(t, tm, "filter “line 77)”: 1 line in the whole log")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tuitest.WaitFor(t, tm, "8077", "n/N for more")
 
 	// A line arrives; f reads it at once, then polls every 2 s.
 	f.AppendLog("j001", api.LogRef{}, "2026-03-14 09:12:04,000 WARN  CheckpointCoordinator [] - Checkpoint 28000 expired before completing\n")

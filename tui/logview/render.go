@@ -1,13 +1,13 @@
 package logview
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
@@ -17,10 +17,14 @@ import (
 // megabytes (a serialized record, say) is shown cut, with its size.
 const maxLineShown = 16 << 10
 
-// cleanLine makes a log line safe and flat for the terminal: tabs become
-// spaces, control characters (a log may hold escape sequences) a middle
-// dot, and invalid UTF-8 the replacement character.
+// cleanLine makes a log line safe and flat for the terminal: trailing
+// blanks go (some appenders pad every line to a width, and a CRLF log ends
+// its lines in \r: neither is text, and kept they would mark every line cut
+// and wrap it onto a blank row), tabs become spaces, control characters (a
+// log may hold escape sequences) a middle dot, and invalid UTF-8 the
+// replacement character.
 func cleanLine(b []byte) string {
+	b = bytes.TrimRight(b, " \t\r")
 	cut := len(b) > maxLineShown
 	if cut {
 		b = b[:maxLineShown]
@@ -85,16 +89,24 @@ func levelSpan(st *kit.Styles, text string) (logSpan, bool) {
 	return logSpan{}, false
 }
 
-// styledLine renders line i: its level word coloured, every match of the
-// query marked, the current match most.
-func (m *Viewer) styledLine(i int) (string, int) {
-	st := m.env.Styles
-	text := cleanLine(m.win.line(i))
+// painter styles the lines of log text: the level word coloured, every
+// match of the query marked, the current match most.
+type painter struct {
+	st    *kit.Styles
+	query api.LogQuery
+	// current is the file offset of the current match's line, -1 for none.
+	current int64
+}
+
+// paint renders a line that starts at file offset off, and says its width.
+func (pt painter) paint(line []byte, off int64) (string, int) {
+	st := pt.st
+	text := cleanLine(line)
 	var spans []logSpan
-	if m.query != (api.LogQuery{}) {
-		current := m.match != nil && m.match.off == m.win.lineOffset(i)
+	if pt.query != (api.LogQuery{}) {
+		current := pt.current == off
 		for from := 0; from < len(text); {
-			a, b, ok := m.query.Match([]byte(text[from:]))
+			a, b, ok := pt.query.Match([]byte(text[from:]))
 			if !ok || b <= a {
 				break
 			}
@@ -125,14 +137,14 @@ func (m *Viewer) styledLine(i int) (string, int) {
 	return b.String(), w
 }
 
-// viewAtEnd reports that the view shows the window's last page.
-func (m *Viewer) viewAtEnd() bool {
-	t, s := m.lastPage()
-	return m.loaded && m.top == t && m.sub == s
+// painter is how the viewer's lines are styled now.
+func (m *Viewer) painter() painter {
+	pt := painter{st: m.env.Styles, query: m.query, current: -1}
+	if m.match != nil {
+		pt.current = m.match.off
+	}
+	return pt
 }
-
-// atBottom reports that the view shows the end of the file as last seen.
-func (m *Viewer) atBottom() bool { return m.viewAtEnd() && !m.hasMore() }
 
 // showMatch puts a hit's line a third of the way down the page, and makes
 // it the current match.
@@ -150,6 +162,14 @@ func (m *Viewer) showMatch(p *logMatchPos) {
 		m.top, m.sub = max(i-m.page()/3, 0), 0
 	}
 	m.clampView()
+	if !m.wrap {
+		// The match as the line is drawn (tabs expanded), so that a hit
+		// past the right edge is scrolled into view.
+		text := cleanLine(m.win.line(i))
+		if a, b, ok := m.query.Match([]byte(text)); ok {
+			m.reveal(kit.Width(text[:a]), kit.Width(text[:b]))
+		}
+	}
 }
 
 // View implements kit.Screen.
@@ -160,46 +180,30 @@ func (m *Viewer) View() string {
 	}
 	rows := m.page()
 	var lines []string
-	switch {
+	note := m.positionNote()
+	switch f := m.filter; {
+	case f != nil && len(f.held) == 0:
+		lines = kit.Centered(st.Dim.Render(f.empty()), m.cols(), rows)
+		note = ""
+	case f != nil:
+		lines = f.textRows(f.painter(st), rows)
+		note = ""
 	case !m.loaded && m.err != nil:
 		lines = kit.Centered(st.LoadFailed(m.err), m.cols(), rows)
 	case !m.loaded:
 		lines = kit.Centered(st.Dim.Render("reading the end of the log…"), m.cols(), rows)
+	case len(m.win.lines) == 0 && m.since.d > 0:
+		lines = kit.Centered(st.Dim.Render(fmt.Sprintf("no line in the log's last %s (from %s): 0 shows the whole log", label(m.since.d), m.since.from.Format("15:04:05"))), m.cols(), rows)
 	case len(m.win.lines) == 0:
 		lines = kit.Centered(st.Dim.Render("the log is empty"+map[bool]string{true: " — following", false: ""}[m.follow]), m.cols(), rows)
 	default:
-		lines = m.textRows(rows)
+		lines = m.textRows(m.painter(), rows)
 	}
 	for len(lines) < rows {
 		lines = append(lines, "")
 	}
 	lines = append(lines[:rows], m.statusLine())
-	return kit.Box(st, st.Title.Render(m.Title()), m.positionNote(), lines, m.width, m.height)
-}
-
-// textRows renders the rows of log text from the top of the view.
-func (m *Viewer) textRows(rows int) []string {
-	out := make([]string, 0, rows)
-	cols := m.cols()
-	for i, sub := m.top, m.sub; len(out) < rows && i < len(m.win.lines); i, sub = i+1, 0 {
-		styled, w := m.styledLine(i)
-		if !m.wrap {
-			if m.xoff > 0 {
-				styled = ansi.Cut(styled, m.xoff, m.xoff+cols)
-			}
-			out = append(out, styled)
-			continue
-		}
-		n := max((w+cols-1)/cols, 1)
-		for r := sub; r < n && len(out) < rows; r++ {
-			if n == 1 {
-				out = append(out, styled)
-			} else {
-				out = append(out, ansi.Cut(styled, r*cols, (r+1)*cols))
-			}
-		}
-	}
-	return out
+	return kit.Box(st, st.Title.Render(m.Title()), note, lines, m.width, m.height)
 }
 
 // positionNote says where the view is in the file: "48.2 MiB / 200.0 MiB · 24%".
@@ -222,12 +226,19 @@ func (m *Viewer) positionNote() string {
 // the modes and what is going on.
 func (m *Viewer) statusLine() string {
 	st := m.env.Styles
-	if m.prompt != promptNone {
-		return m.input.View()
+	if m.in.kind != promptNone {
+		if m.in.kind == promptFilter && m.filter != nil {
+			return m.in.field.View() + "  " + m.filter.status(st, true)
+		}
+		return m.in.field.View()
 	}
 	var parts []string
+	atEnd := m.viewAtEnd()
+	if f := m.filter; f != nil {
+		atEnd = len(f.held) == 0 || f.viewAtEnd()
+	}
 	if m.follow {
-		if m.viewAtEnd() {
+		if atEnd {
 			parts = append(parts, st.Info.Render("● following"))
 			if m.appended > 0 {
 				parts = append(parts, st.Info.Render(fmt.Sprintf("+%s, the last at %s", kit.Plural(m.appended, "new line"), kit.Stamp(m.env.Now, m.appendedAt))))
@@ -236,10 +247,21 @@ func (m *Viewer) statusLine() string {
 			parts = append(parts, st.Warn.Render("● following paused (G resumes)"))
 		}
 	}
+	if !m.rotatedAt.IsZero() {
+		parts = append(parts, st.Warn.Render("log rotated at "+kit.Stamp(m.env.Now, m.rotatedAt)))
+	}
+	switch {
+	case m.since.seq != 0:
+		parts = append(parts, st.Info.Render(fmt.Sprintf("finding the log's last %s…", label(m.since.asked))))
+	case m.since.d > 0:
+		parts = append(parts, st.Dim.Render(m.since.note()))
+	}
 	if m.wrap {
 		parts = append(parts, st.Dim.Render("wrap"))
 	}
 	switch {
+	case m.filter != nil:
+		parts = append(parts, m.filter.status(st, false))
 	case m.searchSeq != 0:
 		what := fmt.Sprintf("searching for %s… %s scanned", quoteQuery(m.query), kit.Bytes(m.scanned))
 		parts = append(parts, st.Info.Render(what)+st.Dim.Render(" (esc stops)"))
@@ -247,6 +269,10 @@ func (m *Viewer) statusLine() string {
 		parts = append(parts, st.Dim.Render(fmt.Sprintf("%s at %s · n/N for more", quoteQuery(m.query), kit.Bytes(m.match.off))))
 	case m.query != (api.LogQuery{}):
 		parts = append(parts, st.Dim.Render(quoteQuery(m.query)))
+	}
+	if p := m.shown(); !p.wrap && p.xoff > 0 {
+		// Short lines may be blank, scrolled past their end: say why.
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("scrolled %d columns right (← back)", p.xoff)))
 	}
 	if m.saving {
 		parts = append(parts, st.Info.Render("saving…"))
@@ -258,7 +284,7 @@ func (m *Viewer) statusLine() string {
 		parts = append(parts, st.Error.Render("✖ "+m.err.Error()))
 	}
 	if len(parts) == 0 {
-		return st.Dim.Render(m.src.Kind.String() + " · f follows · / searches · E finds the first error")
+		return st.Dim.Render(m.src.Kind.String() + " · f follows · / filters · E finds the first error")
 	}
 	return strings.Join(parts, st.Dim.Render(" · "))
 }

@@ -27,19 +27,19 @@ func (m *Viewer) next(backward bool) tea.Cmd {
 	return m.find(backward, from, inclusive)
 }
 
-// firstError searches the whole log, from its first byte, for a line that
-// reports a failure.
+// firstError searches the whole log (or the period since shows), from its
+// first line, for a line that reports a failure.
 func (m *Viewer) firstError() tea.Cmd {
 	m.query, m.match = api.LogQuery{Errors: true}, nil
-	m.origin, m.wrapped = 0, false
-	return m.find(false, 0, true)
+	m.origin, m.wrapped = m.since.floor, false
+	return m.find(false, m.since.floor, true)
 }
 
 // find looks for the query from the line that starts at (or holds) offset
 // from, that line included when inclusive, in the window and then beyond.
 func (m *Viewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 	m.searchSeq = 0 // a new search replaces one in flight
-	m.wholeLog = !backward && from == 0 && inclusive
+	m.wholeLog = !backward && from == m.since.floor && inclusive
 	if !m.loaded {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (m *Viewer) find(backward bool, from int64, inclusive bool) tea.Cmd {
 		}
 		// Not in the window: scan on from its edge.
 		switch {
-		case backward && m.win.start == 0, !backward && !m.hasMore():
+		case backward && m.win.start <= m.since.floor, !backward && !m.hasMore():
 			return m.notFound(backward)
 		case backward:
 			from = m.win.start
@@ -90,7 +90,7 @@ func (m *Viewer) notFound(backward bool) tea.Cmd {
 	if !m.wrapped && !m.wholeLog {
 		m.wrapped = true
 		if !backward {
-			return m.find(false, 0, true)
+			return m.find(false, m.since.floor, true)
 		}
 		end := m.win.end()
 		if m.size > end {
@@ -125,7 +125,7 @@ func (m *Viewer) hit(p *logMatchPos, backward, read bool) tea.Cmd {
 	}
 	if read {
 		m.seq = 0 // the hit wins over a read in flight
-		start := max(p.off-logChunk/2, 0)
+		start := max(p.off-logChunk/2, m.since.read())
 		return tea.Batch(say, m.read(opReset, placeMatch, p, api.LogRequest{Offset: start, Limit: logChunk}))
 	}
 	m.showMatch(p)
@@ -144,6 +144,9 @@ func (m *Viewer) onFound(msg logFoundMsg) tea.Cmd {
 		m.size = r.Size
 	}
 	switch {
+	case s.Backward && ((r.Found && r.Offset < m.since.floor) || (!r.Found && !r.Exhausted && r.Next < m.since.floor)):
+		// Past the period's first line: the rest is not shown.
+		return m.notFound(true)
 	case r.Found:
 		hit := &logMatchPos{off: r.Offset, start: r.Start, end: r.End}
 		inWindow := r.Offset >= m.win.start && r.Offset < m.win.end() && m.win.lineOffset(m.win.lineAt(r.Offset)) == r.Offset

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 
+	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -17,9 +18,22 @@ type logWindow struct {
 	// lines holds the index in data where each line starts.
 	lines []int
 	max   int
+	// first is the number (from 0) of the window's first line in the
+	// file, -1 when unknown: known once the window was read from the
+	// file's start, and kept as lines join and leave; a window read at the
+	// tail of a big file does not know how many lines precede it.
+	first int64
 }
 
-func newLogWindow(max int) logWindow { return logWindow{max: max} }
+func newLogWindow(max int) logWindow { return logWindow{max: max, first: -1} }
+
+// lineNumber is the number (from 1) of line i in the file, 0 when unknown.
+func (w *logWindow) lineNumber(i int) int64 {
+	if w.first < 0 {
+		return 0
+	}
+	return w.first + int64(i) + 1
+}
 
 // end is the file offset just after the window.
 func (w *logWindow) end() int64 { return w.start + int64(len(w.data)) }
@@ -72,6 +86,10 @@ func dropHead(off int64, data []byte) (int64, []byte) {
 // from now on.
 func (w *logWindow) reset(off int64, data []byte) {
 	w.start, w.data = dropHead(off, data)
+	w.first = -1
+	if w.start == 0 {
+		w.first = 0
+	}
 	w.trimTail()
 	w.index()
 }
@@ -85,6 +103,12 @@ func (w *logWindow) prepend(off int64, data []byte) bool {
 	off, data = dropHead(off, data)
 	joined := make([]byte, 0, len(data)+len(w.data))
 	joined = append(append(joined, data...), w.data...)
+	switch {
+	case off == 0:
+		w.first = 0
+	case w.first >= 0:
+		w.first -= int64(bytes.Count(data, []byte{'\n'}))
+	}
 	w.start, w.data = off, joined
 	w.trimTail()
 	w.index()
@@ -106,6 +130,42 @@ func (w *logWindow) appendChunk(off int64, data []byte) bool {
 	return true
 }
 
+// continues checks a chunk read to join the window (above or below it)
+// against the file the window holds, and returns it without the bytes it
+// read again: a read below the window starts within it (the window's last
+// bytes, asked for again), and they must be the same. A file shorter than
+// the window's end, or whose bytes there differ, is another file: the log
+// was rotated or truncated (ok false).
+func (w *logWindow) continues(req api.LogRequest, ch api.LogChunk) (api.LogChunk, bool) {
+	if ch.Size >= 0 && ch.Size < w.end() {
+		return ch, false
+	}
+	if req.Tail || req.Offset >= w.start+int64(len(w.data)) || req.Offset < w.start {
+		return ch, true
+	}
+	again := w.end() - req.Offset
+	if ch.Offset != req.Offset || int64(len(ch.Data)) < again || !bytes.Equal(ch.Data[:again], w.data[int64(len(w.data))-again:]) {
+		return ch, false
+	}
+	ch.Data, ch.Offset = ch.Data[again:], ch.Offset+again
+	return ch, true
+}
+
+// cutBefore drops the lines before off, a line start (a since's first
+// line): a window read from before it keeps only what is shown.
+func (w *logWindow) cutBefore(off int64) {
+	if off <= w.start {
+		return
+	}
+	cut := min(off, w.end()) - w.start
+	if w.first >= 0 {
+		w.first += int64(bytes.Count(w.data[:cut], []byte{'\n'}))
+	}
+	w.start += cut
+	w.data = append([]byte(nil), w.data[cut:]...)
+	w.index()
+}
+
 // trimHead drops whole lines from the front until the window fits.
 func (w *logWindow) trimHead() {
 	over := len(w.data) - w.max
@@ -117,6 +177,9 @@ func (w *logWindow) trimHead() {
 		return // one huge line: keep it rather than cut it
 	}
 	cut := over + i + 1
+	if w.first >= 0 {
+		w.first += int64(bytes.Count(w.data[:cut], []byte{'\n'}))
+	}
 	w.start += int64(cut)
 	// Copy, so that the dropped bytes are freed rather than kept by the
 	// slice's array.

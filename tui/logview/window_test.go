@@ -29,6 +29,9 @@ func checkWindow(t *testing.T, w *logWindow, file []byte) {
 	if len(w.data) > w.max {
 		t.Fatalf("window holds %d bytes, more than %d", len(w.data), w.max)
 	}
+	if w.first >= 0 && int64(bytes.Count(file[:w.start], []byte{'\n'})) != w.first {
+		t.Fatalf("window at %d says its first line is line %d; it is line %d", w.start, w.first, bytes.Count(file[:w.start], []byte{'\n'}))
+	}
 	for i := range w.lines {
 		l := w.line(i)
 		if bytes.IndexByte(l, '\n') >= 0 {
@@ -72,6 +75,9 @@ func TestLogWindowJoinsAndTrimsAtLineBoundaries(t *testing.T) {
 	if !strings.HasPrefix(string(w.line(0)), "line 00000") {
 		t.Fatalf("first line %q", w.line(0))
 	}
+	if w.lineNumber(3) != 4 {
+		t.Fatalf("read up to the file's start, the window numbers its line 3 as %d", w.lineNumber(3))
+	}
 	// And down to the end again.
 	for w.end() < int64(len(file)) {
 		if !w.appendChunk(read(w.end())) {
@@ -81,6 +87,9 @@ func TestLogWindowJoinsAndTrimsAtLineBoundaries(t *testing.T) {
 	}
 	if last := string(w.line(len(w.lines) - 1)); !strings.HasPrefix(last, "line 04999") {
 		t.Fatalf("last line %q", last)
+	}
+	if n := w.lineNumber(len(w.lines) - 1); n != 5000 {
+		t.Fatalf("the last line is numbered %d", n)
 	}
 	if w.prepend(0, []byte("x\n")) || w.appendChunk(5, []byte("y")) {
 		t.Fatal("a chunk that does not touch the window was joined")

@@ -60,6 +60,15 @@ func (p *logPart) AppendLog(jobID string, ref api.LogRef, data string) {
 	lg.data = append(lg.data, data...)
 }
 
+// ReplaceLog puts new content in place of a log, as a rotation does: the
+// process renames its file and starts a new one under the same name.
+func (p *logPart) ReplaceLog(jobID string, ref api.LogRef, data []byte) {
+	f := p.f
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	f.logs.files[logKey{jobID, ref}].data = bytes.Clone(data)
+}
+
 // LogReads counts ReadLog calls.
 func (p *logPart) LogReads() int {
 	f := p.f
