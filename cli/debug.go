@@ -31,6 +31,9 @@ func newDebugCmd(g *globals) *cobra.Command {
 		saveSample string
 		// standIns are --udf-stand-in NAME(P…)=EXPR.
 		standIns []string
+		// on runs it on a cluster's SQL Gateway; compare runs it here too.
+		on      string
+		compare bool
 	)
 	cmd := &cobra.Command{
 		Use:   "debug JOB.sql --data TABLE=FILE …",
@@ -158,12 +161,28 @@ func newDebugCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(cmd.ErrOrStderr(), "note: without the table catalog of cluster %s: %v\n", cluster, err)
 				}
 			}
+			var remote *api.RemoteDebugResult
+			if on != "" {
+				r, err := debugOn(cmd, g, on, req)
+				if err != nil {
+					return err
+				}
+				if !compare {
+					return printRemote(cmd, g, r)
+				}
+				remote, stream = &r, nil // the rows here are only compared
+			} else if compare {
+				return exitError{code: 2, msg: "debug: --compare compares a run here with one on a cluster: give --on CLUSTER"}
+			}
 			fin, err := runDebug(ctx, dbg, req, status, stream)
 			if err != nil {
 				if ctx.Err() != nil {
 					return fmt.Errorf("debug %s: interrupted", args[0])
 				}
 				return err
+			}
+			if remote != nil {
+				return compareRuns(cmd, fin, *remote)
 			}
 			for _, smp := range fin.Sampled {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sampled %s: %s of topic %s (%s)", smp.Table, plural(smp.Records, "record"), smp.Topic, smp.Format)
@@ -226,6 +245,8 @@ func newDebugCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&samples, "sample", nil, "read a Kafka source table's newest records: TABLE=kafka[:N] (N default 100); repeatable")
 	f.StringVar(&saveSample, "save-sample", "", "keep the samples in DIR as TABLE.jsonl (a fixture for --data)")
 	f.StringArrayVar(&standIns, "udf-stand-in", nil, "a SQL expression standing in for a UDF in this run: 'mask(s)=UPPER(s)'; repeatable")
+	f.StringVar(&on, "on", "", "run it on this cluster instead, through its SQL Gateway: the samples read by filesystem tables, each sink a query whose rows come back (docs/debug.md)")
+	f.BoolVar(&compare, "compare", false, "with --on: run it here too and say where the final tables differ")
 	f.BoolVar(&demoJob, "demo", false, "JOB is a job of `palink demo` (orders-enrich, clicks-to-hudi, …), run on the demo's data")
 	return cmd
 }

@@ -124,6 +124,8 @@ type Cluster struct {
 	// and deletes older ones, and palink keeps as many records of them.
 	// Default 1, Flink's.
 	CheckpointsRetained int `yaml:"checkpoints_retained"`
+	// Debug is where `palink debug --on` runs on this cluster.
+	Debug ClusterDebug `yaml:"debug"`
 	// User is sent as user.name for YARN simple authentication.
 	User    string      `yaml:"user"`
 	Timeout Duration    `yaml:"timeout"` // per HTTP call; default 10s
@@ -147,6 +149,19 @@ type TLS struct {
 	// security.ssl.rest.enabled), so palink reaches amRPCAddress with
 	// https:// (and shows cert_file where Flink asks for it).
 	FlinkREST bool `yaml:"flink_rest"`
+}
+
+// ClusterDebug is how `palink debug --on` runs a job on the cluster.
+type ClusterDebug struct {
+	// Session is the application id of a Flink session cluster the
+	// debug runs go to (execution.target yarn-session); empty: the SQL
+	// Gateway's own target.
+	Session string `yaml:"session"`
+	// DataDir is a directory both this host writes and the cluster's
+	// Flink reads (a shared mount, or file:// paths of a one-host
+	// cluster): the run's samples are copied there. Empty: the cluster
+	// reads them at their paths here.
+	DataDir string `yaml:"data_dir"`
 }
 
 // ClusterAuth is how palink authenticates to a cluster: HTTP basic auth

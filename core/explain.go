@@ -23,6 +23,8 @@ type planner struct {
 	clusters map[string]*clusters.Cluster
 	now      func() time.Time
 	secrets  catalog.Sources
+	readOnly bool // DebugOnCluster starts jobs: a read-only palink refuses it
+	user     string
 }
 
 // FlinkVersion implements api.SQLPlanner: GET /info of the cluster's SQL

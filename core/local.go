@@ -170,7 +170,7 @@ func NewLocal(o Options) (*Local, error) {
 		user: o.User, readOnly: o.ReadOnly}
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.tenants = tenants{st: o.Store, specs: o.Clusters, now: o.Now, user: o.User, readOnly: o.ReadOnly}
-	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now, secrets: catalog.Sources{Commands: o.Build}}
+	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now, secrets: catalog.Sources{Commands: o.Build}, readOnly: o.ReadOnly, user: o.User}
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	names := make([]string, 0, len(o.Clients))
 	for name := range o.Clients {

@@ -44,7 +44,7 @@ type Sim struct {
 
 func (s Sim) options() (sim.Options, error) {
 	o := sim.Options{Seed: s.Seed, Speed: s.Speed, Apps: s.Apps, RMs: s.RMs, FlinkVersion: s.FlinkVersion,
-		CheckpointInterval: s.CheckpointInterval}
+		CheckpointInterval: s.CheckpointInterval, Queries: queryEngine{}}
 	if s.TLS {
 		t, err := sim.NewTLS()
 		if err != nil {

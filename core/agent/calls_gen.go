@@ -199,6 +199,11 @@ func (c *Client) FlinkVersion(ctx context.Context, a0 string) (string, error) {
 	return do[string, string](ctx, c.w, "FlinkVersion", a0)
 }
 
+// DebugOnCluster implements api.Service over the socket.
+func (c *Client) DebugOnCluster(ctx context.Context, a0 api.RemoteDebugRequest) (api.RemoteDebugResult, error) {
+	return do[api.RemoteDebugRequest, api.RemoteDebugResult](ctx, c.w, "DebugOnCluster", a0)
+}
+
 // Tables implements api.Service over the socket.
 func (c *Client) Tables(ctx context.Context, a0 string) ([]model.CatalogTable, error) {
 	return do[string, []model.CatalogTable](ctx, c.w, "Tables", a0)
@@ -405,6 +410,9 @@ var generated = map[string]method{
 	})},
 	"FlinkVersion": {run: call(func(ctx context.Context, h *session, a string) (string, error) {
 		return h.svc.FlinkVersion(ctx, a)
+	})},
+	"DebugOnCluster": {run: call(func(ctx context.Context, h *session, a api.RemoteDebugRequest) (api.RemoteDebugResult, error) {
+		return h.svc.DebugOnCluster(ctx, a)
 	})},
 	"Tables": {run: call(func(ctx context.Context, h *session, a string) ([]model.CatalogTable, error) {
 		return h.svc.Tables(ctx, a)

@@ -206,6 +206,10 @@ var examples = map[string]example{
 		_, err := s.Explain(ctx, "sim", coretest.SQL)
 		return err
 	},
+	"DebugOnCluster": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.DebugOnCluster(ctx, api.RemoteDebugRequest{Cluster: "sim", SQL: "SELECT 1 AS x", Limit: 1})
+		return err
+	},
 	"FlinkVersion": func(ctx context.Context, s api.Service, _ *walkFixture) error {
 		_, err := s.FlinkVersion(ctx, "sim")
 		return err

@@ -396,6 +396,16 @@ func (g *guarded) FlinkVersion(ctx context.Context, cluster string) (r0 string, 
 	return
 }
 
+// DebugOnCluster implements Service for the guarded caller.
+func (g *guarded) DebugOnCluster(ctx context.Context, r RemoteDebugRequest) (r0 RemoteDebugResult, r1 error) {
+	if r1 = g.refuse(ctx, "DebugOnCluster", onCluster(r.Cluster)); r1 != nil {
+		return
+	}
+	r.Issuer = g.c.User
+	r0, r1 = g.s.DebugOnCluster(ctx, r)
+	return
+}
+
 // Tables implements Service for the guarded caller.
 func (g *guarded) Tables(ctx context.Context, cluster string) (r0 []model.CatalogTable, r1 error) {
 	if r1 = g.refuse(ctx, "Tables", onCluster(cluster)); r1 != nil {

@@ -54,6 +54,7 @@ var methods = []Method{
 	{Name: "ContainerLogs", Role: model.Viewer, On: ScopeJob},
 	{Name: "Explain", Role: model.Operator, What: "explain on the SQL Gateway", On: ScopeCluster},
 	{Name: "FlinkVersion", Role: model.Viewer, On: ScopeCluster},
+	{Name: "DebugOnCluster", Role: model.Operator, Writes: true, What: "run a debug job on", Caller: "Issuer", Timeout: 30 * time.Minute, On: ScopeCluster},
 	{Name: "Tables", Role: model.Viewer, On: ScopeCluster},
 	{Name: "Table", Role: model.Viewer, On: ScopeCluster},
 	{Name: "PutTable", Role: model.Admin, Writes: true, What: "change the table catalog", Caller: "Author", On: ScopeCluster},

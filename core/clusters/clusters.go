@@ -95,6 +95,10 @@ type Spec struct {
 	BasicUser string
 	Password  func() (string, error)
 	Deploy    Deploy
+	// DebugSession and DebugDataDir are where `palink debug --on` runs:
+	// a session cluster's application id, and a directory the cluster
+	// reads the samples from (config.ClusterDebug).
+	DebugSession, DebugDataDir string
 	// CheckpointsRetained is the clusters' Flink num-retained
 	// (execution.checkpointing.num-retained, before 1.20
 	// state.checkpoints.num-retained): how many of a job's newest

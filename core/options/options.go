@@ -9,6 +9,9 @@ import (
 	"github.com/palink/palink/core/localrun"
 	"github.com/palink/palink/core/observe"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
 // FromConfig is core's options as the config file sets them.
@@ -66,6 +69,7 @@ func clusterSpec(c config.Cluster) clusters.Spec {
 	return clusters.Spec{
 		Name: c.Name, Protected: c.Protected, RM: c.RM, FlinkAccess: c.FlinkAccess, SQLGateway: c.SQLGateway,
 		ApplicationType: c.ApplicationType, User: c.User, Timeout: c.Timeout.D(), CheckpointsRetained: c.CheckpointsRetained,
+		DebugSession: c.Debug.Session, DebugDataDir: expandDataDir(c.Debug.DataDir),
 		CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify,
 		FlinkHTTPS: c.TLS.FlinkREST,
 		BasicUser:  c.Auth.User, Password: c.Auth.Password, Kerberos: kerberos(c.Auth.Kerberos), TeamKerberos: teamKerberos(c.Auth.Teams), DoAs: c.Auth.DoAs,
@@ -110,4 +114,14 @@ func Debugger(cfg *config.Config, log *slog.Logger) api.DebugBench {
 		return &localrun.Debugger{Log: log}
 	}
 	return &localrun.Debugger{Samples: cfg.DebugSamples(), Databases: cfg.Debug.Databases, Build: BuildPolicy(cfg), Log: log}
+}
+
+// expandDataDir is a data_dir with ~/ expanded.
+func expandDataDir(dir string) string {
+	if rest, ok := strings.CutPrefix(dir, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return dir
 }

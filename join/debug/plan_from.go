@@ -3,6 +3,7 @@ package debug
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -242,6 +243,15 @@ func (d sources) reader(t *tableDef, cols []format.Column, key []int) (stream.Re
 	for k, v := range d.opts.Data {
 		if strings.EqualFold(k, t.name) {
 			path = v
+		}
+	}
+	if path == "" && t.connector() == "filesystem" && t.with["path"] != "" {
+		// Flink's filesystem source reads its 'path': so does a run (a
+		// gateway's session handing its tables to this runtime, a
+		// sample copied where the cluster reads it).
+		path = strings.TrimPrefix(t.with["path"], "file://")
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return nil, errorAt(t.node, "source table %s: 'path' %s is a directory: a debug run reads one file", t.name, path)
 		}
 	}
 	if path == "" {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -29,6 +30,8 @@ type sqlGateway struct {
 	url          string // http://host:port, once listening
 	// onStatement is Options.OnStatement.
 	onStatement func(GatewayStatement)
+	// queries is Options.Queries.
+	queries QueryEngine
 }
 
 // GatewayStatement is one statement a gateway session executed.
@@ -48,6 +51,7 @@ type sqlSession struct {
 	tables     map[string]tableDef // by lower-case name
 	views      map[string]bool
 	functions  map[string]bool
+	ddl        []string // the CREATE statements it ran, for a QueryEngine
 	ops        map[string]*sqlOp
 	lastAccess time.Time
 }
@@ -67,6 +71,9 @@ type sqlOp struct {
 	app      *app // for a submitted job: the op finishes when the job is submitted
 	job      *job
 	consumed bool // token 0 was served
+	// engine is closed when a QueryEngine's query answered; stop cancels it.
+	engine chan struct{}
+	stop   context.CancelFunc
 }
 
 type column struct {
@@ -78,7 +85,8 @@ type column struct {
 type sqlResult struct {
 	columns []column
 	rows    [][]any
-	kind    string // SUCCESS or SUCCESS_WITH_CONTENT
+	kind    string   // SUCCESS or SUCCESS_WITH_CONTENT
+	kinds   []string // each row's RowKind; nil: INSERT
 	query   bool
 	jobID   string
 }
@@ -371,6 +379,9 @@ func gwCancel(g *gwReq, s *sqlSession, op *sqlOp) jmAnswer {
 			"org.apache.flink.table.gateway.service.utils.SqlExecutionException: Failed to convert the Operation Status from "+op.status+" to CANCELED for "+op.handle+".")
 	}
 	op.status = "CANCELED"
+	if op.stop != nil {
+		op.stop()
+	}
 	if op.app != nil && !yarnFinal(op.app.state) && op.app.mode != ModeSession {
 		// The deployment was still in progress: abort it.
 		g.gw.yarn.kill(op.app, g.now)
@@ -392,6 +403,16 @@ func (gw *sqlGateway) refreshOp(op *sqlOp, now time.Time) {
 				op.app.state + " during deployment.\nDiagnostics from YARN: " + op.app.diag
 		case op.app.state == yarnRunning && op.job.state != "" && !now.Before(op.readyAt):
 			op.status = "FINISHED"
+		}
+		return
+	}
+	if op.engine != nil {
+		if op.engineDone() {
+			if op.err != "" {
+				op.status = "ERROR"
+			} else {
+				op.status = "FINISHED"
+			}
 		}
 		return
 	}
@@ -453,7 +474,11 @@ func gwFetch(g *gwReq, s *sqlSession, op *sqlOp) jmAnswer {
 					fields[i] = f
 				}
 			}
-			data = append(data, map[string]any{"kind": "INSERT", "fields": fields})
+			kind := "INSERT"
+			if i := len(data); i < len(res.kinds) {
+				kind = res.kinds[i]
+			}
+			data = append(data, map[string]any{"kind": kind, "fields": fields})
 		}
 	case token == 1 && op.consumed:
 	default:

@@ -66,6 +66,9 @@ type Options struct {
 	// runs under the cluster lock: it must return at once and call nothing
 	// of the cluster.
 	OnStatement func(GatewayStatement)
+	// Queries, when set, runs the SELECTs of tables that gateway sessions
+	// submit (QueryEngine); without it only SELECTs of constants answer.
+	Queries QueryEngine
 	// LenientRestore lets jobs restore from paths the simulator never
 	// produced; by default such a restore fails like a missing file would.
 	LenientRestore bool
@@ -191,7 +194,7 @@ func New(o Options) (*Cluster, error) {
 	c.rm = &rmAPI{mu: &c.mu, clock: c.clock, host: o.Host, requireUser: o.RequireUser, auth: c.auth, ha: c.ha, yarn: c.yarn,
 		jms: c.jms, proxy: c.proxy, admin: &admin{c: c}, logs: c.logs}
 	c.gw = &sqlGateway{mu: &c.mu, clock: c.clock, host: o.Host, flinkVersion: o.FlinkVersion, rng: rng,
-		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}, onStatement: o.OnStatement}
+		yarn: c.yarn, flink: c.flink, sessions: map[string]*sqlSession{}, onStatement: o.OnStatement, queries: o.Queries}
 
 	c.chaos = &chaos{faults: c.faults, last: map[string]time.Time{}, rng: rng, logf: o.Logf, ha: c.ha, yarn: c.yarn, flink: c.flink}
 	c.ctx, c.cancel = context.WithCancel(context.Background())

@@ -213,6 +213,7 @@ func (gw *sqlGateway) execute(s *sqlSession, op *sqlOp, sql string, execConfig m
 			fail(err.Error())
 			return
 		}
+		s.ddl = append(s.ddl, st.text)
 		op.result = r
 	case stmtShow:
 		m := reShow.FindStringSubmatch(st.text)
@@ -255,6 +256,10 @@ func (gw *sqlGateway) execute(s *sqlSession, op *sqlOp, sql string, execConfig m
 			rows: [][]any{{explainPlan(inner)}}}
 		op.readyAt = now.Add(300 * time.Millisecond)
 	case stmtSelect:
+		if gw.queries != nil && reFromWord.MatchString(st.text) {
+			gw.engineSelect(s, op, st.text, execConfig)
+			return
+		}
 		r, errMsg := gw.constantSelect(st.text)
 		if errMsg != "" {
 			fail(errMsg)

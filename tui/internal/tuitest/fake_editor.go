@@ -45,6 +45,12 @@ func (p *specPart) Explain(ctx context.Context, cluster, sql string) (string, er
 	return "== Optimized Execution Plan ==\nSink(table=[" + strings.ToLower(sink) + "])", nil
 }
 
+// DebugOnCluster records the call; the TUI runs no debug on a cluster.
+func (p *specPart) DebugOnCluster(ctx context.Context, r api.RemoteDebugRequest) (api.RemoteDebugResult, error) {
+	p.f.record("DebugOnCluster %s", r.Cluster)
+	return api.RemoteDebugResult{Cluster: r.Cluster}, p.f.wait(ctx)
+}
+
 // SpecsOf lists a job's versions: those saved in the test, else its
 // detail's spec, else an empty one of the job's version.
 func (p *specPart) SpecsOf(ref string) ([]model.Spec, error) {
