@@ -88,7 +88,7 @@ func TestUDFInjectedAtSubmit(t *testing.T) {
 		t.Errorf("debug with a stand-in: stdout\n%s\nstderr\n%s", out, errOut)
 	}
 	var vals []string
-	for _, m := range regexp.MustCompile(`"s": "([^"]*)"`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`"s": ?"([^"]*)"`).FindAllStringSubmatch(out, -1) {
 		vals = append(vals, m[1])
 	}
 	if !slices.Equal(vals, []string{"ALICE", "BOB"}) {
