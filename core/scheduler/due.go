@@ -34,11 +34,10 @@ func newDueRestarts() *dueRestarts {
 	return &dueRestarts{at: map[string]time.Time{}, dirty: map[string]bool{}, full: true}
 }
 
-// follow marks the jobs the feed reports written until it closes.
+// follow marks the jobs the feed reports written until it closes. The
+// feed counts as followed from the moment it is subscribed (fed, set by
+// watchDue): what it reports meanwhile waits in its channel.
 func (d *dueRestarts) follow(ch <-chan api.Change) {
-	d.mu.Lock()
-	d.fed = true
-	d.mu.Unlock()
 	for c := range ch {
 		d.mu.Lock()
 		switch {
@@ -150,5 +149,9 @@ func (s *Scheduler) watchDue(ctx context.Context) {
 	if s.opts.Watch == nil {
 		return
 	}
-	go s.restarts.follow(s.opts.Watch(ctx))
+	ch := s.opts.Watch(ctx)
+	s.restarts.mu.Lock()
+	s.restarts.fed = true
+	s.restarts.mu.Unlock()
+	go s.restarts.follow(ch)
 }
