@@ -277,3 +277,19 @@ func TestGoldenAlertsSilencePrompt(t *testing.T) {
 		tuitest.Golden(t, "alerts_silence_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
 	}
 }
+
+// Whatever order the program delivers an action's busy flash and its
+// answer in, the flash ends with the answer: which alert, and u to undo.
+func TestAlertsFlashEndsWithTheAnswer(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := openAlerts(t, f)
+	h.RunBatchesBackwards()
+	h.Press("a")
+	if got, want := h.Flash(), "acknowledged job-failed of fraud-scoring — u to undo"; got != want {
+		t.Errorf("flash after a: %q, want %q", got, want)
+	}
+	h.Press("u")
+	if got, want := h.Flash(), "acknowledgement of job-failed of fraud-scoring undone"; got != want {
+		t.Errorf("flash after u: %q, want %q", got, want)
+	}
+}
