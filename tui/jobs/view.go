@@ -137,7 +137,9 @@ func sortLabel(c column, desc bool) string {
 // layout is the columns the table shows at its width: the box, the mark
 // column and a margin on the right taken.
 func (m *Screen) layout() layout {
-	return jobLayout(m.width-6, m.fits, m.sortCol, m.oneCluster())
+	f := m.fits
+	f[colState] += m.env.Styles.StateMarkWidth()
+	return jobLayout(m.width-6, f, m.sortCol, m.oneCluster())
 }
 
 // headerRow is the column headings, the sort column's with its arrow, and
@@ -183,10 +185,12 @@ func headerRow(st *kit.Styles, lay layout, sortCol column, desc, keys bool) stri
 }
 
 // renderRow renders one visible row: the cursor row is reversed as a whole,
-// other rows colour only their state badge.
+// other rows colour only their state badge (which, without colour, a
+// failed or killed job's symbol leads).
 func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCursor, marked bool, inner int) string {
 	cells := jobCells(j, now)
 	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
+	cells[colState] = st.StateMark(j.State) + cells[colState]
 	stale := showsFigures(j) && now.Sub(j.Figures.At) >= staleFigures
 	var b strings.Builder
 	switch {
