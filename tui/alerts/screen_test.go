@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
@@ -291,5 +294,19 @@ func TestAlertsFlashEndsWithTheAnswer(t *testing.T) {
 	h.Press("u")
 	if got, want := h.Flash(), "acknowledgement of job-failed of fraud-scoring undone"; got != want {
 		t.Errorf("flash after u: %q, want %q", got, want)
+	}
+}
+
+// The silence prompt without colour: its format a faint placeholder.
+func TestGoldenAlertsSilencePromptNoColor(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetAlerts(tuitest.FixtureAlerts())
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{Context: "test"})
+		h.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+		h.Press(":")
+		h.Type("alerts")
+		h.Press("enter", "s")
+		tuitest.Golden(t, "alerts_silence_no_color_"+tuitest.SizeName(sz.W, sz.H), tuitest.NoColor(h.Render()))
 	}
 }
