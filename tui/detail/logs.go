@@ -1,7 +1,9 @@
 package detail
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -196,7 +198,7 @@ func (t *logsTab) containerLines() ([]logLine, int) {
 		c := &l.Containers[i]
 		head := c.Role + " " + c.ID
 		first := true
-		for k := range c.Files {
+		for _, k := range mainFirst(c.Files) {
 			f := &c.Files[k]
 			if !t.filter.Match(head, f.Ref.Name, f.Title, c.Node) {
 				continue
@@ -220,6 +222,28 @@ func (t *logsTab) containerLines() ([]logLine, int) {
 		out = append(out, logLine{text: " " + st.Dim.Render("no container logs to show")})
 	}
 	return out, shown
+}
+
+// mainFirst orders a container's files for the list: its main log
+// (jobmanager.log, taskmanager.log) first, where the cursor rests, then
+// its other *.log, then the rest, each group as listed. It returns
+// indexes into files.
+func mainFirst(files []api.LogSource) []int {
+	rank := func(name string) int {
+		switch {
+		case name == "jobmanager.log" || name == "taskmanager.log":
+			return 0
+		case strings.HasSuffix(name, ".log"):
+			return 1
+		}
+		return 2
+	}
+	out := make([]int, len(files))
+	for i := range out {
+		out[i] = i
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(rank(files[a].Ref.Name), rank(files[b].Ref.Name)) })
+	return out
 }
 
 // warnLines are a warning, wrapped under its sign: it says why logs are

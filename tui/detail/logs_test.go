@@ -46,9 +46,10 @@ func TestLogsTabReadsAnEndedJobsJobManagerContainerLog(t *testing.T) {
 		t.Errorf("the viewer did not read the container's file: calls %v", h.F.Calls())
 	}
 
-	// Back, down to the TaskManager's log (after its stdout).
+	// Back, down to the TaskManager's log: a container's main log leads
+	// its files.
 	h.Press("esc")
-	h.Press("j", "j", "j", "enter")
+	h.Press("j", "j", "enter")
 	h.MustShow("fraud-scoring · TaskManager "+tuitest.FraudTM+" taskmanager.log", "java.lang.OutOfMemoryError: Java heap space")
 }
 
