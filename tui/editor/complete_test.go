@@ -183,3 +183,16 @@ func TestEditorPopupChoiceWithoutColour(t *testing.T) {
 	}
 	t.Fatal("no popup line")
 }
+
+// TestGoldenEditorCompletionNoColor: without colour the chosen suggestion
+// is reversed and the comments and line numbers faint.
+func TestGoldenEditorCompletionNoColor(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, withVersions(tuitest.NewFixture()), sz.W, sz.H, tui.Options{Context: "test"})
+		h.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+		openEditor(h, "orders-enrich")
+		selectListAt(h)
+		chord(h, "tab", "down")
+		tuitest.Golden(t, "editor_completion_no_color_"+tuitest.SizeName(sz.W, sz.H), tuitest.NoColor(h.Render()))
+	}
+}
