@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
@@ -119,6 +120,12 @@ func Run(ctx context.Context, svc api.Service, opts Options) error {
 		env = os.Environ()
 	}
 	popts = append(popts, tea.WithEnvironment(env))
+	if noColor(env) {
+		// The terminal library reads NO_COLOR as a boolean; no-color.org
+		// says any non-empty value.
+		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
+		opts.noColor = true
+	}
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
@@ -289,7 +296,14 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		return m.broadcast(m.bodySize()), true
 	case tea.BackgroundColorMsg:
 		if m.opts.Theme == ThemeAuto {
-			m.setTheme(msg.IsDark())
+			m.setStyles(msg.IsDark(), m.env.Styles.NoColor)
+		}
+		return nil, true
+	case tea.ColorProfileMsg:
+		// A terminal without colour (NO_COLOR, or one that has none) gets
+		// the styles that say with attributes what colour said.
+		if noColor := msg.Profile == colorprofile.ASCII; noColor != m.env.Styles.NoColor {
+			m.setStyles(m.env.Styles.Dark, noColor)
 		}
 		return nil, true
 	case watchStartedMsg:
@@ -473,10 +487,15 @@ func (m *Model) clusterNames() []string {
 	return names
 }
 
-func (m *Model) setTheme(dark bool) {
+// setStyles restyles the TUI for a background (dark) and a terminal with
+// or without colour.
+func (m *Model) setStyles(dark, noColor bool) {
 	st := kit.LightStyles()
 	if dark {
 		st = kit.DarkStyles()
+	}
+	if noColor {
+		st = st.WithoutColor()
 	}
 	m.env.Styles = st
 	m.cmd.input.SetStyles(st.Input)

@@ -160,7 +160,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	case "help":
 		return m.push(newHelpScreen(m.env, m.top()), nil)
 	case "theme":
-		m.setTheme(c.arg == "dark")
+		m.setStyles(c.arg == "dark", m.env.Styles.NoColor)
 		return nil
 	case "jobs":
 		if c.arg != "" && c.arg != "all" && len(m.clusters) > 0 && !slices.Contains(m.clusterNames(), c.arg) {

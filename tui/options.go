@@ -58,6 +58,20 @@ type Options struct {
 	// Width and Height fix the terminal size when Output is not a terminal
 	// (recordings, tests); zero means ask the terminal.
 	Width, Height int
+
+	// noColor starts the TUI without colour (Run sets it from NO_COLOR).
+	noColor bool
+}
+
+// noColor reports NO_COLOR in environ: set to any non-empty value, as
+// https://no-color.org says.
+func noColor(environ []string) bool {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "NO_COLOR="); ok && v != "" {
+			return true
+		}
+	}
+	return false
 }
 
 const defaultRequestTimeout = 15 * time.Second
@@ -74,6 +88,9 @@ func newEnv(ctx context.Context, svc api.Service, opts Options) *kit.Env {
 	e := kit.NewEnv(ctx, svc, opts.ReadOnly)
 	e.Timeout = timeout
 	e.Styles = kit.StylesFor(opts.Theme)
+	if opts.noColor {
+		e.Styles = e.Styles.WithoutColor()
+	}
 	e.Now, e.Clock = clock(), clock
 	e.ReadChange = nextChangeCmd
 	e.FlinkVersions = opts.FlinkVersions

@@ -154,6 +154,9 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 	}{
 		{"256 colours", []string{"TERM=xterm-256color", "TTY_FORCE=1"}, true},
 		{"NO_COLOR", []string{"TERM=xterm-256color", "TTY_FORCE=1", "NO_COLOR=1"}, false},
+		// https://no-color.org: any non-empty value, where the terminal
+		// library reads only a boolean.
+		{"NO_COLOR=yes", []string{"TERM=xterm-256color", "TTY_FORCE=1", "NO_COLOR=yes"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -179,6 +182,9 @@ func TestRunHonoursNoColorAndEnds(t *testing.T) {
 			}
 			if got := colourSGR.FindString(out.all()); (got != "") != tc.colour {
 				t.Errorf("colour in the output: %q, want colour %v", got, tc.colour)
+			}
+			if !tc.colour && !regexp.MustCompile(`fraud-scoring[^│]*✖ FAILED`).MatchString(ansi.Strip(out.all())) {
+				t.Error("without colour, the FAILED row carries no symbol")
 			}
 		})
 	}

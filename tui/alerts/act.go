@@ -96,7 +96,7 @@ func (m *Screen) undoKey() tea.Cmd {
 	o := *m.undo
 	m.undo = nil
 	key := flashKey(o.rule, o.jobID)
-	return tea.Batch(kit.Progress(key, "undoing the "+o.what+"…"),
+	return kit.Busy(key, "undoing the "+o.what+"…",
 		actCmd(call(m.env), api.AlertAction{Rule: o.rule, JobRef: o.jobID, Undo: true}, key, o.what+" undone", nil))
 }
 
@@ -129,14 +129,14 @@ func (m *Screen) actKey(kp tea.KeyPressMsg) (tea.Cmd, bool) {
 			return kit.Flash(kit.FlashInfo, what(a)+" is already acknowledged by "+a.AckedBy), true
 		}
 		req.Ack = true
-		return tea.Batch(kit.Progress(fk, "acknowledging "+what(a)+"…"),
+		return kit.Busy(fk, "acknowledging "+what(a)+"…",
 			actCmd(call(m.env), req, fk, "acknowledged "+what(a), &undoOffer{rule: a.Rule, jobID: a.JobID, what: "acknowledgement of " + what(a)})), true
 	case key.Matches(kp, k.Unsilence):
 		if !a.Silenced(m.env.Clock()) {
 			return kit.Flash(kit.FlashWarn, what(a)+" is not silenced"), true
 		}
 		req.Unsilence = true
-		return tea.Batch(kit.Progress(fk, "lifting the silence of "+what(a)+"…"),
+		return kit.Busy(fk, "lifting the silence of "+what(a)+"…",
 			actCmd(call(m.env), req, fk, what(a)+" is no longer silenced", nil)), true
 	}
 	m.openSilence(a)
@@ -175,7 +175,7 @@ func (m *Screen) silenceKey(msg tea.Msg) tea.Cmd {
 			m.silencing = nil
 			fk := flashKey(a.Rule, a.JobID)
 			until := m.env.Clock().Add(d).Local().Format("15:04")
-			return tea.Batch(kit.Progress(fk, "silencing "+what(a)+"…"),
+			return kit.Busy(fk, "silencing "+what(a)+"…",
 				actCmd(call(m.env), api.AlertAction{Rule: a.Rule, JobRef: a.JobID, Silence: d}, fk,
 					fmt.Sprintf("%s silenced for %s (until %s): its webhook messages wait", what(a), kit.Age(d), until),
 					&undoOffer{rule: a.Rule, jobID: a.JobID, what: "silence of " + what(a)}))

@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
@@ -275,5 +278,35 @@ func TestGoldenAlertsSilencePrompt(t *testing.T) {
 		h.Type("alerts")
 		h.Press("enter", "s")
 		tuitest.Golden(t, "alerts_silence_"+tuitest.SizeName(sz.W, sz.H), tuitest.Pinned(h.Render()))
+	}
+}
+
+// Whatever order the program delivers an action's busy flash and its
+// answer in, the flash ends with the answer: which alert, and u to undo.
+func TestAlertsFlashEndsWithTheAnswer(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := openAlerts(t, f)
+	h.RunBatchesBackwards()
+	h.Press("a")
+	if got, want := h.Flash(), "acknowledged job-failed of fraud-scoring — u to undo"; got != want {
+		t.Errorf("flash after a: %q, want %q", got, want)
+	}
+	h.Press("u")
+	if got, want := h.Flash(), "acknowledgement of job-failed of fraud-scoring undone"; got != want {
+		t.Errorf("flash after u: %q, want %q", got, want)
+	}
+}
+
+// The silence prompt without colour: its format a faint placeholder.
+func TestGoldenAlertsSilencePromptNoColor(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		f.SetAlerts(tuitest.FixtureAlerts())
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{Context: "test"})
+		h.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+		h.Press(":")
+		h.Type("alerts")
+		h.Press("enter", "s")
+		tuitest.Golden(t, "alerts_silence_no_color_"+tuitest.SizeName(sz.W, sz.H), tuitest.NoColor(h.Render()))
 	}
 }

@@ -49,10 +49,7 @@ func (d *AdoptDialog) Update(msg tea.Msg) (kit.Dialog, tea.Cmd) {
 		case key.Matches(k, d.env.Keys.Form.Confirm):
 			name := strings.TrimSpace(d.name.Value())
 			req := api.AdoptRequest{Cluster: d.cluster, AppID: d.app.ID, Name: name}
-			return nil, tea.Batch(
-				kit.Progress("adopt:"+d.app.ID, fmt.Sprintf("adopting %s as %s…", d.app.ID, name)),
-				adoptCmd(call(d.env), req),
-			)
+			return nil, kit.Busy("adopt:"+d.app.ID, fmt.Sprintf("adopting %s as %s…", d.app.ID, name), adoptCmd(call(d.env), req))
 		}
 	}
 	if _, ok := msg.(tea.KeyPressMsg); !ok {

@@ -263,10 +263,7 @@ func (m *Form) submit() tea.Cmd {
 	m.err = nil
 	m.submitting = true
 	m.sent = r
-	return tea.Batch(
-		kit.Progress("create:"+r.Name, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster)),
-		createJobCmd(call(m.env), r),
-	)
+	return kit.Busy("create:"+r.Name, fmt.Sprintf("creating job %s on %s…", r.Name, r.Cluster), createJobCmd(call(m.env), r))
 }
 
 // View implements kit.Screen.

@@ -347,7 +347,7 @@ func (t *exceptionsTab) failureLog(d *jobData, ex api.ExceptionEntry) tea.Cmd {
 	t.jumping = true
 	c := t.call()
 	tm := ex.TaskManager
-	return tea.Batch(kit.Progress("failurelog:"+id, "finding the log of container "+kit.ContainerShort(tm)+"…"), func() tea.Msg {
+	return kit.Busy("failurelog:"+id, "finding the log of container "+kit.ContainerShort(tm)+"…", func() tea.Msg {
 		l, err := kit.Diagnose(c, "container logs of "+name, func(ctx context.Context, s api.DiagnoseService) (api.ContainerLogList, error) {
 			return s.ContainerLogs(ctx, id)
 		})

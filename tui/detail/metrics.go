@@ -162,7 +162,8 @@ func (t *metricsTab) lines(d *jobData) []string {
 }
 
 // metricsLines renders the tab: a summary of the latest figures, then the
-// charts (two side by side on a wide terminal), then the vertices.
+// charts (two side by side on a wide terminal; the consumer lag's first
+// for a job whose sources report one), then the vertices.
 func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 	dim := func(s string) []string { return []string{"", " " + st.Dim.Render(s)} }
 	switch {
@@ -266,6 +267,11 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 			}), line: line},
 		{title: "busy (worst vertex)", label: fmtPercent, ceil: 0.1, points: series(func(x api.MetricPoint) float64 { return x.Busy }), line: line},
 		{title: "consumer lag (records)", label: kit.Rate, ceil: 10, points: series(func(x api.MetricPoint) float64 { return x.Lag }), line: st.ChartAlert},
+	}
+	if p.Lag >= 0 {
+		// A job that reads with a consumer lag: how far behind it is, and
+		// whether that grows, is what its operator looks for first.
+		charts = append(charts[len(charts)-1:], charts[:len(charts)-1]...)
 	}
 	cols := 1
 	if w >= 100 {

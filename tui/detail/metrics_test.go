@@ -1,6 +1,7 @@
 package detail_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +89,27 @@ func TestGoldenMetricsHour(t *testing.T) {
 		h.OpenDetail("orders-enrich")
 		h.Press("m", "t")
 	})
+}
+
+// A job that reads with a consumer lag has its lag chart first, above the
+// fold at every size; a job whose sources report no lag keeps its rates
+// first (#29).
+func TestMetricsTabLeadsWithTheLagOfALagJob(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		f := tuitest.NewFixture()
+		h := apptest.New(t, f, sz.W, sz.H, tui.Options{})
+		h.OpenDetail("payments-dedup")
+		h.Press("m")
+		h.MustShow("lag 2.1M records", "consumer lag (records)", "now") // the whole chart, to its time axis
+		scr := h.Screen()
+		if strings.Index(scr, "consumer lag (records)") > strings.Index(scr+"records in/s (sources)", "records in/s (sources)") {
+			t.Errorf("%dx%d: the lag chart is not the first", sz.W, sz.H)
+		}
+
+		h.Press("esc")
+		h.OpenDetail("clicks-to-hudi")
+		h.Press("m")
+		h.MustShow("lag -", "records in/s (sources)")
+		h.MustNotShow("consumer lag (records)")
+	}
 }

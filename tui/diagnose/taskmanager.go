@@ -106,7 +106,7 @@ func (m *TaskManager) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 				return m, nil
 			}
 			m.dumping = true
-			return m, tea.Batch(kit.Progress("dump:"+m.id, "taking a thread dump of "+kit.ContainerShort(m.id)+"…"),
+			return m, kit.Busy("dump:"+m.id, "taking a thread dump of "+kit.ContainerShort(m.id)+"…",
 				loadTaskManagerCmd(m.call(m.env), m.job.ID, m.job.Name, m.id, true, m.env.NextSeq()))
 		case key.Matches(msg, k.Diag.TaskManagerLog):
 			return m, kit.Send(kit.OpenLogMsg{JobID: m.job.ID, JobName: m.job.Name, Source: TaskManagerLog(m.id)})

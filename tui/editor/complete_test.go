@@ -1,10 +1,13 @@
 package editor_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/editor"
@@ -159,4 +162,37 @@ func TestEditorChecksForTheGatewaysRelease(t *testing.T) {
 	h.Type("CREATE MODEL m INPUT (t STRING) OUTPUT (l STRING) WITH ('provider' = 'openai');")
 	h.Fire(editor.ValidateTickMsg{})
 	h.MustShow("CREATE MODEL needs Flink 2.0; cluster prod runs 1.20")
+}
+
+// Under NO_COLOR the popup's chosen suggestion is reversed: its
+// background colour is gone (#29).
+func TestEditorPopupChoiceWithoutColour(t *testing.T) {
+	h := apptest.New(t, withVersions(tuitest.NewFixture()), 120, 40, tui.Options{Context: "test"})
+	h.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+	openEditor(h, "orders-enrich")
+	selectListAt(h)
+	chord(h, "tab")
+	h.MustShow(" c order_id ")
+	for _, l := range strings.Split(tuitest.NoColor(h.Render()), "\n") {
+		if strings.Contains(ansi.Strip(l), " c order_id ") {
+			if !regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m c order_id`).MatchString(l) {
+				t.Errorf("the chosen suggestion is not reversed: %q", l)
+			}
+			return
+		}
+	}
+	t.Fatal("no popup line")
+}
+
+// TestGoldenEditorCompletionNoColor: without colour the chosen suggestion
+// is reversed and the comments and line numbers faint.
+func TestGoldenEditorCompletionNoColor(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, withVersions(tuitest.NewFixture()), sz.W, sz.H, tui.Options{Context: "test"})
+		h.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+		openEditor(h, "orders-enrich")
+		selectListAt(h)
+		chord(h, "tab", "down")
+		tuitest.Golden(t, "editor_completion_no_color_"+tuitest.SizeName(sz.W, sz.H), tuitest.NoColor(h.Render()))
+	}
 }

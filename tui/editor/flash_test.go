@@ -65,3 +65,20 @@ func TestProgramSavingIsReplacedBySaved(t *testing.T) {
 		t.Errorf("calls %v", f.Calls())
 	}
 }
+
+// The program runs a batch's Cmds at once and delivers their messages in
+// no set order: whichever comes first, "◌ saving…" never outlives the
+// save (#29: it stayed after the version was saved).
+func TestSavingNeverOutlivesTheSave(t *testing.T) {
+	f := withVersions(tuitest.NewFixture())
+	h := apptest.New(t, f, 120, 40, tui.Options{Context: "test"})
+	openEditor(h, "orders-enrich")
+	chord(h, "ctrl+end")
+	h.Type("\n-- checked")
+	h.RunBatchesBackwards() // the work's answer before its busy flash, if they race
+	chord(h, "ctrl+s")
+	h.MustShow("orders-enrich · SQL v8")
+	if got := h.Flash(); got != "saved orders-enrich v8" {
+		t.Fatalf("flash after the save %q, want %q", got, "saved orders-enrich v8")
+	}
+}

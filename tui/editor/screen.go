@@ -521,10 +521,8 @@ func (m *Screen) save() tea.Cmd {
 	}
 	m.saving = true
 	m.saveSeq = m.env.NextSeq()
-	return tea.Batch(
-		kit.Progress("save:"+m.job.ID, fmt.Sprintf("saving %s…", m.job.Name)),
-		saveSpecCmd(call(m.env), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq),
-	)
+	return kit.Busy("save:"+m.job.ID, fmt.Sprintf("saving %s…", m.job.Name),
+		saveSpecCmd(call(m.env), m.job.ID, m.job.Name, model.Spec{SQL: m.buf.Text()}, m.saveSeq))
 }
 
 // submit deploys the saved version: a job never submitted is submitted,

@@ -3,6 +3,9 @@ package jobs_test
 import (
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
@@ -59,4 +62,14 @@ func TestGoldenJobsCrashLoop(t *testing.T) {
 		j.CrashLoop = &model.CrashLoop{Count: 3, Cause: "java.lang.NullPointerException", RestorePoint: j.LatestCheckpoint.Path}
 		return f
 	}, tui.Options{}, func(h *tuitest.Harness) {})
+}
+
+// TestGoldenJobsNoColor: under NO_COLOR the cursor row is reversed and
+// FAILED and KILLED rows lead their state with a symbol (#29).
+func TestGoldenJobsNoColor(t *testing.T) {
+	for _, sz := range tuitest.Sizes {
+		h := apptest.New(t, tuitest.NewFixture(), sz.W, sz.H, tui.Options{Context: "test"})
+		h.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+		tuitest.Golden(t, "jobs_no_color_"+tuitest.SizeName(sz.W, sz.H), tuitest.NoColor(h.Render()))
+	}
 }

@@ -25,8 +25,11 @@ type index struct {
 	// columns: measured at each full load and grown by each change, so
 	// that a rebuild (a filter keystroke) costs no measuring and the
 	// columns stay put while the operator filters and scrolls.
-	fits   fits
-	loaded bool
+	fits fits
+	// clusters are the clusters of the jobs, grown like fits: one
+	// cluster's jobs need no CLUSTER column first.
+	clusters map[string]bool
+	loaded   bool
 
 	scope    string // a cluster name from `:jobs @NAME`, or "" for all
 	query    jobQuery
@@ -60,6 +63,7 @@ func (x *index) set(jobs []api.JobView) {
 	x.counts = [NumStates]int{}
 	if len(jobs) > 0 { // an empty table keeps its columns as they were
 		x.fits = fits{}
+		x.clusters = map[string]bool{}
 	}
 	for i := range jobs {
 		j := &jobs[i]
@@ -69,8 +73,13 @@ func (x *index) set(jobs []api.JobView) {
 		x.byID[j.ID] = j
 		x.count(j.State, 1)
 		x.fits.grow(measure(j))
+		x.clusters[j.Cluster] = true
 	}
 }
+
+// oneCluster reports a table of one cluster's jobs: scoped to it, or the
+// jobs are all on one.
+func (x *index) oneCluster() bool { return x.scope != "" || len(x.clusters) <= 1 }
 
 // holdFigures keeps the figures a row shows when a new view of the same
 // running application carries none. The service measures only the jobs on
@@ -94,6 +103,7 @@ func (x *index) put(v api.JobView) bool {
 	if ok {
 		holdFigures(old, &v)
 		x.fits.grow(measure(&v))
+		x.addCluster(v.Cluster)
 		x.count(old.State, -1)
 		x.count(v.State, 1)
 		wasIn, isIn := x.inView(old), x.inView(&v)
@@ -116,6 +126,7 @@ func (x *index) put(v api.JobView) bool {
 	} else {
 		nv := v
 		x.fits.grow(measure(&nv))
+		x.addCluster(v.Cluster)
 		x.byID[v.ID] = &nv
 		x.count(v.State, 1)
 		i, _ := slices.BinarySearchFunc(x.all, &nv, less)
@@ -126,6 +137,13 @@ func (x *index) put(v api.JobView) bool {
 	}
 	x.dirty = true
 	return true
+}
+
+func (x *index) addCluster(name string) {
+	if x.clusters == nil {
+		x.clusters = map[string]bool{}
+	}
+	x.clusters[name] = true
 }
 
 // upsert applies one job's new state; when the rows change, they are

@@ -35,7 +35,9 @@ const (
 )
 
 // colSpec describes a column. drop ranks the columns a narrow terminal
-// loses first (highest first); the name column never goes. A fit column
+// loses first (highest first); the name column never goes, and the one
+// the table is sorted by and those that carry the problem (STATE, BP,
+// LAG) go last (rank). A fit column
 // is as wide as its longest value among the rows (its width is the least);
 // the others have a fixed width that holds any value. key is the letter
 // of the title that shift+key sorts by ("" for none), desc whether that
@@ -53,16 +55,16 @@ type colSpec struct {
 var jobColumns = [numCols]colSpec{
 	colName:     {title: "NAME", width: 4, fit: true, drop: 0, key: "N"},
 	colKind:     {title: "KIND", width: 4, drop: 11, key: "K"},
-	colCluster:  {title: "CLUSTER", width: 7, fit: true, drop: 2, key: "C"},
+	colCluster:  {title: "CLUSTER", width: 7, fit: true, drop: 4, key: "C"},
 	colState:    {title: "STATE", width: 5, fit: true, drop: 1, key: "S"},
 	colApp:      {title: "APP", width: 3, fit: true, drop: 9, key: "A"},
-	colUp:       {title: "UP", width: 6, right: true, drop: 3, key: "U"},
+	colUp:       {title: "UP", width: 6, right: true, drop: 5, key: "U"},
 	colRestarts: {title: "RST", width: 3, right: true, drop: 8, key: "T", desc: true},
-	colCkpt:     {title: "CKPT", width: 6, right: true, drop: 4, key: "P", desc: true},
-	colIn:       {title: "IN/s", width: 6, right: true, drop: 5, key: "I", desc: true},
+	colCkpt:     {title: "CKPT", width: 6, right: true, drop: 6, key: "P", desc: true},
+	colIn:       {title: "IN/s", width: 6, right: true, drop: 7, key: "I", desc: true},
 	colOut:      {title: "OUT/s", width: 6, right: true, drop: 10, desc: true},
-	colBP:       {title: "BP", width: 6, drop: 6, key: "B", desc: true},
-	colLag:      {title: "LAG", width: 4, right: true, drop: 7, key: "L", desc: true},
+	colBP:       {title: "BP", width: 6, drop: 2, key: "B", desc: true},
+	colLag:      {title: "LAG", width: 4, right: true, drop: 3, key: "L", desc: true},
 }
 
 // sortKey is the binding that sorts by column c, and whether it has one.
@@ -102,7 +104,7 @@ func sortKey(k *kit.KeyMap, c column) (*key.Binding, bool) {
 const sparkCells = 5
 
 // sparkRank is where the sparkline ranks among the columns' drop ranks:
-// after LAG, before RST.
+// after IN/s, before RST.
 const sparkRank = 7
 
 // maxNameWidth keeps very long names from taking every other column;
@@ -123,6 +125,37 @@ const staleCheckpoint = 2 * time.Minute
 type layout struct {
 	cols   []column
 	widths [numCols]int
+	// ranked is every column, the most telling first (rank).
+	ranked []column
+}
+
+// rank orders the columns by what a narrow table keeps: the name, the
+// state, the column the table is sorted by, then by drop rank; CLUSTER
+// last when the table shows one cluster's jobs, where it says the same on
+// every row.
+func rank(c, sortCol column, oneCluster bool) int {
+	switch {
+	case c == colName:
+		return 0
+	case c == colState:
+		return 1
+	case c == sortCol:
+		return 2
+	case c == colCluster && oneCluster:
+		return 100
+	}
+	return 2 + jobColumns[c].drop
+}
+
+// hidden lists the columns the layout leaves out, the most telling first.
+func (l layout) hidden() []column {
+	var out []column
+	for _, c := range l.ranked {
+		if !l.shown(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // fits are the widths of the fit columns' longest values among the rows
@@ -167,15 +200,18 @@ func colWidth(c column, f fits, sortCol column) int {
 // column excluded): by rank, each column while it fits, so that a column
 // never shows while one that ranks above it is gone. The name keeps its
 // longest value's width (up to maxNameWidth) and yields down to
-// minNameWidth only so that STATE stays whole; IN/s widens for its
-// sparkline when that fits after the columns that rank above sparkRank.
-func jobLayout(w int, f fits, sortCol column) layout {
+// minNameWidth only so that STATE and the sorted column stay (cut, when
+// even that is not enough); IN/s widens for its sparkline when that fits
+// after the columns that rank above sparkRank.
+func jobLayout(w int, f fits, sortCol column, oneCluster bool) layout {
 	byKeep := make([]column, 0, numCols)
 	for c := range numCols {
 		byKeep = append(byKeep, c)
 	}
-	slices.SortFunc(byKeep, func(a, b column) int { return cmp.Compare(jobColumns[a].drop, jobColumns[b].drop) })
-	var l layout
+	slices.SortFunc(byKeep, func(a, b column) int {
+		return cmp.Compare(rank(a, sortCol, oneCluster), rank(b, sortCol, oneCluster))
+	})
+	l := layout{ranked: byKeep}
 	keep := [numCols]bool{colName: true}
 	l.widths[colName] = min(colWidth(colName, f, sortCol), maxNameWidth, max(w, 1))
 	used := l.widths[colName]
@@ -188,18 +224,22 @@ func jobLayout(w int, f fits, sortCol column) layout {
 		sparked = true
 	}
 	for _, c := range byKeep[1:] {
-		if jobColumns[c].drop > sparkRank {
+		if c != sortCol && jobColumns[c].drop > sparkRank {
 			spark()
 		}
 		need := colWidth(c, f, sortCol)
-		if c == colState && used+1+need > w {
-			// The name gives way, to its least, before the state is cut.
-			short := max(w-1-need, minNameWidth)
+		if (c == colState || c == sortCol) && used+1+need > w {
+			// The name gives way, to its least, before the state or the
+			// sorted column is cut.
+			short := max(l.widths[colName]-(used+1+need-w), minNameWidth)
 			if short < l.widths[colName] {
 				used -= l.widths[colName] - short
 				l.widths[colName] = short
 			}
 			need = min(need, w-used-1)
+			if c == sortCol && need < kit.Width(jobColumns[c].title)+1 {
+				break // not even its heading
+			}
 		}
 		if need <= 0 || used+1+need > w {
 			break

@@ -26,23 +26,24 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 	}
 	// 60, 80 and 120 columns: the table's inner width is w − 2 borders − 3
 	// mark cells − 1 margin.
-	if got := cols(jobLayout(54, fixtureFits, colName)); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "CKPT"}) {
+	// At 60 the columns that carry the problem stay: STATE, BP, LAG (#29).
+	if got := cols(jobLayout(54, fixtureFits, colName, false)); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "BP", "LAG"}) {
 		t.Errorf("60 columns show %v", got)
 	}
-	narrow := jobLayout(74, fixtureFits, colName)
+	narrow := jobLayout(74, fixtureFits, colName, false)
 	if got := cols(narrow); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "UP", "CKPT", "IN/s", "BP", "LAG"}) {
 		t.Errorf("80 columns show %v", got)
 	}
 	if narrow.widths[colIn] != jobColumns[colIn].width {
 		t.Errorf("80 columns: IN/s keeps BP's and LAG's room rather than drawing a sparkline")
 	}
-	wide := jobLayout(114, fixtureFits, colName)
+	wide := jobLayout(114, fixtureFits, colName, false)
 	if got := cols(wide); !slices.Equal(got, []string{"NAME", "CLUSTER", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "BP", "LAG"}) || wide.widths[colIn] != sparkInWidth {
 		t.Errorf("120 columns show %v (IN/s %d wide)", got, wide.widths[colIn])
 	}
 	// STATE is whole wherever it shows, and before APP.
 	for _, w := range []int{35, 55, 75, 115, 160, 300} {
-		l := jobLayout(w, fixtureFits, colName)
+		l := jobLayout(w, fixtureFits, colName, false)
 		used := -1
 		for _, c := range l.cols {
 			used += l.widths[c] + 1
@@ -61,18 +62,53 @@ func TestJobLayoutDropsColumnsByPriority(t *testing.T) {
 	// yield, to a readable least, only so that STATE stays whole.
 	long := fixtureFits
 	long[colName] = 36
-	if l := jobLayout(75, long, colName); l.widths[colName] < 36 || l.widths[colState] < 17 {
+	if l := jobLayout(75, long, colName, false); l.widths[colName] < 36 || l.widths[colState] < 17 {
 		t.Errorf("80 columns, long names: name %d, state %d", l.widths[colName], l.widths[colState])
 	}
-	if l := jobLayout(35, long, colName); l.widths[colName] != 17 || l.widths[colState] != 17 {
+	if l := jobLayout(35, long, colName, false); l.widths[colName] != 17 || l.widths[colState] != 17 {
 		t.Errorf("40 columns, long names: name %d, state %d", l.widths[colName], l.widths[colState])
 	}
 	// The sort arrow has room: a column sorted by is one wider than its title.
-	if l := jobLayout(115, fixtureFits, colRestarts); l.widths[colRestarts] != 4 {
+	if l := jobLayout(115, fixtureFits, colRestarts, false); l.widths[colRestarts] != 4 {
 		t.Errorf("RST sorted is %d wide", l.widths[colRestarts])
 	}
-	if got := cols(jobLayout(300, fixtureFits, colName)); len(got) != int(numCols) {
+	if got := cols(jobLayout(300, fixtureFits, colName, false)); len(got) != int(numCols) {
 		t.Errorf("a wide terminal shows only %v", got)
+	}
+}
+
+// A narrow table keeps the column it is sorted by and those that carry
+// the problem (STATE, BP, LAG); CLUSTER, the same on every row of one
+// cluster's jobs, goes first then (#29).
+func TestJobLayoutKeepsTheSortAndTheProblem(t *testing.T) {
+	cols := func(l layout) []string {
+		var out []string
+		for _, c := range l.cols {
+			out = append(out, jobColumns[c].title)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		w          int
+		sort       column
+		oneCluster bool
+		want       []string
+	}{
+		{54, colName, true, []string{"NAME", "STATE", "UP", "BP", "LAG"}},
+		{54, colRestarts, false, []string{"NAME", "STATE", "RST", "BP", "LAG"}},
+		{54, colApp, false, []string{"NAME", "STATE", "APP"}},
+		{35, colName, false, []string{"NAME", "STATE"}},
+		{44, colName, false, []string{"NAME", "STATE", "BP", "LAG"}},
+		{74, colName, true, []string{"NAME", "STATE", "UP", "CKPT", "IN/s", "BP", "LAG"}},
+		{114, colName, true, []string{"NAME", "STATE", "APP", "UP", "RST", "CKPT", "IN/s", "OUT/s", "BP", "LAG"}},
+	} {
+		if got := cols(jobLayout(c.w, fixtureFits, c.sort, c.oneCluster)); !slices.Equal(got, c.want) {
+			t.Errorf("%d wide, sorted by %s, one cluster %v: %v, want %v", c.w, jobColumns[c.sort].title, c.oneCluster, got, c.want)
+		}
+	}
+	// What is hidden is named, the most telling first.
+	if got := jobLayout(54, fixtureFits, colName, false).hidden(); !slices.Equal(got, []column{colUp, colCkpt, colIn, colRestarts, colApp, colOut, colKind}) {
+		t.Errorf("hidden at 60: %v", got)
 	}
 }
 

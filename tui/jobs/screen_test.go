@@ -554,3 +554,18 @@ func TestResubmitTakesOneJobNotSeveralMarked(t *testing.T) {
 		t.Fatal("R with two marks started a resubmit")
 	}
 }
+
+// space marks the job and moves down, as in k9s, so that space space space
+// marks three jobs; the footer says so (#29).
+func TestSpaceMarksAndMovesDown(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	first := rowNames(h)[0]
+	h.Press("space", "space", "space")
+	if got := len(js(h).Marks()); got != 3 || !js(h).Marks()[js(h).Rows()[0].ID] {
+		t.Fatalf("space ×3 marked %d jobs (the first, %s: %v)", got, first, js(h).Marks()[js(h).Rows()[0].ID])
+	}
+	if sel := js(h).Selected(); sel == nil || sel.Name != rowNames(h)[3] {
+		t.Fatalf("after space ×3 the cursor is on %v, want the fourth row %s", sel, rowNames(h)[3])
+	}
+	h.MustShow("space mark & next")
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
@@ -56,7 +58,12 @@ func TestShiftLetterSortsByItsColumn(t *testing.T) {
 // skips it.
 func TestOnlyShownColumnsSort(t *testing.T) {
 	h := apptest.New(t, tuitest.NewFixture(), 80, 24, tui.Options{})
-	h.MustNotShow("APP", "RST", "KIND")
+	for _, c := range []string{"APP", "RST", "KIND"} {
+		if strings.Contains(headerLine(h), c) {
+			t.Fatalf("80 columns show %s: %q", c, headerLine(h))
+		}
+	}
+	h.MustShow("hidden: RST APP OUT/s KIND")
 	h.Press("A")
 	if js(h).SortCol() != jobs.ColName {
 		t.Fatalf("A sorted by the hidden APP column")
@@ -93,4 +100,43 @@ func TestGoldenJobsShiftSort(t *testing.T) {
 	apptest.GoldenFrame(t, "jobs_shift_sort", nil, tui.Options{}, func(h *tuitest.Harness) {
 		h.Press("I") // IN/s, highest first
 	})
+}
+
+// headerLine is the table's line of headings.
+func headerLine(h *tuitest.Harness) string {
+	for _, l := range strings.Split(h.Screen(), "\n") {
+		if strings.Contains(l, "NAME") {
+			return l
+		}
+	}
+	return ""
+}
+
+// On a narrow terminal the table keeps the columns that carry the problem
+// (STATE, BP, LAG) and the one it is sorted by; CLUSTER goes first for one
+// cluster's jobs; the title names what the width hides (#29).
+func TestNarrowTableKeepsTheProblemAndNamesWhatItHides(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 60, 20, tui.Options{})
+	h.MustShow("Jobs · all clusters · hidden: UP CKPT IN/s", "█ 87%", "2.1M")
+	if hd := headerLine(h); !strings.Contains(hd, "STATE") || !strings.Contains(hd, "BP") || !strings.Contains(hd, "LAG") {
+		t.Errorf("60 columns: headings %q", hd)
+	}
+
+	// Sorted by UP on a wide terminal, UP stays when the terminal narrows.
+	h = apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.Press("U")
+	h.Send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if hd := headerLine(h); !strings.Contains(hd, "UP▲") || !strings.Contains(hd, "STATE") || !strings.Contains(hd, "LAG") {
+		t.Errorf("sorted by UP, 60 columns: headings %q", hd)
+	}
+
+	// One cluster's jobs: CLUSTER, the same on every row, goes first.
+	h = apptest.New(t, tuitest.NewFixture(), 60, 20, tui.Options{})
+	h.Press(":")
+	h.Type("jobs @prod")
+	h.Press("enter")
+	if hd := headerLine(h); strings.Contains(hd, "CLUSTER") || !strings.Contains(hd, "UP") {
+		t.Errorf("one cluster, 60 columns: headings %q", hd)
+	}
+	h.MustShow("Jobs @prod · hidden: CKPT")
 }

@@ -29,6 +29,13 @@ func (m *Screen) View() string {
 	if m.queryErr != nil {
 		title += " " + st.Error.Render("✖ "+m.queryErr.Error())
 	}
+	// What the width hides is named, in the room the note's first part
+	// leaves: the position, or that the order holds.
+	keep := fmt.Sprintf("%d/%d", min(m.cursor+1, len(m.rows)), len(m.rows))
+	if m.held != nil {
+		keep = heldLabel
+	}
+	title += st.Dim.Render(hiddenNote(lay.hidden(), inner-2-kit.Width(title)-1-(kit.Width(keep)+2)))
 	note := m.note(kit.Width(title), inner)
 	lines := make([]string, 0, h-2)
 	lines = append(lines, "   "+headerRow(st, lay, m.sortCol, m.sortDesc, m.held == nil))
@@ -61,7 +68,7 @@ func (m *Screen) note(titleWidth, inner int) string {
 	var parts [3]string // sort, marks, position
 	switch {
 	case m.held != nil:
-		parts[0] = st.Warn.Render("sort paused")
+		parts[0] = st.Warn.Render(heldLabel)
 	case m.sortCol != colName || m.sortDesc:
 		parts[0] = st.Dim.Render("sort " + sortLabel(m.sortCol, m.sortDesc))
 	}
@@ -92,6 +99,32 @@ func (m *Screen) note(titleWidth, inner int) string {
 	return join()
 }
 
+// hiddenNote names the hidden columns, the most telling first, in at most
+// room cells: " · hidden: UP CKPT +5", or "" when none is hidden or not
+// even a count fits.
+func hiddenNote(hidden []column, room int) string {
+	if len(hidden) == 0 {
+		return ""
+	}
+	for k := len(hidden); k >= 0; k-- {
+		names := make([]string, 0, k+1)
+		for _, c := range hidden[:k] {
+			names = append(names, jobColumns[c].title)
+		}
+		if k < len(hidden) {
+			names = append(names, fmt.Sprintf("+%d", len(hidden)-k))
+		}
+		text := " · hidden: " + strings.Join(names, " ")
+		if kit.Width(text) <= room {
+			return text
+		}
+	}
+	return ""
+}
+
+// heldLabel says that the order holds (the note's).
+const heldLabel = "sort paused"
+
 // sortLabel is a column's title with the direction of its sort.
 func sortLabel(c column, desc bool) string {
 	arrow := "▲"
@@ -103,7 +136,11 @@ func sortLabel(c column, desc bool) string {
 
 // layout is the columns the table shows at its width: the box, the mark
 // column and a margin on the right taken.
-func (m *Screen) layout() layout { return jobLayout(m.width-6, m.fits, m.sortCol) }
+func (m *Screen) layout() layout {
+	f := m.fits
+	f[colState] += m.env.Styles.StateMarkWidth()
+	return jobLayout(m.width-6, f, m.sortCol, m.oneCluster())
+}
 
 // headerRow is the column headings, the sort column's with its arrow, and
 // in each the letter that shift sorts by underlined (keys: not while the
@@ -148,10 +185,12 @@ func headerRow(st *kit.Styles, lay layout, sortCol column, desc, keys bool) stri
 }
 
 // renderRow renders one visible row: the cursor row is reversed as a whole,
-// other rows colour only their state badge.
+// other rows colour only their state badge (which, without colour, a
+// failed or killed job's symbol leads).
 func renderRow(st *kit.Styles, now time.Time, j *api.JobView, lay layout, isCursor, marked bool, inner int) string {
 	cells := jobCells(j, now)
 	cells[colIn] = inCell(cells[colIn], lay.widths[colIn])
+	cells[colState] = st.StateMark(j.State) + cells[colState]
 	stale := showsFigures(j) && now.Sub(j.Figures.At) >= staleFigures
 	var b strings.Builder
 	switch {

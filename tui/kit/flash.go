@@ -152,9 +152,17 @@ func FlashFor(key string, level FlashLevel, text string) tea.Cmd {
 }
 
 // Progress is the busy flash of work under way; the work's result (any
-// flash) replaces it.
+// flash) replaces it. Start work with Busy, which shows it first.
 func Progress(key, text string) tea.Cmd {
 	return Send(FlashMsg{Level: FlashInfo, Text: text, Key: key, Busy: true})
+}
+
+// Busy shows the busy flash of work under way (Progress), then runs the
+// work, in that order: the program runs a tea.Batch's Cmds at once and
+// delivers their messages as they end, so a quick answer batched with
+// its busy flash could come first and "◌ saving…" stay after the save.
+func Busy(key, text string, work tea.Cmd) tea.Cmd {
+	return tea.Sequence(Progress(key, text), work)
 }
 
 // LoadFlash is the flash of a load: its error, under key, or, once a load

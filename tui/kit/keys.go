@@ -203,7 +203,7 @@ func NewKeyMap() KeyMap {
 			Filter:   b("/", "filter", "/"),
 		},
 		Jobs: JobsKeys{
-			Mark:        b("space", "mark", "space"),
+			Mark:        b("space", "mark & next", "space"),
 			ClearMarks:  b("x", "clear marks", "x"),
 			Sort:        b("o", "sort column", "o"),
 			SortReverse: b("O", "reverse sort", "O"),

@@ -30,9 +30,13 @@ const (
 // "red" looks), plus a few greys from the 256 palette; bubbletea downsamples
 // them to what the terminal supports and drops them under NO_COLOR. Nothing
 // relies on colour alone: states are written out and the cursor row is
-// reversed.
+// reversed; without colour (WithoutColor) what colour said is said with
+// attributes and symbols.
 type Styles struct {
 	Dark bool
+	// NoColor reports styles for a terminal that shows no colour
+	// (NO_COLOR): WithoutColor's.
+	NoColor bool
 
 	Brand        lipgloss.Style // "palink" in the header
 	Header       lipgloss.Style
@@ -189,6 +193,58 @@ func newStyles(p palette) *Styles {
 	st.Area.Cursor.Blink = false
 	st.Editor = newEditorStyles(p)
 	return st
+}
+
+// WithoutColor is s for a terminal that shows no colour (NO_COLOR,
+// https://no-color.org): what colour alone set apart is set apart by an
+// attribute, which NO_COLOR keeps. Secondary text and placeholders are
+// faint (a placeholder would read as typed text), a selection or a chosen
+// suggestion reversed (their background is gone), a match underlined,
+// the keys of the help bold; StateMark gives FAILED and KILLED a symbol.
+func (s *Styles) WithoutColor() *Styles {
+	c := *s
+	c.NoColor = true
+	faint := func(st lipgloss.Style) lipgloss.Style { return st.Faint(true) }
+	c.Dim, c.Label, c.StateFinal, c.TabInactive, c.Button = faint(c.Dim), faint(c.Label), faint(c.StateFinal), faint(c.TabInactive), faint(c.Button)
+	for _, st := range []*textinput.StyleState{&c.Input.Focused, &c.Input.Blurred} {
+		st.Placeholder = faint(st.Placeholder)
+	}
+	for _, st := range []*textarea.StyleState{&c.Area.Focused, &c.Area.Blurred} {
+		st.Placeholder = faint(st.Placeholder)
+	}
+	c.Help.ShortKey, c.Help.FullKey = c.Help.ShortKey.Bold(true), c.Help.FullKey.Bold(true)
+	c.Help.ShortSeparator, c.Help.FullSeparator = faint(c.Help.ShortSeparator), faint(c.Help.FullSeparator)
+	ed := &c.Editor
+	ed.Selection = lipgloss.NewStyle().Reverse(true)
+	ed.Match = lipgloss.NewStyle().Underline(true).Bold(true)
+	ed.PopupSelected = lipgloss.NewStyle().Reverse(true).Bold(true)
+	ed.LineNumber, ed.Comment, ed.PopupDetail = faint(ed.LineNumber), faint(ed.Comment), faint(ed.PopupDetail)
+	return &c
+}
+
+// StateMark is the symbol that leads a job's state on its row where colour
+// does not show it (NoColor): "✖ " for FAILED and DEPLOY_FAILED, "■ " for
+// KILLED; "" otherwise, and always with colour.
+func (s *Styles) StateMark(state model.JobState) string {
+	if !s.NoColor {
+		return ""
+	}
+	switch state {
+	case model.StateFailed, model.StateDeployFailed:
+		return "✖ "
+	case model.StateKilled:
+		return "■ "
+	}
+	return ""
+}
+
+// StateMarkWidth is the widest StateMark: the room the STATE column keeps
+// for it.
+func (s *Styles) StateMarkWidth() int {
+	if !s.NoColor {
+		return 0
+	}
+	return 2
 }
 
 // JobState is the one mapping from a job's state to its colour: RUNNING

@@ -82,7 +82,7 @@ func TestProgramLogViewerCopiesWithOSC52(t *testing.T) {
 	tm.Type("/orders-enrich")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tm.Type("l")
-	tuitest.WaitFor(t, tm, "jobmanager.err")
+	tuitest.WaitFor(t, tm, "jobmanager.err", "stdout") // Flink's list, which leads
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tuitest.WaitFor(t, tm, "19999)")
 	tm.Type("g")

@@ -28,7 +28,7 @@ func TestProgramLogViewer(t *testing.T) {
 	tm.Type("l")
 	// WaitFor replays the output onto a terminal grid (Vterm), so a wait
 	// sees the screen even though the renderer writes only changed cells.
-	tuitest.WaitFor(t, tm, "jobmanager.err")
+	tuitest.WaitFor(t, tm, "jobmanager.err", "stdout") // Flink's list, which leads
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	tuitest.WaitFor(t, tm, "19999)")
 

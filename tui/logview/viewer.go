@@ -501,8 +501,7 @@ func (m *Viewer) promptKey(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			m.saving = true
-			return tea.Batch(
-				kit.Progress(saveKey(m.jobID, m.src), fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v)),
+			return kit.Busy(saveKey(m.jobID, m.src), fmt.Sprintf("saving %s of %s to %s…", m.src.Title, m.jobName, v),
 				saveLogCmd(m.call(), m.id, saveKey(m.jobID, m.src), m.jobName+" "+m.src.Title, api.SaveLogRequest{JobRef: m.jobID, Log: m.src.Ref, Path: v}))
 		}
 		return nil

@@ -22,7 +22,7 @@ func openJMLog(h *tuitest.Harness) *logview.Viewer {
 	h.T.Helper()
 	h.SelectJob("orders-enrich")
 	h.Press("l")
-	h.MustShow("JobManager", "TaskManager "+tuitest.TMID, "http://node3.prod:8042/")
+	h.MustShow("JobManager", "TaskManager "+tuitest.TMID, "YARN containers")
 	h.Press("enter")
 	v, ok := h.Top().(*logview.Viewer)
 	if !ok {

@@ -223,6 +223,21 @@ func (p *diagPart) ContainerLogs(ctx context.Context, ref string) (api.Container
 	return lookup(p, p.containers, id, "container logs of job "+ref)
 }
 
+// SetContainerLogs replaces what ContainerLogs answers for a job.
+func (p *diagPart) SetContainerLogs(jobID string, l api.ContainerLogList) {
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	p.containers[jobID] = l
+}
+
+// ForgetContainerLogs makes ContainerLogs fail for a job, as when its
+// ResourceManager does not answer.
+func (p *diagPart) ForgetContainerLogs(jobID string) {
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	delete(p.containers, jobID)
+}
+
 // SetGraph replaces a job's graph (for big graphs in scale tests).
 func (p *diagPart) SetGraph(jobID string, g api.JobGraph) {
 	p.f.Mu.Lock()
@@ -272,8 +287,10 @@ func (p *diagPart) SetFlameGraphs(jobID string, on bool) {
 const (
 	// LookupVertex is orders-enrich's lookup join, its bottleneck.
 	LookupVertex = "9dd63673dd41ea021b896d5203f3ba7c"
-	// FraudTM is the container fraud-scoring's task failed in.
+	// FraudTM is the container fraud-scoring's task failed in; FraudAM
+	// its application master's, the JobManager's.
 	FraudTM = "container_e01_1732000000000_0051_01_000004"
+	FraudAM = "container_e01_1732000000000_0051_01_000001"
 	// UsersTM is the TaskManager user-features' lookup timed out on.
 	UsersTM = "container_e01_1730000000000_0003_01_000002"
 )
@@ -391,7 +408,10 @@ func newDiagPart(f *Fake) *diagPart {
 	p.exceptions["j005"] = api.ExceptionHistory{JobID: "j005", JobName: "fraud-scoring", FetchedAt: Now, Entries: []api.ExceptionEntry{fraud},
 		Notes: []string{"the JobManager is gone with application_1732000000000_0051: these are what palink kept at sync time"}}
 	p.containers["j005"] = api.ContainerLogList{JobID: "j005", JobName: "fraud-scoring", AppID: "application_1732000000000_0051", FetchedAt: Now, Aggregated: true,
-		Containers: []api.ContainerLog{{ID: FraudTM, Role: "TaskManager", Attempt: 1, Node: "node9.prod:45454", Files: []api.LogSource{
+		Containers: []api.ContainerLog{{ID: FraudAM, Role: "JobManager", Attempt: 1, Node: "node3.prod:45454", Files: []api.LogSource{
+			{Kind: api.LogContainer, Ref: api.LogRef{Container: FraudAM, Name: "jobmanager.log"}, Title: "JobManager " + FraudAM + " jobmanager.log", Size: int64(len(FraudJMLog)), MTime: ago(2 * time.Hour)},
+			{Kind: api.LogContainer, Ref: api.LogRef{Container: FraudAM, Name: "jobmanager.out"}, Title: "JobManager " + FraudAM + " jobmanager.out", Size: 0, MTime: ago(2 * time.Hour)},
+		}}, {ID: FraudTM, Role: "TaskManager", Attempt: 1, Node: "node9.prod:45454", Files: []api.LogSource{
 			{Kind: api.LogContainer, Ref: api.LogRef{Container: FraudTM, Name: "taskmanager.out"}, Title: "TaskManager " + FraudTM + " taskmanager.out", Size: 0},
 			{Kind: api.LogContainer, Ref: api.LogRef{Container: FraudTM, Name: "taskmanager.log"}, Title: "TaskManager " + FraudTM + " taskmanager.log", Size: int64(len(FraudLog))},
 		}}}}
@@ -420,6 +440,8 @@ func newDiagPart(f *Fake) *diagPart {
 	}}
 
 	f.setLogFile("j005", api.LogRef{Container: FraudTM, Name: "taskmanager.log"}, FraudLog)
+	f.setLogFile("j005", api.LogRef{Container: FraudAM, Name: "jobmanager.log"}, FraudJMLog)
+	f.setLogFile("j005", api.LogRef{Container: FraudAM, Name: "jobmanager.out"}, nil)
 	f.setLogFile("j004", api.LogRef{TaskManager: UsersTM}, UsersLog)
 	return p
 }
@@ -444,6 +466,12 @@ var FraudLog = logAround(Now.Add(-2*time.Hour), "com.acme.fraud.Score",
 	"java.lang.OutOfMemoryError: Java heap space",
 	"    at java.util.Arrays.copyOf(Arrays.java:3512)",
 	"    at com.acme.fraud.FeatureVector.grow(FeatureVector.java:41)")
+
+// FraudJMLog is fraud-scoring's JobManager's log: the job's end as the
+// JobManager logged it, before YARN took its container away.
+var FraudJMLog = logAround(Now.Add(-2*time.Hour), "org.apache.flink.runtime.checkpoint.CheckpointCoordinator",
+	"2026-03-14 07:12:04,020 INFO  o.a.f.r.e.ExecutionGraph [] - Job fraud-scoring switched from state RUNNING to FAILED.",
+	"org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)")
 
 // UsersLog is user-features' TaskManager's log around its last timeout.
 var UsersLog = logAround(Now.Add(-40*time.Second), "org.apache.flink.table.runtime.operators.join.lookup.AsyncLookupJoinRunner",

@@ -109,7 +109,11 @@ func (p *logPart) Logs(ctx context.Context, ref string) (api.LogList, error) {
 	if !ok {
 		// What core answers when the application ended, or when the
 		// JobManager does not answer.
-		why := fmt.Sprintf("application %s is %s: its JobManager and TaskManagers are gone; the YARN container logs remain", j.AppID, j.State)
+		app := "its application"
+		if j.AppID != "" {
+			app = "application " + j.AppID
+		}
+		why := fmt.Sprintf("%s is %s: its JobManager and TaskManagers are gone; the YARN container logs remain", app, j.State)
 		if j.State == model.StateRunning {
 			why = "JobManager logs: GET http://node7.prod:8081/jobmanager/logs: connection refused"
 		}

@@ -136,7 +136,8 @@ func FixtureAlerts() []model.Alert {
 }
 
 // FixtureSeries makes a deterministic five-minute history around a job's
-// figures: a slow wave, a backpressure bump, checkpoints every minute.
+// figures: a slow wave, a backpressure bump (the lag swells with it, for
+// a job whose sources report one), checkpoints every minute.
 func FixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 	const step = 5 * time.Second
 	fig := j.Figures
@@ -149,11 +150,15 @@ func FixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 		if x < 0.4 || x > 0.7 {
 			bump = 0
 		}
+		lag := float64(api.Unknown) // sources that report none (datagen)
+		if fig.Lag >= 0 {
+			lag = fig.Lag * (1 + 100*bump/3)
+		}
 		p := api.MetricPoint{
 			At: at, RecordsIn: fig.RecordsInPerSec * wave, RecordsOut: fig.RecordsOutPerS * wave,
 			Backpressure: math.Min(1, fig.Backpressure+0.5*bump), BackpressureVertex: "LookupJoin -> Sink: enriched",
 			Busy: 0.35 + 0.4*bump, WatermarkDelay: time.Duration((2 + 6*bump) * float64(time.Second)),
-			Lag: 1200 + 40000*bump, CheckpointDuration: time.Duration(1100+300*bump) * time.Millisecond,
+			Lag: lag, CheckpointDuration: time.Duration(1100+300*bump) * time.Millisecond,
 			CheckpointSize: 38<<20 + int64(i)<<14, CheckpointAge: time.Duration(i%12) * step,
 			FailedCheckpoints: 1, Restarts: 0,
 		}

@@ -37,6 +37,17 @@ func Pinned(s string) string {
 	return b.String()
 }
 
+// NoColor renders styled output as a terminal under NO_COLOR receives it:
+// no colour, the attributes (bold, faint, reverse, underline) kept.
+func NoColor(s string) string {
+	var b strings.Builder
+	w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.ASCII}
+	if _, err := w.WriteString(s); err != nil {
+		panic(err)
+	}
+	return b.String()
+}
+
 // Golden compares got with testdata/<name>.golden of the package under
 // test (-update rewrites it).
 func Golden(t testing.TB, name, got string) {

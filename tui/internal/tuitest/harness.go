@@ -38,6 +38,8 @@ type Harness struct {
 	Timers []Timer
 	Seen   []tea.Msg
 	forget bool
+	// backwards runs a batch's Cmds last first (RunBatchesBackwards).
+	backwards bool
 }
 
 // Drive makes the root model that start builds over ctx (cancelled when
@@ -73,9 +75,36 @@ func (h *Harness) Send(msgs ...tea.Msg) {
 	}
 }
 
+// RunBatchesBackwards makes the harness run each batch's Cmds last first,
+// each with every Cmd that follows from it before the next: one order the
+// real program may take, since it runs a batch's Cmds at once and
+// delivers their messages as they end (tea.Batch promises no order). A
+// Cmd whose message must come first (a busy flash before its work's
+// result) belongs in a tea.Sequence, which keeps its order.
+func (h *Harness) RunBatchesBackwards() { h.backwards = true }
+
+// sequenceOf is the Cmds of a tea.Sequence's message (unexported in
+// bubbletea: a slice of Cmds that is not a BatchMsg).
+func sequenceOf(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if msg == nil || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
+		return nil, false
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i], _ = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
+}
+
 // Run runs cmd and every Cmd that follows from it, but timers.
 func (h *Harness) Run(cmd tea.Cmd) {
 	h.T.Helper()
+	if h.backwards {
+		steps := 0
+		h.runDepth(cmd, &steps)
+		return
+	}
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 10000 {
@@ -86,7 +115,14 @@ func (h *Harness) Run(cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		switch msg := c().(type) {
+		msg := c()
+		if seq, ok := sequenceOf(msg); ok {
+			if _, batch := msg.(tea.BatchMsg); !batch {
+				queue = append(queue, seq...) // in order, as the program keeps it
+				continue
+			}
+		}
+		switch msg := msg.(type) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
@@ -101,6 +137,44 @@ func (h *Harness) Run(cmd tea.Cmd) {
 			queue = append(queue, next)
 		}
 	}
+}
+
+// runDepth runs cmd and what follows from it depth first, batches last
+// first and sequences in order (RunBatchesBackwards).
+func (h *Harness) runDepth(cmd tea.Cmd, steps *int) {
+	h.T.Helper()
+	if *steps++; *steps > 10000 {
+		h.T.Fatal("harness: Cmds do not settle")
+	}
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	switch m := msg.(type) {
+	case nil:
+		return
+	case tea.BatchMsg:
+		for i := len(m) - 1; i >= 0; i-- {
+			h.runDepth(m[i], steps)
+		}
+		return
+	case Timer:
+		h.Timers = append(h.Timers, m)
+		return
+	case pendingReadMsg:
+		return
+	}
+	if seq, ok := sequenceOf(msg); ok {
+		for _, c := range seq {
+			h.runDepth(c, steps)
+		}
+		return
+	}
+	if !h.forget {
+		h.Seen = append(h.Seen, msg)
+	}
+	_, next := h.M.Update(msg)
+	h.runDepth(next, steps)
 }
 
 // Press sends keys by name: "j", "enter", "ctrl+k", "space", "R".
