@@ -19,7 +19,6 @@ import (
 	"github.com/palink/palink/core/udfs"
 	"github.com/palink/palink/flinksql"
 	"github.com/palink/palink/flinksql/ast"
-	"github.com/palink/palink/flinksql/builtin"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 	"github.com/palink/palink/yarn"
@@ -79,7 +78,7 @@ func (l planner) DebugOnCluster(ctx context.Context, r api.RemoteDebugRequest) (
 		if vs, err = catalog.ClusterVars(tx, r.Cluster); err != nil {
 			return err
 		}
-		plan, err = udfs.ForScript(tx, r.SQL, builtin.Version{})
+		plan, err = udfs.ForAnyRelease(tx, r.SQL)
 		return err
 	}); err != nil {
 		return fail(err)

@@ -196,3 +196,9 @@ func (p Plan) AddProperties(props map[string]string) {
 		props[k] = v
 	}
 }
+
+// ForAnyRelease is ForScript for a cluster whose Flink release is not
+// known: a release with USING JAR.
+func ForAnyRelease(tx udfsAndProjects, sql string) (Plan, error) {
+	return ForScript(tx, sql, builtin.Version{})
+}
