@@ -169,14 +169,21 @@ func tail(s string, n int) string {
 	return s
 }
 
-// session opens a terminal session with the TUI and its screen.
-func (f *sshFixture) session(t *testing.T, c *gossh.Client) (*screen, io.Writer) {
+// session opens a terminal session with the TUI and its screen, with
+// the environment variables env ("K=V") set.
+func (f *sshFixture) session(t *testing.T, c *gossh.Client, env ...string) (*screen, io.Writer) {
 	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sess.Close() })
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := sess.Setenv(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := sess.RequestPty("xterm-256color", 40, 160, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
@@ -196,6 +203,24 @@ func (f *sshFixture) session(t *testing.T, c *gossh.Client) (*screen, io.Writer)
 		scr.mu.Unlock()
 	}()
 	return scr, in
+}
+
+// TestSSHSessionWithoutColour: a session whose client sets NO_COLOR to
+// any non-empty value (no-color.org; the terminal library takes only
+// booleans) gets no colour.
+func TestSSHSessionWithoutColour(t *testing.T) {
+	f := newSSHFixture(t, "ssh-job")
+	c, err := f.dial(f.alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	scr, _ := f.session(t, c, "NO_COLOR=yes")
+	scr.waitFor(t, "ssh-job")
+	scr.waitFor(t, "1/1")
+	if out := scr.String(); strings.Contains(out, "\x1b[38;") || strings.Contains(out, "\x1b[9") || strings.Contains(out, "\x1b[3") && strings.Contains(out, ";5;") {
+		t.Errorf("NO_COLOR=yes: the session still draws in colour:\n%q", tail(out, 1500))
+	}
 }
 
 // TestSSHSessionIsItsKeysUser: an unknown key is refused before any

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/tui/editor"
 	"github.com/palink/palink/tui/kit"
@@ -136,4 +139,15 @@ func (o Options) debugging() editor.Debugging {
 		return editor.Debugging{}
 	}
 	return editor.Debugging{Debugger: o.Debugger, Samples: o.Debugger, StandIns: o.Debugger}
+}
+
+// NoColorProfile is the program option a session whose environment sets
+// NO_COLOR needs (an SSH session's, which Run does not start): the
+// terminal library reads NO_COLOR as a boolean, no-color.org as any
+// non-empty value. nil where environ does not set it.
+func NoColorProfile(environ []string) tea.ProgramOption {
+	if !noColor(environ) {
+		return nil
+	}
+	return tea.WithColorProfile(colorprofile.ASCII)
 }

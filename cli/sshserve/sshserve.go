@@ -256,6 +256,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	o := s.o.TUI
 	o.User, o.ReadOnly = ss.user, o.ReadOnly || ss.readOnly
 	opts := append(bm.MakeOptions(sess), tea.WithContext(ctx), tea.WithInput(&typing{r: sess, ss: ss}))
+	if nc := tui.NoColorProfile(sess.Environ()); nc != nil {
+		opts = append(opts, nc)
+	}
 	if pty.Window.Width <= 0 || pty.Window.Height <= 0 {
 		// A client without a terminal of its own (ssh -tt from a script)
 		// tells no size: the classic one, until it says otherwise.
