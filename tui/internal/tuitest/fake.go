@@ -60,6 +60,8 @@ type Fake struct {
 	// GatewayVersion is the Flink release every cluster's SQL Gateway
 	// says it runs; default 2.1.0, as the simulator's.
 	GatewayVersion string
+	// Nodes are each cluster's YARN nodes, as ClusterNodes lists them (fake_nodes.go).
+	Nodes map[string][]api.ClusterNode
 }
 
 var _ api.Service = (*Fake)(nil)
