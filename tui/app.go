@@ -352,6 +352,9 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 			return m.flashHere(kit.FlashWarn, "read-only: creating jobs is disabled"), true
 		}
 		return m.push(create.New(m.env, m.clusterNames(), m.jobs.Scope()), nil), true
+	case kit.OpenDialogMsg:
+		m.dialog = msg.Dialog
+		return nil, true
 	case kit.AdoptMsg:
 		if m.env.ReadOnly() {
 			return m.flashHere(kit.FlashWarn, "read-only: adopting is disabled"), true

@@ -48,6 +48,7 @@ type Fake struct {
 	overviews map[string]api.ClusterOverview
 	protected map[string]bool
 	Viewer    bool
+	Role      model.Role // WhoAmI's role when set (and not Viewer); else admin
 	delay     time.Duration
 	fail      error
 	calls     []string
