@@ -66,6 +66,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
 		{"Commands (`:cmd`)", commands.Help(k)},
 		{"Cluster (`:cluster`)", cluster.Help(k)},
+		{"YARN nodes (`n` on `:cluster`)", cluster.NodesHelp(k)},
 		{"Alerts (`:alerts`)", alerts.Help(k)},
 		{"Projects (`:projects`)", projects.Help(k)},
 		{"Build (`b` on a project)", projects.BuildHelp(k)},
