@@ -103,11 +103,13 @@ type ClusterKeys struct {
 	Adopt, Next, Prev, Nodes key.Binding
 }
 
-// CatalogKeys change what SQL jobs get from the catalog, an admin's
-// business: EditTable opens a catalog table's DDL in $EDITOR (`:tables`);
-// SetVar, EditVar and UnsetVar are `:vars`'s.
+// CatalogKeys are the catalog's views': EditTable opens a catalog table's
+// DDL in $EDITOR (`:tables`); SetVar, EditVar and UnsetVar are `:vars`'s
+// (these change what SQL jobs get, an admin's business); Callers opens
+// the jobs that call a UDF (`:udfs`).
 type CatalogKeys struct {
 	EditTable, SetVar, EditVar, UnsetVar key.Binding
+	Callers                              key.Binding
 }
 
 // AlertKeys are `:alerts`'s: take an alert in hand, or hold its webhook
@@ -267,6 +269,7 @@ func NewKeyMap() KeyMap {
 			SetVar:    b("a", "set variable", "a"),
 			EditVar:   b("e", "change value", "e"),
 			UnsetVar:  b("ctrl+d", "unset", "ctrl+d", "delete"),
+			Callers:   b("enter", "jobs calling it", "enter"),
 		},
 		Alerts: AlertKeys{
 			Ack:       b("a", "acknowledge", "a"),
