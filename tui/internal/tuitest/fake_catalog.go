@@ -46,6 +46,9 @@ func (p *catalogPart) Table(ctx context.Context, r api.TableRef) (api.TableDetai
 // PutTable stores a new version.
 func (p *catalogPart) PutTable(ctx context.Context, r api.PutTableRequest) (api.TableChange, error) {
 	p.f.record("PutTable %s %s", r.Cluster, r.Name)
+	if err := p.f.wait(ctx); err != nil {
+		return api.TableChange{}, err
+	}
 	p.f.Mu.Lock()
 	defer p.f.Mu.Unlock()
 	if p.Catalog == nil {
