@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
@@ -21,6 +23,15 @@ type fakeEditor struct{ dir, home string }
 
 func newFakeEditor(t *testing.T) *fakeEditor {
 	t.Helper()
+	e := editorScript(t)
+	tables.RunEditorHere(t)
+	return e
+}
+
+// editorScript is the fake editor without the harness's way of running
+// it: the real program runs it as it runs $EDITOR.
+func editorScript(t *testing.T) *fakeEditor {
+	t.Helper()
 	e := &fakeEditor{dir: t.TempDir(), home: t.TempDir()}
 	script := filepath.Join(e.dir, "editor.sh")
 	body := "#!/bin/sh\necho \"$1\" >> \"$EDITOR_DIR/opened\"\ncat \"$1\" > \"$EDITOR_DIR/seen\"\n" +
@@ -34,7 +45,6 @@ func newFakeEditor(t *testing.T) *fakeEditor {
 	// The edits wait under ~/.local/state: a home of the test's own.
 	t.Setenv("HOME", e.home)
 	t.Setenv("XDG_STATE_HOME", "")
-	tables.RunEditorHere(t)
 	return e
 }
 
@@ -232,4 +242,28 @@ func TestGoldenTableEditNotSaved(t *testing.T) {
 		openTables(h)
 		h.Press("e")
 	})
+}
+
+// TestProgramHandsTheTerminalToTheEditor: in the real program loop, e
+// hands the terminal to $EDITOR (tea.ExecProcess) and takes it back, and
+// the edit is checked and saved.
+func TestProgramHandsTheTerminalToTheEditor(t *testing.T) {
+	f := tuitest.NewFixture()
+	f.SetTables("prod", tuitest.FixtureTables())
+	ed := editorScript(t)
+	ed.writes(t, fixed)
+	tm := apptest.Program(t, f, tui.Options{})
+	tuitest.WaitFor(t, tm, "orders-enrich")
+	tm.Type(":tables")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tuitest.WaitFor(t, tm, "Tables @prod", "e edit in $EDITOR")
+	tm.Type("e")
+	tuitest.WaitFor(t, tm, "saved table orders v4")
+	tuitest.Final(t, tm)
+	if got := catalogTable(f, "prod", "orders"); got.SQL != fixed {
+		t.Errorf("orders after the edit:\n%s", got.SQL)
+	}
+	if len(ed.opened()) != 1 {
+		t.Errorf("the editor opened %v", ed.opened())
+	}
 }
