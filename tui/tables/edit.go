@@ -249,7 +249,8 @@ func (m *Screen) editMsg(msg tea.Msg) (tea.Cmd, bool) {
 			m.keep(msg.table, msg.file, msg.invalid.Error())
 			return kit.Flash(kit.FlashError, fmt.Sprintf("table %s not saved: %v — e edits it again", msg.table, msg.invalid)), true
 		}
-		return tea.Batch(kit.Progress("save:"+msg.table, "saving table "+msg.table+"…"),
+		// In sequence: the busy flash is up before the answer can replace it.
+		return tea.Sequence(kit.Progress("save:"+msg.table, "saving table "+msg.table+"…"),
 			saveCmd(call(m.env), m.cluster, msg.table, msg.file, msg.text)), true
 	case savedMsg:
 		if msg.cluster != m.cluster {

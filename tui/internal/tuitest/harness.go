@@ -86,7 +86,14 @@ func (h *Harness) Run(cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		switch msg := c().(type) {
+		msg := c()
+		if cmds, ok := sequence(msg); ok {
+			// Each runs and its message is taken before the next runs, as
+			// tea.Sequence does (the queue is first in, first out).
+			queue = append(queue, cmds...)
+			continue
+		}
+		switch msg := msg.(type) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
@@ -101,6 +108,23 @@ func (h *Harness) Run(cmd tea.Cmd) {
 			queue = append(queue, next)
 		}
 	}
+}
+
+// sequence is the Cmds of tea.Sequence's message, whose type bubbletea
+// keeps to itself: a list of Cmds that is not a tea.BatchMsg.
+func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
+	if _, batch := msg.(tea.BatchMsg); batch || msg == nil {
+		return nil, false
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil, false
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
 }
 
 // Press sends keys by name: "j", "enter", "ctrl+k", "space", "R".
