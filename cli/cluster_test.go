@@ -76,17 +76,12 @@ func TestCLIClusterNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	e := newCLIEnv(t, sim.Options{Apps: 8}, nil)
 	const report = "1/1 log-dirs are bad: /var/log/hadoop-yarn/containers"
-	if err := e.sim.SetNodeState(4, sim.NodeLost, ""); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.sim.SetNodeState(2, sim.NodeUnhealthy, report); err != nil {
-		t.Fatal(err)
-	}
+	o := sim.Options{Apps: 8, Nodes: map[int]sim.NodeHealth{4: {State: sim.NodeLost}, 2: {State: sim.NodeUnhealthy, HealthReport: report}}}
+	e := newCLIEnv(t, o, nil)
 	lines := strings.Split(strings.TrimSpace(e.mustRun("cluster", "--nodes")), "\n")
-	if len(lines) != 1+e.sim.NodeCount() {
-		t.Fatalf("%d lines for %d nodes:\n%s", len(lines), e.sim.NodeCount(), strings.Join(lines, "\n"))
+	if len(lines) != 1+o.NodeCount() {
+		t.Fatalf("%d lines for %d nodes:\n%s", len(lines), o.NodeCount(), strings.Join(lines, "\n"))
 	}
 	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "NODE STATE CONTAINERS MEMORY VCORES HEALTH" {
 		t.Errorf("header %q", lines[0])
@@ -104,7 +99,7 @@ func TestCLIClusterNodes(t *testing.T) {
 	if err := decodeWire([]byte(e.mustRun("cluster", "--nodes", "-o", "json")), &ns); err != nil {
 		t.Fatal(err)
 	}
-	if len(ns) != e.sim.NodeCount() || ns[0].State != "UNHEALTHY" || ns[0].HealthReport != report || ns[0].MemoryTotalMB != 65536 {
+	if len(ns) != o.NodeCount() || ns[0].State != "UNHEALTHY" || ns[0].HealthReport != report || ns[0].MemoryTotalMB != 65536 {
 		t.Errorf("-o json: %d nodes, first %+v", len(ns), ns[0])
 	}
 }

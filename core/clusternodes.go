@@ -9,12 +9,21 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/yarn"
 )
 
+// nodeLister is the part of Local that lists a cluster's YARN nodes:
+// the RM's word, ordered for a person.
+type nodeLister struct {
+	specs    []clusters.Spec
+	clusters map[string]*clusters.Cluster
+	now      func() time.Time
+}
+
 // ClusterNodes implements Service: the RM's nodes, the ones out of service
 // first (nodeOrder).
-func (l *Local) ClusterNodes(ctx context.Context, name string) ([]api.ClusterNode, error) {
+func (l nodeLister) ClusterNodes(ctx context.Context, name string) ([]api.ClusterNode, error) {
 	cl := l.clusters[name]
 	if cl == nil {
 		return nil, fmt.Errorf("list the nodes of cluster %q: not configured (known: %s)", name, strings.Join(clusterNames(l.specs), ", "))

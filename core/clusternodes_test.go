@@ -15,22 +15,18 @@ import (
 // running ones hold adds up to the overview's memory.
 func TestClusterNodesPutTroubleFirst(t *testing.T) {
 	// A stopped clock: the two reads see one moment.
-	e := coretest.New(t, sim.Options{Apps: 12, Clock: sim.NewManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))}, nil)
-	for n, s := range map[int][2]string{
-		9: {sim.NodeDecommissioned, ""},
-		3: {sim.NodeLost, ""},
-		6: {sim.NodeUnhealthy, "1/1 local-dirs are bad: /data/yarn/local"},
-	} {
-		if err := e.Sim.SetNodeState(n, s[0], s[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	o := sim.Options{Apps: 12, Clock: sim.NewManualClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)), Nodes: map[int]sim.NodeHealth{
+		9: {State: sim.NodeDecommissioned},
+		3: {State: sim.NodeLost},
+		6: {State: sim.NodeUnhealthy, HealthReport: "1/1 local-dirs are bad: /data/yarn/local"},
+	}}
+	e := coretest.New(t, o, nil)
 	ns, err := e.Svc.ClusterNodes(e.Ctx, "sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ns) != e.Sim.NodeCount() {
-		t.Fatalf("%d nodes, the simulator has %d", len(ns), e.Sim.NodeCount())
+	if len(ns) != o.NodeCount() {
+		t.Fatalf("%d nodes, the simulator has %d", len(ns), o.NodeCount())
 	}
 	var states []string
 	for _, n := range ns[:4] {

@@ -261,15 +261,12 @@ func startSim(ctx context.Context, s Sim, clock sim.Clock) (c *sim.Cluster, cfg 
 		return nil, nil, nil, err
 	}
 	o.Clock = clock
+	o.Nodes = troubledNodes
 	c, err = sim.New(o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if err := c.Start(ctx, "127.0.0.1:0"); err != nil {
-		return nil, nil, nil, err
-	}
-	if err := troubleNodes(c); err != nil {
-		c.Close()
 		return nil, nil, nil, err
 	}
 	dir, err := os.MkdirTemp("", "palink-demo-")
@@ -286,12 +283,10 @@ func startSim(ctx context.Context, s Sim, clock sim.Clock) (c *sim.Cluster, cfg 
 	return c, cfg, func() { c.Close(); os.RemoveAll(dir) }, nil
 }
 
-// troubleNodes gives the demo's cluster what an on-call engineer finds on
+// troubledNodes give the demo's cluster what an on-call engineer finds on
 // a real one: a NodeManager whose disk filled up and one that stopped
 // answering, first in `:cluster`'s nodes (n).
-func troubleNodes(c *sim.Cluster) error {
-	if err := c.SetNodeState(3, sim.NodeUnhealthy, "1/1 local-dirs usable space is below configured utilization percentage/no more usable space [ /data/yarn/local : used space above threshold of 90.0% ]"); err != nil {
-		return err
-	}
-	return c.SetNodeState(11, sim.NodeLost, "")
+var troubledNodes = map[int]sim.NodeHealth{
+	3:  {State: sim.NodeUnhealthy, HealthReport: "1/1 local-dirs usable space is below configured utilization percentage/no more usable space [ /data/yarn/local : used space above threshold of 90.0% ]"},
+	11: {State: sim.NodeLost},
 }

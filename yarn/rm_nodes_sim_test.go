@@ -12,10 +12,9 @@ import (
 // simulated cluster with what runs on it, a broken node with its state
 // and health report, and only the nodes of the states asked.
 func TestNodesFromTheSimulator(t *testing.T) {
-	c := startSim(t, sim.Options{Seed: 7, Apps: 20})
-	if err := c.SetNodeState(5, sim.NodeUnhealthy, "1/1 log-dirs are bad: /var/log/hadoop-yarn/containers"); err != nil {
-		t.Fatal(err)
-	}
+	o := sim.Options{Seed: 7, Apps: 20, Nodes: map[int]sim.NodeHealth{
+		5: {State: sim.NodeUnhealthy, HealthReport: "1/1 log-dirs are bad: /var/log/hadoop-yarn/containers"}}}
+	c := startSim(t, o)
 	rm, err := yarn.NewResourceManager([]string{c.ActiveRMURL()}, quick())
 	if err != nil {
 		t.Fatal(err)
@@ -25,8 +24,8 @@ func TestNodesFromTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ns) != c.NodeCount() {
-		t.Fatalf("%d nodes, the simulator has %d", len(ns), c.NodeCount())
+	if len(ns) != o.NodeCount() {
+		t.Fatalf("%d nodes, the simulator has %d", len(ns), o.NodeCount())
 	}
 	m, err := rm.ClusterMetrics(ctx)
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 //	POST /sim/jobs/{id}/fail[?transient=true]   the same, by Flink job id
 //	PUT  /sim/jobs/{id}/diagnosis        Diagnosis JSON (durations in ns)
 //	PUT  /sim/jobs/{id}/graph            Graph JSON
-//	PUT  /sim/nodes/{n}                  {"state":"UNHEALTHY","healthReport":"…"} (SetNodeState)
+//	PUT  /sim/nodes/{n}                  NodeHealth JSON: a NodeManager's state and health report
 type admin struct {
 	c *Cluster // the admin API is the Go API over HTTP
 }
@@ -103,7 +103,7 @@ func (ad *admin) routes(mux *http.ServeMux) {
 		act(func(id string, _ bool) error { return c.SetJobGraph(id, g) })(w, r)
 	})
 	mux.HandleFunc("PUT /sim/nodes/{n}", func(w http.ResponseWriter, r *http.Request) {
-		var h struct{ State, HealthReport string }
+		var h NodeHealth
 		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&h); err != nil {
 			adminError(w, errors.Join(ErrInvalid, err))
 			return
@@ -113,7 +113,11 @@ func (ad *admin) routes(mux *http.ServeMux) {
 			adminError(w, errors.Join(ErrInvalid, err))
 			return
 		}
-		act(func(string, bool) error { return c.SetNodeState(n, h.State, h.HealthReport) })(w, r)
+		act(func(string, bool) error {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return c.yarn.setNodeState(n, h, c.clock.Now())
+		})(w, r)
 	})
 }
 

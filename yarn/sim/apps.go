@@ -49,7 +49,7 @@ const (
 type yarnApps struct {
 	user   string             // the user of applications that name none
 	nodes  int                // NodeManagers
-	health map[int]nodeHealth // the nodes told not to be RUNNING (nodes.go)
+	health map[int]nodeStatus // the nodes told not to be RUNNING (nodes.go)
 	rng    *rand.Rand
 	byID   map[string]*app
 	order  []*app // by submission

@@ -8,7 +8,7 @@ import (
 )
 
 // The NodeManagers as the RM reports them (Cluster Nodes API): every node
-// RUNNING until the simulator is told otherwise (SetNodeState), each
+// RUNNING unless Options.Nodes or PUT /sim/nodes/{n} says otherwise, each
 // holding the containers of the running applications placed on it. A
 // node that is not RUNNING or DECOMMISSIONING is out of the scheduler, as
 // in YARN: it holds no container (they go to the next usable node), its
@@ -29,19 +29,29 @@ const (
 
 var nodeStates = []string{NodeNew, NodeRunning, NodeUnhealthy, NodeDecommissioning, NodeDecommissioned, NodeLost, NodeRebooted, NodeShutdown}
 
-// nodeHealth is what the simulator was told of a node.
-type nodeHealth struct {
+// NodeHealth is what the RM reports of a NodeManager out of the ordinary:
+// its state (one of the Node* constants) and health report.
+type NodeHealth struct {
+	State        string
+	HealthReport string
+}
+
+// NodeCount is how many NodeManagers a cluster of these options has.
+func (o Options) NodeCount() int { return 20 + o.Apps/4 }
+
+// nodeStatus is what the simulator was told of a node, and since when.
+type nodeStatus struct {
 	state  string
 	report string
 	since  time.Time
 }
 
 // nodeState is node's state and health report, and since when.
-func (y *yarnApps) nodeState(node int) nodeHealth {
+func (y *yarnApps) nodeState(node int) nodeStatus {
 	if h, ok := y.health[node]; ok {
 		return h
 	}
-	return nodeHealth{state: NodeRunning}
+	return nodeStatus{state: NodeRunning}
 }
 
 // usable reports whether the scheduler places containers on node.
@@ -115,29 +125,23 @@ func (y *yarnApps) uses() map[int]nodeUse {
 	return out
 }
 
-// SetNodeState changes what the RM reports of a NodeManager (0 ≤ node <
-// the cluster's node count): its state (one of the Node* constants) and
+// setNodeState changes what the RM reports of node: its state and
 // health report. Its containers move to usable nodes while it is out of
-// the scheduler.
-func (c *Cluster) SetNodeState(node int, state, report string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if node < 0 || node >= c.yarn.nodes {
-		return fmt.Errorf("set node state: node %d: %w (the cluster has nodes 0 to %d)", node, ErrNotFound, c.yarn.nodes-1)
+// the scheduler. The caller holds the cluster lock.
+func (y *yarnApps) setNodeState(node int, h NodeHealth, now time.Time) error {
+	if node < 0 || node >= y.nodes {
+		return fmt.Errorf("set node state: node %d: %w (the cluster has nodes 0 to %d)", node, ErrNotFound, y.nodes-1)
 	}
-	state = strings.ToUpper(state)
+	state := strings.ToUpper(h.State)
 	if !contains(nodeStates, state) {
-		return fmt.Errorf("set node state: %q: %w (one of %s)", state, ErrInvalid, strings.Join(nodeStates, ", "))
+		return fmt.Errorf("set node state: %q: %w (one of %s)", h.State, ErrInvalid, strings.Join(nodeStates, ", "))
 	}
-	if c.yarn.health == nil {
-		c.yarn.health = map[int]nodeHealth{}
+	if y.health == nil {
+		y.health = map[int]nodeStatus{}
 	}
-	c.yarn.health[node] = nodeHealth{state: state, report: report, since: c.clock.Now()}
+	y.health[node] = nodeStatus{state: state, report: h.HealthReport, since: now}
 	return nil
 }
-
-// NodeCount is how many NodeManagers the cluster has.
-func (c *Cluster) NodeCount() int { return c.yarn.nodes }
 
 func contains(ss []string, s string) bool {
 	for _, x := range ss {

@@ -25,15 +25,16 @@ func listNodes(t *testing.T, url string) []nodeJSON {
 }
 
 func TestNodesHaveTheDocFields(t *testing.T) {
-	c := startCluster(t, Options{Seed: 11, Apps: 30})
+	o := Options{Seed: 11, Apps: 30}
+	c := startCluster(t, o)
 	rm := c.ActiveRMURL()
 	none := map[string]bool{}
 	// The list's example lacks totalResource, which the table lists.
 	list := getAny(t, rm+"/ws/v1/cluster/nodes")
 	shape(t, "nodes", list, fixture(t, "nodes.json"), map[string]bool{"totalResource": true}, none, true)
 	ns := listNodes(t, rm+"/ws/v1/cluster/nodes")
-	if len(ns) != c.NodeCount() || len(ns) == 0 {
-		t.Fatalf("%d nodes listed, the cluster has %d", len(ns), c.NodeCount())
+	if len(ns) != o.NodeCount() || len(ns) == 0 {
+		t.Fatalf("%d nodes listed, the cluster has %d", len(ns), o.NodeCount())
 	}
 	one := getAny(t, rm+"/ws/v1/cluster/nodes/"+ns[3].ID)
 	shape(t, "node", one, fixture(t, "node.json"), none, none, true)
@@ -45,7 +46,8 @@ func TestNodesHaveTheDocFields(t *testing.T) {
 // metrics say is allocated, container for container, and each node's used
 // and available make its total.
 func TestNodesAddUpToTheMetrics(t *testing.T) {
-	c := startCluster(t, Options{Seed: 3, Apps: 40})
+	o := Options{Seed: 3, Apps: 40}
+	c := startCluster(t, o)
 	rm := c.ActiveRMURL()
 	check := func(t *testing.T) {
 		t.Helper()
@@ -93,7 +95,7 @@ func TestNodesAddUpToTheMetrics(t *testing.T) {
 	t.Run("three out", check)
 	var m struct{ ClusterMetrics clusterMetrics }
 	mustJSON(t, "GET", rm+"/ws/v1/cluster/metrics", nil, 200, &m)
-	if cm := m.ClusterMetrics; cm.UnhealthyNodes != 1 || cm.LostNodes != 1 || cm.DecommissionedNodes != 1 || cm.ActiveNodes != c.NodeCount()-3 || cm.TotalNodes != c.NodeCount() {
+	if cm := m.ClusterMetrics; cm.UnhealthyNodes != 1 || cm.LostNodes != 1 || cm.DecommissionedNodes != 1 || cm.ActiveNodes != o.NodeCount()-3 || cm.TotalNodes != o.NodeCount() {
 		t.Errorf("metrics after three nodes went: %+v", cm)
 	}
 	bad := listNodes(t, rm+"/ws/v1/cluster/nodes?states=unhealthy,LOST")
@@ -108,4 +110,20 @@ func TestNodesAddUpToTheMetrics(t *testing.T) {
 	}
 	mustJSON(t, "PUT", rm+"/sim/nodes/999", `{"state":"LOST"}`, http.StatusNotFound, nil)
 	mustJSON(t, "PUT", rm+"/sim/nodes/3", `{"state":"ASLEEP"}`, http.StatusBadRequest, nil)
+}
+
+// TestNodesOutOfServiceFromTheStart: Options.Nodes starts a cluster with
+// nodes out of service, and refuses a node or a state it does not have.
+func TestNodesOutOfServiceFromTheStart(t *testing.T) {
+	o := Options{Seed: 5, Apps: 8, Nodes: map[int]NodeHealth{7: {State: NodeUnhealthy, HealthReport: "disk full"}}}
+	c := startCluster(t, o)
+	bad := listNodes(t, c.ActiveRMURL()+"/ws/v1/cluster/nodes?states=UNHEALTHY")
+	if len(bad) != 1 || bad[0].ID != c.logs.nodeID(7) || bad[0].HealthReport != "disk full" {
+		t.Errorf("unhealthy nodes: %+v", bad)
+	}
+	for _, n := range []map[int]NodeHealth{{o.NodeCount(): {State: NodeLost}}, {1: {State: "ASLEEP"}}} {
+		if _, err := New(Options{Apps: 8, Nodes: n}); err == nil {
+			t.Errorf("New took nodes %v", n)
+		}
+	}
 }
