@@ -18,6 +18,7 @@ import (
 type Role struct {
 	Known bool // WhoAmI answered
 	ID    api.Identity
+	Err   error // why WhoAmI did not answer
 }
 
 // May reports whether the user may call the API method name, as the role
@@ -29,6 +30,8 @@ func (r Role) May(name string) (ok bool, why string) {
 	switch {
 	case !found:
 		return false, name + ": no such API method"
+	case !r.Known && r.Err != nil:
+		return false, m.What + ": palink could not say who you are: " + r.Err.Error()
 	case !r.Known:
 		return false, m.What + ": asking palink who you are…"
 	case r.ID.Role.Allows(m.Role) || slices.ContainsFunc(r.ID.Teams, func(t api.TeamRole) bool { return t.Role.Allows(m.Role) }):
@@ -54,7 +57,7 @@ type RoleMsg struct {
 // failure leaves the role unknown, so nothing that needs one is offered.
 func LoadRole[S any](c Call[S], who func(context.Context) (api.Identity, error)) tea.Cmd {
 	return Get(c, "ask palink who you are", who, func(id api.Identity, err error) tea.Msg {
-		return RoleMsg{Role: Role{Known: err == nil, ID: id}, Err: err}
+		return RoleMsg{Role: Role{Known: err == nil, ID: id, Err: err}, Err: err}
 	})
 }
 
