@@ -11,10 +11,11 @@ import (
 )
 
 func newClusterCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:               "cluster [NAME]",
+	var nodes bool
+	cmd := &cobra.Command{
+		Use:               "cluster [NAME] [--nodes]",
 		ValidArgsFunction: completeClusters(g),
-		Short:             "YARN cluster metrics, queues, and Flink applications palink does not manage yet",
+		Short:             "YARN cluster metrics, queues, and Flink applications palink does not manage yet; --nodes its NodeManagers",
 		Args:              cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return g.withEnv(cmd, func(ctx context.Context, e *env) error {
@@ -25,6 +26,9 @@ func newClusterCmd(g *globals) *cobra.Command {
 				name, err := pickCluster(e, name)
 				if err != nil {
 					return err
+				}
+				if nodes {
+					return printNodes(ctx, cmd, g, e, name)
 				}
 				ov, err := e.svc.ClusterOverview(ctx, name)
 				if err != nil && ov.FetchedAt.IsZero() {
@@ -73,6 +77,41 @@ func newClusterCmd(g *globals) *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&nodes, "nodes", false, "list the cluster's YARN nodes: the ones out of service first, with their health report")
+	return cmd
+}
+
+// printNodes is `palink cluster --nodes`: the RM's nodes as core orders
+// them, the ones out of service first with their whole health report;
+// -o json keeps YARN's MB.
+func printNodes(ctx context.Context, cmd *cobra.Command, g *globals, e *env, name string) error {
+	ns, err := e.svc.ClusterNodes(ctx, name)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	if g.structured() {
+		return writeData(w, g.output, ns)
+	}
+	if err := checkOutput(g.output); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODE\tSTATE\tCONTAINERS\tMEMORY\tVCORES\tHEALTH")
+	for _, n := range ns {
+		containers, memory, vcores := "-", "-", "-"
+		if n.InService() {
+			containers = fmt.Sprint(n.Containers)
+			memory = kit.Bytes(n.MemoryUsedMB<<20) + " / " + kit.Bytes(n.MemoryTotalMB<<20)
+			vcores = fmt.Sprintf("%d / %d", n.VCoresUsed, n.VCoresTotal)
+		}
+		health := n.HealthReport
+		if health == "" && !n.InService() {
+			health = "last heard of " + since(n.LastHealthUpdate) + " ago"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n.ID, n.State, containers, memory, vcores, orDash(health))
+	}
+	return tw.Flush()
 }
 
 func newAdoptCmd(g *globals) *cobra.Command {

@@ -67,3 +67,39 @@ func TestCLIJobsWithNoJobSaysWhatToAdopt(t *testing.T) {
 		t.Errorf("palink jobs --state FAILED: %s", out)
 	}
 }
+
+// TestCLIClusterNodes: `palink cluster --nodes` lists the simulator's
+// NodeManagers, the unhealthy and the lost one first with the health
+// report, then the running ones with what they hold; -o json gives the
+// same nodes with YARN's MB.
+func TestCLIClusterNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	const report = "1/1 log-dirs are bad: /var/log/hadoop-yarn/containers"
+	o := sim.Options{Apps: 8, Nodes: map[int]sim.NodeHealth{4: {State: sim.NodeLost}, 2: {State: sim.NodeUnhealthy, HealthReport: report}}}
+	e := newCLIEnv(t, o, nil)
+	lines := strings.Split(strings.TrimSpace(e.mustRun("cluster", "--nodes")), "\n")
+	if len(lines) != 1+o.NodeCount() {
+		t.Fatalf("%d lines for %d nodes:\n%s", len(lines), o.NodeCount(), strings.Join(lines, "\n"))
+	}
+	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "NODE STATE CONTAINERS MEMORY VCORES HEALTH" {
+		t.Errorf("header %q", lines[0])
+	}
+	if f := strings.Fields(lines[1]); len(f) < 3 || f[1] != "UNHEALTHY" || !strings.HasSuffix(lines[1], report) {
+		t.Errorf("first node %q, want the unhealthy one with its report", lines[1])
+	}
+	if f := strings.Fields(lines[2]); len(f) < 3 || f[1] != "LOST" || !strings.Contains(lines[2], "last heard of") {
+		t.Errorf("second node %q, want the lost one", lines[2])
+	}
+	if f := strings.Fields(lines[3]); len(f) < 7 || f[1] != "RUNNING" || !strings.Contains(lines[3], "GiB / 64.0 GiB") {
+		t.Errorf("third node %q, want a running one with its memory", lines[3])
+	}
+	var ns []api.ClusterNode
+	if err := decodeWire([]byte(e.mustRun("cluster", "--nodes", "-o", "json")), &ns); err != nil {
+		t.Fatal(err)
+	}
+	if len(ns) != o.NodeCount() || ns[0].State != "UNHEALTHY" || ns[0].HealthReport != report || ns[0].MemoryTotalMB != 65536 {
+		t.Errorf("-o json: %d nodes, first %+v", len(ns), ns[0])
+	}
+}

@@ -48,6 +48,7 @@ var outputs = map[string]any{
 	"commands":          []model.Command{},
 	"alerts":            []model.Alert{},
 	"cluster":           api.ClusterOverview{},
+	"cluster_nodes":     []api.ClusterNode{},
 	"adopt":             model.Job{},
 	"sync_once":         api.SyncStats{},
 	"adopt_all":         api.AdoptAllResult{},
@@ -294,6 +295,7 @@ func TestJSONOutputFollowsTheSchema(t *testing.T) {
 		check(where, "commands", "commands")
 		check(where, "alerts", "alerts")
 		check(where, "cluster", "cluster")
+		check(where, "cluster_nodes", "cluster", "--nodes")
 		check(where, "logs", "logs", "orders")
 		check(where, "job_edit", "job", "edit", "orders", "--sql", sqlFile)
 		check(where, "sql_check", "sql", "check", sqlFile)

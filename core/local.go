@@ -109,6 +109,7 @@ type Local struct {
 	*udfs.Registry                           // the UDF registry: UDFs, AddUDF, RemoveUDF
 	planner                                  // SQL on a cluster's gateway: FlinkVersion, Explain
 	tenants                                  // the teams and the audit log: Teams, AddTeam, Grant, WhoAmI, Audit, Tenancy
+	nodeLister                               // a cluster's YARN nodes: ClusterNodes
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -171,6 +172,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.Reader = logs.New(o.Store, o.Clients, o.Now)
 	l.tenants = tenants{st: o.Store, specs: o.Clusters, now: o.Now, user: o.User, readOnly: o.ReadOnly}
 	l.planner = planner{st: o.Store, specs: l.specs, clusters: l.clusters, now: l.now, secrets: catalog.Sources{Commands: o.Build}, readOnly: o.ReadOnly, user: o.User}
+	l.nodeLister = nodeLister{specs: l.specs, clusters: l.clusters, now: l.now}
 	l.Inspector = diagnose.New(o.Store, o.Clients, diagnose.Options{Now: o.Now})
 	names := make([]string, 0, len(o.Clients))
 	for name := range o.Clients {

@@ -261,6 +261,7 @@ func startSim(ctx context.Context, s Sim, clock sim.Clock) (c *sim.Cluster, cfg 
 		return nil, nil, nil, err
 	}
 	o.Clock = clock
+	o.Nodes = troubledNodes
 	c, err = sim.New(o)
 	if err != nil {
 		return nil, nil, nil, err
@@ -280,4 +281,12 @@ func startSim(ctx context.Context, s Sim, clock sim.Clock) (c *sim.Cluster, cfg 
 		cfg.Build.User = "nobody"
 	}
 	return c, cfg, func() { c.Close(); os.RemoveAll(dir) }, nil
+}
+
+// troubledNodes give the demo's cluster what an on-call engineer finds on
+// a real one: a NodeManager whose disk filled up and one that stopped
+// answering, first in `:cluster`'s nodes (n).
+var troubledNodes = map[int]sim.NodeHealth{
+	3:  {State: sim.NodeUnhealthy, HealthReport: "1/1 local-dirs usable space is below configured utilization percentage/no more usable space [ /data/yarn/local : used space above threshold of 90.0% ]"},
+	11: {State: sim.NodeLost},
 }

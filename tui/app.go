@@ -366,6 +366,13 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 			return m.flashHere(kit.FlashWarn, "read-only: creating jobs is disabled"), true
 		}
 		return m.push(create.New(m.env, m.clusterNames(), m.jobs.Scope()), nil), true
+	case kit.OpenJobsMsg:
+		m.popTo(1)
+		m.jobs.Narrow(msg.Label, msg.IDs)
+		return nil, true
+	case kit.OpenDialogMsg:
+		m.dialog = msg.Dialog
+		return nil, true
 	case kit.AdoptMsg:
 		if m.env.ReadOnly() {
 			return m.flashHere(kit.FlashWarn, "read-only: adopting is disabled"), true

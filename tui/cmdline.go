@@ -16,6 +16,7 @@ import (
 	"github.com/palink/palink/tui/projects"
 	"github.com/palink/palink/tui/tables"
 	"github.com/palink/palink/tui/udfs"
+	"github.com/palink/palink/tui/vars"
 )
 
 // commandLine is the `:` prompt, with tab completion of commands, cluster
@@ -36,17 +37,17 @@ func newCommandLine(e *kit.Env) commandLine {
 }
 
 // commandVerbs are the commands the line knows, for completion and errors.
-var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "udfs", "sql", "theme", "help", "q"}
+var commandVerbs = []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "vars", "udfs", "sql", "theme", "help", "q"}
 
 // commandUsage documents every command line, for the `?` help and the
 // keymap (docs/keys.md) (TestCommandUsageHasEveryVerb keeps it whole).
-var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":tables [CLUSTER]", ":udfs", ":sql NAME", ":theme dark|light", ":help", ":q"}
+var commandUsage = []string{":jobs", ":jobs @CLUSTER", ":cmd", ":cluster [NAME]", ":alerts", ":projects", ":tables [CLUSTER]", ":vars [CLUSTER]", ":udfs", ":sql NAME", ":theme dark|light", ":help", ":q"}
 
 // completions lists every full command line the user may mean.
 func completions(clusters, jobNames []string) []string {
-	out := []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "udfs", "help", "q", "quit", "theme dark", "theme light"}
+	out := []string{"jobs", "cmd", "cluster", "alerts", "projects", "tables", "vars", "udfs", "help", "q", "quit", "theme dark", "theme light"}
 	for _, c := range clusters {
-		out = append(out, "jobs @"+c, "cluster "+c)
+		out = append(out, "jobs @"+c, "cluster "+c, "vars "+c)
 	}
 	for _, n := range jobNames {
 		out = append(out, "sql "+n)
@@ -124,6 +125,8 @@ func parseCommand(line string) (command, error) {
 		return command{"projects", ""}, nil
 	case "tables", "table":
 		return command{"tables", arg}, nil
+	case "vars", "var", "variables":
+		return command{"vars", arg}, nil
 	case "udfs", "udf", "functions":
 		return command{"udfs", ""}, nil
 	case "sql":
@@ -201,20 +204,14 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	case "udfs":
 		s, init := udfs.New(m.env)
 		return m.push(s, init)
-	case "tables":
-		name := c.arg
-		if name == "" {
-			name = m.jobs.Scope()
+	case "tables", "vars":
+		name, err := m.commandCluster(c)
+		if err != nil {
+			return m.flashHere(kit.FlashError, err.Error())
 		}
-		names := m.clusterNames()
-		if name == "" && len(names) > 0 {
-			name = names[0]
-		}
-		if name == "" {
-			return m.flashHere(kit.FlashError, ":tables: no cluster is known yet")
-		}
-		if len(names) > 0 && !slices.Contains(names, name) {
-			return m.flashHere(kit.FlashError, fmt.Sprintf(":tables %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
+		if c.verb == "vars" {
+			s, init := vars.New(m.env, name)
+			return m.push(s, init)
 		}
 		s, init := tables.New(m.env, name)
 		return m.push(s, init)
@@ -225,4 +222,24 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return m.flashHere(kit.FlashError, fmt.Sprintf(":sql %s: no such job", c.arg))
 	}
 	return nil
+}
+
+// commandCluster is the cluster a `:tables` or `:vars` line means: its
+// argument, else the jobs table's scope, else the first cluster.
+func (m *Model) commandCluster(c command) (string, error) {
+	name := c.arg
+	if name == "" {
+		name = m.jobs.Scope()
+	}
+	names := m.clusterNames()
+	if name == "" && len(names) > 0 {
+		name = names[0]
+	}
+	if name == "" {
+		return "", fmt.Errorf(":%s: no cluster is known yet", c.verb)
+	}
+	if len(names) > 0 && !slices.Contains(names, name) {
+		return "", fmt.Errorf(":%s %s: no such cluster (clusters: %s)", c.verb, name, strings.Join(names, ", "))
+	}
+	return name, nil
 }

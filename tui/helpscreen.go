@@ -76,9 +76,18 @@ func (m *helpScreen) lines() []string {
 		lines = append(lines, "",
 			"  "+st.Section.Render("Commands")+st.Dim.Render("  :"),
 		)
-		for _, l := range kit.Wrap(strings.Join(commandUsage, "  "), m.width-6) {
-			lines = append(lines, "  "+l)
+		// A line breaks between commands, never inside one (":sql NAME").
+		line := ""
+		for _, u := range commandUsage {
+			if line != "" && ansi.StringWidth(line+"  "+u) > m.width-6 {
+				lines, line = append(lines, "  "+line), ""
+			}
+			if line != "" {
+				line += "  "
+			}
+			line += u
 		}
+		lines = append(lines, "  "+line)
 	}
 	if m.env.ReadOnly() {
 		lines = append(lines, "", "  "+st.Warn.Render("read-only: actions are hidden and refused"))

@@ -19,6 +19,7 @@ import (
 	"github.com/palink/palink/tui/projects"
 	"github.com/palink/palink/tui/tables"
 	"github.com/palink/palink/tui/udfs"
+	"github.com/palink/palink/tui/vars"
 )
 
 // The root's own help sets: the dialogs', the restore-point picker's and
@@ -65,10 +66,12 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Debug run (ctrl+d in the editor)", editor.DebugHelp(k)},
 		{"Commands (`:cmd`)", commands.Help(k)},
 		{"Cluster (`:cluster`)", cluster.Help(k)},
+		{"YARN nodes (`n` on `:cluster`)", cluster.NodesHelp(k)},
 		{"Alerts (`:alerts`)", alerts.Help(k)},
 		{"Projects (`:projects`)", projects.Help(k)},
 		{"Build (`b` on a project)", projects.BuildHelp(k)},
 		{"Table catalog (`:tables`)", tables.Help(k)},
+		{"Variables (`:vars`)", vars.Help(k)},
 		{"UDF registry (`:udfs`)", udfs.Help(k)},
 		{"Dialogs", [][]key.Binding{dialogShort(k), {k.Nav.Up, k.Nav.Down}}},
 		{"Restart or resubmit of a crash-looping job (from the point it loops on)", [][]key.Binding{{k.Form.Older, k.Form.NonRestored, k.Form.EditJob}}},

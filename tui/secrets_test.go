@@ -58,6 +58,8 @@ func TestPlantedSecretInNoView(t *testing.T) {
 		{"alerts", "alerts", command("alerts")},
 		{"projects", "projects", command("projects")},
 		{"udfs", "udfs", command("udfs")},
+		{"vars", "vars", command("vars")},
+		{"vars, each in depth", "", command("vars", "j", "j", "j")},
 	}
 	for _, verb := range commandVerbs {
 		if verb == "theme" || verb == "help" || verb == "q" {

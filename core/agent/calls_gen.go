@@ -98,6 +98,11 @@ func (c *Client) ClusterOverview(ctx context.Context, a0 string) (api.ClusterOve
 	return do[string, api.ClusterOverview](ctx, c.w, "ClusterOverview", a0)
 }
 
+// ClusterNodes implements api.Service over the socket.
+func (c *Client) ClusterNodes(ctx context.Context, a0 string) ([]api.ClusterNode, error) {
+	return do[string, []api.ClusterNode](ctx, c.w, "ClusterNodes", a0)
+}
+
 // Leadership implements api.Service over the socket.
 func (c *Client) Leadership(ctx context.Context) (api.Leadership, error) {
 	return do[none, api.Leadership](ctx, c.w, "Leadership", none{})
@@ -350,6 +355,9 @@ var generated = map[string]method{
 	})},
 	"ClusterOverview": {run: call(func(ctx context.Context, h *session, a string) (api.ClusterOverview, error) {
 		return h.svc.ClusterOverview(ctx, a)
+	})},
+	"ClusterNodes": {run: call(func(ctx context.Context, h *session, a string) ([]api.ClusterNode, error) {
+		return h.svc.ClusterNodes(ctx, a)
 	})},
 	"Leadership": {run: call(func(ctx context.Context, h *session, _ none) (api.Leadership, error) {
 		return h.svc.Leadership(ctx)

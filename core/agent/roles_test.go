@@ -119,6 +119,10 @@ var examples = map[string]example{
 		_, err := s.ClusterOverview(ctx, "sim")
 		return err
 	},
+	"ClusterNodes": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.ClusterNodes(ctx, "sim")
+		return err
+	},
 	"Adopt": func(ctx context.Context, s api.Service, f *walkFixture) error {
 		_, err := s.Adopt(ctx, api.AdoptRequest{Cluster: "sim", AppID: f.appID, Name: "walk-adopted"})
 		return err

@@ -108,6 +108,11 @@ type FleetService interface {
 	// that palink does not manage yet.
 	//palink:api role=viewer on=cluster(cluster)
 	ClusterOverview(ctx context.Context, cluster string) (ClusterOverview, error)
+	// ClusterNodes lists the cluster's YARN NodeManagers with what runs on
+	// them: the ones out of service (unhealthy, lost, decommissioned, …)
+	// first, with their health report; then the running ones.
+	//palink:api role=viewer on=cluster(cluster)
+	ClusterNodes(ctx context.Context, cluster string) ([]ClusterNode, error)
 	// Watch streams changes until ctx is done. The channel is closed then.
 	// A slow reader loses intermediate changes, never the latest one per
 	// entity (changes are coalesced), and gets a Resync when it must reload.
@@ -412,6 +417,28 @@ type ClusterOverview struct {
 	// with their TaskManagers and slots (one JobManager request each).
 	Sessions []SessionCluster
 }
+
+// ClusterNode is one YARN NodeManager, as the RM reports it. A node out
+// of service runs nothing and offers nothing: its used and total are what
+// it has, not what the cluster may use.
+type ClusterNode struct {
+	ID    string // host:port, the NodeManager's id
+	Host  string
+	Rack  string
+	State string // YARN's: RUNNING, UNHEALTHY, LOST, DECOMMISSIONED, …
+	// HealthReport is why the node is unhealthy, in the NodeManager's words.
+	HealthReport     string
+	LastHealthUpdate time.Time
+	Containers       int
+	MemoryUsedMB     int64
+	MemoryTotalMB    int64
+	VCoresUsed       int64
+	VCoresTotal      int64
+	Version          string // Hadoop's
+}
+
+// InService reports whether the scheduler places containers on the node.
+func (n ClusterNode) InService() bool { return n.State == "RUNNING" || n.State == "DECOMMISSIONING" }
 
 // SessionCluster is a Flink session cluster on YARN and its capacity.
 type SessionCluster struct {

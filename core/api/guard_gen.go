@@ -177,6 +177,15 @@ func (g *guarded) ClusterOverview(ctx context.Context, cluster string) (r0 Clust
 	return
 }
 
+// ClusterNodes implements Service for the guarded caller.
+func (g *guarded) ClusterNodes(ctx context.Context, cluster string) (r0 []ClusterNode, r1 error) {
+	if r1 = g.refuse(ctx, "ClusterNodes", onCluster(cluster)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.ClusterNodes(ctx, cluster)
+	return
+}
+
 // Watch implements Service for the guarded caller.
 func (g *guarded) Watch(ctx context.Context) (r0 <-chan Change, r1 error) {
 	if r1 = g.refuse(ctx, "Watch", on(ScopeList)); r1 != nil {

@@ -30,6 +30,7 @@ var methods = []Method{
 	{Name: "DisposeSavepoint", Role: model.Operator, Writes: true, What: "dispose savepoint", Caller: "Issuer", Timeout: 5 * time.Minute, On: ScopeJob},
 	{Name: "Clusters", Role: model.Viewer, On: ScopeList},
 	{Name: "ClusterOverview", Role: model.Viewer, On: ScopeCluster},
+	{Name: "ClusterNodes", Role: model.Viewer, On: ScopeCluster},
 	{Name: "Watch", Role: model.Viewer, Timeout: 1 * time.Hour, Custom: true, On: ScopeList},
 	{Name: "Leadership", Role: model.Viewer, On: ScopeAny},
 	{Name: "ReadOnly", Role: model.Viewer, Local: true, On: ScopeAny},

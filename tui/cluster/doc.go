@@ -2,7 +2,8 @@
 // metrics, queues and sessions, and the Flink applications on it that
 // palink does not manage, which the adopt dialog (a adopts) makes palink
 // jobs. screen.go is the overview (the applications a kit.Table, the
-// applications and queues kit.Columns specs), adopt.go the dialog.
+// applications and queues kit.Columns specs), adopt.go the dialog,
+// nodes.go the YARN nodes (n), the ones out of service first.
 //
 // All it asks of core is its Service (svc.go): api.FleetService and api.ActionService.
 //

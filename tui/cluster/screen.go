@@ -115,6 +115,9 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		if a, ok := m.apps.Selected(); ok {
 			return kit.Send(kit.AdoptMsg{Cluster: m.name, App: a})
 		}
+	case key.Matches(msg, k.Cluster.Nodes):
+		s, init := NewNodes(m.env, m.name)
+		return kit.Send(kit.PushMsg{Screen: s, Init: init})
 	}
 	if why, ok := k.Refused(msg, kit.AllKeys.Cluster.Adopt); ok {
 		return kit.Flash(kit.FlashWarn, why)
@@ -193,7 +196,7 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 			cm.AppsRunning, cm.AppsPending, cm.AppsFailed, cm.AppsKilled, cm.AppsCompleted),
 		fmt.Sprintf("  memory   %s / %s %s   vcores %d / %d",
 			kit.Bytes(cm.MemoryUsedMB<<20), kit.Bytes(cm.MemoryTotalMB<<20), meter(memPct, 12), cm.VCoresUsed, cm.VCoresTotal),
-		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)),
+		fmt.Sprintf("  nodes    %d active · %s", cm.ActiveNodes, unhealthy(st, cm.UnhealthyNodes)) + st.Dim.Render("  n lists them"),
 		flinkCapacity(st, ov.Sessions),
 	}
 	for _, sc := range ov.Sessions {
@@ -314,10 +317,10 @@ type overviewLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Cluster.Adopt, k.Cluster.Next, k.Nav.Filter, k.Nav.Refresh}
+	return []key.Binding{k.Cluster.Adopt, k.Cluster.Nodes, k.Cluster.Next, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Next, k.Cluster.Prev, k.Nav.Filter, k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Nodes, k.Cluster.Next, k.Cluster.Prev, k.Nav.Filter, k.Nav.Refresh}}
 }

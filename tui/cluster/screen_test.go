@@ -93,3 +93,69 @@ func TestAdoptIsOfferedOnlyWhereThereIsSomethingToAdopt(t *testing.T) {
 		t.Fatalf("flash %q, want %q", h.Flash(), want)
 	}
 }
+
+// TestClusterNodesPutTroubleFirst: n on `:cluster` lists the cluster's
+// YARN nodes as core orders them — the unhealthy, lost and decommissioned
+// ones first, the unhealthy one's health report on its row and whole
+// under the list — and each running node's containers, memory and vcores
+// used of its own.
+func TestClusterNodesPutTroubleFirst(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 160, 40, tui.Options{})
+	h.Press(":")
+	h.Type("cluster prod")
+	h.Press("enter")
+	h.MustShow("n lists them")
+	h.Press("n")
+	if h.Top().Title() != "Nodes prod" {
+		t.Fatalf("n opened %q", h.Top().Title())
+	}
+	if !f.Called("ClusterNodes prod") {
+		t.Fatalf("calls %v", f.Calls())
+	}
+	h.MustShow("9 nodes · 1 unhealthy · 1 lost · 1 decommissioned",
+		"node1.prod:45454", "16.0 GiB / 16.0 GiB", "8 / 8", "last heard of 2h ago")
+	rows := nodeRows(h.Screen())
+	want := []string{"node7.prod:45454 UNHEALTHY", "node8.prod:45454 LOST", "node10.prod:45454 DECOMMISSIONED", "node1.prod:45454 RUNNING 4"}
+	for i, w := range want {
+		if i >= len(rows) || !strings.HasPrefix(rows[i], w) {
+			t.Fatalf("row %d is %q, want %q first; rows:\n%s", i, rows[i], w, strings.Join(rows, "\n"))
+		}
+	}
+	if !strings.Contains(rows[0], "1/1 local-dirs usable space is below configured") {
+		t.Errorf("the unhealthy node's row lacks its health report: %q", rows[0])
+	}
+	// The whole report under the list, wrapped.
+	h.MustShow("node7.prod:45454 UNHEALTHY", "used space above threshold of 90.0% ]")
+	h.Press("/")
+	h.Type("rack-2")
+	h.Press("enter")
+	if rows := nodeRows(h.Screen()); len(rows) != 3 {
+		t.Errorf("/rack-2 left %d nodes:\n%s", len(rows), strings.Join(rows, "\n"))
+	}
+	h.Press("esc", "esc")
+	if h.Top().Title() != "Cluster prod" {
+		t.Errorf("esc went to %q", h.Top().Title())
+	}
+}
+
+// nodeRows are the node list's rows, cells one space apart (not the
+// cursor's node in depth under them).
+func nodeRows(screen string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		l = strings.Trim(l, "│ ▸")
+		if strings.HasPrefix(l, "node") && strings.Contains(l, ".prod:45454 ") && len(strings.Fields(l)) > 2 && !strings.Contains(l, "·") {
+			out = append(out, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	return out
+}
+
+func TestGoldenClusterNodes(t *testing.T) {
+	apptest.GoldenFrame(t, "cluster_nodes", nil, tui.Options{}, func(h *tuitest.Harness) {
+		h.Press(":")
+		h.Type("cluster prod")
+		h.Press("enter", "n")
+	})
+}

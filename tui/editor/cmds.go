@@ -134,21 +134,10 @@ func validateCmd(id, version int, text string, opts flinksql.Options, assets *fl
 	}
 }
 
-// editorArgv is the user's editor: $VISUAL, else $EDITOR, else vi. Its
-// value may carry arguments ("code --wait").
-func editorArgv() []string {
-	for _, v := range []string{"VISUAL", "EDITOR"} {
-		if f := strings.Fields(os.Getenv(v)); len(f) > 0 {
-			return f
-		}
-	}
-	return []string{"vi"}
-}
-
 // writeEditorFileCmd writes the text to a temporary .sql file for $EDITOR.
 func writeEditorFileCmd(id int, name, text string) tea.Cmd {
 	return func() tea.Msg {
-		f, err := os.CreateTemp("", "palink-"+fileSafe(name)+"-*.sql")
+		f, err := os.CreateTemp("", "palink-"+kit.FileSafe(name)+"-*.sql")
 		if err != nil {
 			return editorFileMsg{id: id, err: fmt.Errorf("open %s in $EDITOR: %w", name, err)}
 		}
@@ -160,7 +149,7 @@ func writeEditorFileCmd(id int, name, text string) tea.Cmd {
 			os.Remove(f.Name())
 			return editorFileMsg{id: id, err: fmt.Errorf("open %s in $EDITOR: %w", name, err)}
 		}
-		return editorFileMsg{id: id, path: f.Name(), argv: editorArgv(), trimNL: !strings.HasSuffix(text, "\n")}
+		return editorFileMsg{id: id, path: f.Name(), argv: kit.EditorArgv(), trimNL: !strings.HasSuffix(text, "\n")}
 	}
 }
 
@@ -189,14 +178,4 @@ func readEditedCmd(msg editorExitedMsg) tea.Cmd {
 		}
 		return editorReloadMsg{id: msg.id, text: text}
 	}
-}
-
-// fileSafe turns a name into a part of a file name.
-func fileSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return '_'
-	}, s)
 }

@@ -31,7 +31,9 @@ type index struct {
 	clusters map[string]bool
 	loaded   bool
 
-	scope    string // a cluster name from `:jobs @NAME`, or "" for all
+	scope    string          // a cluster name from `:jobs @NAME`, or "" for all
+	only     map[string]bool // the jobs a screen narrowed the table to (Narrow), or nil
+	onlyWhy  string          // which they are: "calling mask_pan"
 	query    jobQuery
 	sortCol  column
 	sortDesc bool
@@ -164,7 +166,7 @@ func (m *Screen) upsert(v api.JobView) tea.Cmd {
 }
 
 func (x *index) inView(j *api.JobView) bool {
-	return (x.scope == "" || j.Cluster == x.scope) && x.query.match(j)
+	return (x.scope == "" || j.Cluster == x.scope) && (x.only == nil || x.only[j.ID]) && x.query.match(j)
 }
 
 // sortAll sorts every job by the current column.
@@ -290,9 +292,23 @@ func (m *Screen) Selected() *api.JobView {
 }
 
 // SetScope narrows the table to a cluster ("" for all), cursor on the
-// first row.
+// first row; it ends a Narrow.
 func (m *Screen) SetScope(cluster string) {
-	m.scope = cluster
+	m.scope, m.only, m.onlyWhy = cluster, nil, ""
+	m.rebuild()
+	m.toFirst()
+}
+
+// Narrow shows only the jobs ids, of every cluster, with no filter: why
+// says which they are, in the title ("calling mask_pan"). esc ends it.
+func (m *Screen) Narrow(why string, ids []string) {
+	m.only = make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m.only[id] = true
+	}
+	m.onlyWhy, m.scope = why, ""
+	m.filter.input.SetValue("")
+	m.setQuery("")
 	m.rebuild()
 	m.toFirst()
 }

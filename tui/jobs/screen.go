@@ -76,6 +76,9 @@ func (m *Screen) Load() tea.Cmd { return m.loads.Refresh() }
 
 // Title implements kit.Screen.
 func (m *Screen) Title() string {
+	if m.only != nil {
+		return "Jobs " + m.onlyWhy
+	}
 	if m.scope != "" {
 		return "Jobs @" + m.scope
 	}
@@ -227,6 +230,9 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		case m.queryText != "":
 			m.filter.input.SetValue("")
 			m.setQuery("")
+		case m.only != nil:
+			m.only, m.onlyWhy = nil, ""
+			m.rebuild()
 		case len(m.marks) > 0:
 			clear(m.marks)
 		}

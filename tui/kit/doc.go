@@ -30,7 +30,12 @@
 //   - msgs.go: the messages a screen sends the root (open a screen, start
 //     an action) and the results the root shares with every screen;
 //   - format.go, command.go, box.go: the pure formatters (a command's
-//     result, a lease owner as a host) and the box that frames a view.
+//     result, a lease owner as a host) and the box that frames a view;
+//   - role.go: Role, who the user is (WhoAmI), to offer a key only to
+//     whom the API's role table lets call its method;
+//   - confirm.go: Confirm, the confirmation a screen opens (OpenDialogMsg)
+//     before a change it cannot take back, Cancel focused;
+//   - exteditor.go: the user's $EDITOR, and a text handed to it in a file.
 //
 // kit imports core/api and model only; it never imports tui or a feature
 // package (tui/jobs, tui/editor, …): they import it (TestPackageArrows).

@@ -23,6 +23,7 @@ type KeyMap struct {
 	Open     OpenKeys
 	Detail   DetailKeys
 	Cluster  ClusterKeys
+	Catalog  CatalogKeys
 	Alerts   AlertKeys
 	Log      LogKeys
 	Editor   EditorKeys
@@ -97,9 +98,18 @@ type DetailKeys struct {
 	EditSQL          key.Binding // the SQL tab's enter
 }
 
-// ClusterKeys are the cluster view's.
+// ClusterKeys are the cluster view's; Nodes opens its YARN nodes.
 type ClusterKeys struct {
-	Adopt, Next, Prev key.Binding
+	Adopt, Next, Prev, Nodes key.Binding
+}
+
+// CatalogKeys are the catalog's views': EditTable opens a catalog table's
+// DDL in $EDITOR (`:tables`); SetVar, EditVar and UnsetVar are `:vars`'s
+// (these change what SQL jobs get, an admin's business); Callers opens
+// the jobs that call a UDF (`:udfs`).
+type CatalogKeys struct {
+	EditTable, SetVar, EditVar, UnsetVar key.Binding
+	Callers                              key.Binding
 }
 
 // AlertKeys are `:alerts`'s: take an alert in hand, or hold its webhook
@@ -252,6 +262,14 @@ func NewKeyMap() KeyMap {
 			Adopt: b("a", "adopt", "a"),
 			Next:  b("]", "next cluster", "]", "tab"),
 			Prev:  b("[", "prev cluster", "[", "shift+tab"),
+			Nodes: b("n", "nodes", "n"),
+		},
+		Catalog: CatalogKeys{
+			EditTable: b("e", "edit in $EDITOR", "e"),
+			SetVar:    b("a", "set variable", "a"),
+			EditVar:   b("e", "change value", "e"),
+			UnsetVar:  b("ctrl+d", "unset", "ctrl+d", "delete"),
+			Callers:   b("enter", "jobs calling it", "enter"),
 		},
 		Alerts: AlertKeys{
 			Ack:       b("a", "acknowledge", "a"),
@@ -384,6 +402,10 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Detail.Restore, a.Detail.Restore, "read-only: actions are disabled"},
 		{&k.Jobs.Create, a.Jobs.Create, ""},
 		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
+		{&k.Catalog.EditTable, a.Catalog.EditTable, "read-only: the catalog cannot be changed"},
+		{&k.Catalog.SetVar, a.Catalog.SetVar, "read-only: variables cannot be changed"},
+		{&k.Catalog.EditVar, a.Catalog.EditVar, "read-only: variables cannot be changed"},
+		{&k.Catalog.UnsetVar, a.Catalog.UnsetVar, "read-only: variables cannot be changed"},
 		{&k.Alerts.Ack, a.Alerts.Ack, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Alerts.Silence, a.Alerts.Silence, "read-only: alerts cannot be acknowledged or silenced"},
 		{&k.Alerts.Unsilence, a.Alerts.Unsilence, "read-only: alerts cannot be acknowledged or silenced"},

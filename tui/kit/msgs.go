@@ -76,6 +76,14 @@ type OpenDetailMsg struct {
 	Tab string
 }
 
+// OpenJobsMsg asks the root for the jobs table narrowed to the jobs IDs,
+// on every cluster (the callers of a UDF); Label says which they are
+// ("calling mask_pan"), in the table's title. esc gives the table back.
+type OpenJobsMsg struct {
+	Label string
+	IDs   []string
+}
+
 // OpenRawMsg asks the root to show a job as raw data (JSON or YAML).
 type OpenRawMsg struct{ Job api.JobView }
 

@@ -19,6 +19,8 @@ type Screen struct {
 	env           *kit.Env
 	cluster       string
 	list          kit.Table[model.CatalogTable]
+	role          kit.Role
+	drafts        map[string]draft // edits not saved, by table (edit.go)
 	width, height int
 }
 
@@ -47,7 +49,8 @@ func New(e *kit.Env, cluster string) (*Screen, tea.Cmd) {
 		ID:   func(t model.CatalogTable) string { return t.Name },
 		Page: m.page,
 	})
-	return m, m.list.Refresh()
+	c := call(e)
+	return m, tea.Batch(m.list.Refresh(), kit.LoadRole(c, c.Service.WhoAmI))
 }
 
 // Title implements kit.Screen.
@@ -57,13 +60,28 @@ func (m *Screen) Title() string { return "Tables @" + m.cluster }
 func (m *Screen) Capturing() bool { return false }
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding { return []key.Binding{m.env.Keys.Nav.Refresh} }
+func (m *Screen) ShortHelp() []key.Binding {
+	return []key.Binding{m.env.Keys.Catalog.EditTable, m.env.Keys.Nav.Refresh}
+}
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
 // Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
-func Help(k kit.KeyMap) [][]key.Binding { return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh}} }
+func Help(k kit.KeyMap) [][]key.Binding {
+	return [][]key.Binding{k.Nav.Bindings(), {k.Catalog.EditTable, k.Nav.Refresh}}
+}
+
+// UpdateKeys implements kit.KeyUpdater: editing is the role table's to
+// give (PutTable), and needs a table.
+func (m *Screen) UpdateKeys(k *kit.KeyMap) {
+	a := kit.AllKeys.Catalog
+	if ok, why := m.role.May("PutTable"); !ok {
+		k.Block(&k.Catalog.EditTable, a.EditTable, why)
+	} else if _, ok := m.list.Selected(); !ok {
+		k.Block(&k.Catalog.EditTable, a.EditTable, "no table to edit")
+	}
+}
 
 func (m *Screen) page() int { return max(m.height-3, 1) }
 
@@ -82,8 +100,22 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if msg.Change.Kind == api.Resync {
 			return m, m.list.Refresh()
 		}
+	case kit.RoleMsg:
+		m.role = msg.Role
 	}
-	cmd, _ := m.list.Update(msg, m.width)
+	if cmd, ok := m.editMsg(msg); ok {
+		return m, cmd
+	}
+	cmd, handled := m.list.Update(msg, m.width)
+	if kp, ok := msg.(tea.KeyPressMsg); ok && !handled {
+		k := m.env.Keys
+		if key.Matches(kp, k.Catalog.EditTable) {
+			return m, m.edit()
+		}
+		if why, ok := k.Refused(kp, kit.AllKeys.Catalog.EditTable); ok && why != "" {
+			return m, kit.Flash(kit.FlashWarn, why)
+		}
+	}
 	return m, cmd
 }
 
@@ -93,7 +125,7 @@ func (m *Screen) View() string {
 	note := fmt.Sprintf("%d tables · injected into the SQL jobs that use them", len(m.list.Rows()))
 	return m.list.Box(st, st.Title.Render(m.Title()), note, m.width, m.height,
 		func(w, h int) []string {
-			return Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), w, h, m.env.Now)
+			return Lines(st, m.list.Rows(), m.list.Cursor(), m.list.Offset(), w, h, m.env.Now, m.drafts)
 		},
 		"loading tables…", "no catalog tables on "+m.cluster, "palink table add NAME --sql FILE, or table import NAME --jdbc URL")
 }
@@ -131,8 +163,9 @@ func columns(w int, now time.Time) kit.Columns[model.CatalogTable] {
 
 // Lines renders the list (pure): a header row, one row per table, the
 // cursor row reversed, and the cursor table's definition under it as far
-// as the height allows.
-func Lines(st *kit.Styles, ts []model.CatalogTable, cursor, offset, w, h int, now time.Time) []string {
+// as the height allows; above it, why an edit of it is not saved, and
+// where it is kept (drafts, by table).
+func Lines(st *kit.Styles, ts []model.CatalogTable, cursor, offset, w, h int, now time.Time, drafts map[string]draft) []string {
 	page := max(min(len(ts), (h-1)/2), 1)
 	offset = kit.ScrollTo(cursor, offset, page, len(ts))
 	out := columns(w, now).Lines(st, ts, cursor, offset, offset+page, w)
@@ -144,12 +177,23 @@ func Lines(st *kit.Styles, ts []model.CatalogTable, cursor, offset, w, h int, no
 		return out
 	}
 	out = append(out, "")
+	if d, ok := drafts[ts[cursor].Name]; ok {
+		for _, l := range kit.Wrap("✖ your edit is not saved: "+d.why, max(w-2, 10)) {
+			out = append(out, " "+st.Error.Render(l))
+		}
+		out = append(out, " "+st.Dim.Render(kit.Truncate("e edits it again · kept in "+d.file.shown, max(w-2, 1))), "",
+			" "+st.Title.Render(fmt.Sprintf("v%d as saved", ts[cursor].Version)))
+		room = h - len(out)
+	}
 	for _, l := range strings.Split(ts[cursor].SQL, "\n") {
-		if room == 0 {
+		if room <= 0 {
 			break
 		}
 		out = append(out, " "+st.Dim.Render(kit.Truncate(l, w-2)))
 		room--
+	}
+	if len(out) > h {
+		out = out[:h]
 	}
 	return out
 }

@@ -6,9 +6,11 @@ import (
 )
 
 // Service is what the catalog list asks of core: a cluster's catalog
-// tables (Tables).
+// tables (Tables), saving an edit of one (PutTable), and who the user is
+// (WhoAmI), to offer editing only to whom the role table lets.
 type Service interface {
 	api.CatalogService
+	api.TeamService
 }
 
 // call is what the package's Cmds capture: the session's context and

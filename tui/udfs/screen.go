@@ -51,14 +51,16 @@ func (m *Screen) Title() string { return "UDFs" }
 func (m *Screen) Capturing() bool { return false }
 
 // ShortHelp implements kit.Screen.
-func (m *Screen) ShortHelp() []key.Binding { return []key.Binding{m.env.Keys.Nav.Refresh} }
+func (m *Screen) ShortHelp() []key.Binding {
+	return []key.Binding{m.env.Keys.Catalog.Callers, m.env.Keys.Nav.Refresh}
+}
 
 // FullHelp implements kit.Screen.
 func (m *Screen) FullHelp() [][]key.Binding { return Help(m.env.Keys) }
 
 // Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Catalog.Callers, k.Nav.Refresh}}
 }
 
 func (m *Screen) page() int { return max(min(len(m.list.Rows()), (m.height-2)/2), 1) }
@@ -72,8 +74,28 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		_, cmd := m.list.Loaded(msg.Seq, msg.UDFs, msg.Err)
 		return m, cmd
 	}
-	cmd, _ := m.list.Update(msg, m.width)
+	cmd, handled := m.list.Update(msg, m.width)
+	if kp, ok := msg.(tea.KeyPressMsg); ok && !handled && key.Matches(kp, m.env.Keys.Catalog.Callers) {
+		return m, m.openCallers()
+	}
 	return m, cmd
+}
+
+// openCallers opens the jobs table on the jobs that call the cursor's
+// function, as the registry said at the last load.
+func (m *Screen) openCallers() tea.Cmd {
+	u, ok := m.list.Selected()
+	if !ok {
+		return nil
+	}
+	if len(u.Jobs) == 0 {
+		return kit.Flash(kit.FlashInfo, "no job calls "+u.Name)
+	}
+	ids := make([]string, len(u.Jobs))
+	for i, j := range u.Jobs {
+		ids[i] = j.JobID
+	}
+	return kit.Send(kit.OpenJobsMsg{Label: "calling " + u.Name, IDs: ids})
 }
 
 // View implements kit.Screen.

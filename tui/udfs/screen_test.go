@@ -72,3 +72,48 @@ func TestUDFsCursorFollowsItsFunctionAcrossAReload(t *testing.T) {
 	h.MustShow("4 functions", "aaa_first")
 	h.MustShow("geohash · scala com.acme.geo.GeoHash")
 }
+
+// TestUDFRowOpensTheJobsThatCallIt: enter on a function opens the jobs
+// table narrowed to the jobs whose SQL calls it, on every cluster though
+// the table was scoped to one; esc gives the whole table back. A
+// function no job calls says so and opens nothing.
+func TestUDFRowOpensTheJobsThatCallIt(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 140, 40, tui.Options{})
+	h.Press(":")
+	h.Type("jobs @prod")
+	h.Press("enter", ":")
+	h.Type("udfs")
+	h.Press("enter", "enter")
+	if h.Top() != h.App.Table() {
+		t.Fatalf("enter on mask_pan opened %q", h.Top().Title())
+	}
+	if h.App.Jobs() != 2 {
+		t.Fatalf("the table shows %d jobs, want the 2 that call mask_pan:\n%s", h.App.Jobs(), h.Screen())
+	}
+	h.MustShow("Jobs calling mask_pan", "orders-enrich", "sessionize")
+	h.MustNotShow("payments-dedup", "geo-enrich")
+	h.Press("esc")
+	if h.App.Jobs() != 10 {
+		t.Errorf("esc left %d jobs, want all 10", h.App.Jobs())
+	}
+	h.MustNotShow("calling mask_pan")
+
+	h.Press(":")
+	h.Type("udfs")
+	h.Press("enter", "G", "enter")
+	if _, ok := h.Top().(*udfs.Screen); !ok {
+		t.Fatalf("enter on a function no job calls opened %q", h.Top().Title())
+	}
+	if got := h.Flash(); got != "no job calls score" {
+		t.Errorf("flash %q", got)
+	}
+}
+
+func TestGoldenUDFCallers(t *testing.T) {
+	apptest.GoldenFrame(t, "udf_callers", nil, tui.Options{}, func(h *tuitest.Harness) {
+		h.Press(":")
+		h.Type("udfs")
+		h.Press("enter", "enter")
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 )
 
 // The admin API lives under /sim/ on every RM listener. It is not YARN: it
@@ -21,6 +22,7 @@ import (
 //	POST /sim/jobs/{id}/fail[?transient=true]   the same, by Flink job id
 //	PUT  /sim/jobs/{id}/diagnosis        Diagnosis JSON (durations in ns)
 //	PUT  /sim/jobs/{id}/graph            Graph JSON
+//	PUT  /sim/nodes/{n}                  NodeHealth JSON: a NodeManager's state and health report
 type admin struct {
 	c *Cluster // the admin API is the Go API over HTTP
 }
@@ -99,6 +101,23 @@ func (ad *admin) routes(mux *http.ServeMux) {
 			return
 		}
 		act(func(id string, _ bool) error { return c.SetJobGraph(id, g) })(w, r)
+	})
+	mux.HandleFunc("PUT /sim/nodes/{n}", func(w http.ResponseWriter, r *http.Request) {
+		var h NodeHealth
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&h); err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		n, err := strconv.Atoi(r.PathValue("n"))
+		if err != nil {
+			adminError(w, errors.Join(ErrInvalid, err))
+			return
+		}
+		act(func(string, bool) error {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return c.yarn.setNodeState(n, h, c.clock.Now())
+		})(w, r)
 	})
 }
 

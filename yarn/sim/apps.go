@@ -47,8 +47,9 @@ const (
 // deregistration, final states). Applications start and stop JobManagers
 // and hand their jobs to the Flink side. It is guarded by the cluster lock.
 type yarnApps struct {
-	user   string // the user of applications that name none
-	nodes  int    // NodeManagers
+	user   string             // the user of applications that name none
+	nodes  int                // NodeManagers
+	health map[int]nodeStatus // the nodes told not to be RUNNING (nodes.go)
 	rng    *rand.Rand
 	byID   map[string]*app
 	order  []*app // by submission

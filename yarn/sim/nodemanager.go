@@ -102,11 +102,8 @@ func (n *nodeLogs) findContainer(id string, now time.Time) (*container, int, str
 		return nil, http.StatusNotFound, "container with id, " + id + ", not found"
 	}
 	at := a.attempts[attempt-1]
-	c := &container{id: id, a: a, attempt: attempt, n: num, node: at.node, start: a.logStart(attempt),
+	c := &container{id: id, a: a, attempt: attempt, n: num, node: n.yarn.containerNode(a, at, num), start: a.logStart(attempt),
 		live: a.state == yarnRunning && attempt == len(a.attempts) && (num == 1 || num <= a.containers())}
-	if num > 1 {
-		c.node = int(noise(a.seed, uint64(num*31+attempt))*float64(n.yarn.nodes)) % n.yarn.nodes
-	}
 	return c, 0, ""
 }
 

@@ -110,6 +110,8 @@ func (api *rmAPI) handler(rm *rmServer) http.Handler {
 	mux.HandleFunc("GET /ws/v1/cluster/info", api.info(rm))
 	mux.HandleFunc("GET /ws/v1/cluster/metrics", api.metrics)
 	mux.HandleFunc("GET /ws/v1/cluster/scheduler", api.scheduler)
+	mux.HandleFunc("GET /ws/v1/cluster/nodes", api.nodes)
+	mux.HandleFunc("GET /ws/v1/cluster/nodes/{id}", api.node)
 	mux.HandleFunc("GET /ws/v1/cluster/apps", api.listApps(rm))
 	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}", api.getApp(rm))
 	mux.HandleFunc("GET /ws/v1/cluster/apps/{id}/appattempts", api.attempts)
@@ -240,7 +242,7 @@ func (api *rmAPI) attempts(w http.ResponseWriter, r *http.Request) {
 	}
 	var out []attemptJSON
 	for _, at := range a.attempts {
-		nodeID, httpAddr := api.nodeHost(at.node)
+		nodeID, httpAddr := api.nodeHost(api.yarn.place(at.node))
 		out = append(out, attemptJSON{ID: at.n, NodeID: nodeID, NodeHTTPAddress: httpAddr,
 			LogsLink:    "http://" + httpAddr + "/node/containerlogs/" + at.container + "/" + a.user,
 			ContainerID: at.container, StartTime: at.start.UnixMilli(), AppAttemptState: at.state})

@@ -115,7 +115,7 @@ func (api *rmAPI) renderApp(a *app, rmURL string, clusterID int64, now time.Time
 		j.TrackingURL = rmURL + "/proxy/" + a.id + "/"
 	}
 	if at := a.current(); at != nil && at.state != "SCHEDULED" {
-		_, httpAddr := api.nodeHost(at.node)
+		_, httpAddr := api.nodeHost(api.yarn.place(at.node))
 		j.AMHostHTTPAddress = httpAddr
 		j.AMContainerLogs = "http://" + httpAddr + "/node/containerlogs/" + at.container + "/" + a.user
 		if a.state == yarnRunning {
@@ -130,7 +130,7 @@ func (api *rmAPI) renderApp(a *app, rmURL string, clusterID int64, now time.Time
 		j.AllocatedMB, j.AllocatedVCores, j.RunningContainers = -1, -1, -1
 	} else {
 		j.AllocatedMB, j.AllocatedVCores, j.RunningContainers = mb, int64(n), n
-		total := float64(api.yarn.nodes * nodeMB)
+		total := float64(api.yarn.capacityMB())
 		j.ClusterUsagePercentage = round1(float64(mb) / total * 100)
 		j.QueueUsagePercentage = round1(float64(mb) / (total * queueShare(a.queue)) * 100)
 	}

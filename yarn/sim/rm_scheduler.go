@@ -42,8 +42,14 @@ type clusterMetrics struct {
 func (api *rmAPI) metrics(w http.ResponseWriter, r *http.Request) {
 	api.mu.Lock()
 	now := api.clock.Now()
-	m := clusterMetrics{TotalNodes: api.yarn.nodes, ActiveNodes: api.yarn.nodes,
-		TotalMB: int64(api.yarn.nodes) * nodeMB, TotalVirtualCores: int64(api.yarn.nodes) * nodeVCores}
+	// Active counts the nodes in the scheduler (a decommissioning one
+	// still runs containers); the others are counted by their state, and
+	// only the active ones' resources make the cluster's total.
+	byState := api.yarn.nodeCounts()
+	m := clusterMetrics{TotalNodes: api.yarn.nodes, ActiveNodes: byState[NodeRunning] + byState[NodeDecommissioning],
+		LostNodes: byState[NodeLost], UnhealthyNodes: byState[NodeUnhealthy], DecommissioningNodes: byState[NodeDecommissioning],
+		DecommissionedNodes: byState[NodeDecommissioned], RebootedNodes: byState[NodeRebooted], ShutdownNodes: byState[NodeShutdown],
+		TotalMB: api.yarn.capacityMB(), TotalVirtualCores: int64(api.yarn.usableNodes()) * nodeVCores}
 	for _, a := range api.yarn.order {
 		api.yarn.advance(a, now)
 		m.AppsSubmitted++
@@ -227,7 +233,7 @@ func (api *rmAPI) scheduler(w http.ResponseWriter, r *http.Request) {
 		u.containers += a.containers()
 		u.mb += a.allocatedMB()
 	}
-	total := float64(api.yarn.nodes * nodeMB)
+	total := float64(api.yarn.capacityMB())
 	api.mu.Unlock()
 
 	var build func(d *queueDef, path string, absCap, absMax float64) (queueJSON, queueUse)

@@ -69,6 +69,10 @@ type Options struct {
 	// Queries, when set, runs the SELECTs of tables that gateway sessions
 	// submit (QueryEngine); without it only SELECTs of constants answer.
 	Queries QueryEngine
+	// Nodes are NodeManagers that are not RUNNING from the start, by index
+	// (0 to NodeCount()-1): their state and health report. PUT
+	// /sim/nodes/{n} changes a node while the cluster runs.
+	Nodes map[int]NodeHealth
 	// LenientRestore lets jobs restore from paths the simulator never
 	// produced; by default such a restore fails like a missing file would.
 	LenientRestore bool
@@ -168,8 +172,13 @@ func New(o Options) (*Cluster, error) {
 
 	// The simulation: applications and jobs call each other (an app's
 	// JobManager starts its jobs, a job that ends deregisters its app).
-	c.yarn = &yarnApps{user: o.User, nodes: 20 + o.Apps/4, rng: rng, byID: map[string]*app{},
+	c.yarn = &yarnApps{user: o.User, nodes: o.NodeCount(), rng: rng, byID: map[string]*app{},
 		events: c.events, ha: c.ha, faults: c.faults}
+	for n, h := range o.Nodes {
+		if err := c.yarn.setNodeState(n, h, c.clock.Now()); err != nil {
+			return nil, fmt.Errorf("new simulated cluster: %w", err)
+		}
+	}
 	c.flink = &flinkJobs{interval: o.CheckpointInterval, rng: rng, byID: map[string]*job{},
 		points: pointStore{byPath: map[string]*checkpoint{}, lenient: o.LenientRestore}, events: c.events, yarn: c.yarn}
 	c.yarn.flink = c.flink

@@ -48,6 +48,7 @@ type Fake struct {
 	overviews map[string]api.ClusterOverview
 	protected map[string]bool
 	Viewer    bool
+	Role      model.Role // WhoAmI's role when set (and not Viewer); else admin
 	delay     time.Duration
 	fail      error
 	calls     []string
@@ -60,6 +61,8 @@ type Fake struct {
 	// GatewayVersion is the Flink release every cluster's SQL Gateway
 	// says it runs; default 2.1.0, as the simulator's.
 	GatewayVersion string
+	// Nodes are each cluster's YARN nodes, as ClusterNodes lists them (fake_nodes.go).
+	Nodes map[string][]api.ClusterNode
 }
 
 var _ api.Service = (*Fake)(nil)

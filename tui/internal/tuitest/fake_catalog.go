@@ -46,6 +46,9 @@ func (p *catalogPart) Table(ctx context.Context, r api.TableRef) (api.TableDetai
 // PutTable stores a new version.
 func (p *catalogPart) PutTable(ctx context.Context, r api.PutTableRequest) (api.TableChange, error) {
 	p.f.record("PutTable %s %s", r.Cluster, r.Name)
+	if err := p.f.wait(ctx); err != nil {
+		return api.TableChange{}, err
+	}
 	p.f.Mu.Lock()
 	defer p.f.Mu.Unlock()
 	if p.Catalog == nil {
@@ -98,16 +101,62 @@ func (p *catalogPart) Vars(ctx context.Context, cluster string) ([]model.Variabl
 	return out, nil
 }
 
-// SetVar echoes the variable.
+// SetVar stores the variable in place of the one of its cluster and
+// name, as core does: a secret without a value, by the fake's user.
 func (p *catalogPart) SetVar(ctx context.Context, v model.Variable) (model.Variable, error) {
-	p.f.record("SetVar %s", v.Name)
+	p.f.record("SetVar %s %s %s", orStar(v.Cluster), v.Name, v.Shown())
+	if err := p.f.wait(ctx); err != nil {
+		return model.Variable{}, err
+	}
+	if v.Secret() {
+		v.Value = ""
+	}
+	v.Author, v.UpdatedAt = "ops", p.f.now
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	p.Variables = slices.DeleteFunc(p.Variables, func(o model.Variable) bool { return o.Cluster == v.Cluster && o.Name == v.Name })
+	p.Variables = append(p.Variables, v)
 	return v, nil
 }
 
-// RemoveVar records the call.
+// RemoveVar removes the variable of (Cluster, Name).
 func (p *catalogPart) RemoveVar(ctx context.Context, r api.VarRef) error {
-	p.f.record("RemoveVar %s", r.Name)
+	p.f.record("RemoveVar %s %s", orStar(r.Cluster), r.Name)
+	if err := p.f.wait(ctx); err != nil {
+		return err
+	}
+	p.f.Mu.Lock()
+	defer p.f.Mu.Unlock()
+	n := len(p.Variables)
+	p.Variables = slices.DeleteFunc(p.Variables, func(o model.Variable) bool { return o.Cluster == r.Cluster && o.Name == r.Name })
+	if len(p.Variables) == n {
+		return fmt.Errorf("remove variable %s: %w", r.Name, model.ErrNotFound)
+	}
 	return nil
+}
+
+func orStar(cluster string) string {
+	if cluster == "" {
+		return "*"
+	}
+	return cluster
+}
+
+// FixtureVars are the variables of the fixture's clusters: plain ones of
+// every cluster, one prod overrides, and secrets of each kind. The
+// secret from env carries a value it should not (a service that leaked
+// one): the TUI must mask it all the same.
+func FixtureVars() []model.Variable {
+	at := func(d time.Duration) time.Time { return Now.Add(-d) }
+	return []model.Variable{
+		{Name: "kafka", Value: "kafka-1.acme:9092,kafka-2.acme:9092", Author: "ana", UpdatedAt: at(30 * time.Hour)},
+		{Cluster: "prod", Name: "kafka", Value: "kafka-prod-1.acme:9092,kafka-prod-2.acme:9092", Author: "ana", UpdatedAt: at(26 * time.Hour)},
+		{Name: "rows", Value: "1000", Author: "bo", UpdatedAt: at(3 * time.Hour)},
+		{Cluster: "prod", Name: "users_password", SecretEnv: "PROD_USERS_PASS", Value: "hunter2-leaked", Author: "ana", UpdatedAt: at(5 * time.Hour)},
+		{Cluster: "prod", Name: "sink_token", SecretFile: "/etc/palink/sink_token", Author: "bo", UpdatedAt: at(40 * time.Minute)},
+		{Cluster: "prod", Name: "vault_pw", SecretCmd: "vault kv get -field=password -token=s.XyZ secret/db", Author: "ana", UpdatedAt: at(10 * time.Minute)},
+		{Cluster: "staging", Name: "rows", Value: "10", Author: "bo", UpdatedAt: at(time.Hour)},
+	}
 }
 
 // SetTables replaces a cluster's catalog tables.

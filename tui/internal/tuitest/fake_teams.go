@@ -31,12 +31,16 @@ func (f *Fake) Grant(ctx context.Context, r api.GrantRequest) (model.Team, error
 	return model.Team{}, model.ErrNotFound
 }
 
-// WhoAmI implements api.Service: an admin, or a viewer when f.Viewer.
+// WhoAmI implements api.Service: an admin, or a viewer when f.Viewer, or
+// f.Role when set.
 func (f *Fake) WhoAmI(ctx context.Context) (api.Identity, error) {
 	f.record("WhoAmI")
 	role := model.Admin
-	if f.Viewer {
+	switch {
+	case f.Viewer:
 		role = model.Viewer
+	case f.Role != model.NoRole:
+		role = f.Role
 	}
 	return api.Identity{User: "fake", Role: role, Teams: []api.TeamRole{}, ReadOnly: f.Viewer}, f.wait(ctx)
 }

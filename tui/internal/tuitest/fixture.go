@@ -166,6 +166,7 @@ func NewFixture() *Fake {
 	}
 	f.logPart, f.metricsPart, f.specPart, f.catalogPart = &logPart{f}, &metricsPart{f}, &specPart{f}, &catalogPart{f: f}
 	f.udfPart = &udfPart{f: f, UDFList: fixtureUDFs(ago)}
+	f.Nodes = fixtureNodes(ago)
 	f.ProjectList = []model.Project{
 		{Name: "payments-dedup", Repo: "git@git.acme:stream/payments-dedup.git", Ref: "main", Build: "mvn -B -q package -DskipTests", Artifact: "target/dedup-*.jar"},
 		{Name: "fraud-model", Repo: "https://git.acme/ml/fraud.git", Ref: "release", Build: "gradle shadowJar", Artifact: "build/libs/*-all.jar"},
