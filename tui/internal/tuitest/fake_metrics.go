@@ -23,9 +23,9 @@ type fakeMetrics struct {
 	MetricsCalls int
 	// Histories are what SubtaskHistory answers, by "<job id>/<vertex
 	// id>"; a vertex of the fixture without one gets a made-up history.
-	Histories map[string]api.SubtaskHistory
-	alerts       []model.Alert
-	alertsCalls  int
+	Histories   map[string]api.SubtaskHistory
+	alerts      []model.Alert
+	alertsCalls int
 	// undos are the alerts as they were before their last acknowledgement
 	// or silence, by key, for ActOnAlert's Undo.
 	undos map[string]fakeUndo
