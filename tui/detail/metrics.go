@@ -68,7 +68,7 @@ func (t *metricsTab) Title() string   { return "Metrics" }
 func (t *metricsTab) Capturing() bool { return false }
 
 func (t *metricsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.Keys.Detail.MetricsWindow}
+	return []key.Binding{t.env.Keys.Detail.MetricsWindow, t.env.Keys.Open.MetricBrowser}
 }
 
 // shown loads the series when the tab comes on screen.
@@ -267,29 +267,25 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 		{title: "busy (worst vertex)", label: fmtPercent, ceil: 0.1, points: series(func(x api.MetricPoint) float64 { return x.Busy }), line: line},
 		{title: "consumer lag (records)", label: kit.Rate, ceil: 10, points: series(func(x api.MetricPoint) float64 { return x.Lag }), line: st.ChartAlert},
 	}
-	cols := 1
-	if w >= 100 {
-		cols = 2
-	}
-	chartW := (w - 1) / cols
 	chartH := kit.Clamp((h-len(out))/2, 6, 12)
-	for i := 0; i < len(charts); i += cols {
-		row := make([][]string, 0, cols)
-		for c := 0; c < cols && i+c < len(charts); c++ {
-			ch := charts[i+c]
-			ch.from, ch.to = from, v.now
-			row = append(row, renderChart(st, ch, chartW, chartH))
+	out = append(out, chartGrid(st, charts, from, v.now, w, chartH)...)
+
+	// The metrics people added from the metric browser (M), after
+	// palink's own.
+	if len(s.Charts) > 0 {
+		added := make([]chartSpec, 0, len(s.Charts))
+		for _, c := range s.Charts {
+			key := c.Key()
+			added = append(added, chartSpec{title: kit.ChartTitle(c), label: kit.Compact, line: line,
+				points: series(func(x api.MetricPoint) float64 {
+					if v, ok := x.Charts[key]; ok {
+						return v
+					}
+					return -1
+				})})
 		}
-		for r := 0; r < chartH; r++ {
-			var b strings.Builder
-			for c, lines := range row {
-				if c > 0 {
-					b.WriteString(" ")
-				}
-				b.WriteString(kit.Fit(lines[r], chartW))
-			}
-			out = append(out, b.String())
-		}
+		out = append(out, "", " "+st.Section.Render("Added from the metric browser")+st.Dim.Render(" · M lists what Flink exposes; d there removes a chart"))
+		out = append(out, chartGrid(st, added, from, v.now, w, chartH)...)
 	}
 
 	if len(s.Vertices) > 0 {
@@ -308,6 +304,36 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 			wm := unknownOr(x.WatermarkDelay >= 0, func() string { return kit.Duration(x.WatermarkDelay) })
 			out = append(out, fmt.Sprintf("  %-40s %4d %9s %9s %6s %s %10s", kit.Truncate(name, 40), x.Parallelism, kit.Rate(x.RecordsIn),
 				kit.Rate(x.RecordsOut), fmtPercent(x.Busy), bpStyle(st, x.Backpressure).Render(fmt.Sprintf("%6s", fmtPercent(x.Backpressure))), wm))
+		}
+	}
+	return out
+}
+
+// chartGrid draws charts two side by side on a wide terminal (100 cells
+// and more), else one under the other, each chartH lines high.
+func chartGrid(st *kit.Styles, charts []chartSpec, from, to time.Time, w, chartH int) []string {
+	cols := 1
+	if w >= 100 {
+		cols = 2
+	}
+	chartW := (w - 1) / cols
+	var out []string
+	for i := 0; i < len(charts); i += cols {
+		row := make([][]string, 0, cols)
+		for c := 0; c < cols && i+c < len(charts); c++ {
+			ch := charts[i+c]
+			ch.from, ch.to = from, to
+			row = append(row, renderChart(st, ch, chartW, chartH))
+		}
+		for r := 0; r < chartH; r++ {
+			var b strings.Builder
+			for c, lines := range row {
+				if c > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(kit.Fit(lines[r], chartW))
+			}
+			out = append(out, b.String())
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
@@ -87,5 +88,20 @@ func TestGoldenMetricsHour(t *testing.T) {
 		h.F.Metrics.Series = map[string]api.MetricsSeries{"j001": s}
 		h.OpenDetail("orders-enrich")
 		h.Press("m", "t")
+	})
+}
+
+// The metrics added from the metric browser are charted under palink's
+// own, titled with what they are of.
+func TestGoldenMetricsAdded(t *testing.T) {
+	goldenFrame(t, "detail_metrics_added", func(h *tuitest.Harness) {
+		h.F.Jobs[0].Charts = []model.MetricChart{
+			{Scope: model.MetricScopeJob, Metric: "numberOfFailedCheckpoints"},
+			{Scope: model.MetricScopeVertex, VertexID: tuitest.LookupVertex, VertexName: "LookupJoin[3]", Metric: "busyTimeMsPerSecond", Agg: model.AggMax},
+			{Scope: model.MetricScopeTaskManager, TaskManager: "container_e01_1732000000000_0042_01_000003", Metric: "Status.JVM.Memory.Heap.Used"},
+		}
+		h.OpenDetail("orders-enrich")
+		h.Press("m", "G")
+		h.MustShow("Status.JVM.Memory.Heap.Used")
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -27,14 +28,54 @@ var fixtureTaskMetrics = []string{"backPressuredTimeMsPerSecond", "busyTimeMsPer
 var fixtureTMMetrics = []string{"Status.JVM.CPU.Load", "Status.JVM.GarbageCollector.G1_Young_Generation.Count",
 	"Status.JVM.Memory.Heap.Max", "Status.JVM.Memory.Heap.Used", "Status.JVM.Threads.Count"}
 
-// fixtureValue is a metric's made-up value: a number from its name and
-// subtask.
+// fixtureValues are what Flink would answer for the fixture's metrics, a
+// subtask's of the lookup join (its subtask 2 hot), its job's (76 hours
+// up, 22 failed checkpoints) and its TaskManagers'.
+var fixtureValues = map[string]float64{
+	"backPressuredTimeMsPerSecond": 0, "busyTimeMsPerSecond": 550, "idleTimeMsPerSecond": 450,
+	"currentInputWatermark": float64(Now.Add(-4300 * time.Millisecond).UnixMilli()),
+	"numBytesInPerSecond": 2400 * 118, "numRecordsIn": 3_100_000, "numRecordsInPerSecond": 2400,
+	"numRecordsOut": 3_098_000, "numRecordsOutPerSecond": 2395,
+
+	"downtime": 0, "fullRestarts": 0, "lastCheckpointDuration": 1200, "lastCheckpointSize": 38 << 20, "numRestarts": 0,
+	"numberOfCompletedCheckpoints": 8790, "numberOfFailedCheckpoints": 22, "restartingTime": 0, "uptime": 76 * 3600 * 1000,
+
+	"Status.JVM.CPU.Load": 0.42, "Status.JVM.GarbageCollector.G1_Young_Generation.Count": 1520,
+	"Status.JVM.Memory.Heap.Max": 1.5 * (1 << 30), "Status.JVM.Memory.Heap.Used": 1.1 * (1 << 30), "Status.JVM.Threads.Count": 84,
+}
+
+// fixtureValue is a metric's value: of a subtask ("2.busyTimeMsPerSecond"),
+// its share (subtask 2 takes three times the records and is 97% busy), or
+// the metric's own.
 func fixtureValue(name string) float64 {
-	h := 0
-	for _, r := range name {
-		h = (h*31 + int(r)) % 9973
+	sub, base, ok := model.SubtaskMetric(name)
+	v := fixtureValues[base]
+	if !ok {
+		return v
 	}
-	return float64(h%900+100) * 1.5
+	switch {
+	case sub == 2 && base == "busyTimeMsPerSecond":
+		return 970
+	case sub == 2 && base == "idleTimeMsPerSecond":
+		return 30
+	case sub == 2 && strings.HasPrefix(base, "num"):
+		return math.Round(v * 3.2)
+	case strings.HasPrefix(base, "num"):
+		return math.Round(v * (1 + 0.025*float64(sub)))
+	}
+	return v
+}
+
+// fixtureAggregates are a vertex metric's aggregates over its subtasks.
+func fixtureAggregates(name string, parallelism int) api.MetricAggregates {
+	a := api.MetricAggregates{Min: math.Inf(1), Max: math.Inf(-1)}
+	for s := range parallelism {
+		v := fixtureValue(strconv.Itoa(s) + "." + name)
+		a.Sum += v
+		a.Min, a.Max = math.Min(a.Min, v), math.Max(a.Max, v)
+	}
+	a.Avg = a.Sum / float64(max(parallelism, 1))
+	return a
 }
 
 // FlinkMetrics implements api.Service.
@@ -93,11 +134,11 @@ func (p *metricsPart) FlinkMetrics(ctx context.Context, r api.FlinkMetricsReques
 			continue
 		}
 		m := all[k]
-		v := fixtureValue(n)
 		if _, _, sub := model.SubtaskMetric(n); r.Scope == model.MetricScopeVertex && !sub {
-			m.Agg = &api.MetricAggregates{Sum: 4 * v, Max: 1.6 * v, Min: 0.6 * v, Avg: v}
+			a := fixtureAggregates(n, out.Parallelism)
+			m.Agg = &a
 		} else {
-			m.Value = strconv.FormatFloat(v, 'f', -1, 64)
+			m.Value = strconv.FormatFloat(fixtureValue(n), 'f', -1, 64)
 		}
 		out.Metrics = append(out.Metrics, m)
 	}

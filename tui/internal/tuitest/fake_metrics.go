@@ -166,7 +166,11 @@ func FixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 			if p.Charts == nil {
 				p.Charts = map[string]float64{}
 			}
-			p.Charts[c.Key()] = fixtureValue(c.Metric) * (1 + 0.2*math.Sin(2*math.Pi*(x+float64(k)/5)))
+			v := fixtureValue(c.Metric)
+			if c.Agg != "" {
+				v = fixtureAggregates(c.Metric, 4).Of(c.Agg)
+			}
+			p.Charts[c.Key()] = v * (1 + 0.05*math.Sin(2*math.Pi*(x+float64(k)/5)))
 		}
 		s.Recent = append(s.Recent, p)
 	}
