@@ -69,7 +69,9 @@ func loadHistoryCmd(c kit.Call[Service], jobID, jobName, id, name string, seq in
 	what := fmt.Sprintf("history of the subtasks of %s in %s", kit.VertexShort(name), jobName)
 	return kit.Get(c, what, func(ctx context.Context) (api.SubtaskHistory, error) {
 		return c.Service.SubtaskHistory(ctx, api.VertexRequest{JobRef: jobID, VertexID: id})
-	}, func(h api.SubtaskHistory, err error) tea.Msg { return historyLoadedMsg{jobID: jobID, id: id, seq: seq, h: h, err: err} })
+	}, func(h api.SubtaskHistory, err error) tea.Msg {
+		return historyLoadedMsg{jobID: jobID, id: id, seq: seq, h: h, err: err}
+	})
 }
 
 // vertexLoadedMsg is the answer of loadVertexCmd.

@@ -34,7 +34,7 @@ var fixtureTMMetrics = []string{"Status.JVM.CPU.Load", "Status.JVM.GarbageCollec
 var fixtureValues = map[string]float64{
 	"backPressuredTimeMsPerSecond": 0, "busyTimeMsPerSecond": 550, "idleTimeMsPerSecond": 450,
 	"currentInputWatermark": float64(Now.Add(-4300 * time.Millisecond).UnixMilli()),
-	"numBytesInPerSecond": 2400 * 118, "numRecordsIn": 3_100_000, "numRecordsInPerSecond": 2400,
+	"numBytesInPerSecond":   2400 * 118, "numRecordsIn": 3_100_000, "numRecordsInPerSecond": 2400,
 	"numRecordsOut": 3_098_000, "numRecordsOutPerSecond": 2395,
 
 	"downtime": 0, "fullRestarts": 0, "lastCheckpointDuration": 1200, "lastCheckpointSize": 38 << 20, "numRestarts": 0,
