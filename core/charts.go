@@ -11,10 +11,15 @@ import (
 	"github.com/palink/palink/store"
 )
 
+// charts is Local's part for the metric browser and the vertex view: the
+// charts people add to jobs' Metrics tabs, and the subtasks' history.
+type charts struct{ l *Local }
+
 // ChartMetric implements api.Service: the job's record keeps its charts,
 // so that they outlive this process and every palink on the store shows
 // them; the observer reads them from there at each round (observe).
-func (l *Local) ChartMetric(ctx context.Context, r api.ChartRequest) ([]model.MetricChart, error) {
+func (ch charts) ChartMetric(ctx context.Context, r api.ChartRequest) ([]model.MetricChart, error) {
+	l := ch.l
 	if l.readOnly {
 		return nil, api.ReadOnly("chart a metric")
 	}
@@ -98,6 +103,6 @@ func chartName(c model.MetricChart) string {
 }
 
 // SubtaskHistory implements api.Service.
-func (l *Local) SubtaskHistory(ctx context.Context, r api.VertexRequest) (api.SubtaskHistory, error) {
-	return l.obs.SubtaskHistory(ctx, r)
+func (ch charts) SubtaskHistory(ctx context.Context, r api.VertexRequest) (api.SubtaskHistory, error) {
+	return ch.l.obs.SubtaskHistory(ctx, r)
 }
