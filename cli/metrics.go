@@ -207,4 +207,3 @@ func printCharts(w io.Writer, cs []model.MetricChart) error {
 	}
 	return tw.Flush()
 }
-
