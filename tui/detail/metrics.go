@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,6 +118,11 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		c := msg.Change
 		if c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == d.job.ID && c.Job.Figures.At.After(t.loadedFor) && t.onScreen() {
 			t.loadedFor = c.Job.Figures.At
+			return t, t.load(d.job.ID)
+		}
+		// A chart added or removed (here, or on another palink): the
+		// series says which to draw.
+		if c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == d.job.ID && t.series != nil && !sameCharts(c.Job.Charts, t.series.Charts) {
 			return t, t.load(d.job.ID)
 		}
 	case tea.KeyPressMsg:
@@ -337,6 +343,11 @@ func chartGrid(st *kit.Styles, charts []chartSpec, from, to time.Time, w, chartH
 		}
 	}
 	return out
+}
+
+// sameCharts reports two lists of the same charts, in the same order.
+func sameCharts(a, b []model.MetricChart) bool {
+	return slices.EqualFunc(a, b, func(x, y model.MetricChart) bool { return x.Key() == y.Key() })
 }
 
 // bpStyle colours backpressure by Flink's levels: high is an alarm.

@@ -105,3 +105,26 @@ func TestGoldenMetricsAdded(t *testing.T) {
 		h.MustShow("Status.JVM.Memory.Heap.Used")
 	})
 }
+
+// A chart added to the job (from the browser, or by another palink on
+// the store) reloads the tab at once, without waiting for new figures.
+func TestMetricsTabFollowsTheJobsCharts(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("m")
+	calls := f.Metrics.MetricsCalls
+	orders := f.Jobs[0]
+	orders.Charts = []model.MetricChart{{Scope: model.MetricScopeJob, Metric: "numberOfFailedCheckpoints"}}
+	f.Jobs[0].Charts = orders.Charts
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if f.Metrics.MetricsCalls != calls+1 {
+		t.Fatalf("a new chart made %d JobMetrics calls, want 1", f.Metrics.MetricsCalls-calls)
+	}
+	h.Press("G")
+	h.MustShow("Added from the metric browser", "numberOfFailedCheckpoints")
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if f.Metrics.MetricsCalls != calls+1 {
+		t.Fatal("the same charts reloaded the tab")
+	}
+}
