@@ -234,7 +234,6 @@ func (b *Browser) rowsOf(all []api.FlinkMetric, charts []model.MetricChart) []ro
 			out = append(out, row{m: api.FlinkMetric{Name: c.Metric, Subtask: sub}})
 			continue
 		}
-		c := c
 		out = append(out, row{other: &c})
 	}
 	return out
