@@ -444,7 +444,7 @@ func (b *Browser) lines(w, h int) []string {
 	to := min(from+page, len(rows))
 	views := make([]cellView, len(rows))
 	for i := from; i < to; i++ {
-		views[i] = b.view(rows[i])
+		views[i] = b.view(rows[i], w < 100)
 	}
 	out := columns.Lines(st, views, b.list.Cursor(), from, to, w)
 	for len(out) < h-1 {
@@ -485,8 +485,9 @@ type cellView struct {
 }
 
 // view is what a row shows: ● and the aggregations of its charts, its
-// name, its value (the aggregates of a vertex's metric).
-func (b *Browser) view(r row) cellView {
+// name, its value (the aggregates of a vertex's metric; short, the one
+// a chart would take).
+func (b *Browser) view(r row, short bool) cellView {
 	v := cellView{name: r.name()}
 	var marks []string
 	for _, c := range b.chartsOf(r) {
@@ -505,6 +506,8 @@ func (b *Browser) view(r row) cellView {
 		v.value = "…"
 	case !ok:
 		v.value = kit.NoValue
+	case m.Agg != nil && short:
+		v.value = b.agg + " " + kit.Compact(m.Agg.Of(b.agg))
 	case m.Agg != nil:
 		a := *m.Agg
 		v.value = fmt.Sprintf("sum %s · max %s · min %s · avg %s", kit.Compact(a.Sum), kit.Compact(a.Max), kit.Compact(a.Min), kit.Compact(a.Avg))
