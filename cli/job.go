@@ -20,6 +20,7 @@ func newJobCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "job", Short: "Create, inspect and act on one job"}
 	cmd.AddCommand(newJobCreateCmd(g), newJobShowCmd(g), newJobHistoryCmd(g), newJobEditCmd(g), newJobSavepointsCmd(g))
 	cmd.AddCommand(diagnoseCmds(g)...)
+	cmd.AddCommand(newJobMetricsCmd(g), newJobChartCmd(g))
 	for _, k := range []model.CommandKind{model.CmdSubmit, model.CmdPause, model.CmdKill, model.CmdRestart, model.CmdSavepoint, model.CmdResubmit} {
 		cmd.AddCommand(newActionCmd(g, k))
 	}

@@ -72,7 +72,10 @@ var outputs = map[string]any{
 	// The diagnostic commands (cli/diagnose.go); job checkpoints writes
 	// job_checkpoint when given a checkpoint, taskmanagers writes
 	// taskmanager when given a TaskManager.
-	"job_graph":          api.JobGraph{},
+	"job_graph": api.JobGraph{},
+	// The metric browser's (cli/metrics.go).
+	"job_metrics":        api.FlinkMetricList{},
+	"job_chart":          []model.MetricChart{},
 	"job_vertices":       []api.VertexDetail{},
 	"job_checkpoints":    api.CheckpointsView{},
 	"job_checkpoint":     api.CheckpointDetail{},

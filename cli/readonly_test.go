@@ -78,6 +78,8 @@ var roExamples = map[string]roExample{
 	"palink job exceptions": {args: job("walk")},
 	"palink job flamegraph": {args: func(f *roFixture) []string { return []string{"walk", f.vertex, "--wait", "0s"} }},
 	"palink job graph":      {args: job("walk")},
+	"palink job metrics":    {args: job("walk")},
+	"palink job chart":      {args: job("walk", "uptime")},
 	"palink job history":    {args: job("walk")},
 	"palink job kill":       {args: job("walk-kill", "--yes", "--wait")},
 	"palink job pause":      {args: job("walk-pause", "--wait")},

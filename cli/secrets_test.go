@@ -95,6 +95,8 @@ func secretReads(sqlFile, goneFile, debugFile, dataFile, outDir, refusedFile str
 		"palink job history":        {runs: both("job", "history")},
 		"palink job config":         {runs: both("job", "config")},
 		"palink job graph":          {runs: [][]string{{"job", "graph", "plant-sql"}}},
+		"palink job metrics":        {runs: [][]string{{"job", "metrics", "plant-sql"}, {"job", "metrics", "plant-sql", "--vertex", "0", "--get", "numRecordsOutPerSecond,0.numRecordsOut"}}},
+		"palink job chart":          {runs: both("job", "chart")},
 		"palink job vertices":       {runs: [][]string{{"job", "vertices", "plant-sql"}}},
 		"palink job checkpoints":    {runs: [][]string{{"job", "checkpoints", "plant-sql"}, {"job", "checkpoints", "plant-sql", "{checkpoint}"}}},
 		"palink job exceptions":     {runs: both("job", "exceptions")},

@@ -110,6 +110,7 @@ type Local struct {
 	planner                                  // SQL on a cluster's gateway: FlinkVersion, Explain
 	tenants                                  // the teams and the audit log: Teams, AddTeam, Grant, WhoAmI, Audit, Tenancy
 	nodeLister                               // a cluster's YARN nodes: ClusterNodes
+	charts                                   // the metric browser's charts and the vertex view's history: ChartMetric, SubtaskHistory
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -181,6 +182,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
 	l.bulkAdopter = bulkAdopter{l}
+	l.charts = charts{l}
 	l.syncOpts = syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
 		Interval: o.SyncInterval, Concurrency: o.SyncConcurrency, NoJitter: o.NoJitter, Policy: o.Restart,

@@ -124,6 +124,9 @@ type Job struct {
 	// CrashLoop is set while the job's recent runs restored from one
 	// point and failed the same way (core/decide.CrashLoop).
 	CrashLoop *CrashLoop `json:",omitempty"`
+	// Charts are the Flink metrics people added to the job's Metrics tab,
+	// in the order added (at most MaxMetricCharts).
+	Charts []MetricChart `json:",omitempty"`
 
 	StartedAt time.Time // when the current application started running
 	CreatedAt time.Time

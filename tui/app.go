@@ -23,6 +23,7 @@ import (
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
+	"github.com/palink/palink/tui/metrics"
 )
 
 // Model is the root of the TUI: it owns the terminal size, the global keys,
@@ -357,6 +358,8 @@ func (m *Model) route(msg tea.Msg) (tea.Cmd, bool) {
 		return m.push(logview.NewText(m.env, msg.JobID, msg.JobName, msg.Title, msg.Text)), true
 	case kit.OpenDiagMsg:
 		return m.push(diagnose.Open(m.env, msg)), true
+	case kit.OpenMetricsMsg:
+		return m.push(metrics.New(m.env, msg)), true
 	case kit.OpenEditorMsg:
 		return m.openEditor(msg.Job), true
 	case kit.OpenVersionsMsg:

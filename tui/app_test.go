@@ -245,7 +245,7 @@ func TestPackageArrows(t *testing.T) {
 		"kit/flame": {"kit"},
 		"sqlview":   {"kit"},
 	}
-	for _, feature := range []string{"alerts", "cluster", "commands", "create", "detail", "diagnose", "editor", "jobs", "logview", "projects", "tables", "udfs", "vars"} {
+	for _, feature := range []string{"alerts", "cluster", "commands", "create", "detail", "diagnose", "editor", "jobs", "logview", "metrics", "projects", "tables", "udfs", "vars"} {
 		allowed[feature] = []string{"kit", "kit/dag", "kit/flame", "sqlview"}
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -13,7 +13,7 @@
 // sends the root to open another (kit.OpenDetailMsg, kit.PushMsg, …). The
 // screens are feature packages that import kit and never each other nor
 // this package: jobs, detail, diagnose, editor (with sqlview), logview,
-// commands, cluster, alerts, projects, tables, create. The root imports them all; nothing imports the
+// commands, cluster, alerts, projects, tables, create, metrics (the metric browser). The root imports them all; nothing imports the
 // root but the CLI.
 //
 // The root wires one api.Service into the Env; each screen package names

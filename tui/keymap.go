@@ -16,6 +16,7 @@ import (
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 	"github.com/palink/palink/tui/logview"
+	"github.com/palink/palink/tui/metrics"
 	"github.com/palink/palink/tui/projects"
 	"github.com/palink/palink/tui/tables"
 	"github.com/palink/palink/tui/udfs"
@@ -59,6 +60,7 @@ func KeymapMarkdown(readOnly bool) string {
 		{"Checkpoint (enter on a Flink checkpoint)", diagnose.CheckpointHelp(k)},
 		{"TaskManager (enter on a TaskManager or a subtask)", diagnose.TaskManagerHelp(k)},
 		{"Flame graph (`f` on the graph or a vertex)", diagnose.FlameHelp(k)},
+		{"Metric browser (`M` on a job, a vertex or a TaskManager)", metrics.Help(k)},
 		{"Log viewer (`l` opens a job's Logs tab, enter a log)", logview.Help(k)},
 		{"SQL editor (`e`, `:sql NAME`)", editor.Help(k)},
 		{"SQL versions (ctrl+o in the editor)", editor.VersionsHelp(k)},

@@ -14,6 +14,7 @@ import (
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/alerts"
 	"github.com/palink/palink/tui/detail"
+	"github.com/palink/palink/tui/diagnose"
 	"github.com/palink/palink/tui/jobs"
 	"github.com/palink/palink/tui/kit"
 )
@@ -63,9 +64,20 @@ func setInterestCmd(c kit.Call[appService], r api.InterestRequest) tea.Cmd {
 }
 
 // interestOf is what is on screen now: the topmost jobs table or job
-// detail of the stack (a help or text screen over them keeps theirs).
+// detail of the stack (a help or text screen over them keeps theirs), and
+// the vertex view when it is on top (its subtasks are sampled while it
+// shows them; help over it keeps them).
 func interestOf(stack []kit.Screen, client string) api.InterestRequest {
 	r := api.InterestRequest{Client: client}
+	for i := len(stack) - 1; i >= 0; i-- {
+		if _, help := stack[i].(*helpScreen); help {
+			continue
+		}
+		if v, ok := stack[i].(*diagnose.Vertex); ok {
+			r.Vertex = v.OnScreen()
+		}
+		break
+	}
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch s := stack[i].(type) {
 		case *detail.Screen:
@@ -80,7 +92,7 @@ func interestOf(stack []kit.Screen, client string) api.InterestRequest {
 }
 
 func sameInterest(a, b api.InterestRequest) bool {
-	return a.Detail == b.Detail && slices.Equal(a.Jobs, b.Jobs)
+	return a.Detail == b.Detail && a.Vertex == b.Vertex && slices.Equal(a.Jobs, b.Jobs)
 }
 
 // declare sends the interest of the stack when it changed (scroll, filter,
@@ -95,7 +107,7 @@ func (o *observeState) declare(e *kit.Env, stack []kit.Screen) tea.Cmd {
 	if !changed && !due {
 		return nil
 	}
-	if !o.declared && len(r.Jobs) == 0 && r.Detail == "" {
+	if !o.declared && len(r.Jobs) == 0 && r.Detail == "" && r.Vertex.IsZero() {
 		return nil // nothing on screen yet, nothing declared yet
 	}
 	o.sent, o.sentAt, o.declared, o.inFlight = r, e.Now, true, true

@@ -33,6 +33,13 @@ func TestEveryViewFitsEverySize(t *testing.T) {
 		{"create", func(h *harness) { h.Press("n") }},
 		{"log viewer", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("l", "enter") }},
 		{"kill dialog", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("ctrl+k") }},
+		{"metric browser", func(h *harness) { h.SelectJob("orders-enrich"); h.Press("M") }},
+		{"vertex · metric browser", func(h *harness) {
+			h.OpenDetail("orders-enrich")
+			h.Press("shift+tab", "shift+tab", "enter")
+			h.Press("M")
+		}},
+		{"vertex", func(h *harness) { h.OpenDetail("orders-enrich"); h.Press("shift+tab", "shift+tab", "enter") }},
 	}
 	for _, v := range views {
 		for _, sz := range [][2]int{{40, 8}, {50, 15}, {60, 20}, {70, 22}, {80, 24}, {100, 30}, {120, 40}, {160, 50}} {

@@ -57,6 +57,15 @@ func (c *Flink) SubtaskMetricValues(ctx context.Context, jobID, vertexID string,
 	return v, err
 }
 
+// TaskManagerMetrics returns the named metrics of one TaskManager
+// (GET /taskmanagers/:id/metrics: Status.JVM.*, Status.Shuffle.*, …), or
+// with no names the available ones.
+func (c *Flink) TaskManagerMetrics(ctx context.Context, taskManagerID string, names ...string) ([]Metric, error) {
+	var v []Metric
+	_, err := c.get(ctx, "taskmanagers/"+pathEscape(taskManagerID)+"/metrics", metricQuery(names), "TaskManager metrics", &v)
+	return v, err
+}
+
 // CheckpointDetails returns one checkpoint with its per-vertex figures
 // (GET /jobs/:id/checkpoints/details/:cid).
 func (c *Flink) CheckpointDetails(ctx context.Context, jobID string, checkpointID int64) (Checkpoint, error) {

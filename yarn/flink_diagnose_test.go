@@ -28,6 +28,7 @@ func TestFlinkDiagnosticReadsDecodeSpecShapes(t *testing.T) {
 	px.json("GET", jp+"/vertices/"+lookupVertex+"/subtasks/1/metrics", 200, `[{"id":"numRecordsInPerSecond","value":"12.5"}]`)
 	px.json("GET", jp+"/checkpoints/details/42/subtasks/"+lookupVertex, 200, fixture(t, "flink_checkpoint_subtasks.json"))
 	px.json("GET", proxy+"/taskmanagers/"+tmID, 200, fixture(t, "flink_taskmanager_details.json"))
+	px.json("GET", proxy+"/taskmanagers/"+tmID+"/metrics", 200, `[{"id":"Status.JVM.Memory.Heap.Used","value":"301989888"}]`)
 	px.json("GET", proxy+"/jobmanager/config", 200, fixture(t, "flink_jobmanager_config.json"))
 	px.json("GET", jp+"/config", 200, fixture(t, "flink_job_config.json"))
 	c := newFlink(t, px.URL()+proxy+"/", "", fastOpts())
@@ -81,6 +82,14 @@ func TestFlinkDiagnosticReadsDecodeSpecShapes(t *testing.T) {
 	if tm.Host() != "host-7.example.com" || tm.Metrics.HeapUsed != 301989888 || len(tm.Metrics.GarbageCollectors) != 2 ||
 		tm.Metrics.GarbageCollectors[0].Count != 1520 || tm.AllocatedSlots[0].JobID != jobID || tm.SlotsNumber != 2 {
 		t.Fatalf("TaskManager: %+v", tm)
+	}
+
+	tmm, err := c.TaskManagerMetrics(ctx, tmID, "Status.JVM.Memory.Heap.Used", "Status.JVM.CPU.Load")
+	if err != nil || len(tmm) != 1 || tmm[0].Value != "301989888" {
+		t.Fatalf("TaskManager metrics: %+v %v", tmm, err)
+	}
+	if q := px.lastQuery("GET", proxy+"/taskmanagers/"+tmID+"/metrics"); q != "get=Status.JVM.Memory.Heap.Used%2CStatus.JVM.CPU.Load" {
+		t.Errorf("TaskManager metrics query %q", q)
 	}
 
 	conf, err := c.JobManagerConfig(ctx)

@@ -119,6 +119,21 @@ func (c *Client) JobMetrics(ctx context.Context, a0 string) (api.MetricsSeries, 
 	return do[string, api.MetricsSeries](ctx, c.w, "JobMetrics", a0)
 }
 
+// FlinkMetrics implements api.Service over the socket.
+func (c *Client) FlinkMetrics(ctx context.Context, a0 api.FlinkMetricsRequest) (api.FlinkMetricList, error) {
+	return do[api.FlinkMetricsRequest, api.FlinkMetricList](ctx, c.w, "FlinkMetrics", a0)
+}
+
+// ChartMetric implements api.Service over the socket.
+func (c *Client) ChartMetric(ctx context.Context, a0 api.ChartRequest) ([]model.MetricChart, error) {
+	return do[api.ChartRequest, []model.MetricChart](ctx, c.w, "ChartMetric", a0)
+}
+
+// SubtaskHistory implements api.Service over the socket.
+func (c *Client) SubtaskHistory(ctx context.Context, a0 api.VertexRequest) (api.SubtaskHistory, error) {
+	return do[api.VertexRequest, api.SubtaskHistory](ctx, c.w, "SubtaskHistory", a0)
+}
+
 // Alerts implements api.Service over the socket.
 func (c *Client) Alerts(ctx context.Context, a0 api.AlertFilter) ([]model.Alert, error) {
 	return do[api.AlertFilter, []model.Alert](ctx, c.w, "Alerts", a0)
@@ -367,6 +382,15 @@ var generated = map[string]method{
 	})},
 	"JobMetrics": {run: call(func(ctx context.Context, h *session, a string) (api.MetricsSeries, error) {
 		return h.svc.JobMetrics(ctx, a)
+	})},
+	"FlinkMetrics": {run: call(func(ctx context.Context, h *session, a api.FlinkMetricsRequest) (api.FlinkMetricList, error) {
+		return h.svc.FlinkMetrics(ctx, a)
+	})},
+	"ChartMetric": {run: call(func(ctx context.Context, h *session, a api.ChartRequest) ([]model.MetricChart, error) {
+		return h.svc.ChartMetric(ctx, a)
+	})},
+	"SubtaskHistory": {run: call(func(ctx context.Context, h *session, a api.VertexRequest) (api.SubtaskHistory, error) {
+		return h.svc.SubtaskHistory(ctx, a)
 	})},
 	"Alerts": {run: call(func(ctx context.Context, h *session, a api.AlertFilter) ([]model.Alert, error) {
 		return h.svc.Alerts(ctx, a)

@@ -181,6 +181,18 @@ var examples = map[string]example{
 		_, err := s.JobMetrics(ctx, "walk")
 		return err
 	},
+	"FlinkMetrics": func(ctx context.Context, s api.Service, f *walkFixture) error {
+		_, err := s.FlinkMetrics(ctx, api.FlinkMetricsRequest{JobRef: "walk", Scope: model.MetricScopeVertex, VertexID: f.vertex})
+		return err
+	},
+	"ChartMetric": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.ChartMetric(ctx, api.ChartRequest{JobRef: "walk", Chart: model.MetricChart{Scope: model.MetricScopeJob, Metric: "uptime"}})
+		return err
+	},
+	"SubtaskHistory": func(ctx context.Context, s api.Service, f *walkFixture) error {
+		_, err := s.SubtaskHistory(ctx, api.VertexRequest{JobRef: "walk", VertexID: f.vertex})
+		return err
+	},
 	"Alerts": func(ctx context.Context, s api.Service, _ *walkFixture) error {
 		_, err := s.Alerts(ctx, api.AlertFilter{})
 		return err

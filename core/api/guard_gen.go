@@ -239,6 +239,34 @@ func (g *guarded) JobMetrics(ctx context.Context, ref string) (r0 MetricsSeries,
 	return
 }
 
+// FlinkMetrics implements Service for the guarded caller.
+func (g *guarded) FlinkMetrics(ctx context.Context, r FlinkMetricsRequest) (r0 FlinkMetricList, r1 error) {
+	if r1 = g.refuse(ctx, "FlinkMetrics", onJob(r.JobRef)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.FlinkMetrics(ctx, r)
+	return
+}
+
+// ChartMetric implements Service for the guarded caller.
+func (g *guarded) ChartMetric(ctx context.Context, r ChartRequest) (r0 []model.MetricChart, r1 error) {
+	if r1 = g.refuse(ctx, "ChartMetric", onJob(r.JobRef)); r1 != nil {
+		return
+	}
+	r.Issuer = g.c.User
+	r0, r1 = g.s.ChartMetric(ctx, r)
+	return
+}
+
+// SubtaskHistory implements Service for the guarded caller.
+func (g *guarded) SubtaskHistory(ctx context.Context, r VertexRequest) (r0 SubtaskHistory, r1 error) {
+	if r1 = g.refuse(ctx, "SubtaskHistory", onJob(r.JobRef)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.SubtaskHistory(ctx, r)
+	return
+}
+
 // Alerts implements Service for the guarded caller.
 func (g *guarded) Alerts(ctx context.Context, f AlertFilter) (r0 []model.Alert, r1 error) {
 	if r1 = g.refuse(ctx, "Alerts", on(ScopeList)); r1 != nil {

@@ -25,6 +25,26 @@ type MetricsService interface {
 	// nobody showed recently has none.
 	//palink:api role=viewer on=job(ref)
 	JobMetrics(ctx context.Context, ref string) (MetricsSeries, error)
+	// FlinkMetrics is what Flink exposes of a job (r.Scope), one of its
+	// vertices (each subtask's metrics, and the same aggregated over the
+	// subtasks) or a TaskManager of its cluster: without r.Get, the names
+	// of every metric (one request); with it, the values of those named
+	// (a request per hundred names).
+	//palink:api role=viewer on=job(r.JobRef)
+	FlinkMetrics(ctx context.Context, r FlinkMetricsRequest) (FlinkMetricList, error)
+	// ChartMetric adds a Flink metric to the charts of a job's Metrics tab,
+	// or takes one away (r.Remove), and returns the job's charts. The job
+	// keeps them (model.Job.Charts), so every palink sharing the store
+	// charts them; JobMetrics has their series while a client shows the
+	// job in depth.
+	//palink:api role=operator writes what="chart a metric" caller=Issuer on=job(r.JobRef)
+	ChartMetric(ctx context.Context, r ChartRequest) ([]model.MetricChart, error)
+	// SubtaskHistory is the backpressure and watermark delay of a vertex's
+	// subtasks over the last minutes, sampled every collection interval
+	// while a client shows the vertex (InterestRequest.Vertex), for the
+	// subtasks it shows. A vertex nobody showed recently has none.
+	//palink:api role=viewer on=job(r.JobRef)
+	SubtaskHistory(ctx context.Context, r VertexRequest) (SubtaskHistory, error)
 	// Alerts lists alerts, firing ones first, newest first within each state.
 	//palink:api role=viewer on=list
 	Alerts(ctx context.Context, f AlertFilter) ([]model.Alert, error)
@@ -73,6 +93,124 @@ type InterestRequest struct {
 	Jobs []string
 	// Detail is the id of the job it shows in depth, if any.
 	Detail string
+	// Vertex is the vertex it shows subtask by subtask, if any.
+	Vertex VertexInterest `json:",omitzero"`
+}
+
+// VertexInterest is a vertex a client shows subtask by subtask, and which
+// of its subtasks are on screen: their backpressure and watermarks are
+// sampled every collection interval (SubtaskHistory).
+type VertexInterest struct {
+	JobID, VertexID string
+	// From and To bound the subtasks on screen by index, [From, To).
+	From, To int
+}
+
+// IsZero reports no vertex.
+func (v VertexInterest) IsZero() bool { return v.VertexID == "" }
+
+// FlinkMetricsRequest asks what Flink exposes of a job, a vertex or a
+// TaskManager (FlinkMetrics).
+type FlinkMetricsRequest struct {
+	JobRef string
+	// Scope is model.MetricScopeJob, MetricScopeVertex (VertexID) or
+	// MetricScopeTaskManager (TaskManager).
+	Scope       model.MetricScope
+	VertexID    string
+	TaskManager string
+	// Get names the metrics whose values to read, as the list names them;
+	// empty lists every name, without values.
+	Get []string
+}
+
+// FlinkMetricList is what Flink exposes of a job, a vertex or a
+// TaskManager.
+type FlinkMetricList struct {
+	JobID       string
+	Scope       model.MetricScope
+	VertexID    string
+	VertexName  string
+	Parallelism int // the vertex's
+	TaskManager string
+	FetchedAt   time.Time
+	// Metrics are every metric, by name (a list), or those asked for that
+	// Flink answered (Get). A vertex's come twice: aggregated over its
+	// subtasks ("numRecordsIn"), then each subtask's ("0.numRecordsIn").
+	Metrics []FlinkMetric
+	// Charts are the job's charts (model.Job.Charts), to mark the metrics
+	// charted already.
+	Charts []model.MetricChart `json:",omitempty"`
+	Notes  []string            `json:",omitempty"`
+}
+
+// FlinkMetric is one metric as Flink names it, with its value when read.
+type FlinkMetric struct {
+	// Name is the name Flink lists: "numRestarts", "2.numRecordsIn" (a
+	// vertex's subtask 2), "numRecordsIn" (a vertex's, aggregated).
+	Name string
+	// Subtask is the subtask of a subtask's metric; -1 for any other.
+	Subtask int
+	// Value is the value Flink sends, as it sends it, of a job's, a
+	// subtask's or a TaskManager's metric; empty when not read.
+	Value string `json:",omitempty"`
+	// Agg are a vertex metric's aggregates over its subtasks, when read.
+	Agg *MetricAggregates `json:",omitempty"`
+}
+
+// MetricAggregates are a vertex metric over its subtasks.
+type MetricAggregates struct {
+	Sum, Max, Min, Avg float64
+}
+
+// Of is the aggregate named agg (model.AggSum, …).
+func (a MetricAggregates) Of(agg string) float64 {
+	switch agg {
+	case model.AggMax:
+		return a.Max
+	case model.AggMin:
+		return a.Min
+	case model.AggAvg:
+		return a.Avg
+	}
+	return a.Sum
+}
+
+// ChartRequest adds a chart to a job's Metrics tab, or removes it.
+type ChartRequest struct {
+	JobRef string
+	Chart  model.MetricChart
+	// Remove takes the chart of Chart's key away instead.
+	Remove bool
+	// Issuer is who asks (the agent sets it from its socket).
+	Issuer string
+}
+
+// SubtaskHistory is a vertex's subtasks over the last minutes.
+type SubtaskHistory struct {
+	JobID, VertexID string
+	// Interval is the sampling step.
+	Interval time.Duration
+	// Subtasks are the subtasks sampled, by index.
+	Subtasks []SubtaskSeries
+	// LastError says why the latest sampling failed, if it did.
+	LastError string `json:",omitempty"`
+}
+
+// SubtaskSeries is one subtask's samples, oldest first.
+type SubtaskSeries struct {
+	Index   int
+	Samples []SubtaskSample
+}
+
+// SubtaskSample is one subtask at one instant. A figure Flink did not
+// report is Unknown.
+type SubtaskSample struct {
+	At time.Time
+	// Backpressure is the share of time it was backpressured (0..1).
+	Backpressure float64
+	// WatermarkDelay is the JobManager's now minus its input watermark;
+	// Unknown for a source and before the first watermark.
+	WatermarkDelay time.Duration
 }
 
 // AlertFilter narrows Alerts. Zero fields select everything.
@@ -99,6 +237,9 @@ type MetricsSeries struct {
 	// LastError says why the latest collection failed, if it did.
 	LastError   string
 	LastErrorAt time.Time
+	// Charts are the Flink metrics people added to the job's Metrics tab
+	// (model.Job.Charts); the points' Charts hold their values.
+	Charts []model.MetricChart `json:",omitempty"`
 }
 
 // Latest is the newest point (zero when there is none).
@@ -136,6 +277,10 @@ type MetricPoint struct {
 	FailedInARow       int
 	// Restarts is Flink's numRestarts of the current Flink job.
 	Restarts int64
+	// Charts are the values of the job's charts (model.Job.Charts) by
+	// their Key, when the job was measured in depth; a chart without a
+	// value here was not reported.
+	Charts map[string]float64 `json:",omitempty"`
 }
 
 // Unknown marks a MetricPoint field that Flink did not report.

@@ -80,6 +80,7 @@ type Observer struct {
 type clientInterest struct {
 	jobs   []string
 	detail string
+	vertex api.VertexInterest
 	until  time.Time
 }
 
@@ -92,6 +93,9 @@ type jobMetrics struct {
 	// lagNames are the source vertices' lag metric names, listed once per
 	// Flink job (vertex id → names).
 	lagNames map[string][]string
+	// history is the subtasks of the vertices clients show subtask by
+	// subtask, over the last minutes (vertex id → history; subtasks.go).
+	history map[string]*subtaskHistory
 
 	latest      api.MetricPoint
 	collectedAt time.Time // of latest
@@ -153,11 +157,11 @@ func (o *Observer) SetInterest(ctx context.Context, r api.InterestRequest) error
 	now := o.now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(r.Jobs) == 0 && r.Detail == "" {
+	if len(r.Jobs) == 0 && r.Detail == "" && r.Vertex.IsZero() {
 		delete(o.clients, r.Client)
 		return nil
 	}
-	o.clients[r.Client] = clientInterest{jobs: slices.Clone(r.Jobs), detail: r.Detail, until: now.Add(o.ttl)}
+	o.clients[r.Client] = clientInterest{jobs: slices.Clone(r.Jobs), detail: r.Detail, vertex: r.Vertex, until: now.Add(o.ttl)}
 	return nil
 }
 
@@ -168,7 +172,7 @@ func (o *Observer) JobMetrics(ctx context.Context, ref string) (api.MetricsSerie
 		return api.MetricsSeries{}, fmt.Errorf("metrics of %s: %w", ref, err)
 	}
 	now := o.now()
-	out := api.MetricsSeries{JobID: j.ID, Interval: o.interval}
+	out := api.MetricsSeries{JobID: j.ID, Interval: o.interval, Charts: slices.Clone(j.Charts)}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	jm := o.jobs[j.ID]
@@ -202,12 +206,15 @@ type collectTarget struct {
 	job   model.Job
 	shown bool
 	depth bool // a client shows it in depth
+	// subtasks are the vertices a client shows subtask by subtask, with
+	// the subtasks on screen.
+	subtasks map[string][]int
 }
 
 // dueTargets lists the jobs to measure now: the ones clients show, and
 // those that metric alert rules watch whose last measure is an alerts
 // interval old. Expired interests are dropped here.
-func (o *Observer) dueTargets(now time.Time) (shown []string, depth map[string]bool, watched []model.Job) {
+func (o *Observer) dueTargets(now time.Time) (shown []string, depth map[string]bool, vertices map[string]map[string][]int, watched []model.Job) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	seen := map[string]bool{}
@@ -220,7 +227,7 @@ func (o *Observer) dueTargets(now time.Time) (shown []string, depth map[string]b
 		if c.detail != "" {
 			depth[c.detail] = true
 		}
-		for _, j := range append([]string{c.detail}, c.jobs...) {
+		for _, j := range append([]string{c.detail, c.vertex.JobID}, c.jobs...) {
 			if j != "" && !seen[j] {
 				seen[j] = true
 				shown = append(shown, j)
@@ -228,8 +235,9 @@ func (o *Observer) dueTargets(now time.Time) (shown []string, depth map[string]b
 		}
 	}
 	sort.Strings(shown)
+	vertices = vertexWants(o.clients)
 	if !o.al.watchesMetrics() {
-		return shown, depth, nil
+		return shown, depth, vertices, nil
 	}
 	for id, j := range o.known {
 		if seen[id] || !measurable(j) || !o.al.watchesMetricsOf(j) {
@@ -243,7 +251,7 @@ func (o *Observer) dueTargets(now time.Time) (shown []string, depth map[string]b
 		watched = append(watched, j)
 	}
 	sort.Slice(watched, func(a, b int) bool { return watched[a].ID < watched[b].ID })
-	return shown, depth, watched
+	return shown, depth, vertices, watched
 }
 
 // measurable: a running Flink job whose JobManager palink knows.
@@ -259,7 +267,7 @@ func (o *Observer) collectOnce(ctx context.Context, judge bool) (CollectStats, e
 	start := time.Now()
 	now := o.now()
 	var stats CollectStats
-	shownIDs, depth, watched := o.dueTargets(now)
+	shownIDs, depth, vertices, watched := o.dueTargets(now)
 	if !judge {
 		watched = nil // only the rules need them
 	}
@@ -274,7 +282,7 @@ func (o *Observer) collectOnce(ctx context.Context, judge bool) (CollectStats, e
 				if err != nil {
 					return err
 				}
-				targets = append(targets, collectTarget{job: j, shown: true, depth: depth[id]})
+				targets = append(targets, collectTarget{job: j, shown: true, depth: depth[id], subtasks: vertices[id]})
 			}
 			return nil
 		})
@@ -314,7 +322,7 @@ func (o *Observer) collectOnce(ctx context.Context, judge bool) (CollectStats, e
 			defer func() { <-sem }()
 			jctx, cancel := context.WithTimeout(ctx, max(2*o.interval, 10*time.Second))
 			defer cancel()
-			m, err := o.measure(jctx, cl, j, o.lagNamesOf(j), t.depth)
+			m, err := o.measure(jctx, cl, j, measureWant{lagNames: o.lagNamesOf(j), depth: t.depth, charts: j.Charts, subtasks: t.subtasks})
 			requests.Add(int64(m.calls))
 			measured.Add(1)
 			if err != nil {
@@ -356,7 +364,7 @@ func (o *Observer) record(j model.Job, shown bool, m measurement, err error, now
 	}
 	if jm.flinkJobID != j.FlinkJobID {
 		// A new Flink job (a redeploy): its counters start again.
-		jm.flinkJobID, jm.lagNames = j.FlinkJobID, nil
+		jm.flinkJobID, jm.lagNames, jm.history = j.FlinkJobID, nil, nil
 		jm.lastRestarts, jm.failedBase, jm.lastCompleted, jm.streak, jm.ckSeen = api.Unknown, 0, 0, 0, false
 	}
 	jm.triedAt = now
@@ -368,6 +376,7 @@ func (o *Observer) record(j model.Job, shown bool, m measurement, err error, now
 		return
 	}
 	jm.lastErr = ""
+	jm.keepSubtasks(m.subtasks, m.subtaskErrs, o.interval, now)
 	if jm.lagNames == nil {
 		jm.lagNames = map[string][]string{}
 	}
@@ -413,6 +422,7 @@ func (o *Observer) prune(now time.Time) {
 		if jm.series != nil && now.Sub(jm.shownAt) > hourSpan {
 			jm.series, jm.vertices = nil, nil
 		}
+		jm.pruneSubtasks(now)
 		if now.Sub(jm.collectedAt) > hourSpan && now.Sub(jm.lastErrAt) > hourSpan {
 			delete(o.jobs, id)
 			continue

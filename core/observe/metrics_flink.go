@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,24 @@ type measurement struct {
 	completed, failed int64
 	checkpointsOK     bool
 	calls             int
+	// subtasks are the vertices' subtask samples read (vertex id →
+	// samples), subtaskErrs why a vertex's could not be.
+	subtasks    map[string][]subtaskReading
+	subtaskErrs map[string]string
+}
+
+// measureWant is what a round asks of a job beyond its headline figures.
+type measureWant struct {
+	// lagNames are the lag metric names found earlier, so that they are
+	// listed once per Flink job.
+	lagNames map[string][]string
+	// depth: a client shows the job in depth (the cluster overview, and
+	// the job's charts).
+	depth  bool
+	charts []model.MetricChart
+	// subtasks are the vertices a client shows subtask by subtask, with
+	// the subtasks on screen.
+	subtasks map[string][]int
 }
 
 // jobApplication rebuilds the job's YARN application from what state sync
@@ -58,10 +77,15 @@ func jobApplication(j model.Job) yarn.Application {
 // vertices, plan, the JobManager's clock), the checkpoint statistics, the
 // restart count, and per vertex the aggregated task metrics; in depth (the
 // job a detail view shows), also the cluster overview (TaskManagers and
-// slots). known holds the lag metric names found earlier, so they are
-// listed once per Flink job.
-func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Job, known map[string][]string, depth bool) (measurement, error) {
+// slots) and the metrics the job's charts name; for a vertex a client
+// shows subtask by subtask, the subtasks' backpressure and watermarks.
+func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Job, want measureWant) (measurement, error) {
 	var m measurement
+	known, depth := want.lagNames, want.depth
+	charts := want.charts
+	if !depth {
+		charts = nil
+	}
 	f, err := cl.Flink(jobApplication(j))
 	if err != nil {
 		return m, fmt.Errorf("measure %s: %w", j.Name, err)
@@ -79,6 +103,9 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		jmNow = time.UnixMilli(det.Now)
 	}
 	p := api.MetricPoint{At: o.now(), WatermarkDelay: api.Unknown, Lag: api.Unknown, CheckpointAge: api.Unknown, Restarts: api.Unknown}
+	if len(charts) > 0 {
+		p.Charts = map[string]float64{}
+	}
 
 	m.calls++
 	if cps, err := f.Checkpoints(ctx, j.FlinkJobID); err == nil {
@@ -97,10 +124,20 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 	}
 
 	m.calls++
-	if ms, err := f.JobMetrics(ctx, j.FlinkJobID, mRestarts); err == nil {
+	jobCharts := chartsOf(charts, model.MetricScopeJob, "")
+	jobNames := []string{mRestarts}
+	for _, c := range jobCharts {
+		jobNames = withName(jobNames, c.Metric)
+	}
+	if ms, err := f.JobMetrics(ctx, j.FlinkJobID, jobNames...); err == nil {
 		for _, x := range ms {
 			if n, err := strconv.ParseInt(x.Value, 10, 64); x.ID == mRestarts && err == nil {
 				p.Restarts = n
+			}
+			for _, c := range jobCharts {
+				if v, ok := chartValue(x.Value); ok && c.Metric == x.ID {
+					p.Charts[c.Key()] = v
+				}
 			}
 		}
 	} else if ctx.Err() != nil {
@@ -115,6 +152,9 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		} else if ctx.Err() != nil {
 			return m, fmt.Errorf("measure %s: %w", j.Name, err)
 		}
+	}
+	if err := o.measureTaskManagerCharts(ctx, f, charts, &m, p.Charts); err != nil {
+		return m, fmt.Errorf("measure %s: %w", j.Name, err)
 	}
 
 	if det.State != yarn.JobRunning {
@@ -140,8 +180,16 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 			m.lagNames[v.ID] = lag
 			names = append(append([]string(nil), names...), lag...)
 		}
+		vcharts := chartsOf(charts, model.MetricScopeVertex, v.ID)
+		aggs := []string{"sum", "max", "min"}
+		for _, c := range vcharts {
+			if c.Agg != "" {
+				names = withName(slices.Clip(names), c.Metric)
+				aggs = withName(aggs, c.Agg)
+			}
+		}
 		m.calls++
-		agg, err := f.SubtaskMetrics(ctx, j.FlinkJobID, v.ID, names, []string{"sum", "max", "min"})
+		agg, err := f.SubtaskMetrics(ctx, j.FlinkJobID, v.ID, names, aggs)
 		if err != nil {
 			return m, fmt.Errorf("measure %s: metrics of %s: %w", j.Name, v.Name, err)
 		}
@@ -167,8 +215,16 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 			case strings.HasSuffix(a.ID, "records-lag-max"):
 				lagMax = append(lagMax, finite(a.Max))
 			}
+			for _, c := range vcharts {
+				if v, ok := aggValue(a, c.Agg); ok && c.Agg != "" && c.Metric == a.ID {
+					p.Charts[c.Key()] = v
+				}
+			}
 		}
 		m.vertices = append(m.vertices, vm)
+	}
+	if err := o.measureSubtasks(ctx, f, j.FlinkJobID, det, p.At, jmNow, charts, want.subtasks, &m, p.Charts); err != nil {
+		return m, fmt.Errorf("measure %s: %w", j.Name, err)
 	}
 	p.RecordsIn, p.RecordsOut = 0, 0
 	for _, vm := range m.vertices {

@@ -122,13 +122,16 @@ func (s *series) spark(since time.Time) []float64 {
 
 // bucket folds the points of one minute into one: rates are averaged, the
 // figures that alert (backpressure, busy time, watermark delay, lag) keep
-// their worst, and the checkpoint and restart figures their latest.
+// their worst, the checkpoint and restart figures their latest, and the
+// charts' values are averaged over the points that have them.
 type bucket struct {
 	start         time.Time
 	n             int
 	in, out       float64
 	worst, latest api.MetricPoint
 	known         bool // worst holds a point
+	charts        map[string]float64
+	chartN        map[string]int
 }
 
 func (b *bucket) add(p api.MetricPoint) {
@@ -136,6 +139,13 @@ func (b *bucket) add(p api.MetricPoint) {
 	b.in += p.RecordsIn
 	b.out += p.RecordsOut
 	b.latest = p
+	for k, v := range p.Charts {
+		if b.charts == nil {
+			b.charts, b.chartN = map[string]float64{}, map[string]int{}
+		}
+		b.charts[k] += v
+		b.chartN[k]++
+	}
 	if !b.known {
 		b.worst, b.known = p, true
 		return
@@ -154,5 +164,12 @@ func (b *bucket) point() api.MetricPoint {
 	p.RecordsIn, p.RecordsOut = b.in/float64(b.n), b.out/float64(b.n)
 	p.Backpressure, p.BackpressureVertex = b.worst.Backpressure, b.worst.BackpressureVertex
 	p.Busy, p.WatermarkDelay, p.Lag = b.worst.Busy, b.worst.WatermarkDelay, b.worst.Lag
+	p.Charts = nil
+	if len(b.charts) > 0 {
+		p.Charts = make(map[string]float64, len(b.charts))
+		for k, sum := range b.charts {
+			p.Charts[k] = sum / float64(b.chartN[k])
+		}
+	}
 	return p
 }

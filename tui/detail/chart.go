@@ -135,7 +135,8 @@ func renderChart(st *kit.Styles, c chartSpec, cw, ch int) []string {
 	if !known && len(c.points) > 0 {
 		now = st.Dim.Render("not reported")
 	}
-	title := " " + st.Section.Render(c.title)
+	// The value now stays whole; a long title gives way.
+	title := " " + st.Section.Render(kit.Truncate(c.title, max(cw-kit.Width(now)-3, 1)))
 	out = append(out, kit.Fit(title+strings.Repeat(" ", max(cw-kit.Width(title)-kit.Width(now)-1, 1))+now, cw))
 	for r := 0; r < rows; r++ {
 		axis := "┤"

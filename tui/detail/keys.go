@@ -18,13 +18,13 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		append(k.Nav.Bindings(), k.Detail.Restore, k.Detail.Fold, k.Detail.OpenLog),
 		{k.Detail.NextTab, k.Detail.PrevTab, k.Open.Describe, k.Open.RawJSON, k.Nav.Refresh},
 		k.Action.Bindings(),
-		{k.Open.EditSQL, k.Editor.Versions, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions},
+		{k.Open.EditSQL, k.Editor.Versions, k.Open.Metrics, k.Open.MetricBrowser, k.Open.Logs, k.Open.Exceptions},
 	}
 }
 
 // MetricsHelp is the Metrics tab's keys, for the keymap (docs/keys.md).
 func MetricsHelp(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{{k.Detail.MetricsWindow, k.Nav.Up, k.Nav.Down}}
+	return [][]key.Binding{{k.Detail.MetricsWindow, k.Open.MetricBrowser, k.Nav.Up, k.Nav.Down}}
 }
 
 // GraphHelp is the Graph tab's keys, for the keymap (docs/keys.md).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +69,7 @@ func (t *metricsTab) Title() string   { return "Metrics" }
 func (t *metricsTab) Capturing() bool { return false }
 
 func (t *metricsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.env.Keys.Detail.MetricsWindow}
+	return []key.Binding{t.env.Keys.Detail.MetricsWindow, t.env.Keys.Open.MetricBrowser}
 }
 
 // shown loads the series when the tab comes on screen.
@@ -117,6 +118,11 @@ func (t *metricsTab) Update(msg tea.Msg, d *jobData) (detailTab, tea.Cmd) {
 		c := msg.Change
 		if c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == d.job.ID && c.Job.Figures.At.After(t.loadedFor) && t.onScreen() {
 			t.loadedFor = c.Job.Figures.At
+			return t, t.load(d.job.ID)
+		}
+		// A chart added or removed (here, or on another palink): the
+		// series says which to draw.
+		if c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == d.job.ID && t.series != nil && !sameCharts(c.Job.Charts, t.series.Charts) {
 			return t, t.load(d.job.ID)
 		}
 	case tea.KeyPressMsg:
@@ -273,29 +279,25 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 		// whether that grows, is what its operator looks for first.
 		charts = append(charts[len(charts)-1:], charts[:len(charts)-1]...)
 	}
-	cols := 1
-	if w >= 100 {
-		cols = 2
-	}
-	chartW := (w - 1) / cols
 	chartH := kit.Clamp((h-len(out))/2, 6, 12)
-	for i := 0; i < len(charts); i += cols {
-		row := make([][]string, 0, cols)
-		for c := 0; c < cols && i+c < len(charts); c++ {
-			ch := charts[i+c]
-			ch.from, ch.to = from, v.now
-			row = append(row, renderChart(st, ch, chartW, chartH))
+	out = append(out, chartGrid(st, charts, from, v.now, w, chartH)...)
+
+	// The metrics people added from the metric browser (M), after
+	// palink's own.
+	if len(s.Charts) > 0 {
+		added := make([]chartSpec, 0, len(s.Charts))
+		for _, c := range s.Charts {
+			key := c.Key()
+			added = append(added, chartSpec{title: kit.ChartTitle(c), label: kit.Compact, line: line,
+				points: series(func(x api.MetricPoint) float64 {
+					if v, ok := x.Charts[key]; ok {
+						return v
+					}
+					return -1
+				})})
 		}
-		for r := 0; r < chartH; r++ {
-			var b strings.Builder
-			for c, lines := range row {
-				if c > 0 {
-					b.WriteString(" ")
-				}
-				b.WriteString(kit.Fit(lines[r], chartW))
-			}
-			out = append(out, b.String())
-		}
+		out = append(out, "", " "+st.Section.Render("Added from the metric browser")+st.Dim.Render(" · M lists what Flink exposes; d there removes a chart"))
+		out = append(out, chartGrid(st, added, from, v.now, w, chartH)...)
 	}
 
 	if len(s.Vertices) > 0 {
@@ -317,6 +319,41 @@ func metricsLines(st *kit.Styles, v metricsView, w, h int) []string {
 		}
 	}
 	return out
+}
+
+// chartGrid draws charts two side by side on a wide terminal (100 cells
+// and more), else one under the other, each chartH lines high.
+func chartGrid(st *kit.Styles, charts []chartSpec, from, to time.Time, w, chartH int) []string {
+	cols := 1
+	if w >= 100 {
+		cols = 2
+	}
+	chartW := (w - 1) / cols
+	var out []string
+	for i := 0; i < len(charts); i += cols {
+		row := make([][]string, 0, cols)
+		for c := 0; c < cols && i+c < len(charts); c++ {
+			ch := charts[i+c]
+			ch.from, ch.to = from, to
+			row = append(row, renderChart(st, ch, chartW, chartH))
+		}
+		for r := 0; r < chartH; r++ {
+			var b strings.Builder
+			for c, lines := range row {
+				if c > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(kit.Fit(lines[r], chartW))
+			}
+			out = append(out, b.String())
+		}
+	}
+	return out
+}
+
+// sameCharts reports two lists of the same charts, in the same order.
+func sameCharts(a, b []model.MetricChart) bool {
+	return slices.EqualFunc(a, b, func(x, y model.MetricChart) bool { return x.Key() == y.Key() })
 }
 
 // bpStyle colours backpressure by Flink's levels: high is an alarm.

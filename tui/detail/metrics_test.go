@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui"
 	"github.com/palink/palink/tui/internal/apptest"
 	"github.com/palink/palink/tui/internal/tuitest"
@@ -111,5 +112,43 @@ func TestMetricsTabLeadsWithTheLagOfALagJob(t *testing.T) {
 		h.Press("m")
 		h.MustShow("lag -", "records in/s (sources)")
 		h.MustNotShow("consumer lag (records)")
+	}
+}
+
+// The metrics added from the metric browser are charted under palink's
+// own, titled with what they are of.
+func TestGoldenMetricsAdded(t *testing.T) {
+	goldenFrame(t, "detail_metrics_added", func(h *tuitest.Harness) {
+		h.F.Jobs[0].Charts = []model.MetricChart{
+			{Scope: model.MetricScopeJob, Metric: "numberOfFailedCheckpoints"},
+			{Scope: model.MetricScopeVertex, VertexID: tuitest.LookupVertex, VertexName: "LookupJoin[3]", Metric: "busyTimeMsPerSecond", Agg: model.AggMax},
+			{Scope: model.MetricScopeTaskManager, TaskManager: "container_e01_1732000000000_0042_01_000003", Metric: "Status.JVM.Memory.Heap.Used"},
+		}
+		h.OpenDetail("orders-enrich")
+		h.Press("m", "G")
+		h.MustShow("Status.JVM.Memory.Heap.Used")
+	})
+}
+
+// A chart added to the job (from the browser, or by another palink on
+// the store) reloads the tab at once, without waiting for new figures.
+func TestMetricsTabFollowsTheJobsCharts(t *testing.T) {
+	f := tuitest.NewFixture()
+	h := apptest.New(t, f, 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("m")
+	calls := f.Metrics.MetricsCalls
+	orders := f.Jobs[0]
+	orders.Charts = []model.MetricChart{{Scope: model.MetricScopeJob, Metric: "numberOfFailedCheckpoints"}}
+	f.Jobs[0].Charts = orders.Charts
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if f.Metrics.MetricsCalls != calls+1 {
+		t.Fatalf("a new chart made %d JobMetrics calls, want 1", f.Metrics.MetricsCalls-calls)
+	}
+	h.Press("G")
+	h.MustShow("Added from the metric browser", "numberOfFailedCheckpoints")
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if f.Metrics.MetricsCalls != calls+1 {
+		t.Fatal("the same charts reloaded the tab")
 	}
 }

@@ -309,6 +309,8 @@ func (d *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Send(kit.OpenEditorMsg{Job: d.data.job})
 	case key.Matches(msg, k.Open.Metrics):
 		return d.selectTab("Metrics")
+	case key.Matches(msg, k.Open.MetricBrowser):
+		return kit.Send(kit.OpenMetricsMsg{Job: d.data.job, Scope: model.MetricScopeJob})
 	case key.Matches(msg, k.Open.Logs):
 		return d.selectTab("Logs")
 	case key.Matches(msg, k.Open.Exceptions):

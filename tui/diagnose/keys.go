@@ -11,7 +11,7 @@ import (
 
 // VertexHelp is the vertex view's keys.
 func VertexHelp(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Diag.OpenSubtask, k.Diag.Flame, k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Diag.OpenSubtask, k.Diag.Flame, k.Open.MetricBrowser, k.Nav.Refresh}}
 }
 
 // CheckpointHelp is the checkpoint view's keys.
@@ -21,7 +21,7 @@ func CheckpointHelp(k kit.KeyMap) [][]key.Binding {
 
 // TaskManagerHelp is the TaskManager view's keys.
 func TaskManagerHelp(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{{k.Diag.ThreadDump, k.Diag.TaskManagerLog, k.Diag.Config, k.Nav.Refresh}, k.Nav.Bindings()}
+	return [][]key.Binding{{k.Diag.ThreadDump, k.Diag.TaskManagerLog, k.Diag.Config, k.Open.MetricBrowser, k.Nav.Refresh}, k.Nav.Bindings()}
 }
 
 // FlameHelp is the flame graph's keys: kit/flame's moves and search

@@ -64,12 +64,20 @@ func TestCheckpointSubtaskRowsAreSlowestFirst(t *testing.T) {
 	}
 }
 
-// The subtask table fits its width, with every column from 110 cells and
-// the ones people read first below.
+// The subtask table fits its width, with the records in and the
+// TaskManager from 110 cells, the figures people read first below, and
+// the sparklines of the last minutes at every width.
 func TestSubtaskRowsFit(t *testing.T) {
 	v := tuitest.BigVertex(12)
+	tr := diagnose.Trend{Now: tuitest.Now, Samples: map[int][]api.SubtaskSample{}}
+	for i := range 12 {
+		for k := range 60 {
+			tr.Samples[i] = append(tr.Samples[i], api.SubtaskSample{At: tuitest.Now.Add(-time.Duration(k) * 5 * time.Second),
+				Backpressure: float64(k%10) / 10, WatermarkDelay: time.Duration(k) * time.Second})
+		}
+	}
 	for _, w := range []int{60, 80, 120} {
-		head, rows := diagnose.SubtaskRows(v.Subtasks, 0, len(v.Subtasks), w)
+		head, rows := diagnose.SubtaskRows(v.Subtasks, tr, 0, len(v.Subtasks), w)
 		if len(rows) != 12 {
 			t.Fatalf("%d rows", len(rows))
 		}
@@ -78,26 +86,36 @@ func TestSubtaskRowsFit(t *testing.T) {
 				t.Errorf("at %d: %q is %d wide", w, l, kit.Width(l))
 			}
 		}
-		if wide := strings.Contains(head, "BYTES IN"); wide != (w >= 110) {
+		if wide := strings.Contains(head, "TASKMANAGER"); wide != (w >= 110) {
 			t.Errorf("at %d the heading is %q", w, head)
+		}
+		if !strings.Contains(head, "BP 5m") || !strings.ContainsAny(rows[0], "▁▂▃▄▅▆▇█") {
+			t.Errorf("at %d no sparkline: %q / %q", w, head, rows[0])
 		}
 	}
 }
 
-// Frames in pre-order with their parents' indexes make the tree kit/flame
-// draws; a parent that comes after its child is left out.
-func TestFlameTree(t *testing.T) {
-	n := diagnose.FlameTree([]api.FlameFrame{
-		{Name: "root", Value: 10, Parent: -1},
-		{Name: "a", Value: 7, Parent: 0, Depth: 1},
-		{Name: "a1", Value: 7, Parent: 1, Depth: 2},
-		{Name: "b", Value: 3, Parent: 0, Depth: 1},
-		{Name: "bad", Value: 1, Parent: 9, Depth: 1},
-	})
-	if n.Name != "root" || len(n.Children) != 2 || n.Children[0].Name != "a" || n.Children[0].Children[0].Name != "a1" || n.Children[1].Value != 3 {
-		t.Fatalf("tree %+v", n)
+// The sparklines put each sample in its span of the last five minutes,
+// the worst of a span drawn, backpressure from 0 to 100% and the delays of
+// every row on one scale; a span without a sample stays blank (sampling
+// began when the view opened).
+func TestSubtaskSparklinesShareTheirScale(t *testing.T) {
+	subs := []api.SubtaskRow{{Index: 0, State: "RUNNING", Backpressure: 0.9, Watermark: tuitest.Now, WatermarkDelay: 40 * time.Second},
+		{Index: 1, State: "RUNNING", Backpressure: 0, Watermark: tuitest.Now, WatermarkDelay: 4 * time.Second}}
+	tr := diagnose.Trend{Now: tuitest.Now, Samples: map[int][]api.SubtaskSample{}}
+	for k := range 12 { // the last minute only, every 5s
+		at := tuitest.Now.Add(-time.Duration(k) * 5 * time.Second)
+		tr.Samples[0] = append(tr.Samples[0], api.SubtaskSample{At: at, Backpressure: 0.9, WatermarkDelay: 40 * time.Second})
+		tr.Samples[1] = append(tr.Samples[1], api.SubtaskSample{At: at, Backpressure: 0, WatermarkDelay: 4 * time.Second})
 	}
-	if empty := diagnose.FlameTree(nil); empty.Name != "root" || len(empty.Children) != 0 {
-		t.Errorf("no frames: %+v", empty)
+	_, rows := diagnose.SubtaskRows(subs, tr, 0, 2, 80)
+	// At 80 cells a sparkline has 12 cells of 25s: the last minute fills
+	// the last three; 40s is the delays' top, 4s a tenth of it.
+	for i, want := range [][]string{{"         ▇▇▇  90%", "         ███ -40.0s"}, {"         ▁▁▁   0%", "         ▂▂▂  -4.0s"}} {
+		for _, w := range want {
+			if !strings.Contains(rows[i], w) {
+				t.Errorf("row %d: %q, want %q", i, rows[i], w)
+			}
+		}
 	}
 }

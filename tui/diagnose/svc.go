@@ -6,9 +6,12 @@ import (
 )
 
 // Service is what the diagnostic views ask of core: Flink's own
-// views of a job, through api.DiagnoseService (kit.Diagnose).
+// views of a job, through api.DiagnoseService (kit.Diagnose), and a
+// vertex's subtasks over the last minutes (api.MetricsService's
+// SubtaskHistory).
 type Service interface {
 	api.DiagnoseService
+	api.MetricsService
 }
 
 // call is what the package's Cmds capture: the session's context and

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
 
@@ -71,7 +72,7 @@ func (m *TaskManager) Capturing() bool { return false }
 // ShortHelp implements kit.Screen.
 func (m *TaskManager) ShortHelp() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.Diag.ThreadDump, k.Diag.TaskManagerLog, k.Diag.Config, k.Nav.Refresh}
+	return []key.Binding{k.Diag.ThreadDump, k.Diag.TaskManagerLog, k.Diag.Config, k.Open.MetricBrowser, k.Nav.Refresh}
 }
 
 // FullHelp implements kit.Screen.
@@ -112,6 +113,8 @@ func (m *TaskManager) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			return m, kit.Send(kit.OpenLogMsg{JobID: m.job.ID, JobName: m.job.Name, Source: TaskManagerLog(m.id)})
 		case key.Matches(msg, k.Diag.Config):
 			return m, kit.Send(kit.OpenDiagMsg{View: kit.DiagConfig, Job: m.job})
+		case key.Matches(msg, k.Open.MetricBrowser):
+			return m, kit.Send(kit.OpenMetricsMsg{Job: m.job, Scope: model.MetricScopeTaskManager, TaskManager: m.id})
 		}
 		m.pager.Key(k.Nav, msg)
 	}

@@ -10,15 +10,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/palink/palink/core/api"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/tui/kit"
 )
 
-// Vertex is one vertex subtask by subtask: records, bytes, busy,
-// backpressured and idle, watermark, TaskManager and attempt, the skew in
-// the title and the hot subtask highlighted (and under the cursor at
-// first). Enter opens the subtask's TaskManager, f the vertex's flame
-// graph. Only the rows on screen are drawn, so a vertex of parallelism
-// 1,000 costs what one of 4 does.
+// Vertex is one vertex subtask by subtask: records, busy, backpressured
+// and idle, watermark, TaskManager and attempt, each subtask's
+// backpressure and watermark delay over the last minutes as sparklines,
+// the skew in the title and the hot subtask highlighted (and under the
+// cursor at first). Enter opens the subtask's TaskManager, f the vertex's
+// flame graph, M its metrics. Only the rows on screen are drawn, so a
+// vertex of parallelism 1,000 costs what one of 4 does.
+//
+// The sparklines are core's samples of the subtasks on screen (OnScreen,
+// which the root declares with the jobs on screen): they are taken every
+// collection interval while the view shows them, and read again when the
+// job's figures move on.
 type Vertex struct {
 	env      *kit.Env
 	job      api.JobView
@@ -28,6 +35,11 @@ type Vertex struct {
 	cur           kit.List
 	placed        bool // the cursor went to the hot subtask once
 	width, height int
+
+	hist      *api.SubtaskHistory
+	histLoads kit.Refresher
+	histFor   time.Time // the figures time the last history load answered for
+	viewedAt  time.Time // when the view was last drawn
 }
 
 // NewVertex opens vertex id (named name) of job j; its Cmd fetches it.
@@ -35,7 +47,31 @@ func NewVertex(e *kit.Env, j api.JobView, id, name string) (*Vertex, tea.Cmd) {
 	m := &Vertex{env: e, job: j, id: id, name: name}
 	m.start(e)
 	m.loads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadVertexCmd(m.call(e), j.ID, j.Name, id, name, seq) })
-	return m, m.loads.Refresh()
+	m.histLoads = kit.NewRefresher(e, func(seq int) tea.Cmd { return loadHistoryCmd(m.call(e), j.ID, j.Name, id, name, seq) })
+	return m, tea.Batch(m.loads.Refresh(), m.histLoads.Refresh())
+}
+
+// OnScreen is what the view shows, for the interest the root declares:
+// the vertex and the subtasks on screen.
+func (m *Vertex) OnScreen() api.VertexInterest {
+	return api.VertexInterest{JobID: m.job.ID, VertexID: m.id, From: m.cur.Offset, To: m.cur.Offset + m.page()}
+}
+
+// historyLoadedMsg is the answer of loadHistoryCmd.
+type historyLoadedMsg struct {
+	jobID, id string
+	seq       int
+	h         api.SubtaskHistory
+	err       error
+}
+
+func loadHistoryCmd(c kit.Call[Service], jobID, jobName, id, name string, seq int) tea.Cmd {
+	what := fmt.Sprintf("history of the subtasks of %s in %s", kit.VertexShort(name), jobName)
+	return kit.Get(c, what, func(ctx context.Context) (api.SubtaskHistory, error) {
+		return c.Service.SubtaskHistory(ctx, api.VertexRequest{JobRef: jobID, VertexID: id})
+	}, func(h api.SubtaskHistory, err error) tea.Msg {
+		return historyLoadedMsg{jobID: jobID, id: id, seq: seq, h: h, err: err}
+	})
 }
 
 // vertexLoadedMsg is the answer of loadVertexCmd.
@@ -64,7 +100,7 @@ func (m *Vertex) Capturing() bool { return false }
 // ShortHelp implements kit.Screen.
 func (m *Vertex) ShortHelp() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.Nav.Up, k.Nav.Down, k.Diag.OpenSubtask, k.Diag.Flame, k.Nav.Refresh}
+	return []key.Binding{k.Nav.Up, k.Nav.Down, k.Diag.OpenSubtask, k.Diag.Flame, k.Open.MetricBrowser, k.Nav.Refresh}
 }
 
 // FullHelp implements kit.Screen.
@@ -93,13 +129,33 @@ func (m *Vertex) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 			}
 		}
 		return m, next
+	case historyLoadedMsg:
+		if msg.jobID != m.job.ID || msg.id != m.id {
+			return m, nil
+		}
+		current, next := m.histLoads.Done(msg.seq)
+		if current && msg.err == nil {
+			h := msg.h
+			m.hist = &h
+		}
+		return m, next
+	case kit.ChangeMsg:
+		// New figures of the job: core took a round, which sampled the
+		// subtasks on screen too.
+		c := msg.Change
+		if c.Kind == api.JobChanged && c.Job != nil && c.Job.ID == m.job.ID && c.Job.Figures.At.After(m.histFor) && m.onScreen() {
+			m.histFor = c.Job.Figures.At
+			return m, m.histLoads.Refresh()
+		}
 	case tea.KeyPressMsg:
 		k := m.env.Keys
 		switch {
 		case key.Matches(msg, k.Nav.Refresh):
-			return m, m.loads.Refresh()
+			return m, tea.Batch(m.loads.Refresh(), m.histLoads.Refresh())
 		case key.Matches(msg, k.Diag.Flame):
 			return m, kit.Send(kit.OpenDiagMsg{View: kit.DiagFlame, Job: m.job, VertexID: m.id, VertexName: m.name})
+		case key.Matches(msg, k.Open.MetricBrowser):
+			return m, kit.Send(kit.OpenMetricsMsg{Job: m.job, Scope: model.MetricScopeVertex, VertexID: m.id, VertexName: m.name})
 		}
 		if m.v == nil || len(m.v.Subtasks) == 0 {
 			return m, nil
@@ -139,24 +195,97 @@ func SkewLine(s api.Skew) string {
 	return fmt.Sprintf("skew %.1f× %s %s (max %s/s, median %s/s) · subtask %d hot", s.Ratio, s.Of, over, kit.Rate(s.Max), kit.Rate(s.Median), s.Subtask)
 }
 
-// subtaskFormat is the table's columns: all of them from 110 cells,
-// without the totals and bytes below (the selected subtask's line under
-// the table has them).
-func subtaskFormat(w int) (f string, wide bool) {
-	if w >= 110 {
-		return " %4s %-9s %3s %9s %9s %9s %9s %7s %5s %4s %4s %6s %-14s %s", true
+// onScreen: drawn within the last couple of seconds (ticks move env.Now
+// every second while it is shown).
+func (m *Vertex) onScreen() bool {
+	return !m.viewedAt.IsZero() && m.env.Now.Sub(m.viewedAt) <= 2*time.Second
+}
+
+// TrendSpan is how far back the table's sparklines reach.
+const TrendSpan = 5 * time.Minute
+
+// Trend is the subtasks' samples over the last minutes (core's
+// SubtaskHistory), by subtask index, for the table's sparklines; Now is
+// their right edge.
+type Trend struct {
+	Samples map[int][]api.SubtaskSample
+	Now     time.Time
+}
+
+// TrendOf is the trend of a history (nil: no samples yet) at now.
+func TrendOf(h *api.SubtaskHistory, now time.Time) Trend {
+	t := Trend{Samples: map[int][]api.SubtaskSample{}, Now: now}
+	if h != nil {
+		for _, s := range h.Subtasks {
+			t.Samples[s.Index] = s.Samples
+		}
 	}
-	return " %4s %-9s %7s %5s %4s %4s %6s %-14s %s", false
+	return t
+}
+
+// subtaskLayout is how the table spends its width: from 110 cells the
+// records in and the TaskManager beside the rest; narrower, the subtask's
+// line under the table has those. The sparklines take what is left, and
+// the host goes before they get too thin to read.
+type subtaskLayout struct {
+	f     string
+	wide  bool
+	spark int
+	host  bool
+}
+
+func layoutFor(w int) subtaskLayout {
+	if w >= 110 {
+		// "   #" "STATE" "REC IN" "IN/s" "BUSY" [bp] "IDLE" [wm] "TASKMANAGER" HOST
+		// 74 cells of figures, 12 for the host.
+		return subtaskLayout{f: " %4s %-9s %9s %7s %5s %s %4s %s %-14s %s", wide: true, spark: kit.Clamp((w-74-12)/2, 4, 24), host: true}
+	}
+	// 44 cells of figures, 12 for the host when it leaves room.
+	l := subtaskLayout{f: " %4s %-9s %7s %5s %s %s %s", host: true}
+	if l.spark = (w - 44 - 12) / 2; l.spark < 8 {
+		l.f, l.host = " %4s %-9s %7s %5s %s %s", false
+		l.spark = (w - 44) / 2
+	}
+	l.spark = kit.Clamp(l.spark, 0, 24)
+	return l
+}
+
+// sparkCol is a sparkline and the value now, as one cell of the table.
+func sparkCol(line string, spark int, now string, nowW int) string {
+	if spark <= 0 {
+		return fmt.Sprintf("%*s", nowW, now)
+	}
+	return kit.Fit(line, spark) + " " + fmt.Sprintf("%*s", nowW, now)
 }
 
 // SubtaskRows renders subtasks [from, to) as table rows of at most w
-// cells, and the heading. Pure, for the tests.
-func SubtaskRows(subs []api.SubtaskRow, from, to, w int) (head string, rows []string) {
-	f, wide := subtaskFormat(w)
-	if wide {
-		head = fmt.Sprintf(f, "#", "STATE", "ATT", "REC IN", "REC OUT", "BYTES IN", "BYTES OUT", "IN/s", "BUSY", "BP", "IDLE", "WM", "TASKMANAGER", "HOST")
+// cells, and the heading: each subtask's figures, and its backpressure
+// (0 to 100%) and watermark delay over the last minutes as sparklines
+// beside their values now (the delays on one scale, the largest of the
+// rows drawn, so that the subtask that falls behind stands out). Pure,
+// for the tests.
+func SubtaskRows(subs []api.SubtaskRow, tr Trend, from, to, w int) (head string, rows []string) {
+	l := layoutFor(w)
+	since := tr.Now.Add(-TrendSpan)
+	var worst time.Duration
+	for i := from; i < to; i++ {
+		for _, x := range tr.Samples[subs[i].Index] {
+			worst = max(worst, x.WatermarkDelay)
+		}
+	}
+	scale := max(worst, time.Second).Seconds()
+	bpHead := sparkCol("BP "+kit.Age(TrendSpan), l.spark, "BP", 4)
+	wmHead := sparkCol("WM DELAY "+kit.Age(TrendSpan), l.spark, "WM", 6)
+	cells := func(xs ...any) string {
+		if !l.host {
+			xs = xs[:len(xs)-1]
+		}
+		return fmt.Sprintf(l.f, xs...)
+	}
+	if l.wide {
+		head = cells("#", "STATE", "REC IN", "IN/s", "BUSY", bpHead, "IDLE", wmHead, "TASKMANAGER", "HOST")
 	} else {
-		head = fmt.Sprintf(f, "#", "STATE", "IN/s", "BUSY", "BP", "IDLE", "WM", "TASKMANAGER", "HOST")
+		head = cells("#", "STATE", "IN/s", "BUSY", bpHead, wmHead, "HOST")
 	}
 	for i := from; i < to; i++ {
 		s := subs[i]
@@ -168,12 +297,19 @@ func SubtaskRows(subs []api.SubtaskRow, from, to, w int) (head string, rows []st
 		if s.RecordsInPerSec >= 0 {
 			rate = kit.Rate(s.RecordsInPerSec)
 		}
+		var bps, wms []kit.TimedValue
+		for _, x := range tr.Samples[s.Index] {
+			bps = append(bps, kit.TimedValue{At: x.At, V: x.Backpressure})
+			wms = append(wms, kit.TimedValue{At: x.At, V: x.WatermarkDelay.Seconds()})
+		}
+		bp := sparkCol(kit.Spark(kit.Cells(bps, since, tr.Now, l.spark), 0, 1), l.spark, kit.Percent(s.Backpressure), 4)
+		wmc := sparkCol(kit.Spark(kit.Cells(wms, since, tr.Now, l.spark), 0, scale), l.spark, wm, 6)
 		var r string
-		if wide {
-			r = fmt.Sprintf(f, fmt.Sprint(s.Index), kit.Truncate(s.State, 9), fmt.Sprint(s.Attempt), kit.Count(float64(s.RecordsIn)), kit.Count(float64(s.RecordsOut)),
-				kit.Bytes(s.BytesIn), kit.Bytes(s.BytesOut), rate, kit.Percent(s.Busy), kit.Percent(s.Backpressure), kit.Percent(s.Idle), wm, kit.ContainerShort(s.TaskManager), kit.OrDash(s.Host))
+		if l.wide {
+			r = cells(fmt.Sprint(s.Index), kit.Truncate(s.State, 9), kit.Count(float64(s.RecordsIn)), rate, kit.Percent(s.Busy), bp,
+				kit.Percent(s.Idle), wmc, kit.ContainerShort(s.TaskManager), kit.OrDash(s.Host))
 		} else {
-			r = fmt.Sprintf(f, fmt.Sprint(s.Index), kit.Truncate(s.State, 9), rate, kit.Percent(s.Busy), kit.Percent(s.Backpressure), kit.Percent(s.Idle), wm, kit.ContainerShort(s.TaskManager), kit.OrDash(s.Host))
+			r = cells(fmt.Sprint(s.Index), kit.Truncate(s.State, 9), rate, kit.Percent(s.Busy), bp, wmc, kit.OrDash(s.Host))
 		}
 		rows = append(rows, kit.Truncate(r, w))
 	}
@@ -182,6 +318,7 @@ func SubtaskRows(subs []api.SubtaskRow, from, to, w int) (head string, rows []st
 
 // View implements kit.Screen.
 func (m *Vertex) View() string {
+	m.viewedAt = m.env.Now
 	st := m.env.Styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
@@ -203,7 +340,7 @@ func (m *Vertex) View() string {
 	n := len(v.Subtasks)
 	m.cur.Fit(n, m.page())
 	from, to := m.cur.Offset, min(m.cur.Offset+m.page(), n)
-	head, rows := SubtaskRows(v.Subtasks, from, to, w)
+	head, rows := SubtaskRows(v.Subtasks, TrendOf(m.hist, m.env.Now), from, to, w)
 	lines = append(lines, st.ColumnHeader.Render(kit.Fit(head, w)))
 	for i, r := range rows {
 		at := from + i

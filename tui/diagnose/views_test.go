@@ -126,3 +126,65 @@ func TestLeavingAViewCancelsItsRequest(t *testing.T) {
 		t.Fatal("closing the view did not cancel its request")
 	}
 }
+
+// historyCalls counts the vertex view's reads of its subtasks' history.
+func historyCalls(f *tuitest.Fake) int {
+	n := 0
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, "SubtaskHistory j001 "+tuitest.LookupVertex) {
+			n++
+		}
+	}
+	return n
+}
+
+// The vertex view draws each subtask's backpressure and watermark delay
+// over the last minutes, and reads them again when the job's figures move
+// on (core took a round, which sampled the subtasks on screen) while the
+// view is on screen — not for another job's, nor once it is left.
+func TestVertexViewFollowsItsSubtasksHistory(t *testing.T) {
+	h := graphHarness(t)
+	h.Press("enter")
+	h.MustShow("BP 5m", "WM DELAY 5m", "▃▃▃▃▄▇██▆▄▂▂▂▂▂▂▂  -4.3s")
+	if n := historyCalls(h.F); n != 1 {
+		t.Fatalf("opening the view read the history %d times, want once", n)
+	}
+	h.Screen() // drawn: on screen
+	orders := h.F.Jobs[0]
+	orders.Figures.At = tuitest.Now.Add(5 * time.Second)
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if n := historyCalls(h.F); n != 2 {
+		t.Fatalf("new figures of the job: %d reads in all, want 2", n)
+	}
+	other := h.F.Jobs[1]
+	other.Figures.At = tuitest.Now.Add(time.Minute)
+	h.Change(api.Change{Kind: api.JobChanged, Job: &other})
+	h.Press("enter") // the hot subtask's TaskManager, over the view
+	h.Screen()
+	h.Send(h.App.Tick(tuitest.Now.Add(10 * time.Second)))
+	orders.Figures.At = tuitest.Now.Add(10 * time.Second)
+	h.Change(api.Change{Kind: api.JobChanged, Job: &orders})
+	if n := historyCalls(h.F); n != 2 {
+		t.Fatalf("another job's figures, or the view off screen, read the history: %d reads", n)
+	}
+}
+
+// M on a vertex opens the metric browser on that vertex's metrics.
+func TestVertexViewOpensItsMetrics(t *testing.T) {
+	h := graphHarness(t)
+	h.Press("enter", "M")
+	h.MustShow("orders-enrich · metrics of LookupJoin[3]", "0.busyTimeMsPerSecond")
+	if !h.F.Called("FlinkMetrics j001 vertex" + tuitest.LookupVertex + " 0") {
+		t.Errorf("calls %v", h.F.Calls())
+	}
+}
+
+// M on a TaskManager opens the metric browser on its JVM's metrics.
+func TestTaskManagerOpensItsMetrics(t *testing.T) {
+	h := apptest.New(t, tuitest.NewFixture(), 120, 40, tui.Options{})
+	h.OpenDetail("orders-enrich")
+	h.Press("shift+tab", "enter")
+	h.MustShow("Garbage collection")
+	h.Press("M")
+	h.MustShow("metrics of TaskManager", "Status.JVM.Memory.Heap.Used", "1181116006")
+}

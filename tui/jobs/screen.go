@@ -283,7 +283,7 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	j := m.Selected()
 	if j == nil {
-		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter, k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions) {
+		if kit.IsActionKey(k, msg) || key.Matches(msg, k.Nav.Enter, k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions, k.Open.MetricBrowser) {
 			return kit.Flash(kit.FlashWarn, "no job selected")
 		}
 		return nil
@@ -301,6 +301,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Metrics"})
 	case key.Matches(msg, k.Open.Logs):
 		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Logs"})
+	case key.Matches(msg, k.Open.MetricBrowser):
+		return kit.Send(kit.OpenMetricsMsg{Job: *j, Scope: model.MetricScopeJob})
 	case key.Matches(msg, k.Open.Exceptions):
 		return kit.Send(kit.OpenDetailMsg{Job: *j, Tab: "Exceptions"})
 	}
@@ -357,7 +359,7 @@ func Help(k kit.KeyMap) [][]key.Binding {
 		append(k.Nav.Bindings(), k.Nav.Enter),
 		{k.Nav.Filter, k.Jobs.Sort, k.Jobs.SortReverse, k.Jobs.Mark, k.Jobs.ClearMarks, k.Nav.Refresh},
 		append(k.Action.Bindings(), k.Jobs.Create),
-		{k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.Logs, k.Open.Exceptions},
+		{k.Open.Describe, k.Open.RawJSON, k.Open.EditSQL, k.Open.Metrics, k.Open.MetricBrowser, k.Open.Logs, k.Open.Exceptions},
 		k.Sort.Bindings(),
 	}
 }

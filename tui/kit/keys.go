@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -33,6 +35,7 @@ type KeyMap struct {
 	Form     FormKeys
 	Diag     DiagKeys
 	Build    BuildKeys
+	Charts   ChartKeys
 
 	blocked []blockedKey // what Block turned off, and why
 }
@@ -86,6 +89,9 @@ type OpenKeys struct {
 	// Exceptions opens the detail on its Exceptions tab: from a FAILED
 	// job in the table to its innermost cause in one key.
 	Exceptions key.Binding
+	// MetricBrowser lists every metric Flink exposes of the job, the
+	// vertex or the TaskManager on screen.
+	MetricBrowser key.Binding
 }
 
 // DetailKeys are the job detail's and its tabs'.
@@ -174,6 +180,13 @@ type DiagKeys struct {
 	Chain                                                    key.Binding // fold an exception's chain
 }
 
+// ChartKeys are the metric browser's: chart the metric under the cursor
+// on the job's Metrics tab or take its chart away, the aggregation a
+// vertex's metric is charted with, and the job's charts alone.
+type ChartKeys struct {
+	Add, Remove, Agg, Charted key.Binding
+}
+
 // BuildKeys start a project's build from `:projects` and cancel it in
 // the build view.
 type BuildKeys struct {
@@ -247,7 +260,8 @@ func NewKeyMap() KeyMap {
 			Logs:     b("l", "logs", "l"),
 			Metrics:  b("m", "metrics", "m"),
 
-			Exceptions: b("E", "exceptions", "E"),
+			Exceptions:    b("E", "exceptions", "E"),
+			MetricBrowser: b("M", "metric browser", "M"),
 		},
 		Detail: DetailKeys{
 			NextTab:       b("tab", "next tab", "tab", "]"),
@@ -359,6 +373,12 @@ func NewKeyMap() KeyMap {
 			FailureLog:      b("L", "log at failure", "L"),
 			Chain:           b("enter", "expand/fold", "enter"),
 		},
+		Charts: ChartKeys{
+			Add:     b("a/enter", "chart it", "a", "enter"),
+			Remove:  b("d", "remove chart", "d"),
+			Agg:     b("s", "sum/max/min/avg", "s"),
+			Charted: b("c", "charted only", "c"),
+		},
 		Build: BuildKeys{
 			Start:  b("b", "build", "b"),
 			Cancel: b("x", "cancel build", "x"),
@@ -414,6 +434,8 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Editor.Submit, a.Editor.Submit, "read-only: saving and submitting are disabled"},
 		{&k.Build.Start, a.Build.Start, "read-only: builds are disabled"},
 		{&k.Build.Cancel, a.Build.Cancel, "read-only: builds are disabled"},
+		{&k.Charts.Add, a.Charts.Add, "read-only: charts cannot be added or removed"},
+		{&k.Charts.Remove, a.Charts.Remove, "read-only: charts cannot be added or removed"},
 	} {
 		if readOnly {
 			k.Block(b.key, b.twin, b.why)
@@ -437,12 +459,19 @@ func (k *KeyMap) Refused(msg tea.KeyPressMsg, among ...key.Binding) (why string,
 	if !key.Matches(msg, among...) {
 		return "", false
 	}
+	// Only a key of among counts: another screen's key on the same letter
+	// (the cluster's a adopts) is not why this one is off.
 	for _, b := range k.blocked {
-		if key.Matches(msg, b.twin) {
+		if key.Matches(msg, b.twin) && slices.ContainsFunc(among, func(a key.Binding) bool { return sameBinding(a, b.twin) }) {
 			return b.why, true
 		}
 	}
 	return "", false
+}
+
+// sameBinding reports two bindings of the same keys and help.
+func sameBinding(a, b key.Binding) bool {
+	return slices.Equal(a.Keys(), b.Keys()) && a.Help() == b.Help()
 }
 
 // Bindings lists the global keys, for every view's help.

@@ -35,3 +35,21 @@ func TestBlockedKeysHideAndSayWhy(t *testing.T) {
 		t.Error("an enabled key was refused")
 	}
 }
+
+// A blocked key is refused for its own reason, not for another screen's
+// key on the same letter (the cluster's a adopts; the metric browser's a
+// charts).
+func TestRefusedSaysWhyOfTheKeyAsked(t *testing.T) {
+	k := NewKeyMap()
+	k.SetReadOnly(true)
+	a := tea.KeyPressMsg{Code: 'a', Text: "a"}
+	if why, ok := k.Refused(a, AllKeys.Charts.Add, AllKeys.Charts.Remove); !ok || why != "read-only: charts cannot be added or removed" {
+		t.Errorf("a in the metric browser: %q %v", why, ok)
+	}
+	if why, ok := k.Refused(a, AllKeys.Cluster.Adopt); !ok || why != "read-only: adopting is disabled" {
+		t.Errorf("a in the cluster view: %q %v", why, ok)
+	}
+	if why, ok := k.Refused(a, AllKeys.Alerts.Ack); !ok || why != "read-only: alerts cannot be acknowledged or silenced" {
+		t.Errorf("a in the alerts view: %q %v", why, ok)
+	}
+}

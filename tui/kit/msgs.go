@@ -137,6 +137,18 @@ type OpenDiagMsg struct {
 	TaskManager string
 }
 
+// OpenMetricsMsg asks the root to open the metric browser: every metric
+// Flink exposes of a job (Scope model.MetricScopeJob), of one of its
+// vertices (VertexID, named VertexName) or of a TaskManager of its
+// cluster (TaskManager).
+type OpenMetricsMsg struct {
+	Job         api.JobView
+	Scope       model.MetricScope
+	VertexID    string
+	VertexName  string
+	TaskManager string
+}
+
 // OpenHelpMsg asks the root to open the help of a screen that has the
 // keyboard (the editor's f1), as `?` does for the others.
 type OpenHelpMsg struct{ Of Screen }

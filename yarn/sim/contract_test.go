@@ -328,6 +328,8 @@ func exercise(t *testing.T, c *Cluster, hc *http.Client) {
 	mustJSON(t, "GET", tm, nil, 200, nil)
 	mustJSON(t, "GET", tm+"/thread-dump", nil, 200, nil)
 	mustJSON(t, "GET", tm+"/thread-dump?mode=FULL", nil, 200, nil)
+	mustJSON(t, "GET", tm+"/metrics", nil, 200, nil)
+	mustJSON(t, "GET", tm+"/metrics?get=Status.JVM.Memory.Heap.Used,Status.JVM.CPU.Load", nil, 200, nil)
 
 	// The containers' logs on their NodeManager while the application runs.
 	rm := c.ActiveRMURL()
@@ -596,6 +598,7 @@ func TestContractEveryResponseMatchesTheSpecs(t *testing.T) {
 				"GET /jobs/{jobid}/vertices/{vertexid}/flamegraph", "GET wire:/jobs/{jobid}/vertices/{vertexid}/subtasks/{subtaskindex}/metrics",
 				"GET /jobs/{jobid}/checkpoints/details/{checkpointid}/subtasks/{vertexid}", "GET wire:/jobs/{jobid}/config",
 				"GET /taskmanagers/{taskmanagerid}", "GET /taskmanagers/{taskmanagerid}/thread-dump",
+				"GET wire:/taskmanagers/{taskmanagerid}/metrics",
 				"GET nm:/ws/v1/node/containers/{containerid}/logs", "GET nm:/ws/v1/node/containers/{containerid}/logs/{filename}",
 				"GET nm:/ws/v1/node/containers/{containerid}/logs redirect", "GET nm:/ws/v1/node/containers/{containerid}/logs/{filename} redirect",
 				"GET log server:/ws/v1/applicationhistory/containers/{containerid}/logs",

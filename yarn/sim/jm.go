@@ -196,6 +196,7 @@ func (m *jobManagers) router() http.Handler {
 	handle("GET", "/taskmanagers", jmTaskManagers)
 	handle("GET", "/taskmanagers/{tmid}", withTM(jmTaskManager))
 	handle("GET", "/taskmanagers/{tmid}/thread-dump", withTM(jmThreadDump))
+	handle("GET", "/taskmanagers/{tmid}/metrics", withTM(jmTaskManagerMetrics))
 	handle("GET", "/taskmanagers/{tmid}/logs", withTM(func(x *jmReq, tm string) jmAnswer { return ok(logList(x, "taskmanager")) }))
 	handle("GET", "/jobmanager/config", jmJobManagerConfig)
 	handle("GET", "/jobmanager/logs", func(x *jmReq) jmAnswer { return ok(logList(x, "jobmanager")) })

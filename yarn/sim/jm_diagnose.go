@@ -312,6 +312,58 @@ func jmTaskManager(x *jmReq, id string) jmAnswer {
 	return ok(entry)
 }
 
+// tmMetrics are a TaskManager's metrics as its metric group names them
+// (Status.JVM.*, Status.Shuffle.Netty.*, Status.Flink.Memory.*): the same
+// figures /taskmanagers/{tmid} reports in its "metrics".
+func (x *jmReq) tmMetrics(id string) map[string]string {
+	idx := -1
+	for i, tm := range x.taskManagerIDs() {
+		if tm == id {
+			idx = i
+		}
+	}
+	f := x.tmFigures(idx, id)
+	n := func(v int64) string { return strconv.FormatInt(v, 10) }
+	up := max(x.now.Sub(x.a.submitted).Milliseconds(), 1)
+	return map[string]string{
+		"Status.JVM.CPU.Load":                                   formatMetric(math.Round(f.cpuLoad*1000) / 1000),
+		"Status.JVM.CPU.Time":                                   n(int64(float64(up) * 1e6 * f.cpuLoad)),
+		"Status.JVM.Memory.Heap.Used":                           n(f.heapUsed),
+		"Status.JVM.Memory.Heap.Committed":                      n(f.heapMax),
+		"Status.JVM.Memory.Heap.Max":                            n(f.heapMax),
+		"Status.JVM.Memory.NonHeap.Used":                        n(f.nonHeapUsed),
+		"Status.JVM.Memory.NonHeap.Committed":                   n(f.nonHeapUsed + 8<<20),
+		"Status.JVM.Memory.NonHeap.Max":                         n(780140544),
+		"Status.JVM.Memory.Direct.Count":                        "42",
+		"Status.JVM.Memory.Direct.MemoryUsed":                   n(f.directUsed),
+		"Status.JVM.Memory.Direct.TotalCapacity":                n(f.directUsed),
+		"Status.JVM.Memory.Mapped.Count":                        "0",
+		"Status.JVM.Memory.Mapped.MemoryUsed":                   "0",
+		"Status.JVM.Memory.Mapped.TotalCapacity":                "0",
+		"Status.JVM.GarbageCollector.G1_Young_Generation.Count": n(f.youngCount),
+		"Status.JVM.GarbageCollector.G1_Young_Generation.Time":  n(f.youngTime),
+		"Status.JVM.GarbageCollector.G1_Old_Generation.Count":   n(f.oldCount),
+		"Status.JVM.GarbageCollector.G1_Old_Generation.Time":    n(f.oldTime),
+		"Status.JVM.Threads.Count":                              n(60 + int64(idx+1)*4),
+		"Status.JVM.ClassLoader.ClassesLoaded":                  "14823",
+		"Status.JVM.ClassLoader.ClassesUnloaded":                "12",
+		"Status.Shuffle.Netty.AvailableMemorySegments":          "6000",
+		"Status.Shuffle.Netty.UsedMemorySegments":               "2192",
+		"Status.Shuffle.Netty.TotalMemorySegments":              "8192",
+		"Status.Shuffle.Netty.AvailableMemory":                  n(6000 << 15),
+		"Status.Shuffle.Netty.UsedMemory":                       n(2192 << 15),
+		"Status.Shuffle.Netty.TotalMemory":                      n(8192 << 15),
+		"Status.Flink.Memory.Managed.Used":                      "0",
+		"Status.Flink.Memory.Managed.Total":                     n(536870920),
+	}
+}
+
+// jmTaskManagerMetrics is GET /taskmanagers/{tmid}/metrics: a bare metric
+// array, the names without get, their values with it.
+func jmTaskManagerMetrics(x *jmReq, id string) jmAnswer {
+	return ok(selectMetrics(x.tmMetrics(id), x.r.URL.Query().Get("get")))
+}
+
 func jmThreadDump(x *jmReq, id string) jmAnswer {
 	if m := x.r.URL.Query().Get("mode"); m != "" && m != "LITE" && m != "FULL" {
 		return badRequestFlink("Bad request, could not parse parameters: Conversion of query parameter mode failed for value " + m)

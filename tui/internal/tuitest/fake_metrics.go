@@ -21,8 +21,11 @@ type fakeMetrics struct {
 	// figures and no entry gets a made-up series (fixtureSeries).
 	Series       map[string]api.MetricsSeries
 	MetricsCalls int
-	alerts       []model.Alert
-	alertsCalls  int
+	// Histories are what SubtaskHistory answers, by "<job id>/<vertex
+	// id>"; a vertex of the fixture without one gets a made-up history.
+	Histories   map[string]api.SubtaskHistory
+	alerts      []model.Alert
+	alertsCalls int
 	// undos are the alerts as they were before their last acknowledgement
 	// or silence, by key, for ActOnAlert's Undo.
 	undos map[string]fakeUndo
@@ -63,10 +66,11 @@ func (p *metricsPart) JobMetrics(ctx context.Context, ref string) (api.MetricsSe
 	}
 	j := f.Jobs[i]
 	if s, ok := f.Metrics.Series[j.ID]; ok {
+		s.Charts = slices.Clone(j.Charts)
 		return s, nil
 	}
 	if j.State != model.StateRunning || j.Figures.At.IsZero() {
-		return api.MetricsSeries{JobID: j.ID, Interval: 5 * time.Second}, nil
+		return api.MetricsSeries{JobID: j.ID, Interval: 5 * time.Second, Charts: slices.Clone(j.Charts)}, nil
 	}
 	return FixtureSeries(j, f.now), nil
 }
@@ -162,8 +166,20 @@ func FixtureSeries(j api.JobView, now time.Time) api.MetricsSeries {
 			CheckpointSize: 38<<20 + int64(i)<<14, CheckpointAge: time.Duration(i%12) * step,
 			FailedCheckpoints: 1, Restarts: 0,
 		}
+		// The charts people added: a wave around each metric's value.
+		for k, c := range j.Charts {
+			if p.Charts == nil {
+				p.Charts = map[string]float64{}
+			}
+			v := fixtureValue(c.Metric)
+			if c.Agg != "" {
+				v = fixtureAggregates(c.Metric, 4).Of(c.Agg)
+			}
+			p.Charts[c.Key()] = v * (1 + 0.05*math.Sin(2*math.Pi*(x+float64(k)/5)))
+		}
 		s.Recent = append(s.Recent, p)
 	}
+	s.Charts = slices.Clone(j.Charts)
 	s.Cluster = &api.FlinkCluster{At: now, TaskManagers: 2, SlotsTotal: 8, SlotsFree: 4, FlinkVersion: "2.1.0"}
 	s.Vertices = []api.VertexMetrics{
 		{ID: "v1", Name: "Source: orders", Parallelism: 4, Source: true, RecordsOut: fig.RecordsInPerSec, Busy: 0.21, WatermarkDelay: api.Unknown},
