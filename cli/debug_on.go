@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,14 +22,73 @@ import (
 func debugOn(cmd *cobra.Command, g *globals, cluster string, req api.DebugRequest) (api.RemoteDebugResult, error) {
 	var res api.RemoteDebugResult
 	err := g.withEnv(cmd, func(ctx context.Context, e *env) (err error) {
+		dataDir := ""
+		if e.cfg != nil {
+			if c, ok := e.cfg.Cluster(cluster); ok {
+				dataDir = c.Debug.DataDir
+			}
+		}
+		data, note, err := placeSamples(req.Data, dataDir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", note)
 		res, err = e.svc.DebugOnCluster(ctx, api.RemoteDebugRequest{Cluster: cluster, SQL: req.SQL, File: req.File,
-			Data: req.Data, Limit: req.Limit, StandIns: req.StandIns})
+			Data: data, Limit: req.Limit, StandIns: req.StandIns})
 		return err
 	})
 	for _, n := range res.Notes {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
 	return res, err
+}
+
+// placeSamples puts the run's samples where the cluster reads them: copied
+// into dataDir (the cluster's debug.data_dir, a directory it shares with
+// this host), each run in a directory of its own, by this process, as the
+// user who runs it; without one, the cluster reads them at their absolute
+// paths here.
+func placeSamples(data map[string]string, dataDir string) (map[string]string, string, error) {
+	out := make(map[string]string, len(data))
+	if dataDir == "" {
+		for t, f := range data {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				return nil, "", err
+			}
+			out[t] = abs
+		}
+		return out, "the cluster reads the samples at their paths on this host (set the cluster's debug.data_dir to a directory it shares)", nil
+	}
+	dir, err := os.MkdirTemp(strings.TrimPrefix(dataDir, "file://"), "palink-debug-")
+	if err != nil {
+		return nil, "", fmt.Errorf("debug --on: copy the samples to debug.data_dir: %w", err)
+	}
+	for t, f := range data {
+		dst := filepath.Join(dir, fileSafe(t)+filepath.Ext(f))
+		if err := copySample(f, dst); err != nil {
+			return nil, "", fmt.Errorf("debug --on: copy the sample of %s to debug.data_dir: %w", t, err)
+		}
+		out[t] = dst
+	}
+	return out, "the samples were copied to " + dir, nil
+}
+
+func copySample(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // printRemote prints what each sink's query gave on the cluster: as tables

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,6 +106,20 @@ func TestDebugOnTheSimulator(t *testing.T) {
 	}
 	if scored.Name != "scored" || len(scored.Rows) != 3 || scored.Rows[2]["score"] != 0.4 {
 		t.Errorf("scored: %+v", scored)
+	}
+
+	// With the cluster's debug.data_dir, the samples are copied there
+	// (by this process, as its user) and the cluster reads the copies.
+	shared := t.TempDir()
+	text, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDir := &cliEnv{t: t, config: writeTemp(t, "shared.yaml", strings.Replace(string(text), "  - name: sim\n", "  - name: sim\n    debug: {data_dir: "+shared+"}\n", 1))}
+	_, errOut = withDir.runBoth(context.Background(), args...)
+	copies, _ := filepath.Glob(filepath.Join(shared, "palink-debug-*", "orders.jsonl"))
+	if len(copies) != 1 || !strings.Contains(errOut, "note: table orders reads file://"+copies[0]) {
+		t.Errorf("data_dir: copies %v; stderr:\n%s", copies, errOut)
 	}
 
 	out = e.mustRun(append(args, "--compare")...)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -92,7 +90,7 @@ func (l planner) DebugOnCluster(ctx context.Context, r api.RemoteDebugRequest) (
 	if err != nil {
 		return fail(err)
 	}
-	notes, err := sampleTables(ddl, r.Data, cl.Cfg.DebugDataDir)
+	notes, err := sampleTables(ddl, r.Data)
 	if err != nil {
 		return fail(err)
 	}
@@ -272,9 +270,11 @@ func insertQueries(text string, line int) ([]remoteQuery, error) {
 
 // sampleTables declares each source table that has a sample over it: its
 // DDL keeps its columns and watermark, its WITH becomes a filesystem
-// table of the sample in the table's format. The sample is copied into
-// dataDir where one is configured.
-func sampleTables(ddl []script.Statement, data map[string]string, dataDir string) ([]string, error) {
+// table of the sample in the table's format. The sample is named as the
+// request has it: the caller copied it where the cluster reads it
+// (debug.data_dir), in the caller's own process — this one, perhaps an
+// agent serving another user, opens no file a request names.
+func sampleTables(ddl []script.Statement, data map[string]string) ([]string, error) {
 	var notes []string
 	used := map[string]bool{}
 	for i, s := range ddl {
@@ -303,14 +303,9 @@ func sampleTables(ddl []script.Statement, data map[string]string, dataDir string
 		if strings.EqualFold(filepath.Ext(file), ".csv") && format != "csv" {
 			return nil, fmt.Errorf("line %d: table %s: the cluster reads %s with the table's format, %s: give a sample in that format", s.Line, table, file, format)
 		}
-		path, err := filepath.Abs(file)
-		if err != nil {
-			return nil, err
-		}
-		if dataDir != "" {
-			if path, err = copySample(path, dataDir, table); err != nil {
-				return nil, fmt.Errorf("table %s: %w", table, err)
-			}
+		path := file
+		if !strings.Contains(path, "://") && !filepath.IsAbs(path) {
+			return nil, fmt.Errorf("--data %s=%s: a run on a cluster takes the sample's absolute path", table, file)
 		}
 		props := []string{"'connector' = 'filesystem'", "'path' = " + quoteSQL(fileURI(path)), "'format' = " + quoteSQL(format)}
 		for _, p := range ct.With {
@@ -327,34 +322,8 @@ func sampleTables(ddl []script.Statement, data map[string]string, dataDir string
 			return nil, fmt.Errorf("--data %s: the script declares no such table with options", k)
 		}
 	}
-	if len(notes) > 0 && dataDir == "" {
-		notes = append(notes, "the cluster reads the samples at their paths on this host (set the cluster's debug.data_dir to a directory it shares)")
-	}
 	slices.Sort(notes)
 	return notes, nil
-}
-
-// copySample copies a sample into a directory of its own under dataDir.
-func copySample(path, dataDir, table string) (string, error) {
-	dir, err := os.MkdirTemp(strings.TrimPrefix(dataDir, "file://"), "palink-debug-")
-	if err != nil {
-		return "", fmt.Errorf("copy the sample to debug.data_dir: %w", err)
-	}
-	dst := filepath.Join(dir, table+filepath.Ext(path))
-	src, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer src.Close()
-	f, err := os.Create(dst)
-	if err != nil {
-		return "", err
-	}
-	if _, err := io.Copy(f, src); err != nil {
-		f.Close()
-		return "", err
-	}
-	return dst, f.Close()
 }
 
 func fileURI(path string) string {
