@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -35,13 +36,15 @@ func TestMySQLUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer silent.Close()
-	var held []net.Conn
-	defer func() {
-		for _, c := range held {
-			c.Close()
-		}
-	}()
 	go func() {
+		// Connections are held open, never answered, until the listener
+		// closes.
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
 		for {
 			c, err := silent.Accept()
 			if err != nil {
@@ -74,12 +77,31 @@ func TestMySQLUnreachable(t *testing.T) {
 			c.Close()
 		}
 	}()
-	var logged bytes.Buffer
-	opts.URL, opts.Log = "jdbc:mysql://"+hangup.Addr().String()+"/shop", slog.New(slog.NewTextHandler(&logged, nil))
+	logged := &lockedBuffer{}
+	opts.URL, opts.Log = "jdbc:mysql://"+hangup.Addr().String()+"/shop", slog.New(slog.NewTextHandler(logged, nil))
 	if _, err := OpenSource(context.Background(), opts, usersTable("users"), 1); err == nil {
 		t.Fatal("opened a lookup on a server that hung up")
 	}
 	if !strings.Contains(logged.String(), "mysql driver") {
 		t.Errorf("the driver's complaint did not reach the run's log: %q", logged.String())
 	}
+}
+
+// lockedBuffer is a buffer the driver's goroutines may write while the
+// test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
