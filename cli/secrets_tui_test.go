@@ -75,7 +75,7 @@ func tourTUI(t *testing.T, e *cliEnv, p planted, ctx context.Context) {
 		for range 6 {
 			rec.mark()
 			key("esc")
-			if shows("┌ Jobs · all clusters", 2*time.Second) {
+			if shows("┌ Jobs · all clusters ─", 2*time.Second) { // unfiltered: a filter would follow the title
 				return
 			}
 		}
