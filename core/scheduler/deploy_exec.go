@@ -33,7 +33,7 @@ func (x *execution) deployJarExec(ctx context.Context, cl *clusters.Cluster, j m
 	argv, err := expandRunTemplate(tmpl, runVars{
 		Target: cl.Cfg.Deploy.Mode, Name: j.Name, Tags: clusters.SubmissionTags(x.s.storeID, j.ID, x.id),
 		Parallelism: j.Parallelism, Queue: cl.Cfg.Deploy.Queue, Restore: restore,
-		Class: spec.EntryClass, Jar: spec.JarPath, Args: args, Properties: forced(mergeProps(cl.Cfg.Deploy.Properties, config), cl, cl.ProxyUser(x.cmd.Issuer)),
+		Class: spec.EntryClass, Jar: spec.JarPath, Args: args, Properties: forced(mergeProps(cl.Cfg.Deploy.Properties, config), cl, cl.ProxyUser(issuerOf(x))),
 		ClaimMode: x.claimMode(), AllowNonRestored: x.params().AllowNonRestoredState,
 	})
 	if err != nil {
@@ -61,7 +61,7 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 		return deployed{}, err
 	}
 	args, config := substituted(vars, spec.Args, j.Config)
-	props := forced(mergeProps(cl.Cfg.Deploy.Properties, config), cl, cl.ProxyUser(x.cmd.Issuer))
+	props := forced(mergeProps(cl.Cfg.Deploy.Properties, config), cl, cl.ProxyUser(issuerOf(x)))
 	var sessionApp yarn.Application
 	if session {
 		if sessionApp, err = x.pythonSession(ctx, cl, props); err != nil {
@@ -115,7 +115,7 @@ func (x *execution) deployPython(ctx context.Context, cl *clusters.Cluster, j mo
 func (x *execution) runClient(ctx context.Context, cl *clusters.Cluster, argv []string, vars catalog.Resolved) (deployed, error) {
 	x.logf(ctx, "running %s", vars.Mask(strings.Join(argv, " ")))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = clientEnv(cl, cl.ProxyUser(x.cmd.Issuer))
+	cmd.Env = clientEnv(cl, cl.ProxyUser(issuerOf(x)))
 	var out bytes.Buffer
 	// One writer for both, so that exec copies them in one goroutine
 	// (two writers over one buffer would race).

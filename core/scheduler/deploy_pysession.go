@@ -41,7 +41,7 @@ func (x *execution) pythonSession(ctx context.Context, cl *clusters.Cluster, pro
 func (x *execution) runSessionClient(ctx context.Context, cl *clusters.Cluster, argv []string, app yarn.Application, vars catalog.Resolved) (deployed, error) {
 	x.logf(ctx, "running %s", vars.Mask(strings.Join(argv, " ")))
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = clientEnv(cl, cl.ProxyUser(x.cmd.Issuer))
+	cmd.Env = clientEnv(cl, cl.ProxyUser(issuerOf(x)))
 	var out bytes.Buffer
 	// One writer for both, so that exec copies them in one goroutine
 	// (two writers over one buffer would race).

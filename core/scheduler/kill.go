@@ -196,7 +196,7 @@ func (x *execution) killApps(ctx context.Context, cl *clusters.Cluster, j model.
 			return err
 		}
 		x.eff.acted()
-		final, err := cl.RMFor(x.cmd.Issuer).Kill(ctx, app.ID)
+		final, err := cl.RMFor(issuerOf(x)).Kill(ctx, app.ID)
 		stopWatch()
 		if watched != nil {
 			noteLastWord(ctx, x, <-watched)

@@ -42,3 +42,11 @@ func forced(props map[string]string, cl *clusters.Cluster, proxy string) map[str
 	}
 	return props
 }
+
+// issuerOf is who issued x's command, read under its lock: the lease's
+// renewal writes x.cmd meanwhile.
+func issuerOf(x *execution) string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.cmd.Issuer
+}
