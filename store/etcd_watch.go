@@ -44,7 +44,8 @@ var jobFamilies = []string{string(bucketSpecs), string(bucketEvents), string(buc
 	string(bucketRestorePointPaths), string(bucketExceptions), string(bucketCommandsByJob)}
 
 // Watch reports the store's changes: etcd's watch of the prefix, one
-// Change per revision. When etcd cuts the watch (a compaction passed it,
+// Change per revision, each once this process's reads (its mirror) see
+// it. When etcd cuts the watch (a compaction passed it,
 // the member went away), it sends a Change with Resync and watches again
 // from the newest revision.
 func (e *Etcd) Watch(ctx context.Context) <-chan Change {
@@ -69,6 +70,13 @@ func (e *Etcd) Watch(ctx context.Context) <-chan Change {
 				for _, c := range e.changes(resp.Events) {
 					if len(c.Families) == 0 {
 						continue // the Update counter alone, or keys not palink's
+					}
+					if e.mirror != nil {
+						// The mirror follows etcd on a watch of its own: a
+						// change is told once reads see it, or a scheduler
+						// woken by it reads past the command it was woken
+						// for (and waits for its next tick).
+						e.mirror.snapshot(c.Revision)
 					}
 					select {
 					case out <- c:
