@@ -6,8 +6,10 @@ BENCH     ?= .
 FUZZTIME  ?= 30s
 FILES   ?=
 JOBS    ?= 1
+SCALE_JOBS ?= 10000
+SCALE_INTERVAL ?= 10s
 
-.PHONY: help build demo sim test test-short vet fmt bench failover fuzz mutate e2e screenshots ci clean
+.PHONY: help build demo sim test test-short vet fmt bench failover fuzz mutate e2e scale screenshots ci clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' Makefile | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -51,6 +53,9 @@ mutate: ## mutation testing of mutate.conf's files (FILES="a.go b.go" to narrow,
 
 e2e: ## drive `palink demo` in tmux: filter, open, pause, restart, kill (needs tmux)
 	bash tui/e2e/e2e.sh
+
+scale: build ## palink at fleet size: `palink sim` with SCALE_JOBS (10000) running apps, an agent, adopt --all, checks and figures
+	$(GO) run ./internal/scalecheck -bin ./palink -jobs $(SCALE_JOBS) -interval $(SCALE_INTERVAL)
 
 screenshots: ## render the main views of `palink demo` to screenshots/ (SCREENSHOT_PNG=1 for PNG)
 	bash tui/e2e/screenshots.sh

@@ -80,6 +80,9 @@ var rooms = map[string][]string{
 	// The mutation tester behind `make mutate` is a development tool, not
 	// part of palink: it reads the tree through the standard library alone.
 	"internal/mutate": {},
+	// `make scale` drives palink's binary at fleet size from outside: a
+	// development tool on the standard library alone, like the above.
+	"internal/scalecheck": {},
 
 	// Real etcd members for the tests of the store on etcd (and, later,
 	// of agents sharing one): a test helper on the standard library.

@@ -266,7 +266,18 @@ func (g *globals) logger(tui bool) *slog.Logger {
 	if err != nil {
 		return slog.New(slog.DiscardHandler)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: logLevel()}))
+}
+
+// logLevel is $PALINK_LOG_LEVEL (debug, info, warn, error), info by
+// default: debug adds a line per sync cycle (jobs, changes, requests, how
+// long it took), which `make scale` reads.
+func logLevel() slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(os.Getenv("PALINK_LOG_LEVEL"))); err != nil {
+		return slog.LevelInfo
+	}
+	return l
 }
 
 // withEnv runs fn with an opened palink, cancelled on SIGINT/SIGTERM, and

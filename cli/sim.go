@@ -70,6 +70,7 @@ func newSimCmd(_ *globals) *cobra.Command {
 	}
 	f.register(cmd, 40)
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8088", "address of the (first) ResourceManager")
+	cmd.Flags().BoolVar(&f.AppsRunning, "running", false, "make every one of --jobs a RUNNING Flink job that checkpoints (a production fleet, for scale measurements)")
 	cmd.Flags().StringVar(&f.configOut, "config-out", "", "write a palink config for this simulator to FILE")
 	cmd.Flags().BoolVar(&f.TLS, "tls", false, "serve the RMs over HTTPS with a certificate of a CA the simulator makes (the config trusts it)")
 	cmd.Flags().StringVar(&f.KerberosDir, "kerberos", "", "secure mode: a throwaway Kerberos realm in DIR (Debian's krb5kdc), SPNEGO required on the RM and its proxy; the config authenticates as ops")

@@ -3,12 +3,16 @@ package core_test
 import (
 	"context"
 	"net/http"
+	"regexp"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/palink/palink/core"
 	"github.com/palink/palink/core/clusters"
+	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
 
@@ -121,6 +125,129 @@ func TestSyncRequestsPerRunningJob(t *testing.T) {
 		j, _ := f.points(t, id)
 		if j.LatestCheckpoint == nil || f.sim.Now().Sub(j.LatestCheckpoint.Time) > 130*time.Second {
 			t.Fatalf("job %s: latest checkpoint %+v at %s", id, j.LatestCheckpoint, f.sim.Now())
+		}
+	}
+}
+
+// pathTransport counts the JobManager requests a palink sends, by the
+// kind of resource they read.
+type pathTransport struct {
+	mu    sync.Mutex
+	kinds map[string]int
+	bytes int64
+}
+
+var jobDetailsPath = regexp.MustCompile(`/jobs/[0-9a-f]{32}$`)
+
+func (p *pathTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	kind := "other"
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/jobs/overview"):
+		kind = "overview"
+	case jobDetailsPath.MatchString(r.URL.Path):
+		kind = "details"
+	case strings.HasSuffix(r.URL.Path, "/exceptions"):
+		kind = "exceptions"
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.kinds[kind]++
+	if err == nil && resp.ContentLength > 0 {
+		p.bytes += resp.ContentLength
+	}
+	return resp, err
+}
+
+func (p *pathTransport) take() (map[string]int, int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k, b := p.kinds, p.bytes
+	p.kinds, p.bytes = map[string]int{}, 0
+	return k, b
+}
+
+// TestSyncReadsJobDetailsOnlyWhenTheJobMoved: a running job whose
+// JobManager's overview says nothing moved costs the overview alone, a
+// few hundred bytes, not its details (kilobytes of vertices and plan);
+// a job that fails is read in full at once, its exceptions with it.
+func TestSyncReadsJobDetailsOnlyWhenTheJobMoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulator")
+	}
+	const jobs = 20
+	counter := &pathTransport{kinds: map[string]int{}}
+	f := newRetainedFleet(t, jobs, nil, nil, func(o *core.Options) {
+		cs, err := clusters.New(o.Clusters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cs["sim"].UseFlinkTransport(counter); err != nil {
+			t.Fatal(err)
+		}
+		o.Clients, o.SyncCheckpointEvery = cs, 1000 // checkpoints apart
+	})
+	ctx := context.Background()
+	cycle := func() {
+		t.Helper()
+		f.clock.Advance(10 * time.Second)
+		if st, err := f.svc.SyncOnce(ctx, 0); err != nil || st.Errors > 0 {
+			t.Fatalf("cycle: %+v, %v", st, err)
+		}
+	}
+	cycle()
+	cycle()
+	counter.take()
+	const cycles = 5
+	for range cycles {
+		cycle()
+	}
+	kinds, bytes := counter.take()
+	if kinds["details"] != 0 || kinds["overview"] != jobs*cycles {
+		t.Errorf("%d cycles of %d jobs that did not move read %v; want %d overviews and no details", cycles, jobs, kinds, jobs*cycles)
+	}
+	t.Logf("a cycle reads %.0f bytes per job", float64(bytes)/float64(jobs*cycles))
+
+	var failed model.Job
+	if err := f.st.View(ctx, func(tx store.ReadTx) (err error) { failed, err = tx.Job(f.ids[3]); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.sim.FailJob(failed.AppID); err != nil {
+		t.Fatal(err)
+	}
+	cycle()
+	kinds, _ = counter.take()
+	if kinds["details"] != 1 || kinds["exceptions"] != 1 {
+		t.Errorf("the cycle after a job failed read %v; want its details and exceptions once", kinds)
+	}
+	if err := f.st.View(ctx, func(tx store.ReadTx) (err error) { failed, err = tx.Job(f.ids[3]); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if failed.FlinkState == "RUNNING" || failed.Diagnostics == "" {
+		t.Errorf("after its failure the job's record says Flink state %s, diagnostics %q", failed.FlinkState, failed.Diagnostics)
+	}
+}
+
+// TestSyncReadsNewJobsAtOnce: a cycle spreads its jobs over the interval,
+// but a job never synced (adopted or deployed since) is read at the
+// cycle's start, so that a bulk adoption shows its jobs within one
+// interval, not two.
+func TestSyncReadsNewJobsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulator")
+	}
+	const jobs = 20
+	f := newRetainedFleet(t, jobs, nil, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _ = f.svc.SyncOnce(ctx, time.Minute) // spread over a minute, cut after 2 s
+	for _, id := range f.ids {
+		var j model.Job
+		if err := f.st.View(context.Background(), func(tx store.ReadTx) (err error) { j, err = tx.Job(id); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if j.SyncedAt.IsZero() || j.FlinkState != "RUNNING" {
+			t.Errorf("job %s, never synced before, not read in the first 2 s of a cycle spread over a minute: synced %v, Flink state %q", id, j.SyncedAt, j.FlinkState)
 		}
 	}
 }

@@ -22,6 +22,8 @@ type Sim struct {
 	// Apps are the Flink applications already on the cluster (mixed
 	// states, not managed by palink).
 	Apps int
+	// AppsRunning makes every one of them a RUNNING job (sim.Options).
+	AppsRunning bool
 	// Seed makes the cluster reproducible (0: random).
 	Seed int64
 	// Speed is simulated seconds per real second.
@@ -43,7 +45,7 @@ type Sim struct {
 }
 
 func (s Sim) options() (sim.Options, error) {
-	o := sim.Options{Seed: s.Seed, Speed: s.Speed, Apps: s.Apps, RMs: s.RMs, FlinkVersion: s.FlinkVersion,
+	o := sim.Options{Seed: s.Seed, Speed: s.Speed, Apps: s.Apps, AppsRunning: s.AppsRunning, RMs: s.RMs, FlinkVersion: s.FlinkVersion,
 		CheckpointInterval: s.CheckpointInterval, Queries: queryEngine{}}
 	if s.TLS {
 		t, err := sim.NewTLS()

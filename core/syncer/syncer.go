@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,9 @@ type Syncer struct {
 	// every cycle (a palink that starts reads it once more).
 	failMu   sync.Mutex
 	failSeen map[string]int64
+	// lastMod is, per job, the last-modification of its JobManager's
+	// overview when its details were last read (observeFlink).
+	lastMod map[string]int64
 
 	// cycle counts the cycles, for the checkpoints' cadence.
 	cycle atomic.Int64
@@ -93,7 +97,7 @@ func New(o Options) *Syncer {
 		o.CheckpointEvery = 12
 	}
 	return &Syncer{st: o.Store, clusters: o.Clusters, pub: o.Publisher, now: o.Now, log: o.Log, opts: o,
-		failSeen: map[string]int64{}}
+		failSeen: map[string]int64{}, lastMod: map[string]int64{}}
 }
 
 // maxProblems bounds the errors a cycle describes (it counts them all).
@@ -123,7 +127,7 @@ func (s *Syncer) Run(ctx context.Context) error {
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("sync cycle", "err", err)
 		} else {
-			s.log.Debug("sync cycle", "jobs", stats.Jobs, "changed", stats.Changed, "rm", stats.RMCalls, "flink", stats.FlinkCalls, "took", stats.Duration)
+			s.log.Debug("sync cycle", "jobs", stats.Jobs, "changed", stats.Changed, "rm", stats.RMCalls, "flink", stats.FlinkCalls, "txns", stats.Transactions, "took", stats.Duration)
 		}
 		wait := interval - s.now().Sub(start)
 		if wait < 0 {
@@ -217,7 +221,10 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 			defer mu.Unlock()
 			for _, j := range js {
 				w := syncWork{cl: cl, job: j, app: byID[j.AppID], checkpoints: checkpointsDue(j.ID, cycle, s.opts.CheckpointEvery)}
-				if spread > 0 {
+				// A job never synced (just adopted or deployed) is read at
+				// once: spread over the interval, a bulk adoption would show
+				// its jobs' state only an interval later.
+				if spread > 0 && !j.SyncedAt.IsZero() {
 					w.at = time.Duration(rand.Int64N(int64(spread)))
 				}
 				work = append(work, w)
@@ -422,26 +429,48 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 		return nil, calls, err
 	}
 	ff := &flinkFacts{jobID: j.FlinkJobID}
+	// The JobManager's overview first: a few hundred bytes a job, where
+	// its details are kilobytes of vertices and plan. Its last-modification
+	// moves with every job and task state change, so while it stands where
+	// the details were last read, they would say nothing new.
+	calls++
+	jobs, err := f.Jobs(ctx)
+	if err != nil {
+		return nil, calls, err
+	}
+	var over yarn.JobOverview
 	if ff.jobID == "" {
+		jo, ok := pickFlinkJob(jobs, j)
+		if !ok {
+			return nil, calls, nil // not submitted yet: nothing to say
+		}
+		ff.jobID, over = jo.ID, jo
+	} else if i := slices.IndexFunc(jobs, func(o yarn.JobOverview) bool { return o.ID == ff.jobID }); i >= 0 {
+		over = jobs[i]
+	} else {
+		ff.gone = true // the JobManager no longer knows it, as its details would answer 404
+		return ff, calls, nil
+	}
+	s.failMu.Lock()
+	known, seenBefore := s.lastMod[j.ID]
+	s.failMu.Unlock()
+	moved := !seenBefore || over.LastModification != known || over.LastModification <= 0 || ff.jobID != j.FlinkJobID
+	var det yarn.JobDetails
+	if moved || failing(over.State) {
 		calls++
-		jobs, err := f.Jobs(ctx)
+		det, err = f.Job(ctx, ff.jobID)
+		if errors.Is(err, yarn.ErrNotFound) {
+			ff.gone = true
+			return ff, calls, nil
+		}
 		if err != nil {
 			return nil, calls, err
 		}
-		if jo, ok := pickFlinkJob(jobs, j); ok {
-			ff.jobID = jo.ID
-		} else {
-			return nil, calls, nil // not submitted yet: nothing to say
-		}
-	}
-	calls++
-	det, err := f.Job(ctx, ff.jobID)
-	if errors.Is(err, yarn.ErrNotFound) {
-		ff.gone = true
-		return ff, calls, nil
-	}
-	if err != nil {
-		return nil, calls, err
+		s.failMu.Lock()
+		s.lastMod[j.ID] = over.LastModification
+		s.failMu.Unlock()
+	} else {
+		det = yarn.JobDetails{ID: over.ID, Name: over.Name, State: over.State, StartTime: over.StartTime}
 	}
 	ff.state = det.State
 	if det.StartTime > 0 {
@@ -468,7 +497,7 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	s.failMu.Lock()
 	seen := s.failSeen[j.ID]
 	s.failMu.Unlock()
-	if det.State == yarn.JobFailed || det.State == yarn.JobFailing || det.State == yarn.JobRestarting || failed > seen {
+	if failing(det.State) || failed > seen {
 		calls++
 		if ex, err := f.Exceptions(ctx, ff.jobID, model.MaxStoredExceptions); err == nil {
 			ff.rootErr = rootCause(ex)
@@ -479,6 +508,12 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 		}
 	}
 	return ff, calls, nil
+}
+
+// failing: the job failed or is failing, and its details are read every
+// cycle (their failure timestamps, the exception history).
+func failing(state string) bool {
+	return state == yarn.JobFailed || state == yarn.JobFailing || state == yarn.JobRestarting
 }
 
 // checkpointsDue reports whether cycle is the one of every `every` in

@@ -41,6 +41,13 @@ func (in *injector) get() Faults {
 	return in.faults.clone()
 }
 
+// quiet reports whether requests of kind k get no fault at all.
+func (in *injector) quiet(k Kind) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.faults.Wire(k) == WireFaults{}
+}
+
 // fault is what one request gets.
 type fault int
 

@@ -16,6 +16,8 @@ type fleet struct {
 	events *eventQueue
 	yarn   *yarnApps
 	flink  *flinkJobs
+	// allRunning: every Flink application is RUNNING (Options.AppsRunning).
+	allRunning bool
 }
 
 // populate creates n pre-existing Flink applications in mixed states, plus
@@ -38,7 +40,7 @@ func (fl *fleet) populate(now time.Time, n int, rm *rmServer) {
 	for i := range plans {
 		age := time.Duration(noise(uint64(fl.seed), uint64(i)) * float64(maxAge))
 		p := plan{at: now.Add(-age - 10*time.Second), flink: i < n, seed: fl.rng.Uint64()}
-		if p.flink && noise(p.seed, 6) >= 0.93 {
+		if p.flink && noise(p.seed, 6) >= 0.93 && !fl.allRunning {
 			// Just submitted: it walks the normal lifecycle from NEW_SAVING.
 			p.at = now.Add(-time.Duration(noise(p.seed, 8)*float64(dAccepted)) - 100*time.Millisecond)
 		}
@@ -101,6 +103,9 @@ func (fl *fleet) flinkApp(now, at time.Time, rm *rmServer, seed uint64) {
 		kind = "killed"
 	default:
 		kind = "accepted"
+	}
+	if fl.allRunning {
+		kind = "running"
 	}
 	if kind == "accepted" {
 		a.state = yarnNewSaving

@@ -341,3 +341,27 @@ func TestPopulatedFleetIsPlausible(t *testing.T) {
 		}
 	}
 }
+
+// TestAppsRunningMakesAProductionFleet: with AppsRunning every Flink
+// application of the fleet is RUNNING with a job that checkpoints, and no
+// session cluster, as a scale measurement needs.
+func TestAppsRunningMakesAProductionFleet(t *testing.T) {
+	epoch := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	c := startCluster(t, Options{Seed: 99, Apps: 300, AppsRunning: true, Clock: NewManualClock(epoch)})
+	flinkApps := 0
+	for _, a := range c.Apps() {
+		if a.Type != "Apache Flink" {
+			continue
+		}
+		flinkApps++
+		if a.State != "RUNNING" || a.Mode == ModeSession || len(a.Jobs) != 1 {
+			t.Fatalf("app %s: %s, mode %v, %d jobs; want a RUNNING application of one job", a.ID, a.State, a.Mode, len(a.Jobs))
+		}
+		if j := a.Jobs[0]; j.State != "RUNNING" || j.CompletedCheckpoints == 0 {
+			t.Errorf("app %s: job %s with %d checkpoints; want RUNNING with checkpoints", a.ID, j.State, j.CompletedCheckpoints)
+		}
+	}
+	if flinkApps != 300 {
+		t.Errorf("%d Flink applications, want 300", flinkApps)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -135,4 +136,80 @@ func BenchmarkListApps(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestProxyAnswersAsTheJobManager: through the RM's web proxy a
+// JobManager answers as it does on its own port, whether the proxy hands
+// it the request in process (no fault on its wire) or forwards it over a
+// connection (a fault to play).
+func TestProxyAnswersAsTheJobManager(t *testing.T) {
+	epoch := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	c := startCluster(t, Options{Seed: 5, Apps: 20, AppsRunning: true, Clock: NewManualClock(epoch)})
+	var a App
+	for _, x := range c.Apps() {
+		if x.Type == "Apache Flink" {
+			a = x
+			break
+		}
+	}
+	get := func(url string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	proxied := c.ActiveRMURL() + "/proxy/" + a.ID
+	for _, path := range []string{"/jobs/overview", "/jobs/" + a.Jobs[0].ID, "/jobs/" + a.Jobs[0].ID + "/checkpoints", "/config", "/jobs/nope"} {
+		// Ask the proxy first: it opens the JobManager's port.
+		pcode, pbody := get(proxied + path)
+		app, _ := c.App(a.ID)
+		dcode, dbody := get("http://" + app.JMAddress + path)
+		if pcode != dcode || pbody != dbody {
+			t.Errorf("GET %s: through the proxy %d %.200s; the JobManager's own %d %.200s", path, pcode, pbody, dcode, dbody)
+		}
+	}
+	// With a fault on the JobManager's wire the proxy forwards over a
+	// connection, and a reset JobManager is the proxy's 500.
+	c.SetFaults(Faults{Per: map[Kind]WireFaults{KindJM: {ResetRate: 1}}})
+	if code, body := get(proxied + "/jobs/overview"); code != http.StatusInternalServerError || !strings.Contains(body, "did not answer") {
+		t.Errorf("a JobManager that resets through the proxy: %d %s", code, body)
+	}
+}
+
+// BenchmarkProxiedJobManager is one JobManager request through the RM's
+// web proxy, each to another of 1,000 applications, as state sync reads them.
+func BenchmarkProxiedJobManager(b *testing.B) {
+	c, err := New(Options{Seed: 1, Apps: 1000, AppsRunning: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(b.Context(), "127.0.0.1:0"); err != nil {
+		b.Fatal(err)
+	}
+	var urls []string
+	for _, a := range c.Apps() {
+		if a.Type == "Apache Flink" {
+			urls = append(urls, c.ActiveRMURL()+"/proxy/"+a.ID+"/jobs/overview")
+		}
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			resp, err := client.Get(urls[i%len(urls)])
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			i += 7
+		}
+	})
 }

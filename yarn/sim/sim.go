@@ -29,6 +29,10 @@ type Options struct {
 	// Apps is the number of pre-existing Flink applications (mixed states,
 	// some session clusters, tags unrelated to palink).
 	Apps int
+	// AppsRunning makes every pre-existing Flink application a healthy
+	// RUNNING one with a job of its own (per-job or application mode), as a
+	// large production fleet mostly is: what a scale measurement needs.
+	AppsRunning bool
 	// RMs is the number of ResourceManagers, each on its own listener. With
 	// 2 or more, the first is active and the others are standbys. 0 means 1.
 	RMs int
@@ -215,7 +219,7 @@ func New(o Options) (*Cluster, error) {
 		c.ha.rms = append(c.ha.rms, &rmServer{idx: i, startMs: now.Add(-73*time.Hour - time.Duration(o.RMs-i)*37*time.Minute).UnixMilli()})
 	}
 	c.mu.Lock()
-	(&fleet{seed: o.Seed, rng: rng, events: c.events, yarn: c.yarn, flink: c.flink}).populate(now, o.Apps, c.ha.rms[0])
+	(&fleet{seed: o.Seed, rng: rng, events: c.events, yarn: c.yarn, flink: c.flink, allRunning: o.AppsRunning}).populate(now, o.Apps, c.ha.rms[0])
 	c.mu.Unlock()
 	return c, nil
 }
