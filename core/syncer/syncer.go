@@ -239,7 +239,10 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 	// The pool only observes; what may change a record goes to one writer,
 	// which persists it with others in one transaction.
 	queue := make(chan syncWork)
-	writes := make(chan observation)
+	// Buffered by a batch: the pool goes on observing while the writer
+	// commits the batch before (a commit of 256 jobs with its fsync took
+	// longer than observing them, and held the pool at the channel).
+	writes := make(chan observation, s.opts.Batch)
 	var flink atomic.Int64
 	var changed, txns atomic.Int64
 	var pool sync.WaitGroup

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -229,6 +230,7 @@ func run(o options) (err error) {
 		return err
 	}
 
+	stopProfile := profile(pprofAddr, filepath.Join(dir, "adoption.pprof"))
 	fmt.Printf("== within two sync intervals (%v): every adopted job RUNNING with its latest checkpoint\n", 2*o.interval)
 	deadline := adoptedAt.Add(2 * o.interval)
 	var bad []string
@@ -248,6 +250,7 @@ func run(o options) (err error) {
 			len(bad), n, time.Since(adoptedAt).Seconds(), strings.Join(bad[:min(len(bad), 10)], "\n  "))
 	}
 	fmt.Printf("   all %d after %.1f s\n", n, time.Since(adoptedAt).Seconds())
+	stopProfile()
 
 	fmt.Printf("== steady state: %d sync cycles\n", o.measure)
 	first := len(cycles(agentLog))
@@ -260,6 +263,7 @@ func run(o options) (err error) {
 		return err
 	}
 	w0 := time.Now()
+	stopProfile = profile(pprofAddr, filepath.Join(dir, "steady.pprof"))
 	if err := waitFor("the steady-state cycles", time.Duration(o.measure+4)*o.interval*4, func() bool {
 		return len(cycles(agentLog)) >= first+o.measure
 	}); err != nil {
@@ -268,6 +272,7 @@ func run(o options) (err error) {
 	a1, _ := agent.cpu()
 	s1, _ := sim.cpu()
 	wall := time.Since(w0)
+	stopProfile()
 	cs := cycles(agentLog)[first : first+o.measure]
 	var jobs, changed, rm, flink, txns int
 	var cycleTime time.Duration
@@ -291,8 +296,34 @@ func run(o options) (err error) {
 	if st, err := os.Stat(filepath.Join(dir, "palink-sim.db")); err == nil {
 		fmt.Printf("   store file  %.1f MB (%.1f KB per job)\n", float64(st.Size())/(1<<20), float64(st.Size())/1024/float64(n))
 	}
-	fmt.Printf("   profile     go tool pprof %s http://%s/debug/pprof/profile?seconds=30 (while it runs)\n", bin, pprofAddr)
+	fmt.Printf("   profiles    go tool pprof -top %s %s/{adoption,steady}.pprof.* (the slices of 5 s; with -keep)\n", bin, dir)
 	return nil
+}
+
+// profile records the agent's CPU profile into file until the function it
+// returns is called.
+func profile(addr, file string) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The endpoint answers nothing for a profile cut short: record
+		// slices of 5 s (file.0, file.1, …; go tool pprof merges them).
+		for i := 0; ; i++ {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/pprof/profile?seconds=5", nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return
+			}
+			b, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || ctx.Err() != nil {
+				return
+			}
+			_ = os.WriteFile(fmt.Sprintf("%s.%d", file, i), b, 0o600)
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // setInterval sets the sync interval of the config the simulator wrote.

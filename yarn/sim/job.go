@@ -109,6 +109,9 @@ type job struct {
 	// after a layout; inputSum keeps the job's input summed over time.
 	flow     []flow
 	inputSum inputSum
+	// pastUntil is the simulation's start for a job backdated to before it
+	// (populate): input sums that past in coarse buckets.
+	pastUntil time.Time
 	// flameAsked is when each flame graph (vertex/type/subtask) was first
 	// asked for: its sampling started then.
 	flameAsked map[string]time.Time

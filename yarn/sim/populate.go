@@ -187,6 +187,7 @@ func (fl *fleet) flinkApp(now, at time.Time, rm *rmServer, seed uint64) {
 // backdate makes a fresh job look as if it had been running since start.
 func (fl *fleet) backdate(j *job, start, now time.Time) {
 	j.gen++
+	j.pastUntil = now
 	j.submitted, j.start = start, start
 	j.timestamps = map[string]int64{jobInitializing: start.UnixMilli(), jobCreated: start.Add(dJobCreated).UnixMilli()}
 	running := start.Add(dJobCreated + dJobRunning)

@@ -181,7 +181,8 @@ func TestProxyAnswersAsTheJobManager(t *testing.T) {
 }
 
 // BenchmarkProxiedJobManager is one JobManager request through the RM's
-// web proxy, each to another of 1,000 applications, as state sync reads them.
+// web proxy, each to another of 1,000 applications, as state sync reads
+// them: the overview every cycle, the details when a job moved.
 func BenchmarkProxiedJobManager(b *testing.B) {
 	c, err := New(Options{Seed: 1, Apps: 1000, AppsRunning: true})
 	if err != nil {
@@ -191,25 +192,34 @@ func BenchmarkProxiedJobManager(b *testing.B) {
 	if err := c.Start(b.Context(), "127.0.0.1:0"); err != nil {
 		b.Fatal(err)
 	}
-	var urls []string
+	type target struct{ app, job string }
+	var ts []target
 	for _, a := range c.Apps() {
 		if a.Type == "Apache Flink" {
-			urls = append(urls, c.ActiveRMURL()+"/proxy/"+a.ID+"/jobs/overview")
+			ts = append(ts, target{a.ID, a.Jobs[0].ID})
 		}
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		i := 0
-		for pb.Next() {
-			resp, err := client.Get(urls[i%len(urls)])
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			i += 7
-		}
-	})
+	for _, path := range []string{"jobs/overview", "jobs/%s", "jobs/%s/checkpoints"} {
+		b.Run(strings.ReplaceAll(strings.TrimPrefix(path, "jobs/"), "%s", "ID"), func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					t := ts[i%len(ts)]
+					p := path
+					if strings.Contains(p, "%s") {
+						p = strings.Replace(p, "%s", t.job, 1)
+					}
+					resp, err := client.Get(c.ActiveRMURL() + "/proxy/" + t.app + "/" + p)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					i += 7
+				}
+			})
+		})
+	}
 }
