@@ -53,6 +53,11 @@ func TestSyncWritesOnlyWhatChanged(t *testing.T) {
 	if n := cycle("first cycle"); n > 1 {
 		t.Errorf("first cycle, every job's record new: %d write transactions, want 1", n)
 	}
+	// The second learns what the first left for later (each job's
+	// retention): the jobs were never synced before.
+	if n := cycle("second cycle"); n > 1 {
+		t.Errorf("second cycle, every job's retention new: %d write transactions, want 1", n)
+	}
 	if n := cycle("nothing moved"); n != 0 {
 		t.Errorf("a cycle in which nothing moved: %d write transactions, want none", n)
 	}
@@ -108,7 +113,8 @@ func TestSyncRequestsPerRunningJob(t *testing.T) {
 		}
 		rm += st.RMCalls
 	}
-	cycle() // learns each job's checkpoints and retention
+	cycle() // learns each job's state and checkpoints
+	cycle() // and, the jobs never synced before, their details and retention
 	counter.n.Store(0)
 	rm = 0
 	const cycles = 24
@@ -195,9 +201,16 @@ func TestSyncReadsJobDetailsOnlyWhenTheJobMoved(t *testing.T) {
 			t.Fatalf("cycle: %+v, %v", st, err)
 		}
 	}
+	// Never synced, the jobs are read for their state and checkpoints
+	// first, their details in the next cycle.
 	cycle()
+	if kinds, _ := counter.take(); kinds["details"] != 0 || kinds["overview"] != jobs || kinds["other"] != jobs {
+		t.Errorf("the first cycle of %d jobs never synced read %v; want an overview and checkpoints each", jobs, kinds)
+	}
 	cycle()
-	counter.take()
+	if kinds, _ := counter.take(); kinds["details"] != jobs {
+		t.Errorf("the second cycle of %d jobs read %v; want their details once each", jobs, kinds)
+	}
 	const cycles = 5
 	for range cycles {
 		cycle()

@@ -458,8 +458,12 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	known, seenBefore := s.lastMod[j.ID]
 	s.failMu.Unlock()
 	moved := !seenBefore || over.LastModification != known || over.LastModification <= 0 || ff.jobID != j.FlinkJobID
+	// A job never synced (a bulk adoption brings thousands at once) is
+	// read for its state and checkpoints first; its details (the failures
+	// of its past) and retention wait for the next cycle, spread over it.
+	first := j.SyncedAt.IsZero() && !failing(over.State)
 	var det yarn.JobDetails
-	if moved || failing(over.State) {
+	if (moved || failing(over.State)) && !first {
 		calls++
 		det, err = f.Job(ctx, ff.jobID)
 		if errors.Is(err, yarn.ErrNotFound) {
@@ -488,7 +492,7 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	}
 	// The retention the Flink job runs with decides what Flink keeps when
 	// it ends: read once per Flink job.
-	if j.Retention == model.RetentionUnknown || ff.jobID != j.FlinkJobID {
+	if (j.Retention == model.RetentionUnknown || ff.jobID != j.FlinkJobID) && !first {
 		calls++
 		if conf, err := f.CheckpointConfig(ctx, ff.jobID); err == nil {
 			ff.retention = decide.RetentionFromREST(conf.Externalization.Enabled, conf.Externalization.DeleteOnCancellation)
