@@ -96,6 +96,8 @@ type jobMetrics struct {
 	// history is the subtasks of the vertices clients show subtask by
 	// subtask, over the last minutes (vertex id → history; subtasks.go).
 	history map[string]*subtaskHistory
+	// shape is the Flink job's graph, as its details last said.
+	shape *jobShape
 
 	latest      api.MetricPoint
 	collectedAt time.Time // of latest
@@ -322,7 +324,8 @@ func (o *Observer) collectOnce(ctx context.Context, judge bool) (CollectStats, e
 			defer func() { <-sem }()
 			jctx, cancel := context.WithTimeout(ctx, max(2*o.interval, 10*time.Second))
 			defer cancel()
-			m, err := o.measure(jctx, cl, j, measureWant{lagNames: o.lagNamesOf(j), depth: t.depth, charts: j.Charts, subtasks: t.subtasks})
+			lag, shape := o.knownOf(j)
+			m, err := o.measure(jctx, cl, j, measureWant{lagNames: lag, shape: shape, depth: t.depth, charts: j.Charts, subtasks: t.subtasks})
 			requests.Add(int64(m.calls))
 			measured.Add(1)
 			if err != nil {
@@ -344,13 +347,15 @@ func (o *Observer) collectOnce(ctx context.Context, judge bool) (CollectStats, e
 	return stats, ctx.Err()
 }
 
-func (o *Observer) lagNamesOf(j model.Job) map[string][]string {
+// knownOf is what earlier measurements learned of the job's Flink job:
+// its lag metric names and its shape.
+func (o *Observer) knownOf(j model.Job) (map[string][]string, *jobShape) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if jm := o.jobs[j.ID]; jm != nil && jm.flinkJobID == j.FlinkJobID {
-		return jm.lagNames
+		return jm.lagNames, jm.shape
 	}
-	return nil
+	return nil, nil
 }
 
 // record keeps one measurement.
@@ -364,7 +369,7 @@ func (o *Observer) record(j model.Job, shown bool, m measurement, err error, now
 	}
 	if jm.flinkJobID != j.FlinkJobID {
 		// A new Flink job (a redeploy): its counters start again.
-		jm.flinkJobID, jm.lagNames, jm.history = j.FlinkJobID, nil, nil
+		jm.flinkJobID, jm.lagNames, jm.history, jm.shape = j.FlinkJobID, nil, nil, nil
 		jm.lastRestarts, jm.failedBase, jm.lastCompleted, jm.streak, jm.ckSeen = api.Unknown, 0, 0, 0, false
 	}
 	jm.triedAt = now
@@ -376,6 +381,9 @@ func (o *Observer) record(j model.Job, shown bool, m measurement, err error, now
 		return
 	}
 	jm.lastErr = ""
+	if m.shape != nil {
+		jm.shape = m.shape
+	}
 	jm.keepSubtasks(m.subtasks, m.subtaskErrs, o.interval, now)
 	if jm.lagNames == nil {
 		jm.lagNames = map[string][]string{}

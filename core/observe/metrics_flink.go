@@ -48,6 +48,8 @@ type measurement struct {
 	// samples), subtaskErrs why a vertex's could not be.
 	subtasks    map[string][]subtaskReading
 	subtaskErrs map[string]string
+	// shape is the job's graph when its details were read.
+	shape *jobShape
 }
 
 // measureWant is what a round asks of a job beyond its headline figures.
@@ -62,7 +64,25 @@ type measureWant struct {
 	// subtasks are the vertices a client shows subtask by subtask, with
 	// the subtasks on screen.
 	subtasks map[string][]int
+	// shape is the Flink job's graph as an earlier measurement read it.
+	shape *jobShape
 }
+
+// jobShape is what a Flink job's details say that does not move while it
+// runs: its vertices, which are sources and sinks, and the JobManager's
+// clock against this host's. A job only the alert rules watch is measured
+// from it, without its details (kilobytes of plan a request), while state
+// sync says the job runs; the details are read again after shapeTTL, and
+// whenever a client shows the job in depth.
+type jobShape struct {
+	flinkJobID     string
+	vertices       []yarn.JobVertex
+	sources, sinks map[string]bool
+	skew           time.Duration // the JobManager's clock minus this host's
+	at             time.Time
+}
+
+const shapeTTL = 5 * time.Minute
 
 // jobApplication rebuilds the job's YARN application from what state sync
 // last recorded, so that measuring costs no ResourceManager request. The
@@ -90,18 +110,32 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 	if err != nil {
 		return m, fmt.Errorf("measure %s: %w", j.Name, err)
 	}
-	m.calls++
-	det, err := f.Job(ctx, j.FlinkJobID)
-	if err != nil {
-		return m, fmt.Errorf("measure %s: %w", j.Name, err)
-	}
-	m.flinkState = det.State
+	var det yarn.JobDetails
+	var sources, sinks map[string]bool
 	// Watermarks and checkpoint times are the cluster's clock: measure
 	// delays against it, not against this host's.
 	jmNow := o.now()
-	if det.Now > 0 {
-		jmNow = time.UnixMilli(det.Now)
+	if sh := want.shape; !depth && sh != nil && sh.flinkJobID == j.FlinkJobID && j.FlinkState == yarn.JobRunning && o.now().Sub(sh.at) < shapeTTL {
+		det = yarn.JobDetails{ID: j.FlinkJobID, State: yarn.JobRunning, Vertices: sh.vertices}
+		sources, sinks = sh.sources, sh.sinks
+		jmNow = jmNow.Add(sh.skew)
+	} else {
+		m.calls++
+		det, err = f.Job(ctx, j.FlinkJobID)
+		if err != nil {
+			return m, fmt.Errorf("measure %s: %w", j.Name, err)
+		}
+		if det.Now > 0 {
+			jmNow = time.UnixMilli(det.Now)
+		}
+		sources, sinks = graphEnds(det)
+		vs := make([]yarn.JobVertex, len(det.Vertices))
+		for i, v := range det.Vertices {
+			vs[i] = yarn.JobVertex{ID: v.ID, Name: v.Name, Parallelism: v.Parallelism}
+		}
+		m.shape = &jobShape{flinkJobID: det.ID, vertices: vs, sources: sources, sinks: sinks, skew: jmNow.Sub(o.now()), at: o.now()}
 	}
+	m.flinkState = det.State
 	p := api.MetricPoint{At: o.now(), WatermarkDelay: api.Unknown, Lag: api.Unknown, CheckpointAge: api.Unknown, Restarts: api.Unknown}
 	if len(charts) > 0 {
 		p.Charts = map[string]float64{}
@@ -162,7 +196,6 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		m.point = p
 		return m, nil
 	}
-	sources, sinks := graphEnds(det)
 	m.lagNames = map[string][]string{}
 	var lags, lagMax []float64
 	for _, v := range det.Vertices {

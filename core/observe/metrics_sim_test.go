@@ -118,7 +118,7 @@ func newFleet(tb testing.TB, apps int, edit func(*Settings)) *fleetEnv {
 		j := model.Job{ID: fmt.Sprintf("j%05d", i), Name: fmt.Sprintf("job-%05d", i), Kind: model.KindSQL, Cluster: "sim",
 			SpecVersion: 1, State: model.StateFinished, AppID: a.ID, FlinkJobID: a.Jobs[0].ID, CreatedAt: now, UpdatedAt: now}
 		if a.State == "RUNNING" && a.Jobs[0].State == "RUNNING" {
-			j.State, j.TrackingURL, j.JMAddress = model.StateRunning, a.TrackingURL, a.JMAddress
+			j.State, j.FlinkState, j.TrackingURL, j.JMAddress = model.StateRunning, "RUNNING", a.TrackingURL, a.JMAddress
 			f.running[j.ID] = true
 		}
 		f.jobs = append(f.jobs, j)
@@ -211,12 +211,13 @@ func TestMetricRequestsFollowTheScreen(t *testing.T) {
 	if err := f.svc.SetInterest(ctx, api.InterestRequest{Client: "tui-2", Detail: detail}); err != nil {
 		t.Fatal(err)
 	}
-	// Each running job costs details + checkpoints + restarts + one per
-	// vertex (3 in the simulator), and once per Flink job the listing of
-	// its source's metric names; the job shown in depth one more (the
+	// Each running job costs checkpoints + restarts + one per vertex (3 in
+	// the simulator); once per Flink job (and every few minutes) its
+	// details, for its graph, and the listing of its source's metric names;
+	// the job shown in depth its details every round and one more (the
 	// cluster overview).
-	const perJob, firstTime, inDepth = 6, 1, 1
-	for round, want := range []int{running*(perJob+firstTime) + inDepth, running*perJob + inDepth} {
+	const perJob, firstTime, inDepth = 5, 2, 2
+	for round, want := range []int{running*(perJob+firstTime) + 1, running*perJob + inDepth} {
 		stats, err := f.svc.collectOnce(ctx, true)
 		if err != nil {
 			t.Fatal(err)
