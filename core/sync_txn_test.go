@@ -14,6 +14,7 @@ import (
 	"github.com/palink/palink/core/clusters"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
+	"github.com/palink/palink/yarn"
 )
 
 // countingStore counts the write transactions palink opens.
@@ -53,10 +54,10 @@ func TestSyncWritesOnlyWhatChanged(t *testing.T) {
 	if n := cycle("first cycle"); n > 1 {
 		t.Errorf("first cycle, every job's record new: %d write transactions, want 1", n)
 	}
-	// The second learns what the first left for later (each job's
-	// retention): the jobs were never synced before.
+	// The second reads what the first left for later (each job's
+	// details): the jobs were never synced before.
 	if n := cycle("second cycle"); n > 1 {
-		t.Errorf("second cycle, every job's retention new: %d write transactions, want 1", n)
+		t.Errorf("second cycle: %d write transactions, want at most 1", n)
 	}
 	if n := cycle("nothing moved"); n != 0 {
 		t.Errorf("a cycle in which nothing moved: %d write transactions, want none", n)
@@ -114,7 +115,7 @@ func TestSyncRequestsPerRunningJob(t *testing.T) {
 		rm += st.RMCalls
 	}
 	cycle() // learns each job's state and checkpoints
-	cycle() // and, the jobs never synced before, their details and retention
+	cycle() // and, the jobs never synced before, their details
 	counter.n.Store(0)
 	rm = 0
 	const cycles = 24
@@ -154,6 +155,8 @@ func (p *pathTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		kind = "details"
 	case strings.HasSuffix(r.URL.Path, "/exceptions"):
 		kind = "exceptions"
+	case strings.HasSuffix(r.URL.Path, "/checkpoints"):
+		kind = "checkpoints"
 	}
 	resp, err := http.DefaultTransport.RoundTrip(r)
 	p.mu.Lock()
@@ -201,10 +204,10 @@ func TestSyncReadsJobDetailsOnlyWhenTheJobMoved(t *testing.T) {
 			t.Fatalf("cycle: %+v, %v", st, err)
 		}
 	}
-	// Never synced, the jobs are read for their state and checkpoints
-	// first, their details in the next cycle.
+	// Never synced, the jobs are read for their state, checkpoints and
+	// retention first, their details in the next cycle.
 	cycle()
-	if kinds, _ := counter.take(); kinds["details"] != 0 || kinds["overview"] != jobs || kinds["other"] != jobs {
+	if kinds, _ := counter.take(); kinds["details"] != 0 || kinds["overview"] != jobs || kinds["checkpoints"] != jobs {
 		t.Errorf("the first cycle of %d jobs never synced read %v; want an overview and checkpoints each", jobs, kinds)
 	}
 	cycle()
@@ -261,6 +264,72 @@ func TestSyncReadsNewJobsAtOnce(t *testing.T) {
 		}
 		if j.SyncedAt.IsZero() || j.FlinkState != "RUNNING" {
 			t.Errorf("job %s, never synced before, not read in the first 2 s of a cycle spread over a minute: synced %v, Flink state %q", id, j.SyncedAt, j.FlinkState)
+		}
+	}
+}
+
+// TestSyncTakesTheCheckpointsOthersRead: the checkpoint statistics the
+// metrics rounds read (every round, for a job an alert rule watches) serve
+// state sync within its interval: one fetch for both, and the sync records
+// the latest checkpoint from it without asking again.
+func TestSyncTakesTheCheckpointsOthersRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulator")
+	}
+	const jobs = 10
+	counter := &pathTransport{kinds: map[string]int{}}
+	var cl *clusters.Cluster
+	f := newRetainedFleet(t, jobs, map[string]string{"execution.checkpointing.interval": "10s"}, nil, func(o *core.Options) {
+		cs, err := clusters.New(o.Clusters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl = cs["sim"]
+		if err := cl.UseFlinkTransport(counter); err != nil {
+			t.Fatal(err)
+		}
+		o.Clients, o.SyncCheckpointEvery, o.SyncInterval = cs, 1, 10*time.Second // checkpoints every cycle
+	})
+	ctx := context.Background()
+	for range 2 { // the jobs' state, checkpoints and retention, then details
+		f.clock.Advance(10 * time.Second)
+		if _, err := f.svc.SyncOnce(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.clock.Advance(10 * time.Second) // every job completes a checkpoint
+	// What a metrics round does for each job: read its checkpoints.
+	want := map[string]string{}
+	for _, id := range f.ids {
+		var j model.Job
+		if err := f.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = tx.Job(id); return err }); err != nil {
+			t.Fatal(err)
+		}
+		fl, err := cl.Flink(yarn.Application{ID: j.AppID, State: yarn.AppRunning, TrackingUI: "ApplicationMaster", TrackingURL: j.TrackingURL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cps, err := fl.Checkpoints(ctx, j.FlinkJobID)
+		if err != nil || cps.Latest.Completed == nil {
+			t.Fatalf("checkpoints of %s: %+v, %v", id, cps.Latest, err)
+		}
+		cl.Reads.PutCheckpoints(j.FlinkJobID, cps, time.Now(), "metrics") // the core's clock, the host's
+		want[id] = cps.Latest.Completed.ExternalPath
+	}
+	counter.take()
+	if _, err := f.svc.SyncOnce(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if kinds, _ := counter.take(); kinds["checkpoints"] != 0 {
+		t.Errorf("a cycle after the metrics round read every job's checkpoints asked for them again: %v", kinds)
+	}
+	for _, id := range f.ids {
+		var j model.Job
+		if err := f.st.View(ctx, func(tx store.ReadTx) (err error) { j, err = tx.Job(id); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if j.LatestCheckpoint == nil || j.LatestCheckpoint.Path != want[id] {
+			t.Errorf("job %s: latest checkpoint %+v, want the one the round read, %s", id, j.LatestCheckpoint, want[id])
 		}
 	}
 }

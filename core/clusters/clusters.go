@@ -29,6 +29,10 @@ type Cluster struct {
 	// server), made when first needed.
 	logs *yarn.ContainerLogs
 
+	// Reads are the JobManager answers of lately, shared by state sync,
+	// the metrics rounds and the alert rules (and the team views).
+	Reads *Reads
+
 	// Team is the team this view of the cluster acts for ("" for the
 	// cluster's own identity); parent the cluster it is a view of, which
 	// keeps the connectivity. teams are the views, by team.
@@ -218,7 +222,7 @@ func NewCluster(cc Spec) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", cc.Name, err)
 	}
-	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, flink: root, status: api.ClusterStatus{Name: cc.Name}}
+	c := &Cluster{Name: cc.Name, Cfg: cc, RM: rm, opts: o, flink: root, status: api.ClusterStatus{Name: cc.Name}, Reads: &Reads{}}
 	if cc.SQLGateway != "" {
 		gw, err := yarn.NewSQLGateway(cc.SQLGateway, o)
 		if err != nil {

@@ -42,7 +42,7 @@ func (c *Cluster) teamViews() error {
 		if err != nil {
 			return fmt.Errorf("cluster %s, team %s: %w", c.Name, team, err)
 		}
-		v.Team, v.parent = team, c
+		v.Team, v.parent, v.Reads = team, c, c.Reads
 		c.teams[team] = v
 	}
 	return nil

@@ -30,6 +30,9 @@ const (
 
 var vertexMetricNames = []string{mRecordsIn, mRecordsOut, mBusy, mBackpressure, mWatermark}
 
+// readBy names the metrics rounds' reads in the cluster's shared Reads.
+const readBy = "metrics"
+
 // measurement is what one collection learned of a job.
 type measurement struct {
 	point      api.MetricPoint
@@ -141,8 +144,15 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		p.Charts = map[string]float64{}
 	}
 
-	m.calls++
-	if cps, err := f.Checkpoints(ctx, j.FlinkJobID); err == nil {
+	cps, _, fresh := cl.Reads.Checkpoints(j.FlinkJobID, o.now().Add(-o.interval), readBy)
+	var cerr error
+	if !fresh {
+		m.calls++
+		if cps, cerr = f.Checkpoints(ctx, j.FlinkJobID); cerr == nil {
+			cl.Reads.PutCheckpoints(j.FlinkJobID, cps, o.now(), readBy)
+		}
+	}
+	if cerr == nil {
 		if c := cps.Latest.Completed; c != nil {
 			p.CheckpointDuration = time.Duration(c.EndToEndDuration) * time.Millisecond
 			p.CheckpointSize = c.CheckpointedSize
@@ -154,7 +164,7 @@ func (o *Observer) measure(ctx context.Context, cl *clusters.Cluster, j model.Jo
 		p.FailedInARow = failedInARow(cps.History)
 		m.completed, m.failed, m.checkpointsOK = cps.Counts.Completed, cps.Counts.Failed, true
 	} else if ctx.Err() != nil {
-		return m, fmt.Errorf("measure %s: %w", j.Name, err)
+		return m, fmt.Errorf("measure %s: %w", j.Name, cerr)
 	}
 
 	m.calls++

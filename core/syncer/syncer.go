@@ -459,8 +459,8 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	s.failMu.Unlock()
 	moved := !seenBefore || over.LastModification != known || over.LastModification <= 0 || ff.jobID != j.FlinkJobID
 	// A job never synced (a bulk adoption brings thousands at once) is
-	// read for its state and checkpoints first; its details (the failures
-	// of its past) and retention wait for the next cycle, spread over it.
+	// read for its state, checkpoints and retention first; its details
+	// (the failures of its past) wait for the next cycle, spread over it.
 	first := j.SyncedAt.IsZero() && !failing(over.State)
 	var det yarn.JobDetails
 	if (moved || failing(over.State)) && !first {
@@ -483,16 +483,23 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	if det.StartTime > 0 {
 		ff.started = time.UnixMilli(det.StartTime)
 	}
-	if checkpoints || j.LatestCheckpoint == nil || ff.jobID != j.FlinkJobID || det.State != j.FlinkState {
+	// Checkpoints the metrics rounds read within the interval (they read
+	// a watched job's every round) serve as this cycle's, whatever its
+	// cadence; a job whose state moved is asked now.
+	moving := j.LatestCheckpoint == nil || ff.jobID != j.FlinkJobID || det.State != j.FlinkState
+	if cps, _, ok := cl.Reads.Checkpoints(ff.jobID, s.now().Add(-s.opts.Interval), readBy); ok && !moving {
+		ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
+	} else if checkpoints || moving {
 		calls++
 		cps, err := f.Checkpoints(ctx, ff.jobID)
 		if err == nil {
 			ff.ckpt, ff.sp, ff.restored = cps.Latest.Completed, cps.Latest.Savepoint, cps.Latest.Restored
+			cl.Reads.PutCheckpoints(ff.jobID, cps, s.now(), readBy)
 		}
 	}
 	// The retention the Flink job runs with decides what Flink keeps when
 	// it ends: read once per Flink job.
-	if (j.Retention == model.RetentionUnknown || ff.jobID != j.FlinkJobID) && !first {
+	if j.Retention == model.RetentionUnknown || ff.jobID != j.FlinkJobID {
 		calls++
 		if conf, err := f.CheckpointConfig(ctx, ff.jobID); err == nil {
 			ff.retention = decide.RetentionFromREST(conf.Externalization.Enabled, conf.Externalization.DeleteOnCancellation)
@@ -516,6 +523,9 @@ func (s *Syncer) observeFlink(ctx context.Context, cl *clusters.Cluster, app yar
 	}
 	return ff, calls, nil
 }
+
+// readBy names state sync's reads in the cluster's shared Reads.
+const readBy = "sync"
 
 // failing: the job failed or is failing, and its details are read every
 // cycle (their failure timestamps, the exception history).
