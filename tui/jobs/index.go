@@ -81,9 +81,13 @@ func (x *index) set(jobs []api.JobView) {
 		x.fits.grow(measure(j))
 		x.clusters[j.Cluster] = true
 	}
-	byName := make([]*api.JobView, 0, len(jobs))
-	for _, j := range x.byID {
-		byName = append(byName, j)
+	// In the list's order, which is the order in memory, skipping an id
+	// the list repeats (the last one holds, as in byID).
+	byName := make([]*api.JobView, 0, len(x.byID))
+	for i := range jobs {
+		if j := &jobs[i]; x.byID[j.ID] == j {
+			byName = append(byName, j)
+		}
 	}
 	x.byName = newNameOrder(byName)
 }

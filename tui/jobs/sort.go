@@ -95,7 +95,8 @@ func chunk(s string, d int) uint64 {
 
 // strRanks gives each string of ss a rank in strings.Compare's order,
 // equal for equal strings, and returns them (valid until the sorter's
-// next use). A radix sort by 7-byte chunks, most significant first from
+// next use); it leaves s.es in the order of the strings, then their places
+// in ss. A radix sort by 7-byte chunks, most significant first from
 // the strings' common prefix on, does it comparing only the few strings
 // that share a chunk.
 func (s *sorter) strRanks(ss []string) []uint64 {
@@ -124,10 +125,10 @@ func (s *sorter) strRanks(ss []string) []uint64 {
 }
 
 // rankChunks sorts es, strings of ss that are equal in their first d
-// bytes, by the rest, and ranks them from s.next on.
+// bytes, by the rest (stably), and ranks them from s.next on.
 func (s *sorter) rankChunks(ss []string, es []keyed, d int) {
 	if len(es) < 32 { // too few for a radix pass to pay
-		slices.SortFunc(es, func(a, b keyed) int { return strings.Compare(ss[a.i][d:], ss[b.i][d:]) })
+		slices.SortStableFunc(es, func(a, b keyed) int { return strings.Compare(ss[a.i][d:], ss[b.i][d:]) })
 		for k, e := range es {
 			if k > 0 && ss[e.i] != ss[es[k-1].i] {
 				s.next++
@@ -268,18 +269,8 @@ func timeKey(t time.Time) (key uint64, ok bool) {
 // order, and returns it.
 func (s *sorter) sort(dst []*api.JobView, o nameOrder, c column, desc bool) []*api.JobView {
 	byName := o.jobs
-	var ranks []uint64 // a string column's ranks, by place in byName
-	switch c {
-	case colCluster, colApp:
-		s.ss = slices.Grow(s.ss[:0], len(byName))[:len(byName)]
-		for i, j := range byName {
-			s.ss[i] = j.Cluster
-			if c == colApp {
-				s.ss[i] = j.AppID
-			}
-		}
-		ranks = s.strRanks(s.ss)
-		clear(s.ss) // holds no job's strings past the sort
+	if c == colCluster || c == colApp {
+		return s.byString(dst, byName, c, desc)
 	}
 	// liveRank 0 is sorted by key; the other groups keep the name-and-id
 	// order whatever the direction, as lessFunc says.
@@ -302,8 +293,6 @@ func (s *sorter) sort(dst []*api.JobView, o nameOrder, c column, desc bool) []*a
 		switch c {
 		case colKind:
 			k = intKey(int(j.Kind))
-		case colCluster, colApp:
-			k = ranks[i]
 		case colState:
 			k = intKey(stateRank(j.State))
 		case colUp:
@@ -346,6 +335,41 @@ func (s *sorter) sort(dst []*api.JobView, o nameOrder, c column, desc bool) []*a
 	}
 	for _, i := range s.dead {
 		dst = append(dst, byName[i])
+	}
+	return dst
+}
+
+// byString appends to dst the jobs in byName sorted by a string column
+// (CLUSTER, APP: every job shows one, liveRank 0), in lessFunc's order:
+// strRanks leaves them by string and then place in byName, which is the
+// ascending order; descending takes the runs of equal strings from the
+// last, each in its order.
+func (s *sorter) byString(dst, byName []*api.JobView, c column, desc bool) []*api.JobView {
+	s.ss = slices.Grow(s.ss[:0], len(byName))[:len(byName)]
+	for i, j := range byName {
+		s.ss[i] = j.Cluster
+		if c == colApp {
+			s.ss[i] = j.AppID
+		}
+	}
+	ranks := s.strRanks(s.ss)
+	clear(s.ss) // holds no job's strings past the sort
+	dst = slices.Grow(dst, len(byName))
+	if !desc {
+		for _, e := range s.es {
+			dst = append(dst, byName[e.i])
+		}
+		return dst
+	}
+	for hi := len(s.es); hi > 0; {
+		lo := hi - 1
+		for lo > 0 && ranks[s.es[lo-1].i] == ranks[s.es[lo].i] {
+			lo--
+		}
+		for _, e := range s.es[lo:hi] {
+			dst = append(dst, byName[e.i])
+		}
+		hi = lo
 	}
 	return dst
 }

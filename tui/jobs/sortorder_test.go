@@ -172,3 +172,24 @@ func BenchmarkSortedBy(b *testing.B) {
 		})
 	}
 }
+
+// A list that repeats an id holds its last view of the job, once, in every
+// order the index keeps.
+func TestLoadWithARepeatedID(t *testing.T) {
+	var x index
+	x.set([]api.JobView{
+		{Job: model.Job{ID: "a", Name: "first"}},
+		{Job: model.Job{ID: "b", Name: "other"}},
+		{Job: model.Job{ID: "a", Name: "second"}},
+	})
+	x.sortCol = colApp // a column whose ties fall to the name
+	x.sortAll()
+	x.rebuildRows()
+	var got []string
+	for _, j := range x.rows {
+		got = append(got, j.ID+":"+j.Name)
+	}
+	if want := []string{"b:other", "a:second"}; !slices.Equal(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+}
