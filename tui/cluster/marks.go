@@ -94,16 +94,20 @@ func (m *Screen) marked() []string {
 // under which names: the dry run the confirmation shows.
 func (m *Screen) plan() tea.Cmd {
 	req := api.AdoptAllRequest{Cluster: m.name, AppIDs: m.marked(), DryRun: true}
+	seq := m.env.NextSeq()
+	m.planSeq = seq
 	return kit.Busy(adoptKey, fmt.Sprintf("checking %s…", kit.Plural(len(req.AppIDs), "marked application")), adoptAllCmd(call(m.env), req, func(res api.AdoptAllResult, err error) tea.Msg {
 		if err != nil {
 			err = fmt.Errorf("adopt %s on %s (dry run): %w", kit.Plural(len(req.AppIDs), "marked application"), req.Cluster, err)
 		}
-		return plannedMsg{req: req, res: res, err: err}
+		return plannedMsg{seq: seq, req: req, res: res, err: err}
 	}))
 }
 
-// plannedMsg is the dry run of adopting the marked applications.
+// plannedMsg is the dry run of adopting the marked applications, the
+// answer to the plan seq.
 type plannedMsg struct {
+	seq int
 	req api.AdoptAllRequest
 	res api.AdoptAllResult
 	err error
@@ -113,6 +117,8 @@ type plannedMsg struct {
 // nothing to confirm.
 func (m *Screen) planned(msg plannedMsg) tea.Cmd {
 	switch {
+	case msg.seq != m.planSeq:
+		return nil // another screen's, or one a later a replaced
 	case msg.req.Cluster != m.name:
 		return kit.ClearFlash(adoptKey) // the user moved on to another cluster
 	case msg.err != nil:

@@ -29,6 +29,7 @@ type Screen struct {
 	// adopted are the applications adopted since the list was loaded, by
 	// id, with their jobs' names: their rows go at the next load.
 	adopted       map[string]string
+	planSeq       int // the dry run awaited (plan)
 	width, height int
 }
 
