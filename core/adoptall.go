@@ -65,6 +65,13 @@ func (a bulkAdopter) AdoptAll(ctx context.Context, r api.AdoptAllRequest) (api.A
 	}); err != nil {
 		return out, err
 	}
+	var only map[string]bool // AppIDs, when the request names them
+	if len(r.AppIDs) > 0 {
+		only = make(map[string]bool, len(r.AppIDs))
+		for _, id := range r.AppIDs {
+			only[id] = true
+		}
+	}
 	var todo []adoptCandidate
 	for _, name := range names {
 		cl := l.clusters[name]
@@ -78,7 +85,7 @@ func (a bulkAdopter) AdoptAll(ctx context.Context, r api.AdoptAllRequest) (api.A
 			// Applications a palink tagged are its own (or another store's):
 			// `palink adopt APP_ID` takes those one by one.
 			if owned[a.ID] || a.Final() || clusters.HasTag(a.Tags(), clusters.TagPalink) ||
-				(r.Queue != "" && a.Queue != r.Queue) || (r.User != "" && a.User != r.User) {
+				(r.Queue != "" && a.Queue != r.Queue) || (r.User != "" && a.User != r.User) || (only != nil && !only[a.ID]) {
 				continue
 			}
 			todo = append(todo, adoptCandidate{cluster: name, app: a, name: uniqueName(adoptName(a, r.NameFrom), taken)})

@@ -448,6 +448,11 @@ func (m *Model) take(msg tea.Msg) (cmd tea.Cmd, keep bool) {
 			return m.setFlash(kit.FlashError, msg.Err.Error()), true
 		}
 		return m.setFlash(kit.FlashInfo, fmt.Sprintf("adopted %s as job %s (%s)", msg.Req.AppID, msg.Job.Name, msg.Job.State)), true
+	case kit.AdoptedAllMsg:
+		if msg.Err != nil {
+			return m.setFlash(kit.FlashError, msg.Err.Error()), true
+		}
+		return m.setFlash(kit.FlashInfo, "adopted "+kit.Plural(len(msg.Res.Adopted), "application")+" on "+msg.Req.Cluster), true
 	}
 	return nil, true
 }

@@ -490,11 +490,16 @@ type AdoptRequest struct {
 
 // AdoptAllRequest selects the unmanaged applications to adopt: the live
 // Flink applications of Cluster ("" every configured one) no job owns and
-// no palink tagged, of Queue and User when given.
+// no palink tagged, of Queue and User when given, and of AppIDs when given.
 type AdoptAllRequest struct {
 	Cluster string
 	Queue   string
 	User    string
+	// AppIDs, when given, narrows the selection to these applications
+	// (the rows marked in the cluster view); one a job owns, or that is
+	// not a live unmanaged application of the cluster, is skipped all the
+	// same.
+	AppIDs []string `json:",omitempty"`
 	// NameFrom is where a job's name comes from: "app" (the YARN
 	// application's name, the default) or "tag" (its first YARN tag, else
 	// its name). A name taken, by a job or an earlier application of the

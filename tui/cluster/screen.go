@@ -17,21 +17,26 @@ import (
 
 // Screen is `:cluster`: one cluster's YARN metrics and queues, and
 // the Flink applications on it that palink does not manage yet, which `a`
-// adopts.
+// adopts: the one under the cursor, or all those marked (marks.go).
 type Screen struct {
 	env   *kit.Env
 	names []string
 	name  string
 	ov    *api.ClusterOverview
 
-	apps          kit.Table[api.Application] // the unmanaged ones
+	apps  kit.Table[api.Application] // the unmanaged ones
+	marks map[string]bool            // the applications marked, by id
+	// adopted are the applications adopted since the list was loaded, by
+	// id, with their jobs' names: their rows go at the next load.
+	adopted       map[string]string
+	planSeq       int // the dry run awaited (plan)
 	width, height int
 }
 
 // New opens cluster name's view (names are every cluster, for ] and [);
 // its Cmd loads the overview.
 func New(e *kit.Env, names []string, name string) (*Screen, tea.Cmd) {
-	m := &Screen{env: e, names: names, name: name}
+	m := &Screen{env: e, names: names, name: name, marks: map[string]bool{}, adopted: map[string]string{}}
 	m.apps = kit.NewTable(e, kit.TableOf[api.Application]{
 		Key:    "load:cluster",
 		Load:   func(seq int) tea.Cmd { return loadOverviewCmd(call(e), m.name, seq) },
@@ -52,8 +57,18 @@ func (m *Screen) Title() string { return "Cluster " + m.name }
 // Capturing implements kit.Screen: the filter's prompt has the keyboard.
 func (m *Screen) Capturing() bool { return m.apps.Capturing() }
 
-// Back implements kit.Backer: esc clears a filter before it leaves.
-func (m *Screen) Back() (tea.Cmd, bool) { return m.apps.Back() }
+// Back implements kit.Backer: esc clears a filter, then the marks, before
+// it leaves.
+func (m *Screen) Back() (tea.Cmd, bool) {
+	if cmd, ok := m.apps.Back(); ok {
+		return cmd, true
+	}
+	if len(m.marks) > 0 {
+		clear(m.marks)
+		return nil, true
+	}
+	return nil, false
+}
 
 // ShortHelp implements kit.Screen.
 func (m *Screen) ShortHelp() []key.Binding { return m.apps.ShortHelp(shortHelp(m.env.Keys)...) }
@@ -74,14 +89,21 @@ func (m *Screen) Update(msg tea.Msg) (kit.Screen, tea.Cmd) {
 		if keep {
 			ov := msg.ov
 			m.ov = &ov
+			m.loadedApps()
 		}
 		return m, cmd
+	case plannedMsg:
+		return m, m.planned(msg)
+	case kit.AdoptedAllMsg:
+		return m, m.adoptedAll(msg)
 	case kit.ChangeMsg:
 		if c := msg.Change; (c.Kind == api.ClusterChanged && c.Cluster != nil && c.Cluster.Name == m.name) || c.Kind == api.Resync {
 			return m, m.load()
 		}
 	case kit.AdoptedMsg:
 		if msg.Err == nil && msg.Req.Cluster == m.name {
+			m.adopted[msg.Req.AppID] = msg.Job.Name
+			delete(m.marks, msg.Req.AppID)
 			return m, m.load()
 		}
 	case tea.KeyPressMsg, tea.PasteMsg:
@@ -110,26 +132,47 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.name = m.names[(i+step)%len(m.names)]
 		m.ov = nil
 		m.apps.Reset() // the answer for the old cluster is dropped
+		clear(m.marks) // marks are of one cluster's applications
+		clear(m.adopted)
 		return m.load()
+	case key.Matches(msg, k.Cluster.Mark):
+		return m.mark()
+	case key.Matches(msg, k.Cluster.MarkAll):
+		return m.markAll()
+	case key.Matches(msg, k.Cluster.ClearMarks):
+		clear(m.marks)
+		return nil
 	case key.Matches(msg, k.Cluster.Adopt):
+		if len(m.marks) > 0 {
+			return m.plan()
+		}
 		if a, ok := m.apps.Selected(); ok {
+			if job, ok := m.adopted[a.ID]; ok {
+				return kit.Flash(kit.FlashWarn, fmt.Sprintf("adopt: %s is job %s's already", a.ID, job))
+			}
 			return kit.Send(kit.AdoptMsg{Cluster: m.name, App: a})
 		}
 	case key.Matches(msg, k.Cluster.Nodes):
 		s, init := NewNodes(m.env, m.name)
 		return kit.Send(kit.PushMsg{Screen: s, Init: init})
 	}
-	if why, ok := k.Refused(msg, kit.AllKeys.Cluster.Adopt); ok {
+	if why, ok := k.Refused(msg, kit.AllKeys.Cluster.Adopt, kit.AllKeys.Cluster.Mark, kit.AllKeys.Cluster.MarkAll); ok {
 		return kit.Flash(kit.FlashWarn, why)
 	}
 	return nil
 }
 
 // UpdateKeys implements kit.KeyUpdater: with no application to adopt, a
-// says so instead.
+// and the marks say so instead; x shows only with marks to clear.
 func (m *Screen) UpdateKeys(k *kit.KeyMap) {
-	if len(m.apps.Rows()) == 0 {
-		k.Block(&k.Cluster.Adopt, kit.AllKeys.Cluster.Adopt, "adopt: no unmanaged Flink application on "+m.name)
+	if len(m.apps.Rows()) == 0 && len(m.marks) == 0 {
+		why := "no unmanaged Flink application on " + m.name
+		k.Block(&k.Cluster.Adopt, kit.AllKeys.Cluster.Adopt, "adopt: "+why)
+		k.Block(&k.Cluster.Mark, kit.AllKeys.Cluster.Mark, "mark: "+why)
+		k.Block(&k.Cluster.MarkAll, kit.AllKeys.Cluster.MarkAll, "mark: "+why)
+	}
+	if len(m.marks) == 0 {
+		k.Block(&k.Cluster.ClearMarks, kit.AllKeys.Cluster.ClearMarks, "")
 	}
 }
 
@@ -153,10 +196,13 @@ func (m *Screen) View() string {
 		if m.apps.Err() != nil {
 			note = st.Error.Render("✖ refresh failed") + " · " + note
 		}
-		lines = clusterLines(st, m.ov, m.apps.Rows(), m.apps.Filtered(), m.apps.Cursor(), inner, h-2)
+		lines = clusterLines(st, m.ov, m.apps.Rows(), m.apps.Filtered(), m.apps.Cursor(), m.marks, inner, h-2)
 	}
 	if len(m.names) > 1 {
 		note = st.Dim.Render(fmt.Sprintf("%d/%d clusters", slices.Index(m.names, m.name)+1, len(m.names))) + " · " + note
+	}
+	if n := len(m.marks); n > 0 {
+		note = st.Mark.Render(fmt.Sprintf("✓ %d marked", n)) + " · " + note
 	}
 	return kit.Box(st, m.apps.Title(st, m.Title()), note, lines, w, h)
 }
@@ -182,9 +228,9 @@ func flinkCapacity(st *kit.Styles, sessions []api.SessionCluster) string {
 
 // clusterLines renders the overview (pure): metrics, queues, and the
 // unmanaged applications shown (apps: all, or those a filter lets through)
-// with the cursor, fitted to h lines so the applications stay visible on a
-// small terminal.
-func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Application, filtered bool, cursor, w, h int) []string {
+// with the cursor and the marks, fitted to h lines so the applications
+// stay visible on a small terminal.
+func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Application, filtered bool, cursor int, marks map[string]bool, w, h int) []string {
 	cm := ov.Metrics
 	memPct := 0.0
 	if cm.MemoryTotalMB > 0 {
@@ -219,10 +265,14 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 		count = fmt.Sprintf("%d of %d", len(apps), len(ov.Unmanaged))
 	}
 	appCols := appColumns(ov.FetchedAt)
-	appLay := appCols.Lay(apps, w-kit.Gutter)
+	appLay := appCols.Lay(apps, w-kit.MarkGutter)
+	hint := "  a adopts"
+	if n := len(marks); n > 0 {
+		hint = fmt.Sprintf("  a adopts the %d marked", n)
+	}
 	appsHead := []string{
-		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%s)", count)) + st.Dim.Render("  a adopts"),
-		"  " + st.ColumnHeader.Render(appCols.Titles(appLay)),
+		" " + st.Section.Render(fmt.Sprintf("Flink applications palink does not manage (%s)", count)) + st.Dim.Render(hint),
+		"   " + st.ColumnHeader.Render(appCols.Titles(appLay)),
 	}
 	var rows []string
 	switch {
@@ -232,7 +282,7 @@ func clusterLines(st *kit.Styles, ov *api.ClusterOverview, apps []api.Applicatio
 		rows = append(rows, "  "+st.Dim.Render("no application matches — esc clears the filter"))
 	}
 	for i, a := range apps {
-		rows = append(rows, appCols.Row(st, appLay, a, i == cursor, w))
+		rows = append(rows, appCols.MarkedRow(st, appLay, a, i == cursor, marks[a.ID], w))
 	}
 	queueLay := queueColumns.Lay(ov.Queues, w-kit.Gutter)
 	queues := []string{
@@ -317,10 +367,11 @@ type overviewLoadedMsg struct {
 
 // shortHelp is the footer's keys.
 func shortHelp(k kit.KeyMap) []key.Binding {
-	return []key.Binding{k.Cluster.Adopt, k.Cluster.Nodes, k.Cluster.Next, k.Nav.Filter, k.Nav.Refresh}
+	return []key.Binding{k.Cluster.Adopt, k.Cluster.Mark, k.Cluster.ClearMarks, k.Cluster.Nodes, k.Cluster.Next, k.Nav.Filter, k.Nav.Refresh}
 }
 
 // Help is the view's keys, for its `?` help and the keymap (docs/keys.md).
 func Help(k kit.KeyMap) [][]key.Binding {
-	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Nodes, k.Cluster.Next, k.Cluster.Prev, k.Nav.Filter, k.Nav.Refresh}}
+	return [][]key.Binding{k.Nav.Bindings(), {k.Cluster.Adopt, k.Cluster.Mark, k.Cluster.MarkAll, k.Cluster.ClearMarks,
+		k.Cluster.Nodes, k.Cluster.Next, k.Cluster.Prev, k.Nav.Filter, k.Nav.Refresh}}
 }

@@ -17,8 +17,12 @@ import (
 // It has no cursor: rebuild returns the rows it replaced, so that the
 // screen can keep its cursor on its job.
 type index struct {
-	byID   map[string]*api.JobView
-	all    []*api.JobView // every job, in the current sort order
+	byID map[string]*api.JobView
+	all  []*api.JobView // every job, in the current sort order
+	// byName is every job by name, then id: where each sort ends on ties,
+	// kept so that a sort compares no strings (sorter).
+	byName nameOrder
+	sorter sorter
 	rows   []*api.JobView // all, scoped and filtered
 	counts [NumStates]int // all jobs by state, for the header
 	// fits are the widths of the jobs' values, which size the fit
@@ -77,6 +81,15 @@ func (x *index) set(jobs []api.JobView) {
 		x.fits.grow(measure(j))
 		x.clusters[j.Cluster] = true
 	}
+	// In the list's order, which is the order in memory, skipping an id
+	// the list repeats (the last one holds, as in byID).
+	byName := make([]*api.JobView, 0, len(x.byID))
+	for i := range jobs {
+		if j := &jobs[i]; x.byID[j.ID] == j {
+			byName = append(byName, j)
+		}
+	}
+	x.byName = newNameOrder(byName)
 }
 
 // oneCluster reports a table of one cluster's jobs: scoped to it, or the
@@ -109,13 +122,20 @@ func (x *index) put(v api.JobView) bool {
 		x.count(old.State, -1)
 		x.count(v.State, 1)
 		wasIn, isIn := x.inView(old), x.inView(&v)
-		if less(old, &v) != 0 {
+		if less(old, &v) != 0 { // a rename is always a move
 			if i, found := slices.BinarySearchFunc(x.all, old, less); found {
 				x.all = slices.Delete(x.all, i, i+1)
+			}
+			renamed := old.Name != v.Name
+			if renamed {
+				x.byName.unplace(old)
 			}
 			*old = v
 			i, _ := slices.BinarySearchFunc(x.all, old, less)
 			x.all = slices.Insert(x.all, i, old)
+			if renamed {
+				x.byName.place(old)
+			}
 		} else {
 			*old = v
 			if wasIn == isIn {
@@ -133,6 +153,7 @@ func (x *index) put(v api.JobView) bool {
 		x.count(v.State, 1)
 		i, _ := slices.BinarySearchFunc(x.all, &nv, less)
 		x.all = slices.Insert(x.all, i, &nv)
+		x.byName.place(&nv)
 		if !x.inView(&nv) {
 			return false
 		}
@@ -171,12 +192,9 @@ func (x *index) inView(j *api.JobView) bool {
 
 // sortAll sorts every job by the current column.
 func (x *index) sortAll() {
-	all := make([]*api.JobView, 0, len(x.byID))
-	for _, j := range x.byID {
-		all = append(all, j)
-	}
-	sortJobs(all, x.sortCol, x.sortDesc)
-	x.all = all
+	// The sorted jobs before are not referred to once replaced: their
+	// array takes the new order.
+	x.all = x.sorter.sort(x.all[:0], x.byName, x.sortCol, x.sortDesc)
 }
 
 // resort sorts every job by the current column, then rebuilds the rows.
@@ -231,6 +249,13 @@ func (m *Screen) rebuild() {
 // followCursor is where the cursor goes when the rows change from prev to
 // rows: it follows its job (kit.Follow).
 func followCursor(prev []*api.JobView, cursor int, rows []*api.JobView) int {
+	if cursor >= 0 && cursor < len(prev) {
+		// The same job, when no full load came between: a scan of
+		// pointers, not of ids (a sort of 100,000 rows does this).
+		if i := slices.Index(rows, prev[cursor]); i >= 0 {
+			return i
+		}
+	}
 	return kit.Follow(prev, cursor, rows, func(j *api.JobView) string { return j.ID })
 }
 

@@ -245,11 +245,10 @@ func TestSortJobsAgreesWithLessFunc(t *testing.T) {
 		for _, desc := range []bool{false, true} {
 			want := slices.Clone(ptrs)
 			slices.SortFunc(want, lessFunc(c, desc))
-			got := slices.Clone(ptrs)
-			slices.Reverse(got)
-			sortJobs(got, c, desc)
-			if !slices.Equal(got, want) {
-				t.Errorf("sortJobs by %s (desc %v) disagrees with lessFunc", jobColumns[c].title, desc)
+			in := slices.Clone(ptrs)
+			slices.Reverse(in)
+			if got := fastSort(in, c, desc); !slices.Equal(got, want) {
+				t.Errorf("sortedBy by %s (desc %v) disagrees with lessFunc", jobColumns[c].title, desc)
 			}
 		}
 	}
@@ -321,9 +320,8 @@ func TestLiveColumnsSortDeadJobsLast(t *testing.T) {
 			}
 			byLess := slices.Clone(jobs)
 			slices.SortFunc(byLess, lessFunc(tc.col, desc))
-			bySort := slices.Clone(jobs)
-			sortJobs(bySort, tc.col, desc)
-			for how, got := range map[string][]*api.JobView{"lessFunc": byLess, "sortJobs": bySort} {
+			bySort := fastSort(jobs, tc.col, desc)
+			for how, got := range map[string][]*api.JobView{"lessFunc": byLess, "sortedBy": bySort} {
 				var ids []string
 				for _, j := range got {
 					ids = append(ids, j.ID)

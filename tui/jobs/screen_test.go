@@ -317,6 +317,14 @@ func TestIndexMatchesAFreshSortUnderChanges(t *testing.T) {
 		if js.Counts() != counts {
 			rt.Fatalf("counts %v, want %v", js.Counts(), counts)
 		}
+		// A full sort after the changes, by name both ways and by the next
+		// column, starts from the name order the changes kept.
+		for _, k := range []string{"N", "N", "o"} {
+			h.Press(k)
+			if want, _ := js.FreshIndex(); !slices.Equal(js.Rows(), want) {
+				rt.Fatalf("after %s: index %v, want %v", k, names(js.Rows()), names(want))
+			}
+		}
 	})
 }
 

@@ -217,3 +217,24 @@ func (cs Columns[T]) Row(st *Styles, lay Layout, row T, cursor bool, w int) stri
 	}
 	return "  " + Truncate(cs.Cells(st, lay, row), w-Gutter)
 }
+
+// MarkGutter is the cells before a row of a list whose rows can be
+// marked: the cursor's ▸, the mark's ✓, a space.
+const MarkGutter = 3
+
+// MarkedRow is Row for a list whose rows can be marked (space), drawn as
+// the jobs table draws its rows: ▸ for the cursor, then ✓ for a mark (in
+// the Mark style but on the cursor's row, which is reversed whole).
+func (cs Columns[T]) MarkedRow(st *Styles, lay Layout, row T, cursor, marked bool, w int) string {
+	mark := " "
+	if marked {
+		mark = "✓"
+	}
+	if cursor {
+		return st.Cursor.Render(Fit("▸"+mark+" "+cs.Cells(nil, lay, row), w))
+	}
+	if marked {
+		mark = st.Mark.Render(mark)
+	}
+	return " " + mark + " " + Truncate(cs.Cells(st, lay, row), w-MarkGutter)
+}

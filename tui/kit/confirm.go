@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -22,6 +23,7 @@ type Confirm struct {
 	title string
 	body  []string
 	label string // the confirming button's
+	list  []string
 	do    tea.Cmd
 	doIt  bool
 }
@@ -29,6 +31,13 @@ type Confirm struct {
 // NewConfirm asks title, saying body (paragraphs); the button label runs do.
 func NewConfirm(e *Env, title string, body []string, label string, do tea.Cmd) *Confirm {
 	return &Confirm{env: e, title: title, body: body, label: label, do: do}
+}
+
+// List puts items under the body, one a line, as many as the terminal's
+// height holds, then how many more there are.
+func (d *Confirm) List(items []string) *Confirm {
+	d.list = items
+	return d
 }
 
 // ShortHelp implements Dialog.
@@ -66,6 +75,18 @@ func (d *Confirm) View(width, height int) string {
 	lines := []string{st.DialogTitle.Render(Truncate(d.title, inner))}
 	for _, p := range d.body {
 		lines = append(lines, Wrap(p, inner)...)
+	}
+	if len(d.list) > 0 {
+		lines = append(lines, "")
+	}
+	// The box's edges, the blank line and the buttons take 4 lines.
+	room := max(height-len(lines)-4, 1)
+	for i, item := range d.list {
+		if i == room-1 && len(d.list) > room {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("… and %d more", len(d.list)-i)))
+			break
+		}
+		lines = append(lines, Truncate(item, inner))
 	}
 	cancel, do := st.ButtonFocused, st.Button
 	if d.doIt {

@@ -104,9 +104,12 @@ type DetailKeys struct {
 	EditSQL          key.Binding // the SQL tab's enter
 }
 
-// ClusterKeys are the cluster view's; Nodes opens its YARN nodes.
+// ClusterKeys are the cluster view's; Nodes opens its YARN nodes. Mark,
+// MarkAll and ClearMarks choose applications for Adopt to take at once,
+// as the jobs table's marks do for its actions.
 type ClusterKeys struct {
-	Adopt, Next, Prev, Nodes key.Binding
+	Adopt, Next, Prev, Nodes  key.Binding
+	Mark, MarkAll, ClearMarks key.Binding
 }
 
 // CatalogKeys are the catalog's views': EditTable opens a catalog table's
@@ -273,10 +276,13 @@ func NewKeyMap() KeyMap {
 			EditSQL:       b("enter", "edit SQL", "enter"),
 		},
 		Cluster: ClusterKeys{
-			Adopt: b("a", "adopt", "a"),
-			Next:  b("]", "next cluster", "]", "tab"),
-			Prev:  b("[", "prev cluster", "[", "shift+tab"),
-			Nodes: b("n", "nodes", "n"),
+			Adopt:      b("a", "adopt", "a"),
+			Next:       b("]", "next cluster", "]", "tab"),
+			Prev:       b("[", "prev cluster", "[", "shift+tab"),
+			Nodes:      b("n", "nodes", "n"),
+			Mark:       b("space", "mark & next", "space"),
+			MarkAll:    b("ctrl+a", "mark all shown", "ctrl+a"),
+			ClearMarks: b("x", "clear marks", "x"),
 		},
 		Catalog: CatalogKeys{
 			EditTable: b("e", "edit in $EDITOR", "e"),
@@ -422,6 +428,8 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 		{&k.Detail.Restore, a.Detail.Restore, "read-only: actions are disabled"},
 		{&k.Jobs.Create, a.Jobs.Create, ""},
 		{&k.Cluster.Adopt, a.Cluster.Adopt, "read-only: adopting is disabled"},
+		{&k.Cluster.Mark, a.Cluster.Mark, "read-only: adopting is disabled"},
+		{&k.Cluster.MarkAll, a.Cluster.MarkAll, "read-only: adopting is disabled"},
 		{&k.Catalog.EditTable, a.Catalog.EditTable, "read-only: the catalog cannot be changed"},
 		{&k.Catalog.SetVar, a.Catalog.SetVar, "read-only: variables cannot be changed"},
 		{&k.Catalog.EditVar, a.Catalog.EditVar, "read-only: variables cannot be changed"},

@@ -63,6 +63,15 @@ type AdoptedMsg struct {
 	Err error
 }
 
+// AdoptedAllMsg is the answer to AdoptAll of the applications a screen
+// marked, for every screen: Res says which it adopted, also when Err
+// says it stopped.
+type AdoptedAllMsg struct {
+	Req api.AdoptAllRequest
+	Res api.AdoptAllResult
+	Err error
+}
+
 // AdoptMsg asks the root to confirm adopting an unmanaged application.
 type AdoptMsg struct {
 	Cluster string

@@ -98,6 +98,13 @@ func (t *Table[T]) refilter() {
 	t.Fit()
 }
 
+// Down moves the cursor to the next row, if there is one (a mark's
+// "& next").
+func (t *Table[T]) Down() {
+	t.cur.Cursor = Clamp(t.cur.Cursor+1, 0, len(t.rows)-1)
+	t.cur.Offset = ScrollTo(t.cur.Cursor, t.cur.Offset, t.of.Page(), len(t.rows))
+}
+
 // Fit keeps the cursor on a row, and on screen (after a resize).
 func (t *Table[T]) Fit() { t.cur.Fit(len(t.rows), t.of.Page()) }
 

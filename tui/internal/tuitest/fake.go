@@ -36,6 +36,8 @@ type Fake struct {
 	// ActErr, if set, is what Act answers: the action was not written
 	// (a store that does not answer).
 	ActErr error
+	// AdoptAllErr, if set, is what AdoptAll answers when it is no dry run.
+	AdoptAllErr error
 	// ProjectList and ArtifactList are what Projects and Artifacts answer.
 	ProjectList  []model.Project
 	ArtifactList map[string][]model.Artifact
@@ -503,12 +505,6 @@ func (f *Fake) Artifacts(_ context.Context, project string) ([]model.Artifact, e
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return slices.Clone(f.ArtifactList[project]), nil
-}
-
-// AdoptAll records the call and adopts nothing.
-func (f *Fake) AdoptAll(ctx context.Context, r api.AdoptAllRequest) (api.AdoptAllResult, error) {
-	f.record("AdoptAll %s", r.Cluster)
-	return api.AdoptAllResult{DryRun: r.DryRun}, f.wait(ctx)
 }
 
 func (f *Fake) Adopt(ctx context.Context, r api.AdoptRequest) (model.Job, error) {
