@@ -230,9 +230,8 @@ func (d *World) measureOnly(ctx context.Context, client string, ids []string) er
 	return ctx.Err()
 }
 
-// createJob creates the fleet's i-th job and, if submit, queues its
-// submission (returning the command id).
-func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
+// jobRequest is the fleet's i-th job.
+func jobRequest(i int) api.CreateJobRequest {
 	t := fleet[i%len(fleet)]
 	name := t.name
 	if i >= len(fleet) {
@@ -244,8 +243,14 @@ func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.
 	// before it died (they subsume older ones only beyond three).
 	conf := map[string]string{"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION",
 		"execution.checkpointing.num-retained": "3"}
-	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: Cluster, Kind: model.KindSQL,
-		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf})
+	return api.CreateJobRequest{Name: name, Cluster: Cluster, Kind: model.KindSQL,
+		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf}
+}
+
+// createJob creates the fleet's i-th job and, if submit, queues its
+// submission (returning the command id).
+func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
+	j, err := svc.CreateJob(ctx, jobRequest(i))
 	if err != nil || !submit {
 		return j, "", err
 	}
