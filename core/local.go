@@ -99,6 +99,7 @@ type Local struct {
 	policy   decide.RestartPolicy
 	hub      *hub
 	bulkAdopter
+	bulkCreator
 	obs                 *observe.Observer    // metrics, alerts and webhooks
 	sched               *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync                *syncer.Syncer       // state sync
@@ -182,6 +183,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
 	l.bulkAdopter = bulkAdopter{l}
+	l.bulkCreator = bulkCreator{l}
 	l.charts = charts{l}
 	l.syncOpts = syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
@@ -290,67 +292,20 @@ func (l *Local) CreateJob(ctx context.Context, r api.CreateJobRequest) (model.Jo
 	if l.readOnly {
 		return model.Job{}, api.ReadOnly("create job")
 	}
-	if err := checkJobName(r.Name); err != nil {
+	nj, err := l.newJob(ctx, r)
+	if err != nil {
 		return model.Job{}, err
 	}
-	if l.clusters[r.Cluster] == nil {
-		return model.Job{}, fmt.Errorf("create job %s: unknown cluster %q (known: %s)", r.Name, r.Cluster, strings.Join(clusterNames(l.specs), ", "))
-	}
-	switch r.Kind {
-	case model.KindSQL:
-		if strings.TrimSpace(r.Spec.SQL) == "" {
-			return model.Job{}, fmt.Errorf("create job %s: the SQL script is empty", r.Name)
-		}
-	case model.KindJAR:
-		var err error
-		if r.Spec, err = l.pinArtifact(ctx, r.Spec); err != nil {
-			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
-		}
-		if r.Spec.JarPath == "" {
-			return model.Job{}, fmt.Errorf("create job %s: no jar given", r.Name)
-		}
-		if r.Spec, err = withEntryClass(r.Spec); err != nil {
-			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
-		}
-	case model.KindPython:
-		if err := checkPythonSpec(r.Spec); err != nil {
-			return model.Job{}, fmt.Errorf("create job %s: %w", r.Name, err)
-		}
-	default:
-		return model.Job{}, fmt.Errorf("create job %s: kind must be SQL, JAR or PYTHON", r.Name)
-	}
-	now := l.now()
-	user := orUser(r.Issuer, l.user)
-	j := model.Job{
-		ID: newJobID(), Name: r.Name, Kind: r.Kind, Cluster: r.Cluster, SpecVersion: 1,
-		Parallelism: r.Parallelism, Config: r.Config, State: model.StateNone,
-		CreatedAt: now, UpdatedAt: now,
-	}
 	var ev model.Event
-	err := l.st.Update(ctx, func(tx store.Tx) error {
-		if err := tx.CreateJob(j); err != nil {
-			return fmt.Errorf("create job %s: %w", r.Name, err)
-		}
-		s := r.Spec
-		s.JobID, s.CreatedAt = j.ID, now
-		s.Author = user
-		if _, err := tx.AddSpec(s); err != nil {
-			return err
-		}
-		var err error
-		ev, err = tx.AppendEvent(model.Event{JobID: j.ID, Time: now, From: model.StateNone, To: model.StateNone,
-			Reason: fmt.Sprintf("created by %s (%s v1)", user, r.Kind)})
-		if err != nil {
-			return err
-		}
-		_, err = tx.AppendAudit(model.AuditEntry{Time: now, User: user, Action: "create", JobID: j.ID, Outcome: "succeeded"})
+	err = l.st.Update(ctx, func(tx store.Tx) (err error) {
+		ev, err = nj.create(tx)
 		return err
 	})
 	if err != nil {
 		return model.Job{}, err
 	}
-	publisher{l}.Job(j, nil, &ev)
-	return j, nil
+	publisher{l}.Job(nj.job, nil, &ev)
+	return nj.job, nil
 }
 
 // SaveSpec implements Service.

@@ -27,13 +27,37 @@ const (
 	warmJobs = 24
 )
 
-// rest creates the jobs of a --managed fleet beyond the warm ones, the
-// clock having caught up.
-func (d *World) rest(ctx context.Context, n int) {
-	d.clock.Forward(past)
-	for i := warmJobs; i < n && ctx.Err() == nil; i++ {
-		if _, _, err := createJob(ctx, d.svc, i, i < n-1); err != nil && ctx.Err() == nil {
-			d.log.Error("demo: create the fleet", "err", err)
+// createRest creates the jobs of a --managed fleet beyond the warm ones,
+// the hour over: in batches, a transaction each, so that the whole fleet
+// is listed at once. (Created while the hour is lived, thousands of jobs
+// would make every read of the fleet in it slow.)
+func (d *World) createRest(ctx context.Context, n int) []model.Job {
+	if n <= warmJobs {
+		return nil
+	}
+	start := time.Now()
+	rs := make([]api.CreateJobRequest, 0, n-warmJobs)
+	for i := warmJobs; i < n; i++ {
+		rs = append(rs, jobRequest(i))
+	}
+	jobs, err := d.svc.CreateJobs(ctx, rs)
+	if err != nil && ctx.Err() == nil {
+		d.log.Error("demo: create the fleet", "err", err)
+	}
+	d.log.Info("demo: fleet created", "jobs", len(jobs), "took", time.Since(start).Round(time.Millisecond))
+	return jobs
+}
+
+// deployRest queues the submissions of the jobs createRest created (the
+// fleet's from warmJobs on, in order): all but the fleet's last job of n,
+// which stays a draft.
+func (d *World) deployRest(ctx context.Context, jobs []model.Job, n int) {
+	for i, j := range jobs {
+		if warmJobs+i == n-1 || ctx.Err() != nil {
+			return
+		}
+		if _, err := d.svc.Act(ctx, api.ActionRequest{JobRef: j.ID, Kind: model.CmdSubmit, Issuer: "demo"}); err != nil && ctx.Err() == nil {
+			d.log.Error("demo: deploy the fleet", "job", j.Name, "err", err)
 			return
 		}
 	}
@@ -230,9 +254,8 @@ func (d *World) measureOnly(ctx context.Context, client string, ids []string) er
 	return ctx.Err()
 }
 
-// createJob creates the fleet's i-th job and, if submit, queues its
-// submission (returning the command id).
-func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
+// jobRequest is the fleet's i-th job.
+func jobRequest(i int) api.CreateJobRequest {
 	t := fleet[i%len(fleet)]
 	name := t.name
 	if i >= len(fleet) {
@@ -244,8 +267,14 @@ func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.
 	// before it died (they subsume older ones only beyond three).
 	conf := map[string]string{"execution.checkpointing.externalized-checkpoint-retention": "RETAIN_ON_CANCELLATION",
 		"execution.checkpointing.num-retained": "3"}
-	j, err := svc.CreateJob(ctx, api.CreateJobRequest{Name: name, Cluster: Cluster, Kind: model.KindSQL,
-		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf})
+	return api.CreateJobRequest{Name: name, Cluster: Cluster, Kind: model.KindSQL,
+		Spec: model.Spec{SQL: t.sql, Note: "demo"}, Parallelism: 1 + i%4, Config: conf}
+}
+
+// createJob creates the fleet's i-th job and, if submit, queues its
+// submission (returning the command id).
+func createJob(ctx context.Context, svc *core.Local, i int, submit bool) (model.Job, string, error) {
+	j, err := svc.CreateJob(ctx, jobRequest(i))
 	if err != nil || !submit {
 		return j, "", err
 	}

@@ -92,7 +92,8 @@ func (d *World) Run(ctx context.Context) error {
 		if err := d.warm(ctx, d.managed); err != nil && ctx.Err() == nil {
 			d.log.Error("demo: warm up", "err", err)
 		}
-		d.rest(ctx, d.managed)
+		d.clock.Forward(past)
+		d.deployRest(ctx, d.createRest(ctx, d.managed), d.managed)
 		d.live(ctx)
 	}()
 	return d.background(ctx)

@@ -239,12 +239,32 @@ func (m *Model) flashHere(level kit.FlashLevel, text string) tea.Cmd {
 // Whatever it changed on screen, it then declares the jobs on screen to the
 // service (observe.go), so that only those are measured.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	pre := m.obs.update(msg, m.stream.gen)
-	cmd := m.update(msg)
+	var cmd tea.Cmd
+	if b, ok := msg.(changesMsg); ok {
+		cmd = m.changes(b)
+	} else {
+		pre := m.obs.update(msg, m.stream.gen)
+		cmd = tea.Batch(pre, m.update(msg))
+	}
 	m.flash.Leave(m.top()) // a flash about a screen goes with it
 	m.jobs.HoldOrder(m.dialog != nil)
 	m.updateKeys()
-	return m, tea.Batch(pre, cmd, m.obs.declare(m.env, m.stack))
+	return m, tea.Batch(cmd, m.obs.declare(m.env, m.stack))
+}
+
+// changes takes a burst of changes as it takes each (a kit.ChangeMsg, to
+// the root and then every screen), and reads on once: the frame after it
+// shows them all.
+func (m *Model) changes(b changesMsg) tea.Cmd {
+	if b.gen != m.stream.gen {
+		return nil
+	}
+	cmds := make([]tea.Cmd, 0, 3*len(b.changes)+1)
+	for _, c := range b.changes {
+		one := kit.ChangeMsg{Gen: b.gen, Change: c}
+		cmds = append(cmds, m.obs.update(one, m.stream.gen), m.onChange(c), m.broadcast(one))
+	}
+	return tea.Batch(append(cmds, m.stream.next())...)
 }
 
 // updateKeys makes the keymap of the moment, which every screen matches

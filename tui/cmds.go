@@ -53,19 +53,51 @@ func startWatchCmd(ctx context.Context, svc api.FleetService, gen int) tea.Cmd {
 	}
 }
 
-// nextChangeCmd reads one change; the root re-issues it after each, so
-// exactly one read is pending at any time.
+// A burst of changes (a fleet created or deployed, a sync cycle over
+// thousands of jobs) is read as one message, so that the program draws a
+// frame for the burst rather than for each change: after a change, the
+// read takes what follows within changeWindow, up to maxChanges.
+const (
+	changeWindow = 10 * time.Millisecond // under a frame at 60 per second
+	maxChanges   = 4096                  // the service's pending bound (core's hub)
+)
+
+// nextChangeCmd reads the next change and those that follow it at once;
+// the root re-issues it after each message, so exactly one read is
+// pending at any time. One change is a kit.ChangeMsg; more, a changesMsg.
 func nextChangeCmd(ctx context.Context, ch <-chan api.Change, gen int) tea.Cmd {
 	return func() tea.Msg {
+		var first api.Change
 		select {
 		case c, ok := <-ch:
 			if !ok {
 				return watchEndedMsg{gen: gen}
 			}
-			return kit.ChangeMsg{Gen: gen, Change: c}
+			first = c
 		case <-ctx.Done():
 			return watchEndedMsg{gen: gen}
 		}
+		batch := []api.Change{first}
+		window := time.NewTimer(changeWindow)
+		defer window.Stop()
+	read:
+		for len(batch) < maxChanges {
+			select {
+			case c, ok := <-ch:
+				if !ok {
+					break read // the next read tells the end
+				}
+				batch = append(batch, c)
+			case <-window.C:
+				break read
+			case <-ctx.Done():
+				return watchEndedMsg{gen: gen}
+			}
+		}
+		if len(batch) == 1 {
+			return kit.ChangeMsg{Gen: gen, Change: first}
+		}
+		return changesMsg{gen: gen, changes: batch}
 	}
 }
 

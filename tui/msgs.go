@@ -37,6 +37,13 @@ type watchStartedMsg struct {
 
 type watchEndedMsg struct{ gen int }
 
+// changesMsg is a burst of changes of the stream, in order, read at once
+// (nextChangeCmd): the root hands each on as a kit.ChangeMsg.
+type changesMsg struct {
+	gen     int
+	changes []api.Change
+}
+
 type watchRetryMsg struct{ gen int }
 
 // commandLineMsg is a `:` command the user entered.
