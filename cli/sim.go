@@ -14,6 +14,7 @@ type simFlags struct {
 	demo.Sim
 	addr      string
 	configOut string
+	pprof     string
 }
 
 func (f *simFlags) register(cmd *cobra.Command, defaultApps int) {
@@ -47,6 +48,13 @@ func newSimCmd(_ *globals) *cobra.Command {
 			}
 			defer c.Close()
 			out := cmd.OutOrStdout()
+			if f.pprof != "" {
+				at, err := servePprof(ctx, f.pprof)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "profiles         http://%s/debug/pprof/\n", at)
+			}
 			fmt.Fprintf(out, "ResourceManager  %s\n", c.RMs()[0])
 			for i, u := range c.RMs()[1:] {
 				fmt.Fprintf(out, "ResourceManager  %s (standby %d)\n", u, i+1)
@@ -71,6 +79,7 @@ func newSimCmd(_ *globals) *cobra.Command {
 	f.register(cmd, 40)
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8088", "address of the (first) ResourceManager")
 	cmd.Flags().BoolVar(&f.AppsRunning, "running", false, "make every one of --jobs a RUNNING Flink job that checkpoints (a production fleet, for scale measurements)")
+	cmd.Flags().StringVar(&f.pprof, "pprof", "", "serve Go's profiles on this loopback address (127.0.0.1:6061), to measure the simulator apart from palink; off by default")
 	cmd.Flags().StringVar(&f.configOut, "config-out", "", "write a palink config for this simulator to FILE")
 	cmd.Flags().BoolVar(&f.TLS, "tls", false, "serve the RMs over HTTPS with a certificate of a CA the simulator makes (the config trusts it)")
 	cmd.Flags().StringVar(&f.KerberosDir, "kerberos", "", "secure mode: a throwaway Kerberos realm in DIR (Debian's krb5kdc), SPNEGO required on the RM and its proxy; the config authenticates as ops")

@@ -35,7 +35,7 @@ func TestParseGoodConfigAppliesDefaults(t *testing.T) {
 	if len(warns) != 0 {
 		t.Errorf("unexpected warnings: %v", warns)
 	}
-	if c.Sync.Interval.D() != 5*time.Second || c.Sync.Concurrency != 8 {
+	if c.Sync.Interval.D() != 5*time.Second || c.Sync.Concurrency != 32 {
 		t.Errorf("sync = %+v", c.Sync)
 	}
 	prod, ok := c.Cluster("prod")
