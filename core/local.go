@@ -99,6 +99,7 @@ type Local struct {
 	policy   decide.RestartPolicy
 	hub      *hub
 	bulkAdopter
+	pager // long lists a page at a time: ListJobsPage, CommandsPage
 	obs                 *observe.Observer    // metrics, alerts and webhooks
 	sched               *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync                *syncer.Syncer       // state sync
@@ -182,6 +183,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.Keeper = catalog.NewKeeper(o.Store, names, o.Now, o.User, o.ReadOnly)
 	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
 	l.bulkAdopter = bulkAdopter{l}
+	l.pager = pager{l}
 	l.charts = charts{l}
 	l.syncOpts = syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,
