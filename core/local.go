@@ -99,7 +99,6 @@ type Local struct {
 	policy   decide.RestartPolicy
 	hub      *hub
 	bulkAdopter
-	pager // long lists a page at a time: ListJobsPage, CommandsPage
 	obs                 *observe.Observer    // metrics, alerts and webhooks
 	sched               *scheduler.Scheduler // commands: Plan, Act, and running them
 	sync                *syncer.Syncer       // state sync
@@ -112,6 +111,7 @@ type Local struct {
 	tenants                                  // the teams and the audit log: Teams, AddTeam, Grant, WhoAmI, Audit, Tenancy
 	nodeLister                               // a cluster's YARN nodes: ClusterNodes
 	charts                                   // the metric browser's charts and the vertex view's history: ChartMetric, SubtaskHistory
+	pager                                    // long lists a page at a time: ListJobsPage, CommandsPage
 
 	closeStore bool // Open opened the store: Close closes it
 
