@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,27 +18,73 @@ type countingWriter struct{ n int64 }
 
 func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
-// measureRun runs palink (bin, or this test binary) once and returns its
-// peak RSS, its wall time and how much it wrote.
-func measureRun(t *testing.T, bin string, args ...string) (rssMB float64, wall time.Duration, out int64) {
+// usage is what one palink process cost.
+type usage struct {
+	rss      float64 // peak RSS, MB: the heap and the store file's pages it read
+	anon     float64 // peak anonymous RSS, MB (sampled): the heap and stacks, not the file
+	heap     float64 // peak Go heap, MB (the largest heap a GC began at)
+	wall     time.Duration
+	out      int64 // bytes written
+	gcCycles int
+}
+
+// gcLine is one line of GODEBUG=gctrace=1: the heap at the start of the
+// cycle, after the mark, and live.
+var gcLine = regexp.MustCompile(`^gc \d+ @.* (\d+)->(\d+)->(\d+) MB`)
+
+// measureRun runs palink (bin, or this test binary) once and returns what
+// it cost: peak RSS from the kernel, peak anonymous RSS sampled from
+// /proc every 2 ms, the peak heap from the GC's trace.
+func measureRun(t *testing.T, bin string, args ...string) usage {
 	t.Helper()
 	if bin == "" {
 		bin = os.Args[0]
 	}
 	var w countingWriter
+	var trace bytes.Buffer
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "PALINK_BE_MAIN=1")
-	cmd.Stdout, cmd.Stderr = &w, io.Discard
+	cmd.Env = append(os.Environ(), "PALINK_BE_MAIN=1", "GODEBUG=gctrace=1")
+	cmd.Stdout, cmd.Stderr = &w, &trace
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("palink %v: %v", args, err)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	wall = time.Since(start)
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no rusage on this system")
+	var u usage
+	done := make(chan error)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("palink %v: %v\n%s", args, err, trace.String())
+			}
+			running = false
+		case <-tick.C:
+			b, _ := os.ReadFile(status)
+			for _, line := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(line); len(f) == 3 && f[0] == "RssAnon:" {
+					kb, _ := strconv.ParseFloat(f[1], 64)
+					u.anon = max(u.anon, kb/1024)
+				}
+			}
+		}
 	}
-	return float64(ru.Maxrss) / 1024, wall, w.n // Maxrss is in KiB on Linux
+	u.wall, u.out = time.Since(start), w.n
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		u.rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	for _, line := range strings.Split(trace.String(), "\n") {
+		if m := gcLine.FindStringSubmatch(line); m != nil {
+			start, _ := strconv.ParseFloat(m[1], 64)
+			marked, _ := strconv.ParseFloat(m[2], 64)
+			u.heap = max(u.heap, start, marked)
+			u.gcCycles++
+		}
+	}
+	return u
 }
 
 // TestMeasureListsAtScale measures what `palink jobs -o json` and `palink
@@ -54,31 +103,29 @@ func TestMeasureListsAtScale(t *testing.T) {
 		t.Skip("set PALINK_MEASURE=1 to measure (writes stores of hundreds of MB)")
 	}
 	bin := os.Getenv("PALINK_MEASURE_BIN")
-	type figure struct {
-		rss  float64
-		wall time.Duration
-	}
-	results := map[string]map[int]figure{}
+	results := map[string]map[int]usage{}
 	sizes := []int{10000, 100000}
-	runs := [][]string{{"jobs", "-o", "json"}, {"commands", "-o", "json"}, {"jobs"}}
+	runs := [][]string{{"jobs", "-o", "json"}, {"commands", "-o", "json"}, {"jobs"}, {"commands"}}
 	for _, n := range sizes {
 		config, db := storeConfig(t, t.TempDir())
 		seedFleet(t, db, n, n, false)
 		st, _ := os.Stat(db)
 		t.Logf("store of %d jobs and %d commands: %.0f MB", n, n, float64(st.Size())/(1<<20))
 		for _, args := range runs {
-			rss, wall, out := measureRun(t, bin, append([]string{"--config", config}, args...)...)
+			u := measureRun(t, bin, append([]string{"--config", config}, args...)...)
 			name := fmt.Sprint(args)
 			if results[name] == nil {
-				results[name] = map[int]figure{}
+				results[name] = map[int]usage{}
 			}
-			results[name][n] = figure{rss, wall}
-			t.Logf("palink %v at %d: peak RSS %.0f MB, %v, %.1f MB written", args, n, rss, wall.Round(time.Millisecond), float64(out)/(1<<20))
+			results[name][n] = u
+			t.Logf("palink %v at %d: peak heap %.0f MB (%d GCs), peak anon RSS %.0f MB, peak RSS %.0f MB, %v, %.1f MB written",
+				args, n, u.heap, u.gcCycles, u.anon, u.rss, u.wall.Round(time.Millisecond), float64(u.out)/(1<<20))
 		}
 	}
 	for _, args := range runs {
 		name := fmt.Sprint(args)
 		small, big := results[name][sizes[0]], results[name][sizes[1]]
-		t.Logf("palink %v: peak RSS at 100,000 ÷ at 10,000 = %.2f; time %.1f×", args, big.rss/small.rss, float64(big.wall)/float64(small.wall))
+		t.Logf("palink %v, at 100,000 ÷ at 10,000: peak heap %.2f, peak anon RSS %.2f, peak RSS %.2f, time %.1f",
+			args, big.heap/max(small.heap, 1), big.anon/small.anon, big.rss/small.rss, float64(big.wall)/float64(small.wall))
 	}
 }
