@@ -278,3 +278,41 @@ func TestListsStreamTheBytesOfTheWholeList(t *testing.T) {
 	}
 	check("through the agent", e, want)
 }
+
+// TestListsAreWrittenAsTheyAreRead: each page of a list is written out
+// before the next is asked for, in every format, so that palink holds one
+// page at a time; the table reads its pages twice (it measures its columns
+// first), and writes nothing before the second pass.
+func TestListsAreWrittenAsTheyAreRead(t *testing.T) {
+	const pages = 3
+	for _, format := range []string{outJSON, outYAML, outTable, outWide} {
+		var out bytes.Buffer
+		asked := 0
+		list := paged(func(p api.Page) ([]model.Command, string, error) {
+			n := asked % pages
+			asked++
+			if format == outTable || format == outWide {
+				if asked <= pages && out.Len() > 0 {
+					t.Errorf("%s: the table wrote before it measured its columns", format)
+				}
+			} else if n > 0 && !strings.Contains(out.String(), fmt.Sprintf("c%02d-", n-1)) {
+				t.Errorf("%s: page %d asked for before page %d was written; written so far:\n%s", format, n, n-1, out.String())
+			}
+			next := ""
+			if n < pages-1 {
+				next = fmt.Sprintf("c%02d", n+1)
+			}
+			return []model.Command{{ID: fmt.Sprintf("c%02d-x", n), Seq: int64(n + 1), JobID: "j1", Kind: model.CmdSavepoint, State: model.CmdSucceeded}}, next, nil
+		})
+		if err := printCommandList(&out, format, list, map[string]string{"j1": "orders"}); err != nil {
+			t.Fatal(err)
+		}
+		last := fmt.Sprintf("c%02d-x", pages-1)
+		if format == outTable {
+			last = fmt.Sprintf("\n%d  SAVEPOINT", pages) // the narrow table shows no id
+		}
+		if !strings.Contains(out.String(), last) {
+			t.Errorf("%s: the last page is missing:\n%s", format, out.String())
+		}
+	}
+}
