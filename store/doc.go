@@ -114,7 +114,7 @@
 //     would have gone through a damaged page never commits.
 //   - The walk of every page that Open leaves out (bbolt's check: every
 //     page reachable or free, none both, each of the type its parent says;
-//     some 300 ms at 200 MB) is CheckPages, which `palink agent` runs once
+//     100–300 ms at 200 MB) is CheckPages, which `palink agent` runs once
 //     after it starts, beside its own work: damage found stops the agent
 //     with Open's error, and the store refuses writes from then on.
 //
