@@ -72,7 +72,9 @@ func newAgentCmd(g *globals) *cobra.Command {
 			if err := core.CheckBuildPolicy(e.opts.Build); err != nil {
 				fmt.Fprintf(errOut, "palink agent: project builds and secret commands will be refused: %v\n", err)
 			}
-			return runBackground(ctx, e, core.Everything, "agent", errOut)
+			return runWalked(ctx, e, func(ctx context.Context) error {
+				return runBackground(ctx, e, core.Everything, "agent", errOut)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&pprofAddr, "pprof", "", "serve Go's profiles on this loopback address (127.0.0.1:6060); off by default")
@@ -190,4 +192,30 @@ func runBackground(ctx context.Context, e *env, parts core.Background, what stri
 		}
 	}
 	return e.local.RunBackground(ctx, parts, core.LeadOptions{What: what, Version: buildVersion(), Announce: announce})
+}
+
+// runWalked runs run while every page of the store is checked beside it
+// (Local.CheckStorePages: the walk Open leaves out, so that opening a store
+// costs the same at any size): damage found stops run and is the error, one
+// line with the restore command, as Open's refusal of a damaged file was.
+func runWalked(ctx context.Context, e *env, run func(context.Context) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	walked := make(chan struct{})
+	go func() {
+		defer close(walked)
+		err := e.local.CheckStorePages(ctx)
+		switch {
+		case errors.Is(err, model.ErrCorrupt):
+			cancel(err)
+		case err != nil && ctx.Err() == nil:
+			e.log.Warn("check the store's pages", "err", err)
+		}
+	}()
+	err := run(ctx)
+	<-walked
+	if cause := context.Cause(ctx); errors.Is(cause, model.ErrCorrupt) {
+		return cause
+	}
+	return err
 }

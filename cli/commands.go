@@ -2,9 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
 	"time"
 
 	"github.com/palink/palink/core/api"
@@ -33,12 +32,15 @@ func newCommandsCmd(g *globals) *cobra.Command {
 					}
 					f.States = append(f.States, st)
 				}
-				cs, err := e.svc.Commands(ctx, f)
-				if err != nil {
-					return err
-				}
 				noteOrphans(ctx, e, cmd.ErrOrStderr())
-				return printCommands(cmd.OutOrStdout(), g.output, cs, jobNames(ctx, e))
+				cs := commandsOf(ctx, e.svc, f)
+				switch g.output {
+				case outJSON, outYAML:
+					return writeList(cmd.OutOrStdout(), g.output, cs)
+				case outTable, outWide:
+					return printCommandList(cmd.OutOrStdout(), g.output, cs, jobNames(ctx, e))
+				}
+				return checkOutput(g.output)
 			})
 		},
 	}
@@ -48,48 +50,64 @@ func newCommandsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// printCommands lists commands with their jobs' names (ids too, and
-// absolute times, with -o wide).
+// printCommands lists commands held whole (a job's history).
 func printCommands(w io.Writer, format string, cs []model.Command, names map[string]string) error {
+	return printCommandList(w, format, sliceOf(cs), names)
+}
+
+// printCommandList lists commands as they come, with their jobs' names
+// (ids too, and absolute times, with -o wide).
+func printCommandList(w io.Writer, format string, cs each[model.Command], names map[string]string) error {
 	switch format {
 	case outJSON, outYAML:
-		return writeData(w, format, cs)
+		return writeList(w, format, cs)
 	case outTable, outWide:
 	default:
 		return checkOutput(format)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if format == "wide" {
-		fmt.Fprintln(tw, "#\tID\tKIND\tJOB\tJOB ID\tSTATE\tBY\tCREATED\tENDED\tRESULT")
-	} else {
-		fmt.Fprintln(tw, "#\tKIND\tJOB\tSTATE\tBY\tAGE\tRESULT")
+	wide := format == outWide
+	header := []string{"#", "KIND", "JOB", "STATE", "BY", "AGE", "RESULT"}
+	if wide {
+		header = []string{"#", "ID", "KIND", "JOB", "JOB ID", "STATE", "BY", "CREATED", "ENDED", "RESULT"}
 	}
-	for _, c := range cs {
-		result := c.Error
-		if result == "" && len(c.Log) > 0 {
-			result = c.Log[len(c.Log)-1].Text
-		}
-		name := names[c.JobID]
-		if name == "" {
-			name = c.JobID
-		}
-		if format == "wide" {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Seq, c.ID, c.Kind, name, c.JobID, c.State, c.Issuer,
-				stamp(c.CreatedAt), stamp(c.EndedAt), firstLine(result))
-			continue
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Seq, c.Kind, name, c.State, c.Issuer, since(c.CreatedAt), firstLine(result))
+	now := time.Now()
+	rows := func(row func(...string) error) error {
+		return cs(func(c model.Command) error { return row(commandCells(c, names, wide, now)...) })
 	}
-	return tw.Flush()
+	t, err := measureTable(header, rows)
+	if err != nil {
+		return err
+	}
+	return t.write(w, rows)
 }
 
-// jobNames maps job ids to names, for lists of commands.
-func jobNames(ctx context.Context, e *env) map[string]string {
-	jobs, _ := e.svc.ListJobs(ctx, api.JobFilter{})
-	out := make(map[string]string, len(jobs))
-	for _, j := range jobs {
-		out[j.ID] = j.Name
+// commandCells is a command's row of the commands table, its age as of now.
+func commandCells(c model.Command, names map[string]string, wide bool, now time.Time) []string {
+	result := c.Error
+	if result == "" && len(c.Log) > 0 {
+		result = c.Log[len(c.Log)-1].Text
 	}
+	name := names[c.JobID]
+	if name == "" {
+		name = c.JobID
+	}
+	seq := strconv.FormatInt(c.Seq, 10)
+	if wide {
+		return []string{seq, c.ID, c.Kind.String(), name, c.JobID, c.State.String(), c.Issuer,
+			stamp(c.CreatedAt), stamp(c.EndedAt), firstLine(result)}
+	}
+	return []string{seq, c.Kind.String(), name, c.State.String(), c.Issuer, ageAt(now, c.CreatedAt), firstLine(result)}
+}
+
+// jobNames maps job ids to names, for lists of commands, as far as they
+// can be read (a command of a job it lacks shows the job's id): read a
+// page of jobs at a time, it holds their names only.
+func jobNames(ctx context.Context, e *env) map[string]string {
+	out := map[string]string{}
+	_ = jobsOf(ctx, e.svc, api.JobFilter{})(func(j api.JobView) error {
+		out[j.ID] = j.Name
+		return nil
+	})
 	return out
 }
 

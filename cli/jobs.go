@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,15 +32,9 @@ func newJobsCmd(g *globals) *cobra.Command {
 					}
 					f.States = append(f.States, st)
 				}
-				jobs, err := e.svc.ListJobs(ctx, f)
-				if err != nil {
-					return err
-				}
 				noteOrphans(ctx, e, cmd.ErrOrStderr())
-				if len(jobs) == 0 && !g.structured() {
-					return noJobs(ctx, e, cmd.OutOrStdout(), f)
-				}
-				return printJobs(cmd.OutOrStdout(), g.output, jobs)
+				none := func() error { return noJobs(ctx, e, cmd.OutOrStdout(), f) }
+				return printJobList(cmd.OutOrStdout(), g.output, jobsOf(ctx, e.svc, f), none)
 			})
 		},
 	}
@@ -91,49 +86,66 @@ func noJobs(ctx context.Context, e *env, w io.Writer, f api.JobFilter) error {
 	return nil
 }
 
+// printJobs lists jobs held whole (the demo's).
 func printJobs(w io.Writer, format string, jobs []api.JobView) error {
+	return printJobList(w, format, sliceOf(jobs), nil)
+}
+
+// printJobList lists jobs as they come, a page at a time: -o json and
+// yaml their records, the table (wide: more columns) their state at a
+// glance. none, if set, speaks instead of an empty table.
+func printJobList(w io.Writer, format string, jobs each[api.JobView], none func() error) error {
 	switch format {
 	case outJSON, outYAML:
-		out := make([]model.Job, len(jobs))
-		for i, j := range jobs {
-			out[i] = j.Job
-		}
-		return writeData(w, format, out)
+		return writeList(w, format, func(fn func(model.Job) error) error {
+			return jobs(func(j api.JobView) error { return fn(j.Job) })
+		})
 	case outTable, outWide:
 	default:
 		return checkOutput(format)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if format == "wide" {
-		fmt.Fprintln(tw, "ID\tNAME\tKIND\tCLUSTER\tSTATE\tAPP\tFLINK JOB\tUP\tCKPT\tRESTARTS\tPENDING\tDRIFT")
-	} else {
-		fmt.Fprintln(tw, "NAME\tKIND\tCLUSTER\tSTATE\tAPP\tUP\tCKPT")
+	wide := format == outWide
+	header := []string{"NAME", "KIND", "CLUSTER", "STATE", "APP", "UP", "CKPT"}
+	if wide {
+		header = []string{"ID", "NAME", "KIND", "CLUSTER", "STATE", "APP", "FLINK JOB", "UP", "CKPT", "RESTARTS", "PENDING", "DRIFT"}
 	}
-	for _, j := range jobs {
-		up := "-"
-		if j.State == model.StateRunning && !j.StartedAt.IsZero() {
-			up = since(j.StartedAt)
-		}
-		ckpt := "-"
-		if j.LatestCheckpoint != nil {
-			ckpt = since(j.LatestCheckpoint.Time)
-		}
-		app := dash(j.AppID)
-		if format == "wide" {
-			pending, drift := "-", "-"
-			if j.Pending != nil {
-				pending = fmt.Sprintf("%s #%d %s", j.Pending.Kind, j.Pending.Seq, j.Pending.State)
-			}
-			if j.Drift != nil {
-				drift = fmt.Sprintf("expected %s, saw %s", j.Drift.Expected, j.Drift.Observed)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", j.ID, j.Name, j.Kind, j.Cluster, j.State, app,
-				dash(j.FlinkJobID), up, ckpt, j.PlatformRestarts, pending, drift)
-		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, j.Cluster, j.State, app, up, ckpt)
-		}
+	now := time.Now()
+	rows := func(row func(...string) error) error {
+		return jobs(func(j api.JobView) error { return row(jobCells(j, wide, now)...) })
 	}
-	return tw.Flush()
+	t, err := measureTable(header, rows)
+	switch {
+	case err != nil:
+		return err
+	case t.rows == 0 && none != nil:
+		return none()
+	}
+	return t.write(w, rows)
+}
+
+// jobCells is a job's row of the jobs table, its ages as of now.
+func jobCells(j api.JobView, wide bool, now time.Time) []string {
+	up := "-"
+	if j.State == model.StateRunning {
+		up = ageAt(now, j.StartedAt)
+	}
+	ckpt := "-"
+	if j.LatestCheckpoint != nil {
+		ckpt = ageAt(now, j.LatestCheckpoint.Time)
+	}
+	app := dash(j.AppID)
+	if !wide {
+		return []string{j.Name, j.Kind.String(), j.Cluster, j.State.String(), app, up, ckpt}
+	}
+	pending, drift := "-", "-"
+	if j.Pending != nil {
+		pending = fmt.Sprintf("%s #%d %s", j.Pending.Kind, j.Pending.Seq, j.Pending.State)
+	}
+	if j.Drift != nil {
+		drift = fmt.Sprintf("expected %s, saw %s", j.Drift.Expected, j.Drift.Observed)
+	}
+	return []string{j.ID, j.Name, j.Kind.String(), j.Cluster, j.State.String(), app, dash(j.FlinkJobID), up, ckpt,
+		strconv.Itoa(j.PlatformRestarts), pending, drift}
 }
 
 func dash(s string) string {

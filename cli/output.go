@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -144,7 +145,21 @@ type field struct {
 	embedded bool
 }
 
+// fieldsByType caches fieldsOf: a list of 100,000 jobs asks for one
+// type's fields 100,000 times.
+var fieldsByType sync.Map // reflect.Type → []field
+
 func fieldsOf(t reflect.Type) []field {
+	if fs, ok := fieldsByType.Load(t); ok {
+		return fs.([]field)
+	}
+	fs := readFields(t)
+	fieldsByType.Store(t, fs)
+	return fs
+}
+
+// readFields is fieldsOf read from the type.
+func readFields(t reflect.Type) []field {
 	var out []field
 	for i := range t.NumField() {
 		sf := t.Field(i)

@@ -112,6 +112,7 @@ type Local struct {
 	tenants                                  // the teams and the audit log: Teams, AddTeam, Grant, WhoAmI, Audit, Tenancy
 	nodeLister                               // a cluster's YARN nodes: ClusterNodes
 	charts                                   // the metric browser's charts and the vertex view's history: ChartMetric, SubtaskHistory
+	pager                                    // long lists a page at a time: ListJobsPage, CommandsPage
 
 	closeStore bool // Open opened the store: Close closes it
 
@@ -184,6 +185,7 @@ func NewLocal(o Options) (*Local, error) {
 	l.Registry = udfs.New(o.Store, o.Now, o.User, o.ReadOnly)
 	l.bulkAdopter = bulkAdopter{l}
 	l.bulkCreator = bulkCreator{l}
+	l.pager = pager{l}
 	l.charts = charts{l}
 	l.syncOpts = syncer.Options{
 		Store: o.Store, Clusters: o.Clients, Publisher: publisher{l}, Now: o.Now, Log: o.Log,

@@ -71,9 +71,11 @@ var _ Store = (*Bolt)(nil)
 // opts.LockTimeout, and migrates it to SchemaVersion. Where no file exists
 // it creates one (unless read-only): its directory 0700 and the file 0600,
 // since the store holds job specs, which may embed credentials. Any file
-// that is there is checked before use (doc.go, "Damaged files"): one that is
-// empty, truncated or whose pages bbolt finds broken fails with ErrCorrupt,
-// never a panic and never a new store in its place.
+// that is there is looked at before use, at a cost that does not grow with
+// its size (doc.go, "Damaged files"): one that is empty, truncated, or
+// whose meta pages, freelist or root pages are broken fails with
+// ErrCorrupt, never a panic and never a new store in its place; a page
+// damaged deeper in fails the transaction that reads it the same way.
 func Open(path string, opts Options) (*Bolt, error) {
 	if path == "" {
 		return nil, errors.New("open store: no path given")

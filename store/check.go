@@ -54,6 +54,51 @@ func (b *Bolt) Check(ctx context.Context) error {
 	return &CheckError{Path: b.path, Problems: distinct(problems)}
 }
 
+// CheckPages is bbolt's check of every page of the store (every page
+// reachable or free, none both, each of the type its parent says): the walk
+// Open leaves out so as to cost the same for a store of any size, for a
+// palink that keeps the store open (the agent) to run once it started. It
+// runs in a transaction that holds the writer's lock and writes nothing, so
+// that it may run beside this process's own transactions (bbolt's check
+// reads the freelist its writers change); writers wait for it. Damage is
+// reported as Open reported it, with the restore command, and the store
+// then refuses every Update, as after damage a transaction meets.
+func (b *Bolt) CheckPages(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	fi, err := os.Stat(b.path)
+	if err != nil {
+		return fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	var problems []string
+	check := func(tx *bolt.Tx) error {
+		problems = pageProblems(tx, fi.Size())
+		return errNothingWritten
+	}
+	err = b.guard("check", func() error {
+		if b.readOnly {
+			// No writer of this process changes the freelist.
+			return b.db.View(check)
+		}
+		return b.db.Update(check)
+	})
+	switch {
+	case errors.Is(err, ErrCorrupt):
+		return err
+	case err != nil && err != errNothingWritten:
+		return fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	if d := problemsError("check", b.path, problems); d != nil {
+		b.damage.CompareAndSwap(nil, d)
+		return d
+	}
+	return nil
+}
+
+// errNothingWritten rolls back a transaction that only read.
+var errNothingWritten = errors.New("nothing written")
+
 // checkFile is the whole check of a store file of size bytes: bbolt's
 // pages, then, if the schema is this palink's, the records and indexes
 // (an older store is checked that far once a writer has migrated it).

@@ -42,6 +42,7 @@ func runContract(t *testing.T, b backend) {
 		{"CommandSeqAndIDs", contractCommandSeq},
 		{"CommandReplaceRules", contractCommandReplace},
 		{"CommandFilters", contractCommandFilters},
+		{"Pages", contractPages},
 		{"EventsAppendOnlyPerJobSeq", contractEvents},
 		{"RestorePointDedup", contractRestorePoints},
 		{"RestorePointStatus", contractRestorePointStatus},

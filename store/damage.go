@@ -254,9 +254,67 @@ func pageProblems(tx *bolt.Tx, size int64) []string {
 	return problems
 }
 
-// inspect is Open's look at a file before it is used: bbolt's structure,
-// which a View reads page by page. It costs one walk over the page headers
-// (tens of milliseconds for a store of hundreds of megabytes).
+// rootProblems is Open's look at the pages every read starts from, in tx,
+// whose file has size bytes: that the file holds every page its meta page
+// counts (a truncated file is read no further); that the freelist reads
+// (a freelist page, naming itself, no page freed twice: what a writer's
+// bbolt reads as it opens the file, and then allocates pages from); that
+// the tree's root page reads; and that each top-level bucket's root page is
+// within the file, a branch or a leaf page that names itself, in use (not
+// free too). bbolt checked the meta pages as it opened the file. The work
+// is the same for a store of any size: a page deeper in is checked by the
+// transaction that first reads it (guard) and by the full check
+// (pageProblems: CheckPages, `palink store check`).
+func rootProblems(tx *bolt.Tx, size int64) []string {
+	if need := tx.Size(); need > size {
+		return []string{fmt.Sprintf("it is truncated: %d bytes, but its meta page counts %d", size, need)}
+	}
+	var problems []string
+	// bbolt's check of the subtree under page 1 loads the freelist and
+	// checks it, then refuses page 1 (a meta page) as out of its range, the
+	// one way its API offers to read the freelist of a read-only file
+	// (where Open itself would panic in bbolt, keeping the file mapped and
+	// locked). Tx.Page answers "free" from then on.
+	for err := range tx.Check(bolt.WithPageId(1)) {
+		if msg := err.Error(); !strings.HasPrefix(msg, "page ID (1) out of range") {
+			problems = append(problems, "bbolt: "+strings.TrimPrefix(msg, "panic: "))
+		}
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	_ = tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+		root := int(b.Root())
+		if root == 0 {
+			return nil // an inline bucket, inside the tree's root page
+		}
+		what := ""
+		switch p, err := tx.Page(root); {
+		case err != nil:
+			what = err.Error()
+		case p == nil:
+			what = "past the last page the meta page counts"
+		case p.Type == "free":
+			what = "listed as free too"
+		case p.Type != "branch" && p.Type != "leaf":
+			what = "not a branch or leaf page but " + p.Type
+		default:
+			if last, _ := tx.Page(root + p.OverflowCount); last == nil {
+				what = fmt.Sprintf("%d pages long, past the last page the meta page counts", 1+p.OverflowCount)
+			}
+		}
+		if what != "" {
+			problems = append(problems, fmt.Sprintf("page %d, the root of bucket %s, is %s", root, name, what))
+			return nil
+		}
+		b.Cursor().First() // the page as every read reads it: bbolt asserts it names itself
+		return nil
+	})
+	return problems
+}
+
+// inspect is Open's look at a file before it is used (rootProblems): a
+// few pages, whatever the store's size.
 func inspect(db *bolt.DB, path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -265,18 +323,28 @@ func inspect(db *bolt.DB, path string) error {
 	var problems []string
 	err = guard("open", path, func() error {
 		return db.View(func(tx *bolt.Tx) error {
-			problems = pageProblems(tx, fi.Size())
+			problems = rootProblems(tx, fi.Size())
 			return nil
 		})
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
+	}
+	if d := problemsError("open", path, problems); d != nil {
+		return d
+	}
+	return nil
+}
+
+// problemsError is nil for no problems, else damage that names the first
+// and counts the others.
+func problemsError(op, path string, problems []string) *damageError {
+	switch {
 	case len(problems) == 1:
-		return damaged("open", path, problems[0])
+		return &damageError{op: op, path: path, what: problems[0]}
 	case len(problems) > 1:
-		return damaged("open", path, fmt.Sprintf("%s (and %d more problems; `palink --db %s store check` lists them)",
-			problems[0], len(problems)-1, shellQuote(path)))
+		return &damageError{op: op, path: path, what: fmt.Sprintf("%s (and %d more problems; `palink --db %s store check` lists them)",
+			problems[0], len(problems)-1, shellQuote(path))}
 	}
 	return nil
 }

@@ -123,14 +123,26 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"pages overwritten", "bbolt: ", func(t *testing.T, path string) {
-			live, size := livePages(t, path)
-			mid := len(live) / 2
-			scribble(t, path, size, live[mid-1], live[mid], live[mid+1])
+		// Pages deeper in are found at first use
+		// (TestDamageInsideIsFoundAtFirstUse): Open reads these.
+		{"the tree's root page overwritten", "bbolt: ", func(t *testing.T, path string) {
+			_, size := livePages(t, path)
+			root, _ := metaOf(t, path)
+			scribble(t, path, size, root)
+		}},
+		{"a bucket's root page overwritten", ", the root of bucket ", func(t *testing.T, path string) {
+			_, size := livePages(t, path)
+			roots := rootPages(t, path)
+			scribble(t, path, size, roots[len(roots)/2])
 		}},
 		{"meta pages overwritten", "no bbolt header", func(t *testing.T, path string) {
 			_, size := livePages(t, path)
 			scribble(t, path, size, 0, 1)
+		}},
+		{"freelist page overwritten", "bbolt: invalid freelist page", func(t *testing.T, path string) {
+			_, size := livePages(t, path)
+			_, freelist := metaOf(t, path)
+			scribble(t, path, size, freelist)
 		}},
 	}
 	for _, c := range cases {

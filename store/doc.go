@@ -96,15 +96,27 @@
 //   - Open creates a store only where no file exists, whole, in a temporary
 //     file linked into place; an existing empty file is refused, never
 //     made into a new store.
-//   - Open looks at an existing file read-only before using it: a directory
-//     or a device is refused; the file must hold every page its meta page
-//     counts; and bbolt's own check walks the page headers (every page
-//     reachable or free, none both, each of the type its parent says),
-//     which costs tens of milliseconds for a store of hundreds of MB.
+//   - Open looks at an existing file read-only before using it, at a cost
+//     that does not grow with the store (every CLI call opens it): a
+//     directory or a device is refused; bbolt checks the meta pages; the
+//     file must hold every page its meta page counts; the freelist, which
+//     a writer allocates pages from, must read (a freelist page, no page
+//     freed twice); and the pages every read starts from, the tree's root
+//     and each top-level bucket's root, must be branch or leaf pages that
+//     name themselves, within the file and not free.
 //   - Every transaction (View, Update, Backup, Check, the migrations) runs
 //     under guard, which turns a panic raised in bbolt, or a fault reading
 //     the mapped file, into ErrCorrupt; a panic of the caller's own code
-//     goes on. A Bolt that met damage refuses every later Update.
+//     goes on. bbolt asserts that each page it reads names itself and is of
+//     a known type, so a page damaged deeper in is found by the first
+//     transaction that reads it, with the same error Open would give. A
+//     Bolt that met damage refuses every later Update, so a write that
+//     would have gone through a damaged page never commits.
+//   - The walk of every page that Open leaves out (bbolt's check: every
+//     page reachable or free, none both, each of the type its parent says;
+//     100–300 ms at 200 MB) is CheckPages, which `palink agent` runs once
+//     after it starts, beside its own work: damage found stops the agent
+//     with Open's error, and the store refuses writes from then on.
 //
 // ErrCorrupt's message names the file, what is wrong, and the command that
 // puts a backup in its place (RestoreAdvice). CheckFile is the full check

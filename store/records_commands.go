@@ -118,31 +118,12 @@ func (t commandRecords) Commands(f CommandFilter) ([]model.Command, error) {
 		}
 	}
 	states := slices.Compact(slices.Sorted(slices.Values(f.States)))
-	var sources []bucket
-	switch {
-	case len(states) > 0 && (f.JobID == "" || !slices.ContainsFunc(states, model.CommandState.Final)):
-		// UNDO and DOING hold a handful of commands; the final states hold
-		// the history, where a job's own index is the smaller walk.
-		for _, s := range states {
-			sources = append(sources, in(bucketCommandsByState, s.String()))
-		}
-	case f.JobID != "":
-		sources = append(sources, in(bucketCommandsByJob, f.JobID))
-	}
-
+	sources := commandSources(f.JobID, states)
 	var out []model.Command
 	keep := func(id, v []byte) (bool, error) {
-		if v == nil {
-			return false, fmt.Errorf("index lists command %s, which does not exist", id)
-		}
-		c, err := decodeCommand(id, v)
-		if err != nil {
-			return false, err
-		}
-		if (f.JobID != "" && c.JobID != f.JobID) ||
-			(len(states) > 0 && !slices.Contains(states, c.State)) ||
-			(len(f.Kinds) > 0 && !slices.Contains(f.Kinds, c.Kind)) {
-			return true, nil
+		c, ok, err := commandMatch(f, states, id, v)
+		if err != nil || !ok {
+			return err == nil, err
 		}
 		out = append(out, c)
 		return f.Limit == 0 || len(out) < f.Limit, nil
@@ -151,7 +132,7 @@ func (t commandRecords) Commands(f CommandFilter) ([]model.Command, error) {
 	if sources == nil {
 		err = t.newestCommands(f.Limit, keep)
 	} else {
-		err = t.indexedCommands(sources, f.JobID, f.Limit, keep)
+		err = t.indexedCommands(mergeKeys(t.txn, sources, f.JobID, scanOpts{desc: true}), f.Limit, keep)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list commands: %w", err)
@@ -161,6 +142,39 @@ func (t commandRecords) Commands(f CommandFilter) ([]model.Command, error) {
 		out = []model.Command{}
 	}
 	return out, nil
+}
+
+// commandSources are the index buckets that hold every command a filter
+// of job and states may match, nil for the commands bucket itself.
+func commandSources(job string, states []model.CommandState) []bucket {
+	var sources []bucket
+	switch {
+	case len(states) > 0 && (job == "" || !slices.ContainsFunc(states, model.CommandState.Final)):
+		// UNDO and DOING hold a handful of commands; the final states hold
+		// the history, where a job's own index is the smaller walk.
+		for _, s := range states {
+			sources = append(sources, in(bucketCommandsByState, s.String()))
+		}
+	case job != "":
+		sources = append(sources, in(bucketCommandsByJob, job))
+	}
+	return sources
+}
+
+// commandMatch decodes the command record v stored under id and reports
+// whether it matches f (whose states are states, sorted and compacted).
+func commandMatch(f CommandFilter, states []model.CommandState, id, v []byte) (model.Command, bool, error) {
+	if v == nil {
+		return model.Command{}, false, fmt.Errorf("index lists command %s, which does not exist", id)
+	}
+	c, err := decodeCommand(id, v)
+	if err != nil {
+		return model.Command{}, false, err
+	}
+	ok := (f.JobID == "" || c.JobID == f.JobID) &&
+		(len(states) == 0 || slices.Contains(states, c.State)) &&
+		(len(f.Kinds) == 0 || slices.Contains(f.Kinds, c.Kind))
+	return c, ok, nil
 }
 
 // newestCommands hands every command to keep, newest first, until keep
@@ -178,13 +192,11 @@ func (t commandRecords) newestCommands(limit int, keep func(id, v []byte) (bool,
 	}
 }
 
-// indexedCommands hands the commands the index buckets list to keep,
-// newest first, until keep returns false, but those the state index says
-// are of another job than job (when job is set). The records are read a
-// batch at a time: a backend across the network reads each batch in one
-// request.
-func (t commandRecords) indexedCommands(sources []bucket, job string, limit int, keep func(id, v []byte) (bool, error)) error {
-	ids := mergeDescending(t.txn, sources, job)
+// indexedCommands hands the commands whose ids come from ids (mergeKeys
+// of index buckets) to keep, in that order, until keep returns false. The
+// records are read a batch at a time: a backend across the network reads
+// each batch in one request.
+func (t commandRecords) indexedCommands(ids func() ([]byte, error), limit int, keep func(id, v []byte) (bool, error)) error {
 	batch := 16
 	if limit > 0 {
 		batch = min(limit, maxBatch)
@@ -231,22 +243,24 @@ func nextOf(it iterator, job string) ([]byte, error) {
 // maxBatch bounds the records read in one batch.
 const maxBatch = 100
 
-// mergeDescending returns the union of the buckets' keys from the
-// greatest down, each once, one per call, nil at the end. The index
-// buckets hold disjoint keys; should a damaged one not, a command still
-// comes out once. An entry whose value names a job other than job (when
-// set) is passed over: the state index's values name each command's job
-// (entries written before it did are empty, and kept).
-func mergeDescending(t *txn, buckets []bucket, job string) func() ([]byte, error) {
+// mergeKeys returns the union of the buckets' keys in the order of o
+// (from the greatest down with o.desc, else up from o.from), each once, one
+// per call, nil at the end. The index buckets hold disjoint keys; should a
+// damaged one not, a command still comes out once. An entry whose value
+// names a job other than job (when set) is passed over: the state index's
+// values name each command's job (entries written before it did are
+// empty, and kept).
+func mergeKeys(t *txn, buckets []bucket, job string, o scanOpts) func() ([]byte, error) {
 	its := make([]iterator, len(buckets))
 	keys := make([][]byte, len(buckets))
 	started := false
 	var last []byte
+	o.keysOnly = job == ""
 	return func() ([]byte, error) {
 		if !started {
 			started = true
 			for i, b := range buckets {
-				its[i] = t.scan(b, scanOpts{desc: true, keysOnly: job == ""})
+				its[i] = t.scan(b, o)
 				k, err := nextOf(its[i], job)
 				if err != nil {
 					return nil, err
@@ -257,7 +271,10 @@ func mergeDescending(t *txn, buckets []bucket, job string) func() ([]byte, error
 		for {
 			top := -1
 			for i, k := range keys {
-				if k != nil && (top < 0 || bytes.Compare(k, keys[top]) > 0) {
+				if k == nil {
+					continue
+				}
+				if c := bytes.Compare(k, keys[max(top, 0)]); top < 0 || (o.desc && c > 0) || (!o.desc && c < 0) {
 					top = i
 				}
 			}

@@ -89,6 +89,9 @@ type JobsReader interface {
 	Job(id string) (model.Job, error) // ErrNotFound
 	JobByName(name string) (model.Job, error)
 	Jobs() ([]model.Job, error) // ordered by id
+	// JobsFrom is Jobs a page at a time: the first n jobs whose id is ≥
+	// from, and the id of the job after them ("" after the last).
+	JobsFrom(from string, n int) (jobs []model.Job, next string, err error)
 	Spec(jobID string, version int) (model.Spec, error)
 	Specs(jobID string) ([]model.Spec, error) // oldest first
 	// Events returns the job's events with Seq > afterSeq, oldest first, at most limit (0: all).
@@ -130,6 +133,11 @@ type CommandsReader interface {
 	// whatever the form of its id.
 	CommandBySeq(seq int64) (model.Command, error)
 	Commands(f CommandFilter) ([]model.Command, error) // oldest first
+	// CommandsFrom is Commands a page at a time: the commands matching f
+	// whose id is ≥ from, oldest first, at most n, and the id of the next
+	// one ("" after the last). With f.Limit, a from of "" starts at the
+	// oldest of the newest f.Limit.
+	CommandsFrom(f CommandFilter, from string, n int) (cs []model.Command, next string, err error)
 }
 
 // CommandsTx writes commands.

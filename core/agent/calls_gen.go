@@ -16,10 +16,22 @@ var (
 	_ api.Service = (*Client)(nil)
 )
 
+// listJobsPageArgs are ListJobsPage's arguments on the wire.
+type listJobsPageArgs struct {
+	A0 api.JobFilter
+	A1 api.Page
+}
+
 // saveSpecArgs are SaveSpec's arguments on the wire.
 type saveSpecArgs struct {
 	A0 string
 	A1 model.Spec
+}
+
+// commandsPageArgs are CommandsPage's arguments on the wire.
+type commandsPageArgs struct {
+	A0 api.CommandFilter
+	A1 api.Page
 }
 
 // explainArgs are Explain's arguments on the wire.
@@ -31,6 +43,11 @@ type explainArgs struct {
 // ListJobs implements api.Service over the socket.
 func (c *Client) ListJobs(ctx context.Context, a0 api.JobFilter) ([]api.JobView, error) {
 	return do[api.JobFilter, []api.JobView](ctx, c.w, "ListJobs", a0)
+}
+
+// ListJobsPage implements api.Service over the socket.
+func (c *Client) ListJobsPage(ctx context.Context, a0 api.JobFilter, a1 api.Page) (api.JobPage, error) {
+	return do[listJobsPageArgs, api.JobPage](ctx, c.w, "ListJobsPage", listJobsPageArgs{a0, a1})
 }
 
 // Job implements api.Service over the socket.
@@ -71,6 +88,11 @@ func (c *Client) Command(ctx context.Context, a0 string) (model.Command, error) 
 // Commands implements api.Service over the socket.
 func (c *Client) Commands(ctx context.Context, a0 api.CommandFilter) ([]model.Command, error) {
 	return do[api.CommandFilter, []model.Command](ctx, c.w, "Commands", a0)
+}
+
+// CommandsPage implements api.Service over the socket.
+func (c *Client) CommandsPage(ctx context.Context, a0 api.CommandFilter, a1 api.Page) (api.CommandPage, error) {
+	return do[commandsPageArgs, api.CommandPage](ctx, c.w, "CommandsPage", commandsPageArgs{a0, a1})
 }
 
 // Adopt implements api.Service over the socket.
@@ -332,6 +354,9 @@ var generated = map[string]method{
 	"ListJobs": {run: call(func(ctx context.Context, h *session, a api.JobFilter) ([]api.JobView, error) {
 		return h.svc.ListJobs(ctx, a)
 	})},
+	"ListJobsPage": {run: call(func(ctx context.Context, h *session, a listJobsPageArgs) (api.JobPage, error) {
+		return h.svc.ListJobsPage(ctx, a.A0, a.A1)
+	})},
 	"Job": {run: call(func(ctx context.Context, h *session, a string) (api.JobDetail, error) {
 		return h.svc.Job(ctx, a)
 	})},
@@ -355,6 +380,9 @@ var generated = map[string]method{
 	})},
 	"Commands": {run: call(func(ctx context.Context, h *session, a api.CommandFilter) ([]model.Command, error) {
 		return h.svc.Commands(ctx, a)
+	})},
+	"CommandsPage": {run: call(func(ctx context.Context, h *session, a commandsPageArgs) (api.CommandPage, error) {
+		return h.svc.CommandsPage(ctx, a.A0, a.A1)
 	})},
 	"Adopt": {run: call(func(ctx context.Context, h *session, a api.AdoptRequest) (model.Job, error) {
 		return h.svc.Adopt(ctx, a)

@@ -60,6 +60,10 @@ var examples = map[string]example{
 		_, err := s.ListJobs(ctx, api.JobFilter{})
 		return err
 	},
+	"ListJobsPage": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.ListJobsPage(ctx, api.JobFilter{}, api.Page{Size: 10})
+		return err
+	},
 	"Job": func(ctx context.Context, s api.Service, _ *walkFixture) error {
 		_, err := s.Job(ctx, "walk")
 		return err
@@ -105,6 +109,10 @@ var examples = map[string]example{
 	},
 	"Commands": func(ctx context.Context, s api.Service, _ *walkFixture) error {
 		_, err := s.Commands(ctx, api.CommandFilter{})
+		return err
+	},
+	"CommandsPage": func(ctx context.Context, s api.Service, _ *walkFixture) error {
+		_, err := s.CommandsPage(ctx, api.CommandFilter{JobRef: "walk"}, api.Page{Size: 10})
 		return err
 	},
 	"Leadership": func(ctx context.Context, s api.Service, _ *walkFixture) error {

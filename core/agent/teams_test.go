@@ -121,6 +121,36 @@ func TestOperatorOfATeamNeitherSeesNorActsOnAnothers(t *testing.T) {
 					t.Errorf("team-a's operator sees team-b's command %s", c.ID)
 				}
 			}
+			// A page at a time, a job or a command a page: what the
+			// caller may not see leaves pages empty, not the list cut.
+			var paged []api.JobView
+			for p := (api.Page{Size: 1}); ; {
+				pg, err := s.ListJobsPage(e.Ctx, api.JobFilter{}, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				paged = append(paged, pg.Jobs...)
+				if p.Cursor = pg.Next; p.Cursor == "" {
+					break
+				}
+			}
+			if got := jobNames(paged); !slices.Equal(got, []string{"a-job"}) {
+				t.Errorf("an operator of team-a lists %v a page at a time, want [a-job]", got)
+			}
+			for p := (api.Page{Size: 1}); ; {
+				pg, err := s.CommandsPage(e.Ctx, api.CommandFilter{}, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range pg.Commands {
+					if c.JobID == e.Job("b-job").ID {
+						t.Errorf("team-a's operator sees team-b's command %s a page at a time", c.ID)
+					}
+				}
+				if p.Cursor = pg.Next; p.Cursor == "" {
+					break
+				}
+			}
 			id, err := s.WhoAmI(e.Ctx)
 			if err != nil || id.User != me || !slices.Equal(id.Teams, []api.TeamRole{{Team: "team-a", Role: model.Operator}}) {
 				t.Errorf("whoami: %+v %v, want %s operator of team-a", id, err, me)

@@ -41,6 +41,10 @@ type JobService interface {
 	// ListJobs returns the jobs matching f, with their live figures.
 	//palink:api role=viewer on=list
 	ListJobs(ctx context.Context, f JobFilter) ([]JobView, error)
+	// ListJobsPage is ListJobs a page at a time, in id order, for a list
+	// too long to hold whole: `palink jobs` writes each page as it comes.
+	//palink:api role=viewer on=list
+	ListJobsPage(ctx context.Context, f JobFilter, p Page) (JobPage, error)
 	// Job returns one job in depth. ref is a job id or a unique job name.
 	//palink:api role=viewer on=job(ref)
 	Job(ctx context.Context, ref string) (JobDetail, error)
@@ -80,6 +84,11 @@ type ActionService interface {
 	Command(ctx context.Context, id string) (model.Command, error)
 	//palink:api role=viewer on=list
 	Commands(ctx context.Context, f CommandFilter) ([]model.Command, error)
+	// CommandsPage is Commands a page at a time, oldest first, for a
+	// history too long to hold whole: `palink commands` writes each page
+	// as it comes.
+	//palink:api role=viewer on=list
+	CommandsPage(ctx context.Context, f CommandFilter, p Page) (CommandPage, error)
 	// Adopt makes an unmanaged Flink application on YARN a palink job.
 	//palink:api role=operator writes what="adopt" caller=Issuer on=cluster(r.Cluster)
 	Adopt(ctx context.Context, r AdoptRequest) (model.Job, error)

@@ -29,6 +29,18 @@ func (g *guarded) ListJobs(ctx context.Context, f JobFilter) (r0 []JobView, r1 e
 	return
 }
 
+// ListJobsPage implements Service for the guarded caller.
+func (g *guarded) ListJobsPage(ctx context.Context, f JobFilter, p Page) (r0 JobPage, r1 error) {
+	if r1 = g.refuse(ctx, "ListJobsPage", on(ScopeList)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.ListJobsPage(ctx, f, p)
+	if r1 == nil {
+		r0, r1 = g.filterListJobsPage(ctx, r0)
+	}
+	return
+}
+
 // Job implements Service for the guarded caller.
 func (g *guarded) Job(ctx context.Context, ref string) (r0 JobDetail, r1 error) {
 	if r1 = g.refuse(ctx, "Job", onJob(ref)); r1 != nil {
@@ -122,6 +134,18 @@ func (g *guarded) Commands(ctx context.Context, f CommandFilter) (r0 []model.Com
 	r0, r1 = g.s.Commands(ctx, f)
 	if r1 == nil {
 		r0, r1 = g.filterCommands(ctx, r0)
+	}
+	return
+}
+
+// CommandsPage implements Service for the guarded caller.
+func (g *guarded) CommandsPage(ctx context.Context, f CommandFilter, p Page) (r0 CommandPage, r1 error) {
+	if r1 = g.refuse(ctx, "CommandsPage", on(ScopeList)); r1 != nil {
+		return
+	}
+	r0, r1 = g.s.CommandsPage(ctx, f, p)
+	if r1 == nil {
+		r0, r1 = g.filterCommandsPage(ctx, r0)
 	}
 	return
 }

@@ -71,6 +71,18 @@ func (g *guarded) filterListJobs(ctx context.Context, js []JobView) ([]JobView, 
 	return out, nil
 }
 
+func (g *guarded) filterListJobsPage(ctx context.Context, p JobPage) (JobPage, error) {
+	var err error
+	p.Jobs, err = g.filterListJobs(ctx, p.Jobs)
+	return p, err
+}
+
+func (g *guarded) filterCommandsPage(ctx context.Context, p CommandPage) (CommandPage, error) {
+	var err error
+	p.Commands, err = g.filterCommands(ctx, p.Commands)
+	return p, err
+}
+
 func (g *guarded) filterCommands(ctx context.Context, cs []model.Command) ([]model.Command, error) {
 	o, teams, err := g.ownersNow(ctx)
 	if err != nil || !teams {

@@ -15,6 +15,7 @@ var _ = time.Second
 // interfaces (Service's role interfaces, then the local runs: Debugger, Importer).
 var methods = []Method{
 	{Name: "ListJobs", Role: model.Viewer, On: ScopeList},
+	{Name: "ListJobsPage", Role: model.Viewer, On: ScopeList},
 	{Name: "Job", Role: model.Viewer, On: ScopeJob},
 	{Name: "SyncJob", Role: model.Viewer, On: ScopeJob},
 	{Name: "CreateJob", Role: model.Operator, Writes: true, What: "create job", Caller: "Issuer", On: ScopeQueue},
@@ -25,6 +26,7 @@ var methods = []Method{
 	{Name: "WaitCommand", Role: model.Viewer, Timeout: 1 * time.Hour, Custom: true, On: ScopeCommand},
 	{Name: "Command", Role: model.Viewer, On: ScopeCommand},
 	{Name: "Commands", Role: model.Viewer, On: ScopeList},
+	{Name: "CommandsPage", Role: model.Viewer, On: ScopeList},
 	{Name: "Adopt", Role: model.Operator, Writes: true, What: "adopt", Caller: "Issuer", On: ScopeCluster},
 	{Name: "AdoptAll", Role: model.Operator, Writes: true, What: "adopt", Caller: "Issuer", Timeout: 10 * time.Minute, On: ScopeGlobal},
 	{Name: "DisposeSavepoint", Role: model.Operator, Writes: true, What: "dispose savepoint", Caller: "Issuer", Timeout: 5 * time.Minute, On: ScopeJob},
