@@ -63,6 +63,7 @@ type Bolt struct {
 	// damage is the first damage a transaction met; Update refuses to
 	// write once it is set.
 	damage atomic.Pointer[damageError]
+	jobs   jobCache
 }
 
 var _ Store = (*Bolt)(nil)
@@ -197,6 +198,7 @@ func (b *Bolt) View(ctx context.Context, fn func(ReadTx) error) error {
 	err := b.guard("read", func() error {
 		return b.db.View(func(btx *bolt.Tx) error {
 			t := newBoltRecords(btx)
+			t.jobs = &b.jobs
 			defer t.close()
 			fnErr = fn(t)
 			return fnErr
@@ -228,6 +230,7 @@ func (b *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
 	err := b.guard("update", func() error {
 		return b.db.Update(func(btx *bolt.Tx) error {
 			t := newBoltRecords(btx)
+			t.jobs = &b.jobs
 			defer t.close()
 			if fnErr = fn(t); fnErr != nil {
 				return fnErr

@@ -405,6 +405,52 @@ func contractCopies(t *testing.T, open opener) {
 	if kept.Name != "a" || kept.Config["state.backend"] != "hashmap" {
 		t.Errorf("a job kept after its transaction changed under us: %+v", kept)
 	}
+
+	// A store keeps the jobs it decoded while their bytes stay the same:
+	// what a caller does to one it got, read once or many times, through
+	// Job or Jobs, changes nothing of what the next caller gets, and a
+	// write is read at once.
+	full := sampleJob("j3", "c")
+	full.Drift = &model.Drift{Observed: "RUNNING"}
+	full.LatestCheckpoint = &model.RestorePoint{JobID: "j3", Kind: model.Checkpoint, Path: "hdfs:///c/chk-1", Time: t0}
+	full.LatestSavepoint = &model.RestorePoint{JobID: "j3", Kind: model.Savepoint, Path: "hdfs:///s/1", Time: t0}
+	full.CrashLoop = &model.CrashLoop{Count: 3}
+	full.Charts = []model.MetricChart{{Metric: "numRecordsIn"}}
+	update(t, s, func(tx Tx) error { return tx.CreateJob(full) })
+	for round := range 3 {
+		view(t, s, func(tx ReadTx) error {
+			jobs, err := tx.Jobs()
+			if err != nil {
+				return err
+			}
+			one, err := tx.Job("j3")
+			if err != nil {
+				return err
+			}
+			for _, j := range append(jobs, one) {
+				if j.ID != "j3" {
+					continue
+				}
+				if j.Config["state.backend"] != "rocksdb" || j.Drift.Observed != "RUNNING" || j.LatestCheckpoint.Path != "hdfs:///c/chk-1" ||
+					j.LatestSavepoint.Path != "hdfs:///s/1" || j.CrashLoop.Count != 3 || j.Charts[0].Metric != "numRecordsIn" {
+					t.Errorf("read %d: a caller's changes to a job it read show in the next read: %+v", round, j)
+				}
+				j.Config["state.backend"] = "hashmap"
+				j.Drift.Observed, j.LatestCheckpoint.Path, j.LatestSavepoint.Path = "x", "x", "x"
+				j.CrashLoop.Count, j.Charts[0].Metric = 9, "x"
+			}
+			return nil
+		})
+	}
+	full.LatestCheckpoint.Path = "hdfs:///c/chk-2"
+	update(t, s, func(tx Tx) error { return tx.PutJob(full) })
+	view(t, s, func(tx ReadTx) error {
+		jobs, err := tx.Jobs()
+		if err != nil || len(jobs) != 3 || jobs[2].LatestCheckpoint == nil || jobs[2].LatestCheckpoint.Path != "hdfs:///c/chk-2" {
+			t.Errorf("after a write, Jobs() = %+v, %v; want j3 at chk-2", jobs, err)
+		}
+		return nil
+	})
 }
 
 // contractRestorePointStatus: a disposal's status replaces the record in its

@@ -141,7 +141,8 @@ func ParseEtcdURL(s string) (EtcdURL, error) {
 // on other hosts: every Update reads one snapshot (a revision) and commits
 // only if what it read did not change since, else runs again.
 type Etcd struct {
-	cli *clientv3.Client
+	cli  *clientv3.Client
+	jobs jobCache // the jobs decoded, by their bytes
 	etcdKeys
 	url      EtcdURL
 	name     string
@@ -647,6 +648,7 @@ func (f *fencedEtcd) Update(ctx context.Context, fn func(Tx) error) error {
 // run calls fn with the records of t and ends them.
 func (e *Etcd) run(t *etcdKV, fn func(*records) error) error {
 	r := newRecords(t)
+	r.jobs = &e.jobs
 	defer r.close()
 	return fn(r)
 }

@@ -74,6 +74,8 @@ var errTxDone = errors.New("transaction already ended (a ReadTx or Tx must not o
 type txn struct {
 	kv   kv
 	done bool
+	// jobs are the store's decoded jobs (nil: decode every time).
+	jobs *jobCache
 }
 
 // records implements Tx over one kv transaction, for every backend: each

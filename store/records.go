@@ -31,7 +31,7 @@ func (t jobRecords) Job(id string) (model.Job, error) {
 	if v == nil {
 		return model.Job{}, fmt.Errorf("get job %q: %w", id, ErrNotFound)
 	}
-	return decode[model.Job]("job", []byte(id), v)
+	return t.jobs.decode([]byte(id), v)
 }
 
 // JobByName returns the job with the given name.
@@ -52,11 +52,22 @@ func (t jobRecords) JobByName(name string) (model.Job, error) {
 
 // Jobs returns every job, ordered by id.
 func (t jobRecords) Jobs() ([]model.Job, error) {
-	out, err := all[model.Job](t.txn, in(bucketJobs), "job")
-	if err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
+	out := []model.Job{}
+	it := t.scan(in(bucketJobs), scanOpts{})
+	for {
+		k, v, err := it.next()
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		if k == nil {
+			return out, nil
+		}
+		j, err := t.jobs.decode(k, v)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		out = append(out, j)
 	}
-	return out, nil
 }
 
 // CreateJob adds a job whose id and name are both free.

@@ -31,7 +31,7 @@ func (t jobRecords) JobsFrom(from string, n int) ([]model.Job, string, error) {
 		case len(out) == n:
 			return out, string(k), nil
 		}
-		j, err := decode[model.Job]("job", k, v)
+		j, err := t.jobs.decode(k, v)
 		if err != nil {
 			return nil, "", fmt.Errorf("list jobs from %q: %w", from, err)
 		}
