@@ -55,7 +55,7 @@ e2e: ## drive `palink demo` in tmux: filter, open, pause, restart, kill (needs t
 	bash tui/e2e/e2e.sh
 
 scale: build ## palink at fleet size: `palink sim` with SCALE_JOBS (10000) running apps, an agent, adopt --all, checks and figures
-	$(GO) run ./internal/scalecheck -bin ./palink -jobs $(SCALE_JOBS) -interval $(SCALE_INTERVAL)
+	$(GO) run ./internal/scalecheck -bin ./palink -jobs $(SCALE_JOBS) -interval $(SCALE_INTERVAL) $(SCALE_FLAGS)
 
 screenshots: ## render the main views of `palink demo` to screenshots/ (SCREENSHOT_PNG=1 for PNG)
 	bash tui/e2e/screenshots.sh

@@ -41,6 +41,9 @@ type options struct {
 	interval time.Duration
 	measure  int
 	keep     bool
+	// stateAlerts keeps only the alert rules that judge the state sync
+	// records (job_failed, drift): the agent's CPU is then state sync's.
+	stateAlerts bool
 }
 
 func main() {
@@ -50,6 +53,7 @@ func main() {
 	flag.DurationVar(&o.interval, "interval", 10*time.Second, "the agent's sync interval")
 	flag.IntVar(&o.measure, "measure", 6, "sync cycles to measure in the steady state")
 	flag.BoolVar(&o.keep, "keep", false, "keep the working directory (logs, store, profiles)")
+	flag.BoolVar(&o.stateAlerts, "state-alerts", false, "keep only the alert rules that need no metrics (job_failed, drift): the agent's CPU is state sync's")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "scalecheck:", err)
@@ -186,7 +190,7 @@ func run(o options) (err error) {
 		return err
 	}
 	fmt.Printf("   up in %.1f s\n", time.Since(t0).Seconds())
-	if err := setInterval(cfg, o.interval); err != nil {
+	if err := setInterval(cfg, o.interval, o.stateAlerts); err != nil {
 		return err
 	}
 
@@ -336,8 +340,9 @@ func profile(addr, file string) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
-// setInterval sets the sync interval of the config the simulator wrote.
-func setInterval(cfg string, d time.Duration) error {
+// setInterval sets the sync interval of the config the simulator wrote
+// and, with stateOnly, drops its alert rules that measure metrics.
+func setInterval(cfg string, d time.Duration, stateOnly bool) error {
 	b, err := os.ReadFile(cfg)
 	if err != nil {
 		return err
@@ -347,6 +352,9 @@ func setInterval(cfg string, d time.Duration) error {
 		return fmt.Errorf("%s: no sync interval to set", cfg)
 	}
 	b = re.ReplaceAll(b, []byte("sync:\n  interval: "+d.String()))
+	if stateOnly {
+		b = regexp.MustCompile(`(?m)^    - \{name: [^,]+, kind: (backpressure|lag|checkpoint_age|failed_checkpoints|restarts)\b.*\n`).ReplaceAll(b, nil)
+	}
 	return os.WriteFile(cfg, b, 0o600)
 }
 
