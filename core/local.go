@@ -215,6 +215,23 @@ func (l *Local) Watch(ctx context.Context) (<-chan api.Change, error) {
 	return l.hub.subscribe(ctx), nil
 }
 
+// pendingByJob is each job's pending command, as the jobs list shows it: a
+// queued or running command first; one UNKNOWN (being reconciled) when
+// there is no other.
+func pendingByJob(tx store.ReadTx) (map[string]*model.Command, error) {
+	pending, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
+	if err != nil {
+		return nil, err
+	}
+	byJob := map[string]*model.Command{}
+	for i := range pending {
+		if cur := byJob[pending[i].JobID]; cur == nil || cur.State == model.CmdUnknown {
+			byJob[pending[i].JobID] = &pending[i]
+		}
+	}
+	return byJob, nil
+}
+
 // ListJobs implements Service.
 func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, error) {
 	var out []api.JobView
@@ -223,17 +240,9 @@ func (l *Local) ListJobs(ctx context.Context, f api.JobFilter) ([]api.JobView, e
 		if err != nil {
 			return err
 		}
-		pending, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
+		byJob, err := pendingByJob(tx)
 		if err != nil {
 			return err
-		}
-		byJob := map[string]*model.Command{}
-		for i := range pending {
-			// A queued or running command first; one UNKNOWN (being
-			// reconciled) shows when there is no other.
-			if cur := byJob[pending[i].JobID]; cur == nil || cur.State == model.CmdUnknown {
-				byJob[pending[i].JobID] = &pending[i]
-			}
 		}
 		states := map[model.JobState]bool{}
 		for _, s := range f.States {

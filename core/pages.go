@@ -37,17 +37,9 @@ func (g pager) ListJobsPage(ctx context.Context, f api.JobFilter, p api.Page) (a
 			return err
 		}
 		out.Next = next
-		pending, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
+		byJob, err := pendingByJob(tx)
 		if err != nil {
 			return err
-		}
-		byJob := map[string]*model.Command{}
-		for i := range pending {
-			// As ListJobs: a queued or running command first, one UNKNOWN
-			// when there is no other.
-			if cur := byJob[pending[i].JobID]; cur == nil || cur.State == model.CmdUnknown {
-				byJob[pending[i].JobID] = &pending[i]
-			}
 		}
 		for _, j := range jobs {
 			if jobSelected(f, j) {
