@@ -416,19 +416,28 @@ func (l *Local) Command(ctx context.Context, id string) (model.Command, error) {
 	return c, err
 }
 
+// storeCommandFilter is f as the store takes it: its job reference
+// resolved to an id.
+func storeCommandFilter(tx store.ReadTx, f api.CommandFilter) (store.CommandFilter, error) {
+	sf := store.CommandFilter{States: f.States, Limit: f.Limit}
+	if f.JobRef != "" {
+		j, err := journal.FindJob(tx, f.JobRef)
+		if err != nil {
+			return sf, err
+		}
+		sf.JobID = j.ID
+	}
+	return sf, nil
+}
+
 // Commands implements Service.
 func (l *Local) Commands(ctx context.Context, f api.CommandFilter) ([]model.Command, error) {
 	var out []model.Command
 	err := l.st.View(ctx, func(tx store.ReadTx) error {
-		sf := store.CommandFilter{States: f.States, Limit: f.Limit}
-		if f.JobRef != "" {
-			j, err := journal.FindJob(tx, f.JobRef)
-			if err != nil {
-				return err
-			}
-			sf.JobID = j.ID
+		sf, err := storeCommandFilter(tx, f)
+		if err != nil {
+			return err
 		}
-		var err error
 		out, err = tx.Commands(sf)
 		return err
 	})

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/palink/palink/core/api"
-	"github.com/palink/palink/core/journal"
 	"github.com/palink/palink/model"
 	"github.com/palink/palink/store"
 )
@@ -66,15 +65,10 @@ func jobSelected(f api.JobFilter, j model.Job) bool {
 func (g pager) CommandsPage(ctx context.Context, f api.CommandFilter, p api.Page) (api.CommandPage, error) {
 	out := api.CommandPage{Commands: []model.Command{}}
 	err := g.l.st.View(ctx, func(tx store.ReadTx) error {
-		sf := store.CommandFilter{States: f.States, Limit: f.Limit}
-		if f.JobRef != "" {
-			j, err := journal.FindJob(tx, f.JobRef)
-			if err != nil {
-				return err
-			}
-			sf.JobID = j.ID
+		sf, err := storeCommandFilter(tx, f)
+		if err != nil {
+			return err
 		}
-		var err error
 		out.Commands, out.Next, err = tx.CommandsFrom(sf, p.Cursor, pageSize(p))
 		return err
 	})
