@@ -12,7 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -218,9 +220,27 @@ func TestSSHSessionWithoutColour(t *testing.T) {
 	scr, _ := f.session(t, c, "NO_COLOR=yes")
 	scr.waitFor(t, "ssh-job")
 	scr.waitFor(t, "1/1")
-	if out := scr.String(); strings.Contains(out, "\x1b[38;") || strings.Contains(out, "\x1b[9") || strings.Contains(out, "\x1b[3") && strings.Contains(out, ";5;") {
-		t.Errorf("NO_COLOR=yes: the session still draws in colour:\n%q", tail(out, 1500))
+	if out := scr.String(); colourSGR(out) != "" {
+		t.Errorf("NO_COLOR=yes: the session still draws in colour (%q):\n%q", colourSGR(out), tail(out, 1500))
 	}
+}
+
+// sgr is a Select Graphic Rendition sequence and its parameters.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// colourSGR is the first SGR sequence of out that sets a foreground or
+// background colour (30–38, 40–48, 90–97, 100–107), or "". Other escape
+// sequences (erase 96 characters is ESC[96X) are not colour.
+func colourSGR(out string) string {
+	for _, m := range sgr.FindAllStringSubmatch(out, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, _ := strconv.Atoi(p)
+			if n >= 30 && n <= 38 || n >= 40 && n <= 48 || n >= 90 && n <= 97 || n >= 100 && n <= 107 {
+				return m[0]
+			}
+		}
+	}
+	return ""
 }
 
 // TestSSHSessionIsItsKeysUser: an unknown key is refused before any
@@ -435,5 +455,16 @@ func TestSSHSessionDroppedMidAction(t *testing.T) {
 	f.waitJob("drop-job", "paused", func(j model.Job) bool { return j.State == model.StateFinished })
 	if ps := pauses(); len(ps) != 1 || ps[0].State != model.CmdSucceeded || ps[0].Issuer != "alice" {
 		t.Errorf("pauses after the drop: %+v, want one, alice's, succeeded", ps)
+	}
+}
+
+// TestColourSGR: what counts as colour in a session's bytes, and what does
+// not (bold, reverse, an erase of 96 characters).
+func TestColourSGR(t *testing.T) {
+	for in, colour := range map[string]bool{"\x1b[38;5;196mX": true, "\x1b[1;31mX": true, "\x1b[48;2;1;2;3mX": true, "\x1b[94mX": true,
+		"\x1b[96X": false, "\x1b[1;4mX\x1b[m": false, "\x1b[7m▸\x1b[22;1m": false, "\x1b[39;68H": false} {
+		if got := colourSGR(in) != ""; got != colour {
+			t.Errorf("colourSGR(%q) = %v, want %v", in, got, colour)
+		}
 	}
 }

@@ -70,7 +70,7 @@ func (s Sim) options() (sim.Options, error) {
 func SimConfig(c *sim.Cluster, storePath string) *config.Config {
 	cfg := &config.Config{
 		Store: storePath,
-		Sync:  config.Sync{Interval: config.Duration(3 * time.Second), Concurrency: 8},
+		Sync:  config.Sync{Interval: config.Duration(3 * time.Second), Concurrency: 32},
 		Restart: config.RestartPolicy{
 			MaxAttempts: 3, Window: config.Duration(30 * time.Minute),
 			Backoff: config.Duration(5 * time.Second), MaxBackoff: config.Duration(time.Minute), Multiplier: 2,
