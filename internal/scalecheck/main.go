@@ -44,6 +44,8 @@ type options struct {
 	// stateAlerts keeps only the alert rules that judge the state sync
 	// records (job_failed, drift): the agent's CPU is then state sync's.
 	stateAlerts bool
+	// profiles records the agent's CPU profiles, which costs it CPU too.
+	profiles bool
 }
 
 func main() {
@@ -53,6 +55,7 @@ func main() {
 	flag.DurationVar(&o.interval, "interval", 10*time.Second, "the agent's sync interval")
 	flag.IntVar(&o.measure, "measure", 6, "sync cycles to measure in the steady state")
 	flag.BoolVar(&o.keep, "keep", false, "keep the working directory (logs, store, profiles)")
+	flag.BoolVar(&o.profiles, "profiles", true, "record the agent's CPU profiles (adoption.pprof.*, steady.pprof.*); profiling costs the agent a few % of its CPU")
 	flag.BoolVar(&o.stateAlerts, "state-alerts", false, "keep only the alert rules that need no metrics (job_failed, drift): the agent's CPU is state sync's")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -234,7 +237,10 @@ func run(o options) (err error) {
 		return err
 	}
 
-	stopProfile := profile(pprofAddr, filepath.Join(dir, "adoption.pprof"))
+	stopProfile := func() {}
+	if o.profiles {
+		stopProfile = profile(pprofAddr, filepath.Join(dir, "adoption.pprof"))
+	}
 	fmt.Printf("== within two sync intervals (%v): every adopted job RUNNING with its latest checkpoint\n", 2*o.interval)
 	deadline := adoptedAt.Add(2 * o.interval)
 	var bad []string
@@ -277,7 +283,9 @@ func run(o options) (err error) {
 		return err
 	}
 	w0 := time.Now()
-	stopProfile = profile(pprofAddr, filepath.Join(dir, "steady.pprof"))
+	if o.profiles {
+		stopProfile = profile(pprofAddr, filepath.Join(dir, "steady.pprof"))
+	}
 	if err := waitFor("the steady-state cycles", time.Duration(o.measure+4)*o.interval*4, func() bool {
 		return len(cycles(agentLog)) >= first+o.measure
 	}); err != nil {
