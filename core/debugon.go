@@ -243,27 +243,15 @@ func insertQueries(text string, line int) ([]remoteQuery, error) {
 		return nil, fmt.Errorf("line %d: %s", line, errs[0].Msg)
 	}
 	var out []remoteQuery
-	var add func(st ast.Statement)
-	add = func(st ast.Statement) {
-		switch x := st.(type) {
-		case *ast.InsertStmt:
-			if x.Query != nil {
-				q := remoteQuery{sink: x.Table.String(), sql: text[x.Query.Pos.Offset:x.Query.End.Offset], line: line + x.Pos.Line - 1}
-				for _, c := range x.Columns {
-					q.columns = append(q.columns, c.Name)
-				}
-				out = append(out, q)
-			}
-		case *ast.StatementSet:
-			for _, s := range x.Stmts {
-				add(s)
-			}
-		case *ast.ExecuteStmt:
-			add(x.Stmt)
+	for _, x := range parsed.Inserts() {
+		if x.Query == nil {
+			continue
 		}
-	}
-	for _, st := range parsed.Stmts {
-		add(st)
+		q := remoteQuery{sink: x.Table.String(), sql: text[x.Query.Pos.Offset:x.Query.End.Offset], line: line + x.Pos.Line - 1}
+		for _, c := range x.Columns {
+			q.columns = append(q.columns, c.Name)
+		}
+		out = append(out, q)
 	}
 	return out, nil
 }
