@@ -179,21 +179,11 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		s, init := commands.New(m.env)
 		return m.push(s, init)
 	case "cluster":
-		name := c.arg
-		if name == "" {
-			name = m.jobs.Scope()
+		name, err := m.commandCluster(c)
+		if err != nil {
+			return m.flashHere(kit.FlashError, err.Error())
 		}
-		names := m.clusterNames()
-		if name == "" && len(names) > 0 {
-			name = names[0]
-		}
-		if name == "" {
-			return m.flashHere(kit.FlashError, ":cluster: no cluster is known yet")
-		}
-		if len(names) > 0 && !slices.Contains(names, name) {
-			return m.flashHere(kit.FlashError, fmt.Sprintf(":cluster %s: no such cluster (clusters: %s)", name, strings.Join(names, ", ")))
-		}
-		s, init := cluster.New(m.env, names, name)
+		s, init := cluster.New(m.env, m.clusterNames(), name)
 		return m.push(s, init)
 	case "alerts":
 		s, init := alerts.New(m.env, m.jobs.Job)
@@ -224,7 +214,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	return nil
 }
 
-// commandCluster is the cluster a `:tables` or `:vars` line means: its
+// commandCluster is the cluster a `:cluster`, `:tables` or `:vars` line means: its
 // argument, else the jobs table's scope, else the first cluster.
 func (m *Model) commandCluster(c command) (string, error) {
 	name := c.arg
