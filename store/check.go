@@ -19,6 +19,19 @@ import (
 // bury the first, which usually explains the rest.
 const maxCheckProblems = 50
 
+// checkStart is what both checks begin with: the caller's ctx still
+// live, and the file's size (pages beyond it are damage).
+func (b *Bolt) checkStart(ctx context.Context) (os.FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	fi, err := os.Stat(b.path)
+	if err != nil {
+		return nil, fmt.Errorf("check store %s: %w", b.path, err)
+	}
+	return fi, nil
+}
+
 // Check verifies the store in one snapshot: bbolt's own page structure,
 // then that every record decodes and every index agrees with the records it
 // indexes. It returns nil or a *CheckError listing the problems found.
@@ -26,12 +39,9 @@ const maxCheckProblems = 50
 // so Check is for a store no Update of this process runs on meanwhile (a
 // store open read-only, a test's, `palink store check`'s).
 func (b *Bolt) Check(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("check store %s: %w", b.path, err)
-	}
-	fi, err := os.Stat(b.path)
+	fi, err := b.checkStart(ctx)
 	if err != nil {
-		return fmt.Errorf("check store %s: %w", b.path, err)
+		return err
 	}
 	var problems []string
 	err = b.guard("check", func() error {
@@ -64,12 +74,9 @@ func (b *Bolt) Check(ctx context.Context) error {
 // reported as Open reported it, with the restore command, and the store
 // then refuses every Update, as after damage a transaction meets.
 func (b *Bolt) CheckPages(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("check store %s: %w", b.path, err)
-	}
-	fi, err := os.Stat(b.path)
+	fi, err := b.checkStart(ctx)
 	if err != nil {
-		return fmt.Errorf("check store %s: %w", b.path, err)
+		return err
 	}
 	var problems []string
 	check := func(tx *bolt.Tx) error {
