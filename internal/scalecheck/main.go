@@ -14,7 +14,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -199,13 +198,14 @@ func run(o options) (err error) {
 
 	fmt.Printf("== palink agent: sync every %v, profiles on %s\n", o.interval, pprofAddr)
 	agentLog := filepath.Join(dir, "agent.log")
+	syncLog := &cycleLog{path: agentLog}
 	agent, err := start(dir, "agent", []string{"PALINK_LOG_LEVEL=debug"}, bin, "--config", cfg, "--log-file", agentLog,
 		"agent", "--pprof", pprofAddr)
 	if err != nil {
 		return err
 	}
 	defer agent.stop()
-	if err := waitFor("the agent's first sync cycle", time.Minute, func() bool { return len(cycles(agentLog)) > 0 }); err != nil {
+	if err := waitFor("the agent's first sync cycle", time.Minute, func() bool { return len(syncLog.cycles()) > 0 }); err != nil {
 		return errors.Join(err, tail(agent.log))
 	}
 
@@ -268,12 +268,12 @@ func run(o options) (err error) {
 	stopProfile()
 
 	// The cycle after a job's first reads its details: steady is after it.
-	warm := len(cycles(agentLog)) + 2
-	if err := waitFor("two more sync cycles", 8*o.interval, func() bool { return len(cycles(agentLog)) >= warm }); err != nil {
+	warm := len(syncLog.cycles()) + 2
+	if err := waitFor("two more sync cycles", 8*o.interval, func() bool { return len(syncLog.cycles()) >= warm }); err != nil {
 		return err
 	}
 	fmt.Printf("== steady state: %d sync cycles\n", o.measure)
-	first := len(cycles(agentLog))
+	first := len(syncLog.cycles())
 	a0, err := agent.cpu()
 	if err != nil {
 		return err
@@ -287,7 +287,7 @@ func run(o options) (err error) {
 		stopProfile = profile(pprofAddr, filepath.Join(dir, "steady.pprof"))
 	}
 	if err := waitFor("the steady-state cycles", time.Duration(o.measure+4)*o.interval*4, func() bool {
-		return len(cycles(agentLog)) >= first+o.measure
+		return len(syncLog.cycles()) >= first+o.measure
 	}); err != nil {
 		return err
 	}
@@ -295,7 +295,7 @@ func run(o options) (err error) {
 	s1, _ := sim.cpu()
 	wall := time.Since(w0)
 	stopProfile()
-	cs := cycles(agentLog)[first : first+o.measure]
+	cs := syncLog.cycles()[first : first+o.measure]
 	var jobs, changed, rm, flink, txns int
 	var cycleTime time.Duration
 	for _, c := range cs {
@@ -318,7 +318,9 @@ func run(o options) (err error) {
 	if st, err := os.Stat(filepath.Join(dir, "palink-sim.db")); err == nil {
 		fmt.Printf("   store file  %.1f MB (%.1f KB per job)\n", float64(st.Size())/(1<<20), float64(st.Size())/1024/float64(n))
 	}
-	fmt.Printf("   profiles    go tool pprof -top %s %s/{adoption,steady}.pprof.* (the slices of 5 s; with -keep)\n", bin, dir)
+	if o.profiles && o.keep {
+		fmt.Printf("   profiles    go tool pprof -top %s %s/{adoption,steady}.pprof.* (slices of 5 s)\n", bin, dir)
+	}
 	return nil
 }
 
@@ -373,31 +375,50 @@ type cycle struct {
 
 var cycleLine = regexp.MustCompile(`msg="sync cycle" jobs=(\d+) changed=(\d+) rm=(\d+) flink=(\d+)(?: txns=(\d+))? took=(\S+)`)
 
-// cycles are the sync cycles the agent's debug log records.
-func cycles(log string) []cycle {
-	f, err := os.Open(log)
+// cycleLog follows the agent's debug log for its sync cycles. The check
+// polls it ten times a second while the agent runs: each read takes up
+// where the last stopped, rather than scanning a log that grows with
+// every metrics round again.
+type cycleLog struct {
+	path    string
+	off     int64
+	partial []byte // a line the agent had not finished writing
+	seen    []cycle
+}
+
+// cycles are the sync cycles the log records so far.
+func (l *cycleLog) cycles() []cycle {
+	f, err := os.Open(l.path)
 	if err != nil {
-		return nil
+		return l.seen
 	}
 	defer f.Close()
-	var out []cycle
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		m := cycleLine.FindStringSubmatch(sc.Text())
+	if _, err := f.Seek(l.off, io.SeekStart); err != nil {
+		return l.seen
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return l.seen
+	}
+	l.off += int64(len(b))
+	b = append(l.partial, b...)
+	end := bytes.LastIndexByte(b, '\n') + 1
+	l.partial = append([]byte(nil), b[end:]...)
+	for _, line := range bytes.Split(b[:end], []byte("\n")) {
+		m := cycleLine.FindSubmatch(line)
 		if m == nil {
 			continue
 		}
 		var c cycle
-		c.jobs, _ = strconv.Atoi(m[1])
-		c.changed, _ = strconv.Atoi(m[2])
-		c.rm, _ = strconv.Atoi(m[3])
-		c.flink, _ = strconv.Atoi(m[4])
-		c.txns, _ = strconv.Atoi(m[5])
-		c.took, _ = time.ParseDuration(m[6])
-		out = append(out, c)
+		c.jobs, _ = strconv.Atoi(string(m[1]))
+		c.changed, _ = strconv.Atoi(string(m[2]))
+		c.rm, _ = strconv.Atoi(string(m[3]))
+		c.flink, _ = strconv.Atoi(string(m[4]))
+		c.txns, _ = strconv.Atoi(string(m[5]))
+		c.took, _ = time.ParseDuration(string(m[6]))
+		l.seen = append(l.seen, c)
 	}
-	return out
+	return l.seen
 }
 
 var chkN = regexp.MustCompile(`/chk-(\d+)$`)
