@@ -28,6 +28,16 @@ type cachedJob struct {
 	job model.Job
 }
 
+// size is how many jobs the cache holds: a hint, as jobs come and go.
+func (c *jobCache) size() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
 // decode returns the job stored under key as the bytes v.
 func (c *jobCache) decode(key, v []byte) (model.Job, error) {
 	if c == nil {

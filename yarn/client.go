@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -126,6 +127,11 @@ func (o Options) withDefaults() Options {
 type transport struct {
 	rc   *resty.Client
 	opts Options
+	// lastSize remembers, by URL, how long the last body was that came
+	// without a Content-Length (the RM streams its lists): the fleet's
+	// application list, megabytes read every sync cycle, is then read into
+	// one buffer instead of one grown and copied a dozen times.
+	lastSize sync.Map // string → int64
 }
 
 type quietLogger struct{}
@@ -278,15 +284,21 @@ func parseBase(raw string) (*url.URL, error) {
 // to judge.
 func (t *transport) once(ctx context.Context, base *url.URL, r request) (*response, error) {
 	u := joinURL(base, r.path)
-	q := u.Query()
-	for k, vs := range r.query {
-		q[k] = append(q[k], vs...)
+	if len(r.query) > 0 || t.opts.SimpleAuthUser != "" {
+		q := u.Query()
+		for k, vs := range r.query {
+			q[k] = append(q[k], vs...)
+		}
+		if t.opts.SimpleAuthUser != "" && q.Get("user.name") == "" {
+			q.Set("user.name", t.opts.SimpleAuthUser)
+		}
+		u.RawQuery = q.Encode()
 	}
-	if t.opts.SimpleAuthUser != "" && q.Get("user.name") == "" {
-		q.Set("user.name", t.opts.SimpleAuthUser)
+	full := u.String()
+	shown := full
+	if u.User != nil || mayHoldSecret(u.RawQuery) {
+		shown = redactURL(u)
 	}
-	u.RawQuery = q.Encode()
-	shown := redactURL(u)
 
 	actx, cancel := context.WithCancel(ctx)
 	var timer *time.Timer
@@ -312,7 +324,7 @@ func (t *transport) once(ctx context.Context, base *url.URL, r request) (*respon
 	if r.prepare != nil {
 		r.prepare(req)
 	}
-	res, err := req.Execute(r.method, u.String())
+	res, err := req.Execute(r.method, full)
 	if err != nil {
 		if res != nil && res.RawBody() != nil {
 			res.RawBody().Close()
@@ -333,7 +345,16 @@ func (t *transport) once(ctx context.Context, base *url.URL, r request) (*respon
 		out.stream = &cancelOnClose{ReadCloser: raw.Body, cancel: cancel}
 		return out, nil
 	}
-	body, err := readLimited(raw.Body, t.opts.MaxBodyBytes)
+	size := raw.ContentLength
+	if size < 0 {
+		if n, ok := t.lastSize.Load(full); ok {
+			size = n.(int64) + n.(int64)/8
+		}
+	}
+	body, err := readLimited(raw.Body, t.opts.MaxBodyBytes, size)
+	if err == nil && raw.ContentLength < 0 && len(body) > 64<<10 {
+		t.lastSize.Store(full, int64(len(body)))
+	}
 	raw.Body.Close()
 	if err != nil {
 		if errors.Is(err, ErrBodyTooLarge) {
@@ -359,10 +380,36 @@ func (c *cancelOnClose) Close() error {
 	return err
 }
 
-func readLimited(r io.Reader, max int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
+// readLimited reads at most max bytes of r. size is what the body is
+// expected to take (-1 when unknown): a body read into a buffer of its
+// size is not copied as the buffer grows.
+func readLimited(r io.Reader, max, size int64) ([]byte, error) {
+	lr := io.LimitReader(r, max+1)
+	if size < 0 || size > max {
+		b, err := io.ReadAll(lr)
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(b)) > max {
+			return nil, ErrBodyTooLarge
+		}
+		return b, nil
+	}
+	// io.ReadAll's loop, from a buffer of the declared size (+1: the read
+	// that finds the end needs room).
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
 	}
 	if int64(len(b)) > max {
 		return nil, ErrBodyTooLarge
@@ -540,11 +587,24 @@ func decode(method string, resp *response, what string, v any) error {
 		return &DecodeError{Method: method, URL: resp.url, Status: resp.status, What: what,
 			Err: errors.New("empty body")}
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	var err error
+	if d, ok := v.(bodyDecoder); ok {
+		err = d.decodeBody(body)
+	} else {
+		err = json.Unmarshal(body, v)
+	}
+	if err != nil {
 		return &DecodeError{Method: method, URL: resp.url, Status: resp.status, What: what,
 			Err: err, Excerpt: excerptAround(body, err)}
 	}
 	return nil
+}
+
+// bodyDecoder is a response that decodes its body itself: one that tries
+// the common shape first and the rare one only when that fails, where an
+// UnmarshalJSON method would have encoding/json scan the body once more.
+type bodyDecoder interface {
+	decodeBody(body []byte) error
 }
 
 // jsonBody marshals a request body. The request types are plain structs,

@@ -272,6 +272,22 @@ func statusPhrase(status int) string {
 // secretParams are query keys whose values never appear in messages.
 var secretParams = []string{"pass", "secret", "token", "delegation", "sig", "auth", "key"}
 
+// mayHoldSecret reports whether a raw query could have a key redactURL
+// masks: false only when no key can (no escapes, no secret word), which
+// spares parsing the query of every request again.
+func mayHoldSecret(rawQuery string) bool {
+	if strings.ContainsAny(rawQuery, "%+") {
+		return true
+	}
+	lq := strings.ToLower(rawQuery)
+	for _, s := range secretParams {
+		if strings.Contains(lq, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // redactURL drops the user info and masks secret-looking query values so
 // that a URL can be shown in messages and logs.
 func redactURL(u *url.URL) string {

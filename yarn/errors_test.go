@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -400,5 +401,41 @@ func TestNoGoroutineLeft(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines left over (%d before):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// FuzzMayHoldSecret: whenever redactURL masks a query, mayHoldSecret said
+// it might, so skipping the mask on its word never shows a secret.
+func FuzzMayHoldSecret(f *testing.F) {
+	for _, q := range []string{"", "user.name=flink", "token=abc", "X-Auth=1", "p%61ss=2",
+		"a+key=3", "Signature=4&x=1", "delegation=5", "my_SECRET_thing=6", "k%45y=7"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		u := &url.URL{Scheme: "http", Host: "rm:8088", Path: "/ws/v1/cluster/apps", RawQuery: q}
+		if redactURL(u) != u.String() && !mayHoldSecret(q) {
+			t.Fatalf("query %q is masked, but mayHoldSecret said no", q)
+		}
+	})
+}
+
+// TestReadLimitedWhateverTheSizeSaid: the size a body is expected to take
+// is a hint for the buffer, never a limit or a promise.
+func TestReadLimitedWhateverTheSizeSaid(t *testing.T) {
+	const max = 4096
+	for _, n := range []int{0, 1, 511, 512, 513, 4095, 4096, 4097, 10000} {
+		body := strings.Repeat("x", n)
+		for _, size := range []int64{-1, 0, 1, int64(n) - 1, int64(n), int64(n) + 1, max + 1, 1 << 20} {
+			got, err := readLimited(strings.NewReader(body), max, size)
+			if n > max {
+				if !errors.Is(err, ErrBodyTooLarge) {
+					t.Errorf("%d bytes, size %d: err %v, want ErrBodyTooLarge", n, size, err)
+				}
+				continue
+			}
+			if err != nil || string(got) != body {
+				t.Errorf("%d bytes, size %d: read %d bytes, %v", n, size, len(got), err)
+			}
+		}
 	}
 }

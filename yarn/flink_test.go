@@ -81,8 +81,17 @@ func TestFlinkReadsThroughProxyAndDecodesSpecShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		assertNoFieldLost(t, fixture(t, "flink_jobs_overview.json"), at("jobs"), v)
-		if len(v) != 2 || v[0].ID != jobID || v[0].Tasks["running"] != 2 || v[1].State != JobCanceled {
+		// Every field but the task counts, which nothing shows and sync
+		// would decode for every job every cycle.
+		withoutTasks := func(m map[string]any) any {
+			jobs := at("jobs")(m).([]any)
+			for _, j := range jobs {
+				delete(j.(map[string]any), "tasks")
+			}
+			return jobs
+		}
+		assertNoFieldLost(t, fixture(t, "flink_jobs_overview.json"), withoutTasks, v)
+		if len(v) != 2 || v[0].ID != jobID || v[0].LastModification == 0 || v[1].State != JobCanceled {
 			t.Errorf("jobs = %+v", v)
 		}
 		mustEqual(t, "jobType", v[0].JobType, "STREAMING")

@@ -30,12 +30,19 @@ func FuzzDecodeApps(f *testing.F) {
 	f.Add([]byte(`{"apps":null}`))
 	f.Add([]byte(`{"apps":{"app":{"id":"application_1_0001","priority":"x"}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var w appsResponse
-		if json.Unmarshal(b, &w) == nil {
-			for _, a := range w.list() {
-				_ = a.Tags()
-				_ = a.Final()
-			}
+		// The array-first decoding must read exactly what the flexible
+		// one reads, and fail where it fails.
+		var fast, flex appsResponse
+		ferr, xerr := fast.decodeBody(b), json.Unmarshal(b, &flex)
+		if (ferr == nil) != (xerr == nil) {
+			t.Fatalf("array first: %v; flexible: %v", ferr, xerr)
+		}
+		if ferr == nil && !reflect.DeepEqual(fast.list(), flex.list()) {
+			t.Fatalf("array first read %+v, flexible %+v", fast.list(), flex.list())
+		}
+		for _, a := range fast.list() {
+			_ = a.Tags()
+			_ = a.Final()
 		}
 	})
 }

@@ -387,6 +387,29 @@ func (w appsResponse) list() []Application {
 	return w.Apps.App
 }
 
+// decodeBody reads the list as an array first: state sync lists every
+// application of the fleet each cycle, and listOf's method would have the
+// decoder scan the whole list twice. Only an old RM's lone object takes
+// the second pass.
+func (w *appsResponse) decodeBody(body []byte) error {
+	var arr struct {
+		Apps *struct {
+			App []Application `json:"app"`
+		} `json:"apps"`
+	}
+	err := json.Unmarshal(body, &arr)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return json.Unmarshal(body, w)
+	}
+	if err == nil && arr.Apps != nil {
+		w.Apps = &struct {
+			App listOf[Application] `json:"app"`
+		}{App: arr.Apps.App}
+	}
+	return err
+}
+
 // Application returns one application; an id the RM does not know fails
 // with ErrNotFound.
 func (c *ResourceManager) Application(ctx context.Context, appID string) (Application, error) {

@@ -61,14 +61,13 @@ type Application struct {
 	ClusterID       int64  `json:"clusterId"`
 	ApplicationType string `json:"applicationType"`
 	// ApplicationTags is the comma-separated wire form; see Tags.
-	ApplicationTags string `json:"applicationTags"`
-	// Priority is documented as a string but sent as a number; kept as text.
-	Priority          string `json:"priority"`
-	StartedTime       int64  `json:"startedTime"`
-	FinishedTime      int64  `json:"finishedTime"`
-	ElapsedTime       int64  `json:"elapsedTime"`
-	AMContainerLogs   string `json:"amContainerLogs"`
-	AMHostHTTPAddress string `json:"amHostHttpAddress"`
+	ApplicationTags   string      `json:"applicationTags"`
+	Priority          AppPriority `json:"priority"`
+	StartedTime       int64       `json:"startedTime"`
+	FinishedTime      int64       `json:"finishedTime"`
+	ElapsedTime       int64       `json:"elapsedTime"`
+	AMContainerLogs   string      `json:"amContainerLogs"`
+	AMHostHTTPAddress string      `json:"amHostHttpAddress"`
 	// AMRPCAddress is host:port of the AM's RPC endpoint; Flink registers
 	// its REST port there, so it is the JobManager's direct address. Empty
 	// when the RM has none.
@@ -110,17 +109,19 @@ type ResourceSpec struct {
 	VirtualCores int64 `json:"virtualCores"`
 }
 
+// AppPriority is an application's priority, documented as a string but
+// sent as a number; kept as text. It decodes itself, not the Application:
+// a method on the whole application made encoding/json scan each of the
+// fleet's applications twice more on every list.
+type AppPriority string
+
 // UnmarshalJSON accepts the priority as number or string.
-func (a *Application) UnmarshalJSON(b []byte) error {
-	type plain Application
-	w := struct {
-		*plain
-		Priority flexString `json:"priority"`
-	}{plain: (*plain)(a)}
-	if err := json.Unmarshal(b, &w); err != nil {
+func (p *AppPriority) UnmarshalJSON(b []byte) error {
+	var s flexString
+	if err := s.UnmarshalJSON(b); err != nil {
 		return err
 	}
-	a.Priority = string(w.Priority)
+	*p = AppPriority(s)
 	return nil
 }
 

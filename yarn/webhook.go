@@ -146,7 +146,7 @@ func (w *Webhook) once(ctx context.Context, target *url.URL, body []byte) (Webho
 		return WebhookAnswer{}, 0, w.redact(target, classify(ctx, timedOut, method, w.inErrs, err))
 	}
 	raw := res.RawResponse
-	b, rerr := readLimited(raw.Body, webhookMaxBody)
+	b, rerr := readLimited(raw.Body, webhookMaxBody, raw.ContentLength)
 	raw.Body.Close()
 	if rerr != nil && !errors.Is(rerr, ErrBodyTooLarge) {
 		return WebhookAnswer{}, 0, w.redact(target, classify(ctx, timedOut, method, w.inErrs, rerr))

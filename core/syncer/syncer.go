@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -153,7 +153,7 @@ func syncable(s model.JobState) bool {
 
 type syncWork struct {
 	cl  *clusters.Cluster
-	job model.Job
+	job *model.Job        // in the cycle's one slice of jobs: a Job is 432 bytes
 	app *yarn.Application // from the cycle's list call; nil if absent
 	at  time.Duration     // offset within the cycle
 	// checkpoints says to read the checkpoint details whatever moved.
@@ -177,25 +177,23 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 		if err != nil {
 			return err
 		}
-		for _, j := range all {
-			if syncable(j.State) && !owned[j.ID] {
-				jobs = append(jobs, j)
-			}
-		}
+		// Filtered in place: at fleet size, every copy of the list is
+		// megabytes moved each cycle.
+		jobs = slices.DeleteFunc(all, func(j model.Job) bool { return !syncable(j.State) || owned[j.ID] })
 		return nil
 	})
 	if err != nil {
 		return stats, err
 	}
-	byCluster := map[string][]model.Job{}
-	for _, j := range jobs {
-		byCluster[j.Cluster] = append(byCluster[j.Cluster], j)
+	byCluster := map[string][]*model.Job{}
+	for i := range jobs {
+		byCluster[jobs[i].Cluster] = append(byCluster[jobs[i].Cluster], &jobs[i])
 	}
+	work := make([]syncWork, 0, len(jobs))
 	var (
-		mu   sync.Mutex
-		work []syncWork
-		wg   sync.WaitGroup
-		rm   atomic.Int64
+		mu sync.Mutex
+		wg sync.WaitGroup
+		rm atomic.Int64
 	)
 	for name, js := range byCluster {
 		cl := s.clusters[name]
@@ -236,7 +234,7 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 		}()
 	}
 	wg.Wait()
-	sort.Slice(work, func(a, b int) bool { return work[a].at < work[b].at })
+	slices.SortFunc(work, func(a, b syncWork) int { return cmp.Compare(a.at, b.at) })
 
 	// A delay queue: a dispatcher releases each job at its offset to a
 	// bounded pool, so a thousand jobs are not fetched in the same second.
@@ -255,7 +253,7 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 		go func() {
 			defer pool.Done()
 			for w := range queue {
-				o, calls, err := s.observe(ctx, w.cl, w.job, w.app, w.checkpoints)
+				o, calls, err := s.observe(ctx, w.cl, *w.job, w.app, w.checkpoints)
 				flink.Add(calls)
 				if err != nil {
 					s.log.Warn("sync job", "job", w.job.Name, "err", err)
