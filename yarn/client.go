@@ -317,21 +317,10 @@ func (t *transport) once(ctx context.Context, base *url.URL, r request) (*respon
 		return nil, classify(ctx, timedOut, r.method, shown, err)
 	}
 
-	req := t.rc.R().SetContext(actx).SetDoNotParseResponse(true)
-	if r.body != nil {
-		req.SetHeader("Content-Type", "application/json").SetBody(r.body)
-	}
-	if r.prepare != nil {
-		r.prepare(req)
-	}
-	res, err := req.Execute(r.method, full)
+	raw, err := t.send(actx, r, full)
 	if err != nil {
-		if res != nil && res.RawBody() != nil {
-			res.RawBody().Close()
-		}
 		return fail(err)
 	}
-	raw := res.RawResponse
 	out := &response{status: raw.StatusCode, header: raw.Header, url: shown,
 		negotiate: raw.StatusCode == http.StatusUnauthorized && negotiateChallenge(raw.Header)}
 	if t.opts.Kerberos != nil && raw.Request != nil && strings.HasPrefix(raw.Request.Header.Get("Authorization"), "Negotiate ") {
@@ -367,6 +356,41 @@ func (t *transport) once(ctx context.Context, base *url.URL, r request) (*respon
 	stop()
 	out.body = body
 	return out, nil
+}
+
+// send hands r to the HTTP client. A plain exchange, one without a body
+// or multipart parts (state sync's reads of every job every cycle), goes
+// to resty's own http.Client with the headers and credentials resty sets
+// from the client's settings: resty's pipeline around it (the URL parsed
+// again, headers merged, its middlewares) cost as much per request as
+// decoding the answer. The rest go through resty.
+func (t *transport) send(ctx context.Context, r request, full string) (*http.Response, error) {
+	if r.body == nil && r.prepare == nil {
+		req, err := http.NewRequestWithContext(ctx, r.method, full, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header = t.rc.Header.Clone()
+		if ui := t.rc.UserInfo; ui != nil {
+			req.SetBasicAuth(ui.Username, ui.Password)
+		}
+		return t.rc.GetClient().Do(req)
+	}
+	req := t.rc.R().SetContext(ctx).SetDoNotParseResponse(true)
+	if r.body != nil {
+		req.SetHeader("Content-Type", "application/json").SetBody(r.body)
+	}
+	if r.prepare != nil {
+		r.prepare(req)
+	}
+	res, err := req.Execute(r.method, full)
+	if err != nil {
+		if res != nil && res.RawBody() != nil {
+			res.RawBody().Close()
+		}
+		return nil, err
+	}
+	return res.RawResponse, nil
 }
 
 type cancelOnClose struct {
