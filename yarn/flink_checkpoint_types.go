@@ -34,31 +34,28 @@ type CheckpointSummary struct {
 
 // StatsSummary is a distribution (StatsSummaryDto).
 type StatsSummary struct {
-	Min  int64   `json:"min"`
-	Max  int64   `json:"max"`
-	Avg  int64   `json:"avg"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P95  float64 `json:"p95"`
-	P99  float64 `json:"p99"`
-	P999 float64 `json:"p999"`
+	Min  int64      `json:"min"`
+	Max  int64      `json:"max"`
+	Avg  int64      `json:"avg"`
+	P50  Percentile `json:"p50"`
+	P90  Percentile `json:"p90"`
+	P95  Percentile `json:"p95"`
+	P99  Percentile `json:"p99"`
+	P999 Percentile `json:"p999"`
 }
 
-// UnmarshalJSON accepts percentiles as "NaN" (no data yet).
-func (s *StatsSummary) UnmarshalJSON(b []byte) error {
-	type plain StatsSummary
-	w := struct {
-		*plain
-		P50  flexFloat `json:"p50"`
-		P90  flexFloat `json:"p90"`
-		P95  flexFloat `json:"p95"`
-		P99  flexFloat `json:"p99"`
-		P999 flexFloat `json:"p999"`
-	}{plain: (*plain)(s)}
-	if err := json.Unmarshal(b, &w); err != nil {
+// Percentile is a distribution's percentile, which Flink sends as "NaN"
+// while it has no data. It decodes itself, where a method on the whole
+// summary had encoding/json scan each summary twice.
+type Percentile float64
+
+// UnmarshalJSON accepts a number or a numeric string ("NaN").
+func (p *Percentile) UnmarshalJSON(b []byte) error {
+	var f flexFloat
+	if err := f.UnmarshalJSON(b); err != nil {
 		return err
 	}
-	s.P50, s.P90, s.P95, s.P99, s.P999 = float64(w.P50), float64(w.P90), float64(w.P95), float64(w.P99), float64(w.P999)
+	*p = Percentile(f)
 	return nil
 }
 
@@ -104,15 +101,38 @@ type Checkpoint struct {
 // JobManager's memory, and they die with it).
 const notAddressable = "<checkpoint-not-externally-addressable>"
 
-// UnmarshalJSON reads a checkpoint that no restore can name as one without
-// an external path, so that it is never taken for a restore point.
-func (c *Checkpoint) UnmarshalJSON(b []byte) error {
+// addressable reads a checkpoint that no restore can name as one without
+// an external path, so that it is never taken for a restore point. The
+// responses that hold checkpoints call it after decoding (decodeBody), not
+// an UnmarshalJSON of Checkpoint's: that made encoding/json scan each of a
+// history's checkpoints twice, for every job whose checkpoints sync reads.
+func (c *Checkpoint) addressable() {
+	if c != nil && c.ExternalPath == notAddressable {
+		c.ExternalPath = ""
+	}
+}
+
+// decodeBody decodes one checkpoint (its details).
+func (c *Checkpoint) decodeBody(body []byte) error {
 	type plain Checkpoint
-	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+	if err := json.Unmarshal(body, (*plain)(c)); err != nil {
 		return err
 	}
-	if c.ExternalPath == notAddressable {
-		c.ExternalPath = ""
+	c.addressable()
+	return nil
+}
+
+// decodeBody decodes the statistics and their checkpoints.
+func (s *CheckpointStats) decodeBody(body []byte) error {
+	type plain CheckpointStats
+	if err := json.Unmarshal(body, (*plain)(s)); err != nil {
+		return err
+	}
+	s.Latest.Completed.addressable()
+	s.Latest.Savepoint.addressable()
+	s.Latest.Failed.addressable()
+	for i := range s.History {
+		s.History[i].addressable()
 	}
 	return nil
 }

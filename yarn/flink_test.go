@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -556,4 +557,67 @@ func TestFlinkDisposeSavepoint(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+}
+
+// TestCheckpointsWithoutAFileAreNeverRestorePoints: a checkpoint Flink
+// keeps only in the JobManager's memory reads as one without a path
+// wherever it appears, and every Flink call that returns checkpoints
+// decodes them through a decodeBody that says so.
+func TestCheckpointsWithoutAFileAreNeverRestorePoints(t *testing.T) {
+	const mem = `{"id":7,"status":"COMPLETED","external_path":"<checkpoint-not-externally-addressable>"}`
+	const file = `{"id":6,"status":"COMPLETED","external_path":"hdfs:///ck/chk-6"}`
+	var s CheckpointStats
+	body := `{"latest":{"completed":` + mem + `,"savepoint":` + mem + `,"failed":` + mem + `},"history":[` + mem + `,` + file + `]}`
+	if err := decode("GET", &response{status: 200, body: []byte(body)}, "checkpoints", &s); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]*Checkpoint{"completed": s.Latest.Completed, "savepoint": s.Latest.Savepoint,
+		"failed": s.Latest.Failed, "history[0]": &s.History[0]} {
+		if c == nil || c.ID != 7 || c.ExternalPath != "" {
+			t.Errorf("%s: %+v, want id 7 without a path", name, c)
+		}
+	}
+	mustEqual(t, "a checkpoint with a file", s.History[1].ExternalPath, "hdfs:///ck/chk-6")
+	var one Checkpoint
+	if err := decode("GET", &response{status: 200, body: []byte(mem)}, "checkpoint", &one); err != nil || one.ExternalPath != "" {
+		t.Errorf("details: %+v, %v", one, err)
+	}
+
+	holds := func(typ reflect.Type) bool {
+		seen := map[reflect.Type]bool{}
+		var walk func(reflect.Type) bool
+		walk = func(t reflect.Type) bool {
+			if seen[t] {
+				return false
+			}
+			seen[t] = true
+			switch t.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+				return walk(t.Elem())
+			case reflect.Struct:
+				if t == reflect.TypeFor[Checkpoint]() {
+					return true
+				}
+				for f := range t.Fields() {
+					if walk(f.Type) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		return walk(typ)
+	}
+	ft := reflect.TypeFor[*Flink]()
+	for m := range ft.Methods() {
+		for i := range m.Type.NumOut() {
+			out := m.Type.Out(i)
+			if out.Kind() == reflect.Pointer || !holds(out) {
+				continue
+			}
+			if !reflect.PointerTo(out).Implements(reflect.TypeFor[bodyDecoder]()) {
+				t.Errorf("Flink.%s returns %s, which holds checkpoints but has no decodeBody to clear their memory-only paths", m.Name, out)
+			}
+		}
+	}
 }

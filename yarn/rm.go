@@ -373,6 +373,74 @@ func (c *ResourceManager) Applications(ctx context.Context, f AppFilter) ([]Appl
 	return w.list(), nil
 }
 
+// ApplicationStates lists the applications f selects with only what state
+// sync reads of each: id, name, type, state, final status, diagnostics,
+// tracking UI and URL, AM RPC address, started and finished times. The
+// rest of each Application stays zero. Sync lists the whole fleet every
+// cycle, and the fields it does not read were most of the list's
+// decoding and allocations.
+func (c *ResourceManager) ApplicationStates(ctx context.Context, f AppFilter) ([]Application, error) {
+	var w briefAppsResponse
+	if err := c.get(ctx, clusterPath+"apps", f.query(), "applications", &w, nil); err != nil {
+		return nil, err
+	}
+	out := make([]Application, len(w.apps))
+	for i, b := range w.apps {
+		out[i] = Application{ID: b.ID, Name: b.Name, ApplicationType: b.ApplicationType, State: b.State,
+			FinalStatus: b.FinalStatus, Diagnostics: b.Diagnostics, TrackingUI: b.TrackingUI,
+			TrackingURL: b.TrackingURL, AMRPCAddress: b.AMRPCAddress, StartedTime: b.StartedTime,
+			FinishedTime: b.FinishedTime}
+	}
+	return out, nil
+}
+
+// briefApp is the part of an application ApplicationStates decodes.
+type briefApp struct {
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	ApplicationType string `json:"applicationType"`
+	State           string `json:"state"`
+	FinalStatus     string `json:"finalStatus"`
+	Diagnostics     string `json:"diagnostics"`
+	TrackingUI      string `json:"trackingUI"`
+	TrackingURL     string `json:"trackingUrl"`
+	AMRPCAddress    string `json:"amRPCAddress"`
+	StartedTime     int64  `json:"startedTime"`
+	FinishedTime    int64  `json:"finishedTime"`
+}
+
+// briefAppsResponse decodes as appsResponse does: the array first, an old
+// RM's lone object second.
+type briefAppsResponse struct{ apps []briefApp }
+
+func (w *briefAppsResponse) decodeBody(body []byte) error {
+	var arr struct {
+		Apps *struct {
+			App []briefApp `json:"app"`
+		} `json:"apps"`
+	}
+	err := json.Unmarshal(body, &arr)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		var flex struct {
+			Apps *struct {
+				App listOf[briefApp] `json:"app"`
+			} `json:"apps"`
+		}
+		if err := json.Unmarshal(body, &flex); err != nil {
+			return err
+		}
+		if flex.Apps != nil {
+			w.apps = flex.Apps.App
+		}
+		return nil
+	}
+	if err == nil && arr.Apps != nil {
+		w.apps = arr.Apps.App
+	}
+	return err
+}
+
 // appsResponse is `{"apps":{"app":[…]}}`, or `{"apps":null}` for none.
 type appsResponse struct {
 	Apps *struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -516,4 +517,55 @@ func TestRMFailover(t *testing.T) {
 		wg.Wait()
 		mustEqual(t, "Active", rm.Active(), active.URL())
 	})
+}
+
+// TestApplicationStatesAreTheApplicationsBrief: every field the brief list
+// decodes holds what the full list holds, every other field is zero, and a
+// field added to briefApp without a copy into Application fails here.
+func TestApplicationStatesAreTheApplicationsBrief(t *testing.T) {
+	ctx := context.Background()
+	var one map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(fixture(t, "rm_app.json")), &one); err != nil {
+		t.Fatal(err)
+	}
+	lone := `{"apps":{"app":` + string(one["app"]) + `}}` // an old RM's list of one
+	for name, body := range map[string]string{"array": fixture(t, "rm_apps.json"), "lone object": lone, "none": `{"apps":null}`} {
+		t.Run(name, func(t *testing.T) {
+			f := newFake(t)
+			f.json("GET", "/ws/v1/cluster/apps", 200, body).times(2)
+			rm := newRM(t, fastOpts(), f.URL())
+			full, err := rm.Applications(ctx, AppFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			brief, err := rm.ApplicationStates(ctx, AppFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(brief) != len(full) || (name != "none" && len(full) == 0) {
+				t.Fatalf("brief %d applications, full %d", len(brief), len(full))
+			}
+			kept := map[string]bool{}
+			for f := range reflect.TypeFor[briefApp]().Fields() {
+				kept[f.Name] = true
+				if _, ok := reflect.TypeFor[Application]().FieldByName(f.Name); !ok {
+					t.Errorf("briefApp.%s is no field of Application", f.Name)
+				}
+			}
+			for i := range full {
+				fv, bv := reflect.ValueOf(full[i]), reflect.ValueOf(brief[i])
+				for j := range fv.NumField() {
+					field := fv.Type().Field(j).Name
+					switch {
+					case kept[field] && !reflect.DeepEqual(fv.Field(j).Interface(), bv.Field(j).Interface()):
+						t.Errorf("app %d %s: brief %v, full %v", i, field, bv.Field(j), fv.Field(j))
+					case !kept[field] && !bv.Field(j).IsZero():
+						t.Errorf("app %d %s: brief has %v, not decoded", i, field, bv.Field(j))
+					case kept[field] && fv.Field(j).IsZero() && name == "array" && field != "Diagnostics" && field != "AMRPCAddress" && field != "FinishedTime":
+						t.Errorf("app %d %s: the fixture leaves it zero, so the test cannot see it copied", i, field)
+					}
+				}
+			}
+		})
+	}
 }

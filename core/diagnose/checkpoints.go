@@ -85,12 +85,12 @@ func checkpointSummary(s yarn.CheckpointSummary) api.CheckpointSummary {
 		return int64(math.Round(v))
 	}
 	bytes := func(d yarn.StatsSummary) api.ByteStats {
-		return api.ByteStats{Min: d.Min, Avg: d.Avg, Max: d.Max, P99: p99(d.P99)}
+		return api.ByteStats{Min: d.Min, Avg: d.Avg, Max: d.Max, P99: p99(float64(d.P99))}
 	}
 	e := s.EndToEndDuration
 	msd := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 	dur := api.DurationStats{Min: msd(e.Min), Avg: msd(e.Avg), Max: msd(e.Max), P99: -1}
-	if v := p99(e.P99); v >= 0 {
+	if v := p99(float64(e.P99)); v >= 0 {
 		dur.P99 = msd(v)
 	}
 	return api.CheckpointSummary{EndToEnd: dur, Checkpointed: bytes(s.CheckpointedSize), StateSize: bytes(s.StateSize),
