@@ -29,10 +29,6 @@ import (
 // sampleTimeout bounds a sample's talk with brokers that do not answer.
 const sampleTimeout = 15 * time.Second
 
-// sampleFirst is how long a sample waits for the first records: a topic
-// that gives none by then is empty.
-const sampleFirst = 5 * time.Second
-
 // sampleQuiet is how long a sample waits for more records once none come.
 const sampleQuiet = 700 * time.Millisecond
 
@@ -196,8 +192,9 @@ func decoder(format string, info *flinksql.TableInfo) (func([]byte) (map[string]
 // topicReadable asks the brokers for the topic's metadata first, so that
 // a topic they deny (an ACL) or do not have is named as such, with the
 // request it was refused on, instead of surfacing from the consumer's
-// retries. Transient errors (a leader being elected) are left to them.
-func topicReadable(ctx context.Context, cl *kgo.Client, topic string) error {
+// retries. Transient errors (a leader being elected) are left to them. It
+// returns the topic's partitions.
+func topicReadable(ctx context.Context, cl *kgo.Client, topic string) ([]int32, error) {
 	req := kmsg.NewPtrMetadataRequest()
 	t := kmsg.NewMetadataRequestTopic()
 	t.Topic = kmsg.StringPtr(topic)
@@ -207,18 +204,73 @@ func topicReadable(ctx context.Context, cl *kgo.Client, topic string) error {
 	resp, err := req.RequestWith(ctx, cl)
 	if err != nil {
 		if answered, ok := kafkaAnswered(err, request); ok {
-			return answered
+			return nil, answered
 		}
-		return fmt.Errorf("%s: %w", request, err)
+		return nil, fmt.Errorf("%s: %w", request, err)
 	}
+	var parts []int32
 	for _, rt := range resp.Topics {
 		err := kerr.ErrorForCode(rt.ErrorCode)
 		if err != nil && (!kerr.IsRetriable(err) || errors.Is(err, kerr.UnknownTopicOrPartition)) {
 			answered, _ := kafkaAnswered(err, request)
-			return answered
+			return nil, answered
+		}
+		for _, p := range rt.Partitions {
+			parts = append(parts, p.Partition)
 		}
 	}
-	return nil
+	return parts, nil
+}
+
+// partitionEnds returns, of each partition that holds records, the offset
+// after its last one when the sample began (ListOffsets, latest and
+// earliest): the sample is complete when it has read up to them all.
+func partitionEnds(ctx context.Context, cl *kgo.Client, topic string, parts []int32) (map[int32]int64, error) {
+	offsets := func(ts int64) (map[int32]int64, error) {
+		req := kmsg.NewPtrListOffsetsRequest()
+		req.ReplicaID = -1
+		rt := kmsg.NewListOffsetsRequestTopic()
+		rt.Topic = topic
+		for _, p := range parts {
+			rp := kmsg.NewListOffsetsRequestTopicPartition()
+			rp.Partition, rp.Timestamp = p, ts
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		req.Topics = []kmsg.ListOffsetsRequestTopic{rt}
+		request := "the ListOffsets request for topic " + topic
+		resp, err := req.RequestWith(ctx, cl)
+		if err != nil {
+			if answered, ok := kafkaAnswered(err, request); ok {
+				return nil, answered
+			}
+			return nil, fmt.Errorf("%s: %w", request, err)
+		}
+		out := map[int32]int64{}
+		for _, t := range resp.Topics {
+			for _, p := range t.Partitions {
+				if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+					answered, _ := kafkaAnswered(err, fmt.Sprintf("%s, partition %d", request, p.Partition))
+					return nil, answered
+				}
+				out[p.Partition] = p.Offset
+			}
+		}
+		return out, nil
+	}
+	latest, err := offsets(-1)
+	if err != nil {
+		return nil, err
+	}
+	earliest, err := offsets(-2)
+	if err != nil {
+		return nil, err
+	}
+	for p, end := range latest {
+		if end <= earliest[p] {
+			delete(latest, p) // empty: nothing to wait for
+		}
+	}
+	return latest, nil
 }
 
 // lastRecords reads the last n records of a topic: from each partition
@@ -240,27 +292,47 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 		}
 		return nil, fmt.Errorf("no broker answered within %s: %w", sampleTimeout, err)
 	}
-	if err := topicReadable(ctx, cl, topic); err != nil {
+	parts, err := topicReadable(ctx, cl, topic)
+	if err != nil {
+		return nil, err
+	}
+	// Which partitions hold records, and up to where, is asked first: a
+	// sample that ended when the partitions that answered were read, or
+	// after a quiet spell, missed those whose fetch came late (a broker
+	// under load) and took the newest records of the others for the
+	// topic's.
+	ends, err := partitionEnds(ctx, cl, topic, parts)
+	if err != nil {
 		return nil, err
 	}
 	var (
 		out  []*kgo.Record
-		hw   = map[int32]int64{} // high watermark by partition
-		next = map[int32]int64{} // next offset to read by partition
+		next = map[int32]int64{} // next offset to read by partition, once it answered
 	)
 	done := func() bool {
-		if len(hw) == 0 {
-			return false
-		}
-		for p, h := range hw {
-			if next[p] < h {
+		for p, end := range ends {
+			if next[p] < end {
 				return false
 			}
 		}
 		return true
 	}
-	wait := sampleFirst
+	// Every partition with records has answered: past its last offset
+	// there may be only a transaction's markers, which no fetch returns,
+	// so a quiet spell ends the sample.
+	answered := func() bool {
+		for p := range ends {
+			if _, ok := next[p]; !ok {
+				return false
+			}
+		}
+		return true
+	}
 	for !done() {
+		wait := sampleQuiet
+		if !answered() {
+			wait = sampleTimeout // the overall deadline bounds it
+		}
 		pctx, pcancel := context.WithTimeout(ctx, wait)
 		fs := cl.PollFetches(pctx)
 		pcancel()
@@ -269,7 +341,7 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 				if ctx.Err() != nil && len(out) == 0 {
 					return nil, fmt.Errorf("topic %s gave no record within %s", topic, sampleTimeout)
 				}
-				break // quiet: what came is all there is
+				break // quiet, or out of time: what came is all there is
 			}
 			fe := errs[0]
 			request := fmt.Sprintf("reading partition %d of topic %s (Fetch, or the ListOffsets before it)", fe.Partition, topic)
@@ -282,13 +354,11 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 			return nil, fe.Err
 		}
 		fs.EachPartition(func(p kgo.FetchTopicPartition) {
-			hw[p.Partition] = p.HighWatermark
 			for _, r := range p.Records {
 				out = append(out, r)
 				next[p.Partition] = r.Offset + 1
 			}
 		})
-		wait = sampleQuiet
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Timestamp.Equal(out[j].Timestamp) {

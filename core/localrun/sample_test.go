@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/palink/palink/core/api"
 	"github.com/palink/palink/core/localrun"
@@ -19,7 +20,15 @@ import (
 // with the topics' records, in order, on partition 0 and 1 alternately.
 func kafkaWith(t *testing.T, topics map[string][]string) string {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "orders_json", "orders_csv", "empty"))
+	_, addr := kafkaCluster(t, 1, topics)
+	return addr
+}
+
+// kafkaCluster is kafkaWith on brokers brokers, with the cluster to
+// control.
+func kafkaCluster(t *testing.T, brokers int, topics map[string][]string) (*kfake.Cluster, string) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(brokers), kfake.SeedTopics(2, "orders_json", "orders_csv", "empty"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +50,52 @@ func kafkaWith(t *testing.T, topics map[string][]string) string {
 			}
 		}
 	}
-	return addr
+	return c, addr
+}
+
+// TestSampleWaitsForALatePartition: a sample is the topic's newest
+// records, not those of the partitions that answered first. Partition 1's
+// broker holds its first fetch back longer than a sample's quiet spell.
+func TestSampleWaitsForALatePartition(t *testing.T) {
+	var js []string
+	for i := 1; i <= 8; i++ {
+		js = append(js, `{"id": `+string(rune('0'+i))+`, "item": "i`+string(rune('0'+i))+`"}`)
+	}
+	c, addr := kafkaCluster(t, 2, map[string][]string{"orders_json": js})
+	// The partitions on two brokers, so that their fetches are apart.
+	if c.LeaderFor("orders_json", 0) == c.LeaderFor("orders_json", 1) {
+		other := c.LeaderFor("orders_json", 0) ^ 1
+		if err := c.MoveTopicPartition("orders_json", 1, other); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := false
+	c.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		for _, ft := range req.(*kmsg.FetchRequest).Topics {
+			for _, fp := range ft.Partitions {
+				if fp.Partition == 1 && !held {
+					held = true
+					c.SleepControl(func() { time.Sleep(2 * time.Second) })
+				}
+			}
+		}
+		return nil, nil, false
+	})
+	started, fin := sampleRun(t, kafkaJob(addr, "orders_json", "json"), api.DebugRequest{Samples: map[string]int{"orders": 5}})
+	if fin.Err != nil {
+		t.Fatal(fin.Err)
+	}
+	if !held {
+		t.Fatal("no fetch of partition 1 was held back: the test proves nothing")
+	}
+	// The newest 5 of 8 alternate between the partitions: 4..8.
+	if len(started.Sampled) != 1 || started.Sampled[0].Records != 5 {
+		t.Fatalf("sampled %+v, want the topic's last 5", started.Sampled)
+	}
+	if fin.Sinks[0].Rows != 5 {
+		t.Errorf("the run got %d rows, want the 5 sampled", fin.Sinks[0].Rows)
+	}
 }
 
 func sampleRun(t *testing.T, sql string, r api.DebugRequest) (api.DebugEvent, api.DebugEvent) {
