@@ -289,9 +289,11 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 		})
 	}()
 	cycleStart := time.Now()
-	// One timer, and jobs due within a tick of each other released
-	// together: a wake-up per job was a thousand a second at 10,000 jobs.
-	const tick = 20 * time.Millisecond
+	// One timer, and the jobs due within a tick (a hundredth of the
+	// spread) released together: a wake-up for each job, a thousand a
+	// second at 10,000 jobs, parked and woke the runtime's threads for
+	// every request, and cost more CPU than the requests themselves.
+	tick := max(spread/100, time.Millisecond)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 dispatch:
