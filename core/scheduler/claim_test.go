@@ -294,3 +294,63 @@ func TestClaimRunsAgainAfterAConflict(t *testing.T) {
 		t.Errorf("claim = %d commands, %d announced, %v; want the 2 queued ones, once each", len(cs), len(pub.commands), err)
 	}
 }
+
+// updates counts the write transactions opened on a store.
+type updates struct {
+	store.Store
+	n int
+}
+
+func (u *updates) Update(ctx context.Context, fn func(store.Tx) error) error {
+	u.n++
+	return u.Store.Update(ctx, fn)
+}
+
+// TestClaimWithNothingToClaimWritesNothing: the scheduler claims every
+// tick; with nothing claimable it opens no write transaction, whose
+// commit would sync the file every second on an idle agent.
+func TestClaimWithNothingToClaimWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	bolt, err := store.Open(filepath.Join(t.TempDir(), "palink.db"), store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bolt.Close()
+	st := &updates{Store: bolt}
+	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	s := New(Options{Store: st, Publisher: &recorder{}, Now: func() time.Time { return now }, Lease: time.Minute})
+	put := func(name string, c model.Command) {
+		t.Helper()
+		err := bolt.Update(ctx, func(tx store.Tx) error {
+			j := model.Job{ID: "j-" + name, Name: name, Kind: model.KindSQL, State: model.StateRunning}
+			if err := tx.CreateJob(j); err != nil {
+				return err
+			}
+			c.JobID, c.Kind, c.CreatedAt = j.ID, model.CmdPause, now.Add(-time.Hour)
+			_, err := tx.PutCommand(c)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		if cs, err := s.claim(ctx, 4, nil); err != nil || len(cs) != 0 {
+			t.Fatalf("claim from an empty store: %v, %v", cs, err)
+		}
+	}
+	put("held", model.Command{State: model.CmdDoing, LeaseOwner: "other", LeaseUntil: now.Add(time.Minute)})
+	if cs, err := s.claim(ctx, 4, nil); err != nil || len(cs) != 0 {
+		t.Fatalf("claim of a command another worker holds: %v, %v", cs, err)
+	}
+	if st.n != 0 {
+		t.Errorf("%d write transactions with nothing to claim, want 0", st.n)
+	}
+	put("queued", model.Command{State: model.CmdUndo})
+	if cs, err := s.claim(ctx, 4, nil); err != nil || len(cs) != 1 || cs[0].JobID != "j-queued" {
+		t.Fatalf("claim of a queued command: %v, %v", cs, err)
+	}
+	if st.n != 1 {
+		t.Errorf("%d write transactions to claim one command, want 1", st.n)
+	}
+}

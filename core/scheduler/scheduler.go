@@ -230,12 +230,25 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 		return nil, nil
 	}
 	now := s.now()
+	pending := store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}}
+	// Read first: the scheduler asks every tick, and a write transaction
+	// with nothing to claim still commits and syncs the file, a second's
+	// fsync on an idle agent.
+	var some bool
+	err := s.st.View(ctx, func(tx store.ReadTx) error {
+		cs, err := tx.Commands(pending)
+		some = slices.ContainsFunc(cs, func(c model.Command) bool { return s.claimable(c, now, skip) })
+		return err
+	})
+	if err != nil || !some {
+		return nil, err
+	}
 	var claimed []model.Command
-	err := s.st.Update(ctx, func(tx store.Tx) error {
+	err = s.st.Update(ctx, func(tx store.Tx) error {
 		// A store on etcd runs this again after a conflict: what an
 		// earlier run claimed was not written.
 		claimed = nil
-		cs, err := tx.Commands(store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}})
+		cs, err := tx.Commands(pending)
 		if err != nil {
 			return err
 		}
@@ -243,10 +256,7 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 			if len(claimed) == n {
 				break
 			}
-			s.mu.Lock()
-			mine := s.running[c.ID]
-			s.mu.Unlock()
-			if mine || (skip != nil && skip(c)) {
+			if !s.claimable(c, now, skip) {
 				continue
 			}
 			var next model.Command
@@ -256,7 +266,7 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 				if err == nil {
 					next.Logf(now, "started by %s", s.owner)
 				}
-			case now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now) || s.termOutlasted():
+			default: // its lease ended (claimable)
 				prev, why := c.LeaseOwner, "expired"
 				if now.Before(c.LeaseUntil) {
 					// Its holder was deposed before this term began: its
@@ -271,8 +281,6 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 				default:
 					next.Logf(now, "lease of %s %s; reconciling with the cluster before resuming (attempt %d)", orNone(prev), why, next.Attempts)
 				}
-			default:
-				continue // another live worker owns it
 			}
 			if err != nil {
 				return err
@@ -296,6 +304,19 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 		s.pub.Command(c)
 	}
 	return claimed, nil
+}
+
+// claimable says whether claim may take c now: queued, or its lease ended
+// (another live worker's is not), and neither run here already nor one
+// skip names.
+func (s *Scheduler) claimable(c model.Command, now time.Time, skip func(model.Command) bool) bool {
+	s.mu.Lock()
+	mine := s.running[c.ID]
+	s.mu.Unlock()
+	if mine || (skip != nil && skip(c)) {
+		return false
+	}
+	return c.State == model.CmdUndo || now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now) || s.termOutlasted()
 }
 
 // Orphans are the commands no live process runs: queued ones (UNDO) and

@@ -52,7 +52,10 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "./palink", "the palink binary")
 	flag.IntVar(&o.jobs, "jobs", 10_000, "running Flink applications on the simulated cluster")
 	flag.DurationVar(&o.interval, "interval", 10*time.Second, "the agent's sync interval")
-	flag.IntVar(&o.measure, "measure", 6, "sync cycles to measure in the steady state")
+	// 12: a running job's checkpoint statistics are read every 12th cycle
+	// (sync.CheckpointEvery), each job on its turn by id; fewer cycles
+	// would weigh the turns unevenly at a hundred jobs.
+	flag.IntVar(&o.measure, "measure", 12, "sync cycles to measure in the steady state (12: every job's turn for its checkpoints once)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the working directory (logs, store, profiles)")
 	flag.BoolVar(&o.profiles, "profiles", true, "record the agent's CPU profiles (adoption.pprof.*, steady.pprof.*); profiling costs the agent a few % of its CPU")
 	flag.BoolVar(&o.stateAlerts, "state-alerts", false, "keep only the alert rules that need no metrics (job_failed, drift): the agent's CPU is state sync's")
