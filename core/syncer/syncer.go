@@ -289,11 +289,13 @@ func (s *Syncer) Once(ctx context.Context, spread time.Duration) (api.SyncStats,
 		})
 	}()
 	cycleStart := time.Now()
-	// One timer, and the jobs due within a tick (a hundredth of the
-	// spread) released together: a wake-up for each job, a thousand a
-	// second at 10,000 jobs, parked and woke the runtime's threads for
-	// every request, and cost more CPU than the requests themselves.
-	tick := max(spread/100, time.Millisecond)
+	// One timer, and the jobs due within a tick released together: a
+	// wake-up for each job, a thousand a second at 10,000 jobs, parked and
+	// woke the runtime's threads for every request, and cost more CPU than
+	// the requests themselves. A tick is a hundredth of the spread, or
+	// longer in a small fleet, so that a tick releases about as many jobs
+	// as the pool reads at once (at 100 jobs, three bursts a cycle).
+	tick := max(spread/100, spread*time.Duration(s.opts.Concurrency)/time.Duration(len(work)+1), time.Millisecond)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 dispatch:
