@@ -409,14 +409,22 @@ type briefApp struct {
 	FinishedTime    int64  `json:"finishedTime"`
 }
 
-// briefAppsResponse decodes as appsResponse does: the array first, an old
-// RM's lone object second.
+// briefAppsResponse is the brief list (decodeAppList).
 type briefAppsResponse struct{ apps []briefApp }
 
-func (w *briefAppsResponse) decodeBody(body []byte) error {
+func (w *briefAppsResponse) decodeBody(body []byte) (err error) {
+	w.apps, err = decodeAppList[briefApp](body)
+	return err
+}
+
+// decodeAppList reads `{"apps":{"app":[…]}}` as an array first: state
+// sync lists every application of the fleet each cycle, and listOf's
+// method would have the decoder scan the whole list twice. Only an old
+// RM's lone object takes the second pass.
+func decodeAppList[T any](body []byte) ([]T, error) {
 	var arr struct {
 		Apps *struct {
-			App []briefApp `json:"app"`
+			App []T `json:"app"`
 		} `json:"apps"`
 	}
 	err := json.Unmarshal(body, &arr)
@@ -424,21 +432,18 @@ func (w *briefAppsResponse) decodeBody(body []byte) error {
 	if errors.As(err, &te) {
 		var flex struct {
 			Apps *struct {
-				App listOf[briefApp] `json:"app"`
+				App listOf[T] `json:"app"`
 			} `json:"apps"`
 		}
-		if err := json.Unmarshal(body, &flex); err != nil {
-			return err
+		if err := json.Unmarshal(body, &flex); err != nil || flex.Apps == nil {
+			return nil, err
 		}
-		if flex.Apps != nil {
-			w.apps = flex.Apps.App
-		}
-		return nil
+		return []T(flex.Apps.App), nil
 	}
-	if err == nil && arr.Apps != nil {
-		w.apps = arr.Apps.App
+	if err != nil || arr.Apps == nil {
+		return nil, err
 	}
-	return err
+	return arr.Apps.App, nil
 }
 
 // appsResponse is `{"apps":{"app":[…]}}`, or `{"apps":null}` for none.
@@ -455,25 +460,13 @@ func (w appsResponse) list() []Application {
 	return w.Apps.App
 }
 
-// decodeBody reads the list as an array first: state sync lists every
-// application of the fleet each cycle, and listOf's method would have the
-// decoder scan the whole list twice. Only an old RM's lone object takes
-// the second pass.
+// decodeBody decodes the list (decodeAppList).
 func (w *appsResponse) decodeBody(body []byte) error {
-	var arr struct {
-		Apps *struct {
-			App []Application `json:"app"`
-		} `json:"apps"`
-	}
-	err := json.Unmarshal(body, &arr)
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return json.Unmarshal(body, w)
-	}
-	if err == nil && arr.Apps != nil {
+	apps, err := decodeAppList[Application](body)
+	if err == nil && apps != nil {
 		w.Apps = &struct {
 			App listOf[Application] `json:"app"`
-		}{App: arr.Apps.App}
+		}{App: apps}
 	}
 	return err
 }

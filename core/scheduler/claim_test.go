@@ -37,22 +37,7 @@ func TestClaimHonoursLeases(t *testing.T) {
 
 	// One job a command, so a by-job skip names exactly one.
 	ids := map[string]string{} // name → command id
-	put := func(name string, c model.Command) {
-		t.Helper()
-		err := st.Update(ctx, func(tx store.Tx) error {
-			j := model.Job{ID: "j-" + name, Name: name, Kind: model.KindSQL, State: model.StateRunning}
-			if err := tx.CreateJob(j); err != nil {
-				return err
-			}
-			c.JobID, c.Kind, c.CreatedAt = j.ID, model.CmdPause, now.Add(-time.Hour)
-			c, err := tx.PutCommand(c)
-			ids[name] = c.ID
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(name string, c model.Command) { ids[name] = putPause(t, st, now, name, c) }
 	put("queued", model.Command{State: model.CmdUndo})
 	put("held", model.Command{State: model.CmdDoing, LeaseOwner: "other", LeaseUntil: now.Add(time.Nanosecond)})
 	put("expires-now", model.Command{State: model.CmdDoing, LeaseOwner: "other", LeaseUntil: now})
@@ -295,6 +280,26 @@ func TestClaimRunsAgainAfterAConflict(t *testing.T) {
 	}
 }
 
+// putPause stores a running job named name and c as a PAUSE of it,
+// created an hour before now, and returns the command's id.
+func putPause(t *testing.T, st store.Store, now time.Time, name string, c model.Command) string {
+	t.Helper()
+	err := st.Update(context.Background(), func(tx store.Tx) error {
+		j := model.Job{ID: "j-" + name, Name: name, Kind: model.KindSQL, State: model.StateRunning}
+		if err := tx.CreateJob(j); err != nil {
+			return err
+		}
+		c.JobID, c.Kind, c.CreatedAt = j.ID, model.CmdPause, now.Add(-time.Hour)
+		var err error
+		c, err = tx.PutCommand(c)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
+}
+
 // updates counts the write transactions opened on a store.
 type updates struct {
 	store.Store
@@ -319,21 +324,7 @@ func TestClaimWithNothingToClaimWritesNothing(t *testing.T) {
 	st := &updates{Store: bolt}
 	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
 	s := New(Options{Store: st, Publisher: &recorder{}, Now: func() time.Time { return now }, Lease: time.Minute})
-	put := func(name string, c model.Command) {
-		t.Helper()
-		err := bolt.Update(ctx, func(tx store.Tx) error {
-			j := model.Job{ID: "j-" + name, Name: name, Kind: model.KindSQL, State: model.StateRunning}
-			if err := tx.CreateJob(j); err != nil {
-				return err
-			}
-			c.JobID, c.Kind, c.CreatedAt = j.ID, model.CmdPause, now.Add(-time.Hour)
-			_, err := tx.PutCommand(c)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(name string, c model.Command) { putPause(t, bolt, now, name, c) }
 	for range 3 {
 		if cs, err := s.claim(ctx, 4, nil); err != nil || len(cs) != 0 {
 			t.Fatalf("claim from an empty store: %v, %v", cs, err)
