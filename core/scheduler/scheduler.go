@@ -231,13 +231,24 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 	}
 	now := s.now()
 	pending := store.CommandFilter{States: []model.CommandState{model.CmdUndo, model.CmdDoing, model.CmdUnknown}}
+	// claimable: queued, or its lease ended (another live worker's has
+	// not), and neither run here already nor one skip names.
+	claimable := func(c model.Command) bool {
+		s.mu.Lock()
+		mine := s.running[c.ID]
+		s.mu.Unlock()
+		if mine || (skip != nil && skip(c)) {
+			return false
+		}
+		return c.State == model.CmdUndo || now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now) || s.termOutlasted()
+	}
 	// Read first: the scheduler asks every tick, and a write transaction
 	// with nothing to claim still commits and syncs the file, a second's
 	// fsync on an idle agent.
 	var some bool
 	err := s.st.View(ctx, func(tx store.ReadTx) error {
 		cs, err := tx.Commands(pending)
-		some = slices.ContainsFunc(cs, func(c model.Command) bool { return s.claimable(c, now, skip) })
+		some = slices.ContainsFunc(cs, claimable)
 		return err
 	})
 	if err != nil || !some {
@@ -256,7 +267,7 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 			if len(claimed) == n {
 				break
 			}
-			if !s.claimable(c, now, skip) {
+			if !claimable(c) {
 				continue
 			}
 			var next model.Command
@@ -266,7 +277,7 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 				if err == nil {
 					next.Logf(now, "started by %s", s.owner)
 				}
-			default: // its lease ended (claimable)
+			default: // its lease ended
 				prev, why := c.LeaseOwner, "expired"
 				if now.Before(c.LeaseUntil) {
 					// Its holder was deposed before this term began: its
@@ -304,19 +315,6 @@ func (s *Scheduler) claim(ctx context.Context, n int, skip func(model.Command) b
 		s.pub.Command(c)
 	}
 	return claimed, nil
-}
-
-// claimable says whether claim may take c now: queued, or its lease ended
-// (another live worker's is not), and neither run here already nor one
-// skip names.
-func (s *Scheduler) claimable(c model.Command, now time.Time, skip func(model.Command) bool) bool {
-	s.mu.Lock()
-	mine := s.running[c.ID]
-	s.mu.Unlock()
-	if mine || (skip != nil && skip(c)) {
-		return false
-	}
-	return c.State == model.CmdUndo || now.After(c.LeaseUntil) || c.LeaseUntil.Equal(now) || s.termOutlasted()
 }
 
 // Orphans are the commands no live process runs: queued ones (UNDO) and
