@@ -114,8 +114,7 @@ func (c *Checkpoint) addressable() {
 
 // decodeBody decodes one checkpoint (its details).
 func (c *Checkpoint) decodeBody(body []byte) error {
-	type plain Checkpoint
-	if err := json.Unmarshal(body, (*plain)(c)); err != nil {
+	if err := json.Unmarshal(body, c); err != nil {
 		return err
 	}
 	c.addressable()
@@ -124,8 +123,7 @@ func (c *Checkpoint) decodeBody(body []byte) error {
 
 // decodeBody decodes the statistics and their checkpoints.
 func (s *CheckpointStats) decodeBody(body []byte) error {
-	type plain CheckpointStats
-	if err := json.Unmarshal(body, (*plain)(s)); err != nil {
+	if err := json.Unmarshal(body, s); err != nil {
 		return err
 	}
 	s.Latest.Completed.addressable()

@@ -28,6 +28,15 @@ func (e *brokerAnswer) Error() string {
 
 func (e *brokerAnswer) Unwrap() error { return e.err }
 
+// kafkaRequestErr words err, met on request: what the broker answered,
+// or the request that found no answer.
+func kafkaRequestErr(err error, request string) error {
+	if answered, ok := kafkaAnswered(err, request); ok {
+		return answered
+	}
+	return fmt.Errorf("%s: %w", request, err)
+}
+
 // kafkaAnswered says what err, met on request, was when a broker did
 // answer: an error code (brokerAnswer), or a reply outside the protocol
 // (a version it refused, a response that does not decode). ok is false

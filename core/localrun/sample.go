@@ -203,10 +203,7 @@ func topicReadable(ctx context.Context, cl *kgo.Client, topic string) ([]int32, 
 	request := "the Metadata request for topic " + topic
 	resp, err := req.RequestWith(ctx, cl)
 	if err != nil {
-		if answered, ok := kafkaAnswered(err, request); ok {
-			return nil, answered
-		}
-		return nil, fmt.Errorf("%s: %w", request, err)
+		return nil, kafkaRequestErr(err, request)
 	}
 	var parts []int32
 	for _, rt := range resp.Topics {
@@ -240,10 +237,7 @@ func partitionEnds(ctx context.Context, cl *kgo.Client, topic string, parts []in
 		request := "the ListOffsets request for topic " + topic
 		resp, err := req.RequestWith(ctx, cl)
 		if err != nil {
-			if answered, ok := kafkaAnswered(err, request); ok {
-				return nil, answered
-			}
-			return nil, fmt.Errorf("%s: %w", request, err)
+			return nil, kafkaRequestErr(err, request)
 		}
 		out := map[int32]int64{}
 		for _, t := range resp.Topics {
@@ -320,7 +314,7 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 	// Every partition with records has answered: past its last offset
 	// there may be only a transaction's markers, which no fetch returns,
 	// so a quiet spell ends the sample.
-	answered := func() bool {
+	allAnswered := func() bool {
 		for p := range ends {
 			if _, ok := next[p]; !ok {
 				return false
@@ -330,7 +324,7 @@ func lastRecords(ctx context.Context, brokers []string, topic string, n int) ([]
 	}
 	for !done() {
 		wait := sampleQuiet
-		if !answered() {
+		if !allAnswered() {
 			wait = sampleTimeout // the overall deadline bounds it
 		}
 		pctx, pcancel := context.WithTimeout(ctx, wait)
